@@ -1,0 +1,21 @@
+package dev.omcp.adapters.http.api;
+
+import dev.omcp.ports.identity.Principal;
+import io.javalin.http.Context;
+import java.util.Optional;
+
+/**
+ * Decides who is calling a management route. Anonymous mode answers the anonymous principal for
+ * every request; login modes read the session cookie.
+ */
+@FunctionalInterface
+public interface ManagementIdentity {
+
+    /** The caller, or empty when the request carries no valid session. */
+    Optional<Principal> resolve(Context ctx);
+
+    /** Anonymous mode: everyone is the anonymous principal (spec 5.1). */
+    static ManagementIdentity anonymous() {
+        return ctx -> Optional.of(Principal.anonymous());
+    }
+}

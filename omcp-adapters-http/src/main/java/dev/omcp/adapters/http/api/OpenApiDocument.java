@@ -1,0 +1,77 @@
+package dev.omcp.adapters.http.api;
+
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/** Builds the OpenAPI 3.1 document of {@code /api/openapi.json} from the registered routes. */
+public final class OpenApiDocument {
+    private static final Pattern PATH_PARAM = Pattern.compile("\\{([^}]+)}");
+
+    private OpenApiDocument() {}
+
+    /** The document as a JSON-ready map. */
+    public static Map<String, Object> build(String title, String version, List<ApiRoutes.Route> routes) {
+        Map<String, Object> paths = new LinkedHashMap<>();
+        for (ApiRoutes.Route route : routes) {
+            @SuppressWarnings("unchecked")
+            Map<String, Object> item = (Map<String, Object>) paths.computeIfAbsent(route.path(), p -> new LinkedHashMap<>());
+            Map<String, Object> operation = new LinkedHashMap<>();
+            operation.put("operationId", operationId(route));
+            operation.put("summary", route.summary());
+            operation.put("tags", List.of(route.tag()));
+            List<Map<String, Object>> parameters = pathParameters(route.path());
+            if (!parameters.isEmpty()) {
+                operation.put("parameters", parameters);
+            }
+            if (route.publicRoute()) {
+                operation.put("security", List.of());
+            }
+            Map<String, Object> responses = new LinkedHashMap<>();
+            for (ApiRoutes.Response response : route.responses()) {
+                Map<String, Object> entry = new LinkedHashMap<>();
+                entry.put("description", response.description());
+                if (response.mediaType() != null) {
+                    entry.put("content", Map.of(response.mediaType(), Map.of()));
+                }
+                responses.put(Integer.toString(response.status()), entry);
+            }
+            operation.put("responses", responses);
+            item.put(route.method().toLowerCase(Locale.ROOT), operation);
+        }
+        Map<String, Object> document = new LinkedHashMap<>();
+        document.put("openapi", "3.1.0");
+        document.put("info", Map.of(
+                "title", title,
+                "version", version,
+                "description", "Management and discovery API of the OMCP gateway. The MCP transport itself is at /mcp."));
+        document.put("components", Map.of("securitySchemes", Map.of(
+                "session", Map.of("type", "apiKey", "in", "cookie", "name", "omcp_session"),
+                "bearer", Map.of("type", "http", "scheme", "bearer"))));
+        document.put("security", List.of(Map.of("session", List.of()), Map.of("bearer", List.of())));
+        document.put("paths", paths);
+        return document;
+    }
+
+    private static String operationId(ApiRoutes.Route route) {
+        StringBuilder id = new StringBuilder(route.method().toLowerCase(Locale.ROOT));
+        for (String part : route.path().split("[/{}._-]+")) {
+            if (!part.isEmpty()) {
+                id.append(Character.toUpperCase(part.charAt(0))).append(part.substring(1));
+            }
+        }
+        return id.toString();
+    }
+
+    private static List<Map<String, Object>> pathParameters(String path) {
+        Matcher matcher = PATH_PARAM.matcher(path);
+        List<Map<String, Object>> parameters = new java.util.ArrayList<>();
+        while (matcher.find()) {
+            parameters.add(Map.of("name", matcher.group(1), "in", "path", "required", true, "schema", Map.of("type", "string")));
+        }
+        return parameters;
+    }
+}

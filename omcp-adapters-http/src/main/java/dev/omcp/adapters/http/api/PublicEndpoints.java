@@ -1,0 +1,76 @@
+package dev.omcp.adapters.http.api;
+
+import dev.omcp.adapters.http.metrics.GatewayMetrics;
+import dev.omcp.ports.identity.Principal;
+import dev.omcp.ports.info.GatewayDescription;
+import io.javalin.http.HandlerType;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Optional;
+import java.util.function.BooleanSupplier;
+
+/**
+ * The endpoints that answer without credentials in every mode (spec 4.2): probes, metrics and
+ * discovery.
+ */
+public final class PublicEndpoints {
+    private final GatewayDescription description;
+    private final GatewayMetrics metrics;
+    private final ManagementIdentity identity;
+    private final BooleanSupplier ready;
+
+    public PublicEndpoints(
+            GatewayDescription description, GatewayMetrics metrics, ManagementIdentity identity, BooleanSupplier ready) {
+        this.description = description;
+        this.metrics = metrics;
+        this.identity = identity;
+        this.ready = ready;
+    }
+
+    /** Registers the routes; {@code openApi} supplies the document once every route is known. */
+    public void register(ApiRoutes routes, java.util.function.Supplier<Map<String, Object>> openApi) {
+        routes.route(HandlerType.GET, "/healthz").tag("probes").publicRoute()
+                .summary("Liveness: the process is up and serving HTTP")
+                .response(200, "alive")
+                .handle(ctx -> JsonResponses.json(ctx, 200, Map.of("status", "ok")));
+        routes.route(HandlerType.GET, "/readyz").tag("probes").publicRoute()
+                .summary("Readiness: ready once started, not ready while shutting down")
+                .response(200, "ready")
+                .response(503, "starting or shutting down")
+                .handle(ctx -> {
+                    boolean isReady = ready.getAsBoolean();
+                    JsonResponses.json(ctx, isReady ? 200 : 503, Map.of("status", isReady ? "ready" : "not-ready"));
+                });
+        routes.route(HandlerType.GET, "/metrics").tag("probes").publicRoute()
+                .summary("The gateway's own metrics in the Prometheus text format")
+                .response(200, "metrics", GatewayMetrics.CONTENT_TYPE)
+                .handle(ctx -> {
+                    ctx.status(200).contentType(GatewayMetrics.CONTENT_TYPE);
+                    metrics.scrape(ctx.res().getOutputStream());
+                });
+        routes.route(HandlerType.GET, "/api/info").tag("discovery").publicRoute()
+                .summary("Name, version, MCP protocol revisions and the governance block (spec 2.10)")
+                .handle(ctx -> JsonResponses.json(ctx, 200, description.info()));
+        routes.route(HandlerType.GET, "/api/openapi.json").tag("discovery").publicRoute()
+                .summary("This OpenAPI 3.1 document")
+                .handle(ctx -> JsonResponses.json(ctx, 200, openApi.get()));
+        routes.route(HandlerType.GET, "/api/conformance").tag("discovery").publicRoute()
+                .summary("MCP specification posture: revisions, transports and methods")
+                .handle(ctx -> JsonResponses.json(ctx, 200, description.conformance()));
+        routes.route(HandlerType.GET, "/api/me").tag("discovery").publicRoute()
+                .summary("The current identity and its permissions, so a UI can hide what it may not do")
+                .response(200, "the caller")
+                .response(401, "login modes: no valid session")
+                .handle(ctx -> {
+                    Optional<Principal> principal = identity.resolve(ctx);
+                    if (principal.isEmpty()) {
+                        Map<String, Object> body = new LinkedHashMap<>();
+                        body.put("code", "OMCP_AUTH_REQUIRED");
+                        body.put("error", "no valid session; log in first");
+                        JsonResponses.json(ctx, 401, body);
+                        return;
+                    }
+                    JsonResponses.json(ctx, 200, description.describe(principal.get()));
+                });
+    }
+}

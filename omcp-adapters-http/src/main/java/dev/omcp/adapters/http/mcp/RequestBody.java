@@ -1,0 +1,47 @@
+package dev.omcp.adapters.http.mcp;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.ByteBuffer;
+import java.nio.charset.CharacterCodingException;
+import java.nio.charset.CodingErrorAction;
+import java.nio.charset.StandardCharsets;
+import java.util.Optional;
+
+/** Reads a request body without ever holding more than the limit plus one byte. */
+final class RequestBody {
+    private RequestBody() {}
+
+    /** The outcome of reading a bounded body. */
+    sealed interface Read {
+        record Text(String text) implements Read {}
+
+        record TooLarge() implements Read {}
+
+        record NotUtf8() implements Read {}
+    }
+
+    static Read read(InputStream in, long declaredLength, int limit) throws IOException {
+        if (declaredLength > limit) {
+            return new Read.TooLarge();
+        }
+        byte[] bytes = in.readNBytes(limit + 1);
+        if (bytes.length > limit) {
+            return new Read.TooLarge();
+        }
+        Optional<String> text = utf8(bytes);
+        return text.<Read>map(Read.Text::new).orElseGet(Read.NotUtf8::new);
+    }
+
+    static Optional<String> utf8(byte[] bytes) {
+        try {
+            return Optional.of(StandardCharsets.UTF_8.newDecoder()
+                    .onMalformedInput(CodingErrorAction.REPORT)
+                    .onUnmappableCharacter(CodingErrorAction.REPORT)
+                    .decode(ByteBuffer.wrap(bytes))
+                    .toString());
+        } catch (CharacterCodingException e) {
+            return Optional.empty();
+        }
+    }
+}

@@ -1,0 +1,273 @@
+package dev.omcp.adapters.http.mcp;
+
+import dev.omcp.adapters.http.metrics.GatewayMetrics;
+import dev.omcp.adapters.http.security.BearerToken;
+import dev.omcp.ports.identity.AgentAuthResult;
+import dev.omcp.ports.identity.AgentAuthentication;
+import dev.omcp.ports.identity.Principal;
+import dev.omcp.ports.mcp.McpEndpoint;
+import dev.omcp.ports.mcp.McpInbound;
+import dev.omcp.ports.mcp.McpOutbound;
+import dev.omcp.ports.mcp.McpReply;
+import dev.omcp.ports.mcp.McpTransport;
+import io.javalin.http.Context;
+import jakarta.json.Json;
+import jakarta.json.JsonObject;
+import jakarta.json.JsonValue;
+import java.io.IOException;
+import java.time.Duration;
+import java.util.Locale;
+import java.util.Optional;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.locks.ReentrantLock;
+
+/**
+ * The Streamable HTTP transport at {@code /mcp} (MCP 2025-11-25 "Transports"): one JSON-RPC message
+ * per POST, answered as JSON or, when the handler streams, as SSE; {@code GET} opens the
+ * server-to-client stream of a session; {@code DELETE} ends a session.
+ */
+public final class StreamableHttpTransport {
+    static final String SESSION_HEADER = "Mcp-Session-Id";
+    static final String PROTOCOL_HEADER = "Mcp-Protocol-Version";
+    private static final String JSON = "application/json";
+    private static final String EVENT_STREAM = "text/event-stream";
+    private static final Duration KEEP_ALIVE = Duration.ofSeconds(15);
+
+    private final McpEndpoint endpoint;
+    private final AgentAuthentication authentication;
+    private final GatewayMetrics metrics;
+    private final int maxBodyBytes;
+    private final Map<SseWriter, Thread> openStreams = new ConcurrentHashMap<>();
+    private volatile boolean closing;
+
+    public StreamableHttpTransport(
+            McpEndpoint endpoint, AgentAuthentication authentication, GatewayMetrics metrics, int maxBodyBytes) {
+        this.endpoint = endpoint;
+        this.authentication = authentication;
+        this.metrics = metrics;
+        this.maxBodyBytes = maxBodyBytes;
+    }
+
+    /** {@code POST /mcp}: one JSON-RPC message. */
+    public void post(Context ctx) throws IOException {
+        Optional<Principal> principal = authenticate(ctx);
+        if (principal.isEmpty()) {
+            return;
+        }
+        String contentType = ctx.header("Content-Type");
+        if (contentType == null || !contentType.toLowerCase(Locale.ROOT).startsWith(JSON)) {
+            refuse(ctx, 415, "Unsupported Media Type: send the JSON-RPC message with Content-Type: application/json");
+            return;
+        }
+        String accept = ctx.header("Accept");
+        if (!acceptsJsonOrSse(accept)) {
+            refuse(ctx, 406, "Not Acceptable: the Accept header must allow application/json and text/event-stream");
+            return;
+        }
+        RequestBody.Read read = RequestBody.read(ctx.req().getInputStream(), ctx.req().getContentLengthLong(), maxBodyBytes);
+        if (read instanceof RequestBody.Read.TooLarge) {
+            refuse(ctx, 413, "Payload Too Large: a message may be at most " + maxBodyBytes + " bytes");
+            return;
+        }
+        if (read instanceof RequestBody.Read.NotUtf8) {
+            refuse(ctx, 400, "Parse error: the body is not valid UTF-8");
+            return;
+        }
+        String body = ((RequestBody.Read.Text) read).text();
+        McpInbound inbound = new McpInbound(
+                principal.get(),
+                Optional.ofNullable(ctx.header(SESSION_HEADER)),
+                Optional.ofNullable(ctx.header(PROTOCOL_HEADER)),
+                body,
+                McpTransport.STREAMABLE_HTTP);
+        PostResponse response = new PostResponse(ctx, accept != null && accept.contains(EVENT_STREAM));
+        long start = System.nanoTime();
+        McpReply reply = endpoint.handle(inbound, response);
+        response.finish(reply);
+        metrics.mcp(reply.method(), "streamable-http", outcome(reply), (System.nanoTime() - start) / 1e9);
+    }
+
+    /** {@code GET /mcp}: the session's standalone server-to-client SSE stream. */
+    public void get(Context ctx) throws IOException {
+        Optional<Principal> principal = authenticate(ctx);
+        if (principal.isEmpty()) {
+            return;
+        }
+        String accept = ctx.header("Accept");
+        if (accept == null || !(accept.contains(EVENT_STREAM) || accept.contains("*/*"))) {
+            refuse(ctx, 405, "Method Not Allowed: GET /mcp opens an SSE stream and needs Accept: text/event-stream; send messages with POST");
+            return;
+        }
+        Optional<String> sessionId = Optional.ofNullable(ctx.header(SESSION_HEADER));
+        if (sessionId.isEmpty()) {
+            refuse(ctx, 400, "Bad Request: Mcp-Session-Id header is required to open the SSE stream");
+            return;
+        }
+        if (endpoint.checkSession(sessionId.get(), principal.get()) != McpEndpoint.SessionStatus.ACTIVE) {
+            refuse(ctx, 404, "Session not found: it expired, was deleted or belongs to another credential");
+            return;
+        }
+        ctx.status(200).contentType(EVENT_STREAM).header("Cache-Control", "no-cache").header("X-Accel-Buffering", "no");
+        SseWriter writer = new SseWriter(ctx.res().getOutputStream(), "g" + Long.toHexString(System.nanoTime()));
+        openStreams.put(writer, Thread.currentThread());
+        try (AutoCloseable attached = endpoint.attachStream(sessionId.get(), message -> writer.message(message.toString()))) {
+            writer.prime();
+            while (!closing && !writer.isBroken()) {
+                Thread.sleep(KEEP_ALIVE);
+                if (!closing) {
+                    writer.keepAlive();
+                }
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        } catch (Exception e) {
+            throw new IOException("closing the SSE stream of a session failed", e);
+        } finally {
+            openStreams.remove(writer);
+        }
+    }
+
+    /** {@code DELETE /mcp}: the client ends its session. */
+    public void delete(Context ctx) throws IOException {
+        Optional<Principal> principal = authenticate(ctx);
+        if (principal.isEmpty()) {
+            return;
+        }
+        String sessionId = ctx.header(SESSION_HEADER);
+        if (sessionId == null) {
+            refuse(ctx, 400, "Bad Request: Mcp-Session-Id header is required to end a session");
+            return;
+        }
+        if (endpoint.endSession(sessionId, principal.get()) != McpEndpoint.SessionStatus.ACTIVE) {
+            refuse(ctx, 404, "Session not found: it expired, was deleted or belongs to another credential");
+            return;
+        }
+        ctx.status(204);
+    }
+
+    /** Ends every standalone stream; used on shutdown. */
+    public void close() {
+        closing = true;
+        openStreams.values().forEach(Thread::interrupt);
+    }
+
+    private Optional<Principal> authenticate(Context ctx) {
+        Optional<String> token = BearerToken.from(ctx.header("Authorization"), ctx.header("X-API-Key"));
+        AgentAuthResult result = authentication.authenticate(token);
+        if (result instanceof AgentAuthResult.Authenticated authenticated) {
+            return Optional.of(authenticated.principal());
+        }
+        String reason = ((AgentAuthResult.Refused) result).reason();
+        ctx.status(401)
+                .header("WWW-Authenticate", token.isPresent() ? "Bearer realm=\"omcp\", error=\"invalid_token\"" : "Bearer realm=\"omcp\"")
+                .contentType(JSON)
+                .result(Json.createObjectBuilder()
+                        .add("code", "OMCP_AUTH_REQUIRED")
+                        .add("error", reason)
+                        .add("mode", "bearer")
+                        .build()
+                        .toString());
+        return Optional.empty();
+    }
+
+    private static void refuse(Context ctx, int status, String message) {
+        JsonObject body = Json.createObjectBuilder()
+                .add("jsonrpc", "2.0")
+                .add("id", JsonValue.NULL)
+                .add("error", Json.createObjectBuilder().add("code", -32600).add("message", message))
+                .build();
+        ctx.status(status).contentType(JSON).result(body.toString());
+    }
+
+    private static boolean acceptsJsonOrSse(String accept) {
+        if (accept == null) {
+            return true;
+        }
+        String a = accept.toLowerCase(Locale.ROOT);
+        return a.contains(JSON) || a.contains(EVENT_STREAM) || a.contains("*/*") || a.contains("application/*");
+    }
+
+    private static String outcome(McpReply reply) {
+        return switch (reply) {
+            case McpReply.Response response -> response.error() ? "error" : "ok";
+            case McpReply.Accepted accepted -> "accepted";
+            case McpReply.Refused refused -> "refused";
+        };
+    }
+
+    /**
+     * The response to one POST: plain JSON unless the handler sends something first, in which case
+     * it becomes an SSE stream that ends with the response.
+     */
+    private final class PostResponse implements McpOutbound {
+        private final Context ctx;
+        private final boolean clientAcceptsSse;
+        private final ReentrantLock lock = new ReentrantLock();
+        private SseWriter stream;
+
+        PostResponse(Context ctx, boolean clientAcceptsSse) {
+            this.ctx = ctx;
+            this.clientAcceptsSse = clientAcceptsSse;
+        }
+
+        @Override
+        public boolean send(JsonObject message) {
+            if (!clientAcceptsSse || closing) {
+                return false;
+            }
+            lock.lock();
+            try {
+                if (stream == null) {
+                    ctx.status(200).contentType(EVENT_STREAM).header("Cache-Control", "no-cache").header("X-Accel-Buffering", "no");
+                    stream = new SseWriter(ctx.res().getOutputStream(), "p" + Long.toHexString(System.nanoTime()));
+                    stream.prime();
+                }
+                return stream.message(message.toString());
+            } catch (IOException e) {
+                return false;
+            } finally {
+                lock.unlock();
+            }
+        }
+
+        @Override
+        public void setHeader(String name, String value) {
+            lock.lock();
+            try {
+                if (stream == null) {
+                    ctx.header(name, value);
+                }
+            } finally {
+                lock.unlock();
+            }
+        }
+
+        void finish(McpReply reply) {
+            lock.lock();
+            try {
+                if (stream != null) {
+                    // The response goes on the stream that carried the notifications, then the stream ends.
+                    switch (reply) {
+                        case McpReply.Response response -> stream.message(response.json());
+                        case McpReply.Refused refused -> stream.message(refused.body().toString());
+                        case McpReply.Accepted accepted -> {}
+                    }
+                    return;
+                }
+                switch (reply) {
+                    case McpReply.Response response -> {
+                        response.newSessionId().ifPresent(id -> ctx.header(SESSION_HEADER, id));
+                        ctx.status(200).contentType(JSON).result(response.json());
+                    }
+                    case McpReply.Accepted accepted -> ctx.status(202);
+                    case McpReply.Refused refused -> ctx.status(RefusalStatus.of(refused.refusal()))
+                            .contentType(JSON)
+                            .result(refused.body().toString());
+                }
+            } finally {
+                lock.unlock();
+            }
+        }
+    }
+}

@@ -1,0 +1,88 @@
+package dev.omcp.adapters.http.metrics;
+
+import io.prometheus.metrics.core.metrics.Counter;
+import io.prometheus.metrics.core.metrics.Histogram;
+import io.prometheus.metrics.expositionformats.PrometheusTextFormatWriter;
+import io.prometheus.metrics.instrumentation.jvm.JvmMetrics;
+import io.prometheus.metrics.model.registry.PrometheusRegistry;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.util.Set;
+
+/**
+ * The gateway's own metrics at {@code /metrics}, kept with the official Prometheus Java client:
+ * request counts and latency per HTTP route and per MCP method, and the JVM's metrics.
+ */
+public final class GatewayMetrics {
+    /** From half a millisecond (a cached {@code tools/list}) to half a minute (a slow backend fan-out). */
+    private static final double[] LATENCY_BUCKETS = {
+        0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30
+    };
+    /** Prometheus text format 0.0.4, what every scraper understands. */
+    public static final String CONTENT_TYPE = PrometheusTextFormatWriter.CONTENT_TYPE;
+
+    private final PrometheusRegistry registry = new PrometheusRegistry();
+    private final Counter httpRequests;
+    private final Histogram httpDuration;
+    private final Counter mcpRequests;
+    private final Histogram mcpDuration;
+    private final PrometheusTextFormatWriter writer = PrometheusTextFormatWriter.create();
+    private final Set<String> knownMethods;
+
+    /**
+     * @param knownMethods the JSON-RPC methods the gateway answers; any other method is counted as
+     *     {@code (unknown)} so a caller cannot grow the label set without bound
+     */
+    public GatewayMetrics(Set<String> knownMethods) {
+        this.knownMethods = Set.copyOf(knownMethods);
+        httpRequests = Counter.builder()
+                .name("omcp_http_requests")
+                .help("HTTP requests served, by route template, method and status code")
+                .labelNames("route", "method", "status")
+                .register(registry);
+        httpDuration = Histogram.builder()
+                .name("omcp_http_request_duration_seconds")
+                .help("HTTP request latency by route template and method")
+                .labelNames("route", "method")
+                .classicOnly()
+                .classicUpperBounds(LATENCY_BUCKETS)
+                .withoutExemplars()
+                .register(registry);
+        mcpRequests = Counter.builder()
+                .name("omcp_mcp_requests")
+                .help("MCP JSON-RPC messages handled, by method, transport and outcome (ok, error, refused, accepted)")
+                .labelNames("method", "transport", "outcome")
+                .register(registry);
+        mcpDuration = Histogram.builder()
+                .name("omcp_mcp_request_duration_seconds")
+                .help("MCP JSON-RPC handling latency by method")
+                .labelNames("method")
+                .classicOnly()
+                .classicUpperBounds(LATENCY_BUCKETS)
+                .withoutExemplars()
+                .register(registry);
+        JvmMetrics.builder().register(registry);
+    }
+
+    /** Records one HTTP request. */
+    public void http(String route, String method, int status, double seconds) {
+        httpRequests.labelValues(route, method, Integer.toString(status)).inc();
+        httpDuration.labelValues(route, method).observe(seconds);
+    }
+
+    /**
+     * Records one MCP message.
+     *
+     * @param method the JSON-RPC method, or empty when the message had none
+     */
+    public void mcp(String method, String transport, String outcome, double seconds) {
+        String label = method.isEmpty() ? "(none)" : knownMethods.contains(method) ? method : "(unknown)";
+        mcpRequests.labelValues(label, transport, outcome).inc();
+        mcpDuration.labelValues(label).observe(seconds);
+    }
+
+    /** Writes every metric in the Prometheus text format. */
+    public void scrape(OutputStream out) throws IOException {
+        writer.write(out, registry.scrape());
+    }
+}

@@ -1,0 +1,2 @@
+/** Self-metrics of the gateway in the Prometheus format. */
+package dev.omcp.adapters.http.metrics;

@@ -1,0 +1,128 @@
+package dev.omcp.adapters.http.security;
+
+import java.net.URI;
+import java.net.URISyntaxException;
+import java.util.List;
+import java.util.Locale;
+import java.util.Optional;
+import java.util.Set;
+import java.util.stream.Collectors;
+
+/**
+ * DNS-rebinding protection required by the MCP transport specification: every request's
+ * {@code Host} must name this server, and a present {@code Origin} must be same-origin or
+ * explicitly allowed.
+ *
+ * <p>Host rule: a gateway bound to a loopback address answers only to {@code localhost},
+ * {@code 127.0.0.1} and {@code [::1]} (any port) plus {@code OMCP_ALLOWED_HOSTS}; a gateway bound
+ * to another address accepts any host unless {@code OMCP_ALLOWED_HOSTS} lists them (it sits behind
+ * a load balancer or ingress whose names it cannot guess).
+ */
+public final class HostOriginGuard {
+    private static final Set<String> LOOPBACK_NAMES = Set.of("localhost", "127.0.0.1", "::1", "[::1]");
+
+    private final Set<String> allowedHosts;
+    private final boolean anyHost;
+    private final Set<String> allowedOrigins;
+
+    /**
+     * @param bindHost the address the server listens on
+     * @param extraHosts host names from {@code OMCP_ALLOWED_HOSTS}, without ports
+     * @param allowedOrigins origins from {@code OMCP_ALLOWED_ORIGINS}, for example {@code https://ui.example.com}
+     */
+    public HostOriginGuard(String bindHost, List<String> extraHosts, List<String> allowedOrigins) {
+        boolean loopbackBind = isLoopback(bindHost);
+        this.anyHost = !loopbackBind && extraHosts.isEmpty();
+        this.allowedHosts = extraHosts.stream().map(h -> h.toLowerCase(Locale.ROOT)).collect(Collectors.toSet());
+        if (loopbackBind) {
+            this.allowedHosts.addAll(LOOPBACK_NAMES);
+        }
+        this.allowedOrigins = allowedOrigins.stream().map(HostOriginGuard::normalizeOrigin).collect(Collectors.toSet());
+    }
+
+    /** The verdict on one request. */
+    public sealed interface Verdict {
+        record Allowed() implements Verdict {}
+
+        record Refused(String code, String message) implements Verdict {}
+    }
+
+    private static final Verdict ALLOWED = new Verdict.Allowed();
+
+    /**
+     * Checks one request.
+     *
+     * @param host the {@code Host} header (may include a port), or {@code null}
+     * @param origin the {@code Origin} header, or {@code null}
+     */
+    public Verdict check(String host, String origin) {
+        if (host == null || host.isBlank()) {
+            return new Verdict.Refused("OMCP_HOST_REJECTED", "the request has no Host header");
+        }
+        String hostName = hostName(host);
+        if (!anyHost && !allowedHosts.contains(hostName)) {
+            return new Verdict.Refused("OMCP_HOST_REJECTED", "Host '" + abbreviate(host)
+                    + "' is not allowed: a gateway bound to loopback answers only to localhost, 127.0.0.1 and [::1]; "
+                    + "list other names in OMCP_ALLOWED_HOSTS");
+        }
+        if (origin == null) {
+            return ALLOWED;
+        }
+        String normalized = normalizeOrigin(origin);
+        if (allowedOrigins.contains(normalized)) {
+            return ALLOWED;
+        }
+        Optional<String> originAuthority = authority(normalized);
+        if (originAuthority.isPresent() && originAuthority.get().equals(host.toLowerCase(Locale.ROOT))) {
+            return ALLOWED;
+        }
+        return new Verdict.Refused("OMCP_ORIGIN_REJECTED", "Origin '" + abbreviate(origin)
+                + "' is not allowed: only same-origin requests are accepted; list the origin in OMCP_ALLOWED_ORIGINS "
+                + "to let pages on it call this gateway");
+    }
+
+    /** Whether browsers on {@code origin} may read responses (CORS), i.e. it is explicitly allowed. */
+    public boolean isListedOrigin(String origin) {
+        return origin != null && allowedOrigins.contains(normalizeOrigin(origin));
+    }
+
+    static boolean isLoopback(String bindHost) {
+        String h = bindHost.toLowerCase(Locale.ROOT);
+        return h.equals("localhost") || h.startsWith("127.") || h.equals("::1") || h.equals("[::1]");
+    }
+
+    private static String hostName(String host) {
+        String h = host.trim().toLowerCase(Locale.ROOT);
+        if (h.startsWith("[")) {
+            int close = h.indexOf(']');
+            return close > 0 ? h.substring(0, close + 1) : h;
+        }
+        int colon = h.indexOf(':');
+        if (colon >= 0 && h.indexOf(':', colon + 1) < 0) {
+            return h.substring(0, colon);
+        }
+        return h;
+    }
+
+    private static Optional<String> authority(String origin) {
+        try {
+            URI uri = new URI(origin);
+            if (uri.getRawAuthority() == null) {
+                return Optional.empty();
+            }
+            return Optional.of(uri.getRawAuthority().toLowerCase(Locale.ROOT));
+        } catch (URISyntaxException e) {
+            return Optional.empty();
+        }
+    }
+
+    private static String normalizeOrigin(String origin) {
+        String o = origin.trim().toLowerCase(Locale.ROOT);
+        return o.endsWith("/") ? o.substring(0, o.length() - 1) : o;
+    }
+
+    private static String abbreviate(String text) {
+        String printable = text.replaceAll("[^\\x20-\\x7e]", "?");
+        return printable.length() <= 100 ? printable : printable.substring(0, 100) + "...";
+    }
+}

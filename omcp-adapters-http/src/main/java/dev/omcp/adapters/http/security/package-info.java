@@ -1,0 +1,2 @@
+/** Request-level protections: Host and Origin rules, credential extraction. */
+package dev.omcp.adapters.http.security;

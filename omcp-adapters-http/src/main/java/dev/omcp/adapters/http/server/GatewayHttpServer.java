@@ -1,0 +1,273 @@
+package dev.omcp.adapters.http.server;
+
+import dev.omcp.adapters.http.api.ApiRoutes;
+import dev.omcp.adapters.http.api.JsonResponses;
+import dev.omcp.adapters.http.api.ManagementIdentity;
+import dev.omcp.adapters.http.api.OpenApiDocument;
+import dev.omcp.adapters.http.api.PublicEndpoints;
+import dev.omcp.adapters.http.mcp.StreamableHttpTransport;
+import dev.omcp.adapters.http.mcp.WebSocketTransport;
+import dev.omcp.adapters.http.metrics.GatewayMetrics;
+import dev.omcp.adapters.http.security.HostOriginGuard;
+import dev.omcp.ports.identity.AgentAuthentication;
+import dev.omcp.ports.info.GatewayDescription;
+import dev.omcp.ports.mcp.McpEndpoint;
+import io.javalin.Javalin;
+import io.javalin.http.Context;
+import io.javalin.http.HandlerType;
+import io.javalin.router.Endpoint;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.concurrent.atomic.AtomicReference;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The gateway's HTTP server: MCP transports, public endpoints and any management modules, on
+ * Javalin with virtual threads.
+ */
+public final class GatewayHttpServer implements AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(GatewayHttpServer.class);
+    private static final String TRACKED = "omcp.tracked";
+    private static final String STARTED_NANOS = "omcp.startNanos";
+
+    private final HttpServerSettings settings;
+    private final Javalin app;
+    private final StreamableHttpTransport streamableHttp;
+    private final WebSocketTransport webSocket;
+    private final InFlightRequests inFlight = new InFlightRequests();
+    private final AtomicReference<State> state = new AtomicReference<>(State.CREATED);
+    private final List<ApiRoutes.Route> documentedRoutes = new ArrayList<>();
+
+    private enum State { CREATED, RUNNING, DRAINING, STOPPED }
+
+    private GatewayHttpServer(Builder builder) {
+        this.settings = builder.settings;
+        GatewayMetrics metrics = new GatewayMetrics(new HashSet<>(builder.description.conformance().methods()));
+        HostOriginGuard guard = new HostOriginGuard(settings.host(), settings.allowedHosts(), settings.allowedOrigins());
+        this.streamableHttp = new StreamableHttpTransport(builder.mcp, builder.agentAuthentication, metrics, settings.maxBodyBytes());
+        this.webSocket = new WebSocketTransport(
+                builder.mcp, builder.agentAuthentication, metrics, settings.maxBodyBytes(),
+                settings.wsPingInterval(), settings.wsPongTimeout());
+        PublicEndpoints publicEndpoints = new PublicEndpoints(
+                builder.description, metrics, builder.managementIdentity, () -> state.get() == State.RUNNING);
+        List<HttpModule> modules = List.copyOf(builder.modules);
+
+        this.app = Javalin.create(config -> {
+            config.concurrency.useVirtualThreads = true;
+            config.jetty.host = settings.host();
+            config.jetty.port = settings.port();
+            config.startup.showJavalinBanner = false;
+            config.http.maxRequestSize = settings.maxBodyBytes();
+            config.jetty.modifyServer(server -> server.setStopTimeout(settings.shutdownGrace().toMillis()));
+            config.requestLogger.http((ctx, millis) -> metrics.http(routeOf(ctx), ctx.method().name(), ctx.statusCode(), millis / 1000.0));
+
+            config.routes.before(ctx -> guard(ctx, guard));
+            config.routes.after(this::exitTracked);
+
+            config.routes.post("/mcp", streamableHttp::post);
+            config.routes.get("/mcp", streamableHttp::get);
+            config.routes.delete("/mcp", streamableHttp::delete);
+            config.routes.wsBeforeUpgrade("/mcp/ws", ctx -> {
+                guard(ctx, guard);
+                webSocket.beforeUpgrade(ctx);
+            });
+            config.routes.ws("/mcp/ws", webSocket::configure);
+
+            ApiRoutes routes = new ApiRoutes(config.routes);
+            publicEndpoints.register(routes, () -> OpenApiDocument.build("OMCP", settings.version(), documentedRoutes));
+            modules.forEach(module -> module.register(routes));
+            documentedRoutes.addAll(routes.documented());
+
+            config.routes.error(404, ctx -> {
+                if (ctx.result() == null) {
+                    JsonResponses.error(ctx, 404, "OMCP_NOT_FOUND", "no route " + ctx.method() + " " + ctx.path()
+                            + "; GET /api/openapi.json lists every route");
+                }
+            });
+            config.routes.exception(Exception.class, (e, ctx) -> {
+                String errorId = Long.toHexString(System.nanoTime());
+                LOG.error("route={} method={} errorId={} outcome=bug", routeOf(ctx), ctx.method(), errorId, e);
+                JsonResponses.error(ctx, 500, "OMCP_INTERNAL_ERROR",
+                        "the gateway failed to handle this request (error id " + errorId + "); the gateway log has the details");
+            });
+        });
+    }
+
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    /** Starts listening. */
+    public GatewayHttpServer start() {
+        if (!state.compareAndSet(State.CREATED, State.RUNNING)) {
+            throw new IllegalStateException("the server was already started");
+        }
+        app.start();
+        LOG.info("event=listening host={} port={}", settings.host(), app.port());
+        return this;
+    }
+
+    /** The port the server listens on (useful with port 0). */
+    public int port() {
+        return app.port();
+    }
+
+    /** Whether {@code /readyz} answers ready. */
+    public boolean isReady() {
+        return state.get() == State.RUNNING;
+    }
+
+    /** The routes documented in the OpenAPI document. */
+    public List<ApiRoutes.Route> documentedRoutes() {
+        return List.copyOf(documentedRoutes);
+    }
+
+    /** Every HTTP route Javalin serves, as {@code METHOD path}. */
+    public List<String> servedRoutes() {
+        List<String> served = new ArrayList<>();
+        for (var parsed : app.unsafe.internalRouter.allHttpHandlers()) {
+            Endpoint endpoint = parsed.endpoint;
+            if (endpoint.method.isHttpMethod()) {
+                served.add(endpoint.method.name() + " " + endpoint.path);
+            }
+        }
+        return served;
+    }
+
+    /**
+     * Graceful shutdown: report not-ready, end streaming connections, let in-flight requests finish
+     * (up to the grace period), then stop.
+     */
+    public void shutdown() {
+        if (!state.compareAndSet(State.RUNNING, State.DRAINING)) {
+            return;
+        }
+        LOG.info("event=shutdown-begin inFlight={}", inFlight.count());
+        streamableHttp.close();
+        webSocket.close();
+        try {
+            if (!inFlight.awaitIdle(settings.shutdownGrace())) {
+                LOG.warn("event=shutdown-grace-exceeded inFlight={} graceMs={}", inFlight.count(), settings.shutdownGrace().toMillis());
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        app.stop();
+        state.set(State.STOPPED);
+        LOG.info("event=stopped");
+    }
+
+    @Override
+    public void close() {
+        if (state.get() == State.CREATED) {
+            state.set(State.STOPPED);
+            return;
+        }
+        shutdown();
+    }
+
+    private void guard(Context ctx, HostOriginGuard guard) {
+        HostOriginGuard.Verdict verdict = guard.check(ctx.header("Host"), ctx.header("Origin"));
+        if (verdict instanceof HostOriginGuard.Verdict.Refused refused) {
+            JsonResponses.error(ctx, 403, refused.code(), refused.message());
+            ctx.skipRemainingHandlers();
+            return;
+        }
+        ctx.header("X-Content-Type-Options", "nosniff");
+        ctx.header("Referrer-Policy", "no-referrer");
+        String origin = ctx.header("Origin");
+        if (guard.isListedOrigin(origin)) {
+            ctx.header("Access-Control-Allow-Origin", origin);
+            ctx.header("Vary", "Origin");
+            ctx.header("Access-Control-Expose-Headers", "Mcp-Session-Id, WWW-Authenticate, Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Window-Ms");
+            if (ctx.method() == HandlerType.OPTIONS) {
+                ctx.header("Access-Control-Allow-Methods", "GET, POST, PUT, PATCH, DELETE, OPTIONS");
+                ctx.header("Access-Control-Allow-Headers", "Authorization, Content-Type, Accept, Mcp-Session-Id, Mcp-Protocol-Version, Last-Event-ID, X-API-Key, X-CSRF-Token");
+                ctx.header("Access-Control-Max-Age", "600");
+                ctx.status(204);
+                ctx.skipRemainingHandlers();
+                return;
+            }
+        }
+        ctx.attribute(TRACKED, Boolean.TRUE);
+        ctx.attribute(STARTED_NANOS, System.nanoTime());
+        inFlight.enter();
+    }
+
+    private void exitTracked(Context ctx) {
+        if (Boolean.TRUE.equals(ctx.attribute(TRACKED))) {
+            ctx.attribute(TRACKED, Boolean.FALSE);
+            inFlight.exit();
+        }
+    }
+
+    private static String routeOf(Context ctx) {
+        try {
+            Endpoint endpoint = ctx.endpoints().matchedHttpEndpoint();
+            return endpoint == null ? "unmatched" : endpoint.path;
+        } catch (RuntimeException e) {
+            return "unmatched";
+        }
+    }
+
+    /** Assembles a {@link GatewayHttpServer}. */
+    public static final class Builder {
+        private HttpServerSettings settings = HttpServerSettings.loopback(0);
+        private McpEndpoint mcp;
+        private AgentAuthentication agentAuthentication;
+        private GatewayDescription description;
+        private ManagementIdentity managementIdentity = ManagementIdentity.anonymous();
+        private final List<HttpModule> modules = new ArrayList<>();
+
+        private Builder() {}
+
+        public Builder settings(HttpServerSettings settings) {
+            this.settings = Objects.requireNonNull(settings, "settings");
+            return this;
+        }
+
+        /** The MCP server behind {@code /mcp} and {@code /mcp/ws}. */
+        public Builder mcp(McpEndpoint mcp) {
+            this.mcp = Objects.requireNonNull(mcp, "mcp");
+            return this;
+        }
+
+        public Builder agentAuthentication(AgentAuthentication authentication) {
+            this.agentAuthentication = Objects.requireNonNull(authentication, "authentication");
+            return this;
+        }
+
+        public Builder description(GatewayDescription description) {
+            this.description = Objects.requireNonNull(description, "description");
+            return this;
+        }
+
+        public Builder managementIdentity(ManagementIdentity identity) {
+            this.managementIdentity = Objects.requireNonNull(identity, "identity");
+            return this;
+        }
+
+        /** Adds a group of routes, for example the management API. */
+        public Builder module(HttpModule module) {
+            this.modules.add(Objects.requireNonNull(module, "module"));
+            return this;
+        }
+
+        public GatewayHttpServer build() {
+            Objects.requireNonNull(mcp, "mcp endpoint is required");
+            Objects.requireNonNull(agentAuthentication, "agent authentication is required");
+            Objects.requireNonNull(description, "gateway description is required");
+            return new GatewayHttpServer(this);
+        }
+    }
+
+    /** For tests: the state names. */
+    Map<String, Object> debugState() {
+        return Map.of("state", state.get().name(), "inFlight", inFlight.count());
+    }
+}

@@ -1,0 +1,56 @@
+package dev.omcp.adapters.http.server;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * What the HTTP adapter needs to know to listen.
+ *
+ * @param host address to bind, for example {@code 127.0.0.1}
+ * @param port port to bind; 0 picks a free one
+ * @param allowedHosts extra {@code Host} names accepted (DNS-rebinding protection)
+ * @param allowedOrigins browser origins allowed to call the gateway
+ * @param maxBodyBytes largest JSON body accepted, and largest WebSocket text message
+ * @param wsPingInterval how often WebSocket clients are pinged
+ * @param wsPongTimeout how long a WebSocket may stay silent (no pong) before it is closed with 1001
+ * @param shutdownGrace how long in-flight requests may run after shutdown begins
+ * @param version gateway version shown in the OpenAPI document
+ */
+public record HttpServerSettings(
+        String host,
+        int port,
+        List<String> allowedHosts,
+        List<String> allowedOrigins,
+        int maxBodyBytes,
+        Duration wsPingInterval,
+        Duration wsPongTimeout,
+        Duration shutdownGrace,
+        String version) {
+
+    /** 1 MiB: the largest JSON body accepted anywhere. */
+    public static final int DEFAULT_MAX_BODY_BYTES = 1024 * 1024;
+
+    public HttpServerSettings {
+        Objects.requireNonNull(host, "host");
+        allowedHosts = List.copyOf(allowedHosts);
+        allowedOrigins = List.copyOf(allowedOrigins);
+        Objects.requireNonNull(wsPingInterval, "wsPingInterval");
+        Objects.requireNonNull(wsPongTimeout, "wsPongTimeout");
+        Objects.requireNonNull(shutdownGrace, "shutdownGrace");
+        Objects.requireNonNull(version, "version");
+        if (port < 0 || port > 65535) {
+            throw new IllegalArgumentException("port must be 0-65535, got " + port);
+        }
+        if (maxBodyBytes < 1024) {
+            throw new IllegalArgumentException("maxBodyBytes must be at least 1024");
+        }
+    }
+
+    /** Loopback on a free port with the defaults: what tests and embedders start from. */
+    public static HttpServerSettings loopback(int port) {
+        return new HttpServerSettings(
+                "127.0.0.1", port, List.of(), List.of(), DEFAULT_MAX_BODY_BYTES,
+                Duration.ofSeconds(30), Duration.ofSeconds(90), Duration.ofSeconds(10), "dev");
+    }
+}

@@ -1,0 +1,64 @@
+package dev.omcp.app.cli;
+
+import dev.omcp.app.settings.InvalidSettingsException;
+import dev.omcp.app.settings.Settings;
+import dev.omcp.app.settings.SettingsReader;
+import dev.omcp.app.wiring.GatewayAssembly;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CountDownLatch;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import sun.misc.Signal;
+
+/** {@code omcp serve}: runs the gateway until SIGTERM or SIGINT, then shuts down gracefully. */
+@Command(name = "serve", mixinStandardHelpOptions = true, description = "Run the gateway (the default command).")
+public final class ServeCommand implements Callable<Integer> {
+    @Option(names = "--test-conformance-fixture", hidden = true,
+            description = "Mount the MCP conformance suite's test tools, resources and prompts. For tests only.")
+    boolean conformanceFixture;
+
+    @Override
+    public Integer call() {
+        Settings settings;
+        try {
+            settings = SettingsReader.fromProcessEnvironment();
+        } catch (InvalidSettingsException e) {
+            // Logging is not configured yet and the operator needs every problem at once.
+            System.err.println("omcp: cannot start, " + e.getMessage());
+            return 1;
+        }
+        LoggingSetup.apply(settings.logging());
+        Logger log = LoggerFactory.getLogger(ServeCommand.class);
+        if (conformanceFixture) {
+            log.warn("event=conformance-fixture-mounted note=\"test tools are exposed; never use this in production\"");
+        }
+        GatewayAssembly assembly;
+        try {
+            assembly = GatewayAssembly.start(settings, new GatewayAssembly.Options(conformanceFixture), VersionProvider.version());
+        } catch (RuntimeException e) {
+            log.error("event=start-failed reason=\"{}\"", e.getMessage(), e);
+            return 1;
+        }
+        String host = settings.server().host().contains(":") ? "[" + settings.server().host() + "]" : settings.server().host();
+        System.out.println("OMCP " + VersionProvider.version() + " listening on http://" + host + ":" + assembly.port()
+                + "/mcp (MCP over Streamable HTTP; WebSocket at /mcp/ws)");
+        System.out.flush();
+        CountDownLatch stopped = new CountDownLatch(1);
+        Runnable stop = () -> {
+            assembly.close();
+            stopped.countDown();
+        };
+        // Handling the signals ourselves (not a shutdown hook) lets the process exit 0 after draining.
+        Signal.handle(new Signal("TERM"), signal -> Thread.ofPlatform().name("omcp-shutdown").start(stop));
+        Signal.handle(new Signal("INT"), signal -> Thread.ofPlatform().name("omcp-shutdown").start(stop));
+        try {
+            stopped.await();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            assembly.close();
+        }
+        return 0;
+    }
+}

@@ -1,0 +1,2 @@
+/** The {@code omcp} command line (picocli). */
+package dev.omcp.app.cli;

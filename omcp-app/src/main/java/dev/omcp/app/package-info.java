@@ -1,0 +1,2 @@
+/** The OMCP launcher. */
+package dev.omcp.app;

@@ -1,0 +1,89 @@
+package dev.omcp.app.settings;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.OptionalInt;
+
+/**
+ * Typed reads of declared variables that collect every problem instead of stopping at the first.
+ * Messages name the variable and the allowed form and never repeat a secret's value.
+ */
+final class Environment {
+    private final Map<String, String> env;
+    private final List<String> problems = new ArrayList<>();
+
+    Environment(Map<String, String> env) {
+        this.env = Map.copyOf(env);
+    }
+
+    /** The raw value of a variable or its first set alias, trimmed; empty when unset or blank. */
+    Optional<String> raw(Variable variable) {
+        for (String name : names(variable)) {
+            String value = env.get(name);
+            if (value != null && !value.isBlank()) {
+                return Optional.of(value.trim());
+            }
+        }
+        return Optional.empty();
+    }
+
+    String string(Variable variable) {
+        return raw(variable).orElse(variable.defaultValue());
+    }
+
+    int integer(Variable variable, int min, int max) {
+        String text = string(variable);
+        OptionalInt parsed = parseInt(text);
+        if (parsed.isEmpty() || parsed.getAsInt() < min || parsed.getAsInt() > max) {
+            problem(variable, "must be an integer from " + min + " to " + max + ", got " + shown(variable, text));
+            return Integer.parseInt(variable.defaultValue());
+        }
+        return parsed.getAsInt();
+    }
+
+    String oneOf(Variable variable, List<String> allowed) {
+        String value = string(variable).toLowerCase(java.util.Locale.ROOT);
+        if (!allowed.contains(value)) {
+            problem(variable, "must be one of " + String.join(", ", allowed) + ", got " + shown(variable, value));
+            return variable.defaultValue();
+        }
+        return value;
+    }
+
+    /** A comma-separated list; empty entries are dropped. */
+    List<String> list(Variable variable) {
+        return raw(variable)
+                .map(text -> Arrays.stream(text.split(",")).map(String::trim).filter(s -> !s.isEmpty()).toList())
+                .orElse(List.of());
+    }
+
+    void problem(Variable variable, String message) {
+        problems.add(variable.name() + " " + message);
+    }
+
+    List<String> problems() {
+        return List.copyOf(problems);
+    }
+
+    private static List<String> names(Variable variable) {
+        List<String> names = new ArrayList<>();
+        names.add(variable.name());
+        names.addAll(variable.aliases());
+        return names;
+    }
+
+    private static String shown(Variable variable, String value) {
+        return variable.secret() ? "a value that is not shown (it is secret)" : "'" + value + "'";
+    }
+
+    private static OptionalInt parseInt(String text) {
+        try {
+            return OptionalInt.of(Integer.parseInt(text.trim()));
+        } catch (NumberFormatException e) {
+            return OptionalInt.empty();
+        }
+    }
+}

@@ -1,0 +1,92 @@
+package dev.omcp.app.settings;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.regex.Pattern;
+
+/**
+ * Reads the environment once into {@link Settings}. The only class that looks at environment
+ * variables; {@link #fromProcessEnvironment()} is the only call of {@code System.getenv}.
+ */
+public final class SettingsReader {
+    private static final Pattern KEY_NAME = Pattern.compile("[A-Za-z0-9_.@-]{1,64}");
+    private static final int MIN_TOKEN_LENGTH = 16;
+
+    private SettingsReader() {}
+
+    /** Reads the process environment. */
+    public static Settings fromProcessEnvironment() throws InvalidSettingsException {
+        return read(System.getenv());
+    }
+
+    /**
+     * Reads {@code env}.
+     *
+     * @throws InvalidSettingsException listing every invalid value at once
+     */
+    public static Settings read(Map<String, String> env) throws InvalidSettingsException {
+        Environment environment = new Environment(env);
+        Settings.Server server = new Settings.Server(
+                environment.string(Variables.HOST),
+                environment.integer(Variables.PORT, 0, 65535),
+                environment.list(Variables.ALLOWED_HOSTS),
+                origins(environment),
+                Duration.ofSeconds(environment.integer(Variables.SHUTDOWN_GRACE, 0, 300)));
+        Settings.Agent agent = new Settings.Agent(apiKeys(environment));
+        Settings.Logging logging = new Settings.Logging(
+                environment.oneOf(Variables.LOG_LEVEL, List.of("trace", "debug", "info", "warn", "error")),
+                environment.oneOf(Variables.LOG_FORMAT, List.of("text", "json")));
+        if (!environment.problems().isEmpty()) {
+            throw new InvalidSettingsException(environment.problems());
+        }
+        return new Settings(server, agent, logging);
+    }
+
+    private static List<String> origins(Environment environment) {
+        List<String> origins = environment.list(Variables.ALLOWED_ORIGINS);
+        for (String origin : origins) {
+            if (!origin.matches("https?://[^/\\s]+/?")) {
+                environment.problem(Variables.ALLOWED_ORIGINS,
+                        "entry '" + origin + "' must be an origin like https://ui.example.com or http://localhost:5173");
+            }
+        }
+        return origins;
+    }
+
+    private static List<Settings.ApiKeyEntry> apiKeys(Environment environment) {
+        List<Settings.ApiKeyEntry> keys = new ArrayList<>();
+        Set<String> names = new HashSet<>();
+        List<String> entries = environment.list(Variables.API_KEYS);
+        for (int i = 0; i < entries.size(); i++) {
+            String entry = entries.get(i);
+            int colon = entry.indexOf(':');
+            String position = "entry " + (i + 1);
+            if (colon <= 0 || colon == entry.length() - 1) {
+                environment.problem(Variables.API_KEYS, position + " must be name:token (the token is not shown)");
+                continue;
+            }
+            String name = entry.substring(0, colon).trim();
+            String token = entry.substring(colon + 1).trim();
+            if (!KEY_NAME.matcher(name).matches()) {
+                environment.problem(Variables.API_KEYS, position + " has name '" + name
+                        + "'; names are 1-64 of A-Z, a-z, 0-9, '_', '.', '@', '-'");
+                continue;
+            }
+            if (token.length() < MIN_TOKEN_LENGTH) {
+                environment.problem(Variables.API_KEYS, "key '" + name + "' has a token shorter than " + MIN_TOKEN_LENGTH
+                        + " characters; generate one with: openssl rand -hex 32");
+                continue;
+            }
+            if (!names.add(name)) {
+                environment.problem(Variables.API_KEYS, "key name '" + name + "' appears twice; names must be unique");
+                continue;
+            }
+            keys.add(new Settings.ApiKeyEntry(name, token));
+        }
+        return keys;
+    }
+}

@@ -1,0 +1,80 @@
+package dev.omcp.app.wiring;
+
+import dev.omcp.adapters.http.server.GatewayHttpServer;
+import dev.omcp.adapters.http.server.HttpServerSettings;
+import dev.omcp.app.settings.Settings;
+import dev.omcp.core.auth.ApiKey;
+import dev.omcp.core.gateway.Gateway;
+import dev.omcp.testkit.conformance.ConformanceFixture;
+import java.util.List;
+
+/**
+ * The composition root: turns {@link Settings} into a running gateway. Everything is built here
+ * with constructors and {@link Gateway#builder()}; nothing else wires components.
+ */
+public final class GatewayAssembly implements AutoCloseable {
+    /** Short guide for models, sent in every {@code initialize} result. */
+    static final String INSTRUCTIONS = "OMCP is an observability gateway. Start with list_sources and list_services, "
+            + "then narrow down with query_metrics, query_logs and get_service_health; use server-side filters and "
+            + "aggregations instead of fetching raw data.";
+
+    private final Gateway gateway;
+    private final GatewayHttpServer server;
+
+    private GatewayAssembly(Gateway gateway, GatewayHttpServer server) {
+        this.gateway = gateway;
+        this.server = server;
+    }
+
+    /** Launch options that are not settings: test-only switches of the command line. */
+    public record Options(boolean conformanceFixture) {
+        public static Options none() {
+            return new Options(false);
+        }
+    }
+
+    /** Builds and starts the gateway. */
+    public static GatewayAssembly start(Settings settings, Options options, String version) {
+        Gateway.Builder builder = Gateway.builder()
+                .version(version)
+                .instructions(INSTRUCTIONS)
+                .apiKeys(apiKeys(settings));
+        if (options.conformanceFixture()) {
+            builder.tools(ConformanceFixture.tools()).resources(ConformanceFixture.resources());
+            ConformanceFixture.prompts().forEach(builder::prompt);
+        }
+        Gateway gateway = builder.build();
+        Settings.Server server = settings.server();
+        HttpServerSettings http = new HttpServerSettings(
+                server.host(), server.port(), server.allowedHosts(), server.allowedOrigins(),
+                HttpServerSettings.DEFAULT_MAX_BODY_BYTES,
+                java.time.Duration.ofSeconds(30), java.time.Duration.ofSeconds(90),
+                server.shutdownGrace(), version);
+        GatewayHttpServer httpServer = GatewayHttpServer.builder()
+                .settings(http)
+                .mcp(gateway.mcp())
+                .agentAuthentication(gateway.agentAuthentication())
+                .description(gateway.description())
+                .build()
+                .start();
+        return new GatewayAssembly(gateway, httpServer);
+    }
+
+    private static List<ApiKey> apiKeys(Settings settings) {
+        return settings.agent().apiKeys().stream().map(entry -> ApiKey.of(entry.name(), entry.token(), "")).toList();
+    }
+
+    public int port() {
+        return server.port();
+    }
+
+    public Gateway gateway() {
+        return gateway;
+    }
+
+    /** Graceful shutdown: not ready, finish in-flight requests, stop. */
+    @Override
+    public void close() {
+        server.shutdown();
+    }
+}

@@ -1,0 +1,2 @@
+/** The composition root of the launcher. */
+package dev.omcp.app.wiring;

@@ -1,0 +1,42 @@
+package dev.omcp.app.architecture;
+
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
+import static com.tngtech.archunit.library.Architectures.layeredArchitecture;
+
+import com.tngtech.archunit.core.importer.ImportOption;
+import com.tngtech.archunit.junit.AnalyzeClasses;
+import com.tngtech.archunit.junit.ArchTest;
+import com.tngtech.archunit.lang.ArchRule;
+
+/** The whole system at once: every arrow of ARCHITECTURE.md points inward. */
+@AnalyzeClasses(packages = "dev.omcp", importOptions = ImportOption.DoNotIncludeTests.class)
+class SystemArchitectureTest {
+    @ArchTest
+    static final ArchRule layers = layeredArchitecture()
+            .consideringOnlyDependenciesInAnyPackage("dev.omcp..")
+            // a layer may be empty while its module is young; the arrows still apply once it fills
+            .withOptionalLayers(true)
+            .layer("Launcher").definedBy("dev.omcp.app..")
+            .layer("HttpAdapter").definedBy("dev.omcp.adapters.http..")
+            .layer("StorageAdapter").definedBy("dev.omcp.adapters.storage..")
+            .layer("Connectors").definedBy("dev.omcp.connectors..")
+            .layer("Testkit").definedBy("dev.omcp.testkit..")
+            .layer("Core").definedBy("dev.omcp.core..")
+            .layer("Ports").definedBy("dev.omcp.ports..")
+            .layer("Sdk").definedBy("dev.omcp.sdk..")
+            .whereLayer("Launcher").mayNotBeAccessedByAnyLayer()
+            .whereLayer("HttpAdapter").mayOnlyBeAccessedByLayers("Launcher")
+            .whereLayer("StorageAdapter").mayOnlyBeAccessedByLayers("Launcher")
+            .whereLayer("Connectors").mayOnlyBeAccessedByLayers("Launcher")
+            .whereLayer("Testkit").mayOnlyBeAccessedByLayers("Launcher")
+            .whereLayer("Core").mayOnlyBeAccessedByLayers("Launcher")
+            .whereLayer("Ports").mayOnlyBeAccessedByLayers("Launcher", "HttpAdapter", "StorageAdapter", "Connectors", "Testkit", "Core")
+            .whereLayer("Sdk").mayOnlyBeAccessedByLayers("Launcher", "HttpAdapter", "StorageAdapter", "Connectors", "Testkit", "Core", "Ports");
+
+    @ArchTest
+    static final ArchRule onlyTheSettingsReaderReadsTheEnvironment = noClasses()
+            .that().doNotHaveFullyQualifiedName("dev.omcp.app.settings.SettingsReader")
+            .should().callMethod(System.class, "getenv")
+            .orShould().callMethod(System.class, "getenv", String.class)
+            .because("settings are parsed once, in one place (CONVENTIONS.md)");
+}

@@ -1,0 +1,25 @@
+package dev.omcp.sdk.hook;
+
+import jakarta.json.JsonObject;
+
+/**
+ * A lifecycle hook shipped in a connector plugin (spec 6.1).
+ *
+ * <p>A plugin names the implementing class in its manifest's {@code hooks[].module}; the class needs
+ * a public no-argument constructor. The gateway calls {@link #handle} on a virtual thread with a
+ * per-hook timeout (5 s by default); a hook that throws or times out is treated according to its
+ * mode ({@code enforce}, {@code permissive} or {@code disabled}). Implementations must be
+ * thread-safe: one instance serves every call.
+ */
+@FunctionalInterface
+public interface Hook {
+    /**
+     * Inspects, rewrites or refuses one call.
+     *
+     * @param context who calls what, and at which hook point
+     * @param payload the current payload; its shape depends on {@link HookContext#kind()}
+     * @return the verdict; never {@code null}
+     * @throws Exception when the hook fails; the gateway applies the hook's failure mode
+     */
+    HookResult handle(HookContext context, JsonObject payload) throws Exception;
+}

@@ -1,0 +1,266 @@
+package dev.omcp.core.gateway;
+
+import dev.omcp.core.auth.ApiKey;
+import dev.omcp.core.auth.ApiKeyAuthentication;
+import dev.omcp.core.info.GatewayDescriptionService;
+import dev.omcp.core.mcp.JsonRpc;
+import dev.omcp.core.mcp.McpDispatcher;
+import dev.omcp.core.mcp.McpInterceptor;
+import dev.omcp.core.mcp.MethodHandler;
+import dev.omcp.core.mcp.handlers.CompletionMethods;
+import dev.omcp.core.mcp.handlers.LifecycleMethods;
+import dev.omcp.core.mcp.handlers.PromptMethods;
+import dev.omcp.core.mcp.handlers.ResourceMethods;
+import dev.omcp.core.mcp.handlers.ToolMethods;
+import dev.omcp.core.mcp.session.ClientRequests;
+import dev.omcp.core.mcp.session.InMemoryMcpSessionStore;
+import dev.omcp.core.mcp.session.McpSessions;
+import dev.omcp.core.mcp.session.SessionStreams;
+import dev.omcp.core.schema.JsonSchemaValidator;
+import dev.omcp.core.tools.ToolRegistry;
+import dev.omcp.core.tools.ToolVisibility;
+import dev.omcp.ports.identity.AgentAuthentication;
+import dev.omcp.ports.info.GatewayDescription;
+import dev.omcp.ports.info.Governance;
+import dev.omcp.ports.mcp.McpEndpoint;
+import dev.omcp.ports.mcp.McpSessionStore;
+import dev.omcp.ports.prompts.Prompt;
+import dev.omcp.ports.resources.ResourceProvider;
+import dev.omcp.ports.tools.Tool;
+import jakarta.json.JsonObject;
+import java.security.SecureRandom;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.function.Supplier;
+
+/**
+ * The assembled gateway core: the MCP endpoint, agent authentication, discovery and the tool
+ * registry. Built with {@link #builder()}, the one way to assemble it, used by the launcher and by
+ * any Java service that embeds the gateway.
+ *
+ * <pre>{@code
+ * Gateway gateway = Gateway.builder()
+ *         .version("1.0.0")
+ *         .tool(myTool)
+ *         .build();
+ * McpEndpoint mcp = gateway.mcp();   // hand it to a transport adapter
+ * }</pre>
+ */
+public final class Gateway {
+    private final McpDispatcher dispatcher;
+    private final AgentAuthentication agentAuthentication;
+    private final GatewayDescription description;
+    private final ToolRegistry tools;
+
+    private Gateway(McpDispatcher dispatcher, AgentAuthentication agentAuthentication, GatewayDescription description, ToolRegistry tools) {
+        this.dispatcher = dispatcher;
+        this.agentAuthentication = agentAuthentication;
+        this.description = description;
+        this.tools = tools;
+    }
+
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    /** The MCP server every transport hands messages to. */
+    public McpEndpoint mcp() {
+        return dispatcher;
+    }
+
+    /** Authentication of the agent transport. */
+    public AgentAuthentication agentAuthentication() {
+        return agentAuthentication;
+    }
+
+    /** What the public discovery endpoints report. */
+    public GatewayDescription description() {
+        return description;
+    }
+
+    /** The live tool registry; registering a tool notifies connected clients. */
+    public ToolRegistry tools() {
+        return tools;
+    }
+
+    /** Assembles a {@link Gateway}. Not thread-safe; build once. */
+    public static final class Builder {
+        private String name = "omcp";
+        private String title = "OMCP observability gateway";
+        private String version = "0.0.0-dev";
+        private String instructions = "";
+        private Clock clock = Clock.systemUTC();
+        private SecureRandom random = new SecureRandom();
+        private McpSessionStore sessionStore = new InMemoryMcpSessionStore();
+        private Duration sessionIdleTimeout = Duration.ofMinutes(30);
+        private final List<ApiKey> apiKeys = new ArrayList<>();
+        private final List<Tool> toolList = new ArrayList<>();
+        private final List<ResourceProvider> resourceProviders = new ArrayList<>();
+        private final List<Prompt> prompts = new ArrayList<>();
+        private final List<McpInterceptor> interceptors = new ArrayList<>();
+        private ToolVisibility toolVisibility = ToolVisibility.everything();
+        private Supplier<Governance> governance =
+                () -> new Governance("anonymous", false, false, false, false, false, null, false, 0);
+        private List<String> transports = List.of("streamable-http", "websocket");
+        private int toolsPageSize = 100;
+
+        private Builder() {}
+
+        /** Server name in {@code initialize} and {@code /api/info}; default {@code omcp}. */
+        public Builder name(String name) {
+            this.name = Objects.requireNonNull(name, "name");
+            return this;
+        }
+
+        /** Human-readable server title in {@code initialize}. */
+        public Builder title(String title) {
+            this.title = Objects.requireNonNull(title, "title");
+            return this;
+        }
+
+        /** Server version in {@code initialize} and {@code /api/info}. */
+        public Builder version(String version) {
+            this.version = Objects.requireNonNull(version, "version");
+            return this;
+        }
+
+        /** The {@code instructions} of the {@code initialize} result: a short guide for the model. */
+        public Builder instructions(String instructions) {
+            this.instructions = Objects.requireNonNull(instructions, "instructions");
+            return this;
+        }
+
+        /** The clock every time-based rule reads (session expiry, windows); default UTC system clock. */
+        public Builder clock(Clock clock) {
+            this.clock = Objects.requireNonNull(clock, "clock");
+            return this;
+        }
+
+        /** The random source for session ids; default a fresh {@link SecureRandom}. */
+        public Builder random(SecureRandom random) {
+            this.random = Objects.requireNonNull(random, "random");
+            return this;
+        }
+
+        /** Where MCP sessions live; default in memory (one process). */
+        public Builder sessionStore(McpSessionStore store) {
+            this.sessionStore = Objects.requireNonNull(store, "store");
+            return this;
+        }
+
+        /** How long an unused MCP session lives; default 30 minutes. */
+        public Builder sessionIdleTimeout(Duration timeout) {
+            this.sessionIdleTimeout = Objects.requireNonNull(timeout, "timeout");
+            return this;
+        }
+
+        /** Bearer keys of the agent transport; none means anonymous access (spec 5.4). */
+        public Builder apiKeys(List<ApiKey> keys) {
+            this.apiKeys.addAll(keys);
+            return this;
+        }
+
+        /** Adds a tool. */
+        public Builder tool(Tool tool) {
+            this.toolList.add(Objects.requireNonNull(tool, "tool"));
+            return this;
+        }
+
+        /** Adds tools. */
+        public Builder tools(List<? extends Tool> tools) {
+            tools.forEach(this::tool);
+            return this;
+        }
+
+        /** Adds a resource provider. */
+        public Builder resources(ResourceProvider provider) {
+            this.resourceProviders.add(Objects.requireNonNull(provider, "provider"));
+            return this;
+        }
+
+        /** Adds a prompt. */
+        public Builder prompt(Prompt prompt) {
+            this.prompts.add(Objects.requireNonNull(prompt, "prompt"));
+            return this;
+        }
+
+        /** Adds an interceptor; the first added runs outermost. */
+        public Builder interceptor(McpInterceptor interceptor) {
+            this.interceptors.add(Objects.requireNonNull(interceptor, "interceptor"));
+            return this;
+        }
+
+        /** Which tools each caller may see; default every tool for everyone. */
+        public Builder toolVisibility(ToolVisibility visibility) {
+            this.toolVisibility = Objects.requireNonNull(visibility, "visibility");
+            return this;
+        }
+
+        /** The governance block of {@code /api/info}, read on every request so it stays true. */
+        public Builder governance(Supplier<Governance> governance) {
+            this.governance = Objects.requireNonNull(governance, "governance");
+            return this;
+        }
+
+        /** The transport names {@code /api/conformance} reports. */
+        public Builder transports(List<String> transports) {
+            this.transports = List.copyOf(transports);
+            return this;
+        }
+
+        /** How many tools one {@code tools/list} page holds; default 100. */
+        public Builder toolsPageSize(int size) {
+            this.toolsPageSize = size;
+            return this;
+        }
+
+        public Gateway build() {
+            McpSessions sessions = new McpSessions(sessionStore, clock, random, sessionIdleTimeout);
+            SessionStreams streams = new SessionStreams();
+            ClientRequests clientRequests = new ClientRequests();
+            ToolRegistry registry = new ToolRegistry();
+            registry.registerAll(toolList);
+
+            LifecycleMethods lifecycle = new LifecycleMethods(name, title, version, instructions, sessions);
+            ToolMethods toolMethods = new ToolMethods(registry, toolVisibility, new JsonSchemaValidator(), clientRequests, toolsPageSize);
+            ResourceMethods resourceMethods = new ResourceMethods(resourceProviders);
+            PromptMethods promptMethods = new PromptMethods(prompts);
+            CompletionMethods completions = new CompletionMethods(promptMethods, resourceMethods);
+
+            Map<String, MethodHandler> methods = new LinkedHashMap<>();
+            methods.put("initialize", lifecycle::initialize);
+            methods.put("ping", lifecycle::ping);
+            methods.put("notifications/initialized", lifecycle::acknowledge);
+            methods.put("notifications/roots/list_changed", lifecycle::acknowledge);
+            methods.put("logging/setLevel", lifecycle::setLogLevel);
+            methods.put("tools/list", toolMethods::list);
+            methods.put("tools/call", toolMethods::call);
+            methods.put("resources/list", resourceMethods::list);
+            methods.put("resources/templates/list", resourceMethods::listTemplates);
+            methods.put("resources/read", resourceMethods::read);
+            methods.put("resources/subscribe", resourceMethods::subscribe);
+            methods.put("resources/unsubscribe", resourceMethods::unsubscribe);
+            methods.put("prompts/list", promptMethods::list);
+            methods.put("prompts/get", promptMethods::get);
+            methods.put("completion/complete", completions::complete);
+
+            McpDispatcher[] self = new McpDispatcher[1];
+            methods.put("notifications/cancelled", call -> self[0].cancel(call));
+            McpDispatcher dispatcher = new McpDispatcher(
+                    methods, interceptors, sessions, streams, clientRequests, List.of(resourceMethods::forget));
+            self[0] = dispatcher;
+
+            registry.onChange(() -> streams.broadcast(
+                    JsonRpc.notification("notifications/tools/list_changed", JsonObject.EMPTY_JSON_OBJECT)));
+
+            GatewayDescription description =
+                    new GatewayDescriptionService(name, version, governance, transports, dispatcher.methodNames());
+            return new Gateway(dispatcher, new ApiKeyAuthentication(apiKeys), description, registry);
+        }
+    }
+}

@@ -1,0 +1,2 @@
+/** The one builder that assembles the gateway core. */
+package dev.omcp.core.gateway;

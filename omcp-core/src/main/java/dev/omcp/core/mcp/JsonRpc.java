@@ -1,0 +1,68 @@
+package dev.omcp.core.mcp;
+
+import jakarta.json.Json;
+import jakarta.json.JsonObject;
+import jakarta.json.JsonObjectBuilder;
+import jakarta.json.JsonValue;
+
+/** JSON-RPC 2.0 codes and message builders. */
+public final class JsonRpc {
+    public static final int PARSE_ERROR = -32700;
+    public static final int INVALID_REQUEST = -32600;
+    public static final int METHOD_NOT_FOUND = -32601;
+    public static final int INVALID_PARAMS = -32602;
+    public static final int INTERNAL_ERROR = -32603;
+    /** Implementation-defined server error: the session is unknown (MCP convention). */
+    public static final int SESSION_NOT_FOUND = -32001;
+    /** Implementation-defined server error: the request was cancelled or refused by policy. */
+    public static final int REQUEST_REFUSED = -32002;
+    /** MCP: a resource URI names nothing this server serves. */
+    public static final int RESOURCE_NOT_FOUND = -32002;
+
+    private JsonRpc() {}
+
+    /** A JSON-RPC error response; {@code id} is {@link JsonValue#NULL} when it is unknown. */
+    public static JsonObject error(JsonValue id, int code, String message) {
+        return Json.createObjectBuilder()
+                .add("jsonrpc", "2.0")
+                .add("id", id)
+                .add("error", Json.createObjectBuilder().add("code", code).add("message", message))
+                .build();
+    }
+
+    /** A JSON-RPC error response with a {@code data} member. */
+    public static JsonObject error(JsonValue id, int code, String message, JsonValue data) {
+        JsonObjectBuilder err = Json.createObjectBuilder().add("code", code).add("message", message);
+        if (data != null) {
+            err.add("data", data);
+        }
+        return Json.createObjectBuilder().add("jsonrpc", "2.0").add("id", id).add("error", err).build();
+    }
+
+    /** A JSON-RPC notification. */
+    public static JsonObject notification(String method, JsonObject params) {
+        return Json.createObjectBuilder().add("jsonrpc", "2.0").add("method", method).add("params", params).build();
+    }
+
+    /** A JSON-RPC request sent by the server. */
+    public static JsonObject request(String id, String method, JsonObject params) {
+        return Json.createObjectBuilder()
+                .add("jsonrpc", "2.0")
+                .add("id", id)
+                .add("method", method)
+                .add("params", params)
+                .build();
+    }
+
+    /** Serializes a successful response around an already serialized result. */
+    static String resultMessage(JsonValue id, String resultJson) {
+        String idJson = id.toString();
+        StringBuilder out = new StringBuilder(resultJson.length() + idJson.length() + 32);
+        return out.append("{\"jsonrpc\":\"2.0\",\"id\":")
+                .append(idJson)
+                .append(",\"result\":")
+                .append(resultJson)
+                .append('}')
+                .toString();
+    }
+}

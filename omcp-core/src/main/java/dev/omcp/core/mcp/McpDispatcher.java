@@ -1,0 +1,283 @@
+package dev.omcp.core.mcp;
+
+import dev.omcp.core.mcp.revision.ProtocolRevision;
+import dev.omcp.core.mcp.session.ClientRequests;
+import dev.omcp.core.mcp.session.McpSessions;
+import dev.omcp.core.mcp.session.SessionStreams;
+import dev.omcp.ports.identity.Principal;
+import dev.omcp.ports.mcp.McpEndpoint;
+import dev.omcp.ports.mcp.McpInbound;
+import dev.omcp.ports.mcp.McpOutbound;
+import dev.omcp.ports.mcp.McpReply;
+import dev.omcp.ports.mcp.McpSession;
+import dev.omcp.ports.mcp.McpTransport;
+import dev.omcp.ports.mcp.Refusal;
+import jakarta.json.Json;
+import jakarta.json.JsonException;
+import jakarta.json.JsonNumber;
+import jakarta.json.JsonObject;
+import jakarta.json.JsonReader;
+import jakarta.json.JsonReaderFactory;
+import jakarta.json.JsonString;
+import jakarta.json.JsonValue;
+import jakarta.json.stream.JsonParsingException;
+import java.io.StringReader;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Consumer;
+
+/**
+ * The transport-agnostic JSON-RPC 2.0 dispatcher: parses one message, applies the session rules
+ * of the Streamable HTTP transport, runs the interceptor chain and the method handler, and
+ * serializes the answer.
+ */
+public final class McpDispatcher implements McpEndpoint {
+    private static final String INITIALIZE = "initialize";
+    private static final Map<String, Object> READER_CONFIG = Map.of(
+            // Parser differentials on duplicate keys are a classic smuggling vector: refuse them.
+            "org.eclipse.parsson.rejectDuplicateKeys", Boolean.TRUE,
+            "org.eclipse.parsson.maxDepth", 128);
+
+    private final Map<String, MethodHandler> methods;
+    private final McpChain chain;
+    private final McpSessions sessions;
+    private final SessionStreams streams;
+    private final ClientRequests clientRequests;
+    private final JsonReaderFactory readers = Json.createReaderFactory(READER_CONFIG);
+    private final Map<String, Thread> inFlight = new ConcurrentHashMap<>();
+    private final List<Consumer<String>> onSessionEnd;
+
+    public McpDispatcher(
+            Map<String, MethodHandler> methods,
+            List<McpInterceptor> interceptors,
+            McpSessions sessions,
+            SessionStreams streams,
+            ClientRequests clientRequests,
+            List<Consumer<String>> onSessionEnd) {
+        this.methods = Map.copyOf(methods);
+        this.sessions = sessions;
+        this.streams = streams;
+        this.clientRequests = clientRequests;
+        this.chain = buildChain(List.copyOf(interceptors), this::route);
+        this.onSessionEnd = List.copyOf(onSessionEnd);
+    }
+
+    private static McpChain buildChain(List<McpInterceptor> interceptors, McpChain terminal) {
+        McpChain next = terminal;
+        for (int i = interceptors.size() - 1; i >= 0; i--) {
+            McpInterceptor interceptor = interceptors.get(i);
+            McpChain rest = next;
+            next = call -> interceptor.intercept(call, rest);
+        }
+        return next;
+    }
+
+    /** The JSON-RPC methods this dispatcher answers. */
+    public Set<String> methodNames() {
+        return methods.keySet();
+    }
+
+    @Override
+    public McpReply handle(McpInbound inbound, McpOutbound outbound) {
+        Optional<ProtocolRevision> headerRevision = Optional.empty();
+        if (inbound.protocolVersionHeader().isPresent()) {
+            String header = inbound.protocolVersionHeader().get();
+            headerRevision = ProtocolRevision.fromWireName(header);
+            if (headerRevision.isEmpty()) {
+                return refused("", Refusal.UNSUPPORTED_PROTOCOL_VERSION, JsonValue.NULL, JsonRpc.INVALID_REQUEST,
+                        "Unsupported MCP-Protocol-Version '" + abbreviate(header) + "'; this server speaks "
+                                + String.join(", ", ProtocolRevision.wireNames()));
+            }
+        }
+        JsonValue parsed;
+        try (JsonReader reader = readers.createReader(new StringReader(inbound.body()))) {
+            parsed = reader.readValue();
+        } catch (JsonParsingException e) {
+            return refused("", Refusal.MALFORMED, JsonValue.NULL, JsonRpc.PARSE_ERROR,
+                    "Parse error: the body is not valid JSON (" + e.getLocation() + ")");
+        } catch (JsonException e) {
+            return refused("", Refusal.MALFORMED, JsonValue.NULL, JsonRpc.PARSE_ERROR,
+                    "Parse error: the body is not a single valid JSON value");
+        }
+        if (parsed.getValueType() == JsonValue.ValueType.ARRAY) {
+            // MCP 2025-06-18 removed JSON-RPC batching; nothing in the batch is executed.
+            return refused("", Refusal.BATCH_NOT_SUPPORTED, JsonValue.NULL, JsonRpc.INVALID_REQUEST,
+                    "Batch requests are not supported; send one JSON-RPC message per request");
+        }
+        if (!(parsed instanceof JsonObject message) || !"2.0".equals(stringOrNull(message.get("jsonrpc")))) {
+            return refused("", Refusal.MALFORMED, JsonValue.NULL, JsonRpc.INVALID_REQUEST,
+                    "Invalid Request: expected a JSON-RPC 2.0 object with \"jsonrpc\": \"2.0\"");
+        }
+        JsonValue id = message.get("id");
+        if (id != null && !(id instanceof JsonString) && !(id instanceof JsonNumber)) {
+            return refused("", Refusal.MALFORMED, JsonValue.NULL, JsonRpc.INVALID_REQUEST,
+                    "Invalid Request: \"id\" must be a string or a number");
+        }
+        JsonValue methodValue = message.get("method");
+        if (methodValue == null) {
+            return handleClientResponse(inbound, message, id);
+        }
+        if (!(methodValue instanceof JsonString methodString) || methodString.getString().isEmpty()) {
+            return refused("", Refusal.MALFORMED, idOrNull(id), JsonRpc.INVALID_REQUEST, "Invalid Request: \"method\" must be a non-empty string");
+        }
+        String method = methodString.getString();
+        JsonValue paramsValue = message.getOrDefault("params", JsonValue.EMPTY_JSON_OBJECT);
+        if (!(paramsValue instanceof JsonObject params)) {
+            return refused(method, Refusal.MALFORMED, idOrNull(id), JsonRpc.INVALID_PARAMS, "Invalid params: \"params\" must be an object");
+        }
+        if (INITIALIZE.equals(method) && id != null) {
+            return initialize(inbound, outbound, id, params);
+        }
+        Optional<McpSession> session = Optional.empty();
+        if (inbound.transport() != McpTransport.IN_PROCESS || inbound.sessionId().isPresent()) {
+            if (inbound.sessionId().isEmpty()) {
+                return refused(method, Refusal.SESSION_REQUIRED, idOrNull(id), JsonRpc.INVALID_REQUEST,
+                        "Bad Request: MCP-Session-Id header is required; send initialize first and repeat the id it returns");
+            }
+            session = sessions.find(inbound.sessionId().get(), inbound.principal());
+            if (session.isEmpty()) {
+                return refused(method, Refusal.SESSION_NOT_FOUND, idOrNull(id), JsonRpc.SESSION_NOT_FOUND,
+                        "Session not found: it expired, was deleted or belongs to another credential; send initialize to start a new one");
+            }
+        }
+        ProtocolRevision revision = headerRevision.orElse(session
+                .flatMap(s -> ProtocolRevision.fromWireName(s.protocolVersion()))
+                .orElse(ProtocolRevision.LATEST));
+        McpCall call = new McpCall(inbound.principal(), session, revision, method, id, params, inbound.transport(), outbound);
+        return run(call, Optional.empty());
+    }
+
+    private McpReply initialize(McpInbound inbound, McpOutbound outbound, JsonValue id, JsonObject params) {
+        ProtocolRevision revision = ProtocolRevision.negotiate(params.getString("protocolVersion", ""));
+        McpCall call = new McpCall(inbound.principal(), Optional.empty(), revision, INITIALIZE, id, params, inbound.transport(), outbound);
+        McpResult result = chain.proceed(call);
+        Optional<String> newSession = Optional.empty();
+        if (result instanceof McpResult.Success) {
+            JsonObject clientInfo = params.getJsonObject("clientInfo");
+            String clientName = clientInfo == null ? "" : abbreviate(clientInfo.getString("name", ""));
+            JsonObject capabilities = params.getJsonObject("capabilities");
+            Set<String> announced = capabilities == null ? Set.of() : new HashSet<>(capabilities.keySet());
+            newSession = Optional.of(sessions.open(inbound.principal(), revision, clientName, announced).id());
+        }
+        return toReply(call, result, newSession);
+    }
+
+    private McpReply run(McpCall call, Optional<String> newSession) {
+        if (call.isNotification()) {
+            McpResult result = chain.proceed(call);
+            if (result instanceof McpResult.Refused refused) {
+                return new McpReply.Refused(call.method(), refused.refusal(), refused.body());
+            }
+            return new McpReply.Accepted(call.method());
+        }
+        String flightKey = call.sessionId() + '\u0000' + call.id();
+        inFlight.put(flightKey, Thread.currentThread());
+        McpResult result;
+        try {
+            result = chain.proceed(call);
+        } finally {
+            inFlight.remove(flightKey);
+            // A cancellation that raced the end of the call must not leak into the next one.
+            Thread.interrupted();
+        }
+        return toReply(call, result, newSession);
+    }
+
+    private McpReply toReply(McpCall call, McpResult result, Optional<String> newSession) {
+        return switch (result) {
+            case McpResult.Success success -> new McpReply.Response(
+                    call.method(), JsonRpc.resultMessage(call.id(), success.json()), false, newSession);
+            case McpResult.Failure failure -> new McpReply.Response(
+                    call.method(),
+                    JsonRpc.error(call.id(), failure.code(), failure.message(), failure.data()).toString(),
+                    true,
+                    Optional.empty());
+            case McpResult.Refused refused -> new McpReply.Refused(call.method(), refused.refusal(), refused.body());
+            case McpResult.Done done -> new McpReply.Accepted(call.method());
+        };
+    }
+
+    private McpReply handleClientResponse(McpInbound inbound, JsonObject message, JsonValue id) {
+        if (id == null || !(message.containsKey("result") || message.containsKey("error"))) {
+            return refused("", Refusal.MALFORMED, JsonValue.NULL, JsonRpc.INVALID_REQUEST,
+                    "Invalid Request: a message needs \"method\" (request or notification) or \"result\"/\"error\" with \"id\" (response)");
+        }
+        if (inbound.sessionId().isEmpty()) {
+            return refused("", Refusal.SESSION_REQUIRED, JsonValue.NULL, JsonRpc.INVALID_REQUEST,
+                    "Bad Request: MCP-Session-Id header is required");
+        }
+        Optional<McpSession> session = sessions.find(inbound.sessionId().get(), inbound.principal());
+        if (session.isEmpty()) {
+            return refused("", Refusal.SESSION_NOT_FOUND, JsonValue.NULL, JsonRpc.SESSION_NOT_FOUND,
+                    "Session not found: it expired, was deleted or belongs to another credential");
+        }
+        String key = id instanceof JsonString s ? s.getString() : id.toString();
+        // A response nobody waits for (late, or for a request that timed out) is accepted and dropped.
+        clientRequests.complete(session.get().id(), key, message);
+        return new McpReply.Accepted("");
+    }
+
+    /** Interrupts the handler of a request the client cancelled ({@code notifications/cancelled}). */
+    public McpResult cancel(McpCall call) {
+        JsonValue requestId = call.params().get("requestId");
+        if (requestId != null) {
+            Thread handler = inFlight.get(call.sessionId() + '\u0000' + requestId);
+            if (handler != null) {
+                handler.interrupt();
+            }
+        }
+        return new McpResult.Done();
+    }
+
+    private McpResult route(McpCall call) {
+        MethodHandler handler = methods.get(call.method());
+        if (handler == null) {
+            if (call.isNotification()) {
+                // JSON-RPC: notifications get no answer, not even for an unknown method.
+                return new McpResult.Done();
+            }
+            return McpResult.Failure.of(JsonRpc.METHOD_NOT_FOUND, "Method not found: " + abbreviate(call.method()));
+        }
+        return handler.handle(call);
+    }
+
+    @Override
+    public SessionStatus checkSession(String sessionId, Principal principal) {
+        return sessions.find(sessionId, principal).isPresent() ? SessionStatus.ACTIVE : SessionStatus.NOT_FOUND;
+    }
+
+    @Override
+    public SessionStatus endSession(String sessionId, Principal principal) {
+        if (!sessions.end(sessionId, principal)) {
+            return SessionStatus.NOT_FOUND;
+        }
+        streams.forget(sessionId);
+        onSessionEnd.forEach(listener -> listener.accept(sessionId));
+        return SessionStatus.ACTIVE;
+    }
+
+    @Override
+    public AutoCloseable attachStream(String sessionId, McpOutbound stream) {
+        return streams.attach(sessionId, stream);
+    }
+
+    private static McpReply refused(String method, Refusal refusal, JsonValue id, int code, String message) {
+        return new McpReply.Refused(method, refusal, JsonRpc.error(id, code, message));
+    }
+
+    private static JsonValue idOrNull(JsonValue id) {
+        return id == null ? JsonValue.NULL : id;
+    }
+
+    private static String stringOrNull(JsonValue value) {
+        return value instanceof JsonString s ? s.getString() : null;
+    }
+
+    private static String abbreviate(String text) {
+        return text.length() <= 64 ? text : text.substring(0, 64) + "...";
+    }
+}

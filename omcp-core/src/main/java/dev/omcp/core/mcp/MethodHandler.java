@@ -1,0 +1,7 @@
+package dev.omcp.core.mcp;
+
+/** Answers one JSON-RPC method. */
+@FunctionalInterface
+public interface MethodHandler {
+    McpResult handle(McpCall call);
+}

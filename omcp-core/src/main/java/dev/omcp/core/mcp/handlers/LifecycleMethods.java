@@ -1,0 +1,86 @@
+package dev.omcp.core.mcp.handlers;
+
+import dev.omcp.core.mcp.JsonRpc;
+import dev.omcp.core.mcp.McpCall;
+import dev.omcp.core.mcp.McpResult;
+import dev.omcp.core.mcp.session.McpSessions;
+import dev.omcp.ports.tools.LogLevel;
+import jakarta.json.Json;
+import jakarta.json.JsonObject;
+import jakarta.json.JsonObjectBuilder;
+import java.util.Optional;
+
+/** {@code initialize}, {@code ping}, {@code logging/setLevel} and the lifecycle notifications. */
+public final class LifecycleMethods {
+    private final String serverName;
+    private final String serverTitle;
+    private final String serverVersion;
+    private final String instructions;
+    private final McpSessions sessions;
+
+    public LifecycleMethods(
+            String serverName, String serverTitle, String serverVersion, String instructions, McpSessions sessions) {
+        this.serverName = serverName;
+        this.serverTitle = serverTitle;
+        this.serverVersion = serverVersion;
+        this.instructions = instructions;
+        this.sessions = sessions;
+    }
+
+    /** The capabilities announced in every {@code initialize} result. */
+    public static JsonObject serverCapabilities() {
+        return Json.createObjectBuilder()
+                .add("tools", Json.createObjectBuilder().add("listChanged", true))
+                .add("resources", Json.createObjectBuilder().add("subscribe", true).add("listChanged", true))
+                .add("prompts", Json.createObjectBuilder().add("listChanged", true))
+                .add("logging", JsonObject.EMPTY_JSON_OBJECT)
+                .add("completions", JsonObject.EMPTY_JSON_OBJECT)
+                .build();
+    }
+
+    /**
+     * Answers {@code initialize}. The call's revision is already the negotiated one: the client's
+     * when supported, else the latest (MCP lifecycle, "Version Negotiation").
+     */
+    public McpResult initialize(McpCall call) {
+        if (!call.params().containsKey("protocolVersion")) {
+            return McpResult.Failure.of(JsonRpc.INVALID_PARAMS, "initialize needs params.protocolVersion, for example \"2025-11-25\"");
+        }
+        JsonObjectBuilder serverInfo = Json.createObjectBuilder().add("name", serverName).add("version", serverVersion);
+        if (call.revision().titles()) {
+            serverInfo.add("title", serverTitle);
+        }
+        JsonObjectBuilder result = Json.createObjectBuilder()
+                .add("protocolVersion", call.revision().wireName())
+                .add("capabilities", serverCapabilities())
+                .add("serverInfo", serverInfo);
+        if (!instructions.isBlank()) {
+            result.add("instructions", instructions);
+        }
+        return McpResult.Success.of(result.build());
+    }
+
+    /** Answers {@code ping} with an empty result. */
+    public McpResult ping(McpCall call) {
+        return PING_RESULT;
+    }
+
+    private static final McpResult PING_RESULT = new McpResult.Success(JsonObject.EMPTY_JSON_OBJECT, "{}");
+
+    /** Stores the minimum level of log notifications the client wants. */
+    public McpResult setLogLevel(McpCall call) {
+        Optional<LogLevel> level = LogLevel.fromWireName(call.params().getString("level", ""));
+        if (level.isEmpty()) {
+            return McpResult.Failure.of(
+                    JsonRpc.INVALID_PARAMS,
+                    "logging/setLevel needs params.level, one of debug, info, notice, warning, error, critical, alert, emergency");
+        }
+        call.session().ifPresent(session -> sessions.setLogLevel(session, level.get()));
+        return PING_RESULT;
+    }
+
+    /** Notifications that need no action beyond acceptance. */
+    public McpResult acknowledge(McpCall call) {
+        return new McpResult.Done();
+    }
+}

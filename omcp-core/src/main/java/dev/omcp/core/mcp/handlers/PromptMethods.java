@@ -1,0 +1,92 @@
+package dev.omcp.core.mcp.handlers;
+
+import dev.omcp.core.mcp.JsonRpc;
+import dev.omcp.core.mcp.McpCall;
+import dev.omcp.core.mcp.McpResult;
+import dev.omcp.ports.prompts.Prompt;
+import dev.omcp.ports.prompts.PromptArgument;
+import dev.omcp.ports.prompts.PromptDefinition;
+import jakarta.json.Json;
+import jakarta.json.JsonArrayBuilder;
+import jakarta.json.JsonObject;
+import jakarta.json.JsonObjectBuilder;
+import jakarta.json.JsonString;
+import jakarta.json.JsonValue;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/** {@code prompts/list} and {@code prompts/get}. */
+public final class PromptMethods {
+    private final Map<String, Prompt> prompts = new LinkedHashMap<>();
+
+    public PromptMethods(List<Prompt> prompts) {
+        for (Prompt prompt : prompts) {
+            this.prompts.put(prompt.definition().name(), prompt);
+        }
+    }
+
+    public McpResult list(McpCall call) {
+        JsonArrayBuilder array = Json.createArrayBuilder();
+        for (Prompt prompt : prompts.values()) {
+            PromptDefinition definition = prompt.definition();
+            JsonObjectBuilder entry = Json.createObjectBuilder().add("name", definition.name());
+            if (call.revision().titles()) {
+                entry.add("title", definition.title());
+            }
+            entry.add("description", definition.description());
+            JsonArrayBuilder arguments = Json.createArrayBuilder();
+            for (PromptArgument argument : definition.arguments()) {
+                arguments.add(Json.createObjectBuilder()
+                        .add("name", argument.name())
+                        .add("description", argument.description())
+                        .add("required", argument.required()));
+            }
+            array.add(entry.add("arguments", arguments));
+        }
+        return McpResult.Success.of(Json.createObjectBuilder().add("prompts", array).build());
+    }
+
+    public McpResult get(McpCall call) {
+        String name = call.params().getString("name", "");
+        Prompt prompt = prompts.get(name);
+        if (prompt == null) {
+            return McpResult.Failure.of(
+                    JsonRpc.INVALID_PARAMS, "Unknown prompt '" + ToolMethods.abbreviate(name) + "'; call prompts/list for the prompts you can use");
+        }
+        JsonValue argumentsValue = call.params().getOrDefault("arguments", JsonValue.EMPTY_JSON_OBJECT);
+        if (!(argumentsValue instanceof JsonObject argumentsObject)) {
+            return McpResult.Failure.of(JsonRpc.INVALID_PARAMS, "prompts/get params.arguments must be an object of strings");
+        }
+        Map<String, String> arguments = new LinkedHashMap<>();
+        for (Map.Entry<String, JsonValue> entry : argumentsObject.entrySet()) {
+            if (!(entry.getValue() instanceof JsonString text)) {
+                return McpResult.Failure.of(JsonRpc.INVALID_PARAMS, "prompt argument '" + entry.getKey() + "' must be a string");
+            }
+            arguments.put(entry.getKey(), text.getString());
+        }
+        List<String> missing = new ArrayList<>();
+        for (PromptArgument argument : prompt.definition().arguments()) {
+            if (argument.required() && !arguments.containsKey(argument.name())) {
+                missing.add(argument.name());
+            }
+        }
+        if (!missing.isEmpty()) {
+            return McpResult.Failure.of(JsonRpc.INVALID_PARAMS, "prompt '" + name + "' needs the arguments " + missing);
+        }
+        JsonArrayBuilder messages = Json.createArrayBuilder();
+        prompt.render(arguments, call.principal()).forEach(messages::add);
+        return McpResult.Success.of(Json.createObjectBuilder()
+                .add("description", prompt.definition().description())
+                .add("messages", messages)
+                .build());
+    }
+
+    /** Suggestions for a prompt argument. */
+    Optional<List<String>> complete(String promptName, String argument, String prefix) {
+        Prompt prompt = prompts.get(promptName);
+        return prompt == null ? Optional.empty() : Optional.of(prompt.complete(argument, prefix));
+    }
+}

@@ -1,0 +1,131 @@
+package dev.omcp.core.mcp.handlers;
+
+import dev.omcp.core.mcp.JsonRpc;
+import dev.omcp.core.mcp.McpCall;
+import dev.omcp.core.mcp.McpResult;
+import dev.omcp.ports.resources.ResourceDefinition;
+import dev.omcp.ports.resources.ResourceProvider;
+import dev.omcp.ports.resources.ResourceTemplateDefinition;
+import jakarta.json.Json;
+import jakarta.json.JsonArrayBuilder;
+import jakarta.json.JsonObject;
+import jakarta.json.JsonObjectBuilder;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+
+/** {@code resources/list}, {@code resources/templates/list}, {@code resources/read}, subscriptions. */
+public final class ResourceMethods {
+    private static final int MAX_URI_LENGTH = 2048;
+    private static final int MAX_SUBSCRIPTIONS_PER_SESSION = 256;
+
+    private final List<ResourceProvider> providers;
+    private final Map<String, Set<String>> subscriptions = new ConcurrentHashMap<>();
+
+    public ResourceMethods(List<ResourceProvider> providers) {
+        this.providers = List.copyOf(providers);
+    }
+
+    public McpResult list(McpCall call) {
+        JsonArrayBuilder resources = Json.createArrayBuilder();
+        for (ResourceProvider provider : providers) {
+            for (ResourceDefinition resource : provider.resources()) {
+                JsonObjectBuilder entry = Json.createObjectBuilder().add("uri", resource.uri()).add("name", resource.name());
+                if (call.revision().titles()) {
+                    entry.add("title", resource.title());
+                }
+                resources.add(entry.add("description", resource.description()).add("mimeType", resource.mimeType()));
+            }
+        }
+        return McpResult.Success.of(Json.createObjectBuilder().add("resources", resources).build());
+    }
+
+    public McpResult listTemplates(McpCall call) {
+        JsonArrayBuilder templates = Json.createArrayBuilder();
+        for (ResourceProvider provider : providers) {
+            for (ResourceTemplateDefinition template : provider.templates()) {
+                JsonObjectBuilder entry = Json.createObjectBuilder()
+                        .add("uriTemplate", template.uriTemplate())
+                        .add("name", template.name());
+                if (call.revision().titles()) {
+                    entry.add("title", template.title());
+                }
+                templates.add(entry.add("description", template.description()).add("mimeType", template.mimeType()));
+            }
+        }
+        return McpResult.Success.of(Json.createObjectBuilder().add("resourceTemplates", templates).build());
+    }
+
+    public McpResult read(McpCall call) {
+        Optional<String> uri = uri(call);
+        if (uri.isEmpty()) {
+            return McpResult.Failure.of(JsonRpc.INVALID_PARAMS, "resources/read needs params.uri, a URI from resources/list (at most 2048 characters)");
+        }
+        for (ResourceProvider provider : providers) {
+            Optional<List<JsonObject>> contents = provider.read(uri.get(), call.principal());
+            if (contents.isPresent()) {
+                JsonArrayBuilder array = Json.createArrayBuilder();
+                contents.get().forEach(array::add);
+                return McpResult.Success.of(Json.createObjectBuilder().add("contents", array).build());
+            }
+        }
+        return new McpResult.Failure(
+                JsonRpc.RESOURCE_NOT_FOUND,
+                "Resource not found: " + ToolMethods.abbreviate(uri.get()) + "; call resources/list for readable URIs",
+                Json.createObjectBuilder().add("uri", uri.get()).build());
+    }
+
+    public McpResult subscribe(McpCall call) {
+        Optional<String> uri = uri(call);
+        if (uri.isEmpty()) {
+            return McpResult.Failure.of(JsonRpc.INVALID_PARAMS, "resources/subscribe needs params.uri");
+        }
+        Set<String> uris = subscriptions.computeIfAbsent(call.sessionId(), id -> ConcurrentHashMap.newKeySet());
+        if (uris.size() >= MAX_SUBSCRIPTIONS_PER_SESSION && !uris.contains(uri.get())) {
+            return McpResult.Failure.of(JsonRpc.INVALID_PARAMS, "a session may hold at most " + MAX_SUBSCRIPTIONS_PER_SESSION + " subscriptions; unsubscribe first");
+        }
+        uris.add(uri.get());
+        return McpResult.Success.of(JsonObject.EMPTY_JSON_OBJECT);
+    }
+
+    public McpResult unsubscribe(McpCall call) {
+        Optional<String> uri = uri(call);
+        if (uri.isEmpty()) {
+            return McpResult.Failure.of(JsonRpc.INVALID_PARAMS, "resources/unsubscribe needs params.uri");
+        }
+        Set<String> uris = subscriptions.get(call.sessionId());
+        if (uris != null) {
+            uris.remove(uri.get());
+        }
+        return McpResult.Success.of(JsonObject.EMPTY_JSON_OBJECT);
+    }
+
+    /** Whether the session subscribed to {@code uri}. */
+    public boolean isSubscribed(String sessionId, String uri) {
+        Set<String> uris = subscriptions.get(sessionId);
+        return uris != null && uris.contains(uri);
+    }
+
+    /** Forgets the subscriptions of a session that ended. */
+    public void forget(String sessionId) {
+        subscriptions.remove(sessionId);
+    }
+
+    /** Suggestions for a template variable. */
+    List<String> complete(String uriTemplate, String variable, String prefix) {
+        for (ResourceProvider provider : providers) {
+            List<String> values = provider.complete(uriTemplate, variable, prefix);
+            if (!values.isEmpty()) {
+                return values;
+            }
+        }
+        return List.of();
+    }
+
+    private static Optional<String> uri(McpCall call) {
+        String uri = call.params().getString("uri", "");
+        return uri.isEmpty() || uri.length() > MAX_URI_LENGTH ? Optional.empty() : Optional.of(uri);
+    }
+}

@@ -1,0 +1,195 @@
+package dev.omcp.core.mcp.handlers;
+
+import dev.omcp.core.mcp.JsonRpc;
+import dev.omcp.core.mcp.McpCall;
+import dev.omcp.core.mcp.McpResult;
+import dev.omcp.core.mcp.revision.ProtocolRevision;
+import dev.omcp.core.mcp.session.ClientRequests;
+import dev.omcp.core.schema.JsonSchemaValidator;
+import dev.omcp.core.tools.ToolDescriptors;
+import dev.omcp.core.tools.ToolRegistry;
+import dev.omcp.core.tools.ToolVisibility;
+import dev.omcp.ports.tools.Tool;
+import dev.omcp.ports.tools.ToolResult;
+import jakarta.json.Json;
+import jakarta.json.JsonArrayBuilder;
+import jakarta.json.JsonObject;
+import jakarta.json.JsonObjectBuilder;
+import jakarta.json.JsonValue;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.Base64;
+import java.util.EnumMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.UUID;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/** {@code tools/list} (with cursor paging) and {@code tools/call}. */
+public final class ToolMethods {
+    private static final Logger LOG = LoggerFactory.getLogger(ToolMethods.class);
+    private static final String CURSOR_PREFIX = "tools:";
+
+    private final ToolRegistry registry;
+    private final ToolVisibility visibility;
+    private final JsonSchemaValidator validator;
+    private final ClientRequests clientRequests;
+    private final int pageSize;
+    private volatile ListingCache cache = new ListingCache(-1, new EnumMap<>(ProtocolRevision.class));
+
+    /** Pages of {@code tools/list} for callers who see every tool, per revision and page. */
+    private record ListingCache(long version, Map<ProtocolRevision, List<McpResult.Success>> pages) {}
+
+    public ToolMethods(
+            ToolRegistry registry,
+            ToolVisibility visibility,
+            JsonSchemaValidator validator,
+            ClientRequests clientRequests,
+            int pageSize) {
+        if (pageSize < 1) {
+            throw new IllegalArgumentException("tools/list page size must be at least 1");
+        }
+        this.registry = registry;
+        this.visibility = visibility;
+        this.validator = validator;
+        this.clientRequests = clientRequests;
+        this.pageSize = pageSize;
+    }
+
+    /** Answers {@code tools/list}. */
+    public McpResult list(McpCall call) {
+        Optional<Integer> offset = decodeCursor(call.params());
+        if (offset.isEmpty()) {
+            return McpResult.Failure.of(
+                    JsonRpc.INVALID_PARAMS, "params.cursor is not a cursor this server issued; call tools/list without a cursor to start over");
+        }
+        ToolRegistry.Snapshot snapshot = registry.snapshot();
+        if (visibility.seesEverything(call.principal())) {
+            List<McpResult.Success> pages = cachedPages(snapshot, call.revision());
+            int page = offset.get() / pageSize;
+            if (offset.get() % pageSize == 0 && page < Math.max(1, pages.size())) {
+                return pages.get(page);
+            }
+        }
+        List<Tool> visible = new ArrayList<>();
+        for (Tool tool : snapshot.tools()) {
+            if (visibility.isVisible(call.principal(), tool.definition().name())) {
+                visible.add(tool);
+            }
+        }
+        return McpResult.Success.of(page(visible, offset.get(), call.revision()));
+    }
+
+    private List<McpResult.Success> cachedPages(ToolRegistry.Snapshot snapshot, ProtocolRevision revision) {
+        ListingCache current = cache;
+        if (current.version() != snapshot.version()) {
+            current = new ListingCache(snapshot.version(), new EnumMap<>(ProtocolRevision.class));
+            cache = current;
+        }
+        synchronized (current) {
+            return current.pages().computeIfAbsent(revision, r -> {
+                List<McpResult.Success> pages = new ArrayList<>();
+                int offset = 0;
+                do {
+                    JsonObject result = page(snapshot.tools(), offset, r);
+                    pages.add(new McpResult.Success(result, result.toString()));
+                    offset += pageSize;
+                } while (offset < snapshot.tools().size());
+                return List.copyOf(pages);
+            });
+        }
+    }
+
+    private JsonObject page(List<Tool> tools, int offset, ProtocolRevision revision) {
+        JsonArrayBuilder array = Json.createArrayBuilder();
+        int end = Math.min(tools.size(), offset + pageSize);
+        for (int i = offset; i < end; i++) {
+            array.add(ToolDescriptors.describe(tools.get(i).definition(), revision));
+        }
+        JsonObjectBuilder result = Json.createObjectBuilder().add("tools", array);
+        if (end < tools.size()) {
+            result.add("nextCursor", encodeCursor(end));
+        }
+        return result.build();
+    }
+
+    /** Answers {@code tools/call}. */
+    public McpResult call(McpCall call) {
+        JsonValue nameValue = call.params().get("name");
+        if (!(nameValue instanceof jakarta.json.JsonString nameString)) {
+            return McpResult.Failure.of(JsonRpc.INVALID_PARAMS, "tools/call needs params.name, the name of a tool from tools/list");
+        }
+        String name = nameString.getString();
+        Optional<Tool> tool = registry.find(name).filter(t -> visibility.isVisible(call.principal(), name));
+        if (tool.isEmpty()) {
+            return McpResult.Failure.of(JsonRpc.INVALID_PARAMS, "Unknown tool '" + abbreviate(name) + "'; call tools/list for the tools you can use");
+        }
+        JsonValue argumentsValue = call.params().getOrDefault("arguments", JsonValue.EMPTY_JSON_OBJECT);
+        if (argumentsValue == JsonValue.NULL) {
+            argumentsValue = JsonValue.EMPTY_JSON_OBJECT;
+        }
+        if (!(argumentsValue instanceof JsonObject arguments)) {
+            return McpResult.Failure.of(JsonRpc.INVALID_PARAMS, "tools/call params.arguments must be an object");
+        }
+        List<String> violations = validator.validate(tool.get().definition().inputSchema(), arguments, "arguments");
+        if (!violations.isEmpty()) {
+            // MCP: input validation errors are tool execution errors, so the model can correct itself.
+            return McpResult.Success.of(toJson(ToolResult.error(
+                    "Invalid arguments for " + name + ": " + String.join("; ", violations)), call.revision()));
+        }
+        ToolResult result;
+        try {
+            result = tool.get().call(new DispatchedToolCall(call, arguments, clientRequests));
+        } catch (RuntimeException e) {
+            String errorId = UUID.randomUUID().toString().substring(0, 8);
+            LOG.error("tool={} principal={} errorId={} outcome=bug", name, call.principal().id(), errorId, e);
+            result = ToolResult.error("Tool " + name + " failed unexpectedly (error id " + errorId
+                    + "); the gateway log has the details. Retrying will likely fail the same way.");
+        }
+        return McpResult.Success.of(toJson(result, call.revision()));
+    }
+
+    /** The {@code CallToolResult} JSON of {@code result} as {@code revision} expects it. */
+    public static JsonObject toJson(ToolResult result, ProtocolRevision revision) {
+        JsonArrayBuilder content = Json.createArrayBuilder();
+        result.content().forEach(content::add);
+        JsonObjectBuilder json = Json.createObjectBuilder().add("content", content);
+        if (revision.structuredOutput()) {
+            result.structuredContent().ifPresent(structured -> json.add("structuredContent", structured));
+        }
+        if (result.isError()) {
+            json.add("isError", true);
+        }
+        return json.build();
+    }
+
+    private static String encodeCursor(int offset) {
+        return Base64.getUrlEncoder().withoutPadding().encodeToString((CURSOR_PREFIX + offset).getBytes(StandardCharsets.UTF_8));
+    }
+
+    private static Optional<Integer> decodeCursor(JsonObject params) {
+        JsonValue cursor = params.get("cursor");
+        if (cursor == null || cursor == JsonValue.NULL) {
+            return Optional.of(0);
+        }
+        if (!(cursor instanceof jakarta.json.JsonString text) || text.getString().length() > 64) {
+            return Optional.empty();
+        }
+        try {
+            String decoded = new String(Base64.getUrlDecoder().decode(text.getString()), StandardCharsets.UTF_8);
+            if (!decoded.startsWith(CURSOR_PREFIX)) {
+                return Optional.empty();
+            }
+            int offset = Integer.parseInt(decoded.substring(CURSOR_PREFIX.length()));
+            return offset >= 0 ? Optional.of(offset) : Optional.empty();
+        } catch (IllegalArgumentException e) {
+            return Optional.empty();
+        }
+    }
+
+    static String abbreviate(String text) {
+        return text.length() <= 64 ? text : text.substring(0, 64) + "...";
+    }
+}

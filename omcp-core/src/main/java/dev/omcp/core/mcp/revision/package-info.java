@@ -1,0 +1,2 @@
+/** MCP protocol revisions and how they shape answers. */
+package dev.omcp.core.mcp.revision;

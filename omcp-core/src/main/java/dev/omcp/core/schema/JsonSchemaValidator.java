@@ -1,0 +1,343 @@
+package dev.omcp.core.schema;
+
+import jakarta.json.JsonArray;
+import jakarta.json.JsonNumber;
+import jakarta.json.JsonObject;
+import jakarta.json.JsonString;
+import jakarta.json.JsonValue;
+import java.math.BigDecimal;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.regex.Pattern;
+import java.util.regex.PatternSyntaxException;
+
+/**
+ * Validates JSON values against the JSON Schema (draft 2020-12) subset that tool input schemas use.
+ *
+ * <p>Supported assertions: {@code type}, {@code enum}, {@code const}, {@code properties},
+ * {@code required}, {@code additionalProperties}, {@code minimum}, {@code maximum},
+ * {@code exclusiveMinimum}, {@code exclusiveMaximum}, {@code multipleOf}, {@code minLength},
+ * {@code maxLength}, {@code pattern}, {@code items}, {@code minItems}, {@code maxItems},
+ * {@code uniqueItems}, {@code minProperties}, {@code maxProperties}, {@code allOf}, {@code anyOf},
+ * {@code oneOf}, {@code not}, and {@code $ref} to {@code #/$defs/...} or {@code #/definitions/...}
+ * in the same document. Annotations ({@code title}, {@code description}, {@code default},
+ * {@code format}, {@code examples}) do not assert, as draft 2020-12 specifies.
+ *
+ * <p>The core cannot use a Jackson-based validator (it speaks {@code jakarta.json} only), and
+ * tool arguments are checked on every call, so this one is small and allocation-light. Thread-safe.
+ */
+public final class JsonSchemaValidator {
+    private static final int MAX_DEPTH = 64;
+    private final Map<String, Pattern> patterns = new ConcurrentHashMap<>();
+
+    /**
+     * Validates {@code value} against {@code schema}.
+     *
+     * @param rootName how the value is named in messages, for example {@code arguments}
+     * @return every violation found, each as {@code path: what is wrong}; empty when valid
+     */
+    public List<String> validate(JsonObject schema, JsonValue value, String rootName) {
+        List<String> violations = new ArrayList<>();
+        check(schema, schema, value, rootName, violations, 0);
+        return violations;
+    }
+
+    private void check(JsonObject root, JsonValue schemaValue, JsonValue value, String path, List<String> out, int depth) {
+        if (depth > MAX_DEPTH) {
+            out.add(path + ": schema nesting is too deep");
+            return;
+        }
+        if (schemaValue == JsonValue.TRUE) {
+            return;
+        }
+        if (schemaValue == JsonValue.FALSE) {
+            out.add(path + ": is not allowed");
+            return;
+        }
+        if (!(schemaValue instanceof JsonObject schema)) {
+            return;
+        }
+        if (schema.containsKey("$ref")) {
+            JsonValue target = resolve(root, schema.getString("$ref"));
+            if (target == null) {
+                out.add(path + ": schema reference " + schema.getString("$ref") + " cannot be resolved");
+                return;
+            }
+            check(root, target, value, path, out, depth + 1);
+        }
+        if (schema.containsKey("type") && !matchesType(schema.get("type"), value)) {
+            out.add(path + ": must be " + describeType(schema.get("type")) + ", got " + typeName(value));
+            return;
+        }
+        if (schema.containsKey("enum")) {
+            JsonArray allowed = schema.getJsonArray("enum");
+            if (!containsEqual(allowed, value)) {
+                out.add(path + ": must be one of " + allowed);
+            }
+        }
+        if (schema.containsKey("const") && !jsonEquals(schema.get("const"), value)) {
+            out.add(path + ": must be " + schema.get("const"));
+        }
+        switch (value.getValueType()) {
+            case OBJECT -> checkObject(root, schema, value.asJsonObject(), path, out, depth);
+            case ARRAY -> checkArray(root, schema, value.asJsonArray(), path, out, depth);
+            case STRING -> checkString(schema, ((JsonString) value).getString(), path, out);
+            case NUMBER -> checkNumber(schema, ((JsonNumber) value).bigDecimalValue(), path, out);
+            default -> {}
+        }
+        combinators(root, schema, value, path, out, depth);
+    }
+
+    private void combinators(JsonObject root, JsonObject schema, JsonValue value, String path, List<String> out, int depth) {
+        if (schema.containsKey("allOf")) {
+            for (JsonValue sub : schema.getJsonArray("allOf")) {
+                check(root, sub, value, path, out, depth + 1);
+            }
+        }
+        if (schema.containsKey("anyOf")) {
+            boolean any = false;
+            for (JsonValue sub : schema.getJsonArray("anyOf")) {
+                if (passes(root, sub, value, path, depth)) {
+                    any = true;
+                    break;
+                }
+            }
+            if (!any) {
+                out.add(path + ": must match at least one of the allowed forms");
+            }
+        }
+        if (schema.containsKey("oneOf")) {
+            int matches = 0;
+            for (JsonValue sub : schema.getJsonArray("oneOf")) {
+                if (passes(root, sub, value, path, depth)) {
+                    matches++;
+                }
+            }
+            if (matches != 1) {
+                out.add(path + ": must match exactly one of the allowed forms, matched " + matches);
+            }
+        }
+        if (schema.containsKey("not") && passes(root, schema.get("not"), value, path, depth)) {
+            out.add(path + ": must not match the excluded form");
+        }
+    }
+
+    private boolean passes(JsonObject root, JsonValue schema, JsonValue value, String path, int depth) {
+        List<String> scratch = new ArrayList<>();
+        check(root, schema, value, path, scratch, depth + 1);
+        return scratch.isEmpty();
+    }
+
+    private void checkObject(JsonObject root, JsonObject schema, JsonObject object, String path, List<String> out, int depth) {
+        if (schema.containsKey("required")) {
+            for (JsonValue name : schema.getJsonArray("required")) {
+                if (name instanceof JsonString s && !object.containsKey(s.getString())) {
+                    out.add(path + "." + s.getString() + ": is required");
+                }
+            }
+        }
+        JsonObject properties = schema.containsKey("properties") ? schema.getJsonObject("properties") : JsonValue.EMPTY_JSON_OBJECT;
+        JsonValue additional = schema.get("additionalProperties");
+        for (Map.Entry<String, JsonValue> entry : object.entrySet()) {
+            String childPath = path + "." + entry.getKey();
+            JsonValue propertySchema = properties.get(entry.getKey());
+            if (propertySchema != null) {
+                check(root, propertySchema, entry.getValue(), childPath, out, depth + 1);
+            } else if (additional == JsonValue.FALSE) {
+                out.add(childPath + ": is not a known argument; allowed: " + properties.keySet());
+            } else if (additional instanceof JsonObject) {
+                check(root, additional, entry.getValue(), childPath, out, depth + 1);
+            }
+        }
+        if (schema.containsKey("minProperties") && object.size() < schema.getInt("minProperties")) {
+            out.add(path + ": must have at least " + schema.getInt("minProperties") + " members");
+        }
+        if (schema.containsKey("maxProperties") && object.size() > schema.getInt("maxProperties")) {
+            out.add(path + ": must have at most " + schema.getInt("maxProperties") + " members");
+        }
+    }
+
+    private void checkArray(JsonObject root, JsonObject schema, JsonArray array, String path, List<String> out, int depth) {
+        if (schema.containsKey("minItems") && array.size() < schema.getInt("minItems")) {
+            out.add(path + ": must have at least " + schema.getInt("minItems") + " items, got " + array.size());
+        }
+        if (schema.containsKey("maxItems") && array.size() > schema.getInt("maxItems")) {
+            out.add(path + ": must have at most " + schema.getInt("maxItems") + " items, got " + array.size());
+        }
+        if (schema.containsKey("items")) {
+            JsonValue items = schema.get("items");
+            for (int i = 0; i < array.size(); i++) {
+                check(root, items, array.get(i), path + "[" + i + "]", out, depth + 1);
+            }
+        }
+        if (schema.getBoolean("uniqueItems", false)) {
+            Set<String> seen = new HashSet<>();
+            for (JsonValue item : array) {
+                if (!seen.add(canonical(item))) {
+                    out.add(path + ": items must be unique, " + item + " repeats");
+                    break;
+                }
+            }
+        }
+    }
+
+    private void checkString(JsonObject schema, String text, String path, List<String> out) {
+        int length = text.codePointCount(0, text.length());
+        if (schema.containsKey("minLength") && length < schema.getInt("minLength")) {
+            out.add(path + ": must be at least " + schema.getInt("minLength") + " characters");
+        }
+        if (schema.containsKey("maxLength") && length > schema.getInt("maxLength")) {
+            out.add(path + ": must be at most " + schema.getInt("maxLength") + " characters");
+        }
+        if (schema.containsKey("pattern")) {
+            String regex = schema.getString("pattern");
+            Pattern pattern = pattern(regex);
+            if (pattern == null) {
+                out.add(path + ": schema pattern " + regex + " is not a valid regular expression");
+            } else if (!pattern.matcher(text).find()) {
+                out.add(path + ": must match " + regex);
+            }
+        }
+    }
+
+    private static void checkNumber(JsonObject schema, BigDecimal number, String path, List<String> out) {
+        if (schema.containsKey("minimum") && number.compareTo(schema.getJsonNumber("minimum").bigDecimalValue()) < 0) {
+            out.add(path + ": must be >= " + schema.get("minimum"));
+        }
+        if (schema.containsKey("maximum") && number.compareTo(schema.getJsonNumber("maximum").bigDecimalValue()) > 0) {
+            out.add(path + ": must be <= " + schema.get("maximum"));
+        }
+        if (schema.get("exclusiveMinimum") instanceof JsonNumber min && number.compareTo(min.bigDecimalValue()) <= 0) {
+            out.add(path + ": must be > " + min);
+        }
+        if (schema.get("exclusiveMaximum") instanceof JsonNumber max && number.compareTo(max.bigDecimalValue()) >= 0) {
+            out.add(path + ": must be < " + max);
+        }
+        if (schema.get("multipleOf") instanceof JsonNumber step && step.bigDecimalValue().signum() > 0
+                && number.remainder(step.bigDecimalValue()).signum() != 0) {
+            out.add(path + ": must be a multiple of " + step);
+        }
+    }
+
+    private Pattern pattern(String regex) {
+        Pattern cached = patterns.get(regex);
+        if (cached != null) {
+            return cached;
+        }
+        try {
+            Pattern compiled = Pattern.compile(regex);
+            // Schemas are authored by the gateway and plugins, so the cache stays small; bound it anyway.
+            if (patterns.size() < 1024) {
+                patterns.put(regex, compiled);
+            }
+            return compiled;
+        } catch (PatternSyntaxException e) {
+            return null;
+        }
+    }
+
+    private static JsonValue resolve(JsonObject root, String ref) {
+        if (!ref.startsWith("#/")) {
+            return null;
+        }
+        JsonValue current = root;
+        for (String token : ref.substring(2).split("/")) {
+            String name = token.replace("~1", "/").replace("~0", "~");
+            if (!(current instanceof JsonObject object) || !object.containsKey(name)) {
+                return null;
+            }
+            current = object.get(name);
+        }
+        return current;
+    }
+
+    private static boolean matchesType(JsonValue type, JsonValue value) {
+        if (type instanceof JsonString single) {
+            return matchesType(single.getString(), value);
+        }
+        if (type instanceof JsonArray several) {
+            for (JsonValue t : several) {
+                if (t instanceof JsonString s && matchesType(s.getString(), value)) {
+                    return true;
+                }
+            }
+            return false;
+        }
+        return true;
+    }
+
+    private static boolean matchesType(String type, JsonValue value) {
+        return switch (type) {
+            case "object" -> value.getValueType() == JsonValue.ValueType.OBJECT;
+            case "array" -> value.getValueType() == JsonValue.ValueType.ARRAY;
+            case "string" -> value.getValueType() == JsonValue.ValueType.STRING;
+            case "number" -> value.getValueType() == JsonValue.ValueType.NUMBER;
+            case "integer" -> value instanceof JsonNumber n && isIntegral(n.bigDecimalValue());
+            case "boolean" -> value == JsonValue.TRUE || value == JsonValue.FALSE;
+            case "null" -> value == JsonValue.NULL;
+            default -> false;
+        };
+    }
+
+    private static boolean isIntegral(BigDecimal number) {
+        return number.signum() == 0 || number.scale() <= 0 || number.stripTrailingZeros().scale() <= 0;
+    }
+
+    private static String describeType(JsonValue type) {
+        if (type instanceof JsonString single) {
+            return article(single.getString());
+        }
+        List<String> names = new ArrayList<>();
+        if (type instanceof JsonArray several) {
+            several.forEach(t -> names.add(t instanceof JsonString s ? s.getString() : t.toString()));
+        }
+        return "one of " + names;
+    }
+
+    private static String article(String type) {
+        return switch (type) {
+            case "object", "array", "integer" -> "an " + type;
+            case "null" -> "null";
+            default -> "a " + type;
+        };
+    }
+
+    private static String typeName(JsonValue value) {
+        return switch (value.getValueType()) {
+            case OBJECT -> "an object";
+            case ARRAY -> "an array";
+            case STRING -> "a string";
+            case NUMBER -> "a number";
+            case TRUE, FALSE -> "a boolean";
+            case NULL -> "null";
+        };
+    }
+
+    private static boolean containsEqual(JsonArray values, JsonValue value) {
+        for (JsonValue candidate : values) {
+            if (jsonEquals(candidate, value)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** JSON equality where 1 and 1.0 are the same number. */
+    private static boolean jsonEquals(JsonValue a, JsonValue b) {
+        if (a instanceof JsonNumber x && b instanceof JsonNumber y) {
+            return x.bigDecimalValue().compareTo(y.bigDecimalValue()) == 0;
+        }
+        return canonical(a).equals(canonical(b));
+    }
+
+    private static String canonical(JsonValue value) {
+        if (value instanceof JsonNumber n) {
+            return n.bigDecimalValue().stripTrailingZeros().toPlainString();
+        }
+        return value.toString();
+    }
+}

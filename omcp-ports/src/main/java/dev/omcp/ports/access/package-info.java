@@ -1,0 +1,2 @@
+/** Permissions on the management plane. */
+package dev.omcp.ports.access;

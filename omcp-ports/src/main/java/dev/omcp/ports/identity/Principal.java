@@ -1,0 +1,50 @@
+package dev.omcp.ports.identity;
+
+import java.util.Objects;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * The identity behind one request, as every layer of the gateway sees it.
+ *
+ * @param id stable identifier used for binding, counting and audit, for example {@code anonymous},
+ *     {@code key:ci-bot} or {@code user:alice}
+ * @param name display name
+ * @param authKind how the identity was proven
+ * @param tenant tenant the identity is scoped to; empty string when none
+ * @param roles role names held (for example {@code viewer}); empty for API keys without roles
+ * @param sessionId the {@code sid} of a cookie session; empty otherwise
+ */
+public record Principal(
+        String id, String name, AuthKind authKind, String tenant, Set<String> roles, Optional<String> sessionId) {
+
+    private static final Principal ANONYMOUS =
+            new Principal("anonymous", "anonymous", AuthKind.ANONYMOUS, "", Set.of(), Optional.empty());
+
+    public Principal {
+        Objects.requireNonNull(id, "id");
+        Objects.requireNonNull(name, "name");
+        Objects.requireNonNull(authKind, "authKind");
+        Objects.requireNonNull(tenant, "tenant");
+        Objects.requireNonNull(sessionId, "sessionId");
+        if (id.isBlank()) {
+            throw new IllegalArgumentException("principal id must not be blank");
+        }
+        roles = Set.copyOf(roles);
+    }
+
+    /** The caller of a deployment without authentication. */
+    public static Principal anonymous() {
+        return ANONYMOUS;
+    }
+
+    /** The caller holding the API key named {@code keyName}. */
+    public static Principal apiKey(String keyName, String tenant) {
+        return new Principal("key:" + keyName, keyName, AuthKind.API_KEY, tenant, Set.of(), Optional.empty());
+    }
+
+    /** Whether this is the anonymous caller. */
+    public boolean isAnonymous() {
+        return authKind == AuthKind.ANONYMOUS;
+    }
+}

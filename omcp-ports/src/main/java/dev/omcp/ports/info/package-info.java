@@ -1,0 +1,2 @@
+/** Public discovery: gateway info, MCP conformance posture, the caller's identity. */
+package dev.omcp.ports.info;

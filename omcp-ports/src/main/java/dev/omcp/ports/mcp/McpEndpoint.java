@@ -1,0 +1,50 @@
+package dev.omcp.ports.mcp;
+
+import dev.omcp.ports.identity.Principal;
+
+/**
+ * Driving port: the MCP server behind every transport.
+ *
+ * <p>A transport authenticates the caller, bounds the message size, and hands over one raw
+ * message at a time. The endpoint parses it, enforces the session rules, runs the interceptor chain
+ * and the method handler, and says what to answer.
+ */
+public interface McpEndpoint {
+
+    /**
+     * Handles one inbound message.
+     *
+     * @param inbound the message and who sent it
+     * @param outbound the stream for notifications and server requests sent while handling it
+     * @return what to answer; never {@code null}
+     */
+    McpReply handle(McpInbound inbound, McpOutbound outbound);
+
+    /**
+     * Checks that a session exists, has not expired and belongs to {@code principal}; refreshes its
+     * idle timer when it does.
+     */
+    SessionStatus checkSession(String sessionId, Principal principal);
+
+    /**
+     * Ends a session ({@code DELETE /mcp}). Only the credential that opened it may end it.
+     *
+     * @return {@link SessionStatus#ACTIVE} when the session existed and is now gone
+     */
+    SessionStatus endSession(String sessionId, Principal principal);
+
+    /**
+     * Attaches a standalone stream (an SSE {@code GET /mcp} or a WebSocket) to a session, so
+     * server-initiated notifications such as {@code notifications/tools/list_changed} reach the
+     * client.
+     *
+     * @return a handle that detaches the stream when closed
+     */
+    AutoCloseable attachStream(String sessionId, McpOutbound stream);
+
+    /** Whether a session id is currently valid for the caller. */
+    enum SessionStatus {
+        ACTIVE,
+        NOT_FOUND
+    }
+}

@@ -1,0 +1,22 @@
+package dev.omcp.ports.mcp;
+
+/**
+ * Why a message was refused before (or instead of) being dispatched. Transports map each refusal
+ * to their own signal; the HTTP status each one gets on Streamable HTTP is given in brackets.
+ */
+public enum Refusal {
+    /** Not JSON, or not a JSON-RPC 2.0 message [400]. */
+    MALFORMED,
+    /** A JSON array: batches are not supported since MCP 2025-06-18 [400]. */
+    BATCH_NOT_SUPPORTED,
+    /** A request other than {@code initialize} without {@code MCP-Session-Id} [400]. */
+    SESSION_REQUIRED,
+    /** The session id is unknown, expired, deleted or belongs to another credential [404]. */
+    SESSION_NOT_FOUND,
+    /** {@code MCP-Protocol-Version} names a revision this gateway does not speak [400]. */
+    UNSUPPORTED_PROTOCOL_VERSION,
+    /** A policy refused the caller [403]. */
+    FORBIDDEN,
+    /** The caller exceeded its request rate [429]. */
+    RATE_LIMITED
+}

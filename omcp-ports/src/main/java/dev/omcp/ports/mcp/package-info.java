@@ -1,0 +1,4 @@
+/**
+ * The MCP server as transports see it: inbound messages, replies, refusals, sessions.
+ */
+package dev.omcp.ports.mcp;

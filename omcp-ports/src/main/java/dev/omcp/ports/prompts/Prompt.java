@@ -1,0 +1,25 @@
+package dev.omcp.ports.prompts;
+
+import dev.omcp.ports.identity.Principal;
+import jakarta.json.JsonObject;
+import java.util.List;
+import java.util.Map;
+
+/** A prompt template the gateway serves over MCP. */
+public interface Prompt {
+
+    /** The definition {@code prompts/list} publishes. */
+    PromptDefinition definition();
+
+    /**
+     * Renders the prompt. The gateway has already checked that every required argument is present.
+     *
+     * @return the {@code messages} ({@code {role, content}})
+     */
+    List<JsonObject> render(Map<String, String> arguments, Principal principal);
+
+    /** Suggests values for an argument ({@code completion/complete}); empty by default. */
+    default List<String> complete(String argument, String prefix) {
+        return List.of();
+    }
+}

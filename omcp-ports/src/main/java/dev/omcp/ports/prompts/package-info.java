@@ -1,0 +1,2 @@
+/** MCP prompts: reusable instructions an agent can fetch. */
+package dev.omcp.ports.prompts;

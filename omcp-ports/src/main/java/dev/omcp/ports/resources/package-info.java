@@ -1,0 +1,2 @@
+/** MCP resources: what the gateway lets agents read. */
+package dev.omcp.ports.resources;

@@ -1,0 +1,2 @@
+/** Tools as the MCP server serves them: definitions, calls and results. */
+package dev.omcp.ports.tools;

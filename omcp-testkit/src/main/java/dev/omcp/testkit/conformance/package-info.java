@@ -1,0 +1,2 @@
+/** The fixture the official MCP conformance suite expects on a server under test. */
+package dev.omcp.testkit.conformance;
