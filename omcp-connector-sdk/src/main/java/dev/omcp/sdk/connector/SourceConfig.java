@@ -1,0 +1,38 @@
+package dev.omcp.sdk.connector;
+
+import jakarta.json.JsonObject;
+import java.util.Objects;
+import java.util.regex.Pattern;
+
+/**
+ * One configured source as a connector receives it: secrets already substituted from the
+ * environment, the URL already admitted by the gateway's egress guard.
+ *
+ * @param name unique source name, for example {@code prometheus} or {@code prod-loki}
+ * @param type the connector type that serves it, for example {@code prometheus}
+ * @param url the backend's base URL
+ * @param tenant the tenant the source is bound to, or empty string for every tenant
+ * @param settings the rest of the source entry (auth, TLS, metric overrides, connector-specific
+ *     keys), validated against the connector manifest's {@code configSchema}
+ */
+public record SourceConfig(String name, String type, String url, String tenant, JsonObject settings) {
+    private static final Pattern NAME = Pattern.compile("[a-z0-9][a-z0-9._-]{0,62}");
+
+    public SourceConfig {
+        Objects.requireNonNull(name, "name");
+        Objects.requireNonNull(type, "type");
+        Objects.requireNonNull(url, "url");
+        Objects.requireNonNull(tenant, "tenant");
+        Objects.requireNonNull(settings, "settings");
+        if (!NAME.matcher(name).matches()) {
+            throw new IllegalArgumentException("source name '" + name
+                    + "' must be 1-63 lower-case letters, digits, '.', '_' or '-', starting with a letter or digit");
+        }
+    }
+
+    /** Never prints the URL: source URLs stay out of logs (spec 5.9). */
+    @Override
+    public String toString() {
+        return "SourceConfig[" + name + ", type=" + type + "]";
+    }
+}

@@ -1,0 +1,53 @@
+package dev.omcp.sdk.manifest;
+
+import jakarta.json.JsonObject;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+
+/**
+ * A connector's {@code manifest.json} (spec 2.2), as the gateway reads it.
+ *
+ * @param schemaVersion always 1
+ * @param name the connector type, used as {@code type} in the sources file
+ * @param displayName human-readable name
+ * @param version semantic version
+ * @param description what it connects to
+ * @param signalTypes {@code metrics}, {@code logs}, {@code traces}, {@code topology}
+ * @param capabilities what it declares it can do
+ * @param configSchema JSON Schema (draft 2020-12) of a source entry's settings
+ * @param serverVersion the {@code compat.serverVersion} range, for example {@code >=0.1.0}
+ * @param integrity {@code sha256-<base64>} of the entry JAR, for verified loading
+ * @param hooks lifecycle hooks
+ * @param homepage project URL
+ * @param license license name
+ */
+public record ConnectorManifest(
+        int schemaVersion,
+        String name,
+        String displayName,
+        String version,
+        String description,
+        List<String> signalTypes,
+        Capabilities capabilities,
+        JsonObject configSchema,
+        Optional<String> serverVersion,
+        Optional<String> integrity,
+        List<HookEntry> hooks,
+        Optional<String> homepage,
+        Optional<String> license) {
+    public ConnectorManifest {
+        Objects.requireNonNull(name, "name");
+        Objects.requireNonNull(displayName, "displayName");
+        Objects.requireNonNull(version, "version");
+        Objects.requireNonNull(description, "description");
+        signalTypes = List.copyOf(signalTypes);
+        Objects.requireNonNull(capabilities, "capabilities");
+        Objects.requireNonNull(configSchema, "configSchema");
+        Objects.requireNonNull(serverVersion, "serverVersion");
+        Objects.requireNonNull(integrity, "integrity");
+        hooks = List.copyOf(hooks);
+        Objects.requireNonNull(homepage, "homepage");
+        Objects.requireNonNull(license, "license");
+    }
+}
