@@ -1,0 +1,50 @@
+package dev.omcp.core.auth;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.omcp.ports.identity.AgentAuthResult;
+import dev.omcp.ports.identity.AuthKind;
+import java.util.List;
+import java.util.Optional;
+import org.junit.jupiter.api.Test;
+
+/** spec 5.4: named bearer tokens for the agent transport. */
+class ApiKeyAuthenticationTest {
+    private static final String CI_TOKEN = "ci-token-0123456789abcdef";
+    private final ApiKeyAuthentication auth = new ApiKeyAuthentication(List.of(
+            ApiKey.of("ci-bot", CI_TOKEN, "team-a"), ApiKey.of("claude", "claude-token-0123456789", "")));
+
+    @Test
+    void withoutKeys_everyCallerIsAnonymous() {
+        AgentAuthResult result = new ApiKeyAuthentication(List.of()).authenticate(Optional.empty());
+        assertThat(result).isInstanceOfSatisfying(AgentAuthResult.Authenticated.class,
+                a -> assertThat(a.principal().authKind()).isEqualTo(AuthKind.ANONYMOUS));
+    }
+
+    @Test
+    void aKnownToken_authenticatesItsNamedKeyWithItsTenant() {
+        assertThat(auth.authenticate(Optional.of(CI_TOKEN))).isInstanceOfSatisfying(AgentAuthResult.Authenticated.class, a -> {
+            assertThat(a.principal().id()).isEqualTo("key:ci-bot");
+            assertThat(a.principal().tenant()).isEqualTo("team-a");
+        });
+    }
+
+    @Test
+    void missingOrUnknownTokens_areRefusedWithoutEchoingThem() {
+        assertThat(auth.authenticate(Optional.empty())).isInstanceOf(AgentAuthResult.Refused.class);
+        AgentAuthResult wrong = auth.authenticate(Optional.of("guess-guess-guess-guess"));
+        assertThat(wrong).isInstanceOfSatisfying(AgentAuthResult.Refused.class,
+                r -> assertThat(r.reason()).doesNotContain("guess"));
+        assertThat(auth.authenticate(Optional.of(CI_TOKEN + "x"))).isInstanceOf(AgentAuthResult.Refused.class);
+        assertThat(auth.authenticate(Optional.of("x".repeat(10_000)))).isInstanceOf(AgentAuthResult.Refused.class);
+    }
+
+    @Test
+    void shortTokensAndDuplicateNames_areRefusedAtConfiguration() {
+        assertThatThrownBy(() -> ApiKey.of("a", "short", "")).hasMessageContaining("shorter than 16").hasMessageNotContaining("short\"");
+        assertThatThrownBy(() -> new ApiKeyAuthentication(List.of(ApiKey.of("a", CI_TOKEN, ""), ApiKey.of("a", CI_TOKEN + "1", ""))))
+                .hasMessageContaining("appears twice");
+        assertThat(ApiKey.of("a", CI_TOKEN, "").toString()).doesNotContain(CI_TOKEN);
+    }
+}

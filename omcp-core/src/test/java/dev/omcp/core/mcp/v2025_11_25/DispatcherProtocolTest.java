@@ -1,0 +1,224 @@
+package dev.omcp.core.mcp.v2025_11_25;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.omcp.core.gateway.Gateway;
+import dev.omcp.core.mcp.JsonRpc;
+import dev.omcp.core.mcp.McpInterceptor;
+import dev.omcp.core.mcp.McpResult;
+import dev.omcp.core.testing.EchoTool;
+import dev.omcp.core.testing.McpTestClient;
+import dev.omcp.ports.identity.Principal;
+import dev.omcp.ports.mcp.McpReply;
+import dev.omcp.ports.mcp.McpInbound;
+import dev.omcp.ports.mcp.McpOutbound;
+import dev.omcp.ports.mcp.McpTransport;
+import dev.omcp.ports.mcp.Refusal;
+import jakarta.json.JsonObject;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.Test;
+
+/** JSON-RPC framing and lifecycle of MCP 2025-11-25 as the transport-agnostic dispatcher applies them. */
+class DispatcherProtocolTest {
+    private final Gateway gateway = Gateway.builder().version("1.2.3").instructions("use list_services first")
+            .tool(new EchoTool("echo")).build();
+    private final McpTestClient client = new McpTestClient(gateway.mcp(), Principal.anonymous());
+
+    @Test
+    void initialize_answersTheRequestedRevisionWithCapabilitiesAndServerInfo() {
+        JsonObject response = client.initialize("2025-11-25");
+        JsonObject result = response.getJsonObject("result");
+        assertThat(result.getString("protocolVersion")).isEqualTo("2025-11-25");
+        assertThat(result.getJsonObject("serverInfo").getString("name")).isEqualTo("omcp");
+        assertThat(result.getJsonObject("serverInfo").getString("version")).isEqualTo("1.2.3");
+        assertThat(result.getJsonObject("capabilities").keySet()).contains("tools", "resources", "prompts", "logging", "completions");
+        assertThat(result.getString("instructions")).isEqualTo("use list_services first");
+        assertThat(client.sessionId()).hasSizeGreaterThanOrEqualTo(43).matches("[A-Za-z0-9_-]+");
+    }
+
+    @Test
+    void initialize_withAnOlderSupportedRevision_answersThatRevision() {
+        assertThat(client.initialize("2025-03-26").getJsonObject("result").getString("protocolVersion")).isEqualTo("2025-03-26");
+    }
+
+    @Test
+    void initialize_withAnUnknownRevision_answersTheLatest() {
+        assertThat(client.initialize("1999-01-01").getJsonObject("result").getString("protocolVersion")).isEqualTo("2025-11-25");
+    }
+
+    @Test
+    void sessionIds_areUniquePerInitialize() {
+        client.initialize("2025-11-25");
+        String first = client.sessionId();
+        client.initialize("2025-11-25");
+        assertThat(client.sessionId()).isNotEqualTo(first);
+    }
+
+    @Test
+    void ping_answersAnEmptyObjectWithTheSameId() {
+        client.initialize("2025-11-25");
+        McpReply.Response reply = (McpReply.Response) client.raw("{\"jsonrpc\":\"2.0\",\"id\":\"abc\",\"method\":\"ping\"}");
+        assertThat(reply.json()).isEqualTo("{\"jsonrpc\":\"2.0\",\"id\":\"abc\",\"result\":{}}");
+    }
+
+    @Test
+    void requestWithoutSession_isRefusedAndNotExecuted() {
+        AtomicInteger reached = new AtomicInteger();
+        Gateway counting = Gateway.builder().interceptor(countingInterceptor(reached)).build();
+        McpReply reply = new McpTestClient(counting.mcp(), Principal.anonymous())
+                .send(Optional.empty(), "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"tools/list\"}");
+        assertThat(reply).isInstanceOfSatisfying(McpReply.Refused.class, r -> {
+            assertThat(r.refusal()).isEqualTo(Refusal.SESSION_REQUIRED);
+            assertThat(r.body().getJsonObject("error").getString("message")).contains("MCP-Session-Id");
+        });
+        assertThat(reached).hasValue(0);
+    }
+
+    @Test
+    void unknownSession_isRefusedAsNotFound() {
+        McpReply reply = client.send(Optional.of("no-such-session"), "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\"}");
+        assertThat(reply).isInstanceOfSatisfying(McpReply.Refused.class, r -> {
+            assertThat(r.refusal()).isEqualTo(Refusal.SESSION_NOT_FOUND);
+            assertThat(r.body().getJsonObject("error").getInt("code")).isEqualTo(JsonRpc.SESSION_NOT_FOUND);
+        });
+    }
+
+    @Test
+    void sessionOfAnotherCredential_isNotFound() {
+        client.initialize("2025-11-25");
+        McpTestClient intruder = new McpTestClient(gateway.mcp(), Principal.apiKey("other", ""));
+        McpReply reply = intruder.send(Optional.of(client.sessionId()), "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\"}");
+        assertThat(reply).isInstanceOfSatisfying(McpReply.Refused.class,
+                r -> assertThat(r.refusal()).isEqualTo(Refusal.SESSION_NOT_FOUND));
+    }
+
+    @Test
+    void endedSession_isNotFoundAfterwards() {
+        client.initialize("2025-11-25");
+        assertThat(gateway.mcp().endSession(client.sessionId(), Principal.anonymous()))
+                .isEqualTo(dev.omcp.ports.mcp.McpEndpoint.SessionStatus.ACTIVE);
+        assertThat(client.raw("{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\"}"))
+                .isInstanceOfSatisfying(McpReply.Refused.class, r -> assertThat(r.refusal()).isEqualTo(Refusal.SESSION_NOT_FOUND));
+    }
+
+    @Test
+    void batch_isRefusedAndNothingInItRuns() {
+        AtomicInteger reached = new AtomicInteger();
+        Gateway counting = Gateway.builder().interceptor(countingInterceptor(reached)).build();
+        McpTestClient c = new McpTestClient(counting.mcp(), Principal.anonymous());
+        c.initialize("2025-11-25");
+        reached.set(0);
+        McpReply reply = c.raw("[{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\"},{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"ping\"}]");
+        assertThat(reply).isInstanceOfSatisfying(McpReply.Refused.class, r -> {
+            assertThat(r.refusal()).isEqualTo(Refusal.BATCH_NOT_SUPPORTED);
+            assertThat(r.body().getJsonObject("error").getInt("code")).isEqualTo(JsonRpc.INVALID_REQUEST);
+        });
+        assertThat(reached).hasValue(0);
+    }
+
+    @Test
+    void invalidJson_isAParseError() {
+        assertThat(client.send(Optional.empty(), "{\"jsonrpc\":")).isInstanceOfSatisfying(McpReply.Refused.class, r -> {
+            assertThat(r.refusal()).isEqualTo(Refusal.MALFORMED);
+            assertThat(r.body().getJsonObject("error").getInt("code")).isEqualTo(JsonRpc.PARSE_ERROR);
+        });
+    }
+
+    @Test
+    void duplicateKeys_areRefused() {
+        assertThat(client.send(Optional.empty(), "{\"jsonrpc\":\"2.0\",\"id\":1,\"id\":2,\"method\":\"initialize\",\"params\":{}}"))
+                .isInstanceOfSatisfying(McpReply.Refused.class, r -> assertThat(r.refusal()).isEqualTo(Refusal.MALFORMED));
+    }
+
+    @Test
+    void wrongJsonRpcVersionOrIdType_isInvalidRequest() {
+        for (String body : List.of(
+                "{\"jsonrpc\":\"1.0\",\"id\":1,\"method\":\"ping\"}",
+                "{\"jsonrpc\":\"2.0\",\"id\":{\"x\":1},\"method\":\"ping\"}",
+                "{\"jsonrpc\":\"2.0\",\"id\":null,\"method\":\"ping\"}",
+                "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"\"}",
+                "\"just a string\"")) {
+            assertThat(client.send(Optional.empty(), body)).as(body).isInstanceOfSatisfying(McpReply.Refused.class,
+                    r -> assertThat(r.refusal()).isEqualTo(Refusal.MALFORMED));
+        }
+    }
+
+    @Test
+    void unsupportedProtocolVersionHeader_isRefused() {
+        McpReply reply = gateway.mcp().handle(new McpInbound(Principal.anonymous(), Optional.empty(), Optional.of("2024-01-01"),
+                "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\"}", McpTransport.STREAMABLE_HTTP), McpOutbound.discarding());
+        assertThat(reply).isInstanceOfSatisfying(McpReply.Refused.class, r -> {
+            assertThat(r.refusal()).isEqualTo(Refusal.UNSUPPORTED_PROTOCOL_VERSION);
+            assertThat(r.body().getJsonObject("error").getString("message")).contains("2024-01-01").contains("2025-11-25");
+        });
+    }
+
+    @Test
+    void notification_isAcceptedWithoutAnswer() {
+        client.initialize("2025-11-25");
+        assertThat(client.raw("{\"jsonrpc\":\"2.0\",\"method\":\"notifications/initialized\"}"))
+                .isInstanceOf(McpReply.Accepted.class);
+        assertThat(client.raw("{\"jsonrpc\":\"2.0\",\"method\":\"notifications/whatever\"}"))
+                .isInstanceOf(McpReply.Accepted.class);
+    }
+
+    @Test
+    void unknownMethod_isMethodNotFound() {
+        client.initialize("2025-11-25");
+        JsonObject error = client.request("no/such", "{}").getJsonObject("error");
+        assertThat(error.getInt("code")).isEqualTo(JsonRpc.METHOD_NOT_FOUND);
+    }
+
+    @Test
+    void paramsThatAreNotAnObject_areInvalidParams() {
+        client.initialize("2025-11-25");
+        assertThat(client.raw("{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\",\"params\":[1]}"))
+                .isInstanceOfSatisfying(McpReply.Refused.class, r ->
+                        assertThat(r.body().getJsonObject("error").getInt("code")).isEqualTo(JsonRpc.INVALID_PARAMS));
+    }
+
+    @Test
+    void everyMessage_passesTheInterceptorChainInOrder() {
+        List<String> seen = new ArrayList<>();
+        Gateway chained = Gateway.builder()
+                .interceptor((call, next) -> { seen.add("outer:" + call.method()); return next.proceed(call); })
+                .interceptor((call, next) -> { seen.add("inner:" + call.method()); return next.proceed(call); })
+                .build();
+        McpTestClient c = new McpTestClient(chained.mcp(), Principal.anonymous());
+        c.initialize("2025-11-25");
+        c.raw("{\"jsonrpc\":\"2.0\",\"method\":\"notifications/initialized\"}");
+        c.request("tools/list", "{}");
+        assertThat(seen).containsExactly("outer:initialize", "inner:initialize",
+                "outer:notifications/initialized", "inner:notifications/initialized",
+                "outer:tools/list", "inner:tools/list");
+    }
+
+    @Test
+    void anInterceptorRefusal_reachesTheTransport() {
+        Gateway refusing = Gateway.builder().interceptor((call, next) -> call.method().equals("tools/list")
+                ? new McpResult.Refused(Refusal.RATE_LIMITED, jakarta.json.Json.createObjectBuilder().add("code", "OMCP_IDENTITY_RATE_LIMIT").build())
+                : next.proceed(call)).build();
+        McpTestClient c = new McpTestClient(refusing.mcp(), Principal.anonymous());
+        c.initialize("2025-11-25");
+        assertThat(c.raw("{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"tools/list\"}"))
+                .isInstanceOfSatisfying(McpReply.Refused.class, r -> assertThat(r.refusal()).isEqualTo(Refusal.RATE_LIMITED));
+    }
+
+    @Test
+    void loggingSetLevel_validatesTheLevel() {
+        client.initialize("2025-11-25");
+        assertThat(client.request("logging/setLevel", "{\"level\":\"warning\"}").getJsonObject("result")).isEmpty();
+        assertThat(client.request("logging/setLevel", "{\"level\":\"loud\"}").getJsonObject("error").getInt("code"))
+                .isEqualTo(JsonRpc.INVALID_PARAMS);
+    }
+
+    private static McpInterceptor countingInterceptor(AtomicInteger counter) {
+        return (call, next) -> {
+            counter.incrementAndGet();
+            return next.proceed(call);
+        };
+    }
+}

@@ -1,0 +1,92 @@
+package dev.omcp.core.schema;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import jakarta.json.Json;
+import jakarta.json.JsonObject;
+import jakarta.json.JsonValue;
+import java.io.StringReader;
+import org.junit.jupiter.api.Test;
+
+class JsonSchemaValidatorTest {
+    private final JsonSchemaValidator validator = new JsonSchemaValidator();
+
+    private static JsonValue json(String text) {
+        return Json.createReader(new StringReader(text)).readValue();
+    }
+
+    private static JsonObject schema(String text) {
+        return json(text).asJsonObject();
+    }
+
+    @Test
+    void typesAreChecked_integerAcceptsWholeNumbersOnly() {
+        JsonObject s = schema("{\"type\":\"integer\"}");
+        assertThat(validator.validate(s, json("3"), "x")).isEmpty();
+        assertThat(validator.validate(s, json("3.0"), "x")).isEmpty();
+        assertThat(validator.validate(s, json("3.5"), "x")).containsExactly("x: must be an integer, got a number");
+        assertThat(validator.validate(s, json("\"3\""), "x")).containsExactly("x: must be an integer, got a string");
+    }
+
+    @Test
+    void stringBoundsAndPatterns() {
+        JsonObject s = schema("{\"type\":\"string\",\"minLength\":2,\"maxLength\":4,\"pattern\":\"^[0-9]+[smhd]$\"}");
+        assertThat(validator.validate(s, json("\"15m\""), "d")).isEmpty();
+        assertThat(validator.validate(s, json("\"x\""), "d")).hasSize(2);
+        assertThat(validator.validate(s, json("\"15min\""), "d")).containsExactly("d: must be at most 4 characters", "d: must match ^[0-9]+[smhd]$");
+    }
+
+    @Test
+    void numberBounds() {
+        JsonObject s = schema("{\"type\":\"number\",\"minimum\":1,\"exclusiveMaximum\":10,\"multipleOf\":0.5}");
+        assertThat(validator.validate(s, json("9.5"), "n")).isEmpty();
+        assertThat(validator.validate(s, json("10"), "n")).containsExactly("n: must be < 10");
+        assertThat(validator.validate(s, json("0.75"), "n")).containsExactly("n: must be >= 1", "n: must be a multiple of 0.5");
+    }
+
+    @Test
+    void objectsRequiredAdditionalAndNested() {
+        JsonObject s = schema("""
+                {"type":"object","required":["a"],"additionalProperties":false,
+                 "properties":{"a":{"type":"string"},"b":{"type":"object","properties":{"c":{"enum":["x","y"]}}}}}""");
+        assertThat(validator.validate(s, json("{\"a\":\"1\",\"b\":{\"c\":\"x\"}}"), "args")).isEmpty();
+        assertThat(validator.validate(s, json("{\"b\":{\"c\":\"z\"},\"d\":1}"), "args"))
+                .containsExactlyInAnyOrder("args.a: is required", "args.b.c: must be one of [\"x\",\"y\"]",
+                        "args.d: is not a known argument; allowed: [a, b]");
+    }
+
+    @Test
+    void arraysItemsBoundsAndUniqueness() {
+        JsonObject s = schema("{\"type\":\"array\",\"items\":{\"type\":\"string\"},\"minItems\":1,\"maxItems\":3,\"uniqueItems\":true}");
+        assertThat(validator.validate(s, json("[\"a\",\"b\"]"), "l")).isEmpty();
+        assertThat(validator.validate(s, json("[]"), "l")).containsExactly("l: must have at least 1 items, got 0");
+        assertThat(validator.validate(s, json("[\"a\",1,\"a\"]"), "l")).containsExactly("l[1]: must be a string, got a number", "l: items must be unique, \"a\" repeats");
+    }
+
+    @Test
+    void refsIntoDefsAreResolved() {
+        JsonObject s = schema("""
+                {"$defs":{"addr":{"type":"object","required":["city"],"properties":{"city":{"type":"string"}}}},
+                 "type":"object","properties":{"home":{"$ref":"#/$defs/addr"}}}""");
+        assertThat(validator.validate(s, json("{\"home\":{\"city\":\"Oslo\"}}"), "a")).isEmpty();
+        assertThat(validator.validate(s, json("{\"home\":{}}"), "a")).containsExactly("a.home.city: is required");
+        assertThat(validator.validate(schema("{\"$ref\":\"#/$defs/none\"}"), json("1"), "a"))
+                .containsExactly("a: schema reference #/$defs/none cannot be resolved");
+    }
+
+    @Test
+    void combinators() {
+        JsonObject s = schema("{\"oneOf\":[{\"type\":\"string\"},{\"type\":\"integer\"}],\"not\":{\"const\":\"forbidden\"}}");
+        assertThat(validator.validate(s, json("\"ok\""), "v")).isEmpty();
+        assertThat(validator.validate(s, json("true"), "v")).containsExactly("v: must match exactly one of the allowed forms, matched 0");
+        assertThat(validator.validate(s, json("\"forbidden\""), "v")).containsExactly("v: must not match the excluded form");
+        JsonObject any = schema("{\"anyOf\":[{\"minimum\":10},{\"maximum\":0}]}");
+        assertThat(validator.validate(any, json("5"), "v")).containsExactly("v: must match at least one of the allowed forms");
+    }
+
+    @Test
+    void deeplyNestedSelfReference_stopsInsteadOfOverflowing() {
+        JsonObject s = schema("{\"$defs\":{\"loop\":{\"$ref\":\"#/$defs/loop\"}},\"$ref\":\"#/$defs/loop\"}");
+        assertThat(validator.validate(s, json("1"), "v")).containsExactly("v: schema nesting is too deep");
+    }
+}
