@@ -20,7 +20,6 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
-import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.atomic.AtomicReference;
 import org.slf4j.Logger;
@@ -33,7 +32,6 @@ import org.slf4j.LoggerFactory;
 public final class GatewayHttpServer implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(GatewayHttpServer.class);
     private static final String TRACKED = "omcp.tracked";
-    private static final String STARTED_NANOS = "omcp.startNanos";
 
     private final HttpServerSettings settings;
     private final Javalin app;
@@ -66,15 +64,21 @@ public final class GatewayHttpServer implements AutoCloseable {
             config.jetty.modifyServer(server -> server.setStopTimeout(settings.shutdownGrace().toMillis()));
             config.requestLogger.http((ctx, millis) -> metrics.http(routeOf(ctx), ctx.method().name(), ctx.statusCode(), millis / 1000.0));
 
-            config.routes.before(ctx -> guard(ctx, guard));
+            config.routes.before(ctx -> {
+                if (guard(ctx, guard)) {
+                    enterTracked(ctx);
+                }
+            });
             config.routes.after(this::exitTracked);
 
             config.routes.post("/mcp", streamableHttp::post);
             config.routes.get("/mcp", streamableHttp::get);
             config.routes.delete("/mcp", streamableHttp::delete);
             config.routes.wsBeforeUpgrade("/mcp/ws", ctx -> {
-                guard(ctx, guard);
-                webSocket.beforeUpgrade(ctx);
+                // An upgrade is not tracked as in flight: open sockets are closed with 1001 on shutdown.
+                if (guard(ctx, guard)) {
+                    webSocket.beforeUpgrade(ctx);
+                }
             });
             config.routes.ws("/mcp/ws", webSocket::configure);
 
@@ -171,12 +175,13 @@ public final class GatewayHttpServer implements AutoCloseable {
         shutdown();
     }
 
-    private void guard(Context ctx, HostOriginGuard guard) {
+    /** Applies the Host/Origin rules and the common headers; returns whether the request may go on. */
+    private static boolean guard(Context ctx, HostOriginGuard guard) {
         HostOriginGuard.Verdict verdict = guard.check(ctx.header("Host"), ctx.header("Origin"));
         if (verdict instanceof HostOriginGuard.Verdict.Refused refused) {
             JsonResponses.error(ctx, 403, refused.code(), refused.message());
             ctx.skipRemainingHandlers();
-            return;
+            return false;
         }
         ctx.header("X-Content-Type-Options", "nosniff");
         ctx.header("Referrer-Policy", "no-referrer");
@@ -191,11 +196,14 @@ public final class GatewayHttpServer implements AutoCloseable {
                 ctx.header("Access-Control-Max-Age", "600");
                 ctx.status(204);
                 ctx.skipRemainingHandlers();
-                return;
+                return false;
             }
         }
+        return true;
+    }
+
+    private void enterTracked(Context ctx) {
         ctx.attribute(TRACKED, Boolean.TRUE);
-        ctx.attribute(STARTED_NANOS, System.nanoTime());
         inFlight.enter();
     }
 
@@ -264,10 +272,5 @@ public final class GatewayHttpServer implements AutoCloseable {
             Objects.requireNonNull(description, "gateway description is required");
             return new GatewayHttpServer(this);
         }
-    }
-
-    /** For tests: the state names. */
-    Map<String, Object> debugState() {
-        return Map.of("state", state.get().name(), "inFlight", inFlight.count());
     }
 }

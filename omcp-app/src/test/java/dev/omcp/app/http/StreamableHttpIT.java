@@ -1,0 +1,228 @@
+package dev.omcp.app.http;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.omcp.app.support.Http;
+import dev.omcp.app.support.McpHttpClient;
+import dev.omcp.app.support.RunningGateway;
+import jakarta.json.JsonObject;
+import java.net.URI;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.util.Map;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/** The Streamable HTTP transport at /mcp over real HTTP (spec 4.1, MCP 2025-11-25 "Transports"). */
+class StreamableHttpIT {
+    private static RunningGateway gateway;
+
+    @BeforeAll
+    static void start() {
+        gateway = RunningGateway.start();
+    }
+
+    @AfterAll
+    static void stop() {
+        gateway.close();
+    }
+
+    private static McpHttpClient initialized() {
+        McpHttpClient client = new McpHttpClient(gateway.baseUrl());
+        assertThat(client.initialize().statusCode()).isEqualTo(200);
+        return client;
+    }
+
+    private static JsonObject error(HttpResponse<String> response) {
+        return McpHttpClient.parse(response.body()).getJsonObject("error");
+    }
+
+    @Test
+    void initialize_answersJsonWithASessionIdHeader() {
+        McpHttpClient client = new McpHttpClient(gateway.baseUrl());
+        HttpResponse<String> response = client.initialize();
+        assertThat(response.statusCode()).isEqualTo(200);
+        assertThat(response.headers().firstValue("Content-Type")).hasValueSatisfying(v -> assertThat(v).startsWith("application/json"));
+        assertThat(client.sessionId()).matches("[A-Za-z0-9_-]{43}");
+        assertThat(McpHttpClient.parse(response.body()).getJsonObject("result").getString("protocolVersion")).isEqualTo("2025-11-25");
+    }
+
+    @Test
+    void toolsList_andToolsCall_workInTheSession() {
+        McpHttpClient client = initialized();
+        assertThat(client.call("tools/list", "{}").getJsonObject("result").getJsonArray("tools")).isNotEmpty();
+        JsonObject result = client.call("tools/call", "{\"name\":\"test_simple_text\",\"arguments\":{}}").getJsonObject("result");
+        assertThat(result.getJsonArray("content").getJsonObject(0).getString("text")).contains("simple text");
+    }
+
+    @Test
+    void notification_isAnswered202WithoutBody() {
+        McpHttpClient client = initialized();
+        HttpResponse<String> response = client.post("{\"jsonrpc\":\"2.0\",\"method\":\"notifications/initialized\"}", Map.of());
+        assertThat(response.statusCode()).isEqualTo(202);
+        assertThat(response.body()).isEmpty();
+    }
+
+    @Test
+    void missingSession_is400WithAJsonRpcError() {
+        McpHttpClient client = new McpHttpClient(gateway.baseUrl());
+        HttpResponse<String> response = client.post("{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"tools/list\"}", Map.of());
+        assertThat(response.statusCode()).isEqualTo(400);
+        assertThat(error(response).getInt("code")).isEqualTo(-32600);
+        assertThat(error(response).getString("message")).contains("MCP-Session-Id header is required");
+    }
+
+    @Test
+    void unknownSession_is404() {
+        McpHttpClient client = new McpHttpClient(gateway.baseUrl());
+        HttpResponse<String> response = client.post("{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"tools/list\"}",
+                Map.of("Mcp-Session-Id", "not-a-session"));
+        assertThat(response.statusCode()).isEqualTo(404);
+        assertThat(error(response).getString("message")).contains("Session not found");
+    }
+
+    @Test
+    void deletedSession_is404Afterwards() {
+        McpHttpClient client = initialized();
+        HttpResponse<String> deleted = Http.send(HttpRequest.newBuilder(URI.create(gateway.baseUrl() + "/mcp"))
+                .header("Mcp-Session-Id", client.sessionId()).DELETE().build());
+        assertThat(deleted.statusCode()).isEqualTo(204);
+        HttpResponse<String> after = client.post("{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\"}", Map.of());
+        assertThat(after.statusCode()).isEqualTo(404);
+        HttpResponse<String> again = Http.send(HttpRequest.newBuilder(URI.create(gateway.baseUrl() + "/mcp"))
+                .header("Mcp-Session-Id", client.sessionId()).DELETE().build());
+        assertThat(again.statusCode()).isEqualTo(404);
+    }
+
+    @Test
+    void unsupportedProtocolVersion_is400() {
+        McpHttpClient client = initialized();
+        HttpResponse<String> response = client.post("{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\"}",
+                Map.of("MCP-Protocol-Version", "2023-01-01"));
+        assertThat(response.statusCode()).isEqualTo(400);
+        assertThat(error(response).getString("message")).contains("Unsupported MCP-Protocol-Version '2023-01-01'");
+    }
+
+    @Test
+    void batch_is400AndNothingRuns() {
+        McpHttpClient client = initialized();
+        HttpResponse<String> response = client.post(
+                "[{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"tools/call\",\"params\":{\"name\":\"omcp_test_sleep\",\"arguments\":{\"millis\":3000}}}]",
+                Map.of());
+        assertThat(response.statusCode()).isEqualTo(400);
+        assertThat(error(response).getInt("code")).isEqualTo(-32600);
+        assertThat(error(response).getString("message")).contains("Batch requests are not supported");
+    }
+
+    @Test
+    void bodyOver1MiB_is413BeforeParsing() {
+        McpHttpClient client = initialized();
+        String huge = "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\",\"params\":{\"pad\":\"" + "x".repeat(1024 * 1024) + "\"}}";
+        HttpResponse<String> response = client.post(huge, Map.of());
+        assertThat(response.statusCode()).isEqualTo(413);
+        assertThat(error(response).getString("message")).contains("at most 1048576 bytes");
+    }
+
+    @Test
+    void malformedJson_is400ParseError() {
+        McpHttpClient client = initialized();
+        HttpResponse<String> response = client.post("{not json", Map.of());
+        assertThat(response.statusCode()).isEqualTo(400);
+        assertThat(error(response).getInt("code")).isEqualTo(-32700);
+    }
+
+    @Test
+    void wrongContentType_is415() {
+        HttpResponse<String> response = Http.send(HttpRequest.newBuilder(URI.create(gateway.baseUrl() + "/mcp"))
+                .header("Content-Type", "text/plain").POST(HttpRequest.BodyPublishers.ofString("{}")).build());
+        assertThat(response.statusCode()).isEqualTo(415);
+    }
+
+    @Test
+    void foreignOrigin_is403() {
+        McpHttpClient client = new McpHttpClient(gateway.baseUrl(), Map.of("Origin", "https://evil.example"));
+        HttpResponse<String> response = client.initialize();
+        assertThat(response.statusCode()).isEqualTo(403);
+        JsonObject body = McpHttpClient.parse(response.body());
+        assertThat(body.getString("code")).isEqualTo("OMCP_ORIGIN_REJECTED");
+        assertThat(body.getString("error")).contains("OMCP_ALLOWED_ORIGINS");
+    }
+
+    @Test
+    void sameOrigin_isAccepted() {
+        McpHttpClient client = new McpHttpClient(gateway.baseUrl(), Map.of("Origin", "http://127.0.0.1:" + gateway.port()));
+        assertThat(client.initialize().statusCode()).isEqualTo(200);
+    }
+
+    @Test
+    void foreignHost_is403() {
+        String response = Http.raw(gateway.port(), "POST /mcp HTTP/1.1\r\nHost: evil.example:" + gateway.port()
+                + "\r\nContent-Type: application/json\r\nContent-Length: 2\r\nConnection: close\r\n\r\n{}");
+        assertThat(response).startsWith("HTTP/1.1 403");
+        assertThat(response).contains("\"code\":\"OMCP_HOST_REJECTED\"");
+    }
+
+    @Test
+    void loopbackHostNames_areAccepted() {
+        for (String host : new String[] {"localhost", "127.0.0.1", "[::1]"}) {
+            String response = Http.raw(gateway.port(), "GET /healthz HTTP/1.1\r\nHost: " + host + ":" + gateway.port()
+                    + "\r\nConnection: close\r\n\r\n");
+            assertThat(response).as(host).startsWith("HTTP/1.1 200");
+        }
+    }
+
+    @Test
+    void progressNotifications_switchTheResponseToSse() {
+        McpHttpClient client = initialized();
+        HttpResponse<String> response = client.post("""
+                {"jsonrpc":"2.0","id":9,"method":"tools/call","params":{"name":"test_tool_with_progress","arguments":{},
+                "_meta":{"progressToken":"p1"}}}""", Map.of());
+        assertThat(response.statusCode()).isEqualTo(200);
+        assertThat(response.headers().firstValue("Content-Type")).hasValueSatisfying(v -> assertThat(v).startsWith("text/event-stream"));
+        assertThat(response.body()).contains("notifications/progress").contains("\"progressToken\":\"p1\"");
+        assertThat(McpHttpClient.parse(McpHttpClient.lastMessage(response)).getInt("id")).isEqualTo(9);
+    }
+
+    @Test
+    void getWithoutEventStreamAccept_is405() {
+        HttpResponse<String> response = Http.send(HttpRequest.newBuilder(URI.create(gateway.baseUrl() + "/mcp"))
+                .header("Accept", "application/json").GET().build());
+        assertThat(response.statusCode()).isEqualTo(405);
+    }
+
+    @Test
+    void getStream_deliversListChangedNotifications() throws Exception {
+        McpHttpClient client = initialized();
+        HttpRequest request = HttpRequest.newBuilder(URI.create(gateway.baseUrl() + "/mcp"))
+                .header("Accept", "text/event-stream").header("Mcp-Session-Id", client.sessionId())
+                .timeout(Duration.ofSeconds(10)).GET().build();
+        HttpResponse<java.io.InputStream> stream = Http.CLIENT.send(request, HttpResponse.BodyHandlers.ofInputStream());
+        assertThat(stream.statusCode()).isEqualTo(200);
+        try (var reader = new java.io.BufferedReader(new java.io.InputStreamReader(stream.body()))) {
+            assertThat(reader.readLine()).startsWith("id: ");
+            gateway.assembly().gateway().tools().register(new dev.omcp.app.support.NamedTool("late_tool"));
+            String line;
+            boolean sawListChanged = false;
+            while ((line = reader.readLine()) != null) {
+                if (line.contains("notifications/tools/list_changed")) {
+                    sawListChanged = true;
+                    break;
+                }
+            }
+            assertThat(sawListChanged).isTrue();
+        } finally {
+            gateway.assembly().gateway().tools().unregister("late_tool");
+        }
+    }
+
+    @Test
+    void requestsRunOnVirtualThreads() {
+        McpHttpClient client = initialized();
+        JsonObject result = client.call("tools/call", "{\"name\":\"omcp_test_thread\",\"arguments\":{}}").getJsonObject("result");
+        assertThat(result.getJsonObject("structuredContent").getBoolean("virtual"))
+                .as("handler thread: %s", result.getJsonObject("structuredContent").getString("thread"))
+                .isTrue();
+    }
+}

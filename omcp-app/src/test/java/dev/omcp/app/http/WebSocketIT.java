@@ -1,0 +1,153 @@
+package dev.omcp.app.http;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.omcp.app.support.McpHttpClient;
+import dev.omcp.app.support.RunningGateway;
+import jakarta.json.JsonObject;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.WebSocket;
+import java.net.http.WebSocketHandshakeException;
+import java.nio.ByteBuffer;
+import java.time.Duration;
+import java.util.Map;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/** MCP over WebSocket at /mcp/ws: one JSON-RPC message per text frame. */
+class WebSocketIT {
+    private static final String TOKEN = "ws-0123456789abcdef0123";
+    private static RunningGateway open;
+    private static RunningGateway keyed;
+
+    @BeforeAll
+    static void start() {
+        open = RunningGateway.start();
+        keyed = RunningGateway.start(Map.of("OMCP_API_KEYS", "agent:" + TOKEN));
+    }
+
+    @AfterAll
+    static void stop() {
+        open.close();
+        keyed.close();
+    }
+
+    /** Collects text frames and the close code. */
+    static final class Frames implements WebSocket.Listener {
+        final BlockingQueue<String> texts = new LinkedBlockingQueue<>();
+        final CompletableFuture<Integer> closed = new CompletableFuture<>();
+        private final StringBuilder partial = new StringBuilder();
+
+        @Override
+        public CompletionStage<?> onText(WebSocket socket, CharSequence data, boolean last) {
+            partial.append(data);
+            if (last) {
+                texts.add(partial.toString());
+                partial.setLength(0);
+            }
+            socket.request(1);
+            return null;
+        }
+
+        @Override
+        public CompletionStage<?> onClose(WebSocket socket, int statusCode, String reason) {
+            closed.complete(statusCode);
+            return null;
+        }
+
+        JsonObject next() throws InterruptedException {
+            String text = texts.poll(10, TimeUnit.SECONDS);
+            assertThat(text).as("a frame within 10 s").isNotNull();
+            return McpHttpClient.parse(text);
+        }
+    }
+
+    private static WebSocket connect(RunningGateway gateway, Frames frames, Map<String, String> headers, String... subprotocols) {
+        WebSocket.Builder builder = HttpClient.newHttpClient().newWebSocketBuilder().connectTimeout(Duration.ofSeconds(5));
+        headers.forEach(builder::header);
+        if (subprotocols.length > 0) {
+            builder.subprotocols(subprotocols[0], java.util.Arrays.copyOfRange(subprotocols, 1, subprotocols.length));
+        }
+        return builder.buildAsync(URI.create("ws://127.0.0.1:" + gateway.port() + "/mcp/ws"), frames).join();
+    }
+
+    private static final String INITIALIZE = "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"initialize\",\"params\":"
+            + "{\"protocolVersion\":\"2025-11-25\",\"capabilities\":{},\"clientInfo\":{\"name\":\"ws\",\"version\":\"1\"}}}";
+
+    @Test
+    void initializeThenToolsCall_overTextFrames() throws Exception {
+        Frames frames = new Frames();
+        WebSocket socket = connect(open, frames, Map.of());
+        socket.sendText(INITIALIZE, true).join();
+        assertThat(frames.next().getJsonObject("result").getString("protocolVersion")).isEqualTo("2025-11-25");
+        socket.sendText("{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"tools/call\",\"params\":{\"name\":\"test_simple_text\",\"arguments\":{}}}", true).join();
+        JsonObject call = frames.next();
+        assertThat(call.getInt("id")).isEqualTo(2);
+        assertThat(call.getJsonObject("result").getJsonArray("content")).hasSize(1);
+        socket.sendClose(WebSocket.NORMAL_CLOSURE, "done").join();
+    }
+
+    @Test
+    void requestBeforeInitialize_isAnErrorFrame() throws Exception {
+        Frames frames = new Frames();
+        WebSocket socket = connect(open, frames, Map.of());
+        socket.sendText("{\"jsonrpc\":\"2.0\",\"id\":5,\"method\":\"tools/list\"}", true).join();
+        assertThat(frames.next().getJsonObject("error").getString("message")).contains("initialize");
+        socket.sendClose(WebSocket.NORMAL_CLOSURE, "done").join();
+    }
+
+    @Test
+    void binaryFrame_isAnsweredWithAnErrorAndTheSocketStaysOpen() throws Exception {
+        Frames frames = new Frames();
+        WebSocket socket = connect(open, frames, Map.of());
+        socket.sendBinary(ByteBuffer.wrap(new byte[] {1, 2, 3}), true).join();
+        assertThat(frames.next().getJsonObject("error").getString("message")).contains("binary frames are not supported");
+        socket.sendText(INITIALIZE, true).join();
+        assertThat(frames.next().getJsonObject("result")).isNotNull();
+        assertThat(frames.closed).isNotDone();
+        socket.sendClose(WebSocket.NORMAL_CLOSURE, "done").join();
+    }
+
+    @Test
+    void refusedCredential_closesWith1008() throws Exception {
+        Frames frames = new Frames();
+        connect(keyed, frames, Map.of());
+        assertThat(frames.closed.get(10, TimeUnit.SECONDS)).isEqualTo(1008);
+    }
+
+    @Test
+    void bearerHeader_isAccepted() throws Exception {
+        Frames frames = new Frames();
+        WebSocket socket = connect(keyed, frames, Map.of("Authorization", "Bearer " + TOKEN));
+        socket.sendText(INITIALIZE, true).join();
+        assertThat(frames.next().getJsonObject("result")).isNotNull();
+        socket.sendClose(WebSocket.NORMAL_CLOSURE, "done").join();
+    }
+
+    @Test
+    void bearerSubprotocol_isAcceptedAndEchoed() throws Exception {
+        Frames frames = new Frames();
+        WebSocket socket = connect(keyed, frames, Map.of(), "bearer." + TOKEN);
+        assertThat(socket.getSubprotocol()).isEqualTo("bearer." + TOKEN);
+        socket.sendText(INITIALIZE, true).join();
+        assertThat(frames.next().getJsonObject("result")).isNotNull();
+        socket.sendClose(WebSocket.NORMAL_CLOSURE, "done").join();
+    }
+
+    @Test
+    void foreignOrigin_refusesTheUpgrade() {
+        assertThatThrownBy(() -> connect(open, new Frames(), Map.of("Origin", "https://evil.example")))
+                .isInstanceOf(CompletionException.class)
+                .hasCauseInstanceOf(WebSocketHandshakeException.class)
+                .satisfies(e -> assertThat(((WebSocketHandshakeException) e.getCause()).getResponse().statusCode()).isEqualTo(403));
+    }
+}

@@ -1,0 +1,80 @@
+package dev.omcp.app.support;
+
+import jakarta.json.Json;
+import jakarta.json.JsonObject;
+import java.io.StringReader;
+import java.net.URI;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.util.Map;
+
+/** Speaks Streamable HTTP to a running gateway the way an MCP client does. */
+public final class McpHttpClient {
+    private final String url;
+    private final Map<String, String> headers;
+    private String sessionId;
+
+    public McpHttpClient(String baseUrl, Map<String, String> headers) {
+        this.url = baseUrl + "/mcp";
+        this.headers = Map.copyOf(headers);
+    }
+
+    public McpHttpClient(String baseUrl) {
+        this(baseUrl, Map.of());
+    }
+
+    public HttpResponse<String> initialize() {
+        HttpResponse<String> response = post("""
+                {"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},
+                "clientInfo":{"name":"it","version":"1"}}}""", Map.of());
+        sessionId = response.headers().firstValue("Mcp-Session-Id").orElse(null);
+        return response;
+    }
+
+    public String sessionId() {
+        return sessionId;
+    }
+
+    public HttpResponse<String> post(String body, Map<String, String> extraHeaders) {
+        HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(url))
+                .timeout(Duration.ofSeconds(30))
+                .header("Content-Type", "application/json")
+                .header("Accept", "application/json, text/event-stream")
+                .POST(HttpRequest.BodyPublishers.ofString(body));
+        headers.forEach(request::header);
+        if (sessionId != null && !extraHeaders.containsKey("Mcp-Session-Id")) {
+            request.header("Mcp-Session-Id", sessionId);
+        }
+        extraHeaders.forEach(request::header);
+        return Http.send(request.build());
+    }
+
+    /** A request in the current session; returns the parsed JSON-RPC response. */
+    public JsonObject call(String method, String params) {
+        HttpResponse<String> response = post("{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"" + method + "\",\"params\":" + params + "}", Map.of());
+        if (response.statusCode() != 200) {
+            throw new AssertionError("HTTP " + response.statusCode() + ": " + response.body());
+        }
+        return parse(lastMessage(response));
+    }
+
+    /** The JSON of a JSON response, or the last {@code data:} of an SSE response. */
+    public static String lastMessage(HttpResponse<String> response) {
+        String contentType = response.headers().firstValue("Content-Type").orElse("");
+        if (!contentType.startsWith("text/event-stream")) {
+            return response.body();
+        }
+        String last = null;
+        for (String line : response.body().split("\n")) {
+            if (line.startsWith("data: ") && line.length() > 6) {
+                last = line.substring(6);
+            }
+        }
+        return last;
+    }
+
+    public static JsonObject parse(String json) {
+        return Json.createReader(new StringReader(json)).readObject();
+    }
+}
