@@ -72,6 +72,11 @@ public final class GatewayAssembly implements AutoCloseable {
         return gateway;
     }
 
+    /** The HTTP server, for tests that inspect its routes. */
+    public GatewayHttpServer server() {
+        return server;
+    }
+
     /** Graceful shutdown: not ready, finish in-flight requests, stop. */
     @Override
     public void close() {

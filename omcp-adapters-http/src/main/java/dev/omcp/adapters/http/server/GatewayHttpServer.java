@@ -88,7 +88,8 @@ public final class GatewayHttpServer implements AutoCloseable {
             documentedRoutes.addAll(routes.documented());
 
             config.routes.error(404, ctx -> {
-                if (ctx.result() == null) {
+                // Only unmatched paths: a handler's own 404 (an unknown MCP session) keeps its body.
+                if ("unmatched".equals(routeOf(ctx))) {
                     JsonResponses.error(ctx, 404, "OMCP_NOT_FOUND", "no route " + ctx.method() + " " + ctx.path()
                             + "; GET /api/openapi.json lists every route");
                 }

@@ -1,0 +1,116 @@
+package dev.omcp.app.http;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.omcp.app.support.Http;
+import dev.omcp.app.support.McpHttpClient;
+import dev.omcp.app.support.RunningGateway;
+import jakarta.json.JsonObject;
+import java.net.http.HttpResponse;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/** spec 4.2: the endpoints that answer without credentials. */
+class PublicEndpointsIT {
+    private static RunningGateway gateway;
+
+    @BeforeAll
+    static void start() {
+        gateway = RunningGateway.start();
+    }
+
+    @AfterAll
+    static void stop() {
+        gateway.close();
+    }
+
+    private static JsonObject json(String path) {
+        HttpResponse<String> response = Http.get(gateway.baseUrl() + path);
+        assertThat(response.statusCode()).as(path).isEqualTo(200);
+        return McpHttpClient.parse(response.body());
+    }
+
+    @Test
+    void healthzAndReadyz_answerOk() {
+        assertThat(json("/healthz").getString("status")).isEqualTo("ok");
+        assertThat(json("/readyz").getString("status")).isEqualTo("ready");
+    }
+
+    @Test
+    void metrics_exposeRouteAndMcpMethodCountersAndJvmMetricsInTextFormat() {
+        McpHttpClient client = new McpHttpClient(gateway.baseUrl());
+        client.initialize();
+        client.call("tools/list", "{}");
+        client.post("{\"jsonrpc\":\"2.0\",\"id\":3,\"method\":\"evil/" + "x".repeat(50) + "\"}", java.util.Map.of());
+        HttpResponse<String> response = Http.get(gateway.baseUrl() + "/metrics");
+        assertThat(response.statusCode()).isEqualTo(200);
+        assertThat(response.headers().firstValue("Content-Type")).hasValueSatisfying(v -> assertThat(v).startsWith("text/plain"));
+        assertThat(response.body())
+                .contains("omcp_http_requests_total{method=\"POST\",route=\"/mcp\",status=\"200\"}")
+                .contains("omcp_http_request_duration_seconds_bucket")
+                .contains("omcp_mcp_requests_total{method=\"tools/list\",outcome=\"ok\",transport=\"streamable-http\"}")
+                .contains("omcp_mcp_request_duration_seconds_bucket{method=\"initialize\",le=\"0.001\"}")
+                .contains("method=\"(unknown)\"")
+                .doesNotContain("evil/")
+                .contains("jvm_memory_used_bytes");
+    }
+
+    @Test
+    void info_carriesNameVersionRevisionsAndTheGovernanceBlockOnly() {
+        JsonObject info = json("/api/info");
+        assertThat(info.getString("name")).isEqualTo("omcp");
+        assertThat(info.getString("version")).isEqualTo("test");
+        assertThat(info.getJsonArray("protocolRevisions").getString(0)).isEqualTo("2025-11-25");
+        JsonObject governance = info.getJsonObject("governance");
+        assertThat(governance.keySet()).containsExactlyInAnyOrder("authMode", "authSecretEphemeral", "auditPersisted",
+                "catalogConfigured", "redaction", "trustProxy", "toolRatePerMin", "anomalyHistoryActive", "tracesCapabilityCount");
+        assertThat(governance.getString("authMode")).isEqualTo("anonymous");
+        assertThat(info.toString()).doesNotContain("/tmp").doesNotContain("/app/");
+    }
+
+    @Test
+    void conformance_reportsRevisionsTransportsAndMethods() {
+        JsonObject conformance = json("/api/conformance");
+        assertThat(conformance.getJsonArray("revisions").getValuesAs(jakarta.json.JsonString::getString))
+                .containsExactly("2025-11-25", "2025-06-18", "2025-03-26");
+        assertThat(conformance.getJsonArray("transports").toString()).contains("streamable-http", "websocket");
+        assertThat(conformance.getJsonArray("methods").toString()).contains("tools/call", "prompts/get", "completion/complete");
+    }
+
+    @Test
+    void me_isTheAnonymousIdentityWithEveryPermissionInAnonymousMode() {
+        JsonObject me = json("/api/me");
+        assertThat(me.getString("sub")).isEqualTo("anonymous");
+        assertThat(me.getJsonArray("permissions").toString()).contains("sources:write", "users:delete", "redaction:bypass");
+    }
+
+    @Test
+    void openApi_describesEveryRegisteredApiRoute() {
+        JsonObject paths = json("/api/openapi.json").getJsonObject("paths");
+        List<String> missing = new ArrayList<>();
+        for (String route : gateway.assembly().server().servedRoutes()) {
+            String method = route.substring(0, route.indexOf(' ')).toLowerCase(Locale.ROOT);
+            String path = route.substring(route.indexOf(' ') + 1);
+            if (!path.startsWith("/api")) {
+                continue;
+            }
+            JsonObject item = paths.getJsonObject(path);
+            if (item == null || !item.containsKey(method)) {
+                missing.add(route);
+            }
+        }
+        assertThat(missing).as("routes served but missing from /api/openapi.json").isEmpty();
+        assertThat(json("/api/openapi.json").getString("openapi")).isEqualTo("3.1.0");
+    }
+
+    @Test
+    void unknownApiRoute_isJson404() {
+        HttpResponse<String> response = Http.get(gateway.baseUrl() + "/api/nope");
+        assertThat(response.statusCode()).isEqualTo(404);
+        assertThat(McpHttpClient.parse(response.body()).getString("code")).isEqualTo("OMCP_NOT_FOUND");
+    }
+}
