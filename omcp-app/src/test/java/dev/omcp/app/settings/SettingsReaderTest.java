@@ -1,0 +1,52 @@
+package dev.omcp.app.settings;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.catchThrowableOfType;
+
+import java.time.Duration;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+class SettingsReaderTest {
+
+    @Test
+    void emptyEnvironment_givesTheDocumentedDefaults() throws Exception {
+        Settings settings = SettingsReader.read(Map.of());
+        assertThat(settings.server().host()).isEqualTo("127.0.0.1");
+        assertThat(settings.server().port()).isEqualTo(3000);
+        assertThat(settings.server().shutdownGrace()).isEqualTo(Duration.ofSeconds(10));
+        assertThat(settings.agent().apiKeys()).isEmpty();
+        assertThat(settings.logging().format()).isEqualTo("text");
+    }
+
+    @Test
+    void everyInvalidValue_isReportedAtOnce() {
+        InvalidSettingsException e = catchThrowableOfType(InvalidSettingsException.class, () -> SettingsReader.read(Map.of(
+                "PORT", "http",
+                "OMCP_SHUTDOWN_GRACE", "-1",
+                "OMCP_LOG_FORMAT", "xml",
+                "OMCP_ALLOWED_ORIGINS", "evil.example",
+                "OMCP_API_KEYS", "ci:tiny-tkn,:nameless-token-1234567")));
+        assertThat(e.problems()).hasSize(6);
+        assertThat(e.problems()).anySatisfy(p -> assertThat(p).startsWith("PORT must be an integer from 0 to 65535, got 'http'"));
+        assertThat(e.problems()).anySatisfy(p -> assertThat(p).startsWith("OMCP_SHUTDOWN_GRACE"));
+        assertThat(e.problems()).anySatisfy(p -> assertThat(p).startsWith("OMCP_LOG_FORMAT must be one of text, json"));
+        assertThat(e.problems()).anySatisfy(p -> assertThat(p).contains("https://ui.example.com"));
+        assertThat(e.getMessage()).doesNotContain("tiny-tkn").doesNotContain("nameless-token-1234567");
+    }
+
+    @Test
+    void apiKeys_areSplitAtTheFirstColon() throws Exception {
+        Settings settings = SettingsReader.read(Map.of("OMCP_API_KEYS", " ci:tok:en-with-colons-123 , bot:0123456789abcdef "));
+        assertThat(settings.agent().apiKeys()).extracting(Settings.ApiKeyEntry::name).containsExactly("ci", "bot");
+        assertThat(settings.agent().apiKeys().getFirst().token()).isEqualTo("tok:en-with-colons-123");
+        assertThat(settings.agent().apiKeys().toString()).doesNotContain("0123456789abcdef");
+    }
+
+    @Test
+    void duplicateKeyNames_areRefused() {
+        InvalidSettingsException e = catchThrowableOfType(InvalidSettingsException.class,
+                () -> SettingsReader.read(Map.of("OMCP_API_KEYS", "a:0123456789abcdef,a:fedcba9876543210")));
+        assertThat(e.problems()).containsExactly("OMCP_API_KEYS key name 'a' appears twice; names must be unique");
+    }
+}
