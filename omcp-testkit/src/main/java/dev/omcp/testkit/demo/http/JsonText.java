@@ -1,0 +1,28 @@
+package dev.omcp.testkit.demo.http;
+
+import jakarta.json.Json;
+import java.util.Map;
+
+/** JSON text helpers for simulated backends that write large answers with a StringBuilder. */
+public final class JsonText {
+    private JsonText() {}
+
+    /** A JSON string literal, escaped. */
+    public static String quote(String text) {
+        return Json.createValue(text).toString();
+    }
+
+    /** A JSON object of string values. */
+    public static String object(Map<String, String> map) {
+        StringBuilder out = new StringBuilder("{");
+        boolean first = true;
+        for (Map.Entry<String, String> entry : map.entrySet()) {
+            if (!first) {
+                out.append(',');
+            }
+            first = false;
+            out.append(quote(entry.getKey())).append(':').append(quote(entry.getValue()));
+        }
+        return out.append('}').toString();
+    }
+}

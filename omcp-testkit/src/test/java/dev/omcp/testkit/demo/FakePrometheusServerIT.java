@@ -1,0 +1,100 @@
+package dev.omcp.testkit.demo;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.omcp.testkit.demo.prometheus.FakePrometheusServer;
+import dev.omcp.testkit.demo.system.SimulatedSystem;
+import jakarta.json.Json;
+import jakarta.json.JsonArray;
+import jakarta.json.JsonObject;
+import java.io.StringReader;
+import java.net.URI;
+import java.net.URLEncoder;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/** The simulated Prometheus answers PromQL over the shop's history the way a real one would. */
+class FakePrometheusServerIT {
+    private static final Instant NOW = Instant.parse("2026-11-22T14:00:00Z");
+    private static SimulatedSystem system;
+    private static FakePrometheusServer prometheus;
+    private static final HttpClient CLIENT = HttpClient.newHttpClient();
+
+    @BeforeAll
+    static void start() throws Exception {
+        system = SimulatedSystem.create(Clock.fixed(NOW, ZoneOffset.UTC), 7, Duration.ofHours(6), Duration.ofMinutes(25));
+        prometheus = FakePrometheusServer.start(system);
+    }
+
+    @AfterAll
+    static void stop() {
+        prometheus.close();
+    }
+
+    private static JsonObject get(String pathAndQuery) throws Exception {
+        HttpResponse<String> response = CLIENT.send(HttpRequest.newBuilder(URI.create(prometheus.baseUrl() + pathAndQuery)).build(),
+                HttpResponse.BodyHandlers.ofString());
+        return Json.createReader(new StringReader(response.body())).readObject();
+    }
+
+    private static double instant(String promql) throws Exception {
+        JsonObject body = get("/api/v1/query?query=" + URLEncoder.encode(promql, StandardCharsets.UTF_8));
+        assertThat(body.getString("status")).as(body.toString()).isEqualTo("success");
+        JsonArray result = body.getJsonObject("data").getJsonArray("result");
+        assertThat(result).as(promql).hasSize(1);
+        return Double.parseDouble(result.getJsonObject(0).getJsonArray("value").getString(1));
+    }
+
+    @Test
+    void requestRate_followsTheShopsDailyCurve() throws Exception {
+        double rate = instant("sum(rate(http_requests_total{service=\"frontend\"}[5m]))");
+        // 14:00 UTC is the daily peak: 120 req/s * 1.35.
+        assertThat(rate).isBetween(120 * 1.35 * 0.9, 120 * 1.35 * 1.1);
+    }
+
+    @Test
+    void theIncident_showsInLatencyAndErrors() throws Exception {
+        double dbP99Now = instant("histogram_quantile(0.99, sum by (le) (rate(http_request_duration_seconds_bucket{service=\"payments-db\"}[5m])))");
+        double dbP99Before = instant("histogram_quantile(0.99, sum by (le) (rate(http_request_duration_seconds_bucket{service=\"payments-db\"}[5m] offset 1h)))");
+        assertThat(dbP99Now).isGreaterThan(dbP99Before * 10);
+        double errorRatio = instant("sum(rate(http_requests_total{service=\"payments\",status=~\"5..\"}[5m])) / sum(rate(http_requests_total{service=\"payments\"}[5m]))");
+        assertThat(errorRatio).isBetween(0.06, 0.14);
+        double healthyRatio = instant("sum(rate(http_requests_total{service=\"inventory\",code=\"500\"}[5m])) / sum(rate(http_requests_total{service=\"inventory\"}[5m]))");
+        assertThat(healthyRatio).isLessThan(0.01);
+    }
+
+    @Test
+    void rangeQueries_returnAMatrixOnTheStepGrid() throws Exception {
+        long end = NOW.getEpochSecond();
+        JsonObject body = get("/api/v1/query_range?query=" + URLEncoder.encode("sum by (service) (rate(http_requests_total[5m]))", StandardCharsets.UTF_8)
+                + "&start=" + (end - 3600) + "&end=" + end + "&step=60");
+        JsonArray result = body.getJsonObject("data").getJsonArray("result");
+        assertThat(body.getJsonObject("data").getString("resultType")).isEqualTo("matrix");
+        assertThat(result).hasSize(system.services().size());
+        assertThat(result.getJsonObject(0).getJsonArray("values")).hasSize(61);
+    }
+
+    @Test
+    void labelValuesTargetsAndMetadata_describeTheShop() throws Exception {
+        assertThat(get("/api/v1/label/job/values").getJsonArray("data").toString()).contains("payments-db", "frontend");
+        assertThat(get("/api/v1/targets").getJsonObject("data").getJsonArray("activeTargets")).hasSize(system.pods().size());
+        assertThat(get("/api/v1/metadata").getJsonObject("data").containsKey("http_requests_total")).isTrue();
+    }
+
+    @Test
+    void badQueries_areBadDataLikePrometheus() throws Exception {
+        JsonObject body = get("/api/v1/query?query=" + URLEncoder.encode("sum(rate(x[5m]", StandardCharsets.UTF_8));
+        assertThat(body.getString("status")).isEqualTo("error");
+        assertThat(body.getString("errorType")).isEqualTo("bad_data");
+        assertThat(get("/api/v1/query?query=nosuchfn(up)").getString("error")).contains("unknown function");
+    }
+}
