@@ -39,4 +39,13 @@ class SystemArchitectureTest {
             .should().callMethod(System.class, "getenv")
             .orShould().callMethod(System.class, "getenv", String.class)
             .because("settings are parsed once, in one place (CONVENTIONS.md)");
+
+    @ArchTest
+    static final ArchRule jsonPOnlyThroughTheCachedProvider = noClasses()
+            .that().resideInAPackage("dev.omcp..")
+            .should().callMethodWhere(com.tngtech.archunit.base.DescribedPredicate.describe(
+                    "a static method of jakarta.json.Json",
+                    call -> call.getTargetOwner().getName().equals("jakarta.json.Json")))
+            .because("each jakarta.json.Json call looks the provider up through the ServiceLoader (tens of "
+                    + "microseconds); use dev.omcp.sdk.json.Jsonp, which caches it");
 }

@@ -1,6 +1,7 @@
 package dev.omcp.core.mcp;
 
-import jakarta.json.Json;
+import dev.omcp.sdk.json.Jsonp;
+
 import jakarta.json.JsonObject;
 import jakarta.json.JsonObjectBuilder;
 import jakarta.json.JsonValue;
@@ -23,30 +24,30 @@ public final class JsonRpc {
 
     /** A JSON-RPC error response; {@code id} is {@link JsonValue#NULL} when it is unknown. */
     public static JsonObject error(JsonValue id, int code, String message) {
-        return Json.createObjectBuilder()
+        return Jsonp.object()
                 .add("jsonrpc", "2.0")
                 .add("id", id)
-                .add("error", Json.createObjectBuilder().add("code", code).add("message", message))
+                .add("error", Jsonp.object().add("code", code).add("message", message))
                 .build();
     }
 
     /** A JSON-RPC error response with a {@code data} member. */
     public static JsonObject error(JsonValue id, int code, String message, JsonValue data) {
-        JsonObjectBuilder err = Json.createObjectBuilder().add("code", code).add("message", message);
+        JsonObjectBuilder err = Jsonp.object().add("code", code).add("message", message);
         if (data != null) {
             err.add("data", data);
         }
-        return Json.createObjectBuilder().add("jsonrpc", "2.0").add("id", id).add("error", err).build();
+        return Jsonp.object().add("jsonrpc", "2.0").add("id", id).add("error", err).build();
     }
 
     /** A JSON-RPC notification. */
     public static JsonObject notification(String method, JsonObject params) {
-        return Json.createObjectBuilder().add("jsonrpc", "2.0").add("method", method).add("params", params).build();
+        return Jsonp.object().add("jsonrpc", "2.0").add("method", method).add("params", params).build();
     }
 
     /** A JSON-RPC request sent by the server. */
     public static JsonObject request(String id, String method, JsonObject params) {
-        return Json.createObjectBuilder()
+        return Jsonp.object()
                 .add("jsonrpc", "2.0")
                 .add("id", id)
                 .add("method", method)

@@ -1,5 +1,7 @@
 package dev.omcp.core.mcp;
 
+import dev.omcp.sdk.json.Jsonp;
+
 import dev.omcp.core.mcp.revision.ProtocolRevision;
 import dev.omcp.core.mcp.session.ClientRequests;
 import dev.omcp.core.mcp.session.McpSessions;
@@ -12,7 +14,6 @@ import dev.omcp.ports.mcp.McpReply;
 import dev.omcp.ports.mcp.McpSession;
 import dev.omcp.ports.mcp.McpTransport;
 import dev.omcp.ports.mcp.Refusal;
-import jakarta.json.Json;
 import jakarta.json.JsonException;
 import jakarta.json.JsonNumber;
 import jakarta.json.JsonObject;
@@ -47,7 +48,7 @@ public final class McpDispatcher implements McpEndpoint {
     private final McpSessions sessions;
     private final SessionStreams streams;
     private final ClientRequests clientRequests;
-    private final JsonReaderFactory readers = Json.createReaderFactory(READER_CONFIG);
+    private final JsonReaderFactory readers = Jsonp.readerFactory(READER_CONFIG);
     private final Map<String, Thread> inFlight = new ConcurrentHashMap<>();
     private final List<Consumer<String>> onSessionEnd;
 

@@ -1,9 +1,10 @@
 package dev.omcp.core.tools;
 
+import dev.omcp.sdk.json.Jsonp;
+
 import dev.omcp.core.mcp.revision.ProtocolRevision;
 import dev.omcp.ports.tools.ToolAnnotations;
 import dev.omcp.ports.tools.ToolDefinition;
-import jakarta.json.Json;
 import jakarta.json.JsonObject;
 import jakarta.json.JsonObjectBuilder;
 
@@ -13,7 +14,7 @@ public final class ToolDescriptors {
 
     /** The {@code tools/list} entry of {@code definition} as {@code revision} expects it. */
     public static JsonObject describe(ToolDefinition definition, ProtocolRevision revision) {
-        JsonObjectBuilder tool = Json.createObjectBuilder().add("name", definition.name());
+        JsonObjectBuilder tool = Jsonp.object().add("name", definition.name());
         if (revision.titles()) {
             tool.add("title", definition.title());
         }
@@ -22,7 +23,7 @@ public final class ToolDescriptors {
             definition.outputSchema().ifPresent(schema -> tool.add("outputSchema", schema));
         }
         ToolAnnotations hints = definition.annotations();
-        JsonObjectBuilder annotations = Json.createObjectBuilder();
+        JsonObjectBuilder annotations = Jsonp.object();
         if (!revision.titles()) {
             // Before 2025-06-18 the display title lived in the annotations.
             annotations.add("title", definition.title());

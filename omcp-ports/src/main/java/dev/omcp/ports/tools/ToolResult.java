@@ -1,6 +1,7 @@
 package dev.omcp.ports.tools;
 
-import jakarta.json.Json;
+import dev.omcp.sdk.json.Jsonp;
+
 import jakarta.json.JsonObject;
 import java.util.List;
 import java.util.Objects;
@@ -46,7 +47,7 @@ public record ToolResult(List<JsonObject> content, Optional<JsonObject> structur
 
     /** A {@code text} content block. */
     public static JsonObject textBlock(String text) {
-        return Json.createObjectBuilder().add("type", "text").add("text", text).build();
+        return Jsonp.object().add("type", "text").add("text", text).build();
     }
 
     /** The text of the first content block, or empty string when it is not text. */

@@ -1,5 +1,7 @@
 package dev.omcp.testkit.conformance;
 
+import dev.omcp.sdk.json.Jsonp;
+
 import dev.omcp.ports.identity.Principal;
 import dev.omcp.ports.prompts.Prompt;
 import dev.omcp.ports.prompts.PromptArgument;
@@ -12,7 +14,6 @@ import dev.omcp.ports.tools.LogLevel;
 import dev.omcp.ports.tools.Tool;
 import dev.omcp.ports.tools.ToolCall;
 import dev.omcp.ports.tools.ToolResult;
-import jakarta.json.Json;
 import jakarta.json.JsonObject;
 import jakarta.json.JsonValue;
 import java.time.Duration;
@@ -47,15 +48,15 @@ public final class ConformanceFixture {
                 FixtureTool.noArguments("test_simple_text", "Returns simple text content",
                         call -> ToolResult.text("This is a simple text response for testing.", false)),
                 FixtureTool.noArguments("test_image_content", "Returns image content",
-                        call -> content(Json.createObjectBuilder().add("type", "image").add("data", PNG).add("mimeType", "image/png").build())),
+                        call -> content(Jsonp.object().add("type", "image").add("data", PNG).add("mimeType", "image/png").build())),
                 FixtureTool.noArguments("test_audio_content", "Returns audio content",
-                        call -> content(Json.createObjectBuilder().add("type", "audio").add("data", WAV).add("mimeType", "audio/wav").build())),
+                        call -> content(Jsonp.object().add("type", "audio").add("data", WAV).add("mimeType", "audio/wav").build())),
                 FixtureTool.noArguments("test_embedded_resource", "Returns an embedded resource",
                         call -> content(embedded("test://embedded-resource", "text/plain", "This is an embedded resource content."))),
                 FixtureTool.noArguments("test_multiple_content_types", "Returns text, image and resource content",
                         call -> new ToolResult(List.of(
                                 ToolResult.textBlock("Multiple content types test:"),
-                                Json.createObjectBuilder().add("type", "image").add("data", PNG).add("mimeType", "image/png").build(),
+                                Jsonp.object().add("type", "image").add("data", PNG).add("mimeType", "image/png").build(),
                                 embedded("test://mixed-content-resource", "application/json", "{\"test\":\"data\",\"value\":123}")),
                                 Optional.empty(), false)),
                 FixtureTool.noArguments("test_tool_with_logging", "Sends three log notifications while it runs",
@@ -75,14 +76,14 @@ public final class ConformanceFixture {
                 FixtureTool.of("json_schema_2020_12_tool", "Tool with JSON Schema 2020-12 features", jsonSchema2020(),
                         call -> ToolResult.text("Received: " + call.arguments(), false)),
                 FixtureTool.of("omcp_test_sleep", "Sleeps for the given milliseconds (graceful-shutdown tests)",
-                        Json.createObjectBuilder().add("type", "object")
-                                .add("properties", Json.createObjectBuilder().add("millis", Json.createObjectBuilder()
+                        Jsonp.object().add("type", "object")
+                                .add("properties", Jsonp.object().add("millis", Jsonp.object()
                                         .add("type", "integer").add("minimum", 0).add("maximum", 30000)))
-                                .add("required", Json.createArrayBuilder().add("millis"))
+                                .add("required", Jsonp.array().add("millis"))
                                 .build(),
                         ConformanceFixture::sleep),
                 FixtureTool.noArguments("omcp_test_thread", "Tells whether the call runs on a virtual thread",
-                        call -> ToolResult.structured(Json.createObjectBuilder()
+                        call -> ToolResult.structured(Jsonp.object()
                                 .add("virtual", Thread.currentThread().isVirtual())
                                 .add("thread", Thread.currentThread().toString())
                                 .build())));
@@ -110,17 +111,17 @@ public final class ConformanceFixture {
                                 message(ToolResult.textBlock("Please process the embedded resource above.")))),
                 prompt("test_prompt_with_image", "A prompt with an image", List.of(),
                         (args, p) -> List.of(
-                                message(Json.createObjectBuilder().add("type", "image").add("data", PNG).add("mimeType", "image/png").build()),
+                                message(Jsonp.object().add("type", "image").add("data", PNG).add("mimeType", "image/png").build()),
                                 message(ToolResult.textBlock("Please analyze the image above.")))));
     }
 
     private static ToolResult withLogging(ToolCall call) {
         try {
-            call.log(LogLevel.INFO, "conformance", Json.createValue("Tool execution started"));
+            call.log(LogLevel.INFO, "conformance", Jsonp.value("Tool execution started"));
             Thread.sleep(50);
-            call.log(LogLevel.INFO, "conformance", Json.createValue("Tool processing data"));
+            call.log(LogLevel.INFO, "conformance", Jsonp.value("Tool processing data"));
             Thread.sleep(50);
-            call.log(LogLevel.INFO, "conformance", Json.createValue("Tool execution completed"));
+            call.log(LogLevel.INFO, "conformance", Jsonp.value("Tool execution completed"));
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             return ToolResult.error("cancelled");
@@ -154,8 +155,8 @@ public final class ConformanceFixture {
     }
 
     private static ToolResult sampling(ToolCall call) {
-        JsonObject params = Json.createObjectBuilder()
-                .add("messages", Json.createArrayBuilder().add(Json.createObjectBuilder()
+        JsonObject params = Jsonp.object()
+                .add("messages", Jsonp.array().add(Jsonp.object()
                         .add("role", "user")
                         .add("content", ToolResult.textBlock(call.arguments().getString("prompt")))))
                 .add("maxTokens", 100)
@@ -168,14 +169,14 @@ public final class ConformanceFixture {
     }
 
     private static ToolResult elicitation(ToolCall call) {
-        JsonObject schema = Json.createObjectBuilder()
+        JsonObject schema = Jsonp.object()
                 .add("type", "object")
-                .add("properties", Json.createObjectBuilder()
-                        .add("username", Json.createObjectBuilder().add("type", "string").add("description", "User's response"))
-                        .add("email", Json.createObjectBuilder().add("type", "string").add("description", "User's email address")))
-                .add("required", Json.createArrayBuilder().add("username").add("email"))
+                .add("properties", Jsonp.object()
+                        .add("username", Jsonp.object().add("type", "string").add("description", "User's response"))
+                        .add("email", Jsonp.object().add("type", "string").add("description", "User's email address")))
+                .add("required", Jsonp.array().add("username").add("email"))
                 .build();
-        JsonObject params = Json.createObjectBuilder()
+        JsonObject params = Jsonp.object()
                 .add("message", call.arguments().getString("message"))
                 .add("requestedSchema", schema)
                 .build();
@@ -183,18 +184,18 @@ public final class ConformanceFixture {
     }
 
     private static ToolResult elicitationDefaults(ToolCall call) {
-        JsonObject schema = Json.createObjectBuilder()
+        JsonObject schema = Jsonp.object()
                 .add("type", "object")
-                .add("properties", Json.createObjectBuilder()
-                        .add("name", Json.createObjectBuilder().add("type", "string").add("default", "John Doe"))
-                        .add("age", Json.createObjectBuilder().add("type", "integer").add("default", 30))
-                        .add("score", Json.createObjectBuilder().add("type", "number").add("default", 95.5))
-                        .add("status", Json.createObjectBuilder().add("type", "string")
-                                .add("enum", Json.createArrayBuilder().add("active").add("inactive").add("pending"))
+                .add("properties", Jsonp.object()
+                        .add("name", Jsonp.object().add("type", "string").add("default", "John Doe"))
+                        .add("age", Jsonp.object().add("type", "integer").add("default", 30))
+                        .add("score", Jsonp.object().add("type", "number").add("default", 95.5))
+                        .add("status", Jsonp.object().add("type", "string")
+                                .add("enum", Jsonp.array().add("active").add("inactive").add("pending"))
                                 .add("default", "active"))
-                        .add("verified", Json.createObjectBuilder().add("type", "boolean").add("default", true)))
+                        .add("verified", Jsonp.object().add("type", "boolean").add("default", true)))
                 .build();
-        JsonObject params = Json.createObjectBuilder()
+        JsonObject params = Jsonp.object()
                 .add("message", "Please review and update the form fields with defaults")
                 .add("requestedSchema", schema)
                 .build();
@@ -202,29 +203,29 @@ public final class ConformanceFixture {
     }
 
     private static ToolResult elicitationEnums(ToolCall call) {
-        JsonObject schema = Json.createObjectBuilder()
+        JsonObject schema = Jsonp.object()
                 .add("type", "object")
-                .add("properties", Json.createObjectBuilder()
-                        .add("untitledSingle", Json.createObjectBuilder().add("type", "string")
-                                .add("enum", Json.createArrayBuilder().add("option1").add("option2").add("option3")))
-                        .add("titledSingle", Json.createObjectBuilder().add("type", "string")
-                                .add("oneOf", Json.createArrayBuilder()
+                .add("properties", Jsonp.object()
+                        .add("untitledSingle", Jsonp.object().add("type", "string")
+                                .add("enum", Jsonp.array().add("option1").add("option2").add("option3")))
+                        .add("titledSingle", Jsonp.object().add("type", "string")
+                                .add("oneOf", Jsonp.array()
                                         .add(constTitle("value1", "First Option"))
                                         .add(constTitle("value2", "Second Option"))
                                         .add(constTitle("value3", "Third Option"))))
-                        .add("legacyEnum", Json.createObjectBuilder().add("type", "string")
-                                .add("enum", Json.createArrayBuilder().add("opt1").add("opt2").add("opt3"))
-                                .add("enumNames", Json.createArrayBuilder().add("Option One").add("Option Two").add("Option Three")))
-                        .add("untitledMulti", Json.createObjectBuilder().add("type", "array")
-                                .add("items", Json.createObjectBuilder().add("type", "string")
-                                        .add("enum", Json.createArrayBuilder().add("option1").add("option2").add("option3"))))
-                        .add("titledMulti", Json.createObjectBuilder().add("type", "array")
-                                .add("items", Json.createObjectBuilder().add("anyOf", Json.createArrayBuilder()
+                        .add("legacyEnum", Jsonp.object().add("type", "string")
+                                .add("enum", Jsonp.array().add("opt1").add("opt2").add("opt3"))
+                                .add("enumNames", Jsonp.array().add("Option One").add("Option Two").add("Option Three")))
+                        .add("untitledMulti", Jsonp.object().add("type", "array")
+                                .add("items", Jsonp.object().add("type", "string")
+                                        .add("enum", Jsonp.array().add("option1").add("option2").add("option3"))))
+                        .add("titledMulti", Jsonp.object().add("type", "array")
+                                .add("items", Jsonp.object().add("anyOf", Jsonp.array()
                                         .add(constTitle("value1", "First Choice"))
                                         .add(constTitle("value2", "Second Choice"))
                                         .add(constTitle("value3", "Third Choice"))))))
                 .build();
-        JsonObject params = Json.createObjectBuilder()
+        JsonObject params = Jsonp.object()
                 .add("message", "Please choose from the options")
                 .add("requestedSchema", schema)
                 .build();
@@ -250,30 +251,30 @@ public final class ConformanceFixture {
     }
 
     private static JsonObject constTitle(String value, String title) {
-        return Json.createObjectBuilder().add("const", value).add("title", title).build();
+        return Jsonp.object().add("const", value).add("title", title).build();
     }
 
     private static JsonObject objectSchema(String property, String description) {
-        return Json.createObjectBuilder()
+        return Jsonp.object()
                 .add("type", "object")
-                .add("properties", Json.createObjectBuilder()
-                        .add(property, Json.createObjectBuilder().add("type", "string").add("description", description)))
-                .add("required", Json.createArrayBuilder().add(property))
+                .add("properties", Jsonp.object()
+                        .add(property, Jsonp.object().add("type", "string").add("description", description)))
+                .add("required", Jsonp.array().add(property))
                 .build();
     }
 
     private static JsonObject jsonSchema2020() {
-        return Json.createObjectBuilder()
+        return Jsonp.object()
                 .add("$schema", "https://json-schema.org/draft/2020-12/schema")
                 .add("type", "object")
-                .add("$defs", Json.createObjectBuilder().add("address", Json.createObjectBuilder()
+                .add("$defs", Jsonp.object().add("address", Jsonp.object()
                         .add("type", "object")
-                        .add("properties", Json.createObjectBuilder()
-                                .add("street", Json.createObjectBuilder().add("type", "string"))
-                                .add("city", Json.createObjectBuilder().add("type", "string")))))
-                .add("properties", Json.createObjectBuilder()
-                        .add("name", Json.createObjectBuilder().add("type", "string"))
-                        .add("address", Json.createObjectBuilder().add("$ref", "#/$defs/address")))
+                        .add("properties", Jsonp.object()
+                                .add("street", Jsonp.object().add("type", "string"))
+                                .add("city", Jsonp.object().add("type", "string")))))
+                .add("properties", Jsonp.object()
+                        .add("name", Jsonp.object().add("type", "string"))
+                        .add("address", Jsonp.object().add("$ref", "#/$defs/address")))
                 .add("additionalProperties", false)
                 .build();
     }
@@ -283,14 +284,14 @@ public final class ConformanceFixture {
     }
 
     private static JsonObject embedded(String uri, String mimeType, String text) {
-        return Json.createObjectBuilder()
+        return Jsonp.object()
                 .add("type", "resource")
-                .add("resource", Json.createObjectBuilder().add("uri", uri).add("mimeType", mimeType).add("text", text))
+                .add("resource", Jsonp.object().add("uri", uri).add("mimeType", mimeType).add("text", text))
                 .build();
     }
 
     private static JsonObject message(JsonObject content) {
-        return Json.createObjectBuilder().add("role", "user").add("content", content).build();
+        return Jsonp.object().add("role", "user").add("content", content).build();
     }
 
     private static Prompt prompt(
@@ -339,7 +340,7 @@ public final class ConformanceFixture {
                     return Optional.of(List.of(text(uri, "text/plain", "This is the content of the static text resource.")));
                 }
                 case "test://static-binary" -> {
-                    return Optional.of(List.of(Json.createObjectBuilder().add("uri", uri).add("mimeType", "image/png").add("blob", PNG).build()));
+                    return Optional.of(List.of(Jsonp.object().add("uri", uri).add("mimeType", "image/png").add("blob", PNG).build()));
                 }
                 case "test://watched-resource" -> {
                     return Optional.of(List.of(text(uri, "text/plain", "Watched resource content")));
@@ -350,7 +351,7 @@ public final class ConformanceFixture {
                         return Optional.empty();
                     }
                     String id = matcher.group(1);
-                    String json = Json.createObjectBuilder()
+                    String json = Jsonp.object()
                             .add("id", id).add("templateTest", true).add("data", "Data for ID: " + id)
                             .build().toString();
                     return Optional.of(List.of(text(uri, "application/json", json)));
@@ -364,7 +365,7 @@ public final class ConformanceFixture {
         }
 
         private static JsonObject text(String uri, String mimeType, String text) {
-            return Json.createObjectBuilder().add("uri", uri).add("mimeType", mimeType).add("text", text).build();
+            return Jsonp.object().add("uri", uri).add("mimeType", mimeType).add("text", text).build();
         }
     }
 }

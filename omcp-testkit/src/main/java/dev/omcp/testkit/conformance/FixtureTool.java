@@ -1,11 +1,12 @@
 package dev.omcp.testkit.conformance;
 
+import dev.omcp.sdk.json.Jsonp;
+
 import dev.omcp.ports.tools.Tool;
 import dev.omcp.ports.tools.ToolAnnotations;
 import dev.omcp.ports.tools.ToolCall;
 import dev.omcp.ports.tools.ToolDefinition;
 import dev.omcp.ports.tools.ToolResult;
-import jakarta.json.Json;
 import jakarta.json.JsonObject;
 import java.util.Optional;
 import java.util.function.Function;
@@ -20,7 +21,7 @@ record FixtureTool(ToolDefinition definition, Function<ToolCall, ToolResult> bod
     }
 
     static FixtureTool noArguments(String name, String description, Function<ToolCall, ToolResult> body) {
-        return of(name, description, Json.createObjectBuilder().add("type", "object").build(), body);
+        return of(name, description, Jsonp.object().add("type", "object").build(), body);
     }
 
     @Override

@@ -1,5 +1,7 @@
 package dev.omcp.adapters.http.mcp;
 
+import dev.omcp.sdk.json.Jsonp;
+
 import dev.omcp.adapters.http.metrics.GatewayMetrics;
 import dev.omcp.adapters.http.security.BearerToken;
 import dev.omcp.ports.identity.AgentAuthResult;
@@ -11,7 +13,6 @@ import dev.omcp.ports.mcp.McpOutbound;
 import dev.omcp.ports.mcp.McpReply;
 import dev.omcp.ports.mcp.McpTransport;
 import io.javalin.http.Context;
-import jakarta.json.Json;
 import jakarta.json.JsonObject;
 import jakarta.json.JsonValue;
 import java.io.IOException;
@@ -162,7 +163,7 @@ public final class StreamableHttpTransport {
         ctx.status(401)
                 .header("WWW-Authenticate", token.isPresent() ? "Bearer realm=\"omcp\", error=\"invalid_token\"" : "Bearer realm=\"omcp\"")
                 .contentType(JSON)
-                .result(Json.createObjectBuilder()
+                .result(Jsonp.object()
                         .add("code", "OMCP_AUTH_REQUIRED")
                         .add("error", reason)
                         .add("mode", "bearer")
@@ -172,10 +173,10 @@ public final class StreamableHttpTransport {
     }
 
     private static void refuse(Context ctx, int status, String message) {
-        JsonObject body = Json.createObjectBuilder()
+        JsonObject body = Jsonp.object()
                 .add("jsonrpc", "2.0")
                 .add("id", JsonValue.NULL)
-                .add("error", Json.createObjectBuilder().add("code", -32600).add("message", message))
+                .add("error", Jsonp.object().add("code", -32600).add("message", message))
                 .build();
         ctx.status(status).contentType(JSON).result(body.toString());
     }

@@ -1,5 +1,7 @@
 package dev.omcp.adapters.http.mcp;
 
+import dev.omcp.sdk.json.Jsonp;
+
 import dev.omcp.adapters.http.metrics.GatewayMetrics;
 import dev.omcp.adapters.http.security.BearerToken;
 import dev.omcp.ports.identity.AgentAuthResult;
@@ -13,7 +15,6 @@ import dev.omcp.ports.mcp.McpTransport;
 import io.javalin.http.Context;
 import io.javalin.websocket.WsConfig;
 import io.javalin.websocket.WsContext;
-import jakarta.json.Json;
 import jakarta.json.JsonObject;
 import jakarta.json.JsonValue;
 import java.time.Duration;
@@ -194,10 +195,10 @@ public final class WebSocketTransport {
     }
 
     private static String errorFrame(String message) {
-        JsonObject error = Json.createObjectBuilder()
+        JsonObject error = Jsonp.object()
                 .add("jsonrpc", "2.0")
                 .add("id", JsonValue.NULL)
-                .add("error", Json.createObjectBuilder().add("code", -32600).add("message", message))
+                .add("error", Jsonp.object().add("code", -32600).add("message", message))
                 .build();
         return error.toString();
     }

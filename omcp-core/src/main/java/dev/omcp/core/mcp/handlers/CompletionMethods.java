@@ -1,9 +1,10 @@
 package dev.omcp.core.mcp.handlers;
 
+import dev.omcp.sdk.json.Jsonp;
+
 import dev.omcp.core.mcp.JsonRpc;
 import dev.omcp.core.mcp.McpCall;
 import dev.omcp.core.mcp.McpResult;
-import jakarta.json.Json;
 import jakarta.json.JsonArrayBuilder;
 import jakarta.json.JsonObject;
 import java.util.List;
@@ -44,10 +45,10 @@ public final class CompletionMethods {
                 return McpResult.Failure.of(JsonRpc.INVALID_PARAMS, "params.ref.type must be ref/prompt or ref/resource");
             }
         }
-        JsonArrayBuilder array = Json.createArrayBuilder();
+        JsonArrayBuilder array = Jsonp.array();
         values.stream().limit(MAX_VALUES).forEach(array::add);
-        return McpResult.Success.of(Json.createObjectBuilder()
-                .add("completion", Json.createObjectBuilder()
+        return McpResult.Success.of(Jsonp.object()
+                .add("completion", Jsonp.object()
                         .add("values", array)
                         .add("total", values.size())
                         .add("hasMore", values.size() > MAX_VALUES))

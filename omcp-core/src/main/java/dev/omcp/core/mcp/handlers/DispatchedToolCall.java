@@ -1,5 +1,7 @@
 package dev.omcp.core.mcp.handlers;
 
+import dev.omcp.sdk.json.Jsonp;
+
 import dev.omcp.core.mcp.JsonRpc;
 import dev.omcp.core.mcp.McpCall;
 import dev.omcp.core.mcp.session.ClientRequests;
@@ -8,7 +10,6 @@ import dev.omcp.ports.mcp.McpSession;
 import dev.omcp.ports.tools.ClientRequestException;
 import dev.omcp.ports.tools.LogLevel;
 import dev.omcp.ports.tools.ToolCall;
-import jakarta.json.Json;
 import jakarta.json.JsonObject;
 import jakarta.json.JsonObjectBuilder;
 import jakarta.json.JsonValue;
@@ -51,7 +52,7 @@ final class DispatchedToolCall implements ToolCall {
         if (token.isEmpty()) {
             return;
         }
-        JsonObjectBuilder params = Json.createObjectBuilder().add("progressToken", token.get()).add("progress", progress);
+        JsonObjectBuilder params = Jsonp.object().add("progressToken", token.get()).add("progress", progress);
         if (total >= 0) {
             params.add("total", total);
         }
@@ -66,7 +67,7 @@ final class DispatchedToolCall implements ToolCall {
         if (level.compareTo(minimumLevel) < 0) {
             return;
         }
-        JsonObjectBuilder params = Json.createObjectBuilder().add("level", level.wireName()).add("data", data);
+        JsonObjectBuilder params = Jsonp.object().add("level", level.wireName()).add("data", data);
         if (logger != null) {
             params.add("logger", logger);
         }

@@ -1,11 +1,12 @@
 package dev.omcp.core.mcp.handlers;
 
+import dev.omcp.sdk.json.Jsonp;
+
 import dev.omcp.core.mcp.JsonRpc;
 import dev.omcp.core.mcp.McpCall;
 import dev.omcp.core.mcp.McpResult;
 import dev.omcp.core.mcp.session.McpSessions;
 import dev.omcp.ports.tools.LogLevel;
-import jakarta.json.Json;
 import jakarta.json.JsonObject;
 import jakarta.json.JsonObjectBuilder;
 import java.util.Optional;
@@ -29,10 +30,10 @@ public final class LifecycleMethods {
 
     /** The capabilities announced in every {@code initialize} result. */
     public static JsonObject serverCapabilities() {
-        return Json.createObjectBuilder()
-                .add("tools", Json.createObjectBuilder().add("listChanged", true))
-                .add("resources", Json.createObjectBuilder().add("subscribe", true).add("listChanged", true))
-                .add("prompts", Json.createObjectBuilder().add("listChanged", true))
+        return Jsonp.object()
+                .add("tools", Jsonp.object().add("listChanged", true))
+                .add("resources", Jsonp.object().add("subscribe", true).add("listChanged", true))
+                .add("prompts", Jsonp.object().add("listChanged", true))
                 .add("logging", JsonObject.EMPTY_JSON_OBJECT)
                 .add("completions", JsonObject.EMPTY_JSON_OBJECT)
                 .build();
@@ -46,11 +47,11 @@ public final class LifecycleMethods {
         if (!call.params().containsKey("protocolVersion")) {
             return McpResult.Failure.of(JsonRpc.INVALID_PARAMS, "initialize needs params.protocolVersion, for example \"2025-11-25\"");
         }
-        JsonObjectBuilder serverInfo = Json.createObjectBuilder().add("name", serverName).add("version", serverVersion);
+        JsonObjectBuilder serverInfo = Jsonp.object().add("name", serverName).add("version", serverVersion);
         if (call.revision().titles()) {
             serverInfo.add("title", serverTitle);
         }
-        JsonObjectBuilder result = Json.createObjectBuilder()
+        JsonObjectBuilder result = Jsonp.object()
                 .add("protocolVersion", call.revision().wireName())
                 .add("capabilities", serverCapabilities())
                 .add("serverInfo", serverInfo);

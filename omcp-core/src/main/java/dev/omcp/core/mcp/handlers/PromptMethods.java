@@ -1,12 +1,13 @@
 package dev.omcp.core.mcp.handlers;
 
+import dev.omcp.sdk.json.Jsonp;
+
 import dev.omcp.core.mcp.JsonRpc;
 import dev.omcp.core.mcp.McpCall;
 import dev.omcp.core.mcp.McpResult;
 import dev.omcp.ports.prompts.Prompt;
 import dev.omcp.ports.prompts.PromptArgument;
 import dev.omcp.ports.prompts.PromptDefinition;
-import jakarta.json.Json;
 import jakarta.json.JsonArrayBuilder;
 import jakarta.json.JsonObject;
 import jakarta.json.JsonObjectBuilder;
@@ -29,24 +30,24 @@ public final class PromptMethods {
     }
 
     public McpResult list(McpCall call) {
-        JsonArrayBuilder array = Json.createArrayBuilder();
+        JsonArrayBuilder array = Jsonp.array();
         for (Prompt prompt : prompts.values()) {
             PromptDefinition definition = prompt.definition();
-            JsonObjectBuilder entry = Json.createObjectBuilder().add("name", definition.name());
+            JsonObjectBuilder entry = Jsonp.object().add("name", definition.name());
             if (call.revision().titles()) {
                 entry.add("title", definition.title());
             }
             entry.add("description", definition.description());
-            JsonArrayBuilder arguments = Json.createArrayBuilder();
+            JsonArrayBuilder arguments = Jsonp.array();
             for (PromptArgument argument : definition.arguments()) {
-                arguments.add(Json.createObjectBuilder()
+                arguments.add(Jsonp.object()
                         .add("name", argument.name())
                         .add("description", argument.description())
                         .add("required", argument.required()));
             }
             array.add(entry.add("arguments", arguments));
         }
-        return McpResult.Success.of(Json.createObjectBuilder().add("prompts", array).build());
+        return McpResult.Success.of(Jsonp.object().add("prompts", array).build());
     }
 
     public McpResult get(McpCall call) {
@@ -76,9 +77,9 @@ public final class PromptMethods {
         if (!missing.isEmpty()) {
             return McpResult.Failure.of(JsonRpc.INVALID_PARAMS, "prompt '" + name + "' needs the arguments " + missing);
         }
-        JsonArrayBuilder messages = Json.createArrayBuilder();
+        JsonArrayBuilder messages = Jsonp.array();
         prompt.render(arguments, call.principal()).forEach(messages::add);
-        return McpResult.Success.of(Json.createObjectBuilder()
+        return McpResult.Success.of(Jsonp.object()
                 .add("description", prompt.definition().description())
                 .add("messages", messages)
                 .build());

@@ -1,12 +1,13 @@
 package dev.omcp.core.mcp.handlers;
 
+import dev.omcp.sdk.json.Jsonp;
+
 import dev.omcp.core.mcp.JsonRpc;
 import dev.omcp.core.mcp.McpCall;
 import dev.omcp.core.mcp.McpResult;
 import dev.omcp.ports.resources.ResourceDefinition;
 import dev.omcp.ports.resources.ResourceProvider;
 import dev.omcp.ports.resources.ResourceTemplateDefinition;
-import jakarta.json.Json;
 import jakarta.json.JsonArrayBuilder;
 import jakarta.json.JsonObject;
 import jakarta.json.JsonObjectBuilder;
@@ -29,24 +30,24 @@ public final class ResourceMethods {
     }
 
     public McpResult list(McpCall call) {
-        JsonArrayBuilder resources = Json.createArrayBuilder();
+        JsonArrayBuilder resources = Jsonp.array();
         for (ResourceProvider provider : providers) {
             for (ResourceDefinition resource : provider.resources()) {
-                JsonObjectBuilder entry = Json.createObjectBuilder().add("uri", resource.uri()).add("name", resource.name());
+                JsonObjectBuilder entry = Jsonp.object().add("uri", resource.uri()).add("name", resource.name());
                 if (call.revision().titles()) {
                     entry.add("title", resource.title());
                 }
                 resources.add(entry.add("description", resource.description()).add("mimeType", resource.mimeType()));
             }
         }
-        return McpResult.Success.of(Json.createObjectBuilder().add("resources", resources).build());
+        return McpResult.Success.of(Jsonp.object().add("resources", resources).build());
     }
 
     public McpResult listTemplates(McpCall call) {
-        JsonArrayBuilder templates = Json.createArrayBuilder();
+        JsonArrayBuilder templates = Jsonp.array();
         for (ResourceProvider provider : providers) {
             for (ResourceTemplateDefinition template : provider.templates()) {
-                JsonObjectBuilder entry = Json.createObjectBuilder()
+                JsonObjectBuilder entry = Jsonp.object()
                         .add("uriTemplate", template.uriTemplate())
                         .add("name", template.name());
                 if (call.revision().titles()) {
@@ -55,7 +56,7 @@ public final class ResourceMethods {
                 templates.add(entry.add("description", template.description()).add("mimeType", template.mimeType()));
             }
         }
-        return McpResult.Success.of(Json.createObjectBuilder().add("resourceTemplates", templates).build());
+        return McpResult.Success.of(Jsonp.object().add("resourceTemplates", templates).build());
     }
 
     public McpResult read(McpCall call) {
@@ -66,15 +67,15 @@ public final class ResourceMethods {
         for (ResourceProvider provider : providers) {
             Optional<List<JsonObject>> contents = provider.read(uri.get(), call.principal());
             if (contents.isPresent()) {
-                JsonArrayBuilder array = Json.createArrayBuilder();
+                JsonArrayBuilder array = Jsonp.array();
                 contents.get().forEach(array::add);
-                return McpResult.Success.of(Json.createObjectBuilder().add("contents", array).build());
+                return McpResult.Success.of(Jsonp.object().add("contents", array).build());
             }
         }
         return new McpResult.Failure(
                 JsonRpc.RESOURCE_NOT_FOUND,
                 "Resource not found: " + ToolMethods.abbreviate(uri.get()) + "; call resources/list for readable URIs",
-                Json.createObjectBuilder().add("uri", uri.get()).build());
+                Jsonp.object().add("uri", uri.get()).build());
     }
 
     public McpResult subscribe(McpCall call) {

@@ -1,5 +1,7 @@
 package dev.omcp.core.mcp.handlers;
 
+import dev.omcp.sdk.json.Jsonp;
+
 import dev.omcp.core.mcp.JsonRpc;
 import dev.omcp.core.mcp.McpCall;
 import dev.omcp.core.mcp.McpResult;
@@ -11,7 +13,6 @@ import dev.omcp.core.tools.ToolRegistry;
 import dev.omcp.core.tools.ToolVisibility;
 import dev.omcp.ports.tools.Tool;
 import dev.omcp.ports.tools.ToolResult;
-import jakarta.json.Json;
 import jakarta.json.JsonArrayBuilder;
 import jakarta.json.JsonObject;
 import jakarta.json.JsonObjectBuilder;
@@ -103,12 +104,12 @@ public final class ToolMethods {
     }
 
     private JsonObject page(List<Tool> tools, int offset, ProtocolRevision revision) {
-        JsonArrayBuilder array = Json.createArrayBuilder();
+        JsonArrayBuilder array = Jsonp.array();
         int end = Math.min(tools.size(), offset + pageSize);
         for (int i = offset; i < end; i++) {
             array.add(ToolDescriptors.describe(tools.get(i).definition(), revision));
         }
-        JsonObjectBuilder result = Json.createObjectBuilder().add("tools", array);
+        JsonObjectBuilder result = Jsonp.object().add("tools", array);
         if (end < tools.size()) {
             result.add("nextCursor", encodeCursor(end));
         }
@@ -153,9 +154,9 @@ public final class ToolMethods {
 
     /** The {@code CallToolResult} JSON of {@code result} as {@code revision} expects it. */
     public static JsonObject toJson(ToolResult result, ProtocolRevision revision) {
-        JsonArrayBuilder content = Json.createArrayBuilder();
+        JsonArrayBuilder content = Jsonp.array();
         result.content().forEach(content::add);
-        JsonObjectBuilder json = Json.createObjectBuilder().add("content", content);
+        JsonObjectBuilder json = Jsonp.object().add("content", content);
         if (revision.structuredOutput()) {
             result.structuredContent().ifPresent(structured -> json.add("structuredContent", structured));
         }

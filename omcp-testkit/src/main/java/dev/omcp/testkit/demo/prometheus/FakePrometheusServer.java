@@ -1,6 +1,6 @@
 package dev.omcp.testkit.demo.prometheus;
 
-import dev.omcp.testkit.demo.http.JsonText;
+import dev.omcp.testkit.demo.json.JsonText;
 import dev.omcp.testkit.demo.http.LoopbackHttpServer;
 import dev.omcp.testkit.demo.system.DemoPod;
 import dev.omcp.testkit.demo.system.SimulatedSystem;

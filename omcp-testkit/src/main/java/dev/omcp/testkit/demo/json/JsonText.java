@@ -1,6 +1,7 @@
-package dev.omcp.testkit.demo.http;
+package dev.omcp.testkit.demo.json;
 
-import jakarta.json.Json;
+import dev.omcp.sdk.json.Jsonp;
+
 import java.util.Map;
 
 /** JSON text helpers for simulated backends that write large answers with a StringBuilder. */
@@ -9,7 +10,7 @@ public final class JsonText {
 
     /** A JSON string literal, escaped. */
     public static String quote(String text) {
-        return Json.createValue(text).toString();
+        return Jsonp.value(text).toString();
     }
 
     /** A JSON object of string values. */

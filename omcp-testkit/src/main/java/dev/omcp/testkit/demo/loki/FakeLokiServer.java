@@ -1,0 +1,225 @@
+package dev.omcp.testkit.demo.loki;
+
+import dev.omcp.testkit.demo.http.LoopbackHttpServer;
+import dev.omcp.testkit.demo.json.JsonText;
+import dev.omcp.testkit.demo.system.DemoPod;
+import dev.omcp.testkit.demo.system.LogGenerator;
+import dev.omcp.testkit.demo.system.SimulatedSystem;
+import java.io.IOException;
+import java.time.Instant;
+import java.time.format.DateTimeParseException;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeSet;
+
+/**
+ * The HTTP API of a Loki server over the shop's generated logs: log and metric queries (range and
+ * instant), labels, label values, series and readiness. Errors are plain-text 400s, as Loki's.
+ */
+public final class FakeLokiServer implements AutoCloseable {
+    /** Loki's default {@code max_entries_limit_per_query}. */
+    private static final int MAX_ENTRIES = 5000;
+
+    private final SimulatedSystem system;
+    private final LogQlEngine engine;
+    private final LoopbackHttpServer server;
+
+    private FakeLokiServer(SimulatedSystem system) throws IOException {
+        this.system = system;
+        this.engine = new LogQlEngine(system);
+        Map<String, LoopbackHttpServer.Route> routes = new LinkedHashMap<>();
+        routes.put("/loki/api/v1/query_range", r -> query(r, true));
+        routes.put("/loki/api/v1/query", r -> query(r, false));
+        routes.put("/loki/api/v1/labels", this::labels);
+        routes.put("/loki/api/v1/label/", this::labelValues);
+        routes.put("/loki/api/v1/series", this::series);
+        routes.put("/loki/api/v1/status/buildinfo", r -> r.json(200, "{\"version\":\"3.4.2\",\"revision\":\"omcp-demo\"}"));
+        routes.put("/ready", r -> r.respond(200, "text/plain", "ready\n"));
+        this.server = LoopbackHttpServer.start(routes);
+    }
+
+    /** Starts the simulated Loki on a free loopback port. */
+    public static FakeLokiServer start(SimulatedSystem system) throws IOException {
+        return new FakeLokiServer(system);
+    }
+
+    public String baseUrl() {
+        return server.baseUrl();
+    }
+
+    @Override
+    public void close() {
+        server.close();
+    }
+
+    private void query(LoopbackHttpServer.Request request, boolean range) throws IOException {
+        try {
+            Object parsed = LogQlParser.parse(request.param("query"));
+            long now = system.clock().millis();
+            long end = range ? time(request.param("end"), now) : time(request.param("time"), now);
+            long start = range ? time(request.param("start"), end - 3_600_000L) : end;
+            int limit = request.param("limit") == null ? 100 : Integer.parseInt(request.param("limit"));
+            if (limit > MAX_ENTRIES) {
+                throw new LogQlException("max entries limit per query exceeded, limit > max_entries_limit_per_query (" + limit + " > " + MAX_ENTRIES + ")");
+            }
+            if (end < start) {
+                throw new LogQlException("the end time of the query must be after its start time");
+            }
+            if (parsed instanceof LogQl.LogQuery logQuery) {
+                boolean forward = "forward".equalsIgnoreCase(request.param("direction"));
+                request.json(200, streams(logQuery, start, end, limit, forward));
+            } else {
+                long step = range ? step(request.param("step"), start, end) : 1;
+                request.json(200, matrix((LogQl.MetricExpr) parsed, start, end, step, range));
+            }
+        } catch (LogQlException e) {
+            request.respond(400, "text/plain; charset=utf-8", e.getMessage() + "\n");
+        } catch (NumberFormatException e) {
+            request.respond(400, "text/plain; charset=utf-8", "invalid parameter: " + e.getMessage() + "\n");
+        }
+    }
+
+    private String streams(LogQl.LogQuery query, long start, long end, int limit, boolean forward) {
+        List<LogQlEngine.Entry> entries = new ArrayList<>(engine.select(query, start, end + 1));
+        if (!forward) {
+            entries.sort(Comparator.comparingLong(LogQlEngine.Entry::epochNanos).reversed());
+        }
+        List<LogQlEngine.Entry> kept = entries.subList(0, Math.min(limit, entries.size()));
+        Map<Map<String, String>, List<LogQlEngine.Entry>> byStream = new LinkedHashMap<>();
+        for (LogQlEngine.Entry entry : kept) {
+            byStream.computeIfAbsent(entry.labels(), k -> new ArrayList<>()).add(entry);
+        }
+        StringBuilder out = new StringBuilder("{\"status\":\"success\",\"data\":{\"resultType\":\"streams\",\"result\":[");
+        boolean first = true;
+        for (Map.Entry<Map<String, String>, List<LogQlEngine.Entry>> stream : byStream.entrySet()) {
+            out.append(first ? "" : ",").append("{\"stream\":").append(JsonText.object(stream.getKey())).append(",\"values\":[");
+            first = false;
+            boolean firstValue = true;
+            for (LogQlEngine.Entry entry : stream.getValue()) {
+                out.append(firstValue ? "" : ",").append("[\"").append(entry.epochNanos()).append("\",").append(JsonText.quote(entry.line())).append(']');
+                firstValue = false;
+            }
+            out.append("]}");
+        }
+        return out.append("],\"stats\":{\"summary\":{\"totalEntriesReturned\":").append(kept.size()).append("}}}}").toString();
+    }
+
+    private String matrix(LogQl.MetricExpr expr, long start, long end, long step, boolean range) {
+        Map<Map<String, String>, double[]> series = engine.evaluate(expr, start, end, step);
+        StringBuilder out = new StringBuilder("{\"status\":\"success\",\"data\":{\"resultType\":\"")
+                .append(range ? "matrix" : "vector").append("\",\"result\":[");
+        boolean first = true;
+        for (Map.Entry<Map<String, String>, double[]> entry : series.entrySet()) {
+            double[] values = entry.getValue();
+            if (!range) {
+                if (Double.isNaN(values[0])) {
+                    continue;
+                }
+                out.append(first ? "" : ",").append("{\"metric\":").append(JsonText.object(entry.getKey()))
+                        .append(",\"value\":[").append(seconds(start)).append(",\"").append(format(values[0])).append("\"]}");
+                first = false;
+                continue;
+            }
+            out.append(first ? "" : ",").append("{\"metric\":").append(JsonText.object(entry.getKey())).append(",\"values\":[");
+            first = false;
+            boolean firstPoint = true;
+            for (int s = 0; s < values.length; s++) {
+                if (Double.isNaN(values[s])) {
+                    continue;
+                }
+                out.append(firstPoint ? "" : ",").append('[').append(seconds(start + s * step)).append(",\"").append(format(values[s])).append("\"]");
+                firstPoint = false;
+            }
+            out.append("]}");
+        }
+        return out.append("]}}").toString();
+    }
+
+    private void labels(LoopbackHttpServer.Request request) throws IOException {
+        TreeSet<String> names = new TreeSet<>();
+        for (DemoPod pod : system.pods()) {
+            names.addAll(LogGenerator.streamOf(pod).keySet());
+        }
+        request.json(200, "{\"status\":\"success\",\"data\":" + array(names) + "}");
+    }
+
+    private void labelValues(LoopbackHttpServer.Request request) throws IOException {
+        String path = request.path();
+        if (!path.endsWith("/values")) {
+            request.respond(404, "text/plain", "404 page not found\n");
+            return;
+        }
+        String name = path.substring("/loki/api/v1/label/".length(), path.length() - "/values".length());
+        TreeSet<String> values = new TreeSet<>();
+        for (DemoPod pod : system.pods()) {
+            String value = LogGenerator.streamOf(pod).get(name);
+            if (value != null) {
+                values.add(value);
+            }
+        }
+        request.json(200, "{\"status\":\"success\",\"data\":" + array(values) + "}");
+    }
+
+    private void series(LoopbackHttpServer.Request request) throws IOException {
+        StringBuilder out = new StringBuilder("{\"status\":\"success\",\"data\":[");
+        boolean first = true;
+        for (DemoPod pod : system.pods()) {
+            out.append(first ? "" : ",").append(JsonText.object(LogGenerator.streamOf(pod)));
+            first = false;
+        }
+        request.json(200, out.append("]}").toString());
+    }
+
+    /** Loki accepts nanosecond integers, RFC 3339, and (with a fraction) seconds. */
+    static long time(String text, long fallback) {
+        if (text == null || text.isBlank()) {
+            return fallback;
+        }
+        try {
+            if (text.contains(".")) {
+                return Math.round(Double.parseDouble(text) * 1000);
+            }
+            long number = Long.parseLong(text);
+            return text.length() >= 16 ? number / 1_000_000L : text.length() >= 13 ? number : number * 1000;
+        } catch (NumberFormatException e) {
+            try {
+                return Instant.parse(text).toEpochMilli();
+            } catch (DateTimeParseException ex) {
+                throw new LogQlException("invalid time " + text + ": use nanoseconds since the epoch or RFC 3339");
+            }
+        }
+    }
+
+    private static long step(String text, long start, long end) {
+        if (text == null || text.isBlank()) {
+            return Math.max(1000, (end - start) / 250);
+        }
+        try {
+            return Math.max(1, Math.round(Double.parseDouble(text) * 1000));
+        } catch (NumberFormatException e) {
+            Object parsed = LogQlParser.parse("count_over_time({job=\"x\"}[" + text + "])");
+            return ((LogQl.RangeAggregation) parsed).rangeMillis();
+        }
+    }
+
+    private static String seconds(long epochMillis) {
+        return epochMillis % 1000 == 0 ? Long.toString(epochMillis / 1000) : Double.toString(epochMillis / 1000.0);
+    }
+
+    private static String format(double value) {
+        return value == Math.rint(value) && Math.abs(value) < 1e15 ? Long.toString((long) value) : Double.toString(value);
+    }
+
+    private static String array(java.util.Collection<String> values) {
+        StringBuilder out = new StringBuilder("[");
+        boolean first = true;
+        for (String value : values) {
+            out.append(first ? "" : ",").append(JsonText.quote(value));
+            first = false;
+        }
+        return out.append(']').toString();
+    }
+}

@@ -1,0 +1,141 @@
+package dev.omcp.testkit.demo.system;
+
+import dev.omcp.testkit.demo.json.JsonText;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.SplittableRandom;
+
+/**
+ * The shop's logs: sampled access logs, sign-in events (with the e-mail addresses and IPs a real
+ * shop leaks into logs, so redaction has work to do), and during the incident the errors each
+ * failing service writes. Deterministic: a second of one pod always yields the same lines.
+ */
+public final class LogGenerator {
+    private static final String[] PATHS = {"/api/cart", "/api/products", "/api/orders", "/api/search", "/healthz"};
+    private static final String[] USERS = {"alice@example.com", "bob.smith@example.org", "carol+shop@example.net", "dave@corp.example"};
+    private static final String[] CLIENT_IPS = {"203.0.113.7", "198.51.100.23", "192.0.2.101", "2001:db8::17"};
+
+    private final SimulatedSystem system;
+
+    public LogGenerator(SimulatedSystem system) {
+        this.system = system;
+    }
+
+    /** The stream labels of one pod. */
+    public static Map<String, String> streamOf(DemoPod pod) {
+        Map<String, String> labels = new LinkedHashMap<>();
+        labels.put("namespace", pod.namespace());
+        labels.put("service_name", pod.service());
+        labels.put("app", pod.service());
+        labels.put("container", pod.service());
+        labels.put("pod", pod.name());
+        labels.put("job", pod.namespace() + "/" + pod.service());
+        return labels;
+    }
+
+    /**
+     * Lines written in {@code [fromMillis, toMillis)} by the given pods, oldest first. Generation
+     * before the history's origin yields nothing, as a retention limit would.
+     */
+    public List<LogLine> lines(List<DemoPod> pods, long fromMillis, long toMillis) {
+        long from = Math.max(fromMillis, system.metrics().origin());
+        long to = Math.min(toMillis, system.clock().millis() + 1);
+        List<LogLine> out = new ArrayList<>();
+        for (long second = Math.floorDiv(from, 1000); second * 1000 < to; second++) {
+            for (DemoPod pod : pods) {
+                generate(pod, second, from, to, out);
+            }
+        }
+        out.sort((a, b) -> Long.compare(a.epochNanos(), b.epochNanos()));
+        return out;
+    }
+
+    private void generate(DemoPod pod, long second, long from, long to, List<LogLine> out) {
+        DemoService service = system.service(pod.service()).orElseThrow();
+        SplittableRandom random = new SplittableRandom(system.seed() * 31 + pod.name().hashCode() * 1_000_003L + second);
+        long t = second * 1000;
+        Map<String, String> stream = streamOf(pod);
+        double perPodRate = system.requestRate(service, t) / service.replicas();
+        // Access logs are sampled: about one line per 40 requests.
+        int access = poisson(random, perPodRate / 40);
+        for (int i = 0; i < access; i++) {
+            long ms = t + random.nextInt(1000);
+            double latency = system.medianLatency(service, ms) * Math.exp(0.5 * random.nextGaussian()) * 1000;
+            boolean failed = random.nextDouble() < system.errorRatio(service, ms);
+            String path = PATHS[random.nextInt(PATHS.length)];
+            add(out, from, to, ms, random, stream, json(
+                    "ts", iso(ms), "level", failed ? "error" : "info", "service", service.name(),
+                    "msg", failed ? "request failed" : "request handled", "method", "GET", "path", path,
+                    "status", failed ? "500" : "200", "duration_ms", String.format(java.util.Locale.ROOT, "%.1f", latency),
+                    "trace_id", traceId(random)));
+        }
+        if (service.name().equals("frontend") && random.nextDouble() < 0.05) {
+            long ms = t + random.nextInt(1000);
+            add(out, from, to, ms, random, stream, json("ts", iso(ms), "level", "info", "service", service.name(),
+                    "msg", "user " + USERS[random.nextInt(USERS.length)] + " signed in from " + CLIENT_IPS[random.nextInt(CLIENT_IPS.length)],
+                    "trace_id", traceId(random)));
+        }
+        double strength = system.incident().strength(service.name(), t);
+        if (strength > 0) {
+            int errors = poisson(random, 1.5 * strength);
+            for (int i = 0; i < errors; i++) {
+                long ms = t + random.nextInt(1000);
+                add(out, from, to, ms, random, stream, incidentLine(service.name(), ms, random));
+            }
+        }
+    }
+
+    private String incidentLine(String service, long ms, SplittableRandom random) {
+        return switch (service) {
+            case "payments-db" -> json("ts", iso(ms), "level", "warn", "service", service,
+                    "msg", "slow query: UPDATE payments SET status=$1 WHERE id=$2 took " + (800 + random.nextInt(4000)) + "ms",
+                    "lock_wait_ms", String.valueOf(500 + random.nextInt(3000)));
+            case "payments" -> json("ts", iso(ms), "level", "error", "service", service,
+                    "msg", "timeout acquiring connection from pool payments-db after 5000ms", "pool_active", "50", "pool_max", "50",
+                    "trace_id", traceId(random));
+            case "checkout" -> json("ts", iso(ms), "level", "error", "service", service,
+                    "msg", "payment authorization failed: upstream payments deadline exceeded", "trace_id", traceId(random));
+            case "frontend" -> json("ts", iso(ms), "level", "error", "service", service,
+                    "msg", "checkout request failed with status 502", "trace_id", traceId(random));
+            default -> json("ts", iso(ms), "level", "warn", "service", service, "msg", "degraded dependency");
+        };
+    }
+
+    private static void add(List<LogLine> out, long from, long to, long ms, SplittableRandom random, Map<String, String> stream, String line) {
+        if (ms >= from && ms < to) {
+            out.add(new LogLine(ms * 1_000_000L + random.nextInt(1_000_000), stream, line));
+        }
+    }
+
+    private static int poisson(SplittableRandom random, double mean) {
+        if (mean <= 0) {
+            return 0;
+        }
+        double l = Math.exp(-Math.min(mean, 30));
+        int k = 0;
+        double p = 1;
+        do {
+            k++;
+            p *= random.nextDouble();
+        } while (p > l);
+        return k - 1;
+    }
+
+    static String traceId(SplittableRandom random) {
+        return String.format("%016x%016x", random.nextLong(), random.nextLong());
+    }
+
+    private static String iso(long ms) {
+        return java.time.Instant.ofEpochMilli(ms).toString();
+    }
+
+    private static String json(String... keyValues) {
+        Map<String, String> map = new LinkedHashMap<>();
+        for (int i = 0; i + 1 < keyValues.length; i += 2) {
+            map.put(keyValues[i], keyValues[i + 1]);
+        }
+        return JsonText.object(map);
+    }
+}

@@ -1,0 +1,99 @@
+package dev.omcp.testkit.demo;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.omcp.testkit.demo.loki.FakeLokiServer;
+import dev.omcp.testkit.demo.system.SimulatedSystem;
+import jakarta.json.Json;
+import jakarta.json.JsonArray;
+import jakarta.json.JsonObject;
+import jakarta.json.JsonValue;
+import java.io.StringReader;
+import java.net.URI;
+import java.net.URLEncoder;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/** The simulated Loki answers LogQL over the shop's logs. */
+class FakeLokiServerIT {
+    private static final Instant NOW = Instant.parse("2026-11-22T14:00:00Z");
+    private static FakeLokiServer loki;
+    private static final HttpClient CLIENT = HttpClient.newHttpClient();
+
+    @BeforeAll
+    static void start() throws Exception {
+        SimulatedSystem system = SimulatedSystem.create(Clock.fixed(NOW, ZoneOffset.UTC), 7, Duration.ofHours(3), Duration.ofMinutes(25));
+        loki = FakeLokiServer.start(system);
+    }
+
+    @AfterAll
+    static void stop() {
+        loki.close();
+    }
+
+    private static HttpResponse<String> get(String path, String query, String extra) throws Exception {
+        return CLIENT.send(HttpRequest.newBuilder(URI.create(loki.baseUrl() + path + "?query="
+                + URLEncoder.encode(query, StandardCharsets.UTF_8) + extra)).build(), HttpResponse.BodyHandlers.ofString());
+    }
+
+    private static JsonObject json(HttpResponse<String> response) {
+        return Json.createReader(new StringReader(response.body())).readObject();
+    }
+
+    @Test
+    void logQuery_filtersOnTheBackendAndReturnsNewestFirst() throws Exception {
+        long end = NOW.toEpochMilli() * 1_000_000L;
+        long start = end - 600_000_000_000L;
+        HttpResponse<String> response = get("/loki/api/v1/query_range",
+                "{service_name=\"payments\"} |= \"timeout\" | json | level=\"error\"",
+                "&start=" + start + "&end=" + end + "&limit=20");
+        assertThat(response.statusCode()).isEqualTo(200);
+        JsonArray streams = json(response).getJsonObject("data").getJsonArray("result");
+        assertThat(streams).isNotEmpty();
+        long previous = Long.MAX_VALUE;
+        int lines = 0;
+        for (JsonValue stream : streams) {
+            assertThat(stream.asJsonObject().getJsonObject("stream").getString("level")).isEqualTo("error");
+            for (JsonValue value : stream.asJsonObject().getJsonArray("values")) {
+                assertThat(value.asJsonArray().getString(1)).contains("timeout acquiring connection");
+                lines++;
+            }
+        }
+        assertThat(lines).isEqualTo(20);
+        assertThat(previous).isPositive();
+    }
+
+    @Test
+    void metricQuery_countsErrorsPerService() throws Exception {
+        long end = NOW.getEpochSecond();
+        HttpResponse<String> response = get("/loki/api/v1/query_range",
+                "topk(3, sum by (service_name) (count_over_time({namespace=\"shop\"} | json | level=\"error\" [5m])))",
+                "&start=" + (end - 1800) + "&end=" + end + "&step=60");
+        JsonObject data = json(response).getJsonObject("data");
+        assertThat(data.getString("resultType")).isEqualTo("matrix");
+        assertThat(data.getJsonArray("result").toString()).contains("\"service_name\":\"payments\"");
+    }
+
+    @Test
+    void badLogQl_is400WithAParseError() throws Exception {
+        HttpResponse<String> response = get("/loki/api/v1/query_range", "{service_name=\"payments\"", "");
+        assertThat(response.statusCode()).isEqualTo(400);
+        assertThat(response.body()).startsWith("parse error");
+    }
+
+    @Test
+    void labelValues_listTheServices() throws Exception {
+        HttpResponse<String> response = CLIENT.send(HttpRequest.newBuilder(URI.create(loki.baseUrl()
+                + "/loki/api/v1/label/service_name/values")).build(), HttpResponse.BodyHandlers.ofString());
+        assertThat(json(response).getJsonArray("data").toString()).contains("checkout", "payments-db");
+    }
+}
