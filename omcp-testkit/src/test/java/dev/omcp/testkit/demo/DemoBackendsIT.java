@@ -1,0 +1,103 @@
+package dev.omcp.testkit.demo;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.omcp.testkit.demo.system.SimulatedSystem;
+import jakarta.json.Json;
+import jakarta.json.JsonArray;
+import jakarta.json.JsonObject;
+import jakarta.json.JsonValue;
+import java.io.BufferedReader;
+import java.io.InputStream;
+import java.io.InputStreamReader;
+import java.io.StringReader;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/** The simulated Kubernetes API and Zipkin answer as the real ones do. */
+class DemoBackendsIT {
+    private static final Instant NOW = Instant.parse("2026-11-22T14:00:00Z");
+    private static DemoBackends backends;
+    private static final HttpClient CLIENT = HttpClient.newHttpClient();
+
+    @BeforeAll
+    static void start() throws Exception {
+        backends = DemoBackends.start(SimulatedSystem.create(Clock.fixed(NOW, ZoneOffset.UTC), 7, Duration.ofHours(2), Duration.ofMinutes(25)));
+    }
+
+    @AfterAll
+    static void stop() {
+        backends.close();
+    }
+
+    private static HttpResponse<String> get(String url, boolean withToken) throws Exception {
+        HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(url));
+        if (withToken) {
+            request.header("Authorization", "Bearer " + backends.kubernetesToken());
+        }
+        return CLIENT.send(request.build(), HttpResponse.BodyHandlers.ofString());
+    }
+
+    private static JsonValue json(String text) {
+        return Json.createReader(new StringReader(text)).readValue();
+    }
+
+    @Test
+    void kubernetesLists_carryOwnersPlacementsAndSelectors() throws Exception {
+        JsonObject pods = json(get(backends.kubernetesUrl() + "/api/v1/namespaces/shop/pods", true).body()).asJsonObject();
+        assertThat(pods.getString("kind")).isEqualTo("PodList");
+        JsonObject pod = pods.getJsonArray("items").getJsonObject(0);
+        assertThat(pod.getJsonObject("spec").getString("nodeName")).startsWith("worker-");
+        assertThat(pod.getJsonObject("metadata").getJsonArray("ownerReferences").getJsonObject(0).getString("kind")).isEqualTo("ReplicaSet");
+        JsonArray replicaSets = json(get(backends.kubernetesUrl() + "/apis/apps/v1/replicasets", true).body()).asJsonObject().getJsonArray("items");
+        assertThat(replicaSets.getJsonObject(0).getJsonObject("metadata").getJsonArray("ownerReferences").getJsonObject(0).getString("kind"))
+                .isEqualTo("Deployment");
+    }
+
+    @Test
+    void kubernetes_refusesAMissingToken() throws Exception {
+        HttpResponse<String> response = get(backends.kubernetesUrl() + "/api/v1/pods", false);
+        assertThat(response.statusCode()).isEqualTo(401);
+        assertThat(json(response.body()).asJsonObject().getString("kind")).isEqualTo("Status");
+    }
+
+    @Test
+    void kubernetesWatch_streamsAddedEventsThenStaysOpenUntilItsTimeout() throws Exception {
+        HttpRequest request = HttpRequest.newBuilder(URI.create(backends.kubernetesUrl() + "/api/v1/nodes?watch=true&timeoutSeconds=1"))
+                .header("Authorization", "Bearer " + backends.kubernetesToken()).build();
+        HttpResponse<InputStream> response = CLIENT.send(request, HttpResponse.BodyHandlers.ofInputStream());
+        try (BufferedReader reader = new BufferedReader(new InputStreamReader(response.body()))) {
+            int added = 0;
+            String line;
+            while ((line = reader.readLine()) != null) {
+                assertThat(json(line).asJsonObject().getString("type")).isEqualTo("ADDED");
+                added++;
+            }
+            assertThat(added).isEqualTo(SimulatedSystem.NODES.size());
+        }
+    }
+
+    @Test
+    void zipkin_findsSlowFailingPaymentTracesDuringTheIncident() throws Exception {
+        JsonArray services = json(get(backends.zipkinUrl() + "/api/v2/services", false).body()).asJsonArray();
+        assertThat(services.toString()).contains("payments");
+        JsonArray traces = json(get(backends.zipkinUrl() + "/api/v2/traces?serviceName=payments&lookback=600000&limit=20&endTs="
+                + NOW.toEpochMilli(), false).body()).asJsonArray();
+        assertThat(traces).hasSize(20);
+        String traceId = traces.getJsonArray(0).getJsonObject(0).getString("traceId");
+        JsonArray one = json(get(backends.zipkinUrl() + "/api/v2/trace/" + traceId, false).body()).asJsonArray();
+        assertThat(one.size()).isGreaterThan(3);
+        JsonArray links = json(get(backends.zipkinUrl() + "/api/v2/dependencies?endTs=" + NOW.toEpochMilli() + "&lookback=600000", false).body()).asJsonArray();
+        assertThat(links.toString()).contains("\"parent\":\"payments\",\"child\":\"payments-db\"");
+        assertThat(get(backends.zipkinUrl() + "/api/v2/trace/0000000000000000", false).statusCode()).isEqualTo(404);
+    }
+}
