@@ -2,6 +2,7 @@ package dev.omcp.adapters.storage.audit;
 
 import dev.omcp.ports.audit.AuditRecord;
 import dev.omcp.ports.audit.AuditSink;
+import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -96,10 +97,12 @@ public final class BatchingAuditSink implements AuditSink {
         }
         if (!queue.offer(record)) {
             long total = overflowed.incrementAndGet();
-            deadLetter(List.of(record), "queue full (" + settings.queueCapacity()
-                    + " entries): the destination is slower than the gateway or unreachable", 0);
+            deadLetters.write(name, "queue full (" + settings.queueCapacity()
+                    + " entries): the destination is slower than the gateway or unreachable", 0, List.of(record), false);
+            deadLettered.incrementAndGet();
             if (total == 1 || total % 1000 == 0) {
-                LOG.warn("event=audit-sink-overflow sink={} overflowed={}", name, total);
+                LOG.warn("event=audit-sink-overflow sink={} overflowed={} deadLetterFile={}", name, total,
+                        deadLetters.file().map(Path::toString).orElse("none (entries remain in the audit file)"));
             }
         }
     }
@@ -193,8 +196,8 @@ public final class BatchingAuditSink implements AuditSink {
         if (records.isEmpty()) {
             return;
         }
+        deadLetters.write(name, reason, attemptCount, records, true);
         deadLettered.addAndGet(records.size());
-        deadLetters.write(name, reason, attemptCount, records);
     }
 
     /**
@@ -220,5 +223,6 @@ public final class BatchingAuditSink implements AuditSink {
         List<AuditRecord> rest = new ArrayList<>();
         queue.drainTo(rest);
         deadLetter(rest, "the gateway stopped before the entries were delivered", 0);
+        deadLetters.close();
     }
 }

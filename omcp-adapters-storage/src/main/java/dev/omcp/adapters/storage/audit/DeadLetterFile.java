@@ -35,6 +35,7 @@ public final class DeadLetterFile {
     private final Optional<Path> file;
     private final Clock clock;
     private final ReentrantLock lock = new ReentrantLock();
+    private FileChannel channel;
 
     public DeadLetterFile(Optional<Path> file, Clock clock) {
         this.file = file;
@@ -46,14 +47,23 @@ public final class DeadLetterFile {
         return file;
     }
 
-    /** Records that {@code records} could not be delivered by {@code sink}, and why. */
-    public void write(String sink, String reason, int attempts, List<AuditRecord> records) {
+    /**
+     * Records that {@code records} could not be delivered by {@code sink}, and why.
+     *
+     * @param durable whether to fsync and log now; the overflow path on a request thread passes
+     *     false (the sink logs overflow in aggregate, and the next durable write or {@link #close}
+     *     forces the file)
+     */
+    public void write(String sink, String reason, int attempts, List<AuditRecord> records, boolean durable) {
         if (records.isEmpty()) {
             return;
         }
         long first = records.get(0).entry().seq();
         long last = records.get(records.size() - 1).entry().seq();
         if (file.isEmpty()) {
+            if (!durable) {
+                return; // the sink logs overflow in aggregate
+            }
             LOG.error("event=audit-dead-letter sink={} firstSeq={} lastSeq={} attempts={} reason=\"{}\" outcome=lost"
                     + " note=\"no dead-letter file is configured; the entries remain in the audit file\"",
                     sink, first, last, attempts, reason);
@@ -75,10 +85,16 @@ public final class DeadLetterFile {
             }
         }
         lock.lock();
-        try (FileChannel channel = open(file.get())) {
+        try {
+            if (channel == null) {
+                channel = open(file.get());
+            }
             ByteBuffer buffer = ByteBuffer.wrap(lines.toString().getBytes(StandardCharsets.UTF_8));
             while (buffer.hasRemaining()) {
                 channel.write(buffer);
+            }
+            if (!durable) {
+                return;
             }
             channel.force(false);
             LOG.warn("event=audit-dead-letter sink={} firstSeq={} lastSeq={} attempts={} reason=\"{}\" file={}",
@@ -86,6 +102,22 @@ public final class DeadLetterFile {
         } catch (IOException e) {
             LOG.error("event=audit-dead-letter-failed sink={} firstSeq={} lastSeq={} reason=\"{}\" file={} outcome=lost"
                     + " note=\"the entries remain in the audit file\"", sink, first, last, reason, file.get(), e);
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** Forces and closes the file. */
+    public void close() {
+        lock.lock();
+        try {
+            if (channel != null) {
+                channel.force(false);
+                channel.close();
+                channel = null;
+            }
+        } catch (IOException e) {
+            LOG.error("event=audit-dead-letter-close-failed file={}", file.orElse(null), e);
         } finally {
             lock.unlock();
         }
