@@ -79,7 +79,7 @@ public final class AuditChain implements AuditTrail, AuditHistory, AutoCloseable
             state.repairedTornTail().ifPresent(torn -> {
                 LOG.warn("event=audit-torn-tail-repaired offset={} bytes={} note=\"an incomplete last line was cut off"
                         + " and kept beside the audit file; an entry records it\"", torn.offset(), torn.length());
-                record(new AuditEvent(SYSTEM_ACTOR, null, "audit", "repair-torn-tail", null, null, 0, null,
+                append(new AuditEventFields(SYSTEM_ACTOR, null, "audit", "repair-torn-tail", null, null, 0, null,
                         "offset=" + torn.offset() + ",bytes=" + torn.length()));
             });
             return this;
@@ -91,7 +91,11 @@ public final class AuditChain implements AuditTrail, AuditHistory, AutoCloseable
     @Override
     public void record(AuditEvent event) {
         Objects.requireNonNull(event, "event");
-        AuditEventFields fields = AuditEventFields.of(event);
+        append(AuditEventFields.of(event));
+    }
+
+    /** Chains, stores and publishes one entry; also used for the gateway's own events, which have no request. */
+    private void append(AuditEventFields fields) {
         long ticket;
         lock.lock();
         try {

@@ -21,7 +21,7 @@ class ChainVerifierTest {
         AuditChain chain = new AuditChain(log, List.of(), clock).start();
         for (int i = 1; i <= n; i++) {
             clock.advance(Duration.ofMillis(1500));
-            chain.record(new AuditEvent("user:alice", i % 2 == 0 ? "acme" : null, "sources", "update", "PUT",
+            chain.record(new AuditEvent("user:alice", i % 2 == 0 ? "acme" : "", "sources", "update", "PUT",
                     "/api/sources/s" + i, 200, "127.0.0.1", i == 2 ? "naïve \"quoted\"\u0001" : "s" + i));
         }
         ByteArrayOutputStream out = new ByteArrayOutputStream();
@@ -117,7 +117,7 @@ class ChainVerifierTest {
         AuditChainTest.ListLog log = new AuditChainTest.ListLog();
         AuditChain chain = new AuditChain(log, List.of(), clock).start();
         for (int i = 0; i < 3; i++) {
-            chain.record(new AuditEvent("user:alice", null, "sources", "delete", "DELETE", "/api/sources/s", 204, null, "s"));
+            chain.record(new AuditEvent("user:alice", "", "sources", "delete", "DELETE", "/api/sources/s", 204, "", "s"));
         }
         var second = log.records.get(1).entry();
         AuditEntryCodec.Entry forged = new AuditEntryCodec.Entry(second.ts(), 2, "user:bob", null, second.resource(),

@@ -19,7 +19,7 @@ class MemoryAuditLogTest {
         MemoryAuditLog ring = new MemoryAuditLog();
         AuditChain chain = new AuditChain(ring, List.of(), clock).start();
         for (int i = 1; i <= 700; i++) {
-            chain.record(new AuditEvent("user:a", null, "sources", "update", "PUT", "/api/sources/s", 200, null, "s" + i));
+            chain.record(new AuditEvent("user:a", "", "sources", "update", "PUT", "/api/sources/s", 200, "", "s" + i));
         }
 
         List<AuditEntry> all = ring.find(new AuditQuery(Optional.empty(), Optional.empty(), Optional.empty(),
@@ -37,8 +37,8 @@ class MemoryAuditLogTest {
         AuditChain chain = new AuditChain(ring, List.of(), clock).start();
         for (int i = 1; i <= 10; i++) {
             clock.advance(Duration.ofMinutes(1));
-            chain.record(new AuditEvent(i % 2 == 0 ? "user:even" : "user:odd", null, "sources",
-                    i % 3 == 0 ? "delete" : "update", "PUT", "/api/sources/s", 200, null, "s" + i));
+            chain.record(new AuditEvent(i % 2 == 0 ? "user:even" : "user:odd", "", "sources",
+                    i % 3 == 0 ? "delete" : "update", "PUT", "/api/sources/s", 200, "", "s" + i));
         }
         Instant from = Instant.parse("2025-03-01T10:03:00Z");
         Instant to = Instant.parse("2025-03-01T10:08:00Z");

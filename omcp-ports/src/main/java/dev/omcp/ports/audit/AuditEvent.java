@@ -1,19 +1,24 @@
 package dev.omcp.ports.audit;
 
+import java.util.Objects;
+
 /**
- * One thing that happened on the management plane, as the caller knows it. The audit trail adds
- * the time, the sequence number and the hashes.
+ * What one audited management request did, as the HTTP adapter knows it. The audit log adds
+ * {@code ts}, {@code seq}, {@code prevHash} and {@code hash} (DECISIONS.md, audit entry).
  *
- * @param actor who did it: the principal id (for example {@code user:alice}), or the user name of
- *     a refused login
- * @param tenant the actor's tenant; {@code null} or empty when none
- * @param resource what was acted on, for example {@code sources}
- * @param action what was done, for example {@code create}, {@code update}, {@code delete}
- * @param method the HTTP method of the request; {@code null} for events without a request
- * @param path the request path, without the query string; {@code null} for events without a request
- * @param status the HTTP status answered; {@code 0} for events without a request
- * @param ip the client address; {@code null} when unknown
- * @param target the {@code :name} path parameter naming the object acted on; {@code null} when none
+ * @param actor who made the request: the principal id of the session ({@code alice}), the
+ *     username tried at a login, {@code anonymous} in anonymous mode, or {@code unauthenticated}
+ *     when a request without a valid session was refused
+ * @param tenant the actor's tenant; empty string when none
+ * @param resource the resource of the permission the route checks, for example {@code sources};
+ *     for routes without a permission the area, for example {@code auth}
+ * @param action the action, for example {@code write}, {@code delete} or {@code login}
+ * @param method the HTTP method, upper case
+ * @param path the request path as received, without the query string
+ * @param status the HTTP status answered
+ * @param ip the client address, after the {@code OMCP_TRUST_PROXY} rules
+ * @param target what was acted on: the {@code :name} / {@code :id} path parameter or a value the
+ *     route names (for example a revoked {@code sid}); empty string when none
  */
 public record AuditEvent(
         String actor,
@@ -24,4 +29,19 @@ public record AuditEvent(
         String path,
         int status,
         String ip,
-        String target) {}
+        String target) {
+
+    public AuditEvent {
+        Objects.requireNonNull(actor, "actor");
+        Objects.requireNonNull(tenant, "tenant");
+        Objects.requireNonNull(resource, "resource");
+        Objects.requireNonNull(action, "action");
+        Objects.requireNonNull(method, "method");
+        Objects.requireNonNull(path, "path");
+        Objects.requireNonNull(ip, "ip");
+        Objects.requireNonNull(target, "target");
+        if (status < 100 || status > 599) {
+            throw new IllegalArgumentException("status must be an HTTP status code 100-599, got " + status);
+        }
+    }
+}

@@ -1,23 +1,24 @@
 package dev.omcp.ports.audit;
 
 /**
- * Driving port: records what happened on the management plane. Every mutating {@code /api/*}
- * request and every refused login attempt becomes one entry of the hash-chained audit log
- * (spec 2.7, 3.3).
+ * Driven port: where the management plane reports what happened, one {@link AuditEvent} per
+ * mutating {@code /api/*} request and per refused login (spec 2.7, 3.3, 6.2).
  *
- * <p>Implementations are thread-safe: any number of request threads may call {@link #record}
- * at once, and each call gets its own gap-free sequence number.
+ * <p>The caller (the HTTP adapter) calls {@link #record} once per request, after the outcome is
+ * known and before the response is sent. An implementation adds the sequence number, timestamp
+ * and hash chain, writes the entry and feeds any sinks. Implementations are thread-safe: many
+ * requests record concurrently. {@code record} must not block for long (slow sinks are fed
+ * asynchronously) and must not throw for a sink failure; an exception means the entry itself could
+ * not be recorded, and the caller logs it as an error.
  */
+@FunctionalInterface
 public interface AuditTrail {
 
-    /**
-     * Records one event. Returns once the entry is written to the audit store (and, depending on
-     * the store's fsync policy, durable). Copies to external sinks (webhook, object storage) are
-     * sent later and never delay this call.
-     *
-     * @param event what happened
-     * @throws java.io.UncheckedIOException when the entry could not be written to the audit store;
-     *     the caller logs it and carries on, since the change it describes already happened
-     */
+    /** Records one event. */
     void record(AuditEvent event);
+
+    /** A trail that drops every event, for embedders and tests without an audit log. */
+    static AuditTrail none() {
+        return event -> { };
+    }
 }

@@ -1,5 +1,2 @@
-/**
- * The audit log of management-plane changes (spec 2.7, 6.2): the event a caller records, the
- * hash-chained entry it becomes, the store behind it and the sinks that receive copies.
- */
+/** The audit trail of the management plane: one event per mutating request (spec 2.7, 6.2). */
 package dev.omcp.ports.audit;
