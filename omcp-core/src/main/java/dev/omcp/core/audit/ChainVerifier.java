@@ -208,6 +208,22 @@ public final class ChainVerifier {
         lastLine = line;
     }
 
+    /**
+     * Counts a line too long to be an entry (the reader did not keep its bytes) as unparsable.
+     *
+     * @param length the line's length in bytes
+     */
+    public void acceptOversized(long length) {
+        if (fileIndex < 0) {
+            nextFile();
+        }
+        lineInFile++;
+        atFileStart = false;
+        if (broken == null) {
+            fail(lastSeq + 1, Reason.UNPARSABLE_LINE, "the line is " + length + " bytes long, longer than any audit entry");
+        }
+    }
+
     private void fail(long seq, Reason reason, String detail) {
         broken = new Broken(seq, lineInFile, Math.max(fileIndex, 0), reason, Objects.requireNonNull(detail));
     }
