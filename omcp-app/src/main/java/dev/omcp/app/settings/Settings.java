@@ -10,12 +10,14 @@ import java.util.Objects;
  * @param server where and how to listen
  * @param agent the agent transport's credentials
  * @param logging log level and format
+ * @param audit the audit log and its sinks
  */
-public record Settings(Server server, Agent agent, Logging logging) {
+public record Settings(Server server, Agent agent, Logging logging, AuditSettings audit) {
     public Settings {
         Objects.requireNonNull(server, "server");
         Objects.requireNonNull(agent, "agent");
         Objects.requireNonNull(logging, "logging");
+        Objects.requireNonNull(audit, "audit");
     }
 
     /** Listening and request-guard settings. */

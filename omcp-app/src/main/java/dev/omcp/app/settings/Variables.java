@@ -24,9 +24,48 @@ public final class Variables {
     public static final Variable LOG_FORMAT = new Variable("OMCP_LOG_FORMAT", List.of(), "text",
             "Log line format: text, or json for one JSON object per line.", false);
 
+
+    // Audit (docs/audit.md)
+    public static final Variable MGMT_AUDIT_FILE = new Variable("OMCP_MGMT_AUDIT_FILE", List.of(), "",
+            "Append-only JSONL audit file (created mode 0600); unset keeps the newest 500 entries in memory.", false);
+    public static final Variable AUDIT_FSYNC = new Variable("OMCP_AUDIT_FSYNC", List.of(), "always",
+            "When the audit file is forced to disk: always (before the response), batch (every interval) or never.", false);
+    public static final Variable AUDIT_FSYNC_INTERVAL_MS = new Variable("OMCP_AUDIT_FSYNC_INTERVAL_MS", List.of(), "1000",
+            "Interval of OMCP_AUDIT_FSYNC=batch, in milliseconds (10-60000).", false);
+    public static final Variable AUDIT_TORN_TAIL = new Variable("OMCP_AUDIT_TORN_TAIL", List.of(), "repair",
+            "An incomplete last line at start: repair (move it aside, cut back, record an entry) or refuse to start.", false);
+    public static final Variable AUDIT_WEBHOOK_URL = new Variable("OMCP_AUDIT_WEBHOOK_URL", List.of(), "",
+            "http(s) URL that receives audit entries as JSON batches; unset disables the webhook sink.", true);
+    public static final Variable AUDIT_WEBHOOK_TOKEN = new Variable("OMCP_AUDIT_WEBHOOK_TOKEN", List.of(), "",
+            "Bearer token sent to the audit webhook.", true);
+    public static final Variable AUDIT_WEBHOOK_DEADLETTER = new Variable("OMCP_AUDIT_WEBHOOK_DEADLETTER", List.of(), "",
+            "JSONL file for entries the webhook could not take; default <audit file>.webhook-deadletter.jsonl.", false);
+    public static final Variable AUDIT_S3_ENDPOINT = new Variable("OMCP_AUDIT_S3_ENDPOINT", List.of(), "",
+            "http(s) endpoint of S3-compatible object storage for audit objects (path-style); unset disables the S3 sink.", false);
+    public static final Variable AUDIT_S3_BUCKET = new Variable("OMCP_AUDIT_S3_BUCKET", List.of(), "",
+            "Bucket of the audit objects.", false);
+    public static final Variable AUDIT_S3_PREFIX = new Variable("OMCP_AUDIT_S3_PREFIX", List.of(), "omcp-audit/",
+            "Key prefix of the audit objects.", false);
+    public static final Variable AUDIT_S3_REGION = new Variable("OMCP_AUDIT_S3_REGION", List.of(), "us-east-1",
+            "SigV4 signing region of the object storage.", false);
+    public static final Variable AUDIT_S3_ACCESS_KEY_ID = new Variable("OMCP_AUDIT_S3_ACCESS_KEY_ID", List.of(), "",
+            "Access key id for the object storage.", false);
+    public static final Variable AUDIT_S3_SECRET_ACCESS_KEY = new Variable("OMCP_AUDIT_S3_SECRET_ACCESS_KEY", List.of(), "",
+            "Secret access key for the object storage.", true);
+    public static final Variable AUDIT_S3_BATCH_SIZE = new Variable("OMCP_AUDIT_S3_BATCH_SIZE", List.of(), "1000",
+            "Entries per audit object at most (1-10000).", false);
+    public static final Variable AUDIT_S3_FLUSH_INTERVAL = new Variable("OMCP_AUDIT_S3_FLUSH_INTERVAL", List.of(), "60",
+            "Seconds the first entry of an audit object may wait before the object is written (1-3600).", false);
+    public static final Variable AUDIT_S3_DEADLETTER = new Variable("OMCP_AUDIT_S3_DEADLETTER", List.of(), "",
+            "JSONL file for entries the object storage could not take; default <audit file>.s3-deadletter.jsonl.", false);
+
     /** Every variable, in the order the configuration page lists them. */
     public static final List<Variable> ALL = List.of(
-            HOST, PORT, API_KEYS, ALLOWED_ORIGINS, ALLOWED_HOSTS, SHUTDOWN_GRACE, LOG_LEVEL, LOG_FORMAT);
+            HOST, PORT, API_KEYS, ALLOWED_ORIGINS, ALLOWED_HOSTS, SHUTDOWN_GRACE, LOG_LEVEL, LOG_FORMAT,
+            MGMT_AUDIT_FILE, AUDIT_FSYNC, AUDIT_FSYNC_INTERVAL_MS, AUDIT_TORN_TAIL, AUDIT_WEBHOOK_URL, AUDIT_WEBHOOK_TOKEN,
+            AUDIT_WEBHOOK_DEADLETTER, AUDIT_S3_ENDPOINT, AUDIT_S3_BUCKET, AUDIT_S3_PREFIX, AUDIT_S3_REGION,
+            AUDIT_S3_ACCESS_KEY_ID, AUDIT_S3_SECRET_ACCESS_KEY, AUDIT_S3_BATCH_SIZE, AUDIT_S3_FLUSH_INTERVAL,
+            AUDIT_S3_DEADLETTER);
 
     private Variables() {}
 }

@@ -2,10 +2,15 @@ package dev.omcp.app.wiring;
 
 import dev.omcp.adapters.http.server.GatewayHttpServer;
 import dev.omcp.adapters.http.server.HttpServerSettings;
+import dev.omcp.adapters.http.audit.AuditRoutes;
 import dev.omcp.app.settings.Settings;
 import dev.omcp.core.auth.ApiKey;
+import dev.omcp.core.audit.AuditChain;
 import dev.omcp.core.gateway.Gateway;
+import dev.omcp.ports.audit.AuditTrail;
+import dev.omcp.ports.info.Governance;
 import dev.omcp.testkit.conformance.ConformanceFixture;
+import java.time.Clock;
 import java.util.List;
 
 /**
@@ -20,10 +25,12 @@ public final class GatewayAssembly implements AutoCloseable {
 
     private final Gateway gateway;
     private final GatewayHttpServer server;
+    private final AuditChain audit;
 
-    private GatewayAssembly(Gateway gateway, GatewayHttpServer server) {
+    private GatewayAssembly(Gateway gateway, GatewayHttpServer server, AuditChain audit) {
         this.gateway = gateway;
         this.server = server;
+        this.audit = audit;
     }
 
     /** Launch options that are not settings: test-only switches of the command line. */
@@ -35,10 +42,13 @@ public final class GatewayAssembly implements AutoCloseable {
 
     /** Builds and starts the gateway. */
     public static GatewayAssembly start(Settings settings, Options options, String version) {
+        AuditChain audit = AuditAssembly.start(settings.audit(), Clock.systemUTC());
         Gateway.Builder builder = Gateway.builder()
                 .version(version)
                 .instructions(INSTRUCTIONS)
-                .apiKeys(apiKeys(settings));
+                .apiKeys(apiKeys(settings))
+                // spec 2.10: auditPersisted is true when entries go to a file, not only the memory ring
+                .governance(() -> new Governance("anonymous", false, audit.persisted(), false, false, false, null, false, 0));
         if (options.conformanceFixture()) {
             builder.tools(ConformanceFixture.tools()).resources(ConformanceFixture.resources());
             ConformanceFixture.prompts().forEach(builder::prompt);
@@ -55,9 +65,10 @@ public final class GatewayAssembly implements AutoCloseable {
                 .mcp(gateway.mcp())
                 .agentAuthentication(gateway.agentAuthentication())
                 .description(gateway.description())
+                .module(new AuditRoutes(audit))
                 .build()
                 .start();
-        return new GatewayAssembly(gateway, httpServer);
+        return new GatewayAssembly(gateway, httpServer, audit);
     }
 
     private static List<ApiKey> apiKeys(Settings settings) {
@@ -77,9 +88,15 @@ public final class GatewayAssembly implements AutoCloseable {
         return server;
     }
 
-    /** Graceful shutdown: not ready, finish in-flight requests, stop. */
+    /** The audit trail every management change is recorded in. */
+    public AuditTrail audit() {
+        return audit;
+    }
+
+    /** Graceful shutdown: not ready, finish in-flight requests, stop; then the audit sinks and file. */
     @Override
     public void close() {
         server.shutdown();
+        audit.close();
     }
 }

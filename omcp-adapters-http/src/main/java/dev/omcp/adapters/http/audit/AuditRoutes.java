@@ -1,0 +1,82 @@
+package dev.omcp.adapters.http.audit;
+
+import dev.omcp.adapters.http.api.ApiRoutes;
+import dev.omcp.adapters.http.api.JsonResponses;
+import dev.omcp.adapters.http.server.HttpModule;
+import dev.omcp.ports.audit.AuditEntry;
+import dev.omcp.ports.audit.AuditHistory;
+import dev.omcp.ports.audit.AuditPage;
+import io.javalin.http.Context;
+import io.javalin.http.HandlerType;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+
+/**
+ * {@code GET /api/audit?from=&to=&actor=&action=&limit=} (spec 4.3): matching entries newest
+ * first, each with exactly the fields and values of its line in the audit file (so a client can
+ * recompute the hashes), plus the chain's {@code tipSeq} and {@code tipHash}. Served from the
+ * file when one is configured. Needs the permission {@code audit:read} (held by every builtin role,
+ * spec 5.5), which the management guard enforces.
+ */
+public final class AuditRoutes implements HttpModule {
+    /** The permission this route needs (spec 4.3). */
+    public static final String PERMISSION = "audit:read";
+
+    private final AuditHistory history;
+
+    public AuditRoutes(AuditHistory history) {
+        this.history = Objects.requireNonNull(history, "history");
+    }
+
+    @Override
+    public void register(ApiRoutes routes) {
+        routes.route(HandlerType.GET, "/api/audit").tag("audit")
+                .summary("Audit entries newest first with the chain's tipHash; filters from, to (ISO-8601), actor, action,"
+                        + " limit (1-1000, default 100). Permission audit:read")
+                .response(200, "entries, count, tipSeq, tipHash, persisted")
+                .response(400, "a parameter is invalid: {code, error}")
+                .handle(this::list);
+    }
+
+    private void list(Context ctx) {
+        switch (AuditQueryParameters.parse(ctx.queryParamMap())) {
+            case AuditQueryParameters.Invalid invalid -> JsonResponses.error(ctx, 400, "OMCP_INVALID_QUERY", invalid.message());
+            case AuditQueryParameters.Valid valid -> {
+                AuditPage page = history.find(valid.query());
+                List<Map<String, Object>> entries = new ArrayList<>(page.entries().size());
+                for (AuditEntry entry : page.entries()) {
+                    entries.add(json(entry));
+                }
+                Map<String, Object> body = new LinkedHashMap<>();
+                body.put("entries", entries);
+                body.put("count", entries.size());
+                body.put("tipSeq", page.tipSeq());
+                body.put("tipHash", page.tipHash());
+                body.put("persisted", history.persisted());
+                JsonResponses.json(ctx, 200, body);
+            }
+        }
+    }
+
+    /** The entry with the names and values its line in the audit file has (members in canonical order). */
+    static Map<String, Object> json(AuditEntry entry) {
+        Map<String, Object> json = new LinkedHashMap<>();
+        json.put("action", entry.action());
+        json.put("actor", entry.actor());
+        json.put("hash", entry.hash());
+        json.put("ip", entry.ip());
+        json.put("method", entry.method());
+        json.put("path", entry.path());
+        json.put("prevHash", entry.prevHash());
+        json.put("resource", entry.resource());
+        json.put("seq", entry.seq());
+        json.put("status", entry.status());
+        json.put("target", entry.target());
+        json.put("tenant", entry.tenant());
+        json.put("ts", AuditEntry.formatTimestamp(entry.ts()));
+        return json;
+    }
+}

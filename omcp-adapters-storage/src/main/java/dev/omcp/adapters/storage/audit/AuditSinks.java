@@ -1,0 +1,62 @@
+package dev.omcp.adapters.storage.audit;
+
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.nio.file.Path;
+import java.security.SecureRandom;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.Optional;
+
+/** Builds the audit sinks the launcher configures. */
+public final class AuditSinks {
+    static final Duration REQUEST_TIMEOUT = Duration.ofSeconds(10);
+
+    private AuditSinks() {}
+
+    /** Default queueing for a webhook: batches of up to 100 entries, sent at most 1 s after the first. */
+    public static BatchingAuditSink.Settings webhookDefaults() {
+        return new BatchingAuditSink.Settings(10_000, new BatchWindow(100, Duration.ofSeconds(1)), RetryPolicy.defaults(),
+                Duration.ofSeconds(10));
+    }
+
+    /** Default queueing for object storage: objects of up to {@code maxCount} entries or {@code maxAge}. */
+    public static BatchingAuditSink.Settings objectStorageDefaults(int maxCount, Duration maxAge) {
+        return new BatchingAuditSink.Settings(Math.max(10_000, maxCount * 2), new BatchWindow(maxCount, maxAge),
+                RetryPolicy.defaults(), Duration.ofSeconds(10));
+    }
+
+    /**
+     * The webhook sink.
+     *
+     * @param url where batches are posted
+     * @param token bearer token, if any
+     * @param deadLetter where undeliverable entries go
+     */
+    public static BatchingAuditSink webhook(URI url, Optional<String> token, Optional<Path> deadLetter,
+            BatchingAuditSink.Settings settings, Clock clock) {
+        HttpClient client = HttpClient.newBuilder()
+                .connectTimeout(WebhookDelivery.CONNECT_TIMEOUT)
+                .followRedirects(HttpClient.Redirect.NEVER)
+                .build();
+        return new BatchingAuditSink("webhook", new WebhookDelivery(client, url, token, REQUEST_TIMEOUT), settings,
+                new DeadLetterFile(deadLetter, clock), clock, new SecureRandom(), Thread::sleep);
+    }
+
+    /**
+     * The S3-compatible object storage sink (path-style addressing, SigV4).
+     *
+     * @param endpoint scheme, host and port of the service
+     */
+    public static BatchingAuditSink objectStorage(URI endpoint, String bucket, String prefix, String region,
+            String accessKeyId, String secretAccessKey, Optional<Path> deadLetter, BatchingAuditSink.Settings settings,
+            Clock clock) {
+        HttpClient client = HttpClient.newBuilder()
+                .connectTimeout(WebhookDelivery.CONNECT_TIMEOUT)
+                .followRedirects(HttpClient.Redirect.NEVER)
+                .build();
+        S3Delivery.Target target = new S3Delivery.Target(endpoint, bucket, prefix, region, accessKeyId, secretAccessKey);
+        return new BatchingAuditSink("s3", new S3Delivery(client, target, clock, REQUEST_TIMEOUT), settings,
+                new DeadLetterFile(deadLetter, clock), clock, new SecureRandom(), Thread::sleep);
+    }
+}

@@ -1,0 +1,137 @@
+package dev.omcp.adapters.storage.audit;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.fasterxml.jackson.databind.util.RawValue;
+import dev.omcp.ports.audit.AuditEntry;
+import dev.omcp.ports.audit.AuditRecord;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.time.Clock;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.locks.ReentrantLock;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Where a sink puts records it could not deliver: a JSONL file (mode 0600), one line per entry,
+ * {@code {"deadAt", "sink", "reason", "attempts", "entry"}} with the entry exactly as the audit
+ * file holds it, so an operator can replay it. Without a file, the loss is logged (seq range and
+ * reason, never the content). Thread-safe.
+ */
+public final class DeadLetterFile {
+    private static final Logger LOG = LoggerFactory.getLogger(DeadLetterFile.class);
+    private static final ObjectMapper MAPPER = new ObjectMapper();
+
+    private final Optional<Path> file;
+    private final Clock clock;
+    private final ReentrantLock lock = new ReentrantLock();
+    private FileChannel channel;
+
+    public DeadLetterFile(Optional<Path> file, Clock clock) {
+        this.file = file;
+        this.clock = clock;
+    }
+
+    /** The file, when there is one. */
+    public Optional<Path> file() {
+        return file;
+    }
+
+    /**
+     * Records that {@code records} could not be delivered by {@code sink}, and why.
+     *
+     * @param durable whether to fsync and log now; the overflow path on a request thread passes
+     *     false (the sink logs overflow in aggregate, and the next durable write or {@link #close}
+     *     forces the file)
+     */
+    public void write(String sink, String reason, int attempts, List<AuditRecord> records, boolean durable) {
+        if (records.isEmpty()) {
+            return;
+        }
+        long first = records.get(0).entry().seq();
+        long last = records.get(records.size() - 1).entry().seq();
+        if (file.isEmpty()) {
+            if (!durable) {
+                return; // the sink logs overflow in aggregate
+            }
+            LOG.error("event=audit-dead-letter sink={} firstSeq={} lastSeq={} attempts={} reason=\"{}\" outcome=lost"
+                    + " note=\"no dead-letter file is configured; the entries remain in the audit file\"",
+                    sink, first, last, attempts, reason);
+            return;
+        }
+        StringBuilder lines = new StringBuilder();
+        String deadAt = AuditEntry.formatTimestamp(clock.instant().truncatedTo(java.time.temporal.ChronoUnit.MILLIS));
+        for (AuditRecord record : records) {
+            ObjectNode line = MAPPER.createObjectNode()
+                    .put("deadAt", deadAt)
+                    .put("sink", sink)
+                    .put("reason", reason)
+                    .put("attempts", attempts);
+            line.putRawValue("entry", new RawValue(record.json()));
+            try {
+                lines.append(MAPPER.writeValueAsString(line)).append('\n');
+            } catch (JsonProcessingException e) {
+                throw new IllegalStateException("a dead-letter line could not be written as JSON", e);
+            }
+        }
+        lock.lock();
+        try {
+            if (channel == null) {
+                channel = open(file.get());
+            }
+            ByteBuffer buffer = ByteBuffer.wrap(lines.toString().getBytes(StandardCharsets.UTF_8));
+            while (buffer.hasRemaining()) {
+                channel.write(buffer);
+            }
+            if (!durable) {
+                return;
+            }
+            channel.force(false);
+            LOG.warn("event=audit-dead-letter sink={} firstSeq={} lastSeq={} attempts={} reason=\"{}\" file={}",
+                    sink, first, last, attempts, reason, file.get());
+        } catch (IOException e) {
+            LOG.error("event=audit-dead-letter-failed sink={} firstSeq={} lastSeq={} reason=\"{}\" file={} outcome=lost"
+                    + " note=\"the entries remain in the audit file\"", sink, first, last, reason, file.get(), e);
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** Forces and closes the file. */
+    public void close() {
+        lock.lock();
+        try {
+            if (channel != null) {
+                channel.force(false);
+                channel.close();
+                channel = null;
+            }
+        } catch (IOException e) {
+            LOG.error("event=audit-dead-letter-close-failed file={}", file.orElse(null), e);
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    private static FileChannel open(Path path) throws IOException {
+        if (Files.exists(path)) {
+            return FileChannel.open(path, StandardOpenOption.WRITE, StandardOpenOption.APPEND);
+        }
+        try {
+            return FileChannel.open(path, Set.of(StandardOpenOption.CREATE, StandardOpenOption.WRITE, StandardOpenOption.APPEND),
+                    PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")));
+        } catch (UnsupportedOperationException e) {
+            return FileChannel.open(path, StandardOpenOption.CREATE, StandardOpenOption.WRITE, StandardOpenOption.APPEND);
+        }
+    }
+}

@@ -1,0 +1,463 @@
+package dev.omcp.adapters.storage.audit;
+
+import dev.omcp.ports.audit.AuditEntry;
+import dev.omcp.ports.audit.AuditLog;
+import dev.omcp.ports.audit.AuditLogState;
+import dev.omcp.ports.audit.AuditQuery;
+import dev.omcp.ports.audit.AuditRecord;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.FileAlreadyExistsException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.nio.file.attribute.PosixFilePermission;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.locks.ReentrantLock;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The audit log as an append-only JSONL file ({@code OMCP_MGMT_AUDIT_FILE}): one canonical entry
+ * per line, one {@code write} per entry, created with mode 0600, forced to disk as the
+ * {@link FsyncPolicy} says.
+ *
+ * <p>At start the file's end is checked: an incomplete last line (a crash during a write) is
+ * never extended; the {@link TornTailPolicy} either moves it aside and cuts the file back, or
+ * refuses to start. The newest complete line becomes the chain's tip.
+ *
+ * <p>Searches read the file backwards from its end in chunks and stop as soon as they have
+ * enough entries, or reach entries older than {@code from} (timestamps never decrease), so the
+ * newest entries of a large file cost a few kilobytes of reading, not the whole file.
+ *
+ * <p>Thread-safety: appends are serialized by the caller (see {@link AuditLog}) and by an internal
+ * lock; fsyncs are grouped; searches run concurrently with appends and see complete lines only.
+ */
+public final class JsonlAuditLog implements AuditLog {
+    private static final Logger LOG = LoggerFactory.getLogger(JsonlAuditLog.class);
+    /** Lines longer than this are not audit entries (an entry is bounded well below it). */
+    static final int MAX_LINE_BYTES = 1 << 20;
+    private static final Set<PosixFilePermission> OWNER_ONLY = PosixFilePermissions.fromString("rw-------");
+
+    /**
+     * How the file store behaves.
+     *
+     * @param fsync when the file is forced to disk
+     * @param batchInterval the interval of {@link FsyncPolicy#BATCH}
+     * @param tornTail what to do with an incomplete last line at start
+     */
+    public record Options(FsyncPolicy fsync, Duration batchInterval, TornTailPolicy tornTail) {
+        public Options {
+            Objects.requireNonNull(fsync, "fsync");
+            Objects.requireNonNull(batchInterval, "batchInterval");
+            Objects.requireNonNull(tornTail, "tornTail");
+            if (batchInterval.isNegative() || batchInterval.isZero()) {
+                throw new IllegalArgumentException("batch fsync interval must be positive");
+            }
+        }
+
+        /** fsync always, repair a torn tail. */
+        public static Options defaults() {
+            return new Options(FsyncPolicy.ALWAYS, Duration.ofSeconds(1), TornTailPolicy.REPAIR);
+        }
+    }
+
+    private final Path file;
+    private final Options options;
+    private final ReentrantLock writeLock = new ReentrantLock();
+    private final ReentrantLock syncLock = new ReentrantLock();
+    private final AtomicLong bytesScanned = new AtomicLong();
+    private FileChannel channel;
+    private FileChannel reader;
+    private volatile long written;
+    private volatile long synced;
+    private volatile String refusal;
+    private volatile boolean closed;
+    private Thread flusher;
+
+    public JsonlAuditLog(Path file, Options options) {
+        this.file = Objects.requireNonNull(file, "file");
+        this.options = Objects.requireNonNull(options, "options");
+    }
+
+    @Override
+    public AuditLogState open() {
+        try {
+            return openFile();
+        } catch (IOException e) {
+            closeQuietly();
+            throw new UncheckedIOException("cannot open the audit file " + file + ": " + describe(e), e);
+        }
+    }
+
+    private AuditLogState openFile() throws IOException {
+        Path parent = file.toAbsolutePath().getParent();
+        if (parent != null && !Files.isDirectory(parent)) {
+            throw new IOException("its directory " + parent + " does not exist; create it or fix OMCP_MGMT_AUDIT_FILE");
+        }
+        if (Files.exists(file) && !Files.isRegularFile(file)) {
+            throw new IOException("it is not a regular file");
+        }
+        createIfMissing(parent);
+        channel = FileChannel.open(file, StandardOpenOption.WRITE, StandardOpenOption.APPEND);
+        reader = FileChannel.open(file, StandardOpenOption.READ);
+        long size = channel.size();
+        Optional<AuditLogState.TornTail> torn = Optional.empty();
+        long complete = completeLength(size);
+        if (complete < size) {
+            long length = size - complete;
+            if (options.tornTail() == TornTailPolicy.REFUSE) {
+                throw new IOException("it ends with an incomplete line at byte offset " + complete + " (" + length
+                        + " bytes without a line break), left by a crash during a write. Look at it with: tail -c "
+                        + length + " " + file + "; then cut it off with: truncate -s " + complete + " " + file
+                        + " (or set OMCP_AUDIT_TORN_TAIL=repair to have the gateway do that and record it)");
+            }
+            Path kept = keepTornBytes(complete, length);
+            channel.truncate(complete);
+            channel.force(true);
+            LOG.warn("event=audit-torn-tail file={} offset={} bytes={} keptIn={} outcome=cut-back", file, complete, length, kept);
+            torn = Optional.of(new AuditLogState.TornTail(complete, length));
+            reader.close();
+            reader = FileChannel.open(file, StandardOpenOption.READ);
+        }
+        written = complete;
+        synced = complete;
+        Optional<AuditEntry> last = lastEntry(complete);
+        if (options.fsync() == FsyncPolicy.BATCH) {
+            flusher = Thread.ofVirtual().name("omcp-audit-fsync").start(this::flushPeriodically);
+        }
+        LOG.info("event=audit-file-opened file={} bytes={} tipSeq={} fsync={}", file, complete,
+                last.map(AuditEntry::seq).orElse(0L), options.fsync().name().toLowerCase(java.util.Locale.ROOT));
+        return new AuditLogState(last, torn);
+    }
+
+    private void createIfMissing(Path parent) throws IOException {
+        if (Files.exists(file)) {
+            try {
+                Set<PosixFilePermission> permissions = Files.getPosixFilePermissions(file);
+                if (!OWNER_ONLY.containsAll(permissions)) {
+                    LOG.warn("event=audit-file-permissions file={} mode={} note=\"other users can read or write the audit"
+                            + " file; chmod 600 it\"", file, PosixFilePermissions.toString(permissions));
+                }
+            } catch (UnsupportedOperationException e) {
+                LOG.debug("event=audit-file-permissions-unknown file={} reason=\"not a POSIX file system\"", file);
+            }
+            return;
+        }
+        try {
+            Files.createFile(file, PosixFilePermissions.asFileAttribute(OWNER_ONLY));
+        } catch (UnsupportedOperationException e) {
+            Files.createFile(file);
+        } catch (FileAlreadyExistsException e) {
+            return; // created by someone else a moment ago; use it
+        }
+        if (parent != null) {
+            // make the new directory entry durable too, or a crash could lose the whole file
+            try (FileChannel directory = FileChannel.open(parent, StandardOpenOption.READ)) {
+                directory.force(true);
+            } catch (IOException e) {
+                LOG.debug("event=audit-directory-fsync-unsupported dir={} reason=\"{}\"", parent, e.getMessage());
+            }
+        }
+    }
+
+    /** The length of the file up to and including its last line break. */
+    private long completeLength(long size) throws IOException {
+        long position = size;
+        ByteBuffer buffer = ByteBuffer.allocate(ReverseLines.CHUNK);
+        while (position > 0) {
+            int length = (int) Math.min(ReverseLines.CHUNK, position);
+            long start = position - length;
+            buffer.clear().limit(length);
+            while (buffer.hasRemaining()) {
+                if (reader.read(buffer, start + buffer.position()) < 0) {
+                    throw new IOException("the file shrank while it was being opened");
+                }
+            }
+            for (int i = length - 1; i >= 0; i--) {
+                if (buffer.get(i) == '\n') {
+                    return start + i + 1;
+                }
+            }
+            position = start;
+        }
+        return 0;
+    }
+
+    private Path keepTornBytes(long offset, long length) throws IOException {
+        Path kept = file.resolveSibling(file.getFileName() + ".torn-" + offset);
+        for (int attempt = 1; Files.exists(kept); attempt++) {
+            kept = file.resolveSibling(file.getFileName() + ".torn-" + offset + "-" + attempt);
+        }
+        try (FileChannel out = createOwnerOnly(kept)) {
+            long copied = 0;
+            while (copied < length) {
+                copied += reader.transferTo(offset + copied, length - copied, out);
+            }
+            out.force(true);
+        }
+        return kept;
+    }
+
+    private static FileChannel createOwnerOnly(Path path) throws IOException {
+        try {
+            return FileChannel.open(path, Set.of(StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE),
+                    PosixFilePermissions.asFileAttribute(OWNER_ONLY));
+        } catch (UnsupportedOperationException e) {
+            return FileChannel.open(path, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE);
+        }
+    }
+
+    private Optional<AuditEntry> lastEntry(long end) throws IOException {
+        ReverseLines lines = new ReverseLines(reader, end, MAX_LINE_BYTES);
+        ReverseLines.Line line = lines.previous();
+        if (line == null) {
+            return Optional.empty();
+        }
+        if (line.bytes() == null) {
+            throw new IOException("its last line (at byte offset " + line.offset() + ") is " + line.length()
+                    + " bytes long, which no audit entry is; run 'omcp audit verify " + file + "' to find where the file"
+                    + " was damaged");
+        }
+        try {
+            return Optional.of(AuditLineParser.parse(line.bytes()));
+        } catch (IllegalArgumentException e) {
+            throw new IOException("its last line (at byte offset " + line.offset() + ") is " + e.getMessage()
+                    + "; the chain cannot continue from it. Run 'omcp audit verify " + file + "' to find the first"
+                    + " damaged entry, then move the file aside to start a new chain", e);
+        }
+    }
+
+    @Override
+    public long append(AuditRecord record) {
+        byte[] bytes = (record.json() + "\n").getBytes(StandardCharsets.UTF_8);
+        writeLock.lock();
+        try {
+            if (closed || channel == null) {
+                throw new IllegalStateException("the audit file is not open");
+            }
+            if (refusal != null) {
+                throw new UncheckedIOException(new IOException(refusal));
+            }
+            long before = written;
+            try {
+                ByteBuffer buffer = ByteBuffer.wrap(bytes);
+                while (buffer.hasRemaining()) {
+                    channel.write(buffer);
+                }
+            } catch (IOException e) {
+                // Never leave a partial line for the next entry to extend: cut back to the last good end.
+                try {
+                    channel.truncate(before);
+                } catch (IOException cutFailed) {
+                    e.addSuppressed(cutFailed);
+                    refusal = "an earlier write to the audit file " + file + " failed and could not be undone ("
+                            + describe(cutFailed) + "); restart the gateway to repair the file";
+                }
+                throw new UncheckedIOException("could not write audit entry seq " + record.entry().seq() + " to "
+                        + file + ": " + describe(e), e);
+            }
+            written = before + bytes.length;
+            return written;
+        } finally {
+            writeLock.unlock();
+        }
+    }
+
+    @Override
+    public void awaitDurable(long ticket) {
+        if (options.fsync() == FsyncPolicy.ALWAYS) {
+            syncTo(ticket);
+        }
+    }
+
+    /** Forces the file to disk up to at least {@code ticket}; one fsync serves every waiting writer. */
+    private void syncTo(long ticket) {
+        if (synced >= ticket) {
+            return;
+        }
+        syncLock.lock();
+        try {
+            if (synced >= ticket) {
+                return; // another writer's fsync covered this entry
+            }
+            long target = written;
+            channel.force(false);
+            synced = target;
+        } catch (IOException e) {
+            throw new UncheckedIOException("could not fsync the audit file " + file + ": " + describe(e), e);
+        } finally {
+            syncLock.unlock();
+        }
+    }
+
+    private void flushPeriodically() {
+        while (!closed) {
+            try {
+                Thread.sleep(options.batchInterval());
+            } catch (InterruptedException e) {
+                return;
+            }
+            if (!closed && written > synced) {
+                try {
+                    syncTo(written);
+                } catch (UncheckedIOException e) {
+                    LOG.error("event=audit-fsync-failed file={} outcome=retry-next-interval", file, e);
+                }
+            }
+        }
+    }
+
+    @Override
+    public List<AuditEntry> find(AuditQuery query) {
+        List<AuditEntry> found = new ArrayList<>();
+        long end = written;
+        if (reader == null || end == 0) {
+            return found;
+        }
+        Optional<String> actorNeedle = query.actor().flatMap(actor -> needle("actor", actor));
+        Optional<String> actionNeedle = query.action().flatMap(action -> needle("action", action));
+        int skipped = 0;
+        ReverseLines lines;
+        try {
+            lines = new ReverseLines(reader, end, MAX_LINE_BYTES);
+            ReverseLines.Line line;
+            while (found.size() < query.limit() && (line = lines.previous()) != null) {
+                if (line.bytes() == null) {
+                    skipped++;
+                    continue;
+                }
+                String text = new String(line.bytes(), StandardCharsets.UTF_8);
+                Instant ts = trailingTimestamp(text);
+                if (ts != null) {
+                    if (query.from().isPresent() && ts.isBefore(query.from().get())) {
+                        break; // timestamps never decrease: everything further back is older still
+                    }
+                    if (query.to().isPresent() && ts.isAfter(query.to().get())) {
+                        continue;
+                    }
+                }
+                // Lines are canonical JSON, so a plain value appears exactly as "name":"value".
+                if (actorNeedle.isPresent() && !text.contains(actorNeedle.get())
+                        || actionNeedle.isPresent() && !text.contains(actionNeedle.get())) {
+                    continue;
+                }
+                AuditEntry entry;
+                try {
+                    entry = AuditLineParser.parse(line.bytes());
+                } catch (IllegalArgumentException e) {
+                    skipped++;
+                    continue;
+                }
+                if (query.from().isPresent() && entry.ts().isBefore(query.from().get())) {
+                    break;
+                }
+                if (query.matches(entry)) {
+                    found.add(entry);
+                }
+            }
+            bytesScanned.addAndGet(lines.bytesRead());
+        } catch (IOException e) {
+            throw new UncheckedIOException("could not read the audit file " + file + ": " + describe(e), e);
+        }
+        if (skipped > 0) {
+            LOG.warn("event=audit-query-skipped-lines file={} lines={} note=\"lines that are not audit entries; run"
+                    + " 'omcp audit verify' on the file\"", file, skipped);
+        }
+        return found;
+    }
+
+    /** The exact text {@code "name":"value"} has in a canonical line, when the value needs no escaping. */
+    private static Optional<String> needle(String name, String value) {
+        for (int i = 0; i < value.length(); i++) {
+            char c = value.charAt(i);
+            if (c < 0x20 || c == '"' || c == '\\' || Character.isSurrogate(c)) {
+                return Optional.empty();
+            }
+        }
+        return Optional.of("\"" + name + "\":\"" + value + "\"");
+    }
+
+    /** The {@code ts} of a canonical line, which is its last member; null when the line does not end that way. */
+    private static Instant trailingTimestamp(String line) {
+        // ..."ts":"2025-01-31T12:00:00.000Z"}
+        int length = line.length();
+        int start = length - 32;
+        if (start < 0 || !line.startsWith("\"ts\":\"", start) || !line.endsWith("\"}")) {
+            return null;
+        }
+        try {
+            return AuditEntry.parseTimestamp(line.substring(start + 6, length - 2));
+        } catch (IllegalArgumentException e) {
+            return null; // not a well-formed line; the parser will say so
+        }
+    }
+
+    /** Bytes read by searches so far (for tests of the backward scan). */
+    long bytesScanned() {
+        return bytesScanned.get();
+    }
+
+    @Override
+    public boolean persistent() {
+        return true;
+    }
+
+    @Override
+    public void close() {
+        writeLock.lock();
+        try {
+            if (closed) {
+                return;
+            }
+            closed = true;
+        } finally {
+            writeLock.unlock();
+        }
+        if (flusher != null) {
+            flusher.interrupt();
+            try {
+                flusher.join(Duration.ofSeconds(5));
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
+        try {
+            if (channel != null && channel.isOpen() && written > synced) {
+                channel.force(false);
+                synced = written;
+            }
+        } catch (IOException e) {
+            LOG.error("event=audit-fsync-failed file={} at=close", file, e);
+        } finally {
+            closeQuietly();
+        }
+    }
+
+    private void closeQuietly() {
+        for (FileChannel open : new FileChannel[] {channel, reader}) {
+            if (open != null) {
+                try {
+                    open.close();
+                } catch (IOException e) {
+                    LOG.warn("event=audit-file-close-failed file={} reason=\"{}\"", file, describe(e));
+                }
+            }
+        }
+    }
+
+    private static String describe(IOException e) {
+        return e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage();
+    }
+}

@@ -1,0 +1,144 @@
+package dev.omcp.adapters.storage.audit;
+
+import dev.omcp.ports.audit.AuditRecord;
+import java.io.IOException;
+import java.io.InputStream;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.ZoneOffset;
+import java.time.format.DateTimeFormatter;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * Writes a batch as one JSONL object to S3-compatible storage with a path-style {@code PUT}
+ * signed with SigV4. The object holds the entries exactly as the audit file does (one per line),
+ * so {@code omcp audit verify --segment} checks it. The key depends only on the batch:
+ * {@code <prefix><yyyy>/<MM>/<dd>/<firstSeq>-<lastSeq>.jsonl} (date of the first entry, UTC; seqs
+ * zero-padded to 20 digits so keys sort in chain order), so a retry overwrites the same object.
+ */
+final class S3Delivery implements Delivery {
+    private static final DateTimeFormatter DAY = DateTimeFormatter.ofPattern("uuuu/MM/dd/").withZone(ZoneOffset.UTC);
+    private static final Pattern ERROR_CODE = Pattern.compile("<Code>([A-Za-z0-9.]{1,64})</Code>");
+
+    /**
+     * Where and as whom objects are written.
+     *
+     * @param endpoint scheme, host, port (and optional base path) of the service, for example {@code http://127.0.0.1:9000}
+     * @param bucket the bucket
+     * @param prefix put before every key, for example {@code omcp-audit/}
+     * @param region the signing region
+     * @param accessKeyId the access key id
+     * @param secretAccessKey the secret access key
+     */
+    record Target(URI endpoint, String bucket, String prefix, String region, String accessKeyId, String secretAccessKey) {
+        Target {
+            Objects.requireNonNull(endpoint, "endpoint");
+            Objects.requireNonNull(bucket, "bucket");
+            Objects.requireNonNull(prefix, "prefix");
+            Objects.requireNonNull(region, "region");
+            Objects.requireNonNull(accessKeyId, "accessKeyId");
+            Objects.requireNonNull(secretAccessKey, "secretAccessKey");
+        }
+
+        @Override
+        public String toString() {
+            return "Target[bucket=" + bucket + ", prefix=" + prefix + ", region=" + region + ", credentials hidden]";
+        }
+    }
+
+    private final HttpClient client;
+    private final Target target;
+    private final SigV4Signer signer;
+    private final Clock clock;
+    private final Duration requestTimeout;
+
+    S3Delivery(HttpClient client, Target target, Clock clock, Duration requestTimeout) {
+        this.client = Objects.requireNonNull(client, "client");
+        this.target = Objects.requireNonNull(target, "target");
+        this.clock = Objects.requireNonNull(clock, "clock");
+        this.requestTimeout = Objects.requireNonNull(requestTimeout, "requestTimeout");
+        this.signer = new SigV4Signer(target.accessKeyId(), target.secretAccessKey(), target.region(), "s3");
+    }
+
+    /** The object key of {@code batch}. */
+    static String key(String prefix, List<AuditRecord> batch) {
+        return prefix + DAY.format(batch.get(0).entry().ts())
+                + String.format("%020d-%020d.jsonl", batch.get(0).entry().seq(), batch.get(batch.size() - 1).entry().seq());
+    }
+
+    /** The object body of {@code batch}: each entry's line and a line break. */
+    static byte[] body(List<AuditRecord> batch) {
+        StringBuilder body = new StringBuilder(batch.size() * 400);
+        for (AuditRecord record : batch) {
+            body.append(record.json()).append('\n');
+        }
+        return body.toString().getBytes(StandardCharsets.UTF_8);
+    }
+
+    /** The path-style URI of {@code key} and the canonical path signed for it. */
+    static URI objectUri(URI endpoint, String bucket, String key) {
+        String base = endpoint.getRawPath() == null ? "" : endpoint.getRawPath().replaceAll("/+$", "");
+        String path = base + "/" + SigV4Signer.uriEncode(bucket, false) + "/" + SigV4Signer.encodePath(key);
+        return URI.create(endpoint.getScheme() + "://" + endpoint.getRawAuthority() + path);
+    }
+
+    /** The Host header the JDK client sends for {@code uri}: the port only when it is not the scheme's default. */
+    static String hostHeader(URI uri) {
+        int port = uri.getPort();
+        boolean defaultPort = port == -1 || port == 80 && "http".equals(uri.getScheme()) || port == 443 && "https".equals(uri.getScheme());
+        return defaultPort ? uri.getHost() : uri.getHost() + ":" + port;
+    }
+
+    @Override
+    public Outcome deliver(List<AuditRecord> batch) throws InterruptedException {
+        String key = key(target.prefix(), batch);
+        byte[] body = body(batch);
+        URI uri = objectUri(target.endpoint(), target.bucket(), key);
+        String payloadHash = SigV4Signer.sha256Hex(body);
+        java.time.Instant now = clock.instant();
+        Map<String, String> signed = new LinkedHashMap<>();
+        signed.put("host", hostHeader(uri));
+        signed.put("x-amz-content-sha256", payloadHash);
+        signed.put("x-amz-date", SigV4Signer.amzDate(now));
+        signed.put("content-type", "application/x-ndjson");
+        SigV4Signer.Signature signature = signer.sign("PUT", uri.getRawPath(), "", signed, payloadHash, now);
+        HttpRequest request = HttpRequest.newBuilder(uri)
+                .timeout(requestTimeout)
+                .header("x-amz-content-sha256", payloadHash)
+                .header("x-amz-date", signed.get("x-amz-date"))
+                .header("Content-Type", "application/x-ndjson")
+                .header("Authorization", signature.authorization())
+                .PUT(HttpRequest.BodyPublishers.ofByteArray(body))
+                .build();
+        try {
+            HttpResponse<InputStream> response = client.send(request, HttpResponse.BodyHandlers.ofInputStream());
+            String head;
+            try (InputStream in = response.body()) {
+                head = new String(in.readNBytes(4096), StandardCharsets.UTF_8);
+            }
+            int status = response.statusCode();
+            if (status >= 200 && status < 300) {
+                return new Delivered();
+            }
+            Matcher code = ERROR_CODE.matcher(head);
+            String detail = "HTTP " + status + (code.find() ? " " + code.group(1) : "") + " for key " + key;
+            if (status == 408 || status == 429 || status >= 500) {
+                return new Retry(detail);
+            }
+            return new Permanent(detail + ": the object store refused the write; check the bucket, the credentials"
+                    + " and OMCP_AUDIT_S3_REGION, then replay the dead-letter file");
+        } catch (IOException e) {
+            return new Retry(e.getClass().getSimpleName() + " for key " + key);
+        }
+    }
+}

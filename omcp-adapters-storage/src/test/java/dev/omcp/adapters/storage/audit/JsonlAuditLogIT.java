@@ -1,0 +1,246 @@
+package dev.omcp.adapters.storage.audit;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.omcp.ports.audit.AuditEntry;
+import dev.omcp.ports.audit.AuditLogState;
+import dev.omcp.ports.audit.AuditQuery;
+import dev.omcp.ports.audit.AuditRecord;
+import java.io.BufferedWriter;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Optional;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class JsonlAuditLogIT {
+    private static final Instant T0 = Instant.parse("2025-01-31T12:00:00Z");
+
+    @TempDir
+    Path dir;
+
+    private JsonlAuditLog open(Path file, JsonlAuditLog.Options options) {
+        JsonlAuditLog log = new JsonlAuditLog(file, options);
+        log.open();
+        return log;
+    }
+
+    private static AuditQuery query(Optional<Instant> from, Optional<Instant> to, String actor, String action, int limit) {
+        return new AuditQuery(from, to, Optional.ofNullable(actor), Optional.ofNullable(action), limit);
+    }
+
+    @Test
+    void aNewFileIsCreatedOwnerOnlyAndHoldsOneLinePerRecordExactlyAsGiven() throws Exception {
+        Path file = dir.resolve("audit.jsonl");
+        JsonlAuditLog log = open(file, JsonlAuditLog.Options.defaults());
+        AuditRecord first = TestRecords.record(1, T0, "user:a", "create", "x");
+        AuditRecord second = TestRecords.record(2, T0.plusSeconds(1), "user:b", "delete", "naïve");
+
+        log.awaitDurable(log.append(first));
+        log.awaitDurable(log.append(second));
+        log.close();
+
+        assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(file))).isEqualTo("rw-------");
+        assertThat(Files.readString(file, StandardCharsets.UTF_8)).isEqualTo(first.json() + "\n" + second.json() + "\n");
+    }
+
+    @Test
+    void reopeningReportsTheNewestEntryAsTheTip() {
+        Path file = dir.resolve("audit.jsonl");
+        JsonlAuditLog log = open(file, JsonlAuditLog.Options.defaults());
+        for (int seq = 1; seq <= 3; seq++) {
+            log.append(TestRecords.record(seq, T0.plusSeconds(seq), "user:a", "update", "s" + seq));
+        }
+        log.close();
+
+        JsonlAuditLog reopened = new JsonlAuditLog(file, JsonlAuditLog.Options.defaults());
+        AuditLogState state = reopened.open();
+
+        assertThat(state.last()).map(AuditEntry::seq).contains(3L);
+        assertThat(state.last()).map(AuditEntry::hash).contains(TestRecords.fakeHash(3));
+        assertThat(state.repairedTornTail()).isEmpty();
+        reopened.close();
+    }
+
+    @Test
+    void aTornTailIsMovedAsideCutOffAndReportedWithItsOffset() throws Exception {
+        Path file = dir.resolve("audit.jsonl");
+        JsonlAuditLog log = open(file, JsonlAuditLog.Options.defaults());
+        log.append(TestRecords.record(1, T0, "user:a", "create", "x"));
+        log.close();
+        long completeLength = Files.size(file);
+        String partial = TestRecords.record(2, T0, "user:a", "create", "y").json().substring(0, 57);
+        Files.writeString(file, partial, StandardOpenOption.APPEND);
+
+        JsonlAuditLog reopened = new JsonlAuditLog(file, JsonlAuditLog.Options.defaults());
+        AuditLogState state = reopened.open();
+
+        assertThat(state.repairedTornTail()).contains(new AuditLogState.TornTail(completeLength, 57));
+        assertThat(state.last()).map(AuditEntry::seq).contains(1L);
+        assertThat(Files.size(file)).isEqualTo(completeLength);
+        Path kept = dir.resolve("audit.jsonl.torn-" + completeLength);
+        assertThat(Files.readString(kept)).isEqualTo(partial);
+        assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(kept))).isEqualTo("rw-------");
+        // the next entry starts on a fresh line, never extending the torn one
+        reopened.append(TestRecords.record(2, T0, "user:a", "create", "z"));
+        reopened.close();
+        List<String> lines = Files.readAllLines(file);
+        assertThat(lines).hasSize(2);
+        assertThat(lines.get(1)).contains("\"seq\":2").contains("\"target\":\"z\"");
+    }
+
+    @Test
+    void aTornTailWithoutAnyCompleteLineLeavesAnEmptyLog() throws Exception {
+        Path file = dir.resolve("audit.jsonl");
+        Files.writeString(file, "{\"ts\":\"2025-");
+
+        JsonlAuditLog log = new JsonlAuditLog(file, JsonlAuditLog.Options.defaults());
+        AuditLogState state = log.open();
+
+        assertThat(state.repairedTornTail()).contains(new AuditLogState.TornTail(0, 12));
+        assertThat(state.last()).isEmpty();
+        assertThat(Files.size(file)).isZero();
+        log.close();
+    }
+
+    @Test
+    void underTheRefusePolicyATornTailStopsTheStartAndNothingIsChanged() throws Exception {
+        Path file = dir.resolve("audit.jsonl");
+        JsonlAuditLog log = open(file, JsonlAuditLog.Options.defaults());
+        log.append(TestRecords.record(1, T0, "user:a", "create", "x"));
+        log.close();
+        long completeLength = Files.size(file);
+        Files.writeString(file, "{\"ts\":", StandardOpenOption.APPEND);
+        byte[] before = Files.readAllBytes(file);
+
+        JsonlAuditLog refusing = new JsonlAuditLog(file,
+                new JsonlAuditLog.Options(FsyncPolicy.ALWAYS, Duration.ofSeconds(1), TornTailPolicy.REFUSE));
+
+        assertThatThrownBy(refusing::open)
+                .isInstanceOf(UncheckedIOException.class)
+                .hasMessageContaining("byte offset " + completeLength)
+                .hasMessageContaining("truncate -s " + completeLength);
+        assertThat(Files.readAllBytes(file)).isEqualTo(before);
+        try (var files = Files.list(dir)) {
+            assertThat(files.map(p -> p.getFileName().toString())).containsExactly("audit.jsonl");
+        }
+    }
+
+    @Test
+    void aDamagedLastLineStopsTheStartWithItsOffset() throws Exception {
+        Path file = dir.resolve("audit.jsonl");
+        JsonlAuditLog log = open(file, JsonlAuditLog.Options.defaults());
+        log.append(TestRecords.record(1, T0, "user:a", "create", "x"));
+        log.close();
+        long offset = Files.size(file);
+        Files.writeString(file, "not an entry\n", StandardOpenOption.APPEND);
+
+        assertThatThrownBy(() -> new JsonlAuditLog(file, JsonlAuditLog.Options.defaults()).open())
+                .isInstanceOf(UncheckedIOException.class)
+                .hasMessageContaining("byte offset " + offset)
+                .hasMessageContaining("omcp audit verify");
+    }
+
+    @Test
+    void aMissingDirectoryIsNamed() {
+        Path file = dir.resolve("no-such-dir/audit.jsonl");
+        assertThatThrownBy(() -> new JsonlAuditLog(file, JsonlAuditLog.Options.defaults()).open())
+                .isInstanceOf(UncheckedIOException.class)
+                .hasMessageContaining("does not exist");
+    }
+
+    @Test
+    void everyFsyncPolicyWritesTheSameBytes() throws Exception {
+        for (FsyncPolicy policy : FsyncPolicy.values()) {
+            Path file = dir.resolve("audit-" + policy + ".jsonl");
+            JsonlAuditLog log = open(file, new JsonlAuditLog.Options(policy, Duration.ofMillis(20), TornTailPolicy.REPAIR));
+            StringBuilder expected = new StringBuilder();
+            for (int seq = 1; seq <= 50; seq++) {
+                AuditRecord record = TestRecords.record(seq, T0, "user:a", "update", "s");
+                log.awaitDurable(log.append(record));
+                expected.append(record.json()).append('\n');
+            }
+            log.close();
+            assertThat(Files.readString(file)).as(policy.name()).isEqualTo(expected.toString());
+        }
+    }
+
+    @Test
+    void searchesReturnNewestFirstWithFiltersAndLimit() {
+        Path file = dir.resolve("audit.jsonl");
+        JsonlAuditLog log = open(file, JsonlAuditLog.Options.defaults());
+        for (int seq = 1; seq <= 20; seq++) {
+            log.append(TestRecords.record(seq, T0.plusSeconds(60L * seq), seq % 2 == 0 ? "user:even" : "user:odd",
+                    seq % 5 == 0 ? "delete" : "update", "s" + seq));
+        }
+
+        assertThat(log.find(query(Optional.empty(), Optional.empty(), null, null, 3)))
+                .extracting(AuditEntry::seq).containsExactly(20L, 19L, 18L);
+        assertThat(log.find(query(Optional.empty(), Optional.empty(), "user:even", "delete", 100)))
+                .extracting(AuditEntry::seq).containsExactly(20L, 10L);
+        assertThat(log.find(query(Optional.of(T0.plusSeconds(60 * 5)), Optional.of(T0.plusSeconds(60 * 8)), null, null, 100)))
+                .extracting(AuditEntry::seq).containsExactly(8L, 7L, 6L, 5L);
+        assertThat(log.find(query(Optional.empty(), Optional.empty(), "user:nobody", null, 100))).isEmpty();
+        assertThat(log.find(query(Optional.empty(), Optional.empty(), "user:odd\"", null, 100))).isEmpty();
+        log.close();
+    }
+
+    @Test
+    void searchesSkipDamagedLinesAndKeepGoing() throws Exception {
+        Path file = dir.resolve("audit.jsonl");
+        JsonlAuditLog log = open(file, JsonlAuditLog.Options.defaults());
+        log.append(TestRecords.record(1, T0, "user:a", "update", "a"));
+        log.close();
+        Files.writeString(file, "garbage\n", StandardOpenOption.APPEND);
+        Files.writeString(file, TestRecords.record(2, T0, "user:a", "update", "b").json() + "\n", StandardOpenOption.APPEND);
+
+        JsonlAuditLog reopened = open(file, JsonlAuditLog.Options.defaults());
+
+        assertThat(reopened.find(AuditQuery.latest())).extracting(AuditEntry::seq).containsExactly(2L, 1L);
+        reopened.close();
+    }
+
+    @Test
+    void theNewestEntriesOfALargeFileAreFoundByReadingOnlyItsEnd() throws Exception {
+        Path file = dir.resolve("audit.jsonl");
+        int count = 200_000;
+        try (BufferedWriter out = Files.newBufferedWriter(file)) {
+            for (int seq = 1; seq <= count; seq++) {
+                out.write(TestRecords.record(seq, T0.plusMillis(seq * 10L), seq % 1000 == 0 ? "user:rare" : "user:a",
+                        "update", "s").json());
+                out.write('\n');
+            }
+        }
+        long size = Files.size(file);
+        JsonlAuditLog log = open(file, JsonlAuditLog.Options.defaults());
+
+        long before = log.bytesScanned();
+        List<AuditEntry> latest = log.find(query(Optional.empty(), Optional.empty(), null, null, 100));
+        long latestBytes = log.bytesScanned() - before;
+
+        before = log.bytesScanned();
+        List<AuditEntry> recent = log.find(query(Optional.of(T0.plusMillis((count - 50) * 10L)), Optional.empty(), null, null, 1000));
+        long recentBytes = log.bytesScanned() - before;
+
+        before = log.bytesScanned();
+        List<AuditEntry> rare = log.find(query(Optional.empty(), Optional.empty(), "user:rare", null, 5));
+        long rareBytes = log.bytesScanned() - before;
+
+        assertThat(size).isGreaterThan(50_000_000);
+        assertThat(latest).hasSize(100).first().extracting(AuditEntry::seq).isEqualTo((long) count);
+        assertThat(latestBytes).isLessThan(200_000);
+        assertThat(recent).hasSize(51);
+        assertThat(recentBytes).isLessThan(200_000);
+        assertThat(rare).extracting(AuditEntry::seq).containsExactly(200_000L, 199_000L, 198_000L, 197_000L, 196_000L);
+        assertThat(rareBytes).isLessThan(size / 30);
+        log.close();
+    }
+}

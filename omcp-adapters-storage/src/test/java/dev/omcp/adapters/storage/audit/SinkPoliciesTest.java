@@ -1,0 +1,105 @@
+package dev.omcp.adapters.storage.audit;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.omcp.ports.audit.AuditRecord;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.SplittableRandom;
+import org.junit.jupiter.api.Test;
+
+class SinkPoliciesTest {
+
+    @Test
+    void retryDelaysDoubleWithJitterAndStopAtTheCap() {
+        RetryPolicy policy = new RetryPolicy(10, Duration.ofMillis(1000), Duration.ofMillis(8000));
+        SplittableRandom random = new SplittableRandom(42);
+        long[][] bounds = {{500, 1000}, {1000, 2000}, {2000, 4000}, {4000, 8000}, {4000, 8000}, {4000, 8000}};
+        for (int attempt = 2; attempt < 2 + bounds.length; attempt++) {
+            for (int sample = 0; sample < 200; sample++) {
+                long delay = policy.delayBefore(attempt, random).toMillis();
+                assertThat(delay).as("attempt %d", attempt).isBetween(bounds[attempt - 2][0], bounds[attempt - 2][1]);
+            }
+        }
+    }
+
+    @Test
+    void retryDelaysActuallyVary() {
+        RetryPolicy policy = RetryPolicy.defaults();
+        SplittableRandom random = new SplittableRandom(7);
+        long distinct = java.util.stream.IntStream.range(0, 50).mapToLong(i -> policy.delayBefore(5, random).toMillis())
+                .distinct().count();
+        assertThat(distinct).isGreaterThan(10);
+    }
+
+    @Test
+    void aHugeAttemptNumberDoesNotOverflowTheCap() {
+        RetryPolicy policy = new RetryPolicy(100, Duration.ofSeconds(1), Duration.ofSeconds(60));
+        assertThat(policy.delayBefore(99, new SplittableRandom(1))).isBetween(Duration.ofSeconds(30), Duration.ofSeconds(60));
+    }
+
+    @Test
+    void aBatchIsDueByCountOrByAgeOnAManualClock() {
+        BatchWindow window = new BatchWindow(3, Duration.ofSeconds(60));
+        Instant opened = Instant.parse("2025-01-01T00:00:00Z");
+
+        assertThat(window.full(2)).isFalse();
+        assertThat(window.full(3)).isTrue();
+        assertThat(window.remaining(opened, opened)).isEqualTo(Duration.ofSeconds(60));
+        assertThat(window.remaining(opened, opened.plusSeconds(45))).isEqualTo(Duration.ofSeconds(15));
+        assertThat(window.remaining(opened, opened.plusSeconds(60))).isZero();
+        assertThat(window.remaining(opened, opened.plusSeconds(600))).isZero();
+    }
+
+    @Test
+    void webhookStatusesSplitIntoSuccessRetryAndRefusal() {
+        assertThat(WebhookDelivery.classify(200)).isInstanceOf(Delivery.Delivered.class);
+        assertThat(WebhookDelivery.classify(204)).isInstanceOf(Delivery.Delivered.class);
+        for (int retry : new int[] {408, 425, 429, 500, 502, 503, 504}) {
+            assertThat(WebhookDelivery.classify(retry)).as("HTTP %d", retry).isInstanceOf(Delivery.Retry.class);
+        }
+        for (int refused : new int[] {301, 400, 401, 403, 404, 413, 422}) {
+            assertThat(WebhookDelivery.classify(refused)).as("HTTP %d", refused).isInstanceOf(Delivery.Permanent.class);
+        }
+    }
+
+    @Test
+    void webhookPayloadEmbedsTheEntriesVerbatim() {
+        Instant t = Instant.parse("2025-01-31T12:00:00Z");
+        List<AuditRecord> batch = List.of(TestRecords.record(41, t, "user:a", "create", "x"),
+                TestRecords.record(42, t, "user:b", "delete", "y"));
+
+        String payload = WebhookDelivery.payload(batch);
+
+        assertThat(payload).isEqualTo("{\"kind\":\"omcp.audit.batch\",\"version\":1,\"count\":2,\"firstSeq\":41,"
+                + "\"lastSeq\":42,\"entries\":[" + batch.get(0).json() + "," + batch.get(1).json() + "]}");
+        assertThat(WebhookDelivery.idempotencyKey(batch)).startsWith("omcp-audit-41-42-").hasSize("omcp-audit-41-42-".length() + 16);
+    }
+
+    @Test
+    void objectKeysDependOnlyOnTheBatchAndSortInChainOrder() {
+        Instant t = Instant.parse("2025-01-31T23:59:59.999Z");
+        List<AuditRecord> first = List.of(TestRecords.record(9, t, "a", "c", null), TestRecords.record(10, t.plusMillis(1), "a", "c", null));
+        List<AuditRecord> second = List.of(TestRecords.record(11, t.plusSeconds(5), "a", "c", null));
+
+        String key1 = S3Delivery.key("omcp-audit/", first);
+        String key2 = S3Delivery.key("omcp-audit/", second);
+
+        assertThat(key1).isEqualTo("omcp-audit/2025/01/31/00000000000000000009-00000000000000000010.jsonl");
+        assertThat(key2).isEqualTo("omcp-audit/2025/02/01/00000000000000000011-00000000000000000011.jsonl");
+        assertThat(S3Delivery.key("omcp-audit/", first)).isEqualTo(key1);
+        assertThat(key1.substring(22)).isLessThan(key2.substring(22));
+    }
+
+    @Test
+    void objectUrisArePathStyle() {
+        java.net.URI endpoint = java.net.URI.create("http://127.0.0.1:9000");
+        assertThat(S3Delivery.objectUri(endpoint, "audit", "p/2025/01/31/1-2.jsonl").toString())
+                .isEqualTo("http://127.0.0.1:9000/audit/p/2025/01/31/1-2.jsonl");
+        assertThat(S3Delivery.objectUri(java.net.URI.create("https://s3.example.test/base/"), "b", "k").toString())
+                .isEqualTo("https://s3.example.test/base/b/k");
+        assertThat(S3Delivery.hostHeader(endpoint)).isEqualTo("127.0.0.1:9000");
+        assertThat(S3Delivery.hostHeader(java.net.URI.create("https://s3.example.test:443/"))).isEqualTo("s3.example.test");
+    }
+}

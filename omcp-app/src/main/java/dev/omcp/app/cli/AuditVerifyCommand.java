@@ -1,0 +1,122 @@
+package dev.omcp.app.cli;
+
+import dev.omcp.core.audit.ChainVerifier;
+import java.io.BufferedInputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.PrintWriter;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
+
+/**
+ * {@code omcp audit verify FILE...}: checks a hash chain offline and names the first broken
+ * {@code seq}. Exit 0 when the chain verifies, 1 when it is broken, 2 when a file cannot be read
+ * (or the command line is wrong).
+ */
+@Command(name = "verify", mixinStandardHelpOptions = true,
+        description = {"Check an audit file's hash chain offline and name the first broken entry.",
+            "Give rotated files oldest first; a file may start with a copy of the previous file's last line."},
+        exitCodeListHeading = "%nExit codes:%n",
+        exitCodeList = {"0:the chain verifies", "1:the chain is broken (the first broken seq is printed)",
+            "2:a file cannot be read, or the command line is wrong"})
+public final class AuditVerifyCommand implements Callable<Integer> {
+    static final int OK = 0;
+    static final int BROKEN = 1;
+    static final int UNREADABLE = 2;
+    private static final int MAX_LINE = 1 << 20;
+
+    @Spec
+    CommandSpec spec;
+
+    @Option(names = "--segment", description = "The first file starts in the middle of a chain (a rotated file, or an"
+            + " object written by the S3 sink): take its first entry as the anchor instead of requiring seq 1.")
+    boolean segment;
+
+    @Parameters(arity = "1..*", paramLabel = "FILE", description = "Audit JSONL files, oldest first.")
+    List<Path> files;
+
+    @Override
+    public Integer call() {
+        PrintWriter out = spec.commandLine().getOut();
+        PrintWriter err = spec.commandLine().getErr();
+        ChainVerifier verifier = segment ? ChainVerifier.segment() : ChainVerifier.fromGenesis();
+        for (Path file : files) {
+            verifier.nextFile();
+            try (InputStream in = new BufferedInputStream(Files.newInputStream(file), 1 << 16)) {
+                feed(in, verifier);
+            } catch (NoSuchFileException e) {
+                err.println("omcp audit verify: cannot read " + file + ": no such file");
+                return UNREADABLE;
+            } catch (IOException e) {
+                err.println("omcp audit verify: cannot read " + file + ": " + (e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage()));
+                return UNREADABLE;
+            }
+            if (verifier.isBroken()) {
+                break;
+            }
+        }
+        ChainVerifier.Result result = verifier.result();
+        if (result instanceof ChainVerifier.Broken broken) {
+            out.println("BROKEN at seq " + broken.seq() + " (" + files.get(broken.fileIndex()) + " line " + broken.line() + "): "
+                    + broken.reason().text() + ": " + broken.detail());
+            out.println("Entries before seq " + broken.seq() + " verify; from seq " + broken.seq()
+                    + " on, the log cannot be trusted.");
+            out.flush();
+            return BROKEN;
+        }
+        ChainVerifier.Valid valid = (ChainVerifier.Valid) result;
+        out.println(valid.count() == 0
+                ? "OK: 0 entries (empty chain), tip " + valid.tipHash()
+                : "OK: " + valid.count() + " entries, seq " + valid.firstSeq() + ".." + valid.lastSeq() + ", tip " + valid.tipHash());
+        out.flush();
+        return OK;
+    }
+
+    /** Splits the stream at line breaks and hands each line to the verifier, without holding the file. */
+    private static void feed(InputStream in, ChainVerifier verifier) throws IOException {
+        ByteArrayOutputStream line = new ByteArrayOutputStream(512);
+        long length = 0;
+        byte[] buffer = new byte[1 << 16];
+        int n;
+        while ((n = in.read(buffer)) > 0) {
+            int start = 0;
+            for (int i = 0; i < n; i++) {
+                if (buffer[i] == '\n') {
+                    length += i - start;
+                    if (length <= MAX_LINE) {
+                        line.write(buffer, start, i - start);
+                        verifier.accept(line.toByteArray(), true);
+                    } else {
+                        verifier.acceptOversized(length);
+                    }
+                    line.reset();
+                    length = 0;
+                    start = i + 1;
+                    if (verifier.isBroken()) {
+                        return;
+                    }
+                }
+            }
+            length += n - start;
+            if (length <= MAX_LINE) {
+                line.write(buffer, start, n - start);
+            }
+        }
+        if (length > 0) {
+            if (length <= MAX_LINE) {
+                verifier.accept(line.toByteArray(), false);
+            } else {
+                verifier.acceptOversized(length);
+            }
+        }
+    }
+}

@@ -1,0 +1,124 @@
+package dev.omcp.app.settings;
+
+import dev.omcp.adapters.storage.audit.FsyncPolicy;
+import dev.omcp.adapters.storage.audit.TornTailPolicy;
+import java.net.URI;
+import java.net.URISyntaxException;
+import java.nio.file.InvalidPathException;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Optional;
+import java.util.regex.Pattern;
+
+/** Reads the audit variables; every problem goes to the shared list so all are reported at once. */
+final class AuditSettingsReader {
+    private static final Pattern BUCKET = Pattern.compile("[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]");
+    private static final Pattern REGION = Pattern.compile("[a-z0-9-]{1,32}");
+
+    private AuditSettingsReader() {}
+
+    static AuditSettings read(Environment env) {
+        Optional<Path> file = path(env, Variables.MGMT_AUDIT_FILE);
+        FsyncPolicy fsync = FsyncPolicy.parse(env.oneOf(Variables.AUDIT_FSYNC, List.of("always", "batch", "never")));
+        Duration interval = Duration.ofMillis(env.integer(Variables.AUDIT_FSYNC_INTERVAL_MS, 10, 60_000));
+        TornTailPolicy tornTail = TornTailPolicy.parse(env.oneOf(Variables.AUDIT_TORN_TAIL, List.of("repair", "refuse")));
+        return new AuditSettings(file, fsync, interval, tornTail, webhook(env, file), s3(env, file));
+    }
+
+    private static Optional<AuditSettings.Webhook> webhook(Environment env, Optional<Path> file) {
+        Optional<String> url = env.raw(Variables.AUDIT_WEBHOOK_URL);
+        Optional<String> token = env.raw(Variables.AUDIT_WEBHOOK_TOKEN);
+        if (url.isEmpty()) {
+            if (token.isPresent()) {
+                env.problem(Variables.AUDIT_WEBHOOK_TOKEN, "is set but OMCP_AUDIT_WEBHOOK_URL is not; set the URL or unset the token");
+            }
+            return Optional.empty();
+        }
+        Optional<URI> uri = httpUri(env, Variables.AUDIT_WEBHOOK_URL, url.get());
+        Optional<Path> deadLetter = path(env, Variables.AUDIT_WEBHOOK_DEADLETTER)
+                .or(() -> file.map(f -> f.resolveSibling(f.getFileName() + ".webhook-deadletter.jsonl")));
+        return uri.map(u -> new AuditSettings.Webhook(u, token, deadLetter));
+    }
+
+    private static Optional<AuditSettings.S3> s3(Environment env, Optional<Path> file) {
+        Optional<String> endpoint = env.raw(Variables.AUDIT_S3_ENDPOINT);
+        Optional<String> bucket = env.raw(Variables.AUDIT_S3_BUCKET);
+        Optional<String> keyId = env.raw(Variables.AUDIT_S3_ACCESS_KEY_ID);
+        Optional<String> secret = env.raw(Variables.AUDIT_S3_SECRET_ACCESS_KEY);
+        if (endpoint.isEmpty() && bucket.isEmpty() && keyId.isEmpty() && secret.isEmpty()) {
+            return Optional.empty();
+        }
+        boolean complete = true;
+        for (var required : List.of(
+                java.util.Map.entry(Variables.AUDIT_S3_ENDPOINT, endpoint),
+                java.util.Map.entry(Variables.AUDIT_S3_BUCKET, bucket),
+                java.util.Map.entry(Variables.AUDIT_S3_ACCESS_KEY_ID, keyId),
+                java.util.Map.entry(Variables.AUDIT_S3_SECRET_ACCESS_KEY, secret))) {
+            if (required.getValue().isEmpty()) {
+                env.problem(required.getKey(), "is required when any OMCP_AUDIT_S3_* variable is set (the S3 sink needs"
+                        + " the endpoint, bucket, access key id and secret access key)");
+                complete = false;
+            }
+        }
+        Optional<URI> uri = endpoint.flatMap(e -> httpUri(env, Variables.AUDIT_S3_ENDPOINT, e));
+        if (bucket.isPresent() && !BUCKET.matcher(bucket.get()).matches()) {
+            env.problem(Variables.AUDIT_S3_BUCKET, "must be a bucket name: 3-63 of a-z, 0-9, '.', '-', starting and ending"
+                    + " with a letter or digit, got '" + bucket.get() + "'");
+            complete = false;
+        }
+        String prefix = env.string(Variables.AUDIT_S3_PREFIX);
+        if (prefix.startsWith("/") || prefix.length() > 512 || prefix.chars().anyMatch(c -> c < 0x20)) {
+            env.problem(Variables.AUDIT_S3_PREFIX, "must not start with '/' and must be at most 512 printable characters");
+            complete = false;
+        }
+        String region = env.string(Variables.AUDIT_S3_REGION);
+        if (!REGION.matcher(region).matches()) {
+            env.problem(Variables.AUDIT_S3_REGION, "must be a region name like us-east-1, got '" + region + "'");
+            complete = false;
+        }
+        int batchSize = env.integer(Variables.AUDIT_S3_BATCH_SIZE, 1, 10_000);
+        Duration flush = Duration.ofSeconds(env.integer(Variables.AUDIT_S3_FLUSH_INTERVAL, 1, 3600));
+        Optional<Path> deadLetter = path(env, Variables.AUDIT_S3_DEADLETTER)
+                .or(() -> file.map(f -> f.resolveSibling(f.getFileName() + ".s3-deadletter.jsonl")));
+        if (!complete || uri.isEmpty()) {
+            return Optional.empty();
+        }
+        return Optional.of(new AuditSettings.S3(uri.get(), bucket.get(), prefix, region, keyId.get(), secret.get(), batchSize,
+                flush, deadLetter));
+    }
+
+    private static Optional<Path> path(Environment env, Variable variable) {
+        Optional<String> raw = env.raw(variable);
+        if (raw.isEmpty()) {
+            return Optional.empty();
+        }
+        try {
+            Path path = Path.of(raw.get());
+            if (path.getFileName() == null) {
+                env.problem(variable, "must name a file, got '" + raw.get() + "'");
+                return Optional.empty();
+            }
+            return Optional.of(path);
+        } catch (InvalidPathException e) {
+            env.problem(variable, "is not a valid file path: " + e.getReason());
+            return Optional.empty();
+        }
+    }
+
+    private static Optional<URI> httpUri(Environment env, Variable variable, String text) {
+        try {
+            URI uri = new URI(text);
+            if (!("http".equals(uri.getScheme()) || "https".equals(uri.getScheme())) || uri.getHost() == null
+                    || uri.getRawUserInfo() != null || uri.getRawFragment() != null) {
+                env.problem(variable, "must be an http:// or https:// URL with a host and without user info or fragment"
+                        + (variable.secret() ? " (the value is not shown)" : ", got '" + text + "'"));
+                return Optional.empty();
+            }
+            return Optional.of(uri);
+        } catch (URISyntaxException e) {
+            env.problem(variable, "is not a valid URL" + (variable.secret() ? " (the value is not shown)" : ": " + e.getReason()));
+            return Optional.empty();
+        }
+    }
+}

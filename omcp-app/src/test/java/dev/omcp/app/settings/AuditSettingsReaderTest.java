@@ -1,0 +1,106 @@
+package dev.omcp.app.settings;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.omcp.adapters.storage.audit.FsyncPolicy;
+import dev.omcp.adapters.storage.audit.TornTailPolicy;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+class AuditSettingsReaderTest {
+
+    private static AuditSettings read(String... pairs) throws InvalidSettingsException {
+        Map<String, String> env = new HashMap<>();
+        for (int i = 0; i < pairs.length; i += 2) {
+            env.put(pairs[i], pairs[i + 1]);
+        }
+        return SettingsReader.read(env).audit();
+    }
+
+    @Test
+    void defaultsKeepTheRingInMemoryWithTheSafeFsyncPolicyAndNoSinks() throws Exception {
+        AuditSettings audit = read();
+        assertThat(audit.file()).isEmpty();
+        assertThat(audit.fsync()).isEqualTo(FsyncPolicy.ALWAYS);
+        assertThat(audit.fsyncInterval()).isEqualTo(Duration.ofSeconds(1));
+        assertThat(audit.tornTail()).isEqualTo(TornTailPolicy.REPAIR);
+        assertThat(audit.webhook()).isEmpty();
+        assertThat(audit.s3()).isEmpty();
+    }
+
+    @Test
+    void aFullConfigurationIsReadWithDeadLettersBesideTheAuditFile() throws Exception {
+        AuditSettings audit = read(
+                "OMCP_MGMT_AUDIT_FILE", "/var/lib/omcp/audit.jsonl",
+                "OMCP_AUDIT_FSYNC", "Batch",
+                "OMCP_AUDIT_FSYNC_INTERVAL_MS", "250",
+                "OMCP_AUDIT_TORN_TAIL", "refuse",
+                "OMCP_AUDIT_WEBHOOK_URL", "https://siem.example.test/ingest?k=1",
+                "OMCP_AUDIT_WEBHOOK_TOKEN", "tok-123",
+                "OMCP_AUDIT_S3_ENDPOINT", "http://127.0.0.1:9000",
+                "OMCP_AUDIT_S3_BUCKET", "audit-logs",
+                "OMCP_AUDIT_S3_ACCESS_KEY_ID", "AKID",
+                "OMCP_AUDIT_S3_SECRET_ACCESS_KEY", "s3cr3t",
+                "OMCP_AUDIT_S3_BATCH_SIZE", "200",
+                "OMCP_AUDIT_S3_FLUSH_INTERVAL", "30");
+
+        assertThat(audit.file()).contains(Path.of("/var/lib/omcp/audit.jsonl"));
+        assertThat(audit.fsync()).isEqualTo(FsyncPolicy.BATCH);
+        assertThat(audit.fsyncInterval()).isEqualTo(Duration.ofMillis(250));
+        assertThat(audit.tornTail()).isEqualTo(TornTailPolicy.REFUSE);
+        AuditSettings.Webhook webhook = audit.webhook().orElseThrow();
+        assertThat(webhook.url().toString()).isEqualTo("https://siem.example.test/ingest?k=1");
+        assertThat(webhook.token()).contains("tok-123");
+        assertThat(webhook.deadLetter()).contains(Path.of("/var/lib/omcp/audit.jsonl.webhook-deadletter.jsonl"));
+        assertThat(webhook.toString()).doesNotContain("tok-123").doesNotContain("siem.example.test");
+        AuditSettings.S3 s3 = audit.s3().orElseThrow();
+        assertThat(s3.prefix()).isEqualTo("omcp-audit/");
+        assertThat(s3.region()).isEqualTo("us-east-1");
+        assertThat(s3.batchSize()).isEqualTo(200);
+        assertThat(s3.flushInterval()).isEqualTo(Duration.ofSeconds(30));
+        assertThat(s3.deadLetter()).contains(Path.of("/var/lib/omcp/audit.jsonl.s3-deadletter.jsonl"));
+        assertThat(s3.toString()).doesNotContain("s3cr3t");
+    }
+
+    @Test
+    void everyInvalidAuditValueIsReportedAtOnceWithoutSecrets() {
+        assertThatThrownBy(() -> read(
+                "OMCP_AUDIT_FSYNC", "sometimes",
+                "OMCP_AUDIT_FSYNC_INTERVAL_MS", "5",
+                "OMCP_AUDIT_TORN_TAIL", "ignore",
+                "OMCP_AUDIT_WEBHOOK_URL", "ftp://user:pw@siem.example.test/",
+                "OMCP_AUDIT_S3_BUCKET", "Bad_Bucket",
+                "OMCP_AUDIT_S3_SECRET_ACCESS_KEY", "s3cr3t",
+                "OMCP_AUDIT_S3_BATCH_SIZE", "0"))
+                .isInstanceOf(InvalidSettingsException.class)
+                .hasMessageContaining("OMCP_AUDIT_FSYNC must be one of always, batch, never")
+                .hasMessageContaining("OMCP_AUDIT_FSYNC_INTERVAL_MS must be an integer from 10 to 60000")
+                .hasMessageContaining("OMCP_AUDIT_TORN_TAIL must be one of repair, refuse")
+                .hasMessageContaining("OMCP_AUDIT_WEBHOOK_URL must be an http:// or https:// URL")
+                .hasMessageContaining("OMCP_AUDIT_S3_ENDPOINT is required")
+                .hasMessageContaining("OMCP_AUDIT_S3_ACCESS_KEY_ID is required")
+                .hasMessageContaining("OMCP_AUDIT_S3_BUCKET must be a bucket name")
+                .hasMessageContaining("OMCP_AUDIT_S3_BATCH_SIZE must be an integer from 1 to 10000")
+                .satisfies(e -> assertThat(e.getMessage()).doesNotContain("pw@").doesNotContain("s3cr3t"));
+    }
+
+    @Test
+    void aWebhookTokenWithoutAUrlIsAMistake() {
+        assertThatThrownBy(() -> read("OMCP_AUDIT_WEBHOOK_TOKEN", "tok"))
+                .hasMessageContaining("OMCP_AUDIT_WEBHOOK_TOKEN is set but OMCP_AUDIT_WEBHOOK_URL is not")
+                .satisfies(e -> assertThat(e.getMessage()).doesNotContain("tok\""));
+    }
+
+    @Test
+    void withoutAnAuditFileDeadLettersHaveNoDefaultFile() throws Exception {
+        AuditSettings audit = read("OMCP_AUDIT_WEBHOOK_URL", "http://127.0.0.1:8080/hook");
+        assertThat(audit.webhook().orElseThrow().deadLetter()).isEmpty();
+        assertThat(read("OMCP_AUDIT_WEBHOOK_URL", "http://127.0.0.1:8080/hook",
+                "OMCP_AUDIT_WEBHOOK_DEADLETTER", "/tmp/dead.jsonl").webhook().orElseThrow().deadLetter())
+                .contains(Path.of("/tmp/dead.jsonl"));
+    }
+}

@@ -1,0 +1,163 @@
+package dev.omcp.core.audit;
+
+import dev.omcp.ports.audit.AuditEntry;
+import dev.omcp.ports.audit.AuditEvent;
+import dev.omcp.ports.audit.AuditHistory;
+import dev.omcp.ports.audit.AuditLog;
+import dev.omcp.ports.audit.AuditLogState;
+import dev.omcp.ports.audit.AuditPage;
+import dev.omcp.ports.audit.AuditQuery;
+import dev.omcp.ports.audit.AuditRecord;
+import dev.omcp.ports.audit.AuditSink;
+import dev.omcp.ports.audit.AuditTrail;
+import java.time.Clock;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.List;
+import java.util.Objects;
+import java.util.concurrent.locks.ReentrantLock;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The hash chain (spec 2.7): gives every event the next {@code seq}, the time, the previous hash
+ * and its own hash, stores it, then hands it to the sinks.
+ *
+ * <p>Thread-safety: {@link #record} may be called from any number of threads. One lock orders
+ * the writers, so {@code seq} has no gaps and the store sees entries in {@code seq} order; the
+ * store's fsync (when its policy asks for one) happens after the lock is released, so concurrent
+ * writers share one fsync. A failed store write does not use up a {@code seq}.
+ */
+public final class AuditChain implements AuditTrail, AuditHistory, AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(AuditChain.class);
+
+    /** Actor of the entries the gateway writes about itself. */
+    public static final String SYSTEM_ACTOR = "omcp";
+
+    private final AuditLog log;
+    private final List<AuditSink> sinks;
+    private final Clock clock;
+    private final ReentrantLock lock = new ReentrantLock();
+    private long lastSeq;
+    private String lastHash = AuditEntry.GENESIS_HASH;
+    private Instant lastTs = Instant.EPOCH;
+    private boolean started;
+
+    public AuditChain(AuditLog log, List<AuditSink> sinks, Clock clock) {
+        this.log = Objects.requireNonNull(log, "log");
+        this.sinks = List.copyOf(sinks);
+        this.clock = Objects.requireNonNull(clock, "clock");
+    }
+
+    /**
+     * Opens the store and continues from its newest entry. The newest entry's hash is checked, so
+     * a tampered or half-understood tip stops the start instead of growing a broken chain. A torn
+     * line the store repaired is recorded as the first new entry.
+     *
+     * @throws IllegalStateException when the store's newest entry does not verify
+     */
+    public AuditChain start() {
+        lock.lock();
+        try {
+            if (started) {
+                throw new IllegalStateException("the audit chain was already started");
+            }
+            AuditLogState state = log.open();
+            state.last().ifPresent(last -> {
+                String computed = AuditEntryCodec.hash(AuditEntryCodec.Entry.of(last));
+                if (!computed.equals(last.hash())) {
+                    throw new IllegalStateException("the newest audit entry (seq " + last.seq()
+                            + ") does not match its hash; the log was altered. Run 'omcp audit verify' on the audit"
+                            + " file to find the first broken entry, then move the file aside to start a new chain");
+                }
+                lastSeq = last.seq();
+                lastHash = last.hash();
+                lastTs = last.ts();
+            });
+            started = true;
+            LOG.info("event=audit-chain-started tipSeq={} persistent={}", lastSeq, log.persistent());
+            state.repairedTornTail().ifPresent(torn -> {
+                LOG.warn("event=audit-torn-tail-repaired offset={} bytes={} note=\"an incomplete last line was cut off"
+                        + " and kept beside the audit file; an entry records it\"", torn.offset(), torn.length());
+                append(new AuditEventFields(SYSTEM_ACTOR, null, "audit", "repair-torn-tail", null, null, 0, null,
+                        "offset=" + torn.offset() + ",bytes=" + torn.length()));
+            });
+            return this;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    @Override
+    public void record(AuditEvent event) {
+        Objects.requireNonNull(event, "event");
+        append(AuditEventFields.of(event));
+    }
+
+    /** Chains, stores and publishes one entry; also used for the gateway's own events, which have no request. */
+    private void append(AuditEventFields fields) {
+        long ticket;
+        lock.lock();
+        try {
+            if (!started) {
+                throw new IllegalStateException("the audit chain must be started before it records");
+            }
+            Instant now = clock.instant().truncatedTo(ChronoUnit.MILLIS);
+            // ts never goes backwards, even when the wall clock does, so searches by time can stop early.
+            Instant ts = now.isBefore(lastTs) ? lastTs : now;
+            AuditEntryCodec.Entry draft = new AuditEntryCodec.Entry(ts, lastSeq + 1, fields.actor(), fields.tenant(),
+                    fields.resource(), fields.action(), fields.method(), fields.path(), fields.status(), fields.ip(),
+                    fields.target(), lastHash, null);
+            AuditEntry entry = draft.withHash(AuditEntryCodec.hash(draft));
+            AuditRecord record = new AuditRecord(entry, AuditEntryCodec.line(entry));
+            ticket = log.append(record);
+            lastSeq = entry.seq();
+            lastHash = entry.hash();
+            lastTs = ts;
+            for (AuditSink sink : sinks) {
+                publish(sink, record);
+            }
+        } finally {
+            lock.unlock();
+        }
+        log.awaitDurable(ticket);
+    }
+
+    private static void publish(AuditSink sink, AuditRecord record) {
+        try {
+            sink.publish(record);
+        } catch (RuntimeException e) {
+            // A sink must not throw; if one does, the entry is stored anyway and the sink's fault is logged.
+            LOG.error("event=audit-sink-failed sink={} seq={} outcome=not-sent", sink.name(), record.entry().seq(), e);
+        }
+    }
+
+    @Override
+    public AuditPage find(AuditQuery query) {
+        List<AuditEntry> entries = log.find(query);
+        lock.lock();
+        try {
+            return new AuditPage(entries, lastSeq, lastHash);
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    @Override
+    public boolean persisted() {
+        return log.persistent();
+    }
+
+    /** Stops the sinks (they deliver what is queued, for a bounded time) and closes the store. */
+    @Override
+    public void close() {
+        for (AuditSink sink : sinks) {
+            try {
+                sink.close();
+            } catch (RuntimeException e) {
+                LOG.error("event=audit-sink-close-failed sink={}", sink.name(), e);
+            }
+        }
+        log.close();
+    }
+}

@@ -1,0 +1,238 @@
+package dev.omcp.core.audit;
+
+import dev.omcp.sdk.json.Jsonp;
+import dev.omcp.core.canonical.CanonicalJson;
+import dev.omcp.ports.audit.AuditEntry;
+import jakarta.json.JsonException;
+import jakarta.json.JsonObject;
+import jakarta.json.JsonReader;
+import jakarta.json.JsonValue;
+import java.io.StringReader;
+import java.nio.ByteBuffer;
+import java.nio.charset.CharacterCodingException;
+import java.nio.charset.CodingErrorAction;
+import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
+import java.util.Objects;
+
+/**
+ * Checks a chain offline, one line at a time (so a file of any size streams through): every line
+ * is a canonical audit entry, {@code seq} counts up by one from 1, each {@code prevHash} is the
+ * previous {@code hash}, and each {@code hash} is the SHA-256 of the entry's canonical JSON
+ * without {@code hash}. The first line that fails is named with the {@code seq} it should have had
+ * and the reason; since every line must be canonical, changing any single byte is detected.
+ *
+ * <p>Not thread-safe: one verifier reads one chain.
+ */
+public final class ChainVerifier {
+
+    /** Why a chain is broken. */
+    public enum Reason {
+        UNPARSABLE_LINE("unparsable line"),
+        NOT_CANONICAL("not in canonical form"),
+        SEQ_GAP("seq gap"),
+        PREV_HASH_MISMATCH("prevHash mismatch"),
+        HASH_MISMATCH("hash mismatch"),
+        TORN_LINE("torn last line");
+
+        private final String text;
+
+        Reason(String text) {
+            this.text = text;
+        }
+
+        /** The reason in words, as the verify command prints it. */
+        public String text() {
+            return text;
+        }
+    }
+
+    /** The outcome of a verification. */
+    public sealed interface Result permits Valid, Broken {}
+
+    /**
+     * Every line verified.
+     *
+     * @param count entries checked
+     * @param firstSeq seq of the first entry (0 when there was none)
+     * @param lastSeq seq of the last entry (0 when there was none)
+     * @param tipHash hash of the last entry, or 64 zeros for an empty chain
+     */
+    public record Valid(long count, long firstSeq, long lastSeq, String tipHash) implements Result {}
+
+    /**
+     * The first broken entry.
+     *
+     * @param seq the seq the broken line should have had
+     * @param line the 1-based line number within its file
+     * @param fileIndex which file (0-based) in the order they were given
+     * @param reason why
+     * @param detail what was found, in words
+     */
+    public record Broken(long seq, long line, int fileIndex, Reason reason, String detail) implements Result {}
+
+    private final boolean segment;
+    private long count;
+    private long firstSeq;
+    private long lastSeq;
+    private String lastHash = AuditEntry.GENESIS_HASH;
+    private byte[] lastLine;
+    private long lineInFile;
+    private int fileIndex = -1;
+    private boolean atFileStart;
+    private Broken broken;
+
+    private ChainVerifier(boolean segment) {
+        this.segment = segment;
+    }
+
+    /** A verifier for a complete chain: the first entry must be seq 1 with a prevHash of 64 zeros. */
+    public static ChainVerifier fromGenesis() {
+        return new ChainVerifier(false);
+    }
+
+    /**
+     * A verifier for a piece of a chain (for example a rotated file, or an object a sink wrote):
+     * the first entry is taken as the anchor, its own hash is still checked.
+     */
+    public static ChainVerifier segment() {
+        return new ChainVerifier(true);
+    }
+
+    /**
+     * Starts the next file. When several files are given in order, a file may begin with a copy of
+     * the previous file's last line (the rotation procedure keeps one); that copy is skipped.
+     */
+    public void nextFile() {
+        fileIndex++;
+        lineInFile = 0;
+        atFileStart = true;
+    }
+
+    /** Whether a broken entry was found (then further lines are ignored). */
+    public boolean isBroken() {
+        return broken != null;
+    }
+
+    /**
+     * Checks one complete line, without its line break.
+     *
+     * @param line the bytes of the line
+     * @param terminated whether a line break ended it; only the last line of a file may lack one
+     */
+    public void accept(byte[] line, boolean terminated) {
+        if (fileIndex < 0) {
+            nextFile();
+        }
+        lineInFile++;
+        if (broken != null) {
+            return;
+        }
+        long expected = lastSeq + 1;
+        boolean overlap = atFileStart && lastLine != null && terminated && Arrays.equals(line, lastLine);
+        atFileStart = false;
+        if (overlap) {
+            return;
+        }
+        if (!terminated) {
+            fail(expected, Reason.TORN_LINE, "the file ends in the middle of a line (" + line.length
+                    + " bytes without a line break), as a crash during a write leaves it");
+            return;
+        }
+        String text;
+        try {
+            text = StandardCharsets.UTF_8.newDecoder()
+                    .onMalformedInput(CodingErrorAction.REPORT)
+                    .onUnmappableCharacter(CodingErrorAction.REPORT)
+                    .decode(ByteBuffer.wrap(line))
+                    .toString();
+        } catch (CharacterCodingException e) {
+            fail(expected, Reason.UNPARSABLE_LINE, "the line is not valid UTF-8");
+            return;
+        }
+        JsonObject json;
+        try (JsonReader reader = Jsonp.reader((text))) {
+            JsonValue value = reader.readValue();
+            if (value.getValueType() != JsonValue.ValueType.OBJECT) {
+                fail(expected, Reason.UNPARSABLE_LINE, "the line is not a JSON object");
+                return;
+            }
+            json = value.asJsonObject();
+        } catch (JsonException | IllegalStateException e) {
+            fail(expected, Reason.UNPARSABLE_LINE, "the line is not valid JSON");
+            return;
+        }
+        AuditEntry entry;
+        try {
+            entry = AuditEntryCodec.fromJson(json);
+        } catch (IllegalArgumentException e) {
+            fail(expected, Reason.UNPARSABLE_LINE, "the line is not an audit entry: " + e.getMessage());
+            return;
+        }
+        String canonical;
+        try {
+            canonical = CanonicalJson.canonicalize(json);
+        } catch (IllegalArgumentException e) {
+            fail(expected, Reason.NOT_CANONICAL, e.getMessage());
+            return;
+        }
+        if (!canonical.equals(text)) {
+            fail(expected, Reason.NOT_CANONICAL, "the line differs from the RFC 8785 canonical form of its own content");
+            return;
+        }
+        boolean anchor = segment && count == 0;
+        if (!anchor && entry.seq() != expected) {
+            fail(expected, Reason.SEQ_GAP, "found seq " + entry.seq() + " where seq " + expected + " belongs"
+                    + (count == 0 && fileIndex == 0
+                            ? " (a chain starts at 1; to check a rotated file alone, use --segment or give the earlier files first)"
+                            : ""));
+            return;
+        }
+        if (!anchor && !entry.prevHash().equals(lastHash)) {
+            fail(expected, Reason.PREV_HASH_MISMATCH, "prevHash " + entry.prevHash() + " is not the previous entry's hash "
+                    + lastHash);
+            return;
+        }
+        String computed = AuditEntryCodec.hash(AuditEntryCodec.Entry.of(entry));
+        if (!computed.equals(entry.hash())) {
+            fail(anchor ? entry.seq() : expected, Reason.HASH_MISMATCH, "stored hash " + entry.hash()
+                    + " but the entry hashes to " + computed);
+            return;
+        }
+        if (count == 0) {
+            firstSeq = entry.seq();
+        }
+        count++;
+        lastSeq = entry.seq();
+        lastHash = entry.hash();
+        lastLine = line;
+    }
+
+    /**
+     * Counts a line too long to be an entry (the reader did not keep its bytes) as unparsable.
+     *
+     * @param length the line's length in bytes
+     */
+    public void acceptOversized(long length) {
+        if (fileIndex < 0) {
+            nextFile();
+        }
+        lineInFile++;
+        atFileStart = false;
+        if (broken == null) {
+            fail(lastSeq + 1, Reason.UNPARSABLE_LINE, "the line is " + length + " bytes long, longer than any audit entry");
+        }
+    }
+
+    private void fail(long seq, Reason reason, String detail) {
+        broken = new Broken(seq, lineInFile, Math.max(fileIndex, 0), reason, Objects.requireNonNull(detail));
+    }
+
+    /** The outcome so far. */
+    public Result result() {
+        if (broken != null) {
+            return broken;
+        }
+        return new Valid(count, firstSeq, lastSeq, lastHash);
+    }
+}

@@ -1,0 +1,301 @@
+package dev.omcp.core.audit;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.omcp.ports.audit.AuditEntry;
+import dev.omcp.ports.audit.AuditEvent;
+import dev.omcp.ports.audit.AuditLog;
+import dev.omcp.ports.audit.AuditLogState;
+import dev.omcp.ports.audit.AuditPage;
+import dev.omcp.ports.audit.AuditQuery;
+import dev.omcp.ports.audit.AuditRecord;
+import dev.omcp.ports.audit.AuditSink;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import org.junit.jupiter.api.Test;
+
+class AuditChainTest {
+    private static final Instant T0 = Instant.parse("2025-03-01T10:00:00.123456Z");
+    private final ManualClock clock = new ManualClock(T0);
+
+    private static AuditEvent event(String target) {
+        return new AuditEvent("user:alice", "acme", "sources", "create", "POST", "/api/sources", 201, "10.0.0.7", target);
+    }
+
+    /** A store that keeps every record it was given, in order. */
+    static final class ListLog implements AuditLog {
+        final List<AuditRecord> records = Collections.synchronizedList(new ArrayList<>());
+        AuditLogState state = AuditLogState.empty();
+        IOException failNext;
+        final List<Long> durableTickets = Collections.synchronizedList(new ArrayList<>());
+
+        @Override
+        public AuditLogState open() {
+            return state;
+        }
+
+        @Override
+        public long append(AuditRecord record) {
+            if (failNext != null) {
+                IOException e = failNext;
+                failNext = null;
+                throw new UncheckedIOException("disk full", e);
+            }
+            records.add(record);
+            return record.entry().seq() * 10;
+        }
+
+        @Override
+        public void awaitDurable(long ticket) {
+            durableTickets.add(ticket);
+        }
+
+        @Override
+        public List<AuditEntry> find(AuditQuery query) {
+            List<AuditEntry> newestFirst = new ArrayList<>(records.stream().map(AuditRecord::entry).toList());
+            Collections.reverse(newestFirst);
+            return newestFirst.stream().filter(query::matches).limit(query.limit()).toList();
+        }
+
+        @Override
+        public boolean persistent() {
+            return true;
+        }
+
+        @Override
+        public void close() {}
+    }
+
+    @Test
+    void firstEntryChainsToSixtyFourZerosAndEachNextToThePreviousHash() {
+        ListLog log = new ListLog();
+        AuditChain chain = new AuditChain(log, List.of(), clock).start();
+
+        chain.record(event("a"));
+        chain.record(event("b"));
+
+        AuditEntry first = log.records.get(0).entry();
+        AuditEntry second = log.records.get(1).entry();
+        assertThat(first.seq()).isEqualTo(1);
+        assertThat(first.prevHash()).isEqualTo("0".repeat(64));
+        assertThat(second.seq()).isEqualTo(2);
+        assertThat(second.prevHash()).isEqualTo(first.hash());
+        assertThat(first.hash()).isNotEqualTo(second.hash());
+    }
+
+    @Test
+    void hashIsSha256OfTheCanonicalJsonWithoutHash() throws Exception {
+        ListLog log = new ListLog();
+        new AuditChain(log, List.of(), clock).start().record(event("prod"));
+        AuditRecord record = log.records.get(0);
+
+        String withoutHash = "{\"action\":\"create\",\"actor\":\"user:alice\",\"ip\":\"10.0.0.7\",\"method\":\"POST\","
+                + "\"path\":\"/api/sources\",\"prevHash\":\"" + "0".repeat(64) + "\",\"resource\":\"sources\",\"seq\":1,"
+                + "\"status\":201,\"target\":\"prod\",\"tenant\":\"acme\",\"ts\":\"2025-03-01T10:00:00.123Z\"}";
+        String expected = java.util.HexFormat.of().formatHex(java.security.MessageDigest.getInstance("SHA-256")
+                .digest(withoutHash.getBytes(StandardCharsets.UTF_8)));
+
+        assertThat(record.entry().hash()).isEqualTo(expected);
+        assertThat(record.json()).isEqualTo("{\"action\":\"create\",\"actor\":\"user:alice\",\"hash\":\"" + expected
+                + "\",\"ip\":\"10.0.0.7\",\"method\":\"POST\",\"path\":\"/api/sources\",\"prevHash\":\"" + "0".repeat(64)
+                + "\",\"resource\":\"sources\",\"seq\":1,\"status\":201,\"target\":\"prod\",\"tenant\":\"acme\","
+                + "\"ts\":\"2025-03-01T10:00:00.123Z\"}");
+    }
+
+    @Test
+    void timeComesFromTheClockAndNeverGoesBackwards() {
+        ListLog log = new ListLog();
+        AuditChain chain = new AuditChain(log, List.of(), clock).start();
+        chain.record(event("a"));
+        clock.advance(Duration.ofSeconds(5));
+        chain.record(event("b"));
+        clock.set(T0.minusSeconds(3600)); // the wall clock jumps back (NTP)
+        chain.record(event("c"));
+
+        assertThat(log.records.get(0).entry().ts()).isEqualTo(Instant.parse("2025-03-01T10:00:00.123Z"));
+        assertThat(log.records.get(1).entry().ts()).isEqualTo(Instant.parse("2025-03-01T10:00:05.123Z"));
+        assertThat(log.records.get(2).entry().ts()).isEqualTo(log.records.get(1).entry().ts());
+    }
+
+    @Test
+    void restartContinuesSeqAndChainFromTheStoresTip() {
+        ListLog before = new ListLog();
+        AuditChain first = new AuditChain(before, List.of(), clock).start();
+        first.record(event("a"));
+        first.record(event("b"));
+        AuditEntry tip = before.records.get(1).entry();
+
+        ListLog after = new ListLog();
+        after.state = new AuditLogState(Optional.of(tip), Optional.empty());
+        AuditChain second = new AuditChain(after, List.of(), clock).start();
+        second.record(event("c"));
+
+        assertThat(after.records.get(0).entry().seq()).isEqualTo(3);
+        assertThat(after.records.get(0).entry().prevHash()).isEqualTo(tip.hash());
+        assertThat(second.find(AuditQuery.latest()).tipSeq()).isEqualTo(3);
+    }
+
+    @Test
+    void aTipThatDoesNotMatchItsHashStopsTheStart() {
+        ListLog before = new ListLog();
+        new AuditChain(before, List.of(), clock).start().record(event("a"));
+        AuditEntry tip = before.records.get(0).entry();
+        AuditEntry altered = new AuditEntry(tip.ts(), tip.seq(), "user:mallory", tip.tenant(), tip.resource(),
+                tip.action(), tip.method(), tip.path(), tip.status(), tip.ip(), tip.target(), tip.prevHash(), tip.hash());
+        ListLog after = new ListLog();
+        after.state = new AuditLogState(Optional.of(altered), Optional.empty());
+
+        assertThatThrownBy(() -> new AuditChain(after, List.of(), clock).start())
+                .isInstanceOf(IllegalStateException.class)
+                .hasMessageContaining("seq 1")
+                .hasMessageContaining("omcp audit verify");
+        assertThat(after.records).isEmpty();
+    }
+
+    @Test
+    void aRepairedTornTailIsRecordedAsTheFirstNewEntry() {
+        ListLog log = new ListLog();
+        log.state = new AuditLogState(Optional.empty(), Optional.of(new AuditLogState.TornTail(4096, 37)));
+
+        new AuditChain(log, List.of(), clock).start();
+
+        AuditEntry repair = log.records.get(0).entry();
+        assertThat(repair.seq()).isEqualTo(1);
+        assertThat(repair.actor()).isEqualTo("omcp");
+        assertThat(repair.resource()).isEqualTo("audit");
+        assertThat(repair.action()).isEqualTo("repair-torn-tail");
+        assertThat(repair.target()).isEqualTo("offset=4096,bytes=37");
+        assertThat(repair.status()).isZero();
+        assertThat(repair.method()).isNull();
+    }
+
+    @Test
+    void aFailedStoreWriteUsesUpNoSeq() {
+        ListLog log = new ListLog();
+        AuditChain chain = new AuditChain(log, List.of(), clock).start();
+        chain.record(event("a"));
+        log.failNext = new IOException("No space left on device");
+
+        assertThatThrownBy(() -> chain.record(event("lost"))).isInstanceOf(UncheckedIOException.class);
+        chain.record(event("b"));
+
+        assertThat(log.records).extracting(r -> r.entry().seq()).containsExactly(1L, 2L);
+        assertThat(log.records.get(1).entry().prevHash()).isEqualTo(log.records.get(0).entry().hash());
+        assertThat(log.records.get(1).entry().target()).isEqualTo("b");
+    }
+
+    @Test
+    void everyRecordWaitsForItsOwnDurabilityTicket() {
+        ListLog log = new ListLog();
+        AuditChain chain = new AuditChain(log, List.of(), clock).start();
+        chain.record(event("a"));
+        chain.record(event("b"));
+        assertThat(log.durableTickets).containsExactly(10L, 20L);
+    }
+
+    @Test
+    void eightWritersAThousandEachGetSeqOneTo8000WithoutGapsAndAValidChain() throws Exception {
+        ListLog log = new ListLog();
+        AuditChain chain = new AuditChain(log, List.of(), clock).start();
+        CountDownLatch go = new CountDownLatch(1);
+        try (ExecutorService pool = Executors.newFixedThreadPool(8)) {
+            List<Future<?>> writers = new ArrayList<>();
+            for (int t = 0; t < 8; t++) {
+                int writer = t;
+                writers.add(pool.submit(() -> {
+                    go.await();
+                    for (int i = 0; i < 1000; i++) {
+                        chain.record(event("w" + writer + "-" + i));
+                    }
+                    return null;
+                }));
+            }
+            go.countDown();
+            for (Future<?> writer : writers) {
+                writer.get();
+            }
+        }
+
+        assertThat(log.records).hasSize(8000);
+        ChainVerifier verifier = ChainVerifier.fromGenesis();
+        for (int i = 0; i < log.records.size(); i++) {
+            assertThat(log.records.get(i).entry().seq()).isEqualTo(i + 1L);
+            verifier.accept(log.records.get(i).json().getBytes(StandardCharsets.UTF_8), true);
+        }
+        assertThat(verifier.result()).isEqualTo(new ChainVerifier.Valid(8000, 1, 8000, log.records.get(7999).entry().hash()));
+    }
+
+    @Test
+    void sinksGetEveryStoredRecordInOrderAndAThrowingSinkDoesNotStopTheChain() {
+        List<Long> seen = new ArrayList<>();
+        AuditSink recording = new AuditSink() {
+            public String name() { return "recording"; }
+            public void publish(AuditRecord record) { seen.add(record.entry().seq()); }
+            public void close() {}
+        };
+        AuditSink broken = new AuditSink() {
+            public String name() { return "broken"; }
+            public void publish(AuditRecord record) { throw new IllegalStateException("bug in a sink"); }
+            public void close() {}
+        };
+        ListLog log = new ListLog();
+        AuditChain chain = new AuditChain(log, List.of(broken, recording), clock).start();
+
+        chain.record(event("a"));
+        chain.record(event("b"));
+
+        assertThat(seen).containsExactly(1L, 2L);
+        assertThat(log.records).hasSize(2);
+    }
+
+    @Test
+    void hostileFieldsAreBoundedAndMadeValidUnicode() {
+        ListLog log = new ListLog();
+        AuditChain chain = new AuditChain(log, List.of(), clock).start();
+
+        chain.record(new AuditEvent("x".repeat(5000), "", "sources", "delete", "DELETE", "/api/sources/" + "p".repeat(5000),
+                204, "", "bad\ud800name"));
+
+        AuditEntry entry = log.records.get(0).entry();
+        assertThat(entry.actor()).hasSize(AuditEventFields.MAX_NAME).endsWith("…");
+        assertThat(entry.path()).hasSize(AuditEventFields.MAX_PATH);
+        assertThat(entry.target()).isEqualTo("bad\uFFFDname");
+        assertThat(entry.tenant()).isNull();
+        assertThat(entry.ip()).isNull();
+    }
+
+    @Test
+    void findReturnsTheStoresEntriesAndTheTip() {
+        ListLog log = new ListLog();
+        AuditChain chain = new AuditChain(log, List.of(), clock).start();
+        AuditPage empty = chain.find(AuditQuery.latest());
+        assertThat(empty.tipHash()).isEqualTo(AuditEntry.GENESIS_HASH);
+        assertThat(empty.tipSeq()).isZero();
+
+        chain.record(event("a"));
+        chain.record(event("b"));
+        AuditPage page = chain.find(AuditQuery.latest());
+
+        assertThat(page.entries()).extracting(AuditEntry::target).containsExactly("b", "a");
+        assertThat(page.tipHash()).isEqualTo(page.entries().get(0).hash());
+        assertThat(page.tipSeq()).isEqualTo(2);
+    }
+
+    @Test
+    void recordingBeforeStartIsABug() {
+        AuditChain chain = new AuditChain(new ListLog(), List.of(), clock);
+        assertThatThrownBy(() -> chain.record(event("a"))).isInstanceOf(IllegalStateException.class);
+    }
+}

@@ -1,0 +1,169 @@
+package dev.omcp.core.audit;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.omcp.ports.audit.AuditEvent;
+import java.io.ByteArrayOutputStream;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+class ChainVerifierTest {
+    private final ManualClock clock = new ManualClock(Instant.parse("2025-03-01T10:00:00Z"));
+
+    /** The bytes of a log file holding {@code n} entries, as the file store writes them. */
+    private byte[] chainFile(int n) {
+        AuditChainTest.ListLog log = new AuditChainTest.ListLog();
+        AuditChain chain = new AuditChain(log, List.of(), clock).start();
+        for (int i = 1; i <= n; i++) {
+            clock.advance(Duration.ofMillis(1500));
+            chain.record(new AuditEvent("user:alice", i % 2 == 0 ? "acme" : "", "sources", "update", "PUT",
+                    "/api/sources/s" + i, 200, "127.0.0.1", i == 2 ? "naïve \"quoted\"\u0001" : "s" + i));
+        }
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        for (var record : log.records) {
+            out.writeBytes((record.json() + "\n").getBytes(StandardCharsets.UTF_8));
+        }
+        return out.toByteArray();
+    }
+
+    /** Feeds file bytes to a verifier the way the verify command does: split at line breaks. */
+    static ChainVerifier.Result verify(ChainVerifier verifier, byte[] file) {
+        verifier.nextFile();
+        int start = 0;
+        for (int i = 0; i < file.length; i++) {
+            if (file[i] == '\n') {
+                verifier.accept(Arrays.copyOfRange(file, start, i), true);
+                start = i + 1;
+            }
+        }
+        if (start < file.length) {
+            verifier.accept(Arrays.copyOfRange(file, start, file.length), false);
+        }
+        return verifier.result();
+    }
+
+    private static int lineOf(byte[] file, int position) {
+        int line = 1;
+        for (int i = 0; i < position; i++) {
+            if (file[i] == '\n') {
+                line++;
+            }
+        }
+        return line;
+    }
+
+    @Test
+    void aValidChainReportsCountAndTip() {
+        byte[] file = chainFile(5);
+        ChainVerifier.Result result = verify(ChainVerifier.fromGenesis(), file);
+        assertThat(result).isInstanceOf(ChainVerifier.Valid.class);
+        ChainVerifier.Valid valid = (ChainVerifier.Valid) result;
+        assertThat(valid.count()).isEqualTo(5);
+        assertThat(valid.firstSeq()).isEqualTo(1);
+        assertThat(valid.lastSeq()).isEqualTo(5);
+        assertThat(valid.tipHash()).hasSize(64);
+    }
+
+    @Test
+    void anEmptyChainIsValidWithTheGenesisTip() {
+        assertThat(verify(ChainVerifier.fromGenesis(), new byte[0]))
+                .isEqualTo(new ChainVerifier.Valid(0, 0, 0, "0".repeat(64)));
+    }
+
+    @Test
+    void changingAnySingleByteNamesTheEntryThatHoldsIt() {
+        byte[] original = chainFile(4);
+        List<String> missed = new ArrayList<>();
+        for (int position = 0; position < original.length; position++) {
+            for (int mask : new int[] {0x01, 0x20, 0x80, 0xff}) {
+                byte[] file = original.clone();
+                file[position] = (byte) (file[position] ^ mask);
+                ChainVerifier.Result result = verify(ChainVerifier.fromGenesis(), file);
+                int line = lineOf(original, position);
+                if (!(result instanceof ChainVerifier.Broken broken) || broken.seq() != line) {
+                    missed.add("byte " + position + " ^" + Integer.toHexString(mask) + " (line " + line + "): " + result);
+                }
+            }
+        }
+        assertThat(missed).isEmpty();
+    }
+
+    @Test
+    void eachReasonIsNamed() {
+        String[] lines = new String(chainFile(3), StandardCharsets.UTF_8).split("\n");
+
+        // seq gap: the second line is missing
+        assertBroken(lines[0] + "\n" + lines[2] + "\n", 2, ChainVerifier.Reason.SEQ_GAP);
+        // a line that is not JSON
+        assertBroken(lines[0] + "\n{oops\n", 2, ChainVerifier.Reason.UNPARSABLE_LINE);
+        // JSON that is not an entry
+        assertBroken(lines[0] + "\n{\"seq\":2}\n", 2, ChainVerifier.Reason.UNPARSABLE_LINE);
+        // same content, not canonical (a space added)
+        assertBroken(lines[0].replace("\"actor\":", "\"actor\": ") + "\n", 1, ChainVerifier.Reason.NOT_CANONICAL);
+        // a torn last line
+        assertBroken(lines[0] + "\n" + lines[1].substring(0, 40), 2, ChainVerifier.Reason.TORN_LINE);
+        // a chain that does not start at seq 1
+        assertBroken(lines[1] + "\n", 1, ChainVerifier.Reason.SEQ_GAP);
+    }
+
+    @Test
+    void aRewrittenEntryWithARecomputedHashBreaksTheNextLink() {
+        // An attacker who edits entry 2 and fixes its hash still breaks entry 3's prevHash.
+        AuditChainTest.ListLog log = new AuditChainTest.ListLog();
+        AuditChain chain = new AuditChain(log, List.of(), clock).start();
+        for (int i = 0; i < 3; i++) {
+            chain.record(new AuditEvent("user:alice", "", "sources", "delete", "DELETE", "/api/sources/s", 204, "", "s"));
+        }
+        var second = log.records.get(1).entry();
+        AuditEntryCodec.Entry forged = new AuditEntryCodec.Entry(second.ts(), 2, "user:bob", null, second.resource(),
+                second.action(), second.method(), second.path(), second.status(), second.ip(), second.target(),
+                second.prevHash(), null);
+        String forgedLine = AuditEntryCodec.line(forged.withHash(AuditEntryCodec.hash(forged)));
+        String file = log.records.get(0).json() + "\n" + forgedLine + "\n" + log.records.get(2).json() + "\n";
+
+        assertBroken(file, 3, ChainVerifier.Reason.PREV_HASH_MISMATCH);
+    }
+
+    @Test
+    void aSegmentStartsAtItsFirstEntryButStillChecksThatEntrysHash() {
+        String[] lines = new String(chainFile(4), StandardCharsets.UTF_8).split("\n");
+        byte[] tail = (lines[2] + "\n" + lines[3] + "\n").getBytes(StandardCharsets.UTF_8);
+
+        ChainVerifier.Result result = verify(ChainVerifier.segment(), tail);
+
+        assertThat(result).isInstanceOf(ChainVerifier.Valid.class);
+        assertThat(((ChainVerifier.Valid) result).firstSeq()).isEqualTo(3);
+        byte[] forged = (lines[2].replace("user:alice", "user:alicf") + "\n").getBytes(StandardCharsets.UTF_8);
+        ChainVerifier.Result broken = verify(ChainVerifier.segment(), forged);
+        assertThat(broken).isInstanceOf(ChainVerifier.Broken.class);
+        assertThat(((ChainVerifier.Broken) broken).reason()).isEqualTo(ChainVerifier.Reason.HASH_MISMATCH);
+    }
+
+    @Test
+    void rotatedFilesVerifyInOrderAndTheOverlapLineIsSkipped() {
+        String[] lines = new String(chainFile(4), StandardCharsets.UTF_8).split("\n");
+        byte[] older = (lines[0] + "\n" + lines[1] + "\n").getBytes(StandardCharsets.UTF_8);
+        // the rotation procedure starts the new file with a copy of the old file's last line
+        byte[] newer = (lines[1] + "\n" + lines[2] + "\n" + lines[3] + "\n").getBytes(StandardCharsets.UTF_8);
+        ChainVerifier verifier = ChainVerifier.fromGenesis();
+
+        verify(verifier, older);
+        ChainVerifier.Result result = verify(verifier, newer);
+
+        assertThat(result).isInstanceOf(ChainVerifier.Valid.class);
+        assertThat(((ChainVerifier.Valid) result).count()).isEqualTo(4);
+    }
+
+    private void assertBroken(String file, long seq, ChainVerifier.Reason reason) {
+        ChainVerifier.Result result = verify(ChainVerifier.fromGenesis(), file.getBytes(StandardCharsets.UTF_8));
+        assertThat(result).isInstanceOf(ChainVerifier.Broken.class);
+        ChainVerifier.Broken broken = (ChainVerifier.Broken) result;
+        assertThat(broken.reason()).as(broken.detail()).isEqualTo(reason);
+        assertThat(broken.seq()).isEqualTo(seq);
+    }
+}

@@ -1,0 +1,51 @@
+package dev.omcp.core.audit;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.omcp.ports.audit.AuditEntry;
+import dev.omcp.ports.audit.AuditEvent;
+import dev.omcp.ports.audit.AuditQuery;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Optional;
+import org.junit.jupiter.api.Test;
+
+class MemoryAuditLogTest {
+    private final ManualClock clock = new ManualClock(Instant.parse("2025-03-01T10:00:00Z"));
+
+    @Test
+    void spec8_theRingKeepsTheNewest500Entries() {
+        MemoryAuditLog ring = new MemoryAuditLog();
+        AuditChain chain = new AuditChain(ring, List.of(), clock).start();
+        for (int i = 1; i <= 700; i++) {
+            chain.record(new AuditEvent("user:a", "", "sources", "update", "PUT", "/api/sources/s", 200, "", "s" + i));
+        }
+
+        List<AuditEntry> all = ring.find(new AuditQuery(Optional.empty(), Optional.empty(), Optional.empty(),
+                Optional.empty(), AuditQuery.MAX_LIMIT));
+
+        assertThat(all).hasSize(500);
+        assertThat(all.get(0).seq()).isEqualTo(700);
+        assertThat(all.get(499).seq()).isEqualTo(201);
+        assertThat(ring.persistent()).isFalse();
+    }
+
+    @Test
+    void filtersApplyNewestFirstUpToTheLimit() {
+        MemoryAuditLog ring = new MemoryAuditLog();
+        AuditChain chain = new AuditChain(ring, List.of(), clock).start();
+        for (int i = 1; i <= 10; i++) {
+            clock.advance(Duration.ofMinutes(1));
+            chain.record(new AuditEvent(i % 2 == 0 ? "user:even" : "user:odd", "", "sources",
+                    i % 3 == 0 ? "delete" : "update", "PUT", "/api/sources/s", 200, "", "s" + i));
+        }
+        Instant from = Instant.parse("2025-03-01T10:03:00Z");
+        Instant to = Instant.parse("2025-03-01T10:08:00Z");
+
+        List<AuditEntry> found = ring.find(new AuditQuery(Optional.of(from), Optional.of(to), Optional.of("user:even"),
+                Optional.of("update"), 2));
+
+        assertThat(found).extracting(AuditEntry::target).containsExactly("s8", "s4");
+    }
+}

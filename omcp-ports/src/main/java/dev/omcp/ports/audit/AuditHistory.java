@@ -1,0 +1,11 @@
+package dev.omcp.ports.audit;
+
+/** Driving port: reads the audit log back ({@code GET /api/audit}). Thread-safe. */
+public interface AuditHistory {
+
+    /** The entries matching {@code query}, newest first, and the chain's tip. */
+    AuditPage find(AuditQuery query);
+
+    /** Whether entries survive a restart (a file is configured), as {@code /api/info} reports. */
+    boolean persisted();
+}

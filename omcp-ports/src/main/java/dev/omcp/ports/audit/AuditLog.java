@@ -1,0 +1,48 @@
+package dev.omcp.ports.audit;
+
+import java.util.List;
+
+/**
+ * Driven port: where audit entries are stored (a JSONL file, or a memory ring).
+ *
+ * <p>Contract: {@link #open} is called once, before anything else. {@link #append} is called by
+ * one thread at a time, in {@code seq} order (the chain serializes its writers);
+ * {@link #awaitDurable} and {@link #find} may be called from any thread at any time.
+ */
+public interface AuditLog {
+
+    /**
+     * Prepares the store and tells the chain where it stands.
+     *
+     * @return the newest stored entry and what was repaired at start
+     * @throws java.io.UncheckedIOException when the store cannot be read or refuses to continue
+     *     (for example a torn last line under a policy that refuses to repair it)
+     */
+    AuditLogState open();
+
+    /**
+     * Stores one record. The store writes {@link AuditRecord#json()} unchanged.
+     *
+     * @return a ticket for {@link #awaitDurable}
+     * @throws java.io.UncheckedIOException when the record could not be stored; the store is left
+     *     as it was before the call, or refuses every further append with a clear reason
+     */
+    long append(AuditRecord record);
+
+    /**
+     * Returns once the record that {@link #append} answered {@code ticket} for is as durable as
+     * the store's policy promises (for a file with fsync {@code always}: on disk).
+     *
+     * @throws java.io.UncheckedIOException when the store could not make it durable
+     */
+    void awaitDurable(long ticket);
+
+    /** Matching entries, newest first, at most {@code query.limit()}. */
+    List<AuditEntry> find(AuditQuery query);
+
+    /** Whether entries survive a restart. */
+    boolean persistent();
+
+    /** Makes everything durable and releases the store. */
+    void close();
+}
