@@ -24,6 +24,16 @@ public interface EgressPolicy {
     EgressVerdict checkUrl(String url);
 
     /**
+     * Checks a host without resolving it: an address literal in any spelling is judged as an
+     * address, a name of a cloud-metadata service is refused, any other name is allowed (its
+     * addresses still have to pass {@link #checkAddress} when it is resolved).
+     *
+     * @param host a URL host, IPv6 with or without brackets
+     * @return allowed, or refused with the reason
+     */
+    EgressVerdict checkHost(String host);
+
+    /**
      * Reads {@code host} as an address literal the way permissive resolvers do (so
      * {@code 2130706433}, {@code 0x7f.1} and {@code 127.1} are all 127.0.0.1).
      *
