@@ -24,7 +24,7 @@ public sealed interface SourceOutcome {
      *
      * @param code a stable code, one of {@code OMCP_SOURCE_INVALID}, {@code OMCP_SOURCE_URL_REJECTED},
      *     {@code OMCP_SOURCE_TYPE_UNKNOWN}, {@code OMCP_SOURCE_EXISTS}, {@code OMCP_SOURCE_NOT_FOUND},
-     *     {@code OMCP_SOURCE_READ_ONLY}, {@code OMCP_SOURCES_NOT_PERSISTED}, {@code OMCP_SOURCE_NOT_VISIBLE}
+     *     {@code OMCP_SOURCES_NOT_PERSISTED}
      * @param reason what was wrong and what to do; never a URL or a secret
      */
     record Refused(String code, String reason) implements SourceOutcome {
@@ -44,8 +44,6 @@ public sealed interface SourceOutcome {
     String EXISTS = "OMCP_SOURCE_EXISTS";
     /** Code: no source of that name exists, or the caller may not see it (404). */
     String NOT_FOUND = "OMCP_SOURCE_NOT_FOUND";
-    /** Code: the source comes from the environment and cannot be changed through the API (409). */
-    String READ_ONLY = "OMCP_SOURCE_READ_ONLY";
     /** Code: the sources file could not be written; nothing changed (503). */
     String NOT_PERSISTED = "OMCP_SOURCES_NOT_PERSISTED";
 }
