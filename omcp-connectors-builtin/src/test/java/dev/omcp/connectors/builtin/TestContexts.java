@@ -31,7 +31,7 @@ public final class TestContexts {
     }
 
     /** Admits loopback and public addresses, refuses private, link-local and metadata ones. */
-    public static final class LoopbackPolicy implements EgressPolicy {
+    public static class LoopbackPolicy implements EgressPolicy {
         @Override
         public EgressVerdict checkUrl(String url) {
             return EgressVerdict.allow();

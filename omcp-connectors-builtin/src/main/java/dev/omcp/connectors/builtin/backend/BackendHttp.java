@@ -182,7 +182,7 @@ public final class BackendHttp {
                     "the egress guard refused the " + backend + " address: " + EgressRefusedException.in(e).get().reason());
         }
         if (e instanceof HttpTimeoutException) {
-            return new ConnectorException(Kind.TIMEOUT, backend + " did not answer within " + timeout.toSeconds() + " s");
+            return new ConnectorException(Kind.TIMEOUT, backend + " did not answer within " + timeout.toMillis() / 1000.0 + " s");
         }
         if (e instanceof ConnectException) {
             return new ConnectorException(Kind.UNAVAILABLE, backend + " could not be reached (connection refused or unreachable)");

@@ -6,6 +6,8 @@ import dev.omcp.ports.egress.HostResolver;
 import java.net.InetAddress;
 import java.net.UnknownHostException;
 import java.net.spi.InetAddressResolver;
+import java.net.spi.InetAddressResolverProvider;
+import java.util.ServiceLoader;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -42,16 +44,17 @@ public final class BackendHostGuard {
         HOSTS.add(normalize(host));
     }
 
-    /** Whether the JDK loaded {@link GuardedResolverProvider}; loads the resolver first if needed. */
+    /**
+     * Whether every name lookup goes through {@link GuardedResolverProvider}: the JDK loaded it, or it
+     * is the first resolver provider registered on the system class path (the JDK loads it on the
+     * first lookup). Checked without a lookup, so no name enters the JDK's cache unfiltered.
+     */
     public static boolean active() {
-        if (BUILTIN.get() == null) {
-            try {
-                InetAddress.getByName("localhost"); // the JDK loads the resolver provider on the first lookup
-            } catch (UnknownHostException e) {
-                LOG.debug("event=resolver-probe-failed", e);
-            }
+        if (BUILTIN.get() != null) {
+            return true;
         }
-        return BUILTIN.get() != null;
+        return ServiceLoader.load(InetAddressResolverProvider.class, ClassLoader.getSystemClassLoader()).stream()
+                .findFirst().map(p -> p.type() == GuardedResolverProvider.class).orElse(false);
     }
 
     static void builtinResolver(InetAddressResolver resolver) {

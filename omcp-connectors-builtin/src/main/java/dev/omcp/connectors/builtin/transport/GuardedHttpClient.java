@@ -7,6 +7,7 @@ import dev.omcp.ports.egress.EgressVerdict;
 import java.io.IOException;
 import java.net.Authenticator;
 import java.net.CookieHandler;
+import java.net.InetAddress;
 import java.net.ProxySelector;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -47,7 +48,7 @@ final class GuardedHttpClient extends HttpClient {
         this.origin = origin;
     }
 
-    private HttpRequest guard(HttpRequest request) throws EgressRefusedException {
+    private HttpRequest guard(HttpRequest request) throws IOException {
         URI uri = request.uri();
         String scheme = uri.getScheme() == null ? "" : uri.getScheme().toLowerCase(Locale.ROOT);
         if (!scheme.equals("http") && !scheme.equals("https")) {
@@ -67,6 +68,13 @@ final class GuardedHttpClient extends HttpClient {
                 throw new EgressRefusedException("the egress resolver is not installed, so backend names cannot be checked; "
                         + "register dev.omcp.connectors.builtin.egress.GuardedResolverProvider in "
                         + "META-INF/services/java.net.spi.InetAddressResolverProvider");
+            }
+            // The JDK may answer from its cache with addresses resolved before the name became a
+            // backend host; those never passed the resolver's filter, so check what the client will use.
+            for (InetAddress address : InetAddress.getAllByName(host)) {
+                if (policy.checkAddress(address.getAddress()) instanceof EgressVerdict.Refused refused) {
+                    throw new EgressRefusedException(refused.reason());
+                }
             }
         }
         HttpRequest.Builder builder = HttpRequest.newBuilder(request, (name, value) -> true);
@@ -102,7 +110,7 @@ final class GuardedHttpClient extends HttpClient {
     public <T> CompletableFuture<HttpResponse<T>> sendAsync(HttpRequest request, HttpResponse.BodyHandler<T> handler) {
         try {
             return delegate.sendAsync(guard(request), handler);
-        } catch (EgressRefusedException e) {
+        } catch (IOException e) {
             return CompletableFuture.failedFuture(e);
         }
     }
@@ -112,7 +120,7 @@ final class GuardedHttpClient extends HttpClient {
             HttpResponse.PushPromiseHandler<T> pushPromiseHandler) {
         try {
             return delegate.sendAsync(guard(request), handler, pushPromiseHandler);
-        } catch (EgressRefusedException e) {
+        } catch (IOException e) {
             return CompletableFuture.failedFuture(e);
         }
     }

@@ -1,5 +1,6 @@
 package dev.omcp.connectors.builtin.transport;
 
+import dev.omcp.connectors.builtin.egress.BackendHostGuard;
 import dev.omcp.ports.egress.EgressPolicy;
 import dev.omcp.ports.sources.ConnectorContexts;
 import dev.omcp.sdk.connector.ConnectorContext;
@@ -42,6 +43,8 @@ public final class SourceConnectorContexts implements ConnectorContexts {
     public ConnectorContext contextFor(SourceConfig source) throws ConnectorException {
         SourceTransportSettings settings = SourceTransportSettings.parse(source.settings());
         Optional<String> origin = origin(source.url());
+        // registered before anything resolves it, so no unfiltered answer for it lands in the JDK's cache
+        host(source.url()).filter(h -> policy.literalAddress(h).isEmpty()).ifPresent(BackendHostGuard::registerBackendHost);
         HttpClient client = client(settings.tls(), settings, origin);
         return new Context(client, settings, origin);
     }
@@ -54,6 +57,14 @@ public final class SourceConnectorContexts implements ConnectorContexts {
         Optional<SSLContext> ssl = TlsContexts.build(tls);
         ssl.ifPresent(builder::sslContext);
         return new GuardedHttpClient(builder.build(), policy, requestTimeout, settings.authorization(), settings.headers(), origin);
+    }
+
+    private static Optional<String> host(String url) {
+        try {
+            return url.isBlank() ? Optional.empty() : Optional.ofNullable(new URI(url.strip()).getHost());
+        } catch (URISyntaxException e) {
+            return Optional.empty();
+        }
     }
 
     private static Optional<String> origin(String url) {
