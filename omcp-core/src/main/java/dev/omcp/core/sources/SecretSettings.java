@@ -27,7 +27,7 @@ final class SecretSettings {
 
     static boolean isSecretKey(String key) {
         String k = key.toLowerCase(Locale.ROOT);
-        if (k.endsWith("file") || k.endsWith("path")) {
+        if (k.endsWith("file") || k.endsWith("path") || k.endsWith("dir")) {
             return false;
         }
         return SECRET.matcher(k).matches() || k.equals("key") || k.endsWith("key");
@@ -35,7 +35,7 @@ final class SecretSettings {
 
     static boolean isFileKey(String key) {
         String k = key.toLowerCase(Locale.ROOT);
-        return k.endsWith("file") || k.equals("kubeconfig") || k.endsWith("path");
+        return k.endsWith("file") || k.equals("kubeconfig") || k.endsWith("path") || k.endsWith("dir");
     }
 
     /** {@code settings} with every secret string (and every value of a secret header) masked. */

@@ -27,11 +27,11 @@ import org.bouncycastle.openssl.jcajce.JcaPEMWriter;
 import org.bouncycastle.operator.jcajce.JcaContentSignerBuilder;
 
 /** A throwaway CA with server and client certificates, for TLS tests on loopback. */
-final class TestPki {
+public final class TestPki {
     private static final AtomicLong SERIAL = new AtomicLong(1);
 
-    record Issued(X509Certificate certificate, KeyPair keys) {
-        String certificatePem() {
+    public record Issued(X509Certificate certificate, KeyPair keys) {
+        public String certificatePem() {
             return pem("CERTIFICATE", encoded(certificate));
         }
 
@@ -57,9 +57,9 @@ final class TestPki {
         }
     }
 
-    final Issued ca;
+    public final Issued ca;
 
-    TestPki() throws Exception {
+    public TestPki() throws Exception {
         KeyPair keys = rsa();
         X500Name name = new X500Name("CN=omcp test CA");
         JcaX509v3CertificateBuilder builder = builder(name, name, keys);
