@@ -20,10 +20,12 @@ public final class GatewayAssembly implements AutoCloseable {
 
     private final Gateway gateway;
     private final GatewayHttpServer server;
+    private final SourcesAssembly sources;
 
-    private GatewayAssembly(Gateway gateway, GatewayHttpServer server) {
+    private GatewayAssembly(Gateway gateway, GatewayHttpServer server, SourcesAssembly sources) {
         this.gateway = gateway;
         this.server = server;
+        this.sources = sources;
     }
 
     /** Launch options that are not settings: test-only switches of the command line. */
@@ -44,6 +46,7 @@ public final class GatewayAssembly implements AutoCloseable {
             ConformanceFixture.prompts().forEach(builder::prompt);
         }
         Gateway gateway = builder.build();
+        SourcesAssembly sources = SourcesAssembly.start(settings.connectors(), java.time.Clock.systemUTC());
         Settings.Server server = settings.server();
         HttpServerSettings http = new HttpServerSettings(
                 server.host(), server.port(), server.allowedHosts(), server.allowedOrigins(),
@@ -55,9 +58,10 @@ public final class GatewayAssembly implements AutoCloseable {
                 .mcp(gateway.mcp())
                 .agentAuthentication(gateway.agentAuthentication())
                 .description(gateway.description())
+                .module(sources.routes(dev.omcp.adapters.http.api.ManagementIdentity.anonymous()))
                 .build()
                 .start();
-        return new GatewayAssembly(gateway, httpServer);
+        return new GatewayAssembly(gateway, httpServer, sources);
     }
 
     private static List<ApiKey> apiKeys(Settings settings) {
@@ -76,5 +80,11 @@ public final class GatewayAssembly implements AutoCloseable {
     @Override
     public void close() {
         server.shutdown();
+        sources.close();
+    }
+
+    /** The live sources, for the tools layer. */
+    public dev.omcp.core.sources.SourceRegistry sources() {
+        return sources.registry();
     }
 }
