@@ -186,6 +186,18 @@ class SourceRegistryTest {
     }
 
     @Test
+    void aTenantUserCanOnlyBindSourcesToTheirOwnTenant() {
+        SourceRegistry registry = registry(false);
+        SourceOutcome own = registry.add(draft("acme-logs", "loki", "https://loki.example.com"), tenantUser("acme"));
+        assertThat(own).isInstanceOfSatisfying(SourceOutcome.Saved.class, s -> assertThat(s.source().tenant()).isEqualTo("acme"));
+        SourceOutcome other = registry.add(new SourceDraft("x", "loki", Optional.of("https://loki.example.com"), "globex", true,
+                JsonObject.EMPTY_JSON_OBJECT), tenantUser("acme"));
+        assertThat(other).isInstanceOfSatisfying(SourceOutcome.Refused.class, r -> assertThat(r.reason()).contains("own tenant"));
+        assertThat(registry.with(LogsCapability.class, tenantUser("globex"))).isEmpty();
+        assertThat(registry.with(LogsCapability.class, tenantUser("acme"))).extracting(Bound::source).containsExactly("acme-logs");
+    }
+
+    @Test
     void addConnectsPersistsAndShowsNoUrlOrSecret() {
         SourceRegistry registry = registry(false);
         JsonObject settings = Json.createObjectBuilder()
