@@ -2,6 +2,8 @@ package dev.omcp.app.settings;
 
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
+import java.util.Optional;
 import java.util.Objects;
 
 /**
@@ -11,13 +13,60 @@ import java.util.Objects;
  * @param agent the agent transport's credentials
  * @param logging log level and format
  * @param audit the audit log and its sinks
+ * @param connectors sources, connectors and the egress guard
  */
-public record Settings(Server server, Agent agent, Logging logging, AuditSettings audit) {
+public record Settings(Server server, Agent agent, Logging logging, AuditSettings audit, Connectors connectors) {
     public Settings {
         Objects.requireNonNull(server, "server");
         Objects.requireNonNull(agent, "agent");
         Objects.requireNonNull(logging, "logging");
         Objects.requireNonNull(audit, "audit");
+        Objects.requireNonNull(connectors, "connectors");
+    }
+
+    /**
+     * Sources and connectors.
+     *
+     * @param configPath {@code CONFIG_PATH}, if set
+     * @param environmentSources {@code PROMETHEUS_URL} / {@code LOKI_URL} (type, the variable that held them, URLs)
+     * @param prometheusServiceLabels {@code PROMETHEUS_SERVICE_LABELS}
+     * @param lokiServiceLabels {@code LOKI_SERVICE_LABELS}
+     * @param allowPrivateBackends {@code OMCP_ALLOW_PRIVATE_BACKENDS}
+     * @param connectTimeout {@code OMCP_CONNECTOR_CONNECT_TIMEOUT}
+     * @param requestTimeout {@code OMCP_CONNECTOR_REQUEST_TIMEOUT}
+     * @param startTimeout {@code OMCP_CONNECTOR_START_TIMEOUT}
+     * @param serviceLabelCacheTtl {@code OMCP_SERVICE_LABEL_CACHE_TTL}
+     * @param environment the whole environment, for {@code ${VAR}} in the sources file (never logged)
+     */
+    public record Connectors(Optional<String> configPath, List<EnvironmentUrls> environmentSources, List<String> prometheusServiceLabels,
+            List<String> lokiServiceLabels, boolean allowPrivateBackends, Duration connectTimeout, Duration requestTimeout,
+            Duration startTimeout, Duration serviceLabelCacheTtl, Map<String, String> environment) {
+        public Connectors {
+            environmentSources = List.copyOf(environmentSources);
+            prometheusServiceLabels = List.copyOf(prometheusServiceLabels);
+            lokiServiceLabels = List.copyOf(lokiServiceLabels);
+            environment = Map.copyOf(environment);
+        }
+
+        /** Never prints the environment. */
+        @Override
+        public String toString() {
+            return "Connectors[configPath=" + configPath.isPresent() + ", environmentSources=" + environmentSources.size()
+                    + ", allowPrivateBackends=" + allowPrivateBackends + "]";
+        }
+    }
+
+    /** URLs from one environment variable for one connector type. */
+    public record EnvironmentUrls(String type, String variable, List<String> urls) {
+        public EnvironmentUrls {
+            urls = List.copyOf(urls);
+        }
+
+        /** Never prints the URLs. */
+        @Override
+        public String toString() {
+            return "EnvironmentUrls[" + type + " from " + variable + ", " + urls.size() + " url(s)]";
+        }
     }
 
     /** Listening and request-guard settings. */

@@ -41,10 +41,11 @@ public final class SettingsReader {
                 environment.oneOf(Variables.LOG_LEVEL, List.of("trace", "debug", "info", "warn", "error")),
                 environment.oneOf(Variables.LOG_FORMAT, List.of("text", "json")));
         AuditSettings audit = AuditSettingsReader.read(environment);
+        Settings.Connectors connectors = ConnectorSettingsReader.read(environment, env);
         if (!environment.problems().isEmpty()) {
             throw new InvalidSettingsException(environment.problems());
         }
-        return new Settings(server, agent, logging, audit);
+        return new Settings(server, agent, logging, audit, connectors);
     }
 
     private static List<String> origins(Environment environment) {

@@ -59,13 +59,37 @@ public final class Variables {
     public static final Variable AUDIT_S3_DEADLETTER = new Variable("OMCP_AUDIT_S3_DEADLETTER", List.of(), "",
             "JSONL file for entries the object storage could not take; default <audit file>.s3-deadletter.jsonl.", false);
 
+    // --- sources and connectors (docs/configuration.md, "Sources and connectors"; docs/connectors.md)
+    public static final Variable CONFIG_PATH = new Variable("CONFIG_PATH", List.of(), "",
+            "Path of the sources file; unset means ./config/sources.yaml when it exists, else no file.", false);
+    public static final Variable PROMETHEUS_URL = new Variable("PROMETHEUS_URL", List.of("METRICS_URL"), "",
+            "Prometheus URL, or a comma-separated list (prometheus-1, prometheus-2...); used only when no sources file exists.", false);
+    public static final Variable LOKI_URL = new Variable("LOKI_URL", List.of("LOGS_URL"), "",
+            "Loki URL, or a comma-separated list (loki-1, loki-2...); used only when no sources file exists.", false);
+    public static final Variable PROMETHEUS_SERVICE_LABELS = new Variable("PROMETHEUS_SERVICE_LABELS", List.of("METRICS_SERVICE_LABELS"),
+            "job,service,app,service_name", "Labels that may name a service in Prometheus, in order; the first that has the service wins.", false);
+    public static final Variable LOKI_SERVICE_LABELS = new Variable("LOKI_SERVICE_LABELS", List.of("LOGS_SERVICE_LABELS"),
+            "service_name,service,job,app,container", "Labels that may name a service in Loki, in order; the first that has the service wins.", false);
+    public static final Variable ALLOW_PRIVATE_BACKENDS = new Variable("OMCP_ALLOW_PRIVATE_BACKENDS", List.of(), "false",
+            "true lets sources use private and loopback addresses; cloud-metadata addresses stay refused (spec 5.9).", false);
+    public static final Variable CONNECTOR_CONNECT_TIMEOUT = new Variable("OMCP_CONNECTOR_CONNECT_TIMEOUT", List.of(), "5",
+            "Seconds a connector may take to open a connection to its backend.", false);
+    public static final Variable CONNECTOR_REQUEST_TIMEOUT = new Variable("OMCP_CONNECTOR_REQUEST_TIMEOUT", List.of(), "30",
+            "Seconds one backend request may take before it fails as a timeout.", false);
+    public static final Variable CONNECTOR_START_TIMEOUT = new Variable("OMCP_CONNECTOR_START_TIMEOUT", List.of(), "30",
+            "Seconds a connector may take to start (for example a first Kubernetes list) before its source counts as failed.", false);
+    public static final Variable SERVICE_LABEL_CACHE_TTL = new Variable("OMCP_SERVICE_LABEL_CACHE_TTL", List.of(), "300",
+            "Seconds the answer to which label names a service is cached per source.", false);
+
     /** Every variable, in the order the configuration page lists them. */
     public static final List<Variable> ALL = List.of(
             HOST, PORT, API_KEYS, ALLOWED_ORIGINS, ALLOWED_HOSTS, SHUTDOWN_GRACE, LOG_LEVEL, LOG_FORMAT,
             MGMT_AUDIT_FILE, AUDIT_FSYNC, AUDIT_FSYNC_INTERVAL_MS, AUDIT_TORN_TAIL, AUDIT_WEBHOOK_URL, AUDIT_WEBHOOK_TOKEN,
             AUDIT_WEBHOOK_DEADLETTER, AUDIT_S3_ENDPOINT, AUDIT_S3_BUCKET, AUDIT_S3_PREFIX, AUDIT_S3_REGION,
             AUDIT_S3_ACCESS_KEY_ID, AUDIT_S3_SECRET_ACCESS_KEY, AUDIT_S3_BATCH_SIZE, AUDIT_S3_FLUSH_INTERVAL,
-            AUDIT_S3_DEADLETTER);
+            AUDIT_S3_DEADLETTER,
+            CONFIG_PATH, PROMETHEUS_URL, LOKI_URL, PROMETHEUS_SERVICE_LABELS, LOKI_SERVICE_LABELS, ALLOW_PRIVATE_BACKENDS,
+            CONNECTOR_CONNECT_TIMEOUT, CONNECTOR_REQUEST_TIMEOUT, CONNECTOR_START_TIMEOUT, SERVICE_LABEL_CACHE_TTL);
 
     private Variables() {}
 }

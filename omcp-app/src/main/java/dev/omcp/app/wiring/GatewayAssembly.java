@@ -26,11 +26,13 @@ public final class GatewayAssembly implements AutoCloseable {
     private final Gateway gateway;
     private final GatewayHttpServer server;
     private final AuditChain audit;
+    private final SourcesAssembly sources;
 
-    private GatewayAssembly(Gateway gateway, GatewayHttpServer server, AuditChain audit) {
+    private GatewayAssembly(Gateway gateway, GatewayHttpServer server, AuditChain audit, SourcesAssembly sources) {
         this.gateway = gateway;
         this.server = server;
         this.audit = audit;
+        this.sources = sources;
     }
 
     /** Launch options that are not settings: test-only switches of the command line. */
@@ -54,6 +56,7 @@ public final class GatewayAssembly implements AutoCloseable {
             ConformanceFixture.prompts().forEach(builder::prompt);
         }
         Gateway gateway = builder.build();
+        SourcesAssembly sources = SourcesAssembly.start(settings.connectors(), java.time.Clock.systemUTC());
         Settings.Server server = settings.server();
         HttpServerSettings http = new HttpServerSettings(
                 server.host(), server.port(), server.allowedHosts(), server.allowedOrigins(),
@@ -66,9 +69,10 @@ public final class GatewayAssembly implements AutoCloseable {
                 .agentAuthentication(gateway.agentAuthentication())
                 .description(gateway.description())
                 .module(new AuditRoutes(audit))
+                .module(sources.routes(dev.omcp.adapters.http.api.ManagementIdentity.anonymous()))
                 .build()
                 .start();
-        return new GatewayAssembly(gateway, httpServer, audit);
+        return new GatewayAssembly(gateway, httpServer, audit, sources);
     }
 
     private static List<ApiKey> apiKeys(Settings settings) {
@@ -97,6 +101,12 @@ public final class GatewayAssembly implements AutoCloseable {
     @Override
     public void close() {
         server.shutdown();
+        sources.close();
         audit.close();
+    }
+
+    /** The live sources, for the tools layer. */
+    public dev.omcp.core.sources.SourceRegistry sources() {
+        return sources.registry();
     }
 }

@@ -22,4 +22,31 @@ public interface ConnectorContext {
 
     /** The gateway's clock; connectors read time only from it. */
     Clock clock();
+
+    /**
+     * How long opening a connection may take; the client of {@link #httpClient()} already applies
+     * it. Connectors that open long-lived streams (watches) use it to size their own retries.
+     *
+     * @return the connect timeout; 5 seconds unless the gateway says otherwise
+     */
+    default Duration connectTimeout() {
+        return Duration.ofSeconds(5);
+    }
+
+    /**
+     * An HTTP client like {@link #httpClient()} but with TLS material the connector found itself
+     * (a kubeconfig's cluster CA and client certificate, an in-cluster service account's CA). The
+     * egress guard, timeouts and the no-redirect rule still apply; the source's own {@code tls}
+     * settings are replaced, its authentication header is still added when the request carries
+     * none.
+     *
+     * @param tls the CA to trust and the client certificate to present
+     * @return a client for this source; connectors keep and reuse it
+     * @throws ConnectorException when the material cannot be used (for example a malformed PEM);
+     *     the message says which part is wrong and never repeats key material
+     */
+    default HttpClient httpClient(TlsMaterial tls) throws ConnectorException {
+        throw new ConnectorException(ConnectorException.Kind.BAD_RESPONSE,
+                "this gateway cannot build HTTP clients with connector-supplied TLS material");
+    }
 }

@@ -59,9 +59,24 @@ public final class Jsonp {
         return PROVIDER.createValue(value);
     }
 
+    /** A JSON number. */
+    public static JsonNumber value(java.math.BigDecimal value) {
+        return PROVIDER.createValue(value);
+    }
+
+    /** A JSON number. */
+    public static JsonNumber value(java.math.BigInteger value) {
+        return PROVIDER.createValue(value);
+    }
+
     /** A reader over {@code reader} with default settings. */
     public static JsonReader reader(Reader reader) {
         return READERS.createReader(reader);
+    }
+
+    /** A reader over UTF-8 (or UTF-16/32, detected) bytes with default settings. */
+    public static JsonReader reader(java.io.InputStream in) {
+        return READERS.createReader(in);
     }
 
     /** A reader over {@code text} with default settings. */

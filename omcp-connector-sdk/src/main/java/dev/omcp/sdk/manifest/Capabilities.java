@@ -8,5 +8,6 @@ package dev.omcp.sdk.manifest;
  * @param listServices lists services
  * @param queryTraces finds traces (takes part in {@code query_traces})
  * @param topology knows resource relations
+ * @see dev.omcp.sdk.connector.DeclaredCapabilities which capability interface each flag declares
  */
 public record Capabilities(boolean queryMetrics, boolean queryLogs, boolean listServices, boolean queryTraces, boolean topology) {}

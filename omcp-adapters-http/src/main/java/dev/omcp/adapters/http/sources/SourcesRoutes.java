@@ -1,0 +1,289 @@
+package dev.omcp.adapters.http.sources;
+
+import dev.omcp.sdk.json.Jsonp;
+import dev.omcp.adapters.http.api.ApiRoutes;
+import dev.omcp.adapters.http.api.ManagementIdentity;
+import dev.omcp.adapters.http.server.HttpModule;
+import dev.omcp.ports.access.Permission;
+import dev.omcp.ports.identity.Principal;
+import dev.omcp.ports.sources.ManageSources;
+import dev.omcp.ports.sources.SourceCheck;
+import dev.omcp.ports.sources.SourceDraft;
+import dev.omcp.ports.sources.SourceOutcome;
+import dev.omcp.ports.sources.SourceView;
+import jakarta.json.JsonArrayBuilder;
+import jakarta.json.JsonException;
+import jakarta.json.JsonObject;
+import jakarta.json.JsonObjectBuilder;
+import jakarta.json.JsonReader;
+import jakarta.json.JsonString;
+import jakarta.json.JsonStructure;
+import jakarta.json.JsonValue;
+import io.javalin.http.Context;
+import io.javalin.http.HandlerType;
+import java.io.StringReader;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.Set;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * {@code GET/POST /api/sources}, {@code PUT/DELETE /api/sources/{name}} and
+ * {@code POST /api/sources/test}. A source body is
+ * {@code {name, type, url, tenant?, enabled?, settings?}}; responses show {@code endpoint}
+ * (scheme, host and port) instead of the URL and mask every secret setting.
+ *
+ * <p>Refusals are {@code {code, reason, error}}: 400 for a bad body, an unknown type or a URL the
+ * egress guard refuses ({@code OMCP_SOURCE_URL_REJECTED}), 404 for an unknown name, 409 for a
+ * duplicate, 503 when the sources file cannot be written. Permissions (checked by the RBAC layer,
+ * see {@link #PERMISSIONS}): reads need {@code sources:read}, changes and tests
+ * {@code sources:write}, removal {@code sources:delete}.
+ */
+public final class SourcesRoutes implements HttpModule {
+    /** The permission each route needs, keyed {@code METHOD path}. */
+    public static final Map<String, Permission> PERMISSIONS = Map.of(
+            "GET /api/sources", new Permission("sources", "read"),
+            "POST /api/sources", new Permission("sources", "write"),
+            "POST /api/sources/test", new Permission("sources", "write"),
+            "PUT /api/sources/{name}", new Permission("sources", "write"),
+            "DELETE /api/sources/{name}", new Permission("sources", "delete"));
+
+    private static final Logger LOG = LoggerFactory.getLogger(SourcesRoutes.class);
+    private static final Set<String> FIELDS = Set.of("name", "type", "url", "tenant", "enabled", "settings");
+    private static final Set<String> READ_ONLY_FIELDS = Set.of("endpoint", "origin", "status", "problem", "capabilities");
+
+    private final ManageSources sources;
+    private final ManagementIdentity identity;
+
+    /**
+     * @param sources the core's source management
+     * @param identity who is calling
+     */
+    public SourcesRoutes(ManageSources sources, ManagementIdentity identity) {
+        this.sources = Objects.requireNonNull(sources, "sources");
+        this.identity = Objects.requireNonNull(identity, "identity");
+    }
+
+    @Override
+    public void register(ApiRoutes routes) {
+        routes.route(HandlerType.GET, "/api/sources").tag("sources")
+                .summary("List sources (URLs shown as scheme://host:port, secrets masked); needs sources:read")
+                .response(200, "the sources the caller may see")
+                .response(401, "login modes: no valid session")
+                .handle(this::list);
+        routes.route(HandlerType.POST, "/api/sources").tag("sources")
+                .summary("Add a source and connect it; needs sources:write")
+                .response(201, "added")
+                .response(400, "invalid body, unknown type, or URL refused by the egress guard (OMCP_SOURCE_URL_REJECTED)")
+                .response(409, "a source of that name exists")
+                .response(503, "the sources file could not be written; nothing changed")
+                .handle(this::add);
+        routes.route(HandlerType.POST, "/api/sources/test").tag("sources")
+                .summary("Connect to a source and check its health without saving it; needs sources:write")
+                .response(200, "the check ran; ok tells whether the backend answered")
+                .response(400, "invalid body, unknown type, or URL refused by the egress guard (OMCP_SOURCE_URL_REJECTED)")
+                .handle(this::test);
+        routes.route(HandlerType.PUT, "/api/sources/{name}").tag("sources")
+                .summary("Replace a source; a masked secret or an omitted url keeps the stored value; needs sources:write")
+                .response(200, "replaced")
+                .response(400, "invalid body or URL refused by the egress guard")
+                .response(404, "no such source")
+                .response(503, "the sources file could not be written; nothing changed")
+                .handle(this::update);
+        routes.route(HandlerType.DELETE, "/api/sources/{name}").tag("sources")
+                .summary("Remove a source and close its connector; needs sources:delete")
+                .response(204, "removed", "")
+                .response(404, "no such source")
+                .response(503, "the sources file could not be written; nothing changed")
+                .handle(this::remove);
+    }
+
+    private Optional<Principal> caller(Context ctx) {
+        Optional<Principal> principal = identity.resolve(ctx);
+        if (principal.isEmpty()) {
+            write(ctx, 401, Jsonp.object().add("code", "OMCP_AUTH_REQUIRED").add("error", "no valid session; log in first").build());
+        }
+        return principal;
+    }
+
+    private void list(Context ctx) {
+        Optional<Principal> caller = caller(ctx);
+        if (caller.isEmpty()) {
+            return;
+        }
+        JsonArrayBuilder items = Jsonp.array();
+        sources.list(caller.get()).forEach(v -> items.add(view(v)));
+        write(ctx, 200, Jsonp.object().add("sources", items).build());
+    }
+
+    private void add(Context ctx) {
+        Optional<Principal> caller = caller(ctx);
+        if (caller.isEmpty()) {
+            return;
+        }
+        Object draft = draft(ctx, Optional.empty());
+        if (draft instanceof SourceOutcome.Refused r) {
+            refuse(ctx, r);
+            return;
+        }
+        SourceOutcome outcome = sources.add((SourceDraft) draft, caller.get());
+        log("add", caller.get(), ((SourceDraft) draft).name(), outcome);
+        answer(ctx, outcome, 201);
+    }
+
+    private void update(Context ctx) {
+        Optional<Principal> caller = caller(ctx);
+        if (caller.isEmpty()) {
+            return;
+        }
+        String name = ctx.pathParam("name");
+        Object draft = draft(ctx, Optional.of(name));
+        if (draft instanceof SourceOutcome.Refused r) {
+            refuse(ctx, r);
+            return;
+        }
+        SourceOutcome outcome = sources.update(name, (SourceDraft) draft, caller.get());
+        log("update", caller.get(), name, outcome);
+        answer(ctx, outcome, 200);
+    }
+
+    private void remove(Context ctx) {
+        Optional<Principal> caller = caller(ctx);
+        if (caller.isEmpty()) {
+            return;
+        }
+        String name = ctx.pathParam("name");
+        SourceOutcome outcome = sources.remove(name, caller.get());
+        log("remove", caller.get(), name, outcome);
+        answer(ctx, outcome, 204);
+    }
+
+    private void test(Context ctx) {
+        Optional<Principal> caller = caller(ctx);
+        if (caller.isEmpty()) {
+            return;
+        }
+        Object draft = draft(ctx, Optional.empty());
+        if (draft instanceof SourceOutcome.Refused r) {
+            refuse(ctx, r);
+            return;
+        }
+        SourceCheck check = sources.test((SourceDraft) draft, caller.get());
+        if (check.stage().equals("egress")) {
+            refuse(ctx, new SourceOutcome.Refused(SourceOutcome.URL_REJECTED, check.message()));
+            return;
+        }
+        if (check.stage().equals("validation")) {
+            refuse(ctx, new SourceOutcome.Refused(SourceOutcome.INVALID, check.message()));
+            return;
+        }
+        JsonArrayBuilder caps = Jsonp.array();
+        check.capabilities().forEach(caps::add);
+        write(ctx, 200, Jsonp.object().add("ok", check.ok()).add("stage", check.stage()).add("message", check.message())
+                .add("latencyMs", check.latencyMillis()).add("capabilities", caps).build());
+    }
+
+    /** Reads a source body into a draft, or a refusal saying what is wrong. */
+    private static Object draft(Context ctx, Optional<String> pathName) {
+        JsonObject body;
+        try (JsonReader reader = Jsonp.reader((ctx.body()))) {
+            JsonStructure read = reader.read();
+            if (!(read instanceof JsonObject o)) {
+                return invalid("the body must be a JSON object");
+            }
+            body = o;
+        } catch (JsonException | IllegalStateException e) {
+            return invalid("the body is not valid JSON");
+        }
+        for (String key : body.keySet()) {
+            if (!FIELDS.contains(key) && !READ_ONLY_FIELDS.contains(key)) {
+                return invalid("unknown field '" + key + "'; connector settings go under 'settings'");
+            }
+        }
+        Optional<String> name = string(body, "name");
+        if (name.isEmpty() && pathName.isPresent()) {
+            name = pathName;
+        }
+        Optional<String> type = string(body, "type");
+        if (name.isEmpty() || type.isEmpty()) {
+            return invalid("'name' and 'type' are required strings");
+        }
+        if (body.containsKey("url") && !(body.get("url") instanceof JsonString) && body.get("url") != JsonValue.NULL) {
+            return invalid("'url' must be a string");
+        }
+        if (body.containsKey("tenant") && !(body.get("tenant") instanceof JsonString)) {
+            return invalid("'tenant' must be a string");
+        }
+        JsonValue enabled = body.getOrDefault("enabled", JsonValue.TRUE);
+        if (enabled != JsonValue.TRUE && enabled != JsonValue.FALSE) {
+            return invalid("'enabled' must be true or false");
+        }
+        JsonValue settings = body.getOrDefault("settings", JsonValue.EMPTY_JSON_OBJECT);
+        if (settings.getValueType() != JsonValue.ValueType.OBJECT) {
+            return invalid("'settings' must be an object");
+        }
+        return new SourceDraft(name.get(), type.get(), string(body, "url").filter(u -> !u.isBlank()),
+                string(body, "tenant").orElse(""), enabled == JsonValue.TRUE, settings.asJsonObject());
+    }
+
+    private static Optional<String> string(JsonObject body, String key) {
+        return body.get(key) instanceof JsonString s ? Optional.of(s.getString()) : Optional.empty();
+    }
+
+    private static SourceOutcome.Refused invalid(String reason) {
+        return new SourceOutcome.Refused(SourceOutcome.INVALID, reason);
+    }
+
+    private static void answer(Context ctx, SourceOutcome outcome, int success) {
+        switch (outcome) {
+            case SourceOutcome.Saved saved -> write(ctx, success, Jsonp.object().add("source", view(saved.source())).build());
+            case SourceOutcome.Removed removed -> ctx.status(204);
+            case SourceOutcome.Refused refused -> refuse(ctx, refused);
+        }
+    }
+
+    private static void refuse(Context ctx, SourceOutcome.Refused refused) {
+        int status = switch (refused.code()) {
+            case SourceOutcome.EXISTS -> 409;
+            case SourceOutcome.NOT_FOUND -> 404;
+            case SourceOutcome.NOT_PERSISTED -> 503;
+            default -> 400;
+        };
+        write(ctx, status, Jsonp.object().add("code", refused.code()).add("reason", refused.reason())
+                .add("error", refused.reason()).build());
+    }
+
+    private static JsonObject view(SourceView v) {
+        JsonArrayBuilder caps = Jsonp.array();
+        v.capabilities().forEach(caps::add);
+        JsonObjectBuilder b = Jsonp.object()
+                .add("name", v.name()).add("type", v.type()).add("endpoint", v.endpoint()).add("tenant", v.tenant())
+                .add("enabled", v.enabled()).add("origin", v.origin().name().toLowerCase(java.util.Locale.ROOT))
+                .add("status", v.status()).add("capabilities", caps).add("settings", v.settings());
+        if (!v.problem().isEmpty()) {
+            b.add("problem", v.problem());
+        }
+        return b.build();
+    }
+
+    private static void write(Context ctx, int status, JsonObject body) {
+        ctx.status(status).contentType("application/json").result(body.toString());
+    }
+
+    private static void log(String action, Principal caller, String name, SourceOutcome outcome) {
+        String result = switch (outcome) {
+            case SourceOutcome.Saved s -> "saved status=" + s.source().status();
+            case SourceOutcome.Removed r -> "removed";
+            case SourceOutcome.Refused r -> "refused code=" + r.code();
+        };
+        LOG.info("event=source-{} actor={} source={} outcome={}", action, caller.id(), name.replaceAll("[^A-Za-z0-9._-]", "?"), result);
+    }
+
+    /** For documentation: the routes and their permissions as {@code METHOD path permission} lines. */
+    public static List<String> describe() {
+        return PERMISSIONS.entrySet().stream().map(e -> e.getKey() + " " + e.getValue()).sorted().toList();
+    }
+}

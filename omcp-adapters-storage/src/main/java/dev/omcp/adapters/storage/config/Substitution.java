@@ -1,0 +1,55 @@
+package dev.omcp.adapters.storage.config;
+
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Consumer;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * {@code ${VAR}} and {@code ${VAR:-default}} in string values, from an environment map. A variable
+ * that is unset (or empty, for the {@code :-} form) takes the default; without a default it stays
+ * literal (spec 1.8) and is reported once per name.
+ */
+final class Substitution {
+    private static final Pattern REFERENCE = Pattern.compile("\\$\\{([A-Za-z_][A-Za-z0-9_]*)(?::-([^}]*))?}");
+
+    private final Map<String, String> environment;
+    private final Consumer<String> unsetReporter;
+    private final Set<String> reported = ConcurrentHashMap.newKeySet();
+
+    Substitution(Map<String, String> environment, Consumer<String> unsetReporter) {
+        this.environment = Map.copyOf(environment);
+        this.unsetReporter = unsetReporter;
+    }
+
+    /** Whether {@code text} holds a reference. */
+    static boolean hasReference(String text) {
+        return REFERENCE.matcher(text).find();
+    }
+
+    /** {@code text} with every reference replaced. */
+    String apply(String text) {
+        Matcher m = REFERENCE.matcher(text);
+        StringBuilder out = new StringBuilder();
+        while (m.find()) {
+            String name = m.group(1);
+            String value = environment.get(name);
+            String replacement;
+            if (m.group(2) != null) {
+                replacement = value == null || value.isEmpty() ? m.group(2) : value;
+            } else if (value != null) {
+                replacement = value;
+            } else {
+                if (reported.add(name)) {
+                    unsetReporter.accept(name);
+                }
+                replacement = m.group();
+            }
+            m.appendReplacement(out, Matcher.quoteReplacement(replacement));
+        }
+        m.appendTail(out);
+        return out.toString();
+    }
+}

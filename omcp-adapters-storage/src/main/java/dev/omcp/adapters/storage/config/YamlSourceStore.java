@@ -1,0 +1,447 @@
+package dev.omcp.adapters.storage.config;
+
+import dev.omcp.sdk.json.Jsonp;
+import dev.omcp.ports.sources.PluginPin;
+import dev.omcp.ports.sources.SourceDefinition;
+import dev.omcp.ports.sources.SourceStore;
+import dev.omcp.ports.sources.SourceStoreException;
+import dev.omcp.ports.sources.SourcesDocument;
+import dev.omcp.sdk.connector.SourceConfig;
+import jakarta.json.JsonArrayBuilder;
+import jakarta.json.JsonNumber;
+import jakarta.json.JsonObject;
+import jakarta.json.JsonObjectBuilder;
+import jakarta.json.JsonString;
+import jakarta.json.JsonValue;
+import java.io.IOException;
+import java.math.BigInteger;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.AtomicMoveNotSupportedException;
+import java.nio.file.FileSystemException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.nio.file.StandardOpenOption;
+import java.nio.file.attribute.PosixFilePermission;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.Set;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.yaml.snakeyaml.DumperOptions;
+import org.yaml.snakeyaml.LoaderOptions;
+import org.yaml.snakeyaml.Yaml;
+import org.yaml.snakeyaml.constructor.SafeConstructor;
+import org.yaml.snakeyaml.error.YAMLException;
+import org.yaml.snakeyaml.representer.Representer;
+
+/**
+ * The sources file as a {@link SourceStore}.
+ *
+ * <pre>
+ * sources:
+ *   - name: prod-prometheus
+ *     type: prometheus
+ *     url: https://prometheus.example.com
+ *     tenant: acme              # optional
+ *     enabled: true             # optional
+ *     auth: {type: bearer, token: ${PROM_TOKEN}}
+ *     metrics: {cpu: 'sum by ({{by}}) (rate(my_cpu_seconds_total{{{selector}}}[{{window}}]))'}
+ * plugins:
+ *   - {name: tempo, version: 1.2.0}
+ * </pre>
+ *
+ * <p>Location: {@code CONFIG_PATH}, else {@code ./config/sources.yaml}; without a file the
+ * environment sources apply and the first save creates the file. A file that cannot be read is
+ * never overwritten. Writes go to a temp file in the same directory, are fsynced and renamed over
+ * the old file with its permissions (0600 for a new file). A string that came from {@code ${VAR}}
+ * and did not change is written back as {@code ${VAR}}, so secrets from the environment never reach
+ * the disk. Comments of a hand-written file are not kept on write-back. Thread-safe.
+ */
+public final class YamlSourceStore implements SourceStore {
+    private static final Logger LOG = LoggerFactory.getLogger(YamlSourceStore.class);
+    private static final long MAX_FILE_BYTES = 1 << 20;
+    private static final Set<String> RESERVED = Set.of("name", "type", "url", "tenant", "enabled");
+
+    private final Path file;
+    private final List<EnvironmentSource> environmentSources;
+    private final Substitution substitution;
+    private final Object lock = new Object();
+    private Map<String, Object> document = new LinkedHashMap<>();
+    private final Map<String, Map<String, Object>> rawEntries = new HashMap<>();
+    private final List<Object> unreadableEntries = new ArrayList<>();
+    private boolean readable = true;
+
+    /**
+     * @param configPath {@code CONFIG_PATH}, if set
+     * @param workingDirectory where {@code ./config/sources.yaml} is looked for
+     * @param environment the environment map the launcher read (for {@code ${VAR}})
+     * @param environmentSources {@code PROMETHEUS_URL} / {@code LOKI_URL} sources, used only without a file
+     */
+    public YamlSourceStore(Optional<Path> configPath, Path workingDirectory, Map<String, String> environment,
+            List<EnvironmentSource> environmentSources) {
+        this.file = configPath.orElse(workingDirectory.resolve("config").resolve("sources.yaml"));
+        this.environmentSources = List.copyOf(environmentSources);
+        this.substitution = new Substitution(environment,
+                name -> LOG.warn("event=sources-variable-unset variable={} effect=\"kept literally as ${{{}}}\"", name, name));
+    }
+
+    @Override
+    public String describe() {
+        return Files.exists(file) ? "sources file " + file.getFileName() : "environment";
+    }
+
+    @Override
+    public SourcesDocument load() {
+        synchronized (lock) {
+            rawEntries.clear();
+            unreadableEntries.clear();
+            if (!Files.exists(file)) {
+                readable = true;
+                document = new LinkedHashMap<>();
+                return fromEnvironment();
+            }
+            try {
+                if (Files.size(file) > MAX_FILE_BYTES) {
+                    return unreadable("the sources file is larger than 1 MiB");
+                }
+                Object loaded = yaml().load(Files.readString(file, StandardCharsets.UTF_8));
+                if (loaded == null) {
+                    loaded = new LinkedHashMap<String, Object>();
+                }
+                if (!(loaded instanceof Map<?, ?> map)) {
+                    return unreadable("the sources file must be a YAML mapping with a 'sources' list");
+                }
+                document = new LinkedHashMap<>();
+                map.forEach((k, v) -> document.put(String.valueOf(k), v));
+                readable = true;
+                return parse();
+            } catch (IOException e) {
+                return unreadable("the sources file cannot be read (" + e.getClass().getSimpleName() + ")");
+            } catch (YAMLException e) {
+                String where = e instanceof org.yaml.snakeyaml.error.MarkedYAMLException m && m.getProblemMark() != null
+                        ? " at line " + (m.getProblemMark().getLine() + 1) : "";
+                return unreadable("the sources file is not valid YAML" + where);
+            }
+        }
+    }
+
+    private SourcesDocument unreadable(String reason) {
+        readable = false;
+        LOG.error("event=sources-file-unreadable reason=\"{}\" effect=\"no sources from the file; it will not be overwritten\"", reason);
+        return new SourcesDocument(List.of(), List.of(), List.of(reason), false);
+    }
+
+    private SourcesDocument fromEnvironment() {
+        List<SourceDefinition> sources = new ArrayList<>();
+        List<String> problems = new ArrayList<>();
+        for (EnvironmentSource env : environmentSources) {
+            for (int i = 0; i < env.urls().size(); i++) {
+                String name = env.urls().size() == 1 ? env.type() : env.type() + "-" + (i + 1);
+                String url = env.urls().get(i);
+                Map<String, Object> raw = new LinkedHashMap<>();
+                raw.put("name", name);
+                raw.put("type", env.type());
+                raw.put("url", env.urls().size() == 1 ? "${" + env.variable() + "}" : url);
+                rawEntries.put(name, raw);
+                sources.add(new SourceDefinition(new SourceConfig(name, env.type(), url, "", JsonValue.EMPTY_JSON_OBJECT), true,
+                        SourceDefinition.Origin.ENVIRONMENT));
+            }
+        }
+        return new SourcesDocument(sources, List.of(), problems, true);
+    }
+
+    private SourcesDocument parse() {
+        List<String> problems = new ArrayList<>();
+        List<SourceDefinition> sources = new ArrayList<>();
+        Object list = document.get("sources");
+        if (list != null && !(list instanceof List<?>)) {
+            problems.add("'sources' must be a list of source entries");
+        } else if (list != null) {
+            Set<String> names = new HashSet<>();
+            int index = 0;
+            for (Object item : (List<?>) list) {
+                index++;
+                try {
+                    SourceDefinition definition = entry(item, index);
+                    if (!names.add(definition.name())) {
+                        throw new IllegalArgumentException("the name '" + definition.name() + "' is used twice; names must be unique");
+                    }
+                    sources.add(definition);
+                    rawEntries.put(definition.name(), asStringMap(item));
+                } catch (IllegalArgumentException e) {
+                    problems.add("sources entry " + index + ": " + e.getMessage());
+                    unreadableEntries.add(item);
+                }
+            }
+        }
+        return new SourcesDocument(sources, pins(problems), problems, true);
+    }
+
+    private List<PluginPin> pins(List<String> problems) {
+        List<PluginPin> pins = new ArrayList<>();
+        Object block = document.get("plugins");
+        if (block == null) {
+            return pins;
+        }
+        if (!(block instanceof List<?> list)) {
+            problems.add("'plugins' must be a list of {name, version}");
+            return pins;
+        }
+        int index = 0;
+        for (Object item : list) {
+            index++;
+            if (item instanceof Map<?, ?> m && m.get("name") instanceof String name && m.get("version") != null) {
+                try {
+                    pins.add(new PluginPin(substitution.apply(name), substitution.apply(String.valueOf(m.get("version")))));
+                } catch (IllegalArgumentException e) {
+                    problems.add("plugins entry " + index + ": " + e.getMessage());
+                }
+            } else {
+                problems.add("plugins entry " + index + " must have a name and a version");
+            }
+        }
+        return pins;
+    }
+
+    private SourceDefinition entry(Object item, int index) {
+        if (!(item instanceof Map<?, ?> map)) {
+            throw new IllegalArgumentException("must be a mapping with name, type and url");
+        }
+        Map<String, Object> raw = asStringMap(map);
+        String name = requiredString(raw, "name");
+        String type = requiredString(raw, "type");
+        String url = optionalString(raw, "url");
+        String tenant = optionalString(raw, "tenant");
+        Object enabled = raw.getOrDefault("enabled", Boolean.TRUE);
+        if (!(enabled instanceof Boolean)) {
+            throw new IllegalArgumentException("'enabled' must be true or false");
+        }
+        JsonObjectBuilder settings = Jsonp.object();
+        raw.forEach((k, v) -> {
+            if (!RESERVED.contains(k)) {
+                settings.add(k, json(v, k));
+            }
+        });
+        return new SourceDefinition(new SourceConfig(name, type, url, tenant, settings.build()), (Boolean) enabled,
+                SourceDefinition.Origin.FILE);
+    }
+
+    private String requiredString(Map<String, Object> raw, String key) {
+        String value = optionalString(raw, key);
+        if (value.isBlank()) {
+            throw new IllegalArgumentException("'" + key + "' is required");
+        }
+        return value;
+    }
+
+    private String optionalString(Map<String, Object> raw, String key) {
+        Object v = raw.get(key);
+        if (v == null) {
+            return "";
+        }
+        if (!(v instanceof String s)) {
+            throw new IllegalArgumentException("'" + key + "' must be a string");
+        }
+        return substitution.apply(s).strip();
+    }
+
+    private JsonValue json(Object value, String path) {
+        if (value == null) {
+            return JsonValue.NULL;
+        }
+        if (value instanceof String s) {
+            return Jsonp.value(substitution.apply(s));
+        }
+        if (value instanceof Boolean b) {
+            return b ? JsonValue.TRUE : JsonValue.FALSE;
+        }
+        if (value instanceof Integer || value instanceof Long) {
+            return Jsonp.value(((Number) value).longValue());
+        }
+        if (value instanceof BigInteger bi) {
+            return Jsonp.value(bi);
+        }
+        if (value instanceof Double || value instanceof Float) {
+            return Jsonp.value(((Number) value).doubleValue());
+        }
+        if (value instanceof Map<?, ?> map) {
+            JsonObjectBuilder out = Jsonp.object();
+            asStringMap(map).forEach((k, v) -> out.add(k, json(v, path + "." + k)));
+            return out.build();
+        }
+        if (value instanceof List<?> list) {
+            JsonArrayBuilder out = Jsonp.array();
+            list.forEach(v -> out.add(json(v, path + "[]")));
+            return out.build();
+        }
+        throw new IllegalArgumentException("'" + path + "' has a value of an unsupported YAML type (dates and binary are not settings)");
+    }
+
+    private static Map<String, Object> asStringMap(Object value) {
+        Map<String, Object> out = new LinkedHashMap<>();
+        ((Map<?, ?>) value).forEach((k, v) -> {
+            if (!(k instanceof String key)) {
+                throw new IllegalArgumentException("keys must be strings");
+            }
+            out.put(key, v);
+        });
+        return out;
+    }
+
+    @Override
+    public void save(List<SourceDefinition> sources) throws SourceStoreException {
+        synchronized (lock) {
+            if (!readable) {
+                throw new SourceStoreException("the sources file could not be read at start, so it is not overwritten; fix it and restart");
+            }
+            List<Object> entries = new ArrayList<>();
+            Map<String, Map<String, Object>> written = new HashMap<>();
+            for (SourceDefinition d : sources) {
+                Map<String, Object> entry = entry(d, rawEntries.getOrDefault(d.name(), Map.of()));
+                entries.add(entry);
+                written.put(d.name(), entry);
+            }
+            entries.addAll(unreadableEntries);
+            Map<String, Object> next = new LinkedHashMap<>(document);
+            next.put("sources", entries);
+            write(yaml().dump(next));
+            document = next;
+            rawEntries.clear();
+            rawEntries.putAll(written);
+        }
+    }
+
+    private Map<String, Object> entry(SourceDefinition d, Map<String, Object> raw) {
+        SourceConfig c = d.config();
+        Map<String, Object> entry = new LinkedHashMap<>();
+        entry.put("name", c.name());
+        entry.put("type", c.type());
+        if (!c.url().isEmpty()) {
+            entry.put("url", restore(Jsonp.value(c.url()), raw.get("url")));
+        }
+        if (!c.tenant().isEmpty()) {
+            entry.put("tenant", restore(Jsonp.value(c.tenant()), raw.get("tenant")));
+        }
+        if (!d.enabled()) {
+            entry.put("enabled", false);
+        }
+        c.settings().forEach((k, v) -> entry.put(k, restore(v, raw.get(k))));
+        return entry;
+    }
+
+    /** The YAML value for {@code value}, keeping the {@code ${VAR}} text of a string that came from it unchanged. */
+    private Object restore(JsonValue value, Object raw) {
+        switch (value.getValueType()) {
+            case STRING -> {
+                String s = ((JsonString) value).getString();
+                if (raw instanceof String r && Substitution.hasReference(r) && substitution.apply(r).equals(s)) {
+                    return r;
+                }
+                return s;
+            }
+            case NUMBER -> {
+                JsonNumber n = (JsonNumber) value;
+                return n.isIntegral() ? (Object) n.longValueExact() : (Object) n.bigDecimalValue().doubleValue();
+            }
+            case TRUE -> {
+                return Boolean.TRUE;
+            }
+            case FALSE -> {
+                return Boolean.FALSE;
+            }
+            case NULL -> {
+                return null;
+            }
+            case OBJECT -> {
+                Map<String, Object> out = new LinkedHashMap<>();
+                Map<?, ?> rawMap = raw instanceof Map<?, ?> m ? m : Map.of();
+                value.asJsonObject().forEach((k, v) -> out.put(k, restore(v, rawMap.get(k))));
+                return out;
+            }
+            case ARRAY -> {
+                List<Object> out = new ArrayList<>();
+                List<?> rawList = raw instanceof List<?> l && l.size() == value.asJsonArray().size() ? l : null;
+                for (int i = 0; i < value.asJsonArray().size(); i++) {
+                    out.add(restore(value.asJsonArray().get(i), rawList == null ? null : rawList.get(i)));
+                }
+                return out;
+            }
+            default -> throw new IllegalStateException("unknown JSON type " + value.getValueType());
+        }
+    }
+
+    private void write(String text) throws SourceStoreException {
+        Path dir = file.toAbsolutePath().getParent();
+        Path temp = null;
+        try {
+            Files.createDirectories(dir);
+            Set<PosixFilePermission> permissions = Files.exists(file)
+                    ? Files.getPosixFilePermissions(file)
+                    : PosixFilePermissions.fromString("rw-------");
+            temp = Files.createTempFile(dir, ".sources-", ".tmp", PosixFilePermissions.asFileAttribute(permissions));
+            try (FileChannel channel = FileChannel.open(temp, StandardOpenOption.WRITE, StandardOpenOption.TRUNCATE_EXISTING)) {
+                ByteBuffer bytes = ByteBuffer.wrap(text.getBytes(StandardCharsets.UTF_8));
+                while (bytes.hasRemaining()) {
+                    channel.write(bytes);
+                }
+                channel.force(true);
+            }
+            Files.setPosixFilePermissions(temp, permissions); // the umask may have narrowed them
+            try {
+                Files.move(temp, file, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+            } catch (AtomicMoveNotSupportedException e) {
+                throw new SourceStoreException("the sources file's directory does not support atomic renames; nothing was written");
+            }
+            temp = null;
+            try (FileChannel directory = FileChannel.open(dir, StandardOpenOption.READ)) {
+                directory.force(true);
+            } catch (IOException e) {
+                LOG.debug("event=sources-dir-fsync-unsupported error={}", e.getClass().getSimpleName());
+            }
+            LOG.info("event=sources-file-written file={}", file.getFileName());
+        } catch (FileSystemException e) {
+            throw new SourceStoreException("the sources file cannot be written (" + e.getClass().getSimpleName()
+                    + (e.getReason() == null ? "" : ": " + e.getReason()) + ")");
+        } catch (IOException | UnsupportedOperationException e) {
+            throw new SourceStoreException("the sources file cannot be written (" + e.getClass().getSimpleName() + ")");
+        } finally {
+            if (temp != null) {
+                try {
+                    Files.deleteIfExists(temp);
+                } catch (IOException e) {
+                    LOG.warn("event=sources-temp-left error={}", e.getClass().getSimpleName());
+                }
+            }
+        }
+    }
+
+    private static Yaml yaml() {
+        LoaderOptions loader = new LoaderOptions();
+        loader.setAllowDuplicateKeys(false);
+        loader.setMaxAliasesForCollections(20);
+        loader.setNestingDepthLimit(50);
+        loader.setCodePointLimit((int) MAX_FILE_BYTES);
+        DumperOptions dumper = new DumperOptions();
+        dumper.setDefaultFlowStyle(DumperOptions.FlowStyle.BLOCK);
+        dumper.setIndicatorIndent(2);
+        dumper.setIndentWithIndicator(true);
+        dumper.setWidth(200);
+        return new Yaml(new SafeConstructor(loader), new Representer(dumper), dumper, loader);
+    }
+
+    /** For tests and messages: the file this store reads and writes. */
+    Path file() {
+        return Objects.requireNonNull(file);
+    }
+
+}

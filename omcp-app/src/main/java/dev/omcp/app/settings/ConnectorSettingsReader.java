@@ -1,0 +1,76 @@
+package dev.omcp.app.settings;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+
+/** Reads the sources-and-connectors variables; part of {@link SettingsReader}, kept apart so each area stays small. */
+final class ConnectorSettingsReader {
+    private static final String LABEL = "[a-zA-Z_][a-zA-Z0-9_]{0,127}";
+
+    private ConnectorSettingsReader() {}
+
+    static Settings.Connectors read(Environment environment, Map<String, String> env) {
+        List<Settings.EnvironmentUrls> urls = new ArrayList<>();
+        urls(environment, env, Variables.PROMETHEUS_URL, "prometheus").ifPresent(urls::add);
+        urls(environment, env, Variables.LOKI_URL, "loki").ifPresent(urls::add);
+        return new Settings.Connectors(
+                environment.raw(Variables.CONFIG_PATH),
+                urls,
+                labels(environment, Variables.PROMETHEUS_SERVICE_LABELS),
+                labels(environment, Variables.LOKI_SERVICE_LABELS),
+                bool(environment, Variables.ALLOW_PRIVATE_BACKENDS),
+                Duration.ofSeconds(environment.integer(Variables.CONNECTOR_CONNECT_TIMEOUT, 1, 300)),
+                Duration.ofSeconds(environment.integer(Variables.CONNECTOR_REQUEST_TIMEOUT, 1, 3600)),
+                Duration.ofSeconds(environment.integer(Variables.CONNECTOR_START_TIMEOUT, 1, 3600)),
+                Duration.ofSeconds(environment.integer(Variables.SERVICE_LABEL_CACHE_TTL, 0, 86400)),
+                env);
+    }
+
+    private static Optional<Settings.EnvironmentUrls> urls(Environment environment, Map<String, String> env, Variable variable, String type) {
+        List<String> list = environment.list(variable);
+        if (list.isEmpty()) {
+            return Optional.empty();
+        }
+        String used = variable.name();
+        if (env.get(variable.name()) == null || env.get(variable.name()).isBlank()) {
+            used = variable.aliases().stream().filter(a -> env.get(a) != null && !env.get(a).isBlank()).findFirst().orElse(used);
+        }
+        for (int i = 0; i < list.size(); i++) {
+            String url = list.get(i).toLowerCase(Locale.ROOT);
+            if (!url.startsWith("http://") && !url.startsWith("https://")) {
+                // the value is not shown: a URL may carry a token in its query
+                environment.problem(variable, "entry " + (i + 1) + " must be an http:// or https:// URL");
+            }
+        }
+        return Optional.of(new Settings.EnvironmentUrls(type, used, list));
+    }
+
+    private static List<String> labels(Environment environment, Variable variable) {
+        List<String> labels = environment.list(variable);
+        if (labels.isEmpty()) {
+            labels = List.of(variable.defaultValue().split(","));
+        }
+        for (String label : labels) {
+            if (!label.matches(LABEL)) {
+                environment.problem(variable, "entry '" + label + "' is not a label name (letters, digits and '_', not starting with a digit)");
+            }
+        }
+        return labels;
+    }
+
+    private static boolean bool(Environment environment, Variable variable) {
+        String value = environment.string(variable).toLowerCase(Locale.ROOT);
+        return switch (value) {
+            case "true", "1", "yes", "on" -> true;
+            case "false", "0", "no", "off" -> false;
+            default -> {
+                environment.problem(variable, "must be true or false, got '" + value + "'");
+                yield false;
+            }
+        };
+    }
+}

@@ -1,0 +1,70 @@
+package dev.omcp.app.wiring;
+
+import dev.omcp.adapters.http.api.ManagementIdentity;
+import dev.omcp.adapters.http.sources.SourcesRoutes;
+import dev.omcp.adapters.storage.config.EnvironmentSource;
+import dev.omcp.adapters.storage.config.YamlSourceStore;
+import dev.omcp.app.settings.Settings;
+import dev.omcp.connectors.builtin.catalog.BuiltinConnectorCatalog;
+import dev.omcp.connectors.builtin.egress.BackendHostGuard;
+import dev.omcp.connectors.builtin.transport.SourceConnectorContexts;
+import dev.omcp.core.egress.EgressRules;
+import dev.omcp.core.sources.SourceRegistry;
+import dev.omcp.ports.connectors.ConnectorCatalog;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Wires sources: the egress rules (installed into the JDK resolver provider), the builtin connector
+ * catalog, the guarded connector contexts, the sources file, the live registry and its routes.
+ */
+final class SourcesAssembly implements AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(SourcesAssembly.class);
+
+    private final SourceRegistry registry;
+
+    private SourcesAssembly(SourceRegistry registry) {
+        this.registry = registry;
+    }
+
+    /** Builds and starts the registry; the gateway starts with zero sources too (spec 1.4). */
+    static SourcesAssembly start(Settings.Connectors settings, Clock clock) {
+        return start(settings, clock, new BuiltinConnectorCatalog(settings.prometheusServiceLabels(), settings.lokiServiceLabels(),
+                settings.serviceLabelCacheTtl(), Duration.ofMinutes(5)));
+    }
+
+    /** As above, with another catalog (the plugin loader's, which includes the builtins). */
+    static SourcesAssembly start(Settings.Connectors settings, Clock clock, ConnectorCatalog catalog) {
+        EgressRules egress = new EgressRules(settings.allowPrivateBackends());
+        BackendHostGuard.install(egress);
+        if (!BackendHostGuard.active()) {
+            LOG.warn("event=egress-resolver-missing effect=\"connections to backend names are refused\"");
+        }
+        SourceConnectorContexts contexts = new SourceConnectorContexts(egress, settings.connectTimeout(), settings.requestTimeout(), clock);
+        YamlSourceStore store = new YamlSourceStore(settings.configPath().map(Path::of), Path.of("").toAbsolutePath(),
+                settings.environment(), settings.environmentSources().stream()
+                        .map(e -> new EnvironmentSource(e.type(), e.variable(), e.urls())).toList());
+        SourceRegistry registry = new SourceRegistry(catalog, contexts, store, egress, BackendHostGuard.unfilteredResolver(),
+                settings.startTimeout());
+        registry.start();
+        return new SourcesAssembly(registry);
+    }
+
+    SourceRegistry registry() {
+        return registry;
+    }
+
+    /** The management routes for sources. */
+    SourcesRoutes routes(ManagementIdentity identity) {
+        return new SourcesRoutes(registry, identity);
+    }
+
+
+    @Override
+    public void close() {
+        registry.close();
+    }
+}

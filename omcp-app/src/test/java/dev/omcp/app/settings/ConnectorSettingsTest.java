@@ -1,0 +1,56 @@
+package dev.omcp.app.settings;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+class ConnectorSettingsTest {
+    @Test
+    void defaultsApplyWithNoVariables() throws Exception {
+        Settings.Connectors c = SettingsReader.read(Map.of()).connectors();
+        assertThat(c.configPath()).isEmpty();
+        assertThat(c.environmentSources()).isEmpty();
+        assertThat(c.prometheusServiceLabels()).containsExactly("job", "service", "app", "service_name");
+        assertThat(c.lokiServiceLabels()).containsExactly("service_name", "service", "job", "app", "container");
+        assertThat(c.allowPrivateBackends()).isFalse();
+        assertThat(c.connectTimeout()).isEqualTo(Duration.ofSeconds(5));
+        assertThat(c.requestTimeout()).isEqualTo(Duration.ofSeconds(30));
+    }
+
+    @Test
+    void neutralAliasesAreAcceptedAndTheUsedNameIsKept() throws Exception {
+        Settings.Connectors c = SettingsReader.read(Map.of(
+                "METRICS_URL", "http://a.example.com, http://b.example.com",
+                "LOKI_URL", "http://loki.example.com",
+                "LOGS_URL", "http://ignored.example.com",
+                "METRICS_SERVICE_LABELS", "job,app",
+                "OMCP_ALLOW_PRIVATE_BACKENDS", "true",
+                "CONFIG_PATH", "/etc/omcp/sources.yaml")).connectors();
+        assertThat(c.environmentSources()).containsExactly(
+                new Settings.EnvironmentUrls("prometheus", "METRICS_URL", List.of("http://a.example.com", "http://b.example.com")),
+                new Settings.EnvironmentUrls("loki", "LOKI_URL", List.of("http://loki.example.com")));
+        assertThat(c.prometheusServiceLabels()).containsExactly("job", "app");
+        assertThat(c.allowPrivateBackends()).isTrue();
+        assertThat(c.configPath()).contains("/etc/omcp/sources.yaml");
+        assertThat(c.toString()).doesNotContain("example.com");
+    }
+
+    @Test
+    void everyBadValueIsReportedAtOnceWithoutShowingUrls() {
+        assertThatThrownBy(() -> SettingsReader.read(Map.of(
+                "PROMETHEUS_URL", "ftp://secret-host.example.com/?token=abc",
+                "LOKI_SERVICE_LABELS", "service_name,bad-label",
+                "OMCP_ALLOW_PRIVATE_BACKENDS", "maybe",
+                "OMCP_CONNECTOR_REQUEST_TIMEOUT", "0")))
+                .isInstanceOfSatisfying(InvalidSettingsException.class, e -> {
+                    assertThat(e.problems()).hasSize(4);
+                    assertThat(e.getMessage()).contains("PROMETHEUS_URL").contains("LOKI_SERVICE_LABELS")
+                            .contains("OMCP_ALLOW_PRIVATE_BACKENDS").contains("OMCP_CONNECTOR_REQUEST_TIMEOUT")
+                            .doesNotContain("secret-host").doesNotContain("token=abc");
+                });
+    }
+}

@@ -1,0 +1,118 @@
+package dev.omcp.app.wiring;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.omcp.app.settings.Settings;
+import dev.omcp.app.settings.SettingsReader;
+import dev.omcp.core.sources.Bound;
+import dev.omcp.ports.identity.Principal;
+import dev.omcp.sdk.connector.LogsCapability;
+import dev.omcp.sdk.query.LogQuery;
+import dev.omcp.sdk.query.LogResult;
+import dev.omcp.sdk.query.TimeRange;
+import dev.omcp.testkit.loki.LokiFake;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The launcher's wiring of sources: file, environment, egress guard, registry and routes, in process on port 0. */
+class SourcesWiringIT {
+    private final HttpClient client = HttpClient.newBuilder().proxy(HttpClient.Builder.NO_PROXY).build();
+
+    private GatewayAssembly start(Map<String, String> env) throws Exception {
+        Map<String, String> all = new HashMap<>(env);
+        all.put("PORT", "0");
+        Settings settings = SettingsReader.read(all);
+        return GatewayAssembly.start(settings, GatewayAssembly.Options.none(), "test");
+    }
+
+    private HttpResponse<String> call(GatewayAssembly gateway, String method, String path, String body) throws Exception {
+        HttpRequest.Builder b = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + gateway.port() + path))
+                .header("Content-Type", "application/json")
+                .method(method, body == null ? HttpRequest.BodyPublishers.noBody() : HttpRequest.BodyPublishers.ofString(body));
+        return client.send(b.build(), HttpResponse.BodyHandlers.ofString());
+    }
+
+    @Test
+    void theGatewayStartsWithZeroSources() throws Exception {
+        // spec 1.4
+        try (GatewayAssembly gateway = start(Map.of())) {
+            HttpResponse<String> list = call(gateway, "GET", "/api/sources", null);
+            assertThat(list.statusCode()).isEqualTo(200);
+            assertThat(list.body()).isEqualTo("{\"sources\":[]}");
+            HttpResponse<String> metadata = call(gateway, "POST", "/api/sources",
+                    "{\"name\":\"m\",\"type\":\"prometheus\",\"url\":\"http://[::ffff:169.254.169.254]/\"}");
+            assertThat(metadata.statusCode()).isEqualTo(400);
+            assertThat(metadata.body()).contains("OMCP_SOURCE_URL_REJECTED").contains("cloud-metadata");
+            HttpResponse<String> loopback = call(gateway, "POST", "/api/sources/test",
+                    "{\"name\":\"l\",\"type\":\"prometheus\",\"url\":\"http://2130706433:9090/\"}");
+            assertThat(loopback.statusCode()).isEqualTo(400);
+            assertThat(loopback.body()).contains("OMCP_ALLOW_PRIVATE_BACKENDS");
+        }
+    }
+
+    @Test
+    void aSourcesFileWithASecretFromTheEnvironmentServesLogsThroughTheGuardedClient(@TempDir Path dir) throws Exception {
+        Instant t0 = Instant.parse("2026-01-01T10:00:00Z");
+        try (LokiFake loki = new LokiFake()) {
+            loki.push(Map.of("service_name", "api"), t0.plusSeconds(5), "{\"level\":\"error\",\"msg\":\"boom\"}");
+            Path file = dir.resolve("sources.yaml");
+            Files.writeString(file, """
+                    sources:
+                      - name: logs
+                        type: loki
+                        url: ${LOKI_BASE}
+                        headers: {X-Scope-OrgID: "${LOKI_TENANT}"}
+                    """);
+            Map<String, String> env = Map.of("CONFIG_PATH", file.toString(), "LOKI_BASE", loki.url(), "LOKI_TENANT", "team-secret",
+                    "OMCP_ALLOW_PRIVATE_BACKENDS", "true");
+            try (GatewayAssembly gateway = start(env)) {
+                HttpResponse<String> list = call(gateway, "GET", "/api/sources", null);
+                assertThat(list.body()).contains("\"status\":\"connected\"").contains("queryLogs").doesNotContain(loki.url() + "/");
+
+                List<Bound<LogsCapability>> logs = gateway.sources().with(LogsCapability.class, Principal.anonymous());
+                assertThat(logs).extracting(Bound::source).containsExactly("logs");
+                LogResult result = logs.get(0).capability().queryLogs(new LogQuery("api", new TimeRange(t0, t0.plusSeconds(60)),
+                        Optional.empty(), Optional.of("error"), Map.of(), 10));
+                assertThat(result.entries()).singleElement().satisfies(e -> assertThat(e.line()).contains("boom"));
+                assertThat(loki.requests()).allSatisfy(r -> assertThat(r.headers()).containsEntry("x-scope-orgid", "team-secret"));
+
+                // an API change writes the file back with the ${VAR} text, never the substituted values
+                HttpResponse<String> updated = call(gateway, "PUT", "/api/sources/logs",
+                        "{\"type\":\"loki\",\"settings\":{\"headers\":{\"X-Scope-OrgID\":\"team-secret\"},\"logFormat\":\"logfmt\"}}");
+                assertThat(updated.statusCode()).isEqualTo(200);
+                String written = Files.readString(file);
+                assertThat(written).contains("${LOKI_BASE}").contains("${LOKI_TENANT}").contains("logFormat: logfmt")
+                        .doesNotContain("team-secret").doesNotContain(loki.url());
+                assertThat(call(gateway, "DELETE", "/api/sources/logs", null).statusCode()).isEqualTo(204);
+                assertThat(gateway.sources().with(LogsCapability.class, Principal.anonymous())).isEmpty();
+            }
+        }
+    }
+
+    @Test
+    void environmentUrlsMakeSourcesWhenThereIsNoFile() throws Exception {
+        try (LokiFake loki = new LokiFake()) {
+            try (GatewayAssembly gateway = start(Map.of("LOGS_URL", loki.url(), "OMCP_ALLOW_PRIVATE_BACKENDS", "true"))) {
+                HttpResponse<String> list = call(gateway, "GET", "/api/sources", null);
+                assertThat(list.body()).contains("\"name\":\"loki\"").contains("\"origin\":\"environment\"");
+            }
+            try (GatewayAssembly refused = start(Map.of("LOGS_URL", loki.url()))) {
+                // without the opt-in a loopback backend is kept but not connected, and the reason says why
+                HttpResponse<String> list = call(refused, "GET", "/api/sources", null);
+                assertThat(list.body()).contains("\"status\":\"failed\"").contains("OMCP_ALLOW_PRIVATE_BACKENDS");
+            }
+        }
+    }
+}

@@ -1,0 +1,224 @@
+package dev.omcp.connectors.builtin.backend;
+
+import dev.omcp.sdk.json.Jsonp;
+import dev.omcp.connectors.builtin.egress.EgressRefusedException;
+import dev.omcp.sdk.connector.ConnectorException;
+import dev.omcp.sdk.connector.ConnectorException.Kind;
+import jakarta.json.JsonException;
+import jakarta.json.JsonObject;
+import jakarta.json.JsonReader;
+import jakarta.json.JsonString;
+import jakarta.json.JsonValue;
+import java.io.ByteArrayInputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.net.ConnectException;
+import java.net.URI;
+import java.net.URLEncoder;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.net.http.HttpTimeoutException;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.Map;
+import java.util.Objects;
+import java.util.StringJoiner;
+import java.util.regex.Pattern;
+import javax.net.ssl.SSLException;
+
+/**
+ * HTTP calls to one backend through the gateway's guarded client. Every failure becomes a
+ * {@link ConnectorException} carrying the backend's own words, never a URL or a stack trace.
+ */
+public final class BackendHttp {
+    /** The largest response body read into memory. */
+    public static final int MAX_BODY_BYTES = 64 << 20;
+    private static final Pattern URL_IN_TEXT = Pattern.compile("(?i)\\b[a-z][a-z0-9+.-]*://[^\\s\"'<>]+");
+
+    private final HttpClient client;
+    private final URI base;
+    private final Duration timeout;
+    private final String backend;
+
+    /**
+     * @param client the guarded client from the connector context
+     * @param baseUrl the source URL; paths are appended to it
+     * @param timeout the request timeout
+     * @param backend the backend's name for messages, for example {@code Prometheus}
+     */
+    public BackendHttp(HttpClient client, String baseUrl, Duration timeout, String backend) {
+        this.client = Objects.requireNonNull(client, "client");
+        String trimmed = baseUrl.strip();
+        this.base = URI.create(trimmed.endsWith("/") ? trimmed.substring(0, trimmed.length() - 1) : trimmed);
+        this.timeout = Objects.requireNonNull(timeout, "timeout");
+        this.backend = Objects.requireNonNull(backend, "backend");
+    }
+
+    /** The backend's name for messages. */
+    public String backend() {
+        return backend;
+    }
+
+    /** The client, for streaming calls. */
+    public HttpClient client() {
+        return client;
+    }
+
+    /** {@code path} appended to the base URL, with {@code query} encoded. */
+    public URI uri(String path, Map<String, String> query) {
+        return URI.create(base + path + (query.isEmpty() ? "" : "?" + form(query)));
+    }
+
+    /** GET returning a JSON object. */
+    public JsonObject getJson(String path, Map<String, String> query) throws ConnectorException {
+        return json(send(HttpRequest.newBuilder(uri(path, query)).GET().header("Accept", "application/json").timeout(timeout).build()));
+    }
+
+    /** POST of a form, returning a JSON object (PromQL and LogQL may be longer than a URL should be). */
+    public JsonObject postFormJson(String path, Map<String, String> form) throws ConnectorException {
+        HttpRequest request = HttpRequest.newBuilder(uri(path, Map.of()))
+                .POST(HttpRequest.BodyPublishers.ofString(form(form)))
+                .header("Content-Type", "application/x-www-form-urlencoded")
+                .header("Accept", "application/json")
+                .timeout(timeout).build();
+        return json(send(request));
+    }
+
+    /** GET returning the body as text. */
+    public String getText(String path) throws ConnectorException {
+        return new String(send(HttpRequest.newBuilder(uri(path, Map.of())).GET().timeout(timeout).build()), StandardCharsets.UTF_8);
+    }
+
+    /** Sends {@code request} and returns the body of a 2xx answer; any other answer is a failure. */
+    public byte[] send(HttpRequest request) throws ConnectorException {
+        HttpResponse<InputStream> response;
+        try {
+            response = client.send(request, HttpResponse.BodyHandlers.ofInputStream());
+        } catch (IOException e) {
+            throw failure(e, backend, timeout);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new ConnectorException(Kind.UNAVAILABLE, "the call to " + backend + " was interrupted");
+        }
+        byte[] body;
+        try (InputStream in = response.body()) {
+            body = readBounded(in, MAX_BODY_BYTES, backend);
+        } catch (IOException e) {
+            throw failure(e, backend, timeout);
+        }
+        int status = response.statusCode();
+        if (status >= 200 && status < 300) {
+            return body;
+        }
+        throw statusFailure(status, body, backend);
+    }
+
+    /** Reads at most {@code max} bytes, failing when the body is larger. */
+    public static byte[] readBounded(InputStream in, int max, String backend) throws IOException, ConnectorException {
+        byte[] body = in.readNBytes(max + 1);
+        if (body.length > max) {
+            throw new ConnectorException(Kind.BAD_RESPONSE, backend + " answered more than " + (max >> 20)
+                    + " MiB; narrow the query (shorter window, fewer series, larger step)");
+        }
+        return body;
+    }
+
+    /** Maps an HTTP status and body to a failure with the backend's message. */
+    public static ConnectorException statusFailure(int status, byte[] body, String backend) {
+        String message = backendMessage(body);
+        String said = message.isEmpty() ? "" : ": " + message;
+        if (status >= 300 && status < 400) {
+            return new ConnectorException(Kind.BAD_RESPONSE, backend + " answered with a redirect (status " + status
+                    + "); redirects are not followed, point the source URL at the final address");
+        }
+        if (status == 401 || status == 403) {
+            return new ConnectorException(Kind.UNAUTHORIZED, backend + " refused the credentials (status " + status + ")" + said);
+        }
+        if (status == 404) {
+            return new ConnectorException(Kind.BAD_RESPONSE, backend + " has no such API (status 404)" + said
+                    + "; check that the source URL points at a " + backend + " server");
+        }
+        if (status == 429) {
+            return new ConnectorException(Kind.UNAVAILABLE, backend + " is rate limiting (status 429)" + said);
+        }
+        if (status >= 400 && status < 500) {
+            return new ConnectorException(Kind.BAD_QUERY, backend + " rejected the query (status " + status + ")" + said);
+        }
+        if (message.toLowerCase(java.util.Locale.ROOT).contains("timeout") || status == 504) {
+            return new ConnectorException(Kind.TIMEOUT, backend + " timed out (status " + status + ")" + said);
+        }
+        return new ConnectorException(Kind.UNAVAILABLE, backend + " failed (status " + status + ")" + said);
+    }
+
+    /** The backend's own words: the {@code error} (or {@code message}) field of a JSON body, else its text. */
+    public static String backendMessage(byte[] body) {
+        String text = new String(body, 0, Math.min(body.length, 4096), StandardCharsets.UTF_8).strip();
+        if (text.startsWith("{")) {
+            try (JsonReader reader = Jsonp.reader(new ByteArrayInputStream(body, 0, Math.min(body.length, 65536)))) {
+                JsonObject o = reader.readObject();
+                for (String key : new String[] {"error", "message", "msg"}) {
+                    if (o.get(key) instanceof JsonString s) {
+                        return clean(s.getString());
+                    }
+                }
+            } catch (JsonException | IllegalStateException e) {
+                // not JSON after all: use the text
+            }
+        }
+        return clean(text);
+    }
+
+    private static String clean(String text) {
+        String oneLine = text.replaceAll("[\\p{Cntrl}&&[^\\t]]+", " ").strip();
+        String withoutUrls = URL_IN_TEXT.matcher(oneLine).replaceAll("<url>");
+        return withoutUrls.length() > 300 ? withoutUrls.substring(0, 300) + "…" : withoutUrls;
+    }
+
+    /** Maps an I/O failure of a call. */
+    public static ConnectorException failure(IOException e, String backend, Duration timeout) {
+        if (EgressRefusedException.in(e).isPresent()) {
+            return new ConnectorException(Kind.ADDRESS_REFUSED,
+                    "the egress guard refused the " + backend + " address: " + EgressRefusedException.in(e).get().reason());
+        }
+        if (e instanceof HttpTimeoutException) {
+            return new ConnectorException(Kind.TIMEOUT, backend + " did not answer within " + timeout.toMillis() / 1000.0 + " s");
+        }
+        if (e instanceof ConnectException) {
+            return new ConnectorException(Kind.UNAVAILABLE, backend + " could not be reached (connection refused or unreachable)");
+        }
+        if (e instanceof SSLException) {
+            return new ConnectorException(Kind.UNAVAILABLE, "the TLS handshake with " + backend + " failed: " + clean(
+                    Objects.requireNonNullElse(e.getMessage(), e.getClass().getSimpleName())));
+        }
+        if (e instanceof java.net.UnknownHostException) {
+            return new ConnectorException(Kind.UNAVAILABLE, "the " + backend + " host name does not resolve");
+        }
+        return new ConnectorException(Kind.UNAVAILABLE, backend + " could not be reached (" + e.getClass().getSimpleName() + ")");
+    }
+
+    /** Parses a JSON object body. */
+    public JsonObject json(byte[] body) throws ConnectorException {
+        try (JsonReader reader = Jsonp.reader(new ByteArrayInputStream(body))) {
+            return reader.readObject();
+        } catch (JsonException | IllegalStateException e) {
+            throw new ConnectorException(Kind.BAD_RESPONSE, backend + " answered something that is not a JSON object");
+        }
+    }
+
+    /** Form-encodes {@code values}. */
+    public static String form(Map<String, String> values) {
+        StringJoiner joiner = new StringJoiner("&");
+        values.forEach((k, v) -> joiner.add(URLEncoder.encode(k, StandardCharsets.UTF_8) + "=" + URLEncoder.encode(v, StandardCharsets.UTF_8)));
+        return joiner.toString();
+    }
+
+    /** A field that must be a JSON object. */
+    public static JsonObject object(JsonObject o, String key, String backend) throws ConnectorException {
+        JsonValue v = o.get(key);
+        if (v == null || v.getValueType() != JsonValue.ValueType.OBJECT) {
+            throw new ConnectorException(Kind.BAD_RESPONSE, backend + " answered without the expected '" + key + "' object");
+        }
+        return v.asJsonObject();
+    }
+}

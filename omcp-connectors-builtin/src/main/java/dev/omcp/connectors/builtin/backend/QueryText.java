@@ -1,0 +1,79 @@
+package dev.omcp.connectors.builtin.backend;
+
+import dev.omcp.sdk.connector.ConnectorException;
+import java.time.Duration;
+import java.util.List;
+import java.util.regex.Pattern;
+
+/**
+ * Quoting and sizing for PromQL and LogQL. Every value that reaches a query goes through
+ * {@link #quote}; label names are checked against the shared label-name grammar.
+ */
+public final class QueryText {
+    private static final Pattern LABEL_NAME = Pattern.compile("[a-zA-Z_][a-zA-Z0-9_]{0,127}");
+
+    private QueryText() {}
+
+    /**
+     * A double-quoted PromQL/LogQL string literal holding exactly {@code value}: backslash, quote
+     * and every control character are escaped, so no value can end the string early.
+     */
+    public static String quote(String value) {
+        StringBuilder out = new StringBuilder(value.length() + 2).append('"');
+        for (int i = 0; i < value.length(); i++) {
+            char c = value.charAt(i);
+            switch (c) {
+                case '\\' -> out.append("\\\\");
+                case '"' -> out.append("\\\"");
+                case '\n' -> out.append("\\n");
+                case '\r' -> out.append("\\r");
+                case '\t' -> out.append("\\t");
+                default -> {
+                    if (c < 0x20 || c == 0x7f || c == '\u2028' || c == '\u2029') {
+                        out.append(String.format("\\u%04x", (int) c));
+                    } else {
+                        out.append(c);
+                    }
+                }
+            }
+        }
+        return out.append('"').toString();
+    }
+
+    /** Checks a label name; refuses anything that is not one. */
+    public static String labelName(String name, String what) throws ConnectorException {
+        if (!LABEL_NAME.matcher(name).matches()) {
+            throw new ConnectorException(ConnectorException.Kind.BAD_QUERY, what + " '" + abbreviate(name)
+                    + "' is not a label name (letters, digits and '_', not starting with a digit)");
+        }
+        return name;
+    }
+
+    /** Checks every label name of a list. */
+    public static List<String> labelNames(List<String> names, String what) throws ConnectorException {
+        for (String n : names) {
+            labelName(n, what);
+        }
+        return names;
+    }
+
+    /**
+     * The step to use: at least {@code requested}, at least one second, and wide enough that the
+     * window holds at most {@code maxPoints} points.
+     */
+    public static Duration step(Duration window, Duration requested, int maxPoints) {
+        long minSeconds = (window.toSeconds() + maxPoints - 1) / maxPoints;
+        long seconds = Math.max(Math.max(1, (requested.toMillis() + 999) / 1000), minSeconds);
+        return Duration.ofSeconds(seconds);
+    }
+
+    /** A duration in PromQL/LogQL syntax, whole seconds: {@code 90s}. */
+    public static String duration(Duration d) {
+        return Math.max(1, d.toSeconds()) + "s";
+    }
+
+    private static String abbreviate(String text) {
+        String clean = text.replaceAll("\\p{Cntrl}", "?");
+        return clean.length() > 64 ? clean.substring(0, 64) + "…" : clean;
+    }
+}

@@ -1,0 +1,161 @@
+package dev.omcp.connectors.builtin.kubernetes;
+
+import dev.omcp.connectors.builtin.backend.SourceSettings;
+import dev.omcp.sdk.connector.ConnectorContext;
+import dev.omcp.sdk.connector.ConnectorException;
+import dev.omcp.sdk.connector.ConnectorException.Kind;
+import dev.omcp.sdk.connector.SourceConfig;
+import dev.omcp.sdk.connector.TlsMaterial;
+import java.io.IOException;
+import java.io.Reader;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Base64;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import org.yaml.snakeyaml.LoaderOptions;
+import org.yaml.snakeyaml.Yaml;
+import org.yaml.snakeyaml.constructor.SafeConstructor;
+
+/**
+ * Where the cluster's credentials come from ({@code mode} setting):
+ * <ul>
+ *   <li>{@code source}: the source's URL with its {@code auth} (bearer token) and {@code tls};
+ *   <li>{@code inCluster}: the pod's service account (token and CA under
+ *       {@code /var/run/secrets/kubernetes.io/serviceaccount}, API at {@code https://kubernetes.default.svc});
+ *   <li>{@code kubeconfig}: a kubeconfig file's current (or named) context, token or client certificate.
+ * </ul>
+ * {@code auto} (default) picks {@code source} when the source has a URL, else {@code kubeconfig}
+ * when one is named, else {@code inCluster}.
+ */
+final class Credentials {
+    static final String SERVICE_ACCOUNT_DIR = "/var/run/secrets/kubernetes.io/serviceaccount";
+    static final String IN_CLUSTER_URL = "https://kubernetes.default.svc";
+    private static final long MAX_KUBECONFIG_BYTES = 1 << 20;
+
+    private Credentials() {}
+
+    static ClusterAccess resolve(SourceConfig source, ConnectorContext context) throws ConnectorException {
+        String mode = SourceSettings.string(source.settings(), "mode").orElse("auto");
+        Optional<String> kubeconfig = SourceSettings.string(source.settings(), "kubeconfig");
+        if (mode.equals("auto")) {
+            mode = !source.url().isBlank() ? "source" : kubeconfig.isPresent() ? "kubeconfig" : "inCluster";
+        }
+        return switch (mode) {
+            case "source" -> {
+                if (source.url().isBlank()) {
+                    throw bad("mode source needs the source's url");
+                }
+                yield new ClusterAccess(source.url(), context.httpClient(), Optional.empty(), Optional.empty(), context.clock());
+            }
+            case "inCluster" -> inCluster(source, context);
+            case "kubeconfig" -> fromKubeconfig(source, context,
+                    Path.of(kubeconfig.orElse(System.getProperty("user.home") + "/.kube/config")));
+            default -> throw bad("mode must be auto, source, inCluster or kubeconfig");
+        };
+    }
+
+    private static ClusterAccess inCluster(SourceConfig source, ConnectorContext context) throws ConnectorException {
+        Path dir = Path.of(SourceSettings.string(source.settings(), "serviceAccountDir").orElse(SERVICE_ACCOUNT_DIR));
+        Path ca = dir.resolve("ca.crt");
+        Path token = dir.resolve("token");
+        if (!Files.isReadable(token)) {
+            throw bad("no service account token is mounted (not running in a pod?); set the source's url and auth, or a kubeconfig");
+        }
+        String caPem = readSmall(ca, "the service account CA");
+        String url = source.url().isBlank() ? IN_CLUSTER_URL : source.url();
+        return new ClusterAccess(url, context.httpClient(new TlsMaterial(Optional.of(caPem), Optional.empty(), Optional.empty(), false)),
+                Optional.empty(), Optional.of(token), context.clock());
+    }
+
+    @SuppressWarnings("unchecked")
+    private static ClusterAccess fromKubeconfig(SourceConfig source, ConnectorContext context, Path file) throws ConnectorException {
+        Map<String, Object> config;
+        try (Reader reader = Files.newBufferedReader(file, StandardCharsets.UTF_8)) {
+            if (Files.size(file) > MAX_KUBECONFIG_BYTES) {
+                throw bad("the kubeconfig is larger than 1 MiB");
+            }
+            LoaderOptions options = new LoaderOptions();
+            options.setAllowDuplicateKeys(false);
+            options.setMaxAliasesForCollections(10);
+            Object loaded = new Yaml(new SafeConstructor(options)).load(reader);
+            if (!(loaded instanceof Map<?, ?> map)) {
+                throw bad("the kubeconfig is not a YAML mapping");
+            }
+            config = (Map<String, Object>) map;
+        } catch (IOException e) {
+            throw bad("the kubeconfig cannot be read (" + e.getClass().getSimpleName() + ")");
+        } catch (org.yaml.snakeyaml.error.YAMLException e) {
+            throw bad("the kubeconfig is not valid YAML");
+        }
+        String contextName = SourceSettings.string(source.settings(), "context").orElse(string(config, "current-context"));
+        if (contextName.isEmpty()) {
+            throw bad("the kubeconfig has no current-context; set the source's context");
+        }
+        Map<String, Object> ctx = named(config, "contexts", contextName, "context");
+        Map<String, Object> cluster = named(config, "clusters", string(ctx, "cluster"), "cluster");
+        Map<String, Object> user = named(config, "users", string(ctx, "user"), "user");
+        if (user.containsKey("exec") || user.containsKey("auth-provider")) {
+            throw bad("the kubeconfig user runs an exec or auth-provider plugin, which the gateway does not run; "
+                    + "use a service account token or a client certificate");
+        }
+        Path base = file.toAbsolutePath().getParent();
+        Optional<String> ca = pem(cluster, "certificate-authority-data", "certificate-authority", base);
+        Optional<String> cert = pem(user, "client-certificate-data", "client-certificate", base);
+        Optional<String> key = pem(user, "client-key-data", "client-key", base);
+        boolean skip = Boolean.TRUE.equals(cluster.get("insecure-skip-tls-verify"));
+        String server = string(cluster, "server");
+        if (server.isEmpty()) {
+            throw bad("the kubeconfig cluster has no server");
+        }
+        Optional<String> token = Optional.of(string(user, "token")).filter(t -> !t.isEmpty());
+        Optional<Path> tokenFile = Optional.of(string(user, "tokenFile")).filter(t -> !t.isEmpty()).map(base::resolve);
+        return new ClusterAccess(server, context.httpClient(new TlsMaterial(ca, cert, key, skip)), token, tokenFile, context.clock());
+    }
+
+    private static Optional<String> pem(Map<String, Object> section, String dataKey, String fileKey, Path base) throws ConnectorException {
+        String data = string(section, dataKey);
+        if (!data.isEmpty()) {
+            try {
+                return Optional.of(new String(Base64.getMimeDecoder().decode(data), StandardCharsets.US_ASCII));
+            } catch (IllegalArgumentException e) {
+                throw bad("kubeconfig " + dataKey + " is not base64");
+            }
+        }
+        String file = string(section, fileKey);
+        return file.isEmpty() ? Optional.empty() : Optional.of(readSmall(base.resolve(file), "kubeconfig " + fileKey));
+    }
+
+    private static String readSmall(Path path, String what) throws ConnectorException {
+        try {
+            if (Files.size(path) > MAX_KUBECONFIG_BYTES) {
+                throw bad(what + " is larger than 1 MiB");
+            }
+            return Files.readString(path, StandardCharsets.US_ASCII);
+        } catch (IOException e) {
+            throw bad(what + " cannot be read (" + e.getClass().getSimpleName() + ")");
+        }
+    }
+
+    @SuppressWarnings("unchecked")
+    private static Map<String, Object> named(Map<String, Object> config, String list, String name, String field) throws ConnectorException {
+        if (config.get(list) instanceof List<?> entries) {
+            for (Object e : entries) {
+                if (e instanceof Map<?, ?> entry && name.equals(entry.get("name")) && entry.get(field) instanceof Map<?, ?> value) {
+                    return (Map<String, Object>) value;
+                }
+            }
+        }
+        throw bad("the kubeconfig has no " + field + " named '" + name + "'");
+    }
+
+    private static String string(Map<String, Object> map, String key) {
+        return map.get(key) instanceof String s ? s : "";
+    }
+
+    private static ConnectorException bad(String message) {
+        return new ConnectorException(Kind.BAD_QUERY, message);
+    }
+}

@@ -1,0 +1,212 @@
+package dev.omcp.connectors.builtin.kubernetes;
+
+import dev.omcp.connectors.builtin.backend.BackendHttp;
+import dev.omcp.sdk.connector.Connector;
+import dev.omcp.sdk.connector.ConnectorException;
+import dev.omcp.sdk.connector.Health;
+import dev.omcp.sdk.connector.ServiceListingCapability;
+import dev.omcp.sdk.connector.SourceConfig;
+import dev.omcp.sdk.connector.TopologyCapability;
+import dev.omcp.sdk.query.Relation;
+import dev.omcp.sdk.query.ServiceInfo;
+import dev.omcp.sdk.query.Topology;
+import dev.omcp.sdk.query.TopologyEdge;
+import dev.omcp.sdk.query.TopologyNode;
+import java.net.http.HttpRequest;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.CountDownLatch;
+
+/**
+ * A Kubernetes cluster as topology: every resource kind is kept in memory by a {@link KindWatcher},
+ * so {@link #topology} answers from memory without calling the API server.
+ */
+final class KubernetesConnector implements Connector, TopologyCapability, ServiceListingCapability {
+    /** Kind name to list path. */
+    static final Map<String, String> KINDS = kinds();
+
+    private final SourceConfig source;
+    private final ClusterAccess access;
+    private final Clock clock;
+    private final Duration requestTimeout;
+    private final CountDownLatch stopped = new CountDownLatch(1);
+    private final List<KindWatcher> watchers = new ArrayList<>();
+    private final List<Thread> threads = new ArrayList<>();
+
+    KubernetesConnector(SourceConfig source, ClusterAccess access, Clock clock, Duration requestTimeout, Duration watchTimeout) {
+        this.source = source;
+        this.access = access;
+        this.clock = clock;
+        this.requestTimeout = requestTimeout;
+        KINDS.forEach((kind, path) -> watchers.add(new KindWatcher(kind, path, access, requestTimeout, watchTimeout, stopped)));
+    }
+
+    private static Map<String, String> kinds() {
+        Map<String, String> k = new LinkedHashMap<>();
+        k.put("namespace", "/api/v1/namespaces");
+        k.put("node", "/api/v1/nodes");
+        k.put("pod", "/api/v1/pods");
+        k.put("service", "/api/v1/services");
+        k.put("deployment", "/apis/apps/v1/deployments");
+        k.put("replicaset", "/apis/apps/v1/replicasets");
+        k.put("statefulset", "/apis/apps/v1/statefulsets");
+        k.put("daemonset", "/apis/apps/v1/daemonsets");
+        return Map.copyOf(k);
+    }
+
+    /** Starts the watchers, one virtual thread each. */
+    void start() {
+        for (KindWatcher w : watchers) {
+            threads.add(Thread.ofVirtual().name("omcp-k8s-" + source.name() + "-" + w.kind()).start(w));
+        }
+    }
+
+    /** Waits until every kind finished its first list, or {@code max} passed. */
+    void awaitFirstLists(Duration max) throws InterruptedException {
+        long deadline = System.nanoTime() + max.toNanos();
+        for (KindWatcher w : watchers) {
+            w.awaitFirstList(Duration.ofNanos(Math.max(0, deadline - System.nanoTime())));
+        }
+    }
+
+    List<KindWatcher> watchers() {
+        return List.copyOf(watchers);
+    }
+
+    @Override
+    public SourceConfig source() {
+        return source;
+    }
+
+    @Override
+    public Health health() {
+        Instant start = clock.instant();
+        String version;
+        try {
+            HttpRequest.Builder request = HttpRequest.newBuilder(new BackendHttp(access.client(), access.baseUrl(), requestTimeout,
+                    "Kubernetes").uri("/version", Map.of())).GET().timeout(requestTimeout);
+            access.authorization().ifPresent(a -> request.header("Authorization", a));
+            BackendHttp http = new BackendHttp(access.client(), access.baseUrl(), requestTimeout, "Kubernetes");
+            version = http.json(http.send(request.build())).getString("gitVersion", "");
+        } catch (ConnectorException e) {
+            return new Health(false, e.getMessage(), since(start));
+        }
+        List<String> behind = new ArrayList<>();
+        String firstError = "";
+        for (KindWatcher w : watchers) {
+            if (!w.synced()) {
+                behind.add(w.kind());
+                if (firstError.isEmpty() && w.lastError().isPresent()) {
+                    firstError = w.lastError().get().getMessage();
+                }
+            }
+        }
+        if (!behind.isEmpty()) {
+            return new Health(false, "Kubernetes " + version + ": not yet listed: " + String.join(", ", behind)
+                    + (firstError.isEmpty() ? "" : " (" + firstError + ")"), since(start));
+        }
+        return new Health(true, "Kubernetes " + version + ", watching " + watchers.size() + " kinds", since(start));
+    }
+
+    private Duration since(Instant start) {
+        Duration d = Duration.between(start, clock.instant());
+        return d.isNegative() ? Duration.ZERO : d;
+    }
+
+    @Override
+    public Topology topology(String namespace) throws ConnectorException {
+        Map<String, Map<String, Resource>> state = new LinkedHashMap<>();
+        boolean any = false;
+        for (KindWatcher w : watchers) {
+            state.put(w.kind(), w.snapshot());
+            any |= w.synced();
+        }
+        if (!any) {
+            throw watchers.get(0).lastError().orElse(new ConnectorException(ConnectorException.Kind.UNAVAILABLE,
+                    "the cluster has not been listed yet"));
+        }
+        Map<String, TopologyNode> nodes = new LinkedHashMap<>();
+        Set<TopologyEdge> edges = new LinkedHashSet<>();
+        for (Map.Entry<String, Map<String, Resource>> kind : state.entrySet()) {
+            for (Resource r : kind.getValue().values()) {
+                if (!namespace.isEmpty() && !r.namespace().equals(namespace) && !(r.kind().equals("namespace") && r.name().equals(namespace))) {
+                    continue;
+                }
+                String id = TopologyNode.idOf(r.kind(), r.namespace(), r.name());
+                nodes.put(id, new TopologyNode(id, r.kind(), r.name(), r.namespace(), r.attributes()));
+                if (!r.namespace().isEmpty()) {
+                    String ns = TopologyNode.idOf("namespace", "", r.namespace());
+                    edges.add(new TopologyEdge(id, ns, Relation.IN_NAMESPACE));
+                }
+                for (String owner : r.owners()) {
+                    int slash = owner.indexOf('/');
+                    edges.add(new TopologyEdge(id, TopologyNode.idOf(owner.substring(0, slash), r.namespace(), owner.substring(slash + 1)),
+                            Relation.OWNED_BY));
+                }
+                if (r.kind().equals("pod")) {
+                    if (!r.nodeName().isEmpty()) {
+                        String node = TopologyNode.idOf("node", "", r.nodeName());
+                        edges.add(new TopologyEdge(id, node, Relation.RUNS_ON));
+                        Resource n = state.get("node").get(r.nodeName());
+                        if (n != null) {
+                            nodes.putIfAbsent(node, new TopologyNode(node, "node", n.name(), "", n.attributes()));
+                        }
+                    }
+                    for (String container : r.containers()) {
+                        String cid = TopologyNode.idOf("container", r.namespace(), r.name() + "/" + container);
+                        nodes.put(cid, new TopologyNode(cid, "container", container, r.namespace(), Map.of("pod", r.name())));
+                        edges.add(new TopologyEdge(id, cid, Relation.CONTAINS));
+                    }
+                }
+                if (r.kind().equals("service") && !r.selector().isEmpty()) {
+                    for (Resource pod : state.get("pod").values()) {
+                        if (pod.namespace().equals(r.namespace()) && pod.labels().entrySet().containsAll(r.selector().entrySet())) {
+                            edges.add(new TopologyEdge(id, TopologyNode.idOf("pod", pod.namespace(), pod.name()), Relation.DEPENDS_ON));
+                        }
+                    }
+                }
+            }
+        }
+        // keep only edges whose ends are known nodes (an owner outside the namespace, a deleted node)
+        List<TopologyEdge> kept = new ArrayList<>();
+        for (TopologyEdge e : edges) {
+            if (nodes.containsKey(e.from()) && nodes.containsKey(e.to())) {
+                kept.add(e);
+            }
+        }
+        List<TopologyNode> sorted = new ArrayList<>(nodes.values());
+        sorted.sort(Comparator.comparing(TopologyNode::id));
+        return new Topology(sorted, kept);
+    }
+
+    @Override
+    public List<ServiceInfo> listServices() throws ConnectorException {
+        KindWatcher services = watchers.stream().filter(w -> w.kind().equals("service")).findFirst().orElseThrow();
+        if (!services.synced()) {
+            throw services.lastError().orElse(new ConnectorException(ConnectorException.Kind.UNAVAILABLE,
+                    "the cluster's services have not been listed yet"));
+        }
+        List<ServiceInfo> out = new ArrayList<>();
+        for (Resource r : services.snapshot().values()) {
+            out.add(new ServiceInfo(r.name(), Map.of("namespace", r.namespace(), "type", r.attributes().getOrDefault("type", ""),
+                    "label", "kubernetes-service")));
+        }
+        out.sort(Comparator.comparing(ServiceInfo::name).thenComparing(s -> s.attributes().get("namespace")));
+        return out;
+    }
+
+    @Override
+    public void close() {
+        stopped.countDown();
+        threads.forEach(Thread::interrupt);
+        access.client().close();
+    }
+}

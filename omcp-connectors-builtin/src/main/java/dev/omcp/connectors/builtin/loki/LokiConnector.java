@@ -1,0 +1,316 @@
+package dev.omcp.connectors.builtin.loki;
+
+import dev.omcp.connectors.builtin.backend.BackendHttp;
+import dev.omcp.connectors.builtin.backend.QueryText;
+import dev.omcp.connectors.builtin.backend.TtlCache;
+import dev.omcp.sdk.connector.Connector;
+import dev.omcp.sdk.connector.ConnectorException;
+import dev.omcp.sdk.connector.ConnectorException.Kind;
+import dev.omcp.sdk.connector.Health;
+import dev.omcp.sdk.connector.LogAggregatesCapability;
+import dev.omcp.sdk.connector.LogsCapability;
+import dev.omcp.sdk.connector.ServiceListingCapability;
+import dev.omcp.sdk.connector.SourceConfig;
+import dev.omcp.sdk.query.LogAggregation;
+import dev.omcp.sdk.query.LogEntry;
+import dev.omcp.sdk.query.LogQuery;
+import dev.omcp.sdk.query.LogResult;
+import dev.omcp.sdk.query.MetricResult;
+import dev.omcp.sdk.query.Series;
+import dev.omcp.sdk.query.ServiceInfo;
+import dev.omcp.sdk.query.TimeRange;
+import jakarta.json.JsonArray;
+import jakarta.json.JsonNumber;
+import jakarta.json.JsonObject;
+import jakarta.json.JsonString;
+import jakarta.json.JsonValue;
+import java.math.BigDecimal;
+import java.net.http.HttpClient;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.TreeMap;
+
+/**
+ * A Loki source. Log searches and aggregates become LogQL with every value quoted; lines come back
+ * newest first. Exact-match filters on fields the lines carry are applied after a {@code | json} or
+ * {@code | logfmt} stage ({@code logFormat} setting).
+ */
+final class LokiConnector implements Connector, LogsCapability, LogAggregatesCapability, ServiceListingCapability {
+    static final int MAX_POINTS = 1000;
+    static final int MAX_LINES = 5000;
+    private static final String BACKEND = "Loki";
+
+    private final SourceConfig source;
+    private final HttpClient client;
+    private final BackendHttp http;
+    private final Clock clock;
+    private final List<String> serviceLabels;
+    private final String logFormat;
+    private final String levelLabel;
+    private final TtlCache<String, Set<String>> labelValues;
+
+    LokiConnector(SourceConfig source, HttpClient client, Duration timeout, Clock clock, List<String> serviceLabels, String logFormat,
+            String levelLabel, Duration labelCacheTtl) {
+        this.source = source;
+        this.client = client;
+        this.http = new BackendHttp(client, source.url(), timeout, BACKEND);
+        this.clock = clock;
+        this.serviceLabels = List.copyOf(serviceLabels);
+        this.logFormat = logFormat;
+        this.levelLabel = levelLabel;
+        this.labelValues = new TtlCache<>(clock, labelCacheTtl, 64);
+    }
+
+    @Override
+    public SourceConfig source() {
+        return source;
+    }
+
+    @Override
+    public Health health() {
+        Instant start = clock.instant();
+        try {
+            http.getText("/ready");
+        } catch (ConnectorException e) {
+            return new Health(false, e.getMessage(), since(start));
+        }
+        String version = "";
+        try {
+            version = http.getJson("/loki/api/v1/status/buildinfo", Map.of()).getString("version", "");
+        } catch (ConnectorException | ClassCastException e) {
+            // ready but no build info (older versions, gateways in front): still up
+        }
+        return new Health(true, "Loki " + (version.isEmpty() ? "is ready" : version), since(start));
+    }
+
+    private Duration since(Instant start) {
+        Duration d = Duration.between(start, clock.instant());
+        return d.isNegative() ? Duration.ZERO : d;
+    }
+
+    @Override
+    public LogResult queryLogs(LogQuery query) throws ConnectorException {
+        Optional<String> label = resolveServiceLabel(query.service());
+        if (label.isEmpty()) {
+            return new LogResult(List.of(), false, "");
+        }
+        String logql = logql(query, label.get());
+        int limit = Math.min(query.limit(), MAX_LINES);
+        Map<String, String> params = new LinkedHashMap<>();
+        params.put("query", logql);
+        params.put("start", nanos(query.range().start()));
+        params.put("end", nanos(query.range().end()));
+        params.put("limit", Integer.toString(limit));
+        params.put("direction", "backward");
+        JsonObject data = BackendHttp.object(http.getJson("/loki/api/v1/query_range", params), "data", BACKEND);
+        if (!"streams".equals(data.getString("resultType", ""))) {
+            throw new ConnectorException(Kind.BAD_RESPONSE, BACKEND + " answered " + data.getString("resultType", "nothing")
+                    + " instead of streams");
+        }
+        List<LogEntry> entries = new ArrayList<>();
+        for (JsonValue r : array(data, "result")) {
+            if (!(r instanceof JsonObject stream)) {
+                continue;
+            }
+            Map<String, String> labels = labels(stream.get("stream"));
+            for (JsonValue v : stream.get("values") instanceof JsonArray a ? a : JsonValue.EMPTY_JSON_ARRAY) {
+                JsonArray pair = v.asJsonArray();
+                entries.add(new LogEntry(instantOfNanos(pair.getString(0)), pair.getString(1), labels));
+            }
+        }
+        entries.sort(Comparator.comparing(LogEntry::timestamp).reversed());
+        boolean truncated = entries.size() >= limit;
+        return new LogResult(entries.subList(0, Math.min(limit, entries.size())), truncated, logql);
+    }
+
+    /** The LogQL of a log search: selector, line regex, parser, level and exact-match filters, every value quoted. */
+    String logql(LogQuery query, String label) throws ConnectorException {
+        return logql(query, label, false);
+    }
+
+    /** As above; {@code parse} adds the parser stage even without filters, so aggregates can group by fields. */
+    String logql(LogQuery query, String label, boolean parse) throws ConnectorException {
+        StringBuilder q = new StringBuilder("{").append(label).append('=').append(QueryText.quote(query.service())).append('}');
+        if (query.lineRegex().isPresent()) {
+            q.append(" |~ ").append(QueryText.quote(query.lineRegex().get()));
+        }
+        boolean filters = parse || query.level().isPresent() || !query.labels().isEmpty();
+        if (filters && !logFormat.equals("none")) {
+            q.append(" | ").append(logFormat);
+        }
+        if (query.level().isPresent()) {
+            q.append(" | ").append(levelLabel).append("=~").append(QueryText.quote("(?i)" + regexLiteral(query.level().get())));
+        }
+        for (Map.Entry<String, String> e : new TreeMap<>(query.labels()).entrySet()) {
+            q.append(" | ").append(QueryText.labelName(e.getKey(), "label filter")).append('=').append(QueryText.quote(e.getValue()));
+        }
+        return q.toString();
+    }
+
+    /** A regular expression matching exactly {@code text}. */
+    private static String regexLiteral(String text) {
+        StringBuilder out = new StringBuilder();
+        for (char c : text.toCharArray()) {
+            if ("\\.^$|?*+()[]{}".indexOf(c) >= 0) {
+                out.append('\\');
+            }
+            out.append(c);
+        }
+        return out.toString();
+    }
+
+    @Override
+    public MetricResult aggregateLogs(LogAggregation aggregation) throws ConnectorException {
+        LogQuery query = aggregation.query();
+        QueryText.labelNames(aggregation.by(), "aggregate label");
+        Optional<String> label = resolveServiceLabel(query.service());
+        if (label.isEmpty()) {
+            return new MetricResult(List.of(), "", "");
+        }
+        String logs = logql(query, label.get(), !aggregation.by().isEmpty());
+        String by = String.join(", ", aggregation.by());
+        TimeRange range = query.range();
+        if (aggregation.function() == LogAggregation.Function.TOPK) {
+            String logql = "topk(" + aggregation.k() + ", sum by (" + by + ") (count_over_time(" + logs + " ["
+                    + QueryText.duration(range.length()) + "])))";
+            JsonObject data = BackendHttp.object(http.getJson("/loki/api/v1/query",
+                    Map.of("query", logql, "time", nanos(range.end()))), "data", BACKEND);
+            return new MetricResult(vector(data), logql, label.get());
+        }
+        Duration step = dev.omcp.connectors.builtin.backend.QueryText.step(range.length(), aggregation.step(), MAX_POINTS);
+        String counted = "count_over_time(" + logs + " [" + QueryText.duration(step) + "])";
+        String logql = switch (aggregation.function()) {
+            case COUNT_OVER_TIME -> by.isEmpty() ? counted : "sum by (" + by + ") (" + counted + ")";
+            case SUM -> by.isEmpty() ? "sum(" + counted + ")" : "sum by (" + by + ") (" + counted + ")";
+            case TOPK -> throw new IllegalStateException("handled above");
+        };
+        Map<String, String> params = new LinkedHashMap<>();
+        params.put("query", logql);
+        params.put("start", nanos(range.start()));
+        params.put("end", nanos(range.end()));
+        params.put("step", Long.toString(step.toSeconds()));
+        JsonObject data = BackendHttp.object(http.getJson("/loki/api/v1/query_range", params), "data", BACKEND);
+        return new MetricResult(matrix(data), logql, label.get());
+    }
+
+    /** The first configured label whose values contain {@code service}, cached. */
+    Optional<String> resolveServiceLabel(String service) throws ConnectorException {
+        for (String label : serviceLabels) {
+            if (values(label).contains(service)) {
+                return Optional.of(label);
+            }
+        }
+        return Optional.empty();
+    }
+
+    private Set<String> values(String label) throws ConnectorException {
+        Optional<Set<String>> cached = labelValues.get(label);
+        if (cached.isPresent()) {
+            return cached.get();
+        }
+        Set<String> values = new HashSet<>();
+        for (JsonValue v : array(http.getJson("/loki/api/v1/label/" + label + "/values", Map.of()), "data")) {
+            if (v instanceof JsonString s) {
+                values.add(s.getString());
+            }
+        }
+        labelValues.put(label, Set.copyOf(values));
+        return values;
+    }
+
+    @Override
+    public List<ServiceInfo> listServices() throws ConnectorException {
+        Map<String, String> services = new TreeMap<>();
+        for (String label : serviceLabels) {
+            for (String name : values(label)) {
+                services.putIfAbsent(name, label);
+            }
+        }
+        List<ServiceInfo> out = new ArrayList<>();
+        services.forEach((name, label) -> out.add(new ServiceInfo(name, Map.of("label", label))));
+        return out;
+    }
+
+    private static List<Series> matrix(JsonObject data) throws ConnectorException {
+        if (!"matrix".equals(data.getString("resultType", ""))) {
+            throw new ConnectorException(Kind.BAD_RESPONSE, BACKEND + " answered " + data.getString("resultType", "nothing")
+                    + " instead of a matrix");
+        }
+        List<Series> out = new ArrayList<>();
+        for (JsonValue r : array(data, "result")) {
+            JsonObject series = r.asJsonObject();
+            JsonArray values = series.get("values") instanceof JsonArray a ? a : JsonValue.EMPTY_JSON_ARRAY;
+            long[] times = new long[values.size()];
+            double[] samples = new double[values.size()];
+            for (int i = 0; i < values.size(); i++) {
+                JsonArray pair = values.getJsonArray(i);
+                times[i] = Math.round(((JsonNumber) pair.get(0)).doubleValue() * 1000);
+                samples[i] = Double.parseDouble(pair.getString(1));
+            }
+            out.add(new Series(labels(series.get("metric")), times, samples));
+        }
+        return out;
+    }
+
+    private static List<Series> vector(JsonObject data) throws ConnectorException {
+        if (!"vector".equals(data.getString("resultType", ""))) {
+            throw new ConnectorException(Kind.BAD_RESPONSE, BACKEND + " answered " + data.getString("resultType", "nothing")
+                    + " instead of a vector");
+        }
+        List<Series> out = new ArrayList<>();
+        for (JsonValue r : array(data, "result")) {
+            JsonObject sample = r.asJsonObject();
+            JsonArray value = sample.getJsonArray("value");
+            out.add(new Series(labels(sample.get("metric")), new long[] {Math.round(((JsonNumber) value.get(0)).doubleValue() * 1000)},
+                    new double[] {Double.parseDouble(value.getString(1))}));
+        }
+        return out;
+    }
+
+    private static Map<String, String> labels(JsonValue value) {
+        Map<String, String> out = new TreeMap<>();
+        if (value instanceof JsonObject o) {
+            o.forEach((k, v) -> {
+                if (v instanceof JsonString s) {
+                    out.put(k, s.getString());
+                }
+            });
+        }
+        return out;
+    }
+
+    private static JsonArray array(JsonObject o, String key) throws ConnectorException {
+        if (o.get(key) instanceof JsonArray a) {
+            return a;
+        }
+        throw new ConnectorException(Kind.BAD_RESPONSE, BACKEND + " answered without the expected '" + key + "' list");
+    }
+
+    private static String nanos(Instant t) {
+        return BigDecimal.valueOf(t.getEpochSecond()).movePointRight(9).add(BigDecimal.valueOf(t.getNano())).toPlainString();
+    }
+
+    private static Instant instantOfNanos(String text) throws ConnectorException {
+        try {
+            BigDecimal n = new BigDecimal(text);
+            BigDecimal[] parts = n.divideAndRemainder(BigDecimal.valueOf(1_000_000_000L));
+            return Instant.ofEpochSecond(parts[0].longValueExact(), parts[1].longValueExact());
+        } catch (NumberFormatException | ArithmeticException e) {
+            throw new ConnectorException(Kind.BAD_RESPONSE, BACKEND + " answered a timestamp that is not nanoseconds");
+        }
+    }
+
+    @Override
+    public void close() {
+        client.close();
+    }
+}

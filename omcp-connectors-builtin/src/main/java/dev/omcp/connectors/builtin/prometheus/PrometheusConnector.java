@@ -1,0 +1,323 @@
+package dev.omcp.connectors.builtin.prometheus;
+
+import dev.omcp.connectors.builtin.backend.BackendHttp;
+import dev.omcp.connectors.builtin.backend.QueryText;
+import dev.omcp.connectors.builtin.backend.TtlCache;
+import dev.omcp.sdk.connector.Connector;
+import dev.omcp.sdk.connector.ConnectorException;
+import dev.omcp.sdk.connector.ConnectorException.Kind;
+import dev.omcp.sdk.connector.Health;
+import dev.omcp.sdk.connector.MetricDiscoveryCapability;
+import dev.omcp.sdk.connector.MetricsCapability;
+import dev.omcp.sdk.connector.ServiceListingCapability;
+import dev.omcp.sdk.connector.SourceConfig;
+import dev.omcp.sdk.query.MetricInfo;
+import dev.omcp.sdk.query.MetricQuery;
+import dev.omcp.sdk.query.MetricResult;
+import dev.omcp.sdk.query.Series;
+import dev.omcp.sdk.query.ServiceInfo;
+import jakarta.json.JsonArray;
+import jakarta.json.JsonNumber;
+import jakarta.json.JsonObject;
+import jakarta.json.JsonString;
+import jakarta.json.JsonValue;
+import java.net.http.HttpClient;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.TreeSet;
+import java.util.regex.Pattern;
+
+/**
+ * A Prometheus (or Prometheus-compatible: Thanos, Mimir, VictoriaMetrics) source.
+ *
+ * <p>The service is found by the first of the configured service labels whose values contain it
+ * (cached for the label cache time-to-live). Curated metrics expand to PromQL templates, overridable
+ * per source in {@code metrics:}; any other name must be a plain metric name. Agents never write
+ * PromQL here: every value they pass is quoted.
+ */
+final class PrometheusConnector implements Connector, MetricsCapability, MetricDiscoveryCapability, ServiceListingCapability {
+    static final int MAX_POINTS = 1000;
+    private static final Pattern METRIC_NAME = Pattern.compile("[a-zA-Z_:][a-zA-Z0-9_:]{0,199}");
+    private static final String BACKEND = "Prometheus";
+
+    private final SourceConfig source;
+    private final BackendHttp http;
+    private final HttpClient client;
+    private final Clock clock;
+    private final List<String> serviceLabels;
+    private final Map<String, String> templates;
+    private final TtlCache<String, Set<String>> labelValues;
+
+    PrometheusConnector(SourceConfig source, HttpClient client, Duration timeout, Clock clock, List<String> serviceLabels,
+            Map<String, String> overrides, Duration labelCacheTtl) {
+        this.source = source;
+        this.client = client;
+        this.http = new BackendHttp(client, source.url(), timeout, BACKEND);
+        this.clock = clock;
+        this.serviceLabels = List.copyOf(serviceLabels);
+        Map<String, String> merged = new LinkedHashMap<>(CuratedMetrics.DEFAULTS);
+        merged.putAll(overrides);
+        this.templates = Map.copyOf(merged);
+        this.labelValues = new TtlCache<>(clock, labelCacheTtl, 64);
+    }
+
+    @Override
+    public SourceConfig source() {
+        return source;
+    }
+
+    @Override
+    public Health health() {
+        Instant start = clock.instant();
+        try {
+            JsonObject info = http.getJson("/api/v1/status/buildinfo", Map.of());
+            String version = info.getJsonObject("data") == null ? "" : info.getJsonObject("data").getString("version", "");
+            return new Health(true, "Prometheus " + (version.isEmpty() ? "(version not reported)" : version), since(start));
+        } catch (ConnectorException e) {
+            if (e.kind() == Kind.BAD_RESPONSE) {
+                // some compatible servers have no buildinfo; their readiness endpoint still answers
+                try {
+                    http.getText("/-/ready");
+                    return new Health(true, "Prometheus-compatible server is ready", since(start));
+                } catch (ConnectorException ready) {
+                    return new Health(false, ready.getMessage(), since(start));
+                }
+            }
+            return new Health(false, e.getMessage(), since(start));
+        }
+    }
+
+    private Duration since(Instant start) {
+        Duration d = Duration.between(start, clock.instant());
+        return d.isNegative() ? Duration.ZERO : d;
+    }
+
+    @Override
+    public MetricResult queryMetrics(MetricQuery query) throws ConnectorException {
+        QueryText.labelNames(query.groupBy(), "groupBy label");
+        for (String label : query.labels().keySet()) {
+            QueryText.labelName(label, "label filter");
+        }
+        Optional<String> label = resolveServiceLabel(query.service());
+        if (label.isEmpty()) {
+            return new MetricResult(List.of(), "", "");
+        }
+        Duration step = QueryText.step(query.range().length(), query.step(), MAX_POINTS);
+        String promql = promql(query, label.get(), step);
+        Map<String, String> form = new LinkedHashMap<>();
+        form.put("query", promql);
+        form.put("start", seconds(query.range().start()));
+        form.put("end", seconds(query.range().end()));
+        form.put("step", Long.toString(step.toSeconds()));
+        JsonObject answer = http.postFormJson("/api/v1/query_range", form);
+        return new MetricResult(matrix(answer), promql, label.get());
+    }
+
+    /** The PromQL for {@code query}, with every value quoted. */
+    String promql(MetricQuery query, String label, Duration step) throws ConnectorException {
+        StringBuilder selector = new StringBuilder(label).append('=').append(QueryText.quote(query.service()));
+        new TreeMap<>(query.labels()).forEach((k, v) -> selector.append(',').append(k).append('=').append(QueryText.quote(v)));
+        String by = String.join(", ", query.groupBy());
+        String byLe = by.isEmpty() ? "le" : by + ", le";
+        String window = QueryText.duration(step.multipliedBy(2).compareTo(Duration.ofMinutes(1)) < 0 ? Duration.ofMinutes(1) : step.multipliedBy(2));
+        String template = templates.get(query.metric());
+        if (template == null) {
+            if (!METRIC_NAME.matcher(query.metric()).matches()) {
+                throw new ConnectorException(Kind.BAD_QUERY, "metric '" + abbreviate(query.metric()) + "' is neither a curated metric ("
+                        + String.join(", ", new TreeSet<>(templates.keySet())) + ") nor a metric name");
+            }
+            String raw = query.metric() + "{" + selector + "}";
+            return by.isEmpty() ? raw : "sum by (" + by + ") (" + raw + ")";
+        }
+        return template
+                .replace("{{selector}}", selector)
+                .replace("{{window}}", window)
+                .replace("{{by_le}}", byLe)
+                .replace("{{by}}", by)
+                .replace("{{label}}", label)
+                .replace("{{service}}", QueryText.quote(query.service()));
+    }
+
+    /** The first configured label whose values contain {@code service}, cached. */
+    Optional<String> resolveServiceLabel(String service) throws ConnectorException {
+        for (String label : serviceLabels) {
+            if (values(label).contains(service)) {
+                return Optional.of(label);
+            }
+        }
+        return Optional.empty();
+    }
+
+    private Set<String> values(String label) throws ConnectorException {
+        Optional<Set<String>> cached = labelValues.get(label);
+        if (cached.isPresent()) {
+            return cached.get();
+        }
+        JsonObject answer = http.getJson("/api/v1/label/" + label + "/values", Map.of());
+        Set<String> values = new HashSet<>();
+        for (JsonValue v : array(answer, "data")) {
+            if (v instanceof JsonString s) {
+                values.add(s.getString());
+            }
+        }
+        labelValues.put(label, Set.copyOf(values));
+        return values;
+    }
+
+    @Override
+    public List<ServiceInfo> listServices() throws ConnectorException {
+        Map<String, Map<String, String>> services = new TreeMap<>();
+        // active targets first: they say how many targets a service has and how many are up
+        JsonObject targets;
+        try {
+            targets = http.getJson("/api/v1/targets", Map.of("state", "active"));
+        } catch (ConnectorException e) {
+            if (e.kind() != Kind.BAD_RESPONSE) {
+                throw e;
+            }
+            targets = null; // no targets API (for example a remote-write-only server): label values below
+        }
+        if (targets != null && targets.get("data") instanceof JsonObject data && data.get("activeTargets") instanceof JsonArray active) {
+            Map<String, int[]> counts = new TreeMap<>();
+            Map<String, String> labelOf = new TreeMap<>();
+            for (JsonValue t : active) {
+                if (!(t instanceof JsonObject target) || !(target.get("labels") instanceof JsonObject labels)) {
+                    continue;
+                }
+                for (String label : serviceLabels) {
+                    if (labels.get(label) instanceof JsonString name) {
+                        int[] c = counts.computeIfAbsent(name.getString(), k -> new int[2]);
+                        c[0]++;
+                        if ("up".equals(target.getString("health", ""))) {
+                            c[1]++;
+                        }
+                        labelOf.putIfAbsent(name.getString(), label);
+                        break;
+                    }
+                }
+            }
+            counts.forEach((name, c) -> services.put(name, Map.of("label", labelOf.get(name), "targets", Integer.toString(c[0]),
+                    "targetsUp", Integer.toString(c[1]), "discoveredBy", "targets")));
+        }
+        // then label values, so services that are not scraped directly (remote write, federation) are listed too
+        for (String label : serviceLabels) {
+            for (String name : values(label)) {
+                services.putIfAbsent(name, Map.of("label", label, "discoveredBy", "labels"));
+            }
+        }
+        List<ServiceInfo> out = new ArrayList<>();
+        services.forEach((name, attributes) -> out.add(new ServiceInfo(name, attributes)));
+        return out;
+    }
+
+    @Override
+    public List<MetricInfo> discoverMetrics(String service, int limit) throws ConnectorException {
+        if (limit < 1) {
+            throw new ConnectorException(Kind.BAD_QUERY, "limit must be at least 1");
+        }
+        // names from the series themselves (backfilled or remote-written data has no scrape metadata);
+        // type and help from the metadata API where Prometheus has them
+        Map<String, String> match = new LinkedHashMap<>();
+        if (!service.isEmpty()) {
+            Optional<String> label = resolveServiceLabel(service);
+            if (label.isEmpty()) {
+                return List.of();
+            }
+            match.put("match[]", "{" + label.get() + "=" + QueryText.quote(service) + "}");
+        }
+        JsonObject answer = http.getJson("/api/v1/label/__name__/values", match);
+        Set<String> all = new TreeSet<>();
+        for (JsonValue v : array(answer, "data")) {
+            if (v instanceof JsonString s) {
+                all.add(s.getString());
+            }
+        }
+        JsonObject metadata = http.getJson("/api/v1/metadata", Map.of());
+        JsonObject byName = metadata.get("data") instanceof JsonObject d ? d : JsonValue.EMPTY_JSON_OBJECT;
+        List<MetricInfo> out = new ArrayList<>();
+        for (String name : new TreeSet<>(all)) {
+            if (out.size() >= limit) {
+                break;
+            }
+            String type = "unknown";
+            String help = "";
+            if (byName.get(name) instanceof JsonArray entries && !entries.isEmpty() && entries.get(0) instanceof JsonObject first) {
+                type = first.getString("type", "unknown");
+                help = first.getString("help", "");
+            }
+            out.add(new MetricInfo(name, type, help));
+        }
+        return out;
+    }
+
+    private static List<Series> matrix(JsonObject answer) throws ConnectorException {
+        JsonObject data = BackendHttp.object(answer, "data", BACKEND);
+        String type = data.getString("resultType", "");
+        if (!type.equals("matrix")) {
+            throw new ConnectorException(Kind.BAD_RESPONSE, BACKEND + " answered a " + type + " instead of a matrix");
+        }
+        List<Series> out = new ArrayList<>();
+        for (JsonValue r : array(data, "result")) {
+            if (!(r instanceof JsonObject result)) {
+                continue;
+            }
+            Map<String, String> labels = new TreeMap<>();
+            if (result.get("metric") instanceof JsonObject metric) {
+                metric.forEach((k, v) -> {
+                    if (v instanceof JsonString s) {
+                        labels.put(k, s.getString());
+                    }
+                });
+            }
+            JsonArray values = result.get("values") instanceof JsonArray a ? a : JsonValue.EMPTY_JSON_ARRAY;
+            long[] times = new long[values.size()];
+            double[] samples = new double[values.size()];
+            for (int i = 0; i < values.size(); i++) {
+                JsonArray pair = values.getJsonArray(i);
+                times[i] = Math.round(((JsonNumber) pair.get(0)).doubleValue() * 1000);
+                samples[i] = sample(pair.getString(1));
+            }
+            out.add(new Series(labels, times, samples));
+        }
+        return out;
+    }
+
+    private static double sample(String text) {
+        return switch (text) {
+            case "NaN" -> Double.NaN;
+            case "+Inf", "Inf" -> Double.POSITIVE_INFINITY;
+            case "-Inf" -> Double.NEGATIVE_INFINITY;
+            default -> Double.parseDouble(text);
+        };
+    }
+
+    private static JsonArray array(JsonObject o, String key) throws ConnectorException {
+        if (o.get(key) instanceof JsonArray a) {
+            return a;
+        }
+        throw new ConnectorException(Kind.BAD_RESPONSE, BACKEND + " answered without the expected '" + key + "' list");
+    }
+
+    private static String seconds(Instant t) {
+        return java.math.BigDecimal.valueOf(t.toEpochMilli(), 3).toPlainString();
+    }
+
+    private static String abbreviate(String text) {
+        String clean = text.replaceAll("\\p{Cntrl}", "?");
+        return clean.length() > 64 ? clean.substring(0, 64) + "…" : clean;
+    }
+
+    @Override
+    public void close() {
+        client.close();
+    }
+}

@@ -1,0 +1,203 @@
+package dev.omcp.connectors.builtin.transport;
+
+import dev.omcp.connectors.builtin.egress.BackendHostGuard;
+import dev.omcp.connectors.builtin.egress.EgressRefusedException;
+import dev.omcp.ports.egress.EgressPolicy;
+import dev.omcp.ports.egress.EgressVerdict;
+import java.io.IOException;
+import java.net.Authenticator;
+import java.net.CookieHandler;
+import java.net.InetAddress;
+import java.net.ProxySelector;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Executor;
+import javax.net.ssl.SSLContext;
+import javax.net.ssl.SSLParameters;
+
+/**
+ * The HTTP client a connector gets: a JDK client that never follows redirects, checks every
+ * request's URL with the egress rules (literal addresses in any spelling here, names when they are
+ * resolved), gives every request the source's timeout, and adds the source's authorization and
+ * extra headers only to requests for the source's own origin, so a connector cannot leak them
+ * elsewhere.
+ */
+final class GuardedHttpClient extends HttpClient {
+    private final HttpClient delegate;
+    private final EgressPolicy policy;
+    private final Duration requestTimeout;
+    private final Optional<String> authorization;
+    private final Map<String, String> headers;
+    private final Optional<String> origin;
+
+    GuardedHttpClient(HttpClient delegate, EgressPolicy policy, Duration requestTimeout, Optional<String> authorization,
+            Map<String, String> headers, Optional<String> origin) {
+        this.delegate = delegate;
+        this.policy = policy;
+        this.requestTimeout = requestTimeout;
+        this.authorization = authorization;
+        this.headers = Map.copyOf(headers);
+        this.origin = origin;
+    }
+
+    private HttpRequest guard(HttpRequest request) throws IOException {
+        URI uri = request.uri();
+        String scheme = uri.getScheme() == null ? "" : uri.getScheme().toLowerCase(Locale.ROOT);
+        if (!scheme.equals("http") && !scheme.equals("https")) {
+            throw new EgressRefusedException("only http and https backends are allowed");
+        }
+        String host = uri.getHost();
+        if (host == null) {
+            throw new EgressRefusedException("the request has no valid host");
+        }
+        EgressVerdict verdict = policy.checkHost(host);
+        if (verdict instanceof EgressVerdict.Refused refused) {
+            throw new EgressRefusedException(refused.reason());
+        }
+        if (policy.literalAddress(host).isEmpty()) {
+            BackendHostGuard.registerBackendHost(host);
+            if (!BackendHostGuard.active()) {
+                throw new EgressRefusedException("the egress resolver is not installed, so backend names cannot be checked; "
+                        + "register dev.omcp.connectors.builtin.egress.GuardedResolverProvider in "
+                        + "META-INF/services/java.net.spi.InetAddressResolverProvider");
+            }
+            // The JDK may answer from its cache with addresses resolved before the name became a
+            // backend host; those never passed the resolver's filter, so check what the client will use.
+            for (InetAddress address : InetAddress.getAllByName(host)) {
+                if (policy.checkAddress(address.getAddress()) instanceof EgressVerdict.Refused refused) {
+                    throw new EgressRefusedException(refused.reason());
+                }
+            }
+        }
+        HttpRequest.Builder builder = HttpRequest.newBuilder(request, (name, value) -> true);
+        if (request.timeout().isEmpty()) {
+            builder.timeout(requestTimeout);
+        }
+        if (origin.isPresent() && origin.get().equals(originOf(uri))) {
+            if (authorization.isPresent() && request.headers().firstValue("Authorization").isEmpty()) {
+                builder.header("Authorization", authorization.get());
+            }
+            headers.forEach((name, value) -> {
+                if (request.headers().firstValue(name).isEmpty()) {
+                    builder.header(name, value);
+                }
+            });
+        }
+        return builder.build();
+    }
+
+    /** {@code scheme://host:port} with the default port filled in, for same-origin checks. */
+    static String originOf(URI uri) {
+        String scheme = Objects.requireNonNullElse(uri.getScheme(), "").toLowerCase(Locale.ROOT);
+        int port = uri.getPort() >= 0 ? uri.getPort() : scheme.equals("https") ? 443 : 80;
+        return scheme + "://" + Objects.requireNonNullElse(uri.getHost(), "").toLowerCase(Locale.ROOT) + ":" + port;
+    }
+
+    @Override
+    public <T> HttpResponse<T> send(HttpRequest request, HttpResponse.BodyHandler<T> handler) throws IOException, InterruptedException {
+        return delegate.send(guard(request), handler);
+    }
+
+    @Override
+    public <T> CompletableFuture<HttpResponse<T>> sendAsync(HttpRequest request, HttpResponse.BodyHandler<T> handler) {
+        try {
+            return delegate.sendAsync(guard(request), handler);
+        } catch (IOException e) {
+            return CompletableFuture.failedFuture(e);
+        }
+    }
+
+    @Override
+    public <T> CompletableFuture<HttpResponse<T>> sendAsync(HttpRequest request, HttpResponse.BodyHandler<T> handler,
+            HttpResponse.PushPromiseHandler<T> pushPromiseHandler) {
+        try {
+            return delegate.sendAsync(guard(request), handler, pushPromiseHandler);
+        } catch (IOException e) {
+            return CompletableFuture.failedFuture(e);
+        }
+    }
+
+    @Override
+    public Optional<CookieHandler> cookieHandler() {
+        return delegate.cookieHandler();
+    }
+
+    @Override
+    public Optional<Duration> connectTimeout() {
+        return delegate.connectTimeout();
+    }
+
+    @Override
+    public Redirect followRedirects() {
+        return delegate.followRedirects();
+    }
+
+    @Override
+    public Optional<ProxySelector> proxy() {
+        return delegate.proxy();
+    }
+
+    @Override
+    public SSLContext sslContext() {
+        return delegate.sslContext();
+    }
+
+    @Override
+    public SSLParameters sslParameters() {
+        return delegate.sslParameters();
+    }
+
+    @Override
+    public Optional<Authenticator> authenticator() {
+        return delegate.authenticator();
+    }
+
+    @Override
+    public Version version() {
+        return delegate.version();
+    }
+
+    @Override
+    public Optional<Executor> executor() {
+        return delegate.executor();
+    }
+
+    /** WebSockets would bypass the per-request checks; no builtin connector needs them. */
+    @Override
+    public java.net.http.WebSocket.Builder newWebSocketBuilder() {
+        throw new UnsupportedOperationException("connectors cannot open WebSockets through the gateway's client");
+    }
+
+    @Override
+    public void shutdown() {
+        delegate.shutdown();
+    }
+
+    @Override
+    public boolean awaitTermination(Duration duration) throws InterruptedException {
+        return delegate.awaitTermination(duration);
+    }
+
+    @Override
+    public boolean isTerminated() {
+        return delegate.isTerminated();
+    }
+
+    @Override
+    public void shutdownNow() {
+        delegate.shutdownNow();
+    }
+
+    @Override
+    public void close() {
+        delegate.close();
+    }
+}

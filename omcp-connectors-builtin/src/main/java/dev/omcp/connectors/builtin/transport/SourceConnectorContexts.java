@@ -1,0 +1,118 @@
+package dev.omcp.connectors.builtin.transport;
+
+import dev.omcp.connectors.builtin.egress.BackendHostGuard;
+import dev.omcp.ports.egress.EgressPolicy;
+import dev.omcp.ports.sources.ConnectorContexts;
+import dev.omcp.sdk.connector.ConnectorContext;
+import dev.omcp.sdk.connector.ConnectorException;
+import dev.omcp.sdk.connector.SourceConfig;
+import dev.omcp.sdk.connector.TlsMaterial;
+import java.net.URI;
+import java.net.URISyntaxException;
+import java.net.http.HttpClient;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.Objects;
+import java.util.Optional;
+import javax.net.ssl.SSLContext;
+
+/**
+ * Builds the {@link ConnectorContext} of each source: a guarded JDK client with the connect
+ * timeout, no redirects, no proxy, the source's TLS material and authentication.
+ */
+public final class SourceConnectorContexts implements ConnectorContexts {
+    private final EgressPolicy policy;
+    private final Duration connectTimeout;
+    private final Duration requestTimeout;
+    private final Clock clock;
+
+    /**
+     * @param policy the egress rules, applied before every request
+     * @param connectTimeout how long opening a connection may take
+     * @param requestTimeout how long a request may take until its response headers arrive
+     * @param clock the clock connectors read
+     */
+    public SourceConnectorContexts(EgressPolicy policy, Duration connectTimeout, Duration requestTimeout, Clock clock) {
+        this.policy = Objects.requireNonNull(policy, "policy");
+        this.connectTimeout = Objects.requireNonNull(connectTimeout, "connectTimeout");
+        this.requestTimeout = Objects.requireNonNull(requestTimeout, "requestTimeout");
+        this.clock = Objects.requireNonNull(clock, "clock");
+    }
+
+    @Override
+    public ConnectorContext contextFor(SourceConfig source) throws ConnectorException {
+        SourceTransportSettings settings = SourceTransportSettings.parse(source.settings());
+        Optional<String> origin = origin(source.url());
+        // registered before anything resolves it, so no unfiltered answer for it lands in the JDK's cache
+        host(source.url()).filter(h -> policy.literalAddress(h).isEmpty()).ifPresent(BackendHostGuard::registerBackendHost);
+        HttpClient client = client(settings.tls(), settings, origin);
+        return new Context(client, settings, origin);
+    }
+
+    private HttpClient client(TlsMaterial tls, SourceTransportSettings settings, Optional<String> origin) throws ConnectorException {
+        HttpClient.Builder builder = HttpClient.newBuilder()
+                .connectTimeout(connectTimeout)
+                .followRedirects(HttpClient.Redirect.NEVER)
+                .proxy(HttpClient.Builder.NO_PROXY);
+        Optional<SSLContext> ssl = TlsContexts.build(tls);
+        ssl.ifPresent(builder::sslContext);
+        return new GuardedHttpClient(builder.build(), policy, requestTimeout, settings.authorization(), settings.headers(), origin);
+    }
+
+    private static Optional<String> host(String url) {
+        try {
+            return url.isBlank() ? Optional.empty() : Optional.ofNullable(new URI(url.strip()).getHost());
+        } catch (URISyntaxException e) {
+            return Optional.empty();
+        }
+    }
+
+    private static Optional<String> origin(String url) {
+        if (url.isBlank()) {
+            return Optional.empty();
+        }
+        try {
+            URI uri = new URI(url.strip());
+            return uri.getHost() == null ? Optional.empty() : Optional.of(GuardedHttpClient.originOf(uri));
+        } catch (URISyntaxException e) {
+            return Optional.empty();
+        }
+    }
+
+    private final class Context implements ConnectorContext {
+        private final HttpClient client;
+        private final SourceTransportSettings settings;
+        private final Optional<String> origin;
+
+        Context(HttpClient client, SourceTransportSettings settings, Optional<String> origin) {
+            this.client = client;
+            this.settings = settings;
+            this.origin = origin;
+        }
+
+        @Override
+        public HttpClient httpClient() {
+            return client;
+        }
+
+        @Override
+        public Duration requestTimeout() {
+            return requestTimeout;
+        }
+
+        @Override
+        public Duration connectTimeout() {
+            return connectTimeout;
+        }
+
+        @Override
+        public Clock clock() {
+            return clock;
+        }
+
+        @Override
+        public HttpClient httpClient(TlsMaterial tls) throws ConnectorException {
+            return client(tls, settings, origin);
+        }
+    }
+}

@@ -1,0 +1,94 @@
+package dev.omcp.connectors.builtin.egress;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import com.sun.net.httpserver.HttpServer;
+import dev.omcp.connectors.builtin.TestContexts;
+import dev.omcp.connectors.builtin.backend.BackendHttp;
+import dev.omcp.connectors.builtin.transport.SourceConnectorContexts;
+import dev.omcp.ports.egress.EgressVerdict;
+import dev.omcp.sdk.connector.ConnectorContext;
+import dev.omcp.sdk.connector.ConnectorException;
+import dev.omcp.sdk.connector.SourceConfig;
+import jakarta.json.JsonObject;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.Arrays;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * DNS rebinding through the JVM's real resolution path: this test runs in its own JVM whose
+ * resolver reads a hosts file the test rewrites ({@code -Djdk.net.hosts.file}, no address cache),
+ * with the guard's resolver provider registered as the launcher registers it. The name first
+ * resolves to an allowed address, then to a refused one; the second connection never happens.
+ *
+ * <p>The refused address stands in for a metadata address but is 127.0.0.2, so even a broken
+ * guard would only ever connect to loopback.
+ */
+class DnsRebindingResolverIT {
+    private static final byte[] ALLOWED = {127, 0, 0, 1};
+    private static HttpServer server;
+    private static final AtomicInteger HITS = new AtomicInteger();
+
+    @BeforeAll
+    static void start() throws Exception {
+        server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
+        server.createContext("/", ex -> {
+            HITS.incrementAndGet();
+            ex.sendResponseHeaders(204, -1);
+            ex.close();
+        });
+        server.start();
+    }
+
+    @AfterAll
+    static void stop() {
+        server.stop(0);
+    }
+
+    /** Admits only 127.0.0.1: 127.0.0.2 plays the cloud-metadata address. */
+    private static final class OnlyOneAddress extends TestContexts.LoopbackPolicy {
+        @Override
+        public EgressVerdict checkAddress(byte[] address) {
+            return Arrays.equals(address, ALLOWED) ? EgressVerdict.allow() : EgressVerdict.refuse("a cloud-metadata address (stand-in)");
+        }
+    }
+
+    @Test
+    void aNameThatRebindsIsRefusedOnTheNextConnection() throws Exception {
+        Path hosts = Path.of(System.getProperty("jdk.net.hosts.file"));
+        Files.writeString(hosts, "127.0.0.1 rebind.test\n");
+        OnlyOneAddress policy = new OnlyOneAddress();
+        BackendHostGuard.install(policy);
+        String url = "http://rebind.test:" + server.getAddress().getPort();
+        SourceConfig source = new SourceConfig("rebind", "prometheus", url, "", JsonObject.EMPTY_JSON_OBJECT);
+        ConnectorContext context = new SourceConnectorContexts(policy, Duration.ofSeconds(2), Duration.ofSeconds(2), Clock.systemUTC())
+                .contextFor(source);
+        BackendHttp http = new BackendHttp(context.httpClient(), url, Duration.ofSeconds(2), "Backend");
+
+        assertThat(http.getText("/first")).isEmpty();
+        assertThat(HITS.get()).isEqualTo(1);
+        assertThat(BackendHostGuard.active()).isTrue();
+
+        Files.writeString(hosts, "127.0.0.2 rebind.test\n"); // the attacker's DNS now answers another address
+        assertThatThrownBy(() -> http.getText("/second"))
+                .isInstanceOfSatisfying(ConnectorException.class, e -> {
+                    assertThat(e.kind()).isEqualTo(ConnectorException.Kind.ADDRESS_REFUSED);
+                    assertThat(e.getMessage()).contains("cloud-metadata");
+                });
+        assertThat(HITS.get()).isEqualTo(1);
+
+        // the rules, not the name, decide: back on the allowed address it works again
+        Files.writeString(hosts, "127.0.0.1 rebind.test\n");
+        assertThat(http.getText("/third")).isEmpty();
+        assertThat(HITS.get()).isEqualTo(2);
+    }
+}

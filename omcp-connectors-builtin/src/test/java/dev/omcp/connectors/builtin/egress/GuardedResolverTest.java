@@ -1,0 +1,91 @@
+package dev.omcp.connectors.builtin.egress;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.omcp.connectors.builtin.TestContexts;
+import java.net.InetAddress;
+import java.net.UnknownHostException;
+import java.net.spi.InetAddressResolver;
+import java.util.ArrayDeque;
+import java.util.Deque;
+import java.util.List;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/** Spec 5.9: the guard applies at resolution time, so a name that starts resolving elsewhere is refused. */
+class GuardedResolverTest {
+    private static final InetAddressResolver.LookupPolicy ANY = InetAddressResolver.LookupPolicy.of(
+            InetAddressResolver.LookupPolicy.IPV4 | InetAddressResolver.LookupPolicy.IPV6);
+
+    @BeforeAll
+    static void rules() {
+        BackendHostGuard.install(new TestContexts.LoopbackPolicy());
+    }
+
+    /** A DNS server under an attacker's control: each lookup answers the next prepared address. */
+    private static final class ChangingResolver implements InetAddressResolver {
+        private final Deque<byte[]> answers = new ArrayDeque<>();
+
+        ChangingResolver answer(int a, int b, int c, int d) {
+            answers.add(new byte[] {(byte) a, (byte) b, (byte) c, (byte) d});
+            return this;
+        }
+
+        @Override
+        public Stream<InetAddress> lookupByName(String host, LookupPolicy lookupPolicy) throws UnknownHostException {
+            return Stream.of(InetAddress.getByAddress(host, answers.removeFirst()));
+        }
+
+        @Override
+        public String lookupByAddress(byte[] addr) {
+            return "unused";
+        }
+    }
+
+    @Test
+    void aBackendNameThatRebindsToTheMetadataAddressIsRefusedOnTheNextConnection() throws Exception {
+        ChangingResolver dns = new ChangingResolver().answer(93, 184, 216, 34).answer(169, 254, 169, 254);
+        var resolver = new GuardedResolverProvider.GuardedResolver(dns);
+        BackendHostGuard.registerBackendHost("rebind.example.com");
+
+        assertThat(resolver.lookupByName("rebind.example.com", ANY).toList())
+                .extracting(InetAddress::getHostAddress).containsExactly("93.184.216.34");
+        assertThatThrownBy(() -> resolver.lookupByName("rebind.example.com", ANY))
+                .isInstanceOfSatisfying(EgressRefusedException.class, e -> assertThat(e.reason()).contains("link-local"));
+    }
+
+    @Test
+    void oneRefusedAddressRefusesTheWholeAnswer() {
+        InetAddressResolver both = new InetAddressResolver() {
+            @Override
+            public Stream<InetAddress> lookupByName(String host, LookupPolicy lookupPolicy) throws UnknownHostException {
+                return Stream.of(InetAddress.getByAddress(host, new byte[] {93, (byte) 184, (byte) 216, 34}),
+                        InetAddress.getByAddress(host, new byte[] {10, 0, 0, 7}));
+            }
+
+            @Override
+            public String lookupByAddress(byte[] addr) {
+                return "unused";
+            }
+        };
+        BackendHostGuard.registerBackendHost("Mixed.Example.com.");
+        assertThatThrownBy(() -> new GuardedResolverProvider.GuardedResolver(both).lookupByName("mixed.example.com", ANY))
+                .isInstanceOf(EgressRefusedException.class);
+    }
+
+    @Test
+    void namesThatAreNotBackendsResolveUntouched() throws Exception {
+        // Redis, the OIDC provider and other infrastructure may live on private addresses
+        ChangingResolver dns = new ChangingResolver().answer(10, 0, 0, 5);
+        List<InetAddress> answer = new GuardedResolverProvider.GuardedResolver(dns).lookupByName("redis.internal", ANY).toList();
+        assertThat(answer).extracting(InetAddress::getHostAddress).containsExactly("10.0.0.5");
+    }
+
+    @Test
+    void theProviderIsLoadedByTheJdk() {
+        // registered in META-INF/services of the test class path, as the launcher does in its jar
+        assertThat(BackendHostGuard.active()).isTrue();
+    }
+}

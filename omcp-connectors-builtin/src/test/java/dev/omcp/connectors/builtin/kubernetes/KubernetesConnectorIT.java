@@ -1,0 +1,258 @@
+package dev.omcp.connectors.builtin.kubernetes;
+
+import static dev.omcp.testkit.kubernetes.KubernetesFake.namespace;
+import static dev.omcp.testkit.kubernetes.KubernetesFake.node;
+import static dev.omcp.testkit.kubernetes.KubernetesFake.owner;
+import static dev.omcp.testkit.kubernetes.KubernetesFake.pod;
+import static dev.omcp.testkit.kubernetes.KubernetesFake.service;
+import static dev.omcp.testkit.kubernetes.KubernetesFake.workload;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.omcp.connectors.builtin.TestContexts;
+import dev.omcp.connectors.builtin.transport.TestPki;
+import dev.omcp.sdk.connector.Connector;
+import dev.omcp.sdk.connector.ConnectorException;
+import dev.omcp.sdk.connector.SourceConfig;
+import dev.omcp.sdk.query.Relation;
+import dev.omcp.sdk.query.ServiceInfo;
+import dev.omcp.sdk.query.Topology;
+import dev.omcp.sdk.query.TopologyEdge;
+import dev.omcp.sdk.query.TopologyNode;
+import dev.omcp.testkit.kubernetes.KubernetesFake;
+import jakarta.json.Json;
+import jakarta.json.JsonObject;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.locks.LockSupport;
+import java.util.function.BooleanSupplier;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The kubernetes connector against the recorded Kubernetes API fake (no binary needed). */
+class KubernetesConnectorIT {
+    private static final String TOKEN = "k8s-token-abcdef";
+    private KubernetesFake api;
+    private Connector connector;
+
+    @BeforeEach
+    void cluster() throws Exception {
+        api = new KubernetesFake().requireToken(TOKEN);
+        Map<String, String> apiLabels = Map.of("app", "api");
+        api.apply("/api/v1/namespaces", namespace("prod"))
+                .apply("/api/v1/namespaces", namespace("dev"))
+                .apply("/api/v1/nodes", node("worker-1"))
+                .apply("/apis/apps/v1/deployments", workload("Deployment", "prod", "api", apiLabels, null))
+                .apply("/apis/apps/v1/replicasets", workload("ReplicaSet", "prod", "api-7d9f", apiLabels, owner("Deployment", "api")))
+                .apply("/api/v1/pods", pod("prod", "api-7d9f-a", apiLabels, "worker-1", owner("ReplicaSet", "api-7d9f"), List.of("app", "envoy")))
+                .apply("/api/v1/pods", pod("prod", "api-7d9f-b", apiLabels, "worker-1", owner("ReplicaSet", "api-7d9f"), List.of("app")))
+                .apply("/api/v1/services", service("prod", "api", apiLabels))
+                .apply("/apis/apps/v1/statefulsets", workload("StatefulSet", "prod", "db", Map.of("app", "db"), null))
+                .apply("/api/v1/pods", pod("prod", "db-0", Map.of("app", "db"), "worker-1", owner("StatefulSet", "db"), List.of("postgres")))
+                .apply("/apis/apps/v1/daemonsets", workload("DaemonSet", "dev", "logs", Map.of("app", "logs"), null))
+                .apply("/api/v1/pods", pod("dev", "logs-x", Map.of("app", "logs"), "worker-1", owner("DaemonSet", "logs"), List.of("agent")));
+    }
+
+    @AfterEach
+    void stop() {
+        if (connector != null) {
+            connector.close();
+        }
+        api.close();
+    }
+
+    private Connector create(String url, JsonObject settings) throws Exception {
+        SourceConfig source = new SourceConfig("cluster", "kubernetes", url, "", settings);
+        var context = TestContexts.contexts(Clock.systemUTC(), Duration.ofSeconds(1)).contextFor(source);
+        try {
+            return new KubernetesConnectorFactory(Duration.ofSeconds(5)).create(source, context).toCompletableFuture().get();
+        } catch (ExecutionException e) {
+            throw (Exception) e.getCause();
+        }
+    }
+
+    private Connector withToken() throws Exception {
+        return create(api.url(), Json.createObjectBuilder().add("auth", Json.createObjectBuilder().add("type", "bearer").add("token", TOKEN)).build());
+    }
+
+    private static void eventually(BooleanSupplier condition) {
+        long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
+        while (!condition.getAsBoolean()) {
+            if (System.nanoTime() > deadline) {
+                throw new AssertionError("condition not met within 10 s");
+            }
+            LockSupport.parkNanos(Duration.ofMillis(20).toNanos()); // waits for the watch thread, not for a time rule
+        }
+    }
+
+    private Topology topology(String namespace) {
+        try {
+            return ((KubernetesConnector) connector).topology(namespace);
+        } catch (ConnectorException e) {
+            throw new AssertionError(e);
+        }
+    }
+
+    private static boolean has(Topology t, String from, Relation relation, String to) {
+        return t.edges().contains(new TopologyEdge(from, to, relation));
+    }
+
+    @Test
+    void topologyHasEveryKindAndRelation() throws Exception {
+        connector = withToken();
+        Topology t = topology("");
+        assertThat(t.nodes()).extracting(TopologyNode::id).contains(
+                "namespace/prod", "node/worker-1", "deployment/prod/api", "replicaset/prod/api-7d9f", "pod/prod/api-7d9f-a",
+                "service/prod/api", "statefulset/prod/db", "daemonset/dev/logs", "container/prod/api-7d9f-a/envoy");
+        assertThat(t.nodes()).allSatisfy(n -> assertThat(n.kind()).matches("[a-z]+"));
+        assertThat(has(t, "pod/prod/api-7d9f-a", Relation.RUNS_ON, "node/worker-1")).isTrue();
+        assertThat(has(t, "pod/prod/api-7d9f-a", Relation.OWNED_BY, "replicaset/prod/api-7d9f")).isTrue();
+        assertThat(has(t, "replicaset/prod/api-7d9f", Relation.OWNED_BY, "deployment/prod/api")).isTrue();
+        assertThat(has(t, "pod/prod/db-0", Relation.OWNED_BY, "statefulset/prod/db")).isTrue();
+        assertThat(has(t, "pod/dev/logs-x", Relation.OWNED_BY, "daemonset/dev/logs")).isTrue();
+        assertThat(has(t, "pod/prod/api-7d9f-a", Relation.IN_NAMESPACE, "namespace/prod")).isTrue();
+        assertThat(has(t, "service/prod/api", Relation.DEPENDS_ON, "pod/prod/api-7d9f-b")).isTrue();
+        assertThat(has(t, "service/prod/api", Relation.DEPENDS_ON, "pod/prod/db-0")).isFalse();
+        assertThat(has(t, "pod/prod/api-7d9f-a", Relation.CONTAINS, "container/prod/api-7d9f-a/envoy")).isTrue();
+        assertThat(t.nodes()).filteredOn(n -> n.id().equals("pod/prod/api-7d9f-a")).singleElement()
+                .satisfies(n -> assertThat(n.attributes()).containsEntry("phase", "Running").containsEntry("ready", "true"));
+    }
+
+    @Test
+    void aNamespaceViewKeepsItsResourcesAndTheNodesTheyRunOn() throws Exception {
+        connector = withToken();
+        Topology dev = topology("dev");
+        assertThat(dev.nodes()).extracting(TopologyNode::id)
+                .contains("namespace/dev", "pod/dev/logs-x", "daemonset/dev/logs", "node/worker-1")
+                .doesNotContain("pod/prod/api-7d9f-a", "namespace/prod");
+    }
+
+    @Test
+    void watchesKeepTheTopologyCurrent() throws Exception {
+        connector = withToken();
+        api.apply("/api/v1/pods", pod("prod", "api-7d9f-c", Map.of("app", "api"), "worker-1", owner("ReplicaSet", "api-7d9f"), List.of("app")));
+        eventually(() -> has(topology("prod"), "service/prod/api", Relation.DEPENDS_ON, "pod/prod/api-7d9f-c"));
+        api.delete("/api/v1/pods", "prod", "api-7d9f-a");
+        eventually(() -> topology("prod").nodes().stream().noneMatch(n -> n.id().equals("pod/prod/api-7d9f-a")));
+        // no resync was needed: one list per kind
+        assertThat(((KubernetesConnector) connector).watchers()).allSatisfy(w -> assertThat(w.relists()).isEqualTo(1));
+    }
+
+    @Test
+    void aBrokenWatchResumesAndA410GoneRelists() throws Exception {
+        connector = withToken();
+        api.breakWatches(); // cut mid-event: each watcher watches again from its last version
+        api.apply("/api/v1/nodes", node("worker-2"));
+        eventually(() -> topology("").nodes().stream().anyMatch(n -> n.id().equals("node/worker-2")));
+
+        api.compact(); // history gone: a watch from an older version now gets 410 Gone
+        api.delete("/api/v1/pods", "prod", "db-0");
+        api.breakWatches();
+        eventually(() -> topology("prod").nodes().stream().noneMatch(n -> n.id().equals("pod/prod/db-0")));
+        KindWatcher pods = ((KubernetesConnector) connector).watchers().stream().filter(w -> w.kind().equals("pod")).findFirst().orElseThrow();
+        eventually(() -> pods.relists() >= 2);
+    }
+
+    @Test
+    void aWatchOutlivesTheRequestTimeout() throws Exception {
+        connector = withToken(); // request timeout 1 s, watch timeout 5 s
+        new java.util.concurrent.CountDownLatch(1).await(1500, java.util.concurrent.TimeUnit.MILLISECONDS);
+        api.apply("/api/v1/namespaces", namespace("late"));
+        eventually(() -> topology("").nodes().stream().anyMatch(n -> n.id().equals("namespace/late")));
+        KindWatcher namespaces = ((KubernetesConnector) connector).watchers().stream()
+                .filter(w -> w.kind().equals("namespace")).findFirst().orElseThrow();
+        assertThat(namespaces.relists()).isEqualTo(1);
+    }
+
+    @Test
+    void servicesAreListedWithTheirNamespace() throws Exception {
+        connector = withToken();
+        assertThat(((KubernetesConnector) connector).listServices()).singleElement().satisfies(s -> {
+            assertThat(s.name()).isEqualTo("api");
+            assertThat(s.attributes()).containsEntry("namespace", "prod");
+        });
+        assertThat(connector.health().up()).isTrue();
+        assertThat(connector.health().message()).contains("v1.30.2");
+    }
+
+    @Test
+    void aForbiddenKindShowsInHealthButTheRestWorks() throws Exception {
+        api.forbid("/apis/apps/v1/daemonsets");
+        connector = withToken();
+        assertThat(connector.health().up()).isFalse();
+        assertThat(connector.health().message()).contains("daemonset").contains("forbidden");
+        assertThat(topology("").nodes()).extracting(TopologyNode::kind).contains("pod").doesNotContain("daemonset");
+    }
+
+    @Test
+    void wrongCredentialsFailTheSourceWithTheApiServersWords() {
+        assertThatThrownBy(() -> create(api.url(), Json.createObjectBuilder()
+                .add("auth", Json.createObjectBuilder().add("type", "bearer").add("token", "wrong-token")).build()))
+                .isInstanceOfSatisfying(ConnectorException.class, e -> {
+                    assertThat(e.kind()).isEqualTo(ConnectorException.Kind.UNAUTHORIZED);
+                    assertThat(e.getMessage()).contains("Unauthorized").doesNotContain("wrong-token");
+                });
+    }
+
+    @Test
+    void kubeconfigTokenAndCurrentContextAreUsed(@TempDir Path dir) throws Exception {
+        Path kubeconfig = dir.resolve("config");
+        Files.writeString(kubeconfig, """
+                apiVersion: v1
+                kind: Config
+                current-context: test
+                contexts:
+                - name: other
+                  context: {cluster: nowhere, user: nobody}
+                - name: test
+                  context: {cluster: fake, user: reader}
+                clusters:
+                - name: fake
+                  cluster: {server: "%s"}
+                users:
+                - name: reader
+                  user: {token: %s}
+                """.formatted(api.url(), TOKEN));
+        connector = create("", Json.createObjectBuilder().add("kubeconfig", kubeconfig.toString()).build());
+        assertThat(topology("").nodes()).isNotEmpty();
+    }
+
+    @Test
+    void kubeconfigExecPluginsAreRefusedClearly(@TempDir Path dir) throws Exception {
+        Path kubeconfig = dir.resolve("config");
+        Files.writeString(kubeconfig, """
+                current-context: eks
+                contexts: [{name: eks, context: {cluster: c, user: u}}]
+                clusters: [{name: c, cluster: {server: "%s"}}]
+                users: [{name: u, user: {exec: {command: aws, args: [eks, get-token]}}}]
+                """.formatted(api.url()));
+        assertThatThrownBy(() -> create("", Json.createObjectBuilder().add("kubeconfig", kubeconfig.toString()).build()))
+                .isInstanceOfSatisfying(ConnectorException.class, e -> assertThat(e.getMessage()).contains("exec"));
+    }
+
+    @Test
+    void inClusterUsesTheMountedServiceAccount(@TempDir Path dir) throws Exception {
+        Files.writeString(dir.resolve("token"), TOKEN + "\n");
+        Files.writeString(dir.resolve("ca.crt"), new TestPki().ca.certificatePem());
+        // the API server address comes from the source here (the fake); in a pod it defaults to https://kubernetes.default.svc
+        connector = create(api.url(), Json.createObjectBuilder().add("mode", "inCluster").add("serviceAccountDir", dir.toString()).build());
+        assertThat(topology("").nodes()).isNotEmpty();
+        assertThatThrownBy(() -> create("", Json.createObjectBuilder().add("mode", "inCluster")
+                .add("serviceAccountDir", dir.resolve("missing").toString()).build()))
+                .isInstanceOfSatisfying(ConnectorException.class, e -> assertThat(e.getMessage()).contains("service account"));
+    }
+
+    @Test
+    void servicesSortByName() throws Exception {
+        api.apply("/api/v1/services", service("dev", "aardvark", Map.of("app", "x")));
+        connector = withToken();
+        assertThat(((KubernetesConnector) connector).listServices()).extracting(ServiceInfo::name).containsExactly("aardvark", "api");
+    }
+}

@@ -1,0 +1,199 @@
+package dev.omcp.connectors.builtin.loki;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.omcp.connectors.builtin.TestContexts;
+import dev.omcp.sdk.connector.ConnectorException;
+import dev.omcp.sdk.connector.SourceConfig;
+import dev.omcp.sdk.query.LogAggregation;
+import dev.omcp.sdk.query.LogEntry;
+import dev.omcp.sdk.query.LogQuery;
+import dev.omcp.sdk.query.LogResult;
+import dev.omcp.sdk.query.MetricResult;
+import dev.omcp.sdk.query.Series;
+import dev.omcp.sdk.query.ServiceInfo;
+import dev.omcp.sdk.query.TimeRange;
+import dev.omcp.testkit.backend.FakeBackend;
+import dev.omcp.testkit.loki.LokiFake;
+import jakarta.json.Json;
+import jakarta.json.JsonObject;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/** The loki connector against the recorded Loki fake (no binary needed). */
+class LokiConnectorIT {
+    private static final Instant T0 = Instant.parse("2026-01-01T10:00:00Z");
+    private static final TimeRange HOUR = new TimeRange(T0, T0.plus(Duration.ofHours(1)));
+    private static LokiFake loki;
+    private static LokiConnector connector;
+
+    @BeforeAll
+    static void start() throws Exception {
+        loki = new LokiFake();
+        Map<String, String> api = Map.of("service_name", "api", "env", "prod");
+        Map<String, String> checkout = Map.of("service_name", "checkout/v2", "env", "prod");
+        for (int i = 0; i < 30; i++) {
+            String level = i % 3 == 0 ? "error" : "info";
+            String tenant = i % 2 == 0 ? "acme" : "glo\"bex";
+            loki.push(api, T0.plusSeconds(60L * i), "{\"level\":\"" + level + "\",\"tenant\":\"" + tenant.replace("\"", "\\\"")
+                    + "\",\"msg\":\"request " + i + " done\"}");
+        }
+        loki.push(checkout, T0.plusSeconds(30), "level=ERROR msg=\"payment (declined)\" code=402");
+        loki.push(checkout, T0.plusSeconds(90), "level=info msg=ok code=200");
+        loki.push(Map.of("app", "legacy"), T0.plusSeconds(10), "plain text line");
+        connector = create(JsonObject.EMPTY_JSON_OBJECT);
+    }
+
+    @AfterAll
+    static void stop() {
+        if (connector != null) {
+            connector.close();
+        }
+        if (loki != null) {
+            loki.close();
+        }
+    }
+
+    private static LokiConnector create(JsonObject settings) throws Exception {
+        SourceConfig source = new SourceConfig("logs", "loki", loki.url(), "", settings);
+        var factory = new LokiConnectorFactory(LokiConnectorFactory.DEFAULT_SERVICE_LABELS, Duration.ofMinutes(1));
+        return (LokiConnector) factory.create(source, TestContexts.contexts(Clock.systemUTC(), Duration.ofSeconds(2)).contextFor(source))
+                .toCompletableFuture().get();
+    }
+
+    private static LogQuery query(String service, Optional<String> regex, Optional<String> level, Map<String, String> labels, int limit) {
+        return new LogQuery(service, HOUR, regex, level, labels, limit);
+    }
+
+    @Test
+    void healthReportsTheVersion() {
+        assertThat(connector.health().up()).isTrue();
+        assertThat(connector.health().message()).isEqualTo("Loki 3.1.0");
+    }
+
+    @Test
+    void servicesComeFromTheFirstLabelThatHasThem() throws ConnectorException {
+        assertThat(connector.listServices()).extracting(ServiceInfo::name).containsExactly("api", "checkout/v2", "legacy");
+        assertThat(connector.listServices()).filteredOn(s -> s.name().equals("legacy")).singleElement()
+                .satisfies(s -> assertThat(s.attributes()).containsEntry("label", "app"));
+    }
+
+    @Test
+    void linesComeBackNewestFirstAndLimited() throws ConnectorException {
+        LogResult result = connector.queryLogs(query("api", Optional.empty(), Optional.empty(), Map.of(), 5));
+        assertThat(result.entries()).hasSize(5);
+        assertThat(result.truncated()).isTrue();
+        assertThat(result.entries()).extracting(LogEntry::timestamp).isSortedAccordingTo((a, b) -> b.compareTo(a));
+        assertThat(result.entries().get(0).line()).contains("request 29 done");
+        assertThat(result.resolvedQuery()).isEqualTo("{service_name=\"api\"}");
+    }
+
+    @Test
+    void levelLineRegexAndExtractedFieldsFilterOnTheBackend() throws ConnectorException {
+        LogResult errors = connector.queryLogs(query("api", Optional.empty(), Optional.of("ERROR"), Map.of(), 100));
+        assertThat(errors.entries()).hasSize(10).allSatisfy(e -> assertThat(e.line()).contains("\"level\":\"error\""));
+        assertThat(errors.resolvedQuery()).isEqualTo("{service_name=\"api\"} | json | level=~\"(?i)ERROR\"");
+
+        LogResult tenant = connector.queryLogs(query("api", Optional.of("request 1[0-9] "), Optional.empty(),
+                Map.of("tenant", "glo\"bex"), 100));
+        assertThat(tenant.entries()).extracting(LogEntry::line).allSatisfy(l -> assertThat(l).contains("glo\\\"bex"));
+        assertThat(tenant.entries()).hasSize(5);
+        assertThat(tenant.truncated()).isFalse();
+    }
+
+    @Test
+    void logfmtSourcesParseLogfmt() throws Exception {
+        try (LokiConnector logfmt = create(Json.createObjectBuilder().add("logFormat", "logfmt").build())) {
+            LogResult declined = logfmt.queryLogs(query("checkout/v2", Optional.empty(), Optional.of("error"), Map.of("code", "402"), 10));
+            assertThat(declined.entries()).singleElement().satisfies(e -> assertThat(e.line()).contains("declined"));
+        }
+    }
+
+    @Test
+    void hostileValuesStayValues() throws ConnectorException {
+        // a service, regex and label value that try to close the string and add their own stages
+        assertThat(connector.queryLogs(query("api\"} |= \"", Optional.empty(), Optional.empty(), Map.of(), 10)).entries()).isEmpty();
+        LogResult injected = connector.queryLogs(query("api", Optional.of("x\"} or {service_name=~\".+"), Optional.empty(), Map.of(), 10));
+        assertThat(injected.entries()).isEmpty();
+        LogResult level = connector.queryLogs(query("api", Optional.empty(), Optional.of(".*"), Map.of(), 10));
+        assertThat(level.entries()).isEmpty(); // the level is matched literally, not as a regex
+        assertThatThrownBy(() -> connector.queryLogs(query("api", Optional.empty(), Optional.empty(), Map.of("a\" | b", "x"), 10)))
+                .isInstanceOfSatisfying(ConnectorException.class, e -> assertThat(e.kind()).isEqualTo(ConnectorException.Kind.BAD_QUERY));
+    }
+
+    @Test
+    void unknownServicesAnswerNothingWithoutQuerying() throws ConnectorException {
+        loki.clearRequests();
+        LogResult result = connector.queryLogs(query("nope", Optional.empty(), Optional.empty(), Map.of(), 10));
+        assertThat(result.entries()).isEmpty();
+        assertThat(result.resolvedQuery()).isEmpty();
+        assertThat(loki.requests()).noneMatch(r -> r.path().contains("query"));
+    }
+
+    @Test
+    void countOverTimeAndSumArePushedDownAsMetricQueries() throws ConnectorException {
+        LogQuery errors = query("api", Optional.empty(), Optional.of("error"), Map.of(), 1);
+        MetricResult count = connector.aggregateLogs(new LogAggregation(errors, LogAggregation.Function.SUM, List.of(), 0,
+                Duration.ofMinutes(10)));
+        assertThat(count.resolvedSeries()).isEqualTo("sum(count_over_time({service_name=\"api\"} | json | level=~\"(?i)error\" [600s]))");
+        assertThat(count.series()).singleElement().satisfies(s -> {
+            double total = 0;
+            for (int i = 0; i < s.size(); i++) {
+                total += s.valueAt(i);
+            }
+            assertThat(total).isEqualTo(10); // non-overlapping 10-minute windows cover each error line once
+        });
+
+        MetricResult byTenant = connector.aggregateLogs(new LogAggregation(query("api", Optional.empty(), Optional.empty(), Map.of(), 1),
+                LogAggregation.Function.COUNT_OVER_TIME, List.of("tenant"), 0, Duration.ofMinutes(10)));
+        assertThat(byTenant.series()).extracting(s -> s.labels().get("tenant")).containsExactlyInAnyOrder("acme", "glo\"bex");
+    }
+
+    @Test
+    void topkRanksGroupsOverTheWholeWindow() throws ConnectorException {
+        MetricResult top = connector.aggregateLogs(new LogAggregation(query("api", Optional.empty(), Optional.empty(), Map.of(), 1),
+                LogAggregation.Function.TOPK, List.of("level"), 1, Duration.ofMinutes(1)));
+        assertThat(top.resolvedSeries()).isEqualTo("topk(1, sum by (level) (count_over_time({service_name=\"api\"} | json [3600s])))");
+        List<Series> series = top.series();
+        assertThat(series).singleElement().satisfies(s -> {
+            assertThat(s.labels()).containsEntry("level", "info");
+            assertThat(s.valueAt(0)).isEqualTo(20);
+        });
+    }
+
+    @Test
+    void backendErrorsAreTypedWithLokisWordsAndSlowAnswersTimeOut() {
+        loki.failNext(FakeBackend.Answer.text(400, "parse error at line 1, col 19: syntax error: unexpected IDENTIFIER"));
+        assertThatThrownBy(() -> connector.queryLogs(query("api", Optional.empty(), Optional.empty(), Map.of(), 5)))
+                .isInstanceOfSatisfying(ConnectorException.class, e -> {
+                    assertThat(e.kind()).isEqualTo(ConnectorException.Kind.BAD_QUERY);
+                    assertThat(e.getMessage()).contains("parse error at line 1").doesNotContain("127.0.0.1");
+                });
+        loki.failNext(FakeBackend.Answer.text(503, "too many outstanding requests"));
+        assertThatThrownBy(() -> connector.queryLogs(query("api", Optional.empty(), Optional.empty(), Map.of(), 5)))
+                .isInstanceOfSatisfying(ConnectorException.class, e -> assertThat(e.kind()).isEqualTo(ConnectorException.Kind.UNAVAILABLE));
+        loki.failNext(FakeBackend.Answer.text(401, "no org id"));
+        assertThat(connector.health().up()).isFalse();
+        loki.delayNext(Duration.ofSeconds(10));
+        assertThatThrownBy(() -> connector.queryLogs(query("api", Optional.empty(), Optional.empty(), Map.of(), 5)))
+                .isInstanceOfSatisfying(ConnectorException.class, e -> assertThat(e.kind()).isEqualTo(ConnectorException.Kind.TIMEOUT));
+    }
+
+    @Test
+    void tenantHeadersFromTheSourceReachLoki() throws Exception {
+        loki.clearRequests();
+        try (LokiConnector scoped = create(Json.createObjectBuilder()
+                .add("headers", Json.createObjectBuilder().add("X-Scope-OrgID", "team-a")).build())) {
+            scoped.health();
+        }
+        assertThat(loki.requests()).isNotEmpty().allSatisfy(r -> assertThat(r.headers()).containsEntry("x-scope-orgid", "team-a"));
+    }
+}

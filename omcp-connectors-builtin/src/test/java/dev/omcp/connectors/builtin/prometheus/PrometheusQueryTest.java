@@ -1,0 +1,63 @@
+package dev.omcp.connectors.builtin.prometheus;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.omcp.connectors.builtin.backend.QueryText;
+import dev.omcp.sdk.connector.ConnectorException;
+import dev.omcp.sdk.connector.SourceConfig;
+import dev.omcp.sdk.query.MetricQuery;
+import dev.omcp.sdk.query.TimeRange;
+import jakarta.json.JsonObject;
+import java.net.http.HttpClient;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/** PromQL generation without a backend (the real-Prometheus tests are tagged backend). */
+class PrometheusQueryTest {
+    private static final TimeRange HOUR = TimeRange.ending(Instant.parse("2026-01-01T12:00:00Z"), Duration.ofHours(1));
+    private final PrometheusConnector connector = new PrometheusConnector(
+            new SourceConfig("p", "prometheus", "http://prom.example.com", "", JsonObject.EMPTY_JSON_OBJECT),
+            HttpClient.newBuilder().build(), Duration.ofSeconds(1), Clock.systemUTC(), List.of("job"),
+            Map.of("saturation", "max by ({{by}}) (x{{{selector}}}) / on() group_left count({{label}}={{service}})"), Duration.ofMinutes(1));
+
+    private String promql(String service, String metric, List<String> by, Map<String, String> labels) throws ConnectorException {
+        return connector.promql(new MetricQuery(service, metric, HOUR, Duration.ofSeconds(30), by, labels), "job", Duration.ofSeconds(30));
+    }
+
+    @Test
+    void curatedMetricsFillEveryPlaceholder() throws ConnectorException {
+        String cpu = promql("api", "cpu", List.of("instance"), Map.of("env", "prod"));
+        assertThat(cpu).startsWith("sum by (instance) (rate(process_cpu_seconds_total{job=\"api\",env=\"prod\"}[60s]))")
+                .doesNotContain("{{");
+        assertThat(promql("api", "latency_p99", List.of(), Map.of())).contains("sum by (le) (rate(http_request_duration_seconds_bucket{job=\"api\"}[60s]))");
+        assertThat(promql("api", "latency_p50", List.of("pod"), Map.of())).contains("sum by (pod, le)");
+        assertThat(promql("api", "saturation", List.of(), Map.of())).isEqualTo("max by () (x{job=\"api\"}) / on() group_left count(job=\"api\")");
+    }
+
+    @Test
+    void valuesAreQuotedSoTheyCannotEndTheString() throws ConnectorException {
+        String q = promql("a\"}) or vector(1) #\\", "memory", List.of(), Map.of("route", "x\"\n\\y"));
+        assertThat(q).contains("job=\"a\\\"}) or vector(1) #\\\\\"").contains("route=\"x\\\"\\n\\\\y\"");
+        assertThat(QueryText.quote("\u0007")).isEqualTo("\"\\u0007\"");
+    }
+
+    @Test
+    void rawMetricNamesAreAllowedPromqlIsNot() throws ConnectorException {
+        assertThat(promql("api", "up", List.of(), Map.of())).isEqualTo("up{job=\"api\"}");
+        assertThat(promql("api", "up", List.of("instance"), Map.of())).isEqualTo("sum by (instance) (up{job=\"api\"})");
+        assertThatThrownBy(() -> promql("api", "up or vector(1)", List.of(), Map.of())).isInstanceOf(ConnectorException.class)
+                .hasMessageContaining("curated");
+    }
+
+    @Test
+    void theStepIsWidenedToCapPoints() {
+        assertThat(QueryText.step(Duration.ofDays(7), Duration.ofSeconds(15), 1000)).isEqualTo(Duration.ofSeconds(605));
+        assertThat(QueryText.step(Duration.ofHours(1), Duration.ofSeconds(15), 1000)).isEqualTo(Duration.ofSeconds(15));
+        assertThat(QueryText.step(Duration.ofMinutes(5), Duration.ofMillis(10), 1000)).isEqualTo(Duration.ofSeconds(1));
+    }
+}

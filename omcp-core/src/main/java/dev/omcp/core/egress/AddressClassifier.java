@@ -1,0 +1,142 @@
+package dev.omcp.core.egress;
+
+/**
+ * Classifies IPv4 and IPv6 addresses. IPv6 forms that carry an IPv4 address (mapped, compatible,
+ * 6to4, NAT64, Teredo) are judged by the IPv4 address they lead to.
+ */
+final class AddressClassifier {
+    private AddressClassifier() {}
+
+    static AddressClass classify(byte[] address) {
+        if (address.length == 4) {
+            return ipv4(u(address[0]), u(address[1]), u(address[2]), u(address[3]));
+        }
+        if (address.length == 16) {
+            return ipv6(address);
+        }
+        throw new IllegalArgumentException("an address has 4 or 16 bytes, got " + address.length);
+    }
+
+    private static AddressClass ipv4(int a, int b, int c, int d) {
+        if (isMetadata4(a, b, c, d)) {
+            return AddressClass.METADATA;
+        }
+        if (a == 0) {
+            return AddressClass.UNSPECIFIED; // 0.0.0.0/8 "this network": connects to the local host
+        }
+        if (a == 127) {
+            return AddressClass.LOOPBACK;
+        }
+        if (a == 10 || (a == 172 && b >= 16 && b <= 31) || (a == 192 && b == 168)) {
+            return AddressClass.PRIVATE;
+        }
+        if (a == 100 && b >= 64 && b <= 127) {
+            return AddressClass.PRIVATE; // RFC 6598 shared address space (CGNAT)
+        }
+        if (a == 198 && (b == 18 || b == 19)) {
+            return AddressClass.PRIVATE; // RFC 2544 benchmarking networks
+        }
+        if (a == 169 && b == 254) {
+            return AddressClass.LINK_LOCAL;
+        }
+        if (a >= 224 && a <= 239 || (a == 255 && b == 255 && c == 255 && d == 255)) {
+            return AddressClass.MULTICAST;
+        }
+        if (a >= 240) {
+            return AddressClass.RESERVED;
+        }
+        if ((a == 192 && b == 0 && c == 0) || (a == 192 && b == 0 && c == 2) || (a == 198 && b == 51 && c == 100)
+                || (a == 203 && b == 0 && c == 113)) {
+            return AddressClass.RESERVED; // IETF protocol assignments and documentation ranges
+        }
+        return AddressClass.PUBLIC;
+    }
+
+    private static boolean isMetadata4(int a, int b, int c, int d) {
+        return (a == 169 && b == 254 && c == 169 && d == 254) // AWS, GCP, Azure, OpenStack, DigitalOcean, Oracle
+                || (a == 169 && b == 254 && c == 170 && (d == 2 || d == 23)) // AWS ECS task metadata
+                || (a == 169 && b == 254 && c == 169 && d == 123) // AWS time sync
+                || (a == 100 && b == 100 && c == 100 && d == 200) // Alibaba Cloud
+                || (a == 192 && b == 0 && c == 0 && d == 192); // Oracle Cloud (legacy)
+    }
+
+    private static AddressClass ipv6(byte[] x) {
+        if (isMetadata6(x)) {
+            return AddressClass.METADATA;
+        }
+        if (allZero(x, 0, 16)) {
+            return AddressClass.UNSPECIFIED;
+        }
+        if (allZero(x, 0, 15) && x[15] == 1) {
+            return AddressClass.LOOPBACK;
+        }
+        if (allZero(x, 0, 10) && u(x[10]) == 0xff && u(x[11]) == 0xff) {
+            return embedded(x, 12); // ::ffff:a.b.c.d, IPv4-mapped
+        }
+        if (allZero(x, 0, 12)) {
+            return embedded(x, 12); // ::a.b.c.d, IPv4-compatible (deprecated but still routed by some stacks)
+        }
+        if (allZero(x, 0, 8) && u(x[8]) == 0xff && u(x[9]) == 0xff && u(x[10]) == 0 && u(x[11]) == 0) {
+            return embedded(x, 12); // ::ffff:0:a.b.c.d, SIIT IPv4-translated
+        }
+        if (u(x[0]) == 0x00 && u(x[1]) == 0x64 && u(x[2]) == 0xff && u(x[3]) == 0x9b) {
+            if (allZero(x, 4, 12)) {
+                return embedded(x, 12); // 64:ff9b::/96 NAT64
+            }
+            if (u(x[4]) == 0 && u(x[5]) == 1) {
+                return AddressClass.PRIVATE; // 64:ff9b:1::/48 local-use NAT64
+            }
+        }
+        if (u(x[0]) == 0x20 && u(x[1]) == 0x02) {
+            return embedded(x, 2); // 2002::/16 6to4
+        }
+        if (u(x[0]) == 0x20 && u(x[1]) == 0x01 && u(x[2]) == 0 && u(x[3]) == 0) {
+            // 2001::/32 Teredo: the client's IPv4 address is stored inverted in the last four bytes
+            byte[] client = {(byte) ~x[12], (byte) ~x[13], (byte) ~x[14], (byte) ~x[15]};
+            AddressClass inner = classify(client);
+            return inner == AddressClass.PUBLIC ? AddressClass.PUBLIC : inner;
+        }
+        if (u(x[0]) == 0x20 && u(x[1]) == 0x01 && u(x[2]) == 0x0d && u(x[3]) == 0xb8) {
+            return AddressClass.RESERVED; // 2001:db8::/32 documentation
+        }
+        if (u(x[0]) == 0x01 && allZero(x, 1, 8)) {
+            return AddressClass.RESERVED; // 100::/64 discard-only
+        }
+        if ((u(x[0]) & 0xfe) == 0xfc) {
+            return AddressClass.PRIVATE; // fc00::/7 unique-local
+        }
+        if (u(x[0]) == 0xfe && (u(x[1]) & 0xc0) == 0x80) {
+            return AddressClass.LINK_LOCAL; // fe80::/10
+        }
+        if (u(x[0]) == 0xfe && (u(x[1]) & 0xc0) == 0xc0) {
+            return AddressClass.PRIVATE; // fec0::/10 site-local (deprecated)
+        }
+        if (u(x[0]) == 0xff) {
+            return AddressClass.MULTICAST;
+        }
+        return AddressClass.PUBLIC;
+    }
+
+    private static boolean isMetadata6(byte[] x) {
+        // fd00:ec2::254 (AWS IMDS over IPv6) and fd00:ec2::23 (AWS time sync)
+        boolean awsPrefix = u(x[0]) == 0xfd && u(x[1]) == 0x00 && u(x[2]) == 0x0e && u(x[3]) == 0xc2 && allZero(x, 4, 14);
+        return awsPrefix && ((u(x[14]) == 0x02 && u(x[15]) == 0x54) || (u(x[14]) == 0x00 && u(x[15]) == 0x23));
+    }
+
+    private static AddressClass embedded(byte[] x, int offset) {
+        return classify(new byte[] {x[offset], x[offset + 1], x[offset + 2], x[offset + 3]});
+    }
+
+    private static boolean allZero(byte[] x, int from, int to) {
+        for (int i = from; i < to; i++) {
+            if (x[i] != 0) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    private static int u(byte b) {
+        return b & 0xff;
+    }
+}

@@ -1,0 +1,123 @@
+package dev.omcp.core.egress;
+
+import dev.omcp.ports.egress.EgressPolicy;
+import dev.omcp.ports.egress.EgressVerdict;
+import java.net.URI;
+import java.net.URISyntaxException;
+import java.util.Locale;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * The egress rules of spec 5.9. Refusal reasons name the kind of address and the setting that
+ * would change the answer; they never repeat the URL.
+ */
+public final class EgressRules implements EgressPolicy {
+    private static final int MAX_URL_LENGTH = 2048;
+    /** Names of metadata services that must be refused even before they resolve. */
+    private static final Set<String> METADATA_NAMES = Set.of(
+            "metadata.google.internal", "metadata.goog", "metadata", "instance-data", "instance-data.ec2.internal",
+            "metadata.azure.internal", "metadata.tencentyun.com");
+
+    private final boolean allowPrivate;
+
+    /**
+     * @param allowPrivate {@code OMCP_ALLOW_PRIVATE_BACKENDS}: allow private and loopback addresses
+     */
+    public EgressRules(boolean allowPrivate) {
+        this.allowPrivate = allowPrivate;
+    }
+
+    @Override
+    public boolean privateBackendsAllowed() {
+        return allowPrivate;
+    }
+
+    @Override
+    public EgressVerdict checkUrl(String url) {
+        if (url.length() > MAX_URL_LENGTH) {
+            return EgressVerdict.refuse("the URL is longer than " + MAX_URL_LENGTH + " characters");
+        }
+        URI uri;
+        try {
+            uri = new URI(url.strip());
+        } catch (URISyntaxException e) {
+            return EgressVerdict.refuse("the URL is malformed: " + e.getReason());
+        }
+        String scheme = uri.getScheme() == null ? "" : uri.getScheme().toLowerCase(Locale.ROOT);
+        if (!scheme.equals("http") && !scheme.equals("https")) {
+            return EgressVerdict.refuse(scheme.isEmpty()
+                    ? "the URL has no scheme; use http:// or https://"
+                    : "the scheme '" + scheme + "' is not allowed; use http:// or https://");
+        }
+        if (uri.getRawUserInfo() != null) {
+            return EgressVerdict.refuse("the URL carries credentials; put them in the source's auth settings instead");
+        }
+        String host = uri.getHost();
+        if (host == null || host.isEmpty()) {
+            // java.net.URI leaves the host empty for forms like 127.1 or under_score names; HTTP
+            // clients cannot use those, but an address spelled that way is still named as such.
+            String authorityHost = authorityHost(uri.getRawAuthority());
+            if (!authorityHost.isEmpty()) {
+                EgressVerdict asHost = checkHost(authorityHost);
+                if (!asHost.allowed()) {
+                    return asHost;
+                }
+                if (AddressLiterals.parse(authorityHost).isPresent()) {
+                    return EgressVerdict.refuse("write the IP address in dotted form a.b.c.d");
+                }
+            }
+            return EgressVerdict.refuse("the URL has no valid host name (letters, digits, '-' and '.', or an IP address)");
+        }
+        return checkHost(host);
+    }
+
+    @Override
+    public EgressVerdict checkHost(String host) {
+        String lower = host.toLowerCase(Locale.ROOT);
+        String bare = lower.endsWith(".") ? lower.substring(0, lower.length() - 1) : lower;
+        if (METADATA_NAMES.contains(bare)) {
+            return EgressVerdict.refuse("the host is a cloud-metadata service, which is never allowed");
+        }
+        Optional<byte[]> literal = AddressLiterals.parse(lower);
+        if (literal.isPresent()) {
+            return checkAddress(literal.get());
+        }
+        if (AddressLiterals.looksNumeric(bare) || bare.contains(":")) {
+            return EgressVerdict.refuse("the host looks like an IP address but is not a valid one");
+        }
+        return EgressVerdict.allow();
+    }
+
+    private static String authorityHost(String authority) {
+        if (authority == null) {
+            return "";
+        }
+        String hostPort = authority.substring(authority.lastIndexOf('@') + 1);
+        if (hostPort.startsWith("[")) {
+            int end = hostPort.indexOf(']');
+            return end < 0 ? "" : hostPort.substring(0, end + 1);
+        }
+        int colon = hostPort.lastIndexOf(':');
+        return colon < 0 ? hostPort : hostPort.substring(0, colon);
+    }
+
+    @Override
+    public Optional<byte[]> literalAddress(String host) {
+        return AddressLiterals.parse(host);
+    }
+
+    @Override
+    public EgressVerdict checkAddress(byte[] address) {
+        AddressClass kind = AddressClassifier.classify(address);
+        return switch (kind.rule()) {
+            case ALLOWED -> EgressVerdict.allow();
+            case OPT_IN -> allowPrivate
+                    ? EgressVerdict.allow()
+                    : EgressVerdict.refuse("the backend address is " + kind.description()
+                            + "; set OMCP_ALLOW_PRIVATE_BACKENDS=true to allow private and loopback backends");
+            case NEVER -> EgressVerdict.refuse("the backend address is " + kind.description()
+                    + ", which is never allowed" + (kind == AddressClass.METADATA ? ", not even with OMCP_ALLOW_PRIVATE_BACKENDS" : ""));
+        };
+    }
+}

@@ -1,0 +1,88 @@
+package dev.omcp.core.sources;
+
+import dev.omcp.sdk.connector.ConnectorException;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+
+/**
+ * Calls every bound connector in parallel on virtual threads, each with its own timeout and all
+ * within an overall deadline, and reports one outcome per source (DECISIONS.md: a partial failure
+ * names the failed sources).
+ */
+public final class FanOut {
+    private FanOut() {}
+
+    /** One backend call. */
+    @FunctionalInterface
+    public interface Call<C, R> {
+        R apply(C capability) throws ConnectorException;
+    }
+
+    /** What one source answered. */
+    public sealed interface Outcome<R> {
+        /** The source's name. */
+        String source();
+
+        /** The source answered {@code value}. */
+        record Answered<R>(String source, R value) implements Outcome<R> {}
+
+        /** The source failed; {@code message} is the connector's (no URL, no stack trace). */
+        record Failed<R>(String source, ConnectorException.Kind kind, String message) implements Outcome<R> {}
+    }
+
+    /**
+     * Calls {@code call} on every connector.
+     *
+     * @param perBackend how long one source may take
+     * @param overall how long the whole fan-out may take; sources still running then count as timed out
+     * @return one outcome per source, in the order of {@code bound}
+     */
+    public static <C, R> List<Outcome<R>> call(List<Bound<C>> bound, Call<C, R> call, Duration perBackend, Duration overall) {
+        Objects.requireNonNull(call, "call");
+        List<Future<R>> futures = new ArrayList<>();
+        // Not try-with-resources: close() would wait for calls that overran their deadline.
+        ExecutorService executor = Executors.newVirtualThreadPerTaskExecutor();
+        try {
+            for (Bound<C> b : bound) {
+                futures.add(executor.submit(() -> call.apply(b.capability())));
+            }
+            long deadline = System.nanoTime() + overall.toNanos();
+            List<Outcome<R>> outcomes = new ArrayList<>();
+            for (int i = 0; i < bound.size(); i++) {
+                String source = bound.get(i).source();
+                long wait = Math.min(perBackend.toNanos(), Math.max(0, deadline - System.nanoTime()));
+                outcomes.add(await(source, futures.get(i), wait));
+            }
+            return outcomes;
+        } finally {
+            executor.shutdownNow();
+        }
+    }
+
+    private static <R> Outcome<R> await(String source, Future<R> future, long waitNanos) {
+        try {
+            return new Outcome.Answered<>(source, future.get(waitNanos, TimeUnit.NANOSECONDS));
+        } catch (TimeoutException e) {
+            future.cancel(true);
+            return new Outcome.Failed<>(source, ConnectorException.Kind.TIMEOUT, "the source did not answer in time");
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            future.cancel(true);
+            return new Outcome.Failed<>(source, ConnectorException.Kind.UNAVAILABLE, "the call was interrupted");
+        } catch (ExecutionException e) {
+            if (e.getCause() instanceof ConnectorException ce) {
+                return new Outcome.Failed<>(source, ce.kind(), ce.getMessage());
+            }
+            return new Outcome.Failed<>(source, ConnectorException.Kind.BAD_RESPONSE,
+                    "the connector failed unexpectedly (" + e.getCause().getClass().getSimpleName() + ")");
+        }
+    }
+}

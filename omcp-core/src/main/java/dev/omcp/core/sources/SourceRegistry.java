@@ -1,0 +1,565 @@
+package dev.omcp.core.sources;
+
+import dev.omcp.ports.connectors.ConnectorCatalog;
+import dev.omcp.ports.connectors.ConnectorType;
+import dev.omcp.ports.egress.EgressPolicy;
+import dev.omcp.ports.egress.EgressVerdict;
+import dev.omcp.ports.egress.HostResolver;
+import dev.omcp.ports.identity.Principal;
+import dev.omcp.ports.sources.ConnectorContexts;
+import dev.omcp.ports.sources.ManageSources;
+import dev.omcp.ports.sources.PluginPin;
+import dev.omcp.ports.sources.SourceCheck;
+import dev.omcp.ports.sources.SourceDefinition;
+import dev.omcp.ports.sources.SourceDraft;
+import dev.omcp.ports.sources.SourceOutcome;
+import dev.omcp.ports.sources.SourceStore;
+import dev.omcp.ports.sources.SourceStoreException;
+import dev.omcp.ports.sources.SourceView;
+import dev.omcp.ports.sources.SourcesDocument;
+import dev.omcp.sdk.connector.Connector;
+import dev.omcp.sdk.connector.ConnectorContext;
+import dev.omcp.sdk.connector.ConnectorException;
+import dev.omcp.sdk.connector.DeclaredCapabilities;
+import dev.omcp.sdk.connector.Health;
+import dev.omcp.sdk.connector.LogAggregatesCapability;
+import dev.omcp.sdk.connector.LogsCapability;
+import dev.omcp.sdk.connector.MetricDiscoveryCapability;
+import dev.omcp.sdk.connector.MetricsCapability;
+import dev.omcp.sdk.connector.ServiceListingCapability;
+import dev.omcp.sdk.connector.SourceConfig;
+import dev.omcp.sdk.connector.TopologyCapability;
+import dev.omcp.sdk.connector.TracesCapability;
+import dev.omcp.sdk.manifest.Capabilities;
+import jakarta.json.JsonObject;
+import java.net.URI;
+import java.net.URISyntaxException;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.locks.ReentrantLock;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The live sources: one connector per enabled source, created through the {@link ConnectorCatalog},
+ * admitted by the egress guard, closed when the source is removed or replaced.
+ *
+ * <p>Reads ({@link #with}, {@link #list}) see an immutable snapshot and never block. Changes are
+ * serialized; each creates the new connector first, then persists, then swaps the snapshot and
+ * closes the old connector, so a failure at any step leaves the previous state intact.
+ *
+ * <p>Tenant binding: a source bound to a tenant serves only principals of that tenant; an unbound
+ * source serves everyone. For tools, a principal without a tenant sees only unbound sources (fail
+ * closed); for the management API, a caller without a tenant (an operator of the whole gateway)
+ * sees every source.
+ */
+public final class SourceRegistry implements ManageSources, AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(SourceRegistry.class);
+    private static final Map<Class<?>, String> CAPABILITY_NAMES = capabilityNames();
+
+    private final ConnectorCatalog catalog;
+    private final ConnectorContexts contexts;
+    private final SourceStore store;
+    private final EgressPolicy egress;
+    private final HostResolver resolver;
+    private final Duration factoryTimeout;
+    private final ReentrantLock changes = new ReentrantLock();
+    private volatile Map<String, LiveSource> live = Map.of();
+    private volatile List<PluginPin> pins = List.of();
+    private volatile boolean writable = true;
+
+    /** One source and what became of it. */
+    private record LiveSource(SourceDefinition definition, Optional<ConnectorType> type, Optional<Connector> connector,
+            String status, String problem, boolean badSettings) {
+        LiveSource(SourceDefinition definition, Optional<ConnectorType> type, Optional<Connector> connector, String status,
+                String problem) {
+            this(definition, type, connector, status, problem, false);
+        }
+
+        boolean visibleTo(String tenant, boolean management) {
+            String bound = definition.config().tenant();
+            if (bound.isEmpty()) {
+                return true;
+            }
+            return management && tenant.isEmpty() || bound.equals(tenant);
+        }
+    }
+
+    /**
+     * @param catalog the connector types (builtins, plugins)
+     * @param contexts builds each source's guarded HTTP client
+     * @param store the sources file (or the environment)
+     * @param egress the egress rules
+     * @param resolver resolves host names when a source is added, so the rules can judge them
+     * @param factoryTimeout how long an asynchronous factory may take before the source counts as failed
+     */
+    public SourceRegistry(ConnectorCatalog catalog, ConnectorContexts contexts, SourceStore store, EgressPolicy egress,
+            HostResolver resolver, Duration factoryTimeout) {
+        this.catalog = Objects.requireNonNull(catalog, "catalog");
+        this.contexts = Objects.requireNonNull(contexts, "contexts");
+        this.store = Objects.requireNonNull(store, "store");
+        this.egress = Objects.requireNonNull(egress, "egress");
+        this.resolver = Objects.requireNonNull(resolver, "resolver");
+        this.factoryTimeout = Objects.requireNonNull(factoryTimeout, "factoryTimeout");
+    }
+
+    /**
+     * Loads the store and connects every enabled source, in parallel. A source that cannot be served
+     * is kept with status {@code failed} and its reason; the gateway starts anyway (spec 1.4).
+     */
+    public void start() {
+        changes.lock();
+        try {
+            SourcesDocument document = store.load();
+            document.problems().forEach(p -> LOG.warn("event=source-skipped store={} reason=\"{}\"", store.describe(), p));
+            writable = document.writable();
+            pins = document.plugins();
+            List<SourceDefinition> definitions = document.sources();
+            List<LiveSource> connected = connectAll(definitions);
+            Map<String, LiveSource> next = new TreeMap<>();
+            connected.forEach(s -> next.put(s.definition().name(), s));
+            live = Collections.unmodifiableMap(next);
+            LOG.info("event=sources-loaded store={} sources={} connected={}", store.describe(), next.size(),
+                    next.values().stream().filter(s -> s.connector().isPresent()).count());
+        } finally {
+            changes.unlock();
+        }
+    }
+
+    private List<LiveSource> connectAll(List<SourceDefinition> definitions) {
+        ExecutorService executor = Executors.newVirtualThreadPerTaskExecutor();
+        try {
+            List<Future<LiveSource>> futures = new ArrayList<>();
+            for (SourceDefinition d : definitions) {
+                futures.add(executor.submit(() -> connect(d)));
+            }
+            List<LiveSource> out = new ArrayList<>();
+            for (int i = 0; i < futures.size(); i++) {
+                out.add(join(futures.get(i), definitions.get(i)));
+            }
+            return out;
+        } finally {
+            executor.shutdown();
+        }
+    }
+
+    private static LiveSource join(Future<LiveSource> future, SourceDefinition definition) {
+        try {
+            return future.get();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return new LiveSource(definition, Optional.empty(), Optional.empty(), "failed", "start was interrupted");
+        } catch (ExecutionException e) {
+            LOG.error("event=source-connect-bug source={} error={}", definition.name(), e.getCause().getClass().getName());
+            return new LiveSource(definition, Optional.empty(), Optional.empty(), "failed",
+                    "the connector failed unexpectedly (" + e.getCause().getClass().getSimpleName() + ")");
+        }
+    }
+
+    /** The {@code plugins:} pins of the sources file, for the plugin loader. */
+    public List<PluginPin> pluginPins() {
+        return pins;
+    }
+
+    /**
+     * The connectors that serve {@code capability} for {@code principal}: the manifest declares it,
+     * the connector implements it, the source is enabled and connected and visible to the
+     * principal's tenant. Sorted by source name. Never blocks.
+     */
+    public <C> List<Bound<C>> with(Class<C> capability, Principal principal) {
+        return with(capability, principal, Optional.empty());
+    }
+
+    /**
+     * Like {@link #with(Class, Principal)}, limited to the sources named in {@code onlySources} (for
+     * example a credential's source allow-list).
+     */
+    public <C> List<Bound<C>> with(Class<C> capability, Principal principal, Optional<Set<String>> onlySources) {
+        Objects.requireNonNull(capability, "capability");
+        List<Bound<C>> out = new ArrayList<>();
+        for (LiveSource s : live.values()) {
+            if (s.connector().isEmpty() || s.type().isEmpty() || !s.visibleTo(principal.tenant(), false)) {
+                continue;
+            }
+            if (onlySources.isPresent() && !onlySources.get().contains(s.definition().name())) {
+                continue;
+            }
+            Connector connector = s.connector().get();
+            if (DeclaredCapabilities.serves(s.type().get().manifest().capabilities(), connector, capability)) {
+                SourceConfig config = s.definition().config();
+                out.add(new Bound<>(config.name(), config.type(), config.tenant(), capability.cast(connector), connector));
+            }
+        }
+        return out;
+    }
+
+    /** How many connected sources serve {@code capability} for anyone (for {@code /api/info}). */
+    public int countServing(Class<?> capability) {
+        int count = 0;
+        for (LiveSource s : live.values()) {
+            if (s.connector().isPresent() && s.type().isPresent()
+                    && DeclaredCapabilities.serves(s.type().get().manifest().capabilities(), s.connector().get(), capability)) {
+                count++;
+            }
+        }
+        return count;
+    }
+
+    @Override
+    public List<SourceView> list(Principal caller) {
+        List<SourceView> out = new ArrayList<>();
+        for (LiveSource s : live.values()) {
+            if (s.visibleTo(caller.tenant(), true)) {
+                out.add(view(s));
+            }
+        }
+        return out;
+    }
+
+    @Override
+    public SourceOutcome add(SourceDraft draft, Principal caller) {
+        changes.lock();
+        try {
+            if (live.containsKey(draft.name())) {
+                return refused(SourceOutcome.EXISTS, "a source named '" + draft.name() + "' exists; use PUT to change it");
+            }
+            Map<String, String> paths = SecretSettings.filePaths(draft.settings());
+            if (!paths.isEmpty()) {
+                return refused(SourceOutcome.INVALID, "settings " + String.join(", ", paths.keySet())
+                        + " name files on the gateway host; those are accepted only in the sources file. Send the PEM or token inline");
+            }
+            if (draft.settings().toString().contains(MASK)) {
+                return refused(SourceOutcome.INVALID, "a new source cannot keep masked values; send the secrets themselves");
+            }
+            Object built = definition(draft, draft.url().orElse(""), draft.settings(), caller, SourceDefinition.Origin.API);
+            if (built instanceof SourceOutcome.Refused r) {
+                return r;
+            }
+            return commit((SourceDefinition) built, Optional.empty());
+        } finally {
+            changes.unlock();
+        }
+    }
+
+    @Override
+    public SourceOutcome update(String name, SourceDraft draft, Principal caller) {
+        changes.lock();
+        try {
+            LiveSource current = live.get(name);
+            if (current == null || !current.visibleTo(caller.tenant(), true)) {
+                return refused(SourceOutcome.NOT_FOUND, "no source named '" + name + "'");
+            }
+            if (!draft.name().equals(name)) {
+                return refused(SourceOutcome.INVALID, "the body names source '" + draft.name() + "' but the path names '"
+                        + name + "'; sources cannot be renamed, add a new one and remove the old");
+            }
+            SourceConfig old = current.definition().config();
+            JsonObject settings = SecretSettings.unmask(draft.settings(), old.settings());
+            List<String> unresolved = SecretSettings.unresolvedMasks(settings);
+            if (!unresolved.isEmpty()) {
+                return refused(SourceOutcome.INVALID, "settings " + String.join(", ", unresolved)
+                        + " are masked but the source has no stored value there; send the secret itself");
+            }
+            Map<String, String> oldPaths = SecretSettings.filePaths(old.settings());
+            for (Map.Entry<String, String> p : SecretSettings.filePaths(settings).entrySet()) {
+                if (!p.getValue().equals(oldPaths.get(p.getKey()))) {
+                    return refused(SourceOutcome.INVALID, "setting " + p.getKey()
+                            + " names a file on the gateway host; file paths can be changed only in the sources file");
+                }
+            }
+            String url = draft.url().filter(u -> !u.isBlank()).orElse(old.url());
+            Object built = definition(draft, url, settings, caller, current.definition().origin());
+            if (built instanceof SourceOutcome.Refused r) {
+                return r;
+            }
+            return commit((SourceDefinition) built, Optional.of(current));
+        } finally {
+            changes.unlock();
+        }
+    }
+
+    @Override
+    public SourceOutcome remove(String name, Principal caller) {
+        changes.lock();
+        try {
+            LiveSource current = live.get(name);
+            if (current == null || !current.visibleTo(caller.tenant(), true)) {
+                return refused(SourceOutcome.NOT_FOUND, "no source named '" + name + "'");
+            }
+            Map<String, LiveSource> next = new TreeMap<>(live);
+            next.remove(name);
+            Optional<SourceOutcome> saved = persist(next);
+            if (saved.isPresent()) {
+                return saved.get();
+            }
+            live = Collections.unmodifiableMap(next);
+            close(current);
+            LOG.info("event=source-removed source={} actor={}", name, caller.id());
+            return new SourceOutcome.Removed(name);
+        } finally {
+            changes.unlock();
+        }
+    }
+
+    @Override
+    public SourceCheck test(SourceDraft draft, Principal caller) {
+        Object built = definition(draft, draft.url().orElse(""), draft.settings(), caller, SourceDefinition.Origin.API);
+        if (built instanceof SourceOutcome.Refused r) {
+            String stage = r.code().equals(SourceOutcome.URL_REJECTED) ? "egress" : "validation";
+            return new SourceCheck(false, stage, r.reason(), -1, List.of());
+        }
+        SourceDefinition definition = (SourceDefinition) built;
+        LiveSource probe = connect(new SourceDefinition(definition.config(), true, definition.origin()));
+        if (probe.connector().isEmpty()) {
+            return new SourceCheck(false, "connect", probe.problem(), -1, List.of());
+        }
+        try (Connector connector = probe.connector().get()) {
+            Health health = connector.health();
+            return new SourceCheck(health.up(), health.up() ? "done" : "health", SecretSettings.withoutUrls(health.message()),
+                    health.latency().toMillis(), capabilities(probe));
+        } catch (RuntimeException e) {
+            LOG.warn("event=source-test-bug type={} error={}", draft.type(), e.getClass().getName());
+            return new SourceCheck(false, "health", "the connector failed unexpectedly (" + e.getClass().getSimpleName() + ")", -1,
+                    List.of());
+        }
+    }
+
+    /** Validates a draft into a definition, or a refusal. */
+    private Object definition(SourceDraft draft, String url, JsonObject settings, Principal caller, SourceDefinition.Origin origin) {
+        String tenant = draft.tenant();
+        if (!caller.tenant().isEmpty()) {
+            if (!tenant.isEmpty() && !tenant.equals(caller.tenant())) {
+                return refused(SourceOutcome.INVALID, "you may bind sources only to your own tenant '" + caller.tenant() + "'");
+            }
+            tenant = caller.tenant();
+        }
+        SourceConfig config;
+        try {
+            config = new SourceConfig(draft.name(), draft.type(), url, tenant, settings);
+        } catch (IllegalArgumentException e) {
+            return refused(SourceOutcome.INVALID, e.getMessage());
+        }
+        if (catalog.find(draft.type()).isEmpty()) {
+            return refused(SourceOutcome.TYPE_UNKNOWN, "no connector type '" + draft.type() + "' is loaded; known types: "
+                    + String.join(", ", catalog.all().stream().map(ConnectorType::name).toList()));
+        }
+        EgressVerdict verdict = admit(url);
+        if (verdict instanceof EgressVerdict.Refused r) {
+            return refused(SourceOutcome.URL_REJECTED, r.reason());
+        }
+        return new SourceDefinition(config, draft.enabled(), origin);
+    }
+
+    /**
+     * Spec 5.9 at the time a source is added: the URL's scheme and literal host, then every address
+     * its host name resolves to now. A name that does not resolve now is admitted; every connection
+     * is checked again when its name is resolved.
+     */
+    EgressVerdict admit(String url) {
+        if (url.isBlank()) {
+            return EgressVerdict.allow();
+        }
+        EgressVerdict verdict = egress.checkUrl(url);
+        if (!verdict.allowed()) {
+            return verdict;
+        }
+        String host;
+        try {
+            host = new URI(url.strip()).getHost();
+        } catch (URISyntaxException e) {
+            return EgressVerdict.refuse("the URL is malformed: " + e.getReason());
+        }
+        if (egress.literalAddress(host).isPresent()) {
+            return verdict;
+        }
+        for (byte[] address : resolver.resolve(host)) {
+            EgressVerdict each = egress.checkAddress(address);
+            if (each instanceof EgressVerdict.Refused r) {
+                return EgressVerdict.refuse("the host name resolves to an address that is refused: " + r.reason());
+            }
+        }
+        return verdict;
+    }
+
+    private SourceOutcome commit(SourceDefinition definition, Optional<LiveSource> previous) {
+        if (!writable) {
+            return refused(SourceOutcome.NOT_PERSISTED, "the sources file could not be read at start, so it is never overwritten; "
+                    + "fix it and restart the gateway");
+        }
+        LiveSource next = connect(definition);
+        if (next.badSettings()) {
+            return refused(SourceOutcome.INVALID, next.problem());
+        }
+        Map<String, LiveSource> snapshot = new TreeMap<>(live);
+        snapshot.put(definition.name(), next);
+        Optional<SourceOutcome> saved = persist(snapshot);
+        if (saved.isPresent()) {
+            close(next);
+            return saved.get();
+        }
+        live = Collections.unmodifiableMap(snapshot);
+        previous.ifPresent(this::close);
+        LOG.info("event=source-saved source={} type={} status={}", definition.name(), definition.config().type(), next.status());
+        return new SourceOutcome.Saved(view(next));
+    }
+
+    private Optional<SourceOutcome> persist(Map<String, LiveSource> snapshot) {
+        if (!writable) {
+            return Optional.of(refused(SourceOutcome.NOT_PERSISTED, "the sources file could not be read at start, so it is never "
+                    + "overwritten; fix it and restart the gateway"));
+        }
+        try {
+            store.save(snapshot.values().stream().map(LiveSource::definition).toList());
+            return Optional.empty();
+        } catch (SourceStoreException e) {
+            LOG.error("event=sources-not-persisted store={} reason=\"{}\"", store.describe(), SecretSettings.withoutUrls(e.getMessage()));
+            return Optional.of(refused(SourceOutcome.NOT_PERSISTED, "the sources could not be saved, nothing changed: "
+                    + SecretSettings.withoutUrls(e.getMessage())));
+        }
+    }
+
+    /** Creates the connector of one source, waiting for an asynchronous factory up to the timeout. */
+    private LiveSource connect(SourceDefinition definition) {
+        SourceConfig config = definition.config();
+        Optional<ConnectorType> type = catalog.find(config.type());
+        if (type.isEmpty()) {
+            return new LiveSource(definition, type, Optional.empty(), "unknown-type",
+                    "no connector type '" + config.type() + "' is loaded");
+        }
+        if (!definition.enabled()) {
+            return new LiveSource(definition, type, Optional.empty(), "disabled", "");
+        }
+        EgressVerdict verdict = admit(config.url());
+        if (verdict instanceof EgressVerdict.Refused r) {
+            LOG.warn("event=source-url-rejected source={} reason=\"{}\"", config.name(), r.reason());
+            return new LiveSource(definition, type, Optional.empty(), "failed", r.reason());
+        }
+        ConnectorContext context;
+        try {
+            context = contexts.contextFor(config);
+        } catch (ConnectorException e) {
+            String reason = SecretSettings.withoutUrls(e.getMessage());
+            LOG.warn("event=source-settings-invalid source={} reason=\"{}\"", config.name(), reason);
+            return new LiveSource(definition, type, Optional.empty(), "failed", reason, true);
+        }
+        CompletableFuture<Connector> creation;
+        try {
+            creation = type.get().factory().create(config, context).toCompletableFuture();
+        } catch (RuntimeException e) {
+            LOG.warn("event=connector-factory-bug source={} type={} error={}", config.name(), config.type(), e.getClass().getName());
+            return failed(definition, type, "the connector factory failed unexpectedly (" + e.getClass().getSimpleName() + ")");
+        }
+        try {
+            Connector connector = creation.get(factoryTimeout.toMillis(), TimeUnit.MILLISECONDS);
+            return new LiveSource(definition, type, Optional.of(connector), "connected", "");
+        } catch (TimeoutException e) {
+            creation.thenAccept(Connector::close); // a late connector must not leak
+            return failed(definition, type, "the connector did not start within " + factoryTimeout.toSeconds() + " s");
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            creation.thenAccept(Connector::close);
+            return failed(definition, type, "start was interrupted");
+        } catch (ExecutionException e) {
+            Throwable cause = e.getCause();
+            String reason = cause instanceof ConnectorException ce
+                    ? SecretSettings.withoutUrls(ce.getMessage())
+                    : "the connector factory failed unexpectedly (" + cause.getClass().getSimpleName() + ")";
+            return failed(definition, type, reason);
+        }
+    }
+
+    private static LiveSource failed(SourceDefinition definition, Optional<ConnectorType> type, String reason) {
+        LOG.warn("event=source-failed source={} type={} reason=\"{}\"", definition.name(), definition.config().type(), reason);
+        return new LiveSource(definition, type, Optional.empty(), "failed", reason);
+    }
+
+    private void close(LiveSource source) {
+        source.connector().ifPresent(c -> {
+            try {
+                c.close();
+            } catch (RuntimeException e) {
+                LOG.warn("event=connector-close-failed source={} error={}", source.definition().name(), e.getClass().getName());
+            }
+        });
+    }
+
+    private static SourceView view(LiveSource s) {
+        SourceConfig c = s.definition().config();
+        return new SourceView(c.name(), c.type(), endpoint(c.url()), c.tenant(), s.definition().enabled(), s.definition().origin(),
+                s.status(), s.problem(), capabilities(s), SecretSettings.mask(c.settings()));
+    }
+
+    private static List<String> capabilities(LiveSource s) {
+        if (s.connector().isEmpty() || s.type().isEmpty()) {
+            return List.of();
+        }
+        Capabilities declared = s.type().get().manifest().capabilities();
+        List<String> out = new ArrayList<>();
+        CAPABILITY_NAMES.forEach((type, name) -> {
+            if (DeclaredCapabilities.serves(declared, s.connector().get(), type)) {
+                out.add(name);
+            }
+        });
+        return out;
+    }
+
+    /** {@code scheme://host[:port]} of a URL: never the path, query or credentials. */
+    static String endpoint(String url) {
+        if (url.isBlank()) {
+            return "";
+        }
+        try {
+            URI uri = new URI(url.strip());
+            if (uri.getScheme() == null || uri.getHost() == null) {
+                return "";
+            }
+            String host = uri.getHost();
+            return uri.getScheme().toLowerCase(java.util.Locale.ROOT) + "://" + host + (uri.getPort() >= 0 ? ":" + uri.getPort() : "");
+        } catch (URISyntaxException e) {
+            return "";
+        }
+    }
+
+    private static SourceOutcome.Refused refused(String code, String reason) {
+        return new SourceOutcome.Refused(code, reason);
+    }
+
+    private static Map<Class<?>, String> capabilityNames() {
+        Map<Class<?>, String> names = new LinkedHashMap<>();
+        names.put(MetricsCapability.class, "queryMetrics");
+        names.put(MetricDiscoveryCapability.class, "discoverMetrics");
+        names.put(LogsCapability.class, "queryLogs");
+        names.put(LogAggregatesCapability.class, "aggregateLogs");
+        names.put(ServiceListingCapability.class, "listServices");
+        names.put(TracesCapability.class, "queryTraces");
+        names.put(TopologyCapability.class, "topology");
+        return Collections.unmodifiableMap(names);
+    }
+
+    /** Closes every connector. */
+    @Override
+    public void close() {
+        changes.lock();
+        try {
+            live.values().forEach(this::close);
+            live = Map.of();
+        } finally {
+            changes.unlock();
+        }
+    }
+}

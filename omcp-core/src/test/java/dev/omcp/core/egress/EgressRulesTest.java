@@ -1,0 +1,140 @@
+package dev.omcp.core.egress;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.omcp.ports.egress.EgressVerdict;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+/** Spec 5.9: every spelling of a private, loopback or metadata address is judged by the address it means. */
+class EgressRulesTest {
+    private final EgressRules strict = new EgressRules(false);
+    private final EgressRules optedIn = new EgressRules(true);
+
+    // url, verdict without opt-in, verdict with OMCP_ALLOW_PRIVATE_BACKENDS=true
+    @ParameterizedTest(name = "{0}: default {1}, opted in {2}")
+    @CsvSource(delimiter = '|', textBlock = """
+            http://93.184.216.34/                      | allow  | allow
+            https://prometheus.example.com:9090/api    | allow  | allow
+            http://8.8.8.8:9090                        | allow  | allow
+            http://[2606:4700:4700::1111]/             | allow  | allow
+            http://127.0.0.1:9090/                     | refuse | allow
+            http://127.1/                              | refuse | refuse
+            http://127.0.1/                            | refuse | refuse
+            http://2130706433/                         | refuse | allow
+            http://0x7f000001/                         | refuse | allow
+            http://0x7f.0x0.0x0.0x1/                   | refuse | refuse
+            http://0177.0.0.1/                         | refuse | allow
+            http://0177.1/                             | refuse | refuse
+            http://017700000001/                       | refuse | allow
+            http://127.0.0.1./                         | refuse | refuse
+            http://[::1]/                              | refuse | allow
+            http://[0:0:0:0:0:0:0:1]/                  | refuse | allow
+            http://[::ffff:127.0.0.1]/                 | refuse | allow
+            http://[::ffff:7f00:1]/                    | refuse | allow
+            http://[::127.0.0.1]/                      | refuse | allow
+            http://10.0.0.5/                           | refuse | allow
+            http://172.16.0.1/                         | refuse | allow
+            http://172.31.255.255/                     | refuse | allow
+            http://172.32.0.1/                         | allow  | allow
+            http://192.168.1.10/                       | refuse | allow
+            http://167772165/                          | refuse | allow
+            http://0xc0a80001/                         | refuse | allow
+            http://100.64.0.1/                         | refuse | allow
+            http://100.127.255.254/                    | refuse | allow
+            http://100.128.0.1/                        | allow  | allow
+            http://[fd12:3456:789a::1]/                | refuse | allow
+            http://[fc00::1]/                          | refuse | allow
+            http://[::ffff:10.1.2.3]/                  | refuse | allow
+            http://[2002:c0a8:0101::1]/                | refuse | allow
+            http://[2002:5db8:d822::1]/                | allow  | allow
+            http://[64:ff9b::10.0.0.1]/                | refuse | allow
+            http://[64:ff9b::7f00:1]/                  | refuse | allow
+            http://[64:ff9b::8.8.8.8]/                 | allow  | allow
+            http://169.254.169.254/latest/meta-data/   | refuse | refuse
+            http://2852039166/                         | refuse | refuse
+            http://0xa9fea9fe/                         | refuse | refuse
+            http://0251.0376.0251.0376/                | refuse | refuse
+            http://169.254.43518/                      | refuse | refuse
+            http://[::ffff:169.254.169.254]/           | refuse | refuse
+            http://[::ffff:a9fe:a9fe]/                 | refuse | refuse
+            http://[2002:a9fe:a9fe::]/                 | refuse | refuse
+            http://[64:ff9b::169.254.169.254]/         | refuse | refuse
+            http://[fd00:ec2::254]/                    | refuse | refuse
+            http://100.100.100.200/                    | refuse | refuse
+            http://169.254.170.2/v2/credentials        | refuse | refuse
+            http://metadata.google.internal/           | refuse | refuse
+            http://METADATA.GOOGLE.INTERNAL./          | refuse | refuse
+            http://169.254.10.10/                      | refuse | refuse
+            http://[fe80::1]/                          | refuse | refuse
+            http://[fe80::1%25eth0]/                   | refuse | refuse
+            http://0.0.0.0/                            | refuse | refuse
+            http://0/                                  | refuse | refuse
+            http://[::]/                               | refuse | refuse
+            http://224.0.0.1/                          | refuse | refuse
+            http://255.255.255.255/                    | refuse | refuse
+            http://[ff02::1]/                          | refuse | refuse
+            http://240.0.0.1/                          | refuse | refuse
+            http://192.0.2.10/                         | refuse | refuse
+            http://[2001:db8::1]/                      | refuse | refuse
+            http://4294967296/                         | refuse | refuse
+            http://256.256.256.256/                    | refuse | refuse
+            ftp://prometheus.example.com/              | refuse | refuse
+            file:///etc/passwd                         | refuse | refuse
+            gopher://127.0.0.1:6379/                   | refuse | refuse
+            javascript:alert(1)                        | refuse | refuse
+            prometheus.example.com:9090                | refuse | refuse
+            http://user:secret@prometheus.example.com/ | refuse | refuse
+            http:///nohost                             | refuse | refuse
+            http://under_score.example.com/            | refuse | refuse
+            """)
+    void judgesEveryForm(String url, String withoutOptIn, String withOptIn) {
+        assertThat(verdict(strict, url)).as("default: " + url).isEqualTo(withoutOptIn);
+        assertThat(verdict(optedIn, url)).as("opted in: " + url).isEqualTo(withOptIn);
+    }
+
+    @Test
+    void addressesJavaCannotParseAreStillNamedByWhatTheyMean() {
+        // java.net.URI has no host for 127.1; the guard still reads it as loopback
+        String reason = ((EgressVerdict.Refused) strict.checkUrl("http://127.1/")).reason();
+        assertThat(reason).contains("loopback");
+        String optedInReason = ((EgressVerdict.Refused) optedIn.checkUrl("http://127.1/")).reason();
+        assertThat(optedInReason).contains("dotted form");
+    }
+
+    private static String verdict(EgressRules rules, String url) {
+        return rules.checkUrl(url).allowed() ? "allow" : "refuse";
+    }
+
+    @Test
+    void refusalReasonNamesTheSettingButNeverTheUrl() {
+        EgressVerdict verdict = strict.checkUrl("http://user:hunter2@10.0.0.1/secret-path");
+        assertThat(verdict).isInstanceOf(EgressVerdict.Refused.class);
+        String reason = ((EgressVerdict.Refused) verdict).reason();
+        assertThat(reason).doesNotContain("hunter2").doesNotContain("secret-path").doesNotContain("10.0.0.1");
+
+        String privateReason = ((EgressVerdict.Refused) strict.checkUrl("http://10.0.0.1/")).reason();
+        assertThat(privateReason).contains("private").contains("OMCP_ALLOW_PRIVATE_BACKENDS=true");
+
+        String metadataReason = ((EgressVerdict.Refused) optedIn.checkUrl("http://169.254.169.254/")).reason();
+        assertThat(metadataReason).contains("cloud-metadata").contains("never");
+    }
+
+    @Test
+    void resolvedAddressesAreJudgedLikeLiterals() {
+        assertThat(strict.checkAddress(new byte[] {10, 1, 2, 3}).allowed()).isFalse();
+        assertThat(optedIn.checkAddress(new byte[] {10, 1, 2, 3}).allowed()).isTrue();
+        assertThat(optedIn.checkAddress(new byte[] {(byte) 169, (byte) 254, (byte) 169, (byte) 254}).allowed()).isFalse();
+        assertThat(strict.checkAddress(new byte[] {93, (byte) 184, (byte) 216, 34}).allowed()).isTrue();
+    }
+
+    @Test
+    void literalFormsAreReadLikeInetAton() {
+        assertThat(strict.literalAddress("2130706433")).hasValueSatisfying(b -> assertThat(b).containsExactly(127, 0, 0, 1));
+        assertThat(strict.literalAddress("0x7f.1")).hasValueSatisfying(b -> assertThat(b).containsExactly(127, 0, 0, 1));
+        assertThat(strict.literalAddress("10.1")).hasValueSatisfying(b -> assertThat(b).containsExactly(10, 0, 0, 1));
+        assertThat(strict.literalAddress("prometheus")).isEmpty();
+        assertThat(strict.literalAddress("[::1]")).hasValueSatisfying(b -> assertThat(b).hasSize(16));
+    }
+}

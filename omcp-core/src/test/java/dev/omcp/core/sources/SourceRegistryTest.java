@@ -1,0 +1,530 @@
+package dev.omcp.core.sources;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.omcp.core.egress.EgressRules;
+import dev.omcp.ports.connectors.ConnectorCatalog;
+import dev.omcp.ports.connectors.ConnectorType;
+import dev.omcp.ports.identity.Principal;
+import dev.omcp.ports.sources.ConnectorContexts;
+import dev.omcp.ports.sources.ManageSources;
+import dev.omcp.ports.sources.PluginPin;
+import dev.omcp.ports.sources.SourceCheck;
+import dev.omcp.ports.sources.SourceDefinition;
+import dev.omcp.ports.sources.SourceDraft;
+import dev.omcp.ports.sources.SourceOutcome;
+import dev.omcp.ports.sources.SourceStore;
+import dev.omcp.ports.sources.SourceStoreException;
+import dev.omcp.ports.sources.SourceView;
+import dev.omcp.ports.sources.SourcesDocument;
+import dev.omcp.sdk.connector.Connector;
+import dev.omcp.sdk.connector.ConnectorContext;
+import dev.omcp.sdk.connector.ConnectorException;
+import dev.omcp.sdk.connector.ConnectorFactory;
+import dev.omcp.sdk.connector.Health;
+import dev.omcp.sdk.connector.LogsCapability;
+import dev.omcp.sdk.connector.MetricsCapability;
+import dev.omcp.sdk.connector.SourceConfig;
+import dev.omcp.sdk.connector.TopologyCapability;
+import dev.omcp.sdk.manifest.Capabilities;
+import dev.omcp.sdk.manifest.ConnectorManifest;
+import dev.omcp.sdk.query.LogQuery;
+import dev.omcp.sdk.query.LogResult;
+import dev.omcp.sdk.query.MetricQuery;
+import dev.omcp.sdk.query.MetricResult;
+import jakarta.json.Json;
+import jakarta.json.JsonObject;
+import java.net.http.HttpClient;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.CopyOnWriteArrayList;
+import org.junit.jupiter.api.Test;
+
+class SourceRegistryTest {
+    private static final byte[] PUBLIC_ADDRESS = {93, (byte) 184, (byte) 216, 34};
+    private static final byte[] METADATA = {(byte) 169, (byte) 254, (byte) 169, (byte) 254};
+
+    private final List<FakeConnector> created = new CopyOnWriteArrayList<>();
+    private final MemoryStore store = new MemoryStore();
+    private final Map<String, List<byte[]>> dns = new HashMap<>();
+    private final Map<String, ConnectorType> types = new HashMap<>();
+
+    SourceRegistryTest() {
+        dns.put("prom.example.com", List.of(PUBLIC_ADDRESS));
+        dns.put("loki.example.com", List.of(PUBLIC_ADDRESS));
+        dns.put("rebound.example.com", List.of(PUBLIC_ADDRESS, METADATA));
+        register("prometheus", new Capabilities(true, false, true, false, false), MetricsOnly::new);
+        register("loki", new Capabilities(false, true, true, false, false), LogsOnly::new);
+        // declares topology but does not implement it, implements logs but does not declare it
+        register("liar", new Capabilities(false, false, false, false, true), LogsOnly::new);
+    }
+
+    private interface Maker {
+        FakeConnector make(SourceConfig config);
+    }
+
+    private void register(String name, Capabilities caps, Maker maker) {
+        ConnectorFactory factory = new ConnectorFactory() {
+            @Override
+            public ConnectorManifest manifest() {
+                return manifestOf(name, caps);
+            }
+
+            @Override
+            public CompletionStage<Connector> create(SourceConfig source, ConnectorContext context) {
+                if (source.settings().containsKey("failWith")) {
+                    return CompletableFuture.failedFuture(new ConnectorException(ConnectorException.Kind.UNAVAILABLE,
+                            source.settings().getString("failWith")));
+                }
+                if (source.settings().containsKey("never")) {
+                    CompletableFuture<Connector> late = new CompletableFuture<>();
+                    lateCompletions.add(() -> late.complete(track(maker.make(source))));
+                    return late;
+                }
+                return CompletableFuture.completedFuture(track(maker.make(source)));
+            }
+        };
+        types.put(name, new ConnectorType(factory, factory.manifest(), ConnectorType.Origin.BUILTIN));
+    }
+
+    private final List<Runnable> lateCompletions = new ArrayList<>();
+
+    private FakeConnector track(FakeConnector c) {
+        created.add(c);
+        return c;
+    }
+
+    private static ConnectorManifest manifestOf(String name, Capabilities caps) {
+        return new ConnectorManifest(1, name, name, "1.0.0", "test", List.of(), caps, JsonObject.EMPTY_JSON_OBJECT,
+                Optional.empty(), Optional.empty(), List.of(), Optional.empty(), Optional.empty());
+    }
+
+    private SourceRegistry registry(boolean allowPrivate) {
+        ConnectorCatalog catalog = new ConnectorCatalog() {
+            @Override
+            public Optional<ConnectorType> find(String name) {
+                return Optional.ofNullable(types.get(name));
+            }
+
+            @Override
+            public List<ConnectorType> all() {
+                return types.values().stream().sorted((a, b) -> a.name().compareTo(b.name())).toList();
+            }
+        };
+        ConnectorContexts contexts = source -> {
+            if (source.settings().containsKey("tls") && source.settings().getJsonObject("tls").containsKey("ca")
+                    && source.settings().getJsonObject("tls").getString("ca").equals("not a pem")) {
+                throw new ConnectorException(ConnectorException.Kind.BAD_QUERY, "tls.ca is not a PEM certificate");
+            }
+            return new StaticContext();
+        };
+        SourceRegistry registry = new SourceRegistry(catalog, contexts, store, new EgressRules(allowPrivate),
+                host -> dns.getOrDefault(host, List.of()), Duration.ofMillis(200));
+        registry.start();
+        return registry;
+    }
+
+    private static SourceDefinition def(String name, String type, String url, String tenant, JsonObject settings) {
+        return new SourceDefinition(new SourceConfig(name, type, url, tenant, settings), true, SourceDefinition.Origin.FILE);
+    }
+
+    private static SourceDraft draft(String name, String type, String url) {
+        return new SourceDraft(name, type, Optional.of(url), "", true, JsonObject.EMPTY_JSON_OBJECT);
+    }
+
+    private static Principal tenantUser(String tenant) {
+        return Principal.apiKey("k-" + tenant, tenant);
+    }
+
+    @Test
+    void withNoSourcesTheRegistryStartsEmpty() {
+        // spec 1.4: the gateway starts with zero sources
+        SourceRegistry registry = registry(false);
+        assertThat(registry.list(Principal.anonymous())).isEmpty();
+        assertThat(registry.with(MetricsCapability.class, Principal.anonymous())).isEmpty();
+    }
+
+    @Test
+    void toolsFindConnectorsByDeclaredAndImplementedCapability() {
+        store.sources.add(def("prom", "prometheus", "https://prom.example.com", "", JsonObject.EMPTY_JSON_OBJECT));
+        store.sources.add(def("logs", "loki", "https://loki.example.com", "", JsonObject.EMPTY_JSON_OBJECT));
+        store.sources.add(def("liar", "liar", "https://loki.example.com", "", JsonObject.EMPTY_JSON_OBJECT));
+        SourceRegistry registry = registry(false);
+
+        assertThat(registry.with(MetricsCapability.class, Principal.anonymous())).extracting(Bound::source).containsExactly("prom");
+        assertThat(registry.with(LogsCapability.class, Principal.anonymous())).extracting(Bound::source).containsExactly("logs");
+        assertThat(registry.with(TopologyCapability.class, Principal.anonymous())).isEmpty();
+        assertThat(registry.with(MetricsCapability.class, Principal.anonymous(), Optional.of(Set.of("logs")))).isEmpty();
+        assertThat(registry.list(Principal.anonymous())).filteredOn(v -> v.name().equals("logs"))
+                .singleElement().satisfies(v -> assertThat(v.capabilities()).containsExactly("queryLogs"));
+    }
+
+    @Test
+    void tenantBoundSourcesServeOnlyTheirTenant() {
+        store.sources.add(def("shared", "prometheus", "https://prom.example.com", "", JsonObject.EMPTY_JSON_OBJECT));
+        store.sources.add(def("acme-prom", "prometheus", "https://prom.example.com", "acme", JsonObject.EMPTY_JSON_OBJECT));
+        store.sources.add(def("globex-prom", "prometheus", "https://prom.example.com", "globex", JsonObject.EMPTY_JSON_OBJECT));
+        SourceRegistry registry = registry(false);
+
+        assertThat(registry.with(MetricsCapability.class, tenantUser("acme"))).extracting(Bound::source)
+                .containsExactly("acme-prom", "shared");
+        // fail closed: a principal without a tenant gets only unbound sources from tools
+        assertThat(registry.with(MetricsCapability.class, Principal.anonymous())).extracting(Bound::source).containsExactly("shared");
+        // an operator without a tenant manages every source; a tenant user only theirs and the shared ones
+        assertThat(registry.list(Principal.anonymous())).hasSize(3);
+        assertThat(registry.list(tenantUser("globex"))).extracting(SourceView::name).containsExactly("globex-prom", "shared");
+        assertThat(registry.remove("acme-prom", tenantUser("globex"))).isInstanceOf(SourceOutcome.Refused.class);
+        assertThat(store.saves).isZero();
+    }
+
+    @Test
+    void aTenantUserCanOnlyBindSourcesToTheirOwnTenant() {
+        SourceRegistry registry = registry(false);
+        SourceOutcome own = registry.add(draft("acme-logs", "loki", "https://loki.example.com"), tenantUser("acme"));
+        assertThat(own).isInstanceOfSatisfying(SourceOutcome.Saved.class, s -> assertThat(s.source().tenant()).isEqualTo("acme"));
+        SourceOutcome other = registry.add(new SourceDraft("x", "loki", Optional.of("https://loki.example.com"), "globex", true,
+                JsonObject.EMPTY_JSON_OBJECT), tenantUser("acme"));
+        assertThat(other).isInstanceOfSatisfying(SourceOutcome.Refused.class, r -> assertThat(r.reason()).contains("own tenant"));
+        assertThat(registry.with(LogsCapability.class, tenantUser("globex"))).isEmpty();
+        assertThat(registry.with(LogsCapability.class, tenantUser("acme"))).extracting(Bound::source).containsExactly("acme-logs");
+    }
+
+    @Test
+    void addConnectsPersistsAndShowsNoUrlOrSecret() {
+        SourceRegistry registry = registry(false);
+        JsonObject settings = Json.createObjectBuilder()
+                .add("auth", Json.createObjectBuilder().add("type", "bearer").add("token", "s3cr3t-token")).build();
+        SourceOutcome outcome = registry.add(new SourceDraft("prom", "prometheus",
+                Optional.of("https://prom.example.com:9443/prefix?x=1"), "", true, settings), Principal.anonymous());
+
+        assertThat(outcome).isInstanceOf(SourceOutcome.Saved.class);
+        SourceView view = ((SourceOutcome.Saved) outcome).source();
+        assertThat(view.endpoint()).isEqualTo("https://prom.example.com:9443");
+        assertThat(view.status()).isEqualTo("connected");
+        assertThat(view.settings().toString()).doesNotContain("s3cr3t-token").contains(ManageSources.MASK);
+        assertThat(store.sources).extracting(SourceDefinition::name).containsExactly("prom");
+        assertThat(store.sources.get(0).origin()).isEqualTo(SourceDefinition.Origin.API);
+        assertThat(registry.with(MetricsCapability.class, Principal.anonymous())).hasSize(1);
+    }
+
+    @Test
+    void duplicatesUnknownTypesAndBadNamesAreRefusedAndNothingIsSaved() {
+        store.sources.add(def("prom", "prometheus", "https://prom.example.com", "", JsonObject.EMPTY_JSON_OBJECT));
+        SourceRegistry registry = registry(false);
+
+        assertThat(registry.add(draft("prom", "prometheus", "https://prom.example.com"), Principal.anonymous()))
+                .isEqualTo(new SourceOutcome.Refused(SourceOutcome.EXISTS, "a source named 'prom' exists; use PUT to change it"));
+        assertThat(((SourceOutcome.Refused) registry.add(draft("x", "graphite", "https://prom.example.com"), Principal.anonymous())).code())
+                .isEqualTo(SourceOutcome.TYPE_UNKNOWN);
+        assertThat(((SourceOutcome.Refused) registry.add(draft("Bad Name", "prometheus", "https://prom.example.com"),
+                Principal.anonymous())).reason()).contains("lower-case");
+        assertThat(store.saves).isZero();
+        assertThat(created).hasSize(1);
+    }
+
+    @Test
+    void privateAndMetadataUrlsAreRejectedWithTheReason() {
+        // spec 5.9 + DECISIONS.md: 400 {code: OMCP_SOURCE_URL_REJECTED, reason}
+        SourceRegistry registry = registry(false);
+        SourceOutcome loopback = registry.add(draft("a", "prometheus", "http://127.0.0.1:9090"), Principal.anonymous());
+        assertThat(loopback).isInstanceOfSatisfying(SourceOutcome.Refused.class, r -> {
+            assertThat(r.code()).isEqualTo(SourceOutcome.URL_REJECTED);
+            assertThat(r.reason()).contains("loopback").doesNotContain("127.0.0.1");
+        });
+        SourceOutcome rebound = registry.add(draft("b", "prometheus", "http://rebound.example.com"), Principal.anonymous());
+        assertThat(rebound).isInstanceOfSatisfying(SourceOutcome.Refused.class,
+                r -> assertThat(r.reason()).contains("resolves").contains("cloud-metadata"));
+        assertThat(registry.add(draft("c", "prometheus", "file:///etc/passwd"), Principal.anonymous()))
+                .isInstanceOfSatisfying(SourceOutcome.Refused.class, r -> assertThat(r.code()).isEqualTo(SourceOutcome.URL_REJECTED));
+        assertThat(store.saves).isZero();
+        assertThat(created).isEmpty();
+
+        SourceRegistry optedIn = registry(true);
+        assertThat(optedIn.add(draft("a", "prometheus", "http://127.0.0.1:9090"), Principal.anonymous()))
+                .isInstanceOf(SourceOutcome.Saved.class);
+        assertThat(optedIn.add(draft("m", "prometheus", "http://169.254.169.254"), Principal.anonymous()))
+                .isInstanceOf(SourceOutcome.Refused.class);
+    }
+
+    @Test
+    void sourcesFromTheFileWithARefusedUrlAreKeptButNotConnected() {
+        store.sources.add(def("internal", "prometheus", "http://10.0.0.8:9090", "", JsonObject.EMPTY_JSON_OBJECT));
+        SourceRegistry registry = registry(false);
+        assertThat(registry.list(Principal.anonymous())).singleElement().satisfies(v -> {
+            assertThat(v.status()).isEqualTo("failed");
+            assertThat(v.problem()).contains("OMCP_ALLOW_PRIVATE_BACKENDS");
+        });
+        assertThat(created).isEmpty();
+    }
+
+    @Test
+    void aFailedSaveChangesNothingAndClosesTheNewConnector() {
+        SourceRegistry registry = registry(false);
+        store.failNext = true;
+        SourceOutcome outcome = registry.add(draft("prom", "prometheus", "https://prom.example.com"), Principal.anonymous());
+        assertThat(outcome).isInstanceOfSatisfying(SourceOutcome.Refused.class, r -> {
+            assertThat(r.code()).isEqualTo(SourceOutcome.NOT_PERSISTED);
+            assertThat(r.reason()).contains("disk full");
+        });
+        assertThat(registry.list(Principal.anonymous())).isEmpty();
+        assertThat(created).singleElement().satisfies(c -> assertThat(c.closed).isTrue());
+    }
+
+    @Test
+    void updateReplacesTheConnectorKeepsMaskedSecretsAndRefusesNewFilePaths() {
+        JsonObject settings = Json.createObjectBuilder()
+                .add("auth", Json.createObjectBuilder().add("type", "bearer").add("token", "from-env"))
+                .add("tls", Json.createObjectBuilder().add("caFile", "/etc/omcp/ca.pem")).build();
+        store.sources.add(def("prom", "prometheus", "https://prom.example.com/base", "", settings));
+        SourceRegistry registry = registry(false);
+        JsonObject shown = registry.list(Principal.anonymous()).get(0).settings();
+        FakeConnector first = created.get(0);
+
+        JsonObject edited = Json.createObjectBuilder(shown).add("step", "30s").build();
+        SourceOutcome outcome = registry.update("prom", new SourceDraft("prom", "prometheus", Optional.empty(), "", true, edited),
+                Principal.anonymous());
+
+        assertThat(outcome).isInstanceOf(SourceOutcome.Saved.class);
+        assertThat(first.closed).isTrue();
+        SourceConfig saved = store.sources.get(0).config();
+        assertThat(saved.url()).isEqualTo("https://prom.example.com/base");
+        assertThat(saved.settings().getJsonObject("auth").getString("token")).isEqualTo("from-env");
+        assertThat(saved.settings().getString("step")).isEqualTo("30s");
+
+        JsonObject otherFile = Json.createObjectBuilder(edited)
+                .add("tls", Json.createObjectBuilder().add("caFile", "/etc/shadow")).build();
+        SourceOutcome refused = registry.update("prom", new SourceDraft("prom", "prometheus", Optional.empty(), "", true, otherFile),
+                Principal.anonymous());
+        assertThat(refused).isInstanceOfSatisfying(SourceOutcome.Refused.class, r -> assertThat(r.reason()).contains("tls.caFile"));
+        assertThat(store.sources.get(0).config().settings().getJsonObject("tls").getString("caFile")).isEqualTo("/etc/omcp/ca.pem");
+    }
+
+    @Test
+    void theApiCannotNameFilesOnTheGatewayHost() {
+        SourceRegistry registry = registry(false);
+        JsonObject settings = Json.createObjectBuilder().add("kubeconfig", "/root/.kube/config").build();
+        SourceOutcome outcome = registry.add(new SourceDraft("k", "prometheus", Optional.of("https://prom.example.com"), "", true,
+                settings), Principal.anonymous());
+        assertThat(outcome).isInstanceOfSatisfying(SourceOutcome.Refused.class, r -> assertThat(r.reason()).contains("kubeconfig"));
+    }
+
+    @Test
+    void unusableTlsSettingsAreABadRequestNotASavedFailure() {
+        SourceRegistry registry = registry(false);
+        JsonObject settings = Json.createObjectBuilder().add("tls", Json.createObjectBuilder().add("ca", "not a pem")).build();
+        SourceOutcome outcome = registry.add(new SourceDraft("p", "prometheus", Optional.of("https://prom.example.com"), "", true,
+                settings), Principal.anonymous());
+        assertThat(outcome).isInstanceOfSatisfying(SourceOutcome.Refused.class, r -> {
+            assertThat(r.code()).isEqualTo(SourceOutcome.INVALID);
+            assertThat(r.reason()).contains("tls.ca");
+        });
+        assertThat(store.saves).isZero();
+    }
+
+    @Test
+    void removeClosesTheConnector() {
+        store.sources.add(def("prom", "prometheus", "https://prom.example.com", "", JsonObject.EMPTY_JSON_OBJECT));
+        SourceRegistry registry = registry(false);
+        assertThat(registry.remove("prom", Principal.anonymous())).isEqualTo(new SourceOutcome.Removed("prom"));
+        assertThat(created.get(0).closed).isTrue();
+        assertThat(store.sources).isEmpty();
+        assertThat(registry.remove("prom", Principal.anonymous())).isInstanceOfSatisfying(SourceOutcome.Refused.class,
+                r -> assertThat(r.code()).isEqualTo(SourceOutcome.NOT_FOUND));
+    }
+
+    @Test
+    void aFactoryThatDoesNotCompleteInTimeFailsTheSourceAndItsLateConnectorIsClosed() {
+        store.sources.add(def("slow", "prometheus", "https://prom.example.com",
+                "", Json.createObjectBuilder().add("never", true).build()));
+        store.sources.add(def("broken", "prometheus", "https://prom.example.com",
+                "", Json.createObjectBuilder().add("failWith", "backend said no").build()));
+        SourceRegistry registry = registry(false);
+        List<SourceView> views = registry.list(Principal.anonymous());
+        assertThat(views).extracting(SourceView::status).containsExactly("failed", "failed");
+        assertThat(views.get(0).problem()).isEqualTo("backend said no");
+        assertThat(views.get(1).problem()).contains("did not start within");
+        lateCompletions.forEach(Runnable::run);
+        assertThat(created).singleElement().satisfies(c -> assertThat(c.closed).isTrue());
+    }
+
+    @Test
+    void disabledSourcesAreKeptWithoutAConnector() {
+        store.sources.add(new SourceDefinition(new SourceConfig("off", "prometheus", "https://prom.example.com", "",
+                JsonObject.EMPTY_JSON_OBJECT), false, SourceDefinition.Origin.FILE));
+        SourceRegistry registry = registry(false);
+        assertThat(registry.list(Principal.anonymous())).singleElement().satisfies(v -> assertThat(v.status()).isEqualTo("disabled"));
+        assertThat(created).isEmpty();
+    }
+
+    @Test
+    void aStoreThatCouldNotBeReadIsNeverOverwritten() {
+        store.writable = false;
+        SourceRegistry registry = registry(false);
+        assertThat(registry.add(draft("prom", "prometheus", "https://prom.example.com"), Principal.anonymous()))
+                .isInstanceOfSatisfying(SourceOutcome.Refused.class, r -> assertThat(r.code()).isEqualTo(SourceOutcome.NOT_PERSISTED));
+        assertThat(store.saves).isZero();
+    }
+
+    @Test
+    void testConnectsChecksHealthAndSavesNothing() {
+        SourceRegistry registry = registry(false);
+        SourceCheck check = registry.test(draft("probe", "prometheus", "https://prom.example.com"), Principal.anonymous());
+        assertThat(check.ok()).isTrue();
+        assertThat(check.stage()).isEqualTo("done");
+        assertThat(check.capabilities()).contains("queryMetrics");
+        assertThat(created).singleElement().satisfies(c -> assertThat(c.closed).isTrue());
+        assertThat(store.saves).isZero();
+        assertThat(registry.list(Principal.anonymous())).isEmpty();
+
+        SourceCheck refused = registry.test(draft("probe", "prometheus", "http://192.168.0.1"), Principal.anonymous());
+        assertThat(refused.ok()).isFalse();
+        assertThat(refused.stage()).isEqualTo("egress");
+    }
+
+    @Test
+    void pluginPinsAreHandedToTheLoader() {
+        store.pins.add(new PluginPin("tempo", "1.2.0"));
+        assertThat(registry(false).pluginPins()).containsExactly(new PluginPin("tempo", "1.2.0"));
+    }
+
+    @Test
+    void fanOutReportsEachSourceAndDoesNotWaitForStragglers() {
+        store.sources.add(def("a", "prometheus", "https://prom.example.com", "", JsonObject.EMPTY_JSON_OBJECT));
+        store.sources.add(def("b", "prometheus", "https://prom.example.com", "", JsonObject.EMPTY_JSON_OBJECT));
+        store.sources.add(def("c", "prometheus", "https://prom.example.com", "", JsonObject.EMPTY_JSON_OBJECT));
+        SourceRegistry registry = registry(false);
+        List<Bound<MetricsCapability>> bound = registry.with(MetricsCapability.class, Principal.anonymous());
+
+        List<FanOut.Outcome<String>> outcomes = FanOut.call(bound, capability -> {
+            String name = ((Connector) capability).source().name();
+            switch (name) {
+                case "b" -> throw new ConnectorException(ConnectorException.Kind.BAD_QUERY, "parse error at char 3");
+                case "c" -> {
+                    try {
+                        new java.util.concurrent.CountDownLatch(1).await(); // a backend that hangs until cancelled
+                    } catch (InterruptedException e) {
+                        Thread.currentThread().interrupt();
+                    }
+                    return "late";
+                }
+                default -> {
+                    return "ok-" + name;
+                }
+            }
+        }, Duration.ofMillis(300), Duration.ofSeconds(2));
+
+        assertThat(outcomes.get(0)).isEqualTo(new FanOut.Outcome.Answered<>("a", "ok-a"));
+        assertThat(outcomes.get(1)).isEqualTo(new FanOut.Outcome.Failed<>("b", ConnectorException.Kind.BAD_QUERY, "parse error at char 3"));
+        assertThat(outcomes.get(2)).isInstanceOfSatisfying(FanOut.Outcome.Failed.class,
+                f -> assertThat(f.kind()).isEqualTo(ConnectorException.Kind.TIMEOUT));
+    }
+
+    @Test
+    void endpointShowsSchemeHostAndPortOnly() {
+        assertThat(SourceRegistry.endpoint("https://prom.example.com:9443/a/b?token=x")).isEqualTo("https://prom.example.com:9443");
+        assertThat(SourceRegistry.endpoint("http://[::1]:9090/")).isEqualTo("http://[::1]:9090");
+        assertThat(SourceRegistry.endpoint("")).isEmpty();
+    }
+
+    // ------------------------------------------------------------------ fakes
+
+    private static final class MemoryStore implements SourceStore {
+        final List<SourceDefinition> sources = new ArrayList<>();
+        final List<PluginPin> pins = new ArrayList<>();
+        boolean writable = true;
+        boolean failNext;
+        int saves;
+
+        @Override
+        public SourcesDocument load() {
+            return new SourcesDocument(sources, pins, List.of(), writable);
+        }
+
+        @Override
+        public void save(List<SourceDefinition> next) throws SourceStoreException {
+            if (failNext) {
+                failNext = false;
+                throw new SourceStoreException("disk full");
+            }
+            saves++;
+            sources.clear();
+            sources.addAll(next);
+        }
+
+        @Override
+        public String describe() {
+            return "memory";
+        }
+    }
+
+    private static final class StaticContext implements ConnectorContext {
+        @Override
+        public HttpClient httpClient() {
+            throw new UnsupportedOperationException("the fake connectors make no HTTP calls");
+        }
+
+        @Override
+        public Duration requestTimeout() {
+            return Duration.ofSeconds(1);
+        }
+
+        @Override
+        public Clock clock() {
+            return Clock.systemUTC();
+        }
+    }
+
+    private abstract static class FakeConnector implements Connector {
+        private final SourceConfig source;
+        volatile boolean closed;
+
+        FakeConnector(SourceConfig source) {
+            this.source = source;
+        }
+
+        @Override
+        public SourceConfig source() {
+            return source;
+        }
+
+        @Override
+        public Health health() {
+            return new Health(true, "fake 1.0", Duration.ofMillis(3));
+        }
+
+        @Override
+        public void close() {
+            closed = true;
+        }
+    }
+
+    private static final class MetricsOnly extends FakeConnector implements MetricsCapability {
+        MetricsOnly(SourceConfig source) {
+            super(source);
+        }
+
+        @Override
+        public MetricResult queryMetrics(MetricQuery query) {
+            return new MetricResult(List.of(), "up", "job");
+        }
+    }
+
+    private static final class LogsOnly extends FakeConnector implements LogsCapability {
+        LogsOnly(SourceConfig source) {
+            super(source);
+        }
+
+        @Override
+        public LogResult queryLogs(LogQuery query) {
+            return new LogResult(List.of(), false, "{}");
+        }
+    }
+}

@@ -1,0 +1,34 @@
+package dev.omcp.ports.sources;
+
+import dev.omcp.sdk.connector.SourceConfig;
+import java.util.Objects;
+
+/**
+ * A source as stored: its configuration (with {@code ${VAR}} already substituted), whether it is
+ * enabled, and where it was defined.
+ *
+ * @param config name, type, URL, tenant binding and settings
+ * @param enabled a disabled source is kept but gets no connector
+ * @param origin where the definition came from
+ */
+public record SourceDefinition(SourceConfig config, boolean enabled, Origin origin) {
+    /** Where a source was defined. */
+    public enum Origin {
+        /** The sources file. */
+        FILE,
+        /** {@code PROMETHEUS_URL} / {@code LOKI_URL} (or their aliases), with no sources file. */
+        ENVIRONMENT,
+        /** The management API. */
+        API
+    }
+
+    public SourceDefinition {
+        Objects.requireNonNull(config, "config");
+        Objects.requireNonNull(origin, "origin");
+    }
+
+    /** The source's name. */
+    public String name() {
+        return config.name();
+    }
+}

@@ -1,0 +1,49 @@
+package dev.omcp.ports.sources;
+
+import java.util.Objects;
+
+/** The result of a change asked of {@link ManageSources}. Expected failures are values, not exceptions. */
+public sealed interface SourceOutcome {
+
+    /** The source was saved and (when enabled) connected; {@code source} is its new view. */
+    record Saved(SourceView source) implements SourceOutcome {
+        public Saved {
+            Objects.requireNonNull(source, "source");
+        }
+    }
+
+    /** The source was removed and its connector closed. */
+    record Removed(String name) implements SourceOutcome {
+        public Removed {
+            Objects.requireNonNull(name, "name");
+        }
+    }
+
+    /**
+     * The request was refused; nothing changed.
+     *
+     * @param code a stable code, one of {@code OMCP_SOURCE_INVALID}, {@code OMCP_SOURCE_URL_REJECTED},
+     *     {@code OMCP_SOURCE_TYPE_UNKNOWN}, {@code OMCP_SOURCE_EXISTS}, {@code OMCP_SOURCE_NOT_FOUND},
+     *     {@code OMCP_SOURCES_NOT_PERSISTED}
+     * @param reason what was wrong and what to do; never a URL or a secret
+     */
+    record Refused(String code, String reason) implements SourceOutcome {
+        public Refused {
+            Objects.requireNonNull(code, "code");
+            Objects.requireNonNull(reason, "reason");
+        }
+    }
+
+    /** Code: the body is malformed or a field is invalid (400). */
+    String INVALID = "OMCP_SOURCE_INVALID";
+    /** Code: the egress guard refused the URL (400, spec 5.9). */
+    String URL_REJECTED = "OMCP_SOURCE_URL_REJECTED";
+    /** Code: no connector type of that name is loaded (400). */
+    String TYPE_UNKNOWN = "OMCP_SOURCE_TYPE_UNKNOWN";
+    /** Code: a source of that name exists (409). */
+    String EXISTS = "OMCP_SOURCE_EXISTS";
+    /** Code: no source of that name exists, or the caller may not see it (404). */
+    String NOT_FOUND = "OMCP_SOURCE_NOT_FOUND";
+    /** Code: the sources file could not be written; nothing changed (503). */
+    String NOT_PERSISTED = "OMCP_SOURCES_NOT_PERSISTED";
+}

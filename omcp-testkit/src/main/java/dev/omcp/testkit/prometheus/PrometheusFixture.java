@@ -1,0 +1,188 @@
+package dev.omcp.testkit.prometheus;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
+
+/**
+ * Starts the real {@code prometheus} binary (Debian package {@code prometheus}) on a free loopback
+ * port over a TSDB that {@code promtool tsdb create-blocks-from openmetrics} backfilled with
+ * {@link SyntheticMetrics}. Start once per test class ({@code @BeforeAll}) and {@link #close()} it
+ * ({@code @AfterAll}); a JVM shutdown hook stops it too if a test run is killed.
+ *
+ * <p>A missing binary is an error, not a skip: tests using this fixture are tagged {@code backend}
+ * and run only when the CI installed it.
+ */
+public final class PrometheusFixture implements AutoCloseable {
+    private static final Duration READY_TIMEOUT = Duration.ofSeconds(60);
+
+    private final Process process;
+    private final Path directory;
+    private final int port;
+    private final Instant end;
+    private final Thread shutdownHook;
+
+    private PrometheusFixture(Process process, Path directory, int port, Instant end) {
+        this.process = process;
+        this.directory = directory;
+        this.port = port;
+        this.end = end;
+        this.shutdownHook = new Thread(process::destroyForcibly, "prometheus-fixture-stop");
+        Runtime.getRuntime().addShutdownHook(shutdownHook);
+    }
+
+    /**
+     * Generates {@code history} of data ending now, backfills it and starts Prometheus.
+     *
+     * @throws IllegalStateException when a binary is missing or Prometheus does not become ready
+     */
+    public static PrometheusFixture start(Duration history) throws IOException, InterruptedException {
+        String prometheus = binary("prometheus");
+        String promtool = binary("promtool");
+        Path dir = Files.createTempDirectory("omcp-prometheus-");
+        Instant end = Instant.ofEpochSecond(Instant.now().getEpochSecond() / 60 * 60);
+        Path data = dir.resolve("data.om");
+        Files.writeString(data, SyntheticMetrics.openMetrics(end, history), StandardCharsets.UTF_8);
+        Path tsdb = dir.resolve("tsdb");
+        run(List.of(promtool, "tsdb", "create-blocks-from", "openmetrics", data.toString(), tsdb.toString()), dir);
+        Path config = dir.resolve("prometheus.yml");
+        Files.writeString(config, "global:\n  scrape_interval: 15s\nscrape_configs: []\n", StandardCharsets.UTF_8);
+        int port = freePort();
+        List<String> command = List.of(prometheus,
+                "--config.file=" + config,
+                "--storage.tsdb.path=" + tsdb,
+                "--storage.tsdb.retention.time=30d",
+                "--web.listen-address=127.0.0.1:" + port,
+                "--log.level=warn");
+        Process process = new ProcessBuilder(command).directory(dir.toFile())
+                .redirectErrorStream(true).redirectOutput(dir.resolve("prometheus.log").toFile()).start();
+        PrometheusFixture fixture = new PrometheusFixture(process, dir, port, end);
+        try {
+            fixture.awaitReady();
+        } catch (RuntimeException | IOException | InterruptedException e) {
+            fixture.close();
+            throw e;
+        }
+        return fixture;
+    }
+
+    /** The base URL, {@code http://127.0.0.1:<port>}. */
+    public String url() {
+        return "http://127.0.0.1:" + port;
+    }
+
+    /** The timestamp of the last generated sample. */
+    public Instant end() {
+        return end;
+    }
+
+    private void awaitReady() throws IOException, InterruptedException {
+        HttpClient client = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).proxy(HttpClient.Builder.NO_PROXY).build();
+        long deadline = System.nanoTime() + READY_TIMEOUT.toNanos();
+        while (System.nanoTime() < deadline) {
+            if (!process.isAlive()) {
+                throw new IllegalStateException("prometheus exited with " + process.exitValue() + ": " + log());
+            }
+            try {
+                HttpResponse<String> r = client.send(HttpRequest.newBuilder(URI.create(url() + "/-/ready"))
+                        .timeout(Duration.ofSeconds(2)).build(), HttpResponse.BodyHandlers.ofString());
+                if (r.statusCode() == 200) {
+                    return;
+                }
+            } catch (IOException e) {
+                // not listening yet
+            }
+            process.waitFor(100, TimeUnit.MILLISECONDS); // poll interval; returns early if it dies
+        }
+        throw new IllegalStateException("prometheus did not become ready within " + READY_TIMEOUT.toSeconds() + " s: " + log());
+    }
+
+    private String log() {
+        try {
+            String text = Files.readString(directory.resolve("prometheus.log"));
+            return text.length() > 2000 ? text.substring(text.length() - 2000) : text;
+        } catch (IOException e) {
+            return "(no log: " + e.getMessage() + ")";
+        }
+    }
+
+    private static String binary(String name) {
+        List<String> candidates = new ArrayList<>();
+        String explicit = System.getProperty("omcp." + name + ".bin");
+        if (explicit != null) {
+            candidates.add(explicit);
+        }
+        String path = System.getProperty("omcp.test.path", "/usr/local/bin:/usr/bin:/bin");
+        for (String dir : path.split(":")) {
+            candidates.add(dir + "/" + name);
+        }
+        for (String c : candidates) {
+            if (Files.isExecutable(Path.of(c))) {
+                return c;
+            }
+        }
+        throw new IllegalStateException(name + " is not installed; install the Debian package: "
+                + "apt-get install -y --no-install-recommends prometheus");
+    }
+
+    private static void run(List<String> command, Path dir) throws IOException, InterruptedException {
+        Process p = new ProcessBuilder(command).directory(dir.toFile()).redirectErrorStream(true).start();
+        String output;
+        try (InputStream in = p.getInputStream()) {
+            output = new String(in.readAllBytes(), StandardCharsets.UTF_8);
+        }
+        if (!p.waitFor(120, TimeUnit.SECONDS)) {
+            p.destroyForcibly();
+            throw new IllegalStateException(command.get(0) + " did not finish within 120 s");
+        }
+        if (p.exitValue() != 0) {
+            throw new IllegalStateException(String.join(" ", command.subList(0, 3)) + " failed with " + p.exitValue() + ": "
+                    + (output.length() > 2000 ? output.substring(output.length() - 2000) : output));
+        }
+    }
+
+    private static int freePort() throws IOException {
+        try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+            return socket.getLocalPort();
+        }
+    }
+
+    /** Stops Prometheus and deletes its files. */
+    @Override
+    public void close() {
+        process.destroy();
+        try {
+            if (!process.waitFor(10, TimeUnit.SECONDS)) {
+                process.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
+            }
+        } catch (InterruptedException e) {
+            process.destroyForcibly();
+            Thread.currentThread().interrupt();
+        }
+        try {
+            Runtime.getRuntime().removeShutdownHook(shutdownHook);
+        } catch (IllegalStateException e) {
+            // the JVM is already shutting down; the hook runs anyway
+        }
+        try (Stream<Path> files = Files.walk(directory)) {
+            files.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+        } catch (IOException e) {
+            // a leftover temp directory is harmless
+        }
+    }
+}

@@ -1,0 +1,120 @@
+package dev.omcp.testkit.prometheus;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * The generated history: a few services with CPU, memory, HTTP request counters by status code and
+ * a latency histogram, one sample every {@link #SCRAPE_INTERVAL}. Rates are constant per service so
+ * tests can compute the exact answer.
+ */
+public final class SyntheticMetrics {
+    /** Spacing of the generated samples. */
+    public static final Duration SCRAPE_INTERVAL = Duration.ofSeconds(15);
+    /** Latency bucket bounds in seconds (plus +Inf). */
+    static final double[] BUCKETS = {0.05, 0.1, 0.25, 0.5, 1.0};
+
+    /**
+     * One generated service.
+     *
+     * @param name the service name
+     * @param label the label that carries it ({@code job} for most, {@code app} for one)
+     * @param cpuCoresPerSecond the rate of {@code process_cpu_seconds_total}
+     * @param memoryBytes the constant {@code process_resident_memory_bytes}
+     * @param okPerSecond the rate of {@code http_requests_total{code="200"}}
+     * @param errorsPerSecond the rate of {@code http_requests_total{code="500"}}
+     * @param latencyBucket the index in {@link #BUCKETS} every request's latency falls into
+     */
+    public record Service(String name, String label, double cpuCoresPerSecond, long memoryBytes, double okPerSecond,
+            double errorsPerSecond, int latencyBucket) {
+        /** {@code errors / (ok + errors)}. */
+        public double errorRatio() {
+            return errorsPerSecond / (okPerSecond + errorsPerSecond);
+        }
+
+        /** The latency bucket's lower bound in seconds. */
+        public double latencyLow() {
+            return latencyBucket == 0 ? 0 : BUCKETS[latencyBucket - 1];
+        }
+
+        /** The latency bucket's upper bound in seconds. */
+        public double latencyHigh() {
+            return BUCKETS[latencyBucket];
+        }
+    }
+
+    /** The services written into the TSDB. */
+    public static final List<Service> SERVICES = List.of(
+            new Service("api", "job", 0.25, 150L << 20, 20, 0, 1),
+            new Service("checkout", "job", 0.5, 300L << 20, 8, 2, 3),
+            new Service("team/search", "job", 0.125, 96L << 20, 4, 0.4, 0),
+            new Service("billing", "app", 0.0625, 64L << 20, 2, 0, 2));
+
+    /** A label value with a quote, a backslash and a newline, carried by one series of {@code api}. */
+    public static final String AWKWARD_ROUTE = "/q\"uote\\d\nline";
+
+    private SyntheticMetrics() {}
+
+    /** OpenMetrics text for the window {@code [end - length, end]}. */
+    static String openMetrics(Instant end, Duration length) {
+        long step = SCRAPE_INTERVAL.toSeconds();
+        long last = end.getEpochSecond();
+        long first = last - length.toSeconds();
+        StringBuilder out = new StringBuilder(1 << 20);
+        out.append("# TYPE process_cpu_seconds counter\n");
+        for (Service s : SERVICES) {
+            series(out, "process_cpu_seconds_total", sel(s, ""), first, last, step, s.cpuCoresPerSecond(), 0);
+        }
+        out.append("# TYPE process_resident_memory_bytes gauge\n");
+        for (Service s : SERVICES) {
+            for (long t = first; t <= last; t += step) {
+                out.append("process_resident_memory_bytes").append(sel(s, "")).append(' ').append(s.memoryBytes()).append(' ').append(t).append('\n');
+            }
+        }
+        out.append("# TYPE http_requests counter\n");
+        for (Service s : SERVICES) {
+            series(out, "http_requests_total", sel(s, ",code=\"200\""), first, last, step, s.okPerSecond(), 0);
+            series(out, "http_requests_total", sel(s, ",code=\"500\""), first, last, step, s.errorsPerSecond(), 0);
+        }
+        // one more series of api with an awkward label value, to prove label values are escaped
+        Service api = SERVICES.get(0);
+        series(out, "http_requests_total", sel(api, ",code=\"200\",route=\"" + escape(AWKWARD_ROUTE) + "\""), first, last, step, 1, 0);
+        out.append("# TYPE http_request_duration_seconds histogram\n");
+        for (Service s : SERVICES) {
+            double perSecond = s.okPerSecond() + s.errorsPerSecond();
+            for (int b = 0; b <= BUCKETS.length; b++) {
+                String le = b == BUCKETS.length ? "+Inf" : fmt(BUCKETS[b]);
+                double rate = b >= s.latencyBucket() ? perSecond : 0;
+                series(out, "http_request_duration_seconds_bucket", sel(s, ",le=\"" + le + "\""), first, last, step, rate, 0);
+            }
+            double mid = (s.latencyLow() + s.latencyHigh()) / 2;
+            series(out, "http_request_duration_seconds_sum", sel(s, ""), first, last, step, perSecond * mid, 0);
+            series(out, "http_request_duration_seconds_count", sel(s, ""), first, last, step, perSecond, 0);
+        }
+        out.append("# EOF\n");
+        return out.toString();
+    }
+
+    private static void series(StringBuilder out, String name, String labels, long first, long last, long step, double perSecond,
+            double start) {
+        double value = start;
+        for (long t = first; t <= last; t += step) {
+            out.append(name).append(labels).append(' ').append(fmt(value)).append(' ').append(t).append('\n');
+            value += perSecond * step;
+        }
+    }
+
+    private static String sel(Service s, String extra) {
+        return "{" + s.label() + "=\"" + escape(s.name()) + "\",instance=\"" + escape(s.name()) + ":8080\"" + extra + "}";
+    }
+
+    private static String escape(String value) {
+        return value.replace("\\", "\\\\").replace("\"", "\\\"").replace("\n", "\\n");
+    }
+
+    private static String fmt(double v) {
+        return String.format(Locale.ROOT, "%s", v == Math.rint(v) ? Long.toString((long) v) : Double.toString(v));
+    }
+}
