@@ -1,8 +1,10 @@
 package dev.omcp.app.settings;
 
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
+import java.util.Optional;
 
 /**
  * Everything the launcher read from the environment, validated, immutable.
@@ -10,12 +12,14 @@ import java.util.Objects;
  * @param server where and how to listen
  * @param agent the agent transport's credentials
  * @param logging log level and format
+ * @param plugins connector plugins, their verification, the hub and hooks
  */
-public record Settings(Server server, Agent agent, Logging logging) {
+public record Settings(Server server, Agent agent, Logging logging, Plugins plugins) {
     public Settings {
         Objects.requireNonNull(server, "server");
         Objects.requireNonNull(agent, "agent");
         Objects.requireNonNull(logging, "logging");
+        Objects.requireNonNull(plugins, "plugins");
     }
 
     /** Listening and request-guard settings. */
@@ -43,4 +47,35 @@ public record Settings(Server server, Agent agent, Logging logging) {
 
     /** Logging settings. */
     public record Logging(String level, String format) {}
+
+    /**
+     * Plugin settings (spec 5.8, 6.1).
+     *
+     * @param directory {@code PLUGINS_DIR}
+     * @param verify {@code VERIFY_PLUGINS}
+     * @param trustRoot {@code PLUGIN_TRUST_ROOT}, empty when unset
+     * @param requireSignature {@code PLUGIN_REQUIRE_SIGNATURE} (strict mode)
+     * @param uiInstall {@code ENABLE_UI_INSTALL}
+     * @param hubCatalog {@code HUB_CATALOG_URL}, empty when unset
+     * @param hookMode {@code OMCP_HOOK_MODE} ({@code enforce}, {@code permissive} or {@code disabled}),
+     *     empty when each hook keeps its own mode
+     * @param sourcesFile {@code CONFIG_PATH}, whose {@code plugins:} block pins plugin versions
+     */
+    public record Plugins(
+            Path directory,
+            boolean verify,
+            Optional<Path> trustRoot,
+            boolean requireSignature,
+            boolean uiInstall,
+            Optional<String> hubCatalog,
+            Optional<String> hookMode,
+            Path sourcesFile) {
+        public Plugins {
+            Objects.requireNonNull(directory, "directory");
+            Objects.requireNonNull(trustRoot, "trustRoot");
+            Objects.requireNonNull(hubCatalog, "hubCatalog");
+            Objects.requireNonNull(hookMode, "hookMode");
+            Objects.requireNonNull(sourcesFile, "sourcesFile");
+        }
+    }
 }

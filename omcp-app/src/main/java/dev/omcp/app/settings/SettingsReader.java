@@ -40,10 +40,11 @@ public final class SettingsReader {
         Settings.Logging logging = new Settings.Logging(
                 environment.oneOf(Variables.LOG_LEVEL, List.of("trace", "debug", "info", "warn", "error")),
                 environment.oneOf(Variables.LOG_FORMAT, List.of("text", "json")));
+        Settings.Plugins plugins = PluginSettingsReader.read(environment);
         if (!environment.problems().isEmpty()) {
             throw new InvalidSettingsException(environment.problems());
         }
-        return new Settings(server, agent, logging);
+        return new Settings(server, agent, logging, plugins);
     }
 
     private static List<String> origins(Environment environment) {

@@ -24,9 +24,29 @@ public final class Variables {
     public static final Variable LOG_FORMAT = new Variable("OMCP_LOG_FORMAT", List.of(), "text",
             "Log line format: text, or json for one JSON object per line.", false);
 
+    // Plugins and hooks (spec 5.8, 6.1)
+    public static final Variable PLUGINS_DIR = new Variable("PLUGINS_DIR", List.of(), "/app/plugins",
+            "Directory scanned at start for connector plugins; a missing directory means no filesystem plugins.", false);
+    public static final Variable VERIFY_PLUGINS = new Variable("VERIFY_PLUGINS", List.of(), "on",
+            "Gate filesystem plugins on integrity and signature; false, 0, no or off opt out.", false);
+    public static final Variable PLUGIN_TRUST_ROOT = new Variable("PLUGIN_TRUST_ROOT", List.of(), "",
+            "Path to the PEM public key(s) plugin signatures are verified against.", false);
+    public static final Variable PLUGIN_REQUIRE_SIGNATURE = new Variable("PLUGIN_REQUIRE_SIGNATURE", List.of(), "off",
+            "Strict mode: an unverifiable plugin or a missing trust root stops the start (true, 1, yes, on).", false);
+    public static final Variable ENABLE_UI_INSTALL = new Variable("ENABLE_UI_INSTALL", List.of(), "false",
+            "Allow installing and uploading connectors through the management API (true to enable).", false);
+    public static final Variable HUB_CATALOG_URL = new Variable("HUB_CATALOG_URL", List.of(), "",
+            "Connector hub catalog: an http(s) URL, a file: URL or an absolute directory; unset means no hub.", false);
+    public static final Variable HOOK_MODE = new Variable("OMCP_HOOK_MODE", List.of(), "",
+            "Failure mode of every plugin hook (enforce, permissive, disabled), overriding each hook's own mode.", false);
+    public static final Variable CONFIG_PATH = new Variable("CONFIG_PATH", List.of(), "./config/sources.yaml",
+            "The sources file; its plugins: block pins plugin versions.", false);
+
     /** Every variable, in the order the configuration page lists them. */
     public static final List<Variable> ALL = List.of(
-            HOST, PORT, API_KEYS, ALLOWED_ORIGINS, ALLOWED_HOSTS, SHUTDOWN_GRACE, LOG_LEVEL, LOG_FORMAT);
+            HOST, PORT, API_KEYS, ALLOWED_ORIGINS, ALLOWED_HOSTS, SHUTDOWN_GRACE, LOG_LEVEL, LOG_FORMAT,
+            PLUGINS_DIR, VERIFY_PLUGINS, PLUGIN_TRUST_ROOT, PLUGIN_REQUIRE_SIGNATURE, ENABLE_UI_INSTALL, HUB_CATALOG_URL, HOOK_MODE,
+            CONFIG_PATH);
 
     private Variables() {}
 }

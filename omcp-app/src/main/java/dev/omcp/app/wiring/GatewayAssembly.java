@@ -1,10 +1,13 @@
 package dev.omcp.app.wiring;
 
+import dev.omcp.adapters.http.connectors.ConnectorRoutes;
 import dev.omcp.adapters.http.server.GatewayHttpServer;
 import dev.omcp.adapters.http.server.HttpServerSettings;
 import dev.omcp.app.settings.Settings;
 import dev.omcp.core.auth.ApiKey;
 import dev.omcp.core.gateway.Gateway;
+import dev.omcp.ports.connectors.ConnectorCatalog;
+import dev.omcp.sdk.connector.ConnectorFactory;
 import dev.omcp.testkit.conformance.ConformanceFixture;
 import java.util.List;
 
@@ -20,10 +23,12 @@ public final class GatewayAssembly implements AutoCloseable {
 
     private final Gateway gateway;
     private final GatewayHttpServer server;
+    private final PluginWiring plugins;
 
-    private GatewayAssembly(Gateway gateway, GatewayHttpServer server) {
+    private GatewayAssembly(Gateway gateway, GatewayHttpServer server, PluginWiring plugins) {
         this.gateway = gateway;
         this.server = server;
+        this.plugins = plugins;
     }
 
     /** Launch options that are not settings: test-only switches of the command line. */
@@ -35,10 +40,14 @@ public final class GatewayAssembly implements AutoCloseable {
 
     /** Builds and starts the gateway. */
     public static GatewayAssembly start(Settings settings, Options options, String version) {
+        // spec 3.5: in strict mode an unverifiable plugin stops the start here, before anything listens.
+        PluginWiring plugins = PluginWiring.start(settings.plugins(), builtinConnectors(), version);
         Gateway.Builder builder = Gateway.builder()
                 .version(version)
                 .instructions(INSTRUCTIONS)
-                .apiKeys(apiKeys(settings));
+                .apiKeys(apiKeys(settings))
+                .hooks(plugins.hooks())
+                .hookModeOverride(plugins.hookMode());
         if (options.conformanceFixture()) {
             builder.tools(ConformanceFixture.tools()).resources(ConformanceFixture.resources());
             ConformanceFixture.prompts().forEach(builder::prompt);
@@ -55,9 +64,28 @@ public final class GatewayAssembly implements AutoCloseable {
                 .mcp(gateway.mcp())
                 .agentAuthentication(gateway.agentAuthentication())
                 .description(gateway.description())
+                .module(new ConnectorRoutes(plugins.management()))
                 .build()
                 .start();
-        return new GatewayAssembly(gateway, httpServer);
+        return new GatewayAssembly(gateway, httpServer, plugins);
+    }
+
+    /**
+     * The builtin connector factories (spec 1.4: always loaded, never gated by verification). The
+     * Prometheus, Loki and Kubernetes connectors register here.
+     */
+    public static List<ConnectorFactory> builtinConnectors() {
+        return List.of();
+    }
+
+    /** The names of the builtin connectors: a plugin of such a name would never load. */
+    public static java.util.Set<String> builtinConnectorNames() {
+        return builtinConnectors().stream().map(factory -> factory.manifest().name()).collect(java.util.stream.Collectors.toSet());
+    }
+
+    /** The connector types sources are served with: builtins, then verified and pinned plugins. */
+    public ConnectorCatalog connectorCatalog() {
+        return plugins.connectorCatalog();
     }
 
     private static List<ApiKey> apiKeys(Settings settings) {

@@ -61,11 +61,9 @@ public final class ConnectorManagement implements ManageConnectors {
 
     @Override
     public InstallOutcome upload(byte[] tarball) {
-        if (tarball.length > MAX_BUNDLE_BYTES) {
-            return new InstallOutcome.Refused(InstallOutcome.Kind.TOO_LARGE,
-                    "the bundle is larger than " + (MAX_BUNDLE_BYTES >> 20) + " MiB");
-        }
-        return guarded(() -> installer.install(tarball, Optional.empty(), catalog::refusalsWith));
+        return guarded(() -> tarball.length > MAX_BUNDLE_BYTES
+                ? new InstallOutcome.Refused(InstallOutcome.Kind.TOO_LARGE, "the bundle is larger than " + (MAX_BUNDLE_BYTES >> 20) + " MiB")
+                : installer.install(tarball, Optional.empty(), catalog::refusalsWith));
     }
 
     @Override
@@ -73,13 +71,22 @@ public final class ConnectorManagement implements ManageConnectors {
         return installEnabled;
     }
 
-    private InstallOutcome guarded(Supplier<InstallOutcome> install) {
+    @Override
+    public Optional<InstallOutcome.Refused> installRefusal() {
         if (!installEnabled) {
-            return new InstallOutcome.Refused(InstallOutcome.Kind.DISABLED,
-                    "runtime install is off; set ENABLE_UI_INSTALL=true to install connectors through the API, or use omcp plugin install");
+            return Optional.of(new InstallOutcome.Refused(InstallOutcome.Kind.DISABLED,
+                    "runtime install is off; set ENABLE_UI_INSTALL=true to install connectors through the API, or use omcp plugin install"));
         }
         if (!store.trustRoot().isLoaded()) {
-            return new InstallOutcome.Refused(InstallOutcome.Kind.NO_TRUST_ROOT, store.trustRoot().unavailableReason());
+            return Optional.of(new InstallOutcome.Refused(InstallOutcome.Kind.NO_TRUST_ROOT, store.trustRoot().unavailableReason()));
+        }
+        return Optional.empty();
+    }
+
+    private InstallOutcome guarded(Supplier<InstallOutcome> install) {
+        Optional<InstallOutcome.Refused> refusal = installRefusal();
+        if (refusal.isPresent()) {
+            return refusal.get();
         }
         installs.lock();
         try {

@@ -31,4 +31,12 @@ public interface ManageConnectors {
 
     /** Whether runtime install and upload are enabled ({@code ENABLE_UI_INSTALL}). */
     boolean installEnabled();
+
+    /**
+     * Why an install or upload would be refused before any bundle is read: runtime install is off
+     * ({@link InstallOutcome.Kind#DISABLED}) or there is no usable trust root
+     * ({@link InstallOutcome.Kind#NO_TRUST_ROOT}); empty when installs may proceed. Lets the HTTP
+     * adapter answer 403 or 412 without reading a 50 MiB body first.
+     */
+    java.util.Optional<InstallOutcome.Refused> installRefusal();
 }

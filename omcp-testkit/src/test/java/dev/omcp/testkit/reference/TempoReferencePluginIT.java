@@ -100,7 +100,7 @@ class TempoReferencePluginIT {
             assertThat(failed).extracting(TraceSummary::traceId).containsExactly("0af7651916cd43dd8448eb211c80319c");
             ((TracesCapability) connector).queryTraces(query("checkout", false, Optional.of("{ span.db.system = \"postgresql\" }")));
             assertThat(tempo.requests()).filteredOn(r -> r.path().equals("/api/search")).extracting(r -> r.query().get("q")).containsExactly(
-                    "{ resource.service.name = \"checkout\" && status = error && (span.http.status_code >= 500) }",
+                    "{ resource.service.name = \"checkout\" && (span.http.status_code >= 500) } && { status = error }",
                     "{ resource.service.name = \"checkout\" } && { span.db.system = \"postgresql\" }");
         }
     }

@@ -97,7 +97,7 @@ class ZipkinReferencePluginIT {
     }
 
     @Test
-    void errorsOnlyUsesTheErrorAnnotationQuery() throws Exception {
+    void errorsOnly_keepsTracesWithAFailedSpanInAnyService() throws Exception {
         try (Connector connector = connect()) {
             List<TraceSummary> traces = ((TracesCapability) connector).queryTraces(new TraceQuery("checkout", window(), Optional.empty(), 10, true));
             assertThat(traces).extracting(TraceSummary::traceId).containsExactly("5b8efff798038103d269b633813fc60c");

@@ -5,22 +5,27 @@ import dev.omcp.sdk.query.TraceQuery;
 /**
  * Builds the TraceQL of a trace search. The service is matched on the resource attribute
  * {@code service.name}; a filter that is itself a spanset ({@code { ... }}) is joined with
- * {@code &&}, any other filter is added as a condition inside the service's spanset.
+ * {@code &&}, any other filter is added as a condition inside the service's spanset. "Errors only"
+ * asks for a second spanset {@code { status = error }}: the trace must hold a failed span anywhere,
+ * not necessarily in the service itself.
  */
 final class TraceQl {
     private TraceQl() {}
 
     static String of(TraceQuery query) {
         StringBuilder conditions = new StringBuilder("resource.service.name = ").append(quote(query.service()));
-        if (query.errorsOnly()) {
-            conditions.append(" && status = error");
-        }
         String filter = query.filter().map(String::strip).orElse("");
         if (!filter.isEmpty() && !filter.startsWith("{")) {
             conditions.append(" && (").append(filter).append(')');
         }
-        String spanset = "{ " + conditions + " }";
-        return filter.startsWith("{") ? spanset + " && " + filter : spanset;
+        StringBuilder traceQl = new StringBuilder("{ ").append(conditions).append(" }");
+        if (filter.startsWith("{")) {
+            traceQl.append(" && ").append(filter);
+        }
+        if (query.errorsOnly()) {
+            traceQl.append(" && { status = error }");
+        }
+        return traceQl.toString();
     }
 
     /** A TraceQL string literal: backslashes and double quotes escaped. */

@@ -29,8 +29,14 @@ import java.util.Map;
  * the service's traces in the window and summarises each: the root span (the one without a parent,
  * else the earliest), the trace's start and duration from its spans, the span count, and whether any
  * span carries the {@code error} tag.
+ *
+ * <p>"Errors only" means a failed span anywhere in the trace. Zipkin's {@code annotationQuery}
+ * only matches the spans of {@code serviceName} itself, so the connector asks for up to
+ * {@value #ERROR_OVERFETCH} times the limit and keeps the traces holding an error span.
  */
 final class ZipkinConnector implements Connector, TracesCapability, ServiceListingCapability {
+    static final int ERROR_OVERFETCH = 5;
+    private static final int MAX_FETCH = 1000;
     private final SourceConfig source;
     private final ZipkinApi api;
 
@@ -78,15 +84,8 @@ final class ZipkinConnector implements Connector, TracesCapability, ServiceListi
         params.put("serviceName", query.service());
         params.put("endTs", Long.toString(query.range().end().toEpochMilli()));
         params.put("lookback", Long.toString(Math.max(1, query.range().length().toMillis())));
-        params.put("limit", Integer.toString(query.limit()));
-        List<String> annotations = new ArrayList<>();
-        query.filter().filter(f -> !f.isBlank()).ifPresent(annotations::add);
-        if (query.errorsOnly()) {
-            annotations.add("error");
-        }
-        if (!annotations.isEmpty()) {
-            params.put("annotationQuery", String.join(" and ", annotations));
-        }
+        params.put("limit", Integer.toString(query.errorsOnly() ? Math.min(MAX_FETCH, query.limit() * ERROR_OVERFETCH) : query.limit()));
+        query.filter().filter(f -> !f.isBlank()).ifPresent(filter -> params.put("annotationQuery", filter));
         JsonStructure answer = api.getJson("api/v2/traces", params);
         if (!(answer instanceof JsonArray traces)) {
             throw new ConnectorException(ConnectorException.Kind.BAD_RESPONSE, "Zipkin's trace list is not a JSON array");
@@ -94,7 +93,10 @@ final class ZipkinConnector implements Connector, TracesCapability, ServiceListi
         List<TraceSummary> summaries = new ArrayList<>();
         for (JsonValue trace : traces) {
             if (trace instanceof JsonArray spans && !spans.isEmpty()) {
-                summaries.add(summarise(spans));
+                TraceSummary summary = summarise(spans);
+                if (!query.errorsOnly() || summary.hasError()) {
+                    summaries.add(summary);
+                }
             }
         }
         summaries.sort(Comparator.comparing(TraceSummary::start).reversed());
