@@ -69,12 +69,15 @@ class PluginCliSystemTest {
     }
 
     private Run run(Map<String, String> env, String... args) throws Exception {
-        Process process = process(env, args).start();
+        Path out = Files.createTempFile(tmp, "out", ".txt");
+        Path err = Files.createTempFile(tmp, "err", ".txt");
+        Process process = process(env, args).redirectOutput(out.toFile()).redirectError(err.toFile()).start();
         process.getOutputStream().close();
-        String out = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-        String err = new String(process.getErrorStream().readAllBytes(), StandardCharsets.UTF_8);
-        assertThat(process.waitFor(60, TimeUnit.SECONDS)).isTrue();
-        return new Run(process.exitValue(), out, err);
+        if (!process.waitFor(60, TimeUnit.SECONDS)) {
+            process.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
+            throw new AssertionError("omcp " + String.join(" ", args) + " did not finish within 60 s; stderr: " + Files.readString(err));
+        }
+        return new Run(process.exitValue(), Files.readString(out), Files.readString(err));
     }
 
     private Map<String, String> withTrustRoot() {

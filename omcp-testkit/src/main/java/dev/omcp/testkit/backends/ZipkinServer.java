@@ -102,18 +102,18 @@ public final class ZipkinServer implements AutoCloseable {
                 // not listening yet
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
-                close();
+                stop();
                 throw new IllegalStateException("interrupted while waiting for the Zipkin server");
             }
             try {
                 process.waitFor(200, TimeUnit.MILLISECONDS);
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
-                close();
+                stop();
                 throw new IllegalStateException("interrupted while waiting for the Zipkin server");
             }
         }
-        close();
+        stop();
         throw new IllegalStateException("the Zipkin server was not healthy within " + STARTUP.toSeconds() + " s; its log is " + log);
     }
 
@@ -155,8 +155,18 @@ public final class ZipkinServer implements AutoCloseable {
         }
     }
 
+    /** Stops the server and deletes its log. */
     @Override
     public void close() {
+        stop();
+        try {
+            Files.deleteIfExists(log);
+        } catch (IOException e) {
+            // the log is a temporary file; leaving it behind harms nothing
+        }
+    }
+
+    private void stop() {
         process.descendants().forEach(ProcessHandle::destroy);
         process.destroy();
         try {

@@ -16,7 +16,8 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * A bundle unpacked into {@code <plugins dir>/.staging-*}. {@link #commit()} renames it to
+ * A bundle unpacked into {@code <plugins dir>/.staging-*}; used by the one thread that staged it.
+ * {@link #commit()} renames it to
  * {@code <plugins dir>/<name>}: an earlier install is first renamed aside, and put back when the
  * second rename fails, so a failed install never leaves a half-written plugin behind.
  */
@@ -40,7 +41,7 @@ final class FilesystemStagedBundle implements StagedBundle {
     }
 
     @Override
-    public synchronized void commit() {
+    public void commit() {
         if (committed) {
             return;
         }
@@ -82,7 +83,7 @@ final class FilesystemStagedBundle implements StagedBundle {
     }
 
     @Override
-    public synchronized void close() {
+    public void close() {
         if (!committed) {
             deleteTree(staging);
         }
