@@ -15,6 +15,11 @@ public final class VersionProvider implements IVersionProvider {
         return VERSION;
     }
 
+    /** The version for plugin {@code compat.serverVersion} checks; a development build counts as 0.0.0. */
+    public static dev.omcp.core.plugins.SemanticVersion serverVersion() {
+        return dev.omcp.core.plugins.SemanticVersion.parse(VERSION).orElse(dev.omcp.core.plugins.SemanticVersion.of(0, 0, 0));
+    }
+
     @Override
     public String[] getVersion() {
         return new String[] {"omcp " + VERSION};

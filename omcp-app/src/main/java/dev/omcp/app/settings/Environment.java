@@ -60,6 +60,22 @@ final class Environment {
                 .orElse(List.of());
     }
 
+    /**
+     * A switch: {@code true, 1, yes, on} or {@code false, 0, no, off} in any case; anything else is a
+     * problem (a typo must not silently flip a security switch). Unset means the default.
+     */
+    boolean flag(Variable variable) {
+        String value = string(variable).toLowerCase(java.util.Locale.ROOT);
+        return switch (value) {
+            case "true", "1", "yes", "on" -> true;
+            case "false", "0", "no", "off" -> false;
+            default -> {
+                problem(variable, "must be true, 1, yes, on or false, 0, no, off, got " + shown(variable, value));
+                yield List.of("true", "1", "yes", "on").contains(variable.defaultValue());
+            }
+        };
+    }
+
     void problem(Variable variable, String message) {
         problems.add(variable.name() + " " + message);
     }

@@ -1,10 +1,12 @@
 package dev.omcp.app.settings;
 
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Objects;
+import java.util.Optional;
 
 /**
  * Everything the launcher read from the environment, validated, immutable.
@@ -14,14 +16,16 @@ import java.util.Objects;
  * @param logging log level and format
  * @param audit the audit log and its sinks
  * @param connectors sources, connectors and the egress guard
+ * @param plugins connector plugins, their verification, the hub and hooks
  */
-public record Settings(Server server, Agent agent, Logging logging, AuditSettings audit, Connectors connectors) {
+public record Settings(Server server, Agent agent, Logging logging, AuditSettings audit, Connectors connectors, Plugins plugins) {
     public Settings {
         Objects.requireNonNull(server, "server");
         Objects.requireNonNull(agent, "agent");
         Objects.requireNonNull(logging, "logging");
         Objects.requireNonNull(audit, "audit");
         Objects.requireNonNull(connectors, "connectors");
+        Objects.requireNonNull(plugins, "plugins");
     }
 
     /**
@@ -94,4 +98,33 @@ public record Settings(Server server, Agent agent, Logging logging, AuditSetting
 
     /** Logging settings. */
     public record Logging(String level, String format) {}
+
+    /**
+     * Plugin settings (spec 5.8, 6.1).
+     *
+     * @param directory {@code PLUGINS_DIR}
+     * @param verify {@code VERIFY_PLUGINS}
+     * @param trustRoot {@code PLUGIN_TRUST_ROOT}, empty when unset
+     * @param requireSignature {@code PLUGIN_REQUIRE_SIGNATURE} (strict mode)
+     * @param uiInstall {@code ENABLE_UI_INSTALL}
+     * @param hubCatalog {@code HUB_CATALOG_URL}, empty when unset
+     * @param hookMode {@code OMCP_HOOK_MODE} ({@code enforce}, {@code permissive} or {@code disabled}),
+     *     empty when each hook keeps its own mode
+     * @param sourcesFile {@code CONFIG_PATH}, whose {@code plugins:} block pins plugin versions
+     */
+    public record Plugins(
+            Path directory,
+            boolean verify,
+            Optional<Path> trustRoot,
+            boolean requireSignature,
+            boolean uiInstall,
+            Optional<String> hubCatalog,
+            Optional<String> hookMode) {
+        public Plugins {
+            Objects.requireNonNull(directory, "directory");
+            Objects.requireNonNull(trustRoot, "trustRoot");
+            Objects.requireNonNull(hubCatalog, "hubCatalog");
+            Objects.requireNonNull(hookMode, "hookMode");
+        }
+    }
 }

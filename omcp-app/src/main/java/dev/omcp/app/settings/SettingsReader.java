@@ -42,10 +42,11 @@ public final class SettingsReader {
                 environment.oneOf(Variables.LOG_FORMAT, List.of("text", "json")));
         AuditSettings audit = AuditSettingsReader.read(environment);
         Settings.Connectors connectors = ConnectorSettingsReader.read(environment, env);
+        Settings.Plugins plugins = PluginSettingsReader.read(environment);
         if (!environment.problems().isEmpty()) {
             throw new InvalidSettingsException(environment.problems());
         }
-        return new Settings(server, agent, logging, audit, connectors);
+        return new Settings(server, agent, logging, audit, connectors, plugins);
     }
 
     private static List<String> origins(Environment environment) {

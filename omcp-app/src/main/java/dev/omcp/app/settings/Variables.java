@@ -81,6 +81,22 @@ public final class Variables {
     public static final Variable SERVICE_LABEL_CACHE_TTL = new Variable("OMCP_SERVICE_LABEL_CACHE_TTL", List.of(), "300",
             "Seconds the answer to which label names a service is cached per source.", false);
 
+    // Plugins and hooks (spec 5.8, 6.1)
+    public static final Variable PLUGINS_DIR = new Variable("PLUGINS_DIR", List.of(), "/app/plugins",
+            "Directory scanned at start for connector plugins; a missing directory means no filesystem plugins.", false);
+    public static final Variable VERIFY_PLUGINS = new Variable("VERIFY_PLUGINS", List.of(), "on",
+            "Gate filesystem plugins on integrity and signature; false, 0, no or off opt out.", false);
+    public static final Variable PLUGIN_TRUST_ROOT = new Variable("PLUGIN_TRUST_ROOT", List.of(), "",
+            "Path to the PEM public key(s) plugin signatures are verified against.", false);
+    public static final Variable PLUGIN_REQUIRE_SIGNATURE = new Variable("PLUGIN_REQUIRE_SIGNATURE", List.of(), "off",
+            "Strict mode: an unverifiable plugin or a missing trust root stops the start (true, 1, yes, on).", false);
+    public static final Variable ENABLE_UI_INSTALL = new Variable("ENABLE_UI_INSTALL", List.of(), "false",
+            "Allow installing and uploading connectors through the management API (true to enable).", false);
+    public static final Variable HUB_CATALOG_URL = new Variable("HUB_CATALOG_URL", List.of(), "",
+            "Connector hub catalog: an http(s) URL, a file: URL or an absolute directory; unset means no hub.", false);
+    public static final Variable HOOK_MODE = new Variable("OMCP_HOOK_MODE", List.of(), "",
+            "Failure mode of every plugin hook (enforce, permissive, disabled), overriding each hook's own mode.", false);
+
     /** Every variable, in the order the configuration page lists them. */
     public static final List<Variable> ALL = List.of(
             HOST, PORT, API_KEYS, ALLOWED_ORIGINS, ALLOWED_HOSTS, SHUTDOWN_GRACE, LOG_LEVEL, LOG_FORMAT,
@@ -89,7 +105,8 @@ public final class Variables {
             AUDIT_S3_ACCESS_KEY_ID, AUDIT_S3_SECRET_ACCESS_KEY, AUDIT_S3_BATCH_SIZE, AUDIT_S3_FLUSH_INTERVAL,
             AUDIT_S3_DEADLETTER,
             CONFIG_PATH, PROMETHEUS_URL, LOKI_URL, PROMETHEUS_SERVICE_LABELS, LOKI_SERVICE_LABELS, ALLOW_PRIVATE_BACKENDS,
-            CONNECTOR_CONNECT_TIMEOUT, CONNECTOR_REQUEST_TIMEOUT, CONNECTOR_START_TIMEOUT, SERVICE_LABEL_CACHE_TTL);
+            CONNECTOR_CONNECT_TIMEOUT, CONNECTOR_REQUEST_TIMEOUT, CONNECTOR_START_TIMEOUT, SERVICE_LABEL_CACHE_TTL,
+            PLUGINS_DIR, VERIFY_PLUGINS, PLUGIN_TRUST_ROOT, PLUGIN_REQUIRE_SIGNATURE, ENABLE_UI_INSTALL, HUB_CATALOG_URL, HOOK_MODE);
 
     private Variables() {}
 }

@@ -1,5 +1,6 @@
 package dev.omcp.app.wiring;
 
+import dev.omcp.adapters.http.connectors.ConnectorRoutes;
 import dev.omcp.adapters.http.server.GatewayHttpServer;
 import dev.omcp.adapters.http.server.HttpServerSettings;
 import dev.omcp.adapters.http.audit.AuditRoutes;
@@ -8,7 +9,10 @@ import dev.omcp.core.auth.ApiKey;
 import dev.omcp.core.audit.AuditChain;
 import dev.omcp.core.gateway.Gateway;
 import dev.omcp.ports.audit.AuditTrail;
+import dev.omcp.ports.connectors.ConnectorCatalog;
+import dev.omcp.ports.connectors.ConnectorType;
 import dev.omcp.ports.info.Governance;
+import dev.omcp.sdk.connector.ConnectorFactory;
 import dev.omcp.testkit.conformance.ConformanceFixture;
 import java.time.Clock;
 import java.util.List;
@@ -27,12 +31,14 @@ public final class GatewayAssembly implements AutoCloseable {
     private final GatewayHttpServer server;
     private final AuditChain audit;
     private final SourcesAssembly sources;
+    private final PluginWiring plugins;
 
-    private GatewayAssembly(Gateway gateway, GatewayHttpServer server, AuditChain audit, SourcesAssembly sources) {
+    private GatewayAssembly(Gateway gateway, GatewayHttpServer server, AuditChain audit, SourcesAssembly sources, PluginWiring plugins) {
         this.gateway = gateway;
         this.server = server;
         this.audit = audit;
         this.sources = sources;
+        this.plugins = plugins;
     }
 
     /** Launch options that are not settings: test-only switches of the command line. */
@@ -44,11 +50,17 @@ public final class GatewayAssembly implements AutoCloseable {
 
     /** Builds and starts the gateway. */
     public static GatewayAssembly start(Settings settings, Options options, String version) {
+        // The sources file is read first: its plugins: block pins plugin versions (spec 5.8).
+        var sourceStore = SourcesAssembly.store(settings.connectors());
+        // spec 3.5: in strict mode an unverifiable plugin stops the start here, before anything listens.
+        PluginWiring plugins = PluginWiring.start(settings.plugins(), builtinConnectors(settings), sourceStore.load().plugins(), version);
         AuditChain audit = AuditAssembly.start(settings.audit(), Clock.systemUTC());
         Gateway.Builder builder = Gateway.builder()
                 .version(version)
                 .instructions(INSTRUCTIONS)
                 .apiKeys(apiKeys(settings))
+                .hooks(plugins.hooks())
+                .hookModeOverride(plugins.hookMode())
                 // spec 2.10: auditPersisted is true when entries go to a file, not only the memory ring
                 .governance(() -> new Governance("anonymous", false, audit.persisted(), false, false, false, null, false, 0));
         if (options.conformanceFixture()) {
@@ -56,7 +68,7 @@ public final class GatewayAssembly implements AutoCloseable {
             ConformanceFixture.prompts().forEach(builder::prompt);
         }
         Gateway gateway = builder.build();
-        SourcesAssembly sources = SourcesAssembly.start(settings.connectors(), java.time.Clock.systemUTC());
+        SourcesAssembly sources = SourcesAssembly.start(settings.connectors(), Clock.systemUTC(), plugins.connectorCatalog(), sourceStore);
         Settings.Server server = settings.server();
         HttpServerSettings http = new HttpServerSettings(
                 server.host(), server.port(), server.allowedHosts(), server.allowedOrigins(),
@@ -70,9 +82,29 @@ public final class GatewayAssembly implements AutoCloseable {
                 .description(gateway.description())
                 .module(new AuditRoutes(audit))
                 .module(sources.routes(dev.omcp.adapters.http.api.ManagementIdentity.anonymous()))
+                .module(new ConnectorRoutes(plugins.management()))
                 .build()
                 .start();
-        return new GatewayAssembly(gateway, httpServer, audit, sources);
+        return new GatewayAssembly(gateway, httpServer, audit, sources, plugins);
+    }
+
+    /**
+     * The builtin connector factories (spec 1.4: always loaded, never gated by verification):
+     * Prometheus, Loki and Kubernetes.
+     */
+    static List<ConnectorFactory> builtinConnectors(Settings settings) {
+        return SourcesAssembly.builtins(settings.connectors()).all().stream().map(ConnectorType::factory).toList();
+    }
+
+    /** The names of the builtin connectors: a plugin of such a name would never load. */
+    public static java.util.Set<String> builtinConnectorNames() {
+        return dev.omcp.connectors.builtin.catalog.BuiltinConnectorCatalog.withDefaults().all().stream()
+                .map(ConnectorType::name).collect(java.util.stream.Collectors.toSet());
+    }
+
+    /** The connector types sources are served with: builtins, then verified and pinned plugins. */
+    public ConnectorCatalog connectorCatalog() {
+        return plugins.connectorCatalog();
     }
 
     private static List<ApiKey> apiKeys(Settings settings) {

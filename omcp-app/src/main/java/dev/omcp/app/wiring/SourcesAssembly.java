@@ -30,23 +30,27 @@ final class SourcesAssembly implements AutoCloseable {
         this.registry = registry;
     }
 
-    /** Builds and starts the registry; the gateway starts with zero sources too (spec 1.4). */
-    static SourcesAssembly start(Settings.Connectors settings, Clock clock) {
-        return start(settings, clock, new BuiltinConnectorCatalog(settings.prometheusServiceLabels(), settings.lokiServiceLabels(),
-                settings.serviceLabelCacheTtl(), Duration.ofMinutes(5)));
+    /** The builtin connector types, configured from the settings. */
+    static BuiltinConnectorCatalog builtins(Settings.Connectors settings) {
+        return new BuiltinConnectorCatalog(settings.prometheusServiceLabels(), settings.lokiServiceLabels(),
+                settings.serviceLabelCacheTtl(), Duration.ofMinutes(5));
     }
 
-    /** As above, with another catalog (the plugin loader's, which includes the builtins). */
-    static SourcesAssembly start(Settings.Connectors settings, Clock clock, ConnectorCatalog catalog) {
+    /** The sources file (or the environment URLs when there is none). */
+    static YamlSourceStore store(Settings.Connectors settings) {
+        return new YamlSourceStore(settings.configPath().map(Path::of), Path.of("").toAbsolutePath(),
+                settings.environment(), settings.environmentSources().stream()
+                        .map(e -> new EnvironmentSource(e.type(), e.variable(), e.urls())).toList());
+    }
+
+    /** Builds and starts the registry over {@code catalog}; the gateway starts with zero sources too (spec 1.4). */
+    static SourcesAssembly start(Settings.Connectors settings, Clock clock, ConnectorCatalog catalog, YamlSourceStore store) {
         EgressRules egress = new EgressRules(settings.allowPrivateBackends());
         BackendHostGuard.install(egress);
         if (!BackendHostGuard.active()) {
             LOG.warn("event=egress-resolver-missing effect=\"connections to backend names are refused\"");
         }
         SourceConnectorContexts contexts = new SourceConnectorContexts(egress, settings.connectTimeout(), settings.requestTimeout(), clock);
-        YamlSourceStore store = new YamlSourceStore(settings.configPath().map(Path::of), Path.of("").toAbsolutePath(),
-                settings.environment(), settings.environmentSources().stream()
-                        .map(e -> new EnvironmentSource(e.type(), e.variable(), e.urls())).toList());
         SourceRegistry registry = new SourceRegistry(catalog, contexts, store, egress, BackendHostGuard.unfilteredResolver(),
                 settings.startTimeout());
         registry.start();

@@ -9,7 +9,9 @@ import java.util.Optional;
  *
  * @param kind when the hook fires
  * @param module the class implementing {@link dev.omcp.sdk.hook.Hook}, given as a path relative to
- *     the plugin root (for example {@code hooks/com/acme/AuditHook.class}) or a class name
+ *     the plugin root, where the classes of the plugin's JAR live (for example
+ *     {@code com/acme/AuditHook.class}), or as a class name ({@code com.acme.AuditHook}); a path
+ *     escaping the root is refused
  * @param priority lower runs earlier; 100 by default
  * @param mode what a throwing hook means: {@code enforce} (default), {@code permissive} or
  *     {@code disabled}

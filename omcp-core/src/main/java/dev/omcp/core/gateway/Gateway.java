@@ -2,6 +2,10 @@ package dev.omcp.core.gateway;
 
 import dev.omcp.core.auth.ApiKey;
 import dev.omcp.core.auth.ApiKeyAuthentication;
+import dev.omcp.core.hooks.HookInterceptor;
+import dev.omcp.core.hooks.HookMode;
+import dev.omcp.core.hooks.HookPipeline;
+import dev.omcp.core.hooks.HookRegistry;
 import dev.omcp.core.info.GatewayDescriptionService;
 import dev.omcp.core.mcp.JsonRpc;
 import dev.omcp.core.mcp.McpDispatcher;
@@ -36,6 +40,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.function.Supplier;
 
 /**
@@ -108,6 +113,9 @@ public final class Gateway {
                 () -> new Governance("anonymous", false, false, false, false, false, null, false, 0);
         private List<String> transports = List.of("streamable-http", "websocket");
         private int toolsPageSize = 100;
+        private HookRegistry hookRegistry;
+        private Optional<HookMode> hookModeOverride = Optional.empty();
+        private Duration hookTimeout = HookPipeline.DEFAULT_TIMEOUT;
 
         private Builder() {}
 
@@ -219,6 +227,29 @@ public final class Gateway {
             return this;
         }
 
+        /**
+         * Runs the plugin hooks of {@code registry} around {@code tools/call}, {@code resources/read}
+         * and {@code prompts/get} (spec 6.1). The hook interceptor runs innermost, after every
+         * interceptor added with {@link #interceptor}, so refused or rate-limited calls never reach a
+         * hook. The registry may change while the gateway runs.
+         */
+        public Builder hooks(HookRegistry registry) {
+            this.hookRegistry = Objects.requireNonNull(registry, "registry");
+            return this;
+        }
+
+        /** {@code OMCP_HOOK_MODE}: the failure mode of every hook, overriding each entry's own. */
+        public Builder hookModeOverride(Optional<HookMode> mode) {
+            this.hookModeOverride = Objects.requireNonNull(mode, "mode");
+            return this;
+        }
+
+        /** How long one hook may run before it counts as a throw; default 5 seconds. */
+        public Builder hookTimeout(Duration timeout) {
+            this.hookTimeout = Objects.requireNonNull(timeout, "timeout");
+            return this;
+        }
+
         public Gateway build() {
             McpSessions sessions = new McpSessions(sessionStore, clock, random, sessionIdleTimeout);
             SessionStreams streams = new SessionStreams();
@@ -251,8 +282,12 @@ public final class Gateway {
 
             McpDispatcher[] self = new McpDispatcher[1];
             methods.put("notifications/cancelled", call -> self[0].cancel(call));
+            List<McpInterceptor> chain = new ArrayList<>(interceptors);
+            if (hookRegistry != null) {
+                chain.add(new HookInterceptor(new HookPipeline(hookRegistry, hookModeOverride, hookTimeout)));
+            }
             McpDispatcher dispatcher = new McpDispatcher(
-                    methods, interceptors, sessions, streams, clientRequests, List.of(resourceMethods::forget));
+                    methods, chain, sessions, streams, clientRequests, List.of(resourceMethods::forget));
             self[0] = dispatcher;
 
             registry.onChange(() -> streams.broadcast(

@@ -8,7 +8,7 @@ import dev.omcp.ports.egress.HostResolver;
 import dev.omcp.ports.identity.Principal;
 import dev.omcp.ports.sources.ConnectorContexts;
 import dev.omcp.ports.sources.ManageSources;
-import dev.omcp.ports.sources.PluginPin;
+import dev.omcp.ports.plugins.PluginPin;
 import dev.omcp.ports.sources.SourceCheck;
 import dev.omcp.ports.sources.SourceDefinition;
 import dev.omcp.ports.sources.SourceDraft;

@@ -1,5 +1,7 @@
 package dev.omcp.ports.sources;
 
+import dev.omcp.ports.plugins.PluginPin;
+
 import java.util.List;
 import java.util.Objects;
 

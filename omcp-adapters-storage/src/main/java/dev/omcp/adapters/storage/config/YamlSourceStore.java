@@ -1,7 +1,7 @@
 package dev.omcp.adapters.storage.config;
 
 import dev.omcp.sdk.json.Jsonp;
-import dev.omcp.ports.sources.PluginPin;
+import dev.omcp.ports.plugins.PluginPin;
 import dev.omcp.ports.sources.SourceDefinition;
 import dev.omcp.ports.sources.SourceStore;
 import dev.omcp.ports.sources.SourceStoreException;

@@ -24,6 +24,18 @@ class StorageAdapterArchitectureTest {
             .should().callMethod(System.class, "getenv")
             .orShould().callMethod(System.class, "getenv", String.class);
 
+    /** spec 1.5: loading plugins needs no network; only the hub client may fetch anything. */
+    @ArchTest
+    static final ArchRule pluginLoadingUsesNoNetwork = noClasses()
+            .that().resideInAPackage("dev.omcp.adapters.storage.plugins..")
+            .and().doNotHaveSimpleName("StaticConnectorHub")
+            .should().dependOnClassesThat().resideInAPackage("java.net.http..")
+            .orShould().dependOnClassesThat().haveFullyQualifiedName("java.net.Socket")
+            .orShould().dependOnClassesThat().haveFullyQualifiedName("java.net.HttpURLConnection")
+            .orShould().callMethod(java.net.URL.class, "openConnection")
+            .orShould().callMethod(java.net.URL.class, "openStream")
+            .because("plugins load offline (spec 1.5, 5.8); fetching is the hub client's job");
+
     @ArchTest
     static final ArchRule noPackageCycles = slices().matching("dev.omcp.adapters.storage.(**)").should().beFreeOfCycles();
 }

@@ -3,7 +3,7 @@ package dev.omcp.adapters.storage.config;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.omcp.ports.sources.PluginPin;
+import dev.omcp.ports.plugins.PluginPin;
 import dev.omcp.ports.sources.SourceDefinition;
 import dev.omcp.ports.sources.SourceStoreException;
 import dev.omcp.ports.sources.SourcesDocument;

@@ -1,0 +1,291 @@
+package dev.omcp.adapters.http.connectors;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.omcp.adapters.http.api.ApiRoutes;
+import dev.omcp.adapters.http.api.JsonResponses;
+import dev.omcp.adapters.http.server.HttpModule;
+import dev.omcp.ports.plugins.ConnectorStatus;
+import dev.omcp.ports.plugins.HubListing;
+import dev.omcp.ports.plugins.HubRelease;
+import dev.omcp.ports.plugins.HubUnavailableException;
+import dev.omcp.ports.plugins.InstallOutcome;
+import dev.omcp.ports.plugins.ManageConnectors;
+import dev.omcp.sdk.manifest.ConnectorManifest;
+import io.javalin.http.Context;
+import io.javalin.http.HandlerType;
+import java.io.IOException;
+import java.io.InputStream;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.regex.Pattern;
+
+/**
+ * {@code /api/connectors} and {@code /api/hub/catalog} (spec 4.3, 7.4).
+ *
+ * <table>
+ *   <caption>routes and the permission each needs</caption>
+ *   <tr><td>GET /api/connectors</td><td>connectors:read</td></tr>
+ *   <tr><td>GET /api/hub/catalog</td><td>connectors:read</td></tr>
+ *   <tr><td>POST /api/connectors/install</td><td>connectors:write</td></tr>
+ *   <tr><td>POST /api/connectors/upload</td><td>connectors:write</td></tr>
+ * </table>
+ *
+ * Install and upload answer 403 when {@code ENABLE_UI_INSTALL} is not true and 412 without a trust
+ * root, before reading any body; an upload over 50 MiB is 413 and a tampered, unsigned or unsafe
+ * bundle 400; in every refusal nothing is written.
+ */
+public final class ConnectorRoutes implements HttpModule {
+    /** The permission of each route, for the RBAC layer: {@code METHOD path} to {@code resource:action}. */
+    public static final Map<String, String> PERMISSIONS = Map.of(
+            "GET /api/connectors", "connectors:read",
+            "GET /api/hub/catalog", "connectors:read",
+            "POST /api/connectors/install", "connectors:write",
+            "POST /api/connectors/upload", "connectors:write");
+
+    private static final Pattern NAME = Pattern.compile("[a-z0-9][a-z0-9._-]{0,63}");
+    private static final Pattern VERSION = Pattern.compile("[0-9A-Za-z.+-]{1,64}");
+    private static final Set<String> BUNDLE_TYPES = Set.of("application/octet-stream", "application/gzip", "application/x-gzip",
+            "application/x-tar+gzip", "application/x-compressed-tar");
+    private static final int MAX_INSTALL_BODY = 4096;
+
+    private final ManageConnectors connectors;
+
+    public ConnectorRoutes(ManageConnectors connectors) {
+        this.connectors = connectors;
+    }
+
+    @Override
+    public void register(ApiRoutes routes) {
+        routes.route(HandlerType.GET, "/api/connectors").tag("connectors")
+                .summary("Connector types: builtin, filesystem and pinned plugins with manifest, state and hooks (needs connectors:read)")
+                .response(200, "the connectors")
+                .handle(this::list);
+        routes.route(HandlerType.GET, "/api/hub/catalog").tag("connectors")
+                .summary("The hub catalog merged with what is installed (needs connectors:read)")
+                .response(200, "the catalog")
+                .response(502, "the hub is not configured or cannot be read")
+                .handle(this::catalog);
+        routes.route(HandlerType.POST, "/api/connectors/install").tag("connectors")
+                .summary("Installs {name, version?} from the hub catalog; only the catalog's tarball URL is fetched (needs connectors:write)")
+                .response(201, "installed and re-scanned")
+                .response(400, "the bundle does not verify (tampered, unsigned, unsafe) or strict mode would refuse the re-scan; nothing written")
+                .response(403, "ENABLE_UI_INSTALL is not true")
+                .response(404, "the catalog has no such connector or version")
+                .response(409, "the name belongs to a builtin connector")
+                .response(412, "no usable PLUGIN_TRUST_ROOT")
+                .response(502, "the hub cannot be read")
+                .handle(this::install);
+        routes.route(HandlerType.POST, "/api/connectors/upload").tag("connectors")
+                .summary("Installs an uploaded .tgz bundle (application/octet-stream, at most 50 MiB) (needs connectors:write)")
+                .response(201, "installed and re-scanned")
+                .response(400, "the bundle does not verify (tampered, unsigned, unsafe); nothing written")
+                .response(403, "ENABLE_UI_INSTALL is not true")
+                .response(412, "no usable PLUGIN_TRUST_ROOT")
+                .response(413, "the bundle is larger than 50 MiB; nothing written")
+                .response(415, "the body is not application/octet-stream")
+                .handle(this::upload);
+    }
+
+    private void list(Context ctx) {
+        List<Map<String, Object>> items = new ArrayList<>();
+        for (ConnectorStatus status : connectors.connectors()) {
+            Map<String, Object> item = new LinkedHashMap<>();
+            item.put("name", status.name());
+            item.put("origin", status.origin().name().toLowerCase(Locale.ROOT));
+            item.put("location", status.location());
+            item.put("state", status.state().name().toLowerCase(Locale.ROOT));
+            if (!status.reason().isEmpty()) {
+                item.put("reason", status.reason());
+            }
+            status.manifest().ifPresent(manifest -> item.put("manifest", manifest(manifest)));
+            List<Map<String, Object>> hooks = new ArrayList<>();
+            for (ConnectorStatus.HookStatus hook : status.hooks()) {
+                Map<String, Object> h = new LinkedHashMap<>();
+                h.put("kind", hook.kind());
+                h.put("module", hook.module());
+                h.put("priority", hook.priority());
+                h.put("mode", hook.mode());
+                h.put("registered", hook.registered());
+                if (!hook.reason().isEmpty()) {
+                    h.put("reason", hook.reason());
+                }
+                hooks.add(h);
+            }
+            item.put("hooks", hooks);
+            items.add(item);
+        }
+        JsonResponses.json(ctx, 200, Map.of("connectors", items, "installEnabled", connectors.installEnabled()));
+    }
+
+    private void catalog(Context ctx) {
+        HubListing listing;
+        try {
+            listing = connectors.hubCatalog();
+        } catch (HubUnavailableException e) {
+            JsonResponses.error(ctx, 502, "OMCP_HUB_UNAVAILABLE", e.getMessage());
+            return;
+        }
+        List<Map<String, Object>> items = new ArrayList<>();
+        for (HubListing.Item entry : listing.entries()) {
+            Map<String, Object> item = new LinkedHashMap<>();
+            item.put("name", entry.entry().name());
+            item.put("displayName", entry.entry().displayName());
+            item.put("description", entry.entry().description());
+            item.put("latest", entry.entry().latest());
+            item.put("installedVersion", entry.installedVersion().orElse(null));
+            item.put("loaded", entry.loaded());
+            item.put("updateAvailable", entry.updateAvailable());
+            List<Map<String, Object>> versions = new ArrayList<>();
+            for (HubRelease release : entry.entry().releases()) {
+                Map<String, Object> version = new LinkedHashMap<>();
+                version.put("version", release.version());
+                version.put("published", release.published());
+                version.put("changelog", release.changelog());
+                version.put("tarballUrl", release.tarballUrl());
+                version.put("signatureUrl", release.signatureUrl());
+                version.put("integrity", release.integrity());
+                version.put("manifest", manifest(release.manifest()));
+                versions.add(version);
+            }
+            item.put("versions", versions);
+            items.add(item);
+        }
+        Map<String, Object> body = new LinkedHashMap<>();
+        body.put("source", listing.source());
+        body.put("connectors", items);
+        JsonResponses.json(ctx, 200, body);
+    }
+
+    private void install(Context ctx) throws IOException {
+        Optional<InstallOutcome.Refused> refusal = connectors.installRefusal();
+        if (refusal.isPresent()) {
+            answer(ctx, refusal.get());
+            return;
+        }
+        byte[] body = ctx.req().getInputStream().readNBytes(MAX_INSTALL_BODY + 1);
+        JsonNode request;
+        try {
+            request = body.length > MAX_INSTALL_BODY ? null : JsonResponses.mapper().readTree(body);
+        } catch (JsonProcessingException e) {
+            request = null;
+        }
+        String name = request == null ? "" : request.path("name").asText("");
+        JsonNode versionNode = request == null ? null : request.get("version");
+        if (!NAME.matcher(name).matches() || (versionNode != null && !versionNode.isNull()
+                && (!versionNode.isTextual() || !VERSION.matcher(versionNode.asText()).matches()))) {
+            JsonResponses.error(ctx, 400, "OMCP_INVALID_REQUEST",
+                    "the body must be {\"name\": \"<connector>\", \"version\": \"<optional exact version>\"}, for example {\"name\": \"tempo\"}");
+            return;
+        }
+        Optional<String> version = versionNode == null || versionNode.isNull() ? Optional.empty() : Optional.of(versionNode.asText());
+        answer(ctx, connectors.install(name, version));
+    }
+
+    private void upload(Context ctx) throws IOException {
+        Optional<InstallOutcome.Refused> refusal = connectors.installRefusal();
+        if (refusal.isPresent()) {
+            answer(ctx, refusal.get());
+            return;
+        }
+        String contentType = Optional.ofNullable(ctx.contentType()).map(t -> t.split(";")[0].trim().toLowerCase(Locale.ROOT)).orElse("");
+        if (!BUNDLE_TYPES.contains(contentType)) {
+            JsonResponses.error(ctx, 415, "OMCP_UNSUPPORTED_MEDIA_TYPE",
+                    "send the .tgz bundle as the raw body with Content-Type: application/octet-stream");
+            return;
+        }
+        long declared = ctx.req().getContentLengthLong();
+        if (declared > ManageConnectors.MAX_BUNDLE_BYTES) {
+            tooLarge(ctx);
+            return;
+        }
+        byte[] bundle;
+        // Read the raw stream ourselves: the server-wide JSON body limit does not apply to bundles,
+        // and reading stops one byte past 50 MiB whatever Content-Length claimed.
+        try (InputStream in = ctx.req().getInputStream()) {
+            bundle = in.readNBytes(ManageConnectors.MAX_BUNDLE_BYTES + 1);
+        }
+        if (bundle.length > ManageConnectors.MAX_BUNDLE_BYTES) {
+            tooLarge(ctx);
+            return;
+        }
+        if (bundle.length == 0) {
+            JsonResponses.error(ctx, 400, "OMCP_INVALID_BUNDLE", "the body is empty; send the .tgz bundle as the raw body");
+            return;
+        }
+        answer(ctx, connectors.upload(bundle));
+    }
+
+    private static void tooLarge(Context ctx) {
+        JsonResponses.error(ctx, 413, "OMCP_BUNDLE_TOO_LARGE",
+                "the bundle is larger than " + (ManageConnectors.MAX_BUNDLE_BYTES >> 20) + " MiB; nothing was written");
+        ctx.header("Connection", "close");
+    }
+
+    private static void answer(Context ctx, InstallOutcome outcome) {
+        switch (outcome) {
+            case InstallOutcome.Installed installed -> {
+                Map<String, Object> body = new LinkedHashMap<>();
+                body.put("installed", true);
+                body.put("name", installed.name());
+                body.put("version", installed.version());
+                body.put("loaded", installed.loaded());
+                body.put("detail", installed.detail());
+                JsonResponses.json(ctx, 201, body);
+            }
+            case InstallOutcome.Refused refused -> {
+                int status = switch (refused.kind()) {
+                    case DISABLED -> 403;
+                    case NO_TRUST_ROOT -> 412;
+                    case VERIFICATION_FAILED -> 400;
+                    case TOO_LARGE -> 413;
+                    case NOT_IN_CATALOG -> 404;
+                    case NAME_CONFLICT -> 409;
+                    case HUB_UNAVAILABLE -> 502;
+                };
+                String code = switch (refused.kind()) {
+                    case DISABLED -> "OMCP_UI_INSTALL_DISABLED";
+                    case NO_TRUST_ROOT -> "OMCP_TRUST_ROOT_MISSING";
+                    case VERIFICATION_FAILED -> "OMCP_PLUGIN_VERIFICATION_FAILED";
+                    case TOO_LARGE -> "OMCP_BUNDLE_TOO_LARGE";
+                    case NOT_IN_CATALOG -> "OMCP_NOT_IN_CATALOG";
+                    case NAME_CONFLICT -> "OMCP_CONNECTOR_NAME_CONFLICT";
+                    case HUB_UNAVAILABLE -> "OMCP_HUB_UNAVAILABLE";
+                };
+                JsonResponses.error(ctx, status, code, refused.reason());
+            }
+        }
+    }
+
+    private static Map<String, Object> manifest(ConnectorManifest manifest) {
+        Map<String, Object> out = new LinkedHashMap<>();
+        out.put("schemaVersion", manifest.schemaVersion());
+        out.put("name", manifest.name());
+        out.put("displayName", manifest.displayName());
+        out.put("version", manifest.version());
+        out.put("description", manifest.description());
+        out.put("signalTypes", manifest.signalTypes());
+        Map<String, Object> capabilities = new LinkedHashMap<>();
+        capabilities.put("queryMetrics", manifest.capabilities().queryMetrics());
+        capabilities.put("queryLogs", manifest.capabilities().queryLogs());
+        capabilities.put("listServices", manifest.capabilities().listServices());
+        capabilities.put("queryTraces", manifest.capabilities().queryTraces());
+        capabilities.put("topology", manifest.capabilities().topology());
+        out.put("capabilities", capabilities);
+        manifest.serverVersion().ifPresent(range -> out.put("compat", Map.of("serverVersion", range)));
+        manifest.homepage().ifPresent(url -> out.put("homepage", url));
+        manifest.license().ifPresent(license -> out.put("license", license));
+        manifest.integrity().ifPresent(integrity -> out.put("integrity", integrity));
+        try {
+            out.put("configSchema", JsonResponses.mapper().readTree(ManifestJson.configSchema(manifest)));
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException("a verified manifest's configSchema is JSON", e);
+        }
+        return out;
+    }
+}

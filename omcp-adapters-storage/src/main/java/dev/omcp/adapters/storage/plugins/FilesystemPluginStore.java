@@ -1,0 +1,175 @@
+package dev.omcp.adapters.storage.plugins;
+
+import dev.omcp.ports.connectors.ConnectorType;
+import dev.omcp.ports.plugins.BundleRejectedException;
+import dev.omcp.ports.plugins.LoadedPlugin;
+import dev.omcp.ports.plugins.PluginCandidate;
+import dev.omcp.ports.plugins.PluginLoadException;
+import dev.omcp.ports.plugins.PluginPin;
+import dev.omcp.ports.plugins.PluginScan;
+import dev.omcp.ports.plugins.PluginStore;
+import dev.omcp.ports.plugins.StagedBundle;
+import dev.omcp.ports.plugins.TrustRoot;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.DirectoryStream;
+import java.nio.file.Files;
+import java.nio.file.LinkOption;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Optional;
+import java.util.regex.Pattern;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The plugins directory ({@code PLUGINS_DIR}) and the trust root ({@code PLUGIN_TRUST_ROOT}).
+ *
+ * <p>A scan checks every sub-directory holding a {@code package.json} with the connector marker;
+ * hidden directories (staging) are ignored, and so are versioned directories
+ * {@code <name>-<version>} unless the sources file pins them (spec 5.8). A missing plugins directory
+ * means no filesystem plugins. Thread-safe.
+ */
+public final class FilesystemPluginStore implements PluginStore {
+    private static final Logger LOG = LoggerFactory.getLogger(FilesystemPluginStore.class);
+    private static final Pattern VERSION_SUFFIX = Pattern.compile("-[0-9]+\\.[0-9]+\\.[0-9]+([-+][0-9A-Za-z.+-]+)?$");
+
+    private final Path directory;
+    private final TrustRootKeys trust;
+    private final PluginDirectoryCheck check;
+    private final ClassLoader gateway;
+
+    /**
+     * @param directory the plugins directory; it need not exist
+     * @param trustRootPem the PEM public key file, or empty when {@code PLUGIN_TRUST_ROOT} is unset
+     */
+    public FilesystemPluginStore(Path directory, Optional<Path> trustRootPem) {
+        this.directory = directory.toAbsolutePath().normalize();
+        this.trust = TrustRootKeys.load(trustRootPem);
+        this.check = new PluginDirectoryCheck(new ManifestSchema());
+        this.gateway = FilesystemPluginStore.class.getClassLoader();
+        if (trust.state().state() == TrustRoot.State.INVALID) {
+            LOG.warn("event=trust-root-unusable reason=\"{}\"", trust.state().detail());
+        } else if (trust.state().isLoaded()) {
+            LOG.info("event=trust-root-loaded keys=\"{}\"", trust.state().detail());
+        }
+    }
+
+    @Override
+    public TrustRoot trustRoot() {
+        return trust.state();
+    }
+
+    @Override
+    public PluginScan scan(List<PluginPin> pins) {
+        List<PluginCandidate> candidates = new ArrayList<>();
+        boolean present = Files.isDirectory(directory);
+        if (present) {
+            for (Path child : children()) {
+                String name = child.getFileName().toString();
+                if (name.startsWith(".") || pins.stream().anyMatch(pin -> pin.directoryName().equals(name))) {
+                    continue;
+                }
+                Optional<PluginDirectoryCheck.Checked> checked = check.check(child, name, ConnectorType.Origin.FILESYSTEM, Optional.empty(), trust);
+                if (checked.isEmpty()) {
+                    LOG.debug("event=plugin-dir-ignored location={} reason=\"no package.json with a connector marker\"", name);
+                    continue;
+                }
+                PluginCandidate candidate = checked.get().candidate();
+                if (VERSION_SUFFIX.matcher(name).find() && name.startsWith(candidate.name() + "-")) {
+                    LOG.info("event=plugin-dir-ignored location={} reason=\"a versioned directory loads only when the sources file pins it\"", name);
+                    continue;
+                }
+                candidates.add(candidate);
+            }
+        }
+        for (PluginPin pin : pins) {
+            Path pinned = directory.resolve(pin.directoryName());
+            check.check(pinned, pin.directoryName(), ConnectorType.Origin.PINNED, Optional.of(pin), trust)
+                    .ifPresent(checked -> candidates.add(checked.candidate()));
+        }
+        candidates.sort(Comparator.comparing(PluginCandidate::location));
+        return new PluginScan(trust.state(), candidates, present);
+    }
+
+    private List<Path> children() {
+        List<Path> children = new ArrayList<>();
+        try (DirectoryStream<Path> stream = Files.newDirectoryStream(directory)) {
+            for (Path child : stream) {
+                if (Files.isDirectory(child)) {
+                    children.add(child);
+                }
+            }
+        } catch (IOException e) {
+            LOG.error("event=plugins-dir-unreadable reason=\"{}\"", e.getClass().getSimpleName());
+            return List.of();
+        }
+        children.sort(Comparator.comparing(p -> p.getFileName().toString()));
+        return children;
+    }
+
+    @Override
+    public LoadedPlugin load(PluginCandidate candidate) throws PluginLoadException {
+        Path root = directory.resolve(candidate.location()).normalize();
+        if (!root.startsWith(directory) || root.equals(directory)) {
+            throw new PluginLoadException("plugin location '" + candidate.location() + "' is not inside the plugins directory");
+        }
+        Optional<PluginPin> pin = candidate.origin() == ConnectorType.Origin.PINNED
+                ? candidate.manifest().map(m -> new PluginPin(candidate.name(), m.version()))
+                : Optional.empty();
+        return loadChecked(candidate, check.check(root, candidate.location(), candidate.origin(), pin, trust), gateway);
+    }
+
+    /** Loads from a fresh check, refusing when the files changed since {@code candidate} was checked. */
+    static LoadedPlugin loadChecked(PluginCandidate candidate, Optional<PluginDirectoryCheck.Checked> recheck, ClassLoader gateway)
+            throws PluginLoadException {
+        if (recheck.isEmpty() || !recheck.get().candidate().fingerprint().equals(candidate.fingerprint()) || recheck.get().jar() == null) {
+            throw new PluginLoadException("the files of '" + candidate.location() + "' changed since they were checked; it is checked again at the next scan");
+        }
+        return PluginLoading.load(candidate, recheck.get().jar(), gateway);
+    }
+
+    @Override
+    public StagedBundle stage(byte[] tarball) throws BundleRejectedException {
+        List<TarballReader.Entry> entries = TarballReader.read(tarball);
+        Path staging;
+        try {
+            Files.createDirectories(directory);
+            staging = Files.createTempDirectory(directory, ".staging-");
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot create a staging directory inside the plugins directory", e);
+        }
+        try {
+            for (TarballReader.Entry entry : entries) {
+                Path target = PluginFiles.resolveInside(staging, entry.path())
+                        .orElseThrow(() -> new BundleRejectedException("entry '" + entry.path() + "' escapes the plugin directory"));
+                if (entry.directory()) {
+                    Files.createDirectories(target);
+                } else {
+                    Files.createDirectories(target.getParent());
+                    Files.write(target, entry.content(), java.nio.file.StandardOpenOption.CREATE_NEW, java.nio.file.StandardOpenOption.WRITE,
+                            LinkOption.NOFOLLOW_LINKS);
+                }
+            }
+            Optional<PluginDirectoryCheck.Checked> checked = check.check(staging, staging.getFileName().toString(),
+                    ConnectorType.Origin.FILESYSTEM, Optional.empty(), trust);
+            if (checked.isEmpty()) {
+                throw new BundleRejectedException("the bundle is not a connector plugin: it has no package.json with an observabilityMcp marker of kind connector");
+            }
+            return new FilesystemStagedBundle(directory, staging, checked.get().candidate());
+        } catch (BundleRejectedException e) {
+            FilesystemStagedBundle.deleteTree(staging);
+            throw e;
+        } catch (IOException | RuntimeException e) {
+            FilesystemStagedBundle.deleteTree(staging);
+            throw new BundleRejectedException("the bundle could not be unpacked: " + e.getClass().getSimpleName());
+        }
+    }
+
+    /** The plugins directory. */
+    public Path directory() {
+        return directory;
+    }
+}

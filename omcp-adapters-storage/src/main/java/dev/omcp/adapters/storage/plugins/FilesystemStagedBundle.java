@@ -1,0 +1,114 @@
+package dev.omcp.adapters.storage.plugins;
+
+import dev.omcp.ports.plugins.PluginCandidate;
+import dev.omcp.ports.plugins.StagedBundle;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.AtomicMoveNotSupportedException;
+import java.nio.file.FileVisitResult;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.SimpleFileVisitor;
+import java.nio.file.StandardCopyOption;
+import java.nio.file.attribute.BasicFileAttributes;
+import java.util.UUID;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * A bundle unpacked into {@code <plugins dir>/.staging-*}; used by the one thread that staged it.
+ * {@link #commit()} renames it to
+ * {@code <plugins dir>/<name>}: an earlier install is first renamed aside, and put back when the
+ * second rename fails, so a failed install never leaves a half-written plugin behind.
+ */
+final class FilesystemStagedBundle implements StagedBundle {
+    private static final Logger LOG = LoggerFactory.getLogger(FilesystemStagedBundle.class);
+
+    private final Path pluginsDirectory;
+    private final Path staging;
+    private final PluginCandidate candidate;
+    private boolean committed;
+
+    FilesystemStagedBundle(Path pluginsDirectory, Path staging, PluginCandidate candidate) {
+        this.pluginsDirectory = pluginsDirectory;
+        this.staging = staging;
+        this.candidate = candidate;
+    }
+
+    @Override
+    public PluginCandidate candidate() {
+        return candidate;
+    }
+
+    @Override
+    public void commit() {
+        if (committed) {
+            return;
+        }
+        if (!PackageMarker.NAME.matcher(candidate.name()).matches()) {
+            throw new IllegalStateException("a verified plugin name is always a safe directory name");
+        }
+        Path target = pluginsDirectory.resolve(candidate.name());
+        Path aside = null;
+        try {
+            if (Files.exists(target, java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
+                aside = pluginsDirectory.resolve(".replaced-" + candidate.name() + "-" + UUID.randomUUID());
+                move(target, aside);
+            }
+            try {
+                move(staging, target);
+            } catch (IOException e) {
+                if (aside != null) {
+                    move(aside, target);
+                    aside = null;
+                }
+                throw e;
+            }
+            committed = true;
+        } catch (IOException e) {
+            throw new UncheckedIOException("installing '" + candidate.name() + "' into the plugins directory failed; the earlier state is kept", e);
+        } finally {
+            if (aside != null) {
+                deleteTree(aside);
+            }
+        }
+    }
+
+    private static void move(Path from, Path to) throws IOException {
+        try {
+            Files.move(from, to, StandardCopyOption.ATOMIC_MOVE);
+        } catch (AtomicMoveNotSupportedException e) {
+            throw new IOException("the plugins directory does not support atomic renames", e);
+        }
+    }
+
+    @Override
+    public void close() {
+        if (!committed) {
+            deleteTree(staging);
+        }
+    }
+
+    static void deleteTree(Path root) {
+        if (!Files.exists(root, java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
+            return;
+        }
+        try {
+            Files.walkFileTree(root, new SimpleFileVisitor<>() {
+                @Override
+                public FileVisitResult visitFile(Path file, BasicFileAttributes attrs) throws IOException {
+                    Files.delete(file);
+                    return FileVisitResult.CONTINUE;
+                }
+
+                @Override
+                public FileVisitResult postVisitDirectory(Path dir, IOException exc) throws IOException {
+                    Files.delete(dir);
+                    return FileVisitResult.CONTINUE;
+                }
+            });
+        } catch (IOException e) {
+            LOG.error("event=plugin-staging-cleanup-failed location={} reason=\"{}\"", root.getFileName(), e.getClass().getSimpleName());
+        }
+    }
+}

@@ -1,0 +1,51 @@
+package dev.omcp.adapters.storage.plugins;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.networknt.schema.Error;
+import com.networknt.schema.InputFormat;
+import com.networknt.schema.Schema;
+import com.networknt.schema.SchemaRegistry;
+import com.networknt.schema.SpecificationVersion;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.util.List;
+
+/**
+ * The manifest JSON Schema (draft 2020-12) of spec 2.2 with the required fields and signal types of
+ * DECISIONS.md. Every violation is reported, each with the JSON path it concerns. The validator
+ * never fetches anything: the draft 2020-12 meta-schema the {@code configSchema} is checked against
+ * ships inside the validator.
+ */
+final class ManifestSchema {
+    private static final String RESOURCE = "/dev/omcp/adapters/storage/plugins/manifest.schema.json";
+    private final Schema schema;
+
+    ManifestSchema() {
+        SchemaRegistry registry = SchemaRegistry.withDefaultDialect(SpecificationVersion.DRAFT_2020_12,
+                builder -> builder.schemaLoader(loader -> loader.fetchRemoteResources(false)));
+        try (InputStream in = ManifestSchema.class.getResourceAsStream(RESOURCE)) {
+            if (in == null) {
+                throw new IllegalStateException("the manifest schema " + RESOURCE + " is missing from the jar");
+            }
+            this.schema = registry.getSchema(in, InputFormat.JSON);
+        } catch (IOException e) {
+            throw new UncheckedIOException("the manifest schema in the jar is unreadable", e);
+        }
+    }
+
+    /**
+     * Every violation of {@code manifest}, each as {@code /json/pointer: message} (or just the
+     * message for the root object); empty when valid.
+     */
+    List<String> violations(JsonNode manifest) {
+        List<Error> errors = schema.validate(manifest);
+        return errors.stream().map(ManifestSchema::describe).distinct().toList();
+    }
+
+    private static String describe(Error error) {
+        String location = error.getInstanceLocation() == null ? "" : error.getInstanceLocation().toString();
+        String message = error.getMessage();
+        return location.isEmpty() || message.startsWith(location) ? message : location + ": " + message;
+    }
+}

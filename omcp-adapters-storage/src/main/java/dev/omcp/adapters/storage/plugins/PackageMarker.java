@@ -1,0 +1,55 @@
+package dev.omcp.adapters.storage.plugins;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import java.util.Optional;
+import java.util.regex.Pattern;
+
+/**
+ * The {@code observabilityMcp} marker of a plugin's {@code package.json} (spec 2.1) and its
+ * {@code main} entry file.
+ *
+ * @param name the connector name
+ * @param manifest the manifest's path relative to the plugin root
+ * @param main the entry JAR's path relative to the plugin root
+ */
+record PackageMarker(String name, String manifest, String main) {
+    static final Pattern NAME = Pattern.compile("[a-z0-9][a-z0-9._-]{0,63}");
+
+    /** The outcome of reading {@code package.json}. */
+    sealed interface Read {
+        /** No {@code observabilityMcp} marker of kind {@code connector}: not a connector plugin. */
+        record NotAConnector(String why) implements Read {}
+
+        /** A connector marker with a problem. */
+        record Invalid(String name, String problem) implements Read {}
+
+        record Valid(PackageMarker marker) implements Read {}
+    }
+
+    static Read read(JsonNode packageJson) {
+        JsonNode marker = packageJson.get("observabilityMcp");
+        if (marker == null) {
+            return new Read.NotAConnector("package.json has no observabilityMcp marker");
+        }
+        if (!marker.isObject()) {
+            return new Read.Invalid("", "package.json: observabilityMcp must be an object {kind, name, manifest}");
+        }
+        if (!"connector".equals(marker.path("kind").asText(""))) {
+            return new Read.NotAConnector("observabilityMcp.kind is '" + marker.path("kind").asText("") + "', not 'connector'");
+        }
+        String name = marker.path("name").asText("");
+        if (!NAME.matcher(name).matches()) {
+            return new Read.Invalid(name, "package.json: observabilityMcp.name '" + name
+                    + "' must be 1-64 lower-case letters, digits, '.', '_' or '-', starting with a letter or digit");
+        }
+        Optional<String> manifest = Optional.ofNullable(marker.get("manifest")).filter(JsonNode::isTextual).map(JsonNode::asText);
+        if (manifest.isEmpty() || manifest.get().isBlank()) {
+            return new Read.Invalid(name, "package.json: observabilityMcp.manifest must name the manifest file, for example manifest.json");
+        }
+        Optional<String> main = Optional.ofNullable(packageJson.get("main")).filter(JsonNode::isTextual).map(JsonNode::asText);
+        if (main.isEmpty() || !main.get().endsWith(".jar")) {
+            return new Read.Invalid(name, "package.json: main must name the entry JAR, for example " + name + "-connector.jar");
+        }
+        return new Read.Valid(new PackageMarker(name, manifest.get(), main.get()));
+    }
+}

@@ -1,0 +1,190 @@
+package dev.omcp.adapters.storage.plugins;
+
+import dev.omcp.ports.connectors.ConnectorType;
+import dev.omcp.ports.plugins.CheckResult;
+import dev.omcp.ports.plugins.PluginCandidate;
+import dev.omcp.ports.plugins.PluginPin;
+import dev.omcp.sdk.manifest.ConnectorManifest;
+import java.io.ByteArrayOutputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.MessageDigest;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * Checks one plugin directory without loading any of its code: the package marker, the manifest
+ * against the JSON Schema (every violation), the entry JAR's integrity, and the detached signature
+ * of the raw manifest bytes (spec 2.1, 2.2, 5.8). Every file is read once, into memory, and the
+ * bytes that were checked are the bytes a later load defines classes from.
+ */
+final class PluginDirectoryCheck {
+    static final String PACKAGE_JSON = "package.json";
+    private final ManifestSchema schema;
+
+    PluginDirectoryCheck(ManifestSchema schema) {
+        this.schema = schema;
+    }
+
+    /**
+     * What a check read and found.
+     *
+     * @param candidate the verdicts
+     * @param root the plugin directory
+     * @param jar the entry JAR's bytes, or {@code null} when it could not be read
+     */
+    record Checked(PluginCandidate candidate, Path root, byte[] jar) {}
+
+    /**
+     * Checks {@code root}.
+     *
+     * @param pin for a pinned directory, the name and version it must hold
+     * @return empty when the directory is no connector plugin (no {@code package.json}, or no
+     *     {@code observabilityMcp} marker of kind {@code connector})
+     */
+    Optional<Checked> check(Path root, String location, ConnectorType.Origin origin, Optional<PluginPin> pin, TrustRootKeys trust) {
+        String fallbackName = pin.map(PluginPin::name).orElse(root.getFileName() == null ? location : root.getFileName().toString());
+        Path packageFile = root.resolve(PACKAGE_JSON);
+        if (!Files.exists(packageFile, java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
+            if (pin.isPresent()) {
+                return Optional.of(failed(location, origin, fallbackName, root,
+                        Files.isDirectory(root) ? "the pinned directory has no package.json" : "the pinned directory '" + location + "' does not exist"));
+            }
+            return Optional.empty();
+        }
+        byte[] packageBytes;
+        try {
+            packageBytes = PluginFiles.read(root, packageFile, PluginLimits.MAX_PACKAGE_JSON_BYTES, "package descriptor");
+        } catch (PluginFiles.Unreadable e) {
+            return Optional.of(failed(location, origin, fallbackName, root, e.getMessage()));
+        }
+        ManifestMapping.Parsed packageJson = ManifestMapping.parse(packageBytes, PACKAGE_JSON);
+        if (packageJson.problem() != null) {
+            return Optional.of(failed(location, origin, fallbackName, root, packageJson.problem()));
+        }
+        PackageMarker marker;
+        switch (PackageMarker.read(packageJson.node())) {
+            case PackageMarker.Read.NotAConnector notAConnector -> {
+                if (pin.isPresent()) {
+                    return Optional.of(failed(location, origin, fallbackName, root, notAConnector.why()));
+                }
+                return Optional.empty();
+            }
+            case PackageMarker.Read.Invalid invalid -> {
+                return Optional.of(failed(location, origin, invalid.name().isEmpty() ? fallbackName : invalid.name(), root, invalid.problem()));
+            }
+            case PackageMarker.Read.Valid valid -> marker = valid.marker();
+        }
+
+        List<String> manifestProblems = new ArrayList<>();
+        Optional<Path> manifestFile = PluginFiles.resolveInside(root, marker.manifest());
+        byte[] manifestBytes = null;
+        if (manifestFile.isEmpty()) {
+            manifestProblems.add("package.json: observabilityMcp.manifest '" + marker.manifest() + "' escapes the plugin directory");
+        } else {
+            try {
+                manifestBytes = PluginFiles.read(root, manifestFile.get(), PluginLimits.MAX_MANIFEST_BYTES, "manifest");
+            } catch (PluginFiles.Unreadable e) {
+                manifestProblems.add(e.getMessage());
+            }
+        }
+        ConnectorManifest manifest = null;
+        if (manifestBytes != null) {
+            ManifestMapping.Parsed parsed = ManifestMapping.parse(manifestBytes, marker.manifest());
+            if (parsed.problem() != null) {
+                manifestProblems.add(parsed.problem());
+            } else {
+                for (String violation : schema.violations(parsed.node())) {
+                    manifestProblems.add(marker.manifest() + (violation.startsWith("/") ? " " : ": ") + violation);
+                }
+                if (manifestProblems.isEmpty()) {
+                    manifest = ManifestMapping.toManifest(parsed.node());
+                    if (!manifest.name().equals(marker.name())) {
+                        manifestProblems.add(marker.manifest() + " /name '" + manifest.name() + "' differs from the package marker name '" + marker.name() + "'");
+                    }
+                    if (pin.isPresent() && !manifest.version().equals(pin.get().version())) {
+                        manifestProblems.add(marker.manifest() + " /version '" + manifest.version() + "' differs from the pinned version '" + pin.get().version() + "'");
+                    }
+                }
+            }
+        }
+        if (pin.isPresent() && !marker.name().equals(pin.get().name())) {
+            manifestProblems.add("package.json names connector '" + marker.name() + "' but the pin asks for '" + pin.get().name() + "'");
+        }
+
+        byte[] jar = null;
+        Optional<Path> jarFile = PluginFiles.resolveInside(root, marker.main());
+        if (jarFile.isEmpty()) {
+            manifestProblems.add("package.json: main '" + marker.main() + "' escapes the plugin directory");
+        } else {
+            try {
+                jar = PluginFiles.read(root, jarFile.get(), PluginLimits.MAX_JAR_BYTES, "entry JAR");
+            } catch (PluginFiles.Unreadable e) {
+                manifestProblems.add(e.getMessage());
+            }
+        }
+
+        CheckResult manifestCheck = manifestProblems.isEmpty() ? CheckResult.passed() : CheckResult.failed(manifestProblems);
+        CheckResult integrity = integrity(manifestCheck.ok() ? manifest : null, jar);
+        CheckResult signature = signature(root, manifestFile, manifestBytes, marker.manifest(), trust);
+        PluginCandidate candidate = new PluginCandidate(location, origin, marker.name(),
+                manifestCheck.ok() ? Optional.of(manifest) : Optional.empty(), manifestCheck, integrity, signature,
+                fingerprint(packageBytes, manifestBytes, jar));
+        return Optional.of(new Checked(candidate, root, jar));
+    }
+
+    private static CheckResult integrity(ConnectorManifest manifest, byte[] jar) {
+        if (manifest == null) {
+            return CheckResult.notChecked("integrity not checked: the manifest is not valid");
+        }
+        if (jar == null) {
+            return CheckResult.notChecked("integrity not checked: the entry JAR could not be read");
+        }
+        if (manifest.integrity().isEmpty()) {
+            return CheckResult.failed("the manifest has no integrity; add \"integrity\": \"sha256-<base64 of the entry JAR's SHA-256>\"");
+        }
+        String actual = PluginFiles.integrity(jar);
+        boolean equal = MessageDigest.isEqual(actual.getBytes(StandardCharsets.US_ASCII), manifest.integrity().get().getBytes(StandardCharsets.US_ASCII));
+        return equal ? CheckResult.passed()
+                : CheckResult.failed("integrity mismatch: the manifest says " + manifest.integrity().get() + " but the entry JAR hashes to " + actual
+                        + "; the JAR was changed after the manifest was written");
+    }
+
+    private static CheckResult signature(Path root, Optional<Path> manifestFile, byte[] manifestBytes, String manifestName, TrustRootKeys trust) {
+        if (!trust.state().isLoaded()) {
+            return CheckResult.notChecked("signature not checked: " + trust.state().unavailableReason());
+        }
+        if (manifestBytes == null || manifestFile.isEmpty()) {
+            return CheckResult.notChecked("signature not checked: the manifest could not be read");
+        }
+        Path signatureFile = manifestFile.get().resolveSibling(manifestFile.get().getFileName() + ".sig");
+        if (!Files.exists(signatureFile, java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
+            return CheckResult.failed("unsigned: " + manifestName + ".sig is missing beside the manifest");
+        }
+        byte[] signatureBytes;
+        try {
+            signatureBytes = PluginFiles.read(root, signatureFile, PluginLimits.MAX_SIGNATURE_BYTES, "signature");
+        } catch (PluginFiles.Unreadable e) {
+            return CheckResult.failed(e.getMessage());
+        }
+        return Signatures.verify(trust.keys(), manifestBytes, signatureBytes)
+                .map(problem -> CheckResult.failed(manifestName + ".sig: " + problem))
+                .orElseGet(CheckResult::passed);
+    }
+
+    private static Checked failed(String location, ConnectorType.Origin origin, String name, Path root, String problem) {
+        CheckResult none = CheckResult.notChecked("not checked: the plugin directory is not readable as a plugin");
+        return new Checked(new PluginCandidate(location, origin, name, Optional.empty(), CheckResult.failed(problem), none, none,
+                "unreadable:" + location), root, null);
+    }
+
+    private static String fingerprint(byte[]... parts) {
+        ByteArrayOutputStream digests = new ByteArrayOutputStream();
+        for (byte[] part : parts) {
+            digests.writeBytes(part == null ? new byte[32] : PluginFiles.sha256(part));
+        }
+        return PluginFiles.hex(PluginFiles.sha256(digests.toByteArray()));
+    }
+}

@@ -1,0 +1,141 @@
+package dev.omcp.adapters.storage.plugins;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.omcp.ports.plugins.BundleRejectedException;
+import dev.omcp.ports.plugins.PluginCandidate;
+import dev.omcp.ports.plugins.StagedBundle;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.KeyPair;
+import java.util.List;
+import java.util.Optional;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** Unpacking bundles into the plugins directory: a refused bundle writes nothing. */
+class BundleStagingIT {
+    private static final KeyPair KEY = Keys.ed25519();
+
+    @TempDir
+    Path tmp;
+    private Path plugins;
+    private FilesystemPluginStore store;
+
+    @BeforeEach
+    void setUp() throws IOException {
+        plugins = tmp.resolve("plugins");
+        Path trustRoot = Files.writeString(tmp.resolve("trust-root.pem"), Keys.publicPem(KEY));
+        store = new FilesystemPluginStore(plugins, Optional.of(trustRoot));
+    }
+
+    private List<String> everythingIn(Path dir) throws IOException {
+        if (!Files.exists(dir)) {
+            return List.of();
+        }
+        try (Stream<Path> walk = Files.walk(dir)) {
+            return walk.map(p -> dir.relativize(p).toString()).sorted().toList();
+        }
+    }
+
+    @Test
+    void aVerifiedBundle_isStagedHidden_thenCommittedUnderItsName() throws Exception {
+        byte[] bundle = PluginFixture.named("echo").signedBy(KEY).bundle("package");
+        try (StagedBundle staged = store.stage(bundle)) {
+            PluginCandidate candidate = staged.candidate();
+            assertThat(candidate.fullyVerified()).as(candidate.problems().toString()).isTrue();
+            assertThat(store.scan(List.of()).candidates()).as("a staged bundle is invisible to scans").isEmpty();
+            staged.commit();
+        }
+        assertThat(everythingIn(plugins)).containsExactly("", "echo", "echo/echo-connector.jar", "echo/manifest.json", "echo/manifest.json.sig",
+                "echo/package.json");
+        assertThat(store.scan(List.of()).candidates()).singleElement().satisfies(c -> assertThat(c.fullyVerified()).isTrue());
+    }
+
+    @Test
+    void committingOverAnEarlierInstall_replacesItWhole() throws Exception {
+        PluginFixture.named("echo").version("1.0.0").signedBy(KEY).writeInto(plugins);
+        Files.writeString(plugins.resolve("echo/leftover.txt"), "from 1.0.0");
+        try (StagedBundle staged = store.stage(PluginFixture.named("echo").version("2.0.0").signedBy(KEY).bundle(""))) {
+            staged.commit();
+        }
+        assertThat(everythingIn(plugins)).doesNotContain("echo/leftover.txt").noneMatch(p -> p.startsWith(".replaced"));
+        assertThat(store.scan(List.of()).candidates().getFirst().manifest().orElseThrow().version()).isEqualTo("2.0.0");
+    }
+
+    @Test
+    void closingWithoutCommit_leavesNothing() throws Exception {
+        try (StagedBundle staged = store.stage(PluginFixture.named("echo").signedBy(KEY).bundle(""))) {
+            assertThat(staged.candidate().name()).isEqualTo("echo");
+        }
+        assertThat(everythingIn(plugins)).containsExactly("");
+    }
+
+    @Test
+    void aTamperedBundle_stagesWithFailedChecks_soTheCallerRefusesIt_andNothingRemains() throws Exception {
+        byte[] bundle = PluginFixture.named("echo").editManifest(m -> m.put("description", "changed after signing")).bundle("");
+        try (StagedBundle staged = store.stage(bundle)) {
+            assertThat(staged.candidate().fullyVerified()).isFalse();
+        }
+        assertThat(everythingIn(plugins)).containsExactly("");
+    }
+
+    private void assertRefusedAndNothingWritten(TarWriter tar, String reason) throws IOException {
+        List<String> before = everythingIn(tmp);
+        assertThatThrownBy(() -> store.stage(tar.tgz())).isInstanceOf(BundleRejectedException.class).hasMessageContaining(reason);
+        List<String> after = everythingIn(tmp).stream().filter(p -> !p.equals("plugins")).toList();
+        assertThat(after).as("nothing written: " + reason).isEqualTo(before);
+        assertThat(everythingIn(plugins)).isIn(List.of(), List.of(""));
+        assertThat(tmp.resolve("evil")).doesNotExist();
+    }
+
+    @Test
+    void aBundleWithDotDot_isRefusedAndWritesNothing() throws Exception {
+        assertRefusedAndNothingWritten(new TarWriter().file("package.json", "{}").file("../evil", "x"), "'..' segment");
+        assertRefusedAndNothingWritten(new TarWriter().file("package.json", "{}").file("lib/../../../evil", "x"), "'..' segment");
+    }
+
+    @Test
+    void aBundleWithAnAbsolutePath_isRefusedAndWritesNothing() throws Exception {
+        assertRefusedAndNothingWritten(new TarWriter().file("package.json", "{}").file(tmp.resolve("evil").toString(), "x"), "absolute path");
+    }
+
+    @Test
+    void aBundleWithALink_isRefusedAndWritesNothing() throws Exception {
+        assertRefusedAndNothingWritten(new TarWriter().file("package.json", "{}").symlink("echo-connector.jar", tmp.resolve("evil").toString()),
+                "symbolic link");
+        assertRefusedAndNothingWritten(new TarWriter().file("package.json", "{}").hardlink("x", "/etc/passwd"), "hard link");
+    }
+
+    @Test
+    void aBundleThatIsNoPlugin_isRefusedAndWritesNothing() throws Exception {
+        assertRefusedAndNothingWritten(new TarWriter().file("readme.txt", "hello"), "not a connector plugin");
+    }
+
+    @Test
+    void aBundleWithAnOversizedEntry_isRefusedAndWritesNothing() throws Exception {
+        assertRefusedAndNothingWritten(new TarWriter().file("package.json", "{}").file("big", new byte[(int) PluginLimits.MAX_BUNDLE_ENTRY_BYTES + 1]),
+                "larger than");
+    }
+
+    @Test
+    void laterValidFilesOfARefusedBundle_areNotWrittenEither() throws Exception {
+        TarWriter tar = new TarWriter();
+        PluginFixture.named("echo").signedBy(KEY).files().forEach(tar::file);
+        tar.symlink("zz-link", "/etc");
+        assertRefusedAndNothingWritten(tar, "symbolic link");
+    }
+
+    @Test
+    void theBytesLoadedAfterInstall_areTheBytesThatWereVerified() throws Exception {
+        try (StagedBundle staged = store.stage(PluginFixture.named("echo").signedBy(KEY).bundle(""))) {
+            staged.commit();
+        }
+        PluginCandidate candidate = store.scan(List.of()).candidates().getFirst();
+        assertThat(store.load(candidate).factory().manifest().name()).isEqualTo("echo");
+    }
+}

@@ -1,0 +1,151 @@
+package dev.omcp.adapters.storage.plugins;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.sun.net.httpserver.HttpServer;
+import dev.omcp.ports.plugins.BundleRejectedException;
+import dev.omcp.ports.plugins.HubCatalog;
+import dev.omcp.ports.plugins.HubEntry;
+import dev.omcp.ports.plugins.HubRelease;
+import dev.omcp.ports.plugins.HubUnavailableException;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.KeyPair;
+import java.util.Optional;
+import java.util.concurrent.Executors;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** spec 2.18: the static hub catalog, local and over HTTP, and the checks before a tarball is handed out. */
+class StaticConnectorHubIT {
+    private static final KeyPair KEY = Keys.ed25519();
+
+    @TempDir
+    Path tmp;
+    private Path hub;
+    private Path trustRoot;
+    private byte[] tarball;
+
+    @BeforeEach
+    void setUp() throws IOException {
+        hub = Files.createDirectories(tmp.resolve("hub"));
+        trustRoot = Files.writeString(tmp.resolve("trust-root.pem"), Keys.publicPem(KEY));
+        tarball = PluginFixture.named("echo").signedBy(KEY).bundle("package");
+        Files.createDirectories(hub.resolve("tarballs"));
+        Files.createDirectories(hub.resolve("connectors"));
+        Files.write(hub.resolve("tarballs/echo-1.0.0.tgz"), tarball);
+        Files.write(hub.resolve("tarballs/echo-1.0.0.tgz.sig"), Keys.sign(KEY, tarball));
+        writeEntry("../tarballs/echo-1.0.0.tgz", PluginFiles.integrity(tarball));
+        ObjectNode index = PluginFixture.JSON.createObjectNode().put("schemaVersion", 1);
+        index.putArray("connectors").addObject().put("name", "echo").put("catalog", "connectors/echo.json");
+        Files.write(hub.resolve("index.json"), PluginFixture.JSON.writeValueAsBytes(index));
+    }
+
+    private void writeEntry(String tarballUrl, String integrity) throws IOException {
+        ObjectNode manifest = (ObjectNode) PluginFixture.JSON.readTree(PluginFixture.named("echo").files().get("manifest.json"));
+        ObjectNode entry = PluginFixture.JSON.createObjectNode().put("schemaVersion", 1).put("name", "echo").put("displayName", "Echo")
+                .put("description", "test").put("latest", "1.0.0");
+        entry.putArray("versions").addObject().put("version", "1.0.0").put("published", "2026-01-01").put("changelog", "first")
+                .put("tarballUrl", tarballUrl).put("integrity", integrity).set("manifest", manifest);
+        Files.write(hub.resolve("connectors/echo.json"), PluginFixture.JSON.writeValueAsBytes(entry));
+    }
+
+    private HubRelease release(StaticConnectorHub connectorHub) throws HubUnavailableException {
+        HubCatalog catalog = connectorHub.catalog();
+        HubEntry entry = catalog.find("echo").orElseThrow();
+        return entry.latestRelease().orElseThrow();
+    }
+
+    @Test
+    void aLocalHub_listsItsConnectors_andHandsOutAVerifiedTarball() throws Exception {
+        StaticConnectorHub local = StaticConnectorHub.at(hub.toString(), Optional.of(trustRoot));
+        HubCatalog catalog = local.catalog();
+        assertThat(catalog.entries()).singleElement().satisfies(entry -> {
+            assertThat(entry.displayName()).isEqualTo("Echo");
+            assertThat(entry.releases().getFirst().changelog()).isEqualTo("first");
+            assertThat(entry.releases().getFirst().signatureUrl()).isEqualTo("../tarballs/echo-1.0.0.tgz.sig");
+            assertThat(entry.releases().getFirst().manifest().capabilities().queryTraces()).isTrue();
+        });
+        assertThat(local.fetchBundle(release(local))).isEqualTo(tarball);
+    }
+
+    @Test
+    void aTarballNotMatchingTheCatalogIntegrity_isRejected() throws Exception {
+        writeEntry("../tarballs/echo-1.0.0.tgz", PluginFiles.integrity("something else".getBytes()));
+        StaticConnectorHub local = StaticConnectorHub.at(hub.toString(), Optional.of(trustRoot));
+        assertThatThrownBy(() -> local.fetchBundle(release(local))).isInstanceOf(BundleRejectedException.class)
+                .hasMessageContaining("does not match the catalog's integrity");
+    }
+
+    @Test
+    void aTarballSignedByAnotherKey_isRejected() throws Exception {
+        Files.write(hub.resolve("tarballs/echo-1.0.0.tgz.sig"), Keys.sign(Keys.ed25519(), tarball));
+        StaticConnectorHub local = StaticConnectorHub.at(hub.toString(), Optional.of(trustRoot));
+        assertThatThrownBy(() -> local.fetchBundle(release(local))).isInstanceOf(BundleRejectedException.class)
+                .hasMessageContaining("does not verify against the trust root");
+    }
+
+    @Test
+    void withoutTrustRoot_noTarballIsHandedOut() throws Exception {
+        StaticConnectorHub local = StaticConnectorHub.at(hub.toString(), Optional.empty());
+        assertThatThrownBy(() -> local.fetchBundle(release(local))).hasMessageContaining("PLUGIN_TRUST_ROOT is not set");
+    }
+
+    @Test
+    void aLocalHubNeverReadsOutsideItsDirectory() throws Exception {
+        Files.writeString(tmp.resolve("secret.tgz"), "secret");
+        writeEntry("../../secret.tgz", PluginFiles.integrity("secret".getBytes()));
+        StaticConnectorHub local = StaticConnectorHub.at(hub.toString(), Optional.of(trustRoot));
+        assertThatThrownBy(local::catalog).isInstanceOf(HubUnavailableException.class).hasMessageContaining("outside its directory");
+    }
+
+    @Test
+    void aVersionWhoseManifestIsInvalid_isLeftOut() throws Exception {
+        String entry = Files.readString(hub.resolve("connectors/echo.json")).replace("\"signalTypes\":[\"traces\"]", "\"signalTypes\":[\"events\"]");
+        Files.writeString(hub.resolve("connectors/echo.json"), entry);
+        assertThat(StaticConnectorHub.at(hub.toString(), Optional.of(trustRoot)).catalog().entries()).isEmpty();
+    }
+
+    @Test
+    void aMissingIndex_isHubUnavailable() {
+        assertThatThrownBy(() -> StaticConnectorHub.at(tmp.resolve("nohub").toString(), Optional.of(trustRoot)).catalog())
+                .isInstanceOf(HubUnavailableException.class).hasMessageContaining("is missing");
+    }
+
+    @Test
+    void aHubServedOverHttp_works_andAn404IsHubUnavailable() throws Exception {
+        HttpServer server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
+        server.setExecutor(Executors.newVirtualThreadPerTaskExecutor());
+        server.createContext("/", exchange -> {
+            Path file = hub.resolve(exchange.getRequestURI().getPath().substring("/catalog/".length())).normalize();
+            if (!file.startsWith(hub) || !Files.isRegularFile(file)) {
+                exchange.sendResponseHeaders(404, -1);
+                exchange.close();
+                return;
+            }
+            byte[] body = Files.readAllBytes(file);
+            exchange.sendResponseHeaders(200, body.length);
+            try (OutputStream out = exchange.getResponseBody()) {
+                out.write(body);
+            }
+        });
+        server.start();
+        try {
+            String base = "http://127.0.0.1:" + server.getAddress().getPort() + "/catalog/";
+            StaticConnectorHub remote = StaticConnectorHub.at(base, Optional.of(trustRoot));
+            assertThat(remote.catalog().source()).isEqualTo(base + "index.json");
+            assertThat(remote.fetchBundle(release(remote))).isEqualTo(tarball);
+            StaticConnectorHub missing = StaticConnectorHub.at(base + "missing/index.json", Optional.of(trustRoot));
+            assertThatThrownBy(missing::catalog).isInstanceOf(HubUnavailableException.class).hasMessageContaining("HTTP 404");
+        } finally {
+            server.stop(0);
+        }
+    }
+}

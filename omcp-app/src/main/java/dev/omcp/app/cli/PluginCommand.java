@@ -1,0 +1,317 @@
+package dev.omcp.app.cli;
+
+import dev.omcp.adapters.storage.plugins.DirectoryPluginInspector;
+import dev.omcp.adapters.storage.plugins.FilesystemPluginStore;
+import dev.omcp.adapters.storage.plugins.StaticConnectorHub;
+import dev.omcp.app.settings.InvalidSettingsException;
+import dev.omcp.app.settings.Settings;
+import dev.omcp.app.settings.SettingsReader;
+import dev.omcp.app.wiring.GatewayAssembly;
+import dev.omcp.core.plugins.Admission;
+import dev.omcp.core.plugins.BundleInstaller;
+import dev.omcp.core.plugins.HubInstall;
+import dev.omcp.core.plugins.HubListings;
+import dev.omcp.core.plugins.LoadDecision;
+import dev.omcp.core.plugins.SemanticVersion;
+import dev.omcp.core.plugins.VerificationPolicy;
+import dev.omcp.ports.plugins.CheckResult;
+import dev.omcp.ports.plugins.ConnectorHub;
+import dev.omcp.ports.plugins.HubCatalog;
+import dev.omcp.ports.plugins.HubEntry;
+import dev.omcp.ports.plugins.HubListing;
+import dev.omcp.ports.plugins.HubRelease;
+import dev.omcp.ports.plugins.HubUnavailableException;
+import dev.omcp.ports.plugins.InstallOutcome;
+import dev.omcp.ports.plugins.LoadedPlugin;
+import dev.omcp.ports.plugins.PluginCandidate;
+import dev.omcp.ports.plugins.PluginInspector;
+import dev.omcp.ports.plugins.PluginLoadException;
+import dev.omcp.sdk.manifest.Capabilities;
+import dev.omcp.sdk.manifest.ConnectorManifest;
+import java.io.PrintWriter;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
+
+/**
+ * {@code omcp plugin list|info|install|verify} (spec 4.6): the hub catalog from
+ * {@code HUB_CATALOG_URL} or {@code --from <dir|url>} (air-gapped), verification before anything is
+ * written to {@code ${PLUGINS_DIR}/<name>/}, and the verdict on a plugin directory. Exit status 0 on
+ * success, 1 on any refusal or error.
+ */
+@Command(name = "plugin", mixinStandardHelpOptions = true, description = "Browse the connector hub, install and verify connector plugins.",
+        subcommands = {PluginCommand.ListCommand.class, PluginCommand.InfoCommand.class, PluginCommand.InstallCommand.class,
+                PluginCommand.VerifyCommand.class})
+public final class PluginCommand implements Callable<Integer> {
+    @Spec
+    CommandSpec spec;
+
+    @Override
+    public Integer call() {
+        spec.commandLine().usage(spec.commandLine().getOut());
+        return 1;
+    }
+
+    /** Settings, or a message and exit status 1. */
+    static Optional<Settings> settings(PrintWriter err) {
+        try {
+            return Optional.of(SettingsReader.fromProcessEnvironment());
+        } catch (InvalidSettingsException e) {
+            err.println("omcp: " + e.getMessage());
+            return Optional.empty();
+        }
+    }
+
+    /** The hub of {@code --from}, else of {@code HUB_CATALOG_URL}. */
+    static Optional<ConnectorHub> hub(Optional<String> from, Settings settings, Optional<Path> trustRoot, PrintWriter err) {
+        Optional<String> location = from.or(() -> settings.plugins().hubCatalog());
+        if (location.isEmpty()) {
+            err.println("omcp: no hub catalog: pass --from <dir|url> or set HUB_CATALOG_URL");
+            return Optional.empty();
+        }
+        try {
+            return Optional.of(StaticConnectorHub.at(location.get(), trustRoot));
+        } catch (IllegalArgumentException e) {
+            err.println("omcp: " + e.getMessage());
+            return Optional.empty();
+        }
+    }
+
+    static String capabilities(Capabilities c) {
+        List<String> names = new ArrayList<>();
+        if (c.queryMetrics()) {
+            names.add("queryMetrics");
+        }
+        if (c.queryLogs()) {
+            names.add("queryLogs");
+        }
+        if (c.listServices()) {
+            names.add("listServices");
+        }
+        if (c.queryTraces()) {
+            names.add("queryTraces");
+        }
+        if (c.topology()) {
+            names.add("topology");
+        }
+        return names.isEmpty() ? "none" : String.join(", ", names);
+    }
+
+    /** {@code omcp plugin list}. */
+    @Command(name = "list", mixinStandardHelpOptions = true, description = "List the connectors of the hub catalog and what is installed.")
+    static final class ListCommand implements Callable<Integer> {
+        @Spec
+        CommandSpec spec;
+
+        @Option(names = "--from", paramLabel = "<dir|url>", description = "Read the catalog from this directory or URL instead of HUB_CATALOG_URL.")
+        Optional<String> from;
+
+        @Override
+        public Integer call() {
+            PrintWriter out = spec.commandLine().getOut();
+            PrintWriter err = spec.commandLine().getErr();
+            Optional<Settings> settings = settings(err);
+            if (settings.isEmpty()) {
+                return 1;
+            }
+            Optional<ConnectorHub> hub = hub(from, settings.get(), settings.get().plugins().trustRoot(), err);
+            if (hub.isEmpty()) {
+                return 1;
+            }
+            try {
+                HubCatalog catalog = hub.get().catalog();
+                FilesystemPluginStore store = new FilesystemPluginStore(settings.get().plugins().directory(), Optional.empty());
+                HubListing listing = HubListings.fromScan(catalog, store.scan(List.of()).candidates());
+                out.printf("%-20s %-16s %-16s %s%n", "NAME", "LATEST", "INSTALLED", "DESCRIPTION");
+                for (HubListing.Item item : listing.entries()) {
+                    out.printf("%-20s %-16s %-16s %s%n", item.entry().name(), item.entry().latest(),
+                            item.installedVersion().orElse("-"), item.entry().description());
+                }
+                out.println(listing.entries().size() + " connectors in " + listing.source());
+                return 0;
+            } catch (HubUnavailableException e) {
+                err.println("omcp: " + e.getMessage());
+                return 1;
+            }
+        }
+    }
+
+    /** {@code omcp plugin info <name>}. */
+    @Command(name = "info", mixinStandardHelpOptions = true, description = "Show one connector of the hub catalog: versions, changelog, capabilities.")
+    static final class InfoCommand implements Callable<Integer> {
+        @Spec
+        CommandSpec spec;
+
+        @Parameters(index = "0", paramLabel = "<name>", description = "The connector name, for example tempo.")
+        String name;
+
+        @Option(names = "--from", paramLabel = "<dir|url>", description = "Read the catalog from this directory or URL instead of HUB_CATALOG_URL.")
+        Optional<String> from;
+
+        @Override
+        public Integer call() {
+            PrintWriter out = spec.commandLine().getOut();
+            PrintWriter err = spec.commandLine().getErr();
+            Optional<Settings> settings = settings(err);
+            if (settings.isEmpty()) {
+                return 1;
+            }
+            Optional<ConnectorHub> hub = hub(from, settings.get(), settings.get().plugins().trustRoot(), err);
+            if (hub.isEmpty()) {
+                return 1;
+            }
+            try {
+                Optional<HubEntry> entry = hub.get().catalog().find(name);
+                if (entry.isEmpty()) {
+                    err.println("omcp: the hub catalog has no connector '" + name + "'; omcp plugin list shows what it offers");
+                    return 1;
+                }
+                HubEntry e = entry.get();
+                out.println(e.name() + " - " + e.displayName());
+                out.println("  " + e.description());
+                out.println("  latest: " + e.latest());
+                for (HubRelease release : e.releases()) {
+                    ConnectorManifest manifest = release.manifest();
+                    out.println("  version " + release.version() + (release.published().isEmpty() ? "" : " (" + release.published() + ")"));
+                    out.println("    signal types: " + String.join(", ", manifest.signalTypes()));
+                    out.println("    capabilities: " + capabilities(manifest.capabilities()));
+                    manifest.serverVersion().ifPresent(range -> out.println("    needs gateway: " + range));
+                    out.println("    integrity: " + release.integrity());
+                    if (!release.changelog().isBlank()) {
+                        out.println("    changelog: " + release.changelog());
+                    }
+                }
+                return 0;
+            } catch (HubUnavailableException e) {
+                err.println("omcp: " + e.getMessage());
+                return 1;
+            }
+        }
+    }
+
+    /** {@code omcp plugin install <name>[@<version>]}. */
+    @Command(name = "install", mixinStandardHelpOptions = true,
+            description = "Download (or read, with --from <dir>), verify and install a connector into ${PLUGINS_DIR}/<name>/.")
+    static final class InstallCommand implements Callable<Integer> {
+        @Spec
+        CommandSpec spec;
+
+        @Parameters(index = "0", paramLabel = "<name>[@<version>]", description = "The connector, for example tempo or tempo@1.2.0.")
+        String target;
+
+        @Option(names = "--from", paramLabel = "<dir|url>", description = "Read the catalog from this directory or URL instead of HUB_CATALOG_URL.")
+        Optional<String> from;
+
+        @Option(names = "--trust-root", paramLabel = "<pem>", description = "The PEM public key to verify with instead of PLUGIN_TRUST_ROOT.")
+        Optional<Path> trustRoot;
+
+        @Override
+        public Integer call() {
+            PrintWriter out = spec.commandLine().getOut();
+            PrintWriter err = spec.commandLine().getErr();
+            Optional<Settings> settings = settings(err);
+            if (settings.isEmpty()) {
+                return 1;
+            }
+            Optional<Path> pem = trustRoot.or(() -> settings.get().plugins().trustRoot());
+            Optional<ConnectorHub> hub = hub(from, settings.get(), pem, err);
+            if (hub.isEmpty()) {
+                return 1;
+            }
+            int at = target.indexOf('@');
+            String name = at < 0 ? target : target.substring(0, at);
+            Optional<String> version = at < 0 ? Optional.empty() : Optional.of(target.substring(at + 1));
+            Path directory = settings.get().plugins().directory();
+            FilesystemPluginStore store = new FilesystemPluginStore(directory, pem);
+            BundleInstaller installer = new BundleInstaller(store, GatewayAssembly.builtinConnectorNames(), VersionProvider.serverVersion());
+            InstallOutcome outcome = new HubInstall(hub.get(), installer).install(name, version, candidate -> List.of());
+            return switch (outcome) {
+                case InstallOutcome.Installed installed -> {
+                    out.println("installed " + installed.name() + " " + installed.version() + " into " + directory.resolve(installed.name())
+                            + "; restart the gateway to load it");
+                    yield 0;
+                }
+                case InstallOutcome.Refused refused -> {
+                    err.println("omcp: install refused (" + refused.kind().name().toLowerCase(java.util.Locale.ROOT).replace('_', ' ') + "): "
+                            + refused.reason());
+                    yield 1;
+                }
+            };
+        }
+    }
+
+    /** {@code omcp plugin verify <dir>}. */
+    @Command(name = "verify", mixinStandardHelpOptions = true,
+            description = "Check a plugin directory exactly as the gateway does and print the verdict; exit 1 when it would be refused.")
+    static final class VerifyCommand implements Callable<Integer> {
+        @Spec
+        CommandSpec spec;
+
+        @Parameters(index = "0", paramLabel = "<dir>", description = "The plugin directory (holding package.json).")
+        Path directory;
+
+        @Option(names = "--trust-root", paramLabel = "<pem>", description = "The PEM public key to verify with instead of PLUGIN_TRUST_ROOT.")
+        Optional<Path> trustRoot;
+
+        @Override
+        public Integer call() {
+            PrintWriter out = spec.commandLine().getOut();
+            PrintWriter err = spec.commandLine().getErr();
+            Optional<Settings> settings = settings(err);
+            if (settings.isEmpty()) {
+                return 1;
+            }
+            Optional<Path> pem = trustRoot.or(() -> settings.get().plugins().trustRoot());
+            if (pem.isEmpty()) {
+                err.println("omcp: no trust root: set PLUGIN_TRUST_ROOT or pass --trust-root <pem>");
+                out.println("verdict: REFUSED (nothing to verify the signature against)");
+                return 1;
+            }
+            PluginInspector inspector = new DirectoryPluginInspector();
+            PluginInspector.Inspection inspection = inspector.inspect(directory, pem.get());
+            PluginCandidate candidate = inspection.candidate();
+            out.println("plugin: " + candidate.name() + candidate.manifest().map(m -> " " + m.version()).orElse("") + " in " + candidate.location());
+            out.println("trust root: " + (inspection.trustRoot().isLoaded() ? inspection.trustRoot().detail() : inspection.trustRoot().unavailableReason()));
+            print(out, "manifest", candidate.manifestCheck());
+            print(out, "integrity", candidate.integrity());
+            print(out, "signature", candidate.signature());
+            SemanticVersion server = VersionProvider.serverVersion();
+            Admission admission = LoadDecision.decide(VerificationPolicy.install(), inspection.trustRoot(), candidate, server);
+            if (admission instanceof Admission.Skip skip) {
+                out.println("compatibility: " + skip.reason());
+            }
+            if (!(admission instanceof Admission.Load)) {
+                out.println("verdict: REFUSED");
+                return 1;
+            }
+            try {
+                LoadedPlugin loaded = inspector.load(inspection);
+                out.println("load: ok, factory " + loaded.factory().getClass().getName() + ", " + loaded.hooks().size() + " hook(s)");
+                for (LoadedPlugin.SkippedHook hook : loaded.skippedHooks()) {
+                    out.println("hook skipped: " + hook.entry().kind().wireName() + " " + hook.entry().module() + ": " + hook.reason());
+                }
+            } catch (PluginLoadException e) {
+                out.println("load: FAILED: " + e.getMessage());
+                out.println("verdict: REFUSED");
+                return 1;
+            }
+            out.println("verdict: OK (loads with PLUGIN_REQUIRE_SIGNATURE=true on gateway " + server + ")");
+            return 0;
+        }
+
+        private static void print(PrintWriter out, String check, CheckResult result) {
+            switch (result.status()) {
+                case PASSED -> out.println(check + ": ok");
+                case FAILED -> result.problems().forEach(p -> out.println(check + ": FAILED: " + p));
+                case NOT_CHECKED -> result.problems().forEach(p -> out.println(check + ": NOT CHECKED: " + p));
+            }
+        }
+    }
+}

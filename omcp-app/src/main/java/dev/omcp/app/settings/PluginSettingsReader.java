@@ -1,0 +1,58 @@
+package dev.omcp.app.settings;
+
+import java.net.URI;
+import java.net.URISyntaxException;
+import java.nio.file.InvalidPathException;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Locale;
+import java.util.Optional;
+
+/** Reads the plugin variables (spec 5.8, 6.1) into {@link Settings.Plugins}, collecting every problem. */
+final class PluginSettingsReader {
+    private PluginSettingsReader() {}
+
+    static Settings.Plugins read(Environment environment) {
+        Path directory = path(environment, Variables.PLUGINS_DIR, environment.string(Variables.PLUGINS_DIR));
+        // spec 5.8: false, 0, no, off opt out; any other value keeps plugins gated.
+        String verifyText = environment.string(Variables.VERIFY_PLUGINS).toLowerCase(Locale.ROOT);
+        boolean verify = !List.of("false", "0", "no", "off").contains(verifyText);
+        Optional<Path> trustRoot = environment.raw(Variables.PLUGIN_TRUST_ROOT).map(text -> path(environment, Variables.PLUGIN_TRUST_ROOT, text));
+        boolean strict = environment.flag(Variables.PLUGIN_REQUIRE_SIGNATURE);
+        boolean uiInstall = environment.flag(Variables.ENABLE_UI_INSTALL);
+        Optional<String> hub = environment.raw(Variables.HUB_CATALOG_URL);
+        hub.ifPresent(location -> checkHub(environment, location));
+        Optional<String> hookMode = environment.raw(Variables.HOOK_MODE).map(mode -> mode.toLowerCase(Locale.ROOT));
+        if (hookMode.isPresent() && !List.of("enforce", "permissive", "disabled").contains(hookMode.get())) {
+            environment.problem(Variables.HOOK_MODE, "must be enforce, permissive or disabled, got '" + hookMode.get() + "'");
+            hookMode = Optional.empty();
+        }
+        return new Settings.Plugins(directory, verify, trustRoot, strict, uiInstall, hub, hookMode);
+    }
+
+    private static Path path(Environment environment, Variable variable, String text) {
+        try {
+            return Path.of(text);
+        } catch (InvalidPathException e) {
+            environment.problem(variable, "is not a usable path: " + e.getReason());
+            return Path.of(variable.defaultValue().isEmpty() ? "." : variable.defaultValue());
+        }
+    }
+
+    private static void checkHub(Environment environment, String location) {
+        if (location.startsWith("http://") || location.startsWith("https://") || location.startsWith("file:")) {
+            try {
+                URI uri = new URI(location);
+                if (!"file".equals(uri.getScheme()) && (uri.getHost() == null || uri.getHost().isBlank())) {
+                    environment.problem(Variables.HUB_CATALOG_URL, "must name a host, for example https://hub.example.com/catalog/");
+                }
+            } catch (URISyntaxException e) {
+                environment.problem(Variables.HUB_CATALOG_URL, "is not a valid URL: " + e.getReason());
+            }
+            return;
+        }
+        if (!location.startsWith("/")) {
+            environment.problem(Variables.HUB_CATALOG_URL, "must be an http(s) URL, a file: URL or an absolute directory, got '" + location + "'");
+        }
+    }
+}

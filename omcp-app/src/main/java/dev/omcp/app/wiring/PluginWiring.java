@@ -1,0 +1,57 @@
+package dev.omcp.app.wiring;
+
+import dev.omcp.adapters.storage.plugins.FilesystemPluginStore;
+import dev.omcp.adapters.storage.plugins.StaticConnectorHub;
+import dev.omcp.app.settings.Settings;
+import dev.omcp.core.hooks.HookMode;
+import dev.omcp.core.hooks.HookRegistry;
+import dev.omcp.core.plugins.ConnectorManagement;
+import dev.omcp.core.plugins.PluginCatalog;
+import dev.omcp.core.plugins.SemanticVersion;
+import dev.omcp.core.plugins.VerificationPolicy;
+import dev.omcp.ports.connectors.ConnectorCatalog;
+import dev.omcp.ports.plugins.ConnectorHub;
+import dev.omcp.ports.plugins.ManageConnectors;
+import dev.omcp.ports.plugins.PluginPin;
+import dev.omcp.sdk.connector.ConnectorFactory;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * Wires plugins: the plugins directory and trust root, the pins of the sources file, the load
+ * decision of spec 3.5, the live connector catalog, the hook registry and the management use cases.
+ *
+ * @param catalog the connector types (builtin, filesystem, pinned) sources are served with
+ * @param hooks the hooks of loaded plugins, changed in place by installs
+ * @param hookMode {@code OMCP_HOOK_MODE}, when set
+ * @param management the connector management API's use cases
+ */
+record PluginWiring(PluginCatalog catalog, HookRegistry hooks, Optional<HookMode> hookMode, ManageConnectors management) {
+
+    /**
+     * Scans and loads the plugins.
+     *
+     * @throws dev.omcp.core.plugins.PluginStartRefusedException in strict mode when a plugin is
+     *     unverifiable or the trust root is unusable: the launcher exits 1
+     * @param pins the {@code plugins:} block of the sources file
+     */
+    static PluginWiring start(Settings.Plugins settings, List<ConnectorFactory> builtins, List<PluginPin> pins, String version) {
+        FilesystemPluginStore store = new FilesystemPluginStore(settings.directory(), settings.trustRoot());
+        HookRegistry hooks = new HookRegistry();
+        PluginCatalog catalog = PluginCatalog.start(builtins, store, pins,
+                new VerificationPolicy(settings.verify(), settings.requireSignature()), serverVersion(version), hooks);
+        Optional<ConnectorHub> hub = settings.hubCatalog().map(location -> StaticConnectorHub.at(location, settings.trustRoot()));
+        ManageConnectors management = new ConnectorManagement(catalog, store, hub, settings.uiInstall());
+        return new PluginWiring(catalog, hooks, settings.hookMode().flatMap(HookMode::fromWireName), management);
+    }
+
+    /** The gateway version for {@code compat.serverVersion}; a development build counts as 0.0.0. */
+    static SemanticVersion serverVersion(String version) {
+        return SemanticVersion.parse(version).orElse(SemanticVersion.of(0, 0, 0));
+    }
+
+    /** The seam the source registry consumes. */
+    ConnectorCatalog connectorCatalog() {
+        return catalog;
+    }
+}

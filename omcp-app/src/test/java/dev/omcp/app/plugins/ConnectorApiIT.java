@@ -1,0 +1,285 @@
+package dev.omcp.app.plugins;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.omcp.app.settings.Settings;
+import dev.omcp.app.settings.SettingsReader;
+import dev.omcp.app.wiring.GatewayAssembly;
+import dev.omcp.ports.connectors.ConnectorType;
+import dev.omcp.ports.identity.Principal;
+import dev.omcp.ports.mcp.McpInbound;
+import dev.omcp.ports.mcp.McpOutbound;
+import dev.omcp.ports.mcp.McpReply;
+import dev.omcp.ports.mcp.McpTransport;
+import dev.omcp.testkit.packaging.PluginPackager;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.net.InetAddress;
+import java.net.Socket;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.KeyPair;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.stream.Stream;
+import java.util.zip.GZIPOutputStream;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** spec 4.3, 7.4, 6.1 rule 5: the connector management API on a running gateway. */
+class ConnectorApiIT {
+    private static final ObjectMapper JSON = new ObjectMapper();
+    private final HttpClient http = HttpClient.newHttpClient();
+    private final KeyPair key = TestPlugins.newKey();
+
+    @TempDir
+    Path tmp;
+    private Path plugins;
+    private Path trustRoot;
+    private GatewayAssembly gateway;
+
+    @BeforeEach
+    void setUp() throws IOException {
+        plugins = tmp.resolve("plugins");
+        trustRoot = TestPlugins.trustRoot(tmp, key);
+    }
+
+    @AfterEach
+    void stop() {
+        if (gateway != null) {
+            gateway.close();
+        }
+    }
+
+    private void start(Map<String, String> extra) throws Exception {
+        Map<String, String> env = new HashMap<>(Map.of(
+                "PORT", "0",
+                "PLUGINS_DIR", plugins.toString(),
+                "CONFIG_PATH", tmp.resolve("sources.yaml").toString(),
+                "HUB_CATALOG_URL", TestPlugins.hub().toString()));
+        env.putAll(extra);
+        Settings settings = SettingsReader.read(env);
+        gateway = GatewayAssembly.start(settings, new GatewayAssembly.Options(true), "0.1.0");
+    }
+
+    private void startWithInstall() throws Exception {
+        start(Map.of("ENABLE_UI_INSTALL", "true", "PLUGIN_TRUST_ROOT", trustRoot.toString()));
+    }
+
+    private String url(String path) {
+        return "http://127.0.0.1:" + gateway.port() + path;
+    }
+
+    private HttpResponse<String> upload(byte[] bundle) throws Exception {
+        return http.send(HttpRequest.newBuilder(URI.create(url("/api/connectors/upload")))
+                .header("Content-Type", "application/octet-stream")
+                .POST(HttpRequest.BodyPublishers.ofByteArray(bundle)).build(), HttpResponse.BodyHandlers.ofString());
+    }
+
+    private HttpResponse<String> install(String body) throws Exception {
+        return http.send(HttpRequest.newBuilder(URI.create(url("/api/connectors/install")))
+                .header("Content-Type", "application/json")
+                .POST(HttpRequest.BodyPublishers.ofString(body)).build(), HttpResponse.BodyHandlers.ofString());
+    }
+
+    private JsonNode get(String path) throws Exception {
+        HttpResponse<String> response = http.send(HttpRequest.newBuilder(URI.create(url(path))).build(), HttpResponse.BodyHandlers.ofString());
+        assertThat(response.statusCode()).as(response.body()).isEqualTo(200);
+        return JSON.readTree(response.body());
+    }
+
+    private List<String> written() throws IOException {
+        if (!Files.exists(plugins)) {
+            return List.of();
+        }
+        try (Stream<Path> walk = Files.walk(plugins)) {
+            return walk.filter(p -> !p.equals(plugins)).map(p -> plugins.relativize(p).toString()).sorted().toList();
+        }
+    }
+
+    private static byte[] tarball(String name) throws IOException {
+        return Files.readAllBytes(TestPlugins.hub().resolve("tarballs").resolve(name + "-0.1.0-SNAPSHOT.tgz"));
+    }
+
+    @Test
+    void spec7_4_uploadWithoutEnableUiInstall_is403_andNothingIsWritten() throws Exception {
+        start(Map.of("PLUGIN_TRUST_ROOT", trustRoot.toString()));
+        HttpResponse<String> response = upload(tarball("tempo"));
+        assertThat(response.statusCode()).isEqualTo(403);
+        assertThat(JSON.readTree(response.body()).path("code").asText()).isEqualTo("OMCP_UI_INSTALL_DISABLED");
+        assertThat(install("{\"name\":\"tempo\"}").statusCode()).isEqualTo(403);
+        assertThat(written()).isEmpty();
+    }
+
+    @Test
+    void spec7_4_uploadWithoutTrustRoot_is412() throws Exception {
+        start(Map.of("ENABLE_UI_INSTALL", "true"));
+        HttpResponse<String> response = upload(tarball("tempo"));
+        assertThat(response.statusCode()).isEqualTo(412);
+        assertThat(JSON.readTree(response.body()).path("error").asText()).contains("PLUGIN_TRUST_ROOT is not set");
+        assertThat(install("{\"name\":\"tempo\"}").statusCode()).isEqualTo(412);
+        assertThat(written()).isEmpty();
+    }
+
+    @Test
+    void uploadOver50MiB_is413_andNothingIsWritten() throws Exception {
+        startWithInstall();
+        // Declared too large: refused from the header, the body is never read.
+        try (Socket socket = new Socket(InetAddress.getLoopbackAddress(), gateway.port())) {
+            OutputStream out = socket.getOutputStream();
+            out.write(("POST /api/connectors/upload HTTP/1.1\r\nHost: 127.0.0.1:" + gateway.port()
+                    + "\r\nContent-Type: application/octet-stream\r\nContent-Length: 60000000\r\n\r\n").getBytes(StandardCharsets.US_ASCII));
+            out.flush();
+            String status = new String(socket.getInputStream().readNBytes(12), StandardCharsets.US_ASCII);
+            assertThat(status).isEqualTo("HTTP/1.1 413");
+        }
+        // Streamed without a length: refused once one byte past 50 MiB has arrived.
+        byte[] big = new byte[50 * 1024 * 1024 + 1];
+        HttpResponse<String> response = http.send(HttpRequest.newBuilder(URI.create(url("/api/connectors/upload")))
+                .header("Content-Type", "application/octet-stream")
+                .POST(HttpRequest.BodyPublishers.ofInputStream(() -> new java.io.ByteArrayInputStream(big))).build(), HttpResponse.BodyHandlers.ofString());
+        assertThat(response.statusCode()).isEqualTo(413);
+        assertThat(JSON.readTree(response.body()).path("code").asText()).isEqualTo("OMCP_BUNDLE_TOO_LARGE");
+        assertThat(written()).isEmpty();
+    }
+
+    @Test
+    void spec7_4_aTamperedBundle_is400_andNothingIsWritten() throws Exception {
+        startWithInstall();
+        PluginPackager.Packed guard = TestPlugins.guard(tmp.resolve("guard"), TestPlugins.newKey());
+        HttpResponse<String> response = upload(guard.bundle());
+        assertThat(response.statusCode()).isEqualTo(400);
+        JsonNode body = JSON.readTree(response.body());
+        assertThat(body.path("code").asText()).isEqualTo("OMCP_PLUGIN_VERIFICATION_FAILED");
+        assertThat(body.path("error").asText()).contains("does not verify against the trust root");
+        assertThat(written()).isEmpty();
+    }
+
+    @Test
+    void spec7_4_aBundleEscapingItsRoot_is400_andNothingIsWritten() throws Exception {
+        startWithInstall();
+        ByteArrayOutputStream tar = new ByteArrayOutputStream();
+        byte[] header = new byte[512];
+        byte[] name = "../../evil.txt".getBytes(StandardCharsets.US_ASCII);
+        System.arraycopy(name, 0, header, 0, name.length);
+        System.arraycopy("0000644\0".getBytes(StandardCharsets.US_ASCII), 0, header, 100, 8);
+        System.arraycopy("00000000001\0".getBytes(StandardCharsets.US_ASCII), 0, header, 124, 12);
+        header[156] = '0';
+        java.util.Arrays.fill(header, 148, 156, (byte) ' ');
+        int sum = 0;
+        for (byte b : header) {
+            sum += b & 0xff;
+        }
+        System.arraycopy(String.format("%06o\0 ", sum).getBytes(StandardCharsets.US_ASCII), 0, header, 148, 8);
+        tar.writeBytes(header);
+        byte[] content = new byte[512];
+        content[0] = 'x';
+        tar.writeBytes(content);
+        tar.writeBytes(new byte[1024]);
+        ByteArrayOutputStream gz = new ByteArrayOutputStream();
+        try (GZIPOutputStream out = new GZIPOutputStream(gz)) {
+            out.write(tar.toByteArray());
+        }
+        HttpResponse<String> response = upload(gz.toByteArray());
+        assertThat(response.statusCode()).isEqualTo(400);
+        assertThat(JSON.readTree(response.body()).path("error").asText()).contains("'..' segment");
+        assertThat(written()).isEmpty();
+        assertThat(tmp.resolve("evil.txt")).doesNotExist();
+    }
+
+    @Test
+    void spec6_1_rule5_anUploadedPluginsHooksWorkWithoutRestart() throws Exception {
+        startWithInstall();
+        assertThat(callSimpleText().path("isError").isMissingNode()).isTrue();
+        PluginPackager.Packed guard = TestPlugins.guard(tmp.resolve("guard"), key);
+        HttpResponse<String> response = upload(guard.bundle());
+        assertThat(response.statusCode()).as(response.body()).isEqualTo(201);
+        assertThat(JSON.readTree(response.body()).path("loaded").asBoolean()).isTrue();
+        JsonNode call = callSimpleText();
+        assertThat(call.path("isError").asBoolean()).isTrue();
+        assertThat(call.path("content").get(0).path("text").asText()).isEqualTo("blocked by the guard plugin for anonymous");
+        JsonNode connector = TestPlugins.withoutBuiltins(get("/api/connectors").path("connectors")).get(0);
+        assertThat(connector.path("name").asText()).isEqualTo("guard");
+        assertThat(connector.path("state").asText()).isEqualTo("loaded");
+        assertThat(connector.path("hooks").get(0).path("registered").asBoolean()).isTrue();
+        assertThat(connector.path("hooks").get(1).path("registered").asBoolean()).isFalse();
+        assertThat(connector.path("hooks").get(1).path("reason").asText()).contains("escapes the plugin root");
+        assertThat(written()).contains("guard", "guard/manifest.json", "guard/guard-connector.jar");
+    }
+
+    @Test
+    void aBundleLargerThanTheJsonBodyLimit_butUnder50MiB_isAccepted() throws Exception {
+        startWithInstall();
+        PluginPackager.Packed guard = TestPlugins.guard(tmp.resolve("guard"), key, 3 * 1024 * 1024);
+        assertThat(guard.bundle().length).isGreaterThan(3 * 1024 * 1024);
+        HttpResponse<String> response = upload(guard.bundle());
+        assertThat(response.statusCode()).as(response.body()).isEqualTo(201);
+    }
+
+    private JsonNode callSimpleText() throws IOException {
+        String body = "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"tools/call\",\"params\":{\"name\":\"test_simple_text\",\"arguments\":{}}}";
+        McpReply reply = gateway.gateway().mcp().handle(
+                new McpInbound(Principal.anonymous(), Optional.empty(), Optional.empty(), body, McpTransport.IN_PROCESS), McpOutbound.discarding());
+        return JSON.readTree(((McpReply.Response) reply).json()).path("result");
+    }
+
+    @Test
+    void installFromTheHub_verifiesWritesAndLoadsWithoutRestart() throws Exception {
+        startWithInstall();
+        assertThat(gateway.connectorCatalog().find("tempo")).isEmpty();
+        HttpResponse<String> response = install("{\"name\":\"tempo\"}");
+        assertThat(response.statusCode()).as(response.body()).isEqualTo(201);
+        assertThat(gateway.connectorCatalog().find("tempo")).get().extracting(ConnectorType::origin).isEqualTo(ConnectorType.Origin.FILESYSTEM);
+        JsonNode catalog = get("/api/hub/catalog");
+        JsonNode tempo = catalog.path("connectors").get(0);
+        assertThat(tempo.path("name").asText()).isEqualTo("tempo");
+        assertThat(tempo.path("installedVersion").asText()).isEqualTo("0.1.0-SNAPSHOT");
+        assertThat(tempo.path("loaded").asBoolean()).isTrue();
+        assertThat(tempo.path("versions").get(0).path("manifest").path("capabilities").path("queryTraces").asBoolean()).isTrue();
+        assertThat(catalog.path("connectors").get(1).path("installedVersion").isNull()).isTrue();
+        JsonNode listed = TestPlugins.withoutBuiltins(get("/api/connectors").path("connectors")).get(0);
+        assertThat(listed.path("manifest").path("configSchema").path("properties").has("url")).isTrue();
+    }
+
+    @Test
+    void installOfAnUnknownConnectorOrAMalformedBody_isRefused() throws Exception {
+        startWithInstall();
+        HttpResponse<String> unknown = install("{\"name\":\"jaeger\"}");
+        assertThat(unknown.statusCode()).isEqualTo(404);
+        assertThat(JSON.readTree(unknown.body()).path("code").asText()).isEqualTo("OMCP_NOT_IN_CATALOG");
+        assertThat(install("{\"name\":\"../etc\"}").statusCode()).isEqualTo(400);
+        assertThat(install("not json").statusCode()).isEqualTo(400);
+        assertThat(written()).isEmpty();
+    }
+
+    @Test
+    void uploadNeedsTheOctetStreamContentType() throws Exception {
+        startWithInstall();
+        HttpResponse<String> response = http.send(HttpRequest.newBuilder(URI.create(url("/api/connectors/upload")))
+                .header("Content-Type", "multipart/form-data; boundary=x")
+                .POST(HttpRequest.BodyPublishers.ofByteArray(tarball("tempo"))).build(), HttpResponse.BodyHandlers.ofString());
+        assertThat(response.statusCode()).isEqualTo(415);
+    }
+
+    @Test
+    void theRoutesAreInTheOpenApiDocument() throws Exception {
+        start(Map.of());
+        JsonNode paths = get("/api/openapi.json").path("paths");
+        assertThat(paths.has("/api/connectors")).isTrue();
+        assertThat(paths.path("/api/connectors/upload").path("post").path("responses").has("413")).isTrue();
+        assertThat(paths.path("/api/hub/catalog").path("get").path("summary").asText()).contains("connectors:read");
+    }
+
+}

@@ -1,0 +1,233 @@
+package dev.omcp.app.plugins;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * spec 4.6 and 3.5 with the launcher jar as a process: {@code omcp plugin list|info|install|verify}
+ * against the local hub the build produced, then a restart that loads the installed plugin, and strict
+ * mode refusing to start.
+ */
+class PluginCliSystemTest {
+    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final Pattern LISTENING = Pattern.compile("listening on http://127\\.0\\.0\\.1:(\\d+)/mcp");
+
+    @TempDir
+    Path tmp;
+    private Path plugins;
+    private Path trustRoot;
+
+    /** The outcome of one command. */
+    private record Run(int exit, String out, String err) {}
+
+    @BeforeEach
+    void setUp() {
+        plugins = tmp.resolve("plugins");
+        trustRoot = TestPlugins.reference().resolve("trust-root.pem").toAbsolutePath();
+    }
+
+    private static Path jar() {
+        Path jar = Path.of(System.getProperty("omcp.launcher.jar", "target/omcp.jar"));
+        assertThat(jar).as("the launcher jar is built in the package phase").exists();
+        return jar;
+    }
+
+    private ProcessBuilder process(Map<String, String> env, String... args) {
+        List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-jar", jar().toString()));
+        command.addAll(List.of(args));
+        ProcessBuilder builder = new ProcessBuilder(command);
+        builder.environment().clear();
+        builder.environment().put("PLUGINS_DIR", plugins.toString());
+        builder.environment().put("CONFIG_PATH", tmp.resolve("sources.yaml").toString());
+        builder.environment().put("OMCP_LOG_LEVEL", "info");
+        builder.environment().putAll(env);
+        return builder;
+    }
+
+    private Run run(Map<String, String> env, String... args) throws Exception {
+        Path out = Files.createTempFile(tmp, "out", ".txt");
+        Path err = Files.createTempFile(tmp, "err", ".txt");
+        Process process = process(env, args).redirectOutput(out.toFile()).redirectError(err.toFile()).start();
+        process.getOutputStream().close();
+        if (!process.waitFor(60, TimeUnit.SECONDS)) {
+            process.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
+            throw new AssertionError("omcp " + String.join(" ", args) + " did not finish within 60 s; stderr: " + Files.readString(err));
+        }
+        return new Run(process.exitValue(), Files.readString(out), Files.readString(err));
+    }
+
+    private Map<String, String> withTrustRoot() {
+        return Map.of("PLUGIN_TRUST_ROOT", trustRoot.toString());
+    }
+
+    /** Starts {@code omcp serve}, returns the plugins of {@code GET /api/connectors} (no builtins), then stops it with SIGTERM. */
+    private JsonNode serveAndListConnectors(Map<String, String> env) throws Exception {
+        Map<String, String> all = new HashMap<>(env);
+        all.put("PORT", "0");
+        Process process = process(all, "serve").redirectError(tmp.resolve("serve-" + System.nanoTime() + ".log").toFile()).start();
+        try {
+            BufferedReader out = new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8));
+            String line;
+            int port = -1;
+            while ((line = out.readLine()) != null) {
+                Matcher m = LISTENING.matcher(line);
+                if (m.find()) {
+                    port = Integer.parseInt(m.group(1));
+                    break;
+                }
+            }
+            assertThat(port).as("the gateway printed its port").isPositive();
+            HttpResponse<String> response = HttpClient.newHttpClient().send(
+                    HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/api/connectors")).build(), HttpResponse.BodyHandlers.ofString());
+            assertThat(response.statusCode()).isEqualTo(200);
+            return TestPlugins.withoutBuiltins(JSON.readTree(response.body()).path("connectors"));
+        } finally {
+            process.destroy();
+            assertThat(process.waitFor(30, TimeUnit.SECONDS)).as("the gateway stops on SIGTERM").isTrue();
+        }
+    }
+
+    @Test
+    void spec4_6_installTempoFromTheLocalHub_thenARestartLoadsIt() throws Exception {
+        assertThat(serveAndListConnectors(withTrustRoot())).as("no plugin before the install").isEmpty();
+
+        Run install = run(withTrustRoot(), "plugin", "install", "tempo", "--from", TestPlugins.hub().toString());
+        assertThat(install.exit()).as(install.err()).isZero();
+        assertThat(install.out()).contains("installed tempo 0.1.0-SNAPSHOT into " + plugins.resolve("tempo"));
+        assertThat(plugins.resolve("tempo/manifest.json.sig")).exists();
+
+        JsonNode connectors = serveAndListConnectors(withTrustRoot());
+        assertThat(connectors).hasSize(1);
+        assertThat(connectors.get(0).path("name").asText()).isEqualTo("tempo");
+        assertThat(connectors.get(0).path("origin").asText()).isEqualTo("filesystem");
+        assertThat(connectors.get(0).path("state").asText()).isEqualTo("loaded");
+    }
+
+    @Test
+    void spec4_6_listAndInfoReadTheCatalog() throws Exception {
+        Run list = run(withTrustRoot(), "plugin", "list", "--from", TestPlugins.hub().toString());
+        assertThat(list.exit()).as(list.err()).isZero();
+        assertThat(list.out()).contains("tempo", "zipkin", "2 connectors in");
+        Run info = run(withTrustRoot(), "plugin", "info", "zipkin", "--from", TestPlugins.hub().toString());
+        assertThat(info.exit()).isZero();
+        assertThat(info.out()).contains("capabilities: listServices, queryTraces").contains("integrity: sha256-");
+        Run missing = run(withTrustRoot(), "plugin", "info", "jaeger", "--from", TestPlugins.hub().toString());
+        assertThat(missing.exit()).isEqualTo(1);
+        assertThat(missing.err()).contains("no connector 'jaeger'");
+    }
+
+    @Test
+    void spec4_6_installWithoutTrustRootOrHub_exits1AndWritesNothing() throws Exception {
+        Run noTrust = run(Map.of(), "plugin", "install", "tempo", "--from", TestPlugins.hub().toString());
+        assertThat(noTrust.exit()).isEqualTo(1);
+        assertThat(noTrust.err()).contains("PLUGIN_TRUST_ROOT is not set");
+        Run noHub = run(withTrustRoot(), "plugin", "install", "tempo");
+        assertThat(noHub.exit()).isEqualTo(1);
+        assertThat(noHub.err()).contains("pass --from <dir|url> or set HUB_CATALOG_URL");
+        assertThat(plugins).doesNotExist();
+    }
+
+    @Test
+    void spec4_6_aTamperedHubTarball_isRefusedBeforeExtraction() throws Exception {
+        Path hub = tmp.resolve("hub");
+        copyTree(TestPlugins.hub(), hub);
+        Files.write(hub.resolve("tarballs/tempo-0.1.0-SNAPSHOT.tgz"), new byte[] {0}, StandardOpenOption.APPEND);
+        Run install = run(withTrustRoot(), "plugin", "install", "tempo", "--from", hub.toString());
+        assertThat(install.exit()).isEqualTo(1);
+        assertThat(install.err()).contains("install refused (verification failed)").contains("does not match the catalog's integrity");
+        assertThat(plugins).doesNotExist();
+    }
+
+    @Test
+    void spec4_6_verifyPrintsTheVerdict_andExitsNonZeroOnFailure() throws Exception {
+        Path tempo = TestPlugins.reference().resolve("plugins/tempo").toAbsolutePath();
+        Run ok = run(withTrustRoot(), "plugin", "verify", tempo.toString());
+        assertThat(ok.exit()).as(ok.out() + ok.err()).isZero();
+        assertThat(ok.out()).contains("manifest: ok", "integrity: ok", "signature: ok", "load: ok", "verdict: OK");
+
+        Path tampered = tmp.resolve("tempo");
+        copyTree(tempo, tampered);
+        Files.write(tampered.resolve("tempo-connector.jar"), new byte[] {0}, StandardOpenOption.APPEND);
+        Run refused = run(withTrustRoot(), "plugin", "verify", tampered.toString());
+        assertThat(refused.exit()).isEqualTo(1);
+        assertThat(refused.out()).contains("integrity: FAILED: integrity mismatch").contains("verdict: REFUSED");
+
+        Run noTrust = run(Map.of(), "plugin", "verify", tempo.toString());
+        assertThat(noTrust.exit()).isEqualTo(1);
+        assertThat(noTrust.out()).contains("verdict: REFUSED");
+    }
+
+    @Test
+    void spec3_5_strictModeWithAnUnverifiablePlugin_refusesToStart_exit1() throws Exception {
+        copyTree(TestPlugins.reference().resolve("plugins/tempo"), plugins.resolve("tempo"));
+        Files.delete(plugins.resolve("tempo/manifest.json.sig"));
+        Map<String, String> env = new HashMap<>(withTrustRoot());
+        env.put("PLUGIN_REQUIRE_SIGNATURE", "true");
+        env.put("PORT", "0");
+        Run serve = run(env, "serve");
+        assertThat(serve.exit()).isEqualTo(1);
+        assertThat(serve.err()).contains("'tempo' is unverifiable").contains("manifest.json.sig is missing");
+        assertThat(serve.out()).doesNotContain("listening on");
+    }
+
+    @Test
+    void spec3_5_strictModeWithoutTrustRoot_refusesToStart_exit1() throws Exception {
+        Run serve = run(Map.of("PLUGIN_REQUIRE_SIGNATURE", "true", "PORT", "0"), "serve");
+        assertThat(serve.exit()).isEqualTo(1);
+        assertThat(serve.err()).contains("PLUGIN_TRUST_ROOT is not set");
+    }
+
+    @Test
+    void spec3_5_defaultMode_skipsTheUnverifiablePluginAndStarts() throws Exception {
+        copyTree(TestPlugins.reference().resolve("plugins/tempo"), plugins.resolve("tempo"));
+        Files.delete(plugins.resolve("tempo/manifest.json.sig"));
+        JsonNode connectors = serveAndListConnectors(withTrustRoot());
+        assertThat(connectors.get(0).path("state").asText()).isEqualTo("skipped");
+        assertThat(connectors.get(0).path("reason").asText()).contains("manifest.json.sig is missing");
+    }
+
+    @Test
+    void spec3_5_verificationOff_loadsTheUnsignedPlugin() throws Exception {
+        copyTree(TestPlugins.reference().resolve("plugins/tempo"), plugins.resolve("tempo"));
+        Files.delete(plugins.resolve("tempo/manifest.json.sig"));
+        JsonNode connectors = serveAndListConnectors(Map.of("VERIFY_PLUGINS", "false"));
+        assertThat(connectors.get(0).path("state").asText()).isEqualTo("loaded");
+    }
+
+    private static void copyTree(Path from, Path to) throws IOException {
+        try (Stream<Path> walk = Files.walk(from)) {
+            for (Path source : walk.toList()) {
+                Path target = to.resolve(from.relativize(source).toString());
+                if (Files.isDirectory(source)) {
+                    Files.createDirectories(target);
+                } else {
+                    Files.copy(source, target);
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,79 @@
+package dev.omcp.app.settings;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.nio.file.Path;
+import java.util.Map;
+import java.util.Optional;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/** spec 5.8 and 6.1: the plugin variables. */
+class PluginSettingsTest {
+
+    private static Settings.Plugins read(Map<String, String> env) throws InvalidSettingsException {
+        return SettingsReader.read(env).plugins();
+    }
+
+    @Test
+    void spec5_8_defaults() throws Exception {
+        Settings.Plugins plugins = read(Map.of());
+        assertThat(plugins.directory()).isEqualTo(Path.of("/app/plugins"));
+        assertThat(plugins.verify()).isTrue();
+        assertThat(plugins.trustRoot()).isEmpty();
+        assertThat(plugins.requireSignature()).isFalse();
+        assertThat(plugins.uiInstall()).isFalse();
+        assertThat(plugins.hubCatalog()).isEmpty();
+        assertThat(plugins.hookMode()).isEmpty();
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"false", "0", "no", "off", "OFF", "No"})
+    void spec5_8_verifyPlugins_theseOptOut(String value) throws Exception {
+        assertThat(read(Map.of("VERIFY_PLUGINS", value)).verify()).isFalse();
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"true", "1", "yes", "on", "banana", "disable"})
+    void spec5_8_verifyPlugins_anythingElseKeepsPluginsGated(String value) throws Exception {
+        assertThat(read(Map.of("VERIFY_PLUGINS", value)).verify()).isTrue();
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"true", "1", "yes", "on", "TRUE"})
+    void spec5_8_requireSignature_theseTurnStrictModeOn(String value) throws Exception {
+        assertThat(read(Map.of("PLUGIN_REQUIRE_SIGNATURE", value)).requireSignature()).isTrue();
+    }
+
+    @Test
+    void aTypoInASecuritySwitch_refusesTheStartInsteadOfSilentlyTurningItOff() {
+        assertThatThrownBy(() -> read(Map.of("PLUGIN_REQUIRE_SIGNATURE", "ture", "ENABLE_UI_INSTALL", "yess")))
+                .isInstanceOf(InvalidSettingsException.class)
+                .hasMessageContaining("PLUGIN_REQUIRE_SIGNATURE must be true, 1, yes, on or false, 0, no, off, got 'ture'")
+                .hasMessageContaining("ENABLE_UI_INSTALL must be true");
+    }
+
+    @Test
+    void spec6_1_hookModeOverride() throws Exception {
+        assertThat(read(Map.of("OMCP_HOOK_MODE", "Permissive")).hookMode()).contains("permissive");
+        assertThatThrownBy(() -> read(Map.of("OMCP_HOOK_MODE", "lenient")))
+                .hasMessageContaining("OMCP_HOOK_MODE must be enforce, permissive or disabled, got 'lenient'");
+    }
+
+    @Test
+    void hubCatalogUrl_isAnHttpUrlAFileUrlOrAnAbsoluteDirectory() throws Exception {
+        assertThat(read(Map.of("HUB_CATALOG_URL", "https://hub.example.com/catalog/")).hubCatalog()).contains("https://hub.example.com/catalog/");
+        assertThat(read(Map.of("HUB_CATALOG_URL", "/srv/hub")).hubCatalog()).contains("/srv/hub");
+        assertThatThrownBy(() -> read(Map.of("HUB_CATALOG_URL", "hub.example.com"))).hasMessageContaining("HUB_CATALOG_URL must be an http(s) URL");
+        assertThatThrownBy(() -> read(Map.of("HUB_CATALOG_URL", "https:///nohost"))).hasMessageContaining("must name a host");
+    }
+
+    @Test
+    void pathsAreTakenAsGiven() throws Exception {
+        Settings.Plugins plugins = read(Map.of("PLUGINS_DIR", "/opt/omcp/plugins", "PLUGIN_TRUST_ROOT", "/etc/omcp/trust.pem"));
+        assertThat(plugins.directory()).isEqualTo(Path.of("/opt/omcp/plugins"));
+        assertThat(plugins.trustRoot()).isEqualTo(Optional.of(Path.of("/etc/omcp/trust.pem")));
+    }
+}

@@ -1,0 +1,91 @@
+package dev.omcp.core.plugins;
+
+import dev.omcp.ports.plugins.BundleRejectedException;
+import dev.omcp.ports.plugins.InstallOutcome;
+import dev.omcp.ports.plugins.PluginCandidate;
+import dev.omcp.ports.plugins.PluginStore;
+import dev.omcp.ports.plugins.StagedBundle;
+import dev.omcp.sdk.manifest.ConnectorManifest;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.Set;
+import java.util.function.Function;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Installs a {@code .tgz} bundle into the plugins directory: unpack into a hidden staging directory,
+ * verify it exactly as the loader does with every check required, then rename it into place. A
+ * refused bundle writes nothing. Used by the management API and by {@code omcp plugin install}.
+ */
+public final class BundleInstaller {
+    private static final Logger LOG = LoggerFactory.getLogger(BundleInstaller.class);
+
+    private final PluginStore store;
+    private final Set<String> builtinNames;
+    private final SemanticVersion serverVersion;
+
+    public BundleInstaller(PluginStore store, Set<String> builtinNames, SemanticVersion serverVersion) {
+        this.store = Objects.requireNonNull(store, "store");
+        this.builtinNames = Set.copyOf(builtinNames);
+        this.serverVersion = Objects.requireNonNull(serverVersion, "serverVersion");
+    }
+
+    /** What the bundle must contain, when it came from a catalog entry. */
+    public record Expected(String name, String version) {
+        public Expected {
+            Objects.requireNonNull(name, "name");
+            Objects.requireNonNull(version, "version");
+        }
+    }
+
+    /**
+     * Verifies and installs {@code tarball}.
+     *
+     * @param expected the catalog's name and version the bundle must carry, or empty for an upload
+     * @param beforeCommit a last check on the verified candidate (for example what strict mode would
+     *     say after a re-scan); a present message refuses the install
+     */
+    public InstallOutcome install(byte[] tarball, Optional<Expected> expected, Function<PluginCandidate, List<String>> beforeCommit) {
+        if (!store.trustRoot().isLoaded()) {
+            return new InstallOutcome.Refused(InstallOutcome.Kind.NO_TRUST_ROOT, store.trustRoot().unavailableReason());
+        }
+        try (StagedBundle staged = store.stage(tarball)) {
+            PluginCandidate candidate = staged.candidate();
+            Admission admission = LoadDecision.decide(VerificationPolicy.install(), store.trustRoot(), candidate, serverVersion);
+            String refusal = switch (admission) {
+                case Admission.Load load -> null;
+                case Admission.Skip skip -> skip.reason();
+                case Admission.RefuseStart refuse -> "the bundle does not verify: " + String.join("; ", candidate.problems());
+            };
+            if (refusal != null) {
+                return refused(InstallOutcome.Kind.VERIFICATION_FAILED, refusal);
+            }
+            ConnectorManifest manifest = candidate.manifest().orElseThrow();
+            if (expected.isPresent() && (!expected.get().name().equals(manifest.name()) || !expected.get().version().equals(manifest.version()))) {
+                return refused(InstallOutcome.Kind.VERIFICATION_FAILED, "the catalog promised " + expected.get().name() + " "
+                        + expected.get().version() + " but the bundle holds " + manifest.name() + " " + manifest.version());
+            }
+            if (builtinNames.contains(manifest.name())) {
+                return refused(InstallOutcome.Kind.NAME_CONFLICT, "'" + manifest.name()
+                        + "' is a builtin connector, which always takes precedence; a plugin of that name would never load");
+            }
+            List<String> problems = beforeCommit.apply(candidate);
+            if (!problems.isEmpty()) {
+                return refused(InstallOutcome.Kind.VERIFICATION_FAILED,
+                        "installing it would make a re-scan trip strict mode: " + String.join("; ", problems));
+            }
+            staged.commit();
+            LOG.info("event=plugin-installed plugin={} version={}", manifest.name(), manifest.version());
+            return new InstallOutcome.Installed(manifest.name(), manifest.version(), false, "installed");
+        } catch (BundleRejectedException e) {
+            return refused(InstallOutcome.Kind.VERIFICATION_FAILED, e.getMessage());
+        }
+    }
+
+    private static InstallOutcome refused(InstallOutcome.Kind kind, String reason) {
+        LOG.warn("event=plugin-install-refused kind={} reason=\"{}\"", kind, reason);
+        return new InstallOutcome.Refused(kind, reason);
+    }
+}

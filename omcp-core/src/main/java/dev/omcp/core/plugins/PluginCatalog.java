@@ -1,0 +1,317 @@
+package dev.omcp.core.plugins;
+
+import dev.omcp.core.hooks.HookMode;
+import dev.omcp.core.hooks.HookRegistration;
+import dev.omcp.core.hooks.HookRegistry;
+import dev.omcp.ports.connectors.ConnectorCatalog;
+import dev.omcp.ports.connectors.ConnectorType;
+import dev.omcp.ports.plugins.ConnectorStatus;
+import dev.omcp.ports.plugins.LoadedHook;
+import dev.omcp.ports.plugins.LoadedPlugin;
+import dev.omcp.ports.plugins.PluginCandidate;
+import dev.omcp.ports.plugins.PluginLoadException;
+import dev.omcp.ports.plugins.PluginPin;
+import dev.omcp.ports.plugins.PluginScan;
+import dev.omcp.ports.plugins.PluginStore;
+import dev.omcp.sdk.connector.ConnectorFactory;
+import dev.omcp.sdk.manifest.HookEntry;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.TreeMap;
+import java.util.concurrent.locks.ReentrantLock;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The live connector catalog: builtin connector types, verified filesystem plugins and pinned
+ * plugins, with the precedence of spec 5.8 (builtin, then filesystem, then pins; the first of a
+ * name wins). A re-scan after an install swaps in a new snapshot and re-registers hooks in place;
+ * readers always see a consistent snapshot. Thread-safe; re-scans are serialized.
+ */
+public final class PluginCatalog implements ConnectorCatalog {
+    private static final Logger LOG = LoggerFactory.getLogger(PluginCatalog.class);
+
+    private final List<ConnectorType> builtins;
+    private final PluginStore store;
+    private final List<PluginPin> pins;
+    private final VerificationPolicy policy;
+    private final SemanticVersion serverVersion;
+    private final HookRegistry hooks;
+    private final ReentrantLock rescans = new ReentrantLock();
+    private volatile Snapshot snapshot;
+
+    /** One consistent view: the winning type of each name, every status, the loaded plugins by fingerprint. */
+    private record Snapshot(Map<String, ConnectorType> types, List<ConnectorStatus> statuses, Map<String, LoadedPlugin> loaded) {}
+
+    /** The plan of one scan before any code is loaded. */
+    record Plan(PluginScan scan, List<String> refusals, Map<PluginCandidate, Admission> admissions) {}
+
+    private PluginCatalog(
+            List<ConnectorFactory> builtinFactories,
+            PluginStore store,
+            List<PluginPin> pins,
+            VerificationPolicy policy,
+            SemanticVersion serverVersion,
+            HookRegistry hooks) {
+        List<ConnectorType> types = new ArrayList<>();
+        for (ConnectorFactory factory : builtinFactories) {
+            types.add(new ConnectorType(factory, factory.manifest(), ConnectorType.Origin.BUILTIN));
+        }
+        this.builtins = List.copyOf(types);
+        this.store = Objects.requireNonNull(store, "store");
+        this.pins = List.copyOf(pins);
+        this.policy = Objects.requireNonNull(policy, "policy");
+        this.serverVersion = Objects.requireNonNull(serverVersion, "serverVersion");
+        this.hooks = Objects.requireNonNull(hooks, "hooks");
+    }
+
+    /**
+     * Scans the plugins directory and loads what spec 3.5 admits.
+     *
+     * @param builtins the builtin connectors: always loaded, never gated by verification (spec 1.4)
+     * @param serverVersion this gateway's version, for {@code compat.serverVersion}
+     * @throws PluginStartRefusedException in strict mode, when a plugin is unverifiable or the trust
+     *     root is unusable
+     */
+    public static PluginCatalog start(
+            List<ConnectorFactory> builtins,
+            PluginStore store,
+            List<PluginPin> pins,
+            VerificationPolicy policy,
+            SemanticVersion serverVersion,
+            HookRegistry hooks) {
+        PluginCatalog catalog = new PluginCatalog(builtins, store, pins, policy, serverVersion, hooks);
+        Plan plan = catalog.plan(store.scan(catalog.pins));
+        if (!plan.refusals().isEmpty()) {
+            throw new PluginStartRefusedException(plan.refusals());
+        }
+        catalog.rescans.lock();
+        try {
+            catalog.apply(plan, Map.of());
+        } finally {
+            catalog.rescans.unlock();
+        }
+        return catalog;
+    }
+
+    /** The outcome of a runtime re-scan. */
+    public sealed interface Rescan {
+        /** The new snapshot is in force. */
+        record Applied(List<ConnectorStatus> statuses) implements Rescan {}
+
+        /** Strict mode refused the scan; the previous snapshot stays in force. */
+        record Refused(List<String> reasons) implements Rescan {}
+    }
+
+    /** Scans again and applies the result, unless strict mode refuses it. */
+    public Rescan rescan() {
+        rescans.lock();
+        try {
+            Plan plan = plan(store.scan(pins));
+            if (!plan.refusals().isEmpty()) {
+                plan.refusals().forEach(reason -> LOG.error("event=plugin-rescan-refused reason=\"{}\"", reason));
+                return new Rescan.Refused(plan.refusals());
+            }
+            apply(plan, snapshot.loaded());
+            return new Rescan.Applied(snapshot.statuses());
+        } finally {
+            rescans.unlock();
+        }
+    }
+
+    /**
+     * What strict mode would say about the plugins directory if {@code staged} were installed under
+     * its name: empty when a re-scan would be accepted.
+     */
+    public List<String> refusalsWith(PluginCandidate staged) {
+        PluginScan scan = store.scan(pins);
+        List<PluginCandidate> candidates = new ArrayList<>();
+        for (PluginCandidate candidate : scan.candidates()) {
+            boolean replaced = candidate.origin() == ConnectorType.Origin.FILESYSTEM && candidate.location().equals(staged.name());
+            if (!replaced) {
+                candidates.add(candidate);
+            }
+        }
+        candidates.add(staged);
+        return plan(new PluginScan(scan.trustRoot(), candidates, true)).refusals();
+    }
+
+    /** Decides about every candidate of {@code scan} without loading anything. */
+    Plan plan(PluginScan scan) {
+        List<String> refusals = new ArrayList<>();
+        LoadDecision.refuseStartWithout(policy, scan.trustRoot()).ifPresent(refusals::add);
+        Map<PluginCandidate, Admission> admissions = new LinkedHashMap<>();
+        for (PluginCandidate candidate : ordered(scan.candidates())) {
+            Admission admission = LoadDecision.decide(policy, scan.trustRoot(), candidate, serverVersion);
+            admissions.put(candidate, admission);
+            if (admission instanceof Admission.RefuseStart refuse && refusals.stream().noneMatch(refuse.reason()::equals)) {
+                refusals.add(refuse.reason());
+            }
+        }
+        return new Plan(scan, refusals, admissions);
+    }
+
+    /** Filesystem plugins before pins (spec 5.8), each group in a stable order. */
+    private List<PluginCandidate> ordered(List<PluginCandidate> candidates) {
+        List<PluginCandidate> filesystem = candidates.stream()
+                .filter(c -> c.origin() == ConnectorType.Origin.FILESYSTEM)
+                .sorted(Comparator.comparing(PluginCandidate::location))
+                .toList();
+        List<PluginCandidate> pinned = new ArrayList<>();
+        for (PluginPin pin : pins) {
+            candidates.stream()
+                    .filter(c -> c.origin() == ConnectorType.Origin.PINNED && c.location().equals(pin.directoryName()))
+                    .findFirst()
+                    .ifPresent(pinned::add);
+        }
+        candidates.stream()
+                .filter(c -> c.origin() == ConnectorType.Origin.PINNED && !pinned.contains(c))
+                .sorted(Comparator.comparing(PluginCandidate::location))
+                .forEach(pinned::add);
+        List<PluginCandidate> all = new ArrayList<>(filesystem);
+        all.addAll(pinned);
+        return all;
+    }
+
+    /** Loads the admitted winners of each name, swaps the snapshot and re-registers hooks. */
+    private void apply(Plan plan, Map<String, LoadedPlugin> previous) {
+        TreeMap<String, ConnectorType> types = new TreeMap<>();
+        Map<String, String> owners = new HashMap<>();
+        List<ConnectorStatus> statuses = new ArrayList<>();
+        for (ConnectorType builtin : builtins) {
+            if (types.putIfAbsent(builtin.name(), builtin) == null) {
+                owners.put(builtin.name(), "the builtin connector");
+                statuses.add(new ConnectorStatus(builtin.name(), ConnectorType.Origin.BUILTIN, "", ConnectorStatus.State.LOADED, "",
+                        Optional.of(builtin.manifest()), List.of()));
+            }
+        }
+        Map<String, LoadedPlugin> loaded = new HashMap<>();
+        for (Map.Entry<PluginCandidate, Admission> entry : plan.admissions().entrySet()) {
+            PluginCandidate candidate = entry.getKey();
+            if (!(entry.getValue() instanceof Admission.Load)) {
+                String reason = entry.getValue() instanceof Admission.Skip skip ? skip.reason() : ((Admission.RefuseStart) entry.getValue()).reason();
+                LOG.warn("event=plugin-skipped plugin={} location={} origin={} reason=\"{}\"",
+                        candidate.name(), candidate.location(), origin(candidate), reason);
+                statuses.add(status(candidate, ConnectorStatus.State.SKIPPED, reason, List.of()));
+                continue;
+            }
+            String owner = owners.get(candidate.name());
+            if (owner != null) {
+                String reason = "shadowed by " + owner + " of the same name (precedence: builtin, filesystem, pinned)";
+                LOG.warn("event=plugin-shadowed plugin={} location={} origin={} reason=\"{}\"",
+                        candidate.name(), candidate.location(), origin(candidate), reason);
+                statuses.add(status(candidate, ConnectorStatus.State.SHADOWED, reason, List.of()));
+                continue;
+            }
+            LoadedPlugin plugin = previous.get(key(candidate));
+            if (plugin == null) {
+                try {
+                    plugin = store.load(candidate);
+                } catch (PluginLoadException e) {
+                    LOG.warn("event=plugin-skipped plugin={} location={} origin={} reason=\"{}\"",
+                            candidate.name(), candidate.location(), origin(candidate), e.getMessage());
+                    statuses.add(status(candidate, ConnectorStatus.State.SKIPPED, e.getMessage(), List.of()));
+                    continue;
+                }
+            }
+            loaded.put(key(candidate), plugin);
+            types.put(candidate.name(), new ConnectorType(plugin.factory(), candidate.manifest().orElseThrow(), candidate.origin()));
+            owners.put(candidate.name(), (candidate.origin() == ConnectorType.Origin.FILESYSTEM ? "the filesystem plugin in '" : "the pinned plugin in '")
+                    + candidate.location() + "'");
+            statuses.add(status(candidate, ConnectorStatus.State.LOADED, "", hookStatuses(plugin)));
+            LOG.info("event=plugin-loaded plugin={} version={} location={} origin={} hooks={}",
+                    candidate.name(), candidate.manifest().orElseThrow().version(), candidate.location(), origin(candidate), plugin.hooks().size());
+        }
+        registerHooks(loaded);
+        snapshot = new Snapshot(java.util.Collections.unmodifiableSortedMap(types), List.copyOf(statuses), Map.copyOf(loaded));
+    }
+
+    private void registerHooks(Map<String, LoadedPlugin> loaded) {
+        List<String> registeredBefore = hooks.plugins();
+        List<String> now = new ArrayList<>();
+        for (LoadedPlugin plugin : loaded.values()) {
+            String name = plugin.candidate().name();
+            now.add(name);
+            for (LoadedPlugin.SkippedHook skipped : plugin.skippedHooks()) {
+                LOG.warn("event=hook-skipped plugin={} kind={} module=\"{}\" reason=\"{}\"",
+                        name, skipped.entry().kind().wireName(), skipped.entry().module(), skipped.reason());
+            }
+            List<HookRegistration> registrations = new ArrayList<>();
+            for (LoadedHook hook : plugin.hooks()) {
+                registrations.add(new HookRegistration(name, hook.entry().kind(), hook.entry().priority(), mode(hook.entry()), hook.hook()));
+            }
+            hooks.replacePlugin(name, registrations);
+        }
+        for (String plugin : registeredBefore) {
+            if (!now.contains(plugin)) {
+                hooks.removePlugin(plugin);
+                LOG.info("event=hooks-removed plugin={}", plugin);
+            }
+        }
+    }
+
+    private static HookMode mode(HookEntry entry) {
+        return entry.mode().flatMap(HookMode::fromWireName).orElse(HookMode.ENFORCE);
+    }
+
+    private static List<ConnectorStatus.HookStatus> hookStatuses(LoadedPlugin plugin) {
+        List<ConnectorStatus.HookStatus> list = new ArrayList<>();
+        for (LoadedHook hook : plugin.hooks()) {
+            HookEntry e = hook.entry();
+            list.add(new ConnectorStatus.HookStatus(e.kind().wireName(), e.module(), e.priority(), mode(e).wireName(), true, ""));
+        }
+        for (LoadedPlugin.SkippedHook skipped : plugin.skippedHooks()) {
+            HookEntry e = skipped.entry();
+            list.add(new ConnectorStatus.HookStatus(e.kind().wireName(), e.module(), e.priority(), mode(e).wireName(), false, skipped.reason()));
+        }
+        return list;
+    }
+
+    private static ConnectorStatus status(PluginCandidate candidate, ConnectorStatus.State state, String reason, List<ConnectorStatus.HookStatus> hooks) {
+        return new ConnectorStatus(candidate.name(), candidate.origin(), candidate.location(), state, reason, candidate.manifest(), hooks);
+    }
+
+    private static String key(PluginCandidate candidate) {
+        return candidate.origin() + "\u0000" + candidate.location() + "\u0000" + candidate.fingerprint();
+    }
+
+    private static String origin(PluginCandidate candidate) {
+        return candidate.origin().name().toLowerCase(java.util.Locale.ROOT);
+    }
+
+    @Override
+    public Optional<ConnectorType> find(String name) {
+        return Optional.ofNullable(snapshot.types().get(name));
+    }
+
+    @Override
+    public List<ConnectorType> all() {
+        return List.copyOf(snapshot.types().values());
+    }
+
+    /** Every builtin and plugin with its state, builtins first. */
+    public List<ConnectorStatus> statuses() {
+        return snapshot.statuses();
+    }
+
+    /** The names of the builtin connectors. */
+    public List<String> builtinNames() {
+        return builtins.stream().map(ConnectorType::name).toList();
+    }
+
+    /** The policy in force. */
+    public VerificationPolicy policy() {
+        return policy;
+    }
+
+    /** This gateway's version. */
+    public SemanticVersion serverVersion() {
+        return serverVersion;
+    }
+}

@@ -1,0 +1,419 @@
+package dev.omcp.core.hooks;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.omcp.core.gateway.Gateway;
+import dev.omcp.ports.identity.Principal;
+import dev.omcp.ports.mcp.McpInbound;
+import dev.omcp.ports.mcp.McpOutbound;
+import dev.omcp.ports.mcp.McpReply;
+import dev.omcp.ports.mcp.McpTransport;
+import dev.omcp.ports.prompts.Prompt;
+import dev.omcp.ports.prompts.PromptArgument;
+import dev.omcp.ports.prompts.PromptDefinition;
+import dev.omcp.ports.resources.ResourceDefinition;
+import dev.omcp.ports.resources.ResourceProvider;
+import dev.omcp.ports.tools.Tool;
+import dev.omcp.ports.tools.ToolAnnotations;
+import dev.omcp.ports.tools.ToolCall;
+import dev.omcp.ports.tools.ToolDefinition;
+import dev.omcp.ports.tools.ToolResult;
+import dev.omcp.sdk.hook.Hook;
+import dev.omcp.sdk.hook.HookContext;
+import dev.omcp.sdk.hook.HookKind;
+import dev.omcp.sdk.hook.HookResult;
+import jakarta.json.Json;
+import jakarta.json.JsonObject;
+import jakarta.json.JsonReader;
+import java.io.StringReader;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Nested;
+import org.junit.jupiter.api.Test;
+
+/** spec 6.1: every hook rule, through a real gateway and its dispatcher. */
+class HookInterceptorTest {
+    private static final Principal CALLER = Principal.apiKey("ci-bot", "acme");
+    private final HookRegistry registry = new HookRegistry();
+    private final List<JsonObject> toolSaw = new CopyOnWriteArrayList<>();
+    private final List<String> resourceSaw = new CopyOnWriteArrayList<>();
+    private final List<Map<String, String>> promptSaw = new CopyOnWriteArrayList<>();
+    private final CountDownLatch release = new CountDownLatch(1);
+
+    @AfterEach
+    void releaseBlockedHooks() {
+        release.countDown();
+    }
+
+    private Gateway gateway(Optional<HookMode> override, Duration timeout) {
+        Tool echo = new Tool() {
+            @Override
+            public ToolDefinition definition() {
+                return new ToolDefinition("echo", "Echo", "Returns its arguments", Json.createObjectBuilder().add("type", "object").build(),
+                        Optional.empty(), ToolAnnotations.readOnlyLocal());
+            }
+
+            @Override
+            public ToolResult call(ToolCall call) {
+                toolSaw.add(call.arguments());
+                return ToolResult.structured(call.arguments());
+            }
+        };
+        ResourceProvider notes = new ResourceProvider() {
+            @Override
+            public List<ResourceDefinition> resources() {
+                return List.of(new ResourceDefinition("note://a", "a", "A", "note a", "text/plain"));
+            }
+
+            @Override
+            public Optional<List<JsonObject>> read(String uri, Principal principal) {
+                resourceSaw.add(uri);
+                return Optional.of(List.of(Json.createObjectBuilder().add("uri", uri).add("mimeType", "text/plain").add("text", "content of " + uri).build()));
+            }
+        };
+        Prompt greet = new Prompt() {
+            @Override
+            public PromptDefinition definition() {
+                return new PromptDefinition("greet", "Greet", "Greets someone", List.of(new PromptArgument("who", "whom", true)));
+            }
+
+            @Override
+            public List<JsonObject> render(Map<String, String> arguments, Principal principal) {
+                promptSaw.add(arguments);
+                return List.of(Json.createObjectBuilder().add("role", "user")
+                        .add("content", Json.createObjectBuilder().add("type", "text").add("text", "hello " + arguments.get("who"))).build());
+            }
+        };
+        return Gateway.builder().tool(echo).resources(notes).prompt(greet)
+                .hooks(registry).hookModeOverride(override).hookTimeout(timeout).build();
+    }
+
+    private Gateway gateway() {
+        return gateway(Optional.empty(), Duration.ofSeconds(5));
+    }
+
+    private static JsonObject send(Gateway gateway, String method, JsonObject params) {
+        String body = Json.createObjectBuilder().add("jsonrpc", "2.0").add("id", 1).add("method", method).add("params", params).build().toString();
+        McpReply reply = gateway.mcp().handle(new McpInbound(CALLER, Optional.empty(), Optional.empty(), body, McpTransport.IN_PROCESS),
+                McpOutbound.discarding());
+        try (JsonReader reader = Json.createReader(new StringReader(((McpReply.Response) reply).json()))) {
+            return reader.readObject();
+        }
+    }
+
+    private static JsonObject callEcho(Gateway gateway, JsonObject args) {
+        return send(gateway, "tools/call", Json.createObjectBuilder().add("name", "echo").add("arguments", args).build()).getJsonObject("result");
+    }
+
+    private static JsonObject args(String key, String value) {
+        return Json.createObjectBuilder().add(key, value).build();
+    }
+
+    private void register(String plugin, HookKind kind, int priority, HookMode mode, Hook hook) {
+        registry.register(new HookRegistration(plugin, kind, priority, mode, hook));
+    }
+
+    private void register(String plugin, HookKind kind, Hook hook) {
+        register(plugin, kind, 100, HookMode.ENFORCE, hook);
+    }
+
+    @Test
+    void context_carriesPrincipalTenantKindAndTarget() {
+        List<HookContext> seen = new CopyOnWriteArrayList<>();
+        Hook recorder = (ctx, payload) -> {
+            seen.add(ctx);
+            return HookResult.proceed();
+        };
+        for (HookKind kind : HookKind.values()) {
+            register("rec", kind, recorder);
+        }
+        Gateway gateway = gateway();
+        callEcho(gateway, args("q", "1"));
+        send(gateway, "resources/read", Json.createObjectBuilder().add("uri", "note://a").build());
+        send(gateway, "prompts/get", Json.createObjectBuilder().add("name", "greet").add("arguments", args("who", "ana")).build());
+        assertThat(seen).containsExactly(
+                new HookContext("key:ci-bot", "acme", HookKind.TOOL_PRE_INVOKE, "echo"),
+                new HookContext("key:ci-bot", "acme", HookKind.TOOL_POST_INVOKE, "echo"),
+                new HookContext("key:ci-bot", "acme", HookKind.RESOURCE_PRE_FETCH, "note://a"),
+                new HookContext("key:ci-bot", "acme", HookKind.RESOURCE_POST_FETCH, "note://a"),
+                new HookContext("key:ci-bot", "acme", HookKind.PROMPT_PRE_FETCH, "greet"),
+                new HookContext("key:ci-bot", "acme", HookKind.PROMPT_POST_FETCH, "greet"));
+    }
+
+    @Test
+    void payloads_haveTheShapesOfSpec6_1() {
+        List<String> payloads = new CopyOnWriteArrayList<>();
+        Hook recorder = (ctx, payload) -> {
+            payloads.add(ctx.kind().wireName() + " " + payload);
+            return HookResult.proceed();
+        };
+        for (HookKind kind : HookKind.values()) {
+            register("rec", kind, recorder);
+        }
+        Gateway gateway = gateway();
+        callEcho(gateway, args("q", "1"));
+        send(gateway, "resources/read", Json.createObjectBuilder().add("uri", "note://a").build());
+        send(gateway, "prompts/get", Json.createObjectBuilder().add("name", "greet").add("arguments", args("who", "ana")).build());
+        assertThat(payloads.get(0)).isEqualTo("tool_pre_invoke {\"args\":{\"q\":\"1\"}}");
+        assertThat(payloads.get(1)).startsWith("tool_post_invoke {\"args\":{\"q\":\"1\"},\"result\":{\"content\":[");
+        assertThat(payloads.get(2)).isEqualTo("resource_pre_fetch {\"uri\":\"note://a\"}");
+        assertThat(payloads.get(3)).startsWith("resource_post_fetch {\"uri\":\"note://a\",\"contents\":[{\"uri\":\"note://a\"");
+        assertThat(payloads.get(4)).isEqualTo("prompt_pre_fetch {\"name\":\"greet\",\"arguments\":{\"who\":\"ana\"}}");
+        assertThat(payloads.get(5)).startsWith("prompt_post_fetch {\"name\":\"greet\",\"arguments\":{\"who\":\"ana\"},\"messages\":[{\"role\":\"user\"");
+    }
+
+    @Test
+    void withoutHooks_callsPassUntouched() {
+        assertThat(callEcho(gateway(), args("q", "1")).getJsonObject("structuredContent")).isEqualTo(args("q", "1"));
+    }
+
+    @Nested
+    class Rule1_PayloadReplacement {
+        @Test
+        void aPreHookRewritesTheToolArguments_andTheNextHookSeesTheRewrite() {
+            register("first", HookKind.TOOL_PRE_INVOKE, 10, HookMode.ENFORCE,
+                    (ctx, payload) -> HookResult.replace(Json.createObjectBuilder().add("args", args("q", "rewritten")).build()));
+            List<JsonObject> secondSaw = new CopyOnWriteArrayList<>();
+            register("second", HookKind.TOOL_PRE_INVOKE, 20, HookMode.ENFORCE, (ctx, payload) -> {
+                secondSaw.add(payload);
+                return HookResult.proceed();
+            });
+            JsonObject result = callEcho(gateway(), args("q", "original"));
+            assertThat(secondSaw).containsExactly(Json.createObjectBuilder().add("args", args("q", "rewritten")).build());
+            assertThat(toolSaw).containsExactly(args("q", "rewritten"));
+            assertThat(result.getJsonObject("structuredContent")).isEqualTo(args("q", "rewritten"));
+        }
+
+        @Test
+        void aPostHookReplacesTheToolResult() {
+            JsonObject replacement = Json.createObjectBuilder()
+                    .add("content", Json.createArrayBuilder().add(Json.createObjectBuilder().add("type", "text").add("text", "[redacted]"))).build();
+            register("redact", HookKind.TOOL_POST_INVOKE, (ctx, payload) -> HookResult.replace(
+                    Json.createObjectBuilder(payload).add("result", replacement).build()));
+            assertThat(callEcho(gateway(), args("secret", "s3cr3t"))).isEqualTo(replacement);
+        }
+
+        @Test
+        void resourceHooksRewriteTheUriAndTheContents() {
+            register("alias", HookKind.RESOURCE_PRE_FETCH, (ctx, payload) -> HookResult.replace(
+                    Json.createObjectBuilder().add("uri", "note://b").build()));
+            register("stamp", HookKind.RESOURCE_POST_FETCH, (ctx, payload) -> HookResult.replace(Json.createObjectBuilder(payload)
+                    .add("contents", Json.createArrayBuilder().add(Json.createObjectBuilder()
+                            .add("uri", payload.getString("uri")).add("mimeType", "text/plain").add("text", "stamped"))).build()));
+            JsonObject result = send(gateway(), "resources/read", Json.createObjectBuilder().add("uri", "note://a").build()).getJsonObject("result");
+            assertThat(resourceSaw).containsExactly("note://b");
+            assertThat(result.getJsonArray("contents").getJsonObject(0).getString("text")).isEqualTo("stamped");
+            assertThat(result.getJsonArray("contents").getJsonObject(0).getString("uri")).isEqualTo("note://b");
+        }
+
+        @Test
+        void promptHooksRewriteTheArgumentsAndTheMessages() {
+            register("who", HookKind.PROMPT_PRE_FETCH, (ctx, payload) -> HookResult.replace(Json.createObjectBuilder(payload)
+                    .add("arguments", args("who", "bob")).build()));
+            register("empty", HookKind.PROMPT_POST_FETCH, (ctx, payload) -> HookResult.replace(Json.createObjectBuilder(payload)
+                    .add("messages", Json.createArrayBuilder()).build()));
+            JsonObject result = send(gateway(), "prompts/get", Json.createObjectBuilder().add("name", "greet").add("arguments", args("who", "ana")).build())
+                    .getJsonObject("result");
+            assertThat(promptSaw).containsExactly(Map.of("who", "bob"));
+            assertThat(result.getJsonArray("messages")).isEmpty();
+            assertThat(result.containsKey("isError")).isFalse();
+        }
+    }
+
+    @Nested
+    class Rule2_AllowFalseStopsTheChain {
+        @Test
+        void tool_anErrorCallToolResultWhoseTextIsTheReason_andNothingLaterRuns() {
+            List<String> later = new CopyOnWriteArrayList<>();
+            register("guard", HookKind.TOOL_PRE_INVOKE, 10, HookMode.ENFORCE, (ctx, payload) -> HookResult.deny("queries on prod need a ticket"));
+            register("later", HookKind.TOOL_PRE_INVOKE, 20, HookMode.ENFORCE, (ctx, payload) -> {
+                later.add("ran");
+                return HookResult.proceed();
+            });
+            JsonObject result = callEcho(gateway(), args("q", "1"));
+            assertThat(result.getBoolean("isError")).isTrue();
+            assertThat(result.getJsonArray("content")).singleElement().isEqualTo(
+                    Json.createObjectBuilder().add("type", "text").add("text", "queries on prod need a ticket").build());
+            assertThat(later).isEmpty();
+            assertThat(toolSaw).as("the handler never ran").isEmpty();
+        }
+
+        @Test
+        void tool_aPostHookRefusal_replacesTheResultWithTheError() {
+            register("dlp", HookKind.TOOL_POST_INVOKE, (ctx, payload) -> HookResult.deny("result contains a card number"));
+            JsonObject result = callEcho(gateway(), args("q", "1"));
+            assertThat(result.getBoolean("isError")).isTrue();
+            assertThat(result.getJsonArray("content").getJsonObject(0).getString("text")).isEqualTo("result contains a card number");
+            assertThat(toolSaw).hasSize(1);
+        }
+
+        @Test
+        void resource_aReadResourceResultWithIsErrorAndOneTextPlainEntryHoldingTheReason() {
+            register("guard", HookKind.RESOURCE_PRE_FETCH, (ctx, payload) -> HookResult.deny("notes are private"));
+            JsonObject result = send(gateway(), "resources/read", Json.createObjectBuilder().add("uri", "note://a").build()).getJsonObject("result");
+            assertThat(result.getBoolean("isError")).isTrue();
+            assertThat(result.getJsonArray("contents")).singleElement().isEqualTo(Json.createObjectBuilder()
+                    .add("uri", "note://a").add("mimeType", "text/plain").add("text", "notes are private").build());
+            assertThat(resourceSaw).isEmpty();
+        }
+
+        @Test
+        void prompt_aGetPromptResultWithIsErrorTheReasonAsDescriptionAndNoMessages() {
+            register("guard", HookKind.PROMPT_POST_FETCH, (ctx, payload) -> HookResult.deny("prompt disabled for this tenant"));
+            JsonObject result = send(gateway(), "prompts/get", Json.createObjectBuilder().add("name", "greet").add("arguments", args("who", "ana")).build())
+                    .getJsonObject("result");
+            assertThat(result).isEqualTo(Json.createObjectBuilder().add("description", "prompt disabled for this tenant")
+                    .add("messages", Json.createArrayBuilder()).add("isError", true).build());
+        }
+
+        @Test
+        void aRefusalWithoutReason_namesTheHookThatRefused() {
+            register("guard", HookKind.TOOL_PRE_INVOKE, (ctx, payload) -> new HookResult(false, Optional.empty(), Optional.empty()));
+            assertThat(callEcho(gateway(), args("q", "1")).getJsonArray("content").getJsonObject(0).getString("text"))
+                    .isEqualTo("refused by the tool_pre_invoke hook of plugin 'guard'");
+        }
+    }
+
+    @Nested
+    class Rule3_AThrowingHook {
+        private final Hook thrower = (ctx, payload) -> {
+            throw new IllegalStateException("policy service unreachable");
+        };
+
+        @Test
+        void enforce_blocksTheCallWithTheThrownMessage() {
+            register("p", HookKind.TOOL_PRE_INVOKE, 100, HookMode.ENFORCE, thrower);
+            JsonObject result = callEcho(gateway(), args("q", "1"));
+            assertThat(result.getBoolean("isError")).isTrue();
+            assertThat(result.getJsonArray("content").getJsonObject(0).getString("text")).isEqualTo("policy service unreachable");
+            assertThat(toolSaw).isEmpty();
+        }
+
+        @Test
+        void permissive_logsAndKeepsThePriorPayload_andTheChainGoesOn() {
+            register("rewrite", HookKind.TOOL_PRE_INVOKE, 10, HookMode.ENFORCE,
+                    (ctx, payload) -> HookResult.replace(Json.createObjectBuilder().add("args", args("q", "kept")).build()));
+            register("p", HookKind.TOOL_PRE_INVOKE, 20, HookMode.PERMISSIVE, thrower);
+            List<JsonObject> lastSaw = new CopyOnWriteArrayList<>();
+            register("last", HookKind.TOOL_PRE_INVOKE, 30, HookMode.ENFORCE, (ctx, payload) -> {
+                lastSaw.add(payload);
+                return HookResult.proceed();
+            });
+            JsonObject result = callEcho(gateway(), args("q", "1"));
+            assertThat(result.containsKey("isError")).isFalse();
+            assertThat(lastSaw).containsExactly(Json.createObjectBuilder().add("args", args("q", "kept")).build());
+            assertThat(toolSaw).containsExactly(args("q", "kept"));
+        }
+
+        @Test
+        void disabled_skipsTheEntry_itDoesNotRunAtAll() {
+            List<String> ran = new CopyOnWriteArrayList<>();
+            register("off", HookKind.TOOL_PRE_INVOKE, 100, HookMode.DISABLED, (ctx, payload) -> {
+                ran.add("ran");
+                return HookResult.deny("would refuse");
+            });
+            assertThat(callEcho(gateway(), args("q", "1")).containsKey("isError")).isFalse();
+            assertThat(ran).isEmpty();
+        }
+
+        @Test
+        void theGlobalModeOverridesEachEntrysMode() {
+            register("p", HookKind.TOOL_PRE_INVOKE, 100, HookMode.ENFORCE, thrower);
+            assertThat(callEcho(gateway(Optional.of(HookMode.PERMISSIVE), Duration.ofSeconds(5)), args("q", "1")).containsKey("isError")).isFalse();
+            registry.register(new HookRegistration("p", HookKind.TOOL_PRE_INVOKE, 100, HookMode.PERMISSIVE, thrower));
+            assertThat(callEcho(gateway(Optional.of(HookMode.ENFORCE), Duration.ofSeconds(5)), args("q", "1")).getBoolean("isError")).isTrue();
+            registry.register(new HookRegistration("p", HookKind.TOOL_PRE_INVOKE, 100, HookMode.ENFORCE, (ctx, payload) -> HookResult.deny("no")));
+            assertThat(callEcho(gateway(Optional.of(HookMode.DISABLED), Duration.ofSeconds(5)), args("q", "1")).containsKey("isError")).isFalse();
+        }
+
+        @Test
+        void aTimeoutCountsAsAThrow_enforceBlocks() {
+            register("slow", HookKind.TOOL_PRE_INVOKE, 100, HookMode.ENFORCE, (ctx, payload) -> {
+                release.await();
+                return HookResult.proceed();
+            });
+            JsonObject result = callEcho(gateway(Optional.empty(), Duration.ofMillis(100)), args("q", "1"));
+            assertThat(result.getBoolean("isError")).isTrue();
+            assertThat(result.getJsonArray("content").getJsonObject(0).getString("text")).isEqualTo("hook slow/tool_pre_invoke did not answer within 100 ms");
+        }
+
+        @Test
+        void aTimeoutCountsAsAThrow_permissiveGoesOn() {
+            register("slow", HookKind.RESOURCE_PRE_FETCH, 100, HookMode.PERMISSIVE, (ctx, payload) -> {
+                release.await();
+                return HookResult.replace(Json.createObjectBuilder().add("uri", "note://late").build());
+            });
+            send(gateway(Optional.empty(), Duration.ofMillis(100)), "resources/read", Json.createObjectBuilder().add("uri", "note://a").build());
+            assertThat(resourceSaw).containsExactly("note://a");
+        }
+
+        @Test
+        void anErrorThrownByAPlugin_isAHookFailureNotAGatewayCrash() {
+            register("broken", HookKind.TOOL_PRE_INVOKE, (ctx, payload) -> {
+                throw new NoClassDefFoundError("com/fasterxml/jackson/databind/ObjectMapper");
+            });
+            JsonObject result = callEcho(gateway(), args("q", "1"));
+            assertThat(result.getJsonArray("content").getJsonObject(0).getString("text")).contains("ObjectMapper");
+        }
+
+        @Test
+        void aPayloadOfTheWrongShape_countsAsAThrow() {
+            register("bad", HookKind.TOOL_PRE_INVOKE, (ctx, payload) -> HookResult.replace(Json.createObjectBuilder().add("args", "not an object").build()));
+            assertThat(callEcho(gateway(), args("q", "1")).getJsonArray("content").getJsonObject(0).getString("text"))
+                    .isEqualTo("hook bad/tool_pre_invoke returned a payload whose 'args' is not a object");
+        }
+
+        @Test
+        void aNullResult_countsAsAThrow() {
+            register("null", HookKind.TOOL_PRE_INVOKE, 100, HookMode.ENFORCE, (ctx, payload) -> null);
+            assertThat(callEcho(gateway(), args("q", "1")).getJsonArray("content").getJsonObject(0).getString("text"))
+                    .isEqualTo("hook null/tool_pre_invoke returned no result");
+        }
+    }
+
+    @Test
+    void rule4_ascendingPriority_theDefaultIs100() {
+        List<String> order = new CopyOnWriteArrayList<>();
+        register("late", HookKind.TOOL_PRE_INVOKE, 200, HookMode.ENFORCE, (ctx, p) -> {
+            order.add("late");
+            return HookResult.proceed();
+        });
+        register("default", HookKind.TOOL_PRE_INVOKE, dev.omcp.sdk.manifest.HookEntry.DEFAULT_PRIORITY, HookMode.ENFORCE, (ctx, p) -> {
+            order.add("default");
+            return HookResult.proceed();
+        });
+        register("early", HookKind.TOOL_PRE_INVOKE, 1, HookMode.ENFORCE, (ctx, p) -> {
+            order.add("early");
+            return HookResult.proceed();
+        });
+        callEcho(gateway(), args("q", "1"));
+        assertThat(order).containsExactly("early", "default", "late");
+    }
+
+    @Test
+    void rule5_hooksRegisteredWhileTheGatewayRuns_takeEffectWithoutRestart() {
+        Gateway gateway = gateway();
+        assertThat(callEcho(gateway, args("q", "1")).containsKey("isError")).isFalse();
+        registry.replacePlugin("late", List.of(new HookRegistration("late", HookKind.TOOL_PRE_INVOKE, 100, HookMode.ENFORCE,
+                (ctx, p) -> HookResult.deny("installed at runtime"))));
+        assertThat(callEcho(gateway, args("q", "1")).getJsonArray("content").getJsonObject(0).getString("text")).isEqualTo("installed at runtime");
+        registry.removePlugin("late");
+        assertThat(callEcho(gateway, args("q", "1")).containsKey("isError")).isFalse();
+    }
+
+    @Test
+    void aHookRunsWithThePluginsClassLoaderAsContextLoader() {
+        ClassLoader[] seen = new ClassLoader[1];
+        register("cl", HookKind.TOOL_PRE_INVOKE, (ctx, payload) -> {
+            seen[0] = Thread.currentThread().getContextClassLoader();
+            return HookResult.proceed();
+        });
+        callEcho(gateway(), args("q", "1"));
+        assertThat(seen[0]).isSameAs(HookInterceptorTest.class.getClassLoader());
+    }
+}

@@ -1,0 +1,226 @@
+package dev.omcp.core.plugins;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.omcp.core.hooks.HookRegistry;
+import dev.omcp.ports.plugins.BundleRejectedException;
+import dev.omcp.ports.plugins.ConnectorHub;
+import dev.omcp.ports.plugins.HubCatalog;
+import dev.omcp.ports.plugins.HubEntry;
+import dev.omcp.ports.plugins.HubListing;
+import dev.omcp.ports.plugins.HubRelease;
+import dev.omcp.ports.plugins.HubUnavailableException;
+import dev.omcp.ports.plugins.InstallOutcome;
+import dev.omcp.ports.plugins.ManageConnectors;
+import dev.omcp.ports.plugins.TrustRoot;
+import dev.omcp.sdk.hook.HookKind;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import org.junit.jupiter.api.Test;
+
+/** spec 7.4 and 6.1 rule 5: the install use cases behind the management API. */
+class ConnectorManagementTest {
+    private static final TrustRoot KEY = TrustRoot.loaded("Ed25519 key");
+    private static final byte[] TEMPO = "tempo bundle".getBytes(StandardCharsets.UTF_8);
+    private final HookRegistry hooks = new HookRegistry();
+
+    private ConnectorManagement management(FakePluginStore store, Optional<ConnectorHub> hub, boolean enabled, VerificationPolicy policy) {
+        PluginCatalog catalog = PluginCatalog.start(List.of(FakePluginStore.builtin("prometheus")), store, List.of(), policy,
+                SemanticVersion.of(0, 1, 0), hooks);
+        return new ConnectorManagement(catalog, store, hub, enabled);
+    }
+
+    private ConnectorManagement management(FakePluginStore store, boolean enabled) {
+        return management(store, Optional.empty(), enabled, VerificationPolicy.defaults());
+    }
+
+    /** A hub serving one release per bundle; records what was fetched. */
+    private static final class FakeHub implements ConnectorHub {
+        final List<String> fetched = new ArrayList<>();
+        final List<HubEntry> entries = new ArrayList<>();
+        final java.util.Map<String, byte[]> tarballs = new java.util.HashMap<>();
+        HubUnavailableException down;
+
+        void publish(String name, String version, byte[] tarball) {
+            HubRelease release = new HubRelease(version, Candidates.manifest(name, version, Optional.empty(), List.of()),
+                    "tarballs/" + name + "-" + version + ".tgz", "tarballs/" + name + "-" + version + ".tgz.sig", "sha256-x", "", "");
+            entries.add(new HubEntry(name, name, "test", version, List.of(release)));
+            tarballs.put(release.tarballUrl(), tarball);
+        }
+
+        @Override
+        public HubCatalog catalog() throws HubUnavailableException {
+            if (down != null) {
+                throw down;
+            }
+            return new HubCatalog("test hub", entries);
+        }
+
+        @Override
+        public byte[] fetchBundle(HubRelease release) throws BundleRejectedException {
+            fetched.add(release.tarballUrl());
+            byte[] bytes = tarballs.get(release.tarballUrl());
+            if (bytes == null) {
+                throw new BundleRejectedException("signature does not verify");
+            }
+            return bytes;
+        }
+    }
+
+    @Test
+    void spec7_4_uploadWithoutEnableUiInstall_isRefusedAsDisabled_andNothingIsStaged() {
+        FakePluginStore store = new FakePluginStore(KEY);
+        store.bundle(TEMPO, Candidates.verified("tempo"));
+        InstallOutcome outcome = management(store, false).upload(TEMPO);
+        assertThat(outcome).isInstanceOf(InstallOutcome.Refused.class);
+        assertThat(((InstallOutcome.Refused) outcome).kind()).isEqualTo(InstallOutcome.Kind.DISABLED);
+        assertThat(((InstallOutcome.Refused) outcome).reason()).contains("ENABLE_UI_INSTALL=true");
+        assertThat(store.staged).isEmpty();
+    }
+
+    @Test
+    void spec7_4_uploadWithoutTrustRoot_isRefusedAsPreconditionFailed() {
+        FakePluginStore store = new FakePluginStore(TrustRoot.absent());
+        store.bundle(TEMPO, Candidates.verified("tempo"));
+        InstallOutcome outcome = management(store, true).upload(TEMPO);
+        assertThat(((InstallOutcome.Refused) outcome).kind()).isEqualTo(InstallOutcome.Kind.NO_TRUST_ROOT);
+        assertThat(store.staged).isEmpty();
+    }
+
+    @Test
+    void uploadOverTheLimit_isRefusedAsTooLarge() {
+        FakePluginStore store = new FakePluginStore(KEY);
+        InstallOutcome outcome = management(store, true).upload(new byte[ManageConnectors.MAX_BUNDLE_BYTES + 1]);
+        assertThat(((InstallOutcome.Refused) outcome).kind()).isEqualTo(InstallOutcome.Kind.TOO_LARGE);
+        assertThat(store.staged).isEmpty();
+    }
+
+    @Test
+    void spec7_4_tamperedBundle_isRefused_andTheStagingIsDiscarded() {
+        FakePluginStore store = new FakePluginStore(KEY);
+        store.bundle(TEMPO, Candidates.tamperedJar("tempo"));
+        ConnectorManagement management = management(store, true);
+        InstallOutcome outcome = management.upload(TEMPO);
+        assertThat(((InstallOutcome.Refused) outcome).kind()).isEqualTo(InstallOutcome.Kind.VERIFICATION_FAILED);
+        assertThat(((InstallOutcome.Refused) outcome).reason()).contains("integrity mismatch");
+        assertThat(store.discarded).containsExactly("tempo");
+        assertThat(store.directory).isEmpty();
+        assertThat(management.connectors()).noneMatch(s -> s.name().equals("tempo"));
+    }
+
+    @Test
+    void spec7_4_unsignedBundle_isRefused() {
+        FakePluginStore store = new FakePluginStore(KEY);
+        store.bundle(TEMPO, Candidates.unsigned("tempo"));
+        InstallOutcome outcome = management(store, true).upload(TEMPO);
+        assertThat(((InstallOutcome.Refused) outcome).reason()).contains("manifest.json.sig is missing");
+        assertThat(store.directory).isEmpty();
+    }
+
+    @Test
+    void anArchiveTheStoreRefuses_isRefusedWithItsReason() {
+        FakePluginStore store = new FakePluginStore(KEY);
+        store.badBundle(TEMPO, "entry '../evil' has a '..' segment");
+        InstallOutcome outcome = management(store, true).upload(TEMPO);
+        assertThat(((InstallOutcome.Refused) outcome).kind()).isEqualTo(InstallOutcome.Kind.VERIFICATION_FAILED);
+        assertThat(((InstallOutcome.Refused) outcome).reason()).contains("'..'");
+    }
+
+    @Test
+    void aBundleNamedLikeABuiltin_isRefusedAsConflict() {
+        FakePluginStore store = new FakePluginStore(KEY);
+        store.bundle(TEMPO, Candidates.verified("prometheus"));
+        InstallOutcome outcome = management(store, true).upload(TEMPO);
+        assertThat(((InstallOutcome.Refused) outcome).kind()).isEqualTo(InstallOutcome.Kind.NAME_CONFLICT);
+        assertThat(store.directory).isEmpty();
+    }
+
+    @Test
+    void spec7_4_anInstallThatWouldMakeTheRescanTripStrictMode_writesNothing() {
+        FakePluginStore store = new FakePluginStore(KEY);
+        store.bundle(TEMPO, Candidates.verified("tempo"));
+        ConnectorManagement management = management(store, Optional.empty(), true, new VerificationPolicy(true, true));
+        // Someone copied an unsigned plugin into the directory after the start.
+        store.directory.add(Candidates.unsigned("zipkin"));
+        InstallOutcome outcome = management.upload(TEMPO);
+        assertThat(((InstallOutcome.Refused) outcome).kind()).isEqualTo(InstallOutcome.Kind.VERIFICATION_FAILED);
+        assertThat(((InstallOutcome.Refused) outcome).reason()).contains("trip strict mode").contains("'zipkin'");
+        assertThat(store.directory).extracting(c -> c.name()).containsExactly("zipkin");
+    }
+
+    @Test
+    void spec6_1_rule5_aVerifiedUploadIsLoadedAndItsHooksRegisteredWithoutRestart() {
+        FakePluginStore store = new FakePluginStore(KEY);
+        store.bundle(TEMPO, Candidates.withHooks("tempo", Candidates.hook(HookKind.TOOL_PRE_INVOKE, "com/acme/Guard.class")));
+        ConnectorManagement management = management(store, true);
+        assertThat(hooks.hooks(HookKind.TOOL_PRE_INVOKE)).isEmpty();
+        InstallOutcome outcome = management.upload(TEMPO);
+        assertThat(outcome).isEqualTo(new InstallOutcome.Installed("tempo", "1.0.0", true, "installed and loaded"));
+        assertThat(hooks.hooks(HookKind.TOOL_PRE_INVOKE)).extracting(h -> h.plugin()).containsExactly("tempo");
+        assertThat(management.connectors()).anyMatch(s -> s.name().equals("tempo"));
+    }
+
+    @Test
+    void installFromHub_fetchesOnlyTheCatalogTarball_andLoadsIt() {
+        FakePluginStore store = new FakePluginStore(KEY);
+        store.bundle(TEMPO, Candidates.verified("tempo"));
+        FakeHub hub = new FakeHub();
+        hub.publish("tempo", "1.0.0", TEMPO);
+        ConnectorManagement management = management(store, Optional.of(hub), true, VerificationPolicy.defaults());
+        InstallOutcome outcome = management.install("tempo", Optional.empty());
+        assertThat(outcome).isInstanceOf(InstallOutcome.Installed.class);
+        assertThat(hub.fetched).containsExactly("tarballs/tempo-1.0.0.tgz");
+    }
+
+    @Test
+    void installFromHub_unknownNameOrVersion_isNotInCatalog() {
+        FakeHub hub = new FakeHub();
+        hub.publish("tempo", "1.0.0", TEMPO);
+        ConnectorManagement management = management(new FakePluginStore(KEY), Optional.of(hub), true, VerificationPolicy.defaults());
+        assertThat(((InstallOutcome.Refused) management.install("jaeger", Optional.empty())).kind()).isEqualTo(InstallOutcome.Kind.NOT_IN_CATALOG);
+        InstallOutcome wrongVersion = management.install("tempo", Optional.of("9.9.9"));
+        assertThat(((InstallOutcome.Refused) wrongVersion).kind()).isEqualTo(InstallOutcome.Kind.NOT_IN_CATALOG);
+        assertThat(((InstallOutcome.Refused) wrongVersion).reason()).contains("[1.0.0]");
+        assertThat(hub.fetched).isEmpty();
+    }
+
+    @Test
+    void installFromHub_aBundleHoldingAnotherConnectorThanTheCatalogSays_isRefused() {
+        FakePluginStore store = new FakePluginStore(KEY);
+        store.bundle(TEMPO, Candidates.verified("zipkin"));
+        FakeHub hub = new FakeHub();
+        hub.publish("tempo", "1.0.0", TEMPO);
+        InstallOutcome outcome = management(store, Optional.of(hub), true, VerificationPolicy.defaults()).install("tempo", Optional.empty());
+        assertThat(((InstallOutcome.Refused) outcome).reason()).contains("catalog promised tempo 1.0.0 but the bundle holds zipkin");
+        assertThat(store.directory).isEmpty();
+    }
+
+    @Test
+    void installFromHub_hubDownOrNotConfigured_isHubUnavailable() {
+        FakeHub hub = new FakeHub();
+        hub.down = new HubUnavailableException("the hub answered 503");
+        assertThat(((InstallOutcome.Refused) management(new FakePluginStore(KEY), Optional.of(hub), true, VerificationPolicy.defaults())
+                .install("tempo", Optional.empty())).kind()).isEqualTo(InstallOutcome.Kind.HUB_UNAVAILABLE);
+        InstallOutcome noHub = management(new FakePluginStore(KEY), true).install("tempo", Optional.empty());
+        assertThat(((InstallOutcome.Refused) noHub).reason()).contains("HUB_CATALOG_URL");
+        assertThatThrownBy(() -> management(new FakePluginStore(KEY), true).hubCatalog())
+                .isInstanceOf(HubUnavailableException.class).hasMessageContaining("HUB_CATALOG_URL");
+    }
+
+    @Test
+    void hubCatalog_isMergedWithTheInstalledState() throws Exception {
+        FakePluginStore store = new FakePluginStore(KEY, Candidates.verified("tempo"));
+        FakeHub hub = new FakeHub();
+        hub.publish("tempo", "2.0.0", TEMPO);
+        hub.publish("zipkin", "1.0.0", TEMPO);
+        HubListing listing = management(store, Optional.of(hub), false, VerificationPolicy.defaults()).hubCatalog();
+        HubListing.Item tempo = listing.entries().get(0);
+        assertThat(tempo.installedVersion()).contains("1.0.0");
+        assertThat(tempo.loaded()).isTrue();
+        assertThat(tempo.updateAvailable()).isTrue();
+        assertThat(listing.entries().get(1).installedVersion()).isEmpty();
+    }
+}

@@ -1,0 +1,137 @@
+package dev.omcp.core.plugins;
+
+import dev.omcp.ports.connectors.ConnectorType;
+import dev.omcp.ports.plugins.BundleRejectedException;
+import dev.omcp.ports.plugins.LoadedHook;
+import dev.omcp.ports.plugins.LoadedPlugin;
+import dev.omcp.ports.plugins.PluginCandidate;
+import dev.omcp.ports.plugins.PluginLoadException;
+import dev.omcp.ports.plugins.PluginPin;
+import dev.omcp.ports.plugins.PluginScan;
+import dev.omcp.ports.plugins.PluginStore;
+import dev.omcp.ports.plugins.StagedBundle;
+import dev.omcp.ports.plugins.TrustRoot;
+import dev.omcp.sdk.connector.Connector;
+import dev.omcp.sdk.connector.ConnectorContext;
+import dev.omcp.sdk.connector.ConnectorException;
+import dev.omcp.sdk.connector.ConnectorFactory;
+import dev.omcp.sdk.connector.SourceConfig;
+import dev.omcp.sdk.hook.Hook;
+import dev.omcp.sdk.hook.HookResult;
+import dev.omcp.sdk.manifest.ConnectorManifest;
+import dev.omcp.sdk.manifest.HookEntry;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.CopyOnWriteArrayList;
+
+/** An in-memory plugins directory: candidates as a scan would report them, bundles by their bytes. */
+final class FakePluginStore implements PluginStore {
+    private final TrustRoot trustRoot;
+    final List<PluginCandidate> directory = new CopyOnWriteArrayList<>();
+    final Map<String, String> loadFailures = new HashMap<>();
+    final Map<String, List<String>> skippedHookModules = new HashMap<>();
+    final Map<String, Hook> hookInstances = new HashMap<>();
+    final List<String> loads = new CopyOnWriteArrayList<>();
+    private final List<Map.Entry<byte[], Object>> bundles = new ArrayList<>();
+    final List<String> staged = new CopyOnWriteArrayList<>();
+    final List<String> discarded = new CopyOnWriteArrayList<>();
+
+    FakePluginStore(TrustRoot trustRoot, PluginCandidate... candidates) {
+        this.trustRoot = trustRoot;
+        directory.addAll(List.of(candidates));
+    }
+
+    /** A bundle whose unpacked check yields {@code candidate}. */
+    void bundle(byte[] bytes, PluginCandidate candidate) {
+        bundles.add(Map.entry(bytes, candidate));
+    }
+
+    /** A bundle the archive checks refuse. */
+    void badBundle(byte[] bytes, String reason) {
+        bundles.add(Map.entry(bytes, reason));
+    }
+
+    @Override
+    public TrustRoot trustRoot() {
+        return trustRoot;
+    }
+
+    @Override
+    public PluginScan scan(List<PluginPin> pins) {
+        return new PluginScan(trustRoot, List.copyOf(directory), true);
+    }
+
+    @Override
+    public LoadedPlugin load(PluginCandidate candidate) throws PluginLoadException {
+        loads.add(candidate.location());
+        String failure = loadFailures.get(candidate.location());
+        if (failure != null) {
+            throw new PluginLoadException(failure);
+        }
+        ConnectorManifest manifest = candidate.manifest().orElseThrow();
+        List<LoadedHook> hooks = new ArrayList<>();
+        List<LoadedPlugin.SkippedHook> skipped = new ArrayList<>();
+        for (HookEntry entry : manifest.hooks()) {
+            if (skippedHookModules.getOrDefault(candidate.location(), List.of()).contains(entry.module())) {
+                skipped.add(new LoadedPlugin.SkippedHook(entry, "module '" + entry.module() + "' escapes the plugin root"));
+            } else {
+                hooks.add(new LoadedHook(entry, hookInstances.getOrDefault(entry.module(), (ctx, payload) -> HookResult.proceed())));
+            }
+        }
+        return new LoadedPlugin(candidate, new NamedFactory(manifest, candidate.location()), hooks, skipped);
+    }
+
+    @Override
+    public StagedBundle stage(byte[] tarball) throws BundleRejectedException {
+        for (Map.Entry<byte[], Object> bundle : bundles) {
+            if (Arrays.equals(bundle.getKey(), tarball)) {
+                if (bundle.getValue() instanceof String reason) {
+                    throw new BundleRejectedException(reason);
+                }
+                PluginCandidate candidate = (PluginCandidate) bundle.getValue();
+                staged.add(candidate.name());
+                return new StagedBundle() {
+                    private boolean committed;
+
+                    @Override
+                    public PluginCandidate candidate() {
+                        return candidate;
+                    }
+
+                    @Override
+                    public void commit() {
+                        directory.removeIf(c -> c.origin() == ConnectorType.Origin.FILESYSTEM && c.location().equals(candidate.name()));
+                        directory.add(new PluginCandidate(candidate.name(), ConnectorType.Origin.FILESYSTEM, candidate.name(), candidate.manifest(),
+                                candidate.manifestCheck(), candidate.integrity(), candidate.signature(), candidate.fingerprint()));
+                        committed = true;
+                    }
+
+                    @Override
+                    public void close() {
+                        if (!committed) {
+                            discarded.add(candidate.name());
+                        }
+                    }
+                };
+            }
+        }
+        throw new BundleRejectedException("not a gzip archive");
+    }
+
+    /** A factory that remembers where it was loaded from. */
+    record NamedFactory(ConnectorManifest manifest, String location) implements ConnectorFactory {
+        @Override
+        public CompletionStage<Connector> create(SourceConfig source, ConnectorContext context) {
+            return CompletableFuture.failedFuture(new ConnectorException(ConnectorException.Kind.UNAVAILABLE, "fake factory"));
+        }
+    }
+
+    static ConnectorFactory builtin(String name) {
+        return new NamedFactory(Candidates.manifest(name), "builtin");
+    }
+}

@@ -1,0 +1,55 @@
+package dev.omcp.ports.plugins;
+
+import java.util.Objects;
+
+/** What installing a connector bundle came to. */
+public sealed interface InstallOutcome {
+
+    /**
+     * The bundle was verified, written to the plugins directory and the plugins were re-scanned.
+     *
+     * @param name the connector name
+     * @param version its version
+     * @param loaded whether it is loaded now (it may be shadowed by a builtin of the same name, or
+     *     incompatible with this gateway)
+     * @param detail the reason it is not loaded, or a short confirmation
+     */
+    record Installed(String name, String version, boolean loaded, String detail) implements InstallOutcome {
+        public Installed {
+            Objects.requireNonNull(name, "name");
+            Objects.requireNonNull(version, "version");
+            Objects.requireNonNull(detail, "detail");
+        }
+    }
+
+    /**
+     * Nothing was written.
+     *
+     * @param kind why, as a category the HTTP adapter maps to a status code
+     * @param reason what was wrong and what to do, safe to show
+     */
+    record Refused(Kind kind, String reason) implements InstallOutcome {
+        public Refused {
+            Objects.requireNonNull(kind, "kind");
+            Objects.requireNonNull(reason, "reason");
+        }
+    }
+
+    /** Why an install was refused (spec 7.4). */
+    enum Kind {
+        /** Runtime install is off ({@code ENABLE_UI_INSTALL} is not true): 403. */
+        DISABLED,
+        /** No usable trust root ({@code PLUGIN_TRUST_ROOT}): 412. */
+        NO_TRUST_ROOT,
+        /** The bundle is tampered, unsigned, unsafe or malformed, or a re-scan would trip strict mode: 400. */
+        VERIFICATION_FAILED,
+        /** The bundle is larger than the upload limit: 413. */
+        TOO_LARGE,
+        /** The catalog has no such connector or version: 404. */
+        NOT_IN_CATALOG,
+        /** The name belongs to a builtin connector, which always wins: 409. */
+        NAME_CONFLICT,
+        /** The hub could not be read: 502. */
+        HUB_UNAVAILABLE
+    }
+}

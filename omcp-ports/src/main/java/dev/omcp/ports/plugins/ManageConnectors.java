@@ -1,0 +1,42 @@
+package dev.omcp.ports.plugins;
+
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * Driving port: the connector part of the management plane (spec 4.3, 7.4) and of
+ * {@code omcp plugin}. Installs verify exactly as the loader does, write nothing when refused, and
+ * take effect without a restart: the plugins are re-scanned and hooks re-registered in place.
+ */
+public interface ManageConnectors {
+    /** The largest bundle an upload or install accepts: 50 MiB (DECISIONS.md). */
+    int MAX_BUNDLE_BYTES = 50 * 1024 * 1024;
+
+    /** Every connector type: builtins, then plugins, each with its state. Needs {@code connectors:read}. */
+    List<ConnectorStatus> connectors();
+
+    /** The hub catalog merged with the installed state. Needs {@code connectors:read}. */
+    HubListing hubCatalog() throws HubUnavailableException;
+
+    /**
+     * Installs {@code name} from the hub catalog; only the catalog's tarball URL is fetched. Needs
+     * {@code connectors:write}.
+     *
+     * @param version an exact version, or empty for the catalog's latest
+     */
+    InstallOutcome install(String name, Optional<String> version);
+
+    /** Installs an uploaded {@code .tgz} bundle. Needs {@code connectors:write}. */
+    InstallOutcome upload(byte[] tarball);
+
+    /** Whether runtime install and upload are enabled ({@code ENABLE_UI_INSTALL}). */
+    boolean installEnabled();
+
+    /**
+     * Why an install or upload would be refused before any bundle is read: runtime install is off
+     * ({@link InstallOutcome.Kind#DISABLED}) or there is no usable trust root
+     * ({@link InstallOutcome.Kind#NO_TRUST_ROOT}); empty when installs may proceed. Lets the HTTP
+     * adapter answer 403 or 412 without reading a 50 MiB body first.
+     */
+    java.util.Optional<InstallOutcome.Refused> installRefusal();
+}

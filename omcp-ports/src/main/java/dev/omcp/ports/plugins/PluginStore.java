@@ -1,0 +1,41 @@
+package dev.omcp.ports.plugins;
+
+import java.util.List;
+
+/**
+ * Driven port: the plugins directory on disk ({@code PLUGINS_DIR}) and the trust root.
+ *
+ * <p>Checking and loading are separate steps so the core can decide in between (spec 3.5): a
+ * plugin's code is never loaded before the core admitted it. Nothing here uses the network.
+ * Implementations are thread-safe.
+ */
+public interface PluginStore {
+
+    /** The trust root signatures are verified against, read when the store was created. */
+    TrustRoot trustRoot();
+
+    /**
+     * Checks every plugin sub-directory of the plugins directory and every pinned directory.
+     *
+     * @param pins the sources file's {@code plugins:} entries; a pinned directory that does not exist
+     *     is reported as a candidate whose manifest check failed
+     */
+    PluginScan scan(List<PluginPin> pins);
+
+    /**
+     * Defines the plugin's classes in a class loader of its own (whose parent exposes only the SDK,
+     * jakarta.json and SLF4J), finds its factory through {@code META-INF/services} and creates the
+     * hooks its manifest names.
+     *
+     * @param candidate a candidate from {@link #scan} or {@link #stage}; the entry JAR is re-read and
+     *     must still match the bytes that were checked
+     */
+    LoadedPlugin load(PluginCandidate candidate) throws PluginLoadException;
+
+    /**
+     * Unpacks a {@code .tgz} bundle into a staging directory and checks it.
+     *
+     * @throws BundleRejectedException when the archive is unsafe or malformed; nothing is left behind
+     */
+    StagedBundle stage(byte[] tarball) throws BundleRejectedException;
+}

@@ -1,0 +1,88 @@
+package dev.omcp.plugins.tempo;
+
+import dev.omcp.sdk.connector.ConnectorContext;
+import dev.omcp.sdk.connector.ConnectorException;
+import jakarta.json.Json;
+import jakarta.json.JsonException;
+import jakarta.json.JsonObject;
+import jakarta.json.JsonReader;
+import jakarta.json.JsonStructure;
+import java.io.IOException;
+import java.io.StringReader;
+import java.net.URI;
+import java.net.URLEncoder;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.net.http.HttpTimeoutException;
+import java.nio.charset.StandardCharsets;
+import java.util.Map;
+import java.util.StringJoiner;
+
+/** The Tempo HTTP API calls of the connector, with timeouts and typed failures. */
+final class TempoApi {
+    private static final int MAX_BODY_CHARS = 32 * 1024 * 1024;
+    private final URI base;
+    private final ConnectorContext context;
+
+    TempoApi(URI base, ConnectorContext context) {
+        this.base = base;
+        this.context = context;
+    }
+
+    static URI base(String url) {
+        URI uri;
+        try {
+            uri = URI.create(url.endsWith("/") ? url : url + "/");
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException("the Tempo source URL is not a valid URL");
+        }
+        if (!"http".equals(uri.getScheme()) && !"https".equals(uri.getScheme())) {
+            throw new IllegalArgumentException("the Tempo source URL must be http or https");
+        }
+        return uri;
+    }
+
+    /** GETs {@code path} and parses a JSON object. */
+    JsonObject getObject(String path, Map<String, String> query) throws ConnectorException {
+        String body = get(path, query).body();
+        if (body.length() > MAX_BODY_CHARS) {
+            throw new ConnectorException(ConnectorException.Kind.BAD_RESPONSE, "Tempo answered more than " + (MAX_BODY_CHARS >> 20) + " MiB");
+        }
+        try (JsonReader reader = Json.createReader(new StringReader(body))) {
+            JsonStructure structure = reader.read();
+            if (structure instanceof JsonObject object) {
+                return object;
+            }
+        } catch (JsonException e) {
+            // fall through to the typed failure
+        }
+        throw new ConnectorException(ConnectorException.Kind.BAD_RESPONSE, "Tempo answered something that is not a JSON object");
+    }
+
+    HttpResponse<String> get(String path, Map<String, String> query) throws ConnectorException {
+        StringJoiner params = new StringJoiner("&");
+        query.forEach((key, value) -> params.add(key + "=" + URLEncoder.encode(value, StandardCharsets.UTF_8)));
+        URI uri = base.resolve(path + (query.isEmpty() ? "" : "?" + params));
+        HttpRequest request = HttpRequest.newBuilder(uri).timeout(context.requestTimeout()).header("Accept", "application/json").GET().build();
+        HttpResponse<String> response;
+        try {
+            response = context.httpClient().send(request, HttpResponse.BodyHandlers.ofString(StandardCharsets.UTF_8));
+        } catch (HttpTimeoutException e) {
+            throw new ConnectorException(ConnectorException.Kind.TIMEOUT, "Tempo did not answer within " + context.requestTimeout().toMillis() + " ms");
+        } catch (IOException e) {
+            throw new ConnectorException(ConnectorException.Kind.UNAVAILABLE, "Tempo cannot be reached (" + e.getClass().getSimpleName() + ")");
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new ConnectorException(ConnectorException.Kind.TIMEOUT, "the Tempo call was cancelled");
+        }
+        int status = response.statusCode();
+        if (status >= 200 && status < 300) {
+            return response;
+        }
+        String said = response.body() == null ? "" : response.body().strip();
+        String message = "Tempo answered HTTP " + status + (said.isEmpty() ? "" : ": " + (said.length() > 300 ? said.substring(0, 300) + "..." : said));
+        ConnectorException.Kind kind = status == 401 || status == 403 ? ConnectorException.Kind.UNAUTHORIZED
+                : status >= 500 ? ConnectorException.Kind.UNAVAILABLE : ConnectorException.Kind.BAD_QUERY;
+        throw new ConnectorException(kind, message);
+    }
+}

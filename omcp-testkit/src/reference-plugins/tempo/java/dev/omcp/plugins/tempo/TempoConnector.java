@@ -1,0 +1,160 @@
+package dev.omcp.plugins.tempo;
+
+import dev.omcp.sdk.connector.Connector;
+import dev.omcp.sdk.connector.ConnectorException;
+import dev.omcp.sdk.connector.Health;
+import dev.omcp.sdk.connector.ServiceListingCapability;
+import dev.omcp.sdk.connector.SourceConfig;
+import dev.omcp.sdk.connector.TracesCapability;
+import dev.omcp.sdk.query.ServiceInfo;
+import dev.omcp.sdk.query.TraceQuery;
+import dev.omcp.sdk.query.TraceSummary;
+import jakarta.json.JsonArray;
+import jakarta.json.JsonObject;
+import jakarta.json.JsonString;
+import jakarta.json.JsonValue;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.Semaphore;
+
+/**
+ * Grafana Tempo as a traces source. {@code queryTraces} runs a TraceQL search for the service in
+ * the window, then fetches every found trace in parallel (at most {@code fetchConcurrency} at once)
+ * to count its spans and see whether any failed; the search alone only describes the matched spans.
+ */
+final class TempoConnector implements Connector, TracesCapability, ServiceListingCapability {
+    private final SourceConfig source;
+    private final TempoApi api;
+    private final int fetchConcurrency;
+
+    TempoConnector(SourceConfig source, TempoApi api, int fetchConcurrency) {
+        this.source = source;
+        this.api = api;
+        this.fetchConcurrency = fetchConcurrency;
+    }
+
+    @Override
+    public SourceConfig source() {
+        return source;
+    }
+
+    @Override
+    public Health health() {
+        long started = System.nanoTime();
+        try {
+            HttpResponse<String> response = api.get("ready", Map.of());
+            boolean ready = response.body().strip().equalsIgnoreCase("ready");
+            return new Health(ready, ready ? "Tempo is ready" : "Tempo is not ready: " + response.body().strip(),
+                    Duration.ofNanos(System.nanoTime() - started));
+        } catch (ConnectorException e) {
+            return new Health(false, e.getMessage(), Duration.ofNanos(System.nanoTime() - started));
+        }
+    }
+
+    @Override
+    public List<ServiceInfo> listServices() throws ConnectorException {
+        JsonObject answer = api.getObject("api/search/tag/service.name/values", Map.of());
+        List<ServiceInfo> services = new ArrayList<>();
+        if (answer.get("tagValues") instanceof JsonArray values) {
+            for (JsonValue value : values) {
+                if (value instanceof JsonString text) {
+                    services.add(new ServiceInfo(text.getString(), Map.of()));
+                } else if (value instanceof JsonObject typed && typed.get("value") instanceof JsonString text) {
+                    services.add(new ServiceInfo(text.getString(), Map.of()));
+                }
+            }
+        }
+        services.sort(Comparator.comparing(ServiceInfo::name));
+        return services;
+    }
+
+    @Override
+    public List<TraceSummary> queryTraces(TraceQuery query) throws ConnectorException {
+        Map<String, String> params = new LinkedHashMap<>();
+        params.put("q", TraceQl.of(query));
+        params.put("start", Long.toString(query.range().start().getEpochSecond()));
+        params.put("end", Long.toString(Math.max(query.range().start().getEpochSecond() + 1, query.range().end().getEpochSecond())));
+        params.put("limit", Integer.toString(query.limit()));
+        JsonObject answer = api.getObject("api/search", params);
+        List<JsonObject> found = new ArrayList<>();
+        if (answer.get("traces") instanceof JsonArray traces) {
+            for (JsonValue trace : traces) {
+                if (trace instanceof JsonObject object && !object.getString("traceID", "").isEmpty()) {
+                    found.add(object);
+                }
+                if (found.size() == query.limit()) {
+                    break;
+                }
+            }
+        }
+        List<TempoTrace> details = fetchAll(found);
+        List<TraceSummary> summaries = new ArrayList<>();
+        for (int i = 0; i < found.size(); i++) {
+            summaries.add(summary(found.get(i), details.get(i)));
+        }
+        summaries.sort(Comparator.comparing(TraceSummary::start).reversed());
+        return summaries;
+    }
+
+    /** Fetches every trace by id on virtual threads, at most {@code fetchConcurrency} at once, in order. */
+    private List<TempoTrace> fetchAll(List<JsonObject> found) throws ConnectorException {
+        Semaphore permits = new Semaphore(fetchConcurrency);
+        try (ExecutorService executor = Executors.newVirtualThreadPerTaskExecutor()) {
+            List<Future<TempoTrace>> futures = new ArrayList<>();
+            for (JsonObject trace : found) {
+                String id = trace.getString("traceID");
+                futures.add(executor.submit(() -> {
+                    permits.acquire();
+                    try {
+                        return TempoTrace.read(api.getObject("api/traces/" + TempoTrace.hexId(id), Map.of()));
+                    } finally {
+                        permits.release();
+                    }
+                }));
+            }
+            List<TempoTrace> details = new ArrayList<>();
+            for (Future<TempoTrace> future : futures) {
+                try {
+                    details.add(future.get());
+                } catch (ExecutionException e) {
+                    futures.forEach(f -> f.cancel(true));
+                    if (e.getCause() instanceof ConnectorException failure) {
+                        throw new ConnectorException(failure.kind(), "fetching a found trace failed: " + failure.getMessage(), failure);
+                    }
+                    throw new ConnectorException(ConnectorException.Kind.BAD_RESPONSE,
+                            "fetching a found trace failed: " + e.getCause().getClass().getSimpleName());
+                } catch (InterruptedException e) {
+                    futures.forEach(f -> f.cancel(true));
+                    Thread.currentThread().interrupt();
+                    throw new ConnectorException(ConnectorException.Kind.TIMEOUT, "the Tempo query was cancelled");
+                }
+            }
+            return details;
+        }
+    }
+
+    private static TraceSummary summary(JsonObject found, TempoTrace trace) {
+        long startNanos = found.containsKey("startTimeUnixNano") ? TempoTrace.nanos(found, "startTimeUnixNano") : trace.startNanos();
+        double durationMs = found.containsKey("durationMs") ? found.getJsonNumber("durationMs").doubleValue()
+                : (trace.endNanos() - trace.startNanos()) / 1_000_000.0;
+        String rootName = found.getString("rootTraceName", trace.rootName());
+        String rootService = found.getString("rootServiceName", trace.rootService());
+        return new TraceSummary(TempoTrace.hexId(found.getString("traceID")), rootName, rootService,
+                Instant.ofEpochSecond(startNanos / 1_000_000_000L, startNanos % 1_000_000_000L), durationMs, trace.spanCount(), trace.error());
+    }
+
+    @Override
+    public void close() {
+        // The HTTP client belongs to the gateway; searches own their executors.
+    }
+}

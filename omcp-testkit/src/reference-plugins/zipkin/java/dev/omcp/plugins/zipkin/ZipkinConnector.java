@@ -1,0 +1,148 @@
+package dev.omcp.plugins.zipkin;
+
+import dev.omcp.sdk.connector.Connector;
+import dev.omcp.sdk.connector.ConnectorException;
+import dev.omcp.sdk.connector.Health;
+import dev.omcp.sdk.connector.ServiceListingCapability;
+import dev.omcp.sdk.connector.SourceConfig;
+import dev.omcp.sdk.connector.TracesCapability;
+import dev.omcp.sdk.query.ServiceInfo;
+import dev.omcp.sdk.query.TraceQuery;
+import dev.omcp.sdk.query.TraceSummary;
+import jakarta.json.JsonArray;
+import jakarta.json.JsonObject;
+import jakarta.json.JsonString;
+import jakarta.json.JsonStructure;
+import jakarta.json.JsonValue;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+
+/**
+ * A Zipkin server as a traces source (API v2). {@code queryTraces} asks {@code /api/v2/traces} for
+ * the service's traces in the window and summarises each: the root span (the one without a parent,
+ * else the earliest), the trace's start and duration from its spans, the span count, and whether any
+ * span carries the {@code error} tag.
+ *
+ * <p>"Errors only" means a failed span anywhere in the trace. Zipkin's {@code annotationQuery}
+ * only matches the spans of {@code serviceName} itself, so the connector asks for up to
+ * {@value #ERROR_OVERFETCH} times the limit and keeps the traces holding an error span.
+ */
+final class ZipkinConnector implements Connector, TracesCapability, ServiceListingCapability {
+    static final int ERROR_OVERFETCH = 5;
+    private static final int MAX_FETCH = 1000;
+    private final SourceConfig source;
+    private final ZipkinApi api;
+
+    ZipkinConnector(SourceConfig source, ZipkinApi api) {
+        this.source = source;
+        this.api = api;
+    }
+
+    @Override
+    public SourceConfig source() {
+        return source;
+    }
+
+    @Override
+    public Health health() {
+        long started = System.nanoTime();
+        try {
+            HttpResponse<String> response = api.get("health", Map.of());
+            boolean up = response.body().contains("UP");
+            return new Health(up, up ? "Zipkin is up" : "Zipkin health is not UP", Duration.ofNanos(System.nanoTime() - started));
+        } catch (ConnectorException e) {
+            return new Health(false, e.getMessage(), Duration.ofNanos(System.nanoTime() - started));
+        }
+    }
+
+    @Override
+    public List<ServiceInfo> listServices() throws ConnectorException {
+        JsonStructure answer = api.getJson("api/v2/services", Map.of());
+        if (!(answer instanceof JsonArray names)) {
+            throw new ConnectorException(ConnectorException.Kind.BAD_RESPONSE, "Zipkin's service list is not a JSON array");
+        }
+        List<ServiceInfo> services = new ArrayList<>();
+        for (JsonValue name : names) {
+            if (name instanceof JsonString text) {
+                services.add(new ServiceInfo(text.getString(), Map.of()));
+            }
+        }
+        services.sort(Comparator.comparing(ServiceInfo::name));
+        return services;
+    }
+
+    @Override
+    public List<TraceSummary> queryTraces(TraceQuery query) throws ConnectorException {
+        Map<String, String> params = new LinkedHashMap<>();
+        params.put("serviceName", query.service());
+        params.put("endTs", Long.toString(query.range().end().toEpochMilli()));
+        params.put("lookback", Long.toString(Math.max(1, query.range().length().toMillis())));
+        params.put("limit", Integer.toString(query.errorsOnly() ? Math.min(MAX_FETCH, query.limit() * ERROR_OVERFETCH) : query.limit()));
+        query.filter().filter(f -> !f.isBlank()).ifPresent(filter -> params.put("annotationQuery", filter));
+        JsonStructure answer = api.getJson("api/v2/traces", params);
+        if (!(answer instanceof JsonArray traces)) {
+            throw new ConnectorException(ConnectorException.Kind.BAD_RESPONSE, "Zipkin's trace list is not a JSON array");
+        }
+        List<TraceSummary> summaries = new ArrayList<>();
+        for (JsonValue trace : traces) {
+            if (trace instanceof JsonArray spans && !spans.isEmpty()) {
+                TraceSummary summary = summarise(spans);
+                if (!query.errorsOnly() || summary.hasError()) {
+                    summaries.add(summary);
+                }
+            }
+        }
+        summaries.sort(Comparator.comparing(TraceSummary::start).reversed());
+        return summaries.size() > query.limit() ? List.copyOf(summaries.subList(0, query.limit())) : summaries;
+    }
+
+    static TraceSummary summarise(JsonArray spans) throws ConnectorException {
+        JsonObject root = null;
+        long first = Long.MAX_VALUE;
+        long last = Long.MIN_VALUE;
+        boolean error = false;
+        String traceId = "";
+        for (JsonValue value : spans) {
+            if (!(value instanceof JsonObject span)) {
+                throw new ConnectorException(ConnectorException.Kind.BAD_RESPONSE, "Zipkin returned a span that is not an object");
+            }
+            traceId = span.getString("traceId", traceId);
+            long start = span.getJsonNumber("timestamp") == null ? Long.MAX_VALUE : span.getJsonNumber("timestamp").longValue();
+            long duration = span.getJsonNumber("duration") == null ? 0 : span.getJsonNumber("duration").longValue();
+            if (start != Long.MAX_VALUE) {
+                first = Math.min(first, start);
+                last = Math.max(last, start + duration);
+            }
+            JsonObject tags = span.getJsonObject("tags");
+            if (tags != null && tags.containsKey("error")) {
+                error = true;
+            }
+            boolean isRoot = !span.containsKey("parentId");
+            if (root == null || (isRoot && root.containsKey("parentId"))
+                    || (isRoot == !root.containsKey("parentId") && start < timestamp(root))) {
+                root = span;
+            }
+        }
+        JsonObject endpoint = root.getJsonObject("localEndpoint");
+        String service = endpoint == null ? "" : endpoint.getString("serviceName", "");
+        Instant start = first == Long.MAX_VALUE ? Instant.EPOCH : Instant.ofEpochSecond(first / 1_000_000, (first % 1_000_000) * 1000);
+        double durationMs = first == Long.MAX_VALUE ? 0 : (last - first) / 1000.0;
+        return new TraceSummary(traceId.toLowerCase(Locale.ROOT), root.getString("name", ""), service, start, durationMs, spans.size(), error);
+    }
+
+    private static long timestamp(JsonObject span) {
+        return span.getJsonNumber("timestamp") == null ? Long.MAX_VALUE : span.getJsonNumber("timestamp").longValue();
+    }
+
+    @Override
+    public void close() {
+        // The HTTP client belongs to the gateway; nothing else to release.
+    }
+}

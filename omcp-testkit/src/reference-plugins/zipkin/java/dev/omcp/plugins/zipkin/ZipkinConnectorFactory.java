@@ -1,0 +1,39 @@
+package dev.omcp.plugins.zipkin;
+
+import dev.omcp.sdk.connector.Connector;
+import dev.omcp.sdk.connector.ConnectorContext;
+import dev.omcp.sdk.connector.ConnectorException;
+import dev.omcp.sdk.connector.ConnectorFactory;
+import dev.omcp.sdk.connector.SourceConfig;
+import dev.omcp.sdk.manifest.Capabilities;
+import dev.omcp.sdk.manifest.ConnectorManifest;
+import jakarta.json.JsonObject;
+import java.net.URI;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+
+/** Creates {@link ZipkinConnector}s; registered in {@code META-INF/services}. */
+public final class ZipkinConnectorFactory implements ConnectorFactory {
+    private static final ConnectorManifest MANIFEST = new ConnectorManifest(1, "zipkin", "Zipkin", "0.0.0",
+            "Traces from a Zipkin server (API v2)", List.of("traces"), new Capabilities(false, false, true, true, false),
+            JsonObject.EMPTY_JSON_OBJECT, Optional.empty(), Optional.empty(), List.of(), Optional.empty(), Optional.empty());
+
+    /** The gateway reads name and capabilities from the verified manifest.json; this copy names the type. */
+    @Override
+    public ConnectorManifest manifest() {
+        return MANIFEST;
+    }
+
+    @Override
+    public CompletionStage<Connector> create(SourceConfig source, ConnectorContext context) {
+        URI base;
+        try {
+            base = ZipkinApi.base(source.url());
+        } catch (IllegalArgumentException e) {
+            return CompletableFuture.failedFuture(new ConnectorException(ConnectorException.Kind.BAD_QUERY, e.getMessage()));
+        }
+        return CompletableFuture.completedFuture(new ZipkinConnector(source, new ZipkinApi(base, context)));
+    }
+}

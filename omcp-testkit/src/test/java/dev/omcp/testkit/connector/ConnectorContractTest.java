@@ -1,0 +1,167 @@
+package dev.omcp.testkit.connector;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.omcp.sdk.connector.Connector;
+import dev.omcp.sdk.connector.ConnectorContext;
+import dev.omcp.sdk.connector.ConnectorException;
+import dev.omcp.sdk.connector.ConnectorFactory;
+import dev.omcp.sdk.connector.Health;
+import dev.omcp.sdk.connector.ServiceListingCapability;
+import dev.omcp.sdk.connector.SourceConfig;
+import dev.omcp.sdk.connector.TracesCapability;
+import dev.omcp.sdk.manifest.Capabilities;
+import dev.omcp.sdk.manifest.ConnectorManifest;
+import dev.omcp.sdk.query.ServiceInfo;
+import dev.omcp.sdk.query.TimeRange;
+import dev.omcp.sdk.query.TraceQuery;
+import dev.omcp.sdk.query.TraceSummary;
+import jakarta.json.JsonValue;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+import java.util.function.Function;
+import org.junit.jupiter.api.Test;
+
+/** spec 2.3: the contract check catches each way a connector can break the SDK's promises. */
+class ConnectorContractTest {
+    private static final SourceConfig SOURCE = new SourceConfig("t", "t", "http://mock", "", JsonValue.EMPTY_JSON_OBJECT);
+    private static final SampleQueries SAMPLES = SampleQueries.of("checkout", TimeRange.ending(Instant.parse("2026-01-15T11:00:00Z"), Duration.ofHours(1)));
+    private static final TraceSummary GOOD = new TraceSummary("4bf92f3577b34da6", "GET /", "checkout", Instant.parse("2026-01-15T10:30:00Z"), 12, 3, false);
+
+    private static ConnectorManifest manifest(Capabilities capabilities) {
+        return new ConnectorManifest(1, "t", "t", "1.0.0", "test", List.of("traces"), capabilities, JsonValue.EMPTY_JSON_OBJECT,
+                Optional.empty(), Optional.empty(), List.of(), Optional.empty(), Optional.empty());
+    }
+
+    private static final Capabilities TRACES = new Capabilities(false, false, false, true, false);
+
+    private static ContractReport check(Capabilities declared, Function<SourceConfig, Connector> connector) {
+        ConnectorFactory factory = new ConnectorFactory() {
+            @Override
+            public ConnectorManifest manifest() {
+                return ConnectorContractTest.manifest(declared);
+            }
+
+            @Override
+            public CompletionStage<Connector> create(SourceConfig source, ConnectorContext context) {
+                return CompletableFuture.completedFuture(connector.apply(source));
+            }
+        };
+        return ConnectorContract.check(factory, manifest(declared), SOURCE, TestConnectorContext.defaults(), SAMPLES);
+    }
+
+    /** A connector answering traces with a fixed list. */
+    private record TracesConnector(SourceConfig source, List<TraceSummary> answer, boolean up) implements Connector, TracesCapability {
+        @Override
+        public Health health() {
+            return new Health(up, up ? "fine" : "503 from backend", Duration.ZERO);
+        }
+
+        @Override
+        public List<TraceSummary> queryTraces(TraceQuery query) {
+            return answer;
+        }
+
+        @Override
+        public void close() {}
+    }
+
+    /** A connector implementing no capability at all. */
+    private record BareConnector(SourceConfig source) implements Connector {
+        @Override
+        public Health health() {
+            return new Health(true, "fine", Duration.ZERO);
+        }
+
+        @Override
+        public void close() {}
+    }
+
+    @Test
+    void aConformingConnector_passes() {
+        ContractReport report = check(TRACES, source -> new TracesConnector(source, List.of(GOOD), true));
+        assertThat(report.failures()).isEmpty();
+        assertThat(report.passed()).contains("create() completed with a connector", "health() is up: fine", "TracesCapability: 1 traces", "close() returned");
+    }
+
+    @Test
+    void aDeclaredCapabilityThatIsNotImplemented_fails() {
+        ContractReport report = check(TRACES, BareConnector::new);
+        assertThat(report.failures()).containsExactly("the manifest declares capabilities.queryTraces but the connector does not implement TracesCapability");
+    }
+
+    @Test
+    void anImplementedCapabilityThatIsNotDeclared_isOnlyNotedAndNotCalled() {
+        ContractReport report = check(new Capabilities(false, false, false, false, false), source -> new TracesConnector(source, null, true));
+        assertThat(report.failures()).isEmpty();
+        assertThat(report.notes()).containsExactly(
+                "the connector implements TracesCapability but the manifest does not declare capabilities.queryTraces; the gateway will not route to it");
+    }
+
+    @Test
+    void aCapabilityThatThrowsOnTheSample_fails() {
+        ContractReport report = check(new Capabilities(false, false, true, false, false), source -> new ThrowingServices(source));
+        assertThat(report.failures()).containsExactly("ServiceListingCapability threw on the sample query: ConnectorException(BAD_RESPONSE): garbled");
+    }
+
+    private record ThrowingServices(SourceConfig source) implements Connector, ServiceListingCapability {
+        @Override
+        public Health health() {
+            return new Health(true, "fine", Duration.ZERO);
+        }
+
+        @Override
+        public List<ServiceInfo> listServices() throws ConnectorException {
+            throw new ConnectorException(ConnectorException.Kind.BAD_RESPONSE, "garbled");
+        }
+
+        @Override
+        public void close() {}
+    }
+
+    @Test
+    void valuesBreakingTheSdkPromises_fail() {
+        TraceSummary upperCase = new TraceSummary("4BF92F", "x", "checkout", Instant.EPOCH, 1, 1, false);
+        TraceSummary noSpans = new TraceSummary("abc", "x", "checkout", Instant.EPOCH, -1, 0, false);
+        ContractReport report = check(TRACES, source -> new TracesConnector(source, List.of(upperCase, noSpans), true));
+        assertThat(report.failures()).containsExactly(
+                "TracesCapability: trace id '4BF92F' is not lower-case hex",
+                "TracesCapability: trace abc has a negative duration",
+                "TracesCapability: trace abc has no spans");
+    }
+
+    @Test
+    void aNullAnswerOrADownHealth_fails() {
+        ContractReport report = check(TRACES, source -> new TracesConnector(source, null, false));
+        assertThat(report.failures()).containsExactly("health() says down against the mock: 503 from backend", "TracesCapability: returned null");
+    }
+
+    @Test
+    void aFactoryThatFails_isReportedWithTheReason() {
+        ConnectorFactory failing = new ConnectorFactory() {
+            @Override
+            public ConnectorManifest manifest() {
+                return ConnectorContractTest.manifest(TRACES);
+            }
+
+            @Override
+            public CompletionStage<Connector> create(SourceConfig source, ConnectorContext context) {
+                return CompletableFuture.failedFuture(new ConnectorException(ConnectorException.Kind.UNAUTHORIZED, "401 from the backend"));
+            }
+        };
+        ContractReport report = ConnectorContract.check(failing, manifest(TRACES), SOURCE, TestConnectorContext.defaults(), SAMPLES);
+        assertThat(report.conforms()).isFalse();
+        assertThat(report.failures()).containsExactly("create() failed: ConnectorException(UNAUTHORIZED): 401 from the backend");
+    }
+
+    @Test
+    void aConnectorThatForgetsItsSource_fails() {
+        SourceConfig other = new SourceConfig("other", "t", "http://mock", "", JsonValue.EMPTY_JSON_OBJECT);
+        ContractReport report = check(TRACES, source -> new TracesConnector(other, List.of(), true));
+        assertThat(report.failures()).containsExactly("source() does not return the source the connector was created for");
+    }
+}

@@ -1,0 +1,124 @@
+package dev.omcp.testkit.reference;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.omcp.sdk.connector.Connector;
+import dev.omcp.sdk.connector.ConnectorException;
+import dev.omcp.sdk.connector.ServiceListingCapability;
+import dev.omcp.sdk.connector.SourceConfig;
+import dev.omcp.sdk.connector.TracesCapability;
+import dev.omcp.sdk.query.ServiceInfo;
+import dev.omcp.sdk.query.TimeRange;
+import dev.omcp.sdk.query.TraceQuery;
+import dev.omcp.sdk.query.TraceSummary;
+import dev.omcp.testkit.backends.ZipkinServer;
+import dev.omcp.testkit.connector.PluginUnderTest;
+import dev.omcp.testkit.connector.SampleQueries;
+import dev.omcp.testkit.connector.TestConnectorContext;
+import jakarta.json.JsonValue;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+/** The zipkin reference plugin against a real Zipkin server (io.zipkin:zipkin-server 3.6.1). */
+@Tag("backend")
+class ZipkinReferencePluginIT {
+    @RegisterExtension
+    static final PluginUnderTest PLUGIN = PluginUnderTest.at(ReferencePlugins.plugin("zipkin")).trustRoot(ReferencePlugins.trustRoot());
+
+    private static ZipkinServer zipkin;
+    private static Instant base;
+
+    @BeforeAll
+    static void startZipkin() {
+        zipkin = ZipkinServer.start();
+        base = Instant.now().minus(2, ChronoUnit.MINUTES).truncatedTo(ChronoUnit.MILLIS);
+        long t = base.toEpochMilli() * 1000;
+        zipkin.postSpans("""
+                [
+                  {"traceId":"463ac35c9f6413ad48485a3953bb6124","id":"a2fb4a1d1a96d312","name":"post /checkout","kind":"SERVER",
+                   "timestamp":%d,"duration":235000,"localEndpoint":{"serviceName":"checkout"},"tags":{"http.method":"POST"}},
+                  {"traceId":"463ac35c9f6413ad48485a3953bb6124","id":"b7ad6b7169203331","parentId":"a2fb4a1d1a96d312","name":"charge",
+                   "kind":"SERVER","timestamp":%d,"duration":150000,"localEndpoint":{"serviceName":"payments"}},
+                  {"traceId":"5b8efff798038103d269b633813fc60c","id":"eee19b7ec3c1b174","name":"post /checkout","kind":"SERVER",
+                   "timestamp":%d,"duration":1240000,"localEndpoint":{"serviceName":"checkout"}},
+                  {"traceId":"5b8efff798038103d269b633813fc60c","id":"eee19b7ec3c1b175","parentId":"eee19b7ec3c1b174","name":"charge",
+                   "kind":"SERVER","timestamp":%d,"duration":1200000,"localEndpoint":{"serviceName":"payments"},"tags":{"error":"card declined"}},
+                  {"traceId":"5b8efff798038103d269b633813fc60c","id":"eee19b7ec3c1b176","parentId":"eee19b7ec3c1b175","name":"call-bank",
+                   "kind":"CLIENT","timestamp":%d,"duration":1190000,"localEndpoint":{"serviceName":"payments"}}
+                ]
+                """.formatted(t, t + 50_000, t + 30_000_000, t + 30_010_000, t + 30_012_000));
+    }
+
+    @AfterAll
+    static void stopZipkin() {
+        if (zipkin != null) {
+            zipkin.close();
+        }
+    }
+
+    private static TimeRange window() {
+        return new TimeRange(base.minus(1, ChronoUnit.MINUTES), Instant.now().plus(1, ChronoUnit.MINUTES));
+    }
+
+    private static Connector connect() throws Exception {
+        return PLUGIN.verified().factory().create(zipkin.source("zipkin"), TestConnectorContext.defaults()).toCompletableFuture().get(10, TimeUnit.SECONDS);
+    }
+
+    @Test
+    void spec2_3_theContractHoldsAgainstARealZipkin() {
+        PLUGIN.verified().checkContract(zipkin.source("zipkin"), SampleQueries.of("checkout", window())).assertConforms();
+    }
+
+    @Test
+    void summarisesTracesFromTheirSpans() throws Exception {
+        try (Connector connector = connect()) {
+            List<TraceSummary> traces = ((TracesCapability) connector).queryTraces(new TraceQuery("checkout", window(), Optional.empty(), 10, false));
+            assertThat(traces).extracting(TraceSummary::traceId).containsExactly("5b8efff798038103d269b633813fc60c", "463ac35c9f6413ad48485a3953bb6124");
+            TraceSummary failed = traces.get(0);
+            assertThat(failed.rootName()).isEqualTo("post /checkout");
+            assertThat(failed.rootService()).isEqualTo("checkout");
+            assertThat(failed.spanCount()).isEqualTo(3);
+            assertThat(failed.hasError()).isTrue();
+            assertThat(failed.durationMs()).isEqualTo(1240.0);
+            assertThat(failed.start()).isEqualTo(base.plusSeconds(30));
+            assertThat(traces.get(1).hasError()).isFalse();
+            assertThat(traces.get(1).spanCount()).isEqualTo(2);
+        }
+    }
+
+    @Test
+    void errorsOnly_keepsTracesWithAFailedSpanInAnyService() throws Exception {
+        try (Connector connector = connect()) {
+            List<TraceSummary> traces = ((TracesCapability) connector).queryTraces(new TraceQuery("checkout", window(), Optional.empty(), 10, true));
+            assertThat(traces).extracting(TraceSummary::traceId).containsExactly("5b8efff798038103d269b633813fc60c");
+        }
+    }
+
+    @Test
+    void listsTheServicesZipkinKnows() throws Exception {
+        try (Connector connector = connect()) {
+            assertThat(((ServiceListingCapability) connector).listServices()).extracting(ServiceInfo::name).containsExactly("checkout", "payments");
+        }
+    }
+
+    @Test
+    void anUnreachableZipkinIsUnavailableAndDownInHealth() throws Exception {
+        SourceConfig nowhere = new SourceConfig("zipkin", "zipkin", "http://127.0.0.1:1", "", JsonValue.EMPTY_JSON_OBJECT);
+        try (Connector connector = PLUGIN.verified().factory().create(nowhere, TestConnectorContext.withTimeout(Duration.ofSeconds(2)))
+                .toCompletableFuture().get(10, TimeUnit.SECONDS)) {
+            assertThat(connector.health().up()).isFalse();
+            assertThatThrownBy(() -> ((TracesCapability) connector).queryTraces(new TraceQuery("checkout", window(), Optional.empty(), 10, false)))
+                    .isInstanceOfSatisfying(ConnectorException.class, e -> assertThat(e.kind()).isEqualTo(ConnectorException.Kind.UNAVAILABLE));
+        }
+    }
+}
