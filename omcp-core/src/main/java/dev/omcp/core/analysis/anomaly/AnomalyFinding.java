@@ -1,6 +1,7 @@
 package dev.omcp.core.analysis.anomaly;
 
-import jakarta.json.Json;
+import static dev.omcp.core.json.JsonFactory.JSON;
+
 import jakarta.json.JsonObject;
 import jakarta.json.JsonObjectBuilder;
 import java.time.Instant;
@@ -71,9 +72,9 @@ public record AnomalyFinding(
      * Numbers that are unknown are left out, never written as 0.
      */
     public JsonObject toJson() {
-        JsonObjectBuilder labelsJson = Json.createObjectBuilder();
+        JsonObjectBuilder labelsJson = JSON.createObjectBuilder();
         labels.entrySet().stream().sorted(Map.Entry.comparingByKey()).forEach(en -> labelsJson.add(en.getKey(), en.getValue()));
-        JsonObjectBuilder b = Json.createObjectBuilder().add("labels", labelsJson).add("status", status.wireName());
+        JsonObjectBuilder b = JSON.createObjectBuilder().add("labels", labelsJson).add("status", status.wireName());
         if (status != Status.INSUFFICIENT_DATA) {
             b.add("anomalous", anomalous());
             putFinite(b, "score", score);
@@ -84,7 +85,7 @@ public record AnomalyFinding(
         onset.ifPresent(o -> b.add("onset", o.toString()));
         kind.ifPresent(k -> b.add("kind", k.wireName()));
         evidence.ifPresent(e -> {
-            JsonObjectBuilder ev = Json.createObjectBuilder().add("method", e.method());
+            JsonObjectBuilder ev = JSON.createObjectBuilder().add("method", e.method());
             putFinite(ev, "baselineMedian", e.baselineMedian());
             putFinite(ev, "baselineMad", e.baselineMad());
             putFinite(ev, "scale", e.scale());

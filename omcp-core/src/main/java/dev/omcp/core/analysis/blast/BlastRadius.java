@@ -1,6 +1,7 @@
 package dev.omcp.core.analysis.blast;
 
-import jakarta.json.Json;
+import static dev.omcp.core.json.JsonFactory.JSON;
+
 import jakarta.json.JsonArrayBuilder;
 import jakarta.json.JsonObject;
 import jakarta.json.JsonObjectBuilder;
@@ -39,9 +40,9 @@ public record BlastRadius(
      * {@code omitted}, {@code maxHopsReached}, {@code sources}, {@code total}.
      */
     public JsonObject toJson() {
-        JsonArrayBuilder n = Json.createArrayBuilder();
+        JsonArrayBuilder n = JSON.createArrayBuilder();
         for (AffectedNode a : nodes) {
-            JsonObjectBuilder o = Json.createObjectBuilder().add("id", a.id()).add("kind", a.kind()).add("name", a.name())
+            JsonObjectBuilder o = JSON.createObjectBuilder().add("id", a.id()).add("kind", a.kind()).add("name", a.name())
                     .add("namespace", a.namespace()).add("hops", a.hops());
             a.via().ifPresent(v -> o.add("via", v));
             o.add("impact", a.impact());
@@ -49,17 +50,17 @@ public record BlastRadius(
             a.ownerRoot().ifPresent(r -> o.add("ownerRoot", r));
             n.add(o);
         }
-        return Json.createObjectBuilder().add("targets", Json.createArrayBuilder(targets))
-                .add("unresolved", Json.createArrayBuilder(unresolved)).add("total", nodes.size() + omitted)
+        return JSON.createObjectBuilder().add("targets", JSON.createArrayBuilder(targets))
+                .add("unresolved", JSON.createArrayBuilder(unresolved)).add("total", nodes.size() + omitted)
                 .add("nodes", n).add("byHost", groups(byHost)).add("byOwner", groups(byOwner)).add("truncated", truncated)
-                .add("omitted", omitted).add("maxHopsReached", maxHopsReached).add("sources", Json.createArrayBuilder(sources))
+                .add("omitted", omitted).add("maxHopsReached", maxHopsReached).add("sources", JSON.createArrayBuilder(sources))
                 .build();
     }
 
     private static JsonObjectBuilder groups(Map<String, List<String>> groups) {
-        JsonObjectBuilder b = Json.createObjectBuilder();
+        JsonObjectBuilder b = JSON.createObjectBuilder();
         groups.entrySet().stream().sorted(Map.Entry.comparingByKey())
-                .forEach(e -> b.add(e.getKey(), Json.createArrayBuilder(e.getValue().stream().sorted().toList())));
+                .forEach(e -> b.add(e.getKey(), JSON.createArrayBuilder(e.getValue().stream().sorted().toList())));
         return b;
     }
 }

@@ -1,6 +1,7 @@
 package dev.omcp.core.analysis.health;
 
-import jakarta.json.Json;
+import static dev.omcp.core.json.JsonFactory.JSON;
+
 import jakarta.json.JsonArrayBuilder;
 import jakarta.json.JsonObject;
 import jakarta.json.JsonObjectBuilder;
@@ -41,28 +42,28 @@ public record HealthReport(
      * {@code anomalies[]} (only anomalous ones), {@code note}.
      */
     public JsonObject toJson() {
-        JsonObjectBuilder b = Json.createObjectBuilder().add("service", service).add("status", status.wireName());
+        JsonObjectBuilder b = JSON.createObjectBuilder().add("service", service).add("status", status.wireName());
         score.ifPresent(s -> b.add("score", Math.round(s * 10) / 10.0));
-        JsonArrayBuilder sig = Json.createArrayBuilder();
+        JsonArrayBuilder sig = JSON.createArrayBuilder();
         for (SignalHealth s : signals) {
-            JsonObjectBuilder o = Json.createObjectBuilder().add("signal", s.signal().wireName()).add("value", s.value())
+            JsonObjectBuilder o = JSON.createObjectBuilder().add("signal", s.signal().wireName()).add("value", s.value())
                     .add("unit", s.signal().unit());
             if (s.signal() == HealthSignal.REQUEST_RATE_DROP) {
                 o.add("drop", s.measure());
             }
             o.add("status", s.status().wireName()).add("score", Math.round(s.score() * 10) / 10.0).add("weight", s.weight())
-                    .add("thresholds", Json.createObjectBuilder().add("degraded", s.threshold().degraded())
+                    .add("thresholds", JSON.createObjectBuilder().add("degraded", s.threshold().degraded())
                             .add("critical", s.threshold().critical()))
                     .add("source", s.source()).add("reason", s.reason());
             sig.add(o);
         }
-        JsonArrayBuilder miss = Json.createArrayBuilder();
-        missing.forEach(m -> miss.add(Json.createObjectBuilder().add("signal", m.signal().wireName()).add("reason", m.reason())));
-        JsonArrayBuilder drv = Json.createArrayBuilder();
+        JsonArrayBuilder miss = JSON.createArrayBuilder();
+        missing.forEach(m -> miss.add(JSON.createObjectBuilder().add("signal", m.signal().wireName()).add("reason", m.reason())));
+        JsonArrayBuilder drv = JSON.createArrayBuilder();
         drivers.forEach(drv::add);
-        JsonArrayBuilder an = Json.createArrayBuilder();
+        JsonArrayBuilder an = JSON.createArrayBuilder();
         anomalies.stream().filter(a -> a.finding().anomalous())
-                .forEach(a -> an.add(Json.createObjectBuilder(a.finding().toJson()).add("signal", a.signal().wireName())));
+                .forEach(a -> an.add(JSON.createObjectBuilder(a.finding().toJson()).add("signal", a.signal().wireName())));
         return b.add("signals", sig).add("missing", miss).add("drivers", drv).add("anomalies", an).add("note", note).build();
     }
 }

@@ -1,6 +1,7 @@
 package dev.omcp.core.analysis.health;
 
-import jakarta.json.Json;
+import static dev.omcp.core.json.JsonFactory.JSON;
+
 import jakarta.json.JsonNumber;
 import jakarta.json.JsonObject;
 import jakarta.json.JsonObjectBuilder;
@@ -190,13 +191,13 @@ public final class HealthThresholds {
 
     /** The JSON form, every signal written out (disabled ones as {@code {"enabled": false}}). */
     public JsonObject toJson() {
-        JsonObjectBuilder b = Json.createObjectBuilder();
+        JsonObjectBuilder b = JSON.createObjectBuilder();
         for (HealthSignal s : HealthSignal.values()) {
             SignalThreshold t = bySignal.get(s);
             if (t == null) {
-                b.add(s.wireName(), Json.createObjectBuilder().add("enabled", false));
+                b.add(s.wireName(), JSON.createObjectBuilder().add("enabled", false));
             } else {
-                b.add(s.wireName(), Json.createObjectBuilder().add("enabled", true).add("degraded", t.degraded())
+                b.add(s.wireName(), JSON.createObjectBuilder().add("enabled", true).add("degraded", t.degraded())
                         .add("critical", t.critical()).add("weight", t.weight()).add("unit", s.unit()));
             }
         }

@@ -1,6 +1,7 @@
 package dev.omcp.core.analysis.history;
 
-import jakarta.json.Json;
+import static dev.omcp.core.json.JsonFactory.JSON;
+
 import jakarta.json.JsonArrayBuilder;
 import jakarta.json.JsonObject;
 import jakarta.json.JsonObjectBuilder;
@@ -31,14 +32,14 @@ public record HistoryResult(List<HistoryRow> rows, boolean truncated, Duration r
      * {@code note} when there is one.
      */
     public JsonObject toJson() {
-        JsonArrayBuilder a = Json.createArrayBuilder();
+        JsonArrayBuilder a = JSON.createArrayBuilder();
         for (HistoryRow r : rows) {
-            JsonObjectBuilder o = Json.createObjectBuilder().add("service", r.service()).add("signal", r.signal())
+            JsonObjectBuilder o = JSON.createObjectBuilder().add("service", r.service()).add("signal", r.signal())
                     .add("at", r.at().toString()).add("score", r.score()).add("anomalous", r.anomalous());
             r.kind().ifPresent(k -> o.add("kind", k));
             a.add(o);
         }
-        JsonObjectBuilder b = Json.createObjectBuilder().add("rows", a).add("truncated", truncated)
+        JsonObjectBuilder b = JSON.createObjectBuilder().add("rows", a).add("truncated", truncated)
                 .add("retentionSeconds", retention.toSeconds()).add("remoteSinkConfigured", remoteSinkConfigured);
         note.ifPresent(n -> b.add("note", n));
         return b.build();

@@ -1,6 +1,7 @@
 package dev.omcp.core.analysis.history;
 
-import jakarta.json.Json;
+import static dev.omcp.core.json.JsonFactory.JSON;
+
 import jakarta.json.JsonArrayBuilder;
 import jakarta.json.JsonObject;
 import java.time.Duration;
@@ -43,8 +44,8 @@ public record Sparkline(String service, Instant start, Duration bucket, double[]
 
     /** JSON: {@code service}, {@code start}, {@code bucketSeconds}, {@code scores} (null for empty buckets), {@code anomalous}. */
     public JsonObject toJson() {
-        JsonArrayBuilder s = Json.createArrayBuilder();
-        JsonArrayBuilder a = Json.createArrayBuilder();
+        JsonArrayBuilder s = JSON.createArrayBuilder();
+        JsonArrayBuilder a = JSON.createArrayBuilder();
         for (int i = 0; i < maxScores.length; i++) {
             if (Double.isNaN(maxScores[i])) {
                 s.addNull();
@@ -53,7 +54,7 @@ public record Sparkline(String service, Instant start, Duration bucket, double[]
             }
             a.add(anomalous[i]);
         }
-        return Json.createObjectBuilder().add("service", service).add("start", start.toString())
+        return JSON.createObjectBuilder().add("service", service).add("start", start.toString())
                 .add("bucketSeconds", bucket.toSeconds()).add("scores", s).add("anomalous", a).build();
     }
 

@@ -1,9 +1,10 @@
 package dev.omcp.core.analysis.postmortem;
 
+import static dev.omcp.core.json.JsonFactory.JSON;
+
 import dev.omcp.core.analysis.blast.AffectedNode;
 import dev.omcp.core.analysis.history.HistoryRow;
 import dev.omcp.sdk.query.TraceSummary;
-import jakarta.json.Json;
 import jakarta.json.JsonArrayBuilder;
 import jakarta.json.JsonObject;
 import jakarta.json.JsonObjectBuilder;
@@ -136,79 +137,79 @@ public record PostmortemReport(
      * {@code logHighlights[]} (only when extracted), {@code followUps[]}.
      */
     public JsonObject toJson() {
-        JsonObjectBuilder b = Json.createObjectBuilder().add("service", service).add("window", window)
+        JsonObjectBuilder b = JSON.createObjectBuilder().add("service", service).add("window", window)
                 .add("from", from.toString()).add("to", to.toString()).add("tenant", tenant);
         noSignalNotice.ifPresent(n -> b.add("notice", n));
-        JsonArrayBuilder sections = Json.createArrayBuilder().add("synopsis").add("timeline").add("blastRadius").add("signals").add("traces");
+        JsonArrayBuilder sections = JSON.createArrayBuilder().add("synopsis").add("timeline").add("blastRadius").add("signals").add("traces");
         if (!logHighlights.isEmpty()) {
             sections.add("logHighlights");
         }
         sections.add("followUps");
         b.add("sections", sections).add("synopsis", synopsis);
 
-        JsonArrayBuilder rows = Json.createArrayBuilder();
+        JsonArrayBuilder rows = JSON.createArrayBuilder();
         for (HistoryRow r : timelineRows) {
-            JsonObjectBuilder o = Json.createObjectBuilder().add("at", r.at().toString()).add("service", r.service())
+            JsonObjectBuilder o = JSON.createObjectBuilder().add("at", r.at().toString()).add("service", r.service())
                     .add("signal", r.signal()).add("score", round(r.score())).add("anomalous", r.anomalous());
             r.kind().ifPresent(k -> o.add("kind", k));
             rows.add(o);
         }
-        b.add("timeline", Json.createObjectBuilder().add("rows", rows).add("totalRows", timelineTotal)
+        b.add("timeline", JSON.createObjectBuilder().add("rows", rows).add("totalRows", timelineTotal)
                 .add("omittedRows", timelineTotal - timelineRows.size()));
 
         switch (blastRadius) {
             case BlastIncluded in -> {
-                JsonArrayBuilder nodes = Json.createArrayBuilder();
+                JsonArrayBuilder nodes = JSON.createArrayBuilder();
                 for (AffectedNode n : in.nodes()) {
-                    JsonObjectBuilder o = Json.createObjectBuilder().add("id", n.id()).add("kind", n.kind()).add("hops", n.hops())
+                    JsonObjectBuilder o = JSON.createObjectBuilder().add("id", n.id()).add("kind", n.kind()).add("hops", n.hops())
                             .add("impact", n.impact());
                     n.host().ifPresent(h -> o.add("host", h));
                     n.ownerRoot().ifPresent(r -> o.add("ownerRoot", r));
                     nodes.add(o);
                 }
-                JsonObjectBuilder hosts = Json.createObjectBuilder();
+                JsonObjectBuilder hosts = JSON.createObjectBuilder();
                 in.hosts().entrySet().stream().sorted(Map.Entry.comparingByKey()).forEach(e -> hosts.add(e.getKey(), e.getValue()));
-                JsonObjectBuilder owners = Json.createObjectBuilder();
+                JsonObjectBuilder owners = JSON.createObjectBuilder();
                 in.owners().entrySet().stream().sorted(Map.Entry.comparingByKey()).forEach(e -> owners.add(e.getKey(), e.getValue()));
-                b.add("blastRadius", Json.createObjectBuilder().add("included", true)
-                        .add("targets", Json.createArrayBuilder(in.targets())).add("nodes", nodes)
+                b.add("blastRadius", JSON.createObjectBuilder().add("included", true)
+                        .add("targets", JSON.createArrayBuilder(in.targets())).add("nodes", nodes)
                         .add("totalNodes", in.totalNodes()).add("truncated", in.truncated()).add("hosts", hosts).add("owners", owners)
-                        .add("unresolved", Json.createArrayBuilder(in.unresolved())));
+                        .add("unresolved", JSON.createArrayBuilder(in.unresolved())));
             }
-            case BlastOmitted out -> b.add("blastRadius", Json.createObjectBuilder().add("included", false).add("note", out.note()));
+            case BlastOmitted out -> b.add("blastRadius", JSON.createObjectBuilder().add("included", false).add("note", out.note()));
         }
 
-        JsonArrayBuilder sig = Json.createArrayBuilder();
+        JsonArrayBuilder sig = JSON.createArrayBuilder();
         for (ContributingSignal s : signals) {
-            sig.add(Json.createObjectBuilder().add("service", s.service()).add("signal", s.signal())
+            sig.add(JSON.createObjectBuilder().add("service", s.service()).add("signal", s.signal())
                     .add("meanScore", round(s.meanScore())).add("peakScore", round(s.peakScore())).add("samples", s.samples())
                     .add("anomalousSamples", s.anomalousSamples()));
         }
-        b.add("signals", Json.createObjectBuilder().add("items", sig).add("total", signalsTotal));
+        b.add("signals", JSON.createObjectBuilder().add("items", sig).add("total", signalsTotal));
 
         switch (traces) {
             case TracesIncluded in -> {
-                JsonArrayBuilder items = Json.createArrayBuilder();
+                JsonArrayBuilder items = JSON.createArrayBuilder();
                 for (TraceSummary t : in.traces()) {
-                    items.add(Json.createObjectBuilder().add("traceId", t.traceId()).add("rootName", t.rootName())
+                    items.add(JSON.createObjectBuilder().add("traceId", t.traceId()).add("rootName", t.rootName())
                             .add("rootService", t.rootService()).add("durationMs", t.durationMs()).add("spanCount", t.spanCount())
                             .add("hasError", t.hasError()));
                 }
-                b.add("traces", Json.createObjectBuilder().add("included", true).add("items", items).add("total", in.total())
+                b.add("traces", JSON.createObjectBuilder().add("included", true).add("items", items).add("total", in.total())
                         .add("errorCount", in.errorCount()));
             }
-            case TracesOmitted out -> b.add("traces", Json.createObjectBuilder().add("included", false).add("note", out.note()));
+            case TracesOmitted out -> b.add("traces", JSON.createObjectBuilder().add("included", false).add("note", out.note()));
         }
 
         if (!logHighlights.isEmpty()) {
-            JsonArrayBuilder logs = Json.createArrayBuilder();
+            JsonArrayBuilder logs = JSON.createArrayBuilder();
             for (LogHighlight l : logHighlights) {
-                logs.add(Json.createObjectBuilder().add("firstSeen", l.firstSeen().toString()).add("line", l.line())
+                logs.add(JSON.createObjectBuilder().add("firstSeen", l.firstSeen().toString()).add("line", l.line())
                         .add("occurrences", l.occurrences()));
             }
             b.add("logHighlights", logs);
         }
-        return b.add("followUps", Json.createArrayBuilder(followUps)).build();
+        return b.add("followUps", JSON.createArrayBuilder(followUps)).build();
     }
 
     private static double round(double v) {

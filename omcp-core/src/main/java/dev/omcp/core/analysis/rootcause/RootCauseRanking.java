@@ -1,6 +1,7 @@
 package dev.omcp.core.analysis.rootcause;
 
-import jakarta.json.Json;
+import static dev.omcp.core.json.JsonFactory.JSON;
+
 import jakarta.json.JsonArrayBuilder;
 import jakarta.json.JsonObject;
 import java.util.List;
@@ -27,19 +28,19 @@ public record RootCauseRanking(List<RankedCause> ranking, boolean topologyUsed, 
      * {@code topologyUsed}, {@code notInTopology}, {@code note}.
      */
     public JsonObject toJson() {
-        JsonArrayBuilder causes = Json.createArrayBuilder();
+        JsonArrayBuilder causes = JSON.createArrayBuilder();
         for (RankedCause c : ranking) {
-            JsonArrayBuilder factors = Json.createArrayBuilder();
+            JsonArrayBuilder factors = JSON.createArrayBuilder();
             for (Factor f : c.factors()) {
-                factors.add(Json.createObjectBuilder().add("name", f.name()).add("value", round(f.value()))
+                factors.add(JSON.createObjectBuilder().add("name", f.name()).add("value", round(f.value()))
                         .add("weight", round(f.weight())).add("contribution", round(f.contribution())).add("detail", f.detail()));
             }
-            causes.add(Json.createObjectBuilder().add("rank", c.rank()).add("service", c.service()).add("score", round(c.score()))
-                    .add("factors", factors).add("dependents", Json.createArrayBuilder(c.dependents()))
+            causes.add(JSON.createObjectBuilder().add("rank", c.rank()).add("service", c.service()).add("score", round(c.score()))
+                    .add("factors", factors).add("dependents", JSON.createArrayBuilder(c.dependents()))
                     .add("explanation", c.explanation()));
         }
-        return Json.createObjectBuilder().add("rootCauses", causes).add("topologyUsed", topologyUsed)
-                .add("notInTopology", Json.createArrayBuilder(notInTopology)).add("note", note).build();
+        return JSON.createObjectBuilder().add("rootCauses", causes).add("topologyUsed", topologyUsed)
+                .add("notInTopology", JSON.createArrayBuilder(notInTopology)).add("note", note).build();
     }
 
     private static double round(double v) {

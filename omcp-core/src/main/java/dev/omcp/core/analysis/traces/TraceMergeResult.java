@@ -1,7 +1,8 @@
 package dev.omcp.core.analysis.traces;
 
+import static dev.omcp.core.json.JsonFactory.JSON;
+
 import dev.omcp.sdk.query.TraceSummary;
-import jakarta.json.Json;
 import jakarta.json.JsonArrayBuilder;
 import jakarta.json.JsonObject;
 import jakarta.json.JsonObjectBuilder;
@@ -52,19 +53,19 @@ public record TraceMergeResult(
      * when a source failed; {@code note} only when there is something to explain.
      */
     public JsonObject toJson() {
-        JsonObjectBuilder summary = Json.createObjectBuilder().add("total", total).add("errorCount", errorCount);
-        summary.add("p50DurationMs", p50DurationMs.isPresent() ? Json.createValue(p50DurationMs.getAsDouble()) : JsonValue.NULL);
-        summary.add("p95DurationMs", p95DurationMs.isPresent() ? Json.createValue(p95DurationMs.getAsDouble()) : JsonValue.NULL);
-        JsonArrayBuilder list = Json.createArrayBuilder();
+        JsonObjectBuilder summary = JSON.createObjectBuilder().add("total", total).add("errorCount", errorCount);
+        summary.add("p50DurationMs", p50DurationMs.isPresent() ? JSON.createValue(p50DurationMs.getAsDouble()) : JsonValue.NULL);
+        summary.add("p95DurationMs", p95DurationMs.isPresent() ? JSON.createValue(p95DurationMs.getAsDouble()) : JsonValue.NULL);
+        JsonArrayBuilder list = JSON.createArrayBuilder();
         for (TraceSummary t : traces) {
-            list.add(Json.createObjectBuilder().add("traceId", t.traceId()).add("rootName", t.rootName())
+            list.add(JSON.createObjectBuilder().add("traceId", t.traceId()).add("rootName", t.rootName())
                     .add("rootService", t.rootService()).add("durationMs", t.durationMs()).add("spanCount", t.spanCount())
                     .add("hasError", t.hasError()));
         }
-        JsonObjectBuilder b = Json.createObjectBuilder().add("service", service).add("duration", duration)
-                .add("sources", Json.createArrayBuilder(sources)).add("summary", summary).add("traces", list);
+        JsonObjectBuilder b = JSON.createObjectBuilder().add("service", service).add("duration", duration)
+                .add("sources", JSON.createArrayBuilder(sources)).add("summary", summary).add("traces", list);
         if (!errors.isEmpty()) {
-            b.add("errors", Json.createArrayBuilder(errors));
+            b.add("errors", JSON.createArrayBuilder(errors));
             if (partial()) {
                 b.add("partial", true);
             }
