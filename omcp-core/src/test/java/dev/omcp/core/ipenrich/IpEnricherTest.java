@@ -145,7 +145,7 @@ class IpEnricherTest {
     }
 
     @Test
-    void lookups_runAtMostMaxParallelAtOnce() {
+    void lookups_runAtMostMaxParallelAtOnce() throws InterruptedException {
         FakeRegistry registry = new FakeRegistry();
         registry.gate = new CountDownLatch(1);
         RdapFallback rdap = new RdapFallback(registry, clock, new RdapFallback.Settings(3, Duration.ofSeconds(20), Duration.ofHours(1), 100));
@@ -153,8 +153,10 @@ class IpEnricherTest {
         for (int i = 1; i <= 30; i++) {
             many.add("1.1.1." + i);
         }
+        // opens the gate once three lookups are held inside it (or after 10 s, which then fails the test below)
         Thread releaser = Thread.ofVirtual().start(() -> {
-            while (registry.running.get() < 3) {
+            long giveUp = System.nanoTime() + 10_000_000_000L;
+            while (registry.running.get() < 3 && System.nanoTime() < giveUp) {
                 Thread.onSpinWait();
             }
             registry.gate.countDown();
@@ -163,7 +165,7 @@ class IpEnricherTest {
         assertThat(r.results()).hasSize(30);
         assertThat(registry.maxRunning.get()).isEqualTo(3);
         assertThat(registry.asked).hasSize(30);
-        assertThat(releaser.isAlive()).isFalse();
+        assertThat(releaser.join(Duration.ofSeconds(10))).isTrue();
     }
 
     @Test

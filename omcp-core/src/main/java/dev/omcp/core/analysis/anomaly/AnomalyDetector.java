@@ -37,8 +37,10 @@ import java.util.Optional;
  *       over the window (minus any trend the baseline already had) reaches {@code rampRise} sigmas
  *       and whose fitted end lies {@code rampEndLevel} sigmas above the expectation is a ramp.</li>
  *   <li><b>Kind.</b> Seasonal baseline: {@code seasonal-deviation}. Otherwise, from the last run:
- *       back to normal for at least a dwell before the window ends: {@code spike}; still elevated
- *       and trending (Mann-Kendall) inside the run: {@code ramp}; still elevated: {@code step}.</li>
+ *       back near the baseline (median z below T/2) for at least a dwell before the window ends:
+ *       {@code spike}; still deviating: a step and a ramp model (see {@link ShapeFit}) are fitted to
+ *       the window and the ramp wins when it fits clearly better or the raised part keeps climbing
+ *       (Mann-Kendall); otherwise {@code step}. A ramp's onset is the fitted change point.</li>
  * </ol>
  */
 public final class AnomalyDetector {
@@ -294,6 +296,12 @@ public final class AnomalyDetector {
             dz[i] = sign * z[i];
         }
         Reduced r = Reduced.of(all.t, dz, split, wn);
+        // cheapest test first: without a significant monotonic trend there is no ramp, and the
+        // O(n^2 log n) slopes of the window and the baseline need not be computed
+        double mk = RobustStatistics.mannKendallZ(r.y, r.n);
+        if (mk < sens.trendZ()) {
+            return new Ramp(null, Double.NaN);
+        }
         double[] hours = new double[r.n];
         for (int i = 0; i < r.n; i++) {
             hours[i] = (r.t[i] - r.t[0]) / MILLIS_PER_HOUR;
@@ -303,18 +311,19 @@ public final class AnomalyDetector {
         if (Double.isNaN(slope) || slope <= 0) {
             return new Ramp(null, slopeInUnits);
         }
-        double mk = RobustStatistics.mannKendallZ(r.y, r.n);
         double span = hours[r.n - 1];
-        double baselineSlope = e.seasonal ? 0 : Math.max(0, sign * e.baselineSlopePerHour(all, split));
-        double rise = (slope - baselineSlope) * span;
         double[] intercepts = new double[r.n];
         for (int i = 0; i < r.n; i++) {
             intercepts[i] = r.y[i] - slope * hours[i];
         }
         double intercept = RobustStatistics.median(intercepts);
         double end = intercept + slope * span;
-        if (mk < sens.trendZ() || rise < sens.rampRise() || end < sens.rampEndLevel()
-                || (minimumChange > 0 && end * e.scale < minimumChange)) {
+        if (slope * span < sens.rampRise() || end < sens.rampEndLevel() || (minimumChange > 0 && end * e.scale < minimumChange)) {
+            return new Ramp(null, slopeInUnits);
+        }
+        // only now the baseline's own trend: a climb it already had is no new ramp
+        double baselineSlope = e.seasonal ? 0 : Math.max(0, sign * e.baselineSlopePerHour(all, split));
+        if ((slope - baselineSlope) * span < sens.rampRise()) {
             return new Ramp(null, slopeInUnits);
         }
         // the ramp started at the change point of the best broken-stick ramp fit

@@ -13,11 +13,12 @@ package dev.omcp.core.analysis.anomaly;
  *     is 0 the scaled mean absolute deviation, never below the floor (see {@link #scaleSource})
  * @param scaleSource {@code mad}, {@code mean-abs-dev} or {@code floor}: which estimate set the scale
  * @param windowMedian the median of the window's values
- * @param baselinePoints how many finite baseline points were used
+ * @param baselinePoints how many finite baseline points were used (for {@code seasonal}: how many
+ *     residuals of the last period before the window set the scale)
  * @param windowPoints how many finite window points were judged
  * @param seasonPeriods for {@code seasonal}, how many previous periods fed the expectation; else 0
  * @param trendSlopePerHour the Theil-Sen slope of the window in series units per hour (NaN when
- *     the ramp check did not run)
+ *     the ramp check did not run or the window had no significant trend to measure)
  */
 public record Evidence(
         String method, double baselineMedian, double baselineMad, double scale, String scaleSource,
