@@ -1,0 +1,658 @@
+package dev.omcp.core.analysis.anomaly;
+
+import dev.omcp.sdk.query.Series;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * Robust anomaly detection on one time series: is the recent window out of line with the
+ * baseline before it? Stateless and thread-safe; one instance serves every call.
+ *
+ * <p>Method (docs/analysis.md has the full description and the backtest figures):
+ * <ol>
+ *   <li><b>Split.</b> The window is the last {@link DetectionSettings#window()} of the series; the
+ *       baseline is everything before it. Non-finite values (NaN gaps, infinities) are dropped.
+ *       Fewer than {@value #MIN_BASELINE_POINTS} baseline points or fewer than
+ *       {@code max(3, dwell)} window points give {@code INSUFFICIENT_DATA}, never a guess.</li>
+ *   <li><b>Expectation.</b> Flat: the baseline median. Seasonal (when a period is set and at least
+ *       two full periods precede the window): for each point, the median of the points at the same
+ *       phase (plus or minus two steps) of every previous period, shifted by the median residual of the
+ *       last baseline period so overall growth is not an anomaly.</li>
+ *   <li><b>Scale.</b> 1.4826 x MAD of the baseline (of the seasonal residuals); when the MAD is 0
+ *       (a constant or mostly constant baseline), 1.2533 x the mean absolute deviation; never below
+ *       a floor of 1 % of the expected level (and 1e-9), so a constant series does not divide by 0.</li>
+ *   <li><b>Level test with dwell.</b> Each window point gets a robust z score. A run starts at a
+ *       point with z at or beyond the sensitivity's threshold T and continues while z stays beyond
+ *       T/2 (hysteresis); it counts only when it holds at least {@link Sensitivity#dwellPoints()}
+ *       points beyond T, so a lone spike never fires. One-sided for latency, errors and saturation;
+ *       two-sided for request rate.</li>
+ *   <li><b>Ramp test</b> (latency, errors, saturation): when the level test finds nothing, a window
+ *       whose Mann-Kendall trend z reaches the sensitivity's {@code trendZ}, whose Theil-Sen rise
+ *       over the window (minus any trend the baseline already had) reaches {@code rampRise} sigmas
+ *       and whose fitted end lies {@code rampEndLevel} sigmas above the expectation is a ramp.</li>
+ *   <li><b>Kind.</b> Seasonal baseline: {@code seasonal-deviation}. Otherwise, from the last run:
+ *       back near the baseline (median z below T/2) for at least a dwell before the window ends:
+ *       {@code spike}; still deviating: a step and a ramp model (see {@link ShapeFit}) are fitted to
+ *       the window and the ramp wins when it fits clearly better or the raised part keeps climbing
+ *       (Mann-Kendall); otherwise {@code step}. A ramp's onset is the fitted change point.</li>
+ * </ol>
+ */
+public final class AnomalyDetector {
+    /** The sensitivity the tools use when the caller names none; the backtest gates this level. */
+    public static final Sensitivity DEFAULT_SENSITIVITY = Sensitivity.MEDIUM;
+    /** The fewest finite baseline points a verdict needs. */
+    public static final int MIN_BASELINE_POINTS = 20;
+    /** The fewest finite window points a verdict needs (never fewer than the dwell). */
+    public static final int MIN_WINDOW_POINTS = 3;
+    /** Trend statistics are O(n^2): longer stretches are first reduced to this many bucket medians. */
+    static final int TREND_POINTS = 256;
+    /** The scale floor relative to the expected level. */
+    static final double RELATIVE_SCALE_FLOOR = 0.01;
+    /** The absolute scale floor, for series whose level is 0. */
+    static final double ABSOLUTE_SCALE_FLOOR = 1e-9;
+    private static final double MILLIS_PER_HOUR = 3_600_000.0;
+    /** A ramp must fit at least this much better (sum of absolute residuals) than a step to be called one. */
+    static final double RAMP_PREFERENCE = 0.85;
+
+    /** Judges every series with the same settings, in order. */
+    public List<AnomalyFinding> detectAll(List<Series> series, DetectionSettings settings) {
+        List<AnomalyFinding> findings = new ArrayList<>(series.size());
+        for (Series s : series) {
+            findings.add(detect(s, settings));
+        }
+        return findings;
+    }
+
+    /** Judges one series. */
+    public AnomalyFinding detect(Series series, DetectionSettings settings) {
+        Map<String, String> labels = series.labels();
+        int n = series.size();
+        if (n == 0) {
+            return AnomalyFinding.insufficient(labels, "the series has no points");
+        }
+        Points all = Points.finite(series);
+        if (all.n == 0) {
+            return AnomalyFinding.insufficient(labels, "the series holds no finite values (only gaps)");
+        }
+        long windowMillis = settings.window().toMillis();
+        long windowStart = series.timeAt(n - 1) - windowMillis;
+        int split = all.firstAfter(windowStart);
+        int baselineCount = split;
+        int windowCount = all.n - split;
+        Sensitivity sensitivity = settings.sensitivity();
+        int neededWindow = Math.max(MIN_WINDOW_POINTS, sensitivity.dwellPoints());
+        if (baselineCount < MIN_BASELINE_POINTS) {
+            return AnomalyFinding.insufficient(labels, String.format(Locale.ROOT,
+                    "the baseline before the %s window holds %d finite points; at least %d are needed: query a range"
+                            + " that reaches further back", human(settings.window()), baselineCount, MIN_BASELINE_POINTS));
+        }
+        if (windowCount < neededWindow) {
+            return AnomalyFinding.insufficient(labels, String.format(Locale.ROOT,
+                    "the %s window holds %d finite points; at least %d are needed: widen the window or shorten the step",
+                    human(settings.window()), windowCount, neededWindow));
+        }
+
+        String seasonNote = "";
+        Expectation expectation = null;
+        if (settings.seasonPeriod().isPresent()) {
+            Duration period = settings.seasonPeriod().get();
+            long history = windowStart - all.t[0];
+            if (history >= 2 * period.toMillis()) {
+                expectation = Expectation.seasonal(all, split, windowStart, period.toMillis());
+                if (expectation == null) {
+                    seasonNote = " Seasonal baseline skipped: too few points share a phase with previous periods.";
+                }
+            } else {
+                seasonNote = String.format(Locale.ROOT,
+                        " Flat baseline: a seasonal baseline needs two full periods (%s) of history before the window.",
+                        human(period.multipliedBy(2)));
+            }
+        }
+        if (expectation == null) {
+            expectation = Expectation.flat(all, split);
+        }
+        return judge(labels, all, split, expectation, settings, seasonNote);
+    }
+
+    private AnomalyFinding judge(
+            Map<String, String> labels, Points all, int split, Expectation e, DetectionSettings settings, String seasonNote) {
+        Sensitivity sens = settings.sensitivity();
+        int wn = all.n - split;
+        double[] z = new double[wn];
+        for (int i = 0; i < wn; i++) {
+            z[i] = (all.x[split + i] - e.expected[i]) / e.scale;
+        }
+        double windowMedian = RobustStatistics.median(Arrays.copyOfRange(all.x, split, all.n));
+        List<Direction> directions = directions(settings.sidedness());
+
+        Detected best = null;
+        for (Direction d : directions) {
+            Detected found = levelRuns(all, split, e, z, d, sens, settings.minimumChange());
+            if (found != null && (best == null || found.score > best.score)) {
+                best = found;
+            }
+        }
+        double slopePerHour = Double.NaN;
+        if (best == null && settings.trendDetection()) {
+            for (Direction d : directions) {
+                Ramp ramp = ramp(all, split, e, z, d, sens, settings.minimumChange());
+                slopePerHour = ramp.slopePerHourInUnits;
+                if (ramp.detected != null && (best == null || ramp.detected.score > best.score)) {
+                    best = ramp.detected;
+                }
+            }
+        }
+        Evidence evidence = new Evidence(e.method, e.center, e.rawMad, e.scale, e.scaleSource, windowMedian,
+                e.baselinePoints, wn, e.periods, slopePerHour);
+        if (best == null) {
+            double score = 0;
+            for (Direction d : directions) {
+                score = Math.max(score, sustainedScore(z, d, sens.dwellPoints()));
+            }
+            String note = String.format(Locale.ROOT,
+                    "no sustained deviation: the strongest was %.1f sigma (an anomaly needs %.1f for %d points).%s",
+                    score, sens.levelThreshold(), sens.dwellPoints(), seasonNote);
+            return new AnomalyFinding(labels, AnomalyFinding.Status.NORMAL, score, Direction.NONE, Optional.empty(),
+                    Optional.empty(), Optional.of(evidence), note);
+        }
+        AnomalyKind kind = e.seasonal ? AnomalyKind.SEASONAL_DEVIATION : best.kind;
+        Instant onset = Instant.ofEpochMilli(best.onsetMillis);
+        String note = String.format(Locale.ROOT, "%s %s: %.1f sigma %s the %s baseline (%s -> %s) since %s.%s",
+                kind.wireName(), best.direction == Direction.UP ? "up" : "down", best.score,
+                best.direction == Direction.UP ? "above" : "below", e.method, num(e.center), num(windowMedian), onset,
+                seasonNote);
+        return new AnomalyFinding(labels, AnomalyFinding.Status.ANOMALOUS, best.score, best.direction,
+                Optional.of(onset), Optional.of(kind), Optional.of(evidence), note);
+    }
+
+    private record Detected(Direction direction, double score, long onsetMillis, AnomalyKind kind) {}
+
+    private record Ramp(Detected detected, double slopePerHourInUnits) {}
+
+    /** The level test with hysteresis and dwell, in one direction. Null when no run qualifies. */
+    private static Detected levelRuns(
+            Points all, int split, Expectation e, double[] z, Direction d, Sensitivity sens, double minimumChange) {
+        int sign = d.sign();
+        double t = sens.levelThreshold();
+        double cont = t / 2;
+        int wn = z.length;
+        int dwell = sens.dwellPoints();
+        int firstStart = -1;
+        double bestScore = 0;
+        int lastStart = -1;
+        int lastEnd = -1;
+        int i = 0;
+        while (i < wn) {
+            if (sign * z[i] < t) {
+                i++;
+                continue;
+            }
+            int start = i;
+            int exceed = 0;
+            int end = i;
+            while (i < wn && sign * z[i] >= cont) {
+                if (sign * z[i] >= t) {
+                    exceed++;
+                }
+                end = i;
+                i++;
+            }
+            if (exceed >= dwell && meaningful(all, split, e, start, end, minimumChange)) {
+                double[] run = new double[end - start + 1];
+                for (int k = start; k <= end; k++) {
+                    run[k - start] = sign * z[k];
+                }
+                double score = RobustStatistics.median(run);
+                bestScore = Math.max(bestScore, score);
+                if (firstStart < 0) {
+                    firstStart = start;
+                }
+                lastStart = start;
+                lastEnd = end;
+            }
+        }
+        if (firstStart < 0) {
+            return null;
+        }
+        long onset = onsetBefore(all, split, e, z, sign, cont, firstStart);
+        AnomalyKind kind;
+        double[] dz = new double[wn];
+        for (int k = 0; k < wn; k++) {
+            dz[k] = sign * z[k];
+        }
+        int after = wn - 1 - lastEnd;
+        if (after >= dwell && RobustStatistics.median(Arrays.copyOfRange(dz, lastEnd + 1, wn)) < cont) {
+            // back near the baseline for at least a dwell before the window ended
+            kind = AnomalyKind.SPIKE;
+        } else {
+            // still deviating at the end of the window: a step or a ramp? the better broken-stick fit says,
+            // and a step whose raised part keeps climbing (Mann-Kendall) is a ramp too
+            Reduced r = Reduced.of(all.t, dz, split, wn);
+            ShapeFit.Fit step = ShapeFit.step(r.y, r.n);
+            ShapeFit.Fit ramp = ShapeFit.ramp(r.t, r.y, r.n);
+            int c = step.changeIndex();
+            double climbing = RobustStatistics.mannKendallZ(Arrays.copyOfRange(r.y, c, r.n), r.n - c);
+            if (ramp.cost() < RAMP_PREFERENCE * step.cost() || (ramp.cost() <= step.cost() && climbing >= sens.trendZ())) {
+                kind = AnomalyKind.RAMP;
+                onset = Math.min(onset, r.t[ramp.changeIndex()]);
+            } else {
+                kind = AnomalyKind.STEP;
+            }
+        }
+        return new Detected(d, bestScore, onset, kind);
+    }
+
+    /** Whether a run moved the series by at least the minimum change (in the series' own units). */
+    private static boolean meaningful(Points all, int split, Expectation e, int start, int end, double minimumChange) {
+        if (minimumChange <= 0) {
+            return true;
+        }
+        int len = end - start + 1;
+        double[] diff = new double[len];
+        for (int k = 0; k < len; k++) {
+            diff[k] = all.x[split + start + k] - e.expected[start + k];
+        }
+        return Math.abs(RobustStatistics.median(diff)) >= minimumChange;
+    }
+
+    /**
+     * The onset: the first point of the run, moved back over the contiguous points just before it
+     * that already deviated by at least half the threshold, into the baseline's tail if need be (a
+     * step that began just before the window started there, not at the window's edge).
+     */
+    private static long onsetBefore(Points all, int split, Expectation e, double[] z, int sign, double cont, int start) {
+        int k = start;
+        while (k > 0 && sign * z[k - 1] >= cont) {
+            k--;
+        }
+        if (k > 0) {
+            return all.t[split + k];
+        }
+        int b = split - 1;
+        int earliest = split;
+        while (b >= 0) {
+            double bz = e.baselineZ(all, b);
+            if (Double.isNaN(bz) || sign * bz < cont) {
+                break;
+            }
+            earliest = b;
+            b--;
+        }
+        return all.t[earliest];
+    }
+
+    /** The slow-ramp test in one direction, on the window's z scores. */
+    private static Ramp ramp(Points all, int split, Expectation e, double[] z, Direction d, Sensitivity sens, double minimumChange) {
+        int sign = d.sign();
+        int wn = z.length;
+        double[] dz = new double[wn];
+        for (int i = 0; i < wn; i++) {
+            dz[i] = sign * z[i];
+        }
+        Reduced r = Reduced.of(all.t, dz, split, wn);
+        // cheapest test first: without a significant monotonic trend there is no ramp, and the
+        // O(n^2 log n) slopes of the window and the baseline need not be computed
+        double mk = RobustStatistics.mannKendallZ(r.y, r.n);
+        if (mk < sens.trendZ()) {
+            return new Ramp(null, Double.NaN);
+        }
+        double[] hours = new double[r.n];
+        for (int i = 0; i < r.n; i++) {
+            hours[i] = (r.t[i] - r.t[0]) / MILLIS_PER_HOUR;
+        }
+        double slope = RobustStatistics.theilSenSlope(hours, r.y, r.n);
+        double slopeInUnits = sign * slope * e.scale;
+        if (Double.isNaN(slope) || slope <= 0) {
+            return new Ramp(null, slopeInUnits);
+        }
+        double span = hours[r.n - 1];
+        double[] intercepts = new double[r.n];
+        for (int i = 0; i < r.n; i++) {
+            intercepts[i] = r.y[i] - slope * hours[i];
+        }
+        double intercept = RobustStatistics.median(intercepts);
+        double end = intercept + slope * span;
+        if (slope * span < sens.rampRise() || end < sens.rampEndLevel() || (minimumChange > 0 && end * e.scale < minimumChange)) {
+            return new Ramp(null, slopeInUnits);
+        }
+        // only now the baseline's own trend: a climb it already had is no new ramp
+        double baselineSlope = e.seasonal ? 0 : Math.max(0, sign * e.baselineSlopePerHour(all, split));
+        if ((slope - baselineSlope) * span < sens.rampRise()) {
+            return new Ramp(null, slopeInUnits);
+        }
+        // the ramp started at the change point of the best broken-stick ramp fit
+        long onset = r.t[ShapeFit.ramp(r.t, r.y, r.n).changeIndex()];
+        return new Ramp(new Detected(d, end, onset, AnomalyKind.RAMP), slopeInUnits);
+    }
+
+    /**
+     * The strongest deviation held by {@code dwell} consecutive window points (the largest of their
+     * minimum z), at least 0. Below the threshold whenever the level test found nothing, so a
+     * normal verdict's score reads as "how close it came".
+     */
+    private static double sustainedScore(double[] z, Direction d, int dwell) {
+        int sign = d.sign();
+        int len = Math.min(dwell, z.length);
+        double best = 0;
+        for (int i = 0; i + len <= z.length; i++) {
+            double min = Double.POSITIVE_INFINITY;
+            for (int k = 0; k < len; k++) {
+                min = Math.min(min, sign * z[i + k]);
+            }
+            best = Math.max(best, min);
+        }
+        return best;
+    }
+
+    private static List<Direction> directions(Sidedness sidedness) {
+        return switch (sidedness) {
+            case INCREASE -> List.of(Direction.UP);
+            case DECREASE -> List.of(Direction.DOWN);
+            case BOTH -> List.of(Direction.UP, Direction.DOWN);
+        };
+    }
+
+    static String human(Duration d) {
+        long s = d.toSeconds();
+        if (s % 86_400 == 0) {
+            return s / 86_400 + "d";
+        }
+        if (s % 3600 == 0) {
+            return s / 3600 + "h";
+        }
+        if (s % 60 == 0) {
+            return s / 60 + "m";
+        }
+        return s + "s";
+    }
+
+    private static String num(double v) {
+        return String.format(Locale.ROOT, "%.4g", v);
+    }
+
+    /** The finite points of a series, in time order. */
+    static final class Points {
+        final long[] t;
+        final double[] x;
+        final int n;
+
+        private Points(long[] t, double[] x, int n) {
+            this.t = t;
+            this.x = x;
+            this.n = n;
+        }
+
+        static Points finite(Series series) {
+            int size = series.size();
+            long[] t = new long[size];
+            double[] x = new double[size];
+            int n = 0;
+            boolean sorted = true;
+            for (int i = 0; i < size; i++) {
+                double v = series.valueAt(i);
+                if (Double.isFinite(v)) {
+                    t[n] = series.timeAt(i);
+                    x[n] = v;
+                    if (n > 0 && t[n] < t[n - 1]) {
+                        sorted = false;
+                    }
+                    n++;
+                }
+            }
+            if (!sorted) {
+                // the SDK promises ascending timestamps; a backend that breaks it still gets a correct answer
+                Integer[] order = new Integer[n];
+                for (int i = 0; i < n; i++) {
+                    order[i] = i;
+                }
+                long[] ft = t;
+                Arrays.sort(order, (a, b) -> Long.compare(ft[a], ft[b]));
+                long[] st = new long[n];
+                double[] sx = new double[n];
+                for (int i = 0; i < n; i++) {
+                    st[i] = t[order[i]];
+                    sx[i] = x[order[i]];
+                }
+                return new Points(st, sx, n);
+            }
+            return new Points(t, x, n);
+        }
+
+        /** Index of the first point strictly after {@code millis}. */
+        int firstAfter(long millis) {
+            int lo = 0;
+            int hi = n;
+            while (lo < hi) {
+                int mid = (lo + hi) >>> 1;
+                if (t[mid] <= millis) {
+                    lo = mid + 1;
+                } else {
+                    hi = mid;
+                }
+            }
+            return lo;
+        }
+
+        /** Index of the first point at or after {@code millis}. */
+        int firstAtOrAfter(long millis) {
+            return firstAfter(millis - 1);
+        }
+
+        long medianStep() {
+            if (n < 2) {
+                return 1;
+            }
+            double[] diffs = new double[n - 1];
+            int c = 0;
+            for (int i = 1; i < n; i++) {
+                long dt = t[i] - t[i - 1];
+                if (dt > 0) {
+                    diffs[c++] = dt;
+                }
+            }
+            return c == 0 ? 1 : Math.max(1, (long) RobustStatistics.median(diffs, c));
+        }
+    }
+
+    /** A stretch of points reduced to at most {@link #TREND_POINTS} bucket medians. */
+    static final class Reduced {
+        final long[] t;
+        final double[] y;
+        final int n;
+
+        private Reduced(long[] t, double[] y, int n) {
+            this.t = t;
+            this.y = y;
+            this.n = n;
+        }
+
+        /** {@code y[k]} belongs to time {@code times[offset + k]}. */
+        static Reduced of(long[] times, double[] y, int offset, int len) {
+            if (len <= TREND_POINTS) {
+                long[] t = Arrays.copyOfRange(times, offset, offset + len);
+                return new Reduced(t, Arrays.copyOf(y, len), len);
+            }
+            long[] rt = new long[TREND_POINTS];
+            double[] ry = new double[TREND_POINTS];
+            for (int b = 0; b < TREND_POINTS; b++) {
+                int from = (int) ((long) b * len / TREND_POINTS);
+                int to = (int) ((long) (b + 1) * len / TREND_POINTS);
+                ry[b] = RobustStatistics.median(Arrays.copyOfRange(y, from, to));
+                rt[b] = times[offset + (from + to - 1) / 2];
+            }
+            return new Reduced(rt, ry, TREND_POINTS);
+        }
+    }
+
+    /** What each window point was expected to be, and the scale deviations are measured in. */
+    static final class Expectation {
+        final String method;
+        final boolean seasonal;
+        final double[] expected;
+        final double center;
+        final double rawMad;
+        final double scale;
+        final String scaleSource;
+        final int baselinePoints;
+        final int periods;
+        /** Seasonal only: residual z of baseline points (index into Points), NaN where unknown. */
+        private final double[] baselineResidualZ;
+        private final int residualFrom;
+        private final double flatMedian;
+
+        private Expectation(String method, boolean seasonal, double[] expected, double center, double rawMad,
+                double scale, String scaleSource, int baselinePoints, int periods, double[] baselineResidualZ,
+                int residualFrom, double flatMedian) {
+            this.method = method;
+            this.seasonal = seasonal;
+            this.expected = expected;
+            this.center = center;
+            this.rawMad = rawMad;
+            this.scale = scale;
+            this.scaleSource = scaleSource;
+            this.baselinePoints = baselinePoints;
+            this.periods = periods;
+            this.baselineResidualZ = baselineResidualZ;
+            this.residualFrom = residualFrom;
+            this.flatMedian = flatMedian;
+        }
+
+        static Expectation flat(Points all, int split) {
+            double m = RobustStatistics.median(all.x, split);
+            double mad = RobustStatistics.mad(all.x, split, m);
+            Scale s = Scale.of(all.x, split, m, mad, Math.abs(m));
+            double[] expected = new double[all.n - split];
+            Arrays.fill(expected, m);
+            return new Expectation("flat", false, expected, m, mad, s.value, s.source, split, 0, null, 0, m);
+        }
+
+        /** Null when too few baseline points share a phase with an earlier period. */
+        static Expectation seasonal(Points all, int split, long windowStart, long period) {
+            long step = all.medianStep();
+            long half = 2 * step;
+            // residuals of the last baseline period, each against its own previous periods
+            int from = all.firstAfter(windowStart - period);
+            int count = split - from;
+            double[] residuals = new double[Math.max(count, 0)];
+            double[] residualOf = new double[Math.max(count, 0)];
+            int rc = 0;
+            for (int i = from; i < split; i++) {
+                double exp = expectationAt(all, all.t[i], windowStart, period, half, null);
+                residualOf[i - from] = Double.NaN;
+                if (!Double.isNaN(exp)) {
+                    double r = all.x[i] - exp;
+                    residuals[rc++] = r;
+                    residualOf[i - from] = r;
+                }
+            }
+            if (rc < MIN_BASELINE_POINTS) {
+                return null;
+            }
+            double bias = RobustStatistics.median(residuals, rc);
+            double mad = RobustStatistics.mad(residuals, rc, bias);
+            int wn = all.n - split;
+            double[] expected = new double[wn];
+            double[] levels = new double[wn];
+            int[] periodsUsed = new int[1];
+            int maxPeriods = 0;
+            for (int i = 0; i < wn; i++) {
+                periodsUsed[0] = 0;
+                double exp = expectationAt(all, all.t[split + i], windowStart, period, half, periodsUsed);
+                maxPeriods = Math.max(maxPeriods, periodsUsed[0]);
+                // a window point with no same-phase history is judged against the flat median of the baseline
+                expected[i] = Double.isNaN(exp) ? Double.NaN : exp + bias;
+                levels[i] = Math.abs(expected[i]);
+            }
+            double flatMedian = RobustStatistics.median(all.x, split);
+            for (int i = 0; i < wn; i++) {
+                if (Double.isNaN(expected[i])) {
+                    expected[i] = flatMedian;
+                    levels[i] = Math.abs(flatMedian);
+                }
+            }
+            Scale s = Scale.of(residuals, rc, bias, mad, RobustStatistics.median(levels));
+            double[] residualZ = new double[count];
+            for (int k = 0; k < count; k++) {
+                residualZ[k] = (residualOf[k] - bias) / s.value;
+            }
+            return new Expectation("seasonal", true, expected, RobustStatistics.median(expected), mad, s.value, s.source,
+                    rc, maxPeriods, residualZ, from, flatMedian);
+        }
+
+        /**
+         * The median of the values at the same phase of previous periods (within {@code half} of
+         * {@code t - k * period}), using only points at or before {@code limit}; NaN when none.
+         */
+        private static double expectationAt(Points all, long t, long limit, long period, long half, int[] periodsUsed) {
+            double[] buf = new double[64];
+            int c = 0;
+            for (long k = 1; ; k++) {
+                long center = t - k * period;
+                if (center + half < all.t[0]) {
+                    break;
+                }
+                boolean any = false;
+                for (int i = all.firstAtOrAfter(center - half); i < all.n && all.t[i] <= center + half && all.t[i] <= limit; i++) {
+                    if (c == buf.length) {
+                        buf = Arrays.copyOf(buf, c * 2);
+                    }
+                    buf[c++] = all.x[i];
+                    any = true;
+                }
+                if (any && periodsUsed != null) {
+                    periodsUsed[0]++;
+                }
+            }
+            return RobustStatistics.median(buf, c);
+        }
+
+        /** The z score of baseline point {@code index}, for moving an onset back into the baseline. */
+        double baselineZ(Points all, int index) {
+            if (!seasonal) {
+                return (all.x[index] - flatMedian) / scale;
+            }
+            int k = index - residualFrom;
+            return k >= 0 && k < baselineResidualZ.length ? baselineResidualZ[k] : Double.NaN;
+        }
+
+        /** The Theil-Sen slope of the baseline in z units per hour. */
+        double baselineSlopePerHour(Points all, int split) {
+            double[] zs = new double[split];
+            for (int i = 0; i < split; i++) {
+                zs[i] = (all.x[i] - flatMedian) / scale;
+            }
+            Reduced r = Reduced.of(all.t, zs, 0, split);
+            double[] hours = new double[r.n];
+            for (int i = 0; i < r.n; i++) {
+                hours[i] = (r.t[i] - r.t[0]) / MILLIS_PER_HOUR;
+            }
+            double slope = RobustStatistics.theilSenSlope(hours, r.y, r.n);
+            return Double.isNaN(slope) ? 0 : slope;
+        }
+    }
+
+    private record Scale(double value, String source) {
+        static Scale of(double[] values, int n, double center, double mad, double level) {
+            double floor = Math.max(RELATIVE_SCALE_FLOOR * level, ABSOLUTE_SCALE_FLOOR);
+            double estimate;
+            String source;
+            if (mad > 0) {
+                estimate = RobustStatistics.MAD_TO_SIGMA * mad;
+                source = "mad";
+            } else {
+                estimate = RobustStatistics.MEAN_ABS_DEV_TO_SIGMA * RobustStatistics.meanAbsoluteDeviation(values, n, center);
+                source = "mean-abs-dev";
+            }
+            if (!(estimate >= floor)) {
+                return new Scale(floor, "floor");
+            }
+            return new Scale(estimate, source);
+        }
+    }
+}

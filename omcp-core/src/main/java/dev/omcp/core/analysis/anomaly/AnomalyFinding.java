@@ -1,0 +1,114 @@
+package dev.omcp.core.analysis.anomaly;
+
+import dev.omcp.sdk.json.Jsonp;
+
+import jakarta.json.JsonObject;
+import jakarta.json.JsonObjectBuilder;
+import java.time.Instant;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+
+/**
+ * The verdict on one series.
+ *
+ * @param labels the series' labels, unchanged
+ * @param status anomalous, normal, or not enough data to say
+ * @param score how far the series deviates, in robust standard deviations of the baseline, always
+ *     {@code >= 0}. For an anomaly: the largest median z of its anomalous runs (for a ramp: the
+ *     fitted end of the ramp above the baseline). For a normal series: the strongest sustained
+ *     deviation seen (the largest z that dwell consecutive window points all reached), so a
+ *     near-miss is visible. NaN when there was not enough data
+ * @param direction up or down; {@link Direction#NONE} unless anomalous
+ * @param onset the timestamp of the first point of the first anomalous run
+ * @param kind the shape of the anomaly, judged from its last run
+ * @param evidence the numbers behind the verdict; empty only when there was not enough data
+ * @param note one sentence for a human: what was found, or why nothing could be said
+ */
+public record AnomalyFinding(
+        Map<String, String> labels, Status status, double score, Direction direction, Optional<Instant> onset,
+        Optional<AnomalyKind> kind, Optional<Evidence> evidence, String note) {
+
+    /** The three possible verdicts. */
+    public enum Status {
+        ANOMALOUS("anomalous"),
+        NORMAL("normal"),
+        /** Too few points to judge; {@link #note} says how many were needed. Never guessed. */
+        INSUFFICIENT_DATA("insufficient_data");
+
+        private final String wireName;
+
+        Status(String wireName) {
+            this.wireName = wireName;
+        }
+
+        public String wireName() {
+            return wireName;
+        }
+    }
+
+    public AnomalyFinding {
+        labels = Map.copyOf(labels);
+        Objects.requireNonNull(status, "status");
+        Objects.requireNonNull(direction, "direction");
+        Objects.requireNonNull(onset, "onset");
+        Objects.requireNonNull(kind, "kind");
+        Objects.requireNonNull(evidence, "evidence");
+        Objects.requireNonNull(note, "note");
+        if (status == Status.ANOMALOUS && (onset.isEmpty() || kind.isEmpty() || direction == Direction.NONE)) {
+            throw new IllegalArgumentException("an anomalous finding needs an onset, a kind and a direction");
+        }
+    }
+
+    /** Whether the series is anomalous. */
+    public boolean anomalous() {
+        return status == Status.ANOMALOUS;
+    }
+
+    /**
+     * The finding as JSON for tool output: {@code labels}, {@code status}, {@code anomalous}
+     * (absent when there was not enough data: not knowing is not "false"), {@code score},
+     * {@code direction}, {@code onset} (ISO-8601), {@code kind}, {@code evidence} and {@code note}.
+     * Numbers that are unknown are left out, never written as 0.
+     */
+    public JsonObject toJson() {
+        JsonObjectBuilder labelsJson = Jsonp.provider().createObjectBuilder();
+        labels.entrySet().stream().sorted(Map.Entry.comparingByKey()).forEach(en -> labelsJson.add(en.getKey(), en.getValue()));
+        JsonObjectBuilder b = Jsonp.provider().createObjectBuilder().add("labels", labelsJson).add("status", status.wireName());
+        if (status != Status.INSUFFICIENT_DATA) {
+            b.add("anomalous", anomalous());
+            putFinite(b, "score", score);
+        }
+        if (direction != Direction.NONE) {
+            b.add("direction", direction.wireName());
+        }
+        onset.ifPresent(o -> b.add("onset", o.toString()));
+        kind.ifPresent(k -> b.add("kind", k.wireName()));
+        evidence.ifPresent(e -> {
+            JsonObjectBuilder ev = Jsonp.provider().createObjectBuilder().add("method", e.method());
+            putFinite(ev, "baselineMedian", e.baselineMedian());
+            putFinite(ev, "baselineMad", e.baselineMad());
+            putFinite(ev, "scale", e.scale());
+            ev.add("scaleSource", e.scaleSource());
+            putFinite(ev, "windowMedian", e.windowMedian());
+            ev.add("baselinePoints", e.baselinePoints()).add("windowPoints", e.windowPoints());
+            if (e.seasonPeriods() > 0) {
+                ev.add("seasonPeriods", e.seasonPeriods());
+            }
+            putFinite(ev, "trendSlopePerHour", e.trendSlopePerHour());
+            b.add("evidence", ev);
+        });
+        return b.add("note", note).build();
+    }
+
+    private static void putFinite(JsonObjectBuilder b, String name, double value) {
+        if (Double.isFinite(value)) {
+            b.add(name, value);
+        }
+    }
+
+    static AnomalyFinding insufficient(Map<String, String> labels, String note) {
+        return new AnomalyFinding(labels, Status.INSUFFICIENT_DATA, Double.NaN, Direction.NONE, Optional.empty(),
+                Optional.empty(), Optional.empty(), note);
+    }
+}

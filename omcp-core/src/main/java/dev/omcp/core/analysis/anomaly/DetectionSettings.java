@@ -1,0 +1,80 @@
+package dev.omcp.core.analysis.anomaly;
+
+import java.time.Duration;
+import java.util.Objects;
+import java.util.Optional;
+
+/**
+ * How to judge one series.
+ *
+ * <p>The <em>window</em> is the recent stretch being judged: the points whose timestamp lies within
+ * {@code window} of the series' last timestamp. Everything before it is the <em>baseline</em>,
+ * which therefore never contains the points it is compared with.
+ *
+ * @param sidedness which deviations count
+ * @param trendDetection whether the slow-ramp detector runs
+ * @param window length of the recent window
+ * @param seasonPeriod the period of the same-phase baseline (for example one day); used only when
+ *     the series holds at least two full periods before the window, else the flat baseline is used
+ *     and the evidence says so
+ * @param sensitivity thresholds
+ * @param minimumChange the smallest absolute change (in the series' unit) worth reporting; 0 for no
+ *     such limit. Stops a flat-zero error rate from alarming on a single stray request
+ */
+public record DetectionSettings(
+        Sidedness sidedness, boolean trendDetection, Duration window, Optional<Duration> seasonPeriod,
+        Sensitivity sensitivity, double minimumChange) {
+
+    /** The window the tools judge when the caller names none. */
+    public static final Duration DEFAULT_WINDOW = Duration.ofMinutes(15);
+    /** The seasonal period the tools pass when the queried range is long enough (daily traffic). */
+    public static final Duration DEFAULT_SEASON = Duration.ofDays(1);
+
+    public DetectionSettings {
+        Objects.requireNonNull(sidedness, "sidedness");
+        Objects.requireNonNull(window, "window");
+        Objects.requireNonNull(seasonPeriod, "seasonPeriod");
+        Objects.requireNonNull(sensitivity, "sensitivity");
+        if (window.isNegative() || window.isZero()) {
+            throw new IllegalArgumentException("detection window must be positive, got " + window);
+        }
+        seasonPeriod.ifPresent(p -> {
+            if (p.isNegative() || p.isZero()) {
+                throw new IllegalArgumentException("season period must be positive, got " + p);
+            }
+        });
+        if (!(minimumChange >= 0) || Double.isInfinite(minimumChange)) {
+            throw new IllegalArgumentException("minimum change must be a finite number >= 0, got " + minimumChange);
+        }
+    }
+
+    /**
+     * The settings for a metric of the given kind: its sidedness and ramp check, the default window,
+     * no season, the default sensitivity.
+     */
+    public static DetectionSettings of(MetricKind kind) {
+        return new DetectionSettings(kind.sidedness(), kind.trendDetection(), DEFAULT_WINDOW, Optional.empty(),
+                AnomalyDetector.DEFAULT_SENSITIVITY, 0);
+    }
+
+    /** The settings for a curated or raw metric name, see {@link MetricKind#forMetric}. */
+    public static DetectionSettings forMetric(String metric) {
+        return of(MetricKind.forMetric(metric));
+    }
+
+    public DetectionSettings withWindow(Duration newWindow) {
+        return new DetectionSettings(sidedness, trendDetection, newWindow, seasonPeriod, sensitivity, minimumChange);
+    }
+
+    public DetectionSettings withSeason(Duration period) {
+        return new DetectionSettings(sidedness, trendDetection, window, Optional.of(period), sensitivity, minimumChange);
+    }
+
+    public DetectionSettings withSensitivity(Sensitivity newSensitivity) {
+        return new DetectionSettings(sidedness, trendDetection, window, seasonPeriod, newSensitivity, minimumChange);
+    }
+
+    public DetectionSettings withMinimumChange(double change) {
+        return new DetectionSettings(sidedness, trendDetection, window, seasonPeriod, sensitivity, change);
+    }
+}

@@ -1,0 +1,126 @@
+package dev.omcp.core.analysis.anomaly;
+
+import java.util.Arrays;
+
+/**
+ * Outlier-resistant statistics the detectors are built from. Every method ignores nothing and
+ * checks nothing about NaN: callers pass finite values only (the detector drops gaps first).
+ *
+ * <p>All methods copy their input before sorting; the caller's arrays are never modified.
+ */
+public final class RobustStatistics {
+    /** Multiplier that makes the MAD a consistent estimator of the standard deviation of normal data. */
+    public static final double MAD_TO_SIGMA = 1.4826;
+    /** Multiplier that makes the mean absolute deviation consistent for normal data (sqrt(pi/2)). */
+    public static final double MEAN_ABS_DEV_TO_SIGMA = 1.2533;
+
+    private RobustStatistics() {}
+
+    /** The median of the first {@code n} values; NaN when {@code n == 0}. */
+    public static double median(double[] values, int n) {
+        if (n == 0) {
+            return Double.NaN;
+        }
+        double[] copy = Arrays.copyOf(values, n);
+        Arrays.sort(copy);
+        return sortedMedian(copy, n);
+    }
+
+    /** The median of all values; NaN for an empty array. */
+    public static double median(double[] values) {
+        return median(values, values.length);
+    }
+
+    static double sortedMedian(double[] sorted, int n) {
+        int mid = n >>> 1;
+        return (n & 1) == 1 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2.0;
+    }
+
+    /** The median absolute deviation of the first {@code n} values around {@code center}. */
+    public static double mad(double[] values, int n, double center) {
+        if (n == 0) {
+            return Double.NaN;
+        }
+        double[] deviations = new double[n];
+        for (int i = 0; i < n; i++) {
+            deviations[i] = Math.abs(values[i] - center);
+        }
+        Arrays.sort(deviations);
+        return sortedMedian(deviations, n);
+    }
+
+    /** The mean absolute deviation of the first {@code n} values around {@code center}. */
+    public static double meanAbsoluteDeviation(double[] values, int n, double center) {
+        if (n == 0) {
+            return Double.NaN;
+        }
+        double sum = 0;
+        for (int i = 0; i < n; i++) {
+            sum += Math.abs(values[i] - center);
+        }
+        return sum / n;
+    }
+
+    /**
+     * The Theil-Sen slope: the median of the slopes of all pairs of points with distinct x. Robust
+     * to up to about 29 % outliers. O(n^2) pairs, so callers bound {@code n} (the detector
+     * aggregates long series to at most {@value AnomalyDetector#TREND_POINTS} points first).
+     *
+     * @return the slope in units of y per unit of x; NaN when fewer than two distinct x exist
+     */
+    public static double theilSenSlope(double[] x, double[] y, int n) {
+        int pairs = n * (n - 1) / 2;
+        double[] slopes = new double[Math.max(pairs, 0)];
+        int count = 0;
+        for (int i = 0; i < n; i++) {
+            for (int j = i + 1; j < n; j++) {
+                double dx = x[j] - x[i];
+                if (dx != 0) {
+                    slopes[count++] = (y[j] - y[i]) / dx;
+                }
+            }
+        }
+        return median(slopes, count);
+    }
+
+    /**
+     * The Mann-Kendall trend statistic as a standard normal z score (with continuity and tie
+     * correction): large positive values mean a monotonic increase in the order given, large
+     * negative ones a decrease. About 3 means a trend that noise produces less than once in 700.
+     *
+     * @return z; 0 when fewer than three values or every value is equal
+     */
+    public static double mannKendallZ(double[] y, int n) {
+        if (n < 3) {
+            return 0;
+        }
+        long s = 0;
+        for (int i = 0; i < n; i++) {
+            double yi = y[i];
+            for (int j = i + 1; j < n; j++) {
+                double d = y[j] - yi;
+                s += d > 0 ? 1 : d < 0 ? -1 : 0;
+            }
+        }
+        double variance = n * (n - 1.0) * (2.0 * n + 5.0);
+        double[] sorted = Arrays.copyOf(y, n);
+        Arrays.sort(sorted);
+        int run = 1;
+        for (int i = 1; i <= n; i++) {
+            if (i < n && sorted[i] == sorted[i - 1]) {
+                run++;
+            } else {
+                if (run > 1) {
+                    variance -= run * (run - 1.0) * (2.0 * run + 5.0);
+                }
+                run = 1;
+            }
+        }
+        variance /= 18.0;
+        if (variance <= 0 || s == 0) {
+            return 0;
+        }
+        double corrected = s > 0 ? s - 1 : s + 1;
+        return corrected / Math.sqrt(variance);
+    }
+}

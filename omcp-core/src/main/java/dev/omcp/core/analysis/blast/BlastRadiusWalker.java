@@ -1,0 +1,156 @@
+package dev.omcp.core.analysis.blast;
+
+import dev.omcp.core.analysis.topology.TopologyGraph;
+import dev.omcp.sdk.query.Relation;
+import dev.omcp.sdk.query.TopologyEdge;
+import dev.omcp.sdk.query.TopologyNode;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.PriorityQueue;
+import java.util.Set;
+import java.util.TreeMap;
+
+/**
+ * Walks a merged topology from one or more targets to everything their degradation affects.
+ * Stateless and thread-safe.
+ *
+ * <p>Impact flows along two kinds of move (docs/analysis.md draws them):
+ * <ul>
+ *   <li><b>Up</b>, from anything affected: to its <em>callers</em> ({@code X CALLS it}), its
+ *       <em>dependents</em> ({@code X DEPENDS_ON it}, which includes a Kubernetes service selecting
+ *       an affected pod), its <em>owner</em> ({@code it OWNED_BY X}: pod to replica set to
+ *       deployment, up to the root) and its <em>whole</em> ({@code X CONTAINS it}: container to
+ *       pod).</li>
+ *   <li><b>Down</b>, only from a target and from what was reached going down: to what
+ *       <em>runs on</em> it ({@code X RUNS_ON it}: host to node to pod), its <em>parts</em>
+ *       ({@code it CONTAINS X}: pod to containers) and what it <em>owns</em>
+ *       ({@code X OWNED_BY it}: deployment to its pods). A failed node takes its pods down; a failed
+ *       pod does not take its sibling pods down, so once a move went up, no move goes down again.</li>
+ * </ul>
+ * {@code IN_NAMESPACE} carries no impact. The walk is breadth-first, so the listed nodes are the
+ * nearest ones and {@code hops} is the distance from the nearest target. Every affected node is
+ * grouped by where it runs (its placement root: container to pod to node to host) and by its
+ * ownership root. Beyond {@link BlastRadiusOptions#maxNodes()} nodes the walk still counts what is
+ * reachable, so the result says how many were left out.
+ */
+public final class BlastRadiusWalker {
+
+    private record Move(String to, String impact, boolean down) {}
+
+    private record Visit(String id, int hops, long seq, boolean down) {}
+
+    /**
+     * The blast radius of {@code targets} (node ids or service names, resolved by
+     * {@link TopologyGraph#resolve}).
+     */
+    public BlastRadius walk(TopologyGraph graph, List<String> targets, BlastRadiusOptions options) {
+        List<String> unresolved = new ArrayList<>();
+        Set<String> start = new LinkedHashSet<>();
+        for (String t : targets) {
+            List<String> ids = graph.resolve(t);
+            if (ids.isEmpty()) {
+                unresolved.add(t);
+            }
+            start.addAll(ids);
+        }
+        Map<String, Integer> hops = new HashMap<>();
+        Map<String, Boolean> down = new HashMap<>();
+        Map<String, String> via = new HashMap<>();
+        Map<String, String> impact = new HashMap<>();
+        List<String> order = new ArrayList<>();
+        PriorityQueue<Visit> queue = new PriorityQueue<>(Comparator.comparingInt(Visit::hops).thenComparingLong(Visit::seq));
+        long seq = 0;
+        for (String id : start) {
+            hops.put(id, 0);
+            down.put(id, true);
+            impact.put(id, "target");
+            order.add(id);
+            queue.add(new Visit(id, 0, seq++, true));
+        }
+        boolean maxHopsReached = false;
+        while (!queue.isEmpty()) {
+            Visit v = queue.poll();
+            if (v.down() != down.get(v.id())) {
+                continue; // superseded by a later visit that may also go down
+            }
+            List<Move> moves = moves(graph, v.id(), v.down());
+            if (v.hops() >= options.maxHops()) {
+                for (Move m : moves) {
+                    if (!hops.containsKey(m.to())) {
+                        maxHopsReached = true;
+                        break;
+                    }
+                }
+                continue;
+            }
+            for (Move m : moves) {
+                Integer known = hops.get(m.to());
+                if (known == null) {
+                    hops.put(m.to(), v.hops() + 1);
+                    down.put(m.to(), m.down());
+                    via.put(m.to(), v.id());
+                    impact.put(m.to(), m.impact());
+                    order.add(m.to());
+                    queue.add(new Visit(m.to(), v.hops() + 1, seq++, m.down()));
+                } else if (m.down() && !down.get(m.to())) {
+                    // reached going down after it was reached going up: it may now spread down too
+                    down.put(m.to(), true);
+                    queue.add(new Visit(m.to(), known, seq++, true));
+                }
+            }
+        }
+
+        int cap = Math.min(options.maxNodes(), order.size());
+        List<AffectedNode> nodes = new ArrayList<>(cap);
+        Map<String, List<String>> byHost = new TreeMap<>();
+        Map<String, List<String>> byOwner = new TreeMap<>();
+        for (String id : order.subList(0, cap)) {
+            TopologyNode n = graph.node(id).node();
+            Optional<String> host = Optional.ofNullable(graph.placementRoot(id));
+            Optional<String> owner = Optional.ofNullable(graph.ownershipRoot(id));
+            host.ifPresent(h -> byHost.computeIfAbsent(h, k -> new ArrayList<>()).add(id));
+            owner.ifPresent(o -> byOwner.computeIfAbsent(o, k -> new ArrayList<>()).add(id));
+            nodes.add(new AffectedNode(id, n.kind(), n.name(), n.namespace(), hops.get(id), Optional.ofNullable(via.get(id)),
+                    impact.get(id), host, owner));
+        }
+        return new BlastRadius(List.copyOf(start), unresolved, nodes, byHost, byOwner, order.size() > cap,
+                order.size() - cap, maxHopsReached, graph.sources());
+    }
+
+    /** The moves out of {@code id}, sorted by target id so the walk is deterministic. */
+    private static List<Move> moves(TopologyGraph graph, String id, boolean down) {
+        List<Move> moves = new ArrayList<>();
+        for (TopologyEdge e : graph.incoming(id)) {
+            switch (e.relation()) {
+                case CALLS -> moves.add(new Move(e.from(), "calls " + id, false));
+                case DEPENDS_ON -> moves.add(new Move(e.from(), "depends on " + id, false));
+                case CONTAINS -> moves.add(new Move(e.from(), "contains " + id, false));
+                case RUNS_ON -> {
+                    if (down) {
+                        moves.add(new Move(e.from(), "runs on " + id, true));
+                    }
+                }
+                case OWNED_BY -> {
+                    if (down) {
+                        moves.add(new Move(e.from(), "owned by " + id, true));
+                    }
+                }
+                case IN_NAMESPACE -> { }
+            }
+        }
+        for (TopologyEdge e : graph.outgoing(id)) {
+            if (e.relation() == Relation.OWNED_BY) {
+                moves.add(new Move(e.to(), "owns " + id, false));
+            } else if (e.relation() == Relation.CONTAINS && down) {
+                moves.add(new Move(e.to(), "part of " + id, true));
+            }
+        }
+        moves.sort(Comparator.comparing(Move::to).thenComparing(m -> !m.down()));
+        return moves;
+    }
+}

@@ -1,0 +1,166 @@
+package dev.omcp.core.analysis.health;
+
+import dev.omcp.core.analysis.anomaly.Direction;
+import java.util.ArrayList;
+import java.util.EnumMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Objects;
+import java.util.OptionalDouble;
+
+/**
+ * Scores a service from its signals. Stateless apart from the thresholds; thread-safe.
+ *
+ * <p>Per signal, the measure {@code m} (a higher one is worse) gets a status from the thresholds
+ * ({@code m >= critical}: critical; {@code m >= degraded}: degraded; else healthy) and a score on a
+ * piecewise-linear scale: 100 at 0, 80 at {@code degraded}, 40 at {@code critical}, 0 at
+ * {@code critical + (critical - degraded)} and beyond. An anomaly in the harmful direction (any for
+ * latency, errors, saturation; a drop for the request rate) raises a healthy signal to degraded: the
+ * thresholds say "bad", the anomaly says "not normal for this service".
+ *
+ * <p>Overall: the status is the worst signal status; the score is the weighted mean of the signal
+ * scores over the signals that returned data. Missing signals are named and left out of both,
+ * never counted as zero; with no data at all the status is {@link HealthStatus#UNKNOWN} and there is
+ * no score. When several readings of one signal arrive (several sources), the worst one counts.
+ */
+public final class HealthEvaluator {
+    private final HealthThresholds thresholds;
+
+    public HealthEvaluator(HealthThresholds thresholds) {
+        this.thresholds = Objects.requireNonNull(thresholds, "thresholds");
+    }
+
+    public HealthThresholds thresholds() {
+        return thresholds;
+    }
+
+    /**
+     * Judges one service.
+     *
+     * @param readings the values that came back (readings of disabled signals are ignored)
+     * @param missing the signals that returned nothing, with why; an enabled signal with neither a
+     *     reading nor an entry here is reported missing as "not measured"
+     * @param anomalies anomaly verdicts on the signals, normal ones included
+     */
+    public HealthReport evaluate(String service, List<SignalReading> readings, List<MissingSignal> missing, List<SignalAnomaly> anomalies) {
+        Map<HealthSignal, SignalReading> worst = new EnumMap<>(HealthSignal.class);
+        for (SignalReading r : readings) {
+            if (thresholds.of(r.signal()).isEmpty()) {
+                continue;
+            }
+            worst.merge(r.signal(), r, (a, b) -> b.measure() > a.measure() ? b : a);
+        }
+        Map<HealthSignal, List<SignalAnomaly>> anomaliesBySignal = new EnumMap<>(HealthSignal.class);
+        for (SignalAnomaly a : anomalies) {
+            anomaliesBySignal.computeIfAbsent(a.signal(), k -> new ArrayList<>()).add(a);
+        }
+
+        List<SignalHealth> scored = new ArrayList<>();
+        HealthStatus status = HealthStatus.HEALTHY;
+        double weighted = 0;
+        double weights = 0;
+        for (Map.Entry<HealthSignal, SignalReading> e : worst.entrySet()) {
+            SignalHealth h = score(e.getValue(), thresholds.of(e.getKey()).orElseThrow(),
+                    anomaliesBySignal.getOrDefault(e.getKey(), List.of()));
+            scored.add(h);
+            status = status.worse(h.status());
+            weighted += h.score() * h.weight();
+            weights += h.weight();
+        }
+
+        Map<HealthSignal, MissingSignal> missingBySignal = new LinkedHashMap<>();
+        for (MissingSignal m : missing) {
+            if (!worst.containsKey(m.signal()) && thresholds.of(m.signal()).isPresent()) {
+                missingBySignal.putIfAbsent(m.signal(), m);
+            }
+        }
+        for (HealthSignal s : thresholds.bySignal().keySet()) {
+            if (!worst.containsKey(s)) {
+                missingBySignal.putIfAbsent(s, new MissingSignal(s, "not measured: no source returned " + s.wireName()));
+            }
+        }
+        List<MissingSignal> missingList = List.copyOf(missingBySignal.values());
+
+        List<String> drivers = new ArrayList<>();
+        scored.forEach(h -> h.driver().ifPresent(drivers::add));
+        if (scored.isEmpty()) {
+            String note = service + ": health unknown, no signal returned data (" + missingList.size() + " missing: "
+                    + names(missingList) + ")";
+            return new HealthReport(service, HealthStatus.UNKNOWN, OptionalDouble.empty(), scored, missingList, drivers, anomalies, note);
+        }
+        double score = weighted / weights;
+        StringBuilder note = new StringBuilder(String.format(Locale.ROOT, "%s is %s (score %.0f of 100 over %d signal%s)",
+                service, status.wireName(), score, scored.size(), scored.size() == 1 ? "" : "s"));
+        if (!drivers.isEmpty()) {
+            note.append(": ").append(String.join("; ", drivers));
+        }
+        if (!missingList.isEmpty()) {
+            note.append(". Missing, not counted: ").append(names(missingList));
+        }
+        return new HealthReport(service, status, OptionalDouble.of(score), scored, missingList, drivers, anomalies, note.toString());
+    }
+
+    private static SignalHealth score(SignalReading r, SignalThreshold t, List<SignalAnomaly> anomalies) {
+        double m = r.measure();
+        HealthStatus status = m >= t.critical() ? HealthStatus.CRITICAL : m >= t.degraded() ? HealthStatus.DEGRADED : HealthStatus.HEALTHY;
+        String reason = switch (status) {
+            case CRITICAL -> describe(r) + " >= critical " + format(r.signal(), t.critical());
+            case DEGRADED -> describe(r) + " >= degraded " + format(r.signal(), t.degraded());
+            default -> describe(r) + " below degraded " + format(r.signal(), t.degraded());
+        };
+        for (SignalAnomaly a : anomalies) {
+            if (a.finding().anomalous() && harmful(r.signal(), a.finding().direction())) {
+                String anomaly = r.signal().wireName() + " anomalous: " + a.finding().note();
+                if (status == HealthStatus.HEALTHY) {
+                    status = HealthStatus.DEGRADED;
+                    reason = anomaly;
+                } else {
+                    reason = reason + "; " + anomaly;
+                }
+                break;
+            }
+        }
+        return new SignalHealth(r.signal(), r.value(), m, status, scale(m, t), t.weight(), t, r.source(), reason);
+    }
+
+    private static boolean harmful(HealthSignal signal, Direction direction) {
+        return signal == HealthSignal.REQUEST_RATE_DROP ? direction == Direction.DOWN : direction == Direction.UP;
+    }
+
+    /** 100 at 0, 80 at degraded, 40 at critical, 0 at critical + (critical - degraded). */
+    static double scale(double m, SignalThreshold t) {
+        double d = t.degraded();
+        double c = t.critical();
+        if (m <= 0) {
+            return 100;
+        }
+        if (m < d) {
+            return 100 - 20 * m / d;
+        }
+        if (m < c) {
+            return 80 - 40 * (m - d) / (c - d);
+        }
+        double zeroAt = c + (c - d);
+        return m >= zeroAt ? 0 : 40 - 40 * (m - c) / (zeroAt - c);
+    }
+
+    private static String describe(SignalReading r) {
+        if (r.signal() == HealthSignal.REQUEST_RATE_DROP) {
+            return String.format(Locale.ROOT, "request rate %.4g vs usual %.4g (down %.0f%%)", r.value(),
+                    r.baseline().getAsDouble(), r.measure() * 100);
+        }
+        return r.signal().wireName() + " " + format(r.signal(), r.value());
+    }
+
+    private static String format(HealthSignal s, double v) {
+        return s.unit().equals("ms") ? String.format(Locale.ROOT, "%.0f ms", v) : String.format(Locale.ROOT, "%.3g%%", v * 100);
+    }
+
+    private static String names(List<MissingSignal> missing) {
+        List<String> n = new ArrayList<>();
+        missing.forEach(m -> n.add(m.signal().wireName() + " (" + m.reason() + ")"));
+        return String.join(", ", n);
+    }
+}

@@ -1,0 +1,69 @@
+package dev.omcp.core.analysis.health;
+
+import java.util.Optional;
+
+/**
+ * The signals service health is judged from. Each has a wire name (used in the thresholds JSON and
+ * in tool output) and the unit its thresholds are written in; for every signal a higher measure is
+ * worse.
+ */
+public enum HealthSignal {
+    /** Failed requests as a fraction of all requests, 0..1. */
+    ERROR_RATE("error_rate", "ratio", true),
+    /** 99th percentile latency in milliseconds. */
+    LATENCY_P99("latency_p99", "ms", false),
+    /** CPU used as a fraction of the limit (or of the cores when no limit is set), 0..1. */
+    CPU("cpu", "ratio", true),
+    /** Memory used as a fraction of the limit, 0..1. */
+    MEMORY("memory", "ratio", true),
+    /**
+     * How much of its usual traffic a service lost: {@code 1 - current / baseline}, 0..1 (a surge
+     * counts as 0). The reading carries the current and the baseline rate.
+     */
+    REQUEST_RATE_DROP("request_rate_drop", "ratio", true);
+
+    private final String wireName;
+    private final String unit;
+    private final boolean fraction;
+
+    HealthSignal(String wireName, String unit, boolean fraction) {
+        this.wireName = wireName;
+        this.unit = unit;
+        this.fraction = fraction;
+    }
+
+    public String wireName() {
+        return wireName;
+    }
+
+    /** The unit of the measure and thresholds: {@code ratio} (0..1) or {@code ms}. */
+    public String unit() {
+        return unit;
+    }
+
+    /** Whether the measure is a fraction in 0..1 (thresholds above 1 are then refused). */
+    boolean fraction() {
+        return fraction;
+    }
+
+    /** The signal with this wire name. */
+    public static Optional<HealthSignal> fromWireName(String name) {
+        for (HealthSignal s : values()) {
+            if (s.wireName.equals(name)) {
+                return Optional.of(s);
+            }
+        }
+        return Optional.empty();
+    }
+
+    static String wireNames() {
+        StringBuilder b = new StringBuilder();
+        for (HealthSignal s : values()) {
+            if (!b.isEmpty()) {
+                b.append(", ");
+            }
+            b.append(s.wireName);
+        }
+        return b.toString();
+    }
+}

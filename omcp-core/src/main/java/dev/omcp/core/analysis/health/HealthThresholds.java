@@ -1,0 +1,221 @@
+package dev.omcp.core.analysis.health;
+
+import dev.omcp.sdk.json.Jsonp;
+
+import jakarta.json.JsonNumber;
+import jakarta.json.JsonObject;
+import jakarta.json.JsonObjectBuilder;
+import jakarta.json.JsonValue;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.EnumMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+
+/**
+ * The threshold model of service health: per signal, when it is degraded and critical and how much
+ * it weighs. A signal absent from the map is disabled (neither scored nor reported missing).
+ *
+ * <p>The JSON form (the same in the sources file, where YAML is turned into JSON, and in the
+ * management API) is an object keyed by signal wire name; every field is optional and overrides the
+ * default:
+ * <pre>{@code
+ * {"error_rate":  {"degraded": 0.02, "critical": 0.1},
+ *  "latency_p99": {"degraded": 300, "critical": 1200, "weight": 3},
+ *  "memory":      {"enabled": false}}
+ * }</pre>
+ * {@link #parse} reports every problem at once, each with its path, and never returns a partly
+ * valid model.
+ */
+public final class HealthThresholds {
+    /** Latency thresholds above one hour are refused as a unit mistake (seconds for milliseconds). */
+    static final double MAX_LATENCY_MS = 3_600_000;
+    static final double MAX_WEIGHT = 100;
+
+    private final Map<HealthSignal, SignalThreshold> bySignal;
+
+    private HealthThresholds(Map<HealthSignal, SignalThreshold> bySignal) {
+        EnumMap<HealthSignal, SignalThreshold> copy = new EnumMap<>(HealthSignal.class);
+        copy.putAll(bySignal);
+        this.bySignal = Collections.unmodifiableMap(copy);
+    }
+
+    /**
+     * The shipped defaults: error rate 1 % / 5 % (weight 3), p99 latency 500 / 2000 ms (weight 2),
+     * CPU 80 % / 95 % and memory 85 % / 95 % of the limit (weight 1 each), request rate down 50 % /
+     * 80 % from its baseline (weight 2).
+     */
+    public static HealthThresholds defaults() {
+        Map<HealthSignal, SignalThreshold> m = new EnumMap<>(HealthSignal.class);
+        m.put(HealthSignal.ERROR_RATE, new SignalThreshold(0.01, 0.05, 3));
+        m.put(HealthSignal.LATENCY_P99, new SignalThreshold(500, 2000, 2));
+        m.put(HealthSignal.CPU, new SignalThreshold(0.80, 0.95, 1));
+        m.put(HealthSignal.MEMORY, new SignalThreshold(0.85, 0.95, 1));
+        m.put(HealthSignal.REQUEST_RATE_DROP, new SignalThreshold(0.5, 0.8, 2));
+        return new HealthThresholds(m);
+    }
+
+    /** The threshold of a signal, or empty when the signal is disabled. */
+    public Optional<SignalThreshold> of(HealthSignal signal) {
+        return Optional.ofNullable(bySignal.get(signal));
+    }
+
+    /** The enabled signals and their thresholds, in declaration order. */
+    public Map<HealthSignal, SignalThreshold> bySignal() {
+        return bySignal;
+    }
+
+    /** The outcome of parsing: a valid model, or every error found. */
+    public sealed interface Parsed permits Valid, Invalid {}
+
+    /** A valid model. */
+    public record Valid(HealthThresholds thresholds) implements Parsed {
+        public Valid {
+            Objects.requireNonNull(thresholds, "thresholds");
+        }
+    }
+
+    /** Every problem found, each naming its path (for example {@code thresholds.cpu.critical}) and what is allowed. */
+    public record Invalid(List<String> errors) implements Parsed {
+        public Invalid {
+            errors = List.copyOf(errors);
+            if (errors.isEmpty()) {
+                throw new IllegalArgumentException("an invalid result needs at least one error");
+            }
+        }
+    }
+
+    /** Parses overrides on top of the defaults; error paths start with {@code thresholds}. */
+    public static Parsed parse(JsonObject json) {
+        return defaults().withOverrides(json, "thresholds");
+    }
+
+    /**
+     * Applies overrides to this model (for a management API that changes one signal at a time).
+     *
+     * @param path the prefix of error paths, for example {@code sources.prometheus.health}
+     */
+    public Parsed withOverrides(JsonObject json, String path) {
+        List<String> errors = new ArrayList<>();
+        Map<HealthSignal, SignalThreshold> result = new EnumMap<>(HealthSignal.class);
+        result.putAll(bySignal);
+        for (Map.Entry<String, JsonValue> entry : json.entrySet()) {
+            String where = path + "." + entry.getKey();
+            Optional<HealthSignal> signal = HealthSignal.fromWireName(entry.getKey());
+            if (signal.isEmpty()) {
+                errors.add(where + ": unknown signal; known signals are " + HealthSignal.wireNames());
+                continue;
+            }
+            if (entry.getValue().getValueType() != JsonValue.ValueType.OBJECT) {
+                errors.add(where + ": must be an object with degraded, critical, weight or enabled");
+                continue;
+            }
+            HealthSignal s = signal.get();
+            SignalThreshold base = bySignal.getOrDefault(s, defaults().bySignal.get(s));
+            readSignal(s, base, entry.getValue().asJsonObject(), where, errors).ifPresentOrElse(
+                    t -> result.put(s, t), () -> result.remove(s));
+        }
+        return errors.isEmpty() ? new Valid(new HealthThresholds(result)) : new Invalid(errors);
+    }
+
+    /** Empty when the signal is disabled (or invalid: then {@code errors} says why). */
+    private static Optional<SignalThreshold> readSignal(
+            HealthSignal s, SignalThreshold base, JsonObject o, String where, List<String> errors) {
+        int before = errors.size();
+        boolean enabled = true;
+        double degraded = base.degraded();
+        double critical = base.critical();
+        double weight = base.weight();
+        for (Map.Entry<String, JsonValue> f : o.entrySet()) {
+            String field = where + "." + f.getKey();
+            switch (f.getKey()) {
+                case "enabled" -> {
+                    JsonValue v = f.getValue();
+                    if (v == JsonValue.TRUE || v == JsonValue.FALSE) {
+                        enabled = v == JsonValue.TRUE;
+                    } else {
+                        errors.add(field + ": must be true or false");
+                    }
+                }
+                case "degraded" -> degraded = number(f.getValue(), field, errors, degraded);
+                case "critical" -> critical = number(f.getValue(), field, errors, critical);
+                case "weight" -> weight = number(f.getValue(), field, errors, weight);
+                case "unit" -> {
+                    // read-only, accepted so the JSON of toJson() can be sent back unchanged
+                    if (!(f.getValue() instanceof jakarta.json.JsonString str) || !str.getString().equals(s.unit())) {
+                        errors.add(field + ": the unit of " + s.wireName() + " is fixed: " + s.unit());
+                    }
+                }
+                default -> errors.add(field + ": unknown field; allowed are degraded, critical, weight, enabled");
+            }
+        }
+        if (errors.size() > before) {
+            return Optional.empty();
+        }
+        String unit = s.fraction() ? " (a fraction, 0 < x <= 1)" : " (milliseconds, 0 < x <= " + (long) MAX_LATENCY_MS + ")";
+        double max = s.fraction() ? 1 : MAX_LATENCY_MS;
+        if (!(degraded > 0) || degraded > max) {
+            errors.add(where + ".degraded: " + num(degraded) + " is out of range" + unit);
+        }
+        if (!(critical > 0) || critical > max) {
+            errors.add(where + ".critical: " + num(critical) + " is out of range" + unit);
+        }
+        if (!(critical > degraded)) {
+            errors.add(where + ".critical: " + num(critical) + " must be greater than degraded (" + num(degraded) + ")");
+        }
+        if (!(weight > 0) || weight > MAX_WEIGHT) {
+            errors.add(where + ".weight: " + num(weight) + " must be greater than 0 and at most " + (int) MAX_WEIGHT);
+        }
+        if (errors.size() > before || !enabled) {
+            return Optional.empty();
+        }
+        return Optional.of(new SignalThreshold(degraded, critical, weight));
+    }
+
+    private static double number(JsonValue v, String field, List<String> errors, double fallback) {
+        if (v instanceof JsonNumber n) {
+            double d = n.doubleValue();
+            if (Double.isFinite(d)) {
+                return d;
+            }
+        }
+        errors.add(field + ": must be a number");
+        return fallback;
+    }
+
+    private static String num(double d) {
+        return d == Math.rint(d) && Math.abs(d) < 1e15 ? Long.toString((long) d) : Double.toString(d);
+    }
+
+    /** The JSON form, every signal written out (disabled ones as {@code {"enabled": false}}). */
+    public JsonObject toJson() {
+        JsonObjectBuilder b = Jsonp.provider().createObjectBuilder();
+        for (HealthSignal s : HealthSignal.values()) {
+            SignalThreshold t = bySignal.get(s);
+            if (t == null) {
+                b.add(s.wireName(), Jsonp.provider().createObjectBuilder().add("enabled", false));
+            } else {
+                b.add(s.wireName(), Jsonp.provider().createObjectBuilder().add("enabled", true).add("degraded", t.degraded())
+                        .add("critical", t.critical()).add("weight", t.weight()).add("unit", s.unit()));
+            }
+        }
+        return b.build();
+    }
+
+    @Override
+    public boolean equals(Object o) {
+        return o instanceof HealthThresholds h && h.bySignal.equals(bySignal);
+    }
+
+    @Override
+    public int hashCode() {
+        return bySignal.hashCode();
+    }
+
+    @Override
+    public String toString() {
+        return "HealthThresholds" + bySignal;
+    }
+}

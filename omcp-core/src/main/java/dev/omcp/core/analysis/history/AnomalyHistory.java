@@ -1,0 +1,308 @@
+package dev.omcp.core.analysis.history;
+
+import dev.omcp.core.analysis.anomaly.AnomalyFinding;
+import dev.omcp.core.analysis.anomaly.AnomalyKind;
+import dev.omcp.ports.anomaly.AnomalyScoreSample;
+import dev.omcp.ports.anomaly.AnomalyScoreSink;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.TreeMap;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicLong;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The anomaly scores detected in the last hour, per (tenant, service, signal), in memory, and handed
+ * on to an optional durable sink ({@code OMCP_ANOMALY_HISTORY_REMOTE_WRITE}).
+ *
+ * <p>Thread-safety: any number of threads may record and query at once. Series live in a
+ * concurrent map; each series is a small ring buffer whose methods hold its own lock for a few
+ * array writes, never around I/O. The sink is called after the score is stored and must not block
+ * (see {@link AnomalyScoreSink}); if it throws anyway the score stays recorded, the failure is
+ * counted and logged (first and every 1000th), and the call path goes on.
+ *
+ * <p>Memory is bounded by {@link HistoryLimits}: scores older than the retention are never
+ * returned and are overwritten or evicted; at most {@code maxSeries} series of at most
+ * {@code maxPointsPerSeries} scores each.
+ */
+public final class AnomalyHistory {
+    private static final Logger LOG = LoggerFactory.getLogger(AnomalyHistory.class);
+    /** Scores stamped this far after the clock are refused as clock trouble. */
+    static final Duration MAX_FUTURE_SKEW = Duration.ofMinutes(1);
+
+    private record Key(String tenant, String service, String signal) {}
+
+    private final Clock clock;
+    private final HistoryLimits limits;
+    private final Optional<AnomalyScoreSink> sink;
+    private final ConcurrentHashMap<Key, Ring> series = new ConcurrentHashMap<>();
+    private final Object evictionLock = new Object();
+    private final AtomicLong evictedSeries = new AtomicLong();
+    private final AtomicLong refusedSamples = new AtomicLong();
+    private final AtomicLong sinkDropped = new AtomicLong();
+    private final AtomicLong sinkFailures = new AtomicLong();
+
+    /**
+     * @param clock the time source (retention is measured against it)
+     * @param limits memory bounds
+     * @param sink the durable sink, or empty when none is configured
+     */
+    public AnomalyHistory(Clock clock, HistoryLimits limits, Optional<AnomalyScoreSink> sink) {
+        this.clock = Objects.requireNonNull(clock, "clock");
+        this.limits = Objects.requireNonNull(limits, "limits");
+        this.sink = Objects.requireNonNull(sink, "sink");
+    }
+
+    /** Whether scores also go to a durable sink (the post-mortem and the tools say so when not). */
+    public boolean remoteSinkConfigured() {
+        return sink.isPresent();
+    }
+
+    public HistoryLimits limits() {
+        return limits;
+    }
+
+    /**
+     * The sample to record for a detector verdict, or empty when the verdict has no score (not
+     * enough data: nothing is recorded, rather than a made-up 0).
+     */
+    public static Optional<AnomalyScoreSample> sampleOf(String tenant, String service, String signal, Instant at,
+            AnomalyFinding finding) {
+        if (!Double.isFinite(finding.score())) {
+            return Optional.empty();
+        }
+        return Optional.of(new AnomalyScoreSample(tenant, service, signal, at, finding.score(), finding.anomalous(),
+                finding.kind().map(AnomalyKind::wireName)));
+    }
+
+    /** Records one score; see {@link #recordAll}. */
+    public void record(AnomalyScoreSample sample) {
+        recordAll(List.of(sample));
+    }
+
+    /**
+     * Records scores (one detector run over several signals hands them over together, so the sink
+     * gets one batch). Scores older than the retention or more than a minute in the future are not
+     * kept in memory (counted in {@link #stats()}); every score is offered to the sink.
+     */
+    public void recordAll(List<AnomalyScoreSample> samples) {
+        Instant now = clock.instant();
+        Instant cutoff = now.minus(limits.retention());
+        Instant latestAllowed = now.plus(MAX_FUTURE_SKEW);
+        for (AnomalyScoreSample s : samples) {
+            if (s.at().isBefore(cutoff) || s.at().isAfter(latestAllowed)) {
+                refusedSamples.incrementAndGet();
+                continue;
+            }
+            Key key = new Key(s.tenant(), s.service(), s.signal());
+            Ring ring = series.get(key);
+            if (ring == null) {
+                makeRoom(cutoff);
+                ring = series.computeIfAbsent(key, k -> new Ring(limits.maxPointsPerSeries()));
+            }
+            ring.add(s.at().toEpochMilli(), s.score(), s.anomalous(), s.kind().orElse(null));
+        }
+        sink.ifPresent(target -> offer(target, samples));
+    }
+
+    private void offer(AnomalyScoreSink target, List<AnomalyScoreSample> samples) {
+        if (samples.isEmpty()) {
+            return;
+        }
+        try {
+            if (!target.offer(List.copyOf(samples))) {
+                sinkDropped.addAndGet(samples.size());
+            }
+        } catch (RuntimeException e) {
+            long n = sinkFailures.incrementAndGet();
+            if (n == 1 || n % 1000 == 0) {
+                // the class only: an adapter's message may carry an address
+                LOG.warn("anomaly score sink failed ({} failures so far): {}; scores stay in memory", n, e.getClass().getName());
+            }
+        }
+    }
+
+    /** Frees a slot for a new series: expired series first, then the one updated least recently. */
+    private void makeRoom(Instant cutoff) {
+        if (series.size() < limits.maxSeries()) {
+            return;
+        }
+        synchronized (evictionLock) {
+            long cut = cutoff.toEpochMilli();
+            series.entrySet().removeIf(e -> {
+                boolean expired = e.getValue().latest() < cut;
+                if (expired) {
+                    evictedSeries.incrementAndGet();
+                }
+                return expired;
+            });
+            while (series.size() >= limits.maxSeries()) {
+                Key oldest = null;
+                long oldestTime = Long.MAX_VALUE;
+                for (Map.Entry<Key, Ring> e : series.entrySet()) {
+                    long t = e.getValue().latest();
+                    if (t < oldestTime) {
+                        oldestTime = t;
+                        oldest = e.getKey();
+                    }
+                }
+                if (oldest == null || series.remove(oldest) == null) {
+                    break;
+                }
+                evictedSeries.incrementAndGet();
+            }
+        }
+    }
+
+    /** The rows a {@code get_anomaly_history} call asked for. */
+    public HistoryResult query(HistoryQuery q) {
+        Instant now = clock.instant();
+        long cutoff = now.minus(limits.retention()).toEpochMilli();
+        long from = Math.max(q.from().toEpochMilli(), cutoff);
+        long to = q.to().toEpochMilli();
+        List<HistoryRow> rows = new ArrayList<>();
+        for (Map.Entry<Key, Ring> e : series.entrySet()) {
+            Key k = e.getKey();
+            if (!k.tenant().equals(q.tenant()) || q.service().filter(s -> !s.equals(k.service())).isPresent()
+                    || q.signal().filter(s -> !s.equals(k.signal())).isPresent()) {
+                continue;
+            }
+            e.getValue().collect(k.service(), k.signal(), from, to, q.anomalousOnly(), rows);
+        }
+        rows.sort(Comparator.comparing(HistoryRow::at).thenComparing(HistoryRow::service).thenComparing(HistoryRow::signal));
+        boolean truncated = rows.size() > q.limit();
+        List<HistoryRow> kept = truncated ? rows.subList(rows.size() - q.limit(), rows.size()) : rows;
+        Optional<String> note = Optional.empty();
+        if (q.from().toEpochMilli() < cutoff) {
+            note = Optional.of("the in-memory history keeps the last " + human(limits.retention()) + "; earlier scores "
+                    + (sink.isPresent() ? "are in the remote-write sink (query them through the metrics source)"
+                            : "were not kept: set OMCP_ANOMALY_HISTORY_REMOTE_WRITE to keep them"));
+        } else if (kept.isEmpty()) {
+            note = Optional.of("no anomaly scores recorded in this window: scores are recorded when detect_anomalies or"
+                    + " get_service_health judge a service");
+        }
+        return new HistoryResult(kept, truncated, limits.retention(), sink.isPresent(), note);
+    }
+
+    /**
+     * Per-service sparklines of the tenant over the retention window, in buckets of {@code bucket}
+     * aligned to multiples of it, services in name order.
+     */
+    public List<Sparkline> sparklines(String tenant, Duration bucket) {
+        long width = bucket.toMillis();
+        if (width <= 0 || limits.retention().toMillis() / width > 10_000) {
+            throw new IllegalArgumentException("sparkline bucket must be positive and give at most 10000 buckets, got " + bucket);
+        }
+        Instant now = clock.instant();
+        int n = (int) ((limits.retention().toMillis() + width - 1) / width);
+        long end = Math.floorDiv(now.toEpochMilli(), width) * width + width;
+        long start = end - n * width;
+        long cutoff = now.minus(limits.retention()).toEpochMilli();
+        Map<String, double[]> scores = new TreeMap<>();
+        Map<String, boolean[]> flags = new TreeMap<>();
+        for (Map.Entry<Key, Ring> e : series.entrySet()) {
+            if (!e.getKey().tenant().equals(tenant)) {
+                continue;
+            }
+            double[] s = scores.computeIfAbsent(e.getKey().service(), k -> {
+                double[] fresh = new double[n];
+                Arrays.fill(fresh, Double.NaN);
+                return fresh;
+            });
+            boolean[] f = flags.computeIfAbsent(e.getKey().service(), k -> new boolean[n]);
+            e.getValue().bucket(start, width, Math.max(start, cutoff), s, f);
+        }
+        List<Sparkline> out = new ArrayList<>();
+        scores.forEach((service, s) -> out.add(new Sparkline(service, Instant.ofEpochMilli(start), bucket, s, flags.get(service))));
+        return out;
+    }
+
+    /** Counters for the health endpoint and tests. */
+    public record Stats(int series, long evictedSeries, long refusedSamples, long sinkDropped, long sinkFailures) {}
+
+    public Stats stats() {
+        return new Stats(series.size(), evictedSeries.get(), refusedSamples.get(), sinkDropped.get(), sinkFailures.get());
+    }
+
+    private static String human(Duration d) {
+        long m = d.toMinutes();
+        return m % 60 == 0 ? (m / 60) + " h" : m + " min";
+    }
+
+    /** The scores of one series, a ring buffer grown on demand up to its capacity. */
+    private static final class Ring {
+        private final int capacity;
+        private long[] times = new long[8];
+        private double[] scores = new double[8];
+        private boolean[] anomalous = new boolean[8];
+        private String[] kinds = new String[8];
+        private int size;
+        private int head; // index of the oldest when full
+        private volatile long latest = Long.MIN_VALUE;
+
+        Ring(int capacity) {
+            this.capacity = capacity;
+        }
+
+        long latest() {
+            return latest;
+        }
+
+        synchronized void add(long at, double score, boolean isAnomalous, String kind) {
+            int slot;
+            if (size < capacity) {
+                if (size == times.length) {
+                    int grown = Math.min(capacity, times.length * 2);
+                    times = Arrays.copyOf(times, grown);
+                    scores = Arrays.copyOf(scores, grown);
+                    anomalous = Arrays.copyOf(anomalous, grown);
+                    kinds = Arrays.copyOf(kinds, grown);
+                }
+                slot = size++;
+            } else {
+                slot = head;
+                head = (head + 1) % capacity;
+            }
+            times[slot] = at;
+            scores[slot] = score;
+            anomalous[slot] = isAnomalous;
+            kinds[slot] = kind;
+            if (at > latest) {
+                latest = at;
+            }
+        }
+
+        synchronized void collect(String service, String signal, long from, long to, boolean anomalousOnly, List<HistoryRow> out) {
+            for (int i = 0; i < size; i++) {
+                long t = times[i];
+                if (t >= from && t <= to && (!anomalousOnly || anomalous[i])) {
+                    out.add(new HistoryRow(service, signal, Instant.ofEpochMilli(t), scores[i], anomalous[i], Optional.ofNullable(kinds[i])));
+                }
+            }
+        }
+
+        synchronized void bucket(long start, long width, long cutoff, double[] maxScores, boolean[] flags) {
+            for (int i = 0; i < size; i++) {
+                long t = times[i];
+                if (t < cutoff || t < start) {
+                    continue;
+                }
+                int b = (int) ((t - start) / width);
+                if (b >= maxScores.length) {
+                    continue;
+                }
+                maxScores[b] = Double.isNaN(maxScores[b]) ? scores[i] : Math.max(maxScores[b], scores[i]);
+                flags[b] |= anomalous[i];
+            }
+        }
+    }
+}

@@ -1,0 +1,47 @@
+package dev.omcp.core.analysis.history;
+
+import dev.omcp.sdk.json.Jsonp;
+
+import jakarta.json.JsonArrayBuilder;
+import jakarta.json.JsonObject;
+import jakarta.json.JsonObjectBuilder;
+import java.time.Duration;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+
+/**
+ * The answer to a {@link HistoryQuery}.
+ *
+ * @param rows oldest first
+ * @param truncated whether older matching rows were left out by the limit
+ * @param retention how far back the in-memory history reaches
+ * @param remoteSinkConfigured whether scores are also sent to a durable sink
+ * @param note what the rows cannot show (for example that only the last hour is kept), when relevant
+ */
+public record HistoryResult(List<HistoryRow> rows, boolean truncated, Duration retention, boolean remoteSinkConfigured, Optional<String> note) {
+    public HistoryResult {
+        rows = List.copyOf(rows);
+        Objects.requireNonNull(retention, "retention");
+        Objects.requireNonNull(note, "note");
+    }
+
+    /**
+     * JSON for {@code get_anomaly_history}: {@code rows[]} ({@code service, signal, at, score,
+     * anomalous, kind}), {@code truncated}, {@code retentionSeconds}, {@code remoteSinkConfigured},
+     * {@code note} when there is one.
+     */
+    public JsonObject toJson() {
+        JsonArrayBuilder a = Jsonp.provider().createArrayBuilder();
+        for (HistoryRow r : rows) {
+            JsonObjectBuilder o = Jsonp.provider().createObjectBuilder().add("service", r.service()).add("signal", r.signal())
+                    .add("at", r.at().toString()).add("score", r.score()).add("anomalous", r.anomalous());
+            r.kind().ifPresent(k -> o.add("kind", k));
+            a.add(o);
+        }
+        JsonObjectBuilder b = Jsonp.provider().createObjectBuilder().add("rows", a).add("truncated", truncated)
+                .add("retentionSeconds", retention.toSeconds()).add("remoteSinkConfigured", remoteSinkConfigured);
+        note.ifPresent(n -> b.add("note", n));
+        return b.build();
+    }
+}

@@ -1,0 +1,24 @@
+package dev.omcp.core.analysis.history;
+
+import java.time.Instant;
+import java.util.Objects;
+import java.util.Optional;
+
+/**
+ * One recorded anomaly score.
+ *
+ * @param service the service
+ * @param signal the signal
+ * @param at when it was judged
+ * @param score the score (robust sigmas)
+ * @param anomalous whether the verdict was an anomaly
+ * @param kind the anomaly's kind when anomalous
+ */
+public record HistoryRow(String service, String signal, Instant at, double score, boolean anomalous, Optional<String> kind) {
+    public HistoryRow {
+        Objects.requireNonNull(service, "service");
+        Objects.requireNonNull(signal, "signal");
+        Objects.requireNonNull(at, "at");
+        Objects.requireNonNull(kind, "kind");
+    }
+}

@@ -1,0 +1,209 @@
+package dev.omcp.core.analysis.postmortem;
+
+import dev.omcp.core.analysis.blast.AffectedNode;
+import dev.omcp.core.analysis.blast.BlastRadius;
+import dev.omcp.core.analysis.history.HistoryRow;
+import dev.omcp.core.analysis.postmortem.PostmortemReport.BlastIncluded;
+import dev.omcp.core.analysis.postmortem.PostmortemReport.BlastOmitted;
+import dev.omcp.core.analysis.postmortem.PostmortemReport.BlastSection;
+import dev.omcp.core.analysis.postmortem.PostmortemReport.TracesIncluded;
+import dev.omcp.core.analysis.postmortem.PostmortemReport.TracesOmitted;
+import dev.omcp.core.analysis.postmortem.PostmortemReport.TracesSection;
+import dev.omcp.sdk.query.TraceSummary;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import java.util.TreeMap;
+
+/**
+ * Turns gathered inputs into a {@link PostmortemReport}: applies the spec 4.4 caps and situation
+ * rules, writes the synopsis and the follow-ups. Stateless and thread-safe.
+ *
+ * <p>Caps: the timeline keeps the 20 most telling rows (anomalies first, then the highest scores),
+ * shown oldest first; the blast radius its 30 nearest resources; the signals the 10 highest mean
+ * scores; the traces the first 10 in {@code query_traces} order (errors first, then slowest).
+ *
+ * <p>Situation rules (spec 4.4): without an anomaly-history sink the synopsis says no scores were
+ * recorded beyond memory and a follow-up suggests {@code OMCP_ANOMALY_HISTORY_REMOTE_WRITE}; without
+ * a traces-capable connector Related traces is replaced by a note; with the topology provider down
+ * (or none configured) Blast radius is replaced by a note; without log highlights that section is
+ * left out. When no anomaly score, trace or log highlight was found at all, a no-signal notice
+ * leads the report (also in a custom template).
+ */
+public final class PostmortemBuilder {
+    static final String SINK_VARIABLE = "OMCP_ANOMALY_HISTORY_REMOTE_WRITE";
+
+    public PostmortemReport build(PostmortemInput in) {
+        List<HistoryRow> timeline = capTimeline(in.timeline());
+        Optional<HistoryRow> peak = in.timeline().stream()
+                .max(Comparator.comparingDouble(HistoryRow::score).thenComparing(HistoryRow::at, Comparator.reverseOrder()));
+        BlastSection blast = blastSection(in);
+        TracesSection traces = tracesSection(in);
+        List<LogHighlight> logs = in.logHighlights().subList(0, Math.min(PostmortemReport.MAX_LOG_HIGHLIGHTS, in.logHighlights().size()));
+        List<ContributingSignal> signals = in.signals().stream()
+                .sorted(Comparator.comparingDouble(ContributingSignal::meanScore).reversed()
+                        .thenComparing(ContributingSignal::service).thenComparing(ContributingSignal::signal))
+                .limit(PostmortemReport.MAX_SIGNALS).toList();
+        boolean noSignal = in.timeline().isEmpty() && in.traces().isEmpty() && in.logHighlights().isEmpty();
+        Optional<String> notice = noSignal
+                ? Optional.of(String.format(Locale.ROOT, "No signal: no anomaly scores, traces or log highlights were found for %s"
+                        + " between %s and %s. This draft has nothing to report yet.", in.service(), in.from(), in.to()))
+                : Optional.empty();
+        String synopsis = synopsis(in, peak, blast, traces);
+        List<String> followUps = followUps(in, peak, blast, traces, signals, noSignal);
+        return new PostmortemReport(in.service(), in.window(), in.from(), in.to(), in.tenant(), notice, synopsis, timeline,
+                in.timeline().size(), blast, signals, in.signals().size(), traces, logs, followUps);
+    }
+
+    private static List<HistoryRow> capTimeline(List<HistoryRow> rows) {
+        List<HistoryRow> kept = rows.stream()
+                .sorted(Comparator.comparing((HistoryRow r) -> !r.anomalous()).thenComparing(Comparator.comparingDouble(HistoryRow::score).reversed())
+                        .thenComparing(HistoryRow::at))
+                .limit(PostmortemReport.MAX_TIMELINE_ROWS).toList();
+        List<HistoryRow> ordered = new ArrayList<>(kept);
+        ordered.sort(Comparator.comparing(HistoryRow::at).thenComparing(HistoryRow::service).thenComparing(HistoryRow::signal));
+        return ordered;
+    }
+
+    private static BlastSection blastSection(PostmortemInput in) {
+        SourceState topology = in.situation().topology();
+        switch (topology.availability()) {
+            case UNAVAILABLE -> {
+                return new BlastOmitted("Blast radius omitted: the topology provider is down"
+                        + (topology.detail().isEmpty() ? "" : " (" + topology.detail() + ")") + ".");
+            }
+            case NOT_CONFIGURED -> {
+                return new BlastOmitted("Blast radius omitted: no topology source is configured.");
+            }
+            default -> {
+                BlastRadius b = in.blastRadius().orElseThrow();
+                List<AffectedNode> nodes = b.nodes().subList(0, Math.min(PostmortemReport.MAX_BLAST_NODES, b.nodes().size()));
+                Map<String, Integer> hosts = new TreeMap<>();
+                b.byHost().forEach((h, ids) -> hosts.put(h, ids.size()));
+                Map<String, Integer> owners = new TreeMap<>();
+                b.byOwner().forEach((o, ids) -> owners.put(o, ids.size()));
+                return new BlastIncluded(b.targets(), nodes, b.nodes().size() + b.omitted(), b.truncated(), hosts, owners, b.unresolved());
+            }
+        }
+    }
+
+    private static TracesSection tracesSection(PostmortemInput in) {
+        SourceState traces = in.situation().traces();
+        switch (traces.availability()) {
+            case NOT_CONFIGURED -> {
+                return new TracesOmitted("Related traces omitted: no traces-capable connector is configured.");
+            }
+            case UNAVAILABLE -> {
+                return new TracesOmitted("Related traces omitted: every traces source failed"
+                        + (traces.detail().isEmpty() ? "" : " (" + traces.detail() + ")") + ".");
+            }
+            default -> {
+                List<TraceSummary> kept = in.traces().subList(0, Math.min(PostmortemReport.MAX_TRACES, in.traces().size()));
+                int errors = (int) kept.stream().filter(TraceSummary::hasError).count();
+                return new TracesIncluded(kept, in.traces().size(), errors);
+            }
+        }
+    }
+
+    private static String synopsis(PostmortemInput in, Optional<HistoryRow> peak, BlastSection blast, TracesSection traces) {
+        StringBuilder s = new StringBuilder();
+        s.append(String.format(Locale.ROOT, "Post-mortem draft for %s over %s (%s to %s%s).", md(in.service()), in.window(),
+                in.from(), in.to(), in.tenant().isEmpty() ? "" : ", tenant " + md(in.tenant())));
+        if (peak.isPresent()) {
+            HistoryRow p = peak.get();
+            long anomalousSignals = in.timeline().stream().filter(HistoryRow::anomalous).map(r -> r.service() + "/" + r.signal())
+                    .distinct().count();
+            long services = in.timeline().stream().filter(HistoryRow::anomalous).map(HistoryRow::service).distinct().count();
+            Optional<HistoryRow> first = in.timeline().stream().filter(HistoryRow::anomalous).min(Comparator.comparing(HistoryRow::at));
+            s.append(String.format(Locale.ROOT, " Peak anomaly score %.1f on %s of %s at %s%s.", p.score(), md(p.signal()),
+                    md(p.service()), p.at(), p.kind().map(k -> " (" + k + ")").orElse("")));
+            if (first.isPresent()) {
+                s.append(String.format(Locale.ROOT, " %d anomalous signal%s across %d service%s; the first anomaly began at %s (%s of %s).",
+                        anomalousSignals, anomalousSignals == 1 ? "" : "s", services, services == 1 ? "" : "s", first.get().at(),
+                        md(first.get().signal()), md(first.get().service())));
+            } else {
+                s.append(" No score crossed the anomaly threshold.");
+            }
+        } else {
+            s.append(" No anomaly scores were recorded for this window.");
+        }
+        if (!in.situation().historySinkConfigured()) {
+            s.append(" The anomaly-history sink is not configured: no scores recorded beyond the gateway's in-memory last hour.");
+        }
+        switch (blast) {
+            case BlastIncluded b when b.targets().isEmpty() -> s.append(" Blast radius: ").append(md(in.service()))
+                    .append(" is not in the topology.");
+            case BlastIncluded b -> {
+                int affected = b.totalNodes() - b.targets().size();
+                s.append(String.format(Locale.ROOT, " Blast radius: %d affected resource%s beyond the %d matching %s, on %d host%s%s.",
+                        affected, affected == 1 ? "" : "s", b.targets().size(), b.targets().size() == 1 ? "resource" : "resources",
+                        b.hosts().size(), b.hosts().size() == 1 ? "" : "s", b.truncated() ? " (walk truncated)" : ""));
+            }
+            case BlastOmitted o -> s.append(" Blast radius unknown: topology unavailable.");
+        }
+        switch (traces) {
+            case TracesIncluded t when t.total() > 0 -> s.append(String.format(Locale.ROOT, " %d related trace%s, %d with errors among the %d listed.",
+                    t.total(), t.total() == 1 ? "" : "s", t.errorCount(), t.traces().size()));
+            case TracesIncluded t -> s.append(" No related traces found.");
+            case TracesOmitted o -> s.append(" Traces not searched: ").append(o.note().replaceFirst("^Related traces omitted: ", ""));
+        }
+        return s.toString();
+    }
+
+    private static List<String> followUps(PostmortemInput in, Optional<HistoryRow> peak, BlastSection blast, TracesSection traces,
+            List<ContributingSignal> signals, boolean noSignal) {
+        List<String> f = new ArrayList<>();
+        if (noSignal) {
+            f.add("Check that " + md(in.service()) + " is the name the sources use (list_services), then widen the window.");
+        }
+        if (!in.situation().historySinkConfigured()) {
+            f.add("Enable durable anomaly history: set " + SINK_VARIABLE + " to a Prometheus remote-write endpoint so scores"
+                    + " outlive the in-memory hour and future post-mortems have a full timeline.");
+        }
+        peak.ifPresent(p -> f.add(String.format(Locale.ROOT, "Confirm the onset: query_metrics for %s of %s around %s.",
+                md(p.signal()), md(p.service()), p.at())));
+        signals.stream().filter(s -> !s.service().equals(in.service())).findFirst().ifPresent(s -> f.add(String.format(Locale.ROOT,
+                "Check %s too: its %s moved during the window (mean score %.1f).", md(s.service()), md(s.signal()), s.meanScore())));
+        switch (traces) {
+            case TracesIncluded t when t.errorCount() > 0 -> {
+                TraceSummary e = t.traces().stream().filter(TraceSummary::hasError).findFirst().orElseThrow();
+                f.add("Open error trace " + md(e.traceId()) + " (" + md(e.rootName()) + " on " + md(e.rootService())
+                        + ") in your tracing UI, or query_traces with errorsOnly.");
+            }
+            case TracesIncluded t -> { }
+            case TracesOmitted o -> {
+                if (in.situation().traces().availability() == SourceState.Availability.NOT_CONFIGURED) {
+                    f.add("Add a traces-capable connector (for example the tempo connector plugin) so post-mortems can show related traces.");
+                } else {
+                    f.add("Restore the traces sources and rerun query_traces for " + md(in.service()) + ".");
+                }
+            }
+        }
+        switch (blast) {
+            case BlastIncluded b when b.totalNodes() > b.targets().size() -> f.add(String.format(Locale.ROOT,
+                    "Tell the owners of the %d affected resources%s; get_blast_radius lists them all.", b.totalNodes() - b.targets().size(),
+                    b.owners().isEmpty() ? "" : " (" + String.join(", ", b.owners().keySet().stream().limit(5).map(PostmortemBuilder::md).toList()) + ")"));
+            case BlastIncluded b -> { }
+            case BlastOmitted o -> f.add(in.situation().topology().availability() == SourceState.Availability.NOT_CONFIGURED
+                    ? "Configure a topology source (the kubernetes connector) to see the blast radius."
+                    : "Restore the topology source and rerun get_blast_radius for " + md(in.service()) + ".");
+        }
+        if (in.logHighlights().isEmpty() && !noSignal) {
+            f.add("Search the logs: query_logs for " + md(in.service()) + " with level=error around "
+                    + peak.map(p -> p.at().toString()).orElse(in.to().toString()) + ".");
+        }
+        if (f.isEmpty()) {
+            f.add("Review the timeline above with the service owners and record the root cause.");
+        }
+        return f;
+    }
+
+    /** Makes untrusted text safe inside one markdown line: no line breaks, no table separators. */
+    static String md(String text) {
+        String oneLine = text.replace('\r', ' ').replace('\n', ' ').replace("|", "\\|");
+        return oneLine.length() > 200 ? oneLine.substring(0, 199) + "…" : oneLine;
+    }
+}

@@ -1,0 +1,51 @@
+package dev.omcp.core.analysis.postmortem;
+
+import dev.omcp.core.analysis.blast.BlastRadius;
+import dev.omcp.core.analysis.history.HistoryRow;
+import dev.omcp.sdk.query.TraceSummary;
+import java.time.Instant;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+
+/**
+ * Everything a post-mortem is built from; the {@code generate_postmortem} tool gathers it.
+ *
+ * @param service the suspected root-cause service
+ * @param window the window as the caller wrote it (default {@code 1h}, spec 8)
+ * @param from start of the window
+ * @param to end of the window
+ * @param tenant the caller's tenant, empty string when single-tenant
+ * @param timeline anomaly history rows of the window (the service and whatever else the caller
+ *     thinks related, for example its blast radius)
+ * @param blastRadius the blast radius walked from the service at the peak; empty unless the topology
+ *     is available
+ * @param signals contributing signals (for example {@link ContributingSignal#fromHistory})
+ * @param traces related traces, ranked as {@code query_traces} ranks them
+ * @param logHighlights extracted log highlights, redacted; empty when none were extracted
+ * @param situation the situation flags of the spec 4.4 rules
+ */
+public record PostmortemInput(
+        String service, String window, Instant from, Instant to, String tenant, List<HistoryRow> timeline,
+        Optional<BlastRadius> blastRadius, List<ContributingSignal> signals, List<TraceSummary> traces,
+        List<LogHighlight> logHighlights, Situation situation) {
+    public PostmortemInput {
+        Objects.requireNonNull(service, "service");
+        Objects.requireNonNull(window, "window");
+        Objects.requireNonNull(from, "from");
+        Objects.requireNonNull(to, "to");
+        Objects.requireNonNull(tenant, "tenant");
+        timeline = List.copyOf(timeline);
+        Objects.requireNonNull(blastRadius, "blastRadius");
+        signals = List.copyOf(signals);
+        traces = List.copyOf(traces);
+        logHighlights = List.copyOf(logHighlights);
+        Objects.requireNonNull(situation, "situation");
+        if (to.isBefore(from)) {
+            throw new IllegalArgumentException("post-mortem window ends (" + to + ") before it starts (" + from + ")");
+        }
+        if (situation.topology().isAvailable() && blastRadius.isEmpty()) {
+            throw new IllegalArgumentException("topology is available but no blast radius was given");
+        }
+    }
+}

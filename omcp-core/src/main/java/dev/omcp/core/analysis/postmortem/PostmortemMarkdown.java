@@ -1,0 +1,183 @@
+package dev.omcp.core.analysis.postmortem;
+
+import dev.omcp.core.analysis.blast.AffectedNode;
+import dev.omcp.core.analysis.history.HistoryRow;
+import dev.omcp.core.analysis.postmortem.PostmortemReport.BlastIncluded;
+import dev.omcp.core.analysis.postmortem.PostmortemReport.BlastOmitted;
+import dev.omcp.core.analysis.postmortem.PostmortemReport.TracesIncluded;
+import dev.omcp.core.analysis.postmortem.PostmortemReport.TracesOmitted;
+import dev.omcp.sdk.query.TraceSummary;
+import java.util.Locale;
+import java.util.Map;
+
+/**
+ * Renders a {@link PostmortemReport} as markdown. The built-in layout has the spec 4.4 sections
+ * in the prescribed order: Synopsis; Anomaly timeline; Blast radius at peak; Contributing signals;
+ * Related traces; Log highlights (only when extracted); Suggested follow-ups. A section omitted by
+ * a situation rule keeps its heading and shows the note instead. Every piece of data is made safe
+ * for a markdown table cell or line (no line breaks, no {@code |}, at most 200 characters).
+ */
+public final class PostmortemMarkdown {
+    /** The rendered body of each section, without headings; also what the template tokens expand to. */
+    public record Blocks(String synopsis, String timeline, String blastRadius, String signals, String traces,
+            String logHighlights, String followUps) {}
+
+    private PostmortemMarkdown() {}
+
+    /** The built-in layout. */
+    public static String render(PostmortemReport r) {
+        Blocks b = blocks(r);
+        StringBuilder out = new StringBuilder();
+        out.append("# Post-mortem draft: ").append(PostmortemBuilder.md(r.service())).append("\n\n");
+        r.noSignalNotice().ifPresent(n -> out.append(notice(n)));
+        section(out, "Synopsis", b.synopsis());
+        section(out, "Anomaly timeline", b.timeline());
+        section(out, "Blast radius at peak", b.blastRadius());
+        section(out, "Contributing signals", b.signals());
+        section(out, "Related traces", b.traces());
+        if (!r.logHighlights().isEmpty()) {
+            section(out, "Log highlights", b.logHighlights());
+        }
+        section(out, "Suggested follow-ups", b.followUps());
+        return out.toString().stripTrailing() + "\n";
+    }
+
+    static String notice(String text) {
+        return "> **" + text.replace("\n", " ") + "**\n\n";
+    }
+
+    private static void section(StringBuilder out, String title, String body) {
+        out.append("## ").append(title).append("\n\n").append(body.stripTrailing()).append("\n\n");
+    }
+
+    /** The section bodies. */
+    public static Blocks blocks(PostmortemReport r) {
+        return new Blocks(r.synopsis() + "\n", timeline(r), blast(r), signals(r), traces(r), logs(r), followUps(r));
+    }
+
+    private static String timeline(PostmortemReport r) {
+        if (r.timelineRows().isEmpty()) {
+            return "_No anomaly scores recorded between " + r.from() + " and " + r.to() + "._\n";
+        }
+        StringBuilder b = new StringBuilder("| Time (UTC) | Service | Signal | Score | Verdict |\n|---|---|---|---|---|\n");
+        for (HistoryRow row : r.timelineRows()) {
+            b.append("| ").append(row.at()).append(" | ").append(cell(row.service())).append(" | ").append(cell(row.signal()))
+                    .append(" | ").append(String.format(Locale.ROOT, "%.1f", row.score())).append(" | ")
+                    .append(row.anomalous() ? "anomaly" + row.kind().map(k -> " (" + cell(k) + ")").orElse("") : "normal").append(" |\n");
+        }
+        int omitted = r.timelineTotal() - r.timelineRows().size();
+        if (omitted > 0) {
+            b.append("\n_").append(omitted).append(" more row").append(omitted == 1 ? "" : "s")
+                    .append(" not shown (the ").append(PostmortemReport.MAX_TIMELINE_ROWS)
+                    .append(" most telling are listed); get_anomaly_history has them all._\n");
+        }
+        return b.toString();
+    }
+
+    private static String blast(PostmortemReport r) {
+        return switch (r.blastRadius()) {
+            case BlastOmitted o -> "_" + o.note() + "_\n";
+            case BlastIncluded in -> {
+                StringBuilder b = new StringBuilder();
+                if (in.nodes().isEmpty()) {
+                    b.append("_The topology does not know ").append(cell(r.service())).append(": nothing to walk._\n");
+                    yield b.toString();
+                }
+                int affected = in.totalNodes() - in.targets().size();
+                b.append(String.format(Locale.ROOT, "%d affected resource%s beyond the %d matching %s", affected, affected == 1 ? "" : "s",
+                        in.targets().size(), in.targets().size() == 1 ? "resource" : "resources"));
+                if (!in.hosts().isEmpty()) {
+                    b.append(" on ").append(in.hosts().size()).append(" host").append(in.hosts().size() == 1 ? "" : "s").append(": ");
+                    b.append(String.join(", ", in.hosts().entrySet().stream().sorted(Map.Entry.comparingByKey())
+                            .map(e -> cell(e.getKey()) + " (" + e.getValue() + ")").toList()));
+                }
+                b.append(".\n\n| Resource | Kind | Hops | Impact | Host | Owner |\n|---|---|---|---|---|---|\n");
+                for (AffectedNode n : in.nodes()) {
+                    b.append("| ").append(cell(n.id())).append(" | ").append(cell(n.kind())).append(" | ").append(n.hops())
+                            .append(" | ").append(cell(n.impact())).append(" | ").append(n.host().map(PostmortemMarkdown::cell).orElse("-"))
+                            .append(" | ").append(n.ownerRoot().map(PostmortemMarkdown::cell).orElse("-")).append(" |\n");
+                }
+                int omitted = in.totalNodes() - in.nodes().size();
+                if (omitted > 0) {
+                    b.append("\n_").append(omitted).append(" more resource").append(omitted == 1 ? "" : "s")
+                            .append(" not shown (the ").append(PostmortemReport.MAX_BLAST_NODES).append(" nearest are listed)._\n");
+                }
+                if (!in.unresolved().isEmpty()) {
+                    b.append("\n_Not found in the topology: ").append(cell(String.join(", ", in.unresolved()))).append("._\n");
+                }
+                yield b.toString();
+            }
+        };
+    }
+
+    private static String signals(PostmortemReport r) {
+        if (r.signals().isEmpty()) {
+            return "_No signal scores recorded in this window._\n";
+        }
+        StringBuilder b = new StringBuilder("| Service | Signal | Mean score | Peak score | Samples | Anomalous |\n|---|---|---|---|---|---|\n");
+        for (ContributingSignal s : r.signals()) {
+            b.append("| ").append(cell(s.service())).append(" | ").append(cell(s.signal())).append(" | ")
+                    .append(String.format(Locale.ROOT, "%.1f | %.1f | %d | %d |%n", s.meanScore(), s.peakScore(), s.samples(),
+                            s.anomalousSamples()));
+        }
+        if (r.signalsTotal() > r.signals().size()) {
+            b.append("\n_Top ").append(r.signals().size()).append(" of ").append(r.signalsTotal()).append(" signals by mean score._\n");
+        }
+        return b.toString();
+    }
+
+    private static String traces(PostmortemReport r) {
+        return switch (r.traces()) {
+            case TracesOmitted o -> "_" + o.note() + "_\n";
+            case TracesIncluded in -> {
+                if (in.traces().isEmpty()) {
+                    yield "_No related traces found in this window._\n";
+                }
+                StringBuilder b = new StringBuilder();
+                if (in.errorCount() > 0) {
+                    b.append("**").append(in.errorCount()).append(" error trace").append(in.errorCount() == 1 ? "" : "s").append(":** ");
+                    b.append(String.join(", ", in.traces().stream().filter(TraceSummary::hasError).map(t -> "`" + code(t.traceId()) + "`").toList()));
+                    b.append("\n\n");
+                }
+                b.append("| Trace | Root | Service | Duration (ms) | Spans | Error |\n|---|---|---|---|---|---|\n");
+                for (TraceSummary t : in.traces()) {
+                    b.append("| `").append(code(t.traceId())).append("` | ").append(cell(t.rootName())).append(" | ")
+                            .append(cell(t.rootService())).append(" | ").append(String.format(Locale.ROOT, "%.1f", t.durationMs()))
+                            .append(" | ").append(t.spanCount()).append(" | ").append(t.hasError() ? "**error**" : "").append(" |\n");
+                }
+                if (in.total() > in.traces().size()) {
+                    b.append("\n_").append(in.traces().size()).append(" of ").append(in.total())
+                            .append(" related traces shown (errors first, then slowest)._\n");
+                }
+                yield b.toString();
+            }
+        };
+    }
+
+    private static String logs(PostmortemReport r) {
+        StringBuilder b = new StringBuilder();
+        for (LogHighlight l : r.logHighlights()) {
+            b.append("- ").append(l.firstSeen()).append(l.occurrences() > 1 ? " (x" + l.occurrences() + ")" : "").append(": `")
+                    .append(code(l.line())).append("`\n");
+        }
+        return b.toString();
+    }
+
+    private static String followUps(PostmortemReport r) {
+        StringBuilder b = new StringBuilder();
+        for (int i = 0; i < r.followUps().size(); i++) {
+            b.append(i + 1).append(". ").append(r.followUps().get(i).replace('\n', ' ')).append('\n');
+        }
+        return b.toString();
+    }
+
+    static String cell(String text) {
+        return PostmortemBuilder.md(text);
+    }
+
+    /** Text inside an inline code span: one line, no backticks, at most 300 characters. */
+    static String code(String text) {
+        String oneLine = text.replace('\r', ' ').replace('\n', ' ').replace('`', '\'');
+        return oneLine.length() > 300 ? oneLine.substring(0, 299) + "…" : oneLine;
+    }
+}

@@ -1,0 +1,122 @@
+package dev.omcp.core.analysis.traces;
+
+import dev.omcp.sdk.query.TraceSummary;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import java.util.OptionalDouble;
+
+/**
+ * Merges the answers of every traces-capable source for {@code query_traces} (spec 4.4). Stateless
+ * and thread-safe.
+ *
+ * <ol>
+ *   <li><b>De-duplicate</b> by trace id, normalised: lower case, and an id of up to 32 hex digits
+ *       left-padded with zeros to 32 (a 64-bit Zipkin id and the same id padded to 128 bits by Tempo
+ *       are one trace). Of several copies the most complete is kept: most spans, then longest
+ *       duration, then one with root name and service, then the first source. {@code hasError} is
+ *       true when any copy saw an error span.</li>
+ *   <li><b>Filter</b> to traces with an error when {@code errorsOnly}.</li>
+ *   <li><b>Rank</b>: traces with an error first, then by duration, slowest first; ties by trace id.</li>
+ *   <li><b>Cap</b> at {@code limit}.</li>
+ *   <li><b>Summarise</b> over the returned (capped) set: count, error count, and the p50 and p95 of
+ *       {@code durationMs} by the nearest-rank method (the smallest duration with at least p % of
+ *       the traces at or below it: the value at 1-based rank {@code ceil(p / 100 * n)} of the sorted
+ *       durations), so every percentile is a duration that really occurred. They describe what is
+ *       returned, not the backend's whole population.</li>
+ * </ol>
+ */
+public final class TraceMerger {
+
+    /**
+     * Merges the outcomes of the fan-out.
+     *
+     * @param outcomes one per traces-capable source that was asked; empty when no connector has the
+     *     {@code queryTraces} capability (the answer is then an empty list with a note, not an error)
+     */
+    public TraceMergeResult merge(TraceQueryEcho query, List<TraceSourceOutcome> outcomes) {
+        List<String> sources = new ArrayList<>();
+        List<String> errors = new ArrayList<>();
+        Map<String, TraceSummary> byId = new LinkedHashMap<>();
+        for (TraceSourceOutcome o : outcomes) {
+            switch (o) {
+                case TraceSourceOutcome.Answered a -> {
+                    sources.add(a.source());
+                    for (TraceSummary t : a.traces()) {
+                        byId.merge(normalise(t.traceId()), withId(t, normalise(t.traceId())), TraceMerger::moreComplete);
+                    }
+                }
+                case TraceSourceOutcome.Failed f -> errors.add(f.source() + ": " + f.message());
+            }
+        }
+        List<TraceSummary> merged = new ArrayList<>(byId.values());
+        if (query.errorsOnly()) {
+            merged.removeIf(t -> !t.hasError());
+        }
+        merged.sort(Comparator.comparing((TraceSummary t) -> !t.hasError())
+                .thenComparing(Comparator.comparingDouble(TraceSummary::durationMs).reversed())
+                .thenComparing(TraceSummary::traceId));
+        int matched = merged.size();
+        List<TraceSummary> capped = merged.subList(0, Math.min(query.limit(), matched));
+        int errorCount = (int) capped.stream().filter(TraceSummary::hasError).count();
+        double[] durations = capped.stream().mapToDouble(TraceSummary::durationMs).sorted().toArray();
+
+        Optional<String> note;
+        if (outcomes.isEmpty()) {
+            note = Optional.of("no connector with the queryTraces capability is configured, so there are no traces to search;"
+                    + " add a traces source (for example the tempo connector plugin)");
+        } else if (sources.isEmpty()) {
+            note = Optional.of("every traces source failed (see errors); nothing was searched");
+        } else if (matched == 0) {
+            note = Optional.of("no " + (query.errorsOnly() ? "error " : "") + "traces of " + query.service()
+                    + " in the last " + query.duration());
+        } else if (matched > capped.size()) {
+            note = Optional.of(String.format(Locale.ROOT, "%d traces matched; the %d most relevant are returned"
+                    + " (errors first, then slowest): raise limit to see more", matched, capped.size()));
+        } else {
+            note = Optional.empty();
+        }
+        return new TraceMergeResult(query.service(), query.duration(), sources, capped.size(), errorCount,
+                percentile(durations, 50), percentile(durations, 95), capped, errors, note);
+    }
+
+    /** Nearest-rank percentile of sorted values; empty for no values. */
+    static OptionalDouble percentile(double[] sorted, double p) {
+        if (sorted.length == 0) {
+            return OptionalDouble.empty();
+        }
+        int rank = (int) Math.ceil(p / 100.0 * sorted.length);
+        return OptionalDouble.of(sorted[Math.max(rank, 1) - 1]);
+    }
+
+    static String normalise(String traceId) {
+        String id = traceId.strip().toLowerCase(Locale.ROOT);
+        if (id.length() < 32 && !id.isEmpty() && id.chars().allMatch(c -> (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f'))) {
+            char[] pad = new char[32 - id.length()];
+            Arrays.fill(pad, '0');
+            return new String(pad) + id;
+        }
+        return id;
+    }
+
+    private static TraceSummary withId(TraceSummary t, String id) {
+        return id.equals(t.traceId()) ? t
+                : new TraceSummary(id, t.rootName(), t.rootService(), t.start(), t.durationMs(), t.spanCount(), t.hasError());
+    }
+
+    private static TraceSummary moreComplete(TraceSummary kept, TraceSummary other) {
+        Comparator<TraceSummary> completeness = Comparator.comparingInt(TraceSummary::spanCount)
+                .thenComparingDouble(TraceSummary::durationMs)
+                .thenComparing(t -> !t.rootName().isEmpty() && !t.rootService().isEmpty());
+        TraceSummary best = completeness.compare(other, kept) > 0 ? other : kept;
+        boolean error = kept.hasError() || other.hasError();
+        return best.hasError() == error ? best
+                : new TraceSummary(best.traceId(), best.rootName(), best.rootService(), best.start(), best.durationMs(),
+                        best.spanCount(), error);
+    }
+}

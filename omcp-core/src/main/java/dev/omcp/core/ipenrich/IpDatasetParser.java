@@ -1,0 +1,308 @@
+package dev.omcp.core.ipenrich;
+
+import java.io.IOException;
+import java.io.Reader;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * Reads the offline IP dataset ({@code OMCP_IP_ENRICH_FILE}): CSV per RFC 4180 (comma-separated,
+ * fields optionally in double quotes, {@code ""} for a quote inside, quoted fields may span lines;
+ * LF or CRLF line ends; a UTF-8 byte-order mark is ignored) with a header row.
+ *
+ * <p>The header names one network column, {@code network}, {@code cidr}, {@code prefix},
+ * {@code subnet} or {@code ip_range} (any case); it holds IPv4 or IPv6 networks in CIDR notation
+ * (a bare address is a single host). Every other column becomes an attribute of the network under
+ * its header name, for example
+ * <pre>
+ * network,asn,org,country
+ * 203.0.113.0/24,64500,"Example, Inc.",NL
+ * 2001:db8::/32,64501,Example IPv6,DE
+ * </pre>
+ *
+ * <p>A bad row (wrong field count, invalid network, host bits set, a duplicate network, a field
+ * longer than the limit, an unterminated quote) is skipped and reported with its line number; the
+ * rest still loads. A missing header or network column, duplicate column names or more rows than
+ * the limit reject the whole file. The reader is consumed, not closed.
+ */
+public final class IpDatasetParser {
+    /** How many row errors are reported (the count of skipped rows is always exact). */
+    public static final int MAX_REPORTED_ERRORS = 100;
+    private static final Set<String> NETWORK_COLUMNS = Set.of("network", "cidr", "prefix", "subnet", "ip_range");
+
+    /**
+     * Bounds on a hostile or broken file.
+     *
+     * @param maxRows the most data rows
+     * @param maxColumns the most columns
+     * @param maxFieldLength the longest field, in characters
+     */
+    public record Limits(long maxRows, int maxColumns, int maxFieldLength) {
+        public static Limits defaults() {
+            return new Limits(10_000_000, 64, 4096);
+        }
+
+        public Limits {
+            if (maxRows < 1 || maxColumns < 2 || maxFieldLength < 16) {
+                throw new IllegalArgumentException("limits need maxRows >= 1, maxColumns >= 2, maxFieldLength >= 16");
+            }
+        }
+    }
+
+    private final Limits limits;
+
+    public IpDatasetParser(Limits limits) {
+        this.limits = limits;
+    }
+
+    public IpDatasetParser() {
+        this(Limits.defaults());
+    }
+
+    /**
+     * Reads a dataset.
+     *
+     * @throws IOException when the reader fails (the caller reports it; a dataset that cannot be
+     *     read is no dataset, never half of one)
+     */
+    public DatasetLoad parse(Reader reader) throws IOException {
+        Csv csv = new Csv(reader, limits);
+        Csv.Record header = csv.next();
+        while (header != null && header.blank()) {
+            header = csv.next();
+        }
+        if (header == null) {
+            return new DatasetLoad.Rejected("the file is empty: it needs a header row naming a network column (network, cidr, prefix, subnet or ip_range)");
+        }
+        if (header.error() != null) {
+            return new DatasetLoad.Rejected("header row (line " + header.line() + "): " + header.error());
+        }
+        List<String> names = new ArrayList<>();
+        int networkColumn = -1;
+        Set<String> seen = new HashSet<>();
+        for (int i = 0; i < header.fields().size(); i++) {
+            String name = header.fields().get(i).strip();
+            if (i == 0 && name.startsWith("\uFEFF")) {
+                name = name.substring(1);
+            }
+            if (!seen.add(name.toLowerCase(Locale.ROOT))) {
+                return new DatasetLoad.Rejected("header row: the column name '" + name + "' appears twice");
+            }
+            if (networkColumn < 0 && NETWORK_COLUMNS.contains(name.toLowerCase(Locale.ROOT))) {
+                networkColumn = i;
+            } else {
+                names.add(name);
+            }
+        }
+        if (networkColumn < 0) {
+            return new DatasetLoad.Rejected("header row: no network column; name one network, cidr, prefix, subnet or ip_range (found: "
+                    + String.join(", ", header.fields()) + ")");
+        }
+        int width = header.fields().size();
+
+        List<IpDataset.Entry> v4 = new ArrayList<>();
+        List<IpDataset.Entry> v6 = new ArrayList<>();
+        List<String[]> values = new ArrayList<>();
+        Map<String, String> pool = new HashMap<>();
+        List<DatasetLoad.RowError> errors = new ArrayList<>();
+        long rows = 0;
+        long skipped = 0;
+        Csv.Record r;
+        while ((r = csv.next()) != null) {
+            if (r.blank()) {
+                continue;
+            }
+            rows++;
+            if (rows > limits.maxRows()) {
+                return new DatasetLoad.Rejected("the file has more than " + limits.maxRows() + " rows; split it or raise the limit");
+            }
+            String problem = r.error();
+            Cidr cidr = null;
+            if (problem == null && r.fields().size() != width) {
+                problem = "expected " + width + " fields as in the header, found " + r.fields().size();
+            }
+            if (problem == null) {
+                try {
+                    cidr = Cidr.parse(r.fields().get(networkColumn));
+                } catch (IllegalArgumentException e) {
+                    problem = "network '" + shorten(r.fields().get(networkColumn)) + "': " + e.getMessage();
+                }
+            }
+            if (problem != null) {
+                skipped++;
+                if (errors.size() < MAX_REPORTED_ERRORS) {
+                    errors.add(new DatasetLoad.RowError(r.line(), problem));
+                }
+                continue;
+            }
+            String[] row = new String[width - 1];
+            for (int i = 0, k = 0; i < width; i++) {
+                if (i != networkColumn) {
+                    String v = r.fields().get(i).strip();
+                    // rows repeat countries, ASNs and organisations: share one string per distinct value
+                    row[k++] = pool.size() < 1_000_000 ? pool.computeIfAbsent(v, x -> x) : v;
+                }
+            }
+            values.add(row);
+            (cidr.network().v4() ? v4 : v6).add(new IpDataset.Entry(cidr, values.size() - 1, r.line()));
+        }
+        skipped += dropDuplicates(v4, errors) + dropDuplicates(v6, errors);
+        IpDataset dataset = new IpDataset(names, IpDataset.Family.build(v4, values), IpDataset.Family.build(v6, values));
+        return new DatasetLoad.Loaded(dataset, rows, skipped, errors);
+    }
+
+    /** Keeps the first of several rows naming the same network (in file order). */
+    private static long dropDuplicates(List<IpDataset.Entry> entries, List<DatasetLoad.RowError> errors) {
+        entries.sort((a, b) -> {
+            int c = IpDataset.Family.compare(a.cidr().network().hi(), a.cidr().network().lo(), b.cidr().network().hi(), b.cidr().network().lo());
+            if (c != 0) {
+                return c;
+            }
+            c = Integer.compare(a.cidr().prefix(), b.cidr().prefix());
+            return c != 0 ? c : Long.compare(a.line(), b.line());
+        });
+        List<IpDataset.Entry> unique = new ArrayList<>(entries.size());
+        long dropped = 0;
+        for (IpDataset.Entry e : entries) {
+            IpDataset.Entry last = unique.isEmpty() ? null : unique.getLast();
+            if (last != null && last.cidr().equals(e.cidr())) {
+                dropped++;
+                if (errors.size() < MAX_REPORTED_ERRORS) {
+                    errors.add(new DatasetLoad.RowError(e.line(), "network " + e.cidr() + " is already defined on line " + last.line()));
+                }
+                continue;
+            }
+            unique.add(e);
+        }
+        entries.clear();
+        entries.addAll(unique);
+        return dropped;
+    }
+
+    private static String shorten(String s) {
+        return s.length() > 64 ? s.substring(0, 64) + "..." : s;
+    }
+
+    /** An RFC 4180 record reader with line numbers and bounded fields. */
+    static final class Csv {
+        record Record(List<String> fields, long line, String error) {
+            boolean blank() {
+                return error == null && fields.size() == 1 && fields.getFirst().isBlank();
+            }
+        }
+
+        private final Reader reader;
+        private final Limits limits;
+        private final char[] buf = new char[64 * 1024];
+        private int pos;
+        private int len;
+        private long line = 1;
+        private int pushback = -1;
+
+        Csv(Reader reader, Limits limits) {
+            this.reader = reader;
+            this.limits = limits;
+        }
+
+        private int read() throws IOException {
+            if (pushback >= 0) {
+                int c = pushback;
+                pushback = -1;
+                return c;
+            }
+            if (pos == len) {
+                len = reader.read(buf, 0, buf.length);
+                pos = 0;
+                if (len <= 0) {
+                    len = 0;
+                    return -1;
+                }
+            }
+            return buf[pos++];
+        }
+
+        /** The next record, or null at the end. */
+        Record next() throws IOException {
+            int c = read();
+            if (c < 0) {
+                return null;
+            }
+            long start = line;
+            List<String> fields = new ArrayList<>();
+            StringBuilder field = new StringBuilder();
+            String error = null;
+            boolean inQuotes = false;
+            boolean closedQuote = false;
+            while (true) {
+                if (c < 0) {
+                    if (inQuotes && error == null) {
+                        error = "a quoted field is not closed before the end of the file";
+                    }
+                    break;
+                }
+                char ch = (char) c;
+                if (inQuotes) {
+                    if (ch == '"') {
+                        int d = read();
+                        if (d == '"') {
+                            append(field, '"');
+                        } else {
+                            inQuotes = false;
+                            closedQuote = true;
+                            pushback = d;
+                        }
+                    } else {
+                        if (ch == '\n') {
+                            line++;
+                        }
+                        if (!append(field, ch) && error == null) {
+                            error = "a field is longer than " + limits.maxFieldLength() + " characters";
+                        }
+                    }
+                } else if (ch == ',') {
+                    fields.add(field.toString());
+                    field.setLength(0);
+                    closedQuote = false;
+                    if (fields.size() >= limits.maxColumns() && error == null) {
+                        error = "more than " + limits.maxColumns() + " fields";
+                    }
+                } else if (ch == '\n' || ch == '\r') {
+                    if (ch == '\r') {
+                        int d = read();
+                        if (d != '\n') {
+                            pushback = d;
+                        }
+                    }
+                    line++;
+                    break;
+                } else if (ch == '"' && field.isEmpty() && !closedQuote) {
+                    inQuotes = true;
+                } else if (closedQuote) {
+                    if (error == null) {
+                        error = "text after the closing quote of a field";
+                    }
+                } else if (!append(field, ch) && error == null) {
+                    error = "a field is longer than " + limits.maxFieldLength() + " characters";
+                }
+                c = read();
+            }
+            if (fields.size() < limits.maxColumns()) {
+                fields.add(field.toString());
+            }
+            return new Record(fields, start, error);
+        }
+
+        private boolean append(StringBuilder field, char ch) {
+            if (field.length() >= limits.maxFieldLength()) {
+                return false;
+            }
+            field.append(ch);
+            return true;
+        }
+    }
+}

@@ -1,0 +1,128 @@
+package dev.omcp.core.ipenrich;
+
+import dev.omcp.sdk.json.Jsonp;
+
+import dev.omcp.ports.ipenrich.RegistrationAnswer;
+import jakarta.json.JsonArrayBuilder;
+import jakarta.json.JsonObject;
+import jakarta.json.JsonObjectBuilder;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+
+/**
+ * Answers {@code enrich_ips}: each address is validated, classified ({@link IpScope}), looked up
+ * by longest-prefix match in the offline dataset, and, when the dataset does not cover a public
+ * address and the RDAP fallback is configured, asked of the registries. Thread-safe.
+ */
+public final class IpEnricher {
+    /** The most addresses one call may ask about (issue 4). */
+    public static final int MAX_ADDRESSES = 1000;
+
+    private final IpDataset dataset;
+    private final boolean datasetConfigured;
+    private final Optional<RdapFallback> rdap;
+
+    /**
+     * @param dataset the offline dataset; empty when {@code OMCP_IP_ENRICH_FILE} is unset or unreadable
+     * @param rdap the registry fallback when {@code OMCP_IP_ENRICH_RDAP} is on
+     */
+    public IpEnricher(Optional<IpDataset> dataset, Optional<RdapFallback> rdap) {
+        this.dataset = dataset.orElse(IpDataset.empty());
+        this.datasetConfigured = dataset.isPresent();
+        this.rdap = Objects.requireNonNull(rdap, "rdap");
+    }
+
+    /** The answer of one call. */
+    public record Result(List<IpEnrichment> results, Optional<String> note) {
+        public Result {
+            results = List.copyOf(results);
+            Objects.requireNonNull(note, "note");
+        }
+
+        /**
+         * JSON for {@code enrich_ips}: {@code results[]} in input order, {@code summary}
+         * {@code {found, notFound, invalid, unavailable}}, and {@code note} when there is one.
+         */
+        public JsonObject toJson() {
+            JsonArrayBuilder a = Jsonp.provider().createArrayBuilder();
+            int found = 0;
+            int notFound = 0;
+            int invalid = 0;
+            int unavailable = 0;
+            for (IpEnrichment e : results) {
+                a.add(e.toJson());
+                switch (e) {
+                    case IpEnrichment.Found f -> found++;
+                    case IpEnrichment.NotFound n -> notFound++;
+                    case IpEnrichment.Invalid i -> invalid++;
+                    case IpEnrichment.Unavailable u -> unavailable++;
+                }
+            }
+            JsonObjectBuilder b = Jsonp.provider().createObjectBuilder().add("results", a).add("summary", Jsonp.provider().createObjectBuilder()
+                    .add("found", found).add("notFound", notFound).add("invalid", invalid).add("unavailable", unavailable));
+            note.ifPresent(n -> b.add("note", n));
+            return b.build();
+        }
+    }
+
+    /**
+     * Enriches up to {@value #MAX_ADDRESSES} addresses, answering each in input order.
+     *
+     * @throws IllegalArgumentException when more addresses are given, saying to split the list
+     */
+    public Result enrich(List<String> inputs) {
+        if (inputs.size() > MAX_ADDRESSES) {
+            throw new IllegalArgumentException("enrich_ips takes at most " + MAX_ADDRESSES + " addresses per call, got " + inputs.size()
+                    + "; split the list into several calls");
+        }
+        IpEnrichment[] out = new IpEnrichment[inputs.size()];
+        List<Integer> askRegistry = new ArrayList<>();
+        List<IpAddress> registryAddresses = new ArrayList<>();
+        for (int i = 0; i < inputs.size(); i++) {
+            String input = inputs.get(i) == null ? "" : inputs.get(i);
+            IpAddress address;
+            try {
+                address = IpAddress.parseOrError(input);
+            } catch (IllegalArgumentException e) {
+                out[i] = new IpEnrichment.Invalid(input, e.getMessage());
+                continue;
+            }
+            IpScope scope = IpScope.of(address);
+            Optional<IpDataset.Match> match = dataset.lookup(address);
+            if (match.isPresent()) {
+                out[i] = new IpEnrichment.Found(input, address, scope, match.get().network().toString(), match.get().attributes(), "dataset");
+            } else if (scope != IpScope.PUBLIC) {
+                out[i] = new IpEnrichment.NotFound(input, address, scope, scope.wireName() + " address: not registered in public registries");
+            } else if (rdap.isPresent()) {
+                askRegistry.add(i);
+                registryAddresses.add(address);
+            } else {
+                out[i] = new IpEnrichment.NotFound(input, address, scope,
+                        datasetConfigured ? "not in the offline dataset" : "no offline dataset configured");
+            }
+        }
+        if (!askRegistry.isEmpty()) {
+            Map<IpAddress, RegistrationAnswer> answers = rdap.orElseThrow().lookupAll(registryAddresses);
+            for (int k = 0; k < askRegistry.size(); k++) {
+                int i = askRegistry.get(k);
+                IpAddress address = registryAddresses.get(k);
+                String input = inputs.get(i);
+                out[i] = switch (answers.get(address)) {
+                    case RegistrationAnswer.Found f -> new IpEnrichment.Found(input, address, IpScope.PUBLIC, f.network(), f.attributes(), "rdap");
+                    case RegistrationAnswer.NotFound n -> new IpEnrichment.NotFound(input, address, IpScope.PUBLIC,
+                            "not in the offline dataset and not registered according to RDAP");
+                    case RegistrationAnswer.Failed f -> new IpEnrichment.Unavailable(input, address, IpScope.PUBLIC, f.reason(), f.transientFailure());
+                };
+            }
+        }
+        Optional<String> note = Optional.empty();
+        if (!datasetConfigured && rdap.isEmpty()) {
+            note = Optional.of("no IP data is configured: set OMCP_IP_ENRICH_FILE to an offline CSV dataset and/or OMCP_IP_ENRICH_RDAP=on"
+                    + " to ask the registries; only address scopes are reported");
+        }
+        return new Result(List.of(out), note);
+    }
+}

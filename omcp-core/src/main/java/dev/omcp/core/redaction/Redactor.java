@@ -1,0 +1,244 @@
+package dev.omcp.core.redaction;
+
+import dev.omcp.sdk.json.Jsonp;
+
+import jakarta.json.JsonArray;
+import jakarta.json.JsonArrayBuilder;
+import jakarta.json.JsonException;
+import jakarta.json.JsonNumber;
+import jakarta.json.JsonObject;
+import jakarta.json.JsonObjectBuilder;
+import jakarta.json.JsonString;
+import jakarta.json.JsonValue;
+import jakarta.json.stream.JsonParser;
+import java.io.StringReader;
+import java.util.HashSet;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * Redacts PII and secrets from tool output (spec 5.7): emails, IPv4/IPv6 addresses, JWTs, bearer
+ * tokens, AWS/GCP/Azure keys, GitHub/GitLab tokens, private-key blocks, Luhn-valid card numbers and
+ * values of secret-like names ({@link RedactionCategory}). Each match becomes
+ * {@code [REDACTED:<category>]}; the result carries per-category counts. Thread-safe; build one and
+ * share it.
+ *
+ * <p>JSON: every string is redacted, <b>object keys included</b> (labels of aggregated log results
+ * can be client IPs or user emails; a key is data too). When two keys of one object redact to the
+ * same text, the later ones get a {@code " #2"}, {@code " #3"}... suffix so no value is lost. A value
+ * whose key names a secret ({@code password}, {@code client_secret}, {@code apiKey},
+ * {@code authorization}, {@code cookie}...) is replaced whole, whatever it looks like. Numbers are
+ * checked as text too (a card number stored as a JSON number becomes the redaction string).
+ *
+ * <p>Fail closed: {@link #redactPayload} parses its input as JSON and, when it is not JSON, redacts
+ * it as plain text instead of passing it through.
+ */
+public final class Redactor {
+    /** JSON keys whose values are secrets, whole (the key contains one of these, any case). */
+    private static final String[] SECRET_KEY_NAMES = {
+        "password", "passwd", "pwd", "secret", "token", "apikey", "api_key", "api-key", "accesskey", "access_key", "access-key",
+        "privatekey", "private_key", "private-key", "credential", "authorization", "cookie"
+    };
+    private static final JsonValue SECRET_VALUE = Jsonp.provider().createValue(RedactionCategory.SECRET.replacement());
+    /** Bounds the key cache: a hostile result with millions of distinct keys cannot grow it further. */
+    private static final int MAX_CACHED_KEYS = 4096;
+
+    private final TextRedactor text = new TextRedactor();
+    private final ConcurrentHashMap<String, Key> keys = new ConcurrentHashMap<>();
+
+    /** The outcome of redacting a JSON value. */
+    public record JsonRedaction(JsonValue value, RedactionCounts counts) {
+        public JsonRedaction {
+            Objects.requireNonNull(value, "value");
+            Objects.requireNonNull(counts, "counts");
+        }
+    }
+
+    /** The outcome of redacting text. */
+    public record TextRedaction(String text, RedactionCounts counts) {
+        public TextRedaction {
+            Objects.requireNonNull(text, "text");
+            Objects.requireNonNull(counts, "counts");
+        }
+    }
+
+    /**
+     * The outcome of redacting a payload of unknown shape.
+     *
+     * @param text the redacted payload (JSON re-serialised when it was JSON)
+     * @param wasJson whether it parsed as JSON; when not, it was redacted as plain text
+     */
+    public record PayloadRedaction(String text, boolean wasJson, RedactionCounts counts) {
+        public PayloadRedaction {
+            Objects.requireNonNull(text, "text");
+            Objects.requireNonNull(counts, "counts");
+        }
+    }
+
+    /** Redacts one piece of text. */
+    public TextRedaction redactText(String input) {
+        int[] counts = new int[RedactionCategory.values().length];
+        String out = text.redact(input, counts);
+        return new TextRedaction(out, new RedactionCounts(counts));
+    }
+
+    /** Redacts every string (and key, and number) of a JSON value. */
+    public JsonRedaction redactJson(JsonValue value) {
+        int[] counts = new int[RedactionCategory.values().length];
+        JsonValue out = walk(value, counts);
+        return new JsonRedaction(out, new RedactionCounts(counts));
+    }
+
+    /** Redacts a payload that should be JSON; text that is not JSON is redacted as text (fail closed). */
+    public PayloadRedaction redactPayload(String payload) {
+        JsonValue parsed = parseWhole(payload);
+        if (parsed == null) {
+            // not JSON, truncated JSON, or JSON followed by more text: every character is still checked, as text
+            TextRedaction t = redactText(payload);
+            return new PayloadRedaction(t.text(), false, t.counts());
+        }
+        JsonRedaction j = redactJson(parsed);
+        return new PayloadRedaction(j.value().toString(), true, j.counts());
+    }
+
+    /**
+     * The payload as one JSON value, or null when it is not exactly one: a reader's
+     * {@code readValue()} stops after the first value, which would silently drop whatever follows
+     * ({@code {"a":1}\nsecret text}), so the parser must also reach the end of the input.
+     */
+    private static JsonValue parseWhole(String payload) {
+        try (JsonParser parser = Jsonp.provider().createParser(new StringReader(payload))) {
+            if (!parser.hasNext()) {
+                return null;
+            }
+            parser.next();
+            JsonValue value = parser.getValue();
+            return parser.hasNext() ? null : value;
+        } catch (JsonException | IllegalStateException | java.util.NoSuchElementException notOneValue) {
+            return null;
+        }
+    }
+
+    private JsonValue walk(JsonValue value, int[] counts) {
+        return switch (value.getValueType()) {
+            case STRING -> {
+                String s = ((JsonString) value).getString();
+                String r = text.redact(s, counts);
+                yield r.equals(s) ? value : Jsonp.provider().createValue(r);
+            }
+            case NUMBER -> {
+                String s = ((JsonNumber) value).toString();
+                String r = text.redact(s, counts);
+                yield r.equals(s) ? value : Jsonp.provider().createValue(r);
+            }
+            case ARRAY -> {
+                JsonArray array = (JsonArray) value;
+                JsonArrayBuilder b = null;
+                for (int i = 0; i < array.size(); i++) {
+                    JsonValue item = array.get(i);
+                    JsonValue r = walk(item, counts);
+                    if (b == null && r != item) {
+                        b = Jsonp.provider().createArrayBuilder();
+                        for (int k = 0; k < i; k++) {
+                            b.add(array.get(k));
+                        }
+                    }
+                    if (b != null) {
+                        b.add(r);
+                    }
+                }
+                yield b == null ? value : b.build();
+            }
+            case OBJECT -> walkObject((JsonObject) value, counts);
+            default -> value;
+        };
+    }
+
+    private JsonValue walkObject(JsonObject object, int[] counts) {
+        JsonObjectBuilder b = null;
+        Set<String> used = null;
+        int index = 0;
+        for (Map.Entry<String, JsonValue> e : object.entrySet()) {
+            Key k = key(e.getKey());
+            k.count(counts);
+            JsonValue v = e.getValue();
+            JsonValue r;
+            if (k.secret() && (v.getValueType() == JsonValue.ValueType.STRING || v.getValueType() == JsonValue.ValueType.NUMBER)
+                    && !isEmptyString(v)) {
+                counts[RedactionCategory.SECRET.ordinal()]++;
+                r = SECRET_VALUE;
+            } else {
+                r = walk(v, counts);
+            }
+            String key = k.redacted();
+            if (b == null && (r != v || !key.equals(e.getKey()))) {
+                // first change: copy the unchanged entries before it, then build from here on
+                b = Jsonp.provider().createObjectBuilder();
+                used = new HashSet<>();
+                int copied = 0;
+                for (Map.Entry<String, JsonValue> before : object.entrySet()) {
+                    if (copied++ == index) {
+                        break;
+                    }
+                    b.add(before.getKey(), before.getValue());
+                    used.add(before.getKey());
+                }
+            }
+            if (b != null) {
+                if (!used.add(key)) {
+                    int n = 2;
+                    while (!used.add(key + " #" + n)) {
+                        n++;
+                    }
+                    key = key + " #" + n;
+                }
+                b.add(key, r);
+            }
+            index++;
+        }
+        return b == null ? object : b.build();
+    }
+
+    /** What redaction does to a key: cached, since log results repeat the same few keys thousands of times. */
+    private record Key(String redacted, boolean secret, int[] counts) {
+        void count(int[] into) {
+            if (counts != null) {
+                for (int i = 0; i < counts.length; i++) {
+                    into[i] += counts[i];
+                }
+            }
+        }
+    }
+
+    private Key key(String key) {
+        Key cached = keys.get(key);
+        if (cached != null) {
+            return cached;
+        }
+        int[] c = new int[RedactionCategory.values().length];
+        String redacted = text.redact(key, c);
+        Key k = new Key(redacted, secretKey(key), redacted.equals(key) ? null : c);
+        if (keys.size() < MAX_CACHED_KEYS && key.length() <= 64) {
+            keys.put(key, k);
+        }
+        return k;
+    }
+
+    private static boolean isEmptyString(JsonValue v) {
+        return v instanceof JsonString s && s.getString().isEmpty();
+    }
+
+    private static boolean secretKey(String key) {
+        if (key.length() > 128) {
+            return false;
+        }
+        for (String name : SECRET_KEY_NAMES) {
+            if (TextRedactor.containsIgnoreCase(key, name)) {
+                return true;
+            }
+        }
+        return false;
+    }
+}

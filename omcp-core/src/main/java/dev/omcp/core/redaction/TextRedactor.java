@@ -1,0 +1,929 @@
+package dev.omcp.core.redaction;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * Redacts one string. Each detector runs only when a cheap pre-scan says it could match (an
+ * {@code @} for emails, {@code eyJ} for JWTs, a long enough digit run for cards...), so the common
+ * log line pays for one pass over its characters plus the few detectors it can trigger.
+ *
+ * <p>Detectors whose pattern would start with a character class (email, IPv4, IPv6, card numbers,
+ * 40/88-character keys, {@code name=value} secrets) are hand-written linear scans: the equivalent
+ * regular expressions retry from every position and degrade to quadratic time on long runs.
+ * Regular expressions are used only where the match starts with a literal ({@code eyJ},
+ * {@code bearer}, {@code ghp_}, {@code AKIA}...).
+ *
+ * <p>Order matters and runs from the most specific to the most generic, so a GitHub token in
+ * {@code token=ghp_...} counts as a GitHub token, and a value already replaced is never matched or
+ * counted again.
+ */
+final class TextRedactor {
+    private static final Pattern BEARER = Pattern.compile("(?i)(?<![A-Za-z0-9])bearer(?:\\s++|%20)([A-Za-z0-9\\-._~+/]{8,}+=*+)");
+    private static final Pattern BASIC = Pattern.compile(
+            "(?i)authorization[\"']?\\s*+[:=]\\s*+[\"']?\\s*+basic\\s++([A-Za-z0-9+/]{6,}+=*+)");
+    private static final Pattern URL_CREDENTIALS = Pattern.compile("([a-zA-Z][a-zA-Z0-9+.-]{1,15}+://)([^/\\s:@\\[\\]]{1,256}+):([^/\\s@\\[\\]]{1,256}+)@");
+    private static final Pattern GITHUB = Pattern.compile(
+            "(?<![A-Za-z0-9_])(?:gh[pousr]_[A-Za-z0-9]{36,251}+|github_pat_[A-Za-z0-9_]{22,255}+)(?![A-Za-z0-9_])");
+    private static final Pattern GITLAB = Pattern.compile(
+            "(?<![A-Za-z0-9_-])gl(?:pat|dt|rt|ptt|cbt|oas|soat|ft|imt|agent|ffct)-[A-Za-z0-9_-]{20,}+");
+    private static final Pattern AWS_KEY_ID = Pattern.compile(
+            "(?<![A-Z0-9])(?:AKIA|ASIA|ABIA|ACCA|AGPA|AIDA|AIPA|ANPA|ANVA|APKA|AROA|ASCA)[A-Z0-9]{16}+(?![A-Z0-9])");
+    private static final Pattern GCP = Pattern.compile("(?<![A-Za-z0-9_-])(?:AIza[0-9A-Za-z_-]{35}+|GOCSPX-[A-Za-z0-9_-]{28}+)(?![A-Za-z0-9_-])");
+    private static final Pattern AZURE_CONNECTION = Pattern.compile(
+            "(?i)(?:AccountKey|SharedAccessKey|SharedAccessSignature)=([A-Za-z0-9+/%]{16,}+={0,2}+)");
+    private static final Pattern AZURE_SAS = Pattern.compile("(?<![A-Za-z0-9])sig=([A-Za-z0-9%+/]{16,}+={0,2}+)");
+    private static final Pattern AZURE_CLIENT_SECRET = Pattern.compile("(?<![A-Za-z0-9_~.-])[A-Za-z0-9_~.-]{3}\\dQ~[A-Za-z0-9_~.-]{31,34}+(?![A-Za-z0-9_~.-])");
+    private static final Pattern CHAT_AND_PAYMENT = Pattern.compile(
+            "(?<![A-Za-z0-9])(?:xox[abposr]-[A-Za-z0-9-]{10,}+|(?:sk|rk)_(?:live|test)_[A-Za-z0-9]{16,}+)");
+
+    /** Name fragments that make a {@code name=value} a secret (lower case). */
+    private static final String[] SECRET_NAMES = {
+        "password", "passwd", "pwd", "secret", "token", "api_key", "apikey", "api-key", "access_key", "accesskey",
+        "access-key", "private_key", "privatekey", "private-key", "credential"
+    };
+
+    private static final int MAX_QUOTED_VALUE = 1024;
+
+    /** Texts longer than this are redacted line by line. */
+    static final int SPLIT_LENGTH = 2048;
+
+    String redact(String s, int[] counts) {
+        if (s.length() <= SPLIT_LENGTH || s.indexOf('\n') < 0) {
+            return redactLine(s, counts);
+        }
+        // a long multi-line text (a whole log as one string): private-key blocks span lines, so they go
+        // first over the whole text; everything else lives within a line, and per line the pre-scan
+        // skips most detectors instead of every triggered detector scanning the whole text
+        String t = s.contains("-----BEGIN") ? privateKeys(s, counts) : s;
+        StringBuilder out = null;
+        int start = 0;
+        int n = t.length();
+        while (start <= n) {
+            int nl = t.indexOf('\n', start);
+            int end = nl < 0 ? n : nl;
+            String line = t.substring(start, end);
+            String redacted = redactLine(line, counts);
+            if (out == null && redacted != line) {
+                out = new StringBuilder(n + 64).append(t, 0, start);
+            }
+            if (out != null) {
+                out.append(redacted);
+                if (nl >= 0) {
+                    out.append('\n');
+                }
+            }
+            if (nl < 0) {
+                break;
+            }
+            start = nl + 1;
+        }
+        return out == null ? t : out.toString();
+    }
+
+    private String redactLine(String s, int[] counts) {
+        if (s.isEmpty()) {
+            return s;
+        }
+        Hints h = Hints.of(s);
+        String out = s;
+        if (h.dashes5 && out.contains("-----BEGIN")) {
+            out = privateKeys(out, counts);
+        }
+        if (h.maybeJwt) {
+            out = jwts(out, counts);
+        }
+        if (h.letterB) {
+            out = near(BEARER, out, 1, RedactionCategory.BEARER_TOKEN, counts, "bearer", true, 0, MAX_TOKEN);
+            if (indexOf(out, "basic", 0, true) >= 0) {
+                out = near(BASIC, out, 1, RedactionCategory.SECRET, counts, "authorization", true, 0, 1024);
+            }
+        }
+        if (h.at) {
+            out = near(URL_CREDENTIALS, out, 3, RedactionCategory.SECRET, counts, "://", false, 16, 600);
+        }
+        if (h.underscore) {
+            out = near(GITHUB, out, 0, RedactionCategory.GITHUB_TOKEN, counts, "gh", false, 0, 300);
+            out = near(GITHUB, out, 0, RedactionCategory.GITHUB_TOKEN, counts, "github_pat_", false, 0, 300);
+        }
+        if (h.dash) {
+            out = near(GITLAB, out, 0, RedactionCategory.GITLAB_TOKEN, counts, "gl", false, 0, 600);
+        }
+        if (h.upperRun >= 20) {
+            out = near(AWS_KEY_ID, out, 0, RedactionCategory.AWS_KEY, counts, "A", false, 0, 20);
+        }
+        if (h.upperRun >= 1) {
+            out = near(GCP, out, 0, RedactionCategory.GCP_KEY, counts, "AIza", false, 0, 39);
+            out = near(GCP, out, 0, RedactionCategory.GCP_KEY, counts, "GOCSPX-", false, 0, 35);
+        }
+        if (h.equals) {
+            out = near(AZURE_CONNECTION, out, 1, RedactionCategory.AZURE_KEY, counts, "accountkey=", true, 0, 1024);
+            out = near(AZURE_CONNECTION, out, 1, RedactionCategory.AZURE_KEY, counts, "sharedaccess", true, 0, 1024);
+            out = near(AZURE_SAS, out, 1, RedactionCategory.AZURE_KEY, counts, "sig=", false, 0, 1024);
+        }
+        if (h.tilde) {
+            out = near(AZURE_CLIENT_SECRET, out, 0, RedactionCategory.AZURE_KEY, counts, "Q~", false, 4, 40);
+        }
+        if (h.b64Run >= 40) {
+            out = longKeys(out, counts);
+        }
+        if (h.dash) {
+            out = near(CHAT_AND_PAYMENT, out, 0, RedactionCategory.SECRET, counts, "xox", false, 0, 512);
+        }
+        if (h.underscore) {
+            out = near(CHAT_AND_PAYMENT, out, 0, RedactionCategory.SECRET, counts, "_live_", false, 2, 512);
+            out = near(CHAT_AND_PAYMENT, out, 0, RedactionCategory.SECRET, counts, "_test_", false, 2, 512);
+        }
+        if (h.equals || h.colons > 0) {
+            out = namedSecrets(out, counts);
+        }
+        if (h.at) {
+            out = emails(out, counts);
+        }
+        if (h.digitRun >= 13) {
+            out = cards(out, counts);
+        }
+        if (h.maybeIpv6) {
+            out = ipv6(out, counts);
+        }
+        if (h.maybeIpv4) {
+            out = ipv4(out, counts);
+        }
+        return out;
+    }
+
+    /** Case-insensitive {@code contains} for an ASCII lower-case {@code needle}, without allocating. */
+    static boolean containsIgnoreCase(String s, String needle) {
+        return indexOf(s, needle, 0, true) >= 0;
+    }
+
+    /** {@code indexOf}, optionally ignoring ASCII case ({@code needle} in lower case). */
+    static int indexOf(String s, String needle, int from, boolean ignoreCase) {
+        if (!ignoreCase) {
+            return s.indexOf(needle, from);
+        }
+        char first = needle.charAt(0);
+        char firstUpper = Character.toUpperCase(first);
+        int last = s.length() - needle.length();
+        for (int i = Math.max(from, 0); i <= last; i++) {
+            char c = s.charAt(i);
+            if ((c == first || c == firstUpper) && s.regionMatches(true, i, needle, 0, needle.length())) {
+                return i;
+            }
+        }
+        return -1;
+    }
+
+    /** The longest bearer credential matched whole; anything longer is cut there. */
+    static final int MAX_TOKEN = 16 * 1024;
+
+    /**
+     * Matches {@code p} only where its literal {@code anchor} occurs: the match must start at the
+     * anchor or at most {@code lookBack} characters before it, and may extend {@code maxLen}
+     * characters past it. Searching a long text for a literal is a fast intrinsic; letting a
+     * regular expression try every position of a 100 KB string is not. Patterns use possessive
+     * quantifiers so a failed attempt never backtracks, and the region has transparent bounds so
+     * look-behinds still see the text before it.
+     */
+    private static String near(Pattern p, String s, int group, RedactionCategory category, int[] counts, String anchor,
+            boolean ignoreCase, int lookBack, int maxLen) {
+        int a = indexOf(s, anchor, 0, ignoreCase);
+        if (a < 0) {
+            return s;
+        }
+        Matcher m = p.matcher(s).useTransparentBounds(true).useAnchoringBounds(false);
+        List<Span> spans = null;
+        int n = s.length();
+        int lastEnd = 0;
+        while (a >= 0) {
+            int to = (int) Math.min(n, (long) a + anchor.length() + maxLen);
+            int next = a + 1;
+            for (int start = Math.max(lastEnd, a - lookBack); start <= a; start++) {
+                m.region(start, to);
+                if (m.lookingAt()) {
+                    if (spans == null) {
+                        spans = new ArrayList<>();
+                    }
+                    spans.add(new Span(m.start(group), m.end(group), category));
+                    lastEnd = m.end();
+                    next = Math.max(next, m.end());
+                    break;
+                }
+            }
+            a = indexOf(s, anchor, next, ignoreCase);
+        }
+        return spans == null ? s : apply(s, spans, counts);
+    }
+
+    private static boolean base64url(char c) {
+        return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '-' || c == '_';
+    }
+
+    /** End of the run of base64url characters starting at {@code from}. */
+    private static int base64urlRun(String s, int from) {
+        int i = from;
+        while (i < s.length() && base64url(s.charAt(i))) {
+            i++;
+        }
+        return i;
+    }
+
+    /**
+     * JSON Web Tokens: {@code eyJ<base64url>.eyJ<base64url>.<base64url>} (header and payload are
+     * JSON objects, so both start with {@code eyJ}; the signature may be empty). A linear scan: an
+     * occurrence that fails is skipped together with the run it sits in, which would fail the same way.
+     */
+    private static String jwts(String s, int[] counts) {
+        List<Span> spans = null;
+        int a = s.indexOf("eyJ");
+        while (a >= 0) {
+            if (a > 0 && base64url(s.charAt(a - 1))) {
+                a = s.indexOf("eyJ", base64urlRun(s, a));
+                continue;
+            }
+            int h = base64urlRun(s, a + 3);
+            int next = h;
+            if (h - a >= 8 && h < s.length() && s.charAt(h) == '.' && s.startsWith("eyJ", h + 1)) {
+                int p = base64urlRun(s, h + 4);
+                if (p - h - 1 >= 8 && p < s.length() && s.charAt(p) == '.') {
+                    int sig = base64urlRun(s, p + 1);
+                    if (spans == null) {
+                        spans = new ArrayList<>();
+                    }
+                    spans.add(new Span(a, sig, RedactionCategory.JWT));
+                    next = sig;
+                }
+            }
+            a = s.indexOf("eyJ", Math.max(next, a + 1));
+        }
+        return spans == null ? s : apply(s, spans, counts);
+    }
+
+    /** What one pass over the characters says about which detectors could match. */
+    private static final class Hints {
+        boolean at;
+        boolean equals;
+        boolean underscore;
+        boolean dash;
+        boolean tilde;
+        boolean dashes5;
+        boolean letterB;
+        boolean maybeJwt;
+        /** A run of digits and dots holding three dots: a dotted quad may be there. */
+        boolean maybeIpv4;
+        /** A run of hex digits, colons and dots holding "::" or seven colons. */
+        boolean maybeIpv6;
+        int colons;
+        int digitRun;
+        int upperRun;
+        int b64Run;
+
+        static Hints of(String s) {
+            Hints h = new Hints();
+            int digits = 0;
+            int upper = 0;
+            int b64 = 0;
+            int dashRun = 0;
+            int quadDots = 0;
+            int v6Colons = 0;
+            char prev = 0;
+            for (int i = 0, n = s.length(); i < n; i++) {
+                char c = s.charAt(i);
+                boolean hexLetter = (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F');
+                if (c >= '0' && c <= '9') {
+                    digits++;
+                    upper++;
+                    b64++;
+                    dashRun = 0;
+                } else if (c >= 'A' && c <= 'Z') {
+                    upper++;
+                    b64++;
+                    dashRun = 0;
+                    quadDots = 0;
+                    if (digits < 13) {
+                        digits = 0;
+                    }
+                    h.letterB |= c == 'B';
+                } else if (c >= 'a' && c <= 'z') {
+                    b64++;
+                    dashRun = 0;
+                    upper = 0;
+                    quadDots = 0;
+                    if (digits < 13) {
+                        digits = 0;
+                    }
+                    h.letterB |= c == 'b';
+                    if (c == 'y' && prev == 'e') {
+                        h.maybeJwt = true;
+                    }
+                } else {
+                    switch (c) {
+                        case '@' -> h.at = true;
+                        case '=' -> h.equals = true;
+                        case '_' -> h.underscore = true;
+                        case '~' -> h.tilde = true;
+                        case ':' -> {
+                            h.colons++;
+                            v6Colons++;
+                            if (prev == ':' || v6Colons >= 7) {
+                                h.maybeIpv6 = true;
+                            }
+                        }
+                        case '-' -> {
+                            h.dash = true;
+                            if (++dashRun >= 5) {
+                                h.dashes5 = true;
+                            }
+                        }
+                        case '.' -> {
+                            if (prev >= '0' && prev <= '9' && ++quadDots >= 3) {
+                                h.maybeIpv4 = true;
+                            }
+                        }
+                        default -> { }
+                    }
+                    if (c != '-') {
+                        dashRun = 0;
+                    }
+                    if (c != '.') {
+                        quadDots = 0;
+                    }
+                    // card numbers may be written in groups separated by single spaces or dashes
+                    if (!(c == ' ' || c == '-') && digits < 13) {
+                        digits = 0;
+                    }
+                    if (c != '+' && c != '/') {
+                        b64 = 0;
+                    } else {
+                        b64++;
+                    }
+                    upper = 0;
+                }
+                if (!(c == ':' || c == '.' || (c >= '0' && c <= '9') || hexLetter)) {
+                    v6Colons = 0;
+                }
+                h.digitRun = Math.max(h.digitRun, digits);
+                h.upperRun = Math.max(h.upperRun, upper);
+                h.b64Run = Math.max(h.b64Run, b64);
+                prev = c;
+            }
+            return h;
+        }
+    }
+
+    private record Span(int start, int end, RedactionCategory category) {}
+
+    private static String apply(String s, List<Span> spans, int[] counts) {
+        if (spans.isEmpty()) {
+            return s;
+        }
+        StringBuilder b = new StringBuilder(s.length());
+        int last = 0;
+        for (Span sp : spans) {
+            b.append(s, last, sp.start()).append(sp.category().replacement());
+            counts[sp.category().ordinal()]++;
+            last = sp.end();
+        }
+        return b.append(s, last, s.length()).toString();
+    }
+
+    /** {@code -----BEGIN ... PRIVATE KEY-----} through the matching END line, or to the end of the text. */
+    private static String privateKeys(String s, int[] counts) {
+        List<Span> spans = new ArrayList<>();
+        int from = 0;
+        while (true) {
+            int begin = s.indexOf("-----BEGIN ", from);
+            if (begin < 0) {
+                break;
+            }
+            int headerEnd = s.indexOf("-----", begin + 11);
+            if (headerEnd < 0 || headerEnd - begin > 80 || !s.substring(begin, headerEnd).contains("PRIVATE KEY")) {
+                from = begin + 11;
+                continue;
+            }
+            int end = s.indexOf("-----END ", headerEnd + 5);
+            int stop;
+            if (end < 0) {
+                stop = s.length(); // fail closed: a cut-off key is still a key
+            } else {
+                int close = s.indexOf("-----", end + 9);
+                stop = close < 0 ? s.length() : close + 5;
+            }
+            spans.add(new Span(begin, stop, RedactionCategory.PRIVATE_KEY));
+            from = stop;
+        }
+        return apply(s, spans, counts);
+    }
+
+    private static boolean b64(char c) {
+        return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '+' || c == '/';
+    }
+
+    /**
+     * Runs of exactly 40 base64 characters with at least five upper-case and five lower-case
+     * letters (the shape of an AWS secret access key: random over 64 characters; hex such as a git
+     * SHA, words and paths do not qualify), and runs of 86 such characters padded with {@code ==}
+     * to 88 (an Azure storage account key). A run glued to an identifier ({@code a_...},
+     * {@code x-...}) is not a key.
+     */
+    private static String longKeys(String s, int[] counts) {
+        List<Span> spans = new ArrayList<>();
+        int n = s.length();
+        int i = 0;
+        while (i < n) {
+            if (!b64(s.charAt(i))) {
+                i++;
+                continue;
+            }
+            int start = i;
+            int upper = 0;
+            int lower = 0;
+            while (i < n && b64(s.charAt(i))) {
+                char c = s.charAt(i);
+                upper += c >= 'A' && c <= 'Z' ? 1 : 0;
+                lower += c >= 'a' && c <= 'z' ? 1 : 0;
+                i++;
+            }
+            int end = i;
+            while (end < n && s.charAt(end) == '=' && end - i < 2) {
+                end++;
+            }
+            boolean boundedLeft = start == 0 || !(s.charAt(start - 1) == '_' || s.charAt(start - 1) == '-');
+            boolean boundedRight = end == n || !(Character.isLetterOrDigit(s.charAt(end)) || s.charAt(end) == '_' || s.charAt(end) == '=');
+            int len = i - start;
+            if (boundedLeft && boundedRight && upper >= 5 && lower >= 5) {
+                if (len == 40 && end == i) {
+                    spans.add(new Span(start, end, RedactionCategory.AWS_KEY));
+                } else if (end - start == 88 && end > i) {
+                    spans.add(new Span(start, end, RedactionCategory.AZURE_KEY));
+                }
+            }
+            i = Math.max(end, i);
+        }
+        return apply(s, spans, counts);
+    }
+
+    private static boolean keyChar(char c) {
+        return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' || c == '-' || c == '.';
+    }
+
+    /**
+     * {@code name=value}, {@code name: value}, {@code "name": "value"} where the name contains a
+     * secret-like fragment ({@link #SECRET_NAMES}, any case): the value is replaced, the name kept.
+     * Driven by the separators, so a line without {@code =} or {@code :} costs one {@code indexOf}.
+     */
+    private static String namedSecrets(String s, int[] counts) {
+        List<Span> spans = null;
+        int n = s.length();
+        Separators seps = new Separators(s);
+        int p = seps.next(0);
+        while (p >= 0) {
+            int keyEnd = p;
+            while (keyEnd > 0 && s.charAt(keyEnd - 1) == ' ') {
+                keyEnd--;
+            }
+            if (keyEnd > 0 && (s.charAt(keyEnd - 1) == '"' || s.charAt(keyEnd - 1) == '\'')) {
+                keyEnd--;
+            }
+            int keyStart = keyEnd;
+            while (keyStart > 0 && keyEnd - keyStart < 64 && keyChar(s.charAt(keyStart - 1))) {
+                keyStart--;
+            }
+            if (keyEnd - keyStart < 3 || !secretName(s, keyStart, keyEnd)) {
+                p = seps.next(p + 1);
+                continue;
+            }
+            int v = p + 1;
+            while (v < n && s.charAt(v) == ' ') {
+                v++;
+            }
+            char quote = 0;
+            if (v < n && (s.charAt(v) == '"' || s.charAt(v) == '\'')) {
+                quote = s.charAt(v);
+                v++;
+            }
+            int valueStart = v;
+            if (s.startsWith("[REDACTED:", valueStart)) {
+                p = seps.next(valueStart);
+                continue;
+            }
+            if (quote != 0) {
+                while (v < n && s.charAt(v) != quote && v - valueStart < MAX_QUOTED_VALUE) {
+                    v++;
+                }
+            } else {
+                while (v < n && !valueEnd(s.charAt(v))) {
+                    v++;
+                }
+            }
+            if (v > valueStart) {
+                if (spans == null) {
+                    spans = new ArrayList<>();
+                }
+                spans.add(new Span(valueStart, v, RedactionCategory.SECRET));
+            }
+            p = seps.next(Math.max(v, p + 1));
+        }
+        return spans == null ? s : apply(s, spans, counts);
+    }
+
+    /** The next {@code =} or {@code :}; each is searched for again only once passed, so the whole scan is linear. */
+    private static final class Separators {
+        private final String s;
+        private int eq = -2;
+        private int colon = -2;
+
+        Separators(String s) {
+            this.s = s;
+        }
+
+        int next(int from) {
+            if (eq != -1 && eq < from) {
+                eq = s.indexOf('=', from);
+            }
+            if (colon != -1 && colon < from) {
+                colon = s.indexOf(':', from);
+            }
+            return eq < 0 ? colon : colon < 0 ? eq : Math.min(eq, colon);
+        }
+    }
+
+    /** For each of {@link #SECRET_NAMES}, the set of letters it needs, as a bit mask ('a' = bit 0). */
+    private static final int[] SECRET_NAME_LETTERS = new int[SECRET_NAMES.length];
+
+    static {
+        for (int k = 0; k < SECRET_NAMES.length; k++) {
+            SECRET_NAME_LETTERS[k] = letters(SECRET_NAMES[k], 0, SECRET_NAMES[k].length());
+        }
+    }
+
+    private static int letters(String s, int from, int to) {
+        int mask = 0;
+        for (int i = from; i < to; i++) {
+            char c = s.charAt(i);
+            if (c >= 'A' && c <= 'Z') {
+                c = (char) (c + 32);
+            }
+            if (c >= 'a' && c <= 'z') {
+                mask |= 1 << (c - 'a');
+            }
+        }
+        return mask;
+    }
+
+    /**
+     * Whether {@code s[from, to)} contains one of {@link #SECRET_NAMES}, ignoring case. A name whose
+     * letters are not all in the key is skipped without looking further, so ordinary keys
+     * ({@code level}, {@code msg}, {@code status}) cost one pass over their characters.
+     */
+    private static boolean secretName(String s, int from, int to) {
+        int have = letters(s, from, to);
+        for (int k = 0; k < SECRET_NAMES.length; k++) {
+            if ((SECRET_NAME_LETTERS[k] & have) != SECRET_NAME_LETTERS[k]) {
+                continue;
+            }
+            String name = SECRET_NAMES[k];
+            char first = name.charAt(0);
+            for (int i = from; i + name.length() <= to; i++) {
+                char c = s.charAt(i);
+                if ((c == first || c == first - 32) && s.regionMatches(true, i, name, 0, name.length())) {
+                    return true;
+                }
+            }
+        }
+        return false;
+    }
+
+    private static boolean valueEnd(char c) {
+        return Character.isWhitespace(c) || c == '"' || c == '\'' || c == '&' || c == ',' || c == ';' || c == '<' || c == '>';
+    }
+
+    private static boolean localChar(char c) {
+        return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '.' || c == '_' || c == '%'
+                || c == '+' || c == '-';
+    }
+
+    private static boolean domainChar(char c) {
+        return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '-' || c == '.';
+    }
+
+    /** {@code local@domain.tld}, found from each {@code @} outwards. */
+    private static String emails(String s, int[] counts) {
+        List<Span> spans = null;
+        int n = s.length();
+        int at = s.indexOf('@');
+        int consumed = 0;
+        while (at >= 0) {
+            int start = at;
+            while (start > consumed && localChar(s.charAt(start - 1))) {
+                start--;
+            }
+            while (start < at && s.charAt(start) == '.') {
+                start++;
+            }
+            int end = at + 1;
+            while (end < n && domainChar(s.charAt(end))) {
+                end++;
+            }
+            while (end > at + 1 && (s.charAt(end - 1) == '.' || s.charAt(end - 1) == '-')) {
+                end--;
+            }
+            int lastDot = end - 1;
+            while (lastDot > at && s.charAt(lastDot) != '.') {
+                lastDot--; // within the domain only: a search past the @ would make many @ quadratic
+            }
+            boolean ok = start < at && lastDot > at + 1 && end - lastDot - 1 >= 2;
+            for (int k = lastDot + 1; ok && k < end; k++) {
+                char c = s.charAt(k);
+                ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
+            }
+            if (ok) {
+                if (spans == null) {
+                    spans = new ArrayList<>();
+                }
+                spans.add(new Span(start, end, RedactionCategory.EMAIL));
+                consumed = end;
+                at = s.indexOf('@', end);
+            } else {
+                at = s.indexOf('@', at + 1);
+            }
+        }
+        return spans == null ? s : apply(s, spans, counts);
+    }
+
+    private static boolean digit(char c) {
+        return c >= '0' && c <= '9';
+    }
+
+    private static boolean wordChar(char c) {
+        return digit(c) || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_';
+    }
+
+    /** 13 to 19 digits, optionally grouped by single spaces or dashes, with a card-network prefix and a valid Luhn digit. */
+    private static String cards(String s, int[] counts) {
+        List<Span> spans = null;
+        int n = s.length();
+        int i = 0;
+        char[] digits = new char[19];
+        while (i < n) {
+            char c = s.charAt(i);
+            if (!digit(c) || (i > 0 && (wordChar(s.charAt(i - 1)) || s.charAt(i - 1) == '.'))) {
+                i++;
+                continue;
+            }
+            int start = i;
+            int count = 0;
+            int end = i;
+            while (i < n) {
+                char d = s.charAt(i);
+                if (digit(d)) {
+                    if (count < digits.length) {
+                        digits[count] = d;
+                    }
+                    count++;
+                    i++;
+                    end = i;
+                } else if ((d == ' ' || d == '-') && i + 1 < n && digit(s.charAt(i + 1)) && digit(s.charAt(i - 1))) {
+                    i++;
+                } else {
+                    break;
+                }
+            }
+            boolean boundedRight = end == n || !(wordChar(s.charAt(end)) || (s.charAt(end) == '.' && end + 1 < n && digit(s.charAt(end + 1))));
+            if (count >= 13 && count <= 19 && boundedRight && cardPrefix(digits, count) && luhn(digits, count)) {
+                if (spans == null) {
+                    spans = new ArrayList<>();
+                }
+                spans.add(new Span(start, end, RedactionCategory.CARD_NUMBER));
+            }
+        }
+        return spans == null ? s : apply(s, spans, counts);
+    }
+
+    /** Issuer prefixes of the card networks, with their lengths. */
+    static boolean cardPrefix(char[] d, int len) {
+        int two = (d[0] - '0') * 10 + (d[1] - '0');
+        int four = two * 100 + (d[2] - '0') * 10 + (d[3] - '0');
+        return switch (d[0]) {
+            case '4' -> len == 13 || len == 16 || len == 19; // Visa
+            case '5' -> (two >= 51 && two <= 55 && len == 16) || ((two == 50 || two >= 56) && len >= 12); // Mastercard, Maestro
+            case '2' -> four >= 2221 && four <= 2720 && len == 16; // Mastercard 2-series
+            case '3' -> ((two == 34 || two == 37) && len == 15) // American Express
+                    || ((two == 30 || two == 36 || two == 38 || two == 39) && len >= 14) // Diners Club
+                    || (two == 35 && len >= 16); // JCB
+            case '6' -> len >= 16; // Discover, UnionPay, Maestro, RuPay
+            default -> false;
+        };
+    }
+
+    static boolean luhn(char[] d, int len) {
+        int sum = 0;
+        boolean dbl = false;
+        for (int k = len - 1; k >= 0; k--) {
+            int v = d[k] - '0';
+            if (dbl) {
+                v *= 2;
+                if (v > 9) {
+                    v -= 9;
+                }
+            }
+            sum += v;
+            dbl = !dbl;
+        }
+        return sum % 10 == 0;
+    }
+
+    /** Dotted quads with every octet at most 255, not part of a longer dotted number. */
+    private static String ipv4(String s, int[] counts) {
+        List<Span> spans = null;
+        int n = s.length();
+        int i = 0;
+        while (i < n) {
+            char c = s.charAt(i);
+            if (!digit(c) || (i > 0 && (digit(s.charAt(i - 1)) || s.charAt(i - 1) == '.'))) {
+                i++;
+                continue;
+            }
+            int p = i;
+            int octets = 0;
+            boolean ok = true;
+            while (octets < 4) {
+                int value = 0;
+                int len = 0;
+                while (p < n && digit(s.charAt(p)) && len < 4) {
+                    value = value * 10 + (s.charAt(p) - '0');
+                    p++;
+                    len++;
+                }
+                if (len == 0 || len > 3 || value > 255) {
+                    ok = false;
+                    break;
+                }
+                octets++;
+                if (octets < 4) {
+                    if (p < n && s.charAt(p) == '.') {
+                        p++;
+                    } else {
+                        ok = false;
+                        break;
+                    }
+                }
+            }
+            if (ok && p < n && (digit(s.charAt(p)) || (s.charAt(p) == '.' && p + 1 < n && digit(s.charAt(p + 1))))) {
+                ok = false;
+            }
+            if (ok) {
+                if (spans == null) {
+                    spans = new ArrayList<>();
+                }
+                spans.add(new Span(i, p, RedactionCategory.IPV4));
+                i = p;
+            } else {
+                // skip the rest of this number so its inner digits are not retried
+                while (i < n && (digit(s.charAt(i)) || s.charAt(i) == '.')) {
+                    i++;
+                }
+            }
+        }
+        return spans == null ? s : apply(s, spans, counts);
+    }
+
+    private static boolean hex(char c) {
+        return digit(c) || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F');
+    }
+
+    /** IPv6 addresses: runs of hex digits, colons and dots that parse as one, with an optional zone. */
+    private static String ipv6(String s, int[] counts) {
+        List<Span> spans = null;
+        int n = s.length();
+        int i = 0;
+        while (i < n) {
+            char c = s.charAt(i);
+            if (!(hex(c) || c == ':')) {
+                i++;
+                continue;
+            }
+            int start = i;
+            int end = i;
+            int colons = 0;
+            while (end < n && (hex(s.charAt(end)) || s.charAt(end) == ':' || s.charAt(end) == '.')) {
+                if (s.charAt(end) == ':') {
+                    colons++;
+                }
+                end++;
+            }
+            i = end;
+            if (colons < 2) {
+                continue;
+            }
+            // "addr:fe80::1", "addr:::1": the first colon right after a word is a separator, not part of the address
+            if (start > 0 && wordChar(s.charAt(start - 1))) {
+                if (s.charAt(start) == ':') {
+                    start++;
+                } else {
+                    continue;
+                }
+            }
+            int stop = end;
+            while (stop > start && (s.charAt(stop - 1) == '.' || (s.charAt(stop - 1) == ':' && !(stop - 2 >= start && s.charAt(stop - 2) == ':')))) {
+                stop--;
+            }
+            if (!validIpv6(s, start, stop)) {
+                continue;
+            }
+            int after = stop;
+            if (stop == end && after < n && s.charAt(after) == '%') {
+                int z = after + 1;
+                while (z < n && (wordChar(s.charAt(z)) || s.charAt(z) == '.' || s.charAt(z) == '-')) {
+                    z++;
+                }
+                if (z > after + 1) {
+                    after = z;
+                }
+            }
+            if (after < n && after == end && wordChar(s.charAt(after))) {
+                continue;
+            }
+            if (spans == null) {
+                spans = new ArrayList<>();
+            }
+            spans.add(new Span(start, after, RedactionCategory.IPV6));
+            i = after;
+        }
+        return spans == null ? s : apply(s, spans, counts);
+    }
+
+    /** Whether {@code s[from, to)} is an IPv6 address (RFC 4291 text forms). */
+    static boolean validIpv6(String s, int from, int to) {
+        if (to - from < 2 || to - from > 45) {
+            return false;
+        }
+        String a = s.substring(from, to);
+        int dbl = a.indexOf("::");
+        if (dbl >= 0 && a.indexOf("::", dbl + 1) >= 0) {
+            return false;
+        }
+        if (a.contains(":::")) {
+            return false;
+        }
+        String head = dbl >= 0 ? a.substring(0, dbl) : a;
+        String tail = dbl >= 0 ? a.substring(dbl + 2) : "";
+        int groups = 0;
+        boolean v4 = false;
+        for (String part : new String[] {head, tail}) {
+            if (part.isEmpty()) {
+                continue;
+            }
+            String[] g = part.split(":", -1);
+            for (int k = 0; k < g.length; k++) {
+                String x = g[k];
+                boolean last = part == (tail.isEmpty() ? head : tail) && k == g.length - 1;
+                if (x.contains(".")) {
+                    if (!last || !dottedQuad(x)) {
+                        return false;
+                    }
+                    v4 = true;
+                    groups += 2;
+                    continue;
+                }
+                if (x.isEmpty() || x.length() > 4) {
+                    return false;
+                }
+                for (int q = 0; q < x.length(); q++) {
+                    if (!hex(x.charAt(q))) {
+                        return false;
+                    }
+                }
+                groups++;
+            }
+        }
+        if (dbl >= 0) {
+            // the bare unspecified address "::" is left alone: in text it is far more often a separator
+            return groups > 0 && groups <= 7;
+        }
+        return groups == 8 || (v4 && groups == 8);
+    }
+
+    private static boolean dottedQuad(String x) {
+        String[] o = x.split("\\.", -1);
+        if (o.length != 4) {
+            return false;
+        }
+        for (String p : o) {
+            if (p.isEmpty() || p.length() > 3) {
+                return false;
+            }
+            for (int q = 0; q < p.length(); q++) {
+                if (!digit(p.charAt(q))) {
+                    return false;
+                }
+            }
+            if (Integer.parseInt(p) > 255) {
+                return false;
+            }
+        }
+        return true;
+    }
+}

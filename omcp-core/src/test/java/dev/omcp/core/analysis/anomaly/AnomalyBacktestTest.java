@@ -1,0 +1,144 @@
+package dev.omcp.core.analysis.anomaly;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.omcp.core.analysis.anomaly.SyntheticCases.Case;
+import dev.omcp.core.analysis.anomaly.SyntheticCases.Category;
+import java.util.ArrayList;
+import java.util.EnumMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The anomaly backtest (issue 4): seeded synthetic cases of every shape, scored at every
+ * sensitivity. It gates precision >= 0.95 and recall >= 0.90 at the shipped default sensitivity and
+ * prints the table that docs/analysis.md quotes. Rerun with
+ * {@code mvn -B -o test -pl omcp-core -am -Dtest=AnomalyBacktestTest -Dsurefire.failIfNoSpecifiedTests=false}.
+ */
+class AnomalyBacktestTest {
+    private static final double PRECISION_GATE = 0.95;
+    private static final double RECALL_GATE = 0.90;
+
+    private final AnomalyDetector detector = new AnomalyDetector();
+
+    record Tally(int cases, int fired, int kindRight, int onsetRight, List<String> wrong) {}
+
+    record Score(Map<Category, Tally> byCategory, int tp, int fp, int fn, int tn) {
+        double precision() {
+            return tp + fp == 0 ? 1.0 : (double) tp / (tp + fp);
+        }
+
+        double recall() {
+            return tp + fn == 0 ? 1.0 : (double) tp / (tp + fn);
+        }
+    }
+
+    @Test
+    void backtest_atTheShippedDefaultSensitivity_meetsThePrecisionAndRecallGates() {
+        List<Case> cases = SyntheticCases.all();
+        assertThat(cases).hasSizeGreaterThanOrEqualTo(60);
+        StringBuilder table = new StringBuilder();
+        Score atDefault = null;
+        for (Sensitivity s : Sensitivity.values()) {
+            Score score = run(cases, s);
+            table.append(render(s, score));
+            if (s == AnomalyDetector.DEFAULT_SENSITIVITY) {
+                atDefault = score;
+            }
+        }
+        System.out.println(table);
+        assertThat(atDefault).isNotNull();
+        List<String> misses = new ArrayList<>();
+        atDefault.byCategory().values().forEach(t -> misses.addAll(t.wrong()));
+        assertThat(atDefault.precision())
+                .as("precision at %s (wrong verdicts: %s)", AnomalyDetector.DEFAULT_SENSITIVITY, misses)
+                .isGreaterThanOrEqualTo(PRECISION_GATE);
+        assertThat(atDefault.recall())
+                .as("recall at %s (wrong verdicts: %s)", AnomalyDetector.DEFAULT_SENSITIVITY, misses)
+                .isGreaterThanOrEqualTo(RECALL_GATE);
+    }
+
+    @Test
+    void backtest_transientSinglePointSpikes_neverFireAtAnySensitivity() {
+        for (Sensitivity s : Sensitivity.values()) {
+            Score score = run(SyntheticCases.all(), s);
+            assertThat(score.byCategory().get(Category.TRANSIENT).fired()).as("transient spikes firing at %s", s).isZero();
+        }
+    }
+
+    @Test
+    void backtest_atTheDefault_detectedAnomaliesCarryTheRightOnsetForMostCases() {
+        Score score = run(SyntheticCases.all(), AnomalyDetector.DEFAULT_SENSITIVITY);
+        int fired = 0;
+        int onsetRight = 0;
+        for (Category c : Category.values()) {
+            if (c.anomalous) {
+                fired += score.byCategory().get(c).fired();
+                onsetRight += score.byCategory().get(c).onsetRight();
+            }
+        }
+        assertThat((double) onsetRight / fired).as("share of detections with onset within tolerance").isGreaterThanOrEqualTo(0.9);
+    }
+
+    private Score run(List<Case> cases, Sensitivity sensitivity) {
+        Map<Category, int[]> counts = new EnumMap<>(Category.class);
+        Map<Category, List<String>> wrong = new EnumMap<>(Category.class);
+        int tp = 0;
+        int fp = 0;
+        int fn = 0;
+        int tn = 0;
+        for (Case c : cases) {
+            AnomalyFinding f = detector.detect(c.series(), c.settings().withSensitivity(sensitivity));
+            assertThat(f.status()).as(c.name()).isNotEqualTo(AnomalyFinding.Status.INSUFFICIENT_DATA);
+            int[] k = counts.computeIfAbsent(c.category(), x -> new int[4]);
+            List<String> w = wrong.computeIfAbsent(c.category(), x -> new ArrayList<>());
+            k[0]++;
+            if (f.anomalous()) {
+                k[1]++;
+                if (c.expectedKind().isPresent() && f.kind().equals(c.expectedKind())) {
+                    k[2]++;
+                }
+                // onset within a tolerance of 3 steps, or for ramps a quarter of the window (a ramp's start is blurred by noise)
+                long tolerance = c.category() == Category.RAMP ? 8 * c.stepMillis() : 3 * c.stepMillis();
+                if (c.expectedOnset().isPresent()
+                        && Math.abs(f.onset().orElseThrow().toEpochMilli() - c.expectedOnset().get()) <= tolerance) {
+                    k[3]++;
+                }
+            }
+            boolean expected = c.category().anomalous;
+            if (expected && f.anomalous()) {
+                tp++;
+            } else if (!expected && f.anomalous()) {
+                fp++;
+                w.add(c.name() + " fired: " + f.note());
+            } else if (expected) {
+                fn++;
+                w.add(c.name() + " missed: " + f.note());
+            } else {
+                tn++;
+            }
+        }
+        Map<Category, Tally> byCategory = new EnumMap<>(Category.class);
+        counts.forEach((c, k) -> byCategory.put(c, new Tally(k[0], k[1], k[2], k[3], wrong.get(c))));
+        return new Score(byCategory, tp, fp, fn, tn);
+    }
+
+    private static String render(Sensitivity s, Score score) {
+        StringBuilder b = new StringBuilder();
+        b.append(String.format(Locale.ROOT, "%nSensitivity %s%s: precision %.3f, recall %.3f (TP %d, FP %d, FN %d, TN %d)%n",
+                s.wireName(), s == AnomalyDetector.DEFAULT_SENSITIVITY ? " (default)" : "", score.precision(), score.recall(),
+                score.tp(), score.fp(), score.fn(), score.tn()));
+        b.append("| Category | Expected | Cases | Fired | Right verdict | Kind right | Onset right |\n");
+        b.append("|---|---|---|---|---|---|---|\n");
+        score.byCategory().forEach((c, t) -> {
+            int right = c.anomalous ? t.fired() : t.cases() - t.fired();
+            b.append(String.format(Locale.ROOT, "| %s | %s | %d | %d | %d/%d | %s | %s |%n", c.name().toLowerCase(Locale.ROOT),
+                    c.anomalous ? "anomaly" : "normal", t.cases(), t.fired(), right, t.cases(),
+                    c.anomalous ? t.kindRight() + "/" + t.fired() : "-", c.anomalous ? t.onsetRight() + "/" + t.fired() : "-"));
+        });
+        score.byCategory().values().forEach(t -> t.wrong().forEach(w -> b.append("- ").append(w).append('\n')));
+        return b.toString();
+    }
+}

@@ -1,0 +1,364 @@
+package dev.omcp.core.analysis.anomaly;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.omcp.sdk.query.Series;
+import jakarta.json.JsonObject;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Map;
+import java.util.Random;
+import org.junit.jupiter.api.Test;
+
+class AnomalyDetectorTest {
+    private static final long T0 = Instant.parse("2025-03-10T00:00:00Z").toEpochMilli();
+    private static final long STEP = 60_000;
+    private final AnomalyDetector detector = new AnomalyDetector();
+    private final DetectionSettings latency = DetectionSettings.of(MetricKind.LATENCY).withWindow(Duration.ofMinutes(30));
+    private final DetectionSettings requests = DetectionSettings.of(MetricKind.THROUGHPUT).withWindow(Duration.ofMinutes(30));
+
+    @Test
+    void defaultSensitivity_isMediumAndIsWhatTheDefaultSettingsCarry() {
+        assertThat(AnomalyDetector.DEFAULT_SENSITIVITY).isEqualTo(Sensitivity.MEDIUM);
+        assertThat(DetectionSettings.forMetric("latency_p99").sensitivity()).isEqualTo(AnomalyDetector.DEFAULT_SENSITIVITY);
+    }
+
+    @Test
+    void stepUp_isAnomalousWithOnsetKindDirectionAndEvidence() {
+        double[] x = noise(390, 100, 2, 1);
+        for (int i = 370; i < 390; i++) {
+            x[i] += 30;
+        }
+        AnomalyFinding f = detector.detect(series(x), latency);
+        assertThat(f.anomalous()).isTrue();
+        assertThat(f.direction()).isEqualTo(Direction.UP);
+        assertThat(f.kind()).contains(AnomalyKind.STEP);
+        assertThat(f.onset()).contains(Instant.ofEpochMilli(T0 + 370 * STEP));
+        Evidence e = f.evidence().orElseThrow();
+        assertThat(e.method()).isEqualTo("flat");
+        assertThat(e.baselineMedian()).isCloseTo(100, org.assertj.core.data.Offset.offset(1.0));
+        assertThat(e.windowMedian()).isGreaterThan(120);
+        assertThat(e.baselineMad()).isGreaterThan(0);
+        assertThat(f.score()).isGreaterThan(8);
+    }
+
+    @Test
+    void latencyDrop_isIgnoredBecauseOnlyIncreasesMatter() {
+        double[] x = noise(390, 100, 2, 2);
+        for (int i = 370; i < 390; i++) {
+            x[i] -= 30;
+        }
+        AnomalyFinding f = detector.detect(series(x), latency);
+        assertThat(f.status()).isEqualTo(AnomalyFinding.Status.NORMAL);
+        assertThat(f.direction()).isEqualTo(Direction.NONE);
+    }
+
+    @Test
+    void requestRateDrop_isAnomalousBecauseBothDirectionsMatter() {
+        double[] x = noise(390, 1000, 20, 3);
+        for (int i = 365; i < 390; i++) {
+            x[i] -= 400;
+        }
+        AnomalyFinding f = detector.detect(series(x), requests);
+        assertThat(f.anomalous()).isTrue();
+        assertThat(f.direction()).isEqualTo(Direction.DOWN);
+        assertThat(f.kind()).contains(AnomalyKind.STEP);
+    }
+
+    @Test
+    void singlePointSpike_doesNotFire_theDwellRule() {
+        double[] x = noise(390, 100, 2, 4);
+        x[380] = 10_000;
+        AnomalyFinding f = detector.detect(series(x), latency);
+        assertThat(f.status()).isEqualTo(AnomalyFinding.Status.NORMAL);
+        assertThat(f.note()).contains("no sustained deviation");
+    }
+
+    @Test
+    void shortBurstThatEnded_isASpike() {
+        double[] x = noise(390, 100, 2, 5);
+        for (int i = 365; i < 370; i++) {
+            x[i] += 40;
+        }
+        AnomalyFinding f = detector.detect(series(x), latency);
+        assertThat(f.kind()).contains(AnomalyKind.SPIKE);
+        assertThat(f.onset()).contains(Instant.ofEpochMilli(T0 + 365 * STEP));
+    }
+
+    @Test
+    void slowRampBelowTheLevelThreshold_isFoundByTheTrendTest() {
+        double[] x = slowRamp(6);
+        AnomalyFinding f = detector.detect(series(x), latency.withWindow(Duration.ofHours(2)));
+        assertThat(f.anomalous()).as(f.note()).isTrue();
+        assertThat(f.kind()).contains(AnomalyKind.RAMP);
+        assertThat(f.score()).as("ends below the level threshold").isLessThan(Sensitivity.MEDIUM.levelThreshold());
+        assertThat(f.evidence().orElseThrow().trendSlopePerHour()).isGreaterThan(0);
+        assertThat(f.onset()).contains(Instant.ofEpochMilli(T0 + 360 * STEP));
+    }
+
+    @Test
+    void slowRampWithoutTrendDetection_isNotFound() {
+        DetectionSettings other = DetectionSettings.of(MetricKind.OTHER).withWindow(Duration.ofHours(2));
+        assertThat(detector.detect(series(slowRamp(6)), other).anomalous()).isFalse();
+    }
+
+    /** 6 h flat, then 2 h climbing to about 3.1 sigma: below what the level test needs. */
+    private static double[] slowRamp(long seed) {
+        double[] x = noise(480, 1.0, 0.02, seed);
+        for (int i = 360; i < 480; i++) {
+            x[i] += 0.062 * (i - 359) / 120.0;
+        }
+        return x;
+    }
+
+    @Test
+    void nanGaps_areSkippedNotCountedAsZero() {
+        double[] x = noise(390, 100, 2, 7);
+        for (int i = 0; i < 390; i += 3) {
+            x[i] = Double.NaN;
+        }
+        x[5] = Double.POSITIVE_INFINITY;
+        AnomalyFinding f = detector.detect(series(x), latency);
+        assertThat(f.status()).isEqualTo(AnomalyFinding.Status.NORMAL);
+        assertThat(f.evidence().orElseThrow().baselineMedian()).isCloseTo(100, org.assertj.core.data.Offset.offset(1.0));
+        assertThat(f.evidence().orElseThrow().windowPoints()).isEqualTo(20);
+    }
+
+    @Test
+    void constantSeries_usesTheScaleFloorInsteadOfDividingByZero() {
+        double[] x = new double[390];
+        java.util.Arrays.fill(x, 50);
+        AnomalyFinding flat = detector.detect(series(x), latency);
+        assertThat(flat.status()).isEqualTo(AnomalyFinding.Status.NORMAL);
+        assertThat(flat.score()).isZero();
+        assertThat(flat.evidence().orElseThrow().scaleSource()).isEqualTo("floor");
+        assertThat(flat.evidence().orElseThrow().scale()).isEqualTo(0.5); // 1 % of the level
+
+        for (int i = 375; i < 390; i++) {
+            x[i] = 55; // +10 %: 10 floor-sigmas
+        }
+        AnomalyFinding stepped = detector.detect(series(x), latency);
+        assertThat(stepped.anomalous()).isTrue();
+        assertThat(stepped.score()).isCloseTo(10, org.assertj.core.data.Offset.offset(0.01));
+    }
+
+    @Test
+    void mostlyZeroErrorRate_fallsBackToTheMeanAbsoluteDeviation() {
+        double[] x = new double[390];
+        for (int i = 0; i < 390; i += 7) {
+            x[i] = 0.01;
+        }
+        AnomalyFinding f = detector.detect(series(x), DetectionSettings.of(MetricKind.ERRORS).withWindow(Duration.ofMinutes(30)));
+        assertThat(f.status()).isEqualTo(AnomalyFinding.Status.NORMAL);
+        assertThat(f.evidence().orElseThrow().baselineMad()).isZero();
+        assertThat(f.evidence().orElseThrow().scaleSource()).isEqualTo("mean-abs-dev");
+    }
+
+    @Test
+    void minimumChange_suppressesTinyAbsoluteMovesOfAFlatZeroSeries() {
+        double[] x = new double[390];
+        for (int i = 380; i < 390; i++) {
+            x[i] = 0.0001;
+        }
+        DetectionSettings errors = DetectionSettings.of(MetricKind.ERRORS).withWindow(Duration.ofMinutes(30));
+        assertThat(detector.detect(series(x), errors).anomalous()).isTrue();
+        assertThat(detector.detect(series(x), errors.withMinimumChange(0.01)).anomalous()).isFalse();
+    }
+
+    @Test
+    void shortSeries_saysNotEnoughDataInsteadOfGuessing() {
+        AnomalyFinding f = detector.detect(series(noise(35, 100, 2, 8)), latency);
+        assertThat(f.status()).isEqualTo(AnomalyFinding.Status.INSUFFICIENT_DATA);
+        assertThat(f.note()).contains("5 finite points").contains("at least 20");
+        assertThat(f.score()).isNaN();
+        assertThat(f.evidence()).isEmpty();
+        JsonObject json = f.toJson();
+        assertThat(json.containsKey("anomalous")).isFalse();
+        assertThat(json.containsKey("score")).isFalse();
+        assertThat(json.getString("status")).isEqualTo("insufficient_data");
+    }
+
+    @Test
+    void windowWithTooFewFinitePoints_isInsufficientData() {
+        double[] x = noise(390, 100, 2, 9);
+        for (int i = 360; i < 390; i++) {
+            x[i] = Double.NaN;
+        }
+        AnomalyFinding f = detector.detect(series(x), latency);
+        assertThat(f.status()).isEqualTo(AnomalyFinding.Status.INSUFFICIENT_DATA);
+        assertThat(f.note()).contains("window holds 0 finite points");
+    }
+
+    @Test
+    void emptyAndAllGapSeries_areInsufficientData() {
+        assertThat(detector.detect(new Series(Map.of(), new long[0], new double[0]), latency).note()).contains("no points");
+        double[] gaps = new double[100];
+        java.util.Arrays.fill(gaps, Double.NaN);
+        assertThat(detector.detect(series(gaps), latency).note()).contains("only gaps");
+    }
+
+    @Test
+    void stepThatBeganJustBeforeTheWindow_datesItsOnsetInTheBaselineTail() {
+        double[] x = noise(390, 100, 2, 10);
+        for (int i = 356; i < 390; i++) {
+            x[i] += 30;
+        }
+        AnomalyFinding f = detector.detect(series(x), latency);
+        assertThat(f.onset()).contains(Instant.ofEpochMilli(T0 + 356 * STEP));
+    }
+
+    @Test
+    void dipAgainstTheDailyCurve_isFoundByTheSeasonalBaselineButHiddenFromTheFlatOne() {
+        long step = 300_000;
+        int perDay = 288;
+        Random rnd = new Random(11);
+        int n = 3 * perDay + 100;
+        double[] x = new double[n];
+        for (int i = 0; i < n; i++) {
+            x[i] = 500 + 300 * Math.sin(2 * Math.PI * i / perDay) + rnd.nextGaussian() * 5;
+        }
+        DetectionSettings settings = DetectionSettings.of(MetricKind.THROUGHPUT).withWindow(Duration.ofHours(1));
+        DetectionSettings daily = settings.withSeason(Duration.ofDays(1));
+        AnomalyFinding clean = detector.detect(series(x, step), daily);
+        assertThat(clean.status()).as(clean.note()).isEqualTo(AnomalyFinding.Status.NORMAL);
+        assertThat(clean.evidence().orElseThrow().method()).isEqualTo("seasonal");
+        assertThat(clean.evidence().orElseThrow().seasonPeriods()).isEqualTo(3);
+
+        for (int i = n - 8; i < n; i++) {
+            x[i] -= 60; // 12 noise sigmas, but small against the 300-wide daily swing
+        }
+        AnomalyFinding dip = detector.detect(series(x, step), daily);
+        assertThat(dip.anomalous()).as(dip.note()).isTrue();
+        assertThat(dip.kind()).contains(AnomalyKind.SEASONAL_DEVIATION);
+        assertThat(dip.direction()).isEqualTo(Direction.DOWN);
+        assertThat(dip.onset()).contains(Instant.ofEpochMilli(T0 + (n - 8) * step));
+        assertThat(detector.detect(series(x, step), settings).anomalous()).as("flat baseline").isFalse();
+    }
+
+    @Test
+    void seasonRequestedWithLessThanTwoPeriodsOfHistory_fallsBackToFlatAndSaysSo() {
+        AnomalyFinding f = detector.detect(series(noise(390, 100, 2, 12)), latency.withSeason(Duration.ofDays(1)));
+        assertThat(f.evidence().orElseThrow().method()).isEqualTo("flat");
+        assertThat(f.note()).contains("seasonal baseline needs two full periods (2d)");
+    }
+
+    @Test
+    void unsortedTimestamps_areSortedBeforeJudging() {
+        double[] x = noise(390, 100, 2, 13);
+        for (int i = 370; i < 390; i++) {
+            x[i] += 30;
+        }
+        long[] t = new long[390];
+        for (int i = 0; i < 390; i++) {
+            t[i] = T0 + i * STEP;
+        }
+        // swap two baseline points
+        long tt = t[10];
+        t[10] = t[11];
+        t[11] = tt;
+        double xx = x[10];
+        x[10] = x[11];
+        x[11] = xx;
+        assertThat(detector.detect(new Series(Map.of(), t, x), latency).anomalous()).isTrue();
+    }
+
+    @Test
+    void toJson_carriesTheVerdictAndEvidenceWithWireNames() {
+        double[] x = noise(390, 100, 2, 14);
+        for (int i = 370; i < 390; i++) {
+            x[i] += 30;
+        }
+        JsonObject json = detector.detect(new Series(Map.of("pod", "api-1"), times(390, STEP), x), latency).toJson();
+        assertThat(json.getString("status")).isEqualTo("anomalous");
+        assertThat(json.getBoolean("anomalous")).isTrue();
+        assertThat(json.getString("direction")).isEqualTo("up");
+        assertThat(json.getString("kind")).isEqualTo("step");
+        assertThat(json.getString("onset")).isEqualTo(Instant.ofEpochMilli(T0 + 370 * STEP).toString());
+        assertThat(json.getJsonObject("labels").getString("pod")).isEqualTo("api-1");
+        assertThat(json.getJsonObject("evidence").keySet()).contains("baselineMedian", "baselineMad", "windowMedian", "scale");
+    }
+
+    @Test
+    void sensitivity_parsesWireNamesAndRefusesOthersWithTheAllowedValues() {
+        assertThat(Sensitivity.parse(" High ")).isEqualTo(Sensitivity.HIGH);
+        assertThatThrownBy(() -> Sensitivity.parse("extreme")).hasMessageContaining("low, medium, high");
+        assertThatThrownBy(() -> Sensitivity.parse(null)).isInstanceOf(IllegalArgumentException.class);
+    }
+
+    @Test
+    void settings_refuseNonPositiveWindowsAndNegativeMinimumChange() {
+        assertThatThrownBy(() -> latency.withWindow(Duration.ZERO)).hasMessageContaining("window must be positive");
+        assertThatThrownBy(() -> latency.withSeason(Duration.ofSeconds(-1))).hasMessageContaining("season period");
+        assertThatThrownBy(() -> latency.withMinimumChange(-1)).hasMessageContaining("minimum change");
+        assertThatThrownBy(() -> latency.withMinimumChange(Double.NaN)).hasMessageContaining("minimum change");
+    }
+
+    @Test
+    void metricKind_mapsTheCuratedNames() {
+        assertThat(MetricKind.forMetric("latency_p99")).isEqualTo(MetricKind.LATENCY);
+        assertThat(MetricKind.forMetric("http_request_duration_seconds")).isEqualTo(MetricKind.LATENCY);
+        assertThat(MetricKind.forMetric("error_rate")).isEqualTo(MetricKind.ERRORS);
+        assertThat(MetricKind.forMetric("cpu")).isEqualTo(MetricKind.SATURATION);
+        assertThat(MetricKind.forMetric("memory")).isEqualTo(MetricKind.SATURATION);
+        assertThat(MetricKind.forMetric("request_rate")).isEqualTo(MetricKind.THROUGHPUT);
+        assertThat(MetricKind.forMetric("queue_messages")).isEqualTo(MetricKind.OTHER);
+        assertThat(MetricKind.THROUGHPUT.sidedness()).isEqualTo(Sidedness.BOTH);
+        assertThat(MetricKind.LATENCY.sidedness()).isEqualTo(Sidedness.INCREASE);
+    }
+
+    @Test
+    void robustStatistics_basics() {
+        assertThat(RobustStatistics.median(new double[] {5, 1, 3})).isEqualTo(3);
+        assertThat(RobustStatistics.median(new double[] {4, 1, 3, 2})).isEqualTo(2.5);
+        assertThat(RobustStatistics.median(new double[0])).isNaN();
+        assertThat(RobustStatistics.mad(new double[] {1, 2, 3, 4, 100}, 5, 3)).isEqualTo(1);
+        assertThat(RobustStatistics.theilSenSlope(new double[] {0, 1, 2, 3, 4}, new double[] {0, 2, 4, 6, 100}, 5)).isEqualTo(2);
+        assertThat(RobustStatistics.mannKendallZ(new double[] {1, 2, 3, 4, 5, 6, 7, 8, 9, 10}, 10)).isGreaterThan(3);
+        assertThat(RobustStatistics.mannKendallZ(new double[] {2, 2, 2, 2}, 4)).isZero();
+    }
+
+    @Test
+    void detection_ofADaySeriesAtFifteenSecondSteps_isFast() {
+        int n = 5760;
+        double[] x = noise(n, 100, 2, 15);
+        Series s = series(x, 15_000);
+        DetectionSettings settings = latency.withWindow(Duration.ofHours(1));
+        for (int i = 0; i < 20; i++) {
+            detector.detect(s, settings); // warm-up
+        }
+        long best = Long.MAX_VALUE;
+        for (int i = 0; i < 30; i++) {
+            long start = System.nanoTime();
+            detector.detect(s, settings);
+            best = Math.min(best, System.nanoTime() - start);
+        }
+        // best of 30, generous for a shared 2-core machine; typical is a few ms
+        assertThat(best / 1e6).isLessThan(50);
+    }
+
+    private static double[] noise(int n, double level, double sigma, long seed) {
+        Random rnd = new Random(seed);
+        double[] x = new double[n];
+        for (int i = 0; i < n; i++) {
+            x[i] = level + rnd.nextGaussian() * sigma;
+        }
+        return x;
+    }
+
+    private static long[] times(int n, long step) {
+        long[] t = new long[n];
+        for (int i = 0; i < n; i++) {
+            t[i] = T0 + i * step;
+        }
+        return t;
+    }
+
+    private static Series series(double[] x) {
+        return series(x, STEP);
+    }
+
+    private static Series series(double[] x, long step) {
+        return new Series(Map.of(), times(x.length, step), x);
+    }
+}

@@ -1,0 +1,252 @@
+package dev.omcp.core.analysis.anomaly;
+
+import dev.omcp.sdk.query.Series;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Random;
+
+/**
+ * Seeded synthetic series for the backtest. Every case is generated from its own seed, so a case
+ * can be reproduced alone ({@code SyntheticCases.generate(category, seed)}) and the whole set is
+ * identical on every run and machine.
+ */
+final class SyntheticCases {
+    static final long START = Instant.parse("2025-03-10T00:00:00Z").toEpochMilli();
+    static final int CASES_PER_CATEGORY = Integer.getInteger("omcp.backtest.perCategory", 12);
+
+    enum Category {
+        SPIKE(true), STEP(true), RAMP(true), SEASONAL_DEVIATION(true),
+        SEASONAL_CLEAN(false), NOISY_CLEAN(false), CLEAN(false), TRANSIENT(false);
+
+        final boolean anomalous;
+
+        Category(boolean anomalous) {
+            this.anomalous = anomalous;
+        }
+    }
+
+    /**
+     * One labelled case.
+     *
+     * @param expectedOnset where the injected anomaly starts (empty for clean cases)
+     * @param stepMillis the sampling step, for onset tolerance
+     */
+    record Case(String name, Category category, Series series, DetectionSettings settings,
+            Optional<AnomalyKind> expectedKind, Optional<Long> expectedOnset, long stepMillis) {}
+
+    private SyntheticCases() {}
+
+    static List<Case> all() {
+        List<Case> cases = new ArrayList<>();
+        for (Category c : Category.values()) {
+            for (int i = 0; i < CASES_PER_CATEGORY; i++) {
+                cases.add(generate(c, 1000L * (c.ordinal() + 1) + i));
+            }
+        }
+        return cases;
+    }
+
+    static Case generate(Category category, long seed) {
+        Random rnd = new Random(seed);
+        return switch (category) {
+            case SPIKE -> spike(rnd, seed);
+            case STEP -> step(rnd, seed);
+            case RAMP -> ramp(rnd, seed);
+            case SEASONAL_DEVIATION -> seasonal(rnd, seed, true);
+            case SEASONAL_CLEAN -> seasonal(rnd, seed, false);
+            case NOISY_CLEAN -> noisyClean(rnd, seed);
+            case CLEAN -> clean(rnd, seed);
+            case TRANSIENT -> transientSpike(rnd, seed);
+        };
+    }
+
+    // flat layout: 6 h of baseline plus a 30 min window at a 1 min step
+    private static final long STEP = 60_000;
+    private static final int BASELINE = 360;
+    private static final int WINDOW = 30;
+    private static final Duration WINDOW_LENGTH = Duration.ofMinutes(30);
+
+    private static Case spike(Random rnd, long seed) {
+        double level = 100 + rnd.nextDouble() * 200;
+        double sigma = level * (0.02 + rnd.nextDouble() * 0.05);
+        double[] x = gaussian(rnd, BASELINE + WINDOW, level, sigma);
+        int length = 4 + rnd.nextInt(5);
+        int start = BASELINE + 2 + rnd.nextInt(WINDOW - length - 8);
+        double amp = (5 + rnd.nextDouble() * 7) * sigma;
+        for (int i = start; i < start + length; i++) {
+            x[i] += amp;
+        }
+        sprinkleGaps(rnd, x, 0.02);
+        return flatCase("spike", Category.SPIKE, seed, x, MetricKind.LATENCY, AnomalyKind.SPIKE, start);
+    }
+
+    private static Case step(Random rnd, long seed) {
+        boolean drop = rnd.nextBoolean();
+        double level = drop ? 500 + rnd.nextDouble() * 1500 : 0.2 + rnd.nextDouble();
+        double sigma = level * (0.02 + rnd.nextDouble() * 0.05);
+        double[] x = gaussian(rnd, BASELINE + WINDOW, level, sigma);
+        boolean constant = seed % 6 == 0;
+        if (constant) {
+            // a quantised, constant baseline (MAD = 0): the scale falls back to the floor
+            java.util.Arrays.fill(x, level);
+        }
+        int start = BASELINE + rnd.nextInt(WINDOW - 8);
+        double amp = (4.5 + rnd.nextDouble() * 5.5) * sigma * (drop ? -1 : 1);
+        for (int i = start; i < x.length; i++) {
+            x[i] += amp;
+        }
+        sprinkleGaps(rnd, x, 0.03);
+        return flatCase(constant ? "step-constant" : drop ? "step-drop" : "step-up", Category.STEP, seed, x,
+                drop ? MetricKind.THROUGHPUT : MetricKind.LATENCY, AnomalyKind.STEP, start);
+    }
+
+    private static Case ramp(Random rnd, long seed) {
+        double level = 0.5 + rnd.nextDouble() * 2;
+        double sigma = level * (0.02 + rnd.nextDouble() * 0.04);
+        double[] x = gaussian(rnd, BASELINE + WINDOW, level, sigma);
+        int start = BASELINE + rnd.nextInt(8);
+        double endRise = (3.5 + rnd.nextDouble() * 4.5) * sigma;
+        int len = x.length - start;
+        for (int i = start; i < x.length; i++) {
+            x[i] += endRise * (i - start + 1) / len;
+        }
+        sprinkleGaps(rnd, x, 0.02);
+        MetricKind kind = rnd.nextBoolean() ? MetricKind.LATENCY : MetricKind.SATURATION;
+        return flatCase("ramp", Category.RAMP, seed, x, kind, AnomalyKind.RAMP, start);
+    }
+
+    private static Case noisyClean(Random rnd, long seed) {
+        double level = 50 + rnd.nextDouble() * 500;
+        double sigma = level * (0.05 + rnd.nextDouble() * 0.1);
+        int n = BASELINE + WINDOW;
+        double[] x = new double[n];
+        double ar = 0;
+        boolean autocorrelated = seed % 2 == 0;
+        for (int i = 0; i < n; i++) {
+            double e = studentT(rnd, 3) * sigma;
+            // AR(1) with coefficient 0.7, scaled so the marginal deviation stays sigma
+            ar = autocorrelated ? 0.7 * ar + e * Math.sqrt(1 - 0.49) : e;
+            x[i] = level + ar;
+        }
+        // a few isolated outliers anywhere, including the window
+        for (int k = 0; k < 6; k++) {
+            x[rnd.nextInt(n)] += (rnd.nextBoolean() ? 1 : -1) * (4 + rnd.nextDouble() * 6) * sigma;
+        }
+        sprinkleGaps(rnd, x, 0.05);
+        MetricKind kind = MetricKind.values()[rnd.nextInt(MetricKind.values().length)];
+        return flatCase("noisy-clean", Category.NOISY_CLEAN, seed, x, kind, null, -1);
+    }
+
+    private static Case clean(Random rnd, long seed) {
+        double level = 1 + rnd.nextDouble() * 1000;
+        double sigma = level * (0.01 + rnd.nextDouble() * 0.05);
+        double[] x = gaussian(rnd, BASELINE + WINDOW, level, sigma);
+        String name = "clean";
+        if (seed % 4 == 0) {
+            java.util.Arrays.fill(x, level);
+            name = "clean-constant";
+        } else if (seed % 4 == 1) {
+            java.util.Arrays.fill(x, 0);
+            name = "clean-zero";
+        }
+        sprinkleGaps(rnd, x, 0.1);
+        MetricKind kind = MetricKind.values()[rnd.nextInt(MetricKind.values().length)];
+        return flatCase(name, Category.CLEAN, seed, x, kind, null, -1);
+    }
+
+    private static Case transientSpike(Random rnd, long seed) {
+        double level = 100 + rnd.nextDouble() * 200;
+        double sigma = level * (0.02 + rnd.nextDouble() * 0.05);
+        double[] x = gaussian(rnd, BASELINE + WINDOW, level, sigma);
+        int at = BASELINE + rnd.nextInt(WINDOW);
+        x[at] += (20 + rnd.nextDouble() * 30) * sigma;
+        if (seed % 3 == 0) {
+            // a second lone spike, not adjacent to the first
+            int other = BASELINE + (at - BASELINE + 5 + rnd.nextInt(WINDOW - 10)) % WINDOW;
+            x[other] += (20 + rnd.nextDouble() * 30) * sigma;
+        }
+        MetricKind kind = rnd.nextBoolean() ? MetricKind.LATENCY : MetricKind.ERRORS;
+        return flatCase("transient", Category.TRANSIENT, seed, x, kind, null, -1);
+    }
+
+    // seasonal layout: 3 days of history plus a 1 h window at a 5 min step, daily period
+    private static final long SEASON_STEP = 300_000;
+    private static final int PER_DAY = 288;
+    private static final int SEASON_WINDOW = 12;
+
+    private static Case seasonal(Random rnd, long seed, boolean deviate) {
+        double level = 200 + rnd.nextDouble() * 800;
+        double amplitude = level * (0.3 + rnd.nextDouble() * 0.4);
+        double sigma = level * (0.01 + rnd.nextDouble() * 0.03);
+        double phase = rnd.nextDouble() * 2 * Math.PI;
+        // the window ends at a random time of the fourth day, often on the steep flank of the curve
+        int n = 3 * PER_DAY + 12 + rnd.nextInt(PER_DAY - 12);
+        double[] x = new double[n];
+        for (int i = 0; i < n; i++) {
+            double day = 2 * Math.PI * i / PER_DAY;
+            x[i] = level + amplitude * Math.sin(day + phase) + 0.3 * amplitude * Math.sin(2 * day + phase)
+                    + rnd.nextGaussian() * sigma;
+        }
+        MetricKind kind = rnd.nextBoolean() ? MetricKind.THROUGHPUT : MetricKind.LATENCY;
+        int start = -1;
+        if (deviate) {
+            start = n - SEASON_WINDOW + rnd.nextInt(SEASON_WINDOW - 6);
+            double amp = (5 + rnd.nextDouble() * 7) * sigma * (kind == MetricKind.THROUGHPUT && rnd.nextBoolean() ? -1 : 1);
+            for (int i = start; i < n; i++) {
+                x[i] += amp;
+            }
+        }
+        sprinkleGaps(rnd, x, 0.02);
+        DetectionSettings settings = DetectionSettings.of(kind).withWindow(Duration.ofMinutes(5L * SEASON_WINDOW))
+                .withSeason(Duration.ofDays(1));
+        return new Case((deviate ? "seasonal-deviation" : "seasonal-clean") + "#" + seed,
+                deviate ? Category.SEASONAL_DEVIATION : Category.SEASONAL_CLEAN, series(x, SEASON_STEP), settings,
+                deviate ? Optional.of(AnomalyKind.SEASONAL_DEVIATION) : Optional.empty(),
+                deviate ? Optional.of(START + start * SEASON_STEP) : Optional.empty(), SEASON_STEP);
+    }
+
+    private static Case flatCase(String name, Category category, long seed, double[] x, MetricKind kind,
+            AnomalyKind expectedKind, int onsetIndex) {
+        DetectionSettings settings = DetectionSettings.of(kind).withWindow(WINDOW_LENGTH);
+        return new Case(name + "#" + seed, category, series(x, STEP), settings, Optional.ofNullable(expectedKind),
+                onsetIndex < 0 ? Optional.empty() : Optional.of(START + onsetIndex * STEP), STEP);
+    }
+
+    private static Series series(double[] x, long step) {
+        long[] t = new long[x.length];
+        for (int i = 0; i < x.length; i++) {
+            t[i] = START + i * step;
+        }
+        return new Series(Map.of("case", "synthetic"), t, x);
+    }
+
+    private static double[] gaussian(Random rnd, int n, double level, double sigma) {
+        double[] x = new double[n];
+        for (int i = 0; i < n; i++) {
+            x[i] = level + rnd.nextGaussian() * sigma;
+        }
+        return x;
+    }
+
+    /** Student-t noise scaled to unit variance. */
+    private static double studentT(Random rnd, int dof) {
+        double chi = 0;
+        for (int i = 0; i < dof; i++) {
+            double g = rnd.nextGaussian();
+            chi += g * g;
+        }
+        return rnd.nextGaussian() / Math.sqrt(chi / dof) * Math.sqrt((dof - 2.0) / dof);
+    }
+
+    private static void sprinkleGaps(Random rnd, double[] x, double fraction) {
+        for (int i = 0; i < x.length; i++) {
+            if (rnd.nextDouble() < fraction) {
+                x[i] = Double.NaN;
+            }
+        }
+    }
+}

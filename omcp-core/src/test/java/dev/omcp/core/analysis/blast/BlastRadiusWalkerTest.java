@@ -1,0 +1,137 @@
+package dev.omcp.core.analysis.blast;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.omcp.core.analysis.topology.ClusterFixture;
+import dev.omcp.core.analysis.topology.TopologyGraph;
+import dev.omcp.sdk.query.Relation;
+import dev.omcp.sdk.query.Topology;
+import dev.omcp.sdk.query.TopologyEdge;
+import dev.omcp.sdk.query.TopologyNode;
+import jakarta.json.JsonObject;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Function;
+import java.util.stream.Collectors;
+import org.junit.jupiter.api.Test;
+
+class BlastRadiusWalkerTest {
+    private final BlastRadiusWalker walker = new BlastRadiusWalker();
+    private final TopologyGraph graph = ClusterFixture.merged();
+
+    private Map<String, AffectedNode> walk(String... targets) {
+        return walker.walk(graph, List.of(targets), BlastRadiusOptions.defaults()).nodes().stream()
+                .collect(Collectors.toMap(AffectedNode::id, Function.identity()));
+    }
+
+    @Test
+    void database_reachesItsPodAndEveryTransitiveCallerAcrossSources() {
+        Map<String, AffectedNode> r = walk("db");
+        assertThat(r).containsOnlyKeys("service/prod/db", "statefulset/prod/db", "pod/prod/db-0",
+                "service/prod/api", "service/prod/web", "service/prod/gateway");
+        assertThat(r.get("service/prod/db").hops()).isZero();
+        assertThat(r.get("service/prod/api").hops()).isEqualTo(1);
+        assertThat(r.get("service/prod/api").impact()).isEqualTo("calls service/prod/db");
+        assertThat(r.get("service/prod/gateway").hops()).isEqualTo(3);
+        assertThat(r.get("service/prod/gateway").via()).contains("service/prod/web");
+        assertThat(r.get("pod/prod/db-0").host()).contains("host/h1");
+        assertThat(r.get("pod/prod/db-0").ownerRoot()).contains("statefulset/prod/db");
+        // callers are affected, but their pods and nodes are not
+        assertThat(r).doesNotContainKeys("pod/prod/api-1", "node/n1");
+    }
+
+    @Test
+    void host_goesDownThroughNodePodsAndContainers_thenUpToOwnersServicesAndCallers() {
+        Map<String, AffectedNode> r = walk("host/h1");
+        assertThat(r.get("node/n1").hops()).isEqualTo(1);
+        assertThat(r.get("pod/prod/api-1").hops()).isEqualTo(2);
+        assertThat(r.get("pod/prod/api-1").impact()).isEqualTo("runs on node/n1");
+        assertThat(r.get("container/prod/api-1.app").hops()).isEqualTo(3);
+        assertThat(r.get("replicaset/prod/api-abc").impact()).isEqualTo("owns pod/prod/api-1");
+        assertThat(r).containsKeys("deployment/prod/api", "service/prod/api", "service/prod/db", "statefulset/prod/db",
+                "service/prod/web", "service/prod/gateway");
+        // a sibling pod of the same deployment on another host is not taken down
+        assertThat(r).doesNotContainKeys("pod/prod/api-2", "host/h2", "node/n2");
+    }
+
+    @Test
+    void container_reachesItsPodAndOwnershipRootButNotItsNode() {
+        Map<String, AffectedNode> r = walk("container/prod/api-1.app");
+        assertThat(r.get("pod/prod/api-1").impact()).isEqualTo("contains container/prod/api-1.app");
+        assertThat(r).containsKeys("replicaset/prod/api-abc", "deployment/prod/api", "service/prod/api", "service/prod/web");
+        assertThat(r).doesNotContainKeys("node/n1", "pod/prod/api-2");
+        assertThat(r.get("container/prod/api-1.app").host()).contains("host/h1");
+    }
+
+    @Test
+    void groups_byHostAndOwnershipRoot() {
+        BlastRadius b = walker.walk(graph, List.of("deployment/prod/api"), BlastRadiusOptions.defaults());
+        assertThat(b.byHost()).containsOnlyKeys("host/h1", "host/h2");
+        assertThat(b.byHost().get("host/h1")).contains("pod/prod/api-1", "container/prod/api-1.app");
+        assertThat(b.byHost().get("host/h2")).containsExactly("pod/prod/api-2");
+        assertThat(b.byOwner().get("deployment/prod/api")).contains("deployment/prod/api", "replicaset/prod/api-abc",
+                "pod/prod/api-1", "pod/prod/api-2");
+    }
+
+    @Test
+    void cap_truncatesNearestFirstAndCountsWhatWasLeftOut() {
+        BlastRadius full = walker.walk(graph, List.of("host/h1"), BlastRadiusOptions.defaults());
+        BlastRadius capped = walker.walk(graph, List.of("host/h1"), new BlastRadiusOptions(3, 10));
+        assertThat(capped.nodes()).hasSize(3);
+        assertThat(capped.truncated()).isTrue();
+        assertThat(capped.omitted()).isEqualTo(full.nodes().size() - 3);
+        assertThat(capped.nodes()).extracting(AffectedNode::hops).isSorted();
+        assertThat(full.truncated()).isFalse();
+        JsonObject json = capped.toJson();
+        assertThat(json.getBoolean("truncated")).isTrue();
+        assertThat(json.getInt("total")).isEqualTo(full.nodes().size());
+    }
+
+    @Test
+    void hopLimit_stopsTheWalkAndSaysSo() {
+        BlastRadius b = walker.walk(graph, List.of("db"), new BlastRadiusOptions(200, 1));
+        assertThat(b.nodes()).extracting(AffectedNode::hops).allMatch(h -> h <= 1);
+        assertThat(b.maxHopsReached()).isTrue();
+    }
+
+    @Test
+    void unknownTarget_isReportedUnresolvedAndTheOthersStillWalk() {
+        BlastRadius b = walker.walk(graph, List.of("nope", "gateway"), BlastRadiusOptions.defaults());
+        assertThat(b.unresolved()).containsExactly("nope");
+        assertThat(b.targets()).containsExactly("service/prod/gateway");
+        assertThat(b.nodes()).singleElement().extracting(AffectedNode::impact).isEqualTo("target");
+    }
+
+    @Test
+    void callCycle_terminates() {
+        Topology t = new Topology(List.of(), List.of(new TopologyEdge("service/a", "service/b", Relation.CALLS),
+                new TopologyEdge("service/b", "service/a", Relation.CALLS)));
+        BlastRadius b = walker.walk(TopologyGraph.of("mesh", t), List.of("service/a"), BlastRadiusOptions.defaults());
+        assertThat(b.nodes()).extracting(AffectedNode::id).containsExactly("service/a", "service/b");
+    }
+
+    @Test
+    void largeFanIn_isWalkedQuicklyAndCapped() {
+        List<TopologyNode> nodes = new ArrayList<>();
+        List<TopologyEdge> edges = new ArrayList<>();
+        for (int i = 0; i < 20_000; i++) {
+            edges.add(new TopologyEdge("service/caller-" + i, "service/core", Relation.CALLS));
+            edges.add(new TopologyEdge("service/edge-" + i, "service/caller-" + i, Relation.CALLS));
+        }
+        TopologyGraph big = TopologyGraph.of("mesh", new Topology(nodes, edges));
+        long start = System.nanoTime();
+        BlastRadius b = walker.walk(big, List.of("service/core"), BlastRadiusOptions.defaults());
+        long ms = (System.nanoTime() - start) / 1_000_000;
+        assertThat(b.nodes()).hasSize(200);
+        assertThat(b.omitted()).isEqualTo(40_001 - 200);
+        assertThat(ms).isLessThan(2_000);
+    }
+
+    @Test
+    void options_refuseOutOfRangeLimits() {
+        assertThatThrownBy(() -> new BlastRadiusOptions(0, 5)).hasMessageContaining("maxNodes must be between 1 and 5000");
+        assertThatThrownBy(() -> new BlastRadiusOptions(10, 0)).hasMessageContaining("maxHops");
+    }
+}

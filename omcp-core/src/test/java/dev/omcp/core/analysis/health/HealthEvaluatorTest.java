@@ -1,0 +1,143 @@
+package dev.omcp.core.analysis.health;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.data.Offset.offset;
+
+import dev.omcp.core.analysis.anomaly.AnomalyDetector;
+import dev.omcp.core.analysis.anomaly.AnomalyFinding;
+import dev.omcp.core.analysis.anomaly.DetectionSettings;
+import dev.omcp.core.analysis.anomaly.MetricKind;
+import dev.omcp.sdk.query.Series;
+import jakarta.json.JsonObject;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import org.junit.jupiter.api.Test;
+
+class HealthEvaluatorTest {
+    private final HealthEvaluator evaluator = new HealthEvaluator(HealthThresholds.defaults());
+
+    @Test
+    void nothingReturnedData_isUnknownWithoutAScoreAndNamesEveryMissingSignal() {
+        HealthReport r = evaluator.evaluate("checkout", List.of(),
+                List.of(new MissingSignal(HealthSignal.ERROR_RATE, "source prometheus timed out")), List.of());
+        assertThat(r.status()).isEqualTo(HealthStatus.UNKNOWN);
+        assertThat(r.score()).isEmpty();
+        assertThat(r.missing()).extracting(MissingSignal::signal).containsExactlyInAnyOrder(HealthSignal.values());
+        assertThat(r.missing()).filteredOn(m -> m.signal() == HealthSignal.ERROR_RATE)
+                .extracting(MissingSignal::reason).containsExactly("source prometheus timed out");
+        JsonObject json = r.toJson();
+        assertThat(json.getString("status")).isEqualTo("unknown");
+        assertThat(json.containsKey("score")).as("no data is no score, never 0").isFalse();
+        assertThat(r.note()).contains("no signal returned data");
+    }
+
+    @Test
+    void missingSignals_areNamedAndNotCountedAsZero() {
+        HealthReport r = evaluator.evaluate("checkout", List.of(SignalReading.of(HealthSignal.ERROR_RATE, 0.0, "prom")),
+                List.of(), List.of());
+        assertThat(r.status()).isEqualTo(HealthStatus.HEALTHY);
+        assertThat(r.score()).hasValue(100.0);
+        assertThat(r.missing()).hasSize(4);
+        assertThat(r.note()).contains("Missing, not counted");
+    }
+
+    @Test
+    void statusIsTheWorstSignal_andScoreIsTheWeightedMeanOverSignalsWithData() {
+        HealthReport r = evaluator.evaluate("api", List.of(
+                SignalReading.of(HealthSignal.ERROR_RATE, 0.03, "prom"),       // degraded: 80 - 40 * 0.5 = 60, weight 3
+                SignalReading.of(HealthSignal.LATENCY_P99, 250, "prom"),       // healthy: 100 - 20 * 0.5 = 90, weight 2
+                SignalReading.of(HealthSignal.CPU, 0.99, "prom")),             // critical: 40 - 40 * 0.04/0.15, weight 1
+                List.of(), List.of());
+        assertThat(r.status()).isEqualTo(HealthStatus.CRITICAL);
+        double cpu = 40 - 40 * (0.99 - 0.95) / 0.15;
+        assertThat(r.score().getAsDouble()).isCloseTo((60 * 3 + 90 * 2 + cpu) / 6, offset(1e-9));
+        assertThat(r.drivers()).hasSize(2);
+        assertThat(r.drivers()).anySatisfy(d -> assertThat(d).contains("cpu 99.0% >= critical 95.0%"));
+        assertThat(r.drivers()).anySatisfy(d -> assertThat(d).contains("error_rate 3.00% >= degraded 1.00%"));
+    }
+
+    @Test
+    void scoreScale_hasTheDocumentedAnchors() {
+        SignalThreshold t = new SignalThreshold(10, 20, 1);
+        assertThat(HealthEvaluator.scale(0, t)).isEqualTo(100);
+        assertThat(HealthEvaluator.scale(10, t)).isEqualTo(80);
+        assertThat(HealthEvaluator.scale(20, t)).isEqualTo(40);
+        assertThat(HealthEvaluator.scale(30, t)).isEqualTo(0);
+        assertThat(HealthEvaluator.scale(1000, t)).isEqualTo(0);
+    }
+
+    @Test
+    void requestRateDrop_isJudgedAgainstTheBaseline_andASurgeIsNotADrop() {
+        HealthReport drop = evaluator.evaluate("api", List.of(SignalReading.requestRate(30, 100, "prom")), List.of(), List.of());
+        assertThat(drop.status()).isEqualTo(HealthStatus.DEGRADED);
+        assertThat(drop.signals().getFirst().measure()).isCloseTo(0.7, offset(1e-9));
+        HealthReport surge = evaluator.evaluate("api", List.of(SignalReading.requestRate(300, 100, "prom")), List.of(), List.of());
+        assertThat(surge.status()).isEqualTo(HealthStatus.HEALTHY);
+        assertThat(surge.signals().getFirst().measure()).isZero();
+    }
+
+    @Test
+    void anomalyInTheHarmfulDirection_raisesAHealthySignalToDegradedAndIsADriver() {
+        AnomalyFinding up = stepFinding(+40, MetricKind.LATENCY);
+        assertThat(up.anomalous()).isTrue();
+        HealthReport r = evaluator.evaluate("api", List.of(SignalReading.of(HealthSignal.LATENCY_P99, 140, "prom")), List.of(),
+                List.of(new SignalAnomaly(HealthSignal.LATENCY_P99, up)));
+        assertThat(r.status()).isEqualTo(HealthStatus.DEGRADED);
+        assertThat(r.drivers()).singleElement().asString().contains("latency_p99 anomalous");
+        assertThat(r.toJson().getJsonArray("anomalies")).hasSize(1);
+    }
+
+    @Test
+    void requestRateSurgeAnomaly_doesNotDegrade() {
+        AnomalyFinding surge = stepFinding(+400, MetricKind.THROUGHPUT);
+        assertThat(surge.anomalous()).isTrue();
+        HealthReport r = evaluator.evaluate("api", List.of(SignalReading.requestRate(1400, 1000, "prom")), List.of(),
+                List.of(new SignalAnomaly(HealthSignal.REQUEST_RATE_DROP, surge)));
+        assertThat(r.status()).isEqualTo(HealthStatus.HEALTHY);
+    }
+
+    @Test
+    void severalReadingsOfOneSignal_theWorstCounts() {
+        HealthReport r = evaluator.evaluate("api", List.of(
+                SignalReading.of(HealthSignal.ERROR_RATE, 0.001, "prom-1"),
+                SignalReading.of(HealthSignal.ERROR_RATE, 0.2, "prom-2")), List.of(), List.of());
+        assertThat(r.signals()).singleElement().satisfies(s -> {
+            assertThat(s.source()).isEqualTo("prom-2");
+            assertThat(s.status()).isEqualTo(HealthStatus.CRITICAL);
+        });
+    }
+
+    @Test
+    void disabledSignal_isNeitherScoredNorMissing() {
+        HealthThresholds noMemory = ((HealthThresholds.Valid) HealthThresholds.parse(
+                jakarta.json.Json.createObjectBuilder().add("memory", jakarta.json.Json.createObjectBuilder().add("enabled", false)).build()))
+                .thresholds();
+        HealthReport r = new HealthEvaluator(noMemory).evaluate("api",
+                List.of(SignalReading.of(HealthSignal.MEMORY, 0.99, "prom")), List.of(), List.of());
+        assertThat(r.status()).isEqualTo(HealthStatus.UNKNOWN);
+        assertThat(r.missing()).extracting(MissingSignal::signal).doesNotContain(HealthSignal.MEMORY);
+    }
+
+    @Test
+    void readings_refuseNonFiniteValuesAndMisplacedBaselines() {
+        assertThatThrownBy(() -> SignalReading.of(HealthSignal.CPU, Double.NaN, "p")).hasMessageContaining("MissingSignal");
+        assertThatThrownBy(() -> SignalReading.of(HealthSignal.CPU, -1, "p")).hasMessageContaining(">= 0");
+        assertThatThrownBy(() -> SignalReading.requestRate(10, 0, "p")).hasMessageContaining("positive finite baseline");
+        assertThatThrownBy(() -> new SignalReading(HealthSignal.CPU, 1, java.util.OptionalDouble.of(2), "p"))
+                .hasMessageContaining("only request_rate_drop");
+    }
+
+    private static AnomalyFinding stepFinding(double amount, MetricKind kind) {
+        Random rnd = new Random(1);
+        long[] t = new long[120];
+        double[] x = new double[120];
+        for (int i = 0; i < 120; i++) {
+            t[i] = i * 60_000L;
+            x[i] = (kind == MetricKind.THROUGHPUT ? 1000 : 100) + rnd.nextGaussian() * 2 + (i >= 100 ? amount : 0);
+        }
+        return new AnomalyDetector().detect(new Series(Map.of(), t, x), DetectionSettings.of(kind).withWindow(Duration.ofMinutes(20)));
+    }
+}

@@ -1,0 +1,83 @@
+package dev.omcp.core.analysis.health;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import jakarta.json.Json;
+import jakarta.json.JsonObject;
+import java.io.StringReader;
+import org.junit.jupiter.api.Test;
+
+class HealthThresholdsTest {
+    private static JsonObject json(String text) {
+        return Json.createReader(new StringReader(text)).readObject();
+    }
+
+    @Test
+    void defaults_coverEverySignalWithCriticalAboveDegraded() {
+        HealthThresholds d = HealthThresholds.defaults();
+        assertThat(d.bySignal()).containsOnlyKeys(HealthSignal.values());
+        d.bySignal().values().forEach(t -> assertThat(t.critical()).isGreaterThan(t.degraded()));
+        assertThat(d.of(HealthSignal.LATENCY_P99).orElseThrow().critical()).isEqualTo(2000);
+    }
+
+    @Test
+    void partialOverride_changesOnlyTheNamedFields() {
+        HealthThresholds.Parsed p = HealthThresholds.parse(json("{\"latency_p99\": {\"degraded\": 300}, \"cpu\": {\"weight\": 4}}"));
+        HealthThresholds t = ((HealthThresholds.Valid) p).thresholds();
+        assertThat(t.of(HealthSignal.LATENCY_P99).orElseThrow()).isEqualTo(new SignalThreshold(300, 2000, 2));
+        assertThat(t.of(HealthSignal.CPU).orElseThrow()).isEqualTo(new SignalThreshold(0.8, 0.95, 4));
+        assertThat(t.of(HealthSignal.ERROR_RATE)).isEqualTo(HealthThresholds.defaults().of(HealthSignal.ERROR_RATE));
+    }
+
+    @Test
+    void everyProblem_isReportedAtOnceWithItsPathAndTheAllowedForm() {
+        HealthThresholds.Parsed p = HealthThresholds.parse(json("""
+                {"latency": {"degraded": 1},
+                 "error_rate": {"degraded": 0.1, "critical": 0.05},
+                 "cpu": {"critical": 1.5, "weight": 0},
+                 "memory": {"degraded": "high", "colour": "red"},
+                 "latency_p99": {"degraded": 5000000, "enabled": "yes"},
+                 "request_rate_drop": 3}
+                """));
+        assertThat(p).isInstanceOf(HealthThresholds.Invalid.class);
+        assertThat(((HealthThresholds.Invalid) p).errors()).containsExactlyInAnyOrder(
+                "thresholds.latency: unknown signal; known signals are error_rate, latency_p99, cpu, memory, request_rate_drop",
+                "thresholds.error_rate.critical: 0.05 must be greater than degraded (0.1)",
+                "thresholds.cpu.critical: 1.5 is out of range (a fraction, 0 < x <= 1)",
+                "thresholds.cpu.weight: 0 must be greater than 0 and at most 100",
+                "thresholds.memory.degraded: must be a number",
+                "thresholds.memory.colour: unknown field; allowed are degraded, critical, weight, enabled",
+                "thresholds.latency_p99.enabled: must be true or false",
+                "thresholds.request_rate_drop: must be an object with degraded, critical, weight or enabled");
+    }
+
+    @Test
+    void latencyInSecondsByMistake_isCaughtAsOutOfRangeOrInverted() {
+        HealthThresholds.Parsed p = HealthThresholds.parse(json("{\"latency_p99\": {\"degraded\": 0.5, \"critical\": 2}}"));
+        assertThat(p).isInstanceOf(HealthThresholds.Valid.class); // 0.5 ms .. 2 ms is odd but valid
+        HealthThresholds.Parsed inverted = HealthThresholds.parse(json("{\"latency_p99\": {\"critical\": 0.3}}"));
+        assertThat(((HealthThresholds.Invalid) inverted).errors()).containsExactly(
+                "thresholds.latency_p99.critical: 0.3 must be greater than degraded (500)");
+    }
+
+    @Test
+    void invalidOverride_leavesTheCurrentModelUntouched() {
+        HealthThresholds current = HealthThresholds.defaults();
+        HealthThresholds.Parsed p = current.withOverrides(json("{\"cpu\": {\"critical\": 0.1}}"), "sources.prom.health");
+        assertThat(((HealthThresholds.Invalid) p).errors()).singleElement().asString().startsWith("sources.prom.health.cpu.critical");
+        assertThat(current).isEqualTo(HealthThresholds.defaults());
+    }
+
+    @Test
+    void toJson_roundTripsThroughParse() {
+        HealthThresholds t = ((HealthThresholds.Valid) HealthThresholds.parse(
+                json("{\"memory\": {\"enabled\": false}, \"error_rate\": {\"critical\": 0.2}}"))).thresholds();
+        JsonObject out = t.toJson();
+        assertThat(out.getJsonObject("memory").getBoolean("enabled")).isFalse();
+        assertThat(out.getJsonObject("latency_p99").getString("unit")).isEqualTo("ms");
+        HealthThresholds.Parsed back = HealthThresholds.parse(out);
+        assertThat(back).isEqualTo(new HealthThresholds.Valid(t));
+        HealthThresholds.Parsed wrongUnit = HealthThresholds.parse(json("{\"latency_p99\": {\"unit\": \"s\"}}"));
+        assertThat(((HealthThresholds.Invalid) wrongUnit).errors()).containsExactly("thresholds.latency_p99.unit: the unit of latency_p99 is fixed: ms");
+    }
+}

@@ -1,0 +1,190 @@
+package dev.omcp.core.analysis.history;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.omcp.ports.anomaly.AnomalyScoreSample;
+import dev.omcp.ports.anomaly.AnomalyScoreSink;
+import jakarta.json.JsonObject;
+import jakarta.json.JsonValue;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import org.junit.jupiter.api.Test;
+
+class AnomalyHistoryTest {
+    private static final Instant T0 = Instant.parse("2025-03-10T10:00:00Z");
+    private final ManualClock clock = new ManualClock(T0);
+
+    private static AnomalyScoreSample sample(String tenant, String service, String signal, Instant at, double score, boolean anomalous) {
+        return new AnomalyScoreSample(tenant, service, signal, at, score, anomalous, anomalous ? Optional.of("step") : Optional.empty());
+    }
+
+    private static HistoryQuery all(String tenant, Instant from, Instant to) {
+        return new HistoryQuery(tenant, Optional.empty(), Optional.empty(), from, to, HistoryQuery.DEFAULT_LIMIT, false);
+    }
+
+    @Test
+    void recordedScores_areReturnedOldestFirstAndOnlyToTheirTenant() {
+        AnomalyHistory h = new AnomalyHistory(clock, HistoryLimits.defaults(), Optional.empty());
+        h.record(sample("acme", "checkout", "latency_p99", T0.minusSeconds(30), 7.5, true));
+        h.record(sample("acme", "checkout", "error_rate", T0.minusSeconds(60), 1.2, false));
+        h.record(sample("other", "checkout", "latency_p99", T0.minusSeconds(10), 9, true));
+        HistoryResult r = h.query(all("acme", T0.minusSeconds(600), T0));
+        assertThat(r.rows()).extracting(HistoryRow::signal).containsExactly("error_rate", "latency_p99");
+        assertThat(r.rows().get(1).kind()).contains("step");
+        assertThat(r.remoteSinkConfigured()).isFalse();
+        HistoryResult filtered = h.query(new HistoryQuery("acme", Optional.of("checkout"), Optional.of("latency_p99"),
+                T0.minusSeconds(600), T0, 10, true));
+        assertThat(filtered.rows()).singleElement().extracting(HistoryRow::score).isEqualTo(7.5);
+    }
+
+    @Test
+    void scoresOlderThanTheRetention_disappearAndTheNoteNamesTheRemoteWriteVariable() {
+        AnomalyHistory h = new AnomalyHistory(clock, HistoryLimits.defaults(), Optional.empty());
+        h.record(sample("", "api", "cpu", T0, 4, true));
+        clock.advance(Duration.ofMinutes(61));
+        HistoryResult r = h.query(all("", T0.minusSeconds(60), clock.instant()));
+        assertThat(r.rows()).isEmpty();
+        assertThat(r.note()).hasValueSatisfying(n -> assertThat(n).contains("last 1 h").contains("OMCP_ANOMALY_HISTORY_REMOTE_WRITE"));
+    }
+
+    @Test
+    void staleAndFutureScores_areRefusedAndCounted() {
+        AnomalyHistory h = new AnomalyHistory(clock, HistoryLimits.defaults(), Optional.empty());
+        h.record(sample("", "api", "cpu", T0.minus(Duration.ofHours(2)), 4, true));
+        h.record(sample("", "api", "cpu", T0.plus(Duration.ofMinutes(5)), 4, true));
+        assertThat(h.stats().refusedSamples()).isEqualTo(2);
+        assertThat(h.stats().series()).isZero();
+    }
+
+    @Test
+    void limit_keepsTheNewestRowsAndSaysItTruncated() {
+        AnomalyHistory h = new AnomalyHistory(clock, HistoryLimits.defaults(), Optional.empty());
+        for (int i = 0; i < 10; i++) {
+            h.record(sample("", "api", "cpu", T0.minusSeconds(100 - i), i, false));
+        }
+        HistoryResult r = h.query(new HistoryQuery("", Optional.empty(), Optional.empty(), T0.minusSeconds(600), T0, 3, false));
+        assertThat(r.truncated()).isTrue();
+        assertThat(r.rows()).extracting(HistoryRow::score).containsExactly(7.0, 8.0, 9.0);
+    }
+
+    @Test
+    void perSeriesCapacity_overwritesTheOldestScores() {
+        AnomalyHistory h = new AnomalyHistory(clock, new HistoryLimits(Duration.ofHours(1), 10, 4), Optional.empty());
+        for (int i = 0; i < 10; i++) {
+            h.record(sample("", "api", "cpu", T0.minusSeconds(100 - i), i, false));
+        }
+        assertThat(h.query(all("", T0.minusSeconds(600), T0)).rows()).extracting(HistoryRow::score).containsExactly(6.0, 7.0, 8.0, 9.0);
+    }
+
+    @Test
+    void seriesCap_evictsTheSeriesUpdatedLeastRecently() {
+        AnomalyHistory h = new AnomalyHistory(clock, new HistoryLimits(Duration.ofHours(1), 3, 10), Optional.empty());
+        h.record(sample("", "a", "cpu", T0.minusSeconds(40), 1, false));
+        h.record(sample("", "b", "cpu", T0.minusSeconds(30), 1, false));
+        h.record(sample("", "c", "cpu", T0.minusSeconds(20), 1, false));
+        h.record(sample("", "d", "cpu", T0.minusSeconds(10), 1, false));
+        assertThat(h.stats().series()).isEqualTo(3);
+        assertThat(h.stats().evictedSeries()).isEqualTo(1);
+        assertThat(h.query(all("", T0.minusSeconds(600), T0)).rows()).extracting(HistoryRow::service).containsExactly("b", "c", "d");
+    }
+
+    @Test
+    void sink_getsEachBatchOnce_dropsAndFailuresAreCountedAndNeverLoseTheMemoryCopy() {
+        List<List<AnomalyScoreSample>> received = new CopyOnWriteArrayList<>();
+        AnomalyHistory accepting = new AnomalyHistory(clock, HistoryLimits.defaults(), Optional.of(batch -> received.add(batch)));
+        accepting.recordAll(List.of(sample("", "a", "cpu", T0, 1, false), sample("", "b", "cpu", T0, 2, true)));
+        assertThat(received).singleElement().asList().hasSize(2);
+        assertThat(accepting.remoteSinkConfigured()).isTrue();
+
+        AnomalyHistory full = new AnomalyHistory(clock, HistoryLimits.defaults(), Optional.of(batch -> false));
+        full.record(sample("", "a", "cpu", T0, 1, false));
+        assertThat(full.stats().sinkDropped()).isEqualTo(1);
+
+        AnomalyScoreSink broken = batch -> {
+            throw new IllegalStateException("remote write to http://secret-host failed");
+        };
+        AnomalyHistory failing = new AnomalyHistory(clock, HistoryLimits.defaults(), Optional.of(broken));
+        failing.record(sample("", "a", "cpu", T0, 1, false));
+        assertThat(failing.stats().sinkFailures()).isEqualTo(1);
+        assertThat(failing.query(all("", T0.minusSeconds(60), T0)).rows()).hasSize(1);
+    }
+
+    @Test
+    void sparklines_bucketTheLastHourPerServiceWithEmptyBucketsAsNull() {
+        AnomalyHistory h = new AnomalyHistory(clock, HistoryLimits.defaults(), Optional.empty());
+        h.record(sample("", "api", "cpu", T0.minusSeconds(90), 2, false));
+        h.record(sample("", "api", "latency_p99", T0.minusSeconds(80), 6, true));
+        h.record(sample("", "db", "cpu", T0.minusSeconds(5), 1, false));
+        List<Sparkline> lines = h.sparklines("", Duration.ofMinutes(1));
+        assertThat(lines).extracting(Sparkline::service).containsExactly("api", "db");
+        Sparkline api = lines.getFirst();
+        assertThat(api.maxScores()).hasSize(60);
+        // T0 is on a minute boundary: buckets end at T0 + 1 min, so T0 - 90 s falls in bucket 57
+        assertThat(api.maxScores()[57]).isEqualTo(6);
+        assertThat(api.anomalous()[57]).isTrue();
+        assertThat(api.maxScores()[58]).isNaN();
+        JsonObject json = api.toJson();
+        assertThat(json.getJsonArray("scores").get(58)).isEqualTo(JsonValue.NULL);
+        assertThat(json.getInt("bucketSeconds")).isEqualTo(60);
+        assertThatThrownBy(() -> h.sparklines("", Duration.ZERO)).hasMessageContaining("bucket must be positive");
+    }
+
+    @Test
+    void sampleOf_skipsVerdictsWithoutAScore() {
+        dev.omcp.core.analysis.anomaly.AnomalyFinding none = new dev.omcp.core.analysis.anomaly.AnomalyDetector().detect(
+                new dev.omcp.sdk.query.Series(java.util.Map.of(), new long[0], new double[0]),
+                dev.omcp.core.analysis.anomaly.DetectionSettings.forMetric("cpu"));
+        assertThat(AnomalyHistory.sampleOf("", "api", "cpu", T0, none)).isEmpty();
+    }
+
+    @Test
+    void concurrentWritersAndReaders_stayConsistentAndBounded() throws Exception {
+        AnomalyHistory h = new AnomalyHistory(clock, new HistoryLimits(Duration.ofHours(1), 20, 50), Optional.empty());
+        int threads = 8;
+        ExecutorService pool = Executors.newFixedThreadPool(threads);
+        CountDownLatch go = new CountDownLatch(1);
+        List<Future<?>> futures = new ArrayList<>();
+        for (int t = 0; t < threads; t++) {
+            int id = t;
+            futures.add(pool.submit(() -> {
+                go.await();
+                for (int i = 0; i < 5000; i++) {
+                    h.record(sample("", "svc-" + (i % 30), "sig-" + id, T0.minusMillis(i), i, i % 7 == 0));
+                    if (i % 500 == 0) {
+                        h.query(all("", T0.minusSeconds(600), T0));
+                        h.sparklines("", Duration.ofMinutes(1));
+                    }
+                }
+                return null;
+            }));
+        }
+        go.countDown();
+        for (Future<?> f : futures) {
+            f.get();
+        }
+        pool.shutdown();
+        assertThat(h.stats().series()).isLessThanOrEqualTo(20 + threads);
+        assertThat(h.query(new HistoryQuery("", Optional.empty(), Optional.empty(), T0.minusSeconds(600), T0, 10_000, false)).rows())
+                .hasSizeLessThanOrEqualTo((20 + threads) * 50);
+    }
+
+    @Test
+    void invalidQueriesAndSamples_areRefusedWithTheReason() {
+        assertThatThrownBy(() -> new HistoryQuery("", Optional.empty(), Optional.empty(), T0, T0.minusSeconds(1), 10, false))
+                .hasMessageContaining("is before 'from'");
+        assertThatThrownBy(() -> new HistoryQuery("", Optional.empty(), Optional.empty(), T0, T0, 0, false))
+                .hasMessageContaining("between 1 and 10000");
+        assertThatThrownBy(() -> sample("", "api", "cpu", T0, Double.NaN, false)).hasMessageContaining("not recorded");
+        assertThatThrownBy(() -> sample("", "", "cpu", T0, 1, false)).hasMessageContaining("needs a service");
+        assertThatThrownBy(() -> new HistoryLimits(Duration.ZERO, 1, 1)).hasMessageContaining("retention");
+    }
+}

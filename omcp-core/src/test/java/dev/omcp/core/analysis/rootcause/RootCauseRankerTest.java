@@ -1,0 +1,108 @@
+package dev.omcp.core.analysis.rootcause;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.data.Offset.offset;
+
+import dev.omcp.core.analysis.topology.ClusterFixture;
+import dev.omcp.core.analysis.topology.TopologyGraph;
+import jakarta.json.JsonObject;
+import java.time.Instant;
+import java.util.List;
+import java.util.Optional;
+import org.junit.jupiter.api.Test;
+
+class RootCauseRankerTest {
+    private static final Instant T = Instant.parse("2025-03-10T10:00:00Z");
+    private final RootCauseRanker ranker = new RootCauseRanker();
+    private final Optional<TopologyGraph> topology = Optional.of(ClusterFixture.merged());
+
+    private static AnomalousService svc(String name, int minute, double severity) {
+        return new AnomalousService(name, T.plusSeconds(60L * minute), severity, List.of("latency_p99"));
+    }
+
+    @Test
+    void cascade_ranksTheDependedOnEarliestServiceFirstWithEachFactorsContribution() {
+        RootCauseRanking r = ranker.rank(List.of(svc("web", 3, 5), svc("api", 2, 8), svc("db", 0, 6)), topology);
+        assertThat(r.topologyUsed()).isTrue();
+        assertThat(r.ranking()).extracting(RankedCause::service).containsExactly("db", "api", "web");
+        RankedCause db = r.ranking().getFirst();
+        assertThat(db.dependents()).containsExactlyInAnyOrder("api", "web");
+        assertThat(db.factors()).extracting(Factor::name).containsExactly("dependents", "onset", "severity");
+        assertThat(db.factors().get(0).contribution()).isCloseTo(0.45, offset(1e-9));
+        assertThat(db.factors().get(1).contribution()).isCloseTo(0.35, offset(1e-9));
+        assertThat(db.factors().get(2).contribution()).isCloseTo(0.2 * 6 / 8, offset(1e-9));
+        assertThat(db.score()).isCloseTo(0.95, offset(1e-9));
+        RankedCause api = r.ranking().get(1);
+        assertThat(api.dependents()).containsExactly("web");
+        assertThat(api.score()).isCloseTo(0.225 + 0.35 / 3 + 0.2, offset(1e-9));
+        assertThat(db.explanation()).contains("2 of 2 other anomalous services depend on it (+0.45)").contains("first to deviate");
+    }
+
+    @Test
+    void manyDependents_outweighAOneMinuteLaterOnset() {
+        RootCauseRanking r = ranker.rank(List.of(svc("api", 0, 5), svc("db", 1, 5), svc("web", 2, 5)), topology);
+        assertThat(r.ranking().getFirst().service()).isEqualTo("db");
+    }
+
+    @Test
+    void withoutTopology_onsetAndSeverityShareTheWeightAndTheNoteSaysSo() {
+        RootCauseRanking r = ranker.rank(List.of(svc("web", 3, 5), svc("api", 2, 8), svc("db", 0, 6)), Optional.empty());
+        assertThat(r.topologyUsed()).isFalse();
+        assertThat(r.note()).contains("no topology available");
+        RankedCause first = r.ranking().getFirst();
+        assertThat(first.service()).isEqualTo("db");
+        assertThat(first.factors()).extracting(Factor::name).containsExactly("onset", "severity");
+        assertThat(first.factors().get(0).weight()).isCloseTo(0.35 / 0.55, offset(1e-9));
+        assertThat(first.score()).isCloseTo(0.35 / 0.55 + 0.2 / 0.55 * 6 / 8, offset(1e-9));
+    }
+
+    @Test
+    void serviceOutsideTheTopology_isNamedAndGetsNoDependents() {
+        RootCauseRanking r = ranker.rank(List.of(svc("db", 0, 6), svc("payments", 0, 6), svc("api", 1, 6)), topology);
+        assertThat(r.notInTopology()).containsExactly("payments");
+        assertThat(r.note()).contains("not in the topology: payments");
+        RankedCause payments = r.ranking().stream().filter(c -> c.service().equals("payments")).findFirst().orElseThrow();
+        assertThat(payments.factors().getFirst().detail()).isEqualTo("not in the topology");
+        assertThat(payments.factors().getFirst().value()).isZero();
+    }
+
+    @Test
+    void singleService_isTheOnlyCandidate() {
+        RootCauseRanking r = ranker.rank(List.of(svc("db", 0, 6)), topology);
+        assertThat(r.ranking()).singleElement().extracting(RankedCause::rank).isEqualTo(1);
+        assertThat(r.note()).contains("only candidate");
+    }
+
+    @Test
+    void severalFindingsOfOneService_combineToEarliestOnsetAndStrongestScore() {
+        RootCauseRanking r = ranker.rank(List.of(
+                new AnomalousService("db", T.plusSeconds(300), 4, List.of("error_rate")),
+                new AnomalousService("db", T, 9, List.of("latency_p99")),
+                svc("api", 1, 3)), Optional.empty());
+        RankedCause db = r.ranking().getFirst();
+        assertThat(db.service()).isEqualTo("db");
+        assertThat(db.explanation()).contains("error_rate, latency_p99").contains("first to deviate, at " + T);
+    }
+
+    @Test
+    void emptyInput_givesAnEmptyRankingWithANote() {
+        assertThat(ranker.rank(List.of(), topology).note()).isEqualTo("no anomalous services to rank");
+    }
+
+    @Test
+    void invalidSeverity_isRefused() {
+        assertThatThrownBy(() -> new AnomalousService("db", T, Double.NaN, List.of())).hasMessageContaining("severity of db");
+        assertThatThrownBy(() -> new AnomalousService("db", T, 0, List.of())).hasMessageContaining("> 0");
+    }
+
+    @Test
+    void toJson_listsRankedCausesWithFactors() {
+        JsonObject json = ranker.rank(List.of(svc("api", 2, 8), svc("db", 0, 6)), topology).toJson();
+        assertThat(json.getJsonArray("rootCauses")).hasSize(2);
+        JsonObject first = json.getJsonArray("rootCauses").getJsonObject(0);
+        assertThat(first.getString("service")).isEqualTo("db");
+        assertThat(first.getJsonArray("factors").getJsonObject(0).keySet()).containsExactly("name", "value", "weight", "contribution", "detail");
+        assertThat(json.getBoolean("topologyUsed")).isTrue();
+    }
+}

@@ -1,0 +1,125 @@
+package dev.omcp.core.analysis.traces;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.omcp.core.analysis.traces.TraceSourceOutcome.Answered;
+import dev.omcp.core.analysis.traces.TraceSourceOutcome.Failed;
+import dev.omcp.sdk.query.TraceSummary;
+import jakarta.json.JsonObject;
+import jakarta.json.JsonValue;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+class TraceMergerTest {
+    private static final Instant T = Instant.parse("2025-03-10T10:00:00Z");
+    private final TraceMerger merger = new TraceMerger();
+
+    private static TraceSummary trace(String id, double ms, int spans, boolean error) {
+        return new TraceSummary(id, "GET /checkout", "checkout", T, ms, spans, error);
+    }
+
+    @Test
+    void outputFieldNames_areExactlyThoseOfSpec44() {
+        JsonObject json = merger.merge(TraceQueryEcho.defaults("checkout"),
+                List.of(new Answered("tempo", List.of(trace("a1", 10, 3, false))))).toJson();
+        assertThat(json.keySet()).containsExactly("service", "duration", "sources", "summary", "traces");
+        assertThat(json.getJsonObject("summary").keySet()).containsExactly("total", "errorCount", "p50DurationMs", "p95DurationMs");
+        assertThat(json.getJsonArray("traces").getJsonObject(0).keySet())
+                .containsExactly("traceId", "rootName", "rootService", "durationMs", "spanCount", "hasError");
+        assertThat(json.getString("duration")).isEqualTo("15m");
+    }
+
+    @Test
+    void duplicatesAcrossSources_keepTheMostCompleteCopyAndAnyErrorFlag() {
+        TraceMergeResult r = merger.merge(TraceQueryEcho.defaults("checkout"), List.of(
+                new Answered("tempo", List.of(trace("00000000000000004bf92f3577b34da6", 120, 12, false))),
+                new Answered("zipkin", List.of(trace("4BF92F3577B34DA6", 118, 7, true)))));
+        assertThat(r.traces()).singleElement().satisfies(t -> {
+            assertThat(t.traceId()).isEqualTo("00000000000000004bf92f3577b34da6");
+            assertThat(t.spanCount()).isEqualTo(12);
+            assertThat(t.hasError()).isTrue();
+        });
+        assertThat(r.sources()).containsExactly("tempo", "zipkin");
+    }
+
+    @Test
+    void ranking_putsErrorsFirstThenTheSlowest_andCapsAtLimit() {
+        List<TraceSummary> traces = List.of(trace("a", 50, 1, false), trace("b", 900, 1, false), trace("c", 20, 1, true),
+                trace("d", 300, 1, true), trace("e", 10, 1, false));
+        TraceMergeResult r = merger.merge(new TraceQueryEcho("checkout", "1h", 3, false), List.of(new Answered("tempo", traces)));
+        assertThat(r.traces()).extracting(TraceSummary::traceId)
+                .containsExactly(TraceMerger.normalise("d"), TraceMerger.normalise("c"), TraceMerger.normalise("b"));
+        assertThat(r.total()).isEqualTo(3);
+        assertThat(r.errorCount()).isEqualTo(2);
+        assertThat(r.note()).hasValueSatisfying(n -> assertThat(n).contains("5 traces matched").contains("raise limit"));
+    }
+
+    @Test
+    void percentiles_areNearestRankOverTheCappedSet() {
+        List<TraceSummary> traces = new ArrayList<>();
+        for (int i = 1; i <= 20; i++) {
+            traces.add(trace("t" + i, i * 10.0, 1, false));
+        }
+        TraceMergeResult all = merger.merge(new TraceQueryEcho("s", "15m", 50, false), List.of(new Answered("x", traces)));
+        assertThat(all.p50DurationMs()).hasValue(100.0); // rank ceil(0.5 * 20) = 10 -> 100
+        assertThat(all.p95DurationMs()).hasValue(190.0); // rank ceil(0.95 * 20) = 19 -> 190
+        TraceMergeResult capped = merger.merge(new TraceQueryEcho("s", "15m", 5, false), List.of(new Answered("x", traces)));
+        // the 5 slowest are 160..200: percentiles describe what is returned
+        assertThat(capped.p50DurationMs()).hasValue(180.0);
+        assertThat(capped.p95DurationMs()).hasValue(200.0);
+        assertThat(TraceMerger.percentile(new double[] {7}, 95)).hasValue(7.0);
+    }
+
+    @Test
+    void errorsOnly_dropsTracesWithoutErrors() {
+        TraceMergeResult r = merger.merge(new TraceQueryEcho("s", "15m", 50, true),
+                List.of(new Answered("x", List.of(trace("a", 5, 1, false), trace("b", 6, 1, true)))));
+        assertThat(r.traces()).extracting(TraceSummary::hasError).containsOnly(true);
+    }
+
+    @Test
+    void partialFailure_isReportedInErrorsWhileTheOtherSourcesStillAnswer() {
+        TraceMergeResult r = merger.merge(TraceQueryEcho.defaults("checkout"), List.of(
+                new Answered("tempo", List.of(trace("a", 5, 1, false))),
+                new Failed("jaeger", "timed out after 5s")));
+        JsonObject json = r.toJson();
+        assertThat(json.getJsonArray("errors").getString(0)).isEqualTo("jaeger: timed out after 5s");
+        assertThat(json.getBoolean("partial")).isTrue();
+        assertThat(json.getJsonArray("traces")).hasSize(1);
+        assertThat(json.getJsonArray("sources")).hasSize(1);
+    }
+
+    @Test
+    void noCapableConnector_givesAnEmptyListAndANoteNotAnError() {
+        JsonObject json = merger.merge(TraceQueryEcho.defaults("checkout"), List.of()).toJson();
+        assertThat(json.getJsonArray("traces")).isEmpty();
+        assertThat(json.getString("note")).contains("queryTraces capability");
+        assertThat(json.containsKey("errors")).isFalse();
+        assertThat(json.getJsonObject("summary").get("p50DurationMs")).isEqualTo(JsonValue.NULL);
+        assertThat(json.getJsonObject("summary").getInt("total")).isZero();
+    }
+
+    @Test
+    void everySourceFailed_saysSoAndIsNotPartial() {
+        TraceMergeResult r = merger.merge(TraceQueryEcho.defaults("checkout"), List.of(new Failed("tempo", "connection refused")));
+        assertThat(r.partial()).isFalse();
+        assertThat(r.note()).hasValueSatisfying(n -> assertThat(n).contains("every traces source failed"));
+        assertThat(r.toJson().containsKey("partial")).isFalse();
+    }
+
+    @Test
+    void nothingMatched_isAnEmptyListWithANoteAndNullPercentiles() {
+        TraceMergeResult r = merger.merge(new TraceQueryEcho("checkout", "5m", 50, true), List.of(new Answered("tempo", List.of())));
+        assertThat(r.note()).contains("no error traces of checkout in the last 5m");
+        assertThat(r.p95DurationMs()).isEmpty();
+    }
+
+    @Test
+    void limit_outsideItsRangeIsRefused() {
+        assertThatThrownBy(() -> new TraceQueryEcho("s", "15m", 0, false)).hasMessageContaining("between 1 and 1000");
+        assertThatThrownBy(() -> new TraceQueryEcho("s", "15m", 1001, false)).hasMessageContaining("got 1001");
+    }
+}

@@ -1,0 +1,78 @@
+package dev.omcp.core.ipenrich;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+import org.junit.jupiter.api.Test;
+
+class IpAddressTest {
+    @ParameterizedTest
+    @CsvSource({
+        "192.0.2.1, 192.0.2.1",
+        "2001:DB8::1, 2001:db8::1",
+        "2001:0db8:0000:0000:0000:0000:0000:0001, 2001:db8::1",
+        "[2001:db8::1], 2001:db8::1",
+        "fe80::1%eth0, fe80::1",
+        "::ffff:198.51.100.7, 198.51.100.7",
+        "::1, ::1",
+        "::, ::",
+        "1:0:0:2:0:0:0:3, 1:0:0:2::3",
+        "64:ff9b::192.0.2.33, 64:ff9b::c000:221",
+    })
+    void parsesAndPrintsCanonically(String text, String canonical) {
+        assertThat(IpAddress.parseOrError(text).toString()).isEqualTo(canonical);
+    }
+
+    @ParameterizedTest
+    @CsvSource(delimiter = '|', value = {
+        "256.1.1.1 | above 255",
+        "1.2.3 | four dot-separated numbers",
+        "1.2.3.4.5 | four dot-separated numbers",
+        "example.com | four dot-separated numbers",
+        "1::2::3 | only once",
+        "1:2:3:4:5:6:7 | eight groups",
+        "12345::1 | 1 to 4 hex digits",
+        "g::1 | not a hex group",
+        "1.2.3.4::1 | must come last",
+    })
+    void refusesWhatIsNotAnAddressAndSaysWhy(String text, String reason) {
+        assertThatThrownBy(() -> IpAddress.parseOrError(text)).isInstanceOf(IllegalArgumentException.class).hasMessageContaining(reason);
+    }
+
+    @Test
+    void refusesEmptyAndOverlongInput() {
+        assertThatThrownBy(() -> IpAddress.parseOrError("")).hasMessageContaining("empty");
+        assertThatThrownBy(() -> IpAddress.parseOrError("1".repeat(100))).hasMessageContaining("longer than 64");
+    }
+
+    @Test
+    void cidr_refusesHostBitsAndBadPrefixesAndKnowsItsMembers() {
+        assertThatThrownBy(() -> Cidr.parse("10.1.2.3/8")).hasMessageContaining("host bits are set").hasMessageContaining("10.0.0.0/8");
+        assertThatThrownBy(() -> Cidr.parse("10.0.0.0/33")).hasMessageContaining("longer than the 32 bits");
+        assertThatThrownBy(() -> Cidr.parse("10.0.0.0/x")).hasMessageContaining("not a prefix length");
+        assertThat(Cidr.parse("203.0.113.7").prefix()).isEqualTo(32);
+        Cidr net = Cidr.parse("2001:db8:8000::/33");
+        assertThat(net.contains(IpAddress.parseOrError("2001:db8:ffff::1"))).isTrue();
+        assertThat(net.contains(IpAddress.parseOrError("2001:db8:7fff::1"))).isFalse();
+        assertThat(net.contains(IpAddress.parseOrError("10.0.0.1"))).isFalse();
+        assertThat(Cidr.parse("0.0.0.0/0").contains(IpAddress.parseOrError("255.255.255.255"))).isTrue();
+        assertThat(Cidr.parse("::/0").last().toString()).isEqualTo("ffff:ffff:ffff:ffff:ffff:ffff:ffff:ffff");
+    }
+
+    @Test
+    void scope_classifiesSpecialPurposeAddresses() {
+        assertThat(IpScope.of(IpAddress.parseOrError("10.2.3.4"))).isEqualTo(IpScope.PRIVATE);
+        assertThat(IpScope.of(IpAddress.parseOrError("172.31.255.1"))).isEqualTo(IpScope.PRIVATE);
+        assertThat(IpScope.of(IpAddress.parseOrError("100.64.1.1"))).isEqualTo(IpScope.SHARED);
+        assertThat(IpScope.of(IpAddress.parseOrError("127.0.0.1"))).isEqualTo(IpScope.LOOPBACK);
+        assertThat(IpScope.of(IpAddress.parseOrError("::1"))).isEqualTo(IpScope.LOOPBACK);
+        assertThat(IpScope.of(IpAddress.parseOrError("fd12::1"))).isEqualTo(IpScope.PRIVATE);
+        assertThat(IpScope.of(IpAddress.parseOrError("fe80::1"))).isEqualTo(IpScope.LINK_LOCAL);
+        assertThat(IpScope.of(IpAddress.parseOrError("2001:db8::1"))).isEqualTo(IpScope.DOCUMENTATION);
+        assertThat(IpScope.of(IpAddress.parseOrError("8.8.8.8"))).isEqualTo(IpScope.PUBLIC);
+        assertThat(IpScope.of(IpAddress.parseOrError("2a00:1450::1"))).isEqualTo(IpScope.PUBLIC);
+        assertThat(IpScope.of(IpAddress.parseOrError("240.0.0.1"))).isEqualTo(IpScope.RESERVED);
+    }
+}

@@ -1,0 +1,174 @@
+package dev.omcp.core.ipenrich;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.IOException;
+import java.io.StringReader;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Random;
+import org.junit.jupiter.api.Test;
+
+class IpDatasetTest {
+    private static IpDataset load(String csv) throws IOException {
+        DatasetLoad load = new IpDatasetParser().parse(new StringReader(csv));
+        assertThat(load).isInstanceOf(DatasetLoad.Loaded.class);
+        return ((DatasetLoad.Loaded) load).dataset();
+    }
+
+    private static DatasetLoad.Loaded loaded(String csv) throws IOException {
+        return (DatasetLoad.Loaded) new IpDatasetParser().parse(new StringReader(csv));
+    }
+
+    private static String rejected(String csv) throws IOException {
+        return ((DatasetLoad.Rejected) new IpDatasetParser().parse(new StringReader(csv))).reason();
+    }
+
+    @Test
+    void quotedFieldsWithCommasQuotesAndNewlines_CrlfAndABom_areRead() throws IOException {
+        IpDataset d = load("\uFEFFNetwork,asn,org,country\r\n"
+                + "203.0.113.0/24,64500,\"Example, Inc.\",NL\r\n"
+                + "198.51.100.0/24,64501,\"The \"\"Quoted\"\" Org\",DE\r\n"
+                + "2001:db8::/32,64502,\"Multi\nLine\",\r\n");
+        assertThat(d.columns()).containsExactly("asn", "org", "country");
+        assertThat(d.size()).isEqualTo(3);
+        assertThat(d.lookup(IpAddress.parseOrError("203.0.113.9")).orElseThrow().attributes())
+                .isEqualTo(Map.of("asn", "64500", "org", "Example, Inc.", "country", "NL"));
+        assertThat(d.lookup(IpAddress.parseOrError("198.51.100.1")).orElseThrow().attributes()).containsEntry("org", "The \"Quoted\" Org");
+        IpDataset.Match v6 = d.lookup(IpAddress.parseOrError("2001:db8:1::5")).orElseThrow();
+        assertThat(v6.attributes()).containsEntry("org", "Multi\nLine").doesNotContainKey("country");
+        assertThat(v6.network().toString()).isEqualTo("2001:db8::/32");
+    }
+
+    @Test
+    void nestedPrefixes_answerTheLongestMatch() throws IOException {
+        IpDataset d = load("cidr,name\n10.0.0.0/8,a\n10.1.0.0/16,b\n10.1.2.0/24,c\n10.1.2.128/25,d\n10.2.0.0/16,e\n0.0.0.0/0,default\n"
+                + "::/0,v6default\n2001:db8::/32,v6a\n2001:db8:1::/48,v6b\n");
+        assertThat(name(d, "10.1.2.200")).isEqualTo("d");
+        assertThat(name(d, "10.1.2.5")).isEqualTo("c");
+        assertThat(name(d, "10.1.3.5")).isEqualTo("b");
+        assertThat(name(d, "10.3.0.1")).isEqualTo("a");
+        assertThat(name(d, "10.2.255.255")).isEqualTo("e");
+        assertThat(name(d, "11.0.0.0")).isEqualTo("default");
+        assertThat(name(d, "2001:db8:1:2::3")).isEqualTo("v6b");
+        assertThat(name(d, "2001:db8:2::3")).isEqualTo("v6a");
+        assertThat(name(d, "2a00::1")).isEqualTo("v6default");
+        assertThat(name(d, "::ffff:10.1.2.130")).as("IPv4-mapped matches IPv4 rows").isEqualTo("d");
+    }
+
+    @Test
+    void longestPrefixMatch_agreesWithBruteForceOnRandomNestedPrefixes() throws IOException {
+        Random rnd = new Random(42);
+        List<Cidr> cidrs = new ArrayList<>();
+        StringBuilder csv = new StringBuilder("network,id\n");
+        for (int i = 0; i < 3000; i++) {
+            boolean v4 = rnd.nextBoolean();
+            // few distinct top bits so prefixes nest often
+            long hi = v4 ? 0 : (0x2001_0db8L << 32) | (rnd.nextInt(4) & 0xFFFFL) << 16;
+            long lo = v4 ? ((long) rnd.nextInt(4) << 30 | rnd.nextInt(1 << 20) << 8) & 0xFFFF_FFFFL : rnd.nextLong();
+            int prefix = v4 ? 2 + rnd.nextInt(31) : 30 + rnd.nextInt(99);
+            Cidr c = new Cidr(Cidr.masked(new IpAddress(v4, hi, lo), prefix), prefix);
+            if (cidrs.contains(c)) {
+                continue;
+            }
+            cidrs.add(c);
+            csv.append(c).append(',').append(cidrs.size() - 1).append('\n');
+        }
+        IpDataset d = load(csv.toString());
+        assertThat(d.size()).isEqualTo(cidrs.size());
+        for (int k = 0; k < 20_000; k++) {
+            Cidr base = cidrs.get(rnd.nextInt(cidrs.size()));
+            IpAddress probe = perturb(base.network(), rnd);
+            Optional<Integer> expected = cidrs.stream().filter(c -> c.contains(probe))
+                    .max((a, b) -> Integer.compare(a.prefix(), b.prefix())).map(cidrs::indexOf);
+            Optional<Integer> actual = d.lookup(probe).map(m -> Integer.parseInt(m.attributes().get("id")));
+            assertThat(actual).as("lookup of %s", probe).isEqualTo(expected);
+        }
+    }
+
+    private static IpAddress perturb(IpAddress a, Random rnd) {
+        int bits = rnd.nextInt(a.v4() ? 33 : 129);
+        if (a.v4()) {
+            long flip = bits >= 32 ? 0 : (1L << bits) & 0xFFFF_FFFFL;
+            return new IpAddress(true, 0, (a.lo() ^ flip ^ (rnd.nextInt(256))) & 0xFFFF_FFFFL);
+        }
+        long lo = a.lo() ^ (bits < 64 ? 1L << bits : 0) ^ rnd.nextInt(65536);
+        long hi = a.hi() ^ (bits >= 64 && bits < 128 ? 1L << (bits - 64) : 0);
+        return new IpAddress(false, hi, lo);
+    }
+
+    @Test
+    void badRows_areSkippedWithTheirLineNumberAndTheRestLoads() throws IOException {
+        DatasetLoad.Loaded l = loaded("network,org\n"
+                + "192.0.2.0/24,ok\n"
+                + "192.0.2.1/24,host bits\n"
+                + "not-an-ip,bad\n"
+                + "198.51.100.0/24\n"
+                + "192.0.2.0/24,duplicate\n"
+                + "203.0.113.0/24,\"unterminated\n");
+        assertThat(l.dataset().size()).isEqualTo(1);
+        assertThat(l.rows()).isEqualTo(6);
+        assertThat(l.skipped()).isEqualTo(5);
+        assertThat(l.errors()).extracting(Object::toString).containsExactlyInAnyOrder(
+                "line 3: network '192.0.2.1/24': host bits are set after the /24 prefix; the network is 192.0.2.0/24",
+                "line 4: network 'not-an-ip': not an IP address: an IPv4 address has four dot-separated numbers",
+                "line 5: expected 2 fields as in the header, found 1",
+                "line 6: network 192.0.2.0/24 is already defined on line 2",
+                "line 7: a quoted field is not closed before the end of the file");
+        assertThat(name(l.dataset(), "192.0.2.7", "org")).isEqualTo("ok");
+        assertThat(l.summary()).contains("1 networks loaded from 6 rows; 5 rows skipped");
+    }
+
+    @Test
+    void oversizedFieldsAndTextAfterAClosingQuote_areRowErrors() throws IOException {
+        IpDatasetParser small = new IpDatasetParser(new IpDatasetParser.Limits(100, 8, 32));
+        DatasetLoad.Loaded l = (DatasetLoad.Loaded) small.parse(new StringReader(
+                "network,org\n192.0.2.0/24," + "x".repeat(100) + "\n198.51.100.0/24,\"a\"b\n203.0.113.0/24,fine\n"));
+        assertThat(l.errors()).extracting(DatasetLoad.RowError::message)
+                .containsExactly("a field is longer than 32 characters", "text after the closing quote of a field");
+        assertThat(l.dataset().size()).isEqualTo(1);
+    }
+
+    @Test
+    void unusableFiles_areRejectedWithWhatToFix() throws IOException {
+        assertThat(rejected("")).contains("empty").contains("network column");
+        assertThat(rejected("asn,org\n1,x\n")).contains("no network column").contains("found: asn, org");
+        assertThat(rejected("network,org,ORG\n")).contains("'ORG' appears twice");
+        IpDatasetParser tiny = new IpDatasetParser(new IpDatasetParser.Limits(2, 8, 64));
+        assertThat(((DatasetLoad.Rejected) tiny.parse(new StringReader("network\n1.0.0.0/8\n2.0.0.0/8\n3.0.0.0/8\n"))).reason())
+                .contains("more than 2 rows");
+    }
+
+    @Test
+    void lookups_inALargeDataset_areLogarithmicallyFast() throws IOException {
+        StringBuilder csv = new StringBuilder("network,asn\n");
+        for (int i = 0; i < 200_000; i++) {
+            csv.append((i >> 16) & 255).append('.').append((i >> 8) & 255).append('.').append(i & 255).append(".0/24,").append(i).append('\n');
+        }
+        IpDataset d = load(csv.toString());
+        assertThat(d.size()).isEqualTo(200_000);
+        Random rnd = new Random(1);
+        IpAddress[] probes = new IpAddress[100_000];
+        for (int i = 0; i < probes.length; i++) {
+            probes[i] = new IpAddress(true, 0, rnd.nextInt() & 0xFFFF_FFFFL);
+        }
+        int hits = 0;
+        long t0 = System.nanoTime();
+        for (IpAddress p : probes) {
+            hits += d.lookup(p).isPresent() ? 1 : 0;
+        }
+        long ms = (System.nanoTime() - t0) / 1_000_000;
+        assertThat(hits).isPositive();
+        assertThat(ms).as("100k lookups in 200k networks").isLessThan(2000);
+    }
+
+    private static String name(IpDataset d, String address) {
+        return name(d, address, "name");
+    }
+
+    private static String name(IpDataset d, String address, String column) {
+        return d.lookup(IpAddress.parseOrError(address)).map(m -> m.attributes().get(column)).orElse(null);
+    }
+}

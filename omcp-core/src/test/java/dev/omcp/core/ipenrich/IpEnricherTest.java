@@ -1,0 +1,193 @@
+package dev.omcp.core.ipenrich;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.omcp.ports.ipenrich.IpRegistrationLookup;
+import dev.omcp.ports.ipenrich.RegistrationAnswer;
+import jakarta.json.JsonObject;
+import java.io.IOException;
+import java.io.StringReader;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneId;
+import java.time.ZoneOffset;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.Test;
+
+class IpEnricherTest {
+    private static final class TestClock extends Clock {
+        volatile Instant now = Instant.parse("2025-03-10T10:00:00Z");
+
+        @Override
+        public ZoneId getZone() {
+            return ZoneOffset.UTC;
+        }
+
+        @Override
+        public Clock withZone(ZoneId zone) {
+            return this;
+        }
+
+        @Override
+        public Instant instant() {
+            return now;
+        }
+    }
+
+    private final TestClock clock = new TestClock();
+
+    private static IpDataset dataset() throws IOException {
+        return ((DatasetLoad.Loaded) new IpDatasetParser().parse(new StringReader(
+                "network,asn,org\n8.8.8.0/24,15169,Example DNS\n2001:4860::/32,15169,Example DNS v6\n"))).dataset();
+    }
+
+    /** Answers from a map; counts calls and the most running at once. */
+    private static final class FakeRegistry implements IpRegistrationLookup {
+        final Map<String, RegistrationAnswer> answers = new ConcurrentHashMap<>();
+        final List<String> asked = Collections.synchronizedList(new ArrayList<>());
+        final AtomicInteger running = new AtomicInteger();
+        final AtomicInteger maxRunning = new AtomicInteger();
+        volatile CountDownLatch gate = new CountDownLatch(0);
+
+        @Override
+        public RegistrationAnswer lookup(String address) {
+            asked.add(address);
+            maxRunning.accumulateAndGet(running.incrementAndGet(), Math::max);
+            try {
+                gate.await();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return new RegistrationAnswer.Failed(true, "interrupted");
+            } finally {
+                running.decrementAndGet();
+            }
+            return answers.getOrDefault(address, new RegistrationAnswer.NotFound());
+        }
+    }
+
+    @Test
+    void eachAddress_isAnsweredInOrderWithItsOwnStatus() throws IOException {
+        IpEnricher e = new IpEnricher(Optional.of(dataset()), Optional.empty());
+        JsonObject json = e.enrich(List.of("8.8.8.8", "10.0.0.5", "1.1.1.1", "not-an-ip", "2001:4860::8888")).toJson();
+        var results = json.getJsonArray("results");
+        assertThat(results.getJsonObject(0).getString("status")).isEqualTo("found");
+        assertThat(results.getJsonObject(0).getString("network")).isEqualTo("8.8.8.0/24");
+        assertThat(results.getJsonObject(0).getJsonObject("attributes").getString("org")).isEqualTo("Example DNS");
+        assertThat(results.getJsonObject(0).getString("source")).isEqualTo("dataset");
+        assertThat(results.getJsonObject(1).getString("status")).isEqualTo("not_found");
+        assertThat(results.getJsonObject(1).getString("scope")).isEqualTo("private");
+        assertThat(results.getJsonObject(2).getString("note")).isEqualTo("not in the offline dataset");
+        assertThat(results.getJsonObject(3).getString("status")).isEqualTo("invalid");
+        assertThat(results.getJsonObject(3).getString("reason")).contains("not an IP address");
+        assertThat(results.getJsonObject(4).getString("network")).isEqualTo("2001:4860::/32");
+        assertThat(json.getJsonObject("summary").getInt("found")).isEqualTo(2);
+        assertThat(json.containsKey("note")).isFalse();
+    }
+
+    @Test
+    void moreThan1000Addresses_areRefusedWithAdviceToSplit() {
+        IpEnricher e = new IpEnricher(Optional.empty(), Optional.empty());
+        assertThatThrownBy(() -> e.enrich(Collections.nCopies(1001, "8.8.8.8")))
+                .hasMessageContaining("at most 1000 addresses per call, got 1001").hasMessageContaining("split");
+        assertThat(e.enrich(Collections.nCopies(1000, "8.8.8.8")).results()).hasSize(1000);
+    }
+
+    @Test
+    void nothingConfigured_saysWhichVariablesEnableData() {
+        IpEnricher.Result r = new IpEnricher(Optional.empty(), Optional.empty()).enrich(List.of("8.8.8.8"));
+        assertThat(r.note()).hasValueSatisfying(n -> assertThat(n).contains("OMCP_IP_ENRICH_FILE").contains("OMCP_IP_ENRICH_RDAP"));
+        assertThat(r.results().getFirst()).isInstanceOf(IpEnrichment.NotFound.class);
+    }
+
+    @Test
+    void rdap_isAskedOnlyForPublicAddressesTheDatasetMisses_andAnswersAreCachedUntilTheTtl() throws IOException {
+        FakeRegistry registry = new FakeRegistry();
+        registry.answers.put("1.1.1.1", new RegistrationAnswer.Found("1.1.1.0/24", Map.of("name", "APNIC-LABS", "country", "AU")));
+        RdapFallback rdap = new RdapFallback(registry, clock, new RdapFallback.Settings(4, Duration.ofSeconds(5), Duration.ofHours(1), 100));
+        IpEnricher e = new IpEnricher(Optional.of(dataset()), Optional.of(rdap));
+        IpEnricher.Result r = e.enrich(List.of("8.8.8.8", "10.0.0.1", "1.1.1.1", "9.9.9.9", "1.1.1.1"));
+        assertThat(registry.asked).containsExactlyInAnyOrder("1.1.1.1", "9.9.9.9");
+        IpEnrichment.Found cloudflare = (IpEnrichment.Found) r.results().get(2);
+        assertThat(cloudflare.source()).isEqualTo("rdap");
+        assertThat(cloudflare.attributes()).containsEntry("country", "AU");
+        assertThat(r.results().get(4)).isEqualTo(cloudflare.withInput("1.1.1.1"));
+        assertThat(((IpEnrichment.NotFound) r.results().get(3)).note()).contains("not registered according to RDAP");
+
+        e.enrich(List.of("1.1.1.1", "9.9.9.9"));
+        assertThat(registry.asked).as("cached").hasSize(2);
+        clock.now = clock.now.plus(Duration.ofHours(2));
+        e.enrich(List.of("1.1.1.1"));
+        assertThat(registry.asked).as("expired").hasSize(3);
+    }
+
+    @Test
+    void transientFailures_areReportedAsSuchAndNotCached() {
+        FakeRegistry registry = new FakeRegistry();
+        registry.answers.put("1.1.1.1", new RegistrationAnswer.Failed(true, "registry answered 503"));
+        RdapFallback rdap = new RdapFallback(registry, clock, RdapFallback.Settings.defaults());
+        IpEnricher e = new IpEnricher(Optional.empty(), Optional.of(rdap));
+        JsonObject json = e.enrich(List.of("1.1.1.1")).toJson().getJsonArray("results").getJsonObject(0);
+        assertThat(json.getString("status")).isEqualTo("unavailable");
+        assertThat(json.getBoolean("transient")).isTrue();
+        assertThat(json.getString("reason")).isEqualTo("registry answered 503");
+        e.enrich(List.of("1.1.1.1"));
+        assertThat(registry.asked).as("a failure is asked again").hasSize(2);
+        assertThat(rdap.cached()).isZero();
+    }
+
+    @Test
+    void lookups_runAtMostMaxParallelAtOnce() throws InterruptedException {
+        FakeRegistry registry = new FakeRegistry();
+        registry.gate = new CountDownLatch(1);
+        RdapFallback rdap = new RdapFallback(registry, clock, new RdapFallback.Settings(3, Duration.ofSeconds(20), Duration.ofHours(1), 100));
+        List<String> many = new ArrayList<>();
+        for (int i = 1; i <= 30; i++) {
+            many.add("1.1.1." + i);
+        }
+        // opens the gate once three lookups are held inside it (or after 10 s, which then fails the test below)
+        Thread releaser = Thread.ofVirtual().start(() -> {
+            long giveUp = System.nanoTime() + 10_000_000_000L;
+            while (registry.running.get() < 3 && System.nanoTime() < giveUp) {
+                Thread.onSpinWait();
+            }
+            registry.gate.countDown();
+        });
+        IpEnricher.Result r = new IpEnricher(Optional.empty(), Optional.of(rdap)).enrich(many);
+        assertThat(r.results()).hasSize(30);
+        assertThat(registry.maxRunning.get()).isEqualTo(3);
+        assertThat(registry.asked).hasSize(30);
+        assertThat(releaser.join(Duration.ofSeconds(10))).isTrue();
+    }
+
+    @Test
+    void registryThatDoesNotAnswerInTime_givesTransientFailuresWithinTheDeadline() {
+        FakeRegistry registry = new FakeRegistry();
+        registry.gate = new CountDownLatch(1); // never released
+        RdapFallback rdap = new RdapFallback(registry, clock, new RdapFallback.Settings(2, Duration.ofMillis(300), Duration.ofHours(1), 100));
+        long t0 = System.nanoTime();
+        IpEnricher.Result r = new IpEnricher(Optional.empty(), Optional.of(rdap)).enrich(List.of("1.1.1.1", "1.0.0.1", "8.8.4.4"));
+        long ms = (System.nanoTime() - t0) / 1_000_000;
+        assertThat(r.results()).allSatisfy(x -> {
+            assertThat(x).isInstanceOf(IpEnrichment.Unavailable.class);
+            assertThat(((IpEnrichment.Unavailable) x).transientFailure()).isTrue();
+            assertThat(((IpEnrichment.Unavailable) x).reason()).contains("no RDAP answer within");
+        });
+        assertThat(ms).isLessThan(5_000);
+        assertThat(rdap.cached()).isZero();
+    }
+
+    @Test
+    void settings_refuseNonsense() {
+        assertThatThrownBy(() -> new RdapFallback.Settings(0, Duration.ofSeconds(1), Duration.ofHours(1), 10)).hasMessageContaining("maxParallel");
+        assertThatThrownBy(() -> new RdapFallback.Settings(2, Duration.ZERO, Duration.ofHours(1), 10)).hasMessageContaining("deadline");
+    }
+}

@@ -1,0 +1,253 @@
+package dev.omcp.core.redaction;
+
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Random;
+import java.util.UUID;
+
+/**
+ * Seeded generator of realistic log lines: with planted secrets of every category (each line knows
+ * what it planted) and with the look-alikes that must survive (UUIDs, trace and span ids, timestamps).
+ */
+final class SecretCorpus {
+    private static final String UPPER = "ABCDEFGHIJKLMNOPQRSTUVWXYZ";
+    private static final String LOWER = "abcdefghijklmnopqrstuvwxyz";
+    private static final String DIGITS = "0123456789";
+    private static final String ALNUM = UPPER + LOWER + DIGITS;
+    private static final String B64 = ALNUM + "+/";
+    private static final String B64URL = ALNUM + "-_";
+    private static final String HEX = "0123456789abcdef";
+
+    /** A log line and the secrets in it, each exactly as it appears in the line. */
+    record Line(String text, RedactionCategory category, List<String> planted) {}
+
+    /** A log line and the harmless tokens in it that must survive. */
+    record Benign(String text, List<String> tokens) {}
+
+    private final Random rnd;
+
+    SecretCorpus(long seed) {
+        this.rnd = new Random(seed);
+    }
+
+    List<Line> secretLines(int perCategory) {
+        List<Line> lines = new ArrayList<>();
+        for (RedactionCategory c : RedactionCategory.values()) {
+            for (int i = 0; i < perCategory; i++) {
+                lines.add(plant(c));
+            }
+        }
+        return lines;
+    }
+
+    List<Benign> benignLines(int n) {
+        List<Benign> lines = new ArrayList<>();
+        for (int i = 0; i < n; i++) {
+            List<String> tokens = new ArrayList<>();
+            String uuid = new UUID(rnd.nextLong(), rnd.nextLong()).toString();
+            String traceId = random(HEX, 32);
+            String spanId = random(HEX, 16);
+            Instant t = Instant.ofEpochMilli(1_600_000_000_000L + (long) (rnd.nextDouble() * 200_000_000_000L));
+            String iso = t.toString();
+            String epochMs = Long.toString(t.toEpochMilli());
+            String epochNs = t.toEpochMilli() + String.format(Locale.ROOT, "%06d", rnd.nextInt(1_000_000));
+            String epochS = Long.toString(t.getEpochSecond());
+            String clock = String.format(Locale.ROOT, "%02d:%02d:%02d.%03d", rnd.nextInt(24), rnd.nextInt(60), rnd.nextInt(60), rnd.nextInt(1000));
+            String offset = iso.replace("Z", "+02:00");
+            String syslog = String.format(Locale.ROOT, "Mar %2d %02d:%02d:%02d", 1 + rnd.nextInt(28), rnd.nextInt(24), rnd.nextInt(60), rnd.nextInt(60));
+            String upperTrace = traceId.toUpperCase(Locale.ROOT);
+            String w3c = "00-" + traceId + "-" + spanId + "-01";
+            String text;
+            switch (i % 4) {
+                case 0 -> {
+                    text = iso + " level=info msg=\"request done\" request_id=" + uuid + " trace_id=" + traceId + " span_id=" + spanId
+                            + " ts=" + epochMs + " ns=" + epochNs + " at " + clock;
+                    tokens.addAll(List.of(iso, uuid, traceId, spanId, epochMs, epochNs, clock));
+                }
+                case 1 -> {
+                    text = syslog + " api[123]: GET /orders/" + uuid + " 200 12ms traceparent=" + w3c + " since=" + epochS
+                            + " started=" + offset;
+                    tokens.addAll(List.of(syslog, uuid, w3c, epochS, offset));
+                }
+                case 2 -> {
+                    text = "{\"time\":\"" + iso + "\",\"trace\":\"" + upperTrace + "\",\"span\":\"" + spanId + "\",\"id\":\"" + uuid
+                            + "\",\"epoch\":" + epochMs + ",\"t\":\"" + clock + "\"}";
+                    tokens.addAll(List.of(iso, upperTrace, spanId, uuid, epochMs, clock));
+                }
+                default -> {
+                    text = "[" + offset + "] worker " + traceId + " finished job " + uuid + " at " + epochNs + " (" + syslog + ", "
+                            + clock + ", " + epochS + ", " + spanId + ", " + w3c + ", " + iso + ", " + upperTrace + ")";
+                    tokens.addAll(List.of(offset, traceId, uuid, epochNs, syslog, clock, epochS, spanId, w3c, iso, upperTrace));
+                }
+            }
+            lines.add(new Benign(text, tokens));
+        }
+        return lines;
+    }
+
+    private Line plant(RedactionCategory c) {
+        List<String> secrets = new ArrayList<>();
+        String secret;
+        String context;
+        switch (c) {
+            case EMAIL -> {
+                secret = random(LOWER, 3 + rnd.nextInt(8)) + (rnd.nextBoolean() ? "." + random(LOWER, 4) : "") + "+"
+                        + random(LOWER + DIGITS, 3) + "@" + random(LOWER, 5) + "." + pick("com", "io", "co.uk", "dev", "example");
+                context = pick("user %s logged in", "sending receipt to <%s>", "email=%s status=queued", "\"email\":\"%s\"");
+            }
+            case IPV4 -> {
+                secret = rnd.nextInt(256) + "." + rnd.nextInt(256) + "." + rnd.nextInt(256) + "." + rnd.nextInt(256);
+                context = pick("client %s connected", "remote_addr=%s:443", "[%s] GET /", "x-forwarded-for: %s, 10.0.0.1");
+                if (context.contains("10.0.0.1")) {
+                    secrets.add("10.0.0.1");
+                }
+            }
+            case IPV6 -> {
+                secret = ipv6();
+                context = pick("client %s connected", "remote=[%s]:8443", "peer %s closed", "addr:%s");
+            }
+            case JWT -> {
+                secret = "eyJ" + random(B64URL, 20 + rnd.nextInt(20)) + ".eyJ" + random(B64URL, 40 + rnd.nextInt(60)) + "."
+                        + random(B64URL, 43);
+                context = pick("id_token %s verified", "jwt=%s", "cookie session=%s; path=/");
+            }
+            case BEARER_TOKEN -> {
+                secret = random(ALNUM + "-._~+/", 24 + rnd.nextInt(40));
+                context = pick("Authorization: Bearer %s", "authorization=bearer %s", "header \"Authorization\": \"Bearer %s\"");
+            }
+            case AWS_KEY -> {
+                if (rnd.nextBoolean()) {
+                    secret = pick("AKIA", "ASIA") + random(UPPER + DIGITS, 16);
+                } else {
+                    secret = awsSecret();
+                }
+                context = pick("using key %s for s3", "aws credentials %s loaded", "AWS_ACCESS=%s");
+            }
+            case GCP_KEY -> {
+                secret = rnd.nextBoolean() ? "AIza" + random(ALNUM + "-_", 35) : "GOCSPX-" + random(ALNUM + "-_", 28);
+                context = pick("maps key %s rejected", "gcp client %s", "key=%s");
+            }
+            case AZURE_KEY -> {
+                int kind = rnd.nextInt(3);
+                if (kind == 0) {
+                    secret = random(B64, 86) + "==";
+                    context = "DefaultEndpointsProtocol=https;AccountName=acct;AccountKey=%s;EndpointSuffix=core.windows.net";
+                } else if (kind == 1) {
+                    secret = random(ALNUM, 3) + rnd.nextInt(10) + "Q~" + random(ALNUM + "_~.-", 34);
+                    context = pick("client secret %s expired", "AZURE_CLIENT_SECRET=%s");
+                } else {
+                    secret = random(ALNUM + "%", 43) + "=";
+                    context = "GET /container/blob?sv=2022-11-02&se=2025-01-01&sig=%s HTTP/1.1";
+                }
+            }
+            case GITHUB_TOKEN -> {
+                secret = rnd.nextBoolean() ? pick("ghp_", "gho_", "ghu_", "ghs_", "ghr_") + random(ALNUM, 36)
+                        : "github_pat_" + random(ALNUM, 22) + "_" + random(ALNUM, 59);
+                context = pick("cloning with %s", "GITHUB_TOKEN=%s", "token %s has no scope repo");
+            }
+            case GITLAB_TOKEN -> {
+                secret = pick("glpat-", "gldt-", "glrt-") + random(ALNUM + "-_", 20 + rnd.nextInt(10));
+                context = pick("gitlab auth %s failed", "CI_JOB=%s", "private-token: %s");
+            }
+            case PRIVATE_KEY -> {
+                String type = pick("RSA ", "EC ", "OPENSSH ", "");
+                StringBuilder body = new StringBuilder();
+                for (int k = 0; k < 4; k++) {
+                    body.append(random(B64, 64)).append(rnd.nextBoolean() ? "\n" : "\\n");
+                }
+                secret = "-----BEGIN " + type + "PRIVATE KEY-----\n" + body + "-----END " + type + "PRIVATE KEY-----";
+                context = pick("loaded key %s from env", "{\"private_key\": \"%s\"}", "pem=%s");
+                // a truncated key (log line cut off) must still be redacted
+                if (rnd.nextInt(4) == 0) {
+                    secret = secret.substring(0, secret.length() - 40);
+                }
+            }
+            case CARD_NUMBER -> {
+                String digits = card();
+                secret = switch (rnd.nextInt(3)) {
+                    case 0 -> digits;
+                    case 1 -> group(digits, ' ');
+                    default -> group(digits, '-');
+                };
+                context = pick("charged card %s", "pan=%s amount=12.00", "\"card\": \"%s\"", "card %s declined");
+            }
+            case SECRET -> {
+                secret = random(ALNUM + "!#$%*()_+-", 8 + rnd.nextInt(16));
+                context = pick("password=%s", "db_password: %s", "client_secret=%s&grant_type=client_credentials",
+                        "\"api_key\": \"%s\"", "secret=%s", "token=%s", "X-Api-Key: %s", "PGPASSWORD='%s'");
+            }
+            default -> throw new IllegalStateException();
+        }
+        secrets.add(secret);
+        String prefix = Instant.ofEpochMilli(1_700_000_000_000L + rnd.nextInt(1_000_000_000)) + " " + pick("INFO", "WARN", "ERROR")
+                + " trace_id=" + random(HEX, 32) + " ";
+        return new Line(prefix + String.format(Locale.ROOT, context, secret) + " request_id=" + UUID.randomUUID(), c, secrets);
+    }
+
+    private String ipv6() {
+        int form = rnd.nextInt(4);
+        List<String> g = new ArrayList<>();
+        for (int k = 0; k < 8; k++) {
+            g.add(Integer.toHexString(rnd.nextInt(65536)));
+        }
+        return switch (form) {
+            case 0 -> String.join(":", g);
+            case 1 -> g.get(0) + ":" + g.get(1) + "::" + g.get(7);
+            case 2 -> "fe80::" + g.get(2) + ":" + g.get(3) + "%eth0";
+            default -> "::ffff:" + rnd.nextInt(256) + "." + rnd.nextInt(256) + "." + rnd.nextInt(256) + "." + rnd.nextInt(256);
+        };
+    }
+
+    private String awsSecret() {
+        while (true) {
+            String s = random(B64, 40);
+            long upper = s.chars().filter(Character::isUpperCase).count();
+            long lower = s.chars().filter(Character::isLowerCase).count();
+            if (upper >= 5 && lower >= 5) {
+                return s; // every real key is random over 64 characters; this holds for all but about 1 in 10^5
+            }
+        }
+    }
+
+    private String card() {
+        String prefix = pick("4", "51", "55", "2221", "34", "37", "6011", "65", "36", "3530");
+        int len = prefix.startsWith("34") || prefix.startsWith("37") ? 15 : prefix.equals("36") ? 14 : 16;
+        StringBuilder b = new StringBuilder(prefix);
+        while (b.length() < len - 1) {
+            b.append(rnd.nextInt(10));
+        }
+        for (int check = 0; check < 10; check++) {
+            String candidate = b.toString() + check;
+            char[] d = candidate.toCharArray();
+            if (TextRedactor.luhn(d, d.length)) {
+                return candidate;
+            }
+        }
+        throw new IllegalStateException();
+    }
+
+    private static String group(String digits, char sep) {
+        StringBuilder b = new StringBuilder();
+        for (int k = 0; k < digits.length(); k++) {
+            if (k > 0 && k % 4 == 0) {
+                b.append(sep);
+            }
+            b.append(digits.charAt(k));
+        }
+        return b.toString();
+    }
+
+    private String random(String alphabet, int n) {
+        StringBuilder b = new StringBuilder(n);
+        for (int k = 0; k < n; k++) {
+            b.append(alphabet.charAt(rnd.nextInt(alphabet.length())));
+        }
+        return b.toString();
+    }
+
+    private String pick(String... options) {
+        return options[rnd.nextInt(options.length)];
+    }
+}

@@ -1,0 +1,41 @@
+package dev.omcp.ports.anomaly;
+
+import java.time.Instant;
+import java.util.Objects;
+import java.util.Optional;
+
+/**
+ * One anomaly score, as recorded each time a service's signal is judged.
+ *
+ * @param tenant the tenant the call ran for; empty string in a single-tenant gateway
+ * @param service the service (may contain slashes)
+ * @param signal the signal judged, for example {@code latency_p99}
+ * @param at when it was judged
+ * @param score the detector's score in robust standard deviations, finite and {@code >= 0}
+ * @param anomalous whether the verdict was an anomaly
+ * @param kind the anomaly's kind ({@code spike}, {@code step}, {@code ramp},
+ *     {@code seasonal-deviation}) when anomalous
+ */
+public record AnomalyScoreSample(
+        String tenant, String service, String signal, Instant at, double score, boolean anomalous, Optional<String> kind) {
+    /** Longest tenant, service or signal name accepted: keeps one sample's memory bounded. */
+    public static final int MAX_NAME_LENGTH = 256;
+
+    public AnomalyScoreSample {
+        Objects.requireNonNull(tenant, "tenant");
+        Objects.requireNonNull(service, "service");
+        Objects.requireNonNull(signal, "signal");
+        Objects.requireNonNull(at, "at");
+        Objects.requireNonNull(kind, "kind");
+        if (service.isEmpty() || signal.isEmpty()) {
+            throw new IllegalArgumentException("an anomaly score needs a service and a signal");
+        }
+        if (tenant.length() > MAX_NAME_LENGTH || service.length() > MAX_NAME_LENGTH || signal.length() > MAX_NAME_LENGTH) {
+            throw new IllegalArgumentException("tenant, service and signal names are limited to " + MAX_NAME_LENGTH + " characters");
+        }
+        if (!Double.isFinite(score) || score < 0) {
+            throw new IllegalArgumentException("anomaly score must be finite and >= 0, got " + score
+                    + " (a series with too little data has no score and is not recorded)");
+        }
+    }
+}
