@@ -10,12 +10,19 @@ import java.util.Objects;
  * @param server where and how to listen
  * @param agent the agent transport's credentials
  * @param logging log level and format
+ * @param access management-plane access control
  */
-public record Settings(Server server, Agent agent, Logging logging) {
+public record Settings(Server server, Agent agent, Logging logging, AccessControlSettings access) {
     public Settings {
         Objects.requireNonNull(server, "server");
         Objects.requireNonNull(agent, "agent");
         Objects.requireNonNull(logging, "logging");
+        Objects.requireNonNull(access, "access");
+    }
+
+    /** Settings without access control (anonymous mode), for callers that predate it. */
+    public Settings(Server server, Agent agent, Logging logging) {
+        this(server, agent, logging, AccessControlSettings.defaults());
     }
 
     /** Listening and request-guard settings. */

@@ -10,7 +10,7 @@ import java.util.regex.Pattern;
 
 /**
  * Reads the environment once into {@link Settings}. The only class that looks at environment
- * variables; {@link #fromProcessEnvironment()} is the only call of {@code System.getenv}.
+ * variables; {@link #processEnvironment()} is the only call of {@code System.getenv}.
  */
 public final class SettingsReader {
     private static final Pattern KEY_NAME = Pattern.compile("[A-Za-z0-9_.@-]{1,64}");
@@ -20,7 +20,26 @@ public final class SettingsReader {
 
     /** Reads the process environment. */
     public static Settings fromProcessEnvironment() throws InvalidSettingsException {
-        return read(System.getenv());
+        return read(processEnvironment());
+    }
+
+    /** Reads only the password policy of {@code omcp hash-password} from the process environment. */
+    public static dev.omcp.core.auth.password.PasswordRules passwordRulesFromProcessEnvironment() throws InvalidSettingsException {
+        return passwordRules(processEnvironment());
+    }
+
+    /** Reads only the password policy of {@code omcp hash-password}. */
+    public static dev.omcp.core.auth.password.PasswordRules passwordRules(Map<String, String> env) throws InvalidSettingsException {
+        Environment environment = new Environment(env);
+        dev.omcp.core.auth.password.PasswordRules rules = AccessControlSettingsReader.passwordRules(environment);
+        if (!environment.problems().isEmpty()) {
+            throw new InvalidSettingsException(environment.problems());
+        }
+        return rules;
+    }
+
+    private static Map<String, String> processEnvironment() {
+        return System.getenv();
     }
 
     /**
@@ -40,10 +59,11 @@ public final class SettingsReader {
         Settings.Logging logging = new Settings.Logging(
                 environment.oneOf(Variables.LOG_LEVEL, List.of("trace", "debug", "info", "warn", "error")),
                 environment.oneOf(Variables.LOG_FORMAT, List.of("text", "json")));
+        AccessControlSettings access = AccessControlSettingsReader.read(environment);
         if (!environment.problems().isEmpty()) {
             throw new InvalidSettingsException(environment.problems());
         }
-        return new Settings(server, agent, logging);
+        return new Settings(server, agent, logging, access);
     }
 
     private static List<String> origins(Environment environment) {

@@ -5,7 +5,10 @@ import dev.omcp.adapters.http.server.HttpServerSettings;
 import dev.omcp.app.settings.Settings;
 import dev.omcp.core.auth.ApiKey;
 import dev.omcp.core.gateway.Gateway;
+import dev.omcp.ports.info.Governance;
 import dev.omcp.testkit.conformance.ConformanceFixture;
+import java.security.SecureRandom;
+import java.time.Clock;
 import java.util.List;
 
 /**
@@ -20,10 +23,12 @@ public final class GatewayAssembly implements AutoCloseable {
 
     private final Gateway gateway;
     private final GatewayHttpServer server;
+    private final List<AutoCloseable> resources;
 
-    private GatewayAssembly(Gateway gateway, GatewayHttpServer server) {
+    private GatewayAssembly(Gateway gateway, GatewayHttpServer server, List<AutoCloseable> resources) {
         this.gateway = gateway;
         this.server = server;
+        this.resources = List.copyOf(resources);
     }
 
     /** Launch options that are not settings: test-only switches of the command line. */
@@ -35,9 +40,22 @@ public final class GatewayAssembly implements AutoCloseable {
 
     /** Builds and starts the gateway. */
     public static GatewayAssembly start(Settings settings, Options options, String version) {
+        return start(settings, options, version, Clock.systemUTC());
+    }
+
+    /** Builds and starts the gateway with the clock every time rule reads (tests pass a manual one). */
+    public static GatewayAssembly start(Settings settings, Options options, String version, Clock clock) {
+        SecureRandom random = new SecureRandom();
+        ManagementAccessAssembly.Built access =
+                ManagementAccessAssembly.build(settings.access(), clock, random, new LogAuditTrail());
         Gateway.Builder builder = Gateway.builder()
                 .version(version)
                 .instructions(INSTRUCTIONS)
+                .clock(clock)
+                .random(random)
+                .accessPolicy(access.policy())
+                .governance(() -> new Governance(access.authMode(), access.secretEphemeral(), false, false, false,
+                        access.trustProxy(), null, false, 0))
                 .apiKeys(apiKeys(settings));
         if (options.conformanceFixture()) {
             builder.tools(ConformanceFixture.tools()).resources(ConformanceFixture.resources());
@@ -50,14 +68,23 @@ public final class GatewayAssembly implements AutoCloseable {
                 HttpServerSettings.DEFAULT_MAX_BODY_BYTES,
                 java.time.Duration.ofSeconds(30), java.time.Duration.ofSeconds(90),
                 server.shutdownGrace(), version);
-        GatewayHttpServer httpServer = GatewayHttpServer.builder()
+        GatewayHttpServer.Builder httpBuilder = GatewayHttpServer.builder()
                 .settings(http)
                 .mcp(gateway.mcp())
                 .agentAuthentication(gateway.agentAuthentication())
                 .description(gateway.description())
-                .build()
-                .start();
-        return new GatewayAssembly(gateway, httpServer);
+                .apiGuard(access.guard())
+                .managementIdentity(access.guard())
+                .securityHeaders(access.headers());
+        access.modules().forEach(httpBuilder::module);
+        GatewayHttpServer httpServer;
+        try {
+            httpServer = httpBuilder.build().start();
+        } catch (RuntimeException e) {
+            ManagementAccessAssembly.closeAll(access.closeables());
+            throw e;
+        }
+        return new GatewayAssembly(gateway, httpServer, access.closeables());
     }
 
     private static List<ApiKey> apiKeys(Settings settings) {
@@ -76,5 +103,6 @@ public final class GatewayAssembly implements AutoCloseable {
     @Override
     public void close() {
         server.shutdown();
+        ManagementAccessAssembly.closeAll(resources);
     }
 }
