@@ -5,6 +5,7 @@ import dev.omcp.adapters.http.server.HttpServerSettings;
 import dev.omcp.app.settings.Settings;
 import dev.omcp.core.auth.ApiKey;
 import dev.omcp.core.gateway.Gateway;
+import dev.omcp.ports.audit.AuditTrail;
 import dev.omcp.ports.info.Governance;
 import dev.omcp.testkit.conformance.ConformanceFixture;
 import java.security.SecureRandom;
@@ -45,9 +46,17 @@ public final class GatewayAssembly implements AutoCloseable {
 
     /** Builds and starts the gateway with the clock every time rule reads (tests pass a manual one). */
     public static GatewayAssembly start(Settings settings, Options options, String version, Clock clock) {
+        return start(settings, options, version, clock, new LogAuditTrail());
+    }
+
+    /**
+     * Builds and starts the gateway with the clock every time rule reads and the trail that
+     * receives one event per mutating management request (tests pass a recording one).
+     */
+    public static GatewayAssembly start(Settings settings, Options options, String version, Clock clock, AuditTrail auditTrail) {
         SecureRandom random = new SecureRandom();
         ManagementAccessAssembly.Built access =
-                ManagementAccessAssembly.build(settings.access(), clock, random, new LogAuditTrail());
+                ManagementAccessAssembly.build(settings.access(), clock, random, auditTrail);
         Gateway.Builder builder = Gateway.builder()
                 .version(version)
                 .instructions(INSTRUCTIONS)

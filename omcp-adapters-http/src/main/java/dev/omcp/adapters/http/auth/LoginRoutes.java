@@ -83,13 +83,13 @@ public final class LoginRoutes {
     }
 
     private void login(Context ctx) {
+        JsonNode body = parse(ctx);
         if (mode != AuthMode.BASIC || login.isEmpty()) {
             JsonResponses.error(ctx, 400, "OMCP_LOGIN_NOT_AVAILABLE", mode == AuthMode.OIDC
                     ? "this gateway signs in through its identity provider: open GET /api/auth/oidc/login"
                     : "this gateway runs without authentication (OMCP_AUTH=anonymous); no login is needed");
             return;
         }
-        JsonNode body = parse(ctx);
         if (body == null || !body.isObject() || !body.path("username").isTextual() || !body.path("password").isTextual()) {
             JsonResponses.error(ctx, 400, "OMCP_BAD_REQUEST", "the body must be JSON {\"username\": \"...\", \"password\": \"...\"}");
             return;

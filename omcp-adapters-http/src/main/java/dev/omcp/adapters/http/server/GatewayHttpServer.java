@@ -162,7 +162,14 @@ public final class GatewayHttpServer implements AutoCloseable {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
-        app.stop();
+        try {
+            app.stop();
+        } catch (RuntimeException e) {
+            // Jetty finishes stopping and then reports that connections outlived the stop timeout
+            // (idle keep-alive connections of clients); the server is stopped either way.
+            LOG.warn("event=stop-timeout graceMs={} reason=\"{}\"", settings.shutdownGrace().toMillis(),
+                    e.getCause() == null ? e.getClass().getSimpleName() : e.getCause().getClass().getSimpleName());
+        }
         state.set(State.STOPPED);
         LOG.info("event=stopped");
     }
