@@ -125,12 +125,12 @@ class LockoutIT {
         start(Map.of());
         List<Long> verifying = new ArrayList<>();
         for (int i = 0; i < 4; i++) {
-            verifying.add(timed(() -> gateway.browser().login("alice", "wrong")));
+            verifying.add(timed(() -> gateway.browser().login("sam", "wrong")));
         }
-        gateway.browser().login("alice", "wrong");
+        gateway.browser().login("sam", "wrong");
         List<Long> locked = new ArrayList<>();
         for (int i = 0; i < 10; i++) {
-            locked.add(timed(() -> assertThat(gateway.browser().login("alice", TestGateway.PASSWORD).status()).isEqualTo(429)));
+            locked.add(timed(() -> assertThat(gateway.browser().login("sam", TestGateway.PASSWORD).status()).isEqualTo(429)));
         }
         long verify = median(verifying);
         long lockedMedian = median(locked);

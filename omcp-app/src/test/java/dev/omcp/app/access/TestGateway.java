@@ -16,7 +16,9 @@ import java.util.Map;
 final class TestGateway implements AutoCloseable {
     /** "correct horse battery", minted by Python's hashlib.scrypt with N=32768, r=8, p=1. */
     static final String PASSWORD = "correct horse battery";
-    static final String HASH = "scrypt$32768$8$1$AAECAwQFBgcICQoLDA0ODw==$xy6UCICz8Vv/P6JqOkkUD4DOmhxN0tXSe6sQAUBxupQOaQF8W4fxxT4tL3hHSEGLYZI6os9JTePK9k438hyW1g==";
+    static final String SLOW_HASH = "scrypt$32768$8$1$AAECAwQFBgcICQoLDA0ODw==$xy6UCICz8Vv/P6JqOkkUD4DOmhxN0tXSe6sQAUBxupQOaQF8W4fxxT4tL3hHSEGLYZI6os9JTePK9k438hyW1g==";
+    /** The same password with N=1024, so most tests do not spend a third of a second per login. */
+    static final String HASH = "scrypt$1024$8$1$EBESExQVFhcYGRobHB0eHw==$XbyYPdUma9TQEMux0+TkqpxuU9BGN/gE8DwWuSNdyPn/ZSaq4MJI2/XG0XpckbaY9j99MUwCi5W0SYAybqa4iA==";
     static final String SECRET = "test-session-secret-0123456789-abcdefgh";
 
     private final GatewayAssembly assembly;
@@ -42,7 +44,10 @@ final class TestGateway implements AutoCloseable {
         }
     }
 
-    /** Basic mode with alice (admin), olivia (operator), victor (viewer, tenant acme), all with {@link #PASSWORD}. */
+    /**
+     * Basic mode with alice (admin), olivia (operator), victor (viewer, tenant acme) and sam (viewer,
+     * hashed with the minting cost N=32768), all with {@link #PASSWORD}.
+     */
     static Map<String, String> basicMode(Path dir) {
         Path users = dir.resolve("users.json");
         try {
@@ -50,7 +55,8 @@ final class TestGateway implements AutoCloseable {
                     + "{\"username\": \"alice\", \"name\": \"Alice Admin\", \"roles\": [\"admin\"], \"passwordHash\": \"" + HASH + "\"},"
                     + "{\"username\": \"olivia\", \"name\": \"Olivia Ops\", \"roles\": [\"operator\"], \"passwordHash\": \"" + HASH + "\"},"
                     + "{\"username\": \"victor\", \"name\": \"Victor View\", \"roles\": [\"viewer\"], \"passwordHash\": \"" + HASH
-                    + "\", \"tenant\": \"acme\"}]}");
+                    + "\", \"tenant\": \"acme\"},"
+                    + "{\"username\": \"sam\", \"roles\": [\"viewer\"], \"passwordHash\": \"" + SLOW_HASH + "\"}]}");
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
