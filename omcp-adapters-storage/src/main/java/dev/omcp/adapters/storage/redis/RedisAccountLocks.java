@@ -65,7 +65,7 @@ public final class RedisAccountLocks implements AccountLocks {
 
     @Override
     public Optional<Instant> lockedUntil(String account, Instant now) {
-        String until = redis.client().hget(stateKey(account), "until");
+        String until = redis.execute(c -> c.hget(stateKey(account), "until"));
         if (until == null) {
             return Optional.empty();
         }
@@ -75,13 +75,15 @@ public final class RedisAccountLocks implements AccountLocks {
 
     @Override
     public FailureOutcome recordFailure(String account, Instant now, LockoutPolicy policy) {
-        Object result = redis.client().eval(FAILURE, List.of(failuresKey(account), stateKey(account)), List.of(
+        List<String> keys = List.of(failuresKey(account), stateKey(account));
+        List<String> args = List.of(
                 Long.toString(now.toEpochMilli()),
                 Long.toString(policy.window().toMillis()),
                 Integer.toString(policy.maxFailures()),
                 Long.toString(policy.baseLock().toMillis()),
                 Long.toString(policy.maxLock().toMillis()),
-                Long.toString(policy.streakMemory().toMillis())));
+                Long.toString(policy.streakMemory().toMillis()));
+        Object result = redis.execute(c -> c.eval(FAILURE, keys, args));
         List<?> values = (List<?>) result;
         int count = ((Long) values.get(0)).intValue();
         long until = (Long) values.get(1);
@@ -90,7 +92,7 @@ public final class RedisAccountLocks implements AccountLocks {
 
     @Override
     public void clear(String account) {
-        redis.client().del(failuresKey(account), stateKey(account));
+        redis.execute(c -> c.del(failuresKey(account), stateKey(account)));
     }
 
     private static String failuresKey(String account) {

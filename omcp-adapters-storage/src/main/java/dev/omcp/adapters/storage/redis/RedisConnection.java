@@ -2,7 +2,12 @@ package dev.omcp.adapters.storage.redis;
 
 import java.net.URI;
 import java.net.URISyntaxException;
+import java.time.Duration;
 import java.util.Locale;
+import java.util.concurrent.Semaphore;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Function;
+import redis.clients.jedis.ConnectionPoolConfig;
 import redis.clients.jedis.RedisClient;
 import redis.clients.jedis.exceptions.JedisException;
 
@@ -10,10 +15,22 @@ import redis.clients.jedis.exceptions.JedisException;
  * One pooled Redis client for the gateway's shared state. The URL may carry credentials
  * ({@code redis://user:password@host:6379/0}, {@code rediss://} for TLS); they never appear in
  * messages.
+ *
+ * <p>Requests run on virtual threads, and the connection pool (commons-pool2) busy-waits when more
+ * threads want a connection than it may create: with hundreds of virtual threads on two carrier
+ * threads that spin starved the threads holding connections, a livelock the shared contract test
+ * reproduced. So every command first takes one of {@value #MAX_CONNECTIONS} permits of a fair
+ * semaphore, which parks virtual threads properly, and the pool never sees more borrowers than
+ * connections.
  */
 public final class RedisConnection implements AutoCloseable {
+    /** Connections in the pool, and commands in flight at most. */
+    static final int MAX_CONNECTIONS = 16;
+    private static final Duration PERMIT_WAIT = Duration.ofSeconds(5);
+
     private final RedisClient client;
     private final String description;
+    private final Semaphore permits = new Semaphore(MAX_CONNECTIONS, true);
 
     private RedisConnection(RedisClient client, String description) {
         this.client = client;
@@ -38,7 +55,13 @@ public final class RedisConnection implements AutoCloseable {
             throw new IllegalArgumentException("OMCP_REDIS_URL must be redis://host:port or rediss://host:port");
         }
         String description = scheme + "://" + uri.getHost() + ":" + (uri.getPort() < 0 ? 6379 : uri.getPort());
-        RedisClient client = RedisClient.builder().fromURI(uri).build();
+        ConnectionPoolConfig pool = new ConnectionPoolConfig();
+        pool.setMaxTotal(MAX_CONNECTIONS);
+        pool.setMaxIdle(MAX_CONNECTIONS);
+        pool.setMinIdle(0);
+        pool.setMaxWait(PERMIT_WAIT);
+        pool.setJmxEnabled(false);
+        RedisClient client = RedisClient.builder().fromURI(uri).poolConfig(pool).build();
         try {
             client.ping();
         } catch (JedisException e) {
@@ -49,8 +72,26 @@ public final class RedisConnection implements AutoCloseable {
         return new RedisConnection(client, description);
     }
 
-    RedisClient client() {
-        return client;
+    /**
+     * Runs one command (or one script) with a connection permit.
+     *
+     * @throws IllegalStateException when no permit frees up within 5 seconds
+     */
+    <T> T execute(Function<RedisClient, T> command) {
+        try {
+            if (!permits.tryAcquire(PERMIT_WAIT.toMillis(), TimeUnit.MILLISECONDS)) {
+                throw new IllegalStateException("the shared store (OMCP_REDIS_URL) is saturated: no connection within "
+                        + PERMIT_WAIT.toSeconds() + " s");
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while waiting for a shared-store connection", e);
+        }
+        try {
+            return command.apply(client);
+        } finally {
+            permits.release();
+        }
     }
 
     /** {@code scheme://host:port}, without credentials. */

@@ -71,12 +71,14 @@ public final class RedisRevocationStore implements RevocationStore {
     @Override
     public void add(Revocation revocation) {
         String field = field(revocation.target(), revocation.value());
-        Object added = redis.client().eval(ADD, List.of(RedisKeys.PREFIX + "revoked:" + field, INDEX, ENTRIES), List.of(
+        List<String> keys = List.of(RedisKeys.PREFIX + "revoked:" + field, INDEX, ENTRIES);
+        List<String> args = List.of(
                 Long.toString(revocation.revokedAt().toEpochMilli()),
                 Long.toString(retention.toMillis()),
                 field,
                 json(revocation),
-                Integer.toString(maxEntries)));
+                Integer.toString(maxEntries));
+        Object added = redis.execute(c -> c.eval(ADD, keys, args));
         if (Long.valueOf(0).equals(added)) {
             throw new IllegalStateException("the shared session blocklist holds " + maxEntries
                     + " live entries; wait for old entries to expire or rotate OMCP_SESSION_SECRET to void every session");
@@ -85,11 +87,12 @@ public final class RedisRevocationStore implements RevocationStore {
 
     @Override
     public List<Revocation> current(Instant now) {
-        List<String> fields = redis.client().zrangeByScore(INDEX, "(" + (now.toEpochMilli() - retention.toMillis()), "+inf");
+        String from = "(" + (now.toEpochMilli() - retention.toMillis());
+        List<String> fields = redis.execute(c -> c.zrangeByScore(INDEX, from, "+inf"));
         if (fields.isEmpty()) {
             return List.of();
         }
-        List<String> values = redis.client().hmget(ENTRIES, fields.toArray(String[]::new));
+        List<String> values = redis.execute(c -> c.hmget(ENTRIES, fields.toArray(String[]::new)));
         List<Revocation> revocations = new ArrayList<>();
         for (String value : values) {
             if (value != null) {
@@ -101,9 +104,9 @@ public final class RedisRevocationStore implements RevocationStore {
 
     @Override
     public RevocationFacts lookup(String sid, String sub) {
-        List<String> values = redis.client().mget(
-                RedisKeys.PREFIX + "revoked:" + field(RevocationTarget.SID, sid),
-                RedisKeys.PREFIX + "revoked:" + field(RevocationTarget.SUB, sub));
+        String sidKey = RedisKeys.PREFIX + "revoked:" + field(RevocationTarget.SID, sid);
+        String subKey = RedisKeys.PREFIX + "revoked:" + field(RevocationTarget.SUB, sub);
+        List<String> values = redis.execute(c -> c.mget(sidKey, subKey));
         Optional<Instant> subjectRevokedAt = Optional.ofNullable(values.get(1)).map(v -> Instant.ofEpochMilli(Long.parseLong(v)));
         return new RevocationFacts(values.get(0) != null, subjectRevokedAt);
     }
