@@ -6,12 +6,12 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Writes each audit event as one log line on the {@code omcp.audit} logger. It stands where the
+ * Writes each audit event as one log line on the {@code dev.omcp.audit} logger. It stands where the
  * hash-chained audit log (issue 5, item 5) plugs in; until then every mutating management request
  * is at least visible in the log.
  */
 final class LogAuditTrail implements AuditTrail {
-    private static final Logger AUDIT = LoggerFactory.getLogger("omcp.audit");
+    private static final Logger AUDIT = LoggerFactory.getLogger("dev.omcp.audit");
 
     @Override
     public void record(AuditEvent event) {
