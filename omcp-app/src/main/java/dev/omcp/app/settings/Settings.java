@@ -17,8 +17,11 @@ import java.util.Optional;
  * @param audit the audit log and its sinks
  * @param connectors sources, connectors and the egress guard
  * @param plugins connector plugins, their verification, the hub and hooks
+ * @param access management-plane access control
+ * @param tools how the observability tools call their sources
  */
-public record Settings(Server server, Agent agent, Logging logging, AuditSettings audit, Connectors connectors, Plugins plugins) {
+public record Settings(Server server, Agent agent, Logging logging, AuditSettings audit, Connectors connectors, Plugins plugins,
+        AccessControlSettings access, Tools tools) {
     public Settings {
         Objects.requireNonNull(server, "server");
         Objects.requireNonNull(agent, "agent");
@@ -26,6 +29,21 @@ public record Settings(Server server, Agent agent, Logging logging, AuditSetting
         Objects.requireNonNull(audit, "audit");
         Objects.requireNonNull(connectors, "connectors");
         Objects.requireNonNull(plugins, "plugins");
+        Objects.requireNonNull(access, "access");
+        Objects.requireNonNull(tools, "tools");
+    }
+
+    /**
+     * How tools fan out to their sources.
+     *
+     * @param perSourceTimeout {@code OMCP_TOOL_SOURCE_TIMEOUT}
+     * @param deadline {@code OMCP_TOOL_DEADLINE}
+     */
+    public record Tools(Duration perSourceTimeout, Duration deadline) {
+        public Tools {
+            Objects.requireNonNull(perSourceTimeout, "perSourceTimeout");
+            Objects.requireNonNull(deadline, "deadline");
+        }
     }
 
     /**

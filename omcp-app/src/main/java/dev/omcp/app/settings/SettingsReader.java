@@ -10,7 +10,7 @@ import java.util.regex.Pattern;
 
 /**
  * Reads the environment once into {@link Settings}. The only class that looks at environment
- * variables; {@link #fromProcessEnvironment()} is the only call of {@code System.getenv}.
+ * variables; {@link #processEnvironment()} is the only call of {@code System.getenv}.
  */
 public final class SettingsReader {
     private static final Pattern KEY_NAME = Pattern.compile("[A-Za-z0-9_.@-]{1,64}");
@@ -20,7 +20,26 @@ public final class SettingsReader {
 
     /** Reads the process environment. */
     public static Settings fromProcessEnvironment() throws InvalidSettingsException {
-        return read(System.getenv());
+        return read(processEnvironment());
+    }
+
+    /** Reads only the password policy of {@code omcp hash-password} from the process environment. */
+    public static dev.omcp.core.auth.password.PasswordRules passwordRulesFromProcessEnvironment() throws InvalidSettingsException {
+        return passwordRules(processEnvironment());
+    }
+
+    /** Reads only the password policy of {@code omcp hash-password}. */
+    public static dev.omcp.core.auth.password.PasswordRules passwordRules(Map<String, String> env) throws InvalidSettingsException {
+        Environment environment = new Environment(env);
+        dev.omcp.core.auth.password.PasswordRules rules = AccessControlSettingsReader.passwordRules(environment);
+        if (!environment.problems().isEmpty()) {
+            throw new InvalidSettingsException(environment.problems());
+        }
+        return rules;
+    }
+
+    private static Map<String, String> processEnvironment() {
+        return System.getenv();
     }
 
     /**
@@ -43,10 +62,23 @@ public final class SettingsReader {
         AuditSettings audit = AuditSettingsReader.read(environment);
         Settings.Connectors connectors = ConnectorSettingsReader.read(environment, env);
         Settings.Plugins plugins = PluginSettingsReader.read(environment);
+        AccessControlSettings access = AccessControlSettingsReader.read(environment);
+        Settings.Tools tools = tools(environment);
         if (!environment.problems().isEmpty()) {
             throw new InvalidSettingsException(environment.problems());
         }
-        return new Settings(server, agent, logging, audit, connectors, plugins);
+        return new Settings(server, agent, logging, audit, connectors, plugins, access, tools);
+    }
+
+    private static Settings.Tools tools(Environment environment) {
+        Duration perSource = Duration.ofSeconds(environment.integer(Variables.TOOL_SOURCE_TIMEOUT, 1, 600));
+        Duration deadline = Duration.ofSeconds(environment.integer(Variables.TOOL_DEADLINE, 1, 900));
+        if (perSource.compareTo(deadline) > 0) {
+            environment.problem(Variables.TOOL_SOURCE_TIMEOUT, "(" + perSource.toSeconds() + " s) must not exceed OMCP_TOOL_DEADLINE ("
+                    + deadline.toSeconds() + " s)");
+            return new Settings.Tools(deadline, deadline);
+        }
+        return new Settings.Tools(perSource, deadline);
     }
 
     private static List<String> origins(Environment environment) {

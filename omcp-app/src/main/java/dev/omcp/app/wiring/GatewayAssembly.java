@@ -8,12 +8,17 @@ import dev.omcp.app.settings.Settings;
 import dev.omcp.core.auth.ApiKey;
 import dev.omcp.core.audit.AuditChain;
 import dev.omcp.core.gateway.Gateway;
+import dev.omcp.core.tools.observability.ObservabilityTools;
+import dev.omcp.core.tools.observability.ServiceCatalog;
+import dev.omcp.core.tools.observability.Toolkit;
 import dev.omcp.ports.audit.AuditTrail;
 import dev.omcp.ports.connectors.ConnectorCatalog;
 import dev.omcp.ports.connectors.ConnectorType;
 import dev.omcp.ports.info.Governance;
 import dev.omcp.sdk.connector.ConnectorFactory;
 import dev.omcp.testkit.conformance.ConformanceFixture;
+import java.security.SecureRandom;
+import java.util.ArrayList;
 import java.time.Clock;
 import java.util.List;
 
@@ -32,13 +37,16 @@ public final class GatewayAssembly implements AutoCloseable {
     private final AuditChain audit;
     private final SourcesAssembly sources;
     private final PluginWiring plugins;
+    private final List<AutoCloseable> resources;
 
-    private GatewayAssembly(Gateway gateway, GatewayHttpServer server, AuditChain audit, SourcesAssembly sources, PluginWiring plugins) {
+    private GatewayAssembly(Gateway gateway, GatewayHttpServer server, AuditChain audit, SourcesAssembly sources,
+            PluginWiring plugins, List<AutoCloseable> resources) {
         this.gateway = gateway;
         this.server = server;
         this.audit = audit;
         this.sources = sources;
         this.plugins = plugins;
+        this.resources = List.copyOf(resources);
     }
 
     /** Launch options that are not settings: test-only switches of the command line. */
@@ -50,42 +58,81 @@ public final class GatewayAssembly implements AutoCloseable {
 
     /** Builds and starts the gateway. */
     public static GatewayAssembly start(Settings settings, Options options, String version) {
+        return start(settings, options, version, Clock.systemUTC());
+    }
+
+    /** Builds and starts the gateway with the clock every time rule reads (tests pass a manual one). */
+    public static GatewayAssembly start(Settings settings, Options options, String version, Clock clock) {
+        return start(settings, options, version, clock, event -> { });
+    }
+
+    /**
+     * Builds and starts the gateway with the clock every time rule reads; {@code observer} receives a
+     * copy of every audit event besides the hash-chained log (tests pass a recording one).
+     */
+    public static GatewayAssembly start(Settings settings, Options options, String version, Clock clock, AuditTrail observer) {
         // The sources file is read first: its plugins: block pins plugin versions (spec 5.8).
         var sourceStore = SourcesAssembly.store(settings.connectors());
         // spec 3.5: in strict mode an unverifiable plugin stops the start here, before anything listens.
         PluginWiring plugins = PluginWiring.start(settings.plugins(), builtinConnectors(settings), sourceStore.load().plugins(), version);
-        AuditChain audit = AuditAssembly.start(settings.audit(), Clock.systemUTC());
+        AuditChain audit = AuditAssembly.start(settings.audit(), clock);
+        AuditTrail trail = event -> {
+            audit.record(event);
+            observer.record(event);
+        };
+        SecureRandom random = new SecureRandom();
+        List<AutoCloseable> resources = new ArrayList<>();
+        ManagementAccessAssembly.Built access = ManagementAccessAssembly.build(settings.access(), clock, random, trail);
+        resources.addAll(access.closeables());
+        SourcesAssembly sources = SourcesAssembly.start(settings.connectors(), clock, plugins.connectorCatalog(), sourceStore);
+        Toolkit toolkit = new Toolkit(sources.registry(), clock, settings.tools().perSourceTimeout(), settings.tools().deadline(),
+                ServiceCatalog.empty());
         Gateway.Builder builder = Gateway.builder()
                 .version(version)
                 .instructions(INSTRUCTIONS)
+                .clock(clock)
+                .random(random)
+                .accessPolicy(access.policy())
                 .apiKeys(apiKeys(settings))
+                .tools(ObservabilityTools.all(toolkit))
                 .hooks(plugins.hooks())
                 .hookModeOverride(plugins.hookMode())
-                // spec 2.10: auditPersisted is true when entries go to a file, not only the memory ring
-                .governance(() -> new Governance("anonymous", false, audit.persisted(), false, false, false, null, false, 0));
+                // spec 2.10: true values for what is configured, nothing else
+                .governance(() -> new Governance(access.authMode(), access.secretEphemeral(), audit.persisted(), false, false,
+                        access.trustProxy(), null, false, 0));
         if (options.conformanceFixture()) {
             builder.tools(ConformanceFixture.tools()).resources(ConformanceFixture.resources());
             ConformanceFixture.prompts().forEach(builder::prompt);
         }
         Gateway gateway = builder.build();
-        SourcesAssembly sources = SourcesAssembly.start(settings.connectors(), Clock.systemUTC(), plugins.connectorCatalog(), sourceStore);
         Settings.Server server = settings.server();
         HttpServerSettings http = new HttpServerSettings(
                 server.host(), server.port(), server.allowedHosts(), server.allowedOrigins(),
                 HttpServerSettings.DEFAULT_MAX_BODY_BYTES,
                 java.time.Duration.ofSeconds(30), java.time.Duration.ofSeconds(90),
                 server.shutdownGrace(), version);
-        GatewayHttpServer httpServer = GatewayHttpServer.builder()
+        GatewayHttpServer.Builder httpBuilder = GatewayHttpServer.builder()
                 .settings(http)
                 .mcp(gateway.mcp())
                 .agentAuthentication(gateway.agentAuthentication())
                 .description(gateway.description())
                 .module(new AuditRoutes(audit))
-                .module(sources.routes(dev.omcp.adapters.http.api.ManagementIdentity.anonymous()))
+                .module(sources.routes())
                 .module(new ConnectorRoutes(plugins.management()))
-                .build()
-                .start();
-        return new GatewayAssembly(gateway, httpServer, audit, sources, plugins);
+                .apiGuard(access.guard())
+                .managementIdentity(access.guard())
+                .securityHeaders(access.headers());
+        access.modules().forEach(httpBuilder::module);
+        GatewayHttpServer httpServer;
+        try {
+            httpServer = httpBuilder.build().start();
+        } catch (RuntimeException e) {
+            ManagementAccessAssembly.closeAll(resources);
+            sources.close();
+            audit.close();
+            throw e;
+        }
+        return new GatewayAssembly(gateway, httpServer, audit, sources, plugins, resources);
     }
 
     /**
@@ -134,6 +181,7 @@ public final class GatewayAssembly implements AutoCloseable {
     public void close() {
         server.shutdown();
         sources.close();
+        ManagementAccessAssembly.closeAll(resources);
         audit.close();
     }
 

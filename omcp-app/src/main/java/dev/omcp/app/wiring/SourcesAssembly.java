@@ -62,8 +62,9 @@ final class SourcesAssembly implements AutoCloseable {
     }
 
     /** The management routes for sources. */
-    SourcesRoutes routes(ManagementIdentity identity) {
-        return new SourcesRoutes(registry, identity);
+    SourcesRoutes routes() {
+        // The API guard has already resolved the caller (or refused the request) before a handler runs.
+        return new SourcesRoutes(registry, dev.omcp.adapters.http.api.ApiCaller::principal);
     }
 
 

@@ -83,13 +83,13 @@ class ConnectorApiIT {
     }
 
     private HttpResponse<String> upload(byte[] bundle) throws Exception {
-        return http.send(HttpRequest.newBuilder(URI.create(url("/api/connectors/upload")))
+        return http.send(HttpRequest.newBuilder(URI.create(url("/api/connectors/upload"))).header("Authorization", "Bearer test-cli")
                 .header("Content-Type", "application/octet-stream")
                 .POST(HttpRequest.BodyPublishers.ofByteArray(bundle)).build(), HttpResponse.BodyHandlers.ofString());
     }
 
     private HttpResponse<String> install(String body) throws Exception {
-        return http.send(HttpRequest.newBuilder(URI.create(url("/api/connectors/install")))
+        return http.send(HttpRequest.newBuilder(URI.create(url("/api/connectors/install"))).header("Authorization", "Bearer test-cli")
                 .header("Content-Type", "application/json")
                 .POST(HttpRequest.BodyPublishers.ofString(body)).build(), HttpResponse.BodyHandlers.ofString());
     }
@@ -140,14 +140,14 @@ class ConnectorApiIT {
         try (Socket socket = new Socket(InetAddress.getLoopbackAddress(), gateway.port())) {
             OutputStream out = socket.getOutputStream();
             out.write(("POST /api/connectors/upload HTTP/1.1\r\nHost: 127.0.0.1:" + gateway.port()
-                    + "\r\nContent-Type: application/octet-stream\r\nContent-Length: 60000000\r\n\r\n").getBytes(StandardCharsets.US_ASCII));
+                    + "\r\nAuthorization: Bearer test-cli\r\nContent-Type: application/octet-stream\r\nContent-Length: 60000000\r\n\r\n").getBytes(StandardCharsets.US_ASCII));
             out.flush();
             String status = new String(socket.getInputStream().readNBytes(12), StandardCharsets.US_ASCII);
             assertThat(status).isEqualTo("HTTP/1.1 413");
         }
         // Streamed without a length: refused once one byte past 50 MiB has arrived.
         byte[] big = new byte[50 * 1024 * 1024 + 1];
-        HttpResponse<String> response = http.send(HttpRequest.newBuilder(URI.create(url("/api/connectors/upload")))
+        HttpResponse<String> response = http.send(HttpRequest.newBuilder(URI.create(url("/api/connectors/upload"))).header("Authorization", "Bearer test-cli")
                 .header("Content-Type", "application/octet-stream")
                 .POST(HttpRequest.BodyPublishers.ofInputStream(() -> new java.io.ByteArrayInputStream(big))).build(), HttpResponse.BodyHandlers.ofString());
         assertThat(response.statusCode()).isEqualTo(413);
@@ -267,7 +267,7 @@ class ConnectorApiIT {
     @Test
     void uploadNeedsTheOctetStreamContentType() throws Exception {
         startWithInstall();
-        HttpResponse<String> response = http.send(HttpRequest.newBuilder(URI.create(url("/api/connectors/upload")))
+        HttpResponse<String> response = http.send(HttpRequest.newBuilder(URI.create(url("/api/connectors/upload"))).header("Authorization", "Bearer test-cli")
                 .header("Content-Type", "multipart/form-data; boundary=x")
                 .POST(HttpRequest.BodyPublishers.ofByteArray(tarball("tempo"))).build(), HttpResponse.BodyHandlers.ofString());
         assertThat(response.statusCode()).isEqualTo(415);

@@ -40,6 +40,8 @@ class SourcesWiringIT {
     private HttpResponse<String> call(GatewayAssembly gateway, String method, String path, String body) throws Exception {
         HttpRequest.Builder b = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + gateway.port() + path))
                 .header("Content-Type", "application/json")
+                // a bearer header is exempt from the CSRF check (spec 4.3), as for any non-browser client
+                .header("Authorization", "Bearer test-cli")
                 .method(method, body == null ? HttpRequest.BodyPublishers.noBody() : HttpRequest.BodyPublishers.ofString(body));
         return client.send(b.build(), HttpResponse.BodyHandlers.ofString());
     }

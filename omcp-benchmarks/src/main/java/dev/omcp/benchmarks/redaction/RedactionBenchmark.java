@@ -1,7 +1,7 @@
 package dev.omcp.benchmarks.redaction;
 
+import dev.omcp.sdk.json.Jsonp;
 import dev.omcp.core.redaction.Redactor;
-import jakarta.json.Json;
 import jakarta.json.JsonArrayBuilder;
 import jakarta.json.JsonObject;
 import java.time.Instant;
@@ -82,21 +82,21 @@ public class RedactionBenchmark {
     }
 
     static JsonObject result(Random rnd, boolean dense) {
-        JsonArrayBuilder entries = Json.createArrayBuilder();
+        JsonArrayBuilder entries = Jsonp.array();
         int size = 0;
         int i = 0;
         while (size < TARGET_BYTES - 200) {
             String line = line(rnd, i, dense);
             String ts = Instant.ofEpochMilli(1_741_600_000_000L + i * 37L).toString();
-            JsonObject e = Json.createObjectBuilder().add("timestamp", ts).add("line", line)
-                    .add("labels", Json.createObjectBuilder().add("service_name", "checkout").add("pod", "checkout-7d9f-" + (i % 5))
+            JsonObject e = Jsonp.object().add("timestamp", ts).add("line", line)
+                    .add("labels", Jsonp.object().add("service_name", "checkout").add("pod", "checkout-7d9f-" + (i % 5))
                             .add("level", i % 20 == 0 ? "error" : "info"))
                     .build();
             size += e.toString().length() + 1;
             entries.add(e);
             i++;
         }
-        return Json.createObjectBuilder().add("service", "checkout").add("entries", entries).add("truncated", false)
+        return Jsonp.object().add("service", "checkout").add("entries", entries).add("truncated", false)
                 .add("resolvedQuery", "{service_name=\"checkout\"} |= \"\"").build();
     }
 

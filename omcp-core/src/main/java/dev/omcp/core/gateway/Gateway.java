@@ -20,9 +20,11 @@ import dev.omcp.core.mcp.session.ClientRequests;
 import dev.omcp.core.mcp.session.InMemoryMcpSessionStore;
 import dev.omcp.core.mcp.session.McpSessions;
 import dev.omcp.core.mcp.session.SessionStreams;
+import dev.omcp.core.policy.RolePolicy;
 import dev.omcp.core.schema.JsonSchemaValidator;
 import dev.omcp.core.tools.ToolRegistry;
 import dev.omcp.core.tools.ToolVisibility;
+import dev.omcp.ports.access.AccessPolicy;
 import dev.omcp.ports.identity.AgentAuthentication;
 import dev.omcp.ports.info.GatewayDescription;
 import dev.omcp.ports.info.Governance;
@@ -61,8 +63,11 @@ public final class Gateway {
     private final AgentAuthentication agentAuthentication;
     private final GatewayDescription description;
     private final ToolRegistry tools;
+    private final AccessPolicy accessPolicy;
 
-    private Gateway(McpDispatcher dispatcher, AgentAuthentication agentAuthentication, GatewayDescription description, ToolRegistry tools) {
+    private Gateway(McpDispatcher dispatcher, AgentAuthentication agentAuthentication, GatewayDescription description, ToolRegistry tools,
+            AccessPolicy accessPolicy) {
+        this.accessPolicy = accessPolicy;
         this.dispatcher = dispatcher;
         this.agentAuthentication = agentAuthentication;
         this.description = description;
@@ -86,6 +91,11 @@ public final class Gateway {
     /** What the public discovery endpoints report. */
     public GatewayDescription description() {
         return description;
+    }
+
+    /** Who may do what on the management plane (spec 5.5). */
+    public AccessPolicy accessPolicy() {
+        return accessPolicy;
     }
 
     /** The live tool registry; registering a tool notifies connected clients. */
@@ -116,6 +126,7 @@ public final class Gateway {
         private HookRegistry hookRegistry;
         private Optional<HookMode> hookModeOverride = Optional.empty();
         private Duration hookTimeout = HookPipeline.DEFAULT_TIMEOUT;
+        private AccessPolicy accessPolicy = RolePolicy.builtin();
 
         private Builder() {}
 
@@ -250,6 +261,12 @@ public final class Gateway {
             return this;
         }
 
+        /** The management-plane access policy; default the builtin roles (spec 5.5). */
+        public Builder accessPolicy(AccessPolicy policy) {
+            this.accessPolicy = Objects.requireNonNull(policy, "policy");
+            return this;
+        }
+
         public Gateway build() {
             McpSessions sessions = new McpSessions(sessionStore, clock, random, sessionIdleTimeout);
             SessionStreams streams = new SessionStreams();
@@ -293,9 +310,9 @@ public final class Gateway {
             registry.onChange(() -> streams.broadcast(
                     JsonRpc.notification("notifications/tools/list_changed", JsonObject.EMPTY_JSON_OBJECT)));
 
-            GatewayDescription description =
-                    new GatewayDescriptionService(name, version, governance, transports, dispatcher.methodNames());
-            return new Gateway(dispatcher, new ApiKeyAuthentication(apiKeys), description, registry);
+            GatewayDescription description = new GatewayDescriptionService(
+                    name, version, governance, transports, dispatcher.methodNames(), accessPolicy);
+            return new Gateway(dispatcher, new ApiKeyAuthentication(apiKeys), description, registry, accessPolicy);
         }
     }
 }

@@ -2,7 +2,8 @@ package dev.omcp.core.info;
 
 import dev.omcp.core.mcp.handlers.LifecycleMethods;
 import dev.omcp.core.mcp.revision.ProtocolRevision;
-import dev.omcp.core.policy.BuiltinPolicy;
+import dev.omcp.core.policy.RolePolicy;
+import dev.omcp.ports.access.AccessPolicy;
 import dev.omcp.ports.access.Permission;
 import dev.omcp.ports.identity.Principal;
 import dev.omcp.ports.info.ConformancePosture;
@@ -24,9 +25,17 @@ public final class GatewayDescriptionService implements GatewayDescription {
     private final Supplier<Governance> governance;
     private final List<String> transports;
     private final Set<String> methods;
+    private final AccessPolicy accessPolicy;
 
     public GatewayDescriptionService(
             String name, String version, Supplier<Governance> governance, List<String> transports, Set<String> methods) {
+        this(name, version, governance, transports, methods, RolePolicy.builtin());
+    }
+
+    /** @param accessPolicy the policy whose permissions {@code /api/me} lists */
+    public GatewayDescriptionService(String name, String version, Supplier<Governance> governance, List<String> transports,
+            Set<String> methods, AccessPolicy accessPolicy) {
+        this.accessPolicy = accessPolicy;
         this.name = name;
         this.version = version;
         this.governance = governance;
@@ -52,7 +61,7 @@ public final class GatewayDescriptionService implements GatewayDescription {
     @Override
     public Identity describe(Principal principal) {
         List<String> permissions = new ArrayList<>();
-        for (Permission permission : BuiltinPolicy.permissionsOf(principal)) {
+        for (Permission permission : accessPolicy.permissionsOf(principal)) {
             permissions.add(permission.toString());
         }
         return new Identity(

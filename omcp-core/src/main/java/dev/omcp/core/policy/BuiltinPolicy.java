@@ -2,6 +2,7 @@ package dev.omcp.core.policy;
 
 import dev.omcp.ports.access.Permission;
 import dev.omcp.ports.identity.Principal;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -9,12 +10,20 @@ import java.util.Map;
 import java.util.Set;
 
 /**
- * The builtin roles and what they may do (spec 5.5, DECISIONS "Roles"): viewer reads, operator
- * also changes configuration, admin holds every permission.
+ * The permission catalog and the builtin roles (spec 5.5, DECISIONS.md "Roles"): viewer reads,
+ * operator also changes configuration, admin holds every permission.
+ *
+ * <p>Two choices the decisions leave open: viewers also read stored post-mortems (they hold every
+ * other read and a post-mortem is a report over data they can already query), and operators may
+ * run tools in the playground (tools are read-only and run with the operator's identity).
+ *
+ * <p>A route may only declare a permission of {@link #ALL}; the HTTP adapter refuses to register
+ * one that is not, so every permission a route checks can be granted and shows up in
+ * {@code /api/me}.
  */
 public final class BuiltinPolicy {
 
-    /** Every permission the management plane checks. */
+    /** Every permission the management plane checks, grouped by resource. */
     public static final List<Permission> ALL = List.of(
             p("sources:read"), p("sources:write"), p("sources:delete"),
             p("services:read"),
@@ -32,54 +41,56 @@ public final class BuiltinPolicy {
             p("users:read"), p("users:write"), p("users:delete"),
             p("redaction:bypass"));
 
-    private static final Map<String, Set<Permission>> ROLES = roles();
+    private static final Map<String, List<String>> ROLES = roles();
 
     private BuiltinPolicy() {}
 
-    private static Map<String, Set<Permission>> roles() {
-        Set<Permission> viewer = new LinkedHashSet<>();
+    private static Map<String, List<String>> roles() {
+        List<String> viewer = new ArrayList<>();
         for (String resource : List.of("sources", "services", "health", "topology", "settings", "connectors", "audit",
                 "catalog", "products", "inspection", "postmortems")) {
-            viewer.add(new Permission(resource, "read"));
+            viewer.add(resource + ":read");
         }
-        Set<Permission> operator = new LinkedHashSet<>(viewer);
-        operator.addAll(List.of(p("sources:write"), p("health:write"), p("settings:write"), p("products:write"),
-                p("postmortems:write"), p("playground:invoke")));
-        Set<Permission> admin = new LinkedHashSet<>(ALL);
-        Map<String, Set<Permission>> roles = new LinkedHashMap<>();
-        roles.put("viewer", Set.copyOf(viewer));
-        roles.put("operator", Set.copyOf(operator));
-        roles.put("admin", Set.copyOf(admin));
-        return Map.copyOf(roles);
+        List<String> operator = new ArrayList<>(viewer);
+        operator.addAll(List.of("sources:write", "health:write", "settings:write", "products:write",
+                "postmortems:write", "playground:invoke"));
+        Map<String, List<String>> roles = new LinkedHashMap<>();
+        roles.put("viewer", List.copyOf(viewer));
+        roles.put("operator", List.copyOf(operator));
+        roles.put("admin", List.of("*"));
+        return java.util.Collections.unmodifiableMap(roles);
+    }
+
+    /** Role name to permissions as written ({@code *} for admin), least privileged first. */
+    public static Map<String, List<String>> roleTable() {
+        return ROLES;
     }
 
     /** The role names, least privileged first. */
     public static List<String> roleNames() {
-        return List.of("viewer", "operator", "admin");
+        return List.copyOf(ROLES.keySet());
     }
 
-    /** The permissions of one role; empty for an unknown role. */
+    /** The permissions of one builtin role; empty for an unknown role. */
     public static Set<Permission> permissionsOf(String role) {
-        return ROLES.getOrDefault(role, Set.of());
+        List<String> written = ROLES.get(role);
+        if (written == null) {
+            return Set.of();
+        }
+        if (written.contains("*")) {
+            return new LinkedHashSet<>(ALL);
+        }
+        Set<Permission> permissions = new LinkedHashSet<>();
+        written.forEach(text -> permissions.add(Permission.parse(text)));
+        return permissions;
     }
 
     /**
-     * What {@code principal} may do: everything in anonymous mode (spec 1.6, the single-user
-     * default), else the union of its roles.
+     * What {@code principal} may do under the builtin roles: everything when anonymous (spec 1.6,
+     * the single-user default), else the union of its roles, in catalog order.
      */
     public static List<Permission> permissionsOf(Principal principal) {
-        if (principal.isAnonymous()) {
-            return ALL;
-        }
-        Set<Permission> granted = new LinkedHashSet<>();
-        for (Permission permission : ALL) {
-            for (String role : principal.roles()) {
-                if (permissionsOf(role).contains(permission)) {
-                    granted.add(permission);
-                }
-            }
-        }
-        return List.copyOf(granted);
+        return RolePolicy.builtin().permissionsOf(principal);
     }
 
     private static Permission p(String text) {

@@ -1,18 +1,31 @@
 package dev.omcp.adapters.http.api;
 
+import dev.omcp.ports.access.Permission;
 import io.javalin.config.RoutesConfig;
 import io.javalin.http.Handler;
 import io.javalin.http.HandlerType;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.Objects;
+import java.util.Set;
 
 /**
  * Registers HTTP routes and remembers what each one is for, so the OpenAPI document is generated
  * from the very list Javalin serves. Register every {@code /api} route through this class.
+ *
+ * <p>Access control is declared here and enforced centrally by the {@link ApiGuard} for every
+ * module: a route names the permission it needs with {@link RouteBuilder#permission}; the guard
+ * answers 401 without a session, 403 {@code OMCP_CSRF_MISMATCH} without the CSRF token on a
+ * mutating request, 403 {@code OMCP_PERMISSION_DENIED} without the permission, and reports every
+ * mutating request to the audit trail. A mutating route ({@code POST}, {@code PUT}, {@code PATCH},
+ * {@code DELETE}) must declare a permission unless it is public; registration fails otherwise.
  */
 public final class ApiRoutes {
+    private static final Set<String> MUTATING = Set.of("POST", "PUT", "PATCH", "DELETE");
+
     private final RoutesConfig routes;
+    private final ApiGuard guard;
     private final List<Route> documented = new ArrayList<>();
 
     /**
@@ -24,22 +37,94 @@ public final class ApiRoutes {
      * @param tag the group it belongs to
      * @param publicRoute whether it answers without credentials in every mode
      * @param responses status code to description
+     * @param permission the permission the route checks, or {@code null} when it checks none
+     * @param csrfExempt whether a mutating request needs no CSRF token (machine endpoints, login)
+     * @param audited whether a mutating request is reported to the audit trail
+     * @param auditResource resource named in audit events when the route has no permission
+     * @param auditAction action named in audit events when the route has no permission
+     * @param auditAlways whether even a non-mutating request is audited (the OIDC callback is a
+     *     login, though a {@code GET})
      */
-    public record Route(String method, String path, String summary, String tag, boolean publicRoute, List<Response> responses) {
+    public record Route(String method, String path, String summary, String tag, boolean publicRoute, List<Response> responses,
+            Permission permission, boolean csrfExempt, boolean audited, String auditResource, String auditAction,
+            boolean auditAlways) {
         public Route {
             Objects.requireNonNull(method, "method");
             Objects.requireNonNull(path, "path");
             Objects.requireNonNull(summary, "summary");
             Objects.requireNonNull(tag, "tag");
             responses = List.copyOf(responses);
+            Objects.requireNonNull(auditResource, "auditResource");
+            Objects.requireNonNull(auditAction, "auditAction");
         }
+
+        public Route(String method, String path, String summary, String tag, boolean publicRoute, List<Response> responses) {
+            this(method, path, summary, tag, publicRoute, responses, null, false, true,
+                    defaultAuditResource(path), defaultAuditAction(method, path), false);
+        }
+
+        /** Whether a request of this route is reported to the audit trail. */
+        public boolean reportsToAudit() {
+            return (mutating() && audited) || auditAlways;
+        }
+
+        /** Whether the method changes state ({@code POST}, {@code PUT}, {@code PATCH}, {@code DELETE}). */
+        public boolean mutating() {
+            return MUTATING.contains(method);
+        }
+
+        /** The resource named in audit events. */
+        public String auditedResource() {
+            return permission != null ? permission.resource() : auditResource;
+        }
+
+        /** The action named in audit events. */
+        public String auditedAction() {
+            return permission != null ? permission.action() : auditAction;
+        }
+
+        /** The names of the path parameters, in order ({@code /api/sources/{name}} gives {@code name}). */
+        public List<String> pathParameters() {
+            List<String> names = new ArrayList<>();
+            for (String part : path.split("/")) {
+                if ((part.startsWith("{") && part.endsWith("}")) || (part.startsWith("<") && part.endsWith(">"))) {
+                    names.add(part.substring(1, part.length() - 1));
+                }
+            }
+            return names;
+        }
+    }
+
+    /** {@code /api/auth/login} audits as resource {@code auth}. */
+    static String defaultAuditResource(String path) {
+        String[] parts = path.replaceFirst("^/api/", "").split("/");
+        return parts.length == 0 || parts[0].isEmpty() ? "api" : parts[0];
+    }
+
+    /** {@code POST /api/auth/login} audits as action {@code login}; otherwise the method. */
+    static String defaultAuditAction(String method, String path) {
+        String[] parts = path.replaceFirst("^/api/", "").split("/");
+        for (int i = parts.length - 1; i > 0; i--) {
+            String part = parts[i];
+            if (!part.isEmpty() && !part.startsWith("{") && !part.startsWith("<")) {
+                return part;
+            }
+        }
+        return method.toLowerCase(Locale.ROOT);
     }
 
     /** One documented response of a route. */
     public record Response(int status, String description, String mediaType) {}
 
+    /** Routes with the default guard: everyone is the anonymous principal, nothing is checked. */
     public ApiRoutes(RoutesConfig routes) {
+        this(routes, ApiGuard.open());
+    }
+
+    /** Routes whose access {@code guard} enforces. */
+    public ApiRoutes(RoutesConfig routes, ApiGuard guard) {
         this.routes = routes;
+        this.guard = Objects.requireNonNull(guard, "guard");
     }
 
     /** Starts describing a route. */
@@ -59,6 +144,11 @@ public final class ApiRoutes {
         private String summary = "";
         private String tag = "management";
         private boolean publicRoute;
+        private Permission permission;
+        private boolean csrfExempt;
+        private boolean audited = true;
+        private String auditResource;
+        private String auditAction;
         private final List<Response> responses = new ArrayList<>();
 
         private RouteBuilder(HandlerType method, String path) {
@@ -82,6 +172,41 @@ public final class ApiRoutes {
             return this;
         }
 
+        /**
+         * The permission this route needs, {@code resource:action} (spec 5.5). Every mutating
+         * route declares one; the guard answers 403 {@code OMCP_PERMISSION_DENIED} without it.
+         */
+        public RouteBuilder permission(String resource, String action) {
+            this.permission = new Permission(resource, action);
+            return this;
+        }
+
+        /**
+         * No CSRF token is needed: for endpoints called by machines or before a session exists
+         * (login, CSP reports, dynamic client registration).
+         */
+        public RouteBuilder csrfExempt() {
+            this.csrfExempt = true;
+            return this;
+        }
+
+        /** The request changes nothing worth auditing even though its method is mutating (CSP reports). */
+        public RouteBuilder notAudited() {
+            this.audited = false;
+            return this;
+        }
+
+        /**
+         * Resource and action named in audit events for a route without a permission. On a route
+         * whose method does not change state this also makes its requests audited (a login by
+         * redirect is a {@code GET}).
+         */
+        public RouteBuilder audit(String resource, String action) {
+            this.auditResource = resource;
+            this.auditAction = action;
+            return this;
+        }
+
         public RouteBuilder response(int status, String description) {
             responses.add(new Response(status, description, "application/json"));
             return this;
@@ -100,8 +225,21 @@ public final class ApiRoutes {
             if (responses.isEmpty()) {
                 responses.add(new Response(200, "OK", "application/json"));
             }
-            routes.addHttpHandler(method, path, handler);
-            documented.add(new Route(method.name(), path, summary, tag, publicRoute, responses));
+            Route route = new Route(method.name(), path, summary, tag, publicRoute, responses, permission, csrfExempt, audited,
+                    auditResource != null ? auditResource : defaultAuditResource(path),
+                    auditAction != null ? auditAction : defaultAuditAction(method.name(), path),
+                    auditResource != null && audited);
+            if (route.mutating() && permission == null && !publicRoute && path.startsWith("/api/")) {
+                throw new IllegalStateException("route " + method + " " + path + " changes state but declares no permission; "
+                        + "add .permission(resource, action) (spec 5.5: every mutating route checks a permission)");
+            }
+            if (publicRoute && permission != null) {
+                throw new IllegalStateException("route " + method + " " + path + " is public but declares a permission; "
+                        + "a public route answers without a session, so it cannot check one");
+            }
+            guard.validate(route);
+            routes.addHttpHandler(method, path, ctx -> guard.handle(ctx, route, handler));
+            documented.add(route);
         }
     }
 }

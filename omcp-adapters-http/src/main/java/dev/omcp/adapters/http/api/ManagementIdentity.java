@@ -14,6 +14,11 @@ public interface ManagementIdentity {
     /** The caller, or empty when the request carries no valid session. */
     Optional<Principal> resolve(Context ctx);
 
+    /** The authentication mode, as the 401 body names it: {@code anonymous}, {@code basic} or {@code oidc}. */
+    default String mode() {
+        return "anonymous";
+    }
+
     /** Anonymous mode: everyone is the anonymous principal (spec 5.1). */
     static ManagementIdentity anonymous() {
         return ctx -> Optional.of(Principal.anonymous());

@@ -67,6 +67,7 @@ public final class PublicEndpoints {
                         Map<String, Object> body = new LinkedHashMap<>();
                         body.put("code", "OMCP_AUTH_REQUIRED");
                         body.put("error", "no valid session; log in first");
+                        body.put("mode", identity.mode());
                         JsonResponses.json(ctx, 401, body);
                         return;
                     }

@@ -33,7 +33,7 @@ public final class AuditRoutes implements HttpModule {
 
     @Override
     public void register(ApiRoutes routes) {
-        routes.route(HandlerType.GET, "/api/audit").tag("audit")
+        routes.route(HandlerType.GET, "/api/audit").permission("audit", "read").tag("audit")
                 .summary("Audit entries newest first with the chain's tipHash; filters from, to (ISO-8601), actor, action,"
                         + " limit (1-1000, default 100). Permission audit:read")
                 .response(200, "entries, count, tipSeq, tipHash, persisted")

@@ -62,16 +62,16 @@ public final class ConnectorRoutes implements HttpModule {
 
     @Override
     public void register(ApiRoutes routes) {
-        routes.route(HandlerType.GET, "/api/connectors").tag("connectors")
+        routes.route(HandlerType.GET, "/api/connectors").permission("connectors", "read").tag("connectors")
                 .summary("Connector types: builtin, filesystem and pinned plugins with manifest, state and hooks (needs connectors:read)")
                 .response(200, "the connectors")
                 .handle(this::list);
-        routes.route(HandlerType.GET, "/api/hub/catalog").tag("connectors")
+        routes.route(HandlerType.GET, "/api/hub/catalog").permission("connectors", "read").tag("connectors")
                 .summary("The hub catalog merged with what is installed (needs connectors:read)")
                 .response(200, "the catalog")
                 .response(502, "the hub is not configured or cannot be read")
                 .handle(this::catalog);
-        routes.route(HandlerType.POST, "/api/connectors/install").tag("connectors")
+        routes.route(HandlerType.POST, "/api/connectors/install").permission("connectors", "write").tag("connectors")
                 .summary("Installs {name, version?} from the hub catalog; only the catalog's tarball URL is fetched (needs connectors:write)")
                 .response(201, "installed and re-scanned")
                 .response(400, "the bundle does not verify (tampered, unsigned, unsafe) or strict mode would refuse the re-scan; nothing written")
@@ -81,7 +81,7 @@ public final class ConnectorRoutes implements HttpModule {
                 .response(412, "no usable PLUGIN_TRUST_ROOT")
                 .response(502, "the hub cannot be read")
                 .handle(this::install);
-        routes.route(HandlerType.POST, "/api/connectors/upload").tag("connectors")
+        routes.route(HandlerType.POST, "/api/connectors/upload").permission("connectors", "write").tag("connectors")
                 .summary("Installs an uploaded .tgz bundle (application/octet-stream, at most 50 MiB) (needs connectors:write)")
                 .response(201, "installed and re-scanned")
                 .response(400, "the bundle does not verify (tampered, unsigned, unsafe); nothing written")

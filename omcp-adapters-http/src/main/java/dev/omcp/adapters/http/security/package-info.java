@@ -1,2 +1,5 @@
-/** Request-level protections: Host and Origin rules, credential extraction. */
+/**
+ * Request-level protections: Host and Origin rules, credential extraction, trusted proxies, CSRF,
+ * content security policy and CSP reports.
+ */
 package dev.omcp.adapters.http.security;

@@ -1,5 +1,6 @@
 package dev.omcp.adapters.http.server;
 
+import dev.omcp.adapters.http.api.ApiGuard;
 import dev.omcp.adapters.http.api.ApiRoutes;
 import dev.omcp.adapters.http.api.JsonResponses;
 import dev.omcp.adapters.http.api.ManagementIdentity;
@@ -9,6 +10,7 @@ import dev.omcp.adapters.http.mcp.StreamableHttpTransport;
 import dev.omcp.adapters.http.mcp.WebSocketTransport;
 import dev.omcp.adapters.http.metrics.GatewayMetrics;
 import dev.omcp.adapters.http.security.HostOriginGuard;
+import dev.omcp.adapters.http.security.SecurityHeaders;
 import dev.omcp.ports.identity.AgentAuthentication;
 import dev.omcp.ports.info.GatewayDescription;
 import dev.omcp.ports.mcp.McpEndpoint;
@@ -54,6 +56,8 @@ public final class GatewayHttpServer implements AutoCloseable {
         PublicEndpoints publicEndpoints = new PublicEndpoints(
                 builder.description, metrics, builder.managementIdentity, () -> state.get() == State.RUNNING);
         List<HttpModule> modules = List.copyOf(builder.modules);
+        ApiGuard apiGuard = builder.apiGuard;
+        SecurityHeaders securityHeaders = builder.securityHeaders;
 
         this.app = Javalin.create(config -> {
             config.concurrency.useVirtualThreads = true;
@@ -82,7 +86,8 @@ public final class GatewayHttpServer implements AutoCloseable {
             });
             config.routes.ws("/mcp/ws", webSocket::configure);
 
-            ApiRoutes routes = new ApiRoutes(config.routes);
+            config.routes.before(securityHeaders::apply);
+            ApiRoutes routes = new ApiRoutes(config.routes, apiGuard);
             publicEndpoints.register(routes, () -> OpenApiDocument.build("OMCP", settings.version(), documentedRoutes));
             modules.forEach(module -> module.register(routes));
             documentedRoutes.addAll(routes.documented());
@@ -162,7 +167,14 @@ public final class GatewayHttpServer implements AutoCloseable {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
-        app.stop();
+        try {
+            app.stop();
+        } catch (RuntimeException e) {
+            // Jetty finishes stopping and then reports that connections outlived the stop timeout
+            // (idle keep-alive connections of clients); the server is stopped either way.
+            LOG.warn("event=stop-timeout graceMs={} reason=\"{}\"", settings.shutdownGrace().toMillis(),
+                    e.getCause() == null ? e.getClass().getSimpleName() : e.getCause().getClass().getSimpleName());
+        }
         state.set(State.STOPPED);
         LOG.info("event=stopped");
     }
@@ -232,6 +244,8 @@ public final class GatewayHttpServer implements AutoCloseable {
         private GatewayDescription description;
         private ManagementIdentity managementIdentity = ManagementIdentity.anonymous();
         private final List<HttpModule> modules = new ArrayList<>();
+        private ApiGuard apiGuard = ApiGuard.open();
+        private SecurityHeaders securityHeaders = SecurityHeaders.standard();
 
         private Builder() {}
 
@@ -264,6 +278,21 @@ public final class GatewayHttpServer implements AutoCloseable {
         /** Adds a group of routes, for example the management API. */
         public Builder module(HttpModule module) {
             this.modules.add(Objects.requireNonNull(module, "module"));
+            return this;
+        }
+
+        /**
+         * Access control of every {@code /api} route: sessions, CSRF, permissions, audit. Default:
+         * none, every caller is the anonymous principal (an embedder without a management plane).
+         */
+        public Builder apiGuard(ApiGuard guard) {
+            this.apiGuard = Objects.requireNonNull(guard, "guard");
+            return this;
+        }
+
+        /** Content security policy and framing headers; default the enforced policy (spec 5.9). */
+        public Builder securityHeaders(SecurityHeaders headers) {
+            this.securityHeaders = Objects.requireNonNull(headers, "headers");
             return this;
         }
 

@@ -69,31 +69,31 @@ public final class SourcesRoutes implements HttpModule {
 
     @Override
     public void register(ApiRoutes routes) {
-        routes.route(HandlerType.GET, "/api/sources").tag("sources")
+        routes.route(HandlerType.GET, "/api/sources").permission("sources", "read").tag("sources")
                 .summary("List sources (URLs shown as scheme://host:port, secrets masked); needs sources:read")
                 .response(200, "the sources the caller may see")
                 .response(401, "login modes: no valid session")
                 .handle(this::list);
-        routes.route(HandlerType.POST, "/api/sources").tag("sources")
+        routes.route(HandlerType.POST, "/api/sources").permission("sources", "write").tag("sources")
                 .summary("Add a source and connect it; needs sources:write")
                 .response(201, "added")
                 .response(400, "invalid body, unknown type, or URL refused by the egress guard (OMCP_SOURCE_URL_REJECTED)")
                 .response(409, "a source of that name exists")
                 .response(503, "the sources file could not be written; nothing changed")
                 .handle(this::add);
-        routes.route(HandlerType.POST, "/api/sources/test").tag("sources")
+        routes.route(HandlerType.POST, "/api/sources/test").permission("sources", "write").tag("sources")
                 .summary("Connect to a source and check its health without saving it; needs sources:write")
                 .response(200, "the check ran; ok tells whether the backend answered")
                 .response(400, "invalid body, unknown type, or URL refused by the egress guard (OMCP_SOURCE_URL_REJECTED)")
                 .handle(this::test);
-        routes.route(HandlerType.PUT, "/api/sources/{name}").tag("sources")
+        routes.route(HandlerType.PUT, "/api/sources/{name}").permission("sources", "write").tag("sources")
                 .summary("Replace a source; a masked secret or an omitted url keeps the stored value; needs sources:write")
                 .response(200, "replaced")
                 .response(400, "invalid body or URL refused by the egress guard")
                 .response(404, "no such source")
                 .response(503, "the sources file could not be written; nothing changed")
                 .handle(this::update);
-        routes.route(HandlerType.DELETE, "/api/sources/{name}").tag("sources")
+        routes.route(HandlerType.DELETE, "/api/sources/{name}").permission("sources", "delete").tag("sources")
                 .summary("Remove a source and close its connector; needs sources:delete")
                 .response(204, "removed", "")
                 .response(404, "no such source")

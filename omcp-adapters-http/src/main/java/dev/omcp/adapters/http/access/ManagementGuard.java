@@ -1,0 +1,198 @@
+package dev.omcp.adapters.http.access;
+
+import dev.omcp.adapters.http.api.ApiCaller;
+import dev.omcp.adapters.http.api.ApiGuard;
+import dev.omcp.adapters.http.api.ApiRoutes;
+import dev.omcp.adapters.http.api.JsonResponses;
+import dev.omcp.adapters.http.api.ManagementIdentity;
+import dev.omcp.adapters.http.auth.AuthMode;
+import dev.omcp.adapters.http.auth.SessionCookies;
+import dev.omcp.adapters.http.security.CsrfProtection;
+import dev.omcp.adapters.http.security.TrustedProxies;
+import dev.omcp.ports.access.AccessDecision;
+import dev.omcp.ports.access.AccessPolicy;
+import dev.omcp.ports.access.Permission;
+import dev.omcp.ports.audit.AuditEvent;
+import dev.omcp.ports.audit.AuditTrail;
+import dev.omcp.ports.auth.SessionAuthority;
+import dev.omcp.ports.auth.SessionCheck;
+import dev.omcp.ports.identity.Principal;
+import io.javalin.http.Context;
+import io.javalin.http.Handler;
+import io.javalin.http.HttpResponseException;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Enforces the management plane's access rules for every route of every module (spec 5.1, 5.5,
+ * 4.3, 7.1, 7.4), in this order:
+ * <ol>
+ *   <li>the client address and HTTPS flag, after the trusted-proxy rules;</li>
+ *   <li>the caller: the anonymous principal in anonymous mode, else the principal of a valid
+ *       {@code omcp_session} cookie (signature, expiry and the blocklist, on every request);</li>
+ *   <li>401 {@code OMCP_AUTH_REQUIRED} for a non-public route without a valid session;</li>
+ *   <li>403 {@code OMCP_CSRF_MISMATCH} for a mutating request without the echoed CSRF token;</li>
+ *   <li>403 {@code OMCP_PERMISSION_DENIED} (or 503 when the policy engine cannot decide) for a
+ *       route whose permission the caller lacks;</li>
+ *   <li>the handler;</li>
+ *   <li>one audit event per mutating request, whatever its outcome, before the response is sent.</li>
+ * </ol>
+ */
+public final class ManagementGuard implements ApiGuard, ManagementIdentity {
+    private static final Logger LOG = LoggerFactory.getLogger(ManagementGuard.class);
+    private static final String RESOLVED = "omcp.guard.resolved";
+
+    private final AuthMode mode;
+    private final SessionCookies cookies;
+    private final SessionAuthority sessions;
+    private final AccessPolicy policy;
+    private final CsrfProtection csrf;
+    private final TrustedProxies proxies;
+    private final AuditTrail audit;
+
+    public ManagementGuard(AuthMode mode, SessionCookies cookies, SessionAuthority sessions, AccessPolicy policy,
+            CsrfProtection csrf, TrustedProxies proxies, AuditTrail audit) {
+        this.mode = Objects.requireNonNull(mode, "mode");
+        this.cookies = Objects.requireNonNull(cookies, "cookies");
+        this.sessions = Objects.requireNonNull(sessions, "sessions");
+        this.policy = Objects.requireNonNull(policy, "policy");
+        this.csrf = Objects.requireNonNull(csrf, "csrf");
+        this.proxies = Objects.requireNonNull(proxies, "proxies");
+        this.audit = Objects.requireNonNull(audit, "audit");
+    }
+
+    @Override
+    public void validate(ApiRoutes.Route route) {
+        if (route.permission() != null && !policy.catalog().contains(route.permission())) {
+            throw new IllegalStateException("route " + route.method() + " " + route.path() + " declares permission "
+                    + route.permission() + ", which is not in the permission catalog; add it to BuiltinPolicy.ALL "
+                    + "so roles can grant it and /api/me can list it");
+        }
+    }
+
+    @Override
+    public String mode() {
+        return mode.wireName();
+    }
+
+    @Override
+    public Optional<Principal> resolve(Context ctx) {
+        if (Boolean.TRUE.equals(ctx.attribute(RESOLVED))) {
+            return ApiCaller.principal(ctx);
+        }
+        Optional<Principal> principal = authenticate(ctx);
+        principal.ifPresent(p -> ApiCaller.setPrincipal(ctx, p));
+        ctx.attribute(RESOLVED, Boolean.TRUE);
+        return principal;
+    }
+
+    @Override
+    public void handle(Context ctx, ApiRoutes.Route route, Handler handler) throws Exception {
+        String peer = ctx.req().getRemoteAddr();
+        ApiCaller.setClientIp(ctx, proxies.clientIp(peer, Collections.list(ctx.req().getHeaders("X-Forwarded-For"))));
+        boolean secure = ctx.req().isSecure()
+                || proxies.forwardedProto(peer, ctx.header("X-Forwarded-Proto")).filter("https"::equals).isPresent();
+        ApiCaller.setSecure(ctx, secure);
+        Optional<Principal> principal = resolve(ctx);
+        csrf.ensureCookie(ctx, secure);
+        Exception failure = null;
+        try {
+            if (principal.isEmpty() && !route.publicRoute()) {
+                unauthenticated(ctx);
+            } else if (route.mutating() && !route.csrfExempt() && !csrf.accepts(ctx)) {
+                JsonResponses.error(ctx, 403, "OMCP_CSRF_MISMATCH", "this request changes state and needs the CSRF token: "
+                        + "echo the value of the omcp-csrf cookie in the X-CSRF-Token header");
+            } else if (route.permission() != null) {
+                authorize(ctx, principal.orElseThrow(), route.permission(), handler);
+            } else {
+                handler.handle(ctx);
+            }
+        } catch (Exception e) {
+            failure = e;
+            throw e;
+        } finally {
+            if (route.reportsToAudit()) {
+                record(ctx, route, principal, failure);
+            }
+        }
+    }
+
+    private Optional<Principal> authenticate(Context ctx) {
+        if (mode == AuthMode.ANONYMOUS) {
+            return Optional.of(Principal.anonymous());
+        }
+        String cookie = ctx.cookie(SessionCookies.NAME);
+        if (cookie == null) {
+            return Optional.empty();
+        }
+        return cookies.decode(cookie).flatMap(claims -> sessions.check(claims) instanceof SessionCheck.Valid valid
+                ? Optional.of(valid.principal()) : Optional.empty());
+    }
+
+    private void unauthenticated(Context ctx) {
+        Map<String, Object> body = new LinkedHashMap<>();
+        body.put("code", "OMCP_AUTH_REQUIRED");
+        body.put("error", mode == AuthMode.OIDC
+                ? "no valid session: sign in at GET /api/auth/oidc/login"
+                : "no valid session: log in with POST /api/auth/login");
+        body.put("mode", mode.wireName());
+        JsonResponses.json(ctx, 401, body);
+    }
+
+    private void authorize(Context ctx, Principal principal, Permission permission, Handler handler) throws Exception {
+        AccessDecision decision = policy.decide(principal, permission);
+        switch (decision) {
+            case AccessDecision.Allowed allowed -> handler.handle(ctx);
+            case AccessDecision.Denied denied -> {
+                Map<String, Object> body = new LinkedHashMap<>();
+                body.put("code", "OMCP_PERMISSION_DENIED");
+                body.put("error", "this needs the permission " + permission + ", which your roles do not grant");
+                body.put("required", Map.of("resource", permission.resource(), "action", permission.action()));
+                List<String> have = denied.have().stream().map(Permission::toString).toList();
+                body.put("have", have);
+                JsonResponses.json(ctx, 403, body);
+            }
+            case AccessDecision.Unavailable unavailable -> {
+                LOG.error("event=policy-unavailable principal=\"{}\" permission={} reason=\"{}\"",
+                        principal.id(), permission, unavailable.reason());
+                ctx.header("Retry-After", "5");
+                JsonResponses.error(ctx, 503, "OMCP_POLICY_UNAVAILABLE", unavailable.reason());
+            }
+        }
+    }
+
+    private void record(Context ctx, ApiRoutes.Route route, Optional<Principal> principal, Exception failure) {
+        int status;
+        if (failure instanceof HttpResponseException response) {
+            status = response.getStatus();
+        } else if (failure != null) {
+            status = 500;
+        } else {
+            status = ctx.statusCode();
+        }
+        String actor = ApiCaller.auditActor(ctx).orElseGet(() -> principal.map(Principal::id).orElse("unauthenticated"));
+        String target = ApiCaller.auditTarget(ctx).orElseGet(() -> {
+            List<String> names = route.pathParameters();
+            if (names.isEmpty()) {
+                return "";
+            }
+            String value = ctx.pathParamMap().get(names.get(0));
+            return value == null ? "" : value;
+        });
+        AuditEvent event = new AuditEvent(actor, principal.map(Principal::tenant).orElse(""), route.auditedResource(),
+                route.auditedAction(), route.method(), ctx.path(), status, ApiCaller.clientIp(ctx), target);
+        try {
+            audit.record(event);
+        } catch (RuntimeException e) {
+            // The request already took effect; it cannot be undone, so the failure is reported loudly.
+            LOG.error("event=audit-failed method={} path=\"{}\" status={} actor=\"{}\" reason=\"{}\"",
+                    route.method(), ctx.path(), status, actor, e.getMessage(), e);
+        }
+    }
+}

@@ -1,0 +1,229 @@
+package dev.omcp.adapters.http.auth;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.omcp.adapters.http.api.ApiCaller;
+import dev.omcp.adapters.http.api.ApiRoutes;
+import dev.omcp.adapters.http.api.JsonResponses;
+import dev.omcp.ports.auth.LoginResult;
+import dev.omcp.ports.auth.PasswordLogin;
+import dev.omcp.ports.auth.Revocation;
+import dev.omcp.ports.auth.RevocationTarget;
+import dev.omcp.ports.auth.SessionAuthority;
+import dev.omcp.ports.auth.SessionCheck;
+import dev.omcp.ports.auth.SessionClaims;
+import dev.omcp.ports.auth.SessionRevocations;
+import dev.omcp.ports.identity.Principal;
+import io.javalin.http.Context;
+import io.javalin.http.HandlerType;
+import java.io.IOException;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Login, logout and the session blocklist: {@code POST /api/auth/login}, {@code POST
+ * /api/auth/logout}, {@code GET|POST /api/auth/revocations} (spec 4.2, 4.3, 5.2, DECISIONS.md).
+ */
+public final class LoginRoutes {
+    private static final Logger LOG = LoggerFactory.getLogger(LoginRoutes.class);
+    private static final ObjectMapper MAPPER = new ObjectMapper();
+    private static final int MAX_USERNAME = 256;
+    private static final int MAX_PASSWORD = 1024;
+
+    private final AuthMode mode;
+    private final Optional<PasswordLogin> login;
+    private final SessionAuthority sessions;
+    private final SessionCookies cookies;
+    private final SessionRevocations revocations;
+
+    /**
+     * @param login the password login; empty outside basic mode
+     * @param cookies the cookie codec (in anonymous mode it only serves logout, which then has no
+     *     session to end)
+     */
+    public LoginRoutes(AuthMode mode, Optional<PasswordLogin> login, SessionAuthority sessions, SessionCookies cookies,
+            SessionRevocations revocations) {
+        this.mode = Objects.requireNonNull(mode, "mode");
+        this.login = Objects.requireNonNull(login, "login");
+        this.sessions = Objects.requireNonNull(sessions, "sessions");
+        this.cookies = Objects.requireNonNull(cookies, "cookies");
+        this.revocations = Objects.requireNonNull(revocations, "revocations");
+    }
+
+    /** Registers the routes. */
+    public void register(ApiRoutes routes) {
+        routes.route(HandlerType.POST, "/api/auth/login").tag("auth").publicRoute().csrfExempt().audit("auth", "login")
+                .summary("Password login (basic mode): body {username, password}; sets the omcp_session cookie")
+                .response(200, "{ok: true, user: {sub, name, roles}} and the session cookie")
+                .response(400, "the body is not {username, password}, or this mode has no password login")
+                .response(401, "invalid credentials")
+                .response(429, "the account is locked, or more than 20 attempts per minute from this address; see Retry-After")
+                .response(503, "too many password verifications in progress; see Retry-After")
+                .handle(this::login);
+        routes.route(HandlerType.POST, "/api/auth/logout").tag("auth").publicRoute().csrfExempt().audit("auth", "logout")
+                .summary("Ends the session: revokes its sid and clears the cookie")
+                .response(204, "logged out")
+                .handle(this::logout);
+        routes.route(HandlerType.GET, "/api/auth/revocations").tag("auth").permission("users", "delete")
+                .summary("The session blocklist: revoked sids and subjects still in force")
+                .response(200, "{revocations: [{sid | sub, reason, revokedAt, revokedBy}]}")
+                .handle(this::listRevocations);
+        routes.route(HandlerType.POST, "/api/auth/revocations").tag("auth").permission("users", "delete")
+                .summary("Revokes one session ({sid, reason}) or every session of a subject issued so far ({sub, reason})")
+                .response(201, "the revocation")
+                .response(400, "the body names neither or both of sid and sub, or a value is too long")
+                .handle(this::revoke);
+    }
+
+    private void login(Context ctx) {
+        JsonNode body = parse(ctx);
+        if (mode != AuthMode.BASIC || login.isEmpty()) {
+            JsonResponses.error(ctx, 400, "OMCP_LOGIN_NOT_AVAILABLE", mode == AuthMode.OIDC
+                    ? "this gateway signs in through its identity provider: open GET /api/auth/oidc/login"
+                    : "this gateway runs without authentication (OMCP_AUTH=anonymous); no login is needed");
+            return;
+        }
+        if (body == null || !body.isObject() || !body.path("username").isTextual() || !body.path("password").isTextual()) {
+            JsonResponses.error(ctx, 400, "OMCP_BAD_REQUEST", "the body must be JSON {\"username\": \"...\", \"password\": \"...\"}");
+            return;
+        }
+        String username = body.path("username").asText();
+        String password = body.path("password").asText();
+        if (username.isEmpty() || username.length() > MAX_USERNAME || password.isEmpty() || password.length() > MAX_PASSWORD) {
+            JsonResponses.error(ctx, 400, "OMCP_BAD_REQUEST", "username must be 1-" + MAX_USERNAME + " and password 1-"
+                    + MAX_PASSWORD + " characters");
+            return;
+        }
+        ApiCaller.auditActor(ctx, printable(username));
+        LoginResult result = login.get().login(username, password, ApiCaller.clientIp(ctx));
+        switch (result) {
+            case LoginResult.LoggedIn loggedIn -> {
+                SessionClaims claims = loggedIn.session();
+                ctx.res().addHeader("Set-Cookie", cookies.setCookie(claims, sessions.lifetime(), ApiCaller.secure(ctx)));
+                Map<String, Object> user = new LinkedHashMap<>();
+                user.put("sub", claims.sub());
+                user.put("name", claims.name());
+                user.put("roles", claims.roles());
+                Map<String, Object> answer = new LinkedHashMap<>();
+                answer.put("ok", true);
+                answer.put("user", user);
+                JsonResponses.json(ctx, 200, answer);
+                LOG.info("event=login outcome=ok principal=\"{}\" ip={}", printable(claims.sub()), ApiCaller.clientIp(ctx));
+            }
+            case LoginResult.InvalidCredentials invalid -> {
+                Map<String, Object> answer = new LinkedHashMap<>();
+                answer.put("code", "OMCP_INVALID_CREDENTIALS");
+                answer.put("error", "invalid credentials");
+                JsonResponses.json(ctx, 401, answer);
+            }
+            case LoginResult.AccountLocked locked -> tooMany(ctx, locked.retryAfter(), "OMCP_LOGIN_LOCKED",
+                    "too many failed logins for this account; try again after the Retry-After seconds");
+            case LoginResult.TooManyAttempts limited -> tooMany(ctx, limited.retryAfter(), "OMCP_LOGIN_RATE_LIMIT",
+                    "more than 20 login attempts per minute from this address; try again after the Retry-After seconds");
+            case LoginResult.Busy busy -> {
+                ctx.header("Retry-After", Long.toString(seconds(busy.retryAfter())));
+                JsonResponses.error(ctx, 503, "OMCP_LOGIN_BUSY",
+                        "too many password checks are running; try again after the Retry-After seconds");
+            }
+        }
+    }
+
+    private static void tooMany(Context ctx, Duration retryAfter, String code, String message) {
+        long seconds = seconds(retryAfter);
+        ctx.header("Retry-After", Long.toString(seconds));
+        Map<String, Object> answer = new LinkedHashMap<>();
+        answer.put("code", code);
+        answer.put("error", message);
+        answer.put("retryAfterSeconds", seconds);
+        JsonResponses.json(ctx, 429, answer);
+    }
+
+    private void logout(Context ctx) {
+        Optional<SessionClaims> claims = Optional.ofNullable(ctx.cookie(SessionCookies.NAME)).flatMap(cookies::decode);
+        if (claims.isPresent() && sessions.check(claims.get()) instanceof SessionCheck.Valid) {
+            ApiCaller.auditActor(ctx, claims.get().sub());
+            try {
+                sessions.close(claims.get());
+            } catch (IllegalStateException e) {
+                // The blocklist is full: the cookie is still cleared, and the operator learns why.
+                LOG.error("event=logout-revocation-failed principal=\"{}\" reason=\"{}\"", printable(claims.get().sub()), e.getMessage());
+            }
+        }
+        ctx.res().addHeader("Set-Cookie", SessionCookies.clearCookie(ApiCaller.secure(ctx)));
+        ctx.status(204);
+    }
+
+    private void listRevocations(Context ctx) {
+        List<Map<String, Object>> entries = new ArrayList<>();
+        for (Revocation revocation : revocations.current()) {
+            entries.add(describe(revocation));
+        }
+        JsonResponses.json(ctx, 200, Map.of("revocations", entries));
+    }
+
+    private void revoke(Context ctx) {
+        JsonNode body = parse(ctx);
+        if (body == null || !body.isObject()) {
+            JsonResponses.error(ctx, 400, "OMCP_BAD_REQUEST", "the body must be JSON {\"sid\": \"...\", \"reason\": \"...\"} or {\"sub\": \"...\", \"reason\": \"...\"}");
+            return;
+        }
+        boolean sid = body.hasNonNull("sid");
+        boolean sub = body.hasNonNull("sub");
+        if (sid == sub || !body.path(sid ? "sid" : "sub").isTextual()
+                || (body.hasNonNull("reason") && !body.path("reason").isTextual())) {
+            JsonResponses.error(ctx, 400, "OMCP_BAD_REQUEST", "name exactly one of sid and sub, as a string, and an optional string reason");
+            return;
+        }
+        RevocationTarget target = sid ? RevocationTarget.SID : RevocationTarget.SUB;
+        String value = body.path(sid ? "sid" : "sub").asText();
+        ApiCaller.auditTarget(ctx, (sid ? "sid:" : "sub:") + printable(value));
+        Principal by = ApiCaller.principal(ctx).orElse(Principal.anonymous());
+        Revocation revocation;
+        try {
+            revocation = revocations.revoke(target, value, body.path("reason").asText(""), by);
+        } catch (IllegalArgumentException e) {
+            JsonResponses.error(ctx, 400, "OMCP_BAD_REQUEST", e.getMessage());
+            return;
+        } catch (IllegalStateException e) {
+            JsonResponses.error(ctx, 507, "OMCP_BLOCKLIST_FULL", e.getMessage());
+            return;
+        }
+        LOG.info("event=session-revoked target={} by=\"{}\"", target.name().toLowerCase(java.util.Locale.ROOT), printable(by.id()));
+        JsonResponses.json(ctx, 201, describe(revocation));
+    }
+
+    private static Map<String, Object> describe(Revocation revocation) {
+        Map<String, Object> entry = new LinkedHashMap<>();
+        entry.put(revocation.target() == RevocationTarget.SID ? "sid" : "sub", revocation.value());
+        entry.put("reason", revocation.reason());
+        entry.put("revokedAt", revocation.revokedAt().toString());
+        entry.put("revokedBy", revocation.revokedBy());
+        return entry;
+    }
+
+    private static JsonNode parse(Context ctx) {
+        try {
+            return MAPPER.readTree(ctx.bodyAsBytes());
+        } catch (IOException e) {
+            return null;
+        }
+    }
+
+    private static long seconds(Duration duration) {
+        long millis = duration.toMillis();
+        return Math.max(1, (millis + 999) / 1000);
+    }
+
+    /** For logs and audit: no control characters, bounded. */
+    static String printable(String text) {
+        String clean = text.replaceAll("[^\\x20-\\x7e]", "?").replace("\"", "'");
+        return clean.length() <= 256 ? clean : clean.substring(0, 256);
+    }
+}

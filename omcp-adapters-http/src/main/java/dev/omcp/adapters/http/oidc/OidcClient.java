@@ -1,0 +1,261 @@
+package dev.omcp.adapters.http.oidc;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.nimbusds.jose.JOSEException;
+import com.nimbusds.jose.JWSAlgorithm;
+import com.nimbusds.jose.jwk.source.JWKSource;
+import com.nimbusds.jose.jwk.source.JWKSourceBuilder;
+import com.nimbusds.jose.proc.BadJOSEException;
+import com.nimbusds.jose.proc.JWSVerificationKeySelector;
+import com.nimbusds.jose.proc.SecurityContext;
+import com.nimbusds.jose.util.DefaultResourceRetriever;
+import com.nimbusds.jwt.JWTClaimsSet;
+import com.nimbusds.jwt.proc.BadJWTException;
+import com.nimbusds.jwt.proc.DefaultJWTClaimsVerifier;
+import com.nimbusds.jwt.proc.DefaultJWTProcessor;
+import java.io.IOException;
+import java.io.InputStream;
+import java.net.URI;
+import java.net.URLEncoder;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.text.ParseException;
+import java.time.Duration;
+import java.util.Base64;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
+import java.util.concurrent.atomic.AtomicReference;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The relying-party side of OpenID Connect: discovery (cached, re-read hourly or after a failure),
+ * the authorization request with PKCE (S256), the code exchange with the exact redirect URI, and
+ * ID-token validation with Nimbus (signature from the provider's JWKS, refetched when a token names
+ * an unknown key, so key rotation needs no restart; issuer, audience, authorized party, expiry and
+ * nonce). Responses from the provider are size-bounded; nothing from it is logged verbatim.
+ */
+public final class OidcClient {
+    private static final Logger LOG = LoggerFactory.getLogger(OidcClient.class);
+    private static final ObjectMapper MAPPER = new ObjectMapper();
+    private static final int MAX_RESPONSE = 256 * 1024;
+    private static final Duration DISCOVERY_TTL = Duration.ofHours(1);
+    private static final Set<JWSAlgorithm> ALGORITHMS = new HashSet<>();
+
+    static {
+        ALGORITHMS.addAll(JWSAlgorithm.Family.RSA);
+        ALGORITHMS.addAll(JWSAlgorithm.Family.EC);
+    }
+
+    private final OidcSettings settings;
+    private final HttpClient http;
+    private final AtomicReference<Provider> provider = new AtomicReference<>();
+
+    private record Provider(URI authorization, URI token, DefaultJWTProcessor<SecurityContext> processor, long fetchedNanos) {}
+
+    public OidcClient(OidcSettings settings, HttpClient http) {
+        this.settings = Objects.requireNonNull(settings, "settings");
+        this.http = Objects.requireNonNull(http, "http");
+    }
+
+    /** The URL to send the browser to, with state, nonce and the PKCE challenge. */
+    public URI authorizationRequest(String state, String nonce, String codeChallenge) throws OidcException {
+        Provider current = provider();
+        Map<String, String> query = new LinkedHashMap<>();
+        query.put("response_type", "code");
+        query.put("client_id", settings.clientId());
+        query.put("redirect_uri", settings.redirectUri().toString());
+        query.put("scope", String.join(" ", settings.scopes()));
+        query.put("state", state);
+        query.put("nonce", nonce);
+        query.put("code_challenge", codeChallenge);
+        query.put("code_challenge_method", "S256");
+        String base = current.authorization().toString();
+        return URI.create(base + (base.contains("?") ? "&" : "?") + form(query));
+    }
+
+    /**
+     * Exchanges the code and validates the ID token.
+     *
+     * @return the ID token's claims as plain Java values
+     */
+    public Map<String, Object> redeem(String code, String codeVerifier, String nonce) throws OidcException {
+        Provider current = provider();
+        Map<String, String> body = new LinkedHashMap<>();
+        body.put("grant_type", "authorization_code");
+        body.put("code", code);
+        body.put("redirect_uri", settings.redirectUri().toString());
+        body.put("code_verifier", codeVerifier);
+        body.put("client_id", settings.clientId());
+        HttpRequest.Builder request = HttpRequest.newBuilder(current.token())
+                .timeout(settings.timeout())
+                .header("Content-Type", "application/x-www-form-urlencoded")
+                .header("Accept", "application/json")
+                .POST(HttpRequest.BodyPublishers.ofString(form(body)));
+        if (!settings.clientSecret().isEmpty()) {
+            String credentials = encode(settings.clientId()) + ":" + encode(settings.clientSecret());
+            request.header("Authorization", "Basic " + Base64.getEncoder().encodeToString(credentials.getBytes(StandardCharsets.UTF_8)));
+        }
+        JsonNode answer = send(request.build(), "token endpoint");
+        if (answer.has("error")) {
+            throw new OidcException("the identity provider refused the authorization code (" + shortText(answer.path("error").asText()) + ")", false);
+        }
+        if (!answer.path("id_token").isTextual()) {
+            throw new OidcException("the identity provider's token response has no id_token; is the openid scope allowed for this client?", false);
+        }
+        return validate(current, answer.path("id_token").asText(), nonce);
+    }
+
+    private Map<String, Object> validate(Provider current, String idToken, String nonce) throws OidcException {
+        try {
+            DefaultJWTProcessor<SecurityContext> processor = current.processor();
+            JWTClaimsSet claims = processor.process(idToken, null);
+            Object nonceClaim = claims.getClaim("nonce");
+            if (!(nonceClaim instanceof String presented) || !java.security.MessageDigest.isEqual(
+                    presented.getBytes(StandardCharsets.UTF_8), nonce.getBytes(StandardCharsets.UTF_8))) {
+                throw new OidcException("the ID token's nonce does not belong to this login; start again", false);
+            }
+            List<String> audience = claims.getAudience();
+            if (audience.size() > 1 && !settings.clientId().equals(claims.getClaim("azp"))) {
+                throw new OidcException("the ID token names several audiences but not this client as authorized party", false);
+            }
+            return claims.toJSONObject();
+        } catch (BadJWTException e) {
+            throw new OidcException("the ID token was refused: " + shortText(e.getMessage()), false, e);
+        } catch (BadJOSEException | ParseException e) {
+            throw new OidcException("the ID token's signature could not be verified with the provider's keys", false, e);
+        } catch (JOSEException e) {
+            throw new OidcException("the provider's signing keys could not be fetched", true, e);
+        }
+    }
+
+    private Provider provider() throws OidcException {
+        Provider current = provider.get();
+        if (current != null && System.nanoTime() - current.fetchedNanos() < DISCOVERY_TTL.toNanos()) {
+            return current;
+        }
+        Provider fresh = discover();
+        provider.set(fresh);
+        return fresh;
+    }
+
+    private Provider discover() throws OidcException {
+        String issuer = settings.issuer().toString();
+        URI wellKnown = URI.create((issuer.endsWith("/") ? issuer.substring(0, issuer.length() - 1) : issuer)
+                + "/.well-known/openid-configuration");
+        JsonNode document = send(HttpRequest.newBuilder(wellKnown).timeout(settings.timeout())
+                .header("Accept", "application/json").GET().build(), "discovery document");
+        if (!issuer.equals(document.path("issuer").asText())) {
+            throw new OidcException("the provider's discovery document names a different issuer than OMCP_OIDC_ISSUER; "
+                    + "set OMCP_OIDC_ISSUER to the exact issuer value", false);
+        }
+        URI authorization = endpoint(document, "authorization_endpoint");
+        URI token = endpoint(document, "token_endpoint");
+        URI jwks = endpoint(document, "jwks_uri");
+        int timeoutMillis = (int) settings.timeout().toMillis();
+        JWKSource<SecurityContext> keys;
+        try {
+            // Unknown key ids refetch the JWKS at once (rotation); no background threads.
+            keys = JWKSourceBuilder.<SecurityContext>create(jwks.toURL(),
+                            new DefaultResourceRetriever(timeoutMillis, timeoutMillis, MAX_RESPONSE))
+                    .cache(Duration.ofMinutes(15).toMillis(), settings.timeout().toMillis())
+                    .refreshAheadCache(false)
+                    .rateLimited(false)
+                    .retrying(false)
+                    .outageTolerant(false)
+                    .build();
+        } catch (IOException e) {
+            throw new OidcException("the provider's jwks_uri is not a usable URL", false, e);
+        }
+        DefaultJWTProcessor<SecurityContext> processor = new DefaultJWTProcessor<>();
+        processor.setJWSKeySelector(new JWSVerificationKeySelector<>(ALGORITHMS, keys));
+        processor.setJWTClaimsSetVerifier(new DefaultJWTClaimsVerifier<>(
+                settings.clientId(),
+                new JWTClaimsSet.Builder().issuer(issuer).build(),
+                Set.of("sub", "iat", "exp", "nonce")));
+        LOG.info("event=oidc-discovered issuer=\"{}\"", issuer);
+        return new Provider(authorization, token, processor, System.nanoTime());
+    }
+
+    private URI endpoint(JsonNode document, String field) throws OidcException {
+        String text = document.path(field).asText("");
+        URI uri;
+        try {
+            uri = URI.create(text);
+        } catch (IllegalArgumentException e) {
+            throw new OidcException("the provider's discovery document has no valid " + field, false);
+        }
+        String scheme = uri.getScheme() == null ? "" : uri.getScheme().toLowerCase(Locale.ROOT);
+        boolean issuerHttps = "https".equalsIgnoreCase(settings.issuer().getScheme());
+        if (uri.getHost() == null || !(scheme.equals("https") || (scheme.equals("http") && !issuerHttps))) {
+            throw new OidcException("the provider's " + field + " must be an https URL", false);
+        }
+        return uri;
+    }
+
+    private JsonNode send(HttpRequest request, String what) throws OidcException {
+        HttpResponse<InputStream> response;
+        try {
+            response = http.send(request, HttpResponse.BodyHandlers.ofInputStream());
+        } catch (IOException e) {
+            throw new OidcException("the identity provider's " + what + " cannot be reached (" + e.getClass().getSimpleName() + ")", true, e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new OidcException("interrupted while calling the identity provider", true, e);
+        }
+        byte[] body;
+        try (InputStream in = response.body()) {
+            body = in.readNBytes(MAX_RESPONSE + 1);
+        } catch (IOException e) {
+            throw new OidcException("the identity provider's " + what + " answer was cut off", true, e);
+        }
+        if (body.length > MAX_RESPONSE) {
+            throw new OidcException("the identity provider's " + what + " answer is larger than 256 KiB", false);
+        }
+        JsonNode json;
+        try {
+            json = MAPPER.readTree(body);
+        } catch (IOException e) {
+            throw new OidcException("the identity provider's " + what + " answered HTTP " + response.statusCode() + " without JSON",
+                    response.statusCode() >= 500);
+        }
+        if (json == null || !json.isObject()) {
+            throw new OidcException("the identity provider's " + what + " answer is not a JSON object", false);
+        }
+        if (response.statusCode() >= 500) {
+            throw new OidcException("the identity provider's " + what + " answered HTTP " + response.statusCode(), true);
+        }
+        if (response.statusCode() != 200 && !json.has("error")) {
+            throw new OidcException("the identity provider's " + what + " answered HTTP " + response.statusCode(), false);
+        }
+        return json;
+    }
+
+    private static String form(Map<String, String> values) {
+        StringBuilder out = new StringBuilder();
+        values.forEach((key, value) -> {
+            if (!out.isEmpty()) {
+                out.append('&');
+            }
+            out.append(encode(key)).append('=').append(encode(value));
+        });
+        return out.toString();
+    }
+
+    private static String encode(String text) {
+        return URLEncoder.encode(text, StandardCharsets.UTF_8);
+    }
+
+    private static String shortText(String text) {
+        String clean = text == null ? "" : text.replaceAll("[^\\x20-\\x7e]", "?");
+        return clean.length() <= 120 ? clean : clean.substring(0, 120) + "...";
+    }
+}

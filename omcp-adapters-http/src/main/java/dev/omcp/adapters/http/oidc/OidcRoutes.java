@@ -1,0 +1,300 @@
+package dev.omcp.adapters.http.oidc;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.omcp.adapters.http.api.ApiCaller;
+import dev.omcp.adapters.http.api.ApiRoutes;
+import dev.omcp.adapters.http.api.JsonResponses;
+import dev.omcp.adapters.http.auth.SessionCookies;
+import dev.omcp.adapters.http.auth.SignedValue;
+import dev.omcp.ports.auth.ClientMetadata;
+import dev.omcp.ports.auth.ClientRegistrar;
+import dev.omcp.ports.auth.ExternalIdentityMapping;
+import dev.omcp.ports.auth.MappedIdentity;
+import dev.omcp.ports.auth.RegistrationResult;
+import dev.omcp.ports.auth.SessionAuthority;
+import dev.omcp.ports.auth.SessionClaims;
+import io.javalin.http.Context;
+import io.javalin.http.HandlerType;
+import java.io.IOException;
+import java.net.URI;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.security.SecureRandom;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Base64;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.regex.Pattern;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * {@code GET /api/auth/oidc/login}, {@code GET /api/auth/oidc/callback} and, with
+ * {@code OMCP_OIDC_DCR_ENABLED=true}, {@code POST /api/auth/oidc/register} (spec 4.3, 5.1).
+ *
+ * <p>The login state (state, nonce, PKCE verifier, where to return) travels in a short-lived
+ * signed cookie scoped to {@code /api/auth/oidc}, so any replica can finish a login another
+ * started and nothing is stored server-side. The callback checks the state in constant time,
+ * redeems the code once, validates the ID token and then issues the same {@code omcp_session}
+ * cookie as a password login.
+ */
+public final class OidcRoutes {
+    /** The login-state cookie. */
+    public static final String STATE_COOKIE = "omcp_oidc";
+    private static final Logger LOG = LoggerFactory.getLogger(OidcRoutes.class);
+    private static final ObjectMapper MAPPER = new ObjectMapper();
+    private static final Duration STATE_LIFETIME = Duration.ofMinutes(10);
+    private static final String COOKIE_PATH = "/api/auth/oidc";
+    private static final Pattern RETURN_TO = Pattern.compile("/(?![/\\\\])[\\x21-\\x7e]{0,511}");
+    private static final Base64.Encoder B64 = Base64.getUrlEncoder().withoutPadding();
+
+    private final OidcClient client;
+    private final ExternalIdentityMapping mapping;
+    private final SessionAuthority sessions;
+    private final SessionCookies cookies;
+    private final SignedValue stateSigner;
+    private final SecureRandom random;
+    private final Clock clock;
+    private final Optional<ClientRegistrar> registrar;
+
+    /**
+     * @param sessionSecret the session secret; the state cookie is signed with a key derived from it
+     * @param registrar dynamic client registration, present only when enabled
+     */
+    public OidcRoutes(OidcClient client, ExternalIdentityMapping mapping, SessionAuthority sessions, SessionCookies cookies,
+            byte[] sessionSecret, SecureRandom random, Clock clock, Optional<ClientRegistrar> registrar) {
+        this.client = Objects.requireNonNull(client, "client");
+        this.mapping = Objects.requireNonNull(mapping, "mapping");
+        this.sessions = Objects.requireNonNull(sessions, "sessions");
+        this.cookies = Objects.requireNonNull(cookies, "cookies");
+        this.stateSigner = new SignedValue(SignedValue.derive(sessionSecret, "omcp oidc login state v1"));
+        this.random = Objects.requireNonNull(random, "random");
+        this.clock = Objects.requireNonNull(clock, "clock");
+        this.registrar = Objects.requireNonNull(registrar, "registrar");
+    }
+
+    /** Registers the routes. */
+    public void register(ApiRoutes routes) {
+        routes.route(HandlerType.GET, "/api/auth/oidc/login").tag("auth").publicRoute()
+                .summary("Starts a single sign-on: redirects to the identity provider (authorization code with PKCE)")
+                .response(302, "redirect to the provider", null)
+                .response(502, "the provider cannot be reached")
+                .handle(this::login);
+        routes.route(HandlerType.GET, "/api/auth/oidc/callback").tag("auth").publicRoute().audit("auth", "oidc-login")
+                .summary("Where the provider returns: checks state, redeems the code, validates the ID token, sets the session cookie")
+                .response(302, "logged in; redirect to where the login started", null)
+                .response(400, "missing or mismatched login state")
+                .response(401, "the provider refused, or the ID token was invalid")
+                .response(502, "the provider cannot be reached")
+                .handle(this::callback);
+        if (registrar.isPresent()) {
+            routes.route(HandlerType.POST, "/api/auth/oidc/register").tag("auth").publicRoute().csrfExempt()
+                    .audit("auth", "client-register")
+                    .summary("RFC 7591 dynamic client registration (OMCP_OIDC_DCR_ENABLED=true)")
+                    .response(201, "the registered client, with client_secret shown once")
+                    .response(400, "invalid_redirect_uri or invalid_client_metadata")
+                    .response(429, "too many registrations from this address; see Retry-After")
+                    .handle(this::registerClient);
+        }
+    }
+
+    private void login(Context ctx) throws IOException {
+        String returnTo = Optional.ofNullable(ctx.queryParam("returnTo")).filter(r -> RETURN_TO.matcher(r).matches()).orElse("/");
+        String state = randomText(32);
+        String nonce = randomText(32);
+        String verifier = randomText(64);
+        URI destination;
+        try {
+            destination = client.authorizationRequest(state, nonce, challenge(verifier));
+        } catch (OidcException e) {
+            failed(ctx, e);
+            return;
+        }
+        Map<String, Object> payload = new LinkedHashMap<>();
+        payload.put("state", state);
+        payload.put("nonce", nonce);
+        payload.put("verifier", verifier);
+        payload.put("returnTo", returnTo);
+        payload.put("exp", clock.instant().plus(STATE_LIFETIME).getEpochSecond());
+        String value = stateSigner.sign(MAPPER.writeValueAsBytes(payload));
+        ctx.res().addHeader("Set-Cookie", STATE_COOKIE + "=" + value + "; Path=" + COOKIE_PATH + "; Max-Age="
+                + STATE_LIFETIME.toSeconds() + "; HttpOnly; SameSite=Lax" + (ApiCaller.secure(ctx) ? "; Secure" : ""));
+        ctx.header("Cache-Control", "no-store");
+        ctx.redirect(destination.toString());
+    }
+
+    private void callback(Context ctx) throws IOException {
+        ctx.header("Cache-Control", "no-store");
+        clearState(ctx);
+        String error = ctx.queryParam("error");
+        if (error != null) {
+            JsonResponses.error(ctx, 401, "OMCP_OIDC_DENIED", "the identity provider did not log you in ("
+                    + error.replaceAll("[^A-Za-z0-9_.-]", "?") + "); start again at GET /api/auth/oidc/login");
+            return;
+        }
+        Optional<JsonNode> saved = Optional.ofNullable(ctx.cookie(STATE_COOKIE)).flatMap(stateSigner::verify).flatMap(OidcRoutes::json);
+        if (saved.isEmpty() || !saved.get().path("exp").canConvertToLong()
+                || saved.get().path("exp").asLong() <= clock.instant().getEpochSecond()) {
+            JsonResponses.error(ctx, 400, "OMCP_OIDC_STATE_INVALID",
+                    "the login state is missing or expired; start again at GET /api/auth/oidc/login");
+            return;
+        }
+        JsonNode expected = saved.get();
+        String state = ctx.queryParam("state");
+        if (state == null || !MessageDigest.isEqual(state.getBytes(StandardCharsets.UTF_8),
+                expected.path("state").asText().getBytes(StandardCharsets.UTF_8))) {
+            JsonResponses.error(ctx, 400, "OMCP_OIDC_STATE_INVALID",
+                    "the state returned by the identity provider does not match this browser's login; start again at GET /api/auth/oidc/login");
+            return;
+        }
+        String code = ctx.queryParam("code");
+        if (code == null || code.isEmpty() || code.length() > 4096) {
+            JsonResponses.error(ctx, 400, "OMCP_BAD_REQUEST", "the identity provider returned no authorization code");
+            return;
+        }
+        Map<String, Object> claims;
+        try {
+            claims = client.redeem(code, expected.path("verifier").asText(), expected.path("nonce").asText());
+        } catch (OidcException e) {
+            failed(ctx, e);
+            return;
+        }
+        if (claims.get("sub") instanceof String sub) {
+            ApiCaller.auditActor(ctx, sub);
+        }
+        MappedIdentity identity = mapping.map(claims);
+        if (identity instanceof MappedIdentity.Refused refused) {
+            JsonResponses.error(ctx, 401, "OMCP_OIDC_FAILED", refused.reason());
+            return;
+        }
+        SessionClaims session = sessions.open(((MappedIdentity.Mapped) identity).subject());
+        ctx.res().addHeader("Set-Cookie", cookies.setCookie(session, sessions.lifetime(), ApiCaller.secure(ctx)));
+        LOG.info("event=login outcome=ok mode=oidc principal=\"{}\" roles={}", session.sub().replaceAll("[^\\x20-\\x7e]", "?"),
+                session.roles());
+        ctx.redirect(expected.path("returnTo").asText("/"));
+    }
+
+    private void registerClient(Context ctx) {
+        JsonNode body = json(ctx.bodyAsBytes()).orElse(null);
+        if (body == null || !body.isObject()) {
+            dcrError(ctx, 400, "invalid_client_metadata", "the body must be a JSON object of RFC 7591 client metadata");
+            return;
+        }
+        Optional<List<String>> redirects = strings(body.get("redirect_uris"));
+        Optional<List<String>> grants = strings(body.get("grant_types"));
+        Optional<List<String>> responses = strings(body.get("response_types"));
+        if (redirects.isEmpty() || grants.isEmpty() || responses.isEmpty()
+                || !optionalText(body, "client_name") || !optionalText(body, "token_endpoint_auth_method")
+                || !optionalText(body, "scope")) {
+            dcrError(ctx, 400, "invalid_client_metadata",
+                    "redirect_uris, grant_types and response_types must be arrays of strings; client_name, scope and token_endpoint_auth_method strings");
+            return;
+        }
+        ClientMetadata metadata = new ClientMetadata(redirects.get(), body.path("client_name").asText(""),
+                body.path("token_endpoint_auth_method").asText(""), grants.get(), responses.get(), body.path("scope").asText(""));
+        RegistrationResult result = registrar.orElseThrow().register(metadata, ApiCaller.clientIp(ctx));
+        switch (result) {
+            case RegistrationResult.Registered registered -> {
+                ApiCaller.auditTarget(ctx, registered.client().clientId());
+                ClientMetadata stored = registered.client().metadata();
+                Map<String, Object> answer = new LinkedHashMap<>();
+                answer.put("client_id", registered.client().clientId());
+                answer.put("client_id_issued_at", registered.client().issuedAt().getEpochSecond());
+                if (!registered.clientSecret().isEmpty()) {
+                    answer.put("client_secret", registered.clientSecret());
+                    answer.put("client_secret_expires_at", 0);
+                }
+                answer.put("redirect_uris", stored.redirectUris());
+                if (!stored.clientName().isEmpty()) {
+                    answer.put("client_name", stored.clientName());
+                }
+                answer.put("token_endpoint_auth_method", stored.tokenEndpointAuthMethod());
+                answer.put("grant_types", stored.grantTypes());
+                answer.put("response_types", stored.responseTypes());
+                if (!stored.scope().isEmpty()) {
+                    answer.put("scope", stored.scope());
+                }
+                ctx.header("Cache-Control", "no-store");
+                JsonResponses.json(ctx, 201, answer);
+            }
+            case RegistrationResult.Rejected rejected -> dcrError(ctx, 400, rejected.error(), rejected.description());
+            case RegistrationResult.TooMany tooMany -> {
+                ctx.header("Retry-After", Long.toString(Math.max(1, tooMany.retryAfter().toSeconds())));
+                dcrError(ctx, 429, "too_many_registrations", "too many client registrations; try again after the Retry-After seconds");
+            }
+        }
+    }
+
+    private static void dcrError(Context ctx, int status, String error, String description) {
+        Map<String, Object> body = new LinkedHashMap<>();
+        body.put("code", "OMCP_DCR_REJECTED");
+        body.put("error", error);
+        body.put("error_description", description);
+        JsonResponses.json(ctx, status, body);
+    }
+
+    private void failed(Context ctx, OidcException e) {
+        if (e.providerUnavailable()) {
+            LOG.warn("event=oidc-provider-unavailable reason=\"{}\"", e.getMessage());
+            JsonResponses.error(ctx, 502, "OMCP_OIDC_UNAVAILABLE", e.getMessage() + "; try again later");
+        } else {
+            LOG.warn("event=login outcome=refused mode=oidc reason=\"{}\"", e.getMessage());
+            JsonResponses.error(ctx, 401, "OMCP_OIDC_FAILED", e.getMessage());
+        }
+    }
+
+    private void clearState(Context ctx) {
+        ctx.res().addHeader("Set-Cookie", STATE_COOKIE + "=; Path=" + COOKIE_PATH + "; Max-Age=0; HttpOnly; SameSite=Lax"
+                + (ApiCaller.secure(ctx) ? "; Secure" : ""));
+    }
+
+    private String randomText(int bytes) {
+        byte[] value = new byte[bytes];
+        random.nextBytes(value);
+        return B64.encodeToString(value);
+    }
+
+    static String challenge(String verifier) {
+        try {
+            return B64.encodeToString(MessageDigest.getInstance("SHA-256").digest(verifier.getBytes(StandardCharsets.US_ASCII)));
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException("every JDK provides SHA-256", e);
+        }
+    }
+
+    private static Optional<JsonNode> json(byte[] bytes) {
+        try {
+            return Optional.ofNullable(MAPPER.readTree(bytes));
+        } catch (IOException e) {
+            return Optional.empty();
+        }
+    }
+
+    private static Optional<List<String>> strings(JsonNode node) {
+        if (node == null || node.isNull()) {
+            return Optional.of(List.of());
+        }
+        if (!node.isArray() || node.size() > 32) {
+            return Optional.empty();
+        }
+        List<String> values = new ArrayList<>();
+        for (JsonNode item : node) {
+            if (!item.isTextual()) {
+                return Optional.empty();
+            }
+            values.add(item.asText());
+        }
+        return Optional.of(values);
+    }
+
+    private static boolean optionalText(JsonNode body, String field) {
+        return !body.hasNonNull(field) || body.get(field).isTextual();
+    }
+}

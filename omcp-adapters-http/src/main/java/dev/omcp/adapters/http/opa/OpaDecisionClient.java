@@ -1,0 +1,123 @@
+package dev.omcp.adapters.http.opa;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.omcp.ports.access.ExternalDecision;
+import dev.omcp.ports.access.PolicyDecisionPoint;
+import dev.omcp.ports.access.PolicyQuery;
+import dev.omcp.ports.identity.Principal;
+import java.io.IOException;
+import java.io.InputStream;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Objects;
+import java.util.TreeSet;
+
+/**
+ * Asks OPA through its Data API: {@code POST <OMCP_OPA_URL>/v1/data/<decision path>} with
+ * {@code {"input": {"subject": {id, name, authKind, tenant, roles}, "resource", "action",
+ * "permission"}}}. Only {@code {"result": true}} or {@code {"result": {"allow": true}}} allows;
+ * an undefined decision ({@code {}}), {@code false} or any other value denies. A network error, a
+ * timeout, a non-200 status or an unreadable body is {@link ExternalDecision.Unavailable}: the
+ * caller fails closed.
+ */
+public final class OpaDecisionClient implements PolicyDecisionPoint {
+    private static final ObjectMapper MAPPER = new ObjectMapper();
+    private static final int MAX_RESPONSE = 64 * 1024;
+
+    private final URI decision;
+    private final HttpClient http;
+    private final Duration timeout;
+
+    /**
+     * @param decision the full Data API URL of the decision, for example
+     *     {@code http://opa:8181/v1/data/omcp/authz/allow}
+     */
+    public OpaDecisionClient(URI decision, HttpClient http, Duration timeout) {
+        this.decision = Objects.requireNonNull(decision, "decision");
+        this.http = Objects.requireNonNull(http, "http");
+        this.timeout = Objects.requireNonNull(timeout, "timeout");
+    }
+
+    /** The Data API URL for {@code base} (an OPA address) and a decision path such as {@code omcp/authz/allow}. */
+    public static URI decisionUrl(String base, String path) {
+        String trimmed = base.endsWith("/") ? base.substring(0, base.length() - 1) : base;
+        if (trimmed.contains("/v1/data/")) {
+            return URI.create(trimmed);
+        }
+        String cleanPath = path.replace('.', '/').replaceAll("^/+|/+$", "");
+        return URI.create(trimmed + "/v1/data/" + cleanPath);
+    }
+
+    @Override
+    public ExternalDecision decide(PolicyQuery query) {
+        byte[] body;
+        try {
+            body = MAPPER.writeValueAsBytes(Map.of("input", input(query)));
+        } catch (IOException e) {
+            throw new IllegalStateException("an OPA input document could not be serialized", e);
+        }
+        HttpRequest request = HttpRequest.newBuilder(decision)
+                .timeout(timeout)
+                .header("Content-Type", "application/json")
+                .header("Accept", "application/json")
+                .POST(HttpRequest.BodyPublishers.ofByteArray(body))
+                .build();
+        HttpResponse<InputStream> response;
+        try {
+            response = http.send(request, HttpResponse.BodyHandlers.ofInputStream());
+        } catch (IOException e) {
+            return new ExternalDecision.Unavailable("OPA could not be reached (" + e.getClass().getSimpleName() + ")");
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return new ExternalDecision.Unavailable("interrupted while asking OPA");
+        }
+        byte[] answer;
+        try (InputStream in = response.body()) {
+            answer = in.readNBytes(MAX_RESPONSE + 1);
+        } catch (IOException e) {
+            return new ExternalDecision.Unavailable("OPA's answer was cut off");
+        }
+        if (response.statusCode() != 200) {
+            return new ExternalDecision.Unavailable("OPA answered HTTP " + response.statusCode());
+        }
+        if (answer.length > MAX_RESPONSE) {
+            return new ExternalDecision.Unavailable("OPA's answer is larger than 64 KiB");
+        }
+        JsonNode json;
+        try {
+            json = MAPPER.readTree(answer);
+        } catch (IOException e) {
+            return new ExternalDecision.Unavailable("OPA's answer is not JSON");
+        }
+        if (json == null || !json.isObject()) {
+            return new ExternalDecision.Unavailable("OPA's answer is not a JSON object");
+        }
+        JsonNode result = json.path("result");
+        boolean allowed = (result.isBoolean() && result.booleanValue())
+                || (result.isObject() && result.path("allow").isBoolean() && result.path("allow").booleanValue());
+        return allowed ? new ExternalDecision.Allow() : new ExternalDecision.Deny();
+    }
+
+    private static Map<String, Object> input(PolicyQuery query) {
+        Principal subject = query.subject();
+        Map<String, Object> who = new LinkedHashMap<>();
+        who.put("id", subject.id());
+        who.put("name", subject.name());
+        who.put("authKind", subject.authKind().name().toLowerCase(Locale.ROOT));
+        who.put("tenant", subject.tenant());
+        who.put("roles", new TreeSet<>(subject.roles()));
+        Map<String, Object> input = new LinkedHashMap<>();
+        input.put("subject", who);
+        input.put("resource", query.permission().resource());
+        input.put("action", query.permission().action());
+        input.put("permission", query.permission().toString());
+        return input;
+    }
+}

@@ -1,0 +1,198 @@
+package dev.omcp.adapters.http.security;
+
+import java.net.InetAddress;
+import java.net.UnknownHostException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Optional;
+import java.util.Set;
+import java.util.regex.Pattern;
+import java.util.stream.Collectors;
+
+/**
+ * Which peers may speak for the client through {@code X-Forwarded-For} and
+ * {@code X-Forwarded-Proto} ({@code OMCP_TRUST_PROXY}, spec 5.2 rule 5).
+ *
+ * <p>The addresses of a request, nearest first, are the TCP peer followed by the
+ * {@code X-Forwarded-For} entries from right to left. Starting at the peer, each address that is
+ * trusted hands over to the next one; the client is the first address that is not trusted (or the
+ * last one). Forms: {@code true} trusts every hop (the client is the left-most entry);
+ * {@code loopback} trusts loopback addresses; an integer {@code n} trusts the nearest {@code n}
+ * hops; a comma-separated list trusts those exact addresses. Unset or {@code false} trusts no one:
+ * the peer is the client and forwarded headers are ignored, so a client cannot forge its address or
+ * claim HTTPS. An entry that is not an IP address stops the walk.
+ */
+public final class TrustedProxies {
+    private static final Pattern IPV4 = Pattern.compile("\\d{1,3}(\\.\\d{1,3}){3}");
+    private static final Pattern IPV6 = Pattern.compile("[0-9a-fA-F:.]+(%[0-9A-Za-z]+)?");
+
+    private enum Kind { NONE, ALL, LOOPBACK, HOPS, LIST }
+
+    private final Kind kind;
+    private final int hops;
+    private final Set<String> addresses;
+    private final String description;
+
+    private TrustedProxies(Kind kind, int hops, Set<String> addresses, String description) {
+        this.kind = kind;
+        this.hops = hops;
+        this.addresses = addresses;
+        this.description = description;
+    }
+
+    /** No proxy is trusted. */
+    public static TrustedProxies none() {
+        return new TrustedProxies(Kind.NONE, 0, Set.of(), "false");
+    }
+
+    /**
+     * Parses an {@code OMCP_TRUST_PROXY} value.
+     *
+     * @throws IllegalArgumentException naming the allowed forms
+     */
+    public static TrustedProxies parse(String value) {
+        String text = value == null ? "" : value.trim();
+        String lower = text.toLowerCase(Locale.ROOT);
+        if (lower.isEmpty() || lower.equals("false")) {
+            return none();
+        }
+        if (lower.equals("true")) {
+            return new TrustedProxies(Kind.ALL, 0, Set.of(), "true");
+        }
+        if (lower.equals("loopback")) {
+            return new TrustedProxies(Kind.LOOPBACK, 0, Set.of(), "loopback");
+        }
+        if (lower.chars().allMatch(Character::isDigit)) {
+            if (lower.length() > 3) {
+                throw new IllegalArgumentException("a hop count must be 0-999, got " + text);
+            }
+            int n = Integer.parseInt(lower);
+            return n == 0 ? none() : new TrustedProxies(Kind.HOPS, n, Set.of(), Integer.toString(n));
+        }
+        List<String> list = new ArrayList<>();
+        for (String entry : text.split(",")) {
+            String address = entry.trim();
+            if (address.isEmpty()) {
+                continue;
+            }
+            Optional<String> normalized = normalize(address);
+            if (normalized.isEmpty()) {
+                throw new IllegalArgumentException("'" + address + "' is not an IP address; use true, false, loopback, "
+                        + "a hop count, or a comma-separated list of IP addresses");
+            }
+            list.add(normalized.get());
+        }
+        if (list.isEmpty()) {
+            return none();
+        }
+        return new TrustedProxies(Kind.LIST, 0, Set.copyOf(list), String.join(",", list));
+    }
+
+    /** Whether any proxy is trusted (the governance block's {@code trustProxy}). */
+    public boolean enabled() {
+        return kind != Kind.NONE;
+    }
+
+    /**
+     * The client address.
+     *
+     * @param peer the TCP peer address
+     * @param forwardedFor every {@code X-Forwarded-For} header value, in order
+     */
+    public String clientIp(String peer, List<String> forwardedFor) {
+        if (kind == Kind.NONE) {
+            return peer;
+        }
+        List<String> chain = new ArrayList<>();
+        chain.add(peer);
+        List<String> entries = new ArrayList<>();
+        for (String header : forwardedFor) {
+            for (String entry : header.split(",")) {
+                if (!entry.isBlank()) {
+                    entries.add(entry.trim());
+                }
+            }
+        }
+        for (int i = entries.size() - 1; i >= 0; i--) {
+            chain.add(entries.get(i));
+        }
+        String client = peer;
+        for (int i = 0; i < chain.size() - 1; i++) {
+            if (!trusts(client, i)) {
+                break;
+            }
+            Optional<String> next = normalize(chain.get(i + 1));
+            if (next.isEmpty()) {
+                break;
+            }
+            client = next.get();
+        }
+        return client;
+    }
+
+    /**
+     * The scheme a trusted proxy reports in {@code X-Forwarded-Proto}, lower case; empty when the
+     * peer is not trusted or sent none.
+     */
+    public Optional<String> forwardedProto(String peer, String forwardedProto) {
+        if (forwardedProto == null || !trusts(peer, 0)) {
+            return Optional.empty();
+        }
+        String first = forwardedProto.split(",")[0].trim().toLowerCase(Locale.ROOT);
+        return first.equals("https") || first.equals("http") ? Optional.of(first) : Optional.empty();
+    }
+
+    private boolean trusts(String address, int hop) {
+        return switch (kind) {
+            case NONE -> false;
+            case ALL -> true;
+            case HOPS -> hop < hops;
+            case LOOPBACK -> isLoopback(address);
+            case LIST -> normalize(address).map(addresses::contains).orElse(false);
+        };
+    }
+
+    private static boolean isLoopback(String address) {
+        Optional<String> normalized = normalize(address);
+        return normalized.isPresent() && (normalized.get().startsWith("127.") || normalized.get().equals("0:0:0:0:0:0:0:1"));
+    }
+
+    /** A canonical form of an IP literal (IPv4 dotted, IPv6 expanded); empty for anything else. */
+    static Optional<String> normalize(String text) {
+        String address = text.trim();
+        if (address.startsWith("[") && address.contains("]")) {
+            address = address.substring(1, address.indexOf(']'));
+        } else if (address.indexOf(':') > 0 && address.indexOf(':') == address.lastIndexOf(':') && address.contains(".")) {
+            address = address.substring(0, address.indexOf(':'));
+        }
+        boolean v4 = IPV4.matcher(address).matches();
+        if (!v4 && !(address.contains(":") && IPV6.matcher(address).matches())) {
+            return Optional.empty();
+        }
+        try {
+            // A literal never triggers a DNS lookup.
+            InetAddress parsed = InetAddress.getByName(address);
+            String host = parsed.getHostAddress();
+            int zone = host.indexOf('%');
+            return Optional.of(zone >= 0 ? host.substring(0, zone) : host);
+        } catch (UnknownHostException e) {
+            return Optional.empty();
+        }
+    }
+
+    @Override
+    public String toString() {
+        return "TrustedProxies[" + description + "]";
+    }
+
+    /** The configured form, for logs. */
+    public String description() {
+        return description;
+    }
+
+    /** The trusted addresses of a list form, for tests. */
+    Set<String> addresses() {
+        return addresses.stream().collect(Collectors.toUnmodifiableSet());
+    }
+}

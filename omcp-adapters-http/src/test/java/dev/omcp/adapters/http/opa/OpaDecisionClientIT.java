@@ -1,0 +1,130 @@
+package dev.omcp.adapters.http.opa;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.sun.net.httpserver.HttpServer;
+import dev.omcp.ports.access.ExternalDecision;
+import dev.omcp.ports.access.Permission;
+import dev.omcp.ports.access.PolicyQuery;
+import dev.omcp.ports.identity.AuthKind;
+import dev.omcp.ports.identity.Principal;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.atomic.AtomicReference;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Against an HTTP server that speaks OPA's Data API ({@code POST /v1/data/<path>} with
+ * {@code {input}}, answering {@code {result}}); no OPA binary installs here.
+ */
+class OpaDecisionClientIT {
+    private static final ObjectMapper MAPPER = new ObjectMapper();
+    private HttpServer server;
+    private final AtomicReference<String> answer = new AtomicReference<>("{\"result\": true}");
+    private final AtomicReference<Integer> status = new AtomicReference<>(200);
+    private final AtomicReference<JsonNode> lastInput = new AtomicReference<>();
+    private final AtomicReference<String> lastPath = new AtomicReference<>();
+    private final AtomicReference<Duration> delay = new AtomicReference<>(Duration.ZERO);
+    private final Principal alice = new Principal("alice", "Alice", AuthKind.SESSION, "acme", Set.of("sre", "dev"), Optional.of("s"));
+
+    @BeforeEach
+    void start() throws IOException {
+        server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
+        server.createContext("/v1/data/", exchange -> {
+            lastPath.set(exchange.getRequestURI().getPath());
+            lastInput.set(MAPPER.readTree(exchange.getRequestBody().readAllBytes()).path("input"));
+            try {
+                Thread.sleep(delay.get().toMillis());
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+            byte[] body = answer.get().getBytes(StandardCharsets.UTF_8);
+            exchange.getResponseHeaders().add("Content-Type", "application/json");
+            exchange.sendResponseHeaders(status.get(), body.length);
+            try (OutputStream out = exchange.getResponseBody()) {
+                out.write(body);
+            }
+        });
+        server.setExecutor(java.util.concurrent.Executors.newVirtualThreadPerTaskExecutor());
+        server.start();
+    }
+
+    @AfterEach
+    void stop() {
+        server.stop(0);
+    }
+
+    private ExternalDecision ask() {
+        URI url = OpaDecisionClient.decisionUrl("http://127.0.0.1:" + server.getAddress().getPort(), "omcp/authz/allow");
+        OpaDecisionClient client = new OpaDecisionClient(url, HttpClient.newHttpClient(), Duration.ofMillis(1500));
+        return client.decide(new PolicyQuery(alice, Permission.parse("sources:write")));
+    }
+
+    @Test
+    void postsTheInputDocumentToTheDecisionPath() {
+        assertThat(ask()).isInstanceOf(ExternalDecision.Allow.class);
+        assertThat(lastPath.get()).isEqualTo("/v1/data/omcp/authz/allow");
+        JsonNode input = lastInput.get();
+        assertThat(input.path("resource").asText()).isEqualTo("sources");
+        assertThat(input.path("action").asText()).isEqualTo("write");
+        assertThat(input.path("permission").asText()).isEqualTo("sources:write");
+        assertThat(input.path("subject").path("id").asText()).isEqualTo("alice");
+        assertThat(input.path("subject").path("tenant").asText()).isEqualTo("acme");
+        assertThat(input.path("subject").path("authKind").asText()).isEqualTo("session");
+        assertThat(input.path("subject").path("roles").toString()).isEqualTo("[\"dev\",\"sre\"]");
+    }
+
+    @Test
+    void onlyAnExplicitTrueAllows() {
+        answer.set("{\"result\": {\"allow\": true, \"reason\": \"sre\"}}");
+        assertThat(ask()).isInstanceOf(ExternalDecision.Allow.class);
+        for (String denial : new String[] {"{\"result\": false}", "{}", "{\"result\": {\"allow\": false}}", "{\"result\": \"yes\"}",
+                "{\"result\": {\"allow\": \"true\"}}", "{\"result\": 1}"}) {
+            answer.set(denial);
+            assertThat(ask()).as(denial).isInstanceOf(ExternalDecision.Deny.class);
+        }
+    }
+
+    @Test
+    void errorsTimeoutsAndGarbageAreUnavailable_notDenials() {
+        status.set(500);
+        answer.set("{\"code\": \"internal_error\"}");
+        assertThat(ask()).isInstanceOfSatisfying(ExternalDecision.Unavailable.class,
+                u -> assertThat(u.reason()).contains("HTTP 500").doesNotContain("127.0.0.1"));
+        status.set(200);
+        answer.set("<html>proxy error</html>");
+        assertThat(ask()).isInstanceOf(ExternalDecision.Unavailable.class);
+        answer.set("{\"result\": true}");
+        delay.set(Duration.ofMillis(2500));
+        assertThat(ask()).isInstanceOfSatisfying(ExternalDecision.Unavailable.class, u -> assertThat(u.reason()).contains("could not be reached"));
+    }
+
+    @Test
+    void aStoppedServerIsUnavailable() {
+        int port = server.getAddress().getPort();
+        server.stop(0);
+        OpaDecisionClient client = new OpaDecisionClient(OpaDecisionClient.decisionUrl("http://127.0.0.1:" + port, "x"),
+                HttpClient.newHttpClient(), Duration.ofMillis(1500));
+        assertThat(client.decide(new PolicyQuery(alice, Permission.parse("audit:read")))).isInstanceOf(ExternalDecision.Unavailable.class);
+    }
+
+    @Test
+    void decisionUrls() {
+        assertThat(OpaDecisionClient.decisionUrl("http://opa:8181/", "omcp.authz.allow").toString())
+                .isEqualTo("http://opa:8181/v1/data/omcp/authz/allow");
+        assertThat(OpaDecisionClient.decisionUrl("http://opa:8181/v1/data/custom/rule", "ignored").toString())
+                .isEqualTo("http://opa:8181/v1/data/custom/rule");
+    }
+}

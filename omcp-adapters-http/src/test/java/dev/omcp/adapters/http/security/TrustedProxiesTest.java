@@ -1,0 +1,77 @@
+package dev.omcp.adapters.http.security;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/** Spec 5.2 rule 5: the forms of OMCP_TRUST_PROXY. */
+class TrustedProxiesTest {
+    private static final List<String> CHAIN = List.of("203.0.113.9, 198.51.100.1", "10.0.0.5");
+
+    @Test
+    void unsetOrFalse_trustsNobody_forwardedHeadersAreIgnored() {
+        for (String value : new String[] {null, "", "false", "FALSE", "0"}) {
+            TrustedProxies none = TrustedProxies.parse(value);
+            assertThat(none.enabled()).isFalse();
+            assertThat(none.clientIp("127.0.0.1", CHAIN)).isEqualTo("127.0.0.1");
+            assertThat(none.forwardedProto("127.0.0.1", "https")).isEmpty();
+        }
+    }
+
+    @Test
+    void true_trustsEveryHop_theClientIsTheLeftMostEntry() {
+        TrustedProxies all = TrustedProxies.parse("true");
+        assertThat(all.enabled()).isTrue();
+        assertThat(all.clientIp("192.0.2.1", CHAIN)).isEqualTo("203.0.113.9");
+        assertThat(all.clientIp("192.0.2.1", List.of())).isEqualTo("192.0.2.1");
+        assertThat(all.forwardedProto("192.0.2.1", "https")).contains("https");
+    }
+
+    @Test
+    void loopback_trustsOnlyLoopbackPeers() {
+        TrustedProxies loopback = TrustedProxies.parse("loopback");
+        assertThat(loopback.clientIp("127.0.0.1", List.of("203.0.113.9"))).isEqualTo("203.0.113.9");
+        assertThat(loopback.clientIp("::1", List.of("203.0.113.9"))).isEqualTo("203.0.113.9");
+        assertThat(loopback.clientIp("192.0.2.1", List.of("203.0.113.9"))).isEqualTo("192.0.2.1");
+        // a forged entry behind a loopback proxy stops at the first non-loopback address
+        assertThat(loopback.clientIp("127.0.0.1", List.of("6.6.6.6, 203.0.113.9"))).isEqualTo("203.0.113.9");
+        assertThat(loopback.forwardedProto("192.0.2.1", "https")).isEmpty();
+        assertThat(loopback.forwardedProto("127.0.0.1", "HTTPS")).contains("https");
+    }
+
+    @Test
+    void aHopCount_trustsTheNearestHops() {
+        TrustedProxies one = TrustedProxies.parse("1");
+        assertThat(one.clientIp("192.0.2.1", CHAIN)).isEqualTo("10.0.0.5");
+        TrustedProxies two = TrustedProxies.parse("2");
+        assertThat(two.clientIp("192.0.2.1", CHAIN)).isEqualTo("198.51.100.1");
+        assertThat(TrustedProxies.parse("9").clientIp("192.0.2.1", CHAIN)).isEqualTo("203.0.113.9");
+    }
+
+    @Test
+    void anAddressList_trustsExactlyThoseAddresses() {
+        TrustedProxies list = TrustedProxies.parse("192.0.2.1, 10.0.0.5");
+        assertThat(list.clientIp("192.0.2.1", CHAIN)).isEqualTo("198.51.100.1");
+        assertThat(list.clientIp("192.0.2.2", CHAIN)).isEqualTo("192.0.2.2");
+        TrustedProxies v6 = TrustedProxies.parse("::1");
+        assertThat(v6.clientIp("0:0:0:0:0:0:0:1", List.of("203.0.113.9"))).isEqualTo("203.0.113.9");
+    }
+
+    @Test
+    void garbageInTheChainStopsTheWalk() {
+        TrustedProxies all = TrustedProxies.parse("true");
+        assertThat(all.clientIp("192.0.2.1", List.of("<script>, 198.51.100.1"))).isEqualTo("198.51.100.1");
+        assertThat(all.clientIp("192.0.2.1", List.of("unknown"))).isEqualTo("192.0.2.1");
+        assertThat(all.clientIp("192.0.2.1", List.of("203.0.113.9:4711"))).isEqualTo("203.0.113.9");
+        assertThat(all.forwardedProto("192.0.2.1", "gopher")).isEmpty();
+    }
+
+    @Test
+    void invalidValuesNameTheAllowedForms() {
+        assertThatThrownBy(() -> TrustedProxies.parse("proxy.example.com")).hasMessageContaining("not an IP address")
+                .hasMessageContaining("loopback");
+        assertThatThrownBy(() -> TrustedProxies.parse("99999")).hasMessageContaining("hop count");
+    }
+}

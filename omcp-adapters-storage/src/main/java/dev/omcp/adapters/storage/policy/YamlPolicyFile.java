@@ -1,0 +1,117 @@
+package dev.omcp.adapters.storage.policy;
+
+import dev.omcp.ports.access.PolicyDocument;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import org.yaml.snakeyaml.LoaderOptions;
+import org.yaml.snakeyaml.Yaml;
+import org.yaml.snakeyaml.constructor.SafeConstructor;
+import org.yaml.snakeyaml.error.YAMLException;
+
+/**
+ * Reads a custom role policy ({@code OMCP_RBAC_POLICY_FILE}):
+ *
+ * <pre>{@code
+ * version: 1            # optional; only 1 exists
+ * roles:
+ *   auditor: [audit:read, policy:read]
+ *   source-admin:
+ *     - sources:*
+ *   root: ["*"]
+ * }</pre>
+ *
+ * Strict: only {@code version} and {@code roles} at the top, each role a list of strings, no
+ * duplicate keys, no other YAML types, at most 1 MiB and 50 aliases. The permissions themselves
+ * are checked against the catalog by the core. Every problem is reported at once.
+ */
+public final class YamlPolicyFile {
+    private static final long MAX_BYTES = 1024 * 1024;
+    private static final Set<String> TOP_LEVEL = Set.of("version", "roles");
+
+    private YamlPolicyFile() {}
+
+    /** Reads and checks the structure of {@code file}. */
+    public static PolicyDocument read(Path file) throws InvalidPolicyFileException {
+        byte[] bytes;
+        try {
+            if (Files.size(file) > MAX_BYTES) {
+                throw new InvalidPolicyFileException(List.of(file + " is larger than 1 MiB"));
+            }
+            try (InputStream in = Files.newInputStream(file)) {
+                bytes = in.readNBytes((int) MAX_BYTES + 1);
+            }
+        } catch (NoSuchFileException e) {
+            throw new InvalidPolicyFileException(List.of(file + " does not exist"));
+        } catch (IOException e) {
+            throw new InvalidPolicyFileException(List.of(file + " cannot be read (" + e.getClass().getSimpleName() + ")"));
+        }
+        return parse(new String(bytes, StandardCharsets.UTF_8), file.toString());
+    }
+
+    /** Parses policy YAML; {@code source} names it in messages. */
+    public static PolicyDocument parse(String yaml, String source) throws InvalidPolicyFileException {
+        LoaderOptions options = new LoaderOptions();
+        options.setAllowDuplicateKeys(false);
+        options.setMaxAliasesForCollections(50);
+        options.setAllowRecursiveKeys(false);
+        options.setCodePointLimit((int) MAX_BYTES);
+        Object root;
+        try {
+            root = new Yaml(new SafeConstructor(options)).load(yaml);
+        } catch (YAMLException e) {
+            String message = e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage().lines().findFirst().orElse("");
+            throw new InvalidPolicyFileException(List.of(source + " is not valid YAML: " + message));
+        }
+        List<String> problems = new ArrayList<>();
+        if (!(root instanceof Map<?, ?> top)) {
+            throw new InvalidPolicyFileException(List.of(source + " must be a mapping with a 'roles' key"));
+        }
+        for (Object key : top.keySet()) {
+            if (!(key instanceof String name) || !TOP_LEVEL.contains(name)) {
+                problems.add("unknown top-level key '" + key + "'; allowed: version, roles");
+            }
+        }
+        Object version = top.get("version");
+        if (version != null && !Integer.valueOf(1).equals(version)) {
+            problems.add("version must be 1, got '" + version + "'");
+        }
+        Map<String, List<String>> roles = new LinkedHashMap<>();
+        Object rolesNode = top.get("roles");
+        if (!(rolesNode instanceof Map<?, ?> roleMap)) {
+            problems.add("'roles' must be a mapping of role name to a list of permissions");
+        } else {
+            roleMap.forEach((role, permissions) -> {
+                if (!(role instanceof String roleName)) {
+                    problems.add("role name '" + role + "' must be a string");
+                    return;
+                }
+                if (!(permissions instanceof List<?> list)) {
+                    problems.add("role '" + roleName + "' must map to a list of permissions, e.g. [sources:read]");
+                    return;
+                }
+                List<String> texts = new ArrayList<>();
+                for (Object permission : list) {
+                    if (!(permission instanceof String text)) {
+                        problems.add("role '" + roleName + "': '" + permission + "' is not a string; quote it");
+                        continue;
+                    }
+                    texts.add(text.trim());
+                }
+                roles.put(roleName, texts);
+            });
+        }
+        if (!problems.isEmpty()) {
+            throw new InvalidPolicyFileException(problems);
+        }
+        return new PolicyDocument(roles);
+    }
+}

@@ -1,0 +1,79 @@
+package dev.omcp.adapters.storage.auth;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.omcp.ports.auth.Revocation;
+import dev.omcp.ports.auth.RevocationFacts;
+import dev.omcp.ports.auth.RevocationStore;
+import dev.omcp.ports.auth.RevocationTarget;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Optional;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** Spec 5.2: OMCP_AUTH_REVOCATION_FILE, JSONL, mode 0600, kept across restarts. */
+class JsonlRevocationJournalIT {
+    private static final Instant NOW = Instant.parse("2026-03-01T10:00:00Z");
+    private static final Duration RETENTION = Duration.ofHours(12);
+
+    @TempDir
+    Path dir;
+
+    /** A minimal list-backed store; the journal's job is the file. */
+    static final class ListStore implements RevocationStore {
+        final List<Revocation> entries = new ArrayList<>();
+
+        @Override
+        public void add(Revocation revocation) {
+            entries.add(revocation);
+        }
+
+        @Override
+        public List<Revocation> current(Instant now) {
+            return entries.stream().filter(r -> !r.revokedAt().isBefore(now.minus(RETENTION)))
+                    .sorted(Comparator.comparing(Revocation::revokedAt)).toList();
+        }
+
+        @Override
+        public RevocationFacts lookup(String sid, String sub) {
+            return new RevocationFacts(entries.stream().anyMatch(r -> r.target() == RevocationTarget.SID && r.value().equals(sid)),
+                    Optional.empty());
+        }
+    }
+
+    @Test
+    void createsTheFileWithMode0600_andAppendsOneLinePerRevocation() throws Exception {
+        Path file = dir.resolve("sub/revocations.jsonl");
+        JsonlRevocationJournal journal = JsonlRevocationJournal.open(file, new ListStore(), NOW, RETENTION);
+        assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(file))).isEqualTo("rw-------");
+        journal.add(new Revocation(RevocationTarget.SID, "s1", "stolen", NOW, "root"));
+        journal.add(new Revocation(RevocationTarget.SUB, "alice", "left", NOW.plusSeconds(1), "root"));
+        assertThat(Files.readAllLines(file)).containsExactly(
+                "{\"sid\":\"s1\",\"reason\":\"stolen\",\"revokedAt\":\"2026-03-01T10:00:00Z\",\"revokedBy\":\"root\"}",
+                "{\"sub\":\"alice\",\"reason\":\"left\",\"revokedAt\":\"2026-03-01T10:00:01Z\",\"revokedBy\":\"root\"}");
+        assertThat(journal.lookup("s1", "x").sessionRevoked()).isTrue();
+    }
+
+    @Test
+    void aRestartReplaysLiveEntries_skipsATornLine_andCompactsTheFile() throws Exception {
+        Path file = dir.resolve("revocations.jsonl");
+        Files.writeString(file, """
+                {"sid":"old","reason":"","revokedAt":"2026-02-27T10:00:00Z","revokedBy":"root"}
+                {"sid":"live","reason":"x","revokedAt":"2026-03-01T09:00:00Z","revokedBy":"root"}
+                {"sub":"bob","reason":"y","revokedAt":"2026-03-01T09:30:00Z","revokedBy":"root"}
+                {"sid":"torn","reas""");
+        Files.setPosixFilePermissions(file, PosixFilePermissions.fromString("rw-r--r--"));
+        ListStore store = new ListStore();
+        JsonlRevocationJournal.open(file, store, NOW, RETENTION);
+        assertThat(store.entries).extracting(Revocation::value).containsExactly("live", "bob");
+        assertThat(Files.readAllLines(file)).hasSize(2).noneMatch(line -> line.contains("old") || line.contains("torn"));
+        assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(file))).isEqualTo("rw-------");
+    }
+}

@@ -1,0 +1,187 @@
+package dev.omcp.app.cli;
+
+import dev.omcp.sdk.json.Jsonp;
+import dev.omcp.adapters.http.auth.ScryptPasswordHasher;
+import dev.omcp.app.settings.InvalidSettingsException;
+import dev.omcp.app.settings.SettingsReader;
+import dev.omcp.core.auth.password.CommonPasswords;
+import dev.omcp.core.auth.password.PasswordPolicy;
+import dev.omcp.core.auth.password.PasswordRules;
+import jakarta.json.JsonArrayBuilder;
+import jakarta.json.JsonObjectBuilder;
+import java.io.BufferedReader;
+import java.io.Console;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.InputStreamReader;
+import java.io.PrintWriter;
+import java.lang.reflect.Method;
+import java.nio.charset.StandardCharsets;
+import java.security.SecureRandom;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.Callable;
+import java.util.regex.Pattern;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
+
+/**
+ * {@code omcp hash-password <username> [--name <n>] [--roles <r>] [--tenant <t>] [--force]}:
+ * reads a password (from the terminal without echo, asked twice; else the first line of standard
+ * input), checks the password policy of spec 5.3 and prints one users-file entry with its scrypt
+ * hash on standard output. Every policy violation is listed on standard error; a weak password is
+ * refused (exit 1) unless {@code --force} or {@code OMCP_PASSWORD_POLICY_DISABLED} is set.
+ */
+@Command(name = "hash-password", mixinStandardHelpOptions = true,
+        description = "Print a users-file entry (basic mode) with the scrypt hash of a password read without echo, "
+                + "or from standard input when it is not a terminal.")
+public final class HashPasswordCommand implements Callable<Integer> {
+    private static final Pattern ROLE = Pattern.compile("[a-z][a-z0-9_-]{0,63}");
+    private static final int MAX_PASSWORD = 1024;
+
+    @Parameters(index = "0", paramLabel = "<username>", description = "The login name.")
+    String username;
+
+    @Option(names = "--name", paramLabel = "<name>", description = "Display name; default the username.")
+    String name;
+
+    @Option(names = "--roles", paramLabel = "<roles>", split = ",", defaultValue = "viewer",
+            description = "Comma-separated roles: viewer, operator, admin or roles of OMCP_RBAC_POLICY_FILE; default ${DEFAULT-VALUE}.")
+    List<String> roles;
+
+    @Option(names = "--tenant", paramLabel = "<tenant>", description = "Tenant the user is scoped to.")
+    String tenant;
+
+    @Option(names = "--force", description = "Accept a password that breaks the policy (the violations are still printed).")
+    boolean force;
+
+    @Spec
+    CommandSpec spec;
+
+    private final InputStream stdin;
+    private final Optional<Console> console;
+    private final Optional<PasswordRules> rules;
+
+    public HashPasswordCommand() {
+        this(System.in, interactiveConsole(), Optional.empty());
+    }
+
+    /** For tests: where the password comes from and which rules apply. */
+    HashPasswordCommand(InputStream stdin, Optional<Console> console, Optional<PasswordRules> rules) {
+        this.stdin = stdin;
+        this.console = console;
+        this.rules = rules;
+    }
+
+    @Override
+    public Integer call() {
+        PrintWriter out = spec.commandLine().getOut();
+        PrintWriter err = spec.commandLine().getErr();
+        PasswordRules active;
+        try {
+            active = rules.isPresent() ? rules.get() : SettingsReader.passwordRulesFromProcessEnvironment();
+        } catch (InvalidSettingsException e) {
+            err.println("omcp hash-password: " + e.getMessage());
+            return 1;
+        }
+        if (username.isBlank() || username.length() > 256 || username.chars().anyMatch(Character::isISOControl)) {
+            err.println("omcp hash-password: the username must be 1-256 characters without control characters");
+            return 1;
+        }
+        for (String role : roles) {
+            if (!ROLE.matcher(role).matches()) {
+                err.println("omcp hash-password: role '" + role + "' must be lower case letters, digits, '_' or '-'");
+                return 1;
+            }
+        }
+        Optional<String> password = readPassword(err);
+        if (password.isEmpty()) {
+            return 1;
+        }
+        PasswordPolicy policy = new PasswordPolicy(active, CommonPasswords.builtin());
+        List<String> violations = policy.violations(username, password.get());
+        if (!violations.isEmpty()) {
+            boolean accepted = force || !active.enforced();
+            err.println((accepted ? "warning: the password breaks the policy:" : "omcp hash-password: the password is refused:"));
+            violations.forEach(v -> err.println("  - " + v));
+            if (!accepted) {
+                err.println("choose another password, or pass --force (or set OMCP_PASSWORD_POLICY_DISABLED=true) to use it anyway");
+                return 1;
+            }
+        }
+        String hash = new ScryptPasswordHasher(new SecureRandom()).hash(password.get()).encode();
+        JsonArrayBuilder roleArray = Jsonp.array();
+        roles.forEach(roleArray::add);
+        JsonObjectBuilder entry = Jsonp.object()
+                .add("username", username)
+                .add("name", name == null || name.isBlank() ? username : name)
+                .add("roles", roleArray)
+                .add("passwordHash", hash);
+        if (tenant != null && !tenant.isBlank()) {
+            entry.add("tenant", tenant);
+        }
+        out.println(entry.build());
+        out.flush();
+        return 0;
+    }
+
+    private Optional<String> readPassword(PrintWriter err) {
+        if (console.isPresent()) {
+            char[] first = console.get().readPassword("Password for %s: ", username);
+            char[] second = console.get().readPassword("Repeat the password: ");
+            if (first == null || second == null) {
+                err.println("omcp hash-password: no password was entered");
+                return Optional.empty();
+            }
+            boolean same = Arrays.equals(first, second);
+            String password = new String(first);
+            Arrays.fill(first, '\0');
+            Arrays.fill(second, '\0');
+            if (!same) {
+                err.println("omcp hash-password: the two passwords differ");
+                return Optional.empty();
+            }
+            return checked(password, err);
+        }
+        try {
+            BufferedReader reader = new BufferedReader(new InputStreamReader(stdin, StandardCharsets.UTF_8));
+            String line = reader.readLine();
+            if (line == null) {
+                err.println("omcp hash-password: standard input is empty; pipe the password in, or run it in a terminal");
+                return Optional.empty();
+            }
+            return checked(line.endsWith("\r") ? line.substring(0, line.length() - 1) : line, err);
+        } catch (IOException e) {
+            err.println("omcp hash-password: standard input cannot be read: " + e.getMessage());
+            return Optional.empty();
+        }
+    }
+
+    private static Optional<String> checked(String password, PrintWriter err) {
+        if (password.isEmpty() || password.length() > MAX_PASSWORD) {
+            err.println("omcp hash-password: the password must be 1-" + MAX_PASSWORD + " characters");
+            return Optional.empty();
+        }
+        return Optional.of(password);
+    }
+
+    /** The console when standard input and output are a terminal; from JDK 22 on the console also exists without one. */
+    private static Optional<Console> interactiveConsole() {
+        Console console = System.console();
+        if (console == null) {
+            return Optional.empty();
+        }
+        try {
+            Method isTerminal = Console.class.getMethod("isTerminal");
+            return Boolean.TRUE.equals(isTerminal.invoke(console)) ? Optional.of(console) : Optional.empty();
+        } catch (NoSuchMethodException e) {
+            return Optional.of(console); // JDK 21: a console exists only for a terminal
+        } catch (ReflectiveOperationException e) {
+            return Optional.empty();
+        }
+    }
+}

@@ -1,0 +1,109 @@
+package dev.omcp.app.settings;
+
+import dev.omcp.core.auth.password.PasswordRules;
+import dev.omcp.ports.auth.LockoutPolicy;
+import java.net.URI;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+
+/**
+ * The access-control settings (docs/access-control.md), validated.
+ *
+ * @param authMode {@code anonymous}, {@code basic} or {@code oidc}
+ * @param usersFile path of the users file (basic mode)
+ * @param sessionSecret the configured secret, when it is at least 32 characters
+ * @param sessionSecretTooShort whether a secret was set but is shorter than 32 characters (ignored)
+ * @param sessionLifetime session cookie lifetime
+ * @param allowFallback run anonymous when basic prerequisites are missing
+ * @param lockout the lockout rule; empty when disabled
+ * @param revocationFile the revocation journal
+ * @param redisUrl the shared store
+ * @param oidc the OIDC settings (oidc mode)
+ * @param policyFile the custom role policy
+ * @param opa the OPA settings
+ * @param csrfBypassBearer whether bearer requests skip CSRF
+ * @param cspStrictReport whether the strict CSP is reported
+ * @param trustProxy the validated {@code OMCP_TRUST_PROXY} value
+ * @param passwordRules the password policy of {@code omcp hash-password}
+ */
+public record AccessControlSettings(
+        String authMode,
+        Optional<String> usersFile,
+        Optional<String> sessionSecret,
+        boolean sessionSecretTooShort,
+        Duration sessionLifetime,
+        boolean allowFallback,
+        Optional<LockoutPolicy> lockout,
+        Optional<String> revocationFile,
+        Optional<String> redisUrl,
+        Optional<Oidc> oidc,
+        Optional<String> policyFile,
+        Optional<Opa> opa,
+        boolean csrfBypassBearer,
+        boolean cspStrictReport,
+        String trustProxy,
+        PasswordRules passwordRules) {
+
+    public AccessControlSettings {
+        Objects.requireNonNull(authMode, "authMode");
+        Objects.requireNonNull(sessionLifetime, "sessionLifetime");
+        Objects.requireNonNull(trustProxy, "trustProxy");
+        Objects.requireNonNull(passwordRules, "passwordRules");
+    }
+
+    /** The defaults: anonymous mode, nothing configured. */
+    public static AccessControlSettings defaults() {
+        return new AccessControlSettings("anonymous", Optional.empty(), Optional.empty(), false, Duration.ofHours(12), false,
+                Optional.of(LockoutPolicy.DEFAULT), Optional.empty(), Optional.empty(), Optional.empty(), Optional.empty(),
+                Optional.empty(), true, false, "false", PasswordRules.DEFAULT);
+    }
+
+    /**
+     * OIDC settings, after the provider profile's defaults.
+     *
+     * @param issuer issuer URL
+     * @param clientId client id
+     * @param clientSecret client secret; empty for a public client
+     * @param redirectUri callback URL
+     * @param scopes requested scopes, {@code openid} first
+     * @param rolesClaim claim holding roles or groups
+     * @param roleMap claim value to roles
+     * @param tenantClaim claim holding the tenant; empty for none
+     * @param profile the profile name
+     * @param dcrEnabled whether dynamic client registration is served
+     * @param dcrStore file of registrations
+     */
+    public record Oidc(URI issuer, String clientId, String clientSecret, URI redirectUri, List<String> scopes, String rolesClaim,
+            Map<String, List<String>> roleMap, String tenantClaim, String profile, boolean dcrEnabled, Optional<String> dcrStore) {
+        public Oidc {
+            scopes = List.copyOf(scopes);
+            roleMap = Map.copyOf(roleMap);
+        }
+
+        @Override
+        public String toString() {
+            return "Oidc[issuer=" + issuer + ", clientId=" + clientId + ", secret " + (clientSecret.isEmpty() ? "none" : "hidden")
+                    + ", redirectUri=" + redirectUri + ", scopes=" + scopes + ", rolesClaim=" + rolesClaim + ", profile=" + profile + "]";
+        }
+    }
+
+    /**
+     * OPA settings.
+     *
+     * @param url the server address (or a full Data API URL)
+     * @param decision the decision path under {@code /v1/data/}
+     * @param cacheTtl how long decisions are cached
+     * @param timeout timeout of one request
+     */
+    public record Opa(String url, String decision, Duration cacheTtl, Duration timeout) {}
+
+    @Override
+    public String toString() {
+        return "AccessControlSettings[authMode=" + authMode + ", usersFile=" + usersFile + ", sessionSecret="
+                + (sessionSecret.isPresent() ? "hidden" : "none") + ", redis=" + (redisUrl.isPresent() ? "set" : "none")
+                + ", oidc=" + oidc + ", policyFile=" + policyFile + ", opa=" + opa + ", trustProxy=" + trustProxy + "]";
+    }
+}

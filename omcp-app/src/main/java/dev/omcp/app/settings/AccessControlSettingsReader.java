@@ -1,0 +1,218 @@
+package dev.omcp.app.settings;
+
+import dev.omcp.sdk.json.Jsonp;
+import dev.omcp.adapters.http.security.TrustedProxies;
+import dev.omcp.core.auth.oidc.OidcProfile;
+import dev.omcp.core.auth.password.PasswordRules;
+import dev.omcp.ports.auth.LockoutPolicy;
+import jakarta.json.JsonException;
+import jakarta.json.JsonObject;
+import jakarta.json.JsonReader;
+import jakarta.json.JsonString;
+import jakarta.json.JsonValue;
+import java.io.StringReader;
+import java.net.URI;
+import java.net.URISyntaxException;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+
+/** Reads the access-control variables; every problem goes to the shared {@link Environment}. */
+final class AccessControlSettingsReader {
+    private static final Set<String> TRUE = Set.of("true", "1", "yes", "on");
+    private static final Set<String> FALSE = Set.of("false", "0", "no", "off");
+    private static final int MIN_SECRET = 32;
+
+    private AccessControlSettingsReader() {}
+
+    static AccessControlSettings read(Environment env) {
+        String mode = env.oneOf(Variables.AUTH, List.of("anonymous", "basic", "oidc"));
+        Optional<String> secret = env.raw(Variables.SESSION_SECRET);
+        boolean tooShort = secret.isPresent() && secret.get().length() < MIN_SECRET;
+        int lifetime = env.integer(Variables.SESSION_LIFETIME, 60, 7 * 24 * 3600);
+        Optional<LockoutPolicy> lockout = lockout(env);
+        Optional<AccessControlSettings.Oidc> oidc = mode.equals("oidc") ? Optional.of(oidc(env)) : Optional.empty();
+        Optional<String> policyFile = env.raw(Variables.RBAC_POLICY_FILE);
+        Optional<AccessControlSettings.Opa> opa = opa(env);
+        if (policyFile.isPresent() && opa.isPresent()) {
+            env.problem(Variables.OPA_URL, "and OMCP_RBAC_POLICY_FILE are both set; choose one policy source");
+        }
+        String trustProxy = env.string(Variables.TRUST_PROXY);
+        try {
+            TrustedProxies.parse(trustProxy);
+        } catch (IllegalArgumentException e) {
+            env.problem(Variables.TRUST_PROXY, e.getMessage());
+            trustProxy = "false";
+        }
+        Optional<String> redis = env.raw(Variables.REDIS_URL);
+        if (redis.isPresent() && !redis.get().toLowerCase(Locale.ROOT).matches("rediss?://.+")) {
+            env.problem(Variables.REDIS_URL, "must be redis://host:port or rediss://host:port (the value is not shown: it may hold a password)");
+            redis = Optional.empty();
+        }
+        return new AccessControlSettings(
+                mode,
+                env.raw(Variables.USERS_FILE),
+                tooShort ? Optional.empty() : secret,
+                tooShort,
+                Duration.ofSeconds(lifetime),
+                bool(env, Variables.AUTH_ALLOW_FALLBACK),
+                lockout,
+                env.raw(Variables.REVOCATION_FILE),
+                redis,
+                oidc,
+                policyFile,
+                opa,
+                bool(env, Variables.CSRF_BYPASS_BEARER),
+                bool(env, Variables.CSP_STRICT_REPORT),
+                trustProxy,
+                passwordRules(env));
+    }
+
+    /** The password rules alone, for {@code omcp hash-password}. */
+    static PasswordRules passwordRules(Environment env) {
+        int minLength = env.integer(Variables.PASSWORD_MIN_LENGTH, 1, 1024);
+        int minClasses = env.integer(Variables.PASSWORD_MIN_CLASSES, 1, 4);
+        return new PasswordRules(minLength, minClasses,
+                !bool(env, Variables.PASSWORD_DENYLIST_DISABLED), !bool(env, Variables.PASSWORD_POLICY_DISABLED));
+    }
+
+    static boolean bool(Environment env, Variable variable) {
+        String value = env.string(variable).toLowerCase(Locale.ROOT);
+        if (TRUE.contains(value)) {
+            return true;
+        }
+        if (FALSE.contains(value)) {
+            return false;
+        }
+        env.problem(variable, "must be true or false (also 1/0, yes/no, on/off), got '" + value + "'");
+        return TRUE.contains(variable.defaultValue());
+    }
+
+    private static Optional<LockoutPolicy> lockout(Environment env) {
+        boolean disabled = bool(env, Variables.LOCKOUT_DISABLED);
+        int maxFailures = env.integer(Variables.LOCKOUT_MAX_FAILURES, 1, 100);
+        int window = env.integer(Variables.LOCKOUT_WINDOW, 1, 86_400);
+        int base = env.integer(Variables.LOCKOUT_BASE, 1, 86_400);
+        int max = env.integer(Variables.LOCKOUT_MAX, 1, 7 * 86_400);
+        if (max < base) {
+            env.problem(Variables.LOCKOUT_MAX, "(" + max + " s) must not be shorter than OMCP_AUTH_LOCKOUT_BASE (" + base + " s)");
+            return Optional.of(LockoutPolicy.DEFAULT);
+        }
+        if (disabled) {
+            return Optional.empty();
+        }
+        return Optional.of(new LockoutPolicy(maxFailures, Duration.ofSeconds(window), Duration.ofSeconds(base),
+                Duration.ofSeconds(max), Duration.ofHours(24).compareTo(Duration.ofSeconds(window)) >= 0
+                        ? Duration.ofHours(24) : Duration.ofSeconds(window)));
+    }
+
+    private static AccessControlSettings.Oidc oidc(Environment env) {
+        String profileName = env.string(Variables.OIDC_PROFILE);
+        OidcProfile profile = OidcProfile.named(profileName).orElseGet(() -> {
+            env.problem(Variables.OIDC_PROFILE, "must be one of " + OidcProfile.acceptedNames() + ", got '" + profileName + "'");
+            return OidcProfile.GENERIC;
+        });
+        URI issuer = requiredUrl(env, Variables.OIDC_ISSUER, true);
+        URI redirect = requiredUrl(env, Variables.OIDC_REDIRECT_URI, false);
+        String clientId = env.raw(Variables.OIDC_CLIENT_ID).orElse("");
+        if (clientId.isEmpty()) {
+            env.problem(Variables.OIDC_CLIENT_ID, "is required when OMCP_AUTH=oidc");
+        }
+        Set<String> scopes = new LinkedHashSet<>();
+        scopes.add("openid");
+        for (String scope : env.string(Variables.OIDC_SCOPES).split("[\\s,]+")) {
+            if (!scope.isBlank()) {
+                scopes.add(scope.trim());
+            }
+        }
+        scopes.addAll(profile.extraScopes());
+        String rolesClaim = env.raw(Variables.OIDC_ROLES_CLAIM).orElse(profile.rolesClaim());
+        String tenantClaim = env.raw(Variables.OIDC_TENANT_CLAIM).orElse(profile.tenantClaim());
+        return new AccessControlSettings.Oidc(issuer, clientId, env.raw(Variables.OIDC_CLIENT_SECRET).orElse(""), redirect,
+                List.copyOf(scopes), rolesClaim, roleMap(env), tenantClaim, profile.name().toLowerCase(Locale.ROOT),
+                bool(env, Variables.OIDC_DCR_ENABLED), env.raw(Variables.OIDC_DCR_STORE));
+    }
+
+    private static URI requiredUrl(Environment env, Variable variable, boolean issuer) {
+        Optional<String> raw = env.raw(variable);
+        URI fallback = URI.create("https://invalid.invalid/");
+        if (raw.isEmpty()) {
+            env.problem(variable, "is required when OMCP_AUTH=oidc");
+            return fallback;
+        }
+        URI uri;
+        try {
+            uri = new URI(raw.get());
+        } catch (URISyntaxException e) {
+            env.problem(variable, "is not a URL: '" + raw.get() + "'");
+            return fallback;
+        }
+        String scheme = uri.getScheme() == null ? "" : uri.getScheme().toLowerCase(Locale.ROOT);
+        boolean loopback = uri.getHost() != null && (uri.getHost().equals("localhost") || uri.getHost().startsWith("127.")
+                || uri.getHost().equals("[::1]"));
+        if (uri.getHost() == null || !(scheme.equals("https") || (scheme.equals("http") && (loopback || !issuer)))) {
+            env.problem(variable, issuer
+                    ? "must be an https URL (http only on localhost), got '" + raw.get() + "'"
+                    : "must be an absolute http(s) URL, got '" + raw.get() + "'");
+            return fallback;
+        }
+        if (uri.getRawFragment() != null) {
+            env.problem(variable, "must not have a fragment");
+        }
+        return uri;
+    }
+
+    private static Map<String, List<String>> roleMap(Environment env) {
+        Optional<String> raw = env.raw(Variables.OIDC_ROLE_MAP);
+        Map<String, List<String>> map = new LinkedHashMap<>();
+        if (raw.isEmpty()) {
+            return map;
+        }
+        JsonObject object;
+        try (JsonReader reader = Jsonp.reader((raw.get()))) {
+            object = reader.readObject();
+        } catch (JsonException | IllegalStateException e) {
+            env.problem(Variables.OIDC_ROLE_MAP, "must be a JSON object such as {\"sre\": \"operator\", \"admins\": [\"admin\"]}");
+            return map;
+        }
+        for (Map.Entry<String, JsonValue> entry : object.entrySet()) {
+            List<String> roles = new ArrayList<>();
+            JsonValue value = entry.getValue();
+            if (value instanceof JsonString text) {
+                roles.add(text.getString());
+            } else if (value.getValueType() == JsonValue.ValueType.ARRAY
+                    && value.asJsonArray().stream().allMatch(item -> item instanceof JsonString)) {
+                value.asJsonArray().forEach(item -> roles.add(((JsonString) item).getString()));
+            } else {
+                env.problem(Variables.OIDC_ROLE_MAP, "value of '" + entry.getKey() + "' must be a role name or an array of role names");
+                continue;
+            }
+            map.put(entry.getKey(), roles);
+        }
+        return map;
+    }
+
+    private static Optional<AccessControlSettings.Opa> opa(Environment env) {
+        Optional<String> url = env.raw(Variables.OPA_URL);
+        int ttl = env.integer(Variables.OPA_CACHE_TTL, 0, 3600);
+        int timeout = env.integer(Variables.OPA_TIMEOUT, 100, 30_000);
+        if (url.isEmpty()) {
+            return Optional.empty();
+        }
+        if (!url.get().toLowerCase(Locale.ROOT).matches("https?://[^\\s/]+.*")) {
+            env.problem(Variables.OPA_URL, "must be an http(s) URL such as http://opa:8181, got '" + url.get() + "'");
+            return Optional.empty();
+        }
+        String decision = env.string(Variables.OPA_DECISION);
+        if (!decision.matches("[A-Za-z0-9_./-]{1,256}")) {
+            env.problem(Variables.OPA_DECISION, "must be a path such as omcp/authz/allow");
+        }
+        return Optional.of(new AccessControlSettings.Opa(url.get(), decision, Duration.ofSeconds(ttl), Duration.ofMillis(timeout)));
+    }
+}

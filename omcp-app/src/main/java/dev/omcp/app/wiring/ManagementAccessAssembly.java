@@ -1,0 +1,257 @@
+package dev.omcp.app.wiring;
+
+import dev.omcp.adapters.http.access.ManagementGuard;
+import dev.omcp.adapters.http.access.PolicyRoutes;
+import dev.omcp.adapters.http.auth.AuthMode;
+import dev.omcp.adapters.http.auth.LoginRoutes;
+import dev.omcp.adapters.http.auth.ScryptPasswordHasher;
+import dev.omcp.adapters.http.auth.SessionCookies;
+import dev.omcp.adapters.http.oidc.OidcClient;
+import dev.omcp.adapters.http.oidc.OidcRoutes;
+import dev.omcp.adapters.http.oidc.OidcSettings;
+import dev.omcp.adapters.http.opa.OpaDecisionClient;
+import dev.omcp.adapters.http.security.CspViolationReports;
+import dev.omcp.adapters.http.security.CsrfProtection;
+import dev.omcp.adapters.http.security.SecurityHeaders;
+import dev.omcp.adapters.http.security.TrustedProxies;
+import dev.omcp.adapters.http.server.HttpModule;
+import dev.omcp.adapters.storage.auth.JsonClientRegistrationFile;
+import dev.omcp.adapters.storage.auth.JsonUsersFile;
+import dev.omcp.adapters.storage.auth.JsonlRevocationJournal;
+import dev.omcp.adapters.storage.auth.UsersFileException;
+import dev.omcp.adapters.storage.policy.InvalidPolicyFileException;
+import dev.omcp.adapters.storage.policy.YamlPolicyFile;
+import dev.omcp.adapters.storage.redis.RedisAccountLocks;
+import dev.omcp.adapters.storage.redis.RedisConnection;
+import dev.omcp.adapters.storage.redis.RedisRevocationStore;
+import dev.omcp.app.settings.AccessControlSettings;
+import dev.omcp.core.auth.InMemoryAccountLocks;
+import dev.omcp.core.auth.InMemoryRevocationStore;
+import dev.omcp.core.auth.LoginAttemptsPerAddress;
+import dev.omcp.core.auth.PasswordLoginService;
+import dev.omcp.core.auth.RevocationService;
+import dev.omcp.core.auth.SessionService;
+import dev.omcp.core.auth.VerificationSlots;
+import dev.omcp.core.auth.oidc.ClaimMapping;
+import dev.omcp.core.auth.oidc.DynamicClientRegistrar;
+import dev.omcp.core.auth.oidc.InMemoryClientRegistrationStore;
+import dev.omcp.core.policy.BuiltinPolicy;
+import dev.omcp.core.policy.InvalidPolicyException;
+import dev.omcp.core.policy.OpaAccessPolicy;
+import dev.omcp.core.policy.RolePolicy;
+import dev.omcp.ports.access.AccessPolicy;
+import dev.omcp.ports.audit.AuditTrail;
+import dev.omcp.ports.auth.AccountLocks;
+import dev.omcp.ports.auth.ClientRegistrar;
+import dev.omcp.ports.auth.ClientRegistrationStore;
+import dev.omcp.ports.auth.PasswordLogin;
+import dev.omcp.ports.auth.RevocationStore;
+import java.io.IOException;
+import java.net.http.HttpClient;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.security.SecureRandom;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Base64;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Builds the management plane's access control from {@link AccessControlSettings}: the mode, the
+ * session secret, shared or local state, the policy, the login routes and the guard every
+ * {@code /api} route runs through. Part of the composition root; refuses to start (an exception,
+ * exit code 1) on anything spec 5.2 says must not start.
+ */
+final class ManagementAccessAssembly {
+    private static final Logger LOG = LoggerFactory.getLogger(ManagementAccessAssembly.class);
+    /** Dynamic client registrations kept at most. */
+    private static final int MAX_REGISTERED_CLIENTS = 1000;
+
+    private ManagementAccessAssembly() {}
+
+    /** Everything the rest of the assembly needs from access control. */
+    record Built(
+            ManagementGuard guard,
+            List<HttpModule> modules,
+            SecurityHeaders headers,
+            AccessPolicy policy,
+            String authMode,
+            boolean secretEphemeral,
+            boolean trustProxy,
+            List<AutoCloseable> closeables) {}
+
+    static Built build(AccessControlSettings settings, Clock clock, SecureRandom random, AuditTrail audit) {
+        List<AutoCloseable> closeables = new ArrayList<>();
+        try {
+            return build(settings, clock, random, audit, closeables);
+        } catch (RuntimeException e) {
+            closeAll(closeables);
+            throw e;
+        }
+    }
+
+    private static Built build(AccessControlSettings settings, Clock clock, SecureRandom random, AuditTrail audit,
+            List<AutoCloseable> closeables) {
+        AuthMode mode = AuthMode.valueOf(settings.authMode().toUpperCase(java.util.Locale.ROOT));
+        Optional<JsonUsersFile> users = Optional.empty();
+        if (mode == AuthMode.BASIC) {
+            users = usersFile(settings);
+            if (users.isEmpty()) {
+                mode = AuthMode.ANONYMOUS;
+            }
+        }
+        boolean loginMode = mode != AuthMode.ANONYMOUS;
+
+        byte[] secret;
+        boolean ephemeral = settings.sessionSecret().isEmpty();
+        if (ephemeral) {
+            byte[] generated = new byte[32];
+            random.nextBytes(generated);
+            secret = Base64.getEncoder().encode(generated);
+            if (loginMode) {
+                LOG.warn("event=session-secret-ephemeral reason=\"{}\" effect=\"sessions end when the process restarts and are not "
+                                + "valid on other replicas; set OMCP_SESSION_SECRET to 32 or more random characters\"",
+                        settings.sessionSecretTooShort() ? "OMCP_SESSION_SECRET is shorter than 32 characters and was ignored"
+                                : "OMCP_SESSION_SECRET is not set");
+            }
+        } else {
+            secret = settings.sessionSecret().get().getBytes(StandardCharsets.UTF_8);
+        }
+
+        Duration lifetime = settings.sessionLifetime();
+        Optional<RedisConnection> redis = settings.redisUrl().map(url -> {
+            RedisConnection connection = RedisConnection.connect(url);
+            closeables.add(connection);
+            LOG.info("event=shared-store-connected store={}", connection.description());
+            return connection;
+        });
+        AccountLocks locks = redis.<AccountLocks>map(RedisAccountLocks::new).orElseGet(InMemoryAccountLocks::new);
+        RevocationStore store = redis.<RevocationStore>map(r -> new RedisRevocationStore(r, lifetime,
+                InMemoryRevocationStore.DEFAULT_MAX_ENTRIES)).orElseGet(() -> new InMemoryRevocationStore(lifetime));
+        if (settings.revocationFile().isPresent()) {
+            Path file = Path.of(settings.revocationFile().get());
+            try {
+                store = JsonlRevocationJournal.open(file, store, clock.instant(), lifetime);
+            } catch (IOException e) {
+                throw new IllegalStateException("OMCP_AUTH_REVOCATION_FILE " + file + " cannot be opened ("
+                        + e.getClass().getSimpleName() + ": " + e.getMessage() + ")", e);
+            }
+        }
+
+        AccessPolicy policy = policy(settings, clock);
+        SessionService sessions = new SessionService(clock, random, lifetime, store);
+        RevocationService revocations = new RevocationService(store, clock);
+        SessionCookies cookies = new SessionCookies(secret);
+        TrustedProxies proxies = TrustedProxies.parse(settings.trustProxy());
+        CsrfProtection csrf = new CsrfProtection(settings.csrfBypassBearer(), random);
+        ManagementGuard guard = new ManagementGuard(mode, cookies, sessions, policy, csrf, proxies, audit);
+
+        Optional<PasswordLogin> login = Optional.empty();
+        if (mode == AuthMode.BASIC) {
+            login = Optional.of(new PasswordLoginService(users.orElseThrow(), new ScryptPasswordHasher(random), locks,
+                    settings.lockout(), sessions, clock, VerificationSlots.perCore(), new LoginAttemptsPerAddress(), random));
+            if (settings.lockout().isEmpty()) {
+                LOG.warn("event=lockout-disabled note=\"OMCP_AUTH_LOCKOUT_DISABLED is set; only the per-address login limit applies\"");
+            }
+        }
+
+        List<HttpModule> modules = new ArrayList<>();
+        LoginRoutes loginRoutes = new LoginRoutes(mode, login, sessions, cookies, revocations);
+        modules.add(loginRoutes::register);
+        PolicyRoutes policyRoutes = new PolicyRoutes(policy);
+        modules.add(policyRoutes::register);
+        CspViolationReports reports = new CspViolationReports();
+        modules.add(reports::register);
+        if (mode == AuthMode.OIDC) {
+            modules.add(oidcRoutes(settings, policy, sessions, cookies, secret, random, clock)::register);
+        }
+        LOG.info("event=access-control mode={} policy={} sharedState={} trustProxy={}", mode.wireName(),
+                settings.policyFile().isPresent() ? "file" : settings.opa().isPresent() ? "opa" : "builtin",
+                redis.isPresent() ? "redis" : "memory", proxies.description());
+        return new Built(guard, modules, new SecurityHeaders(settings.cspStrictReport()), policy, mode.wireName(),
+                loginMode && ephemeral, proxies.enabled(), closeables);
+    }
+
+    private static Optional<JsonUsersFile> usersFile(AccessControlSettings settings) {
+        String problem;
+        if (settings.usersFile().isEmpty()) {
+            problem = "OMCP_AUTH=basic needs OMCP_USERS_FILE";
+        } else {
+            try {
+                return Optional.of(JsonUsersFile.load(Path.of(settings.usersFile().get())));
+            } catch (UsersFileException e) {
+                problem = e.getMessage();
+            }
+        }
+        if (!settings.allowFallback()) {
+            // spec 5.2 rule 1: exit code 1
+            throw new IllegalStateException(problem + " (set OMCP_AUTH_ALLOW_FALLBACK=true to run without authentication instead)");
+        }
+        LOG.warn("event=auth-fallback mode=anonymous reason=\"{}\" note=\"OMCP_AUTH_ALLOW_FALLBACK is set: the management API is OPEN\"",
+                problem);
+        return Optional.empty();
+    }
+
+    private static AccessPolicy policy(AccessControlSettings settings, Clock clock) {
+        if (settings.policyFile().isPresent()) {
+            Path file = Path.of(settings.policyFile().get());
+            try {
+                return RolePolicy.fromDocument(YamlPolicyFile.read(file), BuiltinPolicy.ALL, file.toString());
+            } catch (InvalidPolicyFileException e) {
+                throw new IllegalStateException(e.getMessage(), e);
+            } catch (InvalidPolicyException e) {
+                throw new IllegalStateException("OMCP_RBAC_POLICY_FILE " + file + ": " + e.getMessage(), e);
+            }
+        }
+        if (settings.opa().isPresent()) {
+            AccessControlSettings.Opa opa = settings.opa().get();
+            HttpClient http = HttpClient.newBuilder().connectTimeout(opa.timeout())
+                    .followRedirects(HttpClient.Redirect.NEVER).build();
+            OpaDecisionClient client = new OpaDecisionClient(OpaDecisionClient.decisionUrl(opa.url(), opa.decision()), http, opa.timeout());
+            return new OpaAccessPolicy(client, clock, opa.cacheTtl(), BuiltinPolicy.ALL);
+        }
+        return RolePolicy.builtin();
+    }
+
+    private static OidcRoutes oidcRoutes(AccessControlSettings settings, AccessPolicy policy, SessionService sessions,
+            SessionCookies cookies, byte[] secret, SecureRandom random, Clock clock) {
+        AccessControlSettings.Oidc oidc = settings.oidc().orElseThrow();
+        Duration timeout = Duration.ofSeconds(5);
+        HttpClient http = HttpClient.newBuilder().connectTimeout(timeout).followRedirects(HttpClient.Redirect.NEVER).build();
+        OidcClient client = new OidcClient(new OidcSettings(oidc.issuer(), oidc.clientId(), oidc.clientSecret(), oidc.redirectUri(),
+                oidc.scopes(), timeout), http);
+        Set<String> knownRoles = policy instanceof RolePolicy roles ? roles.roleNames() : Set.copyOf(BuiltinPolicy.roleNames());
+        ClaimMapping mapping = new ClaimMapping(oidc.rolesClaim(), oidc.roleMap(), oidc.tenantClaim(), knownRoles);
+        Optional<ClientRegistrar> registrar = Optional.empty();
+        if (oidc.dcrEnabled()) {
+            ClientRegistrationStore store;
+            if (oidc.dcrStore().isPresent()) {
+                try {
+                    store = JsonClientRegistrationFile.open(Path.of(oidc.dcrStore().get()));
+                } catch (IOException e) {
+                    throw new IllegalStateException("OMCP_OIDC_DCR_STORE cannot be opened: " + e.getMessage(), e);
+                }
+            } else {
+                store = new InMemoryClientRegistrationStore();
+                LOG.warn("event=dcr-in-memory note=\"OMCP_OIDC_DCR_STORE is not set: client registrations are lost at restart\"");
+            }
+            registrar = Optional.of(new DynamicClientRegistrar(store, clock, random, MAX_REGISTERED_CLIENTS));
+        }
+        return new OidcRoutes(client, mapping, sessions, cookies, secret, random, clock, registrar);
+    }
+
+    static void closeAll(List<AutoCloseable> closeables) {
+        for (AutoCloseable closeable : closeables) {
+            try {
+                closeable.close();
+            } catch (Exception e) {
+                LOG.warn("event=close-failed resource={} reason=\"{}\"", closeable.getClass().getSimpleName(), e.getMessage());
+            }
+        }
+    }
+}

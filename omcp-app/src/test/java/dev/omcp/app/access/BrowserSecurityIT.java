@@ -1,0 +1,128 @@
+package dev.omcp.app.access;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.omcp.testkit.time.ManualClock;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.util.HashMap;
+import java.util.Map;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** Spec 4.3 (CSRF, CSP reports), 5.2 rules 4 and 5 (Secure, trusted proxies), 5.9 (CSP). */
+class BrowserSecurityIT {
+    @TempDir
+    Path dir;
+
+    private final ManualClock clock = new ManualClock(Instant.parse("2026-03-01T10:00:00Z"));
+    private TestGateway gateway;
+
+    @AfterEach
+    void stop() {
+        if (gateway != null) {
+            gateway.close();
+        }
+    }
+
+    @Test
+    void aMutatingRequestWithoutTheEchoedCsrfToken_is403_audited_andChangesNothing() {
+        gateway = TestGateway.start(Map.of(), clock);
+        Browser browser = gateway.browser();
+        Browser.Reply first = browser.get("/api/me");
+        assertThat(first.cookie("omcp-csrf")).matches("omcp-csrf=[A-Za-z0-9_-]{43}; Path=/; SameSite=Lax");
+        browser.sendCsrf = false;
+        Browser.Reply refused = browser.post("/api/auth/revocations", "{\"sid\": \"s1\"}");
+        assertThat(refused.status()).isEqualTo(403);
+        assertThat(refused.json().path("code").asText()).isEqualTo("OMCP_CSRF_MISMATCH");
+        browser.headers.put("X-CSRF-Token", "not-the-cookie-value-but-long-enough-000000");
+        assertThat(browser.post("/api/auth/revocations", "{\"sid\": \"s1\"}").status()).isEqualTo(403);
+        browser.headers.clear();
+        assertThat(browser.get("/api/auth/revocations").json().path("revocations")).isEmpty();
+        assertThat(gateway.audit.events()).extracting(e -> e.status()).containsExactly(403, 403);
+        browser.sendCsrf = true;
+        assertThat(browser.post("/api/auth/revocations", "{\"sid\": \"s1\"}").status()).isEqualTo(201);
+    }
+
+    @Test
+    void bearerRequestsBypassCsrf_unlessTheBypassIsTurnedOff() {
+        gateway = TestGateway.start(Map.of(), clock);
+        Browser script = gateway.browser();
+        script.sendCsrf = false;
+        script.headers.put("Authorization", "Bearer some-automation-token");
+        assertThat(script.post("/api/auth/revocations", "{\"sid\": \"s1\"}").status()).isEqualTo(201);
+        gateway.close();
+        gateway = TestGateway.start(Map.of("OMCP_CSRF_BYPASS_BEARER", "false"), clock);
+        Browser strict = gateway.browser();
+        strict.sendCsrf = false;
+        strict.headers.put("Authorization", "Bearer some-automation-token");
+        assertThat(strict.post("/api/auth/revocations", "{\"sid\": \"s1\"}").json().path("code").asText()).isEqualTo("OMCP_CSRF_MISMATCH");
+    }
+
+    @Test
+    void everyResponseCarriesTheEnforcedCsp_andTheHardeningHeaders() {
+        gateway = TestGateway.start(Map.of(), clock);
+        for (String path : new String[] {"/api/info", "/healthz", "/api/nowhere"}) {
+            Browser.Reply reply = gateway.browser().get(path);
+            assertThat(reply.header("Content-Security-Policy")).as(path).contains("frame-ancestors 'none'").contains("'unsafe-inline'");
+            assertThat(reply.header("Content-Security-Policy-Report-Only")).isNull();
+            assertThat(reply.header("X-Frame-Options")).isEqualTo("DENY");
+            assertThat(reply.header("X-Content-Type-Options")).isEqualTo("nosniff");
+            assertThat(reply.header("Referrer-Policy")).isEqualTo("no-referrer");
+        }
+    }
+
+    @Test
+    void withStrictReport_theStrictPolicyIsReportedOnly_toTheViolationSink() {
+        gateway = TestGateway.start(Map.of("OMCP_CSP_STRICT_REPORT", "true"), clock);
+        Browser.Reply reply = gateway.browser().get("/api/info");
+        assertThat(reply.header("Content-Security-Policy-Report-Only")).contains("script-src 'self';")
+                .contains("report-uri /api/csp-violations");
+        assertThat(reply.header("Content-Security-Policy")).contains("'unsafe-inline'");
+    }
+
+    @Test
+    void cspReportsAreAcceptedWithoutSessionOrToken_bounded_andNotAudited() {
+        gateway = TestGateway.start(TestGateway.basicMode(dir), clock);
+        Browser browser = gateway.browser();
+        browser.sendCsrf = false;
+        String report = "{\"csp-report\": {\"document-uri\": \"http://127.0.0.1/ui?token=x\", \"violated-directive\": \"script-src\","
+                + " \"blocked-uri\": \"inline\"}}";
+        assertThat(browser.post("/api/csp-violations", report).status()).isEqualTo(204);
+        assertThat(browser.post("/api/csp-violations", "[{\"type\": \"csp-violation\", \"body\": {\"documentURL\": \"http://a/\"}}]").status())
+                .isEqualTo(204);
+        assertThat(browser.post("/api/csp-violations", "{\"x\": \"" + "a".repeat(17_000) + "\"}").status()).isEqualTo(413);
+        assertThat(browser.post("/api/csp-violations", "not json").status()).isEqualTo(400);
+        for (int i = 0; i < 30; i++) {
+            assertThat(browser.post("/api/csp-violations", report).status()).isEqualTo(204);
+        }
+        assertThat(gateway.audit.events()).isEmpty();
+    }
+
+    @Test
+    void theSessionCookieIsSecure_onlyWhenATrustedProxyReportsHttps() {
+        Map<String, String> env = new HashMap<>(TestGateway.basicMode(dir));
+        gateway = TestGateway.start(env, clock);
+        Browser untrusted = gateway.browser();
+        untrusted.headers.put("X-Forwarded-Proto", "https");
+        assertThat(untrusted.login("alice", TestGateway.PASSWORD).cookie("omcp_session")).doesNotContain("Secure");
+        gateway.close();
+        env.put("OMCP_TRUST_PROXY", "127.0.0.1");
+        gateway = TestGateway.start(env, clock);
+        Browser proxied = gateway.browser();
+        proxied.headers.put("X-Forwarded-Proto", "https");
+        proxied.headers.put("X-Forwarded-For", "198.51.100.23");
+        Browser.Reply reply = proxied.login("alice", TestGateway.PASSWORD);
+        assertThat(reply.cookie("omcp_session")).endsWith("; Secure");
+        assertThat(reply.cookie("omcp-csrf")).endsWith("; Secure");
+        assertThat(gateway.audit.events()).last().satisfies(e -> assertThat(e.ip()).isEqualTo("198.51.100.23"));
+        assertThat(proxied.get("/api/info").json().path("governance").path("trustProxy").asBoolean()).isTrue();
+    }
+
+    @Test
+    void anInvalidTrustProxyValueIsASettingsError() {
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> TestGateway.start(Map.of("OMCP_TRUST_PROXY", "my-proxy.local"), clock))
+                .hasMessageContaining("OMCP_TRUST_PROXY");
+    }
+}

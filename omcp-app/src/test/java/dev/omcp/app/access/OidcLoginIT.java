@@ -1,0 +1,380 @@
+package dev.omcp.app.access;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.nimbusds.jose.JOSEException;
+import com.nimbusds.jose.jwk.JWK;
+import com.nimbusds.jose.jwk.RSAKey;
+import com.nimbusds.jose.jwk.gen.RSAKeyGenerator;
+import com.nimbusds.oauth2.sdk.TokenRequest;
+import dev.omcp.ports.audit.AuditEvent;
+import dev.omcp.testkit.time.ManualClock;
+import java.net.InetAddress;
+import java.net.URI;
+import java.net.URLDecoder;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import no.nav.security.mock.oauth2.MockOAuth2Server;
+import no.nav.security.mock.oauth2.OAuth2Config;
+import no.nav.security.mock.oauth2.token.KeyProvider;
+import no.nav.security.mock.oauth2.token.OAuth2TokenCallback;
+import no.nav.security.mock.oauth2.token.OAuth2TokenProvider;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The oidc mode against a real OpenID provider running in the test (mock-oauth2-server: discovery,
+ * JWKS, authorization code with PKCE). The test plays the browser; the gateway's public address
+ * {@code https://gw.example.test} is resolved to the local gateway by the test.
+ */
+class OidcLoginIT {
+    private static final String CLIENT_ID = "omcp-gateway";
+    private static final String PUBLIC_BASE = "https://gw.example.test";
+    private static final String REDIRECT = PUBLIC_BASE + "/api/auth/oidc/callback";
+
+    /** Signs with one key at a time and publishes only that key, like a provider after a rotation. */
+    static final class RotatingKeys extends KeyProvider {
+        private volatile RSAKey current = newKey("key-1");
+
+        static RSAKey newKey(String kid) {
+            try {
+                return new RSAKeyGenerator(2048).keyID(kid).generate();
+            } catch (JOSEException e) {
+                throw new IllegalStateException(e);
+            }
+        }
+
+        /** When set, tokens are signed with this key while the JWKS keeps publishing {@code current}. */
+        private volatile RSAKey forger;
+
+        void rotate(String kid) {
+            current = newKey(kid);
+        }
+
+        void signWithUnpublishedKey() {
+            forger = newKey(current.getKeyID());
+        }
+
+        @Override
+        public JWK signingKey(String issuerId) {
+            boolean publishing = StackWalker.getInstance().walk(frames -> frames.anyMatch(f -> f.getMethodName().equals("publicJwkSet")));
+            return forger != null && !publishing ? forger : current;
+        }
+    }
+
+    /** What the provider puts into the next ID token. */
+    record Person(String subject, Map<String, Object> claims) implements OAuth2TokenCallback {
+        @Override
+        public String issuerId() {
+            return "default";
+        }
+
+        @Override
+        public String subject(TokenRequest request) {
+            return subject;
+        }
+
+        @Override
+        public String typeHeader(TokenRequest request) {
+            return "JWT";
+        }
+
+        @Override
+        public List<String> audience(TokenRequest request) {
+            return List.of(CLIENT_ID);
+        }
+
+        @Override
+        public Map<String, Object> addClaims(TokenRequest request) {
+            return claims;
+        }
+
+        @Override
+        public long tokenExpiry() {
+            return 3600;
+        }
+    }
+
+    private final RotatingKeys keys = new RotatingKeys();
+    private final ManualClock clock = new ManualClock(Instant.now());
+    private MockOAuth2Server provider;
+    private TestGateway gateway;
+
+    @BeforeEach
+    void start() {
+        provider = new MockOAuth2Server(new OAuth2Config(false, null, null, false, new OAuth2TokenProvider(keys)));
+        provider.start(InetAddress.getLoopbackAddress(), 0);
+        gateway = TestGateway.start(oidcEnv(Map.of()), clock);
+    }
+
+    @AfterEach
+    void stop() {
+        if (gateway != null) {
+            gateway.close();
+        }
+        provider.shutdown();
+    }
+
+    private Map<String, String> oidcEnv(Map<String, String> extra) {
+        Map<String, String> env = new HashMap<>();
+        env.put("OMCP_AUTH", "oidc");
+        env.put("OMCP_SESSION_SECRET", TestGateway.SECRET);
+        env.put("OMCP_OIDC_ISSUER", issuer());
+        env.put("OMCP_OIDC_CLIENT_ID", CLIENT_ID);
+        env.put("OMCP_OIDC_CLIENT_SECRET", "client-secret-at-the-provider");
+        env.put("OMCP_OIDC_REDIRECT_URI", REDIRECT);
+        env.put("OMCP_OIDC_ROLE_MAP", "{\"sre\": \"operator\", \"platform-admins\": [\"admin\"]}");
+        env.put("OMCP_OIDC_TENANT_CLAIM", "org");
+        env.putAll(extra);
+        return env;
+    }
+
+    private String issuer() {
+        return provider.issuerUrl("default").toString().replaceAll("/$", "");
+    }
+
+    private String local(String publicUrl) {
+        return publicUrl.replace(PUBLIC_BASE, gateway.base());
+    }
+
+    private static Map<String, String> query(String url) {
+        Map<String, String> values = new LinkedHashMap<>();
+        String raw = URI.create(url).getRawQuery();
+        if (raw != null) {
+            for (String pair : raw.split("&")) {
+                int eq = pair.indexOf('=');
+                values.put(URLDecoder.decode(pair.substring(0, eq), StandardCharsets.UTF_8),
+                        URLDecoder.decode(pair.substring(eq + 1), StandardCharsets.UTF_8));
+            }
+        }
+        return values;
+    }
+
+    /** Follows the login to the provider and back; returns the gateway's answer to the callback. */
+    private Browser.Reply signIn(Browser browser, Person person) {
+        provider.enqueueCallback(person);
+        Browser.Reply start = browser.get("/api/auth/oidc/login");
+        assertThat(start.status()).isEqualTo(302);
+        Browser.Reply authorize = browser.get(start.header("Location"));
+        assertThat(authorize.status()).as("the provider redirects back with a code").isEqualTo(302);
+        return browser.get(local(authorize.header("Location")));
+    }
+
+    private static Person person(String subject, Map<String, Object> claims) {
+        return new Person(subject, claims);
+    }
+
+    @Test
+    void login_redirectsWithPkceStateNonceAndTheExactRedirectUri() {
+        Browser browser = gateway.browser();
+        Browser.Reply start = browser.get("/api/auth/oidc/login");
+        assertThat(start.status()).isEqualTo(302);
+        Map<String, String> params = query(start.header("Location"));
+        assertThat(start.header("Location")).startsWith(issuer() + "/authorize?");
+        assertThat(params).containsEntry("response_type", "code").containsEntry("client_id", CLIENT_ID)
+                .containsEntry("redirect_uri", REDIRECT).containsEntry("code_challenge_method", "S256")
+                .containsEntry("scope", "openid profile email");
+        assertThat(params.get("state")).hasSizeGreaterThanOrEqualTo(43);
+        assertThat(params.get("nonce")).hasSizeGreaterThanOrEqualTo(43);
+        assertThat(params.get("code_challenge")).hasSize(43);
+        assertThat(start.cookie("omcp_oidc")).contains("Path=/api/auth/oidc").contains("HttpOnly").contains("Max-Age=600");
+    }
+
+    @Test
+    void callback_setsTheSameSessionCookie_withRolesMappedFromGroups_andTheTenantClaim() {
+        Browser browser = gateway.browser();
+        Browser.Reply callback = signIn(browser, person("u-123", Map.of("name", "Una Ops", "groups", List.of("sre", "platform-admins", "other"),
+                "org", "acme")));
+        assertThat(callback.status()).isEqualTo(302);
+        assertThat(callback.header("Location")).isEqualTo("/");
+        assertThat(callback.cookie("omcp_session")).contains("HttpOnly").contains("SameSite=Lax").contains("Max-Age=43200");
+        JsonNode me = browser.get("/api/me").json();
+        assertThat(me.path("sub").asText()).isEqualTo("u-123");
+        assertThat(me.path("name").asText()).isEqualTo("Una Ops");
+        assertThat(me.path("roles").toString()).isEqualTo("[\"admin\",\"operator\"]");
+        assertThat(me.path("tenant").asText()).isEqualTo("acme");
+        assertThat(me.path("authKind").asText()).isEqualTo("session");
+        assertThat(browser.get("/api/policy").status()).isEqualTo(200);
+        AuditEvent login = gateway.audit.events().stream().filter(e -> e.action().equals("oidc-login")).findFirst().orElseThrow();
+        assertThat(login.actor()).isEqualTo("u-123");
+        assertThat(login.status()).isEqualTo(302);
+    }
+
+    @Test
+    void aPersonWithoutMappedGroupsLogsInWithoutPermissions() {
+        Browser browser = gateway.browser();
+        signIn(browser, person("u-9", Map.of("groups", List.of("marketing"))));
+        JsonNode me = browser.get("/api/me").json();
+        assertThat(me.path("roles")).isEmpty();
+        assertThat(me.path("permissions")).isEmpty();
+        assertThat(browser.get("/api/policy").status()).isEqualTo(403);
+    }
+
+    @Test
+    void theLoginReturnsToALocalPathOnly() {
+        Browser browser = gateway.browser();
+        provider.enqueueCallback(person("u-1", Map.of()));
+        Browser.Reply start = browser.get("/api/auth/oidc/login?returnTo=/ui/sources");
+        Browser.Reply authorize = browser.get(start.header("Location"));
+        assertThat(browser.get(local(authorize.header("Location"))).header("Location")).isEqualTo("/ui/sources");
+        for (String evil : new String[] {"//evil.example.com", "https://evil.example.com", "/\\evil.example.com"}) {
+            Browser other = gateway.browser();
+            provider.enqueueCallback(person("u-1", Map.of()));
+            Browser.Reply s = other.get("/api/auth/oidc/login?returnTo=" + java.net.URLEncoder.encode(evil, StandardCharsets.UTF_8));
+            Browser.Reply a = other.get(s.header("Location"));
+            assertThat(other.get(local(a.header("Location"))).header("Location")).as(evil).isEqualTo("/");
+        }
+    }
+
+    @Test
+    void aCallbackWithoutTheLoginStateCookie_orWithAnotherLoginsState_isRefused() {
+        Browser victim = gateway.browser();
+        provider.enqueueCallback(person("attacker", Map.of()));
+        Browser.Reply start = victim.get("/api/auth/oidc/login");
+        Browser.Reply authorize = victim.get(start.header("Location"));
+        String callback = local(authorize.header("Location"));
+        // login CSRF: the attacker's callback URL opened in a browser that never started this login
+        Browser fresh = gateway.browser();
+        Browser.Reply noState = fresh.get(callback);
+        assertThat(noState.status()).isEqualTo(400);
+        assertThat(noState.json().path("code").asText()).isEqualTo("OMCP_OIDC_STATE_INVALID");
+        // a browser whose own login is in progress, with another login's callback
+        Browser other = gateway.browser();
+        other.get("/api/auth/oidc/login");
+        Browser.Reply mismatch = other.get(callback);
+        assertThat(mismatch.status()).isEqualTo(400);
+        assertThat(mismatch.json().path("error").asText()).contains("does not match");
+        assertThat(other.get("/api/me").status()).isEqualTo(401);
+        assertThat(gateway.audit.events()).filteredOn(e -> e.action().equals("oidc-login")).extracting(AuditEvent::status)
+                .containsExactly(400, 400);
+    }
+
+    @Test
+    void anExpiredLoginStateIsRefused() {
+        Browser browser = gateway.browser();
+        provider.enqueueCallback(person("u-1", Map.of()));
+        Browser.Reply start = browser.get("/api/auth/oidc/login");
+        Browser.Reply authorize = browser.get(start.header("Location"));
+        clock.advance(Duration.ofMinutes(11));
+        Browser.Reply late = browser.get(local(authorize.header("Location")));
+        assertThat(late.status()).isEqualTo(400);
+        assertThat(late.json().path("error").asText()).contains("expired");
+    }
+
+    @Test
+    void anIdTokenWithAnotherLoginsNonceIsRefused() {
+        Browser browser = gateway.browser();
+        Browser.Reply start = browser.get("/api/auth/oidc/login");
+        Map<String, String> params = query(start.header("Location"));
+        // the same state and PKCE challenge, but the authorization request names a different nonce
+        String forged = issuer() + "/authorize?response_type=code&client_id=" + CLIENT_ID + "&redirect_uri="
+                + java.net.URLEncoder.encode(REDIRECT, StandardCharsets.UTF_8) + "&scope=openid&state=" + params.get("state")
+                + "&nonce=attacker-chosen-nonce&code_challenge=" + params.get("code_challenge") + "&code_challenge_method=S256";
+        provider.enqueueCallback(person("u-1", Map.of()));
+        Browser.Reply authorize = browser.get(forged);
+        Browser.Reply callback = browser.get(local(authorize.header("Location")));
+        assertThat(callback.status()).isEqualTo(401);
+        assertThat(callback.json().path("code").asText()).isEqualTo("OMCP_OIDC_FAILED");
+        assertThat(callback.json().path("error").asText()).contains("nonce");
+        assertThat(browser.get("/api/me").status()).isEqualTo(401);
+    }
+
+    @Test
+    void aRotatedProviderKeyIsPickedUpWithoutRestart() {
+        Browser first = gateway.browser();
+        signIn(first, person("u-1", Map.of("groups", List.of("sre"))));
+        assertThat(first.get("/api/me").status()).isEqualTo(200);
+        keys.rotate("key-2");
+        Browser second = gateway.browser();
+        Browser.Reply callback = signIn(second, person("u-2", Map.of("groups", List.of("sre"))));
+        assertThat(callback.status()).isEqualTo(302);
+        assertThat(second.get("/api/me").json().path("sub").asText()).isEqualTo("u-2");
+    }
+
+    @Test
+    void anIdTokenSignedWithAKeyTheProviderDoesNotPublishIsRefused_evenWithAKnownKeyId() {
+        keys.signWithUnpublishedKey();
+        Browser browser = gateway.browser();
+        Browser.Reply callback = signIn(browser, person("u-1", Map.of("groups", List.of("platform-admins"))));
+        assertThat(callback.status()).isEqualTo(401);
+        assertThat(callback.json().path("error").asText()).contains("signature");
+        assertThat(callback.cookie("omcp_session")).isNull();
+        assertThat(browser.get("/api/me").status()).isEqualTo(401);
+    }
+
+    @Test
+    void anErrorFromTheProviderIsA401_andNoSession() {
+        Browser browser = gateway.browser();
+        browser.get("/api/auth/oidc/login");
+        Browser.Reply reply = browser.get("/api/auth/oidc/callback?error=access_denied&state=x");
+        assertThat(reply.status()).isEqualTo(401);
+        assertThat(reply.json().path("code").asText()).isEqualTo("OMCP_OIDC_DENIED");
+        assertThat(reply.json().path("error").asText()).contains("access_denied");
+    }
+
+    @Test
+    void inOidcMode_passwordLoginIsOff_andA401PointsToTheProvider() {
+        Browser browser = gateway.browser();
+        assertThat(browser.login("alice", "x").json().path("code").asText()).isEqualTo("OMCP_LOGIN_NOT_AVAILABLE");
+        Browser.Reply refused = browser.get("/api/policy");
+        assertThat(refused.status()).isEqualTo(401);
+        assertThat(refused.json().path("mode").asText()).isEqualTo("oidc");
+        assertThat(refused.json().path("error").asText()).contains("/api/auth/oidc/login");
+        assertThat(browser.get("/api/info").json().path("governance").path("authMode").asText()).isEqualTo("oidc");
+    }
+
+    @Test
+    void profilesSetClaimDefaults_keycloakReadsNestedRealmRoles() {
+        gateway.close();
+        Map<String, String> env = oidcEnv(Map.of("OMCP_OIDC_PROFILE", "keycloak"));
+        env.remove("OMCP_OIDC_ROLE_MAP");
+        gateway = TestGateway.start(env, clock);
+        Browser browser = gateway.browser();
+        signIn(browser, person("kc-1", Map.of("realm_access", Map.of("roles", List.of("viewer", "offline_access")))));
+        assertThat(browser.get("/api/me").json().path("roles").toString()).isEqualTo("[\"viewer\"]");
+    }
+
+    @Test
+    void anUnreachableProviderIs502() {
+        gateway.close();
+        gateway = TestGateway.start(oidcEnv(Map.of("OMCP_OIDC_ISSUER", "http://127.0.0.1:9/nowhere")), clock);
+        Browser.Reply reply = gateway.browser().get("/api/auth/oidc/login");
+        assertThat(reply.status()).isEqualTo(502);
+        assertThat(reply.json().path("code").asText()).isEqualTo("OMCP_OIDC_UNAVAILABLE");
+    }
+
+    @Test
+    void dynamicClientRegistration_onlyWhenEnabled() {
+        Browser browser = gateway.browser();
+        String request = "{\"redirect_uris\": [\"http://127.0.0.1:33418/callback\"], \"client_name\": \"Cursor\","
+                + " \"token_endpoint_auth_method\": \"none\"}";
+        assertThat(browser.post("/api/auth/oidc/register", request).status()).as("off by default").isEqualTo(404);
+        gateway.close();
+        gateway = TestGateway.start(oidcEnv(Map.of("OMCP_OIDC_DCR_ENABLED", "true")), clock);
+        Browser client = gateway.browser();
+        client.sendCsrf = false;
+        Browser.Reply registered = client.post("/api/auth/oidc/register", request);
+        assertThat(registered.status()).isEqualTo(201);
+        JsonNode body = registered.json();
+        assertThat(body.path("client_id").asText()).matches("[0-9a-f-]{36}");
+        assertThat(body.has("client_secret")).isFalse();
+        assertThat(body.path("redirect_uris").toString()).isEqualTo("[\"http://127.0.0.1:33418/callback\"]");
+        assertThat(body.path("grant_types").toString()).isEqualTo("[\"authorization_code\"]");
+        Browser.Reply confidential = client.post("/api/auth/oidc/register", "{\"redirect_uris\": [\"https://app.example.com/cb\"]}");
+        assertThat(confidential.json().path("client_secret").asText()).hasSizeGreaterThanOrEqualTo(43);
+        Browser.Reply rejected = client.post("/api/auth/oidc/register", "{\"redirect_uris\": [\"http://evil.example.com/cb\"]}");
+        assertThat(rejected.status()).isEqualTo(400);
+        assertThat(rejected.json().path("error").asText()).isEqualTo("invalid_redirect_uri");
+        assertThat(client.post("/api/auth/oidc/register", "{\"redirect_uris\": \"https://a/cb\"}").json().path("error").asText())
+                .isEqualTo("invalid_client_metadata");
+        AuditEvent audited = gateway.audit.events().stream().filter(e -> e.action().equals("client-register")).findFirst().orElseThrow();
+        assertThat(audited.target()).isEqualTo(body.path("client_id").asText());
+    }
+}

@@ -1,0 +1,116 @@
+package dev.omcp.app.access;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.sun.net.httpserver.HttpServer;
+import dev.omcp.testkit.time.ManualClock;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.concurrent.Executors;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * OMCP_OPA_URL end to end, against an HTTP server speaking OPA's Data API with a small policy:
+ * admins may do everything, viewers may read.
+ */
+class OpaIT {
+    private static final ObjectMapper MAPPER = new ObjectMapper();
+
+    @TempDir
+    Path dir;
+
+    private final ManualClock clock = new ManualClock(Instant.parse("2026-03-01T10:00:00Z"));
+    private final AtomicBoolean failing = new AtomicBoolean();
+    private final AtomicInteger queries = new AtomicInteger();
+    private HttpServer opa;
+    private TestGateway gateway;
+
+    @BeforeEach
+    void start() throws IOException {
+        opa = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
+        opa.setExecutor(Executors.newVirtualThreadPerTaskExecutor());
+        opa.createContext("/v1/data/omcp/authz/allow", exchange -> {
+            queries.incrementAndGet();
+            JsonNode input = MAPPER.readTree(exchange.getRequestBody().readAllBytes()).path("input");
+            String roles = input.path("subject").path("roles").toString();
+            boolean allow = roles.contains("\"admin\"") || (roles.contains("\"viewer\"") && input.path("action").asText().equals("read"));
+            byte[] body = (failing.get() ? "{\"code\":\"internal_error\"}" : "{\"result\": " + allow + "}").getBytes(StandardCharsets.UTF_8);
+            exchange.sendResponseHeaders(failing.get() ? 500 : 200, body.length);
+            try (OutputStream out = exchange.getResponseBody()) {
+                out.write(body);
+            }
+        });
+        opa.start();
+        Map<String, String> env = new HashMap<>(TestGateway.basicMode(dir));
+        env.put("OMCP_OPA_URL", "http://127.0.0.1:" + opa.getAddress().getPort());
+        env.put("OMCP_OPA_CACHE_TTL", "30");
+        gateway = TestGateway.start(env, clock);
+    }
+
+    @AfterEach
+    void stop() {
+        gateway.close();
+        opa.stop(0);
+    }
+
+    @Test
+    void opaDecidesEveryPermission_andMeListsWhatItAllows() {
+        Browser viewer = gateway.browser();
+        viewer.login("victor", TestGateway.PASSWORD);
+        assertThat(viewer.get("/api/policy").status()).isEqualTo(200);
+        Browser.Reply refused = viewer.post("/api/auth/revocations", "{\"sub\": \"alice\"}");
+        assertThat(refused.status()).isEqualTo(403);
+        assertThat(refused.json().path("code").asText()).isEqualTo("OMCP_PERMISSION_DENIED");
+        assertThat(refused.json().path("have").toString()).contains("audit:read").doesNotContain("users:delete");
+        assertThat(viewer.get("/api/me").json().path("permissions").toString()).contains("sources:read").doesNotContain("write");
+        Browser admin = gateway.browser();
+        admin.login("alice", TestGateway.PASSWORD);
+        assertThat(admin.post("/api/auth/revocations", "{\"sub\": \"olivia\"}").status()).isEqualTo(201);
+        assertThat(admin.get("/api/policy").json().path("note").asText()).contains("OPA").contains("fails closed");
+    }
+
+    @Test
+    void decisionsAreCached_forTheTtl() {
+        Browser viewer = gateway.browser();
+        viewer.login("victor", TestGateway.PASSWORD);
+        viewer.get("/api/policy");
+        int asked = queries.get();
+        viewer.get("/api/policy");
+        assertThat(queries.get()).isEqualTo(asked);
+        clock.advance(Duration.ofSeconds(30));
+        viewer.get("/api/policy");
+        assertThat(queries.get()).isEqualTo(asked + 1);
+    }
+
+    @Test
+    void whenOpaFails_requestsThatNeedAPermissionFailClosedWith503() {
+        Browser admin = gateway.browser();
+        admin.login("alice", TestGateway.PASSWORD);
+        failing.set(true);
+        Browser.Reply reply = admin.post("/api/auth/revocations", "{\"sub\": \"olivia\"}");
+        assertThat(reply.status()).isEqualTo(503);
+        assertThat(reply.json().path("code").asText()).isEqualTo("OMCP_POLICY_UNAVAILABLE");
+        assertThat(reply.body()).doesNotContain("127.0.0.1");
+        failing.set(false);
+        assertThat(admin.get("/api/auth/revocations").json().path("revocations")).as("nothing was revoked").isEmpty();
+        opa.stop(0);
+        clock.advance(Duration.ofMinutes(1));
+        assertThat(admin.get("/api/policy").status()).isEqualTo(503);
+        assertThat(gateway.audit.events()).anySatisfy(e -> assertThat(e.status()).isEqualTo(503));
+    }
+}

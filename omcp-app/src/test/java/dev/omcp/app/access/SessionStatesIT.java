@@ -1,0 +1,165 @@
+package dev.omcp.app.access;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.omcp.ports.audit.AuditEvent;
+import dev.omcp.testkit.time.ManualClock;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.HashMap;
+import java.util.Map;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** Spec 3.4 (session states), 2.8 and the revocation routes of 4.3, row by row. */
+class SessionStatesIT {
+    @TempDir
+    Path dir;
+
+    private final ManualClock clock = new ManualClock(Instant.parse("2026-03-01T10:00:00Z"));
+    private TestGateway gateway;
+
+    @AfterEach
+    void stop() {
+        if (gateway != null) {
+            gateway.close();
+        }
+    }
+
+    private Browser loggedIn(String user) {
+        Browser browser = gateway.browser();
+        assertThat(browser.login(user, TestGateway.PASSWORD).status()).isEqualTo(200);
+        return browser;
+    }
+
+    @Test
+    void valid_to_revoked_byAnAdminRevokingTheSid() {
+        gateway = TestGateway.start(TestGateway.basicMode(dir), clock);
+        Browser victor = loggedIn("victor");
+        Browser other = loggedIn("victor");
+        String sid = victor.get("/api/me").json().path("sid").asText();
+        Browser admin = loggedIn("alice");
+        Browser.Reply revoked = admin.post("/api/auth/revocations", "{\"sid\": \"" + sid + "\", \"reason\": \"stolen laptop\"}");
+        assertThat(revoked.status()).isEqualTo(201);
+        assertThat(revoked.json().path("sid").asText()).isEqualTo(sid);
+        assertThat(revoked.json().path("revokedBy").asText()).isEqualTo("alice");
+        assertThat(victor.get("/api/me").status()).isEqualTo(401);
+        assertThat(other.get("/api/me").status()).as("another session of the same user").isEqualTo(200);
+        AuditEvent event = gateway.audit.events().stream().filter(e -> e.path().equals("/api/auth/revocations")).findFirst().orElseThrow();
+        assertThat(event.actor()).isEqualTo("alice");
+        assertThat(event.resource()).isEqualTo("users");
+        assertThat(event.action()).isEqualTo("delete");
+        assertThat(event.target()).isEqualTo("sid:" + sid);
+        assertThat(event.status()).isEqualTo(201);
+    }
+
+    @Test
+    void valid_to_revoked_byASubRevocation_forSessionsIssuedBefore_aLaterLoginWorks() {
+        gateway = TestGateway.start(TestGateway.basicMode(dir), clock);
+        Browser before = loggedIn("olivia");
+        clock.advance(Duration.ofSeconds(5));
+        Browser admin = loggedIn("alice");
+        assertThat(admin.post("/api/auth/revocations", "{\"sub\": \"olivia\", \"reason\": \"left\"}").status()).isEqualTo(201);
+        assertThat(before.get("/api/me").status()).isEqualTo(401);
+        clock.advance(Duration.ofSeconds(1));
+        Browser after = loggedIn("olivia");
+        assertThat(after.get("/api/me").status()).isEqualTo(200);
+        JsonNode list = admin.get("/api/auth/revocations").json().path("revocations");
+        assertThat(list).hasSize(1);
+        assertThat(list.get(0).path("sub").asText()).isEqualTo("olivia");
+        assertThat(list.get(0).path("reason").asText()).isEqualTo("left");
+        assertThat(list.get(0).path("revokedAt").asText()).isEqualTo("2026-03-01T10:00:05Z");
+    }
+
+    @Test
+    void valid_to_expired_after12Hours() {
+        gateway = TestGateway.start(TestGateway.basicMode(dir), clock);
+        Browser browser = loggedIn("victor");
+        clock.advance(Duration.ofHours(12).minusSeconds(1));
+        assertThat(browser.get("/api/me").status()).isEqualTo(200);
+        clock.advance(Duration.ofSeconds(1));
+        assertThat(browser.get("/api/me").status()).isEqualTo(401);
+    }
+
+    @Test
+    void aConfiguredLifetimeApplies() {
+        Map<String, String> env = new HashMap<>(TestGateway.basicMode(dir));
+        env.put("OMCP_SESSION_LIFETIME", "600");
+        gateway = TestGateway.start(env, clock);
+        Browser browser = loggedIn("victor");
+        clock.advance(Duration.ofSeconds(600));
+        assertThat(browser.get("/api/me").status()).isEqualTo(401);
+    }
+
+    @Test
+    void valid_to_invalid_whenTheSessionSecretIsRotated() {
+        gateway = TestGateway.start(TestGateway.basicMode(dir), clock);
+        Browser browser = loggedIn("victor");
+        gateway.close();
+        Map<String, String> env = new HashMap<>(TestGateway.basicMode(dir));
+        gateway = TestGateway.start(env, clock);
+        Browser sameSecret = gateway.browser();
+        sameSecret.cookies.putAll(browser.cookies);
+        assertThat(sameSecret.get("/api/me").status()).as("a restart with the same secret keeps sessions").isEqualTo(200);
+        gateway.close();
+        env.put("OMCP_SESSION_SECRET", "a-completely-different-secret-of-40-chars");
+        gateway = TestGateway.start(env, clock);
+        Browser rotated = gateway.browser();
+        rotated.cookies.putAll(browser.cookies);
+        assertThat(rotated.get("/api/me").status()).isEqualTo(401);
+    }
+
+    @Test
+    void revocationsNeedUsersDelete_aViewerGets403WithTheRequiredPermission() {
+        gateway = TestGateway.start(TestGateway.basicMode(dir), clock);
+        Browser operator = loggedIn("olivia");
+        Browser.Reply refused = operator.post("/api/auth/revocations", "{\"sub\": \"alice\"}");
+        assertThat(refused.status()).isEqualTo(403);
+        assertThat(refused.json().path("code").asText()).isEqualTo("OMCP_PERMISSION_DENIED");
+        assertThat(refused.json().path("required").path("resource").asText()).isEqualTo("users");
+        assertThat(refused.json().path("required").path("action").asText()).isEqualTo("delete");
+        assertThat(refused.json().path("have").toString()).contains("sources:write").doesNotContain("users:delete");
+        assertThat(operator.get("/api/auth/revocations").status()).isEqualTo(403);
+        assertThat(loggedIn("alice").get("/api/me").status()).as("nothing was revoked").isEqualTo(200);
+        assertThat(gateway.audit.events()).anySatisfy(e -> {
+            assertThat(e.path()).isEqualTo("/api/auth/revocations");
+            assertThat(e.status()).isEqualTo(403);
+            assertThat(e.actor()).isEqualTo("olivia");
+        });
+    }
+
+    @Test
+    void malformedRevocationsAre400_andRevokeNothing() {
+        gateway = TestGateway.start(TestGateway.basicMode(dir), clock);
+        Browser admin = loggedIn("alice");
+        for (String body : new String[] {"{}", "{\"sid\": \"a\", \"sub\": \"b\"}", "{\"sid\": 5}", "[]", "{\"sub\": \"\"}",
+                "{\"sub\": \"" + "x".repeat(300) + "\"}", "{\"sid\": \"a\", \"reason\": 7}"}) {
+            Browser.Reply reply = admin.post("/api/auth/revocations", body);
+            assertThat(reply.status()).as(body).isEqualTo(400);
+            assertThat(reply.json().path("code").asText()).isEqualTo("OMCP_BAD_REQUEST");
+        }
+        assertThat(admin.get("/api/auth/revocations").json().path("revocations")).isEmpty();
+    }
+
+    @Test
+    void revocationsSurviveARestart_inA0600JsonlFile() throws Exception {
+        Path file = dir.resolve("revocations.jsonl");
+        Map<String, String> env = new HashMap<>(TestGateway.basicMode(dir));
+        env.put("OMCP_AUTH_REVOCATION_FILE", file.toString());
+        gateway = TestGateway.start(env, clock);
+        Browser victor = loggedIn("victor");
+        loggedIn("alice").post("/api/auth/revocations", "{\"sub\": \"victor\", \"reason\": \"audit\"}");
+        assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(file))).isEqualTo("rw-------");
+        assertThat(Files.readString(file)).contains("\"sub\":\"victor\"");
+        gateway.close();
+        gateway = TestGateway.start(env, clock);
+        Browser restarted = gateway.browser();
+        restarted.cookies.putAll(victor.cookies);
+        assertThat(restarted.get("/api/me").status()).isEqualTo(401);
+    }
+}

@@ -1,0 +1,163 @@
+package dev.omcp.app.access;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.omcp.adapters.storage.redis.RedisAccountLocks;
+import dev.omcp.adapters.storage.redis.RedisConnection;
+import dev.omcp.adapters.storage.redis.RedisRevocationStore;
+import dev.omcp.core.auth.InMemoryAccountLocks;
+import dev.omcp.core.auth.InMemoryRevocationStore;
+import dev.omcp.ports.auth.AccountLocks;
+import dev.omcp.ports.auth.FailureOutcome;
+import dev.omcp.ports.auth.LockoutPolicy;
+import dev.omcp.ports.auth.Revocation;
+import dev.omcp.ports.auth.RevocationStore;
+import dev.omcp.ports.auth.RevocationTarget;
+import dev.omcp.testkit.redis.RedisServerProcess;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The AccountLocks and RevocationStore contracts, run on the in-memory stores of the core and on
+ * the Redis stores against a real redis-server: the Lua scripts must behave exactly like the core's
+ * rules (spec 3.3, 3.4).
+ */
+@Tag("backend")
+class SharedStateContractIT {
+    private static RedisServerProcess redisServer;
+    private static RedisConnection redis;
+    private static final Instant T0 = Instant.parse("2026-03-01T10:00:00Z");
+
+    @BeforeAll
+    static void startRedis() {
+        redisServer = RedisServerProcess.start();
+        redis = RedisConnection.connect(redisServer.url());
+    }
+
+    @AfterAll
+    static void stopRedis() {
+        if (redis != null) {
+            redis.close();
+        }
+        if (redisServer != null) {
+            redisServer.close();
+        }
+    }
+
+    /** A script of failures, clears and time steps; the outcomes must be equal on both stores. */
+    private static List<String> lockoutScript(AccountLocks locks) {
+        LockoutPolicy policy = LockoutPolicy.DEFAULT;
+        List<String> trace = new ArrayList<>();
+        Instant now = T0;
+        for (int lock = 0; lock < 8; lock++) {
+            for (int i = 0; i < 5; i++) {
+                FailureOutcome outcome = locks.recordFailure("alice", now, policy);
+                trace.add(outcome.failuresInWindow() + "/" + outcome.lockedUntil().map(u -> Duration.between(T0, u).toSeconds()).orElse(-1L));
+                now = now.plusSeconds(10);
+            }
+            trace.add("locked " + locks.lockedUntil("alice", now).isPresent());
+            now = locks.lockedUntil("alice", now).orElse(now);
+            trace.add("after " + locks.lockedUntil("alice", now).isPresent());
+        }
+        FailureOutcome windowed = locks.recordFailure("bob", now, policy);
+        trace.add("bob " + windowed.failuresInWindow());
+        now = now.plus(policy.window());
+        trace.add("bob later " + locks.recordFailure("bob", now, policy).failuresInWindow());
+        locks.clear("alice");
+        Instant cleared = now;
+        for (int i = 0; i < 4; i++) {
+            locks.recordFailure("alice", cleared, policy);
+        }
+        trace.add("cleared " + locks.recordFailure("alice", cleared, policy).lockedUntil()
+                .map(u -> Duration.between(cleared, u).toSeconds()).orElse(-1L));
+        Instant quiet = now.plus(Duration.ofHours(25));
+        for (int i = 0; i < 4; i++) {
+            locks.recordFailure("alice", quiet, policy);
+        }
+        trace.add("forgotten " + locks.recordFailure("alice", quiet, policy).lockedUntil().map(u -> Duration.between(quiet, u).toSeconds())
+                .orElse(-1L));
+        return trace;
+    }
+
+    @Test
+    void redisLockoutBehavesExactlyLikeTheCoreRule() {
+        redisServer.flushAll();
+        List<String> memory = lockoutScript(new InMemoryAccountLocks());
+        List<String> shared = lockoutScript(new RedisAccountLocks(redis));
+        assertThat(shared).isEqualTo(memory);
+        assertThat(memory).contains("cleared 60", "forgotten 60", "bob 1", "bob later 1");
+    }
+
+    @Test
+    void concurrentFailuresThroughTwoClients_countOneStreakAndLockOnce() throws Exception {
+        redisServer.flushAll();
+        try (RedisConnection second = RedisConnection.connect(redisServer.url())) {
+            List<AccountLocks> replicas = List.of(new RedisAccountLocks(redis), new RedisAccountLocks(second));
+            AtomicInteger lockingFailures = new AtomicInteger();
+            CountDownLatch go = new CountDownLatch(1);
+            List<Thread> threads = new ArrayList<>();
+            // Many more virtual threads than pooled connections: the pool must park them, not spin.
+            for (int i = 0; i < 200; i++) {
+                AccountLocks locks = replicas.get(i % 2);
+                threads.add(Thread.ofVirtual().start(() -> {
+                    try {
+                        go.await();
+                    } catch (InterruptedException e) {
+                        Thread.currentThread().interrupt();
+                    }
+                    if (locks.recordFailure("carol", T0, LockoutPolicy.DEFAULT).failuresInWindow() == 5) {
+                        lockingFailures.incrementAndGet();
+                    }
+                }));
+            }
+            go.countDown();
+            for (Thread thread : threads) {
+                thread.join();
+            }
+            assertThat(lockingFailures).hasValue(1);
+            assertThat(replicas.get(1).lockedUntil("carol", T0)).contains(T0.plusSeconds(60));
+        }
+    }
+
+    private static List<String> revocationScript(RevocationStore store) {
+        List<String> trace = new ArrayList<>();
+        store.add(new Revocation(RevocationTarget.SID, "s1", "stolen", T0, "root"));
+        store.add(new Revocation(RevocationTarget.SUB, "alice", "first", T0.plusSeconds(1), "root"));
+        store.add(new Revocation(RevocationTarget.SUB, "alice", "second", T0.plusSeconds(5), "root"));
+        store.add(new Revocation(RevocationTarget.SUB, "alice", "older arrives late", T0.plusSeconds(3), "root"));
+        trace.add("s1 " + store.lookup("s1", "x").sessionRevoked());
+        trace.add("s2 " + store.lookup("s2", "x").sessionRevoked());
+        trace.add("alice " + store.lookup("s2", "alice").subjectRevokedAt().orElseThrow());
+        store.current(T0.plusSeconds(10)).forEach(r -> trace.add("list " + r.target() + " " + r.value() + " " + r.reason()));
+        store.add(new Revocation(RevocationTarget.SID, "s3", "", T0.plus(Duration.ofHours(13)), "root"));
+        store.current(T0.plus(Duration.ofHours(13))).forEach(r -> trace.add("later " + r.value()));
+        return trace;
+    }
+
+    @Test
+    void theRedisBlocklistBehavesLikeTheMemoryOne() {
+        redisServer.flushAll();
+        List<String> memory = revocationScript(new InMemoryRevocationStore(Duration.ofHours(12)));
+        List<String> shared = revocationScript(new RedisRevocationStore(redis, Duration.ofHours(12), 1000));
+        assertThat(shared).isEqualTo(memory);
+        assertThat(memory).contains("list SUB alice second", "later s3").doesNotContain("later s1");
+    }
+
+    @Test
+    void aFullSharedBlocklistRefusesNewEntries() {
+        redisServer.flushAll();
+        RedisRevocationStore small = new RedisRevocationStore(redis, Duration.ofHours(12), 2);
+        small.add(new Revocation(RevocationTarget.SID, "a", "", T0, "root"));
+        small.add(new Revocation(RevocationTarget.SID, "b", "", T0, "root"));
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> small.add(new Revocation(RevocationTarget.SID, "c", "", T0, "root")))
+                .isInstanceOf(IllegalStateException.class).hasMessageContaining("blocklist");
+    }
+}

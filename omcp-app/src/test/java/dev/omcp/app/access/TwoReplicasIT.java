@@ -1,0 +1,90 @@
+package dev.omcp.app.access;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.omcp.testkit.redis.RedisServerProcess;
+import dev.omcp.testkit.time.ManualClock;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.util.HashMap;
+import java.util.Map;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** Two gateway instances sharing one real Redis (OMCP_REDIS_URL / OMCP_STORE_URL): spec 3.3 and 3.4 across replicas. */
+@Tag("backend")
+class TwoReplicasIT {
+    @TempDir
+    Path dir;
+
+    private final ManualClock clock = new ManualClock(Instant.parse("2026-03-01T10:00:00Z"));
+    private RedisServerProcess redis;
+    private TestGateway one;
+    private TestGateway two;
+
+    @BeforeEach
+    void start() {
+        redis = RedisServerProcess.start();
+        Map<String, String> env = new HashMap<>(TestGateway.basicMode(dir));
+        env.put("OMCP_REDIS_URL", redis.url());
+        one = TestGateway.start(env, clock);
+        env.remove("OMCP_REDIS_URL");
+        env.put("OMCP_STORE_URL", redis.url());
+        two = TestGateway.start(env, clock);
+    }
+
+    @AfterEach
+    void stop() {
+        one.close();
+        two.close();
+        redis.close();
+    }
+
+    @Test
+    void aLockTrippedThroughOneReplicaRefusesLoginsOnTheOther() {
+        Browser first = one.browser();
+        Browser second = two.browser();
+        for (int i = 0; i < 3; i++) {
+            assertThat(first.login("olivia", "wrong").status()).isEqualTo(401);
+        }
+        assertThat(second.login("olivia", "wrong").status()).isEqualTo(401);
+        assertThat(second.login("olivia", "wrong").status()).as("the fifth failure, counted across replicas").isEqualTo(429);
+        Browser.Reply refused = first.login("olivia", TestGateway.PASSWORD);
+        assertThat(refused.status()).isEqualTo(429);
+        assertThat(refused.header("Retry-After")).isEqualTo("60");
+    }
+
+    @Test
+    void aRevocationPostedToOneReplicaRejectsTheSessionOnTheOther() {
+        Browser victor = two.browser();
+        assertThat(victor.login("victor", TestGateway.PASSWORD).status()).isEqualTo(200);
+        String sid = victor.get("/api/me").json().path("sid").asText();
+        Browser admin = one.browser();
+        admin.login("alice", TestGateway.PASSWORD);
+        assertThat(admin.post("/api/auth/revocations", "{\"sid\": \"" + sid + "\", \"reason\": \"test\"}").status()).isEqualTo(201);
+        assertThat(victor.get("/api/me").status()).isEqualTo(401);
+        Browser adminOnTwo = two.browser();
+        adminOnTwo.cookies.putAll(admin.cookies);
+        assertThat(adminOnTwo.get("/api/auth/revocations").json().path("revocations").get(0).path("sid").asText()).isEqualTo(sid);
+    }
+
+    @Test
+    void aSessionFromOneReplicaIsValidOnTheOther_sharingTheSecret() {
+        Browser browser = one.browser();
+        browser.login("victor", TestGateway.PASSWORD);
+        Browser elsewhere = two.browser();
+        elsewhere.cookies.putAll(browser.cookies);
+        assertThat(elsewhere.get("/api/me").json().path("sub").asText()).isEqualTo("victor");
+    }
+
+    @Test
+    void anUnreachableRedisRefusesTheStart() {
+        Map<String, String> env = new HashMap<>(TestGateway.basicMode(dir));
+        env.put("OMCP_REDIS_URL", "redis://127.0.0.1:9");
+        assertThatThrownBy(() -> TestGateway.start(env, clock)).hasMessageContaining("does not answer").hasMessageNotContaining("password");
+    }
+}

@@ -1,0 +1,102 @@
+package dev.omcp.app.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.omcp.adapters.http.auth.ScryptPasswordHasher;
+import dev.omcp.core.auth.password.PasswordRules;
+import dev.omcp.ports.auth.PasswordHash;
+import jakarta.json.Json;
+import jakarta.json.JsonObject;
+import java.io.ByteArrayInputStream;
+import java.io.PrintWriter;
+import java.io.StringReader;
+import java.io.StringWriter;
+import java.nio.charset.StandardCharsets;
+import java.security.SecureRandom;
+import java.util.Optional;
+import org.junit.jupiter.api.Test;
+import picocli.CommandLine;
+
+/** Spec 5.3: omcp hash-password and its password policy. */
+class HashPasswordCommandTest {
+    private final StringWriter out = new StringWriter();
+    private final StringWriter err = new StringWriter();
+
+    private int run(String stdin, PasswordRules rules, String... args) {
+        CommandLine command = new CommandLine(new HashPasswordCommand(
+                new ByteArrayInputStream(stdin.getBytes(StandardCharsets.UTF_8)), Optional.empty(), Optional.of(rules)));
+        command.setOut(new PrintWriter(out, true));
+        command.setErr(new PrintWriter(err, true));
+        return command.execute(args);
+    }
+
+    @Test
+    void printsAUsersFileEntryWhoseHashVerifies_readingThePasswordFromStdin() {
+        int code = run("Tide-Lantern-42-Orbit\n", PasswordRules.DEFAULT, "alice", "--name", "Alice A.", "--roles", "admin,operator",
+                "--tenant", "acme");
+        assertThat(code).isZero();
+        JsonObject entry = Json.createReader(new StringReader(out.toString())).readObject();
+        assertThat(entry.getString("username")).isEqualTo("alice");
+        assertThat(entry.getString("name")).isEqualTo("Alice A.");
+        assertThat(entry.getJsonArray("roles").toString()).isEqualTo("[\"admin\",\"operator\"]");
+        assertThat(entry.getString("tenant")).isEqualTo("acme");
+        PasswordHash hash = PasswordHash.parse(entry.getString("passwordHash"));
+        assertThat(entry.getString("passwordHash")).startsWith("scrypt$32768$8$1$");
+        assertThat(new ScryptPasswordHasher(new SecureRandom()).verify("Tide-Lantern-42-Orbit", hash)).isTrue();
+        assertThat(out.toString()).doesNotContain("Tide-Lantern");
+        assertThat(err.toString()).isEmpty();
+    }
+
+    @Test
+    void defaultsAreTheUsernameAsNameAndTheViewerRole() {
+        assertThat(run("Tide-Lantern-42-Orbit", PasswordRules.DEFAULT, "bob")).isZero();
+        JsonObject entry = Json.createReader(new StringReader(out.toString())).readObject();
+        assertThat(entry.getString("name")).isEqualTo("bob");
+        assertThat(entry.getJsonArray("roles").toString()).isEqualTo("[\"viewer\"]");
+        assertThat(entry.containsKey("tenant")).isFalse();
+    }
+
+    @Test
+    void aWeakPasswordIsRefusedWithEveryViolationListed_andNothingIsPrinted() {
+        int code = run("alice2024\n", PasswordRules.DEFAULT, "alice");
+        assertThat(code).isEqualTo(1);
+        assertThat(out.toString()).isEmpty();
+        assertThat(err.toString()).contains("refused").contains("at least 12").contains("character classes").contains("username")
+                .contains("--force");
+    }
+
+    @Test
+    void commonPasswordsAreRefused_unlessTheDenylistIsDisabled() {
+        assertThat(run("Password123!", PasswordRules.DEFAULT, "bob")).isEqualTo(1);
+        assertThat(err.toString()).contains("common passwords");
+        assertThat(run("Password123!", new PasswordRules(12, 3, false, true), "bob")).isZero();
+    }
+
+    @Test
+    void forceOrADisabledPolicyAcceptsAWeakPassword_butStillNamesTheViolations() {
+        assertThat(run("short", PasswordRules.DEFAULT, "bob", "--force")).isZero();
+        assertThat(err.toString()).contains("warning").contains("at least 12");
+        assertThat(out.toString()).contains("\"passwordHash\":\"scrypt$");
+        err.getBuffer().setLength(0);
+        assertThat(run("short", new PasswordRules(12, 3, true, false), "carol")).isZero();
+        assertThat(err.toString()).contains("warning");
+    }
+
+    @Test
+    void emptyInputAndBadRolesAreRefused() {
+        assertThat(run("", PasswordRules.DEFAULT, "bob")).isEqualTo(1);
+        assertThat(err.toString()).contains("standard input is empty");
+        assertThat(run("\n", PasswordRules.DEFAULT, "bob")).isEqualTo(1);
+        assertThat(run("Tide-Lantern-42-Orbit", PasswordRules.DEFAULT, "bob", "--roles", "Admin")).isEqualTo(1);
+        assertThat(err.toString()).contains("role 'Admin'");
+        assertThat(out.toString()).isEmpty();
+    }
+
+    @Test
+    void aWindowsLineEndIsNotPartOfThePassword() {
+        assertThat(run("Tide-Lantern-42-Orbit\r\n", PasswordRules.DEFAULT, "dave")).isZero();
+        JsonObject entry = Json.createReader(new StringReader(out.toString())).readObject();
+        assertThat(new ScryptPasswordHasher(new SecureRandom()).verify("Tide-Lantern-42-Orbit",
+                PasswordHash.parse(entry.getString("passwordHash")))).isTrue();
+    }
+}

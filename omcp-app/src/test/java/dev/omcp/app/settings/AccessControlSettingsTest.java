@@ -1,0 +1,110 @@
+package dev.omcp.app.settings;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+class AccessControlSettingsTest {
+    private static AccessControlSettings read(Map<String, String> env) throws InvalidSettingsException {
+        return SettingsReader.read(env).access();
+    }
+
+    @Test
+    void defaultsAreAnonymousWithTheSpecLockout() throws Exception {
+        AccessControlSettings access = read(Map.of());
+        assertThat(access.authMode()).isEqualTo("anonymous");
+        assertThat(access.sessionLifetime()).isEqualTo(Duration.ofHours(12));
+        assertThat(access.lockout().orElseThrow().maxFailures()).isEqualTo(5);
+        assertThat(access.lockout().orElseThrow().window()).isEqualTo(Duration.ofSeconds(900));
+        assertThat(access.lockout().orElseThrow().baseLock()).isEqualTo(Duration.ofSeconds(60));
+        assertThat(access.lockout().orElseThrow().maxLock()).isEqualTo(Duration.ofSeconds(3600));
+        assertThat(access.csrfBypassBearer()).isTrue();
+        assertThat(access.cspStrictReport()).isFalse();
+        assertThat(access.trustProxy()).isEqualTo("false");
+        assertThat(access.passwordRules().minLength()).isEqualTo(12);
+        assertThat(access.passwordRules().minClasses()).isEqualTo(3);
+    }
+
+    @Test
+    void everyInvalidValueIsReportedAtOnce_andSecretsAreNotRepeated() {
+        Map<String, String> env = new HashMap<>();
+        env.put("OMCP_AUTH", "kerberos");
+        env.put("OMCP_AUTH_LOCKOUT_MAX_FAILURES", "0");
+        env.put("OMCP_AUTH_LOCKOUT_DISABLED", "maybe");
+        env.put("OMCP_TRUST_PROXY", "proxy.local");
+        env.put("OMCP_REDIS_URL", "http://user:hunter2@redis:6379");
+        env.put("OMCP_PASSWORD_MIN_CLASSES", "5");
+        env.put("OMCP_OPA_URL", "opa:8181");
+        assertThatThrownBy(() -> read(env)).isInstanceOfSatisfying(InvalidSettingsException.class, e -> {
+            assertThat(e.problems()).hasSize(7);
+            assertThat(e.getMessage()).contains("OMCP_AUTH must be one of anonymous, basic, oidc")
+                    .contains("OMCP_AUTH_LOCKOUT_MAX_FAILURES").contains("OMCP_AUTH_LOCKOUT_DISABLED must be true or false")
+                    .contains("OMCP_TRUST_PROXY").contains("OMCP_REDIS_URL").contains("OMCP_PASSWORD_MIN_CLASSES")
+                    .contains("OMCP_OPA_URL").doesNotContain("hunter2");
+        });
+    }
+
+    @Test
+    void oidcModeNeedsIssuerClientAndRedirect_andValidatesTheRoleMap() {
+        Map<String, String> env = new HashMap<>();
+        env.put("OMCP_AUTH", "oidc");
+        env.put("OMCP_OIDC_ISSUER", "http://idp.example.com");
+        env.put("OMCP_OIDC_ROLE_MAP", "{\"sre\": 5}");
+        env.put("OMCP_OIDC_PROFILE", "facebook");
+        assertThatThrownBy(() -> read(env)).isInstanceOfSatisfying(InvalidSettingsException.class, e -> assertThat(e.getMessage())
+                .contains("OMCP_OIDC_ISSUER must be an https URL").contains("OMCP_OIDC_CLIENT_ID is required")
+                .contains("OMCP_OIDC_REDIRECT_URI is required").contains("OMCP_OIDC_ROLE_MAP value of 'sre'")
+                .contains("OMCP_OIDC_PROFILE must be one of"));
+    }
+
+    @Test
+    void oidcProfilesSetClaimDefaults_explicitSettingsWin() throws Exception {
+        Map<String, String> env = new HashMap<>();
+        env.put("OMCP_AUTH", "oidc");
+        env.put("OMCP_OIDC_ISSUER", "https://login.example.com/tenant/v2.0");
+        env.put("OMCP_OIDC_CLIENT_ID", "omcp");
+        env.put("OMCP_OIDC_REDIRECT_URI", "https://gw.example.com/api/auth/oidc/callback");
+        env.put("OMCP_OIDC_PROFILE", "azure-ad");
+        AccessControlSettings.Oidc entra = read(env).oidc().orElseThrow();
+        assertThat(entra.rolesClaim()).isEqualTo("roles");
+        assertThat(entra.tenantClaim()).isEqualTo("tid");
+        assertThat(entra.scopes()).containsExactly("openid", "profile", "email");
+        env.put("OMCP_OIDC_PROFILE", "okta");
+        env.put("OMCP_OIDC_TENANT_CLAIM", "org");
+        env.put("OMCP_OIDC_SCOPES", "openid,email");
+        AccessControlSettings.Oidc okta = read(env).oidc().orElseThrow();
+        assertThat(okta.scopes()).containsExactly("openid", "email", "groups");
+        assertThat(okta.tenantClaim()).isEqualTo("org");
+        assertThat(okta.toString()).doesNotContain("secret=");
+    }
+
+    @Test
+    void theStoreUrlAliasIsAccepted() throws Exception {
+        assertThat(read(Map.of("OMCP_STORE_URL", "redis://127.0.0.1:6380")).redisUrl()).contains("redis://127.0.0.1:6380");
+        assertThat(read(Map.of("OMCP_STORE_URL", "redis://a:1", "OMCP_REDIS_URL", "redis://b:2")).redisUrl()).contains("redis://b:2");
+    }
+
+    @Test
+    void aShortSecretIsIgnored_andFlagged() throws Exception {
+        AccessControlSettings access = read(Map.of("OMCP_SESSION_SECRET", "short"));
+        assertThat(access.sessionSecret()).isEmpty();
+        assertThat(access.sessionSecretTooShort()).isTrue();
+        assertThat(access.toString()).doesNotContain("short");
+    }
+
+    @Test
+    void everyAccessControlVariableIsDocumentedInTheConfigurationPage() throws Exception {
+        Path page = Path.of("..", "docs", "configuration.md");
+        String text = Files.readString(page);
+        for (Variable variable : Variables.ACCESS_CONTROL) {
+            assertThat(text).as(variable.name()).contains("`" + variable.name() + "`");
+        }
+        assertThat(Files.readString(Path.of("..", "docs", "access-control.md"))).contains("OMCP_AUTH");
+    }
+}

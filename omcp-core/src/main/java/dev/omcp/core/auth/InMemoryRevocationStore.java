@@ -1,0 +1,77 @@
+package dev.omcp.core.auth;
+
+import dev.omcp.ports.auth.Revocation;
+import dev.omcp.ports.auth.RevocationFacts;
+import dev.omcp.ports.auth.RevocationStore;
+import dev.omcp.ports.auth.RevocationTarget;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * The blocklist of one process. Entries older than {@code retention} (the session lifetime) can
+ * no longer match a live session and are dropped. Bounded: when {@code maxEntries} live entries
+ * exist a further revocation is refused rather than growing without limit.
+ */
+public final class InMemoryRevocationStore implements RevocationStore {
+    /** Live entries kept at most. */
+    public static final int DEFAULT_MAX_ENTRIES = 100_000;
+
+    private final Duration retention;
+    private final int maxEntries;
+    private final Map<String, Revocation> bySid = new ConcurrentHashMap<>();
+    private final Map<String, Revocation> bySub = new ConcurrentHashMap<>();
+
+    public InMemoryRevocationStore(Duration retention) {
+        this(retention, DEFAULT_MAX_ENTRIES);
+    }
+
+    public InMemoryRevocationStore(Duration retention, int maxEntries) {
+        this.retention = retention;
+        this.maxEntries = maxEntries;
+    }
+
+    @Override
+    public void add(Revocation revocation) {
+        prune(revocation.revokedAt());
+        if (bySid.size() + bySub.size() >= maxEntries) {
+            throw new IllegalStateException("the session blocklist holds " + maxEntries
+                    + " live entries; wait for old entries to expire or rotate OMCP_SESSION_SECRET to void every session");
+        }
+        if (revocation.target() == RevocationTarget.SID) {
+            bySid.merge(revocation.value(), revocation, InMemoryRevocationStore::later);
+        } else {
+            bySub.merge(revocation.value(), revocation, InMemoryRevocationStore::later);
+        }
+    }
+
+    @Override
+    public List<Revocation> current(Instant now) {
+        prune(now);
+        List<Revocation> all = new ArrayList<>(bySid.values());
+        all.addAll(bySub.values());
+        all.sort(Comparator.comparing(Revocation::revokedAt));
+        return all;
+    }
+
+    @Override
+    public RevocationFacts lookup(String sid, String sub) {
+        Revocation subject = bySub.get(sub);
+        return new RevocationFacts(bySid.containsKey(sid), Optional.ofNullable(subject).map(Revocation::revokedAt));
+    }
+
+    private void prune(Instant now) {
+        Instant oldest = now.minus(retention);
+        bySid.values().removeIf(r -> r.revokedAt().isBefore(oldest));
+        bySub.values().removeIf(r -> r.revokedAt().isBefore(oldest));
+    }
+
+    private static Revocation later(Revocation a, Revocation b) {
+        return b.revokedAt().isAfter(a.revokedAt()) ? b : a;
+    }
+}

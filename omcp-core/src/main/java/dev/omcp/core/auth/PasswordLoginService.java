@@ -1,0 +1,114 @@
+package dev.omcp.core.auth;
+
+import dev.omcp.ports.auth.AccountLocks;
+import dev.omcp.ports.auth.FailureOutcome;
+import dev.omcp.ports.auth.LocalUser;
+import dev.omcp.ports.auth.LockoutPolicy;
+import dev.omcp.ports.auth.LoginResult;
+import dev.omcp.ports.auth.PasswordHash;
+import dev.omcp.ports.auth.PasswordHasher;
+import dev.omcp.ports.auth.PasswordLogin;
+import dev.omcp.ports.auth.SessionAuthority;
+import dev.omcp.ports.auth.SessionSubject;
+import dev.omcp.ports.auth.UserDirectory;
+import java.security.SecureRandom;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Base64;
+import java.util.Objects;
+import java.util.Optional;
+
+/**
+ * Basic-mode login (spec 5.2, 3.3). The order is the security property: the per-address limit,
+ * then the account lock, and only then one password verification, against the user's hash or a
+ * dummy hash with the same cost for unknown users. A lock therefore answers without hashing, and
+ * an unknown user takes as long and is locked the same way as a known one.
+ */
+public final class PasswordLoginService implements PasswordLogin {
+    /** Longest username considered; longer ones are refused by the HTTP adapter. */
+    public static final int MAX_USERNAME = 256;
+    /** Longest password considered. */
+    public static final int MAX_PASSWORD = 1024;
+    private static final Duration BUSY_RETRY = Duration.ofSeconds(1);
+
+    private final UserDirectory users;
+    private final PasswordHasher hasher;
+    private final AccountLocks locks;
+    private final Optional<LockoutPolicy> lockout;
+    private final SessionAuthority sessions;
+    private final Clock clock;
+    private final VerificationSlots slots;
+    private final LoginAttemptsPerAddress perAddress;
+    private final PasswordHash dummy;
+
+    /**
+     * @param lockout the lockout rule, or empty when {@code OMCP_AUTH_LOCKOUT_DISABLED} is set
+     * @param random the source of the dummy password
+     */
+    public PasswordLoginService(
+            UserDirectory users,
+            PasswordHasher hasher,
+            AccountLocks locks,
+            Optional<LockoutPolicy> lockout,
+            SessionAuthority sessions,
+            Clock clock,
+            VerificationSlots slots,
+            LoginAttemptsPerAddress perAddress,
+            SecureRandom random) {
+        this.users = Objects.requireNonNull(users, "users");
+        this.hasher = Objects.requireNonNull(hasher, "hasher");
+        this.locks = Objects.requireNonNull(locks, "locks");
+        this.lockout = Objects.requireNonNull(lockout, "lockout");
+        this.sessions = Objects.requireNonNull(sessions, "sessions");
+        this.clock = Objects.requireNonNull(clock, "clock");
+        this.slots = Objects.requireNonNull(slots, "slots");
+        this.perAddress = Objects.requireNonNull(perAddress, "perAddress");
+        byte[] secret = new byte[24];
+        random.nextBytes(secret);
+        // Hashed once at start with the minting cost, so unknown users cost one real verification.
+        this.dummy = hasher.hash(Base64.getEncoder().encodeToString(secret));
+    }
+
+    @Override
+    public LoginResult login(String username, String password, String clientIp) {
+        Objects.requireNonNull(username, "username");
+        Objects.requireNonNull(password, "password");
+        Objects.requireNonNull(clientIp, "clientIp");
+        if (username.length() > MAX_USERNAME || password.length() > MAX_PASSWORD) {
+            throw new IllegalArgumentException("username or password too long; the HTTP adapter must refuse it first");
+        }
+        Instant now = clock.instant();
+        Optional<Duration> addressLimited = perAddress.tryAttempt(clientIp, now);
+        if (addressLimited.isPresent()) {
+            return new LoginResult.TooManyAttempts(addressLimited.get());
+        }
+        if (lockout.isPresent()) {
+            Optional<Instant> lockedUntil = locks.lockedUntil(username, now);
+            if (lockedUntil.isPresent()) {
+                return new LoginResult.AccountLocked(Duration.between(now, lockedUntil.get()));
+            }
+        }
+        Optional<LocalUser> user = users.find(username);
+        PasswordHash expected = user.map(LocalUser::passwordHash).orElse(dummy);
+        Optional<Boolean> verified = slots.run(() -> hasher.verify(password, expected));
+        if (verified.isEmpty()) {
+            return new LoginResult.Busy(BUSY_RETRY);
+        }
+        if (verified.get() && user.isPresent()) {
+            lockout.ifPresent(policy -> locks.clear(username));
+            LocalUser found = user.get();
+            return new LoginResult.LoggedIn(sessions.open(
+                    new SessionSubject(found.username(), found.name(), found.roles(), found.tenant())));
+        }
+        if (lockout.isPresent()) {
+            Instant failedAt = clock.instant();
+            FailureOutcome outcome = locks.recordFailure(username, failedAt, lockout.get());
+            if (outcome.lockedUntil().isPresent()) {
+                // spec 3.3: the failure that reaches the limit already answers 429.
+                return new LoginResult.AccountLocked(Duration.between(failedAt, outcome.lockedUntil().get()));
+            }
+        }
+        return new LoginResult.InvalidCredentials();
+    }
+}

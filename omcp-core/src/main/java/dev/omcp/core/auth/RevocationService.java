@@ -1,0 +1,41 @@
+package dev.omcp.core.auth;
+
+import dev.omcp.ports.auth.Revocation;
+import dev.omcp.ports.auth.RevocationStore;
+import dev.omcp.ports.auth.RevocationTarget;
+import dev.omcp.ports.auth.SessionRevocations;
+import dev.omcp.ports.identity.Principal;
+import java.time.Clock;
+import java.util.List;
+import java.util.Objects;
+
+/** Admin revocations of sessions (spec 2.8, 3.4, 4.3). */
+public final class RevocationService implements SessionRevocations {
+    private final RevocationStore store;
+    private final Clock clock;
+
+    public RevocationService(RevocationStore store, Clock clock) {
+        this.store = Objects.requireNonNull(store, "store");
+        this.clock = Objects.requireNonNull(clock, "clock");
+    }
+
+    @Override
+    public Revocation revoke(RevocationTarget target, String value, String reason, Principal by) {
+        Objects.requireNonNull(target, "target");
+        if (value == null || value.isBlank()) {
+            throw new IllegalArgumentException("name the session to revoke: {\"sid\": \"...\"} or {\"sub\": \"...\"}");
+        }
+        if (value.chars().anyMatch(Character::isISOControl)) {
+            throw new IllegalArgumentException("sid and sub must not contain control characters");
+        }
+        Revocation revocation = new Revocation(
+                target, value.trim(), reason == null ? "" : reason.trim(), clock.instant(), by.id());
+        store.add(revocation);
+        return revocation;
+    }
+
+    @Override
+    public List<Revocation> current() {
+        return store.current(clock.instant());
+    }
+}

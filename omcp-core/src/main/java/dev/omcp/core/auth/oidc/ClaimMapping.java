@@ -1,0 +1,118 @@
+package dev.omcp.core.auth.oidc;
+
+import dev.omcp.ports.auth.ExternalIdentityMapping;
+import dev.omcp.ports.auth.MappedIdentity;
+import dev.omcp.ports.auth.SessionSubject;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
+
+/**
+ * Turns verified ID-token claims into a session subject (spec 5.1).
+ *
+ * <p>Roles: the values of the roles claim (a string or an array of strings; a dotted name such as
+ * {@code realm_access.roles} walks nested objects when no top-level claim has that exact name).
+ * With a role map ({@code OMCP_OIDC_ROLE_MAP}) only mapped values grant roles; without one, values
+ * that are exactly a role name of the policy are taken as that role. Values naming no role are
+ * ignored, so a person without any mapped group logs in with no permissions.
+ */
+public final class ClaimMapping implements ExternalIdentityMapping {
+    private static final int MAX_VALUES = 256;
+    private static final int MAX_TEXT = 256;
+
+    private final String rolesClaim;
+    private final Map<String, List<String>> roleMap;
+    private final String tenantClaim;
+    private final Set<String> knownRoles;
+
+    /**
+     * @param rolesClaim claim holding group or role values
+     * @param roleMap claim value to role names; empty to use values that are role names as they are
+     * @param tenantClaim claim holding the tenant; empty for none
+     * @param knownRoles role names of the active policy
+     */
+    public ClaimMapping(String rolesClaim, Map<String, List<String>> roleMap, String tenantClaim, Set<String> knownRoles) {
+        this.rolesClaim = Objects.requireNonNull(rolesClaim, "rolesClaim");
+        Map<String, List<String>> copy = new LinkedHashMap<>();
+        roleMap.forEach((value, roles) -> copy.put(value, List.copyOf(roles)));
+        this.roleMap = Map.copyOf(copy);
+        this.tenantClaim = Objects.requireNonNull(tenantClaim, "tenantClaim");
+        this.knownRoles = Set.copyOf(knownRoles);
+    }
+
+    @Override
+    public MappedIdentity map(Map<String, Object> claims) {
+        Object sub = claims.get("sub");
+        if (!(sub instanceof String subject) || subject.isBlank() || subject.length() > MAX_TEXT) {
+            return new MappedIdentity.Refused("the ID token has no usable sub claim");
+        }
+        String name = firstText(claims, "name", "preferred_username", "email").orElse(subject);
+        Set<String> roles = new LinkedHashSet<>();
+        for (String value : values(claim(claims, rolesClaim))) {
+            if (roleMap.isEmpty()) {
+                if (knownRoles.contains(value)) {
+                    roles.add(value);
+                }
+            } else {
+                roles.addAll(roleMap.getOrDefault(value, List.of()));
+            }
+        }
+        String tenant = "";
+        if (!tenantClaim.isEmpty()) {
+            List<String> tenants = values(claim(claims, tenantClaim));
+            tenant = tenants.isEmpty() ? "" : tenants.get(0);
+        }
+        return new MappedIdentity.Mapped(new SessionSubject(subject, name, List.copyOf(roles), tenant));
+    }
+
+    private static java.util.Optional<String> firstText(Map<String, Object> claims, String... names) {
+        for (String claimName : names) {
+            if (claims.get(claimName) instanceof String text && !text.isBlank() && text.length() <= MAX_TEXT) {
+                return java.util.Optional.of(text);
+            }
+        }
+        return java.util.Optional.empty();
+    }
+
+    /** The claim with this exact name, else the value at the dotted path. */
+    static Object claim(Map<String, Object> claims, String name) {
+        if (claims.containsKey(name)) {
+            return claims.get(name);
+        }
+        Object current = claims;
+        for (String part : name.split("\\.")) {
+            if (!(current instanceof Map<?, ?> map)) {
+                return null;
+            }
+            current = map.get(part);
+        }
+        return current;
+    }
+
+    private static List<String> values(Object value) {
+        List<String> values = new ArrayList<>();
+        if (value instanceof String text) {
+            addText(values, text);
+        } else if (value instanceof List<?> list) {
+            for (Object item : list) {
+                if (values.size() >= MAX_VALUES) {
+                    break;
+                }
+                if (item instanceof String text) {
+                    addText(values, text);
+                }
+            }
+        }
+        return values;
+    }
+
+    private static void addText(List<String> values, String text) {
+        if (!text.isBlank() && text.length() <= MAX_TEXT) {
+            values.add(text);
+        }
+    }
+}

@@ -1,0 +1,200 @@
+package dev.omcp.core.auth.oidc;
+
+import dev.omcp.ports.auth.ClientMetadata;
+import dev.omcp.ports.auth.ClientRegistrar;
+import dev.omcp.ports.auth.ClientRegistrationStore;
+import dev.omcp.ports.auth.RegisteredClient;
+import dev.omcp.ports.auth.RegistrationResult;
+import java.net.URI;
+import java.net.URISyntaxException;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.security.SecureRandom;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Base64;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
+import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * RFC 7591 dynamic client registration for MCP clients that introduce themselves to the gateway.
+ * The endpoint is unauthenticated by nature, so it is strict: redirect URIs must be https, or
+ * http on a loopback host (RFC 8252), without fragments; only the authorization code flow is
+ * registered; at most 10 registrations per address per hour and {@code maxClients} in all.
+ */
+public final class DynamicClientRegistrar implements ClientRegistrar {
+    static final int MAX_REDIRECT_URIS = 10;
+    static final int MAX_URI_LENGTH = 2048;
+    static final int MAX_NAME_LENGTH = 200;
+    static final int MAX_SCOPE_LENGTH = 1000;
+    static final int PER_ADDRESS_PER_HOUR = 10;
+    private static final Duration ADDRESS_WINDOW = Duration.ofHours(1);
+    private static final Set<String> AUTH_METHODS = Set.of("none", "client_secret_basic", "client_secret_post");
+    private static final Set<String> GRANT_TYPES = Set.of("authorization_code", "refresh_token");
+    private static final Set<String> LOOPBACK_HOSTS = Set.of("localhost", "127.0.0.1", "[::1]", "::1");
+
+    private final ClientRegistrationStore store;
+    private final Clock clock;
+    private final SecureRandom random;
+    private final int maxClients;
+    private final Map<String, Window> perAddress = new ConcurrentHashMap<>();
+
+    private record Window(Instant start, int count) {}
+
+    public DynamicClientRegistrar(ClientRegistrationStore store, Clock clock, SecureRandom random, int maxClients) {
+        this.store = Objects.requireNonNull(store, "store");
+        this.clock = Objects.requireNonNull(clock, "clock");
+        this.random = Objects.requireNonNull(random, "random");
+        this.maxClients = maxClients;
+    }
+
+    @Override
+    public RegistrationResult register(ClientMetadata metadata, String clientIp) {
+        Instant now = clock.instant();
+        RegistrationResult.Rejected invalid = validate(metadata);
+        if (invalid != null) {
+            return invalid;
+        }
+        if (!admit(clientIp, now)) {
+            Window window = perAddress.get(clientIp);
+            return new RegistrationResult.TooMany(Duration.between(now, window.start().plus(ADDRESS_WINDOW)));
+        }
+        if (store.count() >= maxClients) {
+            return new RegistrationResult.TooMany(ADDRESS_WINDOW);
+        }
+        String authMethod = metadata.tokenEndpointAuthMethod().isEmpty() ? "client_secret_basic" : metadata.tokenEndpointAuthMethod();
+        List<String> grants = metadata.grantTypes().isEmpty() ? List.of("authorization_code") : metadata.grantTypes();
+        List<String> responses = metadata.responseTypes().isEmpty() ? List.of("code") : metadata.responseTypes();
+        ClientMetadata effective = new ClientMetadata(
+                metadata.redirectUris(), metadata.clientName(), authMethod, grants, responses, metadata.scope());
+        String secret = "";
+        if (!authMethod.equals("none")) {
+            byte[] bytes = new byte[32];
+            random.nextBytes(bytes);
+            secret = Base64.getUrlEncoder().withoutPadding().encodeToString(bytes);
+        }
+        RegisteredClient client = new RegisteredClient(newClientId(), secret.isEmpty() ? "" : sha256(secret), now, effective);
+        store.save(client);
+        return new RegistrationResult.Registered(client, secret);
+    }
+
+    private RegistrationResult.Rejected validate(ClientMetadata metadata) {
+        if (metadata.redirectUris().isEmpty()) {
+            return new RegistrationResult.Rejected("invalid_redirect_uri", "redirect_uris must list at least one URI");
+        }
+        if (metadata.redirectUris().size() > MAX_REDIRECT_URIS) {
+            return new RegistrationResult.Rejected("invalid_redirect_uri", "redirect_uris may list at most " + MAX_REDIRECT_URIS + " URIs");
+        }
+        for (String uri : metadata.redirectUris()) {
+            String problem = redirectProblem(uri);
+            if (problem != null) {
+                return new RegistrationResult.Rejected("invalid_redirect_uri", problem);
+            }
+        }
+        if (metadata.clientName().length() > MAX_NAME_LENGTH || metadata.clientName().chars().anyMatch(Character::isISOControl)) {
+            return new RegistrationResult.Rejected("invalid_client_metadata",
+                    "client_name must be at most " + MAX_NAME_LENGTH + " printable characters");
+        }
+        if (!metadata.tokenEndpointAuthMethod().isEmpty() && !AUTH_METHODS.contains(metadata.tokenEndpointAuthMethod())) {
+            return new RegistrationResult.Rejected("invalid_client_metadata",
+                    "token_endpoint_auth_method must be one of none, client_secret_basic, client_secret_post");
+        }
+        for (String grant : metadata.grantTypes()) {
+            if (!GRANT_TYPES.contains(grant)) {
+                return new RegistrationResult.Rejected("invalid_client_metadata",
+                        "grant_types may hold only authorization_code and refresh_token");
+            }
+        }
+        if (!metadata.grantTypes().isEmpty() && !metadata.grantTypes().contains("authorization_code")) {
+            return new RegistrationResult.Rejected("invalid_client_metadata", "grant_types must include authorization_code");
+        }
+        for (String response : metadata.responseTypes()) {
+            if (!response.equals("code")) {
+                return new RegistrationResult.Rejected("invalid_client_metadata", "response_types may hold only code");
+            }
+        }
+        if (metadata.scope().length() > MAX_SCOPE_LENGTH || metadata.scope().chars().anyMatch(Character::isISOControl)) {
+            return new RegistrationResult.Rejected("invalid_client_metadata", "scope must be at most " + MAX_SCOPE_LENGTH + " characters");
+        }
+        return null;
+    }
+
+    private static String redirectProblem(String text) {
+        if (text.length() > MAX_URI_LENGTH) {
+            return "a redirect URI is longer than " + MAX_URI_LENGTH + " characters";
+        }
+        URI uri;
+        try {
+            uri = new URI(text);
+        } catch (URISyntaxException e) {
+            return "a redirect URI is not a valid URI";
+        }
+        if (!uri.isAbsolute() || uri.getHost() == null) {
+            return "redirect URIs must be absolute with a host";
+        }
+        if (uri.getRawFragment() != null) {
+            return "redirect URIs must not have a fragment (RFC 6749 section 3.1.2)";
+        }
+        if (uri.getRawUserInfo() != null) {
+            return "redirect URIs must not carry user information";
+        }
+        String scheme = uri.getScheme().toLowerCase(Locale.ROOT);
+        String host = uri.getHost().toLowerCase(Locale.ROOT);
+        if (scheme.equals("https")) {
+            return null;
+        }
+        if (scheme.equals("http") && LOOPBACK_HOSTS.contains(host)) {
+            return null;
+        }
+        return "redirect URIs must use https, or http on localhost, 127.0.0.1 or [::1] (RFC 8252)";
+    }
+
+    private boolean admit(String address, Instant now) {
+        boolean[] admitted = new boolean[1];
+        perAddress.compute(address, (key, window) -> {
+            if (window == null || !window.start().plus(ADDRESS_WINDOW).isAfter(now)) {
+                admitted[0] = true;
+                return new Window(now, 1);
+            }
+            if (window.count() >= PER_ADDRESS_PER_HOUR) {
+                return window;
+            }
+            admitted[0] = true;
+            return new Window(window.start(), window.count() + 1);
+        });
+        if (perAddress.size() > 10_000) {
+            perAddress.values().removeIf(w -> !w.start().plus(ADDRESS_WINDOW).isAfter(now));
+        }
+        return admitted[0];
+    }
+
+    private String newClientId() {
+        byte[] bytes = new byte[16];
+        random.nextBytes(bytes);
+        bytes[6] = (byte) ((bytes[6] & 0x0f) | 0x40);
+        bytes[8] = (byte) ((bytes[8] & 0x3f) | 0x80);
+        long most = 0;
+        long least = 0;
+        for (int i = 0; i < 8; i++) {
+            most = (most << 8) | (bytes[i] & 0xff);
+            least = (least << 8) | (bytes[i + 8] & 0xff);
+        }
+        return new UUID(most, least).toString();
+    }
+
+    private static String sha256(String secret) {
+        try {
+            return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(secret.getBytes(StandardCharsets.UTF_8)));
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException("every JDK provides SHA-256", e);
+        }
+    }
+}

@@ -1,0 +1,42 @@
+package dev.omcp.core.tools.observability;
+
+import java.time.Duration;
+import java.util.Optional;
+
+/** Tool durations: {@code 30s}, {@code 15m}, {@code 1h}, {@code 7d}. */
+public final class Durations {
+    /** The longest window a tool accepts. */
+    public static final Duration MAX = Duration.ofDays(30);
+
+    private Durations() {}
+
+    /** Parses a duration; empty when the text is not one or exceeds {@link #MAX}. */
+    public static Optional<Duration> parse(String text) {
+        if (text == null || !text.matches(Schemas.DURATION_PATTERN)) {
+            return Optional.empty();
+        }
+        long amount = Long.parseLong(text.substring(0, text.length() - 1));
+        Duration duration = switch (text.charAt(text.length() - 1)) {
+            case 's' -> Duration.ofSeconds(amount);
+            case 'm' -> Duration.ofMinutes(amount);
+            case 'h' -> Duration.ofHours(amount);
+            default -> Duration.ofDays(amount);
+        };
+        return duration.compareTo(MAX) > 0 ? Optional.empty() : Optional.of(duration);
+    }
+
+    /** The shortest spelling of {@code duration}, for echoing it back. */
+    public static String format(Duration duration) {
+        long seconds = duration.toSeconds();
+        if (seconds % 86_400 == 0) {
+            return seconds / 86_400 + "d";
+        }
+        if (seconds % 3600 == 0) {
+            return seconds / 3600 + "h";
+        }
+        if (seconds % 60 == 0) {
+            return seconds / 60 + "m";
+        }
+        return seconds + "s";
+    }
+}

@@ -1,0 +1,98 @@
+package dev.omcp.core.tools.observability;
+
+import dev.omcp.core.sources.Bound;
+import dev.omcp.ports.tools.ToolAnnotations;
+import dev.omcp.ports.tools.ToolCall;
+import dev.omcp.ports.tools.ToolDefinition;
+import dev.omcp.ports.tools.ToolResult;
+import dev.omcp.sdk.connector.ServiceListingCapability;
+import dev.omcp.sdk.json.Jsonp;
+import dev.omcp.sdk.query.ServiceInfo;
+import jakarta.json.JsonArrayBuilder;
+import jakarta.json.JsonObjectBuilder;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.TreeSet;
+
+/** {@code list_services}: every service the sources know, merged by name across sources. */
+public final class ListServicesTool extends ObservabilityTool {
+    static final String NAME = "list_services";
+    private static final int DEFAULT_LIMIT = 200;
+    private static final ToolDefinition DEFINITION = new ToolDefinition(
+            NAME,
+            "List services",
+            "Lists the services the configured sources know (metrics targets, log streams, cluster workloads, traced "
+                    + "services), merged by name, each with the sources that know it and its service-catalog entry (owner, "
+                    + "tier, on-call, SLO) when a catalog is configured. Use `filter` to narrow by substring. Next: "
+                    + "get_service_health for one service, or detect_anomalies across all of them.",
+            Schemas.object()
+                    .property("filter", Schemas.string("Only services whose name contains this text (case-insensitive).", 128))
+                    .property("source", Schemas.source("Only ask this source (a name from list_sources)."))
+                    .property("limit", Schemas.integer("The most services to return, sorted by name.", 1, 1000, DEFAULT_LIMIT))
+                    .build(),
+            Optional.of(Schemas.output(Schemas.outputBase()
+                    .add("services", Jsonp.object().add("type", "array").add("items", Jsonp.object().add("type", "object")
+                            .add("properties", Jsonp.object()
+                                    .add("name", Jsonp.object().add("type", "string"))
+                                    .add("sources", Jsonp.object().add("type", "array"))
+                                    .add("catalog", Jsonp.object().add("type", "object")))))
+                    .add("total", Jsonp.object().add("type", "integer"))
+                    .add("truncated", Jsonp.object().add("type", "boolean")), List.of("services", "total", "truncated", "sources", "partial"))),
+            ToolAnnotations.readOnlyQuery());
+
+    private final Toolkit toolkit;
+
+    public ListServicesTool(Toolkit toolkit) {
+        this.toolkit = toolkit;
+    }
+
+    @Override
+    public ToolDefinition definition() {
+        return DEFINITION;
+    }
+
+    @Override
+    protected ToolResult run(ToolCall call, Arguments args) {
+        Optional<String> onlySource = args.optionalString("source");
+        List<Bound<ServiceListingCapability>> bound = toolkit.sources().with(ServiceListingCapability.class, call.principal(),
+                onlySource.map(Set::of));
+        Gathered<List<ServiceInfo>> gathered = Gathered.from(toolkit, bound, ServiceListingCapability::listServices);
+        String filter = args.optionalString("filter").map(f -> f.toLowerCase(Locale.ROOT)).orElse("");
+        Map<String, TreeSet<String>> byName = new TreeMap<>();
+        for (Gathered.Answer<List<ServiceInfo>> answer : gathered.answers()) {
+            for (ServiceInfo service : answer.value()) {
+                if (service.name().toLowerCase(Locale.ROOT).contains(filter)) {
+                    byName.computeIfAbsent(service.name(), n -> new TreeSet<>()).add(answer.source());
+                }
+            }
+        }
+        int limit = args.integer("limit", DEFAULT_LIMIT);
+        JsonArrayBuilder services = Jsonp.array();
+        List<String> names = new ArrayList<>(byName.keySet());
+        for (String name : names.subList(0, Math.min(limit, names.size()))) {
+            JsonArrayBuilder sources = Jsonp.array();
+            byName.get(name).forEach(sources::add);
+            JsonObjectBuilder entry = Jsonp.object().add("name", name).add("sources", sources);
+            toolkit.catalog().entry(name).ifPresent(catalog -> entry.add("catalog", catalog));
+            services.add(entry);
+        }
+        JsonObjectBuilder result = gathered.writeTo(Jsonp.object()
+                .add("services", services)
+                .add("total", names.size())
+                .add("truncated", names.size() > limit));
+        if (gathered.noSource()) {
+            result.add("note", onlySource.isPresent()
+                    ? "Source '" + onlySource.get() + "' does not exist, is not connected, or cannot list services; call list_sources."
+                    : "No connected source can list services. Configure a prometheus, loki or kubernetes source (see list_sources).");
+        } else if (names.isEmpty()) {
+            result.add("note", filter.isEmpty() ? "The sources answered but know no services yet."
+                    : "No service name contains '" + filter + "'.");
+        }
+        return ToolResult.structured(result.build());
+    }
+}

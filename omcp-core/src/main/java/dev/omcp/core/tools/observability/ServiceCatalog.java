@@ -1,0 +1,79 @@
+package dev.omcp.core.tools.observability;
+
+import dev.omcp.sdk.json.Jsonp;
+import jakarta.json.JsonObject;
+import jakarta.json.JsonValue;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * The service catalog of {@code OMCP_SERVICE_CATALOG_FILE} (spec 2.11): owner, tier, on-call, SLO
+ * and further fields per service, attached to tool results as {@code .catalog}. Immutable.
+ */
+public final class ServiceCatalog {
+    private static final ServiceCatalog EMPTY = new ServiceCatalog(Map.of());
+    private final Map<String, JsonObject> entries;
+
+    private ServiceCatalog(Map<String, JsonObject> entries) {
+        this.entries = Map.copyOf(entries);
+    }
+
+    /** No catalog: nothing is enriched. */
+    public static ServiceCatalog empty() {
+        return EMPTY;
+    }
+
+    /** The outcome of reading a catalog document. */
+    public sealed interface Parsed {
+        record Loaded(ServiceCatalog catalog) implements Parsed {}
+
+        record Rejected(List<String> problems) implements Parsed {}
+    }
+
+    /**
+     * Reads a catalog document: either {@code {"services": {"<name>": {...}}}} or
+     * {@code {"services": [{"name": "<name>", ...}]}}. Every problem is reported.
+     */
+    public static Parsed parse(JsonObject document) {
+        JsonValue services = document.get("services");
+        Map<String, JsonObject> entries = new LinkedHashMap<>();
+        List<String> problems = new java.util.ArrayList<>();
+        if (services instanceof JsonObject byName) {
+            byName.forEach((name, value) -> {
+                if (value instanceof JsonObject entry) {
+                    entries.put(name, entry);
+                } else {
+                    problems.add("services." + name + " must be an object of catalog fields");
+                }
+            });
+        } else if (services instanceof jakarta.json.JsonArray list) {
+            for (int i = 0; i < list.size(); i++) {
+                if (list.get(i) instanceof JsonObject entry && entry.get("name") instanceof jakarta.json.JsonString name) {
+                    JsonObject without = Jsonp.provider().createObjectBuilder(entry).remove("name").build();
+                    entries.put(name.getString(), without);
+                } else {
+                    problems.add("services[" + i + "] must be an object with a string \"name\"");
+                }
+            }
+        } else {
+            problems.add("the catalog needs a \"services\" object (name to fields) or array (objects with \"name\")");
+        }
+        return problems.isEmpty() ? new Parsed.Loaded(new ServiceCatalog(entries)) : new Parsed.Rejected(problems);
+    }
+
+    /** The catalog fields of {@code service}, if it is listed. */
+    public Optional<JsonObject> entry(String service) {
+        return Optional.ofNullable(entries.get(service));
+    }
+
+    /** Whether any service is listed. */
+    public boolean configured() {
+        return !entries.isEmpty();
+    }
+
+    public int size() {
+        return entries.size();
+    }
+}

@@ -1,0 +1,182 @@
+package dev.omcp.core.auth;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.omcp.core.testing.ManualClock;
+import dev.omcp.core.testing.Sha512Hasher;
+import dev.omcp.ports.auth.LocalUser;
+import dev.omcp.ports.auth.LockoutPolicy;
+import dev.omcp.ports.auth.LoginResult;
+import dev.omcp.ports.auth.SessionClaims;
+import java.security.SecureRandom;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.CountDownLatch;
+import org.junit.jupiter.api.Test;
+
+/** Spec 5.2 and 3.3: the order of the checks of a password login and what each answers. */
+class PasswordLoginServiceTest {
+    private static final String IP = "192.0.2.10";
+    private final ManualClock clock = new ManualClock(Instant.parse("2026-03-01T10:00:00Z"));
+    private final Sha512Hasher hasher = new Sha512Hasher();
+    private final InMemoryAccountLocks locks = new InMemoryAccountLocks();
+    private final SessionService sessions =
+            new SessionService(clock, new SecureRandom(), Duration.ofHours(12), new InMemoryRevocationStore(Duration.ofHours(12)));
+    private final Map<String, LocalUser> users = Map.of(
+            "alice", new LocalUser("alice", "Alice A.", List.of("operator"), hasher.hash("correct horse 1"), "acme"));
+
+    private PasswordLoginService service(Optional<LockoutPolicy> lockout, VerificationSlots slots) {
+        return new PasswordLoginService(name -> Optional.ofNullable(users.get(name)), hasher, locks, lockout, sessions, clock,
+                slots, new LoginAttemptsPerAddress(), new SecureRandom());
+    }
+
+    private PasswordLoginService service() {
+        return service(Optional.of(LockoutPolicy.DEFAULT), VerificationSlots.perCore());
+    }
+
+    @Test
+    void validCredentials_openASessionWithTheUsersRolesAndTenant() {
+        LoginResult result = service().login("alice", "correct horse 1", IP);
+        SessionClaims claims = ((LoginResult.LoggedIn) result).session();
+        assertThat(claims.sub()).isEqualTo("alice");
+        assertThat(claims.name()).isEqualTo("Alice A.");
+        assertThat(claims.roles()).containsExactly("operator");
+        assertThat(claims.tenant()).isEqualTo("acme");
+        assertThat(claims.exp() - claims.iat()).isEqualTo(12 * 3600);
+    }
+
+    @Test
+    void wrongPasswordAndUnknownUser_bothAnswerInvalidCredentials_afterExactlyOneVerification() {
+        PasswordLoginService service = service();
+        int before = hasher.verifications();
+        assertThat(service.login("alice", "wrong", IP)).isInstanceOf(LoginResult.InvalidCredentials.class);
+        assertThat(hasher.verifications()).isEqualTo(before + 1);
+        assertThat(service.login("mallory", "whatever", IP)).isInstanceOf(LoginResult.InvalidCredentials.class);
+        // spec 5.2: the unknown user costs one verification against the dummy hash too
+        assertThat(hasher.verifications()).isEqualTo(before + 2);
+    }
+
+    @Test
+    void theFifthFailureAnswersLocked_andALockedAccountIsRefusedBeforeThePasswordIsHashed() {
+        PasswordLoginService service = service();
+        for (int i = 0; i < 4; i++) {
+            assertThat(service.login("alice", "wrong", IP)).isInstanceOf(LoginResult.InvalidCredentials.class);
+        }
+        LoginResult fifth = service.login("alice", "wrong", IP);
+        assertThat(fifth).isEqualTo(new LoginResult.AccountLocked(Duration.ofSeconds(60)));
+        int verifications = hasher.verifications();
+        clock.advance(Duration.ofSeconds(20));
+        // spec 3.3: the lock check happens before the password hash verification, even for the right password
+        assertThat(service.login("alice", "correct horse 1", IP)).isEqualTo(new LoginResult.AccountLocked(Duration.ofSeconds(40)));
+        assertThat(hasher.verifications()).isEqualTo(verifications);
+        clock.advance(Duration.ofSeconds(40));
+        assertThat(service.login("alice", "correct horse 1", IP)).isInstanceOf(LoginResult.LoggedIn.class);
+    }
+
+    @Test
+    void anUnknownUserIsLockedExactlyLikeAKnownOne() {
+        PasswordLoginService service = service();
+        for (int i = 0; i < 4; i++) {
+            service.login("alice", "wrong", IP);
+            service.login("ghost", "wrong", IP);
+        }
+        assertThat(service.login("alice", "wrong", IP)).isEqualTo(service.login("ghost", "wrong", IP));
+        clock.advance(Duration.ofSeconds(1));
+        assertThat(service.login("alice", "x", IP)).isEqualTo(new LoginResult.AccountLocked(Duration.ofSeconds(59)));
+        assertThat(service.login("ghost", "x", IP)).isEqualTo(new LoginResult.AccountLocked(Duration.ofSeconds(59)));
+    }
+
+    @Test
+    void aSuccessfulLoginClearsTheFailures() {
+        PasswordLoginService service = service();
+        for (int i = 0; i < 4; i++) {
+            service.login("alice", "wrong", IP);
+        }
+        assertThat(service.login("alice", "correct horse 1", IP)).isInstanceOf(LoginResult.LoggedIn.class);
+        for (int i = 0; i < 4; i++) {
+            assertThat(service.login("alice", "wrong", IP)).isInstanceOf(LoginResult.InvalidCredentials.class);
+        }
+    }
+
+    @Test
+    void withLockoutDisabled_failuresNeverLock() {
+        PasswordLoginService service = service(Optional.empty(), VerificationSlots.perCore());
+        for (int i = 0; i < 12; i++) {
+            clock.advance(Duration.ofSeconds(5));
+            assertThat(service.login("alice", "wrong", "192.0.2." + i)).isInstanceOf(LoginResult.InvalidCredentials.class);
+        }
+        assertThat(locks.size()).isZero();
+    }
+
+    @Test
+    void twentyAttemptsPerMinutePerAddress_theTwentyFirstIsRefusedWithoutHashing_andTheNextMinuteIsFresh() {
+        // spec 8: login per IP 20 per minute (fixed)
+        PasswordLoginService service = service();
+        for (int i = 0; i < 20; i++) {
+            assertThat(service.login("user" + i, "x", IP)).isInstanceOf(LoginResult.InvalidCredentials.class);
+        }
+        int verifications = hasher.verifications();
+        clock.advance(Duration.ofSeconds(15));
+        assertThat(service.login("alice", "correct horse 1", IP)).isEqualTo(new LoginResult.TooManyAttempts(Duration.ofSeconds(45)));
+        assertThat(hasher.verifications()).isEqualTo(verifications);
+        assertThat(service.login("alice", "correct horse 1", "198.51.100.7")).isInstanceOf(LoginResult.LoggedIn.class);
+        clock.advance(Duration.ofSeconds(45));
+        assertThat(service.login("alice", "correct horse 1", IP)).isInstanceOf(LoginResult.LoggedIn.class);
+    }
+
+    @Test
+    void whenEveryVerificationSlotAndQueuePlaceIsTaken_aLoginIsBusy() throws Exception {
+        VerificationSlots slots = new VerificationSlots(1, 0, Duration.ofMillis(50));
+        PasswordLoginService service = service(Optional.of(LockoutPolicy.DEFAULT), slots);
+        CountDownLatch holding = new CountDownLatch(1);
+        CountDownLatch release = new CountDownLatch(1);
+        Thread holder = Thread.ofVirtual().start(() -> slots.run(() -> {
+            holding.countDown();
+            try {
+                release.await();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+            return true;
+        }));
+        holding.await();
+        assertThat(service.login("alice", "correct horse 1", IP)).isEqualTo(new LoginResult.Busy(Duration.ofSeconds(1)));
+        release.countDown();
+        holder.join();
+        assertThat(service.login("alice", "correct horse 1", IP)).isInstanceOf(LoginResult.LoggedIn.class);
+    }
+
+    @Test
+    void aBusyAnswerDoesNotCountAsAFailure() throws Exception {
+        VerificationSlots slots = new VerificationSlots(1, 0, Duration.ofMillis(10));
+        PasswordLoginService service = service(Optional.of(LockoutPolicy.DEFAULT), slots);
+        CountDownLatch holding = new CountDownLatch(1);
+        CountDownLatch release = new CountDownLatch(1);
+        Thread holder = Thread.ofVirtual().start(() -> slots.run(() -> {
+            holding.countDown();
+            try {
+                release.await();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+            return true;
+        }));
+        holding.await();
+        for (int i = 0; i < 6; i++) {
+            assertThat(service.login("alice", "wrong", "192.0.2." + i)).isInstanceOf(LoginResult.Busy.class);
+        }
+        release.countDown();
+        holder.join();
+        assertThat(locks.lockedUntil("alice", clock.instant())).isEmpty();
+    }
+
+    @Test
+    void oversizedInputIsAProgrammingErrorOfTheCaller() {
+        assertThatThrownBy(() -> service().login("a".repeat(257), "x", IP)).isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> service().login("alice", "x".repeat(1025), IP)).isInstanceOf(IllegalArgumentException.class);
+    }
+}

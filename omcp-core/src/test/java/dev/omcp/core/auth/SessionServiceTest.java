@@ -1,0 +1,147 @@
+package dev.omcp.core.auth;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.omcp.core.testing.ManualClock;
+import dev.omcp.ports.auth.RevocationTarget;
+import dev.omcp.ports.auth.SessionCheck;
+import dev.omcp.ports.auth.SessionClaims;
+import dev.omcp.ports.auth.SessionSubject;
+import dev.omcp.ports.identity.AuthKind;
+import dev.omcp.ports.identity.Principal;
+import java.security.SecureRandom;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/** Spec 3.4, session states, row by row, with a manual clock. */
+class SessionServiceTest {
+    private final ManualClock clock = new ManualClock(Instant.parse("2026-03-01T10:00:00.250Z"));
+    private final InMemoryRevocationStore store = new InMemoryRevocationStore(Duration.ofHours(12));
+    private final SessionService sessions = new SessionService(clock, new SecureRandom(), Duration.ofHours(12), store);
+    private final RevocationService revocations = new RevocationService(store, clock);
+    private final Principal admin = new Principal("root", "Root", AuthKind.SESSION, "", java.util.Set.of("admin"),
+            java.util.Optional.of("admin-sid"));
+
+    private SessionClaims open(String sub) {
+        return sessions.open(new SessionSubject(sub, sub.toUpperCase(), List.of("viewer"), "t1"));
+    }
+
+    @Test
+    void aFreshSessionIsValid_andCarriesItsSubjectAsThePrincipal() {
+        SessionClaims claims = open("alice");
+        Principal principal = ((SessionCheck.Valid) sessions.check(claims)).principal();
+        assertThat(principal.id()).isEqualTo("alice");
+        assertThat(principal.authKind()).isEqualTo(AuthKind.SESSION);
+        assertThat(principal.roles()).containsExactly("viewer");
+        assertThat(principal.tenant()).isEqualTo("t1");
+        assertThat(principal.sessionId()).contains(claims.sid());
+    }
+
+    @Test
+    void sessionIdsAreRandomAndDistinct() {
+        assertThat(open("alice").sid()).isNotEqualTo(open("alice").sid()).hasSizeGreaterThanOrEqualTo(22);
+    }
+
+    @Test
+    void valid_to_expired_whenExpIsReached_after12Hours() {
+        // spec 3.4 row 3, spec 8: 12 hours
+        SessionClaims claims = open("alice");
+        clock.advance(Duration.ofHours(12).minusSeconds(1));
+        assertThat(sessions.check(claims)).isInstanceOf(SessionCheck.Valid.class);
+        clock.advance(Duration.ofSeconds(1));
+        assertThat(sessions.check(claims)).isInstanceOf(SessionCheck.Expired.class);
+    }
+
+    @Test
+    void valid_to_revoked_bySid() {
+        // spec 3.4 row 1
+        SessionClaims revoked = open("alice");
+        SessionClaims other = open("alice");
+        revocations.revoke(RevocationTarget.SID, revoked.sid(), "stolen laptop", admin);
+        assertThat(sessions.check(revoked)).isInstanceOf(SessionCheck.Revoked.class);
+        assertThat(sessions.check(other)).isInstanceOf(SessionCheck.Valid.class);
+    }
+
+    @Test
+    void valid_to_revoked_bySub_forSessionsIssuedBeforeTheRevocation_aLaterLoginIsUnaffected() {
+        // spec 3.4 row 2, spec 2.8
+        SessionClaims before = open("alice");
+        SessionClaims bob = open("bob");
+        clock.advance(Duration.ofSeconds(10));
+        revocations.revoke(RevocationTarget.SUB, "alice", "left the company", admin);
+        assertThat(sessions.check(before)).isInstanceOf(SessionCheck.Revoked.class);
+        assertThat(sessions.check(bob)).isInstanceOf(SessionCheck.Valid.class);
+        clock.advance(Duration.ofSeconds(1));
+        SessionClaims after = open("alice");
+        assertThat(sessions.check(after)).isInstanceOf(SessionCheck.Valid.class);
+    }
+
+    @Test
+    void aLoginInTheSameSecondAsASubRevocationIsVoidedToo_theRuleErrsOnTheSafeSide() {
+        revocations.revoke(RevocationTarget.SUB, "alice", "", admin);
+        clock.advance(Duration.ofMillis(500));
+        assertThat(sessions.check(open("alice"))).isInstanceOf(SessionCheck.Revoked.class);
+    }
+
+    @Test
+    void logoutRevokesTheSid() {
+        SessionClaims claims = open("alice");
+        sessions.close(claims);
+        assertThat(sessions.check(claims)).isInstanceOf(SessionCheck.Revoked.class);
+        assertThat(revocations.current()).singleElement().satisfies(r -> {
+            assertThat(r.reason()).isEqualTo("logout");
+            assertThat(r.revokedBy()).isEqualTo("alice");
+        });
+    }
+
+    @Test
+    void claimsIssuedInTheFutureOrLongerThanTheLifetime_areInvalid() {
+        long now = clock.instant().getEpochSecond();
+        assertThat(sessions.check(new SessionClaims("a", "a", List.of(), now + 3600, now + 7200, "s", "")))
+                .isInstanceOf(SessionCheck.Invalid.class);
+        assertThat(sessions.check(new SessionClaims("a", "a", List.of(), now, now + 13 * 3600, "s", "")))
+                .isInstanceOf(SessionCheck.Invalid.class);
+    }
+
+    @Test
+    void revocationEntriesExpireWithTheLongestSessionTheyCouldMatch() {
+        revocations.revoke(RevocationTarget.SID, "old", "", admin);
+        clock.advance(Duration.ofHours(12).plusSeconds(1));
+        revocations.revoke(RevocationTarget.SID, "new", "", admin);
+        assertThat(revocations.current()).extracting(r -> r.value()).containsExactly("new");
+    }
+
+    @Test
+    void aNewerSubRevocationReplacesAnOlderOne() {
+        revocations.revoke(RevocationTarget.SUB, "alice", "first", admin);
+        clock.advance(Duration.ofMinutes(5));
+        SessionClaims between = open("alice");
+        clock.advance(Duration.ofMinutes(5));
+        revocations.revoke(RevocationTarget.SUB, "alice", "second", admin);
+        assertThat(sessions.check(between)).isInstanceOf(SessionCheck.Revoked.class);
+        assertThat(revocations.current()).singleElement().extracting(r -> r.reason()).isEqualTo("second");
+    }
+
+    @Test
+    void aRevocationNeedsATargetWithoutControlCharacters() {
+        assertThatThrownBy(() -> revocations.revoke(RevocationTarget.SID, " ", "", admin)).isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> revocations.revoke(RevocationTarget.SUB, "a\nb", "", admin)).isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> revocations.revoke(RevocationTarget.SUB, "x".repeat(300), "", admin))
+                .isInstanceOf(IllegalArgumentException.class);
+        assertThat(revocations.current()).isEmpty();
+    }
+
+    @Test
+    void aFullBlocklistRefusesFurtherEntries() {
+        InMemoryRevocationStore small = new InMemoryRevocationStore(Duration.ofHours(12), 2);
+        RevocationService service = new RevocationService(small, clock);
+        service.revoke(RevocationTarget.SID, "a", "", admin);
+        service.revoke(RevocationTarget.SID, "b", "", admin);
+        assertThatThrownBy(() -> service.revoke(RevocationTarget.SID, "c", "", admin))
+                .isInstanceOf(IllegalStateException.class).hasMessageContaining("blocklist");
+        assertThat(service.current()).hasSize(2);
+    }
+}

@@ -1,0 +1,75 @@
+package dev.omcp.core.auth.oidc;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.omcp.ports.auth.MappedIdentity;
+import dev.omcp.ports.auth.SessionSubject;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import org.junit.jupiter.api.Test;
+
+class ClaimMappingTest {
+    private static final Set<String> ROLES = Set.of("viewer", "operator", "admin");
+
+    private static SessionSubject mapped(ClaimMapping mapping, Map<String, Object> claims) {
+        return ((MappedIdentity.Mapped) mapping.map(claims)).subject();
+    }
+
+    @Test
+    void theRoleMapTranslatesGroups_unmappedGroupsGrantNothing() {
+        ClaimMapping mapping = new ClaimMapping("groups",
+                Map.of("sre", List.of("operator"), "platform-admins", List.of("admin", "operator")), "", ROLES);
+        SessionSubject subject = mapped(mapping, Map.of("sub", "u1", "name", "Una", "groups", List.of("sre", "admin", "platform-admins")));
+        assertThat(subject.roles()).containsExactly("operator", "admin");
+        assertThat(subject.name()).isEqualTo("Una");
+    }
+
+    @Test
+    void withoutARoleMap_valuesThatAreRoleNamesAreUsed() {
+        ClaimMapping mapping = new ClaimMapping("groups", Map.of(), "", ROLES);
+        assertThat(mapped(mapping, Map.of("sub", "u1", "groups", List.of("viewer", "developers"))).roles()).containsExactly("viewer");
+        assertThat(mapped(mapping, Map.of("sub", "u1", "groups", "admin")).roles()).containsExactly("admin");
+    }
+
+    @Test
+    void dottedClaimNamesWalkNestedObjects_butAnExactTopLevelNameWins() {
+        ClaimMapping keycloak = new ClaimMapping(OidcProfile.KEYCLOAK.rolesClaim(), Map.of(), "", ROLES);
+        assertThat(mapped(keycloak, Map.of("sub", "u", "realm_access", Map.of("roles", List.of("operator")))).roles())
+                .containsExactly("operator");
+        ClaimMapping auth0 = new ClaimMapping(OidcProfile.AUTH0.rolesClaim(), Map.of(), "", ROLES);
+        assertThat(mapped(auth0, Map.of("sub", "u", "https://omcp/roles", List.of("admin"))).roles()).containsExactly("admin");
+    }
+
+    @Test
+    void theTenantComesFromTheTenantClaim() {
+        ClaimMapping mapping = new ClaimMapping("groups", Map.of(), "org", ROLES);
+        assertThat(mapped(mapping, Map.of("sub", "u", "org", "acme")).tenant()).isEqualTo("acme");
+        assertThat(mapped(mapping, Map.of("sub", "u")).tenant()).isEmpty();
+    }
+
+    @Test
+    void theNameFallsBackToPreferredUsernameEmailAndSub() {
+        ClaimMapping mapping = new ClaimMapping("groups", Map.of(), "", ROLES);
+        assertThat(mapped(mapping, Map.of("sub", "u", "preferred_username", "una")).name()).isEqualTo("una");
+        assertThat(mapped(mapping, Map.of("sub", "u", "email", "una@example.com")).name()).isEqualTo("una@example.com");
+        assertThat(mapped(mapping, Map.of("sub", "u")).name()).isEqualTo("u");
+    }
+
+    @Test
+    void claimsWithoutAUsableSubAreRefused() {
+        ClaimMapping mapping = new ClaimMapping("groups", Map.of(), "", ROLES);
+        assertThat(mapping.map(Map.of("name", "x"))).isInstanceOf(MappedIdentity.Refused.class);
+        assertThat(mapping.map(Map.of("sub", 42))).isInstanceOf(MappedIdentity.Refused.class);
+        assertThat(mapping.map(Map.of("sub", " "))).isInstanceOf(MappedIdentity.Refused.class);
+    }
+
+    @Test
+    void profilesAreFoundByEveryName() {
+        assertThat(OidcProfile.named("Azure-AD")).contains(OidcProfile.ENTRA);
+        assertThat(OidcProfile.named("entra")).contains(OidcProfile.ENTRA);
+        assertThat(OidcProfile.named("okta").orElseThrow().extraScopes()).containsExactly("groups");
+        assertThat(OidcProfile.named("unknown")).isEmpty();
+        assertThat(OidcProfile.acceptedNames()).contains("keycloak", "google", "auth0");
+    }
+}

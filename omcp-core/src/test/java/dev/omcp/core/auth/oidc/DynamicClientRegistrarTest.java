@@ -1,0 +1,91 @@
+package dev.omcp.core.auth.oidc;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.omcp.core.testing.ManualClock;
+import dev.omcp.ports.auth.ClientMetadata;
+import dev.omcp.ports.auth.RegistrationResult;
+import java.security.SecureRandom;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+class DynamicClientRegistrarTest {
+    private final ManualClock clock = new ManualClock(Instant.parse("2026-03-01T10:00:00Z"));
+    private final InMemoryClientRegistrationStore store = new InMemoryClientRegistrationStore();
+    private final DynamicClientRegistrar registrar = new DynamicClientRegistrar(store, clock, new SecureRandom(), 100);
+
+    private static ClientMetadata metadata(List<String> redirects, String authMethod) {
+        return new ClientMetadata(redirects, "Cursor", authMethod, List.of(), List.of(), "");
+    }
+
+    @Test
+    void aConfidentialClientGetsAnIdAndASecret_onlyTheSecretsDigestIsStored() {
+        RegistrationResult.Registered registered = (RegistrationResult.Registered) registrar.register(
+                metadata(List.of("https://app.example.com/callback"), ""), "192.0.2.1");
+        assertThat(registered.client().clientId()).matches("[0-9a-f-]{36}");
+        assertThat(registered.clientSecret()).hasSizeGreaterThanOrEqualTo(43);
+        assertThat(registered.client().secretSha256()).hasSize(64).isNotEqualTo(registered.clientSecret());
+        assertThat(registered.client().metadata().tokenEndpointAuthMethod()).isEqualTo("client_secret_basic");
+        assertThat(registered.client().metadata().grantTypes()).containsExactly("authorization_code");
+        assertThat(registered.client().metadata().responseTypes()).containsExactly("code");
+        assertThat(store.count()).isEqualTo(1);
+    }
+
+    @Test
+    void aPublicClientGetsNoSecret() {
+        RegistrationResult.Registered registered = (RegistrationResult.Registered) registrar.register(
+                metadata(List.of("http://127.0.0.1:33418/callback", "http://localhost/cb"), "none"), "192.0.2.1");
+        assertThat(registered.clientSecret()).isEmpty();
+        assertThat(registered.client().secretSha256()).isEmpty();
+    }
+
+    @Test
+    void unsafeRedirectUrisAreRejected_andNothingIsStored() {
+        for (String uri : List.of("http://evil.example.com/cb", "https://app.example.com/cb#frag", "javascript:alert(1)",
+                "relative/path", "https://user:pw@app.example.com/cb", "ftp://127.0.0.1/cb")) {
+            RegistrationResult result = registrar.register(metadata(List.of(uri), ""), "192.0.2.1");
+            assertThat(result).as(uri).isInstanceOfSatisfying(RegistrationResult.Rejected.class,
+                    r -> assertThat(r.error()).isEqualTo("invalid_redirect_uri"));
+        }
+        assertThat(registrar.register(metadata(List.of(), ""), "192.0.2.1")).isInstanceOf(RegistrationResult.Rejected.class);
+        assertThat(store.count()).isZero();
+    }
+
+    @Test
+    void unsupportedMetadataIsRejected() {
+        assertThat(registrar.register(metadata(List.of("https://a.example/cb"), "private_key_jwt"), "ip"))
+                .isInstanceOfSatisfying(RegistrationResult.Rejected.class, r -> assertThat(r.error()).isEqualTo("invalid_client_metadata"));
+        assertThat(registrar.register(new ClientMetadata(List.of("https://a.example/cb"), "", "", List.of("implicit"), List.of(), ""), "ip"))
+                .isInstanceOf(RegistrationResult.Rejected.class);
+        assertThat(registrar.register(new ClientMetadata(List.of("https://a.example/cb"), "", "", List.of(), List.of("token"), ""), "ip"))
+                .isInstanceOf(RegistrationResult.Rejected.class);
+        assertThat(registrar.register(new ClientMetadata(List.of("https://a.example/cb"), "x".repeat(201), "", List.of(), List.of(), ""), "ip"))
+                .isInstanceOf(RegistrationResult.Rejected.class);
+        assertThat(store.count()).isZero();
+    }
+
+    @Test
+    void tenRegistrationsPerAddressPerHour() {
+        for (int i = 0; i < 10; i++) {
+            assertThat(registrar.register(metadata(List.of("https://a.example/cb"), "none"), "192.0.2.1"))
+                    .isInstanceOf(RegistrationResult.Registered.class);
+        }
+        clock.advance(Duration.ofMinutes(20));
+        assertThat(registrar.register(metadata(List.of("https://a.example/cb"), "none"), "192.0.2.1"))
+                .isEqualTo(new RegistrationResult.TooMany(Duration.ofMinutes(40)));
+        assertThat(registrar.register(metadata(List.of("https://a.example/cb"), "none"), "192.0.2.2"))
+                .isInstanceOf(RegistrationResult.Registered.class);
+        clock.advance(Duration.ofMinutes(40));
+        assertThat(registrar.register(metadata(List.of("https://a.example/cb"), "none"), "192.0.2.1"))
+                .isInstanceOf(RegistrationResult.Registered.class);
+    }
+
+    @Test
+    void theRegistryIsBounded() {
+        DynamicClientRegistrar small = new DynamicClientRegistrar(store, clock, new SecureRandom(), 1);
+        assertThat(small.register(metadata(List.of("https://a.example/cb"), "none"), "a")).isInstanceOf(RegistrationResult.Registered.class);
+        assertThat(small.register(metadata(List.of("https://a.example/cb"), "none"), "b")).isInstanceOf(RegistrationResult.TooMany.class);
+    }
+}

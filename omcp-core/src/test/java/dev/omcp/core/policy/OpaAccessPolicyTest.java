@@ -1,0 +1,86 @@
+package dev.omcp.core.policy;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.omcp.core.testing.ManualClock;
+import dev.omcp.ports.access.AccessDecision;
+import dev.omcp.ports.access.ExternalDecision;
+import dev.omcp.ports.access.Permission;
+import dev.omcp.ports.access.PolicyDecisionPoint;
+import dev.omcp.ports.access.PolicyQuery;
+import dev.omcp.ports.identity.AuthKind;
+import dev.omcp.ports.identity.Principal;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
+import org.junit.jupiter.api.Test;
+
+class OpaAccessPolicyTest {
+    private final ManualClock clock = new ManualClock(Instant.parse("2026-03-01T10:00:00Z"));
+    private final AtomicInteger calls = new AtomicInteger();
+    private final AtomicReference<ExternalDecision> answer = new AtomicReference<>(new ExternalDecision.Allow());
+    private final PolicyDecisionPoint engine = query -> {
+        calls.incrementAndGet();
+        return answer.get();
+    };
+    private final OpaAccessPolicy policy = new OpaAccessPolicy(engine, clock, Duration.ofSeconds(30), BuiltinPolicy.ALL);
+    private final Principal alice = new Principal("alice", "Alice", AuthKind.SESSION, "acme", Set.of("sre"), Optional.of("s"));
+    private final Permission write = Permission.parse("sources:write");
+
+    @Test
+    void decisionsAreCachedForTheTtl_thenAskedAgain() {
+        assertThat(policy.decide(alice, write)).isInstanceOf(AccessDecision.Allowed.class);
+        assertThat(policy.decide(alice, write)).isInstanceOf(AccessDecision.Allowed.class);
+        assertThat(calls).hasValue(1);
+        answer.set(new ExternalDecision.Deny());
+        clock.advance(Duration.ofSeconds(29));
+        assertThat(policy.decide(alice, write)).isInstanceOf(AccessDecision.Allowed.class);
+        clock.advance(Duration.ofSeconds(1));
+        assertThat(policy.decide(alice, write)).isInstanceOf(AccessDecision.Denied.class);
+    }
+
+    @Test
+    void anUnreachableEngineFailsClosed_andIsNeverCached() {
+        answer.set(new ExternalDecision.Unavailable("connection refused"));
+        assertThat(policy.decide(alice, write)).isInstanceOf(AccessDecision.Unavailable.class);
+        assertThat(policy.permissionsOf(alice)).isEmpty();
+        answer.set(new ExternalDecision.Allow());
+        assertThat(policy.decide(alice, write)).isInstanceOf(AccessDecision.Allowed.class);
+    }
+
+    @Test
+    void anOutageStopsThePermissionListingAfterTheFirstFailure() {
+        answer.set(new ExternalDecision.Unavailable("timeout"));
+        policy.permissionsOf(alice);
+        assertThat(calls).hasValue(1);
+    }
+
+    @Test
+    void aDenialListsThePermissionsTheEngineAllows() {
+        PolicyDecisionPoint readsOnly = query -> query.permission().action().equals("read")
+                ? new ExternalDecision.Allow() : new ExternalDecision.Deny();
+        OpaAccessPolicy reads = new OpaAccessPolicy(readsOnly, clock, Duration.ofSeconds(30), BuiltinPolicy.ALL);
+        AccessDecision.Denied denied = (AccessDecision.Denied) reads.decide(alice, write);
+        assertThat(denied.have()).isNotEmpty().allSatisfy(p -> assertThat(p.action()).isEqualTo("read"));
+    }
+
+    @Test
+    void theCacheKeyIncludesRolesAndTenant() {
+        PolicyDecisionPoint byTenant = (PolicyQuery query) -> query.subject().tenant().equals("acme")
+                ? new ExternalDecision.Allow() : new ExternalDecision.Deny();
+        OpaAccessPolicy tenants = new OpaAccessPolicy(byTenant, clock, Duration.ofSeconds(30), BuiltinPolicy.ALL);
+        Principal elsewhere = new Principal("alice", "Alice", AuthKind.SESSION, "other", Set.of("sre"), Optional.of("s"));
+        assertThat(tenants.decide(alice, write)).isInstanceOf(AccessDecision.Allowed.class);
+        assertThat(tenants.decide(elsewhere, write)).isInstanceOf(AccessDecision.Denied.class);
+    }
+
+    @Test
+    void anonymousModeIsNeverAsked() {
+        assertThat(policy.decide(Principal.anonymous(), write)).isInstanceOf(AccessDecision.Allowed.class);
+        assertThat(calls).hasValue(0);
+        assertThat(policy.view().note()).contains("fails closed");
+    }
+}

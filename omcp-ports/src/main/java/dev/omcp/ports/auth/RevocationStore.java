@@ -1,0 +1,23 @@
+package dev.omcp.ports.auth;
+
+import java.time.Instant;
+import java.util.List;
+
+/**
+ * Driven port: the session blocklist, in memory, in a JSONL file, or shared through a store so a
+ * revocation on one replica applies on all (spec 2.8, 3.4, 5.2).
+ *
+ * <p>Entries older than the longest session lifetime can no longer match a valid session;
+ * implementations may drop them. Thread-safe; {@link #lookup} runs on every request.
+ */
+public interface RevocationStore {
+
+    /** Adds an entry; a newer {@code sub} revocation replaces an older one of the same subject. */
+    void add(Revocation revocation);
+
+    /** The entries still in force at {@code now}, oldest first. */
+    List<Revocation> current(Instant now);
+
+    /** What the blocklist says about a session with this {@code sid} and {@code sub}. */
+    RevocationFacts lookup(String sid, String sub);
+}

@@ -1,0 +1,2 @@
+/** A clock tests move by hand, so time rules are tested without sleeping. */
+package dev.omcp.testkit.time;
