@@ -9,7 +9,7 @@ import picocli.CommandLine.Command;
         mixinStandardHelpOptions = true,
         versionProvider = VersionProvider.class,
         description = "OMCP: an observability gateway for AI agents over the Model Context Protocol.",
-        subcommands = {ServeCommand.class, PluginCommand.class, AuditCommand.class, HashPasswordCommand.class, AotTrainCommand.class})
+        subcommands = {ServeCommand.class, DemoCommand.class, PluginCommand.class, AuditCommand.class, HashPasswordCommand.class, AotTrainCommand.class})
 public final class OmcpCommand implements Callable<Integer> {
 
     @Override

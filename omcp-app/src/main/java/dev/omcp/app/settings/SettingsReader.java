@@ -23,6 +23,13 @@ public final class SettingsReader {
         return read(processEnvironment());
     }
 
+    /** Reads the process environment with {@code overrides} on top (for example {@code omcp demo}'s sources). */
+    public static Settings fromProcessEnvironment(Map<String, String> overrides) throws InvalidSettingsException {
+        Map<String, String> env = new java.util.HashMap<>(processEnvironment());
+        env.putAll(overrides);
+        return read(env);
+    }
+
     /** Reads only the password policy of {@code omcp hash-password} from the process environment. */
     public static dev.omcp.core.auth.password.PasswordRules passwordRulesFromProcessEnvironment() throws InvalidSettingsException {
         return passwordRules(processEnvironment());

@@ -63,7 +63,7 @@ class PublicEndpointsIT {
     void info_carriesNameVersionRevisionsAndTheGovernanceBlockOnly() {
         JsonObject info = json("/api/info");
         assertThat(info.getString("name")).isEqualTo("omcp");
-        assertThat(info.getString("version")).isEqualTo("test");
+        assertThat(info.getString("version")).isEqualTo(dev.omcp.app.cli.VersionProvider.version());
         assertThat(info.getJsonArray("protocolRevisions").getString(0)).isEqualTo("2025-11-25");
         JsonObject governance = info.getJsonObject("governance");
         assertThat(governance.keySet()).containsExactlyInAnyOrder("authMode", "authSecretEphemeral", "auditPersisted",

@@ -24,7 +24,7 @@ public final class RunningGateway implements AutoCloseable {
         all.putAll(env);
         try {
             Settings settings = SettingsReader.read(all);
-            return new RunningGateway(GatewayAssembly.start(settings, new GatewayAssembly.Options(true), "test"));
+            return new RunningGateway(GatewayAssembly.start(settings, new GatewayAssembly.Options(true), dev.omcp.app.cli.VersionProvider.version()));
         } catch (InvalidSettingsException e) {
             throw new IllegalArgumentException(e.getMessage(), e);
         }

@@ -1,0 +1,86 @@
+package dev.omcp.app.cli;
+
+import dev.omcp.app.demo.DemoEnvironment;
+import dev.omcp.app.settings.InvalidSettingsException;
+import dev.omcp.app.settings.Settings;
+import dev.omcp.app.settings.SettingsReader;
+import dev.omcp.app.wiring.GatewayAssembly;
+import dev.omcp.testkit.demo.DemoBackends;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Comparator;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CountDownLatch;
+import java.util.stream.Stream;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import picocli.CommandLine.Command;
+import sun.misc.Signal;
+
+/**
+ * {@code omcp demo}: starts simulated Prometheus, Loki, Kubernetes and Zipkin backends on loopback
+ * (a small shop with daily traffic and a payments-database incident 25 minutes old) and the gateway
+ * in front of them, so every tool gives a meaningful answer without a backend of your own.
+ */
+@Command(name = "demo", mixinStandardHelpOptions = true,
+        description = "Run the gateway on a simulated shop with an ongoing incident (no backends needed).")
+public final class DemoCommand implements Callable<Integer> {
+
+    @Override
+    public Integer call() throws IOException, InterruptedException {
+        Path work = Files.createTempDirectory("omcp-demo");
+        try (DemoBackends backends = DemoBackends.startStandard()) {
+            Map<String, String> overrides = DemoEnvironment.prepare(backends, work, Optional.empty());
+            Settings settings;
+            try {
+                settings = SettingsReader.fromProcessEnvironment(overrides);
+            } catch (InvalidSettingsException e) {
+                System.err.println("omcp: cannot start the demo, " + e.getMessage());
+                return 1;
+            }
+            LoggingSetup.apply(settings.logging());
+            Logger log = LoggerFactory.getLogger(DemoCommand.class);
+            GatewayAssembly assembly;
+            try {
+                assembly = GatewayAssembly.start(settings, GatewayAssembly.Options.none(), VersionProvider.version());
+            } catch (RuntimeException e) {
+                log.error("event=demo-start-failed reason=\"{}\"", e.getMessage(), e);
+                return 1;
+            }
+            String url = "http://" + settings.server().host() + ":" + assembly.port() + "/mcp";
+            System.out.println("OMCP " + VersionProvider.version() + " demo listening on " + url);
+            System.out.println("""
+                    The simulated shop: frontend, catalog, catalog-cache, checkout, inventory, payments, payments-db.
+                    Incident: payments-db slowed down 25 minutes ago; payments, checkout and frontend fail in turn.
+                    Connect an agent:   claude mcp add --transport http omcp-demo %s
+                    Then ask it: "Is anything wrong in the shop? Find the root cause and draft a post-mortem."
+                    Stop with Ctrl+C.""".formatted(url));
+            System.out.flush();
+            CountDownLatch stopped = new CountDownLatch(1);
+            Runnable stop = () -> {
+                assembly.close();
+                stopped.countDown();
+            };
+            Signal.handle(new Signal("TERM"), signal -> Thread.ofPlatform().name("omcp-shutdown").start(stop));
+            Signal.handle(new Signal("INT"), signal -> Thread.ofPlatform().name("omcp-shutdown").start(stop));
+            stopped.await();
+            return 0;
+        } finally {
+            deleteRecursively(work);
+        }
+    }
+
+    private static void deleteRecursively(Path dir) throws IOException {
+        if (!Files.exists(dir)) {
+            return;
+        }
+        try (Stream<Path> paths = Files.walk(dir)) {
+            for (Path path : paths.sorted(Comparator.reverseOrder()).toList()) {
+                Files.deleteIfExists(path);
+            }
+        }
+    }
+}

@@ -1,0 +1,61 @@
+package dev.omcp.app.demo;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.omcp.app.support.McpHttpClient;
+import jakarta.json.JsonObject;
+import jakarta.json.JsonValue;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/** The demo wiring: the four simulated backends become connected sources the tools can use. */
+class DemoSourcesIT {
+    private static DemoGateway demo;
+    private static McpHttpClient client;
+
+    @BeforeAll
+    static void start() {
+        demo = DemoGateway.start();
+        client = new McpHttpClient(demo.baseUrl());
+        client.initialize();
+    }
+
+    @AfterAll
+    static void stop() {
+        demo.close();
+    }
+
+    private static JsonObject tool(String name, String arguments) {
+        JsonObject response = client.call("tools/call", "{\"name\":\"" + name + "\",\"arguments\":" + arguments + "}");
+        assertThat(response.containsKey("result")).as(response.toString()).isTrue();
+        return response.getJsonObject("result").getJsonObject("structuredContent");
+    }
+
+    @Test
+    void listSources_showsTheFourSimulatedBackendsConnected() {
+        JsonObject result = tool("list_sources", "{}");
+        List<String> connected = new ArrayList<>();
+        for (JsonValue source : result.getJsonArray("sources")) {
+            JsonObject s = source.asJsonObject();
+            assertThat(s.getString("status")).as(s.toString()).isEqualTo("connected");
+            connected.add(s.getString("name"));
+        }
+        assertThat(connected).containsExactlyInAnyOrder("prometheus", "loki", "kubernetes", "zipkin");
+        assertThat(result.toString()).doesNotContain("127.0.0.1");
+    }
+
+    @Test
+    void listServices_mergesTheShopsServicesAcrossSources() {
+        JsonObject result = tool("list_services", "{}");
+        assertThat(result.getBoolean("partial")).as(result.toString()).isFalse();
+        List<String> names = new ArrayList<>();
+        result.getJsonArray("services").forEach(s -> names.add(s.asJsonObject().getString("name")));
+        assertThat(names).contains("frontend", "checkout", "payments", "payments-db");
+        JsonObject payments = result.getJsonArray("services").stream().map(JsonValue::asJsonObject)
+                .filter(s -> s.getString("name").equals("payments")).findFirst().orElseThrow();
+        assertThat(payments.getJsonArray("sources").toString()).contains("prometheus", "loki", "zipkin");
+    }
+}
