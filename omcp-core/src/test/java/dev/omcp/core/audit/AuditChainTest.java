@@ -1,5 +1,7 @@
 package dev.omcp.core.audit;
 
+import dev.omcp.testkit.time.ManualClock;
+
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 

@@ -2,7 +2,7 @@ package dev.omcp.core.auth;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.omcp.core.testing.ManualClock;
+import dev.omcp.testkit.time.ManualClock;
 import dev.omcp.ports.auth.FailureOutcome;
 import dev.omcp.ports.auth.LockoutPolicy;
 import java.time.Duration;

@@ -3,7 +3,7 @@ package dev.omcp.core.auth;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.omcp.core.testing.ManualClock;
+import dev.omcp.testkit.time.ManualClock;
 import dev.omcp.core.testing.Sha512Hasher;
 import dev.omcp.ports.auth.LocalUser;
 import dev.omcp.ports.auth.LockoutPolicy;

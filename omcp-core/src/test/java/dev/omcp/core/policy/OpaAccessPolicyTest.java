@@ -2,7 +2,7 @@ package dev.omcp.core.policy;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.omcp.core.testing.ManualClock;
+import dev.omcp.testkit.time.ManualClock;
 import dev.omcp.ports.access.AccessDecision;
 import dev.omcp.ports.access.ExternalDecision;
 import dev.omcp.ports.access.Permission;

@@ -19,6 +19,11 @@ public final class ManualClock extends Clock {
         now = now.plus(by);
     }
 
+    /** Moves the clock to {@code instant} (forward or back). */
+    public void set(Instant instant) {
+        now = instant;
+    }
+
     @Override
     public ZoneId getZone() {
         return ZoneOffset.UTC;

@@ -2,7 +2,7 @@ package dev.omcp.core.auth.oidc;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.omcp.core.testing.ManualClock;
+import dev.omcp.testkit.time.ManualClock;
 import dev.omcp.ports.auth.ClientMetadata;
 import dev.omcp.ports.auth.RegistrationResult;
 import java.security.SecureRandom;

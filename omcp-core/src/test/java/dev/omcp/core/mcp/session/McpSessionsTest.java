@@ -3,7 +3,7 @@ package dev.omcp.core.mcp.session;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.omcp.core.mcp.revision.ProtocolRevision;
-import dev.omcp.core.testing.ManualClock;
+import dev.omcp.testkit.time.ManualClock;
 import dev.omcp.ports.identity.Principal;
 import dev.omcp.ports.mcp.McpSession;
 import java.security.SecureRandom;
