@@ -153,7 +153,11 @@ public final class ManagementGuard implements ApiGuard, ManagementIdentity {
                 Map<String, Object> body = new LinkedHashMap<>();
                 body.put("code", "OMCP_PERMISSION_DENIED");
                 body.put("error", "this needs the permission " + permission + ", which your roles do not grant");
-                body.put("required", Map.of("resource", permission.resource(), "action", permission.action()));
+                // spec 7.1 names the resource first; a LinkedHashMap keeps that order on the wire
+                Map<String, String> required = new LinkedHashMap<>();
+                required.put("resource", permission.resource());
+                required.put("action", permission.action());
+                body.put("required", required);
                 List<String> have = denied.have().stream().map(Permission::toString).toList();
                 body.put("have", have);
                 JsonResponses.json(ctx, 403, body);
