@@ -9,7 +9,6 @@ import dev.omcp.core.auth.ApiKey;
 import dev.omcp.core.audit.AuditChain;
 import dev.omcp.core.gateway.Gateway;
 import dev.omcp.core.tools.observability.ObservabilityTools;
-import dev.omcp.core.tools.observability.ServiceCatalog;
 import dev.omcp.core.tools.observability.Toolkit;
 import dev.omcp.ports.audit.AuditTrail;
 import dev.omcp.ports.connectors.ConnectorCatalog;
@@ -85,8 +84,9 @@ public final class GatewayAssembly implements AutoCloseable {
         ManagementAccessAssembly.Built access = ManagementAccessAssembly.build(settings.access(), clock, random, trail);
         resources.addAll(access.closeables());
         SourcesAssembly sources = SourcesAssembly.start(settings.connectors(), clock, plugins.connectorCatalog(), sourceStore);
-        Toolkit toolkit = new Toolkit(sources.registry(), clock, settings.tools().perSourceTimeout(), settings.tools().deadline(),
-                ServiceCatalog.empty());
+        Toolkit toolkit = Toolkit.builder(sources.registry(), clock)
+                .timeouts(settings.tools().perSourceTimeout(), settings.tools().deadline())
+                .build();
         Gateway.Builder builder = Gateway.builder()
                 .version(version)
                 .instructions(INSTRUCTIONS)

@@ -1,29 +1,194 @@
 package dev.omcp.core.tools.observability;
 
+import dev.omcp.core.analysis.health.HealthThresholds;
+import dev.omcp.core.analysis.history.AnomalyHistory;
+import dev.omcp.core.analysis.history.HistoryLimits;
+import dev.omcp.core.analysis.postmortem.PostmortemTemplate;
+import dev.omcp.core.ipenrich.IpEnricher;
+import dev.omcp.core.redaction.Redactor;
 import dev.omcp.core.sources.SourceRegistry;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.Objects;
+import java.util.Optional;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Supplier;
 
 /**
- * What every observability tool needs: the live sources, the clock, and the time budget of a
- * backend fan-out.
+ * What every observability tool needs: the live sources, the clock, the time budget of a backend
+ * fan-out, and the shared analysis state (anomaly history, health thresholds, redaction, IP
+ * enrichment, the post-mortem template). Built once by the composition root with {@link #builder};
+ * every part has a working default so an embedding service sets only what it uses.
  *
- * @param sources the live sources, routed by capability
- * @param clock the gateway's clock
- * @param perSourceTimeout how long one source may take
- * @param deadline how long a whole tool call may wait for its sources
- * @param catalog the service catalog that enriches results (empty when none is configured)
+ * <p>Thread-safety: immutable apart from the health thresholds, which the management API may
+ * replace at run time ({@link #replaceThresholds}); readers see either the old or the new set.
  */
-public record Toolkit(SourceRegistry sources, Clock clock, Duration perSourceTimeout, Duration deadline, ServiceCatalog catalog) {
-    public Toolkit {
-        Objects.requireNonNull(sources, "sources");
-        Objects.requireNonNull(clock, "clock");
-        Objects.requireNonNull(perSourceTimeout, "perSourceTimeout");
-        Objects.requireNonNull(deadline, "deadline");
-        Objects.requireNonNull(catalog, "catalog");
+public final class Toolkit {
+    private final SourceRegistry sources;
+    private final Clock clock;
+    private final Duration perSourceTimeout;
+    private final Duration deadline;
+    private final ServiceCatalog catalog;
+    private final AnomalyHistory history;
+    private final boolean redactionEnabled;
+    private final Redactor redactor;
+    private final IpEnricher ipEnricher;
+    private final Supplier<Optional<PostmortemTemplate>> postmortemTemplate;
+    private final AtomicReference<HealthThresholds> thresholds;
+
+    private Toolkit(Builder b) {
+        this.sources = Objects.requireNonNull(b.sources, "sources");
+        this.clock = Objects.requireNonNull(b.clock, "clock");
+        this.perSourceTimeout = b.perSourceTimeout;
+        this.deadline = b.deadline;
         if (perSourceTimeout.compareTo(deadline) > 0) {
             throw new IllegalArgumentException("the per-source timeout must not exceed the overall deadline");
+        }
+        this.catalog = b.catalog;
+        this.history = b.history != null ? b.history : new AnomalyHistory(clock, HistoryLimits.defaults(), Optional.empty());
+        this.redactionEnabled = b.redactionEnabled;
+        this.redactor = b.redactor;
+        this.ipEnricher = b.ipEnricher;
+        this.postmortemTemplate = b.postmortemTemplate;
+        this.thresholds = new AtomicReference<>(b.thresholds);
+    }
+
+    /**
+     * A toolkit over {@code sources} with default budgets (5 s per source, 10 s per call), no
+     * catalog, an in-memory anomaly history, redaction on, no IP dataset and the built-in
+     * post-mortem layout.
+     */
+    public static Builder builder(SourceRegistry sources, Clock clock) {
+        return new Builder(sources, clock);
+    }
+
+    /** The live sources, routed by capability. */
+    public SourceRegistry sources() {
+        return sources;
+    }
+
+    /** The gateway's clock. */
+    public Clock clock() {
+        return clock;
+    }
+
+    /** How long one source may take. */
+    public Duration perSourceTimeout() {
+        return perSourceTimeout;
+    }
+
+    /** How long a whole tool call may wait for its sources. */
+    public Duration deadline() {
+        return deadline;
+    }
+
+    /** The service catalog that enriches results (empty when none is configured, spec 2.11). */
+    public ServiceCatalog catalog() {
+        return catalog;
+    }
+
+    /** Detected anomaly scores of the last hour, and the optional remote-write sink behind them. */
+    public AnomalyHistory history() {
+        return history;
+    }
+
+    /** Whether {@code query_logs} output is redacted (spec 5.7: on unless {@code OMCP_REDACTION=off}). */
+    public boolean redactionEnabled() {
+        return redactionEnabled;
+    }
+
+    /** The redactor of PII and secrets. */
+    public Redactor redactor() {
+        return redactor;
+    }
+
+    /** The IP enricher of {@code enrich_ips} (offline dataset, optional RDAP fallback). */
+    public IpEnricher ipEnricher() {
+        return ipEnricher;
+    }
+
+    /**
+     * The custom post-mortem template of {@code OMCP_POSTMORTEM_TEMPLATE}, read at call time; empty
+     * means the built-in layout (also when the file cannot be read, spec 4.4).
+     */
+    public Optional<PostmortemTemplate> postmortemTemplate() {
+        return postmortemTemplate.get();
+    }
+
+    /** The health thresholds in force now. */
+    public HealthThresholds thresholds() {
+        return thresholds.get();
+    }
+
+    /** Replaces the health thresholds (validated by the caller, for example the management API). */
+    public void replaceThresholds(HealthThresholds replacement) {
+        thresholds.set(Objects.requireNonNull(replacement, "replacement"));
+    }
+
+    /** Assembles a {@link Toolkit}. */
+    public static final class Builder {
+        private final SourceRegistry sources;
+        private final Clock clock;
+        private Duration perSourceTimeout = Duration.ofSeconds(5);
+        private Duration deadline = Duration.ofSeconds(10);
+        private ServiceCatalog catalog = ServiceCatalog.empty();
+        private AnomalyHistory history;
+        private boolean redactionEnabled = true;
+        private Redactor redactor = new Redactor();
+        private IpEnricher ipEnricher = new IpEnricher(Optional.empty(), Optional.empty());
+        private Supplier<Optional<PostmortemTemplate>> postmortemTemplate = Optional::empty;
+        private HealthThresholds thresholds = HealthThresholds.defaults();
+
+        private Builder(SourceRegistry sources, Clock clock) {
+            this.sources = Objects.requireNonNull(sources, "sources");
+            this.clock = Objects.requireNonNull(clock, "clock");
+        }
+
+        /** How long one source may take, and how long the whole call may wait. */
+        public Builder timeouts(Duration perSource, Duration overall) {
+            this.perSourceTimeout = Objects.requireNonNull(perSource, "perSource");
+            this.deadline = Objects.requireNonNull(overall, "overall");
+            return this;
+        }
+
+        public Builder catalog(ServiceCatalog catalog) {
+            this.catalog = Objects.requireNonNull(catalog, "catalog");
+            return this;
+        }
+
+        public Builder history(AnomalyHistory history) {
+            this.history = Objects.requireNonNull(history, "history");
+            return this;
+        }
+
+        public Builder redaction(boolean enabled) {
+            this.redactionEnabled = enabled;
+            return this;
+        }
+
+        public Builder redactor(Redactor redactor) {
+            this.redactor = Objects.requireNonNull(redactor, "redactor");
+            return this;
+        }
+
+        public Builder ipEnricher(IpEnricher enricher) {
+            this.ipEnricher = Objects.requireNonNull(enricher, "enricher");
+            return this;
+        }
+
+        /** Where the custom post-mortem template comes from; asked on every call so an edited file takes effect. */
+        public Builder postmortemTemplate(Supplier<Optional<PostmortemTemplate>> template) {
+            this.postmortemTemplate = Objects.requireNonNull(template, "template");
+            return this;
+        }
+
+        public Builder thresholds(HealthThresholds thresholds) {
+            this.thresholds = Objects.requireNonNull(thresholds, "thresholds");
+            return this;
+        }
+
+        public Toolkit build() {
+            return new Toolkit(this);
         }
     }
 }
