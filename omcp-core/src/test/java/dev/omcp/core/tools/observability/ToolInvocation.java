@@ -34,7 +34,20 @@ final class ToolInvocation {
         if (!violations.isEmpty()) {
             return ToolResult.error("Invalid arguments for " + tool.definition().name() + ": " + String.join("; ", violations));
         }
-        ToolResult result = tool.call(new ToolCall() {
+        ToolResult result = tool.call(toolCall(principal, arguments));
+        result.structuredContent().ifPresent(structured -> assertThat(
+                VALIDATOR.validate(tool.definition().outputSchema().orElseThrow(), structured, "structuredContent"))
+                .as("%s output matches its output schema: %s", tool.definition().name(), structured).isEmpty());
+        return result;
+    }
+
+    /** Calls the tool directly, as an embedding service could, without the dispatcher's schema check. */
+    static ToolResult callWithoutSchemaCheck(Tool tool, String argumentsJson) {
+        return tool.call(toolCall(Principal.anonymous(), Jsonp.reader(argumentsJson).readObject()));
+    }
+
+    private static ToolCall toolCall(Principal principal, JsonObject arguments) {
+        return new ToolCall() {
             @Override
             public Principal principal() {
                 return principal;
@@ -59,11 +72,7 @@ final class ToolInvocation {
             public JsonObject requestFromClient(String method, JsonObject params, Duration timeout) {
                 throw new UnsupportedOperationException("the observability tools never ask the client");
             }
-        });
-        result.structuredContent().ifPresent(structured -> assertThat(
-                VALIDATOR.validate(tool.definition().outputSchema().orElseThrow(), structured, "structuredContent"))
-                .as("%s output matches its output schema: %s", tool.definition().name(), structured).isEmpty());
-        return result;
+        };
     }
 
     /** The structured result of a successful call. */
