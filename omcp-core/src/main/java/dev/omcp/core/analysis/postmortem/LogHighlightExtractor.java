@@ -24,7 +24,8 @@ import java.util.regex.Pattern;
  * one highlight counted a thousand times. Stateless and thread-safe.
  *
  * <p>Ranking: by level as given (the caller lists errors before warnings), then most frequent, then
- * earliest. The representative of a group is its earliest line.
+ * earliest. The representative of a group is its earliest line. A group holding a line from a read
+ * the source cut at its limit has a count that is only a lower bound, and says so.
  */
 public final class LogHighlightExtractor {
     /** The longest message kept; longer ones are cut with an ellipsis. */
@@ -41,12 +42,19 @@ public final class LogHighlightExtractor {
      * @param at when it was written
      * @param level the level it was found under, for example {@code error}
      * @param text the raw line
+     * @param fromCutRead whether it came from a read the source cut at its limit (older lines of
+     *     the window were not returned)
      */
-    public record Line(Instant at, String level, String text) {
+    public record Line(Instant at, String level, String text, boolean fromCutRead) {
         public Line {
             Objects.requireNonNull(at, "at");
             Objects.requireNonNull(level, "level");
             Objects.requireNonNull(text, "text");
+        }
+
+        /** A line from a read that returned every line of the window. */
+        public Line(Instant at, String level, String text) {
+            this(at, level, text, false);
         }
     }
 
@@ -55,6 +63,7 @@ public final class LogHighlightExtractor {
         final String representative;
         Instant firstSeen;
         int count;
+        boolean lowerBound;
 
         Group(int levelRank, String representative, Instant firstSeen) {
             this.levelRank = levelRank;
@@ -84,12 +93,13 @@ public final class LogHighlightExtractor {
             Group group = groups.computeIfAbsent(line.level() + "\u0000" + pattern(message),
                     k -> new Group(rank(levels, line.level()), shown, line.at()));
             group.count++;
+            group.lowerBound |= line.fromCutRead();
         }
         return groups.values().stream()
                 .sorted(Comparator.comparingInt((Group g) -> g.levelRank).thenComparing(g -> -g.count)
                         .thenComparing(g -> g.firstSeen).thenComparing(g -> g.representative))
                 .limit(max)
-                .map(g -> new LogHighlight(g.firstSeen, g.representative, g.count))
+                .map(g -> new LogHighlight(g.firstSeen, g.representative, g.count, g.lowerBound))
                 .toList();
     }
 

@@ -73,8 +73,11 @@ public final class GeneratePostmortemTool extends ObservabilityTool {
     static final String DEFAULT_DURATION = "1h";
     /** Related traces asked for and merged; the report lists the first 10 (spec 8). */
     static final int TRACE_LIMIT = TraceQueryEcho.DEFAULT_LIMIT;
-    /** Log lines read per level and source; highlights are counted over these. */
-    static final int LOG_LINES_PER_LEVEL = 1000;
+    /**
+     * Log lines read per level and source (the builtin Loki connector's ceiling); highlights are
+     * counted over these, and marked as lower bounds when a source had more.
+     */
+    static final int LOG_LINES_PER_LEVEL = 5000;
     /** The levels whose lines become highlights, most important first. */
     static final List<String> HIGHLIGHT_LEVELS = List.of("error", "warn");
 
@@ -122,7 +125,9 @@ public final class GeneratePostmortemTool extends ObservabilityTool {
                             .add("properties", Jsonp.object()
                                     .add("firstSeen", Jsonp.object().add("type", "string"))
                                     .add("line", Jsonp.object().add("type", "string"))
-                                    .add("occurrences", Jsonp.object().add("type", "integer")))))
+                                    .add("occurrences", Jsonp.object().add("type", "integer"))
+                                    .add("countIsLowerBound", Jsonp.object().add("type", "boolean")
+                                            .add("description", "The source returned only its newest lines: more, older ones may exist.")))))
                     .add("followUps", Jsonp.object().add("type", "array").add("items", Jsonp.object().add("type", "string"))),
                     List.of("service", "window", "from", "to", "tenant", "sections", "synopsis", "timeline", "blastRadius", "signals",
                             "traces", "followUps", "sources", "partial"))),
@@ -162,7 +167,7 @@ public final class GeneratePostmortemTool extends ObservabilityTool {
         Duration duration = args.duration("duration", DEFAULT_DURATION);
         boolean json = args.string("format", "markdown").equals("json");
         Principal principal = call.principal();
-        Instant to = toolkit.clock().instant();
+        Instant to = WindowEnd.endOfCurrentSecond(toolkit.clock());
         Instant from = to.minus(duration);
         TimeRange range = new TimeRange(from, to);
 
@@ -199,7 +204,7 @@ public final class GeneratePostmortemTool extends ObservabilityTool {
                 logsAnswered = true;
                 answered.add(a.source());
                 for (LogEntry entry : a.value() == null ? List.<LogEntry>of() : a.value().entries()) {
-                    lines.add(new LogHighlightExtractor.Line(entry.timestamp(), level, entry.line()));
+                    lines.add(new LogHighlightExtractor.Line(entry.timestamp(), level, entry.line(), a.value().truncated()));
                 }
             }
             for (Gathered.Failure f : logs.failures()) {

@@ -104,7 +104,7 @@ public final class GetAnomalyHistoryTool extends ObservabilityTool {
                             + "backend it writes to." : ". Older scores are not kept: an operator sets " + REMOTE_WRITE_VARIABLE
                             + " to keep them in Prometheus."));
         }
-        Instant to = toolkit.clock().instant();
+        Instant to = WindowEnd.endOfCurrentSecond(toolkit.clock());
         Instant from = to.minus(window);
         Optional<String> service = args.optionalString("service");
         Optional<String> signal = args.optionalString("signal");

@@ -89,6 +89,15 @@ class LogHighlightExtractorTest {
     }
 
     @Test
+    void aGroupWithLinesFromACutRead_countsOnlyALowerBound() {
+        List<LogHighlight> highlights = extractor.extract(List.of(
+                new LogHighlightExtractor.Line(T0, "warn", "slow query took 900ms", true),
+                new LogHighlightExtractor.Line(T0.plusSeconds(1), "warn", "slow query took 950ms", false),
+                new LogHighlightExtractor.Line(T0.plusSeconds(2), "error", "disk full", false)), LEVELS, UnaryOperator.identity(), 20);
+        assertThat(highlights).extracting(LogHighlight::countIsLowerBound).containsExactly(false, true);
+    }
+
+    @Test
     void thePatternHidesWhatVariesPerOccurrence() {
         assertThat(LogHighlightExtractor.pattern("request 0b7c1e2a-9f4d-4c1e-8a55-2f6d1a3b9c0e took 12.5 ms on 10.42.0.7 trace 4bf92f3577b34da6"))
                 .isEqualTo("request <id> took <n> ms on <ip> trace <id>");

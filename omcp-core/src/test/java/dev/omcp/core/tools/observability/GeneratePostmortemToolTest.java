@@ -143,6 +143,26 @@ class GeneratePostmortemToolTest {
     }
 
     @Test
+    void aLogsSourceCutAtItsLimit_makesTheCountsLowerBounds() {
+        ScriptedConnector busy = new ScriptedConnector().logs(q -> new LogResult(List.of(entry(NOW.minusSeconds(60),
+                "{\"msg\":\"connection reset by peer\"}")), true, ""));
+        JsonObject report = structured(call(tool(new ScriptedSources().add("loki", busy)), "{\"service\":\"db\"}"));
+        assertThat(report.getJsonArray("logHighlights").getJsonObject(0).getBoolean("countIsLowerBound")).isTrue();
+        assertThat(busy.logQueries).allSatisfy(q -> assertThat(q.limit()).isEqualTo(GeneratePostmortemTool.LOG_LINES_PER_LEVEL));
+    }
+
+    @Test
+    void theWindowEndsAtTheEndOfTheCurrentSecond_soAScoreRecordedJustBeforeIsIncluded() {
+        clock.set(NOW.plusMillis(300));
+        history.record(new AnomalyScoreSample("", "db", "latency_p99", NOW.plusMillis(250), 9, true, Optional.of("step")));
+        clock.set(NOW.plusMillis(700));
+        JsonObject report = structured(call(tool(everything()), "{\"service\":\"db\",\"format\":\"json\"}"));
+        assertThat(report.getString("to")).isEqualTo("2025-03-10T10:00:01Z");
+        assertThat(report.getString("from")).isEqualTo("2025-03-10T09:00:01Z");
+        assertThat(report.getJsonObject("timeline").getInt("totalRows")).isEqualTo(1);
+    }
+
+    @Test
     void withRedactionOff_theLinesAreKeptAsWritten() {
         redaction = false;
         JsonObject report = structured(call(tool(everything()), "{\"service\":\"db\"}"));
