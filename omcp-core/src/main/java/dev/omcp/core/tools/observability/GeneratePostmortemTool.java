@@ -191,44 +191,13 @@ public final class GeneratePostmortemTool extends ObservabilityTool {
         SourceState tracesState = traceSearch.gathered().noSource() ? SourceState.notConfigured()
                 : traces.sources().isEmpty() ? SourceState.unavailable(String.join("; ", traces.errors())) : SourceState.available();
 
-        // log highlights from the error and warning lines of the window
-        List<LogHighlightExtractor.Line> lines = new ArrayList<>();
-        boolean logsAnswered = false;
-        boolean logsConfigured = false;
-        Set<String> logFailureSources = new HashSet<>();
-        for (int i = 0; i < HIGHLIGHT_LEVELS.size(); i++) {
-            String level = HIGHLIGHT_LEVELS.get(i);
-            Gathered<LogResult> logs = g.logs().get(i);
-            logsConfigured |= !logs.noSource();
-            for (Gathered.Answer<LogResult> a : logs.answers()) {
-                logsAnswered = true;
-                answered.add(a.source());
-                for (LogEntry entry : a.value() == null ? List.<LogEntry>of() : a.value().entries()) {
-                    lines.add(new LogHighlightExtractor.Line(entry.timestamp(), level, entry.line(), a.value().truncated()));
-                }
-            }
-            for (Gathered.Failure f : logs.failures()) {
-                if (logFailureSources.add(f.source() + "\u0000" + f.message())) {
-                    failed.add(new Failed(f.source(), "logs", kind(f), f.message()));
-                }
-            }
-        }
-        SourceState logsState = !logsConfigured ? SourceState.notConfigured()
-                : logsAnswered ? SourceState.available() : SourceState.unavailable("every logs source failed");
-        UnaryOperator<String> redact = toolkit.redactionEnabled() ? text -> toolkit.redactor().redactText(text).text() : UnaryOperator.identity();
-        List<LogHighlight> highlights = extractor.extract(lines, HIGHLIGHT_LEVELS, redact, PostmortemReport.MAX_LOG_HIGHLIGHTS);
+        LogFindings logs = logFindings(g.logs(), answered, failed);
+        List<HistoryRow> timeline = timeline(principal.tenant(), service, blast, from, to);
 
-        // the anomaly history of the service and of everything its degradation reaches
-        Set<String> related = new HashSet<>();
-        related.add(service);
-        blast.ifPresent(b -> b.nodes().stream().map(AffectedNode::name).forEach(related::add));
-        List<HistoryRow> timeline = toolkit.history().query(new HistoryQuery(principal.tenant(), Optional.empty(), Optional.empty(),
-                from, to, HistoryQuery.MAX_LIMIT, false)).rows().stream().filter(r -> related.contains(r.service())).toList();
-
-        Situation situation = new Situation(toolkit.history().remoteSinkConfigured(), tracesState, topologyState, logsState);
+        Situation situation = new Situation(toolkit.history().remoteSinkConfigured(), tracesState, topologyState, logs.state());
         PostmortemReport report = builder.build(new PostmortemInput(service, window, from, to, principal.tenant(), timeline,
                 topologyState.isAvailable() ? blast : Optional.empty(), ContributingSignal.fromHistory(timeline), traces.traces(),
-                highlights, situation));
+                logs.highlights(), situation));
 
         JsonObjectBuilder structured = Jsonp.provider().createObjectBuilder(report.toJson());
         JsonArrayBuilder sources = Jsonp.array();
@@ -245,6 +214,48 @@ public final class GeneratePostmortemTool extends ObservabilityTool {
             return ToolResult.structured(result);
         }
         return ToolResult.structured(result, markdown(report) + footnote(failed));
+    }
+
+    /** The log highlights, and whether the logs sources could be asked. */
+    private record LogFindings(List<LogHighlight> highlights, SourceState state) {}
+
+    /** Highlights from the error and warning lines of the window; notes which sources answered or failed. */
+    private LogFindings logFindings(List<Gathered<LogResult>> byLevel, Set<String> answered, List<Failed> failed) {
+        List<LogHighlightExtractor.Line> lines = new ArrayList<>();
+        boolean anyAnswered = false;
+        boolean configured = false;
+        Set<String> reported = new HashSet<>();
+        for (int i = 0; i < HIGHLIGHT_LEVELS.size(); i++) {
+            String level = HIGHLIGHT_LEVELS.get(i);
+            Gathered<LogResult> logs = byLevel.get(i);
+            configured |= !logs.noSource();
+            for (Gathered.Answer<LogResult> a : logs.answers()) {
+                anyAnswered = true;
+                answered.add(a.source());
+                LogResult result = a.value() == null ? new LogResult(List.of(), false, "") : a.value();
+                for (LogEntry entry : result.entries()) {
+                    lines.add(new LogHighlightExtractor.Line(entry.timestamp(), level, entry.line(), result.truncated()));
+                }
+            }
+            for (Gathered.Failure f : logs.failures()) {
+                if (reported.add(f.source() + "\u0000" + f.message())) { // one entry when both levels failed alike
+                    failed.add(new Failed(f.source(), "logs", kind(f), f.message()));
+                }
+            }
+        }
+        SourceState state = !configured ? SourceState.notConfigured()
+                : anyAnswered ? SourceState.available() : SourceState.unavailable("every logs source failed");
+        UnaryOperator<String> redact = toolkit.redactionEnabled() ? text -> toolkit.redactor().redactText(text).text() : UnaryOperator.identity();
+        return new LogFindings(extractor.extract(lines, HIGHLIGHT_LEVELS, redact, PostmortemReport.MAX_LOG_HIGHLIGHTS), state);
+    }
+
+    /** The caller's anomaly history of the window for the service and everything its degradation reaches. */
+    private List<HistoryRow> timeline(String tenant, String service, Optional<BlastRadius> blast, Instant from, Instant to) {
+        Set<String> related = new HashSet<>();
+        related.add(service);
+        blast.ifPresent(b -> b.nodes().stream().map(AffectedNode::name).forEach(related::add));
+        return toolkit.history().query(new HistoryQuery(tenant, Optional.empty(), Optional.empty(), from, to, HistoryQuery.MAX_LIMIT,
+                false)).rows().stream().filter(r -> related.contains(r.service())).toList();
     }
 
     /** The custom template when one is readable, else the built-in layout (spec 4.4). */
