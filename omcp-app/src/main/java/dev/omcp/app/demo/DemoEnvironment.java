@@ -1,6 +1,7 @@
 package dev.omcp.app.demo;
 
 import dev.omcp.testkit.demo.DemoBackends;
+import dev.omcp.testkit.demo.system.SimulatedSystem;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
@@ -42,7 +43,9 @@ public final class DemoEnvironment {
                     .append("  - name: kubernetes\n    type: kubernetes\n    mode: source\n    url: ").append(backends.kubernetesUrl()).append('\n')
                     .append("    auth:\n      type: bearer\n      token: ${OMCP_DEMO_KUBERNETES_TOKEN}\n");
             if (zipkin) {
-                yaml.append("  - name: zipkin\n    type: zipkin\n    url: ").append(backends.zipkinUrl()).append('\n');
+                // the shop's services run in its namespace: the trace-derived service calls then merge with the cluster's services
+                yaml.append("  - name: zipkin\n    type: zipkin\n    url: ").append(backends.zipkinUrl()).append('\n')
+                        .append("    topologyNamespace: ").append(SimulatedSystem.NAMESPACE).append('\n');
             }
             Files.writeString(sources, yaml);
             Map<String, String> env = new LinkedHashMap<>();

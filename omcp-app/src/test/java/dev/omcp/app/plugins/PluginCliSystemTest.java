@@ -134,7 +134,7 @@ class PluginCliSystemTest {
         assertThat(list.out()).contains("tempo", "zipkin", "2 connectors in");
         Run info = run(withTrustRoot(), "plugin", "info", "zipkin", "--from", TestPlugins.hub().toString());
         assertThat(info.exit()).isZero();
-        assertThat(info.out()).contains("capabilities: listServices, queryTraces").contains("integrity: sha256-");
+        assertThat(info.out()).contains("capabilities: listServices, queryTraces, topology").contains("integrity: sha256-");
         Run missing = run(withTrustRoot(), "plugin", "info", "jaeger", "--from", TestPlugins.hub().toString());
         assertThat(missing.exit()).isEqualTo(1);
         assertThat(missing.err()).contains("no connector 'jaeger'");

@@ -7,9 +7,14 @@ import dev.omcp.sdk.connector.Connector;
 import dev.omcp.sdk.connector.ConnectorException;
 import dev.omcp.sdk.connector.ServiceListingCapability;
 import dev.omcp.sdk.connector.SourceConfig;
+import dev.omcp.sdk.connector.TopologyCapability;
 import dev.omcp.sdk.connector.TracesCapability;
+import dev.omcp.sdk.query.Relation;
 import dev.omcp.sdk.query.ServiceInfo;
 import dev.omcp.sdk.query.TimeRange;
+import dev.omcp.sdk.query.Topology;
+import dev.omcp.sdk.query.TopologyEdge;
+import dev.omcp.sdk.query.TopologyNode;
 import dev.omcp.sdk.query.TraceQuery;
 import dev.omcp.sdk.query.TraceSummary;
 import dev.omcp.testkit.backends.ZipkinServer;
@@ -108,6 +113,15 @@ class ZipkinReferencePluginIT {
     void listsTheServicesZipkinKnows() throws Exception {
         try (Connector connector = connect()) {
             assertThat(((ServiceListingCapability) connector).listServices()).extracting(ServiceInfo::name).containsExactly("checkout", "payments");
+        }
+    }
+
+    @Test
+    void servicesCallingEachOther_becomeCallsEdgesFromZipkinsDependencyLinks() throws Exception {
+        try (Connector connector = connect()) {
+            Topology topology = ((TopologyCapability) connector).topology("");
+            assertThat(topology.edges()).containsExactly(new TopologyEdge("service/checkout", "service/payments", Relation.CALLS));
+            assertThat(topology.nodes()).extracting(TopologyNode::id).containsExactly("service/checkout", "service/payments");
         }
     }
 

@@ -156,9 +156,16 @@ public final class PostmortemMarkdown {
 
     private static String logs(PostmortemReport r) {
         StringBuilder b = new StringBuilder();
+        boolean lowerBounds = false;
         for (LogHighlight l : r.logHighlights()) {
-            b.append("- ").append(l.firstSeen()).append(l.occurrences() > 1 ? " (x" + l.occurrences() + ")" : "").append(": `")
-                    .append(code(l.line())).append("`\n");
+            String count = l.occurrences() + (l.countIsLowerBound() ? "+" : "");
+            b.append("- ").append(l.firstSeen()).append(l.occurrences() > 1 || l.countIsLowerBound() ? " (x" + count + ")" : "")
+                    .append(": `").append(code(l.line())).append("`\n");
+            lowerBounds |= l.countIsLowerBound();
+        }
+        if (lowerBounds) {
+            b.append("\n_Counts marked + are lower bounds: the logs source returned only its newest lines, so those lines may be "
+                    + "older and more frequent than shown._\n");
         }
         return b.toString();
     }

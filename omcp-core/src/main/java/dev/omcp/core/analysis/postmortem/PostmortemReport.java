@@ -134,7 +134,8 @@ public record PostmortemReport(
      * {@code blastRadius {included, targets[], nodes[], totalNodes, truncated, hosts, owners, unresolved} or
      * {included: false, note}}, {@code signals {items[], total}},
      * {@code traces {included, items[], total, errorCount} or {included: false, note}},
-     * {@code logHighlights[]} (only when extracted), {@code followUps[]}.
+     * {@code logHighlights[]} ({@code firstSeen, line, occurrences}, {@code countIsLowerBound: true} when the
+     * source's limit cut the lines read; only when extracted), {@code followUps[]}.
      */
     public JsonObject toJson() {
         JsonObjectBuilder b = Jsonp.provider().createObjectBuilder().add("service", service).add("window", window)
@@ -204,8 +205,12 @@ public record PostmortemReport(
         if (!logHighlights.isEmpty()) {
             JsonArrayBuilder logs = Jsonp.provider().createArrayBuilder();
             for (LogHighlight l : logHighlights) {
-                logs.add(Jsonp.provider().createObjectBuilder().add("firstSeen", l.firstSeen().toString()).add("line", l.line())
-                        .add("occurrences", l.occurrences()));
+                JsonObjectBuilder o = Jsonp.provider().createObjectBuilder().add("firstSeen", l.firstSeen().toString()).add("line", l.line())
+                        .add("occurrences", l.occurrences());
+                if (l.countIsLowerBound()) {
+                    o.add("countIsLowerBound", true);
+                }
+                logs.add(o);
             }
             b.add("logHighlights", logs);
         }

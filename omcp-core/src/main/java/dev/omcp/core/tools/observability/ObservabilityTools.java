@@ -11,6 +11,12 @@ public final class ObservabilityTools {
     public static List<Tool> all(Toolkit toolkit) {
         return List.of(
                 new ListSourcesTool(toolkit),
-                new ListServicesTool(toolkit));
+                new ListServicesTool(toolkit),
+                new GetTopologyTool(toolkit),
+                new GetBlastRadiusTool(toolkit),
+                new QueryTracesTool(toolkit),
+                new EnrichIpsTool(toolkit),
+                new GetAnomalyHistoryTool(toolkit),
+                new GeneratePostmortemTool(toolkit));
     }
 }

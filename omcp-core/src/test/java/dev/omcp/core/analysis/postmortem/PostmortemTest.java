@@ -69,6 +69,19 @@ class PostmortemTest {
     }
 
     @Test
+    void logCountsThatAreLowerBounds_areMarkedInMarkdownAndJson() {
+        List<LogHighlight> cut = List.of(new LogHighlight(FROM.plusSeconds(90), "slow query", 5000, true), LOGS.getFirst());
+        PostmortemReport report = builder.build(input(rows(5), Optional.of(blast()), traces(3), cut, ALL_UP));
+        String md = PostmortemMarkdown.render(report);
+        assertThat(md).contains("(x5000+): `slow query`").contains("(x42): `connection pool exhausted`")
+                .contains("Counts marked + are lower bounds");
+        assertThat(report.toJson().getJsonArray("logHighlights").getJsonObject(0).getBoolean("countIsLowerBound")).isTrue();
+        assertThat(report.toJson().getJsonArray("logHighlights").getJsonObject(1).containsKey("countIsLowerBound")).isFalse();
+        assertThat(PostmortemMarkdown.render(builder.build(input(rows(5), Optional.of(blast()), traces(3), LOGS, ALL_UP))))
+                .doesNotContain("lower bounds");
+    }
+
+    @Test
     void caps_20TimelineRows_30BlastNodes_top10Signals_10Traces() {
         List<HistoryRow> many = new ArrayList<>(rows(25));
         for (int i = 0; i < 15; i++) {

@@ -5,8 +5,13 @@ import dev.omcp.sdk.connector.ConnectorException;
 import dev.omcp.sdk.connector.Health;
 import dev.omcp.sdk.connector.ServiceListingCapability;
 import dev.omcp.sdk.connector.SourceConfig;
+import dev.omcp.sdk.connector.TopologyCapability;
 import dev.omcp.sdk.connector.TracesCapability;
+import dev.omcp.sdk.query.Relation;
 import dev.omcp.sdk.query.ServiceInfo;
+import dev.omcp.sdk.query.Topology;
+import dev.omcp.sdk.query.TopologyEdge;
+import dev.omcp.sdk.query.TopologyNode;
 import dev.omcp.sdk.query.TraceQuery;
 import dev.omcp.sdk.query.TraceSummary;
 import jakarta.json.JsonArray;
@@ -15,6 +20,7 @@ import jakarta.json.JsonString;
 import jakarta.json.JsonStructure;
 import jakarta.json.JsonValue;
 import java.net.http.HttpResponse;
+import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -23,6 +29,9 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.TreeSet;
 
 /**
  * A Zipkin server as a traces source (API v2). {@code queryTraces} asks {@code /api/v2/traces} for
@@ -33,16 +42,29 @@ import java.util.Map;
  * <p>"Errors only" means a failed span anywhere in the trace. Zipkin's {@code annotationQuery}
  * only matches the spans of {@code serviceName} itself, so the connector asks for up to
  * {@value #ERROR_OVERFETCH} times the limit and keeps the traces holding an error span.
+ *
+ * <p>{@code topology} turns Zipkin's dependency links of the last hour ({@code /api/v2/dependencies})
+ * into {@code CALLS} edges between service nodes: "checkout calls payments" when checkout's spans
+ * called payments. Zipkin knows service names only; the source setting {@code topologyNamespace}
+ * names the Kubernetes namespace the traced services run in, so their ids
+ * ({@code service/<namespace>/<name>}) are those of the cluster's services and the gateway merges
+ * both views into one graph. Without it the ids are cluster-wide ({@code service/<name>}).
  */
-final class ZipkinConnector implements Connector, TracesCapability, ServiceListingCapability {
+final class ZipkinConnector implements Connector, TracesCapability, ServiceListingCapability, TopologyCapability {
     static final int ERROR_OVERFETCH = 5;
+    /** How far back dependency links are read for the topology. */
+    static final Duration DEPENDENCY_LOOKBACK = Duration.ofHours(1);
     private static final int MAX_FETCH = 1000;
     private final SourceConfig source;
     private final ZipkinApi api;
+    private final Clock clock;
+    private final String topologyNamespace;
 
-    ZipkinConnector(SourceConfig source, ZipkinApi api) {
+    ZipkinConnector(SourceConfig source, ZipkinApi api, Clock clock, String topologyNamespace) {
         this.source = source;
         this.api = api;
+        this.clock = clock;
+        this.topologyNamespace = topologyNamespace;
     }
 
     @Override
@@ -135,6 +157,44 @@ final class ZipkinConnector implements Connector, TracesCapability, ServiceListi
         Instant start = first == Long.MAX_VALUE ? Instant.EPOCH : Instant.ofEpochSecond(first / 1_000_000, (first % 1_000_000) * 1000);
         double durationMs = first == Long.MAX_VALUE ? 0 : (last - first) / 1000.0;
         return new TraceSummary(traceId.toLowerCase(Locale.ROOT), root.getString("name", ""), service, start, durationMs, spans.size(), error);
+    }
+
+    @Override
+    public Topology topology(String namespace) throws ConnectorException {
+        if (!namespace.isEmpty() && !namespace.equals(topologyNamespace)) {
+            return new Topology(List.of(), List.of()); // the traced services are not in that namespace
+        }
+        Map<String, String> params = new LinkedHashMap<>();
+        params.put("endTs", Long.toString(clock.millis()));
+        params.put("lookback", Long.toString(DEPENDENCY_LOOKBACK.toMillis()));
+        JsonStructure answer = api.getJson("api/v2/dependencies", params);
+        if (!(answer instanceof JsonArray links)) {
+            throw new ConnectorException(ConnectorException.Kind.BAD_RESPONSE, "Zipkin's dependency links are not a JSON array");
+        }
+        Set<String> services = new TreeSet<>();
+        Map<String, TopologyEdge> edges = new TreeMap<>();
+        for (JsonValue value : links) {
+            if (!(value instanceof JsonObject link) || !(link.get("parent") instanceof JsonString parent)
+                    || !(link.get("child") instanceof JsonString child)) {
+                throw new ConnectorException(ConnectorException.Kind.BAD_RESPONSE, "Zipkin returned a dependency link without parent and child");
+            }
+            if (parent.getString().isBlank() || child.getString().isBlank() || parent.getString().equals(child.getString())) {
+                continue; // an unnamed endpoint or a self-call says nothing about dependencies
+            }
+            services.add(parent.getString());
+            services.add(child.getString());
+            TopologyEdge edge = new TopologyEdge(serviceId(parent.getString()), serviceId(child.getString()), Relation.CALLS);
+            edges.put(edge.from() + " " + edge.to(), edge);
+        }
+        List<TopologyNode> nodes = new ArrayList<>();
+        for (String name : services) {
+            nodes.add(new TopologyNode(serviceId(name), "service", name, topologyNamespace, Map.of()));
+        }
+        return new Topology(nodes, List.copyOf(edges.values()));
+    }
+
+    private String serviceId(String name) {
+        return TopologyNode.idOf("service", topologyNamespace, name);
     }
 
     private static long timestamp(JsonObject span) {

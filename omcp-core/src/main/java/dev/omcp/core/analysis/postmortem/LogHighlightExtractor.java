@@ -1,0 +1,144 @@
+package dev.omcp.core.analysis.postmortem;
+
+import dev.omcp.sdk.json.Jsonp;
+import jakarta.json.JsonException;
+import jakarta.json.JsonObject;
+import jakarta.json.JsonReader;
+import jakarta.json.JsonString;
+import jakarta.json.JsonValue;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.function.UnaryOperator;
+import java.util.regex.Pattern;
+
+/**
+ * Turns the error and warning lines of a window into post-mortem {@link LogHighlight}s: each line is
+ * reduced to its message (the {@code msg}, {@code message}, {@code error} or {@code err} field of a
+ * JSON line, else the whole line), redacted, and grouped with the lines that differ only in
+ * numbers, ids, hex strings and addresses, so a thousand "took 812ms" / "took 3071ms" lines become
+ * one highlight counted a thousand times. Stateless and thread-safe.
+ *
+ * <p>Ranking: by level as given (the caller lists errors before warnings), then most frequent, then
+ * earliest. The representative of a group is its earliest line. A group holding a line from a read
+ * the source cut at its limit has a count that is only a lower bound, and says so.
+ */
+public final class LogHighlightExtractor {
+    /** The longest message kept; longer ones are cut with an ellipsis. */
+    static final int MAX_MESSAGE_CHARS = 300;
+    private static final List<String> MESSAGE_FIELDS = List.of("msg", "message", "error", "err");
+    private static final Pattern UUID = Pattern.compile("\\b[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}\\b");
+    private static final Pattern HEX_ID = Pattern.compile("\\b(?=[0-9a-fA-F]*[0-9])(?=[0-9a-fA-F]*[a-fA-F])[0-9a-fA-F]{8,}\\b");
+    private static final Pattern IPV4 = Pattern.compile("\\b\\d{1,3}(\\.\\d{1,3}){3}\\b");
+    private static final Pattern NUMBER = Pattern.compile("\\d+(\\.\\d+)?");
+
+    /**
+     * One log line of a level.
+     *
+     * @param at when it was written
+     * @param level the level it was found under, for example {@code error}
+     * @param text the raw line
+     * @param fromCutRead whether it came from a read the source cut at its limit (older lines of
+     *     the window were not returned)
+     */
+    public record Line(Instant at, String level, String text, boolean fromCutRead) {
+        public Line {
+            Objects.requireNonNull(at, "at");
+            Objects.requireNonNull(level, "level");
+            Objects.requireNonNull(text, "text");
+        }
+
+        /** A line from a read that returned every line of the window. */
+        public Line(Instant at, String level, String text) {
+            this(at, level, text, false);
+        }
+    }
+
+    private static final class Group {
+        final int levelRank;
+        final String representative;
+        Instant firstSeen;
+        int count;
+        boolean lowerBound;
+
+        Group(int levelRank, String representative, Instant firstSeen) {
+            this.levelRank = levelRank;
+            this.representative = representative;
+            this.firstSeen = firstSeen;
+        }
+    }
+
+    /**
+     * The highlights of {@code lines}.
+     *
+     * @param levels the levels in order of importance (for example {@code error}, {@code warn});
+     *     lines of other levels rank after them
+     * @param redact applied to every message before it is grouped or kept
+     * @param max the most highlights returned
+     */
+    public List<LogHighlight> extract(List<Line> lines, List<String> levels, UnaryOperator<String> redact, int max) {
+        List<Line> ordered = new ArrayList<>(lines);
+        ordered.sort(Comparator.comparing(Line::at));
+        Map<String, Group> groups = new LinkedHashMap<>();
+        for (Line line : ordered) {
+            String message = oneLine(redact.apply(messageOf(line.text())));
+            if (message.isEmpty()) {
+                continue;
+            }
+            String shown = line.level() + ": " + message;
+            Group group = groups.computeIfAbsent(line.level() + "\u0000" + pattern(message),
+                    k -> new Group(rank(levels, line.level()), shown, line.at()));
+            group.count++;
+            group.lowerBound |= line.fromCutRead();
+        }
+        return groups.values().stream()
+                .sorted(Comparator.comparingInt((Group g) -> g.levelRank).thenComparing(g -> -g.count)
+                        .thenComparing(g -> g.firstSeen).thenComparing(g -> g.representative))
+                .limit(max)
+                .map(g -> new LogHighlight(g.firstSeen, g.representative, g.count, g.lowerBound))
+                .toList();
+    }
+
+    private static int rank(List<String> levels, String level) {
+        int i = levels.indexOf(level);
+        return i < 0 ? levels.size() : i;
+    }
+
+    /** The message of a line: a JSON line's message field, else the line itself. */
+    static String messageOf(String text) {
+        String trimmed = text.strip();
+        if (!trimmed.startsWith("{") || !trimmed.endsWith("}")) {
+            return trimmed;
+        }
+        try (JsonReader reader = Jsonp.reader(trimmed)) {
+            JsonValue value = reader.readValue();
+            if (value instanceof JsonObject object) {
+                for (String field : MESSAGE_FIELDS) {
+                    if (object.get(field) instanceof JsonString s && !s.getString().isBlank()) {
+                        return s.getString();
+                    }
+                }
+            }
+            return trimmed;
+        } catch (JsonException e) {
+            return trimmed; // not JSON after all: the line is its own message
+        }
+    }
+
+    /** The grouping key: the message with the parts that vary per occurrence replaced. */
+    static String pattern(String message) {
+        String p = UUID.matcher(message).replaceAll("<id>");
+        p = HEX_ID.matcher(p).replaceAll("<id>");
+        p = IPV4.matcher(p).replaceAll("<ip>");
+        return NUMBER.matcher(p).replaceAll("<n>");
+    }
+
+    private static String oneLine(String text) {
+        String s = text.replace('\r', ' ').replace('\n', ' ').strip();
+        return s.length() > MAX_MESSAGE_CHARS ? s.substring(0, MAX_MESSAGE_CHARS - 1) + "…" : s;
+    }
+}

@@ -1,0 +1,85 @@
+package dev.omcp.core.tools.observability;
+
+import dev.omcp.core.ipenrich.IpEnricher;
+import dev.omcp.ports.tools.ToolAnnotations;
+import dev.omcp.ports.tools.ToolCall;
+import dev.omcp.ports.tools.ToolDefinition;
+import dev.omcp.ports.tools.ToolResult;
+import dev.omcp.sdk.json.Jsonp;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * {@code enrich_ips}: who an address belongs to, from the offline CIDR dataset
+ * ({@code OMCP_IP_ENRICH_FILE}) by longest-prefix match, with the optional RDAP fallback
+ * ({@code OMCP_IP_ENRICH_RDAP}) for public addresses the dataset does not cover
+ * ({@link IpEnricher}). Every address is answered in input order; one that is not an address is
+ * reported as invalid without failing the others.
+ */
+public final class EnrichIpsTool extends ObservabilityTool {
+    static final String NAME = "enrich_ips";
+    /** Long enough for any IPv6 spelling with a zone; anything longer is not an address. */
+    static final int MAX_ADDRESS_CHARS = 64;
+
+    private static final ToolDefinition DEFINITION = new ToolDefinition(
+            NAME,
+            "Enrich IP addresses",
+            "Tells who the IP addresses found in logs or traces belong to: the address scope (public, private, loopback, "
+                    + "documentation...) always, and for public addresses the owning network and its attributes (organisation, "
+                    + "ASN, country, as the operator's offline dataset or the RDAP registries say). Up to "
+                    + IpEnricher.MAX_ADDRESSES + " IPv4 or IPv6 addresses per call; each is answered in input order as found, "
+                    + "not_found, invalid or unavailable (a registry error worth retrying). Use it on client addresses from "
+                    + "query_logs to tell an attack or a single noisy customer from real traffic.",
+            Schemas.object()
+                    .required("addresses", Jsonp.object().add("type", "array")
+                            .add("items", Jsonp.object().add("type", "string").add("minLength", 1).add("maxLength", MAX_ADDRESS_CHARS))
+                            .add("minItems", 1).add("maxItems", IpEnricher.MAX_ADDRESSES)
+                            .add("description", "IPv4 or IPv6 addresses, for example [\"203.0.113.7\", \"2001:db8::17\"].").build())
+                    .build(),
+            Optional.of(Schemas.output(Jsonp.object()
+                    .add("results", Jsonp.object().add("type", "array").add("items", Jsonp.object().add("type", "object")
+                            .add("properties", Jsonp.object()
+                                    .add("input", Jsonp.object().add("type", "string"))
+                                    .add("status", Jsonp.object().add("type", "string")
+                                            .add("enum", Jsonp.array().add("found").add("not_found").add("invalid").add("unavailable")))
+                                    .add("address", Jsonp.object().add("type", "string"))
+                                    .add("scope", Jsonp.object().add("type", "string"))
+                                    .add("network", Jsonp.object().add("type", "string"))
+                                    .add("attributes", Jsonp.object().add("type", "object"))
+                                    .add("source", Jsonp.object().add("type", "string"))
+                                    .add("note", Jsonp.object().add("type", "string")))
+                            .add("required", Jsonp.array().add("input").add("status"))))
+                    .add("summary", Jsonp.object().add("type", "object").add("properties", Jsonp.object()
+                            .add("found", Jsonp.object().add("type", "integer"))
+                            .add("notFound", Jsonp.object().add("type", "integer"))
+                            .add("invalid", Jsonp.object().add("type", "integer"))
+                            .add("unavailable", Jsonp.object().add("type", "integer"))))
+                    .add("note", Jsonp.object().add("type", "string")
+                            .add("description", "What the answer cannot show, for example that no IP data is configured.")),
+                    List.of("results", "summary"))),
+            ToolAnnotations.readOnlyQuery());
+
+    private final Toolkit toolkit;
+
+    public EnrichIpsTool(Toolkit toolkit) {
+        this.toolkit = toolkit;
+    }
+
+    @Override
+    public ToolDefinition definition() {
+        return DEFINITION;
+    }
+
+    @Override
+    protected ToolResult run(ToolCall call, Arguments args) {
+        List<String> addresses = args.strings("addresses");
+        if (addresses.isEmpty()) {
+            throw new InvalidArgumentException("addresses must list at least one IP address");
+        }
+        if (addresses.size() > IpEnricher.MAX_ADDRESSES) {
+            throw new InvalidArgumentException("at most " + IpEnricher.MAX_ADDRESSES + " addresses per call, got " + addresses.size()
+                    + "; split the list into several calls");
+        }
+        return ToolResult.structured(toolkit.ipEnricher().enrich(addresses).toJson());
+    }
+}

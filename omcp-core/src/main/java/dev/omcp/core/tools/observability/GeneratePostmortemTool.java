@@ -1,0 +1,318 @@
+package dev.omcp.core.tools.observability;
+
+import dev.omcp.core.analysis.blast.AffectedNode;
+import dev.omcp.core.analysis.blast.BlastRadius;
+import dev.omcp.core.analysis.blast.BlastRadiusOptions;
+import dev.omcp.core.analysis.blast.BlastRadiusWalker;
+import dev.omcp.core.analysis.history.HistoryQuery;
+import dev.omcp.core.analysis.history.HistoryRow;
+import dev.omcp.core.analysis.postmortem.ContributingSignal;
+import dev.omcp.core.analysis.postmortem.LogHighlight;
+import dev.omcp.core.analysis.postmortem.LogHighlightExtractor;
+import dev.omcp.core.analysis.postmortem.PostmortemBuilder;
+import dev.omcp.core.analysis.postmortem.PostmortemInput;
+import dev.omcp.core.analysis.postmortem.PostmortemMarkdown;
+import dev.omcp.core.analysis.postmortem.PostmortemReport;
+import dev.omcp.core.analysis.postmortem.PostmortemTemplate;
+import dev.omcp.core.analysis.postmortem.Situation;
+import dev.omcp.core.analysis.postmortem.SourceState;
+import dev.omcp.core.analysis.traces.TraceMergeResult;
+import dev.omcp.core.analysis.traces.TraceQueryEcho;
+import dev.omcp.core.sources.Bound;
+import dev.omcp.ports.identity.Principal;
+import dev.omcp.ports.tools.ToolAnnotations;
+import dev.omcp.ports.tools.ToolCall;
+import dev.omcp.ports.tools.ToolDefinition;
+import dev.omcp.ports.tools.ToolResult;
+import dev.omcp.sdk.connector.LogsCapability;
+import dev.omcp.sdk.json.Jsonp;
+import dev.omcp.sdk.query.LogEntry;
+import dev.omcp.sdk.query.LogQuery;
+import dev.omcp.sdk.query.LogResult;
+import dev.omcp.sdk.query.TimeRange;
+import dev.omcp.sdk.query.TraceQuery;
+import jakarta.json.JsonArrayBuilder;
+import jakarta.json.JsonObject;
+import jakarta.json.JsonObjectBuilder;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.function.Supplier;
+import java.util.function.UnaryOperator;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * {@code generate_postmortem} (spec 4.4): a post-mortem draft for a suspected root-cause service,
+ * built from what the gateway really has: the blast radius walked over the merged topology, the
+ * anomaly history of the service and everything in its blast radius, the related traces (fan-out
+ * and merge as {@code query_traces} does) and log highlights extracted from the error and warning
+ * lines of the window. The topology, traces and the two log searches run in parallel, each within
+ * the toolkit's per-source timeout and overall deadline.
+ *
+ * <p>Rendering: {@code markdown} (default) puts the markdown in {@code content[0].text} (through
+ * the {@code OMCP_POSTMORTEM_TEMPLATE} template when one is readable, else the built-in layout) and
+ * the JSON report in {@code structuredContent}; {@code json} gives the same report as JSON in both.
+ * The section rules of the spec (no sink, no traces connector, topology down, no log lines) are
+ * applied by {@link PostmortemBuilder} from the {@link Situation} this tool observes.
+ */
+public final class GeneratePostmortemTool extends ObservabilityTool {
+    private static final Logger LOG = LoggerFactory.getLogger(GeneratePostmortemTool.class);
+    static final String NAME = "generate_postmortem";
+    /** spec 8: post-mortem window default 1h. */
+    static final String DEFAULT_DURATION = "1h";
+    /** Related traces asked for and merged; the report lists the first 10 (spec 8). */
+    static final int TRACE_LIMIT = TraceQueryEcho.DEFAULT_LIMIT;
+    /**
+     * Log lines read per level and source (the builtin Loki connector's ceiling); highlights are
+     * counted over these, and marked as lower bounds when a source had more.
+     */
+    static final int LOG_LINES_PER_LEVEL = 5000;
+    /** The levels whose lines become highlights, most important first. */
+    static final List<String> HIGHLIGHT_LEVELS = List.of("error", "warn");
+
+    private static final ToolDefinition DEFINITION = new ToolDefinition(
+            NAME,
+            "Generate post-mortem",
+            "Drafts a post-mortem for a suspected root-cause service over a recent window: Synopsis; Anomaly timeline (up "
+                    + "to 20 rows of recorded anomaly scores of the service and everything in its blast radius); Blast radius at "
+                    + "peak (up to 30 affected resources); Contributing signals (top 10 by mean score); Related traces (up to 10, "
+                    + "error traces called out); Log highlights (error and warning lines of the service, de-duplicated and "
+                    + "counted, redacted); Suggested follow-ups. A section whose data is unavailable says why (no traces "
+                    + "connector, topology down, nothing recorded). `format: markdown` (default) returns the markdown as text and "
+                    + "the report as structured JSON; `format: json` returns the same content as JSON. Anomaly scores come from "
+                    + "earlier get_service_health and detect_anomalies calls, so run detect_anomalies first for a full timeline.",
+            Schemas.object()
+                    .required("service", Schemas.service("The suspected root-cause service, as list_services names it."))
+                    .property("duration", Schemas.duration("The incident window, ending now.", DEFAULT_DURATION))
+                    .property("format", Schemas.enumOf("markdown: the draft as markdown text plus the JSON report; json: the same "
+                            + "content as JSON.", List.of("markdown", "json"), "markdown"))
+                    .build(),
+            Optional.of(Schemas.output(Schemas.outputBase()
+                    .add("service", Jsonp.object().add("type", "string"))
+                    .add("window", Jsonp.object().add("type", "string"))
+                    .add("from", Jsonp.object().add("type", "string"))
+                    .add("to", Jsonp.object().add("type", "string"))
+                    .add("tenant", Jsonp.object().add("type", "string"))
+                    .add("notice", Jsonp.object().add("type", "string").add("description", "Present when nothing at all was found."))
+                    .add("sections", Jsonp.object().add("type", "array").add("items", Jsonp.object().add("type", "string"))
+                            .add("description", "The section keys in markdown order."))
+                    .add("synopsis", Jsonp.object().add("type", "string"))
+                    .add("timeline", Jsonp.object().add("type", "object").add("properties", Jsonp.object()
+                            .add("rows", Jsonp.object().add("type", "array"))
+                            .add("totalRows", Jsonp.object().add("type", "integer"))
+                            .add("omittedRows", Jsonp.object().add("type", "integer"))))
+                    .add("blastRadius", Jsonp.object().add("type", "object").add("properties", Jsonp.object()
+                            .add("included", Jsonp.object().add("type", "boolean"))
+                            .add("note", Jsonp.object().add("type", "string"))))
+                    .add("signals", Jsonp.object().add("type", "object").add("properties", Jsonp.object()
+                            .add("items", Jsonp.object().add("type", "array"))
+                            .add("total", Jsonp.object().add("type", "integer"))))
+                    .add("traces", Jsonp.object().add("type", "object").add("properties", Jsonp.object()
+                            .add("included", Jsonp.object().add("type", "boolean"))
+                            .add("note", Jsonp.object().add("type", "string"))))
+                    .add("logHighlights", Jsonp.object().add("type", "array").add("items", Jsonp.object().add("type", "object")
+                            .add("properties", Jsonp.object()
+                                    .add("firstSeen", Jsonp.object().add("type", "string"))
+                                    .add("line", Jsonp.object().add("type", "string"))
+                                    .add("occurrences", Jsonp.object().add("type", "integer"))
+                                    .add("countIsLowerBound", Jsonp.object().add("type", "boolean")
+                                            .add("description", "The source returned only its newest lines: more, older ones may exist.")))))
+                    .add("followUps", Jsonp.object().add("type", "array").add("items", Jsonp.object().add("type", "string"))),
+                    List.of("service", "window", "from", "to", "tenant", "sections", "synopsis", "timeline", "blastRadius", "signals",
+                            "traces", "followUps", "sources", "partial"))),
+            ToolAnnotations.readOnlyQuery());
+
+    private final Toolkit toolkit;
+    private final ServiceEntitlement entitlement;
+    private final PostmortemBuilder builder = new PostmortemBuilder();
+    private final BlastRadiusWalker walker = new BlastRadiusWalker();
+    private final LogHighlightExtractor extractor = new LogHighlightExtractor();
+
+    /** A post-mortem tool with no Product bindings to check (see {@link ServiceEntitlement#noProductBindings()}). */
+    public GeneratePostmortemTool(Toolkit toolkit) {
+        this(toolkit, ServiceEntitlement.noProductBindings());
+    }
+
+    public GeneratePostmortemTool(Toolkit toolkit, ServiceEntitlement entitlement) {
+        this.toolkit = toolkit;
+        this.entitlement = entitlement;
+    }
+
+    @Override
+    public ToolDefinition definition() {
+        return DEFINITION;
+    }
+
+    /** One failed source of one kind of data, for {@code failedSources}. */
+    private record Failed(String source, String signal, String kind, String error) {}
+
+    @Override
+    protected ToolResult run(ToolCall call, Arguments args) {
+        String service = args.string("service");
+        if (entitlement.check(call.principal(), NAME, service) instanceof ServiceEntitlement.Decision.NotEntitled refused) {
+            return ToolResult.error(NAME + ": not entitled to " + service + ": " + refused.reason());
+        }
+        String window = args.string("duration", DEFAULT_DURATION);
+        Duration duration = args.duration("duration", DEFAULT_DURATION);
+        boolean json = args.string("format", "markdown").equals("json");
+        Principal principal = call.principal();
+        Instant to = WindowEnd.endOfCurrentSecond(toolkit.clock());
+        Instant from = to.minus(duration);
+        TimeRange range = new TimeRange(from, to);
+
+        Gatherings g = gather(principal, service, window, range);
+        List<Failed> failed = new ArrayList<>();
+        Set<String> answered = new LinkedHashSet<>();
+
+        // topology: the blast radius, or why it is missing
+        TopologySnapshot topology = g.topology();
+        topology.gathered().answers().forEach(a -> answered.add(a.source()));
+        topology.gathered().failures().forEach(f -> failed.add(new Failed(f.source(), "topology", kind(f), f.message())));
+        SourceState topologyState = topology.noSource() ? SourceState.notConfigured()
+                : topology.allFailed() ? SourceState.unavailable(topology.failureSummary()) : SourceState.available();
+        Optional<BlastRadius> blast = topology.graph().map(graph -> walker.walk(graph, List.of(service), BlastRadiusOptions.defaults()));
+
+        // traces, merged and ranked as query_traces does
+        QueryTracesTool.Search traceSearch = g.traces();
+        TraceMergeResult traces = traceSearch.merged();
+        answered.addAll(traces.sources());
+        traceSearch.gathered().failures().forEach(f -> failed.add(new Failed(f.source(), "traces", kind(f), f.message())));
+        SourceState tracesState = traceSearch.gathered().noSource() ? SourceState.notConfigured()
+                : traces.sources().isEmpty() ? SourceState.unavailable(String.join("; ", traces.errors())) : SourceState.available();
+
+        LogFindings logs = logFindings(g.logs(), answered, failed);
+        List<HistoryRow> timeline = timeline(principal.tenant(), service, blast, from, to);
+
+        Situation situation = new Situation(toolkit.history().remoteSinkConfigured(), tracesState, topologyState, logs.state());
+        PostmortemReport report = builder.build(new PostmortemInput(service, window, from, to, principal.tenant(), timeline,
+                topologyState.isAvailable() ? blast : Optional.empty(), ContributingSignal.fromHistory(timeline), traces.traces(),
+                logs.highlights(), situation));
+
+        JsonObjectBuilder structured = Jsonp.provider().createObjectBuilder(report.toJson());
+        JsonArrayBuilder sources = Jsonp.array();
+        answered.forEach(sources::add);
+        structured.add("sources", sources).add("partial", !failed.isEmpty());
+        if (!failed.isEmpty()) {
+            JsonArrayBuilder list = Jsonp.array();
+            failed.forEach(f -> list.add(Jsonp.object().add("source", f.source()).add("signal", f.signal()).add("kind", f.kind())
+                    .add("error", f.error())));
+            structured.add("failedSources", list);
+        }
+        JsonObject result = structured.build();
+        if (json) {
+            return ToolResult.structured(result);
+        }
+        return ToolResult.structured(result, markdown(report) + footnote(failed));
+    }
+
+    /** The log highlights, and whether the logs sources could be asked. */
+    private record LogFindings(List<LogHighlight> highlights, SourceState state) {}
+
+    /** Highlights from the error and warning lines of the window; notes which sources answered or failed. */
+    private LogFindings logFindings(List<Gathered<LogResult>> byLevel, Set<String> answered, List<Failed> failed) {
+        List<LogHighlightExtractor.Line> lines = new ArrayList<>();
+        boolean anyAnswered = false;
+        boolean configured = false;
+        Set<String> reported = new HashSet<>();
+        for (int i = 0; i < HIGHLIGHT_LEVELS.size(); i++) {
+            String level = HIGHLIGHT_LEVELS.get(i);
+            Gathered<LogResult> logs = byLevel.get(i);
+            configured |= !logs.noSource();
+            for (Gathered.Answer<LogResult> a : logs.answers()) {
+                anyAnswered = true;
+                answered.add(a.source());
+                LogResult result = a.value() == null ? new LogResult(List.of(), false, "") : a.value();
+                for (LogEntry entry : result.entries()) {
+                    lines.add(new LogHighlightExtractor.Line(entry.timestamp(), level, entry.line(), result.truncated()));
+                }
+            }
+            for (Gathered.Failure f : logs.failures()) {
+                if (reported.add(f.source() + "\u0000" + f.message())) { // one entry when both levels failed alike
+                    failed.add(new Failed(f.source(), "logs", kind(f), f.message()));
+                }
+            }
+        }
+        SourceState state = !configured ? SourceState.notConfigured()
+                : anyAnswered ? SourceState.available() : SourceState.unavailable("every logs source failed");
+        UnaryOperator<String> redact = toolkit.redactionEnabled() ? text -> toolkit.redactor().redactText(text).text() : UnaryOperator.identity();
+        return new LogFindings(extractor.extract(lines, HIGHLIGHT_LEVELS, redact, PostmortemReport.MAX_LOG_HIGHLIGHTS), state);
+    }
+
+    /** The caller's anomaly history of the window for the service and everything its degradation reaches. */
+    private List<HistoryRow> timeline(String tenant, String service, Optional<BlastRadius> blast, Instant from, Instant to) {
+        Set<String> related = new HashSet<>();
+        related.add(service);
+        blast.ifPresent(b -> b.nodes().stream().map(AffectedNode::name).forEach(related::add));
+        return toolkit.history().query(new HistoryQuery(tenant, Optional.empty(), Optional.empty(), from, to, HistoryQuery.MAX_LIMIT,
+                false)).rows().stream().filter(r -> related.contains(r.service())).toList();
+    }
+
+    /** The custom template when one is readable, else the built-in layout (spec 4.4). */
+    private String markdown(PostmortemReport report) {
+        Optional<PostmortemTemplate> template;
+        try {
+            template = toolkit.postmortemTemplate();
+        } catch (RuntimeException e) {
+            // the template source is the operator's file: a failure to read it must not fail the draft
+            LOG.warn("event=postmortem-template-unusable error={}; using the built-in layout", e.getClass().getName());
+            template = Optional.empty();
+        }
+        return template.map(t -> t.render(report)).orElseGet(() -> PostmortemMarkdown.render(report));
+    }
+
+    /** Names the sources that failed, so a markdown reader knows the draft is partial. */
+    private static String footnote(List<Failed> failed) {
+        if (failed.isEmpty()) {
+            return "";
+        }
+        StringBuilder b = new StringBuilder("\n> Partial data: ");
+        for (int i = 0; i < failed.size(); i++) {
+            Failed f = failed.get(i);
+            b.append(i == 0 ? "" : "; ").append(f.source()).append(" (").append(f.signal()).append(") failed: ")
+                    .append(f.error().replace('\n', ' '));
+        }
+        return b.append(".\n").toString();
+    }
+
+    private static String kind(Gathered.Failure f) {
+        return f.kind().name().toLowerCase(Locale.ROOT);
+    }
+
+    /** What the parallel fan-outs gathered. */
+    private record Gatherings(TopologySnapshot topology, QueryTracesTool.Search traces, List<Gathered<LogResult>> logs) {}
+
+    /** Topology, traces and one log search per level, all at once: the call takes as long as its slowest source. */
+    private Gatherings gather(Principal principal, String service, String window, TimeRange range) {
+        TraceQueryEcho echo = new TraceQueryEcho(service, window, TRACE_LIMIT, false);
+        TraceQuery traceQuery = new TraceQuery(service, range, Optional.empty(), TRACE_LIMIT, false);
+        List<Bound<LogsCapability>> logSources = toolkit.sources().with(LogsCapability.class, principal);
+        ExecutorService executor = Executors.newVirtualThreadPerTaskExecutor();
+        try {
+            CompletableFuture<TopologySnapshot> topology = async(executor, () -> TopologySnapshot.gather(toolkit, principal, ""));
+            CompletableFuture<QueryTracesTool.Search> traces = async(executor, () -> QueryTracesTool.search(toolkit, principal, echo, traceQuery));
+            List<CompletableFuture<Gathered<LogResult>>> logs = new ArrayList<>();
+            for (String level : HIGHLIGHT_LEVELS) {
+                LogQuery query = new LogQuery(service, range, Optional.empty(), Optional.of(level), Map.of(), LOG_LINES_PER_LEVEL);
+                logs.add(async(executor, () -> Gathered.from(toolkit, logSources, c -> c.queryLogs(query))));
+            }
+            return new Gatherings(topology.join(), traces.join(), logs.stream().map(CompletableFuture::join).toList());
+        } finally {
+            executor.shutdownNow();
+        }
+    }
+
+    private static <T> CompletableFuture<T> async(ExecutorService executor, Supplier<T> work) {
+        return CompletableFuture.supplyAsync(work, executor);
+    }
+}

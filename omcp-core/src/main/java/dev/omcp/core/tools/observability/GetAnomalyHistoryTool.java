@@ -1,0 +1,152 @@
+package dev.omcp.core.tools.observability;
+
+import dev.omcp.core.analysis.history.AnomalyHistory;
+import dev.omcp.core.analysis.history.HistoryQuery;
+import dev.omcp.core.analysis.history.HistoryResult;
+import dev.omcp.core.analysis.postmortem.ContributingSignal;
+import dev.omcp.ports.tools.ToolAnnotations;
+import dev.omcp.ports.tools.ToolCall;
+import dev.omcp.ports.tools.ToolDefinition;
+import dev.omcp.ports.tools.ToolResult;
+import dev.omcp.sdk.json.Jsonp;
+import jakarta.json.JsonArrayBuilder;
+import jakarta.json.JsonObject;
+import jakarta.json.JsonObjectBuilder;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * {@code get_anomaly_history}: the anomaly scores the gateway recorded for the caller's tenant in a
+ * recent window (in memory, last hour), raw rows oldest first plus a per-signal summary. Scores are
+ * recorded by {@code get_service_health} and {@code detect_anomalies}; nothing here asks a backend.
+ */
+public final class GetAnomalyHistoryTool extends ObservabilityTool {
+    static final String NAME = "get_anomaly_history";
+    static final String SIGNAL_PATTERN = "^[A-Za-z0-9_:.-]{1,128}$";
+    static final String REMOTE_WRITE_VARIABLE = "OMCP_ANOMALY_HISTORY_REMOTE_WRITE";
+
+    private final Toolkit toolkit;
+    private final ToolDefinition definition;
+
+    public GetAnomalyHistoryTool(Toolkit toolkit) {
+        this.toolkit = toolkit;
+        this.definition = definition(toolkit.history().limits().retention());
+    }
+
+    private static ToolDefinition definition(Duration retention) {
+        String kept = Durations.format(retention);
+        return new ToolDefinition(
+                NAME,
+                "Get anomaly history",
+                "Lists the anomaly scores this gateway recorded over the last " + kept + " (robust sigmas; each row says whether "
+                        + "the verdict was an anomaly and of which kind: spike, step, ramp, seasonal-deviation), oldest first, with a "
+                        + "per-signal summary (samples, anomalies, mean and peak score). Scores are recorded whenever "
+                        + "get_service_health or detect_anomalies judge a service, so call one of those first if nothing is "
+                        + "recorded. Use it to see when a signal started to move and whether it is still moving; generate_postmortem "
+                        + "builds its timeline from the same history.",
+                Schemas.object()
+                        .property("service", Schemas.service("Only this service."))
+                        .property("signal", Jsonp.object().add("type", "string").add("pattern", SIGNAL_PATTERN)
+                                .add("description", "Only this signal, for example latency_p99 or error_rate.").build())
+                        .property("window", Schemas.duration("How far back from now; at most " + kept + ", the in-memory history.",
+                                kept))
+                        .property("limit", Schemas.integer("The most rows to return; the newest are kept.", 1, HistoryQuery.MAX_LIMIT,
+                                HistoryQuery.DEFAULT_LIMIT))
+                        .property("anomalousOnly", Schemas.bool("Only rows whose verdict was an anomaly.", false))
+                        .build(),
+                Optional.of(Schemas.output(Jsonp.object()
+                        .add("window", Jsonp.object().add("type", "string"))
+                        .add("from", Jsonp.object().add("type", "string"))
+                        .add("to", Jsonp.object().add("type", "string"))
+                        .add("rows", Jsonp.object().add("type", "array").add("items", Jsonp.object().add("type", "object")
+                                .add("properties", Jsonp.object()
+                                        .add("service", Jsonp.object().add("type", "string"))
+                                        .add("signal", Jsonp.object().add("type", "string"))
+                                        .add("at", Jsonp.object().add("type", "string"))
+                                        .add("score", Jsonp.object().add("type", "number"))
+                                        .add("anomalous", Jsonp.object().add("type", "boolean"))
+                                        .add("kind", Jsonp.object().add("type", "string")))))
+                        .add("signals", Jsonp.object().add("type", "array").add("items", Jsonp.object().add("type", "object")
+                                .add("properties", Jsonp.object()
+                                        .add("service", Jsonp.object().add("type", "string"))
+                                        .add("signal", Jsonp.object().add("type", "string"))
+                                        .add("samples", Jsonp.object().add("type", "integer"))
+                                        .add("anomalousSamples", Jsonp.object().add("type", "integer"))
+                                        .add("meanScore", Jsonp.object().add("type", "number"))
+                                        .add("peakScore", Jsonp.object().add("type", "number"))))
+                                .add("description", "Per service and signal over the returned rows, highest mean score first."))
+                        .add("truncated", Jsonp.object().add("type", "boolean"))
+                        .add("retentionSeconds", Jsonp.object().add("type", "integer"))
+                        .add("remoteSinkConfigured", Jsonp.object().add("type", "boolean"))
+                        .add("note", Jsonp.object().add("type", "string")),
+                        List.of("window", "from", "to", "rows", "signals", "truncated", "retentionSeconds", "remoteSinkConfigured"))),
+                // reads the gateway's own memory, asks no backend
+                ToolAnnotations.readOnlyLocal());
+    }
+
+    @Override
+    public ToolDefinition definition() {
+        return definition;
+    }
+
+    @Override
+    protected ToolResult run(ToolCall call, Arguments args) {
+        AnomalyHistory history = toolkit.history();
+        Duration retention = history.limits().retention();
+        String windowText = args.string("window", Durations.format(retention));
+        Duration window = args.duration("window", Durations.format(retention));
+        if (window.compareTo(retention) > 0) {
+            throw new InvalidArgumentException("window " + windowText + " is longer than the in-memory anomaly history ("
+                    + Durations.format(retention) + "); ask for at most " + Durations.format(retention)
+                    + (history.remoteSinkConfigured() ? ". Older scores were sent to the remote-write sink: read them from the metrics "
+                            + "backend it writes to." : ". Older scores are not kept: an operator sets " + REMOTE_WRITE_VARIABLE
+                            + " to keep them in Prometheus."));
+        }
+        Instant to = WindowEnd.endOfCurrentSecond(toolkit.clock());
+        Instant from = to.minus(window);
+        Optional<String> service = args.optionalString("service");
+        Optional<String> signal = args.optionalString("signal");
+        HistoryResult result = history.query(new HistoryQuery(call.principal().tenant(), service, signal, from, to,
+                args.integer("limit", HistoryQuery.DEFAULT_LIMIT), args.bool("anomalousOnly", false)));
+
+        JsonObjectBuilder out = Jsonp.object().add("window", windowText).add("from", from.toString()).add("to", to.toString());
+        JsonObject rows = result.toJson();
+        rows.forEach((key, value) -> {
+            if (!key.equals("note")) {
+                out.add(key, value);
+            }
+        });
+        JsonArrayBuilder signals = Jsonp.array();
+        for (ContributingSignal s : result.rows().isEmpty() ? List.<ContributingSignal>of() : ContributingSignal.fromHistory(result.rows())) {
+            signals.add(Jsonp.object().add("service", s.service()).add("signal", s.signal()).add("samples", s.samples())
+                    .add("anomalousSamples", s.anomalousSamples()).add("meanScore", round(s.meanScore()))
+                    .add("peakScore", round(s.peakScore())));
+        }
+        out.add("signals", signals);
+        note(result, service, signal, args.bool("anomalousOnly", false), windowText, history.remoteSinkConfigured())
+                .ifPresent(n -> out.add("note", n));
+        return ToolResult.structured(out.build());
+    }
+
+    private static Optional<String> note(HistoryResult result, Optional<String> service, Optional<String> signal, boolean anomalousOnly,
+            String window, boolean sinkConfigured) {
+        if (!result.rows().isEmpty()) {
+            return result.truncated()
+                    ? Optional.of("More rows matched than the limit; the newest are returned. Narrow with service or signal, or "
+                            + "raise limit.")
+                    : Optional.empty();
+        }
+        String what = (anomalousOnly ? "anomalies" : "anomaly scores") + service.map(s -> " of " + s).orElse("")
+                + signal.map(s -> " (" + s + ")").orElse("");
+        return Optional.of("No " + what + " recorded in the last " + window + ". Scores are recorded when get_service_health or "
+                + "detect_anomalies judge a service: call one of them first."
+                + (sinkConfigured ? "" : " The gateway keeps scores in memory only (last hour); an operator sets "
+                        + REMOTE_WRITE_VARIABLE + " to keep them durably in Prometheus."));
+    }
+
+    private static double round(double v) {
+        return Math.round(v * 100) / 100.0;
+    }
+}

@@ -1,0 +1,268 @@
+package dev.omcp.core.tools.observability;
+
+import dev.omcp.core.analysis.topology.TopologyGraph;
+import dev.omcp.ports.tools.ToolAnnotations;
+import dev.omcp.ports.tools.ToolCall;
+import dev.omcp.ports.tools.ToolDefinition;
+import dev.omcp.ports.tools.ToolResult;
+import dev.omcp.sdk.json.Jsonp;
+import dev.omcp.sdk.query.Relation;
+import dev.omcp.sdk.query.TopologyEdge;
+import dev.omcp.sdk.query.TopologyNode;
+import jakarta.json.JsonArrayBuilder;
+import jakarta.json.JsonObjectBuilder;
+import jakarta.json.JsonValue;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.Deque;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.TreeMap;
+
+/**
+ * {@code get_topology}: the resources the topology sources know and how they relate, merged across
+ * sources by canonical id, optionally centred on one service or resource, filtered by kind and
+ * capped.
+ *
+ * <p>Order of the listed nodes: with a focus, nearest first; without, by kind (services and
+ * workloads before nodes, pods, replica sets, containers and namespaces), then id. Edges are those
+ * between listed nodes; {@code IN_NAMESPACE} edges are left out because every node carries its
+ * namespace.
+ */
+public final class GetTopologyTool extends ObservabilityTool {
+    static final String NAME = "get_topology";
+    static final int DEFAULT_LIMIT = 200;
+    static final int MAX_LIMIT = 2000;
+    static final int DEFAULT_DEPTH = 2;
+    /** Edges listed per listed node at most, so a dense mesh cannot flood the answer. */
+    static final int EDGES_PER_NODE = 4;
+    private static final int MAX_ATTRIBUTES = 16;
+    private static final int MAX_ATTRIBUTE_CHARS = 200;
+    static final String NAMESPACE_PATTERN = "^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$";
+    static final String KIND_PATTERN = "^[a-z][a-z0-9]{0,31}$";
+    private static final List<String> KIND_ORDER = List.of("service", "deployment", "statefulset", "daemonset", "cronjob", "job",
+            "host", "node", "pod", "replicaset", "container", "namespace");
+
+    private static final ToolDefinition DEFINITION = new ToolDefinition(
+            NAME,
+            "Get topology",
+            "Shows how resources relate: services calling services, Kubernetes services selecting pods, pods owned by "
+                    + "replica sets and deployments, pods running on nodes, containers in pods. Merged across every topology "
+                    + "source (the kubernetes connector, trace-derived service calls) by canonical id such as "
+                    + "service/shop/payments or node/worker-1. Narrow it with `namespace`, `kinds`, or `focus` (a service name "
+                    + "or resource id) with `depth` relations around it; the answer is capped at `limit` nodes and says when it "
+                    + "is truncated. Use it to learn names and dependencies; call get_blast_radius to see what a failing "
+                    + "service or node takes down.",
+            Schemas.object()
+                    .property("namespace", Jsonp.object().add("type", "string").add("pattern", NAMESPACE_PATTERN)
+                            .add("description", "Only resources of this Kubernetes namespace (and the nodes their pods run on).").build())
+                    .property("kinds", Jsonp.object().add("type", "array")
+                            .add("items", Jsonp.object().add("type", "string").add("pattern", KIND_PATTERN))
+                            .add("minItems", 1).add("maxItems", 16).add("uniqueItems", true)
+                            .add("description", "Only nodes of these kinds, for example [\"service\", \"deployment\"]. Kinds seen: "
+                                    + String.join(", ", KIND_ORDER) + ".").build())
+                    .property("focus", Schemas.service("Centre on this service name (payments, shop/payments) or resource id "
+                            + "(node/worker-1, pod/shop/payments-7c9d-x2x4z): only resources within `depth` relations of it are listed."))
+                    .property("depth", Schemas.integer("With `focus`: how many relations away from it to go.", 1, 6, DEFAULT_DEPTH))
+                    .property("limit", Schemas.integer("The most nodes to list; edges are listed between listed nodes only.", 1,
+                            MAX_LIMIT, DEFAULT_LIMIT))
+                    .build(),
+            Optional.of(Schemas.output(Schemas.outputBase()
+                    .add("nodes", Jsonp.object().add("type", "array").add("items", Jsonp.object().add("type", "object")
+                            .add("properties", Jsonp.object()
+                                    .add("id", Jsonp.object().add("type", "string"))
+                                    .add("kind", Jsonp.object().add("type", "string"))
+                                    .add("name", Jsonp.object().add("type", "string"))
+                                    .add("namespace", Jsonp.object().add("type", "string"))
+                                    .add("hops", Jsonp.object().add("type", "integer"))
+                                    .add("attributes", Jsonp.object().add("type", "object"))
+                                    .add("sources", Jsonp.object().add("type", "array")))))
+                    .add("edges", Jsonp.object().add("type", "array").add("items", Jsonp.object().add("type", "object")
+                            .add("properties", Jsonp.object()
+                                    .add("from", Jsonp.object().add("type", "string"))
+                                    .add("to", Jsonp.object().add("type", "string"))
+                                    .add("relation", Jsonp.object().add("type", "string")))))
+                    .add("totalNodes", Jsonp.object().add("type", Jsonp.array().add("integer").add("null"))
+                            .add("description", "Nodes that matched before the cap; null when no topology could be read."))
+                    .add("totalEdges", Jsonp.object().add("type", Jsonp.array().add("integer").add("null"))
+                            .add("description", "Edges among the matching nodes (IN_NAMESPACE left out); null when no topology could be read."))
+                    .add("byKind", Jsonp.object().add("type", "object").add("description", "Matching nodes per kind, before the cap."))
+                    .add("truncated", Jsonp.object().add("type", "boolean"))
+                    .add("focus", Jsonp.object().add("type", "object")),
+                    List.of("nodes", "edges", "totalNodes", "truncated", "sources", "partial"))),
+            ToolAnnotations.readOnlyQuery());
+
+    private final Toolkit toolkit;
+
+    public GetTopologyTool(Toolkit toolkit) {
+        this.toolkit = toolkit;
+    }
+
+    @Override
+    public ToolDefinition definition() {
+        return DEFINITION;
+    }
+
+    @Override
+    protected ToolResult run(ToolCall call, Arguments args) {
+        String namespace = args.optionalString("namespace").orElse("");
+        Set<String> kinds = new HashSet<>(args.strings("kinds"));
+        Optional<String> focus = args.optionalString("focus");
+        int depth = args.integer("depth", DEFAULT_DEPTH);
+        int limit = args.integer("limit", DEFAULT_LIMIT);
+
+        TopologySnapshot snapshot = TopologySnapshot.gather(toolkit, call.principal(), namespace);
+        JsonObjectBuilder result = Jsonp.object();
+        if (snapshot.graph().isEmpty()) {
+            result.add("nodes", Jsonp.array()).add("edges", Jsonp.array()).add("totalNodes", JsonValue.NULL)
+                    .add("totalEdges", JsonValue.NULL).add("byKind", Jsonp.object()).add("truncated", false);
+            snapshot.gathered().writeTo(result);
+            result.add("note", snapshot.noSource() ? TopologySnapshot.NO_SOURCE_NOTE
+                    : "Every topology source failed, so no topology is known (" + snapshot.failureSummary() + "). Try again, or ask "
+                            + "an operator to check the sources (list_sources shows their status).");
+            return ToolResult.structured(result.build());
+        }
+        TopologyGraph graph = snapshot.graph().get();
+
+        Map<String, Integer> hops = new LinkedHashMap<>();
+        List<String> resolved = List.of();
+        if (focus.isPresent()) {
+            resolved = graph.resolve(focus.get());
+            hops = neighbourhood(graph, resolved, depth);
+        } else {
+            for (String id : graph.nodes().keySet()) {
+                hops.put(id, 0);
+            }
+        }
+        List<String> matching = new ArrayList<>();
+        for (String id : hops.keySet()) {
+            if (kinds.isEmpty() || kinds.contains(graph.node(id).node().kind())) {
+                matching.add(id);
+            }
+        }
+        Map<String, Integer> distance = hops;
+        Comparator<String> order = focus.isPresent()
+                ? Comparator.comparingInt((String id) -> distance.get(id)).thenComparingInt(id -> kindRank(graph, id))
+                        .thenComparing(Comparator.naturalOrder())
+                : Comparator.comparingInt((String id) -> kindRank(graph, id)).thenComparing(Comparator.naturalOrder());
+        matching.sort(order);
+        List<String> listed = matching.subList(0, Math.min(limit, matching.size()));
+        Set<String> listedSet = new HashSet<>(listed);
+        Set<String> matchingSet = new HashSet<>(matching);
+
+        Map<String, Integer> byKind = new TreeMap<>();
+        matching.forEach(id -> byKind.merge(graph.node(id).node().kind(), 1, Integer::sum));
+        int totalEdges = 0;
+        List<TopologyEdge> edges = new ArrayList<>();
+        int maxEdges = Math.max(1, listed.size()) * EDGES_PER_NODE;
+        boolean edgesCut = false;
+        for (TopologyEdge e : graph.edges()) {
+            if (e.relation() == Relation.IN_NAMESPACE || !matchingSet.contains(e.from()) || !matchingSet.contains(e.to())) {
+                continue;
+            }
+            totalEdges++;
+            if (listedSet.contains(e.from()) && listedSet.contains(e.to())) {
+                if (edges.size() < maxEdges) {
+                    edges.add(e);
+                } else {
+                    edgesCut = true;
+                }
+            }
+        }
+        edges.sort(Comparator.comparing(TopologyEdge::from).thenComparing(TopologyEdge::to).thenComparing(e -> e.relation().name()));
+
+        JsonArrayBuilder nodes = Jsonp.array();
+        for (String id : listed) {
+            nodes.add(node(graph.node(id), focus.isPresent() ? Optional.of(distance.get(id)) : Optional.empty()));
+        }
+        JsonArrayBuilder edgeArray = Jsonp.array();
+        edges.forEach(e -> edgeArray.add(Jsonp.object().add("from", e.from()).add("to", e.to()).add("relation", e.relation().name())));
+        JsonObjectBuilder kindCounts = Jsonp.object();
+        byKind.forEach(kindCounts::add);
+        boolean truncated = listed.size() < matching.size() || edgesCut;
+        result.add("nodes", nodes).add("edges", edgeArray).add("totalNodes", matching.size()).add("totalEdges", totalEdges)
+                .add("byKind", kindCounts).add("truncated", truncated);
+        if (focus.isPresent()) {
+            JsonArrayBuilder ids = Jsonp.array();
+            resolved.forEach(ids::add);
+            result.add("focus", Jsonp.object().add("requested", focus.get()).add("resolved", ids).add("depth", depth));
+        }
+        snapshot.gathered().writeTo(result);
+        note(focus, resolved, matching, truncated, limit, namespace, kinds).ifPresent(n -> result.add("note", n));
+        return ToolResult.structured(result.build());
+    }
+
+    private static Optional<String> note(Optional<String> focus, List<String> resolved, List<String> matching, boolean truncated,
+            int limit, String namespace, Set<String> kinds) {
+        List<String> parts = new ArrayList<>();
+        if (focus.isPresent() && resolved.isEmpty()) {
+            parts.add("'" + focus.get() + "' is not in the topology: no node has that id or name. Call get_topology without focus, "
+                    + "or list_services, for the names the sources use.");
+        } else if (matching.isEmpty()) {
+            parts.add("No node matches" + (namespace.isEmpty() ? "" : " in namespace '" + namespace + "'")
+                    + (kinds.isEmpty() ? "" : " with kinds " + kinds.stream().sorted().toList())
+                    + ".");
+        }
+        if (truncated) {
+            parts.add("Truncated to " + limit + " of " + matching.size() + " nodes (edges only between listed nodes): narrow with "
+                    + "focus, namespace or kinds, or raise limit.");
+        }
+        return parts.isEmpty() ? Optional.empty() : Optional.of(String.join(" ", parts));
+    }
+
+    /** Undirected breadth-first distances from the focus, up to {@code depth}; namespaces do not connect things. */
+    private static Map<String, Integer> neighbourhood(TopologyGraph graph, List<String> start, int depth) {
+        Map<String, Integer> hops = new LinkedHashMap<>();
+        Deque<String> queue = new ArrayDeque<>();
+        for (String id : start) {
+            hops.put(id, 0);
+            queue.add(id);
+        }
+        while (!queue.isEmpty()) {
+            String id = queue.poll();
+            int next = hops.get(id) + 1;
+            if (next > depth) {
+                continue;
+            }
+            List<String> neighbours = new ArrayList<>();
+            graph.outgoing(id).stream().filter(e -> e.relation() != Relation.IN_NAMESPACE).forEach(e -> neighbours.add(e.to()));
+            graph.incoming(id).stream().filter(e -> e.relation() != Relation.IN_NAMESPACE).forEach(e -> neighbours.add(e.from()));
+            neighbours.sort(null);
+            for (String n : neighbours) {
+                if (!hops.containsKey(n)) {
+                    hops.put(n, next);
+                    queue.add(n);
+                }
+            }
+        }
+        return hops;
+    }
+
+    private static int kindRank(TopologyGraph graph, String id) {
+        int rank = KIND_ORDER.indexOf(graph.node(id).node().kind());
+        return rank < 0 ? KIND_ORDER.size() : rank;
+    }
+
+    private static JsonObjectBuilder node(TopologyGraph.Node merged, Optional<Integer> hops) {
+        TopologyNode n = merged.node();
+        JsonObjectBuilder o = Jsonp.object().add("id", n.id()).add("kind", n.kind()).add("name", n.name());
+        if (!n.namespace().isEmpty()) {
+            o.add("namespace", n.namespace());
+        }
+        hops.ifPresent(h -> o.add("hops", h));
+        if (!n.attributes().isEmpty()) {
+            JsonObjectBuilder attributes = Jsonp.object();
+            new TreeMap<>(n.attributes()).entrySet().stream().limit(MAX_ATTRIBUTES).forEach(e -> attributes.add(e.getKey(),
+                    e.getValue().length() > MAX_ATTRIBUTE_CHARS ? e.getValue().substring(0, MAX_ATTRIBUTE_CHARS) + "…" : e.getValue()));
+            o.add("attributes", attributes);
+        }
+        JsonArrayBuilder sources = Jsonp.array();
+        merged.sources().forEach(sources::add);
+        return o.add("sources", sources);
+    }
+}

@@ -1,0 +1,118 @@
+package dev.omcp.core.tools.observability;
+
+import dev.omcp.core.analysis.traces.TraceMergeResult;
+import dev.omcp.core.analysis.traces.TraceMerger;
+import dev.omcp.core.analysis.traces.TraceQueryEcho;
+import dev.omcp.core.analysis.traces.TraceSourceOutcome;
+import dev.omcp.core.sources.Bound;
+import dev.omcp.ports.identity.Principal;
+import dev.omcp.ports.tools.ToolAnnotations;
+import dev.omcp.ports.tools.ToolCall;
+import dev.omcp.ports.tools.ToolDefinition;
+import dev.omcp.ports.tools.ToolResult;
+import dev.omcp.sdk.connector.TracesCapability;
+import dev.omcp.sdk.json.Jsonp;
+import dev.omcp.sdk.query.TimeRange;
+import dev.omcp.sdk.query.TraceQuery;
+import dev.omcp.sdk.query.TraceSummary;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * {@code query_traces} (spec 4.4): asks every source with the {@code queryTraces} capability in
+ * parallel, merges and de-duplicates by trace id, ranks errors first then slowest, caps at
+ * {@code limit} and summarises the returned set ({@link TraceMerger}). A failed source is listed in
+ * {@code errors} while the others' traces are still returned; with no capable source the list is
+ * empty and a note says what to add.
+ */
+public final class QueryTracesTool extends ObservabilityTool {
+    static final String NAME = "query_traces";
+    static final int MAX_FILTER = 1024;
+
+    private static final ToolDefinition DEFINITION = new ToolDefinition(
+            NAME,
+            "Query traces",
+            "Finds the traces of a service in a recent window across every traces source (Tempo, Zipkin plugins), "
+                    + "de-duplicated by trace id and ranked errors first, then slowest, so the few traces worth opening come first. "
+                    + "Returns per trace its id, root operation and service, duration, span count and whether any span failed, plus a "
+                    + "summary (count, error count, p50 and p95 duration over the returned traces; not backend-authoritative). Use "
+                    + "`errorsOnly` for failing requests and `filter` for a backend-native filter (TraceQL for Tempo, an annotation "
+                    + "query for Zipkin). Call it after get_service_health or get_blast_radius points at a service; the trace ids "
+                    + "open in your tracing UI, and generate_postmortem lists them too.",
+            Schemas.object()
+                    .required("service", Schemas.service("The service whose traces to find, as list_services names it."))
+                    .property("duration", Schemas.duration("How far back from now to search.", TraceQueryEcho.DEFAULT_DURATION))
+                    .property("filter", Schemas.string("A backend-native filter passed to every traces source as is (TraceQL for "
+                            + "Tempo, an annotationQuery such as error or http.status_code=500 for Zipkin).", MAX_FILTER))
+                    .property("limit", Schemas.integer("Soft cap on the traces returned after merging; each source is asked for at "
+                            + "most this many.", 1, TraceQueryEcho.MAX_LIMIT, TraceQueryEcho.DEFAULT_LIMIT))
+                    .property("errorsOnly", Schemas.bool("Only traces with at least one error span.", false))
+                    .build(),
+            Optional.of(Schemas.output(Jsonp.object()
+                    .add("service", Jsonp.object().add("type", "string"))
+                    .add("duration", Jsonp.object().add("type", "string"))
+                    .add("sources", Jsonp.object().add("type", "array").add("items", Jsonp.object().add("type", "string"))
+                            .add("description", "Sources that answered."))
+                    .add("summary", Jsonp.object().add("type", "object").add("properties", Jsonp.object()
+                            .add("total", Jsonp.object().add("type", "integer"))
+                            .add("errorCount", Jsonp.object().add("type", "integer"))
+                            .add("p50DurationMs", Jsonp.object().add("type", Jsonp.array().add("number").add("null")))
+                            .add("p95DurationMs", Jsonp.object().add("type", Jsonp.array().add("number").add("null"))))
+                            .add("required", Jsonp.array().add("total").add("errorCount").add("p50DurationMs").add("p95DurationMs")))
+                    .add("traces", Jsonp.object().add("type", "array").add("items", Jsonp.object().add("type", "object")
+                            .add("properties", Jsonp.object()
+                                    .add("traceId", Jsonp.object().add("type", "string"))
+                                    .add("rootName", Jsonp.object().add("type", "string"))
+                                    .add("rootService", Jsonp.object().add("type", "string"))
+                                    .add("durationMs", Jsonp.object().add("type", "number"))
+                                    .add("spanCount", Jsonp.object().add("type", "integer"))
+                                    .add("hasError", Jsonp.object().add("type", "boolean")))
+                            .add("required", Jsonp.array().add("traceId").add("rootName").add("rootService").add("durationMs")
+                                    .add("spanCount").add("hasError"))))
+                    .add("errors", Jsonp.object().add("type", "array").add("items", Jsonp.object().add("type", "string"))
+                            .add("description", "One \"source: message\" per failed source; present only when a source failed."))
+                    .add("partial", Jsonp.object().add("type", "boolean")
+                            .add("description", "true when some sources failed while others answered."))
+                    .add("note", Jsonp.object().add("type", "string")),
+                    List.of("service", "duration", "sources", "summary", "traces"))),
+            ToolAnnotations.readOnlyQuery());
+
+    private final Toolkit toolkit;
+
+    public QueryTracesTool(Toolkit toolkit) {
+        this.toolkit = toolkit;
+    }
+
+    @Override
+    public ToolDefinition definition() {
+        return DEFINITION;
+    }
+
+    @Override
+    protected ToolResult run(ToolCall call, Arguments args) {
+        String service = args.string("service");
+        String durationText = args.string("duration", TraceQueryEcho.DEFAULT_DURATION);
+        Duration duration = args.duration("duration", TraceQueryEcho.DEFAULT_DURATION);
+        TraceQueryEcho echo = new TraceQueryEcho(service, durationText, args.integer("limit", TraceQueryEcho.DEFAULT_LIMIT),
+                args.bool("errorsOnly", false));
+        TraceQuery query = new TraceQuery(service, TimeRange.ending(toolkit.clock().instant(), duration),
+                args.optionalString("filter"), echo.limit(), echo.errorsOnly());
+        return ToolResult.structured(search(toolkit, call.principal(), echo, query).merged().toJson());
+    }
+
+    /** What a trace search gathered: the raw fan-out (for its failures) and the merged answer. */
+    record Search(Gathered<List<TraceSummary>> gathered, TraceMergeResult merged) {}
+
+    /** Asks every traces source the principal may use and merges their answers. */
+    static Search search(Toolkit toolkit, Principal principal, TraceQueryEcho echo, TraceQuery query) {
+        List<Bound<TracesCapability>> bound = toolkit.sources().with(TracesCapability.class, principal);
+        Gathered<List<TraceSummary>> gathered = Gathered.from(toolkit, bound, c -> c.queryTraces(query));
+        List<TraceSourceOutcome> outcomes = new ArrayList<>();
+        gathered.answers().forEach(a -> outcomes.add(new TraceSourceOutcome.Answered(a.source(),
+                a.value() == null ? List.of() : a.value())));
+        gathered.failures().forEach(f -> outcomes.add(new TraceSourceOutcome.Failed(f.source(), f.message())));
+        return new Search(gathered, new TraceMerger().merge(echo, outcomes));
+    }
+}

@@ -1,0 +1,69 @@
+package dev.omcp.core.tools.observability;
+
+import dev.omcp.core.analysis.topology.TopologyGraph;
+import dev.omcp.core.sources.Bound;
+import dev.omcp.ports.identity.Principal;
+import dev.omcp.sdk.connector.TopologyCapability;
+import dev.omcp.sdk.query.Topology;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.stream.Collectors;
+
+/**
+ * The topology every topology source reports for a caller, asked in parallel and merged into one
+ * graph by canonical node id ({@link TopologyGraph#merge}). What failed is kept so a tool can say
+ * which provider was down.
+ */
+final class TopologySnapshot {
+    private final Gathered<Topology> gathered;
+    private final Optional<TopologyGraph> graph;
+
+    private TopologySnapshot(Gathered<Topology> gathered) {
+        this.gathered = gathered;
+        Map<String, Topology> bySource = new LinkedHashMap<>();
+        gathered.answers().forEach(a -> bySource.put(a.source(), a.value()));
+        this.graph = bySource.isEmpty() ? Optional.empty() : Optional.of(TopologyGraph.merge(bySource));
+    }
+
+    /**
+     * Asks every topology source the caller may use.
+     *
+     * @param namespace only that namespace, or empty string for everything
+     */
+    static TopologySnapshot gather(Toolkit toolkit, Principal principal, String namespace) {
+        List<Bound<TopologyCapability>> bound = toolkit.sources().with(TopologyCapability.class, principal);
+        return new TopologySnapshot(Gathered.from(toolkit, bound, c -> c.topology(namespace)));
+    }
+
+    /** The answers and failures, for the common output members. */
+    Gathered<Topology> gathered() {
+        return gathered;
+    }
+
+    /** The merged graph; empty when no source answered. */
+    Optional<TopologyGraph> graph() {
+        return graph;
+    }
+
+    /** No source serves topology for this caller. */
+    boolean noSource() {
+        return gathered.noSource();
+    }
+
+    /** Sources exist but every one of them failed. */
+    boolean allFailed() {
+        return !gathered.noSource() && gathered.answers().isEmpty();
+    }
+
+    /** The failures as {@code "source: message"}, joined; empty when none failed. Never holds a URL. */
+    String failureSummary() {
+        return gathered.failures().stream().map(f -> f.source() + ": " + f.message()).collect(Collectors.joining("; "));
+    }
+
+    /** The note for a caller who has no topology source. */
+    static final String NO_SOURCE_NOTE = "No connected source serves topology. Add a kubernetes source (the builtin connector) "
+            + "or a connector plugin with the topology capability (the zipkin reference plugin derives service calls from traces); "
+            + "list_sources shows what each source can answer.";
+}

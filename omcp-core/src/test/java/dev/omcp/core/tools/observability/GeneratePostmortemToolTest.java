@@ -1,0 +1,340 @@
+package dev.omcp.core.tools.observability;
+
+import static dev.omcp.core.tools.observability.ToolInvocation.call;
+import static dev.omcp.core.tools.observability.ToolInvocation.structured;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.omcp.core.analysis.history.AnomalyHistory;
+import dev.omcp.core.analysis.history.HistoryLimits;
+import dev.omcp.core.analysis.postmortem.PostmortemTemplate;
+import dev.omcp.core.analysis.topology.ClusterFixture;
+import dev.omcp.ports.anomaly.AnomalyScoreSample;
+import dev.omcp.ports.identity.Principal;
+import dev.omcp.ports.tools.ToolResult;
+import dev.omcp.sdk.query.LogEntry;
+import dev.omcp.sdk.query.LogQuery;
+import dev.omcp.sdk.query.LogResult;
+import dev.omcp.sdk.query.Relation;
+import dev.omcp.sdk.query.Topology;
+import dev.omcp.sdk.query.TopologyEdge;
+import dev.omcp.sdk.query.TopologyNode;
+import dev.omcp.sdk.query.TraceSummary;
+import dev.omcp.testkit.time.ManualClock;
+import jakarta.json.JsonObject;
+import jakarta.json.JsonString;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.function.Supplier;
+import org.junit.jupiter.api.Test;
+
+class GeneratePostmortemToolTest {
+    private static final Instant NOW = Instant.parse("2025-03-10T10:00:00Z");
+    private final ManualClock clock = new ManualClock(NOW);
+
+    private AnomalyHistory history = new AnomalyHistory(clock, HistoryLimits.defaults(), Optional.empty());
+    private Supplier<Optional<PostmortemTemplate>> template = Optional::empty;
+    private ServiceEntitlement entitlement = ServiceEntitlement.noProductBindings();
+    private boolean redaction = true;
+
+    private final ScriptedConnector kubernetes = new ScriptedConnector().topology(ClusterFixture.cluster());
+    private final ScriptedConnector mesh = new ScriptedConnector().topology(ClusterFixture.mesh());
+    private final ScriptedConnector zipkin = new ScriptedConnector().traces(List.of(
+            trace("a1", 4200, true), trace("b2", 2500, false), trace("c3", 300, false)));
+    private final ScriptedConnector loki = new ScriptedConnector().logs(GeneratePostmortemToolTest::dbLogs);
+
+    private static TraceSummary trace(String id, double ms, boolean error) {
+        return new TraceSummary(id, "GET /orders", "web", NOW.minusSeconds(600), ms, 7, error);
+    }
+
+    /** The db's error and warning lines: slow queries, and a failure that leaks a customer's address. */
+    private static LogResult dbLogs(LogQuery query) {
+        List<LogEntry> entries = new ArrayList<>();
+        if (query.level().orElseThrow().equals("warn")) {
+            for (int i = 0; i < 12; i++) {
+                entries.add(entry(NOW.minusSeconds(900 - 30L * i), "{\"level\":\"warn\",\"msg\":\"slow query took " + (900 + 50 * i) + "ms\"}"));
+            }
+        } else {
+            entries.add(entry(NOW.minusSeconds(800), "{\"level\":\"error\",\"msg\":\"deadlock detected for carol@example.net\"}"));
+            entries.add(entry(NOW.minusSeconds(700), "{\"level\":\"error\",\"msg\":\"deadlock detected for dave@corp.example\"}"));
+        }
+        return new LogResult(entries, false, "{service_name=\"db\"}");
+    }
+
+    private static LogEntry entry(Instant at, String line) {
+        return new LogEntry(at, line, Map.of("service_name", "db"));
+    }
+
+    private void score(String tenant, String service, String signal, int minutesAgo, double score, boolean anomalous) {
+        history.record(new AnomalyScoreSample(tenant, service, signal, NOW.minus(Duration.ofMinutes(minutesAgo)), score, anomalous,
+                anomalous ? Optional.of("ramp") : Optional.empty()));
+    }
+
+    /** db's latency climbs 25 minutes ago, api's errors follow; billing (unrelated) has its own trouble. */
+    private void incidentScores() {
+        for (int m = 40; m >= 0; m -= 5) {
+            score("", "db", "latency_p99", m, m <= 25 ? 12 - m / 5.0 : 0.4, m <= 25);
+            score("", "api", "error_rate", m, m <= 20 ? 6 : 0.3, m <= 20);
+            score("", "billing", "cpu", m, 9, true);
+        }
+    }
+
+    private ScriptedSources everything() {
+        return new ScriptedSources().add("kubernetes", kubernetes).add("mesh", mesh).add("zipkin", zipkin).add("loki", loki);
+    }
+
+    private GeneratePostmortemTool tool(ScriptedSources sources) {
+        Toolkit toolkit = Toolkit.builder(sources.registry(), clock).timeouts(Duration.ofMillis(300), Duration.ofMillis(600))
+                .history(history).postmortemTemplate(() -> template.get()).redaction(redaction).build();
+        return new GeneratePostmortemTool(toolkit, entitlement);
+    }
+
+    private static List<String> headings(String markdown) {
+        return markdown.lines().filter(l -> l.startsWith("## ")).toList();
+    }
+
+    @Test
+    void spec4_4_markdown_hasTheSectionsInOrder_builtFromWhatTheSourcesReallyHold() {
+        incidentScores();
+        ToolResult answer = call(tool(everything()), "{\"service\":\"db\"}");
+        String md = answer.firstText();
+        assertThat(md).startsWith("# Post-mortem draft: db\n");
+        assertThat(headings(md)).containsExactly("## Synopsis", "## Anomaly timeline", "## Blast radius at peak",
+                "## Contributing signals", "## Related traces", "## Log highlights", "## Suggested follow-ups");
+        JsonObject report = structured(answer);
+        // the timeline holds db and what its degradation reaches (api through the mesh), not unrelated billing
+        assertThat(report.getJsonObject("timeline").getJsonArray("rows").stream().map(r -> r.asJsonObject().getString("service"))
+                .distinct().toList()).containsExactlyInAnyOrder("db", "api");
+        assertThat(report.getString("synopsis")).contains("Peak anomaly score 12.0 on latency_p99 of db");
+        assertThat(report.getJsonObject("blastRadius").getBoolean("included")).isTrue();
+        assertThat(report.getJsonObject("blastRadius").getJsonArray("targets").getValuesAs(JsonString::getString))
+                .containsExactly("service/prod/db", "statefulset/prod/db");
+        assertThat(md).contains("service/prod/api").contains("service/prod/gateway");
+        assertThat(report.getJsonObject("traces").getInt("errorCount")).isEqualTo(1);
+        assertThat(md).contains("**1 error trace:** `000000000000000000000000000000a1`");
+        assertThat(report.getJsonArray("sources").getValuesAs(JsonString::getString))
+                .containsExactlyInAnyOrder("kubernetes", "mesh", "zipkin", "loki");
+        assertThat(report.getBoolean("partial")).isFalse();
+        assertThat(report.getString("tenant")).isEmpty();
+        assertThat(report.getString("window")).isEqualTo("1h");
+    }
+
+    @Test
+    void logHighlights_areTheWindowsErrorAndWarningLines_deDuplicatedCountedAndRedacted() {
+        incidentScores();
+        JsonObject report = structured(call(tool(everything()), "{\"service\":\"db\",\"duration\":\"30m\"}"));
+        List<JsonObject> highlights = report.getJsonArray("logHighlights").getValuesAs(JsonObject.class);
+        assertThat(highlights).hasSize(2);
+        assertThat(highlights.get(0).getString("line")).startsWith("error: deadlock detected for ")
+                .doesNotContain("carol@example.net").doesNotContain("dave@corp.example");
+        assertThat(highlights.get(0).getInt("occurrences")).isEqualTo(2);
+        assertThat(highlights.get(1).getString("line")).isEqualTo("warn: slow query took 900ms");
+        assertThat(highlights.get(1).getInt("occurrences")).isEqualTo(12);
+        assertThat(highlights.get(1).getString("firstSeen")).isEqualTo(NOW.minusSeconds(900).toString());
+        assertThat(loki.logQueries).extracting(q -> q.level().orElseThrow()).containsExactlyInAnyOrder("error", "warn");
+        assertThat(loki.logQueries).allSatisfy(q -> {
+            assertThat(q.service()).isEqualTo("db");
+            assertThat(q.range().start()).isEqualTo(NOW.minus(Duration.ofMinutes(30)));
+            assertThat(q.range().end()).isEqualTo(NOW);
+        });
+    }
+
+    @Test
+    void aLogsSourceCutAtItsLimit_makesTheCountsLowerBounds() {
+        ScriptedConnector busy = new ScriptedConnector().logs(q -> new LogResult(List.of(entry(NOW.minusSeconds(60),
+                "{\"msg\":\"connection reset by peer\"}")), true, ""));
+        JsonObject report = structured(call(tool(new ScriptedSources().add("loki", busy)), "{\"service\":\"db\"}"));
+        assertThat(report.getJsonArray("logHighlights").getJsonObject(0).getBoolean("countIsLowerBound")).isTrue();
+        assertThat(busy.logQueries).allSatisfy(q -> assertThat(q.limit()).isEqualTo(GeneratePostmortemTool.LOG_LINES_PER_LEVEL));
+    }
+
+    @Test
+    void theWindowEndsAtTheEndOfTheCurrentSecond_soAScoreRecordedJustBeforeIsIncluded() {
+        clock.set(NOW.plusMillis(300));
+        history.record(new AnomalyScoreSample("", "db", "latency_p99", NOW.plusMillis(250), 9, true, Optional.of("step")));
+        clock.set(NOW.plusMillis(700));
+        JsonObject report = structured(call(tool(everything()), "{\"service\":\"db\",\"format\":\"json\"}"));
+        assertThat(report.getString("to")).isEqualTo("2025-03-10T10:00:01Z");
+        assertThat(report.getString("from")).isEqualTo("2025-03-10T09:00:01Z");
+        assertThat(report.getJsonObject("timeline").getInt("totalRows")).isEqualTo(1);
+    }
+
+    @Test
+    void withRedactionOff_theLinesAreKeptAsWritten() {
+        redaction = false;
+        JsonObject report = structured(call(tool(everything()), "{\"service\":\"db\"}"));
+        assertThat(report.getJsonArray("logHighlights").getJsonObject(0).getString("line"))
+                .isEqualTo("error: deadlock detected for carol@example.net");
+    }
+
+    @Test
+    void spec4_4_json_isTheSameContentAsJson() {
+        incidentScores();
+        ToolResult json = call(tool(everything()), "{\"service\":\"db\",\"format\":\"json\"}");
+        JsonObject report = structured(json);
+        assertThat(json.firstText()).isEqualTo(report.toString());
+        ToolResult markdown = call(tool(everything()), "{\"service\":\"db\"}");
+        assertThat(structured(markdown).getString("synopsis")).isEqualTo(report.getString("synopsis"));
+        assertThat(report.getJsonArray("sections").getValuesAs(JsonString::getString)).containsExactly("synopsis", "timeline",
+                "blastRadius", "signals", "traces", "logHighlights", "followUps");
+    }
+
+    @Test
+    void spec4_4_sinkNotConfigured_synopsisSaysNoScoresRecorded_andAFollowUpSuggestsTheVariable() {
+        JsonObject report = structured(call(tool(everything()), "{\"service\":\"db\",\"format\":\"json\"}"));
+        assertThat(report.getString("synopsis")).contains("No anomaly scores were recorded for this window")
+                .contains("The anomaly-history sink is not configured");
+        assertThat(report.getJsonArray("followUps").getValuesAs(JsonString::getString))
+                .anySatisfy(f -> assertThat(f).contains("OMCP_ANOMALY_HISTORY_REMOTE_WRITE"));
+
+        history = new AnomalyHistory(clock, HistoryLimits.defaults(), Optional.of(samples -> true));
+        JsonObject withSink = structured(call(tool(everything()), "{\"service\":\"db\",\"format\":\"json\"}"));
+        assertThat(withSink.getString("synopsis")).doesNotContain("sink is not configured");
+        assertThat(withSink.getJsonArray("followUps").toString()).doesNotContain("OMCP_ANOMALY_HISTORY_REMOTE_WRITE");
+    }
+
+    @Test
+    void spec4_4_noTracesCapableConnector_relatedTracesOmittedWithANote() {
+        String md = call(tool(new ScriptedSources().add("kubernetes", kubernetes).add("loki", loki)), "{\"service\":\"db\"}").firstText();
+        assertThat(md).contains("## Related traces\n\n_Related traces omitted: no traces-capable connector is configured._");
+    }
+
+    @Test
+    void spec4_4_topologyProviderDown_blastRadiusOmittedWithANote_andTheFailureNamed() {
+        ScriptedConnector down = new ScriptedConnector().topology(ScriptedConnector.unavailable("Kubernetes API answered HTTP 503"));
+        ToolResult answer = call(tool(new ScriptedSources().add("kubernetes", down).add("zipkin", zipkin).add("loki", loki)),
+                "{\"service\":\"db\"}");
+        assertThat(answer.firstText()).contains("## Blast radius at peak\n\n_Blast radius omitted: the topology provider is down "
+                + "(kubernetes: Kubernetes API answered HTTP 503)._");
+        JsonObject report = structured(answer);
+        assertThat(report.getJsonObject("blastRadius").getBoolean("included")).isFalse();
+        assertThat(report.getBoolean("partial")).isTrue();
+        assertThat(report.getJsonArray("failedSources").getJsonObject(0).toString()).isEqualTo(
+                "{\"source\":\"kubernetes\",\"signal\":\"topology\",\"kind\":\"unavailable\",\"error\":\"Kubernetes API answered HTTP 503\"}");
+        assertThat(answer.firstText()).contains("> Partial data: kubernetes (topology) failed: Kubernetes API answered HTTP 503.");
+    }
+
+    @Test
+    void noTopologySourceAtAll_blastRadiusOmittedSayingWhatToConfigure() {
+        JsonObject report = structured(call(tool(new ScriptedSources().add("zipkin", zipkin)), "{\"service\":\"db\",\"format\":\"json\"}"));
+        assertThat(report.getJsonObject("blastRadius").getString("note")).isEqualTo("Blast radius omitted: no topology source is configured.");
+        assertThat(report.getBoolean("partial")).isFalse();
+    }
+
+    @Test
+    void spec4_4_logsConnectorReturnsEmpty_logHighlightsOmitted() {
+        ScriptedConnector quiet = new ScriptedConnector().logs(q -> new LogResult(List.of(), false, ""));
+        String md = call(tool(new ScriptedSources().add("kubernetes", kubernetes).add("loki", quiet)), "{\"service\":\"db\"}").firstText();
+        assertThat(headings(md)).doesNotContain("## Log highlights").contains("## Suggested follow-ups");
+    }
+
+    @Test
+    void spec8_caps_10Traces_30BlastNodes_20TimelineRows() {
+        List<TraceSummary> many = new ArrayList<>();
+        for (int i = 0; i < 25; i++) {
+            many.add(trace(Integer.toHexString(0x100 + i), 100 + i, i % 5 == 0));
+        }
+        List<TopologyNode> nodes = new ArrayList<>(List.of(new TopologyNode("service/db", "service", "db", "", Map.of())));
+        List<TopologyEdge> edges = new ArrayList<>();
+        for (int i = 0; i < 40; i++) {
+            nodes.add(new TopologyNode("service/caller-" + i, "service", "caller-" + i, "", Map.of()));
+            edges.add(new TopologyEdge("service/caller-" + i, "service/db", Relation.CALLS));
+        }
+        for (int m = 59; m >= 0; m -= 2) {
+            score("", "db", "latency_p99", m, m, m % 4 == 1);
+        }
+        ScriptedSources sources = new ScriptedSources().add("mesh", new ScriptedConnector().topology(new Topology(nodes, edges)))
+                .add("zipkin", new ScriptedConnector().traces(many));
+        ToolResult answer = call(tool(sources), "{\"service\":\"db\"}");
+        JsonObject report = structured(answer);
+        assertThat(report.getJsonObject("traces").getJsonArray("items")).hasSize(10);
+        assertThat(report.getJsonObject("traces").getInt("total")).isEqualTo(25);
+        assertThat(report.getJsonObject("blastRadius").getJsonArray("nodes")).hasSize(30);
+        assertThat(report.getJsonObject("blastRadius").getInt("totalNodes")).isEqualTo(41);
+        assertThat(report.getJsonObject("timeline").getJsonArray("rows")).hasSize(20);
+        assertThat(report.getJsonObject("timeline").getInt("totalRows")).isEqualTo(30);
+        assertThat(answer.firstText()).contains("11 more resources not shown").contains("10 more rows not shown");
+    }
+
+    @Test
+    void spec4_4_template_expandsTokens_andLeavesUnknownTokensVerbatim() {
+        incidentScores();
+        template = () -> Optional.of(PostmortemTemplate.of("# Incident {{service}} ({{window}}, {{ from }} to {{to}}, tenant "
+                + "[{{tenant}}])\n\n{{synopsis}}\n\n## Impact\n{{blastRadius}}\n\n## Owner\n{{owner}}\n\n{{followUps}}\n"));
+        String md = call(tool(everything()), Principal.apiKey("ops", ""), "{\"service\":\"db\"}").firstText();
+        assertThat(md).startsWith("# Incident db (1h, 2025-03-10T09:00:00Z to 2025-03-10T10:00:00Z, tenant [])\n\nPost-mortem draft for db");
+        assertThat(md).contains("## Impact\n").contains("service/prod/api");
+        assertThat(md).contains("## Owner\n{{owner}}");
+        assertThat(headings(md)).containsExactly("## Impact", "## Owner");
+    }
+
+    @Test
+    void spec4_4_anUnreadableTemplate_fallsBackToTheBuiltInLayout() {
+        // the wiring's supplier answers empty for a missing or unreadable file; one that throws is treated the same
+        template = () -> {
+            throw new IllegalStateException("/etc/omcp/postmortem.md: permission denied");
+        };
+        String md = call(tool(everything()), "{\"service\":\"db\"}").firstText();
+        assertThat(md).startsWith("# Post-mortem draft: db\n");
+        assertThat(headings(md)).startsWith("## Synopsis").doesNotContain("permission denied");
+    }
+
+    @Test
+    void spec4_4_theNoSignalNotice_isPrependedToACustomTemplateToo() {
+        template = () -> Optional.of(PostmortemTemplate.of("# {{service}}\n{{synopsis}}\n"));
+        ScriptedConnector quiet = new ScriptedConnector().logs(q -> new LogResult(List.of(), false, ""));
+        ToolResult answer = call(tool(new ScriptedSources().add("loki", quiet)), "{\"service\":\"ghost\"}");
+        assertThat(answer.firstText()).startsWith("> **No signal: no anomaly scores, traces or log highlights were found for ghost");
+        assertThat(answer.firstText()).contains("# ghost\n");
+        assertThat(structured(answer).getString("notice")).startsWith("No signal");
+    }
+
+    @Test
+    void theCallersTenant_scopesTheHistory_andIsNamedInTheReport() {
+        score("acme", "db", "latency_p99", 10, 15, true);
+        score("globex", "db", "latency_p99", 10, 30, true);
+        JsonObject report = structured(call(tool(new ScriptedSources()), Principal.apiKey("acme-bot", "acme"),
+                "{\"service\":\"db\",\"format\":\"json\"}"));
+        assertThat(report.getString("tenant")).isEqualTo("acme");
+        assertThat(report.getJsonObject("timeline").getJsonArray("rows")).singleElement()
+                .satisfies(r -> assertThat(r.asJsonObject().getJsonNumber("score").doubleValue()).isEqualTo(15.0));
+    }
+
+    @Test
+    void aHangingSource_stillGivesADraftWithinTheDeadline_markedPartial() {
+        ScriptedConnector stuck = new ScriptedConnector().traces(ScriptedConnector.hanging());
+        JsonObject report = structured(call(tool(new ScriptedSources().add("kubernetes", kubernetes).add("tempo", stuck).add("loki", loki)),
+                "{\"service\":\"db\",\"format\":\"json\"}"));
+        assertThat(report.getBoolean("partial")).isTrue();
+        assertThat(report.getJsonArray("failedSources").getJsonObject(0).getString("signal")).isEqualTo("traces");
+        assertThat(report.getJsonArray("failedSources").getJsonObject(0).getString("kind")).isEqualTo("timeout");
+        assertThat(report.getJsonObject("traces").getString("note")).startsWith("Related traces omitted: every traces source failed");
+        assertThat(report.getJsonObject("blastRadius").getBoolean("included")).isTrue();
+    }
+
+    @Test
+    void aCallerNotEntitledToTheService_isRefusedBeforeAnySourceIsAsked() {
+        entitlement = (principal, tool, service) -> new ServiceEntitlement.Decision.NotEntitled(
+                "credential ops is bound to product storefront, which does not include " + service);
+        ToolResult answer = call(tool(everything()), "{\"service\":\"db\"}");
+        assertThat(answer.isError()).isTrue();
+        assertThat(answer.firstText()).isEqualTo("generate_postmortem: not entitled to db: credential ops is bound to product "
+                + "storefront, which does not include db");
+        assertThat(kubernetes.topologyNamespaces).isEmpty();
+        assertThat(zipkin.traceQueries).isEmpty();
+        assertThat(loki.logQueries).isEmpty();
+    }
+
+    @Test
+    void badArguments_areErrorsThatSayWhatIsWrong() {
+        GeneratePostmortemTool tool = tool(new ScriptedSources());
+        assertThat(call(tool, "{}").firstText()).isEqualTo("Invalid arguments for generate_postmortem: arguments.service: is required");
+        assertThat(call(tool, "{\"service\":\"db\",\"format\":\"pdf\"}").firstText()).contains("arguments.format");
+        assertThat(call(tool, "{\"service\":\"db\",\"duration\":\"0h\"}").firstText()).contains("arguments.duration");
+        assertThat(call(tool, "{\"service\":\"db\",\"duration\":\"45d\"}").firstText())
+                .isEqualTo("generate_postmortem: duration '45d' is longer than the longest window, 30d");
+    }
+}

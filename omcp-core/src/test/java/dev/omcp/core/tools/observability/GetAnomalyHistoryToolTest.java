@@ -1,0 +1,139 @@
+package dev.omcp.core.tools.observability;
+
+import static dev.omcp.core.tools.observability.ToolInvocation.call;
+import static dev.omcp.core.tools.observability.ToolInvocation.structured;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.omcp.core.analysis.history.AnomalyHistory;
+import dev.omcp.core.analysis.history.HistoryLimits;
+import dev.omcp.ports.anomaly.AnomalyScoreSample;
+import dev.omcp.ports.identity.Principal;
+import dev.omcp.ports.tools.ToolResult;
+import dev.omcp.testkit.time.ManualClock;
+import jakarta.json.JsonObject;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Optional;
+import org.junit.jupiter.api.Test;
+
+class GetAnomalyHistoryToolTest {
+    private static final Instant NOW = Instant.parse("2025-03-10T10:00:00Z");
+    private final ManualClock clock = new ManualClock(NOW.minus(Duration.ofMinutes(50)));
+    private final AnomalyHistory history = new AnomalyHistory(clock, HistoryLimits.defaults(), Optional.empty());
+
+    private GetAnomalyHistoryTool tool(AnomalyHistory h) {
+        return new GetAnomalyHistoryTool(Toolkit.builder(new ScriptedSources().registry(), clock).history(h).build());
+    }
+
+    private void record(String tenant, String service, String signal, Instant at, double score, boolean anomalous) {
+        history.record(new AnomalyScoreSample(tenant, service, signal, at, score, anomalous, anomalous ? Optional.of("step") : Optional.empty()));
+    }
+
+    /** Scores every 5 minutes from 50 minutes ago: payments-db latency climbs from minute 25. */
+    private void incident() {
+        for (int minute = 50; minute >= 0; minute -= 5) {
+            clock.set(NOW.minus(Duration.ofMinutes(minute)));
+            boolean during = minute <= 25;
+            record("", "payments-db", "latency_p99", clock.instant(), during ? 8 + (25 - minute) : 0.5, during);
+            record("", "checkout", "error_rate", clock.instant(), during ? 3 : 0.2, false);
+        }
+        clock.set(NOW);
+    }
+
+    @Test
+    void listsTheRecordedScoresOldestFirst_withAPerSignalSummary() {
+        incident();
+        JsonObject result = structured(call(tool(history), "{\"service\":\"payments-db\"}"));
+        assertThat(result.getString("window")).isEqualTo("1h");
+        assertThat(result.getString("from")).isEqualTo("2025-03-10T09:00:00Z");
+        assertThat(result.getString("to")).isEqualTo("2025-03-10T10:00:00Z");
+        assertThat(result.getJsonArray("rows")).hasSize(11);
+        assertThat(result.getJsonArray("rows").getJsonObject(0).getString("at")).isEqualTo("2025-03-10T09:10:00Z");
+        JsonObject last = result.getJsonArray("rows").getJsonObject(10);
+        assertThat(last.getString("at")).isEqualTo("2025-03-10T10:00:00Z");
+        assertThat(last.getBoolean("anomalous")).isTrue();
+        assertThat(last.getString("kind")).isEqualTo("step");
+        JsonObject signal = result.getJsonArray("signals").getJsonObject(0);
+        assertThat(signal.getString("signal")).isEqualTo("latency_p99");
+        assertThat(signal.getInt("samples")).isEqualTo(11);
+        assertThat(signal.getInt("anomalousSamples")).isEqualTo(6);
+        assertThat(signal.getJsonNumber("peakScore").doubleValue()).isEqualTo(33.0);
+        assertThat(result.getInt("retentionSeconds")).isEqualTo(3600);
+        assertThat(result.getBoolean("remoteSinkConfigured")).isFalse();
+        assertThat(result.getBoolean("truncated")).isFalse();
+        assertThat(result.containsKey("note")).isFalse();
+    }
+
+    @Test
+    void windowSignalAndAnomalousOnly_narrowTheRows() {
+        incident();
+        JsonObject result = structured(call(tool(history), "{\"window\":\"12m\",\"anomalousOnly\":true}"));
+        assertThat(result.getJsonArray("rows")).hasSize(3).allSatisfy(r -> assertThat(r.asJsonObject().getString("service"))
+                .isEqualTo("payments-db"));
+        JsonObject checkout = structured(call(tool(history), "{\"signal\":\"error_rate\",\"limit\":4}"));
+        assertThat(checkout.getJsonArray("rows")).hasSize(4);
+        assertThat(checkout.getBoolean("truncated")).isTrue();
+        assertThat(checkout.getJsonArray("rows").getJsonObject(3).getString("at")).isEqualTo("2025-03-10T10:00:00Z");
+        assertThat(checkout.getString("note")).contains("newest are returned");
+    }
+
+    @Test
+    void otherTenantsScoresAreNeverShown() {
+        record("acme", "payments-db", "latency_p99", clock.instant(), 9, true);
+        record("globex", "payments-db", "latency_p99", clock.instant(), 4, false);
+        JsonObject acme = structured(call(tool(history), Principal.apiKey("acme-bot", "acme"), "{}"));
+        assertThat(acme.getJsonArray("rows")).singleElement().satisfies(r -> assertThat(r.asJsonObject().getJsonNumber("score").doubleValue())
+                .isEqualTo(9.0));
+        JsonObject anonymous = structured(call(tool(history), "{}"));
+        assertThat(anonymous.getJsonArray("rows")).isEmpty();
+    }
+
+    @Test
+    void nothingRecorded_andNoSink_theNoteNamesTheRecordingToolsAndTheVariable() {
+        JsonObject result = structured(call(tool(history), "{\"service\":\"payments\"}"));
+        assertThat(result.getJsonArray("rows")).isEmpty();
+        assertThat(result.getJsonArray("signals")).isEmpty();
+        assertThat(result.getString("note")).contains("No anomaly scores of payments recorded in the last 1h")
+                .contains("get_service_health").contains("detect_anomalies").contains("OMCP_ANOMALY_HISTORY_REMOTE_WRITE");
+    }
+
+    @Test
+    void nothingRecorded_withASink_doesNotAskForTheVariable() {
+        AnomalyHistory withSink = new AnomalyHistory(clock, HistoryLimits.defaults(), Optional.of(samples -> true));
+        JsonObject result = structured(call(tool(withSink), "{}"));
+        assertThat(result.getBoolean("remoteSinkConfigured")).isTrue();
+        assertThat(result.getString("note")).contains("detect_anomalies").doesNotContain("OMCP_ANOMALY_HISTORY_REMOTE_WRITE");
+    }
+
+    @Test
+    void aWindowLongerThanTheRetention_isAnErrorThatSaysWhatIsKept() {
+        ToolResult tooLong = call(tool(history), "{\"window\":\"2h\"}");
+        assertThat(tooLong.isError()).isTrue();
+        assertThat(tooLong.firstText()).isEqualTo("get_anomaly_history: window 2h is longer than the in-memory anomaly history (1h); "
+                + "ask for at most 1h. Older scores are not kept: an operator sets OMCP_ANOMALY_HISTORY_REMOTE_WRITE to keep them in "
+                + "Prometheus.");
+    }
+
+    @Test
+    void theDefaultWindowFollowsTheRetention() {
+        AnomalyHistory short15 = new AnomalyHistory(clock, new HistoryLimits(Duration.ofMinutes(15), 10, 10), Optional.empty());
+        GetAnomalyHistoryTool tool = tool(short15);
+        assertThat(tool.definition().inputSchema().getJsonObject("properties").getJsonObject("window").getString("default")).isEqualTo("15m");
+        assertThat(structured(call(tool, "{}")).getString("window")).isEqualTo("15m");
+    }
+
+    @Test
+    void badArguments_areErrorsThatSayWhatIsWrong() {
+        GetAnomalyHistoryTool tool = tool(history);
+        assertThat(call(tool, "{\"signal\":\"latency p99\"}").firstText()).contains("arguments.signal");
+        assertThat(call(tool, "{\"limit\":10001}").firstText()).contains("arguments.limit: must be <= 10000");
+        assertThat(call(tool, "{\"window\":\"an hour\"}").firstText()).contains("arguments.window");
+        assertThat(call(tool, "{\"anomalousOnly\":1}").isError()).isTrue();
+    }
+
+    @Test
+    void staysInsideTheGateway() {
+        assertThat(tool(history).definition().annotations().readOnlyHint()).isTrue();
+        assertThat(tool(history).definition().annotations().openWorldHint()).isFalse();
+    }
+}

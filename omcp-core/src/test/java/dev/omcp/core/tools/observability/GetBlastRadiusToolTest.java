@@ -1,0 +1,185 @@
+package dev.omcp.core.tools.observability;
+
+import static dev.omcp.core.tools.observability.ToolInvocation.call;
+import static dev.omcp.core.tools.observability.ToolInvocation.structured;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.omcp.core.analysis.topology.ClusterFixture;
+import dev.omcp.ports.tools.ToolResult;
+import dev.omcp.sdk.query.Relation;
+import dev.omcp.sdk.query.Topology;
+import dev.omcp.sdk.query.TopologyEdge;
+import dev.omcp.sdk.query.TopologyNode;
+import dev.omcp.testkit.time.ManualClock;
+import jakarta.json.JsonObject;
+import jakarta.json.JsonString;
+import jakarta.json.JsonValue;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+class GetBlastRadiusToolTest {
+    private static final ManualClock CLOCK = new ManualClock(Instant.parse("2025-03-10T10:00:00Z"));
+
+    private static GetBlastRadiusTool tool(ScriptedSources sources) {
+        return new GetBlastRadiusTool(Toolkit.builder(sources.registry(), CLOCK)
+                .timeouts(Duration.ofMillis(300), Duration.ofMillis(600)).build());
+    }
+
+    private static ScriptedSources clusterAndMesh() {
+        return new ScriptedSources()
+                .add("kubernetes", new ScriptedConnector().topology(ClusterFixture.cluster()))
+                .add("mesh", new ScriptedConnector().topology(ClusterFixture.mesh()));
+    }
+
+    private static List<String> strings(JsonObject o, String key) {
+        return o.getJsonArray(key).getValuesAs(JsonString::getString);
+    }
+
+    private static List<String> ids(JsonObject result) {
+        return result.getJsonArray("nodes").stream().map(n -> n.asJsonObject().getString("id")).toList();
+    }
+
+    @Test
+    void aDegradedService_reachesItsCallersAcrossSources_nearestFirst() {
+        JsonObject result = structured(call(tool(clusterAndMesh()), "{\"service\":\"db\"}"));
+        // the mesh's CALLS edges and the cluster's workloads merge on service/prod/db
+        assertThat(strings(result, "targets")).containsExactly("service/prod/db", "statefulset/prod/db");
+        assertThat(strings(result, "affectedServices")).containsExactly("api", "web", "gateway");
+        assertThat(ids(result)).startsWith("service/prod/db", "statefulset/prod/db");
+        JsonObject api = result.getJsonArray("nodes").stream().map(JsonValue::asJsonObject)
+                .filter(n -> n.getString("id").equals("service/prod/api")).findFirst().orElseThrow();
+        assertThat(api.getInt("hops")).isEqualTo(1);
+        assertThat(api.getString("impact")).isEqualTo("calls service/prod/db");
+        assertThat(result.getInt("total")).isEqualTo(ids(result).size());
+        assertThat(result.getBoolean("truncated")).isFalse();
+        assertThat(strings(result, "sources")).containsExactly("kubernetes", "mesh");
+        assertThat(result.getBoolean("partial")).isFalse();
+    }
+
+    @Test
+    void groupsTheAffectedByHostAndByOwnershipRoot() {
+        JsonObject result = structured(call(tool(clusterAndMesh()), "{\"resource\":\"node/n1\"}"));
+        assertThat(strings(result, "targets")).containsExactly("node/n1");
+        // a failed node takes its pods down, and through them their owners and the services selecting them
+        assertThat(ids(result)).contains("pod/prod/api-1", "pod/prod/db-0", "container/prod/api-1.app", "deployment/prod/api",
+                "service/prod/api");
+        assertThat(result.getJsonObject("byHost").getJsonArray("host/h1").getValuesAs(JsonString::getString))
+                .contains("node/n1", "pod/prod/api-1", "pod/prod/db-0");
+        assertThat(result.getJsonObject("byOwner").getJsonArray("deployment/prod/api").getValuesAs(JsonString::getString))
+                .contains("pod/prod/api-1");
+        assertThat(strings(result, "affectedServices")).contains("api", "db", "web");
+    }
+
+    @Test
+    void aResourceMustBeAnExactTopologyId() {
+        JsonObject result = structured(call(tool(clusterAndMesh()), "{\"resource\":\"node/db\"}"));
+        assertThat(strings(result, "unresolved")).containsExactly("node/db");
+        assertThat(result.get("total")).isEqualTo(JsonValue.NULL);
+        assertThat(result.getString("note")).contains("'node/db' is not in the topology").contains("get_topology");
+    }
+
+    @Test
+    void anUnknownService_isUnknownNotZero() {
+        JsonObject result = structured(call(tool(clusterAndMesh()), "{\"service\":\"ghost\"}"));
+        assertThat(strings(result, "unresolved")).containsExactly("ghost");
+        assertThat(result.get("total")).isEqualTo(JsonValue.NULL);
+        assertThat(result.getJsonArray("nodes")).isEmpty();
+        assertThat(result.getString("note")).contains("list_services");
+    }
+
+    @Test
+    void aServiceNobodyDependsOn_saysSo() {
+        JsonObject result = structured(call(tool(clusterAndMesh()), "{\"service\":\"gateway\",\"maxHops\":3}"));
+        assertThat(strings(result, "affectedServices")).isEmpty();
+        assertThat(result.getInt("total")).isEqualTo(1);
+        assertThat(result.getString("note")).contains("Nothing else depends on 'gateway'");
+    }
+
+    @Test
+    void maxNodes_capsTheList_andSaysHowManyMoreWereReachable() {
+        List<TopologyNode> nodes = new ArrayList<>();
+        List<TopologyEdge> edges = new ArrayList<>();
+        nodes.add(new TopologyNode("service/db", "service", "db", "", Map.of()));
+        for (int i = 0; i < 40; i++) {
+            nodes.add(new TopologyNode("service/caller-" + i, "service", "caller-" + i, "", Map.of()));
+            edges.add(new TopologyEdge("service/caller-" + i, "service/db", Relation.CALLS));
+        }
+        ScriptedSources sources = new ScriptedSources().add("mesh", new ScriptedConnector().topology(new Topology(nodes, edges)));
+        JsonObject result = structured(call(tool(sources), "{\"service\":\"db\",\"maxNodes\":10}"));
+        assertThat(result.getJsonArray("nodes")).hasSize(10);
+        assertThat(result.getBoolean("truncated")).isTrue();
+        assertThat(result.getInt("omitted")).isEqualTo(31);
+        assertThat(result.getInt("total")).isEqualTo(41);
+        assertThat(result.getString("note")).contains("31 more affected resources").contains("raise maxNodes");
+    }
+
+    @Test
+    void maxHops_stopsTheWalk_andSaysThereWasMore() {
+        JsonObject result = structured(call(tool(clusterAndMesh()), "{\"service\":\"db\",\"maxHops\":1}"));
+        assertThat(strings(result, "affectedServices")).containsExactly("api");
+        assertThat(result.getBoolean("maxHopsReached")).isTrue();
+        assertThat(result.getString("note")).contains("stopped at 1 hops").contains("raise maxHops");
+    }
+
+    @Test
+    void noTopologySource_isAnHonestUnknown() {
+        JsonObject result = structured(call(tool(new ScriptedSources()), "{\"service\":\"db\"}"));
+        assertThat(result.get("total")).isEqualTo(JsonValue.NULL);
+        assertThat(result.getBoolean("partial")).isFalse();
+        assertThat(result.getString("note")).startsWith("The blast radius is unknown: No connected source serves topology");
+    }
+
+    @Test
+    void theTopologyProviderDown_isAnHonestUnknownNamingIt() {
+        ScriptedSources sources = new ScriptedSources()
+                .add("kubernetes", new ScriptedConnector().topology(ScriptedConnector.unavailable("Kubernetes API answered HTTP 503")));
+        JsonObject result = structured(call(tool(sources), "{\"service\":\"db\"}"));
+        assertThat(result.get("total")).isEqualTo(JsonValue.NULL);
+        assertThat(result.getBoolean("partial")).isTrue();
+        assertThat(result.getString("note")).contains("the topology provider is down (kubernetes: Kubernetes API answered HTTP 503)");
+    }
+
+    @Test
+    void oneProviderDown_stillWalksWhatTheOtherKnows_andSaysItMayBeIncomplete() {
+        ScriptedSources sources = new ScriptedSources()
+                .add("kubernetes", new ScriptedConnector().topology(ScriptedConnector.hanging()))
+                .add("mesh", new ScriptedConnector().topology(ClusterFixture.mesh()));
+        JsonObject result = structured(call(tool(sources), "{\"service\":\"db\"}"));
+        assertThat(strings(result, "affectedServices")).containsExactly("api", "web", "gateway");
+        assertThat(result.getBoolean("partial")).isTrue();
+        assertThat(result.getJsonArray("failedSources").getJsonObject(0).getString("kind")).isEqualTo("timeout");
+        assertThat(result.getString("note")).contains("may be incomplete");
+    }
+
+    @Test
+    void serviceAndResourceTogether_orNeither_isAnError() {
+        GetBlastRadiusTool tool = tool(clusterAndMesh());
+        ToolResult both = call(tool, "{\"service\":\"db\",\"resource\":\"node/n1\"}");
+        assertThat(both.isError()).isTrue();
+        assertThat(both.firstText()).isEqualTo("get_blast_radius: give exactly one of service (a service name such as payments-db) "
+                + "or resource (a topology id such as node/worker-2), not both");
+        ToolResult neither = call(tool, "{}");
+        assertThat(neither.isError()).isTrue();
+        assertThat(neither.firstText()).endsWith("not neither");
+    }
+
+    @Test
+    void badArguments_areErrorsThatSayWhatIsWrong() {
+        GetBlastRadiusTool tool = tool(clusterAndMesh());
+        assertThat(call(tool, "{\"service\":\"bad name!\"}").firstText()).contains("arguments.service");
+        assertThat(call(tool, "{\"resource\":\"worker-2\"}").firstText()).contains("arguments.resource");
+        assertThat(call(tool, "{\"service\":\"db\",\"maxNodes\":1001}").firstText()).contains("arguments.maxNodes: must be <= 1000");
+        assertThat(call(tool, "{\"service\":\"db\",\"maxHops\":0}").isError()).isTrue();
+    }
+
+    @Test
+    void serviceNamesMayContainSlashes() {
+        // spec 1.9: namespace/name resolves to that name in that namespace
+        JsonObject result = structured(call(tool(clusterAndMesh()), "{\"service\":\"prod/db\"}"));
+        assertThat(strings(result, "targets")).containsExactly("service/prod/db", "statefulset/prod/db");
+    }
+}

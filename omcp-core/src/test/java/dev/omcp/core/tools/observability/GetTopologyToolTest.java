@@ -1,0 +1,195 @@
+package dev.omcp.core.tools.observability;
+
+import static dev.omcp.core.tools.observability.ToolInvocation.call;
+import static dev.omcp.core.tools.observability.ToolInvocation.structured;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.omcp.core.analysis.topology.ClusterFixture;
+import dev.omcp.ports.tools.ToolResult;
+import dev.omcp.testkit.time.ManualClock;
+import jakarta.json.JsonObject;
+import jakarta.json.JsonValue;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Collectors;
+import org.junit.jupiter.api.Test;
+
+class GetTopologyToolTest {
+    private static final ManualClock CLOCK = new ManualClock(Instant.parse("2025-03-10T10:00:00Z"));
+
+    private static GetTopologyTool tool(ScriptedSources sources) {
+        return new GetTopologyTool(Toolkit.builder(sources.registry(), CLOCK)
+                .timeouts(Duration.ofMillis(300), Duration.ofMillis(600)).build());
+    }
+
+    private static ScriptedSources clusterAndMesh() {
+        return new ScriptedSources()
+                .add("kubernetes", new ScriptedConnector().topology(ClusterFixture.cluster()))
+                .add("mesh", new ScriptedConnector().topology(ClusterFixture.mesh()));
+    }
+
+    private static List<String> ids(JsonObject result) {
+        return result.getJsonArray("nodes").stream().map(n -> n.asJsonObject().getString("id")).toList();
+    }
+
+    private static JsonObject node(JsonObject result, String id) {
+        return result.getJsonArray("nodes").stream().map(JsonValue::asJsonObject).filter(n -> n.getString("id").equals(id))
+                .findFirst().orElseThrow(() -> new AssertionError(id + " not listed in " + result));
+    }
+
+    @Test
+    void mergesEveryTopologySourceByCanonicalId_andLeavesNamespaceEdgesOut() {
+        JsonObject result = structured(call(tool(clusterAndMesh()), "{}"));
+
+        assertThat(result.getJsonArray("sources").getValuesAs(jakarta.json.JsonString::getString)).containsExactly("kubernetes", "mesh");
+        assertThat(result.getBoolean("partial")).isFalse();
+        assertThat(node(result, "service/prod/api").getJsonArray("sources").toString()).isEqualTo("[\"kubernetes\",\"mesh\"]");
+        assertThat(node(result, "service/prod/api").getJsonObject("attributes").getString("protocol")).isEqualTo("grpc");
+        assertThat(node(result, "service/prod/gateway").getJsonArray("sources").toString()).isEqualTo("[\"mesh\"]");
+        List<String> relations = result.getJsonArray("edges").stream().map(e -> e.asJsonObject().getString("relation")).toList();
+        assertThat(relations).contains("CALLS", "DEPENDS_ON", "OWNED_BY", "RUNS_ON", "CONTAINS").doesNotContain("IN_NAMESPACE");
+        assertThat(result.getJsonArray("edges")).anySatisfy(e -> assertThat(e.asJsonObject().toString())
+                .isEqualTo("{\"from\":\"service/prod/web\",\"to\":\"service/prod/api\",\"relation\":\"CALLS\"}"));
+        assertThat(result.getInt("totalNodes")).isEqualTo(ids(result).size());
+        assertThat(result.getBoolean("truncated")).isFalse();
+        assertThat(result.containsKey("note")).isFalse();
+    }
+
+    @Test
+    void withoutFocus_servicesAndWorkloadsComeFirst() {
+        List<String> ids = ids(structured(call(tool(clusterAndMesh()), "{}")));
+        assertThat(ids.getFirst()).startsWith("service/");
+        assertThat(ids.indexOf("deployment/prod/api")).isLessThan(ids.indexOf("pod/prod/api-1"));
+        assertThat(ids.getLast()).isEqualTo("namespace/prod");
+    }
+
+    @Test
+    void namespaceIsAskedOfEverySource() {
+        ScriptedConnector kubernetes = new ScriptedConnector().topology(ClusterFixture.cluster());
+        ScriptedConnector mesh = new ScriptedConnector().topology(ClusterFixture.mesh());
+        structured(call(tool(new ScriptedSources().add("kubernetes", kubernetes).add("mesh", mesh)), "{\"namespace\":\"prod\"}"));
+        assertThat(kubernetes.topologyNamespaces).containsExactly("prod");
+        assertThat(mesh.topologyNamespaces).containsExactly("prod");
+    }
+
+    @Test
+    void kindsKeepOnlyThoseKinds_andByKindCountsWhatMatched() {
+        JsonObject result = structured(call(tool(clusterAndMesh()), "{\"kinds\":[\"service\",\"node\"]}"));
+        assertThat(ids(result)).allMatch(id -> id.startsWith("service/") || id.startsWith("node/"));
+        assertThat(result.getJsonObject("byKind").toString()).isEqualTo("{\"node\":2,\"service\":4}");
+        // edges only between listed nodes: the service calls survive, node and pod relations do not
+        assertThat(result.getJsonArray("edges").stream().map(e -> e.asJsonObject().getString("relation")).distinct().toList())
+                .containsExactly("CALLS");
+    }
+
+    @Test
+    void focus_listsTheNeighbourhoodNearestFirstWithHops() {
+        JsonObject result = structured(call(tool(clusterAndMesh()), "{\"focus\":\"db\",\"depth\":1}"));
+        Map<String, Integer> hops = result.getJsonArray("nodes").stream().map(JsonValue::asJsonObject)
+                .collect(Collectors.toMap(n -> n.getString("id"), n -> n.getInt("hops")));
+        // "db" names a service and a statefulset; one relation away: its pod and its caller api
+        assertThat(hops).containsEntry("service/prod/db", 0).containsEntry("statefulset/prod/db", 0)
+                .containsEntry("pod/prod/db-0", 1).containsEntry("service/prod/api", 1);
+        assertThat(hops).doesNotContainKey("service/prod/web").doesNotContainKey("node/n1");
+        assertThat(result.getJsonObject("focus").getJsonArray("resolved").toString())
+                .isEqualTo("[\"service/prod/db\",\"statefulset/prod/db\"]");
+        assertThat(ids(result).subList(0, 2)).containsExactly("service/prod/db", "statefulset/prod/db");
+    }
+
+    @Test
+    void focusOnAResourceId_goesAsDeepAsAsked() {
+        JsonObject result = structured(call(tool(clusterAndMesh()), "{\"focus\":\"node/n1\",\"depth\":2}"));
+        assertThat(ids(result)).contains("node/n1", "host/h1", "pod/prod/api-1", "pod/prod/db-0", "replicaset/prod/api-abc",
+                "container/prod/api-1.app");
+        assertThat(ids(result)).doesNotContain("deployment/prod/api", "node/n2");
+    }
+
+    @Test
+    void anUnknownFocus_listsNothingAndSaysWhereNamesComeFrom() {
+        JsonObject result = structured(call(tool(clusterAndMesh()), "{\"focus\":\"nope\"}"));
+        assertThat(result.getJsonArray("nodes")).isEmpty();
+        assertThat(result.getInt("totalNodes")).isZero();
+        assertThat(result.getString("note")).contains("'nope' is not in the topology").contains("list_services");
+    }
+
+    @Test
+    void limit_capsTheNodes_marksTruncated_andCountsEverythingThatMatched() {
+        JsonObject result = structured(call(tool(clusterAndMesh()), "{\"limit\":3}"));
+        assertThat(result.getJsonArray("nodes")).hasSize(3);
+        assertThat(result.getInt("totalNodes")).isGreaterThan(3);
+        assertThat(result.getBoolean("truncated")).isTrue();
+        assertThat(result.getString("note")).contains("Truncated to 3 of " + result.getInt("totalNodes")).contains("raise limit");
+        List<String> listed = ids(result);
+        assertThat(result.getJsonArray("edges")).allSatisfy(e -> assertThat(listed)
+                .contains(e.asJsonObject().getString("from"), e.asJsonObject().getString("to")));
+    }
+
+    @Test
+    void noTopologySource_isNullWithANoteNamingWhatToAdd() {
+        JsonObject result = structured(call(tool(new ScriptedSources()
+                .add("traces-only", new ScriptedConnector().traces(List.of()))), "{}"));
+        assertThat(result.get("totalNodes")).isEqualTo(JsonValue.NULL);
+        assertThat(result.getJsonArray("nodes")).isEmpty();
+        assertThat(result.getBoolean("partial")).isFalse();
+        assertThat(result.getString("note")).contains("No connected source serves topology").contains("kubernetes");
+    }
+
+    @Test
+    void oneSourceFailing_isPartial_andTheOtherIsStillShown() {
+        ScriptedSources sources = new ScriptedSources()
+                .add("kubernetes", new ScriptedConnector().topology(ClusterFixture.cluster()))
+                .add("mesh", new ScriptedConnector().topology(ScriptedConnector.unavailable("mesh API answered HTTP 503")));
+        JsonObject result = structured(call(tool(sources), "{}"));
+        assertThat(result.getBoolean("partial")).isTrue();
+        assertThat(result.getJsonArray("failedSources").getJsonObject(0).toString())
+                .isEqualTo("{\"source\":\"mesh\",\"kind\":\"unavailable\",\"error\":\"mesh API answered HTTP 503\"}");
+        assertThat(result.getJsonArray("sources").toString()).isEqualTo("[\"kubernetes\"]");
+        assertThat(ids(result)).contains("pod/prod/api-1").doesNotContain("service/prod/gateway");
+    }
+
+    @Test
+    void everySourceFailing_isNullWithTheReasons() {
+        ScriptedSources sources = new ScriptedSources()
+                .add("kubernetes", new ScriptedConnector().topology(ScriptedConnector.unavailable("connection refused")));
+        JsonObject result = structured(call(tool(sources), "{}"));
+        assertThat(result.get("totalNodes")).isEqualTo(JsonValue.NULL);
+        assertThat(result.getBoolean("partial")).isTrue();
+        assertThat(result.getString("note")).contains("Every topology source failed").contains("kubernetes: connection refused");
+    }
+
+    @Test
+    void aHangingSource_timesOutWhileTheOthersAnswer() {
+        ScriptedSources sources = new ScriptedSources()
+                .add("kubernetes", new ScriptedConnector().topology(ClusterFixture.cluster()))
+                .add("mesh", new ScriptedConnector().topology(ScriptedConnector.hanging()));
+        JsonObject result = structured(call(tool(sources), "{}"));
+        assertThat(result.getBoolean("partial")).isTrue();
+        assertThat(result.getJsonArray("failedSources").getJsonObject(0).getString("kind")).isEqualTo("timeout");
+        assertThat(ids(result)).contains("service/prod/api");
+    }
+
+    @Test
+    void badArguments_areErrorsThatSayWhatIsWrong() {
+        GetTopologyTool tool = tool(clusterAndMesh());
+        ToolResult depth = call(tool, "{\"focus\":\"db\",\"depth\":0}");
+        assertThat(depth.isError()).isTrue();
+        assertThat(depth.firstText()).contains("arguments.depth: must be >= 1");
+        ToolResult kind = call(tool, "{\"kinds\":[\"Pod\"]}");
+        assertThat(kind.isError()).isTrue();
+        assertThat(kind.firstText()).contains("arguments.kinds[0]");
+        ToolResult namespace = call(tool, "{\"namespace\":\"Prod_1\"}");
+        assertThat(namespace.isError()).isTrue();
+        ToolResult unknown = call(tool, "{\"service\":\"db\"}");
+        assertThat(unknown.isError()).isTrue();
+        assertThat(unknown.firstText()).contains("service");
+        ToolResult limit = call(tool, "{\"limit\":2001}");
+        assertThat(limit.isError()).isTrue();
+    }
+
+    @Test
+    void isDeclaredReadOnly() {
+        assertThat(tool(new ScriptedSources()).definition().annotations().readOnlyHint()).isTrue();
+    }
+}

@@ -1,0 +1,160 @@
+package dev.omcp.core.tools.observability;
+
+import static dev.omcp.core.tools.observability.ToolInvocation.call;
+import static dev.omcp.core.tools.observability.ToolInvocation.structured;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.omcp.ports.identity.Principal;
+import dev.omcp.ports.tools.ToolResult;
+import dev.omcp.sdk.query.TraceQuery;
+import dev.omcp.sdk.query.TraceSummary;
+import dev.omcp.testkit.time.ManualClock;
+import jakarta.json.JsonObject;
+import jakarta.json.JsonString;
+import jakarta.json.JsonValue;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Optional;
+import org.junit.jupiter.api.Test;
+
+class QueryTracesToolTest {
+    private static final Instant NOW = Instant.parse("2025-03-10T10:00:00Z");
+    private final ManualClock clock = new ManualClock(NOW);
+
+    private QueryTracesTool tool(ScriptedSources sources) {
+        return new QueryTracesTool(Toolkit.builder(sources.registry(), clock).timeouts(Duration.ofMillis(300), Duration.ofMillis(600)).build());
+    }
+
+    private static TraceSummary trace(String id, double ms, boolean error) {
+        return new TraceSummary(id, "POST /checkout", "checkout", NOW.minusSeconds(60), ms, 6, error);
+    }
+
+    private static List<String> traceIds(JsonObject result) {
+        return result.getJsonArray("traces").stream().map(t -> t.asJsonObject().getString("traceId")).toList();
+    }
+
+    @Test
+    void spec4_4_defaults_windowOf15Minutes_limit50_allTraces() {
+        ScriptedConnector zipkin = new ScriptedConnector().traces(List.of());
+        JsonObject result = structured(call(tool(new ScriptedSources().add("zipkin", zipkin)), "{\"service\":\"checkout\"}"));
+        TraceQuery asked = zipkin.traceQueries.getFirst();
+        assertThat(asked.range().start()).isEqualTo(NOW.minus(Duration.ofMinutes(15)));
+        assertThat(asked.range().end()).isEqualTo(NOW);
+        assertThat(asked.limit()).isEqualTo(50);
+        assertThat(asked.errorsOnly()).isFalse();
+        assertThat(asked.filter()).isEmpty();
+        assertThat(result.getString("service")).isEqualTo("checkout");
+        assertThat(result.getString("duration")).isEqualTo("15m");
+    }
+
+    @Test
+    void spec4_4_mergesEverySource_deDuplicates_ranksErrorsFirstThenSlowest() {
+        ScriptedSources sources = new ScriptedSources()
+                .add("tempo", new ScriptedConnector().traces(List.of(
+                        trace("00000000000000000000000000000a01", 120, false),
+                        trace("00000000000000000000000000000b02", 900, false))))
+                .add("zipkin", new ScriptedConnector().traces(List.of(
+                        trace("a01", 120, true), // the same trace as Tempo's, 64-bit id, with an error span
+                        trace("c03", 3000, false))));
+        JsonObject result = structured(call(tool(sources), "{\"service\":\"checkout\",\"duration\":\"1h\"}"));
+        assertThat(traceIds(result)).containsExactly("00000000000000000000000000000a01", "00000000000000000000000000000c03",
+                "00000000000000000000000000000b02");
+        assertThat(result.getJsonArray("traces").getJsonObject(0).getBoolean("hasError")).isTrue();
+        JsonObject summary = result.getJsonObject("summary");
+        assertThat(summary.getInt("total")).isEqualTo(3);
+        assertThat(summary.getInt("errorCount")).isEqualTo(1);
+        assertThat(summary.getJsonNumber("p50DurationMs").doubleValue()).isEqualTo(900.0);
+        assertThat(summary.getJsonNumber("p95DurationMs").doubleValue()).isEqualTo(3000.0);
+        assertThat(result.getJsonArray("sources").getValuesAs(JsonString::getString)).containsExactly("tempo", "zipkin");
+        assertThat(result.containsKey("errors")).isFalse();
+        assertThat(result.getString("duration")).isEqualTo("1h");
+    }
+
+    @Test
+    void theArgumentsReachEverySource() {
+        ScriptedConnector tempo = new ScriptedConnector().traces(List.of());
+        call(tool(new ScriptedSources().add("tempo", tempo)),
+                "{\"service\":\"shop/checkout\",\"duration\":\"2h\",\"filter\":\"{ status = error }\",\"limit\":7,\"errorsOnly\":true}");
+        TraceQuery asked = tempo.traceQueries.getFirst();
+        assertThat(asked.service()).isEqualTo("shop/checkout");
+        assertThat(asked.range().start()).isEqualTo(NOW.minus(Duration.ofHours(2)));
+        assertThat(asked.filter()).isEqualTo(Optional.of("{ status = error }"));
+        assertThat(asked.limit()).isEqualTo(7);
+        assertThat(asked.errorsOnly()).isTrue();
+    }
+
+    @Test
+    void limit_capsTheMergedList_andThePercentilesDescribeWhatIsReturned() {
+        ScriptedSources sources = new ScriptedSources()
+                .add("a", new ScriptedConnector().traces(List.of(trace("1", 100, false), trace("2", 200, false), trace("3", 300, false))))
+                .add("b", new ScriptedConnector().traces(List.of(trace("4", 400, false), trace("5", 500, false))));
+        JsonObject result = structured(call(tool(sources), "{\"service\":\"checkout\",\"limit\":2}"));
+        assertThat(traceIds(result)).hasSize(2);
+        assertThat(result.getJsonObject("summary").getJsonNumber("p50DurationMs").doubleValue()).isEqualTo(400.0);
+        assertThat(result.getString("note")).contains("5 traces matched; the 2 most relevant are returned");
+    }
+
+    @Test
+    void errorsOnly_keepsOnlyFailingTraces() {
+        ScriptedSources sources = new ScriptedSources()
+                .add("zipkin", new ScriptedConnector().traces(List.of(trace("1", 100, true), trace("2", 5000, false))));
+        JsonObject result = structured(call(tool(sources), "{\"service\":\"checkout\",\"errorsOnly\":true}"));
+        assertThat(traceIds(result)).containsExactly("00000000000000000000000000000001");
+    }
+
+    @Test
+    void spec4_4_aFailingSource_isReportedInErrors_whileTheOthersTracesAreReturned() {
+        ScriptedSources sources = new ScriptedSources()
+                .add("tempo", new ScriptedConnector().traces(ScriptedConnector.unavailable("Tempo answered HTTP 502")))
+                .add("zipkin", new ScriptedConnector().traces(List.of(trace("1", 100, false))));
+        ToolResult answer = call(tool(sources), "{\"service\":\"checkout\"}");
+        assertThat(answer.isError()).isFalse();
+        JsonObject result = structured(answer);
+        assertThat(result.getJsonArray("errors").getValuesAs(JsonString::getString)).containsExactly("tempo: Tempo answered HTTP 502");
+        assertThat(result.getBoolean("partial")).isTrue();
+        assertThat(traceIds(result)).hasSize(1);
+        assertThat(result.getJsonArray("sources").getValuesAs(JsonString::getString)).containsExactly("zipkin");
+    }
+
+    @Test
+    void aHangingSource_timesOut_andIsReportedInErrors() {
+        ScriptedSources sources = new ScriptedSources()
+                .add("tempo", new ScriptedConnector().traces(ScriptedConnector.hanging()))
+                .add("zipkin", new ScriptedConnector().traces(List.of(trace("1", 100, false))));
+        JsonObject result = structured(call(tool(sources), "{\"service\":\"checkout\"}"));
+        assertThat(result.getJsonArray("errors").getString(0)).startsWith("tempo: ").contains("did not answer in time");
+        assertThat(traceIds(result)).hasSize(1);
+    }
+
+    @Test
+    void spec4_4_noCapableConnector_isAnEmptyListWithANote() {
+        JsonObject result = structured(call(tool(new ScriptedSources()), "{\"service\":\"checkout\"}"));
+        assertThat(result.getJsonArray("traces")).isEmpty();
+        assertThat(result.getJsonObject("summary").getInt("total")).isZero();
+        // no data is not a duration of zero
+        assertThat(result.getJsonObject("summary").get("p50DurationMs")).isEqualTo(JsonValue.NULL);
+        assertThat(result.containsKey("errors")).isFalse();
+        assertThat(result.getString("note")).contains("no connector with the queryTraces capability");
+    }
+
+    @Test
+    void tracesOfAnotherTenant_areNotAsked() {
+        ScriptedConnector acme = new ScriptedConnector().traces(List.of(trace("1", 100, false)));
+        ScriptedSources sources = new ScriptedSources().add("acme-tempo", "acme", acme);
+        JsonObject globex = structured(call(tool(sources), Principal.apiKey("globex-bot", "globex"), "{\"service\":\"checkout\"}"));
+        assertThat(globex.getJsonArray("traces")).isEmpty();
+        assertThat(acme.traceQueries).isEmpty();
+    }
+
+    @Test
+    void badArguments_areErrorsThatSayWhatIsWrong() {
+        QueryTracesTool tool = tool(new ScriptedSources());
+        assertThat(call(tool, "{}").firstText()).isEqualTo("Invalid arguments for query_traces: arguments.service: is required");
+        assertThat(call(tool, "{\"service\":\"checkout\",\"duration\":\"15 minutes\"}").firstText()).contains("arguments.duration");
+        assertThat(call(tool, "{\"service\":\"checkout\",\"duration\":\"31d\"}").firstText())
+                .isEqualTo("query_traces: duration '31d' is longer than the longest window, 30d");
+        assertThat(call(tool, "{\"service\":\"checkout\",\"limit\":0}").firstText()).contains("arguments.limit: must be >= 1");
+        assertThat(call(tool, "{\"service\":\"checkout\",\"errorsOnly\":\"yes\"}").firstText()).contains("arguments.errorsOnly");
+    }
+}

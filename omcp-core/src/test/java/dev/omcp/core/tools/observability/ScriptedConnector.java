@@ -1,0 +1,124 @@
+package dev.omcp.core.tools.observability;
+
+import dev.omcp.sdk.connector.Connector;
+import dev.omcp.sdk.connector.ConnectorException;
+import dev.omcp.sdk.connector.Health;
+import dev.omcp.sdk.connector.LogsCapability;
+import dev.omcp.sdk.connector.SourceConfig;
+import dev.omcp.sdk.connector.TopologyCapability;
+import dev.omcp.sdk.connector.TracesCapability;
+import dev.omcp.sdk.manifest.Capabilities;
+import dev.omcp.sdk.query.LogQuery;
+import dev.omcp.sdk.query.LogResult;
+import dev.omcp.sdk.query.Topology;
+import dev.omcp.sdk.query.TraceQuery;
+import dev.omcp.sdk.query.TraceSummary;
+import jakarta.json.JsonObject;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+
+/**
+ * An in-memory connector whose answers a test scripts: topology, traces and logs, each answering,
+ * failing with a {@link ConnectorException}, or hanging until the fan-out gives up on it. Only the
+ * capabilities given an answer are declared, so the registry routes exactly those to it. Records
+ * every query it receives.
+ */
+final class ScriptedConnector implements Connector, TopologyCapability, TracesCapability, LogsCapability {
+    /** What one capability does when asked. */
+    @FunctionalInterface
+    interface Answer<Q, R> {
+        R answer(Q query) throws ConnectorException;
+    }
+
+    private Answer<String, Topology> topology;
+    private Answer<TraceQuery, List<TraceSummary>> traces;
+    private Answer<LogQuery, LogResult> logs;
+    final List<String> topologyNamespaces = new CopyOnWriteArrayList<>();
+    final List<TraceQuery> traceQueries = new CopyOnWriteArrayList<>();
+    final List<LogQuery> logQueries = new CopyOnWriteArrayList<>();
+    private volatile SourceConfig source = new SourceConfig("scripted", "scripted", "", "", JsonObject.EMPTY_JSON_OBJECT);
+
+    ScriptedConnector topology(Answer<String, Topology> answer) {
+        this.topology = answer;
+        return this;
+    }
+
+    ScriptedConnector topology(Topology answer) {
+        return topology(namespace -> answer);
+    }
+
+    ScriptedConnector traces(Answer<TraceQuery, List<TraceSummary>> answer) {
+        this.traces = answer;
+        return this;
+    }
+
+    ScriptedConnector traces(List<TraceSummary> answer) {
+        return traces(query -> answer);
+    }
+
+    ScriptedConnector logs(Answer<LogQuery, LogResult> answer) {
+        this.logs = answer;
+        return this;
+    }
+
+    /** A capability that fails the way an unreachable backend does. */
+    static <Q, R> Answer<Q, R> unavailable(String message) {
+        return query -> {
+            throw new ConnectorException(ConnectorException.Kind.UNAVAILABLE, message);
+        };
+    }
+
+    /** A capability that never answers: it waits until the fan-out interrupts it. */
+    static <Q, R> Answer<Q, R> hanging() {
+        return query -> {
+            try {
+                Thread.sleep(Duration.ofMinutes(5));
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+            throw new ConnectorException(ConnectorException.Kind.TIMEOUT, "interrupted");
+        };
+    }
+
+    Capabilities declared() {
+        return new Capabilities(false, logs != null, false, traces != null, topology != null);
+    }
+
+    void boundTo(SourceConfig config) {
+        this.source = config;
+    }
+
+    @Override
+    public Topology topology(String namespace) throws ConnectorException {
+        topologyNamespaces.add(namespace);
+        return topology.answer(namespace);
+    }
+
+    @Override
+    public List<TraceSummary> queryTraces(TraceQuery query) throws ConnectorException {
+        traceQueries.add(query);
+        return traces.answer(query);
+    }
+
+    @Override
+    public LogResult queryLogs(LogQuery query) throws ConnectorException {
+        logQueries.add(query);
+        return logs.answer(query);
+    }
+
+    @Override
+    public SourceConfig source() {
+        return source;
+    }
+
+    @Override
+    public Health health() {
+        return new Health(true, "scripted", Duration.ZERO);
+    }
+
+    @Override
+    public void close() {
+        // nothing held
+    }
+}
