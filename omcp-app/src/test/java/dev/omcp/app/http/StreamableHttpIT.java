@@ -182,6 +182,14 @@ class StreamableHttpIT {
         assertThat(response.statusCode()).isEqualTo(200);
         assertThat(response.headers().firstValue("Content-Type")).hasValueSatisfying(v -> assertThat(v).startsWith("text/event-stream"));
         assertThat(response.body()).contains("notifications/progress").contains("\"progressToken\":\"p1\"");
+        // the server writes the notifications in the order the tool reported them, before the result
+        String body = response.body();
+        int first = body.indexOf("\"progress\":0");
+        int second = body.indexOf("\"progress\":50");
+        int third = body.indexOf("\"progress\":100");
+        assertThat(first).as(body).isNotNegative();
+        assertThat(second).as(body).isGreaterThan(first);
+        assertThat(third).as(body).isGreaterThan(second);
         assertThat(McpHttpClient.parse(McpHttpClient.lastMessage(response)).getInt("id")).isEqualTo(9);
     }
 
