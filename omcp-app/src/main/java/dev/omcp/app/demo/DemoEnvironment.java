@@ -15,13 +15,35 @@ import java.util.Optional;
 
 /**
  * Points a gateway at the simulated shop: writes a sources file for its Prometheus, Loki,
- * Kubernetes and Zipkin, unpacks the signed reference Zipkin plugin with its trust root, and returns
- * the environment the settings reader needs. Used by {@code omcp demo} and the end-to-end tests.
+ * Kubernetes and Zipkin, unpacks the signed reference Zipkin plugin with its trust root, writes a
+ * service catalog of the shop's teams and an IP dataset covering the client addresses in its logs,
+ * and returns the environment the settings reader needs. Used by {@code omcp demo} and the
+ * end-to-end tests.
  */
 public final class DemoEnvironment {
     /** Where the build puts the reference Zipkin plugin and its trust root inside the jar. */
     static final String BUNDLED = "/dev/omcp/app/demo/";
     private static final List<String> ZIPKIN_FILES = List.of("package.json", "manifest.json", "manifest.json.sig", "zipkin-connector.jar");
+    /** The shop's owners, tiers, on-call channels and SLOs (spec 2.11 {@code .catalog}). */
+    static final String CATALOG = """
+            {"services": {
+              "frontend":      {"owner": "team-web",      "tier": 1, "onCall": "#web-oncall",      "slo": "99.9% of requests under 800 ms"},
+              "catalog":       {"owner": "team-catalog",  "tier": 2, "onCall": "#catalog-oncall",  "slo": "99.5% availability"},
+              "catalog-cache": {"owner": "team-catalog",  "tier": 3, "onCall": "#catalog-oncall",  "slo": "best effort"},
+              "checkout":      {"owner": "team-checkout", "tier": 1, "onCall": "#checkout-oncall", "slo": "99.9% of orders accepted"},
+              "inventory":     {"owner": "team-checkout", "tier": 2, "onCall": "#checkout-oncall", "slo": "99.5% availability"},
+              "payments":      {"owner": "team-payments", "tier": 1, "onCall": "#payments-oncall", "slo": "99.95% of payments under 1 s"},
+              "payments-db":   {"owner": "team-platform", "tier": 1, "onCall": "#dba-oncall",      "slo": "p99 query latency under 50 ms"}
+            }}
+            """;
+    /** Networks of the client addresses the simulated logs carry (documentation ranges, RFC 5737 and RFC 3849). */
+    static final String IP_NETWORKS = """
+            network,asn,org,country,kind
+            203.0.113.0/24,64500,"Example Transit, B.V.",NL,transit
+            198.51.100.0/24,64501,Example Mobile GmbH,DE,mobile
+            192.0.2.0/24,64502,Shop office VPN,US,corporate
+            2001:db8::/32,64503,Example IPv6 Broadband,FR,broadband
+            """;
 
     private DemoEnvironment() {}
 
@@ -54,6 +76,10 @@ public final class DemoEnvironment {
             env.put("OMCP_ALLOW_PRIVATE_BACKENDS", "true");
             env.put("OMCP_DEMO_KUBERNETES_TOKEN", backends.kubernetesToken());
             env.put("PLUGINS_DIR", plugins.toString());
+            Path catalog = Files.writeString(workDir.resolve("service-catalog.json"), CATALOG);
+            env.put("OMCP_SERVICE_CATALOG_FILE", catalog.toString());
+            Path networks = Files.writeString(workDir.resolve("ip-networks.csv"), IP_NETWORKS);
+            env.put("OMCP_IP_ENRICH_FILE", networks.toString());
             if (zipkin) {
                 env.put("PLUGIN_TRUST_ROOT", trustRoot.toString());
             }

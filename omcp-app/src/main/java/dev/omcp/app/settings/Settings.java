@@ -4,7 +4,6 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.Objects;
 import java.util.Optional;
 
@@ -19,9 +18,11 @@ import java.util.Optional;
  * @param plugins connector plugins, their verification, the hub and hooks
  * @param access management-plane access control
  * @param tools how the observability tools call their sources
+ * @param analysis how the tools analyse and enrich results (catalog, redaction, anomaly remote write,
+ *     IP enrichment, post-mortem template)
  */
 public record Settings(Server server, Agent agent, Logging logging, AuditSettings audit, Connectors connectors, Plugins plugins,
-        AccessControlSettings access, Tools tools) {
+        AccessControlSettings access, Tools tools, AnalysisSettings analysis) {
     public Settings {
         Objects.requireNonNull(server, "server");
         Objects.requireNonNull(agent, "agent");
@@ -31,6 +32,7 @@ public record Settings(Server server, Agent agent, Logging logging, AuditSetting
         Objects.requireNonNull(plugins, "plugins");
         Objects.requireNonNull(access, "access");
         Objects.requireNonNull(tools, "tools");
+        Objects.requireNonNull(analysis, "analysis");
     }
 
     /**

@@ -55,6 +55,15 @@ public final class SettingsReader {
      * @throws InvalidSettingsException listing every invalid value at once
      */
     public static Settings read(Map<String, String> env) throws InvalidSettingsException {
+        return read(env, SettingsFiles.fileSystem());
+    }
+
+    /**
+     * Reads {@code env}, opening the files some settings name (catalog, IP dataset) through {@code files}.
+     *
+     * @throws InvalidSettingsException listing every invalid value at once
+     */
+    public static Settings read(Map<String, String> env, SettingsFiles files) throws InvalidSettingsException {
         Environment environment = new Environment(env);
         Settings.Server server = new Settings.Server(
                 environment.string(Variables.HOST),
@@ -71,10 +80,11 @@ public final class SettingsReader {
         Settings.Plugins plugins = PluginSettingsReader.read(environment);
         AccessControlSettings access = AccessControlSettingsReader.read(environment);
         Settings.Tools tools = tools(environment);
+        AnalysisSettings analysis = AnalysisSettingsReader.read(environment, connectors.allowPrivateBackends(), files);
         if (!environment.problems().isEmpty()) {
             throw new InvalidSettingsException(environment.problems());
         }
-        return new Settings(server, agent, logging, audit, connectors, plugins, access, tools);
+        return new Settings(server, agent, logging, audit, connectors, plugins, access, tools, analysis);
     }
 
     private static Settings.Tools tools(Environment environment) {

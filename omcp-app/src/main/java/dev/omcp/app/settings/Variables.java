@@ -102,6 +102,34 @@ public final class Variables {
             "Failure mode of every plugin hook (enforce, permissive, disabled), overriding each hook's own mode.", false);
 
 
+    // --- Analysis and enrichment of the tools (docs/analysis.md, "Operating the analysis") -----------
+    public static final Variable SERVICE_CATALOG_FILE = new Variable("OMCP_SERVICE_CATALOG_FILE", List.of(), "",
+            "JSON service catalog (owner, tier, onCall, slo, ...) attached to tool results as .catalog; a missing file means no enrichment.",
+            false);
+    public static final Variable REDACTION = new Variable("OMCP_REDACTION", List.of(), "on",
+            "Redaction of PII and secrets in query_logs output: on (default) or off (also true/false, yes/no, 1/0).", false);
+    public static final Variable ANOMALY_REMOTE_WRITE = new Variable("OMCP_ANOMALY_HISTORY_REMOTE_WRITE", List.of(), "",
+            "http(s) URL of a Prometheus remote-write receiver that keeps anomaly scores beyond the in-memory hour.", true);
+    public static final Variable ANOMALY_REMOTE_WRITE_BEARER_TOKEN = new Variable("OMCP_ANOMALY_HISTORY_REMOTE_WRITE_BEARER_TOKEN",
+            List.of(), "", "Bearer token sent to the remote-write receiver.", true);
+    public static final Variable ANOMALY_REMOTE_WRITE_USERNAME = new Variable("OMCP_ANOMALY_HISTORY_REMOTE_WRITE_USERNAME", List.of(), "",
+            "User name of HTTP basic authentication at the remote-write receiver (with the password).", false);
+    public static final Variable ANOMALY_REMOTE_WRITE_PASSWORD = new Variable("OMCP_ANOMALY_HISTORY_REMOTE_WRITE_PASSWORD", List.of(), "",
+            "Password of HTTP basic authentication at the remote-write receiver.", true);
+    public static final Variable IP_ENRICH_FILE = new Variable("OMCP_IP_ENRICH_FILE", List.of(), "",
+            "CSV dataset of IP networks (CIDR column plus attributes) for enrich_ips; every row must be valid.", false);
+    public static final Variable IP_ENRICH_RDAP = new Variable("OMCP_IP_ENRICH_RDAP", List.of(), "",
+            "Base URL of an RDAP service asked about public addresses the dataset does not cover, e.g. https://rdap.org.", false);
+    public static final Variable POSTMORTEM_TEMPLATE = new Variable("OMCP_POSTMORTEM_TEMPLATE", List.of(), "",
+            "Markdown file with {{token}} placeholders for generate_postmortem, read at each call; unreadable means the built-in layout.",
+            false);
+
+    /** The analysis variables, in the order the configuration page lists them. */
+    public static final List<Variable> ANALYSIS = List.of(
+            SERVICE_CATALOG_FILE, REDACTION, ANOMALY_REMOTE_WRITE, ANOMALY_REMOTE_WRITE_BEARER_TOKEN, ANOMALY_REMOTE_WRITE_USERNAME,
+            ANOMALY_REMOTE_WRITE_PASSWORD, IP_ENRICH_FILE, IP_ENRICH_RDAP, POSTMORTEM_TEMPLATE);
+
+
     // --- Access control (docs/access-control.md) ---------------------------------------------------
     public static final Variable AUTH = new Variable("OMCP_AUTH", List.of(), "anonymous",
             "Management-plane authentication: anonymous (no login), basic (users file) or oidc (single sign-on).", false);
@@ -195,11 +223,14 @@ public final class Variables {
             CONFIG_PATH, PROMETHEUS_URL, LOKI_URL, PROMETHEUS_SERVICE_LABELS, LOKI_SERVICE_LABELS, ALLOW_PRIVATE_BACKENDS,
             CONNECTOR_CONNECT_TIMEOUT, CONNECTOR_REQUEST_TIMEOUT, CONNECTOR_START_TIMEOUT, SERVICE_LABEL_CACHE_TTL,
             PLUGINS_DIR, VERIFY_PLUGINS, PLUGIN_TRUST_ROOT, PLUGIN_REQUIRE_SIGNATURE, ENABLE_UI_INSTALL, HUB_CATALOG_URL, HOOK_MODE),
-            ACCESS_CONTROL);
+            ACCESS_CONTROL, ANALYSIS);
 
-    private static List<Variable> concat(List<Variable> first, List<Variable> second) {
-        List<Variable> all = new java.util.ArrayList<>(first);
-        all.addAll(second);
+    @SafeVarargs
+    private static List<Variable> concat(List<Variable>... parts) {
+        List<Variable> all = new java.util.ArrayList<>();
+        for (List<Variable> part : parts) {
+            all.addAll(part);
+        }
         return List.copyOf(all);
     }
 

@@ -8,13 +8,14 @@ import dev.omcp.app.settings.Settings;
 import dev.omcp.core.auth.ApiKey;
 import dev.omcp.core.audit.AuditChain;
 import dev.omcp.core.gateway.Gateway;
-import dev.omcp.core.tools.observability.ObservabilityTools;
+import dev.omcp.core.guidance.AgentGuide;
 import dev.omcp.core.tools.observability.Toolkit;
 import dev.omcp.ports.audit.AuditTrail;
 import dev.omcp.ports.connectors.ConnectorCatalog;
 import dev.omcp.ports.connectors.ConnectorType;
 import dev.omcp.ports.info.Governance;
 import dev.omcp.sdk.connector.ConnectorFactory;
+import dev.omcp.sdk.connector.TracesCapability;
 import dev.omcp.testkit.conformance.ConformanceFixture;
 import java.security.SecureRandom;
 import java.util.ArrayList;
@@ -26,24 +27,28 @@ import java.util.List;
  * with constructors and {@link Gateway#builder()}; nothing else wires components.
  */
 public final class GatewayAssembly implements AutoCloseable {
-    /** Short guide for models, sent in every {@code initialize} result. */
-    static final String INSTRUCTIONS = "OMCP is an observability gateway. Start with list_sources and list_services, "
-            + "then narrow down with query_metrics, query_logs and get_service_health; use server-side filters and "
-            + "aggregations instead of fetching raw data.";
+    /** Short guide for models, sent in every {@code initialize} result; the usage guide and the prompts say the rest. */
+    static final String INSTRUCTIONS = "OMCP is an observability gateway: read-only tools over metrics, logs, traces and "
+            + "topology. Start with list_sources and list_services, then get_service_health and detect_anomalies; let the "
+            + "server filter and aggregate instead of fetching raw data, and treat partial answers and notes as gaps, never "
+            + "as zero. Read the resource " + AgentGuide.URI + " (which tool for which question, the incident recipe) and "
+            + "use the prompts triage-incident and write-postmortem.";
 
     private final Gateway gateway;
     private final GatewayHttpServer server;
     private final AuditChain audit;
     private final SourcesAssembly sources;
+    private final ToolsAssembly tools;
     private final PluginWiring plugins;
     private final List<AutoCloseable> resources;
 
-    private GatewayAssembly(Gateway gateway, GatewayHttpServer server, AuditChain audit, SourcesAssembly sources,
+    private GatewayAssembly(Gateway gateway, GatewayHttpServer server, AuditChain audit, SourcesAssembly sources, ToolsAssembly tools,
             PluginWiring plugins, List<AutoCloseable> resources) {
         this.gateway = gateway;
         this.server = server;
         this.audit = audit;
         this.sources = sources;
+        this.tools = tools;
         this.plugins = plugins;
         this.resources = List.copyOf(resources);
     }
@@ -84,9 +89,15 @@ public final class GatewayAssembly implements AutoCloseable {
         ManagementAccessAssembly.Built access = ManagementAccessAssembly.build(settings.access(), clock, random, trail);
         resources.addAll(access.closeables());
         SourcesAssembly sources = SourcesAssembly.start(settings.connectors(), clock, plugins.connectorCatalog(), sourceStore);
-        Toolkit toolkit = Toolkit.builder(sources.registry(), clock)
-                .timeouts(settings.tools().perSourceTimeout(), settings.tools().deadline())
-                .build();
+        ToolsAssembly tools;
+        try {
+            tools = ToolsAssembly.start(settings, sources.registry(), clock, version);
+        } catch (RuntimeException e) {
+            ManagementAccessAssembly.closeAll(resources);
+            sources.close();
+            audit.close();
+            throw e;
+        }
         Gateway.Builder builder = Gateway.builder()
                 .version(version)
                 .instructions(INSTRUCTIONS)
@@ -94,12 +105,13 @@ public final class GatewayAssembly implements AutoCloseable {
                 .random(random)
                 .accessPolicy(access.policy())
                 .apiKeys(apiKeys(settings))
-                .tools(ObservabilityTools.all(toolkit))
                 .hooks(plugins.hooks())
                 .hookModeOverride(plugins.hookMode())
                 // spec 2.10: true values for what is configured, nothing else
-                .governance(() -> new Governance(access.authMode(), access.secretEphemeral(), audit.persisted(), false, false,
-                        access.trustProxy(), null, false, 0));
+                .governance(() -> new Governance(access.authMode(), access.secretEphemeral(), audit.persisted(), tools.catalogConfigured(),
+                        tools.redaction(), access.trustProxy(), null, tools.anomalyHistoryActive(),
+                        sources.registry().countServing(TracesCapability.class)));
+        tools.register(builder);
         if (options.conformanceFixture()) {
             builder.tools(ConformanceFixture.tools()).resources(ConformanceFixture.resources());
             ConformanceFixture.prompts().forEach(builder::prompt);
@@ -127,12 +139,13 @@ public final class GatewayAssembly implements AutoCloseable {
         try {
             httpServer = httpBuilder.build().start();
         } catch (RuntimeException e) {
+            tools.close();
             ManagementAccessAssembly.closeAll(resources);
             sources.close();
             audit.close();
             throw e;
         }
-        return new GatewayAssembly(gateway, httpServer, audit, sources, plugins, resources);
+        return new GatewayAssembly(gateway, httpServer, audit, sources, tools, plugins, resources);
     }
 
     /**
@@ -176,13 +189,19 @@ public final class GatewayAssembly implements AutoCloseable {
         return audit;
     }
 
-    /** Graceful shutdown: not ready, finish in-flight requests, stop; then the audit sinks and file. */
+    /** Graceful shutdown: not ready, finish in-flight requests, stop; flush the anomaly scores; then the audit sinks and file. */
     @Override
     public void close() {
         server.shutdown();
+        tools.close();
         sources.close();
         ManagementAccessAssembly.closeAll(resources);
         audit.close();
+    }
+
+    /** The tools' shared state: catalog, anomaly history, thresholds, IP enrichment, post-mortem template. */
+    public Toolkit toolkit() {
+        return tools.toolkit();
     }
 
     /** The live sources, for the tools layer. */

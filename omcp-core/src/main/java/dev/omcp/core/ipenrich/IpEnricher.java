@@ -27,7 +27,7 @@ public final class IpEnricher {
 
     /**
      * @param dataset the offline dataset; empty when {@code OMCP_IP_ENRICH_FILE} is unset or unreadable
-     * @param rdap the registry fallback when {@code OMCP_IP_ENRICH_RDAP} is on
+     * @param rdap the registry fallback when {@code OMCP_IP_ENRICH_RDAP} names an RDAP service
      */
     public IpEnricher(Optional<IpDataset> dataset, Optional<RdapFallback> rdap) {
         this.dataset = dataset.orElse(IpDataset.empty());
@@ -120,8 +120,8 @@ public final class IpEnricher {
         }
         Optional<String> note = Optional.empty();
         if (!datasetConfigured && rdap.isEmpty()) {
-            note = Optional.of("no IP data is configured: set OMCP_IP_ENRICH_FILE to an offline CSV dataset and/or OMCP_IP_ENRICH_RDAP=on"
-                    + " to ask the registries; only address scopes are reported");
+            note = Optional.of("no IP data is configured: set OMCP_IP_ENRICH_FILE to an offline CSV dataset and/or OMCP_IP_ENRICH_RDAP"
+                    + " to an RDAP service (for example https://rdap.org) to ask the registries; only address scopes are reported");
         }
         return new Result(List.of(out), note);
     }

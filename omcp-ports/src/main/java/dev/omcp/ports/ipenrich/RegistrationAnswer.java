@@ -12,7 +12,8 @@ public sealed interface RegistrationAnswer permits RegistrationAnswer.Found, Reg
      * @param network the registered network in CIDR notation (the first CIDR when the registry
      *     gives a range)
      * @param attributes what the registry says, under stable names: {@code name}, {@code handle},
-     *     {@code country}, {@code type}, {@code registry} (the RIR); absent ones are left out
+     *     {@code country}, {@code type}, {@code registry} (the RIR), {@code org} (the registrant's
+     *     name); absent ones are left out
      */
     record Found(String network, Map<String, String> attributes) implements RegistrationAnswer {
         public Found {

@@ -15,6 +15,8 @@ public interface Prompt {
      * Renders the prompt. The gateway has already checked that every required argument is present.
      *
      * @return the {@code messages} ({@code {role, content}})
+     * @throws IllegalArgumentException when an argument cannot be used (malformed, unknown); the
+     *     message says what is allowed and {@code prompts/get} answers it as invalid params
      */
     List<JsonObject> render(Map<String, String> arguments, Principal principal);
 

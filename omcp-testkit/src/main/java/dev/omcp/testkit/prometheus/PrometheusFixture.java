@@ -52,6 +52,19 @@ public final class PrometheusFixture implements AutoCloseable {
      * @throws IllegalStateException when a binary is missing or Prometheus does not become ready
      */
     public static PrometheusFixture start(Duration history) throws IOException, InterruptedException {
+        return start(history, false);
+    }
+
+    /**
+     * Like {@link #start(Duration)}, with the remote-write receiver enabled
+     * ({@code --web.enable-remote-write-receiver}): {@code POST} {@link #remoteWriteUrl()} accepts
+     * remote-write 0.1.0 requests, whose samples the query API then answers.
+     */
+    public static PrometheusFixture startWithRemoteWriteReceiver(Duration history) throws IOException, InterruptedException {
+        return start(history, true);
+    }
+
+    private static PrometheusFixture start(Duration history, boolean remoteWriteReceiver) throws IOException, InterruptedException {
         String prometheus = binary("prometheus");
         String promtool = binary("promtool");
         Path dir = Files.createTempDirectory("omcp-prometheus-");
@@ -63,12 +76,15 @@ public final class PrometheusFixture implements AutoCloseable {
         Path config = dir.resolve("prometheus.yml");
         Files.writeString(config, "global:\n  scrape_interval: 15s\nscrape_configs: []\n", StandardCharsets.UTF_8);
         int port = freePort();
-        List<String> command = List.of(prometheus,
+        List<String> command = new ArrayList<>(List.of(prometheus,
                 "--config.file=" + config,
                 "--storage.tsdb.path=" + tsdb,
                 "--storage.tsdb.retention.time=30d",
                 "--web.listen-address=127.0.0.1:" + port,
-                "--log.level=warn");
+                "--log.level=warn"));
+        if (remoteWriteReceiver) {
+            command.add("--web.enable-remote-write-receiver");
+        }
         Process process = new ProcessBuilder(command).directory(dir.toFile())
                 .redirectErrorStream(true).redirectOutput(dir.resolve("prometheus.log").toFile()).start();
         PrometheusFixture fixture = new PrometheusFixture(process, dir, port, end);
@@ -84,6 +100,11 @@ public final class PrometheusFixture implements AutoCloseable {
     /** The base URL, {@code http://127.0.0.1:<port>}. */
     public String url() {
         return "http://127.0.0.1:" + port;
+    }
+
+    /** The remote-write endpoint, {@code http://127.0.0.1:<port>/api/v1/write} (answers only when started with the receiver). */
+    public String remoteWriteUrl() {
+        return url() + "/api/v1/write";
     }
 
     /** The timestamp of the last generated sample. */

@@ -78,7 +78,12 @@ public final class PromptMethods {
             return McpResult.Failure.of(JsonRpc.INVALID_PARAMS, "prompt '" + name + "' needs the arguments " + missing);
         }
         JsonArrayBuilder messages = Jsonp.array();
-        prompt.render(arguments, call.principal()).forEach(messages::add);
+        try {
+            prompt.render(arguments, call.principal()).forEach(messages::add);
+        } catch (IllegalArgumentException e) {
+            // a prompt refuses an argument it cannot use (a malformed service name...): the caller's mistake, said as such
+            return McpResult.Failure.of(JsonRpc.INVALID_PARAMS, "prompt '" + name + "': " + e.getMessage());
+        }
         return McpResult.Success.of(Jsonp.object()
                 .add("description", prompt.definition().description())
                 .add("messages", messages)

@@ -1,0 +1,261 @@
+package dev.omcp.adapters.http.rdap;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.omcp.ports.ipenrich.RegistrationAnswer;
+import java.math.BigInteger;
+import java.net.InetAddress;
+import java.net.UnknownHostException;
+import java.util.LinkedHashMap;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import java.util.regex.Pattern;
+
+/**
+ * Reads an RDAP "ip network" object (RFC 9083 section 5.4) into the port's answer: the registered
+ * network as CIDR (from the {@code cidr0_cidrs} extension when present, else the first CIDR block
+ * of {@code startAddress}..{@code endAddress}) and the attributes {@code name}, {@code handle},
+ * {@code country}, {@code type}, {@code registry} (the RIR, from {@code port43}) and {@code org}
+ * (the full name, vCard {@code fn}, of the registrant entity).
+ *
+ * <p>The registry's answer is untrusted: every kept string is cut to {@value #MAX_VALUE_CHARS}
+ * characters without control characters, addresses are parsed as literals only (never resolved),
+ * and an answer about a network that does not contain the asked address is refused.
+ */
+final class RdapIpNetwork {
+    static final int MAX_VALUE_CHARS = 200;
+    private static final ObjectMapper MAPPER = new ObjectMapper();
+    private static final Pattern IPV4 = Pattern.compile("(25[0-5]|2[0-4]\\d|1\\d\\d|[1-9]?\\d)(\\.(25[0-5]|2[0-4]\\d|1\\d\\d|[1-9]?\\d)){3}");
+    private static final Pattern IPV6_CHARS = Pattern.compile("[0-9A-Fa-f:.]{2,45}");
+    private static final Map<String, String> REGISTRIES = Map.of(
+            "arin", "ARIN", "ripe", "RIPE NCC", "apnic", "APNIC", "lacnic", "LACNIC", "afrinic", "AFRINIC");
+
+    private RdapIpNetwork() {}
+
+    /** The answer for {@code address} in {@code body}: {@link RegistrationAnswer.Found}, or {@link RegistrationAnswer.Failed} saying why not. */
+    static RegistrationAnswer read(byte[] body, String address) {
+        JsonNode root;
+        try {
+            root = MAPPER.readTree(body);
+        } catch (JsonProcessingException e) {
+            return failed("the registry's answer is not valid JSON");
+        } catch (java.io.IOException e) {
+            return failed("the registry's answer could not be read");
+        }
+        if (root == null || !root.isObject()) {
+            return failed("the registry's answer is not a JSON object");
+        }
+        String objectClass = text(root, "objectClassName").orElse("");
+        if (!objectClass.equals("ip network")) {
+            return failed("the registry's answer is not an RDAP ip network (objectClassName '" + clean(objectClass) + "')");
+        }
+        Optional<byte[]> asked = literal(address);
+        if (asked.isEmpty()) {
+            return failed("the address asked about is not an IP address literal");
+        }
+        Optional<Range> range = range(root, asked.get().length);
+        if (range.isEmpty()) {
+            return failed("the registry's answer names no usable network (startAddress/endAddress or cidr0_cidrs)");
+        }
+        BigInteger value = new BigInteger(1, asked.get());
+        if (value.compareTo(range.get().first()) < 0 || value.compareTo(range.get().last()) > 0) {
+            return failed("the registry answered about a network that does not contain the address");
+        }
+        Map<String, String> attributes = new LinkedHashMap<>();
+        text(root, "name").ifPresent(v -> attributes.put("name", clean(v)));
+        text(root, "handle").ifPresent(v -> attributes.put("handle", clean(v)));
+        text(root, "country").ifPresent(v -> attributes.put("country", clean(v).toUpperCase(Locale.ROOT)));
+        text(root, "type").ifPresent(v -> attributes.put("type", clean(v)));
+        text(root, "port43").flatMap(RdapIpNetwork::registry).ifPresent(v -> attributes.put("registry", v));
+        registrant(root.path("entities"), 0).ifPresent(v -> attributes.put("org", clean(v)));
+        return new RegistrationAnswer.Found(range.get().cidr(), attributes);
+    }
+
+    /** The network's first and last address, and its first CIDR block. */
+    private record Range(BigInteger first, BigInteger last, String cidr) {}
+
+    private static Optional<Range> range(JsonNode root, int addressBytes) {
+        Optional<byte[]> start = text(root, "startAddress").flatMap(RdapIpNetwork::literal);
+        Optional<byte[]> end = text(root, "endAddress").flatMap(RdapIpNetwork::literal);
+        Optional<Range> fromCidr = cidr0(root.path("cidr0_cidrs"), addressBytes);
+        if (start.isPresent() && end.isPresent() && start.get().length == addressBytes && end.get().length == addressBytes) {
+            BigInteger first = new BigInteger(1, start.get());
+            BigInteger last = new BigInteger(1, end.get());
+            if (first.compareTo(last) > 0) {
+                return Optional.empty();
+            }
+            String cidr = fromCidr.map(Range::cidr).orElseGet(() -> firstBlock(first, last, addressBytes));
+            return Optional.of(new Range(first, last, cidr));
+        }
+        return fromCidr;
+    }
+
+    /** The first entry of the {@code cidr0_cidrs} extension of the address's family. */
+    private static Optional<Range> cidr0(JsonNode cidrs, int addressBytes) {
+        if (!cidrs.isArray()) {
+            return Optional.empty();
+        }
+        String field = addressBytes == 4 ? "v4prefix" : "v6prefix";
+        int bits = addressBytes * 8;
+        for (JsonNode entry : cidrs) {
+            Optional<byte[]> prefix = text(entry, field).flatMap(RdapIpNetwork::literal);
+            JsonNode length = entry.path("length");
+            if (prefix.isEmpty() || prefix.get().length != addressBytes || !length.canConvertToInt()
+                    || length.asInt() < 0 || length.asInt() > bits) {
+                continue;
+            }
+            BigInteger size = BigInteger.ONE.shiftLeft(bits - length.asInt());
+            BigInteger first = new BigInteger(1, prefix.get()).divide(size).multiply(size);
+            return Optional.of(new Range(first, first.add(size).subtract(BigInteger.ONE), format(first, addressBytes) + "/" + length.asInt()));
+        }
+        return Optional.empty();
+    }
+
+    /** The largest aligned block that starts at {@code first} and ends at or before {@code last}, in CIDR notation. */
+    static String firstBlock(BigInteger first, BigInteger last, int addressBytes) {
+        int bits = addressBytes * 8;
+        int hostBits = 0;
+        while (hostBits < bits) {
+            BigInteger size = BigInteger.ONE.shiftLeft(hostBits + 1);
+            boolean aligned = first.mod(size).signum() == 0;
+            boolean fits = first.add(size).subtract(BigInteger.ONE).compareTo(last) <= 0;
+            if (!aligned || !fits) {
+                break;
+            }
+            hostBits++;
+        }
+        return format(first, addressBytes) + "/" + (bits - hostBits);
+    }
+
+    private static String format(BigInteger value, int addressBytes) {
+        byte[] raw = value.toByteArray();
+        byte[] bytes = new byte[addressBytes];
+        int copy = Math.min(raw.length, addressBytes);
+        System.arraycopy(raw, raw.length - copy, bytes, addressBytes - copy, copy);
+        try {
+            String text = InetAddress.getByAddress(bytes).getHostAddress();
+            return addressBytes == 16 ? compress(text) : text;
+        } catch (UnknownHostException e) {
+            throw new IllegalStateException("an address of " + addressBytes + " bytes is always valid", e);
+        }
+    }
+
+    /** The RFC 5952 short form of a full IPv6 text ({@code 2001:db8:0:0:0:0:0:0} to {@code 2001:db8::}). */
+    private static String compress(String full) {
+        String[] groups = full.split(":");
+        int bestStart = -1;
+        int bestLength = 1;
+        for (int i = 0; i < groups.length; ) {
+            if (!groups[i].equals("0")) {
+                i++;
+                continue;
+            }
+            int j = i;
+            while (j < groups.length && groups[j].equals("0")) {
+                j++;
+            }
+            if (j - i > bestLength) {
+                bestStart = i;
+                bestLength = j - i;
+            }
+            i = j;
+        }
+        if (bestStart < 0) {
+            return full;
+        }
+        String head = String.join(":", java.util.Arrays.copyOfRange(groups, 0, bestStart));
+        String tail = String.join(":", java.util.Arrays.copyOfRange(groups, bestStart + bestLength, groups.length));
+        return head + "::" + tail;
+    }
+
+    /** The 4 or 16 bytes of an IP address literal; empty for anything else (a name is never resolved). */
+    static Optional<byte[]> literal(String text) {
+        String t = text.strip();
+        boolean v4 = IPV4.matcher(t).matches();
+        boolean v6 = t.contains(":") && IPV6_CHARS.matcher(t).matches();
+        if (!v4 && !v6) {
+            return Optional.empty();
+        }
+        try {
+            // a dotted quad or a text with a colon is parsed as a literal, never looked up
+            byte[] bytes = InetAddress.getByName(t).getAddress();
+            if (v6 && bytes.length == 4) {
+                // an IPv4-mapped IPv6 literal comes back as IPv4; keep the family the text asked for
+                byte[] mapped = new byte[16];
+                mapped[10] = (byte) 0xff;
+                mapped[11] = (byte) 0xff;
+                System.arraycopy(bytes, 0, mapped, 12, 4);
+                return Optional.of(mapped);
+            }
+            return Optional.of(bytes);
+        } catch (UnknownHostException e) {
+            return Optional.empty();
+        }
+    }
+
+    private static Optional<String> registry(String port43) {
+        String host = port43.toLowerCase(Locale.ROOT);
+        return REGISTRIES.entrySet().stream().filter(e -> host.contains(e.getKey())).map(Map.Entry::getValue).findFirst();
+    }
+
+    /** The vCard full name of the first entity with the role {@code registrant}, searching one level of nested entities too. */
+    private static Optional<String> registrant(JsonNode entities, int depth) {
+        if (!entities.isArray() || depth > 1) {
+            return Optional.empty();
+        }
+        for (JsonNode entity : entities) {
+            boolean registrant = false;
+            for (JsonNode role : entity.path("roles")) {
+                registrant |= role.isTextual() && role.asText().equalsIgnoreCase("registrant");
+            }
+            if (registrant) {
+                Optional<String> name = fullName(entity.path("vcardArray"));
+                if (name.isPresent()) {
+                    return name;
+                }
+            }
+        }
+        for (JsonNode entity : entities) {
+            Optional<String> nested = registrant(entity.path("entities"), depth + 1);
+            if (nested.isPresent()) {
+                return nested;
+            }
+        }
+        return Optional.empty();
+    }
+
+    /** {@code ["vcard", [["version", {}, "text", "4.0"], ["fn", {}, "text", "Example Org"], ...]]} to "Example Org". */
+    private static Optional<String> fullName(JsonNode vcardArray) {
+        JsonNode properties = vcardArray.path(1);
+        if (!properties.isArray()) {
+            return Optional.empty();
+        }
+        for (JsonNode property : properties) {
+            if (property.path(0).asText("").equalsIgnoreCase("fn") && property.path(3).isTextual() && !property.path(3).asText().isBlank()) {
+                return Optional.of(property.path(3).asText());
+            }
+        }
+        return Optional.empty();
+    }
+
+    private static Optional<String> text(JsonNode node, String field) {
+        JsonNode value = node.path(field);
+        return value.isTextual() && !value.asText().isBlank() ? Optional.of(value.asText()) : Optional.empty();
+    }
+
+    /** One printable line of at most {@value #MAX_VALUE_CHARS} characters. */
+    static String clean(String value) {
+        StringBuilder out = new StringBuilder(Math.min(value.length(), MAX_VALUE_CHARS));
+        for (int i = 0; i < value.length() && out.length() < MAX_VALUE_CHARS; i++) {
+            char c = value.charAt(i);
+            out.append(Character.isISOControl(c) ? ' ' : c);
+        }
+        return out.toString().strip();
+    }
+
+    private static RegistrationAnswer failed(String reason) {
+        return new RegistrationAnswer.Failed(false, reason);
+    }
+}

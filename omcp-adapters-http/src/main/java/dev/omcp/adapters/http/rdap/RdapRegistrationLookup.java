@@ -1,0 +1,154 @@
+package dev.omcp.adapters.http.rdap;
+
+import dev.omcp.ports.ipenrich.IpRegistrationLookup;
+import dev.omcp.ports.ipenrich.RegistrationAnswer;
+import java.io.IOException;
+import java.io.InputStream;
+import java.net.URI;
+import java.net.URISyntaxException;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.net.http.HttpTimeoutException;
+import java.time.Duration;
+import java.util.Locale;
+import java.util.Objects;
+import java.util.Optional;
+
+/**
+ * Asks an RDAP service who an IP address is registered to ({@code OMCP_IP_ENRICH_RDAP}):
+ * {@code GET <base>/ip/<address>} with {@code Accept: application/rdap+json} (RFC 9082 section
+ * 3.1.1), the answer read as an RFC 9083 ip network by {@link RdapIpNetwork}.
+ *
+ * <p>RDAP services redirect a query to the registry responsible for the address (RFC 7480 section
+ * 5.2; {@code rdap.org} does nothing else), so up to {@value #MAX_REDIRECTS} redirects are followed
+ * here, one by one through the given client (which itself follows none and applies the egress
+ * rules to every hop); a redirect from https to http is refused. Answers: 200 with an ip network
+ * is found, 404 is not registered, 408, 429 and 5xx, timeouts and network errors are transient
+ * failures, anything else (another status, not JSON, larger than {@value #MAX_BODY_BYTES} bytes, not
+ * an ip network) is a failure retrying would not fix. No answer, log line or reason contains the
+ * service's URL. Thread-safe.
+ */
+public final class RdapRegistrationLookup implements IpRegistrationLookup {
+    static final int MAX_REDIRECTS = 3;
+    static final int MAX_BODY_BYTES = 512 * 1024;
+
+    private final HttpClient client;
+    private final URI base;
+    private final Duration requestTimeout;
+
+    /**
+     * @param client a client with a connect timeout that follows no redirects (the egress rules applied by its builder)
+     * @param base the RDAP service's base URL, for example {@code https://rdap.org} or {@code https://rdap.arin.net/registry}
+     * @param requestTimeout how long one request may take
+     */
+    public RdapRegistrationLookup(HttpClient client, URI base, Duration requestTimeout) {
+        this.client = Objects.requireNonNull(client, "client");
+        this.base = Objects.requireNonNull(base, "base");
+        this.requestTimeout = Objects.requireNonNull(requestTimeout, "requestTimeout");
+        if (!isHttp(base) || base.getHost() == null) {
+            throw new IllegalArgumentException("the RDAP base must be an http:// or https:// URL with a host");
+        }
+    }
+
+    /** The query URL for {@code address}: the base path, then {@code ip/<address>}. */
+    static URI queryUrl(URI base, String address) {
+        String text = base.toString();
+        String withoutQuery = text.contains("?") ? text.substring(0, text.indexOf('?')) : text;
+        return URI.create((withoutQuery.endsWith("/") ? withoutQuery : withoutQuery + "/") + "ip/" + address);
+    }
+
+    @Override
+    public RegistrationAnswer lookup(String address) {
+        if (RdapIpNetwork.literal(address).isEmpty()) {
+            return new RegistrationAnswer.Failed(false, "not an IP address literal");
+        }
+        URI target = queryUrl(base, address);
+        try {
+            for (int hop = 0; hop <= MAX_REDIRECTS; hop++) {
+                HttpResponse<InputStream> response = client.send(HttpRequest.newBuilder(target)
+                        .timeout(requestTimeout)
+                        .header("Accept", "application/rdap+json, application/json;q=0.9")
+                        .header("User-Agent", "omcp-enrich-ips")
+                        .GET()
+                        .build(), HttpResponse.BodyHandlers.ofInputStream());
+                int status = response.statusCode();
+                if (isRedirect(status)) {
+                    response.body().close();
+                    URI current = target;
+                    Optional<URI> next = response.headers().firstValue("Location").flatMap(location -> next(current, location));
+                    if (next.isEmpty()) {
+                        return new RegistrationAnswer.Failed(false, "the registry redirected to an unusable location (HTTP " + status + ")");
+                    }
+                    target = next.get();
+                    continue;
+                }
+                return answer(response, address);
+            }
+            return new RegistrationAnswer.Failed(false, "the registry redirected more than " + MAX_REDIRECTS + " times");
+        } catch (HttpTimeoutException e) {
+            return new RegistrationAnswer.Failed(true, "the registry did not answer within " + requestTimeout.toSeconds() + " s");
+        } catch (IOException e) {
+            // the message may name the host; the class says enough
+            return new RegistrationAnswer.Failed(true, "the registry could not be reached (" + e.getClass().getSimpleName() + ")");
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return new RegistrationAnswer.Failed(true, "the lookup was cancelled");
+        }
+    }
+
+    private static RegistrationAnswer answer(HttpResponse<InputStream> response, String address) throws IOException {
+        int status = response.statusCode();
+        try (InputStream body = response.body()) {
+            if (status == 404) {
+                return new RegistrationAnswer.NotFound();
+            }
+            if (status == 408 || status == 429 || status >= 500) {
+                return new RegistrationAnswer.Failed(true, "the registry answered HTTP " + status + "; try again later");
+            }
+            if (status != 200) {
+                return new RegistrationAnswer.Failed(false, "the registry answered HTTP " + status);
+            }
+            String type = response.headers().firstValue("Content-Type").orElse("").toLowerCase(Locale.ROOT);
+            if (!type.contains("json")) {
+                return new RegistrationAnswer.Failed(false, "the registry answered '" + RdapIpNetwork.clean(type) + "', not RDAP JSON");
+            }
+            byte[] bytes = body.readNBytes(MAX_BODY_BYTES + 1);
+            if (bytes.length > MAX_BODY_BYTES) {
+                return new RegistrationAnswer.Failed(false, "the registry's answer is larger than " + MAX_BODY_BYTES / 1024 + " KiB");
+            }
+            return RdapIpNetwork.read(bytes, address);
+        }
+    }
+
+    private static boolean isRedirect(int status) {
+        return status == 301 || status == 302 || status == 303 || status == 307 || status == 308;
+    }
+
+    /** Where a redirect leads, resolved against the current URL; http(s) only and never from https down to http. */
+    static Optional<URI> next(URI current, String location) {
+        try {
+            URI next = current.resolve(new URI(location.strip()));
+            if (!isHttp(next) || next.getHost() == null || next.getRawUserInfo() != null) {
+                return Optional.empty();
+            }
+            if ("https".equalsIgnoreCase(current.getScheme()) && !"https".equalsIgnoreCase(next.getScheme())) {
+                return Optional.empty();
+            }
+            return Optional.of(next);
+        } catch (URISyntaxException | IllegalArgumentException e) {
+            return Optional.empty();
+        }
+    }
+
+    private static boolean isHttp(URI uri) {
+        String scheme = uri.getScheme() == null ? "" : uri.getScheme().toLowerCase(Locale.ROOT);
+        return scheme.equals("http") || scheme.equals("https");
+    }
+
+    /** Never shows the service's URL. */
+    @Override
+    public String toString() {
+        return "RdapRegistrationLookup[" + base.getScheme() + "://" + base.getHost() + "]";
+    }
+}

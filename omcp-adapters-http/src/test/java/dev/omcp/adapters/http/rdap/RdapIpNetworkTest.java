@@ -1,0 +1,118 @@
+package dev.omcp.adapters.http.rdap;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.omcp.ports.ipenrich.RegistrationAnswer;
+import java.io.IOException;
+import java.io.InputStream;
+import java.math.BigInteger;
+import java.nio.charset.StandardCharsets;
+import org.junit.jupiter.api.Test;
+
+class RdapIpNetworkTest {
+
+    static byte[] resource(String name) throws IOException {
+        try (InputStream in = RdapIpNetworkTest.class.getResourceAsStream("/rdap/" + name)) {
+            return in.readAllBytes();
+        }
+    }
+
+    private static byte[] json(String text) {
+        return text.getBytes(StandardCharsets.UTF_8);
+    }
+
+    @Test
+    void anArinStyleAnswer_givesTheCidr0NetworkAndTheRegistrantsName() throws Exception {
+        RegistrationAnswer answer = RdapIpNetwork.read(resource("arin-style-v4.json"), "198.51.100.7");
+
+        assertThat(answer).isInstanceOfSatisfying(RegistrationAnswer.Found.class, found -> {
+            assertThat(found.network()).isEqualTo("198.51.100.0/24");
+            assertThat(found.attributes())
+                    .containsEntry("name", "EXAMPLE-DOC-NET")
+                    .containsEntry("handle", "NET-198-51-100-0-1")
+                    .containsEntry("type", "DIRECT ALLOCATION")
+                    .containsEntry("registry", "ARIN")
+                    .containsEntry("org", "Example Documentation Networks, Inc.")
+                    .doesNotContainKey("country");
+        });
+    }
+
+    @Test
+    void aRipeStyleIpv6AnswerWithoutCidr0_givesTheFirstBlockOfItsRange_andAnUpperCaseCountry() throws Exception {
+        RegistrationAnswer answer = RdapIpNetwork.read(resource("ripe-style-v6.json"), "2001:db8:1234::42");
+
+        assertThat(answer).isInstanceOfSatisfying(RegistrationAnswer.Found.class, found -> {
+            assertThat(found.network()).isEqualTo("2001:db8:1000::/36");
+            assertThat(found.attributes())
+                    .containsEntry("country", "NL")
+                    .containsEntry("registry", "RIPE NCC")
+                    // the first registrant has no vCard; the next one names the organisation
+                    .containsEntry("org", "Example Hosting B.V.");
+        });
+    }
+
+    @Test
+    void anAnswerAboutANetworkThatDoesNotContainTheAddress_isRefused() throws Exception {
+        RegistrationAnswer answer = RdapIpNetwork.read(resource("arin-style-v4.json"), "203.0.113.9");
+
+        assertThat(answer).isEqualTo(new RegistrationAnswer.Failed(false, "the registry answered about a network that does not contain the address"));
+    }
+
+    @Test
+    void anAnswerThatIsNotAnIpNetwork_isRefusedWithWhatItWas() {
+        RegistrationAnswer answer = RdapIpNetwork.read(json("{\"objectClassName\": \"autnum\", \"handle\": \"AS64500\"}"), "198.51.100.7");
+
+        assertThat(answer).isEqualTo(new RegistrationAnswer.Failed(false,
+                "the registry's answer is not an RDAP ip network (objectClassName 'autnum')"));
+    }
+
+    @Test
+    void malformedOrNonObjectJson_isRefusedAsNotTransient() {
+        assertThat(RdapIpNetwork.read(json("{\"objectClassName\": "), "198.51.100.7"))
+                .isEqualTo(new RegistrationAnswer.Failed(false, "the registry's answer is not valid JSON"));
+        assertThat(RdapIpNetwork.read(json("[1, 2]"), "198.51.100.7"))
+                .isEqualTo(new RegistrationAnswer.Failed(false, "the registry's answer is not a JSON object"));
+    }
+
+    @Test
+    void anIpNetworkWithoutARange_isRefused() {
+        assertThat(RdapIpNetwork.read(json("{\"objectClassName\": \"ip network\", \"startAddress\": \"example.com\"}"), "198.51.100.7"))
+                .isEqualTo(new RegistrationAnswer.Failed(false,
+                        "the registry's answer names no usable network (startAddress/endAddress or cidr0_cidrs)"));
+    }
+
+    @Test
+    void hostileValues_areCutToOnePrintableLine() {
+        String longName = "X".repeat(5000);
+        RegistrationAnswer answer = RdapIpNetwork.read(json("{\"objectClassName\": \"ip network\", \"startAddress\": \"192.0.2.0\","
+                + " \"endAddress\": \"192.0.2.255\", \"name\": \"" + longName + "\", \"handle\": \"NET\\r\\nInjected: yes\"}"), "192.0.2.1");
+
+        assertThat(answer).isInstanceOfSatisfying(RegistrationAnswer.Found.class, found -> {
+            assertThat(found.attributes().get("name")).hasSize(RdapIpNetwork.MAX_VALUE_CHARS);
+            assertThat(found.attributes().get("handle")).isEqualTo("NET  Injected: yes");
+        });
+    }
+
+    @Test
+    void theFirstBlockOfARange_isTheLargestAlignedPrefixThatFitsIt() {
+        // 10.0.0.0 - 10.0.2.255 is 10.0.0.0/23 + 10.0.2.0/24: the first block is the /23
+        assertThat(RdapIpNetwork.firstBlock(v4("10.0.0.0"), v4("10.0.2.255"), 4)).isEqualTo("10.0.0.0/23");
+        assertThat(RdapIpNetwork.firstBlock(v4("10.0.0.1"), v4("10.0.0.255"), 4)).isEqualTo("10.0.0.1/32");
+        assertThat(RdapIpNetwork.firstBlock(v4("0.0.0.0"), v4("255.255.255.255"), 4)).isEqualTo("0.0.0.0/0");
+    }
+
+    @Test
+    void addressLiterals_areParsedWithoutEverResolvingANameAndKeepTheirFamily() {
+        assertThat(RdapIpNetwork.literal("192.0.2.1")).isPresent();
+        assertThat(RdapIpNetwork.literal("2001:db8::1")).isPresent();
+        assertThat(RdapIpNetwork.literal("::ffff:192.0.2.1")).hasValueSatisfying(b -> assertThat(b).hasSize(16));
+        assertThat(RdapIpNetwork.literal("localhost")).isEmpty();
+        assertThat(RdapIpNetwork.literal("dead.beef")).isEmpty();
+        assertThat(RdapIpNetwork.literal("192.0.2")).isEmpty();
+        assertThat(RdapIpNetwork.literal("010.0.0.1")).isEmpty();
+    }
+
+    private static BigInteger v4(String text) {
+        return new BigInteger(1, RdapIpNetwork.literal(text).orElseThrow());
+    }
+}

@@ -1,0 +1,322 @@
+package dev.omcp.adapters.storage.anomaly;
+
+import dev.omcp.adapters.storage.audit.BatchWindow;
+import dev.omcp.adapters.storage.audit.RetryPolicy;
+import dev.omcp.ports.anomaly.AnomalyScoreSample;
+import dev.omcp.ports.anomaly.AnomalyScoreSink;
+import java.net.http.HttpClient;
+import java.security.SecureRandom;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import java.util.concurrent.ArrayBlockingQueue;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.random.RandomGenerator;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Sends anomaly scores to a Prometheus remote-write receiver ({@code OMCP_ANOMALY_HISTORY_REMOTE_WRITE}),
+ * never on the tool call's time: {@link #offer} only puts the scores in a bounded queue and returns;
+ * one virtual thread takes batches from it (by count or age), encodes them
+ * ({@link RemoteWriteEncoding}), posts them and retries failures that may pass with exponential
+ * backoff and jitter. What cannot be queued (queue full, sink stopped), what the receiver refuses
+ * and what is still failing after the last retry is dropped, counted in {@link #stats()} and
+ * logged (the first time and then every 1000th, never with the URL).
+ *
+ * <p>{@link #close()} stops taking scores, keeps sending what is queued for at most the shutdown
+ * grace, then drops the rest and logs the totals. Thread-safe.
+ */
+public final class PrometheusRemoteWriteSink implements AnomalyScoreSink, AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(PrometheusRemoteWriteSink.class);
+    private static final Duration POLL = Duration.ofMillis(200);
+    private static final int MAX_REMEMBERED_SERIES = 10_000;
+
+    /** Pauses between retries; a parameter so tests can retry without waiting. */
+    @FunctionalInterface
+    interface Pacer {
+        void pause(Duration duration) throws InterruptedException;
+    }
+
+    /**
+     * How the sink queues, batches and retries.
+     *
+     * @param queueCapacity scores the queue holds; more are dropped
+     * @param window when a batch is sent (scores per request, and how long the first may wait)
+     * @param retry how failures that may pass are retried
+     * @param requestTimeout how long one request may take
+     * @param shutdownGrace how long {@link #close()} keeps sending what is queued
+     */
+    public record Settings(int queueCapacity, BatchWindow window, RetryPolicy retry, Duration requestTimeout, Duration shutdownGrace) {
+        public Settings {
+            Objects.requireNonNull(window, "window");
+            Objects.requireNonNull(retry, "retry");
+            Objects.requireNonNull(requestTimeout, "requestTimeout");
+            Objects.requireNonNull(shutdownGrace, "shutdownGrace");
+            if (queueCapacity < 1) {
+                throw new IllegalArgumentException("queue capacity must be at least 1");
+            }
+            if (requestTimeout.isNegative() || requestTimeout.isZero() || shutdownGrace.isNegative()) {
+                throw new IllegalArgumentException("the request timeout must be positive and the shutdown grace not negative");
+            }
+        }
+
+        /**
+         * 10,000 queued scores; requests of up to 500 scores sent at most 1 s after the first;
+         * 6 attempts, 250 ms doubling to 10 s (about 8 s of retrying); 10 s per request; 5 s to flush
+         * at shutdown.
+         */
+        public static Settings defaults() {
+            return new Settings(10_000, new BatchWindow(500, Duration.ofSeconds(1)),
+                    new RetryPolicy(6, Duration.ofMillis(250), Duration.ofSeconds(10)), Duration.ofSeconds(10), Duration.ofSeconds(5));
+        }
+    }
+
+    /**
+     * Counters since start.
+     *
+     * @param accepted scores taken into the queue
+     * @param written scores the receiver accepted
+     * @param dropped scores not queued: queue full or sink stopped
+     * @param refused scores in requests the receiver refused (4xx other than 429)
+     * @param abandoned scores still failing after the last retry, or left when the gateway stopped
+     * @param outOfOrder scores not older than the newest already sent for their series, left out
+     * @param requests requests sent, retries included
+     */
+    public record Stats(long accepted, long written, long dropped, long refused, long abandoned, long outOfOrder, long requests) {}
+
+    private final RemoteWriteClient client;
+    private final RemoteWriteTarget target;
+    private final Settings settings;
+    private final Clock clock;
+    private final RandomGenerator random;
+    private final Pacer pacer;
+    private final BlockingQueue<AnomalyScoreSample> queue;
+    private final SeriesOrder order = new SeriesOrder(MAX_REMEMBERED_SERIES);
+    private final Thread sender;
+    private final AtomicLong accepted = new AtomicLong();
+    private final AtomicLong written = new AtomicLong();
+    private final AtomicLong dropped = new AtomicLong();
+    private final AtomicLong refused = new AtomicLong();
+    private final AtomicLong abandoned = new AtomicLong();
+    private final AtomicLong outOfOrder = new AtomicLong();
+    private final AtomicLong requests = new AtomicLong();
+    private final AtomicLong failedBatches = new AtomicLong();
+    private volatile boolean closing;
+    private volatile Instant shutdownDeadline = Instant.MAX;
+    private volatile boolean failing;
+
+    PrometheusRemoteWriteSink(RemoteWriteClient client, RemoteWriteTarget target, Settings settings, Clock clock,
+            RandomGenerator random, Pacer pacer) {
+        this.client = Objects.requireNonNull(client, "client");
+        this.target = Objects.requireNonNull(target, "target");
+        this.settings = Objects.requireNonNull(settings, "settings");
+        this.clock = Objects.requireNonNull(clock, "clock");
+        this.random = Objects.requireNonNull(random, "random");
+        this.pacer = Objects.requireNonNull(pacer, "pacer");
+        this.queue = new ArrayBlockingQueue<>(settings.queueCapacity());
+        this.sender = Thread.ofVirtual().name("omcp-anomaly-remote-write").start(this::run);
+    }
+
+    /**
+     * Starts a sink that posts through {@code client}, which the caller builds with a connect
+     * timeout, without redirects and behind the egress rules.
+     *
+     * @param userAgent the {@code User-Agent} of the requests, for example {@code omcp/1.2.0}
+     */
+    public static PrometheusRemoteWriteSink start(HttpClient client, RemoteWriteTarget target, Settings settings, Clock clock,
+            String userAgent) {
+        RemoteWriteClient remote = new RemoteWriteClient(client, target, settings.requestTimeout(), userAgent);
+        PrometheusRemoteWriteSink sink = new PrometheusRemoteWriteSink(remote, target, settings, clock, new SecureRandom(), Thread::sleep);
+        LOG.info("event=anomaly-remote-write-started receiver={} authorization={} queue={} batch={}", target.displayName(),
+                target.authorization().isPresent() ? "set" : "none", settings.queueCapacity(), settings.window().maxCount());
+        return sink;
+    }
+
+    @Override
+    public boolean offer(List<AnomalyScoreSample> samples) {
+        if (closing) {
+            countDropped(samples.size(), "the sink is stopping");
+            return false;
+        }
+        int taken = 0;
+        for (AnomalyScoreSample s : samples) {
+            if (!queue.offer(s)) {
+                break;
+            }
+            taken++;
+        }
+        accepted.addAndGet(taken);
+        if (taken < samples.size()) {
+            countDropped(samples.size() - taken, "the queue is full (" + settings.queueCapacity()
+                    + " scores): the receiver is slower than the gateway or unreachable");
+            return false;
+        }
+        return true;
+    }
+
+    /** Whether the sender is running: configured, started and not stopped. Says nothing about the receiver's health. */
+    public boolean running() {
+        return !closing && sender.isAlive();
+    }
+
+    public Stats stats() {
+        return new Stats(accepted.get(), written.get(), dropped.get(), refused.get(), abandoned.get(), outOfOrder.get(), requests.get());
+    }
+
+    private void countDropped(int count, String reason) {
+        long before = dropped.getAndAdd(count);
+        if (before == 0 || before / 1000 != (before + count) / 1000) {
+            LOG.warn("event=anomaly-remote-write-dropped receiver={} dropped={} reason=\"{}\" note=\"scores stay in the in-memory last hour\"",
+                    target.displayName(), before + count, reason);
+        }
+    }
+
+    private void run() {
+        try {
+            while (true) {
+                AnomalyScoreSample first = queue.poll(POLL.toMillis(), TimeUnit.MILLISECONDS);
+                if (first == null) {
+                    if (closing) {
+                        return;
+                    }
+                    continue;
+                }
+                List<AnomalyScoreSample> batch = collect(first);
+                if (closing && clock.instant().isAfter(shutdownDeadline)) {
+                    abandon(batch.size(), "the gateway stopped before the scores were sent");
+                    continue;
+                }
+                send(batch);
+            }
+        } catch (InterruptedException e) {
+            List<AnomalyScoreSample> rest = new ArrayList<>();
+            queue.drainTo(rest);
+            abandon(rest.size(), "the gateway stopped before the scores were sent");
+        } catch (RuntimeException e) {
+            // a bug must not silently stop the sender while running() still says true
+            LOG.error("event=anomaly-remote-write-stopped receiver={} reason=\"{}\"", target.displayName(), e.getClass().getName(), e);
+            throw e;
+        }
+    }
+
+    private List<AnomalyScoreSample> collect(AnomalyScoreSample first) throws InterruptedException {
+        List<AnomalyScoreSample> batch = new ArrayList<>();
+        batch.add(first);
+        Instant opened = clock.instant();
+        while (!settings.window().full(batch.size())) {
+            if (closing) {
+                queue.drainTo(batch, settings.window().maxCount() - batch.size());
+                break;
+            }
+            Duration wait = settings.window().remaining(opened, clock.instant());
+            if (wait.isZero()) {
+                break;
+            }
+            AnomalyScoreSample next = queue.poll(Math.min(wait.toMillis(), POLL.toMillis()), TimeUnit.MILLISECONDS);
+            if (next != null) {
+                batch.add(next);
+                queue.drainTo(batch, settings.window().maxCount() - batch.size());
+            }
+        }
+        return batch;
+    }
+
+    private void send(List<AnomalyScoreSample> batch) throws InterruptedException {
+        List<AnomalyScoreSample> admitted = order.admit(batch);
+        outOfOrder.addAndGet(batch.size() - admitted.size());
+        if (admitted.isEmpty()) {
+            return;
+        }
+        byte[] body = RemoteWriteEncoding.body(admitted);
+        try {
+            deliver(admitted.size(), body);
+        } catch (InterruptedException e) {
+            abandon(admitted.size(), "the gateway stopped while the scores were being sent");
+            throw e;
+        }
+    }
+
+    private void deliver(int count, byte[] body) throws InterruptedException {
+        RetryPolicy retry = settings.retry();
+        String lastReason = "";
+        for (int attempt = 1; attempt <= retry.maxAttempts(); attempt++) {
+            if (attempt > 1) {
+                if (closing && clock.instant().isAfter(shutdownDeadline)) {
+                    abandon(count, "the gateway stopped while retrying: " + lastReason);
+                    return;
+                }
+                pacer.pause(retry.delayBefore(attempt, random));
+            }
+            requests.incrementAndGet();
+            switch (client.send(body)) {
+                case RemoteWriteClient.Written w -> {
+                    written.addAndGet(count);
+                    if (failing) {
+                        failing = false;
+                        LOG.info("event=anomaly-remote-write-recovered receiver={}", target.displayName());
+                    }
+                    return;
+                }
+                case RemoteWriteClient.Refused r -> {
+                    refused.addAndGet(count);
+                    failed("refused", count, r.reason());
+                    return;
+                }
+                case RemoteWriteClient.Retry r -> {
+                    lastReason = r.reason();
+                    LOG.debug("event=anomaly-remote-write-retry receiver={} attempt={} of={} reason=\"{}\"", target.displayName(), attempt,
+                            retry.maxAttempts(), r.reason());
+                }
+            }
+        }
+        abandon(count, "gave up after " + retry.maxAttempts() + " attempts; last failure: " + lastReason);
+    }
+
+    private void abandon(int count, String reason) {
+        if (count == 0) {
+            return;
+        }
+        abandoned.addAndGet(count);
+        failed("abandoned", count, reason);
+    }
+
+    private void failed(String outcome, int count, String reason) {
+        failing = true;
+        long n = failedBatches.incrementAndGet();
+        if (n == 1 || n % 1000 == 0) {
+            LOG.warn("event=anomaly-remote-write-failed receiver={} outcome={} scores={} failedBatches={} reason=\"{}\"",
+                    target.displayName(), outcome, count, n, reason);
+        }
+    }
+
+    /** Stops taking scores, sends what is queued for up to the shutdown grace, drops the rest, logs the totals. */
+    @Override
+    public void close() {
+        if (closing) {
+            return;
+        }
+        shutdownDeadline = clock.instant().plus(settings.shutdownGrace());
+        closing = true;
+        try {
+            if (!sender.join(settings.shutdownGrace().plusSeconds(1))) {
+                sender.interrupt();
+                sender.join(Duration.ofSeconds(5));
+            }
+        } catch (InterruptedException e) {
+            sender.interrupt();
+            Thread.currentThread().interrupt();
+        }
+        List<AnomalyScoreSample> rest = new ArrayList<>();
+        queue.drainTo(rest);
+        abandon(rest.size(), "the gateway stopped before the scores were sent");
+        Stats s = stats();
+        LOG.info("event=anomaly-remote-write-stopped receiver={} accepted={} written={} dropped={} refused={} abandoned={} outOfOrder={}",
+                target.displayName(), s.accepted(), s.written(), s.dropped(), s.refused(), s.abandoned(), s.outOfOrder());
+    }
+}

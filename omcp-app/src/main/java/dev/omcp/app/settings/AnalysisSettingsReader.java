@@ -1,0 +1,265 @@
+package dev.omcp.app.settings;
+
+import dev.omcp.core.egress.EgressRules;
+import dev.omcp.core.ipenrich.DatasetLoad;
+import dev.omcp.core.ipenrich.IpDatasetParser;
+import dev.omcp.core.tools.observability.ServiceCatalog;
+import dev.omcp.ports.egress.EgressVerdict;
+import dev.omcp.sdk.json.Jsonp;
+import jakarta.json.JsonException;
+import jakarta.json.JsonObject;
+import jakarta.json.JsonReader;
+import jakarta.json.JsonReaderFactory;
+import jakarta.json.JsonValue;
+import jakarta.json.stream.JsonParsingException;
+import java.io.IOException;
+import java.io.Reader;
+import java.io.StringReader;
+import java.net.URI;
+import java.net.URISyntaxException;
+import java.nio.charset.CharacterCodingException;
+import java.nio.file.AccessDeniedException;
+import java.nio.file.InvalidPathException;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import java.util.stream.Collectors;
+
+/**
+ * Reads the analysis variables (catalog, redaction, anomaly remote write, IP enrichment, post-mortem
+ * template). The catalog and the IP dataset are read and validated here, so a broken file is
+ * reported with every other invalid setting; every problem goes to the shared {@link Environment}.
+ */
+final class AnalysisSettingsReader {
+    /** The largest catalog accepted: far beyond any real one, small enough to parse at start. */
+    static final int MAX_CATALOG_CHARS = 16 * 1024 * 1024;
+    /** How many bad rows of an IP dataset one message lists (the count is always exact). */
+    static final int SHOWN_ROW_ERRORS = 10;
+    private static final JsonReaderFactory STRICT_JSON = Jsonp.readerFactory(Map.of("org.eclipse.parsson.rejectDuplicateKeys", true));
+
+    private AnalysisSettingsReader() {}
+
+    static AnalysisSettings read(Environment env, boolean allowPrivateBackends, SettingsFiles files) {
+        EgressRules egress = new EgressRules(allowPrivateBackends);
+        return new AnalysisSettings(
+                catalog(env, files),
+                redaction(env),
+                remoteWrite(env, egress),
+                ipDataset(env, files),
+                rdap(env, egress),
+                path(env, Variables.POSTMORTEM_TEMPLATE));
+    }
+
+    private static AnalysisSettings.CatalogFile catalog(Environment env, SettingsFiles files) {
+        Optional<Path> path = path(env, Variables.SERVICE_CATALOG_FILE);
+        if (path.isEmpty()) {
+            return new AnalysisSettings.CatalogFile.NotSet();
+        }
+        Variable variable = Variables.SERVICE_CATALOG_FILE;
+        String text;
+        try (Reader reader = files.open(path.get())) {
+            StringBuilder read = new StringBuilder();
+            char[] chunk = new char[8192];
+            for (int n = reader.read(chunk); n >= 0; n = reader.read(chunk)) {
+                read.append(chunk, 0, n);
+                if (read.length() > MAX_CATALOG_CHARS) {
+                    env.problem(variable, path.get() + " is larger than " + MAX_CATALOG_CHARS / (1024 * 1024)
+                            + " MiB; a catalog lists services, not their history");
+                    return new AnalysisSettings.CatalogFile.NotSet();
+                }
+            }
+            text = read.toString();
+        } catch (NoSuchFileException e) {
+            // spec 2.11: a missing file means an empty catalog and no enrichment
+            return new AnalysisSettings.CatalogFile.Missing(path.get());
+        } catch (IOException e) {
+            env.problem(variable, path.get() + " cannot be read: " + readFailure(e));
+            return new AnalysisSettings.CatalogFile.NotSet();
+        }
+        JsonValue document;
+        try (JsonReader reader = STRICT_JSON.createReader(new StringReader(text))) {
+            document = reader.readValue();
+        } catch (JsonParsingException e) {
+            env.problem(variable, path.get() + " is not valid JSON (line " + e.getLocation().getLineNumber() + ", column "
+                    + e.getLocation().getColumnNumber() + "): " + e.getMessage());
+            return new AnalysisSettings.CatalogFile.NotSet();
+        } catch (JsonException e) {
+            env.problem(variable, path.get() + " is not valid JSON: " + e.getMessage());
+            return new AnalysisSettings.CatalogFile.NotSet();
+        }
+        if (!(document instanceof JsonObject object)) {
+            env.problem(variable, path.get() + " must hold a JSON object {\"services\": ...}, not a " + document.getValueType()
+                    .toString().toLowerCase(Locale.ROOT));
+            return new AnalysisSettings.CatalogFile.NotSet();
+        }
+        return switch (ServiceCatalog.parse(object)) {
+            case ServiceCatalog.Parsed.Loaded loaded -> new AnalysisSettings.CatalogFile.Loaded(path.get(), loaded.catalog());
+            case ServiceCatalog.Parsed.Rejected rejected -> {
+                rejected.problems().forEach(p -> env.problem(variable, path.get() + ": " + p));
+                yield new AnalysisSettings.CatalogFile.NotSet();
+            }
+        };
+    }
+
+    private static boolean redaction(Environment env) {
+        String value = env.string(Variables.REDACTION).toLowerCase(Locale.ROOT);
+        return switch (value) {
+            case "on", "true", "yes", "1" -> true;
+            case "off", "false", "no", "0" -> false;
+            default -> {
+                // a typo must not switch redaction off: refuse it
+                env.problem(Variables.REDACTION, "must be on or off (also true/false, yes/no, 1/0), got '" + value + "'");
+                yield true;
+            }
+        };
+    }
+
+    private static Optional<AnalysisSettings.RemoteWrite> remoteWrite(Environment env, EgressRules egress) {
+        Optional<String> url = env.raw(Variables.ANOMALY_REMOTE_WRITE);
+        Optional<String> token = env.raw(Variables.ANOMALY_REMOTE_WRITE_BEARER_TOKEN);
+        Optional<String> username = env.raw(Variables.ANOMALY_REMOTE_WRITE_USERNAME);
+        Optional<String> password = env.raw(Variables.ANOMALY_REMOTE_WRITE_PASSWORD);
+        if (url.isEmpty()) {
+            for (var credential : List.of(Map.entry(Variables.ANOMALY_REMOTE_WRITE_BEARER_TOKEN, token),
+                    Map.entry(Variables.ANOMALY_REMOTE_WRITE_USERNAME, username), Map.entry(Variables.ANOMALY_REMOTE_WRITE_PASSWORD, password))) {
+                if (credential.getValue().isPresent()) {
+                    env.problem(credential.getKey(), "is set but OMCP_ANOMALY_HISTORY_REMOTE_WRITE is not; set the receiver's URL or unset it");
+                }
+            }
+            return Optional.empty();
+        }
+        Optional<URI> uri = httpUrl(env, Variables.ANOMALY_REMOTE_WRITE, url.get(), egress, "http://prometheus:9090/api/v1/write");
+        AnalysisSettings.Credentials credentials = new AnalysisSettings.Credentials.None();
+        boolean valid = uri.isPresent();
+        if (token.isPresent() && (username.isPresent() || password.isPresent())) {
+            env.problem(Variables.ANOMALY_REMOTE_WRITE_BEARER_TOKEN, "and OMCP_ANOMALY_HISTORY_REMOTE_WRITE_USERNAME/_PASSWORD are both set;"
+                    + " the receiver takes one kind of credential: keep the bearer token or the user name and password");
+            valid = false;
+        } else if (token.isPresent()) {
+            credentials = new AnalysisSettings.Credentials.Bearer(token.get());
+        } else if (username.isPresent() != password.isPresent()) {
+            Variable missing = username.isPresent() ? Variables.ANOMALY_REMOTE_WRITE_PASSWORD : Variables.ANOMALY_REMOTE_WRITE_USERNAME;
+            env.problem(missing, "is required with " + (username.isPresent() ? Variables.ANOMALY_REMOTE_WRITE_USERNAME.name()
+                    : Variables.ANOMALY_REMOTE_WRITE_PASSWORD.name()) + " (basic authentication needs both)");
+            valid = false;
+        } else if (username.isPresent()) {
+            if (username.get().contains(":")) {
+                env.problem(Variables.ANOMALY_REMOTE_WRITE_USERNAME, "must not contain ':' (RFC 7617 basic authentication)");
+                valid = false;
+            }
+            credentials = new AnalysisSettings.Credentials.Basic(username.get(), password.get());
+        }
+        return valid ? Optional.of(new AnalysisSettings.RemoteWrite(uri.get(), credentials)) : Optional.empty();
+    }
+
+    private static Optional<AnalysisSettings.IpDatasetFile> ipDataset(Environment env, SettingsFiles files) {
+        Optional<Path> path = path(env, Variables.IP_ENRICH_FILE);
+        if (path.isEmpty()) {
+            return Optional.empty();
+        }
+        Variable variable = Variables.IP_ENRICH_FILE;
+        DatasetLoad load;
+        try (Reader reader = files.open(path.get())) {
+            load = new IpDatasetParser().parse(reader);
+        } catch (NoSuchFileException e) {
+            env.problem(variable, path.get() + " does not exist; point it at the CSV dataset or unset it");
+            return Optional.empty();
+        } catch (IOException e) {
+            env.problem(variable, path.get() + " cannot be read: " + readFailure(e));
+            return Optional.empty();
+        }
+        return switch (load) {
+            case DatasetLoad.Rejected rejected -> {
+                env.problem(variable, path.get() + " cannot be used: " + rejected.reason());
+                yield Optional.empty();
+            }
+            case DatasetLoad.Loaded loaded when loaded.skipped() > 0 -> {
+                // a dataset with holes would answer "not found" for networks the operator meant to cover
+                String shown = loaded.errors().stream().limit(SHOWN_ROW_ERRORS).map(DatasetLoad.RowError::toString)
+                        .collect(Collectors.joining("; "));
+                long more = loaded.skipped() - Math.min(SHOWN_ROW_ERRORS, loaded.errors().size());
+                env.problem(variable, path.get() + " has " + loaded.skipped() + " invalid row" + (loaded.skipped() == 1 ? "" : "s")
+                        + "; fix or remove " + (loaded.skipped() == 1 ? "it" : "them") + ": " + shown
+                        + (more > 0 ? "; and " + more + " more" : ""));
+                yield Optional.empty();
+            }
+            case DatasetLoad.Loaded loaded -> Optional.of(new AnalysisSettings.IpDatasetFile(path.get(), loaded.dataset(), loaded.summary()));
+        };
+    }
+
+    private static Optional<URI> rdap(Environment env, EgressRules egress) {
+        Optional<String> url = env.raw(Variables.IP_ENRICH_RDAP);
+        if (url.isEmpty()) {
+            return Optional.empty();
+        }
+        Optional<URI> uri = httpUrl(env, Variables.IP_ENRICH_RDAP, url.get(), egress, "https://rdap.org");
+        if (uri.isPresent() && uri.get().getRawQuery() != null) {
+            env.problem(Variables.IP_ENRICH_RDAP, "must be the RDAP service's base URL without a query, for example https://rdap.org");
+            return Optional.empty();
+        }
+        return uri;
+    }
+
+    /**
+     * An http(s) URL with a host, without user info or fragment, that the egress rules allow as
+     * written (spec 5.9: a literal metadata address never, a private or loopback one only with
+     * {@code OMCP_ALLOW_PRIVATE_BACKENDS=true}; names are checked again each time they resolve).
+     */
+    private static Optional<URI> httpUrl(Environment env, Variable variable, String text, EgressRules egress, String example) {
+        String shown = variable.secret() ? " (the value is not shown: it may carry a token)" : ", got '" + text + "'";
+        URI uri;
+        try {
+            uri = new URI(text);
+        } catch (URISyntaxException e) {
+            env.problem(variable, "is not a valid URL" + (variable.secret() ? shown : ": " + e.getReason()));
+            return Optional.empty();
+        }
+        String scheme = uri.getScheme() == null ? "" : uri.getScheme().toLowerCase(Locale.ROOT);
+        if (!(scheme.equals("http") || scheme.equals("https")) || uri.getHost() == null || uri.getRawFragment() != null) {
+            env.problem(variable, "must be an http:// or https:// URL with a host and without a fragment, for example " + example + shown);
+            return Optional.empty();
+        }
+        if (uri.getRawUserInfo() != null) {
+            env.problem(variable, "must not carry credentials in the URL" + (variable == Variables.ANOMALY_REMOTE_WRITE
+                    ? "; use OMCP_ANOMALY_HISTORY_REMOTE_WRITE_BEARER_TOKEN or _USERNAME/_PASSWORD" : "") + " (the value is not shown)");
+            return Optional.empty();
+        }
+        if (egress.checkUrl(text) instanceof EgressVerdict.Refused refused) {
+            env.problem(variable, "is refused by the egress rules: " + refused.reason());
+            return Optional.empty();
+        }
+        return Optional.of(uri);
+    }
+
+    private static Optional<Path> path(Environment env, Variable variable) {
+        Optional<String> raw = env.raw(variable);
+        if (raw.isEmpty()) {
+            return Optional.empty();
+        }
+        try {
+            Path path = Path.of(raw.get());
+            if (path.getFileName() == null) {
+                env.problem(variable, "must name a file, got '" + raw.get() + "'");
+                return Optional.empty();
+            }
+            return Optional.of(path);
+        } catch (InvalidPathException e) {
+            env.problem(variable, "is not a valid file path: " + e.getReason());
+            return Optional.empty();
+        }
+    }
+
+    private static String readFailure(IOException e) {
+        if (e instanceof CharacterCodingException) {
+            return "it is not UTF-8 text";
+        }
+        if (e instanceof AccessDeniedException) {
+            return "permission denied; let the gateway's user read it";
+        }
+        String message = e.getMessage();
+        return e.getClass().getSimpleName() + (message == null ? "" : ": " + message);
+    }
+}

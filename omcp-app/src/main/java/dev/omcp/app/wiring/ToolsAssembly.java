@@ -1,0 +1,204 @@
+package dev.omcp.app.wiring;
+
+import dev.omcp.adapters.http.rdap.RdapRegistrationLookup;
+import dev.omcp.adapters.storage.anomaly.PrometheusRemoteWriteSink;
+import dev.omcp.adapters.storage.anomaly.RemoteWriteTarget;
+import dev.omcp.app.settings.AnalysisSettings;
+import dev.omcp.app.settings.Settings;
+import dev.omcp.connectors.builtin.egress.BackendHostGuard;
+import dev.omcp.connectors.builtin.transport.EgressGuardedClients;
+import dev.omcp.core.analysis.history.AnomalyHistory;
+import dev.omcp.core.analysis.history.HistoryLimits;
+import dev.omcp.core.analysis.postmortem.PostmortemTemplate;
+import dev.omcp.core.egress.EgressRules;
+import dev.omcp.core.gateway.Gateway;
+import dev.omcp.core.guidance.AgentGuide;
+import dev.omcp.core.guidance.IncidentPrompts;
+import dev.omcp.core.ipenrich.IpEnricher;
+import dev.omcp.core.ipenrich.RdapFallback;
+import dev.omcp.core.sources.SourceRegistry;
+import dev.omcp.core.tools.observability.ObservabilityTools;
+import dev.omcp.core.tools.observability.ServiceCatalog;
+import dev.omcp.core.tools.observability.Toolkit;
+import dev.omcp.ports.anomaly.AnomalyScoreSink;
+import dev.omcp.ports.egress.EgressVerdict;
+import java.net.InetAddress;
+import java.net.URI;
+import java.net.UnknownHostException;
+import java.net.http.HttpClient;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.List;
+import java.util.Locale;
+import java.util.Optional;
+import java.util.function.Supplier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Wires the observability tools: the {@link Toolkit} and its parts from {@link AnalysisSettings}
+ * (service catalog, redaction switch, anomaly history with the remote-write sink, IP enrichment
+ * with the RDAP fallback, post-mortem template), the agent usage guide and the incident prompts;
+ * and reports the governance values of {@code /api/info} they decide (spec 2.10).
+ */
+final class ToolsAssembly implements AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(ToolsAssembly.class);
+    static final Duration RDAP_REQUEST_TIMEOUT = Duration.ofSeconds(5);
+
+    private final Toolkit toolkit;
+    private final boolean redaction;
+    private final Optional<PrometheusRemoteWriteSink> remoteWrite;
+
+    private ToolsAssembly(Toolkit toolkit, boolean redaction, Optional<PrometheusRemoteWriteSink> remoteWrite) {
+        this.toolkit = toolkit;
+        this.redaction = redaction;
+        this.remoteWrite = remoteWrite;
+    }
+
+    /**
+     * Builds the toolkit over {@code sources} and starts the remote-write sink when configured.
+     *
+     * @throws IllegalStateException when the remote-write receiver's or the RDAP service's host
+     *     resolves to an address the egress rules refuse (spec 5.9), so the start fails with the reason
+     */
+    static ToolsAssembly start(Settings settings, SourceRegistry sources, Clock clock, String version) {
+        AnalysisSettings analysis = settings.analysis();
+        EgressRules egress = new EgressRules(settings.connectors().allowPrivateBackends());
+        ServiceCatalog catalog = catalog(analysis.catalog());
+        if (!analysis.redaction()) {
+            LOG.warn("event=redaction-disabled setting=OMCP_REDACTION effect=\"query_logs output is NOT redacted: emails, addresses, "
+                    + "tokens and keys in logs reach agents as they are\"");
+        }
+        Optional<URI> rdapBase = analysis.rdap();
+        rdapBase.ifPresent(base -> checkResolvedHost("OMCP_IP_ENRICH_RDAP", base, egress));
+        analysis.remoteWrite().ifPresent(rw -> checkResolvedHost("OMCP_ANOMALY_HISTORY_REMOTE_WRITE", rw.url(), egress));
+        Optional<PrometheusRemoteWriteSink> sink = analysis.remoteWrite()
+                .map(rw -> remoteWrite(rw, egress, settings.connectors().connectTimeout(), clock, version));
+        AnomalyHistory history = new AnomalyHistory(clock, HistoryLimits.defaults(), sink.map(s -> (AnomalyScoreSink) s));
+        Optional<RdapFallback> rdap = rdapBase.map(base -> {
+            HttpClient client = EgressGuardedClients.create(egress, settings.connectors().connectTimeout(), RDAP_REQUEST_TIMEOUT);
+            LOG.info("event=rdap-fallback service={}", origin(base));
+            return new RdapFallback(new RdapRegistrationLookup(client, base, RDAP_REQUEST_TIMEOUT), clock, RdapFallback.Settings.defaults());
+        });
+        analysis.ipDataset().ifPresent(d -> LOG.info("event=ip-dataset-loaded path={} summary=\"{}\"", d.path(), d.summary()));
+        IpEnricher enricher = new IpEnricher(analysis.ipDataset().map(AnalysisSettings.IpDatasetFile::dataset), rdap);
+        Supplier<Optional<PostmortemTemplate>> template = analysis.postmortemTemplate()
+                .<Supplier<Optional<PostmortemTemplate>>>map(PostmortemTemplateFile::new)
+                .orElse(Optional::empty);
+        Toolkit toolkit = Toolkit.builder(sources, clock)
+                .timeouts(settings.tools().perSourceTimeout(), settings.tools().deadline())
+                .catalog(catalog)
+                .history(history)
+                .redaction(analysis.redaction())
+                .ipEnricher(enricher)
+                .postmortemTemplate(template)
+                .build();
+        // read once now, so a broken template is in the start-up log rather than first seen at an incident
+        template.get();
+        return new ToolsAssembly(toolkit, analysis.redaction(), sink);
+    }
+
+    private static ServiceCatalog catalog(AnalysisSettings.CatalogFile file) {
+        switch (file) {
+            case AnalysisSettings.CatalogFile.NotSet n -> { }
+            case AnalysisSettings.CatalogFile.Missing missing ->
+                    // spec 2.11: a missing file means an empty catalog; said once, here
+                    LOG.warn("event=service-catalog-missing path={} effect=\"tool results carry no .catalog\"", missing.path());
+            case AnalysisSettings.CatalogFile.Loaded loaded ->
+                    LOG.info("event=service-catalog-loaded path={} services={}", loaded.path(), loaded.catalog().size());
+        }
+        return file.catalogOrEmpty();
+    }
+
+    private static PrometheusRemoteWriteSink remoteWrite(AnalysisSettings.RemoteWrite settings, EgressRules egress, Duration connectTimeout,
+            Clock clock, String version) {
+        RemoteWriteTarget target = switch (settings.credentials()) {
+            case AnalysisSettings.Credentials.None n -> RemoteWriteTarget.of(settings.url());
+            case AnalysisSettings.Credentials.Bearer b -> RemoteWriteTarget.withBearerToken(settings.url(), b.token());
+            case AnalysisSettings.Credentials.Basic b -> RemoteWriteTarget.withBasicAuth(settings.url(), b.username(), b.password());
+        };
+        if (target.authorization().isPresent() && "http".equalsIgnoreCase(settings.url().getScheme()) && !isLoopback(settings.url(), egress)) {
+            LOG.warn("event=remote-write-plaintext-credentials receiver={} note=\"credentials travel unencrypted; use https\"",
+                    target.displayName());
+        }
+        PrometheusRemoteWriteSink.Settings queueing = PrometheusRemoteWriteSink.Settings.defaults();
+        HttpClient client = EgressGuardedClients.create(egress, connectTimeout, queueing.requestTimeout());
+        return PrometheusRemoteWriteSink.start(client, target, queueing, clock, "omcp/" + version);
+    }
+
+    /**
+     * Judges what a configured host name resolves to now, as sources are judged when added
+     * (spec 5.9). Every later connection is judged again by the guarded client; a name that does
+     * not resolve yet is left to that check, with a warning.
+     */
+    private static void checkResolvedHost(String variable, URI url, EgressRules egress) {
+        String host = url.getHost();
+        if (egress.literalAddress(host).isPresent()) {
+            return; // judged with the settings
+        }
+        List<byte[]> addresses = BackendHostGuard.unfilteredResolver().resolve(host);
+        if (addresses.isEmpty()) {
+            LOG.warn("event=outbound-host-unresolved setting={} host={} effect=\"requests fail until the name resolves\"", variable, host);
+            return;
+        }
+        for (byte[] address : addresses) {
+            if (egress.checkAddress(address) instanceof EgressVerdict.Refused refused) {
+                throw new IllegalStateException(variable + ": the host " + host + " is refused by the egress rules: " + refused.reason());
+            }
+        }
+    }
+
+    /** Whether the URL names loopback ({@code localhost} or a loopback literal), judged without resolving anything. */
+    private static boolean isLoopback(URI url, EgressRules egress) {
+        String host = url.getHost();
+        if (host.equalsIgnoreCase("localhost")) {
+            return true;
+        }
+        return egress.literalAddress(host).map(bytes -> {
+            try {
+                return InetAddress.getByAddress(bytes).isLoopbackAddress();
+            } catch (UnknownHostException e) {
+                return false;
+            }
+        }).orElse(false);
+    }
+
+    private static String origin(URI url) {
+        return url.getScheme().toLowerCase(Locale.ROOT) + "://" + url.getHost() + (url.getPort() >= 0 ? ":" + url.getPort() : "");
+    }
+
+    /** Adds the tools, the usage guide and the incident prompts to the gateway. */
+    void register(Gateway.Builder builder) {
+        builder.tools(ObservabilityTools.all(toolkit)).resources(AgentGuide.builtin());
+        IncidentPrompts.all().forEach(builder::prompt);
+    }
+
+    Toolkit toolkit() {
+        return toolkit;
+    }
+
+    /** spec 2.10 {@code catalogConfigured}: a catalog file was loaded and lists at least one service. */
+    boolean catalogConfigured() {
+        return toolkit.catalog().configured();
+    }
+
+    /** spec 2.10 {@code redaction}: {@code query_logs} output is redacted ({@code OMCP_REDACTION} is not off). */
+    boolean redaction() {
+        return redaction;
+    }
+
+    /**
+     * spec 2.10 {@code anomalyHistoryActive}: {@code OMCP_ANOMALY_HISTORY_REMOTE_WRITE} is set and its
+     * sender is running (false after shutdown began). Whether the receiver currently accepts the
+     * scores is the sink's log's to say.
+     */
+    boolean anomalyHistoryActive() {
+        return remoteWrite.map(PrometheusRemoteWriteSink::running).orElse(false);
+    }
+
+    /** Flushes the remote-write sink (bounded by its shutdown grace). */
+    @Override
+    public void close() {
+        remoteWrite.ifPresent(PrometheusRemoteWriteSink::close);
+    }
+}

@@ -1,0 +1,115 @@
+package dev.omcp.app.wiring;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.omcp.app.support.RunningGateway;
+import dev.omcp.core.sources.Bound;
+import dev.omcp.ports.anomaly.AnomalyScoreSample;
+import dev.omcp.ports.identity.Principal;
+import dev.omcp.sdk.connector.MetricsCapability;
+import dev.omcp.sdk.query.MetricQuery;
+import dev.omcp.sdk.query.MetricResult;
+import dev.omcp.sdk.query.Series;
+import dev.omcp.sdk.query.TimeRange;
+import dev.omcp.testkit.prometheus.PrometheusFixture;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Anomaly scores written with the real Prometheus remote-write protocol into the real Prometheus
+ * (started with its receiver), then read back through the gateway's own builtin Prometheus
+ * connector, as {@code get_anomaly_history} beyond the in-memory hour would.
+ */
+@Tag("backend")
+class AnomalyRemoteWriteIT {
+    private static PrometheusFixture prometheus;
+    private static RunningGateway gateway;
+
+    @BeforeAll
+    static void start() throws Exception {
+        prometheus = PrometheusFixture.startWithRemoteWriteReceiver(Duration.ofHours(1));
+        gateway = RunningGateway.start(Map.of(
+                "PROMETHEUS_URL", prometheus.url(),
+                "OMCP_ANOMALY_HISTORY_REMOTE_WRITE", prometheus.remoteWriteUrl(),
+                "OMCP_ALLOW_PRIVATE_BACKENDS", "true",
+                // the test writes series after the connector may have listed label values
+                "OMCP_SERVICE_LABEL_CACHE_TTL", "0"));
+    }
+
+    @AfterAll
+    static void stop() {
+        if (gateway != null) {
+            gateway.close();
+        }
+        if (prometheus != null) {
+            prometheus.close();
+        }
+    }
+
+    @Test
+    void recordedScores_arriveInPrometheus_andAreReadBackThroughThePrometheusConnector() throws Exception {
+        // The fixture's backfilled blocks end at prometheus.end(); Prometheus refuses samples at or before
+        // the newest block as "out of bounds", so the scores are stamped after it (a live receiver has no such edge).
+        Instant first = latest(Instant.now(), prometheus.end().plusSeconds(1)).truncatedTo(ChronoUnit.SECONDS).plusSeconds(1);
+        Instant second = first.plusSeconds(30);
+        List<AnomalyScoreSample> scores = List.of(
+                new AnomalyScoreSample("", "rw/checkout", "latency_p99", first, 1.25, false, Optional.empty()),
+                new AnomalyScoreSample("", "rw/checkout", "latency_p99", second, 6.5, true, Optional.of("step")),
+                new AnomalyScoreSample("", "rw/checkout", "error_rate", second, 0.75, false, Optional.empty()));
+        gateway.assembly().toolkit().history().recordAll(scores);
+
+        Bound<MetricsCapability> source = gateway.assembly().sources().with(MetricsCapability.class, Principal.anonymous()).getFirst();
+        MetricQuery query = new MetricQuery("rw/checkout", "omcp_anomaly_score",
+                new TimeRange(first.minusSeconds(60), second.plusSeconds(60)), Duration.ofSeconds(15), List.of("signal"), Map.of());
+        MetricResult result = awaitSeries(source.capability(), query, 2);
+
+        // the connector found the service by the sink's "service" label and grouped by signal
+        assertThat(result.resolvedLabel()).isEqualTo("service");
+        Series latency = series(result, "latency_p99");
+        Series errors = series(result, "error_rate");
+        assertThat(last(latency)).isEqualTo(6.5);
+        assertThat(latency.values()).contains(1.25);
+        assertThat(last(errors)).isEqualTo(0.75);
+
+        MetricResult detected = awaitSeries(source.capability(), new MetricQuery("rw/checkout", "omcp_anomaly_detected",
+                new TimeRange(first.minusSeconds(60), second.plusSeconds(60)), Duration.ofSeconds(15), List.of("signal"), Map.of()), 2);
+        assertThat(last(series(detected, "latency_p99"))).isEqualTo(1.0);
+        assertThat(last(series(detected, "error_rate"))).isEqualTo(0.0);
+    }
+
+    private static Instant latest(Instant a, Instant b) {
+        return a.isAfter(b) ? a : b;
+    }
+
+    private static double last(Series series) {
+        return series.valueAt(series.size() - 1);
+    }
+
+    private static Series series(MetricResult result, String signal) {
+        return result.series().stream().filter(s -> signal.equals(s.labels().get("signal"))).findFirst()
+                .orElseThrow(() -> new AssertionError("no " + signal + " series in " + result.series()));
+    }
+
+    /** Polls until Prometheus answers with {@code count} series: the sink sends within about a second. */
+    private static MetricResult awaitSeries(MetricsCapability metrics, MetricQuery query, int count) throws Exception {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        MetricResult last = null;
+        while (System.nanoTime() < deadline) {
+            last = metrics.queryMetrics(query);
+            if (last.series().size() >= count) {
+                return last;
+            }
+            Thread.sleep(200); // waiting for a real process on another thread
+        }
+        throw new AssertionError("Prometheus did not answer " + count + " series in time; last answer: " + last);
+    }
+}

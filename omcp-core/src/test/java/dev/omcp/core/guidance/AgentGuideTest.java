@@ -1,0 +1,56 @@
+package dev.omcp.core.guidance;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.omcp.ports.identity.Principal;
+import jakarta.json.JsonObject;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+class AgentGuideTest {
+    private final AgentGuide guide = AgentGuide.builtin();
+
+    @Test
+    void theGuide_isOneMarkdownResource() {
+        assertThat(guide.resources()).singleElement().satisfies(r -> {
+            assertThat(r.uri()).isEqualTo("omcp://guides/agent-usage");
+            assertThat(r.mimeType()).isEqualTo("text/markdown");
+        });
+    }
+
+    @Test
+    void readingTheGuide_givesItsTextUnderItsUri_andOtherUrisAreLeftToOtherProviders() {
+        List<JsonObject> contents = guide.read(AgentGuide.URI, Principal.anonymous()).orElseThrow();
+
+        assertThat(contents).singleElement().satisfies(c -> {
+            assertThat(c.getString("uri")).isEqualTo(AgentGuide.URI);
+            assertThat(c.getString("mimeType")).isEqualTo("text/markdown");
+            assertThat(c.getString("text")).startsWith("# Using OMCP");
+        });
+        assertThat(guide.read("omcp://guides/other", Principal.anonymous())).isEmpty();
+    }
+
+    @Test
+    void theGuide_namesEveryToolAndTheIncidentRecipeInOrder() {
+        String text = guide.text();
+
+        for (String tool : List.of("list_sources", "list_services", "query_metrics", "query_logs", "get_service_health",
+                "detect_anomalies", "get_topology", "get_blast_radius", "get_anomaly_history", "enrich_ips", "query_traces",
+                "generate_postmortem")) {
+            assertThat(text).as(tool).contains("`" + tool + "`");
+        }
+        String recipe = text.substring(text.indexOf("## The incident recipe"));
+        assertThat(recipe.indexOf("list_services")).isLessThan(recipe.indexOf("get_service_health"));
+        assertThat(recipe.indexOf("get_service_health")).isLessThan(recipe.indexOf("detect_anomalies"));
+        assertThat(recipe.indexOf("detect_anomalies")).isLessThan(recipe.indexOf("get_blast_radius"));
+        assertThat(recipe.indexOf("get_blast_radius")).isLessThan(recipe.indexOf("query_traces"));
+        assertThat(recipe.indexOf("query_traces")).isLessThan(recipe.indexOf("query_logs"));
+        assertThat(recipe.indexOf("query_logs")).isLessThan(recipe.indexOf("generate_postmortem"));
+    }
+
+    @Test
+    void theGuide_explainsServerSideAggregationAndTheLogAggregates() {
+        assertThat(guide.text()).contains("Filtering and aggregating on the server", "count_over_time", "topk", "partial: true",
+                "[REDACTED:<category>]");
+    }
+}
