@@ -19,9 +19,10 @@ import java.util.Optional;
  * @param plugins connector plugins, their verification, the hub and hooks
  * @param access management-plane access control
  * @param tools how the observability tools call their sources
+ * @param management the management API's own stores
  */
 public record Settings(Server server, Agent agent, Logging logging, AuditSettings audit, Connectors connectors, Plugins plugins,
-        AccessControlSettings access, Tools tools) {
+        AccessControlSettings access, Tools tools, Management management) {
     public Settings {
         Objects.requireNonNull(server, "server");
         Objects.requireNonNull(agent, "agent");
@@ -31,6 +32,18 @@ public record Settings(Server server, Agent agent, Logging logging, AuditSetting
         Objects.requireNonNull(plugins, "plugins");
         Objects.requireNonNull(access, "access");
         Objects.requireNonNull(tools, "tools");
+        Objects.requireNonNull(management, "management");
+    }
+
+    /**
+     * The management API's own stores.
+     *
+     * @param postmortemsFile {@code OMCP_POSTMORTEMS_FILE}
+     */
+    public record Management(Path postmortemsFile) {
+        public Management {
+            Objects.requireNonNull(postmortemsFile, "postmortemsFile");
+        }
     }
 
     /**

@@ -36,11 +36,13 @@ public final class GatewayAssembly implements AutoCloseable {
     private final AuditChain audit;
     private final SourcesAssembly sources;
     private final PluginWiring plugins;
+    private final Toolkit toolkit;
     private final List<AutoCloseable> resources;
 
     private GatewayAssembly(Gateway gateway, GatewayHttpServer server, AuditChain audit, SourcesAssembly sources,
-            PluginWiring plugins, List<AutoCloseable> resources) {
+            PluginWiring plugins, Toolkit toolkit, List<AutoCloseable> resources) {
         this.gateway = gateway;
+        this.toolkit = toolkit;
         this.server = server;
         this.audit = audit;
         this.sources = sources;
@@ -123,6 +125,8 @@ public final class GatewayAssembly implements AutoCloseable {
                 .managementIdentity(access.guard())
                 .securityHeaders(access.headers());
         access.modules().forEach(httpBuilder::module);
+        ManagementApiAssembly.modules(settings, gateway, toolkit, sources.registry(), access.policy(), clock, random, audit.persisted())
+                .forEach(httpBuilder::module);
         GatewayHttpServer httpServer;
         try {
             httpServer = httpBuilder.build().start();
@@ -132,7 +136,7 @@ public final class GatewayAssembly implements AutoCloseable {
             audit.close();
             throw e;
         }
-        return new GatewayAssembly(gateway, httpServer, audit, sources, plugins, resources);
+        return new GatewayAssembly(gateway, httpServer, audit, sources, plugins, toolkit, resources);
     }
 
     /**
@@ -183,6 +187,16 @@ public final class GatewayAssembly implements AutoCloseable {
         sources.close();
         ManagementAccessAssembly.closeAll(resources);
         audit.close();
+    }
+
+    /** The tools' shared state: health thresholds, anomaly history (tests record scores into it). */
+    public Toolkit toolkit() {
+        return toolkit;
+    }
+
+    /** The plugin hooks in force (tests register their own to watch the interceptor chain). */
+    public dev.omcp.core.hooks.HookRegistry hooks() {
+        return plugins.hooks();
     }
 
     /** The live sources, for the tools layer. */
