@@ -383,4 +383,30 @@ class ManagementApiIT {
         assertThat(viewer.status()).isEqualTo(403);
         assertThat(viewer.json().path("required").toString()).isEqualTo("{\"resource\":\"playground\",\"action\":\"invoke\"}");
     }
+
+    @Test
+    void everyMutatingRouteRefusesBodiesOver1MiB_withJsonAndACode() throws IOException, InterruptedException {
+        start();
+        Browser alice = ManagementUsers.login(gateway, "alice");
+        String oversized = "{\"pad\": \"" + "x".repeat(1024 * 1024) + "\"}";
+        for (String[] route : new String[][] {
+                {"POST", "/api/sources"}, {"PUT", "/api/sources/shared-prometheus"}, {"POST", "/api/sources/test"},
+                {"POST", "/api/auth/revocations"}, {"POST", "/api/auth/login"}, {"PUT", "/api/settings"},
+                {"PUT", "/api/health/thresholds"}, {"POST", "/api/playground/invoke"}, {"POST", "/api/postmortems"}}) {
+            Browser.Reply declared = alice.send(route[0], route[1], oversized);
+            assertThat(declared.status()).as(route[1]).isEqualTo(413);
+            assertThat(declared.json().path("code").asText()).as(route[1]).isEqualTo("OMCP_BODY_TOO_LARGE");
+
+            HttpResponse<String> chunked = HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create(gateway.base() + route[1]))
+                    .header("Content-Type", "application/json")
+                    .header("Cookie", alice.cookies.entrySet().stream().map(e -> e.getKey() + "=" + e.getValue())
+                            .collect(Collectors.joining("; ")))
+                    .header("X-CSRF-Token", alice.cookies.get("omcp-csrf"))
+                    .method(route[0], HttpRequest.BodyPublishers.ofInputStream(
+                            () -> new java.io.ByteArrayInputStream(oversized.getBytes(java.nio.charset.StandardCharsets.UTF_8))))
+                    .timeout(Duration.ofSeconds(20)).build(), HttpResponse.BodyHandlers.ofString());
+            assertThat(chunked.statusCode()).as("chunked " + route[1]).isEqualTo(413);
+            assertThat(chunked.body()).as("chunked " + route[1]).contains("\"code\":\"OMCP_BODY_TOO_LARGE\"");
+        }
+    }
 }
