@@ -374,6 +374,15 @@ class ManagementApiIT {
         assertThat(plain.statusCode()).isEqualTo(415);
         assertThat(plain.body()).contains("OMCP_UNSUPPORTED_MEDIA_TYPE");
 
+        HttpResponse<String> notUtf8 = HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create(gateway.base() + "/api/playground/invoke"))
+                .header("Content-Type", "application/json")
+                .header("Cookie", olivia.cookies.entrySet().stream().map(e -> e.getKey() + "=" + e.getValue()).collect(Collectors.joining("; ")))
+                .header("X-CSRF-Token", olivia.cookies.get("omcp-csrf"))
+                .POST(HttpRequest.BodyPublishers.ofByteArray(new byte[] {'{', '"', (byte) 0xff, (byte) 0xfe, '"', '}'}))
+                .timeout(Duration.ofSeconds(20)).build(), HttpResponse.BodyHandlers.ofString());
+        assertThat(notUtf8.statusCode()).isEqualTo(400);
+        assertThat(notUtf8.body()).contains("OMCP_INVALID_BODY").contains("UTF-8");
+
         olivia.sendCsrf = false;
         Browser.Reply noCsrf = olivia.post("/api/playground/invoke", "{\"tool\": \"get_topology\"}");
         assertThat(noCsrf.status()).isEqualTo(403);

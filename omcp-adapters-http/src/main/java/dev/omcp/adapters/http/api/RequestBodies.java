@@ -19,6 +19,12 @@ import java.util.Optional;
 public final class RequestBodies {
     /** 1 MiB: the largest JSON body the management API accepts (issue 5, item 1). */
     public static final int MAX_JSON_BYTES = 1024 * 1024;
+    /**
+     * How much of a refused body is read and dropped so the refusal reaches the client: a server
+     * that closes while the client still sends makes the client see a reset instead of the 413.
+     * Beyond this the connection is closed.
+     */
+    static final long DRAIN_LIMIT = 8L * 1024 * 1024;
 
     private RequestBodies() {}
 
@@ -38,10 +44,8 @@ public final class RequestBodies {
             tooLarge(ctx, limit);
             return Optional.empty();
         }
-        byte[] bytes;
-        try (InputStream in = ctx.req().getInputStream()) {
-            bytes = in.readNBytes(limit + 1);
-        }
+        // The container owns the request stream: it is read, never closed here.
+        byte[] bytes = ctx.req().getInputStream().readNBytes(limit + 1);
         if (bytes.length > limit) {
             tooLarge(ctx, limit);
             return Optional.empty();
@@ -67,9 +71,34 @@ public final class RequestBodies {
     }
 
     private static void tooLarge(Context ctx, int limit) {
-        // The rest of an oversized body is not read; the connection is closed rather than drained.
-        ctx.header("Connection", "close");
+        drainOrClose(ctx);
         JsonResponses.error(ctx, 413, "OMCP_BODY_TOO_LARGE", "the body may be at most " + limit + " bytes ("
                 + (limit >= 1024 * 1024 ? (limit >> 20) + " MiB" : (limit >> 10) + " KiB") + ")");
+    }
+
+    /**
+     * Reads and drops the rest of a refused body, up to {@link #DRAIN_LIMIT}, so the client can read
+     * the refusal; a body declared or found larger than that ends the connection instead.
+     */
+    public static void drainOrClose(Context ctx) {
+        long declared = ctx.req().getContentLengthLong();
+        if (declared > DRAIN_LIMIT) {
+            ctx.header("Connection", "close");
+            return;
+        }
+        try {
+            InputStream in = ctx.req().getInputStream();
+            byte[] sink = new byte[64 * 1024];
+            long drained = 0;
+            int read;
+            while (drained <= DRAIN_LIMIT && (read = in.read(sink)) >= 0) {
+                drained += read;
+            }
+            if (drained > DRAIN_LIMIT) {
+                ctx.header("Connection", "close");
+            }
+        } catch (IOException | IllegalStateException e) {
+            ctx.header("Connection", "close");
+        }
     }
 }

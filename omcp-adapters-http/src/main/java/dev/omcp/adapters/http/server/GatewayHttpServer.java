@@ -6,6 +6,7 @@ import dev.omcp.adapters.http.api.JsonResponses;
 import dev.omcp.adapters.http.api.ManagementIdentity;
 import dev.omcp.adapters.http.api.OpenApiDocument;
 import dev.omcp.adapters.http.api.PublicEndpoints;
+import dev.omcp.adapters.http.api.RequestBodies;
 import dev.omcp.adapters.http.mcp.StreamableHttpTransport;
 import dev.omcp.adapters.http.mcp.WebSocketTransport;
 import dev.omcp.adapters.http.metrics.GatewayMetrics;
@@ -118,7 +119,7 @@ public final class GatewayHttpServer implements AutoCloseable {
                         ? "the body may be at most " + settings.maxBodyBytes() + " bytes"
                         : e.getMessage() == null || e.getMessage().isBlank() ? "the request was refused" : e.getMessage();
                 if (e.getStatus() == 413) {
-                    ctx.header("Connection", "close");
+                    RequestBodies.drainOrClose(ctx);
                 }
                 JsonResponses.error(ctx, e.getStatus(), code, message);
             });
