@@ -20,9 +20,10 @@ import java.util.Optional;
  * @param tools how the observability tools call their sources
  * @param analysis how the tools analyse and enrich results (catalog, redaction, anomaly remote write,
  *     IP enrichment, post-mortem template)
+ * @param management the management API's own stores
  */
 public record Settings(Server server, Agent agent, Logging logging, AuditSettings audit, Connectors connectors, Plugins plugins,
-        AccessControlSettings access, Tools tools, AnalysisSettings analysis) {
+        AccessControlSettings access, Tools tools, AnalysisSettings analysis, Management management) {
     public Settings {
         Objects.requireNonNull(server, "server");
         Objects.requireNonNull(agent, "agent");
@@ -33,6 +34,18 @@ public record Settings(Server server, Agent agent, Logging logging, AuditSetting
         Objects.requireNonNull(access, "access");
         Objects.requireNonNull(tools, "tools");
         Objects.requireNonNull(analysis, "analysis");
+        Objects.requireNonNull(management, "management");
+    }
+
+    /**
+     * The management API's own stores.
+     *
+     * @param postmortemsFile {@code OMCP_POSTMORTEMS_FILE}
+     */
+    public record Management(Path postmortemsFile) {
+        public Management {
+            Objects.requireNonNull(postmortemsFile, "postmortemsFile");
+        }
     }
 
     /**

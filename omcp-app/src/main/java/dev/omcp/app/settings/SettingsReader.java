@@ -81,10 +81,26 @@ public final class SettingsReader {
         AccessControlSettings access = AccessControlSettingsReader.read(environment);
         Settings.Tools tools = tools(environment);
         AnalysisSettings analysis = AnalysisSettingsReader.read(environment, connectors.allowPrivateBackends(), files);
+        Settings.Management management = management(environment);
         if (!environment.problems().isEmpty()) {
             throw new InvalidSettingsException(environment.problems());
         }
-        return new Settings(server, agent, logging, audit, connectors, plugins, access, tools, analysis);
+        return new Settings(server, agent, logging, audit, connectors, plugins, access, tools, analysis, management);
+    }
+
+    private static Settings.Management management(Environment environment) {
+        String text = environment.string(Variables.POSTMORTEMS_FILE);
+        try {
+            java.nio.file.Path file = java.nio.file.Path.of(text);
+            if (java.nio.file.Files.isDirectory(file)) {
+                environment.problem(Variables.POSTMORTEMS_FILE, "names a directory; give the path of a file, for example "
+                        + Variables.POSTMORTEMS_FILE.defaultValue());
+            }
+            return new Settings.Management(file);
+        } catch (java.nio.file.InvalidPathException e) {
+            environment.problem(Variables.POSTMORTEMS_FILE, "is not a valid file path");
+            return new Settings.Management(java.nio.file.Path.of(Variables.POSTMORTEMS_FILE.defaultValue()));
+        }
     }
 
     private static Settings.Tools tools(Environment environment) {

@@ -202,6 +202,10 @@ public final class Variables {
     public static final Variable PASSWORD_POLICY_DISABLED = new Variable("OMCP_PASSWORD_POLICY_DISABLED", List.of(), "false",
             "omcp hash-password: true accepts passwords that break the policy (violations are still printed).", false);
 
+    // --- management API (docs/management-api.md)
+    public static final Variable POSTMORTEMS_FILE = new Variable("OMCP_POSTMORTEMS_FILE", List.of(), "/tmp/postmortems.jsonl",
+            "Append-only JSONL file of stored post-mortems (created mode 0600 on the first report; spec 8 default).", false);
+
     /** The access-control variables, in the order the configuration page lists them. */
     public static final List<Variable> ACCESS_CONTROL = List.of(
             AUTH, USERS_FILE, SESSION_SECRET, SESSION_LIFETIME, AUTH_ALLOW_FALLBACK,
@@ -222,7 +226,8 @@ public final class Variables {
             AUDIT_S3_DEADLETTER,
             CONFIG_PATH, PROMETHEUS_URL, LOKI_URL, PROMETHEUS_SERVICE_LABELS, LOKI_SERVICE_LABELS, ALLOW_PRIVATE_BACKENDS,
             CONNECTOR_CONNECT_TIMEOUT, CONNECTOR_REQUEST_TIMEOUT, CONNECTOR_START_TIMEOUT, SERVICE_LABEL_CACHE_TTL,
-            PLUGINS_DIR, VERIFY_PLUGINS, PLUGIN_TRUST_ROOT, PLUGIN_REQUIRE_SIGNATURE, ENABLE_UI_INSTALL, HUB_CATALOG_URL, HOOK_MODE),
+            PLUGINS_DIR, VERIFY_PLUGINS, PLUGIN_TRUST_ROOT, PLUGIN_REQUIRE_SIGNATURE, ENABLE_UI_INSTALL, HUB_CATALOG_URL, HOOK_MODE,
+            POSTMORTEMS_FILE),
             ACCESS_CONTROL, ANALYSIS);
 
     @SafeVarargs

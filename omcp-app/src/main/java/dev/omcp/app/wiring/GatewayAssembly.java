@@ -135,6 +135,8 @@ public final class GatewayAssembly implements AutoCloseable {
                 .managementIdentity(access.guard())
                 .securityHeaders(access.headers());
         access.modules().forEach(httpBuilder::module);
+        ManagementApiAssembly.modules(settings, gateway, tools.toolkit(), sources.registry(), access.policy(), clock, random, audit.persisted())
+                .forEach(httpBuilder::module);
         GatewayHttpServer httpServer;
         try {
             httpServer = httpBuilder.build().start();
@@ -202,6 +204,11 @@ public final class GatewayAssembly implements AutoCloseable {
     /** The tools' shared state: catalog, anomaly history, thresholds, IP enrichment, post-mortem template. */
     public Toolkit toolkit() {
         return tools.toolkit();
+    }
+
+    /** The plugin hooks in force (tests register their own to watch the interceptor chain). */
+    public dev.omcp.core.hooks.HookRegistry hooks() {
+        return plugins.hooks();
     }
 
     /** The live sources, for the tools layer. */

@@ -23,10 +23,12 @@ final class TestGateway implements AutoCloseable {
 
     private final GatewayAssembly assembly;
     final RecordingAuditTrail audit;
+    private final Path scratch;
 
-    private TestGateway(GatewayAssembly assembly, RecordingAuditTrail audit) {
+    private TestGateway(GatewayAssembly assembly, RecordingAuditTrail audit, Path scratch) {
         this.assembly = assembly;
         this.audit = audit;
+        this.scratch = scratch;
     }
 
     static TestGateway start(Map<String, String> env, Clock clock) {
@@ -34,13 +36,33 @@ final class TestGateway implements AutoCloseable {
         all.put("HOST", "127.0.0.1");
         all.put("PORT", "0");
         all.put("OMCP_SHUTDOWN_GRACE", "1");
+        Path scratch;
+        try {
+            scratch = Files.createTempDirectory("omcp-test-gateway");
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        // Never the shared default /tmp/postmortems.jsonl: each gateway gets its own store.
+        all.put("OMCP_POSTMORTEMS_FILE", scratch.resolve("postmortems.jsonl").toString());
         all.putAll(env);
         RecordingAuditTrail audit = new RecordingAuditTrail();
         try {
             return new TestGateway(GatewayAssembly.start(SettingsReader.read(all), GatewayAssembly.Options.none(), "test", clock, audit),
-                    audit);
+                    audit, scratch);
         } catch (InvalidSettingsException e) {
+            delete(scratch);
             throw new IllegalArgumentException(e.getMessage(), e);
+        } catch (RuntimeException e) {
+            delete(scratch);
+            throw e;
+        }
+    }
+
+    private static void delete(Path dir) {
+        try (var paths = Files.walk(dir)) {
+            paths.sorted(java.util.Comparator.reverseOrder()).forEach(path -> path.toFile().delete());
+        } catch (IOException e) {
+            // a leftover temp directory is harmless
         }
     }
 
@@ -86,5 +108,6 @@ final class TestGateway implements AutoCloseable {
     @Override
     public void close() {
         assembly.close();
+        delete(scratch);
     }
 }

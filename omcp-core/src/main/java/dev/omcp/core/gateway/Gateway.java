@@ -7,6 +7,7 @@ import dev.omcp.core.hooks.HookMode;
 import dev.omcp.core.hooks.HookPipeline;
 import dev.omcp.core.hooks.HookRegistry;
 import dev.omcp.core.info.GatewayDescriptionService;
+import dev.omcp.core.mcp.InProcessToolCalls;
 import dev.omcp.core.mcp.JsonRpc;
 import dev.omcp.core.mcp.McpDispatcher;
 import dev.omcp.core.mcp.McpInterceptor;
@@ -32,6 +33,7 @@ import dev.omcp.ports.mcp.McpEndpoint;
 import dev.omcp.ports.mcp.McpSessionStore;
 import dev.omcp.ports.prompts.Prompt;
 import dev.omcp.ports.resources.ResourceProvider;
+import dev.omcp.ports.tools.InvokeTool;
 import dev.omcp.ports.tools.Tool;
 import jakarta.json.JsonObject;
 import java.security.SecureRandom;
@@ -64,10 +66,12 @@ public final class Gateway {
     private final GatewayDescription description;
     private final ToolRegistry tools;
     private final AccessPolicy accessPolicy;
+    private final InvokeTool invokeTool;
 
     private Gateway(McpDispatcher dispatcher, AgentAuthentication agentAuthentication, GatewayDescription description, ToolRegistry tools,
-            AccessPolicy accessPolicy) {
+            AccessPolicy accessPolicy, InvokeTool invokeTool) {
         this.accessPolicy = accessPolicy;
+        this.invokeTool = invokeTool;
         this.dispatcher = dispatcher;
         this.agentAuthentication = agentAuthentication;
         this.description = description;
@@ -96,6 +100,14 @@ public final class Gateway {
     /** Who may do what on the management plane (spec 5.5). */
     public AccessPolicy accessPolicy() {
         return accessPolicy;
+    }
+
+    /**
+     * Runs a tool as a given principal through the same dispatcher and interceptor chain as an
+     * agent's {@code tools/call} (the management playground, tool-backed management routes).
+     */
+    public InvokeTool invokeTool() {
+        return invokeTool;
     }
 
     /** The live tool registry; registering a tool notifies connected clients. */
@@ -312,7 +324,8 @@ public final class Gateway {
 
             GatewayDescription description = new GatewayDescriptionService(
                     name, version, governance, transports, dispatcher.methodNames(), accessPolicy);
-            return new Gateway(dispatcher, new ApiKeyAuthentication(apiKeys), description, registry, accessPolicy);
+            InvokeTool inProcess = new InProcessToolCalls(dispatcher, registry, toolVisibility);
+            return new Gateway(dispatcher, new ApiKeyAuthentication(apiKeys), description, registry, accessPolicy, inProcess);
         }
     }
 }

@@ -1,5 +1,6 @@
 package dev.omcp.adapters.http.access;
 
+import dev.omcp.adapters.http.api.AccessRefusals;
 import dev.omcp.adapters.http.api.ApiCaller;
 import dev.omcp.adapters.http.api.ApiGuard;
 import dev.omcp.adapters.http.api.ApiRoutes;
@@ -149,24 +150,11 @@ public final class ManagementGuard implements ApiGuard, ManagementIdentity {
         AccessDecision decision = policy.decide(principal, permission);
         switch (decision) {
             case AccessDecision.Allowed allowed -> handler.handle(ctx);
-            case AccessDecision.Denied denied -> {
-                Map<String, Object> body = new LinkedHashMap<>();
-                body.put("code", "OMCP_PERMISSION_DENIED");
-                body.put("error", "this needs the permission " + permission + ", which your roles do not grant");
-                // spec 7.1 names the resource first; a LinkedHashMap keeps that order on the wire
-                Map<String, String> required = new LinkedHashMap<>();
-                required.put("resource", permission.resource());
-                required.put("action", permission.action());
-                body.put("required", required);
-                List<String> have = denied.have().stream().map(Permission::toString).toList();
-                body.put("have", have);
-                JsonResponses.json(ctx, 403, body);
-            }
+            case AccessDecision.Denied denied -> AccessRefusals.permissionDenied(ctx, permission, denied.have());
             case AccessDecision.Unavailable unavailable -> {
                 LOG.error("event=policy-unavailable principal=\"{}\" permission={} reason=\"{}\"",
                         principal.id(), permission, unavailable.reason());
-                ctx.header("Retry-After", "5");
-                JsonResponses.error(ctx, 503, "OMCP_POLICY_UNAVAILABLE", unavailable.reason());
+                AccessRefusals.policyUnavailable(ctx, unavailable.reason());
             }
         }
     }

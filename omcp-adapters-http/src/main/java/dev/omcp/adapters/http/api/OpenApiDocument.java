@@ -10,6 +10,8 @@ import java.util.regex.Pattern;
 /** Builds the OpenAPI 3.1 document of {@code /api/openapi.json} from the registered routes. */
 public final class OpenApiDocument {
     private static final Pattern PATH_PARAM = Pattern.compile("\\{([^}]+)}");
+    /** Javalin's {@code <name>}: a path parameter that may contain slashes. */
+    private static final Pattern SLASHED_PARAM = Pattern.compile("<([^>]+)>");
 
     private OpenApiDocument() {}
 
@@ -18,7 +20,7 @@ public final class OpenApiDocument {
         Map<String, Object> paths = new LinkedHashMap<>();
         for (ApiRoutes.Route route : routes) {
             @SuppressWarnings("unchecked")
-            Map<String, Object> item = (Map<String, Object>) paths.computeIfAbsent(route.path(), p -> new LinkedHashMap<>());
+            Map<String, Object> item = (Map<String, Object>) paths.computeIfAbsent(documentedPath(route.path()), p -> new LinkedHashMap<>());
             Map<String, Object> operation = new LinkedHashMap<>();
             operation.put("operationId", operationId(route));
             operation.put("summary", route.summary());
@@ -58,7 +60,7 @@ public final class OpenApiDocument {
 
     private static String operationId(ApiRoutes.Route route) {
         StringBuilder id = new StringBuilder(route.method().toLowerCase(Locale.ROOT));
-        for (String part : route.path().split("[/{}._-]+")) {
+        for (String part : route.path().split("[/{}<>._-]+")) {
             if (!part.isEmpty()) {
                 id.append(Character.toUpperCase(part.charAt(0))).append(part.substring(1));
             }
@@ -66,11 +68,24 @@ public final class OpenApiDocument {
         return id.toString();
     }
 
+    /**
+     * The path as OpenAPI templates it: Javalin's {@code <name>} (slashes allowed) becomes
+     * {@code {name}}, and its parameter says that it may contain slashes.
+     */
+    public static String documentedPath(String path) {
+        return SLASHED_PARAM.matcher(path).replaceAll("{$1}");
+    }
+
     private static List<Map<String, Object>> pathParameters(String path) {
-        Matcher matcher = PATH_PARAM.matcher(path);
         List<Map<String, Object>> parameters = new java.util.ArrayList<>();
+        Matcher matcher = PATH_PARAM.matcher(path);
         while (matcher.find()) {
             parameters.add(Map.of("name", matcher.group(1), "in", "path", "required", true, "schema", Map.of("type", "string")));
+        }
+        Matcher slashed = SLASHED_PARAM.matcher(path);
+        while (slashed.find()) {
+            parameters.add(Map.of("name", slashed.group(1), "in", "path", "required", true, "schema", Map.of("type", "string"),
+                    "description", "may contain slashes, sent unencoded"));
         }
         return parameters;
     }

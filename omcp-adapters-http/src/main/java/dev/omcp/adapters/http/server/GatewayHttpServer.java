@@ -6,6 +6,7 @@ import dev.omcp.adapters.http.api.JsonResponses;
 import dev.omcp.adapters.http.api.ManagementIdentity;
 import dev.omcp.adapters.http.api.OpenApiDocument;
 import dev.omcp.adapters.http.api.PublicEndpoints;
+import dev.omcp.adapters.http.api.RequestBodies;
 import dev.omcp.adapters.http.mcp.StreamableHttpTransport;
 import dev.omcp.adapters.http.mcp.WebSocketTransport;
 import dev.omcp.adapters.http.metrics.GatewayMetrics;
@@ -17,6 +18,7 @@ import dev.omcp.ports.mcp.McpEndpoint;
 import io.javalin.Javalin;
 import io.javalin.http.Context;
 import io.javalin.http.HandlerType;
+import io.javalin.http.HttpResponseException;
 import io.javalin.router.Endpoint;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -102,6 +104,24 @@ public final class GatewayHttpServer implements AutoCloseable {
                     JsonResponses.error(ctx, 404, "OMCP_NOT_FOUND", "no route " + ctx.method() + " " + ctx.path()
                             + "; GET /api/openapi.json lists every route");
                 }
+            });
+            config.routes.exception(HttpResponseException.class, (e, ctx) -> {
+                // Javalin's own refusals (a body over maxRequestSize read with ctx.body()) answer in
+                // the management API's shape too: JSON with a code, never Javalin's plain text.
+                String code = switch (e.getStatus()) {
+                    case 413 -> "OMCP_BODY_TOO_LARGE";
+                    case 400 -> "OMCP_INVALID_BODY";
+                    case 404 -> "OMCP_NOT_FOUND";
+                    case 405 -> "OMCP_METHOD_NOT_ALLOWED";
+                    default -> "OMCP_HTTP_" + e.getStatus();
+                };
+                String message = e.getStatus() == 413
+                        ? "the body may be at most " + settings.maxBodyBytes() + " bytes"
+                        : e.getMessage() == null || e.getMessage().isBlank() ? "the request was refused" : e.getMessage();
+                if (e.getStatus() == 413) {
+                    RequestBodies.drainOrClose(ctx);
+                }
+                JsonResponses.error(ctx, e.getStatus(), code, message);
             });
             config.routes.exception(Exception.class, (e, ctx) -> {
                 String errorId = Long.toHexString(System.nanoTime());

@@ -1,0 +1,98 @@
+package dev.omcp.adapters.http.api;
+
+import dev.omcp.sdk.json.Jsonp;
+import io.javalin.http.Context;
+import jakarta.json.JsonArrayBuilder;
+import jakarta.json.JsonException;
+import jakarta.json.JsonObject;
+import jakarta.json.JsonObjectBuilder;
+import jakarta.json.JsonReader;
+import jakarta.json.JsonReaderFactory;
+import jakarta.json.JsonStructure;
+import jakarta.json.JsonValue;
+import java.io.IOException;
+import java.io.StringReader;
+import java.util.Collection;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * Request and response bodies of routes whose data is free-form JSON from the ports (tool results,
+ * thresholds, reports), in {@code jakarta.json}. Bodies are bounded by {@link RequestBodies},
+ * parsed with duplicate keys refused and nesting bounded; every refusal is a JSON error with a
+ * {@code code}.
+ */
+public final class JsonpExchange {
+    private static final JsonReaderFactory READERS = Jsonp.readerFactory(Map.of(
+            "org.eclipse.parsson.rejectDuplicateKeys", Boolean.TRUE,
+            "org.eclipse.parsson.maxDepth", 64));
+
+    private JsonpExchange() {}
+
+    /** The body as a JSON object, or empty after answering 400/413/415 with the reason. */
+    public static Optional<JsonObject> object(Context ctx) throws IOException {
+        Optional<String> text = RequestBodies.jsonText(ctx);
+        if (text.isEmpty()) {
+            return Optional.empty();
+        }
+        JsonValue value;
+        try (JsonReader reader = READERS.createReader(new StringReader(text.get()))) {
+            value = reader.readValue();
+        } catch (JsonException | IllegalStateException e) {
+            JsonResponses.error(ctx, 400, "OMCP_INVALID_BODY", "the body is not valid JSON (duplicate keys and nesting deeper "
+                    + "than 64 are refused too)");
+            return Optional.empty();
+        }
+        if (!(value instanceof JsonObject object)) {
+            JsonResponses.error(ctx, 400, "OMCP_INVALID_BODY", "the body must be a JSON object");
+            return Optional.empty();
+        }
+        return Optional.of(object);
+    }
+
+    /**
+     * Answers 400 {@code OMCP_INVALID_BODY} naming the first member of {@code body} outside
+     * {@code allowed}; returns whether every member is allowed.
+     */
+    public static boolean onlyFields(Context ctx, JsonObject body, Set<String> allowed) {
+        for (String key : body.keySet()) {
+            if (!allowed.contains(key)) {
+                invalid(ctx, List.of("unknown field '" + printable(key) + "'; allowed are " + allowed.stream().sorted().toList()));
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** Writes {@code body} with {@code status}. */
+    public static void write(Context ctx, int status, JsonStructure body) {
+        ctx.status(status).contentType("application/json").result(body.toString());
+    }
+
+    /** Writes {@code {code, error, …extra}}. */
+    public static void error(Context ctx, int status, String code, String message, JsonObject extra) {
+        JsonObjectBuilder body = Jsonp.object().add("code", code).add("error", message);
+        extra.forEach(body::add);
+        write(ctx, status, body.build());
+    }
+
+    /** 400 {@code OMCP_INVALID_BODY} listing every problem in {@code errors} and joined in {@code error}. */
+    public static void invalid(Context ctx, Collection<String> problems) {
+        invalid(ctx, "OMCP_INVALID_BODY", problems);
+    }
+
+    /** 400 with {@code code}, every problem in {@code errors} and joined in {@code error}. */
+    public static void invalid(Context ctx, String code, Collection<String> problems) {
+        JsonArrayBuilder errors = Jsonp.array();
+        problems.forEach(errors::add);
+        write(ctx, 400, Jsonp.object().add("code", code).add("error", String.join("; ", problems)).add("errors", errors).build());
+    }
+
+    /** {@code text} with control characters replaced and at most 64 characters, for messages. */
+    public static String printable(String text) {
+        String clean = text.replaceAll("[^\\x20-\\x7e]", "?");
+        return clean.length() <= 64 ? clean : clean.substring(0, 64) + "...";
+    }
+}

@@ -1,0 +1,104 @@
+package dev.omcp.adapters.http.api;
+
+import io.javalin.http.Context;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.ByteBuffer;
+import java.nio.charset.CharacterCodingException;
+import java.nio.charset.CodingErrorAction;
+import java.nio.charset.StandardCharsets;
+import java.util.Locale;
+import java.util.Optional;
+
+/**
+ * Reads the JSON body of a management request without ever holding more than the limit plus one
+ * byte, and answers the refusal itself when the body cannot be used: 415 when it is not declared
+ * JSON, 413 {@code OMCP_BODY_TOO_LARGE} over the limit (declared or actual), 400
+ * {@code OMCP_INVALID_BODY} when it is not UTF-8.
+ */
+public final class RequestBodies {
+    /** 1 MiB: the largest JSON body the management API accepts (issue 5, item 1). */
+    public static final int MAX_JSON_BYTES = 1024 * 1024;
+    /**
+     * How much of a refused body is read and dropped so the refusal reaches the client: a server
+     * that closes while the client still sends makes the client see a reset instead of the 413.
+     * Beyond this the connection is closed.
+     */
+    static final long DRAIN_LIMIT = 8L * 1024 * 1024;
+
+    private RequestBodies() {}
+
+    /** The body as text, or empty after answering why it cannot be used. */
+    public static Optional<String> jsonText(Context ctx) throws IOException {
+        return jsonText(ctx, MAX_JSON_BYTES);
+    }
+
+    /** The body as text when it is at most {@code limit} bytes, or empty after answering why not. */
+    public static Optional<String> jsonText(Context ctx, int limit) throws IOException {
+        if (!isJson(ctx.header("Content-Type"))) {
+            JsonResponses.error(ctx, 415, "OMCP_UNSUPPORTED_MEDIA_TYPE", "send the body as JSON with Content-Type: application/json");
+            return Optional.empty();
+        }
+        long declared = ctx.req().getContentLengthLong();
+        if (declared > limit) {
+            tooLarge(ctx, limit);
+            return Optional.empty();
+        }
+        // The container owns the request stream: it is read, never closed here.
+        byte[] bytes = ctx.req().getInputStream().readNBytes(limit + 1);
+        if (bytes.length > limit) {
+            tooLarge(ctx, limit);
+            return Optional.empty();
+        }
+        try {
+            return Optional.of(StandardCharsets.UTF_8.newDecoder()
+                    .onMalformedInput(CodingErrorAction.REPORT)
+                    .onUnmappableCharacter(CodingErrorAction.REPORT)
+                    .decode(ByteBuffer.wrap(bytes))
+                    .toString());
+        } catch (CharacterCodingException e) {
+            JsonResponses.error(ctx, 400, "OMCP_INVALID_BODY", "the body is not valid UTF-8");
+            return Optional.empty();
+        }
+    }
+
+    private static boolean isJson(String contentType) {
+        if (contentType == null) {
+            return false;
+        }
+        String type = contentType.split(";", 2)[0].trim().toLowerCase(Locale.ROOT);
+        return type.equals("application/json") || (type.startsWith("application/") && type.endsWith("+json"));
+    }
+
+    private static void tooLarge(Context ctx, int limit) {
+        drainOrClose(ctx);
+        JsonResponses.error(ctx, 413, "OMCP_BODY_TOO_LARGE", "the body may be at most " + limit + " bytes ("
+                + (limit >= 1024 * 1024 ? (limit >> 20) + " MiB" : (limit >> 10) + " KiB") + ")");
+    }
+
+    /**
+     * Reads and drops the rest of a refused body, up to {@link #DRAIN_LIMIT}, so the client can read
+     * the refusal; a body declared or found larger than that ends the connection instead.
+     */
+    public static void drainOrClose(Context ctx) {
+        long declared = ctx.req().getContentLengthLong();
+        if (declared > DRAIN_LIMIT) {
+            ctx.header("Connection", "close");
+            return;
+        }
+        try {
+            InputStream in = ctx.req().getInputStream();
+            byte[] sink = new byte[64 * 1024];
+            long drained = 0;
+            int read;
+            while (drained <= DRAIN_LIMIT && (read = in.read(sink)) >= 0) {
+                drained += read;
+            }
+            if (drained > DRAIN_LIMIT) {
+                ctx.header("Connection", "close");
+            }
+        } catch (IOException | IllegalStateException e) {
+            ctx.header("Connection", "close");
+        }
+    }
+}

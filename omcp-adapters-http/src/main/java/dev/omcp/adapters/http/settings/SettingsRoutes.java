@@ -1,0 +1,67 @@
+package dev.omcp.adapters.http.settings;
+
+import dev.omcp.adapters.http.api.AccessRefusals;
+import dev.omcp.adapters.http.api.ApiCaller;
+import dev.omcp.adapters.http.api.ApiRoutes;
+import dev.omcp.adapters.http.api.JsonpExchange;
+import dev.omcp.adapters.http.server.HttpModule;
+import dev.omcp.ports.access.AccessPolicy;
+import dev.omcp.ports.access.Permission;
+import dev.omcp.ports.identity.Principal;
+import dev.omcp.ports.settings.ManageSettings;
+import dev.omcp.sdk.json.Jsonp;
+import io.javalin.http.Context;
+import io.javalin.http.HandlerType;
+import jakarta.json.JsonObject;
+import java.io.IOException;
+import java.util.Objects;
+import java.util.Optional;
+
+/**
+ * {@code GET /api/settings} ({@code settings:read}) and {@code PUT /api/settings}
+ * ({@code settings:write}). The view shows the settings operators may see (never a secret, URL or
+ * path); a change names only keys of its {@code changeable} part, today {@code healthThresholds},
+ * which also needs {@code health:write} so that a custom policy cannot reach the thresholds through
+ * the settings page without it.
+ */
+public final class SettingsRoutes implements HttpModule {
+    private static final Permission HEALTH_WRITE = new Permission("health", "write");
+
+    private final ManageSettings settings;
+    private final AccessPolicy policy;
+
+    public SettingsRoutes(ManageSettings settings, AccessPolicy policy) {
+        this.settings = Objects.requireNonNull(settings, "settings");
+        this.policy = Objects.requireNonNull(policy, "policy");
+    }
+
+    @Override
+    public void register(ApiRoutes routes) {
+        routes.route(HandlerType.GET, "/api/settings").permission("settings", "read").tag("settings")
+                .summary("The settings: changeable (at run time), fixed (by the environment at start) and whether changes "
+                        + "persist; never secrets, URLs or paths; needs settings:read")
+                .response(200, "{changeable, fixed, persisted, note}")
+                .handle(ctx -> JsonpExchange.write(ctx, 200, settings.view(ApiCaller.principal(ctx).orElseThrow())));
+        routes.route(HandlerType.PUT, "/api/settings").permission("settings", "write").tag("settings")
+                .summary("Changes run-time settings: a body with keys of 'changeable' (healthThresholds, which also needs "
+                        + "health:write); nothing changes unless all are valid; needs settings:write")
+                .response(200, "{changeable, changed, persisted}")
+                .response(400, "unknown, fixed or invalid settings, every violation listed (OMCP_INVALID_SETTINGS)")
+                .response(403, "no settings:write, or a key that needs a further permission")
+                .response(413, "the body is larger than 1 MiB")
+                .handle(this::change);
+    }
+
+    private void change(Context ctx) throws IOException {
+        Optional<JsonObject> body = JsonpExchange.object(ctx);
+        if (body.isEmpty()) {
+            return;
+        }
+        Principal caller = ApiCaller.principal(ctx).orElseThrow();
+        if (body.get().containsKey(ManageSettings.HEALTH_THRESHOLDS) && !AccessRefusals.allowed(ctx, policy, caller, HEALTH_WRITE)) {
+            return;
+        }
+        SettingsAnswers.answer(ctx, settings.change(body.get(), caller), "OMCP_INVALID_SETTINGS",
+                applied -> Jsonp.object().add("changeable", applied.current()));
+    }
+}

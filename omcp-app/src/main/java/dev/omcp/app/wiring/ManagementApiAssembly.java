@@ -1,0 +1,77 @@
+package dev.omcp.app.wiring;
+
+import dev.omcp.adapters.http.health.HealthRoutes;
+import dev.omcp.adapters.http.postmortems.PostmortemRoutes;
+import dev.omcp.adapters.http.server.HttpModule;
+import dev.omcp.adapters.http.settings.SettingsRoutes;
+import dev.omcp.adapters.http.tools.ToolRoutes;
+import dev.omcp.adapters.storage.postmortems.JsonlPostmortemStore;
+import dev.omcp.app.settings.Settings;
+import dev.omcp.core.gateway.Gateway;
+import dev.omcp.core.management.HistorySparklines;
+import dev.omcp.core.management.RuntimeSettings;
+import dev.omcp.core.postmortems.PostmortemArchive;
+import dev.omcp.core.tools.observability.Toolkit;
+import dev.omcp.ports.access.AccessPolicy;
+import dev.omcp.ports.sources.ManageSources;
+import dev.omcp.sdk.json.Jsonp;
+import jakarta.json.JsonObject;
+import java.security.SecureRandom;
+import java.time.Clock;
+import java.util.List;
+
+/**
+ * The management routes beyond sources, connectors, audit and access: services, topology, health,
+ * settings and thresholds, the playground and stored post-mortems. Every tool-backed route runs
+ * its tool through {@link Gateway#invokeTool()}, the same chain as {@code /mcp}.
+ */
+final class ManagementApiAssembly {
+    private ManagementApiAssembly() {}
+
+    /** The route modules, ready to add to the HTTP server. */
+    static List<HttpModule> modules(Settings settings, Gateway gateway, Toolkit toolkit, ManageSources sources, AccessPolicy policy,
+            Clock clock, SecureRandom random, boolean auditPersisted) {
+        RuntimeSettings runtime = new RuntimeSettings(toolkit, fixedSettings(settings, auditPersisted));
+        PostmortemArchive postmortems = new PostmortemArchive(gateway.invokeTool(),
+                new JsonlPostmortemStore(settings.management().postmortemsFile()), clock, random);
+        return List.of(
+                new ToolRoutes(gateway.invokeTool()),
+                new HealthRoutes(sources, policy, gateway.invokeTool(), runtime, new HistorySparklines(toolkit.history())),
+                new SettingsRoutes(runtime, policy),
+                new PostmortemRoutes(postmortems));
+    }
+
+    /**
+     * What {@code GET /api/settings} shows as fixed at start: values that explain the gateway's
+     * behaviour. Never a secret, a token, a URL or a file path (issue 5: "never secrets or paths").
+     */
+    static JsonObject fixedSettings(Settings settings, boolean auditPersisted) {
+        var access = settings.access();
+        var lockout = Jsonp.object().add("enabled", access.lockout().isPresent());
+        access.lockout().ifPresent(policy -> lockout
+                .add("maxFailures", policy.maxFailures())
+                .add("windowSeconds", policy.window().toSeconds())
+                .add("firstLockSeconds", policy.baseLock().toSeconds())
+                .add("maxLockSeconds", policy.maxLock().toSeconds()));
+        return Jsonp.object()
+                .add("authMode", access.authMode())
+                .add("sessionLifetimeSeconds", access.sessionLifetime().toSeconds())
+                .add("lockout", lockout)
+                .add("sharedState", access.redisUrl().isPresent())
+                .add("policySource", access.opa().isPresent() ? "opa" : access.policyFile().isPresent() ? "file" : "builtin")
+                .add("csrfBypassBearer", access.csrfBypassBearer())
+                .add("cspStrictReport", access.cspStrictReport())
+                .add("trustProxy", !access.trustProxy().equals("false"))
+                .add("toolSourceTimeoutSeconds", settings.tools().perSourceTimeout().toSeconds())
+                .add("toolDeadlineSeconds", settings.tools().deadline().toSeconds())
+                .add("allowPrivateBackends", settings.connectors().allowPrivateBackends())
+                .add("auditPersisted", auditPersisted)
+                .add("auditFsync", settings.audit().fsync().name().toLowerCase(java.util.Locale.ROOT))
+                .add("pluginVerification", settings.plugins().verify())
+                .add("pluginStrictMode", settings.plugins().requireSignature())
+                .add("uiInstall", settings.plugins().uiInstall())
+                .add("hookMode", settings.plugins().hookMode().orElse("per-hook"))
+                .add("postmortemsPersisted", true)
+                .build();
+    }
+}

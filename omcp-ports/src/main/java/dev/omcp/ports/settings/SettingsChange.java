@@ -1,0 +1,33 @@
+package dev.omcp.ports.settings;
+
+import jakarta.json.JsonObject;
+import java.util.List;
+import java.util.Objects;
+
+/** The outcome of a settings change. */
+public sealed interface SettingsChange {
+
+    /**
+     * Every requested value was valid and is in force now.
+     *
+     * @param current the changed part as it now reads
+     * @param changed the keys that were changed
+     * @param persisted whether the change survives a restart
+     */
+    record Applied(JsonObject current, List<String> changed, boolean persisted) implements SettingsChange {
+        public Applied {
+            Objects.requireNonNull(current, "current");
+            changed = List.copyOf(changed);
+        }
+    }
+
+    /** Nothing changed; every problem found, each naming its path and what is allowed. */
+    record Invalid(List<String> errors) implements SettingsChange {
+        public Invalid {
+            errors = List.copyOf(errors);
+            if (errors.isEmpty()) {
+                throw new IllegalArgumentException("an invalid change needs at least one error");
+            }
+        }
+    }
+}
