@@ -11,6 +11,8 @@ public final class ObservabilityTools {
     public static List<Tool> all(Toolkit toolkit) {
         return List.of(
                 new ListSourcesTool(toolkit),
-                new ListServicesTool(toolkit));
+                new ListServicesTool(toolkit),
+                new QueryMetricsTool(toolkit),
+                new ServiceHealthTool(toolkit));
     }
 }

@@ -48,7 +48,7 @@ public final class QueryMetricsTool extends ObservabilityTool {
                     .required("service", Schemas.service("The service, as list_services names it (may contain slashes)."))
                     .required("metric", CuratedMetricNames.schema("The metric to read."))
                     .property("duration", Schemas.duration("How far back from now to read.", "1h"))
-                    .property("step", optionalDuration("Resolution of the backend query (default: the window / "
+                    .property("step", OutputFields.optionalDuration("Resolution of the backend query (default: the window / "
                             + TARGET_POINTS + ", at least 15s). The backend may widen it to stay under its point limit."))
                     .property("groupBy", Schemas.labelNames("Labels to keep as separate series, for example [\"pod\"]; "
                             + "by default all series of the service are summed into one.", 8))
@@ -59,30 +59,30 @@ public final class QueryMetricsTool extends ObservabilityTool {
                             + "buckets and each holds the mean of its samples.", 1, SeriesSummary.MAX_BUCKETS, DEFAULT_POINTS))
                     .build(),
             Optional.of(Schemas.output(Schemas.outputBase()
-                    .add("service", type("string"))
-                    .add("metric", type("string"))
-                    .add("unit", type("string").add("description", "Unit of a curated metric; absent for raw metric names."))
-                    .add("duration", type("string"))
-                    .add("from", type("string"))
-                    .add("to", type("string"))
-                    .add("resolvedSeries", Jsonp.object().add("type", Jsonp.array().add("string").add("null"))
-                            .add("description", "The backend query that ran (PromQL for Prometheus); null when no source knows the service."))
-                    .add("resolvedLabel", Jsonp.object().add("type", Jsonp.array().add("string").add("null"))
-                            .add("description", "The label that identified the service (for example job); null when none matched."))
-                    .add("resolutions", type("array").add("description", "Per answering source: resolvedSeries and resolvedLabel."))
-                    .add("series", type("array").add("items", type("object").add("properties", Jsonp.object()
-                            .add("source", type("string"))
-                            .add("labels", type("object"))
-                            .add("points", type("integer"))
-                            .add("min", type("number"))
-                            .add("max", type("number"))
-                            .add("avg", type("number"))
-                            .add("last", type("number"))
-                            .add("lastAt", type("string"))
-                            .add("downsampled", type("object")))))
-                    .add("totalSeries", type("integer"))
-                    .add("truncated", type("boolean"))
-                    .add("catalog", type("object").add("description", "The service-catalog entry (owner, tier, onCall, slo...).")),
+                    .add("service", OutputFields.type("string"))
+                    .add("metric", OutputFields.type("string"))
+                    .add("unit", OutputFields.type("string").add("description", "Unit of a curated metric; absent for raw metric names."))
+                    .add("duration", OutputFields.type("string"))
+                    .add("from", OutputFields.type("string"))
+                    .add("to", OutputFields.type("string"))
+                    .add("resolvedSeries", OutputFields.nullableString(
+                            "The backend query that ran (PromQL for Prometheus); null when no source knows the service."))
+                    .add("resolvedLabel", OutputFields.nullableString(
+                            "The label that identified the service (for example job); null when none matched."))
+                    .add("resolutions", OutputFields.type("array").add("description", "Per answering source: resolvedSeries and resolvedLabel."))
+                    .add("series", OutputFields.type("array").add("items", OutputFields.type("object").add("properties", Jsonp.object()
+                            .add("source", OutputFields.type("string"))
+                            .add("labels", OutputFields.type("object"))
+                            .add("points", OutputFields.type("integer"))
+                            .add("min", OutputFields.type("number"))
+                            .add("max", OutputFields.type("number"))
+                            .add("avg", OutputFields.type("number"))
+                            .add("last", OutputFields.type("number"))
+                            .add("lastAt", OutputFields.type("string"))
+                            .add("downsampled", OutputFields.type("object")))))
+                    .add("totalSeries", OutputFields.type("integer"))
+                    .add("truncated", OutputFields.type("boolean"))
+                    .add("catalog", OutputFields.type("object").add("description", "The service-catalog entry (owner, tier, onCall, slo...).")),
                     List.of("service", "metric", "series", "totalSeries", "truncated", "resolvedSeries", "resolvedLabel", "sources",
                             "partial"))),
             ToolAnnotations.readOnlyQuery());
@@ -103,7 +103,7 @@ public final class QueryMetricsTool extends ObservabilityTool {
         String service = args.string("service");
         String metric = args.string("metric");
         Duration duration = args.duration("duration", "1h");
-        Duration step = optionalDuration(args, "step").orElse(defaultStep(duration));
+        Duration step = OutputFields.optionalDuration(args, "step").orElse(defaultStep(duration));
         if (step.compareTo(duration) > 0) {
             throw new InvalidArgumentException("step " + Durations.format(step) + " is longer than the window "
                     + Durations.format(duration) + "; use a shorter step or a longer duration");
@@ -207,20 +207,5 @@ public final class QueryMetricsTool extends ObservabilityTool {
     static Duration defaultStep(Duration window) {
         long seconds = (window.toSeconds() + TARGET_POINTS - 1) / TARGET_POINTS;
         return Duration.ofSeconds(Math.max(MIN_DEFAULT_STEP.toSeconds(), seconds));
-    }
-
-    static JsonObjectBuilder type(String type) {
-        return Jsonp.object().add("type", type);
-    }
-
-    /** A duration argument without a default. */
-    static jakarta.json.JsonObject optionalDuration(String description) {
-        return Jsonp.object().add("type", "string").add("pattern", Schemas.DURATION_PATTERN)
-                .add("description", description + " A number and a unit: s, m, h or d, for example 30s, 5m.").build();
-    }
-
-    static Optional<Duration> optionalDuration(Arguments args, String name) {
-        return args.optionalString(name).map(text -> Durations.parse(text).orElseThrow(() -> new InvalidArgumentException(
-                name + " '" + text + "' is longer than the longest window, " + Durations.format(Durations.MAX))));
     }
 }
