@@ -9,6 +9,7 @@ import dev.omcp.sdk.query.MetricQuery;
 import dev.omcp.sdk.query.MetricResult;
 import dev.omcp.sdk.query.TimeRange;
 import jakarta.json.JsonArrayBuilder;
+import jakarta.json.JsonObject;
 import jakarta.json.JsonObjectBuilder;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -135,29 +136,39 @@ public final class MetricBatch {
     }
 
     /**
-     * Adds {@code sources}, {@code partial} and, when some query failed, {@code failedSources}: one
-     * entry per source and kind of failure, with how many of its queries failed that way, so forty
-     * timed-out queries to one source are one line.
+     * Adds {@code sources}, {@code partial} and, when some query failed, {@code failedSources} (see
+     * {@link #failureEntries()}).
      */
     public JsonObjectBuilder writeTo(JsonObjectBuilder out) {
         JsonArrayBuilder sources = Jsonp.array();
         answeringSources().forEach(sources::add);
         out.add("sources", sources).add("partial", partial());
         if (!failures.isEmpty()) {
-            record Key(String source, ConnectorException.Kind kind, String message) {}
-            Map<Key, List<Failure>> grouped = new LinkedHashMap<>();
-            failures.forEach(f -> grouped.computeIfAbsent(new Key(f.source(), f.kind(), f.message()), k -> new ArrayList<>()).add(f));
             JsonArrayBuilder failed = Jsonp.array();
-            grouped.forEach((key, list) -> {
-                Set<String> metrics = new LinkedHashSet<>();
-                list.forEach(f -> metrics.add(f.request().metric()));
-                JsonArrayBuilder metricNames = Jsonp.array();
-                metrics.forEach(metricNames::add);
-                failed.add(Jsonp.object().add("source", key.source()).add("kind", key.kind().name().toLowerCase(Locale.ROOT))
-                        .add("error", key.message()).add("failedQueries", list.size()).add("metrics", metricNames));
-            });
+            failureEntries().forEach(failed::add);
             out.add("failedSources", failed);
         }
         return out;
+    }
+
+    /**
+     * The failures as {@code failedSources} entries: one per source and kind of failure, with how
+     * many of its queries failed that way and for which metrics, so forty timed-out queries to one
+     * source are one line.
+     */
+    public List<JsonObject> failureEntries() {
+        record Key(String source, ConnectorException.Kind kind, String message) {}
+        Map<Key, List<Failure>> grouped = new LinkedHashMap<>();
+        failures.forEach(f -> grouped.computeIfAbsent(new Key(f.source(), f.kind(), f.message()), k -> new ArrayList<>()).add(f));
+        List<JsonObject> entries = new ArrayList<>();
+        grouped.forEach((key, list) -> {
+            Set<String> metrics = new LinkedHashSet<>();
+            list.forEach(f -> metrics.add(f.request().metric()));
+            JsonArrayBuilder metricNames = Jsonp.array();
+            metrics.forEach(metricNames::add);
+            entries.add(Jsonp.object().add("source", key.source()).add("kind", key.kind().name().toLowerCase(Locale.ROOT))
+                    .add("error", key.message()).add("failedQueries", list.size()).add("metrics", metricNames).build());
+        });
+        return entries;
     }
 }
