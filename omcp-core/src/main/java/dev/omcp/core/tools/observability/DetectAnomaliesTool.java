@@ -68,7 +68,7 @@ public final class DetectAnomaliesTool extends ObservabilityTool {
                             + "the metrics sources list, up to maxServices."))
                     .property("metrics", Jsonp.object().add("type", "array").add("items", CuratedMetricNames.schema("A metric to judge."))
                             .add("minItems", 1).add("maxItems", 8).add("uniqueItems", true)
-                            .add("default", names(DEFAULT_METRICS))
+                            .add("default", OutputFields.names(DEFAULT_METRICS))
                             .add("description", "The metrics to judge; default latency_p99, error_rate, request_rate, cpu, memory.")
                             .build())
                     .property("window", Schemas.duration("The recent stretch to judge (2m to 1d); the baseline is the hour (or four "
@@ -158,14 +158,14 @@ public final class DetectAnomaliesTool extends ObservabilityTool {
                 .add("to", window.range().end().toString())
                 .add("services", Jsonp.object().add("analysed", services.analysed().size()).add("total", services.total())
                         .add("capped", services.analysed().size() < services.total()))
-                .add("metrics", names(metrics));
+                .add("metrics", OutputFields.names(metrics));
         Counts counts = writeVerdicts(result, verdicts);
         JsonObject rankingJson = ranking.toJson();
         result.add("rootCauses", rankingJson.getJsonArray("rootCauses"))
                 .add("topologyUsed", rankingJson.getBoolean("topologyUsed"))
                 .add("notInTopology", rankingJson.getJsonArray("notInTopology"))
                 .add("rankingNote", rankingNote(ranking, topologies))
-                .add("topologySources", names(topologies.answers().stream().map(Gathered.Answer::source).toList()))
+                .add("topologySources", OutputFields.names(topologies.answers().stream().map(Gathered.Answer::source).toList()))
                 .add("history", ServiceHealthTool.history(toolkit.history(), recorded));
         writeSources(result, batch, services.listing(), topologies);
         result.add("note", note(batch, services, counts, ranking, window, sensitivity, onlySource, verdicts.seriesSkipped()));
@@ -291,7 +291,7 @@ public final class DetectAnomaliesTool extends ObservabilityTool {
             failed.add(failure(f, "reading the topology"));
             anyFailed = true;
         }
-        result.add("sources", names(List.copyOf(answered))).add("partial", anyFailed);
+        result.add("sources", OutputFields.names(List.copyOf(answered))).add("partial", anyFailed);
         if (anyFailed) {
             result.add("failedSources", failed);
         }
@@ -337,11 +337,5 @@ public final class DetectAnomaliesTool extends ObservabilityTool {
             parts.add("Some sources failed (see failedSources): their series were not judged.");
         }
         return String.join(" ", parts);
-    }
-
-    private static JsonArrayBuilder names(List<String> names) {
-        JsonArrayBuilder out = Jsonp.array();
-        names.forEach(out::add);
-        return out;
     }
 }

@@ -13,6 +13,7 @@ public final class ObservabilityTools {
                 new ListSourcesTool(toolkit),
                 new ListServicesTool(toolkit),
                 new QueryMetricsTool(toolkit),
+                new QueryLogsTool(toolkit),
                 new ServiceHealthTool(toolkit),
                 new DetectAnomaliesTool(toolkit));
     }

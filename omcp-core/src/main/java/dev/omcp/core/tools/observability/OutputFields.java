@@ -15,6 +15,13 @@ final class OutputFields {
         return Jsonp.object().add("type", type);
     }
 
+    /** A JSON array of strings. */
+    static jakarta.json.JsonArrayBuilder names(java.util.List<String> names) {
+        jakarta.json.JsonArrayBuilder out = Jsonp.array();
+        names.forEach(out::add);
+        return out;
+    }
+
     /** A string that is null when unknown. */
     static JsonObjectBuilder nullableString(String description) {
         return Jsonp.object().add("type", Jsonp.array().add("string").add("null")).add("description", description);
