@@ -22,6 +22,7 @@ import jakarta.json.JsonArrayBuilder;
 import jakarta.json.JsonObject;
 import jakarta.json.JsonObjectBuilder;
 import java.time.Instant;
+import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.LinkedHashMap;
@@ -121,7 +122,8 @@ public final class DetectAnomaliesTool extends ObservabilityTool {
         List<String> metrics = args.strings("metrics").isEmpty() ? DEFAULT_METRICS : args.strings("metrics");
         Sensitivity sensitivity = Sensitivity.parse(args.string("sensitivity", AnomalyDetector.DEFAULT_SENSITIVITY.wireName()));
         int maxServices = args.integer("maxServices", DEFAULT_MAX_SERVICES);
-        Instant now = toolkit.clock().instant();
+        // whole seconds: backends align to them, and answers read better
+        Instant now = toolkit.clock().instant().truncatedTo(ChronoUnit.SECONDS);
         AnalysisWindow window = AnalysisWindow.ending(now, args.duration("window", "15m"), "window");
 
         List<Bound<MetricsCapability>> metricSources = toolkit.sources().with(MetricsCapability.class, call.principal(),
@@ -270,6 +272,11 @@ public final class DetectAnomaliesTool extends ObservabilityTool {
         if (topologies.answers().isEmpty()) {
             return ranking.note() + "; every topology source failed (see failedSources)";
         }
+        boolean related = ranking.ranking().stream().anyMatch(c -> !c.dependents().isEmpty());
+        if (ranking.topologyUsed() && !related) {
+            return ranking.note() + "; the topology relates none of the anomalous services to another (no CALLS or DEPENDS_ON "
+                    + "path between them, for example without a service-mesh or traces topology), so onset and severity decided";
+        }
         return ranking.note();
     }
 
@@ -278,6 +285,7 @@ public final class DetectAnomaliesTool extends ObservabilityTool {
             Gathered<Topology> topologies) {
         Set<String> answered = new LinkedHashSet<>(batch.answeringSources());
         listing.ifPresent(l -> l.answers().forEach(a -> answered.add(a.source())));
+        topologies.answers().forEach(a -> answered.add(a.source()));
         JsonArrayBuilder failed = Jsonp.array();
         boolean anyFailed = batch.partial();
         batch.failureEntries().forEach(failed::add);

@@ -7,16 +7,30 @@ package dev.omcp.core.tools.observability;
 public final class Figures {
     private Figures() {}
 
+    /** A count or other figure as JSON: whole numbers without a fraction, others to four significant digits. */
+    public static jakarta.json.JsonNumber number(double value) {
+        double rounded = round(value);
+        return rounded == Math.rint(rounded) && Math.abs(rounded) < 1e15
+                ? dev.omcp.sdk.json.Jsonp.value((long) rounded) : dev.omcp.sdk.json.Jsonp.value(rounded);
+    }
+
     /** {@code value} rounded to four significant digits; non-finite values are the caller's to leave out. */
     public static double round(double value) {
         if (!Double.isFinite(value) || value == 0) {
             return value;
         }
-        // arithmetic rather than BigDecimal: results round thousands of values per call
-        double scale = Math.pow(10, 3 - Math.floor(Math.log10(Math.abs(value))));
-        if (!Double.isFinite(scale) || scale == 0) {
+        // arithmetic rather than BigDecimal: results round thousands of values per call. Large values are
+        // divided by a power of ten, not multiplied by its inverse, which is inexact (7323 * 1e5 is exact,
+        // 7323 / 1e-5 is not)
+        int shift = 3 - (int) Math.floor(Math.log10(Math.abs(value)));
+        if (shift > 300 || shift < -300) {
             return value;
         }
-        return Math.round(value * scale) / scale;
+        if (shift >= 0) {
+            double scale = Math.pow(10, shift);
+            return Math.round(value * scale) / scale;
+        }
+        double factor = Math.pow(10, -shift);
+        return Math.round(value / factor) * factor;
     }
 }

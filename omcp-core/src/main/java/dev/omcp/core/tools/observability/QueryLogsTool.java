@@ -21,6 +21,7 @@ import jakarta.json.JsonObject;
 import jakarta.json.JsonObjectBuilder;
 import java.time.Duration;
 import java.time.Instant;
+import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.LinkedHashMap;
@@ -126,7 +127,8 @@ public final class QueryLogsTool extends ObservabilityTool {
         Optional<String> aggregate = args.optionalString("aggregate");
         Optional<String> onlySource = args.optionalString("source");
         checkCombinations(args, aggregate);
-        Instant now = toolkit.clock().instant();
+        // whole seconds: backends align to them, and answers read better
+        Instant now = toolkit.clock().instant().truncatedTo(ChronoUnit.SECONDS);
         TimeRange range = TimeRange.ending(now, duration);
         JsonObjectBuilder result = Jsonp.object()
                 .add("service", service)
@@ -198,7 +200,8 @@ public final class QueryLogsTool extends ObservabilityTool {
         JsonArrayBuilder lines = Jsonp.array();
         int cut = 0;
         for (Line l : shown) {
-            int stream = streams.computeIfAbsent(new Stream(l.source(), l.entry().labels()), s -> streams.size());
+            int stream = streams.computeIfAbsent(new Stream(l.source(), streamLabels(l.entry().labels(), l.entry().line())),
+                    s -> streams.size());
             String text = l.entry().line();
             if (text.length() > MAX_LINE_CHARS) {
                 text = text.substring(0, MAX_LINE_CHARS) + "... [" + (text.length() - MAX_LINE_CHARS) + " more characters]";
@@ -238,6 +241,23 @@ public final class QueryLogsTool extends ObservabilityTool {
     }
 
     private record Stream(String source, Map<String, String> labels) {}
+
+    /**
+     * The labels of a line's stream without those the backend parsed out of the line itself (a
+     * {@code | json} stage turns every field into a label): the line already shows them, and
+     * repeating them would make every line its own stream and double the output. A label counts as
+     * parsed when the line holds its key (as a JSON key or {@code key=}) and its value.
+     */
+    static Map<String, String> streamLabels(Map<String, String> labels, String line) {
+        Map<String, String> out = new java.util.TreeMap<>();
+        labels.forEach((key, value) -> {
+            boolean parsed = !value.isEmpty() && (line.contains("\"" + key + "\"") || line.contains(key + "=")) && line.contains(value);
+            if (!parsed) {
+                out.put(key, value);
+            }
+        });
+        return out;
+    }
 
     private void aggregate(ToolCall call, Arguments args, String function, LogQuery query, Optional<String> onlySource,
             JsonObjectBuilder result, List<String> notes) {
@@ -288,7 +308,7 @@ public final class QueryLogsTool extends ObservabilityTool {
             JsonArrayBuilder out = Jsonp.array();
             for (Group g : groups.subList(0, Math.min(k, groups.size()))) {
                 out.add(Jsonp.object().add("source", g.source()).add("labels", SeriesSummary.labels(g.labels()))
-                        .add("lines", Figures.round(g.lines())));
+                        .add("lines", Figures.number(g.lines())));
             }
             found = groups.size();
             result.add("groups", out);

@@ -13,6 +13,7 @@ import jakarta.json.JsonArrayBuilder;
 import jakarta.json.JsonObjectBuilder;
 import java.time.Duration;
 import java.time.Instant;
+import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
@@ -114,7 +115,8 @@ public final class QueryMetricsTool extends ObservabilityTool {
         int limit = args.integer("limit", DEFAULT_LIMIT);
         int points = args.integer("points", DEFAULT_POINTS);
 
-        Instant now = toolkit.clock().instant();
+        // whole seconds: backends align to them, and answers read better
+        Instant now = toolkit.clock().instant().truncatedTo(ChronoUnit.SECONDS);
         TimeRange range = TimeRange.ending(now, duration);
         List<Bound<MetricsCapability>> bound = toolkit.sources().with(MetricsCapability.class, call.principal(),
                 onlySource.map(Set::of));

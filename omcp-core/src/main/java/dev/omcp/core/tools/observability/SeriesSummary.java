@@ -74,7 +74,7 @@ public final class SeriesSummary {
         out.add("min", Figures.round(stats.min())).add("max", Figures.round(stats.max())).add("avg", Figures.round(stats.mean()))
                 .add("last", Figures.round(stats.last())).add("lastAt", Instant.ofEpochMilli(stats.lastAt()).toString());
         if (withTotal) {
-            out.add("total", Figures.round(stats.sum()));
+            out.add("total", Figures.number(stats.sum()));
         }
         return out.add("downsampled", downsample(series, maxPoints));
     }
@@ -120,7 +120,7 @@ public final class SeriesSummary {
                 .add("values", values).build();
     }
 
-    /** The median distance between consecutive points (the query step, robust to a missing sample). */
+    /** The (lower) median distance between consecutive points: the query step, robust to missing samples. */
     private static long step(Series series) {
         int n = series.size();
         if (n < 2) {
@@ -131,7 +131,7 @@ public final class SeriesSummary {
             diffs[i - 1] = series.timeAt(i) - series.timeAt(i - 1);
         }
         Arrays.sort(diffs);
-        return diffs[diffs.length / 2];
+        return diffs[(diffs.length - 1) / 2]; // the lower median: one missing sample must not double the step
     }
 
     private static long ceilDiv(long a, long b) {

@@ -16,6 +16,7 @@ import dev.omcp.sdk.connector.MetricsCapability;
 import dev.omcp.sdk.json.Jsonp;
 import jakarta.json.JsonObjectBuilder;
 import java.time.Instant;
+import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -82,7 +83,7 @@ public final class ServiceHealthTool extends ObservabilityTool {
     protected ToolResult run(ToolCall call, Arguments args) {
         String service = args.string("service");
         Optional<String> onlySource = args.optionalString("source");
-        Instant now = toolkit.clock().instant();
+        Instant now = toolkit.clock().instant().truncatedTo(ChronoUnit.SECONDS);
         AnalysisWindow window = AnalysisWindow.ending(now, args.duration("window", "15m"), "window");
         HealthThresholds thresholds = toolkit.thresholds();
         List<HealthSignal> signals = new ArrayList<>();
@@ -115,7 +116,10 @@ public final class ServiceHealthTool extends ObservabilityTool {
     }
 
     private static String note(HealthReport report, MetricBatch batch, Optional<String> onlySource) {
-        StringBuilder note = new StringBuilder(report.note()).append('.');
+        StringBuilder note = new StringBuilder(report.note());
+        if (!report.note().endsWith(".")) {
+            note.append('.');
+        }
         if (batch.noSource()) {
             note.append(onlySource.isPresent()
                     ? " Source '" + onlySource.get() + "' does not exist, is not connected, or cannot answer metric queries; call list_sources."

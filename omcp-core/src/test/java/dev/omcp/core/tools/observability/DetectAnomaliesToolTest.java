@@ -97,6 +97,15 @@ class DetectAnomaliesToolTest {
     }
 
     @Test
+    void aTopologyThatRelatesNoneOfTheAnomalousServicesIsSaidToHaveDecidedNothing() {
+        FakeTopologyBackend unrelated = new FakeTopologyBackend("cluster").services("db", "api", "web", "search");
+        JsonObject result = ToolHarness.ok(tool(new InMemorySources().add(cascade("prom")).add(unrelated)), "{}");
+        assertThat(result.getBoolean("topologyUsed")).isTrue();
+        assertThat(result.getString("rankingNote")).contains("relates none of the anomalous services", "onset and severity decided");
+        assertThat(result.getJsonArray("sources").getValuesAs(JsonString::getString)).containsExactly("prom", "cluster");
+    }
+
+    @Test
     void aFailedTopologySourceIsNamedAndTheRankingGoesOnWithoutIt() {
         FakeTopologyBackend broken = callChain().failing(new ConnectorException(ConnectorException.Kind.UNAVAILABLE, "API server answered 503"));
         JsonObject result = ToolHarness.ok(tool(new InMemorySources().add(cascade("prom")).add(broken)), "{}");

@@ -69,6 +69,24 @@ class QueryLogsToolTest {
     }
 
     @Test
+    void fieldsTheBackendParsedOutOfTheLinesAreNotRepeatedInTheirStreams() {
+        // with a | json stage Loki returns every field of the line as a label: the line already shows them
+        Map<String, String> parsed = Map.of("service_name", "payments", "pod", "payments-1", "level", "error",
+                "msg", "timeout acquiring connection", "trace_id", "a1b2");
+        FakeLogsBackend loki = new FakeLogsBackend("loki")
+                .line("payments", ago(5), parsed, "{\"level\":\"error\",\"msg\":\"timeout acquiring connection\",\"trace_id\":\"a1b2\"}")
+                .line("payments", ago(6), Map.of("service_name", "payments", "pod", "payments-1", "level", "error",
+                        "msg", "timeout acquiring connection", "trace_id", "c3d4"),
+                        "{\"level\":\"error\",\"msg\":\"timeout acquiring connection\",\"trace_id\":\"c3d4\"}")
+                .line("payments", ago(7), Map.of("service_name", "payments", "pod", "payments-1"), "level=warn msg=\"pool at 90%\"");
+        JsonObject result = ToolHarness.ok(tool(new InMemorySources().add(loki)), "{\"service\":\"payments\"}");
+        assertThat(result.getJsonArray("streams")).hasSize(1);
+        assertThat(result.getJsonArray("streams").getJsonObject(0).getJsonObject("labels"))
+                .containsOnlyKeys("service_name", "pod");
+        assertThat(result.getJsonArray("lines").stream().map(l -> l.asJsonObject().getInt("stream"))).containsOnly(0);
+    }
+
+    @Test
     void filterLevelLabelsAndLimitArePushedToTheBackend() {
         FakeLogsBackend loki = payments("loki");
         JsonObject result = ToolHarness.ok(tool(new InMemorySources().add(loki)), """
