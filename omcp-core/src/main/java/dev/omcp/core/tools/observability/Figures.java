@@ -14,6 +14,30 @@ public final class Figures {
                 ? dev.omcp.sdk.json.Jsonp.value((long) rounded) : dev.omcp.sdk.json.Jsonp.value(rounded);
     }
 
+    /**
+     * {@code json} with every fractional number rounded to four significant digits (whole numbers
+     * are left alone), for results built by analysis code that keeps full precision.
+     */
+    public static jakarta.json.JsonValue roundAll(jakarta.json.JsonValue json) {
+        return switch (json.getValueType()) {
+            case NUMBER -> {
+                jakarta.json.JsonNumber n = (jakarta.json.JsonNumber) json;
+                yield n.isIntegral() ? n : dev.omcp.sdk.json.Jsonp.value(round(n.doubleValue()));
+            }
+            case OBJECT -> {
+                jakarta.json.JsonObjectBuilder out = dev.omcp.sdk.json.Jsonp.object();
+                json.asJsonObject().forEach((k, v) -> out.add(k, roundAll(v)));
+                yield out.build();
+            }
+            case ARRAY -> {
+                jakarta.json.JsonArrayBuilder out = dev.omcp.sdk.json.Jsonp.array();
+                json.asJsonArray().forEach(v -> out.add(roundAll(v)));
+                yield out.build();
+            }
+            default -> json;
+        };
+    }
+
     /** {@code value} rounded to four significant digits; non-finite values are the caller's to leave out. */
     public static double round(double value) {
         if (!Double.isFinite(value) || value == 0) {

@@ -104,7 +104,7 @@ public final class ServiceHealthTool extends ObservabilityTool {
         HealthReport report = new HealthEvaluator(thresholds).evaluate(service, inputs.readings(), inputs.missing(), inputs.anomalies());
         int recorded = AnomalyScan.record(toolkit.history(), verdicts.verdicts(), call.principal().tenant(), now);
 
-        JsonObjectBuilder result = Jsonp.provider().createObjectBuilder(report.toJson())
+        JsonObjectBuilder result = Jsonp.provider().createObjectBuilder(Figures.roundAll(report.toJson()).asJsonObject())
                 .add("window", Durations.format(window.window()))
                 .add("from", window.range().start().toString())
                 .add("to", window.range().end().toString())

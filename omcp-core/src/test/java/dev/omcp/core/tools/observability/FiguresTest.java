@@ -32,4 +32,11 @@ class FiguresTest {
         assertThat(Figures.number(2729.0).toString()).isEqualTo("2729");
         assertThat(Figures.number(0.5).toString()).isEqualTo("0.5");
     }
+
+    @Test
+    void aWholeResultIsRoundedNumberByNumberAndWholeNumbersStayWhole() {
+        jakarta.json.JsonValue rounded = Figures.roundAll(dev.omcp.sdk.json.Jsonp.reader(
+                "{\"a\":0.09940779077801269,\"b\":[953.2451020743779,{\"c\":5}],\"d\":\"0.123456\",\"e\":true}").readObject());
+        assertThat(rounded.toString()).isEqualTo("{\"a\":0.09941,\"b\":[953.2,{\"c\":5}],\"d\":\"0.123456\",\"e\":true}");
+    }
 }
