@@ -3,6 +3,7 @@ package dev.omcp.app.demo;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.omcp.app.support.McpHttpClient;
+import dev.omcp.core.schema.JsonSchemaValidator;
 import jakarta.json.JsonObject;
 import jakarta.json.JsonValue;
 import java.util.List;
@@ -30,12 +31,18 @@ class IncidentToolsIT {
         demo.close();
     }
 
+    /** Calls a tool; its structured answer must match the output schema tools/list published for it. */
     static JsonObject tool(String name, String arguments) {
         JsonObject response = client.call("tools/call", "{\"name\":\"" + name + "\",\"arguments\":" + arguments + "}");
         assertThat(response.containsKey("result")).as(response.toString()).isTrue();
         JsonObject result = response.getJsonObject("result");
         assertThat(result.getBoolean("isError", false)).as(result.toString()).isFalse();
-        return result.getJsonObject("structuredContent");
+        JsonObject structured = result.getJsonObject("structuredContent");
+        JsonObject outputSchema = client.call("tools/list", "{}").getJsonObject("result").getJsonArray("tools").stream()
+                .map(JsonValue::asJsonObject).filter(t -> t.getString("name").equals(name)).findFirst().orElseThrow()
+                .getJsonObject("outputSchema");
+        assertThat(new JsonSchemaValidator().validate(outputSchema, structured, "structuredContent")).as(name).isEmpty();
+        return structured;
     }
 
     @Test
