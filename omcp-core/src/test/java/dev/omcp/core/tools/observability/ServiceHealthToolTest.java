@@ -149,6 +149,22 @@ class ServiceHealthToolTest {
     }
 
     @Test
+    void aServiceWithoutTrafficBeforeTheWindowHasNoDropToJudge() {
+        FakeMetricsBackend prom = healthy("prom", "batch");
+        prom.serve("batch", "request_rate", stepAt(TEN_MINUTES_AGO, 0, 5, 0.01));
+        JsonObject result = ToolHarness.ok(tool(new InMemorySources().add(prom)), "{\"service\":\"batch\"}");
+        // the fake serves two request_rate series: the steady one is read, the new one is named as unusable
+        assertThat(result.getJsonArray("signals").stream().map(JsonValue::asJsonObject)
+                .filter(s -> s.getString("signal").equals("request_rate_drop")).count()).isEqualTo(1);
+
+        FakeMetricsBackend fresh = new FakeMetricsBackend("prom").serve("batch", "request_rate", stepAt(TEN_MINUTES_AGO, 0, 5, 0.01));
+        JsonObject missing = ToolHarness.ok(tool(new InMemorySources().add(fresh)), "{\"service\":\"batch\"}")
+                .getJsonArray("missing").getValuesAs(JsonObject.class).stream()
+                .filter(m -> m.getString("signal").equals("request_rate_drop")).findFirst().orElseThrow();
+        assertThat(missing.getString("reason")).isEqualTo("prom has no traffic in the baseline before the window to compare with");
+    }
+
+    @Test
     void signalsWithoutDataAreListedWithTheReasonAndNeverCountedAsZero() {
         FakeMetricsBackend prom = new FakeMetricsBackend("prom")
                 .serve("legacy", "error_rate", noisy(0.002, 0.1))
