@@ -322,6 +322,13 @@ public final class DetectAnomaliesTool extends ObservabilityTool {
             parts.add("The metrics sources list no services; pass service to judge one by name.");
         } else if (!batch.requests().isEmpty() && batch.answers().isEmpty()) {
             parts.add("Every metrics query failed (see failedSources); nothing was judged rather than guessed.");
+        } else if (batch.answers().stream().allMatch(a -> a.result().resolvedLabel().isEmpty())) {
+            parts.add("No metrics source knows " + (services.analysed().size() == 1 ? "a service named '" + services.analysed().getFirst()
+                    + "'" : "these services") + " (none of its service labels has the value); call list_services for the exact names.");
+        } else if (counts.series() == 0) {
+            parts.add("The metrics sources know the service" + (services.analysed().size() == 1 ? "" : "s")
+                    + " but hold none of the metrics asked in the last " + Durations.format(window.window())
+                    + " and its baseline; nothing was judged.");
         } else if (counts.anomalous() == 0) {
             parts.add(String.format(Locale.ROOT, "No anomaly at sensitivity %s in the last %s across %d service%s (%d series judged).",
                     sensitivity.wireName(), Durations.format(window.window()), services.analysed().size(),

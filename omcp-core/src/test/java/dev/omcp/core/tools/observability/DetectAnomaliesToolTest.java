@@ -183,6 +183,17 @@ class DetectAnomaliesToolTest {
     }
 
     @Test
+    void anUnknownServiceOrOneWithoutTheMetricsIsSaidSoRatherThanCalledNormal() {
+        FakeMetricsBackend prom = cascade("prom").knows("batch/nightly");
+        DetectAnomaliesTool tool = tool(new InMemorySources().add(prom));
+        assertThat(ToolHarness.ok(tool, "{\"service\":\"dbb\"}").getString("note"))
+                .startsWith("No metrics source knows a service named 'dbb'").contains("list_services");
+        JsonObject empty = ToolHarness.ok(tool, "{\"service\":\"batch/nightly\"}");
+        assertThat(empty.getJsonObject("summary").getInt("series")).isZero();
+        assertThat(empty.getString("note")).startsWith("The metrics sources know the service but hold none of the metrics asked");
+    }
+
+    @Test
     void withoutAMetricsSourceNothingIsJudgedAndTheNoteSaysWhatToConfigure() {
         JsonObject result = ToolHarness.ok(tool(new InMemorySources().add(callChain())), "{}");
         assertThat(result.getJsonObject("summary").getInt("series")).isZero();
