@@ -76,7 +76,10 @@ final class HealthReadings {
                     anySeries = true;
                     OptionalDouble current = median(series, recentStart, Long.MAX_VALUE);
                     if (current.isEmpty()) {
-                        problems.add(answer.source() + " has no " + metric + " value in the last " + Durations.format(recent));
+                        problems.add(onlyInfinite(series, recentStart)
+                                ? answer.source() + " reports " + metric + " as +Inf in the last " + Durations.format(recent)
+                                        + ": above the largest histogram bucket, so too high to measure"
+                                : answer.source() + " has no " + metric + " value in the last " + Durations.format(recent));
                         continue;
                     }
                     double value = toSignalUnit(signal, current.getAsDouble());
@@ -124,6 +127,21 @@ final class HealthReadings {
             default -> ": the service exports no HTTP request counter the curated metric knows";
         };
         return "no source returned " + metric + " for '" + service + "'" + why;
+    }
+
+    /** Whether the series has values since {@code from} and all are +Inf (histogram_quantile beyond the last bucket). */
+    private static boolean onlyInfinite(Series series, long from) {
+        boolean any = false;
+        for (int i = 0; i < series.size(); i++) {
+            if (series.timeAt(i) >= from) {
+                double v = series.valueAt(i);
+                if (v != Double.POSITIVE_INFINITY && !Double.isNaN(v)) {
+                    return false;
+                }
+                any |= v == Double.POSITIVE_INFINITY;
+            }
+        }
+        return any;
     }
 
     /** The median of the finite values with {@code from <= t < to}. */

@@ -181,6 +181,17 @@ class ServiceHealthToolTest {
     }
 
     @Test
+    void aP99BeyondTheLargestBucketIsNamedAsTooHighToMeasureNotDropped() {
+        FakeMetricsBackend prom = new FakeMetricsBackend("prom")
+                .serve("api", "error_rate", noisy(0.002, 0.1))
+                .serve("api", "latency_p99", t -> t < TEN_MINUTES_AGO ? 0.1 : Double.POSITIVE_INFINITY);
+        JsonObject missing = ToolHarness.ok(tool(new InMemorySources().add(prom)), "{\"service\":\"api\"}")
+                .getJsonArray("missing").getValuesAs(JsonObject.class).stream()
+                .filter(m -> m.getString("signal").equals("latency_p99")).findFirst().orElseThrow();
+        assertThat(missing.getString("reason")).contains("+Inf", "above the largest histogram bucket");
+    }
+
+    @Test
     void anUnknownServiceIsUnknownWithoutAScoreAndPointsToListServices() {
         FakeMetricsBackend prom = healthy("prom", "payments");
         JsonObject result = ToolHarness.ok(tool(new InMemorySources().add(prom)), "{\"service\":\"paymens\"}");
