@@ -63,7 +63,10 @@ class PrometheusToolsIT {
         assertThat(result.getString("resolvedLabel")).isEqualTo("job");
         assertThat(result.getString("resolvedSeries")).contains("rate(process_cpu_seconds_total{job=\"api\"}");
         JsonObject series = result.getJsonArray("series").getJsonObject(0);
-        assertThat(series.getJsonNumber("avg").doubleValue()).isCloseTo(service("api").cpuCoresPerSecond(), within(1e-3));
+        // the fixture's samples end up to a minute before now, where Prometheus extrapolates rates over fewer
+        // samples and reads them lower; inside the data the rate is exact
+        assertThat(series.getJsonNumber("max").doubleValue()).isCloseTo(service("api").cpuCoresPerSecond(), within(1e-3));
+        assertThat(series.getJsonNumber("avg").doubleValue()).isCloseTo(service("api").cpuCoresPerSecond(), withinPercentage(3));
         assertThat(result.getJsonArray("sources").getString(0)).isEqualTo("prometheus");
         assertThat(result.toString()).doesNotContain(prometheus.url());
     }
