@@ -121,13 +121,17 @@ class IncidentToolsIT {
     }
 
     @Test
-    void enrichIps_classifiesTheAddressesTheShopsLogsCarry_andNamesTheSettingsForOwners() {
-        // OMCP_IP_ENRICH_FILE is wired by the settings work; until then only scopes can be answered
+    void enrichIps_namesTheNetworksOfTheShoppersAddresses_fromTheDemoDataset() {
+        // the demo ships OMCP_IP_ENRICH_FILE with the networks its simulated logs' client addresses come from
         JsonObject ips = tool("enrich_ips", "{\"addresses\":[\"203.0.113.7\",\"10.42.0.12\",\"2001:db8::17\",\"not-an-ip\"]}");
-        assertThat(ips.getJsonArray("results").stream().map(r -> r.asJsonObject().getString("scope", "-")).toList())
-                .containsExactly("documentation", "private", "documentation", "-");
+        List<JsonObject> results = ips.getJsonArray("results").stream().map(JsonValue::asJsonObject).toList();
+        assertThat(results).extracting(r -> r.getString("status"))
+                .containsExactly("found", "not_found", "found", "invalid");
+        assertThat(results.get(0).getString("network")).isEqualTo("203.0.113.0/24");
+        assertThat(results.get(0).getJsonObject("attributes").getString("org")).isEqualTo("Example Transit, B.V.");
+        assertThat(results.get(1).getString("scope")).isEqualTo("private");
+        assertThat(results.get(2).getJsonObject("attributes").getString("country")).isEqualTo("FR");
         assertThat(ips.getJsonObject("summary").getInt("invalid")).isEqualTo(1);
-        assertThat(ips.getString("note")).contains("OMCP_IP_ENRICH_FILE").contains("OMCP_IP_ENRICH_RDAP");
     }
 
     @Test

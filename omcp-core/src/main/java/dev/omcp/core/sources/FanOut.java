@@ -51,15 +51,19 @@ public final class FanOut {
         // Not try-with-resources: close() would wait for calls that overran their deadline.
         ExecutorService executor = Executors.newVirtualThreadPerTaskExecutor();
         try {
+            long started = System.nanoTime();
             for (Bound<C> b : bound) {
                 futures.add(executor.submit(() -> call.apply(b.capability())));
             }
-            long deadline = System.nanoTime() + overall.toNanos();
+            // Every call started at about the same moment, so each one's timeout runs from then, not from
+            // when its turn to be awaited comes: ten hung calls cost one timeout, not ten in a row.
+            long perCallDeadline = started + perBackend.toNanos();
+            long deadline = started + overall.toNanos();
+            long end = Math.min(perCallDeadline, deadline);
             List<Outcome<R>> outcomes = new ArrayList<>();
             for (int i = 0; i < bound.size(); i++) {
                 String source = bound.get(i).source();
-                long wait = Math.min(perBackend.toNanos(), Math.max(0, deadline - System.nanoTime()));
-                outcomes.add(await(source, futures.get(i), wait));
+                outcomes.add(await(source, futures.get(i), Math.max(0, end - System.nanoTime())));
             }
             return outcomes;
         } finally {

@@ -73,6 +73,20 @@ class FakePrometheusServerIT {
     }
 
     @Test
+    void containerLimits_letUtilizationBeComputedAndTheSlowDatabaseRunsHot() throws Exception {
+        String cpu = "sum(rate(container_cpu_usage_seconds_total{container=\"%s\"}[1m]))"
+                + " / sum(container_spec_cpu_quota{container=\"%s\"} / container_spec_cpu_period{container=\"%s\"})";
+        double dbNow = instant(cpu.formatted("payments-db", "payments-db", "payments-db"));
+        double frontendNow = instant(cpu.formatted("frontend", "frontend", "frontend"));
+        // the incident adds 0.6 cores to a database limited to one core
+        assertThat(dbNow).isBetween(0.7, 1.0);
+        assertThat(frontendNow).isBetween(0.05, 0.6);
+        double memory = instant("sum(container_memory_working_set_bytes{container=\"payments-db\"})"
+                + " / sum(container_spec_memory_limit_bytes{container=\"payments-db\"} > 0)");
+        assertThat(memory).isBetween(0.5, 0.85);
+    }
+
+    @Test
     void rangeQueries_returnAMatrixOnTheStepGrid() throws Exception {
         long end = NOW.getEpochSecond();
         JsonObject body = get("/api/v1/query_range?query=" + URLEncoder.encode("sum by (service) (rate(http_requests_total[5m]))", StandardCharsets.UTF_8)

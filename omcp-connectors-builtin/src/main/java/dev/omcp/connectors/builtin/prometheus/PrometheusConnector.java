@@ -125,7 +125,11 @@ final class PrometheusConnector implements Connector, MetricsCapability, MetricD
     /** The PromQL for {@code query}, with every value quoted. */
     String promql(MetricQuery query, String label, Duration step) throws ConnectorException {
         StringBuilder selector = new StringBuilder(label).append('=').append(QueryText.quote(query.service()));
-        new TreeMap<>(query.labels()).forEach((k, v) -> selector.append(',').append(k).append('=').append(QueryText.quote(v)));
+        StringBuilder containers = new StringBuilder("container=").append(QueryText.quote(query.service()));
+        new TreeMap<>(query.labels()).forEach((k, v) -> {
+            selector.append(',').append(k).append('=').append(QueryText.quote(v));
+            containers.append(',').append(k).append('=').append(QueryText.quote(v));
+        });
         String by = String.join(", ", query.groupBy());
         String byLe = by.isEmpty() ? "le" : by + ", le";
         String window = QueryText.duration(step.multipliedBy(2).compareTo(Duration.ofMinutes(1)) < 0 ? Duration.ofMinutes(1) : step.multipliedBy(2));
@@ -139,6 +143,7 @@ final class PrometheusConnector implements Connector, MetricsCapability, MetricD
             return by.isEmpty() ? raw : "sum by (" + by + ") (" + raw + ")";
         }
         return template
+                .replace("{{container_selector}}", containers)
                 .replace("{{selector}}", selector)
                 .replace("{{window}}", window)
                 .replace("{{by_le}}", byLe)

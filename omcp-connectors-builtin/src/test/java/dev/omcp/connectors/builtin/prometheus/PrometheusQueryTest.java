@@ -40,6 +40,22 @@ class PrometheusQueryTest {
     }
 
     @Test
+    void utilizationMetricsSelectTheServicesContainersAndDivideByTheirLimits() throws ConnectorException {
+        String cpu = promql("payments", "cpu_utilization", List.of("pod"), Map.of("namespace", "shop"));
+        assertThat(cpu).startsWith("sum by (pod) (rate(container_cpu_usage_seconds_total{container=\"payments\",namespace=\"shop\"}[60s]))"
+                + " / sum by (pod) (container_spec_cpu_quota{container=\"payments\",namespace=\"shop\"}"
+                + " / container_spec_cpu_period{container=\"payments\",namespace=\"shop\"})")
+                .contains("kube_pod_container_resource_limits{container=\"payments\",namespace=\"shop\",resource=\"cpu\"}")
+                .doesNotContain("{{").doesNotContain("job=");
+        String memory = promql("payments", "memory_utilization", List.of(), Map.of());
+        assertThat(memory).contains("container_spec_memory_limit_bytes{container=\"payments\"} > 0")
+                .contains("resource=\"memory\"").doesNotContain("{{");
+        // the container name is quoted like every other value
+        assertThat(promql("a\"} or vector(1) #", "memory_utilization", List.of(), Map.of()))
+                .contains("container=\"a\\\"} or vector(1) #\"");
+    }
+
+    @Test
     void valuesAreQuotedSoTheyCannotEndTheString() throws ConnectorException {
         String q = promql("a\"}) or vector(1) #\\", "memory", List.of(), Map.of("route", "x\"\n\\y"));
         assertThat(q).contains("job=\"a\\\"}) or vector(1) #\\\\\"").contains("route=\"x\\\"\\n\\\\y\"");

@@ -12,6 +12,10 @@ public final class ObservabilityTools {
         return List.of(
                 new ListSourcesTool(toolkit),
                 new ListServicesTool(toolkit),
+                new QueryMetricsTool(toolkit),
+                new QueryLogsTool(toolkit),
+                new ServiceHealthTool(toolkit),
+                new DetectAnomaliesTool(toolkit),
                 new GetTopologyTool(toolkit),
                 new GetBlastRadiusTool(toolkit),
                 new QueryTracesTool(toolkit),

@@ -112,7 +112,9 @@ final class ClusterObjects {
         int nodeIndex = SimulatedSystem.NODES.indexOf(pod.node());
         JsonArrayBuilder containers = Jsonp.array().add(Jsonp.object().add("name", service.name())
                 .add("image", "registry.example/shop/" + service.name() + ":1.42.0")
-                .add("resources", Jsonp.object().add("limits", Jsonp.object().add("cpu", "1").add("memory", "512Mi"))));
+                .add("resources", Jsonp.object().add("limits", Jsonp.object()
+                        .add("cpu", Math.round(service.cpuLimitCores() * 1000) + "m")
+                        .add("memory", Math.round(service.memoryLimitBytes() / (1024 * 1024)) + "Mi"))));
         return Jsonp.object()
                 .add("metadata", metaOwned(pod.name(), pod.namespace(), created,
                         Map.of("app", service.name(), "pod-template-hash", pod.owner().substring(pod.owner().lastIndexOf('-') + 1)),

@@ -219,6 +219,9 @@ public final class FakePrometheusServer implements AutoCloseable {
         known.put("process_resident_memory_bytes", new String[] {"gauge", "Resident memory size in bytes."});
         known.put("container_cpu_usage_seconds_total", new String[] {"counter", "Cumulative cpu time consumed in seconds."});
         known.put("container_memory_working_set_bytes", new String[] {"gauge", "Current working set in bytes."});
+        known.put("container_spec_cpu_quota", new String[] {"gauge", "CPU quota of the container."});
+        known.put("container_spec_cpu_period", new String[] {"gauge", "CPU period of the container."});
+        known.put("container_spec_memory_limit_bytes", new String[] {"gauge", "Memory limit for the container."});
         known.put("up", new String[] {"gauge", "1 if the target was scraped successfully."});
         String only = request.param("metric");
         StringBuilder out = new StringBuilder("{\"status\":\"success\",\"data\":{");

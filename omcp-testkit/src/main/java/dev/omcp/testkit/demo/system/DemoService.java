@@ -14,6 +14,8 @@ import java.util.List;
  * @param baseCpuCores CPU cores used per pod at zero traffic
  * @param cpuPerRequest CPU seconds per request
  * @param memoryBytes resident memory per pod on a normal day
+ * @param cpuLimitCores the CPU limit of each pod's container (cAdvisor {@code container_spec_cpu_quota})
+ * @param memoryLimitBytes the memory limit of each pod's container ({@code container_spec_memory_limit_bytes})
  * @param calls the services it calls
  */
 public record DemoService(
@@ -26,6 +28,8 @@ public record DemoService(
         double baseCpuCores,
         double cpuPerRequest,
         double memoryBytes,
+        double cpuLimitCores,
+        double memoryLimitBytes,
         List<String> calls) {
     public DemoService {
         calls = List.copyOf(calls);

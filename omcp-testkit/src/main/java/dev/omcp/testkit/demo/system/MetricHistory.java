@@ -17,6 +17,8 @@ public final class MetricHistory {
     public static final long STEP_MILLIS = 15_000;
     static final double[] BUCKETS = {0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10};
     private static final double LATENCY_SIGMA = 0.55;
+    /** cAdvisor's CFS period, the unit of {@code container_spec_cpu_quota}. */
+    private static final double CPU_PERIOD_MICROS = 100_000;
 
     private final SimulatedSystem system;
     private final long origin;
@@ -39,6 +41,9 @@ public final class MetricHistory {
         final StoredSeries processMemory;
         final StoredSeries containerCpu;
         final StoredSeries containerMemory;
+        final StoredSeries containerCpuQuota;
+        final StoredSeries containerCpuPeriod;
+        final StoredSeries containerMemoryLimit;
         final StoredSeries up;
         double okTotal;
         double errorTotal;
@@ -74,6 +79,10 @@ public final class MetricHistory {
             container.put("job", "kubelet");
             containerCpu = add("container_cpu_usage_seconds_total", container, Map.of());
             containerMemory = add("container_memory_working_set_bytes", container, Map.of());
+            // the container's limits, as cAdvisor reports them: quota in microseconds per period
+            containerCpuQuota = add("container_spec_cpu_quota", container, Map.of());
+            containerCpuPeriod = add("container_spec_cpu_period", container, Map.of());
+            containerMemoryLimit = add("container_spec_memory_limit_bytes", container, Map.of());
             up = add("up", Map.of("job", service.name(), "service", service.name(), "instance", pod.instance(),
                     "namespace", pod.namespace(), "pod", pod.name()), Map.of());
         }
@@ -109,6 +118,9 @@ public final class MetricHistory {
             processMemory.append(memory);
             containerCpu.append(cpuTotal * 1.02);
             containerMemory.append(memory * 0.93);
+            containerCpuQuota.append(service.cpuLimitCores() * CPU_PERIOD_MICROS);
+            containerCpuPeriod.append(CPU_PERIOD_MICROS);
+            containerMemoryLimit.append(service.memoryLimitBytes());
             up.append(1);
         }
     }

@@ -18,6 +18,9 @@ import java.util.Optional;
 public final class SimulatedSystem {
     public static final String NAMESPACE = "shop";
     public static final List<String> NODES = List.of("worker-1", "worker-2", "worker-3");
+    private static final double MIB_256 = 256.0 * 1024 * 1024;
+    private static final double MIB_512 = 512.0 * 1024 * 1024;
+    private static final double GIB_1 = 1024.0 * 1024 * 1024;
 
     private final Clock clock;
     private final long seed;
@@ -32,13 +35,13 @@ public final class SimulatedSystem {
         this.seed = seed;
         this.startedAt = clock.instant();
         for (DemoService service : List.of(
-                new DemoService("frontend", "deployment", 3, 120, 0.045, 0.002, 0.05, 0.0012, 180e6, List.of("checkout", "catalog")),
-                new DemoService("catalog", "deployment", 2, 90, 0.012, 0.001, 0.03, 0.0006, 140e6, List.of("catalog-cache")),
-                new DemoService("catalog-cache", "statefulset", 1, 160, 0.001, 0.0, 0.02, 0.0001, 90e6, List.of()),
-                new DemoService("checkout", "deployment", 2, 25, 0.035, 0.003, 0.04, 0.002, 220e6, List.of("payments", "inventory")),
-                new DemoService("inventory", "deployment", 2, 30, 0.010, 0.001, 0.03, 0.0008, 160e6, List.of()),
-                new DemoService("payments", "deployment", 2, 20, 0.025, 0.002, 0.04, 0.0015, 200e6, List.of("payments-db")),
-                new DemoService("payments-db", "statefulset", 1, 60, 0.004, 0.0, 0.10, 0.0020, 600e6, List.of()))) {
+                new DemoService("frontend", "deployment", 3, 120, 0.045, 0.002, 0.05, 0.0012, 180e6, 0.5, MIB_512, List.of("checkout", "catalog")),
+                new DemoService("catalog", "deployment", 2, 90, 0.012, 0.001, 0.03, 0.0006, 140e6, 0.5, MIB_512, List.of("catalog-cache")),
+                new DemoService("catalog-cache", "statefulset", 1, 160, 0.001, 0.0, 0.02, 0.0001, 90e6, 0.25, MIB_256, List.of()),
+                new DemoService("checkout", "deployment", 2, 25, 0.035, 0.003, 0.04, 0.002, 220e6, 0.5, MIB_512, List.of("payments", "inventory")),
+                new DemoService("inventory", "deployment", 2, 30, 0.010, 0.001, 0.03, 0.0008, 160e6, 0.5, MIB_512, List.of()),
+                new DemoService("payments", "deployment", 2, 20, 0.025, 0.002, 0.04, 0.0015, 200e6, 0.5, MIB_512, List.of("payments-db")),
+                new DemoService("payments-db", "statefulset", 1, 60, 0.004, 0.0, 0.10, 0.0020, 600e6, 1.0, GIB_1, List.of()))) {
             services.put(service.name(), service);
         }
         Instant incidentStart = startedAt.minus(incidentAge);

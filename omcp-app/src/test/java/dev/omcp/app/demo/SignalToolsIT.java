@@ -1,0 +1,116 @@
+package dev.omcp.app.demo;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.omcp.app.support.McpHttpClient;
+import dev.omcp.core.schema.JsonSchemaValidator;
+import jakarta.json.JsonObject;
+import jakarta.json.JsonValue;
+import java.util.List;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The metrics, logs, health and anomaly tools through {@code /mcp} against the demo shop, whose
+ * payments database slowed down 25 minutes ago: each gives a meaningful answer about the incident.
+ */
+class SignalToolsIT {
+    private static DemoGateway demo;
+    private static McpHttpClient client;
+
+    @BeforeAll
+    static void start() {
+        demo = DemoGateway.start();
+        client = new McpHttpClient(demo.baseUrl());
+        client.initialize();
+    }
+
+    @AfterAll
+    static void stop() {
+        demo.close();
+    }
+
+    /** Calls a tool; its structured answer must match the output schema tools/list published for it. */
+    static JsonObject tool(String name, String arguments) {
+        JsonObject response = client.call("tools/call", "{\"name\":\"" + name + "\",\"arguments\":" + arguments + "}");
+        assertThat(response.containsKey("result")).as(response.toString()).isTrue();
+        JsonObject result = response.getJsonObject("result");
+        assertThat(result.getBoolean("isError", false)).as(result.toString()).isFalse();
+        JsonObject structured = result.getJsonObject("structuredContent");
+        JsonObject outputSchema = client.call("tools/list", "{}").getJsonObject("result").getJsonArray("tools").stream()
+                .map(JsonValue::asJsonObject).filter(t -> t.getString("name").equals(name)).findFirst().orElseThrow()
+                .getJsonObject("outputSchema");
+        assertThat(new JsonSchemaValidator().validate(outputSchema, structured, "structuredContent")).as(name).isEmpty();
+        return structured;
+    }
+
+    @Test
+    void queryMetrics_showsThePaymentsDatabaseLatencyWithTheQueryThatRan() {
+        JsonObject result = tool("query_metrics", "{\"service\":\"payments-db\",\"metric\":\"latency_p99\",\"duration\":\"1h\"}");
+        // spec 4.4: resolvedSeries and resolvedLabel
+        assertThat(result.getString("resolvedSeries")).contains("histogram_quantile(0.99", "job=\"payments-db\"");
+        assertThat(result.getString("resolvedLabel")).isEqualTo("job");
+        assertThat(result.getBoolean("partial")).isFalse();
+        JsonObject series = result.getJsonArray("series").getJsonObject(0);
+        // slower now than an hour ago: the incident began 25 minutes ago
+        List<Double> values = series.getJsonObject("downsampled").getJsonArray("values").stream()
+                .filter(v -> v.getValueType() == JsonValue.ValueType.NUMBER).map(v -> ((jakarta.json.JsonNumber) v).doubleValue()).toList();
+        assertThat(values.getLast()).isGreaterThan(values.getFirst() * 5);
+        assertThat(result.toString()).doesNotContain("127.0.0.1");
+    }
+
+    @Test
+    void serviceHealth_findsThePaymentsDatabaseAndPaymentsUnwell() {
+        JsonObject db = tool("get_service_health", "{\"service\":\"payments-db\"}");
+        assertThat(db.getString("status")).isIn("degraded", "critical");
+        assertThat(db.getJsonArray("anomalies").toString()).contains("latency_p99");
+        JsonObject payments = tool("get_service_health", "{\"service\":\"payments\"}");
+        assertThat(payments.getString("status")).isEqualTo("critical");
+        assertThat(payments.getJsonArray("drivers").toString()).contains("error_rate");
+        assertThat(payments.getJsonArray("signals")).hasSize(5);
+        JsonObject catalogCache = tool("get_service_health", "{\"service\":\"catalog-cache\"}");
+        assertThat(catalogCache.getString("status")).isEqualTo("healthy");
+    }
+
+    @Test
+    void detectAnomalies_ranksThePaymentsDatabaseAsTheRootCause() {
+        JsonObject result = tool("detect_anomalies", "{}");
+        assertThat(result.getJsonArray("rootCauses").getJsonObject(0).getString("service")).isEqualTo("payments-db");
+        List<String> anomalous = result.getJsonArray("rootCauses").stream().map(c -> c.asJsonObject().getString("service")).toList();
+        assertThat(anomalous).contains("payments", "checkout");
+        assertThat(anomalous).doesNotContain("catalog-cache", "inventory");
+        assertThat(result.getBoolean("partial")).isFalse();
+    }
+
+    @Test
+    void queryLogs_findsThePaymentsTimeoutsAndRedactsTheShoppersAddresses() {
+        JsonObject errors = tool("query_logs", "{\"service\":\"payments\",\"level\":\"error\",\"limit\":5}");
+        assertThat(errors.getJsonArray("lines")).isNotEmpty();
+        assertThat(errors.getJsonArray("lines").toString()).contains("timeout acquiring connection from pool payments-db");
+        // fields Loki parsed out of the JSON lines are not repeated as stream labels: one stream per pod remains
+        assertThat(errors.getJsonArray("streams").size()).isLessThanOrEqualTo(2);
+
+        JsonObject topk = tool("query_logs", "{\"service\":\"payments\",\"aggregate\":\"topk\",\"by\":[\"msg\"],\"k\":3,\"level\":\"error\"}");
+        assertThat(topk.getJsonArray("groups").getJsonObject(0).getJsonObject("labels").getString("msg"))
+                .contains("timeout acquiring connection");
+
+        JsonObject signIns = tool("query_logs", "{\"service\":\"frontend\",\"filter\":\"signed in\",\"limit\":20,\"duration\":\"1h\"}");
+        assertThat(signIns.getJsonArray("lines")).isNotEmpty();
+        assertThat(signIns.toString()).doesNotContain("@example.", "203.0.113.7");
+        assertThat(signIns.getJsonObject("redaction").getJsonObject("byCategory").getInt("email")).isGreaterThan(0);
+    }
+
+    @Test
+    void scoresJudgedByTheHealthTool_reachTheAnomalyHistoryAndThePostmortemTimeline() {
+        tool("get_service_health", "{\"service\":\"payments-db\"}");
+        JsonObject history = tool("get_anomaly_history", "{\"service\":\"payments-db\"}");
+        assertThat(history.getJsonArray("rows")).isNotEmpty();
+        assertThat(history.getJsonArray("rows").stream().map(r -> r.asJsonObject().getString("service")).distinct().toList())
+                .containsExactly("payments-db");
+        assertThat(history.getJsonArray("rows").stream().anyMatch(r -> r.asJsonObject().getBoolean("anomalous"))).isTrue();
+        JsonObject report = tool("generate_postmortem", "{\"service\":\"payments-db\",\"format\":\"json\"}");
+        assertThat(report.getJsonObject("timeline").getJsonArray("rows")).as(report.toString()).isNotEmpty();
+        assertThat(report.getJsonObject("timeline").getInt("totalRows")).isPositive();
+    }
+}

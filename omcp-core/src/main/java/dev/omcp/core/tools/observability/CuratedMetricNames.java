@@ -1,0 +1,89 @@
+package dev.omcp.core.tools.observability;
+
+import dev.omcp.sdk.json.Jsonp;
+import jakarta.json.JsonArrayBuilder;
+import jakarta.json.JsonObject;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * The curated metric names metrics connectors understand (the builtin Prometheus connector
+ * expands each to PromQL; a source may override or add templates), with the unit each answers in
+ * and the smallest change the anomaly detector should care about. Any other name is a raw metric
+ * name the backend knows; agents never send query language.
+ */
+public final class CuratedMetricNames {
+    /** A curated name or a plain metric name, as Prometheus spells metric names. */
+    public static final String METRIC_PATTERN = "^[a-zA-Z_:][a-zA-Z0-9_:]{0,199}$";
+
+    public static final String CPU = "cpu";
+    public static final String MEMORY = "memory";
+    public static final String REQUEST_RATE = "request_rate";
+    public static final String ERROR_RATE = "error_rate";
+    public static final String LATENCY_P99 = "latency_p99";
+    public static final String LATENCY_P50 = "latency_p50";
+    public static final String LATENCY_AVG = "latency_avg";
+    public static final String CPU_UTILIZATION = "cpu_utilization";
+    public static final String MEMORY_UTILIZATION = "memory_utilization";
+
+    private static final Map<String, String> UNITS = units();
+
+    private CuratedMetricNames() {}
+
+    private static Map<String, String> units() {
+        Map<String, String> m = new LinkedHashMap<>();
+        m.put(CPU, "cores");
+        m.put(MEMORY, "bytes");
+        m.put(REQUEST_RATE, "requests/s");
+        m.put(ERROR_RATE, "ratio");
+        m.put(LATENCY_P99, "seconds");
+        m.put(LATENCY_P50, "seconds");
+        m.put(LATENCY_AVG, "seconds");
+        m.put(CPU_UTILIZATION, "ratio");
+        m.put(MEMORY_UTILIZATION, "ratio");
+        return java.util.Collections.unmodifiableMap(m);
+    }
+
+    /** Every curated name, in a stable order. */
+    public static List<String> names() {
+        return List.copyOf(UNITS.keySet());
+    }
+
+    /** Whether {@code metric} is a curated name. */
+    public static boolean curated(String metric) {
+        return UNITS.containsKey(metric);
+    }
+
+    /** The unit a curated metric answers in; empty for raw metric names (their unit is the backend's). */
+    public static Optional<String> unit(String metric) {
+        return Optional.ofNullable(UNITS.get(metric));
+    }
+
+    /**
+     * The smallest absolute change (in the metric's unit) worth calling an anomaly: an error rate
+     * that is usually exactly 0 would otherwise alarm on one stray failed request, and a p99 of 2 ms
+     * on a 1 ms jitter. 0 (no floor) for everything else.
+     */
+    public static double minimumChange(String metric) {
+        return switch (metric) {
+            case ERROR_RATE -> 0.005;
+            case LATENCY_P99, LATENCY_P50, LATENCY_AVG -> 0.010;
+            default -> 0;
+        };
+    }
+
+    /** The schema of a {@code metric} argument. */
+    public static JsonObject schema(String description) {
+        JsonArrayBuilder examples = Jsonp.array();
+        UNITS.keySet().forEach(examples::add);
+        return Jsonp.object().add("type", "string").add("pattern", METRIC_PATTERN).add("examples", examples)
+                .add("description", description + " Curated names (any connector's metrics source understands them): cpu "
+                        + "(cores), memory (bytes), request_rate (requests/s), error_rate (share of 5xx, 0..1), latency_p99, "
+                        + "latency_p50, latency_avg (seconds), cpu_utilization and memory_utilization (share of the "
+                        + "containers' limits, 0..1). Any other value is a plain metric name the backend stores (for example "
+                        + "http_requests_total); query language is not accepted.")
+                .build();
+    }
+}

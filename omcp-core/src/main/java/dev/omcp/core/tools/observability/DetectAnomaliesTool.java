@@ -1,0 +1,356 @@
+package dev.omcp.core.tools.observability;
+
+import dev.omcp.core.analysis.anomaly.AnomalyDetector;
+import dev.omcp.core.analysis.anomaly.AnomalyFinding;
+import dev.omcp.core.analysis.anomaly.Sensitivity;
+import dev.omcp.core.analysis.rootcause.AnomalousService;
+import dev.omcp.core.analysis.rootcause.RootCauseRanker;
+import dev.omcp.core.analysis.rootcause.RootCauseRanking;
+import dev.omcp.core.analysis.topology.TopologyGraph;
+import dev.omcp.core.sources.Bound;
+import dev.omcp.ports.tools.ToolAnnotations;
+import dev.omcp.ports.tools.ToolCall;
+import dev.omcp.ports.tools.ToolDefinition;
+import dev.omcp.ports.tools.ToolResult;
+import dev.omcp.sdk.connector.MetricsCapability;
+import dev.omcp.sdk.connector.ServiceListingCapability;
+import dev.omcp.sdk.connector.TopologyCapability;
+import dev.omcp.sdk.json.Jsonp;
+import dev.omcp.sdk.query.ServiceInfo;
+import dev.omcp.sdk.query.Topology;
+import jakarta.json.JsonArrayBuilder;
+import jakarta.json.JsonObject;
+import jakarta.json.JsonObjectBuilder;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.TreeSet;
+import java.util.concurrent.CompletableFuture;
+
+/**
+ * {@code detect_anomalies}: which services deviate from their own recent past, and which of them is
+ * the likely root cause. Every (service, metric, source) query runs in one parallel batch, the
+ * topology is fetched alongside it, the detector judges every series, and {@link RootCauseRanker}
+ * ranks the anomalous services by dependents in the merged topology, onset and severity.
+ */
+public final class DetectAnomaliesTool extends ObservabilityTool {
+    static final String NAME = "detect_anomalies";
+    static final List<String> DEFAULT_METRICS = List.of(CuratedMetricNames.LATENCY_P99, CuratedMetricNames.ERROR_RATE,
+            CuratedMetricNames.REQUEST_RATE, CuratedMetricNames.CPU, CuratedMetricNames.MEMORY);
+    static final int DEFAULT_MAX_SERVICES = 25;
+    static final int MAX_SERVICES = 100;
+    /** Anomalies listed at most (strongest first); the ranking covers every anomalous service. */
+    static final int MAX_LISTED_ANOMALIES = 50;
+    static final int MAX_LISTED_INSUFFICIENT = 10;
+
+    private static final ToolDefinition DEFINITION = new ToolDefinition(
+            NAME,
+            "Detect anomalies",
+            "Finds services whose metrics deviate from their own recent past and ranks the likely root cause. For one "
+                    + "service, or every service the metrics sources list, it reads each metric over the window and the hour "
+                    + "(or four windows) before it from every metrics source at once, and judges each series with robust "
+                    + "statistics (median/MAD z-scores with a dwell rule, so one spike is not an incident, and a slow-ramp test "
+                    + "for latency, errors and saturation). Anomalous services are ranked by how many other anomalous services "
+                    + "depend on them in the topology (when a topology source such as kubernetes answers), by who deviated "
+                    + "first, and by severity. Use it when something is wrong and you do not know where. Next: "
+                    + "get_service_health or query_metrics on the top-ranked service, query_logs for its errors, "
+                    + "get_blast_radius for what it affects.",
+            Schemas.object()
+                    .property("service", Schemas.service("Only this service (as list_services names it); default: every service "
+                            + "the metrics sources list, up to maxServices."))
+                    .property("metrics", Jsonp.object().add("type", "array").add("items", CuratedMetricNames.schema("A metric to judge."))
+                            .add("minItems", 1).add("maxItems", 8).add("uniqueItems", true)
+                            .add("default", OutputFields.names(DEFAULT_METRICS))
+                            .add("description", "The metrics to judge; default latency_p99, error_rate, request_rate, cpu, memory.")
+                            .build())
+                    .property("window", Schemas.duration("The recent stretch to judge (2m to 1d); the baseline is the hour (or four "
+                            + "windows) before it.", "15m"))
+                    .property("sensitivity", Schemas.enumOf("How readily a deviation counts: low (about 5 sigma held for 5 "
+                            + "points), medium (3.5 sigma for 3 points), high (3 sigma for 2 points).",
+                            List.of("low", "medium", "high"), AnomalyDetector.DEFAULT_SENSITIVITY.wireName()))
+                    .property("maxServices", Schemas.integer("Without service: the most services to analyse, in name order.", 1,
+                            MAX_SERVICES, DEFAULT_MAX_SERVICES))
+                    .property("source", Schemas.source("Only ask this metrics source (a name from list_sources)."))
+                    .build(),
+            Optional.of(Schemas.output(Schemas.outputBase()
+                    .add("window", OutputFields.type("string"))
+                    .add("sensitivity", OutputFields.type("string"))
+                    .add("from", OutputFields.type("string"))
+                    .add("to", OutputFields.type("string"))
+                    .add("services", OutputFields.type("object").add("description", "How many services were analysed, how many "
+                            + "exist, and whether the list was capped."))
+                    .add("summary", OutputFields.type("object").add("description", "Series judged: anomalous, normal, insufficient data."))
+                    .add("anomalies", OutputFields.type("array").add("description", "Anomalous series, strongest first: service, "
+                            + "metric, source, labels, score (robust sigmas), direction, kind, onset, baseline, current, note."))
+                    .add("insufficientData", OutputFields.type("array"))
+                    .add("rootCauses", OutputFields.type("array").add("description", "Anomalous services, most likely root cause "
+                            + "first, with the factors and an explanation."))
+                    .add("topologyUsed", OutputFields.type("boolean"))
+                    .add("notInTopology", OutputFields.type("array"))
+                    .add("rankingNote", OutputFields.type("string"))
+                    .add("topologySources", OutputFields.type("array"))
+                    .add("history", OutputFields.type("object")),
+                    List.of("window", "sensitivity", "services", "summary", "anomalies", "rootCauses", "topologyUsed", "sources",
+                            "partial"))),
+            ToolAnnotations.readOnlyQuery());
+
+    private final Toolkit toolkit;
+    private final RootCauseRanker ranker = new RootCauseRanker();
+
+    public DetectAnomaliesTool(Toolkit toolkit) {
+        this.toolkit = toolkit;
+    }
+
+    @Override
+    public ToolDefinition definition() {
+        return DEFINITION;
+    }
+
+    @Override
+    protected ToolResult run(ToolCall call, Arguments args) {
+        Optional<String> onlyService = args.optionalString("service");
+        Optional<String> onlySource = args.optionalString("source");
+        List<String> metrics = args.strings("metrics").isEmpty() ? DEFAULT_METRICS : args.strings("metrics");
+        Sensitivity sensitivity = Sensitivity.parse(args.string("sensitivity", AnomalyDetector.DEFAULT_SENSITIVITY.wireName()));
+        int maxServices = args.integer("maxServices", DEFAULT_MAX_SERVICES);
+        // whole seconds: backends align to them, and answers read better
+        Instant now = toolkit.clock().instant().truncatedTo(ChronoUnit.SECONDS);
+        AnalysisWindow window = AnalysisWindow.ending(now, args.duration("window", "15m"), "window");
+
+        List<Bound<MetricsCapability>> metricSources = toolkit.sources().with(MetricsCapability.class, call.principal(),
+                onlySource.map(Set::of));
+        // the topology is needed only for the ranking, but fetching it alongside the metrics costs no extra wait
+        List<Bound<TopologyCapability>> topologySources = toolkit.sources().with(TopologyCapability.class, call.principal());
+        CompletableFuture<Gathered<Topology>> topology = new CompletableFuture<>();
+        Thread.ofVirtual().name("detect-anomalies-topology").start(() -> {
+            try {
+                topology.complete(Gathered.from(toolkit, topologySources, t -> t.topology("")));
+            } catch (RuntimeException e) {
+                topology.completeExceptionally(e);
+            }
+        });
+
+        ServiceList services = onlyService.map(s -> new ServiceList(List.of(s), 1, Optional.empty()))
+                .orElseGet(() -> listServices(call, metricSources, maxServices));
+        List<MetricBatch.Request> requests = new ArrayList<>();
+        for (String service : services.analysed()) {
+            metrics.forEach(metric -> requests.add(new MetricBatch.Request(service, metric)));
+        }
+        MetricBatch batch = MetricBatch.fetch(toolkit, metricSources, requests,
+                new MetricBatch.Shape(window.range(), window.step(), List.of(), Map.of()));
+        AnomalyScan.Verdicts verdicts = AnomalyScan.judge(batch, window, sensitivity);
+        Gathered<Topology> topologies = topology.join();
+        Optional<TopologyGraph> graph = merged(topologies);
+        RootCauseRanking ranking = ranker.rank(anomalousServices(verdicts.verdicts()), graph);
+        int recorded = AnomalyScan.record(toolkit.history(), verdicts.verdicts(), call.principal().tenant(), now);
+
+        JsonObjectBuilder result = Jsonp.object()
+                .add("window", Durations.format(window.window()))
+                .add("sensitivity", sensitivity.wireName())
+                .add("from", window.range().start().toString())
+                .add("to", window.range().end().toString())
+                .add("services", Jsonp.object().add("analysed", services.analysed().size()).add("total", services.total())
+                        .add("capped", services.analysed().size() < services.total()))
+                .add("metrics", OutputFields.names(metrics));
+        Counts counts = writeVerdicts(result, verdicts);
+        JsonObject rankingJson = ranking.toJson();
+        result.add("rootCauses", rankingJson.getJsonArray("rootCauses"))
+                .add("topologyUsed", rankingJson.getBoolean("topologyUsed"))
+                .add("notInTopology", rankingJson.getJsonArray("notInTopology"))
+                .add("rankingNote", rankingNote(ranking, topologies))
+                .add("topologySources", OutputFields.names(topologies.answers().stream().map(Gathered.Answer::source).toList()))
+                .add("history", ServiceHealthTool.history(toolkit.history(), recorded));
+        writeSources(result, batch, services.listing(), topologies);
+        result.add("note", note(batch, services, counts, ranking, window, sensitivity, onlySource, verdicts.seriesSkipped()));
+        return ToolResult.structured(result.build());
+    }
+
+    /** The services analysed, how many there were, and the listing that found them (absent when the caller named one). */
+    private record ServiceList(List<String> analysed, int total, Optional<Gathered<List<ServiceInfo>>> listing) {}
+
+    /** Every service the metrics sources list, in name order, capped. */
+    private ServiceList listServices(ToolCall call, List<Bound<MetricsCapability>> metricSources, int max) {
+        Set<String> metricSourceNames = new LinkedHashSet<>();
+        metricSources.forEach(b -> metricSourceNames.add(b.source()));
+        List<Bound<ServiceListingCapability>> listing = toolkit.sources().with(ServiceListingCapability.class, call.principal(),
+                Optional.of(metricSourceNames));
+        Gathered<List<ServiceInfo>> gathered = Gathered.from(toolkit, listing, ServiceListingCapability::listServices);
+        TreeSet<String> names = new TreeSet<>();
+        gathered.answers().forEach(a -> a.value().forEach(s -> names.add(s.name())));
+        List<String> all = new ArrayList<>(names);
+        return new ServiceList(all.subList(0, Math.min(max, all.size())), all.size(), Optional.of(gathered));
+    }
+
+    private static Optional<TopologyGraph> merged(Gathered<Topology> topologies) {
+        if (topologies.answers().isEmpty()) {
+            return Optional.empty();
+        }
+        Map<String, Topology> bySource = new TreeMap<>();
+        topologies.answers().forEach(a -> bySource.put(a.source(), a.value()));
+        return Optional.of(TopologyGraph.merge(bySource));
+    }
+
+    /** One entry per anomalous service: its earliest onset, strongest score and anomalous metrics. */
+    static List<AnomalousService> anomalousServices(List<AnomalyScan.Verdict> verdicts) {
+        Map<String, AnomalousService> byService = new LinkedHashMap<>();
+        for (AnomalyScan.Verdict v : verdicts) {
+            AnomalyFinding f = v.finding();
+            if (!f.anomalous() || !(f.score() > 0)) {
+                continue;
+            }
+            AnomalousService one = new AnomalousService(v.service(), f.onset().orElseThrow(), f.score(), List.of(v.metric()));
+            byService.merge(v.service(), one, (a, b) -> {
+                List<String> signals = new ArrayList<>(a.signals());
+                b.signals().stream().filter(s -> !signals.contains(s)).forEach(signals::add);
+                return new AnomalousService(a.service(), a.onset().isBefore(b.onset()) ? a.onset() : b.onset(),
+                        Math.max(a.severity(), b.severity()), signals);
+            });
+        }
+        return List.copyOf(byService.values());
+    }
+
+    private record Counts(int series, int anomalous, int normal, int insufficient) {}
+
+    private static Counts writeVerdicts(JsonObjectBuilder result, AnomalyScan.Verdicts verdicts) {
+        List<AnomalyScan.Verdict> anomalous = new ArrayList<>();
+        List<AnomalyScan.Verdict> insufficient = new ArrayList<>();
+        int normal = 0;
+        for (AnomalyScan.Verdict v : verdicts.verdicts()) {
+            switch (v.finding().status()) {
+                case ANOMALOUS -> anomalous.add(v);
+                case INSUFFICIENT_DATA -> insufficient.add(v);
+                case NORMAL -> normal++;
+            }
+        }
+        anomalous.sort(Comparator.comparingDouble((AnomalyScan.Verdict v) -> -v.finding().score()));
+        JsonArrayBuilder listed = Jsonp.array();
+        for (AnomalyScan.Verdict v : anomalous.subList(0, Math.min(MAX_LISTED_ANOMALIES, anomalous.size()))) {
+            AnomalyFinding f = v.finding();
+            JsonObjectBuilder entry = Jsonp.object().add("service", v.service()).add("metric", v.metric()).add("source", v.source())
+                    .add("labels", SeriesSummary.labels(f.labels())).add("score", Figures.round(f.score()))
+                    .add("direction", f.direction().wireName());
+            f.kind().ifPresent(k -> entry.add("kind", k.wireName()));
+            f.onset().ifPresent(o -> entry.add("onset", o.toString()));
+            f.evidence().ifPresent(e -> {
+                if (Double.isFinite(e.baselineMedian())) {
+                    entry.add("baseline", Figures.round(e.baselineMedian()));
+                }
+                if (Double.isFinite(e.windowMedian())) {
+                    entry.add("current", Figures.round(e.windowMedian()));
+                }
+            });
+            CuratedMetricNames.unit(v.metric()).ifPresent(u -> entry.add("unit", u));
+            listed.add(entry.add("note", f.note()));
+        }
+        JsonArrayBuilder lacking = Jsonp.array();
+        for (AnomalyScan.Verdict v : insufficient.subList(0, Math.min(MAX_LISTED_INSUFFICIENT, insufficient.size()))) {
+            lacking.add(Jsonp.object().add("service", v.service()).add("metric", v.metric()).add("source", v.source())
+                    .add("note", v.finding().note()));
+        }
+        Counts counts = new Counts(verdicts.verdicts().size(), anomalous.size(), normal, insufficient.size());
+        result.add("summary", Jsonp.object().add("series", counts.series()).add("anomalous", counts.anomalous())
+                        .add("normal", counts.normal()).add("insufficientData", counts.insufficient())
+                        .add("anomalousServices", anomalous.stream().map(AnomalyScan.Verdict::service).distinct().count()))
+                .add("anomalies", listed)
+                .add("insufficientData", lacking);
+        return counts;
+    }
+
+    private static String rankingNote(RootCauseRanking ranking, Gathered<Topology> topologies) {
+        if (topologies.noSource()) {
+            return ranking.note() + "; no topology source is configured (a kubernetes source provides one)";
+        }
+        if (topologies.answers().isEmpty()) {
+            return ranking.note() + "; every topology source failed (see failedSources)";
+        }
+        boolean related = ranking.ranking().stream().anyMatch(c -> !c.dependents().isEmpty());
+        if (ranking.topologyUsed() && !related) {
+            return ranking.note() + "; the topology relates none of the anomalous services to another (no CALLS or DEPENDS_ON "
+                    + "path between them, for example without a service-mesh or traces topology), so onset and severity decided";
+        }
+        return ranking.note();
+    }
+
+    /** {@code sources}, {@code partial} and {@code failedSources} over the metric queries, the service listing and the topology. */
+    private static void writeSources(JsonObjectBuilder result, MetricBatch batch, Optional<Gathered<List<ServiceInfo>>> listing,
+            Gathered<Topology> topologies) {
+        Set<String> answered = new LinkedHashSet<>(batch.answeringSources());
+        listing.ifPresent(l -> l.answers().forEach(a -> answered.add(a.source())));
+        topologies.answers().forEach(a -> answered.add(a.source()));
+        JsonArrayBuilder failed = Jsonp.array();
+        boolean anyFailed = batch.partial();
+        batch.failureEntries().forEach(failed::add);
+        if (listing.isPresent()) {
+            for (Gathered.Failure f : listing.get().failures()) {
+                failed.add(failure(f, "listing services"));
+                anyFailed = true;
+            }
+        }
+        for (Gathered.Failure f : topologies.failures()) {
+            failed.add(failure(f, "reading the topology"));
+            anyFailed = true;
+        }
+        result.add("sources", OutputFields.names(List.copyOf(answered))).add("partial", anyFailed);
+        if (anyFailed) {
+            result.add("failedSources", failed);
+        }
+    }
+
+    private static JsonObject failure(Gathered.Failure f, String during) {
+        return Jsonp.object().add("source", f.source()).add("kind", f.kind().name().toLowerCase(Locale.ROOT)).add("error", f.message())
+                .add("during", during).build();
+    }
+
+    private static String note(MetricBatch batch, ServiceList services, Counts counts, RootCauseRanking ranking, AnalysisWindow window,
+            Sensitivity sensitivity, Optional<String> onlySource, int skipped) {
+        List<String> parts = new ArrayList<>();
+        if (batch.noSource()) {
+            parts.add(onlySource.isPresent()
+                    ? "Source '" + onlySource.get() + "' does not exist, is not connected, or cannot answer metric queries; call list_sources."
+                    : "No connected source can answer metric queries: an operator adds a prometheus source (PROMETHEUS_URL or the "
+                            + "sources file). Nothing was judged.");
+        } else if (services.analysed().isEmpty()) {
+            parts.add("The metrics sources list no services; pass service to judge one by name.");
+        } else if (!batch.requests().isEmpty() && batch.answers().isEmpty()) {
+            parts.add("Every metrics query failed (see failedSources); nothing was judged rather than guessed.");
+        } else if (batch.answers().stream().allMatch(a -> a.result().resolvedLabel().isEmpty())) {
+            parts.add("No metrics source knows " + (services.analysed().size() == 1 ? "a service named '" + services.analysed().getFirst()
+                    + "'" : "these services") + " (none of its service labels has the value); call list_services for the exact names.");
+        } else if (counts.series() == 0) {
+            parts.add("The metrics sources know the service" + (services.analysed().size() == 1 ? "" : "s")
+                    + " but hold none of the metrics asked in the last " + Durations.format(window.window())
+                    + " and its baseline; nothing was judged.");
+        } else if (counts.anomalous() == 0) {
+            parts.add(String.format(Locale.ROOT, "No anomaly at sensitivity %s in the last %s across %d service%s (%d series judged).",
+                    sensitivity.wireName(), Durations.format(window.window()), services.analysed().size(),
+                    services.analysed().size() == 1 ? "" : "s", counts.series()));
+        } else {
+            String top = ranking.ranking().getFirst().service();
+            parts.add(String.format(Locale.ROOT, "%d anomalous series in %d service%s; most likely root cause: %s.", counts.anomalous(),
+                    ranking.ranking().size(), ranking.ranking().size() == 1 ? "" : "s", top));
+        }
+        if (counts.insufficient() > 0) {
+            parts.add(counts.insufficient() + " series had too little data to judge (see insufficientData).");
+        }
+        if (services.analysed().size() < services.total()) {
+            parts.add(services.total() + " services are known; analysed the first " + services.analysed().size()
+                    + " by name. Pass service, or raise maxServices (at most " + MAX_SERVICES + ").");
+        }
+        if (skipped > 0) {
+            parts.add(skipped + " series beyond " + AnomalyScan.MAX_SERIES_PER_QUERY + " per query were not judged.");
+        }
+        if (batch.partial()) {
+            parts.add("Some sources failed (see failedSources): their series were not judged.");
+        }
+        return String.join(" ", parts);
+    }
+}

@@ -1,0 +1,164 @@
+package dev.omcp.core.tools.observability;
+
+import dev.omcp.core.analysis.health.HealthSignal;
+import dev.omcp.core.analysis.health.MissingSignal;
+import dev.omcp.core.analysis.health.SignalAnomaly;
+import dev.omcp.core.analysis.health.SignalReading;
+import dev.omcp.sdk.query.Series;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.OptionalDouble;
+import java.util.Set;
+
+/**
+ * Turns the curated metric series of one service into the inputs of the health evaluator: a
+ * current reading per signal (in the unit its thresholds are written in), the signals that
+ * returned nothing with the reason, and the anomaly verdicts per signal.
+ *
+ * <p>The current value is the median of the last {@value #RECENT_MINUTES} minutes of the window
+ * (the whole window when shorter): one scrape's noise does not flip a status, and a change that
+ * began minutes ago is not averaged away by a long window. The request-rate drop compares that
+ * value with the median of the baseline before the window.
+ */
+final class HealthReadings {
+    static final int RECENT_MINUTES = 5;
+
+    /** What the evaluator needs. */
+    record Inputs(List<SignalReading> readings, List<MissingSignal> missing, List<SignalAnomaly> anomalies) {
+        Inputs {
+            readings = List.copyOf(readings);
+            missing = List.copyOf(missing);
+            anomalies = List.copyOf(anomalies);
+        }
+    }
+
+    private HealthReadings() {}
+
+    /** The curated metric a health signal is read from. */
+    static String metricOf(HealthSignal signal) {
+        return switch (signal) {
+            case ERROR_RATE -> CuratedMetricNames.ERROR_RATE;
+            case LATENCY_P99 -> CuratedMetricNames.LATENCY_P99;
+            case CPU -> CuratedMetricNames.CPU_UTILIZATION;
+            case MEMORY -> CuratedMetricNames.MEMORY_UTILIZATION;
+            case REQUEST_RATE_DROP -> CuratedMetricNames.REQUEST_RATE;
+        };
+    }
+
+    /** Converts the metric's unit into the signal's: latency comes in seconds, its thresholds are in milliseconds. */
+    private static double toSignalUnit(HealthSignal signal, double value) {
+        return signal == HealthSignal.LATENCY_P99 ? value * 1000 : value;
+    }
+
+    static Inputs from(String service, List<HealthSignal> signals, MetricBatch batch, List<AnomalyScan.Verdict> verdicts,
+            AnalysisWindow window) {
+        List<SignalReading> readings = new ArrayList<>();
+        List<MissingSignal> missing = new ArrayList<>();
+        List<SignalAnomaly> anomalies = new ArrayList<>();
+        long windowStart = window.windowStart().toEpochMilli();
+        Duration recent = window.window().compareTo(Duration.ofMinutes(RECENT_MINUTES)) < 0 ? window.window()
+                : Duration.ofMinutes(RECENT_MINUTES);
+        long recentStart = window.range().end().toEpochMilli() - recent.toMillis();
+        for (HealthSignal signal : signals) {
+            String metric = metricOf(signal);
+            MetricBatch.Request request = new MetricBatch.Request(service, metric);
+            int before = readings.size();
+            boolean resolved = false;
+            boolean anySeries = false;
+            Set<String> problems = new LinkedHashSet<>();
+            for (MetricBatch.Answer answer : batch.answersTo(request)) {
+                resolved |= !answer.result().resolvedLabel().isEmpty();
+                for (Series series : answer.result().series()) {
+                    anySeries = true;
+                    OptionalDouble current = median(series, recentStart, Long.MAX_VALUE);
+                    if (current.isEmpty()) {
+                        problems.add(onlyInfinite(series, recentStart)
+                                ? answer.source() + " reports " + metric + " as +Inf in the last " + Durations.format(recent)
+                                        + ": above the largest histogram bucket, so too high to measure"
+                                : answer.source() + " has no " + metric + " value in the last " + Durations.format(recent));
+                        continue;
+                    }
+                    double value = toSignalUnit(signal, current.getAsDouble());
+                    if (value < 0) {
+                        problems.add(answer.source() + " returned a negative " + metric + " (" + value + ")");
+                        continue;
+                    }
+                    if (signal == HealthSignal.REQUEST_RATE_DROP) {
+                        OptionalDouble usual = median(series, Long.MIN_VALUE, windowStart);
+                        if (usual.isEmpty() || usual.getAsDouble() <= 0) {
+                            problems.add(answer.source() + " has no traffic in the baseline before the window to compare with");
+                            continue;
+                        }
+                        readings.add(SignalReading.requestRate(value, usual.getAsDouble(), answer.source()));
+                    } else {
+                        readings.add(SignalReading.of(signal, value, answer.source()));
+                    }
+                }
+            }
+            for (MetricBatch.Failure f : batch.failuresOf(request)) {
+                problems.add(f.source() + " failed (" + f.kind().name().toLowerCase(Locale.ROOT) + "): " + f.message());
+            }
+            if (readings.size() == before) {
+                if (!anySeries && problems.isEmpty()) {
+                    problems.add(resolved ? noSeries(signal, service, metric)
+                            : "no metrics source knows '" + service + "'");
+                }
+                missing.add(new MissingSignal(signal, String.join("; ", problems)));
+            }
+            for (AnomalyScan.Verdict v : verdicts) {
+                if (v.service().equals(service) && v.metric().equals(metric)) {
+                    anomalies.add(new SignalAnomaly(signal, v.finding()));
+                }
+            }
+        }
+        return new Inputs(readings, missing, anomalies);
+    }
+
+    private static String noSeries(HealthSignal signal, String service, String metric) {
+        String why = switch (signal) {
+            case CPU, MEMORY -> ": it needs the containers' limits (cAdvisor container_spec_* or kube-state-metrics "
+                    + "kube_pod_container_resource_limits for containers named like the service), or a '" + metric
+                    + "' template in the source's metrics: settings";
+            case LATENCY_P99 -> ": the service exports no request-duration histogram the curated metric knows";
+            default -> ": the service exports no HTTP request counter the curated metric knows";
+        };
+        return "no source returned " + metric + " for '" + service + "'" + why;
+    }
+
+    /** Whether the series has values since {@code from} and all are +Inf (histogram_quantile beyond the last bucket). */
+    private static boolean onlyInfinite(Series series, long from) {
+        boolean any = false;
+        for (int i = 0; i < series.size(); i++) {
+            if (series.timeAt(i) >= from) {
+                double v = series.valueAt(i);
+                if (v != Double.POSITIVE_INFINITY && !Double.isNaN(v)) {
+                    return false;
+                }
+                any |= v == Double.POSITIVE_INFINITY;
+            }
+        }
+        return any;
+    }
+
+    /** The median of the finite values with {@code from <= t < to}. */
+    static OptionalDouble median(Series series, long from, long to) {
+        double[] values = new double[series.size()];
+        int n = 0;
+        for (int i = 0; i < series.size(); i++) {
+            long t = series.timeAt(i);
+            double v = series.valueAt(i);
+            if (t >= from && t < to && Double.isFinite(v)) {
+                values[n++] = v;
+            }
+        }
+        if (n == 0) {
+            return OptionalDouble.empty();
+        }
+        Arrays.sort(values, 0, n);
+        return OptionalDouble.of(n % 2 == 1 ? values[n / 2] : (values[n / 2 - 1] + values[n / 2]) / 2);
+    }
+}

@@ -1,0 +1,174 @@
+package dev.omcp.core.tools.observability;
+
+import dev.omcp.core.sources.Bound;
+import dev.omcp.core.sources.FanOut;
+import dev.omcp.sdk.connector.ConnectorException;
+import dev.omcp.sdk.connector.MetricsCapability;
+import dev.omcp.sdk.json.Jsonp;
+import dev.omcp.sdk.query.MetricQuery;
+import dev.omcp.sdk.query.MetricResult;
+import dev.omcp.sdk.query.TimeRange;
+import jakarta.json.JsonArrayBuilder;
+import jakarta.json.JsonObject;
+import jakarta.json.JsonObjectBuilder;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
+
+/**
+ * Metric series of one or more services, fetched from every metrics source in <em>one</em> parallel
+ * batch: every (service, metric, source) query runs at once on its own virtual thread, so a call
+ * asking five signals of ten services takes about as long as the slowest single backend request,
+ * not the sum. Failures are kept per query; the common output members aggregate them per source.
+ */
+public final class MetricBatch {
+    /** One metric of one service. */
+    public record Request(String service, String metric) {
+        public Request {
+            Objects.requireNonNull(service, "service");
+            Objects.requireNonNull(metric, "metric");
+        }
+    }
+
+    /** What the query shape is, besides service and metric. */
+    public record Shape(TimeRange range, Duration step, List<String> groupBy, Map<String, String> labels) {
+        public Shape {
+            Objects.requireNonNull(range, "range");
+            Objects.requireNonNull(step, "step");
+            groupBy = List.copyOf(groupBy);
+            labels = Map.copyOf(labels);
+        }
+    }
+
+    /** One source's answer to one request. */
+    public record Answer(Request request, String source, MetricResult result) {}
+
+    /** One source's failure on one request; {@code message} is safe to show. */
+    public record Failure(Request request, String source, ConnectorException.Kind kind, String message) {}
+
+    /** The connector and the query it is to run, so one fan-out covers every pair. */
+    private record Pending(MetricsCapability metrics, MetricQuery query) {}
+
+    private final List<Request> requests;
+    private final int sourceCount;
+    private final List<Answer> answers;
+    private final List<Failure> failures;
+
+    private MetricBatch(List<Request> requests, int sourceCount, List<Answer> answers, List<Failure> failures) {
+        this.requests = List.copyOf(requests);
+        this.sourceCount = sourceCount;
+        this.answers = List.copyOf(answers);
+        this.failures = List.copyOf(failures);
+    }
+
+    /**
+     * Runs every request against every source within the toolkit's per-source timeout and overall
+     * deadline.
+     */
+    public static MetricBatch fetch(Toolkit toolkit, List<Bound<MetricsCapability>> sources, List<Request> requests, Shape shape) {
+        List<Bound<Pending>> pairs = new ArrayList<>(sources.size() * requests.size());
+        List<Request> requestOf = new ArrayList<>(pairs.size());
+        for (Request request : requests) {
+            MetricQuery query = new MetricQuery(request.service(), request.metric(), shape.range(), shape.step(), shape.groupBy(),
+                    shape.labels());
+            for (Bound<MetricsCapability> source : sources) {
+                pairs.add(new Bound<>(source.source(), source.type(), source.tenant(), new Pending(source.capability(), query),
+                        source.connector()));
+                requestOf.add(request);
+            }
+        }
+        List<FanOut.Outcome<MetricResult>> outcomes = FanOut.call(pairs, p -> p.metrics().queryMetrics(p.query()),
+                toolkit.perSourceTimeout(), toolkit.deadline());
+        List<Answer> answers = new ArrayList<>();
+        List<Failure> failures = new ArrayList<>();
+        for (int i = 0; i < outcomes.size(); i++) {
+            switch (outcomes.get(i)) {
+                case FanOut.Outcome.Answered<MetricResult> a -> answers.add(new Answer(requestOf.get(i), a.source(), a.value()));
+                case FanOut.Outcome.Failed<MetricResult> f -> failures.add(new Failure(requestOf.get(i), f.source(), f.kind(), f.message()));
+            }
+        }
+        return new MetricBatch(requests, sources.size(), answers, failures);
+    }
+
+    public List<Request> requests() {
+        return requests;
+    }
+
+    public List<Answer> answers() {
+        return answers;
+    }
+
+    public List<Failure> failures() {
+        return failures;
+    }
+
+    /** The answers to {@code request}, in source order. */
+    public List<Answer> answersTo(Request request) {
+        return answers.stream().filter(a -> a.request().equals(request)).toList();
+    }
+
+    /** The failures of {@code request}, in source order. */
+    public List<Failure> failuresOf(Request request) {
+        return failures.stream().filter(f -> f.request().equals(request)).toList();
+    }
+
+    /** Whether no metrics source could be asked at all. */
+    public boolean noSource() {
+        return sourceCount == 0;
+    }
+
+    /** Whether some query failed (what succeeded is still there). */
+    public boolean partial() {
+        return !failures.isEmpty();
+    }
+
+    /** The sources that answered at least one query, in order. */
+    public Set<String> answeringSources() {
+        Set<String> names = new LinkedHashSet<>();
+        answers.forEach(a -> names.add(a.source()));
+        return names;
+    }
+
+    /**
+     * Adds {@code sources}, {@code partial} and, when some query failed, {@code failedSources} (see
+     * {@link #failureEntries()}).
+     */
+    public JsonObjectBuilder writeTo(JsonObjectBuilder out) {
+        JsonArrayBuilder sources = Jsonp.array();
+        answeringSources().forEach(sources::add);
+        out.add("sources", sources).add("partial", partial());
+        if (!failures.isEmpty()) {
+            JsonArrayBuilder failed = Jsonp.array();
+            failureEntries().forEach(failed::add);
+            out.add("failedSources", failed);
+        }
+        return out;
+    }
+
+    /**
+     * The failures as {@code failedSources} entries: one per source and kind of failure, with how
+     * many of its queries failed that way and for which metrics, so forty timed-out queries to one
+     * source are one line.
+     */
+    public List<JsonObject> failureEntries() {
+        record Key(String source, ConnectorException.Kind kind, String message) {}
+        Map<Key, List<Failure>> grouped = new LinkedHashMap<>();
+        failures.forEach(f -> grouped.computeIfAbsent(new Key(f.source(), f.kind(), f.message()), k -> new ArrayList<>()).add(f));
+        List<JsonObject> entries = new ArrayList<>();
+        grouped.forEach((key, list) -> {
+            Set<String> metrics = new LinkedHashSet<>();
+            list.forEach(f -> metrics.add(f.request().metric()));
+            JsonArrayBuilder metricNames = Jsonp.array();
+            metrics.forEach(metricNames::add);
+            entries.add(Jsonp.object().add("source", key.source()).add("kind", key.kind().name().toLowerCase(Locale.ROOT))
+                    .add("error", key.message()).add("failedQueries", list.size()).add("metrics", metricNames).build());
+        });
+        return entries;
+    }
+}

@@ -1,0 +1,393 @@
+package dev.omcp.core.tools.observability;
+
+import dev.omcp.core.redaction.Redactor;
+import dev.omcp.core.sources.Bound;
+import dev.omcp.ports.tools.ToolAnnotations;
+import dev.omcp.ports.tools.ToolCall;
+import dev.omcp.ports.tools.ToolDefinition;
+import dev.omcp.ports.tools.ToolResult;
+import dev.omcp.sdk.connector.LogAggregatesCapability;
+import dev.omcp.sdk.connector.LogsCapability;
+import dev.omcp.sdk.json.Jsonp;
+import dev.omcp.sdk.query.LogAggregation;
+import dev.omcp.sdk.query.LogEntry;
+import dev.omcp.sdk.query.LogQuery;
+import dev.omcp.sdk.query.LogResult;
+import dev.omcp.sdk.query.MetricResult;
+import dev.omcp.sdk.query.Series;
+import dev.omcp.sdk.query.TimeRange;
+import jakarta.json.JsonArrayBuilder;
+import jakarta.json.JsonObject;
+import jakarta.json.JsonObjectBuilder;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * {@code query_logs}: log lines of one service, filtered on the backends (line regex, level,
+ * exact-match fields), or aggregates computed there ({@code count_over_time}, {@code sum},
+ * {@code topk}, spec 4.4). Every string of the result is redacted unless {@code OMCP_REDACTION=off}
+ * (spec 5.7), with the count per category.
+ */
+public final class QueryLogsTool extends ObservabilityTool {
+    static final String NAME = "query_logs";
+    static final int DEFAULT_LIMIT = 50;
+    static final int MAX_LIMIT = 500;
+    static final int DEFAULT_K = 5;
+    static final int MAX_K = 50;
+    /** Longer lines are cut: one stack trace should not crowd out forty other lines. */
+    static final int MAX_LINE_CHARS = 2000;
+    static final int AGGREGATE_POINTS = 60;
+    static final Duration MIN_DEFAULT_AGGREGATE_STEP = Duration.ofMinutes(1);
+    static final String BYPASS_IGNORED = "bypass_redaction was ignored: skipping redaction needs the RBAC permission "
+            + "redaction:bypass and a credential listed in OMCP_KEY_BYPASS_REDACTION (spec 5.7), and this gateway does not grant "
+            + "either gate yet, so the output stays redacted.";
+
+    private static final ToolDefinition DEFINITION = new ToolDefinition(
+            NAME,
+            "Query logs",
+            "Searches the logs of one service in every logs source (Loki), filtered on the backend: `filter` is a regular "
+                    + "expression lines must match (RE2 syntax), `level` a log level (error, warn...), `labels` exact values of "
+                    + "fields the backend extracts (for example {\"status\": \"500\"}). Returns the newest lines first (at most "
+                    + "`limit`, default " + DEFAULT_LIMIT + ", max " + MAX_LIMIT + ") with their streams' labels. To count instead "
+                    + "of reading, set `aggregate`: count_over_time (lines per step), sum (lines per step grouped `by` labels) or "
+                    + "topk (the `k` groups of `by` with most lines); numbers come back instead of lines. Personal data and "
+                    + "secrets (emails, IPs, tokens, keys, card numbers) are redacted with a count per category. Use it after "
+                    + "get_service_health or detect_anomalies pointed at a service, to see its errors; start with "
+                    + "aggregate=topk by a field to find the dominant error, then read a few lines.",
+            Schemas.object()
+                    .required("service", Schemas.service("The service, as list_services names it (may contain slashes)."))
+                    .property("duration", Schemas.duration("How far back from now to search.", "15m"))
+                    .property("filter", Schemas.string("A regular expression (RE2 syntax: no lookaround or backreferences) lines "
+                            + "must match, for example \"timeout|deadline\".", LineFilter.MAX_LENGTH))
+                    .property("level", Jsonp.object().add("type", "string").add("pattern", "^[A-Za-z]{1,16}$")
+                            .add("examples", Jsonp.array().add("error").add("warn").add("info"))
+                            .add("description", "Only lines of this level (matched case-insensitively on the level field).").build())
+                    .property("labels", Schemas.labels("Exact-match filters on stream labels or fields the backend extracts from "
+                            + "the lines, for example {\"pod\": \"api-1\"}."))
+                    .property("limit", Schemas.integer("The most lines to return, newest first (ignored by aggregates).", 1, MAX_LIMIT,
+                            DEFAULT_LIMIT))
+                    .property("aggregate", Schemas.enumOf("Count instead of returning lines, computed by the backend.",
+                            List.of("count_over_time", "sum", "topk"), null))
+                    .property("by", Schemas.labelNames("aggregate sum / topk: the labels or fields to group by, for example "
+                            + "[\"pod\"]; topk needs at least one.", 8))
+                    .property("k", Jsonp.object().add("type", "integer").add("minimum", 1).add("maximum", MAX_K)
+                            .add("description", "aggregate topk: how many groups to keep (default " + DEFAULT_K + ").").build())
+                    .property("step", OutputFields.optionalDuration("aggregate count_over_time / sum: the width of each count "
+                            + "(default: the window / 60, at least 1m)."))
+                    .property("bypass_redaction", Schemas.bool("Ask for unredacted output. Honoured only when the caller holds the "
+                            + "redaction:bypass permission and its credential is listed in OMCP_KEY_BYPASS_REDACTION (spec 5.7).", false))
+                    .property("source", Schemas.source("Only ask this logs source (a name from list_sources)."))
+                    .build(),
+            Optional.of(Schemas.output(Schemas.outputBase()
+                    .add("service", OutputFields.type("string"))
+                    .add("duration", OutputFields.type("string"))
+                    .add("from", OutputFields.type("string"))
+                    .add("to", OutputFields.type("string"))
+                    .add("lines", OutputFields.type("array").add("description", "Newest first: time, stream (index into streams), line."))
+                    .add("streams", OutputFields.type("array").add("description", "The label sets of the lines' streams, with their source."))
+                    .add("returned", OutputFields.type("integer"))
+                    .add("truncated", OutputFields.type("boolean").add("description", "More lines matched than were returned."))
+                    .add("aggregate", OutputFields.type("object"))
+                    .add("series", OutputFields.type("array").add("description", "count_over_time / sum: per group the counts per step, "
+                            + "their total and statistics."))
+                    .add("groups", OutputFields.type("array").add("description", "topk: the groups with most lines, most first."))
+                    .add("resolvedQueries", OutputFields.type("array").add("description", "The backend query each source ran (LogQL)."))
+                    .add("redaction", OutputFields.type("object").add("description", "Whether output was redacted and how many matches "
+                            + "per category.")),
+                    List.of("service", "redaction", "sources", "partial"))),
+            ToolAnnotations.readOnlyQuery());
+
+    private final Toolkit toolkit;
+
+    public QueryLogsTool(Toolkit toolkit) {
+        this.toolkit = toolkit;
+    }
+
+    @Override
+    public ToolDefinition definition() {
+        return DEFINITION;
+    }
+
+    @Override
+    protected ToolResult run(ToolCall call, Arguments args) {
+        String service = args.string("service");
+        Duration duration = args.duration("duration", "15m");
+        Optional<String> filter = args.optionalString("filter").map(f -> LineFilter.check("filter", f));
+        Optional<String> level = args.optionalString("level");
+        Map<String, String> labels = LabelArguments.filters(args, "labels");
+        Optional<String> aggregate = args.optionalString("aggregate");
+        Optional<String> onlySource = args.optionalString("source");
+        checkCombinations(args, aggregate);
+        // whole seconds: backends align to them, and answers read better
+        Instant now = toolkit.clock().instant().truncatedTo(ChronoUnit.SECONDS);
+        TimeRange range = TimeRange.ending(now, duration);
+        JsonObjectBuilder result = Jsonp.object()
+                .add("service", service)
+                .add("duration", Durations.format(duration))
+                .add("from", range.start().toString())
+                .add("to", range.end().toString());
+        LogQuery query = new LogQuery(service, range, filter, level, labels, args.integer("limit", DEFAULT_LIMIT));
+        List<String> notes = new ArrayList<>();
+        if (aggregate.isPresent()) {
+            aggregate(call, args, aggregate.get(), query, onlySource, result, notes);
+        } else {
+            lines(call, query, onlySource, result, notes);
+        }
+        if (!notes.isEmpty()) {
+            result.add("note", String.join(" ", notes));
+        }
+        return ToolResult.structured(redact(result.build(), args.bool("bypass_redaction", false)));
+    }
+
+    /** Arguments that only make sense together are refused apart, so a model learns they were not applied. */
+    private static void checkCombinations(Arguments args, Optional<String> aggregate) {
+        JsonObject raw = args.raw();
+        if (aggregate.isEmpty()) {
+            for (String name : List.of("by", "k", "step")) {
+                if (raw.containsKey(name)) {
+                    throw new InvalidArgumentException(name + " applies only with aggregate (count_over_time, sum or topk)");
+                }
+            }
+            return;
+        }
+        if (raw.containsKey("limit")) {
+            throw new InvalidArgumentException("limit counts lines and does not apply to aggregate " + aggregate.get()
+                    + (aggregate.get().equals("topk") ? "; use k for the number of groups" : ""));
+        }
+        if (raw.containsKey("k") && !aggregate.get().equals("topk")) {
+            throw new InvalidArgumentException("k applies only to aggregate topk");
+        }
+        if (aggregate.get().equals("topk")) {
+            if (args.strings("by").isEmpty()) {
+                throw new InvalidArgumentException("aggregate topk needs by: the labels or fields to rank, for example [\"pod\"]");
+            }
+            if (raw.containsKey("step")) {
+                throw new InvalidArgumentException("step does not apply to aggregate topk, which counts over the whole window");
+            }
+        }
+    }
+
+    private void lines(ToolCall call, LogQuery query, Optional<String> onlySource, JsonObjectBuilder result, List<String> notes) {
+        List<Bound<LogsCapability>> bound = toolkit.sources().with(LogsCapability.class, call.principal(), onlySource.map(Set::of));
+        Gathered<LogResult> gathered = Gathered.from(toolkit, bound, logs -> logs.queryLogs(query));
+        record Line(String source, LogEntry entry) {}
+        List<Line> all = new ArrayList<>();
+        boolean truncated = false;
+        boolean resolvedAnywhere = false;
+        JsonArrayBuilder resolved = Jsonp.array();
+        for (Gathered.Answer<LogResult> answer : gathered.answers()) {
+            LogResult r = answer.value();
+            truncated |= r.truncated();
+            if (!r.resolvedQuery().isEmpty()) {
+                resolvedAnywhere = true;
+                resolved.add(Jsonp.object().add("source", answer.source()).add("query", r.resolvedQuery()));
+            }
+            r.entries().forEach(e -> all.add(new Line(answer.source(), e)));
+        }
+        all.sort(Comparator.comparing((Line l) -> l.entry().timestamp()).reversed().thenComparing(Line::source));
+        truncated |= all.size() > query.limit();
+        List<Line> shown = all.subList(0, Math.min(query.limit(), all.size()));
+        Map<Stream, Integer> streams = new LinkedHashMap<>();
+        JsonArrayBuilder lines = Jsonp.array();
+        int cut = 0;
+        for (Line l : shown) {
+            int stream = streams.computeIfAbsent(new Stream(l.source(), streamLabels(l.entry().labels(), l.entry().line())),
+                    s -> streams.size());
+            String text = l.entry().line();
+            if (text.length() > MAX_LINE_CHARS) {
+                text = text.substring(0, MAX_LINE_CHARS) + "... [" + (text.length() - MAX_LINE_CHARS) + " more characters]";
+                cut++;
+            }
+            lines.add(Jsonp.object().add("time", l.entry().timestamp().toString()).add("stream", stream).add("line", text));
+        }
+        JsonArrayBuilder streamList = Jsonp.array();
+        streams.keySet().forEach(s -> streamList.add(Jsonp.object().add("source", s.source()).add("labels", SeriesSummary.labels(s.labels()))));
+        result.add("lines", lines).add("streams", streamList).add("returned", shown.size()).add("truncated", truncated)
+                .add("resolvedQueries", resolved);
+        gathered.writeTo(result);
+
+        if (gathered.noSource()) {
+            notes.add(onlySource.isPresent()
+                    ? "Source '" + onlySource.get() + "' does not exist, is not connected, or cannot search logs; call list_sources."
+                    : "No connected source can search logs. An operator adds a loki source (LOKI_URL or the sources file); "
+                            + "list_sources shows what exists.");
+        } else if (gathered.answers().isEmpty()) {
+            notes.add("Every logs source failed (see failedSources); no lines are shown rather than a guess.");
+        } else if (!resolvedAnywhere) {
+            notes.add("No logs source knows a service named '" + query.service() + "' (none of its service labels has this value); "
+                    + "call list_services for the exact names.");
+        } else if (shown.isEmpty()) {
+            notes.add("No line matched in the last " + Durations.format(query.range().length()) + describeFilters(query)
+                    + ". Widen the duration or loosen the filters.");
+        } else if (truncated) {
+            notes.add("More lines matched than the " + query.limit() + " returned (newest first). Narrow with filter, level or "
+                    + "labels, or count with aggregate instead of reading.");
+        }
+        if (cut > 0) {
+            notes.add(cut + " line" + (cut == 1 ? " was" : "s were") + " longer than " + MAX_LINE_CHARS + " characters and cut.");
+        }
+        if (gathered.partial() && !gathered.answers().isEmpty()) {
+            notes.add("Some sources failed (see failedSources): their lines are missing.");
+        }
+    }
+
+    private record Stream(String source, Map<String, String> labels) {}
+
+    /**
+     * The labels of a line's stream without those the backend parsed out of the line itself (a
+     * {@code | json} stage turns every field into a label): the line already shows them, and
+     * repeating them would make every line its own stream and double the output. A label counts as
+     * parsed when the line holds its key (as a JSON key or {@code key=}) and its value.
+     */
+    static Map<String, String> streamLabels(Map<String, String> labels, String line) {
+        Map<String, String> out = new java.util.TreeMap<>();
+        labels.forEach((key, value) -> {
+            boolean parsed = !value.isEmpty() && (line.contains("\"" + key + "\"") || line.contains(key + "=")) && line.contains(value);
+            if (!parsed) {
+                out.put(key, value);
+            }
+        });
+        return out;
+    }
+
+    private void aggregate(ToolCall call, Arguments args, String function, LogQuery query, Optional<String> onlySource,
+            JsonObjectBuilder result, List<String> notes) {
+        List<String> by = args.strings("by");
+        int k = args.integer("k", DEFAULT_K);
+        Duration window = query.range().length();
+        Duration step = OutputFields.optionalDuration(args, "step").orElse(defaultAggregateStep(window));
+        if (step.compareTo(window) > 0) {
+            throw new InvalidArgumentException("step " + Durations.format(step) + " is longer than the window "
+                    + Durations.format(window) + "; use a shorter step or a longer duration");
+        }
+        LogAggregation.Function fn = switch (function) {
+            case "count_over_time" -> LogAggregation.Function.COUNT_OVER_TIME;
+            case "sum" -> LogAggregation.Function.SUM;
+            default -> LogAggregation.Function.TOPK;
+        };
+        LogAggregation aggregation = new LogAggregation(query, fn, by, k, step);
+        List<Bound<LogAggregatesCapability>> bound = toolkit.sources().with(LogAggregatesCapability.class, call.principal(),
+                onlySource.map(Set::of));
+        Gathered<MetricResult> gathered = Gathered.from(toolkit, bound, logs -> logs.aggregateLogs(aggregation));
+
+        JsonObjectBuilder echo = Jsonp.object().add("function", function).add("by", OutputFields.names(by));
+        if (fn == LogAggregation.Function.TOPK) {
+            echo.add("k", k);
+        } else {
+            echo.add("step", Durations.format(step));
+        }
+        result.add("aggregate", echo);
+        JsonArrayBuilder resolved = Jsonp.array();
+        boolean resolvedAnywhere = false;
+        int found = 0;
+        if (fn == LogAggregation.Function.TOPK) {
+            record Group(String source, Map<String, String> labels, double lines) {}
+            List<Group> groups = new ArrayList<>();
+            for (Gathered.Answer<MetricResult> answer : gathered.answers()) {
+                if (!answer.value().resolvedLabel().isEmpty()) {
+                    resolvedAnywhere = true;
+                    resolved.add(Jsonp.object().add("source", answer.source()).add("query", answer.value().resolvedSeries()));
+                }
+                for (Series s : answer.value().series()) {
+                    double lines = SeriesSummary.Stats.of(s).last();
+                    if (Double.isFinite(lines)) {
+                        groups.add(new Group(answer.source(), s.labels(), lines));
+                    }
+                }
+            }
+            groups.sort(Comparator.comparingDouble((Group g) -> -g.lines()));
+            JsonArrayBuilder out = Jsonp.array();
+            for (Group g : groups.subList(0, Math.min(k, groups.size()))) {
+                out.add(Jsonp.object().add("source", g.source()).add("labels", SeriesSummary.labels(g.labels()))
+                        .add("lines", Figures.number(g.lines())));
+            }
+            found = groups.size();
+            result.add("groups", out);
+        } else {
+            JsonArrayBuilder out = Jsonp.array();
+            for (Gathered.Answer<MetricResult> answer : gathered.answers()) {
+                if (!answer.value().resolvedLabel().isEmpty()) {
+                    resolvedAnywhere = true;
+                    resolved.add(Jsonp.object().add("source", answer.source()).add("query", answer.value().resolvedSeries()));
+                }
+                for (Series s : answer.value().series()) {
+                    out.add(SeriesSummary.of(s, AGGREGATE_POINTS, true).add("source", answer.source()));
+                    found++;
+                }
+            }
+            result.add("series", out);
+        }
+        result.add("resolvedQueries", resolved);
+        gathered.writeTo(result);
+
+        if (gathered.noSource()) {
+            List<Bound<LogsCapability>> searchOnly = toolkit.sources().with(LogsCapability.class, call.principal(), onlySource.map(Set::of));
+            notes.add(!searchOnly.isEmpty()
+                    ? "The logs sources " + searchOnly.stream().map(Bound::source).toList() + " can search lines but cannot compute "
+                            + "aggregates; call query_logs without aggregate."
+                    : onlySource.isPresent()
+                            ? "Source '" + onlySource.get() + "' does not exist, is not connected, or cannot aggregate logs; call list_sources."
+                            : "No connected source can search logs. An operator adds a loki source (LOKI_URL or the sources file).");
+        } else if (gathered.answers().isEmpty()) {
+            notes.add("Every logs source failed (see failedSources); no counts are shown rather than a guess.");
+        } else if (!resolvedAnywhere) {
+            notes.add("No logs source knows a service named '" + query.service() + "'; call list_services for the exact names.");
+        } else if (found == 0) {
+            notes.add("No line matched in the last " + Durations.format(window) + describeFilters(query)
+                    + ", so there is nothing to count (no group is not a zero count).");
+        }
+        if (gathered.partial() && !gathered.answers().isEmpty()) {
+            notes.add("Some sources failed (see failedSources): their counts are missing.");
+        }
+    }
+
+    /** Redacts every string of the result (spec 5.7) unless redaction is off, and says what was done. */
+    private JsonObject redact(JsonObject result, boolean bypassRequested) {
+        JsonObjectBuilder redaction = Jsonp.object();
+        JsonObject body;
+        String bypassNote;
+        if (toolkit.redactionEnabled()) {
+            Redactor.JsonRedaction r = toolkit.redactor().redactJson(result);
+            body = r.value().asJsonObject();
+            JsonObject counts = r.counts().toJson();
+            redaction.add("applied", true).add("total", counts.get("total")).add("byCategory", counts.get("byCategory"));
+            bypassNote = BYPASS_IGNORED;
+        } else {
+            body = result;
+            redaction.add("applied", false).add("reason", "redaction is off for this gateway (OMCP_REDACTION=off)");
+            bypassNote = "bypass_redaction has no effect: redaction is off for this gateway (OMCP_REDACTION=off).";
+        }
+        JsonObjectBuilder out = Jsonp.provider().createObjectBuilder(body);
+        if (bypassRequested) {
+            // spec 5.7: the flag is one gate of three; it never lifts redaction by itself
+            redaction.add("bypassRequested", true).add("bypassGranted", false);
+            out.add("note", (body.containsKey("note") ? body.getString("note") + " " : "") + bypassNote);
+        }
+        return out.add("redaction", redaction).build();
+    }
+
+    private static String describeFilters(LogQuery query) {
+        List<String> parts = new ArrayList<>();
+        query.lineRegex().ifPresent(f -> parts.add("filter /" + f + "/"));
+        query.level().ifPresent(l -> parts.add("level " + l.toLowerCase(Locale.ROOT)));
+        if (!query.labels().isEmpty()) {
+            parts.add("labels " + query.labels());
+        }
+        return parts.isEmpty() ? "" : " (" + String.join(", ", parts) + ")";
+    }
+
+    /** Counts per step: about 60 over the window, at least a minute each. */
+    static Duration defaultAggregateStep(Duration window) {
+        long seconds = (window.toSeconds() + 59) / 60;
+        return Duration.ofSeconds(Math.max(MIN_DEFAULT_AGGREGATE_STEP.toSeconds(), seconds));
+    }
+}

@@ -1,0 +1,213 @@
+package dev.omcp.core.tools.observability;
+
+import dev.omcp.core.sources.Bound;
+import dev.omcp.ports.tools.ToolAnnotations;
+import dev.omcp.ports.tools.ToolCall;
+import dev.omcp.ports.tools.ToolDefinition;
+import dev.omcp.ports.tools.ToolResult;
+import dev.omcp.sdk.connector.MetricsCapability;
+import dev.omcp.sdk.json.Jsonp;
+import dev.omcp.sdk.query.Series;
+import dev.omcp.sdk.query.TimeRange;
+import jakarta.json.JsonArrayBuilder;
+import jakarta.json.JsonObjectBuilder;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * {@code query_metrics}: one metric of one service from every metrics source, each series reduced
+ * to its statistics and a bounded number of points (spec 4.4: {@code resolvedSeries},
+ * {@code resolvedLabel}; spec 2.11: {@code .catalog}).
+ */
+public final class QueryMetricsTool extends ObservabilityTool {
+    static final String NAME = "query_metrics";
+    static final int DEFAULT_LIMIT = 20;
+    static final int MAX_LIMIT = 100;
+    static final int DEFAULT_POINTS = 60;
+    /** Without a step, the window is cut into about this many points (never finer than 15 s). */
+    static final int TARGET_POINTS = 240;
+    static final Duration MIN_DEFAULT_STEP = Duration.ofSeconds(15);
+
+    private static final ToolDefinition DEFINITION = new ToolDefinition(
+            NAME,
+            "Query metrics",
+            "Reads one metric of one service over a time window from every metrics source (Prometheus and compatible) and "
+                    + "returns numbers, not raw samples: per series its labels, point count, min, max, average, latest value and "
+                    + "the values averaged into at most `points` buckets. Use a curated metric (error_rate, latency_p99, "
+                    + "request_rate, cpu, memory, ...) unless you know the backend's metric name. `groupBy` splits the result by "
+                    + "labels (for example pod), `labels` filters by exact label values. `resolvedSeries` shows the backend "
+                    + "query that ran and `resolvedLabel` the label that identified the service. Use it after "
+                    + "get_service_health or detect_anomalies pointed at a signal; for logs of the same moment call query_logs.",
+            Schemas.object()
+                    .required("service", Schemas.service("The service, as list_services names it (may contain slashes)."))
+                    .required("metric", CuratedMetricNames.schema("The metric to read."))
+                    .property("duration", Schemas.duration("How far back from now to read.", "1h"))
+                    .property("step", OutputFields.optionalDuration("Resolution of the backend query (default: the window / "
+                            + TARGET_POINTS + ", at least 15s). The backend may widen it to stay under its point limit."))
+                    .property("groupBy", Schemas.labelNames("Labels to keep as separate series, for example [\"pod\"]; "
+                            + "by default all series of the service are summed into one.", 8))
+                    .property("labels", Schemas.labels("Exact-match label filters, for example {\"namespace\": \"prod\"}."))
+                    .property("source", Schemas.source("Only ask this source (a name from list_sources)."))
+                    .property("limit", Schemas.integer("The most series to return, highest average first.", 1, MAX_LIMIT, DEFAULT_LIMIT))
+                    .property("points", Schemas.integer("The most values per series: the window is cut into this many equal "
+                            + "buckets and each holds the mean of its samples.", 1, SeriesSummary.MAX_BUCKETS, DEFAULT_POINTS))
+                    .build(),
+            Optional.of(Schemas.output(Schemas.outputBase()
+                    .add("service", OutputFields.type("string"))
+                    .add("metric", OutputFields.type("string"))
+                    .add("unit", OutputFields.type("string").add("description", "Unit of a curated metric; absent for raw metric names."))
+                    .add("duration", OutputFields.type("string"))
+                    .add("from", OutputFields.type("string"))
+                    .add("to", OutputFields.type("string"))
+                    .add("resolvedSeries", OutputFields.nullableString(
+                            "The backend query that ran (PromQL for Prometheus); null when no source knows the service."))
+                    .add("resolvedLabel", OutputFields.nullableString(
+                            "The label that identified the service (for example job); null when none matched."))
+                    .add("resolutions", OutputFields.type("array").add("description", "Per answering source: resolvedSeries and resolvedLabel."))
+                    .add("series", OutputFields.type("array").add("items", OutputFields.type("object").add("properties", Jsonp.object()
+                            .add("source", OutputFields.type("string"))
+                            .add("labels", OutputFields.type("object"))
+                            .add("points", OutputFields.type("integer"))
+                            .add("min", OutputFields.type("number"))
+                            .add("max", OutputFields.type("number"))
+                            .add("avg", OutputFields.type("number"))
+                            .add("last", OutputFields.type("number"))
+                            .add("lastAt", OutputFields.type("string"))
+                            .add("downsampled", OutputFields.type("object")))))
+                    .add("totalSeries", OutputFields.type("integer"))
+                    .add("truncated", OutputFields.type("boolean"))
+                    .add("catalog", OutputFields.type("object").add("description", "The service-catalog entry (owner, tier, onCall, slo...).")),
+                    List.of("service", "metric", "series", "totalSeries", "truncated", "resolvedSeries", "resolvedLabel", "sources",
+                            "partial"))),
+            ToolAnnotations.readOnlyQuery());
+
+    private final Toolkit toolkit;
+
+    public QueryMetricsTool(Toolkit toolkit) {
+        this.toolkit = toolkit;
+    }
+
+    @Override
+    public ToolDefinition definition() {
+        return DEFINITION;
+    }
+
+    @Override
+    protected ToolResult run(ToolCall call, Arguments args) {
+        String service = args.string("service");
+        String metric = args.string("metric");
+        Duration duration = args.duration("duration", "1h");
+        Duration step = OutputFields.optionalDuration(args, "step").orElse(defaultStep(duration));
+        if (step.compareTo(duration) > 0) {
+            throw new InvalidArgumentException("step " + Durations.format(step) + " is longer than the window "
+                    + Durations.format(duration) + "; use a shorter step or a longer duration");
+        }
+        Map<String, String> labels = LabelArguments.filters(args, "labels");
+        List<String> groupBy = args.strings("groupBy");
+        Optional<String> onlySource = args.optionalString("source");
+        int limit = args.integer("limit", DEFAULT_LIMIT);
+        int points = args.integer("points", DEFAULT_POINTS);
+
+        // whole seconds: backends align to them, and answers read better
+        Instant now = toolkit.clock().instant().truncatedTo(ChronoUnit.SECONDS);
+        TimeRange range = TimeRange.ending(now, duration);
+        List<Bound<MetricsCapability>> bound = toolkit.sources().with(MetricsCapability.class, call.principal(),
+                onlySource.map(Set::of));
+        MetricBatch.Request request = new MetricBatch.Request(service, metric);
+        MetricBatch batch = MetricBatch.fetch(toolkit, bound, List.of(request),
+                new MetricBatch.Shape(range, step, groupBy, labels));
+
+        record Found(String source, Series series, double mean) {}
+        List<Found> found = new ArrayList<>();
+        JsonArrayBuilder resolutions = Jsonp.array();
+        String resolvedSeries = null;
+        String resolvedLabel = null;
+        for (MetricBatch.Answer answer : batch.answersTo(request)) {
+            boolean resolved = !answer.result().resolvedLabel().isEmpty();
+            if (resolved && resolvedLabel == null) {
+                resolvedLabel = answer.result().resolvedLabel();
+                resolvedSeries = answer.result().resolvedSeries();
+            }
+            JsonObjectBuilder resolution = Jsonp.object().add("source", answer.source());
+            if (resolved) {
+                resolution.add("resolvedSeries", answer.result().resolvedSeries()).add("resolvedLabel", answer.result().resolvedLabel());
+            } else {
+                resolution.addNull("resolvedSeries").addNull("resolvedLabel");
+            }
+            resolutions.add(resolution);
+            for (Series s : answer.result().series()) {
+                double mean = SeriesSummary.Stats.of(s).mean();
+                found.add(new Found(answer.source(), s, Double.isNaN(mean) ? Double.NEGATIVE_INFINITY : mean));
+            }
+        }
+        found.sort(Comparator.comparingDouble((Found f) -> -f.mean()).thenComparing(Found::source));
+        JsonArrayBuilder series = Jsonp.array();
+        for (Found f : found.subList(0, Math.min(limit, found.size()))) {
+            series.add(SeriesSummary.of(f.series(), points, false).add("source", f.source()));
+        }
+
+        JsonObjectBuilder result = Jsonp.object()
+                .add("service", service)
+                .add("metric", metric);
+        CuratedMetricNames.unit(metric).ifPresent(unit -> result.add("unit", unit));
+        result.add("duration", Durations.format(duration))
+                .add("step", Durations.format(step))
+                .add("from", range.start().toString())
+                .add("to", range.end().toString());
+        if (resolvedSeries == null) {
+            result.addNull("resolvedSeries").addNull("resolvedLabel");
+        } else {
+            result.add("resolvedSeries", resolvedSeries).add("resolvedLabel", resolvedLabel);
+        }
+        result.add("resolutions", resolutions)
+                .add("series", series)
+                .add("totalSeries", found.size())
+                .add("truncated", found.size() > limit);
+        toolkit.catalog().entry(service).ifPresent(entry -> result.add("catalog", entry));
+        batch.writeTo(result);
+        note(batch, onlySource, service, metric, duration, resolvedLabel, found.size(), limit).ifPresent(n -> result.add("note", n));
+        return ToolResult.structured(result.build());
+    }
+
+    private static Optional<String> note(MetricBatch batch, Optional<String> onlySource, String service, String metric,
+            Duration duration, String resolvedLabel, int total, int limit) {
+        if (batch.noSource()) {
+            return Optional.of(onlySource.isPresent()
+                    ? "Source '" + onlySource.get() + "' does not exist, is not connected, or cannot answer metric queries; call list_sources."
+                    : "No connected source can answer metric queries. An operator adds a prometheus source (PROMETHEUS_URL or the "
+                            + "sources file); list_sources shows what exists.");
+        }
+        if (batch.answers().isEmpty()) {
+            return Optional.of("Every metrics source failed (see failedSources); no data is shown rather than a guess. Retry later "
+                    + "if the failures are timeouts or unavailability.");
+        }
+        String partial = batch.partial() ? " Some sources failed (see failedSources): what they hold is missing." : "";
+        if (resolvedLabel == null) {
+            return Optional.of("No metrics source knows a service named '" + service + "' (none of its service labels has this "
+                    + "value); call list_services for the exact names." + partial);
+        }
+        if (total == 0) {
+            return Optional.of("'" + service + "' exists (label " + resolvedLabel + ") but has no series for " + metric + " in the last "
+                    + Durations.format(duration) + ": it may not export this metric, or the label filters match nothing. "
+                    + "Try another curated metric or the backend's own metric name." + partial);
+        }
+        if (total > limit) {
+            return Optional.of(total + " series matched; showing the " + limit + " with the highest average. Narrow with labels, "
+                    + "aggregate with fewer groupBy labels, or raise limit." + partial);
+        }
+        return partial.isEmpty() ? Optional.empty() : Optional.of(partial.strip());
+    }
+
+    /** The default resolution: about {@value #TARGET_POINTS} points over the window, whole seconds, at least 15 s. */
+    static Duration defaultStep(Duration window) {
+        long seconds = (window.toSeconds() + TARGET_POINTS - 1) / TARGET_POINTS;
+        return Duration.ofSeconds(Math.max(MIN_DEFAULT_STEP.toSeconds(), seconds));
+    }
+}

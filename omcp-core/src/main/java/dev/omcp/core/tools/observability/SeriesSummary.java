@@ -1,0 +1,140 @@
+package dev.omcp.core.tools.observability;
+
+import dev.omcp.sdk.json.Jsonp;
+import dev.omcp.sdk.query.Series;
+import jakarta.json.JsonArrayBuilder;
+import jakarta.json.JsonObject;
+import jakarta.json.JsonObjectBuilder;
+import java.time.Instant;
+import java.util.Arrays;
+import java.util.Map;
+import java.util.TreeMap;
+
+/**
+ * One series as numbers rather than a haystack: how many points, their min, max, mean and latest
+ * value, and the values averaged into at most {@code maxPoints} equal time buckets (so the shape
+ * survives while the size stays bounded whatever the backend returned). Gaps (NaN, infinities) are
+ * counted, never read as 0; a bucket without a finite value is {@code null}.
+ */
+public final class SeriesSummary {
+    /** The most buckets a caller may ask for. */
+    public static final int MAX_BUCKETS = 500;
+
+    private SeriesSummary() {}
+
+    /** The statistics of the finite values of one series. */
+    public record Stats(int points, int gaps, double min, double max, double mean, double sum, double last, long lastAt) {
+        /** Statistics of {@code series}; {@code points} is 0 (and the rest NaN) when it holds no finite value. */
+        public static Stats of(Series series) {
+            int points = 0;
+            double min = Double.POSITIVE_INFINITY;
+            double max = Double.NEGATIVE_INFINITY;
+            double sum = 0;
+            double last = Double.NaN;
+            long lastAt = 0;
+            for (int i = 0; i < series.size(); i++) {
+                double v = series.valueAt(i);
+                if (!Double.isFinite(v)) {
+                    continue;
+                }
+                points++;
+                min = Math.min(min, v);
+                max = Math.max(max, v);
+                sum += v;
+                last = v;
+                lastAt = series.timeAt(i);
+            }
+            if (points == 0) {
+                return new Stats(0, series.size(), Double.NaN, Double.NaN, Double.NaN, Double.NaN, Double.NaN, 0);
+            }
+            return new Stats(points, series.size() - points, min, max, sum / points, sum, last, lastAt);
+        }
+    }
+
+    /**
+     * The summary of {@code series}: {@code labels}, {@code points}, {@code gaps} (when any),
+     * {@code min}, {@code max}, {@code avg}, {@code last}, {@code lastAt}, {@code total} (when
+     * {@code withTotal}: the sum, for counts per step) and {@code downsampled} {@code {from,
+     * stepSeconds, values}}; a series without finite values gets a {@code note} instead of numbers.
+     */
+    public static JsonObjectBuilder of(Series series, int maxPoints, boolean withTotal) {
+        if (maxPoints < 1 || maxPoints > MAX_BUCKETS) {
+            throw new IllegalArgumentException("maxPoints must be 1.." + MAX_BUCKETS + ", got " + maxPoints);
+        }
+        JsonObjectBuilder out = Jsonp.object().add("labels", labels(series.labels()));
+        Stats stats = Stats.of(series);
+        out.add("points", stats.points());
+        if (stats.gaps() > 0) {
+            out.add("gaps", stats.gaps());
+        }
+        if (stats.points() == 0) {
+            return out.add("note", series.size() == 0 ? "the series has no points in the window"
+                    : "the series holds only gaps (no finite value) in the window");
+        }
+        out.add("min", Figures.round(stats.min())).add("max", Figures.round(stats.max())).add("avg", Figures.round(stats.mean()))
+                .add("last", Figures.round(stats.last())).add("lastAt", Instant.ofEpochMilli(stats.lastAt()).toString());
+        if (withTotal) {
+            out.add("total", Figures.number(stats.sum()));
+        }
+        return out.add("downsampled", downsample(series, maxPoints));
+    }
+
+    /** The labels, sorted, as an object. */
+    static JsonObject labels(Map<String, String> labels) {
+        JsonObjectBuilder out = Jsonp.object();
+        new TreeMap<>(labels).forEach(out::add);
+        return out.build();
+    }
+
+    /**
+     * The finite values averaged into buckets of equal width starting at the first point; the width
+     * is at least the series' own step, so a short series is returned point by point.
+     */
+    static JsonObject downsample(Series series, int maxPoints) {
+        int n = series.size();
+        long first = series.timeAt(0);
+        long span = series.timeAt(n - 1) - first;
+        // the last point of a window that divides evenly joins the last bucket rather than opening one more
+        long width = Math.max(Math.max(1000, step(series)), ceilDiv(span, maxPoints));
+        width = ceilDiv(width, 1000) * 1000; // whole seconds, so stepSeconds is exact
+        int buckets = (int) Math.min(maxPoints, span / width + 1);
+        double[] sums = new double[buckets];
+        int[] counts = new int[buckets];
+        for (int i = 0; i < n; i++) {
+            double v = series.valueAt(i);
+            if (Double.isFinite(v)) {
+                int b = (int) Math.min(buckets - 1, (series.timeAt(i) - first) / width);
+                sums[b] += v;
+                counts[b]++;
+            }
+        }
+        JsonArrayBuilder values = Jsonp.array();
+        for (int b = 0; b < buckets; b++) {
+            if (counts[b] == 0) {
+                values.addNull();
+            } else {
+                values.add(Figures.round(sums[b] / counts[b]));
+            }
+        }
+        return Jsonp.object().add("from", Instant.ofEpochMilli(first).toString()).add("stepSeconds", width / 1000)
+                .add("values", values).build();
+    }
+
+    /** The (lower) median distance between consecutive points: the query step, robust to missing samples. */
+    private static long step(Series series) {
+        int n = series.size();
+        if (n < 2) {
+            return 0;
+        }
+        long[] diffs = new long[n - 1];
+        for (int i = 1; i < n; i++) {
+            diffs[i - 1] = series.timeAt(i) - series.timeAt(i - 1);
+        }
+        Arrays.sort(diffs);
+        return diffs[(diffs.length - 1) / 2]; // the lower median: one missing sample must not double the step
+    }
+
+    private static long ceilDiv(long a, long b) {
+        return (a + b - 1) / b;
+    }
+}

@@ -1,0 +1,73 @@
+package dev.omcp.core.sources;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.omcp.sdk.connector.Connector;
+import dev.omcp.sdk.connector.ConnectorException;
+import dev.omcp.sdk.connector.Health;
+import dev.omcp.sdk.connector.SourceConfig;
+import jakarta.json.JsonObject;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import org.junit.jupiter.api.Test;
+
+class FanOutTest {
+    private static final Connector CONNECTOR = new Connector() {
+        @Override
+        public SourceConfig source() {
+            return new SourceConfig("hung", "test", "https://hung.example.com", "", JsonObject.EMPTY_JSON_OBJECT);
+        }
+
+        @Override
+        public Health health() {
+            return new Health(true, "test", Duration.ZERO);
+        }
+
+        @Override
+        public void close() {}
+    };
+
+    @Test
+    void manyHungCallsCostOneTimeoutBecauseEachTimeoutRunsFromTheCommonStart() {
+        // one tool call sends many queries to one hung source at once (a signal per metric); they all time out
+        // together, not one timeout after another while each waits its turn to be awaited
+        List<Bound<String>> calls = new ArrayList<>();
+        for (int i = 0; i < 10; i++) {
+            calls.add(new Bound<>("hung", "test", "", "query-" + i, CONNECTOR));
+        }
+        long start = System.nanoTime();
+        List<FanOut.Outcome<String>> outcomes = FanOut.call(calls, q -> {
+            try {
+                new CountDownLatch(1).await();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+            throw new ConnectorException(ConnectorException.Kind.UNAVAILABLE, "interrupted");
+        }, Duration.ofMillis(300), Duration.ofSeconds(30));
+        Duration took = Duration.ofNanos(System.nanoTime() - start);
+
+        assertThat(outcomes).hasSize(10).allSatisfy(o -> assertThat(o).isInstanceOfSatisfying(FanOut.Outcome.Failed.class,
+                f -> assertThat(f.kind()).isEqualTo(ConnectorException.Kind.TIMEOUT)));
+        // ten timeouts in a row would be 3 s; one is 0.3 s (the bound leaves room for a loaded machine)
+        assertThat(took).isLessThan(Duration.ofMillis(2000));
+    }
+
+    @Test
+    void answersThatArriveInTimeAreKeptNextToTheTimeouts() {
+        List<Bound<String>> calls = List.of(new Bound<>("a", "test", "", "fast", CONNECTOR), new Bound<>("b", "test", "", "hang", CONNECTOR));
+        List<FanOut.Outcome<String>> outcomes = FanOut.call(calls, q -> {
+            if (q.equals("hang")) {
+                try {
+                    new CountDownLatch(1).await();
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+            }
+            return q + "-answer";
+        }, Duration.ofMillis(200), Duration.ofSeconds(1));
+        assertThat(outcomes.get(0)).isEqualTo(new FanOut.Outcome.Answered<>("a", "fast-answer"));
+        assertThat(outcomes.get(1)).isInstanceOf(FanOut.Outcome.Failed.class);
+    }
+}

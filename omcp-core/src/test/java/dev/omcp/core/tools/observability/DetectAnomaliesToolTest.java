@@ -1,0 +1,239 @@
+package dev.omcp.core.tools.observability;
+
+import static dev.omcp.core.tools.observability.FakeMetricsBackend.noisy;
+import static dev.omcp.core.tools.observability.FakeMetricsBackend.stepAt;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.omcp.core.analysis.history.AnomalyHistory;
+import dev.omcp.core.analysis.history.HistoryLimits;
+import dev.omcp.core.analysis.history.HistoryQuery;
+import dev.omcp.core.analysis.history.HistoryRow;
+import dev.omcp.sdk.connector.ConnectorException;
+import dev.omcp.sdk.query.MetricQuery;
+import dev.omcp.testkit.time.ManualClock;
+import jakarta.json.JsonObject;
+import jakarta.json.JsonString;
+import jakarta.json.JsonValue;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Optional;
+import org.junit.jupiter.api.Test;
+
+class DetectAnomaliesToolTest {
+    private static final Instant NOW = Instant.parse("2026-03-10T12:00:00Z");
+    private final ManualClock clock = new ManualClock(NOW);
+    private final AnomalyHistory history = new AnomalyHistory(clock, HistoryLimits.defaults(), Optional.empty());
+
+    private static long minutesAgo(int minutes) {
+        return NOW.minus(Duration.ofMinutes(minutes)).toEpochMilli();
+    }
+
+    /**
+     * A slow database cascading up: db slows 9 minutes ago (4x), web, which calls api, which calls
+     * db, breaks worst and first (10 minutes ago, 20x), api follows 7 minutes ago (5x).
+     */
+    private static FakeMetricsBackend cascade(String name) {
+        FakeMetricsBackend prom = new FakeMetricsBackend(name)
+                .serve("db", "latency_p99", stepAt(minutesAgo(9), 0.05, 0.20, 0.05))
+                .serve("api", "latency_p99", stepAt(minutesAgo(7), 0.10, 0.50, 0.05))
+                .serve("web", "latency_p99", stepAt(minutesAgo(10), 0.10, 2.00, 0.05))
+                .serve("search", "latency_p99", noisy(0.08, 0.05));
+        for (String service : List.of("db", "api", "web", "search")) {
+            prom.serve(service, "error_rate", noisy(0.001, 0.1)).serve(service, "request_rate", noisy(40, 0.05))
+                    .serve(service, "cpu", noisy(0.3, 0.05)).serve(service, "memory", noisy(2e8, 0.02));
+        }
+        return prom;
+    }
+
+    private static FakeTopologyBackend callChain() {
+        return new FakeTopologyBackend("cluster").services("db", "api", "web", "search").calls("web", "api").calls("api", "db");
+    }
+
+    private DetectAnomaliesTool tool(InMemorySources sources) {
+        return tool(Toolkit.builder(sources.registry(), clock).history(history));
+    }
+
+    private static DetectAnomaliesTool tool(Toolkit.Builder builder) {
+        return new DetectAnomaliesTool(builder.build());
+    }
+
+    private static List<String> rankedServices(JsonObject result) {
+        return result.getJsonArray("rootCauses").stream().map(c -> c.asJsonObject().getString("service")).toList();
+    }
+
+    @Test
+    void theServiceTheOtherAnomalousServicesDependOnRanksFirstWhenTheTopologyIsKnown() {
+        JsonObject result = ToolHarness.ok(tool(new InMemorySources().add(cascade("prom")).add(callChain())), "{}");
+
+        assertThat(result.getJsonObject("summary").getInt("anomalousServices")).isEqualTo(3);
+        assertThat(rankedServices(result)).containsExactly("db", "web", "api");
+        JsonObject first = result.getJsonArray("rootCauses").getJsonObject(0);
+        assertThat(first.getJsonArray("dependents").getValuesAs(JsonString::getString)).containsExactlyInAnyOrder("api", "web");
+        assertThat(first.getString("explanation")).contains("2 of 2 other anomalous services depend on it");
+        assertThat(result.getBoolean("topologyUsed")).isTrue();
+        assertThat(result.getJsonArray("topologySources").getString(0)).isEqualTo("cluster");
+        assertThat(result.getString("note")).contains("most likely root cause: db");
+        // the anomalies themselves: strongest first, with onset and what changed
+        JsonObject strongest = result.getJsonArray("anomalies").getJsonObject(0);
+        assertThat(strongest.getString("service")).isEqualTo("web");
+        assertThat(strongest.getString("metric")).isEqualTo("latency_p99");
+        assertThat(strongest.getString("direction")).isEqualTo("up");
+        assertThat(strongest.getString("unit")).isEqualTo("seconds");
+        assertThat(strongest.getJsonNumber("baseline").doubleValue()).isBetween(0.09, 0.11);
+        assertThat(strongest.getJsonNumber("current").doubleValue()).isBetween(1.8, 2.2);
+        assertThat(Instant.parse(strongest.getString("onset"))).isBetween(NOW.minus(Duration.ofMinutes(11)), NOW.minus(Duration.ofMinutes(9)));
+        assertThat(result.getBoolean("partial")).isFalse();
+    }
+
+    @Test
+    void withoutATopologySourceTheRankingRestsOnOnsetAndSeverityAndSaysSo() {
+        JsonObject result = ToolHarness.ok(tool(new InMemorySources().add(cascade("prom"))), "{}");
+        assertThat(result.getBoolean("topologyUsed")).isFalse();
+        assertThat(rankedServices(result)).first().isEqualTo("web");
+        assertThat(result.getString("rankingNote")).contains("ranked by onset and severity only",
+                "no topology source is configured (a kubernetes source provides one)");
+        assertThat(result.getBoolean("partial")).isFalse();
+    }
+
+    @Test
+    void aTopologyThatRelatesNoneOfTheAnomalousServicesIsSaidToHaveDecidedNothing() {
+        FakeTopologyBackend unrelated = new FakeTopologyBackend("cluster").services("db", "api", "web", "search");
+        JsonObject result = ToolHarness.ok(tool(new InMemorySources().add(cascade("prom")).add(unrelated)), "{}");
+        assertThat(result.getBoolean("topologyUsed")).isTrue();
+        assertThat(result.getString("rankingNote")).contains("relates none of the anomalous services", "onset and severity decided");
+        assertThat(result.getJsonArray("sources").getValuesAs(JsonString::getString)).containsExactly("prom", "cluster");
+    }
+
+    @Test
+    void aFailedTopologySourceIsNamedAndTheRankingGoesOnWithoutIt() {
+        FakeTopologyBackend broken = callChain().failing(new ConnectorException(ConnectorException.Kind.UNAVAILABLE, "API server answered 503"));
+        JsonObject result = ToolHarness.ok(tool(new InMemorySources().add(cascade("prom")).add(broken)), "{}");
+        assertThat(result.getBoolean("topologyUsed")).isFalse();
+        assertThat(result.getBoolean("partial")).isTrue();
+        JsonObject failed = result.getJsonArray("failedSources").getJsonObject(0);
+        assertThat(failed.getString("source")).isEqualTo("cluster");
+        assertThat(failed.getString("during")).isEqualTo("reading the topology");
+        assertThat(result.getString("rankingNote")).contains("every topology source failed");
+        assertThat(rankedServices(result)).hasSize(3);
+    }
+
+    @Test
+    void everyMetricOfEveryServiceIsAskedInOneBatchAndEveryScoreIsRecorded() {
+        FakeMetricsBackend prom = cascade("prom");
+        JsonObject result = ToolHarness.ok(tool(new InMemorySources().add(prom)), "{}");
+        assertThat(prom.queries).hasSize(4 * 5);
+        assertThat(prom.queries).extracting(MetricQuery::metric).containsOnly("latency_p99", "error_rate", "request_rate", "cpu", "memory");
+        assertThat(result.getJsonObject("services").getInt("analysed")).isEqualTo(4);
+        assertThat(result.getJsonObject("services").getBoolean("capped")).isFalse();
+        assertThat(result.getJsonObject("history").getInt("recorded")).isEqualTo(20);
+        List<HistoryRow> anomalous = history.query(new HistoryQuery("", Optional.empty(), Optional.empty(), NOW.minusSeconds(60), NOW,
+                100, true)).rows();
+        assertThat(anomalous).extracting(HistoryRow::service).containsExactlyInAnyOrder("db", "api", "web");
+    }
+
+    @Test
+    void oneServiceAndChosenMetricsNarrowTheQuestion() {
+        FakeMetricsBackend prom = cascade("prom");
+        JsonObject result = ToolHarness.ok(tool(new InMemorySources().add(prom)),
+                "{\"service\":\"db\",\"metrics\":[\"latency_p99\",\"error_rate\"],\"window\":\"30m\"}");
+        assertThat(prom.queries).extracting(MetricQuery::service).containsOnly("db");
+        assertThat(prom.queries).extracting(MetricQuery::metric).containsExactlyInAnyOrder("latency_p99", "error_rate");
+        assertThat(result.getString("window")).isEqualTo("30m");
+        assertThat(rankedServices(result)).containsExactly("db");
+        assertThat(result.getString("rankingNote")).contains("only candidate");
+    }
+
+    @Test
+    void theServiceListIsCappedAndTheCapIsSaid() {
+        JsonObject result = ToolHarness.ok(tool(new InMemorySources().add(cascade("prom"))), "{\"maxServices\":2}");
+        JsonObject services = result.getJsonObject("services");
+        assertThat(services.getInt("analysed")).isEqualTo(2);
+        assertThat(services.getInt("total")).isEqualTo(4);
+        assertThat(services.getBoolean("capped")).isTrue();
+        assertThat(result.getString("note")).contains("4 services are known; analysed the first 2 by name", "maxServices");
+    }
+
+    @Test
+    void theDefaultSensitivityIsTheShippedOneAndLowMissesWhatMediumCatches() {
+        // p99 up by about 3.2 robust sigmas (no point reaches 5) since the window began: medium's 3.5 is reached by
+        // enough points to hold its 3-point dwell, low's 5 by none
+        FakeMetricsBackend prom = new FakeMetricsBackend("prom").serve("api", "latency_p99", stepAt(minutesAgo(14), 1.0, 1.12, 0.05));
+        DetectAnomaliesTool tool = tool(new InMemorySources().add(prom));
+        JsonObject medium = ToolHarness.ok(tool, "{\"service\":\"api\",\"metrics\":[\"latency_p99\"]}");
+        assertThat(medium.getString("sensitivity")).isEqualTo("medium");
+        assertThat(medium.getJsonObject("summary").getInt("anomalous")).isEqualTo(1);
+        JsonObject low = ToolHarness.ok(tool, "{\"service\":\"api\",\"metrics\":[\"latency_p99\"],\"sensitivity\":\"low\"}");
+        assertThat(low.getJsonObject("summary").getInt("anomalous")).isZero();
+        assertThat(low.getString("note")).startsWith("No anomaly at sensitivity low in the last 15m across 1 service");
+        assertThat(low.getJsonArray("rootCauses")).isEmpty();
+    }
+
+    @Test
+    void aSeriesWithTooLittleHistoryIsReportedAsSuchNotAsNormal() {
+        long tenMinutesAgo = minutesAgo(10);
+        FakeMetricsBackend prom = new FakeMetricsBackend("prom").serve("new-svc", "latency_p99", t -> t < tenMinutesAgo ? Double.NaN : 0.1);
+        JsonObject result = ToolHarness.ok(tool(new InMemorySources().add(prom)), "{\"service\":\"new-svc\",\"metrics\":[\"latency_p99\"]}");
+        assertThat(result.getJsonObject("summary").getInt("insufficientData")).isEqualTo(1);
+        assertThat(result.getJsonObject("summary").getInt("normal")).isZero();
+        JsonObject lacking = result.getJsonArray("insufficientData").getJsonObject(0);
+        assertThat(lacking.getString("note")).contains("baseline");
+        assertThat(result.getString("note")).contains("1 series had too little data");
+        assertThat(result.getJsonObject("history").getInt("recorded")).as("no score is not a 0 score").isZero();
+    }
+
+    @Test
+    void anUnknownServiceOrOneWithoutTheMetricsIsSaidSoRatherThanCalledNormal() {
+        FakeMetricsBackend prom = cascade("prom").knows("batch/nightly");
+        DetectAnomaliesTool tool = tool(new InMemorySources().add(prom));
+        assertThat(ToolHarness.ok(tool, "{\"service\":\"dbb\"}").getString("note"))
+                .startsWith("No metrics source knows a service named 'dbb'").contains("list_services");
+        JsonObject empty = ToolHarness.ok(tool, "{\"service\":\"batch/nightly\"}");
+        assertThat(empty.getJsonObject("summary").getInt("series")).isZero();
+        assertThat(empty.getString("note")).startsWith("The metrics sources know the service but hold none of the metrics asked");
+    }
+
+    @Test
+    void withoutAMetricsSourceNothingIsJudgedAndTheNoteSaysWhatToConfigure() {
+        JsonObject result = ToolHarness.ok(tool(new InMemorySources().add(callChain())), "{}");
+        assertThat(result.getJsonObject("summary").getInt("series")).isZero();
+        assertThat(result.getString("note")).contains("No connected source can answer metric queries", "PROMETHEUS_URL");
+    }
+
+    @Test
+    void oneHangingSourceOfThreeLeavesAPartialAnswerWithinTheDeadline() {
+        FakeMetricsBackend hung = new FakeMetricsBackend("prom-c").hanging();
+        DetectAnomaliesTool tool = tool(Toolkit.builder(new InMemorySources().add(cascade("prom-a")).add(cascade("prom-b")).add(hung)
+                .add(callChain()).registry(), clock).history(history).timeouts(Duration.ofMillis(300), Duration.ofSeconds(2)));
+        long start = System.nanoTime();
+        JsonObject result = ToolHarness.ok(tool, "{\"metrics\":[\"latency_p99\"]}");
+        Duration took = Duration.ofNanos(System.nanoTime() - start);
+
+        assertThat(result.getBoolean("partial")).isTrue();
+        assertThat(result.getJsonArray("failedSources").stream().map(JsonValue::asJsonObject).map(f -> f.getString("source")))
+                .containsOnly("prom-c");
+        assertThat(rankedServices(result)).first().isEqualTo("db");
+        assertThat(took).isLessThan(Duration.ofSeconds(8));
+    }
+
+    @Test
+    void badArgumentsAreRefusedWithWhatIsWrong() {
+        DetectAnomaliesTool tool = tool(new InMemorySources());
+        assertThat(ToolHarness.error(tool, "{\"sensitivity\":\"extreme\"}")).contains("arguments.sensitivity", "low", "medium", "high");
+        assertThat(ToolHarness.error(tool, "{\"metrics\":[]}")).contains("arguments.metrics");
+        assertThat(ToolHarness.error(tool, "{\"metrics\":[\"sum(up)\"]}")).contains("arguments.metrics");
+        assertThat(ToolHarness.error(tool, "{\"metrics\":[\"cpu\",\"cpu\"]}")).contains("arguments.metrics");
+        assertThat(ToolHarness.error(tool, "{\"maxServices\":0}")).contains("arguments.maxServices");
+        assertThat(ToolHarness.error(tool, "{\"window\":\"1m\"}")).contains("window 1m is outside 2m..1d");
+        assertThat(ToolHarness.error(tool, "{\"service\":\"\"}")).contains("arguments.service");
+    }
+
+    @Test
+    void theDefinitionIsReadOnlyAndItsDefaultSensitivityIsTheShippedDefault() {
+        var definition = tool(new InMemorySources()).definition();
+        assertThat(definition.name()).isEqualTo("detect_anomalies");
+        assertThat(definition.annotations().readOnlyHint()).isTrue();
+        assertThat(definition.inputSchema().getJsonObject("properties").getJsonObject("sensitivity").getString("default"))
+                .isEqualTo(dev.omcp.core.analysis.anomaly.AnomalyDetector.DEFAULT_SENSITIVITY.wireName());
+    }
+}

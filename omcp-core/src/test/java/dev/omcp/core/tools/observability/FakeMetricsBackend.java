@@ -1,0 +1,167 @@
+package dev.omcp.core.tools.observability;
+
+import dev.omcp.sdk.connector.Connector;
+import dev.omcp.sdk.connector.ConnectorException;
+import dev.omcp.sdk.connector.Health;
+import dev.omcp.sdk.connector.MetricsCapability;
+import dev.omcp.sdk.connector.ServiceListingCapability;
+import dev.omcp.sdk.connector.SourceConfig;
+import dev.omcp.sdk.query.MetricQuery;
+import dev.omcp.sdk.query.MetricResult;
+import dev.omcp.sdk.query.Series;
+import dev.omcp.sdk.query.ServiceInfo;
+import jakarta.json.JsonObject;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
+
+/**
+ * An in-memory metrics source: per (service, metric) a curve sampled on the query's own range and
+ * step, as a Prometheus range query would be, identified by the {@code job} label. It can fail or
+ * hang on demand and records every query.
+ */
+final class FakeMetricsBackend implements Connector, MetricsCapability, ServiceListingCapability {
+    /** Values of a series over time. */
+    @FunctionalInterface
+    interface Curve {
+        double at(long epochMillis);
+    }
+
+    private final SourceConfig source;
+    private final Map<String, Map<String, List<Labelled>>> curves = new ConcurrentHashMap<>();
+    private final Map<String, ConnectorException> failures = new ConcurrentHashMap<>();
+    final List<MetricQuery> queries = new CopyOnWriteArrayList<>();
+    private volatile boolean hang;
+    private volatile ConnectorException failAll;
+
+    private record Labelled(Map<String, String> labels, Curve curve) {}
+
+    FakeMetricsBackend(String name) {
+        this.source = new SourceConfig(name, "fake-metrics", "https://" + name + ".example.com", "", JsonObject.EMPTY_JSON_OBJECT);
+    }
+
+    /** {@code service} has {@code metric} following {@code curve}, as one series without labels. */
+    FakeMetricsBackend serve(String service, String metric, Curve curve) {
+        return serve(service, metric, Map.of(), curve);
+    }
+
+    /** Adds one labelled series of {@code metric} for {@code service}. */
+    FakeMetricsBackend serve(String service, String metric, Map<String, String> labels, Curve curve) {
+        curves.computeIfAbsent(service, s -> new ConcurrentHashMap<>())
+                .computeIfAbsent(metric, m -> new CopyOnWriteArrayList<>()).add(new Labelled(labels, curve));
+        return this;
+    }
+
+    /** The service is known (its label resolves) but has no series of any metric. */
+    FakeMetricsBackend knows(String service) {
+        curves.computeIfAbsent(service, s -> new ConcurrentHashMap<>());
+        return this;
+    }
+
+    /** Queries of {@code metric} fail with {@code e}. */
+    FakeMetricsBackend failing(String metric, ConnectorException e) {
+        failures.put(metric, e);
+        return this;
+    }
+
+    /** Every query fails with {@code e}. */
+    FakeMetricsBackend failingAll(ConnectorException e) {
+        this.failAll = e;
+        return this;
+    }
+
+    /** Every query blocks until the caller gives up (the thread is interrupted). */
+    FakeMetricsBackend hanging() {
+        this.hang = true;
+        return this;
+    }
+
+    @Override
+    public MetricResult queryMetrics(MetricQuery query) throws ConnectorException {
+        queries.add(query);
+        if (hang) {
+            try {
+                new CountDownLatch(1).await();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new ConnectorException(ConnectorException.Kind.TIMEOUT, "interrupted");
+            }
+        }
+        if (failAll != null) {
+            throw failAll;
+        }
+        if (failures.containsKey(query.metric())) {
+            throw failures.get(query.metric());
+        }
+        Map<String, List<Labelled>> byMetric = curves.get(query.service());
+        if (byMetric == null) {
+            return new MetricResult(List.of(), "", "");
+        }
+        String promql = query.metric() + "{job=\"" + query.service() + "\"}";
+        List<Series> out = new ArrayList<>();
+        for (Labelled l : byMetric.getOrDefault(query.metric(), List.of())) {
+            out.add(sample(l.labels(), l.curve(), query));
+        }
+        return new MetricResult(out, promql, "job");
+    }
+
+    private static Series sample(Map<String, String> labels, Curve curve, MetricQuery query) {
+        long step = query.step().toMillis();
+        long start = query.range().start().toEpochMilli();
+        long end = query.range().end().toEpochMilli();
+        // aligned to the step, as Prometheus evaluates range queries
+        long first = (start + step - 1) / step * step;
+        int n = (int) ((end - first) / step) + 1;
+        long[] times = new long[n];
+        double[] values = new double[n];
+        for (int i = 0; i < n; i++) {
+            times[i] = first + i * step;
+            values[i] = curve.at(times[i]);
+        }
+        return new Series(labels, times, values);
+    }
+
+    @Override
+    public List<ServiceInfo> listServices() throws ConnectorException {
+        if (failAll != null) {
+            throw failAll;
+        }
+        return curves.keySet().stream().sorted().map(s -> new ServiceInfo(s, Map.of("label", "job"))).toList();
+    }
+
+    @Override
+    public SourceConfig source() {
+        return source;
+    }
+
+    @Override
+    public Health health() {
+        return new Health(true, "fake metrics", Duration.ofMillis(1));
+    }
+
+    @Override
+    public void close() {}
+
+    /** A level with deterministic noise of relative size {@code noise}, so the baseline has a spread. */
+    static Curve noisy(double level, double noise) {
+        return t -> level * (1 + noise * jitter(t));
+    }
+
+    /** {@code before} until {@code at}, then {@code after}, each with relative noise. */
+    static Curve stepAt(long at, double before, double after, double noise) {
+        return t -> (t < at ? before : after) * (1 + noise * jitter(t));
+    }
+
+    /** A deterministic value in [-1, 1] for a timestamp. */
+    static double jitter(long t) {
+        long h = t / 1000 * 0x9E3779B97F4A7C15L;
+        h ^= h >>> 29;
+        h *= 0xBF58476D1CE4E5B9L;
+        h ^= h >>> 32;
+        return ((h & 0xFFFF) / 32767.5) - 1;
+    }
+}

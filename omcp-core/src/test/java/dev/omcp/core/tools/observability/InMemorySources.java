@@ -1,0 +1,133 @@
+package dev.omcp.core.tools.observability;
+
+import dev.omcp.core.egress.EgressRules;
+import dev.omcp.core.sources.SourceRegistry;
+import dev.omcp.ports.connectors.ConnectorCatalog;
+import dev.omcp.ports.connectors.ConnectorType;
+import dev.omcp.ports.sources.SourceDefinition;
+import dev.omcp.ports.sources.SourceStore;
+import dev.omcp.ports.sources.SourcesDocument;
+import dev.omcp.sdk.connector.Connector;
+import dev.omcp.sdk.connector.ConnectorContext;
+import dev.omcp.sdk.connector.ConnectorFactory;
+import dev.omcp.sdk.connector.LogsCapability;
+import dev.omcp.sdk.connector.MetricsCapability;
+import dev.omcp.sdk.connector.ServiceListingCapability;
+import dev.omcp.sdk.connector.SourceConfig;
+import dev.omcp.sdk.connector.TopologyCapability;
+import dev.omcp.sdk.connector.TracesCapability;
+import dev.omcp.sdk.manifest.Capabilities;
+import dev.omcp.sdk.manifest.ConnectorManifest;
+import jakarta.json.JsonObject;
+import java.net.http.HttpClient;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+
+/**
+ * A real {@link SourceRegistry} over in-memory connectors, so tool tests route by capability and
+ * tenant exactly as the gateway does, without sockets. Each connector declares the capabilities it
+ * implements; its type is its own name, so one registry can mix any fakes.
+ */
+final class InMemorySources {
+    private final Map<String, Connector> connectors = new LinkedHashMap<>();
+    private final Map<String, String> tenants = new LinkedHashMap<>();
+
+    /** Adds a source whose connector is {@code connector} (its {@code source().name()} names it). */
+    InMemorySources add(Connector connector) {
+        return add(connector, "");
+    }
+
+    /** Adds a source bound to {@code tenant}. */
+    InMemorySources add(Connector connector, String tenant) {
+        connectors.put(connector.source().name(), connector);
+        tenants.put(connector.source().name(), tenant);
+        return this;
+    }
+
+    SourceRegistry registry() {
+        Map<String, ConnectorType> types = new LinkedHashMap<>();
+        List<SourceDefinition> definitions = new ArrayList<>();
+        for (Connector c : connectors.values()) {
+            String name = c.source().name();
+            String type = c.source().type();
+            ConnectorManifest manifest = new ConnectorManifest(1, type, type, "1.0.0", "in-memory test connector", List.of(),
+                    capabilitiesOf(c), JsonObject.EMPTY_JSON_OBJECT, Optional.empty(), Optional.empty(), List.of(), Optional.empty(),
+                    Optional.empty());
+            ConnectorFactory factory = new ConnectorFactory() {
+                @Override
+                public ConnectorManifest manifest() {
+                    return manifest;
+                }
+
+                @Override
+                public CompletionStage<Connector> create(SourceConfig source, ConnectorContext context) {
+                    return CompletableFuture.completedFuture(connectors.get(source.name()));
+                }
+            };
+            types.put(type, new ConnectorType(factory, manifest, ConnectorType.Origin.BUILTIN));
+            definitions.add(new SourceDefinition(new SourceConfig(name, type, "https://" + name + ".example.com", tenants.get(name),
+                    JsonObject.EMPTY_JSON_OBJECT), true, SourceDefinition.Origin.FILE));
+        }
+        ConnectorCatalog catalog = new ConnectorCatalog() {
+            @Override
+            public Optional<ConnectorType> find(String name) {
+                return Optional.ofNullable(types.get(name));
+            }
+
+            @Override
+            public List<ConnectorType> all() {
+                return List.copyOf(types.values());
+            }
+        };
+        SourceStore store = new SourceStore() {
+            @Override
+            public SourcesDocument load() {
+                return new SourcesDocument(definitions, List.of(), List.of(), false);
+            }
+
+            @Override
+            public void save(List<SourceDefinition> next) {
+                throw new UnsupportedOperationException("tool tests never change sources");
+            }
+
+            @Override
+            public String describe() {
+                return "memory";
+            }
+        };
+        SourceRegistry registry = new SourceRegistry(catalog, source -> new NoHttp(), store, new EgressRules(false),
+                host -> List.of(), Duration.ofSeconds(2));
+        registry.start();
+        return registry;
+    }
+
+    private static Capabilities capabilitiesOf(Connector c) {
+        return new Capabilities(c instanceof MetricsCapability, c instanceof LogsCapability, c instanceof ServiceListingCapability,
+                c instanceof TracesCapability, c instanceof TopologyCapability);
+    }
+
+    /** The fakes make no HTTP calls. */
+    private static final class NoHttp implements ConnectorContext {
+        @Override
+        public HttpClient httpClient() {
+            throw new UnsupportedOperationException("in-memory connectors make no HTTP calls");
+        }
+
+        @Override
+        public Duration requestTimeout() {
+            return Duration.ofSeconds(1);
+        }
+
+        @Override
+        public Clock clock() {
+            return Clock.systemUTC();
+        }
+    }
+}

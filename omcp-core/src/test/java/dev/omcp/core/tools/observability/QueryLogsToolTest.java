@@ -1,0 +1,319 @@
+package dev.omcp.core.tools.observability;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.omcp.sdk.connector.ConnectorException;
+import dev.omcp.sdk.query.LogAggregation;
+import dev.omcp.sdk.query.LogQuery;
+import dev.omcp.sdk.query.Series;
+import dev.omcp.testkit.time.ManualClock;
+import jakarta.json.JsonObject;
+import jakarta.json.JsonValue;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+class QueryLogsToolTest {
+    private static final Instant NOW = Instant.parse("2026-03-10T12:00:00Z");
+    private static final Map<String, String> POD_1 = Map.of("service_name", "payments", "pod", "payments-1", "level", "error");
+    private static final Map<String, String> POD_2 = Map.of("service_name", "payments", "pod", "payments-2", "level", "info");
+    private final ManualClock clock = new ManualClock(NOW);
+
+    private static Instant ago(int seconds) {
+        return NOW.minusSeconds(seconds);
+    }
+
+    private static FakeLogsBackend.WithAggregates payments(String name) {
+        FakeLogsBackend.WithAggregates loki = new FakeLogsBackend.WithAggregates(name);
+        loki.line("payments", ago(30), POD_1, "{\"level\":\"error\",\"msg\":\"timeout acquiring connection from pool payments-db\"}")
+                .line("payments", ago(90), POD_2, "{\"level\":\"info\",\"msg\":\"payment captured\"}")
+                .line("payments", ago(150), POD_1, "{\"level\":\"error\",\"msg\":\"timeout acquiring connection from pool payments-db\"}")
+                .line("payments", ago(3600), POD_2, "{\"level\":\"info\",\"msg\":\"an hour ago, outside the window\"}");
+        return loki;
+    }
+
+    private QueryLogsTool tool(InMemorySources sources) {
+        return tool(Toolkit.builder(sources.registry(), clock));
+    }
+
+    private static QueryLogsTool tool(Toolkit.Builder builder) {
+        return new QueryLogsTool(builder.build());
+    }
+
+    private static List<String> lineTexts(JsonObject result) {
+        return result.getJsonArray("lines").stream().map(l -> l.asJsonObject().getString("line")).toList();
+    }
+
+    @Test
+    void linesComeNewestFirstWithTheirStreamsFromTheLastFifteenMinutes() {
+        FakeLogsBackend loki = payments("loki");
+        JsonObject result = ToolHarness.ok(tool(new InMemorySources().add(loki)), "{\"service\":\"payments\"}");
+
+        assertThat(result.getInt("returned")).isEqualTo(3);
+        assertThat(result.getBoolean("truncated")).isFalse();
+        List<JsonObject> lines = result.getJsonArray("lines").getValuesAs(JsonObject.class);
+        assertThat(lines).extracting(l -> l.getString("time")).containsExactly(ago(30).toString(), ago(90).toString(), ago(150).toString());
+        // lines of one stream share its index; the streams carry the labels once
+        assertThat(lines.get(0).getInt("stream")).isEqualTo(lines.get(2).getInt("stream"));
+        JsonObject stream = result.getJsonArray("streams").getJsonObject(lines.get(1).getInt("stream"));
+        assertThat(stream.getString("source")).isEqualTo("loki");
+        assertThat(stream.getJsonObject("labels").getString("pod")).isEqualTo("payments-2");
+        assertThat(result.getJsonArray("resolvedQueries").getJsonObject(0).getString("query")).contains("service_name=\"payments\"");
+        assertThat(result.getString("duration")).isEqualTo("15m");
+        assertThat(result.containsKey("note")).isFalse();
+        LogQuery sent = loki.queries.getFirst();
+        assertThat(sent.range().length()).isEqualTo(Duration.ofMinutes(15));
+        assertThat(sent.limit()).isEqualTo(QueryLogsTool.DEFAULT_LIMIT);
+    }
+
+    @Test
+    void fieldsTheBackendParsedOutOfTheLinesAreNotRepeatedInTheirStreams() {
+        // with a | json stage Loki returns every field of the line as a label: the line already shows them
+        Map<String, String> parsed = Map.of("service_name", "payments", "pod", "payments-1", "level", "error",
+                "msg", "timeout acquiring connection", "trace_id", "a1b2");
+        FakeLogsBackend loki = new FakeLogsBackend("loki")
+                .line("payments", ago(5), parsed, "{\"level\":\"error\",\"msg\":\"timeout acquiring connection\",\"trace_id\":\"a1b2\"}")
+                .line("payments", ago(6), Map.of("service_name", "payments", "pod", "payments-1", "level", "error",
+                        "msg", "timeout acquiring connection", "trace_id", "c3d4"),
+                        "{\"level\":\"error\",\"msg\":\"timeout acquiring connection\",\"trace_id\":\"c3d4\"}")
+                .line("payments", ago(7), Map.of("service_name", "payments", "pod", "payments-1"), "level=warn msg=\"pool at 90%\"");
+        JsonObject result = ToolHarness.ok(tool(new InMemorySources().add(loki)), "{\"service\":\"payments\"}");
+        assertThat(result.getJsonArray("streams")).hasSize(1);
+        assertThat(result.getJsonArray("streams").getJsonObject(0).getJsonObject("labels"))
+                .containsOnlyKeys("service_name", "pod");
+        assertThat(result.getJsonArray("lines").stream().map(l -> l.asJsonObject().getInt("stream"))).containsOnly(0);
+    }
+
+    @Test
+    void filterLevelLabelsAndLimitArePushedToTheBackend() {
+        FakeLogsBackend loki = payments("loki");
+        JsonObject result = ToolHarness.ok(tool(new InMemorySources().add(loki)), """
+                {"service":"payments","filter":"timeout|deadline","level":"ERROR","labels":{"pod":"payments-1"},"limit":1}""");
+        LogQuery sent = loki.queries.getFirst();
+        assertThat(sent.lineRegex()).contains("timeout|deadline");
+        assertThat(sent.level()).contains("ERROR");
+        assertThat(sent.labels()).containsExactly(Map.entry("pod", "payments-1"));
+        assertThat(sent.limit()).isEqualTo(1);
+        assertThat(result.getInt("returned")).isEqualTo(1);
+        assertThat(result.getBoolean("truncated")).isTrue();
+        assertThat(result.getString("note")).contains("More lines matched than the 1 returned", "aggregate");
+    }
+
+    @Test
+    void linesOfSeveralSourcesAreMergedNewestFirstAndCutAtTheLimit() {
+        FakeLogsBackend a = new FakeLogsBackend("loki-a").line("api", ago(10), Map.of("pod", "a"), "a-new").line("api", ago(300), Map.of("pod", "a"), "a-old");
+        FakeLogsBackend b = new FakeLogsBackend("loki-b").line("api", ago(100), Map.of("pod", "b"), "b-mid");
+        JsonObject result = ToolHarness.ok(tool(new InMemorySources().add(a).add(b)), "{\"service\":\"api\",\"limit\":2}");
+        assertThat(lineTexts(result)).containsExactly("a-new", "b-mid");
+        assertThat(result.getBoolean("truncated")).isTrue();
+        assertThat(result.getJsonArray("sources")).hasSize(2);
+    }
+
+    @Test
+    void personalDataAndSecretsAreRedactedEverywhereWithCountsPerCategory() {
+        // spec 5.7: output is redacted by default
+        FakeLogsBackend loki = new FakeLogsBackend("loki")
+                .line("frontend", ago(5), Map.of("client_ip", "203.0.113.7", "pod", "frontend-1"),
+                        "user alice@example.com signed in from 203.0.113.7 with Authorization: Bearer abcdefghijklmnop1234")
+                .line("frontend", ago(6), Map.of("client_ip", "2001:db8::17", "pod", "frontend-1"), "password=hunter22 rejected");
+        JsonObject result = ToolHarness.ok(tool(new InMemorySources().add(loki)), "{\"service\":\"frontend\"}");
+
+        String text = result.toString();
+        assertThat(text).doesNotContain("alice@example.com", "203.0.113.7", "2001:db8::17", "hunter22", "abcdefghijklmnop1234");
+        assertThat(lineTexts(result).get(0)).contains("[REDACTED:email]", "[REDACTED:ipv4]", "[REDACTED:bearer_token]");
+        JsonObject redaction = result.getJsonObject("redaction");
+        assertThat(redaction.getBoolean("applied")).isTrue();
+        JsonObject byCategory = redaction.getJsonObject("byCategory");
+        assertThat(byCategory.getInt("email")).isEqualTo(1);
+        assertThat(byCategory.getInt("ipv4")).isEqualTo(2);
+        assertThat(byCategory.getInt("ipv6")).isEqualTo(1);
+        assertThat(byCategory.getInt("secret")).isEqualTo(1);
+        assertThat(redaction.getInt("total")).isGreaterThanOrEqualTo(6);
+        // timestamps and the structure survive
+        assertThat(result.getJsonArray("lines").getJsonObject(0).getString("time")).isEqualTo(ago(5).toString());
+        assertThat(result.getString("from")).isEqualTo("2026-03-10T11:45:00Z");
+    }
+
+    @Test
+    void theBypassFlagAloneNeverLiftsRedactionAndTheResultSaysSo() {
+        // spec 5.7: bypass needs the redaction:bypass permission AND a credential in OMCP_KEY_BYPASS_REDACTION AND the
+        // flag; the first two gates do not exist yet, so the flag is ignored
+        FakeLogsBackend loki = new FakeLogsBackend("loki").line("frontend", ago(5), Map.of(), "login by bob@example.org");
+        JsonObject result = ToolHarness.ok(tool(new InMemorySources().add(loki)), "{\"service\":\"frontend\",\"bypass_redaction\":true}");
+        assertThat(lineTexts(result).getFirst()).isEqualTo("login by [REDACTED:email]");
+        JsonObject redaction = result.getJsonObject("redaction");
+        assertThat(redaction.getBoolean("applied")).isTrue();
+        assertThat(redaction.getBoolean("bypassRequested")).isTrue();
+        assertThat(redaction.getBoolean("bypassGranted")).isFalse();
+        assertThat(result.getString("note")).contains("bypass_redaction was ignored", "redaction:bypass", "OMCP_KEY_BYPASS_REDACTION",
+                "stays redacted");
+    }
+
+    @Test
+    void withRedactionOffTheLinesAreReturnedAsTheyAreAndTheResultSaysWhy() {
+        FakeLogsBackend loki = new FakeLogsBackend("loki").line("frontend", ago(5), Map.of(), "login by bob@example.org");
+        QueryLogsTool tool = tool(Toolkit.builder(new InMemorySources().add(loki).registry(), clock).redaction(false));
+        JsonObject result = ToolHarness.ok(tool, "{\"service\":\"frontend\"}");
+        assertThat(lineTexts(result).getFirst()).isEqualTo("login by bob@example.org");
+        assertThat(result.getJsonObject("redaction").getBoolean("applied")).isFalse();
+        assertThat(result.getJsonObject("redaction").getString("reason")).contains("OMCP_REDACTION=off");
+        JsonObject bypass = ToolHarness.ok(tool, "{\"service\":\"frontend\",\"bypass_redaction\":true}");
+        assertThat(bypass.getString("note")).contains("has no effect: redaction is off");
+    }
+
+    @Test
+    void topkRanksTheGroupsWithMostLinesOnTheBackend() {
+        FakeLogsBackend.WithAggregates loki = payments("loki").aggregates("payments", List.of(
+                new Series(Map.of("pod", "payments-2"), new long[] {NOW.toEpochMilli()}, new double[] {12}),
+                new Series(Map.of("pod", "payments-1"), new long[] {NOW.toEpochMilli()}, new double[] {340}),
+                new Series(Map.of("pod", "payments-3"), new long[] {NOW.toEpochMilli()}, new double[] {1})));
+        JsonObject result = ToolHarness.ok(tool(new InMemorySources().add(loki)), """
+                {"service":"payments","aggregate":"topk","by":["pod"],"k":2,"level":"error","duration":"1h"}""");
+
+        LogAggregation sent = loki.aggregations.getFirst();
+        assertThat(sent.function()).isEqualTo(LogAggregation.Function.TOPK);
+        assertThat(sent.by()).containsExactly("pod");
+        assertThat(sent.k()).isEqualTo(2);
+        assertThat(sent.query().level()).contains("error");
+        assertThat(sent.query().range().length()).isEqualTo(Duration.ofHours(1));
+        List<JsonObject> groups = result.getJsonArray("groups").getValuesAs(JsonObject.class);
+        assertThat(groups).extracting(g -> g.getJsonObject("labels").getString("pod")).containsExactly("payments-1", "payments-2");
+        assertThat(groups.getFirst().getInt("lines")).isEqualTo(340);
+        assertThat(result.getJsonObject("aggregate").getString("function")).isEqualTo("topk");
+        assertThat(result.getJsonObject("aggregate").getInt("k")).isEqualTo(2);
+        assertThat(result.containsKey("lines")).isFalse();
+        assertThat(loki.queries).as("no lines are read for an aggregate").isEmpty();
+    }
+
+    @Test
+    void countOverTimeGivesCountsPerStepAndTheirTotal() {
+        long t0 = NOW.minus(Duration.ofMinutes(3)).toEpochMilli();
+        FakeLogsBackend.WithAggregates loki = payments("loki").aggregates("payments", List.of(
+                new Series(Map.of(), new long[] {t0, t0 + 60_000, t0 + 120_000}, new double[] {4, 10, 6})));
+        JsonObject result = ToolHarness.ok(tool(new InMemorySources().add(loki)), "{\"service\":\"payments\",\"aggregate\":\"count_over_time\"}");
+        assertThat(loki.aggregations.getFirst().step()).isEqualTo(Duration.ofMinutes(1));
+        JsonObject series = result.getJsonArray("series").getJsonObject(0);
+        assertThat(series.getInt("total")).isEqualTo(20);
+        assertThat(series.getInt("max")).isEqualTo(10);
+        assertThat(series.getJsonObject("downsampled").getJsonArray("values")).hasSize(3);
+        assertThat(result.getJsonObject("aggregate").getString("step")).isEqualTo("1m");
+        assertThat(result.getJsonArray("resolvedQueries").getJsonObject(0).getString("query")).startsWith("count_over_time(");
+    }
+
+    @Test
+    void anAggregateWithNoMatchingLineSaysSoInsteadOfAZeroCount() {
+        FakeLogsBackend.WithAggregates loki = payments("loki");
+        JsonObject result = ToolHarness.ok(tool(new InMemorySources().add(loki)), "{\"service\":\"payments\",\"aggregate\":\"sum\",\"by\":[\"pod\"]}");
+        assertThat(result.getJsonArray("series")).isEmpty();
+        assertThat(result.getString("note")).contains("nothing to count");
+    }
+
+    @Test
+    void aSourceThatOnlySearchesLinesIsNamedWhenAnAggregateIsAsked() {
+        FakeLogsBackend searchOnly = new FakeLogsBackend("old-loki").line("api", ago(5), Map.of(), "x");
+        JsonObject result = ToolHarness.ok(tool(new InMemorySources().add(searchOnly)), "{\"service\":\"api\",\"aggregate\":\"count_over_time\"}");
+        assertThat(result.getString("note")).contains("[old-loki] can search lines but cannot compute aggregates");
+    }
+
+    @Test
+    void argumentsThatDoNotGoTogetherAreRefusedSoTheCallerKnowsTheyWereNotApplied() {
+        QueryLogsTool tool = tool(new InMemorySources());
+        assertThat(ToolHarness.error(tool, "{\"service\":\"api\",\"aggregate\":\"topk\"}")).contains("aggregate topk needs by");
+        assertThat(ToolHarness.error(tool, "{\"service\":\"api\",\"k\":3}")).contains("k applies only with aggregate");
+        assertThat(ToolHarness.error(tool, "{\"service\":\"api\",\"by\":[\"pod\"]}")).contains("by applies only with aggregate");
+        assertThat(ToolHarness.error(tool, "{\"service\":\"api\",\"aggregate\":\"sum\",\"k\":3}")).contains("k applies only to aggregate topk");
+        assertThat(ToolHarness.error(tool, "{\"service\":\"api\",\"aggregate\":\"sum\",\"limit\":3}")).contains("limit counts lines");
+        assertThat(ToolHarness.error(tool, "{\"service\":\"api\",\"aggregate\":\"topk\",\"by\":[\"pod\"],\"step\":\"1m\"}"))
+                .contains("step does not apply to aggregate topk");
+        assertThat(ToolHarness.error(tool, "{\"service\":\"api\",\"aggregate\":\"count_over_time\",\"step\":\"1h\"}"))
+                .contains("step 1h is longer than the window 15m");
+    }
+
+    @Test
+    void aLineFilterIsCheckedBeforeAnyBackendSeesIt() {
+        FakeLogsBackend loki = payments("loki");
+        QueryLogsTool tool = tool(new InMemorySources().add(loki));
+        assertThat(ToolHarness.error(tool, "{\"service\":\"payments\",\"filter\":\"timeout(\"}"))
+                .contains("filter is not a valid regular expression");
+        assertThat(ToolHarness.error(tool, "{\"service\":\"payments\",\"filter\":\"error(?!s)\"}")).contains("a lookahead", "RE2");
+        assertThat(ToolHarness.error(tool, "{\"service\":\"payments\",\"filter\":\"(?<=user )\\\\w+\"}")).contains("a lookbehind");
+        assertThat(ToolHarness.error(tool, "{\"service\":\"payments\",\"filter\":\"(a)\\\\1\"}")).contains("a backreference");
+        assertThat(ToolHarness.error(tool, "{\"service\":\"payments\",\"filter\":\"a++\"}")).contains("a possessive quantifier");
+        assertThat(ToolHarness.error(tool, "{\"service\":\"payments\",\"filter\":\"" + "a".repeat(513) + "\"}")).contains("arguments.filter");
+        assertThat(loki.queries).isEmpty();
+        // inside a character class or escaped these are plain characters
+        ToolHarness.ok(tool, "{\"service\":\"payments\",\"filter\":\"[(?=]|\\\\(\\\\?=|c\\\\++\"}");
+    }
+
+    @Test
+    void otherBadArgumentsAreRefusedWithWhatIsWrong() {
+        QueryLogsTool tool = tool(new InMemorySources());
+        assertThat(ToolHarness.error(tool, "{}")).contains("service");
+        assertThat(ToolHarness.error(tool, "{\"service\":\"api\",\"level\":\"error; drop\"}")).contains("arguments.level");
+        assertThat(ToolHarness.error(tool, "{\"service\":\"api\",\"limit\":501}")).contains("arguments.limit");
+        assertThat(ToolHarness.error(tool, "{\"service\":\"api\",\"aggregate\":\"avg\"}")).contains("arguments.aggregate");
+        assertThat(ToolHarness.error(tool, "{\"service\":\"api\",\"labels\":{\"1x\":\"y\"}}")).contains("'1x' is not a label name");
+        assertThat(ToolHarness.error(tool, "{\"service\":\"api\",\"bypass_redaction\":\"yes\"}")).contains("arguments.bypass_redaction");
+    }
+
+    @Test
+    void missingSourcesUnknownServicesAndEmptyResultsEachHaveTheirNote() {
+        assertThat(ToolHarness.ok(tool(new InMemorySources()), "{\"service\":\"api\"}").getString("note"))
+                .contains("No connected source can search logs", "LOKI_URL");
+        QueryLogsTool tool = tool(new InMemorySources().add(payments("loki")));
+        assertThat(ToolHarness.ok(tool, "{\"service\":\"paymnts\"}").getString("note")).contains("No logs source knows a service named 'paymnts'");
+        JsonObject none = ToolHarness.ok(tool, "{\"service\":\"payments\",\"filter\":\"segfault\"}");
+        assertThat(none.getJsonArray("lines")).isEmpty();
+        assertThat(none.getString("note")).contains("No line matched in the last 15m (filter /segfault/)");
+    }
+
+    @Test
+    void veryLongLinesAreCutAndCounted() {
+        FakeLogsBackend loki = new FakeLogsBackend("loki").line("api", ago(5), Map.of(), "x".repeat(5000));
+        JsonObject result = ToolHarness.ok(tool(new InMemorySources().add(loki)), "{\"service\":\"api\"}");
+        assertThat(lineTexts(result).getFirst()).hasSize(QueryLogsTool.MAX_LINE_CHARS + " [3000 more characters]".length() + 3)
+                .endsWith("... [3000 more characters]");
+        assertThat(result.getString("note")).contains("1 line was longer than 2000 characters and cut");
+    }
+
+    @Test
+    void oneHangingSourceOfThreeLeavesAPartialAnswerWithinTheDeadline() {
+        QueryLogsTool tool = tool(Toolkit.builder(new InMemorySources().add(payments("loki-a")).add(payments("loki-b"))
+                .add(new FakeLogsBackend("loki-c").hanging()).registry(), clock).timeouts(Duration.ofMillis(200), Duration.ofSeconds(1)));
+        long start = System.nanoTime();
+        JsonObject result = ToolHarness.ok(tool, "{\"service\":\"payments\"}");
+        Duration took = Duration.ofNanos(System.nanoTime() - start);
+        assertThat(result.getBoolean("partial")).isTrue();
+        assertThat(result.getJsonArray("failedSources").getJsonObject(0).getString("source")).isEqualTo("loki-c");
+        assertThat(result.getJsonArray("failedSources").getJsonObject(0).getString("kind")).isEqualTo("timeout");
+        assertThat(result.getInt("returned")).isEqualTo(6);
+        assertThat(result.getString("note")).contains("Some sources failed");
+        assertThat(took).isLessThan(Duration.ofSeconds(5));
+    }
+
+    @Test
+    void aFailingSourceIsNamedWhileTheOthersAnswer() {
+        FakeLogsBackend broken = new FakeLogsBackend("loki-b")
+                .failingAll(new ConnectorException(ConnectorException.Kind.BAD_QUERY, "parse error : syntax error: unexpected IDENTIFIER"));
+        JsonObject result = ToolHarness.ok(tool(new InMemorySources().add(payments("loki-a")).add(broken)), "{\"service\":\"payments\"}");
+        assertThat(result.getBoolean("partial")).isTrue();
+        assertThat(result.getJsonArray("failedSources").getJsonObject(0).getString("error")).contains("unexpected IDENTIFIER");
+        assertThat(result.getJsonArray("lines")).hasSize(3);
+        JsonObject allFailed = ToolHarness.ok(tool(new InMemorySources().add(broken)), "{\"service\":\"payments\"}");
+        assertThat(allFailed.getString("note")).contains("Every logs source failed");
+    }
+
+    @Test
+    void theDefinitionIsReadOnlyAndDocumentsTheLimits() {
+        var definition = tool(new InMemorySources()).definition();
+        assertThat(definition.name()).isEqualTo("query_logs");
+        assertThat(definition.annotations().readOnlyHint()).isTrue();
+        JsonObject limit = definition.inputSchema().getJsonObject("properties").getJsonObject("limit");
+        assertThat(limit.getInt("default")).isEqualTo(50);
+        assertThat(limit.getInt("maximum")).isEqualTo(500);
+        assertThat(definition.inputSchema().getJsonObject("properties").getJsonObject("aggregate").getJsonArray("enum"))
+                .extracting(JsonValue::toString).containsExactly("\"count_over_time\"", "\"sum\"", "\"topk\"");
+    }
+}

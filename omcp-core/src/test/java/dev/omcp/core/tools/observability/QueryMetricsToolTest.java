@@ -1,0 +1,248 @@
+package dev.omcp.core.tools.observability;
+
+import static dev.omcp.core.tools.observability.FakeMetricsBackend.noisy;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.within;
+
+import dev.omcp.sdk.connector.ConnectorException;
+import dev.omcp.sdk.json.Jsonp;
+import dev.omcp.sdk.query.MetricQuery;
+import dev.omcp.testkit.time.ManualClock;
+import jakarta.json.JsonObject;
+import jakarta.json.JsonValue;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+class QueryMetricsToolTest {
+    private static final Instant NOW = Instant.parse("2026-03-10T12:00:00Z");
+    private final ManualClock clock = new ManualClock(NOW);
+
+    private QueryMetricsTool tool(InMemorySources sources) {
+        return tool(Toolkit.builder(sources.registry(), clock));
+    }
+
+    private static QueryMetricsTool tool(Toolkit.Builder builder) {
+        return new QueryMetricsTool(builder.build());
+    }
+
+    @Test
+    void aCuratedMetricComesBackAsStatisticsWithTheResolvedQueryAndLabel() {
+        FakeMetricsBackend prom = new FakeMetricsBackend("prom").serve("payments", "error_rate", noisy(0.02, 0.1));
+        JsonObject result = ToolHarness.ok(tool(new InMemorySources().add(prom)), "{\"service\":\"payments\",\"metric\":\"error_rate\"}");
+
+        // spec 4.4: query_metrics responses carry resolvedSeries and resolvedLabel
+        assertThat(result.getString("resolvedSeries")).isEqualTo("error_rate{job=\"payments\"}");
+        assertThat(result.getString("resolvedLabel")).isEqualTo("job");
+        assertThat(result.getString("unit")).isEqualTo("ratio");
+        assertThat(result.getString("duration")).isEqualTo("1h");
+        assertThat(result.getString("step")).isEqualTo("15s");
+        assertThat(result.getString("from")).isEqualTo("2026-03-10T11:00:00Z");
+        assertThat(result.getString("to")).isEqualTo("2026-03-10T12:00:00Z");
+        assertThat(result.getBoolean("partial")).isFalse();
+        assertThat(result.getJsonArray("sources").getString(0)).isEqualTo("prom");
+        JsonObject series = result.getJsonArray("series").getJsonObject(0);
+        assertThat(series.getString("source")).isEqualTo("prom");
+        assertThat(series.getInt("points")).isEqualTo(241);
+        assertThat(series.getJsonNumber("avg").doubleValue()).isCloseTo(0.02, within(0.002));
+        assertThat(series.getJsonNumber("min").doubleValue()).isBetween(0.018, 0.02);
+        assertThat(series.getJsonNumber("max").doubleValue()).isBetween(0.02, 0.022);
+        assertThat(series.getString("lastAt")).isEqualTo("2026-03-10T12:00:00Z");
+        assertThat(series.getJsonObject("downsampled").getJsonArray("values")).hasSizeLessThanOrEqualTo(60);
+        assertThat(result.containsKey("note")).isFalse();
+
+        MetricQuery sent = prom.queries.getFirst();
+        assertThat(sent.range().length()).isEqualTo(Duration.ofHours(1));
+        assertThat(sent.step()).isEqualTo(Duration.ofSeconds(15));
+        assertThat(sent.groupBy()).isEmpty();
+    }
+
+    @Test
+    void valuesAreAveragedIntoAtMostPointsBucketsSoTheOutputStaysSmall() {
+        FakeMetricsBackend prom = new FakeMetricsBackend("prom").serve("api", "latency_p99", noisy(0.25, 0.2));
+        JsonObject result = ToolHarness.ok(tool(new InMemorySources().add(prom)),
+                "{\"service\":\"api\",\"metric\":\"latency_p99\",\"duration\":\"1d\",\"points\":12}");
+        JsonObject downsampled = result.getJsonArray("series").getJsonObject(0).getJsonObject("downsampled");
+        assertThat(downsampled.getJsonArray("values")).hasSize(12);
+        assertThat(downsampled.getInt("stepSeconds")).isEqualTo(7200);
+        for (JsonValue v : downsampled.getJsonArray("values")) {
+            assertThat(((jakarta.json.JsonNumber) v).doubleValue()).isCloseTo(0.25, within(0.05));
+        }
+        // a day at the default resolution: 1d / 240 = 6 minutes
+        assertThat(prom.queries.getFirst().step()).isEqualTo(Duration.ofMinutes(6));
+    }
+
+    @Test
+    void groupByLabelsAndStepArePassedToTheBackendAndRawMetricNamesAreAccepted() {
+        FakeMetricsBackend prom = new FakeMetricsBackend("prom")
+                .serve("api", "http_requests_total", Map.of("pod", "api-1"), noisy(10, 0.05))
+                .serve("api", "http_requests_total", Map.of("pod", "api-2"), noisy(30, 0.05));
+        JsonObject result = ToolHarness.ok(tool(new InMemorySources().add(prom)), """
+                {"service":"api","metric":"http_requests_total","duration":"30m","step":"1m","groupBy":["pod"],
+                 "labels":{"namespace":"prod"}}""");
+        MetricQuery sent = prom.queries.getFirst();
+        assertThat(sent.groupBy()).containsExactly("pod");
+        assertThat(sent.labels()).containsExactly(Map.entry("namespace", "prod"));
+        assertThat(sent.step()).isEqualTo(Duration.ofMinutes(1));
+        assertThat(result.containsKey("unit")).as("a raw metric's unit is the backend's").isFalse();
+        // highest average first
+        assertThat(result.getJsonArray("series").getJsonObject(0).getJsonObject("labels").getString("pod")).isEqualTo("api-2");
+        assertThat(result.getInt("totalSeries")).isEqualTo(2);
+        assertThat(result.getBoolean("truncated")).isFalse();
+    }
+
+    @Test
+    void moreSeriesThanTheLimitAreCutHighestAverageFirstAndSaidSo() {
+        FakeMetricsBackend prom = new FakeMetricsBackend("prom");
+        for (int i = 1; i <= 5; i++) {
+            prom.serve("api", "up", Map.of("instance", "i" + i), noisy(i, 0));
+        }
+        JsonObject result = ToolHarness.ok(tool(new InMemorySources().add(prom)), "{\"service\":\"api\",\"metric\":\"up\",\"limit\":2}");
+        assertThat(result.getJsonArray("series")).hasSize(2);
+        assertThat(result.getJsonArray("series").getJsonObject(0).getJsonObject("labels").getString("instance")).isEqualTo("i5");
+        assertThat(result.getInt("totalSeries")).isEqualTo(5);
+        assertThat(result.getBoolean("truncated")).isTrue();
+        assertThat(result.getString("note")).contains("5 series matched", "showing the 2");
+    }
+
+    @Test
+    void gapsAreCountedAndNeverReadAsZero() {
+        FakeMetricsBackend prom = new FakeMetricsBackend("prom")
+                .serve("api", "error_rate", t -> (t / 15_000) % 2 == 0 ? Double.NaN : 0.5);
+        JsonObject series = ToolHarness.ok(tool(new InMemorySources().add(prom)), "{\"service\":\"api\",\"metric\":\"error_rate\",\"duration\":\"10m\"}")
+                .getJsonArray("series").getJsonObject(0);
+        assertThat(series.getInt("gaps")).isEqualTo(21);
+        assertThat(series.getInt("points")).isEqualTo(20);
+        assertThat(series.getJsonNumber("min").doubleValue()).isEqualTo(0.5);
+        assertThat(series.getJsonNumber("avg").doubleValue()).isEqualTo(0.5);
+    }
+
+    @Test
+    void aSeriesOfOnlyGapsHasANoteInsteadOfNumbers() {
+        FakeMetricsBackend prom = new FakeMetricsBackend("prom").serve("api", "error_rate", t -> Double.NaN);
+        JsonObject series = ToolHarness.ok(tool(new InMemorySources().add(prom)), "{\"service\":\"api\",\"metric\":\"error_rate\"}")
+                .getJsonArray("series").getJsonObject(0);
+        assertThat(series.getInt("points")).isZero();
+        assertThat(series.containsKey("avg")).isFalse();
+        assertThat(series.getString("note")).contains("only gaps");
+    }
+
+    @Test
+    void theCatalogEntryIsAttachedWhenTheCatalogListsTheService() {
+        // spec 2.11: query_metrics carries .catalog
+        FakeMetricsBackend prom = new FakeMetricsBackend("prom").serve("payments", "cpu", noisy(0.4, 0.1));
+        JsonObject document = Jsonp.reader("{\"services\":{\"payments\":{\"owner\":\"team-pay\",\"tier\":1,\"onCall\":\"pay-oncall\"}}}")
+                .readObject();
+        ServiceCatalog catalog = ((ServiceCatalog.Parsed.Loaded) ServiceCatalog.parse(document)).catalog();
+        QueryMetricsTool withCatalog = tool(Toolkit.builder(new InMemorySources().add(prom).registry(), clock).catalog(catalog));
+
+        JsonObject result = ToolHarness.ok(withCatalog, "{\"service\":\"payments\",\"metric\":\"cpu\"}");
+        assertThat(result.getJsonObject("catalog").getString("owner")).isEqualTo("team-pay");
+        assertThat(ToolHarness.ok(withCatalog, "{\"service\":\"other\",\"metric\":\"cpu\"}").containsKey("catalog")).isFalse();
+    }
+
+    @Test
+    void aServiceNoSourceKnowsHasNullResolutionsAndANotePointingToListServices() {
+        FakeMetricsBackend prom = new FakeMetricsBackend("prom").serve("payments", "cpu", noisy(0.4, 0.1));
+        JsonObject result = ToolHarness.ok(tool(new InMemorySources().add(prom)), "{\"service\":\"paymnets\",\"metric\":\"cpu\"}");
+        assertThat(result.isNull("resolvedSeries")).isTrue();
+        assertThat(result.isNull("resolvedLabel")).isTrue();
+        assertThat(result.getJsonArray("series")).isEmpty();
+        assertThat(result.getString("note")).contains("No metrics source knows a service named 'paymnets'", "list_services");
+    }
+
+    @Test
+    void aKnownServiceWithoutTheMetricSaysSoInsteadOfReturningZero() {
+        FakeMetricsBackend prom = new FakeMetricsBackend("prom").knows("batch/nightly");
+        JsonObject result = ToolHarness.ok(tool(new InMemorySources().add(prom)), "{\"service\":\"batch/nightly\",\"metric\":\"latency_p99\"}");
+        assertThat(result.getString("resolvedLabel")).isEqualTo("job");
+        assertThat(result.getJsonArray("series")).isEmpty();
+        assertThat(result.getString("note")).contains("'batch/nightly' exists (label job) but has no series for latency_p99");
+    }
+
+    @Test
+    void withoutAMetricsSourceTheNoteSaysWhatToConfigure() {
+        JsonObject result = ToolHarness.ok(tool(new InMemorySources()), "{\"service\":\"api\",\"metric\":\"cpu\"}");
+        assertThat(result.getJsonArray("series")).isEmpty();
+        assertThat(result.getBoolean("partial")).isFalse();
+        assertThat(result.getString("note")).contains("No connected source can answer metric queries", "PROMETHEUS_URL");
+
+        FakeMetricsBackend prom = new FakeMetricsBackend("prom").serve("api", "cpu", noisy(1, 0));
+        JsonObject unknownSource = ToolHarness.ok(tool(new InMemorySources().add(prom)), "{\"service\":\"api\",\"metric\":\"cpu\",\"source\":\"nope\"}");
+        assertThat(unknownSource.getString("note")).contains("Source 'nope' does not exist", "list_sources");
+        assertThat(prom.queries).isEmpty();
+    }
+
+    @Test
+    void aFailingSourceMakesThePartialFlagAndIsNamedWhileTheOthersAnswer() {
+        FakeMetricsBackend good = new FakeMetricsBackend("prom-a").serve("api", "cpu", noisy(1, 0.1));
+        FakeMetricsBackend bad = new FakeMetricsBackend("prom-b")
+                .failingAll(new ConnectorException(ConnectorException.Kind.UNAVAILABLE, "Prometheus answered 503"));
+        JsonObject result = ToolHarness.ok(tool(new InMemorySources().add(good).add(bad)), "{\"service\":\"api\",\"metric\":\"cpu\"}");
+        assertThat(result.getBoolean("partial")).isTrue();
+        assertThat(result.getJsonArray("sources")).containsExactly(Jsonp.provider().createValue("prom-a"));
+        JsonObject failed = result.getJsonArray("failedSources").getJsonObject(0);
+        assertThat(failed.getString("source")).isEqualTo("prom-b");
+        assertThat(failed.getString("kind")).isEqualTo("unavailable");
+        assertThat(failed.getString("error")).isEqualTo("Prometheus answered 503");
+        assertThat(result.getJsonArray("series")).hasSize(1);
+        assertThat(result.getString("note")).contains("Some sources failed");
+
+        JsonObject allFailed = ToolHarness.ok(tool(new InMemorySources().add(bad)), "{\"service\":\"api\",\"metric\":\"cpu\"}");
+        assertThat(allFailed.getString("note")).contains("Every metrics source failed");
+        assertThat(allFailed.isNull("resolvedSeries")).isTrue();
+    }
+
+    @Test
+    void oneHangingSourceOfThreeCostsOnlyItsTimeoutAndTheAnswerIsPartial() {
+        FakeMetricsBackend a = new FakeMetricsBackend("prom-a").serve("api", "cpu", noisy(1, 0.1));
+        FakeMetricsBackend b = new FakeMetricsBackend("prom-b").serve("api", "cpu", noisy(2, 0.1));
+        FakeMetricsBackend hung = new FakeMetricsBackend("prom-c").hanging();
+        QueryMetricsTool tool = tool(Toolkit.builder(new InMemorySources().add(a).add(b).add(hung).registry(), clock)
+                .timeouts(Duration.ofMillis(200), Duration.ofSeconds(1)));
+        long start = System.nanoTime();
+        JsonObject result = ToolHarness.ok(tool, "{\"service\":\"api\",\"metric\":\"cpu\"}");
+        Duration took = Duration.ofNanos(System.nanoTime() - start);
+
+        assertThat(result.getBoolean("partial")).isTrue();
+        assertThat(result.getJsonArray("series")).hasSize(2);
+        JsonObject failed = result.getJsonArray("failedSources").getJsonObject(0);
+        assertThat(failed.getString("source")).isEqualTo("prom-c");
+        assertThat(failed.getString("kind")).isEqualTo("timeout");
+        // generous: the deadline is 1 s; a loaded machine may add scheduling delay, not another timeout
+        assertThat(took).isLessThan(Duration.ofSeconds(5));
+    }
+
+    @Test
+    void badArgumentsAreRefusedWithWhatIsWrong() {
+        QueryMetricsTool tool = tool(new InMemorySources());
+        assertThat(ToolHarness.error(tool, "{\"metric\":\"cpu\"}")).contains("service");
+        assertThat(ToolHarness.error(tool, "{\"service\":\"api\",\"metric\":\"rate(x[5m])\"}")).contains("arguments.metric");
+        assertThat(ToolHarness.error(tool, "{\"service\":\"api svc\",\"metric\":\"cpu\"}")).contains("arguments.service");
+        assertThat(ToolHarness.error(tool, "{\"service\":\"api\",\"metric\":\"cpu\",\"duration\":\"1w\"}")).contains("arguments.duration");
+        assertThat(ToolHarness.error(tool, "{\"service\":\"api\",\"metric\":\"cpu\",\"duration\":\"90d\"}"))
+                .contains("duration '90d' is longer than the longest window, 30d");
+        assertThat(ToolHarness.error(tool, "{\"service\":\"api\",\"metric\":\"cpu\",\"duration\":\"5m\",\"step\":\"10m\"}"))
+                .contains("step 10m is longer than the window 5m");
+        assertThat(ToolHarness.error(tool, "{\"service\":\"api\",\"metric\":\"cpu\",\"labels\":{\"bad-name\":\"x\"}}"))
+                .contains("labels: 'bad-name' is not a label name");
+        assertThat(ToolHarness.error(tool, "{\"service\":\"api\",\"metric\":\"cpu\",\"groupBy\":[\"pod)\"]}")).contains("arguments.groupBy");
+        assertThat(ToolHarness.error(tool, "{\"service\":\"api\",\"metric\":\"cpu\",\"limit\":101}")).contains("arguments.limit");
+        assertThat(ToolHarness.error(tool, "{\"service\":\"api\",\"metric\":\"cpu\",\"points\":0}")).contains("arguments.points");
+        assertThat(ToolHarness.error(tool, "{\"service\":\"api\",\"metric\":\"cpu\",\"query\":\"up\"}")).contains("query");
+    }
+
+    @Test
+    void theDefinitionIsReadOnlyAndNamesTheCuratedMetrics() {
+        var definition = tool(new InMemorySources()).definition();
+        assertThat(definition.name()).isEqualTo("query_metrics");
+        assertThat(definition.annotations().readOnlyHint()).isTrue();
+        assertThat(definition.inputSchema().getJsonObject("properties").getJsonObject("metric").getJsonArray("examples").toString())
+                .contains("error_rate", "latency_p99", "cpu_utilization");
+        assertThat(definition.outputSchema()).isPresent();
+        assertThat(List.of(definition.inputSchema().getJsonArray("required").getString(0),
+                definition.inputSchema().getJsonArray("required").getString(1))).containsExactly("service", "metric");
+    }
+}

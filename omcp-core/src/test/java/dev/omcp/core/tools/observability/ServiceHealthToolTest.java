@@ -1,0 +1,294 @@
+package dev.omcp.core.tools.observability;
+
+import static dev.omcp.core.tools.observability.FakeMetricsBackend.noisy;
+import static dev.omcp.core.tools.observability.FakeMetricsBackend.stepAt;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.within;
+
+import dev.omcp.core.analysis.health.HealthThresholds;
+import dev.omcp.core.analysis.history.AnomalyHistory;
+import dev.omcp.core.analysis.history.HistoryLimits;
+import dev.omcp.core.analysis.history.HistoryQuery;
+import dev.omcp.core.analysis.history.HistoryRow;
+import dev.omcp.ports.identity.Principal;
+import dev.omcp.sdk.connector.ConnectorException;
+import dev.omcp.sdk.json.Jsonp;
+import dev.omcp.sdk.query.MetricQuery;
+import dev.omcp.testkit.time.ManualClock;
+import jakarta.json.JsonObject;
+import jakarta.json.JsonValue;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Optional;
+import org.junit.jupiter.api.Test;
+
+class ServiceHealthToolTest {
+    private static final Instant NOW = Instant.parse("2026-03-10T12:00:00Z");
+    private static final long TEN_MINUTES_AGO = NOW.minus(Duration.ofMinutes(10)).toEpochMilli();
+    private final ManualClock clock = new ManualClock(NOW);
+    private final AnomalyHistory history = new AnomalyHistory(clock, HistoryLimits.defaults(), Optional.empty());
+
+    /** A service whose five signals are all well inside the default thresholds. */
+    private static FakeMetricsBackend healthy(String source, String service) {
+        return new FakeMetricsBackend(source)
+                .serve(service, "error_rate", noisy(0.002, 0.1))
+                .serve(service, "latency_p99", noisy(0.120, 0.05))
+                .serve(service, "request_rate", noisy(50, 0.05))
+                .serve(service, "cpu_utilization", noisy(0.30, 0.05))
+                .serve(service, "memory_utilization", noisy(0.50, 0.02));
+    }
+
+    private ServiceHealthTool tool(InMemorySources sources) {
+        return tool(Toolkit.builder(sources.registry(), clock).history(history));
+    }
+
+    private static ServiceHealthTool tool(Toolkit.Builder builder) {
+        return new ServiceHealthTool(builder.build());
+    }
+
+    private static JsonObject signal(JsonObject result, String name) {
+        return result.getJsonArray("signals").stream().map(JsonValue::asJsonObject).filter(s -> s.getString("signal").equals(name))
+                .findFirst().orElseThrow(() -> new AssertionError("no signal " + name + " in " + result));
+    }
+
+    @Test
+    void aServiceInsideEveryThresholdIsHealthyAndEverySignalIsReported() {
+        FakeMetricsBackend prom = healthy("prom", "payments");
+        JsonObject result = ToolHarness.ok(tool(new InMemorySources().add(prom)), "{\"service\":\"payments\"}");
+
+        assertThat(result.getString("status")).isEqualTo("healthy");
+        assertThat(result.getJsonNumber("score").doubleValue()).isGreaterThan(80);
+        assertThat(result.getJsonArray("signals")).hasSize(5);
+        assertThat(result.getJsonArray("missing")).isEmpty();
+        assertThat(result.getJsonArray("drivers")).isEmpty();
+        assertThat(result.getJsonArray("anomalies")).isEmpty();
+        // latency comes in seconds and is judged in milliseconds
+        assertThat(signal(result, "latency_p99").getJsonNumber("value").doubleValue()).isCloseTo(120, within(8.0));
+        assertThat(signal(result, "latency_p99").getString("unit")).isEqualTo("ms");
+        assertThat(signal(result, "request_rate_drop").getJsonNumber("drop").doubleValue()).isLessThan(0.2);
+        assertThat(result.getString("window")).isEqualTo("15m");
+        assertThat(result.getString("from")).isEqualTo("2026-03-10T10:45:00Z");
+        assertThat(result.getString("to")).isEqualTo("2026-03-10T12:00:00Z");
+    }
+
+    @Test
+    void theFiveSignalsAreAskedInOneParallelBatchOverTheWindowAndItsBaseline() {
+        FakeMetricsBackend prom = healthy("prom", "payments");
+        ToolHarness.ok(tool(new InMemorySources().add(prom)), "{\"service\":\"payments\",\"window\":\"30m\"}");
+        assertThat(prom.queries).extracting(MetricQuery::metric).containsExactlyInAnyOrder(
+                "error_rate", "latency_p99", "request_rate", "cpu_utilization", "memory_utilization");
+        MetricQuery any = prom.queries.getFirst();
+        // a 30m window and a 2h baseline (four windows) before it
+        assertThat(any.range().length()).isEqualTo(Duration.ofMinutes(150));
+        assertThat(any.step()).isEqualTo(Duration.ofSeconds(30));
+    }
+
+    @Test
+    void anErrorRateAboveTheCriticalThresholdMakesTheServiceCriticalAndSaysWhy() {
+        FakeMetricsBackend prom = healthy("prom", "checkout");
+        prom.serve("checkout", "error_rate", noisy(0.08, 0.05));
+        JsonObject result = ToolHarness.ok(tool(new InMemorySources().add(prom)), "{\"service\":\"checkout\"}");
+        // the fake serves both error_rate curves; the worse one counts
+        assertThat(result.getString("status")).isEqualTo("critical");
+        assertThat(signal(result, "error_rate").getString("status")).isEqualTo("critical");
+        assertThat(result.getJsonArray("drivers").getString(0)).contains("error_rate", "critical");
+        assertThat(result.getString("note")).startsWith("checkout is critical");
+    }
+
+    @Test
+    void anAnomalyInsideTheThresholdsDegradesTheServiceAndIsRecordedInTheHistory() {
+        // p99 jumps from 40 ms to 300 ms ten minutes ago: below the 500 ms threshold, far from normal
+        FakeMetricsBackend slow = new FakeMetricsBackend("prom")
+                .serve("payments-db", "error_rate", noisy(0.001, 0.1))
+                .serve("payments-db", "latency_p99", stepAt(TEN_MINUTES_AGO, 0.040, 0.300, 0.05))
+                .serve("payments-db", "request_rate", noisy(60, 0.05))
+                .serve("payments-db", "cpu_utilization", noisy(0.2, 0.05))
+                .serve("payments-db", "memory_utilization", noisy(0.6, 0.02));
+        JsonObject result = ToolHarness.ok(tool(new InMemorySources().add(slow)), "{\"service\":\"payments-db\"}");
+
+        assertThat(result.getString("status")).isEqualTo("degraded");
+        assertThat(signal(result, "latency_p99").getString("status")).isEqualTo("degraded");
+        assertThat(signal(result, "latency_p99").getString("reason")).contains("latency_p99 anomalous");
+        JsonObject anomaly = result.getJsonArray("anomalies").getJsonObject(0);
+        assertThat(anomaly.getString("signal")).isEqualTo("latency_p99");
+        assertThat(anomaly.getString("direction")).isEqualTo("up");
+        assertThat(Instant.parse(anomaly.getString("onset"))).isBetween(NOW.minus(Duration.ofMinutes(11)), NOW.minus(Duration.ofMinutes(9)));
+
+        assertThat(result.getJsonObject("history").getInt("recorded")).isEqualTo(5);
+        assertThat(result.getJsonObject("history").getBoolean("remoteWrite")).isFalse();
+        assertThat(result.getJsonObject("history").getString("note")).contains("OMCP_ANOMALY_HISTORY_REMOTE_WRITE");
+        List<HistoryRow> rows = history.query(new HistoryQuery("", Optional.of("payments-db"), Optional.empty(), NOW.minusSeconds(60),
+                NOW, 100, true)).rows();
+        assertThat(rows).extracting(HistoryRow::signal).containsExactly("latency_p99");
+    }
+
+    @Test
+    void scoresAreRecordedUnderTheCallersTenantOnly() {
+        FakeMetricsBackend prom = healthy("prom", "api");
+        ToolHarness.ok(tool(new InMemorySources().add(prom)), "{\"service\":\"api\"}", Principal.apiKey("ci", "acme"));
+        assertThat(history.query(new HistoryQuery("acme", Optional.of("api"), Optional.empty(), NOW.minusSeconds(60), NOW, 100, false))
+                .rows()).hasSize(5);
+        assertThat(history.query(new HistoryQuery("globex", Optional.of("api"), Optional.empty(), NOW.minusSeconds(60), NOW, 100, false))
+                .rows()).isEmpty();
+    }
+
+    @Test
+    void aTrafficDropAgainstTheBaselineDegradesTheService() {
+        FakeMetricsBackend dropped = new FakeMetricsBackend("prom")
+                .serve("frontend", "error_rate", noisy(0.002, 0.1))
+                .serve("frontend", "latency_p99", noisy(0.1, 0.05))
+                .serve("frontend", "request_rate", stepAt(TEN_MINUTES_AGO, 100, 30, 0.03))
+                .serve("frontend", "cpu_utilization", noisy(0.3, 0.05))
+                .serve("frontend", "memory_utilization", noisy(0.4, 0.02));
+        JsonObject result = ToolHarness.ok(tool(new InMemorySources().add(dropped)), "{\"service\":\"frontend\"}");
+        JsonObject drop = signal(result, "request_rate_drop");
+        assertThat(drop.getJsonNumber("drop").doubleValue()).isCloseTo(0.7, within(0.03));
+        assertThat(drop.getString("status")).isEqualTo("degraded");
+        assertThat(result.getString("status")).isEqualTo("degraded");
+    }
+
+    @Test
+    void aServiceWithoutTrafficBeforeTheWindowHasNoDropToJudge() {
+        FakeMetricsBackend prom = healthy("prom", "batch");
+        prom.serve("batch", "request_rate", stepAt(TEN_MINUTES_AGO, 0, 5, 0.01));
+        JsonObject result = ToolHarness.ok(tool(new InMemorySources().add(prom)), "{\"service\":\"batch\"}");
+        // the fake serves two request_rate series: the steady one is read, the new one is named as unusable
+        assertThat(result.getJsonArray("signals").stream().map(JsonValue::asJsonObject)
+                .filter(s -> s.getString("signal").equals("request_rate_drop")).count()).isEqualTo(1);
+
+        FakeMetricsBackend fresh = new FakeMetricsBackend("prom").serve("batch", "request_rate", stepAt(TEN_MINUTES_AGO, 0, 5, 0.01));
+        JsonObject missing = ToolHarness.ok(tool(new InMemorySources().add(fresh)), "{\"service\":\"batch\"}")
+                .getJsonArray("missing").getValuesAs(JsonObject.class).stream()
+                .filter(m -> m.getString("signal").equals("request_rate_drop")).findFirst().orElseThrow();
+        assertThat(missing.getString("reason")).isEqualTo("prom has no traffic in the baseline before the window to compare with");
+    }
+
+    @Test
+    void signalsWithoutDataAreListedWithTheReasonAndNeverCountedAsZero() {
+        FakeMetricsBackend prom = new FakeMetricsBackend("prom")
+                .serve("legacy", "error_rate", noisy(0.002, 0.1))
+                .serve("legacy", "latency_p99", noisy(0.1, 0.05))
+                .serve("legacy", "request_rate", noisy(5, 0.05));
+        JsonObject result = ToolHarness.ok(tool(new InMemorySources().add(prom)), "{\"service\":\"legacy\"}");
+        assertThat(result.getString("status")).isEqualTo("healthy");
+        assertThat(result.getJsonArray("signals")).hasSize(3);
+        List<JsonObject> missing = result.getJsonArray("missing").getValuesAs(JsonObject.class);
+        assertThat(missing).extracting(m -> m.getString("signal")).containsExactly("cpu", "memory");
+        assertThat(missing.getFirst().getString("reason")).contains("no source returned cpu_utilization for 'legacy'",
+                "container_spec_*", "kube_pod_container_resource_limits");
+        assertThat(result.getString("note")).contains("Missing, not counted");
+    }
+
+    @Test
+    void aP99BeyondTheLargestBucketIsNamedAsTooHighToMeasureNotDropped() {
+        FakeMetricsBackend prom = new FakeMetricsBackend("prom")
+                .serve("api", "error_rate", noisy(0.002, 0.1))
+                .serve("api", "latency_p99", t -> t < TEN_MINUTES_AGO ? 0.1 : Double.POSITIVE_INFINITY);
+        JsonObject missing = ToolHarness.ok(tool(new InMemorySources().add(prom)), "{\"service\":\"api\"}")
+                .getJsonArray("missing").getValuesAs(JsonObject.class).stream()
+                .filter(m -> m.getString("signal").equals("latency_p99")).findFirst().orElseThrow();
+        assertThat(missing.getString("reason")).contains("+Inf", "above the largest histogram bucket");
+    }
+
+    @Test
+    void anUnknownServiceIsUnknownWithoutAScoreAndPointsToListServices() {
+        FakeMetricsBackend prom = healthy("prom", "payments");
+        JsonObject result = ToolHarness.ok(tool(new InMemorySources().add(prom)), "{\"service\":\"paymens\"}");
+        assertThat(result.getString("status")).isEqualTo("unknown");
+        assertThat(result.containsKey("score")).isFalse();
+        assertThat(result.getJsonArray("missing").getJsonObject(0).getString("reason")).isEqualTo("no metrics source knows 'paymens'");
+        assertThat(result.getString("note")).contains("list_services");
+        assertThat(result.getJsonObject("history").getInt("recorded")).isZero();
+    }
+
+    @Test
+    void withoutAMetricsSourceHealthIsUnknownAndTheNoteSaysWhatToConfigure() {
+        JsonObject result = ToolHarness.ok(tool(new InMemorySources()), "{\"service\":\"payments\"}");
+        assertThat(result.getString("status")).isEqualTo("unknown");
+        assertThat(result.getBoolean("partial")).isFalse();
+        assertThat(result.getString("note")).contains("No connected source can answer metric queries", "PROMETHEUS_URL");
+    }
+
+    @Test
+    void aFailingSourceIsNamedAndItsSignalsAreMissingNotZero() {
+        FakeMetricsBackend prom = healthy("prom-a", "api");
+        prom.failing("latency_p99", new ConnectorException(ConnectorException.Kind.BAD_QUERY, "parse error at char 7"));
+        JsonObject result = ToolHarness.ok(tool(new InMemorySources().add(prom)), "{\"service\":\"api\"}");
+        assertThat(result.getBoolean("partial")).isTrue();
+        JsonObject failed = result.getJsonArray("failedSources").getJsonObject(0);
+        assertThat(failed.getString("source")).isEqualTo("prom-a");
+        assertThat(failed.getInt("failedQueries")).isEqualTo(1);
+        assertThat(failed.getJsonArray("metrics").getString(0)).isEqualTo("latency_p99");
+        JsonObject missing = result.getJsonArray("missing").getJsonObject(0);
+        assertThat(missing.getString("signal")).isEqualTo("latency_p99");
+        assertThat(missing.getString("reason")).isEqualTo("prom-a failed (bad_query): parse error at char 7");
+        assertThat(result.getString("note")).contains("Some sources failed");
+    }
+
+    @Test
+    void oneHangingSourceOfThreeLeavesAPartialAnswerWithinTheDeadline() {
+        FakeMetricsBackend a = healthy("prom-a", "api");
+        FakeMetricsBackend b = healthy("prom-b", "api");
+        FakeMetricsBackend hung = new FakeMetricsBackend("prom-c").hanging();
+        ServiceHealthTool tool = tool(Toolkit.builder(new InMemorySources().add(a).add(b).add(hung).registry(), clock).history(history)
+                .timeouts(Duration.ofMillis(200), Duration.ofSeconds(1)));
+        long start = System.nanoTime();
+        JsonObject result = ToolHarness.ok(tool, "{\"service\":\"api\"}");
+        Duration took = Duration.ofNanos(System.nanoTime() - start);
+
+        assertThat(result.getString("status")).isEqualTo("healthy");
+        assertThat(result.getBoolean("partial")).isTrue();
+        JsonObject failed = result.getJsonArray("failedSources").getJsonObject(0);
+        assertThat(failed.getString("source")).isEqualTo("prom-c");
+        assertThat(failed.getString("kind")).isEqualTo("timeout");
+        assertThat(failed.getInt("failedQueries")).isEqualTo(5);
+        assertThat(result.getJsonArray("sources")).containsExactly(Jsonp.value("prom-a"), Jsonp.value("prom-b"));
+        // generous bound: the deadline is 1 s
+        assertThat(took).isLessThan(Duration.ofSeconds(5));
+    }
+
+    @Test
+    void aDisabledSignalIsNeitherAskedNorReportedMissing() {
+        FakeMetricsBackend prom = healthy("prom", "api");
+        HealthThresholds withoutMemory = ((HealthThresholds.Valid) HealthThresholds.parse(
+                Jsonp.reader("{\"memory\":{\"enabled\":false}}").readObject())).thresholds();
+        ServiceHealthTool tool = tool(Toolkit.builder(new InMemorySources().add(prom).registry(), clock).history(history)
+                .thresholds(withoutMemory));
+        JsonObject result = ToolHarness.ok(tool, "{\"service\":\"api\"}");
+        assertThat(prom.queries).extracting(MetricQuery::metric).doesNotContain("memory_utilization");
+        assertThat(result.getJsonArray("signals")).hasSize(4);
+        assertThat(result.getJsonArray("missing")).isEmpty();
+    }
+
+    @Test
+    void theCatalogEntryIsAttachedWhenTheCatalogListsTheService() {
+        // spec 2.11: get_service_health carries .catalog
+        FakeMetricsBackend prom = healthy("prom", "payments");
+        ServiceCatalog catalog = ((ServiceCatalog.Parsed.Loaded) ServiceCatalog.parse(Jsonp.reader(
+                "{\"services\":[{\"name\":\"payments\",\"owner\":\"team-pay\",\"slo\":\"99.9\"}]}").readObject())).catalog();
+        JsonObject result = ToolHarness.ok(tool(Toolkit.builder(new InMemorySources().add(prom).registry(), clock).catalog(catalog)),
+                "{\"service\":\"payments\"}");
+        assertThat(result.getJsonObject("catalog").getString("owner")).isEqualTo("team-pay");
+    }
+
+    @Test
+    void aWindowOutsideTwoMinutesToOneDayIsRefusedWithTheAllowedRange() {
+        ServiceHealthTool tool = tool(new InMemorySources());
+        assertThat(ToolHarness.error(tool, "{\"service\":\"api\",\"window\":\"1m\"}")).contains("window 1m is outside 2m..1d");
+        assertThat(ToolHarness.error(tool, "{\"service\":\"api\",\"window\":\"2d\"}")).contains("window 2d is outside 2m..1d");
+        assertThat(ToolHarness.error(tool, "{\"service\":\"api\",\"window\":\"15\"}")).contains("arguments.window");
+        assertThat(ToolHarness.error(tool, "{}")).contains("service");
+        assertThat(ToolHarness.error(tool, "{\"service\":\"a b\"}")).contains("arguments.service");
+    }
+
+    @Test
+    void theDefinitionIsReadOnlyWithAnOutputSchema() {
+        var definition = tool(new InMemorySources()).definition();
+        assertThat(definition.name()).isEqualTo("get_service_health");
+        assertThat(definition.annotations().readOnlyHint()).isTrue();
+        assertThat(definition.outputSchema().orElseThrow().getJsonObject("properties").getJsonObject("status").getJsonArray("enum"))
+                .hasSize(4);
+        assertThat(definition.description()).contains("detect_anomalies", "query_logs");
+    }
+}
