@@ -15,6 +15,7 @@ import dev.omcp.ports.connectors.ConnectorCatalog;
 import dev.omcp.ports.connectors.ConnectorType;
 import dev.omcp.ports.info.Governance;
 import dev.omcp.sdk.connector.ConnectorFactory;
+import dev.omcp.sdk.connector.TracesCapability;
 import dev.omcp.testkit.conformance.ConformanceFixture;
 import java.security.SecureRandom;
 import java.util.ArrayList;
@@ -97,9 +98,11 @@ public final class GatewayAssembly implements AutoCloseable {
                 .tools(ObservabilityTools.all(toolkit))
                 .hooks(plugins.hooks())
                 .hookModeOverride(plugins.hookMode())
-                // spec 2.10: true values for what is configured, nothing else
-                .governance(() -> new Governance(access.authMode(), access.secretEphemeral(), audit.persisted(), false, false,
-                        access.trustProxy(), null, false, 0));
+                // spec 2.10: true values for what is configured, read on every request so they stay true
+                // (no MCP rate limit exists yet, so toolRatePerMin reports it as disabled)
+                .governance(() -> new Governance(access.authMode(), access.secretEphemeral(), audit.persisted(),
+                        toolkit.catalog().configured(), toolkit.redactionEnabled(), access.trustProxy(), null,
+                        toolkit.history().remoteSinkConfigured(), sources.registry().countServing(TracesCapability.class)));
         if (options.conformanceFixture()) {
             builder.tools(ConformanceFixture.tools()).resources(ConformanceFixture.resources());
             ConformanceFixture.prompts().forEach(builder::prompt);

@@ -69,6 +69,10 @@ class PublicEndpointsIT {
         assertThat(governance.keySet()).containsExactlyInAnyOrder("authMode", "authSecretEphemeral", "auditPersisted",
                 "catalogConfigured", "redaction", "trustProxy", "toolRatePerMin", "anomalyHistoryActive", "tracesCapabilityCount");
         assertThat(governance.getString("authMode")).isEqualTo("anonymous");
+        assertThat(governance.getInt("tracesCapabilityCount")).as("no sources").isZero();
+        assertThat(governance.getBoolean("redaction")).as("on unless OMCP_REDACTION=off (spec 5.7)").isTrue();
+        assertThat(governance.getBoolean("catalogConfigured")).isFalse();
+        assertThat(governance.getBoolean("anomalyHistoryActive")).isFalse();
         assertThat(info.toString()).doesNotContain("/tmp").doesNotContain("/app/");
     }
 
