@@ -98,6 +98,7 @@ public final class GatewayAssembly implements AutoCloseable {
                 .tools(ObservabilityTools.all(toolkit))
                 .hooks(plugins.hooks())
                 .hookModeOverride(plugins.hookMode())
+                .verifiedBy(ConformanceVerification.MCP_CONFORMANCE_SUITE)
                 // spec 2.10: true values for what is configured, read on every request so they stay true
                 // (no MCP rate limit exists yet, so toolRatePerMin reports it as disabled)
                 .governance(() -> new Governance(access.authMode(), access.secretEphemeral(), audit.persisted(),

@@ -83,6 +83,11 @@ class PublicEndpointsIT {
                 .containsExactly("2025-11-25", "2025-06-18", "2025-03-26");
         assertThat(conformance.getJsonArray("transports").toString()).contains("streamable-http", "websocket");
         assertThat(conformance.getJsonArray("methods").toString()).contains("tools/call", "prompts/get", "completion/complete");
+        JsonObject suite = conformance.getJsonArray("verifiedBy").getJsonObject(0);
+        assertThat(suite.getString("name")).isEqualTo("@modelcontextprotocol/conformance");
+        assertThat(suite.getJsonArray("transports").toString()).as("the suite drives Streamable HTTP only")
+                .isEqualTo("[\"streamable-http\"]");
+        assertThat(suite.getJsonArray("expectedFailures")).isEmpty();
     }
 
     @Test
