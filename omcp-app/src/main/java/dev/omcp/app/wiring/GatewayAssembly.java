@@ -107,7 +107,9 @@ public final class GatewayAssembly implements AutoCloseable {
                 .apiKeys(apiKeys(settings))
                 .hooks(plugins.hooks())
                 .hookModeOverride(plugins.hookMode())
-                // spec 2.10: true values for what is configured, nothing else
+                .verifiedBy(ConformanceVerification.MCP_CONFORMANCE_SUITE)
+                // spec 2.10: true values for what is configured, read on every request so they stay true
+                // (no MCP rate limit exists yet, so toolRatePerMin reports it as disabled)
                 .governance(() -> new Governance(access.authMode(), access.secretEphemeral(), audit.persisted(), tools.catalogConfigured(),
                         tools.redaction(), access.trustProxy(), null, tools.anomalyHistoryActive(),
                         sources.registry().countServing(TracesCapability.class)));

@@ -58,4 +58,13 @@ class DemoSourcesIT {
                 .filter(s -> s.getString("name").equals("payments")).findFirst().orElseThrow();
         assertThat(payments.getJsonArray("sources").toString()).contains("prometheus", "loki", "zipkin");
     }
+
+    // spec 2.10: the governance block reports what is configured, not constants
+    @Test
+    void info_countsTheZipkinSourceAsAbleToAnswerQueryTraces() {
+        JsonObject governance = McpHttpClient.parse(dev.omcp.app.support.Http.get(demo.baseUrl() + "/api/info").body())
+                .getJsonObject("governance");
+        assertThat(governance.getInt("tracesCapabilityCount")).as(governance.toString()).isEqualTo(1);
+        assertThat(governance.getBoolean("redaction")).as("query_logs output is redacted by default (spec 5.7)").isTrue();
+    }
 }

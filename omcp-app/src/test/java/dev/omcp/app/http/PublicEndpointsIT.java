@@ -69,6 +69,10 @@ class PublicEndpointsIT {
         assertThat(governance.keySet()).containsExactlyInAnyOrder("authMode", "authSecretEphemeral", "auditPersisted",
                 "catalogConfigured", "redaction", "trustProxy", "toolRatePerMin", "anomalyHistoryActive", "tracesCapabilityCount");
         assertThat(governance.getString("authMode")).isEqualTo("anonymous");
+        assertThat(governance.getInt("tracesCapabilityCount")).as("no sources").isZero();
+        assertThat(governance.getBoolean("redaction")).as("on unless OMCP_REDACTION=off (spec 5.7)").isTrue();
+        assertThat(governance.getBoolean("catalogConfigured")).isFalse();
+        assertThat(governance.getBoolean("anomalyHistoryActive")).isFalse();
         assertThat(info.toString()).doesNotContain("/tmp").doesNotContain("/app/");
     }
 
@@ -79,6 +83,11 @@ class PublicEndpointsIT {
                 .containsExactly("2025-11-25", "2025-06-18", "2025-03-26");
         assertThat(conformance.getJsonArray("transports").toString()).contains("streamable-http", "websocket");
         assertThat(conformance.getJsonArray("methods").toString()).contains("tools/call", "prompts/get", "completion/complete");
+        JsonObject suite = conformance.getJsonArray("verifiedBy").getJsonObject(0);
+        assertThat(suite.getString("name")).isEqualTo("@modelcontextprotocol/conformance");
+        assertThat(suite.getJsonArray("transports").toString()).as("the suite drives Streamable HTTP only")
+                .isEqualTo("[\"streamable-http\"]");
+        assertThat(suite.getJsonArray("expectedFailures")).isEmpty();
     }
 
     @Test

@@ -126,6 +126,22 @@ class StreamableHttpIT {
     }
 
     @Test
+    void chunkedBodyOver1MiB_is413_evenWhenItIsNotJson() {
+        // no Content-Length: the limit is applied while reading, and before the parser sees a byte,
+        // so this garbage is refused as too large and never as a parse error
+        McpHttpClient client = initialized();
+        byte[] garbage = ("{" + "x".repeat(1024 * 1024)).getBytes(java.nio.charset.StandardCharsets.UTF_8);
+        HttpResponse<String> response = Http.send(HttpRequest.newBuilder(URI.create(gateway.baseUrl() + "/mcp"))
+                .header("Content-Type", "application/json")
+                .header("Accept", "application/json, text/event-stream")
+                .header("Mcp-Session-Id", client.sessionId())
+                .POST(HttpRequest.BodyPublishers.ofInputStream(() -> new java.io.ByteArrayInputStream(garbage)))
+                .build());
+        assertThat(response.statusCode()).isEqualTo(413);
+        assertThat(error(response).getString("message")).contains("at most 1048576 bytes");
+    }
+
+    @Test
     void malformedJson_is400ParseError() {
         McpHttpClient client = initialized();
         HttpResponse<String> response = client.post("{not json", Map.of());

@@ -24,6 +24,7 @@ public final class LauncherProcess implements AutoCloseable {
     private final List<String> stdout = new CopyOnWriteArrayList<>();
     private final List<String> stderr = new CopyOnWriteArrayList<>();
     private final CompletableFuture<Integer> port = new CompletableFuture<>();
+    private final List<Thread> pumps = new CopyOnWriteArrayList<>();
 
     private LauncherProcess(Process process) {
         this.process = process;
@@ -77,9 +78,12 @@ public final class LauncherProcess implements AutoCloseable {
         return stderr;
     }
 
-    /** Sends SIGTERM. */
+    /**
+     * Sends SIGTERM. Through the process handle: {@code Process.destroy()} also closes our ends of the
+     * output pipes, which loses what the launcher logs while it shuts down.
+     */
     public void terminate() {
-        process.destroy();
+        process.toHandle().destroy();
     }
 
     public int awaitExit(Duration timeout) throws InterruptedException {
@@ -89,13 +93,24 @@ public final class LauncherProcess implements AutoCloseable {
         return process.exitValue();
     }
 
+    /** Waits until both output streams reached their end, so {@link #stdout()} and {@link #stderr()} are complete. */
+    public void awaitOutputDrained(Duration timeout) throws InterruptedException {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        for (Thread pump : pumps) {
+            long left = Math.max(1, TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime()));
+            if (!pump.join(Duration.ofMillis(left))) {
+                throw new AssertionError("the launcher's output streams did not close within " + timeout);
+            }
+        }
+    }
+
     @Override
     public void close() {
         process.destroyForcibly();
     }
 
     private void pump(java.io.InputStream in, List<String> sink, boolean watchPort) {
-        Thread.ofVirtual().start(() -> {
+        pumps.add(Thread.ofVirtual().start(() -> {
             try (BufferedReader reader = new BufferedReader(new InputStreamReader(in, StandardCharsets.UTF_8))) {
                 String line;
                 while ((line = reader.readLine()) != null) {
@@ -110,6 +125,6 @@ public final class LauncherProcess implements AutoCloseable {
             } catch (IOException e) {
                 sink.add("<stream closed: " + e.getMessage() + ">");
             }
-        });
+        }));
     }
 }

@@ -35,6 +35,16 @@ class ConformanceSuiteSystemTest {
                     "--expected-failures", SUITE_DIR.resolve("expected-failures.yml").toString()));
             assertThat(result.exitCode()).as("conformance suite output:\n%s", result.output()).isZero();
             assertThat(result.output()).contains("Total:").doesNotContain("Unexpected failures");
+            // what the jar tells clients it was verified against is what just ran, over the transport it drove
+            jakarta.json.JsonObject suite = dev.omcp.app.support.McpHttpClient.parse(
+                    dev.omcp.app.support.Http.get("http://127.0.0.1:" + port + "/api/conformance").body())
+                    .getJsonArray("verifiedBy").getJsonObject(0);
+            assertThat(suite.getString("name")).isEqualTo("@modelcontextprotocol/conformance");
+            String ran = new com.fasterxml.jackson.databind.ObjectMapper().readTree(SUITE_DIR
+                    .resolve("node_modules/@modelcontextprotocol/conformance/package.json").toFile()).path("version").asText();
+            assertThat(suite.getString("version")).as("the installed suite's version").isEqualTo(ran);
+            assertThat(suite.getJsonArray("transports").getString(0)).isEqualTo("streamable-http");
+            assertThat(suite.getJsonArray("transports")).hasSize(1);
         }
     }
 

@@ -5,10 +5,19 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.omcp.app.support.Http;
 import dev.omcp.app.support.LauncherProcess;
 import dev.omcp.app.support.McpHttpClient;
+import java.net.URI;
+import java.net.http.HttpClient;
 import java.net.http.HttpResponse;
+import java.net.http.WebSocket;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
 import java.time.Duration;
+import java.util.Base64;
+import java.util.HexFormat;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 
 /** The launcher jar as operators run it. */
@@ -51,10 +60,70 @@ class LauncherSystemTest {
     void invalidSettings_areAllReportedAndTheProcessExitsOne() throws Exception {
         try (LauncherProcess launcher = LauncherProcess.start(Map.of("PORT", "70000", "OMCP_LOG_FORMAT", "yaml"), "serve")) {
             assertThat(launcher.awaitExit(Duration.ofSeconds(30))).isEqualTo(1);
-            Thread.sleep(200);
+            launcher.awaitOutputDrained(Duration.ofSeconds(10));
             String stderr = String.join("\n", launcher.stderr());
             assertThat(stderr).contains("PORT must be an integer from 0 to 65535, got '70000'")
                     .contains("OMCP_LOG_FORMAT must be one of text, json, got 'yaml'");
+        }
+    }
+
+    // spec 5.4: tokens never appear in logs, not even at the most verbose level and not as their digest
+    @Test
+    void bearerTokens_neverAppearInTheLogs_evenAtTraceLevel() throws Exception {
+        String token = "agent-secret-0123456789abcdef";
+        String guessed = "guessed-secret-fedcba9876543210";
+        try (LauncherProcess launcher = LauncherProcess.start(
+                Map.of("OMCP_API_KEYS", "agent:" + token, "OMCP_LOG_LEVEL", "trace"), "serve")) {
+            int port = launcher.awaitPort(Duration.ofSeconds(30));
+            String base = "http://127.0.0.1:" + port;
+            assertThat(new McpHttpClient(base, Map.of("Authorization", "Bearer " + token)).initialize().statusCode()).isEqualTo(200);
+            assertThat(new McpHttpClient(base, Map.of("X-API-Key", token)).initialize().statusCode()).isEqualTo(200);
+            assertThat(new McpHttpClient(base, Map.of("Authorization", "Bearer " + guessed)).initialize().statusCode()).isEqualTo(401);
+            assertThat(new McpHttpClient(base, Map.of("X-API-Key", guessed)).initialize().statusCode()).isEqualTo(401);
+            Socket accepted = Socket.open(port, "bearer." + token);
+            accepted.socket().sendText("{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"initialize\",\"params\":{\"protocolVersion\":"
+                    + "\"2025-11-25\",\"capabilities\":{},\"clientInfo\":{\"name\":\"t\",\"version\":\"1\"}}}", true).get(10, TimeUnit.SECONDS);
+            assertThat(accepted.closed()).as("the right token keeps the socket open").isNotDone();
+            accepted.close();
+            assertThat(Socket.open(port, "bearer." + guessed).closeCodeFromTheServer()).as("a wrong token closes with 1008").isEqualTo(1008);
+            launcher.terminate();
+            assertThat(launcher.awaitExit(Duration.ofSeconds(20))).isZero();
+            launcher.awaitOutputDrained(Duration.ofSeconds(10));
+
+            String output = String.join("\n", launcher.stdout()) + "\n" + String.join("\n", launcher.stderr());
+            assertThat(output).as("the logs were captured at all").contains("event=listening").contains("event=stopped");
+            for (String secret : new String[] {token, guessed}) {
+                byte[] digest = MessageDigest.getInstance("SHA-256").digest(secret.getBytes(StandardCharsets.UTF_8));
+                assertThat(output).doesNotContain(secret)
+                        .doesNotContainIgnoringCase(HexFormat.of().formatHex(digest))
+                        .doesNotContain(Base64.getEncoder().withoutPadding().encodeToString(digest))
+                        .doesNotContain(Base64.getUrlEncoder().withoutPadding().encodeToString(digest));
+            }
+        }
+    }
+
+    /** A socket on /mcp/ws with a bearer subprotocol, and the close code it will see. */
+    private record Socket(WebSocket socket, CompletableFuture<Integer> closed) {
+        static Socket open(int port, String subprotocol) throws Exception {
+            CompletableFuture<Integer> closed = new CompletableFuture<>();
+            WebSocket.Listener listener = new WebSocket.Listener() {
+                @Override
+                public CompletionStage<?> onClose(WebSocket socket, int statusCode, String reason) {
+                    closed.complete(statusCode);
+                    return null;
+                }
+            };
+            WebSocket socket = HttpClient.newHttpClient().newWebSocketBuilder().subprotocols(subprotocol)
+                    .buildAsync(URI.create("ws://127.0.0.1:" + port + "/mcp/ws"), listener).get(10, TimeUnit.SECONDS);
+            return new Socket(socket, closed);
+        }
+
+        int closeCodeFromTheServer() throws Exception {
+            return closed.get(10, TimeUnit.SECONDS);
+        }
+
+        void close() throws Exception {
+            socket.sendClose(WebSocket.NORMAL_CLOSURE, "done").get(10, TimeUnit.SECONDS);
         }
     }
 }

@@ -29,6 +29,7 @@ import dev.omcp.ports.access.AccessPolicy;
 import dev.omcp.ports.identity.AgentAuthentication;
 import dev.omcp.ports.info.GatewayDescription;
 import dev.omcp.ports.info.Governance;
+import dev.omcp.ports.info.VerifiedSuite;
 import dev.omcp.ports.mcp.McpEndpoint;
 import dev.omcp.ports.mcp.McpSessionStore;
 import dev.omcp.ports.prompts.Prompt;
@@ -134,6 +135,7 @@ public final class Gateway {
         private Supplier<Governance> governance =
                 () -> new Governance("anonymous", false, false, false, false, false, null, false, 0);
         private List<String> transports = List.of("streamable-http", "websocket");
+        private final List<VerifiedSuite> verifiedBy = new ArrayList<>();
         private int toolsPageSize = 100;
         private HookRegistry hookRegistry;
         private Optional<HookMode> hookModeOverride = Optional.empty();
@@ -244,6 +246,15 @@ public final class Gateway {
             return this;
         }
 
+        /**
+         * States that this build passed {@code suite}, for {@code /api/conformance}. Only the
+         * assembler knows what its CI ran; the default claims nothing.
+         */
+        public Builder verifiedBy(VerifiedSuite suite) {
+            this.verifiedBy.add(Objects.requireNonNull(suite, "suite"));
+            return this;
+        }
+
         /** How many tools one {@code tools/list} page holds; default 100. */
         public Builder toolsPageSize(int size) {
             this.toolsPageSize = size;
@@ -323,7 +334,7 @@ public final class Gateway {
                     JsonRpc.notification("notifications/tools/list_changed", JsonObject.EMPTY_JSON_OBJECT)));
 
             GatewayDescription description = new GatewayDescriptionService(
-                    name, version, governance, transports, dispatcher.methodNames(), accessPolicy);
+                    name, version, governance, transports, dispatcher.methodNames(), accessPolicy, verifiedBy);
             InvokeTool inProcess = new InProcessToolCalls(dispatcher, registry, toolVisibility);
             return new Gateway(dispatcher, new ApiKeyAuthentication(apiKeys), description, registry, accessPolicy, inProcess);
         }

@@ -11,6 +11,7 @@ import dev.omcp.ports.info.GatewayDescription;
 import dev.omcp.ports.info.GatewayInfo;
 import dev.omcp.ports.info.Governance;
 import dev.omcp.ports.info.Identity;
+import dev.omcp.ports.info.VerifiedSuite;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -26,16 +27,21 @@ public final class GatewayDescriptionService implements GatewayDescription {
     private final List<String> transports;
     private final Set<String> methods;
     private final AccessPolicy accessPolicy;
+    private final List<VerifiedSuite> verifiedBy;
 
     public GatewayDescriptionService(
             String name, String version, Supplier<Governance> governance, List<String> transports, Set<String> methods) {
-        this(name, version, governance, transports, methods, RolePolicy.builtin());
+        this(name, version, governance, transports, methods, RolePolicy.builtin(), List.of());
     }
 
-    /** @param accessPolicy the policy whose permissions {@code /api/me} lists */
+    /**
+     * @param accessPolicy the policy whose permissions {@code /api/me} lists
+     * @param verifiedBy the conformance suites the embedder states this build passed
+     */
     public GatewayDescriptionService(String name, String version, Supplier<Governance> governance, List<String> transports,
-            Set<String> methods, AccessPolicy accessPolicy) {
+            Set<String> methods, AccessPolicy accessPolicy, List<VerifiedSuite> verifiedBy) {
         this.accessPolicy = accessPolicy;
+        this.verifiedBy = List.copyOf(verifiedBy);
         this.name = name;
         this.version = version;
         this.governance = governance;
@@ -55,7 +61,8 @@ public final class GatewayDescriptionService implements GatewayDescription {
                 ProtocolRevision.LATEST.wireName(),
                 transports,
                 List.copyOf(methods),
-                List.copyOf(new TreeSet<>(LifecycleMethods.serverCapabilities().keySet())));
+                List.copyOf(new TreeSet<>(LifecycleMethods.serverCapabilities().keySet())),
+                verifiedBy);
     }
 
     @Override

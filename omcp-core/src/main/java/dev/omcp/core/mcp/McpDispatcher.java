@@ -145,6 +145,7 @@ public final class McpDispatcher implements McpEndpoint {
                         "Session not found: it expired, was deleted or belongs to another credential; send initialize to start a new one");
             }
         }
+        // without the header, the revision negotiated for the session (see ProtocolRevision)
         ProtocolRevision revision = headerRevision.orElse(session
                 .flatMap(s -> ProtocolRevision.fromWireName(s.protocolVersion()))
                 .orElse(ProtocolRevision.LATEST));

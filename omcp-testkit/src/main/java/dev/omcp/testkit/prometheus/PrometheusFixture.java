@@ -17,6 +17,7 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import java.util.function.IntFunction;
 import java.util.stream.Stream;
 
 /**
@@ -52,7 +53,7 @@ public final class PrometheusFixture implements AutoCloseable {
      * @throws IllegalStateException when a binary is missing or Prometheus does not become ready
      */
     public static PrometheusFixture start(Duration history) throws IOException, InterruptedException {
-        return start(history, false);
+        return start(history, false, port -> "scrape_configs: []\n");
     }
 
     /**
@@ -61,10 +62,32 @@ public final class PrometheusFixture implements AutoCloseable {
      * remote-write 0.1.0 requests, whose samples the query API then answers.
      */
     public static PrometheusFixture startWithRemoteWriteReceiver(Duration history) throws IOException, InterruptedException {
-        return start(history, true);
+        return start(history, true, port -> "scrape_configs: []\n");
+    }
+    /**
+     * As {@link #start(Duration)}, and Prometheus also scrapes itself every second as job
+     * {@code job}, plus each of {@code downTargets} ({@code host:port} where nothing answers), so
+     * its targets API lists active targets in both health states.
+     */
+    public static PrometheusFixture startScrapingItself(Duration history, String job, List<String> downTargets)
+            throws IOException, InterruptedException {
+        if (!job.matches("[A-Za-z0-9_.-]+") || downTargets.stream().anyMatch(t -> !t.matches("[A-Za-z0-9.\\[\\]:-]+"))) {
+            throw new IllegalArgumentException("job and targets must be plain names and host:port, got " + job + " " + downTargets);
+        }
+        return start(history, false, port -> {
+            StringBuilder targets = new StringBuilder("'127.0.0.1:" + port + "'");
+            downTargets.forEach(t -> targets.append(", '").append(t).append("'"));
+            return "scrape_configs:\n  - job_name: " + job + "\n    scrape_interval: 1s\n    scrape_timeout: 1s\n"
+                    + "    static_configs:\n      - targets: [" + targets + "]\n";
+        });
     }
 
-    private static PrometheusFixture start(Duration history, boolean remoteWriteReceiver) throws IOException, InterruptedException {
+    /**
+     * @param remoteWriteReceiver whether Prometheus accepts remote-write requests
+     * @param scrapeConfigs the {@code scrape_configs} section of the configuration, given Prometheus's own port
+     */
+    private static PrometheusFixture start(Duration history, boolean remoteWriteReceiver, IntFunction<String> scrapeConfigs)
+            throws IOException, InterruptedException {
         String prometheus = binary("prometheus");
         String promtool = binary("promtool");
         Path dir = Files.createTempDirectory("omcp-prometheus-");
@@ -74,8 +97,8 @@ public final class PrometheusFixture implements AutoCloseable {
         Path tsdb = dir.resolve("tsdb");
         run(List.of(promtool, "tsdb", "create-blocks-from", "openmetrics", data.toString(), tsdb.toString()), dir);
         Path config = dir.resolve("prometheus.yml");
-        Files.writeString(config, "global:\n  scrape_interval: 15s\nscrape_configs: []\n", StandardCharsets.UTF_8);
         int port = freePort();
+        Files.writeString(config, "global:\n  scrape_interval: 15s\n" + scrapeConfigs.apply(port), StandardCharsets.UTF_8);
         List<String> command = new ArrayList<>(List.of(prometheus,
                 "--config.file=" + config,
                 "--storage.tsdb.path=" + tsdb,

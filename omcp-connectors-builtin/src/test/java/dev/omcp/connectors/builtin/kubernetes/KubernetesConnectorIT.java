@@ -192,6 +192,17 @@ class KubernetesConnectorIT {
     }
 
     @Test
+    void aSlowListIsATimeoutInHealth_andTheKindCatchesUpOnTheRetry() throws Exception {
+        api.delayNext(Duration.ofSeconds(5)); // one of the first lists stalls past the 1 s request timeout
+        connector = withToken();
+        assertThat(connector.health().up()).isFalse();
+        assertThat(connector.health().message()).contains("not yet listed").contains("did not answer within 1.0 s");
+        eventually(() -> connector.health().up());
+        assertThat(topology("").nodes()).extracting(TopologyNode::kind)
+                .contains("pod", "node", "namespace", "service", "deployment", "replicaset", "statefulset", "daemonset");
+    }
+
+    @Test
     void wrongCredentialsFailTheSourceWithTheApiServersWords() {
         assertThatThrownBy(() -> create(api.url(), Json.createObjectBuilder()
                 .add("auth", Json.createObjectBuilder().add("type", "bearer").add("token", "wrong-token")).build()))

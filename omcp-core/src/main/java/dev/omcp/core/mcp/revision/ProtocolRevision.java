@@ -8,7 +8,11 @@ import java.util.Optional;
  *
  * <p>Handlers build answers in the newest shape; a revision removes what its clients do not know.
  * A future revision becomes one more constant here plus, where behaviour really differs, its own
- * package beside {@code v2025_11_25}.
+ * handler package beside {@code dev.omcp.core.mcp.handlers}.
+ *
+ * <p>A request without an {@code MCP-Protocol-Version} header is answered in the revision its
+ * session negotiated at {@code initialize}: MCP 2025-06-18 ("Protocol Version Header") falls back
+ * to 2025-03-26 only when the server has no other way to know, and a session always is one.
  */
 public enum ProtocolRevision {
     /** Streamable HTTP, tool annotations, JSON-RPC batching. */
@@ -20,12 +24,6 @@ public enum ProtocolRevision {
 
     /** The revision spoken to clients that ask for one this gateway does not know. */
     public static final ProtocolRevision LATEST = V2025_11_25;
-
-    /**
-     * The revision assumed when a Streamable HTTP request carries no {@code MCP-Protocol-Version}
-     * header (MCP 2025-06-18, "Protocol Version Header").
-     */
-    public static final ProtocolRevision HEADERLESS_DEFAULT = V2025_03_26;
 
     private final String wireName;
     private final boolean structuredOutput;

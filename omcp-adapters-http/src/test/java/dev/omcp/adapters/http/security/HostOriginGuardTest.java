@@ -1,0 +1,81 @@
+package dev.omcp.adapters.http.security;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The DNS-rebinding rules of the MCP transport specification (issue 2 item 6): Origin absent,
+ * same-origin or listed in OMCP_ALLOWED_ORIGINS is accepted, anything else refused; a gateway bound
+ * to loopback answers only to loopback Host names plus OMCP_ALLOWED_HOSTS.
+ */
+class HostOriginGuardTest {
+    private final HostOriginGuard loopback = new HostOriginGuard("127.0.0.1", List.of(), List.of("https://ui.example.com"));
+
+    private static String refusalCode(HostOriginGuard.Verdict verdict) {
+        return verdict instanceof HostOriginGuard.Verdict.Refused refused ? refused.code() : "allowed";
+    }
+
+    @Test
+    void aLoopbackGateway_answersTheLoopbackNamesOnAnyPort_andRefusesOtherHosts() {
+        for (String host : List.of("localhost:3000", "127.0.0.1:3000", "[::1]:3000", "LOCALHOST", "127.0.0.1")) {
+            assertThat(refusalCode(loopback.check(host, null))).as(host).isEqualTo("allowed");
+        }
+        for (String host : List.of("evil.example:3000", "evil.example", "127.0.0.2:3000", "localhost.evil.example", "[::2]:3000")) {
+            assertThat(refusalCode(loopback.check(host, null))).as(host).isEqualTo("OMCP_HOST_REJECTED");
+        }
+        assertThat(refusalCode(loopback.check(null, null))).isEqualTo("OMCP_HOST_REJECTED");
+        assertThat(refusalCode(loopback.check(" ", null))).isEqualTo("OMCP_HOST_REJECTED");
+    }
+
+    @Test
+    void allowedHosts_addNamesToALoopbackGateway_andRestrictAnyOtherGateway() {
+        HostOriginGuard listed = new HostOriginGuard("127.0.0.1", List.of("omcp.internal"), List.of());
+        assertThat(refusalCode(listed.check("omcp.internal:3000", null))).isEqualTo("allowed");
+        assertThat(refusalCode(listed.check("localhost:3000", null))).isEqualTo("allowed");
+        assertThat(refusalCode(listed.check("evil.example", null))).isEqualTo("OMCP_HOST_REJECTED");
+
+        // behind an ingress the gateway cannot guess its names: any Host until the operator lists them
+        HostOriginGuard open = new HostOriginGuard("0.0.0.0", List.of(), List.of());
+        assertThat(refusalCode(open.check("omcp.example.com", null))).isEqualTo("allowed");
+        HostOriginGuard restricted = new HostOriginGuard("0.0.0.0", List.of("omcp.example.com"), List.of());
+        assertThat(refusalCode(restricted.check("omcp.example.com:443", null))).isEqualTo("allowed");
+        assertThat(refusalCode(restricted.check("evil.example", null))).isEqualTo("OMCP_HOST_REJECTED");
+        assertThat(refusalCode(restricted.check("localhost", null))).as("loopback names are not implied off loopback")
+                .isEqualTo("OMCP_HOST_REJECTED");
+    }
+
+    @Test
+    void anAbsentOrSameOrigin_isAccepted() {
+        assertThat(refusalCode(loopback.check("127.0.0.1:3000", null))).isEqualTo("allowed");
+        assertThat(refusalCode(loopback.check("127.0.0.1:3000", "http://127.0.0.1:3000"))).isEqualTo("allowed");
+        assertThat(refusalCode(loopback.check("localhost:3000", "http://LOCALHOST:3000/"))).isEqualTo("allowed");
+    }
+
+    @Test
+    void aListedOrigin_isAccepted_andOnlyItIsListedForCors() {
+        assertThat(refusalCode(loopback.check("127.0.0.1:3000", "https://ui.example.com"))).isEqualTo("allowed");
+        assertThat(refusalCode(loopback.check("127.0.0.1:3000", "https://UI.example.com/"))).isEqualTo("allowed");
+        assertThat(loopback.isListedOrigin("https://ui.example.com")).isTrue();
+        assertThat(loopback.isListedOrigin("http://127.0.0.1:3000")).as("same-origin needs no CORS").isFalse();
+        assertThat(loopback.isListedOrigin(null)).isFalse();
+    }
+
+    @Test
+    void anyOtherOrigin_isRefusedWithTheSettingToUse() {
+        for (String origin : List.of("https://evil.example", "http://127.0.0.1:3001", "https://ui.example.com:8443",
+                "http://ui.example.com", "null", "not a url")) {
+            HostOriginGuard.Verdict verdict = loopback.check("127.0.0.1:3000", origin);
+            assertThat(refusalCode(verdict)).as(origin).isEqualTo("OMCP_ORIGIN_REJECTED");
+            assertThat(((HostOriginGuard.Verdict.Refused) verdict).message()).contains("OMCP_ALLOWED_ORIGINS");
+        }
+    }
+
+    @Test
+    void refusalsQuoteHostileHeadersOnlyPrintableAndShort() {
+        String message = ((HostOriginGuard.Verdict.Refused) loopback.check("127.0.0.1:3000", "https://evil\r\n.example" + "x".repeat(500)))
+                .message();
+        assertThat(message).doesNotContain("\r").doesNotContain("\n").hasSizeLessThan(400);
+    }
+}

@@ -1,0 +1,170 @@
+package dev.omcp.app.system;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.FileTime;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.time.Instant;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The {@code ./omcp} script at the repository root (issue 2, item 3): it builds the launcher jar
+ * when the jar is missing or older than the sources, and otherwise runs it straight away. The
+ * script runs on a copy of itself in a temporary "clone" whose {@code mvn} and JDK are stand-ins
+ * that record how they were called, so the test builds nothing and starts no gateway. File times
+ * are set explicitly; nothing waits for the clock.
+ */
+class OmcpScriptIT {
+    private static final Path SCRIPT = Path.of("..", "omcp").toAbsolutePath().normalize();
+    private static final Instant BUILT = Instant.parse("2026-01-01T10:00:00Z");
+
+    @TempDir
+    Path temp;
+    private Path clone;
+    private Path tools;
+    private Path jar;
+    private Path builds;
+    private Path runs;
+
+    @BeforeEach
+    void aFreshClone() throws IOException {
+        clone = Files.createDirectories(temp.resolve("clone"));
+        Files.copy(SCRIPT, clone.resolve("omcp"));
+        executable(clone.resolve("omcp"));
+        Files.writeString(clone.resolve("pom.xml"), "<project/>");
+        Files.createDirectories(clone.resolve("omcp-core/src/main/java/dev/omcp/core"));
+        Files.writeString(clone.resolve("omcp-core/src/main/java/dev/omcp/core/Thing.java"), "class Thing {}");
+        Files.createDirectories(clone.resolve("omcp-core/src/test/java"));
+        jar = clone.resolve("omcp-app/target/omcp.jar");
+
+        tools = Files.createDirectories(temp.resolve("tools"));
+        builds = tools.resolve("builds.log");
+        runs = tools.resolve("runs.log");
+        Path bin = Files.createDirectories(tools.resolve("bin"));
+        // mvn: logs the call and leaves a jar, as `mvn -pl omcp-app -am package` would
+        Files.writeString(bin.resolve("mvn"), """
+                #!/bin/sh
+                echo "mvn $*" >> '%s'
+                [ -f "$PWD/fail-the-build" ] && { echo 'BUILD FAILURE: Thing.java does not compile'; exit 1; }
+                mkdir -p "$PWD/omcp-app/target" && echo jar > "$PWD/omcp-app/target/omcp.jar"
+                """.formatted(builds));
+        executable(bin.resolve("mvn"));
+        // a JDK 21 whose java logs its arguments instead of starting anything
+        Path jdk = Files.createDirectories(tools.resolve("jdk/bin"));
+        Files.writeString(tools.resolve("jdk/release"), "JAVA_VERSION=\"21.0.5\"\n");
+        Files.writeString(jdk.resolve("java"), """
+                #!/bin/sh
+                echo "java $*" >> '%s'
+                """.formatted(runs));
+        executable(jdk.resolve("java"));
+    }
+
+    @Test
+    void aFreshClone_buildsTheJarOnce_thenRunsIt() throws Exception {
+        Run first = omcp("serve");
+        assertThat(first.exitCode()).as(first.output()).isZero();
+        assertThat(first.output()).contains("building the launcher jar");
+        assertThat(lines(builds)).singleElement().satisfies(call -> assertThat(call).contains("-pl omcp-app -am package"));
+        assertThat(lines(runs)).singleElement().satisfies(call -> assertThat(call).endsWith("-jar " + jar + " serve"));
+
+        Run second = omcp("serve");
+        assertThat(second.exitCode()).as(second.output()).isZero();
+        assertThat(second.output()).doesNotContain("building");
+        assertThat(lines(builds)).as("an up-to-date jar is not rebuilt").hasSize(1);
+        assertThat(lines(runs)).hasSize(2);
+    }
+
+    @Test
+    void aSourceOrPomNewerThanTheJar_rebuildsIt() throws Exception {
+        builtJar();
+        newerThanTheJar(clone.resolve("omcp-core/src/main/java/dev/omcp/core/Thing.java"));
+        assertThat(omcp("serve").exitCode()).isZero();
+        assertThat(lines(builds)).as("a changed main source").hasSize(1);
+
+        builtJar();
+        newerThanTheJar(clone.resolve("pom.xml"));
+        assertThat(omcp("serve").exitCode()).isZero();
+        assertThat(lines(builds)).as("a changed pom.xml").hasSize(2);
+    }
+
+    @Test
+    void aDeletedSourceFile_rebuildsIt() throws Exception {
+        builtJar();
+        Files.delete(clone.resolve("omcp-core/src/main/java/dev/omcp/core/Thing.java"));
+        newerThanTheJar(clone.resolve("omcp-core/src/main/java/dev/omcp/core"));
+        assertThat(omcp("serve").exitCode()).isZero();
+        assertThat(lines(builds)).hasSize(1);
+    }
+
+    @Test
+    void testsAndBuildOutputNewerThanTheJar_doNotRebuildIt() throws Exception {
+        builtJar();
+        Path testSource = Files.writeString(clone.resolve("omcp-core/src/test/java/ThingTest.java"), "class ThingTest {}");
+        newerThanTheJar(testSource);
+        Path output = Files.createDirectories(clone.resolve("omcp-core/target/src/main/java"));
+        newerThanTheJar(Files.writeString(output.resolve("Generated.java"), "class Generated {}"));
+        assertThat(omcp("serve").exitCode()).isZero();
+        assertThat(lines(builds)).isEmpty();
+        assertThat(lines(runs)).hasSize(1);
+    }
+
+    @Test
+    void aFailingBuild_showsMavensOutput_exitsOne_andStartsNothing() throws Exception {
+        Files.writeString(clone.resolve("fail-the-build"), "");
+        Run run = omcp("serve");
+        assertThat(run.exitCode()).isEqualTo(1);
+        assertThat(run.output()).contains("BUILD FAILURE: Thing.java does not compile").contains("the build failed");
+        assertThat(lines(runs)).isEmpty();
+    }
+
+    private record Run(int exitCode, String output) {}
+
+    private Run omcp(String... args) throws Exception {
+        List<String> command = new java.util.ArrayList<>(List.of(clone.resolve("omcp").toString()));
+        command.addAll(List.of(args));
+        ProcessBuilder builder = new ProcessBuilder(command).directory(clone.toFile()).redirectErrorStream(true);
+        builder.environment().clear();
+        builder.environment().put("PATH", tools.resolve("bin") + ":/usr/bin:/bin");
+        builder.environment().put("JAVA_HOME", tools.resolve("jdk").toString());
+        builder.environment().put("HOME", tools.toString());
+        Process process = builder.start();
+        String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertThat(process.waitFor(30, TimeUnit.SECONDS)).as("./omcp finished").isTrue();
+        return new Run(process.exitValue(), output);
+    }
+
+    /**
+     * A jar built at {@link #BUILT}, with every file and directory older than it (a directory's time
+     * counts too: it changes when a source file is added or deleted).
+     */
+    private void builtJar() throws IOException {
+        Files.createDirectories(jar.getParent());
+        Files.writeString(jar, "jar");
+        try (var paths = Files.walk(clone)) {
+            for (Path path : paths.toList()) {
+                Files.setLastModifiedTime(path, FileTime.from(BUILT.minusSeconds(3600)));
+            }
+        }
+        Files.setLastModifiedTime(jar, FileTime.from(BUILT));
+    }
+
+    private static void newerThanTheJar(Path file) throws IOException {
+        Files.setLastModifiedTime(file, FileTime.from(BUILT.plusSeconds(60)));
+    }
+
+    private static List<String> lines(Path log) throws IOException {
+        return Files.exists(log) ? Files.readAllLines(log) : List.of();
+    }
+
+    private static void executable(Path file) throws IOException {
+        Files.setPosixFilePermissions(file, PosixFilePermissions.fromString("rwxr-xr-x"));
+    }
+}
