@@ -55,8 +55,6 @@ public final class WebSocketTransport {
     private static final int MAX_IN_FLIGHT = 32;
     /** RFC 6455 close code for an endpoint going away: the peer stopped answering. */
     static final int GOING_AWAY = 1001;
-    /** How long a peer closed for silence has to answer the close frame before the TCP connection is cut. */
-    private static final Duration CLOSE_HANDSHAKE_GRACE = Duration.ofSeconds(5);
     /** Bounds of the keep-alive sweep period: often enough to close close to the deadline, rarely enough to cost nothing. */
     private static final Duration MIN_SWEEP = Duration.ofMillis(10);
     private static final Duration MAX_SWEEP = Duration.ofSeconds(1);
@@ -67,7 +65,6 @@ public final class WebSocketTransport {
     private final AgentAuthentication authentication;
     private final GatewayMetrics metrics;
     private final int maxMessageBytes;
-    private final Duration pingInterval;
     private final Duration pongTimeout;
     private final Set<WsContext> open = ConcurrentHashMap.newKeySet();
     private final KeepAliveLedger<Session> keepAlive;
@@ -93,7 +90,6 @@ public final class WebSocketTransport {
         this.authentication = authentication;
         this.metrics = metrics;
         this.maxMessageBytes = maxMessageBytes;
-        this.pingInterval = pingInterval;
         this.pongTimeout = pongTimeout;
         this.keepAlive = new KeepAliveLedger<>(clock, pingInterval, pongTimeout);
         Duration tenth = pingInterval.dividedBy(10);
@@ -246,9 +242,8 @@ public final class WebSocketTransport {
 
     private void closeSilent(Session session, Duration silentFor) {
         LOG.info("event=ws-closed reason=no-pong silentMs={} limitMs={}", silentFor.toMillis(), pongTimeout.toMillis());
-        // A dead peer never answers the close frame either: the idle timer (restarted by this last
-        // write) then cuts the TCP connection after the grace instead of after another full timeout.
-        session.setIdleTimeout(CLOSE_HANDSHAKE_GRACE.compareTo(pingInterval) < 0 ? CLOSE_HANDSHAKE_GRACE : pingInterval);
+        // Jetty closes the TCP connection once this close frame is written, without waiting for the
+        // dead peer's answer (WebSocketKeepAliveIT sees the connection end), so nothing lingers.
         session.close(GOING_AWAY, "nothing (no pong, no message) arrived for " + describe(pongTimeout)
                 + "; the peer is presumed gone, reconnect", Callback.from(() -> { },
                 failure -> LOG.debug("websocket close failed: {}", failure.getMessage())));
