@@ -55,7 +55,7 @@ public final class WebSocketTransport {
     private static final int MAX_IN_FLIGHT = 32;
     /** RFC 6455 close code for an endpoint going away: the peer stopped answering. */
     static final int GOING_AWAY = 1001;
-    /** Bounds of the keep-alive sweep period: often enough to close close to the deadline, rarely enough to cost nothing. */
+    /** Bounds of the keep-alive sweep period: often enough to close near the deadline, rarely enough to cost nothing. */
     private static final Duration MIN_SWEEP = Duration.ofMillis(10);
     private static final Duration MAX_SWEEP = Duration.ofSeconds(1);
     /** Javalin's catch-all WebSocket mapping, whose creator builds its own listener. */
