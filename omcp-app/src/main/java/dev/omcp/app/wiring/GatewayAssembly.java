@@ -127,6 +127,7 @@ public final class GatewayAssembly implements AutoCloseable {
                 server.shutdownGrace(), version);
         GatewayHttpServer.Builder httpBuilder = GatewayHttpServer.builder()
                 .settings(http)
+                .clock(clock)
                 .mcp(gateway.mcp())
                 .agentAuthentication(gateway.agentAuthentication())
                 .description(gateway.description())

@@ -17,13 +17,21 @@ import io.javalin.websocket.WsConfig;
 import io.javalin.websocket.WsContext;
 import jakarta.json.JsonObject;
 import jakarta.json.JsonValue;
+import java.nio.ByteBuffer;
+import java.time.Clock;
 import java.time.Duration;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
+import org.eclipse.jetty.ee10.websocket.server.JettyWebSocketCreator;
+import org.eclipse.jetty.ee10.websocket.server.JettyWebSocketServletFactory;
+import org.eclipse.jetty.websocket.api.Callback;
+import org.eclipse.jetty.websocket.api.Session;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -31,6 +39,10 @@ import org.slf4j.LoggerFactory;
  * MCP over WebSocket at {@code /mcp/ws}: one JSON-RPC message per text frame, the same dispatcher
  * as Streamable HTTP. The connection is the session: {@code initialize} opens it, closing the
  * socket ends it.
+ *
+ * <p>Keep-alive: one scheduler for all connections pings each one every ping interval and closes
+ * with 1001 a connection from which nothing (no pong, no message) arrived for the pong timeout; see
+ * {@link KeepAliveLedger} and {@link KeepAliveListener}.
  */
 public final class WebSocketTransport {
     private static final Logger LOG = LoggerFactory.getLogger(WebSocketTransport.class);
@@ -41,14 +53,23 @@ public final class WebSocketTransport {
     static final int POLICY_VIOLATION = 1008;
     /** Requests one connection may have in flight; more are refused rather than queued without bound. */
     private static final int MAX_IN_FLIGHT = 32;
+    /** RFC 6455 close code for an endpoint going away: the peer stopped answering. */
+    static final int GOING_AWAY = 1001;
+    /** Bounds of the keep-alive sweep period: often enough to close near the deadline, rarely enough to cost nothing. */
+    private static final Duration MIN_SWEEP = Duration.ofMillis(10);
+    private static final Duration MAX_SWEEP = Duration.ofSeconds(1);
+    /** Javalin's catch-all WebSocket mapping, whose creator builds its own listener. */
+    private static final String JAVALIN_MAPPING = "/";
 
     private final McpEndpoint endpoint;
     private final AgentAuthentication authentication;
     private final GatewayMetrics metrics;
     private final int maxMessageBytes;
-    private final Duration pingInterval;
     private final Duration pongTimeout;
     private final Set<WsContext> open = ConcurrentHashMap.newKeySet();
+    private final KeepAliveLedger<Session> keepAlive;
+    private final Duration sweepPeriod;
+    private final AtomicReference<ScheduledExecutorService> scheduler = new AtomicReference<>();
 
     /** Per-connection state. */
     private static final class ConnectionState {
@@ -63,13 +84,56 @@ public final class WebSocketTransport {
             GatewayMetrics metrics,
             int maxMessageBytes,
             Duration pingInterval,
-            Duration pongTimeout) {
+            Duration pongTimeout,
+            Clock clock) {
         this.endpoint = endpoint;
         this.authentication = authentication;
         this.metrics = metrics;
         this.maxMessageBytes = maxMessageBytes;
-        this.pingInterval = pingInterval;
         this.pongTimeout = pongTimeout;
+        this.keepAlive = new KeepAliveLedger<>(clock, pingInterval, pongTimeout);
+        Duration tenth = pingInterval.dividedBy(10);
+        this.sweepPeriod = tenth.compareTo(MIN_SWEEP) < 0 ? MIN_SWEEP : tenth.compareTo(MAX_SWEEP) > 0 ? MAX_SWEEP : tenth;
+    }
+
+    /**
+     * Puts a {@link KeepAliveListener} around the listener Javalin creates for every WebSocket, so
+     * pongs reach the keep-alive. Javalin registers its creator at {@code /} after this runs; the
+     * {@code /*} mapping registered here wins over that default mapping and delegates to it.
+     */
+    public void observeInboundFrames(JettyWebSocketServletFactory factory) {
+        factory.addMapping("/*", (request, response) -> {
+            JettyWebSocketCreator javalinCreator = factory.getMapping(JAVALIN_MAPPING);
+            if (javalinCreator == null) {
+                throw new IllegalStateException("Javalin has no WebSocket creator at '" + JAVALIN_MAPPING
+                        + "'; the WebSocket keep-alive cannot observe pongs with this Javalin version");
+            }
+            Object created = javalinCreator.createWebSocket(request, response);
+            if (created == null) {
+                return null;
+            }
+            if (!(created instanceof Session.Listener listener)) {
+                throw new IllegalStateException("Javalin created a " + created.getClass().getName()
+                        + " for a WebSocket, not a Jetty Session.Listener; the keep-alive cannot observe pongs");
+            }
+            return new KeepAliveListener(listener, keepAlive::heard);
+        });
+    }
+
+    /** Starts the one keep-alive scheduler shared by every connection. */
+    public void start() {
+        ScheduledExecutorService executor = Executors.newSingleThreadScheduledExecutor(
+                Thread.ofVirtual().name("omcp-ws-keepalive").factory());
+        if (!scheduler.compareAndSet(null, executor)) {
+            executor.shutdownNow();
+            throw new IllegalStateException("the WebSocket keep-alive was already started");
+        }
+        executor.scheduleWithFixedDelay(this::sweep, sweepPeriod.toMillis(), sweepPeriod.toMillis(), TimeUnit.MILLISECONDS);
+    }
+
+    /** How many authenticated WebSocket connections are open: each one leaves this count when its socket closes. */
+    public int openConnections() {
+        return open.size();
     }
 
     /**
@@ -99,10 +163,11 @@ public final class WebSocketTransport {
             ctx.attribute(PRINCIPAL, ((AgentAuthResult.Authenticated) result).principal());
             ctx.attribute(STATE, new ConnectionState());
             ctx.session.setMaxTextMessageSize(maxMessageBytes);
-            // Jetty closes with 1001 when nothing (not even a pong) arrived for this long.
+            // Only a backstop for a socket whose writes stall: Jetty restarts this timer on every
+            // write, our pings included, so the keep-alive below is what closes a silent peer.
             ctx.session.setIdleTimeout(pongTimeout);
-            ctx.enableAutomaticPings(pingInterval.toMillis(), TimeUnit.MILLISECONDS);
             open.add(ctx);
+            keepAlive.opened(ctx.session);
         });
         ws.onMessage(ctx -> {
             Principal principal = ctx.attribute(PRINCIPAL);
@@ -128,6 +193,7 @@ public final class WebSocketTransport {
                 "binary frames are not supported: send one JSON-RPC message per text frame")));
         ws.onClose(ctx -> {
             open.remove(ctx);
+            keepAlive.closed(ctx.session);
             ConnectionState state = ctx.attribute(STATE);
             Principal principal = ctx.attribute(PRINCIPAL);
             if (state != null && principal != null) {
@@ -141,15 +207,51 @@ public final class WebSocketTransport {
         ws.onError(ctx -> LOG.debug("websocket error: {}", ctx.error() == null ? "unknown" : ctx.error().getMessage()));
     }
 
-    /** Closes every open socket with 1001 (going away); used on shutdown. */
+    /** Stops the keep-alive and closes every open socket with 1001 (going away); used on shutdown. */
     public void close() {
+        ScheduledExecutorService executor = scheduler.getAndSet(null);
+        if (executor != null) {
+            executor.shutdownNow();
+        }
+        keepAlive.clear();
         for (WsContext ctx : open) {
             try {
-                ctx.closeSession(1001, "server shutting down");
+                ctx.closeSession(GOING_AWAY, "server shutting down");
             } catch (RuntimeException e) {
                 LOG.debug("closing a websocket on shutdown failed: {}", e.getMessage());
             }
         }
+    }
+
+    /** One keep-alive round: the pings that are due, and the closes of peers silent past the deadline. */
+    private void sweep() {
+        for (KeepAliveLedger.Action<Session> action : keepAlive.due()) {
+            try {
+                switch (action) {
+                    case KeepAliveLedger.Action.Ping<Session> ping -> ping.connection().sendPing(
+                            ByteBuffer.allocate(0),
+                            Callback.from(() -> { }, failure -> LOG.debug("websocket ping failed: {}", failure.getMessage())));
+                    case KeepAliveLedger.Action.Close<Session> close -> closeSilent(close.connection(), close.silentFor());
+                }
+            } catch (RuntimeException e) {
+                // One broken socket must not end the keep-alive of every other one.
+                LOG.warn("event=ws-keepalive-failed action={} reason=\"{}\"", action.getClass().getSimpleName(), e.getMessage());
+            }
+        }
+    }
+
+    private void closeSilent(Session session, Duration silentFor) {
+        LOG.info("event=ws-closed reason=no-pong silentMs={} limitMs={}", silentFor.toMillis(), pongTimeout.toMillis());
+        // Jetty closes the TCP connection once this close frame is written, without waiting for the
+        // dead peer's answer (WebSocketKeepAliveIT sees the connection end), so nothing lingers.
+        session.close(GOING_AWAY, "nothing (no pong, no message) arrived for " + describe(pongTimeout)
+                + "; the peer is presumed gone, reconnect", Callback.from(() -> { },
+                failure -> LOG.debug("websocket close failed: {}", failure.getMessage())));
+    }
+
+    /** A duration as an operator reads it in a close reason: {@code 90 s} or {@code 600 ms}. */
+    static String describe(Duration duration) {
+        return duration.toMillis() % 1000 == 0 ? duration.toSeconds() + " s" : duration.toMillis() + " ms";
     }
 
     private void handle(WsContext ctx, Principal principal, ConnectionState state, String message) {

@@ -20,6 +20,7 @@ import io.javalin.http.Context;
 import io.javalin.http.HandlerType;
 import io.javalin.http.HttpResponseException;
 import io.javalin.router.Endpoint;
+import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -56,7 +57,7 @@ public final class GatewayHttpServer implements AutoCloseable {
         this.streamableHttp = new StreamableHttpTransport(builder.mcp, builder.agentAuthentication, metrics, settings.maxBodyBytes());
         this.webSocket = new WebSocketTransport(
                 builder.mcp, builder.agentAuthentication, metrics, settings.maxBodyBytes(),
-                settings.wsPingInterval(), settings.wsPongTimeout());
+                settings.wsPingInterval(), settings.wsPongTimeout(), builder.clock);
         PublicEndpoints publicEndpoints = new PublicEndpoints(
                 builder.description, metrics, builder.managementIdentity, () -> state.get() == State.RUNNING);
         List<HttpModule> modules = List.copyOf(builder.modules);
@@ -72,6 +73,8 @@ public final class GatewayHttpServer implements AutoCloseable {
             // In-flight requests are drained by our own count before Jetty stops (see shutdown()); what
             // Jetty would still wait for are idle keep-alive connections, so its own wait stays short.
             config.jetty.modifyServer(server -> server.setStopTimeout(JETTY_STOP_TIMEOUT_MS));
+            // Javalin does not pass pongs on; the WebSocket keep-alive needs them to tell live peers from dead ones.
+            config.jetty.modifyWebSocketServletFactory(webSocket::observeInboundFrames);
             config.requestLogger.http((ctx, millis) -> metrics.http(routeOf(ctx), ctx.method().name(), ctx.statusCode(), millis / 1000.0));
 
             config.routes.before(ctx -> {
@@ -142,6 +145,7 @@ public final class GatewayHttpServer implements AutoCloseable {
             throw new IllegalStateException("the server was already started");
         }
         app.start();
+        webSocket.start();
         LOG.info("event=listening host={} port={}", settings.host(), app.port());
         return this;
     }
@@ -149,6 +153,11 @@ public final class GatewayHttpServer implements AutoCloseable {
     /** The port the server listens on (useful with port 0). */
     public int port() {
         return app.port();
+    }
+
+    /** How many WebSocket connections are open (each is watched by the keep-alive until it closes). */
+    public int openWebSockets() {
+        return webSocket.openConnections();
     }
 
     /** Whether {@code /readyz} answers ready. */
@@ -270,8 +279,15 @@ public final class GatewayHttpServer implements AutoCloseable {
         private final List<HttpModule> modules = new ArrayList<>();
         private ApiGuard apiGuard = ApiGuard.open();
         private SecurityHeaders securityHeaders = SecurityHeaders.standard();
+        private Clock clock = Clock.systemUTC();
 
         private Builder() {}
+
+        /** The gateway's clock, read by the WebSocket keep-alive (default: the system clock). */
+        public Builder clock(Clock clock) {
+            this.clock = Objects.requireNonNull(clock, "clock");
+            return this;
+        }
 
         public Builder settings(HttpServerSettings settings) {
             this.settings = Objects.requireNonNull(settings, "settings");

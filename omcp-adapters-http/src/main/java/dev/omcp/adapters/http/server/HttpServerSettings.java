@@ -12,8 +12,9 @@ import java.util.Objects;
  * @param allowedHosts extra {@code Host} names accepted (DNS-rebinding protection)
  * @param allowedOrigins browser origins allowed to call the gateway
  * @param maxBodyBytes largest JSON body accepted, and largest WebSocket text message
- * @param wsPingInterval how often WebSocket clients are pinged
- * @param wsPongTimeout how long a WebSocket may stay silent (no pong) before it is closed with 1001
+ * @param wsPingInterval how often WebSocket clients are pinged; positive
+ * @param wsPongTimeout how long a WebSocket may stay silent (no pong, no message) before it is closed
+ *     with 1001; longer than the ping interval, so a peer is always pinged before its deadline
  * @param shutdownGrace how long in-flight requests may run after shutdown begins
  * @param version gateway version shown in the OpenAPI document
  */
@@ -44,6 +45,13 @@ public record HttpServerSettings(
         }
         if (maxBodyBytes < 1024) {
             throw new IllegalArgumentException("maxBodyBytes must be at least 1024");
+        }
+        if (wsPingInterval.isNegative() || wsPingInterval.isZero()) {
+            throw new IllegalArgumentException("wsPingInterval must be positive, got " + wsPingInterval);
+        }
+        if (wsPongTimeout.compareTo(wsPingInterval) <= 0) {
+            throw new IllegalArgumentException("wsPongTimeout (" + wsPongTimeout + ") must be longer than wsPingInterval ("
+                    + wsPingInterval + "), or a peer could be closed before it was ever pinged");
         }
     }
 

@@ -1,0 +1,47 @@
+package dev.omcp.adapters.http.server;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.time.Duration;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/** What the HTTP server refuses to start with. */
+class HttpServerSettingsTest {
+
+    private static HttpServerSettings withWebSocketTimes(Duration ping, Duration pongTimeout) {
+        return new HttpServerSettings("127.0.0.1", 0, List.of(), List.of(), HttpServerSettings.DEFAULT_MAX_BODY_BYTES,
+                ping, pongTimeout, Duration.ofSeconds(10), "dev");
+    }
+
+    @Test
+    void theLoopbackDefaults_pingEvery30sAndCloseAfter90s() {
+        // issue 2 item 7: ping every 30 s, close 1001 after 90 s without pong
+        HttpServerSettings defaults = HttpServerSettings.loopback(0);
+        assertThat(defaults.wsPingInterval()).isEqualTo(Duration.ofSeconds(30));
+        assertThat(defaults.wsPongTimeout()).isEqualTo(Duration.ofSeconds(90));
+    }
+
+    @Test
+    void aZeroOrNegativePingInterval_isRefusedNamingTheField() {
+        assertThatThrownBy(() -> withWebSocketTimes(Duration.ZERO, Duration.ofSeconds(90)))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("wsPingInterval must be positive");
+        assertThatThrownBy(() -> withWebSocketTimes(Duration.ofSeconds(-1), Duration.ofSeconds(90)))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("wsPingInterval must be positive");
+    }
+
+    @Test
+    void aPongTimeoutNotLongerThanThePingInterval_isRefused_becauseAPeerWouldBeClosedUnpinged() {
+        assertThatThrownBy(() -> withWebSocketTimes(Duration.ofSeconds(30), Duration.ofSeconds(30)))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("wsPongTimeout (PT30S) must be longer than wsPingInterval (PT30S)");
+    }
+
+    @Test
+    void shortTimesForTests_areAccepted() {
+        assertThat(withWebSocketTimes(Duration.ofMillis(200), Duration.ofMillis(600)).wsPongTimeout()).isEqualTo(Duration.ofMillis(600));
+    }
+}
