@@ -7,6 +7,7 @@ import dev.omcp.app.settings.AnalysisSettings;
 import dev.omcp.app.settings.Settings;
 import dev.omcp.connectors.builtin.egress.BackendHostGuard;
 import dev.omcp.connectors.builtin.transport.EgressGuardedClients;
+import dev.omcp.core.analysis.health.HealthThresholds;
 import dev.omcp.core.analysis.history.AnomalyHistory;
 import dev.omcp.core.analysis.history.HistoryLimits;
 import dev.omcp.core.analysis.postmortem.PostmortemTemplate;
@@ -56,12 +57,13 @@ final class ToolsAssembly implements AutoCloseable {
     }
 
     /**
-     * Builds the toolkit over {@code sources} and starts the remote-write sink when configured.
+     * Builds the toolkit over {@code sources} with the health thresholds the gateway starts with
+     * (the sources file's block over the defaults) and starts the remote-write sink when configured.
      *
      * @throws IllegalStateException when the remote-write receiver's or the RDAP service's host
      *     resolves to an address the egress rules refuse (spec 5.9), so the start fails with the reason
      */
-    static ToolsAssembly start(Settings settings, SourceRegistry sources, Clock clock, String version) {
+    static ToolsAssembly start(Settings settings, SourceRegistry sources, Clock clock, String version, HealthThresholds thresholds) {
         AnalysisSettings analysis = settings.analysis();
         EgressRules egress = new EgressRules(settings.connectors().allowPrivateBackends());
         ServiceCatalog catalog = catalog(analysis.catalog());
@@ -92,6 +94,7 @@ final class ToolsAssembly implements AutoCloseable {
                 .redaction(analysis.redaction())
                 .ipEnricher(enricher)
                 .postmortemTemplate(template)
+                .thresholds(thresholds)
                 .build();
         // read once now, so a broken template is in the start-up log rather than first seen at an incident
         template.get();

@@ -6,10 +6,13 @@ import dev.omcp.app.support.Http;
 import dev.omcp.app.support.LauncherProcess;
 import dev.omcp.app.support.McpHttpClient;
 import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /** The launcher jar as operators run it. */
 class LauncherSystemTest {
@@ -55,6 +58,27 @@ class LauncherSystemTest {
             String stderr = String.join("\n", launcher.stderr());
             assertThat(stderr).contains("PORT must be an integer from 0 to 65535, got '70000'")
                     .contains("OMCP_LOG_FORMAT must be one of text, json, got 'yaml'");
+        }
+    }
+
+    @Test
+    void anInvalidHealthBlockInTheSourcesFile_isReportedAndTheProcessExitsOne(@TempDir Path dir) throws Exception {
+        Path sources = Files.writeString(dir.resolve("sources.yaml"), """
+                sources: []
+                health:
+                  thresholds:
+                    error_rate: {degraded: 0.5, critical: 0.1}
+                    disk: {critical: 0.9}
+                """);
+        try (LauncherProcess launcher = LauncherProcess.start(Map.of("CONFIG_PATH", sources.toString()), "serve")) {
+            assertThat(launcher.awaitExit(Duration.ofSeconds(30))).isEqualTo(1);
+            Thread.sleep(200);
+            String stderr = String.join("\n", launcher.stderr());
+            assertThat(stderr).contains("omcp: cannot start, the sources file's health: thresholds: block is invalid")
+                    .contains("health.thresholds.error_rate.critical: 0.1 must be greater than degraded (0.5)")
+                    .contains("health.thresholds.disk: unknown signal")
+                    .doesNotContain("\tat dev.omcp");
+            assertThat(launcher.stdout()).noneMatch(line -> line.contains("listening on"));
         }
     }
 }
