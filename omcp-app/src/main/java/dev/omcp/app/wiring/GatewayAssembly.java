@@ -85,7 +85,7 @@ public final class GatewayAssembly implements AutoCloseable {
         HealthThresholds thresholds = startingThresholds(document);
         // spec 3.5: in strict mode an unverifiable plugin stops the start here, before anything listens.
         PluginWiring plugins = PluginWiring.start(settings.plugins(), builtinConnectors(settings), document.plugins(), version);
-        AuditChain audit = AuditAssembly.start(settings.audit(), clock);
+        AuditChain audit = AuditAssembly.start(settings.audit(), settings.connectors().allowPrivateBackends(), clock);
         AuditTrail trail = event -> {
             audit.record(event);
             observer.record(event);
