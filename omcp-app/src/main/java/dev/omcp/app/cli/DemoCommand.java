@@ -5,6 +5,7 @@ import dev.omcp.app.settings.InvalidSettingsException;
 import dev.omcp.app.settings.Settings;
 import dev.omcp.app.settings.SettingsReader;
 import dev.omcp.app.wiring.GatewayAssembly;
+import dev.omcp.app.wiring.StartRefusedException;
 import dev.omcp.testkit.demo.DemoBackends;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -46,6 +47,9 @@ public final class DemoCommand implements Callable<Integer> {
             GatewayAssembly assembly;
             try {
                 assembly = GatewayAssembly.start(settings, GatewayAssembly.Options.none(), VersionProvider.version());
+            } catch (StartRefusedException e) {
+                System.err.println("omcp: cannot start the demo, " + e.getMessage());
+                return 1;
             } catch (RuntimeException e) {
                 log.error("event=demo-start-failed reason=\"{}\"", e.getMessage(), e);
                 return 1;

@@ -4,6 +4,7 @@ import dev.omcp.app.settings.InvalidSettingsException;
 import dev.omcp.app.settings.Settings;
 import dev.omcp.app.settings.SettingsReader;
 import dev.omcp.app.wiring.GatewayAssembly;
+import dev.omcp.app.wiring.StartRefusedException;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import org.slf4j.Logger;
@@ -44,6 +45,11 @@ public final class ServeCommand implements Callable<Integer> {
         GatewayAssembly assembly;
         try {
             assembly = GatewayAssembly.start(settings, new GatewayAssembly.Options(conformanceFixture), VersionProvider.version());
+        } catch (StartRefusedException e) {
+            // the operator's configuration: every problem in one message, no stack trace
+            log.error("event=start-refused reason=\"{}\"", e.getMessage());
+            System.err.println("omcp: cannot start, " + e.getMessage());
+            return 1;
         } catch (RuntimeException e) {
             log.error("event=start-failed reason=\"{}\"", e.getMessage(), e);
             return 1;

@@ -2,6 +2,8 @@ package dev.omcp.app.settings;
 
 import dev.omcp.adapters.storage.audit.FsyncPolicy;
 import dev.omcp.adapters.storage.audit.TornTailPolicy;
+import dev.omcp.core.egress.EgressRules;
+import dev.omcp.ports.egress.EgressVerdict;
 import java.net.URI;
 import java.net.URISyntaxException;
 import java.nio.file.InvalidPathException;
@@ -18,15 +20,20 @@ final class AuditSettingsReader {
 
     private AuditSettingsReader() {}
 
-    static AuditSettings read(Environment env) {
+    /**
+     * @param allowPrivateBackends {@code OMCP_ALLOW_PRIVATE_BACKENDS}: the sink URLs follow the same
+     *     egress rules as sources (spec 5.9), judged here as written and again at every connection
+     */
+    static AuditSettings read(Environment env, boolean allowPrivateBackends) {
+        EgressRules egress = new EgressRules(allowPrivateBackends);
         Optional<Path> file = path(env, Variables.MGMT_AUDIT_FILE);
         FsyncPolicy fsync = FsyncPolicy.parse(env.oneOf(Variables.AUDIT_FSYNC, List.of("always", "batch", "never")));
         Duration interval = Duration.ofMillis(env.integer(Variables.AUDIT_FSYNC_INTERVAL_MS, 10, 60_000));
         TornTailPolicy tornTail = TornTailPolicy.parse(env.oneOf(Variables.AUDIT_TORN_TAIL, List.of("repair", "refuse")));
-        return new AuditSettings(file, fsync, interval, tornTail, webhook(env, file), s3(env, file));
+        return new AuditSettings(file, fsync, interval, tornTail, webhook(env, file, egress), s3(env, file, egress));
     }
 
-    private static Optional<AuditSettings.Webhook> webhook(Environment env, Optional<Path> file) {
+    private static Optional<AuditSettings.Webhook> webhook(Environment env, Optional<Path> file, EgressRules egress) {
         Optional<String> url = env.raw(Variables.AUDIT_WEBHOOK_URL);
         Optional<String> token = env.raw(Variables.AUDIT_WEBHOOK_TOKEN);
         if (url.isEmpty()) {
@@ -35,13 +42,13 @@ final class AuditSettingsReader {
             }
             return Optional.empty();
         }
-        Optional<URI> uri = httpUri(env, Variables.AUDIT_WEBHOOK_URL, url.get());
+        Optional<URI> uri = httpUri(env, Variables.AUDIT_WEBHOOK_URL, url.get(), egress);
         Optional<Path> deadLetter = path(env, Variables.AUDIT_WEBHOOK_DEADLETTER)
                 .or(() -> file.map(f -> f.resolveSibling(f.getFileName() + ".webhook-deadletter.jsonl")));
         return uri.map(u -> new AuditSettings.Webhook(u, token, deadLetter));
     }
 
-    private static Optional<AuditSettings.S3> s3(Environment env, Optional<Path> file) {
+    private static Optional<AuditSettings.S3> s3(Environment env, Optional<Path> file, EgressRules egress) {
         Optional<String> endpoint = env.raw(Variables.AUDIT_S3_ENDPOINT);
         Optional<String> bucket = env.raw(Variables.AUDIT_S3_BUCKET);
         Optional<String> keyId = env.raw(Variables.AUDIT_S3_ACCESS_KEY_ID);
@@ -61,7 +68,7 @@ final class AuditSettingsReader {
                 complete = false;
             }
         }
-        Optional<URI> uri = endpoint.flatMap(e -> httpUri(env, Variables.AUDIT_S3_ENDPOINT, e));
+        Optional<URI> uri = endpoint.flatMap(e -> httpUri(env, Variables.AUDIT_S3_ENDPOINT, e, egress));
         if (bucket.isPresent() && !BUCKET.matcher(bucket.get()).matches()) {
             env.problem(Variables.AUDIT_S3_BUCKET, "must be a bucket name: 3-63 of a-z, 0-9, '.', '-', starting and ending"
                     + " with a letter or digit, got '" + bucket.get() + "'");
@@ -106,13 +113,23 @@ final class AuditSettingsReader {
         }
     }
 
-    private static Optional<URI> httpUri(Environment env, Variable variable, String text) {
+    /**
+     * An http(s) URL with a host, without user info or fragment, that the egress rules allow as
+     * written: a literal cloud-metadata address never, a private or loopback one only with
+     * {@code OMCP_ALLOW_PRIVATE_BACKENDS=true} (names are judged when the gateway starts and again
+     * each time they resolve).
+     */
+    private static Optional<URI> httpUri(Environment env, Variable variable, String text, EgressRules egress) {
         try {
             URI uri = new URI(text);
             if (!("http".equals(uri.getScheme()) || "https".equals(uri.getScheme())) || uri.getHost() == null
                     || uri.getRawUserInfo() != null || uri.getRawFragment() != null) {
                 env.problem(variable, "must be an http:// or https:// URL with a host and without user info or fragment"
                         + (variable.secret() ? " (the value is not shown)" : ", got '" + text + "'"));
+                return Optional.empty();
+            }
+            if (egress.checkUrl(text) instanceof EgressVerdict.Refused refused) {
+                env.problem(variable, "is refused by the egress rules: " + refused.reason());
                 return Optional.empty();
             }
             return Optional.of(uri);

@@ -75,8 +75,8 @@ public final class SettingsReader {
         Settings.Logging logging = new Settings.Logging(
                 environment.oneOf(Variables.LOG_LEVEL, List.of("trace", "debug", "info", "warn", "error")),
                 environment.oneOf(Variables.LOG_FORMAT, List.of("text", "json")));
-        AuditSettings audit = AuditSettingsReader.read(environment);
         Settings.Connectors connectors = ConnectorSettingsReader.read(environment, env);
+        AuditSettings audit = AuditSettingsReader.read(environment, connectors.allowPrivateBackends());
         Settings.Plugins plugins = PluginSettingsReader.read(environment);
         AccessControlSettings access = AccessControlSettingsReader.read(environment);
         Settings.Tools tools = tools(environment);

@@ -5,15 +5,18 @@ import dev.omcp.adapters.http.server.GatewayHttpServer;
 import dev.omcp.adapters.http.server.HttpServerSettings;
 import dev.omcp.adapters.http.audit.AuditRoutes;
 import dev.omcp.app.settings.Settings;
+import dev.omcp.core.analysis.health.HealthThresholds;
 import dev.omcp.core.auth.ApiKey;
 import dev.omcp.core.audit.AuditChain;
 import dev.omcp.core.gateway.Gateway;
 import dev.omcp.core.guidance.AgentGuide;
+import dev.omcp.core.management.RuntimeSettings;
 import dev.omcp.core.tools.observability.Toolkit;
 import dev.omcp.ports.audit.AuditTrail;
 import dev.omcp.ports.connectors.ConnectorCatalog;
 import dev.omcp.ports.connectors.ConnectorType;
 import dev.omcp.ports.info.Governance;
+import dev.omcp.ports.sources.SourcesDocument;
 import dev.omcp.sdk.connector.ConnectorFactory;
 import dev.omcp.sdk.connector.TracesCapability;
 import dev.omcp.testkit.conformance.ConformanceFixture;
@@ -75,11 +78,14 @@ public final class GatewayAssembly implements AutoCloseable {
      * copy of every audit event besides the hash-chained log (tests pass a recording one).
      */
     public static GatewayAssembly start(Settings settings, Options options, String version, Clock clock, AuditTrail observer) {
-        // The sources file is read first: its plugins: block pins plugin versions (spec 5.8).
+        // The sources file is read first: its plugins: block pins plugin versions (spec 5.8), and an
+        // invalid health: thresholds: block stops the start before anything runs.
         var sourceStore = SourcesAssembly.store(settings.connectors());
+        SourcesDocument document = sourceStore.load();
+        HealthThresholds thresholds = startingThresholds(document);
         // spec 3.5: in strict mode an unverifiable plugin stops the start here, before anything listens.
-        PluginWiring plugins = PluginWiring.start(settings.plugins(), builtinConnectors(settings), sourceStore.load().plugins(), version);
-        AuditChain audit = AuditAssembly.start(settings.audit(), clock);
+        PluginWiring plugins = PluginWiring.start(settings.plugins(), builtinConnectors(settings), document.plugins(), version);
+        AuditChain audit = AuditAssembly.start(settings.audit(), settings.connectors().allowPrivateBackends(), clock);
         AuditTrail trail = event -> {
             audit.record(event);
             observer.record(event);
@@ -91,7 +97,7 @@ public final class GatewayAssembly implements AutoCloseable {
         SourcesAssembly sources = SourcesAssembly.start(settings.connectors(), clock, plugins.connectorCatalog(), sourceStore);
         ToolsAssembly tools;
         try {
-            tools = ToolsAssembly.start(settings, sources.registry(), clock, version);
+            tools = ToolsAssembly.start(settings, sources.registry(), clock, version, thresholds);
         } catch (RuntimeException e) {
             ManagementAccessAssembly.closeAll(resources);
             sources.close();
@@ -138,8 +144,8 @@ public final class GatewayAssembly implements AutoCloseable {
                 .managementIdentity(access.guard())
                 .securityHeaders(access.headers());
         access.modules().forEach(httpBuilder::module);
-        ManagementApiAssembly.modules(settings, gateway, tools.toolkit(), sources.registry(), access.policy(), clock, random, audit.persisted())
-                .forEach(httpBuilder::module);
+        ManagementApiAssembly.modules(settings, gateway, tools.toolkit(), sources.registry(), sourceStore.thresholds(), access.policy(), clock,
+                random, audit.persisted()).forEach(httpBuilder::module);
         GatewayHttpServer httpServer;
         try {
             httpServer = httpBuilder.build().start();
@@ -151,6 +157,22 @@ public final class GatewayAssembly implements AutoCloseable {
             throw e;
         }
         return new GatewayAssembly(gateway, httpServer, audit, sources, tools, plugins, resources);
+    }
+
+    /**
+     * The health thresholds of the sources file's {@code health: thresholds:} block over the
+     * shipped defaults.
+     *
+     * @throws StartRefusedException naming every violation when the block is invalid: the gateway
+     *     does not start (exit 1) on thresholds the operator did not write
+     */
+    static HealthThresholds startingThresholds(SourcesDocument document) {
+        return switch (RuntimeSettings.startingThresholds(document.healthThresholds())) {
+            case HealthThresholds.Valid valid -> valid.thresholds();
+            case HealthThresholds.Invalid invalid -> throw new StartRefusedException(
+                    "the sources file's health: thresholds: block is invalid, fix it and start again: "
+                            + String.join("; ", invalid.errors()));
+        };
     }
 
     /**

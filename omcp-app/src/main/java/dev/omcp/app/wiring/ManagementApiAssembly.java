@@ -13,6 +13,7 @@ import dev.omcp.core.management.RuntimeSettings;
 import dev.omcp.core.postmortems.PostmortemArchive;
 import dev.omcp.core.tools.observability.Toolkit;
 import dev.omcp.ports.access.AccessPolicy;
+import dev.omcp.ports.settings.HealthThresholdsStore;
 import dev.omcp.ports.sources.ManageSources;
 import dev.omcp.sdk.json.Jsonp;
 import jakarta.json.JsonObject;
@@ -22,16 +23,17 @@ import java.util.List;
 
 /**
  * The management routes beyond sources, connectors, audit and access: services, topology, health,
- * settings and thresholds, the playground and stored post-mortems. Every tool-backed route runs
+ * settings and thresholds (changes written to the sources file's health block when one is in use),
+ * the playground and stored post-mortems. Every tool-backed route runs
  * its tool through {@link Gateway#invokeTool()}, the same chain as {@code /mcp}.
  */
 final class ManagementApiAssembly {
     private ManagementApiAssembly() {}
 
     /** The route modules, ready to add to the HTTP server. */
-    static List<HttpModule> modules(Settings settings, Gateway gateway, Toolkit toolkit, ManageSources sources, AccessPolicy policy,
-            Clock clock, SecureRandom random, boolean auditPersisted) {
-        RuntimeSettings runtime = new RuntimeSettings(toolkit, fixedSettings(settings, auditPersisted));
+    static List<HttpModule> modules(Settings settings, Gateway gateway, Toolkit toolkit, ManageSources sources,
+            HealthThresholdsStore thresholds, AccessPolicy policy, Clock clock, SecureRandom random, boolean auditPersisted) {
+        RuntimeSettings runtime = new RuntimeSettings(toolkit, fixedSettings(settings, auditPersisted), thresholds);
         PostmortemArchive postmortems = new PostmortemArchive(gateway.invokeTool(),
                 new JsonlPostmortemStore(settings.management().postmortemsFile()), clock, random);
         return List.of(

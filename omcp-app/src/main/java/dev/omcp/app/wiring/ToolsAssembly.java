@@ -5,8 +5,8 @@ import dev.omcp.adapters.storage.anomaly.PrometheusRemoteWriteSink;
 import dev.omcp.adapters.storage.anomaly.RemoteWriteTarget;
 import dev.omcp.app.settings.AnalysisSettings;
 import dev.omcp.app.settings.Settings;
-import dev.omcp.connectors.builtin.egress.BackendHostGuard;
 import dev.omcp.connectors.builtin.transport.EgressGuardedClients;
+import dev.omcp.core.analysis.health.HealthThresholds;
 import dev.omcp.core.analysis.history.AnomalyHistory;
 import dev.omcp.core.analysis.history.HistoryLimits;
 import dev.omcp.core.analysis.postmortem.PostmortemTemplate;
@@ -21,14 +21,12 @@ import dev.omcp.core.tools.observability.ObservabilityTools;
 import dev.omcp.core.tools.observability.ServiceCatalog;
 import dev.omcp.core.tools.observability.Toolkit;
 import dev.omcp.ports.anomaly.AnomalyScoreSink;
-import dev.omcp.ports.egress.EgressVerdict;
 import java.net.InetAddress;
 import java.net.URI;
 import java.net.UnknownHostException;
 import java.net.http.HttpClient;
 import java.time.Clock;
 import java.time.Duration;
-import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
 import java.util.function.Supplier;
@@ -56,12 +54,13 @@ final class ToolsAssembly implements AutoCloseable {
     }
 
     /**
-     * Builds the toolkit over {@code sources} and starts the remote-write sink when configured.
+     * Builds the toolkit over {@code sources} with the health thresholds the gateway starts with
+     * (the sources file's block over the defaults) and starts the remote-write sink when configured.
      *
-     * @throws IllegalStateException when the remote-write receiver's or the RDAP service's host
+     * @throws StartRefusedException when the remote-write receiver's or the RDAP service's host
      *     resolves to an address the egress rules refuse (spec 5.9), so the start fails with the reason
      */
-    static ToolsAssembly start(Settings settings, SourceRegistry sources, Clock clock, String version) {
+    static ToolsAssembly start(Settings settings, SourceRegistry sources, Clock clock, String version, HealthThresholds thresholds) {
         AnalysisSettings analysis = settings.analysis();
         EgressRules egress = new EgressRules(settings.connectors().allowPrivateBackends());
         ServiceCatalog catalog = catalog(analysis.catalog());
@@ -70,8 +69,8 @@ final class ToolsAssembly implements AutoCloseable {
                     + "tokens and keys in logs reach agents as they are\"");
         }
         Optional<URI> rdapBase = analysis.rdap();
-        rdapBase.ifPresent(base -> checkResolvedHost("OMCP_IP_ENRICH_RDAP", base, egress));
-        analysis.remoteWrite().ifPresent(rw -> checkResolvedHost("OMCP_ANOMALY_HISTORY_REMOTE_WRITE", rw.url(), egress));
+        rdapBase.ifPresent(base -> OutboundHosts.check("OMCP_IP_ENRICH_RDAP", base, egress));
+        analysis.remoteWrite().ifPresent(rw -> OutboundHosts.check("OMCP_ANOMALY_HISTORY_REMOTE_WRITE", rw.url(), egress));
         Optional<PrometheusRemoteWriteSink> sink = analysis.remoteWrite()
                 .map(rw -> remoteWrite(rw, egress, settings.connectors().connectTimeout(), clock, version));
         AnomalyHistory history = new AnomalyHistory(clock, HistoryLimits.defaults(), sink.map(s -> (AnomalyScoreSink) s));
@@ -92,6 +91,7 @@ final class ToolsAssembly implements AutoCloseable {
                 .redaction(analysis.redaction())
                 .ipEnricher(enricher)
                 .postmortemTemplate(template)
+                .thresholds(thresholds)
                 .build();
         // read once now, so a broken template is in the start-up log rather than first seen at an incident
         template.get();
@@ -124,28 +124,6 @@ final class ToolsAssembly implements AutoCloseable {
         PrometheusRemoteWriteSink.Settings queueing = PrometheusRemoteWriteSink.Settings.defaults();
         HttpClient client = EgressGuardedClients.create(egress, connectTimeout, queueing.requestTimeout());
         return PrometheusRemoteWriteSink.start(client, target, queueing, clock, "omcp/" + version);
-    }
-
-    /**
-     * Judges what a configured host name resolves to now, as sources are judged when added
-     * (spec 5.9). Every later connection is judged again by the guarded client; a name that does
-     * not resolve yet is left to that check, with a warning.
-     */
-    private static void checkResolvedHost(String variable, URI url, EgressRules egress) {
-        String host = url.getHost();
-        if (egress.literalAddress(host).isPresent()) {
-            return; // judged with the settings
-        }
-        List<byte[]> addresses = BackendHostGuard.unfilteredResolver().resolve(host);
-        if (addresses.isEmpty()) {
-            LOG.warn("event=outbound-host-unresolved setting={} host={} effect=\"requests fail until the name resolves\"", variable, host);
-            return;
-        }
-        for (byte[] address : addresses) {
-            if (egress.checkAddress(address) instanceof EgressVerdict.Refused refused) {
-                throw new IllegalStateException(variable + ": the host " + host + " is refused by the egress rules: " + refused.reason());
-            }
-        }
     }
 
     /** Whether the URL names loopback ({@code localhost} or a loopback literal), judged without resolving anything. */

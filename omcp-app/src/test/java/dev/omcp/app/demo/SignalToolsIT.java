@@ -84,6 +84,44 @@ class SignalToolsIT {
     }
 
     @Test
+    void detectAnomalies_ranksByTopologyDependents_fromTheTracedServiceCalls() {
+        JsonObject result = tool("detect_anomalies", "{}");
+
+        // the zipkin plugin's dependency links put payments, checkout and frontend downstream of the database
+        assertThat(result.getJsonArray("topologySources").toString()).contains("kubernetes", "zipkin");
+        assertThat(result.getBoolean("topologyUsed")).isTrue();
+        JsonObject database = result.getJsonArray("rootCauses").getJsonObject(0);
+        assertThat(database.getString("service")).isEqualTo("payments-db");
+        assertThat(database.getJsonArray("dependents").getValuesAs(jakarta.json.JsonString::getString))
+                .containsExactlyInAnyOrder("payments", "checkout", "frontend");
+        JsonObject dependents = database.getJsonArray("factors").stream().map(JsonValue::asJsonObject)
+                .filter(f -> f.getString("name").equals("dependents")).findFirst().orElseThrow();
+        assertThat(dependents.getJsonNumber("value").doubleValue()).isEqualTo(1.0);
+        assertThat(dependents.getString("detail")).isEqualTo("3 of 3 other anomalous services depend on it");
+        // payments sits between the database and its callers
+        JsonObject payments = result.getJsonArray("rootCauses").stream().map(JsonValue::asJsonObject)
+                .filter(c -> c.getString("service").equals("payments")).findFirst().orElseThrow();
+        assertThat(payments.getJsonArray("dependents").getValuesAs(jakarta.json.JsonString::getString))
+                .containsExactlyInAnyOrder("checkout", "frontend");
+        assertThat(result.getString("rankingNote")).doesNotContain("relates none of the anomalous services");
+    }
+
+    @Test
+    void theKubeletScrapeJob_isListedAsTheRealJobItIs_butIsNoSuspectInTheIncident() {
+        // cAdvisor's container series and the kubelet's own metrics share the job label kubelet, as in a real cluster
+        JsonObject services = tool("list_services", "{}");
+        assertThat(services.getJsonArray("services").stream().map(s -> s.asJsonObject().getString("name"))).contains("kubelet");
+
+        // its cpu and memory are the kubelet's own process, not every container summed, so the database's hot
+        // container does not reappear as a kubelet anomaly
+        JsonObject kubelet = tool("detect_anomalies", "{\"service\":\"kubelet\"}");
+        assertThat(kubelet.getJsonObject("summary").getInt("anomalous")).as(kubelet.toString()).isZero();
+        JsonObject all = tool("detect_anomalies", "{}");
+        assertThat(all.getJsonArray("rootCauses").stream().map(c -> c.asJsonObject().getString("service"))).doesNotContain("kubelet");
+        assertThat(all.getJsonArray("notInTopology").getValuesAs(jakarta.json.JsonString::getString)).doesNotContain("kubelet");
+    }
+
+    @Test
     void queryLogs_findsThePaymentsTimeoutsAndRedactsTheShoppersAddresses() {
         JsonObject errors = tool("query_logs", "{\"service\":\"payments\",\"level\":\"error\",\"limit\":5}");
         assertThat(errors.getJsonArray("lines")).isNotEmpty();

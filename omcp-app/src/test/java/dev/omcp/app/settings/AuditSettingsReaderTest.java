@@ -41,6 +41,7 @@ class AuditSettingsReaderTest {
                 "OMCP_AUDIT_TORN_TAIL", "refuse",
                 "OMCP_AUDIT_WEBHOOK_URL", "https://siem.example.test/ingest?k=1",
                 "OMCP_AUDIT_WEBHOOK_TOKEN", "tok-123",
+                "OMCP_ALLOW_PRIVATE_BACKENDS", "true",
                 "OMCP_AUDIT_S3_ENDPOINT", "http://127.0.0.1:9000",
                 "OMCP_AUDIT_S3_BUCKET", "audit-logs",
                 "OMCP_AUDIT_S3_ACCESS_KEY_ID", "AKID",
@@ -97,10 +98,34 @@ class AuditSettingsReaderTest {
 
     @Test
     void withoutAnAuditFileDeadLettersHaveNoDefaultFile() throws Exception {
-        AuditSettings audit = read("OMCP_AUDIT_WEBHOOK_URL", "http://127.0.0.1:8080/hook");
+        AuditSettings audit = read("OMCP_AUDIT_WEBHOOK_URL", "https://siem.example.test/hook");
         assertThat(audit.webhook().orElseThrow().deadLetter()).isEmpty();
-        assertThat(read("OMCP_AUDIT_WEBHOOK_URL", "http://127.0.0.1:8080/hook",
+        assertThat(read("OMCP_AUDIT_WEBHOOK_URL", "https://siem.example.test/hook",
                 "OMCP_AUDIT_WEBHOOK_DEADLETTER", "/tmp/dead.jsonl").webhook().orElseThrow().deadLetter())
                 .contains(Path.of("/tmp/dead.jsonl"));
+    }
+
+    @Test
+    void sinkAddresses_followTheEgressRulesOfSources_privateOnlyWithTheOptIn_metadataNever() throws Exception {
+        // spec 5.9: private and loopback addresses need OMCP_ALLOW_PRIVATE_BACKENDS=true
+        assertThatThrownBy(() -> read(
+                "OMCP_AUDIT_WEBHOOK_URL", "http://127.0.0.1:8080/hook",
+                "OMCP_AUDIT_S3_ENDPOINT", "http://10.1.2.3:9000", "OMCP_AUDIT_S3_BUCKET", "audit-logs",
+                "OMCP_AUDIT_S3_ACCESS_KEY_ID", "AKID", "OMCP_AUDIT_S3_SECRET_ACCESS_KEY", "s3cr3t"))
+                .isInstanceOf(InvalidSettingsException.class)
+                .hasMessageContaining("OMCP_AUDIT_WEBHOOK_URL is refused by the egress rules: the backend address is a loopback address")
+                .hasMessageContaining("OMCP_AUDIT_S3_ENDPOINT is refused by the egress rules: the backend address is a private address")
+                .hasMessageContaining("set OMCP_ALLOW_PRIVATE_BACKENDS=true");
+        assertThat(read("OMCP_ALLOW_PRIVATE_BACKENDS", "true", "OMCP_AUDIT_WEBHOOK_URL", "http://127.0.0.1:8080/hook").webhook())
+                .isPresent();
+        // spec 5.9: cloud-metadata addresses stay refused even with the opt-in, in any spelling
+        for (String metadata : new String[] {"http://169.254.169.254/latest", "http://[fd00:ec2::254]/", "http://0xa9fea9fe/"}) {
+            assertThatThrownBy(() -> read("OMCP_ALLOW_PRIVATE_BACKENDS", "true", "OMCP_AUDIT_WEBHOOK_URL", metadata))
+                    .as(metadata).isInstanceOf(InvalidSettingsException.class)
+                    .hasMessageContaining("OMCP_AUDIT_WEBHOOK_URL is refused by the egress rules");
+        }
+        assertThatThrownBy(() -> read("OMCP_ALLOW_PRIVATE_BACKENDS", "true", "OMCP_AUDIT_S3_ENDPOINT", "http://metadata.google.internal",
+                "OMCP_AUDIT_S3_BUCKET", "audit-logs", "OMCP_AUDIT_S3_ACCESS_KEY_ID", "AKID", "OMCP_AUDIT_S3_SECRET_ACCESS_KEY", "s3cr3t"))
+                .hasMessageContaining("OMCP_AUDIT_S3_ENDPOINT is refused by the egress rules: the host is a cloud-metadata service");
     }
 }

@@ -11,6 +11,8 @@ import java.net.http.HttpResponse;
 import java.net.http.WebSocket;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Base64;
 import java.util.HexFormat;
@@ -19,6 +21,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /** The launcher jar as operators run it. */
 class LauncherSystemTest {
@@ -124,6 +127,27 @@ class LauncherSystemTest {
 
         void close() throws Exception {
             socket.sendClose(WebSocket.NORMAL_CLOSURE, "done").get(10, TimeUnit.SECONDS);
+        }
+    }
+
+    @Test
+    void anInvalidHealthBlockInTheSourcesFile_isReportedAndTheProcessExitsOne(@TempDir Path dir) throws Exception {
+        Path sources = Files.writeString(dir.resolve("sources.yaml"), """
+                sources: []
+                health:
+                  thresholds:
+                    error_rate: {degraded: 0.5, critical: 0.1}
+                    disk: {critical: 0.9}
+                """);
+        try (LauncherProcess launcher = LauncherProcess.start(Map.of("CONFIG_PATH", sources.toString()), "serve")) {
+            assertThat(launcher.awaitExit(Duration.ofSeconds(30))).isEqualTo(1);
+            launcher.awaitOutputDrained(Duration.ofSeconds(10));
+            String stderr = String.join("\n", launcher.stderr());
+            assertThat(stderr).contains("omcp: cannot start, the sources file's health: thresholds: block is invalid")
+                    .contains("health.thresholds.error_rate.critical: 0.1 must be greater than degraded (0.5)")
+                    .contains("health.thresholds.disk: unknown signal")
+                    .doesNotContain("\tat dev.omcp");
+            assertThat(launcher.stdout()).noneMatch(line -> line.contains("listening on"));
         }
     }
 }

@@ -3,8 +3,11 @@ package dev.omcp.core.management;
 import dev.omcp.core.analysis.health.HealthThresholds;
 import dev.omcp.core.tools.observability.Toolkit;
 import dev.omcp.ports.identity.Principal;
+import dev.omcp.ports.settings.HealthThresholdsStore;
 import dev.omcp.ports.settings.ManageSettings;
 import dev.omcp.ports.settings.SettingsChange;
+import dev.omcp.ports.settings.SettingsStoreException;
+import dev.omcp.ports.settings.StoredThresholds;
 import dev.omcp.sdk.json.Jsonp;
 import jakarta.json.JsonObject;
 import jakarta.json.JsonValue;
@@ -12,6 +15,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.concurrent.locks.ReentrantLock;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -19,35 +23,72 @@ import org.slf4j.LoggerFactory;
  * The settings of the management API: the health thresholds change at run time (in the toolkit
  * every tool reads), everything else is shown as fixed at start.
  *
- * <p>Changes live in memory: the sources file has no place for thresholds yet, so a restart
- * returns to the thresholds the gateway was started with. {@link #view} and every
+ * <p>A threshold change is written to the sources file's {@code health: thresholds:} block when a
+ * file is in use ({@link HealthThresholdsStore#persistent()}), before it takes effect: if the write
+ * fails nothing changes, so the gateway never runs with thresholds its next start would lose.
+ * Without a file a change lives in memory until restart, and {@link #view} and every
  * {@link SettingsChange.Applied} say so ({@code persisted: false}).
  */
 public final class RuntimeSettings implements ManageSettings {
     private static final Logger LOG = LoggerFactory.getLogger(RuntimeSettings.class);
     private static final List<String> CHANGEABLE = List.of(HEALTH_THRESHOLDS);
+    /** Where the sources file keeps the thresholds; error paths of the file start with it. */
+    public static final String FILE_PATH = "health.thresholds";
 
     private final Toolkit toolkit;
     private final JsonObject fixed;
+    private final HealthThresholdsStore store;
+    /** One change at a time: the file and the toolkit must agree on which change came last. */
+    private final ReentrantLock changes = new ReentrantLock();
 
     /**
      * @param toolkit the tools' shared state, whose thresholds this changes
      * @param fixed the settings fixed at start that operators may see: never a secret, a URL or a
      *     path (the composition root chooses them)
+     * @param store where changes persist (the sources file), or a memory-only store
      */
-    public RuntimeSettings(Toolkit toolkit, JsonObject fixed) {
+    public RuntimeSettings(Toolkit toolkit, JsonObject fixed, HealthThresholdsStore store) {
         this.toolkit = Objects.requireNonNull(toolkit, "toolkit");
         this.fixed = Objects.requireNonNull(fixed, "fixed");
+        this.store = Objects.requireNonNull(store, "store");
+    }
+
+    /** Settings whose changes are kept in memory only. */
+    public RuntimeSettings(Toolkit toolkit, JsonObject fixed) {
+        this(toolkit, fixed, HealthThresholdsStore.memoryOnly("no sources file is in use"));
+    }
+
+    /**
+     * The thresholds a gateway starts with, from the sources file's block: the shipped defaults
+     * when there is none, else the block over them, validated with every violation listed (paths
+     * start with {@value #FILE_PATH}). An invalid block is not skipped like a bad source entry: the
+     * caller refuses to start, because running on thresholds the operator did not write would
+     * judge every service wrongly without a word.
+     */
+    public static HealthThresholds.Parsed startingThresholds(StoredThresholds stored) {
+        return switch (stored) {
+            case StoredThresholds.Absent absent -> new HealthThresholds.Valid(HealthThresholds.defaults());
+            case StoredThresholds.Unreadable unreadable -> new HealthThresholds.Invalid(unreadable.errors());
+            case StoredThresholds.Found found -> HealthThresholds.defaults().withOverrides(found.overrides(), FILE_PATH);
+        };
     }
 
     @Override
     public JsonObject view(Principal caller) {
+        boolean persistent = store.persistent();
         return Jsonp.object()
                 .add("changeable", Jsonp.object().add(HEALTH_THRESHOLDS, toolkit.thresholds().toJson()))
                 .add("fixed", fixed)
-                .add("persisted", false)
-                .add("note", "changes apply at once to every tool and last until the gateway restarts")
+                .add("persisted", persistent)
+                .add("note", persistent
+                        ? "changes apply at once to every tool and are written to " + store.describe()
+                        : "changes apply at once to every tool and last until the gateway restarts: " + store.describe())
                 .build();
+    }
+
+    @Override
+    public boolean persistent() {
+        return store.persistent();
     }
 
     @Override
@@ -79,9 +120,7 @@ public final class RuntimeSettings implements ManageSettings {
         if (!errors.isEmpty()) {
             return new SettingsChange.Invalid(errors);
         }
-        toolkit.replaceThresholds(thresholds);
-        LOG.info("event=settings-changed actor=\"{}\" changed={}", caller.id(), CHANGEABLE);
-        return new SettingsChange.Applied(Jsonp.object().add(HEALTH_THRESHOLDS, thresholds.toJson()).build(), CHANGEABLE, false);
+        return apply(thresholds, caller, current -> Jsonp.object().add(HEALTH_THRESHOLDS, current).build());
     }
 
     @Override
@@ -93,12 +132,31 @@ public final class RuntimeSettings implements ManageSettings {
     public SettingsChange replaceHealthThresholds(JsonObject overrides, Principal caller) {
         return switch (HealthThresholds.parse(overrides)) {
             case HealthThresholds.Invalid invalid -> new SettingsChange.Invalid(invalid.errors());
-            case HealthThresholds.Valid valid -> {
-                toolkit.replaceThresholds(valid.thresholds());
-                LOG.info("event=settings-changed actor=\"{}\" changed=[{}]", caller.id(), HEALTH_THRESHOLDS);
-                yield new SettingsChange.Applied(valid.thresholds().toJson(), List.of(HEALTH_THRESHOLDS), false);
-            }
+            case HealthThresholds.Valid valid -> apply(valid.thresholds(), caller, current -> current);
         };
+    }
+
+    /** Writes (when changes persist), then puts the thresholds in force; nothing changes when the write fails. */
+    private SettingsChange apply(HealthThresholds thresholds, Principal caller, java.util.function.UnaryOperator<JsonObject> shape) {
+        changes.lock();
+        try {
+            boolean persistent = store.persistent();
+            if (persistent) {
+                try {
+                    store.save(thresholds.overridesOfDefaults());
+                } catch (SettingsStoreException e) {
+                    LOG.error("event=settings-not-persisted actor=\"{}\" changed={} store=\"{}\" reason=\"{}\"", caller.id(), CHANGEABLE,
+                            store.describe(), e.getMessage());
+                    return new SettingsChange.NotSaved("the thresholds could not be written to " + store.describe()
+                            + ", nothing changed: " + e.getMessage());
+                }
+            }
+            toolkit.replaceThresholds(thresholds);
+            LOG.info("event=settings-changed actor=\"{}\" changed={} persisted={}", caller.id(), CHANGEABLE, persistent);
+            return new SettingsChange.Applied(shape.apply(thresholds.toJson()), CHANGEABLE, persistent);
+        } finally {
+            changes.unlock();
+        }
     }
 
     private static String abbreviate(String text) {

@@ -1,5 +1,6 @@
 package dev.omcp.core.schema;
 
+import dev.omcp.sdk.json.Jsonp;
 import jakarta.json.JsonArray;
 import jakarta.json.JsonNumber;
 import jakarta.json.JsonObject;
@@ -19,18 +20,39 @@ import java.util.regex.PatternSyntaxException;
  * Validates JSON values against the JSON Schema (draft 2020-12) subset that tool input schemas use.
  *
  * <p>Supported assertions: {@code type}, {@code enum}, {@code const}, {@code properties},
- * {@code required}, {@code additionalProperties}, {@code minimum}, {@code maximum},
- * {@code exclusiveMinimum}, {@code exclusiveMaximum}, {@code multipleOf}, {@code minLength},
- * {@code maxLength}, {@code pattern}, {@code items}, {@code minItems}, {@code maxItems},
- * {@code uniqueItems}, {@code minProperties}, {@code maxProperties}, {@code allOf}, {@code anyOf},
- * {@code oneOf}, {@code not}, and {@code $ref} to {@code #/$defs/...} or {@code #/definitions/...}
- * in the same document. Annotations ({@code title}, {@code description}, {@code default},
- * {@code format}, {@code examples}) do not assert, as draft 2020-12 specifies.
+ * {@code patternProperties}, {@code additionalProperties}, {@code propertyNames},
+ * {@code required}, {@code dependentRequired}, {@code minProperties}, {@code maxProperties},
+ * {@code minimum}, {@code maximum}, {@code exclusiveMinimum}, {@code exclusiveMaximum},
+ * {@code multipleOf}, {@code minLength}, {@code maxLength}, {@code pattern}, {@code prefixItems},
+ * {@code items}, {@code contains} with {@code minContains} / {@code maxContains}, {@code minItems},
+ * {@code maxItems}, {@code uniqueItems}, {@code allOf}, {@code anyOf}, {@code oneOf}, {@code not},
+ * {@code if} / {@code then} / {@code else}, and {@code $ref} to {@code #/$defs/...} or
+ * {@code #/definitions/...} in the same document. Annotations ({@code title},
+ * {@code description}, {@code default}, {@code format}, {@code examples}, ...) do not assert, as
+ * draft 2020-12 specifies. {@link #KNOWN_KEYWORDS} lists every keyword this validator
+ * understands, so a test can prove a schema relies on nothing it would silently ignore.
  *
  * <p>The core cannot use a Jackson-based validator (it speaks {@code jakarta.json} only), and
  * tool arguments are checked on every call, so this one is small and allocation-light. Thread-safe.
  */
 public final class JsonSchemaValidator {
+    /**
+     * Every keyword this validator honours: the assertions and applicators it checks, plus the
+     * annotations and identifiers that never assert. A keyword outside this set would be ignored,
+     * which for an assertion means accepting what the schema author meant to refuse.
+     */
+    public static final Set<String> KNOWN_KEYWORDS = Set.of(
+            "type", "enum", "const",
+            "properties", "patternProperties", "additionalProperties", "propertyNames", "required", "dependentRequired",
+            "minProperties", "maxProperties",
+            "minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "multipleOf",
+            "minLength", "maxLength", "pattern",
+            "prefixItems", "items", "contains", "minContains", "maxContains", "minItems", "maxItems", "uniqueItems",
+            "allOf", "anyOf", "oneOf", "not", "if", "then", "else", "$ref", "$defs", "definitions",
+            // annotations and identifiers: they describe, they never refuse
+            "$schema", "$id", "$comment", "title", "description", "default", "examples", "format", "readOnly",
+            "writeOnly", "deprecated", "contentMediaType", "contentEncoding");
+
     private static final int MAX_DEPTH = 64;
     private final Map<String, Pattern> patterns = new ConcurrentHashMap<>();
 
@@ -124,6 +146,13 @@ public final class JsonSchemaValidator {
         if (schema.containsKey("not") && passes(root, schema.get("not"), value, path, depth)) {
             out.add(path + ": must not match the excluded form");
         }
+        if (schema.containsKey("if")) {
+            // draft 2020-12: "if" itself never fails; it chooses whether "then" or "else" applies
+            JsonValue branch = passes(root, schema.get("if"), value, path, depth) ? schema.get("then") : schema.get("else");
+            if (branch != null) {
+                check(root, branch, value, path, out, depth + 1);
+            }
+        }
     }
 
     private boolean passes(JsonObject root, JsonValue schema, JsonValue value, String path, int depth) {
@@ -140,15 +169,49 @@ public final class JsonSchemaValidator {
                 }
             }
         }
+        if (schema.get("dependentRequired") instanceof JsonObject dependencies) {
+            for (Map.Entry<String, JsonValue> dependency : dependencies.entrySet()) {
+                if (object.containsKey(dependency.getKey()) && dependency.getValue() instanceof JsonArray needed) {
+                    for (JsonValue name : needed) {
+                        if (name instanceof JsonString s && !object.containsKey(s.getString())) {
+                            out.add(path + "." + s.getString() + ": is required when " + dependency.getKey() + " is given");
+                        }
+                    }
+                }
+            }
+        }
         JsonObject properties = schema.containsKey("properties") ? schema.getJsonObject("properties") : JsonValue.EMPTY_JSON_OBJECT;
+        JsonObject patternProperties = schema.get("patternProperties") instanceof JsonObject p ? p : JsonValue.EMPTY_JSON_OBJECT;
         JsonValue additional = schema.get("additionalProperties");
+        JsonValue propertyNames = schema.get("propertyNames");
         for (Map.Entry<String, JsonValue> entry : object.entrySet()) {
             String childPath = path + "." + entry.getKey();
+            if (propertyNames != null) {
+                // the name is validated as a string instance; messages name the member and say it is its name
+                check(root, propertyNames, Jsonp.value(entry.getKey()), childPath + " (the name)", out, depth + 1);
+            }
+            boolean matched = false;
             JsonValue propertySchema = properties.get(entry.getKey());
             if (propertySchema != null) {
+                matched = true;
                 check(root, propertySchema, entry.getValue(), childPath, out, depth + 1);
-            } else if (additional == JsonValue.FALSE) {
-                out.add(childPath + ": is not a known argument; allowed: " + properties.keySet());
+            }
+            for (Map.Entry<String, JsonValue> byPattern : patternProperties.entrySet()) {
+                Pattern pattern = pattern(byPattern.getKey());
+                if (pattern == null) {
+                    out.add(childPath + ": schema pattern " + byPattern.getKey() + " is not a valid regular expression");
+                    matched = true;
+                } else if (pattern.matcher(entry.getKey()).find()) {
+                    matched = true;
+                    check(root, byPattern.getValue(), entry.getValue(), childPath, out, depth + 1);
+                }
+            }
+            if (matched) {
+                continue;
+            }
+            if (additional == JsonValue.FALSE) {
+                out.add(childPath + ": is not a known argument; allowed: " + properties.keySet()
+                        + (patternProperties.isEmpty() ? "" : " and names matching " + patternProperties.keySet()));
             } else if (additional instanceof JsonObject) {
                 check(root, additional, entry.getValue(), childPath, out, depth + 1);
             }
@@ -168,11 +231,22 @@ public final class JsonSchemaValidator {
         if (schema.containsKey("maxItems") && array.size() > schema.getInt("maxItems")) {
             out.add(path + ": must have at most " + schema.getInt("maxItems") + " items, got " + array.size());
         }
+        int prefix = 0;
+        if (schema.get("prefixItems") instanceof JsonArray positional) {
+            prefix = Math.min(positional.size(), array.size());
+            for (int i = 0; i < prefix; i++) {
+                check(root, positional.get(i), array.get(i), path + "[" + i + "]", out, depth + 1);
+            }
+        }
         if (schema.containsKey("items")) {
+            // draft 2020-12: "items" covers the items after those "prefixItems" describes
             JsonValue items = schema.get("items");
-            for (int i = 0; i < array.size(); i++) {
+            for (int i = prefix; i < array.size(); i++) {
                 check(root, items, array.get(i), path + "[" + i + "]", out, depth + 1);
             }
+        }
+        if (schema.containsKey("contains")) {
+            checkContains(root, schema, array, path, out, depth);
         }
         if (schema.getBoolean("uniqueItems", false)) {
             Set<String> seen = new HashSet<>();
@@ -182,6 +256,23 @@ public final class JsonSchemaValidator {
                     break;
                 }
             }
+        }
+    }
+
+    private void checkContains(JsonObject root, JsonObject schema, JsonArray array, String path, List<String> out, int depth) {
+        int matching = 0;
+        for (int i = 0; i < array.size(); i++) {
+            if (passes(root, schema.get("contains"), array.get(i), path + "[" + i + "]", depth)) {
+                matching++;
+            }
+        }
+        // draft 2020-12: minContains defaults to 1, and 0 makes "contains" always pass
+        int min = schema.get("minContains") instanceof JsonNumber n ? n.intValue() : 1;
+        if (matching < min) {
+            out.add(path + ": must contain at least " + min + " item" + (min == 1 ? "" : "s") + " of the required form, found " + matching);
+        }
+        if (schema.get("maxContains") instanceof JsonNumber n && matching > n.intValue()) {
+            out.add(path + ": must contain at most " + n.intValue() + " items of the required form, found " + matching);
         }
     }
 

@@ -11,7 +11,10 @@ import dev.omcp.ports.connectors.ConnectorCatalog;
 import dev.omcp.ports.connectors.ConnectorType;
 import dev.omcp.ports.identity.Principal;
 import dev.omcp.ports.settings.ManageSettings;
+import dev.omcp.ports.settings.HealthThresholdsStore;
 import dev.omcp.ports.settings.SettingsChange;
+import dev.omcp.ports.settings.SettingsStoreException;
+import dev.omcp.ports.settings.StoredThresholds;
 import dev.omcp.ports.sources.SourceDefinition;
 import dev.omcp.ports.sources.SourceStore;
 import dev.omcp.ports.sources.SourcesDocument;
@@ -21,6 +24,7 @@ import jakarta.json.JsonObject;
 import java.io.StringReader;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
@@ -77,6 +81,96 @@ class RuntimeSettingsTest {
                 .isEqualTo(HealthThresholds.defaults().toJson());
         assertThat(view.getJsonObject("fixed").getString("authMode")).isEqualTo("basic");
         assertThat(view.getBoolean("persisted")).isFalse();
+    }
+
+    /** A store that keeps what it was given, and fails on request. */
+    static final class RecordingStore implements HealthThresholdsStore {
+        final List<JsonObject> saved = new ArrayList<>();
+        boolean failing;
+
+        @Override
+        public boolean persistent() {
+            return true;
+        }
+
+        @Override
+        public String describe() {
+            return "the sources file sources.yaml";
+        }
+
+        @Override
+        public void save(JsonObject overrides) throws SettingsStoreException {
+            if (failing) {
+                throw new SettingsStoreException("the sources file cannot be written (AccessDeniedException)");
+            }
+            saved.add(overrides);
+        }
+    }
+
+    @Test
+    void withASourcesFile_aChangeIsWrittenAsOverridesOfTheDefaults_beforeItTakesEffect() {
+        RecordingStore store = new RecordingStore();
+        RuntimeSettings persisted = new RuntimeSettings(toolkit, JsonObject.EMPTY_JSON_OBJECT, store);
+        assertThat(persisted.view(OPS).getBoolean("persisted")).isTrue();
+        assertThat(persisted.view(OPS).getString("note")).contains("written to the sources file sources.yaml");
+        assertThat(persisted.persistent()).isTrue();
+
+        SettingsChange change = persisted.replaceHealthThresholds(json("{\"error_rate\": {\"degraded\": 0.02}}"), OPS);
+
+        assertThat(change).isInstanceOfSatisfying(SettingsChange.Applied.class, applied -> assertThat(applied.persisted()).isTrue());
+        assertThat(store.saved).containsExactly(json("{\"error_rate\": {\"degraded\": 0.02}}"));
+        assertThat(toolkit.thresholds().of(HealthSignal.ERROR_RATE).orElseThrow().degraded()).isEqualTo(0.02);
+
+        // through the settings route too; an empty object restores the defaults and empties the block
+        assertThat(persisted.change(json("{\"healthThresholds\": {}}"), OPS)).isInstanceOf(SettingsChange.Applied.class);
+        assertThat(store.saved).last().isEqualTo(JsonObject.EMPTY_JSON_OBJECT);
+        assertThat(toolkit.thresholds()).isEqualTo(HealthThresholds.defaults());
+    }
+
+    @Test
+    void whenTheSourcesFileCannotBeWritten_nothingChanges_andTheReasonIsGiven() {
+        RecordingStore store = new RecordingStore();
+        store.failing = true;
+        RuntimeSettings persisted = new RuntimeSettings(toolkit, JsonObject.EMPTY_JSON_OBJECT, store);
+
+        SettingsChange change = persisted.replaceHealthThresholds(json("{\"error_rate\": {\"degraded\": 0.02}}"), OPS);
+
+        assertThat(change).isInstanceOfSatisfying(SettingsChange.NotSaved.class, notSaved -> assertThat(notSaved.reason())
+                .contains("could not be written to the sources file sources.yaml, nothing changed", "AccessDeniedException"));
+        assertThat(toolkit.thresholds()).isEqualTo(HealthThresholds.defaults());
+        // an invalid change is refused as invalid, before any write is tried
+        assertThat(persisted.replaceHealthThresholds(json("{\"cpu\": {\"critical\": 7}}"), OPS)).isInstanceOf(SettingsChange.Invalid.class);
+    }
+
+    @Test
+    void withoutASourcesFile_theViewAndEveryChangeSayWhyChangesLastOnlyUntilRestart() {
+        RuntimeSettings memory = new RuntimeSettings(toolkit, JsonObject.EMPTY_JSON_OBJECT,
+                HealthThresholdsStore.memoryOnly("no sources file is in use (CONFIG_PATH, else ./config/sources.yaml)"));
+
+        assertThat(memory.view(OPS).getString("note")).isEqualTo("changes apply at once to every tool and last until the gateway "
+                + "restarts: no sources file is in use (CONFIG_PATH, else ./config/sources.yaml)");
+        assertThat(memory.replaceHealthThresholds(json("{\"cpu\": {\"critical\": 0.99}}"), OPS))
+                .isInstanceOfSatisfying(SettingsChange.Applied.class, applied -> assertThat(applied.persisted()).isFalse());
+        assertThat(toolkit.thresholds().of(HealthSignal.CPU).orElseThrow().critical()).isEqualTo(0.99);
+    }
+
+    @Test
+    void startingThresholds_comeFromTheFilesBlock_withEveryViolationNamedByItsPathInTheFile() {
+        assertThat(RuntimeSettings.startingThresholds(StoredThresholds.absent()))
+                .isEqualTo(new HealthThresholds.Valid(HealthThresholds.defaults()));
+        HealthThresholds.Parsed found = RuntimeSettings.startingThresholds(
+                new StoredThresholds.Found(json("{\"latency_p99\": {\"degraded\": 300, \"critical\": 1200}}")));
+        assertThat(found).isInstanceOfSatisfying(HealthThresholds.Valid.class,
+                valid -> assertThat(valid.thresholds().of(HealthSignal.LATENCY_P99).orElseThrow().critical()).isEqualTo(1200));
+
+        HealthThresholds.Parsed invalid = RuntimeSettings.startingThresholds(new StoredThresholds.Found(
+                json("{\"cpu\": {\"degraded\": 0.9, \"critical\": 0.5}, \"temperature\": {}, \"memory\": {\"weight\": \"1\"}}")));
+        assertThat(invalid).isInstanceOfSatisfying(HealthThresholds.Invalid.class, i -> assertThat(i.errors()).containsExactlyInAnyOrder(
+                "health.thresholds.cpu.critical: 0.5 must be greater than degraded (0.9)",
+                "health.thresholds.temperature: unknown signal; known signals are error_rate, latency_p99, cpu, memory, request_rate_drop",
+                "health.thresholds.memory.weight: must be a number"));
+        assertThat(RuntimeSettings.startingThresholds(new StoredThresholds.Unreadable(List.of("health: must be a mapping"))))
+                .isEqualTo(new HealthThresholds.Invalid(List.of("health: must be a mapping")));
     }
 
     @Test

@@ -85,6 +85,80 @@ class JsonSchemaValidatorTest {
     }
 
     @Test
+    void propertyNames_refusesAMemberWhoseNameDoesNotMatch_andSaysItIsTheName() {
+        JsonObject labels = schema("""
+                {"type":"object","propertyNames":{"pattern":"^[A-Za-z_][A-Za-z0-9_]{0,127}$"},
+                 "additionalProperties":{"type":"string"}}""");
+        assertThat(validator.validate(labels, json("{\"namespace\":\"shop\",\"pod_name\":\"a\"}"), "labels")).isEmpty();
+        assertThat(validator.validate(labels, json("{\"bad-name\":\"x\",\"9lives\":\"y\"}"), "labels")).containsExactly(
+                "labels.bad-name (the name): must match ^[A-Za-z_][A-Za-z0-9_]{0,127}$",
+                "labels.9lives (the name): must match ^[A-Za-z_][A-Za-z0-9_]{0,127}$");
+        // every assertion applies to names, not just a pattern
+        assertThat(validator.validate(schema("{\"propertyNames\":{\"maxLength\":3}}"), json("{\"abcd\":1}"), "o"))
+                .containsExactly("o.abcd (the name): must be at most 3 characters");
+        assertThat(validator.validate(schema("{\"propertyNames\":false}"), json("{\"a\":1}"), "o"))
+                .containsExactly("o.a (the name): is not allowed");
+        assertThat(validator.validate(schema("{\"propertyNames\":false}"), json("{}"), "o")).isEmpty();
+    }
+
+    @Test
+    void patternProperties_applyToMatchingNames_andCountAsKnownForAdditionalProperties() {
+        JsonObject s = schema("""
+                {"type":"object","properties":{"name":{"type":"string"}},
+                 "patternProperties":{"^x-":{"type":"integer"}},"additionalProperties":false}""");
+        assertThat(validator.validate(s, json("{\"name\":\"a\",\"x-retries\":3}"), "a")).isEmpty();
+        assertThat(validator.validate(s, json("{\"x-retries\":\"3\",\"other\":1}"), "a")).containsExactly(
+                "a.x-retries: must be an integer, got a string",
+                "a.other: is not a known argument; allowed: [name] and names matching [^x-]");
+    }
+
+    @Test
+    void dependentRequired_needsTheNamedMembersOnlyWhenTheTriggerIsPresent() {
+        JsonObject s = schema("{\"type\":\"object\",\"dependentRequired\":{\"k\":[\"aggregate\",\"by\"]}}");
+        assertThat(validator.validate(s, json("{}"), "a")).isEmpty();
+        assertThat(validator.validate(s, json("{\"k\":3,\"aggregate\":\"topk\",\"by\":[\"x\"]}"), "a")).isEmpty();
+        assertThat(validator.validate(s, json("{\"k\":3}"), "a"))
+                .containsExactly("a.aggregate: is required when k is given", "a.by: is required when k is given");
+    }
+
+    @Test
+    void prefixItems_checkPositions_andItemsCoversOnlyTheRest() {
+        JsonObject s = schema("{\"type\":\"array\",\"prefixItems\":[{\"type\":\"string\"},{\"type\":\"integer\"}],\"items\":false}");
+        assertThat(validator.validate(s, json("[\"a\",1]"), "t")).isEmpty();
+        assertThat(validator.validate(s, json("[\"a\"]"), "t")).isEmpty();
+        assertThat(validator.validate(s, json("[1,\"a\",true]"), "t")).containsExactly(
+                "t[0]: must be a string, got a number", "t[1]: must be an integer, got a string", "t[2]: is not allowed");
+    }
+
+    @Test
+    void contains_withMinAndMaxContains() {
+        JsonObject one = schema("{\"contains\":{\"const\":\"error\"}}");
+        assertThat(validator.validate(one, json("[\"info\",\"error\"]"), "l")).isEmpty();
+        assertThat(validator.validate(one, json("[\"info\"]"), "l"))
+                .containsExactly("l: must contain at least 1 item of the required form, found 0");
+        JsonObject bounded = schema("{\"contains\":{\"type\":\"integer\"},\"minContains\":2,\"maxContains\":3}");
+        assertThat(validator.validate(bounded, json("[1,\"a\",2]"), "l")).isEmpty();
+        assertThat(validator.validate(bounded, json("[1,\"a\"]"), "l"))
+                .containsExactly("l: must contain at least 2 items of the required form, found 1");
+        assertThat(validator.validate(bounded, json("[1,2,3,4]"), "l"))
+                .containsExactly("l: must contain at most 3 items of the required form, found 4");
+        assertThat(validator.validate(schema("{\"contains\":{\"type\":\"integer\"},\"minContains\":0}"), json("[]"), "l")).isEmpty();
+    }
+
+    @Test
+    void ifThenElse_appliesTheBranchTheConditionChooses_andTheConditionItselfNeverFails() {
+        JsonObject s = schema("""
+                {"type":"object",
+                 "if":{"properties":{"aggregate":{"const":"topk"}},"required":["aggregate"]},
+                 "then":{"required":["by"]},
+                 "else":{"not":{"required":["k"]}}}""");
+        assertThat(validator.validate(s, json("{}"), "a")).isEmpty();
+        assertThat(validator.validate(s, json("{\"aggregate\":\"topk\",\"by\":[\"x\"]}"), "a")).isEmpty();
+        assertThat(validator.validate(s, json("{\"aggregate\":\"topk\"}"), "a")).containsExactly("a.by: is required");
+        assertThat(validator.validate(s, json("{\"aggregate\":\"sum\",\"k\":3}"), "a")).containsExactly("a: must not match the excluded form");
+    }
+
+    @Test
     void deeplyNestedSelfReference_stopsInsteadOfOverflowing() {
         JsonObject s = schema("{\"$defs\":{\"loop\":{\"$ref\":\"#/$defs/loop\"}},\"$ref\":\"#/$defs/loop\"}");
         assertThat(validator.validate(s, json("1"), "v")).containsExactly("v: schema nesting is too deep");

@@ -28,16 +28,20 @@ public interface ManageSettings {
 
     /**
      * Applies the members of {@code requested}, each a key of the {@code changeable} part. Nothing
-     * changes unless every member is valid.
+     * changes unless every member is valid and, when changes persist, was written.
      */
     SettingsChange change(JsonObject requested, Principal caller);
 
     /** The health thresholds in force, every signal written out (as {@link #replaceHealthThresholds} accepts it back). */
     JsonObject healthThresholds();
 
+    /** Whether a change made now survives a restart (it is written to the sources file). */
+    boolean persistent();
+
     /**
      * Replaces the health thresholds: {@code thresholds} overrides the shipped defaults per signal,
-     * so an empty object restores them.
+     * so an empty object restores them. When changes persist they are written first, and nothing
+     * changes if that fails.
      */
     SettingsChange replaceHealthThresholds(JsonObject thresholds, Principal caller);
 }

@@ -21,6 +21,18 @@ public sealed interface SettingsChange {
         }
     }
 
+    /**
+     * The values were valid but could not be written where they must persist, so nothing changed
+     * (the gateway never runs with settings its file would lose at the next start).
+     *
+     * @param reason what failed and what to do; never a secret or a full path
+     */
+    record NotSaved(String reason) implements SettingsChange {
+        public NotSaved {
+            Objects.requireNonNull(reason, "reason");
+        }
+    }
+
     /** Nothing changed; every problem found, each naming its path and what is allowed. */
     record Invalid(List<String> errors) implements SettingsChange {
         public Invalid {

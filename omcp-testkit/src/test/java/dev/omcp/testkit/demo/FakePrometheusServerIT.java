@@ -87,6 +87,19 @@ class FakePrometheusServerIT {
     }
 
     @Test
+    void theKubeletJob_reportsTheKubeletsOwnSteadyProcess_besideTheContainersCadvisorSeries() throws Exception {
+        // what the curated cpu and memory templates ask for a service named kubelet: its own process first
+        double kubeletCpu = instant("sum(rate(process_cpu_seconds_total{job=\"kubelet\"}[5m]))");
+        double kubeletCpuBefore = instant("sum(rate(process_cpu_seconds_total{job=\"kubelet\"}[5m] offset 1h))");
+        assertThat(kubeletCpu).isBetween(0.12, 0.18); // three nodes, a twentieth of a core each
+        assertThat(kubeletCpu).isCloseTo(kubeletCpuBefore, org.assertj.core.data.Offset.offset(0.02)); // the incident does not touch it
+        assertThat(instant("sum(process_resident_memory_bytes{job=\"kubelet\"})")).isBetween(3 * 100e6, 3 * 130e6);
+        // the cAdvisor series of the same job still carry every container, the database's hot one included
+        assertThat(instant("sum(rate(container_cpu_usage_seconds_total{job=\"kubelet\",container=\"payments-db\"}[1m]))"))
+                .isGreaterThan(0.6);
+    }
+
+    @Test
     void rangeQueries_returnAMatrixOnTheStepGrid() throws Exception {
         long end = NOW.getEpochSecond();
         JsonObject body = get("/api/v1/query_range?query=" + URLEncoder.encode("sum by (service) (rate(http_requests_total[5m]))", StandardCharsets.UTF_8)
@@ -100,7 +113,9 @@ class FakePrometheusServerIT {
     @Test
     void labelValuesTargetsAndMetadata_describeTheShop() throws Exception {
         assertThat(get("/api/v1/label/job/values").getJsonArray("data").toString()).contains("payments-db", "frontend");
-        assertThat(get("/api/v1/targets").getJsonObject("data").getJsonArray("activeTargets")).hasSize(system.pods().size());
+        // every pod, and each node's kubelet twice (its own /metrics and the containers' /metrics/cadvisor)
+        assertThat(get("/api/v1/targets").getJsonObject("data").getJsonArray("activeTargets"))
+                .hasSize(system.pods().size() + 2 * SimulatedSystem.NODES.size());
         assertThat(get("/api/v1/metadata").getJsonObject("data").containsKey("http_requests_total")).isTrue();
     }
 

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.omcp.adapters.http.api.ApiRoutes;
 import dev.omcp.adapters.http.api.JsonResponses;
+import dev.omcp.adapters.http.api.RequestBodies;
 import dev.omcp.adapters.http.server.HttpModule;
 import dev.omcp.ports.plugins.ConnectorStatus;
 import dev.omcp.ports.plugins.HubListing;
@@ -190,11 +191,15 @@ public final class ConnectorRoutes implements HttpModule {
     private void upload(Context ctx) throws IOException {
         Optional<InstallOutcome.Refused> refusal = connectors.installRefusal();
         if (refusal.isPresent()) {
+            // read the unread bundle first: answering while the client still sends it resets the
+            // connection under load, and the client sees no refusal at all
+            RequestBodies.drainOrClose(ctx);
             answer(ctx, refusal.get());
             return;
         }
         String contentType = Optional.ofNullable(ctx.contentType()).map(t -> t.split(";")[0].trim().toLowerCase(Locale.ROOT)).orElse("");
         if (!BUNDLE_TYPES.contains(contentType)) {
+            RequestBodies.drainOrClose(ctx);
             JsonResponses.error(ctx, 415, "OMCP_UNSUPPORTED_MEDIA_TYPE",
                     "send the .tgz bundle as the raw body with Content-Type: application/octet-stream");
             return;

@@ -84,12 +84,14 @@ public final class HealthRoutes implements HttpModule {
                 .summary("The health thresholds in force, every signal written out; needs health:read")
                 .response(200, "{thresholds, persisted}")
                 .handle(ctx -> JsonpExchange.write(ctx, 200, Jsonp.object().add("thresholds", settings.healthThresholds())
-                        .add("persisted", false).build()));
+                        .add("persisted", settings.persistent()).build()));
         routes.route(HandlerType.PUT, "/api/health/thresholds").permission("health", "write").tag("health")
                 .summary("Replaces the health thresholds: per signal {degraded, critical, weight, enabled} over the shipped "
-                        + "defaults (an omitted signal returns to its default); in memory until restart; needs health:write")
+                        + "defaults (an omitted signal returns to its default); written to the sources file's health block "
+                        + "when a sources file is in use (persisted: true), else kept until restart; needs health:write")
                 .response(200, "{thresholds, changed, persisted}")
                 .response(400, "invalid thresholds, every violation listed (OMCP_INVALID_THRESHOLDS)")
+                .response(503, "valid, but the sources file could not be written; nothing changed (OMCP_SETTINGS_NOT_PERSISTED)")
                 .response(413, "the body is larger than 1 MiB")
                 .handle(this::replaceThresholds);
         routes.route(HandlerType.GET, "/api/health/<service>").permission("health", "read").tag("health")

@@ -48,6 +48,7 @@ public final class SettingsRoutes implements HttpModule {
                 .response(200, "{changeable, changed, persisted}")
                 .response(400, "unknown, fixed or invalid settings, every violation listed (OMCP_INVALID_SETTINGS)")
                 .response(403, "no settings:write, or a key that needs a further permission")
+                .response(503, "valid, but the sources file could not be written; nothing changed (OMCP_SETTINGS_NOT_PERSISTED)")
                 .response(413, "the body is larger than 1 MiB")
                 .handle(this::change);
     }

@@ -10,7 +10,10 @@ import java.util.Optional;
 
 /** Builds the audit sinks the launcher configures. */
 public final class AuditSinks {
-    static final Duration REQUEST_TIMEOUT = Duration.ofSeconds(10);
+    /** How long one delivery request may take. */
+    public static final Duration REQUEST_TIMEOUT = Duration.ofSeconds(10);
+    /** How long opening a connection to a receiver may take. */
+    public static final Duration CONNECT_TIMEOUT = WebhookDelivery.CONNECT_TIMEOUT;
 
     private AuditSinks() {}
 
@@ -29,16 +32,14 @@ public final class AuditSinks {
     /**
      * The webhook sink.
      *
+     * @param client the HTTP client every batch is sent with; the launcher passes the gateway's
+     *     egress-guarded client (spec 5.9 rules, no redirects), which this adapter cannot build itself
      * @param url where batches are posted
      * @param token bearer token, if any
      * @param deadLetter where undeliverable entries go
      */
-    public static BatchingAuditSink webhook(URI url, Optional<String> token, Optional<Path> deadLetter,
+    public static BatchingAuditSink webhook(HttpClient client, URI url, Optional<String> token, Optional<Path> deadLetter,
             BatchingAuditSink.Settings settings, Clock clock) {
-        HttpClient client = HttpClient.newBuilder()
-                .connectTimeout(WebhookDelivery.CONNECT_TIMEOUT)
-                .followRedirects(HttpClient.Redirect.NEVER)
-                .build();
         return new BatchingAuditSink("webhook", new WebhookDelivery(client, url, token, REQUEST_TIMEOUT), settings,
                 new DeadLetterFile(deadLetter, clock), clock, new SecureRandom(), Thread::sleep);
     }
@@ -46,15 +47,13 @@ public final class AuditSinks {
     /**
      * The S3-compatible object storage sink (path-style addressing, SigV4).
      *
+     * @param client the HTTP client every object is sent with: the gateway's egress-guarded client,
+     *     as for {@link #webhook}
      * @param endpoint scheme, host and port of the service
      */
-    public static BatchingAuditSink objectStorage(URI endpoint, String bucket, String prefix, String region,
+    public static BatchingAuditSink objectStorage(HttpClient client, URI endpoint, String bucket, String prefix, String region,
             String accessKeyId, String secretAccessKey, Optional<Path> deadLetter, BatchingAuditSink.Settings settings,
             Clock clock) {
-        HttpClient client = HttpClient.newBuilder()
-                .connectTimeout(WebhookDelivery.CONNECT_TIMEOUT)
-                .followRedirects(HttpClient.Redirect.NEVER)
-                .build();
         S3Delivery.Target target = new S3Delivery.Target(endpoint, bucket, prefix, region, accessKeyId, secretAccessKey);
         return new BatchingAuditSink("s3", new S3Delivery(client, target, clock, REQUEST_TIMEOUT), settings,
                 new DeadLetterFile(deadLetter, clock), clock, new SecureRandom(), Thread::sleep);

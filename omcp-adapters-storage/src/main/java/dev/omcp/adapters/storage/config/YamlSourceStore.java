@@ -2,6 +2,9 @@ package dev.omcp.adapters.storage.config;
 
 import dev.omcp.sdk.json.Jsonp;
 import dev.omcp.ports.plugins.PluginPin;
+import dev.omcp.ports.settings.HealthThresholdsStore;
+import dev.omcp.ports.settings.SettingsStoreException;
+import dev.omcp.ports.settings.StoredThresholds;
 import dev.omcp.ports.sources.SourceDefinition;
 import dev.omcp.ports.sources.SourceStore;
 import dev.omcp.ports.sources.SourceStoreException;
@@ -14,6 +17,7 @@ import jakarta.json.JsonObjectBuilder;
 import jakarta.json.JsonString;
 import jakarta.json.JsonValue;
 import java.io.IOException;
+import java.math.BigDecimal;
 import java.math.BigInteger;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
@@ -58,7 +62,20 @@ import org.yaml.snakeyaml.representer.Representer;
  *     metrics: {cpu: 'sum by ({{by}}) (rate(my_cpu_seconds_total{{{selector}}}[{{window}}]))'}
  * plugins:
  *   - {name: tempo, version: 1.2.0}
+ * health:
+ *   thresholds:             # overrides of the shipped health thresholds, per signal
+ *     error_rate: {degraded: 0.02, critical: 0.1}
+ *     latency_p99:
+ *       degraded: ${P99_DEGRADED_MS:-300}   # a variable may carry a number
+ *       critical: 1200
+ *       weight: 3
+ *     memory: {enabled: false}
  * </pre>
+ *
+ * <p>The {@code health: thresholds:} block mirrors the JSON of {@code /api/health/thresholds}; this
+ * store turns it into JSON (a {@code ${VAR}} that substitutes to a number becomes that number) and
+ * reports problems of shape, the core judges the values. {@link #thresholds()} writes it back when
+ * the management API changes the thresholds.
  *
  * <p>Location: {@code CONFIG_PATH}, else {@code ./config/sources.yaml}; without a file the
  * environment sources apply and the first save creates the file. A file that cannot be read is
@@ -71,6 +88,8 @@ public final class YamlSourceStore implements SourceStore {
     private static final Logger LOG = LoggerFactory.getLogger(YamlSourceStore.class);
     private static final long MAX_FILE_BYTES = 1 << 20;
     private static final Set<String> RESERVED = Set.of("name", "type", "url", "tenant", "enabled");
+    private static final String HEALTH = "health";
+    private static final String THRESHOLDS = "thresholds";
 
     private final Path file;
     private final List<EnvironmentSource> environmentSources;
@@ -184,7 +203,85 @@ public final class YamlSourceStore implements SourceStore {
                 }
             }
         }
-        return new SourcesDocument(sources, pins(problems), problems, true);
+        return new SourcesDocument(sources, pins(problems), problems, true, healthThresholds());
+    }
+
+    /** The {@code health: thresholds:} block as JSON, or every problem of shape with its path. */
+    private StoredThresholds healthThresholds() {
+        Object health = document.get(HEALTH);
+        if (health == null) {
+            return StoredThresholds.absent();
+        }
+        if (!(health instanceof Map<?, ?> block)) {
+            return new StoredThresholds.Unreadable(List.of(HEALTH + ": must be a mapping with a '" + THRESHOLDS
+                    + "' mapping of signal to {degraded, critical, weight, enabled}"));
+        }
+        List<String> errors = new ArrayList<>();
+        for (Object key : block.keySet()) {
+            if (!THRESHOLDS.equals(key)) {
+                errors.add(HEALTH + "." + key + ": unknown key; the health block holds '" + THRESHOLDS + "' only");
+            }
+        }
+        Object thresholds = block.get(THRESHOLDS);
+        if (thresholds != null && !(thresholds instanceof Map<?, ?>)) {
+            errors.add(HEALTH + "." + THRESHOLDS + ": must be a mapping of signal to {degraded, critical, weight, enabled}");
+        }
+        JsonObject overrides = JsonValue.EMPTY_JSON_OBJECT;
+        if (thresholds instanceof Map<?, ?> map) {
+            try {
+                overrides = thresholdsJson(map, HEALTH + "." + THRESHOLDS, errors);
+            } catch (IllegalArgumentException e) {
+                errors.add(HEALTH + "." + THRESHOLDS + ": " + e.getMessage());
+            }
+        }
+        if (!errors.isEmpty()) {
+            return new StoredThresholds.Unreadable(errors);
+        }
+        return thresholds == null ? StoredThresholds.absent() : new StoredThresholds.Found(overrides);
+    }
+
+    /**
+     * The thresholds as JSON. Values stay as YAML typed them (a quoted number stays a string, which
+     * the core refuses), except that a string holding a {@code ${VAR}} reference that substitutes
+     * to a number becomes that number: the environment has no other way to carry one.
+     */
+    private JsonObject thresholdsJson(Map<?, ?> map, String path, List<String> errors) {
+        JsonObjectBuilder out = Jsonp.object();
+        asStringMap(map).forEach((signal, fields) -> {
+            if (fields instanceof Map<?, ?> fieldMap) {
+                JsonObjectBuilder signalJson = Jsonp.object();
+                asStringMap(fieldMap).forEach((field, value) -> {
+                    String where = path + "." + signal + "." + field;
+                    if (value instanceof String text && Substitution.hasReference(text)) {
+                        String substituted = substitution.apply(text).strip();
+                        Optional<BigDecimal> number = decimal(substituted);
+                        signalJson.add(field, number.<JsonValue>map(Jsonp::value).orElseGet(() -> Jsonp.value(substituted)));
+                    } else {
+                        try {
+                            signalJson.add(field, json(value, where));
+                        } catch (IllegalArgumentException e) {
+                            errors.add(where + ": " + e.getMessage());
+                        }
+                    }
+                });
+                out.add(signal, signalJson);
+            } else {
+                try {
+                    // not a mapping: passed on so the core names what a signal needs
+                    out.add(signal, json(fields, path + "." + signal));
+                } catch (IllegalArgumentException e) {
+                    errors.add(path + "." + signal + ": " + e.getMessage());
+                }
+            }
+        });
+        return out.build();
+    }
+
+    private static Optional<BigDecimal> decimal(String text) {
+        if (!text.matches("[-+]?[0-9]+(\\.[0-9]+)?([eE][-+]?[0-9]+)?")) {
+            return Optional.empty();
+        }
+        return Optional.of(new BigDecimal(text));
     }
 
     private List<PluginPin> pins(List<String> problems) {
@@ -351,6 +448,10 @@ public final class YamlSourceStore implements SourceStore {
             }
             case NUMBER -> {
                 JsonNumber n = (JsonNumber) value;
+                if (raw instanceof String r && Substitution.hasReference(r)
+                        && decimal(substitution.apply(r).strip()).filter(d -> d.compareTo(n.bigDecimalValue()) == 0).isPresent()) {
+                    return r; // a number that came from ${VAR} and did not change keeps its reference
+                }
                 return n.isIntegral() ? (Object) n.longValueExact() : (Object) n.bigDecimalValue().doubleValue();
             }
             case TRUE -> {
@@ -377,6 +478,69 @@ public final class YamlSourceStore implements SourceStore {
                 return out;
             }
             default -> throw new IllegalStateException("unknown JSON type " + value.getValueType());
+        }
+    }
+
+    /**
+     * The health thresholds' side of the file: {@link HealthThresholdsStore#save} rewrites the
+     * {@code health: thresholds:} block atomically and keeps the rest of the file (sources,
+     * {@code plugins:}, {@code ${VAR}} references) as it was. Changes persist only while a readable
+     * sources file exists: without one, writing a file holding just the thresholds would hide the
+     * {@code PROMETHEUS_URL} / {@code LOKI_URL} sources at the next start.
+     */
+    public HealthThresholdsStore thresholds() {
+        return new HealthThresholdsStore() {
+            @Override
+            public boolean persistent() {
+                synchronized (lock) {
+                    return readable && Files.exists(file);
+                }
+            }
+
+            @Override
+            public String describe() {
+                synchronized (lock) {
+                    if (!Files.exists(file)) {
+                        return "no sources file is in use (CONFIG_PATH, else ./config/sources.yaml), so there is nowhere to keep them";
+                    }
+                    return readable ? "the sources file " + file.getFileName()
+                            : "the sources file could not be read at start, so it is never overwritten; fix it and restart";
+                }
+            }
+
+            @Override
+            public void save(JsonObject overrides) throws SettingsStoreException {
+                saveThresholds(overrides);
+            }
+        };
+    }
+
+    private void saveThresholds(JsonObject overrides) throws SettingsStoreException {
+        synchronized (lock) {
+            if (!readable) {
+                throw new SettingsStoreException("the sources file could not be read at start, so it is not overwritten; fix it and restart");
+            }
+            if (!Files.exists(file)) {
+                throw new SettingsStoreException("no sources file is in use");
+            }
+            Map<String, Object> next = new LinkedHashMap<>(document);
+            Map<String, Object> health = document.get(HEALTH) instanceof Map<?, ?> m ? asStringMap(m) : new LinkedHashMap<>();
+            if (overrides.isEmpty()) {
+                health.remove(THRESHOLDS);
+            } else {
+                health.put(THRESHOLDS, restore(overrides, health.get(THRESHOLDS)));
+            }
+            if (health.isEmpty()) {
+                next.remove(HEALTH);
+            } else {
+                next.put(HEALTH, health);
+            }
+            try {
+                write(yaml().dump(next));
+            } catch (SourceStoreException e) {
+                throw new SettingsStoreException(e.getMessage());
+            }
+            document = next;
         }
     }
 

@@ -8,7 +8,8 @@ import java.util.Optional;
 
 /**
  * HTTP clients for the gateway's own outbound calls that are not sources (the anomaly-score
- * remote write, the RDAP lookups of {@code enrich_ips}): the same guarded client connectors get,
+ * remote write, the RDAP lookups of {@code enrich_ips}, the audit webhook and object-storage
+ * sinks): the same guarded client connectors get,
  * so every request passes the egress rules of spec 5.9 (scheme, literal addresses in any spelling,
  * and every address a name resolves to, through the JDK resolver provider), follows no redirect,
  * and has a connect and a request timeout. The client adds no credentials of its own; the caller

@@ -94,7 +94,9 @@ public final class HealthEvaluator {
         StringBuilder note = new StringBuilder(String.format(Locale.ROOT, "%s is %s (score %.0f of 100 over %d signal%s)",
                 service, status.wireName(), score, scored.size(), scored.size() == 1 ? "" : "s"));
         if (!drivers.isEmpty()) {
-            note.append(": ").append(String.join("; ", drivers));
+            List<String> clauses = new ArrayList<>();
+            drivers.forEach(d -> clauses.add(withoutFinalStop(d)));
+            note.append(": ").append(String.join("; ", clauses));
         }
         if (!missingList.isEmpty()) {
             note.append(". Missing, not counted: ").append(names(missingList));
@@ -112,7 +114,7 @@ public final class HealthEvaluator {
         };
         for (SignalAnomaly a : anomalies) {
             if (a.finding().anomalous() && harmful(r.signal(), a.finding().direction())) {
-                String anomaly = r.signal().wireName() + " anomalous: " + a.finding().note();
+                String anomaly = r.signal().wireName() + " anomalous: " + withoutFinalStop(a.finding().note());
                 if (status == HealthStatus.HEALTHY) {
                     status = HealthStatus.DEGRADED;
                     reason = anomaly;
@@ -156,6 +158,18 @@ public final class HealthEvaluator {
 
     private static String format(HealthSignal s, double v) {
         return s.unit().equals("ms") ? String.format(Locale.ROOT, "%.0f ms", v) : String.format(Locale.ROOT, "%.3g%%", v * 100);
+    }
+
+    /**
+     * A clause to join with "; " or to follow with ". ": the detector's notes are whole sentences,
+     * and their final stop would otherwise read ".;" or "..".
+     */
+    static String withoutFinalStop(String sentence) {
+        String s = sentence.strip();
+        while (s.endsWith(".")) {
+            s = s.substring(0, s.length() - 1).stripTrailing();
+        }
+        return s;
     }
 
     private static String names(List<MissingSignal> missing) {

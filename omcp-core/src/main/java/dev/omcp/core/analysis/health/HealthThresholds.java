@@ -18,9 +18,9 @@ import java.util.Optional;
  * The threshold model of service health: per signal, when it is degraded and critical and how much
  * it weighs. A signal absent from the map is disabled (neither scored nor reported missing).
  *
- * <p>The JSON form (the same in the sources file, where YAML is turned into JSON, and in the
- * management API) is an object keyed by signal wire name; every field is optional and overrides the
- * default:
+ * <p>The JSON form (the same in the sources file's {@code health: thresholds:} block, where YAML is
+ * turned into JSON, and in the management API) is an object keyed by signal wire name; every field
+ * is optional and overrides the default:
  * <pre>{@code
  * {"error_rate":  {"degraded": 0.02, "critical": 0.1},
  *  "latency_p99": {"degraded": 300, "critical": 1200, "weight": 3},
@@ -95,7 +95,7 @@ public final class HealthThresholds {
     /**
      * Applies overrides to this model (for a management API that changes one signal at a time).
      *
-     * @param path the prefix of error paths, for example {@code sources.prometheus.health}
+     * @param path the prefix of error paths, for example {@code health.thresholds}
      */
     public Parsed withOverrides(JsonObject json, String path) {
         List<String> errors = new ArrayList<>();
@@ -187,6 +187,49 @@ public final class HealthThresholds {
 
     private static String num(double d) {
         return d == Math.rint(d) && Math.abs(d) < 1e15 ? Long.toString((long) d) : Double.toString(d);
+    }
+
+    /**
+     * The smallest overrides of the shipped defaults that give this model: per signal only the
+     * fields that differ ({@code {"enabled": false}} for a disabled signal), signals equal to their
+     * default left out. {@link #parse} of it gives this model back; what the sources file stores.
+     */
+    public JsonObject overridesOfDefaults() {
+        HealthThresholds defaults = defaults();
+        JsonObjectBuilder b = Jsonp.provider().createObjectBuilder();
+        for (HealthSignal s : HealthSignal.values()) {
+            SignalThreshold t = bySignal.get(s);
+            SignalThreshold d = defaults.bySignal.get(s);
+            if (t == null) {
+                if (d != null) {
+                    b.add(s.wireName(), Jsonp.provider().createObjectBuilder().add("enabled", false));
+                }
+                continue;
+            }
+            JsonObjectBuilder fields = Jsonp.provider().createObjectBuilder();
+            boolean differs = d == null;
+            if (d == null || t.degraded() != d.degraded()) {
+                fields.add("degraded", number(t.degraded()));
+                differs = true;
+            }
+            if (d == null || t.critical() != d.critical()) {
+                fields.add("critical", number(t.critical()));
+                differs = true;
+            }
+            if (d == null || t.weight() != d.weight()) {
+                fields.add("weight", number(t.weight()));
+                differs = true;
+            }
+            if (differs) {
+                b.add(s.wireName(), fields);
+            }
+        }
+        return b.build();
+    }
+
+    /** A whole number as an integer (so files read {@code 1200}, not {@code 1200.0}). */
+    private static JsonNumber number(double d) {
+        return d == Math.rint(d) && Math.abs(d) < 1e15 ? Jsonp.value((long) d) : Jsonp.value(d);
     }
 
     /** The JSON form, every signal written out (disabled ones as {@code {"enabled": false}}). */

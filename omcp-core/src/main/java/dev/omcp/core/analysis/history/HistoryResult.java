@@ -35,7 +35,8 @@ public record HistoryResult(List<HistoryRow> rows, boolean truncated, Duration r
         JsonArrayBuilder a = Jsonp.provider().createArrayBuilder();
         for (HistoryRow r : rows) {
             JsonObjectBuilder o = Jsonp.provider().createObjectBuilder().add("service", r.service()).add("signal", r.signal())
-                    .add("at", r.at().toString()).add("score", r.score()).add("anomalous", r.anomalous());
+                    // two decimals, as the per-signal summary and the sparklines: a robust sigma needs no more
+                    .add("at", r.at().toString()).add("score", Math.round(r.score() * 100) / 100.0).add("anomalous", r.anomalous());
             r.kind().ifPresent(k -> o.add("kind", k));
             a.add(o);
         }

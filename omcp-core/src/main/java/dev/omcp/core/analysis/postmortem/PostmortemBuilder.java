@@ -121,7 +121,9 @@ public final class PostmortemBuilder {
             s.append(String.format(Locale.ROOT, " Peak anomaly score %.1f on %s of %s at %s%s.", p.score(), md(p.signal()),
                     md(p.service()), p.at(), p.kind().map(k -> " (" + k + ")").orElse("")));
             if (first.isPresent()) {
-                s.append(String.format(Locale.ROOT, " %d anomalous signal%s across %d service%s; the first anomaly began at %s (%s of %s).",
+                // rows carry when a score was recorded, not when the deviation began: say so, never call it the onset
+                s.append(String.format(Locale.ROOT,
+                        " %d anomalous signal%s across %d service%s; the first anomalous score was recorded at %s (%s of %s).",
                         anomalousSignals, anomalousSignals == 1 ? "" : "s", services, services == 1 ? "" : "s", first.get().at(),
                         md(first.get().signal()), md(first.get().service())));
             } else {
@@ -163,7 +165,8 @@ public final class PostmortemBuilder {
             f.add("Enable durable anomaly history: set " + SINK_VARIABLE + " to a Prometheus remote-write endpoint so scores"
                     + " outlive the in-memory hour and future post-mortems have a full timeline.");
         }
-        peak.ifPresent(p -> f.add(String.format(Locale.ROOT, "Confirm the onset: query_metrics for %s of %s around %s.",
+        peak.ifPresent(p -> f.add(String.format(Locale.ROOT, "Find the onset: query_metrics for %s of %s over the window up to %s "
+                + "(when its peak score was recorded), or detect_anomalies, which reports when each deviation began.",
                 md(p.signal()), md(p.service()), p.at())));
         signals.stream().filter(s -> !s.service().equals(in.service())).findFirst().ifPresent(s -> f.add(String.format(Locale.ROOT,
                 "Check %s too: its %s moved during the window (mean score %.1f).", md(s.service()), md(s.signal()), s.meanScore())));

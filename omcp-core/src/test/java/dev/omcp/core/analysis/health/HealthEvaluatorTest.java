@@ -91,6 +91,22 @@ class HealthEvaluatorTest {
     }
 
     @Test
+    void driversThatAreWholeSentences_joinIntoTheNoteWithoutDoubledPunctuation() {
+        AnomalyFinding latency = stepFinding(+40, MetricKind.LATENCY);
+        AnomalyFinding errors = stepFinding(+40, MetricKind.ERRORS);
+        assertThat(latency.note()).endsWith(".");
+        HealthReport r = evaluator.evaluate("api", List.of(
+                        SignalReading.of(HealthSignal.LATENCY_P99, 140, "prom"),
+                        SignalReading.of(HealthSignal.ERROR_RATE, 0.2, "prom")),
+                List.of(new MissingSignal(HealthSignal.CPU, "no container limits")),
+                List.of(new SignalAnomaly(HealthSignal.LATENCY_P99, latency), new SignalAnomaly(HealthSignal.ERROR_RATE, errors)));
+
+        assertThat(r.drivers()).hasSize(2).allSatisfy(d -> assertThat(d).doesNotEndWith("."));
+        assertThat(r.note()).contains("; latency_p99 anomalous: ", ". Missing, not counted: cpu (no container limits)")
+                .doesNotContain(".;", "..", "; ;");
+    }
+
+    @Test
     void requestRateSurgeAnomaly_doesNotDegrade() {
         AnomalyFinding surge = stepFinding(+400, MetricKind.THROUGHPUT);
         assertThat(surge.anomalous()).isTrue();

@@ -80,4 +80,20 @@ class HealthThresholdsTest {
         HealthThresholds.Parsed wrongUnit = HealthThresholds.parse(json("{\"latency_p99\": {\"unit\": \"s\"}}"));
         assertThat(((HealthThresholds.Invalid) wrongUnit).errors()).containsExactly("thresholds.latency_p99.unit: the unit of latency_p99 is fixed: ms");
     }
+
+    @Test
+    void overridesOfDefaults_holdOnlyWhatDiffers_andParseBackToTheSameModel() {
+        HealthThresholds t = ((HealthThresholds.Valid) HealthThresholds.parse(json("""
+                {"memory": {"enabled": false}, "error_rate": {"critical": 0.2},
+                 "latency_p99": {"degraded": 300, "critical": 1200, "weight": 2}, "cpu": {"degraded": 0.8}}"""))).thresholds();
+
+        JsonObject overrides = t.overridesOfDefaults();
+
+        // cpu equals its default and latency's weight too: neither is written
+        assertThat(overrides).isEqualTo(json("""
+                {"error_rate": {"critical": 0.2}, "latency_p99": {"degraded": 300, "critical": 1200}, "memory": {"enabled": false}}"""));
+        assertThat(overrides.getJsonObject("latency_p99").getJsonNumber("critical").isIntegral()).isTrue();
+        assertThat(HealthThresholds.parse(overrides)).isEqualTo(new HealthThresholds.Valid(t));
+        assertThat(HealthThresholds.defaults().overridesOfDefaults()).isEmpty();
+    }
 }

@@ -78,6 +78,14 @@ class GetAnomalyHistoryToolTest {
     }
 
     @Test
+    void rowScores_haveTwoDecimals_likeTheSummary() {
+        record("", "payments-db", "latency_p99", clock.instant(), 1016.7847824338621, true);
+        JsonObject result = structured(call(tool(history), "{}"));
+        assertThat(result.getJsonArray("rows").getJsonObject(0).getJsonNumber("score").doubleValue()).isEqualTo(1016.78);
+        assertThat(result.getJsonArray("signals").getJsonObject(0).getJsonNumber("peakScore").doubleValue()).isEqualTo(1016.78);
+    }
+
+    @Test
     void otherTenantsScoresAreNeverShown() {
         record("acme", "payments-db", "latency_p99", clock.instant(), 9, true);
         record("globex", "payments-db", "latency_p99", clock.instant(), 4, false);

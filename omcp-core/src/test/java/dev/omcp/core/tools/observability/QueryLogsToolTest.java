@@ -254,7 +254,7 @@ class QueryLogsToolTest {
         assertThat(ToolHarness.error(tool, "{\"service\":\"api\",\"level\":\"error; drop\"}")).contains("arguments.level");
         assertThat(ToolHarness.error(tool, "{\"service\":\"api\",\"limit\":501}")).contains("arguments.limit");
         assertThat(ToolHarness.error(tool, "{\"service\":\"api\",\"aggregate\":\"avg\"}")).contains("arguments.aggregate");
-        assertThat(ToolHarness.error(tool, "{\"service\":\"api\",\"labels\":{\"1x\":\"y\"}}")).contains("'1x' is not a label name");
+        assertThat(ToolHarness.error(tool, "{\"service\":\"api\",\"labels\":{\"1x\":\"y\"}}")).contains("arguments.labels.1x (the name): must match " + Schemas.LABEL_PATTERN);
         assertThat(ToolHarness.error(tool, "{\"service\":\"api\",\"bypass_redaction\":\"yes\"}")).contains("arguments.bypass_redaction");
     }
 

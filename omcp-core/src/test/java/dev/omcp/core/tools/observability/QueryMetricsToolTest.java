@@ -227,7 +227,7 @@ class QueryMetricsToolTest {
         assertThat(ToolHarness.error(tool, "{\"service\":\"api\",\"metric\":\"cpu\",\"duration\":\"5m\",\"step\":\"10m\"}"))
                 .contains("step 10m is longer than the window 5m");
         assertThat(ToolHarness.error(tool, "{\"service\":\"api\",\"metric\":\"cpu\",\"labels\":{\"bad-name\":\"x\"}}"))
-                .contains("labels: 'bad-name' is not a label name");
+                .contains("arguments.labels.bad-name (the name): must match " + Schemas.LABEL_PATTERN);
         assertThat(ToolHarness.error(tool, "{\"service\":\"api\",\"metric\":\"cpu\",\"groupBy\":[\"pod)\"]}")).contains("arguments.groupBy");
         assertThat(ToolHarness.error(tool, "{\"service\":\"api\",\"metric\":\"cpu\",\"limit\":101}")).contains("arguments.limit");
         assertThat(ToolHarness.error(tool, "{\"service\":\"api\",\"metric\":\"cpu\",\"points\":0}")).contains("arguments.points");

@@ -37,7 +37,7 @@ final class ClusterObjects {
                     .add("spec", Jsonp.object().add("providerID", "demo://" + node))
                     .add("status", Jsonp.object()
                             .add("addresses", Jsonp.array()
-                                    .add(Jsonp.object().add("type", "InternalIP").add("address", "10.0.0." + (11 + i)))
+                                    .add(Jsonp.object().add("type", "InternalIP").add("address", SimulatedSystem.nodeAddress(node)))
                                     .add(Jsonp.object().add("type", "Hostname").add("address", node)))
                             .add("conditions", Jsonp.array().add(Jsonp.object().add("type", "Ready").add("status", "True")))
                             .add("nodeInfo", Jsonp.object().add("kubeletVersion", "v1.31.2").add("osImage", "Debian GNU/Linux 12"))

@@ -208,6 +208,21 @@ public final class FakePrometheusServer implements AutoCloseable {
                     .append(",\"lastScrapeDuration\":0.004,\"health\":\"up\",\"scrapeInterval\":\"15s\",\"scrapeTimeout\":\"10s\"}");
             first = false;
         }
+        // each node's kubelet: its own metrics and the containers' cAdvisor metrics, one job
+        for (String node : SimulatedSystem.NODES) {
+            String instance = SimulatedSystem.nodeAddress(node) + ":10250";
+            for (String path : List.of("/metrics", "/metrics/cadvisor")) {
+                Map<String, String> labels = new TreeMap<>(Map.of("job", "kubelet", "instance", instance, "node", node, "metrics_path", path));
+                out.append(first ? "{" : ",{").append("\"discoveredLabels\":").append(JsonText.object(Map.of("__address__", instance)))
+                        .append(",\"labels\":").append(JsonText.object(labels))
+                        .append(",\"scrapePool\":").append(JsonText.quote("kubelet"))
+                        .append(",\"scrapeUrl\":").append(JsonText.quote("https://" + instance + path))
+                        .append(",\"globalUrl\":").append(JsonText.quote("https://" + instance + path))
+                        .append(",\"lastError\":\"\",\"lastScrape\":").append(JsonText.quote(Instant.ofEpochMilli(system.clock().millis()).toString()))
+                        .append(",\"lastScrapeDuration\":0.02,\"health\":\"up\",\"scrapeInterval\":\"15s\",\"scrapeTimeout\":\"10s\"}");
+                first = false;
+            }
+        }
         request.json(200, out.append("],\"droppedTargets\":[]}}").toString());
     }
 

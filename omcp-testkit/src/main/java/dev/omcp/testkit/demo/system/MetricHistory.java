@@ -12,6 +12,11 @@ import java.util.concurrent.locks.ReentrantLock;
  * Every metric of the simulated shop, scraped every 15 seconds, as a Prometheus server would store
  * them: request counters by status, latency histograms, CPU counters and memory gauges per pod, and
  * {@code up}. Generated sequentially from a seed, so counters are monotonic and rates realistic.
+ *
+ * <p>As in a kube-prometheus setup, the containers' cAdvisor series and each node's kubelet own
+ * process series share the scrape job {@code kubelet}. Both matter: a {@code kubelet} job with only
+ * cAdvisor series would make the kubelet's "CPU" the sum of every container in the cluster, and
+ * the incident's hungry database would show up as a kubelet anomaly that no real cluster has.
  */
 public final class MetricHistory {
     public static final long STEP_MILLIS = 15_000;
@@ -19,11 +24,15 @@ public final class MetricHistory {
     private static final double LATENCY_SIGMA = 0.55;
     /** cAdvisor's CFS period, the unit of {@code container_spec_cpu_quota}. */
     private static final double CPU_PERIOD_MICROS = 100_000;
+    /** What a kubelet on a small node uses: a twentieth of a core and about 110 MiB. */
+    private static final double KUBELET_CORES = 0.05;
+    private static final double KUBELET_MEMORY_BYTES = 110.0 * 1024 * 1024;
 
     private final SimulatedSystem system;
     private final long origin;
     private final List<StoredSeries> series = new ArrayList<>();
     private final List<PodState> pods = new ArrayList<>();
+    private final List<KubeletState> kubelets = new ArrayList<>();
     private final ReentrantLock lock = new ReentrantLock();
     private long generatedUpTo;
 
@@ -125,12 +134,46 @@ public final class MetricHistory {
         }
     }
 
+    /**
+     * The kubelet of one node as its {@code /metrics} endpoint reports itself: a steady process that
+     * no incident of the shop touches.
+     */
+    private final class KubeletState {
+        final SplittableRandom random;
+        final StoredSeries cpu;
+        final StoredSeries memory;
+        final StoredSeries up;
+        double cpuTotal;
+
+        KubeletState(String node, long seed) {
+            this.random = new SplittableRandom(seed ^ node.hashCode());
+            Map<String, String> labels = new LinkedHashMap<>();
+            labels.put("job", "kubelet");
+            labels.put("instance", SimulatedSystem.nodeAddress(node) + ":10250");
+            labels.put("node", node);
+            labels.put("metrics_path", "/metrics");
+            cpu = add("process_cpu_seconds_total", labels, Map.of());
+            memory = add("process_resident_memory_bytes", labels, Map.of());
+            up = add("up", labels, Map.of());
+        }
+
+        void step(long t) {
+            cpuTotal += Math.max(0, KUBELET_CORES * (1 + 0.05 * random.nextGaussian())) * STEP_MILLIS / 1000.0;
+            cpu.append(cpuTotal);
+            memory.append(KUBELET_MEMORY_BYTES * (1 + 0.01 * random.nextGaussian()));
+            up.append(1);
+        }
+    }
+
     MetricHistory(SimulatedSystem system, Instant from, long seed) {
         this.system = system;
         this.origin = from.toEpochMilli() - Math.floorMod(from.toEpochMilli(), STEP_MILLIS);
         for (DemoPod pod : system.pods()) {
             DemoService service = system.service(pod.service()).orElseThrow();
             pods.add(new PodState(pod, service, seed));
+        }
+        for (String node : SimulatedSystem.NODES) {
+            kubelets.add(new KubeletState(node, seed));
         }
         this.generatedUpTo = origin - STEP_MILLIS;
         extend();
@@ -168,6 +211,9 @@ public final class MetricHistory {
                 generatedUpTo += STEP_MILLIS;
                 for (PodState pod : pods) {
                     pod.step(generatedUpTo);
+                }
+                for (KubeletState kubelet : kubelets) {
+                    kubelet.step(generatedUpTo);
                 }
             }
         } finally {

@@ -95,6 +95,15 @@ public final class SimulatedSystem {
         return s.toString();
     }
 
+    /** The internal address of a node ({@code 10.0.0.11} for the first), where its kubelet listens on port 10250. */
+    public static String nodeAddress(String node) {
+        int index = NODES.indexOf(node);
+        if (index < 0) {
+            throw new IllegalArgumentException("not a node of the demo: " + node);
+        }
+        return "10.0.0." + (11 + index);
+    }
+
     public Clock clock() {
         return clock;
     }

@@ -1,0 +1,207 @@
+package dev.omcp.adapters.storage.config;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.omcp.ports.settings.HealthThresholdsStore;
+import dev.omcp.ports.settings.SettingsStoreException;
+import dev.omcp.ports.settings.StoredThresholds;
+import dev.omcp.ports.sources.SourcesDocument;
+import jakarta.json.Json;
+import jakarta.json.JsonObject;
+import java.io.StringReader;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The {@code health: thresholds:} block of the sources file on a real file system: read, checked for shape, written back. */
+class YamlHealthThresholdsIT {
+    @TempDir
+    Path dir;
+
+    private static final Map<String, String> ENV = Map.of("PROM_TOKEN", "tok-from-env", "ERR_DEGRADED", "0.02", "CPU_OFF", "false");
+
+    private static final String FILE = """
+            sources:
+              - name: prom
+                type: prometheus
+                url: https://prom.example.com
+                auth: {type: bearer, token: "${PROM_TOKEN}"}
+            plugins:
+              - {name: tempo, version: 1.2.0}
+            health:
+              thresholds:
+                error_rate: {degraded: "${ERR_DEGRADED}", critical: 0.1}
+                latency_p99:
+                  degraded: ${P99_DEGRADED_MS:-300}
+                  critical: 1200
+                  weight: 3
+                memory: {enabled: false}
+            """;
+
+    private YamlSourceStore store(Path file) {
+        return new YamlSourceStore(Optional.ofNullable(file), dir, ENV, List.of());
+    }
+
+    private Path write(String yaml) throws Exception {
+        Path file = dir.resolve("sources.yaml");
+        Files.writeString(file, yaml);
+        return file;
+    }
+
+    private static JsonObject json(String text) {
+        return Json.createReader(new StringReader(text)).readObject();
+    }
+
+    @Test
+    void theBlockIsReadAsJson_andAVariableThatHoldsANumberBecomesThatNumber() throws Exception {
+        SourcesDocument document = store(write(FILE)).load();
+
+        assertThat(document.problems()).isEmpty();
+        assertThat(document.sources()).hasSize(1);
+        assertThat(document.healthThresholds()).isEqualTo(new StoredThresholds.Found(json("""
+                {"error_rate": {"degraded": 0.02, "critical": 0.1},
+                 "latency_p99": {"degraded": 300, "critical": 1200, "weight": 3},
+                 "memory": {"enabled": false}}""")));
+    }
+
+    @Test
+    void aQuotedNumberWithoutAVariable_staysAString_soTheCoreRefusesIt() throws Exception {
+        SourcesDocument document = store(write("health:\n  thresholds:\n    cpu: {critical: '0.9'}\n")).load();
+
+        assertThat(document.healthThresholds()).isEqualTo(new StoredThresholds.Found(json("{\"cpu\": {\"critical\": \"0.9\"}}")));
+    }
+
+    @Test
+    void aFileWithoutTheBlock_orWithAnEmptyOne_hasNoThresholds() throws Exception {
+        assertThat(store(write("sources: []\n")).load().healthThresholds()).isEqualTo(StoredThresholds.absent());
+        assertThat(store(write("sources: []\nhealth:\n")).load().healthThresholds()).isEqualTo(StoredThresholds.absent());
+        assertThat(store(write("health: {thresholds: }\n")).load().healthThresholds()).isEqualTo(StoredThresholds.absent());
+        assertThat(store(null).load().healthThresholds()).isEqualTo(StoredThresholds.absent());
+    }
+
+    @Test
+    void problemsOfShape_areAllListedWithTheirPaths() throws Exception {
+        assertThat(store(write("health: [error_rate]\n")).load().healthThresholds()).isEqualTo(new StoredThresholds.Unreadable(List.of(
+                "health: must be a mapping with a 'thresholds' mapping of signal to {degraded, critical, weight, enabled}")));
+
+        StoredThresholds several = store(write("""
+                health:
+                  colour: red
+                  thresholds:
+                    cpu: {degraded: 2026-01-01, critical: 0.9}
+                    memory: {weight: !!binary aGVsbG8=}
+                """)).load().healthThresholds();
+        assertThat(several).isInstanceOfSatisfying(StoredThresholds.Unreadable.class, u -> assertThat(u.errors()).containsExactly(
+                "health.colour: unknown key; the health block holds 'thresholds' only",
+                "health.thresholds.cpu.degraded: 'health.thresholds.cpu.degraded' has a value of an unsupported YAML type "
+                        + "(dates and binary are not settings)",
+                "health.thresholds.memory.weight: 'health.thresholds.memory.weight' has a value of an unsupported YAML type "
+                        + "(dates and binary are not settings)"));
+
+        assertThat(store(write("health:\n  thresholds: [cpu]\n")).load().healthThresholds()).isEqualTo(new StoredThresholds.Unreadable(
+                List.of("health.thresholds: must be a mapping of signal to {degraded, critical, weight, enabled}")));
+    }
+
+    @Test
+    void savingThresholds_rewritesOnlyTheBlock_andKeepsEveryVariableReference() throws Exception {
+        Path file = write(FILE);
+        Files.setPosixFilePermissions(file, PosixFilePermissions.fromString("rw-r-----"));
+        YamlSourceStore store = store(file);
+        store.load();
+        HealthThresholdsStore thresholds = store.thresholds();
+        assertThat(thresholds.persistent()).isTrue();
+        assertThat(thresholds.describe()).isEqualTo("the sources file sources.yaml");
+
+        // the API changed latency's critical; error_rate's degraded (from ${ERR_DEGRADED}) and memory are as they were
+        thresholds.save(json("""
+                {"error_rate": {"degraded": 0.02, "critical": 0.1},
+                 "latency_p99": {"degraded": 300, "critical": 1500, "weight": 3},
+                 "memory": {"enabled": false}}"""));
+
+        String written = Files.readString(file);
+        assertThat(written).contains("${PROM_TOKEN}", "degraded: ${ERR_DEGRADED}", "degraded: ${P99_DEGRADED_MS:-300}",
+                "critical: 1500", "name: tempo").doesNotContain("tok-from-env", "1200");
+        assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(file))).isEqualTo("rw-r-----");
+        try (var files = Files.list(dir)) {
+            assertThat(files.map(p -> p.getFileName().toString())).containsExactly("sources.yaml");
+        }
+        SourcesDocument reread = store.load();
+        assertThat(reread.healthThresholds()).isEqualTo(new StoredThresholds.Found(json("""
+                {"error_rate": {"degraded": 0.02, "critical": 0.1},
+                 "latency_p99": {"degraded": 300, "critical": 1500, "weight": 3},
+                 "memory": {"enabled": false}}""")));
+        assertThat(reread.sources().getFirst().config().settings().getJsonObject("auth").getString("token")).isEqualTo("tok-from-env");
+
+        // a later change of the sources keeps the block as it is now
+        store.save(reread.sources());
+        assertThat(store.load().healthThresholds()).isEqualTo(reread.healthThresholds());
+        assertThat(Files.readString(file)).contains("degraded: ${ERR_DEGRADED}");
+
+        // back to the defaults: the block goes away, the rest stays
+        thresholds.save(JsonObject.EMPTY_JSON_OBJECT);
+        assertThat(Files.readString(file)).doesNotContain("health", "thresholds").contains("${PROM_TOKEN}", "name: tempo");
+        assertThat(store.load().healthThresholds()).isEqualTo(StoredThresholds.absent());
+    }
+
+    @Test
+    void aValueThatNoLongerMatchesItsVariable_isWrittenAsTheNumber() throws Exception {
+        Path file = write(FILE);
+        YamlSourceStore store = store(file);
+        store.load();
+
+        store.thresholds().save(json("{\"error_rate\": {\"degraded\": 0.03}}"));
+
+        assertThat(Files.readString(file)).contains("degraded: 0.03").doesNotContain("ERR_DEGRADED");
+    }
+
+    @Test
+    void withoutAFile_changesDoNotPersist_andNoFileIsCreated() throws Exception {
+        YamlSourceStore store = store(null);
+        store.load();
+        HealthThresholdsStore thresholds = store.thresholds();
+
+        assertThat(thresholds.persistent()).isFalse();
+        assertThat(thresholds.describe()).contains("no sources file is in use", "CONFIG_PATH");
+        assertThatThrownBy(() -> thresholds.save(json("{\"cpu\": {\"critical\": 0.9}}"))).isInstanceOf(SettingsStoreException.class);
+        assertThat(dir.resolve("config")).doesNotExist();
+    }
+
+    @Test
+    void aFileThatCouldNotBeRead_isNeverOverwrittenByAThresholdChange() throws Exception {
+        Path file = write("sources:\n  - name: [unclosed\n");
+        YamlSourceStore store = store(file);
+        store.load();
+        HealthThresholdsStore thresholds = store.thresholds();
+
+        assertThat(thresholds.persistent()).isFalse();
+        assertThat(thresholds.describe()).contains("could not be read at start", "fix it and restart");
+        assertThatThrownBy(() -> thresholds.save(json("{\"cpu\": {\"critical\": 0.9}}"))).isInstanceOf(SettingsStoreException.class);
+        assertThat(Files.readString(file)).isEqualTo("sources:\n  - name: [unclosed\n");
+    }
+
+    @Test
+    void anUnwritableDirectory_failsTheSaveWithTheReason_andKeepsTheFile() throws Exception {
+        Path sub = Files.createDirectory(dir.resolve("ro"));
+        Path file = sub.resolve("sources.yaml");
+        Files.writeString(file, "sources: []\n");
+        YamlSourceStore store = new YamlSourceStore(Optional.of(file), dir, ENV, List.of());
+        store.load();
+        Files.setPosixFilePermissions(sub, PosixFilePermissions.fromString("r-x------"));
+        try {
+            if (Files.isWritable(sub)) {
+                return; // running as root: permissions do not stop writes, nothing to check here
+            }
+            assertThatThrownBy(() -> store.thresholds().save(json("{\"cpu\": {\"critical\": 0.9}}")))
+                    .isInstanceOf(SettingsStoreException.class).hasMessageContaining("cannot be written");
+            assertThat(Files.readString(file)).isEqualTo("sources: []\n");
+        } finally {
+            Files.setPosixFilePermissions(sub, PosixFilePermissions.fromString("rwx------"));
+        }
+    }
+}

@@ -1,0 +1,200 @@
+package dev.omcp.app.access;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.omcp.app.wiring.StartRefusedException;
+import dev.omcp.core.analysis.health.HealthSignal;
+import dev.omcp.testkit.time.ManualClock;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.util.HashMap;
+import java.util.Map;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Issue 4 item 3: health thresholds configurable in the sources file and through the API; a change
+ * made through the API is written to the file and survives a restart; an invalid block refuses the
+ * start with every reason.
+ */
+class HealthThresholdsFileIT {
+    @TempDir
+    Path dir;
+
+    private final ManualClock clock = new ManualClock(Instant.parse("2026-03-01T10:00:00Z"));
+    private TestGateway gateway;
+
+    @AfterEach
+    void stop() {
+        if (gateway != null) {
+            gateway.close();
+        }
+    }
+
+    private Path sourcesFile(String health) throws IOException {
+        return Files.writeString(dir.resolve("sources.yaml"), """
+                sources:
+                  - name: prometheus
+                    type: prometheus
+                    url: http://127.0.0.1:1
+                    auth: {type: bearer, token: "${OMCP_IT_PROM_TOKEN}"}
+                """ + health);
+    }
+
+    private Map<String, String> env(Path sources) {
+        Map<String, String> env = new HashMap<>(ManagementUsers.basicMode(dir));
+        env.put("CONFIG_PATH", sources.toString());
+        env.put("OMCP_ALLOW_PRIVATE_BACKENDS", "true");
+        env.put("OMCP_IT_PROM_TOKEN", "secret-token-from-env");
+        env.put("OMCP_IT_P99_MS", "250");
+        return env;
+    }
+
+    private TestGateway start(Map<String, String> env) {
+        gateway = TestGateway.start(env, clock);
+        return gateway;
+    }
+
+    private void restart(Map<String, String> env) {
+        gateway.close();
+        gateway = null;
+        start(env);
+    }
+
+    @Test
+    void thresholdsFromTheSourcesFile_areInForceAtStart_andChangesAreSaidToPersist() throws IOException {
+        start(env(sourcesFile("""
+                health:
+                  thresholds:
+                    error_rate: {degraded: 0.02, critical: 0.1}
+                    latency_p99:
+                      degraded: ${OMCP_IT_P99_MS}
+                      critical: 1000
+                    memory: {enabled: false}
+                """)));
+        Browser olivia = ManagementUsers.login(gateway, "olivia");
+
+        JsonNode shown = olivia.get("/api/health/thresholds").json();
+
+        assertThat(shown.path("persisted").asBoolean()).isTrue();
+        assertThat(shown.path("thresholds").path("error_rate").path("critical").asDouble()).isEqualTo(0.1);
+        assertThat(shown.path("thresholds").path("latency_p99").path("degraded").asDouble()).isEqualTo(250);
+        assertThat(shown.path("thresholds").path("memory").path("enabled").asBoolean()).isFalse();
+        // what every tool reads
+        assertThat(gateway.assembly().toolkit().thresholds().of(HealthSignal.LATENCY_P99).orElseThrow().critical()).isEqualTo(1000);
+        assertThat(gateway.assembly().toolkit().thresholds().of(HealthSignal.MEMORY)).isEmpty();
+        JsonNode settings = olivia.get("/api/settings").json();
+        assertThat(settings.path("persisted").asBoolean()).isTrue();
+        assertThat(settings.path("note").asText()).contains("written to the sources file sources.yaml").doesNotContain(dir.toString());
+    }
+
+    @Test
+    void aChangeThroughTheApi_isWrittenToTheFile_keepsItsVariables_andSurvivesARestart() throws IOException {
+        Path file = sourcesFile("""
+                health:
+                  thresholds:
+                    latency_p99:
+                      degraded: ${OMCP_IT_P99_MS}
+                """);
+        Map<String, String> env = env(file);
+        start(env);
+        Browser olivia = ManagementUsers.login(gateway, "olivia");
+
+        Browser.Reply changed = olivia.send("PUT", "/api/health/thresholds",
+                "{\"latency_p99\": {\"degraded\": 250, \"critical\": 900}, \"cpu\": {\"enabled\": false}}");
+
+        assertThat(changed.status()).as(changed.body()).isEqualTo(200);
+        assertThat(changed.json().path("persisted").asBoolean()).isTrue();
+        String written = Files.readString(file);
+        assertThat(written).contains("degraded: ${OMCP_IT_P99_MS}", "critical: 900", "token: ${OMCP_IT_PROM_TOKEN}")
+                .doesNotContain("secret-token-from-env");
+
+        restart(env);
+        Browser again = ManagementUsers.login(gateway, "olivia");
+        JsonNode after = again.get("/api/health/thresholds").json().path("thresholds");
+        assertThat(after.path("latency_p99").path("critical").asDouble()).isEqualTo(900);
+        assertThat(after.path("latency_p99").path("degraded").asDouble()).isEqualTo(250);
+        assertThat(after.path("cpu").path("enabled").asBoolean()).isFalse();
+
+        // the settings route writes to the same block; an empty object restores the defaults and removes it
+        Browser.Reply reset = again.send("PUT", "/api/settings", "{\"healthThresholds\": {}}");
+        assertThat(reset.status()).as(reset.body()).isEqualTo(200);
+        assertThat(reset.json().path("persisted").asBoolean()).isTrue();
+        assertThat(Files.readString(file)).doesNotContain("health:").contains("token: ${OMCP_IT_PROM_TOKEN}");
+        restart(env);
+        assertThat(ManagementUsers.login(gateway, "olivia").get("/api/health/thresholds").json().path("thresholds")
+                .path("latency_p99").path("critical").asDouble()).isEqualTo(2000);
+    }
+
+    @Test
+    void whenTheFileCannotBeWritten_theChangeIsRefusedWith503_andNothingChanges() throws IOException {
+        Path file = sourcesFile("");
+        start(env(file));
+        Browser olivia = ManagementUsers.login(gateway, "olivia");
+        // a directory where the file was: the atomic rename over it fails, even for root
+        Files.delete(file);
+        Files.createDirectories(file.resolve("in-the-way"));
+
+        Browser.Reply refused = olivia.send("PUT", "/api/health/thresholds", "{\"cpu\": {\"critical\": 0.99}}");
+
+        assertThat(refused.status()).as(refused.body()).isEqualTo(503);
+        assertThat(refused.json().path("code").asText()).isEqualTo("OMCP_SETTINGS_NOT_PERSISTED");
+        assertThat(refused.json().path("error").asText()).contains("could not be written to the sources file sources.yaml, "
+                + "nothing changed").doesNotContain(dir.toString());
+        assertThat(gateway.assembly().toolkit().thresholds().of(HealthSignal.CPU).orElseThrow().critical()).isEqualTo(0.95);
+    }
+
+    @Test
+    void anInvalidBlock_refusesTheStart_namingEveryViolationWithItsPathInTheFile() throws IOException {
+        Map<String, String> env = env(sourcesFile("""
+                health:
+                  thresholds:
+                    cpu: {degraded: 0.9, critical: 0.5}
+                    latency_p99: {critical: "slow"}
+                    temperature: {critical: 40}
+                """));
+
+        assertThatThrownBy(() -> start(env)).isInstanceOf(StartRefusedException.class)
+                .hasMessageStartingWith("the sources file's health: thresholds: block is invalid, fix it and start again: ")
+                .hasMessageContaining("health.thresholds.cpu.critical: 0.5 must be greater than degraded (0.9)")
+                .hasMessageContaining("health.thresholds.latency_p99.critical: must be a number")
+                .hasMessageContaining("health.thresholds.temperature: unknown signal");
+    }
+
+    @Test
+    void aBlockOfTheWrongShape_refusesTheStartToo() throws IOException {
+        Map<String, String> env = env(sourcesFile("""
+                health:
+                  threshold:
+                    cpu: {critical: 0.9}
+                """));
+
+        assertThatThrownBy(() -> start(env)).isInstanceOf(StartRefusedException.class)
+                .hasMessageContaining("health.threshold: unknown key; the health block holds 'thresholds' only");
+    }
+
+    @Test
+    void withoutASourcesFile_changesApplyUntilRestart_andTheAnswerSaysSo() {
+        Map<String, String> env = new HashMap<>(ManagementUsers.basicMode(dir));
+        Path missing = dir.resolve("config").resolve("sources.yaml");
+        env.put("CONFIG_PATH", missing.toString());
+        start(env);
+        Browser olivia = ManagementUsers.login(gateway, "olivia");
+
+        Browser.Reply changed = olivia.send("PUT", "/api/health/thresholds", "{\"cpu\": {\"critical\": 0.99}}");
+
+        assertThat(changed.status()).isEqualTo(200);
+        assertThat(changed.json().path("persisted").asBoolean()).isFalse();
+        assertThat(olivia.get("/api/health/thresholds").json().path("persisted").asBoolean()).isFalse();
+        assertThat(olivia.get("/api/settings").json().path("note").asText()).contains("last until the gateway restarts",
+                "no sources file is in use");
+        assertThat(gateway.assembly().toolkit().thresholds().of(HealthSignal.CPU).orElseThrow().critical()).isEqualTo(0.99);
+        // a file holding only thresholds would hide environment sources at the next start: none is created
+        assertThat(missing).doesNotExist();
+    }
+}

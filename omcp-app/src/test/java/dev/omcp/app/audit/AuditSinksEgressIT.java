@@ -1,0 +1,116 @@
+package dev.omcp.app.audit;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import com.sun.net.httpserver.HttpServer;
+import dev.omcp.app.settings.SettingsReader;
+import dev.omcp.app.wiring.GatewayAssembly;
+import dev.omcp.app.wiring.StartRefusedException;
+import dev.omcp.ports.audit.AuditEvent;
+import java.io.IOException;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CopyOnWriteArrayList;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The audit webhook and object-storage sinks go through the same egress guard as sources (spec
+ * 5.9): a host name that resolves to loopback refuses the start unless private backends are
+ * allowed, and with the opt-in entries reach a real receiver through the guarded client.
+ */
+class AuditSinksEgressIT {
+    /** What the receiver was sent: method, path and body. */
+    private record Received(String method, String path, String body) {}
+
+    private final List<Received> received = new CopyOnWriteArrayList<>();
+    private HttpServer receiver;
+
+    @BeforeEach
+    void startReceiver() throws IOException {
+        receiver = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
+        receiver.createContext("/", exchange -> {
+            byte[] body = exchange.getRequestBody().readAllBytes();
+            received.add(new Received(exchange.getRequestMethod(), exchange.getRequestURI().getPath(),
+                    new String(body, StandardCharsets.UTF_8)));
+            exchange.sendResponseHeaders(200, -1);
+            exchange.close();
+        });
+        receiver.start();
+    }
+
+    @AfterEach
+    void stopReceiver() {
+        receiver.stop(0);
+    }
+
+    /** The receiver by a name, not a literal: the name is judged where it resolves, as a source's would be. */
+    private String receiverByName() {
+        return "http://localhost:" + receiver.getAddress().getPort();
+    }
+
+    private static GatewayAssembly start(Map<String, String> extra) throws Exception {
+        Map<String, String> env = new HashMap<>(extra);
+        env.put("HOST", "127.0.0.1");
+        env.put("PORT", "0");
+        env.put("OMCP_SHUTDOWN_GRACE", "1");
+        return GatewayAssembly.start(SettingsReader.read(env), GatewayAssembly.Options.none(), "test");
+    }
+
+    private Map<String, String> objectStore(String endpoint) {
+        return Map.of("OMCP_AUDIT_S3_ENDPOINT", endpoint, "OMCP_AUDIT_S3_BUCKET", "audit-logs",
+                "OMCP_AUDIT_S3_ACCESS_KEY_ID", "AKID", "OMCP_AUDIT_S3_SECRET_ACCESS_KEY", "s3cr3t-key",
+                "OMCP_AUDIT_S3_BATCH_SIZE", "1", "OMCP_AUDIT_S3_FLUSH_INTERVAL", "1");
+    }
+
+    @Test
+    void aWebhookWhoseNameResolvesToLoopback_refusesTheStart_withoutTheOptIn() {
+        assertThatThrownBy(() -> start(Map.of("OMCP_AUDIT_WEBHOOK_URL", receiverByName() + "/hook")))
+                .isInstanceOf(StartRefusedException.class)
+                .hasMessageContaining("OMCP_AUDIT_WEBHOOK_URL: the host localhost is refused by the egress rules: "
+                        + "the backend address is a loopback address; set OMCP_ALLOW_PRIVATE_BACKENDS=true");
+        assertThat(received).isEmpty();
+    }
+
+    @Test
+    void anObjectStoreWhoseNameResolvesToLoopback_refusesTheStart_withoutTheOptIn() {
+        assertThatThrownBy(() -> start(objectStore(receiverByName())))
+                .isInstanceOf(StartRefusedException.class)
+                .hasMessageContaining("OMCP_AUDIT_S3_ENDPOINT: the host localhost is refused by the egress rules")
+                .satisfies(e -> assertThat(e.getMessage()).doesNotContain("s3cr3t-key"));
+        assertThat(received).isEmpty();
+    }
+
+    @Test
+    void withTheOptIn_entriesReachTheWebhookAndTheObjectStore_throughTheGuardedClient() throws Exception {
+        Map<String, String> env = new HashMap<>(objectStore(receiverByName()));
+        env.put("OMCP_AUDIT_WEBHOOK_URL", receiverByName() + "/hook");
+        env.put("OMCP_ALLOW_PRIVATE_BACKENDS", "true");
+        try (GatewayAssembly gateway = start(env)) {
+            gateway.audit().record(new AuditEvent("user:alice", "", "sources", "write", "PUT", "/api/sources/prom", 200,
+                    "127.0.0.1", "prom"));
+
+            Instant deadline = Instant.now().plus(Duration.ofSeconds(15));
+            while ((received.stream().noneMatch(r -> r.method().equals("POST")) || received.stream().noneMatch(r -> r.method().equals("PUT")))
+                    && Instant.now().isBefore(deadline)) {
+                Thread.sleep(50); // waits for the background delivery; no time rule is judged here
+            }
+        }
+        assertThat(received).filteredOn(r -> r.method().equals("POST")).singleElement().satisfies(r -> {
+            assertThat(r.path()).isEqualTo("/hook");
+            assertThat(r.body()).contains("\"kind\":\"omcp.audit.batch\"", "\"actor\":\"user:alice\"", "\"seq\":1");
+        });
+        assertThat(received).filteredOn(r -> r.method().equals("PUT")).singleElement().satisfies(r -> {
+            assertThat(r.path()).startsWith("/audit-logs/omcp-audit/").endsWith(".jsonl");
+            assertThat(r.body()).contains("\"actor\":\"user:alice\"");
+        });
+    }
+}

@@ -1,0 +1,79 @@
+package dev.omcp.core.tools.observability;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.omcp.core.schema.JsonSchemaValidator;
+import dev.omcp.ports.tools.Tool;
+import jakarta.json.JsonArray;
+import jakarta.json.JsonObject;
+import jakarta.json.JsonValue;
+import java.time.Clock;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.TreeSet;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The gateway checks every call's arguments with its own validator, which ignores keywords it does
+ * not know. An assertion keyword it ignored would accept what the tool author meant to refuse, so
+ * every keyword of every tool's input and output schema must be one it understands.
+ */
+class ToolSchemaKeywordsTest {
+    /** Members whose values are maps of names to schemas, not schemas themselves. */
+    private static final Set<String> SCHEMA_MAPS = Set.of("properties", "patternProperties", "$defs", "definitions", "dependentSchemas");
+    /** Members whose values are data, not schemas. */
+    private static final Set<String> DATA = Set.of("enum", "const", "default", "examples", "required", "dependentRequired");
+
+    @Test
+    void everyKeywordOfEveryToolSchema_isOneTheValidatorEnforcesOrKnowsToBeAnAnnotation() {
+        Toolkit toolkit = Toolkit.builder(new InMemorySources().registry(), Clock.systemUTC()).build();
+        Map<String, Set<String>> unknown = new TreeMap<>();
+        int tools = 0;
+        for (Tool tool : ObservabilityTools.all(toolkit)) {
+            tools++;
+            String name = tool.definition().name();
+            collectUnknown(tool.definition().inputSchema(), name + " input", unknown);
+            tool.definition().outputSchema().ifPresent(schema -> collectUnknown(schema, name + " output", unknown));
+        }
+        assertThat(tools).isEqualTo(12);
+        assertThat(unknown).as("keywords the validator would ignore, by keyword").isEmpty();
+    }
+
+    @Test
+    void theLabelFilters_ofQueryMetricsAndQueryLogs_useANameRuleTheValidatorEnforces() {
+        Toolkit toolkit = Toolkit.builder(new InMemorySources().registry(), Clock.systemUTC()).build();
+        for (Tool tool : ObservabilityTools.all(toolkit)) {
+            JsonObject labels = tool.definition().inputSchema().getJsonObject("properties").getJsonObject("labels");
+            if (labels == null) {
+                continue;
+            }
+            assertThat(labels.containsKey("propertyNames")).as(tool.definition().name()).isTrue();
+            assertThat(new JsonSchemaValidator().validate(labels, jakarta.json.Json.createObjectBuilder().add("pod-name", "x").build(),
+                    "arguments.labels")).as(tool.definition().name())
+                    .containsExactly("arguments.labels.pod-name (the name): must match " + Schemas.LABEL_PATTERN);
+        }
+    }
+
+    private static void collectUnknown(JsonValue schema, String where, Map<String, Set<String>> unknown) {
+        if (!(schema instanceof JsonObject object)) {
+            return;
+        }
+        for (Map.Entry<String, JsonValue> member : object.entrySet()) {
+            String keyword = member.getKey();
+            if (!JsonSchemaValidator.KNOWN_KEYWORDS.contains(keyword)) {
+                unknown.computeIfAbsent(keyword, k -> new TreeSet<>()).add(where);
+            }
+            if (DATA.contains(keyword)) {
+                continue;
+            }
+            if (SCHEMA_MAPS.contains(keyword) && member.getValue() instanceof JsonObject named) {
+                named.values().forEach(sub -> collectUnknown(sub, where, unknown));
+            } else if (member.getValue() instanceof JsonArray list) {
+                list.forEach(sub -> collectUnknown(sub, where, unknown));
+            } else {
+                collectUnknown(member.getValue(), where, unknown);
+            }
+        }
+    }
+}
