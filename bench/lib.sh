@@ -55,3 +55,9 @@ bench_ok() {
 
 # field LINE NAME: the value of NAME=... in a BENCH line
 field() { [[ "$1" =~ (^| )$2=([^ ]+) ]] && echo "${BASH_REMATCH[2]}"; }
+
+# wrk_line OUTPUT: the BENCH line of a wrk run's output; the bad answers it quotes go to stderr
+wrk_line() {
+  grep '^FIRST_BAD_ANSWER' <<<"$1" | head -3 | cut -c1-1200 >&2 || true
+  grep '^BENCH' <<<"$1" || true
+}

@@ -23,6 +23,13 @@ end
 
 function init(args)
   non200, rpcErrors, toolErrors, partials = 0, 0, 0, 0
+  firstBad = ""
+end
+
+local function bad(status, body)
+  if firstBad == "" then
+    firstBad = "status " .. status .. ": " .. string.sub(body, 1, 300) .. " ... " .. string.sub(body, -600)
+  end
 end
 
 -- The serialised answer starts with jsonrpc and id; a JSON-RPC error has "error" right after them.
@@ -32,12 +39,16 @@ if checking then
   response = function(status, headers, body)
     if status ~= 200 then
       non200 = non200 + 1
+      bad(status, body)
     elseif string.find(body, '^{"jsonrpc":"2.0","id":[^,]*,"error"') then
       rpcErrors = rpcErrors + 1
+      bad(status, body)
     elseif string.find(body, '"isError":true', 1, true) then
       toolErrors = toolErrors + 1
+      bad(status, body)
     elseif string.find(body, '"partial":true', 1, true) then
       partials = partials + 1
+      bad(status, body)
     end
   end
 end
@@ -49,6 +60,10 @@ done = function(summary, latency, requests)
     r = r + thread:get("rpcErrors")
     t = t + thread:get("toolErrors")
     p = p + thread:get("partials")
+    local first = thread:get("firstBad")
+    if first ~= nil and first ~= "" then
+      io.write("FIRST_BAD_ANSWER " .. first .. "\n")
+    end
   end
   if not checking then
     n = summary.errors.status

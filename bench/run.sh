@@ -49,8 +49,8 @@ extra=()
 [ -n "${GZIP:-}" ] && extra=(-H 'Accept-Encoding: gzip')
 run() { # name connections threads body
   local line
-  line=$(OMCP_CHECK=1 OMCP_SESSION="$session" OMCP_BODY="$4" wrk -t"$3" -c"$2" -d"$WARMUP" "${extra[@]}" \
-    -s "$root/bench/mcp-post.lua" "http://127.0.0.1:$port/mcp" | grep '^BENCH' || true)
+  line=$(wrk_line "$(OMCP_CHECK=1 OMCP_SESSION="$session" OMCP_BODY="$4" wrk -t"$3" -c"$2" -d"$WARMUP" "${extra[@]}" \
+    -s "$root/bench/mcp-post.lua" "http://127.0.0.1:$port/mcp")")
   bench_ok "$line" || { echo "bench: the warm-up of $1 had bad answers" >&2; exit 1; }
   line=$(OMCP_SESSION="$session" OMCP_BODY="$4" wrk -t"$3" -c"$2" -d"$DURATION" --latency "${extra[@]}" \
     -s "$root/bench/mcp-post.lua" "http://127.0.0.1:$port/mcp" | grep '^BENCH' || true)

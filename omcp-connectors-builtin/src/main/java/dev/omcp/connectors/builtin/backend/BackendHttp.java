@@ -111,7 +111,7 @@ public final class BackendHttp {
             // A declared length (the client enforces it) is read into one array of that size, instead of
             // 16 KB chunks copied together: most answers are a few kilobytes.
             long declared = response.headers().firstValueAsLong("Content-Length").orElse(-1);
-            body = declared >= 0 && declared <= MAX_BODY_BYTES ? in.readNBytes((int) declared) : readBounded(in, MAX_BODY_BYTES, backend);
+            body = declared >= 0 && declared <= MAX_BODY_BYTES ? readDeclared(in, (int) declared) : readBounded(in, MAX_BODY_BYTES, backend);
         } catch (IOException e) {
             throw failure(e, backend, timeout);
         }
@@ -120,6 +120,20 @@ public final class BackendHttp {
             return body;
         }
         throw statusFailure(status, body, backend);
+    }
+
+    /**
+     * Reads a body of declared length and then its end. The end matters: closing the JDK client's
+     * stream before it has seen the end cancels the exchange, and the client may then hand that
+     * closing connection to the next request, which fails ("header parser received no bytes") about
+     * once in 30,000 calls under load.
+     */
+    private static byte[] readDeclared(InputStream in, int length) throws IOException {
+        byte[] body = in.readNBytes(length);
+        if (in.read() != -1) {
+            throw new IOException("the body is longer than its Content-Length");
+        }
+        return body;
     }
 
     /** Reads at most {@code max} bytes, failing when the body is larger. */
