@@ -58,6 +58,16 @@ class StreamableHttpIT {
     }
 
     @Test
+    void answers_areNotCompressedEvenWhenTheClientAcceptsGzip() {
+        McpHttpClient client = initialized();
+        HttpResponse<String> response = client.post("{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"tools/list\"}",
+                Map.of("Accept-Encoding", "gzip, deflate, br"));
+        assertThat(response.statusCode()).isEqualTo(200);
+        assertThat(response.headers().firstValue("Content-Encoding")).isEmpty();
+        assertThat(McpHttpClient.parse(response.body()).getJsonObject("result").getJsonArray("tools")).isNotEmpty();
+    }
+
+    @Test
     void notification_isAnswered202WithoutBody() {
         McpHttpClient client = initialized();
         HttpResponse<String> response = client.post("{\"jsonrpc\":\"2.0\",\"method\":\"notifications/initialized\"}", Map.of());

@@ -1,5 +1,6 @@
 package dev.omcp.core.mcp;
 
+import dev.omcp.sdk.json.CompactJson;
 import dev.omcp.ports.mcp.Refusal;
 import jakarta.json.JsonObject;
 import jakarta.json.JsonValue;
@@ -29,7 +30,7 @@ public sealed interface McpResult {
 
         /** The serialized {@code result}. */
         public String json() {
-            return serialized != null ? serialized : result.toString();
+            return serialized != null ? serialized : CompactJson.of(result);
         }
     }
 

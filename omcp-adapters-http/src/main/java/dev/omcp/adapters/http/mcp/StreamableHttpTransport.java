@@ -52,6 +52,11 @@ public final class StreamableHttpTransport {
 
     /** {@code POST /mcp}: one JSON-RPC message. */
     public void post(Context ctx) throws IOException {
+        // Answers are built per request, so compressing them costs CPU on every call: gzip of the
+        // 37 KB tools/list took 0.7 ms, five times what serving it costs, and cut tools/list from
+        // 15,000 to 2,200 answers/s for clients that send Accept-Encoding (most HTTP libraries do).
+        // A reverse proxy in front can compress for clients on slow links.
+        ctx.disableCompression();
         Optional<Principal> principal = authenticate(ctx);
         if (principal.isEmpty()) {
             return;

@@ -77,12 +77,17 @@ public final class BackendHttp {
 
     /** POST of a form, returning a JSON object (PromQL and LogQL may be longer than a URL should be). */
     public JsonObject postFormJson(String path, Map<String, String> form) throws ConnectorException {
+        return json(postForm(path, form));
+    }
+
+    /** POST of a form asking for JSON, returning the body as it came, for callers that stream it. */
+    public byte[] postForm(String path, Map<String, String> form) throws ConnectorException {
         HttpRequest request = HttpRequest.newBuilder(uri(path, Map.of()))
                 .POST(HttpRequest.BodyPublishers.ofString(form(form)))
                 .header("Content-Type", "application/x-www-form-urlencoded")
                 .header("Accept", "application/json")
                 .timeout(timeout).build();
-        return json(send(request));
+        return send(request);
     }
 
     /** GET returning the body as text. */
@@ -103,7 +108,10 @@ public final class BackendHttp {
         }
         byte[] body;
         try (InputStream in = response.body()) {
-            body = readBounded(in, MAX_BODY_BYTES, backend);
+            // A declared length (the client enforces it) is read into one array of that size, instead of
+            // 16 KB chunks copied together: most answers are a few kilobytes.
+            long declared = response.headers().firstValueAsLong("Content-Length").orElse(-1);
+            body = declared >= 0 && declared <= MAX_BODY_BYTES ? readDeclared(in, (int) declared) : readBounded(in, MAX_BODY_BYTES, backend);
         } catch (IOException e) {
             throw failure(e, backend, timeout);
         }
@@ -112,6 +120,20 @@ public final class BackendHttp {
             return body;
         }
         throw statusFailure(status, body, backend);
+    }
+
+    /**
+     * Reads a body of declared length and then its end. The end matters: closing the JDK client's
+     * stream before it has seen the end cancels the exchange, and the client may then hand that
+     * closing connection to the next request, which fails ("header parser received no bytes") about
+     * once in 30,000 calls under load.
+     */
+    private static byte[] readDeclared(InputStream in, int length) throws IOException {
+        byte[] body = in.readNBytes(length);
+        if (in.read() != -1) {
+            throw new IOException("the body is longer than its Content-Length");
+        }
+        return body;
     }
 
     /** Reads at most {@code max} bytes, failing when the body is larger. */

@@ -14,10 +14,8 @@ import dev.omcp.sdk.connector.SourceConfig;
 import dev.omcp.sdk.query.MetricInfo;
 import dev.omcp.sdk.query.MetricQuery;
 import dev.omcp.sdk.query.MetricResult;
-import dev.omcp.sdk.query.Series;
 import dev.omcp.sdk.query.ServiceInfo;
 import jakarta.json.JsonArray;
-import jakarta.json.JsonNumber;
 import jakarta.json.JsonObject;
 import jakarta.json.JsonString;
 import jakarta.json.JsonValue;
@@ -118,8 +116,7 @@ final class PrometheusConnector implements Connector, MetricsCapability, MetricD
         form.put("start", seconds(query.range().start()));
         form.put("end", seconds(query.range().end()));
         form.put("step", Long.toString(step.toSeconds()));
-        JsonObject answer = http.postFormJson("/api/v1/query_range", form);
-        return new MetricResult(matrix(answer), promql, label.get());
+        return new MetricResult(PrometheusMatrix.read(http.postForm("/api/v1/query_range", form)), promql, label.get());
     }
 
     /** The PromQL for {@code query}, with every value quoted. */
@@ -262,47 +259,6 @@ final class PrometheusConnector implements Connector, MetricsCapability, MetricD
             out.add(new MetricInfo(name, type, help));
         }
         return out;
-    }
-
-    private static List<Series> matrix(JsonObject answer) throws ConnectorException {
-        JsonObject data = BackendHttp.object(answer, "data", BACKEND);
-        String type = data.getString("resultType", "");
-        if (!type.equals("matrix")) {
-            throw new ConnectorException(Kind.BAD_RESPONSE, BACKEND + " answered a " + type + " instead of a matrix");
-        }
-        List<Series> out = new ArrayList<>();
-        for (JsonValue r : array(data, "result")) {
-            if (!(r instanceof JsonObject result)) {
-                continue;
-            }
-            Map<String, String> labels = new TreeMap<>();
-            if (result.get("metric") instanceof JsonObject metric) {
-                metric.forEach((k, v) -> {
-                    if (v instanceof JsonString s) {
-                        labels.put(k, s.getString());
-                    }
-                });
-            }
-            JsonArray values = result.get("values") instanceof JsonArray a ? a : JsonValue.EMPTY_JSON_ARRAY;
-            long[] times = new long[values.size()];
-            double[] samples = new double[values.size()];
-            for (int i = 0; i < values.size(); i++) {
-                JsonArray pair = values.getJsonArray(i);
-                times[i] = Math.round(((JsonNumber) pair.get(0)).doubleValue() * 1000);
-                samples[i] = sample(pair.getString(1));
-            }
-            out.add(new Series(labels, times, samples));
-        }
-        return out;
-    }
-
-    private static double sample(String text) {
-        return switch (text) {
-            case "NaN" -> Double.NaN;
-            case "+Inf", "Inf" -> Double.POSITIVE_INFINITY;
-            case "-Inf" -> Double.NEGATIVE_INFINITY;
-            default -> Double.parseDouble(text);
-        };
     }
 
     private static JsonArray array(JsonObject o, String key) throws ConnectorException {

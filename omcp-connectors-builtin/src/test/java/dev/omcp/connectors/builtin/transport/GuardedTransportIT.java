@@ -47,6 +47,7 @@ import org.junit.jupiter.api.io.TempDir;
 class GuardedTransportIT {
     private static final List<String> SEEN_AUTH = new CopyOnWriteArrayList<>();
     private static final List<String> SEEN_CLIENT_CERTS = new CopyOnWriteArrayList<>();
+    private static final List<String> SEEN_UPGRADES = new CopyOnWriteArrayList<>();
     private static final CountDownLatch RELEASE_SLOW = new CountDownLatch(1);
     private static HttpServer plain;
     private static HttpServer other;
@@ -59,6 +60,14 @@ class GuardedTransportIT {
         plain = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
         plain.createContext("/echo", ex -> {
             SEEN_AUTH.add(ex.getRequestHeaders().getFirst("Authorization") + "|" + ex.getRequestHeaders().getFirst("X-Scope-OrgID"));
+            byte[] body = "{\"ok\":true}".getBytes(StandardCharsets.UTF_8);
+            ex.sendResponseHeaders(200, body.length);
+            ex.getResponseBody().write(body);
+            ex.close();
+        });
+        plain.createContext("/upgrade", ex -> {
+            SEEN_UPGRADES.add(ex.getRequestHeaders().getFirst("Upgrade") + "|" + ex.getRequestHeaders().getFirst("Connection")
+                    + "|" + ex.getProtocol());
             byte[] body = "{\"ok\":true}".getBytes(StandardCharsets.UTF_8);
             ex.sendResponseHeaders(200, body.length);
             ex.getResponseBody().write(body);
@@ -170,6 +179,32 @@ class GuardedTransportIT {
         JsonObject headers = Json.createObjectBuilder().add("headers", Json.createObjectBuilder().add("X-Scope-OrgID", "team-a")).build();
         http(url(plain, "http"), headers).getJson("/echo", Map.of());
         assertThat(SEEN_AUTH).containsExactly("Bearer t0ken-123|null", "Basic b3BzOnBhOnNz|null", "null|team-a");
+    }
+
+    @Test
+    void plainHttpSourcesSpeakHttp11WithoutAskingEveryRequestForAnUpgrade() throws Exception {
+        // the JDK client's default (HTTP/2) sends an h2c upgrade request on every plain-HTTP call,
+        // which Prometheus and Loki never accept
+        SEEN_UPGRADES.clear();
+        BackendHttp source = http(url(plain, "http"), JsonObject.EMPTY_JSON_OBJECT);
+        source.getJson("/upgrade", Map.of());
+        source.getJson("/upgrade", Map.of());
+        assertThat(SEEN_UPGRADES).containsExactly("null|null|HTTP/1.1", "null|null|HTTP/1.1");
+    }
+
+    @Test
+    void manyConcurrentCallsOnOneSourceAllComplete() throws Exception {
+        // the client completes responses on its selector thread (no executor hop); nothing may block there
+        BackendHttp source = http(url(plain, "http"), JsonObject.EMPTY_JSON_OBJECT);
+        List<java.util.concurrent.Future<JsonObject>> calls = new java.util.ArrayList<>();
+        try (var executor = java.util.concurrent.Executors.newVirtualThreadPerTaskExecutor()) {
+            for (int i = 0; i < 64; i++) {
+                calls.add(executor.submit(() -> source.getJson("/upgrade", Map.of())));
+            }
+            for (var call : calls) {
+                assertThat(call.get(30, TimeUnit.SECONDS).getBoolean("ok")).isTrue();
+            }
+        }
     }
 
     @Test

@@ -1,5 +1,6 @@
 package dev.omcp.core.mcp.handlers;
 
+import dev.omcp.sdk.json.CompactJson;
 import dev.omcp.sdk.json.Jsonp;
 
 import dev.omcp.core.mcp.JsonRpc;
@@ -149,7 +150,30 @@ public final class ToolMethods {
             result = ToolResult.error("Tool " + name + " failed unexpectedly (error id " + errorId
                     + "); the gateway log has the details. Retrying will likely fail the same way.");
         }
-        return McpResult.Success.of(toJson(result, call.revision()));
+        return success(result, call.revision());
+    }
+
+    /**
+     * The answer to {@code tools/call}, already serialized when the result's text is its serialized
+     * structured content: that text is spliced in as {@code structuredContent}, so a result is
+     * serialized once (for the text) instead of twice. Results of tens of kilobytes (log lines) made
+     * the second serialization a large share of a call.
+     */
+    static McpResult.Success success(ToolResult result, ProtocolRevision revision) {
+        JsonObject json = toJson(result, revision);
+        if (!result.textIsStructuredJson() || !revision.structuredOutput()) {
+            return McpResult.Success.of(json);
+        }
+        String structured = result.content().getFirst().getString("text");
+        StringBuilder out = new StringBuilder(structured.length() * 2 + 64).append("{\"content\":[");
+        for (int i = 0; i < result.content().size(); i++) {
+            CompactJson.append(i == 0 ? out : out.append(','), result.content().get(i));
+        }
+        out.append("],\"structuredContent\":").append(structured);
+        if (result.isError()) {
+            out.append(",\"isError\":true");
+        }
+        return new McpResult.Success(json, out.append('}').toString());
     }
 
     /** The {@code CallToolResult} JSON of {@code result} as {@code revision} expects it. */

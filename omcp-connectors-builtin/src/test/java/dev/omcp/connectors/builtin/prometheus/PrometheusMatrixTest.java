@@ -1,0 +1,87 @@
+package dev.omcp.connectors.builtin.prometheus;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.omcp.sdk.connector.ConnectorException;
+import dev.omcp.sdk.query.Series;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/** A range-query answer read from the parser's events, and every shape that is not one refused as a bad response. */
+class PrometheusMatrixTest {
+
+    private static List<Series> read(String json) throws ConnectorException {
+        return PrometheusMatrix.read(json.getBytes(StandardCharsets.UTF_8));
+    }
+
+    private static void refused(String json, String message) {
+        assertThatThrownBy(() -> read(json)).isInstanceOfSatisfying(ConnectorException.class, e -> {
+            assertThat(e.kind()).isEqualTo(ConnectorException.Kind.BAD_RESPONSE);
+            assertThat(e.getMessage()).contains(message);
+        });
+    }
+
+    @Test
+    void seriesCarryTheirLabelsTimesInMillisecondsAndValues() throws ConnectorException {
+        List<Series> series = read("""
+                {"status":"success","data":{"resultType":"matrix","result":[
+                  {"metric":{"job":"api","route":"/q\\"uote\\\\d\\nline"},"values":[[1795316400,"0.25"],[1795316415.5,"1e3"]]},
+                  {"metric":{},"values":[[1795316400,"NaN"],[1795316415,"+Inf"],[1795316430,"-Inf"],[1795316445,"Inf"]]}]}}
+                """);
+        assertThat(series).hasSize(2);
+        assertThat(series.get(0).labels()).isEqualTo(Map.of("job", "api", "route", "/q\"uote\\d\nline"));
+        assertThat(series.get(0).epochMillis()).containsExactly(1795316400000L, 1795316415500L);
+        assertThat(series.get(0).values()).containsExactly(0.25, 1000.0);
+        assertThat(series.get(1).labels()).isEmpty();
+        assertThat(series.get(1).values()).containsExactly(Double.NaN, Double.POSITIVE_INFINITY, Double.NEGATIVE_INFINITY,
+                Double.POSITIVE_INFINITY);
+    }
+
+    @Test
+    void membersInAnyOrderAndUnknownMembersAreFine() throws ConnectorException {
+        List<Series> series = read("""
+                {"data":{"result":[{"histograms":[[1,{"count":"3","buckets":[[0,"1","2","3"]]}]],"values":[[1,"2"]],
+                  "metric":{"a":"b","n":5,"o":{"x":[1,[2]]}}}],"stats":{"timings":{"a":1}},"resultType":"matrix"},
+                 "warnings":["slow"],"status":"success","infos":[]}
+                """);
+        assertThat(series).singleElement().satisfies(s -> {
+            assertThat(s.labels()).isEqualTo(Map.of("a", "b"));
+            assertThat(s.values()).containsExactly(2.0);
+        });
+    }
+
+    @Test
+    void manyPointsGrowTheArraysAndAnEmptyResultIsNoSeries() throws ConnectorException {
+        StringBuilder values = new StringBuilder();
+        for (int i = 0; i < 1000; i++) {
+            values.append(i == 0 ? "" : ",").append("[").append(1_700_000_000 + i * 15).append(",\"").append(i).append("\"]");
+        }
+        Series s = read("{\"data\":{\"resultType\":\"matrix\",\"result\":[{\"metric\":{},\"values\":[" + values + "]}]}}").getFirst();
+        assertThat(s.size()).isEqualTo(1000);
+        assertThat(s.timeAt(999)).isEqualTo((1_700_000_000L + 999 * 15) * 1000);
+        assertThat(s.valueAt(999)).isEqualTo(999.0);
+        assertThat(read("{\"data\":{\"resultType\":\"matrix\",\"result\":[]}}")).isEmpty();
+    }
+
+    @Test
+    void anythingButTheDocumentedShapeIsABadResponse() {
+        refused("not json", "not a JSON object");
+        refused("[1,2]", "not a JSON object");
+        refused("{\"data\":{\"resultType\":\"matrix\",\"result\":[", "not a JSON object");
+        refused("{\"status\":\"success\"}", "'data' object");
+        refused("{\"data\":[]}", "'data' object");
+        refused("{\"data\":{\"resultType\":\"vector\",\"result\":[]}}", "answered a vector instead of a matrix");
+        refused("{\"data\":{\"result\":[]}}", "answered a  instead of a matrix");
+        refused("{\"data\":{\"resultType\":\"matrix\"}}", "'result' list");
+        refused("{\"data\":{\"resultType\":\"matrix\",\"result\":{}}}", "'result' list");
+        refused("{\"data\":{\"resultType\":\"matrix\",\"result\":[{\"values\":[[1]]}]}}", "[time, \"value\"] pair");
+        refused("{\"data\":{\"resultType\":\"matrix\",\"result\":[{\"values\":[[\"1\",\"2\"]]}]}}", "[time, \"value\"] pair");
+        refused("{\"data\":{\"resultType\":\"matrix\",\"result\":[{\"values\":[[1,2]]}]}}", "[time, \"value\"] pair");
+        refused("{\"data\":{\"resultType\":\"matrix\",\"result\":[{\"values\":[[1,\"two\"]]}]}}", "[time, \"value\"] pair");
+        refused("{\"data\":{\"resultType\":\"matrix\",\"result\":[{\"values\":[[1,\"2\",3]]}]}}", "[time, \"value\"] pair");
+        refused("{\"data\":{\"resultType\":\"matrix\",\"result\":[{\"values\":[5]}]}}", "[time, \"value\"] pair");
+    }
+}
