@@ -14,12 +14,10 @@ import java.util.Comparator;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.Callable;
-import java.util.concurrent.CountDownLatch;
 import java.util.stream.Stream;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import picocli.CommandLine.Command;
-import sun.misc.Signal;
 
 /**
  * {@code omcp demo}: starts simulated Prometheus, Loki, Kubernetes and Zipkin backends on loopback
@@ -32,6 +30,7 @@ public final class DemoCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws IOException, InterruptedException {
+        StopSignals stopSignals = StopSignals.install();
         Path work = Files.createTempDirectory("omcp-demo");
         try (DemoBackends backends = DemoBackends.startStandard()) {
             Map<String, String> overrides = DemoEnvironment.prepare(backends, work, Optional.empty());
@@ -63,14 +62,8 @@ public final class DemoCommand implements Callable<Integer> {
                     Then ask it: "Is anything wrong in the shop? Find the root cause and draft a post-mortem."
                     Stop with Ctrl+C.""".formatted(url));
             System.out.flush();
-            CountDownLatch stopped = new CountDownLatch(1);
-            Runnable stop = () -> {
-                assembly.close();
-                stopped.countDown();
-            };
-            Signal.handle(new Signal("TERM"), signal -> Thread.ofPlatform().name("omcp-shutdown").start(stop));
-            Signal.handle(new Signal("INT"), signal -> Thread.ofPlatform().name("omcp-shutdown").start(stop));
-            stopped.await();
+            stopSignals.await();
+            assembly.close();
             return 0;
         } finally {
             deleteRecursively(work);

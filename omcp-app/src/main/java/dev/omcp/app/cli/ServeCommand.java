@@ -6,12 +6,10 @@ import dev.omcp.app.settings.SettingsReader;
 import dev.omcp.app.wiring.GatewayAssembly;
 import dev.omcp.app.wiring.StartRefusedException;
 import java.util.concurrent.Callable;
-import java.util.concurrent.CountDownLatch;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
-import sun.misc.Signal;
 
 /** {@code omcp serve}: runs the gateway until SIGTERM or SIGINT, then shuts down gracefully. */
 @Command(name = "serve", mixinStandardHelpOptions = true, description = "Run the gateway (the default command).")
@@ -37,6 +35,7 @@ public final class ServeCommand implements Callable<Integer> {
             System.err.println("omcp: cannot start, " + e.getMessage());
             return 1;
         }
+        StopSignals stopSignals = StopSignals.install();
         LoggingSetup.apply(settings.logging());
         Logger log = LoggerFactory.getLogger(ServeCommand.class);
         if (conformanceFixture) {
@@ -58,20 +57,8 @@ public final class ServeCommand implements Callable<Integer> {
         System.out.println("OMCP " + VersionProvider.version() + " listening on http://" + host + ":" + assembly.port()
                 + "/mcp (MCP over Streamable HTTP; WebSocket at /mcp/ws)");
         System.out.flush();
-        CountDownLatch stopped = new CountDownLatch(1);
-        Runnable stop = () -> {
-            assembly.close();
-            stopped.countDown();
-        };
-        // Handling the signals ourselves (not a shutdown hook) lets the process exit 0 after draining.
-        Signal.handle(new Signal("TERM"), signal -> Thread.ofPlatform().name("omcp-shutdown").start(stop));
-        Signal.handle(new Signal("INT"), signal -> Thread.ofPlatform().name("omcp-shutdown").start(stop));
-        try {
-            stopped.await();
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            assembly.close();
-        }
+        stopSignals.await();
+        assembly.close();
         return 0;
     }
 }

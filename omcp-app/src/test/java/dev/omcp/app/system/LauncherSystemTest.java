@@ -60,6 +60,17 @@ class LauncherSystemTest {
     }
 
     @Test
+    void sigterm_theMomentTheGatewayAnnouncesItsPort_stillStopsGracefullyWithZero() throws Exception {
+        try (LauncherProcess launcher = LauncherProcess.start(Map.of(), "serve")) {
+            launcher.awaitPort(Duration.ofSeconds(30));
+            launcher.terminate();
+            assertThat(launcher.awaitExit(Duration.ofSeconds(20))).as("not 143: the signal handlers were in place").isZero();
+            launcher.awaitOutputDrained(Duration.ofSeconds(10));
+            assertThat(String.join("\n", launcher.stderr())).contains("event=stopped");
+        }
+    }
+
+    @Test
     void invalidSettings_areAllReportedAndTheProcessExitsOne() throws Exception {
         try (LauncherProcess launcher = LauncherProcess.start(Map.of("PORT", "70000", "OMCP_LOG_FORMAT", "yaml"), "serve")) {
             assertThat(launcher.awaitExit(Duration.ofSeconds(30))).isEqualTo(1);
