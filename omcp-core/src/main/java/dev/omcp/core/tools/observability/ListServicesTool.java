@@ -89,6 +89,9 @@ public final class ListServicesTool extends ObservabilityTool {
             result.add("note", onlySource.isPresent()
                     ? "Source '" + onlySource.get() + "' does not exist, is not connected, or cannot list services; call list_sources."
                     : "No connected source can list services. Configure a prometheus, loki or kubernetes source (see list_sources).");
+        } else if (gathered.answers().isEmpty()) {
+            // Every source failed: the list is unknown, not empty (issue 4: no data is a note, never a false answer).
+            result.add("note", "Every source that lists services failed, so which services exist is unknown; see failedSources.");
         } else if (names.isEmpty()) {
             result.add("note", filter.isEmpty() ? "The sources answered but know no services yet."
                     : "No service name contains '" + filter + "'.");

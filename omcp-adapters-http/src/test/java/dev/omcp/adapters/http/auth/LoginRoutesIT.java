@@ -1,0 +1,132 @@
+package dev.omcp.adapters.http.auth;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.omcp.adapters.http.api.ApiRoutes;
+import dev.omcp.ports.auth.LoginResult;
+import dev.omcp.ports.auth.SessionAuthority;
+import dev.omcp.ports.auth.SessionRevocations;
+import io.javalin.Javalin;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.Optional;
+import java.util.concurrent.atomic.AtomicReference;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * How each refused login becomes an HTTP answer, on a real Javalin server on port 0. The login
+ * decisions themselves are core logic (PasswordLoginServiceTest); a saturated verifier cannot be
+ * produced on demand through a whole gateway, so its 503 is proven here at the route.
+ */
+class LoginRoutesIT {
+    private final AtomicReference<LoginResult> next = new AtomicReference<>();
+    private final HttpClient client = HttpClient.newBuilder().proxy(HttpClient.Builder.NO_PROXY).build();
+    private Javalin app;
+
+    @BeforeEach
+    void start() {
+        SessionAuthority sessions = new SessionAuthority() {
+            @Override
+            public dev.omcp.ports.auth.SessionClaims open(dev.omcp.ports.auth.SessionSubject subject) {
+                throw new UnsupportedOperationException("these tests open no session");
+            }
+
+            @Override
+            public dev.omcp.ports.auth.SessionCheck check(dev.omcp.ports.auth.SessionClaims claims) {
+                throw new UnsupportedOperationException("these tests check no session");
+            }
+
+            @Override
+            public void close(dev.omcp.ports.auth.SessionClaims claims) {}
+
+            @Override
+            public Duration lifetime() {
+                return Duration.ofHours(12);
+            }
+        };
+        SessionRevocations revocations = new SessionRevocations() {
+            @Override
+            public dev.omcp.ports.auth.Revocation revoke(dev.omcp.ports.auth.RevocationTarget target, String value, String reason,
+                    dev.omcp.ports.identity.Principal by) {
+                throw new UnsupportedOperationException("these tests revoke nothing");
+            }
+
+            @Override
+            public java.util.List<dev.omcp.ports.auth.Revocation> current() {
+                return java.util.List.of();
+            }
+        };
+        LoginRoutes routes = new LoginRoutes(AuthMode.BASIC, Optional.of((username, password, ip) -> next.get()), sessions,
+                new SessionCookies("0123456789abcdef0123456789abcdef".getBytes(StandardCharsets.UTF_8)), revocations);
+        app = Javalin.create(config -> {
+            config.jetty.host = "127.0.0.1";
+            config.jetty.port = 0;
+            config.startup.showJavalinBanner = false;
+            routes.register(new ApiRoutes(config.routes));
+        }).start();
+    }
+
+    @AfterEach
+    void stop() {
+        app.stop();
+    }
+
+    private HttpResponse<String> login() throws Exception {
+        return client.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + app.port() + "/api/auth/login"))
+                .header("Content-Type", "application/json")
+                .POST(HttpRequest.BodyPublishers.ofString("{\"username\":\"sam\",\"password\":\"whatever\"}")).build(),
+                HttpResponse.BodyHandlers.ofString());
+    }
+
+    @Test
+    void whenEveryPasswordVerificationSlotIsTaken_theLoginIs503WithRetryAfterAndACode_andSetsNoCookie() throws Exception {
+        next.set(new LoginResult.Busy(Duration.ofSeconds(1)));
+
+        HttpResponse<String> response = login();
+
+        assertThat(response.statusCode()).isEqualTo(503);
+        assertThat(response.headers().firstValue("Retry-After")).contains("1");
+        assertThat(response.body()).contains("\"code\":\"OMCP_LOGIN_BUSY\"").contains("try again");
+        assertThat(response.headers().allValues("Set-Cookie")).isEmpty();
+    }
+
+    @Test
+    void spec7_4_aLockedAccountIs429WithRetryAfterInWholeSeconds() throws Exception {
+        next.set(new LoginResult.AccountLocked(Duration.ofMillis(59_200)));
+
+        HttpResponse<String> response = login();
+
+        assertThat(response.statusCode()).isEqualTo(429);
+        // rounded up: a client that waits Retry-After seconds must find the lock gone
+        assertThat(response.headers().firstValue("Retry-After")).contains("60");
+        assertThat(response.body()).contains("\"code\":\"OMCP_LOGIN_LOCKED\"").contains("\"retryAfterSeconds\":60");
+    }
+
+    @Test
+    void spec7_4_moreThan20LoginsPerMinuteFromOneAddressIs429WithItsOwnCode() throws Exception {
+        next.set(new LoginResult.TooManyAttempts(Duration.ofSeconds(42)));
+
+        HttpResponse<String> response = login();
+
+        assertThat(response.statusCode()).isEqualTo(429);
+        assertThat(response.headers().firstValue("Retry-After")).contains("42");
+        assertThat(response.body()).contains("\"code\":\"OMCP_LOGIN_RATE_LIMIT\"");
+    }
+
+    @Test
+    void invalidCredentialsAre401WithACode_andSetNoCookie() throws Exception {
+        next.set(new LoginResult.InvalidCredentials());
+
+        HttpResponse<String> response = login();
+
+        assertThat(response.statusCode()).isEqualTo(401);
+        assertThat(response.body()).contains("\"code\":\"OMCP_INVALID_CREDENTIALS\"");
+        assertThat(response.headers().allValues("Set-Cookie")).isEmpty();
+    }
+}

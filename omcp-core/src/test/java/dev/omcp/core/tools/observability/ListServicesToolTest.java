@@ -1,0 +1,224 @@
+package dev.omcp.core.tools.observability;
+
+import static dev.omcp.core.tools.observability.FakeMetricsBackend.noisy;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.omcp.ports.identity.Principal;
+import dev.omcp.sdk.connector.ConnectorException;
+import dev.omcp.sdk.json.Jsonp;
+import dev.omcp.testkit.time.ManualClock;
+import jakarta.json.JsonObject;
+import jakarta.json.JsonString;
+import jakarta.json.JsonValue;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+class ListServicesToolTest {
+    private final ManualClock clock = new ManualClock(Instant.parse("2026-03-10T12:00:00Z"));
+
+    private ListServicesTool tool(InMemorySources sources) {
+        return tool(Toolkit.builder(sources.registry(), clock));
+    }
+
+    private static ListServicesTool tool(Toolkit.Builder builder) {
+        return new ListServicesTool(builder.build());
+    }
+
+    private static List<String> names(JsonObject result) {
+        return result.getJsonArray("services").stream().map(s -> s.asJsonObject().getString("name")).toList();
+    }
+
+    private static List<String> strings(JsonObject object, String member) {
+        return object.getJsonArray(member).getValuesAs(JsonString::getString);
+    }
+
+    private static JsonObject service(JsonObject result, String name) {
+        return result.getJsonArray("services").stream().map(JsonValue::asJsonObject).filter(s -> s.getString("name").equals(name))
+                .findFirst().orElseThrow(() -> new AssertionError(name + " not listed in " + result));
+    }
+
+    @Test
+    void servicesOfEverySourceAreMergedByName_sortedByName_eachWithTheSourcesThatKnowIt() {
+        FakeMetricsBackend a = new FakeMetricsBackend("prom-a").knows("payments").knows("checkout");
+        FakeMetricsBackend b = new FakeMetricsBackend("prom-b").knows("payments").knows("shop/frontend");
+
+        JsonObject result = ToolHarness.ok(tool(new InMemorySources().add(a).add(b)), "{}");
+
+        assertThat(names(result)).containsExactly("checkout", "payments", "shop/frontend");
+        assertThat(strings(service(result, "payments"), "sources")).containsExactly("prom-a", "prom-b");
+        assertThat(strings(service(result, "checkout"), "sources")).containsExactly("prom-a");
+        assertThat(result.getInt("total")).isEqualTo(3);
+        assertThat(result.getBoolean("truncated")).isFalse();
+        assertThat(result.getBoolean("partial")).isFalse();
+        assertThat(strings(result, "sources")).containsExactly("prom-a", "prom-b");
+        assertThat(result.containsKey("note")).isFalse();
+    }
+
+    @Test
+    void theFilterIsACaseInsensitiveSubstring_andAFilterThatMatchesNothingSaysSo() {
+        FakeMetricsBackend prom = new FakeMetricsBackend("prom").knows("Payments-API").knows("checkout").knows("payments-db");
+        ListServicesTool tool = tool(new InMemorySources().add(prom));
+
+        assertThat(names(ToolHarness.ok(tool, "{\"filter\":\"PAYMENTS\"}"))).containsExactly("Payments-API", "payments-db");
+        JsonObject none = ToolHarness.ok(tool, "{\"filter\":\"search\"}");
+        assertThat(names(none)).isEmpty();
+        assertThat(none.getString("note")).isEqualTo("No service name contains 'search'.");
+    }
+
+    @Test
+    void theLimitCutsTheSortedListAndSaysItWasCut_theTotalCountsEveryMatch() {
+        FakeMetricsBackend prom = new FakeMetricsBackend("prom").knows("c").knows("a").knows("b").knows("d");
+
+        JsonObject result = ToolHarness.ok(tool(new InMemorySources().add(prom)), "{\"limit\":2}");
+
+        assertThat(names(result)).containsExactly("a", "b");
+        assertThat(result.getInt("total")).isEqualTo(4);
+        assertThat(result.getBoolean("truncated")).isTrue();
+    }
+
+    @Test
+    void spec2_11_theCatalogEntryIsAttachedToTheServicesTheCatalogLists() {
+        FakeMetricsBackend prom = new FakeMetricsBackend("prom").knows("payments").knows("checkout");
+        JsonObject document = Jsonp.reader("{\"services\":{\"payments\":{\"owner\":\"team-pay\",\"tier\":1,\"onCall\":\"pay-oncall\"}}}")
+                .readObject();
+        ServiceCatalog catalog = ((ServiceCatalog.Parsed.Loaded) ServiceCatalog.parse(document)).catalog();
+
+        JsonObject result = ToolHarness.ok(tool(Toolkit.builder(new InMemorySources().add(prom).registry(), clock).catalog(catalog)), "{}");
+
+        assertThat(service(result, "payments").getJsonObject("catalog").getString("owner")).isEqualTo("team-pay");
+        assertThat(service(result, "checkout").containsKey("catalog")).isFalse();
+    }
+
+    @Test
+    void theSourceArgumentAsksOnlyThatSource_andAnUnknownSourceIsNamedInTheNote() {
+        FakeMetricsBackend a = new FakeMetricsBackend("prom-a").knows("payments");
+        FakeMetricsBackend b = new FakeMetricsBackend("prom-b").knows("checkout");
+        ListServicesTool tool = tool(new InMemorySources().add(a).add(b));
+
+        assertThat(names(ToolHarness.ok(tool, "{\"source\":\"prom-b\"}"))).containsExactly("checkout");
+        JsonObject unknown = ToolHarness.ok(tool, "{\"source\":\"nope\"}");
+        assertThat(names(unknown)).isEmpty();
+        assertThat(unknown.getString("note")).contains("'nope'").contains("list_sources");
+    }
+
+    @Test
+    void aFailingSourceMakesThePartialFlagAndIsNamed_whileTheOthersServicesAreListed() {
+        FakeMetricsBackend ok = new FakeMetricsBackend("prom-a").knows("payments");
+        FakeMetricsBackend broken = new FakeMetricsBackend("prom-b")
+                .failingAll(new ConnectorException(ConnectorException.Kind.UNAVAILABLE, "connection refused"));
+
+        JsonObject result = ToolHarness.ok(tool(new InMemorySources().add(ok).add(broken)), "{}");
+
+        assertThat(names(result)).containsExactly("payments");
+        assertThat(result.getBoolean("partial")).isTrue();
+        JsonObject failed = result.getJsonArray("failedSources").getJsonObject(0);
+        assertThat(failed.getString("source")).isEqualTo("prom-b");
+        assertThat(failed.getString("kind")).isEqualTo("unavailable");
+    }
+
+    @Test
+    void whenEverySourceFails_theNoteSaysTheListIsUnknown_notThatThereAreNoServices() {
+        FakeMetricsBackend broken = new FakeMetricsBackend("prom")
+                .knows("payments")
+                .failingAll(new ConnectorException(ConnectorException.Kind.UNAVAILABLE, "connection refused"));
+
+        JsonObject result = ToolHarness.ok(tool(new InMemorySources().add(broken)), "{}");
+
+        assertThat(names(result)).isEmpty();
+        assertThat(result.getBoolean("partial")).isTrue();
+        assertThat(result.getString("note")).contains("failed").contains("failedSources").doesNotContain("know no services");
+    }
+
+    @Test
+    void oneHangingSourceOfThreeLeavesAPartialAnswerWithinTheDeadline() {
+        FakeMetricsBackend a = new FakeMetricsBackend("prom-a").knows("payments");
+        FakeMetricsBackend b = new FakeMetricsBackend("prom-b").serve("checkout", "cpu", noisy(1, 0.1));
+        HangingListing hung = new HangingListing("prom-c");
+        ListServicesTool tool = tool(Toolkit.builder(new InMemorySources().add(a).add(b).add(hung).registry(), clock)
+                .timeouts(Duration.ofMillis(200), Duration.ofSeconds(1)));
+
+        long start = System.nanoTime();
+        JsonObject result = ToolHarness.ok(tool, "{}");
+        Duration took = Duration.ofNanos(System.nanoTime() - start);
+
+        assertThat(names(result)).containsExactly("checkout", "payments");
+        assertThat(result.getBoolean("partial")).isTrue();
+        assertThat(result.getJsonArray("failedSources").getJsonObject(0).getString("kind")).isEqualTo("timeout");
+        // the deadline is 1 s; a loaded machine may add scheduling delay, not another timeout
+        assertThat(took).isLessThan(Duration.ofSeconds(5));
+    }
+
+    @Test
+    void withoutAServiceListingSource_theNoteSaysWhatToConfigure() {
+        JsonObject result = ToolHarness.ok(tool(new InMemorySources()), "{}");
+
+        assertThat(names(result)).isEmpty();
+        assertThat(result.getBoolean("partial")).isFalse();
+        assertThat(result.getString("note")).contains("No connected source can list services");
+    }
+
+    @Test
+    void tenantBoundSourcesAreListedOnlyToTheirTenant() {
+        FakeMetricsBackend shared = new FakeMetricsBackend("shared").knows("gateway");
+        FakeMetricsBackend acme = new FakeMetricsBackend("acme-prom").knows("acme-billing");
+        ListServicesTool tool = tool(new InMemorySources().add(shared).add(acme, "acme"));
+
+        assertThat(names(ToolHarness.ok(tool, "{}", Principal.apiKey("globex-bot", "globex")))).containsExactly("gateway");
+        assertThat(names(ToolHarness.ok(tool, "{}", Principal.apiKey("acme-bot", "acme")))).containsExactly("acme-billing", "gateway");
+    }
+
+    @Test
+    void badArgumentsAreRefusedWithWhatIsWrong() {
+        ListServicesTool tool = tool(new InMemorySources().add(new FakeMetricsBackend("prom").knows("a")));
+
+        assertThat(ToolHarness.error(tool, "{\"limit\":0}")).contains("limit");
+        assertThat(ToolHarness.error(tool, "{\"limit\":1001}")).contains("limit");
+        assertThat(ToolHarness.error(tool, "{\"filter\":\"" + "x".repeat(129) + "\"}")).contains("filter");
+        assertThat(ToolHarness.error(tool, "{\"unknown\":true}")).contains("unknown");
+    }
+
+    @Test
+    void theDefinitionIsReadOnlyWithAnOutputSchema() {
+        ListServicesTool tool = tool(new InMemorySources());
+
+        assertThat(tool.definition().annotations().readOnlyHint()).isTrue();
+        assertThat(tool.definition().outputSchema()).isPresent();
+        assertThat(tool.definition().description()).contains("get_service_health");
+    }
+
+    /** A service-listing source that never answers until interrupted. */
+    private static final class HangingListing implements dev.omcp.sdk.connector.Connector,
+            dev.omcp.sdk.connector.ServiceListingCapability {
+        private final dev.omcp.sdk.connector.SourceConfig source;
+
+        HangingListing(String name) {
+            this.source = new dev.omcp.sdk.connector.SourceConfig(name, "hanging-listing", "https://" + name + ".example.com", "",
+                    JsonObject.EMPTY_JSON_OBJECT);
+        }
+
+        @Override
+        public List<dev.omcp.sdk.query.ServiceInfo> listServices() throws ConnectorException {
+            try {
+                new java.util.concurrent.CountDownLatch(1).await();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+            throw new ConnectorException(ConnectorException.Kind.TIMEOUT, "interrupted");
+        }
+
+        @Override
+        public dev.omcp.sdk.connector.SourceConfig source() {
+            return source;
+        }
+
+        @Override
+        public dev.omcp.sdk.connector.Health health() {
+            return new dev.omcp.sdk.connector.Health(true, "hanging", Duration.ofMillis(1));
+        }
+
+        @Override
+        public void close() {}
+    }
+}

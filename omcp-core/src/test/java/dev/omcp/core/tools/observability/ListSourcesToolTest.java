@@ -1,0 +1,91 @@
+package dev.omcp.core.tools.observability;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.omcp.ports.identity.Principal;
+import dev.omcp.testkit.time.ManualClock;
+import jakarta.json.JsonObject;
+import jakarta.json.JsonString;
+import jakarta.json.JsonValue;
+import java.time.Instant;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+class ListSourcesToolTest {
+    private final ManualClock clock = new ManualClock(Instant.parse("2026-03-10T12:00:00Z"));
+
+    private ListSourcesTool tool(InMemorySources sources) {
+        return new ListSourcesTool(Toolkit.builder(sources.registry(), clock).build());
+    }
+
+    private static JsonObject source(JsonObject result, String name) {
+        return result.getJsonArray("sources").stream().map(JsonValue::asJsonObject).filter(s -> s.getString("name").equals(name))
+                .findFirst().orElseThrow(() -> new AssertionError(name + " not listed in " + result));
+    }
+
+    @Test
+    void everySourceIsListedWithItsTypeStatusAndTheCapabilitiesItServes() {
+        InMemorySources sources = new InMemorySources()
+                .add(new FakeMetricsBackend("prom"))
+                .add(new FakeLogsBackend("loki"));
+
+        JsonObject result = ToolHarness.ok(tool(sources), "{}");
+
+        JsonObject prom = source(result, "prom");
+        assertThat(prom.getString("type")).isEqualTo("fake-metrics");
+        assertThat(prom.getString("status")).isEqualTo("connected");
+        assertThat(prom.getJsonArray("capabilities").getValuesAs(JsonString::getString))
+                .containsExactlyInAnyOrder("queryMetrics", "listServices");
+        assertThat(source(result, "loki").getJsonArray("capabilities").getValuesAs(JsonString::getString)).contains("queryLogs");
+        assertThat(result.containsKey("note")).isFalse();
+    }
+
+    @Test
+    void sourceUrlsAndSettingsAreNeverShown() {
+        JsonObject result = ToolHarness.ok(tool(new InMemorySources().add(new FakeMetricsBackend("prom"))), "{}");
+
+        // the in-memory registry gives each source the URL https://<name>.example.com
+        assertThat(result.toString()).doesNotContain("example.com").doesNotContain("https://");
+        assertThat(source(result, "prom").keySet()).doesNotContain("url", "endpoint", "settings");
+    }
+
+    @Test
+    void aTenantBoundSourceIsListedOnlyToItsTenant_withTheTenantNamed() {
+        InMemorySources sources = new InMemorySources()
+                .add(new FakeMetricsBackend("shared"))
+                .add(new FakeMetricsBackend("acme-prom"), "acme");
+        ListSourcesTool tool = tool(sources);
+
+        JsonObject globex = ToolHarness.ok(tool, "{}", Principal.apiKey("globex-bot", "globex"));
+        assertThat(globex.getJsonArray("sources").stream().map(s -> s.asJsonObject().getString("name")).toList())
+                .containsExactly("shared");
+        JsonObject acme = ToolHarness.ok(tool, "{}", Principal.apiKey("acme-bot", "acme"));
+        assertThat(source(acme, "acme-prom").getString("tenant")).isEqualTo("acme");
+        assertThat(source(acme, "shared").containsKey("tenant")).isFalse();
+    }
+
+    @Test
+    void withNoSourceConfigured_theNoteSaysHowAnOperatorAddsOne() {
+        JsonObject result = ToolHarness.ok(tool(new InMemorySources()), "{}");
+
+        assertThat(result.getJsonArray("sources")).isEmpty();
+        assertThat(result.getString("note")).contains("CONFIG_PATH").contains("PROMETHEUS_URL").contains("POST /api/sources");
+    }
+
+    @Test
+    void argumentsAreRefused_theToolTakesNone() {
+        assertThat(ToolHarness.error(tool(new InMemorySources()), "{\"source\":\"prom\"}")).contains("source");
+    }
+
+    @Test
+    void theDefinitionIsReadOnly_staysInsideTheGateway_andPointsToListServices() {
+        var definition = tool(new InMemorySources()).definition();
+
+        assertThat(definition.name()).isEqualTo("list_sources");
+        assertThat(definition.annotations().readOnlyHint()).isTrue();
+        assertThat(definition.annotations().openWorldHint()).isFalse();
+        assertThat(definition.outputSchema()).isPresent();
+        assertThat(definition.description()).contains("list_services");
+        assertThat(List.of(definition.inputSchema().getJsonObject("properties").keySet().toArray())).isEmpty();
+    }
+}
