@@ -43,6 +43,12 @@ public final class DemoCommand implements Callable<Integer> {
             }
             LoggingSetup.apply(settings.logging());
             Logger log = LoggerFactory.getLogger(DemoCommand.class);
+            if (!overrides.containsKey("PLUGIN_TRUST_ROOT")) {
+                // DemoEnvironment found no signed reference Zipkin plugin in the jar: say so rather than
+                // leave the agent wondering why the demo has no traces
+                log.warn("event=demo-without-traces reason=\"the signed reference Zipkin plugin is missing from the jar\" "
+                        + "effect=\"query_traces and trace-derived topology have no source\" fix=\"rebuild with mvn package\"");
+            }
             GatewayAssembly assembly;
             try {
                 assembly = GatewayAssembly.start(settings, GatewayAssembly.Options.none(), VersionProvider.version());
