@@ -62,9 +62,9 @@ class AnomalyRemoteWriteIT {
         Instant first = latest(Instant.now(), prometheus.end().plusSeconds(1)).truncatedTo(ChronoUnit.SECONDS).plusSeconds(1);
         Instant second = first.plusSeconds(30);
         List<AnomalyScoreSample> scores = List.of(
-                new AnomalyScoreSample("", "rw/checkout", "latency_p99", first, 1.25, false, Optional.empty()),
-                new AnomalyScoreSample("", "rw/checkout", "latency_p99", second, 6.5, true, Optional.of("step")),
-                new AnomalyScoreSample("", "rw/checkout", "error_rate", second, 0.75, false, Optional.empty()));
+                new AnomalyScoreSample("", "rw/checkout", "latency_p99", first, 1.25, false, Optional.empty(), Optional.empty()),
+                new AnomalyScoreSample("", "rw/checkout", "latency_p99", second, 6.5, true, Optional.of("step"), Optional.empty()),
+                new AnomalyScoreSample("", "rw/checkout", "error_rate", second, 0.75, false, Optional.empty(), Optional.empty()));
         gateway.assembly().toolkit().history().recordAll(scores);
 
         Bound<MetricsCapability> source = gateway.assembly().sources().with(MetricsCapability.class, Principal.anonymous()).getFirst();
