@@ -167,7 +167,7 @@ class DemoManagementApiIT {
         assertThat(texts(report.path("sections"), null)).containsExactly("synopsis", "timeline", "blastRadius", "signals", "traces",
                 "logHighlights", "followUps");
         assertThat(report.path("synopsis").asText()).contains("Post-mortem draft for payments-db", "latency_p99");
-        assertThat(report.path("timeline").path("rows").size()).isPositive();
+        assertThat(report.path("timeline").path("episodes").size()).isPositive();
         assertThat(report.path("blastRadius").path("included").asBoolean()).isTrue();
         List<String> blastNodes = texts(report.path("blastRadius").path("nodes"), "id");
         assertThat(blastNodes).contains("service/shop/payments", "service/shop/checkout", "service/shop/frontend");
@@ -196,6 +196,6 @@ class DemoManagementApiIT {
         JsonNode report = created.json().path("report");
         assertThat(created.json().path("duration").asText()).isEqualTo("1h");
         assertThat(report.path("notice").asText()).isNotEmpty();
-        assertThat(report.path("timeline").path("rows").size()).isZero();
+        assertThat(report.path("timeline").path("episodes").size()).isZero();
     }
 }

@@ -194,8 +194,8 @@ class ManagementApiIT {
         start();
         var history = gateway.assembly().toolkit().history();
         history.record(new AnomalyScoreSample("acme", "checkout", "latency_p99", clock.instant().minusSeconds(120), 6.5, true,
-                Optional.of("spike")));
-        history.record(new AnomalyScoreSample("globex", "billing", "cpu", clock.instant().minusSeconds(60), 9, true, Optional.empty()));
+                Optional.of("spike"), Optional.empty()));
+        history.record(new AnomalyScoreSample("globex", "billing", "cpu", clock.instant().minusSeconds(60), 9, true, Optional.empty(), Optional.empty()));
         Browser victor = ManagementUsers.login(gateway, "victor");
 
         JsonNode sparklines = victor.get("/api/health/anomaly-sparklines?bucket=5m").json();

@@ -6,6 +6,7 @@ import dev.omcp.app.support.McpHttpClient;
 import dev.omcp.core.schema.JsonSchemaValidator;
 import jakarta.json.JsonObject;
 import jakarta.json.JsonValue;
+import java.time.Instant;
 import java.util.List;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -147,8 +148,44 @@ class SignalToolsIT {
         assertThat(history.getJsonArray("rows").stream().map(r -> r.asJsonObject().getString("service")).distinct().toList())
                 .containsExactly("payments-db");
         assertThat(history.getJsonArray("rows").stream().anyMatch(r -> r.asJsonObject().getBoolean("anomalous"))).isTrue();
+        // spec 4.4: the history and the report carry when the deviation began, not only when it was judged
+        assertThat(history.getJsonArray("rows").stream().map(JsonValue::asJsonObject).filter(r -> r.getBoolean("anomalous"))
+                .allMatch(r -> r.containsKey("onset") && !Instant.parse(r.getString("onset")).isAfter(Instant.parse(r.getString("at")))))
+                .as(history.toString()).isTrue();
         JsonObject report = tool("generate_postmortem", "{\"service\":\"payments-db\",\"format\":\"json\"}");
-        assertThat(report.getJsonObject("timeline").getJsonArray("rows")).as(report.toString()).isNotEmpty();
-        assertThat(report.getJsonObject("timeline").getInt("totalRows")).isPositive();
+        assertThat(report.getJsonObject("timeline").getJsonArray("episodes")).as(report.toString()).isNotEmpty();
+        assertThat(report.getJsonObject("timeline").getInt("totalEpisodes")).isPositive();
+    }
+
+    @Test
+    void repeatedHealthChecksAndDetections_makeOneTimelineEpisodePerSignal_datedToWhenThePaymentsDatabaseSlowedDown() {
+        for (int round = 0; round < 2; round++) {
+            tool("get_service_health", "{\"service\":\"payments-db\"}");
+            tool("detect_anomalies", "{\"service\":\"payments-db\"}");
+        }
+        JsonObject report = tool("generate_postmortem", "{\"service\":\"payments-db\",\"format\":\"json\"}");
+        JsonObject timeline = report.getJsonObject("timeline");
+        List<JsonObject> episodes = timeline.getJsonArray("episodes").getValuesAs(JsonObject.class);
+        List<JsonObject> db = episodes.stream().filter(e -> e.getString("service").equals("payments-db")).toList();
+
+        // four judgements of latency_p99 (two per tool, more if other tests of this class ran first), one episode
+        assertThat(db).as(timeline.toString()).isNotEmpty();
+        assertThat(db.stream().map(e -> e.getString("signal")).toList()).as(timeline.toString()).doesNotHaveDuplicates();
+        JsonObject latency = db.stream().filter(e -> e.getString("signal").equals("latency_p99")).findFirst().orElseThrow();
+        assertThat(latency.getInt("judgments")).isGreaterThanOrEqualTo(4);
+        assertThat(latency.getBoolean("onsetKnown")).isTrue();
+        // cpu (cores) and cpu_utilization (share of the limit) are different measures, both recorded, each labelled
+        assertThat(db.stream().filter(e -> e.getString("signal").startsWith("cpu")).map(e -> e.getString("measure")).toList())
+                .as(timeline.toString()).containsExactlyInAnyOrder("cores used", "share of CPU limit");
+
+        // the demo's payments database slowed down 25 minutes before the demo started; the detector dates points of its
+        // 30 s query grid and the slowdown ramps up over 4 minutes, so the onset lands within a minute or two of it
+        Instant incident = demo.backends().system().incident().start();
+        Instant earliest = Instant.parse(episodes.getFirst().getString("onset"));
+        assertThat(earliest).as(timeline.toString()).isBetween(incident.minusSeconds(60), incident.plusSeconds(120));
+        assertThat(episodes.getFirst().getString("service")).isEqualTo("payments-db");
+        assertThat(episodes).extracting(e -> Instant.parse(e.getString("onset"))).isSorted();
+        assertThat(report.getString("synopsis")).contains("The earliest onset is " + earliest)
+                .contains("payments-db went wrong first");
     }
 }

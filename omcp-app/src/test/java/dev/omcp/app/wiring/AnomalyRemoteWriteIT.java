@@ -61,10 +61,11 @@ class AnomalyRemoteWriteIT {
         // the newest block as "out of bounds", so the scores are stamped after it (a live receiver has no such edge).
         Instant first = latest(Instant.now(), prometheus.end().plusSeconds(1)).truncatedTo(ChronoUnit.SECONDS).plusSeconds(1);
         Instant second = first.plusSeconds(30);
+        Instant onset = first.plusSeconds(12);
         List<AnomalyScoreSample> scores = List.of(
-                new AnomalyScoreSample("", "rw/checkout", "latency_p99", first, 1.25, false, Optional.empty()),
-                new AnomalyScoreSample("", "rw/checkout", "latency_p99", second, 6.5, true, Optional.of("step")),
-                new AnomalyScoreSample("", "rw/checkout", "error_rate", second, 0.75, false, Optional.empty()));
+                new AnomalyScoreSample("", "rw/checkout", "latency_p99", first, 1.25, false, Optional.empty(), Optional.empty()),
+                new AnomalyScoreSample("", "rw/checkout", "latency_p99", second, 6.5, true, Optional.of("step"), Optional.of(onset)),
+                new AnomalyScoreSample("", "rw/checkout", "error_rate", second, 0.75, false, Optional.empty(), Optional.empty()));
         gateway.assembly().toolkit().history().recordAll(scores);
 
         Bound<MetricsCapability> source = gateway.assembly().sources().with(MetricsCapability.class, Principal.anonymous()).getFirst();
@@ -84,6 +85,14 @@ class AnomalyRemoteWriteIT {
                 new TimeRange(first.minusSeconds(60), second.plusSeconds(60)), Duration.ofSeconds(15), List.of("signal"), Map.of()), 2);
         assertThat(last(series(detected, "latency_p99"))).isEqualTo(1.0);
         assertThat(last(series(detected, "error_rate"))).isEqualTo(0.0);
+
+        // the dated anomaly also sent when it began, as a timestamp in seconds; the normal scores sent none
+        MetricResult onsets = awaitSeries(source.capability(), new MetricQuery("rw/checkout", "omcp_anomaly_onset_timestamp_seconds",
+                new TimeRange(first.minusSeconds(60), second.plusSeconds(60)), Duration.ofSeconds(15), List.of("signal"), Map.of()), 1);
+        assertThat(onsets.series()).singleElement().satisfies(s -> {
+            assertThat(s.labels()).containsEntry("signal", "latency_p99");
+            assertThat(last(s)).isEqualTo(onset.getEpochSecond());
+        });
     }
 
     private static Instant latest(Instant a, Instant b) {

@@ -127,8 +127,8 @@ class ToolsWiringIT {
             assertThat(toolkit.redactionEnabled()).isFalse();
             Instant now = Instant.now();
             toolkit.history().recordAll(List.of(
-                    new AnomalyScoreSample("", "checkout", "latency_p99", now, 5.2, true, Optional.of("step")),
-                    new AnomalyScoreSample("", "checkout", "error_rate", now, 0.4, false, Optional.empty())));
+                    new AnomalyScoreSample("", "checkout", "latency_p99", now, 5.2, true, Optional.of("step"), Optional.empty()),
+                    new AnomalyScoreSample("", "checkout", "error_rate", now, 0.4, false, Optional.empty(), Optional.empty())));
             awaitWrites(1);
         }
         assertThat(writes.get(0)).containsEntry("encoding", "snappy").containsEntry("type", "application/x-protobuf")

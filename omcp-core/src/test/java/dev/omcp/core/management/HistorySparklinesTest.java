@@ -23,9 +23,9 @@ class HistorySparklinesTest {
 
     @Test
     void eachServiceOfTheCallersTenantHasOneSeries_emptyBucketsAreNull() {
-        history.record(new AnomalyScoreSample("acme", "checkout", "latency_p99", NOW.minusSeconds(90), 7.5, true, Optional.of("spike")));
-        history.record(new AnomalyScoreSample("acme", "payments/db", "error_rate", NOW.minusSeconds(30), 1.25, false, Optional.empty()));
-        history.record(new AnomalyScoreSample("globex", "billing", "cpu", NOW.minusSeconds(30), 9, true, Optional.empty()));
+        history.record(new AnomalyScoreSample("acme", "checkout", "latency_p99", NOW.minusSeconds(90), 7.5, true, Optional.of("spike"), Optional.empty()));
+        history.record(new AnomalyScoreSample("acme", "payments/db", "error_rate", NOW.minusSeconds(30), 1.25, false, Optional.empty(), Optional.empty()));
+        history.record(new AnomalyScoreSample("globex", "billing", "cpu", NOW.minusSeconds(30), 9, true, Optional.empty(), Optional.empty()));
 
         List<JsonObject> series = sparklines.sparklines(Principal.apiKey("bot", "acme"), Duration.ofMinutes(1));
 

@@ -15,9 +15,13 @@ import java.util.Optional;
  * @param anomalous whether the verdict was an anomaly
  * @param kind the anomaly's kind ({@code spike}, {@code step}, {@code ramp},
  *     {@code seasonal-deviation}) when anomalous
+ * @param onset when the deviation began, as the detector dated it (the first point of the
+ *     anomalous run, moved back to where it started): only for an anomaly, never after {@code at}.
+ *     Several judgements of one incident share it, while {@code at} differs per judgement
  */
 public record AnomalyScoreSample(
-        String tenant, String service, String signal, Instant at, double score, boolean anomalous, Optional<String> kind) {
+        String tenant, String service, String signal, Instant at, double score, boolean anomalous, Optional<String> kind,
+        Optional<Instant> onset) {
     /** Longest tenant, service or signal name accepted: keeps one sample's memory bounded. */
     public static final int MAX_NAME_LENGTH = 256;
 
@@ -27,6 +31,7 @@ public record AnomalyScoreSample(
         Objects.requireNonNull(signal, "signal");
         Objects.requireNonNull(at, "at");
         Objects.requireNonNull(kind, "kind");
+        Objects.requireNonNull(onset, "onset");
         if (service.isEmpty() || signal.isEmpty()) {
             throw new IllegalArgumentException("an anomaly score needs a service and a signal");
         }
@@ -36,6 +41,14 @@ public record AnomalyScoreSample(
         if (!Double.isFinite(score) || score < 0) {
             throw new IllegalArgumentException("anomaly score must be finite and >= 0, got " + score
                     + " (a series with too little data has no score and is not recorded)");
+        }
+        if (onset.isPresent() && !anomalous) {
+            throw new IllegalArgumentException("an onset belongs to an anomaly, but the verdict on " + signal + " of " + service
+                    + " is normal: record the onset only with anomalous = true");
+        }
+        if (onset.isPresent() && onset.get().isAfter(at)) {
+            throw new IllegalArgumentException("anomaly onset " + onset.get() + " is after the judgement at " + at
+                    + " of " + signal + " of " + service + ": a deviation cannot begin after it was seen");
         }
     }
 }

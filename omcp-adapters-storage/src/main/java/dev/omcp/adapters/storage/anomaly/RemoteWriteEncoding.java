@@ -21,7 +21,11 @@ import java.util.TreeMap;
  * when the call ran for a tenant, {@code tenant}:
  * <ul>
  *   <li>{@code omcp_anomaly_score}: the detector's score in robust standard deviations;</li>
- *   <li>{@code omcp_anomaly_detected}: 1 when the verdict was an anomaly, else 0.</li>
+ *   <li>{@code omcp_anomaly_detected}: 1 when the verdict was an anomaly, else 0;</li>
+ *   <li>{@code omcp_anomaly_onset_timestamp_seconds}: only for an anomaly the detector dated, when the
+ *       deviation began, in seconds since the epoch (the Prometheus convention for a timestamp-valued
+ *       gauge), so a post-mortem read from the durable store can tell when things went wrong and
+ *       group the judgements of one episode.</li>
  * </ul>
  * Labels are sorted by name and the points of a series by time, as the protocol requires. The
  * wire layout, from {@code prompb/remote.proto} and {@code prompb/types.proto}:
@@ -35,6 +39,7 @@ import java.util.TreeMap;
 final class RemoteWriteEncoding {
     static final String SCORE_METRIC = "omcp_anomaly_score";
     static final String DETECTED_METRIC = "omcp_anomaly_detected";
+    static final String ONSET_METRIC = "omcp_anomaly_onset_timestamp_seconds";
 
     private static final int TIMESERIES = 1;
     private static final int LABELS = 1;
@@ -59,6 +64,8 @@ final class RemoteWriteEncoding {
             long at = s.at().toEpochMilli();
             byLabels.computeIfAbsent(labels(SCORE_METRIC, s), k -> new ArrayList<>()).add(new Point(at, s.score()));
             byLabels.computeIfAbsent(labels(DETECTED_METRIC, s), k -> new ArrayList<>()).add(new Point(at, s.anomalous() ? 1 : 0));
+            s.onset().ifPresent(onset -> byLabels.computeIfAbsent(labels(ONSET_METRIC, s), k -> new ArrayList<>())
+                    .add(new Point(at, onset.toEpochMilli() / 1000.0)));
         }
         List<Series> out = new ArrayList<>(byLabels.size());
         byLabels.forEach((labels, points) -> {

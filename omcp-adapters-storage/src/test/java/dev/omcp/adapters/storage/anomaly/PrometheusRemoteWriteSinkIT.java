@@ -96,7 +96,7 @@ class PrometheusRemoteWriteSinkIT {
 
     private static AnomalyScoreSample score(String service, int second, double value) {
         return new AnomalyScoreSample("", service, "latency_p99", T0.plusSeconds(second), value, value >= 3.5,
-                value >= 3.5 ? Optional.of("step") : Optional.empty());
+                value >= 3.5 ? Optional.of("step") : Optional.empty(), Optional.empty());
     }
 
     private void awaitRequests(int n) throws InterruptedException {

@@ -14,7 +14,7 @@ class RemoteWriteEncodingTest {
     private static final Instant T0 = Instant.parse("2025-03-01T10:00:00Z");
 
     private static AnomalyScoreSample sample(String tenant, String service, String signal, Instant at, double score, boolean anomalous) {
-        return new AnomalyScoreSample(tenant, service, signal, at, score, anomalous, anomalous ? Optional.of("step") : Optional.empty());
+        return new AnomalyScoreSample(tenant, service, signal, at, score, anomalous, anomalous ? Optional.of("step") : Optional.empty(), Optional.empty());
     }
 
     @Test
@@ -49,6 +49,35 @@ class RemoteWriteEncodingTest {
         assertThat(value(series, "omcp_anomaly_detected", "latency_p99")).isEqualTo(1.0);
         assertThat(value(series, "omcp_anomaly_score", "error_rate")).isEqualTo(0.5);
         assertThat(value(series, "omcp_anomaly_detected", "error_rate")).isEqualTo(0.0);
+    }
+
+    @Test
+    void aDatedAnomaly_alsoSendsItsOnsetAsATimestampGauge_stampedWhenItWasJudged() throws Exception {
+        Instant onset = T0.minusSeconds(1500).plusMillis(500);
+        byte[] body = RemoteWriteEncoding.body(List.of(
+                new AnomalyScoreSample("", "payments-db", "latency_p99", T0, 1016.78, true, Optional.of("step"), Optional.of(onset)),
+                sample("", "payments-db", "error_rate", T0, 0.4, false)));
+
+        List<WriteRequestDecoder.TimeSeries> series = WriteRequestDecoder.decodeBody(body);
+
+        // score and detected for both, the onset gauge only for the dated anomaly
+        assertThat(series).hasSize(5);
+        WriteRequestDecoder.TimeSeries onsetSeries = series.stream()
+                .filter(s -> s.labels().get("__name__").equals("omcp_anomaly_onset_timestamp_seconds")).findFirst().orElseThrow();
+        assertThat(onsetSeries.labelOrder()).containsExactly("__name__", "service", "signal");
+        assertThat(onsetSeries.labels()).containsEntry("service", "payments-db").containsEntry("signal", "latency_p99");
+        assertThat(onsetSeries.samples()).singleElement().satisfies(p -> {
+            assertThat(p.timestamp()).isEqualTo(T0.toEpochMilli());
+            assertThat(p.value()).isEqualTo(onset.toEpochMilli() / 1000.0); // seconds, the Prometheus timestamp convention
+        });
+    }
+
+    @Test
+    void anAnomalyWithoutOnset_sendsNoOnsetGauge() throws Exception {
+        List<WriteRequestDecoder.TimeSeries> series = WriteRequestDecoder.decodeBody(
+                RemoteWriteEncoding.body(List.of(sample("", "payments", "cpu", T0, 9.0, true))));
+
+        assertThat(series).extracting(s -> s.labels().get("__name__")).containsExactlyInAnyOrder("omcp_anomaly_score", "omcp_anomaly_detected");
     }
 
     @Test

@@ -13,7 +13,7 @@ class SeriesOrderTest {
     private static final Instant T0 = Instant.parse("2025-03-01T10:00:00Z");
 
     private static AnomalyScoreSample at(String service, int second) {
-        return new AnomalyScoreSample("", service, "cpu", T0.plusSeconds(second), 1.0, false, Optional.empty());
+        return new AnomalyScoreSample("", service, "cpu", T0.plusSeconds(second), 1.0, false, Optional.empty(), Optional.empty());
     }
 
     @Test

@@ -38,6 +38,8 @@ public final class AnomalyHistory {
     private static final Logger LOG = LoggerFactory.getLogger(AnomalyHistory.class);
     /** Scores stamped this far after the clock are refused as clock trouble. */
     static final Duration MAX_FUTURE_SKEW = Duration.ofMinutes(1);
+    /** The ring's mark for "no onset": a sample's onset is never this far in the past. */
+    private static final long NO_ONSET = Long.MIN_VALUE;
 
     private record Key(String tenant, String service, String signal) {}
 
@@ -73,15 +75,18 @@ public final class AnomalyHistory {
 
     /**
      * The sample to record for a detector verdict, or empty when the verdict has no score (not
-     * enough data: nothing is recorded, rather than a made-up 0).
+     * enough data: nothing is recorded, rather than a made-up 0). The finding's onset is carried
+     * for an anomaly; an onset after {@code at} (a backend that answered points from the future) is
+     * left out rather than failing the call, so the row says the onset is unknown.
      */
     public static Optional<AnomalyScoreSample> sampleOf(String tenant, String service, String signal, Instant at,
             AnomalyFinding finding) {
         if (!Double.isFinite(finding.score())) {
             return Optional.empty();
         }
+        Optional<Instant> onset = finding.anomalous() ? finding.onset().filter(o -> !o.isAfter(at)) : Optional.empty();
         return Optional.of(new AnomalyScoreSample(tenant, service, signal, at, finding.score(), finding.anomalous(),
-                finding.kind().map(AnomalyKind::wireName)));
+                finding.kind().map(AnomalyKind::wireName), onset));
     }
 
     /** Records one score; see {@link #recordAll}. */
@@ -109,7 +114,8 @@ public final class AnomalyHistory {
                 makeRoom(cutoff);
                 ring = series.computeIfAbsent(key, k -> new Ring(limits.maxPointsPerSeries()));
             }
-            ring.add(s.at().toEpochMilli(), s.score(), s.anomalous(), s.kind().orElse(null));
+            ring.add(s.at().toEpochMilli(), s.score(), s.anomalous(), s.kind().orElse(null),
+                    s.onset().map(Instant::toEpochMilli).orElse(NO_ONSET));
         }
         sink.ifPresent(target -> offer(target, samples));
     }
@@ -241,6 +247,7 @@ public final class AnomalyHistory {
     /** The scores of one series, a ring buffer grown on demand up to its capacity. */
     private static final class Ring {
         private final int capacity;
+        private long[] onsets = new long[8];
         private long[] times = new long[8];
         private double[] scores = new double[8];
         private boolean[] anomalous = new boolean[8];
@@ -257,7 +264,7 @@ public final class AnomalyHistory {
             return latest;
         }
 
-        synchronized void add(long at, double score, boolean isAnomalous, String kind) {
+        synchronized void add(long at, double score, boolean isAnomalous, String kind, long onset) {
             int slot;
             if (size < capacity) {
                 if (size == times.length) {
@@ -266,6 +273,7 @@ public final class AnomalyHistory {
                     scores = Arrays.copyOf(scores, grown);
                     anomalous = Arrays.copyOf(anomalous, grown);
                     kinds = Arrays.copyOf(kinds, grown);
+                    onsets = Arrays.copyOf(onsets, grown);
                 }
                 slot = size++;
             } else {
@@ -276,6 +284,7 @@ public final class AnomalyHistory {
             scores[slot] = score;
             anomalous[slot] = isAnomalous;
             kinds[slot] = kind;
+            onsets[slot] = onset;
             if (at > latest) {
                 latest = at;
             }
@@ -285,7 +294,8 @@ public final class AnomalyHistory {
             for (int i = 0; i < size; i++) {
                 long t = times[i];
                 if (t >= from && t <= to && (!anomalousOnly || anomalous[i])) {
-                    out.add(new HistoryRow(service, signal, Instant.ofEpochMilli(t), scores[i], anomalous[i], Optional.ofNullable(kinds[i])));
+                    out.add(new HistoryRow(service, signal, Instant.ofEpochMilli(t), scores[i], anomalous[i], Optional.ofNullable(kinds[i]),
+                            onsets[i] == NO_ONSET ? Optional.empty() : Optional.of(Instant.ofEpochMilli(onsets[i]))));
                 }
             }
         }

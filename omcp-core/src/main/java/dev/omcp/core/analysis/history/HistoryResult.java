@@ -28,7 +28,7 @@ public record HistoryResult(List<HistoryRow> rows, boolean truncated, Duration r
 
     /**
      * JSON for {@code get_anomaly_history}: {@code rows[]} ({@code service, signal, at, score,
-     * anomalous, kind}), {@code truncated}, {@code retentionSeconds}, {@code remoteSinkConfigured},
+     * anomalous, kind, onset}; kind and onset only for anomalies, onset only when dated), {@code truncated}, {@code retentionSeconds}, {@code remoteSinkConfigured},
      * {@code note} when there is one.
      */
     public JsonObject toJson() {
@@ -38,6 +38,7 @@ public record HistoryResult(List<HistoryRow> rows, boolean truncated, Duration r
                     // two decimals, as the per-signal summary and the sparklines: a robust sigma needs no more
                     .add("at", r.at().toString()).add("score", Math.round(r.score() * 100) / 100.0).add("anomalous", r.anomalous());
             r.kind().ifPresent(k -> o.add("kind", k));
+            r.onset().ifPresent(t -> o.add("onset", t.toString()));
             a.add(o);
         }
         JsonObjectBuilder b = Jsonp.provider().createObjectBuilder().add("rows", a).add("truncated", truncated)

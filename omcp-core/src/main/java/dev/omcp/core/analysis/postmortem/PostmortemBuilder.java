@@ -10,20 +10,27 @@ import dev.omcp.core.analysis.postmortem.PostmortemReport.TracesIncluded;
 import dev.omcp.core.analysis.postmortem.PostmortemReport.TracesOmitted;
 import dev.omcp.core.analysis.postmortem.PostmortemReport.TracesSection;
 import dev.omcp.sdk.query.TraceSummary;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.TreeMap;
+import java.util.function.Function;
 
 /**
  * Turns gathered inputs into a {@link PostmortemReport}: applies the spec 4.4 caps and situation
  * rules, writes the synopsis and the follow-ups. Stateless and thread-safe.
  *
- * <p>Caps: the timeline keeps the 20 most telling rows (anomalies first, then the highest scores),
- * shown oldest first; the blast radius its 30 nearest resources; the signals the 10 highest mean
+ * <p>Timeline: the history rows are collapsed into anomaly episodes ({@link AnomalyEpisodes}: the
+ * judgements of one signal whose onsets agree), ordered by onset. The synopsis names the earliest
+ * onset and the first service that went wrong, and says so when that is not the suspected service.
+ *
+ * <p>Caps: the timeline keeps the 20 earliest episodes (how it started; the omitted count says how
+ * many later ones follow); the blast radius its 30 nearest resources; the signals the 10 highest mean
  * scores; the traces the first 10 in {@code query_traces} order (errors first, then slowest).
  *
  * <p>Situation rules (spec 4.4): without an anomaly-history sink the synopsis says no scores were
@@ -36,8 +43,28 @@ import java.util.TreeMap;
 public final class PostmortemBuilder {
     static final String SINK_VARIABLE = "OMCP_ANOMALY_HISTORY_REMOTE_WRITE";
 
+    private final Function<String, Optional<String>> measureOf;
+
+    /** A builder that shows signals by name only. */
+    public PostmortemBuilder() {
+        this(signal -> Optional.empty());
+    }
+
+    /**
+     * @param measureOf what a signal name measures (for example {@code cpu} → "cores used",
+     *     {@code cpu_utilization} → "share of CPU limit"), so a reader can tell apart two signals
+     *     that read alike; empty for a signal the caller cannot describe
+     */
+    public PostmortemBuilder(Function<String, Optional<String>> measureOf) {
+        this.measureOf = Objects.requireNonNull(measureOf, "measureOf");
+    }
+
     public PostmortemReport build(PostmortemInput in) {
-        List<HistoryRow> timeline = capTimeline(in.timeline());
+        List<AnomalyEpisode> episodes = AnomalyEpisodes.of(in.timeline());
+        int anomalousScores = (int) in.timeline().stream().filter(HistoryRow::anomalous).count();
+        PostmortemReport.Timeline timeline = new PostmortemReport.Timeline(
+                episodes.subList(0, Math.min(PostmortemReport.MAX_TIMELINE_ROWS, episodes.size())), episodes.size(),
+                in.timeline().size(), anomalousScores);
         Optional<HistoryRow> peak = in.timeline().stream()
                 .max(Comparator.comparingDouble(HistoryRow::score).thenComparing(HistoryRow::at, Comparator.reverseOrder()));
         BlastSection blast = blastSection(in);
@@ -52,20 +79,30 @@ public final class PostmortemBuilder {
                 ? Optional.of(String.format(Locale.ROOT, "No signal: no anomaly scores, traces or log highlights were found for %s"
                         + " between %s and %s. This draft has nothing to report yet.", in.service(), in.from(), in.to()))
                 : Optional.empty();
-        String synopsis = synopsis(in, peak, blast, traces);
-        List<String> followUps = followUps(in, peak, blast, traces, signals, noSignal);
+        String synopsis = synopsis(in, peak, episodes, blast, traces);
+        List<String> followUps = followUps(in, peak, episodes, blast, traces, signals, noSignal);
         return new PostmortemReport(in.service(), in.window(), in.from(), in.to(), in.tenant(), notice, synopsis, timeline,
-                in.timeline().size(), blast, signals, in.signals().size(), traces, logs, followUps);
+                blast, signals, in.signals().size(), traces, logs, followUps, measures(in.timeline()));
     }
 
-    private static List<HistoryRow> capTimeline(List<HistoryRow> rows) {
-        List<HistoryRow> kept = rows.stream()
-                .sorted(Comparator.comparing((HistoryRow r) -> !r.anomalous()).thenComparing(Comparator.comparingDouble(HistoryRow::score).reversed())
-                        .thenComparing(HistoryRow::at))
-                .limit(PostmortemReport.MAX_TIMELINE_ROWS).toList();
-        List<HistoryRow> ordered = new ArrayList<>(kept);
-        ordered.sort(Comparator.comparing(HistoryRow::at).thenComparing(HistoryRow::service).thenComparing(HistoryRow::signal));
-        return ordered;
+    /** What each signal of the window measures, where the caller knows. */
+    private Map<String, String> measures(List<HistoryRow> rows) {
+        Map<String, String> out = new TreeMap<>();
+        for (HistoryRow r : rows) {
+            if (!out.containsKey(r.signal())) {
+                measureOf.apply(r.signal()).ifPresent(m -> out.put(r.signal(), m));
+            }
+        }
+        return out;
+    }
+
+    /** The services whose episodes began at the earliest onset (several when they share it), in name order. */
+    static List<String> firstServices(List<AnomalyEpisode> episodes) {
+        if (episodes.isEmpty()) {
+            return List.of();
+        }
+        Instant earliest = episodes.getFirst().onset();
+        return episodes.stream().filter(e -> e.onset().equals(earliest)).map(AnomalyEpisode::service).distinct().sorted().toList();
     }
 
     private static BlastSection blastSection(PostmortemInput in) {
@@ -108,24 +145,17 @@ public final class PostmortemBuilder {
         }
     }
 
-    private static String synopsis(PostmortemInput in, Optional<HistoryRow> peak, BlastSection blast, TracesSection traces) {
+    private String synopsis(PostmortemInput in, Optional<HistoryRow> peak, List<AnomalyEpisode> episodes, BlastSection blast,
+            TracesSection traces) {
         StringBuilder s = new StringBuilder();
         s.append(String.format(Locale.ROOT, "Post-mortem draft for %s over %s (%s to %s%s).", md(in.service()), in.window(),
                 in.from(), in.to(), in.tenant().isEmpty() ? "" : ", tenant " + md(in.tenant())));
         if (peak.isPresent()) {
             HistoryRow p = peak.get();
-            long anomalousSignals = in.timeline().stream().filter(HistoryRow::anomalous).map(r -> r.service() + "/" + r.signal())
-                    .distinct().count();
-            long services = in.timeline().stream().filter(HistoryRow::anomalous).map(HistoryRow::service).distinct().count();
-            Optional<HistoryRow> first = in.timeline().stream().filter(HistoryRow::anomalous).min(Comparator.comparing(HistoryRow::at));
-            s.append(String.format(Locale.ROOT, " Peak anomaly score %.1f on %s of %s at %s%s.", p.score(), md(p.signal()),
-                    md(p.service()), p.at(), p.kind().map(k -> " (" + k + ")").orElse("")));
-            if (first.isPresent()) {
-                // rows carry when a score was recorded, not when the deviation began: say so, never call it the onset
-                s.append(String.format(Locale.ROOT,
-                        " %d anomalous signal%s across %d service%s; the first anomalous score was recorded at %s (%s of %s).",
-                        anomalousSignals, anomalousSignals == 1 ? "" : "s", services, services == 1 ? "" : "s", first.get().at(),
-                        md(first.get().signal()), md(first.get().service())));
+            s.append(String.format(Locale.ROOT, " Peak anomaly score %.1f on %s of %s (judged at %s%s).", p.score(), signal(p.signal()),
+                    md(p.service()), p.at(), p.kind().map(k -> ", " + k).orElse("")));
+            if (!episodes.isEmpty()) {
+                s.append(onsetSentence(in, episodes));
             } else {
                 s.append(" No score crossed the anomaly threshold.");
             }
@@ -155,8 +185,38 @@ public final class PostmortemBuilder {
         return s.toString();
     }
 
-    private static List<String> followUps(PostmortemInput in, Optional<HistoryRow> peak, BlastSection blast, TracesSection traces,
-            List<ContributingSignal> signals, boolean noSignal) {
+    /** How many episodes, when the earliest began, on what, and which service went wrong first. */
+    private String onsetSentence(PostmortemInput in, List<AnomalyEpisode> episodes) {
+        long services = episodes.stream().map(AnomalyEpisode::service).distinct().count();
+        AnomalyEpisode first = episodes.getFirst();
+        List<String> firstServices = firstServices(episodes);
+        StringBuilder s = new StringBuilder(String.format(Locale.ROOT, " %d anomaly episode%s across %d service%s.", episodes.size(),
+                episodes.size() == 1 ? "" : "s", services, services == 1 ? "" : "s"));
+        if (first.onsetKnown()) {
+            s.append(String.format(Locale.ROOT, " The earliest onset is %s (%s of %s%s)", first.onset(), signal(first.signal()),
+                    md(first.service()), first.kind().map(k -> ", " + k).orElse("")));
+        } else {
+            s.append(String.format(Locale.ROOT, " The earliest anomaly was first recorded at %s (%s of %s; its onset was not dated, so it "
+                    + "began then or earlier)", first.onset(), signal(first.signal()), md(first.service())));
+        }
+        s.append(firstServices.size() == 1
+                ? ": " + md(firstServices.getFirst()) + " went wrong first"
+                : ": " + String.join(" and ", firstServices.stream().map(PostmortemBuilder::md).toList()) + " went wrong first, at the same time");
+        if (!firstServices.contains(in.service())) {
+            Optional<AnomalyEpisode> suspect = episodes.stream().filter(e -> e.service().equals(in.service())).findFirst();
+            s.append(suspect.map(e -> ", before " + md(in.service()) + " (from " + e.onset() + ")")
+                    .orElse(", while " + md(in.service()) + " has no anomaly in this window"));
+        }
+        return s.append('.').toString();
+    }
+
+    /** A signal name, with what it measures when known ({@code cpu_utilization (share of CPU limit)}). */
+    private String signal(String name) {
+        return md(name) + measureOf.apply(name).map(m -> " (" + md(m) + ")").orElse("");
+    }
+
+    private List<String> followUps(PostmortemInput in, Optional<HistoryRow> peak, List<AnomalyEpisode> episodes, BlastSection blast,
+            TracesSection traces, List<ContributingSignal> signals, boolean noSignal) {
         List<String> f = new ArrayList<>();
         if (noSignal) {
             f.add("Check that " + md(in.service()) + " is the name the sources use (list_services), then widen the window.");
@@ -165,9 +225,21 @@ public final class PostmortemBuilder {
             f.add("Enable durable anomaly history: set " + SINK_VARIABLE + " to a Prometheus remote-write endpoint so scores"
                     + " outlive the in-memory hour and future post-mortems have a full timeline.");
         }
-        peak.ifPresent(p -> f.add(String.format(Locale.ROOT, "Find the onset: query_metrics for %s of %s over the window up to %s "
-                + "(when its peak score was recorded), or detect_anomalies, which reports when each deviation began.",
-                md(p.signal()), md(p.service()), p.at())));
+        Optional<AnomalyEpisode> first = episodes.stream().findFirst();
+        first.ifPresent(e -> {
+            List<String> firstServices = firstServices(episodes);
+            if (!firstServices.contains(in.service())) {
+                f.add(String.format(Locale.ROOT, "%s went wrong before %s: check whether it is the root cause (generate_postmortem or "
+                        + "get_blast_radius for %s).", md(e.service()), md(in.service()), md(e.service())));
+            }
+            f.add(String.format(Locale.ROOT, "Start at the %s: what changed on %s around %s (a deploy, a configuration, load, one of its "
+                    + "dependencies)? query_metrics for %s of %s from shortly before it.", e.onsetKnown() ? "onset" : "first anomaly",
+                    md(e.service()), e.onset(), md(e.signal()), md(e.service())));
+        });
+        if (first.isEmpty() && peak.isPresent()) {
+            f.add(String.format(Locale.ROOT, "No recorded score crossed the anomaly threshold: run detect_anomalies with sensitivity high "
+                    + "for %s, or widen the window.", md(in.service())));
+        }
         signals.stream().filter(s -> !s.service().equals(in.service())).findFirst().ifPresent(s -> f.add(String.format(Locale.ROOT,
                 "Check %s too: its %s moved during the window (mean score %.1f).", md(s.service()), md(s.signal()), s.meanScore())));
         switch (traces) {
@@ -195,8 +267,8 @@ public final class PostmortemBuilder {
                     : "Restore the topology source and rerun get_blast_radius for " + md(in.service()) + ".");
         }
         if (in.logHighlights().isEmpty() && !noSignal) {
-            f.add("Search the logs: query_logs for " + md(in.service()) + " with level=error around "
-                    + peak.map(p -> p.at().toString()).orElse(in.to().toString()) + ".");
+            f.add("Search the logs: query_logs for " + md(in.service()) + " with level=error from "
+                    + first.map(e -> e.onset().toString()).orElse(in.from().toString()) + ".");
         }
         if (f.isEmpty()) {
             f.add("Review the timeline above with the service owners and record the root cause.");

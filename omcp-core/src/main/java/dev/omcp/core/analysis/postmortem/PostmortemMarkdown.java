@@ -1,7 +1,6 @@
 package dev.omcp.core.analysis.postmortem;
 
 import dev.omcp.core.analysis.blast.AffectedNode;
-import dev.omcp.core.analysis.history.HistoryRow;
 import dev.omcp.core.analysis.postmortem.PostmortemReport.BlastIncluded;
 import dev.omcp.core.analysis.postmortem.PostmortemReport.BlastOmitted;
 import dev.omcp.core.analysis.postmortem.PostmortemReport.TracesIncluded;
@@ -56,22 +55,36 @@ public final class PostmortemMarkdown {
     }
 
     private static String timeline(PostmortemReport r) {
-        if (r.timelineRows().isEmpty()) {
-            return "_No anomaly scores recorded between " + r.from() + " and " + r.to() + "._\n";
+        PostmortemReport.Timeline t = r.timeline();
+        if (t.episodes().isEmpty()) {
+            return t.scoresRecorded() == 0
+                    ? "_No anomaly scores recorded between " + r.from() + " and " + r.to() + "._\n"
+                    : "_No anomaly between " + r.from() + " and " + r.to() + ": " + t.scoresRecorded() + " score"
+                            + (t.scoresRecorded() == 1 ? "" : "s") + " recorded, all normal._\n";
         }
-        StringBuilder b = new StringBuilder("| Time (UTC) | Service | Signal | Score | Verdict |\n|---|---|---|---|---|\n");
-        for (HistoryRow row : r.timelineRows()) {
-            b.append("| ").append(row.at()).append(" | ").append(cell(row.service())).append(" | ").append(cell(row.signal()))
-                    .append(" | ").append(String.format(Locale.ROOT, "%.1f", row.score())).append(" | ")
-                    .append(row.anomalous() ? "anomaly" + row.kind().map(k -> " (" + cell(k) + ")").orElse("") : "normal").append(" |\n");
+        StringBuilder b = new StringBuilder(
+                "| Onset (UTC) | Service | Signal | Kind | Peak score | Judgements | Last seen (UTC) |\n|---|---|---|---|---|---|---|\n");
+        for (AnomalyEpisode e : t.episodes()) {
+            b.append("| ").append(e.onset()).append(e.onsetKnown() ? "" : " (first recorded; onset not dated)").append(" | ")
+                    .append(cell(e.service())).append(" | ").append(signal(r, e.signal())).append(" | ")
+                    .append(e.kind().map(PostmortemMarkdown::cell).orElse("-")).append(" | ")
+                    .append(String.format(Locale.ROOT, "%.1f", e.peakScore())).append(" | ").append(e.judgments()).append(" | ")
+                    .append(e.lastSeen()).append(" |\n");
         }
-        int omitted = r.timelineTotal() - r.timelineRows().size();
-        if (omitted > 0) {
-            b.append("\n_").append(omitted).append(" more row").append(omitted == 1 ? "" : "s")
+        b.append("\n_One row per anomaly episode: the judgements of one signal whose onsets agree within ")
+                .append(AnomalyEpisodes.ONSET_TOLERANCE.toMinutes()).append(" min, earliest onset first (")
+                .append(t.anomalousScores()).append(" anomalous of ").append(t.scoresRecorded()).append(" scores recorded).");
+        if (t.omitted() > 0) {
+            b.append(" ").append(t.omitted()).append(" later episode").append(t.omitted() == 1 ? "" : "s")
                     .append(" not shown (the ").append(PostmortemReport.MAX_TIMELINE_ROWS)
-                    .append(" most telling are listed); get_anomaly_history has them all._\n");
+                    .append(" earliest are listed); get_anomaly_history has every score.");
         }
-        return b.toString();
+        return b.append("_\n").toString();
+    }
+
+    /** A signal cell: the name, and what it measures when the report knows. */
+    private static String signal(PostmortemReport r, String name) {
+        return cell(name) + r.measure(name).map(m -> " (" + cell(m) + ")").orElse("");
     }
 
     private static String blast(PostmortemReport r) {
@@ -116,7 +129,7 @@ public final class PostmortemMarkdown {
         }
         StringBuilder b = new StringBuilder("| Service | Signal | Mean score | Peak score | Samples | Anomalous |\n|---|---|---|---|---|---|\n");
         for (ContributingSignal s : r.signals()) {
-            b.append("| ").append(cell(s.service())).append(" | ").append(cell(s.signal())).append(" | ")
+            b.append("| ").append(cell(s.service())).append(" | ").append(signal(r, s.signal())).append(" | ")
                     .append(String.format(Locale.ROOT, "%.1f | %.1f | %d | %d |%n", s.meanScore(), s.peakScore(), s.samples(),
                             s.anomalousSamples()));
         }

@@ -3,7 +3,6 @@ package dev.omcp.core.analysis.postmortem;
 import dev.omcp.sdk.json.Jsonp;
 
 import dev.omcp.core.analysis.blast.AffectedNode;
-import dev.omcp.core.analysis.history.HistoryRow;
 import dev.omcp.sdk.query.TraceSummary;
 import jakarta.json.JsonArrayBuilder;
 import jakarta.json.JsonObject;
@@ -21,22 +20,24 @@ import java.util.Optional;
  *
  * @param noSignalNotice present when nothing at all was found; prepended to every rendering
  * @param synopsis the synopsis paragraph
- * @param timelineRows at most 20 rows, oldest first
- * @param timelineTotal how many rows the window held
+ * @param timeline the anomaly episodes, at most 20, earliest onset first
  * @param blastRadius the blast radius section, or why it is omitted
  * @param signals at most 10, highest mean score first
  * @param signalsTotal how many signals contributed
  * @param traces the related-traces section, or why it is omitted
  * @param logHighlights at most 20; empty means the section is left out
  * @param followUps suggested next steps, most important first; never empty
+ * @param measures what a signal name measures, for the signals whose name alone can mislead
+ *     ({@code cpu} in cores next to {@code cpu_utilization} as a share of the limit); signals
+ *     without an entry are shown by name only
  */
 public record PostmortemReport(
         String service, String window, Instant from, Instant to, String tenant, Optional<String> noSignalNotice,
-        String synopsis, List<HistoryRow> timelineRows, int timelineTotal, BlastSection blastRadius,
+        String synopsis, Timeline timeline, BlastSection blastRadius,
         List<ContributingSignal> signals, int signalsTotal, TracesSection traces, List<LogHighlight> logHighlights,
-        List<String> followUps) {
+        List<String> followUps, Map<String, String> measures) {
 
-    /** spec 8: 20 timeline rows. */
+    /** spec 8: 20 timeline rows (here: anomaly episodes). */
     public static final int MAX_TIMELINE_ROWS = 20;
     /** spec 8: 30 blast nodes. */
     public static final int MAX_BLAST_NODES = 30;
@@ -55,17 +56,44 @@ public record PostmortemReport(
         Objects.requireNonNull(tenant, "tenant");
         Objects.requireNonNull(noSignalNotice, "noSignalNotice");
         Objects.requireNonNull(synopsis, "synopsis");
-        timelineRows = List.copyOf(timelineRows);
+        Objects.requireNonNull(timeline, "timeline");
         Objects.requireNonNull(blastRadius, "blastRadius");
         signals = List.copyOf(signals);
         Objects.requireNonNull(traces, "traces");
         logHighlights = List.copyOf(logHighlights);
         followUps = List.copyOf(followUps);
-        if (timelineRows.size() > MAX_TIMELINE_ROWS || signals.size() > MAX_SIGNALS || logHighlights.size() > MAX_LOG_HIGHLIGHTS) {
+        measures = Map.copyOf(measures);
+        if (signals.size() > MAX_SIGNALS || logHighlights.size() > MAX_LOG_HIGHLIGHTS) {
             throw new IllegalArgumentException("post-mortem sections exceed their caps");
         }
         if (followUps.isEmpty()) {
             throw new IllegalArgumentException("a post-mortem always suggests at least one follow-up");
+        }
+    }
+
+    /**
+     * The anomaly timeline section.
+     *
+     * @param episodes at most {@value #MAX_TIMELINE_ROWS}, the earliest onsets, earliest first
+     * @param totalEpisodes how many episodes the window's scores made
+     * @param scoresRecorded how many scores were recorded in the window (normal ones included)
+     * @param anomalousScores how many of them were anomalies
+     */
+    public record Timeline(List<AnomalyEpisode> episodes, int totalEpisodes, int scoresRecorded, int anomalousScores) {
+        public Timeline {
+            episodes = List.copyOf(episodes);
+            if (episodes.size() > MAX_TIMELINE_ROWS) {
+                throw new IllegalArgumentException("at most " + MAX_TIMELINE_ROWS + " timeline episodes");
+            }
+            if (totalEpisodes < episodes.size() || anomalousScores < totalEpisodes || scoresRecorded < anomalousScores) {
+                throw new IllegalArgumentException("timeline counts are inconsistent: " + episodes.size() + " shown, " + totalEpisodes
+                        + " episodes, " + anomalousScores + " anomalous of " + scoresRecorded + " scores");
+            }
+        }
+
+        /** Episodes left out by the cap. */
+        public int omitted() {
+            return totalEpisodes - episodes.size();
         }
     }
 
@@ -130,9 +158,11 @@ public record PostmortemReport(
      * The JSON form ({@code format: json}), with the same content as the markdown:
      * {@code service, window, from, to, tenant}, {@code notice} (only with no signal),
      * {@code sections} (the section keys in markdown order, Log highlights only when present),
-     * {@code synopsis}, {@code timeline {rows[], totalRows, omittedRows}},
+     * {@code synopsis}, {@code timeline {episodes[], totalEpisodes, omittedEpisodes, scoresRecorded,
+     * anomalousScores, onsetToleranceSeconds}} (each episode: {@code service, signal, measure?, onset,
+     * onsetKnown, lastSeen, peakScore, kind?, judgments}),
      * {@code blastRadius {included, targets[], nodes[], totalNodes, truncated, hosts, owners, unresolved} or
-     * {included: false, note}}, {@code signals {items[], total}},
+     * {included: false, note}}, {@code signals {items[], total}} (items with {@code measure} when known),
      * {@code traces {included, items[], total, errorCount} or {included: false, note}},
      * {@code logHighlights[]} ({@code firstSeen, line, occurrences}, {@code countIsLowerBound: true} when the
      * source's limit cut the lines read; only when extracted), {@code followUps[]}.
@@ -148,15 +178,19 @@ public record PostmortemReport(
         sections.add("followUps");
         b.add("sections", sections).add("synopsis", synopsis);
 
-        JsonArrayBuilder rows = Jsonp.provider().createArrayBuilder();
-        for (HistoryRow r : timelineRows) {
-            JsonObjectBuilder o = Jsonp.provider().createObjectBuilder().add("at", r.at().toString()).add("service", r.service())
-                    .add("signal", r.signal()).add("score", round(r.score())).add("anomalous", r.anomalous());
-            r.kind().ifPresent(k -> o.add("kind", k));
-            rows.add(o);
+        JsonArrayBuilder episodes = Jsonp.provider().createArrayBuilder();
+        for (AnomalyEpisode e : timeline.episodes()) {
+            JsonObjectBuilder o = Jsonp.provider().createObjectBuilder().add("service", e.service()).add("signal", e.signal());
+            measure(e.signal()).ifPresent(m -> o.add("measure", m));
+            o.add("onset", e.onset().toString()).add("onsetKnown", e.onsetKnown()).add("lastSeen", e.lastSeen().toString())
+                    .add("peakScore", round(e.peakScore()));
+            e.kind().ifPresent(k -> o.add("kind", k));
+            episodes.add(o.add("judgments", e.judgments()));
         }
-        b.add("timeline", Jsonp.provider().createObjectBuilder().add("rows", rows).add("totalRows", timelineTotal)
-                .add("omittedRows", timelineTotal - timelineRows.size()));
+        b.add("timeline", Jsonp.provider().createObjectBuilder().add("episodes", episodes).add("totalEpisodes", timeline.totalEpisodes())
+                .add("omittedEpisodes", timeline.omitted()).add("scoresRecorded", timeline.scoresRecorded())
+                .add("anomalousScores", timeline.anomalousScores())
+                .add("onsetToleranceSeconds", AnomalyEpisodes.ONSET_TOLERANCE.toSeconds()));
 
         switch (blastRadius) {
             case BlastIncluded in -> {
@@ -182,8 +216,9 @@ public record PostmortemReport(
 
         JsonArrayBuilder sig = Jsonp.provider().createArrayBuilder();
         for (ContributingSignal s : signals) {
-            sig.add(Jsonp.provider().createObjectBuilder().add("service", s.service()).add("signal", s.signal())
-                    .add("meanScore", round(s.meanScore())).add("peakScore", round(s.peakScore())).add("samples", s.samples())
+            JsonObjectBuilder o = Jsonp.provider().createObjectBuilder().add("service", s.service()).add("signal", s.signal());
+            measure(s.signal()).ifPresent(m -> o.add("measure", m));
+            sig.add(o.add("meanScore", round(s.meanScore())).add("peakScore", round(s.peakScore())).add("samples", s.samples())
                     .add("anomalousSamples", s.anomalousSamples()));
         }
         b.add("signals", Jsonp.provider().createObjectBuilder().add("items", sig).add("total", signalsTotal));
@@ -215,6 +250,11 @@ public record PostmortemReport(
             b.add("logHighlights", logs);
         }
         return b.add("followUps", Jsonp.provider().createArrayBuilder(followUps)).build();
+    }
+
+    /** What {@code signal} measures, when the report knows. */
+    public Optional<String> measure(String signal) {
+        return Optional.ofNullable(measures.get(signal));
     }
 
     private static double round(double v) {

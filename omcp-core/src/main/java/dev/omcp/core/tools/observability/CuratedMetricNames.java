@@ -62,6 +62,29 @@ public final class CuratedMetricNames {
     }
 
     /**
+     * What a curated metric measures, in a few words, for reports that list signals by name:
+     * {@code get_service_health} judges CPU and memory as {@code cpu_utilization} and
+     * {@code memory_utilization} (a share of the containers' limits, what saturation is about),
+     * {@code detect_anomalies} by default as {@code cpu} and {@code memory} (cores and bytes used,
+     * meaningful without a limit). They are different measures and both are kept; the label tells
+     * a reader which is which. Empty for a raw metric name.
+     */
+    public static Optional<String> measure(String metric) {
+        return Optional.ofNullable(switch (metric) {
+            case CPU -> "cores used";
+            case MEMORY -> "bytes used";
+            case CPU_UTILIZATION -> "share of CPU limit";
+            case MEMORY_UTILIZATION -> "share of memory limit";
+            case REQUEST_RATE -> "requests/s";
+            case ERROR_RATE -> "share of requests failing";
+            case LATENCY_P99 -> "99th percentile, s";
+            case LATENCY_P50 -> "median, s";
+            case LATENCY_AVG -> "mean, s";
+            default -> null;
+        });
+    }
+
+    /**
      * The smallest absolute change (in the metric's unit) worth calling an anomaly: an error rate
      * that is usually exactly 0 would otherwise alarm on one stray failed request, and a p99 of 2 ms
      * on a 1 ms jitter. 0 (no floor) for everything else.

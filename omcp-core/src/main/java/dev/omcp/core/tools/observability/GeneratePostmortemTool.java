@@ -84,8 +84,9 @@ public final class GeneratePostmortemTool extends ObservabilityTool {
     private static final ToolDefinition DEFINITION = new ToolDefinition(
             NAME,
             "Generate post-mortem",
-            "Drafts a post-mortem for a suspected root-cause service over a recent window: Synopsis; Anomaly timeline (up "
-                    + "to 20 rows of recorded anomaly scores of the service and everything in its blast radius); Blast radius at "
+            "Drafts a post-mortem for a suspected root-cause service over a recent window: Synopsis (when the earliest anomaly began and which service "
+                    + "went wrong first); Anomaly timeline (up to 20 anomaly episodes of the service and everything in its blast "
+                    + "radius, earliest onset first: repeated judgements of one deviation collapse into one row); Blast radius at "
                     + "peak (up to 30 affected resources); Contributing signals (top 10 by mean score); Related traces (up to 10, "
                     + "error traces called out); Log highlights (error and warning lines of the service, de-duplicated and "
                     + "counted, redacted); Suggested follow-ups. A section whose data is unavailable says why (no traces "
@@ -109,9 +110,24 @@ public final class GeneratePostmortemTool extends ObservabilityTool {
                             .add("description", "The section keys in markdown order."))
                     .add("synopsis", Jsonp.object().add("type", "string"))
                     .add("timeline", Jsonp.object().add("type", "object").add("properties", Jsonp.object()
-                            .add("rows", Jsonp.object().add("type", "array"))
-                            .add("totalRows", Jsonp.object().add("type", "integer"))
-                            .add("omittedRows", Jsonp.object().add("type", "integer"))))
+                            .add("episodes", Jsonp.object().add("type", "array").add("description", "Anomaly episodes, earliest onset "
+                                    + "first: service, signal, measure, onset, onsetKnown (false: first recorded time), lastSeen, "
+                                    + "peakScore, kind, judgments.").add("items", Jsonp.object().add("type", "object")
+                                    .add("properties", Jsonp.object()
+                                            .add("service", Jsonp.object().add("type", "string"))
+                                            .add("signal", Jsonp.object().add("type", "string"))
+                                            .add("measure", Jsonp.object().add("type", "string"))
+                                            .add("onset", Jsonp.object().add("type", "string"))
+                                            .add("onsetKnown", Jsonp.object().add("type", "boolean"))
+                                            .add("lastSeen", Jsonp.object().add("type", "string"))
+                                            .add("peakScore", Jsonp.object().add("type", "number"))
+                                            .add("kind", Jsonp.object().add("type", "string"))
+                                            .add("judgments", Jsonp.object().add("type", "integer")))))
+                            .add("totalEpisodes", Jsonp.object().add("type", "integer"))
+                            .add("omittedEpisodes", Jsonp.object().add("type", "integer"))
+                            .add("scoresRecorded", Jsonp.object().add("type", "integer"))
+                            .add("anomalousScores", Jsonp.object().add("type", "integer"))
+                            .add("onsetToleranceSeconds", Jsonp.object().add("type", "integer"))))
                     .add("blastRadius", Jsonp.object().add("type", "object").add("properties", Jsonp.object()
                             .add("included", Jsonp.object().add("type", "boolean"))
                             .add("note", Jsonp.object().add("type", "string"))))
@@ -135,7 +151,7 @@ public final class GeneratePostmortemTool extends ObservabilityTool {
 
     private final Toolkit toolkit;
     private final ServiceEntitlement entitlement;
-    private final PostmortemBuilder builder = new PostmortemBuilder();
+    private final PostmortemBuilder builder = new PostmortemBuilder(CuratedMetricNames::measure);
     private final BlastRadiusWalker walker = new BlastRadiusWalker();
     private final LogHighlightExtractor extractor = new LogHighlightExtractor();
 

@@ -41,7 +41,8 @@ public final class GetAnomalyHistoryTool extends ObservabilityTool {
                 NAME,
                 "Get anomaly history",
                 "Lists the anomaly scores this gateway recorded over the last " + kept + " (robust sigmas; each row says whether "
-                        + "the verdict was an anomaly and of which kind: spike, step, ramp, seasonal-deviation), oldest first, with a "
+                        + "the verdict was an anomaly, of which kind: spike, step, ramp, seasonal-deviation, and when it began: "
+                        + "onset), oldest first by judging time, with a "
                         + "per-signal summary (samples, anomalies, mean and peak score). Scores are recorded whenever "
                         + "get_service_health or detect_anomalies judge a service, so call one of those first if nothing is "
                         + "recorded. Use it to see when a signal started to move and whether it is still moving; generate_postmortem "
@@ -67,7 +68,10 @@ public final class GetAnomalyHistoryTool extends ObservabilityTool {
                                         .add("at", Jsonp.object().add("type", "string"))
                                         .add("score", Jsonp.object().add("type", "number"))
                                         .add("anomalous", Jsonp.object().add("type", "boolean"))
-                                        .add("kind", Jsonp.object().add("type", "string")))))
+                                        .add("kind", Jsonp.object().add("type", "string"))
+                                        .add("onset", Jsonp.object().add("type", "string").add("description", "When the "
+                                                + "deviation began (anomalies only), as the detector dated it; `at` is when it "
+                                                + "was judged, so several rows of one incident share an onset.")))))
                         .add("signals", Jsonp.object().add("type", "array").add("items", Jsonp.object().add("type", "object")
                                 .add("properties", Jsonp.object()
                                         .add("service", Jsonp.object().add("type", "string"))

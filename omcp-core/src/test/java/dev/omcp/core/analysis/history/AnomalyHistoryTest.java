@@ -5,6 +5,9 @@ import dev.omcp.testkit.time.ManualClock;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.omcp.core.analysis.anomaly.AnomalyFinding;
+import dev.omcp.core.analysis.anomaly.AnomalyKind;
+import dev.omcp.core.analysis.anomaly.Direction;
 import dev.omcp.ports.anomaly.AnomalyScoreSample;
 import dev.omcp.ports.anomaly.AnomalyScoreSink;
 import jakarta.json.JsonObject;
@@ -26,7 +29,7 @@ class AnomalyHistoryTest {
     private final ManualClock clock = new ManualClock(T0);
 
     private static AnomalyScoreSample sample(String tenant, String service, String signal, Instant at, double score, boolean anomalous) {
-        return new AnomalyScoreSample(tenant, service, signal, at, score, anomalous, anomalous ? Optional.of("step") : Optional.empty());
+        return new AnomalyScoreSample(tenant, service, signal, at, score, anomalous, anomalous ? Optional.of("step") : Optional.empty(), Optional.empty());
     }
 
     private static HistoryQuery all(String tenant, Instant from, Instant to) {
@@ -149,6 +152,42 @@ class AnomalyHistoryTest {
     }
 
     @Test
+    void theOnsetOfAnAnomaly_isKeptWithItsScore_andReturnedInTheRowsAndTheirJson() {
+        AnomalyHistory h = new AnomalyHistory(clock, HistoryLimits.defaults(), Optional.empty());
+        Instant onset = T0.minusSeconds(1500);
+        h.recordAll(List.of(
+                new AnomalyScoreSample("", "payments-db", "latency_p99", T0.minusSeconds(5), 1016.78, true, Optional.of("step"),
+                        Optional.of(onset)),
+                sample("", "payments-db", "error_rate", T0.minusSeconds(5), 0.4, false)));
+        HistoryResult r = h.query(all("", T0.minusSeconds(600), T0));
+        assertThat(r.rows()).extracting(HistoryRow::signal, HistoryRow::onset)
+                .containsExactly(org.assertj.core.groups.Tuple.tuple("error_rate", Optional.empty()),
+                        org.assertj.core.groups.Tuple.tuple("latency_p99", Optional.of(onset)));
+        List<JsonObject> rows = r.toJson().getJsonArray("rows").getValuesAs(JsonObject.class);
+        assertThat(rows.get(0).containsKey("onset")).isFalse();
+        assertThat(rows.get(1).getString("onset")).isEqualTo("2025-03-10T09:35:00Z");
+        assertThat(rows.get(1).getString("at")).isEqualTo("2025-03-10T09:59:55Z");
+    }
+
+    @Test
+    void sampleOf_carriesTheDetectorsOnset_butNotOneAfterTheJudgement() {
+        Instant onset = T0.minusSeconds(1500);
+        AnomalyFinding step = new AnomalyFinding(java.util.Map.of(), AnomalyFinding.Status.ANOMALOUS, 12, Direction.UP, Optional.of(onset),
+                Optional.of(AnomalyKind.STEP), Optional.empty(), "step up");
+        assertThat(AnomalyHistory.sampleOf("", "db", "latency_p99", T0, step)).hasValueSatisfying(s -> {
+            assertThat(s.onset()).contains(onset);
+            assertThat(s.kind()).contains("step");
+        });
+        // a backend that answered points from the future must not fail the tool call: the onset is just not known
+        AnomalyFinding fromTheFuture = new AnomalyFinding(java.util.Map.of(), AnomalyFinding.Status.ANOMALOUS, 12, Direction.UP,
+                Optional.of(T0.plusSeconds(60)), Optional.of(AnomalyKind.STEP), Optional.empty(), "step up");
+        assertThat(AnomalyHistory.sampleOf("", "db", "latency_p99", T0, fromTheFuture)).hasValueSatisfying(s -> {
+            assertThat(s.anomalous()).isTrue();
+            assertThat(s.onset()).isEmpty();
+        });
+    }
+
+    @Test
     void concurrentWritersAndReaders_stayConsistentAndBounded() throws Exception {
         AnomalyHistory h = new AnomalyHistory(clock, new HistoryLimits(Duration.ofHours(1), 20, 50), Optional.empty());
         int threads = 8;
@@ -187,6 +226,12 @@ class AnomalyHistoryTest {
                 .hasMessageContaining("between 1 and 10000");
         assertThatThrownBy(() -> sample("", "api", "cpu", T0, Double.NaN, false)).hasMessageContaining("not recorded");
         assertThatThrownBy(() -> sample("", "", "cpu", T0, 1, false)).hasMessageContaining("needs a service");
+        assertThatThrownBy(() -> new AnomalyScoreSample("", "db", "cpu", T0, 5, true, Optional.of("step"), Optional.of(T0.plusSeconds(1))))
+                .hasMessageContaining("is after the judgement").hasMessageContaining("cannot begin after it was seen");
+        assertThatThrownBy(() -> new AnomalyScoreSample("", "db", "cpu", T0, 1, false, Optional.empty(), Optional.of(T0)))
+                .hasMessageContaining("an onset belongs to an anomaly");
+        assertThatThrownBy(() -> new HistoryRow("db", "cpu", T0, 5, true, Optional.empty(), Optional.of(T0.plusSeconds(1))))
+                .hasMessageContaining("is after the judgement");
         assertThatThrownBy(() -> new HistoryLimits(Duration.ZERO, 1, 1)).hasMessageContaining("retention");
     }
 }

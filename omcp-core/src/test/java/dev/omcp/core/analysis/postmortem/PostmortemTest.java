@@ -14,6 +14,7 @@ import dev.omcp.sdk.query.Topology;
 import dev.omcp.sdk.query.TopologyEdge;
 import dev.omcp.sdk.query.TraceSummary;
 import jakarta.json.JsonObject;
+import jakarta.json.JsonValue;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -27,14 +28,20 @@ class PostmortemTest {
 
     private static final Situation ALL_UP = new Situation(true, SourceState.available(), SourceState.available(), SourceState.available());
 
+    /** Rows a minute apart, alternating db and api; every third an anomaly dated 30 s before it was judged (6 min apart per signal). */
     private static List<HistoryRow> rows(int n) {
         List<HistoryRow> rows = new ArrayList<>();
         for (int i = 0; i < n; i++) {
             boolean anomalous = i % 3 == 0;
-            rows.add(new HistoryRow(i % 2 == 0 ? "db" : "api", i % 2 == 0 ? "latency_p99" : "error_rate", FROM.plusSeconds(60L * i),
-                    i, anomalous, anomalous ? Optional.of("step") : Optional.empty()));
+            Instant at = FROM.plusSeconds(60L * i);
+            rows.add(new HistoryRow(i % 2 == 0 ? "db" : "api", i % 2 == 0 ? "latency_p99" : "error_rate", at, i, anomalous,
+                    anomalous ? Optional.of("step") : Optional.empty(), anomalous ? Optional.of(at.minusSeconds(30)) : Optional.empty()));
         }
         return rows;
+    }
+
+    private static HistoryRow anomaly(String service, String signal, Instant at, double score, Instant onset) {
+        return new HistoryRow(service, signal, at, score, true, Optional.of("step"), Optional.of(onset));
     }
 
     private static List<TraceSummary> traces(int n) {
@@ -83,9 +90,15 @@ class PostmortemTest {
 
     @Test
     void caps_20TimelineRows_30BlastNodes_top10Signals_10Traces() {
-        List<HistoryRow> many = new ArrayList<>(rows(25));
+        List<HistoryRow> many = new ArrayList<>();
+        for (int i = 0; i < 25; i++) {
+            // judged twice each, listed in reverse: the cap keeps the earliest onsets, not the first rows
+            Instant onset = FROM.plusSeconds(60L * (24 - i));
+            many.add(anomaly("svc-" + (24 - i), "latency_p99", onset.plusSeconds(120), i, onset));
+            many.add(anomaly("svc-" + (24 - i), "latency_p99", onset.plusSeconds(600), i + 1, onset.plusSeconds(30)));
+        }
         for (int i = 0; i < 15; i++) {
-            many.add(new HistoryRow("svc-" + i, "cpu", FROM.plusSeconds(i), i, false, Optional.empty()));
+            many.add(new HistoryRow("quiet-" + i, "cpu", FROM.plusSeconds(i), i, false, Optional.empty(), Optional.empty()));
         }
         List<TopologyEdge> edges = new ArrayList<>();
         for (int i = 0; i < 40; i++) {
@@ -95,10 +108,15 @@ class PostmortemTest {
                 BlastRadiusOptions.defaults());
         PostmortemReport r = builder.build(new PostmortemInput("db", "1h", FROM, TO, "", many, Optional.of(big),
                 ContributingSignal.fromHistory(many), traces(14), List.of(), ALL_UP));
-        assertThat(r.timelineRows()).hasSize(20);
-        assertThat(r.timelineRows()).extracting(HistoryRow::at).isSorted();
-        assertThat(r.timelineRows()).filteredOn(HistoryRow::anomalous).hasSize(9); // every anomaly of the 25 rows is kept
-        assertThat(r.timelineTotal()).isEqualTo(40);
+        // spec 8: at most 20 timeline rows; one per episode, the 20 earliest onsets, earliest first
+        assertThat(r.timeline().episodes()).hasSize(20);
+        assertThat(r.timeline().episodes()).extracting(AnomalyEpisode::onset).isSorted();
+        assertThat(r.timeline().episodes()).extracting(AnomalyEpisode::service).startsWith("svc-0", "svc-1").endsWith("svc-19");
+        assertThat(r.timeline().episodes()).allSatisfy(e -> assertThat(e.judgments()).isEqualTo(2));
+        assertThat(r.timeline().totalEpisodes()).isEqualTo(25);
+        assertThat(r.timeline().omitted()).isEqualTo(5);
+        assertThat(r.timeline().scoresRecorded()).isEqualTo(65);
+        assertThat(r.timeline().anomalousScores()).isEqualTo(50);
         PostmortemReport.BlastIncluded b = (PostmortemReport.BlastIncluded) r.blastRadius();
         assertThat(b.nodes()).hasSize(30);
         assertThat(b.totalNodes()).isEqualTo(41);
@@ -108,7 +126,7 @@ class PostmortemTest {
         assertThat(t.traces()).hasSize(10);
         assertThat(t.total()).isEqualTo(14);
         String md = PostmortemMarkdown.render(r);
-        assertThat(md).contains("20 more rows not shown").contains("11 more resources not shown").contains("Top 10 of 17 signals")
+        assertThat(md).contains("5 later episodes not shown").contains("11 more resources not shown").contains("Top 10 of 40 signals")
                 .contains("10 of 14 related traces shown");
         assertThat(md.lines().filter(l -> l.startsWith("| service/caller-")).count()).isEqualTo(29);
     }
@@ -170,8 +188,21 @@ class PostmortemTest {
         PostmortemReport r = builder.build(input(rows(25), Optional.of(blast()), traces(12), LOGS, ALL_UP));
         JsonObject json = r.toJson();
         assertThat(json.getString("synopsis")).isEqualTo(r.synopsis());
-        assertThat(json.getJsonObject("timeline").getJsonArray("rows")).hasSize(20);
-        assertThat(json.getJsonObject("timeline").getInt("omittedRows")).isEqualTo(5);
+        // rows(25): nine anomalies, each its own episode (onsets six minutes apart per signal)
+        JsonObject timeline = json.getJsonObject("timeline");
+        assertThat(timeline.getJsonArray("episodes")).hasSize(9);
+        assertThat(timeline.getInt("totalEpisodes")).isEqualTo(9);
+        assertThat(timeline.getInt("omittedEpisodes")).isZero();
+        assertThat(timeline.getInt("scoresRecorded")).isEqualTo(25);
+        assertThat(timeline.getInt("anomalousScores")).isEqualTo(9);
+        assertThat(timeline.getInt("onsetToleranceSeconds")).isEqualTo(300);
+        JsonObject first = timeline.getJsonArray("episodes").getJsonObject(0);
+        assertThat(first.getString("service")).isEqualTo("db");
+        assertThat(first.getString("onset")).isEqualTo("2025-03-10T08:59:30Z");
+        assertThat(first.getBoolean("onsetKnown")).isTrue();
+        assertThat(first.getString("kind")).isEqualTo("step");
+        assertThat(first.getInt("judgments")).isEqualTo(1);
+        assertThat(first.containsKey("measure")).isFalse();
         assertThat(json.getJsonObject("traces").getJsonArray("items")).hasSize(10);
         assertThat(json.getJsonArray("followUps")).hasSize(r.followUps().size());
         assertThat(json.getJsonArray("logHighlights").getJsonObject(0).getInt("occurrences")).isEqualTo(42);
@@ -200,7 +231,7 @@ class PostmortemTest {
                 + "{{signals}}\n{{traces}}\n{{logHighlights}}\n{{followUps}}\n{{unknownToken}} {{ service";
         String out = PostmortemTemplate.of(template).render(r);
         assertThat(out).startsWith("S=db W=1h F=2025-03-10T09:00:00Z T=2025-03-10T10:00:00Z N=acme\n");
-        assertThat(out).contains(r.synopsis()).contains("| Time (UTC) |").contains("| Resource |").contains("| Service | Signal | Mean score")
+        assertThat(out).contains(r.synopsis()).contains("| Onset (UTC) |").contains("| Resource |").contains("| Service | Signal | Mean score")
                 .contains("| Trace |").contains("1. ");
         assertThat(out).contains("{{unknownToken}} {{ service");
         assertThat(out).contains("`user typed {{synopsis}} | and {{service}}`");
@@ -238,5 +269,93 @@ class PostmortemTest {
                 .hasMessageContaining("ends");
         assertThatThrownBy(() -> input(List.of(), Optional.empty(), List.of(), List.of(), ALL_UP))
                 .hasMessageContaining("no blast radius was given");
+    }
+
+    @Test
+    void synopsis_namesTheEarliestOnsetAndTheFirstServiceThatWentWrong() {
+        Instant dbOnset = FROM.plusSeconds(300);
+        List<HistoryRow> timeline = List.of(
+                anomaly("api", "error_rate", FROM.plusSeconds(900), 6, FROM.plusSeconds(420)),
+                anomaly("db", "latency_p99", FROM.plusSeconds(900), 40, dbOnset),
+                anomaly("db", "latency_p99", FROM.plusSeconds(960), 45, dbOnset));
+        PostmortemReport r = builder.build(input(timeline, Optional.of(blast()), traces(1), LOGS, ALL_UP));
+        assertThat(r.synopsis()).contains("2 anomaly episodes across 2 services")
+                .contains("The earliest onset is 2025-03-10T09:05:00Z (latency_p99 of db, step): db went wrong first.");
+        assertThat(r.followUps()).anySatisfy(f -> assertThat(f).startsWith("Start at the onset: what changed on db around 2025-03-10T09:05:00Z"));
+        assertThat(r.followUps()).noneSatisfy(f -> assertThat(f).contains("went wrong before"));
+    }
+
+    @Test
+    void whenAnotherServiceWentWrongBeforeTheSuspect_theSynopsisAndAFollowUpSaySo() {
+        List<HistoryRow> timeline = List.of(
+                anomaly("db", "latency_p99", FROM.plusSeconds(900), 40, FROM.plusSeconds(600)),
+                anomaly("cache", "memory", FROM.plusSeconds(900), 9, FROM.plusSeconds(120)));
+        PostmortemReport r = builder.build(input(timeline, Optional.of(blast()), traces(1), LOGS, ALL_UP));
+        assertThat(r.synopsis()).contains("cache went wrong first, before db (from 2025-03-10T09:10:00Z).");
+        assertThat(r.followUps()).anySatisfy(f -> assertThat(f).startsWith("cache went wrong before db: check whether it is the root cause"));
+
+        PostmortemReport suspectQuiet = builder.build(input(List.of(timeline.get(1)), Optional.of(blast()), traces(1), LOGS, ALL_UP));
+        assertThat(suspectQuiet.synopsis()).contains("cache went wrong first, while db has no anomaly in this window.");
+    }
+
+    @Test
+    void servicesSharingTheEarliestOnset_areAllNamed() {
+        Instant onset = FROM.plusSeconds(60);
+        List<HistoryRow> timeline = List.of(anomaly("db", "latency_p99", FROM.plusSeconds(600), 40, onset),
+                anomaly("api", "error_rate", FROM.plusSeconds(600), 6, onset));
+        PostmortemReport r = builder.build(input(timeline, Optional.of(blast()), traces(1), LOGS, ALL_UP));
+        assertThat(r.synopsis()).contains("api and db went wrong first, at the same time.");
+    }
+
+    @Test
+    void anAnomalyWithoutOnset_isDatedByItsFirstRecordingAndSaysSo() {
+        List<HistoryRow> timeline = List.of(
+                new HistoryRow("db", "latency_p99", FROM.plusSeconds(600), 9, true, Optional.of("spike"), Optional.empty()),
+                new HistoryRow("db", "latency_p99", FROM.plusSeconds(900), 11, true, Optional.of("spike"), Optional.empty()));
+        PostmortemReport r = builder.build(input(timeline, Optional.of(blast()), traces(1), LOGS, ALL_UP));
+        assertThat(r.timeline().episodes()).singleElement().satisfies(e -> {
+            assertThat(e.onset()).isEqualTo(FROM.plusSeconds(600));
+            assertThat(e.onsetKnown()).isFalse();
+            assertThat(e.judgments()).isEqualTo(2);
+        });
+        assertThat(r.synopsis()).contains("The earliest anomaly was first recorded at 2025-03-10T09:10:00Z (latency_p99 of db; its onset "
+                + "was not dated, so it began then or earlier)");
+        assertThat(PostmortemMarkdown.render(r)).contains("| 2025-03-10T09:10:00Z (first recorded; onset not dated) | db |");
+        assertThat(r.toJson().getJsonObject("timeline").getJsonArray("episodes").getJsonObject(0).getBoolean("onsetKnown")).isFalse();
+        assertThat(r.followUps()).anySatisfy(f -> assertThat(f).startsWith("Start at the first anomaly: what changed on db"));
+    }
+
+    @Test
+    void onlyNormalScores_makeNoEpisode_andTheTimelineSaysTheyWereAllNormal() {
+        List<HistoryRow> timeline = List.of(new HistoryRow("db", "cpu", FROM.plusSeconds(60), 1.5, false, Optional.empty(), Optional.empty()),
+                new HistoryRow("db", "memory", FROM.plusSeconds(60), 0.5, false, Optional.empty(), Optional.empty()));
+        PostmortemReport r = builder.build(input(timeline, Optional.of(blast()), traces(1), LOGS, ALL_UP));
+        assertThat(r.timeline().episodes()).isEmpty();
+        assertThat(r.synopsis()).contains("No score crossed the anomaly threshold.");
+        assertThat(PostmortemMarkdown.blocks(r).timeline()).contains("No anomaly between").contains("2 scores recorded, all normal");
+        assertThat(r.followUps()).anySatisfy(f -> assertThat(f).contains("run detect_anomalies with sensitivity high"));
+    }
+
+    @Test
+    void signalsThatReadAlike_areLabelledWithWhatTheyMeasure() {
+        PostmortemBuilder labelled = new PostmortemBuilder(s -> switch (s) {
+            case "cpu" -> Optional.of("cores used");
+            case "cpu_utilization" -> Optional.of("share of CPU limit");
+            default -> Optional.empty();
+        });
+        Instant onset = FROM.plusSeconds(60);
+        List<HistoryRow> timeline = List.of(anomaly("db", "cpu", FROM.plusSeconds(600), 8, onset),
+                anomaly("db", "cpu_utilization", FROM.plusSeconds(600), 8, onset),
+                anomaly("db", "latency_p99", FROM.plusSeconds(600), 30, onset.plusSeconds(30)));
+        PostmortemReport r = labelled.build(input(timeline, Optional.of(blast()), traces(1), LOGS, ALL_UP));
+        String md = PostmortemMarkdown.render(r);
+        assertThat(md).contains("| db | cpu (cores used) | step |").contains("| db | cpu_utilization (share of CPU limit) | step |")
+                .contains("| db | latency_p99 | step |");
+        assertThat(md).contains("| db | cpu (cores used) | 8.0 |"); // contributing signals too
+        JsonObject json = r.toJson();
+        assertThat(json.getJsonObject("timeline").getJsonArray("episodes").getJsonObject(1).getString("measure"))
+                .isEqualTo("share of CPU limit");
+        assertThat(json.getJsonObject("signals").getJsonArray("items").stream().map(JsonValue::asJsonObject)
+                .filter(o -> o.getString("signal").equals("cpu")).findFirst().orElseThrow().getString("measure")).isEqualTo("cores used");
     }
 }

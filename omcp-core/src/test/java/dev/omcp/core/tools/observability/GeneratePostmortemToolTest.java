@@ -70,15 +70,33 @@ class GeneratePostmortemToolTest {
 
     private void score(String tenant, String service, String signal, int minutesAgo, double score, boolean anomalous) {
         history.record(new AnomalyScoreSample(tenant, service, signal, NOW.minus(Duration.ofMinutes(minutesAgo)), score, anomalous,
-                anomalous ? Optional.of("ramp") : Optional.empty()));
+                anomalous ? Optional.of("ramp") : Optional.empty(), Optional.empty()));
     }
 
-    /** db's latency climbs 25 minutes ago, api's errors follow; billing (unrelated) has its own trouble. */
+    /** An anomalous score judged {@code minutesAgo}, dated by the detector to {@code onsetSecondsAgo}. */
+    private void anomaly(String service, String signal, int minutesAgo, double score, int onsetSecondsAgo) {
+        history.record(new AnomalyScoreSample("", service, signal, NOW.minus(Duration.ofMinutes(minutesAgo)), score, true,
+                Optional.of("step"), Optional.of(NOW.minusSeconds(onsetSecondsAgo))));
+    }
+
+    /**
+     * db's latency steps up 25 minutes ago, api's errors follow 20 minutes ago; billing (unrelated)
+     * has its own trouble. Every five minutes a tool judged them again: the onsets agree, as the
+     * detector's do from one call to the next (within a step of the 30 s grid).
+     */
     private void incidentScores() {
         for (int m = 40; m >= 0; m -= 5) {
-            score("", "db", "latency_p99", m, m <= 25 ? 12 - m / 5.0 : 0.4, m <= 25);
-            score("", "api", "error_rate", m, m <= 20 ? 6 : 0.3, m <= 20);
-            score("", "billing", "cpu", m, 9, true);
+            if (m <= 25) {
+                anomaly("db", "latency_p99", m, 12 - m / 5.0, 25 * 60 + (m % 10 == 0 ? 0 : 30));
+            } else {
+                score("", "db", "latency_p99", m, 0.4, false);
+            }
+            if (m <= 20) {
+                anomaly("api", "error_rate", m, 6, 20 * 60);
+            } else {
+                score("", "api", "error_rate", m, 0.3, false);
+            }
+            anomaly("billing", "cpu", m, 9, 45 * 60);
         }
     }
 
@@ -105,10 +123,24 @@ class GeneratePostmortemToolTest {
         assertThat(headings(md)).containsExactly("## Synopsis", "## Anomaly timeline", "## Blast radius at peak",
                 "## Contributing signals", "## Related traces", "## Log highlights", "## Suggested follow-ups");
         JsonObject report = structured(answer);
-        // the timeline holds db and what its degradation reaches (api through the mesh), not unrelated billing
-        assertThat(report.getJsonObject("timeline").getJsonArray("rows").stream().map(r -> r.asJsonObject().getString("service"))
-                .distinct().toList()).containsExactlyInAnyOrder("db", "api");
-        assertThat(report.getString("synopsis")).contains("Peak anomaly score 12.0 on latency_p99 of db");
+        // the timeline holds db and what its degradation reaches (api through the mesh), not unrelated billing;
+        // one episode per deviation however often it was judged, earliest onset first
+        JsonObject timeline = report.getJsonObject("timeline");
+        assertThat(timeline.getJsonArray("episodes").stream().map(r -> r.asJsonObject().getString("service")).toList())
+                .containsExactly("db", "api");
+        JsonObject db = timeline.getJsonArray("episodes").getJsonObject(0);
+        assertThat(db.getString("onset")).isEqualTo("2025-03-10T09:34:30Z");
+        assertThat(db.getBoolean("onsetKnown")).isTrue();
+        assertThat(db.getInt("judgments")).isEqualTo(6);
+        assertThat(db.getString("lastSeen")).isEqualTo("2025-03-10T10:00:00Z");
+        assertThat(db.getJsonNumber("peakScore").doubleValue()).isEqualTo(12.0);
+        assertThat(db.getString("measure")).isEqualTo("99th percentile, s");
+        assertThat(timeline.getInt("scoresRecorded")).isEqualTo(18);
+        assertThat(timeline.getInt("anomalousScores")).isEqualTo(11);
+        assertThat(report.getString("synopsis")).contains("Peak anomaly score 12.0 on latency_p99 (99th percentile, s) of db")
+                .contains("2 anomaly episodes across 2 services")
+                .contains("The earliest onset is 2025-03-10T09:34:30Z (latency_p99 (99th percentile, s) of db, step): db went wrong first.");
+        assertThat(md).contains("| 2025-03-10T09:34:30Z | db | latency_p99 (99th percentile, s) | step | 12.0 | 6 | 2025-03-10T10:00:00Z |");
         assertThat(report.getJsonObject("blastRadius").getBoolean("included")).isTrue();
         assertThat(report.getJsonObject("blastRadius").getJsonArray("targets").getValuesAs(JsonString::getString))
                 .containsExactly("service/prod/db", "statefulset/prod/db");
@@ -154,12 +186,13 @@ class GeneratePostmortemToolTest {
     @Test
     void theWindowEndsAtTheEndOfTheCurrentSecond_soAScoreRecordedJustBeforeIsIncluded() {
         clock.set(NOW.plusMillis(300));
-        history.record(new AnomalyScoreSample("", "db", "latency_p99", NOW.plusMillis(250), 9, true, Optional.of("step")));
+        history.record(new AnomalyScoreSample("", "db", "latency_p99", NOW.plusMillis(250), 9, true, Optional.of("step"), Optional.empty()));
         clock.set(NOW.plusMillis(700));
         JsonObject report = structured(call(tool(everything()), "{\"service\":\"db\",\"format\":\"json\"}"));
         assertThat(report.getString("to")).isEqualTo("2025-03-10T10:00:01Z");
         assertThat(report.getString("from")).isEqualTo("2025-03-10T09:00:01Z");
-        assertThat(report.getJsonObject("timeline").getInt("totalRows")).isEqualTo(1);
+        assertThat(report.getJsonObject("timeline").getInt("scoresRecorded")).isEqualTo(1);
+        assertThat(report.getJsonObject("timeline").getInt("totalEpisodes")).isEqualTo(1);
     }
 
     @Test
@@ -243,8 +276,11 @@ class GeneratePostmortemToolTest {
             nodes.add(new TopologyNode("service/caller-" + i, "service", "caller-" + i, "", Map.of()));
             edges.add(new TopologyEdge("service/caller-" + i, "service/db", Relation.CALLS));
         }
-        for (int m = 59; m >= 0; m -= 2) {
-            score("", "db", "latency_p99", m, m, m % 4 == 1);
+        // db's episode (judged twice) and one per caller, onsets a minute apart: 26 episodes
+        anomaly("db", "latency_p99", 10, 20, 55 * 60);
+        anomaly("db", "latency_p99", 5, 22, 55 * 60);
+        for (int i = 0; i < 25; i++) {
+            anomaly("caller-" + i, "error_rate", 3, 5, (50 - i) * 60);
         }
         ScriptedSources sources = new ScriptedSources().add("mesh", new ScriptedConnector().topology(new Topology(nodes, edges)))
                 .add("zipkin", new ScriptedConnector().traces(many));
@@ -254,9 +290,14 @@ class GeneratePostmortemToolTest {
         assertThat(report.getJsonObject("traces").getInt("total")).isEqualTo(25);
         assertThat(report.getJsonObject("blastRadius").getJsonArray("nodes")).hasSize(30);
         assertThat(report.getJsonObject("blastRadius").getInt("totalNodes")).isEqualTo(41);
-        assertThat(report.getJsonObject("timeline").getJsonArray("rows")).hasSize(20);
-        assertThat(report.getJsonObject("timeline").getInt("totalRows")).isEqualTo(30);
-        assertThat(answer.firstText()).contains("11 more resources not shown").contains("10 more rows not shown");
+        // spec 8: 20 timeline rows, here the 20 earliest episodes
+        JsonObject timeline = report.getJsonObject("timeline");
+        assertThat(timeline.getJsonArray("episodes")).hasSize(20);
+        assertThat(timeline.getInt("totalEpisodes")).isEqualTo(26);
+        assertThat(timeline.getInt("omittedEpisodes")).isEqualTo(6);
+        assertThat(timeline.getJsonArray("episodes").getJsonObject(0).getString("service")).isEqualTo("db");
+        assertThat(timeline.getJsonArray("episodes").getJsonObject(19).getString("service")).isEqualTo("caller-18");
+        assertThat(answer.firstText()).contains("11 more resources not shown").contains("6 later episodes not shown");
     }
 
     @Test
@@ -299,8 +340,8 @@ class GeneratePostmortemToolTest {
         JsonObject report = structured(call(tool(new ScriptedSources()), Principal.apiKey("acme-bot", "acme"),
                 "{\"service\":\"db\",\"format\":\"json\"}"));
         assertThat(report.getString("tenant")).isEqualTo("acme");
-        assertThat(report.getJsonObject("timeline").getJsonArray("rows")).singleElement()
-                .satisfies(r -> assertThat(r.asJsonObject().getJsonNumber("score").doubleValue()).isEqualTo(15.0));
+        assertThat(report.getJsonObject("timeline").getJsonArray("episodes")).singleElement()
+                .satisfies(r -> assertThat(r.asJsonObject().getJsonNumber("peakScore").doubleValue()).isEqualTo(15.0));
     }
 
     @Test

@@ -26,7 +26,7 @@ class GetAnomalyHistoryToolTest {
     }
 
     private void record(String tenant, String service, String signal, Instant at, double score, boolean anomalous) {
-        history.record(new AnomalyScoreSample(tenant, service, signal, at, score, anomalous, anomalous ? Optional.of("step") : Optional.empty()));
+        history.record(new AnomalyScoreSample(tenant, service, signal, at, score, anomalous, anomalous ? Optional.of("step") : Optional.empty(), Optional.empty()));
     }
 
     /** Scores every 5 minutes from 50 minutes ago: payments-db latency climbs from minute 25. */
