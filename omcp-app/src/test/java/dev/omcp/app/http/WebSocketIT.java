@@ -112,7 +112,7 @@ class WebSocketIT {
         socket.sendBinary(ByteBuffer.wrap(new byte[] {1, 2, 3}), true).join();
         assertThat(frames.next().getJsonObject("error").getString("message")).contains("binary frames are not supported");
         socket.sendText(INITIALIZE, true).join();
-        assertThat(frames.next().getJsonObject("result")).isNotNull();
+        assertThat(frames.next().getJsonObject("result").getString("protocolVersion")).isEqualTo("2025-11-25");
         assertThat(frames.closed).isNotDone();
         socket.sendClose(WebSocket.NORMAL_CLOSURE, "done").join();
     }
@@ -129,7 +129,7 @@ class WebSocketIT {
         Frames frames = new Frames();
         WebSocket socket = connect(keyed, frames, Map.of("Authorization", "Bearer " + TOKEN));
         socket.sendText(INITIALIZE, true).join();
-        assertThat(frames.next().getJsonObject("result")).isNotNull();
+        assertThat(frames.next().getJsonObject("result").getString("protocolVersion")).isEqualTo("2025-11-25");
         socket.sendClose(WebSocket.NORMAL_CLOSURE, "done").join();
     }
 
@@ -139,7 +139,7 @@ class WebSocketIT {
         WebSocket socket = connect(keyed, frames, Map.of(), "bearer." + TOKEN);
         assertThat(socket.getSubprotocol()).isEqualTo("bearer." + TOKEN);
         socket.sendText(INITIALIZE, true).join();
-        assertThat(frames.next().getJsonObject("result")).isNotNull();
+        assertThat(frames.next().getJsonObject("result").getString("protocolVersion")).isEqualTo("2025-11-25");
         socket.sendClose(WebSocket.NORMAL_CLOSURE, "done").join();
     }
 

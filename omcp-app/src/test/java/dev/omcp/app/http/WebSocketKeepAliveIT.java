@@ -176,7 +176,7 @@ class WebSocketKeepAliveIT {
             // expected: the socket outlived the pong timeout three times over
         }
         socket.sendText(INITIALIZE, true).join();
-        assertThat(frames.next().getJsonObject("result")).isNotNull();
+        assertThat(frames.next().getJsonObject("result").getString("protocolVersion")).isEqualTo("2025-11-25");
         socket.sendClose(WebSocket.NORMAL_CLOSURE, "done").get(10, TimeUnit.SECONDS);
     }
 

@@ -1,5 +1,6 @@
 package dev.omcp.adapters.storage.audit;
 
+import dev.omcp.adapters.storage.files.PrivateFiles;
 import dev.omcp.ports.audit.AuditEntry;
 import dev.omcp.ports.audit.AuditLog;
 import dev.omcp.ports.audit.AuditLogState;
@@ -10,7 +11,6 @@ import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
@@ -48,7 +48,6 @@ public final class JsonlAuditLog implements AuditLog {
     private static final Logger LOG = LoggerFactory.getLogger(JsonlAuditLog.class);
     /** Lines longer than this are not audit entries (an entry is bounded well below it). */
     static final int MAX_LINE_BYTES = 1 << 20;
-    private static final Set<PosixFilePermission> OWNER_ONLY = PosixFilePermissions.fromString("rw-------");
 
     /**
      * How the file store behaves.
@@ -146,7 +145,7 @@ public final class JsonlAuditLog implements AuditLog {
         if (Files.exists(file)) {
             try {
                 Set<PosixFilePermission> permissions = Files.getPosixFilePermissions(file);
-                if (!OWNER_ONLY.containsAll(permissions)) {
+                if (!PrivateFiles.OWNER_ONLY.containsAll(permissions)) {
                     LOG.warn("event=audit-file-permissions file={} mode={} note=\"other users can read or write the audit"
                             + " file; chmod 600 it\"", file, PosixFilePermissions.toString(permissions));
                 }
@@ -155,20 +154,12 @@ public final class JsonlAuditLog implements AuditLog {
             }
             return;
         }
-        try {
-            Files.createFile(file, PosixFilePermissions.asFileAttribute(OWNER_ONLY));
-        } catch (UnsupportedOperationException e) {
-            Files.createFile(file);
-        } catch (FileAlreadyExistsException e) {
+        if (!PrivateFiles.createIfMissing(file)) {
             return; // created by someone else a moment ago; use it
         }
         if (parent != null) {
             // make the new directory entry durable too, or a crash could lose the whole file
-            try (FileChannel directory = FileChannel.open(parent, StandardOpenOption.READ)) {
-                directory.force(true);
-            } catch (IOException e) {
-                LOG.debug("event=audit-directory-fsync-unsupported dir={} reason=\"{}\"", parent, e.getMessage());
-            }
+            PrivateFiles.syncDirectory(parent);
         }
     }
 
@@ -200,7 +191,7 @@ public final class JsonlAuditLog implements AuditLog {
         for (int attempt = 1; Files.exists(kept); attempt++) {
             kept = file.resolveSibling(file.getFileName() + ".torn-" + offset + "-" + attempt);
         }
-        try (FileChannel out = createOwnerOnly(kept)) {
+        try (FileChannel out = PrivateFiles.open(kept, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE)) {
             long copied = 0;
             while (copied < length) {
                 copied += reader.transferTo(offset + copied, length - copied, out);
@@ -208,15 +199,6 @@ public final class JsonlAuditLog implements AuditLog {
             out.force(true);
         }
         return kept;
-    }
-
-    private static FileChannel createOwnerOnly(Path path) throws IOException {
-        try {
-            return FileChannel.open(path, Set.of(StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE),
-                    PosixFilePermissions.asFileAttribute(OWNER_ONLY));
-        } catch (UnsupportedOperationException e) {
-            return FileChannel.open(path, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE);
-        }
     }
 
     private Optional<AuditEntry> lastEntry(long end) throws IOException {

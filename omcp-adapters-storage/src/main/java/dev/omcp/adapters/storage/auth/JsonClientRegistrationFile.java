@@ -3,6 +3,7 @@ package dev.omcp.adapters.storage.auth;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
+import dev.omcp.adapters.storage.files.PrivateFiles;
 import dev.omcp.ports.auth.ClientMetadata;
 import dev.omcp.ports.auth.ClientRegistrationStore;
 import dev.omcp.ports.auth.RegisteredClient;

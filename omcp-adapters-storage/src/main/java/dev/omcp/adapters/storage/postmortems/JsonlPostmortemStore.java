@@ -1,5 +1,6 @@
 package dev.omcp.adapters.storage.postmortems;
 
+import dev.omcp.adapters.storage.files.PrivateFiles;
 import dev.omcp.ports.postmortems.PostmortemStore;
 import dev.omcp.ports.postmortems.PostmortemStoreException;
 import dev.omcp.ports.postmortems.StoredPostmortem;
@@ -8,7 +9,6 @@ import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
-import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.NoSuchFileException;
@@ -59,7 +59,6 @@ public final class JsonlPostmortemStore implements PostmortemStore {
     /** The longest line (one record) read or written: 2 MiB, well above any capped report. */
     public static final int MAX_LINE_BYTES = 2 * 1024 * 1024;
     private static final Logger LOG = LoggerFactory.getLogger(JsonlPostmortemStore.class);
-    private static final Set<PosixFilePermission> OWNER_ONLY = PosixFilePermissions.fromString("rw-------");
     private static final int MAX_PROBLEMS = 50;
     private static final int CHUNK = 64 * 1024;
 
@@ -203,20 +202,11 @@ public final class JsonlPostmortemStore implements PostmortemStore {
             if (parent != null && !Files.isDirectory(parent)) {
                 Files.createDirectories(parent);
             }
-            Files.createFile(file, PosixFilePermissions.asFileAttribute(OWNER_ONLY));
+            if (!PrivateFiles.createIfMissing(file)) {
+                return false;
+            }
             LOG.info("event=postmortems-file-created mode=0600");
             return true;
-        } catch (FileAlreadyExistsException e) {
-            return false;
-        } catch (UnsupportedOperationException e) {
-            try {
-                Files.createFile(file);
-                return true;
-            } catch (FileAlreadyExistsException exists) {
-                return false;
-            } catch (IOException io) {
-                throw unwritable(io);
-            }
         } catch (IOException e) {
             throw unwritable(e);
         }
