@@ -1,20 +1,17 @@
 package dev.omcp.adapters.storage.anomaly;
 
-import dev.omcp.adapters.storage.audit.BatchWindow;
-import dev.omcp.adapters.storage.audit.RetryPolicy;
+import dev.omcp.adapters.storage.delivery.BatchPump;
+import dev.omcp.adapters.storage.delivery.BatchWindow;
+import dev.omcp.adapters.storage.delivery.Pacer;
+import dev.omcp.adapters.storage.delivery.RetryPolicy;
 import dev.omcp.ports.anomaly.AnomalyScoreSample;
 import dev.omcp.ports.anomaly.AnomalyScoreSink;
 import java.net.http.HttpClient;
 import java.security.SecureRandom;
 import java.time.Clock;
 import java.time.Duration;
-import java.time.Instant;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
-import java.util.concurrent.ArrayBlockingQueue;
-import java.util.concurrent.BlockingQueue;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.random.RandomGenerator;
 import org.slf4j.Logger;
@@ -34,14 +31,8 @@ import org.slf4j.LoggerFactory;
  */
 public final class PrometheusRemoteWriteSink implements AnomalyScoreSink, AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(PrometheusRemoteWriteSink.class);
-    private static final Duration POLL = Duration.ofMillis(200);
     private static final int MAX_REMEMBERED_SERIES = 10_000;
 
-    /** Pauses between retries; a parameter so tests can retry without waiting. */
-    @FunctionalInterface
-    interface Pacer {
-        void pause(Duration duration) throws InterruptedException;
-    }
 
     /**
      * How the sink queues, batches and retries.
@@ -93,12 +84,10 @@ public final class PrometheusRemoteWriteSink implements AnomalyScoreSink, AutoCl
     private final RemoteWriteClient client;
     private final RemoteWriteTarget target;
     private final Settings settings;
-    private final Clock clock;
     private final RandomGenerator random;
     private final Pacer pacer;
-    private final BlockingQueue<AnomalyScoreSample> queue;
     private final SeriesOrder order = new SeriesOrder(MAX_REMEMBERED_SERIES);
-    private final Thread sender;
+    private final BatchPump<AnomalyScoreSample> pump;
     private final AtomicLong accepted = new AtomicLong();
     private final AtomicLong written = new AtomicLong();
     private final AtomicLong dropped = new AtomicLong();
@@ -107,8 +96,6 @@ public final class PrometheusRemoteWriteSink implements AnomalyScoreSink, AutoCl
     private final AtomicLong outOfOrder = new AtomicLong();
     private final AtomicLong requests = new AtomicLong();
     private final AtomicLong failedBatches = new AtomicLong();
-    private volatile boolean closing;
-    private volatile Instant shutdownDeadline = Instant.MAX;
     private volatile boolean failing;
 
     PrometheusRemoteWriteSink(RemoteWriteClient client, RemoteWriteTarget target, Settings settings, Clock clock,
@@ -116,11 +103,20 @@ public final class PrometheusRemoteWriteSink implements AnomalyScoreSink, AutoCl
         this.client = Objects.requireNonNull(client, "client");
         this.target = Objects.requireNonNull(target, "target");
         this.settings = Objects.requireNonNull(settings, "settings");
-        this.clock = Objects.requireNonNull(clock, "clock");
         this.random = Objects.requireNonNull(random, "random");
         this.pacer = Objects.requireNonNull(pacer, "pacer");
-        this.queue = new ArrayBlockingQueue<>(settings.queueCapacity());
-        this.sender = Thread.ofVirtual().name("omcp-anomaly-remote-write").start(this::run);
+        this.pump = new BatchPump<>("omcp-anomaly-remote-write", settings.queueCapacity(), settings.window(),
+                settings.shutdownGrace(), clock, new BatchPump.Handler<>() {
+                    @Override
+                    public void deliver(List<AnomalyScoreSample> batch) throws InterruptedException {
+                        send(batch);
+                    }
+
+                    @Override
+                    public void leftAtShutdown(List<AnomalyScoreSample> samples) {
+                        abandon(samples.size(), "the gateway stopped before the scores were sent");
+                    }
+                });
     }
 
     /**
@@ -140,13 +136,13 @@ public final class PrometheusRemoteWriteSink implements AnomalyScoreSink, AutoCl
 
     @Override
     public boolean offer(List<AnomalyScoreSample> samples) {
-        if (closing) {
+        if (pump.closing()) {
             countDropped(samples.size(), "the sink is stopping");
             return false;
         }
         int taken = 0;
         for (AnomalyScoreSample s : samples) {
-            if (!queue.offer(s)) {
+            if (!pump.offer(s)) {
                 break;
             }
             taken++;
@@ -162,7 +158,7 @@ public final class PrometheusRemoteWriteSink implements AnomalyScoreSink, AutoCl
 
     /** Whether the sender is running: configured, started and not stopped. Says nothing about the receiver's health. */
     public boolean running() {
-        return !closing && sender.isAlive();
+        return pump.running();
     }
 
     public Stats stats() {
@@ -175,56 +171,6 @@ public final class PrometheusRemoteWriteSink implements AnomalyScoreSink, AutoCl
             LOG.warn("event=anomaly-remote-write-dropped receiver={} dropped={} reason=\"{}\" note=\"scores stay in the in-memory last hour\"",
                     target.displayName(), before + count, reason);
         }
-    }
-
-    private void run() {
-        try {
-            while (true) {
-                AnomalyScoreSample first = queue.poll(POLL.toMillis(), TimeUnit.MILLISECONDS);
-                if (first == null) {
-                    if (closing) {
-                        return;
-                    }
-                    continue;
-                }
-                List<AnomalyScoreSample> batch = collect(first);
-                if (closing && clock.instant().isAfter(shutdownDeadline)) {
-                    abandon(batch.size(), "the gateway stopped before the scores were sent");
-                    continue;
-                }
-                send(batch);
-            }
-        } catch (InterruptedException e) {
-            List<AnomalyScoreSample> rest = new ArrayList<>();
-            queue.drainTo(rest);
-            abandon(rest.size(), "the gateway stopped before the scores were sent");
-        } catch (RuntimeException e) {
-            // a bug must not silently stop the sender while running() still says true
-            LOG.error("event=anomaly-remote-write-stopped receiver={} reason=\"{}\"", target.displayName(), e.getClass().getName(), e);
-            throw e;
-        }
-    }
-
-    private List<AnomalyScoreSample> collect(AnomalyScoreSample first) throws InterruptedException {
-        List<AnomalyScoreSample> batch = new ArrayList<>();
-        batch.add(first);
-        Instant opened = clock.instant();
-        while (!settings.window().full(batch.size())) {
-            if (closing) {
-                queue.drainTo(batch, settings.window().maxCount() - batch.size());
-                break;
-            }
-            Duration wait = settings.window().remaining(opened, clock.instant());
-            if (wait.isZero()) {
-                break;
-            }
-            AnomalyScoreSample next = queue.poll(Math.min(wait.toMillis(), POLL.toMillis()), TimeUnit.MILLISECONDS);
-            if (next != null) {
-                batch.add(next);
-                queue.drainTo(batch, settings.window().maxCount() - batch.size());
-            }
-        }
-        return batch;
     }
 
     private void send(List<AnomalyScoreSample> batch) throws InterruptedException {
@@ -247,7 +193,7 @@ public final class PrometheusRemoteWriteSink implements AnomalyScoreSink, AutoCl
         String lastReason = "";
         for (int attempt = 1; attempt <= retry.maxAttempts(); attempt++) {
             if (attempt > 1) {
-                if (closing && clock.instant().isAfter(shutdownDeadline)) {
+                if (pump.pastShutdownDeadline()) {
                     abandon(count, "the gateway stopped while retrying: " + lastReason);
                     return;
                 }
@@ -298,23 +244,10 @@ public final class PrometheusRemoteWriteSink implements AnomalyScoreSink, AutoCl
     /** Stops taking scores, sends what is queued for up to the shutdown grace, drops the rest, logs the totals. */
     @Override
     public void close() {
-        if (closing) {
+        if (pump.closing()) {
             return;
         }
-        shutdownDeadline = clock.instant().plus(settings.shutdownGrace());
-        closing = true;
-        try {
-            if (!sender.join(settings.shutdownGrace().plusSeconds(1))) {
-                sender.interrupt();
-                sender.join(Duration.ofSeconds(5));
-            }
-        } catch (InterruptedException e) {
-            sender.interrupt();
-            Thread.currentThread().interrupt();
-        }
-        List<AnomalyScoreSample> rest = new ArrayList<>();
-        queue.drainTo(rest);
-        abandon(rest.size(), "the gateway stopped before the scores were sent");
+        pump.close();
         Stats s = stats();
         LOG.info("event=anomaly-remote-write-stopped receiver={} accepted={} written={} dropped={} refused={} abandoned={} outOfOrder={}",
                 target.displayName(), s.accepted(), s.written(), s.dropped(), s.refused(), s.abandoned(), s.outOfOrder());

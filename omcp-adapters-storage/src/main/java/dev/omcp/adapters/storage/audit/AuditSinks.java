@@ -1,5 +1,7 @@
 package dev.omcp.adapters.storage.audit;
 
+import dev.omcp.adapters.storage.delivery.BatchWindow;
+import dev.omcp.adapters.storage.delivery.RetryPolicy;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.nio.file.Path;

@@ -1,17 +1,16 @@
 package dev.omcp.adapters.storage.audit;
 
+import dev.omcp.adapters.storage.delivery.BatchPump;
+import dev.omcp.adapters.storage.delivery.BatchWindow;
+import dev.omcp.adapters.storage.delivery.Pacer;
+import dev.omcp.adapters.storage.delivery.RetryPolicy;
 import dev.omcp.ports.audit.AuditRecord;
 import dev.omcp.ports.audit.AuditSink;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
-import java.time.Instant;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
-import java.util.concurrent.ArrayBlockingQueue;
-import java.util.concurrent.BlockingQueue;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.random.RandomGenerator;
 import org.slf4j.Logger;
@@ -19,22 +18,15 @@ import org.slf4j.LoggerFactory;
 
 /**
  * A sink that never blocks the request path: {@link #publish} only offers to a bounded queue; one
- * virtual thread takes batches from it (by count or age, {@link BatchWindow}), delivers them with
- * retries ({@link RetryPolicy}) and dead-letters what cannot be delivered. A full queue
- * dead-letters the record at once instead of waiting.
+ * virtual thread takes batches from it (by count or age, {@link BatchWindow}; see {@link BatchPump}),
+ * delivers them with retries ({@link RetryPolicy}) and dead-letters what cannot be delivered. A full
+ * queue dead-letters the record at once instead of waiting.
  */
 public final class BatchingAuditSink implements AuditSink {
     private static final Logger LOG = LoggerFactory.getLogger(BatchingAuditSink.class);
-    private static final Duration POLL = Duration.ofMillis(200);
 
     /** Counters for tests and metrics. */
     public record Stats(long delivered, long deadLettered, long overflowed, long attempts) {}
-
-    /** Pauses between retries; a parameter so tests can run retries without waiting. */
-    @FunctionalInterface
-    public interface Pacer {
-        void pause(Duration duration) throws InterruptedException;
-    }
 
     /**
      * How a sink queues, batches and retries.
@@ -59,17 +51,13 @@ public final class BatchingAuditSink implements AuditSink {
     private final Delivery delivery;
     private final Settings settings;
     private final DeadLetterFile deadLetters;
-    private final Clock clock;
     private final RandomGenerator random;
     private final Pacer pacer;
-    private final BlockingQueue<AuditRecord> queue;
-    private final Thread worker;
+    private final BatchPump<AuditRecord> pump;
     private final AtomicLong delivered = new AtomicLong();
     private final AtomicLong deadLettered = new AtomicLong();
     private final AtomicLong overflowed = new AtomicLong();
     private final AtomicLong attempts = new AtomicLong();
-    private volatile boolean closing;
-    private volatile Instant shutdownDeadline;
 
     BatchingAuditSink(String name, Delivery delivery, Settings settings, DeadLetterFile deadLetters, Clock clock,
             RandomGenerator random, Pacer pacer) {
@@ -77,11 +65,20 @@ public final class BatchingAuditSink implements AuditSink {
         this.delivery = Objects.requireNonNull(delivery, "delivery");
         this.settings = Objects.requireNonNull(settings, "settings");
         this.deadLetters = Objects.requireNonNull(deadLetters, "deadLetters");
-        this.clock = Objects.requireNonNull(clock, "clock");
         this.random = Objects.requireNonNull(random, "random");
         this.pacer = Objects.requireNonNull(pacer, "pacer");
-        this.queue = new ArrayBlockingQueue<>(settings.queueCapacity());
-        this.worker = Thread.ofVirtual().name("omcp-audit-sink-" + name).start(this::run);
+        this.pump = new BatchPump<>("omcp-audit-sink-" + name, settings.queueCapacity(), settings.window(),
+                settings.shutdownGrace(), clock, new BatchPump.Handler<>() {
+                    @Override
+                    public void deliver(List<AuditRecord> batch) throws InterruptedException {
+                        deliverWithRetries(batch);
+                    }
+
+                    @Override
+                    public void leftAtShutdown(List<AuditRecord> records) {
+                        deadLetter(records, "the gateway stopped before the entries were delivered", 0);
+                    }
+                });
     }
 
     @Override
@@ -91,11 +88,11 @@ public final class BatchingAuditSink implements AuditSink {
 
     @Override
     public void publish(AuditRecord record) {
-        if (closing) {
+        if (pump.closing()) {
             deadLetter(List.of(record), "the sink was stopping when the entry arrived", 0);
             return;
         }
-        if (!queue.offer(record)) {
+        if (!pump.offer(record)) {
             long total = overflowed.incrementAndGet();
             deadLetters.write(name, "queue full (" + settings.queueCapacity()
                     + " entries): the destination is slower than the gateway or unreachable", 0, List.of(record), false);
@@ -112,57 +109,13 @@ public final class BatchingAuditSink implements AuditSink {
         return new Stats(delivered.get(), deadLettered.get(), overflowed.get(), attempts.get());
     }
 
-    private void run() {
-        try {
-            while (true) {
-                AuditRecord first = queue.poll(POLL.toMillis(), TimeUnit.MILLISECONDS);
-                if (first == null) {
-                    if (closing) {
-                        return;
-                    }
-                    continue;
-                }
-                List<AuditRecord> batch = collect(first);
-                if (closing && clock.instant().isAfter(shutdownDeadline)) {
-                    deadLetter(batch, "the gateway stopped before the entries were delivered", 0);
-                    continue;
-                }
-                deliverWithRetries(batch);
-            }
-        } catch (InterruptedException e) {
-            List<AuditRecord> rest = new ArrayList<>();
-            queue.drainTo(rest);
-            deadLetter(rest, "the gateway stopped before the entries were delivered", 0);
-        }
-    }
-
-    private List<AuditRecord> collect(AuditRecord first) throws InterruptedException {
-        List<AuditRecord> batch = new ArrayList<>();
-        batch.add(first);
-        Instant opened = clock.instant();
-        while (!settings.window().full(batch.size())) {
-            if (closing) {
-                queue.drainTo(batch, settings.window().maxCount() - batch.size());
-                break;
-            }
-            Duration wait = settings.window().remaining(opened, clock.instant());
-            if (wait.isZero()) {
-                break;
-            }
-            AuditRecord next = queue.poll(Math.min(wait.toMillis(), POLL.toMillis()), TimeUnit.MILLISECONDS);
-            if (next != null) {
-                batch.add(next);
-            }
-        }
-        return batch;
-    }
-
+    /** Delivers one batch with retries; dead-letters it when that fails. Called on the pump's thread. */
     private void deliverWithRetries(List<AuditRecord> batch) throws InterruptedException {
         RetryPolicy retry = settings.retry();
         String lastReason = "";
         for (int attempt = 1; attempt <= retry.maxAttempts(); attempt++) {
             if (attempt > 1) {
-                if (closing && clock.instant().isAfter(shutdownDeadline)) {
+                if (pump.pastShutdownDeadline()) {
                     deadLetter(batch, "the gateway stopped while retrying: " + lastReason, attempt - 1);
                     return;
                 }
@@ -206,23 +159,10 @@ public final class BatchingAuditSink implements AuditSink {
      */
     @Override
     public void close() {
-        if (closing) {
+        if (pump.closing()) {
             return;
         }
-        shutdownDeadline = clock.instant().plus(settings.shutdownGrace());
-        closing = true;
-        try {
-            if (!worker.join(settings.shutdownGrace().plusSeconds(1))) {
-                worker.interrupt();
-                worker.join(Duration.ofSeconds(5));
-            }
-        } catch (InterruptedException e) {
-            worker.interrupt();
-            Thread.currentThread().interrupt();
-        }
-        List<AuditRecord> rest = new ArrayList<>();
-        queue.drainTo(rest);
-        deadLetter(rest, "the gateway stopped before the entries were delivered", 0);
+        pump.close();
         deadLetters.close();
     }
 }

@@ -3,8 +3,8 @@ package dev.omcp.adapters.storage.anomaly;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.sun.net.httpserver.HttpServer;
-import dev.omcp.adapters.storage.audit.BatchWindow;
-import dev.omcp.adapters.storage.audit.RetryPolicy;
+import dev.omcp.adapters.storage.delivery.BatchWindow;
+import dev.omcp.adapters.storage.delivery.RetryPolicy;
 import dev.omcp.ports.anomaly.AnomalyScoreSample;
 import java.io.IOException;
 import java.net.InetAddress;

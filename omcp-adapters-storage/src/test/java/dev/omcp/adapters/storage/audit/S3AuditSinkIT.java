@@ -3,6 +3,8 @@ package dev.omcp.adapters.storage.audit;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.omcp.adapters.storage.delivery.BatchWindow;
+import dev.omcp.adapters.storage.delivery.RetryPolicy;
 import dev.omcp.ports.audit.AuditRecord;
 import java.io.BufferedReader;
 import java.io.ByteArrayOutputStream;

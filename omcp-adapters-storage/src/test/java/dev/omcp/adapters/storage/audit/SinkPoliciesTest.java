@@ -2,6 +2,8 @@ package dev.omcp.adapters.storage.audit;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.omcp.adapters.storage.delivery.BatchWindow;
+import dev.omcp.adapters.storage.delivery.RetryPolicy;
 import dev.omcp.ports.audit.AuditRecord;
 import java.time.Duration;
 import java.time.Instant;

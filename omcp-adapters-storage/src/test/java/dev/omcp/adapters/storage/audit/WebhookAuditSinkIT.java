@@ -5,6 +5,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.sun.net.httpserver.HttpServer;
+import dev.omcp.adapters.storage.delivery.BatchWindow;
+import dev.omcp.adapters.storage.delivery.RetryPolicy;
 import dev.omcp.ports.audit.AuditRecord;
 import java.io.IOException;
 import java.net.InetAddress;

@@ -1,4 +1,4 @@
-package dev.omcp.adapters.storage.audit;
+package dev.omcp.adapters.storage.delivery;
 
 import java.time.Duration;
 import java.util.Objects;
