@@ -19,7 +19,6 @@ import java.net.URI;
 import java.net.URISyntaxException;
 import java.nio.charset.CharacterCodingException;
 import java.nio.file.AccessDeniedException;
-import java.nio.file.InvalidPathException;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.List;
@@ -50,11 +49,11 @@ final class AnalysisSettingsReader {
                 remoteWrite(env, egress),
                 ipDataset(env, files),
                 rdap(env, egress),
-                path(env, Variables.POSTMORTEM_TEMPLATE));
+                env.file(Variables.POSTMORTEM_TEMPLATE));
     }
 
     private static AnalysisSettings.CatalogFile catalog(Environment env, SettingsFiles files) {
-        Optional<Path> path = path(env, Variables.SERVICE_CATALOG_FILE);
+        Optional<Path> path = env.file(Variables.SERVICE_CATALOG_FILE);
         if (path.isEmpty()) {
             return new AnalysisSettings.CatalogFile.NotSet();
         }
@@ -156,7 +155,7 @@ final class AnalysisSettingsReader {
     }
 
     private static Optional<AnalysisSettings.IpDatasetFile> ipDataset(Environment env, SettingsFiles files) {
-        Optional<Path> path = path(env, Variables.IP_ENRICH_FILE);
+        Optional<Path> path = env.file(Variables.IP_ENRICH_FILE);
         if (path.isEmpty()) {
             return Optional.empty();
         }
@@ -232,24 +231,6 @@ final class AnalysisSettingsReader {
             return Optional.empty();
         }
         return Optional.of(uri);
-    }
-
-    private static Optional<Path> path(Environment env, Variable variable) {
-        Optional<String> raw = env.raw(variable);
-        if (raw.isEmpty()) {
-            return Optional.empty();
-        }
-        try {
-            Path path = Path.of(raw.get());
-            if (path.getFileName() == null) {
-                env.problem(variable, "must name a file, got '" + raw.get() + "'");
-                return Optional.empty();
-            }
-            return Optional.of(path);
-        } catch (InvalidPathException e) {
-            env.problem(variable, "is not a valid file path: " + e.getReason());
-            return Optional.empty();
-        }
     }
 
     private static String readFailure(IOException e) {

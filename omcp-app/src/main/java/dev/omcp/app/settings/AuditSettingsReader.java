@@ -6,7 +6,6 @@ import dev.omcp.core.egress.EgressRules;
 import dev.omcp.ports.egress.EgressVerdict;
 import java.net.URI;
 import java.net.URISyntaxException;
-import java.nio.file.InvalidPathException;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -26,7 +25,7 @@ final class AuditSettingsReader {
      */
     static AuditSettings read(Environment env, boolean allowPrivateBackends) {
         EgressRules egress = new EgressRules(allowPrivateBackends);
-        Optional<Path> file = path(env, Variables.MGMT_AUDIT_FILE);
+        Optional<Path> file = env.file(Variables.MGMT_AUDIT_FILE);
         FsyncPolicy fsync = FsyncPolicy.parse(env.oneOf(Variables.AUDIT_FSYNC, List.of("always", "batch", "never")));
         Duration interval = Duration.ofMillis(env.integer(Variables.AUDIT_FSYNC_INTERVAL_MS, 10, 60_000));
         TornTailPolicy tornTail = TornTailPolicy.parse(env.oneOf(Variables.AUDIT_TORN_TAIL, List.of("repair", "refuse")));
@@ -43,7 +42,7 @@ final class AuditSettingsReader {
             return Optional.empty();
         }
         Optional<URI> uri = httpUri(env, Variables.AUDIT_WEBHOOK_URL, url.get(), egress);
-        Optional<Path> deadLetter = path(env, Variables.AUDIT_WEBHOOK_DEADLETTER)
+        Optional<Path> deadLetter = env.file(Variables.AUDIT_WEBHOOK_DEADLETTER)
                 .or(() -> file.map(f -> f.resolveSibling(f.getFileName() + ".webhook-deadletter.jsonl")));
         return uri.map(u -> new AuditSettings.Webhook(u, token, deadLetter));
     }
@@ -86,31 +85,13 @@ final class AuditSettingsReader {
         }
         int batchSize = env.integer(Variables.AUDIT_S3_BATCH_SIZE, 1, 10_000);
         Duration flush = Duration.ofSeconds(env.integer(Variables.AUDIT_S3_FLUSH_INTERVAL, 1, 3600));
-        Optional<Path> deadLetter = path(env, Variables.AUDIT_S3_DEADLETTER)
+        Optional<Path> deadLetter = env.file(Variables.AUDIT_S3_DEADLETTER)
                 .or(() -> file.map(f -> f.resolveSibling(f.getFileName() + ".s3-deadletter.jsonl")));
         if (!complete || uri.isEmpty()) {
             return Optional.empty();
         }
         return Optional.of(new AuditSettings.S3(uri.get(), bucket.get(), prefix, region, keyId.get(), secret.get(), batchSize,
                 flush, deadLetter));
-    }
-
-    private static Optional<Path> path(Environment env, Variable variable) {
-        Optional<String> raw = env.raw(variable);
-        if (raw.isEmpty()) {
-            return Optional.empty();
-        }
-        try {
-            Path path = Path.of(raw.get());
-            if (path.getFileName() == null) {
-                env.problem(variable, "must name a file, got '" + raw.get() + "'");
-                return Optional.empty();
-            }
-            return Optional.of(path);
-        } catch (InvalidPathException e) {
-            env.problem(variable, "is not a valid file path: " + e.getReason());
-            return Optional.empty();
-        }
     }
 
     /**

@@ -1,5 +1,7 @@
 package dev.omcp.app.settings;
 
+import java.nio.file.InvalidPathException;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -28,6 +30,28 @@ final class Environment {
             }
         }
         return Optional.empty();
+    }
+
+    /**
+     * The path of a file, when set: a value that is not a valid path or names no file (such as
+     * {@code /}) is a problem, and empty.
+     */
+    Optional<Path> file(Variable variable) {
+        Optional<String> raw = raw(variable);
+        if (raw.isEmpty()) {
+            return Optional.empty();
+        }
+        try {
+            Path path = Path.of(raw.get());
+            if (path.getFileName() == null) {
+                problem(variable, "must name a file, got '" + raw.get() + "'");
+                return Optional.empty();
+            }
+            return Optional.of(path);
+        } catch (InvalidPathException e) {
+            problem(variable, "is not a valid file path: " + e.getReason());
+            return Optional.empty();
+        }
     }
 
     String string(Variable variable) {
