@@ -1,12 +1,8 @@
 package dev.omcp.core.tools.observability;
 
-import dev.omcp.core.egress.EgressRules;
 import dev.omcp.core.sources.SourceRegistry;
-import dev.omcp.ports.connectors.ConnectorCatalog;
 import dev.omcp.ports.connectors.ConnectorType;
 import dev.omcp.ports.sources.SourceDefinition;
-import dev.omcp.ports.sources.SourceStore;
-import dev.omcp.ports.sources.SourcesDocument;
 import dev.omcp.sdk.connector.Connector;
 import dev.omcp.sdk.connector.ConnectorContext;
 import dev.omcp.sdk.connector.ConnectorFactory;
@@ -19,8 +15,6 @@ import dev.omcp.sdk.connector.TracesCapability;
 import dev.omcp.sdk.manifest.Capabilities;
 import dev.omcp.sdk.manifest.ConnectorManifest;
 import jakarta.json.JsonObject;
-import java.net.http.HttpClient;
-import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -75,59 +69,11 @@ final class InMemorySources {
             definitions.add(new SourceDefinition(new SourceConfig(name, type, "https://" + name + ".example.com", tenants.get(name),
                     JsonObject.EMPTY_JSON_OBJECT), true, SourceDefinition.Origin.FILE));
         }
-        ConnectorCatalog catalog = new ConnectorCatalog() {
-            @Override
-            public Optional<ConnectorType> find(String name) {
-                return Optional.ofNullable(types.get(name));
-            }
-
-            @Override
-            public List<ConnectorType> all() {
-                return List.copyOf(types.values());
-            }
-        };
-        SourceStore store = new SourceStore() {
-            @Override
-            public SourcesDocument load() {
-                return new SourcesDocument(definitions, List.of(), List.of(), false);
-            }
-
-            @Override
-            public void save(List<SourceDefinition> next) {
-                throw new UnsupportedOperationException("tool tests never change sources");
-            }
-
-            @Override
-            public String describe() {
-                return "memory";
-            }
-        };
-        SourceRegistry registry = new SourceRegistry(catalog, source -> new NoHttp(), store, new EgressRules(false),
-                host -> List.of(), Duration.ofSeconds(2));
-        registry.start();
-        return registry;
+        return TestSourceRegistries.start("in-memory", types, definitions, Duration.ofSeconds(2));
     }
 
     private static Capabilities capabilitiesOf(Connector c) {
         return new Capabilities(c instanceof MetricsCapability, c instanceof LogsCapability, c instanceof ServiceListingCapability,
                 c instanceof TracesCapability, c instanceof TopologyCapability);
-    }
-
-    /** The fakes make no HTTP calls. */
-    private static final class NoHttp implements ConnectorContext {
-        @Override
-        public HttpClient httpClient() {
-            throw new UnsupportedOperationException("in-memory connectors make no HTTP calls");
-        }
-
-        @Override
-        public Duration requestTimeout() {
-            return Duration.ofSeconds(1);
-        }
-
-        @Override
-        public Clock clock() {
-            return Clock.systemUTC();
-        }
     }
 }

@@ -1,20 +1,14 @@
 package dev.omcp.core.tools.observability;
 
-import dev.omcp.core.egress.EgressRules;
 import dev.omcp.core.sources.SourceRegistry;
-import dev.omcp.ports.connectors.ConnectorCatalog;
 import dev.omcp.ports.connectors.ConnectorType;
 import dev.omcp.ports.sources.SourceDefinition;
-import dev.omcp.ports.sources.SourceStore;
-import dev.omcp.ports.sources.SourcesDocument;
 import dev.omcp.sdk.connector.Connector;
 import dev.omcp.sdk.connector.ConnectorContext;
 import dev.omcp.sdk.connector.ConnectorFactory;
 import dev.omcp.sdk.connector.SourceConfig;
 import dev.omcp.sdk.manifest.ConnectorManifest;
 import jakarta.json.JsonObject;
-import java.net.http.HttpClient;
-import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -61,50 +55,6 @@ final class ScriptedSources {
 
     /** The started registry. */
     SourceRegistry registry() {
-        ConnectorCatalog catalog = new ConnectorCatalog() {
-            @Override
-            public Optional<ConnectorType> find(String name) {
-                return Optional.ofNullable(types.get(name));
-            }
-
-            @Override
-            public List<ConnectorType> all() {
-                return List.copyOf(types.values());
-            }
-        };
-        SourceStore store = new SourceStore() {
-            @Override
-            public SourcesDocument load() {
-                return new SourcesDocument(definitions, List.of(), List.of(), false);
-            }
-
-            @Override
-            public void save(List<SourceDefinition> sources) {
-                throw new UnsupportedOperationException("scripted sources are not saved");
-            }
-
-            @Override
-            public String describe() {
-                return "scripted";
-            }
-        };
-        SourceRegistry registry = new SourceRegistry(catalog, source -> new ConnectorContext() {
-            @Override
-            public HttpClient httpClient() {
-                throw new UnsupportedOperationException("scripted connectors make no HTTP calls");
-            }
-
-            @Override
-            public Duration requestTimeout() {
-                return Duration.ofSeconds(1);
-            }
-
-            @Override
-            public Clock clock() {
-                return Clock.systemUTC();
-            }
-        }, store, new EgressRules(false), host -> List.of(), Duration.ofSeconds(1));
-        registry.start();
-        return registry;
+        return TestSourceRegistries.start("scripted", types, definitions, Duration.ofSeconds(1));
     }
 }
