@@ -29,9 +29,7 @@ class DemoSourcesIT {
     }
 
     private static JsonObject tool(String name, String arguments) {
-        JsonObject response = client.call("tools/call", "{\"name\":\"" + name + "\",\"arguments\":" + arguments + "}");
-        assertThat(response.containsKey("result")).as(response.toString()).isTrue();
-        return response.getJsonObject("result").getJsonObject("structuredContent");
+        return client.tool(name, arguments);
     }
 
     @Test

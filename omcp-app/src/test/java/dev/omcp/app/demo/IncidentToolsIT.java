@@ -37,11 +37,7 @@ class IncidentToolsIT {
     }
 
     private static JsonObject result(String name, String arguments) {
-        JsonObject response = client.call("tools/call", "{\"name\":\"" + name + "\",\"arguments\":" + arguments + "}");
-        assertThat(response.containsKey("result")).as(response.toString()).isTrue();
-        JsonObject result = response.getJsonObject("result");
-        assertThat(result.getBoolean("isError", false)).as(result.toString()).isFalse();
-        return result;
+        return client.toolResult(name, arguments);
     }
 
     private static JsonObject tool(String name, String arguments) {

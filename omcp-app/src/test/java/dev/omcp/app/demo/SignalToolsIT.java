@@ -34,11 +34,7 @@ class SignalToolsIT {
 
     /** Calls a tool; its structured answer must match the output schema tools/list published for it. */
     static JsonObject tool(String name, String arguments) {
-        JsonObject response = client.call("tools/call", "{\"name\":\"" + name + "\",\"arguments\":" + arguments + "}");
-        assertThat(response.containsKey("result")).as(response.toString()).isTrue();
-        JsonObject result = response.getJsonObject("result");
-        assertThat(result.getBoolean("isError", false)).as(result.toString()).isFalse();
-        JsonObject structured = result.getJsonObject("structuredContent");
+        JsonObject structured = client.tool(name, arguments);
         JsonObject outputSchema = client.call("tools/list", "{}").getJsonObject("result").getJsonArray("tools").stream()
                 .map(JsonValue::asJsonObject).filter(t -> t.getString("name").equals(name)).findFirst().orElseThrow()
                 .getJsonObject("outputSchema");

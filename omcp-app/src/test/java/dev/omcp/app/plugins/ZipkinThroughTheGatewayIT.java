@@ -79,10 +79,7 @@ class ZipkinThroughTheGatewayIT {
     }
 
     private static JsonObject tool(String name, String arguments) {
-        JsonObject response = client.call("tools/call", "{\"name\":\"" + name + "\",\"arguments\":" + arguments + "}");
-        JsonObject result = response.getJsonObject("result");
-        assertThat(result.getBoolean("isError", false)).as(result.toString()).isFalse();
-        return result.getJsonObject("structuredContent");
+        return client.tool(name, arguments);
     }
 
     @Test

@@ -59,6 +59,27 @@ public final class McpHttpClient {
         return parse(lastMessage(response));
     }
 
+    /**
+     * Calls tool {@code name} with {@code arguments} (a JSON object) and returns its {@code result},
+     * failing the test when the answer is a JSON-RPC error or an {@code isError} result.
+     */
+    public JsonObject toolResult(String name, String arguments) {
+        JsonObject response = call("tools/call", "{\"name\":\"" + name + "\",\"arguments\":" + arguments + "}");
+        if (!response.containsKey("result")) {
+            throw new AssertionError(name + " answered a JSON-RPC error: " + response);
+        }
+        JsonObject result = response.getJsonObject("result");
+        if (result.getBoolean("isError", false)) {
+            throw new AssertionError(name + " answered an error result: " + result);
+        }
+        return result;
+    }
+
+    /** The {@code structuredContent} of {@link #toolResult}. */
+    public JsonObject tool(String name, String arguments) {
+        return toolResult(name, arguments).getJsonObject("structuredContent");
+    }
+
     /** The JSON of a JSON response, or the last {@code data:} of an SSE response. */
     public static String lastMessage(HttpResponse<String> response) {
         String contentType = response.headers().firstValue("Content-Type").orElse("");

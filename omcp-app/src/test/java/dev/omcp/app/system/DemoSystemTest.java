@@ -24,11 +24,7 @@ class DemoSystemTest {
             "query_traces", "generate_postmortem");
 
     private static JsonObject tool(McpHttpClient client, String name, String arguments) {
-        JsonObject response = client.call("tools/call", "{\"name\":\"" + name + "\",\"arguments\":" + arguments + "}");
-        assertThat(response.containsKey("result")).as(response.toString()).isTrue();
-        JsonObject result = response.getJsonObject("result");
-        assertThat(result.getBoolean("isError", false)).as(result.toString()).isFalse();
-        return result.getJsonObject("structuredContent");
+        return client.tool(name, arguments);
     }
 
     @Test

@@ -46,10 +46,7 @@ class PrometheusToolsIT {
     }
 
     private static JsonObject tool(String name, String arguments) {
-        JsonObject response = client.call("tools/call", "{\"name\":\"" + name + "\",\"arguments\":" + arguments + "}");
-        JsonObject result = response.getJsonObject("result");
-        assertThat(result.getBoolean("isError", false)).as(result.toString()).isFalse();
-        return result.getJsonObject("structuredContent");
+        return client.tool(name, arguments);
     }
 
     private static SyntheticMetrics.Service service(String name) {
