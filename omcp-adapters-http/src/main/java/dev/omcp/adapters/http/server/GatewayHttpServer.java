@@ -27,6 +27,8 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.atomic.AtomicReference;
+import org.eclipse.jetty.server.AbstractConnector;
+import org.eclipse.jetty.server.Connector;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -39,6 +41,8 @@ public final class GatewayHttpServer implements AutoCloseable {
     private static final String TRACKED = "omcp.tracked";
 
     private static final long JETTY_STOP_TIMEOUT_MS = 250;
+    /** How long an idle connection may stay open once the stop began; well within the stop timeout. */
+    private static final long SHUTDOWN_IDLE_TIMEOUT_MS = 50;
 
     private final HttpServerSettings settings;
     private final Javalin app;
@@ -200,12 +204,20 @@ public final class GatewayHttpServer implements AutoCloseable {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
+        // Idle keep-alive connections (clients such as the JDK's keep them open) are what Jetty's
+        // graceful stop waits for; ours are drained already, so close them quickly instead of letting
+        // the stop time out (Javalin then logs an error with a stack trace on every normal stop).
+        for (Connector connector : app.jettyServer().server().getConnectors()) {
+            if (connector instanceof AbstractConnector jettyConnector) {
+                jettyConnector.setShutdownIdleTimeout(SHUTDOWN_IDLE_TIMEOUT_MS);
+            }
+        }
         try {
             app.stop();
         } catch (RuntimeException e) {
-            // Jetty finishes stopping and then reports that connections outlived the stop timeout
-            // (idle keep-alive connections of clients); the server is stopped either way.
-            LOG.debug("event=stop-timeout waitMs={} reason=\"{}\"", JETTY_STOP_TIMEOUT_MS,
+            // Jetty finishes stopping and then reports that connections outlived the stop timeout (a
+            // connection still busy after the drain); the server is stopped either way.
+            LOG.warn("event=stop-timeout waitMs={} reason=\"{}\"", JETTY_STOP_TIMEOUT_MS,
                     e.getCause() == null ? e.getClass().getSimpleName() : e.getCause().getClass().getSimpleName());
         }
         state.set(State.STOPPED);
