@@ -81,7 +81,7 @@ public class RedactionBenchmark {
         return redactor.redactPayload(plainText);
     }
 
-    static JsonObject result(Random rnd, boolean dense) {
+    public static JsonObject result(Random rnd, boolean dense) {
         JsonArrayBuilder entries = Jsonp.array();
         int size = 0;
         int i = 0;

@@ -14,9 +14,8 @@ import java.util.Map;
  * <p>Why not {@code toString()}: a tool result is serialized on every call, twice for its text form
  * (once as JSON, once escaped inside {@code content[0].text}), and results of tens of kilobytes of
  * log lines made Parsson's generator (a writer, a character buffer and one call per character
- * escaped) a fifth of a {@code query_logs} call. Here a string with nothing to escape is one append,
- * and one that needs escaping is measured, filled into one array and appended once. Thread-safe
- * (stateless).
+ * escaped) a fifth of a {@code query_logs} call. Here runs of characters that need no escaping are
+ * appended at once. Thread-safe (stateless).
  */
 public final class CompactJson {
     private static final char[] HEX = "0123456789abcdef".toCharArray();
@@ -70,49 +69,35 @@ public final class CompactJson {
      * {@code u} and four hex digits, and everything else (including non-ASCII) as it is.
      */
     public static StringBuilder appendString(StringBuilder out, String text) {
+        // One pass that copies each run of plain characters with one append (an array copy when both
+        // sides are Latin-1) and escapes in between. JSON inside JSON (a tool result's text form)
+        // escapes every few characters; this beat measuring first and filling one char array by a
+        // fifth to a third (TextFormBenchmark / docs/benchmarks.md).
+        out.append('"');
         int n = text.length();
-        int extra = 0;
-        for (int i = 0; i < n; i++) {
-            char c = text.charAt(i);
-            if (c < 0x20) {
-                extra += c == '\b' || c == '\t' || c == '\n' || c == '\f' || c == '\r' ? 1 : 5;
-            } else if (c == '"' || c == '\\') {
-                extra++;
-            }
-        }
-        if (extra == 0) {
-            return out.append('"').append(text).append('"');
-        }
-        // JSON inside JSON (a tool result's text form) escapes every few characters: filling one array
-        // and appending it once beats two appends per escaped character
-        char[] escaped = new char[n + extra + 2];
-        int at = 0;
-        escaped[at++] = '"';
+        int run = 0;
         for (int i = 0; i < n; i++) {
             char c = text.charAt(i);
             if (c >= 0x20 && c != '"' && c != '\\') {
-                escaped[at++] = c;
                 continue;
             }
-            escaped[at++] = '\\';
-            switch (c) {
-                case '"' -> escaped[at++] = '"';
-                case '\\' -> escaped[at++] = '\\';
-                case '\b' -> escaped[at++] = 'b';
-                case '\t' -> escaped[at++] = 't';
-                case '\n' -> escaped[at++] = 'n';
-                case '\f' -> escaped[at++] = 'f';
-                case '\r' -> escaped[at++] = 'r';
-                default -> {
-                    escaped[at++] = 'u';
-                    escaped[at++] = '0';
-                    escaped[at++] = '0';
-                    escaped[at++] = HEX[c >> 4];
-                    escaped[at++] = HEX[c & 0xF];
-                }
-            }
+            out.append(text, run, i);
+            escape(out, c);
+            run = i + 1;
         }
-        escaped[at] = '"';
-        return out.append(escaped);
+        return out.append(text, run, n).append('"');
+    }
+
+    private static void escape(StringBuilder out, char c) {
+        switch (c) {
+            case '"' -> out.append('\\').append('"');
+            case '\\' -> out.append('\\').append('\\');
+            case '\b' -> out.append('\\').append('b');
+            case '\t' -> out.append('\\').append('t');
+            case '\n' -> out.append('\\').append('n');
+            case '\f' -> out.append('\\').append('f');
+            case '\r' -> out.append('\\').append('r');
+            default -> out.append("\\u00").append(HEX[c >> 4]).append(HEX[c & 0xF]);
+        }
     }
 }
