@@ -249,14 +249,36 @@ public final class QueryLogsTool extends ObservabilityTool {
      * parsed when the line holds its key (as a JSON key or {@code key=}) and its value.
      */
     static Map<String, String> streamLabels(Map<String, String> labels, String line) {
-        Map<String, String> out = new java.util.TreeMap<>();
-        labels.forEach((key, value) -> {
-            boolean parsed = !value.isEmpty() && (line.contains("\"" + key + "\"") || line.contains(key + "=")) && line.contains(value);
-            if (!parsed) {
-                out.put(key, value);
+        // Runs for every line: the common case (no label parsed out of the line) returns the entry's
+        // own immutable map, and map equality ignores order (SeriesSummary.labels sorts for output).
+        Map<String, String> out = null;
+        for (Map.Entry<String, String> label : labels.entrySet()) {
+            if (parsedFromLine(label.getKey(), label.getValue(), line)) {
+                if (out == null) {
+                    out = new java.util.HashMap<>(labels);
+                }
+                out.remove(label.getKey());
             }
-        });
-        return out;
+        }
+        return out == null ? labels : out;
+    }
+
+    /** Whether the line carries {@code key} and {@code value} itself, as JSON ({@code "key"}) or logfmt ({@code key=}). */
+    private static boolean parsedFromLine(String key, String value, String line) {
+        if (value.isEmpty() || !line.contains(value)) {
+            return false;
+        }
+        int at = line.indexOf(key);
+        while (at >= 0) {
+            int end = at + key.length();
+            boolean quoted = at > 0 && line.charAt(at - 1) == '"' && end < line.length() && line.charAt(end) == '"';
+            boolean logfmt = end < line.length() && line.charAt(end) == '=';
+            if (quoted || logfmt) {
+                return true;
+            }
+            at = line.indexOf(key, at + 1);
+        }
+        return false;
     }
 
     private void aggregate(ToolCall call, Arguments args, String function, LogQuery query, Optional<String> onlySource,

@@ -316,4 +316,20 @@ class QueryLogsToolTest {
         assertThat(definition.inputSchema().getJsonObject("properties").getJsonObject("aggregate").getJsonArray("enum"))
                 .extracting(JsonValue::toString).containsExactly("\"count_over_time\"", "\"sum\"", "\"topk\"");
     }
+
+    @Test
+    void streamLabels_dropOnlyLabelsTheLineCarriesAsJsonKeyOrLogfmtWithTheirValue() {
+        Map<String, String> labels = Map.of("app", "checkout", "level", "error", "pod", "checkout-1", "user", "ann");
+        String json = "{\"level\":\"error\",\"msg\":\"application checkout failed\"}";
+        String logfmt = "level=error app=checkout msg=\"user ann logged in\"";
+
+        assertThat(QueryLogsTool.streamLabels(labels, json)).as("level is a JSON key; 'app' only inside 'application'")
+                .isEqualTo(Map.of("app", "checkout", "pod", "checkout-1", "user", "ann"));
+        assertThat(QueryLogsTool.streamLabels(labels, logfmt)).as("user and ann appear, but not as user=")
+                .isEqualTo(Map.of("pod", "checkout-1", "user", "ann"));
+        assertThat(QueryLogsTool.streamLabels(labels, "no labels in here")).as("nothing parsed: the labels as they are")
+                .isSameAs(labels);
+        assertThat(QueryLogsTool.streamLabels(Map.of("level", ""), "level=")).as("an empty value is never parsed")
+                .isEqualTo(Map.of("level", ""));
+    }
 }
