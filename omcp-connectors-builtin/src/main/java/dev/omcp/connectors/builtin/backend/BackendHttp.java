@@ -34,6 +34,7 @@ import javax.net.ssl.SSLException;
 public final class BackendHttp {
     /** The largest response body read into memory. */
     public static final int MAX_BODY_BYTES = 64 << 20;
+    private static final BoundedBody BODY = new BoundedBody(MAX_BODY_BYTES);
     private static final Pattern URL_IN_TEXT = Pattern.compile("(?i)\\b[a-z][a-z0-9+.-]*://[^\\s\"'<>]+");
 
     private final HttpClient client;
@@ -97,53 +98,41 @@ public final class BackendHttp {
 
     /** Sends {@code request} and returns the body of a 2xx answer; any other answer is a failure. */
     public byte[] send(HttpRequest request) throws ConnectorException {
-        HttpResponse<InputStream> response;
+        HttpResponse<byte[]> response;
         try {
-            response = client.send(request, HttpResponse.BodyHandlers.ofInputStream());
+            response = client.send(request, BODY);
         } catch (IOException e) {
+            if (e instanceof BoundedBody.TooLarge || e.getCause() instanceof BoundedBody.TooLarge) {
+                throw tooLarge(backend);
+            }
             throw failure(e, backend, timeout);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new ConnectorException(Kind.UNAVAILABLE, "the call to " + backend + " was interrupted");
         }
-        byte[] body;
-        try (InputStream in = response.body()) {
-            // A declared length (the client enforces it) is read into one array of that size, instead of
-            // 16 KB chunks copied together: most answers are a few kilobytes.
-            long declared = response.headers().firstValueAsLong("Content-Length").orElse(-1);
-            body = declared >= 0 && declared <= MAX_BODY_BYTES ? readDeclared(in, (int) declared) : readBounded(in, MAX_BODY_BYTES, backend);
-        } catch (IOException e) {
-            throw failure(e, backend, timeout);
-        }
         int status = response.statusCode();
         if (status >= 200 && status < 300) {
-            return body;
+            return response.body();
         }
-        throw statusFailure(status, body, backend);
-    }
-
-    /**
-     * Reads a body of declared length and then its end. The end matters: closing the JDK client's
-     * stream before it has seen the end cancels the exchange, and the client may then hand that
-     * closing connection to the next request, which fails ("header parser received no bytes") about
-     * once in 30,000 calls under load.
-     */
-    private static byte[] readDeclared(InputStream in, int length) throws IOException {
-        byte[] body = in.readNBytes(length);
-        if (in.read() != -1) {
-            throw new IOException("the body is longer than its Content-Length");
-        }
-        return body;
+        throw statusFailure(status, response.body(), backend);
     }
 
     /** Reads at most {@code max} bytes, failing when the body is larger. */
     public static byte[] readBounded(InputStream in, int max, String backend) throws IOException, ConnectorException {
         byte[] body = in.readNBytes(max + 1);
         if (body.length > max) {
-            throw new ConnectorException(Kind.BAD_RESPONSE, backend + " answered more than " + (max >> 20)
-                    + " MiB; narrow the query (shorter window, fewer series, larger step)");
+            throw tooLarge(max, backend);
         }
         return body;
+    }
+
+    private static ConnectorException tooLarge(String backend) {
+        return tooLarge(MAX_BODY_BYTES, backend);
+    }
+
+    private static ConnectorException tooLarge(int max, String backend) {
+        return new ConnectorException(Kind.BAD_RESPONSE, backend + " answered more than " + (max >> 20)
+                + " MiB; narrow the query (shorter window, fewer series, larger step)");
     }
 
     /** Maps an HTTP status and body to a failure with the backend's message. */
