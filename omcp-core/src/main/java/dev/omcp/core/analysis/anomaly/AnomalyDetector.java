@@ -23,8 +23,12 @@ import java.util.Optional;
  *   <li><b>Expectation.</b> Flat: the baseline median. Seasonal (when a period is set and at least
  *       two full periods precede the window): for each point, the median of the points at the same
  *       phase (plus or minus two steps) of every previous period, shifted by the median residual of the
- *       last baseline period so overall growth is not an anomaly.</li>
- *   <li><b>Scale.</b> 1.4826 x MAD of the baseline (of the seasonal residuals); when the MAD is 0
+ *       last baseline period so overall growth is not an anomaly. Trend (kinds without the ramp
+ *       test, such as request rate, when no seasonal baseline applies and the baseline has a
+ *       significant straight-line trend): that line extended over the window, so the morning climb
+ *       of traffic is not an anomaly; latency, errors and saturation keep the flat median, because
+ *       their climbs are symptoms.</li>
+ *   <li><b>Scale.</b> 1.4826 x MAD of the baseline (of the seasonal or trend residuals); when the MAD is 0
  *       (a constant or mostly constant baseline), 1.2533 x the mean absolute deviation; never below
  *       a floor of 1 % of the expected level (and 1e-9), so a constant series does not divide by 0.</li>
  *   <li><b>Level test with dwell.</b> Each window point gets a robust z score. A run starts at a
@@ -59,6 +63,8 @@ public final class AnomalyDetector {
     private static final double MILLIS_PER_HOUR = 3_600_000.0;
     /** A ramp must fit at least this much better (sum of absolute residuals) than a step to be called one. */
     static final double RAMP_PREFERENCE = 0.85;
+    /** How many standard errors apart the baseline's first and last thirds must be for its trend to count. */
+    static final double TREND_SIGNIFICANCE = 2.0;
 
     /** Judges every series with the same settings, in order. */
     public List<AnomalyFinding> detectAll(List<Series> series, DetectionSettings settings) {
@@ -113,6 +119,11 @@ public final class AnomalyDetector {
                         " Flat baseline: a seasonal baseline needs two full periods (%s) of history before the window.",
                         human(period.multipliedBy(2)));
             }
+        }
+        if (expectation == null && !settings.trendDetection()) {
+            // for a kind whose slow climbs are normal (traffic grows every morning), a baseline with a
+            // clear straight-line trend is extended into the window instead of flattened to its median
+            expectation = Expectation.trend(all, split);
         }
         if (expectation == null) {
             expectation = Expectation.flat(all, split);
@@ -322,7 +333,7 @@ public final class AnomalyDetector {
             return new Ramp(null, slopeInUnits);
         }
         // only now the baseline's own trend: a climb it already had is no new ramp
-        double baselineSlope = e.seasonal ? 0 : Math.max(0, sign * e.baselineSlopePerHour(all, split));
+        double baselineSlope = e.seasonal || e.line != null ? 0 : Math.max(0, sign * e.baselineSlopePerHour(all, split));
         if ((slope - baselineSlope) * span < sens.rampRise()) {
             return new Ramp(null, slopeInUnits);
         }
@@ -505,10 +516,12 @@ public final class AnomalyDetector {
         private final double[] baselineResidualZ;
         private final int residualFrom;
         private final double flatMedian;
+        /** Trend only: the straight line fitted to the baseline; null for the other methods. */
+        final Line line;
 
         private Expectation(String method, boolean seasonal, double[] expected, double center, double rawMad,
                 double scale, String scaleSource, int baselinePoints, int periods, double[] baselineResidualZ,
-                int residualFrom, double flatMedian) {
+                int residualFrom, double flatMedian, Line line) {
             this.method = method;
             this.seasonal = seasonal;
             this.expected = expected;
@@ -521,6 +534,7 @@ public final class AnomalyDetector {
             this.baselineResidualZ = baselineResidualZ;
             this.residualFrom = residualFrom;
             this.flatMedian = flatMedian;
+            this.line = line;
         }
 
         static Expectation flat(Points all, int split) {
@@ -529,7 +543,52 @@ public final class AnomalyDetector {
             Scale s = Scale.of(all.x, split, m, mad, Math.abs(m));
             double[] expected = new double[all.n - split];
             Arrays.fill(expected, m);
-            return new Expectation("flat", false, expected, m, mad, s.value, s.source, split, 0, null, 0, m);
+            return new Expectation("flat", false, expected, m, mad, s.value, s.source, split, 0, null, 0, m, null);
+        }
+
+        /**
+         * The baseline's straight-line trend extended over the window, or null when the baseline has
+         * no clear one. The line is Tukey's resistant line: its slope joins the medians of the first
+         * and the last third of the baseline, its intercept is the median of what the slope leaves,
+         * so a few outliers cannot tilt it. The trend counts only when the thirds differ by at
+         * least {@value AnomalyDetector#TREND_SIGNIFICANCE} standard errors of that difference and by at least one
+         * sigma of the residual noise: a noisy flat baseline keeps the flat median.
+         */
+        static Expectation trend(Points all, int split) {
+            int third = split / 3;
+            double left = RobustStatistics.median(all.x, third);
+            double right = RobustStatistics.median(Arrays.copyOfRange(all.x, split - third, split));
+            double leftTime = (all.t[0] + all.t[third - 1]) / 2.0;
+            double rightTime = (all.t[split - third] + all.t[split - 1]) / 2.0;
+            if (!(rightTime > leftTime)) {
+                return null;
+            }
+            double slope = (right - left) / (rightTime - leftTime);
+            double[] intercepts = new double[split];
+            for (int i = 0; i < split; i++) {
+                intercepts[i] = all.x[i] - slope * (all.t[i] - leftTime);
+            }
+            Line line = new Line(RobustStatistics.median(intercepts), slope, leftTime);
+            double[] residuals = new double[split];
+            for (int i = 0; i < split; i++) {
+                residuals[i] = all.x[i] - line.at(all.t[i]);
+            }
+            double mad = RobustStatistics.mad(residuals, split, 0);
+            int wn = all.n - split;
+            double[] expected = new double[wn];
+            for (int i = 0; i < wn; i++) {
+                expected[i] = line.at(all.t[split + i]);
+            }
+            double center = RobustStatistics.median(expected);
+            Scale s = Scale.of(residuals, split, 0, mad, Math.abs(center));
+            // the standard error of the difference of two medians of `third` points each
+            double standardError = RobustStatistics.MEAN_ABS_DEV_TO_SIGMA * s.value * Math.sqrt(2.0 / third);
+            double rise = Math.abs(right - left);
+            if (rise < TREND_SIGNIFICANCE * standardError) {
+                return null;
+            }
+            return new Expectation("trend", false, expected, center, mad, s.value, s.source, split, 0, null, 0,
+                    RobustStatistics.median(all.x, split), line);
         }
 
         /** Null when too few baseline points share a phase with an earlier period. */
@@ -582,7 +641,7 @@ public final class AnomalyDetector {
                 residualZ[k] = (residualOf[k] - bias) / s.value;
             }
             return new Expectation("seasonal", true, expected, RobustStatistics.median(expected), mad, s.value, s.source,
-                    rc, maxPeriods, residualZ, from, flatMedian);
+                    rc, maxPeriods, residualZ, from, flatMedian, null);
         }
 
         /**
@@ -614,6 +673,9 @@ public final class AnomalyDetector {
 
         /** The z score of baseline point {@code index}, for moving an onset back into the baseline. */
         double baselineZ(Points all, int index) {
+            if (line != null) {
+                return (all.x[index] - line.at(all.t[index])) / scale;
+            }
             if (!seasonal) {
                 return (all.x[index] - flatMedian) / scale;
             }
@@ -634,6 +696,13 @@ public final class AnomalyDetector {
             }
             double slope = RobustStatistics.theilSenSlope(hours, r.y, r.n);
             return Double.isNaN(slope) ? 0 : slope;
+        }
+    }
+
+    /** A straight line through the baseline: {@code level} at {@code originMillis}, {@code slope} per millisecond. */
+    record Line(double level, double slope, double originMillis) {
+        double at(long millis) {
+            return level + slope * (millis - originMillis);
         }
     }
 

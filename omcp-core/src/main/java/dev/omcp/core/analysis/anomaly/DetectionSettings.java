@@ -12,7 +12,8 @@ import java.util.Optional;
  * which therefore never contains the points it is compared with.
  *
  * @param sidedness which deviations count
- * @param trendDetection whether the slow-ramp detector runs
+ * @param trendDetection whether the slow-ramp detector runs; when it does not (throughput, other),
+ *     a steady climb is normal and a clear straight-line trend of the baseline is the expectation
  * @param window length of the recent window
  * @param seasonPeriod the period of the same-phase baseline (for example one day); used only when
  *     the series holds at least two full periods before the window, else the flat baseline is used

@@ -3,12 +3,13 @@ package dev.omcp.core.analysis.anomaly;
 /**
  * The numbers behind a verdict, so an agent (or a human) can check it.
  *
- * @param method {@code flat} (median of the whole baseline) or {@code seasonal} (median of the same
- *     phase of previous periods)
- * @param baselineMedian the expected level: the baseline median, or for {@code seasonal} the median
- *     of the same-phase expectations over the window
- * @param baselineMad the raw median absolute deviation of the baseline (of the seasonal residuals
- *     for {@code seasonal}), before scaling and flooring; 0 for a constant baseline
+ * @param method {@code flat} (median of the whole baseline), {@code seasonal} (median of the same
+ *     phase of previous periods) or {@code trend} (the baseline's straight-line trend extended over
+ *     the window)
+ * @param baselineMedian the expected level: the baseline median, or for {@code seasonal} and
+ *     {@code trend} the median of the expectations over the window
+ * @param baselineMad the raw median absolute deviation of the baseline (of the residuals for
+ *     {@code seasonal} and {@code trend}), before scaling and flooring; 0 for a constant baseline
  * @param scale the robust standard deviation z scores are measured in: 1.4826 x MAD, or when the MAD
  *     is 0 the scaled mean absolute deviation, never below the floor (see {@link #scaleSource})
  * @param scaleSource {@code mad}, {@code mean-abs-dev} or {@code floor}: which estimate set the scale

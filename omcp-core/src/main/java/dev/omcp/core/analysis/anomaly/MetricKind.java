@@ -13,9 +13,12 @@ public enum MetricKind {
     ERRORS(Sidedness.INCREASE, true),
     /** CPU, memory, queue depth: only increases matter; slow ramps are checked. */
     SATURATION(Sidedness.INCREASE, true),
-    /** Request rate: both a surge and a drop matter; no ramp check (traffic ramps daily). */
+    /**
+     * Request rate: both a surge and a drop matter; no ramp check, and a clear trend in the baseline
+     * is extended over the window rather than flattened (traffic ramps daily).
+     */
     THROUGHPUT(Sidedness.BOTH, false),
-    /** Anything else: both directions, no ramp check. */
+    /** Anything else: both directions, no ramp check, a clear baseline trend extended as for throughput. */
     OTHER(Sidedness.BOTH, false);
 
     private final Sidedness sidedness;
@@ -31,7 +34,10 @@ public enum MetricKind {
         return sidedness;
     }
 
-    /** Whether the slow-ramp detector runs for this kind. */
+    /**
+     * Whether the slow-ramp detector runs for this kind. A kind without it treats a steady climb as
+     * normal, so its baseline's trend (when clear) becomes the expectation.
+     */
     public boolean trendDetection() {
         return trendDetection;
     }

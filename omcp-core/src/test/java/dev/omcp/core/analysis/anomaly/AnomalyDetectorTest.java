@@ -103,6 +103,85 @@ class AnomalyDetectorTest {
         assertThat(detector.detect(series(slowRamp(6)), other).anomalous()).isFalse();
     }
 
+    /**
+     * 75 minutes of a request rate at 15 s climbing 8 % an hour, as a shop's traffic does every
+     * morning, with a short burst in the window that is only +2 sigma above the climb: against the
+     * flat median of the hour before it the burst looks like 5 sigma.
+     */
+    private static double[] morningTraffic() {
+        double[] x = noise(300, 0, 1.5, 21);
+        for (int i = 0; i < 300; i++) {
+            x[i] += 110 + 8.8 * i / 240.0;
+        }
+        for (int i = 250; i < 256; i++) {
+            x[i] += 3;
+        }
+        return x;
+    }
+
+    private final DetectionSettings requestsOverAQuarter =
+            DetectionSettings.of(MetricKind.THROUGHPUT).withWindow(Duration.ofMinutes(15));
+
+    @Test
+    void morningTrafficClimb_isJudgedAgainstTheBaselinesTrend_notItsMedian() {
+        AnomalyFinding f = detector.detect(series(morningTraffic(), 15_000), requestsOverAQuarter);
+
+        assertThat(f.status()).as(f.note()).isEqualTo(AnomalyFinding.Status.NORMAL);
+        Evidence e = f.evidence().orElseThrow();
+        assertThat(e.method()).isEqualTo("trend");
+        // the expectation is the climb extended over the window, above every baseline value's median
+        assertThat(e.baselineMedian()).isGreaterThan(118);
+    }
+
+    @Test
+    void surgeOnTopOfAClimb_isStillAnomalous_measuredFromTheClimb() {
+        double[] x = morningTraffic();
+        for (int i = 276; i < 300; i++) {
+            x[i] += 12;
+        }
+        AnomalyFinding f = detector.detect(series(x, 15_000), requestsOverAQuarter);
+
+        assertThat(f.anomalous()).as(f.note()).isTrue();
+        assertThat(f.direction()).isEqualTo(Direction.UP);
+        assertThat(f.kind()).contains(AnomalyKind.STEP);
+        assertThat(f.onset().orElseThrow().toEpochMilli() - (T0 + 276 * 15_000L)).isBetween(-30_000L, 30_000L);
+        assertThat(f.note()).contains("trend baseline");
+    }
+
+    @Test
+    void dropDuringAClimb_isAnomalousEvenThoughItStaysAboveTheBaselineMedian() {
+        double[] x = morningTraffic();
+        for (int i = 276; i < 300; i++) {
+            x[i] -= 10;
+        }
+        AnomalyFinding f = detector.detect(series(x, 15_000), requestsOverAQuarter);
+
+        assertThat(f.anomalous()).as(f.note()).isTrue();
+        assertThat(f.direction()).isEqualTo(Direction.DOWN);
+    }
+
+    @Test
+    void latencyClimbingThroughTheBaseline_isNotExplainedAwayByItsTrend() {
+        // a rising latency is a symptom, not the time of day: the flat median stays its yardstick
+        DetectionSettings latencyOverAQuarter = DetectionSettings.of(MetricKind.LATENCY).withWindow(Duration.ofMinutes(15));
+        Series climb = series(morningTraffic(), 15_000);
+
+        AnomalyFinding asLatency = detector.detect(climb, latencyOverAQuarter);
+        AnomalyFinding asTraffic = detector.detect(climb, requestsOverAQuarter);
+
+        assertThat(asLatency.evidence().orElseThrow().method()).isEqualTo("flat");
+        assertThat(asTraffic.evidence().orElseThrow().method()).isEqualTo("trend");
+        assertThat(asLatency.evidence().orElseThrow().baselineMedian()).isLessThan(asTraffic.evidence().orElseThrow().baselineMedian() - 3);
+    }
+
+    @Test
+    void flatNoisyTraffic_keepsTheFlatBaseline() {
+        AnomalyFinding f = detector.detect(series(noise(300, 110, 3, 23), 15_000), requestsOverAQuarter);
+
+        assertThat(f.evidence().orElseThrow().method()).isEqualTo("flat");
+        assertThat(f.status()).isEqualTo(AnomalyFinding.Status.NORMAL);
+    }
+
     /** 6 h flat, then 2 h climbing to about 3.1 sigma: below what the level test needs. */
     private static double[] slowRamp(long seed) {
         double[] x = noise(480, 1.0, 0.02, seed);

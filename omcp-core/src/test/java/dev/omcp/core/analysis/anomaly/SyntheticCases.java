@@ -19,8 +19,8 @@ final class SyntheticCases {
     static final int CASES_PER_CATEGORY = Integer.getInteger("omcp.backtest.perCategory", 12);
 
     enum Category {
-        SPIKE(true), STEP(true), RAMP(true), SEASONAL_DEVIATION(true),
-        SEASONAL_CLEAN(false), NOISY_CLEAN(false), CLEAN(false), TRANSIENT(false);
+        SPIKE(true), STEP(true), RAMP(true), SEASONAL_DEVIATION(true), TRAFFIC_SHIFT(true),
+        SEASONAL_CLEAN(false), NOISY_CLEAN(false), CLEAN(false), TRANSIENT(false), TRAFFIC_CLEAN(false);
 
         final boolean anomalous;
 
@@ -61,6 +61,8 @@ final class SyntheticCases {
             case NOISY_CLEAN -> noisyClean(rnd, seed);
             case CLEAN -> clean(rnd, seed);
             case TRANSIENT -> transientSpike(rnd, seed);
+            case TRAFFIC_SHIFT -> traffic(rnd, seed, true);
+            case TRAFFIC_CLEAN -> traffic(rnd, seed, false);
         };
     }
 
@@ -207,6 +209,48 @@ final class SyntheticCases {
                 deviate ? Category.SEASONAL_DEVIATION : Category.SEASONAL_CLEAN, series(x, SEASON_STEP), settings,
                 deviate ? Optional.of(AnomalyKind.SEASONAL_DEVIATION) : Optional.empty(),
                 deviate ? Optional.of(START + start * SEASON_STEP) : Optional.empty(), SEASON_STEP);
+    }
+
+    // the tools' layout: 1 h of baseline plus a 15 min window at a 30 s step, too short for a season
+    private static final long TRAFFIC_STEP = 15_000;
+    private static final int TRAFFIC_BASELINE = 240;
+    private static final int TRAFFIC_WINDOW = 60;
+
+    /**
+     * A request rate over 75 minutes of a daily traffic curve (±30…60 % of the level), ending at a
+     * random time of day, so most cases sit on a rising or falling flank: the morning climb and the
+     * evening decline are no anomaly. Noise of 1…4 % of the level, autocorrelated as a
+     * {@code rate()} over overlapping ranges is. With {@code shift}, a surge or a drop of 5…10 sigma
+     * from inside the window.
+     */
+    private static Case traffic(Random rnd, long seed, boolean shift) {
+        double level = 20 + rnd.nextDouble() * 2000;
+        double amplitude = level * (0.3 + rnd.nextDouble() * 0.3);
+        double sigma = level * (0.01 + rnd.nextDouble() * 0.03);
+        double endOfDay = rnd.nextDouble();
+        int n = TRAFFIC_BASELINE + TRAFFIC_WINDOW;
+        double[] x = new double[n];
+        double ar = 0;
+        for (int i = 0; i < n; i++) {
+            double dayFraction = endOfDay - (n - 1 - i) * TRAFFIC_STEP / 86_400_000.0;
+            ar = 0.8 * ar + rnd.nextGaussian() * sigma * Math.sqrt(1 - 0.64);
+            x[i] = level + amplitude * Math.sin(2 * Math.PI * dayFraction) + ar;
+        }
+        int start = -1;
+        if (shift) {
+            start = TRAFFIC_BASELINE + rnd.nextInt(TRAFFIC_WINDOW - 8);
+            double amp = (5 + rnd.nextDouble() * 5) * sigma * (rnd.nextBoolean() ? -1 : 1);
+            for (int i = start; i < n; i++) {
+                x[i] += amp;
+            }
+        }
+        sprinkleGaps(rnd, x, 0.02);
+        DetectionSettings settings = DetectionSettings.of(MetricKind.THROUGHPUT)
+                .withWindow(Duration.ofMillis(TRAFFIC_STEP * TRAFFIC_WINDOW));
+        return new Case((shift ? "traffic-shift" : "traffic-clean") + "#" + seed,
+                shift ? Category.TRAFFIC_SHIFT : Category.TRAFFIC_CLEAN, series(x, TRAFFIC_STEP), settings,
+                shift ? Optional.of(AnomalyKind.STEP) : Optional.empty(),
+                shift ? Optional.of(START + start * TRAFFIC_STEP) : Optional.empty(), TRAFFIC_STEP);
     }
 
     private static Case flatCase(String name, Category category, long seed, double[] x, MetricKind kind,
