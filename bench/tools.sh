@@ -11,6 +11,8 @@
 #            no isError, no partial: the script fails otherwise), the measured run counts bad statuses
 #   direct   the very backend requests that tool sends, replayed straight to the backend, round robin
 #   request  each of those requests alone at 1 connection (the slowest bounds a parallel fan-out)
+#   fanout   for a tool sending several, all of them at once, batch after batch (bench/FanOutReplay.java):
+#            the same fan-out without the gateway, where the requests share the backend's cores
 # The backend requests are recorded first: the gateway is pointed for one call of each tool at an
 # nginx proxy that logs method, URI and POSTed form (bench/recorder.conf.template).
 #
@@ -137,6 +139,19 @@ measure() {
     "$(field "$line" p99_ms)" >>"$results"
 }
 
+# fan_out BACKEND TOOL BACKEND_PORT: the tool's backend requests sent straight to the backend all at
+# once, batch after batch (bench/FanOutReplay.java): what a parallel fan-out costs without the gateway
+fan_out() {
+  local backend="$1" tool="$2" port="$3" line
+  [ "$backend" = canned ] && python3 "$root/bench/canned.py" "$work/canned"
+  line=$("$java" "$root/bench/FanOutReplay.java" "http://127.0.0.1:$port" "$work/replay/$backend-$tool.tsv" \
+    "${WARMUP%s}" "${DURATION%s}" | grep '^BENCH' || true)
+  printf '  %-8s %-10s %-19s c=%-3s %s\n' "$backend" fanout "$tool" 1 "$line"
+  bench_ok "$line"
+  printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$backend" "$tool" fanout 1 "$(field "$line" rps)" "$(field "$line" p50_ms)" \
+    "$(field "$line" p99_ms)" >>"$results"
+}
+
 # run_backend BACKEND BACKEND_PORT TOOLS: records, measures the gateway, then the direct requests
 run_backend() {
   local backend="$1" backend_port="$2" tools="$3" rec_port gw_port session tool c n i
@@ -196,6 +211,7 @@ run_backend() {
         measure "$backend" "request$i" "$tool" 1 "$root/bench/replay.lua" "http://127.0.0.1:$backend_port" \
           OMCP_REPLAY="$work/replay/$backend-$tool-$i.tsv"
       done
+      fan_out "$backend" "$tool" "$backend_port"
     fi
   done
 }
@@ -239,8 +255,8 @@ rows = [line.rstrip("\n").split("\t") for line in open(sys.argv[1]) if line.stri
 data = defaultdict(dict)
 for backend, tool, kind, c, rps, p50, p99 in rows:
     data[(backend, tool)][(kind, int(c))] = (float(rps), float(p50), float(p99))
-print("| Backend | Tool | Conns | Gateway calls/s | p50 | p99 | Direct req/s | p50 | p99 | Slowest single request p50 | Gateway p50 - slowest |")
-print("|---|---|---|---|---|---|---|---|---|---|---|")
+print("| Backend | Tool | Conns | Gateway calls/s | p50 | p99 | Direct req/s | p50 | p99 | Slowest single request p50 | Gateway p50 - slowest | All requests at once, p50 | Gateway p50 - that |")
+print("|---|---|---|---|---|---|---|---|---|---|---|---|---|")
 for (backend, tool), m in data.items():
     singles = [v[1] for (kind, c), v in m.items() if kind.startswith("request")]
     for c in sorted({c for (kind, c) in m if kind == "gateway"}):
@@ -252,6 +268,11 @@ for (backend, tool), m in data.items():
         cells += ["%.0f" % d[0], "%.3f" % d[1], "%.3f" % d[2]] if d else ["-"] * 3
         if c == 1 and g and slowest is not None:
             cells += ["%.3f" % slowest, "%+.3f" % (g[1] - slowest)]
+        else:
+            cells += ["", ""]
+        f = m.get(("fanout", 1))
+        if c == 1 and g and f:
+            cells += ["%.3f" % f[1], "%+.3f" % (g[1] - f[1])]
         else:
             cells += ["", ""]
         print("| " + " | ".join(cells) + " |")
