@@ -2,10 +2,14 @@ package dev.omcp.app.demo;
 
 import dev.omcp.app.support.RunningGateway;
 import dev.omcp.testkit.demo.DemoBackends;
+import dev.omcp.testkit.demo.system.SimulatedSystem;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.Optional;
@@ -13,8 +17,21 @@ import java.util.Optional;
 /**
  * The gateway in front of the simulated shop, in-process on a free port: what {@code omcp demo}
  * runs, for end-to-end tests of the tools.
+ *
+ * <p>The shop and the gateway share a clock that starts at {@link #PINNED_START} and then ticks
+ * in real time. The shop's traffic follows the time of day and its noise is drawn from a fixed
+ * seed, so on the wall clock every run saw different data, and one CI run, started in the morning
+ * traffic climb, failed on a false alarm no earlier run had met. Pinned, every run judges the same
+ * series; the demo itself ({@code omcp demo}) stays on the wall clock, and the anomaly detector's
+ * behaviour over the whole day is covered by the backtest and the trend tests of the core.
  */
 public final class DemoGateway implements AutoCloseable {
+    /**
+     * Mid-afternoon, near the shop's daily traffic peak (14:00 UTC); the incident is 25 minutes old
+     * then. {@code -DargLine=-Domcp.demo.pinned=<instant>} replays another moment of the day.
+     */
+    public static final Instant PINNED_START = Instant.parse(System.getProperty("omcp.demo.pinned", "2026-11-24T14:35:00Z"));
+
     private final DemoBackends backends;
     private final RunningGateway gateway;
 
@@ -26,12 +43,13 @@ public final class DemoGateway implements AutoCloseable {
     /** Starts the standard demo shop and a gateway over it; {@code extraEnv} adds settings. */
     public static DemoGateway start(Map<String, String> extraEnv) {
         try {
-            DemoBackends backends = DemoBackends.startStandard();
+            Clock clock = Clock.offset(Clock.systemUTC(), Duration.between(Instant.now(), PINNED_START));
+            DemoBackends backends = DemoBackends.start(SimulatedSystem.standard(clock));
             Path work = Files.createTempDirectory("omcp-demo-it");
             Path reference = Path.of(System.getProperty("omcp.reference.dir", "../omcp-testkit/target/reference-plugins"));
             Map<String, String> env = new HashMap<>(DemoEnvironment.prepare(backends, work, Optional.of(reference)));
             env.putAll(extraEnv);
-            return new DemoGateway(backends, RunningGateway.start(env));
+            return new DemoGateway(backends, RunningGateway.start(env, clock));
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }

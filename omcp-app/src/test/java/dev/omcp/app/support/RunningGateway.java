@@ -4,6 +4,7 @@ import dev.omcp.app.settings.InvalidSettingsException;
 import dev.omcp.app.settings.Settings;
 import dev.omcp.app.settings.SettingsReader;
 import dev.omcp.app.wiring.GatewayAssembly;
+import java.time.Clock;
 import java.util.HashMap;
 import java.util.Map;
 
@@ -17,6 +18,11 @@ public final class RunningGateway implements AutoCloseable {
 
     /** Starts a gateway with the given environment on top of HOST=127.0.0.1 PORT=0. */
     public static RunningGateway start(Map<String, String> env) {
+        return start(env, Clock.systemUTC());
+    }
+
+    /** Starts a gateway with the given environment whose time rules all read {@code clock}. */
+    public static RunningGateway start(Map<String, String> env, Clock clock) {
         Map<String, String> all = new HashMap<>();
         all.put("HOST", "127.0.0.1");
         all.put("PORT", "0");
@@ -24,7 +30,7 @@ public final class RunningGateway implements AutoCloseable {
         all.putAll(env);
         try {
             Settings settings = SettingsReader.read(all);
-            return new RunningGateway(GatewayAssembly.start(settings, new GatewayAssembly.Options(true), dev.omcp.app.cli.VersionProvider.version()));
+            return new RunningGateway(GatewayAssembly.start(settings, new GatewayAssembly.Options(true), dev.omcp.app.cli.VersionProvider.version(), clock));
         } catch (InvalidSettingsException e) {
             throw new IllegalArgumentException(e.getMessage(), e);
         }

@@ -40,6 +40,7 @@ class ZipkinReferencePluginIT {
     @RegisterExtension
     static final PluginUnderTest PLUGIN = PluginUnderTest.at(ReferencePlugins.plugin("zipkin")).trustRoot(ReferencePlugins.trustRoot());
 
+    private static final int NEWER_GOOD_SEARCHES = 12;
     private static ZipkinServer zipkin;
     private static Instant base;
 
@@ -62,6 +63,15 @@ class ZipkinReferencePluginIT {
                    "kind":"CLIENT","timestamp":%d,"duration":1190000,"localEndpoint":{"serviceName":"payments"}}
                 ]
                 """.formatted(t, t + 50_000, t + 30_000_000, t + 30_010_000, t + 30_012_000));
+        // search: one failed request, then more good ones than errors-only reads of the newest
+        StringBuilder search = new StringBuilder("[");
+        for (int i = 0; i <= NEWER_GOOD_SEARCHES; i++) {
+            search.append(i == 0 ? "" : ",").append("""
+                    {"traceId":"5ea4c0de5ea4c0de%016x","id":"%016x","name":"get /search","kind":"SERVER","timestamp":%d,"duration":%d,
+                     "localEndpoint":{"serviceName":"search"}%s}""".formatted(0x5ea4c0L + i, 0x5ea4c0L + i, t + 10_000_000L + i * 1_000_000L,
+                    20_000 + i, i == 0 ? ",\"tags\":{\"error\":\"index unavailable\"}" : ""));
+        }
+        zipkin.postSpans(search.append(']').toString());
     }
 
     @AfterAll
@@ -110,9 +120,25 @@ class ZipkinReferencePluginIT {
     }
 
     @Test
+    void errorsOnly_findsAFailureOfTheServiceItself_behindMoreGoodTracesThanItReads() throws Exception {
+        try (Connector connector = connect()) {
+            var traces = (TracesCapability) connector;
+            assertThat(traces.queryTraces(new TraceQuery("search", window(), Optional.empty(), 1, false)))
+                    .extracting(TraceSummary::hasError).containsExactly(false);
+
+            List<TraceSummary> failed = traces.queryTraces(new TraceQuery("search", window(), Optional.empty(), 1, true));
+
+            // 12 good traces are newer than the failed one, more than the 5 x limit newest traces errors-only
+            // reads to find failures downstream: Zipkin itself found this one
+            assertThat(failed).extracting(TraceSummary::traceId).containsExactly("5ea4c0de5ea4c0de%016x".formatted(0x5ea4c0L));
+            assertThat(failed.getFirst().hasError()).isTrue();
+        }
+    }
+
+    @Test
     void listsTheServicesZipkinKnows() throws Exception {
         try (Connector connector = connect()) {
-            assertThat(((ServiceListingCapability) connector).listServices()).extracting(ServiceInfo::name).containsExactly("checkout", "payments");
+            assertThat(((ServiceListingCapability) connector).listServices()).extracting(ServiceInfo::name).containsExactly("checkout", "payments", "search");
         }
     }
 

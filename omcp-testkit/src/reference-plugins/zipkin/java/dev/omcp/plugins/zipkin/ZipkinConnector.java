@@ -24,11 +24,13 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
@@ -40,8 +42,11 @@ import java.util.TreeSet;
  * span carries the {@code error} tag.
  *
  * <p>"Errors only" means a failed span anywhere in the trace. Zipkin's {@code annotationQuery}
- * only matches the spans of {@code serviceName} itself, so the connector asks for up to
- * {@value #ERROR_OVERFETCH} times the limit and keeps the traces holding an error span.
+ * only matches the spans of {@code serviceName} itself, so the connector first asks Zipkin for the
+ * traces where the service's own spans carry the {@code error} tag (the whole window is searched,
+ * however many good traces are newer), and when those are fewer than the limit it also reads the
+ * service's newest {@value #ERROR_OVERFETCH} times the limit traces and keeps those with a failed
+ * span elsewhere. A trace that failed only downstream and is older than those is not found.
  *
  * <p>{@code topology} turns Zipkin's dependency links of the last hour ({@code /api/v2/dependencies})
  * into {@code CALLS} edges between service nodes: "checkout calls payments" when checkout's spans
@@ -52,6 +57,8 @@ import java.util.TreeSet;
  */
 final class ZipkinConnector implements Connector, TracesCapability, ServiceListingCapability, TopologyCapability {
     static final int ERROR_OVERFETCH = 5;
+    /** Zipkin's annotation query for spans carrying the {@code error} tag (a bare word matches a tag key). */
+    static final String ERROR_ANNOTATION = "error";
     /** How far back dependency links are read for the topology. */
     static final Duration DEPENDENCY_LOOKBACK = Duration.ofHours(1);
     private static final int MAX_FETCH = 1000;
@@ -102,27 +109,52 @@ final class ZipkinConnector implements Connector, TracesCapability, ServiceListi
 
     @Override
     public List<TraceSummary> queryTraces(TraceQuery query) throws ConnectorException {
+        Optional<String> filter = query.filter().filter(f -> !f.isBlank());
+        if (!query.errorsOnly()) {
+            return newestFirst(search(query, filter, query.limit()).values(), query.limit());
+        }
+        // Zipkin finds the traces where the service's own spans failed by itself; only when they
+        // are fewer than the limit are the service's newest traces searched for a failure in a
+        // span of another service (payments failing because payments-db did).
+        Map<String, TraceSummary> found = search(query, Optional.of(filter.map(f -> ERROR_ANNOTATION + " and " + f).orElse(ERROR_ANNOTATION)),
+                query.limit());
+        if (found.size() < query.limit()) {
+            for (TraceSummary trace : search(query, filter, Math.min(MAX_FETCH, query.limit() * ERROR_OVERFETCH)).values()) {
+                if (trace.hasError()) {
+                    found.putIfAbsent(trace.traceId(), trace);
+                }
+            }
+        }
+        found.values().removeIf(trace -> !trace.hasError());
+        return newestFirst(found.values(), query.limit());
+    }
+
+    /** One {@code /api/v2/traces} search for the query's service and window, as summaries by trace id. */
+    private Map<String, TraceSummary> search(TraceQuery query, Optional<String> annotationQuery, int limit) throws ConnectorException {
         Map<String, String> params = new LinkedHashMap<>();
         params.put("serviceName", query.service());
         params.put("endTs", Long.toString(query.range().end().toEpochMilli()));
         params.put("lookback", Long.toString(Math.max(1, query.range().length().toMillis())));
-        params.put("limit", Integer.toString(query.errorsOnly() ? Math.min(MAX_FETCH, query.limit() * ERROR_OVERFETCH) : query.limit()));
-        query.filter().filter(f -> !f.isBlank()).ifPresent(filter -> params.put("annotationQuery", filter));
+        params.put("limit", Integer.toString(limit));
+        annotationQuery.ifPresent(filter -> params.put("annotationQuery", filter));
         JsonStructure answer = api.getJson("api/v2/traces", params);
         if (!(answer instanceof JsonArray traces)) {
             throw new ConnectorException(ConnectorException.Kind.BAD_RESPONSE, "Zipkin's trace list is not a JSON array");
         }
-        List<TraceSummary> summaries = new ArrayList<>();
+        Map<String, TraceSummary> summaries = new LinkedHashMap<>();
         for (JsonValue trace : traces) {
             if (trace instanceof JsonArray spans && !spans.isEmpty()) {
                 TraceSummary summary = summarise(spans);
-                if (!query.errorsOnly() || summary.hasError()) {
-                    summaries.add(summary);
-                }
+                summaries.putIfAbsent(summary.traceId(), summary);
             }
         }
-        summaries.sort(Comparator.comparing(TraceSummary::start).reversed());
-        return summaries.size() > query.limit() ? List.copyOf(summaries.subList(0, query.limit())) : summaries;
+        return summaries;
+    }
+
+    private static List<TraceSummary> newestFirst(Collection<TraceSummary> traces, int limit) {
+        List<TraceSummary> sorted = new ArrayList<>(traces);
+        sorted.sort(Comparator.comparing(TraceSummary::start).reversed());
+        return sorted.size() > limit ? List.copyOf(sorted.subList(0, limit)) : sorted;
     }
 
     static TraceSummary summarise(JsonArray spans) throws ConnectorException {
