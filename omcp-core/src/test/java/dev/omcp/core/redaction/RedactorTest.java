@@ -23,6 +23,25 @@ class RedactorTest {
         return redactor.redactText(text).text();
     }
 
+    @ParameterizedTest(name = "{0} finds {1} at {2} from {3}")
+    @CsvSource(delimiter = '|', value = {
+        "x BEARER y | bearer | 2 | 0",
+        "b be bea BeArEr | bearer | 9 | 0",
+        "Bearer and bearer | bearer | 11 | 1",
+        "bearer | bearer | 0 | 0",
+        "beare | bearer | -1 | 0",
+        "BBBBBBBBBBBB | bearer | -1 | 0",
+        "accountKEY=1 | accountkey= | 0 | 0",
+        "xx basic | basic | -1 | 9",
+        "xx basic | basic | 3 | -4",
+    })
+    void caseInsensitiveSearch_findsTheFirstMatchInAnyCase_fromTheGivenIndex(String text, String needle, int expected, int from) {
+        assertThat(TextRedactor.indexOf(text, needle, from, true)).isEqualTo(expected);
+        // the plain case-folding answer it must agree with
+        int reference = text.toLowerCase(Locale.ROOT).indexOf(needle, Math.max(from, 0));
+        assertThat(TextRedactor.indexOf(text, needle, from, true)).isEqualTo(reference);
+    }
+
     @ParameterizedTest(name = "{0} -> {1}")
     @CsvSource(delimiter = '|', value = {
         "mail alice.smith+ops@example.co.uk now | mail [REDACTED:email] now",
