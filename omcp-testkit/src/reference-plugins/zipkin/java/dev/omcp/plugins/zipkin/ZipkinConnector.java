@@ -125,6 +125,7 @@ final class ZipkinConnector implements Connector, TracesCapability, ServiceListi
                 }
             }
         }
+        // a bare "error" also matches an annotation of that name; only the error tag counts as failed
         found.values().removeIf(trace -> !trace.hasError());
         return newestFirst(found.values(), query.limit());
     }
