@@ -5,12 +5,12 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
+import java.util.concurrent.CancellationException;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
  * Calls every bound connector in parallel on virtual threads, each with its own timeout and all
@@ -50,33 +50,43 @@ public final class FanOut {
         List<Future<R>> futures = new ArrayList<>();
         // Not try-with-resources: close() would wait for calls that overran their deadline.
         ExecutorService executor = Executors.newVirtualThreadPerTaskExecutor();
+        DeadlineTimer.Armed deadline = null;
         try {
             long started = System.nanoTime();
             for (Bound<C> b : bound) {
                 futures.add(executor.submit(() -> call.apply(b.capability())));
             }
             // Every call started at about the same moment, so each one's timeout runs from then, not from
-            // when its turn to be awaited comes: ten hung calls cost one timeout, not ten in a row.
-            long perCallDeadline = started + perBackend.toNanos();
-            long deadline = started + overall.toNanos();
-            long end = Math.min(perCallDeadline, deadline);
+            // when its turn to be awaited comes: ten hung calls cost one timeout, not ten in a row. At the
+            // deadline the timer cancels what is still running, which also ends the waits below; the waits
+            // themselves are untimed (see DeadlineTimer for why a timed wait per call was too costly).
+            long end = started + Math.min(perBackend.toNanos(), overall.toNanos());
+            AtomicBoolean expired = new AtomicBoolean();
+            deadline = DeadlineTimer.SHARED.schedule(end, () -> {
+                expired.set(true);
+                futures.forEach(f -> f.cancel(true));
+            });
             List<Outcome<R>> outcomes = new ArrayList<>();
             for (int i = 0; i < bound.size(); i++) {
-                String source = bound.get(i).source();
-                outcomes.add(await(source, futures.get(i), Math.max(0, end - System.nanoTime())));
+                outcomes.add(await(bound.get(i).source(), futures.get(i), expired));
             }
             return outcomes;
         } finally {
+            if (deadline != null) {
+                deadline.cancel();
+            }
             executor.shutdownNow();
         }
     }
 
-    private static <R> Outcome<R> await(String source, Future<R> future, long waitNanos) {
+    private static <R> Outcome<R> await(String source, Future<R> future, AtomicBoolean expired) {
         try {
-            return new Outcome.Answered<>(source, future.get(waitNanos, TimeUnit.NANOSECONDS));
-        } catch (TimeoutException e) {
-            future.cancel(true);
-            return new Outcome.Failed<>(source, ConnectorException.Kind.TIMEOUT, "the source did not answer in time");
+            return new Outcome.Answered<>(source, future.get());
+        } catch (CancellationException e) {
+            if (expired.get()) {
+                return new Outcome.Failed<>(source, ConnectorException.Kind.TIMEOUT, "the source did not answer in time");
+            }
+            return new Outcome.Failed<>(source, ConnectorException.Kind.UNAVAILABLE, "the call was cancelled");
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             future.cancel(true);

@@ -11,6 +11,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.atomic.AtomicBoolean;
 import org.junit.jupiter.api.Test;
 
 class FanOutTest {
@@ -69,5 +70,47 @@ class FanOutTest {
         }, Duration.ofMillis(200), Duration.ofSeconds(1));
         assertThat(outcomes.get(0)).isEqualTo(new FanOut.Outcome.Answered<>("a", "fast-answer"));
         assertThat(outcomes.get(1)).isInstanceOf(FanOut.Outcome.Failed.class);
+    }
+
+    @Test
+    void aSourceThatIgnoresInterruptionStillEndsTheWaitAtTheDeadline() {
+        // a connector stuck in code that never checks for interruption: the fan-out answers at its deadline anyway
+        AtomicBoolean release = new AtomicBoolean();
+        List<Bound<String>> calls = List.of(new Bound<>("a", "test", "", "fast", CONNECTOR), new Bound<>("b", "test", "", "stuck", CONNECTOR));
+        long start = System.nanoTime();
+        try {
+            List<FanOut.Outcome<String>> outcomes = FanOut.call(calls, q -> {
+                while (q.equals("stuck") && !release.get()) {
+                    Thread.onSpinWait();
+                }
+                return q + "-answer";
+            }, Duration.ofMillis(200), Duration.ofSeconds(30));
+            Duration took = Duration.ofNanos(System.nanoTime() - start);
+
+            assertThat(outcomes.get(0)).isEqualTo(new FanOut.Outcome.Answered<>("a", "fast-answer"));
+            assertThat(outcomes.get(1)).isInstanceOfSatisfying(FanOut.Outcome.Failed.class,
+                    f -> assertThat(f.kind()).isEqualTo(ConnectorException.Kind.TIMEOUT));
+            assertThat(took).isGreaterThanOrEqualTo(Duration.ofMillis(200)).isLessThan(Duration.ofMillis(3000));
+        } finally {
+            release.set(true);
+        }
+    }
+
+    @Test
+    void theOverallDeadlineCutsAPerSourceTimeoutThatIsLonger() {
+        List<Bound<String>> calls = List.of(new Bound<>("a", "test", "", "hang", CONNECTOR));
+        long start = System.nanoTime();
+        List<FanOut.Outcome<String>> outcomes = FanOut.call(calls, q -> {
+            try {
+                new CountDownLatch(1).await();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+            return "late";
+        }, Duration.ofSeconds(30), Duration.ofMillis(150));
+
+        assertThat(outcomes.get(0)).isInstanceOfSatisfying(FanOut.Outcome.Failed.class,
+                f -> assertThat(f.kind()).isEqualTo(ConnectorException.Kind.TIMEOUT));
+        assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofMillis(3000));
     }
 }

@@ -1,0 +1,79 @@
+package dev.omcp.core.sources;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.time.Duration;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
+import org.junit.jupiter.api.Test;
+
+class DeadlineTimerTest {
+    private final DeadlineTimer timer = new DeadlineTimer("deadline-timer-test");
+
+    private static long in(Duration d) {
+        return System.nanoTime() + d.toNanos();
+    }
+
+    @Test
+    void runsTheActionAtItsDeadlineAndNotBefore() throws InterruptedException {
+        long armedAt = System.nanoTime();
+        AtomicLong ranAt = new AtomicLong();
+        CountDownLatch ran = new CountDownLatch(1);
+        timer.schedule(in(Duration.ofMillis(80)), () -> {
+            ranAt.set(System.nanoTime());
+            ran.countDown();
+        });
+
+        assertThat(ran.await(5, TimeUnit.SECONDS)).isTrue();
+        assertThat(Duration.ofNanos(ranAt.get() - armedAt)).isGreaterThanOrEqualTo(Duration.ofMillis(80));
+    }
+
+    @Test
+    void aCancelledDeadlineNeverRuns() throws InterruptedException {
+        AtomicBoolean cancelledRan = new AtomicBoolean();
+        timer.schedule(in(Duration.ofMillis(30)), () -> cancelledRan.set(true)).cancel();
+        CountDownLatch later = new CountDownLatch(1);
+        timer.schedule(in(Duration.ofMillis(120)), later::countDown);
+
+        assertThat(later.await(5, TimeUnit.SECONDS)).isTrue();
+        assertThat(cancelledRan).isFalse();
+    }
+
+    @Test
+    void aDeadlineEarlierThanTheOneTheTimerSleepsUntilWakesIt() throws InterruptedException {
+        // the timer thread sleeps until the 60 s deadline; arming an earlier one must not wait for that
+        timer.schedule(in(Duration.ofSeconds(60)), () -> {});
+        Thread.sleep(50); // let the timer thread settle into its long wait
+        CountDownLatch early = new CountDownLatch(1);
+        long armedAt = System.nanoTime();
+        timer.schedule(in(Duration.ofMillis(50)), early::countDown);
+
+        assertThat(early.await(5, TimeUnit.SECONDS)).isTrue();
+        assertThat(Duration.ofNanos(System.nanoTime() - armedAt)).isLessThan(Duration.ofSeconds(5));
+    }
+
+    @Test
+    void cancelledDeadlinesAreSweptSoTheTimerHoldsOnlyAboutWhatIsLive() {
+        // a busy gateway arms and cancels one far deadline per call; the cancelled ones must not pile up
+        for (int i = 0; i < 20_000; i++) {
+            timer.schedule(in(Duration.ofMinutes(10)), () -> {}).cancel();
+        }
+        DeadlineTimer.Armed live = timer.schedule(in(Duration.ofMinutes(10)), () -> {});
+
+        assertThat(timer.held()).isLessThanOrEqualTo(1025);
+        live.cancel();
+    }
+
+    @Test
+    void aFailingActionDoesNotStopTheDeadlinesAfterIt() throws InterruptedException {
+        timer.schedule(in(Duration.ofMillis(10)), () -> {
+            throw new IllegalStateException("planted failure");
+        });
+        CountDownLatch after = new CountDownLatch(1);
+        timer.schedule(in(Duration.ofMillis(60)), after::countDown);
+
+        assertThat(after.await(5, TimeUnit.SECONDS)).isTrue();
+    }
+}
