@@ -25,7 +25,9 @@ final class RequestBody {
         if (declaredLength > limit) {
             return new Read.TooLarge();
         }
-        byte[] bytes = in.readNBytes(limit + 1);
+        // A declared length sizes the read exactly (one array of that size, Jetty refuses a body longer
+        // than it declares); without one, read up to the limit plus one byte to tell "too large" apart.
+        byte[] bytes = in.readNBytes(declaredLength >= 0 ? (int) declaredLength : limit + 1);
         if (bytes.length > limit) {
             return new Read.TooLarge();
         }

@@ -2,17 +2,20 @@ package dev.omcp.core.tools.observability;
 
 import java.time.Duration;
 import java.util.Optional;
+import java.util.regex.Pattern;
 
 /** Tool durations: {@code 30s}, {@code 15m}, {@code 1h}, {@code 7d}. */
 public final class Durations {
     /** The longest window a tool accepts. */
     public static final Duration MAX = Duration.ofDays(30);
+    /** Compiled once: String.matches compiled the pattern again on every tool call. */
+    private static final Pattern DURATION = Pattern.compile(Schemas.DURATION_PATTERN);
 
     private Durations() {}
 
     /** Parses a duration; empty when the text is not one or exceeds {@link #MAX}. */
     public static Optional<Duration> parse(String text) {
-        if (text == null || !text.matches(Schemas.DURATION_PATTERN)) {
+        if (text == null || !DURATION.matcher(text).matches()) {
             return Optional.empty();
         }
         long amount = Long.parseLong(text.substring(0, text.length() - 1));
