@@ -68,6 +68,18 @@ class StreamableHttpIT {
     }
 
     @Test
+    void answersLargerThanJettysOutputBuffer_declareTheirLengthInsteadOfBeingChunked() {
+        // tools/list is larger than the 32 KB Jetty buffers; a streamed (chunked) answer was what such
+        // answers got before their length was declared
+        McpHttpClient client = initialized();
+        HttpResponse<String> response = client.post("{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"tools/list\"}", Map.of());
+        int bytes = response.body().getBytes(java.nio.charset.StandardCharsets.UTF_8).length;
+        assertThat(bytes).isGreaterThan(32 * 1024);
+        assertThat(response.headers().firstValue("Content-Length")).contains(Integer.toString(bytes));
+        assertThat(response.headers().firstValue("Transfer-Encoding")).isEmpty();
+    }
+
+    @Test
     void notification_isAnswered202WithoutBody() {
         McpHttpClient client = initialized();
         HttpResponse<String> response = client.post("{\"jsonrpc\":\"2.0\",\"method\":\"notifications/initialized\"}", Map.of());

@@ -16,6 +16,7 @@ import io.javalin.http.Context;
 import jakarta.json.JsonObject;
 import jakarta.json.JsonValue;
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Locale;
 import java.util.Optional;
@@ -264,7 +265,12 @@ public final class StreamableHttpTransport {
                 switch (reply) {
                     case McpReply.Response response -> {
                         response.newSessionId().ifPresent(id -> ctx.header(SESSION_HEADER, id));
-                        ctx.status(200).contentType(JSON).result(response.json());
+                        // With its length declared, Jetty sends an answer larger than its 32 KB output
+                        // buffer (a page of log lines) as one body instead of chunks of a streamed one.
+                        byte[] body = response.json().getBytes(StandardCharsets.UTF_8);
+                        ctx.status(200).contentType(JSON);
+                        ctx.res().setContentLength(body.length);
+                        ctx.result(body);
                     }
                     case McpReply.Accepted accepted -> ctx.status(202);
                     case McpReply.Refused refused -> ctx.status(RefusalStatus.of(refused.refusal()))
