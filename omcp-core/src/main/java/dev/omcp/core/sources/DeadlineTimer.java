@@ -50,8 +50,9 @@ final class DeadlineTimer {
     static final class Armed {
         private final long at;
         private final long sequence;
-        private final Runnable action;
-        private volatile boolean cancelled;
+        /** Null once cancelled: a cancelled entry waits in the queue until swept, and must not keep what
+         * the action captured (a fan-out's futures and their answers) alive until then. */
+        private volatile Runnable action;
 
         private Armed(long at, long sequence, Runnable action) {
             this.at = at;
@@ -59,9 +60,13 @@ final class DeadlineTimer {
             this.action = action;
         }
 
-        /** Keeps the action from running; harmless after it ran. */
+        /** Keeps the action from running and lets go of it; harmless after it ran. */
         void cancel() {
-            cancelled = true;
+            action = null;
+        }
+
+        private boolean cancelled() {
+            return action == null;
         }
     }
 
@@ -82,7 +87,7 @@ final class DeadlineTimer {
                 earlier.signal();
             }
             if (queue.size() > sweepAt) {
-                queue.removeIf(a -> a.cancelled);
+                queue.removeIf(Armed::cancelled);
                 sweepAt = Math.max(SWEEP_AT, queue.size() * 2);
             }
             return armed;
@@ -107,7 +112,7 @@ final class DeadlineTimer {
             lock.lock();
             try {
                 Armed head;
-                while ((head = queue.peek()) != null && head.cancelled) {
+                while ((head = queue.peek()) != null && head.cancelled()) {
                     queue.poll();
                 }
                 if (head == null) {
@@ -129,15 +134,20 @@ final class DeadlineTimer {
             } finally {
                 lock.unlock();
             }
-            if (due != null && !due.cancelled) {
+            if (due != null) {
                 fire(due);
             }
         }
     }
 
     private static void fire(Armed due) {
+        Runnable action = due.action;
+        if (action == null) {
+            return; // cancelled after it was taken from the queue
+        }
+        due.action = null;
         try {
-            due.action.run();
+            action.run();
         } catch (RuntimeException e) {
             // A failing action must not stop the thread every other call's deadline depends on.
             LOG.error("a fan-out deadline action failed; other deadlines are unaffected", e);
