@@ -61,33 +61,6 @@ trap 'exit 130' INT TERM
 results="$work/results.tsv"   # backend, tool, kind, connections, rps, p50, p99
 : >"$results"
 
-args_of() {
-  case "$1" in
-    list_services) echo '{}' ;;
-    query_metrics) echo '{"service":"checkout","metric":"latency_p99"}' ;;
-    query_logs) echo '{"service":"checkout"}' ;;
-    get_service_health) echo '{"service":"checkout"}' ;;
-    *) echo "bench: unknown tool $1" >&2; return 1 ;;
-  esac
-}
-call_body() { printf '{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"%s","arguments":%s}}' "$1" "$(args_of "$1")"; }
-threads_for() { [ "$1" -ge 2 ] && echo 2 || echo 1; }
-
-# start_nginx CONFIG_TEMPLATE PREFIX PORT UPSTREAM: renders and starts one nginx, waits until it answers
-start_nginx() {
-  mkdir -p "$2"
-  sed -e "s#PREFIX#$2#g" -e "s#CANNED#$work/canned#g" -e "s#UPSTREAM#${4:-0}#g" -e "s#PORT#$3#g" "$1" >"$2/nginx.conf"
-  nginx -p "$2" -c "$2/nginx.conf" -e "$2/error.log" &
-  pids+=($!)
-  local i
-  for i in $(seq 1 100); do
-    curl -s -o /dev/null --max-time 1 "http://127.0.0.1:$3/" && return 0
-    sleep 0.05
-  done
-  echo "bench: nginx on port $3 did not start: $(cat "$2/error.log")" >&2
-  return 1
-}
-
 # start_gateway PORT LOG ENV...: starts ./omcp serve with the given environment; sets gateway_pid
 start_gateway() {
   local port="$1" log="$2"
