@@ -22,9 +22,7 @@ CONNECTIONS="${CONNECTIONS:-32}"
 ROUNDS="${ROUNDS:-3}"
 BLOCKS="${BLOCKS:-3}"
 DURATION="${DURATION:-8s}"
-for tool in wrk nginx curl python3; do
-  command -v "$tool" >/dev/null || { echo "bench: $tool is missing" >&2; exit 1; }
-done
+require_commands wrk nginx curl python3
 call_body "$TOOL" >/dev/null
 java="${JAVA_HOME:-/usr}/bin/java"
 [ -x "$java" ] || java=java

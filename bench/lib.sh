@@ -1,5 +1,13 @@
 # Shared functions of the benchmark scripts (sourced, not run).
 
+# require_commands NAME...: exits with a message naming the first command that is not installed
+require_commands() {
+  local name
+  for name in "$@"; do
+    command -v "$name" >/dev/null || { echo "bench: $name is missing" >&2; exit 1; }
+  done
+}
+
 free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1]); s.close()'; }
 
 INIT='{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"bench","version":"1"}}}'

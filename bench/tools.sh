@@ -34,9 +34,7 @@ WARMUP_ALL="${WARMUP_ALL:-15s}"
 CONNECTIONS="${CONNECTIONS:-1 8 32}"
 TOOLS="${TOOLS:-list_services query_metrics query_logs get_service_health}"
 PROMETHEUS="${PROMETHEUS:-on}"
-for tool in wrk nginx curl python3; do
-  command -v "$tool" >/dev/null || { echo "bench: $tool is missing" >&2; exit 1; }
-done
+require_commands wrk nginx curl python3
 if [ "$PROMETHEUS" != off ]; then
   for tool in prometheus promtool; do
     command -v "$tool" >/dev/null || { echo "bench: $tool is missing (apt-get install prometheus, or PROMETHEUS=off)" >&2; exit 1; }

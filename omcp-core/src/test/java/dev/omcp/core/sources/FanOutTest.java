@@ -40,11 +40,7 @@ class FanOutTest {
         }
         long start = System.nanoTime();
         List<FanOut.Outcome<String>> outcomes = FanOut.call(calls, q -> {
-            try {
-                new CountDownLatch(1).await();
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            }
+            hangUntilInterrupted();
             throw new ConnectorException(ConnectorException.Kind.UNAVAILABLE, "interrupted");
         }, Duration.ofMillis(300), Duration.ofSeconds(30));
         Duration took = Duration.ofNanos(System.nanoTime() - start);
@@ -60,11 +56,7 @@ class FanOutTest {
         List<Bound<String>> calls = List.of(new Bound<>("a", "test", "", "fast", CONNECTOR), new Bound<>("b", "test", "", "hang", CONNECTOR));
         List<FanOut.Outcome<String>> outcomes = FanOut.call(calls, q -> {
             if (q.equals("hang")) {
-                try {
-                    new CountDownLatch(1).await();
-                } catch (InterruptedException e) {
-                    Thread.currentThread().interrupt();
-                }
+                hangUntilInterrupted();
             }
             return q + "-answer";
         }, Duration.ofMillis(200), Duration.ofSeconds(1));
@@ -101,16 +93,21 @@ class FanOutTest {
         List<Bound<String>> calls = List.of(new Bound<>("a", "test", "", "hang", CONNECTOR));
         long start = System.nanoTime();
         List<FanOut.Outcome<String>> outcomes = FanOut.call(calls, q -> {
-            try {
-                new CountDownLatch(1).await();
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            }
+            hangUntilInterrupted();
             return "late";
         }, Duration.ofSeconds(30), Duration.ofMillis(150));
 
         assertThat(outcomes.get(0)).isInstanceOfSatisfying(FanOut.Outcome.Failed.class,
                 f -> assertThat(f.kind()).isEqualTo(ConnectorException.Kind.TIMEOUT));
         assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofMillis(3000));
+    }
+
+    /** A backend call that never answers; it returns (with the interrupt flag set) once interrupted. */
+    private static void hangUntilInterrupted() {
+        try {
+            new CountDownLatch(1).await();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
     }
 }
