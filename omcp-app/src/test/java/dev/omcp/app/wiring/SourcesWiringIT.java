@@ -3,6 +3,7 @@ package dev.omcp.app.wiring;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.omcp.app.settings.Settings;
+import dev.omcp.app.support.McpHttpClient;
 import dev.omcp.app.settings.SettingsReader;
 import dev.omcp.core.sources.Bound;
 import dev.omcp.ports.identity.Principal;
@@ -11,6 +12,12 @@ import dev.omcp.sdk.query.LogQuery;
 import dev.omcp.sdk.query.LogResult;
 import dev.omcp.sdk.query.TimeRange;
 import dev.omcp.testkit.loki.LokiFake;
+import com.sun.net.httpserver.HttpServer;
+import jakarta.json.JsonObject;
+import java.net.InetSocketAddress;
+import java.nio.charset.StandardCharsets;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.Executors;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -100,6 +107,49 @@ class SourcesWiringIT {
                 assertThat(call(gateway, "DELETE", "/api/sources/logs", null).statusCode()).isEqualTo(204);
                 assertThat(gateway.sources().with(LogsCapability.class, Principal.anonymous())).isEmpty();
             }
+        }
+    }
+
+    @Test
+    void aLoneLogsSourceThatStopsAnsweringCostsTheToolCallItsTimeoutAndNothingMore() throws Exception {
+        // The lone source's call runs on the tool call's own thread (FanOut), so the deadline ends it by
+        // interrupting that thread: the real HTTP client has to give up on that interrupt for the answer to
+        // come at the timeout, twice in a row on one session. (FanOutTest shows the interrupt is cleared.)
+        CountDownLatch release = new CountDownLatch(1);
+        HttpServer loki = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
+        loki.createContext("/", exchange -> {
+            try (exchange) {
+                if (exchange.getRequestURI().getPath().endsWith("/query_range")) {
+                    release.await();
+                }
+                byte[] body = "{\"status\":\"success\",\"data\":[\"api\"]}".getBytes(StandardCharsets.UTF_8);
+                exchange.getResponseHeaders().add("Content-Type", "application/json");
+                exchange.sendResponseHeaders(200, body.length);
+                exchange.getResponseBody().write(body);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        });
+        loki.setExecutor(Executors.newVirtualThreadPerTaskExecutor());
+        loki.start();
+        String url = "http://127.0.0.1:" + loki.getAddress().getPort();
+        try (GatewayAssembly gateway = start(Map.of("LOKI_URL", url, "OMCP_ALLOW_PRIVATE_BACKENDS", "true",
+                "OMCP_TOOL_SOURCE_TIMEOUT", "1"))) {
+            McpHttpClient mcp = new McpHttpClient("http://127.0.0.1:" + gateway.port());
+            mcp.initialize();
+            for (int call = 0; call < 2; call++) {
+                long start = System.nanoTime();
+                JsonObject logs = mcp.tool("query_logs", "{\"service\":\"api\"}");
+                Duration took = Duration.ofNanos(System.nanoTime() - start);
+
+                assertThat(logs.toString()).contains("\"loki\"").contains("did not answer in time");
+                assertThat(logs.getJsonArray("lines")).isEmpty();
+                assertThat(took).isGreaterThanOrEqualTo(Duration.ofMillis(900)).isLessThan(Duration.ofSeconds(5));
+            }
+            assertThat(mcp.tool("list_sources", "{}").toString()).contains("\"loki\"");
+        } finally {
+            release.countDown();
+            loki.stop(0);
         }
     }
 

@@ -11,11 +11,18 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * Calls every bound connector in parallel on virtual threads, each with its own timeout and all
  * within an overall deadline, and reports one outcome per source (DECISIONS.md: a partial failure
  * names the failed sources).
+ *
+ * <p>One call to one {@linkplain dev.omcp.sdk.connector.Connector#interruptible() interruptible}
+ * connector (the common case: one Loki, one Prometheus) runs on the caller's own thread instead,
+ * ended at its deadline by an interrupt. Handing it to a thread of its own and back cost two thread
+ * wake-ups, about 0.1 ms of a 0.8 ms {@code query_logs} call on the benchmark machine
+ * (docs/benchmarks.md); with nothing to run beside it, the extra thread bought nothing.
  */
 public final class FanOut {
     private FanOut() {}
@@ -47,20 +54,23 @@ public final class FanOut {
      */
     public static <C, R> List<Outcome<R>> call(List<Bound<C>> bound, Call<C, R> call, Duration perBackend, Duration overall) {
         Objects.requireNonNull(call, "call");
+        long started = System.nanoTime();
+        // Every call starts at about the same moment, so each one's timeout runs from then, not from
+        // when its turn to be awaited comes: ten hung calls cost one timeout, not ten in a row.
+        long end = started + Math.min(perBackend.toNanos(), overall.toNanos());
+        if (bound.size() == 1 && bound.getFirst().connector().interruptible()) {
+            return List.of(callHere(bound.getFirst(), call, end));
+        }
         List<Future<R>> futures = new ArrayList<>();
         // Not try-with-resources: close() would wait for calls that overran their deadline.
         ExecutorService executor = Executors.newVirtualThreadPerTaskExecutor();
         DeadlineTimer.Armed deadline = null;
         try {
-            long started = System.nanoTime();
             for (Bound<C> b : bound) {
                 futures.add(executor.submit(() -> call.apply(b.capability())));
             }
-            // Every call started at about the same moment, so each one's timeout runs from then, not from
-            // when its turn to be awaited comes: ten hung calls cost one timeout, not ten in a row. At the
-            // deadline the timer cancels what is still running, which also ends the waits below; the waits
-            // themselves are untimed (see DeadlineTimer for why a timed wait per call was too costly).
-            long end = started + Math.min(perBackend.toNanos(), overall.toNanos());
+            // At the deadline the timer cancels what is still running, which also ends the waits below;
+            // the waits themselves are untimed (see DeadlineTimer for why a timed wait per call was too costly).
             AtomicBoolean expired = new AtomicBoolean();
             deadline = DeadlineTimer.SHARED.schedule(end, () -> {
                 expired.set(true);
@@ -79,12 +89,81 @@ public final class FanOut {
         }
     }
 
+    /** Runs the one call on this thread; at {@code end} the timer interrupts it. */
+    private static <C, R> Outcome<R> callHere(Bound<C> b, Call<C, R> call, long end) {
+        InterruptAtDeadline deadline = new InterruptAtDeadline(Thread.currentThread());
+        DeadlineTimer.Armed armed = DeadlineTimer.SHARED.schedule(end, deadline::expire);
+        Outcome<R> outcome;
+        boolean expired;
+        try {
+            outcome = new Outcome.Answered<>(b.source(), call.apply(b.capability()));
+        } catch (ConnectorException e) {
+            outcome = new Outcome.Failed<>(b.source(), e.kind(), e.getMessage());
+        } catch (RuntimeException e) {
+            outcome = unexpected(b.source(), e);
+        } finally {
+            armed.cancel();
+            expired = deadline.finish();
+        }
+        // as on a thread of its own: a call the deadline cut is a timeout, whatever it did once interrupted
+        return expired ? timedOut(b.source()) : outcome;
+    }
+
+    /**
+     * The deadline of a call running on the caller's thread. The timer interrupts the thread only
+     * while the call runs, and the caller waits for an interrupt already decided to land before it
+     * clears it, so the interrupt never leaks into what the thread does next (writing the answer:
+     * an interrupt would close the client's connection).
+     */
+    private static final class InterruptAtDeadline {
+        private static final int RUNNING = 0;
+        private static final int FINISHED = 1;
+        private static final int INTERRUPTING = 2;
+        private static final int INTERRUPTED = 3;
+
+        private final Thread thread;
+        private final AtomicInteger state = new AtomicInteger(RUNNING);
+
+        InterruptAtDeadline(Thread thread) {
+            this.thread = thread;
+        }
+
+        /** On the timer thread, at the deadline. */
+        void expire() {
+            if (state.compareAndSet(RUNNING, INTERRUPTING)) {
+                thread.interrupt();
+                state.set(INTERRUPTED);
+            }
+        }
+
+        /** On the calling thread, once the call returned; true when the deadline interrupted it. */
+        boolean finish() {
+            if (state.compareAndSet(RUNNING, FINISHED)) {
+                return false;
+            }
+            while (state.get() != INTERRUPTED) {
+                Thread.onSpinWait(); // the timer is between deciding and interrupting: a few instructions
+            }
+            Thread.interrupted(); // the interrupt was the deadline's, not a cancellation of the tool call
+            return true;
+        }
+    }
+
+    private static <R> Outcome<R> timedOut(String source) {
+        return new Outcome.Failed<>(source, ConnectorException.Kind.TIMEOUT, "the source did not answer in time");
+    }
+
+    private static <R> Outcome<R> unexpected(String source, Throwable cause) {
+        return new Outcome.Failed<>(source, ConnectorException.Kind.BAD_RESPONSE,
+                "the connector failed unexpectedly (" + cause.getClass().getSimpleName() + ")");
+    }
+
     private static <R> Outcome<R> await(String source, Future<R> future, AtomicBoolean expired) {
         try {
             return new Outcome.Answered<>(source, future.get());
         } catch (CancellationException e) {
             if (expired.get()) {
-                return new Outcome.Failed<>(source, ConnectorException.Kind.TIMEOUT, "the source did not answer in time");
+                return timedOut(source);
             }
             return new Outcome.Failed<>(source, ConnectorException.Kind.UNAVAILABLE, "the call was cancelled");
         } catch (InterruptedException e) {
@@ -95,8 +174,7 @@ public final class FanOut {
             if (e.getCause() instanceof ConnectorException ce) {
                 return new Outcome.Failed<>(source, ce.kind(), ce.getMessage());
             }
-            return new Outcome.Failed<>(source, ConnectorException.Kind.BAD_RESPONSE,
-                    "the connector failed unexpectedly (" + e.getCause().getClass().getSimpleName() + ")");
+            return unexpected(source, e.getCause());
         }
     }
 }

@@ -30,6 +30,102 @@ class FanOutTest {
         public void close() {}
     };
 
+    /** A connector that promises an interrupt ends its calls, as the builtin HTTP connectors do. */
+    private static final Connector INTERRUPTIBLE = new Connector() {
+        @Override
+        public SourceConfig source() {
+            return CONNECTOR.source();
+        }
+
+        @Override
+        public Health health() {
+            return CONNECTOR.health();
+        }
+
+        @Override
+        public boolean interruptible() {
+            return true;
+        }
+
+        @Override
+        public void close() {}
+    };
+
+    @Test
+    void aLoneInterruptibleSourceRunsOnTheCallersThread() {
+        Thread caller = Thread.currentThread();
+        List<FanOut.Outcome<Boolean>> outcomes = FanOut.call(List.of(new Bound<>("a", "test", "", "q", INTERRUPTIBLE)),
+                q -> Thread.currentThread() == caller, Duration.ofSeconds(5), Duration.ofSeconds(5));
+
+        assertThat(outcomes).containsExactly(new FanOut.Outcome.Answered<>("a", true));
+    }
+
+    @Test
+    void aLoneSourceThatMakesNoPromiseRunsOnAThreadOfItsOwn() {
+        Thread caller = Thread.currentThread();
+        List<FanOut.Outcome<Boolean>> outcomes = FanOut.call(List.of(new Bound<>("a", "test", "", "q", CONNECTOR)),
+                q -> Thread.currentThread() == caller, Duration.ofSeconds(5), Duration.ofSeconds(5));
+
+        assertThat(outcomes).containsExactly(new FanOut.Outcome.Answered<>("a", false));
+    }
+
+    @Test
+    void aLoneInterruptibleSourceIsInterruptedAtItsDeadlineAndTheInterruptDoesNotOutliveTheCall() {
+        long start = System.nanoTime();
+        List<FanOut.Outcome<String>> outcomes = FanOut.call(List.of(new Bound<>("a", "test", "", "hang", INTERRUPTIBLE)), q -> {
+            hangUntilInterrupted();
+            return "late";
+        }, Duration.ofMillis(150), Duration.ofSeconds(30));
+        Duration took = Duration.ofNanos(System.nanoTime() - start);
+
+        assertThat(outcomes.getFirst()).isInstanceOfSatisfying(FanOut.Outcome.Failed.class,
+                f -> assertThat(f.kind()).isEqualTo(ConnectorException.Kind.TIMEOUT));
+        assertThat(took).isGreaterThanOrEqualTo(Duration.ofMillis(150)).isLessThan(Duration.ofMillis(3000));
+        // the thread goes on to write the answer: an interrupt left set would break that
+        assertThat(Thread.currentThread().isInterrupted()).isFalse();
+    }
+
+    @Test
+    void aLoneCallThatAnswersInTimeIsNeverInterruptedLater() throws Exception {
+        List<FanOut.Outcome<String>> outcomes = FanOut.call(List.of(new Bound<>("a", "test", "", "q", INTERRUPTIBLE)),
+                q -> q + "-answer", Duration.ofMillis(50), Duration.ofMillis(50));
+
+        assertThat(outcomes).containsExactly(new FanOut.Outcome.Answered<>("a", "q-answer"));
+        // past the cancelled deadline: a stray interrupt would end this sleep with an exception
+        Thread.sleep(200);
+        assertThat(Thread.currentThread().isInterrupted()).isFalse();
+    }
+
+    @Test
+    void aLoneCallThatThrowsUnexpectedlyIsReportedAsAFailedSource() {
+        List<FanOut.Outcome<String>> outcomes = FanOut.call(List.of(new Bound<>("a", "test", "", "q", INTERRUPTIBLE)), q -> {
+            throw new IllegalStateException("bug with a secret-looking detail");
+        }, Duration.ofSeconds(5), Duration.ofSeconds(5));
+
+        assertThat(outcomes.getFirst()).isInstanceOfSatisfying(FanOut.Outcome.Failed.class, f -> {
+            assertThat(f.kind()).isEqualTo(ConnectorException.Kind.BAD_RESPONSE);
+            assertThat(f.message()).isEqualTo("the connector failed unexpectedly (IllegalStateException)");
+        });
+    }
+
+    @Test
+    void aLoneCallOfACancelledToolCallKeepsTheCancellation() {
+        // the interrupt a caller had before the call is not the deadline's, so it stays for the caller to see
+        Thread.currentThread().interrupt();
+        try {
+            List<FanOut.Outcome<String>> outcomes = FanOut.call(List.of(new Bound<>("a", "test", "", "q", INTERRUPTIBLE)), q -> {
+                hangUntilInterrupted();
+                throw new ConnectorException(ConnectorException.Kind.UNAVAILABLE, "the call was interrupted");
+            }, Duration.ofSeconds(5), Duration.ofSeconds(5));
+
+            assertThat(outcomes.getFirst()).isInstanceOfSatisfying(FanOut.Outcome.Failed.class,
+                    f -> assertThat(f.kind()).isEqualTo(ConnectorException.Kind.UNAVAILABLE));
+            assertThat(Thread.currentThread().isInterrupted()).isTrue();
+        } finally {
+            Thread.interrupted();
+        }
+    }
+
     @Test
     void manyHungCallsCostOneTimeoutBecauseEachTimeoutRunsFromTheCommonStart() {
         // one tool call sends many queries to one hung source at once (a signal per metric); they all time out
@@ -83,6 +179,26 @@ class FanOutTest {
             assertThat(outcomes.get(1)).isInstanceOfSatisfying(FanOut.Outcome.Failed.class,
                     f -> assertThat(f.kind()).isEqualTo(ConnectorException.Kind.TIMEOUT));
             assertThat(took).isGreaterThanOrEqualTo(Duration.ofMillis(200)).isLessThan(Duration.ofMillis(3000));
+        } finally {
+            release.set(true);
+        }
+    }
+
+    @Test
+    void aLoneSourceThatIgnoresInterruptionStillEndsTheWaitAtTheDeadline() {
+        AtomicBoolean release = new AtomicBoolean();
+        long start = System.nanoTime();
+        try {
+            List<FanOut.Outcome<String>> outcomes = FanOut.call(List.of(new Bound<>("b", "test", "", "stuck", CONNECTOR)), q -> {
+                while (!release.get()) {
+                    Thread.onSpinWait();
+                }
+                return "late";
+            }, Duration.ofMillis(200), Duration.ofSeconds(30));
+
+            assertThat(outcomes.getFirst()).isInstanceOfSatisfying(FanOut.Outcome.Failed.class,
+                    f -> assertThat(f.kind()).isEqualTo(ConnectorException.Kind.TIMEOUT));
+            assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofMillis(3000));
         } finally {
             release.set(true);
         }

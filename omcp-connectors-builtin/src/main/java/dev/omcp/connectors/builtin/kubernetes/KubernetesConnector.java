@@ -86,6 +86,12 @@ final class KubernetesConnector implements Connector, TopologyCapability, Servic
         return source;
     }
 
+    /** Calls answer from the watchers' snapshots without waiting; only {@link #health()} sends a request. */
+    @Override
+    public boolean interruptible() {
+        return true;
+    }
+
     @Override
     public Health health() {
         Instant start = clock.instant();

@@ -76,6 +76,12 @@ final class LokiConnector implements Connector, LogsCapability, LogAggregatesCap
         return source;
     }
 
+    /** Every call is HTTP through {@link java.net.http.HttpClient#send}, which an interrupt ends. */
+    @Override
+    public boolean interruptible() {
+        return true;
+    }
+
     @Override
     public Health health() {
         Instant start = clock.instant();

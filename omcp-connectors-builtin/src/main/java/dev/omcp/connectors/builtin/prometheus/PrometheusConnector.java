@@ -73,6 +73,12 @@ final class PrometheusConnector implements Connector, MetricsCapability, MetricD
         return source;
     }
 
+    /** Every call is HTTP through {@link java.net.http.HttpClient#send}, which an interrupt ends. */
+    @Override
+    public boolean interruptible() {
+        return true;
+    }
+
     @Override
     public Health health() {
         Instant start = clock.instant();
