@@ -21,7 +21,7 @@ import java.util.concurrent.atomic.AtomicInteger;
  * <p>One call to one {@linkplain dev.omcp.sdk.connector.Connector#interruptible() interruptible}
  * connector (the common case: one Loki, one Prometheus) runs on the caller's own thread instead,
  * ended at its deadline by an interrupt. Handing it to a thread of its own and back cost two thread
- * wake-ups, about 0.1 ms of a 0.8 ms {@code query_logs} call on the benchmark machine
+ * wake-ups, about 0.18 ms of a 1 ms {@code query_logs} call on the benchmark machine
  * (docs/benchmarks.md); with nothing to run beside it, the extra thread bought nothing.
  */
 public final class FanOut {
