@@ -12,6 +12,8 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Calls every bound connector in parallel on virtual threads, each with its own timeout and all
@@ -25,6 +27,8 @@ import java.util.concurrent.atomic.AtomicInteger;
  * (docs/benchmarks.md); with nothing to run beside it, the extra thread bought nothing.
  */
 public final class FanOut {
+    private static final Logger LOG = LoggerFactory.getLogger(FanOut.class);
+
     private FanOut() {}
 
     /** One backend call. */
@@ -112,8 +116,8 @@ public final class FanOut {
     /**
      * The deadline of a call running on the caller's thread. The timer interrupts the thread only
      * while the call runs, and the caller waits for an interrupt already decided to land before it
-     * clears it, so the interrupt never leaks into what the thread does next (writing the answer:
-     * an interrupt would close the client's connection).
+     * clears it, so the interrupt never leaks into what the thread does next (its next blocking
+     * call would fail as if the tool call had been cancelled).
      */
     private static final class InterruptAtDeadline {
         private static final int RUNNING = 0;
@@ -153,7 +157,9 @@ public final class FanOut {
         return new Outcome.Failed<>(source, ConnectorException.Kind.TIMEOUT, "the source did not answer in time");
     }
 
+    /** A connector bug: the agent learns the source failed, the operator's log gets the stack trace. */
     private static <R> Outcome<R> unexpected(String source, Throwable cause) {
+        LOG.warn("Source {} failed unexpectedly; its answer is left out of the tool call", source, cause);
         return new Outcome.Failed<>(source, ConnectorException.Kind.BAD_RESPONSE,
                 "the connector failed unexpectedly (" + cause.getClass().getSimpleName() + ")");
     }
