@@ -23,6 +23,8 @@ import dev.omcp.sdk.query.Topology;
 import dev.omcp.sdk.query.TopologyEdge;
 import dev.omcp.sdk.query.TopologyNode;
 import dev.omcp.sdk.query.TraceSummary;
+import java.io.IOException;
+import java.net.URISyntaxException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -32,6 +34,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.regex.Pattern;
 
 /**
@@ -44,6 +47,12 @@ import java.util.regex.Pattern;
 public final class ConnectorContract {
     /** How long the factory and each call may take against a mock. */
     static final Duration CALL_TIMEOUT = Duration.ofSeconds(30);
+    /** How long a call of a connector that says {@link Connector#interruptible()} may take to end once interrupted. */
+    static final Duration INTERRUPT_GRACE = Duration.ofSeconds(2);
+    /** How long such a call waits on a backend that never answers before it is interrupted. */
+    private static final Duration BEFORE_INTERRUPT = Duration.ofMillis(300);
+    /** How long the factory may take to create a connector for the backend that never answers. */
+    private static final Duration SILENT_CREATE_TIMEOUT = Duration.ofSeconds(5);
     private static final Pattern HEX = Pattern.compile("[0-9a-f]+");
 
     private ConnectorContract() {}
@@ -117,6 +126,10 @@ public final class ConnectorContract {
                 }
             }
             extras(connector, manifest.capabilities(), samples, passed, failures);
+            if (connector.interruptible()) {
+                // while this connector is open: a connector may close the context's client when it closes
+                interruptibility(factory, manifest.capabilities(), source, context, samples, passed, failures, notes);
+            }
         } finally {
             try {
                 connector.close();
@@ -126,6 +139,71 @@ public final class ConnectorContract {
             }
         }
         return new ContractReport(passed, failures, notes);
+    }
+
+    /**
+     * {@link Connector#interruptible()} is a promise the gateway keeps a tool call's deadline with (it
+     * interrupts the call instead of leaving it behind on a thread of its own), so it is checked: a
+     * second connector is created for a backend that accepts connections and never answers, and each
+     * declared capability's sample call, interrupted after a moment, must end within
+     * {@link #INTERRUPT_GRACE}.
+     */
+    private static void interruptibility(ConnectorFactory factory, Capabilities declared, SourceConfig source, ConnectorContext context,
+            SampleQueries samples, List<String> passed, List<String> failures, List<String> notes) {
+        try (SilentBackend silent = SilentBackend.start()) {
+            SourceConfig silentSource = new SourceConfig(source.name(), source.type(), silent.urlFor(source.url()), source.tenant(),
+                    source.settings());
+            CompletableFuture<Connector> created = factory.create(silentSource, context).toCompletableFuture();
+            Connector connector;
+            try {
+                connector = created.get(SILENT_CREATE_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
+            } catch (TimeoutException | ExecutionException e) {
+                created.cancel(true);
+                notes.add("interruptible() is true but was not checked: create() for a backend that never answers "
+                        + (e instanceof TimeoutException ? "did not complete within " + SILENT_CREATE_TIMEOUT.toSeconds() + " s"
+                                : "failed: " + describe(e.getCause())));
+                return;
+            }
+            try {
+                for (Capability capability : capabilities(declared)) {
+                    if (capability.declared() && capability.type().isInstance(connector)) {
+                        interruptOnce(capability, connector, samples, passed, failures);
+                    }
+                }
+            } finally {
+                connector.close();
+            }
+        } catch (IOException | URISyntaxException e) {
+            notes.add("interruptible() is true but was not checked: " + describe(e));
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            failures.add("interrupted while interruptible() was checked");
+        }
+    }
+
+    private static void interruptOnce(Capability capability, Connector connector, SampleQueries samples, List<String> passed,
+            List<String> failures) throws InterruptedException {
+        String name = capability.type().getSimpleName();
+        AtomicReference<String> ending = new AtomicReference<>("it returned");
+        Thread worker = Thread.ofVirtual().name("contract-interrupt-" + name).start(() -> {
+            try {
+                capability.exercise().run(connector, samples);
+            } catch (ConnectorException | RuntimeException e) {
+                // any ending keeps the promise; how it ended only explains a call that did not wait
+                ending.set("it threw " + describe(e));
+            }
+        });
+        if (worker.join(BEFORE_INTERRUPT)) {
+            passed.add(name + " ended without waiting for a backend that never answers (" + ending.get() + ")");
+            return;
+        }
+        worker.interrupt();
+        if (worker.join(INTERRUPT_GRACE)) {
+            passed.add(name + " ends when interrupted, as interruptible() promises");
+        } else {
+            failures.add("interruptible() is true, but " + name + " did not end within " + INTERRUPT_GRACE.toSeconds()
+                    + " s of an interrupt while its backend did not answer: the gateway would wait for it past the tool's timeout");
+        }
     }
 
     private static List<Capability> capabilities(Capabilities declared) {

@@ -17,12 +17,20 @@ import dev.omcp.sdk.query.TimeRange;
 import dev.omcp.sdk.query.TraceQuery;
 import dev.omcp.sdk.query.TraceSummary;
 import jakarta.json.JsonValue;
+import com.sun.net.httpserver.HttpServer;
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.net.URI;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.BiFunction;
 import java.util.function.Function;
 import org.junit.jupiter.api.Test;
 
@@ -163,5 +171,122 @@ class ConnectorContractTest {
         SourceConfig other = new SourceConfig("other", "t", "http://mock", "", JsonValue.EMPTY_JSON_OBJECT);
         ContractReport report = check(TRACES, source -> new TracesConnector(other, List.of(), true));
         assertThat(report.failures()).containsExactly("source() does not return the source the connector was created for");
+    }
+
+    /** The contract with a connector built from the source and the context, for connectors that call a backend. */
+    private static ContractReport check(SourceConfig source, BiFunction<SourceConfig, ConnectorContext, Connector> connector) {
+        ConnectorFactory factory = new ConnectorFactory() {
+            @Override
+            public ConnectorManifest manifest() {
+                return ConnectorContractTest.manifest(TRACES);
+            }
+
+            @Override
+            public CompletionStage<Connector> create(SourceConfig s, ConnectorContext context) {
+                return CompletableFuture.completedFuture(connector.apply(s, context));
+            }
+        };
+        return ConnectorContract.check(factory, manifest(TRACES), source, TestConnectorContext.defaults(), SAMPLES);
+    }
+
+    /** Traces over HTTP: one GET of the source URL per query, through the context's client, which an interrupt ends. */
+    private record HttpTraces(SourceConfig source, ConnectorContext context) implements Connector, TracesCapability {
+        @Override
+        public Health health() {
+            return new Health(true, "fine", Duration.ZERO);
+        }
+
+        @Override
+        public boolean interruptible() {
+            return true;
+        }
+
+        @Override
+        public List<TraceSummary> queryTraces(TraceQuery query) throws ConnectorException {
+            try {
+                HttpRequest request = HttpRequest.newBuilder(URI.create(source.url())).timeout(context.requestTimeout()).build();
+                context.httpClient().send(request, HttpResponse.BodyHandlers.discarding());
+                return List.of(GOOD);
+            } catch (IOException e) {
+                throw new ConnectorException(ConnectorException.Kind.UNAVAILABLE, "backend unreachable");
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new ConnectorException(ConnectorException.Kind.UNAVAILABLE, "interrupted");
+            }
+        }
+
+        @Override
+        public void close() {}
+    }
+
+    private static HttpServer answeringBackend() throws IOException {
+        HttpServer server = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
+        server.createContext("/", exchange -> {
+            try (exchange) {
+                exchange.sendResponseHeaders(200, -1);
+            }
+        });
+        server.start();
+        return server;
+    }
+
+    @Test
+    void aConnectorThatSaysAnInterruptEndsItsCalls_isCheckedAgainstABackendThatNeverAnswers() throws IOException {
+        HttpServer backend = answeringBackend();
+        try {
+            SourceConfig source = new SourceConfig("t", "t", "http://127.0.0.1:" + backend.getAddress().getPort() + "/api", "",
+                    JsonValue.EMPTY_JSON_OBJECT);
+            ContractReport report = check(source, HttpTraces::new);
+
+            assertThat(report.failures()).isEmpty();
+            assertThat(report.passed()).contains("TracesCapability: 1 traces", "TracesCapability ends when interrupted, as interruptible() promises");
+        } finally {
+            backend.stop(0);
+        }
+    }
+
+    /** Says an interrupt ends its calls, but against any backend other than the mock it spins until released, deaf to interrupts. */
+    private record DeafTraces(SourceConfig source, AtomicBoolean release) implements Connector, TracesCapability {
+        @Override
+        public Health health() {
+            return new Health(true, "fine", Duration.ZERO);
+        }
+
+        @Override
+        public boolean interruptible() {
+            return true;
+        }
+
+        @Override
+        public List<TraceSummary> queryTraces(TraceQuery query) {
+            while (!source.url().equals(SOURCE.url()) && !release.get()) {
+                Thread.onSpinWait();
+            }
+            return List.of(GOOD);
+        }
+
+        @Override
+        public void close() {}
+    }
+
+    @Test
+    void aConnectorThatSaysAnInterruptEndsItsCallsButIgnoresIt_fails() {
+        AtomicBoolean release = new AtomicBoolean();
+        try {
+            ContractReport report = check(SOURCE, (source, context) -> new DeafTraces(source, release));
+
+            assertThat(report.failures()).containsExactly("interruptible() is true, but TracesCapability did not end within 2 s of an "
+                    + "interrupt while its backend did not answer: the gateway would wait for it past the tool's timeout");
+            assertThat(report.passed()).contains("TracesCapability: 1 traces");
+        } finally {
+            release.set(true);
+        }
+    }
+
+    @Test
+    void aConnectorThatMakesNoSuchPromise_isNotInterrupted() {
+        ContractReport report = check(TRACES, source -> new TracesConnector(source, List.of(GOOD), true));
+        assertThat(report.passed()).noneMatch(line -> line.contains("interrupt"));
+        assertThat(report.notes()).isEmpty();
     }
 }
