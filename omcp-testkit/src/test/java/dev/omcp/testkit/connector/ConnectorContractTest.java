@@ -48,6 +48,11 @@ class ConnectorContractTest {
     private static final Capabilities TRACES = new Capabilities(false, false, false, true, false);
 
     private static ContractReport check(Capabilities declared, Function<SourceConfig, Connector> connector) {
+        return check(declared, SOURCE, (source, context) -> connector.apply(source));
+    }
+
+    /** The contract for a connector built from the source and the context (connectors that call a backend). */
+    private static ContractReport check(Capabilities declared, SourceConfig source, BiFunction<SourceConfig, ConnectorContext, Connector> connector) {
         ConnectorFactory factory = new ConnectorFactory() {
             @Override
             public ConnectorManifest manifest() {
@@ -55,11 +60,11 @@ class ConnectorContractTest {
             }
 
             @Override
-            public CompletionStage<Connector> create(SourceConfig source, ConnectorContext context) {
-                return CompletableFuture.completedFuture(connector.apply(source));
+            public CompletionStage<Connector> create(SourceConfig s, ConnectorContext context) {
+                return CompletableFuture.completedFuture(connector.apply(s, context));
             }
         };
-        return ConnectorContract.check(factory, manifest(declared), SOURCE, TestConnectorContext.defaults(), SAMPLES);
+        return ConnectorContract.check(factory, manifest(declared), source, TestConnectorContext.defaults(), SAMPLES);
     }
 
     /** A connector answering traces with a fixed list. */
@@ -173,34 +178,24 @@ class ConnectorContractTest {
         assertThat(report.failures()).containsExactly("source() does not return the source the connector was created for");
     }
 
-    /** The contract with a connector built from the source and the context, for connectors that call a backend. */
-    private static ContractReport check(SourceConfig source, BiFunction<SourceConfig, ConnectorContext, Connector> connector) {
-        ConnectorFactory factory = new ConnectorFactory() {
-            @Override
-            public ConnectorManifest manifest() {
-                return ConnectorContractTest.manifest(TRACES);
-            }
-
-            @Override
-            public CompletionStage<Connector> create(SourceConfig s, ConnectorContext context) {
-                return CompletableFuture.completedFuture(connector.apply(s, context));
-            }
-        };
-        return ConnectorContract.check(factory, manifest(TRACES), source, TestConnectorContext.defaults(), SAMPLES);
-    }
-
-    /** Traces over HTTP: one GET of the source URL per query, through the context's client, which an interrupt ends. */
-    private record HttpTraces(SourceConfig source, ConnectorContext context) implements Connector, TracesCapability {
+    /** A traces connector that is up and promises an interrupt ends its calls. */
+    private interface InterruptibleTraces extends Connector, TracesCapability {
         @Override
-        public Health health() {
+        default Health health() {
             return new Health(true, "fine", Duration.ZERO);
         }
 
         @Override
-        public boolean interruptible() {
+        default boolean interruptible() {
             return true;
         }
 
+        @Override
+        default void close() {}
+    }
+
+    /** Traces over HTTP: one GET of the source URL per query, through the context's client, which an interrupt ends. */
+    private record HttpTraces(SourceConfig source, ConnectorContext context) implements InterruptibleTraces {
         @Override
         public List<TraceSummary> queryTraces(TraceQuery query) throws ConnectorException {
             try {
@@ -214,9 +209,6 @@ class ConnectorContractTest {
                 throw new ConnectorException(ConnectorException.Kind.UNAVAILABLE, "interrupted");
             }
         }
-
-        @Override
-        public void close() {}
     }
 
     private static HttpServer answeringBackend() throws IOException {
@@ -236,7 +228,7 @@ class ConnectorContractTest {
         try {
             SourceConfig source = new SourceConfig("t", "t", "http://127.0.0.1:" + backend.getAddress().getPort() + "/api", "",
                     JsonValue.EMPTY_JSON_OBJECT);
-            ContractReport report = check(source, HttpTraces::new);
+            ContractReport report = check(TRACES, source, HttpTraces::new);
 
             assertThat(report.failures()).isEmpty();
             assertThat(report.passed()).contains("TracesCapability: 1 traces", "TracesCapability ends when interrupted, as interruptible() promises");
@@ -246,17 +238,7 @@ class ConnectorContractTest {
     }
 
     /** Says an interrupt ends its calls, but against any backend other than the mock it spins until released, deaf to interrupts. */
-    private record DeafTraces(SourceConfig source, AtomicBoolean release) implements Connector, TracesCapability {
-        @Override
-        public Health health() {
-            return new Health(true, "fine", Duration.ZERO);
-        }
-
-        @Override
-        public boolean interruptible() {
-            return true;
-        }
-
+    private record DeafTraces(SourceConfig source, AtomicBoolean release) implements InterruptibleTraces {
         @Override
         public List<TraceSummary> queryTraces(TraceQuery query) {
             while (!source.url().equals(SOURCE.url()) && !release.get()) {
@@ -264,16 +246,13 @@ class ConnectorContractTest {
             }
             return List.of(GOOD);
         }
-
-        @Override
-        public void close() {}
     }
 
     @Test
     void aConnectorThatSaysAnInterruptEndsItsCallsButIgnoresIt_fails() {
         AtomicBoolean release = new AtomicBoolean();
         try {
-            ContractReport report = check(SOURCE, (source, context) -> new DeafTraces(source, release));
+            ContractReport report = check(TRACES, SOURCE, (source, context) -> new DeafTraces(source, release));
 
             assertThat(report.failures()).containsExactly("interruptible() is true, but TracesCapability did not end within 2 s of an "
                     + "interrupt while its backend did not answer: the gateway would wait for it past the tool's timeout");
