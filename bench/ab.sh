@@ -5,6 +5,7 @@
 #   bench/ab.sh OLD.jar NEW.jar                         query_logs at 32 connections
 #   TOOL=list_services CONNECTIONS=1 bench/ab.sh OLD.jar NEW.jar
 #   ROUNDS=3 BLOCKS=3 DURATION=8s                       the defaults
+#   OLD_OPTS="-Dx=1" NEW_OPTS="-Dx=2"                   extra JVM flags for one side (a flag A/B: same jar twice)
 #
 # Both gateways run side by side on the same canned nginx; each block starts a fresh pair (a JVM's
 # JIT decisions alone move a pair's medians by several per cent), warms both up, then alternates
@@ -17,6 +18,8 @@ root="$(cd "$(dirname "$0")/.." && pwd)"
 . "$root/bench/lib.sh"
 [ $# -eq 2 ] && [ -f "$1" ] && [ -f "$2" ] || { echo "usage: bench/ab.sh OLD.jar NEW.jar" >&2; exit 2; }
 jars=("$1" "$2")
+read -r -a old_opts <<<"${OLD_OPTS:-}"
+read -r -a new_opts <<<"${NEW_OPTS:-}"
 TOOL="${TOOL:-query_logs}"
 CONNECTIONS="${CONNECTIONS:-32}"
 ROUNDS="${ROUNDS:-3}"
@@ -64,12 +67,14 @@ run() {
 echo "# bench/ab.sh $(date -u +%Y-%m-%dT%H:%M:%SZ): $TOOL at $CONNECTIONS connections, $BLOCKS blocks of $ROUNDS rounds of $DURATION"
 echo "# old: $1"
 echo "# new: $2"
+[ -n "${OLD_OPTS:-}${NEW_OPTS:-}" ] && echo "# old flags: ${OLD_OPTS:-none}; new flags: ${NEW_OPTS:-none}"
 for block in $(seq 1 "$BLOCKS"); do
   ports=() sessions=() gpids=()
   for i in 0 1; do
     ports[i]=$(free_port)
+    if [ "$i" -eq 0 ]; then extra=("${old_opts[@]}"); else extra=("${new_opts[@]}"); fi
     env PORT="${ports[i]}" OMCP_ALLOW_PRIVATE_BACKENDS=true PROMETHEUS_URL="http://127.0.0.1:$backend" \
-      LOKI_URL="http://127.0.0.1:$backend" "$java" "${flags[@]}" -jar "${jars[i]}" serve >"$work/gateway-$block-$i.log" 2>&1 &
+      LOKI_URL="http://127.0.0.1:$backend" "$java" "${flags[@]}" "${extra[@]}" -jar "${jars[i]}" serve >"$work/gateway-$block-$i.log" 2>&1 &
     gpids[i]=$!
     pids+=("${gpids[i]}")
     await_gateway "${ports[i]}" "${gpids[i]}"

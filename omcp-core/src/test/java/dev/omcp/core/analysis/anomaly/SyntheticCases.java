@@ -20,7 +20,13 @@ final class SyntheticCases {
 
     enum Category {
         SPIKE(true), STEP(true), RAMP(true), SEASONAL_DEVIATION(true), TRAFFIC_SHIFT(true),
-        SEASONAL_CLEAN(false), NOISY_CLEAN(false), CLEAN(false), TRANSIENT(false), TRAFFIC_CLEAN(false);
+        SEASONAL_CLEAN(false), NOISY_CLEAN(false), CLEAN(false), TRANSIENT(false), TRAFFIC_CLEAN(false),
+        /**
+         * A level shift inside the baseline that the window continues: neither clean nor an anomaly
+         * of the window, so not scored for precision and recall ({@link #all()} leaves it out); see
+         * {@link #baselineShifts()}.
+         */
+        BASELINE_SHIFT(false);
 
         final boolean anomalous;
 
@@ -40,9 +46,21 @@ final class SyntheticCases {
 
     private SyntheticCases() {}
 
+    /** Cases with a level shift inside the baseline, at least 40 of them; expected onset: the shift. */
+    static List<Case> baselineShifts() {
+        List<Case> cases = new ArrayList<>();
+        for (int i = 0; i < Math.max(40, CASES_PER_CATEGORY); i++) {
+            cases.add(generate(Category.BASELINE_SHIFT, 1000L * (Category.BASELINE_SHIFT.ordinal() + 1) + i));
+        }
+        return cases;
+    }
+
     static List<Case> all() {
         List<Case> cases = new ArrayList<>();
         for (Category c : Category.values()) {
+            if (c == Category.BASELINE_SHIFT) {
+                continue;
+            }
             for (int i = 0; i < CASES_PER_CATEGORY; i++) {
                 cases.add(generate(c, 1000L * (c.ordinal() + 1) + i));
             }
@@ -63,6 +81,7 @@ final class SyntheticCases {
             case TRANSIENT -> transientSpike(rnd, seed);
             case TRAFFIC_SHIFT -> traffic(rnd, seed, true);
             case TRAFFIC_CLEAN -> traffic(rnd, seed, false);
+            case BASELINE_SHIFT -> baselineShift(rnd, seed);
         };
     }
 
@@ -251,6 +270,42 @@ final class SyntheticCases {
                 shift ? Category.TRAFFIC_SHIFT : Category.TRAFFIC_CLEAN, series(x, TRAFFIC_STEP), settings,
                 shift ? Optional.of(AnomalyKind.STEP) : Optional.empty(),
                 shift ? Optional.of(START + start * TRAFFIC_STEP) : Optional.empty(), TRAFFIC_STEP);
+    }
+
+    /**
+     * A level shift inside the baseline that the window simply continues: a deploy or a failover
+     * an hour ago moved the level, and nothing has changed since. Half the cases are request rates
+     * on the traffic curve (the trend baseline applies), half latencies or error rates on a flat
+     * level. The shift is 5…10 sigma, up or down, anywhere in the baseline's middle 80 %.
+     */
+    private static Case baselineShift(Random rnd, long seed) {
+        boolean traffic = seed % 2 == 0;
+        int baseline = traffic ? TRAFFIC_BASELINE : BASELINE;
+        int n = baseline + (traffic ? TRAFFIC_WINDOW : WINDOW);
+        long step = traffic ? TRAFFIC_STEP : STEP;
+        double level = traffic ? 20 + rnd.nextDouble() * 2000 : 0.5 + rnd.nextDouble() * 2;
+        double sigma = level * (0.01 + rnd.nextDouble() * 0.03);
+        double amplitude = traffic ? level * (0.3 + rnd.nextDouble() * 0.3) : 0;
+        double endOfDay = rnd.nextDouble();
+        double[] x = new double[n];
+        double ar = 0;
+        for (int i = 0; i < n; i++) {
+            double dayFraction = endOfDay - (n - 1 - i) * step / 86_400_000.0;
+            ar = traffic ? 0.8 * ar + rnd.nextGaussian() * sigma * Math.sqrt(1 - 0.64) : rnd.nextGaussian() * sigma;
+            x[i] = level + amplitude * Math.sin(2 * Math.PI * dayFraction) + ar;
+        }
+        int at = baseline / 10 + rnd.nextInt(baseline * 8 / 10);
+        double amp = (5 + rnd.nextDouble() * 5) * sigma * (rnd.nextBoolean() ? -1 : 1);
+        for (int i = at; i < n; i++) {
+            x[i] += amp;
+        }
+        sprinkleGaps(rnd, x, 0.02);
+        MetricKind kind = traffic ? MetricKind.THROUGHPUT : rnd.nextBoolean() ? MetricKind.LATENCY : MetricKind.ERRORS;
+        DetectionSettings settings = DetectionSettings.of(kind)
+                .withWindow(traffic ? Duration.ofMillis(TRAFFIC_STEP * TRAFFIC_WINDOW) : WINDOW_LENGTH);
+        return new Case((traffic ? "traffic-baseline-shift" : "baseline-shift") + (amp > 0 ? "-up" : "-down") + "#" + seed,
+                Category.BASELINE_SHIFT, series(x, step), settings, Optional.of(AnomalyKind.STEP), Optional.of(START + at * step),
+                step);
     }
 
     private static Case flatCase(String name, Category category, long seed, double[] x, MetricKind kind,

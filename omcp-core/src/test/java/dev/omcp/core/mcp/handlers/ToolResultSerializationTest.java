@@ -34,6 +34,34 @@ class ToolResultSerializationTest {
     }
 
     @Test
+    void aLatinOneResultWithJsonLinesInsideAndALargeOneAreSplicedExactly() {
+        // log lines that are JSON themselves: the text form escapes every few characters
+        var lines = Jsonp.array();
+        for (int i = 0; i < 200; i++) {
+            lines.add(Jsonp.object().add("line", "{\"level\": \"error\", \"msg\": \"path C:\\\\tmp\\n" + i + "\", \"caf\u00e9\": 1}"));
+        }
+        JsonObject logs = Jsonp.object().add("lines", lines).add("note", "tab\t and \u001f").build();
+        McpResult.Success success = ToolMethods.success(ToolResult.structured(logs), ProtocolRevision.V2025_11_25);
+        assertThat(success.serialized()).isNotNull();
+        assertThat(success.json()).isEqualTo(success.result().toString());
+    }
+
+    @Test
+    void aFirstBlockWithMoreThanTypeAndTextAndFurtherBlocksAreSerializedAsTheyAre() {
+        String text = AWKWARD.toString();
+        JsonObject annotated = Jsonp.object().add("type", "text").add("text", text)
+                .add("annotations", Jsonp.object().add("audience", Jsonp.array().add("assistant"))).build();
+        JsonObject textFirst = Jsonp.object().add("text", text).add("type", "text").build();
+        JsonObject second = Jsonp.object().add("type", "text").add("text", "second \"block\"").build();
+        for (List<JsonObject> content : List.of(List.of(annotated, second), List.of(textFirst), List.of(ToolResult.textBlock(text), second))) {
+            McpResult.Success success = ToolMethods.success(new ToolResult(content, Optional.of(AWKWARD), false, true),
+                    ProtocolRevision.V2025_11_25);
+            assertThat(success.serialized()).isNotNull();
+            assertThat(success.json()).isEqualTo(success.result().toString());
+        }
+    }
+
+    @Test
     void anErrorResultKeepsIsErrorAfterTheStructuredContent() {
         ToolResult error = new ToolResult(List.of(ToolResult.textBlock(AWKWARD.toString())), Optional.of(AWKWARD), true, true);
         McpResult.Success success = ToolMethods.success(error, ProtocolRevision.V2025_11_25);
