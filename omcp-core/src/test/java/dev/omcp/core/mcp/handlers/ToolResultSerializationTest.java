@@ -34,7 +34,7 @@ class ToolResultSerializationTest {
     }
 
     @Test
-    void aLatinOneResultWithJsonLinesInsideAndALargeOneAreSplicedExactly() {
+    void aResultOfJsonLogLinesIsSplicedExactly() {
         // log lines that are JSON themselves: the text form escapes every few characters
         var lines = Jsonp.array();
         for (int i = 0; i < 200; i++) {
