@@ -73,7 +73,12 @@ public final class BackendHttp {
 
     /** GET returning a JSON object. */
     public JsonObject getJson(String path, Map<String, String> query) throws ConnectorException {
-        return json(send(HttpRequest.newBuilder(uri(path, query)).GET().header("Accept", "application/json").timeout(timeout).build()));
+        return json(get(path, query));
+    }
+
+    /** GET asking for JSON, returning the body as it came, for callers that stream it. */
+    public byte[] get(String path, Map<String, String> query) throws ConnectorException {
+        return send(HttpRequest.newBuilder(uri(path, query)).GET().header("Accept", "application/json").timeout(timeout).build());
     }
 
     /** POST of a form, returning a JSON object (PromQL and LogQL may be longer than a URL should be). */

@@ -118,22 +118,7 @@ final class LokiConnector implements Connector, LogsCapability, LogAggregatesCap
         params.put("end", nanos(query.range().end()));
         params.put("limit", Integer.toString(limit));
         params.put("direction", "backward");
-        JsonObject data = BackendHttp.object(http.getJson("/loki/api/v1/query_range", params), "data", BACKEND);
-        if (!"streams".equals(data.getString("resultType", ""))) {
-            throw new ConnectorException(Kind.BAD_RESPONSE, BACKEND + " answered " + data.getString("resultType", "nothing")
-                    + " instead of streams");
-        }
-        List<LogEntry> entries = new ArrayList<>();
-        for (JsonValue r : array(data, "result")) {
-            if (!(r instanceof JsonObject stream)) {
-                continue;
-            }
-            Map<String, String> labels = labels(stream.get("stream"));
-            for (JsonValue v : stream.get("values") instanceof JsonArray a ? a : JsonValue.EMPTY_JSON_ARRAY) {
-                JsonArray pair = v.asJsonArray();
-                entries.add(new LogEntry(instantOfNanos(pair.getString(0)), pair.getString(1), labels));
-            }
-        }
+        List<LogEntry> entries = LokiStreams.read(http.get("/loki/api/v1/query_range", params));
         entries.sort(Comparator.comparing(LogEntry::timestamp).reversed());
         boolean truncated = entries.size() >= limit;
         return new LogResult(entries.subList(0, Math.min(limit, entries.size())), truncated, logql);

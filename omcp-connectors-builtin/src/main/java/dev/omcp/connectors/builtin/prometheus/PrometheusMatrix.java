@@ -1,13 +1,14 @@
 package dev.omcp.connectors.builtin.prometheus;
 
+import static dev.omcp.connectors.builtin.backend.BackendJson.next;
+
+import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.JsonToken;
+import dev.omcp.connectors.builtin.backend.BackendJson;
 import dev.omcp.sdk.connector.ConnectorException;
 import dev.omcp.sdk.connector.ConnectorException.Kind;
-import dev.omcp.sdk.json.Jsonp;
 import dev.omcp.sdk.query.Series;
-import jakarta.json.JsonException;
-import jakarta.json.stream.JsonParser;
-import jakarta.json.stream.JsonParser.Event;
-import java.io.ByteArrayInputStream;
+import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -17,7 +18,7 @@ import java.util.TreeMap;
 /**
  * Reads the answer of a Prometheus range query,
  * {@code {"status":"success","data":{"resultType":"matrix","result":[{"metric":{...},"values":[[t,"v"],...]}]}}},
- * straight from the parser's events into {@link Series}, without a JSON tree in between: a tree holds
+ * straight from the parser's tokens into {@link Series}, without a JSON tree in between: a tree holds
  * an array, a number and a string object per sample, and building then walking it was most of the
  * connector's cost in {@code get_service_health}, which reads five such answers per call.
  *
@@ -33,31 +34,32 @@ final class PrometheusMatrix {
         boolean sawData = false;
         String resultType = "";
         List<Series> series = null;
-        try (JsonParser p = Jsonp.provider().createParser(new ByteArrayInputStream(body))) {
-            if (!p.hasNext() || p.next() != Event.START_OBJECT) {
+        try (JsonParser p = BackendJson.parser(body)) {
+            if (p.nextToken() != JsonToken.START_OBJECT) {
                 throw notAnObject();
             }
-            for (Event e = p.next(); e == Event.KEY_NAME; e = p.next()) {
-                String key = p.getString();
-                Event value = p.next();
-                if (key.equals("data") && value == Event.START_OBJECT) {
+            for (JsonToken t = next(p); t == JsonToken.FIELD_NAME; t = next(p)) {
+                String key = p.currentName();
+                JsonToken value = next(p);
+                if (key.equals("data") && value == JsonToken.START_OBJECT) {
                     sawData = true;
-                    for (Event d = p.next(); d == Event.KEY_NAME; d = p.next()) {
-                        String member = p.getString();
-                        Event v = p.next();
-                        if (member.equals("resultType") && v == Event.VALUE_STRING) {
-                            resultType = p.getString();
-                        } else if (member.equals("result") && v == Event.START_ARRAY) {
+                    for (JsonToken d = next(p); d == JsonToken.FIELD_NAME; d = next(p)) {
+                        String member = p.currentName();
+                        JsonToken v = next(p);
+                        if (member.equals("resultType") && v == JsonToken.VALUE_STRING) {
+                            resultType = p.getText();
+                        } else if (member.equals("result") && v == JsonToken.START_ARRAY) {
                             series = results(p);
                         } else {
-                            skip(p, v);
+                            p.skipChildren();
                         }
                     }
                 } else {
-                    skip(p, value);
+                    p.skipChildren();
                 }
             }
-        } catch (JsonException | IllegalStateException | java.util.NoSuchElementException e) {
+        } catch (IOException | IllegalStateException e) {
+            // not JSON, cut short, or a field-name table attack that Jackson refuses
             throw notAnObject();
         }
         if (!sawData) {
@@ -72,43 +74,42 @@ final class PrometheusMatrix {
         return series;
     }
 
-    private static List<Series> results(JsonParser p) throws ConnectorException {
+    private static List<Series> results(JsonParser p) throws IOException, ConnectorException {
         List<Series> out = new ArrayList<>();
-        for (Event e = p.next(); e != Event.END_ARRAY; e = p.next()) {
-            if (e != Event.START_OBJECT) {
-                skip(p, e);
+        for (JsonToken e = next(p); e != JsonToken.END_ARRAY; e = next(p)) {
+            if (e != JsonToken.START_OBJECT) {
+                p.skipChildren();
                 continue;
             }
             Map<String, String> labels = new TreeMap<>();
             long[] times = new long[0];
             double[] values = new double[0];
             int n = 0;
-            for (Event m = p.next(); m == Event.KEY_NAME; m = p.next()) {
-                String key = p.getString();
-                Event v = p.next();
-                if (key.equals("metric") && v == Event.START_OBJECT) {
-                    for (Event l = p.next(); l == Event.KEY_NAME; l = p.next()) {
-                        String name = p.getString();
-                        Event labelValue = p.next();
-                        if (labelValue == Event.VALUE_STRING) {
-                            labels.put(name, p.getString());
+            for (JsonToken m = next(p); m == JsonToken.FIELD_NAME; m = next(p)) {
+                String key = p.currentName();
+                JsonToken v = next(p);
+                if (key.equals("metric") && v == JsonToken.START_OBJECT) {
+                    for (JsonToken l = next(p); l == JsonToken.FIELD_NAME; l = next(p)) {
+                        String name = p.currentName();
+                        if (next(p) == JsonToken.VALUE_STRING) {
+                            labels.put(name, p.getText());
                         } else {
-                            skip(p, labelValue);
+                            p.skipChildren();
                         }
                     }
-                } else if (key.equals("values") && v == Event.START_ARRAY) {
+                } else if (key.equals("values") && v == JsonToken.START_ARRAY) {
                     times = new long[64];
                     values = new double[64];
-                    for (Event pair = p.next(); pair != Event.END_ARRAY; pair = p.next()) {
-                        if (pair != Event.START_ARRAY || p.next() != Event.VALUE_NUMBER) {
+                    for (JsonToken pair = next(p); pair != JsonToken.END_ARRAY; pair = next(p)) {
+                        if (pair != JsonToken.START_ARRAY || !next(p).isNumeric()) {
                             throw badSample();
                         }
                         long millis = millis(p);
-                        if (p.next() != Event.VALUE_STRING) {
+                        if (next(p) != JsonToken.VALUE_STRING) {
                             throw badSample();
                         }
-                        double value = sample(p.getString());
-                        if (p.next() != Event.END_ARRAY) {
+                        double value = sample(p.getText());
+                        if (next(p) != JsonToken.END_ARRAY) {
                             throw badSample();
                         }
                         if (n == times.length) {
@@ -120,7 +121,7 @@ final class PrometheusMatrix {
                         n++;
                     }
                 } else {
-                    skip(p, v);
+                    p.skipChildren();
                 }
             }
             out.add(new Series(labels, Arrays.copyOf(times, n), Arrays.copyOf(values, n)));
@@ -129,14 +130,14 @@ final class PrometheusMatrix {
     }
 
     /** A sample time in seconds (integral or with a fraction) as epoch milliseconds. */
-    private static long millis(JsonParser p) {
-        if (p.isIntegralNumber()) {
-            long seconds = p.getLong();
+    private static long millis(JsonParser p) throws IOException {
+        if (p.currentToken() == JsonToken.VALUE_NUMBER_INT && p.getNumberType() != JsonParser.NumberType.BIG_INTEGER) {
+            long seconds = p.getLongValue();
             if (Math.abs(seconds) < 1_000_000_000_000L) {
                 return seconds * 1000;
             }
         }
-        return Math.round(p.getBigDecimal().doubleValue() * 1000);
+        return Math.round(p.getDecimalValue().doubleValue() * 1000);
     }
 
     private static double sample(String text) throws ConnectorException {
@@ -152,22 +153,6 @@ final class PrometheusMatrix {
                 }
             }
         };
-    }
-
-    /** Skips the value that {@code first} starts (nothing to do for a scalar). */
-    private static void skip(JsonParser p, Event first) {
-        if (first != Event.START_OBJECT && first != Event.START_ARRAY) {
-            return;
-        }
-        int depth = 1;
-        while (depth > 0) {
-            Event e = p.next();
-            if (e == Event.START_OBJECT || e == Event.START_ARRAY) {
-                depth++;
-            } else if (e == Event.END_OBJECT || e == Event.END_ARRAY) {
-                depth--;
-            }
-        }
     }
 
     private static ConnectorException notAnObject() {

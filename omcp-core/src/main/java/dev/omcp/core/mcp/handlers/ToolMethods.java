@@ -165,7 +165,9 @@ public final class ToolMethods {
             return McpResult.Success.of(json);
         }
         String structured = result.content().getFirst().getString("text");
-        StringBuilder out = new StringBuilder(structured.length() * 2 + 64).append("{\"content\":[");
+        // the text form escaped plus the structured form as it is: JSON log lines escape a fifth to a
+        // half of their characters once more, so 2.5 times leaves the builder one array for the answer
+        StringBuilder out = new StringBuilder((int) Math.min(structured.length() * 5L / 2 + 64, Integer.MAX_VALUE - 16)).append("{\"content\":[");
         for (int i = 0; i < result.content().size(); i++) {
             CompactJson.append(i == 0 ? out : out.append(','), result.content().get(i));
         }

@@ -1,0 +1,95 @@
+package dev.omcp.connectors.builtin.loki;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.omcp.sdk.connector.ConnectorException;
+import dev.omcp.sdk.query.LogEntry;
+import java.nio.charset.StandardCharsets;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/** A log query's answer read from the parser's tokens, and every shape that is not one refused as a bad response. */
+class LokiStreamsTest {
+
+    private static List<LogEntry> read(String json) throws ConnectorException {
+        return LokiStreams.read(json.getBytes(StandardCharsets.UTF_8));
+    }
+
+    private static void refused(String json, String message) {
+        assertThatThrownBy(() -> read(json)).isInstanceOfSatisfying(ConnectorException.class, e -> {
+            assertThat(e.kind()).isEqualTo(ConnectorException.Kind.BAD_RESPONSE);
+            assertThat(e.getMessage()).contains(message);
+        });
+    }
+
+    @Test
+    void entriesCarryTheirStreamsLabelsExactTimesAndLinesWithEscapesUndone() throws ConnectorException {
+        List<LogEntry> entries = read("""
+                {"status":"success","data":{"resultType":"streams","result":[
+                  {"stream":{"app":"api","pod":"api-0"},"values":[["1795320000123456789","{\\"msg\\":\\"a\\\\b\\"}\\ttab"],
+                                                                  ["1795320000000000001","second"]]},
+                  {"stream":{},"values":[["1795320001000000000","caf\\u00e9 \\ud83d\\ude00"]]}],
+                  "stats":{"summary":{"totalLinesProcessed":3}}}}
+                """);
+        assertThat(entries).containsExactly(
+                new LogEntry(Instant.ofEpochSecond(1795320000L, 123456789), "{\"msg\":\"a\\b\"}\ttab", Map.of("app", "api", "pod", "api-0")),
+                new LogEntry(Instant.ofEpochSecond(1795320000L, 1), "second", Map.of("app", "api", "pod", "api-0")),
+                new LogEntry(Instant.ofEpochSecond(1795320001L), "café \uD83D\uDE00", Map.of()));
+    }
+
+    @Test
+    void membersInAnyOrderAndUnknownOrOddMembersAreFine() throws ConnectorException {
+        List<LogEntry> entries = read("""
+                {"data":{"result":[
+                   {"values":[["5","five",{"trace_id":"abc"}],["6","six",[1,[2]],null]],"extra":{"x":[1]},
+                    "stream":{"a":"b","n":5,"o":{"x":[1,[2]]}}},
+                   7, "text", [1, 2],
+                   {"stream":{"c":"d"}},
+                   {"stream":{"e":"f"},"values":{"not":"a list"}}],
+                 "resultType":"streams"},"status":"success","warnings":["slow"]}
+                """);
+        assertThat(entries).extracting(LogEntry::line).containsExactly("five", "six");
+        assertThat(entries).allSatisfy(e -> assertThat(e.labels()).isEqualTo(Map.of("a", "b")));
+        assertThat(entries.getFirst().timestamp()).isEqualTo(Instant.ofEpochSecond(0, 5));
+        assertThat(read("{\"data\":{\"resultType\":\"streams\",\"result\":[]}}")).isEmpty();
+    }
+
+    @Test
+    void malformedUtf8InALineBecomesTheReplacementCharacterInsteadOfFailingThePage() throws ConnectorException {
+        byte[] prefix = "{\"data\":{\"resultType\":\"streams\",\"result\":[{\"stream\":{},\"values\":[[\"1\",\"bad ".getBytes(StandardCharsets.UTF_8);
+        byte[] suffix = " byte\"]]}]}}".getBytes(StandardCharsets.UTF_8);
+        byte[] body = new byte[prefix.length + 1 + suffix.length];
+        System.arraycopy(prefix, 0, body, 0, prefix.length);
+        body[prefix.length] = (byte) 0xC3; // a lead byte without its continuation
+        System.arraycopy(suffix, 0, body, prefix.length + 1, suffix.length);
+        assertThat(LokiStreams.read(body)).singleElement().extracting(LogEntry::line).isEqualTo("bad \uFFFD byte");
+    }
+
+    @Test
+    void anythingButTheDocumentedShapeIsABadResponseThatSaysWhatWasWrong() {
+        refused("", "not a JSON object");
+        refused("not json", "not a JSON object");
+        refused("[1,2]", "not a JSON object");
+        refused("{\"data\":{\"resultType\":\"streams\",\"result\":[{\"stream\":{},\"values\":[[\"1\",\"cut", "not a JSON object");
+        refused("{\"data\":{\"resultType\":\"streams\",\"result\":[{\"stream\":{},\"values\":[[\"1\",\"x\"]]}", "not a JSON object");
+        refused("{\"status\":\"success\"}", "'data' object");
+        refused("{\"data\":[]}", "'data' object");
+        refused("{\"data\":{\"resultType\":\"matrix\",\"result\":[]}}", "answered matrix instead of streams");
+        refused("{\"data\":{\"result\":[]}}", "answered nothing instead of streams");
+        refused("{\"data\":{\"resultType\":\"streams\"}}", "'result' list");
+        refused("{\"data\":{\"resultType\":\"streams\",\"result\":{}}}", "'result' list");
+        for (String value : new String[] {"5", "[]", "[\"1\"]", "[1,\"x\"]", "[\"1\",2]", "[\"1\",null]", "{\"t\":\"1\"}"}) {
+            refused("{\"data\":{\"resultType\":\"streams\",\"result\":[{\"values\":[" + value + "]}]}}", "[\"<nanoseconds>\", \"<line>\"] pair");
+        }
+        refused("{\"data\":{\"resultType\":\"streams\",\"result\":[{\"values\":[[\"1.5\",\"x\"]]}]}}", "not nanoseconds");
+    }
+
+    @Test
+    void deeplyNestedHostileAnswersAreRefusedNotFollowed() {
+        String deep = "[".repeat(5000) + "]".repeat(5000);
+        refused("{\"data\":{\"resultType\":\"streams\",\"result\":[{\"values\":[[\"1\",\"x\",\"more\"," + deep + "]]}]}}", "not a JSON object");
+    }
+}
