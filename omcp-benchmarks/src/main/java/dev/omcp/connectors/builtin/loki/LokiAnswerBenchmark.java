@@ -28,7 +28,7 @@ import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.Warmup;
 
 /**
- * Reading one page of a Loki log query (50 JSON log lines in two streams, 13 KB, the shape
+ * Reading one page of a Loki log query (50 JSON log lines in two streams, 15 KB, shaped like what
  * {@code bench/tools.sh} serves): {@link LokiStreams}, Jackson's streaming parser straight into log
  * entries, against a JSON-P tree read with Parsson and then walked, which is how the connector
  * read it before. Lives in the connector's package because {@code LokiStreams} is package-private.

@@ -3,6 +3,9 @@ package dev.omcp.connectors.builtin.backend;
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonToken;
+import com.fasterxml.jackson.core.exc.StreamConstraintsException;
+import dev.omcp.sdk.connector.ConnectorException;
+import dev.omcp.sdk.connector.ConnectorException.Kind;
 import java.io.EOFException;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -24,6 +27,17 @@ public final class BackendJson {
     /** A parser over {@code body}; the caller closes it. */
     public static JsonParser parser(byte[] body) throws IOException {
         return FACTORY.createParser(new String(body, StandardCharsets.UTF_8));
+    }
+
+    /**
+     * The error for a body the parser could not read: not JSON, cut short, or beyond Jackson's
+     * limits (nesting depth, lengths of numbers and names). The parser's own message is not passed
+     * on: it may quote the backend's text.
+     */
+    public static ConnectorException unreadable(String backend, Exception cause) {
+        return new ConnectorException(Kind.BAD_RESPONSE, cause instanceof StreamConstraintsException
+                ? backend + " answered JSON beyond what the gateway reads (nested deeper than 1000 levels, or a number or name too long)"
+                : backend + " answered something that is not a JSON object");
     }
 
     /** The next token; the end of the input where a value was still expected is an error. */

@@ -62,8 +62,8 @@ final class LokiStreams {
                 }
             }
         } catch (IOException | IllegalStateException e) {
-            // not JSON, cut short, or a field-name table attack that Jackson refuses
-            throw notAnObject();
+            // not JSON, cut short, beyond the parser's limits, or a field-name table attack that Jackson refuses
+            throw BackendJson.unreadable(BACKEND, e);
         }
         if (!sawData) {
             throw new ConnectorException(Kind.BAD_RESPONSE, BACKEND + " answered without the expected 'data' object");

@@ -90,6 +90,7 @@ class LokiStreamsTest {
     @Test
     void deeplyNestedHostileAnswersAreRefusedNotFollowed() {
         String deep = "[".repeat(5000) + "]".repeat(5000);
-        refused("{\"data\":{\"resultType\":\"streams\",\"result\":[{\"values\":[[\"1\",\"x\",\"more\"," + deep + "]]}]}}", "not a JSON object");
+        refused("{\"data\":{\"resultType\":\"streams\",\"result\":[{\"values\":[[\"1\",\"x\",\"more\"," + deep + "]]}]}}",
+                "answered JSON beyond what the gateway reads (nested deeper than 1000 levels");
     }
 }

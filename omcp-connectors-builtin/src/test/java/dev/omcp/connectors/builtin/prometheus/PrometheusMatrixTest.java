@@ -84,4 +84,11 @@ class PrometheusMatrixTest {
         refused("{\"data\":{\"resultType\":\"matrix\",\"result\":[{\"values\":[[1,\"2\",3]]}]}}", "[time, \"value\"] pair");
         refused("{\"data\":{\"resultType\":\"matrix\",\"result\":[{\"values\":[5]}]}}", "[time, \"value\"] pair");
     }
+
+    @Test
+    void deeplyNestedHostileAnswersAreRefusedNotFollowed() {
+        String deep = "[".repeat(5000) + "]".repeat(5000);
+        refused("{\"warnings\":" + deep + ",\"data\":{\"resultType\":\"matrix\",\"result\":[]}}",
+                "answered JSON beyond what the gateway reads (nested deeper than 1000 levels");
+    }
 }
