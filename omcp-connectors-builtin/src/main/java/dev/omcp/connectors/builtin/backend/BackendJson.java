@@ -9,6 +9,7 @@ import dev.omcp.sdk.connector.ConnectorException.Kind;
 import java.io.EOFException;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
+import java.util.function.Function;
 
 /**
  * Streaming reads of large backend answers (a Loki page of log lines, a Prometheus range query)
@@ -29,15 +30,77 @@ public final class BackendJson {
         return FACTORY.createParser(new String(body, StandardCharsets.UTF_8));
     }
 
+    /** Reads the {@code result} array of an answer; called with the parser on its {@code START_ARRAY}. */
+    @FunctionalInterface
+    public interface ResultReader<T> {
+        T read(JsonParser p) throws IOException, ConnectorException;
+    }
+
+    /**
+     * Reads the envelope Prometheus and Loki share, {@code {"data":{"resultType":"...","result":[...]}}}:
+     * members in any order, unknown ones skipped, the {@code result} array handed to {@code reader}.
+     * A missing {@code data} object or {@code result} list, or a {@code resultType} other than
+     * {@code expectedType}, is a {@link Kind#BAD_RESPONSE}; {@code wrongType} words the last one
+     * from the type the backend answered (null when it named none).
+     */
+    public static <T> T readResult(byte[] body, String backend, String expectedType, Function<String, String> wrongType,
+            ResultReader<T> reader) throws ConnectorException {
+        boolean sawData = false;
+        String resultType = null;
+        T result = null;
+        try (JsonParser p = parser(body)) {
+            if (p.nextToken() != JsonToken.START_OBJECT) {
+                throw notAnObject(backend);
+            }
+            for (JsonToken t = next(p); t == JsonToken.FIELD_NAME; t = next(p)) {
+                String key = p.currentName();
+                JsonToken value = next(p);
+                if (key.equals("data") && value == JsonToken.START_OBJECT) {
+                    sawData = true;
+                    for (JsonToken d = next(p); d == JsonToken.FIELD_NAME; d = next(p)) {
+                        String member = p.currentName();
+                        JsonToken v = next(p);
+                        if (member.equals("resultType") && v == JsonToken.VALUE_STRING) {
+                            resultType = p.getText();
+                        } else if (member.equals("result") && v == JsonToken.START_ARRAY) {
+                            result = reader.read(p);
+                        } else {
+                            p.skipChildren();
+                        }
+                    }
+                } else {
+                    p.skipChildren();
+                }
+            }
+        } catch (IOException | IllegalStateException e) {
+            // not JSON, cut short, beyond the parser's limits, or a field-name table attack that Jackson refuses
+            throw unreadable(backend, e);
+        }
+        if (!sawData) {
+            throw new ConnectorException(Kind.BAD_RESPONSE, backend + " answered without the expected 'data' object");
+        }
+        if (!expectedType.equals(resultType)) {
+            throw new ConnectorException(Kind.BAD_RESPONSE, wrongType.apply(resultType));
+        }
+        if (result == null) {
+            throw new ConnectorException(Kind.BAD_RESPONSE, backend + " answered without the expected 'result' list");
+        }
+        return result;
+    }
+
+    private static ConnectorException notAnObject(String backend) {
+        return new ConnectorException(Kind.BAD_RESPONSE, backend + " answered something that is not a JSON object");
+    }
+
     /**
      * The error for a body the parser could not read: not JSON, cut short, or beyond Jackson's
      * limits (nesting depth, lengths of numbers and names). The parser's own message is not passed
      * on: it may quote the backend's text.
      */
-    public static ConnectorException unreadable(String backend, Exception cause) {
+    static ConnectorException unreadable(String backend, Exception cause) {
         return new ConnectorException(Kind.BAD_RESPONSE, cause instanceof StreamConstraintsException
                 ? backend + " answered JSON beyond what the gateway reads (nested deeper than 1000 levels, or a number or name too long)"
-                : backend + " answered something that is not a JSON object");
+                : notAnObject(backend).getMessage());
     }
 
     /** The next token; the end of the input where a value was still expected is an error. */

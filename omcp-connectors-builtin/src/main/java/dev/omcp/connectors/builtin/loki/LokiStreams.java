@@ -34,48 +34,8 @@ final class LokiStreams {
 
     /** The log entries of the answer, in the answer's order. */
     static List<LogEntry> read(byte[] body) throws ConnectorException {
-        boolean sawData = false;
-        String resultType = null;
-        List<LogEntry> entries = null;
-        try (JsonParser p = BackendJson.parser(body)) {
-            if (p.nextToken() != JsonToken.START_OBJECT) {
-                throw notAnObject();
-            }
-            for (JsonToken t = next(p); t == JsonToken.FIELD_NAME; t = next(p)) {
-                String key = p.currentName();
-                JsonToken value = next(p);
-                if (key.equals("data") && value == JsonToken.START_OBJECT) {
-                    sawData = true;
-                    for (JsonToken d = next(p); d == JsonToken.FIELD_NAME; d = next(p)) {
-                        String member = p.currentName();
-                        JsonToken v = next(p);
-                        if (member.equals("resultType") && v == JsonToken.VALUE_STRING) {
-                            resultType = p.getText();
-                        } else if (member.equals("result") && v == JsonToken.START_ARRAY) {
-                            entries = streams(p);
-                        } else {
-                            p.skipChildren();
-                        }
-                    }
-                } else {
-                    p.skipChildren();
-                }
-            }
-        } catch (IOException | IllegalStateException e) {
-            // not JSON, cut short, beyond the parser's limits, or a field-name table attack that Jackson refuses
-            throw BackendJson.unreadable(BACKEND, e);
-        }
-        if (!sawData) {
-            throw new ConnectorException(Kind.BAD_RESPONSE, BACKEND + " answered without the expected 'data' object");
-        }
-        if (!"streams".equals(resultType)) {
-            throw new ConnectorException(Kind.BAD_RESPONSE, BACKEND + " answered " + (resultType == null ? "nothing" : resultType)
-                    + " instead of streams");
-        }
-        if (entries == null) {
-            throw new ConnectorException(Kind.BAD_RESPONSE, BACKEND + " answered without the expected 'result' list");
-        }
-        return entries;
+        return BackendJson.readResult(body, BACKEND, "streams",
+                type -> BACKEND + " answered " + (type == null ? "nothing" : type) + " instead of streams", LokiStreams::streams);
     }
 
     private static List<LogEntry> streams(JsonParser p) throws IOException, ConnectorException {
@@ -133,9 +93,6 @@ final class LokiStreams {
         }
     }
 
-    private static ConnectorException notAnObject() {
-        return new ConnectorException(Kind.BAD_RESPONSE, BACKEND + " answered something that is not a JSON object");
-    }
 
     private static ConnectorException badValue() {
         return new ConnectorException(Kind.BAD_RESPONSE, BACKEND + " answered a value that is not a [\"<nanoseconds>\", \"<line>\"] pair");

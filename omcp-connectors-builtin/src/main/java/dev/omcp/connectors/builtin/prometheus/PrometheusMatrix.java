@@ -31,47 +31,8 @@ final class PrometheusMatrix {
     private PrometheusMatrix() {}
 
     static List<Series> read(byte[] body) throws ConnectorException {
-        boolean sawData = false;
-        String resultType = "";
-        List<Series> series = null;
-        try (JsonParser p = BackendJson.parser(body)) {
-            if (p.nextToken() != JsonToken.START_OBJECT) {
-                throw notAnObject();
-            }
-            for (JsonToken t = next(p); t == JsonToken.FIELD_NAME; t = next(p)) {
-                String key = p.currentName();
-                JsonToken value = next(p);
-                if (key.equals("data") && value == JsonToken.START_OBJECT) {
-                    sawData = true;
-                    for (JsonToken d = next(p); d == JsonToken.FIELD_NAME; d = next(p)) {
-                        String member = p.currentName();
-                        JsonToken v = next(p);
-                        if (member.equals("resultType") && v == JsonToken.VALUE_STRING) {
-                            resultType = p.getText();
-                        } else if (member.equals("result") && v == JsonToken.START_ARRAY) {
-                            series = results(p);
-                        } else {
-                            p.skipChildren();
-                        }
-                    }
-                } else {
-                    p.skipChildren();
-                }
-            }
-        } catch (IOException | IllegalStateException e) {
-            // not JSON, cut short, beyond the parser's limits, or a field-name table attack that Jackson refuses
-            throw BackendJson.unreadable(BACKEND, e);
-        }
-        if (!sawData) {
-            throw new ConnectorException(Kind.BAD_RESPONSE, BACKEND + " answered without the expected 'data' object");
-        }
-        if (!resultType.equals("matrix")) {
-            throw new ConnectorException(Kind.BAD_RESPONSE, BACKEND + " answered a " + resultType + " instead of a matrix");
-        }
-        if (series == null) {
-            throw new ConnectorException(Kind.BAD_RESPONSE, BACKEND + " answered without the expected 'result' list");
-        }
-        return series;
+        return BackendJson.readResult(body, BACKEND, "matrix",
+                type -> BACKEND + " answered a " + (type == null ? "" : type) + " instead of a matrix", PrometheusMatrix::results);
     }
 
     private static List<Series> results(JsonParser p) throws IOException, ConnectorException {
@@ -155,9 +116,6 @@ final class PrometheusMatrix {
         };
     }
 
-    private static ConnectorException notAnObject() {
-        return new ConnectorException(Kind.BAD_RESPONSE, BACKEND + " answered something that is not a JSON object");
-    }
 
     private static ConnectorException badSample() {
         return new ConnectorException(Kind.BAD_RESPONSE, BACKEND + " answered a sample that is not a [time, \"value\"] pair");
