@@ -6,8 +6,11 @@ import dev.omcp.app.support.McpHttpClient;
 import dev.omcp.core.schema.JsonSchemaValidator;
 import jakarta.json.JsonObject;
 import jakarta.json.JsonValue;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -134,6 +137,26 @@ class SignalToolsIT {
         assertThat(signIns.getJsonArray("lines")).isNotEmpty();
         assertThat(signIns.toString()).doesNotContain("@example.", "203.0.113.7");
         assertThat(signIns.getJsonObject("redaction").getJsonObject("byCategory").getInt("email")).isGreaterThan(0);
+    }
+
+    @Test
+    void aPageOfLogLinesLargerThanTheServersOutputBuffer_arrivesWholeWithItsLengthDeclared() {
+        // the gateway writes answers through a 64 KB buffer (one socket write for a usual page of
+        // lines); a page beyond it must still arrive whole, with its length declared, not chunked
+        String call = "{\"jsonrpc\":\"2.0\",\"id\":7,\"method\":\"tools/call\",\"params\":{\"name\":\"query_logs\","
+                + "\"arguments\":{\"service\":\"frontend\",\"duration\":\"1h\",\"limit\":500}}}";
+        HttpResponse<String> response = client.post(call, Map.of());
+
+        assertThat(response.statusCode()).isEqualTo(200);
+        int bytes = response.body().getBytes(StandardCharsets.UTF_8).length;
+        assertThat(bytes).isGreaterThan(2 * 64 * 1024);
+        assertThat(response.headers().firstValue("Content-Length")).contains(Integer.toString(bytes));
+        assertThat(response.headers().firstValue("Transfer-Encoding")).isEmpty();
+        JsonObject result = McpHttpClient.parse(response.body()).getJsonObject("result");
+        JsonObject structured = result.getJsonObject("structuredContent");
+        assertThat(structured.getJsonArray("lines")).hasSize(structured.getInt("returned")).hasSizeGreaterThan(100);
+        // the text form is the same JSON, escaped: the whole page came through twice
+        assertThat(McpHttpClient.parse(result.getJsonArray("content").getJsonObject(0).getString("text"))).isEqualTo(structured);
     }
 
     @Test
