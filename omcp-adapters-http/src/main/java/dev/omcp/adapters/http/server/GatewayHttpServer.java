@@ -42,14 +42,14 @@ public final class GatewayHttpServer implements AutoCloseable {
 
     private static final long JETTY_STOP_TIMEOUT_MS = 250;
     /**
-     * Jetty's response buffer (its default is 32 KB), which Javalin also copies answers through. A
-     * page of log lines answers 30-60 KB: with 32 KB it left in two socket writes, each waking the
-     * client; at 64 KB it leaves in one (docs/benchmarks.md, "One write per answer"). Buffers are
-     * pooled and held only while an answer is written.
+     * Jetty's response buffer (its default is 32 KB). A page of log lines answers 30-60 KB: with
+     * 32 KB it left in two socket writes, each waking the client; at 64 KB it leaves in one
+     * (docs/benchmarks.md, "One write per answer"). Buffers are pooled and held only while an
+     * answer is written.
      */
-    static final int OUTPUT_BUFFER_BYTES = 64 * 1024;
+    private static final int OUTPUT_BUFFER_BYTES = 64 * 1024;
     /** The array Javalin allocates per answer to copy it into Jetty's buffer; small, since every answer pays for it. */
-    static final int COPY_BUFFER_BYTES = 8 * 1024;
+    private static final int COPY_BUFFER_BYTES = 8 * 1024;
     /** How long an idle connection may stay open once the stop began; well within the stop timeout. */
     private static final long SHUTDOWN_IDLE_TIMEOUT_MS = 50;
 
