@@ -52,14 +52,7 @@ final class LokiStreams {
                 String key = p.currentName();
                 JsonToken v = next(p);
                 if (key.equals("stream") && v == JsonToken.START_OBJECT) {
-                    for (JsonToken l = next(p); l == JsonToken.FIELD_NAME; l = next(p)) {
-                        String name = p.currentName();
-                        if (next(p) == JsonToken.VALUE_STRING) {
-                            labels.put(name, p.getText());
-                        } else {
-                            p.skipChildren();
-                        }
-                    }
+                    labels.putAll(BackendJson.stringMembers(p)); // a repeated member adds to the labels
                 } else if (key.equals("values") && v == JsonToken.START_ARRAY) {
                     values(p, pairs);
                 } else {
@@ -92,7 +85,6 @@ final class LokiStreams {
             }
         }
     }
-
 
     private static ConnectorException badValue() {
         return new ConnectorException(Kind.BAD_RESPONSE, BACKEND + " answered a value that is not a [\"<nanoseconds>\", \"<line>\"] pair");

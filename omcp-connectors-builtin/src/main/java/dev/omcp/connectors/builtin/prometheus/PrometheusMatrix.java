@@ -50,14 +50,7 @@ final class PrometheusMatrix {
                 String key = p.currentName();
                 JsonToken v = next(p);
                 if (key.equals("metric") && v == JsonToken.START_OBJECT) {
-                    for (JsonToken l = next(p); l == JsonToken.FIELD_NAME; l = next(p)) {
-                        String name = p.currentName();
-                        if (next(p) == JsonToken.VALUE_STRING) {
-                            labels.put(name, p.getText());
-                        } else {
-                            p.skipChildren();
-                        }
-                    }
+                    labels.putAll(BackendJson.stringMembers(p)); // a repeated member adds to the labels
                 } else if (key.equals("values") && v == JsonToken.START_ARRAY) {
                     times = new long[64];
                     values = new double[64];
@@ -115,7 +108,6 @@ final class PrometheusMatrix {
             }
         };
     }
-
 
     private static ConnectorException badSample() {
         return new ConnectorException(Kind.BAD_RESPONSE, BACKEND + " answered a sample that is not a [time, \"value\"] pair");
