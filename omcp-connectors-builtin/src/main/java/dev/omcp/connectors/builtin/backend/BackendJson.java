@@ -10,7 +10,6 @@ import java.io.EOFException;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.util.Map;
-import java.util.TreeMap;
 import java.util.function.Function;
 
 /**
@@ -106,21 +105,19 @@ public final class BackendJson {
     }
 
     /**
-     * The members of the object the parser is on (its {@code START_OBJECT}) whose values are
-     * strings, sorted by name: a series' or stream's labels. Members with other values are skipped;
+     * Puts into {@code into} the members of the object the parser is on (its {@code START_OBJECT})
+     * whose values are strings: a series' or stream's labels. Members with other values are skipped;
      * the parser is left on the object's {@code END_OBJECT}.
      */
-    public static Map<String, String> stringMembers(JsonParser p) throws IOException {
-        Map<String, String> members = new TreeMap<>();
+    public static void putStringMembers(JsonParser p, Map<String, String> into) throws IOException {
         for (JsonToken m = next(p); m == JsonToken.FIELD_NAME; m = next(p)) {
             String name = p.currentName();
             if (next(p) == JsonToken.VALUE_STRING) {
-                members.put(name, p.getText());
+                into.put(name, p.getText());
             } else {
                 p.skipChildren();
             }
         }
-        return members;
     }
 
     /** The next token; the end of the input where a value was still expected is an error. */

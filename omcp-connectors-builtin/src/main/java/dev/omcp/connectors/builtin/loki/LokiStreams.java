@@ -52,7 +52,7 @@ final class LokiStreams {
                 String key = p.currentName();
                 JsonToken v = next(p);
                 if (key.equals("stream") && v == JsonToken.START_OBJECT) {
-                    labels.putAll(BackendJson.stringMembers(p)); // a repeated member adds to the labels
+                    BackendJson.putStringMembers(p, labels); // a repeated member adds to the labels
                 } else if (key.equals("values") && v == JsonToken.START_ARRAY) {
                     values(p, pairs);
                 } else {

@@ -50,7 +50,7 @@ final class PrometheusMatrix {
                 String key = p.currentName();
                 JsonToken v = next(p);
                 if (key.equals("metric") && v == JsonToken.START_OBJECT) {
-                    labels.putAll(BackendJson.stringMembers(p)); // a repeated member adds to the labels
+                    BackendJson.putStringMembers(p, labels); // a repeated member adds to the labels
                 } else if (key.equals("values") && v == JsonToken.START_ARRAY) {
                     times = new long[64];
                     values = new double[64];
