@@ -10,6 +10,7 @@ import java.nio.file.attribute.FileTime;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Instant;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -125,9 +126,77 @@ class OmcpScriptIT {
         assertThat(lines(runs)).isEmpty();
     }
 
+    @Test
+    void onJdk25_trainsAClassOnlyStartUpCacheOnce_removesOlderCaches_andStartsWithIt() throws Exception {
+        jdk25();
+        builtJar();
+        Path state = Files.createDirectories(clone.resolve(".omcp"));
+        Path older = Files.writeString(state.resolve("omcp-25.aot"), "a cache with the training run's method profiles");
+        Path cache = state.resolve("omcp-25-classes.aot");
+
+        Run first = omcp("serve");
+        assertThat(first.exitCode()).as(first.output()).isZero();
+        assertThat(first.output()).contains("training the start-up cache");
+        assertThat(lines(runs)).hasSize(2);
+        assertThat(lines(runs).get(0))
+                .as("the training run records classes, not the method profiles that slowed the running gateway")
+                .contains("-XX:+UnlockDiagnosticVMOptions -XX:-AOTRecordTraining -XX:AOTCacheOutput=" + cache)
+                .endsWith("-jar " + jar + " aot-train");
+        assertThat(lines(runs).get(1)).contains("-XX:AOTCache=" + cache).endsWith("-jar " + jar + " serve");
+        assertThat(older).doesNotExist();
+
+        Run second = omcp("serve");
+        assertThat(second.exitCode()).as(second.output()).isZero();
+        assertThat(second.output()).doesNotContain("training");
+        assertThat(lines(runs)).hasSize(3);
+        assertThat(lines(runs).get(2)).contains("-XX:AOTCache=" + cache).doesNotContain("AOTCacheOutput");
+    }
+
+    @Test
+    void onJdk25_aFailedTraining_saysSo_andStartsWithoutACache() throws Exception {
+        jdk25();
+        builtJar();
+        Files.writeString(clone.resolve("fail-the-training"), "");
+        Run run = omcp("serve");
+        assertThat(run.exitCode()).as(run.output()).isZero();
+        assertThat(run.output()).contains("start-up cache training failed; running without it");
+        assertThat(lines(runs)).last().satisfies(call -> assertThat(call).doesNotContain("AOTCache").endsWith("-jar " + jar + " serve"));
+        assertThat(clone.resolve(".omcp/omcp-25-classes.aot")).doesNotExist();
+    }
+
+    @Test
+    void onJdk25_OMCP_AOT_off_startsWithoutTrainingOrACache() throws Exception {
+        jdk25();
+        builtJar();
+        Run run = omcp(Map.of("OMCP_AOT", "off"), "serve");
+        assertThat(run.exitCode()).as(run.output()).isZero();
+        assertThat(lines(runs)).singleElement().satisfies(call -> assertThat(call).doesNotContain("AOT"));
+    }
+
+    /** Makes the fake JDK a 25, whose java writes the cache file a real training run would write. */
+    private void jdk25() throws IOException {
+        Files.writeString(tools.resolve("jdk/release"), "JAVA_VERSION=\"25.0.1\"\n");
+        Files.writeString(tools.resolve("jdk/bin/java"), """
+                #!/bin/sh
+                echo "java $*" >> '%s'
+                for arg in "$@"; do
+                  case "$arg" in
+                    -XX:AOTCacheOutput=*)
+                      [ -f "$PWD/fail-the-training" ] && exit 1
+                      echo cache > "${arg#-XX:AOTCacheOutput=}" ;;
+                  esac
+                done
+                exit 0
+                """.formatted(runs));
+    }
+
     private record Run(int exitCode, String output) {}
 
     private Run omcp(String... args) throws Exception {
+        return omcp(Map.of(), args);
+    }
+
+    private Run omcp(Map<String, String> env, String... args) throws Exception {
         List<String> command = new java.util.ArrayList<>(List.of(clone.resolve("omcp").toString()));
         command.addAll(List.of(args));
         ProcessBuilder builder = new ProcessBuilder(command).directory(clone.toFile()).redirectErrorStream(true);
@@ -135,6 +204,7 @@ class OmcpScriptIT {
         builder.environment().put("PATH", tools.resolve("bin") + ":/usr/bin:/bin");
         builder.environment().put("JAVA_HOME", tools.resolve("jdk").toString());
         builder.environment().put("HOME", tools.toString());
+        builder.environment().putAll(env);
         Process process = builder.start();
         String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
         assertThat(process.waitFor(30, TimeUnit.SECONDS)).as("./omcp finished").isTrue();
