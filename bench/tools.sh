@@ -45,6 +45,10 @@ fi
 jar="$root/omcp-app/target/omcp.jar"
 java="${JAVA_HOME:-/usr}/bin/java"
 [ -x "$java" ] || java=java
+# bench/FanOutReplay.java and bench/PrometheusBackend.java need a JDK 21+; without JAVA_HOME the
+# java on the PATH may be older than the one ./omcp picks, and would fail halfway through the run.
+java_version=$("$java" -XshowSettings:properties -version 2>&1 | sed -n 's/^ *java.specification.version = //p' | cut -d. -f1)
+[ "${java_version:-0}" -ge 21 ] || { echo "bench: $java is Java ${java_version:-unknown}; set JAVA_HOME to a JDK 21+" >&2; exit 2; }
 
 work="$(mktemp -d /tmp/omcp-bench-tools.XXXXXX)"
 chmod 755 "$work"   # nginx workers run as an unprivileged user when started by root
