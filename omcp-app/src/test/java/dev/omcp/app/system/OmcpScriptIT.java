@@ -59,13 +59,7 @@ class OmcpScriptIT {
                 """.formatted(builds));
         executable(bin.resolve("mvn"));
         // a JDK 21 whose java logs its arguments instead of starting anything
-        Path jdk = Files.createDirectories(tools.resolve("jdk/bin"));
-        Files.writeString(tools.resolve("jdk/release"), "JAVA_VERSION=\"21.0.5\"\n");
-        Files.writeString(jdk.resolve("java"), """
-                #!/bin/sh
-                echo "java $*" >> '%s'
-                """.formatted(runs));
-        executable(jdk.resolve("java"));
+        fakeJdk("21.0.5", "");
     }
 
     @Test
@@ -175,10 +169,7 @@ class OmcpScriptIT {
 
     /** Makes the fake JDK a 25, whose java writes the cache file a real training run would write. */
     private void jdk25() throws IOException {
-        Files.writeString(tools.resolve("jdk/release"), "JAVA_VERSION=\"25.0.1\"\n");
-        Files.writeString(tools.resolve("jdk/bin/java"), """
-                #!/bin/sh
-                echo "java $*" >> '%s'
+        fakeJdk("25.0.1", """
                 for arg in "$@"; do
                   case "$arg" in
                     -XX:AOTCacheOutput=*)
@@ -187,7 +178,15 @@ class OmcpScriptIT {
                   esac
                 done
                 exit 0
-                """.formatted(runs));
+                """);
+    }
+
+    /** A JDK of {@code version} whose java logs its arguments to {@link #runs}, then runs {@code more}. */
+    private void fakeJdk(String version, String more) throws IOException {
+        Path java = Files.createDirectories(tools.resolve("jdk/bin")).resolve("java");
+        Files.writeString(tools.resolve("jdk/release"), "JAVA_VERSION=\"" + version + "\"\n");
+        Files.writeString(java, "#!/bin/sh\necho \"java $*\" >> '" + runs + "'\n" + more);
+        executable(java);
     }
 
     private record Run(int exitCode, String output) {}
