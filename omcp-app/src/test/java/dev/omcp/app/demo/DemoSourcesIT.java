@@ -52,9 +52,17 @@ class DemoSourcesIT {
         List<String> names = new ArrayList<>();
         result.getJsonArray("services").forEach(s -> names.add(s.asJsonObject().getString("name")));
         assertThat(names).contains("frontend", "checkout", "payments", "payments-db");
+        // the demo's log streams also carry job=shop/<service>: the first service label names a stream, once
+        assertThat(names).doesNotHaveDuplicates().noneMatch(n -> n.startsWith("shop/"));
         JsonObject payments = result.getJsonArray("services").stream().map(JsonValue::asJsonObject)
                 .filter(s -> s.getString("name").equals("payments")).findFirst().orElseThrow();
         assertThat(payments.getJsonArray("sources").toString()).contains("prometheus", "loki", "zipkin");
+    }
+
+    @Test
+    void queryLogs_stillFindsAServiceByItsUnlistedJobName() {
+        JsonObject byJob = tool("query_logs", "{\"service\":\"shop/checkout\",\"duration\":\"15m\",\"limit\":5}");
+        assertThat(byJob.getJsonArray("lines")).as(byJob.toString()).isNotEmpty();
     }
 
     // spec 2.10: the governance block reports what is configured, not constants

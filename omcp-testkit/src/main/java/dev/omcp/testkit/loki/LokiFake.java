@@ -52,9 +52,17 @@ public final class LokiFake extends FakeBackend {
         }
         if (path.startsWith("/loki/api/v1/label/") && path.endsWith("/values")) {
             String name = path.substring("/loki/api/v1/label/".length(), path.length() - "/values".length());
+            // like Loki, an optional stream selector (`query`) narrows the streams whose values count
+            List<LogqlSubset.Matcher> selector;
+            try {
+                String query = request.query().getOrDefault("query", "");
+                selector = query.isEmpty() ? List.of() : selector(query);
+            } catch (LogqlSubset.ParseException e) {
+                return Answer.text(400, e.getMessage());
+            }
             TreeSet<String> values = new TreeSet<>();
             lines.forEach(l -> {
-                if (l.stream().containsKey(name)) {
+                if (l.stream().containsKey(name) && selector.stream().allMatch(m -> m.matches(l.stream()))) {
                     values.add(l.stream().get(name));
                 }
             });
@@ -64,6 +72,13 @@ public final class LokiFake extends FakeBackend {
             return query(request, path.endsWith("query_range"));
         }
         return Answer.text(404, "404 page not found\n");
+    }
+
+    private static List<LogqlSubset.Matcher> selector(String query) throws LogqlSubset.ParseException {
+        if (LogqlSubset.parse(query) instanceof LogqlSubset.LogQuery logs && logs.pipeline().isEmpty()) {
+            return logs.selector();
+        }
+        throw new LogqlSubset.ParseException("parse error: the query of label values must be a stream selector");
     }
 
     private Answer query(Request request, boolean range) {

@@ -58,6 +58,8 @@ final class LokiConnector implements Connector, LogsCapability, LogAggregatesCap
     private final String logFormat;
     private final String levelLabel;
     private final TtlCache<String, Set<String>> labelValues;
+    /** Per candidate label, its values on streams that carry no earlier candidate (what {@link #listServices} lists). */
+    private final TtlCache<String, Set<String>> unclaimedValues;
 
     LokiConnector(SourceConfig source, HttpClient client, Duration timeout, Clock clock, List<String> serviceLabels, String logFormat,
             String levelLabel, Duration labelCacheTtl) {
@@ -69,6 +71,7 @@ final class LokiConnector implements Connector, LogsCapability, LogAggregatesCap
         this.logFormat = logFormat;
         this.levelLabel = levelLabel;
         this.labelValues = new TtlCache<>(clock, labelCacheTtl, 64);
+        this.unclaimedValues = new TtlCache<>(clock, labelCacheTtl, 64);
     }
 
     @Override
@@ -204,6 +207,31 @@ final class LokiConnector implements Connector, LogsCapability, LogAggregatesCap
         return Optional.empty();
     }
 
+    /**
+     * The values of {@code label} on streams without any of {@code earlier}, through the stream
+     * selector Loki's label-values API takes ({@code query}); a Loki too old for it ignores the
+     * selector and answers every value, as before the rule. Cached like {@link #values}.
+     */
+    private Set<String> unclaimedValues(String label, List<String> earlier) throws ConnectorException {
+        Optional<Set<String>> cached = unclaimedValues.get(label);
+        if (cached.isPresent()) {
+            return cached.get();
+        }
+        StringBuilder selector = new StringBuilder("{").append(label).append("=~\".+\"");
+        for (String claimed : earlier) {
+            selector.append(',').append(claimed).append("=\"\"");
+        }
+        selector.append('}');
+        Set<String> values = new HashSet<>();
+        for (JsonValue v : array(http.getJson("/loki/api/v1/label/" + label + "/values", Map.of("query", selector.toString())), "data")) {
+            if (v instanceof JsonString s) {
+                values.add(s.getString());
+            }
+        }
+        unclaimedValues.put(label, Set.copyOf(values));
+        return values;
+    }
+
     private Set<String> values(String label) throws ConnectorException {
         Optional<Set<String>> cached = labelValues.get(label);
         if (cached.isPresent()) {
@@ -219,11 +247,21 @@ final class LokiConnector implements Connector, LogsCapability, LogAggregatesCap
         return values;
     }
 
+    /**
+     * The services of the streams, the first candidate label a stream carries naming it. A stream
+     * labelled {@code service_name="catalog"} and {@code job="shop/catalog"} (what Kubernetes log
+     * agents write) is the service {@code catalog}; listing every value of every candidate would
+     * also list {@code shop/catalog}, the same pods under a second name. So each later candidate
+     * counts only the streams that carry none of the earlier ones. A service named by a later label
+     * still resolves by that label ({@link #resolveServiceLabel}): the rule decides what is listed,
+     * not what can be asked for.
+     */
     @Override
     public List<ServiceInfo> listServices() throws ConnectorException {
         Map<String, String> services = new TreeMap<>();
-        for (String label : serviceLabels) {
-            for (String name : values(label)) {
+        for (int i = 0; i < serviceLabels.size(); i++) {
+            String label = serviceLabels.get(i);
+            for (String name : i == 0 ? values(label) : unclaimedValues(label, serviceLabels.subList(0, i))) {
                 services.putIfAbsent(name, label);
             }
         }

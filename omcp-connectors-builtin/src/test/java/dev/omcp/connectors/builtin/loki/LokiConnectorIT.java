@@ -49,6 +49,9 @@ class LokiConnectorIT {
         loki.push(checkout, T0.plusSeconds(30), "level=ERROR msg=\"payment (declined)\" code=402");
         loki.push(checkout, T0.plusSeconds(90), "level=info msg=ok code=200");
         loki.push(Map.of("app", "legacy"), T0.plusSeconds(10), "plain text line");
+        // what Kubernetes log agents write: the service under service_name, and namespace/app as job
+        loki.push(Map.of("service_name", "billing", "job", "prod/billing"), T0.plusSeconds(20), "invoice sent");
+        loki.push(Map.of("job", "cron/cleanup"), T0.plusSeconds(25), "removed 3 files");
         connector = create(JsonObject.EMPTY_JSON_OBJECT);
     }
 
@@ -81,9 +84,22 @@ class LokiConnectorIT {
 
     @Test
     void servicesComeFromTheFirstLabelThatHasThem() throws ConnectorException {
-        assertThat(connector.listServices()).extracting(ServiceInfo::name).containsExactly("api", "checkout/v2", "legacy");
+        assertThat(connector.listServices()).extracting(ServiceInfo::name)
+                .containsExactly("api", "billing", "checkout/v2", "cron/cleanup", "legacy");
         assertThat(connector.listServices()).filteredOn(s -> s.name().equals("legacy")).singleElement()
                 .satisfies(s -> assertThat(s.attributes()).containsEntry("label", "app"));
+        assertThat(connector.listServices()).filteredOn(s -> s.name().equals("cron/cleanup")).singleElement()
+                .satisfies(s -> assertThat(s.attributes()).containsEntry("label", "job"));
+    }
+
+    @Test
+    void aStreamIsListedOnce_underItsFirstLabel_yetItsOtherNameStillFindsIt() throws ConnectorException {
+        // billing's stream also carries job=prod/billing: one service, not two
+        assertThat(connector.listServices()).extracting(ServiceInfo::name).doesNotContain("prod/billing");
+        assertThat(connector.resolveServiceLabel("prod/billing")).contains("job");
+        LogResult byJob = connector.queryLogs(query("prod/billing", Optional.empty(), Optional.empty(), Map.of(), 10));
+        assertThat(byJob.entries()).extracting(LogEntry::line).containsExactly("invoice sent");
+        assertThat(byJob.resolvedQuery()).isEqualTo("{job=\"prod/billing\"}");
     }
 
     @Test

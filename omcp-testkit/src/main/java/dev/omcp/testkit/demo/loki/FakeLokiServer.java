@@ -153,10 +153,25 @@ public final class FakeLokiServer implements AutoCloseable {
             return;
         }
         String name = path.substring("/loki/api/v1/label/".length(), path.length() - "/values".length());
+        // like Loki, an optional stream selector (`query`) narrows the streams whose values count
+        List<LogQl.Matcher> selector = List.of();
+        String query = request.param("query");
+        if (query != null && !query.isBlank()) {
+            try {
+                if (!(LogQlParser.parse(query) instanceof LogQl.LogQuery logs) || !logs.pipeline().isEmpty()) {
+                    throw new LogQlException("parse error: the query of label values must be a stream selector");
+                }
+                selector = logs.selector();
+            } catch (LogQlException e) {
+                request.respond(400, "text/plain; charset=utf-8", e.getMessage() + "\n");
+                return;
+            }
+        }
         TreeSet<String> values = new TreeSet<>();
         for (DemoPod pod : system.pods()) {
-            String value = LogGenerator.streamOf(pod).get(name);
-            if (value != null) {
+            Map<String, String> stream = LogGenerator.streamOf(pod);
+            String value = stream.get(name);
+            if (value != null && selector.stream().allMatch(m -> m.matches(stream.get(m.name())))) {
                 values.add(value);
             }
         }
