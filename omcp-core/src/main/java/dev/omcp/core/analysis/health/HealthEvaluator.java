@@ -1,6 +1,8 @@
 package dev.omcp.core.analysis.health;
 
+import dev.omcp.core.analysis.anomaly.AnomalyFinding;
 import dev.omcp.core.analysis.anomaly.Direction;
+import dev.omcp.core.analysis.anomaly.Evidence;
 import java.util.ArrayList;
 import java.util.EnumMap;
 import java.util.LinkedHashMap;
@@ -114,7 +116,7 @@ public final class HealthEvaluator {
         };
         for (SignalAnomaly a : anomalies) {
             if (a.finding().anomalous() && harmful(r.signal(), a.finding().direction())) {
-                String anomaly = r.signal().wireName() + " anomalous: " + withoutFinalStop(a.finding().note());
+                String anomaly = r.signal().wireName() + " anomalous: " + anomalyClause(r.signal(), a.finding());
                 if (status == HealthStatus.HEALTHY) {
                     status = HealthStatus.DEGRADED;
                     reason = anomaly;
@@ -125,6 +127,32 @@ public final class HealthEvaluator {
             }
         }
         return new SignalHealth(r.signal(), r.value(), m, status, scale(m, t), t.weight(), t, r.source(), reason);
+    }
+
+    /**
+     * The anomaly in the signal's own unit. The detector's note speaks in the series' unit (a
+     * latency "0.098 -> 0.953" in seconds), and next to "latency_p99 953 ms" that reads as a
+     * second, contradicting number; so the levels are restated here ("98.2 ms -> 953 ms"). The
+     * detector's whole note stays in the answer's {@code anomalies[]}.
+     */
+    static String anomalyClause(HealthSignal signal, AnomalyFinding finding) {
+        if (finding.evidence().isEmpty() || finding.kind().isEmpty() || finding.onset().isEmpty()) {
+            return withoutFinalStop(finding.note());
+        }
+        Evidence e = finding.evidence().get();
+        boolean up = finding.direction() == Direction.UP;
+        return String.format(Locale.ROOT, "%s %s from %s to %s since %s (%.1f sigma %s the %s baseline)",
+                finding.kind().get().wireName(), up ? "up" : "down", level(signal, e.baselineMedian()),
+                level(signal, e.windowMedian()), finding.onset().get(), finding.score(), up ? "above" : "below", e.method());
+    }
+
+    private static String level(HealthSignal signal, double seriesValue) {
+        double v = signal.fromSeries(seriesValue);
+        return switch (signal) {
+            case LATENCY_P99 -> (Math.abs(v) >= 100 ? String.format(Locale.ROOT, "%.0f", v) : String.format(Locale.ROOT, "%.3g", v)) + " ms";
+            case REQUEST_RATE_DROP -> String.format(Locale.ROOT, "%.4g requests/s", v);
+            default -> String.format(Locale.ROOT, "%.3g%%", v * 100);
+        };
     }
 
     private static boolean harmful(HealthSignal signal, Direction direction) {
@@ -150,7 +178,7 @@ public final class HealthEvaluator {
 
     private static String describe(SignalReading r) {
         if (r.signal() == HealthSignal.REQUEST_RATE_DROP) {
-            return String.format(Locale.ROOT, "request rate %.4g vs usual %.4g (down %.0f%%)", r.value(),
+            return String.format(Locale.ROOT, "request rate %.4g requests/s vs usual %.4g (down %.0f%%)", r.value(),
                     r.baseline().getAsDouble(), r.measure() * 100);
         }
         return r.signal().wireName() + " " + format(r.signal(), r.value());

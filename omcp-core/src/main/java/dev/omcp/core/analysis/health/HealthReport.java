@@ -47,7 +47,7 @@ public record HealthReport(
         JsonArrayBuilder sig = Jsonp.provider().createArrayBuilder();
         for (SignalHealth s : signals) {
             JsonObjectBuilder o = Jsonp.provider().createObjectBuilder().add("signal", s.signal().wireName()).add("value", s.value())
-                    .add("unit", s.signal().unit());
+                    .add("unit", s.signal().valueUnit());
             if (s.signal() == HealthSignal.REQUEST_RATE_DROP) {
                 o.add("drop", s.measure());
             }

@@ -41,6 +41,24 @@ public enum HealthSignal {
         return unit;
     }
 
+    /**
+     * The unit of a reading's {@code value} in the tool's answer: the measure's unit, except for
+     * the request rate, whose value is the current rate (its measure, the drop, goes out as
+     * {@code drop}).
+     */
+    public String valueUnit() {
+        return this == REQUEST_RATE_DROP ? "requests/s" : unit;
+    }
+
+    /**
+     * A value of the signal's backend series in the unit of its readings: latency series are in
+     * seconds (Prometheus' convention) and readings in milliseconds; the others are read as they
+     * come (ratios, and requests per second for the request rate).
+     */
+    public double fromSeries(double seriesValue) {
+        return this == LATENCY_P99 ? seriesValue * 1000 : seriesValue;
+    }
+
     /** Whether the measure is a fraction in 0..1 (thresholds above 1 are then refused). */
     boolean fraction() {
         return fraction;

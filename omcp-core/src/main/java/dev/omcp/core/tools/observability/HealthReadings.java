@@ -50,10 +50,6 @@ final class HealthReadings {
     }
 
     /** Converts the metric's unit into the signal's: latency comes in seconds, its thresholds are in milliseconds. */
-    private static double toSignalUnit(HealthSignal signal, double value) {
-        return signal == HealthSignal.LATENCY_P99 ? value * 1000 : value;
-    }
-
     static Inputs from(String service, List<HealthSignal> signals, MetricBatch batch, List<AnomalyScan.Verdict> verdicts,
             AnalysisWindow window) {
         List<SignalReading> readings = new ArrayList<>();
@@ -82,7 +78,7 @@ final class HealthReadings {
                                 : answer.source() + " has no " + metric + " value in the last " + Durations.format(recent));
                         continue;
                     }
-                    double value = toSignalUnit(signal, current.getAsDouble());
+                    double value = signal.fromSeries(current.getAsDouble());
                     if (value < 0) {
                         problems.add(answer.source() + " returned a negative " + metric + " (" + value + ")");
                         continue;

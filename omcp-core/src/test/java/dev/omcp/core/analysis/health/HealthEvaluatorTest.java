@@ -91,6 +91,33 @@ class HealthEvaluatorTest {
     }
 
     @Test
+    void aLatencyAnomalyIsToldInMilliseconds_likeTheReadingItJoins() {
+        // Prometheus latency series are in seconds; the reading beside the anomaly is in milliseconds
+        AnomalyFinding seconds = stepFinding(0.1, 0.04, 0.002, MetricKind.LATENCY);
+        assertThat(seconds.note()).as("the detector speaks in the series' unit").contains("(0.1");
+        HealthReport r = evaluator.evaluate("api", List.of(SignalReading.of(HealthSignal.LATENCY_P99, 140, "prom")), List.of(),
+                List.of(new SignalAnomaly(HealthSignal.LATENCY_P99, seconds)));
+        assertThat(r.signals().getFirst().reason())
+                .matches("latency_p99 anomalous: step up from 1\\d\\d ms to 1[34]\\d ms since \\S+Z \\(\\d+\\.\\d sigma above the flat baseline\\)")
+                .doesNotContain("0.1");
+    }
+
+    @Test
+    void ratiosAreToldInPercent_andTheRequestRateInRequestsPerSecond() {
+        AnomalyFinding errors = stepFinding(0.002, 0.1, 0.0002, MetricKind.ERRORS);
+        assertThat(HealthEvaluator.anomalyClause(HealthSignal.ERROR_RATE, errors)).matches("step up from 0\\.\\d+% to 10\\.\\d% since .*");
+        AnomalyFinding drop = stepFinding(1000, -400, 2, MetricKind.THROUGHPUT);
+        assertThat(HealthEvaluator.anomalyClause(HealthSignal.REQUEST_RATE_DROP, drop))
+                .matches("step down from 1000 requests/s to 60\\d\\.?\\d* requests/s since .* below the flat baseline\\)");
+
+        JsonObject json = evaluator.evaluate("api", List.of(SignalReading.requestRate(30, 100, "prom")), List.of(), List.of()).toJson();
+        JsonObject rate = json.getJsonArray("signals").getJsonObject(0);
+        assertThat(rate.getJsonNumber("value").doubleValue()).isEqualTo(30);
+        assertThat(rate.getString("unit")).as("the value is a rate; the drop is the ratio").isEqualTo("requests/s");
+        assertThat(rate.getJsonNumber("drop").doubleValue()).isCloseTo(0.7, offset(1e-9));
+    }
+
+    @Test
     void driversThatAreWholeSentences_joinIntoTheNoteWithoutDoubledPunctuation() {
         AnomalyFinding latency = stepFinding(+40, MetricKind.LATENCY);
         AnomalyFinding errors = stepFinding(+40, MetricKind.ERRORS);
@@ -144,6 +171,17 @@ class HealthEvaluatorTest {
         assertThatThrownBy(() -> SignalReading.requestRate(10, 0, "p")).hasMessageContaining("positive finite baseline");
         assertThatThrownBy(() -> new SignalReading(HealthSignal.CPU, 1, java.util.OptionalDouble.of(2), "p"))
                 .hasMessageContaining("only request_rate_drop");
+    }
+
+    private static AnomalyFinding stepFinding(double base, double amount, double noise, MetricKind kind) {
+        Random rnd = new Random(1);
+        long[] t = new long[120];
+        double[] x = new double[120];
+        for (int i = 0; i < 120; i++) {
+            t[i] = i * 60_000L;
+            x[i] = base + rnd.nextGaussian() * noise + (i >= 100 ? amount : 0);
+        }
+        return new AnomalyDetector().detect(new Series(Map.of(), t, x), DetectionSettings.of(kind).withWindow(Duration.ofMinutes(20)));
     }
 
     private static AnomalyFinding stepFinding(double amount, MetricKind kind) {
