@@ -209,8 +209,10 @@ final class LokiConnector implements Connector, LogsCapability, LogAggregatesCap
 
     /**
      * The values of {@code label} on streams without any of {@code earlier}, through the stream
-     * selector Loki's label-values API takes ({@code query}); a Loki too old for it ignores the
-     * selector and answers every value, as before the rule. Cached like {@link #values}.
+     * selector Loki's label-values API takes ({@code query}). A Loki too old for it ignores the
+     * selector and answers every value; a Loki-compatible server that rejects it gets the plain
+     * question instead. Either way the list then holds the later names too, as before the rule,
+     * rather than failing. Cached like {@link #values}.
      */
     private Set<String> unclaimedValues(String label, List<String> earlier) throws ConnectorException {
         Optional<Set<String>> cached = unclaimedValues.get(label);
@@ -222,8 +224,19 @@ final class LokiConnector implements Connector, LogsCapability, LogAggregatesCap
             selector.append(',').append(claimed).append("=\"\"");
         }
         selector.append('}');
+        JsonObject answer;
+        try {
+            answer = http.getJson("/loki/api/v1/label/" + label + "/values", Map.of("query", selector.toString()));
+        } catch (ConnectorException e) {
+            if (e.kind() != Kind.BAD_QUERY) {
+                throw e;
+            }
+            Set<String> all = values(label);
+            unclaimedValues.put(label, all);
+            return all;
+        }
         Set<String> values = new HashSet<>();
-        for (JsonValue v : array(http.getJson("/loki/api/v1/label/" + label + "/values", Map.of("query", selector.toString())), "data")) {
+        for (JsonValue v : array(answer, "data")) {
             if (v instanceof JsonString s) {
                 values.add(s.getString());
             }

@@ -103,6 +103,21 @@ class LokiConnectorIT {
     }
 
     @Test
+    void aServerThatRejectsTheStreamSelector_getsThePlainQuestion_andTheListHoldsTheLaterNamesToo() throws Exception {
+        LokiConnector plain = create(Json.createObjectBuilder().add("serviceLabels", "service_name,job").build());
+        try {
+            assertThat(plain.resolveServiceLabel("api")).contains("service_name"); // caches service_name's values
+            loki.clearRequests();
+            loki.failNext(FakeBackend.Answer.text(400, "parse error: unknown parameter query"));
+
+            assertThat(plain.listServices()).extracting(ServiceInfo::name).contains("api", "cron/cleanup", "prod/billing");
+            assertThat(loki.requests()).extracting(r -> r.query().containsKey("query")).containsExactly(true, false);
+        } finally {
+            plain.close();
+        }
+    }
+
+    @Test
     void linesComeBackNewestFirstAndLimited() throws ConnectorException {
         LogResult result = connector.queryLogs(query("api", Optional.empty(), Optional.empty(), Map.of(), 5));
         assertThat(result.entries()).hasSize(5);

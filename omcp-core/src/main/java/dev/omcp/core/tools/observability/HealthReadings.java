@@ -49,7 +49,6 @@ final class HealthReadings {
         };
     }
 
-    /** Converts the metric's unit into the signal's: latency comes in seconds, its thresholds are in milliseconds. */
     static Inputs from(String service, List<HealthSignal> signals, MetricBatch batch, List<AnomalyScan.Verdict> verdicts,
             AnalysisWindow window) {
         List<SignalReading> readings = new ArrayList<>();
