@@ -89,14 +89,17 @@ public final class IncidentPrompts {
             return """
                     Write a post-mortem for the incident around the service `%s` in the last %s.
 
-                    1. Call `generate_postmortem` with service `%s`, duration `%s` and format `markdown`. It builds the \
+                    1. Call `detect_anomalies` without arguments. It judges every service over its default window, finds \
+                    each anomaly's onset however long ago it began, and records the scores the draft's timeline is built \
+                    from; a gateway that has not judged the services yet would otherwise draft an empty timeline.
+                    2. Call `generate_postmortem` with service `%s`, duration `%s` and format `markdown`. It builds the \
                     synopsis, anomaly timeline, blast radius, contributing signals, related traces, log highlights and \
                     follow-ups from what the gateway recorded; sections it could not fill carry a note saying why.
-                    2. Check the draft: confirm the failing requests with `query_traces` (errorsOnly) and the errors with \
+                    3. Check the draft: confirm the failing requests with `query_traces` (errorsOnly) and the errors with \
                     `query_logs` (aggregate first) for the same service and window; correct anything the evidence contradicts.
-                    3. Keep the section order of the draft. Add what the tools cannot know (customer impact, the timeline of \
+                    4. Keep the section order of the draft. Add what the tools cannot know (customer impact, the timeline of \
                     the human response) as clearly marked placeholders, not as facts.
-                    4. Name the owners from `.catalog` when present, and list the gaps: failed sources, notes, and missing \
+                    5. Name the owners from `.catalog` when present, and list the gaps: failed sources, notes, and missing \
                     anomaly history (the note says which setting records it).
 
                     The usage guide (resource %s) explains the tools if you need more than this."""

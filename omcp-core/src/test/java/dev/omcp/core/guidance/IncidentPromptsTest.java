@@ -55,6 +55,14 @@ class IncidentPromptsTest {
     }
 
     @Test
+    void writePostmortem_recordsTheWindowsAnomalyScoresFirst_soTheTimelineIsNotEmptyOnAFreshGateway() {
+        String text = text(postmortem.render(Map.of("service", "payments-db", "duration", "6h"), Principal.anonymous()));
+
+        assertThat(text).contains("1. Call `detect_anomalies` without arguments.");
+        assertThat(text.indexOf("detect_anomalies")).isLessThan(text.indexOf("generate_postmortem` with"));
+    }
+
+    @Test
     void writePostmortem_usesTheGivenWindow() {
         assertThat(text(postmortem.render(Map.of("service", "payments-db", "duration", "6h"), Principal.anonymous())))
                 .contains("in the last 6h", "duration `6h`");
