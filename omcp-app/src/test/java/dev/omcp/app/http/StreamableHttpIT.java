@@ -1,14 +1,21 @@
 package dev.omcp.app.http;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.omcp.app.support.Http;
 import dev.omcp.app.support.McpHttpClient;
+import dev.omcp.app.support.RawHttpAnswers;
 import dev.omcp.app.support.RunningGateway;
 import jakarta.json.JsonObject;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.net.Socket;
+import java.net.SocketTimeoutException;
 import java.net.URI;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Map;
 import org.junit.jupiter.api.AfterAll;
@@ -146,6 +153,35 @@ class StreamableHttpIT {
         HttpResponse<String> response = client.post(huge, Map.of());
         assertThat(response.statusCode()).isEqualTo(413);
         assertThat(error(response).getString("message")).contains("at most 1048576 bytes");
+    }
+
+    @Test
+    void bodyOver1MiB_isReadToItsEndBeforeThe413_soTheClientSeesTheAnswerNotAReset() throws Exception {
+        McpHttpClient client = initialized();
+        byte[] body = ("{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\",\"params\":{\"pad\":\"" + "x".repeat(1024 * 1024) + "\"}}")
+                .getBytes(StandardCharsets.US_ASCII);
+        String head = "POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
+                + "Accept: application/json, text/event-stream\r\nMcp-Session-Id: " + client.sessionId() + "\r\n"
+                + "MCP-Protocol-Version: 2025-06-18\r\nContent-Length: " + body.length + "\r\n\r\n";
+        URI base = URI.create(gateway.baseUrl());
+        try (Socket socket = new Socket(base.getHost(), base.getPort())) {
+            socket.setSoTimeout(500);
+            OutputStream out = socket.getOutputStream();
+            InputStream in = socket.getInputStream();
+            out.write(head.getBytes(StandardCharsets.US_ASCII));
+            out.write(body, 0, 1000);
+            out.flush();
+            assertThatThrownBy(in::read).as("no answer while the body is still arriving").isInstanceOf(SocketTimeoutException.class);
+
+            socket.setSoTimeout(10_000);
+            out.write(body, 1000, body.length - 1000);
+            out.flush();
+            assertThat(RawHttpAnswers.read(in)).startsWith("HTTP/1.1 413").contains("at most 1048576 bytes")
+                    .doesNotContainIgnoringCase("connection: close");
+            out.write("GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n".getBytes(StandardCharsets.US_ASCII));
+            out.flush();
+            assertThat(RawHttpAnswers.read(in)).as("the connection stays usable").startsWith("HTTP/1.1 ");
+        }
     }
 
     @Test

@@ -1,5 +1,6 @@
 package dev.omcp.adapters.http.mcp;
 
+import dev.omcp.adapters.http.api.RequestBodies;
 import dev.omcp.sdk.json.Jsonp;
 
 import dev.omcp.adapters.http.metrics.GatewayMetrics;
@@ -74,6 +75,8 @@ public final class StreamableHttpTransport {
         }
         RequestBody.Read read = RequestBody.read(ctx.req().getInputStream(), ctx.req().getContentLengthLong(), maxBodyBytes);
         if (read instanceof RequestBody.Read.TooLarge) {
+            // Answering while the client still sends would reach it as a connection reset, not a 413.
+            RequestBodies.drainOrClose(ctx);
             refuse(ctx, 413, "Payload Too Large: a message may be at most " + maxBodyBytes + " bytes");
             return;
         }

@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.omcp.adapters.http.api.ApiRoutes;
 import dev.omcp.adapters.http.api.JsonResponses;
+import dev.omcp.adapters.http.api.RequestBodies;
 import io.javalin.http.Context;
 import io.javalin.http.HandlerType;
 import java.io.IOException;
@@ -56,7 +57,7 @@ public final class CspViolationReports {
 
     private void receive(Context ctx) throws IOException {
         if (ctx.contentLength() > MAX_BODY) {
-            JsonResponses.error(ctx, 413, "OMCP_BODY_TOO_LARGE", "a CSP report may be at most " + MAX_BODY + " bytes");
+            tooLarge(ctx);
             return;
         }
         byte[] body;
@@ -64,7 +65,7 @@ public final class CspViolationReports {
             body = in.readNBytes(MAX_BODY + 1);
         }
         if (body.length > MAX_BODY) {
-            JsonResponses.error(ctx, 413, "OMCP_BODY_TOO_LARGE", "a CSP report may be at most " + MAX_BODY + " bytes");
+            tooLarge(ctx);
             return;
         }
         JsonNode report;
@@ -96,6 +97,12 @@ public final class CspViolationReports {
                     text(inner, "blocked-uri"));
         }
         ctx.status(204);
+    }
+
+    private static void tooLarge(Context ctx) {
+        // Answering while the browser still sends would reach it as a connection reset, not a 413.
+        RequestBodies.drainOrClose(ctx);
+        JsonResponses.error(ctx, 413, "OMCP_BODY_TOO_LARGE", "a CSP report may be at most " + MAX_BODY + " bytes");
     }
 
     private void log(String document, String directive, String blocked) {
