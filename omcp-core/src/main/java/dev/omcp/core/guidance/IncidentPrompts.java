@@ -90,8 +90,8 @@ public final class IncidentPrompts {
                     Write a post-mortem for the incident around the service `%s` in the last %s.
 
                     1. Call `detect_anomalies` without arguments. It judges every service over its default window, finds \
-                    each anomaly's onset however long ago it began, and records the scores the draft's timeline is built \
-                    from; a gateway that has not judged the services yet would otherwise draft an empty timeline.
+                    when each anomaly began (also before that window), and records the scores the draft's timeline is \
+                    built from; a gateway that has not judged the services yet would otherwise draft an empty timeline.
                     2. Call `generate_postmortem` with service `%s`, duration `%s` and format `markdown`. It builds the \
                     synopsis, anomaly timeline, blast radius, contributing signals, related traces, log highlights and \
                     follow-ups from what the gateway recorded; sections it could not fill carry a note saying why.

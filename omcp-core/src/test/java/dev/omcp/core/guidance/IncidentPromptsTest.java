@@ -55,7 +55,7 @@ class IncidentPromptsTest {
     }
 
     @Test
-    void writePostmortem_recordsTheWindowsAnomalyScoresFirst_soTheTimelineIsNotEmptyOnAFreshGateway() {
+    void writePostmortem_recordsAnomalyScoresFirst_soTheTimelineIsNotEmptyOnAFreshGateway() {
         String text = text(postmortem.render(Map.of("service", "payments-db", "duration", "6h"), Principal.anonymous()));
 
         assertThat(text).contains("1. Call `detect_anomalies` without arguments.");

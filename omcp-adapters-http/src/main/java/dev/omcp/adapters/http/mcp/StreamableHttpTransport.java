@@ -1,8 +1,8 @@
 package dev.omcp.adapters.http.mcp;
 
-import dev.omcp.adapters.http.api.RequestBodies;
 import dev.omcp.sdk.json.Jsonp;
 
+import dev.omcp.adapters.http.api.RequestBodies;
 import dev.omcp.adapters.http.metrics.GatewayMetrics;
 import dev.omcp.adapters.http.security.BearerToken;
 import dev.omcp.ports.identity.AgentAuthResult;
