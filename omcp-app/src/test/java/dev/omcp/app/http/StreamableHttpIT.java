@@ -1,7 +1,6 @@
 package dev.omcp.app.http;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.omcp.app.support.Http;
 import dev.omcp.app.support.McpHttpClient;
@@ -9,9 +8,7 @@ import dev.omcp.app.support.RawHttpAnswers;
 import dev.omcp.app.support.RunningGateway;
 import jakarta.json.JsonObject;
 import java.io.InputStream;
-import java.io.OutputStream;
 import java.net.Socket;
-import java.net.SocketTimeoutException;
 import java.net.URI;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
@@ -165,22 +162,9 @@ class StreamableHttpIT {
                 + "MCP-Protocol-Version: 2025-06-18\r\nContent-Length: " + body.length + "\r\n\r\n";
         URI base = URI.create(gateway.baseUrl());
         try (Socket socket = new Socket(base.getHost(), base.getPort())) {
-            socket.setSoTimeout(500);
-            OutputStream out = socket.getOutputStream();
-            InputStream in = socket.getInputStream();
-            out.write(head.getBytes(StandardCharsets.US_ASCII));
-            out.write(body, 0, 1000);
-            out.flush();
-            assertThatThrownBy(in::read).as("no answer while the body is still arriving").isInstanceOf(SocketTimeoutException.class);
-
-            socket.setSoTimeout(10_000);
-            out.write(body, 1000, body.length - 1000);
-            out.flush();
-            assertThat(RawHttpAnswers.read(in)).startsWith("HTTP/1.1 413").contains("at most 1048576 bytes")
+            assertThat(RawHttpAnswers.answerToASlowBody(socket, head, body)).startsWith("HTTP/1.1 413").contains("at most 1048576 bytes")
                     .doesNotContainIgnoringCase("connection: close");
-            out.write("GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n".getBytes(StandardCharsets.US_ASCII));
-            out.flush();
-            assertThat(RawHttpAnswers.read(in)).as("the connection stays usable").startsWith("HTTP/1.1 ");
+            assertThat(RawHttpAnswers.healthzOnTheSameConnection(socket)).as("the connection stays usable").startsWith("HTTP/1.1 ");
         }
     }
 

@@ -224,24 +224,16 @@ final class LokiConnector implements Connector, LogsCapability, LogAggregatesCap
             selector.append(',').append(claimed).append("=\"\"");
         }
         selector.append('}');
-        JsonObject answer;
+        Set<String> values;
         try {
-            answer = http.getJson("/loki/api/v1/label/" + label + "/values", Map.of("query", selector.toString()));
+            values = fetchValues(label, Map.of("query", selector.toString()));
         } catch (ConnectorException e) {
             if (e.kind() != Kind.BAD_QUERY) {
                 throw e;
             }
-            Set<String> all = values(label);
-            unclaimedValues.put(label, all);
-            return all;
+            values = values(label);
         }
-        Set<String> values = new HashSet<>();
-        for (JsonValue v : array(answer, "data")) {
-            if (v instanceof JsonString s) {
-                values.add(s.getString());
-            }
-        }
-        unclaimedValues.put(label, Set.copyOf(values));
+        unclaimedValues.put(label, values);
         return values;
     }
 
@@ -250,14 +242,20 @@ final class LokiConnector implements Connector, LogsCapability, LogAggregatesCap
         if (cached.isPresent()) {
             return cached.get();
         }
+        Set<String> values = fetchValues(label, Map.of());
+        labelValues.put(label, values);
+        return values;
+    }
+
+    /** The values of {@code label} Loki answers for {@code query} (no parameters, or a stream selector). */
+    private Set<String> fetchValues(String label, Map<String, String> query) throws ConnectorException {
         Set<String> values = new HashSet<>();
-        for (JsonValue v : array(http.getJson("/loki/api/v1/label/" + label + "/values", Map.of()), "data")) {
+        for (JsonValue v : array(http.getJson("/loki/api/v1/label/" + label + "/values", query), "data")) {
             if (v instanceof JsonString s) {
                 values.add(s.getString());
             }
         }
-        labelValues.put(label, Set.copyOf(values));
-        return values;
+        return Set.copyOf(values);
     }
 
     /**
