@@ -48,6 +48,35 @@ class CompactJsonTest {
         }
     }
 
+    private static final String JSON_LINE = "{\"ts\": \"x\\n\"}";
+
+    @Test
+    void longStrings_andAWholePlaneInOneString_match() {
+        Random random = new Random(20261128);
+        int[] lengths = {255, 256, 1000, 4097, 70_000};
+        for (int length : lengths) {
+            for (int mix = 0; mix < 4; mix++) {
+                StringBuilder s = new StringBuilder(length);
+                for (int i = 0; i < length; i++) {
+                    s.append(switch (mix) {
+                        case 0 -> (char) (' ' + random.nextInt(95));               // plain ASCII with quotes and backslashes
+                        case 1 -> (char) random.nextInt(0x20);                     // every character a six-character escape
+                        case 2 -> i % 3 == 0 ? '"' : (char) random.nextInt(0xD800); // non-Latin-1 text with quotes
+                        default -> JSON_LINE.charAt(i % JSON_LINE.length());       // JSON inside JSON
+                    });
+                }
+                JsonValue value = Jsonp.value(s.toString());
+                assertThat(CompactJson.of(value)).as("length %d, mix %d", length, mix).isEqualTo(value.toString());
+            }
+        }
+        StringBuilder plane = new StringBuilder();
+        for (int c = 0; c <= 0xFFFF; c++) {
+            plane.append((char) c);
+        }
+        JsonValue wholePlane = Jsonp.value(plane.toString());
+        assertThat(CompactJson.of(wholePlane)).isEqualTo(wholePlane.toString());
+    }
+
     @Test
     void appendAddsToWhatIsThere() {
         StringBuilder out = new StringBuilder("x=");
