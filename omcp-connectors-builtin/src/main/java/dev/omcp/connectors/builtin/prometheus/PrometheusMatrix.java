@@ -4,6 +4,7 @@ import static dev.omcp.connectors.builtin.backend.BackendJson.next;
 
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonToken;
+import com.fasterxml.jackson.core.io.NumberInput;
 import dev.omcp.connectors.builtin.backend.BackendJson;
 import dev.omcp.sdk.connector.ConnectorException;
 import dev.omcp.sdk.connector.ConnectorException.Kind;
@@ -27,6 +28,8 @@ import java.util.TreeMap;
  */
 final class PrometheusMatrix {
     private static final String BACKEND = "Prometheus";
+    /** What {@link #plainDecimalMillis} answers for a number that is not a plain decimal. */
+    private static final long NOT_PLAIN = Long.MIN_VALUE;
 
     private PrometheusMatrix() {}
 
@@ -62,7 +65,7 @@ final class PrometheusMatrix {
                         if (next(p) != JsonToken.VALUE_STRING) {
                             throw badSample();
                         }
-                        double value = sample(p.getText());
+                        double value = sample(p);
                         if (next(p) != JsonToken.END_ARRAY) {
                             throw badSample();
                         }
@@ -83,7 +86,12 @@ final class PrometheusMatrix {
         return out;
     }
 
-    /** A sample time in seconds (integral or with a fraction) as epoch milliseconds. */
+    /**
+     * A sample time in seconds (integral or with a fraction) as epoch milliseconds. A real
+     * Prometheus answers fractional times ({@code 1795846440.123}) whenever the query's start has a
+     * fraction of a second, which the gateway's millisecond starts nearly always have: those are read
+     * from the number's characters, exactly and without a {@code BigDecimal} per sample.
+     */
     private static long millis(JsonParser p) throws IOException {
         if (p.currentToken() == JsonToken.VALUE_NUMBER_INT && p.getNumberType() != JsonParser.NumberType.BIG_INTEGER) {
             long seconds = p.getLongValue();
@@ -91,10 +99,85 @@ final class PrometheusMatrix {
                 return seconds * 1000;
             }
         }
-        return Math.round(p.getDecimalValue().doubleValue() * 1000);
+        long plain = plainDecimalMillis(p.getTextCharacters(), p.getTextOffset(), p.getTextLength());
+        return plain != NOT_PLAIN ? plain : Math.round(p.getDecimalValue().doubleValue() * 1000);
     }
 
-    private static double sample(String text) throws ConnectorException {
+    /**
+     * {@code digits[.digits]} (at most 12 integral digits, optionally negative) as milliseconds,
+     * rounded half up at the fourth fraction digit (Math.round of the exact value); anything else
+     * (an exponent, more integral digits) is {@link #NOT_PLAIN} and goes the exact, slower way.
+     */
+    static long plainDecimalMillis(char[] text, int offset, int length) {
+        int i = offset;
+        int end = offset + length;
+        boolean negative = i < end && text[i] == '-';
+        if (negative) {
+            i++;
+        }
+        long seconds = 0;
+        int integral = 0;
+        while (i < end && text[i] >= '0' && text[i] <= '9') {
+            seconds = seconds * 10 + (text[i++] - '0');
+            if (++integral > 12) {
+                return NOT_PLAIN;
+            }
+        }
+        if (integral == 0) {
+            return NOT_PLAIN;
+        }
+        long millis = 0;
+        if (i < end && text[i] == '.') {
+            i++;
+            int fraction = 0;
+            int roundDigit = 0;
+            while (i < end && text[i] >= '0' && text[i] <= '9') {
+                if (fraction < 3) {
+                    millis = millis * 10 + (text[i] - '0');
+                } else if (fraction == 3) {
+                    roundDigit = text[i] - '0';
+                }
+                fraction++;
+                i++;
+            }
+            if (fraction == 0) {
+                return NOT_PLAIN;
+            }
+            for (int k = Math.min(fraction, 3); k < 3; k++) {
+                millis *= 10;
+            }
+            if (roundDigit >= 5) {
+                millis++;
+            }
+        }
+        if (i != end) {
+            return NOT_PLAIN;
+        }
+        long total = seconds * 1000 + millis;
+        return negative ? -total : total;
+    }
+
+    /**
+     * A sample value, read from the parser's characters: Prometheus writes values as JSON strings
+     * ({@code "0.0199"}, {@code "NaN"}, {@code "+Inf"}), and a {@code String} per sample was a third of
+     * what reading a range answer allocated.
+     */
+    private static double sample(JsonParser p) throws IOException, ConnectorException {
+        char[] text = p.getTextCharacters();
+        int offset = p.getTextOffset();
+        int length = p.getTextLength();
+        char last = length > 0 ? text[offset + length - 1] : '0';
+        if (length <= 4 && (last < '0' || last > '9')) {
+            return special(new String(text, offset, length));
+        }
+        try {
+            return NumberInput.parseDouble(text, offset, length, true);
+        } catch (NumberFormatException e) {
+            throw badSample();
+        }
+    }
+
+    private static double special(String text) throws ConnectorException {
         return switch (text) {
             case "NaN" -> Double.NaN;
             case "+Inf", "Inf" -> Double.POSITIVE_INFINITY;

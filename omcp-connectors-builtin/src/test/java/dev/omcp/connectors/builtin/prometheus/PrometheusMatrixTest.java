@@ -67,6 +67,45 @@ class PrometheusMatrixTest {
     }
 
     @Test
+    void fractionalTimesAreExactMilliseconds_likeARealPrometheusAnswersAStartWithMilliseconds() throws ConnectorException {
+        Series s = read("""
+                {"data":{"resultType":"matrix","result":[{"metric":{},"values":[
+                  [1795846440.123,"1"],[1795846500.1,"2"],[1795846560.12,"3"],[1795846620.1234,"4"],[1795846680.1235,"5"],
+                  [1795846740.0,"6"],[-1.5,"7"],[1.5e3,"8"],[17958467401234567890.5,"9"]]}]}}
+                """).getFirst();
+        assertThat(s.epochMillis()).containsExactly(1795846440123L, 1795846500100L, 1795846560120L, 1795846620123L,
+                1795846680124L, 1795846740000L, -1500L, 1_500_000L, Math.round(17958467401234567890.5 * 1000));
+    }
+
+    @Test
+    void plainDecimalMillis_readsOnlyPlainDecimals_andLeavesTheRestToTheExactPath() {
+        assertThat(millis("1795846440.123")).isEqualTo(1795846440123L);
+        assertThat(millis("0.0005")).isEqualTo(1L);
+        assertThat(millis("12.9999")).isEqualTo(13_000L);
+        assertThat(millis("-2.25")).isEqualTo(-2250L);
+        for (String notPlain : new String[] {"1e3", "1.", ".5", "-", "", "1234567890123.5", "1.2.3", "1.5x"}) {
+            assertThat(millis(notPlain)).as(notPlain).isEqualTo(Long.MIN_VALUE);
+        }
+    }
+
+    private static long millis(String text) {
+        return PrometheusMatrix.plainDecimalMillis(text.toCharArray(), 0, text.length());
+    }
+
+    @Test
+    void sampleValuesParseAsJavaDoesIncludingExponentsAndSpecials() throws ConnectorException {
+        Series s = read("""
+                {"data":{"resultType":"matrix","result":[{"metric":{},"values":[
+                  [1,"0.019885"],[2,"1e+06"],[3,"-3.5E-7"],[4,"42"],[5,"NaN"],[6,"+Inf"],[7,"-Inf"],[8,"0.1"],[9,"1.7976931348623157e308"]]}]}}
+                """).getFirst();
+        assertThat(s.values()).containsExactly(0.019885, 1e6, -3.5e-7, 42.0, Double.NaN, Double.POSITIVE_INFINITY,
+                Double.NEGATIVE_INFINITY, 0.1, Double.MAX_VALUE);
+        refused("{\"data\":{\"resultType\":\"matrix\",\"result\":[{\"values\":[[1,\"\"]]}]}}", "[time, \"value\"] pair");
+        refused("{\"data\":{\"resultType\":\"matrix\",\"result\":[{\"values\":[[1,\"1.2.3\"]]}]}}", "[time, \"value\"] pair");
+        refused("{\"data\":{\"resultType\":\"matrix\",\"result\":[{\"values\":[[1,\"Inf2\"]]}]}}", "[time, \"value\"] pair");
+    }
+
+    @Test
     void anythingButTheDocumentedShapeIsABadResponse() {
         refused("not json", "not a JSON object");
         refused("[1,2]", "not a JSON object");
