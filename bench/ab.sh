@@ -6,6 +6,7 @@
 #   TOOL=list_services CONNECTIONS=1 bench/ab.sh OLD.jar NEW.jar
 #   ROUNDS=3 BLOCKS=3 DURATION=8s                       the defaults
 #   OLD_OPTS="-Dx=1" NEW_OPTS="-Dx=2"                   extra JVM flags for one side (a flag A/B: same jar twice)
+#   SETTLE_ROUNDS=8                                     after the 20 s warm-up, 5 s rounds until the JIT is quiet
 #
 # Both gateways run side by side on the same canned nginx; each block starts a fresh pair (a JVM's
 # JIT decisions alone move a pair's medians by several per cent), warms both up, then alternates
@@ -50,12 +51,12 @@ start_nginx "$root/bench/nginx.conf.template" "$work/nginx" "$backend"
 body="$(call_body "$TOOL")"
 : >"$work/runs"
 
-# run LABEL PORT SESSION PID DURATION: one wrk run; prints calls/s, p50 and the gateway's CPU per call
+# run LABEL PORT SESSION PID DURATION [CONNECTIONS]: one wrk run; prints calls/s, p50 and the gateway's CPU per call
 run() {
-  local line c0 c1 requests
+  local line c0 c1 requests c="${6:-$CONNECTIONS}"
   python3 "$root/bench/canned.py" "$work/canned"
   c0=$(awk '{print $14 + $15}' "/proc/$4/stat")
-  line=$(OMCP_SESSION="$3" OMCP_BODY="$body" wrk -t"$(threads_for "$CONNECTIONS")" -c"$CONNECTIONS" -d"$5" --latency \
+  line=$(OMCP_SESSION="$3" OMCP_BODY="$body" wrk -t"$(threads_for "$c")" -c"$c" -d"$5" --latency \
     -s "$root/bench/mcp-post.lua" "http://127.0.0.1:$2/mcp" | grep '^BENCH' || true)
   bench_ok "$line"
   c1=$(awk '{print $14 + $15}' "/proc/$4/stat")
@@ -79,7 +80,14 @@ for block in $(seq 1 "$BLOCKS"); do
     pids+=("${gpids[i]}")
     await_gateway "${ports[i]}" "${gpids[i]}"
     sessions[i]=$(initialize "${ports[i]}")
-    run warm-up "${ports[i]}" "${sessions[i]}" "${gpids[i]}" 20s >/dev/null
+    # at 8 connections: a cold JIT on a slow machine of this kind answered 32 at once past wrk's 2 s timeout
+    run warm-up "${ports[i]}" "${sessions[i]}" "${gpids[i]}" 20s 8 >/dev/null
+    # then until its JIT is quiet (as bench/tools.sh does): compiler threads under 2 % of a core for 5 s
+    for _ in $(seq 1 "${SETTLE_ROUNDS:-8}"); do
+      jit0=$(jit_cpu_ms "${gpids[i]}")
+      run warm-up "${ports[i]}" "${sessions[i]}" "${gpids[i]}" 5s 8 >/dev/null
+      [ $(( $(jit_cpu_ms "${gpids[i]}") - jit0 )) -lt 100 ] && break
+    done
   done
   for round in $(seq 1 "$ROUNDS"); do
     order="0 1"

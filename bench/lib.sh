@@ -36,6 +36,22 @@ mcp() {
     -H 'Accept: application/json, text/event-stream' -H "Mcp-Session-Id: $2" -H 'Mcp-Protocol-Version: 2025-11-25' -d "$3"
 }
 
+# jit_cpu_ms PID: CPU time the JVM's JIT compiler threads (C1, C2) have used so far, in ms. Read
+# from /proc, so it works whichever JDK runs the gateway. On a slow machine of this kind the JIT
+# needs minutes, not seconds, to compile a tool call's whole path (docs/benchmarks.md, "Warm-up
+# until the JIT is quiet"), and a row measured while it still compiles measures the compiler too.
+jit_cpu_ms() {
+  local task total=0 ticks
+  for task in /proc/"$1"/task/*; do
+    case "$(cat "$task/comm" 2>/dev/null)" in
+      C1\ CompilerThre*|C2\ CompilerThre*)
+        ticks=$(awk '{print $14 + $15}' "$task/stat" 2>/dev/null || echo 0)
+        total=$((total + ticks)) ;;
+    esac
+  done
+  echo $((total * 1000 / $(getconf CLK_TCK)))
+}
+
 rss_mb() { awk '/VmRSS/ {printf "%.0f", $2/1024}' "/proc/$1/status"; }
 hwm_mb() { awk '/VmHWM/ {printf "%.0f", $2/1024}' "/proc/$1/status"; }
 

@@ -4,6 +4,7 @@
 #   bench/tools.sh                          canned backend (nginx) and the real Prometheus
 #   PROMETHEUS=off bench/tools.sh           canned backend only (about 8 minutes)
 #   TOOLS="get_service_health" CONNECTIONS="1 32" DURATION=20s bench/tools.sh
+#   JIT_QUIET_PERCENT=2 SETTLE_ROUNDS=12    the warm-up goes on until the JIT is quiet (see below)
 #
 # For each tool (list_services, query_metrics, query_logs, get_service_health) and each number of
 # connections it measures, with wrk:
@@ -31,6 +32,8 @@ root="$(cd "$(dirname "$0")/.." && pwd)"
 DURATION="${DURATION:-10s}"
 WARMUP="${WARMUP:-5s}"
 WARMUP_ALL="${WARMUP_ALL:-15s}"
+JIT_QUIET_PERCENT="${JIT_QUIET_PERCENT:-2}"
+SETTLE_ROUNDS="${SETTLE_ROUNDS:-12}"
 CONNECTIONS="${CONNECTIONS:-1 8 32}"
 TOOLS="${TOOLS:-list_services query_metrics query_logs get_service_health}"
 PROMETHEUS="${PROMETHEUS:-on}"
@@ -97,9 +100,10 @@ for line in sys.stdin:
   [ "$after" -gt "$before" ] || { echo "bench: $tool sent no backend request" >&2; return 1; }
 }
 
-# measure BACKEND KIND TOOL CONNECTIONS SCRIPT URL ENV...: a warm-up and a measured wrk run
+# measure BACKEND KIND TOOL CONNECTIONS SCRIPT URL ENV...: a warm-up and a measured wrk run; for
+# the gateway's rows the line also says how much CPU its JIT used during the measured run
 measure() {
-  local backend="$1" kind="$2" tool="$3" c="$4" script="$5" url="$6" line
+  local backend="$1" kind="$2" tool="$3" c="$4" script="$5" url="$6" line jit0=""
   shift 6
   local t
   t=$(threads_for "$c")
@@ -107,7 +111,9 @@ measure() {
   # the warm-up checks every answer (see bench/mcp-post.lua); the measured run only statuses
   line=$(wrk_line "$(env OMCP_CHECK=1 "$@" wrk -t"$t" -c"$c" -d"$WARMUP" -s "$script" "$url")")
   bench_ok "$line" || { echo "bench: the warm-up of $kind $tool c=$c had bad answers" >&2; return 1; }
+  [ "$kind" = gateway ] && jit0=$(jit_cpu_ms "$gateway_pid")
   line=$(env "$@" wrk -t"$t" -c"$c" -d"$DURATION" --latency -s "$script" "$url" | grep '^BENCH' || true)
+  [ -n "$jit0" ] && line="$line jit_cpu_ms=$(($(jit_cpu_ms "$gateway_pid") - jit0))"
   printf '  %-8s %-10s %-19s c=%-3s %s\n' "$backend" "$kind" "$tool" "$c" "$line"
   bench_ok "$line"
   printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$backend" "$tool" "$kind" "$c" "$(field "$line" rps)" "$(field "$line" p50_ms)" \
@@ -125,6 +131,32 @@ fan_out() {
   bench_ok "$line"
   printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$backend" "$tool" fanout 1 "$(field "$line" rps)" "$(field "$line" p50_ms)" \
     "$(field "$line" p99_ms)" >>"$results"
+}
+
+# settle_jit BACKEND PORT SESSION TOOLS: rounds of every tool, 5 s each at 8 connections, until the JIT's
+# compiler threads used less than JIT_QUIET_PERCENT of one core during a round (at most SETTLE_ROUNDS
+# rounds). A fixed warm-up was enough on a fast machine of this kind; on a slower one the JIT was
+# still compiling a third of the time when the last tool's rows were measured.
+settle_jit() {
+  local backend="$1" port="$2" session="$3" tools="$4" round jit0 jit1 t0 t1 tool line share
+  for round in $(seq 1 "$SETTLE_ROUNDS"); do
+    jit0=$(jit_cpu_ms "$gateway_pid")
+    t0=$(date +%s%N)
+    for tool in $tools; do
+      [ "$backend" = canned ] && python3 "$root/bench/canned.py" "$work/canned"
+      line=$(wrk_line "$(OMCP_CHECK=1 OMCP_SESSION="$session" OMCP_BODY="$(call_body "$tool")" wrk -t2 -c8 -d5s \
+        -s "$root/bench/mcp-post.lua" "http://127.0.0.1:$port/mcp")")
+      bench_ok "$line" || { echo "bench: the JIT warm-up of $tool had bad answers" >&2; return 1; }
+    done
+    jit1=$(jit_cpu_ms "$gateway_pid")
+    t1=$(date +%s%N)
+    share=$(( (jit1 - jit0) * 100000000 / (t1 - t0) ))   # per cent of one core
+    if [ "$share" -lt "$JIT_QUIET_PERCENT" ]; then
+      echo "  JIT quiet after $round settling round(s): $((jit1 - jit0)) ms of compiler CPU in the last $(( (t1 - t0) / 1000000 )) ms (JIT total $(( jit1 / 1000 )) s)"
+      return 0
+    fi
+  done
+  echo "  JIT still compiling after $SETTLE_ROUNDS settling rounds: $((jit1 - jit0)) ms of compiler CPU in the last $(( (t1 - t0) / 1000000 )) ms (${share}% of a core); rows below include it"
 }
 
 # run_backend BACKEND BACKEND_PORT TOOLS: records, measures the gateway, then the direct requests
@@ -161,6 +193,7 @@ run_backend() {
       -s "$root/bench/mcp-post.lua" "http://127.0.0.1:$gw_port/mcp")")
     bench_ok "$line" || { echo "bench: the warm-up of $tool had bad answers" >&2; return 1; }
   done
+  settle_jit "$backend" "$gw_port" "$session" "$tools"
   for tool in $tools; do
     for c in $CONNECTIONS; do
       measure "$backend" gateway "$tool" "$c" "$root/bench/mcp-post.lua" "http://127.0.0.1:$gw_port/mcp" \
