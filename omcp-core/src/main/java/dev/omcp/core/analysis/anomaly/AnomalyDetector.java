@@ -159,8 +159,12 @@ public final class AnomalyDetector {
                 }
             }
         }
-        Evidence evidence = new Evidence(e.method, e.center, e.rawMad, e.scale, e.scaleSource, windowMedian,
-                e.baselinePoints, wn, e.periods, slopePerHour);
+        // the level now: the last few points, as many as a verdict needs at least, so one noisy point does not set it
+        int recent = Math.max(MIN_WINDOW_POINTS, sens.dwellPoints());
+        double current = RobustStatistics.median(Arrays.copyOfRange(all.x, all.n - recent, all.n));
+        double anomalyLevel = best == null ? Double.NaN : best.level;
+        Evidence evidence = new Evidence(e.method, e.center, e.rawMad, e.scale, e.scaleSource, windowMedian, anomalyLevel,
+                current, e.baselinePoints, wn, e.periods, slopePerHour);
         if (best == null) {
             double score = 0;
             for (Direction d : directions) {
@@ -174,15 +178,23 @@ public final class AnomalyDetector {
         }
         AnomalyKind kind = e.seasonal ? AnomalyKind.SEASONAL_DEVIATION : best.kind;
         Instant onset = Instant.ofEpochMilli(best.onsetMillis);
-        String note = String.format(Locale.ROOT, "%s %s: %.1f sigma %s the %s baseline (%s -> %s) since %s.%s",
+        // the anomaly's own level, not the window's median: a window longer than the anomaly would
+        // otherwise report the normal level as where the series went; an anomaly that has ended
+        // also says where the series is now
+        String now = best.kind == AnomalyKind.SPIKE ? ", back at " + num(current) + " now" : "";
+        String note = String.format(Locale.ROOT, "%s %s: %.1f sigma %s the %s baseline (%s -> %s) since %s%s.%s",
                 kind.wireName(), best.direction == Direction.UP ? "up" : "down", best.score,
-                best.direction == Direction.UP ? "above" : "below", e.method, num(e.center), num(windowMedian), onset,
+                best.direction == Direction.UP ? "above" : "below", e.method, num(e.center), num(best.level), onset, now,
                 seasonNote);
         return new AnomalyFinding(labels, AnomalyFinding.Status.ANOMALOUS, best.score, best.direction,
                 Optional.of(onset), Optional.of(kind), Optional.of(evidence), note);
     }
 
-    private record Detected(Direction direction, double score, long onsetMillis, AnomalyKind kind) {}
+    /**
+     * What one direction's test found. {@code level} is where the series went, in its own unit: the
+     * median of the anomalous stretch, or for a ramp the fitted level at its end.
+     */
+    private record Detected(Direction direction, double score, long onsetMillis, AnomalyKind kind, double level) {}
 
     private record Ramp(Detected detected, double slopePerHourInUnits) {}
 
@@ -198,6 +210,7 @@ public final class AnomalyDetector {
         double bestScore = 0;
         int lastStart = -1;
         int lastEnd = -1;
+        List<int[]> runs = new ArrayList<>();
         int i = 0;
         while (i < wn) {
             if (sign * z[i] < t) {
@@ -215,6 +228,7 @@ public final class AnomalyDetector {
                 i++;
             }
             if (exceed >= dwell && meaningful(all, split, e, start, end, minimumChange)) {
+                runs.add(new int[] {start, end});
                 double[] run = new double[end - start + 1];
                 for (int k = start; k <= end; k++) {
                     run[k - start] = sign * z[k];
@@ -231,8 +245,10 @@ public final class AnomalyDetector {
         if (firstStart < 0) {
             return null;
         }
-        long onset = onsetBefore(all, split, e, z, sign, cont, firstStart);
+        int onsetIndex = onsetBefore(all, split, e, z, sign, cont, firstStart);
+        long onset = all.t[onsetIndex];
         AnomalyKind kind;
+        double level;
         double[] dz = new double[wn];
         for (int k = 0; k < wn; k++) {
             dz[k] = sign * z[k];
@@ -241,6 +257,7 @@ public final class AnomalyDetector {
         if (after >= dwell && RobustStatistics.median(Arrays.copyOfRange(dz, lastEnd + 1, wn)) < cont) {
             // back near the baseline for at least a dwell before the window ended
             kind = AnomalyKind.SPIKE;
+            level = stretchMedian(all, split, onsetIndex, runs, lastEnd);
         } else {
             // still deviating at the end of the window: a step or a ramp? the better broken-stick fit says,
             // and a step whose raised part keeps climbing (Mann-Kendall) is a ramp too
@@ -252,11 +269,37 @@ public final class AnomalyDetector {
             if (ramp.cost() < RAMP_PREFERENCE * step.cost() || (ramp.cost() <= step.cost() && climbing >= sens.trendZ())) {
                 kind = AnomalyKind.RAMP;
                 onset = Math.min(onset, r.t[ramp.changeIndex()]);
+                // where the climb has got to, not the median of a climb that is still going on
+                double endZ = ramp.parameter() * (r.t[r.n - 1] - r.t[ramp.changeIndex()]);
+                level = e.expected[wn - 1] + sign * endZ * e.scale;
             } else {
                 kind = AnomalyKind.STEP;
+                level = stretchMedian(all, split, onsetIndex, runs, wn - 1);
             }
         }
-        return new Detected(d, bestScore, onset, kind);
+        return new Detected(d, bestScore, onset, kind, level);
+    }
+
+    /**
+     * The median of the raw values of an anomaly: from its onset (in the baseline's tail when it began
+     * there) through the qualifying runs, up to window index {@code lastIndex} (the end of the last run
+     * for one that ended, the window's end for one still going on). Stretches between two runs, where
+     * the series was back near its baseline, are left out.
+     */
+    private static double stretchMedian(Points all, int split, int onsetIndex, List<int[]> runs, int lastIndex) {
+        int firstRun = split + runs.getFirst()[0];
+        double[] values = new double[all.n - Math.min(onsetIndex, firstRun)];
+        int c = 0;
+        for (int k = onsetIndex; k < firstRun; k++) {
+            values[c++] = all.x[k];
+        }
+        for (int r = 0; r < runs.size(); r++) {
+            int to = r == runs.size() - 1 ? Math.max(lastIndex, runs.get(r)[1]) : runs.get(r)[1];
+            for (int k = runs.get(r)[0]; k <= to; k++) {
+                values[c++] = all.x[split + k];
+            }
+        }
+        return RobustStatistics.median(values, c);
     }
 
     /** Whether a run moved the series by at least the minimum change (in the series' own units). */
@@ -275,15 +318,16 @@ public final class AnomalyDetector {
     /**
      * The onset: the first point of the run, moved back over the contiguous points just before it
      * that already deviated by at least half the threshold, into the baseline's tail if need be (a
-     * step that began just before the window started there, not at the window's edge).
+     * step that began just before the window started there, not at the window's edge). Returns the
+     * index into {@code all}, so the anomaly's stretch can be measured from it.
      */
-    private static long onsetBefore(Points all, int split, Expectation e, double[] z, int sign, double cont, int start) {
+    private static int onsetBefore(Points all, int split, Expectation e, double[] z, int sign, double cont, int start) {
         int k = start;
         while (k > 0 && sign * z[k - 1] >= cont) {
             k--;
         }
         if (k > 0) {
-            return all.t[split + k];
+            return split + k;
         }
         int b = split - 1;
         int earliest = split;
@@ -295,7 +339,7 @@ public final class AnomalyDetector {
             earliest = b;
             b--;
         }
-        return all.t[earliest];
+        return earliest;
     }
 
     /** The slow-ramp test in one direction, on the window's z scores. */
@@ -339,7 +383,9 @@ public final class AnomalyDetector {
         }
         // the ramp started at the change point of the best broken-stick ramp fit
         long onset = r.t[ShapeFit.ramp(r.t, r.y, r.n).changeIndex()];
-        return new Ramp(new Detected(d, end, onset, AnomalyKind.RAMP), slopeInUnits);
+        // its level is where the fitted line ends, the same point the score measures
+        double level = e.expected[wn - 1] + sign * end * e.scale;
+        return new Ramp(new Detected(d, end, onset, AnomalyKind.RAMP, level), slopeInUnits);
     }
 
     /**

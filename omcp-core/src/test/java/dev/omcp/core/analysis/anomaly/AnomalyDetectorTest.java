@@ -43,6 +43,75 @@ class AnomalyDetectorTest {
         assertThat(f.score()).isGreaterThan(8);
     }
 
+    /**
+     * The demo's incident read with a one-hour window: 4 h of baseline and 1 h of window at 30 s, the
+     * latency 20x higher for the last 25 minutes. Most of the window is still at the old level, so
+     * its median is too; the verdict must tell where the latency went.
+     */
+    @Test
+    void aStepShorterThanTheWindow_reportsTheStepsLevel_notTheWindowsMedian() {
+        double[] x = noise(600, 0.022, 0.0005, 31);
+        for (int i = 550; i < 600; i++) {
+            x[i] = 0.45 + (x[i] - 0.022);
+        }
+        AnomalyFinding f = detector.detect(series(x, 30_000),
+                DetectionSettings.of(MetricKind.LATENCY).withWindow(Duration.ofHours(1)));
+
+        assertThat(f.anomalous()).as(f.note()).isTrue();
+        assertThat(f.kind()).contains(AnomalyKind.STEP);
+        assertThat(f.onset()).contains(Instant.ofEpochMilli(T0 + 550 * 30_000L));
+        Evidence e = f.evidence().orElseThrow();
+        assertThat(e.windowMedian()).as("70 of the window's 120 points are before the step").isLessThan(0.025);
+        assertThat(e.anomalyLevel()).isCloseTo(0.45, org.assertj.core.data.Offset.offset(0.002));
+        assertThat(e.currentLevel()).isCloseTo(0.45, org.assertj.core.data.Offset.offset(0.002));
+        assertThat(f.note()).matches("step up: \\d+\\.\\d sigma above the flat baseline \\(0\\.02\\d+ -> 0\\.45\\d+\\) since \\S+Z\\.");
+        JsonObject evidence = f.toJson().getJsonObject("evidence");
+        assertThat(evidence.getJsonNumber("anomalyLevel").doubleValue()).isEqualTo(e.anomalyLevel());
+        assertThat(evidence.getJsonNumber("currentLevel").doubleValue()).isEqualTo(e.currentLevel());
+    }
+
+    @Test
+    void aSpikeThatEnded_reportsTheSpikesLevel_andTheCurrentLevelBackAtTheBaseline() {
+        double[] x = noise(390, 100, 2, 32);
+        for (int i = 365; i < 371; i++) {
+            x[i] += 40;
+        }
+        AnomalyFinding f = detector.detect(series(x), latency);
+
+        assertThat(f.kind()).as(f.note()).contains(AnomalyKind.SPIKE);
+        Evidence e = f.evidence().orElseThrow();
+        assertThat(e.anomalyLevel()).isCloseTo(140, org.assertj.core.data.Offset.offset(3.0));
+        assertThat(e.currentLevel()).isCloseTo(100, org.assertj.core.data.Offset.offset(3.0));
+        assertThat(f.note()).matches("spike up: .* \\(\\d+\\.?\\d* -> 1[34]\\d\\.?\\d*\\) since \\S+Z, back at (99|10[0-2])\\.?\\d* now\\.");
+    }
+
+    @Test
+    void twoBurstsApart_reportTheLevelOfTheBursts_notOfTheQuietStretchBetweenThem() {
+        double[] x = noise(390, 100, 2, 33);
+        for (int i = 362; i < 366; i++) {
+            x[i] += 40;
+        }
+        for (int i = 378; i < 382; i++) {
+            x[i] += 40;
+        }
+        AnomalyFinding f = detector.detect(series(x), latency);
+
+        assertThat(f.kind()).as(f.note()).contains(AnomalyKind.SPIKE);
+        assertThat(f.onset()).contains(Instant.ofEpochMilli(T0 + 362 * STEP));
+        // onset to the second burst's end spans 20 points, 12 of them quiet: their median would be the baseline
+        assertThat(f.evidence().orElseThrow().anomalyLevel()).isGreaterThan(130);
+    }
+
+    @Test
+    void aNormalVerdict_hasNoAnomalyLevel_butSaysWhereTheSeriesIsNow() {
+        AnomalyFinding f = detector.detect(series(noise(390, 100, 2, 34)), latency);
+
+        assertThat(f.status()).isEqualTo(AnomalyFinding.Status.NORMAL);
+        assertThat(f.evidence().orElseThrow().anomalyLevel()).isNaN();
+        assertThat(f.evidence().orElseThrow().currentLevel()).isCloseTo(100, org.assertj.core.data.Offset.offset(4.0));
+        assertThat(f.toJson().getJsonObject("evidence").keySet()).doesNotContain("anomalyLevel").contains("currentLevel");
+    }
+
     @Test
     void latencyDrop_isIgnoredBecauseOnlyIncreasesMatter() {
         double[] x = noise(390, 100, 2, 2);
@@ -95,6 +164,23 @@ class AnomalyDetectorTest {
         assertThat(f.score()).as("ends below the level threshold").isLessThan(Sensitivity.MEDIUM.levelThreshold());
         assertThat(f.evidence().orElseThrow().trendSlopePerHour()).isGreaterThan(0);
         assertThat(f.onset()).contains(Instant.ofEpochMilli(T0 + 360 * STEP));
+        // a ramp's level is where it has climbed to (1.062 at the end), not the median of the climb (1.031)
+        Evidence e = f.evidence().orElseThrow();
+        assertThat(e.anomalyLevel()).isCloseTo(1.062, org.assertj.core.data.Offset.offset(0.012));
+        assertThat(e.anomalyLevel()).isGreaterThan(e.windowMedian() + 0.015);
+    }
+
+    @Test
+    void aStepThatKeepsClimbing_isARampWhoseLevelIsWhereItGot() {
+        // 30 minutes of window: flat for 10, then a climb of 3 sigma a minute for 20
+        double[] x = noise(390, 100, 2, 35);
+        for (int i = 370; i < 390; i++) {
+            x[i] += 6 * (i - 369);
+        }
+        AnomalyFinding f = detector.detect(series(x), latency);
+
+        assertThat(f.kind()).as(f.note()).contains(AnomalyKind.RAMP);
+        assertThat(f.evidence().orElseThrow().anomalyLevel()).isCloseTo(220, org.assertj.core.data.Offset.offset(12.0));
     }
 
     @Test
