@@ -192,7 +192,7 @@ public final class AnomalyDetector {
 
     /**
      * What one direction's test found. {@code level} is where the series went, in its own unit: the
-     * median of the anomalous stretch, or for a ramp the fitted level at its end.
+     * median of the run the score comes from (its strongest), or for a ramp the fitted level at its end.
      */
     private record Detected(Direction direction, double score, long onsetMillis, AnomalyKind kind, double level) {}
 
@@ -208,9 +208,9 @@ public final class AnomalyDetector {
         int dwell = sens.dwellPoints();
         int firstStart = -1;
         double bestScore = 0;
-        int lastStart = -1;
         int lastEnd = -1;
-        List<int[]> runs = new ArrayList<>();
+        int strongestStart = -1;
+        int strongestEnd = -1;
         int i = 0;
         while (i < wn) {
             if (sign * z[i] < t) {
@@ -228,25 +228,26 @@ public final class AnomalyDetector {
                 i++;
             }
             if (exceed >= dwell && meaningful(all, split, e, start, end, minimumChange)) {
-                runs.add(new int[] {start, end});
                 double[] run = new double[end - start + 1];
                 for (int k = start; k <= end; k++) {
                     run[k - start] = sign * z[k];
                 }
                 double score = RobustStatistics.median(run);
-                bestScore = Math.max(bestScore, score);
+                if (score > bestScore) {
+                    bestScore = score;
+                    strongestStart = start;
+                    strongestEnd = end;
+                }
                 if (firstStart < 0) {
                     firstStart = start;
                 }
-                lastStart = start;
                 lastEnd = end;
             }
         }
         if (firstStart < 0) {
             return null;
         }
-        int onsetIndex = onsetBefore(all, split, e, z, sign, cont, firstStart);
-        long onset = all.t[onsetIndex];
+        long onset = onsetBefore(all, split, e, z, sign, cont, firstStart);
         AnomalyKind kind;
         double level;
         double[] dz = new double[wn];
@@ -257,7 +258,7 @@ public final class AnomalyDetector {
         if (after >= dwell && RobustStatistics.median(Arrays.copyOfRange(dz, lastEnd + 1, wn)) < cont) {
             // back near the baseline for at least a dwell before the window ended
             kind = AnomalyKind.SPIKE;
-            level = stretchMedian(all, split, onsetIndex, runs, lastEnd);
+            level = RobustStatistics.median(Arrays.copyOfRange(all.x, split + strongestStart, split + strongestEnd + 1));
         } else {
             // still deviating at the end of the window: a step or a ramp? the better broken-stick fit says,
             // and a step whose raised part keeps climbing (Mann-Kendall) is a ramp too
@@ -274,32 +275,10 @@ public final class AnomalyDetector {
                 level = e.expected[wn - 1] + sign * endZ * e.scale;
             } else {
                 kind = AnomalyKind.STEP;
-                level = stretchMedian(all, split, onsetIndex, runs, wn - 1);
+                level = RobustStatistics.median(Arrays.copyOfRange(all.x, split + strongestStart, split + strongestEnd + 1));
             }
         }
         return new Detected(d, bestScore, onset, kind, level);
-    }
-
-    /**
-     * The median of the raw values of an anomaly: from its onset (in the baseline's tail when it began
-     * there) through the qualifying runs, up to window index {@code lastIndex} (the end of the last run
-     * for one that ended, the window's end for one still going on). Stretches between two runs, where
-     * the series was back near its baseline, are left out.
-     */
-    private static double stretchMedian(Points all, int split, int onsetIndex, List<int[]> runs, int lastIndex) {
-        int firstRun = split + runs.getFirst()[0];
-        double[] values = new double[all.n - Math.min(onsetIndex, firstRun)];
-        int c = 0;
-        for (int k = onsetIndex; k < firstRun; k++) {
-            values[c++] = all.x[k];
-        }
-        for (int r = 0; r < runs.size(); r++) {
-            int to = r == runs.size() - 1 ? Math.max(lastIndex, runs.get(r)[1]) : runs.get(r)[1];
-            for (int k = runs.get(r)[0]; k <= to; k++) {
-                values[c++] = all.x[split + k];
-            }
-        }
-        return RobustStatistics.median(values, c);
     }
 
     /** Whether a run moved the series by at least the minimum change (in the series' own units). */
@@ -318,16 +297,15 @@ public final class AnomalyDetector {
     /**
      * The onset: the first point of the run, moved back over the contiguous points just before it
      * that already deviated by at least half the threshold, into the baseline's tail if need be (a
-     * step that began just before the window started there, not at the window's edge). Returns the
-     * index into {@code all}, so the anomaly's stretch can be measured from it.
+     * step that began just before the window started there, not at the window's edge).
      */
-    private static int onsetBefore(Points all, int split, Expectation e, double[] z, int sign, double cont, int start) {
+    private static long onsetBefore(Points all, int split, Expectation e, double[] z, int sign, double cont, int start) {
         int k = start;
         while (k > 0 && sign * z[k - 1] >= cont) {
             k--;
         }
         if (k > 0) {
-            return split + k;
+            return all.t[split + k];
         }
         int b = split - 1;
         int earliest = split;
@@ -339,7 +317,7 @@ public final class AnomalyDetector {
             earliest = b;
             b--;
         }
-        return earliest;
+        return all.t[earliest];
     }
 
     /** The slow-ramp test in one direction, on the window's z scores. */

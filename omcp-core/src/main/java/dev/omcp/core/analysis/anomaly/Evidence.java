@@ -17,9 +17,11 @@ import java.util.Objects;
  * @param scaleSource {@code mad}, {@code mean-abs-dev} or {@code floor}: which estimate set the scale
  * @param windowMedian the median of all the window's values. Not the anomaly's level: a window
  *     longer than the anomaly holds mostly normal points (see {@link #anomalyLevel})
- * @param anomalyLevel where an anomaly took the series, in its unit: the median of the anomalous
- *     stretch (from the onset through the anomalous runs, to the window's end while it still
- *     deviates), or for a ramp the fitted level at its end; NaN for a verdict that is not anomalous
+ * @param anomalyLevel where an anomaly took the series, in its unit: the median of the raw values of
+ *     its strongest run (the one its score comes from; for a step still going on, the run that
+ *     reaches the window's end), or for a ramp the fitted level at its end; NaN for a verdict that is
+ *     not anomalous. The points an onset reaches back over (deviating by only half the threshold)
+ *     are a lead-in and left out, as are earlier, weaker runs
  * @param currentLevel the level now: the median of the window's last few points (as many as a
  *     verdict needs at least, 3 or the dwell). It differs from {@link #anomalyLevel} when the anomaly
  *     has ended, as a spike has

@@ -103,6 +103,23 @@ class AnomalyDetectorTest {
     }
 
     @Test
+    void aStepAfterALongLeadIn_reportsTheStepsLevel_notOneDilutedByTheLeadIn() {
+        // 19 minutes 2.6 sigma up (the onset reaches back over them), then 10 minutes 20 sigma up
+        double[] x = noise(390, 100, 2, 39);
+        for (int i = 361; i < 380; i++) {
+            x[i] = 105.2;
+        }
+        for (int i = 380; i < 390; i++) {
+            x[i] += 40;
+        }
+        AnomalyFinding f = detector.detect(series(x), latency);
+
+        assertThat(f.anomalous()).as(f.note()).isTrue();
+        assertThat(f.onset()).contains(Instant.ofEpochMilli(T0 + 361 * STEP));
+        assertThat(f.evidence().orElseThrow().anomalyLevel()).isCloseTo(140, org.assertj.core.data.Offset.offset(3.0));
+    }
+
+    @Test
     void aNormalVerdict_hasNoAnomalyLevel_butSaysWhereTheSeriesIsNow() {
         AnomalyFinding f = detector.detect(series(noise(390, 100, 2, 34)), latency);
 
