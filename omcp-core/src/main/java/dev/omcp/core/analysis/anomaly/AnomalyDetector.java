@@ -34,8 +34,9 @@ import java.util.Optional;
  *   <li><b>Level test with dwell.</b> Each window point gets a robust z score. A run starts at a
  *       point with z at or beyond the sensitivity's threshold T and continues while z stays beyond
  *       T/2 (hysteresis); it counts only when it holds at least {@link Sensitivity#dwellPoints()}
- *       points beyond T, so a lone spike never fires. One-sided for latency, errors and saturation;
- *       two-sided for request rate.</li>
+ *       points beyond T, so a lone spike never fires, and when it moved the series by the settings'
+ *       minimum changes (absolute, and as a share of the expected level). One-sided for latency,
+ *       errors and saturation; two-sided for request rate.</li>
  *   <li><b>Ramp test</b> (latency, errors, saturation): when the level test finds nothing, a window
  *       whose Mann-Kendall trend z reaches the sensitivity's {@code trendZ}, whose Theil-Sen rise
  *       over the window (minus any trend the baseline already had) reaches {@code rampRise} sigmas
@@ -142,9 +143,11 @@ public final class AnomalyDetector {
         double windowMedian = RobustStatistics.median(Arrays.copyOfRange(all.x, split, all.n));
         List<Direction> directions = directions(settings.sidedness());
 
+        MinimumChange minimum = settings.minimum();
+        TooSmall tooSmall = new TooSmall();
         Detected best = null;
         for (Direction d : directions) {
-            Detected found = levelRuns(all, split, e, z, d, sens, settings.minimumChange());
+            Detected found = levelRuns(all, split, e, z, d, sens, minimum, tooSmall);
             if (found != null && (best == null || found.score > best.score)) {
                 best = found;
             }
@@ -152,7 +155,7 @@ public final class AnomalyDetector {
         double slopePerHour = Double.NaN;
         if (best == null && settings.trendDetection()) {
             for (Direction d : directions) {
-                Ramp ramp = ramp(all, split, e, z, d, sens, settings.minimumChange());
+                Ramp ramp = ramp(all, split, e, z, d, sens, minimum, tooSmall);
                 slopePerHour = ramp.slopePerHourInUnits;
                 if (ramp.detected != null && (best == null || ramp.detected.score > best.score)) {
                     best = ramp.detected;
@@ -170,9 +173,11 @@ public final class AnomalyDetector {
             for (Direction d : directions) {
                 score = Math.max(score, sustainedScore(z, d, sens.dwellPoints()));
             }
-            String note = String.format(Locale.ROOT,
-                    "no sustained deviation: the strongest was %.1f sigma (an anomaly needs %.1f for %d points).%s",
-                    score, sens.levelThreshold(), sens.dwellPoints(), seasonNote);
+            String note = tooSmall.found()
+                    ? tooSmall.note(minimum, seasonNote)
+                    : String.format(Locale.ROOT,
+                            "no sustained deviation: the strongest was %.1f sigma (an anomaly needs %.1f for %d points).%s",
+                            score, sens.levelThreshold(), sens.dwellPoints(), seasonNote);
             return new AnomalyFinding(labels, AnomalyFinding.Status.NORMAL, score, Direction.NONE, Optional.empty(),
                     Optional.empty(), Optional.of(evidence), note);
         }
@@ -198,9 +203,38 @@ public final class AnomalyDetector {
 
     private record Ramp(Detected detected, double slopePerHourInUnits) {}
 
+    /**
+     * The strongest deviation that held long enough but moved the series less than the minimum
+     * change, so a normal verdict can say why its score passed the threshold without an anomaly.
+     */
+    private static final class TooSmall {
+        private double score;
+        private double change;
+        private double expected;
+
+        void offer(double candidateScore, double candidateChange, double candidateExpected) {
+            if (candidateScore > score) {
+                score = candidateScore;
+                change = candidateChange;
+                expected = candidateExpected;
+            }
+        }
+
+        boolean found() {
+            return score > 0;
+        }
+
+        String note(MinimumChange minimum, String seasonNote) {
+            String share = expected != 0 ? String.format(Locale.ROOT, ", %+.1f %%", 100 * change / Math.abs(expected)) : "";
+            return String.format(Locale.ROOT, "no anomaly: a deviation of %.1f sigma held (%s -> %s%s), but it is smaller than the "
+                    + "minimum change worth reporting (%s).%s", score, num(expected), num(expected + change), share,
+                    minimum.describe(), seasonNote);
+        }
+    }
+
     /** The level test with hysteresis and dwell, in one direction. Null when no run qualifies. */
-    private static Detected levelRuns(
-            Points all, int split, Expectation e, double[] z, Direction d, Sensitivity sens, double minimumChange) {
+    private static Detected levelRuns(Points all, int split, Expectation e, double[] z, Direction d, Sensitivity sens,
+            MinimumChange minimum, TooSmall tooSmall) {
         int sign = d.sign();
         double t = sens.levelThreshold();
         double cont = t / 2;
@@ -227,22 +261,30 @@ public final class AnomalyDetector {
                 end = i;
                 i++;
             }
-            if (exceed >= dwell && meaningful(all, split, e, start, end, minimumChange)) {
-                double[] run = new double[end - start + 1];
-                for (int k = start; k <= end; k++) {
-                    run[k - start] = sign * z[k];
-                }
-                double score = RobustStatistics.median(run);
-                if (score > bestScore) {
-                    bestScore = score;
-                    strongestStart = start;
-                    strongestEnd = end;
-                }
-                if (firstStart < 0) {
-                    firstStart = start;
-                }
-                lastEnd = end;
+            if (exceed < dwell) {
+                continue;
             }
+            double[] run = new double[end - start + 1];
+            for (int k = start; k <= end; k++) {
+                run[k - start] = sign * z[k];
+            }
+            double score = RobustStatistics.median(run);
+            if (!minimum.none()) {
+                RunChange change = RunChange.of(all, split, e, start, end);
+                if (!minimum.metBy(change.change, change.expected)) {
+                    tooSmall.offer(score, change.change, change.expected);
+                    continue;
+                }
+            }
+            if (score > bestScore) {
+                bestScore = score;
+                strongestStart = start;
+                strongestEnd = end;
+            }
+            if (firstStart < 0) {
+                firstStart = start;
+            }
+            lastEnd = end;
         }
         if (firstStart < 0) {
             return null;
@@ -281,17 +323,19 @@ public final class AnomalyDetector {
         return new Detected(d, bestScore, onset, kind, level);
     }
 
-    /** Whether a run moved the series by at least the minimum change (in the series' own units). */
-    private static boolean meaningful(Points all, int split, Expectation e, int start, int end, double minimumChange) {
-        if (minimumChange <= 0) {
-            return true;
+    /**
+     * How far a run moved the series, in its own unit: the median distance of its points from their
+     * expectations, and the median of those expectations (the level a relative minimum is a share of).
+     */
+    private record RunChange(double change, double expected) {
+        static RunChange of(Points all, int split, Expectation e, int start, int end) {
+            int len = end - start + 1;
+            double[] diff = new double[len];
+            for (int k = 0; k < len; k++) {
+                diff[k] = all.x[split + start + k] - e.expected[start + k];
+            }
+            return new RunChange(RobustStatistics.median(diff), RobustStatistics.median(Arrays.copyOfRange(e.expected, start, end + 1)));
         }
-        int len = end - start + 1;
-        double[] diff = new double[len];
-        for (int k = 0; k < len; k++) {
-            diff[k] = all.x[split + start + k] - e.expected[start + k];
-        }
-        return Math.abs(RobustStatistics.median(diff)) >= minimumChange;
     }
 
     /**
@@ -321,7 +365,8 @@ public final class AnomalyDetector {
     }
 
     /** The slow-ramp test in one direction, on the window's z scores. */
-    private static Ramp ramp(Points all, int split, Expectation e, double[] z, Direction d, Sensitivity sens, double minimumChange) {
+    private static Ramp ramp(Points all, int split, Expectation e, double[] z, Direction d, Sensitivity sens, MinimumChange minimum,
+            TooSmall tooSmall) {
         int sign = d.sign();
         int wn = z.length;
         double[] dz = new double[wn];
@@ -351,7 +396,12 @@ public final class AnomalyDetector {
         }
         double intercept = RobustStatistics.median(intercepts);
         double end = intercept + slope * span;
-        if (slope * span < sens.rampRise() || end < sens.rampEndLevel() || (minimumChange > 0 && end * e.scale < minimumChange)) {
+        if (slope * span < sens.rampRise() || end < sens.rampEndLevel()) {
+            return new Ramp(null, slopeInUnits);
+        }
+        double expectedEnd = e.expected[wn - 1];
+        if (!minimum.metBy(end * e.scale, expectedEnd)) {
+            tooSmall.offer(end, sign * end * e.scale, expectedEnd);
             return new Ramp(null, slopeInUnits);
         }
         // only now the baseline's own trend: a climb it already had is no new ramp

@@ -349,6 +349,64 @@ class AnomalyDetectorTest {
     }
 
     @Test
+    void relativeMinimumChange_leavesASmallShareOfTheLevelUnreported_andSaysWhy() {
+        // traffic at 1000/s with 0.2 % noise: +6 % is 6 sigma (of the 1 % scale floor), but a wobble, not an incident
+        double[] x = noise(390, 1000, 2, 36);
+        for (int i = 370; i < 390; i++) {
+            x[i] += 60;
+        }
+        assertThat(detector.detect(series(x), requests).anomalous()).as("no relative minimum").isTrue();
+
+        AnomalyFinding f = detector.detect(series(x), requests.withMinimumRelativeChange(0.2));
+
+        assertThat(f.status()).isEqualTo(AnomalyFinding.Status.NORMAL);
+        assertThat(f.score()).as("how close it came in sigmas is still told").isGreaterThan(Sensitivity.MEDIUM.levelThreshold());
+        assertThat(f.note()).matches("no anomaly: a deviation of \\d+\\.\\d sigma held \\((999\\.\\d|1000) -> 106\\d\\.?\\d*, \\+6\\.\\d %\\), but it is "
+                + "smaller than the minimum change worth reporting \\(20\\.0 % of the expected level\\)\\.");
+    }
+
+    @Test
+    void relativeMinimumChange_stillReportsASurgeOrADropOfFortyPerCent() {
+        DetectionSettings tolerant = requests.withMinimumRelativeChange(0.2);
+        for (int sign : new int[] {1, -1}) {
+            double[] x = noise(390, 1000, 20, 37);
+            for (int i = 370; i < 390; i++) {
+                x[i] += sign * 400;
+            }
+            AnomalyFinding f = detector.detect(series(x), tolerant);
+
+            assertThat(f.anomalous()).as(f.note()).isTrue();
+            assertThat(f.direction()).isEqualTo(sign > 0 ? Direction.UP : Direction.DOWN);
+            assertThat(f.onset()).contains(Instant.ofEpochMilli(T0 + 370 * STEP));
+            assertThat(f.evidence().orElseThrow().anomalyLevel()).isCloseTo(1000 + sign * 400, org.assertj.core.data.Offset.offset(15.0));
+        }
+    }
+
+    @Test
+    void absoluteAndRelativeMinimums_mustBothBeMet() {
+        // latency 10 ms -> 16 ms: +60 %, but only 6 ms
+        double[] x = noise(390, 0.010, 0.0002, 38);
+        for (int i = 370; i < 390; i++) {
+            x[i] += 0.006;
+        }
+        DetectionSettings relative = latency.withMinimumRelativeChange(0.2);
+        assertThat(detector.detect(series(x), relative).anomalous()).isTrue();
+        AnomalyFinding both = detector.detect(series(x), relative.withMinimumChange(0.010));
+        assertThat(both.anomalous()).isFalse();
+        assertThat(both.note()).contains("(0.01000 and 20.0 % of the expected level)");
+    }
+
+    @Test
+    void relativeMinimumChange_appliesToARampsEnd() {
+        // the slow ramp climbs 6 % above its level
+        DetectionSettings twoHours = latency.withWindow(Duration.ofHours(2));
+        assertThat(detector.detect(series(slowRamp(6)), twoHours.withMinimumRelativeChange(0.05)).anomalous()).isTrue();
+        AnomalyFinding f = detector.detect(series(slowRamp(6)), twoHours.withMinimumRelativeChange(0.1));
+        assertThat(f.anomalous()).isFalse();
+        assertThat(f.note()).contains("smaller than the minimum change worth reporting (10.0 % of the expected level)");
+    }
+
+    @Test
     void shortSeries_saysNotEnoughDataInsteadOfGuessing() {
         AnomalyFinding f = detector.detect(series(noise(35, 100, 2, 8)), latency);
         assertThat(f.status()).isEqualTo(AnomalyFinding.Status.INSUFFICIENT_DATA);
@@ -474,6 +532,11 @@ class AnomalyDetectorTest {
         assertThatThrownBy(() -> latency.withSeason(Duration.ofSeconds(-1))).hasMessageContaining("season period");
         assertThatThrownBy(() -> latency.withMinimumChange(-1)).hasMessageContaining("minimum change");
         assertThatThrownBy(() -> latency.withMinimumChange(Double.NaN)).hasMessageContaining("minimum change");
+        assertThatThrownBy(() -> latency.withMinimumRelativeChange(-0.1)).hasMessageContaining("minimum relative change");
+        assertThatThrownBy(() -> latency.withMinimumRelativeChange(Double.POSITIVE_INFINITY))
+                .hasMessageContaining("minimum relative change");
+        assertThat(latency.withMinimumRelativeChange(0.2).withWindow(Duration.ofHours(1)).withSensitivity(Sensitivity.HIGH)
+                .minimumRelativeChange()).as("kept by every wither").isEqualTo(0.2);
     }
 
     @Test

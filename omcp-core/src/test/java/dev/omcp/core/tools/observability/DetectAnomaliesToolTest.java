@@ -110,6 +110,22 @@ class DetectAnomaliesToolTest {
         assertThat(api.getString("note")).contains("back at 0.00");
     }
 
+    @Test
+    void aRequestRateAFewPerCentOff_isNoAnomaly_butAFortyPerCentDropIs() {
+        // tiny noise makes +7 % dozens of sigmas; the tools' request-rate minimum (20 % of the level) leaves it out
+        FakeMetricsBackend prom = new FakeMetricsBackend("prom")
+                .serve("shop", "request_rate", stepAt(minutesAgo(10), 40, 42.8, 0.002))
+                .serve("cart", "request_rate", stepAt(minutesAgo(10), 40, 24, 0.002));
+        JsonObject result = ToolHarness.ok(tool(new InMemorySources().add(prom)), "{\"metrics\":[\"request_rate\"]}");
+
+        assertThat(result.getJsonArray("anomalies")).as(result.toString()).hasSize(1);
+        JsonObject cart = anomaly(result, "cart", "request_rate");
+        assertThat(cart.getString("direction")).isEqualTo("down");
+        assertThat(cart.getJsonNumber("level").doubleValue()).isBetween(23.8, 24.2);
+        assertThat(rankedServices(result)).containsExactly("cart");
+        assertThat(CuratedMetricNames.detectionSettings("request_rate").minimumRelativeChange()).isEqualTo(0.2);
+    }
+
     private static JsonObject anomaly(JsonObject result, String service, String metric) {
         return result.getJsonArray("anomalies").stream().map(JsonValue::asJsonObject)
                 .filter(a -> a.getString("service").equals(service) && a.getString("metric").equals(metric)).findFirst()
