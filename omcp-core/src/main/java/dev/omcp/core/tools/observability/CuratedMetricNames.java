@@ -104,7 +104,7 @@ public final class CuratedMetricNames {
      * whose level varies by orders of magnitude between services:
      * <ul>
      *   <li>request rate, 20 %: a straight line drawn through the baseline extrapolates a curved day
-     *       badly, so on the demo shop a one-hour window put clean traffic 4-18 % off the line, 3 to 5
+     *       badly, so on the demo shop a one-hour window put clean traffic 2-18 % off the line, 3 to 5
      *       sigma with low noise; a real traffic incident (an upstream outage, a retry storm, a bot)
      *       moves it by tens of per cent. Swept over 48 times of day: 110 false alarms without a limit,
      *       9 at 15 %, none at 20 % (docs/analysis.md);</li>
