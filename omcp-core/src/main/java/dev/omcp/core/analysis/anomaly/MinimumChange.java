@@ -10,7 +10,6 @@ import java.util.Locale;
  * rate 6 % above a straight line drawn through a curved day, are unusual but are no incident).
  */
 record MinimumChange(double absolute, double relative) {
-    static final MinimumChange NONE = new MinimumChange(0, 0);
 
     MinimumChange {
         if (!(absolute >= 0) || Double.isInfinite(absolute)) {

@@ -237,7 +237,7 @@ final class SyntheticCases {
                 deviate ? Optional.of(START + start * SEASON_STEP) : Optional.empty(), SEASON_STEP);
     }
 
-    // the tools' layout: 1 h of baseline plus a 15 min window at a 30 s step, too short for a season
+    // the tools' layout: 1 h of baseline plus a 15 min window at a 15 s step, too short for a season
     private static final long TRAFFIC_STEP = 15_000;
     private static final int TRAFFIC_BASELINE = 240;
     private static final int TRAFFIC_WINDOW = 60;
