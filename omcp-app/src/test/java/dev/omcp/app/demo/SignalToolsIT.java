@@ -84,6 +84,23 @@ class SignalToolsIT {
     }
 
     @Test
+    void detectAnomalies_overAnHour_reportsTheLevelTheDatabaseSlowedTo_andNoTrafficWobble() {
+        // the window is longer than the 25-minute incident: most of it is still at the old level
+        JsonObject result = tool("detect_anomalies", "{\"window\":\"1h\"}");
+
+        JsonObject latency = result.getJsonArray("anomalies").stream().map(JsonValue::asJsonObject)
+                .filter(a -> a.getString("service").equals("payments-db") && a.getString("metric").equals("latency_p99"))
+                .findFirst().orElseThrow();
+        assertThat(latency.getJsonNumber("baseline").doubleValue()).isLessThan(0.05);
+        assertThat(latency.getJsonNumber("level").doubleValue()).as(latency.toString()).isGreaterThan(0.3);
+        assertThat(latency.getJsonNumber("current").doubleValue()).isGreaterThan(0.3);
+        // the shop's traffic is not touched by the incident: a straight line's miss on the daily curve is no anomaly
+        assertThat(result.getJsonArray("anomalies").stream().map(a -> a.asJsonObject().getString("metric")))
+                .as(result.getJsonArray("anomalies").toString()).doesNotContain("request_rate");
+        assertThat(result.getJsonArray("rootCauses").getJsonObject(0).getString("service")).isEqualTo("payments-db");
+    }
+
+    @Test
     void detectAnomalies_ranksByTopologyDependents_fromTheTracedServiceCalls() {
         JsonObject result = tool("detect_anomalies", "{}");
 

@@ -34,8 +34,9 @@ import java.util.Optional;
  *   <li><b>Level test with dwell.</b> Each window point gets a robust z score. A run starts at a
  *       point with z at or beyond the sensitivity's threshold T and continues while z stays beyond
  *       T/2 (hysteresis); it counts only when it holds at least {@link Sensitivity#dwellPoints()}
- *       points beyond T, so a lone spike never fires. One-sided for latency, errors and saturation;
- *       two-sided for request rate.</li>
+ *       points beyond T, so a lone spike never fires, and when it moved the series by the settings'
+ *       minimum changes (absolute, and as a share of the expected level). One-sided for latency,
+ *       errors and saturation; two-sided for request rate.</li>
  *   <li><b>Ramp test</b> (latency, errors, saturation): when the level test finds nothing, a window
  *       whose Mann-Kendall trend z reaches the sensitivity's {@code trendZ}, whose Theil-Sen rise
  *       over the window (minus any trend the baseline already had) reaches {@code rampRise} sigmas
@@ -142,9 +143,11 @@ public final class AnomalyDetector {
         double windowMedian = RobustStatistics.median(Arrays.copyOfRange(all.x, split, all.n));
         List<Direction> directions = directions(settings.sidedness());
 
+        MinimumChange minimum = settings.minimum();
+        TooSmall tooSmall = new TooSmall();
         Detected best = null;
         for (Direction d : directions) {
-            Detected found = levelRuns(all, split, e, z, d, sens, settings.minimumChange());
+            Detected found = levelRuns(all, split, e, z, d, sens, minimum, tooSmall);
             if (found != null && (best == null || found.score > best.score)) {
                 best = found;
             }
@@ -152,43 +155,86 @@ public final class AnomalyDetector {
         double slopePerHour = Double.NaN;
         if (best == null && settings.trendDetection()) {
             for (Direction d : directions) {
-                Ramp ramp = ramp(all, split, e, z, d, sens, settings.minimumChange());
+                Ramp ramp = ramp(all, split, e, z, d, sens, minimum, tooSmall);
                 slopePerHour = ramp.slopePerHourInUnits;
                 if (ramp.detected != null && (best == null || ramp.detected.score > best.score)) {
                     best = ramp.detected;
                 }
             }
         }
-        Evidence evidence = new Evidence(e.method, e.center, e.rawMad, e.scale, e.scaleSource, windowMedian,
-                e.baselinePoints, wn, e.periods, slopePerHour);
+        // the level now: the last few points, as many as a verdict needs at least, so one noisy point does not set it
+        int recent = Math.max(MIN_WINDOW_POINTS, sens.dwellPoints());
+        double current = RobustStatistics.median(Arrays.copyOfRange(all.x, all.n - recent, all.n));
+        double anomalyLevel = best == null ? Double.NaN : best.level;
+        Evidence evidence = new Evidence(e.method, e.center, e.rawMad, e.scale, e.scaleSource, windowMedian, anomalyLevel,
+                current, e.baselinePoints, wn, e.periods, slopePerHour);
         if (best == null) {
             double score = 0;
             for (Direction d : directions) {
                 score = Math.max(score, sustainedScore(z, d, sens.dwellPoints()));
             }
-            String note = String.format(Locale.ROOT,
-                    "no sustained deviation: the strongest was %.1f sigma (an anomaly needs %.1f for %d points).%s",
-                    score, sens.levelThreshold(), sens.dwellPoints(), seasonNote);
+            String note = tooSmall.found()
+                    ? tooSmall.note(minimum, seasonNote)
+                    : String.format(Locale.ROOT,
+                            "no sustained deviation: the strongest was %.1f sigma (an anomaly needs %.1f for %d points).%s",
+                            score, sens.levelThreshold(), sens.dwellPoints(), seasonNote);
             return new AnomalyFinding(labels, AnomalyFinding.Status.NORMAL, score, Direction.NONE, Optional.empty(),
                     Optional.empty(), Optional.of(evidence), note);
         }
         AnomalyKind kind = e.seasonal ? AnomalyKind.SEASONAL_DEVIATION : best.kind;
         Instant onset = Instant.ofEpochMilli(best.onsetMillis);
-        String note = String.format(Locale.ROOT, "%s %s: %.1f sigma %s the %s baseline (%s -> %s) since %s.%s",
+        // the anomaly's own level, not the window's median: a window longer than the anomaly would
+        // otherwise report the normal level as where the series went; an anomaly that has ended
+        // also says where the series is now
+        String now = best.kind == AnomalyKind.SPIKE ? ", back at " + num(current) + " now" : "";
+        String note = String.format(Locale.ROOT, "%s %s: %.1f sigma %s the %s baseline (%s -> %s) since %s%s.%s",
                 kind.wireName(), best.direction == Direction.UP ? "up" : "down", best.score,
-                best.direction == Direction.UP ? "above" : "below", e.method, num(e.center), num(windowMedian), onset,
+                best.direction == Direction.UP ? "above" : "below", e.method, num(e.center), num(best.level), onset, now,
                 seasonNote);
         return new AnomalyFinding(labels, AnomalyFinding.Status.ANOMALOUS, best.score, best.direction,
                 Optional.of(onset), Optional.of(kind), Optional.of(evidence), note);
     }
 
-    private record Detected(Direction direction, double score, long onsetMillis, AnomalyKind kind) {}
+    /**
+     * What one direction's test found. {@code level} is where the series went, in its own unit: the
+     * median of the run the score comes from (its strongest), or for a ramp the fitted level at its end.
+     */
+    private record Detected(Direction direction, double score, long onsetMillis, AnomalyKind kind, double level) {}
 
     private record Ramp(Detected detected, double slopePerHourInUnits) {}
 
+    /**
+     * The strongest deviation that held long enough but moved the series less than the minimum
+     * change, so a normal verdict can say why its score passed the threshold without an anomaly.
+     */
+    private static final class TooSmall {
+        private double score;
+        private double change;
+        private double expected;
+
+        void offer(double candidateScore, double candidateChange, double candidateExpected) {
+            if (candidateScore > score) {
+                score = candidateScore;
+                change = candidateChange;
+                expected = candidateExpected;
+            }
+        }
+
+        boolean found() {
+            return score > 0;
+        }
+
+        String note(MinimumChange minimum, String seasonNote) {
+            String share = expected != 0 ? String.format(Locale.ROOT, ", %+.1f %%", 100 * change / Math.abs(expected)) : "";
+            return String.format(Locale.ROOT, "no anomaly: a deviation of %.1f sigma held (%s -> %s%s), but it is smaller than the "
+                    + "minimum change worth reporting (%s).%s", score, num(expected), num(expected + change), share,
+                    minimum.describe(), seasonNote);
+        }
+    }
+
     /** The level test with hysteresis and dwell, in one direction. Null when no run qualifies. */
-    private static Detected levelRuns(
-            Points all, int split, Expectation e, double[] z, Direction d, Sensitivity sens, double minimumChange) {
+    private static Detected levelRuns(Points all, int split, Expectation e, double[] z, Direction d, Sensitivity sens,
+            MinimumChange minimum, TooSmall tooSmall) {
         int sign = d.sign();
         double t = sens.levelThreshold();
         double cont = t / 2;
@@ -196,8 +242,9 @@ public final class AnomalyDetector {
         int dwell = sens.dwellPoints();
         int firstStart = -1;
         double bestScore = 0;
-        int lastStart = -1;
         int lastEnd = -1;
+        int strongestStart = -1;
+        int strongestEnd = -1;
         int i = 0;
         while (i < wn) {
             if (sign * z[i] < t) {
@@ -214,25 +261,37 @@ public final class AnomalyDetector {
                 end = i;
                 i++;
             }
-            if (exceed >= dwell && meaningful(all, split, e, start, end, minimumChange)) {
-                double[] run = new double[end - start + 1];
-                for (int k = start; k <= end; k++) {
-                    run[k - start] = sign * z[k];
-                }
-                double score = RobustStatistics.median(run);
-                bestScore = Math.max(bestScore, score);
-                if (firstStart < 0) {
-                    firstStart = start;
-                }
-                lastStart = start;
-                lastEnd = end;
+            if (exceed < dwell) {
+                continue;
             }
+            double[] run = new double[end - start + 1];
+            for (int k = start; k <= end; k++) {
+                run[k - start] = sign * z[k];
+            }
+            double score = RobustStatistics.median(run);
+            if (!minimum.none()) {
+                RunChange change = RunChange.of(all, split, e, start, end);
+                if (!minimum.metBy(change.change, change.expected)) {
+                    tooSmall.offer(score, change.change, change.expected);
+                    continue;
+                }
+            }
+            if (score > bestScore) {
+                bestScore = score;
+                strongestStart = start;
+                strongestEnd = end;
+            }
+            if (firstStart < 0) {
+                firstStart = start;
+            }
+            lastEnd = end;
         }
         if (firstStart < 0) {
             return null;
         }
         long onset = onsetBefore(all, split, e, z, sign, cont, firstStart);
         AnomalyKind kind;
+        double level;
         double[] dz = new double[wn];
         for (int k = 0; k < wn; k++) {
             dz[k] = sign * z[k];
@@ -241,6 +300,7 @@ public final class AnomalyDetector {
         if (after >= dwell && RobustStatistics.median(Arrays.copyOfRange(dz, lastEnd + 1, wn)) < cont) {
             // back near the baseline for at least a dwell before the window ended
             kind = AnomalyKind.SPIKE;
+            level = RobustStatistics.median(Arrays.copyOfRange(all.x, split + strongestStart, split + strongestEnd + 1));
         } else {
             // still deviating at the end of the window: a step or a ramp? the better broken-stick fit says,
             // and a step whose raised part keeps climbing (Mann-Kendall) is a ramp too
@@ -252,24 +312,30 @@ public final class AnomalyDetector {
             if (ramp.cost() < RAMP_PREFERENCE * step.cost() || (ramp.cost() <= step.cost() && climbing >= sens.trendZ())) {
                 kind = AnomalyKind.RAMP;
                 onset = Math.min(onset, r.t[ramp.changeIndex()]);
+                // where the climb has got to, not the median of a climb that is still going on
+                double endZ = ramp.parameter() * (r.t[r.n - 1] - r.t[ramp.changeIndex()]);
+                level = e.expected[wn - 1] + sign * endZ * e.scale;
             } else {
                 kind = AnomalyKind.STEP;
+                level = RobustStatistics.median(Arrays.copyOfRange(all.x, split + strongestStart, split + strongestEnd + 1));
             }
         }
-        return new Detected(d, bestScore, onset, kind);
+        return new Detected(d, bestScore, onset, kind, level);
     }
 
-    /** Whether a run moved the series by at least the minimum change (in the series' own units). */
-    private static boolean meaningful(Points all, int split, Expectation e, int start, int end, double minimumChange) {
-        if (minimumChange <= 0) {
-            return true;
+    /**
+     * How far a run moved the series, in its own unit: the median distance of its points from their
+     * expectations, and the median of those expectations (the level a relative minimum is a share of).
+     */
+    private record RunChange(double change, double expected) {
+        static RunChange of(Points all, int split, Expectation e, int start, int end) {
+            int len = end - start + 1;
+            double[] diff = new double[len];
+            for (int k = 0; k < len; k++) {
+                diff[k] = all.x[split + start + k] - e.expected[start + k];
+            }
+            return new RunChange(RobustStatistics.median(diff), RobustStatistics.median(Arrays.copyOfRange(e.expected, start, end + 1)));
         }
-        int len = end - start + 1;
-        double[] diff = new double[len];
-        for (int k = 0; k < len; k++) {
-            diff[k] = all.x[split + start + k] - e.expected[start + k];
-        }
-        return Math.abs(RobustStatistics.median(diff)) >= minimumChange;
     }
 
     /**
@@ -299,7 +365,8 @@ public final class AnomalyDetector {
     }
 
     /** The slow-ramp test in one direction, on the window's z scores. */
-    private static Ramp ramp(Points all, int split, Expectation e, double[] z, Direction d, Sensitivity sens, double minimumChange) {
+    private static Ramp ramp(Points all, int split, Expectation e, double[] z, Direction d, Sensitivity sens, MinimumChange minimum,
+            TooSmall tooSmall) {
         int sign = d.sign();
         int wn = z.length;
         double[] dz = new double[wn];
@@ -329,7 +396,12 @@ public final class AnomalyDetector {
         }
         double intercept = RobustStatistics.median(intercepts);
         double end = intercept + slope * span;
-        if (slope * span < sens.rampRise() || end < sens.rampEndLevel() || (minimumChange > 0 && end * e.scale < minimumChange)) {
+        if (slope * span < sens.rampRise() || end < sens.rampEndLevel()) {
+            return new Ramp(null, slopeInUnits);
+        }
+        double expectedEnd = e.expected[wn - 1];
+        if (!minimum.metBy(end * e.scale, expectedEnd)) {
+            tooSmall.offer(end, sign * end * e.scale, expectedEnd);
             return new Ramp(null, slopeInUnits);
         }
         // only now the baseline's own trend: a climb it already had is no new ramp
@@ -339,7 +411,9 @@ public final class AnomalyDetector {
         }
         // the ramp started at the change point of the best broken-stick ramp fit
         long onset = r.t[ShapeFit.ramp(r.t, r.y, r.n).changeIndex()];
-        return new Ramp(new Detected(d, end, onset, AnomalyKind.RAMP), slopeInUnits);
+        // its level is where the fitted line ends, the same point the score measures
+        double level = e.expected[wn - 1] + sign * end * e.scale;
+        return new Ramp(new Detected(d, end, onset, AnomalyKind.RAMP, level), slopeInUnits);
     }
 
     /**

@@ -91,6 +91,8 @@ public record AnomalyFinding(
             putFinite(ev, "scale", e.scale());
             ev.add("scaleSource", e.scaleSource());
             putFinite(ev, "windowMedian", e.windowMedian());
+            putFinite(ev, "anomalyLevel", e.anomalyLevel());
+            putFinite(ev, "currentLevel", e.currentLevel());
             ev.add("baselinePoints", e.baselinePoints()).add("windowPoints", e.windowPoints());
             if (e.seasonPeriods() > 0) {
                 ev.add("seasonPeriods", e.seasonPeriods());

@@ -21,10 +21,14 @@ import java.util.Optional;
  * @param sensitivity thresholds
  * @param minimumChange the smallest absolute change (in the series' unit) worth reporting; 0 for no
  *     such limit. Stops a flat-zero error rate from alarming on a single stray request
+ * @param minimumRelativeChange the smallest change worth reporting as a share of the expected level
+ *     (0.2: a fifth), applied alongside {@code minimumChange}; 0 for no such limit. Stops a request
+ *     rate a few per cent off a straight line through a curved day from reading as an incident,
+ *     however small its noise makes that in sigmas
  */
 public record DetectionSettings(
         Sidedness sidedness, boolean trendDetection, Duration window, Optional<Duration> seasonPeriod,
-        Sensitivity sensitivity, double minimumChange) {
+        Sensitivity sensitivity, double minimumChange, double minimumRelativeChange) {
 
     /** The window the tools judge when the caller names none. */
     public static final Duration DEFAULT_WINDOW = Duration.ofMinutes(15);
@@ -44,9 +48,8 @@ public record DetectionSettings(
                 throw new IllegalArgumentException("season period must be positive, got " + p);
             }
         });
-        if (!(minimumChange >= 0) || Double.isInfinite(minimumChange)) {
-            throw new IllegalArgumentException("minimum change must be a finite number >= 0, got " + minimumChange);
-        }
+        // one place validates both limits
+        new MinimumChange(minimumChange, minimumRelativeChange);
     }
 
     /**
@@ -55,7 +58,7 @@ public record DetectionSettings(
      */
     public static DetectionSettings of(MetricKind kind) {
         return new DetectionSettings(kind.sidedness(), kind.trendDetection(), DEFAULT_WINDOW, Optional.empty(),
-                AnomalyDetector.DEFAULT_SENSITIVITY, 0);
+                AnomalyDetector.DEFAULT_SENSITIVITY, 0, 0);
     }
 
     /** The settings for a curated or raw metric name, see {@link MetricKind#forMetric}. */
@@ -64,18 +67,29 @@ public record DetectionSettings(
     }
 
     public DetectionSettings withWindow(Duration newWindow) {
-        return new DetectionSettings(sidedness, trendDetection, newWindow, seasonPeriod, sensitivity, minimumChange);
+        return new DetectionSettings(sidedness, trendDetection, newWindow, seasonPeriod, sensitivity, minimumChange, minimumRelativeChange);
     }
 
     public DetectionSettings withSeason(Duration period) {
-        return new DetectionSettings(sidedness, trendDetection, window, Optional.of(period), sensitivity, minimumChange);
+        return new DetectionSettings(sidedness, trendDetection, window, Optional.of(period), sensitivity, minimumChange,
+                minimumRelativeChange);
     }
 
     public DetectionSettings withSensitivity(Sensitivity newSensitivity) {
-        return new DetectionSettings(sidedness, trendDetection, window, seasonPeriod, newSensitivity, minimumChange);
+        return new DetectionSettings(sidedness, trendDetection, window, seasonPeriod, newSensitivity, minimumChange, minimumRelativeChange);
     }
 
     public DetectionSettings withMinimumChange(double change) {
-        return new DetectionSettings(sidedness, trendDetection, window, seasonPeriod, sensitivity, change);
+        return new DetectionSettings(sidedness, trendDetection, window, seasonPeriod, sensitivity, change, minimumRelativeChange);
+    }
+
+    /** With a smallest change worth reporting, as a share of the expected level (0.2 for a fifth). */
+    public DetectionSettings withMinimumRelativeChange(double share) {
+        return new DetectionSettings(sidedness, trendDetection, window, seasonPeriod, sensitivity, minimumChange, share);
+    }
+
+    /** Both minimum changes, as the detector applies them. */
+    MinimumChange minimum() {
+        return new MinimumChange(minimumChange, minimumRelativeChange);
     }
 }

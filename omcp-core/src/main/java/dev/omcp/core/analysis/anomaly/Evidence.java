@@ -1,5 +1,7 @@
 package dev.omcp.core.analysis.anomaly;
 
+import java.util.Objects;
+
 /**
  * The numbers behind a verdict, so an agent (or a human) can check it.
  *
@@ -13,7 +15,16 @@ package dev.omcp.core.analysis.anomaly;
  * @param scale the robust standard deviation z scores are measured in: 1.4826 x MAD, or when the MAD
  *     is 0 the scaled mean absolute deviation, never below the floor (see {@link #scaleSource})
  * @param scaleSource {@code mad}, {@code mean-abs-dev} or {@code floor}: which estimate set the scale
- * @param windowMedian the median of the window's values
+ * @param windowMedian the median of all the window's values. Not the anomaly's level: a window
+ *     longer than the anomaly holds mostly normal points (see {@link #anomalyLevel})
+ * @param anomalyLevel where an anomaly took the series, in its unit: the median of the raw values of
+ *     its strongest run (the one its score comes from; for a step still going on, the run that
+ *     reaches the window's end), or for a ramp the fitted level at its end; NaN for a verdict that is
+ *     not anomalous. The points an onset reaches back over (deviating by only half the threshold)
+ *     are a lead-in and left out, as are earlier, weaker runs
+ * @param currentLevel the level now: the median of the window's last few points (as many as a
+ *     verdict needs at least, 3 or the dwell). It differs from {@link #anomalyLevel} when the anomaly
+ *     has ended, as a spike has
  * @param baselinePoints how many finite baseline points were used (for {@code seasonal}: how many
  *     residuals of the last period before the window set the scale)
  * @param windowPoints how many finite window points were judged
@@ -23,5 +34,14 @@ package dev.omcp.core.analysis.anomaly;
  */
 public record Evidence(
         String method, double baselineMedian, double baselineMad, double scale, String scaleSource,
-        double windowMedian, int baselinePoints, int windowPoints, int seasonPeriods, double trendSlopePerHour) {
+        double windowMedian, double anomalyLevel, double currentLevel, int baselinePoints, int windowPoints,
+        int seasonPeriods, double trendSlopePerHour) {
+
+    public Evidence {
+        Objects.requireNonNull(method, "method");
+        Objects.requireNonNull(scaleSource, "scaleSource");
+        if (baselinePoints < 0 || windowPoints < 0 || seasonPeriods < 0) {
+            throw new IllegalArgumentException("point and period counts cannot be negative");
+        }
+    }
 }

@@ -1,6 +1,7 @@
 package dev.omcp.core.analysis.health;
 
 import dev.omcp.core.analysis.anomaly.AnomalyFinding;
+import dev.omcp.core.analysis.anomaly.AnomalyKind;
 import dev.omcp.core.analysis.anomaly.Direction;
 import dev.omcp.core.analysis.anomaly.Evidence;
 import java.util.ArrayList;
@@ -133,17 +134,23 @@ public final class HealthEvaluator {
      * The anomaly in the signal's own unit. The detector's note speaks in the series' unit (a
      * latency "0.098 -> 0.953" in seconds), and next to "latency_p99 953 ms" that reads as a
      * second, contradicting number; so the levels are restated here ("98.2 ms -> 953 ms"). The
+     * level is the anomaly's own, not the window's median, which a window longer than the anomaly
+     * keeps at the normal level; a spike that has ended also says where the signal is now. The
      * detector's whole note stays in the answer's {@code anomalies[]}.
      */
     static String anomalyClause(HealthSignal signal, AnomalyFinding finding) {
-        if (finding.evidence().isEmpty() || finding.kind().isEmpty() || finding.onset().isEmpty()) {
+        if (finding.evidence().isEmpty() || finding.kind().isEmpty() || finding.onset().isEmpty()
+                || !Double.isFinite(finding.evidence().get().anomalyLevel())) {
             return withoutFinalStop(finding.note());
         }
         Evidence e = finding.evidence().get();
         boolean up = finding.direction() == Direction.UP;
-        return String.format(Locale.ROOT, "%s %s from %s to %s since %s (%.1f sigma %s the %s baseline)",
-                finding.kind().get().wireName(), up ? "up" : "down", level(signal, e.baselineMedian()),
-                level(signal, e.windowMedian()), finding.onset().get(), finding.score(), up ? "above" : "below", e.method());
+        AnomalyKind kind = finding.kind().get();
+        String now = kind == AnomalyKind.SPIKE && Double.isFinite(e.currentLevel())
+                ? ", back at " + level(signal, e.currentLevel()) + " now" : "";
+        return String.format(Locale.ROOT, "%s %s from %s to %s since %s%s (%.1f sigma %s the %s baseline)",
+                kind.wireName(), up ? "up" : "down", level(signal, e.baselineMedian()),
+                level(signal, e.anomalyLevel()), finding.onset().get(), now, finding.score(), up ? "above" : "below", e.method());
     }
 
     private static String level(HealthSignal signal, double seriesValue) {

@@ -40,10 +40,9 @@ final class AnomalyScan {
 
     private AnomalyScan() {}
 
-    /** How one metric is judged: its kind's sidedness and ramp check, the window, the sensitivity, its minimum change. */
+    /** How one metric is judged: its kind's sidedness and ramp check, its minimum changes, the window, the sensitivity. */
     static DetectionSettings settings(String metric, AnalysisWindow window, Sensitivity sensitivity) {
-        return DetectionSettings.forMetric(metric).withWindow(window.window()).withSensitivity(sensitivity)
-                .withMinimumChange(CuratedMetricNames.minimumChange(metric));
+        return CuratedMetricNames.detectionSettings(metric).withWindow(window.window()).withSensitivity(sensitivity);
     }
 
     /** Judges every series the batch returned. */

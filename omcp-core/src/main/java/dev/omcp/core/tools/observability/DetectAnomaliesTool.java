@@ -90,7 +90,10 @@ public final class DetectAnomaliesTool extends ObservabilityTool {
                             + "exist, and whether the list was capped."))
                     .add("summary", OutputFields.type("object").add("description", "Series judged: anomalous, normal, insufficient data."))
                     .add("anomalies", OutputFields.type("array").add("description", "Anomalous series, strongest first: service, "
-                            + "metric, source, labels, score (robust sigmas), direction, kind, onset, baseline, current, note."))
+                            + "metric, source, labels, score (robust sigmas), direction, kind, onset, baseline (the expected "
+                            + "level), level (where the anomaly took the series: the median of its strongest stretch, for a ramp "
+                            + "where it has climbed to), current (the level now: back near baseline when the anomaly has ended), unit, "
+                            + "note."))
                     .add("insufficientData", OutputFields.type("array"))
                     .add("rootCauses", OutputFields.type("array").add("description", "Anomalous services, most likely root cause "
                             + "first, with the factors and an explanation."))
@@ -244,8 +247,12 @@ public final class DetectAnomaliesTool extends ObservabilityTool {
                 if (Double.isFinite(e.baselineMedian())) {
                     entry.add("baseline", Figures.round(e.baselineMedian()));
                 }
-                if (Double.isFinite(e.windowMedian())) {
-                    entry.add("current", Figures.round(e.windowMedian()));
+                // where the anomaly took the series, and where it is now: they differ once it has ended
+                if (Double.isFinite(e.anomalyLevel())) {
+                    entry.add("level", Figures.round(e.anomalyLevel()));
+                }
+                if (Double.isFinite(e.currentLevel())) {
+                    entry.add("current", Figures.round(e.currentLevel()));
                 }
             });
             CuratedMetricNames.unit(v.metric()).ifPresent(u -> entry.add("unit", u));

@@ -43,6 +43,92 @@ class AnomalyDetectorTest {
         assertThat(f.score()).isGreaterThan(8);
     }
 
+    /**
+     * The demo's incident read with a one-hour window: 4 h of baseline and 1 h of window at 30 s, the
+     * latency 20x higher for the last 25 minutes. Most of the window is still at the old level, so
+     * its median is too; the verdict must tell where the latency went.
+     */
+    @Test
+    void aStepShorterThanTheWindow_reportsTheStepsLevel_notTheWindowsMedian() {
+        double[] x = noise(600, 0.022, 0.0005, 31);
+        for (int i = 550; i < 600; i++) {
+            x[i] = 0.45 + (x[i] - 0.022);
+        }
+        AnomalyFinding f = detector.detect(series(x, 30_000),
+                DetectionSettings.of(MetricKind.LATENCY).withWindow(Duration.ofHours(1)));
+
+        assertThat(f.anomalous()).as(f.note()).isTrue();
+        assertThat(f.kind()).contains(AnomalyKind.STEP);
+        assertThat(f.onset()).contains(Instant.ofEpochMilli(T0 + 550 * 30_000L));
+        Evidence e = f.evidence().orElseThrow();
+        assertThat(e.windowMedian()).as("70 of the window's 120 points are before the step").isLessThan(0.025);
+        assertThat(e.anomalyLevel()).isCloseTo(0.45, org.assertj.core.data.Offset.offset(0.002));
+        assertThat(e.currentLevel()).isCloseTo(0.45, org.assertj.core.data.Offset.offset(0.002));
+        assertThat(f.note()).matches("step up: \\d+\\.\\d sigma above the flat baseline \\(0\\.02\\d+ -> 0\\.45\\d+\\) since \\S+Z\\.");
+        JsonObject evidence = f.toJson().getJsonObject("evidence");
+        assertThat(evidence.getJsonNumber("anomalyLevel").doubleValue()).isEqualTo(e.anomalyLevel());
+        assertThat(evidence.getJsonNumber("currentLevel").doubleValue()).isEqualTo(e.currentLevel());
+    }
+
+    @Test
+    void aSpikeThatEnded_reportsTheSpikesLevel_andTheCurrentLevelBackAtTheBaseline() {
+        double[] x = noise(390, 100, 2, 32);
+        for (int i = 365; i < 371; i++) {
+            x[i] += 40;
+        }
+        AnomalyFinding f = detector.detect(series(x), latency);
+
+        assertThat(f.kind()).as(f.note()).contains(AnomalyKind.SPIKE);
+        Evidence e = f.evidence().orElseThrow();
+        assertThat(e.anomalyLevel()).isCloseTo(140, org.assertj.core.data.Offset.offset(3.0));
+        assertThat(e.currentLevel()).isCloseTo(100, org.assertj.core.data.Offset.offset(3.0));
+        assertThat(f.note()).matches("spike up: .* \\(\\d+\\.?\\d* -> 1[34]\\d\\.?\\d*\\) since \\S+Z, back at (99|10[0-2])\\.?\\d* now\\.");
+    }
+
+    @Test
+    void twoBurstsApart_reportTheLevelOfTheBursts_notOfTheQuietStretchBetweenThem() {
+        double[] x = noise(390, 100, 2, 33);
+        for (int i = 362; i < 366; i++) {
+            x[i] += 40;
+        }
+        for (int i = 378; i < 382; i++) {
+            x[i] += 40;
+        }
+        AnomalyFinding f = detector.detect(series(x), latency);
+
+        assertThat(f.kind()).as(f.note()).contains(AnomalyKind.SPIKE);
+        assertThat(f.onset()).contains(Instant.ofEpochMilli(T0 + 362 * STEP));
+        // onset to the second burst's end spans 20 points, 12 of them quiet: their median would be the baseline
+        assertThat(f.evidence().orElseThrow().anomalyLevel()).isGreaterThan(130);
+    }
+
+    @Test
+    void aStepAfterALongLeadIn_reportsTheStepsLevel_notOneDilutedByTheLeadIn() {
+        // 19 minutes 2.6 sigma up (the onset reaches back over them), then 10 minutes 20 sigma up
+        double[] x = noise(390, 100, 2, 39);
+        for (int i = 361; i < 380; i++) {
+            x[i] = 105.2;
+        }
+        for (int i = 380; i < 390; i++) {
+            x[i] += 40;
+        }
+        AnomalyFinding f = detector.detect(series(x), latency);
+
+        assertThat(f.anomalous()).as(f.note()).isTrue();
+        assertThat(f.onset()).contains(Instant.ofEpochMilli(T0 + 361 * STEP));
+        assertThat(f.evidence().orElseThrow().anomalyLevel()).isCloseTo(140, org.assertj.core.data.Offset.offset(3.0));
+    }
+
+    @Test
+    void aNormalVerdict_hasNoAnomalyLevel_butSaysWhereTheSeriesIsNow() {
+        AnomalyFinding f = detector.detect(series(noise(390, 100, 2, 34)), latency);
+
+        assertThat(f.status()).isEqualTo(AnomalyFinding.Status.NORMAL);
+        assertThat(f.evidence().orElseThrow().anomalyLevel()).isNaN();
+        assertThat(f.evidence().orElseThrow().currentLevel()).isCloseTo(100, org.assertj.core.data.Offset.offset(4.0));
+        assertThat(f.toJson().getJsonObject("evidence").keySet()).doesNotContain("anomalyLevel").contains("currentLevel");
+    }
+
     @Test
     void latencyDrop_isIgnoredBecauseOnlyIncreasesMatter() {
         double[] x = noise(390, 100, 2, 2);
@@ -95,6 +181,23 @@ class AnomalyDetectorTest {
         assertThat(f.score()).as("ends below the level threshold").isLessThan(Sensitivity.MEDIUM.levelThreshold());
         assertThat(f.evidence().orElseThrow().trendSlopePerHour()).isGreaterThan(0);
         assertThat(f.onset()).contains(Instant.ofEpochMilli(T0 + 360 * STEP));
+        // a ramp's level is where it has climbed to (1.062 at the end), not the median of the climb (1.031)
+        Evidence e = f.evidence().orElseThrow();
+        assertThat(e.anomalyLevel()).isCloseTo(1.062, org.assertj.core.data.Offset.offset(0.012));
+        assertThat(e.anomalyLevel()).isGreaterThan(e.windowMedian() + 0.015);
+    }
+
+    @Test
+    void aStepThatKeepsClimbing_isARampWhoseLevelIsWhereItGot() {
+        // 30 minutes of window: flat for 10, then a climb of 3 sigma a minute for 20
+        double[] x = noise(390, 100, 2, 35);
+        for (int i = 370; i < 390; i++) {
+            x[i] += 6 * (i - 369);
+        }
+        AnomalyFinding f = detector.detect(series(x), latency);
+
+        assertThat(f.kind()).as(f.note()).contains(AnomalyKind.RAMP);
+        assertThat(f.evidence().orElseThrow().anomalyLevel()).isCloseTo(220, org.assertj.core.data.Offset.offset(12.0));
     }
 
     @Test
@@ -246,6 +349,64 @@ class AnomalyDetectorTest {
     }
 
     @Test
+    void relativeMinimumChange_leavesASmallShareOfTheLevelUnreported_andSaysWhy() {
+        // traffic at 1000/s with 0.2 % noise: +6 % is 6 sigma (of the 1 % scale floor), but a wobble, not an incident
+        double[] x = noise(390, 1000, 2, 36);
+        for (int i = 370; i < 390; i++) {
+            x[i] += 60;
+        }
+        assertThat(detector.detect(series(x), requests).anomalous()).as("no relative minimum").isTrue();
+
+        AnomalyFinding f = detector.detect(series(x), requests.withMinimumRelativeChange(0.2));
+
+        assertThat(f.status()).isEqualTo(AnomalyFinding.Status.NORMAL);
+        assertThat(f.score()).as("how close it came in sigmas is still told").isGreaterThan(Sensitivity.MEDIUM.levelThreshold());
+        assertThat(f.note()).matches("no anomaly: a deviation of \\d+\\.\\d sigma held \\((999\\.\\d|1000) -> 106\\d\\.?\\d*, \\+6\\.\\d %\\), but it is "
+                + "smaller than the minimum change worth reporting \\(20\\.0 % of the expected level\\)\\.");
+    }
+
+    @Test
+    void relativeMinimumChange_stillReportsASurgeOrADropOfFortyPerCent() {
+        DetectionSettings tolerant = requests.withMinimumRelativeChange(0.2);
+        for (int sign : new int[] {1, -1}) {
+            double[] x = noise(390, 1000, 20, 37);
+            for (int i = 370; i < 390; i++) {
+                x[i] += sign * 400;
+            }
+            AnomalyFinding f = detector.detect(series(x), tolerant);
+
+            assertThat(f.anomalous()).as(f.note()).isTrue();
+            assertThat(f.direction()).isEqualTo(sign > 0 ? Direction.UP : Direction.DOWN);
+            assertThat(f.onset()).contains(Instant.ofEpochMilli(T0 + 370 * STEP));
+            assertThat(f.evidence().orElseThrow().anomalyLevel()).isCloseTo(1000 + sign * 400, org.assertj.core.data.Offset.offset(15.0));
+        }
+    }
+
+    @Test
+    void absoluteAndRelativeMinimums_mustBothBeMet() {
+        // latency 10 ms -> 16 ms: +60 %, but only 6 ms
+        double[] x = noise(390, 0.010, 0.0002, 38);
+        for (int i = 370; i < 390; i++) {
+            x[i] += 0.006;
+        }
+        DetectionSettings relative = latency.withMinimumRelativeChange(0.2);
+        assertThat(detector.detect(series(x), relative).anomalous()).isTrue();
+        AnomalyFinding both = detector.detect(series(x), relative.withMinimumChange(0.010));
+        assertThat(both.anomalous()).isFalse();
+        assertThat(both.note()).contains("(0.01000 and 20.0 % of the expected level)");
+    }
+
+    @Test
+    void relativeMinimumChange_appliesToARampsEnd() {
+        // the slow ramp climbs 6 % above its level
+        DetectionSettings twoHours = latency.withWindow(Duration.ofHours(2));
+        assertThat(detector.detect(series(slowRamp(6)), twoHours.withMinimumRelativeChange(0.05)).anomalous()).isTrue();
+        AnomalyFinding f = detector.detect(series(slowRamp(6)), twoHours.withMinimumRelativeChange(0.1));
+        assertThat(f.anomalous()).isFalse();
+        assertThat(f.note()).contains("smaller than the minimum change worth reporting (10.0 % of the expected level)");
+    }
+
+    @Test
     void shortSeries_saysNotEnoughDataInsteadOfGuessing() {
         AnomalyFinding f = detector.detect(series(noise(35, 100, 2, 8)), latency);
         assertThat(f.status()).isEqualTo(AnomalyFinding.Status.INSUFFICIENT_DATA);
@@ -371,6 +532,11 @@ class AnomalyDetectorTest {
         assertThatThrownBy(() -> latency.withSeason(Duration.ofSeconds(-1))).hasMessageContaining("season period");
         assertThatThrownBy(() -> latency.withMinimumChange(-1)).hasMessageContaining("minimum change");
         assertThatThrownBy(() -> latency.withMinimumChange(Double.NaN)).hasMessageContaining("minimum change");
+        assertThatThrownBy(() -> latency.withMinimumRelativeChange(-0.1)).hasMessageContaining("minimum relative change");
+        assertThatThrownBy(() -> latency.withMinimumRelativeChange(Double.POSITIVE_INFINITY))
+                .hasMessageContaining("minimum relative change");
+        assertThat(latency.withMinimumRelativeChange(0.2).withWindow(Duration.ofHours(1)).withSensitivity(Sensitivity.HIGH)
+                .minimumRelativeChange()).as("kept by every wither").isEqualTo(0.2);
     }
 
     @Test

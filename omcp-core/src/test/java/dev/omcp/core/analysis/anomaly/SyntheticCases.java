@@ -1,5 +1,6 @@
 package dev.omcp.core.analysis.anomaly;
 
+import dev.omcp.core.tools.observability.CuratedMetricNames;
 import dev.omcp.sdk.query.Series;
 import java.time.Duration;
 import java.time.Instant;
@@ -26,7 +27,11 @@ final class SyntheticCases {
          * of the window, so not scored for precision and recall ({@link #all()} leaves it out); see
          * {@link #baselineShifts()}.
          */
-        BASELINE_SHIFT(false);
+        BASELINE_SHIFT(false),
+        /** Request rate on the tools' one-hour layout, judged with the tools' settings: a wobble of a few per cent. */
+        TRAFFIC_WOBBLE(false),
+        /** The same with a surge or a drop of 35…60 %: an incident whatever the noise. */
+        TRAFFIC_SURGE(true);
 
         final boolean anomalous;
 
@@ -82,6 +87,8 @@ final class SyntheticCases {
             case TRAFFIC_SHIFT -> traffic(rnd, seed, true);
             case TRAFFIC_CLEAN -> traffic(rnd, seed, false);
             case BASELINE_SHIFT -> baselineShift(rnd, seed);
+            case TRAFFIC_WOBBLE -> trafficHour(rnd, seed, false);
+            case TRAFFIC_SURGE -> trafficHour(rnd, seed, true);
         };
     }
 
@@ -230,7 +237,7 @@ final class SyntheticCases {
                 deviate ? Optional.of(START + start * SEASON_STEP) : Optional.empty(), SEASON_STEP);
     }
 
-    // the tools' layout: 1 h of baseline plus a 15 min window at a 30 s step, too short for a season
+    // the tools' layout: 1 h of baseline plus a 15 min window at a 15 s step, too short for a season
     private static final long TRAFFIC_STEP = 15_000;
     private static final int TRAFFIC_BASELINE = 240;
     private static final int TRAFFIC_WINDOW = 60;
@@ -270,6 +277,44 @@ final class SyntheticCases {
                 shift ? Category.TRAFFIC_SHIFT : Category.TRAFFIC_CLEAN, series(x, TRAFFIC_STEP), settings,
                 shift ? Optional.of(AnomalyKind.STEP) : Optional.empty(),
                 shift ? Optional.of(START + start * TRAFFIC_STEP) : Optional.empty(), TRAFFIC_STEP);
+    }
+
+    // the tools' layout for a one-hour window (AnalysisWindow): 4 h of baseline plus the hour at 30 s
+    private static final long HOUR_STEP = 30_000;
+    private static final int HOUR_BASELINE = 480;
+    private static final int HOUR_WINDOW = 120;
+
+    /**
+     * A request rate as {@code detect_anomalies} with {@code window: 1h} reads it and judges it: the
+     * daily curve of {@link #traffic} over 5 hours, AR(1) noise of 1…4 %, and from inside the window a
+     * proportional shift up or down: 3…10 % for a wobble (a newsletter, a cache warming up: no
+     * incident), 35…60 % for a surge or a drop. Judged with the tools' settings for
+     * {@code request_rate}, minimum changes included, so the backtest measures the shipped limit.
+     * Over five hours a straight line fits the curve worse than over 75 minutes, which on its own
+     * puts clean traffic several per cent off the expectation.
+     */
+    private static Case trafficHour(Random rnd, long seed, boolean surge) {
+        double level = 20 + rnd.nextDouble() * 2000;
+        double amplitude = level * (0.3 + rnd.nextDouble() * 0.3);
+        double sigma = level * (0.01 + rnd.nextDouble() * 0.03);
+        double endOfDay = rnd.nextDouble();
+        int n = HOUR_BASELINE + HOUR_WINDOW;
+        int start = HOUR_BASELINE + rnd.nextInt(HOUR_WINDOW - 8);
+        double share = (surge ? 0.35 + rnd.nextDouble() * 0.25 : 0.03 + rnd.nextDouble() * 0.07) * (rnd.nextBoolean() ? 1 : -1);
+        double[] x = new double[n];
+        double ar = 0;
+        for (int i = 0; i < n; i++) {
+            double dayFraction = endOfDay - (n - 1 - i) * HOUR_STEP / 86_400_000.0;
+            ar = 0.8 * ar + rnd.nextGaussian() * sigma * Math.sqrt(1 - 0.64);
+            double curve = level + amplitude * Math.sin(2 * Math.PI * dayFraction);
+            x[i] = curve * (i >= start ? 1 + share : 1) + ar;
+        }
+        sprinkleGaps(rnd, x, 0.02);
+        DetectionSettings settings = CuratedMetricNames.detectionSettings(CuratedMetricNames.REQUEST_RATE).withWindow(Duration.ofHours(1));
+        return new Case((surge ? (share > 0 ? "traffic-surge" : "traffic-drop") : "traffic-wobble") + "#" + seed,
+                surge ? Category.TRAFFIC_SURGE : Category.TRAFFIC_WOBBLE, series(x, HOUR_STEP), settings,
+                surge ? Optional.of(AnomalyKind.STEP) : Optional.empty(),
+                surge ? Optional.of(START + start * HOUR_STEP) : Optional.empty(), HOUR_STEP);
     }
 
     /**

@@ -103,6 +103,39 @@ class HealthEvaluatorTest {
     }
 
     @Test
+    void aLatencyStepShorterThanTheWindow_isToldAtTheLevelItReached_notAtTheWindowsMedian() {
+        // an hour's window at 30 s whose last 25 minutes are 20x slower: the window's median is still 22 ms
+        Random rnd = new Random(3);
+        long[] t = new long[600];
+        double[] x = new double[600];
+        for (int i = 0; i < 600; i++) {
+            t[i] = i * 30_000L;
+            x[i] = (i >= 550 ? 0.45 : 0.022) + rnd.nextGaussian() * 0.0005;
+        }
+        AnomalyFinding step = new AnomalyDetector().detect(new Series(Map.of(), t, x),
+                DetectionSettings.of(MetricKind.LATENCY).withWindow(Duration.ofHours(1)));
+
+        assertThat(HealthEvaluator.anomalyClause(HealthSignal.LATENCY_P99, step))
+                .matches("step up from 22\\.\\d ms to 45\\d ms since \\S+Z \\(\\d+\\.\\d sigma above the flat baseline\\)");
+    }
+
+    @Test
+    void aSpikeThatEnded_isToldAtItsPeak_andWhereTheSignalIsNow() {
+        Random rnd = new Random(4);
+        long[] t = new long[120];
+        double[] x = new double[120];
+        for (int i = 0; i < 120; i++) {
+            t[i] = i * 60_000L;
+            x[i] = 0.002 + rnd.nextGaussian() * 0.0002 + (i >= 103 && i < 109 ? 0.05 : 0);
+        }
+        AnomalyFinding spike = new AnomalyDetector().detect(new Series(Map.of(), t, x),
+                DetectionSettings.of(MetricKind.ERRORS).withWindow(Duration.ofMinutes(20)));
+
+        assertThat(HealthEvaluator.anomalyClause(HealthSignal.ERROR_RATE, spike))
+                .matches("spike up from 0\\.2\\d*% to 5\\.2\\d*% since \\S+Z, back at 0\\.[12]\\d*% now \\(.*\\)");
+    }
+
+    @Test
     void ratiosAreToldInPercent_andTheRequestRateInRequestsPerSecond() {
         AnomalyFinding errors = stepFinding(0.002, 0.1, 0.0002, MetricKind.ERRORS);
         assertThat(HealthEvaluator.anomalyClause(HealthSignal.ERROR_RATE, errors)).matches("step up from 0\\.\\d+% to 10\\.\\d% since .*");

@@ -81,9 +81,55 @@ class DetectAnomaliesToolTest {
         assertThat(strongest.getString("direction")).isEqualTo("up");
         assertThat(strongest.getString("unit")).isEqualTo("seconds");
         assertThat(strongest.getJsonNumber("baseline").doubleValue()).isBetween(0.09, 0.11);
+        assertThat(strongest.getJsonNumber("level").doubleValue()).isBetween(1.8, 2.2);
         assertThat(strongest.getJsonNumber("current").doubleValue()).isBetween(1.8, 2.2);
         assertThat(Instant.parse(strongest.getString("onset"))).isBetween(NOW.minus(Duration.ofMinutes(11)), NOW.minus(Duration.ofMinutes(9)));
         assertThat(result.getBoolean("partial")).isFalse();
+    }
+
+    @Test
+    void anHourWindowHoldingAShorterStep_reportsTheStepsLevel_andOneThatEndedIsBackAtBaselineNow() {
+        // db slowed 25 minutes ago (20x); api's errors jumped 40 minutes ago for 5 minutes and recovered
+        long burstFrom = minutesAgo(40);
+        long burstTo = minutesAgo(35);
+        FakeMetricsBackend prom = new FakeMetricsBackend("prom")
+                .serve("db", "latency_p99", stepAt(minutesAgo(25), 0.022, 0.45, 0.02))
+                .serve("api", "error_rate", t -> (t >= burstFrom && t < burstTo ? 0.08 : 0.002) * (1 + 0.05 * FakeMetricsBackend.jitter(t)));
+        JsonObject result = ToolHarness.ok(tool(new InMemorySources().add(prom)),
+                "{\"metrics\":[\"latency_p99\",\"error_rate\"],\"window\":\"1h\"}");
+
+        JsonObject db = anomaly(result, "db", "latency_p99");
+        assertThat(db.getJsonNumber("baseline").doubleValue()).isBetween(0.021, 0.023);
+        assertThat(db.getJsonNumber("level").doubleValue()).as(db.toString()).isBetween(0.44, 0.46);
+        assertThat(db.getJsonNumber("current").doubleValue()).isBetween(0.44, 0.46);
+        assertThat(db.getString("note")).containsPattern("\\(0\\.022\\d* -> 0\\.4[45]\\d*\\)");
+        JsonObject api = anomaly(result, "api", "error_rate");
+        assertThat(api.getString("kind")).isEqualTo("spike");
+        assertThat(api.getJsonNumber("level").doubleValue()).as(api.toString()).isBetween(0.075, 0.085);
+        assertThat(api.getJsonNumber("current").doubleValue()).isBetween(0.0018, 0.0022);
+        assertThat(api.getString("note")).contains("back at 0.00");
+    }
+
+    @Test
+    void aRequestRateAFewPerCentOff_isNoAnomaly_butAFortyPerCentDropIs() {
+        // tiny noise makes +7 % dozens of sigmas; the tools' request-rate minimum (20 % of the level) leaves it out
+        FakeMetricsBackend prom = new FakeMetricsBackend("prom")
+                .serve("shop", "request_rate", stepAt(minutesAgo(10), 40, 42.8, 0.002))
+                .serve("cart", "request_rate", stepAt(minutesAgo(10), 40, 24, 0.002));
+        JsonObject result = ToolHarness.ok(tool(new InMemorySources().add(prom)), "{\"metrics\":[\"request_rate\"]}");
+
+        assertThat(result.getJsonArray("anomalies")).as(result.toString()).hasSize(1);
+        JsonObject cart = anomaly(result, "cart", "request_rate");
+        assertThat(cart.getString("direction")).isEqualTo("down");
+        assertThat(cart.getJsonNumber("level").doubleValue()).isBetween(23.8, 24.2);
+        assertThat(rankedServices(result)).containsExactly("cart");
+        assertThat(CuratedMetricNames.detectionSettings("request_rate").minimumRelativeChange()).isEqualTo(0.2);
+    }
+
+    private static JsonObject anomaly(JsonObject result, String service, String metric) {
+        return result.getJsonArray("anomalies").stream().map(JsonValue::asJsonObject)
+                .filter(a -> a.getString("service").equals(service) && a.getString("metric").equals(metric)).findFirst()
+                .orElseThrow(() -> new AssertionError("no " + metric + " anomaly of " + service + " in " + result));
     }
 
     @Test

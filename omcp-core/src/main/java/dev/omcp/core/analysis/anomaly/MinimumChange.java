@@ -1,0 +1,42 @@
+package dev.omcp.core.analysis.anomaly;
+
+import java.util.Locale;
+
+/**
+ * The smallest move worth calling an anomaly, whatever its sigma: at least {@code absolute} in the
+ * series' unit and at least {@code relative} of the expected level. Both apply when both are set.
+ * A robust z score says a move is unusual for this series; these say it is large enough to matter
+ * to someone running the system (one stray failed request on a flat-zero error rate, or a request
+ * rate 6 % above a straight line drawn through a curved day, are unusual but are no incident).
+ */
+record MinimumChange(double absolute, double relative) {
+
+    MinimumChange {
+        if (!(absolute >= 0) || Double.isInfinite(absolute)) {
+            throw new IllegalArgumentException("minimum change must be a finite number >= 0, got " + absolute);
+        }
+        if (!(relative >= 0) || Double.isInfinite(relative)) {
+            throw new IllegalArgumentException("minimum relative change must be a finite number >= 0, got " + relative);
+        }
+    }
+
+    boolean none() {
+        return absolute == 0 && relative == 0;
+    }
+
+    /** Whether a move of {@code change} (either sign) away from {@code expected} is large enough. */
+    boolean metBy(double change, double expected) {
+        double size = Math.abs(change);
+        return size >= absolute && size >= relative * Math.abs(expected);
+    }
+
+    /** The limits in words, for a note: "20 % of the expected level", "0.005", or both joined by "and". */
+    String describe() {
+        String abs = String.format(Locale.ROOT, "%.4g", absolute);
+        String rel = String.format(Locale.ROOT, "%.3g %% of the expected level", relative * 100);
+        if (absolute > 0 && relative > 0) {
+            return abs + " and " + rel;
+        }
+        return absolute > 0 ? abs : rel;
+    }
+}
