@@ -625,45 +625,23 @@ public final class AnomalyDetector {
          * no clear one. The line is Tukey's resistant line: its slope joins the medians of the first
          * and the last third of the baseline, its intercept is the median of what the slope leaves,
          * so a few outliers cannot tilt it. The trend counts only when the thirds differ by at
-         * least {@value AnomalyDetector#TREND_SIGNIFICANCE} standard errors of that difference and by at least one
-         * sigma of the residual noise: a noisy flat baseline keeps the flat median.
+         * least {@value AnomalyDetector#TREND_SIGNIFICANCE} standard errors of that difference, measured on the
+         * residual noise around the line: a noisy flat baseline keeps the flat median.
          */
         static Expectation trend(Points all, int split) {
-            int third = split / 3;
-            double left = RobustStatistics.median(all.x, third);
-            double right = RobustStatistics.median(Arrays.copyOfRange(all.x, split - third, split));
-            double leftTime = (all.t[0] + all.t[third - 1]) / 2.0;
-            double rightTime = (all.t[split - third] + all.t[split - 1]) / 2.0;
-            if (!(rightTime > leftTime)) {
+            TukeyLine line = TukeyLine.through(all, 0, split);
+            if (line == null) {
                 return null;
             }
-            double slope = (right - left) / (rightTime - leftTime);
-            double[] intercepts = new double[split];
-            for (int i = 0; i < split; i++) {
-                intercepts[i] = all.x[i] - slope * (all.t[i] - leftTime);
-            }
-            Line line = new Line(RobustStatistics.median(intercepts), slope, leftTime);
-            double[] residuals = new double[split];
-            for (int i = 0; i < split; i++) {
-                residuals[i] = all.x[i] - line.at(all.t[i]);
-            }
-            double mad = RobustStatistics.mad(residuals, split, 0);
-            int wn = all.n - split;
-            double[] expected = new double[wn];
-            for (int i = 0; i < wn; i++) {
-                expected[i] = line.at(all.t[split + i]);
-            }
+            double[] expected = line.over(all, split);
             double center = RobustStatistics.median(expected);
-            Scale s = Scale.of(residuals, split, 0, mad, Math.abs(center));
-            // the standard error of the difference of two medians of `third` points each
-            double standardError = RobustStatistics.MEAN_ABS_DEV_TO_SIGMA * s.value * Math.sqrt(2.0 / third);
-            double rise = Math.abs(right - left);
-            if (rise < TREND_SIGNIFICANCE * standardError) {
+            if (!line.significant(Math.abs(center))) {
                 return null;
             }
+            Scale s = line.scale(Math.abs(center));
             // no flat median: baseline z scores come from the line, and the ramp test skips the baseline slope
-            return new Expectation("trend", false, expected, center, mad, s.value, s.source, split, 0, null, 0,
-                    Double.NaN, line);
+            return new Expectation("trend", false, expected, center, line.mad, s.value, s.source, split, 0, null, 0,
+                    Double.NaN, line.line);
         }
 
         /** Null when too few baseline points share a phase with an earlier period. */
@@ -771,6 +749,58 @@ public final class AnomalyDetector {
             }
             double slope = RobustStatistics.theilSenSlope(hours, r.y, r.n);
             return Double.isNaN(slope) ? 0 : slope;
+        }
+    }
+
+    /**
+     * Tukey's resistant line through the points {@code [from, split)}: the slope joins the medians of
+     * the first and the last third, the intercept is the median of what the slope leaves; with the
+     * residuals around it and their MAD.
+     */
+    private record TukeyLine(Line line, double rise, int third, double[] residuals, int n, double mad) {
+        /** Null when the thirds do not follow each other in time (all points at one instant). */
+        static TukeyLine through(Points all, int from, int split) {
+            int n = split - from;
+            int third = n / 3;
+            double left = RobustStatistics.median(Arrays.copyOfRange(all.x, from, from + third));
+            double right = RobustStatistics.median(Arrays.copyOfRange(all.x, split - third, split));
+            double leftTime = (all.t[from] + all.t[from + third - 1]) / 2.0;
+            double rightTime = (all.t[split - third] + all.t[split - 1]) / 2.0;
+            if (!(rightTime > leftTime)) {
+                return null;
+            }
+            double slope = (right - left) / (rightTime - leftTime);
+            double[] intercepts = new double[n];
+            for (int i = 0; i < n; i++) {
+                intercepts[i] = all.x[from + i] - slope * (all.t[from + i] - leftTime);
+            }
+            Line line = new Line(RobustStatistics.median(intercepts), slope, leftTime);
+            double[] residuals = new double[n];
+            for (int i = 0; i < n; i++) {
+                residuals[i] = all.x[from + i] - line.at(all.t[from + i]);
+            }
+            return new TukeyLine(line, Math.abs(right - left), third, residuals, n, RobustStatistics.mad(residuals, n, 0));
+        }
+
+        /** The line at each window point (the points from {@code split} on). */
+        double[] over(Points all, int split) {
+            double[] at = new double[all.n - split];
+            for (int i = 0; i < at.length; i++) {
+                at[i] = line.at(all.t[split + i]);
+            }
+            return at;
+        }
+
+        /** The robust scale of the residuals; {@code level} sets its floor. */
+        Scale scale(double level) {
+            return Scale.of(residuals, n, 0, mad, level);
+        }
+
+        /** Whether the thirds differ by at least {@link #TREND_SIGNIFICANCE} standard errors of that difference. */
+        boolean significant(double level) {
+            // the standard error of the difference of two medians of `third` points each
+            double standardError = RobustStatistics.MEAN_ABS_DEV_TO_SIGMA * scale(level).value * Math.sqrt(2.0 / third);
+            return rise >= TREND_SIGNIFICANCE * standardError;
         }
     }
 
