@@ -24,13 +24,17 @@ import java.util.Optional;
  *       two full periods precede the window): for each point, the median of the points at the same
  *       phase (plus or minus two steps) of every previous period, shifted by the median residual of the
  *       last baseline period so overall growth is not an anomaly. Trend (kinds without the ramp
- *       test, such as request rate, when no seasonal baseline applies and the baseline has a
- *       significant straight-line trend): that line extended over the window, so the morning climb
- *       of traffic is not an anomaly; latency, errors and saturation keep the flat median, because
- *       their climbs are symptoms.</li>
- *   <li><b>Scale.</b> 1.4826 x MAD of the baseline (of the seasonal or trend residuals); when the MAD is 0
- *       (a constant or mostly constant baseline), 1.2533 x the mean absolute deviation; never below
- *       a floor of 1 % of the expected level (and 1e-9), so a constant series does not divide by 0.</li>
+ *       test, such as request rate, when no seasonal baseline applies and the whole baseline has a
+ *       significant straight-line trend): a straight line through the baseline's last
+ *       {@link #TREND_FIT_SPAN} (2 h; at least {@value #MIN_BASELINE_POINTS} points; the whole baseline
+ *       when it is shorter or the window is longer than {@link #TREND_FIT_MAX_WINDOW}) extended over
+ *       the window, so the morning climb of traffic is not an anomaly, and a daily curve, which is
+ *       straight only over a couple of hours, is followed to where it was just before the window;
+ *       latency, errors and saturation keep the flat median, because their climbs are symptoms.</li>
+ *   <li><b>Scale.</b> 1.4826 x MAD of the baseline (of the seasonal residuals, or of the trend
+ *       residuals of the stretch the line is fitted to); when the MAD is 0 (a constant or mostly
+ *       constant baseline), 1.2533 x the mean absolute deviation; never below a floor of 1 % of the
+ *       expected level (and 1e-9), so a constant series does not divide by 0.</li>
  *   <li><b>Level test with dwell.</b> Each window point gets a robust z score. A run starts at a
  *       point with z at or beyond the sensitivity's threshold T and continues while z stays beyond
  *       T/2 (hysteresis); it counts only when it holds at least {@link Sensitivity#dwellPoints()}
@@ -66,6 +70,24 @@ public final class AnomalyDetector {
     static final double RAMP_PREFERENCE = 0.85;
     /** How many standard errors apart the baseline's first and last thirds must be for its trend to count. */
     static final double TREND_SIGNIFICANCE = 2.0;
+    /**
+     * The trend line is fitted to the baseline's last this long: about as far as a daily traffic
+     * curve stays close to a straight line. A fixed time, not a multiple of the window, because the
+     * curve bends with the time of day whatever the window is. Through the whole 4 h baseline of a
+     * one-hour window the line missed the window's end by 15-30 % near a trough or a peak; through
+     * its last 2 h the backtest's one-hour traffic wobbles fire 4 times in 100 instead of 12. The
+     * last hour did worse (its slope is noisier), and so did twice the window for 2-6 h windows
+     * (docs/analysis.md, Backtest).
+     */
+    static final Duration TREND_FIT_SPAN = Duration.ofHours(2);
+    /**
+     * Windows longer than this keep the line through the whole baseline. The tools give such a
+     * window a baseline of more than a day, whose line averages the daily curve out and stays
+     * nearly flat; a line through its last 2 h extended over 7 h or more swings past the curve's
+     * turn (in probes of 7-24 h windows 35-72 of 100 wobbles fired with it, 0-5 with the whole
+     * baseline). Up to 6 h the recent line did better in the same probes.
+     */
+    static final Duration TREND_FIT_MAX_WINDOW = Duration.ofHours(6);
 
     /** Judges every series with the same settings, in order. */
     public List<AnomalyFinding> detectAll(List<Series> series, DetectionSettings settings) {
@@ -124,12 +146,26 @@ public final class AnomalyDetector {
         if (expectation == null && !settings.trendDetection()) {
             // for a kind whose slow climbs are normal (traffic grows every morning), a baseline with a
             // clear straight-line trend is extended into the window instead of flattened to its median
-            expectation = Expectation.trend(all, split);
+            expectation = Expectation.trend(all, split, trendFitFrom(all, split, windowStart, settings.window()));
         }
         if (expectation == null) {
             expectation = Expectation.flat(all, split);
         }
         return judge(labels, all, split, expectation, settings, seasonNote);
+    }
+
+    /**
+     * Index of the first baseline point the trend line is fitted to: the last {@link #TREND_FIT_SPAN}
+     * of the baseline, but never fewer than {@value #MIN_BASELINE_POINTS} points (a coarse step), and
+     * the whole baseline for a window longer than {@link #TREND_FIT_MAX_WINDOW}. A baseline no longer
+     * than the span (the default 15-minute window's hour) is fitted whole, as before.
+     */
+    static int trendFitFrom(Points all, int split, long windowStart, Duration window) {
+        if (window.compareTo(TREND_FIT_MAX_WINDOW) > 0) {
+            return 0;
+        }
+        int from = all.firstAfter(windowStart - TREND_FIT_SPAN.toMillis());
+        return Math.max(0, Math.min(from, split - MIN_BASELINE_POINTS));
     }
 
     private AnomalyFinding judge(
@@ -621,49 +657,38 @@ public final class AnomalyDetector {
         }
 
         /**
-         * The baseline's straight-line trend extended over the window, or null when the baseline has
-         * no clear one. The line is Tukey's resistant line: its slope joins the medians of the first
-         * and the last third of the baseline, its intercept is the median of what the slope leaves,
-         * so a few outliers cannot tilt it. The trend counts only when the thirds differ by at
-         * least {@value AnomalyDetector#TREND_SIGNIFICANCE} standard errors of that difference and by at least one
-         * sigma of the residual noise: a noisy flat baseline keeps the flat median.
+         * The baseline's recent straight-line trend extended over the window, or null when the
+         * baseline has no clear one. Whether it has one is judged on the whole baseline: Tukey's
+         * resistant line through it (its slope joins the medians of the first and the last third,
+         * its intercept is the median of what the slope leaves, so a few outliers cannot tilt it)
+         * counts only when the thirds differ by at least {@value AnomalyDetector#TREND_SIGNIFICANCE}
+         * standard errors of that difference, measured on the residual noise around it: a noisy
+         * flat baseline keeps the flat median. The whole baseline's thirds hold the most points, so
+         * the answer is as firm as it was before the line was fitted to a part.
+         *
+         * <p>The line that is extended is the same kind of line through the baseline from
+         * {@code fitFrom} on (see {@link AnomalyDetector#trendFitFrom}): a daily curve bends, and a
+         * line through hours of it misses the window where the curve turns. The scale comes from
+         * the residuals of that same stretch, around that line: the part the line is not fitted to
+         * would be measured against a line extended backwards past the turn, and its misfit would
+         * widen the scale (it hid 35-60 % surges in 2 h windows in the probes).
          */
-        static Expectation trend(Points all, int split) {
-            int third = split / 3;
-            double left = RobustStatistics.median(all.x, third);
-            double right = RobustStatistics.median(Arrays.copyOfRange(all.x, split - third, split));
-            double leftTime = (all.t[0] + all.t[third - 1]) / 2.0;
-            double rightTime = (all.t[split - third] + all.t[split - 1]) / 2.0;
-            if (!(rightTime > leftTime)) {
+        static Expectation trend(Points all, int split, int fitFrom) {
+            TukeyLine whole = TukeyLine.through(all, 0, split);
+            // the scale floor of the test is a share of where the whole line puts the window, as it always was
+            if (whole == null || !whole.significant(Math.abs(RobustStatistics.median(whole.over(all, split))))) {
                 return null;
             }
-            double slope = (right - left) / (rightTime - leftTime);
-            double[] intercepts = new double[split];
-            for (int i = 0; i < split; i++) {
-                intercepts[i] = all.x[i] - slope * (all.t[i] - leftTime);
+            TukeyLine recent = fitFrom == 0 ? whole : TukeyLine.through(all, fitFrom, split);
+            if (recent == null) {
+                return null;
             }
-            Line line = new Line(RobustStatistics.median(intercepts), slope, leftTime);
-            double[] residuals = new double[split];
-            for (int i = 0; i < split; i++) {
-                residuals[i] = all.x[i] - line.at(all.t[i]);
-            }
-            double mad = RobustStatistics.mad(residuals, split, 0);
-            int wn = all.n - split;
-            double[] expected = new double[wn];
-            for (int i = 0; i < wn; i++) {
-                expected[i] = line.at(all.t[split + i]);
-            }
+            double[] expected = recent.over(all, split);
             double center = RobustStatistics.median(expected);
-            Scale s = Scale.of(residuals, split, 0, mad, Math.abs(center));
-            // the standard error of the difference of two medians of `third` points each
-            double standardError = RobustStatistics.MEAN_ABS_DEV_TO_SIGMA * s.value * Math.sqrt(2.0 / third);
-            double rise = Math.abs(right - left);
-            if (rise < TREND_SIGNIFICANCE * standardError) {
-                return null;
-            }
+            Scale s = recent.scale(Math.abs(center));
             // no flat median: baseline z scores come from the line, and the ramp test skips the baseline slope
-            return new Expectation("trend", false, expected, center, mad, s.value, s.source, split, 0, null, 0,
-                    Double.NaN, line);
+            return new Expectation("trend", false, expected, center, recent.mad, s.value, s.source, recent.n, 0, null, 0,
+                    Double.NaN, recent.line);
         }
 
         /** Null when too few baseline points share a phase with an earlier period. */
@@ -771,6 +796,58 @@ public final class AnomalyDetector {
             }
             double slope = RobustStatistics.theilSenSlope(hours, r.y, r.n);
             return Double.isNaN(slope) ? 0 : slope;
+        }
+    }
+
+    /**
+     * Tukey's resistant line through the points {@code [from, split)}: the slope joins the medians of
+     * the first and the last third, the intercept is the median of what the slope leaves; with the
+     * residuals around it and their MAD.
+     */
+    private record TukeyLine(Line line, double rise, int third, double[] residuals, int n, double mad) {
+        /** Null when the thirds do not follow each other in time (all points at one instant). */
+        static TukeyLine through(Points all, int from, int split) {
+            int n = split - from;
+            int third = n / 3;
+            double left = RobustStatistics.median(Arrays.copyOfRange(all.x, from, from + third));
+            double right = RobustStatistics.median(Arrays.copyOfRange(all.x, split - third, split));
+            double leftTime = (all.t[from] + all.t[from + third - 1]) / 2.0;
+            double rightTime = (all.t[split - third] + all.t[split - 1]) / 2.0;
+            if (!(rightTime > leftTime)) {
+                return null;
+            }
+            double slope = (right - left) / (rightTime - leftTime);
+            double[] intercepts = new double[n];
+            for (int i = 0; i < n; i++) {
+                intercepts[i] = all.x[from + i] - slope * (all.t[from + i] - leftTime);
+            }
+            Line line = new Line(RobustStatistics.median(intercepts), slope, leftTime);
+            double[] residuals = new double[n];
+            for (int i = 0; i < n; i++) {
+                residuals[i] = all.x[from + i] - line.at(all.t[from + i]);
+            }
+            return new TukeyLine(line, Math.abs(right - left), third, residuals, n, RobustStatistics.mad(residuals, n, 0));
+        }
+
+        /** The line at each window point (the points from {@code split} on). */
+        double[] over(Points all, int split) {
+            double[] at = new double[all.n - split];
+            for (int i = 0; i < at.length; i++) {
+                at[i] = line.at(all.t[split + i]);
+            }
+            return at;
+        }
+
+        /** The robust scale of the residuals; {@code level} sets its floor. */
+        Scale scale(double level) {
+            return Scale.of(residuals, n, 0, mad, level);
+        }
+
+        /** Whether the thirds differ by at least {@link #TREND_SIGNIFICANCE} standard errors of that difference. */
+        boolean significant(double level) {
+            // the standard error of the difference of two medians of `third` points each
+            double standardError = RobustStatistics.MEAN_ABS_DEV_TO_SIGMA * scale(level).value * Math.sqrt(2.0 / third);
+            return rise >= TREND_SIGNIFICANCE * standardError;
         }
     }
 

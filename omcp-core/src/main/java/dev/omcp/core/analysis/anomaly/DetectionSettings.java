@@ -13,7 +13,9 @@ import java.util.Optional;
  *
  * @param sidedness which deviations count
  * @param trendDetection whether the slow-ramp detector runs; when it does not (throughput, other),
- *     a steady climb is normal and a clear straight-line trend of the baseline is the expectation
+ *     a steady climb is normal: when the baseline has a clear straight-line trend, a line through
+ *     its last 2 hours (where a daily curve is still nearly straight) extended over the window is
+ *     the expectation
  * @param window length of the recent window
  * @param seasonPeriod the period of the same-phase baseline (for example one day); used only when
  *     the series holds at least two full periods before the window, else the flat baseline is used
@@ -23,8 +25,9 @@ import java.util.Optional;
  *     such limit. Stops a flat-zero error rate from alarming on a single stray request
  * @param minimumRelativeChange the smallest change worth reporting as a share of the expected level
  *     (0.2: a fifth), applied alongside {@code minimumChange}; 0 for no such limit. Stops a request
- *     rate a few per cent off a straight line through a curved day from reading as an incident,
- *     however small its noise makes that in sigmas
+ *     rate a few per cent off its expectation (a wobble, or a curved day that even a line through
+ *     the recent hours misses a little) from reading as an incident, however small its noise makes
+ *     that in sigmas
  */
 public record DetectionSettings(
         Sidedness sidedness, boolean trendDetection, Duration window, Optional<Duration> seasonPeriod,

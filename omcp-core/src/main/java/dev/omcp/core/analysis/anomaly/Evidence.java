@@ -6,8 +6,8 @@ import java.util.Objects;
  * The numbers behind a verdict, so an agent (or a human) can check it.
  *
  * @param method {@code flat} (median of the whole baseline), {@code seasonal} (median of the same
- *     phase of previous periods) or {@code trend} (the baseline's straight-line trend extended over
- *     the window)
+ *     phase of previous periods) or {@code trend} (a straight line through the baseline's recent
+ *     part extended over the window)
  * @param baselineMedian the expected level: the baseline median, or for {@code seasonal} and
  *     {@code trend} the median of the expectations over the window
  * @param baselineMad the raw median absolute deviation of the baseline (of the residuals for
@@ -26,7 +26,8 @@ import java.util.Objects;
  *     verdict needs at least, 3 or the dwell). It differs from {@link #anomalyLevel} when the anomaly
  *     has ended, as a spike has
  * @param baselinePoints how many finite baseline points were used (for {@code seasonal}: how many
- *     residuals of the last period before the window set the scale)
+ *     residuals of the last period before the window set the scale; for {@code trend}: how many
+ *     points of the baseline's recent part the line and the scale come from)
  * @param windowPoints how many finite window points were judged
  * @param seasonPeriods for {@code seasonal}, how many previous periods fed the expectation; else 0
  * @param trendSlopePerHour the Theil-Sen slope of the window in series units per hour (NaN when

@@ -285,6 +285,108 @@ class AnomalyDetectorTest {
         assertThat(f.status()).isEqualTo(AnomalyFinding.Status.NORMAL);
     }
 
+    /** A request rate judged as the tools judge it over an hour: two-sided, no ramp test, 20 % relative minimum. */
+    private final DetectionSettings requestsOverAnHour = DetectionSettings.of(MetricKind.THROUGHPUT)
+            .withWindow(Duration.ofHours(1)).withMinimumRelativeChange(0.2);
+
+    private static final long HALF_MINUTE = 30_000;
+
+    /**
+     * What {@code detect_anomalies} reads for {@code window: 1h}: a 4 h baseline and the hour at
+     * 30 s (600 points) of a day's traffic curve, 1000 x (1 - 0.35 sin), whose trough falls on the
+     * window's start, with 1 % noise. The curve bends through the baseline: a straight line through
+     * all 4 h runs on downwards and undershoots the window's climb by 10-20 %, a line through the
+     * last 2 h by a few per cent.
+     */
+    private static double[] curvedDay(long seed) {
+        double[] x = noise(600, 0, 10, seed);
+        for (int i = 0; i < 600; i++) {
+            double hours = i * HALF_MINUTE / 3_600_000.0;
+            x[i] += 1000 * (1 - 0.35 * Math.sin(2 * Math.PI * (hours + 2) / 24));
+        }
+        return x;
+    }
+
+    @Test
+    void aSmallWobbleOnACurvedDay_overAnHour_isNoAnomaly() {
+        double[] x = curvedDay(42);
+        for (int i = 540; i < 600; i++) {
+            x[i] *= 1.08;
+        }
+        AnomalyFinding f = detector.detect(series(x, HALF_MINUTE), requestsOverAnHour);
+
+        // the line through the whole baseline expected the window 10-20 % lower: +8 % on top crossed the 20 % minimum
+        assertThat(f.anomalous()).as(f.note()).isFalse();
+        assertThat(f.evidence().orElseThrow().method()).isEqualTo("trend");
+    }
+
+    @Test
+    void aSurgeOnACurvedDay_overAnHour_isAnomalousSinceItStarted() {
+        double[] x = curvedDay(43);
+        for (int i = 520; i < 600; i++) {
+            x[i] *= 1.45;
+        }
+        AnomalyFinding f = detector.detect(series(x, HALF_MINUTE), requestsOverAnHour);
+
+        assertThat(f.anomalous()).as(f.note()).isTrue();
+        assertThat(f.direction()).isEqualTo(Direction.UP);
+        assertThat(f.kind()).contains(AnomalyKind.STEP);
+        // a line through the whole baseline ran below the climb before the surge, and the onset reached back 6 minutes over it
+        assertThat(f.onset().orElseThrow().toEpochMilli() - (T0 + 520 * HALF_MINUTE)).as(f.note())
+                .isBetween(-3 * HALF_MINUTE, 3 * HALF_MINUTE);
+        // the level is the surge's, measured from the curve: about 1.45 x the climb's level there
+        assertThat(f.evidence().orElseThrow().anomalyLevel()).isBetween(1.3 * x[560] / 1.45, 1.6 * x[560] / 1.45);
+    }
+
+    @Test
+    void theTrendLine_isFittedToTheBaselinesLastTwoHours() {
+        AnomalyFinding overAnHour = detector.detect(series(curvedDay(44), HALF_MINUTE), requestsOverAnHour);
+
+        // 4 h of baseline at 30 s: the line and its scale come from the last 240 points
+        assertThat(overAnHour.evidence().orElseThrow().method()).isEqualTo("trend");
+        assertThat(overAnHour.evidence().orElseThrow().baselinePoints()).isEqualTo(240);
+    }
+
+    @Test
+    void theDefaultWindowsHourOfBaseline_isFittedWhole() {
+        AnomalyFinding f = detector.detect(series(morningTraffic(), 15_000), requestsOverAQuarter);
+
+        // shorter than the 2 h span: all 240 points, as before the span existed
+        assertThat(f.evidence().orElseThrow().method()).isEqualTo("trend");
+        assertThat(f.evidence().orElseThrow().baselinePoints()).isEqualTo(240);
+    }
+
+    @Test
+    void aCoarseStep_stillFitsTheLineToTheFewestPointsAVerdictNeeds() {
+        // a 1 h window over 10 h at 10 minutes: the last 2 h of baseline hold 12 points, fewer than 20
+        double[] x = noise(60, 0, 1, 44);
+        for (int i = 0; i < 60; i++) {
+            x[i] += 100 + 2.0 * i;
+        }
+        AnomalyFinding f = detector.detect(series(x, 600_000), requestsOverAnHour);
+
+        assertThat(f.evidence().orElseThrow().method()).isEqualTo("trend");
+        assertThat(f.evidence().orElseThrow().baselinePoints()).isEqualTo(AnomalyDetector.MIN_BASELINE_POINTS);
+        assertThat(f.anomalous()).as(f.note()).isFalse();
+    }
+
+    @Test
+    void aWindowLongerThanSixHours_keepsTheLineThroughTheWholeBaseline() {
+        // an 8 h window after 32 h of a steady climb at 5 minutes: past 6 h the line comes from the
+        // whole baseline, which for the tools' long windows spans more than a day and averages the
+        // daily curve out, where a line through its last 2 h would be extended past the curve's turn
+        double[] x = noise(480, 0, 1, 45);
+        for (int i = 0; i < 480; i++) {
+            x[i] += 100 + 0.1 * i;
+        }
+        AnomalyFinding f = detector.detect(series(x, 300_000),
+                requestsOverAnHour.withWindow(Duration.ofHours(8)));
+
+        assertThat(f.evidence().orElseThrow().method()).isEqualTo("trend");
+        assertThat(f.evidence().orElseThrow().baselinePoints()).isEqualTo(384);
+        assertThat(f.anomalous()).as(f.note()).isFalse();
+    }
+
     /** 6 h flat, then 2 h climbing to about 3.1 sigma: below what the level test needs. */
     private static double[] slowRamp(long seed) {
         double[] x = noise(480, 1.0, 0.02, seed);
