@@ -40,7 +40,8 @@ import java.util.Optional;
  *       T/2 (hysteresis); it counts only when it holds at least {@link Sensitivity#dwellPoints()}
  *       points beyond T, so a lone spike never fires, and when it moved the series by the settings'
  *       minimum changes (absolute, and as a share of the expected level). One-sided for latency,
- *       errors and saturation; two-sided for request rate.</li>
+ *       errors and saturation; two-sided for request rate. The run is measured (score, change,
+ *       level) from its onset, so a lead-in the onset leaves out does not water it down.</li>
  *   <li><b>Ramp test</b> (latency, errors, saturation): when the level test finds nothing, a window
  *       whose Mann-Kendall trend z reaches the sensitivity's {@code trendZ}, whose Theil-Sen rise
  *       over the window (minus any trend the baseline already had) reaches {@code rampRise} sigmas
@@ -253,7 +254,8 @@ public final class AnomalyDetector {
 
     /**
      * What one direction's test found. {@code level} is where the series went, in its own unit: the
-     * median of the run the score comes from (its strongest), or for a ramp the fitted level at its end.
+     * median of the run the score comes from (its strongest, from its onset), or for a ramp the
+     * fitted level at its end.
      */
     private record Detected(Direction direction, double score, long onsetMillis, AnomalyKind kind, double level) {}
 
@@ -296,8 +298,7 @@ public final class AnomalyDetector {
         double cont = t / 2;
         int wn = z.length;
         int dwell = sens.dwellPoints();
-        int firstStart = -1;
-        int firstEnd = -1;
+        int firstOnset = -1;
         double bestScore = 0;
         int lastEnd = -1;
         int strongestStart = -1;
@@ -321,6 +322,12 @@ public final class AnomalyDetector {
             if (exceed < dwell) {
                 continue;
             }
+            // a lead-in the onset leaves out (a drift T/2 off that the hysteresis joined to a large
+            // step) is no part of the anomaly: its score, change and level are measured from the onset
+            int onsetIndex = onsetOf(all, split, e, z, sign, sens, minimum, start, end);
+            if (onsetIndex - split > start && exceeding(z, sign, t, onsetIndex - split, end) >= dwell) {
+                start = onsetIndex - split;
+            }
             double[] run = new double[end - start + 1];
             for (int k = start; k <= end; k++) {
                 run[k - start] = sign * z[k];
@@ -338,16 +345,15 @@ public final class AnomalyDetector {
                 strongestStart = start;
                 strongestEnd = end;
             }
-            if (firstStart < 0) {
-                firstStart = start;
-                firstEnd = end;
+            if (firstOnset < 0) {
+                firstOnset = onsetIndex;
             }
             lastEnd = end;
         }
-        if (firstStart < 0) {
+        if (firstOnset < 0) {
             return null;
         }
-        long onset = all.t[onsetOf(all, split, e, z, sign, sens, minimum, firstStart, firstEnd)];
+        long onset = all.t[firstOnset];
         AnomalyKind kind;
         double level;
         double[] dz = new double[wn];
