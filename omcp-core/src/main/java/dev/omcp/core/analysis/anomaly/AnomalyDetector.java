@@ -40,7 +40,8 @@ import java.util.Optional;
  *       T/2 (hysteresis); it counts only when it holds at least {@link Sensitivity#dwellPoints()}
  *       points beyond T, so a lone spike never fires, and when it moved the series by the settings'
  *       minimum changes (absolute, and as a share of the expected level). One-sided for latency,
- *       errors and saturation; two-sided for request rate.</li>
+ *       errors and saturation; two-sided for request rate. The run is measured (score, change,
+ *       level) from its onset, so a lead-in the onset leaves out does not water it down.</li>
  *   <li><b>Ramp test</b> (latency, errors, saturation): when the level test finds nothing, a window
  *       whose Mann-Kendall trend z reaches the sensitivity's {@code trendZ}, whose Theil-Sen rise
  *       over the window (minus any trend the baseline already had) reaches {@code rampRise} sigmas
@@ -50,6 +51,12 @@ import java.util.Optional;
  *       {@code spike}; still deviating: a step and a ramp model (see {@link ShapeFit}) are fitted to
  *       the window and the ramp wins when it fits clearly better or the raised part keeps climbing
  *       (Mann-Kendall); otherwise {@code step}. A ramp's onset is the fitted change point.</li>
+ *   <li><b>Onset</b> (see {@code onsetOf}): the first run's first point at least half-way to its
+ *       height, moved back over the points before it that are still half-way ({@code max(T/2, H/2)}
+ *       off, into the baseline's tail if need be) and then over the step's rising edge; a part of
+ *       the run before that which is an anomaly by itself dates it instead. For a small step that is
+ *       every point T/2 off, as before; for a large one it stops at the jump rather than reach back
+ *       over a slow drift that is only T/2 off.</li>
  * </ol>
  */
 public final class AnomalyDetector {
@@ -68,6 +75,20 @@ public final class AnomalyDetector {
     private static final double MILLIS_PER_HOUR = 3_600_000.0;
     /** A ramp must fit at least this much better (sum of absolute residuals) than a step to be called one. */
     static final double RAMP_PREFERENCE = 0.85;
+    /**
+     * A point on a step's rising edge stands T/2 above the median of this many points that came
+     * before it, the last of them {@link #EDGE_LAG} points earlier: the median of three ignores one
+     * noisy point.
+     */
+    static final int EDGE_REFERENCE = 3;
+    /**
+     * How far back the edge's reference ends: skipping the two points just before a point lets a
+     * step that builds slowly over several points (the demo's incident: 8 at 30 s) be followed down
+     * to where it began, while a drift moves far too little over five points to pass. With the
+     * points 1-3 or 2-4 before as the reference, two or one more of the backtest's steps on a
+     * drift were dated late, part-way up their rise.
+     */
+    static final int EDGE_LAG = 3;
     /** How many standard errors apart the baseline's first and last thirds must be for its trend to count. */
     static final double TREND_SIGNIFICANCE = 2.0;
     /**
@@ -233,7 +254,8 @@ public final class AnomalyDetector {
 
     /**
      * What one direction's test found. {@code level} is where the series went, in its own unit: the
-     * median of the run the score comes from (its strongest), or for a ramp the fitted level at its end.
+     * median of the run the score comes from (its strongest, from its onset), or for a ramp the
+     * fitted level at its end.
      */
     private record Detected(Direction direction, double score, long onsetMillis, AnomalyKind kind, double level) {}
 
@@ -276,7 +298,7 @@ public final class AnomalyDetector {
         double cont = t / 2;
         int wn = z.length;
         int dwell = sens.dwellPoints();
-        int firstStart = -1;
+        int firstOnset = -1;
         double bestScore = 0;
         int lastEnd = -1;
         int strongestStart = -1;
@@ -300,6 +322,12 @@ public final class AnomalyDetector {
             if (exceed < dwell) {
                 continue;
             }
+            // a lead-in the onset leaves out (a drift T/2 off that the hysteresis joined to a large
+            // step) is no part of the anomaly: its score, change and level are measured from the onset
+            int onsetIndex = onsetOf(all, split, e, z, sign, sens, minimum, start, end);
+            if (onsetIndex - split > start && exceeding(z, sign, t, onsetIndex - split, end) >= dwell) {
+                start = onsetIndex - split;
+            }
             double[] run = new double[end - start + 1];
             for (int k = start; k <= end; k++) {
                 run[k - start] = sign * z[k];
@@ -317,15 +345,15 @@ public final class AnomalyDetector {
                 strongestStart = start;
                 strongestEnd = end;
             }
-            if (firstStart < 0) {
-                firstStart = start;
+            if (firstOnset < 0) {
+                firstOnset = onsetIndex;
             }
             lastEnd = end;
         }
-        if (firstStart < 0) {
+        if (firstOnset < 0) {
             return null;
         }
-        long onset = onsetBefore(all, split, e, z, sign, cont, firstStart);
+        long onset = all.t[firstOnset];
         AnomalyKind kind;
         double level;
         double[] dz = new double[wn];
@@ -375,29 +403,151 @@ public final class AnomalyDetector {
     }
 
     /**
-     * The onset: the first point of the run, moved back over the contiguous points just before it
-     * that already deviated by at least half the threshold, into the baseline's tail if need be (a
-     * step that began just before the window started there, not at the window's edge).
+     * The onset of the run {@code [start, end]} (window indices) as an index into all points: where
+     * the deviation that became this anomaly began.
+     *
+     * <p>A point belongs to the step when it is at least {@code max(T/2, H/2)} off, half-way from
+     * the expectation to the step's level, with {@code H} the run's {@link #height}. For a small
+     * step ({@code H <= T}) that is {@code T/2}, the run's own hysteresis, as the onset always
+     * used. For a large one it keeps out a lead-in that is only {@code T/2} off: a slow drift the
+     * flat baseline does not follow (the demo's memory drifts by a 3 % sine, 2-2.5 sigma off its
+     * 4-hour median near the sine's crest, before a 35 % step), which walking back over every point
+     * {@code T/2} off dated up to 24 minutes early.
+     *
+     * <ol>
+     *   <li>The search starts at the run's first point at least half-way (a lead-in that crossed T
+     *       by itself may have started the run) and moves back over the contiguous points at least
+     *       half-way, into the baseline's tail if need be (a step that began just before the window
+     *       started there).</li>
+     *   <li>Then over the step's rising edge: points still {@code T/2} off that stand {@code T/2}
+     *       above the median of the three points 3 to 5 before them ({@link #EDGE_REFERENCE},
+     *       {@link #EDGE_LAG}). A step that took minutes to build (the demo's incident takes 4) is
+     *       dated where it began, not half-way up; a drift rises too little over a few points to
+     *       pass, and noise seldom does.</li>
+     *   <li>When that leaves a part of the run before the step that is an anomaly of its own (at
+     *       least a dwell of points beyond T, meeting the minimum changes), the anomaly began there:
+     *       an escalation is dated from its first stage, by that stage's own height.</li>
+     * </ol>
      */
-    private static long onsetBefore(Points all, int split, Expectation e, double[] z, int sign, double cont, int start) {
-        int k = start;
-        while (k > 0 && sign * z[k - 1] >= cont) {
-            k--;
+    private static int onsetOf(Points all, int split, Expectation e, double[] z, int sign, Sensitivity sens,
+            MinimumChange minimum, int start, int end) {
+        double cont = sens.levelThreshold() / 2;
+        int to = end;
+        while (true) {
+            double[] run = new double[to - start + 1];
+            for (int j = start; j <= to; j++) {
+                run[j - start] = sign * z[j];
+            }
+            double core = Math.max(cont, height(run, sens.dwellPoints()) / 2);
+            // some point reaches the height, and every point of a run is at least T/2 off, so k <= to
+            int k = start;
+            while (k < to && sign * z[k] < core) {
+                k++;
+            }
+            int g = stepStart(all, split, e, z, sign, split + k, core, cont);
+            int leadIn = g - split - 1;
+            if (leadIn >= start && anomalyOfItsOwn(all, split, e, z, sign, sens, minimum, start, leadIn)) {
+                // the run began before the step with a stretch that is an anomaly by itself: date that
+                to = leadIn;
+                continue;
+            }
+            return g;
         }
-        if (k > 0) {
-            return all.t[split + k];
+    }
+
+    /**
+     * A run's height in sigmas: the larger of the median of its upper half (the points at or above
+     * its median) and the median of its last {@code max(3, dwell)} points. For a step that is about
+     * its level. The run's plain median would not do: the hysteresis can join a long lead-in to the
+     * step (a drift T/2 off for half an hour before a 35 % step), and its median, and the half-way
+     * mark with it, would sit at the lead-in's level. The upper half keeps the step's level while
+     * the step is at least a quarter of the run; its last points, while it is still going on at
+     * the window's end however short it is.
+     */
+    private static double height(double[] run, int dwell) {
+        double median = RobustStatistics.median(run);
+        double[] upper = new double[run.length];
+        int n = 0;
+        for (double v : run) {
+            if (v >= median) {
+                upper[n++] = v;
+            }
         }
-        int b = split - 1;
-        int earliest = split;
-        while (b >= 0) {
-            double bz = e.baselineZ(all, b);
-            if (Double.isNaN(bz) || sign * bz < cont) {
+        int last = Math.min(run.length, Math.max(MIN_WINDOW_POINTS, dwell));
+        double end = RobustStatistics.median(Arrays.copyOfRange(run, run.length - last, run.length));
+        return Math.max(RobustStatistics.median(upper, n), end);
+    }
+
+    /**
+     * Where the step that reaches point {@code g} (an index into all points) began: back over the
+     * contiguous points at least {@code core} off, then over its rising edge.
+     */
+    private static int stepStart(Points all, int split, Expectation e, double[] z, int sign, int g, double core, double cont) {
+        while (g > 0 && deviation(all, split, e, z, sign, g - 1) >= core) {
+            g--;
+        }
+        while (g > 0) {
+            double d = deviation(all, split, e, z, sign, g - 1);
+            if (!(d >= cont && d - deviationBefore(all, split, e, z, sign, g - 1) >= cont)) {
                 break;
             }
-            earliest = b;
-            b--;
+            g--;
         }
-        return all.t[earliest];
+        return g;
+    }
+
+    /** Whether the run's stretch {@code [start, end]} would be an anomaly alone: a dwell beyond T and the minimum changes. */
+    private static boolean anomalyOfItsOwn(Points all, int split, Expectation e, double[] z, int sign, Sensitivity sens,
+            MinimumChange minimum, int start, int end) {
+        if (exceeding(z, sign, sens.levelThreshold(), start, end) < sens.dwellPoints()) {
+            return false;
+        }
+        if (minimum.none()) {
+            return true;
+        }
+        RunChange change = RunChange.of(all, split, e, start, end);
+        return minimum.metBy(change.change, change.expected);
+    }
+
+    /** How many of the points {@code [from, to]} of the window are at least {@code t} off in the direction. */
+    private static int exceeding(double[] z, int sign, double t, int from, int to) {
+        int n = 0;
+        for (int j = from; j <= to; j++) {
+            if (sign * z[j] >= t) {
+                n++;
+            }
+        }
+        return n;
+    }
+
+    /**
+     * The deviation of point {@code g} (an index into all points) in the anomaly's direction, in
+     * sigmas: the window's z score, or for a baseline point its z against the expectation; NaN
+     * where the baseline has none (a seasonal baseline before its last period).
+     */
+    private static double deviation(Points all, int split, Expectation e, double[] z, int sign, int g) {
+        return sign * (g >= split ? z[g - split] : e.baselineZ(all, g));
+    }
+
+    /**
+     * The median deviation of the {@value #EDGE_REFERENCE} points whose last is {@value #EDGE_LAG}
+     * before point {@code g}: where the series was just before an edge reached {@code g}. NaN when
+     * there are not that many or one is unknown, which ends the walk.
+     */
+    private static double deviationBefore(Points all, int split, Expectation e, double[] z, int sign, int g) {
+        int to = g - EDGE_LAG;
+        int from = to - EDGE_REFERENCE + 1;
+        if (from < 0) {
+            return Double.NaN;
+        }
+        double[] before = new double[EDGE_REFERENCE];
+        for (int j = from; j <= to; j++) {
+            before[j - from] = deviation(all, split, e, z, sign, j);
+            if (Double.isNaN(before[j - from])) {
+                return Double.NaN;
+            }
+        }
+        return RobustStatistics.median(before);
     }
 
     /** The slow-ramp test in one direction, on the window's z scores. */

@@ -19,9 +19,10 @@ import java.util.Objects;
  *     longer than the anomaly holds mostly normal points (see {@link #anomalyLevel})
  * @param anomalyLevel where an anomaly took the series, in its unit: the median of the raw values of
  *     its strongest run (the one its score comes from; for a step still going on, the run that
- *     reaches the window's end), or for a ramp the fitted level at its end; NaN for a verdict that is
- *     not anomalous. The points an onset reaches back over (deviating by only half the threshold)
- *     are a lead-in and left out, as are earlier, weaker runs
+ *     reaches the window's end), counted from the run's onset, or for a ramp the fitted level at
+ *     its end; NaN for a verdict that is not anomalous. A lead-in that the run began with but the
+ *     onset leaves out (a slow drift half the threshold off before a large step) is left out, as
+ *     are the points an onset reaches back over before the run and earlier, weaker runs
  * @param currentLevel the level now: the median of the window's last few points (as many as a
  *     verdict needs at least, 3 or the dwell). It differs from {@link #anomalyLevel} when the anomaly
  *     has ended, as a spike has

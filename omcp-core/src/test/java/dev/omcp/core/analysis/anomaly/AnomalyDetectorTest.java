@@ -103,8 +103,9 @@ class AnomalyDetectorTest {
     }
 
     @Test
-    void aStepAfterALongLeadIn_reportsTheStepsLevel_notOneDilutedByTheLeadIn() {
-        // 19 minutes 2.6 sigma up (the onset reaches back over them), then 10 minutes 20 sigma up
+    void aStepAfterALongLeadIn_isDatedAtTheStep_andReportsTheStepsLevel_notOneDilutedByTheLeadIn() {
+        // 19 minutes 2.6 sigma up, then 10 minutes 20 sigma up: the lead-in is not half-way to the
+        // step, so it is no part of it (the onset once reached back over it, to minute 361)
         double[] x = noise(390, 100, 2, 39);
         for (int i = 361; i < 380; i++) {
             x[i] = 105.2;
@@ -115,8 +116,127 @@ class AnomalyDetectorTest {
         AnomalyFinding f = detector.detect(series(x), latency);
 
         assertThat(f.anomalous()).as(f.note()).isTrue();
-        assertThat(f.onset()).contains(Instant.ofEpochMilli(T0 + 361 * STEP));
+        assertThat(f.onset()).contains(Instant.ofEpochMilli(T0 + 380 * STEP));
         assertThat(f.evidence().orElseThrow().anomalyLevel()).isCloseTo(140, org.assertj.core.data.Offset.offset(3.0));
+    }
+
+    /**
+     * The demo's memory read with {@code window: 1h}: 4 h of baseline and 1 h of window at 30 s, a
+     * working set that drifts by a 3 % sine (period 2 pi hours) with {@code noise}, and +35 % from
+     * 25 minutes before the window's end (point 550), reached over {@code rise} more points. Near
+     * the sine's crest (phase 1.2-1.6 at the step, where the demo's clock put it at 04:35 or 10:35
+     * UTC) the drift has been 2 sigma or more above the flat baseline's median for half an hour.
+     */
+    private static double[] memoryOnADrift(double phaseAtStep, int rise, double noise, long seed) {
+        double[] x = noise(600, 0, noise, seed);
+        for (int i = 0; i < 600; i++) {
+            double hours = (i - 550) * HALF_MINUTE / 3_600_000.0;
+            double incident = i < 550 ? 0 : Math.min(1, (i - 549) / (double) (rise + 1));
+            x[i] = 200e6 * (1 + 0.03 * Math.sin(phaseAtStep + hours) + x[i]) + 200e6 * 0.35 * incident;
+        }
+        return x;
+    }
+
+    private final DetectionSettings memoryOverAnHour = DetectionSettings.of(MetricKind.SATURATION).withWindow(Duration.ofHours(1));
+
+    @Test
+    void aLargeStepOnARisingDrift_isDatedAtTheStep_notWhereTheDriftCrossedHalfTheThreshold() {
+        for (double phase : new double[] {1.2, 1.6}) {
+            for (long seed = 62; seed <= 65; seed++) {
+                AnomalyFinding f = detector.detect(series(memoryOnADrift(phase, 0, 0.01, seed), HALF_MINUTE), memoryOverAnHour);
+
+                assertThat(f.kind()).as(f.note()).contains(AnomalyKind.STEP);
+                // walking back over every point T/2 off dated these 5-15 points (2.5-7.5 minutes) early
+                assertThat(f.onset().orElseThrow().toEpochMilli() - (T0 + 550 * HALF_MINUTE)).as("phase %s, seed %d: %s", phase, seed,
+                        f.note()).isBetween(-2 * HALF_MINUTE, 2 * HALF_MINUTE);
+            }
+        }
+    }
+
+    @Test
+    void aLargeStepThatTookMinutesToBuild_isDatedWhereItsRiseBegan_notWhereTheDriftCrossedHalfTheThreshold() {
+        // the demo's frontend: three pods, so the noise of their sum is 1 % / sqrt(3) and the drift
+        // stands out more (the old walk went back 8-50 minutes); the incident takes 4 minutes (8
+        // points) to reach full strength, and the onset is where that rise left the drift, not half-way up
+        for (double phase : new double[] {1.2, 1.6}) {
+            for (long seed = 62; seed <= 65; seed++) {
+                AnomalyFinding f = detector.detect(series(memoryOnADrift(phase, 8, 0.0058, seed), HALF_MINUTE), memoryOverAnHour);
+
+                assertThat(f.kind()).as(f.note()).contains(AnomalyKind.STEP);
+                assertThat(f.onset().orElseThrow().toEpochMilli() - (T0 + 550 * HALF_MINUTE)).as("phase %s, seed %d: %s", phase, seed,
+                        f.note()).isBetween(0L, 2 * HALF_MINUTE);
+                // the level is the step's, not one pulled down by the lead-in
+                assertThat(f.evidence().orElseThrow().anomalyLevel()).as(f.note()).isGreaterThan(1.3 * 200e6);
+            }
+        }
+    }
+
+    @Test
+    void aLargeDropOnAFallingDrift_isDatedAtTheDrop() {
+        // the mirror image, judged two-sided: the trend line through the baseline's last 2 hours
+        // follows the drift, but where the sine bends (phase 5.6-6.0) the drift falls away from the
+        // line for half an hour before the drop, and the old walk went back 3.5-7.5 minutes over it
+        for (double phase : new double[] {5.6, 6.0}) {
+            for (long seed = 62; seed <= 65; seed++) {
+                double[] x = memoryOnADrift(phase, 0, 0.0058, seed);
+                for (int i = 0; i < 600; i++) {
+                    x[i] = 400e6 - x[i];
+                }
+                AnomalyFinding f = detector.detect(series(x, HALF_MINUTE),
+                        DetectionSettings.of(MetricKind.OTHER).withWindow(Duration.ofHours(1)));
+
+                assertThat(f.direction()).as(f.note()).isEqualTo(Direction.DOWN);
+                assertThat(f.evidence().orElseThrow().method()).isEqualTo("trend");
+                assertThat(f.onset().orElseThrow().toEpochMilli() - (T0 + 550 * HALF_MINUTE)).as("phase %s, seed %d: %s", phase, seed,
+                        f.note()).isBetween(-2 * HALF_MINUTE, 2 * HALF_MINUTE);
+            }
+        }
+    }
+
+    @Test
+    void aSmallStep_stillReachesBackOverPointsHalfWayToIt() {
+        // 5 points 2.5 sigma up, then 4.5 sigma up: the first five are as far from the baseline as
+        // half the step, part of it by the rule, as they were when every point T/2 off was
+        double[] x = noise(390, 100, 2, 40);
+        for (int i = 365; i < 390; i++) {
+            x[i] = 100 + 2 * (i < 370 ? 2.5 : 4.5) + (i % 2 == 0 ? 0.2 : -0.2);
+        }
+        AnomalyFinding f = detector.detect(series(x), latency);
+
+        assertThat(f.anomalous()).as(f.note()).isTrue();
+        assertThat(f.onset()).as(f.note()).contains(Instant.ofEpochMilli(T0 + 365 * STEP));
+    }
+
+    @Test
+    void anEscalation_isDatedFromItsFirstStage_whichIsAnAnomalyOfItsOwn() {
+        // 20 minutes 6 sigma up, then 30 sigma up: the first stage is not half-way to the second,
+        // but it held beyond the threshold long enough to be an anomaly by itself
+        double[] x = noise(390, 100, 2, 42);
+        for (int i = 360; i < 390; i++) {
+            x[i] += i < 380 ? 12 : 60;
+        }
+        AnomalyFinding f = detector.detect(series(x), latency);
+
+        assertThat(f.kind()).as(f.note()).contains(AnomalyKind.STEP);
+        assertThat(f.onset()).as(f.note()).contains(Instant.ofEpochMilli(T0 + 360 * STEP));
+    }
+
+    @Test
+    void aShortStepAfterALongLeadIn_isMeasuredFromItsOnset_soItMeetsTheMinimumChange() {
+        // 20 minutes 3.3-3.7 sigma (+7 %) up, then +40 %: the hysteresis joins them into one run,
+        // whose median moved the latency by 7 %, under a 20 % minimum; from the onset it moved 40 %.
+        // Measured whole, the level test found nothing and the ramp test called it a ramp to 123
+        // from the window's start
+        double[] x = noise(390, 100, 2, 43);
+        for (int i = 360; i < 390; i++) {
+            x[i] = i < 380 ? 107 + (i % 2 == 0 ? 0.4 : -0.4) : 140 + (x[i] - 100);
+        }
+        AnomalyFinding f = detector.detect(series(x), latency.withMinimumRelativeChange(0.2));
+
+        assertThat(f.anomalous()).as(f.note()).isTrue();
+        assertThat(f.onset()).as(f.note()).contains(Instant.ofEpochMilli(T0 + 380 * STEP));
+        assertThat(f.evidence().orElseThrow().anomalyLevel()).isCloseTo(140, org.assertj.core.data.Offset.offset(3.0));
+        assertThat(f.score()).as(f.note()).isGreaterThan(15);
     }
 
     @Test
