@@ -57,9 +57,13 @@ public final class SimulatedSystem {
         this.metrics = new MetricHistory(this, startedAt.minus(history), seed);
     }
 
-    /** The demo shop as {@code omcp demo} runs it: two days of history, incident 25 minutes old. */
+    /**
+     * The demo shop as {@code omcp demo} runs it: three days of history, incident 25 minutes old.
+     * Three days, so that every window the analysing tools take (up to a day) has the two days
+     * before it that they judge it against (the same time of the previous days).
+     */
     public static SimulatedSystem standard(Clock clock) {
-        return new SimulatedSystem(clock, 20261122L, Duration.ofDays(2).plusHours(1), Duration.ofMinutes(25));
+        return new SimulatedSystem(clock, 20261122L, Duration.ofDays(3).plusHours(1), Duration.ofMinutes(25));
     }
 
     /** A shop with a chosen seed, history length and incident age, for tests. */
