@@ -101,6 +101,22 @@ class SignalToolsIT {
     }
 
     @Test
+    void detectAnomalies_overTwoHours_judgesAgainstTheSameTimeOfThePreviousDays_soTheDailyCurveIsNoAnomaly() {
+        // from 2h on the tools read two days more and compare with the same time of day; a line
+        // through the hours before listed CPU and request-rate steps on the morning climb
+        JsonObject result = tool("detect_anomalies", "{\"window\":\"2h\"}");
+
+        List<JsonObject> anomalies = result.getJsonArray("anomalies").getValuesAs(JsonObject.class);
+        assertThat(anomalies).as(result.toString()).isNotEmpty()
+                .allSatisfy(a -> assertThat(a.getString("kind")).isEqualTo("seasonal-deviation"));
+        assertThat(anomalies.stream().map(a -> a.getString("service"))).doesNotContain("catalog", "catalog-cache", "inventory");
+        assertThat(anomalies.stream().map(a -> a.getString("metric"))).doesNotContain("request_rate");
+        assertThat(result.getJsonArray("rootCauses").getJsonObject(0).getString("service")).isEqualTo("payments-db");
+        // the range read reaches two days and a half hour before the window
+        assertThat(Instant.parse(result.getString("from"))).isBefore(Instant.parse(result.getString("to")).minus(java.time.Duration.ofDays(2)));
+    }
+
+    @Test
     void detectAnomalies_ranksByTopologyDependents_fromTheTracedServiceCalls() {
         JsonObject result = tool("detect_anomalies", "{}");
 

@@ -160,7 +160,7 @@ public final class AnomalyDetector {
                 }
             } else {
                 seasonNote = String.format(Locale.ROOT,
-                        " Flat baseline: a seasonal baseline needs two full periods (%s) of history before the window.",
+                        " No seasonal baseline: a seasonal baseline needs two full periods (%s) of history before the window.",
                         human(period.multipliedBy(2)));
             }
         }

@@ -58,7 +58,9 @@ final class AnomalyScan {
                     skipped += series.size() - i;
                     break;
                 }
-                out.add(new Verdict(answer.request().service(), metric, answer.source(), DETECTOR.detect(series.get(i), settings)));
+                AnalysisWindow.Judged judged = window.forDetection(series.get(i), settings);
+                out.add(new Verdict(answer.request().service(), metric, answer.source(),
+                        DETECTOR.detect(judged.series(), judged.settings())));
             }
         }
         return new Verdicts(out, skipped);

@@ -73,7 +73,8 @@ public final class DetectAnomaliesTool extends ObservabilityTool {
                             .add("description", "The metrics to judge; default latency_p99, error_rate, request_rate, cpu, memory.")
                             .build())
                     .property("window", Schemas.duration("The recent stretch to judge (2m to 1d); the baseline is the hour (or four "
-                            + "windows) before it.", "15m"))
+                            + "windows) before it, and from 2h on the same time of the two previous days when the source "
+                            + "keeps them (the daily curve is then no anomaly).", "15m"))
                     .property("sensitivity", Schemas.enumOf("How readily a deviation counts: low (about 5 sigma held for 5 "
                             + "points), medium (3.5 sigma for 3 points), high (3 sigma for 2 points).",
                             List.of("low", "medium", "high"), AnomalyDetector.DEFAULT_SENSITIVITY.wireName()))

@@ -22,7 +22,8 @@ import java.util.Set;
  * <p>The current value is the median of the last {@value #RECENT_MINUTES} minutes of the window
  * (the whole window when shorter): one scrape's noise does not flip a status, and a change that
  * began minutes ago is not averaged away by a long window. The request-rate drop compares that
- * value with the median of the baseline before the window.
+ * value with the median of the baseline before the window (the hour or four windows before it, not
+ * the days of history a long window also reads).
  */
 final class HealthReadings {
     static final int RECENT_MINUTES = 5;
@@ -55,6 +56,8 @@ final class HealthReadings {
         List<MissingSignal> missing = new ArrayList<>();
         List<SignalAnomaly> anomalies = new ArrayList<>();
         long windowStart = window.windowStart().toEpochMilli();
+        // not the whole range: for a long window it holds two days of history for the seasonal baseline
+        long baselineStart = window.baselineStart().toEpochMilli();
         Duration recent = window.window().compareTo(Duration.ofMinutes(RECENT_MINUTES)) < 0 ? window.window()
                 : Duration.ofMinutes(RECENT_MINUTES);
         long recentStart = window.range().end().toEpochMilli() - recent.toMillis();
@@ -83,7 +86,7 @@ final class HealthReadings {
                         continue;
                     }
                     if (signal == HealthSignal.REQUEST_RATE_DROP) {
-                        OptionalDouble usual = median(series, Long.MIN_VALUE, windowStart);
+                        OptionalDouble usual = median(series, baselineStart, windowStart);
                         if (usual.isEmpty() || usual.getAsDouble() <= 0) {
                             problems.add(answer.source() + " has no traffic in the baseline before the window to compare with");
                             continue;

@@ -39,6 +39,16 @@ class ServiceHealthToolTest {
                 .serve(service, "memory_utilization", noisy(0.50, 0.02));
     }
 
+    /** A service whose other four signals are healthy and whose request rate follows {@code traffic}. */
+    private static FakeMetricsBackend withTraffic(String service, FakeMetricsBackend.Curve traffic) {
+        return new FakeMetricsBackend("prom")
+                .serve(service, "error_rate", noisy(0.002, 0.1))
+                .serve(service, "latency_p99", noisy(0.1, 0.05))
+                .serve(service, "request_rate", traffic)
+                .serve(service, "cpu_utilization", noisy(0.3, 0.05))
+                .serve(service, "memory_utilization", noisy(0.4, 0.02));
+    }
+
     private ServiceHealthTool tool(InMemorySources sources) {
         return tool(Toolkit.builder(sources.registry(), clock).history(history));
     }
@@ -135,17 +145,24 @@ class ServiceHealthToolTest {
 
     @Test
     void aTrafficDropAgainstTheBaselineDegradesTheService() {
-        FakeMetricsBackend dropped = new FakeMetricsBackend("prom")
-                .serve("frontend", "error_rate", noisy(0.002, 0.1))
-                .serve("frontend", "latency_p99", noisy(0.1, 0.05))
-                .serve("frontend", "request_rate", stepAt(TEN_MINUTES_AGO, 100, 30, 0.03))
-                .serve("frontend", "cpu_utilization", noisy(0.3, 0.05))
-                .serve("frontend", "memory_utilization", noisy(0.4, 0.02));
+        FakeMetricsBackend dropped = withTraffic("frontend", stepAt(TEN_MINUTES_AGO, 100, 30, 0.03));
         JsonObject result = ToolHarness.ok(tool(new InMemorySources().add(dropped)), "{\"service\":\"frontend\"}");
         JsonObject drop = signal(result, "request_rate_drop");
         assertThat(drop.getJsonNumber("drop").doubleValue()).isCloseTo(0.7, within(0.03));
         assertThat(drop.getString("status")).isEqualTo("degraded");
         assertThat(result.getString("status")).isEqualTo("degraded");
+    }
+
+    @Test
+    void aLongWindowsTrafficDrop_comparesWithTheBaselineBeforeTheWindow_notTheDaysOfHistoryReadForTheSeason() {
+        // ten times the traffic until eleven hours ago; a 2h window reads two days, its baseline is the 8 hours before it
+        long elevenHoursAgo = NOW.minus(Duration.ofHours(11)).toEpochMilli();
+        FakeMetricsBackend moved = withTraffic("frontend", stepAt(elevenHoursAgo, 1000, 100, 0.01));
+
+        JsonObject result = ToolHarness.ok(tool(new InMemorySources().add(moved)), "{\"service\":\"frontend\",\"window\":\"2h\"}");
+
+        assertThat(moved.queries.getFirst().range().length()).isEqualTo(Duration.ofDays(2).plusMinutes(150));
+        assertThat(signal(result, "request_rate_drop").getJsonNumber("drop").doubleValue()).isCloseTo(0, within(0.03));
     }
 
     @Test
