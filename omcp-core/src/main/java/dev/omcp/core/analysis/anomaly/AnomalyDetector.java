@@ -224,7 +224,8 @@ public final class AnomalyDetector {
         int recent = Math.max(MIN_WINDOW_POINTS, sens.dwellPoints());
         double current = RobustStatistics.median(Arrays.copyOfRange(all.x, all.n - recent, all.n));
         double anomalyLevel = best == null ? Double.NaN : best.level;
-        Evidence evidence = new Evidence(e.method, e.center, e.rawMad, e.scale, e.scaleSource, windowMedian, anomalyLevel,
+        double expectedLevel = best == null ? Double.NaN : best.expected;
+        Evidence evidence = new Evidence(e.method, e.center, e.rawMad, e.scale, e.scaleSource, windowMedian, expectedLevel, anomalyLevel,
                 current, e.baselinePoints, wn, e.periods, slopePerHour);
         if (best == null) {
             double score = 0;
@@ -247,7 +248,7 @@ public final class AnomalyDetector {
         String now = best.kind == AnomalyKind.SPIKE ? ", back at " + num(current) + " now" : "";
         String note = String.format(Locale.ROOT, "%s %s: %.1f sigma %s the %s baseline (%s -> %s) since %s%s.%s",
                 kind.wireName(), best.direction == Direction.UP ? "up" : "down", best.score,
-                best.direction == Direction.UP ? "above" : "below", e.method, num(e.center), num(best.level), onset, now,
+                best.direction == Direction.UP ? "above" : "below", e.method, num(best.expected), num(best.level), onset, now,
                 seasonNote);
         return new AnomalyFinding(labels, AnomalyFinding.Status.ANOMALOUS, best.score, best.direction,
                 Optional.of(onset), Optional.of(kind), Optional.of(evidence), note);
@@ -256,9 +257,11 @@ public final class AnomalyDetector {
     /**
      * What one direction's test found. {@code level} is where the series went, in its own unit: the
      * median of the run the score comes from (its strongest, from its onset), or for a ramp the
-     * fitted level at its end.
+     * fitted level at its end. {@code expected} is what the expectation said over the same points
+     * (for a ramp, at the window's end): with a trend or seasonal baseline it differs from the
+     * window's median expectation, and "from" that to the level could even point the wrong way.
      */
-    private record Detected(Direction direction, double score, long onsetMillis, AnomalyKind kind, double level) {}
+    private record Detected(Direction direction, double score, long onsetMillis, AnomalyKind kind, double level, double expected) {}
 
     private record Ramp(Detected detected, double slopePerHourInUnits) {}
 
@@ -357,6 +360,8 @@ public final class AnomalyDetector {
         long onset = all.t[firstOnset];
         AnomalyKind kind;
         double level;
+        // what was expected where the level was measured: the same run (for a ramp, the window's end)
+        double expected = RobustStatistics.median(Arrays.copyOfRange(e.expected, strongestStart, strongestEnd + 1));
         double[] dz = new double[wn];
         for (int k = 0; k < wn; k++) {
             dz[k] = sign * z[k];
@@ -376,6 +381,7 @@ public final class AnomalyDetector {
             double climbing = RobustStatistics.mannKendallZ(Arrays.copyOfRange(r.y, c, r.n), r.n - c);
             if (ramp.cost() < RAMP_PREFERENCE * step.cost() || (ramp.cost() <= step.cost() && climbing >= sens.trendZ())) {
                 kind = AnomalyKind.RAMP;
+                expected = e.expected[wn - 1];
                 if (!e.seasonal) {
                     // against a seasonal expectation the verdict is a seasonal deviation, not a ramp, and the
                     // residuals before the run are how one day differs from the last (its level, its timing):
@@ -391,7 +397,7 @@ public final class AnomalyDetector {
                 level = RobustStatistics.median(Arrays.copyOfRange(all.x, split + strongestStart, split + strongestEnd + 1));
             }
         }
-        return new Detected(d, bestScore, onset, kind, level);
+        return new Detected(d, bestScore, onset, kind, level, expected);
     }
 
     /**
@@ -606,7 +612,7 @@ public final class AnomalyDetector {
         long onset = r.t[ShapeFit.ramp(r.t, r.y, r.n).changeIndex()];
         // its level is where the fitted line ends, the same point the score measures
         double level = e.expected[wn - 1] + sign * end * e.scale;
-        return new Ramp(new Detected(d, end, onset, AnomalyKind.RAMP, level), slopeInUnits);
+        return new Ramp(new Detected(d, end, onset, AnomalyKind.RAMP, level, expectedEnd), slopeInUnits);
     }
 
     /**

@@ -87,6 +87,7 @@ public record AnomalyFinding(
         evidence.ifPresent(e -> {
             JsonObjectBuilder ev = Jsonp.provider().createObjectBuilder().add("method", e.method());
             putFinite(ev, "baselineMedian", e.baselineMedian());
+            putFinite(ev, "expectedLevel", e.expectedLevel());
             putFinite(ev, "baselineMad", e.baselineMad());
             putFinite(ev, "scale", e.scale());
             ev.add("scaleSource", e.scaleSource());

@@ -17,6 +17,12 @@ import java.util.Objects;
  * @param scaleSource {@code mad}, {@code mean-abs-dev} or {@code floor}: which estimate set the scale
  * @param windowMedian the median of all the window's values. Not the anomaly's level: a window
  *     longer than the anomaly holds mostly normal points (see {@link #anomalyLevel})
+ * @param expectedLevel what the expectation said where the anomaly's level was measured: the median
+ *     of the expectations over the same run (for a ramp, the expectation at the window's end); the
+ *     level the anomaly is "from". For {@code flat} it is {@link #baselineMedian}; for
+ *     {@code trend} and {@code seasonal}, whose expectation moves through the window, it can differ
+ *     from it a lot (a surge at the daily trough against a window that spans the peak). NaN for a
+ *     verdict that is not anomalous
  * @param anomalyLevel where an anomaly took the series, in its unit: the median of the raw values of
  *     its strongest run (the one its score comes from; for a step still going on, the run that
  *     reaches the window's end), counted from the run's onset, or for a ramp the fitted level at
@@ -36,7 +42,7 @@ import java.util.Objects;
  */
 public record Evidence(
         String method, double baselineMedian, double baselineMad, double scale, String scaleSource,
-        double windowMedian, double anomalyLevel, double currentLevel, int baselinePoints, int windowPoints,
+        double windowMedian, double expectedLevel, double anomalyLevel, double currentLevel, int baselinePoints, int windowPoints,
         int seasonPeriods, double trendSlopePerHour) {
 
     public Evidence {

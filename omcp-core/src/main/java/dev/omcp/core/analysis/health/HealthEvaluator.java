@@ -149,7 +149,7 @@ public final class HealthEvaluator {
         String now = kind == AnomalyKind.SPIKE && Double.isFinite(e.currentLevel())
                 ? ", back at " + level(signal, e.currentLevel()) + " now" : "";
         return String.format(Locale.ROOT, "%s %s from %s to %s since %s%s (%.1f sigma %s the %s baseline)",
-                kind.wireName(), up ? "up" : "down", level(signal, e.baselineMedian()),
+                kind.wireName(), up ? "up" : "down", level(signal, Double.isFinite(e.expectedLevel()) ? e.expectedLevel() : e.baselineMedian()),
                 level(signal, e.anomalyLevel()), finding.onset().get(), now, finding.score(), up ? "above" : "below", e.method());
     }
 

@@ -15,8 +15,9 @@ import java.util.Optional;
  * window with what came before and never with itself. The step keeps that baseline and window near
  * {@value #TARGET_POINTS} points and never finer than {@link #MIN_STEP}.
  *
- * <p>A window of {@link #SEASONAL_MIN_WINDOW} or more also reads two days of history before it, at
- * the same step, so the detector can judge it against the same time of the two previous days (a
+ * <p>A window of {@link #SEASONAL_MIN_WINDOW} or more reads two days of history before it instead,
+ * at a step no coarser (see {@link #SEASONAL_TARGET_POINTS}), so the detector can judge it against
+ * the same time of the two previous days (a
  * daily {@link #season()}): a straight line through the hours before cannot follow the daily
  * curve across such a window (with the line, 13 of 100 traffic wobbles in a 2-hour window fired,
  * 31 in a 4-hour one; docs/analysis.md, Backtest). A series that does not reach back two days is
@@ -50,6 +51,13 @@ public record AnalysisWindow(Duration window, TimeRange range, Duration step, Du
      */
     static final Duration SEASON_MARGIN = Duration.ofMinutes(30);
     static final int TARGET_POINTS = 600;
+    /**
+     * With a season: at most about this many points over the two days, the margin and the window,
+     * and never a coarser step than the window would have without them. A day's window then has a
+     * 90 s step instead of 12 minutes, so an incident of half an hour is 20 points, not 2 (under the
+     * 3-point dwell); parsing and judging 3,000 points costs well under a millisecond a series.
+     */
+    static final int SEASONAL_TARGET_POINTS = 3_000;
 
     public AnalysisWindow {
         Objects.requireNonNull(window, "window");
@@ -76,11 +84,13 @@ public record AnalysisWindow(Duration window, TimeRange range, Duration step, Du
         if (window.compareTo(SEASONAL_MIN_WINDOW) < 0) {
             return new AnalysisWindow(window, TimeRange.ending(now, length), Duration.ofSeconds(stepSeconds), baseline, Optional.empty());
         }
-        // the same step: two days more history must not coarsen the window (a 2-hour window reads about 3,000 points)
         Duration season = DetectionSettings.DEFAULT_SEASON;
-        Duration seasonal = season.multipliedBy(2).plus(SEASON_MARGIN).plus(window);
-        Duration read = seasonal.compareTo(length) > 0 ? seasonal : length;
-        return new AnalysisWindow(window, TimeRange.ending(now, read), Duration.ofSeconds(stepSeconds), baseline, Optional.of(season));
+        Duration read = season.multipliedBy(2).plus(SEASON_MARGIN).plus(window);
+        // whole multiples of the finest step, so the points fall on the same scrape phase every day
+        long finest = MIN_STEP.toSeconds();
+        long seasonalStep = ((read.toSeconds() + SEASONAL_TARGET_POINTS - 1) / SEASONAL_TARGET_POINTS + finest - 1) / finest * finest;
+        return new AnalysisWindow(window, TimeRange.ending(now, read), Duration.ofSeconds(Math.min(stepSeconds, seasonalStep)), baseline,
+                Optional.of(season));
     }
 
     /** Where the window starts (the baseline ends). */

@@ -245,8 +245,11 @@ public final class DetectAnomaliesTool extends ObservabilityTool {
             f.kind().ifPresent(k -> entry.add("kind", k.wireName()));
             f.onset().ifPresent(o -> entry.add("onset", o.toString()));
             f.evidence().ifPresent(e -> {
-                if (Double.isFinite(e.baselineMedian())) {
-                    entry.add("baseline", Figures.round(e.baselineMedian()));
+                // what was expected where the anomaly was measured: a trend or seasonal expectation
+                // moves through the window, and its median over the window could lie on the other side
+                double expected = Double.isFinite(e.expectedLevel()) ? e.expectedLevel() : e.baselineMedian();
+                if (Double.isFinite(expected)) {
+                    entry.add("baseline", Figures.round(expected));
                 }
                 // where the anomaly took the series, and where it is now: they differ once it has ended
                 if (Double.isFinite(e.anomalyLevel())) {

@@ -28,12 +28,11 @@ class AnalysisWindowTest {
     }
 
     @Test
-    void aLongWindowGetsFourWindowsOfBaselineAndAStepThatKeepsAboutSixHundredPoints() {
-        AnalysisWindow w = AnalysisWindow.ending(NOW, Duration.ofDays(1), "window");
-        assertThat(w.range().length()).isEqualTo(Duration.ofDays(5));
-        assertThat(w.step()).isEqualTo(Duration.ofMinutes(12));
-        // still enough points in the window for the detector's dwell rule
-        assertThat(Duration.ofDays(1).dividedBy(w.step())).isEqualTo(120);
+    void aLongerWindowUnderTwoHoursGetsFourWindowsOfBaselineAndAStepThatKeepsAboutSixHundredPoints() {
+        AnalysisWindow w = AnalysisWindow.ending(NOW, Duration.ofMinutes(100), "window");
+        assertThat(w.range().length()).isEqualTo(Duration.ofMinutes(500));
+        assertThat(w.step()).isEqualTo(Duration.ofSeconds(50));
+        assertThat(w.season()).isEmpty();
     }
 
     @Test
@@ -70,9 +69,13 @@ class AnalysisWindowTest {
     }
 
     @Test
-    void aDayWindowsFourDaysOfBaselineAlreadyHoldTwoPeriods() {
+    void aDayWindowReadsThreeDaysAtAStepFineEnoughForAHalfHourIncident() {
         AnalysisWindow w = AnalysisWindow.ending(NOW, Duration.ofDays(1), "window");
-        assertThat(w.range().length()).isEqualTo(Duration.ofDays(5));
+        assertThat(w.range().length()).isEqualTo(Duration.ofDays(3).plusMinutes(30));
+        // about 3,000 points, on whole multiples of 30 s; without the season it was 12 minutes
+        assertThat(w.step()).isEqualTo(Duration.ofSeconds(90));
+        assertThat(Duration.ofMinutes(30).dividedBy(w.step())).isEqualTo(20);
+        assertThat(w.baselineStart()).isEqualTo(NOW.minus(Duration.ofDays(5)));
         assertThat(w.season()).contains(Duration.ofDays(1));
     }
 
@@ -129,6 +132,11 @@ class AnalysisWindowTest {
         assertThat(f.anomalous()).as(f.note()).isTrue();
         assertThat(f.kind()).contains(AnomalyKind.SEASONAL_DEVIATION);
         assertThat(f.onset().orElseThrow().toEpochMilli()).isBetween(incident - 120_000, incident + 120_000);
+        // "from" is what the curve expected over the surge, 40 % under its level; the median
+        // expectation over the window (which spans the noon peak) would be above it
+        var e = f.evidence().orElseThrow();
+        assertThat(e.anomalyLevel() / e.expectedLevel()).as(f.note()).isCloseTo(1.4, org.assertj.core.data.Offset.offset(0.03));
+        assertThat(e.baselineMedian()).as(f.note()).isGreaterThan(e.anomalyLevel() / 1.4 * 1.02);
     }
 
     @Test

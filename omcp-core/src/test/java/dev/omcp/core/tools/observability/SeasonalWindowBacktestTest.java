@@ -104,7 +104,7 @@ class SeasonalWindowBacktestTest {
         return DETECTOR.detect(cut, settings(c.window()));
     }
 
-    private static Tally run(Duration window, List<String> wrong) {
+    private static Tally run(Duration window, List<String> wrong, List<String> contradictions) {
         int wobblesFired = 0;
         int wobblesBefore = 0;
         int found = 0;
@@ -122,6 +122,11 @@ class SeasonalWindowBacktestTest {
             AnomalyFinding s = judgedNow(surge);
             if (s.anomalous()) {
                 found++;
+                // "from" and "to" must point the way the verdict does
+                var e = s.evidence().orElseThrow();
+                if ((e.anomalyLevel() - e.expectedLevel()) * (s.direction() == dev.omcp.core.analysis.anomaly.Direction.UP ? 1 : -1) <= 0) {
+                    contradictions.add(surge.name() + ": " + s.note());
+                }
                 long off = Math.abs(s.onset().orElseThrow().toEpochMilli() - surge.onset());
                 if (off <= 3 * surge.window().step().toMillis()) {
                     datedRight++;
@@ -140,8 +145,9 @@ class SeasonalWindowBacktestTest {
     void longWindowsOnDailyTraffic_stayQuietOnWobbles_andFindSurges() {
         List<Tally> tallies = new ArrayList<>();
         List<String> wrong = new ArrayList<>();
+        List<String> contradictions = new ArrayList<>();
         for (Duration window : List.of(Duration.ofHours(2), Duration.ofHours(4), Duration.ofHours(6), Duration.ofHours(12), Duration.ofDays(1))) {
-            tallies.add(run(window, wrong));
+            tallies.add(run(window, wrong, contradictions));
         }
         StringBuilder table = new StringBuilder("| Window | Wobbles fired (before) | Surges found (before) | Surges dated right |\n|---|---|---|---|\n");
         for (Tally t : tallies) {
@@ -151,6 +157,7 @@ class SeasonalWindowBacktestTest {
         }
         System.out.println(table);
         wrong.forEach(w -> System.out.println("- " + w));
+        assertThat(contradictions).as("surges whose level lies on the wrong side of what was expected").isEmpty();
         for (Tally t : tallies) {
             assertThat((double) t.wobblesFired() / t.wobbles()).as("wobbles fired at %s%n%s", t.window(), table).isLessThanOrEqualTo(0.05);
             assertThat((double) t.surgesFound() / t.surges()).as("surges found at %s%n%s", t.window(), table).isGreaterThanOrEqualTo(0.9);
