@@ -320,7 +320,7 @@ public final class JsonSchemaValidator {
             return cached;
         }
         try {
-            Pattern compiled = Pattern.compile(regex);
+            Pattern compiled = Pattern.compile(endOfInputAnchors(regex));
             // Schemas are authored by the gateway and plugins, so the cache stays small; bound it anyway.
             if (patterns.size() < 1024) {
                 patterns.put(regex, compiled);
@@ -329,6 +329,42 @@ public final class JsonSchemaValidator {
         } catch (PatternSyntaxException e) {
             return null;
         }
+    }
+
+    /**
+     * JSON Schema patterns are ECMA-262 regular expressions, where {@code $} matches only at the end
+     * of the input. Java's {@code $} also matches before a final line terminator, so
+     * {@code "payments\n"} passed {@code ^[A-Za-z0-9_.:/-]{1,128}$} and reached the backends as a
+     * service name. Every {@code $} that is an anchor (not escaped, not inside a character class)
+     * becomes {@code \z}.
+     */
+    static String endOfInputAnchors(String regex) {
+        StringBuilder out = new StringBuilder(regex.length() + 4);
+        boolean inClass = false;
+        for (int i = 0; i < regex.length(); i++) {
+            char c = regex.charAt(i);
+            if (c == '\\' && i + 1 < regex.length()) {
+                out.append(c).append(regex.charAt(++i));
+            } else if (inClass) {
+                inClass = c != ']';
+                out.append(c);
+            } else if (c == '[') {
+                inClass = true;
+                out.append(c);
+                // a ']' right after '[' or '[^' is a literal member, not the class's end
+                if (i + 1 < regex.length() && regex.charAt(i + 1) == '^') {
+                    out.append(regex.charAt(++i));
+                }
+                if (i + 1 < regex.length() && regex.charAt(i + 1) == ']') {
+                    out.append(regex.charAt(++i));
+                }
+            } else if (c == '$') {
+                out.append("\\z");
+            } else {
+                out.append(c);
+            }
+        }
+        return out.toString();
     }
 
     private static JsonValue resolve(JsonObject root, String ref) {

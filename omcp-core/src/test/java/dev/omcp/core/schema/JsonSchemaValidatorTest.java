@@ -163,4 +163,24 @@ class JsonSchemaValidatorTest {
         JsonObject s = schema("{\"$defs\":{\"loop\":{\"$ref\":\"#/$defs/loop\"}},\"$ref\":\"#/$defs/loop\"}");
         assertThat(validator.validate(s, json("1"), "v")).containsExactly("v: schema nesting is too deep");
     }
+
+    @Test
+    void aPatternsEndAnchor_matchesOnlyAtTheEndOfTheInput_asInEcmaScript_notBeforeAFinalNewline() {
+        JsonObject s = schema("{\"type\":\"string\",\"pattern\":\"^[A-Za-z0-9_.:/-]{1,128}$\"}");
+        assertThat(validator.validate(s, json("\"payments\""), "service")).isEmpty();
+        assertThat(validator.validate(s, json("\"payments\\n\""), "service"))
+                .containsExactly("service: must match ^[A-Za-z0-9_.:/-]{1,128}$");
+        assertThat(validator.validate(s, json("\"payments\\r\\n\""), "service")).hasSize(1);
+    }
+
+    @Test
+    void onlyAnchorDollarsBecomeEndOfInput_notEscapedOnesOrClassMembers() {
+        assertThat(JsonSchemaValidator.endOfInputAnchors("^a$")).isEqualTo("^a\\z");
+        assertThat(JsonSchemaValidator.endOfInputAnchors("^\\$[$]x$")).isEqualTo("^\\$[$]x\\z");
+        assertThat(JsonSchemaValidator.endOfInputAnchors("[]$]$|b$")).isEqualTo("[]$]\\z|b\\z");
+        assertThat(JsonSchemaValidator.endOfInputAnchors("[^]$]$")).isEqualTo("[^]$]\\z");
+        JsonObject price = schema("{\"type\":\"string\",\"pattern\":\"^\\\\$[0-9]+$\"}");
+        assertThat(validator.validate(price, json("\"$12\""), "p")).isEmpty();
+        assertThat(validator.validate(price, json("\"$12\\n\""), "p")).hasSize(1);
+    }
 }
