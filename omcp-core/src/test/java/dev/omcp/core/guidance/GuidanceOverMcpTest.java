@@ -63,4 +63,26 @@ class GuidanceOverMcpTest {
         assertThat(error.getInt("code")).isEqualTo(JsonRpc.INVALID_PARAMS);
         assertThat(error.getString("message")).isEqualTo("prompt 'write-postmortem' needs the arguments [service]");
     }
+
+    @Test
+    void subscribingToAResourceNoProviderServes_isResourceNotFound_andTheGuideCanBeSubscribed() {
+        client.initialize("2025-11-25");
+
+        JsonObject error = client.request("resources/subscribe", "{\"uri\":\"omcp://nope\"}").getJsonObject("error");
+        assertThat(error.getInt("code")).isEqualTo(JsonRpc.RESOURCE_NOT_FOUND);
+        assertThat(error.getString("message")).contains("omcp://nope", "resources/list");
+        assertThat(client.request("resources/subscribe", "{\"uri\":\"" + AgentGuide.URI + "\"}").containsKey("result")).isTrue();
+    }
+
+    @Test
+    void aCursorThisServerNeverIssued_isRefusedByTheOnePageLists() {
+        client.initialize("2025-11-25");
+
+        for (String method : new String[] {"resources/list", "resources/templates/list", "prompts/list"}) {
+            JsonObject error = client.request(method, "{\"cursor\":\"abc\"}").getJsonObject("error");
+            assertThat(error.getInt("code")).as(method).isEqualTo(JsonRpc.INVALID_PARAMS);
+            assertThat(error.getString("message")).as(method).contains(method + " answers in one page");
+        }
+        assertThat(client.request("prompts/list", "{}").getJsonObject("result").getJsonArray("prompts")).isNotEmpty();
+    }
 }

@@ -30,6 +30,10 @@ public final class PromptMethods {
     }
 
     public McpResult list(McpCall call) {
+        Optional<McpResult> refused = UnpagedLists.refuseCursor(call, "prompts/list");
+        if (refused.isPresent()) {
+            return refused.get();
+        }
         JsonArrayBuilder array = Jsonp.array();
         for (Prompt prompt : prompts.values()) {
             PromptDefinition definition = prompt.definition();

@@ -30,6 +30,10 @@ public final class ResourceMethods {
     }
 
     public McpResult list(McpCall call) {
+        Optional<McpResult> refused = UnpagedLists.refuseCursor(call, "resources/list");
+        if (refused.isPresent()) {
+            return refused.get();
+        }
         JsonArrayBuilder resources = Jsonp.array();
         for (ResourceProvider provider : providers) {
             for (ResourceDefinition resource : provider.resources()) {
@@ -44,6 +48,10 @@ public final class ResourceMethods {
     }
 
     public McpResult listTemplates(McpCall call) {
+        Optional<McpResult> refused = UnpagedLists.refuseCursor(call, "resources/templates/list");
+        if (refused.isPresent()) {
+            return refused.get();
+        }
         JsonArrayBuilder templates = Jsonp.array();
         for (ResourceProvider provider : providers) {
             for (ResourceTemplateDefinition template : provider.templates()) {
@@ -72,16 +80,24 @@ public final class ResourceMethods {
                 return McpResult.Success.of(Jsonp.object().add("contents", array).build());
             }
         }
+        return notFound(uri.get());
+    }
+
+    private static McpResult notFound(String uri) {
         return new McpResult.Failure(
                 JsonRpc.RESOURCE_NOT_FOUND,
-                "Resource not found: " + ToolMethods.abbreviate(uri.get()) + "; call resources/list for readable URIs",
-                Jsonp.object().add("uri", uri.get()).build());
+                "Resource not found: " + ToolMethods.abbreviate(uri) + "; call resources/list for readable URIs",
+                Jsonp.object().add("uri", uri).build());
     }
 
     public McpResult subscribe(McpCall call) {
         Optional<String> uri = uri(call);
         if (uri.isEmpty()) {
             return McpResult.Failure.of(JsonRpc.INVALID_PARAMS, "resources/subscribe needs params.uri");
+        }
+        // a subscription to a URI no provider serves would never be notified: say so now, as read would
+        if (providers.stream().noneMatch(p -> p.read(uri.get(), call.principal()).isPresent())) {
+            return notFound(uri.get());
         }
         Set<String> uris = subscriptions.computeIfAbsent(call.sessionId(), id -> ConcurrentHashMap.newKeySet());
         if (uris.size() >= MAX_SUBSCRIPTIONS_PER_SESSION && !uris.contains(uri.get())) {

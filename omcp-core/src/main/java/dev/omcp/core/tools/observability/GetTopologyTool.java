@@ -113,6 +113,11 @@ public final class GetTopologyTool extends ObservabilityTool {
         String namespace = args.optionalString("namespace").orElse("");
         Set<String> kinds = new HashSet<>(args.strings("kinds"));
         Optional<String> focus = args.optionalString("focus");
+        if (focus.isEmpty() && args.raw().containsKey("depth")) {
+            // refused like every argument that cannot apply: a caller who set it expected a neighbourhood
+            throw new InvalidArgumentException("depth applies only with focus: name the service or resource id to centre on, "
+                    + "or leave depth out to list the whole topology");
+        }
         int depth = args.integer("depth", DEFAULT_DEPTH);
         int limit = args.integer("limit", DEFAULT_LIMIT);
 

@@ -58,6 +58,12 @@ class GetTopologyToolTest {
     }
 
     @Test
+    void depthWithoutFocus_isRefused_notIgnored() {
+        assertThat(ToolHarness.error(tool(clusterAndMesh()), "{\"depth\":3}"))
+                .contains("depth applies only with focus");
+    }
+
+    @Test
     void withoutFocus_servicesAndWorkloadsComeFirst() {
         List<String> ids = ids(structured(call(tool(clusterAndMesh()), "{}")));
         assertThat(ids.getFirst()).startsWith("service/");
