@@ -208,6 +208,34 @@ public final class SourceRegistry implements ManageSources, AutoCloseable {
         return out;
     }
 
+    /** What a source named by a caller (a tool's {@code source} argument) is to that caller. */
+    public enum Named {
+        /** No source of that name is visible to the caller's tenant. */
+        UNKNOWN,
+        /** It exists, but its type cannot answer this kind of question (a logs source asked for metrics). */
+        WRONG_CAPABILITY,
+        /** It can answer this kind of question but is disabled or not connected now. */
+        UNAVAILABLE,
+        /** It answers. */
+        SERVES
+    }
+
+    /** What the source called {@code name} is for a question needing {@code capability}, as {@code principal} sees it. */
+    public Named named(String name, Class<?> capability, Principal principal) {
+        LiveSource s = live.get(name);
+        if (s == null || !s.visibleTo(principal.tenant(), false)) {
+            return Named.UNKNOWN;
+        }
+        if (s.type().isPresent() && !DeclaredCapabilities.declares(s.type().get().manifest().capabilities(), capability)) {
+            return Named.WRONG_CAPABILITY;
+        }
+        if (s.connector().isEmpty() || s.type().isEmpty()
+                || !DeclaredCapabilities.serves(s.type().get().manifest().capabilities(), s.connector().get(), capability)) {
+            return Named.UNAVAILABLE;
+        }
+        return Named.SERVES;
+    }
+
     /** How many connected sources serve {@code capability} for anyone (for {@code /api/info}). */
     public int countServing(Class<?> capability) {
         int count = 0;

@@ -130,6 +130,7 @@ public final class DetectAnomaliesTool extends ObservabilityTool {
         Instant now = toolkit.clock().instant().truncatedTo(ChronoUnit.SECONDS);
         AnalysisWindow window = AnalysisWindow.ending(now, args.duration("window", "15m"), "window");
 
+        SourceArgument.check(toolkit.sources(), onlySource, MetricsCapability.class, "metric queries", call.principal());
         List<Bound<MetricsCapability>> metricSources = toolkit.sources().with(MetricsCapability.class, call.principal(),
                 onlySource.map(Set::of));
         // the topology is needed only for the ranking, but fetching it alongside the metrics costs no extra wait

@@ -59,6 +59,7 @@ public final class ListServicesTool extends ObservabilityTool {
     @Override
     protected ToolResult run(ToolCall call, Arguments args) {
         Optional<String> onlySource = args.optionalString("source");
+        SourceArgument.check(toolkit.sources(), onlySource, ServiceListingCapability.class, "service listings", call.principal());
         List<Bound<ServiceListingCapability>> bound = toolkit.sources().with(ServiceListingCapability.class, call.principal(),
                 onlySource.map(Set::of));
         Gathered<List<ServiceInfo>> gathered = Gathered.from(toolkit, bound, ServiceListingCapability::listServices);

@@ -118,6 +118,7 @@ public final class QueryMetricsTool extends ObservabilityTool {
         // whole seconds: backends align to them, and answers read better
         Instant now = toolkit.clock().instant().truncatedTo(ChronoUnit.SECONDS);
         TimeRange range = TimeRange.ending(now, duration);
+        SourceArgument.check(toolkit.sources(), onlySource, MetricsCapability.class, "metric queries", call.principal());
         List<Bound<MetricsCapability>> bound = toolkit.sources().with(MetricsCapability.class, call.principal(),
                 onlySource.map(Set::of));
         MetricBatch.Request request = new MetricBatch.Request(service, metric);

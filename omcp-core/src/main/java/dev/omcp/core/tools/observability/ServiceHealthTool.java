@@ -96,6 +96,7 @@ public final class ServiceHealthTool extends ObservabilityTool {
             }
         }
 
+        SourceArgument.check(toolkit.sources(), onlySource, MetricsCapability.class, "metric queries", call.principal());
         List<Bound<MetricsCapability>> bound = toolkit.sources().with(MetricsCapability.class, call.principal(),
                 onlySource.map(Set::of));
         MetricBatch batch = MetricBatch.fetch(toolkit, bound, requests,

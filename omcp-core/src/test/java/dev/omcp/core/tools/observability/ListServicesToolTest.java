@@ -92,15 +92,15 @@ class ListServicesToolTest {
     }
 
     @Test
-    void theSourceArgumentAsksOnlyThatSource_andAnUnknownSourceIsNamedInTheNote() {
+    void theSourceArgumentAsksOnlyThatSource_andAnUnknownSourceIsRefusedNamingTheOnesThatExist() {
         FakeMetricsBackend a = new FakeMetricsBackend("prom-a").knows("payments");
         FakeMetricsBackend b = new FakeMetricsBackend("prom-b").knows("checkout");
         ListServicesTool tool = tool(new InMemorySources().add(a).add(b));
 
         assertThat(names(ToolHarness.ok(tool, "{\"source\":\"prom-b\"}"))).containsExactly("checkout");
-        JsonObject unknown = ToolHarness.ok(tool, "{\"source\":\"nope\"}");
-        assertThat(names(unknown)).isEmpty();
-        assertThat(unknown.getString("note")).contains("'nope'").contains("list_sources");
+        assertThat(ToolHarness.error(tool, "{\"source\":\"nope\"}"))
+                .isEqualTo("list_services: source 'nope' does not exist (prom-a, prom-b do); call list_sources for the names");
+        assertThat(a.queries).isEmpty();
     }
 
     @Test

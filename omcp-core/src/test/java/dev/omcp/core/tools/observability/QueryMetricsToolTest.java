@@ -169,9 +169,17 @@ class QueryMetricsToolTest {
         assertThat(result.getBoolean("partial")).isFalse();
         assertThat(result.getString("note")).contains("No connected source can answer metric queries", "PROMETHEUS_URL");
 
+    }
+
+    @Test
+    void aSourceThatDoesNotExistOrCannotAnswerMetrics_isRefusedNamingTheOnesThatCan() {
         FakeMetricsBackend prom = new FakeMetricsBackend("prom").serve("api", "cpu", noisy(1, 0));
-        JsonObject unknownSource = ToolHarness.ok(tool(new InMemorySources().add(prom)), "{\"service\":\"api\",\"metric\":\"cpu\",\"source\":\"nope\"}");
-        assertThat(unknownSource.getString("note")).contains("Source 'nope' does not exist", "list_sources");
+        QueryMetricsTool tool = tool(new InMemorySources().add(prom).add(new FakeLogsBackend("loki")));
+
+        assertThat(ToolHarness.error(tool, "{\"service\":\"api\",\"metric\":\"cpu\",\"source\":\"nope\"}"))
+                .isEqualTo("query_metrics: source 'nope' does not exist (prom does); call list_sources for the names");
+        assertThat(ToolHarness.error(tool, "{\"service\":\"api\",\"metric\":\"cpu\",\"source\":\"loki\"}"))
+                .isEqualTo("query_metrics: source 'loki' cannot answer metric queries (prom does)");
         assertThat(prom.queries).isEmpty();
     }
 
