@@ -175,7 +175,7 @@ public final class DetectAnomaliesTool extends ObservabilityTool {
                 .add("topologySources", OutputFields.names(topologies.answers().stream().map(Gathered.Answer::source).toList()))
                 .add("history", ServiceHealthTool.history(toolkit.history(), recorded));
         writeSources(result, batch, services.listing(), topologies);
-        result.add("note", note(batch, services, counts, ranking, window, sensitivity, onlySource, verdicts.seriesSkipped()));
+        result.add("note", note(batch, services, counts, ranking, window, sensitivity, onlySource, verdicts.seriesSkipped(), metrics));
         return ToolResult.structured(result.build());
     }
 
@@ -317,13 +317,27 @@ public final class DetectAnomaliesTool extends ObservabilityTool {
         }
     }
 
+    /** The asked metrics no source returned a series of, for any service, and whose queries did not fail. */
+    private static List<String> silentMetrics(MetricBatch batch, List<String> metrics) {
+        List<String> silent = new ArrayList<>();
+        for (String metric : metrics) {
+            boolean anySeries = batch.answers().stream()
+                    .anyMatch(a -> a.request().metric().equals(metric) && !a.result().series().isEmpty());
+            boolean failed = batch.failures().stream().anyMatch(f -> f.request().metric().equals(metric));
+            if (!anySeries && !failed) {
+                silent.add(metric);
+            }
+        }
+        return silent;
+    }
+
     private static JsonObject failure(Gathered.Failure f, String during) {
         return Jsonp.object().add("source", f.source()).add("kind", f.kind().name().toLowerCase(Locale.ROOT)).add("error", f.message())
                 .add("during", during).build();
     }
 
     private static String note(MetricBatch batch, ServiceList services, Counts counts, RootCauseRanking ranking, AnalysisWindow window,
-            Sensitivity sensitivity, Optional<String> onlySource, int skipped) {
+            Sensitivity sensitivity, Optional<String> onlySource, int skipped, List<String> metrics) {
         List<String> parts = new ArrayList<>();
         if (batch.noSource()) {
             parts.add(onlySource.isPresent()
@@ -352,6 +366,17 @@ public final class DetectAnomaliesTool extends ObservabilityTool {
         }
         if (counts.insufficient() > 0) {
             parts.add(counts.insufficient() + " series had too little data to judge (see insufficientData).");
+        }
+        if (counts.series() > 0) {
+            // a metric that returned nothing anywhere while others did is most likely a wrong name:
+            // left out silently, a typo (latency_p90) would read as "judged, nothing found"
+            List<String> silent = silentMetrics(batch, metrics);
+            if (!silent.isEmpty()) {
+                parts.add("No source returned any series of " + String.join(", ", silent) + " for "
+                        + (services.analysed().size() == 1 ? services.analysed().getFirst() : "the analysed services")
+                        + ", so " + (silent.size() == 1 ? "it was" : "they were") + " not judged: check the name (curated: "
+                        + String.join(", ", CuratedMetricNames.names()) + "; or a metric the source has, see query_metrics).");
+            }
         }
         if (services.analysed().size() < services.total()) {
             parts.add(services.total() + " services are known; analysed the first " + services.analysed().size()

@@ -133,6 +133,19 @@ class DetectAnomaliesToolTest {
     }
 
     @Test
+    void aMetricNoSourceHasBesideOnesThatAnswer_isNamedInTheNote_notDroppedSilently() {
+        FakeMetricsBackend prom = new FakeMetricsBackend("prom").serve("shop", "latency_p99", noisy(0.1, 0.02));
+        JsonObject result = ToolHarness.ok(tool(new InMemorySources().add(prom)),
+                "{\"service\":\"shop\",\"metrics\":[\"latency_p99\",\"latency_p90\"]}");
+
+        assertThat(result.getJsonObject("summary").getInt("series")).isEqualTo(1);
+        assertThat(result.getString("note")).contains("No source returned any series of latency_p90 for shop", "check the name",
+                "latency_p99");
+        // a metric that answered is not named
+        assertThat(result.getString("note")).doesNotContain("series of latency_p99");
+    }
+
+    @Test
     void withoutATopologySourceTheRankingRestsOnOnsetAndSeverityAndSaysSo() {
         JsonObject result = ToolHarness.ok(tool(new InMemorySources().add(cascade("prom"))), "{}");
         assertThat(result.getBoolean("topologyUsed")).isFalse();
