@@ -16,7 +16,7 @@ import java.util.Optional;
  * {@value #TARGET_POINTS} points and never finer than {@link #MIN_STEP}.
  *
  * <p>A window of {@link #SEASONAL_MIN_WINDOW} or more reads two days of history before it instead,
- * at a step no coarser (see {@link #SEASONAL_TARGET_POINTS}), so the detector can judge it against
+ * at about a thousand points (see {@link #SEASONAL_TARGET_POINTS}), so the detector can judge it against
  * the same time of the two previous days (a
  * daily {@link #season()}): a straight line through the hours before cannot follow the daily
  * curve across such a window (with the line, 13 of 100 traffic wobbles in a 2-hour window fired,
@@ -52,12 +52,13 @@ public record AnalysisWindow(Duration window, TimeRange range, Duration step, Du
     static final Duration SEASON_MARGIN = Duration.ofMinutes(30);
     static final int TARGET_POINTS = 600;
     /**
-     * With a season: at most about this many points over the two days, the margin and the window,
-     * and never a coarser step than the window would have without them. A day's window then has a
-     * 90 s step instead of 12 minutes, so an incident of half an hour is 20 points, not 2 (under the
-     * 3-point dwell); parsing and judging 3,000 points costs well under a millisecond a series.
+     * With a season: this many points over the two days, the margin and the window. The Prometheus
+     * connector returns at most 1,000 points a series and widens a finer step itself, so asking for
+     * more (3,000 were tried) only made the step the tools think they judge differ from the one they
+     * get. A 2-hour window then has a 182 s step (60 s without the season), a day's window 261 s (12
+     * minutes without it, when an incident of 25 minutes was 2 points, under the 3-point dwell).
      */
-    static final int SEASONAL_TARGET_POINTS = 3_000;
+    static final int SEASONAL_TARGET_POINTS = 1_000;
 
     public AnalysisWindow {
         Objects.requireNonNull(window, "window");
@@ -86,10 +87,8 @@ public record AnalysisWindow(Duration window, TimeRange range, Duration step, Du
         }
         Duration season = DetectionSettings.DEFAULT_SEASON;
         Duration read = season.multipliedBy(2).plus(SEASON_MARGIN).plus(window);
-        // whole multiples of the finest step, so the points fall on the same scrape phase every day
-        long finest = MIN_STEP.toSeconds();
-        long seasonalStep = ((read.toSeconds() + SEASONAL_TARGET_POINTS - 1) / SEASONAL_TARGET_POINTS + finest - 1) / finest * finest;
-        return new AnalysisWindow(window, TimeRange.ending(now, read), Duration.ofSeconds(Math.min(stepSeconds, seasonalStep)), baseline,
+        long seasonalStep = Math.max(MIN_STEP.toSeconds(), (read.toSeconds() + SEASONAL_TARGET_POINTS - 1) / SEASONAL_TARGET_POINTS);
+        return new AnalysisWindow(window, TimeRange.ending(now, read), Duration.ofSeconds(seasonalStep), baseline,
                 Optional.of(season));
     }
 
