@@ -158,8 +158,10 @@ public final class QueryMetricsTool extends ObservabilityTool {
                 .add("service", service)
                 .add("metric", metric);
         CuratedMetricNames.unit(metric).ifPresent(unit -> result.add("unit", unit));
+        // a backend caps the points of a series and widens a finer step itself: say which step ran
+        Duration ran = stepThatRan(found.stream().map(Found::series).toList()).filter(r -> r.compareTo(step) > 0).orElse(step);
         result.add("duration", Durations.format(duration))
-                .add("step", Durations.format(step))
+                .add("step", Durations.format(ran))
                 .add("from", range.start().toString())
                 .add("to", range.end().toString());
         if (resolvedSeries == null) {
@@ -173,8 +175,28 @@ public final class QueryMetricsTool extends ObservabilityTool {
                 .add("truncated", found.size() > limit);
         toolkit.catalog().entry(service).ifPresent(entry -> result.add("catalog", entry));
         batch.writeTo(result);
-        note(batch, onlySource, service, metric, duration, resolvedLabel, found.size(), limit).ifPresent(n -> result.add("note", n));
+        Optional<String> note = note(batch, onlySource, service, metric, duration, resolvedLabel, found.size(), limit);
+        if (!ran.equals(step)) {
+            String widened = "The source widened the step from " + Durations.format(step) + " to " + Durations.format(ran)
+                    + " (it returns a limited number of points a series); ask for a shorter duration for finer points.";
+            note = Optional.of(note.map(n -> n + " " + widened).orElse(widened));
+        }
+        note.ifPresent(n -> result.add("note", n));
         return ToolResult.structured(result.build());
+    }
+
+    /** The step the backend answered at: the smallest gap between two points of any series, if one has two. */
+    static Optional<Duration> stepThatRan(List<Series> series) {
+        long smallest = Long.MAX_VALUE;
+        for (Series s : series) {
+            for (int i = 1; i < s.size(); i++) {
+                long gap = s.timeAt(i) - s.timeAt(i - 1);
+                if (gap > 0 && gap < smallest) {
+                    smallest = gap;
+                }
+            }
+        }
+        return smallest == Long.MAX_VALUE ? Optional.empty() : Optional.of(Duration.ofMillis(smallest));
     }
 
     private static Optional<String> note(MetricBatch batch, Optional<String> onlySource, String service, String metric,

@@ -36,6 +36,7 @@ final class FakeMetricsBackend implements Connector, MetricsCapability, ServiceL
     private final Map<String, ConnectorException> failures = new ConcurrentHashMap<>();
     final List<MetricQuery> queries = new CopyOnWriteArrayList<>();
     private volatile boolean hang;
+    private volatile int maxPoints = Integer.MAX_VALUE;
     private volatile ConnectorException failAll;
 
     private record Labelled(Map<String, String> labels, Curve curve) {}
@@ -74,6 +75,12 @@ final class FakeMetricsBackend implements Connector, MetricsCapability, ServiceL
         return this;
     }
 
+    /** Answers at most {@code points} points a series, widening a finer step, as the Prometheus connector does. */
+    FakeMetricsBackend widensBeyond(int points) {
+        this.maxPoints = points;
+        return this;
+    }
+
     /** Every query blocks until the caller gives up (the thread is interrupted). */
     FakeMetricsBackend hanging() {
         this.hang = true;
@@ -104,15 +111,15 @@ final class FakeMetricsBackend implements Connector, MetricsCapability, ServiceL
         String promql = query.metric() + "{job=\"" + query.service() + "\"}";
         List<Series> out = new ArrayList<>();
         for (Labelled l : byMetric.getOrDefault(query.metric(), List.of())) {
-            out.add(sample(l.labels(), l.curve(), query));
+            out.add(sample(l.labels(), l.curve(), query, maxPoints));
         }
         return new MetricResult(out, promql, "job");
     }
 
-    private static Series sample(Map<String, String> labels, Curve curve, MetricQuery query) {
-        long step = query.step().toMillis();
+    private static Series sample(Map<String, String> labels, Curve curve, MetricQuery query, int maxPoints) {
         long start = query.range().start().toEpochMilli();
         long end = query.range().end().toEpochMilli();
+        long step = Math.max(query.step().toMillis(), (end - start + maxPoints - 1) / maxPoints / 1000 * 1000);
         // aligned to the step, as Prometheus evaluates range queries
         long first = (start + step - 1) / step * step;
         int n = (int) ((end - first) / step) + 1;

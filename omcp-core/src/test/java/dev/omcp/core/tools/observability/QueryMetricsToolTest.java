@@ -172,6 +172,21 @@ class QueryMetricsToolTest {
     }
 
     @Test
+    void aStepTheSourceWidened_isTheStepReported_andTheNoteSaysSo() {
+        FakeMetricsBackend prom = new FakeMetricsBackend("prom").serve("api", "cpu", noisy(1, 0.1)).widensBeyond(1000);
+        JsonObject result = ToolHarness.ok(tool(new InMemorySources().add(prom)),
+                "{\"service\":\"api\",\"metric\":\"cpu\",\"duration\":\"1d\",\"step\":\"15s\"}");
+
+        assertThat(result.getString("step")).isEqualTo("86s");
+        assertThat(result.getString("note")).contains("The source widened the step from 15s to 86s");
+
+        JsonObject asAsked = ToolHarness.ok(tool(new InMemorySources().add(prom)),
+                "{\"service\":\"api\",\"metric\":\"cpu\",\"duration\":\"1h\",\"step\":\"15s\"}");
+        assertThat(asAsked.getString("step")).isEqualTo("15s");
+        assertThat(asAsked.containsKey("note")).isFalse();
+    }
+
+    @Test
     void aSourceThatDoesNotExistOrCannotAnswerMetrics_isRefusedNamingTheOnesThatCan() {
         FakeMetricsBackend prom = new FakeMetricsBackend("prom").serve("api", "cpu", noisy(1, 0));
         QueryMetricsTool tool = tool(new InMemorySources().add(prom).add(new FakeLogsBackend("loki")));
