@@ -185,8 +185,11 @@ public final class HealthEvaluator {
 
     private static String describe(SignalReading r) {
         if (r.signal() == HealthSignal.REQUEST_RATE_DROP) {
-            return String.format(Locale.ROOT, "request rate %.4g requests/s vs usual %.4g (down %.0f%%)", r.value(),
-                    r.baseline().getAsDouble(), r.measure() * 100);
+            // the drop measure is floored at 0, so traffic above usual would read "down 0%"
+            double usual = r.baseline().getAsDouble();
+            double change = usual > 0 ? (r.value() - usual) / usual : 0;
+            return String.format(Locale.ROOT, "request rate %.4g requests/s vs usual %.4g (%s %.0f%%)", r.value(), usual,
+                    change < 0 ? "down" : "up", Math.abs(change) * 100);
         }
         return r.signal().wireName() + " " + format(r.signal(), r.value());
     }

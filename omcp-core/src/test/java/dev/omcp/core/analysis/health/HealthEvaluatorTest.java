@@ -77,6 +77,9 @@ class HealthEvaluatorTest {
         HealthReport surge = evaluator.evaluate("api", List.of(SignalReading.requestRate(300, 100, "prom")), List.of(), List.of());
         assertThat(surge.status()).isEqualTo(HealthStatus.HEALTHY);
         assertThat(surge.signals().getFirst().measure()).isZero();
+        // told as what it is: traffic three times the usual is up, not "down 0%"
+        assertThat(surge.signals().getFirst().reason()).contains("vs usual 100.0 (up 200%)");
+        assertThat(drop.signals().getFirst().reason()).contains("vs usual 100.0 (down 70%)");
     }
 
     @Test
