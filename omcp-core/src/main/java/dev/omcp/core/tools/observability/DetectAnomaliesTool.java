@@ -367,6 +367,14 @@ public final class DetectAnomaliesTool extends ObservabilityTool {
         if (counts.insufficient() > 0) {
             parts.add(counts.insufficient() + " series had too little data to judge (see insufficientData).");
         }
+        List<String> counters = metrics.stream().filter(m -> !CuratedMetricNames.curated(m)
+                && (m.endsWith("_total") || m.endsWith("_count") || m.endsWith("_sum") || m.endsWith("_bucket"))).toList();
+        if (!counters.isEmpty()) {
+            // a counter's level only grows, so "step up since ..." mostly reports the passing of time
+            parts.add(String.join(", ", counters) + (counters.size() == 1 ? " looks like a counter" : " look like counters")
+                    + " (the name ends in _total, _count, _sum or _bucket): its raw value only grows between restarts, so a "
+                    + "level anomaly there says little. Judge a rate instead: the curated request_rate or error_rate.");
+        }
         if (counts.series() > 0) {
             // a metric that returned nothing anywhere while others did is most likely a wrong name:
             // left out silently, a typo (latency_p90) would read as "judged, nothing found"

@@ -146,6 +146,16 @@ class DetectAnomaliesToolTest {
     }
 
     @Test
+    void aCounterAskedByName_getsAHintToJudgeARateInstead() {
+        FakeMetricsBackend prom = new FakeMetricsBackend("prom")
+                .serve("shop", "http_requests_total", t -> (t - NOW.toEpochMilli()) / 1000.0 + 1e6);
+        JsonObject result = ToolHarness.ok(tool(new InMemorySources().add(prom)),
+                "{\"service\":\"shop\",\"metrics\":[\"http_requests_total\"]}");
+
+        assertThat(result.getString("note")).contains("http_requests_total looks like a counter", "request_rate");
+    }
+
+    @Test
     void withoutATopologySourceTheRankingRestsOnOnsetAndSeverityAndSaysSo() {
         JsonObject result = ToolHarness.ok(tool(new InMemorySources().add(cascade("prom"))), "{}");
         assertThat(result.getBoolean("topologyUsed")).isFalse();
