@@ -92,7 +92,7 @@ public final class DetectAnomaliesTool extends ObservabilityTool {
                     .add("summary", OutputFields.type("object").add("description", "Series judged: anomalous, normal, insufficient data."))
                     .add("anomalies", OutputFields.type("array").add("description", "Anomalous series, strongest first: service, "
                             + "metric, source, labels, score (robust sigmas), direction, kind, onset, baseline (the expected "
-                            + "level), level (where the anomaly took the series: the median of its strongest stretch, for a ramp "
+                            + "level where the anomaly was measured), level (where the anomaly took the series: the median of its strongest stretch, for a ramp "
                             + "where it has climbed to), current (the level now: back near baseline when the anomaly has ended), unit, "
                             + "note."))
                     .add("insufficientData", OutputFields.type("array"))
