@@ -181,7 +181,7 @@ final class LokiConnector implements Connector, LogsCapability, LogAggregatesCap
                     Map.of("query", logql, "time", nanos(range.end()))), "data", BACKEND);
             return new MetricResult(vector(data), logql, label.get());
         }
-        Duration step = dev.omcp.connectors.builtin.backend.QueryText.step(range.length(), aggregation.step(), MAX_POINTS);
+        Duration step = step(range.length(), aggregation.step());
         String counted = "count_over_time(" + logs + " [" + QueryText.duration(step) + "])";
         String logql = switch (aggregation.function()) {
             case COUNT_OVER_TIME -> by.isEmpty() ? counted : "sum by (" + by + ") (" + counted + ")";
@@ -190,11 +190,22 @@ final class LokiConnector implements Connector, LogsCapability, LogAggregatesCap
         };
         Map<String, String> params = new LinkedHashMap<>();
         params.put("query", logql);
-        params.put("start", nanos(range.start()));
+        // Loki evaluates at start, start + step, ... end, each point counting the step that ends
+        // there; a first point at the window's start would count the step before the window.
+        params.put("start", nanos(range.start().plus(step)));
         params.put("end", nanos(range.end()));
         params.put("step", Long.toString(step.toSeconds()));
         JsonObject data = BackendHttp.object(http.getJson("/loki/api/v1/query_range", params), "data", BACKEND);
         return new MetricResult(matrix(data), logql, label.get());
+    }
+
+    /**
+     * The step to run: the one asked for, widened when the window would need more than
+     * {@link #MAX_POINTS} points, to a step that still tiles the window (LogAggregation's contract).
+     */
+    static Duration step(Duration window, Duration requested) {
+        Duration fewestPoints = Duration.ofSeconds((window.toSeconds() + MAX_POINTS - 1) / MAX_POINTS);
+        return LogAggregation.tilingStep(window, requested.compareTo(fewestPoints) >= 0 ? requested : fewestPoints);
     }
 
     /** The first configured label whose values contain {@code service}, cached. */

@@ -286,10 +286,16 @@ public final class QueryLogsTool extends ObservabilityTool {
         List<String> by = args.strings("by");
         int k = args.integer("k", DEFAULT_K);
         Duration window = query.range().length();
-        Duration step = OutputFields.optionalDuration(args, "step").orElse(defaultAggregateStep(window));
-        if (step.compareTo(window) > 0) {
-            throw new InvalidArgumentException("step " + Durations.format(step) + " is longer than the window "
+        Optional<Duration> asked = OutputFields.optionalDuration(args, "step");
+        if (asked.isPresent() && asked.get().compareTo(window) > 0) {
+            throw new InvalidArgumentException("step " + Durations.format(asked.get()) + " is longer than the window "
                     + Durations.format(window) + "; use a shorter step or a longer duration");
+        }
+        // whole steps that tile the window, so the counts add up to its lines (LogAggregation)
+        Duration step = LogAggregation.tilingStep(window, asked.orElse(defaultAggregateStep(window)));
+        if (asked.isPresent() && !step.equals(asked.get()) && !function.equals("topk")) {
+            notes.add("The step " + Durations.format(asked.get()) + " does not divide the " + Durations.format(window)
+                    + " window into whole steps, so " + Durations.format(step) + " was used: the counts cover exactly the window.");
         }
         LogAggregation.Function fn = switch (function) {
             case "count_over_time" -> LogAggregation.Function.COUNT_OVER_TIME;
@@ -407,9 +413,9 @@ public final class QueryLogsTool extends ObservabilityTool {
         return parts.isEmpty() ? "" : " (" + String.join(", ", parts) + ")";
     }
 
-    /** Counts per step: about 60 over the window, at least a minute each. */
+    /** Counts per step: about 60 over the window, at least a minute each (or the whole of a shorter window). */
     static Duration defaultAggregateStep(Duration window) {
         long seconds = (window.toSeconds() + 59) / 60;
-        return Duration.ofSeconds(Math.max(MIN_DEFAULT_AGGREGATE_STEP.toSeconds(), seconds));
+        return Duration.ofSeconds(Math.min(window.toSeconds(), Math.max(MIN_DEFAULT_AGGREGATE_STEP.toSeconds(), seconds)));
     }
 }

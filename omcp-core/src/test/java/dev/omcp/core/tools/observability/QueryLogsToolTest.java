@@ -203,6 +203,24 @@ class QueryLogsToolTest {
     }
 
     @Test
+    void aStepThatDoesNotDivideTheWindowIsWidenedToOneThatDoes_soTheCountsCoverExactlyTheWindow() {
+        FakeLogsBackend.WithAggregates loki = payments("loki");
+        JsonObject result = ToolHarness.ok(tool(new InMemorySources().add(loki)),
+                "{\"service\":\"payments\",\"aggregate\":\"sum\",\"duration\":\"1h\",\"step\":\"7m\"}");
+
+        assertThat(loki.aggregations.getFirst().step()).isEqualTo(Duration.ofSeconds(450));
+        assertThat(result.getJsonObject("aggregate").getString("step")).isEqualTo("450s");
+        assertThat(result.getString("note")).contains("The step 7m does not divide the 1h window into whole steps, so 450s was used");
+    }
+
+    @Test
+    void aWindowShorterThanTheDefaultStepIsCountedInOneStep() {
+        FakeLogsBackend.WithAggregates loki = payments("loki");
+        ToolHarness.ok(tool(new InMemorySources().add(loki)), "{\"service\":\"payments\",\"aggregate\":\"sum\",\"duration\":\"30s\"}");
+        assertThat(loki.aggregations.getFirst().step()).isEqualTo(Duration.ofSeconds(30));
+    }
+
+    @Test
     void anAggregateWithNoMatchingLineSaysSoInsteadOfAZeroCount() {
         FakeLogsBackend.WithAggregates loki = payments("loki");
         JsonObject result = ToolHarness.ok(tool(new InMemorySources().add(loki)), "{\"service\":\"payments\",\"aggregate\":\"sum\",\"by\":[\"pod\"]}");
