@@ -13,7 +13,7 @@ import java.util.Objects;
  * up to the lines of the window, no more (a first point at {@code start} would count the step
  * before the window) and no fewer. That is why {@code step} divides the window into whole steps
  * ({@link #tilingStep}); a connector that must widen it (a backend's limit on points per series)
- * widens it to another step that divides the window.
+ * widens it to another step that divides the window and says so in {@link MetricResult#step()}.
  *
  * @param query the filters that select the lines (its {@code limit} is ignored)
  * @param function what to compute

@@ -196,7 +196,7 @@ final class LokiConnector implements Connector, LogsCapability, LogAggregatesCap
         params.put("end", nanos(range.end()));
         params.put("step", Long.toString(step.toSeconds()));
         JsonObject data = BackendHttp.object(http.getJson("/loki/api/v1/query_range", params), "data", BACKEND);
-        return new MetricResult(matrix(data), logql, label.get());
+        return new MetricResult(matrix(data), logql, label.get(), Optional.of(step));
     }
 
     /**

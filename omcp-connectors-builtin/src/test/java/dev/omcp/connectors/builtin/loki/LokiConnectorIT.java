@@ -226,6 +226,7 @@ class LokiConnectorIT {
 
         // an hour in at most 1000 points needs 3.6s: 4s divides the hour
         assertThat(fine.resolvedSeries()).endsWith("[4s]))");
+        assertThat(fine.step()).as("the answer says which step ran").contains(Duration.ofSeconds(4));
         assertThat(loki.requests()).filteredOn(r -> r.path().endsWith("/query_range")).singleElement().satisfies(r -> {
             assertThat(r.query()).containsEntry("step", "4");
             assertThat(r.query()).containsEntry("start", T0.plusSeconds(4).getEpochSecond() + "000000000");
@@ -239,6 +240,7 @@ class LokiConnectorIT {
         MetricResult top = connector.aggregateLogs(new LogAggregation(query("api", Optional.empty(), Optional.empty(), Map.of(), 1),
                 LogAggregation.Function.TOPK, List.of("level"), 1, Duration.ofMinutes(1)));
         assertThat(top.resolvedSeries()).isEqualTo("topk(1, sum by (level) (count_over_time({service_name=\"api\"} | json [3600s])))");
+        assertThat(top.step()).as("an instant query has no step").isEmpty();
         List<Series> series = top.series();
         assertThat(series).singleElement().satisfies(s -> {
             assertThat(s.labels()).containsEntry("level", "info");

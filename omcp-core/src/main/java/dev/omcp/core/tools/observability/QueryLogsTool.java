@@ -291,12 +291,8 @@ public final class QueryLogsTool extends ObservabilityTool {
             throw new InvalidArgumentException("step " + Durations.format(asked.get()) + " is longer than the window "
                     + Durations.format(window) + "; use a shorter step or a longer duration");
         }
-        // whole steps that tile the window, so the counts add up to its lines (LogAggregation)
-        Duration step = LogAggregation.tilingStep(window, asked.orElse(defaultAggregateStep(window)));
-        if (asked.isPresent() && !step.equals(asked.get()) && !function.equals("topk")) {
-            notes.add("The step " + Durations.format(asked.get()) + " does not divide the " + Durations.format(window)
-                    + " window into whole steps, so " + Durations.format(step) + " was used: the counts cover exactly the window.");
-        }
+        // topk counts over the whole window; its step only has to be valid
+        Duration step = AggregateStep.toSend(window, asked, defaultAggregateStep(window), function.equals("topk") ? new ArrayList<>() : notes);
         LogAggregation.Function fn = switch (function) {
             case "count_over_time" -> LogAggregation.Function.COUNT_OVER_TIME;
             case "sum" -> LogAggregation.Function.SUM;
@@ -311,7 +307,13 @@ public final class QueryLogsTool extends ObservabilityTool {
         if (fn == LogAggregation.Function.TOPK) {
             echo.add("k", k);
         } else {
-            echo.add("step", Durations.format(step));
+            Map<String, MetricResult> answers = new LinkedHashMap<>();
+            gathered.answers().forEach(a -> answers.put(a.source(), a.value()));
+            Duration ran = AggregateStep.ran(step, window, answers, notes);
+            echo.add("step", Durations.format(ran));
+            if (asked.isPresent() && !ran.equals(asked.get())) {
+                echo.add("requestedStep", Durations.format(asked.get()));
+            }
         }
         result.add("aggregate", echo);
         JsonArrayBuilder resolved = Jsonp.array();

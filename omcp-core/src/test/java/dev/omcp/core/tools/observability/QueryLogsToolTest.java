@@ -214,6 +214,30 @@ class QueryLogsToolTest {
     }
 
     @Test
+    void theStepEchoedIsTheOneThatRan_andAWideningIsExplained() {
+        FakeLogsBackend.WithAggregates loki = payments("loki").running(Duration.ofSeconds(4));
+        JsonObject result = ToolHarness.ok(tool(new InMemorySources().add(loki)),
+                "{\"service\":\"payments\",\"aggregate\":\"sum\",\"duration\":\"1h\",\"step\":\"1s\"}");
+
+        assertThat(loki.aggregations.getFirst().step()).isEqualTo(Duration.ofSeconds(1));
+        JsonObject aggregate = result.getJsonObject("aggregate");
+        assertThat(aggregate.getString("step")).isEqualTo("4s");
+        assertThat(aggregate.getString("requestedStep")).isEqualTo("1s");
+        assertThat(result.getString("note")).contains("The counts are per 4s, not the 1s asked for: the source loki (4s) widened the step",
+                "more points per series than its backend answers");
+    }
+
+    @Test
+    void aStepThatRanAsAskedIsEchoedWithoutARequestedStep() {
+        FakeLogsBackend.WithAggregates loki = payments("loki").running(Duration.ofMinutes(5));
+        JsonObject result = ToolHarness.ok(tool(new InMemorySources().add(loki)),
+                "{\"service\":\"payments\",\"aggregate\":\"sum\",\"duration\":\"1h\",\"step\":\"5m\"}");
+        assertThat(result.getJsonObject("aggregate").getString("step")).isEqualTo("5m");
+        assertThat(result.getJsonObject("aggregate").containsKey("requestedStep")).isFalse();
+        assertThat(result.getString("note", "")).doesNotContain("counts are per", "does not divide");
+    }
+
+    @Test
     void aWindowShorterThanTheDefaultStepIsCountedInOneStep() {
         FakeLogsBackend.WithAggregates loki = payments("loki");
         ToolHarness.ok(tool(new InMemorySources().add(loki)), "{\"service\":\"payments\",\"aggregate\":\"sum\",\"duration\":\"30s\"}");
