@@ -25,7 +25,11 @@ import java.util.Objects;
 public record LogAggregation(LogQuery query, Function function, List<String> by, int k, Duration step) {
     /** The aggregate functions pushed down to the backend. */
     public enum Function {
-        /** Lines per step: {@code count_over_time}. */
+        /**
+         * Lines per step of each stream ({@code count_over_time}), or of each group of {@code by}.
+         * Streams are told apart by their own labels, never by fields a parser extracted from the
+         * lines: those differ line by line (a trace id) and would make every line a series.
+         */
         COUNT_OVER_TIME,
         /** Lines per step summed across streams, grouped by {@code by}. */
         SUM,

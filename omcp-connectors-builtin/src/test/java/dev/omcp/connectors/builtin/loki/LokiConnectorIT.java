@@ -195,6 +195,47 @@ class LokiConnectorIT {
     }
 
     @Test
+    void countOverTimeAfterAParserCountsPerStream_notPerParsedField() throws ConnectorException {
+        // every api line has its own msg ("request 3 done"...): a label once | json parsed it
+        MetricResult errors = connector.aggregateLogs(new LogAggregation(query("api", Optional.empty(), Optional.of("error"), Map.of(), 1),
+                LogAggregation.Function.COUNT_OVER_TIME, List.of(), 0, Duration.ofMinutes(10)));
+
+        assertThat(errors.resolvedSeries())
+                .isEqualTo("sum by (env, service_name) (count_over_time({service_name=\"api\"} | json | level=~\"(?i)error\" [600s]))");
+        assertThat(errors.series()).singleElement().satisfies(s -> {
+            assertThat(s.labels()).containsOnlyKeys("env", "service_name");
+            assertThat(java.util.Arrays.stream(s.values()).sum()).isEqualTo(9);
+        });
+    }
+
+    @Test
+    void aServerWithoutTheSeriesApi_countsPerService() throws ConnectorException {
+        connector.resolveServiceLabel("api"); // cached: the next request is the series question
+        loki.failNext(FakeBackend.Answer.text(400, "unknown endpoint"));
+        MetricResult errors = connector.aggregateLogs(new LogAggregation(query("api", Optional.empty(), Optional.of("error"), Map.of(), 1),
+                LogAggregation.Function.COUNT_OVER_TIME, List.of(), 0, Duration.ofMinutes(10)));
+        assertThat(errors.resolvedSeries()).startsWith("sum by (service_name) (count_over_time(");
+        assertThat(errors.series()).singleElement().satisfies(s -> assertThat(s.labels()).containsOnlyKeys("service_name"));
+    }
+
+    @Test
+    void aCountOverMoreSeriesThanLokiAnswersFailsWithLokisAdvice() throws Exception {
+        try (LokiFake busy = new LokiFake()) {
+            for (int i = 0; i <= LokiFake.MAX_QUERY_SERIES; i++) {
+                busy.push(Map.of("service_name", "orders"), T0.plusSeconds(1 + i), "{\"trace_id\":\"t" + i + "\"}");
+            }
+            try (LokiConnector orders = create(busy, JsonObject.EMPTY_JSON_OBJECT)) {
+                LogAggregation byTrace = new LogAggregation(new LogQuery("orders", HOUR, Optional.empty(), Optional.empty(), Map.of(), 1),
+                        LogAggregation.Function.SUM, List.of("trace_id"), 0, Duration.ofMinutes(15));
+                assertThatThrownBy(() -> orders.aggregateLogs(byTrace)).isInstanceOfSatisfying(ConnectorException.class, e -> {
+                    assertThat(e.kind()).isEqualTo(ConnectorException.Kind.BAD_QUERY);
+                    assertThat(e.getMessage()).contains("maximum number of series (500)", "topk()");
+                });
+            }
+        }
+    }
+
+    @Test
     void theCountsPerStepAddUpToTheLinesOfTheWindow_notOneStepMore() throws Exception {
         try (LokiFake busy = new LokiFake()) {
             // a line every 7 seconds from an hour before the window to after it
