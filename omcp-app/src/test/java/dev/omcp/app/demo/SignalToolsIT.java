@@ -173,6 +173,26 @@ class SignalToolsIT {
     }
 
     @Test
+    void queryLogs_countsPerStream_andTheTotalIsTheLinesOfTheWindow() {
+        // after | json every line's trace id is a label: counts are per stream (pod), not per line
+        JsonObject errors = tool("query_logs", "{\"service\":\"payments\",\"aggregate\":\"count_over_time\",\"step\":\"5m\",\"level\":\"error\"}");
+        assertThat(errors.getJsonArray("series")).isNotEmpty().hasSizeLessThanOrEqualTo(3).allSatisfy(s ->
+                assertThat(s.asJsonObject().getJsonObject("labels")).containsKey("pod").doesNotContainKeys("trace_id", "ts", "msg"));
+        assertThat(errors.getBoolean("truncated")).isFalse();
+
+        JsonObject sum = tool("query_logs", "{\"service\":\"payments-db\",\"aggregate\":\"sum\",\"duration\":\"1m\",\"step\":\"20s\"}");
+        Instant from = Instant.parse(sum.getString("from"));
+        Instant to = Instant.parse(sum.getString("to"));
+        JsonObject counted = sum.getJsonArray("series").getJsonObject(0);
+        assertThat(counted.getInt("points")).isEqualTo(3);
+        JsonObject lines = tool("query_logs", "{\"service\":\"payments-db\",\"duration\":\"90s\",\"limit\":500}");
+        assertThat(lines.getBoolean("truncated")).isFalse();
+        long inWindow = lines.getJsonArray("lines").stream().map(l -> Instant.parse(l.asJsonObject().getString("time")))
+                .filter(t -> t.isAfter(from) && !t.isAfter(to)).count();
+        assertThat(counted.getInt("total")).as("the lines in (from, to]").isEqualTo((int) inWindow);
+    }
+
+    @Test
     void aPageOfLogLinesLargerThanTheServersOutputBuffer_arrivesWholeWithItsLengthDeclared() {
         // the gateway writes answers through a 64 KB buffer (one socket write for a usual page of
         // lines); a page beyond it must still arrive whole, with its length declared, not chunked

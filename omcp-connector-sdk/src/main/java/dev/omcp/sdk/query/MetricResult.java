@@ -1,21 +1,32 @@
 package dev.omcp.sdk.query;
 
+import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
+import java.util.Optional;
 
 /**
- * The answer to a {@link MetricQuery}.
+ * The answer to a {@link MetricQuery} or a {@link LogAggregation}.
  *
  * @param series the series found; empty when the service has no such metric
  * @param resolvedSeries the backend query that was actually run (for Prometheus, the PromQL), so an
  *     agent can see what "cpu" meant
  * @param resolvedLabel the label that identified the service (for example {@code job}); empty
  *     string when none matched
+ * @param step the step the backend evaluated at, when the connector knows it: it may be wider
+ *     than the one asked for (a backend's limit on points per series); empty when the answer has no
+ *     step (an instant query) or the connector does not say
  */
-public record MetricResult(List<Series> series, String resolvedSeries, String resolvedLabel) {
+public record MetricResult(List<Series> series, String resolvedSeries, String resolvedLabel, Optional<Duration> step) {
     public MetricResult {
         series = List.copyOf(series);
         Objects.requireNonNull(resolvedSeries, "resolvedSeries");
         Objects.requireNonNull(resolvedLabel, "resolvedLabel");
+        Objects.requireNonNull(step, "step");
+    }
+
+    /** An answer that does not say which step ran. */
+    public MetricResult(List<Series> series, String resolvedSeries, String resolvedLabel) {
+        this(series, resolvedSeries, resolvedLabel, Optional.empty());
     }
 }

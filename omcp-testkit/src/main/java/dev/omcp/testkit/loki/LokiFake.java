@@ -24,6 +24,9 @@ public final class LokiFake extends FakeBackend {
     /** One stored line. */
     public record Line(Map<String, String> stream, Instant timestamp, String text) {}
 
+    /** Loki's default {@code max_query_series}: a metric query answering more series fails. */
+    public static final int MAX_QUERY_SERIES = 500;
+
     private final List<Line> lines = new CopyOnWriteArrayList<>();
 
     public LokiFake() throws IOException {
@@ -68,10 +71,35 @@ public final class LokiFake extends FakeBackend {
             });
             return success(strings(values));
         }
+        if (path.equals("/loki/api/v1/series")) {
+            return series(request);
+        }
         if (path.equals("/loki/api/v1/query_range") || path.equals("/loki/api/v1/query")) {
             return query(request, path.endsWith("query_range"));
         }
         return Answer.text(404, "404 page not found\n");
+    }
+
+    /** Like Loki's series API: the label sets of the streams {@code match[]} selects with a line in {@code [start, end]}. */
+    private Answer series(Request request) {
+        List<LogqlSubset.Matcher> selector;
+        try {
+            selector = selector(request.query().getOrDefault("match[]", ""));
+        } catch (LogqlSubset.ParseException e) {
+            return Answer.text(400, e.getMessage());
+        }
+        long start = request.query().containsKey("start") ? nanos(request.query().get("start")) : Long.MIN_VALUE;
+        long end = request.query().containsKey("end") ? nanos(request.query().get("end")) : Long.MAX_VALUE;
+        java.util.Set<Map<String, String>> streams = new java.util.LinkedHashSet<>();
+        for (Line line : lines) {
+            long t = epochNanos(line.timestamp());
+            if (t >= start && t <= end && selector.stream().allMatch(m -> m.matches(line.stream()))) {
+                streams.add(new TreeMap<>(line.stream()));
+            }
+        }
+        JsonArrayBuilder data = Jsonp.array();
+        streams.forEach(labels -> data.add(object(labels)));
+        return success(data);
     }
 
     private static List<LogqlSubset.Matcher> selector(String query) throws LogqlSubset.ParseException {
@@ -224,6 +252,9 @@ public final class LokiFake extends FakeBackend {
             long at = t;
             counts(query, at).forEach((group, count) -> series.computeIfAbsent(group, g -> Jsonp.array())
                     .add(Jsonp.array().add(BigDecimal.valueOf(at, 9).stripTrailingZeros()).add(Long.toString(count))));
+            if (series.size() > MAX_QUERY_SERIES) {
+                return seriesLimit();
+            }
         }
         JsonArrayBuilder result = Jsonp.array();
         series.forEach((labels, values) -> result.add(Jsonp.object().add("metric", object(labels)).add("values", values)));
@@ -233,6 +264,9 @@ public final class LokiFake extends FakeBackend {
 
     private Answer vector(LogqlSubset.MetricQuery query, long at) {
         List<Map.Entry<Map<String, String>, Long>> counts = new ArrayList<>(counts(query, at).entrySet());
+        if (counts.size() > MAX_QUERY_SERIES && query.topk() == 0) {
+            return seriesLimit();
+        }
         counts.sort(Map.Entry.<Map<String, String>, Long>comparingByValue().reversed());
         if (query.topk() > 0 && counts.size() > query.topk()) {
             counts = counts.subList(0, query.topk());
@@ -244,6 +278,13 @@ public final class LokiFake extends FakeBackend {
         }
         return Answer.json(200, Jsonp.object().add("status", "success")
                 .add("data", Jsonp.object().add("resultType", "vector").add("result", result)).build().toString());
+    }
+
+    /** Loki's answer to a metric query with more series than {@code max_query_series} (HTTP 400, word for word). */
+    private static Answer seriesLimit() {
+        return Answer.text(400, "maximum number of series (" + MAX_QUERY_SERIES + ") reached for a single query; consider reducing "
+                + "query cardinality by adding more specific stream selectors, reducing the time range, or aggregating results with "
+                + "functions like sum(), count() or topk()");
     }
 
     private static long epochNanos(Instant t) {

@@ -84,6 +84,49 @@ class FakeLokiServerIT {
     }
 
     @Test
+    void metricQuery_overLokisSeriesLimit_is400WithLokisWords() throws Exception {
+        // after | json every line's trace id and timestamp are labels: a series per line
+        long end = NOW.getEpochSecond();
+        HttpResponse<String> response = get("/loki/api/v1/query_range",
+                "count_over_time({service_name=\"payments\"} | json [60s])", "&start=" + (end - 3600) + "&end=" + end + "&step=60");
+        assertThat(response.statusCode()).isEqualTo(400);
+        assertThat(response.body()).startsWith("maximum number of series (500) reached for a single query");
+    }
+
+    @Test
+    void rangeWindows_areLeftOpenToTheNanosecond_soTilingStepsCountEachLineOnce() throws Exception {
+        long end = NOW.getEpochSecond();
+        long lines = 0;
+        HttpResponse<String> logs = get("/loki/api/v1/query_range", "{service_name=\"payments-db\"}",
+                "&start=" + (end - 300) + "000000000&end=" + end + "000000000&limit=5000");
+        for (JsonValue stream : json(logs).getJsonObject("data").getJsonArray("result")) {
+            for (JsonValue value : stream.asJsonObject().getJsonArray("values")) {
+                long nanos = Long.parseLong(value.asJsonArray().getString(0));
+                lines += nanos > (end - 300) * 1_000_000_000L && nanos <= end * 1_000_000_000L ? 1 : 0;
+            }
+        }
+        HttpResponse<String> counts = get("/loki/api/v1/query_range", "sum(count_over_time({service_name=\"payments-db\"} [60s]))",
+                "&start=" + (end - 240) + "&end=" + end + "&step=60");
+        double total = 0;
+        for (JsonValue point : json(counts).getJsonObject("data").getJsonArray("result").getJsonObject(0).getJsonArray("values")) {
+            total += Double.parseDouble(point.asJsonArray().getString(1));
+        }
+        assertThat(lines).isPositive();
+        assertThat(total).isEqualTo(lines);
+    }
+
+    @Test
+    void series_listsTheStreamsTheSelectorPicks() throws Exception {
+        HttpResponse<String> response = CLIENT.send(HttpRequest.newBuilder(URI.create(loki.baseUrl() + "/loki/api/v1/series?match[]="
+                + URLEncoder.encode("{service_name=\"payments\"}", StandardCharsets.UTF_8))).build(), HttpResponse.BodyHandlers.ofString());
+        JsonArray streams = json(response).getJsonArray("data");
+        assertThat(streams).isNotEmpty().allSatisfy(stream -> {
+            assertThat(stream.asJsonObject().getString("service_name")).isEqualTo("payments");
+            assertThat(stream.asJsonObject()).containsKeys("pod", "namespace");
+        });
+    }
+
+    @Test
     void badLogQl_is400WithAParseError() throws Exception {
         HttpResponse<String> response = get("/loki/api/v1/query_range", "{service_name=\"payments\"", "");
         assertThat(response.statusCode()).isEqualTo(400);

@@ -38,6 +38,8 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
+import java.util.TreeSet;
+import java.util.regex.Pattern;
 
 /**
  * A Loki source. Log searches and aggregates become LogQL with every value quoted; lines come back
@@ -49,6 +51,7 @@ final class LokiConnector implements Connector, LogsCapability, LogAggregatesCap
     static final int MAX_LINES = 5000;
     private static final String BACKEND = "Loki";
     private static final long NANOS_PER_SECOND = 1_000_000_000L;
+    private static final Pattern LABEL_NAME = Pattern.compile("[A-Za-z_][A-Za-z0-9_]*");
 
     private final SourceConfig source;
     private final HttpClient client;
@@ -134,12 +137,11 @@ final class LokiConnector implements Connector, LogsCapability, LogAggregatesCap
 
     /** As above; {@code parse} adds the parser stage even without filters, so aggregates can group by fields. */
     String logql(LogQuery query, String label, boolean parse) throws ConnectorException {
-        StringBuilder q = new StringBuilder("{").append(label).append('=').append(QueryText.quote(query.service())).append('}');
+        StringBuilder q = new StringBuilder(selector(query, label));
         if (query.lineRegex().isPresent()) {
             q.append(" |~ ").append(QueryText.quote(query.lineRegex().get()));
         }
-        boolean filters = parse || query.level().isPresent() || !query.labels().isEmpty();
-        if (filters && !logFormat.equals("none")) {
+        if (parses(query, parse)) {
             q.append(" | ").append(logFormat);
         }
         if (query.level().isPresent()) {
@@ -149,6 +151,17 @@ final class LokiConnector implements Connector, LogsCapability, LogAggregatesCap
             q.append(" | ").append(QueryText.labelName(e.getKey(), "label filter")).append('=').append(QueryText.quote(e.getValue()));
         }
         return q.toString();
+    }
+
+    /** The stream selector of a service: {@code {label="service"}}. */
+    private static String selector(LogQuery query, String label) {
+        return "{" + label + "=" + QueryText.quote(query.service()) + "}";
+    }
+
+    /** Whether the LogQL of {@code query} has a parser stage, which turns every field of a line into a label. */
+    private boolean parses(LogQuery query, boolean parse) {
+        boolean filters = parse || query.level().isPresent() || !query.labels().isEmpty();
+        return filters && !logFormat.equals("none");
     }
 
     /** A regular expression matching exactly {@code text}. */
@@ -181,8 +194,14 @@ final class LokiConnector implements Connector, LogsCapability, LogAggregatesCap
                     Map.of("query", logql, "time", nanos(range.end()))), "data", BACKEND);
             return new MetricResult(vector(data), logql, label.get());
         }
-        Duration step = dev.omcp.connectors.builtin.backend.QueryText.step(range.length(), aggregation.step(), MAX_POINTS);
+        Duration step = step(range.length(), aggregation.step());
         String counted = "count_over_time(" + logs + " [" + QueryText.duration(step) + "])";
+        if (aggregation.function() == LogAggregation.Function.COUNT_OVER_TIME && by.isEmpty()
+                && parses(query, false)) {
+            // Counts per stream, as without a parser: after one, every field of a line (trace id,
+            // timestamp...) is a label, and each distinct line would be a series of its own.
+            by = String.join(", ", streamLabelNames(selector(query, label.get()), range, label.get()));
+        }
         String logql = switch (aggregation.function()) {
             case COUNT_OVER_TIME -> by.isEmpty() ? counted : "sum by (" + by + ") (" + counted + ")";
             case SUM -> by.isEmpty() ? "sum(" + counted + ")" : "sum by (" + by + ") (" + counted + ")";
@@ -190,11 +209,47 @@ final class LokiConnector implements Connector, LogsCapability, LogAggregatesCap
         };
         Map<String, String> params = new LinkedHashMap<>();
         params.put("query", logql);
-        params.put("start", nanos(range.start()));
+        // Loki evaluates at start, start + step, ... end, each point counting the step that ends
+        // there; a first point at the window's start would count the step before the window.
+        params.put("start", nanos(range.start().plus(step)));
         params.put("end", nanos(range.end()));
         params.put("step", Long.toString(step.toSeconds()));
         JsonObject data = BackendHttp.object(http.getJson("/loki/api/v1/query_range", params), "data", BACKEND);
-        return new MetricResult(matrix(data), logql, label.get());
+        return new MetricResult(matrix(data), logql, label.get(), Optional.of(step));
+    }
+
+    /**
+     * The step to run: the one asked for, widened when the window would need more than
+     * {@link #MAX_POINTS} points, to a step that still tiles the window (LogAggregation's contract).
+     */
+    static Duration step(Duration window, Duration requested) {
+        Duration fewestPoints = Duration.ofSeconds((window.toSeconds() + MAX_POINTS - 1) / MAX_POINTS);
+        return LogAggregation.tilingStep(window, requested.compareTo(fewestPoints) >= 0 ? requested : fewestPoints);
+    }
+
+    /**
+     * The names of the labels of the streams {@code selector} selects in the window, from Loki's
+     * series API, always with the service label. A server without that API (or that rejects the
+     * question) leaves the service label alone: counts per service rather than per line.
+     */
+    private List<String> streamLabelNames(String selector, TimeRange range, String serviceLabel) throws ConnectorException {
+        Set<String> names = new TreeSet<>(Set.of(serviceLabel));
+        JsonObject answer;
+        try {
+            answer = http.getJson("/loki/api/v1/series", Map.of("match[]", selector, "start", nanos(range.start()), "end", nanos(range.end())));
+        } catch (ConnectorException e) {
+            if (e.kind() != Kind.BAD_QUERY) {
+                throw e;
+            }
+            return List.copyOf(names);
+        }
+        for (JsonValue stream : array(answer, "data")) {
+            if (stream instanceof JsonObject labels) {
+                // Loki's internal labels (__stream_shard__...) are not the stream's own
+                labels.keySet().stream().filter(n -> LABEL_NAME.matcher(n).matches() && !n.startsWith("__")).forEach(names::add);
+            }
+        }
+        return List.copyOf(names);
     }
 
     /** The first configured label whose values contain {@code service}, cached. */

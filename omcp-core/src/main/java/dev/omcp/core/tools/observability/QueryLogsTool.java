@@ -46,6 +46,8 @@ public final class QueryLogsTool extends ObservabilityTool {
     /** Longer lines are cut: one stack trace should not crowd out forty other lines. */
     static final int MAX_LINE_CHARS = 2000;
     static final int AGGREGATE_POINTS = 60;
+    /** Series shown by count_over_time / sum, most lines first (about 1 KB each). */
+    static final int MAX_SERIES = 20;
     static final Duration MIN_DEFAULT_AGGREGATE_STEP = Duration.ofMinutes(1);
     static final String BYPASS_IGNORED = "bypass_redaction was ignored: skipping redaction needs the RBAC permission "
             + "redaction:bypass and a credential listed in OMCP_KEY_BYPASS_REDACTION (spec 5.7), and this gateway does not grant "
@@ -58,7 +60,7 @@ public final class QueryLogsTool extends ObservabilityTool {
                     + "expression lines must match (RE2 syntax), `level` a log level (error, warn...), `labels` exact values of "
                     + "fields the backend extracts (for example {\"status\": \"500\"}). Returns the newest lines first (at most "
                     + "`limit`, default " + DEFAULT_LIMIT + ", max " + MAX_LIMIT + ") with their streams' labels. To count instead "
-                    + "of reading, set `aggregate`: count_over_time (lines per step), sum (lines per step grouped `by` labels) or "
+                    + "of reading, set `aggregate`: count_over_time (lines per step of each stream), sum (lines per step summed, or grouped `by` labels) or "
                     + "topk (the `k` groups of `by` with most lines); numbers come back instead of lines. Personal data and "
                     + "secrets (emails, IPs, tokens, keys, card numbers) are redacted with a count per category. Use it after "
                     + "get_service_health or detect_anomalies pointed at a service, to see its errors; start with "
@@ -82,7 +84,8 @@ public final class QueryLogsTool extends ObservabilityTool {
                     .property("k", Jsonp.object().add("type", "integer").add("minimum", 1).add("maximum", MAX_K)
                             .add("description", "aggregate topk: how many groups to keep (default " + DEFAULT_K + ").").build())
                     .property("step", OutputFields.optionalDuration("aggregate count_over_time / sum: the width of each count "
-                            + "(default: the window / 60, at least 1m)."))
+                            + "(default: the window / 60, at least 1m). Steps tile the window, so one that does not divide it is widened; "
+                            + "aggregate.step in the answer is the step that ran."))
                     .property("bypass_redaction", Schemas.bool("Ask for unredacted output. Honoured only when the caller holds the "
                             + "redaction:bypass permission and its credential is listed in OMCP_KEY_BYPASS_REDACTION (spec 5.7).", false))
                     .property("source", Schemas.source("Only ask this logs source (a name from list_sources)."))
@@ -95,10 +98,11 @@ public final class QueryLogsTool extends ObservabilityTool {
                     .add("lines", OutputFields.type("array").add("description", "Newest first: time, stream (index into streams), line."))
                     .add("streams", OutputFields.type("array").add("description", "The label sets of the lines' streams, with their source."))
                     .add("returned", OutputFields.type("integer"))
-                    .add("truncated", OutputFields.type("boolean").add("description", "More lines matched than were returned."))
+                    .add("truncated", OutputFields.type("boolean").add("description", "More lines matched than were returned "
+                            + "(count_over_time / sum: more series than the " + MAX_SERIES + " shown)."))
                     .add("aggregate", OutputFields.type("object"))
-                    .add("series", OutputFields.type("array").add("description", "count_over_time / sum: per group the counts per step, "
-                            + "their total and statistics."))
+                    .add("series", OutputFields.type("array").add("description", "count_over_time / sum: per stream or group the counts "
+                            + "per step, their total and statistics; most lines first, at most " + MAX_SERIES + "."))
                     .add("groups", OutputFields.type("array").add("description", "topk: the groups with most lines, most first."))
                     .add("resolvedQueries", OutputFields.type("array").add("description", "The backend query each source ran (LogQL)."))
                     .add("redaction", OutputFields.type("object").add("description", "Whether output was redacted and how many matches "
@@ -286,11 +290,13 @@ public final class QueryLogsTool extends ObservabilityTool {
         List<String> by = args.strings("by");
         int k = args.integer("k", DEFAULT_K);
         Duration window = query.range().length();
-        Duration step = OutputFields.optionalDuration(args, "step").orElse(defaultAggregateStep(window));
-        if (step.compareTo(window) > 0) {
-            throw new InvalidArgumentException("step " + Durations.format(step) + " is longer than the window "
+        Optional<Duration> asked = OutputFields.optionalDuration(args, "step");
+        if (asked.isPresent() && asked.get().compareTo(window) > 0) {
+            throw new InvalidArgumentException("step " + Durations.format(asked.get()) + " is longer than the window "
                     + Durations.format(window) + "; use a shorter step or a longer duration");
         }
+        // topk counts over the whole window; its step only has to be valid
+        Duration step = AggregateStep.toSend(window, asked, defaultAggregateStep(window), function.equals("topk") ? new ArrayList<>() : notes);
         LogAggregation.Function fn = switch (function) {
             case "count_over_time" -> LogAggregation.Function.COUNT_OVER_TIME;
             case "sum" -> LogAggregation.Function.SUM;
@@ -305,7 +311,13 @@ public final class QueryLogsTool extends ObservabilityTool {
         if (fn == LogAggregation.Function.TOPK) {
             echo.add("k", k);
         } else {
-            echo.add("step", Durations.format(step));
+            Map<String, MetricResult> answers = new LinkedHashMap<>();
+            gathered.answers().forEach(a -> answers.put(a.source(), a.value()));
+            Duration ran = AggregateStep.ran(step, window, answers, notes);
+            echo.add("step", Durations.format(ran));
+            if (asked.isPresent() && !ran.equals(asked.get())) {
+                echo.add("requestedStep", Durations.format(asked.get()));
+            }
         }
         result.add("aggregate", echo);
         JsonArrayBuilder resolved = Jsonp.array();
@@ -335,18 +347,30 @@ public final class QueryLogsTool extends ObservabilityTool {
             found = groups.size();
             result.add("groups", out);
         } else {
-            JsonArrayBuilder out = Jsonp.array();
+            record Counted(String source, Series series, double total) {}
+            List<Counted> all = new ArrayList<>();
             for (Gathered.Answer<MetricResult> answer : gathered.answers()) {
                 if (!answer.value().resolvedLabel().isEmpty()) {
                     resolvedAnywhere = true;
                     resolved.add(Jsonp.object().add("source", answer.source()).add("query", answer.value().resolvedSeries()));
                 }
                 for (Series s : answer.value().series()) {
-                    out.add(SeriesSummary.of(s, AGGREGATE_POINTS, true).add("source", answer.source()));
-                    found++;
+                    all.add(new Counted(answer.source(), s, SeriesSummary.Stats.of(s).sum()));
                 }
             }
-            result.add("series", out);
+            // most lines first, and no more than MAX_SERIES: a count grouped by a field with a value
+            // per line (a trace id) would otherwise answer megabytes of series of one line each
+            all.sort(Comparator.comparingDouble((Counted c) -> -c.total()).thenComparing(Counted::source));
+            JsonArrayBuilder out = Jsonp.array();
+            for (Counted c : all.subList(0, Math.min(MAX_SERIES, all.size()))) {
+                out.add(SeriesSummary.of(c.series(), AGGREGATE_POINTS, true).add("source", c.source()));
+            }
+            found = all.size();
+            result.add("series", out).add("truncated", all.size() > MAX_SERIES);
+            if (all.size() > MAX_SERIES) {
+                notes.add(all.size() + " series were counted; the " + MAX_SERIES + " with the most lines are shown. Group by fewer "
+                        + "or coarser labels, or rank the groups with aggregate topk.");
+            }
         }
         result.add("resolvedQueries", resolved);
         gathered.writeTo(result);
@@ -407,9 +431,9 @@ public final class QueryLogsTool extends ObservabilityTool {
         return parts.isEmpty() ? "" : " (" + String.join(", ", parts) + ")";
     }
 
-    /** Counts per step: about 60 over the window, at least a minute each. */
+    /** Counts per step: about 60 over the window, at least a minute each (or the whole of a shorter window). */
     static Duration defaultAggregateStep(Duration window) {
         long seconds = (window.toSeconds() + 59) / 60;
-        return Duration.ofSeconds(Math.max(MIN_DEFAULT_AGGREGATE_STEP.toSeconds(), seconds));
+        return Duration.ofSeconds(Math.min(window.toSeconds(), Math.max(MIN_DEFAULT_AGGREGATE_STEP.toSeconds(), seconds)));
     }
 }

@@ -112,9 +112,16 @@ class FakeLogsBackend implements Connector, LogsCapability {
     static final class WithAggregates extends FakeLogsBackend implements dev.omcp.sdk.connector.LogAggregatesCapability {
         private final Map<String, List<dev.omcp.sdk.query.Series>> aggregates = new ConcurrentHashMap<>();
         final List<dev.omcp.sdk.query.LogAggregation> aggregations = new CopyOnWriteArrayList<>();
+        private volatile java.util.Optional<Duration> ranStep = java.util.Optional.empty();
 
         WithAggregates(String name) {
             super(name);
+        }
+
+        /** Answers that the counts ran at {@code step}, as a connector that widened the step says. */
+        WithAggregates running(Duration step) {
+            this.ranStep = java.util.Optional.of(step);
+            return this;
         }
 
         /** What aggregates of {@code service} answer. */
@@ -132,7 +139,7 @@ class FakeLogsBackend implements Connector, LogsCapability {
                 return new dev.omcp.sdk.query.MetricResult(List.of(), "", "");
             }
             return new dev.omcp.sdk.query.MetricResult(aggregates.getOrDefault(service, List.of()),
-                    aggregation.function().name().toLowerCase() + "({service_name=\"" + service + "\"})", "service_name");
+                    aggregation.function().name().toLowerCase() + "({service_name=\"" + service + "\"})", "service_name", ranStep);
         }
     }
 }

@@ -203,6 +203,79 @@ class QueryLogsToolTest {
     }
 
     @Test
+    void aStepThatDoesNotDivideTheWindowIsWidenedToOneThatDoes_soTheCountsCoverExactlyTheWindow() {
+        FakeLogsBackend.WithAggregates loki = payments("loki");
+        JsonObject result = ToolHarness.ok(tool(new InMemorySources().add(loki)),
+                "{\"service\":\"payments\",\"aggregate\":\"sum\",\"duration\":\"1h\",\"step\":\"7m\"}");
+
+        assertThat(loki.aggregations.getFirst().step()).isEqualTo(Duration.ofSeconds(450));
+        assertThat(result.getJsonObject("aggregate").getString("step")).isEqualTo("450s");
+        assertThat(result.getString("note")).contains("The step 7m does not divide the 1h window into whole steps, so 450s was used");
+    }
+
+    @Test
+    void theStepEchoedIsTheOneThatRan_andAWideningIsExplained() {
+        FakeLogsBackend.WithAggregates loki = payments("loki").running(Duration.ofSeconds(4));
+        JsonObject result = ToolHarness.ok(tool(new InMemorySources().add(loki)),
+                "{\"service\":\"payments\",\"aggregate\":\"sum\",\"duration\":\"1h\",\"step\":\"1s\"}");
+
+        assertThat(loki.aggregations.getFirst().step()).isEqualTo(Duration.ofSeconds(1));
+        JsonObject aggregate = result.getJsonObject("aggregate");
+        assertThat(aggregate.getString("step")).isEqualTo("4s");
+        assertThat(aggregate.getString("requestedStep")).isEqualTo("1s");
+        assertThat(result.getString("note")).contains("The counts are per 4s, not the 1s asked for: the source loki (4s) widened the step",
+                "more points per series than its backend answers");
+    }
+
+    @Test
+    void aStepThatRanAsAskedIsEchoedWithoutARequestedStep() {
+        FakeLogsBackend.WithAggregates loki = payments("loki").running(Duration.ofMinutes(5));
+        JsonObject result = ToolHarness.ok(tool(new InMemorySources().add(loki)),
+                "{\"service\":\"payments\",\"aggregate\":\"sum\",\"duration\":\"1h\",\"step\":\"5m\"}");
+        assertThat(result.getJsonObject("aggregate").getString("step")).isEqualTo("5m");
+        assertThat(result.getJsonObject("aggregate").containsKey("requestedStep")).isFalse();
+        assertThat(result.getString("note", "")).doesNotContain("counts are per", "does not divide");
+    }
+
+    @Test
+    void aWindowShorterThanTheDefaultStepIsCountedInOneStep() {
+        FakeLogsBackend.WithAggregates loki = payments("loki");
+        ToolHarness.ok(tool(new InMemorySources().add(loki)), "{\"service\":\"payments\",\"aggregate\":\"sum\",\"duration\":\"30s\"}");
+        assertThat(loki.aggregations.getFirst().step()).isEqualTo(Duration.ofSeconds(30));
+    }
+
+    @Test
+    void manySeriesAreCutToThoseWithTheMostLines_andTheAnswerSaysSo() {
+        long at = NOW.toEpochMilli();
+        List<Series> perTrace = new java.util.ArrayList<>();
+        for (int i = 1; i <= QueryLogsTool.MAX_SERIES + 5; i++) {
+            perTrace.add(new Series(Map.of("trace_id", "t" + i), new long[] {at}, new double[] {i}));
+        }
+        FakeLogsBackend.WithAggregates loki = payments("loki").aggregates("payments", perTrace);
+        JsonObject result = ToolHarness.ok(tool(new InMemorySources().add(loki)),
+                "{\"service\":\"payments\",\"aggregate\":\"sum\",\"by\":[\"trace_id\"]}");
+
+        List<JsonObject> series = result.getJsonArray("series").getValuesAs(JsonObject.class);
+        assertThat(series).hasSize(QueryLogsTool.MAX_SERIES);
+        assertThat(series).extracting(s -> s.getInt("total")).first().isEqualTo(QueryLogsTool.MAX_SERIES + 5);
+        assertThat(series).extracting(s -> s.getInt("total")).isSortedAccordingTo(java.util.Comparator.reverseOrder());
+        assertThat(result.getBoolean("truncated")).isTrue();
+        assertThat(result.getString("note")).contains("25 series were counted; the 20 with the most lines are shown", "topk");
+    }
+
+    @Test
+    void aFewSeriesComeMostLinesFirst_notTruncated() {
+        long at = NOW.toEpochMilli();
+        FakeLogsBackend.WithAggregates loki = payments("loki").aggregates("payments", List.of(
+                new Series(Map.of("pod", "payments-1"), new long[] {at}, new double[] {3}),
+                new Series(Map.of("pod", "payments-2"), new long[] {at}, new double[] {30})));
+        JsonObject result = ToolHarness.ok(tool(new InMemorySources().add(loki)), "{\"service\":\"payments\",\"aggregate\":\"count_over_time\"}");
+        assertThat(result.getJsonArray("series").getValuesAs(JsonObject.class)).extracting(s -> s.getJsonObject("labels").getString("pod"))
+                .containsExactly("payments-2", "payments-1");
+        assertThat(result.getBoolean("truncated")).isFalse();
+    }
+
+    @Test
     void anAggregateWithNoMatchingLineSaysSoInsteadOfAZeroCount() {
         FakeLogsBackend.WithAggregates loki = payments("loki");
         JsonObject result = ToolHarness.ok(tool(new InMemorySources().add(loki)), "{\"service\":\"payments\",\"aggregate\":\"sum\",\"by\":[\"pod\"]}");

@@ -22,6 +22,8 @@ import java.util.TreeSet;
 public final class FakeLokiServer implements AutoCloseable {
     /** Loki's default {@code max_entries_limit_per_query}. */
     private static final int MAX_ENTRIES = 5000;
+    /** Loki's default {@code max_query_series}: a metric query answering more series fails with a 400. */
+    private static final int MAX_QUERY_SERIES = 500;
 
     private final SimulatedSystem system;
     private final LogQlEngine engine;
@@ -109,6 +111,11 @@ public final class FakeLokiServer implements AutoCloseable {
 
     private String matrix(LogQl.MetricExpr expr, long start, long end, long step, boolean range) {
         Map<Map<String, String>, double[]> series = engine.evaluate(expr, start, end, step);
+        if (series.size() > MAX_QUERY_SERIES) {
+            throw new LogQlException("maximum number of series (" + MAX_QUERY_SERIES + ") reached for a single query; consider "
+                    + "reducing query cardinality by adding more specific stream selectors, reducing the time range, or aggregating "
+                    + "results with functions like sum(), count() or topk()");
+        }
         StringBuilder out = new StringBuilder("{\"status\":\"success\",\"data\":{\"resultType\":\"")
                 .append(range ? "matrix" : "vector").append("\",\"result\":[");
         boolean first = true;
@@ -178,12 +185,30 @@ public final class FakeLokiServer implements AutoCloseable {
         request.json(200, "{\"status\":\"success\",\"data\":" + array(values) + "}");
     }
 
+    /** The streams the {@code match[]} selectors pick (any of them), every pod's when none is given; pods log all the time. */
     private void series(LoopbackHttpServer.Request request) throws IOException {
+        List<List<LogQl.Matcher>> selectors = new ArrayList<>();
+        try {
+            for (String match : request.params("match[]")) {
+                if (!(LogQlParser.parse(match) instanceof LogQl.LogQuery logs) || !logs.pipeline().isEmpty()) {
+                    throw new LogQlException("parse error: match[] must be a stream selector");
+                }
+                selectors.add(logs.selector());
+            }
+        } catch (LogQlException e) {
+            request.respond(400, "text/plain; charset=utf-8", e.getMessage() + "\n");
+            return;
+        }
         StringBuilder out = new StringBuilder("{\"status\":\"success\",\"data\":[");
         boolean first = true;
         for (DemoPod pod : system.pods()) {
-            out.append(first ? "" : ",").append(JsonText.object(LogGenerator.streamOf(pod)));
-            first = false;
+            Map<String, String> stream = LogGenerator.streamOf(pod);
+            boolean selected = selectors.isEmpty()
+                    || selectors.stream().anyMatch(selector -> selector.stream().allMatch(m -> m.matches(stream.get(m.name()))));
+            if (selected) {
+                out.append(first ? "" : ",").append(JsonText.object(stream));
+                first = false;
+            }
         }
         request.json(200, out.append("]}").toString());
     }

@@ -24,6 +24,8 @@ final class LogQlEngine {
     /** A line after its pipeline: the labels it ends up with. */
     record Entry(long epochNanos, Map<String, String> labels, String line) {}
 
+    private static final long NANOS_PER_MILLI = 1_000_000L;
+
     private final SimulatedSystem system;
     private final LogGenerator logs;
 
@@ -131,7 +133,7 @@ final class LogQlEngine {
 
     private Map<Map<String, String>, double[]> rangeAggregation(LogQl.RangeAggregation r, long start, int steps, long step) {
         long end = start + (steps - 1) * step;
-        List<Entry> entries = select(r.query(), start - r.rangeMillis() + 1, end + 1);
+        List<Entry> entries = select(r.query(), start - r.rangeMillis(), end + 1);
         Map<Map<String, String>, List<Entry>> groups = new LinkedHashMap<>();
         for (Entry entry : entries) {
             groups.computeIfAbsent(entry.labels(), k -> new ArrayList<>()).add(entry);
@@ -139,7 +141,9 @@ final class LogQlEngine {
         Map<Map<String, String>, double[]> out = new LinkedHashMap<>();
         for (Map.Entry<Map<String, String>, List<Entry>> group : groups.entrySet()) {
             List<Entry> list = group.getValue();
-            long[] times = list.stream().mapToLong(e -> e.epochNanos() / 1_000_000L).toArray();
+            // Loki's range windows are (t - range, t] to the nanosecond: a line written within the
+            // millisecond after a step's end belongs to the next step
+            long[] times = list.stream().mapToLong(Entry::epochNanos).toArray();
             double[] bytes = new double[list.size() + 1];
             for (int i = 0; i < list.size(); i++) {
                 bytes[i + 1] = bytes[i] + list.get(i).line().length();
@@ -147,8 +151,8 @@ final class LogQlEngine {
             double[] values = new double[steps];
             boolean any = false;
             for (int s = 0; s < steps; s++) {
-                long t = start + s * step;
-                int from = lowerBound(times, t - r.rangeMillis() + 1);
+                long t = (start + s * step) * NANOS_PER_MILLI;
+                int from = lowerBound(times, t - r.rangeMillis() * NANOS_PER_MILLI + 1);
                 int to = lowerBound(times, t + 1);
                 int count = to - from;
                 if (count == 0) {
