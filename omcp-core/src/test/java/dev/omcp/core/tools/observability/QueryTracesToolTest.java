@@ -14,8 +14,11 @@ import jakarta.json.JsonString;
 import jakarta.json.JsonValue;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Optional;
+import java.util.stream.IntStream;
 import org.junit.jupiter.api.Test;
 
 class QueryTracesToolTest {
@@ -30,6 +33,32 @@ class QueryTracesToolTest {
         return new TraceSummary(id, "POST /checkout", "checkout", NOW.minusSeconds(60), ms, 6, error);
     }
 
+    private static TraceSummary trace(String id, double ms, boolean error, Duration ago) {
+        return new TraceSummary(id, "POST /checkout", "checkout", NOW.minus(ago), ms, 6, error);
+    }
+
+    /** A backend like Zipkin or Tempo: the newest traces of the window, at most as many as it is asked for. */
+    private static ScriptedConnector.Answer<TraceQuery, List<TraceSummary>> newestOf(List<TraceSummary> window) {
+        return query -> window.stream().sorted(Comparator.comparing(TraceSummary::start).reversed()).limit(query.limit()).toList();
+    }
+
+    /**
+     * The payments window QA saw: 30 quick good traces in the last minutes, and older ones that matter
+     * (two failures and the slowest, 936 ms) behind them.
+     */
+    private static List<TraceSummary> windowWhereTheTracesThatMatterAreOlder() {
+        List<TraceSummary> window = new ArrayList<>();
+        IntStream.range(0, 30).forEach(i -> window.add(trace("f" + i, 100 + i, false, Duration.ofSeconds(10 + i * 10))));
+        window.add(trace("e1", 400, true, Duration.ofMinutes(10)));
+        window.add(trace("e2", 300, true, Duration.ofMinutes(11)));
+        window.add(trace("51", 936, false, Duration.ofMinutes(12)));
+        return window;
+    }
+
+    private static String id(String shortId) {
+        return "0".repeat(32 - shortId.length()) + shortId;
+    }
+
     private static List<String> traceIds(JsonObject result) {
         return result.getJsonArray("traces").stream().map(t -> t.asJsonObject().getString("traceId")).toList();
     }
@@ -41,7 +70,8 @@ class QueryTracesToolTest {
         TraceQuery asked = zipkin.traceQueries.getFirst();
         assertThat(asked.range().start()).isEqualTo(NOW.minus(Duration.ofMinutes(15)));
         assertThat(asked.range().end()).isEqualTo(NOW);
-        assertThat(asked.limit()).isEqualTo(50);
+        // each source is asked for more than the 50 shown, so the ranking covers the window
+        assertThat(asked.limit()).isEqualTo(QueryTracesTool.FETCH_PER_SOURCE);
         assertThat(asked.errorsOnly()).isFalse();
         assertThat(asked.filter()).isEmpty();
         assertThat(result.getString("service")).isEqualTo("checkout");
@@ -80,7 +110,7 @@ class QueryTracesToolTest {
         assertThat(asked.service()).isEqualTo("shop/checkout");
         assertThat(asked.range().start()).isEqualTo(NOW.minus(Duration.ofHours(2)));
         assertThat(asked.filter()).isEqualTo(Optional.of("{ status = error }"));
-        assertThat(asked.limit()).isEqualTo(7);
+        assertThat(asked.limit()).isEqualTo(QueryTracesTool.FETCH_PER_SOURCE);
         assertThat(asked.errorsOnly()).isTrue();
     }
 
@@ -92,7 +122,56 @@ class QueryTracesToolTest {
         JsonObject result = structured(call(tool(sources), "{\"service\":\"checkout\",\"limit\":2}"));
         assertThat(traceIds(result)).hasSize(2);
         assertThat(result.getJsonObject("summary").getJsonNumber("p50DurationMs").doubleValue()).isEqualTo(400.0);
-        assertThat(result.getString("note")).contains("5 traces matched; the 2 most relevant are returned");
+        assertThat(result.getString("note")).contains("5 traces matched; the list and its summary cover only the 2 most relevant");
+    }
+
+    @Test
+    void spec4_4_defaultLimit50_capsTheMergedList() {
+        List<TraceSummary> window = IntStream.range(0, 60).mapToObj(i -> trace(Integer.toHexString(i + 1), 100 + i, false,
+                Duration.ofSeconds(i))).toList();
+        JsonObject result = structured(call(tool(new ScriptedSources().add("zipkin", new ScriptedConnector().traces(newestOf(window)))),
+                "{\"service\":\"checkout\"}"));
+        assertThat(traceIds(result)).hasSize(50);
+        assertThat(result.getString("note")).startsWith("60 traces matched; the list and its summary cover only the 50 most relevant");
+    }
+
+    @Test
+    void ranking_coversTheWholeWindow_notOnlyEachSourcesNewestLimitTraces() {
+        ScriptedSources sources = new ScriptedSources()
+                .add("zipkin", new ScriptedConnector().traces(newestOf(windowWhereTheTracesThatMatterAreOlder())));
+        // QA: limit 5 gave errorCount 0 and limit 1 a 474 ms trace while the window held failures and a 936 ms one
+        JsonObject one = structured(call(tool(sources), "{\"service\":\"payments\",\"limit\":1}"));
+        assertThat(traceIds(one)).containsExactly(id("e1"));
+        JsonObject five = structured(call(tool(sources), "{\"service\":\"payments\",\"limit\":5}"));
+        assertThat(traceIds(five)).startsWith(id("e1"), id("e2"), id("51"));
+        assertThat(five.getJsonObject("summary").getInt("errorCount")).isEqualTo(2);
+    }
+
+    @Test
+    void aCutList_saysHowManyMatched_howManyAreShown_andThatTheSummaryDescribesTheShown() {
+        ScriptedSources sources = new ScriptedSources()
+                .add("zipkin", new ScriptedConnector().traces(newestOf(windowWhereTheTracesThatMatterAreOlder())));
+        JsonObject result = structured(call(tool(sources), "{\"service\":\"payments\",\"limit\":5}"));
+        assertThat(result.getJsonObject("summary").getInt("total")).isEqualTo(5);
+        // nearest rank over the 5 shown (936, 400, 300, 129, 128), not over the 33 matched
+        assertThat(result.getJsonObject("summary").getJsonNumber("p50DurationMs").doubleValue()).isEqualTo(300.0);
+        assertThat(result.getString("note")).isEqualTo("33 traces matched; the list and its summary cover only the 5 most "
+                + "relevant (errors first, then slowest): raise limit (at most 1000) to see more.");
+    }
+
+    @Test
+    void aSourceThatReturnsAsManyTracesAsItWasAskedFor_isNotedAsPossiblyIncomplete() {
+        // a busy backend: more traces in the window than a source is asked for
+        ScriptedConnector busy = new ScriptedConnector().traces(query -> IntStream.range(0, query.limit())
+                .mapToObj(i -> trace(Integer.toHexString(i + 1), 100, false, Duration.ofMillis(i))).toList());
+        ScriptedSources sources = new ScriptedSources().add("zipkin", busy)
+                .add("tempo", new ScriptedConnector().traces(List.of(trace("fff001", 5, true))));
+        JsonObject result = structured(call(tool(sources), "{\"service\":\"payments\",\"limit\":1000}"));
+        assertThat(result.getJsonObject("summary").getInt("total")).isEqualTo(1000);
+        assertThat(result.getString("note")).isEqualTo("1001 traces matched; the list and its summary cover only the 1000 most "
+                + "relevant (errors first, then slowest). zipkin returned 1000 traces, as many as a source is asked "
+                + "for, so the window may hold more that were not ranked and the list may be incomplete: shorten duration or add "
+                + "a filter.");
     }
 
     @Test
