@@ -138,6 +138,26 @@ class IncidentToolsIT {
     }
 
     @Test
+    void queryTraces_resolvesTheNamespacedName_andSaysWhenNoTracesSourceKnowsAName() {
+        // QA: shop/payments, which query_logs, get_topology and get_blast_radius resolve, gave "no traces of shop/payments"
+        JsonObject namespaced = tool("query_traces", "{\"service\":\"shop/payments\",\"limit\":5}");
+        assertThat(namespaced.getString("service")).isEqualTo("shop/payments");
+        assertThat(namespaced.getJsonArray("traces")).hasSize(5);
+        assertThat(namespaced.getJsonObject("summary").getInt("errorCount")).isEqualTo(5);
+        assertThat(namespaced.getString("note")).startsWith("Asked the traces sources for payments, the name of service/shop/payments "
+                + "in the topology. ");
+
+        JsonObject typo = tool("query_traces", "{\"service\":\"paymnets\"}");
+        assertThat(typo.getJsonArray("traces")).isEmpty();
+        assertThat(typo.getString("note")).isEqualTo("None of the traces sources that answered (zipkin) knows a service named paymnets; "
+                + "they list catalog, catalog-cache, checkout, frontend, inventory, payments, payments-db. list_services shows the "
+                + "names every source knows.");
+        JsonObject otherNamespace = tool("query_traces", "{\"service\":\"billing/payments\"}");
+        assertThat(otherNamespace.getString("note")).contains("A namespace/name is resolved through the topology, but the topology has "
+                + "no service billing/payments.");
+    }
+
+    @Test
     void enrichIps_namesTheNetworksOfTheShoppersAddresses_fromTheDemoDataset() {
         // the demo ships OMCP_IP_ENRICH_FILE with the networks its simulated logs' client addresses come from
         JsonObject ips = tool("enrich_ips", "{\"addresses\":[\"203.0.113.7\",\"10.42.0.12\",\"2001:db8::17\",\"not-an-ip\"]}");

@@ -24,9 +24,9 @@ import java.util.Optional;
  * {@code query_traces} (spec 4.4): asks every source with the {@code queryTraces} capability in
  * parallel for up to {@value #FETCH_PER_SOURCE} traces of the window each, merges and de-duplicates
  * by trace id, ranks errors first then slowest, caps at {@code limit} and summarises the returned
- * set ({@link TraceMerger}). A failed source is listed in
- * {@code errors} while the others' traces are still returned; with no capable source the list is
- * empty and a note says what to add.
+ * set ({@link TraceMerger}). A failed source is listed in {@code errors} while the others' traces
+ * are still returned; with no capable source the list is empty and a note says what to add. A
+ * namespaced name is asked by the name the traces sources know ({@link TracedServiceName}).
  */
 public final class QueryTracesTool extends ObservabilityTool {
     static final String NAME = "query_traces";
@@ -52,7 +52,9 @@ public final class QueryTracesTool extends ObservabilityTool {
                     + "query for Zipkin). Call it after get_service_health or get_blast_radius points at a service; the trace ids "
                     + "open in your tracing UI, and generate_postmortem lists them too.",
             Schemas.object()
-                    .required("service", Schemas.service("The service whose traces to find, as list_services names it."))
+                    .required("service", Schemas.service("The service whose traces to find: a name as list_services "
+                            + "names it (payments) or namespace/name (shop/payments), resolved through the topology to the name the "
+                            + "traces sources know."))
                     .property("duration", Schemas.duration("How far back from now to search.", TraceQueryEcho.DEFAULT_DURATION))
                     .property("filter", Schemas.string("A backend-native filter passed to every traces source as is (TraceQL for "
                             + "Tempo, an annotationQuery such as error or http.status_code=500 for Zipkin).", MAX_FILTER))
@@ -117,19 +119,39 @@ public final class QueryTracesTool extends ObservabilityTool {
 
     /**
      * Asks every traces source the principal may use for up to {@value #FETCH_PER_SOURCE} traces of
-     * the window, and merges, ranks and caps their answers at {@code echo.limit()}.
+     * the window, under the name they know the service by ({@link TracedServiceName}), and merges,
+     * ranks and caps their answers at {@code echo.limit()}. When no source returned a trace, their
+     * service lists tell an unknown name from a quiet service ({@link TracedServiceRecognition}).
      */
     static Search search(Toolkit toolkit, Principal principal, TraceQueryEcho echo, TimeRange range, Optional<String> filter) {
+        TracedServiceName name = TracedServiceName.resolve(toolkit, principal, echo.service());
         int fetch = Math.max(echo.limit(), FETCH_PER_SOURCE);
-        TraceQuery query = new TraceQuery(echo.service(), range, filter, fetch, echo.errorsOnly());
+        TraceQuery query = new TraceQuery(name.traced(), range, filter, fetch, echo.errorsOnly());
         List<Bound<TracesCapability>> bound = toolkit.sources().with(TracesCapability.class, principal);
         Gathered<List<TraceSummary>> gathered = Gathered.from(toolkit, bound, c -> c.queryTraces(query));
         List<TraceSourceOutcome> outcomes = new ArrayList<>();
+        List<String> answeredEmpty = new ArrayList<>();
         gathered.answers().forEach(a -> {
             List<TraceSummary> traces = a.value() == null ? List.of() : a.value();
             outcomes.add(new TraceSourceOutcome.Answered(a.source(), traces, traces.size() >= fetch));
+            if (traces.isEmpty()) {
+                answeredEmpty.add(a.source());
+            }
         });
         gathered.failures().forEach(f -> outcomes.add(new TraceSourceOutcome.Failed(f.source(), f.message())));
-        return new Search(gathered, new TraceMerger().merge(echo, outcomes));
+        TraceMergeResult merged = new TraceMerger().merge(echo, outcomes);
+        if (!gathered.answers().isEmpty() && answeredEmpty.size() == gathered.answers().size()) {
+            // not a trace anywhere: an unknown name and a quiet service need different next steps
+            TracedServiceRecognition.Verdict verdict = TracedServiceRecognition.check(toolkit, principal, answeredEmpty, name);
+            Optional<String> note = TracedServiceRecognition.note(verdict, name, echo.duration(), echo.errorsOnly());
+            if (note.isPresent()) {
+                return new Search(gathered, merged.withNote(note.get()));
+            }
+        }
+        Optional<String> explanation = name.explanation();
+        if (explanation.isPresent()) {
+            merged = merged.withNote(merged.note().map(n -> explanation.get() + " " + n).orElse(explanation.get()));
+        }
+        return new Search(gathered, merged);
     }
 }

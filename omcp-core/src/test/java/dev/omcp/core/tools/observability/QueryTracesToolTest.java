@@ -6,6 +6,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.omcp.ports.identity.Principal;
 import dev.omcp.ports.tools.ToolResult;
+import dev.omcp.sdk.query.Topology;
+import dev.omcp.sdk.query.TopologyNode;
 import dev.omcp.sdk.query.TraceQuery;
 import dev.omcp.sdk.query.TraceSummary;
 import dev.omcp.testkit.time.ManualClock;
@@ -17,6 +19,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.stream.IntStream;
 import org.junit.jupiter.api.Test;
@@ -53,6 +56,20 @@ class QueryTracesToolTest {
         window.add(trace("e2", 300, true, Duration.ofMinutes(11)));
         window.add(trace("51", 936, false, Duration.ofMinutes(12)));
         return window;
+    }
+
+    /** The cluster of the demo: payments runs in namespace shop, as a Kubernetes service and a deployment. */
+    private static ScriptedConnector kubernetes() {
+        return new ScriptedConnector().topology(new Topology(List.of(
+                new TopologyNode("deployment/shop/payments", "deployment", "payments", "shop", Map.of()),
+                new TopologyNode("service/shop/payments", "service", "payments", "shop", Map.of()),
+                new TopologyNode("service/shop/checkout", "service", "checkout", "shop", Map.of())), List.of()));
+    }
+
+    /** A traces backend like Zipkin: it knows services by their bare names and has traces of payments only. */
+    private static ScriptedConnector zipkinKnowingPayments() {
+        return new ScriptedConnector().services("checkout", "payments")
+                .traces(query -> query.service().equals("payments") ? List.of(trace("1", 100, true)) : List.of());
     }
 
     private static String id(String shortId) {
@@ -227,9 +244,66 @@ class QueryTracesToolTest {
     }
 
     @Test
+    void aNamespacedName_isResolvedThroughTheTopology_toTheNameTheTracesSourcesKnow() {
+        ScriptedConnector zipkin = zipkinKnowingPayments();
+        ScriptedSources sources = new ScriptedSources().add("kubernetes", kubernetes()).add("zipkin", zipkin);
+        // QA: shop/payments gave "no traces of shop/payments" while the other tools resolve it
+        JsonObject result = structured(call(tool(sources), "{\"service\":\"shop/payments\"}"));
+        assertThat(zipkin.traceQueries).extracting(TraceQuery::service).containsExactly("payments");
+        assertThat(traceIds(result)).containsExactly(id("1"));
+        assertThat(result.getString("service")).isEqualTo("shop/payments");
+        assertThat(result.getString("note")).isEqualTo("Asked the traces sources for payments, the name of service/shop/payments in "
+                + "the topology.");
+    }
+
+    @Test
+    void aNameNoTracesSourceKnows_isSaidToBeUnknown_notQuiet() {
+        ScriptedSources sources = new ScriptedSources().add("zipkin", zipkinKnowingPayments());
+        JsonObject result = structured(call(tool(sources), "{\"service\":\"paymnets\"}"));
+        assertThat(result.getJsonArray("traces")).isEmpty();
+        assertThat(result.getString("note")).isEqualTo("None of the traces sources that answered (zipkin) knows a service named "
+                + "paymnets; they list checkout, payments. list_services shows the names every source knows.");
+    }
+
+    @Test
+    void aKnownServiceWithoutTracesInTheWindow_isSaidToBeQuiet_notUnknown() {
+        ScriptedSources sources = new ScriptedSources().add("zipkin", new ScriptedConnector().services("checkout", "payments")
+                .traces(List.of()));
+        JsonObject result = structured(call(tool(sources), "{\"service\":\"payments\",\"errorsOnly\":true,\"duration\":\"5m\"}"));
+        assertThat(result.getString("note")).isEqualTo("zipkin knows payments, but has no error traces of it in the last 5m.");
+    }
+
+    @Test
+    void aNamespacedNameTheTopologyCannotResolve_isUnknown_andTheNoteSaysWhy() {
+        ScriptedSources withoutTopology = new ScriptedSources().add("zipkin", zipkinKnowingPayments());
+        assertThat(structured(call(tool(withoutTopology), "{\"service\":\"shop/payments\"}")).getString("note"))
+                .endsWith("A namespace/name is resolved through the topology, but no source serves topology. list_services shows "
+                        + "the names every source knows.");
+        ScriptedSources topologyDown = new ScriptedSources()
+                .add("kubernetes", new ScriptedConnector().topology(ScriptedConnector.unavailable("Kubernetes answered HTTP 503")))
+                .add("zipkin", zipkinKnowingPayments());
+        assertThat(structured(call(tool(topologyDown), "{\"service\":\"shop/payments\"}")).getString("note"))
+                .contains("but the topology sources failed (kubernetes: Kubernetes answered HTTP 503).");
+        ScriptedSources elsewhere = new ScriptedSources().add("kubernetes", kubernetes()).add("zipkin", zipkinKnowingPayments());
+        assertThat(structured(call(tool(elsewhere), "{\"service\":\"billing/payments\"}")).getString("note"))
+                .startsWith("None of the traces sources that answered (zipkin) knows a service named billing/payments;")
+                .contains("but the topology has no service billing/payments.");
+    }
+
+    @Test
+    void whenATracesSourceCannotListServices_anEmptyAnswerClaimsNothingAboutTheName() {
+        ScriptedSources sources = new ScriptedSources().add("tempo", new ScriptedConnector().traces(List.of()))
+                .add("zipkin", zipkinKnowingPayments());
+        JsonObject result = structured(call(tool(sources), "{\"service\":\"paymnets\"}"));
+        assertThat(result.getString("note")).isEqualTo("no traces of paymnets in the last 15m");
+    }
+
+    @Test
     void badArguments_areErrorsThatSayWhatIsWrong() {
         QueryTracesTool tool = tool(new ScriptedSources());
         assertThat(call(tool, "{}").firstText()).isEqualTo("Invalid arguments for query_traces: arguments.service: is required");
+        assertThat(call(tool, "{\"service\":\"shop payments\"}").firstText()).isEqualTo("Invalid arguments for query_traces: "
+                + "arguments.service: must match ^[A-Za-z0-9_.:/-]{1,128}$");
         assertThat(call(tool, "{\"service\":\"checkout\",\"duration\":\"15 minutes\"}").firstText()).contains("arguments.duration");
         assertThat(call(tool, "{\"service\":\"checkout\",\"duration\":\"31d\"}").firstText())
                 .isEqualTo("query_traces: duration '31d' is longer than the longest window, 30d");
