@@ -117,6 +117,47 @@ class IncidentToolsIT {
     }
 
     @Test
+    void queryTraces_ranksTheWholeWindow_notTheNewestFew_andSaysHowManyMatched() {
+        // QA: limit 5 showed one failing trace while 27 had failed in the window, and no note said the list was cut
+        JsonObject failing = tool("query_traces", "{\"service\":\"payments\",\"errorsOnly\":true,\"limit\":1000}");
+        double slowestFailure = failing.getJsonArray("traces").getJsonObject(0).getJsonNumber("durationMs").doubleValue();
+        assertThat(failing.getJsonObject("summary").getInt("total")).isGreaterThan(5);
+
+        JsonObject five = tool("query_traces", "{\"service\":\"payments\",\"limit\":5}");
+        assertThat(five.getJsonObject("summary").getInt("errorCount")).isEqualTo(5);
+        assertThat(five.getString("note")).matches("\\d+ traces matched; the list and its summary cover only the 5 most relevant "
+                + "\\(errors first, then slowest\\): raise limit \\(at most 1000\\) to see more\\.");
+        JsonObject one = tool("query_traces", "{\"service\":\"payments\",\"limit\":1}");
+        assertThat(one.getJsonArray("traces").getJsonObject(0).getJsonNumber("durationMs").doubleValue()).isEqualTo(slowestFailure);
+
+        // three hours of a service with about ten traces a minute hold more than a source is asked for
+        JsonObject busy = tool("query_traces", "{\"service\":\"payments\",\"duration\":\"3h\",\"limit\":1000}");
+        assertThat(busy.getJsonObject("summary").getInt("total")).isEqualTo(1000);
+        assertThat(busy.getString("note")).isEqualTo("zipkin returned 1000 traces, as many as a source is asked for, so the window "
+                + "may hold more that were not ranked and the list may be incomplete: shorten duration or add a filter.");
+    }
+
+    @Test
+    void queryTraces_resolvesTheNamespacedName_andSaysWhenNoTracesSourceKnowsAName() {
+        // QA: shop/payments, which query_logs, get_topology and get_blast_radius resolve, gave "no traces of shop/payments"
+        JsonObject namespaced = tool("query_traces", "{\"service\":\"shop/payments\",\"limit\":5}");
+        assertThat(namespaced.getString("service")).isEqualTo("shop/payments");
+        assertThat(namespaced.getJsonArray("traces")).hasSize(5);
+        assertThat(namespaced.getJsonObject("summary").getInt("errorCount")).isEqualTo(5);
+        assertThat(namespaced.getString("note")).startsWith("Asked the traces sources for payments, the name of service/shop/payments "
+                + "in the topology. ");
+
+        JsonObject typo = tool("query_traces", "{\"service\":\"paymnets\"}");
+        assertThat(typo.getJsonArray("traces")).isEmpty();
+        assertThat(typo.getString("note")).isEqualTo("None of the traces sources that answered (zipkin) knows a service named paymnets; "
+                + "they list catalog, catalog-cache, checkout, frontend, inventory, payments, payments-db. list_services shows the "
+                + "names every source knows.");
+        JsonObject otherNamespace = tool("query_traces", "{\"service\":\"billing/payments\"}");
+        assertThat(otherNamespace.getString("note")).contains("A namespace/name is resolved through the topology, but the topology has "
+                + "no service billing/payments.");
+    }
+
+    @Test
     void enrichIps_namesTheNetworksOfTheShoppersAddresses_fromTheDemoDataset() {
         // the demo ships OMCP_IP_ENRICH_FILE with the networks its simulated logs' client addresses come from
         JsonObject ips = tool("enrich_ips", "{\"addresses\":[\"203.0.113.7\",\"10.42.0.12\",\"2001:db8::17\",\"not-an-ip\"]}");

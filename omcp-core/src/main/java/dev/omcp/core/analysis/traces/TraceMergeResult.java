@@ -40,6 +40,12 @@ public record TraceMergeResult(
         Objects.requireNonNull(note, "note");
     }
 
+    /** The same result with {@code note} in place of the merge's own. */
+    public TraceMergeResult withNote(String note) {
+        return new TraceMergeResult(service, duration, sources, total, errorCount, p50DurationMs, p95DurationMs, traces, errors,
+                Optional.of(note));
+    }
+
     /** Some sources failed while at least one answered. */
     public boolean partial() {
         return !errors.isEmpty() && !sources.isEmpty();

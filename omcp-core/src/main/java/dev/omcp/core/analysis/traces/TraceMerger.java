@@ -10,6 +10,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalDouble;
+import java.util.stream.Collectors;
 
 /**
  * Merges the answers of every traces-capable source for {@code query_traces} (spec 4.4). Stateless
@@ -23,7 +24,9 @@ import java.util.OptionalDouble;
  *       true when any copy saw an error span.</li>
  *   <li><b>Filter</b> to traces with an error when {@code errorsOnly}.</li>
  *   <li><b>Rank</b>: traces with an error first, then by duration, slowest first; ties by trace id.</li>
- *   <li><b>Cap</b> at {@code limit}.</li>
+ *   <li><b>Cap</b> at {@code limit}. The note says how many matched and how many are shown, and
+ *       names the sources that returned as many traces as they were asked for: traces beyond those
+ *       were never ranked, so the list may be incomplete.</li>
  *   <li><b>Summarise</b> over the returned (capped) set: count, error count, and the p50 and p95 of
  *       {@code durationMs} by the nearest-rank method (the smallest duration with at least p % of
  *       the traces at or below it: the value at 1-based rank {@code ceil(p / 100 * n)} of the sorted
@@ -72,17 +75,41 @@ public final class TraceMerger {
                     + " add a traces source (for example the tempo connector plugin)");
         } else if (sources.isEmpty()) {
             note = Optional.of("every traces source failed (see errors); nothing was searched");
-        } else if (matched == 0) {
-            note = Optional.of("no " + (query.errorsOnly() ? "error " : "") + "traces of " + query.service()
-                    + " in the last " + query.duration());
-        } else if (matched > capped.size()) {
-            note = Optional.of(String.format(Locale.ROOT, "%d traces matched; the %d most relevant are returned"
-                    + " (errors first, then slowest): raise limit to see more", matched, capped.size()));
         } else {
-            note = Optional.empty();
+            List<TraceSourceOutcome.Answered> full = atFetchLimit(outcomes);
+            List<String> parts = new ArrayList<>();
+            if (matched == 0) {
+                parts.add("no " + (query.errorsOnly() ? "error " : "") + "traces of " + query.service() + " in the last "
+                        + query.duration() + (full.isEmpty() ? "" : "."));
+            } else if (matched > capped.size()) {
+                parts.add(cutSentence(query, matched, capped.size()));
+            }
+            if (!full.isEmpty()) {
+                parts.add(fetchLimitSentence(full));
+            }
+            note = parts.isEmpty() ? Optional.empty() : Optional.of(String.join(" ", parts));
         }
         return new TraceMergeResult(query.service(), query.duration(), sources, capped.size(), errorCount,
                 percentile(durations, 50), percentile(durations, 95), capped, errors, note);
+    }
+
+    /** More matched than {@code limit}: the summary then describes the shown traces only. */
+    private static String cutSentence(TraceQueryEcho query, int matched, int shown) {
+        return String.format(Locale.ROOT, "%d traces matched; the list and its summary cover only the %d most relevant (errors"
+                + " first, then slowest)%s", matched, shown, query.limit() < TraceQueryEcho.MAX_LIMIT
+                        ? ": raise limit (at most " + TraceQueryEcho.MAX_LIMIT + ") to see more." : ".");
+    }
+
+    /** Sources that returned as many traces as they were asked for: their window may hold more, never ranked. */
+    private static String fetchLimitSentence(List<TraceSourceOutcome.Answered> full) {
+        return full.stream().map(a -> a.source() + " returned " + a.traces().size()).collect(Collectors.joining(", "))
+                + " traces, as many as a source is asked for, so the window may hold more that were not ranked and the list"
+                + " may be incomplete: shorten duration or add a filter.";
+    }
+
+    private static List<TraceSourceOutcome.Answered> atFetchLimit(List<TraceSourceOutcome> outcomes) {
+        return outcomes.stream().filter(o -> o instanceof TraceSourceOutcome.Answered a && a.reachedFetchLimit())
+                .map(TraceSourceOutcome.Answered.class::cast).toList();
     }
 
     /** Nearest-rank percentile of sorted values; empty for no values. */

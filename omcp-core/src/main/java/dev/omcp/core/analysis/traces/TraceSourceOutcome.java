@@ -9,11 +9,21 @@ public sealed interface TraceSourceOutcome permits TraceSourceOutcome.Answered, 
     /** The source name. */
     String source();
 
-    /** The source answered (possibly with no traces). */
-    record Answered(String source, List<TraceSummary> traces) implements TraceSourceOutcome {
+    /**
+     * The source answered (possibly with no traces).
+     *
+     * @param reachedFetchLimit the source returned as many traces as it was asked for, so its window
+     *     may hold more that it did not return (the ranking then covers only those it did)
+     */
+    record Answered(String source, List<TraceSummary> traces, boolean reachedFetchLimit) implements TraceSourceOutcome {
         public Answered {
             Objects.requireNonNull(source, "source");
             traces = List.copyOf(traces);
+        }
+
+        /** An answer known to be the source's whole window. */
+        public Answered(String source, List<TraceSummary> traces) {
+            this(source, traces, false);
         }
     }
 

@@ -30,7 +30,6 @@ import dev.omcp.sdk.query.LogEntry;
 import dev.omcp.sdk.query.LogQuery;
 import dev.omcp.sdk.query.LogResult;
 import dev.omcp.sdk.query.TimeRange;
-import dev.omcp.sdk.query.TraceQuery;
 import jakarta.json.JsonArrayBuilder;
 import jakarta.json.JsonObject;
 import jakarta.json.JsonObjectBuilder;
@@ -311,12 +310,11 @@ public final class GeneratePostmortemTool extends ObservabilityTool {
     /** Topology, traces and one log search per level, all at once: the call takes as long as its slowest source. */
     private Gatherings gather(Principal principal, String service, String window, TimeRange range) {
         TraceQueryEcho echo = new TraceQueryEcho(service, window, TRACE_LIMIT, false);
-        TraceQuery traceQuery = new TraceQuery(service, range, Optional.empty(), TRACE_LIMIT, false);
         List<Bound<LogsCapability>> logSources = toolkit.sources().with(LogsCapability.class, principal);
         ExecutorService executor = Executors.newVirtualThreadPerTaskExecutor();
         try {
             CompletableFuture<TopologySnapshot> topology = async(executor, () -> TopologySnapshot.gather(toolkit, principal, ""));
-            CompletableFuture<QueryTracesTool.Search> traces = async(executor, () -> QueryTracesTool.search(toolkit, principal, echo, traceQuery));
+            CompletableFuture<QueryTracesTool.Search> traces = async(executor, () -> QueryTracesTool.search(toolkit, principal, echo, range, Optional.empty()));
             List<CompletableFuture<Gathered<LogResult>>> logs = new ArrayList<>();
             for (String level : HIGHLIGHT_LEVELS) {
                 LogQuery query = new LogQuery(service, range, Optional.empty(), Optional.of(level), Map.of(), LOG_LINES_PER_LEVEL);

@@ -22,14 +22,23 @@ import java.util.Optional;
 
 /**
  * {@code query_traces} (spec 4.4): asks every source with the {@code queryTraces} capability in
- * parallel, merges and de-duplicates by trace id, ranks errors first then slowest, caps at
- * {@code limit} and summarises the returned set ({@link TraceMerger}). A failed source is listed in
- * {@code errors} while the others' traces are still returned; with no capable source the list is
- * empty and a note says what to add.
+ * parallel for up to {@value #FETCH_PER_SOURCE} traces of the window each, merges and de-duplicates
+ * by trace id, ranks errors first then slowest, caps at {@code limit} and summarises the returned
+ * set ({@link TraceMerger}). A failed source is listed in {@code errors} while the others' traces
+ * are still returned; with no capable source the list is empty and a note says what to add. A
+ * namespaced name is asked by the name the traces sources know ({@link TracedServiceName}).
  */
 public final class QueryTracesTool extends ObservabilityTool {
     static final String NAME = "query_traces";
     static final int MAX_FILTER = 1024;
+    /**
+     * How many traces each source is asked for, whatever {@code limit} is: a backend answers with
+     * its newest traces, so asking for only {@code limit} would rank the newest few instead of the
+     * window. As large as the largest {@code limit}, so a source never returns fewer than would be
+     * shown; it bounds what one source may cost (memory, and the Tempo plugin's per-trace fetches,
+     * which the per-source timeout still ends).
+     */
+    static final int FETCH_PER_SOURCE = TraceQueryEcho.MAX_LIMIT;
 
     private static final ToolDefinition DEFINITION = new ToolDefinition(
             NAME,
@@ -37,17 +46,21 @@ public final class QueryTracesTool extends ObservabilityTool {
             "Finds the traces of a service in a recent window across every traces source (Tempo, Zipkin plugins), "
                     + "de-duplicated by trace id and ranked errors first, then slowest, so the few traces worth opening come first. "
                     + "Returns per trace its id, root operation and service, duration, span count and whether any span failed, plus a "
-                    + "summary (count, error count, p50 and p95 duration over the returned traces; not backend-authoritative). Use "
+                    + "summary (count, error count, p50 and p95 duration over the returned traces; not backend-authoritative); a "
+                    + "note says how many matched when the list is cut. Use "
                     + "`errorsOnly` for failing requests and `filter` for a backend-native filter (TraceQL for Tempo, an annotation "
                     + "query for Zipkin). Call it after get_service_health or get_blast_radius points at a service; the trace ids "
                     + "open in your tracing UI, and generate_postmortem lists them too.",
             Schemas.object()
-                    .required("service", Schemas.service("The service whose traces to find, as list_services names it."))
+                    .required("service", Schemas.service("The service whose traces to find: a name as list_services "
+                            + "names it (payments) or namespace/name (shop/payments), resolved through the topology to the name the "
+                            + "traces sources know."))
                     .property("duration", Schemas.duration("How far back from now to search.", TraceQueryEcho.DEFAULT_DURATION))
                     .property("filter", Schemas.string("A backend-native filter passed to every traces source as is (TraceQL for "
                             + "Tempo, an annotationQuery such as error or http.status_code=500 for Zipkin).", MAX_FILTER))
-                    .property("limit", Schemas.integer("Soft cap on the traces returned after merging; each source is asked for at "
-                            + "most this many.", 1, TraceQueryEcho.MAX_LIMIT, TraceQueryEcho.DEFAULT_LIMIT))
+                    .property("limit", Schemas.integer("Soft cap on the traces returned after merging and ranking; each source is "
+                            + "asked for up to " + FETCH_PER_SOURCE + " traces of the window whatever the limit, so the ranking covers "
+                            + "the window, not only its newest traces.", 1, TraceQueryEcho.MAX_LIMIT, TraceQueryEcho.DEFAULT_LIMIT))
                     .property("errorsOnly", Schemas.bool("Only traces with at least one error span.", false))
                     .build(),
             Optional.of(Schemas.output(Jsonp.object()
@@ -97,22 +110,48 @@ public final class QueryTracesTool extends ObservabilityTool {
         Duration duration = args.duration("duration", TraceQueryEcho.DEFAULT_DURATION);
         TraceQueryEcho echo = new TraceQueryEcho(service, durationText, args.integer("limit", TraceQueryEcho.DEFAULT_LIMIT),
                 args.bool("errorsOnly", false));
-        TraceQuery query = new TraceQuery(service, TimeRange.ending(toolkit.clock().instant(), duration),
-                args.optionalString("filter"), echo.limit(), echo.errorsOnly());
-        return ToolResult.structured(search(toolkit, call.principal(), echo, query).merged().toJson());
+        TimeRange range = TimeRange.ending(toolkit.clock().instant(), duration);
+        return ToolResult.structured(search(toolkit, call.principal(), echo, range, args.optionalString("filter")).merged().toJson());
     }
 
     /** What a trace search gathered: the raw fan-out (for its failures) and the merged answer. */
     record Search(Gathered<List<TraceSummary>> gathered, TraceMergeResult merged) {}
 
-    /** Asks every traces source the principal may use and merges their answers. */
-    static Search search(Toolkit toolkit, Principal principal, TraceQueryEcho echo, TraceQuery query) {
+    /**
+     * Asks every traces source the principal may use for up to {@value #FETCH_PER_SOURCE} traces of
+     * the window, under the name they know the service by ({@link TracedServiceName}), and merges,
+     * ranks and caps their answers at {@code echo.limit()}. When no source returned a trace, their
+     * service lists tell an unknown name from a quiet service ({@link TracedServiceRecognition}).
+     */
+    static Search search(Toolkit toolkit, Principal principal, TraceQueryEcho echo, TimeRange range, Optional<String> filter) {
+        TracedServiceName name = TracedServiceName.resolve(toolkit, principal, echo.service());
+        int fetch = Math.max(echo.limit(), FETCH_PER_SOURCE);
+        TraceQuery query = new TraceQuery(name.traced(), range, filter, fetch, echo.errorsOnly());
         List<Bound<TracesCapability>> bound = toolkit.sources().with(TracesCapability.class, principal);
         Gathered<List<TraceSummary>> gathered = Gathered.from(toolkit, bound, c -> c.queryTraces(query));
         List<TraceSourceOutcome> outcomes = new ArrayList<>();
-        gathered.answers().forEach(a -> outcomes.add(new TraceSourceOutcome.Answered(a.source(),
-                a.value() == null ? List.of() : a.value())));
+        List<String> answeredEmpty = new ArrayList<>();
+        gathered.answers().forEach(a -> {
+            List<TraceSummary> traces = a.value() == null ? List.of() : a.value();
+            outcomes.add(new TraceSourceOutcome.Answered(a.source(), traces, traces.size() >= fetch));
+            if (traces.isEmpty()) {
+                answeredEmpty.add(a.source());
+            }
+        });
         gathered.failures().forEach(f -> outcomes.add(new TraceSourceOutcome.Failed(f.source(), f.message())));
-        return new Search(gathered, new TraceMerger().merge(echo, outcomes));
+        TraceMergeResult merged = new TraceMerger().merge(echo, outcomes);
+        if (!gathered.answers().isEmpty() && answeredEmpty.size() == gathered.answers().size()) {
+            // not a trace anywhere: an unknown name and a quiet service need different next steps
+            TracedServiceRecognition.Verdict verdict = TracedServiceRecognition.check(toolkit, principal, answeredEmpty, name);
+            Optional<String> note = TracedServiceRecognition.note(verdict, name, echo.duration(), echo.errorsOnly());
+            if (note.isPresent()) {
+                return new Search(gathered, merged.withNote(note.get()));
+            }
+        }
+        Optional<String> explanation = name.explanation();
+        if (explanation.isPresent()) {
+            merged = merged.withNote(merged.note().map(n -> explanation.get() + " " + n).orElse(explanation.get()));
+        }
+        return new Search(gathered, merged);
     }
 }

@@ -58,6 +58,33 @@ class TraceMergerTest {
     }
 
     @Test
+    void sourcesThatReturnedAsManyAsTheyWereAskedFor_makeTheNoteSayTheListMayBeIncomplete() {
+        TraceMergeResult r = merger.merge(TraceQueryEcho.defaults("checkout"), List.of(
+                new Answered("tempo", List.of(trace("a", 5, 1, false), trace("b", 6, 1, false)), true),
+                new Answered("zipkin", List.of(trace("c", 7, 1, false)))));
+        assertThat(r.note()).contains("tempo returned 2 traces, as many as a source is asked for, so the window may hold more that "
+                + "were not ranked and the list may be incomplete: shorten duration or add a filter.");
+        TraceMergeResult none = merger.merge(new TraceQueryEcho("checkout", "5m", 50, true),
+                List.of(new Answered("tempo", List.of(trace("a", 5, 1, false)), true)));
+        assertThat(none.note()).hasValueSatisfying(n -> assertThat(n).startsWith("no error traces of checkout in the last 5m. tempo returned 1"));
+    }
+
+    @Test
+    void aCutAtTheLargestLimit_doesNotSuggestRaisingIt() {
+        List<TraceSummary> traces = List.of(trace("a", 1, 1, false), trace("b", 2, 1, false));
+        TraceMergeResult r = merger.merge(new TraceQueryEcho("s", "15m", 1, false), List.of(new Answered("x", traces)));
+        assertThat(r.note()).contains("2 traces matched; the list and its summary cover only the 1 most relevant "
+                + "(errors first, then slowest): raise limit (at most 1000) to see more.");
+        List<TraceSummary> many = new ArrayList<>();
+        for (int i = 0; i <= TraceQueryEcho.MAX_LIMIT; i++) {
+            many.add(trace("t" + i, i, 1, false));
+        }
+        TraceMergeResult atMax = merger.merge(new TraceQueryEcho("s", "15m", TraceQueryEcho.MAX_LIMIT, false),
+                List.of(new Answered("x", many)));
+        assertThat(atMax.note()).hasValueSatisfying(n -> assertThat(n).endsWith("the 1000 most relevant (errors first, then slowest).").doesNotContain("raise limit"));
+    }
+
+    @Test
     void percentiles_areNearestRankOverTheCappedSet() {
         List<TraceSummary> traces = new ArrayList<>();
         for (int i = 1; i <= 20; i++) {

@@ -6,6 +6,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.omcp.ports.identity.Principal;
 import dev.omcp.ports.tools.ToolResult;
+import dev.omcp.sdk.query.Topology;
+import dev.omcp.sdk.query.TopologyNode;
 import dev.omcp.sdk.query.TraceQuery;
 import dev.omcp.sdk.query.TraceSummary;
 import dev.omcp.testkit.time.ManualClock;
@@ -14,8 +16,12 @@ import jakarta.json.JsonString;
 import jakarta.json.JsonValue;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
+import java.util.stream.IntStream;
 import org.junit.jupiter.api.Test;
 
 class QueryTracesToolTest {
@@ -30,6 +36,46 @@ class QueryTracesToolTest {
         return new TraceSummary(id, "POST /checkout", "checkout", NOW.minusSeconds(60), ms, 6, error);
     }
 
+    private static TraceSummary trace(String id, double ms, boolean error, Duration ago) {
+        return new TraceSummary(id, "POST /checkout", "checkout", NOW.minus(ago), ms, 6, error);
+    }
+
+    /** A backend like Zipkin or Tempo: the newest traces of the window, at most as many as it is asked for. */
+    private static ScriptedConnector.Answer<TraceQuery, List<TraceSummary>> newestOf(List<TraceSummary> window) {
+        return query -> window.stream().sorted(Comparator.comparing(TraceSummary::start).reversed()).limit(query.limit()).toList();
+    }
+
+    /**
+     * The payments window QA saw: 30 quick good traces in the last minutes, and older ones that matter
+     * (two failures and the slowest, 936 ms) behind them.
+     */
+    private static List<TraceSummary> windowWhereTheTracesThatMatterAreOlder() {
+        List<TraceSummary> window = new ArrayList<>();
+        IntStream.range(0, 30).forEach(i -> window.add(trace("f" + i, 100 + i, false, Duration.ofSeconds(10 + i * 10))));
+        window.add(trace("e1", 400, true, Duration.ofMinutes(10)));
+        window.add(trace("e2", 300, true, Duration.ofMinutes(11)));
+        window.add(trace("51", 936, false, Duration.ofMinutes(12)));
+        return window;
+    }
+
+    /** The cluster of the demo: payments runs in namespace shop, as a Kubernetes service and a deployment. */
+    private static ScriptedConnector kubernetes() {
+        return new ScriptedConnector().topology(new Topology(List.of(
+                new TopologyNode("deployment/shop/payments", "deployment", "payments", "shop", Map.of()),
+                new TopologyNode("service/shop/payments", "service", "payments", "shop", Map.of()),
+                new TopologyNode("service/shop/checkout", "service", "checkout", "shop", Map.of())), List.of()));
+    }
+
+    /** A traces backend like Zipkin: it knows services by their bare names and has traces of payments only. */
+    private static ScriptedConnector zipkinKnowingPayments() {
+        return new ScriptedConnector().services("checkout", "payments")
+                .traces(query -> query.service().equals("payments") ? List.of(trace("1", 100, true)) : List.of());
+    }
+
+    private static String id(String shortId) {
+        return "0".repeat(32 - shortId.length()) + shortId;
+    }
+
     private static List<String> traceIds(JsonObject result) {
         return result.getJsonArray("traces").stream().map(t -> t.asJsonObject().getString("traceId")).toList();
     }
@@ -41,7 +87,8 @@ class QueryTracesToolTest {
         TraceQuery asked = zipkin.traceQueries.getFirst();
         assertThat(asked.range().start()).isEqualTo(NOW.minus(Duration.ofMinutes(15)));
         assertThat(asked.range().end()).isEqualTo(NOW);
-        assertThat(asked.limit()).isEqualTo(50);
+        // each source is asked for more than the 50 shown, so the ranking covers the window
+        assertThat(asked.limit()).isEqualTo(QueryTracesTool.FETCH_PER_SOURCE);
         assertThat(asked.errorsOnly()).isFalse();
         assertThat(asked.filter()).isEmpty();
         assertThat(result.getString("service")).isEqualTo("checkout");
@@ -80,7 +127,7 @@ class QueryTracesToolTest {
         assertThat(asked.service()).isEqualTo("shop/checkout");
         assertThat(asked.range().start()).isEqualTo(NOW.minus(Duration.ofHours(2)));
         assertThat(asked.filter()).isEqualTo(Optional.of("{ status = error }"));
-        assertThat(asked.limit()).isEqualTo(7);
+        assertThat(asked.limit()).isEqualTo(QueryTracesTool.FETCH_PER_SOURCE);
         assertThat(asked.errorsOnly()).isTrue();
     }
 
@@ -92,7 +139,56 @@ class QueryTracesToolTest {
         JsonObject result = structured(call(tool(sources), "{\"service\":\"checkout\",\"limit\":2}"));
         assertThat(traceIds(result)).hasSize(2);
         assertThat(result.getJsonObject("summary").getJsonNumber("p50DurationMs").doubleValue()).isEqualTo(400.0);
-        assertThat(result.getString("note")).contains("5 traces matched; the 2 most relevant are returned");
+        assertThat(result.getString("note")).contains("5 traces matched; the list and its summary cover only the 2 most relevant");
+    }
+
+    @Test
+    void spec4_4_defaultLimit50_capsTheMergedList() {
+        List<TraceSummary> window = IntStream.range(0, 60).mapToObj(i -> trace(Integer.toHexString(i + 1), 100 + i, false,
+                Duration.ofSeconds(i))).toList();
+        JsonObject result = structured(call(tool(new ScriptedSources().add("zipkin", new ScriptedConnector().traces(newestOf(window)))),
+                "{\"service\":\"checkout\"}"));
+        assertThat(traceIds(result)).hasSize(50);
+        assertThat(result.getString("note")).startsWith("60 traces matched; the list and its summary cover only the 50 most relevant");
+    }
+
+    @Test
+    void ranking_coversTheWholeWindow_notOnlyEachSourcesNewestLimitTraces() {
+        ScriptedSources sources = new ScriptedSources()
+                .add("zipkin", new ScriptedConnector().traces(newestOf(windowWhereTheTracesThatMatterAreOlder())));
+        // QA: limit 5 gave errorCount 0 and limit 1 a 474 ms trace while the window held failures and a 936 ms one
+        JsonObject one = structured(call(tool(sources), "{\"service\":\"payments\",\"limit\":1}"));
+        assertThat(traceIds(one)).containsExactly(id("e1"));
+        JsonObject five = structured(call(tool(sources), "{\"service\":\"payments\",\"limit\":5}"));
+        assertThat(traceIds(five)).startsWith(id("e1"), id("e2"), id("51"));
+        assertThat(five.getJsonObject("summary").getInt("errorCount")).isEqualTo(2);
+    }
+
+    @Test
+    void aCutList_saysHowManyMatched_howManyAreShown_andThatTheSummaryDescribesTheShown() {
+        ScriptedSources sources = new ScriptedSources()
+                .add("zipkin", new ScriptedConnector().traces(newestOf(windowWhereTheTracesThatMatterAreOlder())));
+        JsonObject result = structured(call(tool(sources), "{\"service\":\"payments\",\"limit\":5}"));
+        assertThat(result.getJsonObject("summary").getInt("total")).isEqualTo(5);
+        // nearest rank over the 5 shown (936, 400, 300, 129, 128), not over the 33 matched
+        assertThat(result.getJsonObject("summary").getJsonNumber("p50DurationMs").doubleValue()).isEqualTo(300.0);
+        assertThat(result.getString("note")).isEqualTo("33 traces matched; the list and its summary cover only the 5 most "
+                + "relevant (errors first, then slowest): raise limit (at most 1000) to see more.");
+    }
+
+    @Test
+    void aSourceThatReturnsAsManyTracesAsItWasAskedFor_isNotedAsPossiblyIncomplete() {
+        // a busy backend: more traces in the window than a source is asked for
+        ScriptedConnector busy = new ScriptedConnector().traces(query -> IntStream.range(0, query.limit())
+                .mapToObj(i -> trace(Integer.toHexString(i + 1), 100, false, Duration.ofMillis(i))).toList());
+        ScriptedSources sources = new ScriptedSources().add("zipkin", busy)
+                .add("tempo", new ScriptedConnector().traces(List.of(trace("fff001", 5, true))));
+        JsonObject result = structured(call(tool(sources), "{\"service\":\"payments\",\"limit\":1000}"));
+        assertThat(result.getJsonObject("summary").getInt("total")).isEqualTo(1000);
+        assertThat(result.getString("note")).isEqualTo("1001 traces matched; the list and its summary cover only the 1000 most "
+                + "relevant (errors first, then slowest). zipkin returned 1000 traces, as many as a source is asked "
+                + "for, so the window may hold more that were not ranked and the list may be incomplete: shorten duration or add "
+                + "a filter.");
     }
 
     @Test
@@ -148,9 +244,66 @@ class QueryTracesToolTest {
     }
 
     @Test
+    void aNamespacedName_isResolvedThroughTheTopology_toTheNameTheTracesSourcesKnow() {
+        ScriptedConnector zipkin = zipkinKnowingPayments();
+        ScriptedSources sources = new ScriptedSources().add("kubernetes", kubernetes()).add("zipkin", zipkin);
+        // QA: shop/payments gave "no traces of shop/payments" while the other tools resolve it
+        JsonObject result = structured(call(tool(sources), "{\"service\":\"shop/payments\"}"));
+        assertThat(zipkin.traceQueries).extracting(TraceQuery::service).containsExactly("payments");
+        assertThat(traceIds(result)).containsExactly(id("1"));
+        assertThat(result.getString("service")).isEqualTo("shop/payments");
+        assertThat(result.getString("note")).isEqualTo("Asked the traces sources for payments, the name of service/shop/payments in "
+                + "the topology.");
+    }
+
+    @Test
+    void aNameNoTracesSourceKnows_isSaidToBeUnknown_notQuiet() {
+        ScriptedSources sources = new ScriptedSources().add("zipkin", zipkinKnowingPayments());
+        JsonObject result = structured(call(tool(sources), "{\"service\":\"paymnets\"}"));
+        assertThat(result.getJsonArray("traces")).isEmpty();
+        assertThat(result.getString("note")).isEqualTo("None of the traces sources that answered (zipkin) knows a service named "
+                + "paymnets; they list checkout, payments. list_services shows the names every source knows.");
+    }
+
+    @Test
+    void aKnownServiceWithoutTracesInTheWindow_isSaidToBeQuiet_notUnknown() {
+        ScriptedSources sources = new ScriptedSources().add("zipkin", new ScriptedConnector().services("checkout", "payments")
+                .traces(List.of()));
+        JsonObject result = structured(call(tool(sources), "{\"service\":\"payments\",\"errorsOnly\":true,\"duration\":\"5m\"}"));
+        assertThat(result.getString("note")).isEqualTo("zipkin knows payments, but has no error traces of it in the last 5m.");
+    }
+
+    @Test
+    void aNamespacedNameTheTopologyCannotResolve_isUnknown_andTheNoteSaysWhy() {
+        ScriptedSources withoutTopology = new ScriptedSources().add("zipkin", zipkinKnowingPayments());
+        assertThat(structured(call(tool(withoutTopology), "{\"service\":\"shop/payments\"}")).getString("note"))
+                .endsWith("A namespace/name is resolved through the topology, but no source serves topology. list_services shows "
+                        + "the names every source knows.");
+        ScriptedSources topologyDown = new ScriptedSources()
+                .add("kubernetes", new ScriptedConnector().topology(ScriptedConnector.unavailable("Kubernetes answered HTTP 503")))
+                .add("zipkin", zipkinKnowingPayments());
+        assertThat(structured(call(tool(topologyDown), "{\"service\":\"shop/payments\"}")).getString("note"))
+                .contains("but the topology sources failed (kubernetes: Kubernetes answered HTTP 503).");
+        ScriptedSources elsewhere = new ScriptedSources().add("kubernetes", kubernetes()).add("zipkin", zipkinKnowingPayments());
+        assertThat(structured(call(tool(elsewhere), "{\"service\":\"billing/payments\"}")).getString("note"))
+                .startsWith("None of the traces sources that answered (zipkin) knows a service named billing/payments;")
+                .contains("but the topology has no service billing/payments.");
+    }
+
+    @Test
+    void whenATracesSourceCannotListServices_anEmptyAnswerClaimsNothingAboutTheName() {
+        ScriptedSources sources = new ScriptedSources().add("tempo", new ScriptedConnector().traces(List.of()))
+                .add("zipkin", zipkinKnowingPayments());
+        JsonObject result = structured(call(tool(sources), "{\"service\":\"paymnets\"}"));
+        assertThat(result.getString("note")).isEqualTo("no traces of paymnets in the last 15m");
+    }
+
+    @Test
     void badArguments_areErrorsThatSayWhatIsWrong() {
         QueryTracesTool tool = tool(new ScriptedSources());
         assertThat(call(tool, "{}").firstText()).isEqualTo("Invalid arguments for query_traces: arguments.service: is required");
+        assertThat(call(tool, "{\"service\":\"shop payments\"}").firstText()).isEqualTo("Invalid arguments for query_traces: "
+                + "arguments.service: must match ^[A-Za-z0-9_.:/-]{1,128}$");
         assertThat(call(tool, "{\"service\":\"checkout\",\"duration\":\"15 minutes\"}").firstText()).contains("arguments.duration");
         assertThat(call(tool, "{\"service\":\"checkout\",\"duration\":\"31d\"}").firstText())
                 .isEqualTo("query_traces: duration '31d' is longer than the longest window, 30d");

@@ -4,27 +4,31 @@ import dev.omcp.sdk.connector.Connector;
 import dev.omcp.sdk.connector.ConnectorException;
 import dev.omcp.sdk.connector.Health;
 import dev.omcp.sdk.connector.LogsCapability;
+import dev.omcp.sdk.connector.ServiceListingCapability;
 import dev.omcp.sdk.connector.SourceConfig;
 import dev.omcp.sdk.connector.TopologyCapability;
 import dev.omcp.sdk.connector.TracesCapability;
 import dev.omcp.sdk.manifest.Capabilities;
 import dev.omcp.sdk.query.LogQuery;
 import dev.omcp.sdk.query.LogResult;
+import dev.omcp.sdk.query.ServiceInfo;
 import dev.omcp.sdk.query.Topology;
 import dev.omcp.sdk.query.TraceQuery;
 import dev.omcp.sdk.query.TraceSummary;
 import jakarta.json.JsonObject;
 import java.time.Duration;
+import java.util.Arrays;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
 
 /**
- * An in-memory connector whose answers a test scripts: topology, traces and logs, each answering,
+ * An in-memory connector whose answers a test scripts: topology, traces, logs and the service list, each answering,
  * failing with a {@link ConnectorException}, or hanging until the fan-out gives up on it. Only the
  * capabilities given an answer are declared, so the registry routes exactly those to it. Records
  * every query it receives.
  */
-final class ScriptedConnector implements Connector, TopologyCapability, TracesCapability, LogsCapability {
+final class ScriptedConnector implements Connector, TopologyCapability, TracesCapability, LogsCapability, ServiceListingCapability {
     /** What one capability does when asked. */
     @FunctionalInterface
     interface Answer<Q, R> {
@@ -34,6 +38,7 @@ final class ScriptedConnector implements Connector, TopologyCapability, TracesCa
     private Answer<String, Topology> topology;
     private Answer<TraceQuery, List<TraceSummary>> traces;
     private Answer<LogQuery, LogResult> logs;
+    private Answer<Void, List<ServiceInfo>> services;
     final List<String> topologyNamespaces = new CopyOnWriteArrayList<>();
     final List<TraceQuery> traceQueries = new CopyOnWriteArrayList<>();
     final List<LogQuery> logQueries = new CopyOnWriteArrayList<>();
@@ -62,6 +67,16 @@ final class ScriptedConnector implements Connector, TopologyCapability, TracesCa
         return this;
     }
 
+    ScriptedConnector services(Answer<Void, List<ServiceInfo>> answer) {
+        this.services = answer;
+        return this;
+    }
+
+    ScriptedConnector services(String... names) {
+        List<ServiceInfo> listed = Arrays.stream(names).map(n -> new ServiceInfo(n, Map.of())).toList();
+        return services(ignored -> listed);
+    }
+
     /** A capability that fails the way an unreachable backend does. */
     static <Q, R> Answer<Q, R> unavailable(String message) {
         return query -> {
@@ -82,7 +97,7 @@ final class ScriptedConnector implements Connector, TopologyCapability, TracesCa
     }
 
     Capabilities declared() {
-        return new Capabilities(false, logs != null, false, traces != null, topology != null);
+        return new Capabilities(false, logs != null, services != null, traces != null, topology != null);
     }
 
     void boundTo(SourceConfig config) {
@@ -105,6 +120,11 @@ final class ScriptedConnector implements Connector, TopologyCapability, TracesCa
     public LogResult queryLogs(LogQuery query) throws ConnectorException {
         logQueries.add(query);
         return logs.answer(query);
+    }
+
+    @Override
+    public List<ServiceInfo> listServices() throws ConnectorException {
+        return services.answer(null);
     }
 
     @Override

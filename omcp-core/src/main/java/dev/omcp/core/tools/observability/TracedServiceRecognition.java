@@ -1,0 +1,91 @@
+package dev.omcp.core.tools.observability;
+
+import dev.omcp.core.sources.Bound;
+import dev.omcp.ports.identity.Principal;
+import dev.omcp.sdk.connector.ServiceListingCapability;
+import dev.omcp.sdk.query.ServiceInfo;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+import java.util.SortedSet;
+import java.util.TreeSet;
+
+/**
+ * Whether the traces sources know a service none of them returned a trace of: a name no traces
+ * source knows (a typo, a namespace the topology does not resolve, a name only other backends use)
+ * is a different answer from a service that was quiet in the window. Judged from the service lists
+ * of the traces sources that answered; when one of them cannot list services, or its list failed,
+ * nothing is claimed.
+ */
+final class TracedServiceRecognition {
+    /** At most this many listed names go into a note; list_services has them all. */
+    static final int NAMES_IN_NOTE = 20;
+
+    /** What the service lists say. */
+    sealed interface Verdict {
+        /** {@code sources} list the service. */
+        record Known(List<String> sources) implements Verdict {}
+
+        /** No source that answered lists it; {@code listed} is what they do list. */
+        record Unknown(List<String> sources, SortedSet<String> listed) implements Verdict {}
+
+        /** Some source that answered cannot say. */
+        record Unchecked() implements Verdict {}
+    }
+
+    private TracedServiceRecognition() {}
+
+    /**
+     * Asks the service lists of the traces sources in {@code answered} about {@code name}.
+     *
+     * @param answered the traces sources that answered the search, in order
+     */
+    static Verdict check(Toolkit toolkit, Principal principal, List<String> answered, TracedServiceName name) {
+        List<Bound<ServiceListingCapability>> listing = toolkit.sources().with(ServiceListingCapability.class, principal,
+                Optional.of(Set.copyOf(answered)));
+        Gathered<List<ServiceInfo>> lists = Gathered.from(toolkit, listing, ServiceListingCapability::listServices);
+        if (lists.answers().size() < answered.size()) {
+            return new Verdict.Unchecked();
+        }
+        List<String> knowing = new ArrayList<>();
+        SortedSet<String> listed = new TreeSet<>();
+        for (Gathered.Answer<List<ServiceInfo>> answer : lists.answers()) {
+            List<ServiceInfo> services = answer.value() == null ? List.of() : answer.value();
+            services.forEach(s -> listed.add(s.name()));
+            if (services.stream().anyMatch(s -> s.name().equals(name.traced()) || s.name().equals(name.asked()))) {
+                knowing.add(answer.source());
+            }
+        }
+        return knowing.isEmpty() ? new Verdict.Unknown(List.copyOf(answered), listed) : new Verdict.Known(knowing);
+    }
+
+    /**
+     * The note for an empty answer, or empty when the verdict says nothing new.
+     *
+     * @param window the window as the caller wrote it
+     */
+    static Optional<String> note(Verdict verdict, TracedServiceName name, String window, boolean errorsOnly) {
+        return switch (verdict) {
+            case Verdict.Known k -> Optional.of(String.join(", ", k.sources()) + (k.sources().size() == 1 ? " knows " : " know ")
+                    + name.traced() + name.resolvedFrom().map(id -> " (" + id + " in the topology)").orElse("") + ", but "
+                    + (k.sources().size() == 1 ? "has" : "have") + " no " + (errorsOnly ? "error " : "") + "traces of it in the last "
+                    + window + ".");
+            case Verdict.Unknown u -> Optional.of("None of the traces sources that answered (" + String.join(", ", u.sources())
+                    + ") knows a service named " + name.asked() + name.resolvedFrom().map(id -> " (asked as " + name.traced()
+                            + ", the name of " + id + " in the topology)").orElse("")
+                    + "; they list " + listed(u.listed()) + "."
+                    + name.unresolved().map(why -> " A namespace/name is resolved through the topology, but " + why + ".").orElse("")
+                    + " list_services shows the names every source knows.");
+            case Verdict.Unchecked x -> Optional.empty();
+        };
+    }
+
+    private static String listed(SortedSet<String> names) {
+        if (names.isEmpty()) {
+            return "no services";
+        }
+        List<String> shown = names.stream().limit(NAMES_IN_NOTE).toList();
+        return String.join(", ", shown) + (names.size() > shown.size() ? " and " + (names.size() - shown.size()) + " more" : "");
+    }
+}
