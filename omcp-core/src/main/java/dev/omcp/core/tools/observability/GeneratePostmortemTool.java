@@ -24,16 +24,22 @@ import dev.omcp.ports.tools.ToolAnnotations;
 import dev.omcp.ports.tools.ToolCall;
 import dev.omcp.ports.tools.ToolDefinition;
 import dev.omcp.ports.tools.ToolResult;
+import dev.omcp.sdk.connector.ConnectorException;
 import dev.omcp.sdk.connector.LogsCapability;
+import dev.omcp.sdk.connector.TopologyCapability;
+import dev.omcp.sdk.connector.TracesCapability;
 import dev.omcp.sdk.json.Jsonp;
 import dev.omcp.sdk.query.LogEntry;
 import dev.omcp.sdk.query.LogQuery;
 import dev.omcp.sdk.query.LogResult;
 import dev.omcp.sdk.query.TimeRange;
+import dev.omcp.sdk.query.Topology;
 import dev.omcp.sdk.query.TraceQuery;
+import dev.omcp.sdk.query.TraceSummary;
 import jakarta.json.JsonArrayBuilder;
 import jakarta.json.JsonObject;
 import jakarta.json.JsonObjectBuilder;
+import java.math.BigDecimal;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -44,10 +50,9 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
-import java.util.function.Supplier;
+import java.util.concurrent.Future;
 import java.util.function.UnaryOperator;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -58,7 +63,8 @@ import org.slf4j.LoggerFactory;
  * anomaly history of the service and everything in its blast radius, the related traces (fan-out
  * and merge as {@code query_traces} does) and log highlights extracted from the error and warning
  * lines of the window. The topology, traces and the two log searches run in parallel, each within
- * the toolkit's per-source timeout and overall deadline.
+ * the toolkit's per-source timeout; the whole call answers within the toolkit's deadline even when a
+ * connector ignores its timeout ({@link CallDeadline}).
  *
  * <p>Rendering: {@code markdown} (default) puts the markdown in {@code content[0].text} (through
  * the {@code OMCP_POSTMORTEM_TEMPLATE} template when one is readable, else the built-in layout) and
@@ -187,7 +193,7 @@ public final class GeneratePostmortemTool extends ObservabilityTool {
         Instant from = to.minus(duration);
         TimeRange range = new TimeRange(from, to);
 
-        Gatherings g = gather(principal, service, window, range);
+        Gatherings g = gather(principal, service, window, range, CallDeadline.startingNow(gatheringBudget(toolkit.deadline())));
         List<Failed> failed = new ArrayList<>();
         Set<String> answered = new LinkedHashSet<>();
 
@@ -308,27 +314,56 @@ public final class GeneratePostmortemTool extends ObservabilityTool {
     /** What the parallel fan-outs gathered. */
     private record Gatherings(TopologySnapshot topology, QueryTracesTool.Search traces, List<Gathered<LogResult>> logs) {}
 
-    /** Topology, traces and one log search per level, all at once: the call takes as long as its slowest source. */
-    private Gatherings gather(Principal principal, String service, String window, TimeRange range) {
+    /**
+     * Topology, traces and one log search per level, all at once: the call takes as long as its
+     * slowest source, and never longer than the deadline. Each fan-out gets what is left of it, and
+     * a fan-out still running at the deadline (a connector that ignores its interrupt) is given up:
+     * its sources count as timed out and the draft is built from the rest.
+     */
+    private Gatherings gather(Principal principal, String service, String window, TimeRange range, CallDeadline deadline) {
         TraceQueryEcho echo = new TraceQueryEcho(service, window, TRACE_LIMIT, false);
         TraceQuery traceQuery = new TraceQuery(service, range, Optional.empty(), TRACE_LIMIT, false);
+        List<Bound<TopologyCapability>> topologySources = toolkit.sources().with(TopologyCapability.class, principal);
+        List<Bound<TracesCapability>> traceSources = toolkit.sources().with(TracesCapability.class, principal);
         List<Bound<LogsCapability>> logSources = toolkit.sources().with(LogsCapability.class, principal);
+        // Not try-with-resources: close() would wait for the fan-outs the deadline gave up on.
         ExecutorService executor = Executors.newVirtualThreadPerTaskExecutor();
         try {
-            CompletableFuture<TopologySnapshot> topology = async(executor, () -> TopologySnapshot.gather(toolkit, principal, ""));
-            CompletableFuture<QueryTracesTool.Search> traces = async(executor, () -> QueryTracesTool.search(toolkit, principal, echo, traceQuery));
-            List<CompletableFuture<Gathered<LogResult>>> logs = new ArrayList<>();
+            Future<Gathered<Topology>> topology = executor.submit(
+                    () -> Gathered.from(toolkit, topologySources, c -> c.topology(""), deadline.remaining()));
+            Future<Gathered<List<TraceSummary>>> traces = executor.submit(
+                    () -> Gathered.from(toolkit, traceSources, c -> c.queryTraces(traceQuery), deadline.remaining()));
+            List<Future<Gathered<LogResult>>> logs = new ArrayList<>();
             for (String level : HIGHLIGHT_LEVELS) {
                 LogQuery query = new LogQuery(service, range, Optional.empty(), Optional.of(level), Map.of(), LOG_LINES_PER_LEVEL);
-                logs.add(async(executor, () -> Gathered.from(toolkit, logSources, c -> c.queryLogs(query))));
+                logs.add(executor.submit(() -> Gathered.from(toolkit, logSources, c -> c.queryLogs(query), deadline.remaining())));
             }
-            return new Gatherings(topology.join(), traces.join(), logs.stream().map(CompletableFuture::join).toList());
+            return new Gatherings(
+                    TopologySnapshot.of(deadline.await(topology, () -> late(topologySources))),
+                    QueryTracesTool.merge(echo, deadline.await(traces, () -> late(traceSources))),
+                    logs.stream().map(f -> deadline.await(f, () -> late(logSources))).toList());
         } finally {
             executor.shutdownNow();
         }
     }
 
-    private static <T> CompletableFuture<T> async(ExecutorService executor, Supplier<T> work) {
-        return CompletableFuture.supplyAsync(work, executor);
+    /** What a fan-out still running at the deadline counts as: every one of its sources timed out. */
+    private <C, R> Gathered<R> late(List<Bound<C>> sources) {
+        return Gathered.unanswered(sources, ConnectorException.Kind.TIMEOUT,
+                "no answer within the tool's " + seconds(toolkit.deadline()) + " deadline");
+    }
+
+    /**
+     * The part of the tool's deadline the sources may use: the rest (a twentieth, at most a second)
+     * is kept for reading the history and building the draft, so the answer itself is on time.
+     */
+    static Duration gatheringBudget(Duration deadline) {
+        Duration reserve = deadline.dividedBy(20);
+        return deadline.minus(reserve.compareTo(Duration.ofSeconds(1)) > 0 ? Duration.ofSeconds(1) : reserve);
+    }
+
+    /** {@code 20 s}, {@code 0.57 s}. */
+    private static String seconds(Duration d) {
+        return BigDecimal.valueOf(d.toMillis(), 3).stripTrailingZeros().toPlainString() + " s";
     }
 }

@@ -108,7 +108,11 @@ public final class QueryTracesTool extends ObservabilityTool {
     /** Asks every traces source the principal may use and merges their answers. */
     static Search search(Toolkit toolkit, Principal principal, TraceQueryEcho echo, TraceQuery query) {
         List<Bound<TracesCapability>> bound = toolkit.sources().with(TracesCapability.class, principal);
-        Gathered<List<TraceSummary>> gathered = Gathered.from(toolkit, bound, c -> c.queryTraces(query));
+        return merge(echo, Gathered.from(toolkit, bound, c -> c.queryTraces(query)));
+    }
+
+    /** Merges what a trace fan-out gathered, as {@code query_traces} does. */
+    static Search merge(TraceQueryEcho echo, Gathered<List<TraceSummary>> gathered) {
         List<TraceSourceOutcome> outcomes = new ArrayList<>();
         gathered.answers().forEach(a -> outcomes.add(new TraceSourceOutcome.Answered(a.source(),
                 a.value() == null ? List.of() : a.value())));

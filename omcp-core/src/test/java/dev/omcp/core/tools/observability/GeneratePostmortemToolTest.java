@@ -3,6 +3,7 @@ package dev.omcp.core.tools.observability;
 import static dev.omcp.core.tools.observability.ToolInvocation.call;
 import static dev.omcp.core.tools.observability.ToolInvocation.structured;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 
 import dev.omcp.core.analysis.history.AnomalyHistory;
 import dev.omcp.core.analysis.history.HistoryLimits;
@@ -28,6 +29,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.CountDownLatch;
 import java.util.function.Supplier;
 import org.junit.jupiter.api.Test;
 
@@ -354,6 +356,42 @@ class GeneratePostmortemToolTest {
         assertThat(report.getJsonArray("failedSources").getJsonObject(0).getString("kind")).isEqualTo("timeout");
         assertThat(report.getJsonObject("traces").getString("note")).startsWith("Related traces omitted: every traces source failed");
         assertThat(report.getJsonObject("blastRadius").getBoolean("included")).isTrue();
+    }
+
+    @Test
+    void aSourceThatIgnoresItsTimeout_doesNotHoldTheDraftPastTheToolsDeadline() {
+        // the toolkit of these tests: 300 ms per source, 600 ms per call. The logs source claims to be
+        // interruptible (so it runs on the caller's thread) but answers only when released.
+        CountDownLatch release = new CountDownLatch(1);
+        ScriptedConnector stubborn = new ScriptedConnector().claimingInterruptible()
+                .logs(ScriptedConnector.ignoringInterruptsUntil(release, new LogResult(List.of(), false, "")));
+        GeneratePostmortemTool tool = tool(new ScriptedSources().add("kubernetes", kubernetes).add("zipkin", zipkin).add("loki", stubborn));
+        try {
+            long started = System.nanoTime();
+            JsonObject report = assertTimeoutPreemptively(Duration.ofSeconds(5),
+                    () -> structured(call(tool, "{\"service\":\"db\",\"format\":\"json\"}")));
+            assertThat(Duration.ofNanos(System.nanoTime() - started)).isLessThan(Duration.ofMillis(1500));
+            assertThat(report.getBoolean("partial")).isTrue();
+            assertThat(report.getJsonArray("failedSources").getValuesAs(JsonObject.class)).singleElement().satisfies(f -> {
+                assertThat(f.getString("source")).isEqualTo("loki");
+                assertThat(f.getString("signal")).isEqualTo("logs");
+                assertThat(f.getString("kind")).isEqualTo("timeout");
+                assertThat(f.getString("error")).isEqualTo("no answer within the tool's 0.6 s deadline");
+            });
+            // what answered in time is all there
+            assertThat(report.getJsonObject("blastRadius").getBoolean("included")).isTrue();
+            assertThat(report.getJsonObject("traces").getInt("total")).isEqualTo(3);
+        } finally {
+            release.countDown();
+        }
+    }
+
+    @Test
+    void theSourcesGetTheDeadlineLessWhatBuildingTheDraftNeeds_aTwentiethAtMostOneSecond() {
+        // docs/configuration.md: OMCP_TOOL_DEADLINE defaults to 20 s
+        assertThat(GeneratePostmortemTool.gatheringBudget(Duration.ofSeconds(20))).isEqualTo(Duration.ofSeconds(19));
+        assertThat(GeneratePostmortemTool.gatheringBudget(Duration.ofSeconds(60))).isEqualTo(Duration.ofSeconds(59));
+        assertThat(GeneratePostmortemTool.gatheringBudget(Duration.ofMillis(600))).isEqualTo(Duration.ofMillis(570));
     }
 
     @Test
