@@ -39,6 +39,13 @@ import java.util.function.Function;
  * (or none configured) Blast radius is replaced by a note; without log highlights that section is
  * left out. When no anomaly score, trace or log highlight was found at all, a no-signal notice
  * leads the report (also in a custom template).
+ *
+ * <p>Sources that failed or timed out while others of their kind answered make their section
+ * incomplete, and it says so in place, naming the source and whether it timed out or failed: the
+ * blast radius gives lower bounds and no follow-up tells owners as if it were whole; the timeline's
+ * scope (built from the blast radius) is marked incomplete; related traces and the log search say
+ * what is missing, and a log search that failed outright keeps the Log highlights section with its
+ * note (the spec leaves the section out only when the logs answered empty).
  */
 public final class PostmortemBuilder {
     static final String SINK_VARIABLE = "OMCP_ANOMALY_HISTORY_REMOTE_WRITE";
@@ -64,7 +71,7 @@ public final class PostmortemBuilder {
         int anomalousScores = (int) in.timeline().stream().filter(HistoryRow::anomalous).count();
         PostmortemReport.Timeline timeline = new PostmortemReport.Timeline(
                 episodes.subList(0, Math.min(PostmortemReport.MAX_TIMELINE_ROWS, episodes.size())), episodes.size(),
-                in.timeline().size(), anomalousScores);
+                in.timeline().size(), anomalousScores, scopeNote(in));
         Optional<HistoryRow> peak = in.timeline().stream()
                 .max(Comparator.comparingDouble(HistoryRow::score).thenComparing(HistoryRow::at, Comparator.reverseOrder()));
         BlastSection blast = blastSection(in);
@@ -79,10 +86,38 @@ public final class PostmortemBuilder {
                 ? Optional.of(String.format(Locale.ROOT, "No signal: no anomaly scores, traces or log highlights were found for %s"
                         + " between %s and %s. This draft has nothing to report yet.", in.service(), in.from(), in.to()))
                 : Optional.empty();
-        String synopsis = synopsis(in, peak, episodes, blast, traces);
+        Optional<PostmortemReport.LogSearch> logSearch = logSearch(in);
+        String synopsis = synopsis(in, peak, episodes, timeline, blast, traces);
         List<String> followUps = followUps(in, peak, episodes, blast, traces, signals, noSignal);
         return new PostmortemReport(in.service(), in.window(), in.from(), in.to(), in.tenant(), notice, synopsis, timeline,
-                blast, signals, in.signals().size(), traces, logs, followUps, measures(in.timeline()));
+                blast, signals, in.signals().size(), traces, logs, logSearch, followUps, measures(in.timeline()));
+    }
+
+    /**
+     * Why the timeline's scope (the service and what its blast radius reaches) is incomplete, when
+     * a topology source failed: the services it would have added are not asked about at all.
+     */
+    private static Optional<String> scopeNote(PostmortemInput in) {
+        SourceState topology = in.situation().topology();
+        return switch (topology.availability()) {
+            case PARTIAL -> Optional.of("Scope incomplete: " + topology.detail() + ", so the blast radius of " + md(in.service())
+                    + " may miss services, and their anomalies are not in this timeline.");
+            case UNAVAILABLE -> Optional.of("Scope incomplete: " + md(in.service()) + " alone, because no topology source answered ("
+                    + topology.detail() + "); anomalies of the services its degradation reaches are not in this timeline.");
+            case AVAILABLE, NOT_CONFIGURED -> Optional.empty();
+        };
+    }
+
+    /** How the logs were searched, and what a reader must know about it; empty without a logs source. */
+    private static Optional<PostmortemReport.LogSearch> logSearch(PostmortemInput in) {
+        SourceState logs = in.situation().logs();
+        Optional<String> note = switch (logs.availability()) {
+            case PARTIAL -> Optional.of("Incomplete: " + logs.detail() + "; lines only it holds are not counted.");
+            case UNAVAILABLE -> Optional.of("Log highlights unavailable: " + logs.detail() + ".");
+            case AVAILABLE, NOT_CONFIGURED -> Optional.empty();
+        };
+        return logs.availability() == SourceState.Availability.NOT_CONFIGURED ? Optional.empty()
+                : Optional.of(new PostmortemReport.LogSearch(in.from(), in.to(), logs.incomplete(), note));
     }
 
     /** What each signal of the window measures, where the caller knows. */
@@ -109,11 +144,11 @@ public final class PostmortemBuilder {
         SourceState topology = in.situation().topology();
         switch (topology.availability()) {
             case UNAVAILABLE -> {
-                return new BlastOmitted("Blast radius omitted: the topology provider is down"
-                        + (topology.detail().isEmpty() ? "" : " (" + topology.detail() + ")") + ".");
+                return new BlastOmitted("Blast radius omitted: the topology provider " + (topology.onlyTimeouts()
+                        ? "did not answer in time" : "is down") + " (" + topology.detail() + ").", true);
             }
             case NOT_CONFIGURED -> {
-                return new BlastOmitted("Blast radius omitted: no topology source is configured.");
+                return new BlastOmitted("Blast radius omitted: no topology source is configured.", false);
             }
             default -> {
                 BlastRadius b = in.blastRadius().orElseThrow();
@@ -122,7 +157,13 @@ public final class PostmortemBuilder {
                 b.byHost().forEach((h, ids) -> hosts.put(h, ids.size()));
                 Map<String, Integer> owners = new TreeMap<>();
                 b.byOwner().forEach((o, ids) -> owners.put(o, ids.size()));
-                return new BlastIncluded(b.targets(), nodes, b.nodes().size() + b.omitted(), b.truncated(), hosts, owners, b.unresolved());
+                Optional<String> partial = topology.incomplete()
+                        ? Optional.of("Incomplete: " + topology.detail() + ". The resources and calls only "
+                                + (topology.oneFailedSource() ? "it reports" : "they report")
+                                + " are missing, so more may be affected than listed here.")
+                        : Optional.empty();
+                return new BlastIncluded(b.targets(), nodes, b.nodes().size() + b.omitted(), b.truncated(), hosts, owners, b.unresolved(),
+                        partial);
             }
         }
     }
@@ -131,22 +172,25 @@ public final class PostmortemBuilder {
         SourceState traces = in.situation().traces();
         switch (traces.availability()) {
             case NOT_CONFIGURED -> {
-                return new TracesOmitted("Related traces omitted: no traces-capable connector is configured.");
+                return new TracesOmitted("Related traces omitted: no traces-capable connector is configured.", false);
             }
             case UNAVAILABLE -> {
-                return new TracesOmitted("Related traces omitted: every traces source failed"
-                        + (traces.detail().isEmpty() ? "" : " (" + traces.detail() + ")") + ".");
+                return new TracesOmitted("Related traces omitted: every traces source failed (" + traces.detail() + ").", true);
             }
             default -> {
                 List<TraceSummary> kept = in.traces().subList(0, Math.min(PostmortemReport.MAX_TRACES, in.traces().size()));
                 int errors = (int) kept.stream().filter(TraceSummary::hasError).count();
-                return new TracesIncluded(kept, in.traces().size(), errors);
+                Optional<String> partial = traces.incomplete()
+                        ? Optional.of("Incomplete: " + traces.detail() + "; traces only " + (traces.oneFailedSource() ? "it holds" : "they hold")
+                                + " are missing.")
+                        : Optional.empty();
+                return new TracesIncluded(kept, in.traces().size(), errors, partial);
             }
         }
     }
 
-    private String synopsis(PostmortemInput in, Optional<HistoryRow> peak, List<AnomalyEpisode> episodes, BlastSection blast,
-            TracesSection traces) {
+    private String synopsis(PostmortemInput in, Optional<HistoryRow> peak, List<AnomalyEpisode> episodes, PostmortemReport.Timeline timeline,
+            BlastSection blast, TracesSection traces) {
         StringBuilder s = new StringBuilder();
         s.append(String.format(Locale.ROOT, "Post-mortem draft for %s over %s (%s to %s%s).", md(in.service()), in.window(),
                 in.from(), in.to(), in.tenant().isEmpty() ? "" : ", tenant " + md(in.tenant())));
@@ -155,7 +199,7 @@ public final class PostmortemBuilder {
             s.append(String.format(Locale.ROOT, " Peak anomaly score %.1f on %s of %s (judged at %s%s).", p.score(), signal(p.signal()),
                     md(p.service()), p.at(), p.kind().map(k -> ", " + k).orElse("")));
             if (!episodes.isEmpty()) {
-                s.append(onsetSentence(in, episodes));
+                s.append(onsetSentence(in, episodes, timeline));
             } else {
                 s.append(" No score crossed the anomaly threshold.");
             }
@@ -170,28 +214,40 @@ public final class PostmortemBuilder {
                     .append(" is not in the topology.");
             case BlastIncluded b -> {
                 int affected = b.totalNodes() - b.targets().size();
-                s.append(String.format(Locale.ROOT, " Blast radius: %d affected resource%s beyond the %d matching %s, on %d host%s%s.",
-                        affected, affected == 1 ? "" : "s", b.targets().size(), b.targets().size() == 1 ? "resource" : "resources",
+                // an incomplete walk found at least this many: say so, never present it as the whole radius
+                s.append(String.format(Locale.ROOT, " Blast radius%s: %s%d affected resource%s beyond the %d matching %s, on %s%d host%s%s.",
+                        b.partialNote().isPresent() ? " incomplete (" + in.situation().topology().failedSources() + " did not answer)" : "",
+                        b.partialNote().isPresent() ? "at least " : "", affected, affected == 1 ? "" : "s", b.targets().size(),
+                        b.targets().size() == 1 ? "resource" : "resources", b.partialNote().isPresent() ? "at least " : "",
                         b.hosts().size(), b.hosts().size() == 1 ? "" : "s", b.truncated() ? " (walk truncated)" : ""));
             }
+            case BlastOmitted o when o.partial() -> s.append(" Blast radius unknown: ")
+                    .append(o.note().replaceFirst("^Blast radius omitted: ", ""));
             case BlastOmitted o -> s.append(" Blast radius unknown: topology unavailable.");
         }
+        String tracesIncomplete = in.situation().traces().incomplete()
+                ? " (incomplete: " + in.situation().traces().failedSources() + " did not answer)" : "";
         switch (traces) {
-            case TracesIncluded t when t.total() > 0 -> s.append(String.format(Locale.ROOT, " %d related trace%s, %d with errors among the %d listed.",
-                    t.total(), t.total() == 1 ? "" : "s", t.errorCount(), t.traces().size()));
-            case TracesIncluded t -> s.append(" No related traces found.");
+            case TracesIncluded t when t.total() > 0 -> s.append(String.format(Locale.ROOT, " %d related trace%s%s, %d with errors among the %d listed.",
+                    t.total(), t.total() == 1 ? "" : "s", tracesIncomplete, t.errorCount(), t.traces().size()));
+            case TracesIncluded t -> s.append(" No related traces found").append(tracesIncomplete).append('.');
             case TracesOmitted o -> s.append(" Traces not searched: ").append(o.note().replaceFirst("^Related traces omitted: ", ""));
+        }
+        SourceState logs = in.situation().logs();
+        if (logs.incomplete()) {
+            s.append(logs.answered() ? " Log search incomplete: " : " Logs not searched: ").append(logs.detail()).append('.');
         }
         return s.toString();
     }
 
     /** How many episodes, when the earliest began, on what, and which service went wrong first. */
-    private String onsetSentence(PostmortemInput in, List<AnomalyEpisode> episodes) {
+    private String onsetSentence(PostmortemInput in, List<AnomalyEpisode> episodes, PostmortemReport.Timeline timeline) {
         long services = episodes.stream().map(AnomalyEpisode::service).distinct().count();
         AnomalyEpisode first = episodes.getFirst();
         List<String> firstServices = firstServices(episodes);
-        StringBuilder s = new StringBuilder(String.format(Locale.ROOT, " %d anomaly episode%s across %d service%s.", episodes.size(),
-                episodes.size() == 1 ? "" : "s", services, services == 1 ? "" : "s"));
+        StringBuilder s = new StringBuilder(String.format(Locale.ROOT, " %d anomaly episode%s across %d service%s%s.", episodes.size(),
+                episodes.size() == 1 ? "" : "s", services, services == 1 ? "" : "s",
+                timeline.scopeNote().isPresent() ? " in an incomplete scope (the topology did not fully answer)" : ""));
         if (first.onsetKnown()) {
             s.append(String.format(Locale.ROOT, " The earliest onset is %s (%s of %s%s)", first.onset(), signal(first.signal()),
                     md(first.service()), first.kind().map(k -> ", " + k).orElse("")));
@@ -253,27 +309,50 @@ public final class PostmortemBuilder {
                 if (in.situation().traces().availability() == SourceState.Availability.NOT_CONFIGURED) {
                     f.add("Add a traces-capable connector (for example the tempo connector plugin) so post-mortems can show related traces.");
                 } else {
-                    f.add("Restore the traces sources and rerun query_traces for " + md(in.service()) + ".");
+                    f.add(rerun(in.situation().traces(), "query_traces for " + md(in.service())));
                 }
             }
         }
+        if (traces instanceof TracesIncluded t && t.partialNote().isPresent()) {
+            f.add(rerun(in.situation().traces(), "query_traces for " + md(in.service()))
+                    + " The related traces above miss what it holds.");
+        }
         switch (blast) {
+            // an incomplete walk is no list of everyone to tell: rerun it first
+            case BlastIncluded b when b.partialNote().isPresent() -> f.add(String.format(Locale.ROOT,
+                    "%s The blast radius above is incomplete: it lists at least %d affected resource%s, not all of them; tell the owners "
+                            + "once it is whole.", rerun(in.situation().topology(), "get_blast_radius for " + md(in.service())),
+                    b.totalNodes() - b.targets().size(), b.totalNodes() - b.targets().size() == 1 ? "" : "s"));
             case BlastIncluded b when b.totalNodes() > b.targets().size() -> f.add(String.format(Locale.ROOT,
                     "Tell the owners of the %d affected resources%s; get_blast_radius lists them all.", b.totalNodes() - b.targets().size(),
                     b.owners().isEmpty() ? "" : " (" + String.join(", ", b.owners().keySet().stream().limit(5).map(PostmortemBuilder::md).toList()) + ")"));
             case BlastIncluded b -> { }
             case BlastOmitted o -> f.add(in.situation().topology().availability() == SourceState.Availability.NOT_CONFIGURED
                     ? "Configure a topology source (the kubernetes connector) to see the blast radius."
-                    : "Restore the topology source and rerun get_blast_radius for " + md(in.service()) + ".");
+                    : rerun(in.situation().topology(), "get_blast_radius for " + md(in.service())));
         }
-        if (in.logHighlights().isEmpty() && !noSignal) {
-            f.add("Search the logs: query_logs for " + md(in.service()) + " with level=error from "
-                    + first.map(e -> e.onset().toString()).orElse(in.from().toString()) + ".");
+        String logSearch = "query_logs for " + md(in.service()) + " with level=error from "
+                + first.map(e -> e.onset().toString()).orElse(in.from().toString());
+        if (in.situation().logs().incomplete()) {
+            f.add(rerun(in.situation().logs(), logSearch) + " The post-mortem's log search was incomplete.");
+        } else if (in.logHighlights().isEmpty() && !noSignal) {
+            f.add("Search the logs: " + logSearch + ".");
         }
         if (f.isEmpty()) {
             f.add("Review the timeline above with the service owners and record the root cause.");
         }
         return f;
+    }
+
+    /**
+     * What to do about failed sources: wait and rerun when they only timed out, restore them first
+     * when one failed.
+     */
+    private static String rerun(SourceState state, String what) {
+        return state.onlyTimeouts()
+                ? "Rerun " + what + " when " + state.failedSources() + " answer" + (state.oneFailedSource() ? "s" : "")
+                        + " in time (" + state.detail() + ")."
+                : "Restore " + state.failedSources() + " and rerun " + what + " (" + state.detail() + ").";
     }
 
     /** Makes untrusted text safe inside one markdown line: no line breaks, no table separators. */

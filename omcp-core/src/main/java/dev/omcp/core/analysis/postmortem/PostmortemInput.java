@@ -18,8 +18,8 @@ import java.util.Optional;
  * @param tenant the caller's tenant, empty string when single-tenant
  * @param timeline anomaly history rows of the window (the service and whatever else the caller
  *     thinks related, for example its blast radius)
- * @param blastRadius the blast radius walked from the service at the peak; empty unless the topology
- *     is available
+ * @param blastRadius the blast radius walked from the service at the peak; empty unless a topology
+ *     source answered
  * @param signals contributing signals (for example {@link ContributingSignal#fromHistory})
  * @param traces related traces, ranked as {@code query_traces} ranks them
  * @param logHighlights extracted log highlights, redacted; empty when none were extracted
@@ -44,8 +44,8 @@ public record PostmortemInput(
         if (to.isBefore(from)) {
             throw new IllegalArgumentException("post-mortem window ends (" + to + ") before it starts (" + from + ")");
         }
-        if (situation.topology().isAvailable() && blastRadius.isEmpty()) {
-            throw new IllegalArgumentException("topology is available but no blast radius was given");
+        if (situation.topology().answered() && blastRadius.isEmpty()) {
+            throw new IllegalArgumentException("a topology source answered but no blast radius was given");
         }
     }
 }

@@ -34,7 +34,7 @@ public final class PostmortemMarkdown {
         section(out, "Blast radius at peak", b.blastRadius());
         section(out, "Contributing signals", b.signals());
         section(out, "Related traces", b.traces());
-        if (!r.logHighlights().isEmpty()) {
+        if (r.showsLogHighlights()) {
             section(out, "Log highlights", b.logHighlights());
         }
         section(out, "Suggested follow-ups", b.followUps());
@@ -57,12 +57,12 @@ public final class PostmortemMarkdown {
     private static String timeline(PostmortemReport r) {
         PostmortemReport.Timeline t = r.timeline();
         if (t.episodes().isEmpty()) {
-            return t.scoresRecorded() == 0
+            return scopeNote(t) + (t.scoresRecorded() == 0
                     ? "_No anomaly scores recorded between " + r.from() + " and " + r.to() + "._\n"
                     : "_No anomaly between " + r.from() + " and " + r.to() + ": " + t.scoresRecorded() + " score"
-                            + (t.scoresRecorded() == 1 ? "" : "s") + " recorded, all normal._\n";
+                            + (t.scoresRecorded() == 1 ? "" : "s") + " recorded, all normal._\n");
         }
-        StringBuilder b = new StringBuilder(
+        StringBuilder b = new StringBuilder(scopeNote(t)).append(
                 "| Onset (UTC) | Service | Signal | Kind | Peak score | Judgements | Last seen (UTC) |\n|---|---|---|---|---|---|---|\n");
         for (AnomalyEpisode e : t.episodes()) {
             b.append("| ").append(e.onset()).append(e.onsetKnown() ? "" : " (first recorded; onset not dated)").append(" | ")
@@ -82,6 +82,16 @@ public final class PostmortemMarkdown {
         return b.append("_\n").toString();
     }
 
+    /** The scope note in place, before the rows it qualifies; empty when the scope is whole. */
+    private static String scopeNote(PostmortemReport.Timeline t) {
+        return t.scopeNote().map(n -> "_" + n + "_\n\n").orElse("");
+    }
+
+    /** A section's partial note in place, before what it qualifies. */
+    private static String partialNote(java.util.Optional<String> note) {
+        return note.map(n -> "_" + n + "_\n\n").orElse("");
+    }
+
     /** A signal cell: the name, and what it measures when the report knows. */
     private static String signal(PostmortemReport r, String name) {
         return cell(name) + r.measure(name).map(m -> " (" + cell(m) + ")").orElse("");
@@ -91,13 +101,14 @@ public final class PostmortemMarkdown {
         return switch (r.blastRadius()) {
             case BlastOmitted o -> "_" + o.note() + "_\n";
             case BlastIncluded in -> {
-                StringBuilder b = new StringBuilder();
+                StringBuilder b = new StringBuilder(partialNote(in.partialNote()));
                 if (in.nodes().isEmpty()) {
                     b.append("_The topology does not know ").append(cell(r.service())).append(": nothing to walk._\n");
                     yield b.toString();
                 }
                 int affected = in.totalNodes() - in.targets().size();
-                b.append(String.format(Locale.ROOT, "%d affected resource%s beyond the %d matching %s", affected, affected == 1 ? "" : "s",
+                b.append(String.format(Locale.ROOT, "%s%d affected resource%s beyond the %d matching %s",
+                        in.partialNote().isPresent() ? "At least " : "", affected, affected == 1 ? "" : "s",
                         in.targets().size(), in.targets().size() == 1 ? "resource" : "resources"));
                 if (!in.hosts().isEmpty()) {
                     b.append(" on ").append(in.hosts().size()).append(" host").append(in.hosts().size() == 1 ? "" : "s").append(": ");
@@ -144,9 +155,9 @@ public final class PostmortemMarkdown {
             case TracesOmitted o -> "_" + o.note() + "_\n";
             case TracesIncluded in -> {
                 if (in.traces().isEmpty()) {
-                    yield "_No related traces found in this window._\n";
+                    yield partialNote(in.partialNote()) + "_No related traces found in this window._\n";
                 }
-                StringBuilder b = new StringBuilder();
+                StringBuilder b = new StringBuilder(partialNote(in.partialNote()));
                 if (in.errorCount() > 0) {
                     b.append("**").append(in.errorCount()).append(" error trace").append(in.errorCount() == 1 ? "" : "s").append(":** ");
                     b.append(String.join(", ", in.traces().stream().filter(TraceSummary::hasError).map(t -> "`" + code(t.traceId()) + "`").toList()));
@@ -168,7 +179,7 @@ public final class PostmortemMarkdown {
     }
 
     private static String logs(PostmortemReport r) {
-        StringBuilder b = new StringBuilder();
+        StringBuilder b = new StringBuilder(partialNote(r.logSearch().flatMap(PostmortemReport.LogSearch::note)));
         boolean lowerBounds = false;
         for (LogHighlight l : r.logHighlights()) {
             String count = l.occurrences() + (l.countIsLowerBound() ? "+" : "");

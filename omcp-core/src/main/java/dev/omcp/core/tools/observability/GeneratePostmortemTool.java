@@ -15,6 +15,7 @@ import dev.omcp.core.analysis.postmortem.PostmortemMarkdown;
 import dev.omcp.core.analysis.postmortem.PostmortemReport;
 import dev.omcp.core.analysis.postmortem.PostmortemTemplate;
 import dev.omcp.core.analysis.postmortem.Situation;
+import dev.omcp.core.analysis.postmortem.SourceFailure;
 import dev.omcp.core.analysis.postmortem.SourceState;
 import dev.omcp.core.analysis.traces.TraceMergeResult;
 import dev.omcp.core.analysis.traces.TraceQueryEcho;
@@ -96,7 +97,8 @@ public final class GeneratePostmortemTool extends ObservabilityTool {
                     + "peak (up to 30 affected resources); Contributing signals (top 10 by mean score); Related traces (up to 10, "
                     + "error traces called out); Log highlights (error and warning lines of the service, de-duplicated and "
                     + "counted, redacted); Suggested follow-ups. A section whose data is unavailable says why (no traces "
-                    + "connector, topology down, nothing recorded). `format: markdown` (default) returns the markdown as text and "
+                    + "connector, topology down, nothing recorded); a section one of whose sources failed or timed out says so in "
+                    + "place, naming it (partial: true and a note in JSON). `format: markdown` (default) returns the markdown as text and "
                     + "the report as structured JSON; `format: json` returns the same content as JSON. Anomaly scores come from "
                     + "earlier get_service_health and detect_anomalies calls, so run detect_anomalies first for a full timeline.",
             Schemas.object()
@@ -133,15 +135,27 @@ public final class GeneratePostmortemTool extends ObservabilityTool {
                             .add("omittedEpisodes", Jsonp.object().add("type", "integer"))
                             .add("scoresRecorded", Jsonp.object().add("type", "integer"))
                             .add("anomalousScores", Jsonp.object().add("type", "integer"))
-                            .add("onsetToleranceSeconds", Jsonp.object().add("type", "integer"))))
+                            .add("onsetToleranceSeconds", Jsonp.object().add("type", "integer"))
+                            .add("partial", Jsonp.object().add("type", "boolean").add("description", "The scope (the service and "
+                                    + "its blast radius) is incomplete because a topology source failed; note says which."))
+                            .add("note", Jsonp.object().add("type", "string"))))
                     .add("blastRadius", Jsonp.object().add("type", "object").add("properties", Jsonp.object()
                             .add("included", Jsonp.object().add("type", "boolean"))
+                            .add("partial", Jsonp.object().add("type", "boolean").add("description", "A topology source failed or "
+                                    + "timed out: the radius is missing what it reports, counts are lower bounds."))
                             .add("note", Jsonp.object().add("type", "string"))))
                     .add("signals", Jsonp.object().add("type", "object").add("properties", Jsonp.object()
                             .add("items", Jsonp.object().add("type", "array"))
                             .add("total", Jsonp.object().add("type", "integer"))))
                     .add("traces", Jsonp.object().add("type", "object").add("properties", Jsonp.object()
                             .add("included", Jsonp.object().add("type", "boolean"))
+                            .add("partial", Jsonp.object().add("type", "boolean"))
+                            .add("note", Jsonp.object().add("type", "string"))))
+                    .add("logSearch", Jsonp.object().add("type", "object").add("description", "How the log highlights were "
+                            + "searched (present when a logs source is configured).").add("properties", Jsonp.object()
+                            .add("from", Jsonp.object().add("type", "string"))
+                            .add("to", Jsonp.object().add("type", "string"))
+                            .add("partial", Jsonp.object().add("type", "boolean"))
                             .add("note", Jsonp.object().add("type", "string"))))
                     .add("logHighlights", Jsonp.object().add("type", "array").add("items", Jsonp.object().add("type", "object")
                             .add("properties", Jsonp.object()
@@ -201,8 +215,7 @@ public final class GeneratePostmortemTool extends ObservabilityTool {
         TopologySnapshot topology = g.topology();
         topology.gathered().answers().forEach(a -> answered.add(a.source()));
         topology.gathered().failures().forEach(f -> failed.add(new Failed(f.source(), "topology", kind(f), f.message())));
-        SourceState topologyState = topology.noSource() ? SourceState.notConfigured()
-                : topology.allFailed() ? SourceState.unavailable(topology.failureSummary()) : SourceState.available();
+        SourceState topologyState = stateOf(List.of(topology.gathered()));
         Optional<BlastRadius> blast = topology.graph().map(graph -> walker.walk(graph, List.of(service), BlastRadiusOptions.defaults()));
 
         // traces, merged and ranked as query_traces does
@@ -210,15 +223,14 @@ public final class GeneratePostmortemTool extends ObservabilityTool {
         TraceMergeResult traces = traceSearch.merged();
         answered.addAll(traces.sources());
         traceSearch.gathered().failures().forEach(f -> failed.add(new Failed(f.source(), "traces", kind(f), f.message())));
-        SourceState tracesState = traceSearch.gathered().noSource() ? SourceState.notConfigured()
-                : traces.sources().isEmpty() ? SourceState.unavailable(String.join("; ", traces.errors())) : SourceState.available();
+        SourceState tracesState = stateOf(List.of(traceSearch.gathered()));
 
         LogFindings logs = logFindings(g.logs(), answered, failed);
         List<HistoryRow> timeline = timeline(principal.tenant(), service, blast, from, to);
 
         Situation situation = new Situation(toolkit.history().remoteSinkConfigured(), tracesState, topologyState, logs.state());
         PostmortemReport report = builder.build(new PostmortemInput(service, window, from, to, principal.tenant(), timeline,
-                topologyState.isAvailable() ? blast : Optional.empty(), ContributingSignal.fromHistory(timeline), traces.traces(),
+                topologyState.answered() ? blast : Optional.empty(), ContributingSignal.fromHistory(timeline), traces.traces(),
                 logs.highlights(), situation));
 
         JsonObjectBuilder structured = Jsonp.provider().createObjectBuilder(report.toJson());
@@ -244,15 +256,11 @@ public final class GeneratePostmortemTool extends ObservabilityTool {
     /** Highlights from the error and warning lines of the window; notes which sources answered or failed. */
     private LogFindings logFindings(List<Gathered<LogResult>> byLevel, Set<String> answered, List<Failed> failed) {
         List<LogHighlightExtractor.Line> lines = new ArrayList<>();
-        boolean anyAnswered = false;
-        boolean configured = false;
         Set<String> reported = new HashSet<>();
         for (int i = 0; i < HIGHLIGHT_LEVELS.size(); i++) {
             String level = HIGHLIGHT_LEVELS.get(i);
             Gathered<LogResult> logs = byLevel.get(i);
-            configured |= !logs.noSource();
             for (Gathered.Answer<LogResult> a : logs.answers()) {
-                anyAnswered = true;
                 answered.add(a.source());
                 LogResult result = a.value() == null ? new LogResult(List.of(), false, "") : a.value();
                 for (LogEntry entry : result.entries()) {
@@ -265,10 +273,23 @@ public final class GeneratePostmortemTool extends ObservabilityTool {
                 }
             }
         }
-        SourceState state = !configured ? SourceState.notConfigured()
-                : anyAnswered ? SourceState.available() : SourceState.unavailable("every logs source failed");
+        SourceState state = stateOf(byLevel);
         UnaryOperator<String> redact = toolkit.redactionEnabled() ? text -> toolkit.redactor().redactText(text).text() : UnaryOperator.identity();
         return new LogFindings(extractor.extract(lines, HIGHLIGHT_LEVELS, redact, PostmortemReport.MAX_LOG_HIGHLIGHTS), state);
+    }
+
+    /**
+     * What the sources of one section did, over one or more fan-outs to them (one per log level):
+     * a source that failed alike in several is named once.
+     */
+    private static SourceState stateOf(List<? extends Gathered<?>> fanOuts) {
+        boolean configured = fanOuts.stream().anyMatch(g -> !g.noSource());
+        boolean anyAnswered = fanOuts.stream().anyMatch(g -> !g.answers().isEmpty());
+        List<SourceFailure> failures = fanOuts.stream().flatMap(g -> g.failures().stream())
+                .map(f -> new SourceFailure(f.source(), f.kind() == ConnectorException.Kind.TIMEOUT ? SourceFailure.Kind.TIMEOUT
+                        : SourceFailure.Kind.ERROR, f.message()))
+                .distinct().toList();
+        return SourceState.of(configured, anyAnswered, failures);
     }
 
     /** The caller's anomaly history of the window for the service and everything its degradation reaches. */

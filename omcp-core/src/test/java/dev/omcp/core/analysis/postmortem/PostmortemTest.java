@@ -164,13 +164,83 @@ class PostmortemTest {
 
     @Test
     void topologyProviderDown_omitsBlastRadiusWithANote() {
-        Situation down = new Situation(true, SourceState.available(), SourceState.unavailable("kubernetes: timed out after 5s"),
-                SourceState.available());
+        Situation down = new Situation(true, SourceState.available(), SourceState.unavailable(List.of(
+                new SourceFailure("kubernetes", SourceFailure.Kind.ERROR, "Kubernetes API answered HTTP 503"))), SourceState.available());
         PostmortemReport r = builder.build(input(rows(3), Optional.empty(), traces(1), List.of(), down));
         String md = PostmortemMarkdown.render(r);
-        assertThat(md).contains("## Blast radius at peak\n\n_Blast radius omitted: the topology provider is down (kubernetes: timed out after 5s)._");
+        assertThat(md).contains("## Blast radius at peak\n\n_Blast radius omitted: the topology provider is down "
+                + "(kubernetes failed: Kubernetes API answered HTTP 503)._");
         assertThat(r.toJson().getJsonObject("blastRadius").getBoolean("included")).isFalse();
-        assertThat(r.synopsis()).contains("Blast radius unknown");
+        assertThat(r.toJson().getJsonObject("blastRadius").getBoolean("partial")).isTrue();
+        assertThat(r.synopsis()).contains("Blast radius unknown: the topology provider is down");
+        assertThat(r.followUps()).anySatisfy(f -> assertThat(f).startsWith("Restore kubernetes and rerun get_blast_radius for db"));
+    }
+
+    @Test
+    void aTopologyProviderThatTimedOut_isToldApartFromOneThatIsDown() {
+        Situation late = new Situation(true, SourceState.available(), SourceState.unavailable(List.of(
+                new SourceFailure("zipkin", SourceFailure.Kind.TIMEOUT, "the source did not answer in time"))), SourceState.available());
+        PostmortemReport r = builder.build(input(rows(3), Optional.empty(), traces(1), List.of(), late));
+        assertThat(r.toJson().getJsonObject("blastRadius").getString("note")).isEqualTo("Blast radius omitted: the topology provider "
+                + "did not answer in time (zipkin timed out: the source did not answer in time).");
+        assertThat(r.followUps()).anySatisfy(f -> assertThat(f).startsWith("Rerun get_blast_radius for db when zipkin answers in time"));
+        assertThat(r.timeline().scopeNote()).hasValueSatisfying(n -> assertThat(n).startsWith("Scope incomplete: db alone"));
+    }
+
+    @Test
+    void aTopologySourceThatTimedOut_whileAnotherAnswered_makesTheBlastRadiusAndTheScopeSayTheyAreIncomplete() {
+        Situation partial = new Situation(true, SourceState.available(), SourceState.partial(List.of(
+                new SourceFailure("zipkin", SourceFailure.Kind.TIMEOUT, "the source did not answer in time"))), SourceState.available());
+        PostmortemReport r = builder.build(input(rows(3), Optional.of(blast()), traces(1), LOGS, partial));
+        String md = PostmortemMarkdown.render(r);
+        assertThat(md).contains("## Blast radius at peak\n\n_Incomplete: zipkin timed out: the source did not answer in time. The "
+                + "resources and calls only it reports are missing, so more may be affected than listed here._\n\nAt least ");
+        JsonObject blast = r.toJson().getJsonObject("blastRadius");
+        assertThat(blast.getBoolean("included")).isTrue();
+        assertThat(blast.getBoolean("partial")).isTrue();
+        assertThat(blast.getString("note")).startsWith("Incomplete: zipkin timed out");
+        assertThat(r.synopsis()).contains("Blast radius incomplete (zipkin did not answer): at least ")
+                .contains(" in an incomplete scope (the topology did not fully answer).");
+        JsonObject timeline = r.toJson().getJsonObject("timeline");
+        assertThat(timeline.getBoolean("partial")).isTrue();
+        assertThat(timeline.getString("note")).startsWith("Scope incomplete: zipkin timed out");
+        assertThat(md).contains("## Anomaly timeline\n\n_Scope incomplete: zipkin timed out");
+        // no follow-up treats the walk as the whole radius
+        assertThat(r.followUps()).noneSatisfy(f -> assertThat(f).startsWith("Tell the owners"));
+        assertThat(r.followUps()).anySatisfy(f -> assertThat(f).startsWith("Rerun get_blast_radius for db when zipkin answers in time")
+                .contains("The blast radius above is incomplete: it lists at least ").endsWith("tell the owners once it is whole."));
+    }
+
+    @Test
+    void aTracesSourceThatFailed_whileAnotherAnswered_marksRelatedTracesIncomplete() {
+        Situation partial = new Situation(true, SourceState.partial(List.of(
+                new SourceFailure("tempo", SourceFailure.Kind.ERROR, "Tempo answered HTTP 500"))), SourceState.available(), SourceState.available());
+        PostmortemReport r = builder.build(input(rows(3), Optional.of(blast()), traces(2), LOGS, partial));
+        JsonObject traces = r.toJson().getJsonObject("traces");
+        assertThat(traces.getBoolean("included")).isTrue();
+        assertThat(traces.getBoolean("partial")).isTrue();
+        assertThat(traces.getString("note")).isEqualTo("Incomplete: tempo failed: Tempo answered HTTP 500; traces only it holds are missing.");
+        assertThat(PostmortemMarkdown.render(r)).contains("## Related traces\n\n_Incomplete: tempo failed");
+        assertThat(r.synopsis()).contains("2 related traces (incomplete: tempo did not answer), 2 with errors among the 2 listed.");
+        assertThat(r.followUps()).anySatisfy(f -> assertThat(f).startsWith("Restore tempo and rerun query_traces for db"));
+    }
+
+    @Test
+    void aLogsSourceThatTimedOut_keepsTheLogHighlightsSectionWithANote_ratherThanLeavingItOut() {
+        Situation logsLate = new Situation(true, SourceState.available(), SourceState.available(), SourceState.unavailable(List.of(
+                new SourceFailure("loki", SourceFailure.Kind.TIMEOUT, "the source did not answer in time"))));
+        PostmortemReport r = builder.build(input(rows(3), Optional.of(blast()), traces(1), List.of(), logsLate));
+        String md = PostmortemMarkdown.render(r);
+        assertThat(md).contains("## Log highlights\n\n_Log highlights unavailable: loki timed out: the source did not answer in time._");
+        JsonObject json = r.toJson();
+        assertThat(json.getJsonArray("sections").toString()).contains("logHighlights");
+        JsonObject search = json.getJsonObject("logSearch");
+        assertThat(search.getBoolean("partial")).isTrue();
+        assertThat(search.getString("note")).startsWith("Log highlights unavailable: loki timed out");
+        assertThat(r.synopsis()).contains("Logs not searched: loki timed out: the source did not answer in time.");
+        assertThat(r.followUps()).anySatisfy(f -> assertThat(f).startsWith("Rerun query_logs for db with level=error from ")
+                .endsWith("The post-mortem's log search was incomplete."));
+        assertThat(PostmortemTemplate.of("[{{logHighlights}}]").render(r)).startsWith("[_Log highlights unavailable: loki timed out");
     }
 
     @Test

@@ -243,13 +243,64 @@ class GeneratePostmortemToolTest {
         ToolResult answer = call(tool(new ScriptedSources().add("kubernetes", down).add("zipkin", zipkin).add("loki", loki)),
                 "{\"service\":\"db\"}");
         assertThat(answer.firstText()).contains("## Blast radius at peak\n\n_Blast radius omitted: the topology provider is down "
-                + "(kubernetes: Kubernetes API answered HTTP 503)._");
+                + "(kubernetes failed: Kubernetes API answered HTTP 503)._");
         JsonObject report = structured(answer);
         assertThat(report.getJsonObject("blastRadius").getBoolean("included")).isFalse();
         assertThat(report.getBoolean("partial")).isTrue();
         assertThat(report.getJsonArray("failedSources").getJsonObject(0).toString()).isEqualTo(
                 "{\"source\":\"kubernetes\",\"signal\":\"topology\",\"kind\":\"unavailable\",\"error\":\"Kubernetes API answered HTTP 503\"}");
         assertThat(answer.firstText()).contains("> Partial data: kubernetes (topology) failed: Kubernetes API answered HTTP 503.");
+    }
+
+    @Test
+    void aTopologySourceThatTimesOut_whileAnotherAnswers_leavesABlastRadiusThatSaysItIsIncomplete() {
+        incidentScores();
+        // kubernetes answers; the mesh, whose calls link api to db, does not
+        ScriptedConnector lateMesh = new ScriptedConnector().topology(ScriptedConnector.hanging());
+        ToolResult answer = call(tool(new ScriptedSources().add("kubernetes", kubernetes).add("mesh", lateMesh).add("zipkin", zipkin)
+                .add("loki", loki)), "{\"service\":\"db\"}");
+        JsonObject report = structured(answer);
+        JsonObject blast = report.getJsonObject("blastRadius");
+        assertThat(blast.getBoolean("included")).isTrue();
+        assertThat(blast.getBoolean("partial")).isTrue();
+        assertThat(blast.getString("note")).isEqualTo("Incomplete: mesh timed out: the source did not answer in time. The resources "
+                + "and calls only it reports are missing, so more may be affected than listed here.");
+        assertThat(answer.firstText()).contains("## Blast radius at peak\n\n_Incomplete: mesh timed out");
+        assertThat(report.getString("synopsis")).contains("Blast radius incomplete (mesh did not answer): at least ")
+                .contains("1 anomaly episode across 1 service in an incomplete scope");
+        // api's anomalies are left out because the walk could not reach it: the timeline says its scope is incomplete
+        JsonObject timeline = report.getJsonObject("timeline");
+        assertThat(timeline.getBoolean("partial")).isTrue();
+        assertThat(timeline.getString("note")).startsWith("Scope incomplete: mesh timed out");
+        List<String> followUps = report.getJsonArray("followUps").getValuesAs(JsonString::getString);
+        assertThat(followUps).noneSatisfy(f -> assertThat(f).startsWith("Tell the owners"));
+        assertThat(followUps).anySatisfy(f -> assertThat(f).startsWith("Rerun get_blast_radius for db when mesh answers in time"));
+        assertThat(report.getJsonArray("failedSources").getJsonObject(0).getString("source")).isEqualTo("mesh");
+    }
+
+    @Test
+    void aLogsSourceThatTimesOut_saysSoInTheLogHighlightsSection_insteadOfLeavingItOutSilently() {
+        ScriptedConnector lateLoki = new ScriptedConnector().logs(ScriptedConnector.hanging());
+        ToolResult answer = call(tool(new ScriptedSources().add("kubernetes", kubernetes).add("zipkin", zipkin).add("loki", lateLoki)),
+                "{\"service\":\"db\"}");
+        assertThat(headings(answer.firstText())).contains("## Log highlights");
+        assertThat(answer.firstText()).contains("## Log highlights\n\n_Log highlights unavailable: loki timed out: the source did not "
+                + "answer in time._");
+        JsonObject report = structured(answer);
+        assertThat(report.getJsonObject("logSearch").getBoolean("partial")).isTrue();
+        assertThat(report.getString("synopsis")).contains("Logs not searched: loki timed out");
+    }
+
+    @Test
+    void aTracesSourceThatFails_whileAnotherAnswers_marksRelatedTracesIncomplete() {
+        ScriptedConnector tempo = new ScriptedConnector().traces(ScriptedConnector.unavailable("Tempo answered HTTP 500"));
+        JsonObject report = structured(call(tool(everything().add("tempo", tempo)), "{\"service\":\"db\",\"format\":\"json\"}"));
+        JsonObject traces = report.getJsonObject("traces");
+        assertThat(traces.getBoolean("included")).isTrue();
+        assertThat(traces.getInt("total")).isEqualTo(3);
+        assertThat(traces.getBoolean("partial")).isTrue();
+        assertThat(traces.getString("note")).isEqualTo("Incomplete: tempo failed: Tempo answered HTTP 500; traces only it holds are missing.");
+        assertThat(report.getString("synopsis")).contains("3 related traces (incomplete: tempo did not answer)");
     }
 
     @Test
