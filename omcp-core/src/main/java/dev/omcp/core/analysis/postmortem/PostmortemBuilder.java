@@ -111,13 +111,27 @@ public final class PostmortemBuilder {
     /** How the logs were searched, and what a reader must know about it; empty without a logs source. */
     private static Optional<PostmortemReport.LogSearch> logSearch(PostmortemInput in) {
         SourceState logs = in.situation().logs();
-        Optional<String> note = switch (logs.availability()) {
-            case PARTIAL -> Optional.of("Incomplete: " + logs.detail() + "; lines only it holds are not counted.");
-            case UNAVAILABLE -> Optional.of("Log highlights unavailable: " + logs.detail() + ".");
-            case AVAILABLE, NOT_CONFIGURED -> Optional.empty();
-        };
-        return logs.availability() == SourceState.Availability.NOT_CONFIGURED ? Optional.empty()
-                : Optional.of(new PostmortemReport.LogSearch(in.from(), in.to(), logs.incomplete(), note));
+        if (logs.availability() == SourceState.Availability.NOT_CONFIGURED) {
+            return Optional.empty();
+        }
+        List<String> notes = new ArrayList<>();
+        switch (logs.availability()) {
+            case PARTIAL -> notes.add("Incomplete: " + logs.detail() + "; lines only it holds are not counted.");
+            case UNAVAILABLE -> notes.add("Log highlights unavailable: " + logs.detail() + ".");
+            case AVAILABLE, NOT_CONFIGURED -> { }
+        }
+        LogRange range = in.logRange();
+        if (range.narrowerThan(in.from(), in.to())) {
+            String why = ", not the whole " + md(in.window()) + " window: a log search over days is slow on most backends and would not "
+                    + "finish in time. query_logs searches any other part.";
+            notes.add(range.onset().isPresent()
+                    ? String.format(Locale.ROOT, "Searched from %s to %s (from %d min before the earliest anomaly onset of %s, at most %d h)%s",
+                            range.from(), range.to(), LogRange.LEAD.toMinutes(), md(in.service()), LogRange.MAX_SPAN.toHours(), why)
+                    : String.format(Locale.ROOT, "Searched the last %d h (%s to %s)%s", LogRange.MAX_SPAN.toHours(), range.from(), range.to(),
+                            why.replace(" query_logs", " No anomaly of " + md(in.service()) + " was recorded to start from; query_logs")));
+        }
+        return Optional.of(new PostmortemReport.LogSearch(range.from(), range.to(), logs.incomplete(),
+                notes.isEmpty() ? Optional.empty() : Optional.of(String.join(" ", notes))));
     }
 
     /** What each signal of the window measures, where the caller knows. */

@@ -23,12 +23,13 @@ import java.util.Optional;
  * @param signals contributing signals (for example {@link ContributingSignal#fromHistory})
  * @param traces related traces, ranked as {@code query_traces} ranks them
  * @param logHighlights extracted log highlights, redacted; empty when none were extracted
+ * @param logRange the part of the window the logs were searched over
  * @param situation the situation flags of the spec 4.4 rules
  */
 public record PostmortemInput(
         String service, String window, Instant from, Instant to, String tenant, List<HistoryRow> timeline,
         Optional<BlastRadius> blastRadius, List<ContributingSignal> signals, List<TraceSummary> traces,
-        List<LogHighlight> logHighlights, Situation situation) {
+        List<LogHighlight> logHighlights, LogRange logRange, Situation situation) {
     public PostmortemInput {
         Objects.requireNonNull(service, "service");
         Objects.requireNonNull(window, "window");
@@ -40,6 +41,7 @@ public record PostmortemInput(
         signals = List.copyOf(signals);
         traces = List.copyOf(traces);
         logHighlights = List.copyOf(logHighlights);
+        Objects.requireNonNull(logRange, "logRange");
         Objects.requireNonNull(situation, "situation");
         if (to.isBefore(from)) {
             throw new IllegalArgumentException("post-mortem window ends (" + to + ") before it starts (" + from + ")");

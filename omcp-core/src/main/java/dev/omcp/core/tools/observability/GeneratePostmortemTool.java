@@ -6,9 +6,12 @@ import dev.omcp.core.analysis.blast.BlastRadiusOptions;
 import dev.omcp.core.analysis.blast.BlastRadiusWalker;
 import dev.omcp.core.analysis.history.HistoryQuery;
 import dev.omcp.core.analysis.history.HistoryRow;
+import dev.omcp.core.analysis.postmortem.AnomalyEpisode;
+import dev.omcp.core.analysis.postmortem.AnomalyEpisodes;
 import dev.omcp.core.analysis.postmortem.ContributingSignal;
 import dev.omcp.core.analysis.postmortem.LogHighlight;
 import dev.omcp.core.analysis.postmortem.LogHighlightExtractor;
+import dev.omcp.core.analysis.postmortem.LogRange;
 import dev.omcp.core.analysis.postmortem.PostmortemBuilder;
 import dev.omcp.core.analysis.postmortem.PostmortemInput;
 import dev.omcp.core.analysis.postmortem.PostmortemMarkdown;
@@ -207,7 +210,11 @@ public final class GeneratePostmortemTool extends ObservabilityTool {
         Instant from = to.minus(duration);
         TimeRange range = new TimeRange(from, to);
 
-        Gatherings g = gather(principal, service, window, range, CallDeadline.startingNow(gatheringBudget(toolkit.deadline())));
+        CallDeadline deadline = CallDeadline.startingNow(gatheringBudget(toolkit.deadline()));
+        List<HistoryRow> history = history(principal.tenant(), from, to);
+        LogRange logRange = LogRange.within(from, to, AnomalyEpisodes.of(history.stream().filter(r -> r.service().equals(service)).toList())
+                .stream().findFirst().map(AnomalyEpisode::onset));
+        Gatherings g = gather(principal, service, window, range, new TimeRange(logRange.from(), logRange.to()), deadline);
         List<Failed> failed = new ArrayList<>();
         Set<String> answered = new LinkedHashSet<>();
 
@@ -226,12 +233,12 @@ public final class GeneratePostmortemTool extends ObservabilityTool {
         SourceState tracesState = stateOf(List.of(traceSearch.gathered()));
 
         LogFindings logs = logFindings(g.logs(), answered, failed);
-        List<HistoryRow> timeline = timeline(principal.tenant(), service, blast, from, to);
+        List<HistoryRow> timeline = inScope(history, service, blast);
 
         Situation situation = new Situation(toolkit.history().remoteSinkConfigured(), tracesState, topologyState, logs.state());
         PostmortemReport report = builder.build(new PostmortemInput(service, window, from, to, principal.tenant(), timeline,
                 topologyState.answered() ? blast : Optional.empty(), ContributingSignal.fromHistory(timeline), traces.traces(),
-                logs.highlights(), situation));
+                logs.highlights(), logRange, situation));
 
         JsonObjectBuilder structured = Jsonp.provider().createObjectBuilder(report.toJson());
         JsonArrayBuilder sources = Jsonp.array();
@@ -292,13 +299,18 @@ public final class GeneratePostmortemTool extends ObservabilityTool {
         return SourceState.of(configured, anyAnswered, failures);
     }
 
-    /** The caller's anomaly history of the window for the service and everything its degradation reaches. */
-    private List<HistoryRow> timeline(String tenant, String service, Optional<BlastRadius> blast, Instant from, Instant to) {
+    /** The caller's anomaly history of the window, every service. */
+    private List<HistoryRow> history(String tenant, Instant from, Instant to) {
+        return toolkit.history().query(new HistoryQuery(tenant, Optional.empty(), Optional.empty(), from, to, HistoryQuery.MAX_LIMIT,
+                false)).rows();
+    }
+
+    /** The rows of the service and of everything its degradation reaches. */
+    private static List<HistoryRow> inScope(List<HistoryRow> history, String service, Optional<BlastRadius> blast) {
         Set<String> related = new HashSet<>();
         related.add(service);
         blast.ifPresent(b -> b.nodes().stream().map(AffectedNode::name).forEach(related::add));
-        return toolkit.history().query(new HistoryQuery(tenant, Optional.empty(), Optional.empty(), from, to, HistoryQuery.MAX_LIMIT,
-                false)).rows().stream().filter(r -> related.contains(r.service())).toList();
+        return history.stream().filter(r -> related.contains(r.service())).toList();
     }
 
     /** The custom template when one is readable, else the built-in layout (spec 4.4). */
@@ -341,7 +353,8 @@ public final class GeneratePostmortemTool extends ObservabilityTool {
      * a fan-out still running at the deadline (a connector that ignores its interrupt) is given up:
      * its sources count as timed out and the draft is built from the rest.
      */
-    private Gatherings gather(Principal principal, String service, String window, TimeRange range, CallDeadline deadline) {
+    private Gatherings gather(Principal principal, String service, String window, TimeRange range, TimeRange logRange,
+            CallDeadline deadline) {
         TraceQueryEcho echo = new TraceQueryEcho(service, window, TRACE_LIMIT, false);
         TraceQuery traceQuery = new TraceQuery(service, range, Optional.empty(), TRACE_LIMIT, false);
         List<Bound<TopologyCapability>> topologySources = toolkit.sources().with(TopologyCapability.class, principal);
@@ -356,7 +369,7 @@ public final class GeneratePostmortemTool extends ObservabilityTool {
                     () -> Gathered.from(toolkit, traceSources, c -> c.queryTraces(traceQuery), deadline.remaining()));
             List<Future<Gathered<LogResult>>> logs = new ArrayList<>();
             for (String level : HIGHLIGHT_LEVELS) {
-                LogQuery query = new LogQuery(service, range, Optional.empty(), Optional.of(level), Map.of(), LOG_LINES_PER_LEVEL);
+                LogQuery query = new LogQuery(service, logRange, Optional.empty(), Optional.of(level), Map.of(), LOG_LINES_PER_LEVEL);
                 logs.add(executor.submit(() -> Gathered.from(toolkit, logSources, c -> c.queryLogs(query), deadline.remaining())));
             }
             return new Gatherings(

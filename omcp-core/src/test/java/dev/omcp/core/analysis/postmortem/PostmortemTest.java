@@ -15,6 +15,7 @@ import dev.omcp.sdk.query.TopologyEdge;
 import dev.omcp.sdk.query.TraceSummary;
 import jakarta.json.JsonObject;
 import jakarta.json.JsonValue;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -26,6 +27,7 @@ class PostmortemTest {
     private static final Instant TO = Instant.parse("2025-03-10T10:00:00Z");
     private final PostmortemBuilder builder = new PostmortemBuilder();
 
+    private static final LogRange WHOLE_WINDOW = LogRange.within(FROM, TO, Optional.empty());
     private static final Situation ALL_UP = new Situation(true, SourceState.available(), SourceState.available(), SourceState.available());
 
     /** Rows a minute apart, alternating db and api; every third an anomaly dated 30 s before it was judged (6 min apart per signal). */
@@ -59,7 +61,7 @@ class PostmortemTest {
     private static PostmortemInput input(List<HistoryRow> timeline, Optional<BlastRadius> blast, List<TraceSummary> traces,
             List<LogHighlight> logs, Situation situation) {
         return new PostmortemInput("db", "1h", FROM, TO, "acme", timeline, blast, ContributingSignal.fromHistory(timeline), traces,
-                logs, situation);
+                logs, WHOLE_WINDOW, situation);
     }
 
     private static final List<LogHighlight> LOGS = List.of(new LogHighlight(FROM.plusSeconds(90), "connection pool exhausted", 42));
@@ -107,7 +109,7 @@ class PostmortemTest {
         BlastRadius big = new BlastRadiusWalker().walk(TopologyGraph.of("mesh", new Topology(List.of(), edges)), List.of("service/db"),
                 BlastRadiusOptions.defaults());
         PostmortemReport r = builder.build(new PostmortemInput("db", "1h", FROM, TO, "", many, Optional.of(big),
-                ContributingSignal.fromHistory(many), traces(14), List.of(), ALL_UP));
+                ContributingSignal.fromHistory(many), traces(14), List.of(), WHOLE_WINDOW, ALL_UP));
         // spec 8: at most 20 timeline rows; one per episode, the 20 earliest onsets, earliest first
         assertThat(r.timeline().episodes()).hasSize(20);
         assertThat(r.timeline().episodes()).extracting(AnomalyEpisode::onset).isSorted();
@@ -244,6 +246,22 @@ class PostmortemTest {
     }
 
     @Test
+    void logRange_isTheWholeWindowUpToSixHours_elseSixHoursFromShortlyBeforeTheOnset_elseTheLastSix() {
+        Instant now = Instant.parse("2025-03-10T10:00:00Z");
+        assertThat(LogRange.within(now.minus(Duration.ofHours(6)), now, Optional.of(now.minusSeconds(60))))
+                .isEqualTo(new LogRange(now.minus(Duration.ofHours(6)), now, Optional.empty()));
+        Instant threeDaysAgo = now.minus(Duration.ofDays(3));
+        assertThat(LogRange.within(now.minus(Duration.ofDays(7)), now, Optional.of(threeDaysAgo)))
+                .isEqualTo(new LogRange(threeDaysAgo.minus(Duration.ofMinutes(15)), threeDaysAgo.plus(Duration.ofMinutes(345)),
+                        Optional.of(threeDaysAgo)));
+        assertThat(LogRange.within(now.minus(Duration.ofDays(7)), now, Optional.of(now.minusSeconds(600))).to()).isEqualTo(now);
+        // an onset at the window's very start: the range cannot begin before the window
+        Instant weekAgo = now.minus(Duration.ofDays(7));
+        assertThat(LogRange.within(weekAgo, now, Optional.of(weekAgo)).from()).isEqualTo(weekAgo);
+        assertThat(LogRange.within(weekAgo, now, Optional.empty())).isEqualTo(new LogRange(now.minus(Duration.ofHours(6)), now, Optional.empty()));
+    }
+
+    @Test
     void emptyLogs_leaveTheLogHighlightsSectionOut() {
         PostmortemReport r = builder.build(input(rows(3), Optional.of(blast()), traces(1), List.of(), ALL_UP));
         assertThat(PostmortemMarkdown.render(r)).doesNotContain("Log highlights");
@@ -335,7 +353,7 @@ class PostmortemTest {
     @Test
     void input_refusesAWindowThatEndsBeforeItStartsAndAMissingBlastRadius() {
         assertThatThrownBy(() -> new PostmortemInput("db", "1h", TO, FROM, "", List.of(), Optional.empty(), List.of(), List.of(),
-                List.of(), new Situation(true, SourceState.available(), SourceState.notConfigured(), SourceState.available())))
+                List.of(), WHOLE_WINDOW, new Situation(true, SourceState.available(), SourceState.notConfigured(), SourceState.available())))
                 .hasMessageContaining("ends");
         assertThatThrownBy(() -> input(List.of(), Optional.empty(), List.of(), List.of(), ALL_UP))
                 .hasMessageContaining("no blast radius was given");

@@ -177,6 +177,34 @@ class GeneratePostmortemToolTest {
     }
 
     @Test
+    void overALongWindow_theLogsAreSearchedFromShortlyBeforeTheServicesEarliestOnset_andTheReportSaysSo() {
+        incidentScores(); // db's latency deviates from 09:34:30Z
+        JsonObject report = structured(call(tool(everything()), "{\"service\":\"db\",\"duration\":\"7d\",\"format\":\"json\"}"));
+        Instant start = Instant.parse("2025-03-10T09:19:30Z"); // 15 min before the onset
+        assertThat(loki.logQueries).isNotEmpty().allSatisfy(q -> {
+            assertThat(q.range().start()).isEqualTo(start);
+            assertThat(q.range().end()).isEqualTo(NOW);
+        });
+        JsonObject search = report.getJsonObject("logSearch");
+        assertThat(search.getString("from")).isEqualTo(start.toString());
+        assertThat(search.getString("to")).isEqualTo(NOW.toString());
+        assertThat(search.getBoolean("partial")).isFalse();
+        assertThat(search.getString("note")).isEqualTo("Searched from 2025-03-10T09:19:30Z to 2025-03-10T10:00:00Z (from 15 min "
+                + "before the earliest anomaly onset of db, at most 6 h), not the whole 7d window: a log search over days is slow on "
+                + "most backends and would not finish in time. query_logs searches any other part.");
+        // the other sources still cover the whole window
+        assertThat(zipkin.traceQueries.getFirst().range().start()).isEqualTo(NOW.minus(Duration.ofDays(7)));
+    }
+
+    @Test
+    void overALongWindowWithNoAnomalyOfTheService_theLogsAreSearchedOverItsLastSixHours() {
+        JsonObject report = structured(call(tool(everything()), "{\"service\":\"db\",\"duration\":\"3d\",\"format\":\"json\"}"));
+        assertThat(loki.logQueries).isNotEmpty().allSatisfy(q -> assertThat(q.range().start()).isEqualTo(NOW.minus(Duration.ofHours(6))));
+        assertThat(report.getJsonObject("logSearch").getString("note")).startsWith("Searched the last 6 h (2025-03-10T04:00:00Z to "
+                + "2025-03-10T10:00:00Z), not the whole 3d window");
+    }
+
+    @Test
     void aLogsSourceCutAtItsLimit_makesTheCountsLowerBounds() {
         ScriptedConnector busy = new ScriptedConnector().logs(q -> new LogResult(List.of(entry(NOW.minusSeconds(60),
                 "{\"msg\":\"connection reset by peer\"}")), true, ""));
