@@ -13,6 +13,7 @@ import dev.omcp.sdk.query.TraceSummary;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -71,7 +72,7 @@ public final class PostmortemBuilder {
         int anomalousScores = (int) in.timeline().stream().filter(HistoryRow::anomalous).count();
         PostmortemReport.Timeline timeline = new PostmortemReport.Timeline(
                 episodes.subList(0, Math.min(PostmortemReport.MAX_TIMELINE_ROWS, episodes.size())), episodes.size(),
-                in.timeline().size(), anomalousScores, scopeNote(in));
+                in.timeline().size(), anomalousScores, scopeNote(in), outsideScope(in));
         Optional<HistoryRow> peak = in.timeline().stream()
                 .max(Comparator.comparingDouble(HistoryRow::score).thenComparing(HistoryRow::at, Comparator.reverseOrder()));
         BlastSection blast = blastSection(in);
@@ -87,8 +88,9 @@ public final class PostmortemBuilder {
                         + " between %s and %s. This draft has nothing to report yet.", in.service(), in.from(), in.to()))
                 : Optional.empty();
         Optional<PostmortemReport.LogSearch> logSearch = logSearch(in);
-        String synopsis = synopsis(in, peak, episodes, timeline, blast, traces);
-        List<String> followUps = followUps(in, peak, episodes, blast, traces, signals, noSignal);
+        Optional<OutsideScope> earlier = deviatedEarlier(timeline.outsideScope(), episodes.stream().findFirst());
+        String synopsis = synopsis(in, peak, episodes, timeline, earlier, blast, traces);
+        List<String> followUps = followUps(in, peak, episodes, earlier, blast, traces, signals, noSignal);
         return new PostmortemReport(in.service(), in.window(), in.from(), in.to(), in.tenant(), notice, synopsis, timeline,
                 blast, signals, in.signals().size(), traces, logs, logSearch, followUps, measures(in.timeline()));
     }
@@ -106,6 +108,44 @@ public final class PostmortemBuilder {
                     + topology.detail() + "); anomalies of the services its degradation reaches are not in this timeline.");
             case AVAILABLE, NOT_CONFIGURED -> Optional.empty();
         };
+    }
+
+    /** The services outside the scope that had anomalies, each by its earliest episode, earliest first. */
+    private static List<OutsideScope> outsideScope(PostmortemInput in) {
+        Map<String, List<AnomalyEpisode>> byService = new LinkedHashMap<>();
+        for (AnomalyEpisode e : AnomalyEpisodes.of(in.outsideScope())) { // earliest onset first
+            byService.computeIfAbsent(e.service(), k -> new ArrayList<>()).add(e);
+        }
+        return byService.values().stream().limit(PostmortemReport.MAX_OUTSIDE_SCOPE).map(list -> {
+            AnomalyEpisode first = list.getFirst();
+            return new OutsideScope(first.service(), first.signal(), first.onset(), first.onsetKnown(), list.size(),
+                    Optional.ofNullable(in.reachesService().get(first.service())));
+        }).toList();
+    }
+
+    /**
+     * The service outside the scope that deviated before anything in it (or at all, when nothing in
+     * it did), so "went wrong first" is not read as the whole story: one whose blast radius holds the
+     * suspected service first, then one the topology cannot place, then one it shows unrelated;
+     * the earliest within each.
+     */
+    static Optional<OutsideScope> deviatedEarlier(List<OutsideScope> outside, Optional<AnomalyEpisode> firstInScope) {
+        List<OutsideScope> before = outside.stream().filter(o -> firstInScope.isEmpty() || o.onset().isBefore(firstInScope.get().onset()))
+                .toList();
+        return before.stream().filter(o -> o.reachesService().orElse(false)).findFirst()
+                .or(() -> before.stream().filter(o -> o.reachesService().isEmpty()).findFirst())
+                .or(() -> before.stream().findFirst());
+    }
+
+    /** How {@code o} relates to the suspected service, for a sentence about it. */
+    private static String relation(PostmortemInput in, OutsideScope o) {
+        return o.reachesService().map(r -> r ? ", and " + md(in.service()) + " is in its blast radius"
+                : "; the topology shows no path from it to " + md(in.service())).orElse("");
+    }
+
+    /** When and on what {@code o} began: {@code latency_p99 from 2025-…} or {@code cpu, first recorded at …}. */
+    private static String began(OutsideScope o) {
+        return md(o.signal()) + (o.onsetKnown() ? " from " : ", first recorded at ") + o.onset();
     }
 
     /** How the logs were searched, and what a reader must know about it; empty without a logs source. */
@@ -204,7 +244,7 @@ public final class PostmortemBuilder {
     }
 
     private String synopsis(PostmortemInput in, Optional<HistoryRow> peak, List<AnomalyEpisode> episodes, PostmortemReport.Timeline timeline,
-            BlastSection blast, TracesSection traces) {
+            Optional<OutsideScope> earlier, BlastSection blast, TracesSection traces) {
         StringBuilder s = new StringBuilder();
         s.append(String.format(Locale.ROOT, "Post-mortem draft for %s over %s (%s to %s%s).", md(in.service()), in.window(),
                 in.from(), in.to(), in.tenant().isEmpty() ? "" : ", tenant " + md(in.tenant())));
@@ -220,6 +260,17 @@ public final class PostmortemBuilder {
         } else {
             s.append(" No anomaly scores were recorded for this window.");
         }
+        earlier.ifPresent(o -> {
+            boolean reaches = o.reachesService().orElse(false);
+            s.append(' ').append(md(o.service())).append(", outside this report's scope, deviated ")
+                    .append(episodes.isEmpty() ? "in this window" : "earlier").append(" (").append(began(o)).append(')')
+                    .append(relation(in, o));
+            if (o.reachesService().orElse(true)) {
+                s.append(": a post-mortem for ").append(md(o.service())).append(reaches ? " may find the root cause" : " may tell whether it "
+                        + "is the root cause");
+            }
+            s.append('.');
+        });
         if (!in.situation().historySinkConfigured()) {
             s.append(" The anomaly-history sink is not configured: no scores recorded beyond the gateway's in-memory last hour.");
         }
@@ -269,9 +320,11 @@ public final class PostmortemBuilder {
             s.append(String.format(Locale.ROOT, " The earliest anomaly was first recorded at %s (%s of %s; its onset was not dated, so it "
                     + "began then or earlier)", first.onset(), signal(first.signal()), md(first.service())));
         }
+        // scoped on purpose: a service outside the scope may have deviated earlier (said next, when it did)
         s.append(firstServices.size() == 1
-                ? ": " + md(firstServices.getFirst()) + " went wrong first"
-                : ": " + String.join(" and ", firstServices.stream().map(PostmortemBuilder::md).toList()) + " went wrong first, at the same time");
+                ? ": " + md(firstServices.getFirst()) + " went wrong first among the services in this report"
+                : ": " + String.join(" and ", firstServices.stream().map(PostmortemBuilder::md).toList())
+                        + " went wrong first among the services in this report, at the same time");
         if (!firstServices.contains(in.service())) {
             Optional<AnomalyEpisode> suspect = episodes.stream().filter(e -> e.service().equals(in.service())).findFirst();
             s.append(suspect.map(e -> ", before " + md(in.service()) + " (from " + e.onset() + ")")
@@ -285,8 +338,8 @@ public final class PostmortemBuilder {
         return md(name) + measureOf.apply(name).map(m -> " (" + md(m) + ")").orElse("");
     }
 
-    private List<String> followUps(PostmortemInput in, Optional<HistoryRow> peak, List<AnomalyEpisode> episodes, BlastSection blast,
-            TracesSection traces, List<ContributingSignal> signals, boolean noSignal) {
+    private List<String> followUps(PostmortemInput in, Optional<HistoryRow> peak, List<AnomalyEpisode> episodes,
+            Optional<OutsideScope> earlier, BlastSection blast, TracesSection traces, List<ContributingSignal> signals, boolean noSignal) {
         List<String> f = new ArrayList<>();
         if (noSignal) {
             f.add("Check that " + md(in.service()) + " is the name the sources use (list_services), then widen the window.");
@@ -296,6 +349,10 @@ public final class PostmortemBuilder {
                     + " outlive the in-memory hour and future post-mortems have a full timeline.");
         }
         Optional<AnomalyEpisode> first = episodes.stream().findFirst();
+        earlier.filter(o -> o.reachesService().orElse(true)).ifPresent(o -> f.add(String.format(Locale.ROOT,
+                "%s deviated %s (%s)%s, but it is outside this report's scope: check whether it is the root cause (generate_postmortem for %s).",
+                md(o.service()), first.isPresent() ? "before anything in this report" : "in this window", began(o), relation(in, o),
+                md(o.service()))));
         first.ifPresent(e -> {
             List<String> firstServices = firstServices(episodes);
             if (!firstServices.contains(in.service())) {

@@ -6,6 +6,7 @@ import dev.omcp.core.analysis.postmortem.PostmortemReport.BlastOmitted;
 import dev.omcp.core.analysis.postmortem.PostmortemReport.TracesIncluded;
 import dev.omcp.core.analysis.postmortem.PostmortemReport.TracesOmitted;
 import dev.omcp.sdk.query.TraceSummary;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 
@@ -55,6 +56,32 @@ public final class PostmortemMarkdown {
     }
 
     private static String timeline(PostmortemReport r) {
+        return episodes(r) + outsideScope(r);
+    }
+
+    /** The services outside the scope that had anomalies: what the rows above cannot show. */
+    private static String outsideScope(PostmortemReport r) {
+        List<OutsideScope> outside = r.timeline().outsideScope();
+        if (outside.isEmpty()) {
+            return "";
+        }
+        StringBuilder b = new StringBuilder("\n_Outside this report's scope (").append(cell(r.service()))
+                .append(" and its blast radius), anomalies were also recorded for: ");
+        for (int i = 0; i < outside.size(); i++) {
+            OutsideScope o = outside.get(i);
+            b.append(i == 0 ? "" : "; ").append(cell(o.service())).append(" (").append(cell(o.signal()))
+                    .append(o.onsetKnown() ? " from " : ", first recorded at ").append(o.onset());
+            if (o.episodes() > 1) {
+                b.append(", ").append(o.episodes()).append(" episodes");
+            }
+            o.reachesService().ifPresent(reaches -> b.append(reaches ? "; " + cell(r.service()) + " is in its blast radius"
+                    : "; no path to " + cell(r.service())));
+            b.append(')');
+        }
+        return b.append(". get_anomaly_history lists them._\n").toString();
+    }
+
+    private static String episodes(PostmortemReport r) {
         PostmortemReport.Timeline t = r.timeline();
         if (t.episodes().isEmpty()) {
             return scopeNote(t) + (t.scoresRecorded() == 0

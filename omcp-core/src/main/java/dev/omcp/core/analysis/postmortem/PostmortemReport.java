@@ -48,6 +48,8 @@ public record PostmortemReport(
     public static final int MAX_TRACES = 10;
     /** Not in the spec: keeps the log section readable. */
     public static final int MAX_LOG_HIGHLIGHTS = 20;
+    /** Not in the spec: services outside the scope named under the timeline. */
+    public static final int MAX_OUTSIDE_SCOPE = 10;
 
     public PostmortemReport {
         Objects.requireNonNull(service, "service");
@@ -82,12 +84,18 @@ public record PostmortemReport(
      * @param anomalousScores how many of them were anomalies
      * @param scopeNote present when the scope (the service and its blast radius) is incomplete
      *     because a topology source failed: anomalies of services it would have added are missing
+     * @param outsideScope services outside the scope with anomalies in the window, earliest onset
+     *     first, at most {@value #MAX_OUTSIDE_SCOPE}
      */
     public record Timeline(List<AnomalyEpisode> episodes, int totalEpisodes, int scoresRecorded, int anomalousScores,
-            Optional<String> scopeNote) {
+            Optional<String> scopeNote, List<OutsideScope> outsideScope) {
         public Timeline {
             episodes = List.copyOf(episodes);
             Objects.requireNonNull(scopeNote, "scopeNote");
+            outsideScope = List.copyOf(outsideScope);
+            if (outsideScope.size() > MAX_OUTSIDE_SCOPE) {
+                throw new IllegalArgumentException("at most " + MAX_OUTSIDE_SCOPE + " services outside the scope");
+            }
             if (episodes.size() > MAX_TIMELINE_ROWS) {
                 throw new IllegalArgumentException("at most " + MAX_TIMELINE_ROWS + " timeline episodes");
             }
@@ -204,8 +212,9 @@ public record PostmortemReport(
      * {@code service, window, from, to, tenant}, {@code notice} (only with no signal),
      * {@code sections} (the section keys in markdown order, Log highlights only when shown),
      * {@code synopsis}, {@code timeline {episodes[], totalEpisodes, omittedEpisodes, scoresRecorded,
-     * anomalousScores, onsetToleranceSeconds, partial, note?}} (each episode: {@code service, signal,
-     * measure?, onset, onsetKnown, lastSeen, peakScore, kind?, judgments}),
+     * anomalousScores, onsetToleranceSeconds, partial, note?, outsideScope[]}} (each episode: {@code service,
+     * signal, measure?, onset, onsetKnown, lastSeen, peakScore, kind?, judgments}; each service outside the
+     * scope: {@code service, signal, onset, onsetKnown, episodes, reachesService?}),
      * {@code blastRadius {included, targets[], nodes[], totalNodes, truncated, hosts, owners, unresolved,
      * partial, note?} or {included: false, partial, note}}, {@code signals {items[], total}} (items with
      * {@code measure} when known), {@code traces {included, items[], total, errorCount, partial, note?} or
@@ -239,7 +248,8 @@ public record PostmortemReport(
                 .add("omittedEpisodes", timeline.omitted()).add("scoresRecorded", timeline.scoresRecorded())
                 .add("anomalousScores", timeline.anomalousScores())
                 .add("onsetToleranceSeconds", AnomalyEpisodes.ONSET_TOLERANCE.toSeconds())
-                .add("partial", timeline.scopeNote().isPresent()).addAll(note(timeline.scopeNote())));
+                .add("partial", timeline.scopeNote().isPresent()).addAll(note(timeline.scopeNote()))
+                .add("outsideScope", outsideScope()));
 
         switch (blastRadius) {
             case BlastIncluded in -> {
@@ -309,6 +319,17 @@ public record PostmortemReport(
     /** What {@code signal} measures, when the report knows. */
     public Optional<String> measure(String signal) {
         return Optional.ofNullable(measures.get(signal));
+    }
+
+    private JsonArrayBuilder outsideScope() {
+        JsonArrayBuilder out = Jsonp.provider().createArrayBuilder();
+        for (OutsideScope o : timeline.outsideScope()) {
+            JsonObjectBuilder e = Jsonp.provider().createObjectBuilder().add("service", o.service()).add("signal", o.signal())
+                    .add("onset", o.onset().toString()).add("onsetKnown", o.onsetKnown()).add("episodes", o.episodes());
+            o.reachesService().ifPresent(r -> e.add("reachesService", r));
+            out.add(e);
+        }
+        return out;
     }
 
     /** {@code note} when there is one, for {@code addAll}. */

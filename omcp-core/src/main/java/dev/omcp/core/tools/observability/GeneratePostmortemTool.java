@@ -20,6 +20,7 @@ import dev.omcp.core.analysis.postmortem.PostmortemTemplate;
 import dev.omcp.core.analysis.postmortem.Situation;
 import dev.omcp.core.analysis.postmortem.SourceFailure;
 import dev.omcp.core.analysis.postmortem.SourceState;
+import dev.omcp.core.analysis.topology.TopologyGraph;
 import dev.omcp.core.analysis.traces.TraceMergeResult;
 import dev.omcp.core.analysis.traces.TraceQueryEcho;
 import dev.omcp.core.sources.Bound;
@@ -47,6 +48,7 @@ import java.math.BigDecimal;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -94,8 +96,8 @@ public final class GeneratePostmortemTool extends ObservabilityTool {
     private static final ToolDefinition DEFINITION = new ToolDefinition(
             NAME,
             "Generate post-mortem",
-            "Drafts a post-mortem for a suspected root-cause service over a recent window: Synopsis (when the earliest anomaly began and which service "
-                    + "went wrong first); Anomaly timeline (up to 20 anomaly episodes of the service and everything in its blast "
+            "Drafts a post-mortem for a suspected root-cause service over a recent window: Synopsis (when the earliest anomaly began, which service "
+                    + "in the report went wrong first, and any service outside it that deviated earlier); Anomaly timeline (up to 20 anomaly episodes of the service and everything in its blast "
                     + "radius, earliest onset first: repeated judgements of one deviation collapse into one row); Blast radius at "
                     + "peak (up to 30 affected resources); Contributing signals (top 10 by mean score); Related traces (up to 10, "
                     + "error traces called out); Log highlights (error and warning lines of the service, de-duplicated and "
@@ -141,7 +143,12 @@ public final class GeneratePostmortemTool extends ObservabilityTool {
                             .add("onsetToleranceSeconds", Jsonp.object().add("type", "integer"))
                             .add("partial", Jsonp.object().add("type", "boolean").add("description", "The scope (the service and "
                                     + "its blast radius) is incomplete because a topology source failed; note says which."))
-                            .add("note", Jsonp.object().add("type", "string"))))
+                            .add("note", Jsonp.object().add("type", "string"))
+                            .add("outsideScope", Jsonp.object().add("type", "array").add("description", "Services outside the "
+                                    + "report's scope (the service and its blast radius) with anomalies in the window, earliest onset "
+                                    + "first: service, signal, onset, onsetKnown, episodes, reachesService (the service is in its "
+                                    + "blast radius; absent when the topology cannot tell).").add("items", Jsonp.object()
+                                    .add("type", "object")))))
                     .add("blastRadius", Jsonp.object().add("type", "object").add("properties", Jsonp.object()
                             .add("included", Jsonp.object().add("type", "boolean"))
                             .add("partial", Jsonp.object().add("type", "boolean").add("description", "A topology source failed or "
@@ -233,11 +240,15 @@ public final class GeneratePostmortemTool extends ObservabilityTool {
         SourceState tracesState = stateOf(List.of(traceSearch.gathered()));
 
         LogFindings logs = logFindings(g.logs(), answered, failed);
-        List<HistoryRow> timeline = inScope(history, service, blast);
+        Set<String> scope = scope(service, blast);
+        List<HistoryRow> timeline = history.stream().filter(r -> scope.contains(r.service())).toList();
+        List<HistoryRow> outside = history.stream().filter(r -> !scope.contains(r.service())).toList();
+        Map<String, Boolean> reaches = topologyState.availability() == SourceState.Availability.AVAILABLE
+                ? reachesService(topology.graph().orElseThrow(), service, outside) : Map.of();
 
         Situation situation = new Situation(toolkit.history().remoteSinkConfigured(), tracesState, topologyState, logs.state());
-        PostmortemReport report = builder.build(new PostmortemInput(service, window, from, to, principal.tenant(), timeline,
-                topologyState.answered() ? blast : Optional.empty(), ContributingSignal.fromHistory(timeline), traces.traces(),
+        PostmortemReport report = builder.build(new PostmortemInput(service, window, from, to, principal.tenant(), timeline, outside,
+                reaches, topologyState.answered() ? blast : Optional.empty(), ContributingSignal.fromHistory(timeline), traces.traces(),
                 logs.highlights(), logRange, situation));
 
         JsonObjectBuilder structured = Jsonp.provider().createObjectBuilder(report.toJson());
@@ -305,12 +316,32 @@ public final class GeneratePostmortemTool extends ObservabilityTool {
                 false)).rows();
     }
 
-    /** The rows of the service and of everything its degradation reaches. */
-    private static List<HistoryRow> inScope(List<HistoryRow> history, String service, Optional<BlastRadius> blast) {
+    /** The report's scope: the service and everything its degradation reaches. */
+    private static Set<String> scope(String service, Optional<BlastRadius> blast) {
         Set<String> related = new HashSet<>();
         related.add(service);
         blast.ifPresent(b -> b.nodes().stream().map(AffectedNode::name).forEach(related::add));
-        return history.stream().filter(r -> related.contains(r.service())).toList();
+        return related;
+    }
+
+    /**
+     * For each service outside the scope with an anomaly, whether {@code service} is in its blast
+     * radius (its degradation could explain the suspect's). Asked only of a complete topology; a
+     * service the topology does not know, or whose walk stopped at its cap first, gets no entry.
+     */
+    private Map<String, Boolean> reachesService(TopologyGraph graph, String service, List<HistoryRow> outside) {
+        Map<String, Boolean> reaches = new HashMap<>();
+        outside.stream().filter(HistoryRow::anomalous).map(HistoryRow::service).distinct().forEach(other -> {
+            BlastRadius radius = walker.walk(graph, List.of(other), BlastRadiusOptions.defaults());
+            if (radius.unresolved().contains(other)) {
+                return;
+            }
+            boolean found = radius.nodes().stream().anyMatch(n -> n.name().equals(service));
+            if (found || !radius.truncated()) {
+                reaches.put(other, found);
+            }
+        });
+        return reaches;
     }
 
     /** The custom template when one is readable, else the built-in layout (spec 4.4). */

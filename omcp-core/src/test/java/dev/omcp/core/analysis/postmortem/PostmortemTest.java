@@ -19,6 +19,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
 
@@ -60,8 +61,8 @@ class PostmortemTest {
 
     private static PostmortemInput input(List<HistoryRow> timeline, Optional<BlastRadius> blast, List<TraceSummary> traces,
             List<LogHighlight> logs, Situation situation) {
-        return new PostmortemInput("db", "1h", FROM, TO, "acme", timeline, blast, ContributingSignal.fromHistory(timeline), traces,
-                logs, WHOLE_WINDOW, situation);
+        return new PostmortemInput("db", "1h", FROM, TO, "acme", timeline, List.of(), Map.of(), blast,
+                ContributingSignal.fromHistory(timeline), traces, logs, WHOLE_WINDOW, situation);
     }
 
     private static final List<LogHighlight> LOGS = List.of(new LogHighlight(FROM.plusSeconds(90), "connection pool exhausted", 42));
@@ -108,7 +109,7 @@ class PostmortemTest {
         }
         BlastRadius big = new BlastRadiusWalker().walk(TopologyGraph.of("mesh", new Topology(List.of(), edges)), List.of("service/db"),
                 BlastRadiusOptions.defaults());
-        PostmortemReport r = builder.build(new PostmortemInput("db", "1h", FROM, TO, "", many, Optional.of(big),
+        PostmortemReport r = builder.build(new PostmortemInput("db", "1h", FROM, TO, "", many, List.of(), Map.of(), Optional.of(big),
                 ContributingSignal.fromHistory(many), traces(14), List.of(), WHOLE_WINDOW, ALL_UP));
         // spec 8: at most 20 timeline rows; one per episode, the 20 earliest onsets, earliest first
         assertThat(r.timeline().episodes()).hasSize(20);
@@ -352,7 +353,7 @@ class PostmortemTest {
 
     @Test
     void input_refusesAWindowThatEndsBeforeItStartsAndAMissingBlastRadius() {
-        assertThatThrownBy(() -> new PostmortemInput("db", "1h", TO, FROM, "", List.of(), Optional.empty(), List.of(), List.of(),
+        assertThatThrownBy(() -> new PostmortemInput("db", "1h", TO, FROM, "", List.of(), List.of(), Map.of(), Optional.empty(), List.of(), List.of(),
                 List.of(), WHOLE_WINDOW, new Situation(true, SourceState.available(), SourceState.notConfigured(), SourceState.available())))
                 .hasMessageContaining("ends");
         assertThatThrownBy(() -> input(List.of(), Optional.empty(), List.of(), List.of(), ALL_UP))
@@ -368,7 +369,8 @@ class PostmortemTest {
                 anomaly("db", "latency_p99", FROM.plusSeconds(960), 45, dbOnset));
         PostmortemReport r = builder.build(input(timeline, Optional.of(blast()), traces(1), LOGS, ALL_UP));
         assertThat(r.synopsis()).contains("2 anomaly episodes across 2 services")
-                .contains("The earliest onset is 2025-03-10T09:05:00Z (latency_p99 of db, step): db went wrong first.");
+                .contains("The earliest onset is 2025-03-10T09:05:00Z (latency_p99 of db, step): db went wrong first among the services in "
+                        + "this report.");
         assertThat(r.followUps()).anySatisfy(f -> assertThat(f).startsWith("Start at the onset: what changed on db around 2025-03-10T09:05:00Z"));
         assertThat(r.followUps()).noneSatisfy(f -> assertThat(f).contains("went wrong before"));
     }
@@ -379,11 +381,45 @@ class PostmortemTest {
                 anomaly("db", "latency_p99", FROM.plusSeconds(900), 40, FROM.plusSeconds(600)),
                 anomaly("cache", "memory", FROM.plusSeconds(900), 9, FROM.plusSeconds(120)));
         PostmortemReport r = builder.build(input(timeline, Optional.of(blast()), traces(1), LOGS, ALL_UP));
-        assertThat(r.synopsis()).contains("cache went wrong first, before db (from 2025-03-10T09:10:00Z).");
+        assertThat(r.synopsis()).contains("cache went wrong first among the services in this report, before db (from 2025-03-10T09:10:00Z).");
         assertThat(r.followUps()).anySatisfy(f -> assertThat(f).startsWith("cache went wrong before db: check whether it is the root cause"));
 
         PostmortemReport suspectQuiet = builder.build(input(List.of(timeline.get(1)), Optional.of(blast()), traces(1), LOGS, ALL_UP));
-        assertThat(suspectQuiet.synopsis()).contains("cache went wrong first, while db has no anomaly in this window.");
+        assertThat(suspectQuiet.synopsis()).contains("cache went wrong first among the services in this report, while db has no anomaly in "
+                + "this window.");
+    }
+
+    @Test
+    void aServiceOutsideTheScopeThatDeviatedEarlier_isNamed_andOnlyOneTheSuspectDependsOnIsSuggestedAsTheRootCause() {
+        List<HistoryRow> scope = List.of(anomaly("db", "latency_p99", FROM.plusSeconds(900), 40, FROM.plusSeconds(600)));
+        List<HistoryRow> outside = List.of(
+                anomaly("storage", "iops", FROM.plusSeconds(900), 12, FROM.plusSeconds(420)),
+                anomaly("billing", "cpu", FROM.plusSeconds(900), 9, FROM.plusSeconds(60)),
+                anomaly("web", "error_rate", FROM.plusSeconds(900), 5, FROM.plusSeconds(700)));
+        PostmortemReport r = builder.build(new PostmortemInput("db", "1h", FROM, TO, "", scope, outside,
+                Map.of("storage", true, "billing", false, "web", false), Optional.of(blast()), ContributingSignal.fromHistory(scope),
+                traces(1), LOGS, WHOLE_WINDOW, ALL_UP));
+        // billing began earliest but the topology shows it unrelated: storage, which db depends on, is the one named
+        assertThat(r.synopsis()).contains("db went wrong first among the services in this report. storage, outside this report's scope, "
+                + "deviated earlier (iops from 2025-03-10T09:07:00Z), and db is in its blast radius: a post-mortem for storage may find "
+                + "the root cause.");
+        assertThat(r.followUps()).anySatisfy(f -> assertThat(f).startsWith("storage deviated before anything in this report"));
+        assertThat(r.followUps()).noneSatisfy(f -> assertThat(f).startsWith("billing"));
+        // every service outside the scope is listed under the timeline, earliest first
+        assertThat(r.timeline().outsideScope()).extracting(OutsideScope::service).containsExactly("billing", "storage", "web");
+        assertThat(PostmortemMarkdown.render(r)).contains("_Outside this report's scope (db and its blast radius), anomalies were also "
+                + "recorded for: billing (cpu from 2025-03-10T09:01:00Z; no path to db); storage (iops from 2025-03-10T09:07:00Z; db is "
+                + "in its blast radius); web (error_rate from 2025-03-10T09:11:40Z; no path to db).");
+    }
+
+    @Test
+    void aServiceOutsideTheScopeThatDeviatedLater_isListedButNotSaidToBeFirst() {
+        List<HistoryRow> scope = List.of(anomaly("db", "latency_p99", FROM.plusSeconds(900), 40, FROM.plusSeconds(600)));
+        List<HistoryRow> outside = List.of(anomaly("storage", "iops", FROM.plusSeconds(900), 12, FROM.plusSeconds(700)));
+        PostmortemReport r = builder.build(new PostmortemInput("db", "1h", FROM, TO, "", scope, outside, Map.of(), Optional.of(blast()),
+                ContributingSignal.fromHistory(scope), traces(1), LOGS, WHOLE_WINDOW, ALL_UP));
+        assertThat(r.synopsis()).doesNotContain("outside this report's scope");
+        assertThat(r.toJson().getJsonObject("timeline").getJsonArray("outsideScope")).hasSize(1);
     }
 
     @Test
@@ -392,7 +428,7 @@ class PostmortemTest {
         List<HistoryRow> timeline = List.of(anomaly("db", "latency_p99", FROM.plusSeconds(600), 40, onset),
                 anomaly("api", "error_rate", FROM.plusSeconds(600), 6, onset));
         PostmortemReport r = builder.build(input(timeline, Optional.of(blast()), traces(1), LOGS, ALL_UP));
-        assertThat(r.synopsis()).contains("api and db went wrong first, at the same time.");
+        assertThat(r.synopsis()).contains("api and db went wrong first among the services in this report, at the same time.");
     }
 
     @Test

@@ -141,7 +141,13 @@ class GeneratePostmortemToolTest {
         assertThat(timeline.getInt("anomalousScores")).isEqualTo(11);
         assertThat(report.getString("synopsis")).contains("Peak anomaly score 12.0 on latency_p99 (99th percentile, s) of db")
                 .contains("2 anomaly episodes across 2 services")
-                .contains("The earliest onset is 2025-03-10T09:34:30Z (latency_p99 (99th percentile, s) of db, step): db went wrong first.");
+                .contains("The earliest onset is 2025-03-10T09:34:30Z (latency_p99 (99th percentile, s) of db, step): db went wrong first "
+                        + "among the services in this report.")
+                // billing, which the topology does not know, deviated earlier: said, without claiming how it relates to db
+                .contains("billing, outside this report's scope, deviated earlier (cpu from 2025-03-10T09:15:00Z): a post-mortem for "
+                        + "billing may tell whether it is the root cause.");
+        assertThat(md).contains("_Outside this report's scope (db and its blast radius), anomalies were also recorded for: billing "
+                + "(cpu from 2025-03-10T09:15:00Z). get_anomaly_history lists them._");
         assertThat(md).contains("| 2025-03-10T09:34:30Z | db | latency_p99 (99th percentile, s) | step | 12.0 | 6 | 2025-03-10T10:00:00Z |");
         assertThat(report.getJsonObject("blastRadius").getBoolean("included")).isTrue();
         assertThat(report.getJsonObject("blastRadius").getJsonArray("targets").getValuesAs(JsonString::getString))
@@ -154,6 +160,41 @@ class GeneratePostmortemToolTest {
         assertThat(report.getBoolean("partial")).isFalse();
         assertThat(report.getString("tenant")).isEmpty();
         assertThat(report.getString("window")).isEqualTo("1h");
+    }
+
+    @Test
+    void aServiceTheSuspectDependsOn_thatDeviatedEarlier_isNamedInTheSynopsis_insteadOfCallingTheSuspectFirst() {
+        // web calls api, which calls db: db is not in web's blast radius (it does not depend on web), but web is in db's
+        incidentScores();
+        anomaly("web", "error_rate", 0, 7, 18 * 60);
+        JsonObject report = structured(call(tool(everything()), "{\"service\":\"web\",\"format\":\"json\"}"));
+        assertThat(report.getJsonObject("timeline").getJsonArray("episodes").stream().map(e -> e.asJsonObject().getString("service"))
+                .toList()).doesNotContain("db", "api");
+        assertThat(report.getString("synopsis"))
+                .contains("web went wrong first among the services in this report.")
+                .contains("db, outside this report's scope, deviated earlier (latency_p99 from 2025-03-10T09:34:30Z), and web is in its "
+                        + "blast radius: a post-mortem for db may find the root cause.")
+                .doesNotContain("web went wrong first.");
+        assertThat(report.getJsonArray("followUps").getValuesAs(JsonString::getString)).anySatisfy(f -> assertThat(f).isEqualTo(
+                "db deviated before anything in this report (latency_p99 from 2025-03-10T09:34:30Z), and web is in its blast radius, but it "
+                        + "is outside this report's scope: check whether it is the root cause (generate_postmortem for db)."));
+        List<JsonObject> outside = report.getJsonObject("timeline").getJsonArray("outsideScope").getValuesAs(JsonObject.class);
+        assertThat(outside).extracting(o -> o.getString("service")).containsExactly("billing", "db", "api");
+        assertThat(outside.get(1).getBoolean("reachesService")).isTrue();
+        assertThat(outside.get(0).containsKey("reachesService")).as("billing is not in the topology").isFalse();
+    }
+
+    @Test
+    void withTheTopologyIncomplete_aServiceOutsideTheScopeThatDeviatedEarlier_isNamedWithoutGuessingHowItRelates() {
+        incidentScores();
+        anomaly("web", "error_rate", 0, 7, 18 * 60);
+        ScriptedConnector lateMesh = new ScriptedConnector().topology(ScriptedConnector.hanging());
+        JsonObject report = structured(call(tool(new ScriptedSources().add("kubernetes", kubernetes).add("mesh", lateMesh)),
+                "{\"service\":\"web\",\"format\":\"json\"}"));
+        // billing's onset is the earliest, but db's and billing's relation to web is unknown: the earliest is named
+        assertThat(report.getString("synopsis")).contains("billing, outside this report's scope, deviated earlier (cpu from "
+                + "2025-03-10T09:15:00Z): a post-mortem for billing may tell whether it is the root cause.");
+        assertThat(report.getJsonObject("timeline").getJsonArray("outsideScope").getJsonObject(0).containsKey("reachesService")).isFalse();
     }
 
     @Test
