@@ -21,6 +21,7 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.TreeMap;
 import java.util.function.Function;
+import java.util.stream.Stream;
 
 /**
  * Turns gathered inputs into a {@link PostmortemReport}: applies the spec 4.4 caps and situation
@@ -83,9 +84,12 @@ public final class PostmortemBuilder {
                         .thenComparing(ContributingSignal::service).thenComparing(ContributingSignal::signal))
                 .limit(PostmortemReport.MAX_SIGNALS).toList();
         boolean noSignal = in.timeline().isEmpty() && in.traces().isEmpty() && in.logHighlights().isEmpty();
+        List<String> silent = silentSources(in.situation());
+        // with sources that did not answer, "nothing found" is not the same as "nothing there"
         Optional<String> notice = noSignal
                 ? Optional.of(String.format(Locale.ROOT, "No signal: no anomaly scores, traces or log highlights were found for %s"
-                        + " between %s and %s. This draft has nothing to report yet.", in.service(), in.from(), in.to()))
+                        + " between %s and %s%s. This draft has nothing to report yet.", in.service(), in.from(), in.to(),
+                        silent.isEmpty() ? "" : ", and " + String.join(", ", silent) + " did not answer"))
                 : Optional.empty();
         Optional<PostmortemReport.LogSearch> logSearch = logSearch(in);
         Optional<OutsideScope> earlier = deviatedEarlier(timeline.outsideScope(), episodes.stream().findFirst());
@@ -108,6 +112,12 @@ public final class PostmortemBuilder {
                     + topology.detail() + "); anomalies of the services its degradation reaches are not in this timeline.");
             case AVAILABLE, NOT_CONFIGURED -> Optional.empty();
         };
+    }
+
+    /** The sources of any kind that failed or timed out, each named once. */
+    private static List<String> silentSources(Situation situation) {
+        return Stream.of(situation.topology(), situation.traces(), situation.logs())
+                .flatMap(state -> state.failures().stream()).map(SourceFailure::source).distinct().toList();
     }
 
     /** The services outside the scope that had anomalies, each by its earliest episode, earliest first. */
@@ -162,8 +172,8 @@ public final class PostmortemBuilder {
         }
         LogRange range = in.logRange();
         if (range.narrowerThan(in.from(), in.to())) {
-            String why = ", not the whole " + md(in.window()) + " window: a log search over days is slow on most backends and would not "
-                    + "finish in time. query_logs searches any other part.";
+            String why = ", not the whole " + md(in.window()) + " window: a log search over a long window is slow on most backends and "
+                    + "would not finish in time. query_logs searches any other part.";
             notes.add(range.onset().isPresent()
                     ? String.format(Locale.ROOT, "Searched from %s to %s (from %d min before the earliest anomaly onset of %s, at most %d h)%s",
                             range.from(), range.to(), LogRange.LEAD.toMinutes(), md(in.service()), LogRange.MAX_SPAN.toHours(), why)
@@ -341,7 +351,7 @@ public final class PostmortemBuilder {
     private List<String> followUps(PostmortemInput in, Optional<HistoryRow> peak, List<AnomalyEpisode> episodes,
             Optional<OutsideScope> earlier, BlastSection blast, TracesSection traces, List<ContributingSignal> signals, boolean noSignal) {
         List<String> f = new ArrayList<>();
-        if (noSignal) {
+        if (noSignal && silentSources(in.situation()).isEmpty()) {
             f.add("Check that " + md(in.service()) + " is the name the sources use (list_services), then widen the window.");
         }
         if (!in.situation().historySinkConfigured()) {
@@ -402,12 +412,12 @@ public final class PostmortemBuilder {
                     ? "Configure a topology source (the kubernetes connector) to see the blast radius."
                     : rerun(in.situation().topology(), "get_blast_radius for " + md(in.service())));
         }
-        String logSearch = "query_logs for " + md(in.service()) + " with level=error from "
-                + first.map(e -> e.onset().toString()).orElse(in.from().toString());
+        String logSearch = "query_logs for " + md(in.service()) + " with level=error from ";
         if (in.situation().logs().incomplete()) {
-            f.add(rerun(in.situation().logs(), logSearch) + " The post-mortem's log search was incomplete.");
+            // the range that failed, not the whole window: that would take longer still
+            f.add(rerun(in.situation().logs(), logSearch + in.logRange().from()) + " The post-mortem's log search was incomplete.");
         } else if (in.logHighlights().isEmpty() && !noSignal) {
-            f.add("Search the logs: " + logSearch + ".");
+            f.add("Search the logs: " + logSearch + first.map(e -> e.onset().toString()).orElse(in.from().toString()) + ".");
         }
         if (f.isEmpty()) {
             f.add("Review the timeline above with the service owners and record the root cause.");

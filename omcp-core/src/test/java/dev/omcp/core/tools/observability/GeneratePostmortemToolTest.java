@@ -231,8 +231,8 @@ class GeneratePostmortemToolTest {
         assertThat(search.getString("to")).isEqualTo(NOW.toString());
         assertThat(search.getBoolean("partial")).isFalse();
         assertThat(search.getString("note")).isEqualTo("Searched from 2025-03-10T09:19:30Z to 2025-03-10T10:00:00Z (from 15 min "
-                + "before the earliest anomaly onset of db, at most 6 h), not the whole 7d window: a log search over days is slow on "
-                + "most backends and would not finish in time. query_logs searches any other part.");
+                + "before the earliest anomaly onset of db, at most 6 h), not the whole 7d window: a log search over a long window is "
+                + "slow on most backends and would not finish in time. query_logs searches any other part.");
         // the other sources still cover the whole window
         assertThat(zipkin.traceQueries.getFirst().range().start()).isEqualTo(NOW.minus(Duration.ofDays(7)));
     }
@@ -358,6 +358,16 @@ class GeneratePostmortemToolTest {
         JsonObject report = structured(answer);
         assertThat(report.getJsonObject("logSearch").getBoolean("partial")).isTrue();
         assertThat(report.getString("synopsis")).contains("Logs not searched: loki timed out");
+    }
+
+    @Test
+    void whenNothingWasFoundBecauseTheSourcesDidNotAnswer_theNoSignalNoticeSaysSo_andDoesNotBlameTheServiceName() {
+        ScriptedConnector late = new ScriptedConnector().traces(ScriptedConnector.hanging()).logs(ScriptedConnector.hanging());
+        JsonObject report = structured(call(tool(new ScriptedSources().add("zipkin", late)), "{\"service\":\"db\",\"format\":\"json\"}"));
+        assertThat(report.getString("notice")).contains("and zipkin did not answer");
+        assertThat(report.getJsonArray("followUps").getValuesAs(JsonString::getString))
+                .noneSatisfy(f -> assertThat(f).contains("is the name the sources use"))
+                .anySatisfy(f -> assertThat(f).startsWith("Rerun query_logs for db with level=error from 2025-03-10T09:00:00Z when zipkin"));
     }
 
     @Test
