@@ -13,6 +13,7 @@ import dev.omcp.sdk.query.TraceSummary;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -20,6 +21,7 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.TreeMap;
 import java.util.function.Function;
+import java.util.stream.Stream;
 
 /**
  * Turns gathered inputs into a {@link PostmortemReport}: applies the spec 4.4 caps and situation
@@ -39,6 +41,13 @@ import java.util.function.Function;
  * (or none configured) Blast radius is replaced by a note; without log highlights that section is
  * left out. When no anomaly score, trace or log highlight was found at all, a no-signal notice
  * leads the report (also in a custom template).
+ *
+ * <p>Sources that failed or timed out while others of their kind answered make their section
+ * incomplete, and it says so in place, naming the source and whether it timed out or failed: the
+ * blast radius gives lower bounds and no follow-up tells owners as if it were whole; the timeline's
+ * scope (built from the blast radius) is marked incomplete; related traces and the log search say
+ * what is missing, and a log search that failed outright keeps the Log highlights section with its
+ * note (the spec leaves the section out only when the logs answered empty).
  */
 public final class PostmortemBuilder {
     static final String SINK_VARIABLE = "OMCP_ANOMALY_HISTORY_REMOTE_WRITE";
@@ -64,7 +73,7 @@ public final class PostmortemBuilder {
         int anomalousScores = (int) in.timeline().stream().filter(HistoryRow::anomalous).count();
         PostmortemReport.Timeline timeline = new PostmortemReport.Timeline(
                 episodes.subList(0, Math.min(PostmortemReport.MAX_TIMELINE_ROWS, episodes.size())), episodes.size(),
-                in.timeline().size(), anomalousScores);
+                in.timeline().size(), anomalousScores, scopeNote(in), outsideScope(in));
         Optional<HistoryRow> peak = in.timeline().stream()
                 .max(Comparator.comparingDouble(HistoryRow::score).thenComparing(HistoryRow::at, Comparator.reverseOrder()));
         BlastSection blast = blastSection(in);
@@ -75,14 +84,104 @@ public final class PostmortemBuilder {
                         .thenComparing(ContributingSignal::service).thenComparing(ContributingSignal::signal))
                 .limit(PostmortemReport.MAX_SIGNALS).toList();
         boolean noSignal = in.timeline().isEmpty() && in.traces().isEmpty() && in.logHighlights().isEmpty();
+        List<String> silent = silentSources(in.situation());
+        // with sources that did not answer, "nothing found" is not the same as "nothing there"
         Optional<String> notice = noSignal
                 ? Optional.of(String.format(Locale.ROOT, "No signal: no anomaly scores, traces or log highlights were found for %s"
-                        + " between %s and %s. This draft has nothing to report yet.", in.service(), in.from(), in.to()))
+                        + " between %s and %s%s. This draft has nothing to report yet.", in.service(), in.from(), in.to(),
+                        silent.isEmpty() ? "" : ", and " + String.join(", ", silent) + " did not answer"))
                 : Optional.empty();
-        String synopsis = synopsis(in, peak, episodes, blast, traces);
-        List<String> followUps = followUps(in, peak, episodes, blast, traces, signals, noSignal);
+        Optional<PostmortemReport.LogSearch> logSearch = logSearch(in);
+        Optional<OutsideScope> earlier = deviatedEarlier(timeline.outsideScope(), episodes.stream().findFirst());
+        String synopsis = synopsis(in, peak, episodes, timeline, earlier, blast, traces);
+        List<String> followUps = followUps(in, peak, episodes, earlier, blast, traces, signals, noSignal);
         return new PostmortemReport(in.service(), in.window(), in.from(), in.to(), in.tenant(), notice, synopsis, timeline,
-                blast, signals, in.signals().size(), traces, logs, followUps, measures(in.timeline()));
+                blast, signals, in.signals().size(), traces, logs, logSearch, followUps, measures(in.timeline()));
+    }
+
+    /**
+     * Why the timeline's scope (the service and what its blast radius reaches) is incomplete, when
+     * a topology source failed: the services it would have added are not asked about at all.
+     */
+    private static Optional<String> scopeNote(PostmortemInput in) {
+        SourceState topology = in.situation().topology();
+        return switch (topology.availability()) {
+            case PARTIAL -> Optional.of("Scope incomplete: " + topology.detail() + ", so the blast radius of " + md(in.service())
+                    + " may miss services, and their anomalies are not in this timeline.");
+            case UNAVAILABLE -> Optional.of("Scope incomplete: " + md(in.service()) + " alone, because no topology source answered ("
+                    + topology.detail() + "); anomalies of the services its degradation reaches are not in this timeline.");
+            case AVAILABLE, NOT_CONFIGURED -> Optional.empty();
+        };
+    }
+
+    /** The sources of any kind that failed or timed out, each named once. */
+    private static List<String> silentSources(Situation situation) {
+        return Stream.of(situation.topology(), situation.traces(), situation.logs())
+                .flatMap(state -> state.failures().stream()).map(SourceFailure::source).distinct().toList();
+    }
+
+    /** The services outside the scope that had anomalies, each by its earliest episode, earliest first. */
+    private static List<OutsideScope> outsideScope(PostmortemInput in) {
+        Map<String, List<AnomalyEpisode>> byService = new LinkedHashMap<>();
+        for (AnomalyEpisode e : AnomalyEpisodes.of(in.outsideScope())) { // earliest onset first
+            byService.computeIfAbsent(e.service(), k -> new ArrayList<>()).add(e);
+        }
+        return byService.values().stream().limit(PostmortemReport.MAX_OUTSIDE_SCOPE).map(list -> {
+            AnomalyEpisode first = list.getFirst();
+            return new OutsideScope(first.service(), first.signal(), first.onset(), first.onsetKnown(), list.size(),
+                    Optional.ofNullable(in.reachesService().get(first.service())));
+        }).toList();
+    }
+
+    /**
+     * The service outside the scope that deviated before anything in it (or at all, when nothing in
+     * it did), so "went wrong first" is not read as the whole story: one whose blast radius holds the
+     * suspected service first, then one the topology cannot place, then one it shows unrelated;
+     * the earliest within each.
+     */
+    static Optional<OutsideScope> deviatedEarlier(List<OutsideScope> outside, Optional<AnomalyEpisode> firstInScope) {
+        List<OutsideScope> before = outside.stream().filter(o -> firstInScope.isEmpty() || o.onset().isBefore(firstInScope.get().onset()))
+                .toList();
+        return before.stream().filter(o -> o.reachesService().orElse(false)).findFirst()
+                .or(() -> before.stream().filter(o -> o.reachesService().isEmpty()).findFirst())
+                .or(() -> before.stream().findFirst());
+    }
+
+    /** How {@code o} relates to the suspected service, for a sentence about it. */
+    private static String relation(PostmortemInput in, OutsideScope o) {
+        return o.reachesService().map(r -> r ? ", and " + md(in.service()) + " is in its blast radius"
+                : "; the topology shows no path from it to " + md(in.service())).orElse("");
+    }
+
+    /** When and on what {@code o} began: {@code latency_p99 from 2025-…} or {@code cpu, first recorded at …}. */
+    private static String began(OutsideScope o) {
+        return md(o.signal()) + (o.onsetKnown() ? " from " : ", first recorded at ") + o.onset();
+    }
+
+    /** How the logs were searched, and what a reader must know about it; empty without a logs source. */
+    private static Optional<PostmortemReport.LogSearch> logSearch(PostmortemInput in) {
+        SourceState logs = in.situation().logs();
+        if (logs.availability() == SourceState.Availability.NOT_CONFIGURED) {
+            return Optional.empty();
+        }
+        List<String> notes = new ArrayList<>();
+        switch (logs.availability()) {
+            case PARTIAL -> notes.add("Incomplete: " + logs.detail() + "; lines only it holds are not counted.");
+            case UNAVAILABLE -> notes.add("Log highlights unavailable: " + logs.detail() + ".");
+            case AVAILABLE, NOT_CONFIGURED -> { }
+        }
+        LogRange range = in.logRange();
+        if (range.narrowerThan(in.from(), in.to())) {
+            String why = ", not the whole " + md(in.window()) + " window: a log search over a long window is slow on most backends and "
+                    + "would not finish in time. query_logs searches any other part.";
+            notes.add(range.onset().isPresent()
+                    ? String.format(Locale.ROOT, "Searched from %s to %s (from %d min before the earliest anomaly onset of %s, at most %d h)%s",
+                            range.from(), range.to(), LogRange.LEAD.toMinutes(), md(in.service()), LogRange.MAX_SPAN.toHours(), why)
+                    : String.format(Locale.ROOT, "Searched the last %d h (%s to %s)%s", LogRange.MAX_SPAN.toHours(), range.from(), range.to(),
+                            why.replace(" query_logs", " No anomaly of " + md(in.service()) + " was recorded to start from; query_logs")));
+        }
+        return Optional.of(new PostmortemReport.LogSearch(range.from(), range.to(), logs.incomplete(),
+                notes.isEmpty() ? Optional.empty() : Optional.of(String.join(" ", notes))));
     }
 
     /** What each signal of the window measures, where the caller knows. */
@@ -109,11 +208,11 @@ public final class PostmortemBuilder {
         SourceState topology = in.situation().topology();
         switch (topology.availability()) {
             case UNAVAILABLE -> {
-                return new BlastOmitted("Blast radius omitted: the topology provider is down"
-                        + (topology.detail().isEmpty() ? "" : " (" + topology.detail() + ")") + ".");
+                return new BlastOmitted("Blast radius omitted: the topology provider " + (topology.onlyTimeouts()
+                        ? "did not answer in time" : "is down") + " (" + topology.detail() + ").", true);
             }
             case NOT_CONFIGURED -> {
-                return new BlastOmitted("Blast radius omitted: no topology source is configured.");
+                return new BlastOmitted("Blast radius omitted: no topology source is configured.", false);
             }
             default -> {
                 BlastRadius b = in.blastRadius().orElseThrow();
@@ -122,7 +221,13 @@ public final class PostmortemBuilder {
                 b.byHost().forEach((h, ids) -> hosts.put(h, ids.size()));
                 Map<String, Integer> owners = new TreeMap<>();
                 b.byOwner().forEach((o, ids) -> owners.put(o, ids.size()));
-                return new BlastIncluded(b.targets(), nodes, b.nodes().size() + b.omitted(), b.truncated(), hosts, owners, b.unresolved());
+                Optional<String> partial = topology.incomplete()
+                        ? Optional.of("Incomplete: " + topology.detail() + ". The resources and calls only "
+                                + (topology.oneFailedSource() ? "it reports" : "they report")
+                                + " are missing, so more may be affected than listed here.")
+                        : Optional.empty();
+                return new BlastIncluded(b.targets(), nodes, b.nodes().size() + b.omitted(), b.truncated(), hosts, owners, b.unresolved(),
+                        partial);
             }
         }
     }
@@ -131,22 +236,25 @@ public final class PostmortemBuilder {
         SourceState traces = in.situation().traces();
         switch (traces.availability()) {
             case NOT_CONFIGURED -> {
-                return new TracesOmitted("Related traces omitted: no traces-capable connector is configured.");
+                return new TracesOmitted("Related traces omitted: no traces-capable connector is configured.", false);
             }
             case UNAVAILABLE -> {
-                return new TracesOmitted("Related traces omitted: every traces source failed"
-                        + (traces.detail().isEmpty() ? "" : " (" + traces.detail() + ")") + ".");
+                return new TracesOmitted("Related traces omitted: every traces source failed (" + traces.detail() + ").", true);
             }
             default -> {
                 List<TraceSummary> kept = in.traces().subList(0, Math.min(PostmortemReport.MAX_TRACES, in.traces().size()));
                 int errors = (int) kept.stream().filter(TraceSummary::hasError).count();
-                return new TracesIncluded(kept, in.traces().size(), errors);
+                Optional<String> partial = traces.incomplete()
+                        ? Optional.of("Incomplete: " + traces.detail() + "; traces only " + (traces.oneFailedSource() ? "it holds" : "they hold")
+                                + " are missing.")
+                        : Optional.empty();
+                return new TracesIncluded(kept, in.traces().size(), errors, partial);
             }
         }
     }
 
-    private String synopsis(PostmortemInput in, Optional<HistoryRow> peak, List<AnomalyEpisode> episodes, BlastSection blast,
-            TracesSection traces) {
+    private String synopsis(PostmortemInput in, Optional<HistoryRow> peak, List<AnomalyEpisode> episodes, PostmortemReport.Timeline timeline,
+            Optional<OutsideScope> earlier, BlastSection blast, TracesSection traces) {
         StringBuilder s = new StringBuilder();
         s.append(String.format(Locale.ROOT, "Post-mortem draft for %s over %s (%s to %s%s).", md(in.service()), in.window(),
                 in.from(), in.to(), in.tenant().isEmpty() ? "" : ", tenant " + md(in.tenant())));
@@ -155,13 +263,24 @@ public final class PostmortemBuilder {
             s.append(String.format(Locale.ROOT, " Peak anomaly score %.1f on %s of %s (judged at %s%s).", p.score(), signal(p.signal()),
                     md(p.service()), p.at(), p.kind().map(k -> ", " + k).orElse("")));
             if (!episodes.isEmpty()) {
-                s.append(onsetSentence(in, episodes));
+                s.append(onsetSentence(in, episodes, timeline));
             } else {
                 s.append(" No score crossed the anomaly threshold.");
             }
         } else {
             s.append(" No anomaly scores were recorded for this window.");
         }
+        earlier.ifPresent(o -> {
+            boolean reaches = o.reachesService().orElse(false);
+            s.append(' ').append(md(o.service())).append(", outside this report's scope, deviated ")
+                    .append(episodes.isEmpty() ? "in this window" : "earlier").append(" (").append(began(o)).append(')')
+                    .append(relation(in, o));
+            if (o.reachesService().orElse(true)) {
+                s.append(": a post-mortem for ").append(md(o.service())).append(reaches ? " may find the root cause" : " may tell whether it "
+                        + "is the root cause");
+            }
+            s.append('.');
+        });
         if (!in.situation().historySinkConfigured()) {
             s.append(" The anomaly-history sink is not configured: no scores recorded beyond the gateway's in-memory last hour.");
         }
@@ -170,28 +289,40 @@ public final class PostmortemBuilder {
                     .append(" is not in the topology.");
             case BlastIncluded b -> {
                 int affected = b.totalNodes() - b.targets().size();
-                s.append(String.format(Locale.ROOT, " Blast radius: %d affected resource%s beyond the %d matching %s, on %d host%s%s.",
-                        affected, affected == 1 ? "" : "s", b.targets().size(), b.targets().size() == 1 ? "resource" : "resources",
+                // an incomplete walk found at least this many: say so, never present it as the whole radius
+                s.append(String.format(Locale.ROOT, " Blast radius%s: %s%d affected resource%s beyond the %d matching %s, on %s%d host%s%s.",
+                        b.partialNote().isPresent() ? " incomplete (" + in.situation().topology().failedSources() + " did not answer)" : "",
+                        b.partialNote().isPresent() ? "at least " : "", affected, affected == 1 ? "" : "s", b.targets().size(),
+                        b.targets().size() == 1 ? "resource" : "resources", b.partialNote().isPresent() ? "at least " : "",
                         b.hosts().size(), b.hosts().size() == 1 ? "" : "s", b.truncated() ? " (walk truncated)" : ""));
             }
+            case BlastOmitted o when o.partial() -> s.append(" Blast radius unknown: ")
+                    .append(o.note().replaceFirst("^Blast radius omitted: ", ""));
             case BlastOmitted o -> s.append(" Blast radius unknown: topology unavailable.");
         }
+        String tracesIncomplete = in.situation().traces().incomplete()
+                ? " (incomplete: " + in.situation().traces().failedSources() + " did not answer)" : "";
         switch (traces) {
-            case TracesIncluded t when t.total() > 0 -> s.append(String.format(Locale.ROOT, " %d related trace%s, %d with errors among the %d listed.",
-                    t.total(), t.total() == 1 ? "" : "s", t.errorCount(), t.traces().size()));
-            case TracesIncluded t -> s.append(" No related traces found.");
+            case TracesIncluded t when t.total() > 0 -> s.append(String.format(Locale.ROOT, " %d related trace%s%s, %d with errors among the %d listed.",
+                    t.total(), t.total() == 1 ? "" : "s", tracesIncomplete, t.errorCount(), t.traces().size()));
+            case TracesIncluded t -> s.append(" No related traces found").append(tracesIncomplete).append('.');
             case TracesOmitted o -> s.append(" Traces not searched: ").append(o.note().replaceFirst("^Related traces omitted: ", ""));
+        }
+        SourceState logs = in.situation().logs();
+        if (logs.incomplete()) {
+            s.append(logs.answered() ? " Log search incomplete: " : " Logs not searched: ").append(logs.detail()).append('.');
         }
         return s.toString();
     }
 
     /** How many episodes, when the earliest began, on what, and which service went wrong first. */
-    private String onsetSentence(PostmortemInput in, List<AnomalyEpisode> episodes) {
+    private String onsetSentence(PostmortemInput in, List<AnomalyEpisode> episodes, PostmortemReport.Timeline timeline) {
         long services = episodes.stream().map(AnomalyEpisode::service).distinct().count();
         AnomalyEpisode first = episodes.getFirst();
         List<String> firstServices = firstServices(episodes);
-        StringBuilder s = new StringBuilder(String.format(Locale.ROOT, " %d anomaly episode%s across %d service%s.", episodes.size(),
-                episodes.size() == 1 ? "" : "s", services, services == 1 ? "" : "s"));
+        StringBuilder s = new StringBuilder(String.format(Locale.ROOT, " %d anomaly episode%s across %d service%s%s.", episodes.size(),
+                episodes.size() == 1 ? "" : "s", services, services == 1 ? "" : "s",
+                timeline.scopeNote().isPresent() ? " in an incomplete scope (the topology did not fully answer)" : ""));
         if (first.onsetKnown()) {
             s.append(String.format(Locale.ROOT, " The earliest onset is %s (%s of %s%s)", first.onset(), signal(first.signal()),
                     md(first.service()), first.kind().map(k -> ", " + k).orElse("")));
@@ -199,9 +330,11 @@ public final class PostmortemBuilder {
             s.append(String.format(Locale.ROOT, " The earliest anomaly was first recorded at %s (%s of %s; its onset was not dated, so it "
                     + "began then or earlier)", first.onset(), signal(first.signal()), md(first.service())));
         }
+        // scoped on purpose: a service outside the scope may have deviated earlier (said next, when it did)
         s.append(firstServices.size() == 1
-                ? ": " + md(firstServices.getFirst()) + " went wrong first"
-                : ": " + String.join(" and ", firstServices.stream().map(PostmortemBuilder::md).toList()) + " went wrong first, at the same time");
+                ? ": " + md(firstServices.getFirst()) + " went wrong first among the services in this report"
+                : ": " + String.join(" and ", firstServices.stream().map(PostmortemBuilder::md).toList())
+                        + " went wrong first among the services in this report, at the same time");
         if (!firstServices.contains(in.service())) {
             Optional<AnomalyEpisode> suspect = episodes.stream().filter(e -> e.service().equals(in.service())).findFirst();
             s.append(suspect.map(e -> ", before " + md(in.service()) + " (from " + e.onset() + ")")
@@ -215,10 +348,10 @@ public final class PostmortemBuilder {
         return md(name) + measureOf.apply(name).map(m -> " (" + md(m) + ")").orElse("");
     }
 
-    private List<String> followUps(PostmortemInput in, Optional<HistoryRow> peak, List<AnomalyEpisode> episodes, BlastSection blast,
-            TracesSection traces, List<ContributingSignal> signals, boolean noSignal) {
+    private List<String> followUps(PostmortemInput in, Optional<HistoryRow> peak, List<AnomalyEpisode> episodes,
+            Optional<OutsideScope> earlier, BlastSection blast, TracesSection traces, List<ContributingSignal> signals, boolean noSignal) {
         List<String> f = new ArrayList<>();
-        if (noSignal) {
+        if (noSignal && silentSources(in.situation()).isEmpty()) {
             f.add("Check that " + md(in.service()) + " is the name the sources use (list_services), then widen the window.");
         }
         if (!in.situation().historySinkConfigured()) {
@@ -226,6 +359,10 @@ public final class PostmortemBuilder {
                     + " outlive the in-memory hour and future post-mortems have a full timeline.");
         }
         Optional<AnomalyEpisode> first = episodes.stream().findFirst();
+        earlier.filter(o -> o.reachesService().orElse(true)).ifPresent(o -> f.add(String.format(Locale.ROOT,
+                "%s deviated %s (%s)%s, but it is outside this report's scope: check whether it is the root cause (generate_postmortem for %s).",
+                md(o.service()), first.isPresent() ? "before anything in this report" : "in this window", began(o), relation(in, o),
+                md(o.service()))));
         first.ifPresent(e -> {
             List<String> firstServices = firstServices(episodes);
             if (!firstServices.contains(in.service())) {
@@ -253,27 +390,50 @@ public final class PostmortemBuilder {
                 if (in.situation().traces().availability() == SourceState.Availability.NOT_CONFIGURED) {
                     f.add("Add a traces-capable connector (for example the tempo connector plugin) so post-mortems can show related traces.");
                 } else {
-                    f.add("Restore the traces sources and rerun query_traces for " + md(in.service()) + ".");
+                    f.add(rerun(in.situation().traces(), "query_traces for " + md(in.service())));
                 }
             }
         }
+        if (traces instanceof TracesIncluded t && t.partialNote().isPresent()) {
+            f.add(rerun(in.situation().traces(), "query_traces for " + md(in.service()))
+                    + " The related traces above miss what it holds.");
+        }
         switch (blast) {
+            // an incomplete walk is no list of everyone to tell: rerun it first
+            case BlastIncluded b when b.partialNote().isPresent() -> f.add(String.format(Locale.ROOT,
+                    "%s The blast radius above is incomplete: it lists at least %d affected resource%s, not all of them; tell the owners "
+                            + "once it is whole.", rerun(in.situation().topology(), "get_blast_radius for " + md(in.service())),
+                    b.totalNodes() - b.targets().size(), b.totalNodes() - b.targets().size() == 1 ? "" : "s"));
             case BlastIncluded b when b.totalNodes() > b.targets().size() -> f.add(String.format(Locale.ROOT,
                     "Tell the owners of the %d affected resources%s; get_blast_radius lists them all.", b.totalNodes() - b.targets().size(),
                     b.owners().isEmpty() ? "" : " (" + String.join(", ", b.owners().keySet().stream().limit(5).map(PostmortemBuilder::md).toList()) + ")"));
             case BlastIncluded b -> { }
             case BlastOmitted o -> f.add(in.situation().topology().availability() == SourceState.Availability.NOT_CONFIGURED
                     ? "Configure a topology source (the kubernetes connector) to see the blast radius."
-                    : "Restore the topology source and rerun get_blast_radius for " + md(in.service()) + ".");
+                    : rerun(in.situation().topology(), "get_blast_radius for " + md(in.service())));
         }
-        if (in.logHighlights().isEmpty() && !noSignal) {
-            f.add("Search the logs: query_logs for " + md(in.service()) + " with level=error from "
-                    + first.map(e -> e.onset().toString()).orElse(in.from().toString()) + ".");
+        String logSearch = "query_logs for " + md(in.service()) + " with level=error from ";
+        if (in.situation().logs().incomplete()) {
+            // the range that failed, not the whole window: that would take longer still
+            f.add(rerun(in.situation().logs(), logSearch + in.logRange().from()) + " The post-mortem's log search was incomplete.");
+        } else if (in.logHighlights().isEmpty() && !noSignal) {
+            f.add("Search the logs: " + logSearch + first.map(e -> e.onset().toString()).orElse(in.from().toString()) + ".");
         }
         if (f.isEmpty()) {
             f.add("Review the timeline above with the service owners and record the root cause.");
         }
         return f;
+    }
+
+    /**
+     * What to do about failed sources: wait and rerun when they only timed out, restore them first
+     * when one failed.
+     */
+    private static String rerun(SourceState state, String what) {
+        return state.onlyTimeouts()
+                ? "Rerun " + what + " when " + state.failedSources() + " answer" + (state.oneFailedSource() ? "s" : "")
+                        + " in time (" + state.detail() + ")."
+                : "Restore " + state.failedSources() + " and rerun " + what + " (" + state.detail() + ").";
     }
 
     /** Makes untrusted text safe inside one markdown line: no line breaks, no table separators. */

@@ -5,6 +5,7 @@ import dev.omcp.core.analysis.history.HistoryRow;
 import dev.omcp.sdk.query.TraceSummary;
 import java.time.Instant;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 
@@ -17,18 +18,22 @@ import java.util.Optional;
  * @param to end of the window
  * @param tenant the caller's tenant, empty string when single-tenant
  * @param timeline anomaly history rows of the window (the service and whatever else the caller
- *     thinks related, for example its blast radius)
- * @param blastRadius the blast radius walked from the service at the peak; empty unless the topology
- *     is available
+ *     thinks related, for example its blast radius): the report's scope
+ * @param outsideScope the window's history rows of every other service
+ * @param reachesService per service outside the scope, whether the suspected service is in its
+ *     blast radius; a service without an entry is one the topology cannot tell about
+ * @param blastRadius the blast radius walked from the service at the peak; empty unless a topology
+ *     source answered
  * @param signals contributing signals (for example {@link ContributingSignal#fromHistory})
  * @param traces related traces, ranked as {@code query_traces} ranks them
  * @param logHighlights extracted log highlights, redacted; empty when none were extracted
+ * @param logRange the part of the window the logs were searched over
  * @param situation the situation flags of the spec 4.4 rules
  */
 public record PostmortemInput(
         String service, String window, Instant from, Instant to, String tenant, List<HistoryRow> timeline,
-        Optional<BlastRadius> blastRadius, List<ContributingSignal> signals, List<TraceSummary> traces,
-        List<LogHighlight> logHighlights, Situation situation) {
+        List<HistoryRow> outsideScope, Map<String, Boolean> reachesService, Optional<BlastRadius> blastRadius, List<ContributingSignal> signals, List<TraceSummary> traces,
+        List<LogHighlight> logHighlights, LogRange logRange, Situation situation) {
     public PostmortemInput {
         Objects.requireNonNull(service, "service");
         Objects.requireNonNull(window, "window");
@@ -36,16 +41,19 @@ public record PostmortemInput(
         Objects.requireNonNull(to, "to");
         Objects.requireNonNull(tenant, "tenant");
         timeline = List.copyOf(timeline);
+        outsideScope = List.copyOf(outsideScope);
+        reachesService = Map.copyOf(reachesService);
         Objects.requireNonNull(blastRadius, "blastRadius");
         signals = List.copyOf(signals);
         traces = List.copyOf(traces);
         logHighlights = List.copyOf(logHighlights);
+        Objects.requireNonNull(logRange, "logRange");
         Objects.requireNonNull(situation, "situation");
         if (to.isBefore(from)) {
             throw new IllegalArgumentException("post-mortem window ends (" + to + ") before it starts (" + from + ")");
         }
-        if (situation.topology().isAvailable() && blastRadius.isEmpty()) {
-            throw new IllegalArgumentException("topology is available but no blast radius was given");
+        if (situation.topology().answered() && blastRadius.isEmpty()) {
+            throw new IllegalArgumentException("a topology source answered but no blast radius was given");
         }
     }
 }

@@ -6,6 +6,7 @@ import dev.omcp.core.analysis.postmortem.PostmortemReport.BlastOmitted;
 import dev.omcp.core.analysis.postmortem.PostmortemReport.TracesIncluded;
 import dev.omcp.core.analysis.postmortem.PostmortemReport.TracesOmitted;
 import dev.omcp.sdk.query.TraceSummary;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 
@@ -34,7 +35,7 @@ public final class PostmortemMarkdown {
         section(out, "Blast radius at peak", b.blastRadius());
         section(out, "Contributing signals", b.signals());
         section(out, "Related traces", b.traces());
-        if (!r.logHighlights().isEmpty()) {
+        if (r.showsLogHighlights()) {
             section(out, "Log highlights", b.logHighlights());
         }
         section(out, "Suggested follow-ups", b.followUps());
@@ -55,14 +56,40 @@ public final class PostmortemMarkdown {
     }
 
     private static String timeline(PostmortemReport r) {
+        return episodes(r) + outsideScope(r);
+    }
+
+    /** The services outside the scope that had anomalies: what the rows above cannot show. */
+    private static String outsideScope(PostmortemReport r) {
+        List<OutsideScope> outside = r.timeline().outsideScope();
+        if (outside.isEmpty()) {
+            return "";
+        }
+        StringBuilder b = new StringBuilder("\n_Outside this report's scope (").append(cell(r.service()))
+                .append(" and its blast radius), anomalies were also recorded for: ");
+        for (int i = 0; i < outside.size(); i++) {
+            OutsideScope o = outside.get(i);
+            b.append(i == 0 ? "" : "; ").append(cell(o.service())).append(" (").append(cell(o.signal()))
+                    .append(o.onsetKnown() ? " from " : ", first recorded at ").append(o.onset());
+            if (o.episodes() > 1) {
+                b.append(", ").append(o.episodes()).append(" episodes");
+            }
+            o.reachesService().ifPresent(reaches -> b.append(reaches ? "; " + cell(r.service()) + " is in its blast radius"
+                    : "; no path to " + cell(r.service())));
+            b.append(')');
+        }
+        return b.append(". get_anomaly_history lists them._\n").toString();
+    }
+
+    private static String episodes(PostmortemReport r) {
         PostmortemReport.Timeline t = r.timeline();
         if (t.episodes().isEmpty()) {
-            return t.scoresRecorded() == 0
+            return scopeNote(t) + (t.scoresRecorded() == 0
                     ? "_No anomaly scores recorded between " + r.from() + " and " + r.to() + "._\n"
                     : "_No anomaly between " + r.from() + " and " + r.to() + ": " + t.scoresRecorded() + " score"
-                            + (t.scoresRecorded() == 1 ? "" : "s") + " recorded, all normal._\n";
+                            + (t.scoresRecorded() == 1 ? "" : "s") + " recorded, all normal._\n");
         }
-        StringBuilder b = new StringBuilder(
+        StringBuilder b = new StringBuilder(scopeNote(t)).append(
                 "| Onset (UTC) | Service | Signal | Kind | Peak score | Judgements | Last seen (UTC) |\n|---|---|---|---|---|---|---|\n");
         for (AnomalyEpisode e : t.episodes()) {
             b.append("| ").append(e.onset()).append(e.onsetKnown() ? "" : " (first recorded; onset not dated)").append(" | ")
@@ -82,6 +109,16 @@ public final class PostmortemMarkdown {
         return b.append("_\n").toString();
     }
 
+    /** The scope note in place, before the rows it qualifies; empty when the scope is whole. */
+    private static String scopeNote(PostmortemReport.Timeline t) {
+        return t.scopeNote().map(n -> "_" + n + "_\n\n").orElse("");
+    }
+
+    /** A section's partial note in place, before what it qualifies. */
+    private static String partialNote(java.util.Optional<String> note) {
+        return note.map(n -> "_" + n + "_\n\n").orElse("");
+    }
+
     /** A signal cell: the name, and what it measures when the report knows. */
     private static String signal(PostmortemReport r, String name) {
         return cell(name) + r.measure(name).map(m -> " (" + cell(m) + ")").orElse("");
@@ -91,13 +128,14 @@ public final class PostmortemMarkdown {
         return switch (r.blastRadius()) {
             case BlastOmitted o -> "_" + o.note() + "_\n";
             case BlastIncluded in -> {
-                StringBuilder b = new StringBuilder();
+                StringBuilder b = new StringBuilder(partialNote(in.partialNote()));
                 if (in.nodes().isEmpty()) {
                     b.append("_The topology does not know ").append(cell(r.service())).append(": nothing to walk._\n");
                     yield b.toString();
                 }
                 int affected = in.totalNodes() - in.targets().size();
-                b.append(String.format(Locale.ROOT, "%d affected resource%s beyond the %d matching %s", affected, affected == 1 ? "" : "s",
+                b.append(String.format(Locale.ROOT, "%s%d affected resource%s beyond the %d matching %s",
+                        in.partialNote().isPresent() ? "At least " : "", affected, affected == 1 ? "" : "s",
                         in.targets().size(), in.targets().size() == 1 ? "resource" : "resources"));
                 if (!in.hosts().isEmpty()) {
                     b.append(" on ").append(in.hosts().size()).append(" host").append(in.hosts().size() == 1 ? "" : "s").append(": ");
@@ -144,9 +182,9 @@ public final class PostmortemMarkdown {
             case TracesOmitted o -> "_" + o.note() + "_\n";
             case TracesIncluded in -> {
                 if (in.traces().isEmpty()) {
-                    yield "_No related traces found in this window._\n";
+                    yield partialNote(in.partialNote()) + "_No related traces found in this window._\n";
                 }
-                StringBuilder b = new StringBuilder();
+                StringBuilder b = new StringBuilder(partialNote(in.partialNote()));
                 if (in.errorCount() > 0) {
                     b.append("**").append(in.errorCount()).append(" error trace").append(in.errorCount() == 1 ? "" : "s").append(":** ");
                     b.append(String.join(", ", in.traces().stream().filter(TraceSummary::hasError).map(t -> "`" + code(t.traceId()) + "`").toList()));
@@ -168,7 +206,7 @@ public final class PostmortemMarkdown {
     }
 
     private static String logs(PostmortemReport r) {
-        StringBuilder b = new StringBuilder();
+        StringBuilder b = new StringBuilder(partialNote(r.logSearch().flatMap(PostmortemReport.LogSearch::note)));
         boolean lowerBounds = false;
         for (LogHighlight l : r.logHighlights()) {
             String count = l.occurrences() + (l.countIsLowerBound() ? "+" : "");

@@ -25,7 +25,8 @@ import java.util.Optional;
  * @param signals at most 10, highest mean score first
  * @param signalsTotal how many signals contributed
  * @param traces the related-traces section, or why it is omitted
- * @param logHighlights at most 20; empty means the section is left out
+ * @param logHighlights at most 20
+ * @param logSearch how the log highlights were searched; empty when no logs source is configured
  * @param followUps suggested next steps, most important first; never empty
  * @param measures what a signal name measures, for the signals whose name alone can mislead
  *     ({@code cpu} in cores next to {@code cpu_utilization} as a share of the limit); signals
@@ -35,7 +36,7 @@ public record PostmortemReport(
         String service, String window, Instant from, Instant to, String tenant, Optional<String> noSignalNotice,
         String synopsis, Timeline timeline, BlastSection blastRadius,
         List<ContributingSignal> signals, int signalsTotal, TracesSection traces, List<LogHighlight> logHighlights,
-        List<String> followUps, Map<String, String> measures) {
+        Optional<LogSearch> logSearch, List<String> followUps, Map<String, String> measures) {
 
     /** spec 8: 20 timeline rows (here: anomaly episodes). */
     public static final int MAX_TIMELINE_ROWS = 20;
@@ -47,6 +48,8 @@ public record PostmortemReport(
     public static final int MAX_TRACES = 10;
     /** Not in the spec: keeps the log section readable. */
     public static final int MAX_LOG_HIGHLIGHTS = 20;
+    /** Not in the spec: services outside the scope named under the timeline. */
+    public static final int MAX_OUTSIDE_SCOPE = 10;
 
     public PostmortemReport {
         Objects.requireNonNull(service, "service");
@@ -61,6 +64,7 @@ public record PostmortemReport(
         signals = List.copyOf(signals);
         Objects.requireNonNull(traces, "traces");
         logHighlights = List.copyOf(logHighlights);
+        Objects.requireNonNull(logSearch, "logSearch");
         followUps = List.copyOf(followUps);
         measures = Map.copyOf(measures);
         if (signals.size() > MAX_SIGNALS || logHighlights.size() > MAX_LOG_HIGHLIGHTS) {
@@ -78,10 +82,20 @@ public record PostmortemReport(
      * @param totalEpisodes how many episodes the window's scores made
      * @param scoresRecorded how many scores were recorded in the window (normal ones included)
      * @param anomalousScores how many of them were anomalies
+     * @param scopeNote present when the scope (the service and its blast radius) is incomplete
+     *     because a topology source failed: anomalies of services it would have added are missing
+     * @param outsideScope services outside the scope with anomalies in the window, earliest onset
+     *     first, at most {@value #MAX_OUTSIDE_SCOPE}
      */
-    public record Timeline(List<AnomalyEpisode> episodes, int totalEpisodes, int scoresRecorded, int anomalousScores) {
+    public record Timeline(List<AnomalyEpisode> episodes, int totalEpisodes, int scoresRecorded, int anomalousScores,
+            Optional<String> scopeNote, List<OutsideScope> outsideScope) {
         public Timeline {
             episodes = List.copyOf(episodes);
+            Objects.requireNonNull(scopeNote, "scopeNote");
+            outsideScope = List.copyOf(outsideScope);
+            if (outsideScope.size() > MAX_OUTSIDE_SCOPE) {
+                throw new IllegalArgumentException("at most " + MAX_OUTSIDE_SCOPE + " services outside the scope");
+            }
             if (episodes.size() > MAX_TIMELINE_ROWS) {
                 throw new IllegalArgumentException("at most " + MAX_TIMELINE_ROWS + " timeline episodes");
             }
@@ -108,10 +122,13 @@ public record PostmortemReport(
      * @param hosts affected resources per host or node, among all the walk listed
      * @param owners affected resources per ownership root
      * @param unresolved targets the topology did not know
+     * @param partialNote present when some topology source failed: the walk is incomplete and the
+     *     counts are lower bounds
      */
     public record BlastIncluded(List<String> targets, List<AffectedNode> nodes, int totalNodes, boolean truncated, Map<String, Integer> hosts,
-            Map<String, Integer> owners, List<String> unresolved) implements BlastSection {
+            Map<String, Integer> owners, List<String> unresolved, Optional<String> partialNote) implements BlastSection {
         public BlastIncluded {
+            Objects.requireNonNull(partialNote, "partialNote");
             targets = List.copyOf(targets);
             nodes = List.copyOf(nodes);
             hosts = Map.copyOf(hosts);
@@ -123,8 +140,11 @@ public record PostmortemReport(
         }
     }
 
-    /** @param note why the section is omitted */
-    public record BlastOmitted(String note) implements BlastSection {
+    /**
+     * @param note why the section is omitted
+     * @param partial whether it is omitted because its sources failed (not because none is configured)
+     */
+    public record BlastOmitted(String note, boolean partial) implements BlastSection {
         public BlastOmitted {
             Objects.requireNonNull(note, "note");
         }
@@ -137,9 +157,12 @@ public record PostmortemReport(
      * @param traces at most 10, errors first then slowest
      * @param total how many related traces were found
      * @param errorCount how many of the listed traces have an error
+     * @param partialNote present when some traces source failed: traces only it holds are missing
      */
-    public record TracesIncluded(List<TraceSummary> traces, int total, int errorCount) implements TracesSection {
+    public record TracesIncluded(List<TraceSummary> traces, int total, int errorCount, Optional<String> partialNote)
+            implements TracesSection {
         public TracesIncluded {
+            Objects.requireNonNull(partialNote, "partialNote");
             traces = List.copyOf(traces);
             if (traces.size() > MAX_TRACES) {
                 throw new IllegalArgumentException("at most " + MAX_TRACES + " traces");
@@ -147,32 +170,66 @@ public record PostmortemReport(
         }
     }
 
-    /** @param note why the section is omitted */
-    public record TracesOmitted(String note) implements TracesSection {
+    /**
+     * @param note why the section is omitted
+     * @param partial whether it is omitted because its sources failed (not because none is configured)
+     */
+    public record TracesOmitted(String note, boolean partial) implements TracesSection {
         public TracesOmitted {
             Objects.requireNonNull(note, "note");
         }
     }
 
     /**
+     * How the log highlights were searched.
+     *
+     * @param from start of the searched range
+     * @param to end of the searched range
+     * @param partial whether some logs source failed or timed out, so lines may be missing
+     * @param note what a reader must know: which source failed, why the range is narrower than the window
+     */
+    public record LogSearch(Instant from, Instant to, boolean partial, Optional<String> note) {
+        public LogSearch {
+            Objects.requireNonNull(from, "from");
+            Objects.requireNonNull(to, "to");
+            Objects.requireNonNull(note, "note");
+            if (partial && note.isEmpty()) {
+                throw new IllegalArgumentException("a partial log search says which source failed");
+            }
+        }
+    }
+
+    /**
+     * Whether the Log highlights section is shown: when lines were extracted (spec 4.4), and when a
+     * logs source failed, so the reader learns the section is missing rather than empty.
+     */
+    public boolean showsLogHighlights() {
+        return !logHighlights.isEmpty() || logSearch.map(LogSearch::partial).orElse(false);
+    }
+
+    /**
      * The JSON form ({@code format: json}), with the same content as the markdown:
      * {@code service, window, from, to, tenant}, {@code notice} (only with no signal),
-     * {@code sections} (the section keys in markdown order, Log highlights only when present),
+     * {@code sections} (the section keys in markdown order, Log highlights only when shown),
      * {@code synopsis}, {@code timeline {episodes[], totalEpisodes, omittedEpisodes, scoresRecorded,
-     * anomalousScores, onsetToleranceSeconds}} (each episode: {@code service, signal, measure?, onset,
-     * onsetKnown, lastSeen, peakScore, kind?, judgments}),
-     * {@code blastRadius {included, targets[], nodes[], totalNodes, truncated, hosts, owners, unresolved} or
-     * {included: false, note}}, {@code signals {items[], total}} (items with {@code measure} when known),
-     * {@code traces {included, items[], total, errorCount} or {included: false, note}},
-     * {@code logHighlights[]} ({@code firstSeen, line, occurrences}, {@code countIsLowerBound: true} when the
-     * source's limit cut the lines read; only when extracted), {@code followUps[]}.
+     * anomalousScores, onsetToleranceSeconds, partial, note?, outsideScope[]}} (each episode: {@code service,
+     * signal, measure?, onset, onsetKnown, lastSeen, peakScore, kind?, judgments}; each service outside the
+     * scope: {@code service, signal, onset, onsetKnown, episodes, reachesService?}),
+     * {@code blastRadius {included, targets[], nodes[], totalNodes, truncated, hosts, owners, unresolved,
+     * partial, note?} or {included: false, partial, note}}, {@code signals {items[], total}} (items with
+     * {@code measure} when known), {@code traces {included, items[], total, errorCount, partial, note?} or
+     * {included: false, partial, note}}, {@code logSearch {from, to, partial, note?}} (when a logs source is
+     * configured), {@code logHighlights[]} ({@code firstSeen, line, occurrences}, {@code countIsLowerBound:
+     * true} when the source's limit cut the lines read; only when extracted), {@code followUps[]}. A
+     * section's {@code partial} is true when one of its sources failed or timed out; its {@code note}
+     * then says which and what is missing.
      */
     public JsonObject toJson() {
         JsonObjectBuilder b = Jsonp.provider().createObjectBuilder().add("service", service).add("window", window)
                 .add("from", from.toString()).add("to", to.toString()).add("tenant", tenant);
         noSignalNotice.ifPresent(n -> b.add("notice", n));
         JsonArrayBuilder sections = Jsonp.provider().createArrayBuilder().add("synopsis").add("timeline").add("blastRadius").add("signals").add("traces");
-        if (!logHighlights.isEmpty()) {
+        if (showsLogHighlights()) {
             sections.add("logHighlights");
         }
         sections.add("followUps");
@@ -190,7 +247,9 @@ public record PostmortemReport(
         b.add("timeline", Jsonp.provider().createObjectBuilder().add("episodes", episodes).add("totalEpisodes", timeline.totalEpisodes())
                 .add("omittedEpisodes", timeline.omitted()).add("scoresRecorded", timeline.scoresRecorded())
                 .add("anomalousScores", timeline.anomalousScores())
-                .add("onsetToleranceSeconds", AnomalyEpisodes.ONSET_TOLERANCE.toSeconds()));
+                .add("onsetToleranceSeconds", AnomalyEpisodes.ONSET_TOLERANCE.toSeconds())
+                .add("partial", timeline.scopeNote().isPresent()).addAll(note(timeline.scopeNote()))
+                .add("outsideScope", outsideScope()));
 
         switch (blastRadius) {
             case BlastIncluded in -> {
@@ -209,9 +268,11 @@ public record PostmortemReport(
                 b.add("blastRadius", Jsonp.provider().createObjectBuilder().add("included", true)
                         .add("targets", Jsonp.provider().createArrayBuilder(in.targets())).add("nodes", nodes)
                         .add("totalNodes", in.totalNodes()).add("truncated", in.truncated()).add("hosts", hosts).add("owners", owners)
-                        .add("unresolved", Jsonp.provider().createArrayBuilder(in.unresolved())));
+                        .add("unresolved", Jsonp.provider().createArrayBuilder(in.unresolved()))
+                        .add("partial", in.partialNote().isPresent()).addAll(note(in.partialNote())));
             }
-            case BlastOmitted out -> b.add("blastRadius", Jsonp.provider().createObjectBuilder().add("included", false).add("note", out.note()));
+            case BlastOmitted out -> b.add("blastRadius", Jsonp.provider().createObjectBuilder().add("included", false)
+                    .add("partial", out.partial()).add("note", out.note()));
         }
 
         JsonArrayBuilder sig = Jsonp.provider().createArrayBuilder();
@@ -232,11 +293,14 @@ public record PostmortemReport(
                             .add("hasError", t.hasError()));
                 }
                 b.add("traces", Jsonp.provider().createObjectBuilder().add("included", true).add("items", items).add("total", in.total())
-                        .add("errorCount", in.errorCount()));
+                        .add("errorCount", in.errorCount()).add("partial", in.partialNote().isPresent()).addAll(note(in.partialNote())));
             }
-            case TracesOmitted out -> b.add("traces", Jsonp.provider().createObjectBuilder().add("included", false).add("note", out.note()));
+            case TracesOmitted out -> b.add("traces", Jsonp.provider().createObjectBuilder().add("included", false)
+                    .add("partial", out.partial()).add("note", out.note()));
         }
 
+        logSearch.ifPresent(l -> b.add("logSearch", Jsonp.provider().createObjectBuilder().add("from", l.from().toString())
+                .add("to", l.to().toString()).add("partial", l.partial()).addAll(note(l.note()))));
         if (!logHighlights.isEmpty()) {
             JsonArrayBuilder logs = Jsonp.provider().createArrayBuilder();
             for (LogHighlight l : logHighlights) {
@@ -255,6 +319,24 @@ public record PostmortemReport(
     /** What {@code signal} measures, when the report knows. */
     public Optional<String> measure(String signal) {
         return Optional.ofNullable(measures.get(signal));
+    }
+
+    private JsonArrayBuilder outsideScope() {
+        JsonArrayBuilder out = Jsonp.provider().createArrayBuilder();
+        for (OutsideScope o : timeline.outsideScope()) {
+            JsonObjectBuilder e = Jsonp.provider().createObjectBuilder().add("service", o.service()).add("signal", o.signal())
+                    .add("onset", o.onset().toString()).add("onsetKnown", o.onsetKnown()).add("episodes", o.episodes());
+            o.reachesService().ifPresent(r -> e.add("reachesService", r));
+            out.add(e);
+        }
+        return out;
+    }
+
+    /** {@code note} when there is one, for {@code addAll}. */
+    private static JsonObjectBuilder note(Optional<String> note) {
+        JsonObjectBuilder b = Jsonp.provider().createObjectBuilder();
+        note.ifPresent(n -> b.add("note", n));
+        return b;
     }
 
     private static double round(double v) {

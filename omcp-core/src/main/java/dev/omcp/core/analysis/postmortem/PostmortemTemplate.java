@@ -13,7 +13,8 @@ import java.util.regex.Pattern;
  * <p>Tokens: {@code service}, {@code window}, {@code from}, {@code to}, {@code tenant} expand to the
  * value; {@code synopsis}, {@code timeline}, {@code blastRadius}, {@code signals}, {@code traces},
  * {@code logHighlights}, {@code followUps} to the rendered markdown block of that section (its
- * note when omitted by a situation rule, empty for log highlights when none were extracted).
+ * note when omitted by a situation rule; empty for log highlights when none were extracted and no
+ * logs source failed).
  * Whitespace inside the braces is allowed ({@code {{ service }}}). An unknown token stays verbatim.
  * Expansion is a single pass: text that arrives through a token (a log line containing
  * {@code {{synopsis}}}) is never expanded again. The no-signal notice, when there is one, is
@@ -59,7 +60,7 @@ public final class PostmortemTemplate {
                 Map.entry("blastRadius", b.blastRadius().stripTrailing()),
                 Map.entry("signals", b.signals().stripTrailing()),
                 Map.entry("traces", b.traces().stripTrailing()),
-                Map.entry("logHighlights", r.logHighlights().isEmpty() ? "" : b.logHighlights().stripTrailing()),
+                Map.entry("logHighlights", r.showsLogHighlights() ? b.logHighlights().stripTrailing() : ""),
                 Map.entry("followUps", b.followUps().stripTrailing()));
         Matcher m = TOKEN.matcher(text);
         StringBuilder out = new StringBuilder(text.length() + 4096);

@@ -6,6 +6,7 @@ import dev.omcp.sdk.connector.ConnectorException;
 import dev.omcp.sdk.json.Jsonp;
 import jakarta.json.JsonArrayBuilder;
 import jakarta.json.JsonObjectBuilder;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -33,7 +34,15 @@ public final class Gathered<R> {
 
     /** Calls {@code call} on every bound connector in parallel within the toolkit's time budget. */
     public static <C, R> Gathered<R> from(Toolkit toolkit, List<Bound<C>> bound, FanOut.Call<C, R> call) {
-        List<FanOut.Outcome<R>> outcomes = FanOut.call(bound, call, toolkit.perSourceTimeout(), toolkit.deadline());
+        return from(toolkit, bound, call, toolkit.deadline());
+    }
+
+    /**
+     * As {@link #from(Toolkit, List, FanOut.Call)}, within {@code overall} instead of the whole
+     * deadline: what is left of it for a tool that runs several fan-outs.
+     */
+    static <C, R> Gathered<R> from(Toolkit toolkit, List<Bound<C>> bound, FanOut.Call<C, R> call, Duration overall) {
+        List<FanOut.Outcome<R>> outcomes = FanOut.call(bound, call, toolkit.perSourceTimeout(), overall);
         List<Answer<R>> answers = new ArrayList<>();
         List<Failure> failures = new ArrayList<>();
         for (int i = 0; i < outcomes.size(); i++) {
@@ -43,6 +52,11 @@ public final class Gathered<R> {
             }
         }
         return new Gathered<>(answers, failures);
+    }
+
+    /** Every bound source failed alike, without being asked to the end: the tool stopped waiting for them. */
+    static <C, R> Gathered<R> unanswered(List<Bound<C>> bound, ConnectorException.Kind kind, String message) {
+        return new Gathered<>(List.of(), bound.stream().map(b -> new Failure(b.source(), kind, message)).toList());
     }
 
     public List<Answer<R>> answers() {

@@ -6,16 +6,21 @@ import dev.omcp.core.analysis.blast.BlastRadiusOptions;
 import dev.omcp.core.analysis.blast.BlastRadiusWalker;
 import dev.omcp.core.analysis.history.HistoryQuery;
 import dev.omcp.core.analysis.history.HistoryRow;
+import dev.omcp.core.analysis.postmortem.AnomalyEpisode;
+import dev.omcp.core.analysis.postmortem.AnomalyEpisodes;
 import dev.omcp.core.analysis.postmortem.ContributingSignal;
 import dev.omcp.core.analysis.postmortem.LogHighlight;
 import dev.omcp.core.analysis.postmortem.LogHighlightExtractor;
+import dev.omcp.core.analysis.postmortem.LogRange;
 import dev.omcp.core.analysis.postmortem.PostmortemBuilder;
 import dev.omcp.core.analysis.postmortem.PostmortemInput;
 import dev.omcp.core.analysis.postmortem.PostmortemMarkdown;
 import dev.omcp.core.analysis.postmortem.PostmortemReport;
 import dev.omcp.core.analysis.postmortem.PostmortemTemplate;
 import dev.omcp.core.analysis.postmortem.Situation;
+import dev.omcp.core.analysis.postmortem.SourceFailure;
 import dev.omcp.core.analysis.postmortem.SourceState;
+import dev.omcp.core.analysis.topology.TopologyGraph;
 import dev.omcp.core.analysis.traces.TraceMergeResult;
 import dev.omcp.core.analysis.traces.TraceQueryEcho;
 import dev.omcp.core.sources.Bound;
@@ -24,18 +29,24 @@ import dev.omcp.ports.tools.ToolAnnotations;
 import dev.omcp.ports.tools.ToolCall;
 import dev.omcp.ports.tools.ToolDefinition;
 import dev.omcp.ports.tools.ToolResult;
+import dev.omcp.sdk.connector.ConnectorException;
 import dev.omcp.sdk.connector.LogsCapability;
+import dev.omcp.sdk.connector.TopologyCapability;
+import dev.omcp.sdk.connector.TracesCapability;
 import dev.omcp.sdk.json.Jsonp;
 import dev.omcp.sdk.query.LogEntry;
 import dev.omcp.sdk.query.LogQuery;
 import dev.omcp.sdk.query.LogResult;
 import dev.omcp.sdk.query.TimeRange;
+import dev.omcp.sdk.query.Topology;
 import jakarta.json.JsonArrayBuilder;
 import jakarta.json.JsonObject;
 import jakarta.json.JsonObjectBuilder;
+import java.math.BigDecimal;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -43,10 +54,9 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
-import java.util.function.Supplier;
+import java.util.concurrent.Future;
 import java.util.function.UnaryOperator;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -57,7 +67,8 @@ import org.slf4j.LoggerFactory;
  * anomaly history of the service and everything in its blast radius, the related traces (fan-out
  * and merge as {@code query_traces} does) and log highlights extracted from the error and warning
  * lines of the window. The topology, traces and the two log searches run in parallel, each within
- * the toolkit's per-source timeout and overall deadline.
+ * the toolkit's per-source timeout; the whole call answers within the toolkit's deadline even when a
+ * connector ignores its timeout ({@link CallDeadline}).
  *
  * <p>Rendering: {@code markdown} (default) puts the markdown in {@code content[0].text} (through
  * the {@code OMCP_POSTMORTEM_TEMPLATE} template when one is readable, else the built-in layout) and
@@ -83,13 +94,14 @@ public final class GeneratePostmortemTool extends ObservabilityTool {
     private static final ToolDefinition DEFINITION = new ToolDefinition(
             NAME,
             "Generate post-mortem",
-            "Drafts a post-mortem for a suspected root-cause service over a recent window: Synopsis (when the earliest anomaly began and which service "
-                    + "went wrong first); Anomaly timeline (up to 20 anomaly episodes of the service and everything in its blast "
+            "Drafts a post-mortem for a suspected root-cause service over a recent window: Synopsis (when the earliest anomaly began, which service "
+                    + "in the report went wrong first, and any service outside it that deviated earlier); Anomaly timeline (up to 20 anomaly episodes of the service and everything in its blast "
                     + "radius, earliest onset first: repeated judgements of one deviation collapse into one row); Blast radius at "
                     + "peak (up to 30 affected resources); Contributing signals (top 10 by mean score); Related traces (up to 10, "
                     + "error traces called out); Log highlights (error and warning lines of the service, de-duplicated and "
                     + "counted, redacted); Suggested follow-ups. A section whose data is unavailable says why (no traces "
-                    + "connector, topology down, nothing recorded). `format: markdown` (default) returns the markdown as text and "
+                    + "connector, topology down, nothing recorded); a section one of whose sources failed or timed out says so in "
+                    + "place, naming it (partial: true and a note in JSON). `format: markdown` (default) returns the markdown as text and "
                     + "the report as structured JSON; `format: json` returns the same content as JSON. Anomaly scores come from "
                     + "earlier get_service_health and detect_anomalies calls, so run detect_anomalies first for a full timeline.",
             Schemas.object()
@@ -126,15 +138,32 @@ public final class GeneratePostmortemTool extends ObservabilityTool {
                             .add("omittedEpisodes", Jsonp.object().add("type", "integer"))
                             .add("scoresRecorded", Jsonp.object().add("type", "integer"))
                             .add("anomalousScores", Jsonp.object().add("type", "integer"))
-                            .add("onsetToleranceSeconds", Jsonp.object().add("type", "integer"))))
+                            .add("onsetToleranceSeconds", Jsonp.object().add("type", "integer"))
+                            .add("partial", Jsonp.object().add("type", "boolean").add("description", "The scope (the service and "
+                                    + "its blast radius) is incomplete because a topology source failed; note says which."))
+                            .add("note", Jsonp.object().add("type", "string"))
+                            .add("outsideScope", Jsonp.object().add("type", "array").add("description", "Services outside the "
+                                    + "report's scope (the service and its blast radius) with anomalies in the window, earliest onset "
+                                    + "first: service, signal, onset, onsetKnown, episodes, reachesService (the service is in its "
+                                    + "blast radius; absent when the topology cannot tell).").add("items", Jsonp.object()
+                                    .add("type", "object")))))
                     .add("blastRadius", Jsonp.object().add("type", "object").add("properties", Jsonp.object()
                             .add("included", Jsonp.object().add("type", "boolean"))
+                            .add("partial", Jsonp.object().add("type", "boolean").add("description", "A topology source failed or "
+                                    + "timed out: the radius is missing what it reports, counts are lower bounds."))
                             .add("note", Jsonp.object().add("type", "string"))))
                     .add("signals", Jsonp.object().add("type", "object").add("properties", Jsonp.object()
                             .add("items", Jsonp.object().add("type", "array"))
                             .add("total", Jsonp.object().add("type", "integer"))))
                     .add("traces", Jsonp.object().add("type", "object").add("properties", Jsonp.object()
                             .add("included", Jsonp.object().add("type", "boolean"))
+                            .add("partial", Jsonp.object().add("type", "boolean"))
+                            .add("note", Jsonp.object().add("type", "string"))))
+                    .add("logSearch", Jsonp.object().add("type", "object").add("description", "How the log highlights were "
+                            + "searched (present when a logs source is configured).").add("properties", Jsonp.object()
+                            .add("from", Jsonp.object().add("type", "string"))
+                            .add("to", Jsonp.object().add("type", "string"))
+                            .add("partial", Jsonp.object().add("type", "boolean"))
                             .add("note", Jsonp.object().add("type", "string"))))
                     .add("logHighlights", Jsonp.object().add("type", "array").add("items", Jsonp.object().add("type", "object")
                             .add("properties", Jsonp.object()
@@ -186,7 +215,11 @@ public final class GeneratePostmortemTool extends ObservabilityTool {
         Instant from = to.minus(duration);
         TimeRange range = new TimeRange(from, to);
 
-        Gatherings g = gather(principal, service, window, range);
+        CallDeadline deadline = CallDeadline.startingNow(gatheringBudget(toolkit.deadline()));
+        List<HistoryRow> history = history(principal.tenant(), from, to);
+        LogRange logRange = LogRange.within(from, to, AnomalyEpisodes.of(history.stream().filter(r -> r.service().equals(service)).toList())
+                .stream().findFirst().map(AnomalyEpisode::onset));
+        Gatherings g = gather(principal, service, window, range, new TimeRange(logRange.from(), logRange.to()), deadline);
         List<Failed> failed = new ArrayList<>();
         Set<String> answered = new LinkedHashSet<>();
 
@@ -194,8 +227,7 @@ public final class GeneratePostmortemTool extends ObservabilityTool {
         TopologySnapshot topology = g.topology();
         topology.gathered().answers().forEach(a -> answered.add(a.source()));
         topology.gathered().failures().forEach(f -> failed.add(new Failed(f.source(), "topology", kind(f), f.message())));
-        SourceState topologyState = topology.noSource() ? SourceState.notConfigured()
-                : topology.allFailed() ? SourceState.unavailable(topology.failureSummary()) : SourceState.available();
+        SourceState topologyState = stateOf(List.of(topology.gathered()));
         Optional<BlastRadius> blast = topology.graph().map(graph -> walker.walk(graph, List.of(service), BlastRadiusOptions.defaults()));
 
         // traces, merged and ranked as query_traces does
@@ -203,16 +235,19 @@ public final class GeneratePostmortemTool extends ObservabilityTool {
         TraceMergeResult traces = traceSearch.merged();
         answered.addAll(traces.sources());
         traceSearch.gathered().failures().forEach(f -> failed.add(new Failed(f.source(), "traces", kind(f), f.message())));
-        SourceState tracesState = traceSearch.gathered().noSource() ? SourceState.notConfigured()
-                : traces.sources().isEmpty() ? SourceState.unavailable(String.join("; ", traces.errors())) : SourceState.available();
+        SourceState tracesState = stateOf(List.of(traceSearch.gathered()));
 
         LogFindings logs = logFindings(g.logs(), answered, failed);
-        List<HistoryRow> timeline = timeline(principal.tenant(), service, blast, from, to);
+        Set<String> scope = scope(service, blast);
+        List<HistoryRow> timeline = history.stream().filter(r -> scope.contains(r.service())).toList();
+        List<HistoryRow> outside = history.stream().filter(r -> !scope.contains(r.service())).toList();
+        Map<String, Boolean> reaches = topologyState.availability() == SourceState.Availability.AVAILABLE
+                ? reachesService(topology.graph().orElseThrow(), service, outside) : Map.of();
 
         Situation situation = new Situation(toolkit.history().remoteSinkConfigured(), tracesState, topologyState, logs.state());
-        PostmortemReport report = builder.build(new PostmortemInput(service, window, from, to, principal.tenant(), timeline,
-                topologyState.isAvailable() ? blast : Optional.empty(), ContributingSignal.fromHistory(timeline), traces.traces(),
-                logs.highlights(), situation));
+        PostmortemReport report = builder.build(new PostmortemInput(service, window, from, to, principal.tenant(), timeline, outside,
+                reaches, topologyState.answered() ? blast : Optional.empty(), ContributingSignal.fromHistory(timeline), traces.traces(),
+                logs.highlights(), logRange, situation));
 
         JsonObjectBuilder structured = Jsonp.provider().createObjectBuilder(report.toJson());
         JsonArrayBuilder sources = Jsonp.array();
@@ -237,15 +272,11 @@ public final class GeneratePostmortemTool extends ObservabilityTool {
     /** Highlights from the error and warning lines of the window; notes which sources answered or failed. */
     private LogFindings logFindings(List<Gathered<LogResult>> byLevel, Set<String> answered, List<Failed> failed) {
         List<LogHighlightExtractor.Line> lines = new ArrayList<>();
-        boolean anyAnswered = false;
-        boolean configured = false;
         Set<String> reported = new HashSet<>();
         for (int i = 0; i < HIGHLIGHT_LEVELS.size(); i++) {
             String level = HIGHLIGHT_LEVELS.get(i);
             Gathered<LogResult> logs = byLevel.get(i);
-            configured |= !logs.noSource();
             for (Gathered.Answer<LogResult> a : logs.answers()) {
-                anyAnswered = true;
                 answered.add(a.source());
                 LogResult result = a.value() == null ? new LogResult(List.of(), false, "") : a.value();
                 for (LogEntry entry : result.entries()) {
@@ -258,19 +289,57 @@ public final class GeneratePostmortemTool extends ObservabilityTool {
                 }
             }
         }
-        SourceState state = !configured ? SourceState.notConfigured()
-                : anyAnswered ? SourceState.available() : SourceState.unavailable("every logs source failed");
+        SourceState state = stateOf(byLevel);
         UnaryOperator<String> redact = toolkit.redactionEnabled() ? text -> toolkit.redactor().redactText(text).text() : UnaryOperator.identity();
         return new LogFindings(extractor.extract(lines, HIGHLIGHT_LEVELS, redact, PostmortemReport.MAX_LOG_HIGHLIGHTS), state);
     }
 
-    /** The caller's anomaly history of the window for the service and everything its degradation reaches. */
-    private List<HistoryRow> timeline(String tenant, String service, Optional<BlastRadius> blast, Instant from, Instant to) {
+    /**
+     * What the sources of one section did, over one or more fan-outs to them (one per log level):
+     * a source that failed alike in several is named once.
+     */
+    private static SourceState stateOf(List<? extends Gathered<?>> fanOuts) {
+        boolean configured = fanOuts.stream().anyMatch(g -> !g.noSource());
+        boolean anyAnswered = fanOuts.stream().anyMatch(g -> !g.answers().isEmpty());
+        List<SourceFailure> failures = fanOuts.stream().flatMap(g -> g.failures().stream())
+                .map(f -> new SourceFailure(f.source(), f.kind() == ConnectorException.Kind.TIMEOUT ? SourceFailure.Kind.TIMEOUT
+                        : SourceFailure.Kind.ERROR, f.message()))
+                .distinct().toList();
+        return SourceState.of(configured, anyAnswered, failures);
+    }
+
+    /** The caller's anomaly history of the window, every service. */
+    private List<HistoryRow> history(String tenant, Instant from, Instant to) {
+        return toolkit.history().query(new HistoryQuery(tenant, Optional.empty(), Optional.empty(), from, to, HistoryQuery.MAX_LIMIT,
+                false)).rows();
+    }
+
+    /** The report's scope: the service and everything its degradation reaches. */
+    private static Set<String> scope(String service, Optional<BlastRadius> blast) {
         Set<String> related = new HashSet<>();
         related.add(service);
         blast.ifPresent(b -> b.nodes().stream().map(AffectedNode::name).forEach(related::add));
-        return toolkit.history().query(new HistoryQuery(tenant, Optional.empty(), Optional.empty(), from, to, HistoryQuery.MAX_LIMIT,
-                false)).rows().stream().filter(r -> related.contains(r.service())).toList();
+        return related;
+    }
+
+    /**
+     * For each service outside the scope with an anomaly, whether {@code service} is in its blast
+     * radius (its degradation could explain the suspect's). Asked only of a complete topology; a
+     * service the topology does not know, or whose walk stopped at its cap first, gets no entry.
+     */
+    private Map<String, Boolean> reachesService(TopologyGraph graph, String service, List<HistoryRow> outside) {
+        Map<String, Boolean> reaches = new HashMap<>();
+        outside.stream().filter(HistoryRow::anomalous).map(HistoryRow::service).distinct().forEach(other -> {
+            BlastRadius radius = walker.walk(graph, List.of(other), BlastRadiusOptions.defaults());
+            if (radius.unresolved().contains(other)) {
+                return;
+            }
+            boolean found = radius.nodes().stream().anyMatch(n -> n.name().equals(service));
+            if (found || !radius.truncated()) {
+                reaches.put(other, found);
+            }
+        });
+        return reaches;
     }
 
     /** The custom template when one is readable, else the built-in layout (spec 4.4). */
@@ -307,26 +376,57 @@ public final class GeneratePostmortemTool extends ObservabilityTool {
     /** What the parallel fan-outs gathered. */
     private record Gatherings(TopologySnapshot topology, QueryTracesTool.Search traces, List<Gathered<LogResult>> logs) {}
 
-    /** Topology, traces and one log search per level, all at once: the call takes as long as its slowest source. */
-    private Gatherings gather(Principal principal, String service, String window, TimeRange range) {
+    /**
+     * Topology, traces and one log search per level, all at once: the call takes as long as its
+     * slowest source, and never longer than the deadline. Each fan-out gets what is left of it, and
+     * a fan-out still running at the deadline (a connector that ignores its interrupt) is given up:
+     * its sources count as timed out and the draft is built from the rest.
+     */
+    private Gatherings gather(Principal principal, String service, String window, TimeRange range, TimeRange logRange,
+            CallDeadline deadline) {
         TraceQueryEcho echo = new TraceQueryEcho(service, window, TRACE_LIMIT, false);
+        List<Bound<TopologyCapability>> topologySources = toolkit.sources().with(TopologyCapability.class, principal);
+        List<Bound<TracesCapability>> traceSources = toolkit.sources().with(TracesCapability.class, principal);
         List<Bound<LogsCapability>> logSources = toolkit.sources().with(LogsCapability.class, principal);
+        // Not try-with-resources: close() would wait for the fan-outs the deadline gave up on.
         ExecutorService executor = Executors.newVirtualThreadPerTaskExecutor();
         try {
-            CompletableFuture<TopologySnapshot> topology = async(executor, () -> TopologySnapshot.gather(toolkit, principal, ""));
-            CompletableFuture<QueryTracesTool.Search> traces = async(executor, () -> QueryTracesTool.search(toolkit, principal, echo, range, Optional.empty()));
-            List<CompletableFuture<Gathered<LogResult>>> logs = new ArrayList<>();
+            Future<Gathered<Topology>> topology = executor.submit(
+                    () -> Gathered.from(toolkit, topologySources, c -> c.topology(""), deadline.remaining()));
+            // the search query_traces runs (ranking the window, resolving namespaced names), within what is left
+            Future<QueryTracesTool.Search> traces = executor.submit(
+                    () -> QueryTracesTool.search(toolkit, principal, echo, range, Optional.empty(), deadline.remaining()));
+            List<Future<Gathered<LogResult>>> logs = new ArrayList<>();
             for (String level : HIGHLIGHT_LEVELS) {
-                LogQuery query = new LogQuery(service, range, Optional.empty(), Optional.of(level), Map.of(), LOG_LINES_PER_LEVEL);
-                logs.add(async(executor, () -> Gathered.from(toolkit, logSources, c -> c.queryLogs(query))));
+                LogQuery query = new LogQuery(service, logRange, Optional.empty(), Optional.of(level), Map.of(), LOG_LINES_PER_LEVEL);
+                logs.add(executor.submit(() -> Gathered.from(toolkit, logSources, c -> c.queryLogs(query), deadline.remaining())));
             }
-            return new Gatherings(topology.join(), traces.join(), logs.stream().map(CompletableFuture::join).toList());
+            return new Gatherings(
+                    TopologySnapshot.of(deadline.await(topology, () -> late(topologySources))),
+                    deadline.await(traces, () -> QueryTracesTool.unanswered(echo, late(traceSources))),
+                    logs.stream().map(f -> deadline.await(f, () -> late(logSources))).toList());
         } finally {
             executor.shutdownNow();
         }
     }
 
-    private static <T> CompletableFuture<T> async(ExecutorService executor, Supplier<T> work) {
-        return CompletableFuture.supplyAsync(work, executor);
+    /** What a fan-out still running at the deadline counts as: every one of its sources timed out. */
+    private <C, R> Gathered<R> late(List<Bound<C>> sources) {
+        return Gathered.unanswered(sources, ConnectorException.Kind.TIMEOUT,
+                "no answer within the tool's " + seconds(toolkit.deadline()) + " deadline");
+    }
+
+    /**
+     * The part of the tool's deadline the sources may use: the rest (a twentieth, at most a second)
+     * is kept for reading the history and building the draft, so the answer itself is on time.
+     */
+    static Duration gatheringBudget(Duration deadline) {
+        Duration reserve = deadline.dividedBy(20);
+        return deadline.minus(reserve.compareTo(Duration.ofSeconds(1)) > 0 ? Duration.ofSeconds(1) : reserve);
+    }
+
+    /** {@code 20 s}, {@code 0.57 s}. */
+    private static String seconds(Duration d) {
+        return BigDecimal.valueOf(d.toMillis(), 3).stripTrailingZeros().toPlainString() + " s";
     }
 }

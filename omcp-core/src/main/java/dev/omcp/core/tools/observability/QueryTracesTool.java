@@ -124,11 +124,17 @@ public final class QueryTracesTool extends ObservabilityTool {
      * service lists tell an unknown name from a quiet service ({@link TracedServiceRecognition}).
      */
     static Search search(Toolkit toolkit, Principal principal, TraceQueryEcho echo, TimeRange range, Optional<String> filter) {
+        return search(toolkit, principal, echo, range, filter, toolkit.deadline());
+    }
+
+    /** Like the other, with the sources given at most {@code overall} (what is left of a caller's deadline). */
+    static Search search(Toolkit toolkit, Principal principal, TraceQueryEcho echo, TimeRange range, Optional<String> filter,
+            Duration overall) {
         TracedServiceName name = TracedServiceName.resolve(toolkit, principal, echo.service());
         int fetch = Math.max(echo.limit(), FETCH_PER_SOURCE);
         TraceQuery query = new TraceQuery(name.traced(), range, filter, fetch, echo.errorsOnly());
         List<Bound<TracesCapability>> bound = toolkit.sources().with(TracesCapability.class, principal);
-        Gathered<List<TraceSummary>> gathered = Gathered.from(toolkit, bound, c -> c.queryTraces(query));
+        Gathered<List<TraceSummary>> gathered = Gathered.from(toolkit, bound, c -> c.queryTraces(query), overall);
         List<TraceSourceOutcome> outcomes = new ArrayList<>();
         List<String> answeredEmpty = new ArrayList<>();
         gathered.answers().forEach(a -> {
@@ -153,5 +159,12 @@ public final class QueryTracesTool extends ObservabilityTool {
             merged = merged.withNote(merged.note().map(n -> explanation.get() + " " + n).orElse(explanation.get()));
         }
         return new Search(gathered, merged);
+    }
+
+    /** The search of a fan-out given up at a caller's deadline: every source in {@code gathered} failed. */
+    static Search unanswered(TraceQueryEcho echo, Gathered<List<TraceSummary>> gathered) {
+        List<TraceSourceOutcome> outcomes = new ArrayList<>();
+        gathered.failures().forEach(f -> outcomes.add(new TraceSourceOutcome.Failed(f.source(), f.message())));
+        return new Search(gathered, new TraceMerger().merge(echo, outcomes));
     }
 }

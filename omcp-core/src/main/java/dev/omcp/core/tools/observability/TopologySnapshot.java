@@ -37,6 +37,11 @@ final class TopologySnapshot {
         return new TopologySnapshot(Gathered.from(toolkit, bound, c -> c.topology(namespace)));
     }
 
+    /** The snapshot of what a fan-out the caller ran itself gathered. */
+    static TopologySnapshot of(Gathered<Topology> gathered) {
+        return new TopologySnapshot(gathered);
+    }
+
     /** The answers and failures, for the common output members. */
     Gathered<Topology> gathered() {
         return gathered;

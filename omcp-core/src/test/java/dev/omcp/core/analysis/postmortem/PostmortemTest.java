@@ -15,9 +15,11 @@ import dev.omcp.sdk.query.TopologyEdge;
 import dev.omcp.sdk.query.TraceSummary;
 import jakarta.json.JsonObject;
 import jakarta.json.JsonValue;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
 
@@ -26,6 +28,7 @@ class PostmortemTest {
     private static final Instant TO = Instant.parse("2025-03-10T10:00:00Z");
     private final PostmortemBuilder builder = new PostmortemBuilder();
 
+    private static final LogRange WHOLE_WINDOW = LogRange.within(FROM, TO, Optional.empty());
     private static final Situation ALL_UP = new Situation(true, SourceState.available(), SourceState.available(), SourceState.available());
 
     /** Rows a minute apart, alternating db and api; every third an anomaly dated 30 s before it was judged (6 min apart per signal). */
@@ -58,8 +61,8 @@ class PostmortemTest {
 
     private static PostmortemInput input(List<HistoryRow> timeline, Optional<BlastRadius> blast, List<TraceSummary> traces,
             List<LogHighlight> logs, Situation situation) {
-        return new PostmortemInput("db", "1h", FROM, TO, "acme", timeline, blast, ContributingSignal.fromHistory(timeline), traces,
-                logs, situation);
+        return new PostmortemInput("db", "1h", FROM, TO, "acme", timeline, List.of(), Map.of(), blast,
+                ContributingSignal.fromHistory(timeline), traces, logs, WHOLE_WINDOW, situation);
     }
 
     private static final List<LogHighlight> LOGS = List.of(new LogHighlight(FROM.plusSeconds(90), "connection pool exhausted", 42));
@@ -106,8 +109,8 @@ class PostmortemTest {
         }
         BlastRadius big = new BlastRadiusWalker().walk(TopologyGraph.of("mesh", new Topology(List.of(), edges)), List.of("service/db"),
                 BlastRadiusOptions.defaults());
-        PostmortemReport r = builder.build(new PostmortemInput("db", "1h", FROM, TO, "", many, Optional.of(big),
-                ContributingSignal.fromHistory(many), traces(14), List.of(), ALL_UP));
+        PostmortemReport r = builder.build(new PostmortemInput("db", "1h", FROM, TO, "", many, List.of(), Map.of(), Optional.of(big),
+                ContributingSignal.fromHistory(many), traces(14), List.of(), WHOLE_WINDOW, ALL_UP));
         // spec 8: at most 20 timeline rows; one per episode, the 20 earliest onsets, earliest first
         assertThat(r.timeline().episodes()).hasSize(20);
         assertThat(r.timeline().episodes()).extracting(AnomalyEpisode::onset).isSorted();
@@ -164,13 +167,99 @@ class PostmortemTest {
 
     @Test
     void topologyProviderDown_omitsBlastRadiusWithANote() {
-        Situation down = new Situation(true, SourceState.available(), SourceState.unavailable("kubernetes: timed out after 5s"),
-                SourceState.available());
+        Situation down = new Situation(true, SourceState.available(), SourceState.unavailable(List.of(
+                new SourceFailure("kubernetes", SourceFailure.Kind.ERROR, "Kubernetes API answered HTTP 503"))), SourceState.available());
         PostmortemReport r = builder.build(input(rows(3), Optional.empty(), traces(1), List.of(), down));
         String md = PostmortemMarkdown.render(r);
-        assertThat(md).contains("## Blast radius at peak\n\n_Blast radius omitted: the topology provider is down (kubernetes: timed out after 5s)._");
+        assertThat(md).contains("## Blast radius at peak\n\n_Blast radius omitted: the topology provider is down "
+                + "(kubernetes failed: Kubernetes API answered HTTP 503)._");
         assertThat(r.toJson().getJsonObject("blastRadius").getBoolean("included")).isFalse();
-        assertThat(r.synopsis()).contains("Blast radius unknown");
+        assertThat(r.toJson().getJsonObject("blastRadius").getBoolean("partial")).isTrue();
+        assertThat(r.synopsis()).contains("Blast radius unknown: the topology provider is down");
+        assertThat(r.followUps()).anySatisfy(f -> assertThat(f).startsWith("Restore kubernetes and rerun get_blast_radius for db"));
+    }
+
+    @Test
+    void aTopologyProviderThatTimedOut_isToldApartFromOneThatIsDown() {
+        Situation late = new Situation(true, SourceState.available(), SourceState.unavailable(List.of(
+                new SourceFailure("zipkin", SourceFailure.Kind.TIMEOUT, "the source did not answer in time"))), SourceState.available());
+        PostmortemReport r = builder.build(input(rows(3), Optional.empty(), traces(1), List.of(), late));
+        assertThat(r.toJson().getJsonObject("blastRadius").getString("note")).isEqualTo("Blast radius omitted: the topology provider "
+                + "did not answer in time (zipkin timed out: the source did not answer in time).");
+        assertThat(r.followUps()).anySatisfy(f -> assertThat(f).startsWith("Rerun get_blast_radius for db when zipkin answers in time"));
+        assertThat(r.timeline().scopeNote()).hasValueSatisfying(n -> assertThat(n).startsWith("Scope incomplete: db alone"));
+    }
+
+    @Test
+    void aTopologySourceThatTimedOut_whileAnotherAnswered_makesTheBlastRadiusAndTheScopeSayTheyAreIncomplete() {
+        Situation partial = new Situation(true, SourceState.available(), SourceState.partial(List.of(
+                new SourceFailure("zipkin", SourceFailure.Kind.TIMEOUT, "the source did not answer in time"))), SourceState.available());
+        PostmortemReport r = builder.build(input(rows(3), Optional.of(blast()), traces(1), LOGS, partial));
+        String md = PostmortemMarkdown.render(r);
+        assertThat(md).contains("## Blast radius at peak\n\n_Incomplete: zipkin timed out: the source did not answer in time. The "
+                + "resources and calls only it reports are missing, so more may be affected than listed here._\n\nAt least ");
+        JsonObject blast = r.toJson().getJsonObject("blastRadius");
+        assertThat(blast.getBoolean("included")).isTrue();
+        assertThat(blast.getBoolean("partial")).isTrue();
+        assertThat(blast.getString("note")).startsWith("Incomplete: zipkin timed out");
+        assertThat(r.synopsis()).contains("Blast radius incomplete (zipkin did not answer): at least ")
+                .contains(" in an incomplete scope (the topology did not fully answer).");
+        JsonObject timeline = r.toJson().getJsonObject("timeline");
+        assertThat(timeline.getBoolean("partial")).isTrue();
+        assertThat(timeline.getString("note")).startsWith("Scope incomplete: zipkin timed out");
+        assertThat(md).contains("## Anomaly timeline\n\n_Scope incomplete: zipkin timed out");
+        // no follow-up treats the walk as the whole radius
+        assertThat(r.followUps()).noneSatisfy(f -> assertThat(f).startsWith("Tell the owners"));
+        assertThat(r.followUps()).anySatisfy(f -> assertThat(f).startsWith("Rerun get_blast_radius for db when zipkin answers in time")
+                .contains("The blast radius above is incomplete: it lists at least ").endsWith("tell the owners once it is whole."));
+    }
+
+    @Test
+    void aTracesSourceThatFailed_whileAnotherAnswered_marksRelatedTracesIncomplete() {
+        Situation partial = new Situation(true, SourceState.partial(List.of(
+                new SourceFailure("tempo", SourceFailure.Kind.ERROR, "Tempo answered HTTP 500"))), SourceState.available(), SourceState.available());
+        PostmortemReport r = builder.build(input(rows(3), Optional.of(blast()), traces(2), LOGS, partial));
+        JsonObject traces = r.toJson().getJsonObject("traces");
+        assertThat(traces.getBoolean("included")).isTrue();
+        assertThat(traces.getBoolean("partial")).isTrue();
+        assertThat(traces.getString("note")).isEqualTo("Incomplete: tempo failed: Tempo answered HTTP 500; traces only it holds are missing.");
+        assertThat(PostmortemMarkdown.render(r)).contains("## Related traces\n\n_Incomplete: tempo failed");
+        assertThat(r.synopsis()).contains("2 related traces (incomplete: tempo did not answer), 2 with errors among the 2 listed.");
+        assertThat(r.followUps()).anySatisfy(f -> assertThat(f).startsWith("Restore tempo and rerun query_traces for db"));
+    }
+
+    @Test
+    void aLogsSourceThatTimedOut_keepsTheLogHighlightsSectionWithANote_ratherThanLeavingItOut() {
+        Situation logsLate = new Situation(true, SourceState.available(), SourceState.available(), SourceState.unavailable(List.of(
+                new SourceFailure("loki", SourceFailure.Kind.TIMEOUT, "the source did not answer in time"))));
+        PostmortemReport r = builder.build(input(rows(3), Optional.of(blast()), traces(1), List.of(), logsLate));
+        String md = PostmortemMarkdown.render(r);
+        assertThat(md).contains("## Log highlights\n\n_Log highlights unavailable: loki timed out: the source did not answer in time._");
+        JsonObject json = r.toJson();
+        assertThat(json.getJsonArray("sections").toString()).contains("logHighlights");
+        JsonObject search = json.getJsonObject("logSearch");
+        assertThat(search.getBoolean("partial")).isTrue();
+        assertThat(search.getString("note")).startsWith("Log highlights unavailable: loki timed out");
+        assertThat(r.synopsis()).contains("Logs not searched: loki timed out: the source did not answer in time.");
+        assertThat(r.followUps()).anySatisfy(f -> assertThat(f).startsWith("Rerun query_logs for db with level=error from ")
+                .endsWith("The post-mortem's log search was incomplete."));
+        assertThat(PostmortemTemplate.of("[{{logHighlights}}]").render(r)).startsWith("[_Log highlights unavailable: loki timed out");
+    }
+
+    @Test
+    void logRange_isTheWholeWindowUpToSixHours_elseSixHoursFromShortlyBeforeTheOnset_elseTheLastSix() {
+        Instant now = Instant.parse("2025-03-10T10:00:00Z");
+        assertThat(LogRange.within(now.minus(Duration.ofHours(6)), now, Optional.of(now.minusSeconds(60))))
+                .isEqualTo(new LogRange(now.minus(Duration.ofHours(6)), now, Optional.empty()));
+        Instant threeDaysAgo = now.minus(Duration.ofDays(3));
+        assertThat(LogRange.within(now.minus(Duration.ofDays(7)), now, Optional.of(threeDaysAgo)))
+                .isEqualTo(new LogRange(threeDaysAgo.minus(Duration.ofMinutes(15)), threeDaysAgo.plus(Duration.ofMinutes(345)),
+                        Optional.of(threeDaysAgo)));
+        assertThat(LogRange.within(now.minus(Duration.ofDays(7)), now, Optional.of(now.minusSeconds(600))).to()).isEqualTo(now);
+        // an onset at the window's very start: the range cannot begin before the window
+        Instant weekAgo = now.minus(Duration.ofDays(7));
+        assertThat(LogRange.within(weekAgo, now, Optional.of(weekAgo)).from()).isEqualTo(weekAgo);
+        assertThat(LogRange.within(weekAgo, now, Optional.empty())).isEqualTo(new LogRange(now.minus(Duration.ofHours(6)), now, Optional.empty()));
     }
 
     @Test
@@ -264,8 +353,8 @@ class PostmortemTest {
 
     @Test
     void input_refusesAWindowThatEndsBeforeItStartsAndAMissingBlastRadius() {
-        assertThatThrownBy(() -> new PostmortemInput("db", "1h", TO, FROM, "", List.of(), Optional.empty(), List.of(), List.of(),
-                List.of(), new Situation(true, SourceState.available(), SourceState.notConfigured(), SourceState.available())))
+        assertThatThrownBy(() -> new PostmortemInput("db", "1h", TO, FROM, "", List.of(), List.of(), Map.of(), Optional.empty(), List.of(), List.of(),
+                List.of(), WHOLE_WINDOW, new Situation(true, SourceState.available(), SourceState.notConfigured(), SourceState.available())))
                 .hasMessageContaining("ends");
         assertThatThrownBy(() -> input(List.of(), Optional.empty(), List.of(), List.of(), ALL_UP))
                 .hasMessageContaining("no blast radius was given");
@@ -280,7 +369,8 @@ class PostmortemTest {
                 anomaly("db", "latency_p99", FROM.plusSeconds(960), 45, dbOnset));
         PostmortemReport r = builder.build(input(timeline, Optional.of(blast()), traces(1), LOGS, ALL_UP));
         assertThat(r.synopsis()).contains("2 anomaly episodes across 2 services")
-                .contains("The earliest onset is 2025-03-10T09:05:00Z (latency_p99 of db, step): db went wrong first.");
+                .contains("The earliest onset is 2025-03-10T09:05:00Z (latency_p99 of db, step): db went wrong first among the services in "
+                        + "this report.");
         assertThat(r.followUps()).anySatisfy(f -> assertThat(f).startsWith("Start at the onset: what changed on db around 2025-03-10T09:05:00Z"));
         assertThat(r.followUps()).noneSatisfy(f -> assertThat(f).contains("went wrong before"));
     }
@@ -291,11 +381,45 @@ class PostmortemTest {
                 anomaly("db", "latency_p99", FROM.plusSeconds(900), 40, FROM.plusSeconds(600)),
                 anomaly("cache", "memory", FROM.plusSeconds(900), 9, FROM.plusSeconds(120)));
         PostmortemReport r = builder.build(input(timeline, Optional.of(blast()), traces(1), LOGS, ALL_UP));
-        assertThat(r.synopsis()).contains("cache went wrong first, before db (from 2025-03-10T09:10:00Z).");
+        assertThat(r.synopsis()).contains("cache went wrong first among the services in this report, before db (from 2025-03-10T09:10:00Z).");
         assertThat(r.followUps()).anySatisfy(f -> assertThat(f).startsWith("cache went wrong before db: check whether it is the root cause"));
 
         PostmortemReport suspectQuiet = builder.build(input(List.of(timeline.get(1)), Optional.of(blast()), traces(1), LOGS, ALL_UP));
-        assertThat(suspectQuiet.synopsis()).contains("cache went wrong first, while db has no anomaly in this window.");
+        assertThat(suspectQuiet.synopsis()).contains("cache went wrong first among the services in this report, while db has no anomaly in "
+                + "this window.");
+    }
+
+    @Test
+    void aServiceOutsideTheScopeThatDeviatedEarlier_isNamed_andOnlyOneTheSuspectDependsOnIsSuggestedAsTheRootCause() {
+        List<HistoryRow> scope = List.of(anomaly("db", "latency_p99", FROM.plusSeconds(900), 40, FROM.plusSeconds(600)));
+        List<HistoryRow> outside = List.of(
+                anomaly("storage", "iops", FROM.plusSeconds(900), 12, FROM.plusSeconds(420)),
+                anomaly("billing", "cpu", FROM.plusSeconds(900), 9, FROM.plusSeconds(60)),
+                anomaly("web", "error_rate", FROM.plusSeconds(900), 5, FROM.plusSeconds(700)));
+        PostmortemReport r = builder.build(new PostmortemInput("db", "1h", FROM, TO, "", scope, outside,
+                Map.of("storage", true, "billing", false, "web", false), Optional.of(blast()), ContributingSignal.fromHistory(scope),
+                traces(1), LOGS, WHOLE_WINDOW, ALL_UP));
+        // billing began earliest but the topology shows it unrelated: storage, which db depends on, is the one named
+        assertThat(r.synopsis()).contains("db went wrong first among the services in this report. storage, outside this report's scope, "
+                + "deviated earlier (iops from 2025-03-10T09:07:00Z), and db is in its blast radius: a post-mortem for storage may find "
+                + "the root cause.");
+        assertThat(r.followUps()).anySatisfy(f -> assertThat(f).startsWith("storage deviated before anything in this report"));
+        assertThat(r.followUps()).noneSatisfy(f -> assertThat(f).startsWith("billing"));
+        // every service outside the scope is listed under the timeline, earliest first
+        assertThat(r.timeline().outsideScope()).extracting(OutsideScope::service).containsExactly("billing", "storage", "web");
+        assertThat(PostmortemMarkdown.render(r)).contains("_Outside this report's scope (db and its blast radius), anomalies were also "
+                + "recorded for: billing (cpu from 2025-03-10T09:01:00Z; no path to db); storage (iops from 2025-03-10T09:07:00Z; db is "
+                + "in its blast radius); web (error_rate from 2025-03-10T09:11:40Z; no path to db).");
+    }
+
+    @Test
+    void aServiceOutsideTheScopeThatDeviatedLater_isListedButNotSaidToBeFirst() {
+        List<HistoryRow> scope = List.of(anomaly("db", "latency_p99", FROM.plusSeconds(900), 40, FROM.plusSeconds(600)));
+        List<HistoryRow> outside = List.of(anomaly("storage", "iops", FROM.plusSeconds(900), 12, FROM.plusSeconds(700)));
+        PostmortemReport r = builder.build(new PostmortemInput("db", "1h", FROM, TO, "", scope, outside, Map.of(), Optional.of(blast()),
+                ContributingSignal.fromHistory(scope), traces(1), LOGS, WHOLE_WINDOW, ALL_UP));
+        assertThat(r.synopsis()).doesNotContain("outside this report's scope");
+        assertThat(r.toJson().getJsonObject("timeline").getJsonArray("outsideScope")).hasSize(1);
     }
 
     @Test
@@ -304,7 +428,7 @@ class PostmortemTest {
         List<HistoryRow> timeline = List.of(anomaly("db", "latency_p99", FROM.plusSeconds(600), 40, onset),
                 anomaly("api", "error_rate", FROM.plusSeconds(600), 6, onset));
         PostmortemReport r = builder.build(input(timeline, Optional.of(blast()), traces(1), LOGS, ALL_UP));
-        assertThat(r.synopsis()).contains("api and db went wrong first, at the same time.");
+        assertThat(r.synopsis()).contains("api and db went wrong first among the services in this report, at the same time.");
     }
 
     @Test

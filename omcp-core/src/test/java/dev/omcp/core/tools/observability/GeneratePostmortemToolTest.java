@@ -3,6 +3,7 @@ package dev.omcp.core.tools.observability;
 import static dev.omcp.core.tools.observability.ToolInvocation.call;
 import static dev.omcp.core.tools.observability.ToolInvocation.structured;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 
 import dev.omcp.core.analysis.history.AnomalyHistory;
 import dev.omcp.core.analysis.history.HistoryLimits;
@@ -28,6 +29,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.CountDownLatch;
 import java.util.function.Supplier;
 import org.junit.jupiter.api.Test;
 
@@ -139,7 +141,13 @@ class GeneratePostmortemToolTest {
         assertThat(timeline.getInt("anomalousScores")).isEqualTo(11);
         assertThat(report.getString("synopsis")).contains("Peak anomaly score 12.0 on latency_p99 (99th percentile, s) of db")
                 .contains("2 anomaly episodes across 2 services")
-                .contains("The earliest onset is 2025-03-10T09:34:30Z (latency_p99 (99th percentile, s) of db, step): db went wrong first.");
+                .contains("The earliest onset is 2025-03-10T09:34:30Z (latency_p99 (99th percentile, s) of db, step): db went wrong first "
+                        + "among the services in this report.")
+                // billing, which the topology does not know, deviated earlier: said, without claiming how it relates to db
+                .contains("billing, outside this report's scope, deviated earlier (cpu from 2025-03-10T09:15:00Z): a post-mortem for "
+                        + "billing may tell whether it is the root cause.");
+        assertThat(md).contains("_Outside this report's scope (db and its blast radius), anomalies were also recorded for: billing "
+                + "(cpu from 2025-03-10T09:15:00Z). get_anomaly_history lists them._");
         assertThat(md).contains("| 2025-03-10T09:34:30Z | db | latency_p99 (99th percentile, s) | step | 12.0 | 6 | 2025-03-10T10:00:00Z |");
         assertThat(report.getJsonObject("blastRadius").getBoolean("included")).isTrue();
         assertThat(report.getJsonObject("blastRadius").getJsonArray("targets").getValuesAs(JsonString::getString))
@@ -152,6 +160,41 @@ class GeneratePostmortemToolTest {
         assertThat(report.getBoolean("partial")).isFalse();
         assertThat(report.getString("tenant")).isEmpty();
         assertThat(report.getString("window")).isEqualTo("1h");
+    }
+
+    @Test
+    void aServiceTheSuspectDependsOn_thatDeviatedEarlier_isNamedInTheSynopsis_insteadOfCallingTheSuspectFirst() {
+        // web calls api, which calls db: db is not in web's blast radius (it does not depend on web), but web is in db's
+        incidentScores();
+        anomaly("web", "error_rate", 0, 7, 18 * 60);
+        JsonObject report = structured(call(tool(everything()), "{\"service\":\"web\",\"format\":\"json\"}"));
+        assertThat(report.getJsonObject("timeline").getJsonArray("episodes").stream().map(e -> e.asJsonObject().getString("service"))
+                .toList()).doesNotContain("db", "api");
+        assertThat(report.getString("synopsis"))
+                .contains("web went wrong first among the services in this report.")
+                .contains("db, outside this report's scope, deviated earlier (latency_p99 from 2025-03-10T09:34:30Z), and web is in its "
+                        + "blast radius: a post-mortem for db may find the root cause.")
+                .doesNotContain("web went wrong first.");
+        assertThat(report.getJsonArray("followUps").getValuesAs(JsonString::getString)).anySatisfy(f -> assertThat(f).isEqualTo(
+                "db deviated before anything in this report (latency_p99 from 2025-03-10T09:34:30Z), and web is in its blast radius, but it "
+                        + "is outside this report's scope: check whether it is the root cause (generate_postmortem for db)."));
+        List<JsonObject> outside = report.getJsonObject("timeline").getJsonArray("outsideScope").getValuesAs(JsonObject.class);
+        assertThat(outside).extracting(o -> o.getString("service")).containsExactly("billing", "db", "api");
+        assertThat(outside.get(1).getBoolean("reachesService")).isTrue();
+        assertThat(outside.get(0).containsKey("reachesService")).as("billing is not in the topology").isFalse();
+    }
+
+    @Test
+    void withTheTopologyIncomplete_aServiceOutsideTheScopeThatDeviatedEarlier_isNamedWithoutGuessingHowItRelates() {
+        incidentScores();
+        anomaly("web", "error_rate", 0, 7, 18 * 60);
+        ScriptedConnector lateMesh = new ScriptedConnector().topology(ScriptedConnector.hanging());
+        JsonObject report = structured(call(tool(new ScriptedSources().add("kubernetes", kubernetes).add("mesh", lateMesh)),
+                "{\"service\":\"web\",\"format\":\"json\"}"));
+        // billing's onset is the earliest, but db's and billing's relation to web is unknown: the earliest is named
+        assertThat(report.getString("synopsis")).contains("billing, outside this report's scope, deviated earlier (cpu from "
+                + "2025-03-10T09:15:00Z): a post-mortem for billing may tell whether it is the root cause.");
+        assertThat(report.getJsonObject("timeline").getJsonArray("outsideScope").getJsonObject(0).containsKey("reachesService")).isFalse();
     }
 
     @Test
@@ -172,6 +215,34 @@ class GeneratePostmortemToolTest {
             assertThat(q.range().start()).isEqualTo(NOW.minus(Duration.ofMinutes(30)));
             assertThat(q.range().end()).isEqualTo(NOW);
         });
+    }
+
+    @Test
+    void overALongWindow_theLogsAreSearchedFromShortlyBeforeTheServicesEarliestOnset_andTheReportSaysSo() {
+        incidentScores(); // db's latency deviates from 09:34:30Z
+        JsonObject report = structured(call(tool(everything()), "{\"service\":\"db\",\"duration\":\"7d\",\"format\":\"json\"}"));
+        Instant start = Instant.parse("2025-03-10T09:19:30Z"); // 15 min before the onset
+        assertThat(loki.logQueries).isNotEmpty().allSatisfy(q -> {
+            assertThat(q.range().start()).isEqualTo(start);
+            assertThat(q.range().end()).isEqualTo(NOW);
+        });
+        JsonObject search = report.getJsonObject("logSearch");
+        assertThat(search.getString("from")).isEqualTo(start.toString());
+        assertThat(search.getString("to")).isEqualTo(NOW.toString());
+        assertThat(search.getBoolean("partial")).isFalse();
+        assertThat(search.getString("note")).isEqualTo("Searched from 2025-03-10T09:19:30Z to 2025-03-10T10:00:00Z (from 15 min "
+                + "before the earliest anomaly onset of db, at most 6 h), not the whole 7d window: a log search over a long window is "
+                + "slow on most backends and would not finish in time. query_logs searches any other part.");
+        // the other sources still cover the whole window
+        assertThat(zipkin.traceQueries.getFirst().range().start()).isEqualTo(NOW.minus(Duration.ofDays(7)));
+    }
+
+    @Test
+    void overALongWindowWithNoAnomalyOfTheService_theLogsAreSearchedOverItsLastSixHours() {
+        JsonObject report = structured(call(tool(everything()), "{\"service\":\"db\",\"duration\":\"3d\",\"format\":\"json\"}"));
+        assertThat(loki.logQueries).isNotEmpty().allSatisfy(q -> assertThat(q.range().start()).isEqualTo(NOW.minus(Duration.ofHours(6))));
+        assertThat(report.getJsonObject("logSearch").getString("note")).startsWith("Searched the last 6 h (2025-03-10T04:00:00Z to "
+                + "2025-03-10T10:00:00Z), not the whole 3d window");
     }
 
     @Test
@@ -241,13 +312,74 @@ class GeneratePostmortemToolTest {
         ToolResult answer = call(tool(new ScriptedSources().add("kubernetes", down).add("zipkin", zipkin).add("loki", loki)),
                 "{\"service\":\"db\"}");
         assertThat(answer.firstText()).contains("## Blast radius at peak\n\n_Blast radius omitted: the topology provider is down "
-                + "(kubernetes: Kubernetes API answered HTTP 503)._");
+                + "(kubernetes failed: Kubernetes API answered HTTP 503)._");
         JsonObject report = structured(answer);
         assertThat(report.getJsonObject("blastRadius").getBoolean("included")).isFalse();
         assertThat(report.getBoolean("partial")).isTrue();
         assertThat(report.getJsonArray("failedSources").getJsonObject(0).toString()).isEqualTo(
                 "{\"source\":\"kubernetes\",\"signal\":\"topology\",\"kind\":\"unavailable\",\"error\":\"Kubernetes API answered HTTP 503\"}");
         assertThat(answer.firstText()).contains("> Partial data: kubernetes (topology) failed: Kubernetes API answered HTTP 503.");
+    }
+
+    @Test
+    void aTopologySourceThatTimesOut_whileAnotherAnswers_leavesABlastRadiusThatSaysItIsIncomplete() {
+        incidentScores();
+        // kubernetes answers; the mesh, whose calls link api to db, does not
+        ScriptedConnector lateMesh = new ScriptedConnector().topology(ScriptedConnector.hanging());
+        ToolResult answer = call(tool(new ScriptedSources().add("kubernetes", kubernetes).add("mesh", lateMesh).add("zipkin", zipkin)
+                .add("loki", loki)), "{\"service\":\"db\"}");
+        JsonObject report = structured(answer);
+        JsonObject blast = report.getJsonObject("blastRadius");
+        assertThat(blast.getBoolean("included")).isTrue();
+        assertThat(blast.getBoolean("partial")).isTrue();
+        assertThat(blast.getString("note")).isEqualTo("Incomplete: mesh timed out: the source did not answer in time. The resources "
+                + "and calls only it reports are missing, so more may be affected than listed here.");
+        assertThat(answer.firstText()).contains("## Blast radius at peak\n\n_Incomplete: mesh timed out");
+        assertThat(report.getString("synopsis")).contains("Blast radius incomplete (mesh did not answer): at least ")
+                .contains("1 anomaly episode across 1 service in an incomplete scope");
+        // api's anomalies are left out because the walk could not reach it: the timeline says its scope is incomplete
+        JsonObject timeline = report.getJsonObject("timeline");
+        assertThat(timeline.getBoolean("partial")).isTrue();
+        assertThat(timeline.getString("note")).startsWith("Scope incomplete: mesh timed out");
+        List<String> followUps = report.getJsonArray("followUps").getValuesAs(JsonString::getString);
+        assertThat(followUps).noneSatisfy(f -> assertThat(f).startsWith("Tell the owners"));
+        assertThat(followUps).anySatisfy(f -> assertThat(f).startsWith("Rerun get_blast_radius for db when mesh answers in time"));
+        assertThat(report.getJsonArray("failedSources").getJsonObject(0).getString("source")).isEqualTo("mesh");
+    }
+
+    @Test
+    void aLogsSourceThatTimesOut_saysSoInTheLogHighlightsSection_insteadOfLeavingItOutSilently() {
+        ScriptedConnector lateLoki = new ScriptedConnector().logs(ScriptedConnector.hanging());
+        ToolResult answer = call(tool(new ScriptedSources().add("kubernetes", kubernetes).add("zipkin", zipkin).add("loki", lateLoki)),
+                "{\"service\":\"db\"}");
+        assertThat(headings(answer.firstText())).contains("## Log highlights");
+        assertThat(answer.firstText()).contains("## Log highlights\n\n_Log highlights unavailable: loki timed out: the source did not "
+                + "answer in time._");
+        JsonObject report = structured(answer);
+        assertThat(report.getJsonObject("logSearch").getBoolean("partial")).isTrue();
+        assertThat(report.getString("synopsis")).contains("Logs not searched: loki timed out");
+    }
+
+    @Test
+    void whenNothingWasFoundBecauseTheSourcesDidNotAnswer_theNoSignalNoticeSaysSo_andDoesNotBlameTheServiceName() {
+        ScriptedConnector late = new ScriptedConnector().traces(ScriptedConnector.hanging()).logs(ScriptedConnector.hanging());
+        JsonObject report = structured(call(tool(new ScriptedSources().add("zipkin", late)), "{\"service\":\"db\",\"format\":\"json\"}"));
+        assertThat(report.getString("notice")).contains("and zipkin did not answer");
+        assertThat(report.getJsonArray("followUps").getValuesAs(JsonString::getString))
+                .noneSatisfy(f -> assertThat(f).contains("is the name the sources use"))
+                .anySatisfy(f -> assertThat(f).startsWith("Rerun query_logs for db with level=error from 2025-03-10T09:00:00Z when zipkin"));
+    }
+
+    @Test
+    void aTracesSourceThatFails_whileAnotherAnswers_marksRelatedTracesIncomplete() {
+        ScriptedConnector tempo = new ScriptedConnector().traces(ScriptedConnector.unavailable("Tempo answered HTTP 500"));
+        JsonObject report = structured(call(tool(everything().add("tempo", tempo)), "{\"service\":\"db\",\"format\":\"json\"}"));
+        JsonObject traces = report.getJsonObject("traces");
+        assertThat(traces.getBoolean("included")).isTrue();
+        assertThat(traces.getInt("total")).isEqualTo(3);
+        assertThat(traces.getBoolean("partial")).isTrue();
+        assertThat(traces.getString("note")).isEqualTo("Incomplete: tempo failed: Tempo answered HTTP 500; traces only it holds are missing.");
+        assertThat(report.getString("synopsis")).contains("3 related traces (incomplete: tempo did not answer)");
     }
 
     @Test
@@ -354,6 +486,42 @@ class GeneratePostmortemToolTest {
         assertThat(report.getJsonArray("failedSources").getJsonObject(0).getString("kind")).isEqualTo("timeout");
         assertThat(report.getJsonObject("traces").getString("note")).startsWith("Related traces omitted: every traces source failed");
         assertThat(report.getJsonObject("blastRadius").getBoolean("included")).isTrue();
+    }
+
+    @Test
+    void aSourceThatIgnoresItsTimeout_doesNotHoldTheDraftPastTheToolsDeadline() {
+        // the toolkit of these tests: 300 ms per source, 600 ms per call. The logs source claims to be
+        // interruptible (so it runs on the caller's thread) but answers only when released.
+        CountDownLatch release = new CountDownLatch(1);
+        ScriptedConnector stubborn = new ScriptedConnector().claimingInterruptible()
+                .logs(ScriptedConnector.ignoringInterruptsUntil(release, new LogResult(List.of(), false, "")));
+        GeneratePostmortemTool tool = tool(new ScriptedSources().add("kubernetes", kubernetes).add("zipkin", zipkin).add("loki", stubborn));
+        try {
+            long started = System.nanoTime();
+            JsonObject report = assertTimeoutPreemptively(Duration.ofSeconds(5),
+                    () -> structured(call(tool, "{\"service\":\"db\",\"format\":\"json\"}")));
+            assertThat(Duration.ofNanos(System.nanoTime() - started)).isLessThan(Duration.ofMillis(1500));
+            assertThat(report.getBoolean("partial")).isTrue();
+            assertThat(report.getJsonArray("failedSources").getValuesAs(JsonObject.class)).singleElement().satisfies(f -> {
+                assertThat(f.getString("source")).isEqualTo("loki");
+                assertThat(f.getString("signal")).isEqualTo("logs");
+                assertThat(f.getString("kind")).isEqualTo("timeout");
+                assertThat(f.getString("error")).isEqualTo("no answer within the tool's 0.6 s deadline");
+            });
+            // what answered in time is all there
+            assertThat(report.getJsonObject("blastRadius").getBoolean("included")).isTrue();
+            assertThat(report.getJsonObject("traces").getInt("total")).isEqualTo(3);
+        } finally {
+            release.countDown();
+        }
+    }
+
+    @Test
+    void theSourcesGetTheDeadlineLessWhatBuildingTheDraftNeeds_aTwentiethAtMostOneSecond() {
+        // docs/configuration.md: OMCP_TOOL_DEADLINE defaults to 20 s
+        assertThat(GeneratePostmortemTool.gatheringBudget(Duration.ofSeconds(20))).isEqualTo(Duration.ofSeconds(19));
+        assertThat(GeneratePostmortemTool.gatheringBudget(Duration.ofSeconds(60))).isEqualTo(Duration.ofSeconds(59));
+        assertThat(GeneratePostmortemTool.gatheringBudget(Duration.ofMillis(600))).isEqualTo(Duration.ofMillis(570));
     }
 
     @Test

@@ -20,6 +20,7 @@ import java.time.Duration;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.CopyOnWriteArrayList;
 
 /**
@@ -43,6 +44,7 @@ final class ScriptedConnector implements Connector, TopologyCapability, TracesCa
     final List<TraceQuery> traceQueries = new CopyOnWriteArrayList<>();
     final List<LogQuery> logQueries = new CopyOnWriteArrayList<>();
     private volatile SourceConfig source = new SourceConfig("scripted", "scripted", "", "", JsonObject.EMPTY_JSON_OBJECT);
+    private boolean interruptible;
 
     ScriptedConnector topology(Answer<String, Topology> answer) {
         this.topology = answer;
@@ -77,6 +79,36 @@ final class ScriptedConnector implements Connector, TopologyCapability, TracesCa
         return services(ignored -> listed);
     }
 
+    /**
+     * Declares the connector {@linkplain Connector#interruptible() interruptible}, as the builtin
+     * Loki connector does, so a fan-out to it alone runs it on the caller's thread.
+     */
+    ScriptedConnector claimingInterruptible() {
+        this.interruptible = true;
+        return this;
+    }
+
+    /**
+     * A capability that ignores interrupts until {@code release} opens, then answers {@code answer}:
+     * a connector busy parsing a large answer, which no interrupt stops.
+     */
+    static <Q, R> Answer<Q, R> ignoringInterruptsUntil(CountDownLatch release, R answer) {
+        return query -> {
+            boolean interrupted = false;
+            while (release.getCount() > 0) {
+                try {
+                    release.await();
+                } catch (InterruptedException e) {
+                    interrupted = true;
+                }
+            }
+            if (interrupted) {
+                Thread.currentThread().interrupt();
+            }
+            return answer;
+        };
+    }
+
     /** A capability that fails the way an unreachable backend does. */
     static <Q, R> Answer<Q, R> unavailable(String message) {
         return query -> {
@@ -94,6 +126,11 @@ final class ScriptedConnector implements Connector, TopologyCapability, TracesCa
             }
             throw new ConnectorException(ConnectorException.Kind.TIMEOUT, "interrupted");
         };
+    }
+
+    @Override
+    public boolean interruptible() {
+        return interruptible;
     }
 
     Capabilities declared() {
