@@ -122,7 +122,8 @@ final class PrometheusConnector implements Connector, MetricsCapability, MetricD
         form.put("start", seconds(query.range().start()));
         form.put("end", seconds(query.range().end()));
         form.put("step", Long.toString(step.toSeconds()));
-        return new MetricResult(PrometheusMatrix.read(http.postForm("/api/v1/query_range", form)), promql, label.get());
+        return new MetricResult(PrometheusMatrix.read(http.postForm("/api/v1/query_range", form)), promql, label.get(),
+                Optional.of(step));
     }
 
     /** The PromQL for {@code query}, with every value quoted. */

@@ -159,7 +159,11 @@ public final class QueryMetricsTool extends ObservabilityTool {
                 .add("metric", metric);
         CuratedMetricNames.unit(metric).ifPresent(unit -> result.add("unit", unit));
         // a backend caps the points of a series and widens a finer step itself: say which step ran
-        Duration ran = stepThatRan(found.stream().map(Found::series).toList()).filter(r -> r.compareTo(step) > 0).orElse(step);
+        // the connectors that report their step say it; for others the answer's timestamps do
+        Optional<Duration> reported = batch.answersTo(request).stream().map(a -> a.result().step()).flatMap(Optional::stream)
+                .max(Duration::compareTo);
+        Duration ran = reported.or(() -> stepThatRan(found.stream().map(Found::series).toList()))
+                .filter(r -> r.compareTo(step) > 0).orElse(step);
         result.add("duration", Durations.format(duration))
                 .add("step", Durations.format(ran))
                 .add("from", range.start().toString())
