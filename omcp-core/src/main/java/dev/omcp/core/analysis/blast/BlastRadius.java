@@ -20,10 +20,13 @@ import java.util.Map;
  * @param omitted how many reachable resources were left out because of the cap
  * @param maxHopsReached whether the walk stopped at the hop limit with more to explore
  * @param sources the topology sources merged
+ * @param affectedServices the distinct names of the affected services and workloads beyond the
+ *     targets, nearest first, over the whole walk: the cap trims {@code nodes}, never this list
  */
 public record BlastRadius(
         List<String> targets, List<String> unresolved, List<AffectedNode> nodes, Map<String, List<String>> byHost,
-        Map<String, List<String>> byOwner, boolean truncated, int omitted, boolean maxHopsReached, List<String> sources) {
+        Map<String, List<String>> byOwner, boolean truncated, int omitted, boolean maxHopsReached, List<String> sources,
+        List<String> affectedServices) {
     public BlastRadius {
         targets = List.copyOf(targets);
         unresolved = List.copyOf(unresolved);
@@ -31,6 +34,7 @@ public record BlastRadius(
         byHost = Map.copyOf(byHost);
         byOwner = Map.copyOf(byOwner);
         sources = List.copyOf(sources);
+        affectedServices = List.copyOf(affectedServices);
     }
 
     /**

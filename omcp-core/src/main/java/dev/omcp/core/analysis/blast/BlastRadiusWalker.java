@@ -7,6 +7,7 @@ import dev.omcp.sdk.query.TopologyNode;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
@@ -39,6 +40,9 @@ import java.util.TreeMap;
  * reachable, so the result says how many were left out.
  */
 public final class BlastRadiusWalker {
+
+    /** The kinds whose names an agent knows as services: what {@code affectedServices} lists. */
+    private static final Set<String> SERVICE_KINDS = Set.of("service", "deployment", "statefulset", "daemonset");
 
     private record Move(String to, String impact, boolean down) {}
 
@@ -119,7 +123,30 @@ public final class BlastRadiusWalker {
                     impact.get(id), host, owner));
         }
         return new BlastRadius(List.copyOf(start), unresolved, nodes, byHost, byOwner, order.size() > cap,
-                order.size() - cap, maxHopsReached, graph.sources());
+                order.size() - cap, maxHopsReached, graph.sources(), affectedServices(graph, order, hops));
+    }
+
+    /**
+     * The distinct names of the service-like resources the walk reached beyond the targets, nearest
+     * first, then by name. Taken over the whole walk, not the capped node list: an agent that asks
+     * for three nodes still learns every service in the radius.
+     */
+    private static List<String> affectedServices(TopologyGraph graph, List<String> order, Map<String, Integer> hops) {
+        Map<String, Integer> nearest = new HashMap<>();
+        Set<String> targetNames = new HashSet<>();
+        for (String id : order) {
+            TopologyNode n = graph.node(id).node();
+            int distance = hops.get(id);
+            if (distance == 0) {
+                targetNames.add(n.name());
+            } else if (SERVICE_KINDS.contains(n.kind())) {
+                nearest.merge(n.name(), distance, Math::min);
+            }
+        }
+        nearest.keySet().removeAll(targetNames);
+        List<String> names = new ArrayList<>(nearest.keySet());
+        names.sort(Comparator.comparingInt((String name) -> nearest.get(name)).thenComparing(Comparator.naturalOrder()));
+        return names;
     }
 
     /** The moves out of {@code id}, sorted by target id so the walk is deterministic. */

@@ -1,6 +1,5 @@
 package dev.omcp.core.tools.observability;
 
-import dev.omcp.core.analysis.blast.AffectedNode;
 import dev.omcp.core.analysis.blast.BlastRadius;
 import dev.omcp.core.analysis.blast.BlastRadiusOptions;
 import dev.omcp.core.analysis.blast.BlastRadiusWalker;
@@ -15,13 +14,9 @@ import jakarta.json.JsonObject;
 import jakarta.json.JsonObjectBuilder;
 import jakarta.json.JsonValue;
 import java.util.ArrayList;
-import java.util.Comparator;
-import java.util.HashSet;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.Set;
 
 /**
  * {@code get_blast_radius}: what a failing service or resource takes down, by a capped walk over
@@ -34,7 +29,6 @@ public final class GetBlastRadiusTool extends ObservabilityTool {
     static final int MAX_HOPS = 20;
     static final String RESOURCE_PATTERN = "^[a-z][a-z0-9]{0,31}/[A-Za-z0-9_.:/-]{1,253}$";
     /** Kinds whose name is a service name an agent can pass to the other tools. */
-    private static final Set<String> SERVICE_KINDS = Set.of("service", "deployment", "statefulset", "daemonset");
 
     private static final ToolDefinition DEFINITION = new ToolDefinition(
             NAME,
@@ -65,7 +59,7 @@ public final class GetBlastRadiusTool extends ObservabilityTool {
                     .add("unresolved", stringArray("Targets no topology node matched."))
                     .add("total", Jsonp.object().add("type", Jsonp.array().add("integer").add("null"))
                             .add("description", "Affected resources found, targets included, before the cap; null when unknown."))
-                    .add("affectedServices", stringArray("Names of the services and workloads affected beyond the target, nearest first."))
+                    .add("affectedServices", stringArray("Names of the services and workloads affected beyond the target, nearest first; complete even when nodes is truncated."))
                     .add("nodes", Jsonp.object().add("type", "array").add("items", Jsonp.object().add("type", "object")
                             .add("properties", Jsonp.object()
                                     .add("id", Jsonp.object().add("type", "string"))
@@ -131,7 +125,7 @@ public final class GetBlastRadiusTool extends ObservabilityTool {
         TopologyGraph graph = snapshot.graph().get();
         BlastRadius blast = resource.isPresent() && graph.node(resource.get()) == null
                 // a resource id must name a node exactly; only service names are matched by name
-                ? new BlastRadius(List.of(), List.of(resource.get()), List.of(), Map.of(), Map.of(), false, 0, false, graph.sources())
+                ? new BlastRadius(List.of(), List.of(resource.get()), List.of(), Map.of(), Map.of(), false, 0, false, graph.sources(), List.of())
                 : walker.walk(graph, List.of(target), options);
 
         JsonObject walked = blast.toJson();
@@ -144,28 +138,11 @@ public final class GetBlastRadiusTool extends ObservabilityTool {
             result.add("total", JsonValue.NULL);
         }
         JsonArrayBuilder affected = Jsonp.array();
-        affectedServices(blast).forEach(affected::add);
+        blast.affectedServices().forEach(affected::add);
         result.add("affectedServices", affected);
         snapshot.gathered().writeTo(result);
         note(blast, target, snapshot, options).ifPresent(n -> result.add("note", n));
         return ToolResult.structured(result.build());
-    }
-
-    /** The distinct names of the affected services and workloads (not the targets), nearest first. */
-    static List<String> affectedServices(BlastRadius blast) {
-        Map<String, Integer> nearest = new LinkedHashMap<>();
-        Set<String> targetNames = new HashSet<>();
-        for (AffectedNode n : blast.nodes()) {
-            if (n.hops() == 0) {
-                targetNames.add(n.name());
-            } else if (SERVICE_KINDS.contains(n.kind())) {
-                nearest.putIfAbsent(n.name(), n.hops());
-            }
-        }
-        List<String> names = new ArrayList<>(nearest.keySet());
-        names.removeAll(targetNames);
-        names.sort(Comparator.comparingInt((String name) -> nearest.get(name)).thenComparing(name -> name));
-        return names;
     }
 
     private static Optional<String> note(BlastRadius blast, String target, TopologySnapshot snapshot, BlastRadiusOptions options) {

@@ -115,6 +115,16 @@ class GetBlastRadiusToolTest {
         assertThat(result.getInt("omitted")).isEqualTo(31);
         assertThat(result.getInt("total")).isEqualTo(41);
         assertThat(result.getString("note")).contains("31 more affected resources").contains("raise maxNodes");
+        // the cap trims the node list, not the names of the affected services
+        assertThat(strings(result, "affectedServices")).hasSize(40).startsWith("caller-0", "caller-1", "caller-10");
+    }
+
+    @Test
+    void maxNodesOfOne_stillNamesEveryAffectedService() {
+        JsonObject result = structured(call(tool(clusterAndMesh()), "{\"service\":\"db\",\"maxNodes\":1}"));
+        assertThat(ids(result)).containsExactly("service/prod/db");
+        assertThat(result.getBoolean("truncated")).isTrue();
+        assertThat(strings(result, "affectedServices")).containsExactly("api", "web", "gateway");
     }
 
     @Test
