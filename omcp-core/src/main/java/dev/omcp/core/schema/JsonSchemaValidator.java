@@ -217,19 +217,19 @@ public final class JsonSchemaValidator {
             }
         }
         if (schema.containsKey("minProperties") && object.size() < schema.getInt("minProperties")) {
-            out.add(path + ": must have at least " + schema.getInt("minProperties") + " members");
+            out.add(path + ": must have at least " + counted(schema.getInt("minProperties"), "member"));
         }
         if (schema.containsKey("maxProperties") && object.size() > schema.getInt("maxProperties")) {
-            out.add(path + ": must have at most " + schema.getInt("maxProperties") + " members");
+            out.add(path + ": must have at most " + counted(schema.getInt("maxProperties"), "member"));
         }
     }
 
     private void checkArray(JsonObject root, JsonObject schema, JsonArray array, String path, List<String> out, int depth) {
         if (schema.containsKey("minItems") && array.size() < schema.getInt("minItems")) {
-            out.add(path + ": must have at least " + schema.getInt("minItems") + " items, got " + array.size());
+            out.add(path + ": must have at least " + counted(schema.getInt("minItems"), "item") + ", got " + array.size());
         }
         if (schema.containsKey("maxItems") && array.size() > schema.getInt("maxItems")) {
-            out.add(path + ": must have at most " + schema.getInt("maxItems") + " items, got " + array.size());
+            out.add(path + ": must have at most " + counted(schema.getInt("maxItems"), "item") + ", got " + array.size());
         }
         int prefix = 0;
         if (schema.get("prefixItems") instanceof JsonArray positional) {
@@ -269,20 +269,20 @@ public final class JsonSchemaValidator {
         // draft 2020-12: minContains defaults to 1, and 0 makes "contains" always pass
         int min = schema.get("minContains") instanceof JsonNumber n ? n.intValue() : 1;
         if (matching < min) {
-            out.add(path + ": must contain at least " + min + " item" + (min == 1 ? "" : "s") + " of the required form, found " + matching);
+            out.add(path + ": must contain at least " + counted(min, "item") + " of the required form, found " + matching);
         }
         if (schema.get("maxContains") instanceof JsonNumber n && matching > n.intValue()) {
-            out.add(path + ": must contain at most " + n.intValue() + " items of the required form, found " + matching);
+            out.add(path + ": must contain at most " + counted(n.intValue(), "item") + " of the required form, found " + matching);
         }
     }
 
     private void checkString(JsonObject schema, String text, String path, List<String> out) {
         int length = text.codePointCount(0, text.length());
         if (schema.containsKey("minLength") && length < schema.getInt("minLength")) {
-            out.add(path + ": must be at least " + schema.getInt("minLength") + " characters");
+            out.add(path + ": must be at least " + counted(schema.getInt("minLength"), "character"));
         }
         if (schema.containsKey("maxLength") && length > schema.getInt("maxLength")) {
-            out.add(path + ": must be at most " + schema.getInt("maxLength") + " characters");
+            out.add(path + ": must be at most " + counted(schema.getInt("maxLength"), "character"));
         }
         if (schema.containsKey("pattern")) {
             String regex = schema.getString("pattern");
@@ -431,6 +431,11 @@ public final class JsonSchemaValidator {
             case "null" -> "null";
             default -> "a " + type;
         };
+    }
+
+    /** "1 item", "2 items": a count with its noun, so a limit of one does not read "1 items". */
+    private static String counted(int count, String noun) {
+        return count + " " + noun + (count == 1 ? "" : "s");
     }
 
     private static String typeName(JsonValue value) {

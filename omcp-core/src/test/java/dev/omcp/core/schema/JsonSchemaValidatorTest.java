@@ -59,8 +59,18 @@ class JsonSchemaValidatorTest {
     void arraysItemsBoundsAndUniqueness() {
         JsonObject s = schema("{\"type\":\"array\",\"items\":{\"type\":\"string\"},\"minItems\":1,\"maxItems\":3,\"uniqueItems\":true}");
         assertThat(validator.validate(s, json("[\"a\",\"b\"]"), "l")).isEmpty();
-        assertThat(validator.validate(s, json("[]"), "l")).containsExactly("l: must have at least 1 items, got 0");
+        assertThat(validator.validate(s, json("[]"), "l")).containsExactly("l: must have at least 1 item, got 0");
+        assertThat(validator.validate(s, json("[\"a\",\"b\",\"c\",\"d\"]"), "l")).containsExactly("l: must have at most 3 items, got 4");
         assertThat(validator.validate(s, json("[\"a\",1,\"a\"]"), "l")).containsExactly("l[1]: must be a string, got a number", "l: items must be unique, \"a\" repeats");
+    }
+
+    @Test
+    void lengthLimitsOfOne_readAsEnglish() {
+        JsonObject s = schema("{\"type\":\"string\",\"minLength\":1,\"maxLength\":1}");
+        assertThat(validator.validate(s, json("\"\""), "f")).containsExactly("f: must be at least 1 character");
+        assertThat(validator.validate(s, json("\"ab\""), "f")).containsExactly("f: must be at most 1 character");
+        JsonObject wider = schema("{\"type\":\"string\",\"maxLength\":2}");
+        assertThat(validator.validate(wider, json("\"abc\""), "f")).containsExactly("f: must be at most 2 characters");
     }
 
     @Test

@@ -158,7 +158,8 @@ public final class GetBlastRadiusTool extends ObservabilityTool {
                     + MAX_NODES + ") to list them.");
         }
         if (blast.maxHopsReached()) {
-            parts.add("The walk stopped at " + options.maxHops() + " hops with more to explore; raise maxHops to follow further.");
+            parts.add("The walk stopped at " + options.maxHops() + (options.maxHops() == 1 ? " hop" : " hops")
+                    + " with more to explore; raise maxHops to follow further.");
         }
         if (snapshot.gathered().partial()) {
             parts.add("Some topology sources failed (" + snapshot.failureSummary() + "); the radius may be incomplete.");

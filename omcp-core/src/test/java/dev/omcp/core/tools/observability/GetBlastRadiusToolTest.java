@@ -132,7 +132,7 @@ class GetBlastRadiusToolTest {
         JsonObject result = structured(call(tool(clusterAndMesh()), "{\"service\":\"db\",\"maxHops\":1}"));
         assertThat(strings(result, "affectedServices")).containsExactly("api");
         assertThat(result.getBoolean("maxHopsReached")).isTrue();
-        assertThat(result.getString("note")).contains("stopped at 1 hops").contains("raise maxHops");
+        assertThat(result.getString("note")).contains("stopped at 1 hop with more").contains("raise maxHops");
     }
 
     @Test
