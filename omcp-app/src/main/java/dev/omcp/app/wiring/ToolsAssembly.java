@@ -18,6 +18,7 @@ import dev.omcp.core.ipenrich.IpEnricher;
 import dev.omcp.core.ipenrich.RdapFallback;
 import dev.omcp.core.sources.SourceRegistry;
 import dev.omcp.core.tools.observability.ObservabilityTools;
+import dev.omcp.core.tools.observability.ServiceNameSuggestions;
 import dev.omcp.core.tools.observability.ServiceCatalog;
 import dev.omcp.core.tools.observability.Toolkit;
 import dev.omcp.ports.anomaly.AnomalyScoreSink;
@@ -148,7 +149,8 @@ final class ToolsAssembly implements AutoCloseable {
     /** Adds the tools, the usage guide and the incident prompts to the gateway. */
     void register(Gateway.Builder builder) {
         builder.tools(ObservabilityTools.all(toolkit)).resources(AgentGuide.builtin());
-        IncidentPrompts.all().forEach(builder::prompt);
+        ServiceNameSuggestions serviceNames = new ServiceNameSuggestions(toolkit);
+        IncidentPrompts.all(serviceNames::matching).forEach(builder::prompt);
     }
 
     Toolkit toolkit() {

@@ -65,6 +65,17 @@ class DemoSourcesIT {
         assertThat(byJob.getJsonArray("lines")).as(byJob.toString()).isNotEmpty();
     }
 
+    @Test
+    void thePromptsServiceArgument_isCompletedWithTheServicesTheSourcesKnow() {
+        JsonObject completion = client.call("completion/complete",
+                "{\"ref\":{\"type\":\"ref/prompt\",\"name\":\"triage-incident\"},\"argument\":{\"name\":\"service\",\"value\":\"pay\"}}")
+                .getJsonObject("result").getJsonObject("completion");
+        assertThat(completion.getJsonArray("values").getValuesAs(jakarta.json.JsonString::getString))
+                .as(completion.toString()).containsExactly("payments", "payments-db");
+        assertThat(completion.getInt("total")).isEqualTo(2);
+        assertThat(completion.getBoolean("hasMore")).isFalse();
+    }
+
     // spec 2.10: the governance block reports what is configured, not constants
     @Test
     void info_countsTheZipkinSourceAsAbleToAnswerQueryTraces() {

@@ -37,12 +37,28 @@ public final class IncidentPrompts {
 
     private IncidentPrompts() {}
 
-    /** Both prompts, in the order {@code prompts/list} shows them. */
+    /** Both prompts, in the order {@code prompts/list} shows them, with no service-name suggestions. */
     public static List<Prompt> all() {
-        return List.of(triage(), postmortem());
+        return all((typed, principal) -> List.of());
+    }
+
+    /**
+     * Both prompts; {@code completion/complete} of their {@code service} argument asks
+     * {@code serviceNames} (the typed text and the caller) for the names to suggest.
+     */
+    public static List<Prompt> all(BiFunction<String, Principal, List<String>> serviceNames) {
+        return List.of(triage(serviceNames), postmortem(serviceNames));
     }
 
     static Prompt triage() {
+        return triage((typed, principal) -> List.of());
+    }
+
+    static Prompt postmortem() {
+        return postmortem((typed, principal) -> List.of());
+    }
+
+    static Prompt triage(BiFunction<String, Principal, List<String>> serviceNames) {
         PromptDefinition definition = new PromptDefinition(TRIAGE, "Triage an incident",
                 "Investigate a reported problem end to end with the observability tools: health, anomalies and the likely "
                         + "root cause, blast radius, then traces and logs as evidence. Leave service empty to start from every "
@@ -73,10 +89,10 @@ public final class IncidentPrompts {
                     log counts); the blast radius; who owns the affected services (`.catalog`, when present); what you could \
                     not see; and the next step. Offer to draft a post-mortem with `generate_postmortem`."""
                     .formatted(scope, AgentGuide.URI, start);
-        }, Set.of("service"));
+        }, Set.of("service"), serviceNames);
     }
 
-    static Prompt postmortem() {
+    static Prompt postmortem(BiFunction<String, Principal, List<String>> serviceNames) {
         PromptDefinition definition = new PromptDefinition(POSTMORTEM, "Write a post-mortem",
                 "Draft a post-mortem for an incident around a service with generate_postmortem, then check its claims against "
                         + "traces and logs and fill in what the tools cannot know.",
@@ -104,7 +120,7 @@ public final class IncidentPrompts {
 
                     The usage guide (resource %s) explains the tools if you need more than this."""
                     .formatted(service, window, service, window, AgentGuide.URI);
-        }, Set.of("service", "duration"));
+        }, Set.of("service", "duration"), serviceNames);
     }
 
     private static Optional<String> service(Map<String, String> args, boolean required) {
@@ -149,11 +165,14 @@ public final class IncidentPrompts {
         private final PromptDefinition definition;
         private final BiFunction<Map<String, String>, Principal, String> text;
         private final Set<String> accepted;
+        private final BiFunction<String, Principal, List<String>> serviceNames;
 
-        TextPrompt(PromptDefinition definition, BiFunction<Map<String, String>, Principal, String> text, Set<String> accepted) {
+        TextPrompt(PromptDefinition definition, BiFunction<Map<String, String>, Principal, String> text, Set<String> accepted,
+                BiFunction<String, Principal, List<String>> serviceNames) {
             this.definition = definition;
             this.text = text;
             this.accepted = Set.copyOf(accepted);
+            this.serviceNames = serviceNames;
         }
 
         @Override
@@ -178,6 +197,14 @@ public final class IncidentPrompts {
                 return List.of();
             }
             return WINDOW_SUGGESTIONS.stream().filter(w -> w.startsWith(prefix)).toList();
+        }
+
+        @Override
+        public List<String> complete(String argument, String prefix, Principal principal) {
+            if (argument.equals("service") && accepted.contains("service")) {
+                return serviceNames.apply(prefix, principal);
+            }
+            return complete(argument, prefix);
         }
     }
 }

@@ -7,6 +7,7 @@ import dev.omcp.ports.identity.Principal;
 import dev.omcp.ports.prompts.Prompt;
 import dev.omcp.ports.prompts.PromptArgument;
 import jakarta.json.JsonObject;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -110,5 +111,23 @@ class IncidentPromptsTest {
         assertThat(postmortem.complete("duration", "1")).containsExactly("15m", "1h", "12h", "1d");
         assertThat(postmortem.complete("service", "")).isEmpty();
         assertThat(triage.complete("duration", "")).isEmpty();
+    }
+
+    @Test
+    void theServiceArgument_isCompletedFromTheCallersServiceNames() {
+        List<String> asked = new ArrayList<>();
+        List<Prompt> prompts = IncidentPrompts.all((typed, principal) -> {
+            asked.add(typed + "@" + principal.tenant());
+            return List.of("payments", "payments-db");
+        });
+        Principal acme = Principal.apiKey("bot", "acme");
+        for (Prompt prompt : prompts) {
+            assertThat(prompt.complete("service", "pay", acme)).containsExactly("payments", "payments-db");
+        }
+        assertThat(asked).containsExactly("pay@acme", "pay@acme");
+        // other arguments keep their own suggestions, and unknown ones have none
+        assertThat(prompts.get(1).complete("duration", "3", acme)).containsExactly("30m", "3h");
+        assertThat(prompts.get(0).complete("nope", "", acme)).isEmpty();
+        assertThat(asked).hasSize(2);
     }
 }

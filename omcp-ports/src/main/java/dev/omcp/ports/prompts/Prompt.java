@@ -24,4 +24,13 @@ public interface Prompt {
     default List<String> complete(String argument, String prefix) {
         return List.of();
     }
+
+    /**
+     * Suggests values for an argument for this caller. A prompt whose suggestions come from data
+     * the caller may or may not see (service names from the caller's sources) overrides this one;
+     * the default ignores the caller.
+     */
+    default List<String> complete(String argument, String prefix, Principal principal) {
+        return complete(argument, prefix);
+    }
 }

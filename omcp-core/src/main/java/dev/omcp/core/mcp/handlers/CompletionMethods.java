@@ -34,7 +34,7 @@ public final class CompletionMethods {
         List<String> values;
         switch (ref.getString("type", "")) {
             case "ref/prompt" -> {
-                Optional<List<String>> found = prompts.complete(ref.getString("name", ""), name, prefix);
+                Optional<List<String>> found = prompts.complete(ref.getString("name", ""), name, prefix, call.principal());
                 if (found.isEmpty()) {
                     return McpResult.Failure.of(JsonRpc.INVALID_PARAMS, "Unknown prompt '" + ref.getString("name", "") + "'");
                 }

@@ -5,6 +5,7 @@ import dev.omcp.sdk.json.Jsonp;
 import dev.omcp.core.mcp.JsonRpc;
 import dev.omcp.core.mcp.McpCall;
 import dev.omcp.core.mcp.McpResult;
+import dev.omcp.ports.identity.Principal;
 import dev.omcp.ports.prompts.Prompt;
 import dev.omcp.ports.prompts.PromptArgument;
 import dev.omcp.ports.prompts.PromptDefinition;
@@ -95,8 +96,8 @@ public final class PromptMethods {
     }
 
     /** Suggestions for a prompt argument. */
-    Optional<List<String>> complete(String promptName, String argument, String prefix) {
+    Optional<List<String>> complete(String promptName, String argument, String prefix, Principal principal) {
         Prompt prompt = prompts.get(promptName);
-        return prompt == null ? Optional.empty() : Optional.of(prompt.complete(argument, prefix));
+        return prompt == null ? Optional.empty() : Optional.of(prompt.complete(argument, prefix, principal));
     }
 }

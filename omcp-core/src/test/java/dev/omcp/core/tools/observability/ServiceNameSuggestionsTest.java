@@ -1,0 +1,49 @@
+package dev.omcp.core.tools.observability;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.omcp.ports.identity.Principal;
+import dev.omcp.sdk.connector.ConnectorException;
+import dev.omcp.testkit.time.ManualClock;
+import java.time.Instant;
+import org.junit.jupiter.api.Test;
+
+class ServiceNameSuggestionsTest {
+    private final ManualClock clock = new ManualClock(Instant.parse("2026-03-10T12:00:00Z"));
+
+    private ServiceNameSuggestions suggestions(InMemorySources sources) {
+        return new ServiceNameSuggestions(Toolkit.builder(sources.registry(), clock).build());
+    }
+
+    @Test
+    void namesThatStartWithTheTypedText_comeBeforeNamesThatContainIt_caseInsensitive() {
+        FakeMetricsBackend a = new FakeMetricsBackend("prom-a").knows("payments").knows("shop/payments-db").knows("checkout");
+        FakeMetricsBackend b = new FakeMetricsBackend("prom-b").knows("Payroll").knows("payments");
+
+        ServiceNameSuggestions names = suggestions(new InMemorySources().add(a).add(b));
+
+        assertThat(names.matching("pay", Principal.anonymous())).containsExactly("Payroll", "payments", "shop/payments-db");
+        assertThat(names.matching("", Principal.anonymous())).containsExactly("Payroll", "checkout", "payments", "shop/payments-db");
+        assertThat(names.matching("shop/", Principal.anonymous())).containsExactly("shop/payments-db");
+        assertThat(names.matching("nothing-like-it", Principal.anonymous())).isEmpty();
+    }
+
+    @Test
+    void aFailingSource_onlyLeavesItsNamesOut() {
+        FakeMetricsBackend ok = new FakeMetricsBackend("prom-a").knows("payments");
+        FakeMetricsBackend broken = new FakeMetricsBackend("prom-b").knows("checkout")
+                .failingAll(new ConnectorException(ConnectorException.Kind.UNAVAILABLE, "connection refused"));
+
+        assertThat(suggestions(new InMemorySources().add(ok).add(broken)).matching("", Principal.anonymous())).containsExactly("payments");
+    }
+
+    @Test
+    void aCallerIsOnlyOfferedTheNamesOfTheSourcesItMaySee() {
+        FakeMetricsBackend shared = new FakeMetricsBackend("shared").knows("gateway");
+        FakeMetricsBackend acme = new FakeMetricsBackend("acme-prom").knows("acme-billing");
+        ServiceNameSuggestions names = suggestions(new InMemorySources().add(shared).add(acme, "acme"));
+
+        assertThat(names.matching("", Principal.apiKey("globex-bot", "globex"))).containsExactly("gateway");
+        assertThat(names.matching("", Principal.apiKey("acme-bot", "acme"))).containsExactly("acme-billing", "gateway");
+    }
+}
