@@ -122,6 +122,13 @@ public final class IpEnricher {
         if (!datasetConfigured && rdap.isEmpty()) {
             note = Optional.of("no IP data is configured: set OMCP_IP_ENRICH_FILE to an offline CSV dataset and/or OMCP_IP_ENRICH_RDAP"
                     + " to an RDAP service (for example https://rdap.org) to ask the registries; only address scopes are reported");
+        } else if (rdap.isEmpty()) {
+            long uncovered = List.of(out).stream().filter(e -> e instanceof IpEnrichment.NotFound n && n.scope() == IpScope.PUBLIC).count();
+            if (uncovered > 0) {
+                note = Optional.of(uncovered + (uncovered == 1 ? " public address is" : " public addresses are") + " not in the "
+                        + "offline dataset and the registries were not asked: set OMCP_IP_ENRICH_RDAP to an RDAP service (for "
+                        + "example https://rdap.org) to look such addresses up there");
+            }
         }
         return new Result(List.of(out), note);
     }

@@ -5,11 +5,12 @@ import dev.omcp.ports.ipenrich.RegistrationAnswer;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Set;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -73,7 +74,7 @@ public final class RdapFallback {
     /** The answer for each distinct address, in the order given. */
     public Map<IpAddress, RegistrationAnswer> lookupAll(List<IpAddress> addresses) {
         Map<IpAddress, RegistrationAnswer> answers = new LinkedHashMap<>();
-        List<IpAddress> missing = new ArrayList<>();
+        Set<IpAddress> missing = new LinkedHashSet<>();
         Instant now = clock.instant();
         synchronized (cache) {
             for (IpAddress a : addresses) {

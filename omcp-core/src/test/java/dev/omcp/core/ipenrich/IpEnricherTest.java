@@ -90,6 +90,14 @@ class IpEnricherTest {
         assertThat(results.getJsonObject(3).getString("reason")).contains("not an IP address");
         assertThat(results.getJsonObject(4).getString("network")).isEqualTo("2001:4860::/32");
         assertThat(json.getJsonObject("summary").getInt("found")).isEqualTo(2);
+        // 1.1.1.1 is public and uncovered: the note names the setting that would look it up
+        assertThat(json.getString("note")).startsWith("1 public address is not in the offline dataset").contains("OMCP_IP_ENRICH_RDAP");
+    }
+
+    @Test
+    void aDatasetThatCoversEveryPublicAddress_needsNoNote() throws IOException {
+        IpEnricher e = new IpEnricher(Optional.of(dataset()), Optional.empty());
+        JsonObject json = e.enrich(List.of("8.8.8.8", "10.0.0.5", "2001:4860::8888", "not-an-ip")).toJson();
         assertThat(json.containsKey("note")).isFalse();
     }
 

@@ -28,8 +28,9 @@ public final class EnrichIpsTool extends ObservabilityTool {
                     + "documentation...) always, and for public addresses the owning network and its attributes (organisation, "
                     + "ASN, country, as the operator's offline dataset or the RDAP registries say). Up to "
                     + IpEnricher.MAX_ADDRESSES + " IPv4 or IPv6 addresses per call; each is answered in input order as found, "
-                    + "not_found, invalid or unavailable (a registry error worth retrying). Use it on client addresses from "
-                    + "query_logs to tell an attack or a single noisy customer from real traffic.",
+                    + "not_found, invalid or unavailable (a registry error worth retrying). Use it on client addresses (from an "
+                    + "alert, a ticket, or log lines when the operator has turned redaction off: query_logs replaces addresses with "
+                    + "[REDACTED:ipv4] by default) to tell an attack or a single noisy customer from real traffic.",
             Schemas.object()
                     .required("addresses", Jsonp.object().add("type", "array")
                             .add("items", Jsonp.object().add("type", "string").add("minLength", 1).add("maxLength", MAX_ADDRESS_CHARS))
