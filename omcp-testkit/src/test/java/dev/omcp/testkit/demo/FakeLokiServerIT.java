@@ -1,6 +1,7 @@
 package dev.omcp.testkit.demo;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 
 import dev.omcp.testkit.demo.loki.FakeLokiServer;
 import dev.omcp.testkit.demo.system.SimulatedSystem;
@@ -124,6 +125,18 @@ class FakeLokiServerIT {
             assertThat(stream.asJsonObject().getString("service_name")).isEqualTo("payments");
             assertThat(stream.asJsonObject()).containsKeys("pod", "namespace");
         });
+    }
+
+    @Test
+    void aCatastrophicallyBacktrackingFilter_is400SayingWhy_andTheServerStaysResponsive() throws Exception {
+        long end = NOW.toEpochMilli() * 1_000_000L;
+        long start = end - 600_000_000_000L;
+        HttpResponse<String> response = assertTimeoutPreemptively(Duration.ofSeconds(60), () -> get("/loki/api/v1/query_range",
+                "{service_name=\"payments\"} |~ \"(.*a){12}$\"", "&start=" + start + "&end=" + end + "&limit=20"));
+        assertThat(response.statusCode()).as(response.body()).isEqualTo(400);
+        assertThat(response.body()).contains("backtracks too much");
+        assertThat(get("/loki/api/v1/query_range", "{service_name=\"payments\"} |~ \"time.*out\"",
+                "&start=" + start + "&end=" + end + "&limit=5").statusCode()).isEqualTo(200);
     }
 
     @Test

@@ -14,8 +14,8 @@ final class LogQl {
             return switch (op) {
                 case "=" -> v.equals(value);
                 case "!=" -> !v.equals(value);
-                case "=~" -> regex.matcher(v).matches();
-                case "!~" -> !regex.matcher(v).matches();
+                case "=~" -> BoundedRegex.matches(regex, v);
+                case "!~" -> !BoundedRegex.matches(regex, v);
                 case ">", ">=", "<", "<=" -> compare(v);
                 default -> false;
             };
@@ -48,8 +48,8 @@ final class LogQl {
             return switch (op) {
                 case "|=" -> line.contains(value);
                 case "!=" -> !line.contains(value);
-                case "|~" -> regex.matcher(line).find();
-                default -> !regex.matcher(line).find();
+                case "|~" -> BoundedRegex.find(regex, line);
+                default -> !BoundedRegex.find(regex, line);
             };
         }
     }
