@@ -12,9 +12,11 @@ import java.io.InputStream;
 import java.io.InputStreamReader;
 import java.io.StringReader;
 import java.net.URI;
+import java.net.URLEncoder;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -99,5 +101,18 @@ class DemoBackendsIT {
         JsonArray links = json(get(backends.zipkinUrl() + "/api/v2/dependencies?endTs=" + NOW.toEpochMilli() + "&lookback=600000", false).body()).asJsonArray();
         assertThat(links.toString()).contains("\"parent\":\"payments\",\"child\":\"payments-db\"");
         assertThat(get(backends.zipkinUrl() + "/api/v2/trace/0000000000000000", false).statusCode()).isEqualTo(404);
+    }
+
+    @Test
+    void zipkin_annotationQuery_filtersOnTagsAsZipkinDoes() throws Exception {
+        String search = backends.zipkinUrl() + "/api/v2/traces?serviceName=payments&lookback=600000&limit=50&endTs=" + NOW.toEpochMilli()
+                + "&annotationQuery=";
+        JsonArray errors = json(get(search + "error", false).body()).asJsonArray();
+        assertThat(errors).isNotEmpty().allSatisfy(t -> assertThat(t.toString()).contains("\"error\":"));
+        JsonArray ok = json(get(search + URLEncoder.encode("http.status_code=200", StandardCharsets.UTF_8), false).body()).asJsonArray();
+        assertThat(ok).isNotEmpty().allSatisfy(t -> assertThat(t.toString()).contains("\"http.status_code\":\"200\""));
+        JsonArray both = json(get(search + URLEncoder.encode("http.status_code=599 and error", StandardCharsets.UTF_8), false).body())
+                .asJsonArray();
+        assertThat(both).as("no simulated span answers 599").isEmpty();
     }
 }

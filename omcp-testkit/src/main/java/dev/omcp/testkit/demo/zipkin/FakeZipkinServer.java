@@ -67,8 +67,7 @@ public final class FakeZipkinServer implements AutoCloseable {
         long minDuration = request.param("minDuration") == null ? 0 : Long.parseLong(request.param("minDuration"));
         long maxDuration = request.param("maxDuration") == null ? Long.MAX_VALUE : Long.parseLong(request.param("maxDuration"));
         String spanName = request.param("spanName");
-        String annotationQuery = request.param("annotationQuery");
-        boolean errorsOnly = annotationQuery != null && annotationQuery.contains("error");
+        List<String> terms = annotationTerms(request.param("annotationQuery"));
         List<List<TraceGenerator.Span>> found = new ArrayList<>();
         List<List<TraceGenerator.Span>> all = traces.traces(end - Math.min(lookback, 86_400_000L), end);
         for (int i = all.size() - 1; i >= 0 && found.size() < limit; i--) {
@@ -76,7 +75,7 @@ public final class FakeZipkinServer implements AutoCloseable {
             boolean matches = trace.stream().anyMatch(s -> (service == null || s.service().equals(service))
                     && (spanName == null || spanName.equals("all") || s.name().equals(spanName))
                     && s.durationMicros() >= minDuration && s.durationMicros() <= maxDuration
-                    && (!errorsOnly || s.error()));
+                    && matchesAll(tags(s), terms));
             if (matches) {
                 found.add(trace);
             }
@@ -145,14 +144,41 @@ public final class FakeZipkinServer implements AutoCloseable {
             if (!s.remoteService().isEmpty()) {
                 out.append(",\"remoteEndpoint\":{\"serviceName\":").append(JsonText.quote(s.remoteService())).append('}');
             }
-            Map<String, String> tags = new LinkedHashMap<>();
-            tags.put("http.status_code", String.valueOf(s.statusCode()));
-            if (s.error()) {
-                tags.put("error", s.statusCode() >= 500 ? "upstream failure" : "true");
-            }
-            out.append(",\"tags\":").append(JsonText.object(tags)).append('}');
+            out.append(",\"tags\":").append(JsonText.object(tags(s))).append('}');
         }
         return out.append(']').toString();
+    }
+
+    private static Map<String, String> tags(TraceGenerator.Span s) {
+        Map<String, String> tags = new LinkedHashMap<>();
+        tags.put("http.status_code", String.valueOf(s.statusCode()));
+        if (s.error()) {
+            tags.put("error", s.statusCode() >= 500 ? "upstream failure" : "true");
+        }
+        return tags;
+    }
+
+    /**
+     * Zipkin's {@code annotationQuery}: terms joined by {@code and}; {@code key=value} asks for a tag
+     * with that value, a bare word for a tag of that name (or an annotation, which the simulated
+     * spans do not carry). One span must satisfy every term.
+     */
+    private static List<String> annotationTerms(String annotationQuery) {
+        if (annotationQuery == null || annotationQuery.isBlank()) {
+            return List.of();
+        }
+        return java.util.Arrays.stream(annotationQuery.split(" and ")).map(String::strip).filter(t -> !t.isEmpty()).toList();
+    }
+
+    private static boolean matchesAll(Map<String, String> tags, List<String> terms) {
+        for (String term : terms) {
+            int eq = term.indexOf('=');
+            boolean matched = eq < 0 ? tags.containsKey(term) : term.substring(eq + 1).equals(tags.get(term.substring(0, eq)));
+            if (!matched) {
+                return false;
+            }
+        }
+        return true;
     }
 
     private static String array(List<String> values) {
