@@ -149,7 +149,7 @@ public final class QueryTracesTool extends ObservabilityTool {
         if (!gathered.answers().isEmpty() && answeredEmpty.size() == gathered.answers().size()) {
             // not a trace anywhere: an unknown name and a quiet service need different next steps
             TracedServiceRecognition.Verdict verdict = TracedServiceRecognition.check(toolkit, principal, answeredEmpty, name);
-            Optional<String> note = TracedServiceRecognition.note(verdict, name, echo.duration(), echo.errorsOnly());
+            Optional<String> note = TracedServiceRecognition.note(verdict, name, echo.duration(), echo.errorsOnly(), filter);
             if (note.isPresent()) {
                 return new Search(gathered, merged.withNote(note.get()));
             }

@@ -64,13 +64,15 @@ final class TracedServiceRecognition {
      * The note for an empty answer, or empty when the verdict says nothing new.
      *
      * @param window the window as the caller wrote it
+     * @param filter the caller's backend filter: with one, the service is known but no trace matched it
      */
-    static Optional<String> note(Verdict verdict, TracedServiceName name, String window, boolean errorsOnly) {
+    static Optional<String> note(Verdict verdict, TracedServiceName name, String window, boolean errorsOnly, Optional<String> filter) {
         return switch (verdict) {
             case Verdict.Known k -> Optional.of(String.join(", ", k.sources()) + (k.sources().size() == 1 ? " knows " : " know ")
                     + name.traced() + name.resolvedFrom().map(id -> " (" + id + " in the topology)").orElse("") + ", but "
                     + (k.sources().size() == 1 ? "has" : "have") + " no " + (errorsOnly ? "error " : "") + "traces of it in the last "
-                    + window + ".");
+                    + window + filter.map(f -> " that match the filter '" + f + "'; try the call without it to see whether the "
+                            + "filter or the window is too narrow").orElse("") + ".");
             case Verdict.Unknown u -> Optional.of("None of the traces sources that answered (" + String.join(", ", u.sources())
                     + ") knows a service named " + name.asked() + name.resolvedFrom().map(id -> " (asked as " + name.traced()
                             + ", the name of " + id + " in the topology)").orElse("")

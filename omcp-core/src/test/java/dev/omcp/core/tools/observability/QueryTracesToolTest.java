@@ -274,6 +274,15 @@ class QueryTracesToolTest {
     }
 
     @Test
+    void aKnownServiceWhoseTracesTheFilterExcludes_isSaidSo_notThatItIsQuiet() {
+        ScriptedSources sources = new ScriptedSources().add("zipkin", new ScriptedConnector().services("checkout", "payments")
+                .traces(List.of()));
+        JsonObject result = structured(call(tool(sources), "{\"service\":\"payments\",\"filter\":\"http.status_code=599\"}"));
+        assertThat(result.getString("note")).isEqualTo("zipkin knows payments, but has no traces of it in the last 15m that match "
+                + "the filter 'http.status_code=599'; try the call without it to see whether the filter or the window is too narrow.");
+    }
+
+    @Test
     void aNamespacedNameTheTopologyCannotResolve_isUnknown_andTheNoteSaysWhy() {
         ScriptedSources withoutTopology = new ScriptedSources().add("zipkin", zipkinKnowingPayments());
         assertThat(structured(call(tool(withoutTopology), "{\"service\":\"shop/payments\"}")).getString("note"))
