@@ -64,6 +64,9 @@ public final class QueryMetricsTool extends ObservabilityTool {
                     .add("metric", OutputFields.type("string"))
                     .add("unit", OutputFields.type("string").add("description", "Unit of a curated metric; absent for raw metric names."))
                     .add("duration", OutputFields.type("string"))
+                    .add("step", OutputFields.type("string").add("description", "The step the backend answered at."))
+                    .add("requestedStep", OutputFields.type("string").add("description",
+                            "The step asked for, only when the source widened it (it caps the points of a series)."))
                     .add("from", OutputFields.type("string"))
                     .add("to", OutputFields.type("string"))
                     .add("resolvedSeries", OutputFields.nullableString(
@@ -165,8 +168,11 @@ public final class QueryMetricsTool extends ObservabilityTool {
         Duration ran = reported.or(() -> stepThatRan(found.stream().map(Found::series).toList()))
                 .filter(r -> r.compareTo(step) > 0).orElse(step);
         result.add("duration", Durations.format(duration))
-                .add("step", Durations.format(ran))
-                .add("from", range.start().toString())
+                .add("step", Durations.format(ran));
+        if (!ran.equals(step)) {
+            result.add("requestedStep", Durations.format(step));
+        }
+        result.add("from", range.start().toString())
                 .add("to", range.end().toString());
         if (resolvedSeries == null) {
             result.addNull("resolvedSeries").addNull("resolvedLabel");
@@ -182,7 +188,7 @@ public final class QueryMetricsTool extends ObservabilityTool {
         Optional<String> note = note(batch, onlySource, service, metric, duration, resolvedLabel, found.size(), limit);
         if (!ran.equals(step)) {
             String widened = "The source widened the step from " + Durations.format(step) + " to " + Durations.format(ran)
-                    + " (it returns a limited number of points a series); ask for a shorter duration for finer points.";
+                    + " (it returns a limited number of points per series); ask for a shorter duration for finer points.";
             note = Optional.of(note.map(n -> n + " " + widened).orElse(widened));
         }
         note.ifPresent(n -> result.add("note", n));

@@ -178,11 +178,14 @@ class QueryMetricsToolTest {
                 "{\"service\":\"api\",\"metric\":\"cpu\",\"duration\":\"1d\",\"step\":\"15s\"}");
 
         assertThat(result.getString("step")).isEqualTo("86s");
-        assertThat(result.getString("note")).contains("The source widened the step from 15s to 86s");
+        assertThat(result.getString("requestedStep")).isEqualTo("15s");
+        assertThat(result.getString("note")).contains("The source widened the step from 15s to 86s")
+                .contains("a limited number of points per series");
 
         JsonObject asAsked = ToolHarness.ok(tool(new InMemorySources().add(prom)),
                 "{\"service\":\"api\",\"metric\":\"cpu\",\"duration\":\"1h\",\"step\":\"15s\"}");
         assertThat(asAsked.getString("step")).isEqualTo("15s");
+        assertThat(asAsked.containsKey("requestedStep")).as("echoed only when widened").isFalse();
         assertThat(asAsked.containsKey("note")).isFalse();
     }
 
