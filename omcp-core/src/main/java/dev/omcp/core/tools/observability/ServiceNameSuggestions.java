@@ -4,6 +4,7 @@ import dev.omcp.core.sources.Bound;
 import dev.omcp.ports.identity.Principal;
 import dev.omcp.sdk.connector.ServiceListingCapability;
 import dev.omcp.sdk.query.ServiceInfo;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -14,9 +15,15 @@ import java.util.TreeSet;
  * caller, narrowed to the typed text. Names that start with it come first, then names that contain
  * it elsewhere ({@code pay} finds {@code payments} before {@code shop/payments-db}), each group in
  * name order. Sources that fail or time out only leave their names out: a suggestion list is a
- * convenience, and the tool call that follows reports the failure properly.
+ * convenience, and the tool call that follows reports the failure properly. For the same reason
+ * the sources get at most {@link #DEADLINE} (less when the tools' own deadline is shorter): a client
+ * asks while someone types, and a hung backend must not hold the suggestion list for the tools'
+ * whole deadline.
  */
 public final class ServiceNameSuggestions {
+    /** The longest a suggestion list waits for the sources. */
+    static final Duration DEADLINE = Duration.ofSeconds(2);
+
     private final Toolkit toolkit;
 
     public ServiceNameSuggestions(Toolkit toolkit) {
@@ -26,7 +33,8 @@ public final class ServiceNameSuggestions {
     /** The caller's service names matching {@code typed} (case-insensitive), best matches first. */
     public List<String> matching(String typed, Principal principal) {
         List<Bound<ServiceListingCapability>> bound = toolkit.sources().with(ServiceListingCapability.class, principal);
-        Gathered<List<ServiceInfo>> gathered = Gathered.from(toolkit, bound, ServiceListingCapability::listServices);
+        Duration overall = toolkit.deadline().compareTo(DEADLINE) < 0 ? toolkit.deadline() : DEADLINE;
+        Gathered<List<ServiceInfo>> gathered = Gathered.from(toolkit, bound, ServiceListingCapability::listServices, overall);
         String needle = typed.strip().toLowerCase(Locale.ROOT);
         TreeSet<String> starting = new TreeSet<>();
         TreeSet<String> containing = new TreeSet<>();

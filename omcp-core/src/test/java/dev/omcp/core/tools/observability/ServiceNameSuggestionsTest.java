@@ -1,11 +1,14 @@
 package dev.omcp.core.tools.observability;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 
 import dev.omcp.ports.identity.Principal;
 import dev.omcp.sdk.connector.ConnectorException;
 import dev.omcp.testkit.time.ManualClock;
+import java.time.Duration;
 import java.time.Instant;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 
 class ServiceNameSuggestionsTest {
@@ -35,6 +38,19 @@ class ServiceNameSuggestionsTest {
                 .failingAll(new ConnectorException(ConnectorException.Kind.UNAVAILABLE, "connection refused"));
 
         assertThat(suggestions(new InMemorySources().add(ok).add(broken)).matching("", Principal.anonymous())).containsExactly("payments");
+    }
+
+    @Test
+    void aHangingSource_holdsTheSuggestionsForTwoSecondsAtMost_notForTheToolsDeadline() {
+        FakeMetricsBackend ok = new FakeMetricsBackend("prom-a").knows("payments");
+        InMemorySources sources = new InMemorySources().add(ok).add(new HangingListing("stuck"));
+        ServiceNameSuggestions names = new ServiceNameSuggestions(Toolkit.builder(sources.registry(), clock)
+                .timeouts(Duration.ofSeconds(60), Duration.ofSeconds(60)).build());
+
+        long started = System.nanoTime();
+        List<String> suggested = assertTimeoutPreemptively(Duration.ofSeconds(30), () -> names.matching("", Principal.anonymous()));
+        assertThat(suggested).containsExactly("payments");
+        assertThat(Duration.ofNanos(System.nanoTime() - started)).isLessThan(Duration.ofSeconds(10));
     }
 
     @Test
