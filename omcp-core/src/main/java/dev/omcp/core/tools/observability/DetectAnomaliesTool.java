@@ -35,6 +35,7 @@ import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.concurrent.CompletableFuture;
+import java.util.function.UnaryOperator;
 
 /**
  * {@code detect_anomalies}: which services deviate from their own recent past, and which of them is
@@ -175,7 +176,8 @@ public final class DetectAnomaliesTool extends ObservabilityTool {
                 .add("topologySources", OutputFields.names(topologies.answers().stream().map(Gathered.Answer::source).toList()))
                 .add("history", ServiceHealthTool.history(toolkit.history(), recorded));
         writeSources(result, batch, services.listing(), topologies);
-        result.add("note", note(batch, services, counts, ranking, window, sensitivity, onlySource, verdicts.seriesSkipped(), metrics));
+        result.add("note", note(batch, services, counts, ranking, window, sensitivity, onlySource, verdicts.seriesSkipped(), metrics,
+                name -> new ServiceNameSuggestions(toolkit).didYouMean(name, call.principal())));
         return ToolResult.structured(result.build());
     }
 
@@ -337,7 +339,7 @@ public final class DetectAnomaliesTool extends ObservabilityTool {
     }
 
     private static String note(MetricBatch batch, ServiceList services, Counts counts, RootCauseRanking ranking, AnalysisWindow window,
-            Sensitivity sensitivity, Optional<String> onlySource, int skipped, List<String> metrics) {
+            Sensitivity sensitivity, Optional<String> onlySource, int skipped, List<String> metrics, UnaryOperator<String> didYouMean) {
         List<String> parts = new ArrayList<>();
         if (batch.noSource()) {
             parts.add(onlySource.isPresent()
@@ -350,7 +352,8 @@ public final class DetectAnomaliesTool extends ObservabilityTool {
             parts.add("Every metrics query failed (see failedSources); nothing was judged rather than guessed.");
         } else if (batch.answers().stream().allMatch(a -> a.result().resolvedLabel().isEmpty())) {
             parts.add("No metrics source knows " + (services.analysed().size() == 1 ? "a service named '" + services.analysed().getFirst()
-                    + "'" : "these services") + " (none of its service labels has the value); call list_services for the exact names.");
+                    + "'" : "these services") + " (none of its service labels has the value); call list_services for the exact names."
+                    + (services.analysed().size() == 1 ? didYouMean.apply(services.analysed().getFirst()) : ""));
         } else if (counts.series() == 0) {
             parts.add("The metrics sources know the service" + (services.analysed().size() == 1 ? "" : "s")
                     + " but hold none of the metrics asked in the last " + Durations.format(window.window())

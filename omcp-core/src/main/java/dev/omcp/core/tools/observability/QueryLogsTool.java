@@ -228,7 +228,7 @@ public final class QueryLogsTool extends ObservabilityTool {
             notes.add("Every logs source failed (see failedSources); no lines are shown rather than a guess.");
         } else if (!resolvedAnywhere) {
             notes.add("No logs source knows a service named '" + query.service() + "' (none of its service labels has this value); "
-                    + "call list_services for the exact names.");
+                    + "call list_services for the exact names." + new ServiceNameSuggestions(toolkit).didYouMean(query.service(), call.principal()));
         } else if (shown.isEmpty()) {
             notes.add("No line matched in the last " + Durations.format(query.range().length()) + describeFilters(query)
                     + ". Widen the duration or loosen the filters.");
@@ -386,7 +386,8 @@ public final class QueryLogsTool extends ObservabilityTool {
         } else if (gathered.answers().isEmpty()) {
             notes.add("Every logs source failed (see failedSources); no counts are shown rather than a guess.");
         } else if (!resolvedAnywhere) {
-            notes.add("No logs source knows a service named '" + query.service() + "'; call list_services for the exact names.");
+            notes.add("No logs source knows a service named '" + query.service() + "'; call list_services for the exact names."
+                    + new ServiceNameSuggestions(toolkit).didYouMean(query.service(), call.principal()));
         } else if (found == 0) {
             notes.add("No line matched in the last " + Durations.format(window) + describeFilters(query)
                     + ", so there is nothing to count (no group is not a zero count).");

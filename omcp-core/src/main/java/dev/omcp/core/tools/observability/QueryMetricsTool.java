@@ -20,6 +20,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.function.Supplier;
 
 /**
  * {@code query_metrics}: one metric of one service from every metrics source, each series reduced
@@ -185,7 +186,8 @@ public final class QueryMetricsTool extends ObservabilityTool {
                 .add("truncated", found.size() > limit);
         toolkit.catalog().entry(service).ifPresent(entry -> result.add("catalog", entry));
         batch.writeTo(result);
-        Optional<String> note = note(batch, onlySource, service, metric, duration, resolvedLabel, found.size(), limit);
+        Optional<String> note = note(batch, onlySource, service, metric, duration, resolvedLabel, found.size(), limit,
+                () -> new ServiceNameSuggestions(toolkit).didYouMean(service, call.principal()));
         if (!ran.equals(step)) {
             String widened = "The source widened the step from " + Durations.format(step) + " to " + Durations.format(ran)
                     + " (it returns a limited number of points per series); ask for a shorter duration for finer points.";
@@ -210,7 +212,7 @@ public final class QueryMetricsTool extends ObservabilityTool {
     }
 
     private static Optional<String> note(MetricBatch batch, Optional<String> onlySource, String service, String metric,
-            Duration duration, String resolvedLabel, int total, int limit) {
+            Duration duration, String resolvedLabel, int total, int limit, Supplier<String> didYouMean) {
         if (batch.noSource()) {
             return Optional.of(onlySource.isPresent()
                     ? "Source '" + onlySource.get() + "' does not exist, is not connected, or cannot answer metric queries; call list_sources."
@@ -224,7 +226,7 @@ public final class QueryMetricsTool extends ObservabilityTool {
         String partial = batch.partial() ? " Some sources failed (see failedSources): what they hold is missing." : "";
         if (resolvedLabel == null) {
             return Optional.of("No metrics source knows a service named '" + service + "' (none of its service labels has this "
-                    + "value); call list_services for the exact names." + partial);
+                    + "value); call list_services for the exact names." + didYouMean.get() + partial);
         }
         if (total == 0) {
             return Optional.of("'" + service + "' exists (label " + resolvedLabel + ") but has no series for " + metric + " in the last "

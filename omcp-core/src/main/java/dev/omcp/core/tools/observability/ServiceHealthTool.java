@@ -22,6 +22,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.function.Supplier;
 
 /**
  * {@code get_service_health}: the health of one service from its error rate, p99 latency, request
@@ -114,11 +115,11 @@ public final class ServiceHealthTool extends ObservabilityTool {
                 .add("history", history(toolkit.history(), recorded));
         toolkit.catalog().entry(service).ifPresent(entry -> result.add("catalog", entry));
         batch.writeTo(result);
-        result.add("note", note(report, batch, onlySource));
+        result.add("note", note(report, batch, onlySource, () -> new ServiceNameSuggestions(toolkit).didYouMean(service, call.principal())));
         return ToolResult.structured(result.build());
     }
 
-    private static String note(HealthReport report, MetricBatch batch, Optional<String> onlySource) {
+    private static String note(HealthReport report, MetricBatch batch, Optional<String> onlySource, Supplier<String> didYouMean) {
         StringBuilder note = new StringBuilder(report.note());
         if (!report.note().endsWith(".")) {
             note.append('.');
@@ -130,7 +131,7 @@ public final class ServiceHealthTool extends ObservabilityTool {
                             + "sources file).");
         } else if (report.status() == HealthStatus.UNKNOWN && batch.answers().stream().allMatch(a -> a.result().resolvedLabel().isEmpty())
                 && !batch.answers().isEmpty()) {
-            note.append(" No metrics source knows this service: call list_services for the exact names.");
+            note.append(" No metrics source knows this service: call list_services for the exact names.").append(didYouMean.get());
         }
         if (batch.partial()) {
             note.append(" Some sources failed (see failedSources); their signals are missing, not zero.");

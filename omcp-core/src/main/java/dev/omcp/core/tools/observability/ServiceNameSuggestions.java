@@ -8,6 +8,8 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.Optional;
+import java.util.Set;
 import java.util.TreeSet;
 
 /**
@@ -23,6 +25,8 @@ import java.util.TreeSet;
 public final class ServiceNameSuggestions {
     /** The longest a suggestion list waits for the sources. */
     static final Duration DEADLINE = Duration.ofSeconds(2);
+    /** A typo this far from a known name is still suggested; further off, a guess would mislead. */
+    private static final int MAX_EDITS = 2;
 
     private final Toolkit toolkit;
 
@@ -32,25 +36,74 @@ public final class ServiceNameSuggestions {
 
     /** The caller's service names matching {@code typed} (case-insensitive), best matches first. */
     public List<String> matching(String typed, Principal principal) {
-        List<Bound<ServiceListingCapability>> bound = toolkit.sources().with(ServiceListingCapability.class, principal);
-        Duration overall = toolkit.deadline().compareTo(DEADLINE) < 0 ? toolkit.deadline() : DEADLINE;
-        Gathered<List<ServiceInfo>> gathered = Gathered.from(toolkit, bound, ServiceListingCapability::listServices, overall);
         String needle = typed.strip().toLowerCase(Locale.ROOT);
         TreeSet<String> starting = new TreeSet<>();
         TreeSet<String> containing = new TreeSet<>();
-        for (Gathered.Answer<List<ServiceInfo>> answer : gathered.answers()) {
-            for (ServiceInfo service : answer.value()) {
-                String name = service.name().toLowerCase(Locale.ROOT);
-                if (name.startsWith(needle)) {
-                    starting.add(service.name());
-                } else if (name.contains(needle)) {
-                    containing.add(service.name());
-                }
+        for (String known : known(principal)) {
+            String name = known.toLowerCase(Locale.ROOT);
+            if (name.startsWith(needle)) {
+                starting.add(known);
+            } else if (name.contains(needle)) {
+                containing.add(known);
             }
         }
         containing.removeAll(starting);
         List<String> names = new ArrayList<>(starting);
         names.addAll(containing);
+        return names;
+    }
+
+    /**
+     * The one known name an unknown {@code asked} most likely meant, for a "did you mean" in a note:
+     * the part after the last {@code /} when that is a known name ({@code shop/payments}, as a log
+     * stream's {@code job} label spells it, for {@code payments}), else a name equal but for case,
+     * else the only name within two edits (a typo such as {@code paymnets}). Empty when there is no
+     * such name or several are equally close: a wrong guess would send an agent the wrong way.
+     */
+    public Optional<String> closest(String asked, Principal principal) {
+        Set<String> names = known(principal);
+        if (names.contains(asked)) {
+            return Optional.empty();
+        }
+        int slash = asked.lastIndexOf('/');
+        if (slash >= 0 && names.contains(asked.substring(slash + 1))) {
+            return Optional.of(asked.substring(slash + 1));
+        }
+        List<String> sameButCase = names.stream().filter(n -> n.equalsIgnoreCase(asked)).toList();
+        if (sameButCase.size() == 1) {
+            return Optional.of(sameButCase.getFirst());
+        }
+        if (asked.length() < 4) {
+            return Optional.empty();
+        }
+        int best = MAX_EDITS + 1;
+        List<String> nearest = new ArrayList<>();
+        for (String name : names) {
+            int d = EditDistance.atMost(asked.toLowerCase(Locale.ROOT), name.toLowerCase(Locale.ROOT), MAX_EDITS);
+            if (d < best) {
+                best = d;
+                nearest.clear();
+            }
+            if (d == best && d <= MAX_EDITS) {
+                nearest.add(name);
+            }
+        }
+        return nearest.size() == 1 ? Optional.of(nearest.getFirst()) : Optional.empty();
+    }
+
+    /** {@code " Did you mean 'payments'?"}, or nothing: appended to a note that says a name is unknown. */
+    public String didYouMean(String asked, Principal principal) {
+        return closest(asked, principal).map(name -> " Did you mean '" + name + "'?").orElse("");
+    }
+
+    private Set<String> known(Principal principal) {
+        List<Bound<ServiceListingCapability>> bound = toolkit.sources().with(ServiceListingCapability.class, principal);
+        Duration overall = toolkit.deadline().compareTo(DEADLINE) < 0 ? toolkit.deadline() : DEADLINE;
+        Gathered<List<ServiceInfo>> gathered = Gathered.from(toolkit, bound, ServiceListingCapability::listServices, overall);
+        Set<String> names = new TreeSet<>();
+        for (Gathered.Answer<List<ServiceInfo>> answer : gathered.answers()) {
+            answer.value().forEach(service -> names.add(service.name()));
+        }
         return names;
     }
 }

@@ -257,6 +257,8 @@ class DetectAnomaliesToolTest {
         DetectAnomaliesTool tool = tool(new InMemorySources().add(prom));
         assertThat(ToolHarness.ok(tool, "{\"service\":\"dbb\"}").getString("note"))
                 .startsWith("No metrics source knows a service named 'dbb'").contains("list_services");
+        assertThat(ToolHarness.ok(tool, "{\"service\":\"nightly\"}").getString("note")).as("batch/nightly is not nightly")
+                .doesNotContain("Did you mean");
         JsonObject empty = ToolHarness.ok(tool, "{\"service\":\"batch/nightly\"}");
         assertThat(empty.getJsonObject("summary").getInt("series")).isZero();
         assertThat(empty.getString("note")).startsWith("The metrics sources know the service but hold none of the metrics asked");

@@ -337,6 +337,9 @@ class QueryLogsToolTest {
                 .contains("No connected source can search logs", "LOKI_URL");
         QueryLogsTool tool = tool(new InMemorySources().add(payments("loki")));
         assertThat(ToolHarness.ok(tool, "{\"service\":\"paymnts\"}").getString("note")).contains("No logs source knows a service named 'paymnts'");
+        // the guess comes from every source that lists services (here a Prometheus next to the logs source)
+        QueryLogsTool withListing = tool(new InMemorySources().add(payments("loki")).add(new FakeMetricsBackend("prom").knows("payments")));
+        assertThat(ToolHarness.ok(withListing, "{\"service\":\"paymnts\"}").getString("note")).endsWith("Did you mean 'payments'?");
         JsonObject none = ToolHarness.ok(tool, "{\"service\":\"payments\",\"filter\":\"segfault\"}");
         assertThat(none.getJsonArray("lines")).isEmpty();
         assertThat(none.getString("note")).contains("No line matched in the last 15m (filter /segfault/)");

@@ -150,7 +150,8 @@ class QueryMetricsToolTest {
         assertThat(result.isNull("resolvedSeries")).isTrue();
         assertThat(result.isNull("resolvedLabel")).isTrue();
         assertThat(result.getJsonArray("series")).isEmpty();
-        assertThat(result.getString("note")).contains("No metrics source knows a service named 'paymnets'", "list_services");
+        assertThat(result.getString("note")).contains("No metrics source knows a service named 'paymnets'", "list_services")
+                .contains("Did you mean 'payments'?");
     }
 
     @Test

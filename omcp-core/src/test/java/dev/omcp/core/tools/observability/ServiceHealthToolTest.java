@@ -215,8 +215,10 @@ class ServiceHealthToolTest {
         assertThat(result.getString("status")).isEqualTo("unknown");
         assertThat(result.containsKey("score")).isFalse();
         assertThat(result.getJsonArray("missing").getJsonObject(0).getString("reason")).isEqualTo("no metrics source knows 'paymens'");
-        assertThat(result.getString("note")).contains("list_services");
+        assertThat(result.getString("note")).contains("list_services").endsWith("Did you mean 'payments'?");
         assertThat(result.getJsonObject("history").getInt("recorded")).isZero();
+        JsonObject namespaced = ToolHarness.ok(tool(new InMemorySources().add(prom)), "{\"service\":\"shop/payments\"}");
+        assertThat(namespaced.getString("note")).as("a log stream's job label spells it so").endsWith("Did you mean 'payments'?");
     }
 
     @Test

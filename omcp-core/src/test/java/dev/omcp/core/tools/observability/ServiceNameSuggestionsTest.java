@@ -32,6 +32,25 @@ class ServiceNameSuggestionsTest {
     }
 
     @Test
+    void closest_isTheNameAfterTheNamespace_aCaseVariant_orTheOnlyNameATypoAway() {
+        FakeMetricsBackend prom = new FakeMetricsBackend("prom").knows("payments").knows("payments-db").knows("Checkout")
+                .knows("cart").knows("card");
+        ServiceNameSuggestions names = suggestions(new InMemorySources().add(prom));
+        Principal anyone = Principal.anonymous();
+
+        assertThat(names.closest("shop/payments", anyone)).contains("payments");
+        assertThat(names.closest("checkout", anyone)).contains("Checkout");
+        assertThat(names.closest("paymnets", anyone)).contains("payments");
+        assertThat(names.closest("payments-bd", anyone)).contains("payments-db");
+        assertThat(names.closest("payments", anyone)).as("a known name needs no guess").isEmpty();
+        assertThat(names.closest("inventory", anyone)).as("nothing close").isEmpty();
+        assertThat(names.closest("carx", anyone)).as("cart and card are equally close: no guess").isEmpty();
+        assertThat(names.closest("crt", anyone)).as("too short to guess a typo").isEmpty();
+        assertThat(names.didYouMean("shop/payments", anyone)).isEqualTo(" Did you mean 'payments'?");
+        assertThat(names.didYouMean("inventory", anyone)).isEmpty();
+    }
+
+    @Test
     void aFailingSource_onlyLeavesItsNamesOut() {
         FakeMetricsBackend ok = new FakeMetricsBackend("prom-a").knows("payments");
         FakeMetricsBackend broken = new FakeMetricsBackend("prom-b").knows("checkout")
