@@ -74,6 +74,18 @@ class SignalToolsIT {
     }
 
     @Test
+    void aNamespacedName_asTheLogStreamsSpellIt_readsTheSameMetrics() {
+        JsonObject namespaced = tool("get_service_health", "{\"service\":\"shop/payments\"}");
+        assertThat(namespaced.getString("status")).as(namespaced.toString()).isEqualTo("critical");
+        JsonObject metrics = tool("query_metrics", "{\"service\":\"shop/payments\",\"metric\":\"error_rate\",\"duration\":\"15m\"}");
+        assertThat(metrics.getString("resolvedSeries")).contains("job=\"payments\",namespace=\"shop\"");
+        assertThat(metrics.getJsonArray("series")).isNotEmpty();
+        JsonObject unknown = tool("get_service_health", "{\"service\":\"elsewhere/payments\"}");
+        assertThat(unknown.getString("status")).as("no such namespace").isEqualTo("unknown");
+        assertThat(unknown.getString("note")).endsWith("Did you mean 'payments'?");
+    }
+
+    @Test
     void detectAnomalies_ranksThePaymentsDatabaseAsTheRootCause() {
         JsonObject result = tool("detect_anomalies", "{}");
         assertThat(result.getJsonArray("rootCauses").getJsonObject(0).getString("service")).isEqualTo("payments-db");

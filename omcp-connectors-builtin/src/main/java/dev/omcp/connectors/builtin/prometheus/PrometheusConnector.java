@@ -44,6 +44,8 @@ import java.util.regex.Pattern;
  */
 final class PrometheusConnector implements Connector, MetricsCapability, MetricDiscoveryCapability, ServiceListingCapability {
     static final int MAX_POINTS = 1000;
+    /** The label Kubernetes service discovery and kube-state-metrics put a namespace in. */
+    static final String NAMESPACE_LABEL = "namespace";
     private static final Pattern METRIC_NAME = Pattern.compile("[a-zA-Z_:][a-zA-Z0-9_:]{0,199}");
     private static final String BACKEND = "Prometheus";
 
@@ -111,26 +113,35 @@ final class PrometheusConnector implements Connector, MetricsCapability, MetricD
         for (String label : query.labels().keySet()) {
             QueryText.labelName(label, "label filter");
         }
-        Optional<String> label = resolveServiceLabel(query.service());
-        if (label.isEmpty()) {
+        Optional<ServiceSelector> selected = resolveService(query.service());
+        if (selected.isEmpty()) {
             return new MetricResult(List.of(), "", "");
         }
         Duration step = QueryText.step(query.range().length(), query.step(), MAX_POINTS);
-        String promql = promql(query, label.get(), step);
+        String promql = promql(query, selected.get(), step);
         Map<String, String> form = new LinkedHashMap<>();
         form.put("query", promql);
         form.put("start", seconds(query.range().start()));
         form.put("end", seconds(query.range().end()));
         form.put("step", Long.toString(step.toSeconds()));
-        return new MetricResult(PrometheusMatrix.read(http.postForm("/api/v1/query_range", form)), promql, label.get(),
+        return new MetricResult(PrometheusMatrix.read(http.postForm("/api/v1/query_range", form)), promql, selected.get().label(),
                 Optional.of(step));
     }
 
-    /** The PromQL for {@code query}, with every value quoted. */
+    /** The PromQL for {@code query}, the service named by {@code label}, with every value quoted. */
     String promql(MetricQuery query, String label, Duration step) throws ConnectorException {
-        StringBuilder selector = new StringBuilder(label).append('=').append(QueryText.quote(query.service()));
-        StringBuilder containers = new StringBuilder("container=").append(QueryText.quote(query.service()));
-        new TreeMap<>(query.labels()).forEach((k, v) -> {
+        return promql(query, new ServiceSelector(label, query.service(), Optional.empty()), step);
+    }
+
+    /** The PromQL for {@code query} as {@code service} selects it, with every value quoted. */
+    String promql(MetricQuery query, ServiceSelector service, Duration step) throws ConnectorException {
+        String label = service.label();
+        StringBuilder selector = new StringBuilder(label).append('=').append(QueryText.quote(service.value()));
+        StringBuilder containers = new StringBuilder("container=").append(QueryText.quote(service.value()));
+        TreeMap<String, String> filters = new TreeMap<>(query.labels());
+        // the namespace of a namespace/name, unless the caller filtered on a namespace of its own
+        service.namespace().ifPresent(ns -> filters.putIfAbsent(NAMESPACE_LABEL, ns));
+        filters.forEach((k, v) -> {
             selector.append(',').append(k).append('=').append(QueryText.quote(v));
             containers.append(',').append(k).append('=').append(QueryText.quote(v));
         });
@@ -153,7 +164,37 @@ final class PrometheusConnector implements Connector, MetricsCapability, MetricD
                 .replace("{{by_le}}", byLe)
                 .replace("{{by}}", by)
                 .replace("{{label}}", label)
-                .replace("{{service}}", QueryText.quote(query.service()));
+                .replace("{{service}}", QueryText.quote(service.value()));
+    }
+
+    /**
+     * How a service is selected: the label whose value names it, that value, and the namespace when
+     * the service was asked as {@code namespace/name}.
+     */
+    record ServiceSelector(String label, String value, Optional<String> namespace) {}
+
+    /**
+     * The selector of {@code service}: a label whose values contain it as given; failing that, for
+     * {@code namespace/name} (as Kubernetes and log streams' {@code job} labels spell services),
+     * a label whose values contain {@code name}, in a namespace the {@value #NAMESPACE_LABEL} label
+     * knows. So {@code shop/payments} reads {@code job="payments",namespace="shop"}.
+     */
+    Optional<ServiceSelector> resolveService(String service) throws ConnectorException {
+        Optional<String> label = resolveServiceLabel(service);
+        if (label.isPresent()) {
+            return Optional.of(new ServiceSelector(label.get(), service, Optional.empty()));
+        }
+        int slash = service.indexOf('/');
+        if (slash <= 0 || slash == service.length() - 1) {
+            return Optional.empty();
+        }
+        String namespace = service.substring(0, slash);
+        String name = service.substring(slash + 1);
+        if (!values(NAMESPACE_LABEL).contains(namespace)) {
+            return Optional.empty();
+        }
+        Optional<String> byName = resolveServiceLabel(name);
+        return byName.map(l -> new ServiceSelector(l, name, Optional.of(namespace)));
     }
 
     /** The first configured label whose values contain {@code service}, cached. */
@@ -237,11 +278,13 @@ final class PrometheusConnector implements Connector, MetricsCapability, MetricD
         // type and help from the metadata API where Prometheus has them
         Map<String, String> match = new LinkedHashMap<>();
         if (!service.isEmpty()) {
-            Optional<String> label = resolveServiceLabel(service);
-            if (label.isEmpty()) {
+            Optional<ServiceSelector> selected = resolveService(service);
+            if (selected.isEmpty()) {
                 return List.of();
             }
-            match.put("match[]", "{" + label.get() + "=" + QueryText.quote(service) + "}");
+            ServiceSelector s = selected.get();
+            match.put("match[]", "{" + s.label() + "=" + QueryText.quote(s.value())
+                    + s.namespace().map(ns -> "," + NAMESPACE_LABEL + "=" + QueryText.quote(ns)).orElse("") + "}");
         }
         JsonObject answer = http.getJson("/api/v1/label/__name__/values", match);
         Set<String> all = new TreeSet<>();

@@ -15,6 +15,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import org.junit.jupiter.api.Test;
 
 /** PromQL generation without a backend (the real-Prometheus tests are tagged backend). */
@@ -27,6 +28,22 @@ class PrometheusQueryTest {
 
     private String promql(String service, String metric, List<String> by, Map<String, String> labels) throws ConnectorException {
         return connector.promql(new MetricQuery(service, metric, HOUR, Duration.ofSeconds(30), by, labels), "job", Duration.ofSeconds(30));
+    }
+
+    @Test
+    void aNamespacedServiceSelectsItsNameAndNamespace_unlessTheCallerFilteredANamespace() throws ConnectorException {
+        PrometheusConnector.ServiceSelector shopPayments = new PrometheusConnector.ServiceSelector("job", "payments", Optional.of("shop"));
+        MetricQuery plain = new MetricQuery("shop/payments", "memory", HOUR, Duration.ofSeconds(30), List.of(), Map.of());
+        assertThat(connector.promql(plain, shopPayments, Duration.ofSeconds(30)))
+                .contains("process_resident_memory_bytes{job=\"payments\",namespace=\"shop\"}");
+        MetricQuery containers = new MetricQuery("shop/payments", "memory_utilization", HOUR, Duration.ofSeconds(30), List.of(), Map.of());
+        assertThat(connector.promql(containers, shopPayments, Duration.ofSeconds(30)))
+                .contains("container=\"payments\",namespace=\"shop\"").doesNotContain("shop/payments");
+        MetricQuery filtered = new MetricQuery("shop/payments", "memory", HOUR, Duration.ofSeconds(30), List.of(), Map.of("namespace", "staging"));
+        assertThat(connector.promql(filtered, shopPayments, Duration.ofSeconds(30)))
+                .contains("{job=\"payments\",namespace=\"staging\"}").doesNotContain("\"shop\"");
+        assertThat(connector.promql(plain, shopPayments, Duration.ofSeconds(30)))
+                .as("the {{service}} placeholder is the name the label holds").doesNotContain("shop/payments");
     }
 
     @Test
