@@ -335,8 +335,8 @@ public final class PostmortemBuilder {
                 ? ": " + md(firstServices.getFirst()) + " went wrong first among the services in this report"
                 : ": " + String.join(" and ", firstServices.stream().map(PostmortemBuilder::md).toList())
                         + " went wrong first among the services in this report, at the same time");
-        if (!firstServices.contains(in.service())) {
-            Optional<AnomalyEpisode> suspect = episodes.stream().filter(e -> e.service().equals(in.service())).findFirst();
+        if (firstServices.stream().noneMatch(in::isTheService)) {
+            Optional<AnomalyEpisode> suspect = episodes.stream().filter(e -> in.isTheService(e.service())).findFirst();
             s.append(suspect.map(e -> ", before " + md(in.service()) + " (from " + e.onset() + ")")
                     .orElse(", while " + md(in.service()) + " has no anomaly in this window"));
         }
@@ -365,7 +365,7 @@ public final class PostmortemBuilder {
                 md(o.service()))));
         first.ifPresent(e -> {
             List<String> firstServices = firstServices(episodes);
-            if (!firstServices.contains(in.service())) {
+            if (firstServices.stream().noneMatch(in::isTheService)) {
                 f.add(String.format(Locale.ROOT, "%s went wrong before %s: check whether it is the root cause (generate_postmortem or "
                         + "get_blast_radius for %s).", md(e.service()), md(in.service()), md(e.service())));
             }
@@ -377,7 +377,7 @@ public final class PostmortemBuilder {
             f.add(String.format(Locale.ROOT, "No recorded score crossed the anomaly threshold: run detect_anomalies with sensitivity high "
                     + "for %s, or widen the window.", md(in.service())));
         }
-        signals.stream().filter(s -> !s.service().equals(in.service())).findFirst().ifPresent(s -> f.add(String.format(Locale.ROOT,
+        signals.stream().filter(s -> !in.isTheService(s.service())).findFirst().ifPresent(s -> f.add(String.format(Locale.ROOT,
                 "Check %s too: its %s moved during the window (mean score %.1f).", md(s.service()), md(s.signal()), s.meanScore())));
         switch (traces) {
             case TracesIncluded t when t.errorCount() > 0 -> {

@@ -56,4 +56,13 @@ public record PostmortemInput(
             throw new IllegalArgumentException("a topology source answered but no blast radius was given");
         }
     }
+
+    /**
+     * Whether {@code name} is the report's service: as it was asked, or as the topology names the
+     * resources the asked name matched ({@code shop/payments-db} asked, {@code payments-db} recorded).
+     */
+    public boolean isTheService(String name) {
+        return name.equals(service) || blastRadius.map(b -> b.nodes().stream().anyMatch(n -> n.hops() == 0 && n.name().equals(name)))
+                .orElse(false);
+    }
 }

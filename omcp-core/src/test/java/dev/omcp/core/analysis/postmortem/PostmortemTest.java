@@ -376,6 +376,21 @@ class PostmortemTest {
     }
 
     @Test
+    void aServiceAskedAsNamespaceAndName_isTheServiceTheHistoryRecordsByName() {
+        BlastRadius prodDb = new BlastRadiusWalker().walk(ClusterFixture.merged(), List.of("prod/db"), BlastRadiusOptions.defaults());
+        assertThat(prodDb.targets()).as("the topology resolves prod/db").isNotEmpty();
+        List<HistoryRow> timeline = List.of(anomaly("db", "latency_p99", FROM.plusSeconds(900), 40, FROM.plusSeconds(300)),
+                anomaly("api", "error_rate", FROM.plusSeconds(900), 6, FROM.plusSeconds(420)));
+        PostmortemInput asked = new PostmortemInput("prod/db", "1h", FROM, TO, "acme", timeline, List.of(), Map.of(), Optional.of(prodDb),
+                ContributingSignal.fromHistory(timeline), traces(1), LOGS, WHOLE_WINDOW, ALL_UP);
+        assertThat(asked.isTheService("db")).isTrue();
+        assertThat(asked.isTheService("api")).isFalse();
+        PostmortemReport r = builder.build(asked);
+        assertThat(r.synopsis()).contains("db went wrong first among the services in this report.").doesNotContain("has no anomaly");
+        assertThat(r.followUps()).noneSatisfy(f -> assertThat(f).contains("went wrong before"));
+    }
+
+    @Test
     void whenAnotherServiceWentWrongBeforeTheSuspect_theSynopsisAndAFollowUpSaySo() {
         List<HistoryRow> timeline = List.of(
                 anomaly("db", "latency_p99", FROM.plusSeconds(900), 40, FROM.plusSeconds(600)),
