@@ -129,8 +129,11 @@ public final class GetAnomalyHistoryTool extends ObservabilityTool {
                     .add("peakScore", round(s.peakScore())));
         }
         out.add("signals", signals);
-        note(result, service, signal, args.bool("anomalousOnly", false), windowText, history.remoteSinkConfigured())
-                .ifPresent(n -> out.add("note", n));
+        Optional<String> note = note(result, service, signal, args.bool("anomalousOnly", false), windowText, history.remoteSinkConfigured());
+        if (result.rows().isEmpty() && service.isPresent()) {
+            note = note.map(n -> n + recordedUnderItsName(history, call.principal().tenant(), service.get(), signal, from, to));
+        }
+        note.ifPresent(n -> out.add("note", n));
         return ToolResult.structured(out.build());
     }
 
@@ -148,6 +151,21 @@ public final class GetAnomalyHistoryTool extends ObservabilityTool {
                 + "detect_anomalies judge a service: call one of them first."
                 + (sinkConfigured ? "" : " The gateway keeps scores in memory only (last hour); an operator sets "
                         + REMOTE_WRITE_VARIABLE + " to keep them durably in Prometheus."));
+    }
+
+    /**
+     * For {@code shop/payments} with no scores: whether scores were recorded as {@code payments},
+     * the name a run over every service records, and if so a sentence that says to ask for that.
+     */
+    private static String recordedUnderItsName(AnomalyHistory history, String tenant, String asked, Optional<String> signal,
+            Instant from, Instant to) {
+        int slash = asked.lastIndexOf('/');
+        if (slash < 0 || slash == asked.length() - 1) {
+            return "";
+        }
+        String name = asked.substring(slash + 1);
+        boolean recorded = !history.query(new HistoryQuery(tenant, Optional.of(name), signal, from, to, 1, false)).rows().isEmpty();
+        return recorded ? " Scores of '" + name + "' were recorded in this window: ask with service '" + name + "'." : "";
     }
 
     private static double round(double v) {

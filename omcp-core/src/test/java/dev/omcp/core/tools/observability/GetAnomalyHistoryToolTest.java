@@ -106,6 +106,16 @@ class GetAnomalyHistoryToolTest {
     }
 
     @Test
+    void aNamespacedNameWithoutScores_pointsToTheNameTheyWereRecordedUnder() {
+        incident();
+        JsonObject result = structured(call(tool(history), "{\"service\":\"shop/payments-db\"}"));
+        assertThat(result.getJsonArray("rows")).isEmpty();
+        assertThat(result.getString("note")).endsWith("Scores of 'payments-db' were recorded in this window: ask with service 'payments-db'.");
+        assertThat(structured(call(tool(history), "{\"service\":\"shop/inventory\"}")).getString("note"))
+                .as("nothing under inventory either").doesNotContain("were recorded in this window");
+    }
+
+    @Test
     void nothingRecorded_withASink_doesNotAskForTheVariable() {
         AnomalyHistory withSink = new AnomalyHistory(clock, HistoryLimits.defaults(), Optional.of(samples -> true));
         JsonObject result = structured(call(tool(withSink), "{}"));
