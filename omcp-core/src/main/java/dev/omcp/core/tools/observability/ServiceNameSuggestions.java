@@ -13,8 +13,9 @@ import java.util.Set;
 import java.util.TreeSet;
 
 /**
- * Service names for {@code completion/complete}: what {@code list_services} would list for the same
- * caller, narrowed to the typed text. Names that start with it come first, then names that contain
+ * Service names offered to a caller: for {@code completion/complete} ({@link #matching}) and for the
+ * "did you mean" of a note about an unknown name ({@link #closest}). Both start from what
+ * {@code list_services} would list for the same caller. Completion narrows it to the typed text. Names that start with it come first, then names that contain
  * it elsewhere ({@code pay} finds {@code payments} before {@code shop/payments-db}), each group in
  * name order. Sources that fail or time out only leave their names out: a suggestion list is a
  * convenience, and the tool call that follows reports the failure properly. For the same reason
@@ -76,10 +77,11 @@ public final class ServiceNameSuggestions {
         if (asked.length() < 4) {
             return Optional.empty();
         }
+        String lowerAsked = asked.toLowerCase(Locale.ROOT);
         int best = MAX_EDITS + 1;
         List<String> nearest = new ArrayList<>();
         for (String name : names) {
-            int d = EditDistance.atMost(asked.toLowerCase(Locale.ROOT), name.toLowerCase(Locale.ROOT), MAX_EDITS);
+            int d = EditDistance.atMost(lowerAsked, name.toLowerCase(Locale.ROOT), MAX_EDITS);
             if (d < best) {
                 best = d;
                 nearest.clear();
