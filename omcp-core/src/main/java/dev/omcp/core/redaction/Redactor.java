@@ -91,6 +91,14 @@ public final class Redactor {
         return new JsonRedaction(out, new RedactionCounts(counts));
     }
 
+    /**
+     * Whether a JSON key or field name names a secret ({@code password}, {@code client_secret},
+     * {@code apiKey}...), so that its values are redacted whole whatever they look like.
+     */
+    public boolean namesSecret(String key) {
+        return secretKey(key);
+    }
+
     /** Redacts a payload that should be JSON; text that is not JSON is redacted as text (fail closed). */
     public PayloadRedaction redactPayload(String payload) {
         JsonValue parsed = parseWhole(payload);

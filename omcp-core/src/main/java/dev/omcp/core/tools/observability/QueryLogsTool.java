@@ -30,6 +30,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.regex.Pattern;
 
 /**
  * {@code query_logs}: log lines of one service, filtered on the backends (line regex, level,
@@ -69,7 +70,8 @@ public final class QueryLogsTool extends ObservabilityTool {
                     .required("service", Schemas.service("The service, as list_services names it (may contain slashes)."))
                     .property("duration", Schemas.duration("How far back from now to search.", "15m"))
                     .property("filter", Schemas.string("A regular expression (RE2 syntax: no lookaround or backreferences) lines "
-                            + "must match, for example \"timeout|deadline\".", LineFilter.MAX_LENGTH))
+                            + "must match, for example \"timeout|deadline\". It must also match the line as shown, after redaction; a filter "
+                            + "spelling out hidden text (an email, a token value) is refused.", LineFilter.MAX_LENGTH))
                     .property("level", Jsonp.object().add("type", "string").add("pattern", "^[A-Za-z]{1,16}$")
                             .add("examples", Jsonp.array().add("error").add("warn").add("info"))
                             .add("description", "Only lines of this level (matched case-insensitively on the level field).").build())
@@ -131,6 +133,10 @@ public final class QueryLogsTool extends ObservabilityTool {
         Optional<String> aggregate = args.optionalString("aggregate");
         Optional<String> onlySource = args.optionalString("source");
         checkCombinations(args, aggregate);
+        if (toolkit.redactionEnabled()) {
+            // bypass_redaction is never granted yet (see BYPASS_IGNORED), so the output is redacted whenever this holds
+            RedactedSearch.refuseHiddenTerms(toolkit.redactor(), filter, labels);
+        }
         // whole seconds: backends align to them, and answers read better
         Instant now = toolkit.clock().instant().truncatedTo(ChronoUnit.SECONDS);
         TimeRange range = TimeRange.ending(now, duration);
@@ -198,8 +204,22 @@ public final class QueryLogsTool extends ObservabilityTool {
             r.entries().forEach(e -> all.add(new Line(answer.source(), e)));
         }
         all.sort(Comparator.comparing((Line l) -> l.entry().timestamp()).reversed().thenComparing(Line::source));
-        truncated |= all.size() > query.limit();
-        List<Line> shown = all.subList(0, Math.min(query.limit(), all.size()));
+        List<Line> matching = all;
+        if (toolkit.redactionEnabled() && query.lineRegex().isPresent()) {
+            // the backend matched the raw lines; keep only those the filter matches as shown (RedactedSearch)
+            MatchBudget filter = new MatchBudget(Pattern.compile(query.lineRegex().get()), "filter", MatchBudget.DEFAULT_READS);
+            matching = new ArrayList<>();
+            for (Line l : all) {
+                if (matching.size() > query.limit()) {
+                    break;
+                }
+                if (RedactedSearch.matchesAsShown(toolkit.redactor(), filter, l.entry().line())) {
+                    matching.add(l);
+                }
+            }
+        }
+        truncated |= matching.size() > query.limit();
+        List<Line> shown = matching.subList(0, Math.min(query.limit(), matching.size()));
         Map<Stream, Integer> streams = new LinkedHashMap<>();
         JsonArrayBuilder lines = Jsonp.array();
         int cut = 0;
@@ -231,7 +251,11 @@ public final class QueryLogsTool extends ObservabilityTool {
                     + "call list_services for the exact names." + new ServiceNameSuggestions(toolkit).didYouMean(query.service(), call.principal()));
         } else if (shown.isEmpty()) {
             notes.add("No line matched in the last " + Durations.format(query.range().length()) + describeFilters(query)
-                    + ". Widen the duration or loosen the filters.");
+                    + ". Widen the duration or loosen the filters."
+                    + (toolkit.redactionEnabled() && query.lineRegex().isPresent()
+                            // said whether or not a line was dropped by that check, so it reveals nothing
+                            ? " The filter has to match the lines as shown, after redaction: redacted text cannot be found."
+                            : ""));
         } else if (truncated) {
             notes.add("More lines matched than the " + query.limit() + " returned (newest first). Narrow with filter, level or "
                     + "labels, or count with aggregate instead of reading.");
@@ -424,7 +448,9 @@ public final class QueryLogsTool extends ObservabilityTool {
 
     private static String describeFilters(LogQuery query) {
         List<String> parts = new ArrayList<>();
-        query.lineRegex().ifPresent(f -> parts.add("filter /" + f + "/"));
+        // not echoed: the whole answer is redacted, and "filter /token=/)" reads to the redactor as a token
+        // of "/)"; the caller has its filter, and resolvedQueries shows it as it ran
+        query.lineRegex().ifPresent(f -> parts.add("the filter"));
         query.level().ifPresent(l -> parts.add("level " + l.toLowerCase(Locale.ROOT)));
         if (!query.labels().isEmpty()) {
             parts.add("labels " + query.labels());

@@ -342,7 +342,7 @@ class QueryLogsToolTest {
         assertThat(ToolHarness.ok(withListing, "{\"service\":\"paymnts\"}").getString("note")).endsWith("Did you mean 'payments'?");
         JsonObject none = ToolHarness.ok(tool, "{\"service\":\"payments\",\"filter\":\"segfault\"}");
         assertThat(none.getJsonArray("lines")).isEmpty();
-        assertThat(none.getString("note")).contains("No line matched in the last 15m (filter /segfault/)");
+        assertThat(none.getString("note")).contains("No line matched in the last 15m (the filter)");
     }
 
     @Test
@@ -407,5 +407,91 @@ class QueryLogsToolTest {
                 .isSameAs(labels);
         assertThat(QueryLogsTool.streamLabels(Map.of("level", ""), "level=")).as("an empty value is never parsed")
                 .isEqualTo(Map.of("level", ""));
+    }
+
+    /** A service whose lines carry one secret of each kind a guess could target, and one ordinary line. */
+    private static FakeLogsBackend.WithAggregates leakyLines() {
+        FakeLogsBackend.WithAggregates loki = new FakeLogsBackend.WithAggregates("loki");
+        loki.line("auth", ago(10), Map.of("pod", "auth-1", "user", "alice@example.com"), "login ok for alice@example.com")
+                .line("auth", ago(20), Map.of("pod", "auth-1"), "db connect password=hunter22 host=db-1")
+                .line("auth", ago(30), Map.of("pod", "auth-1"), "GET /health 200");
+        return loki;
+    }
+
+    @Test
+    void aFilterThatSpellsOutHiddenText_isRefusedBeforeAnyBackendIsAsked() {
+        // without this, "does filter X return lines" tells whether the hidden value is X
+        FakeLogsBackend.WithAggregates loki = leakyLines();
+        QueryLogsTool tool = tool(new InMemorySources().add(loki));
+        assertThat(ToolHarness.error(tool, "{\"service\":\"auth\",\"filter\":\"alice@example.com\"}"))
+                .contains("filter contains text of the kind email", "redacts", "cannot be probed", "other words")
+                .doesNotContain("alice");
+        assertThat(ToolHarness.error(tool, "{\"service\":\"auth\",\"filter\":\"alice@example\\\\.com\"}"))
+                .as("escaping the dot does not hide the address").contains("email");
+        assertThat(ToolHarness.error(tool, "{\"service\":\"auth\",\"filter\":\"password=hunter22\"}"))
+                .contains("secret", "search for the field name alone").doesNotContain("hunter22");
+        assertThat(ToolHarness.error(tool, "{\"service\":\"auth\",\"filter\":\"password=hunt\",\"aggregate\":\"count_over_time\"}"))
+                .as("counts are an oracle too").contains("secret");
+        assertThat(loki.queries).isEmpty();
+        assertThat(loki.aggregations).isEmpty();
+    }
+
+    @Test
+    void labelFiltersOnHiddenValuesOrSecretFields_areRefused() {
+        FakeLogsBackend loki = leakyLines();
+        QueryLogsTool tool = tool(new InMemorySources().add(loki));
+        assertThat(ToolHarness.error(tool, "{\"service\":\"auth\",\"labels\":{\"user\":\"alice@example.com\"}}"))
+                .contains("labels.user is text of the kind email", "cannot be probed").doesNotContain("alice");
+        assertThat(ToolHarness.error(tool, "{\"service\":\"auth\",\"labels\":{\"db_password\":\"x\"}}"))
+                .contains("labels.db_password names a secret-like field");
+        assertThat(loki.queries).isEmpty();
+        // an ordinary label filter still goes to the backend
+        assertThat(ToolHarness.ok(tool, "{\"service\":\"auth\",\"labels\":{\"pod\":\"auth-1\"}}").getInt("returned")).isEqualTo(3);
+    }
+
+    @Test
+    void aRegexThatMatchesOnlyInsideHiddenText_returnsNoLine() {
+        // the backend matches raw lines; the gateway keeps a line only if the filter matches it as shown
+        FakeLogsBackend loki = leakyLines();
+        QueryLogsTool tool = tool(new InMemorySources().add(loki));
+        JsonObject guess = ToolHarness.ok(tool, "{\"service\":\"auth\",\"filter\":\"passw.rd=hunt\"}");
+        assertThat(guess.getInt("returned")).isZero();
+        assertThat(guess.getString("note")).contains("(the filter)", "as shown, after redaction");
+        assertThat(guess.getBoolean("truncated")).isFalse();
+        assertThat(loki.queries.getFirst().lineRegex()).contains("passw.rd=hunt");
+        JsonObject wrong = ToolHarness.ok(tool, "{\"service\":\"auth\",\"filter\":\"passw.rd=xyz\"}");
+        assertThat(wrong.getJsonArray("lines")).isEqualTo(guess.getJsonArray("lines"));
+        assertThat(wrong.getString("note")).as("a wrong guess reads the same").isEqualTo(guess.getString("note"));
+        assertThat(ToolHarness.ok(tool, "{\"service\":\"auth\",\"filter\":\"token=\",\"level\":\"error\"}").getString("note"))
+                .as("the note does not echo a filter the redactor would mangle").contains("(the filter, level error)")
+                .doesNotContain("REDACTED");
+        assertThat(ToolHarness.ok(tool, "{\"service\":\"auth\",\"filter\":\"a.ice@\"}").getInt("returned")).isZero();
+
+        // what the agent can see still matches: the field name, ordinary words
+        assertThat(lineTexts(ToolHarness.ok(tool, "{\"service\":\"auth\",\"filter\":\"password=\"}")))
+                .containsExactly("db connect password=[REDACTED:secret] host=db-1");
+        assertThat(lineTexts(ToolHarness.ok(tool, "{\"service\":\"auth\",\"filter\":\"login ok\"}")))
+                .containsExactly("login ok for [REDACTED:email]");
+        assertThat(ToolHarness.ok(tool, "{\"service\":\"auth\",\"filter\":\"login|health\"}").getInt("returned")).isEqualTo(2);
+    }
+
+    @Test
+    void aCatastrophicFilter_failsWithAReasonInsteadOfHangingTheCall() {
+        // the backend (RE2) matches it in linear time; the gateway's own check backtracks, within a budget
+        // here the raw line matches quickly, but once the address is redacted there is no '@' left and the
+        // search backtracks through every way of picking twelve of the a's
+        FakeLogsBackend loki = new FakeLogsBackend("loki").line("api", ago(1), Map.of(), "a".repeat(30) + " from bob@example.com");
+        QueryLogsTool tool = tool(new InMemorySources().add(loki));
+        org.junit.jupiter.api.Assertions.assertTimeoutPreemptively(Duration.ofSeconds(30), () ->
+                assertThat(ToolHarness.error(tool, "{\"service\":\"api\",\"filter\":\"(.*a){12}.*@\"}"))
+                        .contains("filter backtracks too much", "simpler expression"));
+    }
+
+    @Test
+    void withRedactionOff_filtersOnAnyTextAreTheOperatorsChoice() {
+        FakeLogsBackend loki = leakyLines();
+        QueryLogsTool tool = tool(Toolkit.builder(new InMemorySources().add(loki).registry(), clock).redaction(false));
+        assertThat(lineTexts(ToolHarness.ok(tool, "{\"service\":\"auth\",\"filter\":\"alice@example.com\"}")))
+                .containsExactly("login ok for alice@example.com");
     }
 }
