@@ -197,6 +197,11 @@ public final class BackendHttp {
             return new ConnectorException(Kind.ADDRESS_REFUSED,
                     "the egress guard refused the " + backend + " address: " + EgressRefusedException.in(e).get().reason());
         }
+        if (e instanceof java.net.http.HttpConnectTimeoutException) {
+            // the client's connect timeout, not the request's: say which limit ran out
+            return new ConnectorException(Kind.TIMEOUT, backend + " did not accept a connection in time (the connect timeout, "
+                    + "OMCP_CONNECTOR_CONNECT_TIMEOUT, ran out)");
+        }
         if (e instanceof HttpTimeoutException) {
             return new ConnectorException(Kind.TIMEOUT, backend + " did not answer within " + timeout.toMillis() / 1000.0 + " s");
         }

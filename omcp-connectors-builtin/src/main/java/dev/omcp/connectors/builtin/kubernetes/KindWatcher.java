@@ -146,7 +146,8 @@ final class KindWatcher implements Runnable {
         try {
             response = access.client().send(request.build(), HttpResponse.BodyHandlers.ofInputStream());
         } catch (IOException e) {
-            throw BackendHttp.failure(e, "Kubernetes", Duration.ZERO);
+            // a watch has no request timeout (it is held open on purpose); only the connect timeout applies
+            throw BackendHttp.failure(e, "Kubernetes", watchTimeout);
         }
         try (InputStream body = response.body()) {
             if (response.statusCode() != 200) {
