@@ -6,6 +6,7 @@
 #   TOOL=list_services CONNECTIONS=1 bench/ab.sh OLD.jar NEW.jar
 #   ROUNDS=3 BLOCKS=3 DURATION=8s                       the defaults
 #   OLD_OPTS="-Dx=1" NEW_OPTS="-Dx=2"                   extra JVM flags for one side (a flag A/B: same jar twice)
+#   OLD_ENV="A=1" NEW_ENV="OMCP_REDACTION=off"          extra environment for one side (a setting A/B)
 #   SETTLE_ROUNDS=8                                     after the 20 s warm-up, 5 s rounds until the JIT is quiet
 #
 # Both gateways run side by side on the same canned nginx; each block starts a fresh pair (a JVM's
@@ -21,6 +22,8 @@ root="$(cd "$(dirname "$0")/.." && pwd)"
 jars=("$1" "$2")
 read -r -a old_opts <<<"${OLD_OPTS:-}"
 read -r -a new_opts <<<"${NEW_OPTS:-}"
+read -r -a old_env <<<"${OLD_ENV:-}"
+read -r -a new_env <<<"${NEW_ENV:-}"
 TOOL="${TOOL:-query_logs}"
 CONNECTIONS="${CONNECTIONS:-32}"
 ROUNDS="${ROUNDS:-3}"
@@ -69,12 +72,13 @@ echo "# bench/ab.sh $(date -u +%Y-%m-%dT%H:%M:%SZ): $TOOL at $CONNECTIONS connec
 echo "# old: $1"
 echo "# new: $2"
 [ -n "${OLD_OPTS:-}${NEW_OPTS:-}" ] && echo "# old flags: ${OLD_OPTS:-none}; new flags: ${NEW_OPTS:-none}"
+[ -n "${OLD_ENV:-}${NEW_ENV:-}" ] && echo "# old environment: ${OLD_ENV:-none}; new environment: ${NEW_ENV:-none}"
 for block in $(seq 1 "$BLOCKS"); do
   ports=() sessions=() gpids=()
   for i in 0 1; do
     ports[i]=$(free_port)
-    if [ "$i" -eq 0 ]; then extra=("${old_opts[@]}"); else extra=("${new_opts[@]}"); fi
-    env PORT="${ports[i]}" OMCP_ALLOW_PRIVATE_BACKENDS=true PROMETHEUS_URL="http://127.0.0.1:$backend" \
+    if [ "$i" -eq 0 ]; then extra=("${old_opts[@]}") side_env=("${old_env[@]}"); else extra=("${new_opts[@]}") side_env=("${new_env[@]}"); fi
+    env "${side_env[@]}" PORT="${ports[i]}" OMCP_ALLOW_PRIVATE_BACKENDS=true PROMETHEUS_URL="http://127.0.0.1:$backend" \
       LOKI_URL="http://127.0.0.1:$backend" "$java" "${flags[@]}" "${extra[@]}" -jar "${jars[i]}" serve >"$work/gateway-$block-$i.log" 2>&1 &
     gpids[i]=$!
     pids+=("${gpids[i]}")
