@@ -20,6 +20,7 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneOffset;
+import java.util.List;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -114,6 +115,35 @@ class FakeLokiServerIT {
         }
         assertThat(lines).isPositive();
         assertThat(total).isEqualTo(lines);
+    }
+
+    private static List<String> entries(HttpResponse<String> response) {
+        List<String> out = new java.util.ArrayList<>();
+        for (JsonValue stream : json(response).getJsonObject("data").getJsonArray("result")) {
+            for (JsonValue value : stream.asJsonObject().getJsonArray("values")) {
+                out.add(value.asJsonArray().getString(0) + " " + value.asJsonArray().getString(1));
+            }
+        }
+        out.sort(java.util.Comparator.reverseOrder());
+        return out;
+    }
+
+    @Test
+    void aSearchGeneratedAWindowAtATime_givesTheLinesOfOnePass_fromEitherEnd() throws Exception {
+        // the history is generated a window at a time from the end the query reads, so a week costs what its limit costs
+        long end = NOW.getEpochSecond();
+        String selector = "{service_name=\"payments-db\"}";
+        List<String> week = entries(get("/loki/api/v1/query_range", selector, "&start=" + (end - 7 * 86_400) + "&end=" + end + "&limit=30"));
+        List<String> hour = entries(get("/loki/api/v1/query_range", selector, "&start=" + (end - 3_600) + "&end=" + end + "&limit=5000"));
+        assertThat(hour.size()).isGreaterThan(30);
+        assertThat(week).isEqualTo(hour.subList(0, 30));
+
+        // forward from the start: the oldest lines, the same ones a single pass finds
+        List<String> firstHalfHour = entries(get("/loki/api/v1/query_range", selector,
+                "&start=" + (end - 3_600) + "&end=" + (end - 1_800) + "&limit=5000&direction=forward"));
+        List<String> oldest = entries(get("/loki/api/v1/query_range", selector,
+                "&start=" + (end - 3_600) + "&end=" + end + "&limit=" + firstHalfHour.size() + "&direction=forward"));
+        assertThat(oldest).isEqualTo(firstHalfHour);
     }
 
     @Test

@@ -20,6 +20,8 @@ import java.util.TreeSet;
  * instant), labels, label values, series and readiness. Errors are plain-text 400s, as Loki's.
  */
 public final class FakeLokiServer implements AutoCloseable {
+    /** How much of the shop's log history is generated at a time while looking for a query's entries. */
+    private static final long GENERATION_WINDOW_MILLIS = 10 * 60_000L;
     /** Loki's default {@code max_entries_limit_per_query}. */
     private static final int MAX_ENTRIES = 5000;
     /** Loki's default {@code max_query_series}: a metric query answering more series fails with a 400. */
@@ -85,11 +87,7 @@ public final class FakeLokiServer implements AutoCloseable {
     }
 
     private String streams(LogQl.LogQuery query, long start, long end, int limit, boolean forward) {
-        List<LogQlEngine.Entry> entries = new ArrayList<>(engine.select(query, start, end + 1));
-        if (!forward) {
-            entries.sort(Comparator.comparingLong(LogQlEngine.Entry::epochNanos).reversed());
-        }
-        List<LogQlEngine.Entry> kept = entries.subList(0, Math.min(limit, entries.size()));
+        List<LogQlEngine.Entry> kept = firstEntries(query, start, end + 1, limit, forward);
         Map<Map<String, String>, List<LogQlEngine.Entry>> byStream = new LinkedHashMap<>();
         for (LogQlEngine.Entry entry : kept) {
             byStream.computeIfAbsent(entry.labels(), k -> new ArrayList<>()).add(entry);
@@ -107,6 +105,29 @@ public final class FakeLokiServer implements AutoCloseable {
             out.append("]}");
         }
         return out.append("],\"stats\":{\"summary\":{\"totalEntriesReturned\":").append(kept.size()).append("}}}}").toString();
+    }
+
+    /**
+     * The {@code limit} newest (or, forward, oldest) entries of {@code [start, endExclusive)}. Lines
+     * are generated a window at a time from the end the query reads from, stopping once enough
+     * matched: a week of the shop's logs is millions of lines, and {@code level=error} over
+     * {@code 7d} should take as long as finding 500 errors, as on a real Loki, not as generating the
+     * week. Each second's lines are seeded by that second, so windows give the lines one pass would.
+     */
+    private List<LogQlEngine.Entry> firstEntries(LogQl.LogQuery query, long start, long endExclusive, int limit, boolean forward) {
+        List<LogQlEngine.Entry> kept = new ArrayList<>();
+        if (forward) {
+            for (long from = start; from < endExclusive && kept.size() < limit; from += GENERATION_WINDOW_MILLIS) {
+                kept.addAll(engine.select(query, from, Math.min(endExclusive, from + GENERATION_WINDOW_MILLIS)));
+            }
+        } else {
+            for (long to = endExclusive; to > start && kept.size() < limit; to -= GENERATION_WINDOW_MILLIS) {
+                List<LogQlEngine.Entry> window = new ArrayList<>(engine.select(query, Math.max(start, to - GENERATION_WINDOW_MILLIS), to));
+                window.sort(Comparator.comparingLong(LogQlEngine.Entry::epochNanos).reversed());
+                kept.addAll(window);
+            }
+        }
+        return kept.subList(0, Math.min(limit, kept.size()));
     }
 
     private String matrix(LogQl.MetricExpr expr, long start, long end, long step, boolean range) {
