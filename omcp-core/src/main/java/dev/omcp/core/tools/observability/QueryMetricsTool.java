@@ -187,7 +187,8 @@ public final class QueryMetricsTool extends ObservabilityTool {
         toolkit.catalog().entry(service).ifPresent(entry -> result.add("catalog", entry));
         batch.writeTo(result);
         Optional<String> note = note(batch, onlySource, service, metric, duration, resolvedLabel, found.size(), limit,
-                () -> new ServiceNameSuggestions(toolkit).didYouMean(service, call.principal()));
+                () -> new ServiceNameSuggestions(toolkit).didYouMean(service, call.principal()),
+                () -> new MetricNameSuggestions(toolkit).forMissing(service, metric, call.principal(), onlySource));
         if (!ran.equals(step)) {
             String widened = "The source widened the step from " + Durations.format(step) + " to " + Durations.format(ran)
                     + " (it returns a limited number of points per series); ask for a shorter duration for finer points.";
@@ -212,7 +213,8 @@ public final class QueryMetricsTool extends ObservabilityTool {
     }
 
     private static Optional<String> note(MetricBatch batch, Optional<String> onlySource, String service, String metric,
-            Duration duration, String resolvedLabel, int total, int limit, Supplier<String> didYouMean) {
+            Duration duration, String resolvedLabel, int total, int limit, Supplier<String> didYouMean,
+            Supplier<String> metricSuggestion) {
         if (batch.noSource()) {
             return Optional.of(onlySource.isPresent()
                     ? "Source '" + onlySource.get() + "' does not exist, is not connected, or cannot answer metric queries; call list_sources."
@@ -230,8 +232,8 @@ public final class QueryMetricsTool extends ObservabilityTool {
         }
         if (total == 0) {
             return Optional.of("'" + service + "' exists (label " + resolvedLabel + ") but has no series for " + metric + " in the last "
-                    + Durations.format(duration) + ": it may not export this metric, or the label filters match nothing. "
-                    + "Try another curated metric or the backend's own metric name." + partial);
+                    + Durations.format(duration) + ": it may not export this metric, or the label filters match nothing."
+                    + metricSuggestion.get() + partial);
         }
         if (total > limit) {
             return Optional.of(total + " series matched; showing the " + limit + " with the highest average. Narrow with labels, "

@@ -26,8 +26,6 @@ import java.util.TreeSet;
 public final class ServiceNameSuggestions {
     /** The longest a suggestion list waits for the sources. */
     static final Duration DEADLINE = Duration.ofSeconds(2);
-    /** A typo this far from a known name is still suggested; further off, a guess would mislead. */
-    private static final int MAX_EDITS = 2;
 
     private final Toolkit toolkit;
 
@@ -70,27 +68,7 @@ public final class ServiceNameSuggestions {
         if (slash >= 0 && names.contains(asked.substring(slash + 1))) {
             return Optional.of(asked.substring(slash + 1));
         }
-        List<String> sameButCase = names.stream().filter(n -> n.equalsIgnoreCase(asked)).toList();
-        if (sameButCase.size() == 1) {
-            return Optional.of(sameButCase.getFirst());
-        }
-        if (asked.length() < 4) {
-            return Optional.empty();
-        }
-        String lowerAsked = asked.toLowerCase(Locale.ROOT);
-        int best = MAX_EDITS + 1;
-        List<String> nearest = new ArrayList<>();
-        for (String name : names) {
-            int d = EditDistance.atMost(lowerAsked, name.toLowerCase(Locale.ROOT), MAX_EDITS);
-            if (d < best) {
-                best = d;
-                nearest.clear();
-            }
-            if (d == best && d <= MAX_EDITS) {
-                nearest.add(name);
-            }
-        }
-        return nearest.size() == 1 ? Optional.of(nearest.getFirst()) : Optional.empty();
+        return NearestName.of(asked, names);
     }
 
     /** {@code " Did you mean 'payments'?"}, or nothing: appended to a note that says a name is unknown. */

@@ -24,7 +24,8 @@ import java.util.concurrent.CountDownLatch;
  * step, as a Prometheus range query would be, identified by the {@code job} label. It can fail or
  * hang on demand and records every query.
  */
-final class FakeMetricsBackend implements Connector, MetricsCapability, ServiceListingCapability {
+final class FakeMetricsBackend implements Connector, MetricsCapability, ServiceListingCapability,
+        dev.omcp.sdk.connector.MetricDiscoveryCapability {
     /** Values of a series over time. */
     @FunctionalInterface
     interface Curve {
@@ -138,6 +139,21 @@ final class FakeMetricsBackend implements Connector, MetricsCapability, ServiceL
             throw failAll;
         }
         return curves.keySet().stream().sorted().map(s -> new ServiceInfo(s, Map.of("label", "job"))).toList();
+    }
+
+    /** The metric names served for {@code service} (every service's when empty), as Prometheus' label values list them. */
+    @Override
+    public List<dev.omcp.sdk.query.MetricInfo> discoverMetrics(String service, int limit) throws ConnectorException {
+        if (failAll != null) {
+            throw failAll;
+        }
+        java.util.TreeSet<String> names = new java.util.TreeSet<>();
+        curves.forEach((s, metrics) -> {
+            if (service.isEmpty() || s.equals(service)) {
+                names.addAll(metrics.keySet());
+            }
+        });
+        return names.stream().limit(limit).map(n -> new dev.omcp.sdk.query.MetricInfo(n, "unknown", "")).toList();
     }
 
     @Override

@@ -35,7 +35,7 @@ class ListSourcesToolTest {
         assertThat(prom.getString("type")).isEqualTo("fake-metrics");
         assertThat(prom.getString("status")).isEqualTo("connected");
         assertThat(prom.getJsonArray("capabilities").getValuesAs(JsonString::getString))
-                .containsExactlyInAnyOrder("queryMetrics", "listServices");
+                .containsExactlyInAnyOrder("queryMetrics", "listServices", "discoverMetrics");
         assertThat(source(result, "loki").getJsonArray("capabilities").getValuesAs(JsonString::getString)).contains("queryLogs");
         assertThat(result.containsKey("note")).isFalse();
     }

@@ -164,6 +164,34 @@ class QueryMetricsToolTest {
     }
 
     @Test
+    void aMisspelledMetric_getsTheNameItMostLikelyMeant_curatedOrTheServicesOwn() {
+        FakeMetricsBackend prom = new FakeMetricsBackend("prom")
+                .serve("payments", "http_requests_total", t -> 5)
+                .serve("payments", "http_request_duration_seconds_bucket", t -> 1)
+                .serve("payments", "process_cpu_seconds_total", t -> 1)
+                .serve("checkout", "http_requests_totals", t -> 1);
+        QueryMetricsTool tool = tool(new InMemorySources().add(prom));
+        assertThat(ToolHarness.ok(tool, "{\"service\":\"payments\",\"metric\":\"http_requests_totl\"}").getString("note"))
+                .as("only the service's own names count: checkout's http_requests_totals is not offered")
+                .endsWith("Did you mean 'http_requests_total'?");
+        assertThat(ToolHarness.ok(tool, "{\"service\":\"payments\",\"metric\":\"eror_rate\"}").getString("note"))
+                .endsWith("Did you mean the curated metric 'error_rate'?");
+        assertThat(ToolHarness.ok(tool, "{\"service\":\"payments\",\"metric\":\"request_duration_p95\"}").getString("note"))
+                .contains("Its metrics with similar names: http_request_duration_seconds_bucket, http_requests_total.",
+                        "Curated names work for every service: cpu,", "request_rate");
+        assertThat(ToolHarness.ok(tool, "{\"service\":\"payments\",\"metric\":\"kafka_lag\"}").getString("note"))
+                .contains("Or use one of the backend's own metric names (3 found for 'payments').");
+    }
+
+    @Test
+    void metricSuggestions_areLeftOutWhenDiscoveryFails_theAnswerStillComes() {
+        FakeMetricsBackend prom = new FakeMetricsBackend("prom").knows("payments");
+        JsonObject result = ToolHarness.ok(tool(new InMemorySources().add(prom)), "{\"service\":\"payments\",\"metric\":\"kafka_lag\"}");
+        assertThat(result.getString("note")).contains("has no series for kafka_lag", "Curated names work for every service")
+                .endsWith("Or use one of the backend's own metric names.");
+    }
+
+    @Test
     void withoutAMetricsSourceTheNoteSaysWhatToConfigure() {
         JsonObject result = ToolHarness.ok(tool(new InMemorySources()), "{\"service\":\"api\",\"metric\":\"cpu\"}");
         assertThat(result.getJsonArray("series")).isEmpty();

@@ -1,0 +1,100 @@
+package dev.omcp.core.tools.observability;
+
+import dev.omcp.core.sources.Bound;
+import dev.omcp.ports.identity.Principal;
+import dev.omcp.sdk.connector.MetricDiscoveryCapability;
+import dev.omcp.sdk.query.MetricInfo;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Locale;
+import java.util.Optional;
+import java.util.Set;
+import java.util.TreeSet;
+
+/**
+ * What to say when a service exists but has no series of the metric asked for: the curated name
+ * or the service's own metric name it most likely meant, or the service's metrics with similar
+ * names, so the next call can succeed instead of guessing again. The names come from the metric
+ * discovery of the sources the call asked (the caller's, scoped as the call was); a source that
+ * fails or is slow only leaves its names out, and the sources get at most
+ * {@link ServiceNameSuggestions#DEADLINE}, since the answer is already complete without them.
+ */
+final class MetricNameSuggestions {
+    /** The most names one discovery returns; a service rarely exports more. */
+    static final int DISCOVERY_LIMIT = 2000;
+    /** The most similar names listed in a note. */
+    static final int MAX_LISTED = 8;
+
+    private final Toolkit toolkit;
+
+    MetricNameSuggestions(Toolkit toolkit) {
+        this.toolkit = toolkit;
+    }
+
+    /** A sentence (with a leading space) for the note of an answer without series of {@code metric}. */
+    String forMissing(String service, String metric, Principal principal, Optional<String> onlySource) {
+        Optional<String> curated = NearestName.of(metric, new TreeSet<>(CuratedMetricNames.names()));
+        if (curated.isPresent()) {
+            return " Did you mean the curated metric '" + curated.get() + "'?";
+        }
+        Set<String> exported = exported(service, principal, onlySource);
+        Optional<String> own = NearestName.of(metric, exported);
+        if (own.isPresent()) {
+            return " Did you mean '" + own.get() + "'?";
+        }
+        List<String> similar = similar(metric, exported);
+        String curatedList = " Curated names work for every service: " + String.join(", ", CuratedMetricNames.names()) + ".";
+        if (!similar.isEmpty()) {
+            return " Its metrics with similar names: " + String.join(", ", similar) + "." + curatedList;
+        }
+        return curatedList + " Or use one of the backend's own metric names"
+                + (exported.isEmpty() ? "." : " (" + exported.size() + (exported.size() >= DISCOVERY_LIMIT ? " or more" : "")
+                        + " found for '" + service + "').");
+    }
+
+    /**
+     * Names sharing the most words with {@code asked} (words: the parts between underscores and
+     * colons, three letters or more, plurals as singulars), at least one, most shared first, then by name.
+     */
+    static List<String> similar(String asked, Set<String> names) {
+        Set<String> wanted = words(asked);
+        if (wanted.isEmpty()) {
+            return List.of();
+        }
+        record Scored(String name, int shared) {}
+        List<Scored> scored = new ArrayList<>();
+        for (String name : names) {
+            Set<String> have = words(name);
+            have.retainAll(wanted);
+            if (!have.isEmpty()) {
+                scored.add(new Scored(name, have.size()));
+            }
+        }
+        scored.sort(Comparator.comparingInt((Scored s) -> -s.shared()).thenComparing(Scored::name));
+        return scored.stream().limit(MAX_LISTED).map(Scored::name).toList();
+    }
+
+    private static Set<String> words(String metric) {
+        Set<String> words = new TreeSet<>();
+        // a plural counts as its singular: request_duration is similar to http_requests_total
+        Arrays.stream(metric.toLowerCase(Locale.ROOT).split("[_:]+")).filter(w -> w.length() >= 3)
+                .map(w -> w.length() > 3 && w.endsWith("s") ? w.substring(0, w.length() - 1) : w).forEach(words::add);
+        return words;
+    }
+
+    private Set<String> exported(String service, Principal principal, Optional<String> onlySource) {
+        List<Bound<MetricDiscoveryCapability>> bound = toolkit.sources().with(MetricDiscoveryCapability.class, principal,
+                onlySource.map(Set::of));
+        Duration overall = toolkit.deadline().compareTo(ServiceNameSuggestions.DEADLINE) < 0
+                ? toolkit.deadline() : ServiceNameSuggestions.DEADLINE;
+        Gathered<List<MetricInfo>> gathered = Gathered.from(toolkit, bound, d -> d.discoverMetrics(service, DISCOVERY_LIMIT), overall);
+        Set<String> names = new TreeSet<>();
+        for (Gathered.Answer<List<MetricInfo>> answer : gathered.answers()) {
+            answer.value().forEach(m -> names.add(m.name()));
+        }
+        return names;
+    }
+}
