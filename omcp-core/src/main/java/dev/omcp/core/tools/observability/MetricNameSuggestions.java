@@ -50,6 +50,9 @@ final class MetricNameSuggestions {
         if (!similar.isEmpty()) {
             return " Its metrics with similar names: " + String.join(", ", similar) + "." + curatedList;
         }
+        if (!exported.isEmpty() && exported.size() <= MAX_LISTED) {
+            return curatedList + " Or one of its own: " + String.join(", ", exported) + ".";
+        }
         return curatedList + " Or use one of the backend's own metric names"
                 + (exported.isEmpty() ? "." : " (" + exported.size() + (exported.size() >= DISCOVERY_LIMIT ? " or more" : "")
                         + " found for '" + service + "').");

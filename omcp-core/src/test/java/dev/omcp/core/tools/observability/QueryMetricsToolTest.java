@@ -180,7 +180,12 @@ class QueryMetricsToolTest {
                 .contains("Its metrics with similar names: http_request_duration_seconds_bucket, http_requests_total.",
                         "Curated names work for every service: cpu,", "request_rate");
         assertThat(ToolHarness.ok(tool, "{\"service\":\"payments\",\"metric\":\"kafka_lag\"}").getString("note"))
-                .contains("Or use one of the backend's own metric names (3 found for 'payments').");
+                .endsWith("Or one of its own: http_request_duration_seconds_bucket, http_requests_total, process_cpu_seconds_total.");
+        for (int i = 0; i < 10; i++) {
+            prom.serve("payments", "jvm_metric_" + i, t -> 1);
+        }
+        assertThat(ToolHarness.ok(tool, "{\"service\":\"payments\",\"metric\":\"kafka_lag\"}").getString("note"))
+                .endsWith("Or use one of the backend's own metric names (13 found for 'payments').");
     }
 
     @Test
