@@ -35,6 +35,7 @@ import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.concurrent.CompletableFuture;
+import java.util.function.Supplier;
 import java.util.function.UnaryOperator;
 
 /**
@@ -177,7 +178,10 @@ public final class DetectAnomaliesTool extends ObservabilityTool {
                 .add("history", ServiceHealthTool.history(toolkit.history(), recorded));
         writeSources(result, batch, services.listing(), topologies);
         result.add("note", note(batch, services, counts, ranking, window, sensitivity, onlySource, verdicts.seriesSkipped(), metrics,
-                name -> new ServiceNameSuggestions(toolkit).didYouMean(name, call.principal())));
+                name -> new ServiceNameSuggestions(toolkit).didYouMean(name, call.principal()),
+                () -> services.analysed().size() == 1
+                        ? new MetricNameSuggestions(toolkit).corrections(services.analysed().getFirst(), metrics, call.principal(), onlySource)
+                        : Map.of()));
         return ToolResult.structured(result.build());
     }
 
@@ -338,8 +342,19 @@ public final class DetectAnomaliesTool extends ObservabilityTool {
                 .add("during", during).build();
     }
 
+    /** {@code " Did you mean error_rate for eror_rate?"}, or nothing. */
+    private static String didYouMeanMetrics(Map<String, String> corrections) {
+        if (corrections.isEmpty()) {
+            return "";
+        }
+        List<String> pairs = new ArrayList<>();
+        corrections.forEach((asked, meant) -> pairs.add("'" + meant + "' for '" + asked + "'"));
+        return " Did you mean " + String.join(", ", pairs) + "?";
+    }
+
     private static String note(MetricBatch batch, ServiceList services, Counts counts, RootCauseRanking ranking, AnalysisWindow window,
-            Sensitivity sensitivity, Optional<String> onlySource, int skipped, List<String> metrics, UnaryOperator<String> didYouMean) {
+            Sensitivity sensitivity, Optional<String> onlySource, int skipped, List<String> metrics, UnaryOperator<String> didYouMean,
+            Supplier<Map<String, String>> metricCorrections) {
         List<String> parts = new ArrayList<>();
         if (batch.noSource()) {
             parts.add(onlySource.isPresent()
@@ -357,7 +372,7 @@ public final class DetectAnomaliesTool extends ObservabilityTool {
         } else if (counts.series() == 0) {
             parts.add("The metrics sources know the service" + (services.analysed().size() == 1 ? "" : "s")
                     + " but hold none of the metrics asked in the last " + Durations.format(window.window())
-                    + " and its baseline; nothing was judged.");
+                    + " and its baseline; nothing was judged." + didYouMeanMetrics(metricCorrections.get()));
         } else if (counts.anomalous() == 0) {
             parts.add(String.format(Locale.ROOT, "No anomaly at sensitivity %s in the last %s across %d service%s (%d series judged).",
                     sensitivity.wireName(), Durations.format(window.window()), services.analysed().size(),

@@ -8,7 +8,9 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Locale;
 import java.util.Optional;
 import java.util.Set;
@@ -56,6 +58,29 @@ final class MetricNameSuggestions {
         return curatedList + " Or use one of the backend's own metric names"
                 + (exported.isEmpty() ? "." : " (" + exported.size() + (exported.size() >= DISCOVERY_LIMIT ? " or more" : "")
                         + " found for '" + service + "').");
+    }
+
+    /**
+     * For each of {@code metrics} that is neither curated nor exported by {@code service}, the name it
+     * most likely meant (curated first, then the service's own), in the order asked; one discovery
+     * serves them all.
+     */
+    Map<String, String> corrections(String service, List<String> metrics, Principal principal, Optional<String> onlySource) {
+        Set<String> curated = new TreeSet<>(CuratedMetricNames.names());
+        Set<String> exported = null;
+        Map<String, String> out = new LinkedHashMap<>();
+        for (String metric : metrics) {
+            if (curated.contains(metric)) {
+                continue;
+            }
+            Optional<String> meant = NearestName.of(metric, curated);
+            if (meant.isEmpty()) {
+                exported = exported == null ? exported(service, principal, onlySource) : exported;
+                meant = NearestName.of(metric, exported);
+            }
+            meant.ifPresent(name -> out.put(metric, name));
+        }
+        return out;
     }
 
     /**

@@ -156,6 +156,19 @@ class DetectAnomaliesToolTest {
     }
 
     @Test
+    void misspelledMetrics_ofOneService_getTheNamesTheyMostLikelyMeant() {
+        FakeMetricsBackend prom = new FakeMetricsBackend("prom")
+                .serve("shop", "http_requests_total", t -> 5)
+                .serve("shop", "queue_depth", t -> 1);
+        JsonObject result = ToolHarness.ok(tool(new InMemorySources().add(prom)),
+                "{\"service\":\"shop\",\"metrics\":[\"eror_rate\",\"http_requests_totl\",\"kafka_lag\"]}");
+
+        assertThat(result.getString("note")).contains("hold none of the metrics asked")
+                .contains("Did you mean 'error_rate' for 'eror_rate', 'http_requests_total' for 'http_requests_totl'?")
+                .doesNotContain("kafka_lag'");
+    }
+
+    @Test
     void withoutATopologySourceTheRankingRestsOnOnsetAndSeverityAndSaysSo() {
         JsonObject result = ToolHarness.ok(tool(new InMemorySources().add(cascade("prom"))), "{}");
         assertThat(result.getBoolean("topologyUsed")).isFalse();
