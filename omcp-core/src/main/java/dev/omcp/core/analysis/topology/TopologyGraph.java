@@ -141,7 +141,7 @@ public final class TopologyGraph {
     }
 
     /** The kinds a service name means when several nodes share the name. */
-    private static final List<String> SERVICE_KINDS = List.of("service", "deployment", "statefulset", "daemonset");
+    public static final List<String> SERVICE_KINDS = List.of("service", "deployment", "statefulset", "daemonset");
 
     /**
      * The node ids a service name or id refers to: the node with exactly that id; else the nodes

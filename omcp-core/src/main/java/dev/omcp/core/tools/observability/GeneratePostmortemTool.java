@@ -259,11 +259,16 @@ public final class GeneratePostmortemTool extends ObservabilityTool {
                     .add("error", f.error())));
             structured.add("failedSources", list);
         }
+        // a draft for a typo would read as a quiet service: say that no source knows the name (asked
+        // only when nothing was found, which a typo always gives, so a real draft costs no extra listing)
+        Optional<String> unknown = report.noSignalNotice().isPresent()
+                ? new ServiceNameSuggestions(toolkit).unknownName(service, principal) : Optional.empty();
+        unknown.ifPresent(u -> structured.add("note", u));
         JsonObject result = structured.build();
         if (json) {
             return ToolResult.structured(result);
         }
-        return ToolResult.structured(result, markdown(report) + footnote(failed));
+        return ToolResult.structured(result, markdown(report) + footnote(failed) + unknown.map(u -> "\n> " + u + "\n").orElse(""));
     }
 
     /** The log highlights, and whether the logs sources could be asked. */

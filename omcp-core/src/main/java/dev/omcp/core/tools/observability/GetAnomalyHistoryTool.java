@@ -131,7 +131,8 @@ public final class GetAnomalyHistoryTool extends ObservabilityTool {
         out.add("signals", signals);
         Optional<String> note = note(result, service, signal, args.bool("anomalousOnly", false), windowText, history.remoteSinkConfigured());
         if (result.rows().isEmpty() && service.isPresent()) {
-            note = note.map(n -> n + recordedUnderItsName(history, call.principal().tenant(), service.get(), signal, from, to));
+            note = note.map(n -> n + recordedUnderItsName(history, call.principal().tenant(), service.get(), signal, from, to)
+                    + new ServiceNameSuggestions(toolkit).unknownName(service.get(), call.principal()).map(u -> " " + u).orElse(""));
         }
         note.ifPresent(n -> out.add("note", n));
         return ToolResult.structured(out.build());

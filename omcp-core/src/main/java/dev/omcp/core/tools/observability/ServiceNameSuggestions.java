@@ -71,6 +71,22 @@ public final class ServiceNameSuggestions {
         return NearestName.of(asked, names);
     }
 
+    /**
+     * {@code "No source lists a service named 'paymnets'. Did you mean 'payments'?"} for a tool that
+     * answers for any name (a post-mortem, the anomaly history) and would otherwise report "nothing
+     * found" for a typo as if the service were quiet. Empty when a source lists the name (or, for
+     * {@code namespace/name}, the name), and when no source listed anything: then nobody can tell.
+     */
+    public Optional<String> unknownName(String asked, Principal principal) {
+        Set<String> names = known(principal);
+        int slash = asked.lastIndexOf('/');
+        if (names.isEmpty() || names.contains(asked) || (slash >= 0 && names.contains(asked.substring(slash + 1)))) {
+            return Optional.empty();
+        }
+        return Optional.of("No source lists a service named '" + asked + "'; list_services shows the names."
+                + NearestName.of(asked, names).map(name -> " Did you mean '" + name + "'?").orElse(""));
+    }
+
     /** {@code " Did you mean 'payments'?"}, or nothing: appended to a note that says a name is unknown. */
     public String didYouMean(String asked, Principal principal) {
         return closest(asked, principal).map(name -> " Did you mean '" + name + "'?").orElse("");

@@ -371,6 +371,20 @@ class GeneratePostmortemToolTest {
     }
 
     @Test
+    void aDraftForANameNoSourceLists_saysSo_insteadOfReadingAsAQuietService() {
+        // (the scripted traces and logs answer for any name, so they are left out: a typo finds nothing)
+        ScriptedSources sources = new ScriptedSources().add("kubernetes", kubernetes).add("mesh", mesh)
+                .add("prom", new ScriptedConnector().services("db", "web", "api"));
+        JsonObject report = structured(call(tool(sources), "{\"service\":\"webb\",\"format\":\"json\"}"));
+        assertThat(report.getString("note")).isEqualTo("No source lists a service named 'webb'; list_services shows the names. "
+                + "Did you mean 'web'?");
+        assertThat(call(tool(sources), "{\"service\":\"webb\"}").firstText()).endsWith("> No source lists a service named 'webb'; "
+                + "list_services shows the names. Did you mean 'web'?\n");
+        incidentScores();
+        assertThat(structured(call(tool(sources), "{\"service\":\"db\",\"format\":\"json\"}")).containsKey("note")).isFalse();
+    }
+
+    @Test
     void aTracesSourceThatFails_whileAnotherAnswers_marksRelatedTracesIncomplete() {
         ScriptedConnector tempo = new ScriptedConnector().traces(ScriptedConnector.unavailable("Tempo answered HTTP 500"));
         JsonObject report = structured(call(tool(everything().add("tempo", tempo)), "{\"service\":\"db\",\"format\":\"json\"}"));

@@ -106,6 +106,19 @@ class GetAnomalyHistoryToolTest {
     }
 
     @Test
+    void aNameNoSourceLists_saysSo_withTheNameItMostLikelyMeant() {
+        // an empty history for a typo must not read as a quiet service
+        ScriptedSources listing = new ScriptedSources().add("prom", new ScriptedConnector().services("payments", "payments-db", "checkout"));
+        GetAnomalyHistoryTool tool = new GetAnomalyHistoryTool(Toolkit.builder(listing.registry(), clock).history(history).build());
+        assertThat(structured(call(tool, "{\"service\":\"paymnets\"}")).getString("note"))
+                .endsWith("No source lists a service named 'paymnets'; list_services shows the names. Did you mean 'payments'?");
+        assertThat(structured(call(tool, "{\"service\":\"checkout\"}")).getString("note")).doesNotContain("No source lists");
+        assertThat(structured(call(tool, "{\"service\":\"shop/checkout\"}")).getString("note")).doesNotContain("No source lists");
+        assertThat(structured(call(tool(history), "{\"service\":\"paymnets\"}")).getString("note"))
+                .as("without a listing source nobody can tell").doesNotContain("No source lists");
+    }
+
+    @Test
     void aNamespacedNameWithoutScores_pointsToTheNameTheyWereRecordedUnder() {
         incident();
         JsonObject result = structured(call(tool(history), "{\"service\":\"shop/payments-db\"}"));

@@ -92,6 +92,16 @@ class GetBlastRadiusToolTest {
     }
 
     @Test
+    void aMisspelledTarget_getsTheNodeItMostLikelyMeant() {
+        assertThat(structured(call(tool(clusterAndMesh()), "{\"service\":\"Api\"}")).getString("note"))
+                .endsWith("Did you mean 'api'?");
+        assertThat(structured(call(tool(clusterAndMesh()), "{\"resource\":\"node/m1\"}")).getString("note"))
+                .endsWith("Did you mean 'node/n1'?");
+        assertThat(structured(call(tool(clusterAndMesh()), "{\"service\":\"ghost\"}")).getString("note"))
+                .doesNotContain("Did you mean");
+    }
+
+    @Test
     void aServiceNobodyDependsOn_saysSo() {
         JsonObject result = structured(call(tool(clusterAndMesh()), "{\"service\":\"gateway\",\"maxHops\":3}"));
         assertThat(strings(result, "affectedServices")).isEmpty();
