@@ -11,7 +11,10 @@ import java.util.regex.Pattern;
  * catastrophic backtracking takes. Not thread-safe: one per call.
  */
 final class MatchBudget {
-    /** About a tenth of a second of matching on this project's slowest machine. */
+    /**
+     * Under half a second of matching on this project's slowest machine: the catastrophic-filter
+     * test in QueryLogsToolTest uses it up in about 0.4 s, with the JIT cold.
+     */
     static final long DEFAULT_READS = 50_000_000L;
 
     private final Pattern pattern;
