@@ -198,16 +198,23 @@ public final class GetTopologyTool extends ObservabilityTool {
             result.add("focus", Jsonp.object().add("requested", focus.get()).add("resolved", ids).add("depth", depth));
         }
         snapshot.gathered().writeTo(result);
-        note(focus, resolved, matching, truncated, limit, namespace, kinds).ifPresent(n -> result.add("note", n));
+        // a focus may be an id or a name: suggest among names first (what agents type), then ids
+        String didYouMean = focus.isPresent() && resolved.isEmpty() ? suggestion(graph, focus.get()) : "";
+        note(focus, resolved, matching, truncated, limit, namespace, kinds, didYouMean).ifPresent(n -> result.add("note", n));
         return ToolResult.structured(result.build());
     }
 
+    private static String suggestion(TopologyGraph graph, String focus) {
+        String byName = GetBlastRadiusTool.didYouMean(graph, focus, false);
+        return byName.isEmpty() ? GetBlastRadiusTool.didYouMean(graph, focus, true) : byName;
+    }
+
     private static Optional<String> note(Optional<String> focus, List<String> resolved, List<String> matching, boolean truncated,
-            int limit, String namespace, Set<String> kinds) {
+            int limit, String namespace, Set<String> kinds, String didYouMean) {
         List<String> parts = new ArrayList<>();
         if (focus.isPresent() && resolved.isEmpty()) {
             parts.add("'" + focus.get() + "' is not in the topology: no node has that id or name. Call get_topology without focus, "
-                    + "or list_services, for the names the sources use.");
+                    + "or list_services, for the names the sources use." + didYouMean);
         } else if (matching.isEmpty()) {
             parts.add("No node matches" + (namespace.isEmpty() ? "" : " in namespace '" + namespace + "'")
                     + (kinds.isEmpty() ? "" : " with kinds " + kinds.stream().sorted().toList())

@@ -117,7 +117,16 @@ class GetTopologyToolTest {
         JsonObject result = structured(call(tool(clusterAndMesh()), "{\"focus\":\"nope\"}"));
         assertThat(result.getJsonArray("nodes")).isEmpty();
         assertThat(result.getInt("totalNodes")).isZero();
-        assertThat(result.getString("note")).contains("'nope' is not in the topology").contains("list_services");
+        assertThat(result.getString("note")).contains("'nope' is not in the topology").contains("list_services")
+                .doesNotContain("Did you mean");
+    }
+
+    @Test
+    void aMisspelledFocus_getsTheNameOrIdItMostLikelyMeant() {
+        assertThat(structured(call(tool(clusterAndMesh()), "{\"focus\":\"aip\"}")).getString("note")).doesNotContain("Did you mean");
+        assertThat(structured(call(tool(clusterAndMesh()), "{\"focus\":\"API\"}")).getString("note")).endsWith("Did you mean 'api'?");
+        assertThat(structured(call(tool(clusterAndMesh()), "{\"focus\":\"node/m1\"}")).getString("note"))
+                .endsWith("Did you mean 'node/n1'?");
     }
 
     @Test
