@@ -1,5 +1,6 @@
 package dev.omcp.testkit.demo.loki;
 
+import dev.omcp.sdk.text.ReadBudget;
 import java.util.regex.Pattern;
 
 /**
@@ -19,57 +20,29 @@ final class BoundedRegex {
 
     /** {@code pattern.matcher(text).find()}, within the budget. */
     static boolean find(Pattern pattern, String text) {
-        return pattern.matcher(new Budgeted(text, pattern)).find();
+        try {
+            return budgetFor(text).find(pattern, text);
+        } catch (ReadBudget.ExhaustedException e) {
+            throw gaveUp(pattern, text);
+        }
     }
 
     /** {@code pattern.matcher(text).matches()}, within the budget. */
     static boolean matches(Pattern pattern, String text) {
-        return pattern.matcher(new Budgeted(text, pattern)).matches();
+        try {
+            return budgetFor(text).matches(pattern, text);
+        } catch (ReadBudget.ExhaustedException e) {
+            throw gaveUp(pattern, text);
+        }
     }
 
-    /** The text, counting reads; the budget is shared by every view {@link #subSequence} hands out. */
-    private static final class Budgeted implements CharSequence {
-        private final String text;
-        private final Pattern pattern;
-        private final long[] left;
-        private final int offset;
-        private final int length;
+    private static ReadBudget budgetFor(String text) {
+        return new ReadBudget(FIXED_READS + (long) READS_PER_CHAR_SQUARED * text.length() * text.length());
+    }
 
-        Budgeted(String text, Pattern pattern) {
-            this(text, pattern, new long[] {FIXED_READS + (long) READS_PER_CHAR_SQUARED * text.length() * text.length()}, 0, text.length());
-        }
-
-        private Budgeted(String text, Pattern pattern, long[] left, int offset, int length) {
-            this.text = text;
-            this.pattern = pattern;
-            this.left = left;
-            this.offset = offset;
-            this.length = length;
-        }
-
-        @Override
-        public char charAt(int index) {
-            if (--left[0] < 0) {
-                throw new LogQlException("the simulated Loki gave up on the regular expression " + pattern.pattern()
-                        + ": it backtracks too much on a " + text.length() + "-character line (the demo matches with Java's "
-                        + "backtracking engine; a real Loki's RE2 runs in linear time). Use a simpler expression.");
-            }
-            return text.charAt(offset + index);
-        }
-
-        @Override
-        public int length() {
-            return length;
-        }
-
-        @Override
-        public CharSequence subSequence(int start, int end) {
-            return new Budgeted(text, pattern, left, offset + start, end - start);
-        }
-
-        @Override
-        public String toString() {
-            return text.substring(offset, offset + length);
-        }
+    private static LogQlException gaveUp(Pattern pattern, String text) {
+        return new LogQlException("the simulated Loki gave up on the regular expression " + pattern.pattern()
+                + ": it backtracks too much on a " + text.length() + "-character line (the demo matches with Java's "
+                + "backtracking engine; a real Loki's RE2 runs in linear time). Use a simpler expression.");
     }
 }
