@@ -78,7 +78,8 @@ final class TracedServiceRecognition {
                             + ", the name of " + id + " in the topology)").orElse("")
                     + "; they list " + listed(u.listed()) + "."
                     + name.unresolved().map(why -> " A namespace/name is resolved through the topology, but " + why + ".").orElse("")
-                    + " list_services shows the names every source knows.");
+                    + " list_services shows the names every source knows."
+                    + NearestName.of(name.asked(), u.listed()).map(n -> " Did you mean '" + n + "'?").orElse(""));
             case Verdict.Unchecked x -> Optional.empty();
         };
     }

@@ -262,7 +262,8 @@ class QueryTracesToolTest {
         JsonObject result = structured(call(tool(sources), "{\"service\":\"paymnets\"}"));
         assertThat(result.getJsonArray("traces")).isEmpty();
         assertThat(result.getString("note")).isEqualTo("None of the traces sources that answered (zipkin) knows a service named "
-                + "paymnets; they list checkout, payments. list_services shows the names every source knows.");
+                + "paymnets; they list checkout, payments. list_services shows the names every source knows. "
+                + "Did you mean 'payments'?");
     }
 
     @Test
