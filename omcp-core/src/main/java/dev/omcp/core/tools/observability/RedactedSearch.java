@@ -40,7 +40,7 @@ final class RedactedSearch {
         if (filter.isPresent()) {
             List<String> hidden = hiddenCategories(redactor, filter.get());
             // a regular expression escapes the dots of an address or an email: check the literal reading too
-            hidden = hidden.isEmpty() ? hiddenCategories(redactor, unescaped(filter.get())) : hidden;
+            hidden = hidden.isEmpty() ? hiddenCategories(redactor, literalReading(filter.get())) : hidden;
             if (!hidden.isEmpty()) {
                 throw new InvalidArgumentException("filter contains " + describe(hidden) + ", which query_logs output "
                         + "redacts; searching for hidden text is refused so that redaction cannot be probed. "
@@ -78,15 +78,33 @@ final class RedactedSearch {
         return names;
     }
 
-    /** The filter with each backslash escape of a punctuation character read as that character. */
-    static String unescaped(String regex) {
+    /**
+     * The text a filter spells when read literally: inline flags such as {@code (?i)} dropped, each
+     * backslash escape of a punctuation character read as that character ({@code \\.}), and each
+     * class of one character read as it ({@code [.]}, {@code [@]}). Catches the usual ways of writing
+     * an address or a token as a regular expression; a pattern with real alternatives in it
+     * ({@code a.ice}) is left to the check of the lines as shown.
+     */
+    static String literalReading(String regex) {
         StringBuilder out = new StringBuilder(regex.length());
-        for (int i = 0; i < regex.length(); i++) {
+        int n = regex.length();
+        for (int i = 0; i < n; i++) {
             char c = regex.charAt(i);
-            if (c == '\\' && i + 1 < regex.length() && !Character.isLetterOrDigit(regex.charAt(i + 1))) {
-                c = regex.charAt(++i);
+            if (c == '\\' && i + 1 < n && !Character.isLetterOrDigit(regex.charAt(i + 1))) {
+                out.append(regex.charAt(++i));
+            } else if (c == '[' && i + 2 < n && regex.charAt(i + 2) == ']' && regex.charAt(i + 1) != '^' && regex.charAt(i + 1) != '\\') {
+                out.append(regex.charAt(i + 1));
+                i += 2;
+            } else if (c == '(' && i + 2 < n && regex.charAt(i + 1) == '?' && Character.isLetter(regex.charAt(i + 2))) {
+                int close = regex.indexOf(')', i);
+                if (close < 0 || !regex.substring(i + 2, close).chars().allMatch(ch -> Character.isLetter(ch) || ch == '-')) {
+                    out.append(c);
+                } else {
+                    i = close;
+                }
+            } else {
+                out.append(c);
             }
-            out.append(c);
         }
         return out.toString();
     }

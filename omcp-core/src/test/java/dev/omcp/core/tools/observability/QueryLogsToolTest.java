@@ -428,6 +428,9 @@ class QueryLogsToolTest {
                 .doesNotContain("alice");
         assertThat(ToolHarness.error(tool, "{\"service\":\"auth\",\"filter\":\"alice@example\\\\.com\"}"))
                 .as("escaping the dot does not hide the address").contains("email");
+        assertThat(ToolHarness.error(tool, "{\"service\":\"auth\",\"filter\":\"(?i)alice[@]example[.]com\"}"))
+                .as("nor do one-character classes and flags").contains("email");
+        assertThat(RedactedSearch.literalReading("(?i)a[.]b\\.c[^x][ab](?:d)\\d")).isEqualTo("a.b.c[^x][ab](?:d)\\d");
         assertThat(ToolHarness.error(tool, "{\"service\":\"auth\",\"filter\":\"password=hunter22\"}"))
                 .contains("secret", "search for the field name alone").doesNotContain("hunter22");
         assertThat(ToolHarness.error(tool, "{\"service\":\"auth\",\"filter\":\"password=hunt\",\"aggregate\":\"count_over_time\"}"))
