@@ -151,7 +151,7 @@ class IncidentToolsIT {
         assertThat(typo.getJsonArray("traces")).isEmpty();
         assertThat(typo.getString("note")).isEqualTo("None of the traces sources that answered (zipkin) knows a service named paymnets; "
                 + "they list catalog, catalog-cache, checkout, frontend, inventory, payments, payments-db. list_services shows the "
-                + "names every source knows.");
+                + "names every source knows. Did you mean 'payments'?");
         JsonObject otherNamespace = tool("query_traces", "{\"service\":\"billing/payments\"}");
         assertThat(otherNamespace.getString("note")).contains("A namespace/name is resolved through the topology, but the topology has "
                 + "no service billing/payments.");
