@@ -17,8 +17,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.Set;
-import java.util.TreeSet;
 import java.util.function.Supplier;
 
 /**
@@ -144,29 +142,9 @@ public final class GetBlastRadiusTool extends ObservabilityTool {
         blast.affectedServices().forEach(affected::add);
         result.add("affectedServices", affected);
         snapshot.gathered().writeTo(result);
-        note(blast, target, snapshot, options, () -> didYouMean(graph, target, resource.isPresent())).ifPresent(n -> result.add("note", n));
+        note(blast, target, snapshot, options, () -> TopologyNameSuggestions.didYouMean(resource.isPresent()
+                ? TopologyNameSuggestions.forId(graph, target) : TopologyNameSuggestions.forName(graph, target))).ifPresent(n -> result.add("note", n));
         return ToolResult.structured(result.build());
-    }
-
-    /**
-     * The node a target that matched nothing most likely meant: for a resource, among the node ids;
-     * for a service, among the names of service-like nodes, else of any node.
-     */
-    static String didYouMean(TopologyGraph graph, String target, boolean resource) {
-        Set<String> ids = new TreeSet<>(graph.nodes().keySet());
-        if (resource) {
-            return NearestName.of(target, ids).map(id -> " Did you mean '" + id + "'?").orElse("");
-        }
-        Set<String> serviceNames = new TreeSet<>();
-        Set<String> allNames = new TreeSet<>();
-        graph.nodes().values().forEach(n -> {
-            allNames.add(n.node().name());
-            if (TopologyGraph.SERVICE_KINDS.contains(n.node().kind())) {
-                serviceNames.add(n.node().name());
-            }
-        });
-        return NearestName.of(target, serviceNames).or(() -> NearestName.of(target, allNames))
-                .map(name -> " Did you mean '" + name + "'?").orElse("");
     }
 
     private static Optional<String> note(BlastRadius blast, String target, TopologySnapshot snapshot, BlastRadiusOptions options,

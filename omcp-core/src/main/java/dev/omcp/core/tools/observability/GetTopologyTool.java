@@ -205,8 +205,8 @@ public final class GetTopologyTool extends ObservabilityTool {
     }
 
     private static String suggestion(TopologyGraph graph, String focus) {
-        String byName = GetBlastRadiusTool.didYouMean(graph, focus, false);
-        return byName.isEmpty() ? GetBlastRadiusTool.didYouMean(graph, focus, true) : byName;
+        return TopologyNameSuggestions.didYouMean(TopologyNameSuggestions.forName(graph, focus)
+                .or(() -> TopologyNameSuggestions.forId(graph, focus)));
     }
 
     private static Optional<String> note(Optional<String> focus, List<String> resolved, List<String> matching, boolean truncated,
