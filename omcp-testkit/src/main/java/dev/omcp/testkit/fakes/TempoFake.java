@@ -7,6 +7,7 @@ import dev.omcp.sdk.connector.SourceConfig;
 import dev.omcp.sdk.query.TimeRange;
 import jakarta.json.JsonArrayBuilder;
 import jakarta.json.JsonObject;
+import jakarta.json.JsonObjectBuilder;
 import jakarta.json.JsonReader;
 import jakarta.json.JsonValue;
 import java.io.IOException;
@@ -36,7 +37,10 @@ import java.util.regex.Pattern;
  *
  * <p>Replays three recorded traces between 10:00 and 10:35 UTC on 2026-01-15 ({@link #window()}):
  * two of service {@code checkout} (one with failed {@code payments} spans) and one of {@code cart}
- * (in Tempo 1.x's {@code instrumentationLibrarySpans} shape). It answers:
+ * (in Tempo 1.x's {@code instrumentationLibrarySpans} shape). The two {@code checkout} hits carry
+ * {@code serviceStats} as Tempo 2.3 and later answer; the {@code cart} hit, recorded from an older
+ * Tempo, does not. {@link #withoutServiceStats()} answers every hit as a Tempo before 2.3 would.
+ * It answers:
  * <ul>
  *   <li>{@code GET /ready}: {@code ready};
  *   <li>{@code GET /api/search?q=&start=&end=&limit=}: the recorded search answer, narrowed to the
@@ -63,6 +67,8 @@ public final class TempoFake implements AutoCloseable {
     private final Map<String, Failure> failures = new ConcurrentHashMap<>();
     private final Map<String, Boolean> garbled = new ConcurrentHashMap<>();
     private final Map<String, Boolean> stalled = new ConcurrentHashMap<>();
+    private final Map<String, JsonValue> serviceStats = new ConcurrentHashMap<>();
+    private volatile boolean withoutServiceStats;
     private volatile CountDownLatch stall = new CountDownLatch(1);
     private final JsonObject search = recording("search.json");
 
@@ -137,6 +143,20 @@ public final class TempoFake implements AutoCloseable {
     /** Holds the answers to {@code pathPrefix} until {@link #release()} or {@link #close()}. */
     public TempoFake stall(String pathPrefix) {
         stalled.put(pathPrefix, Boolean.TRUE);
+        return this;
+    }
+
+    /** Answers searches as Tempo before 2.3 did: no hit says its trace's span and error counts. */
+    public TempoFake withoutServiceStats() {
+        withoutServiceStats = true;
+        return this;
+    }
+
+    /** Answers {@code serviceStats} of the hit {@code traceId} with {@code json} instead of the recorded ones. */
+    public TempoFake serviceStats(String traceId, String json) {
+        try (JsonReader reader = Jsonp.reader(json)) {
+            serviceStats.put(traceId, reader.readValue());
+        }
         return this;
     }
 
@@ -223,11 +243,23 @@ public final class TempoFake implements AutoCloseable {
             if (errorsOnly && !recording("traces/" + trace.getString("traceID") + ".json").toString().contains("STATUS_CODE_ERROR")) {
                 continue;
             }
-            traces.add(trace);
+            traces.add(withServiceStatsAsAsked(trace));
             count++;
         }
         send(exchange, 200, "application/json",
                 Jsonp.object().add("traces", traces).add("metrics", search.getJsonObject("metrics")).build().toString());
+    }
+
+    private JsonObject withServiceStatsAsAsked(JsonObject trace) {
+        JsonValue replaced = serviceStats.get(trace.getString("traceID"));
+        if (!withoutServiceStats && replaced == null) {
+            return trace;
+        }
+        JsonObjectBuilder hit = Jsonp.provider().createObjectBuilder(trace).remove("serviceStats");
+        if (!withoutServiceStats) {
+            hit.add("serviceStats", replaced);
+        }
+        return hit.build();
     }
 
     private void trace(HttpExchange exchange, String id) throws IOException {

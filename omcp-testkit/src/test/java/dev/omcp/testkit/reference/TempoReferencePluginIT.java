@@ -51,32 +51,73 @@ class TempoReferencePluginIT {
     }
 
     @Test
-    void searchesWithTraceQL_thenFetchesEachFoundTrace() throws Exception {
+    void oneTraceQLSearchAnswers_whenTempoSaysEachTracesSpanAndErrorCounts() throws Exception {
         try (Connector connector = connect(Duration.ofSeconds(5))) {
             List<TraceSummary> traces = ((TracesCapability) connector).queryTraces(query("checkout", false, Optional.empty()));
-            assertThat(traces).extracting(TraceSummary::traceId)
-                    .containsExactly("0af7651916cd43dd8448eb211c80319c", "4bf92f3577b34da6a3ce929d0e0e4736");
-            TraceSummary failed = traces.get(0);
-            assertThat(failed.rootName()).isEqualTo("POST /checkout");
-            assertThat(failed.rootService()).isEqualTo("checkout");
-            assertThat(failed.spanCount()).isEqualTo(3);
-            assertThat(failed.hasError()).isTrue();
-            assertThat(failed.durationMs()).isEqualTo(1240.0);
-            assertThat(failed.start()).isEqualTo(Instant.parse("2026-01-15T10:20:00.500Z"));
-            TraceSummary ok = traces.get(1);
-            assertThat(ok.spanCount()).isEqualTo(4);
-            assertThat(ok.hasError()).isFalse();
+            assertCheckoutTraces(traces);
             TempoFake.Request search = tempo.requests().stream().filter(r -> r.path().equals("/api/search")).findFirst().orElseThrow();
             assertThat(search.query()).containsEntry("q", "{ resource.service.name = \"checkout\" }")
                     .containsEntry("start", Long.toString(TempoFake.window().start().getEpochSecond()))
                     .containsEntry("end", Long.toString(TempoFake.window().end().getEpochSecond()))
                     .containsEntry("limit", "20");
-            assertThat(tempo.requests()).filteredOn(r -> r.path().startsWith("/api/traces/")).hasSize(2);
+            assertThat(tempo.requests()).as("serviceStats made every trace fetch unnecessary").extracting(TempoFake.Request::path)
+                    .containsExactly("/api/search");
         }
     }
 
     @Test
+    void aTempoBefore2_3_hasEachFoundTraceFetched_withTheSameAnswer() throws Exception {
+        tempo.withoutServiceStats();
+        try (Connector connector = connect(Duration.ofSeconds(5))) {
+            assertCheckoutTraces(((TracesCapability) connector).queryTraces(query("checkout", false, Optional.empty())));
+            assertThat(tempo.requests()).filteredOn(r -> r.path().startsWith("/api/traces/")).extracting(TempoFake.Request::path)
+                    .containsExactlyInAnyOrder("/api/traces/0af7651916cd43dd8448eb211c80319c", "/api/traces/4bf92f3577b34da6a3ce929d0e0e4736");
+        }
+    }
+
+    @Test
+    void serviceStatsThatAreNotSaneCounts_areNotTrusted_theTraceIsFetchedInstead() throws Exception {
+        tempo.serviceStats("0af7651916cd43dd8448eb211c80319c", "{\"checkout\":{\"spanCount\":-4}}")
+                .serviceStats("4bf92f3577b34da6a3ce929d0e0e4736", "{\"checkout\":{\"spanCount\":1,\"errorCount\":7}}");
+        try (Connector connector = connect(Duration.ofSeconds(5))) {
+            assertCheckoutTraces(((TracesCapability) connector).queryTraces(query("checkout", false, Optional.empty())));
+            assertThat(tempo.requests()).filteredOn(r -> r.path().startsWith("/api/traces/")).hasSize(2);
+        }
+        tempo.serviceStats("0af7651916cd43dd8448eb211c80319c", "\"lots\"")
+                .serviceStats("4bf92f3577b34da6a3ce929d0e0e4736", "{\"checkout\":{\"spanCount\":\"99999999999999999999\"}}");
+        try (Connector connector = connect(Duration.ofSeconds(5))) {
+            assertCheckoutTraces(((TracesCapability) connector).queryTraces(query("checkout", false, Optional.empty())));
+            assertThat(tempo.requests()).filteredOn(r -> r.path().startsWith("/api/traces/")).hasSize(4);
+        }
+    }
+
+    @Test
+    void protobufsLeftOutZeroCounts_readAsZero() throws Exception {
+        tempo.serviceStats("0af7651916cd43dd8448eb211c80319c", "{\"checkout\":{\"spanCount\":1},\"payments\":{\"spanCount\":\"2\",\"errorCount\":2}}");
+        try (Connector connector = connect(Duration.ofSeconds(5))) {
+            assertCheckoutTraces(((TracesCapability) connector).queryTraces(query("checkout", false, Optional.empty())));
+            assertThat(tempo.requests()).filteredOn(r -> r.path().startsWith("/api/traces/")).isEmpty();
+        }
+    }
+
+    private static void assertCheckoutTraces(List<TraceSummary> traces) {
+        assertThat(traces).extracting(TraceSummary::traceId)
+                .containsExactly("0af7651916cd43dd8448eb211c80319c", "4bf92f3577b34da6a3ce929d0e0e4736");
+        TraceSummary failed = traces.get(0);
+        assertThat(failed.rootName()).isEqualTo("POST /checkout");
+        assertThat(failed.rootService()).isEqualTo("checkout");
+        assertThat(failed.spanCount()).isEqualTo(3);
+        assertThat(failed.hasError()).isTrue();
+        assertThat(failed.durationMs()).isEqualTo(1240.0);
+        assertThat(failed.start()).isEqualTo(Instant.parse("2026-01-15T10:20:00.500Z"));
+        TraceSummary ok = traces.get(1);
+        assertThat(ok.spanCount()).isEqualTo(4);
+        assertThat(ok.hasError()).isFalse();
+    }
+
+    @Test
     void theFoundTracesAreFetchedInParallel() throws Exception {
+        tempo.withoutServiceStats();
         try (Connector connector = connect(Duration.ofSeconds(10))) {
             tempo.stall("/api/traces/");
             CompletableFuture<List<TraceSummary>> result = CompletableFuture.supplyAsync(() -> {
@@ -151,6 +192,7 @@ class TempoReferencePluginIT {
 
     @Test
     void aFailedTraceFetch_failsTheQueryWithTheReason() throws Exception {
+        tempo.withoutServiceStats();
         try (Connector connector = connect(Duration.ofSeconds(5))) {
             tempo.fail("/api/traces/4bf92f3577b34da6a3ce929d0e0e4736", 404, "trace not found");
             assertThatThrownBy(() -> ((TracesCapability) connector).queryTraces(query("checkout", false, Optional.empty())))

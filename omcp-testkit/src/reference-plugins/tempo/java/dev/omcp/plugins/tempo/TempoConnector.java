@@ -10,6 +10,7 @@ import dev.omcp.sdk.query.ServiceInfo;
 import dev.omcp.sdk.query.TraceQuery;
 import dev.omcp.sdk.query.TraceSummary;
 import jakarta.json.JsonArray;
+import jakarta.json.JsonNumber;
 import jakarta.json.JsonObject;
 import jakarta.json.JsonString;
 import jakarta.json.JsonValue;
@@ -18,9 +19,11 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -28,9 +31,11 @@ import java.util.concurrent.Future;
 import java.util.concurrent.Semaphore;
 
 /**
- * Grafana Tempo as a traces source. {@code queryTraces} runs a TraceQL search for the service in
- * the window, then fetches every found trace in parallel (at most {@code fetchConcurrency} at once)
- * to count its spans and see whether any failed; the search alone only describes the matched spans.
+ * Grafana Tempo as a traces source. {@code queryTraces} runs one TraceQL search for the service in
+ * the window. Tempo 2.3 and later say in each hit how many spans the whole trace has and how many
+ * failed ({@code serviceStats}), so one request answers the call. A hit without them (an older
+ * Tempo) has its trace fetched, in parallel with the others, at most {@code fetchConcurrency} at
+ * once: the search alone only describes the matched spans.
  */
 final class TempoConnector implements Connector, TracesCapability, ServiceListingCapability {
     private final SourceConfig source;
@@ -97,10 +102,17 @@ final class TempoConnector implements Connector, TracesCapability, ServiceListin
                 }
             }
         }
-        List<TempoTrace> details = fetchAll(found);
+        List<Optional<SearchStats>> stats = found.stream().map(SearchStats::of).toList();
+        List<JsonObject> unknown = new ArrayList<>();
+        for (int i = 0; i < found.size(); i++) {
+            if (stats.get(i).isEmpty()) {
+                unknown.add(found.get(i));
+            }
+        }
+        Iterator<TempoTrace> fetched = fetchAll(unknown).iterator();
         List<TraceSummary> summaries = new ArrayList<>();
         for (int i = 0; i < found.size(); i++) {
-            summaries.add(summary(found.get(i), details.get(i)));
+            summaries.add(stats.get(i).isPresent() ? summary(found.get(i), stats.get(i).get()) : summary(found.get(i), fetched.next()));
         }
         summaries.sort(Comparator.comparing(TraceSummary::start).reversed());
         return summaries;
@@ -108,6 +120,9 @@ final class TempoConnector implements Connector, TracesCapability, ServiceListin
 
     /** Fetches every trace by id on virtual threads, at most {@code fetchConcurrency} at once, in order. */
     private List<TempoTrace> fetchAll(List<JsonObject> found) throws ConnectorException {
+        if (found.isEmpty()) {
+            return List.of();
+        }
         Semaphore permits = new Semaphore(fetchConcurrency);
         try (ExecutorService executor = Executors.newVirtualThreadPerTaskExecutor()) {
             List<Future<TempoTrace>> futures = new ArrayList<>();
@@ -141,6 +156,15 @@ final class TempoConnector implements Connector, TracesCapability, ServiceListin
             }
             return details;
         }
+    }
+
+    /** A hit whose {@code serviceStats} told the span count and error state; absent fields are protobuf's zero values. */
+    private static TraceSummary summary(JsonObject found, SearchStats stats) {
+        long startNanos = TempoTrace.nanos(found, "startTimeUnixNano");
+        double durationMs = found.get("durationMs") instanceof JsonNumber number ? Math.max(0, number.doubleValue()) : 0;
+        return new TraceSummary(TempoTrace.hexId(found.getString("traceID")), found.getString("rootTraceName", ""),
+                found.getString("rootServiceName", ""), Instant.ofEpochSecond(startNanos / 1_000_000_000L, startNanos % 1_000_000_000L),
+                durationMs, stats.spanCount(), stats.error());
     }
 
     private static TraceSummary summary(JsonObject found, TempoTrace trace) {
