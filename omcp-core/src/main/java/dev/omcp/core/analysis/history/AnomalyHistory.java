@@ -169,6 +169,20 @@ public final class AnomalyHistory {
         }
     }
 
+    /**
+     * Whether scores recorded under {@code recorded} answer a question about {@code asked}: the same
+     * name, or for a bare name ({@code payments}) also that name in any namespace
+     * ({@code shop/payments}), because a call that judged {@code shop/payments} records it so. Each
+     * row keeps the name it was recorded under, so the two stay apart in the answer.
+     */
+    static boolean answers(String asked, String recorded) {
+        if (asked.equals(recorded)) {
+            return true;
+        }
+        return asked.indexOf('/') < 0 && recorded.length() > asked.length() + 1 && recorded.endsWith(asked)
+                && recorded.charAt(recorded.length() - asked.length() - 1) == '/';
+    }
+
     /** The rows a {@code get_anomaly_history} call asked for. */
     public HistoryResult query(HistoryQuery q) {
         Instant now = clock.instant();
@@ -178,7 +192,7 @@ public final class AnomalyHistory {
         List<HistoryRow> rows = new ArrayList<>();
         for (Map.Entry<Key, Ring> e : series.entrySet()) {
             Key k = e.getKey();
-            if (!k.tenant().equals(q.tenant()) || q.service().filter(s -> !s.equals(k.service())).isPresent()
+            if (!k.tenant().equals(q.tenant()) || q.service().filter(s -> !answers(s, k.service())).isPresent()
                     || q.signal().filter(s -> !s.equals(k.signal())).isPresent()) {
                 continue;
             }

@@ -8,7 +8,7 @@ import java.util.Optional;
  * What {@code get_anomaly_history} asks for.
  *
  * @param tenant the caller's tenant (empty string when single-tenant); other tenants' rows are never returned
- * @param service only this service, or all
+ * @param service only this service (a bare name also finds that name recorded in any namespace, {@code shop/payments}), or all
  * @param signal only this signal, or all
  * @param from inclusive start
  * @param to inclusive end

@@ -48,7 +48,7 @@ public final class GetAnomalyHistoryTool extends ObservabilityTool {
                         + "recorded. Use it to see when a signal started to move and whether it is still moving; generate_postmortem "
                         + "builds its timeline from the same history.",
                 Schemas.object()
-                        .property("service", Schemas.service("Only this service."))
+                        .property("service", Schemas.service("Only this service. A bare name (payments) also finds scores recorded for it in a namespace (shop/payments); each row says which."))
                         .property("signal", Jsonp.object().add("type", "string").add("pattern", SIGNAL_PATTERN)
                                 .add("description", "Only this signal, for example latency_p99 or error_rate.").build())
                         .property("window", Schemas.duration("How far back from now; at most " + kept + ", the in-memory history.",
@@ -165,7 +165,9 @@ public final class GetAnomalyHistoryTool extends ObservabilityTool {
             return "";
         }
         String name = asked.substring(slash + 1);
-        boolean recorded = !history.query(new HistoryQuery(tenant, Optional.of(name), signal, from, to, 1, false)).rows().isEmpty();
+        // A bare name also answers with that name in other namespaces; only scores under the bare name count here.
+        boolean recorded = history.query(new HistoryQuery(tenant, Optional.of(name), signal, from, to, HistoryQuery.MAX_LIMIT, false))
+                .rows().stream().anyMatch(row -> row.service().equals(name));
         return recorded ? " Scores of '" + name + "' were recorded in this window: ask with service '" + name + "'." : "";
     }
 

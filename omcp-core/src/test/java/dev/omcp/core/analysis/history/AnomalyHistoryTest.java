@@ -52,6 +52,22 @@ class AnomalyHistoryTest {
     }
 
     @Test
+    void aBareName_alsoFindsScoresRecordedUnderThatNameInANamespace_eachRowKeepingItsName() {
+        AnomalyHistory h = new AnomalyHistory(clock, HistoryLimits.defaults(), Optional.empty());
+        h.record(sample("acme", "shop/payments", "latency_p99", T0.minusSeconds(30), 7.5, true));
+        h.record(sample("acme", "payments", "latency_p99", T0.minusSeconds(20), 1.5, false));
+        h.record(sample("acme", "payments-db", "latency_p99", T0.minusSeconds(10), 2.5, false));
+        h.record(sample("acme", "shop/xpayments", "latency_p99", T0.minusSeconds(10), 3.5, false));
+        HistoryResult bare = h.query(new HistoryQuery("acme", Optional.of("payments"), Optional.empty(), T0.minusSeconds(600), T0, 10, false));
+        assertThat(bare.rows()).extracting(HistoryRow::service).containsExactly("shop/payments", "payments");
+        HistoryResult namespaced = h.query(new HistoryQuery("acme", Optional.of("shop/payments"), Optional.empty(), T0.minusSeconds(600), T0, 10, false));
+        assertThat(namespaced.rows()).as("a namespace asks for that namespace only").extracting(HistoryRow::service).containsExactly("shop/payments");
+        assertThat(AnomalyHistory.answers("payments", "/payments")).as("an empty namespace is not one").isFalse();
+        assertThat(AnomalyHistory.answers("payments", "payments/")).isFalse();
+        assertThat(AnomalyHistory.answers("shop/payments", "payments")).isFalse();
+    }
+
+    @Test
     void scoresOlderThanTheRetention_disappearAndTheNoteNamesTheRemoteWriteVariable() {
         AnomalyHistory h = new AnomalyHistory(clock, HistoryLimits.defaults(), Optional.empty());
         h.record(sample("", "api", "cpu", T0, 4, true));

@@ -129,6 +129,17 @@ class GetAnomalyHistoryToolTest {
     }
 
     @Test
+    void aNamespacedNameWithoutScores_doesNotPointToTheSameNameInAnotherNamespace() {
+        record("", "billing/payments-db", "latency_p99", clock.instant().minusSeconds(30), 6.0, true);
+        JsonObject result = structured(call(tool(history), "{\"service\":\"shop/payments-db\"}"));
+        assertThat(result.getJsonArray("rows")).isEmpty();
+        assertThat(result.getString("note")).doesNotContain("were recorded in this window");
+        assertThat(structured(call(tool(history), "{\"service\":\"payments-db\"}")).getJsonArray("rows"))
+                .as("the bare name finds it, under the name it was recorded with").singleElement()
+                .satisfies(row -> assertThat(row.asJsonObject().getString("service")).isEqualTo("billing/payments-db"));
+    }
+
+    @Test
     void nothingRecorded_withASink_doesNotAskForTheVariable() {
         AnomalyHistory withSink = new AnomalyHistory(clock, HistoryLimits.defaults(), Optional.of(samples -> true));
         JsonObject result = structured(call(tool(withSink), "{}"));
