@@ -4,6 +4,7 @@ import dev.omcp.sdk.json.Jsonp;
 import dev.omcp.connectors.builtin.egress.EgressRefusedException;
 import dev.omcp.sdk.connector.ConnectorException;
 import dev.omcp.sdk.connector.ConnectorException.Kind;
+import dev.omcp.sdk.http.BoundedBody;
 import jakarta.json.JsonException;
 import jakarta.json.JsonObject;
 import jakarta.json.JsonReader;
@@ -34,7 +35,7 @@ import javax.net.ssl.SSLException;
 public final class BackendHttp {
     /** The largest response body read into memory. */
     public static final int MAX_BODY_BYTES = 64 << 20;
-    private static final BoundedBody BODY = new BoundedBody(MAX_BODY_BYTES);
+    private static final BoundedBody BODY = BoundedBody.atMost(MAX_BODY_BYTES);
     private static final Pattern URL_IN_TEXT = Pattern.compile("(?i)\\b[a-z][a-z0-9+.-]*://[^\\s\"'<>]+");
 
     private final HttpClient client;
@@ -107,7 +108,7 @@ public final class BackendHttp {
         try {
             response = client.send(request, BODY);
         } catch (IOException e) {
-            if (e instanceof BoundedBody.TooLarge || e.getCause() instanceof BoundedBody.TooLarge) {
+            if (BoundedBody.isTooLarge(e)) {
                 throw tooLarge(backend);
             }
             throw failure(e, backend, timeout);

@@ -2,6 +2,7 @@ package dev.omcp.plugins.tempo;
 
 import dev.omcp.sdk.connector.ConnectorContext;
 import dev.omcp.sdk.connector.ConnectorException;
+import dev.omcp.sdk.http.BoundedBody;
 import jakarta.json.Json;
 import jakarta.json.JsonException;
 import jakarta.json.JsonObject;
@@ -20,7 +21,9 @@ import java.util.StringJoiner;
 
 /** The Tempo HTTP API calls of the connector, with timeouts and typed failures. */
 final class TempoApi {
-    private static final int MAX_BODY_CHARS = 32 * 1024 * 1024;
+    /** A backend's answer is hostile input: a bigger one is refused while it arrives, not after it filled the heap. */
+    private static final int MAX_BODY_BYTES = 32 * 1024 * 1024;
+    private static final BoundedBody BODY = BoundedBody.atMost(MAX_BODY_BYTES);
     private final URI base;
     private final ConnectorContext context;
 
@@ -44,10 +47,7 @@ final class TempoApi {
 
     /** GETs {@code path} and parses a JSON object. */
     JsonObject getObject(String path, Map<String, String> query) throws ConnectorException {
-        String body = get(path, query).body();
-        if (body.length() > MAX_BODY_CHARS) {
-            throw new ConnectorException(ConnectorException.Kind.BAD_RESPONSE, "Tempo answered more than " + (MAX_BODY_CHARS >> 20) + " MiB");
-        }
+        String body = get(path, query);
         try (JsonReader reader = Json.createReader(new StringReader(body))) {
             JsonStructure structure = reader.read();
             if (structure instanceof JsonObject object) {
@@ -59,27 +59,33 @@ final class TempoApi {
         throw new ConnectorException(ConnectorException.Kind.BAD_RESPONSE, "Tempo answered something that is not a JSON object");
     }
 
-    HttpResponse<String> get(String path, Map<String, String> query) throws ConnectorException {
+    /** GETs {@code path} with {@code query} and returns the body of a 2xx answer; anything else is a typed failure. */
+    String get(String path, Map<String, String> query) throws ConnectorException {
         StringJoiner params = new StringJoiner("&");
         query.forEach((key, value) -> params.add(key + "=" + URLEncoder.encode(value, StandardCharsets.UTF_8)));
         URI uri = base.resolve(path + (query.isEmpty() ? "" : "?" + params));
         HttpRequest request = HttpRequest.newBuilder(uri).timeout(context.requestTimeout()).header("Accept", "application/json").GET().build();
-        HttpResponse<String> response;
+        HttpResponse<byte[]> response;
         try {
-            response = context.httpClient().send(request, HttpResponse.BodyHandlers.ofString(StandardCharsets.UTF_8));
+            response = context.httpClient().send(request, BODY);
         } catch (HttpTimeoutException e) {
             throw new ConnectorException(ConnectorException.Kind.TIMEOUT, "Tempo did not answer within " + context.requestTimeout().toMillis() + " ms");
         } catch (IOException e) {
+            if (BoundedBody.isTooLarge(e)) {
+                throw new ConnectorException(ConnectorException.Kind.BAD_RESPONSE, "Tempo answered more than " + (MAX_BODY_BYTES >> 20)
+                        + " MiB; ask for a shorter window or a lower limit");
+            }
             throw new ConnectorException(ConnectorException.Kind.UNAVAILABLE, "Tempo cannot be reached (" + e.getClass().getSimpleName() + ")");
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new ConnectorException(ConnectorException.Kind.TIMEOUT, "the Tempo call was cancelled");
         }
         int status = response.statusCode();
+        String body = new String(response.body(), StandardCharsets.UTF_8);
         if (status >= 200 && status < 300) {
-            return response;
+            return body;
         }
-        String said = response.body() == null ? "" : response.body().strip();
+        String said = body.strip();
         String message = "Tempo answered HTTP " + status + (said.isEmpty() ? "" : ": " + (said.length() > 300 ? said.substring(0, 300) + "..." : said));
         ConnectorException.Kind kind = status == 401 || status == 403 ? ConnectorException.Kind.UNAUTHORIZED
                 : status >= 500 ? ConnectorException.Kind.UNAVAILABLE : ConnectorException.Kind.BAD_QUERY;

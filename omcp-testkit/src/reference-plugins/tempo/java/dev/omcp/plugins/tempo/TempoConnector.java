@@ -14,7 +14,6 @@ import jakarta.json.JsonNumber;
 import jakarta.json.JsonObject;
 import jakarta.json.JsonString;
 import jakarta.json.JsonValue;
-import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -57,9 +56,10 @@ final class TempoConnector implements Connector, TracesCapability, ServiceListin
     public Health health() {
         long started = System.nanoTime();
         try {
-            HttpResponse<String> response = api.get("ready", Map.of());
-            boolean ready = response.body().strip().equalsIgnoreCase("ready");
-            return new Health(ready, ready ? "Tempo is ready" : "Tempo is not ready: " + response.body().strip(),
+            String answer = api.get("ready", Map.of());
+            String said = answer.strip();
+            boolean ready = said.equalsIgnoreCase("ready");
+            return new Health(ready, ready ? "Tempo is ready" : "Tempo is not ready: " + (said.length() > 200 ? said.substring(0, 200) + "..." : said),
                     Duration.ofNanos(System.nanoTime() - started));
         } catch (ConnectorException e) {
             return new Health(false, e.getMessage(), Duration.ofNanos(System.nanoTime() - started));

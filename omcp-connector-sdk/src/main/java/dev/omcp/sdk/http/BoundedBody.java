@@ -1,4 +1,4 @@
-package dev.omcp.connectors.builtin.backend;
+package dev.omcp.sdk.http;
 
 import java.io.IOException;
 import java.net.http.HttpResponse;
@@ -11,7 +11,14 @@ import java.util.concurrent.Flow;
 
 /**
  * A response body collected into one array by the HTTP client itself, refused once it grows past a
- * bound. A body of declared length is filled into an array of exactly that size.
+ * bound. A body of declared length is filled into an array of exactly that size. A backend's answer
+ * is hostile input: read it with this instead of {@code BodyHandlers.ofString()}, which keeps
+ * whatever arrives in memory.
+ *
+ * <pre>{@code
+ * HttpResponse<byte[]> response = client.send(request, BoundedBody.atMost(8 << 20));
+ * // IOException: BoundedBody.isTooLarge(e) says the backend answered more than the bound
+ * }</pre>
  *
  * <p>Why not {@code BodyHandlers.ofInputStream()}: reading a stream from the waiting virtual thread
  * costs a hand-off between the client's selector thread and the reader for every buffer and one
@@ -20,23 +27,40 @@ import java.util.concurrent.Flow;
  * under load went to those hand-offs). Why not {@code BodyHandlers.ofByteArray()}: it has no bound,
  * and a backend's answer is hostile input.
  */
-final class BoundedBody implements HttpResponse.BodyHandler<byte[]> {
+public final class BoundedBody implements HttpResponse.BodyHandler<byte[]> {
     /** Completes the body exceptionally when it is larger than the bound; the connection is then dropped. */
-    static final class TooLarge extends IOException {
+    public static final class TooLarge extends IOException {
         private static final long serialVersionUID = 1L;
+        private final int max;
 
         TooLarge(int max) {
             super("the body is larger than " + max + " bytes");
+            this.max = max;
+        }
+
+        /** The bound the body went past, in bytes. */
+        public int max() {
+            return max;
         }
     }
 
     private final int max;
 
-    BoundedBody(int max) {
+    private BoundedBody(int max) {
         if (max < 0) {
             throw new IllegalArgumentException("max must not be negative");
         }
         this.max = max;
+    }
+
+    /** A handler that refuses bodies longer than {@code maxBytes}. */
+    public static BoundedBody atMost(int maxBytes) {
+        return new BoundedBody(maxBytes);
+    }
+
+    /** Whether {@code failure}, as {@code HttpClient.send} throws it (sometimes wrapped), is a refused body. */
+    public static boolean isTooLarge(Throwable failure) {
+        return failure instanceof TooLarge || failure != null && failure.getCause() instanceof TooLarge;
     }
 
     @Override
