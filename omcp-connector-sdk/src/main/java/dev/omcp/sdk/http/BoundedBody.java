@@ -11,7 +11,9 @@ import java.util.concurrent.Flow;
 
 /**
  * A response body collected into one array by the HTTP client itself, refused once it grows past a
- * bound. A body of declared length is filled into an array of exactly that size. A backend's answer
+ * bound. A small body of declared length is filled into an array of exactly that size; a larger
+ * one is collected as it arrives, so a backend that declares a large length and then stalls costs
+ * no more memory than the bytes it really sent. A backend's answer
  * is hostile input: read it with this instead of {@code BodyHandlers.ofString()}, which keeps
  * whatever arrives in memory.
  *
@@ -28,6 +30,9 @@ import java.util.concurrent.Flow;
  * and a backend's answer is hostile input.
  */
 public final class BoundedBody implements HttpResponse.BodyHandler<byte[]> {
+    /** Up to this declared length the array is allocated up front; above it only what arrives is kept. */
+    static final int UPFRONT_BYTES = 1 << 20;
+
     /** Completes the body exceptionally when it is larger than the bound; the connection is then dropped. */
     public static final class TooLarge extends IOException {
         private static final long serialVersionUID = 1L;
@@ -96,7 +101,7 @@ public final class BoundedBody implements HttpResponse.BodyHandler<byte[]> {
                 body.completeExceptionally(new TooLarge(max));
                 return;
             }
-            if (declared >= 0) {
+            if (declared >= 0 && declared <= UPFRONT_BYTES) {
                 exact = new byte[(int) declared];
             } else {
                 parts = new ArrayList<>();
@@ -111,9 +116,10 @@ public final class BoundedBody implements HttpResponse.BodyHandler<byte[]> {
             }
             for (ByteBuffer buffer : buffers) {
                 int length = buffer.remaining();
-                if ((long) size + length > (exact != null ? exact.length : max)) {
+                long limit = exact != null ? exact.length : declared >= 0 ? declared : max;
+                if ((long) size + length > limit) {
                     subscription.cancel();
-                    body.completeExceptionally(exact != null ? new IOException("the body is longer than its Content-Length") : new TooLarge(max));
+                    body.completeExceptionally(declared >= 0 ? new IOException("the body is longer than its Content-Length") : new TooLarge(max));
                     return;
                 }
                 if (exact != null) {
@@ -141,6 +147,10 @@ public final class BoundedBody implements HttpResponse.BodyHandler<byte[]> {
                 } else {
                     body.complete(exact);
                 }
+                return;
+            }
+            if (declared >= 0 && size != declared) {
+                body.completeExceptionally(new IOException("the body ended after " + size + " of its " + declared + " declared bytes"));
                 return;
             }
             byte[] all = new byte[size];

@@ -6,6 +6,11 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import com.sun.net.httpserver.HttpServer;
 import java.io.IOException;
 import java.io.OutputStream;
+import java.io.UncheckedIOException;
+import java.net.ServerSocket;
+import java.net.Socket;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.URI;
@@ -88,6 +93,36 @@ class BoundedBodyIT {
                 .satisfies(e -> assertThat(BoundedBody.isTooLarge(e)).isTrue());
         for (int i = 0; i < 20; i++) {
             assertThat(Arrays.equals(get("/declared", 500).body(), body(500))).as("request %d after the refusal", i).isTrue();
+        }
+    }
+
+    @Test
+    void aLargeDeclaredBodyWithinTheBound_arrivesWhole() throws Exception {
+        int size = 3 * BoundedBody.UPFRONT_BYTES + 7;
+        URI uri = URI.create("http://127.0.0.1:" + server.getAddress().getPort() + "/declared?" + size);
+        assertThat(Arrays.equals(client.send(HttpRequest.newBuilder(uri).build(), BoundedBody.atMost(8 * BoundedBody.UPFRONT_BYTES)).body(), body(size)))
+                .isTrue();
+    }
+
+    @Test
+    void aBodyShorterThanItsDeclaredLength_isAFailure_notATruncatedAnswer() throws Exception {
+        for (int declared : new int[] {500, 4 * BoundedBody.UPFRONT_BYTES}) {
+            try (ServerSocket hangsUp = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+                Thread.ofVirtual().start(() -> {
+                    try (Socket socket = hangsUp.accept()) {
+                        socket.getInputStream().read(new byte[4096]);
+                        socket.getOutputStream().write(("HTTP/1.1 200 OK\r\nContent-Length: " + declared + "\r\n\r\n0123456789")
+                                .getBytes(StandardCharsets.US_ASCII));
+                    } catch (IOException e) {
+                        throw new UncheckedIOException(e);
+                    }
+                });
+                URI uri = URI.create("http://127.0.0.1:" + hangsUp.getLocalPort() + "/");
+                assertThatThrownBy(() -> client.send(HttpRequest.newBuilder(uri).timeout(Duration.ofSeconds(10)).build(),
+                        BoundedBody.atMost(8 * BoundedBody.UPFRONT_BYTES)))
+                        .as("declared %d, sent 10, hung up", declared).isInstanceOf(IOException.class)
+                        .isNotInstanceOf(java.net.http.HttpTimeoutException.class);
+            }
         }
     }
 }

@@ -77,11 +77,11 @@ final class ZipkinApi {
             throw new ConnectorException(ConnectorException.Kind.TIMEOUT, "the Zipkin call was cancelled");
         }
         int status = response.statusCode();
-        String body = new String(response.body(), StandardCharsets.UTF_8);
         if (status >= 200 && status < 300) {
-            return body;
+            return new String(response.body(), StandardCharsets.UTF_8);
         }
-        String said = body.strip();
+        // Only the start of a failure's body is quoted, so only that much is decoded.
+        String said = new String(response.body(), 0, Math.min(response.body().length, 4096), StandardCharsets.UTF_8).strip();
         String message = "Zipkin answered HTTP " + status + (said.isEmpty() ? "" : ": " + (said.length() > 300 ? said.substring(0, 300) + "..." : said));
         ConnectorException.Kind kind = status == 401 || status == 403 ? ConnectorException.Kind.UNAUTHORIZED
                 : status >= 500 ? ConnectorException.Kind.UNAVAILABLE : ConnectorException.Kind.BAD_QUERY;
