@@ -243,12 +243,12 @@ public final class PostmortemBuilder {
             }
             default -> {
                 List<TraceSummary> kept = in.traces().subList(0, Math.min(PostmortemReport.MAX_TRACES, in.traces().size()));
-                int errors = (int) kept.stream().filter(TraceSummary::hasError).count();
+                int errors = (int) in.traces().stream().filter(TraceSummary::hasError).count();
                 Optional<String> partial = traces.incomplete()
                         ? Optional.of("Incomplete: " + traces.detail() + "; traces only " + (traces.oneFailedSource() ? "it holds" : "they hold")
                                 + " are missing.")
                         : Optional.empty();
-                return new TracesIncluded(kept, in.traces().size(), errors, partial);
+                return new TracesIncluded(kept, in.traces().size(), errors, in.traces().size() >= PostmortemReport.RANKED_TRACES, partial);
             }
         }
     }
@@ -303,8 +303,8 @@ public final class PostmortemBuilder {
         String tracesIncomplete = in.situation().traces().incomplete()
                 ? " (incomplete: " + in.situation().traces().failedSources() + " did not answer)" : "";
         switch (traces) {
-            case TracesIncluded t when t.total() > 0 -> s.append(String.format(Locale.ROOT, " %d related trace%s%s, %d with errors among the %d listed.",
-                    t.total(), t.total() == 1 ? "" : "s", tracesIncomplete, t.errorCount(), t.traces().size()));
+            case TracesIncluded t when t.total() > 0 -> s.append(String.format(Locale.ROOT, " %s related trace%s%s, %d with errors.",
+                    t.totalText(), t.total() == 1 ? "" : "s", tracesIncomplete, t.errorCount()));
             case TracesIncluded t -> s.append(" No related traces found").append(tracesIncomplete).append('.');
             case TracesOmitted o -> s.append(" Traces not searched: ").append(o.note().replaceFirst("^Related traces omitted: ", ""));
         }
@@ -380,7 +380,7 @@ public final class PostmortemBuilder {
         signals.stream().filter(s -> !in.isTheService(s.service())).findFirst().ifPresent(s -> f.add(String.format(Locale.ROOT,
                 "Check %s too: its %s moved during the window (mean score %.1f).", md(s.service()), md(s.signal()), s.meanScore())));
         switch (traces) {
-            case TracesIncluded t when t.errorCount() > 0 -> {
+            case TracesIncluded t when t.listedErrors() > 0 -> {
                 TraceSummary e = t.traces().stream().filter(TraceSummary::hasError).findFirst().orElseThrow();
                 f.add("Open error trace " + md(e.traceId()) + " (" + md(e.rootName()) + " on " + md(e.rootService())
                         + ") in your tracing UI, or query_traces with errorsOnly.");

@@ -185,8 +185,9 @@ public final class PostmortemMarkdown {
                     yield partialNote(in.partialNote()) + "_No related traces found in this window._\n";
                 }
                 StringBuilder b = new StringBuilder(partialNote(in.partialNote()));
-                if (in.errorCount() > 0) {
-                    b.append("**").append(in.errorCount()).append(" error trace").append(in.errorCount() == 1 ? "" : "s").append(":** ");
+                if (in.listedErrors() > 0) {
+                    b.append("**").append(in.listedErrors()).append(in.errorCount() > in.listedErrors() ? " of " + in.errorCount() : "")
+                            .append(" error trace").append(in.errorCount() == 1 ? "" : "s").append(":** ");
                     b.append(String.join(", ", in.traces().stream().filter(TraceSummary::hasError).map(t -> "`" + code(t.traceId()) + "`").toList()));
                     b.append("\n\n");
                 }
@@ -197,7 +198,7 @@ public final class PostmortemMarkdown {
                             .append(" | ").append(t.spanCount()).append(" | ").append(t.hasError() ? "**error**" : "").append(" |\n");
                 }
                 if (in.total() > in.traces().size()) {
-                    b.append("\n_").append(in.traces().size()).append(" of ").append(in.total())
+                    b.append("\n_").append(in.traces().size()).append(" of ").append(in.totalText())
                             .append(" related traces shown (errors first, then slowest)._\n");
                 }
                 yield b.toString();

@@ -46,6 +46,8 @@ public record PostmortemReport(
     public static final int MAX_SIGNALS = 10;
     /** spec 8: 10 traces. */
     public static final int MAX_TRACES = 10;
+    /** Related traces ranked for a report (the most {@code query_traces} ranks); the counts cover all of them. */
+    public static final int RANKED_TRACES = 1000;
     /** Not in the spec: keeps the log section readable. */
     public static final int MAX_LOG_HIGHLIGHTS = 20;
     /** Not in the spec: services outside the scope named under the timeline. */
@@ -155,11 +157,12 @@ public record PostmortemReport(
 
     /**
      * @param traces at most 10, errors first then slowest
-     * @param total how many related traces were found
-     * @param errorCount how many of the listed traces have an error
+     * @param total how many related traces were found (ranked), not just listed
+     * @param errorCount how many of the found traces have an error, not just of the listed ones
+     * @param totalIsLowerBound the search reached {@link #RANKED_TRACES} traces, so the window may hold more
      * @param partialNote present when some traces source failed: traces only it holds are missing
      */
-    public record TracesIncluded(List<TraceSummary> traces, int total, int errorCount, Optional<String> partialNote)
+    public record TracesIncluded(List<TraceSummary> traces, int total, int errorCount, boolean totalIsLowerBound, Optional<String> partialNote)
             implements TracesSection {
         public TracesIncluded {
             Objects.requireNonNull(partialNote, "partialNote");
@@ -167,6 +170,20 @@ public record PostmortemReport(
             if (traces.size() > MAX_TRACES) {
                 throw new IllegalArgumentException("at most " + MAX_TRACES + " traces");
             }
+            if (total < traces.size() || errorCount > total) {
+                throw new IllegalArgumentException("trace counts are inconsistent: " + traces.size() + " listed, " + total + " found, "
+                        + errorCount + " with errors");
+            }
+        }
+
+        /** How many of the listed traces have an error. */
+        public int listedErrors() {
+            return (int) traces.stream().filter(TraceSummary::hasError).count();
+        }
+
+        /** The found count as a reader should take it: {@code 600}, or {@code at least 1000}. */
+        public String totalText() {
+            return (totalIsLowerBound ? "at least " : "") + total;
         }
     }
 
@@ -293,7 +310,7 @@ public record PostmortemReport(
                             .add("hasError", t.hasError()));
                 }
                 b.add("traces", Jsonp.provider().createObjectBuilder().add("included", true).add("items", items).add("total", in.total())
-                        .add("errorCount", in.errorCount()).add("partial", in.partialNote().isPresent()).addAll(note(in.partialNote())));
+                        .add("totalIsLowerBound", in.totalIsLowerBound()).add("errorCount", in.errorCount()).add("partial", in.partialNote().isPresent()).addAll(note(in.partialNote())));
             }
             case TracesOmitted out -> b.add("traces", Jsonp.provider().createObjectBuilder().add("included", false)
                     .add("partial", out.partial()).add("note", out.note()));

@@ -81,8 +81,11 @@ public final class GeneratePostmortemTool extends ObservabilityTool {
     static final String NAME = "generate_postmortem";
     /** spec 8: post-mortem window default 1h. */
     static final String DEFAULT_DURATION = "1h";
-    /** Related traces asked for and merged; the report lists the first 10 (spec 8). */
-    static final int TRACE_LIMIT = TraceQueryEcho.DEFAULT_LIMIT;
+    /**
+     * Related traces merged and ranked: every trace the sources return (each is asked for up to this
+     * many anyway), so the report's counts are the window's, not a cap's; it lists the first 10 (spec 8).
+     */
+    static final int TRACE_LIMIT = PostmortemReport.RANKED_TRACES;
     /**
      * Log lines read per level and source (the builtin Loki connector's ceiling); highlights are
      * counted over these, and marked as lower bounds when a source had more.

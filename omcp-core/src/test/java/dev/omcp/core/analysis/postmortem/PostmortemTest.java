@@ -135,6 +135,32 @@ class PostmortemTest {
     }
 
     @Test
+    void theTraceCounts_coverEveryFoundTrace_notJustTheTenListed() {
+        List<TraceSummary> found = new ArrayList<>();
+        for (int i = 0; i < 600; i++) {
+            found.add(new TraceSummary(String.format("%032x", i + 1), "GET /orders", "api", FROM, 1000 - i, 5, i < 12 || i % 50 == 0));
+        }
+        PostmortemReport r = builder.build(input(rows(3), Optional.of(blast()), found, List.of(), ALL_UP));
+        PostmortemReport.TracesIncluded t = (PostmortemReport.TracesIncluded) r.traces();
+        assertThat(t.traces()).hasSize(10);
+        assertThat(t.total()).isEqualTo(600);
+        assertThat(t.errorCount()).isEqualTo(23);
+        assertThat(t.listedErrors()).isEqualTo(10);
+        assertThat(t.totalIsLowerBound()).isFalse();
+        assertThat(r.synopsis()).contains(" 600 related traces, 23 with errors.");
+        assertThat(r.toJson().getJsonObject("traces").getInt("errorCount")).isEqualTo(23);
+        assertThat(PostmortemMarkdown.render(r)).contains("**10 of 23 error traces:** `").contains("_10 of 600 related traces shown");
+
+        List<TraceSummary> atTheCap = new ArrayList<>(found);
+        while (atTheCap.size() < PostmortemReport.RANKED_TRACES) {
+            atTheCap.add(new TraceSummary(String.format("%032x", atTheCap.size() + 1), "GET /orders", "api", FROM, 1, 5, false));
+        }
+        PostmortemReport capped = builder.build(input(rows(3), Optional.of(blast()), atTheCap, List.of(), ALL_UP));
+        assertThat(capped.synopsis()).as("the search stopped at its cap: more may exist").contains(" at least 1000 related traces, 23 with errors.");
+        assertThat(capped.toJson().getJsonObject("traces").getBoolean("totalIsLowerBound")).isTrue();
+    }
+
+    @Test
     void errorTraces_areCalledOut() {
         String md = PostmortemMarkdown.render(builder.build(input(rows(3), Optional.of(blast()), traces(5), List.of(), ALL_UP)));
         assertThat(md).contains("**3 error traces:** `00000000000000000000000000000001`");
@@ -224,7 +250,7 @@ class PostmortemTest {
         assertThat(traces.getBoolean("partial")).isTrue();
         assertThat(traces.getString("note")).isEqualTo("Incomplete: tempo failed: Tempo answered HTTP 500; traces only it holds are missing.");
         assertThat(PostmortemMarkdown.render(r)).contains("## Related traces\n\n_Incomplete: tempo failed");
-        assertThat(r.synopsis()).contains("2 related traces (incomplete: tempo did not answer), 2 with errors among the 2 listed.");
+        assertThat(r.synopsis()).contains("2 related traces (incomplete: tempo did not answer), 2 with errors.");
         assertThat(r.followUps()).anySatisfy(f -> assertThat(f).startsWith("Restore tempo and rerun query_traces for db"));
     }
 
