@@ -40,7 +40,7 @@ public final class AnomalyEpisodes {
 
     private AnomalyEpisodes() {}
 
-    /** The episodes the rows make, earliest onset first. */
+    /** The episodes the rows make, earliest onset first, the highest peak first among those of one onset. */
     public static List<AnomalyEpisode> of(List<HistoryRow> rows) {
         Map<String, List<HistoryRow>> bySignal = new LinkedHashMap<>();
         for (HistoryRow r : rows) {
@@ -51,8 +51,9 @@ public final class AnomalyEpisodes {
             dated(series, out);
             undated(series, out);
         }
-        out.sort(Comparator.comparing(AnomalyEpisode::onset).thenComparing(AnomalyEpisode::service).thenComparing(AnomalyEpisode::signal)
-                .thenComparing(AnomalyEpisode::lastSeen));
+        // at one onset the strongest deviation leads: it is the one a reader should look at first
+        out.sort(Comparator.comparing(AnomalyEpisode::onset).thenComparing(Comparator.comparingDouble(AnomalyEpisode::peakScore).reversed())
+                .thenComparing(AnomalyEpisode::service).thenComparing(AnomalyEpisode::signal).thenComparing(AnomalyEpisode::lastSeen));
         return out;
     }
 

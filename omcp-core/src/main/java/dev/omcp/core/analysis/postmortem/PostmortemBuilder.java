@@ -10,6 +10,7 @@ import dev.omcp.core.analysis.postmortem.PostmortemReport.TracesIncluded;
 import dev.omcp.core.analysis.postmortem.PostmortemReport.TracesOmitted;
 import dev.omcp.core.analysis.postmortem.PostmortemReport.TracesSection;
 import dev.omcp.sdk.query.TraceSummary;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -195,6 +196,15 @@ public final class PostmortemBuilder {
         return out;
     }
 
+    /**
+     * A {@code duration} for tools that look back from now, reaching 10 minutes before {@code instant}
+     * when asked at {@code end} (tools have no start argument): {@code 45m}, or whole hours past 2 hours.
+     */
+    static String lookBackTo(Instant instant, Instant end) {
+        long minutes = Math.max(0, Duration.between(instant, end).toMinutes()) + 10;
+        return minutes <= 120 ? minutes + "m" : (minutes + 59) / 60 + "h";
+    }
+
     /** The services whose episodes began at the earliest onset (several when they share it), in name order. */
     static List<String> firstServices(List<AnomalyEpisode> episodes) {
         if (episodes.isEmpty()) {
@@ -370,8 +380,9 @@ public final class PostmortemBuilder {
                         + "get_blast_radius for %s).", md(e.service()), md(in.service()), md(e.service())));
             }
             f.add(String.format(Locale.ROOT, "Start at the %s: what changed on %s around %s (a deploy, a configuration, load, one of its "
-                    + "dependencies)? query_metrics for %s of %s from shortly before it.", e.onsetKnown() ? "onset" : "first anomaly",
-                    md(e.service()), e.onset(), md(e.signal()), md(e.service())));
+                    + "dependencies)? query_metrics for %s of %s with duration %s reaches back to shortly before it.",
+                    e.onsetKnown() ? "onset" : "first anomaly", md(e.service()), e.onset(), md(e.signal()), md(e.service()),
+                    lookBackTo(e.onset(), in.to())));
         });
         if (first.isEmpty() && peak.isPresent()) {
             f.add(String.format(Locale.ROOT, "No recorded score crossed the anomaly threshold: run detect_anomalies with sensitivity high "
@@ -412,12 +423,13 @@ public final class PostmortemBuilder {
                     ? "Configure a topology source (the kubernetes connector) to see the blast radius."
                     : rerun(in.situation().topology(), "get_blast_radius for " + md(in.service())));
         }
-        String logSearch = "query_logs for " + md(in.service()) + " with level=error from ";
+        String logSearch = "query_logs for " + md(in.service()) + " with level=error and duration ";
         if (in.situation().logs().incomplete()) {
             // the range that failed, not the whole window: that would take longer still
-            f.add(rerun(in.situation().logs(), logSearch + in.logRange().from()) + " The post-mortem's log search was incomplete.");
-        } else if (in.logHighlights().isEmpty() && !noSignal) {
-            f.add("Search the logs: " + logSearch + first.map(e -> e.onset().toString()).orElse(in.from().toString()) + ".");
+            f.add(rerun(in.situation().logs(), logSearch + lookBackTo(in.logRange().from(), in.to()))
+                    + " The post-mortem's log search was incomplete.");
+        } else if (in.logHighlights().isEmpty() && !noSignal && in.situation().logs().availability() != SourceState.Availability.NOT_CONFIGURED) {
+            f.add("Search the logs: " + logSearch + lookBackTo(first.map(AnomalyEpisode::onset).orElse(in.from()), in.to()) + ".");
         }
         if (f.isEmpty()) {
             f.add("Review the timeline above with the service owners and record the root cause.");

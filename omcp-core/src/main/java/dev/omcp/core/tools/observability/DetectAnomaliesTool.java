@@ -173,7 +173,7 @@ public final class DetectAnomaliesTool extends ObservabilityTool {
         result.add("rootCauses", rankingJson.getJsonArray("rootCauses"))
                 .add("topologyUsed", rankingJson.getBoolean("topologyUsed"))
                 .add("notInTopology", rankingJson.getJsonArray("notInTopology"))
-                .add("rankingNote", rankingNote(ranking, topologies))
+                .add("rankingNote", rankingNote(ranking, topologies, services))
                 .add("topologySources", OutputFields.names(topologies.answers().stream().map(Gathered.Answer::source).toList()))
                 .add("history", ServiceHealthTool.history(toolkit.history(), recorded));
         writeSources(result, batch, services.listing(), topologies);
@@ -283,7 +283,10 @@ public final class DetectAnomaliesTool extends ObservabilityTool {
         return counts;
     }
 
-    private static String rankingNote(RootCauseRanking ranking, Gathered<Topology> topologies) {
+    private static String rankingNote(RootCauseRanking ranking, Gathered<Topology> topologies, ServiceList services) {
+        if (services.analysed().size() == 1 && !ranking.ranking().isEmpty()) {
+            return "only " + services.analysed().getFirst() + " was judged, so nothing was ranked against it; run without service to rank";
+        }
         if (topologies.noSource()) {
             return ranking.note() + "; no topology source is configured (a kubernetes source provides one)";
         }
@@ -377,6 +380,11 @@ public final class DetectAnomaliesTool extends ObservabilityTool {
             parts.add(String.format(Locale.ROOT, "No anomaly at sensitivity %s in the last %s across %d service%s (%d series judged).",
                     sensitivity.wireName(), Durations.format(window.window()), services.analysed().size(),
                     services.analysed().size() == 1 ? "" : "s", counts.series()));
+        } else if (services.analysed().size() == 1) {
+            // one service judged alone ranks against nothing: naming it the root cause would point an agent at a victim
+            parts.add(String.format(Locale.ROOT, "%d anomalous series in %s. Only this service was judged, so this says nothing about "
+                    + "the root cause: run detect_anomalies without service to rank every service.", counts.anomalous(),
+                    services.analysed().getFirst()));
         } else {
             String top = ranking.ranking().getFirst().service();
             parts.add(String.format(Locale.ROOT, "%d anomalous series in %d service%s; most likely root cause: %s.", counts.anomalous(),

@@ -48,6 +48,24 @@ class AnomalyEpisodesTest {
     }
 
     @Test
+    void atOneOnset_theStrongestDeviationComesFirst_notTheFirstName() {
+        List<AnomalyEpisode> episodes = AnomalyEpisodes.of(List.of(
+                dated("db", "cpu", 1500, 12, "step", 60),
+                dated("db", "latency_p99", 1500, 951.9, "step", 60),
+                dated("api", "error_rate", 1500, 40, "step", 120)));
+        assertThat(episodes).extracting(AnomalyEpisode::signal).containsExactly("latency_p99", "cpu", "error_rate");
+    }
+
+    @Test
+    void aLookBack_reachesTenMinutesBeforeTheInstant_inMinutesThenWholeHours() {
+        Instant end = at(3600);
+        assertThat(PostmortemBuilder.lookBackTo(at(3600 - 35 * 60), end)).isEqualTo("45m");
+        assertThat(PostmortemBuilder.lookBackTo(at(3600 - 110 * 60), end)).isEqualTo("120m");
+        assertThat(PostmortemBuilder.lookBackTo(at(3600 - 111 * 60), end)).isEqualTo("3h");
+        assertThat(PostmortemBuilder.lookBackTo(end.plusSeconds(60), end)).as("an instant after the end").isEqualTo("10m");
+    }
+
+    @Test
     void onsetsThatDifferByLessThanTheTolerance_areOneEpisode_datedByTheEarliest() {
         // the step grid moves with each call's "now": the same step is dated 30 s apart, a ramp's change point drifts further
         List<AnomalyEpisode> episodes = AnomalyEpisodes.of(List.of(

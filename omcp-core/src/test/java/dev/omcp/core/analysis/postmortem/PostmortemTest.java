@@ -267,7 +267,7 @@ class PostmortemTest {
         assertThat(search.getBoolean("partial")).isTrue();
         assertThat(search.getString("note")).startsWith("Log highlights unavailable: loki timed out");
         assertThat(r.synopsis()).contains("Logs not searched: loki timed out: the source did not answer in time.");
-        assertThat(r.followUps()).anySatisfy(f -> assertThat(f).startsWith("Rerun query_logs for db with level=error from ")
+        assertThat(r.followUps()).anySatisfy(f -> assertThat(f).startsWith("Rerun query_logs for db with level=error and duration ")
                 .endsWith("The post-mortem's log search was incomplete."));
         assertThat(PostmortemTemplate.of("[{{logHighlights}}]").render(r)).startsWith("[_Log highlights unavailable: loki timed out");
     }

@@ -223,7 +223,10 @@ class DetectAnomaliesToolTest {
         assertThat(prom.queries).extracting(MetricQuery::metric).containsExactlyInAnyOrder("latency_p99", "error_rate");
         assertThat(result.getString("window")).isEqualTo("30m");
         assertThat(rankedServices(result)).containsExactly("db");
-        assertThat(result.getString("rankingNote")).contains("only candidate");
+        assertThat(result.getString("rankingNote")).isEqualTo("only db was judged, so nothing was ranked against it; run without service to rank");
+        assertThat(result.getString("note")).as("judged alone it is no root cause, only anomalous")
+                .doesNotContain("most likely root cause")
+                .contains("Only this service was judged, so this says nothing about the root cause: run detect_anomalies without service");
     }
 
     @Test

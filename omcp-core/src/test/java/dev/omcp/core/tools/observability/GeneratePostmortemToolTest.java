@@ -367,7 +367,7 @@ class GeneratePostmortemToolTest {
         assertThat(report.getString("notice")).contains("and zipkin did not answer");
         assertThat(report.getJsonArray("followUps").getValuesAs(JsonString::getString))
                 .noneSatisfy(f -> assertThat(f).contains("is the name the sources use"))
-                .anySatisfy(f -> assertThat(f).startsWith("Rerun query_logs for db with level=error from 2025-03-10T09:00:00Z when zipkin"));
+                .anySatisfy(f -> assertThat(f).startsWith("Rerun query_logs for db with level=error and duration 70m when zipkin"));
     }
 
     @Test
