@@ -63,9 +63,25 @@ public final class ServiceCatalog {
         return problems.isEmpty() ? new Parsed.Loaded(new ServiceCatalog(entries)) : new Parsed.Rejected(problems);
     }
 
-    /** The catalog fields of {@code service}, if it is listed. */
+    /**
+     * The catalog fields of {@code service}, if it is listed: under that name, else, for
+     * {@code shop/payments}, under {@code payments}, else, for {@code payments}, under the one
+     * {@code <namespace>/payments} the catalog lists (none when several namespaces list it: the
+     * entry would be a guess). The tools accept both spellings of one service, so its catalog entry
+     * must not depend on which one the agent used.
+     */
     public Optional<JsonObject> entry(String service) {
-        return Optional.ofNullable(entries.get(service));
+        JsonObject exact = entries.get(service);
+        if (exact != null) {
+            return Optional.of(exact);
+        }
+        int slash = service.lastIndexOf('/');
+        if (slash > 0 && slash < service.length() - 1) {
+            return Optional.ofNullable(entries.get(service.substring(slash + 1)));
+        }
+        List<JsonObject> namespaced = entries.entrySet().stream()
+                .filter(e -> e.getKey().endsWith("/" + service) && e.getKey().length() > service.length() + 1).map(Map.Entry::getValue).toList();
+        return namespaced.size() == 1 ? Optional.of(namespaced.getFirst()) : Optional.empty();
     }
 
     /** Whether any service is listed. */

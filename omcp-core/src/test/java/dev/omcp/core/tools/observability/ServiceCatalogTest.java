@@ -1,0 +1,44 @@
+package dev.omcp.core.tools.observability;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.omcp.sdk.json.Jsonp;
+import jakarta.json.JsonObject;
+import org.junit.jupiter.api.Test;
+
+class ServiceCatalogTest {
+    private static ServiceCatalog catalog(String json) {
+        try (var reader = Jsonp.reader(json)) {
+            return ((ServiceCatalog.Parsed.Loaded) ServiceCatalog.parse(reader.readObject())).catalog();
+        }
+    }
+
+    private static String owner(ServiceCatalog catalog, String service) {
+        return catalog.entry(service).map(e -> e.getString("owner")).orElse("(none)");
+    }
+
+    @Test
+    void aNamespacedName_findsTheEntryOfItsBareName_andAnExactEntryWins() {
+        ServiceCatalog c = catalog("{\"services\":{\"payments\":{\"owner\":\"team-payments\"},\"billing/payments\":{\"owner\":\"team-billing\"}}}");
+        assertThat(owner(c, "payments")).isEqualTo("team-payments");
+        assertThat(owner(c, "shop/payments")).isEqualTo("team-payments");
+        assertThat(owner(c, "billing/payments")).isEqualTo("team-billing");
+    }
+
+    @Test
+    void aBareName_findsTheOneNamespacedEntry_butNoGuessAmongSeveral() {
+        assertThat(owner(catalog("{\"services\":{\"shop/cart\":{\"owner\":\"team-cart\"}}}"), "cart")).isEqualTo("team-cart");
+        ServiceCatalog two = catalog("{\"services\":{\"shop/cart\":{\"owner\":\"a\"},\"outlet/cart\":{\"owner\":\"b\"}}}");
+        assertThat(two.entry("cart")).isEmpty();
+        assertThat(owner(two, "outlet/cart")).isEqualTo("b");
+    }
+
+    @Test
+    void namesThatOnlyShareASuffix_doNotMatch() {
+        ServiceCatalog c = catalog("{\"services\":{\"shop/xcart\":{\"owner\":\"x\"},\"payments-db\":{\"owner\":\"db\"}}}");
+        assertThat(c.entry("cart")).isEmpty();
+        assertThat(c.entry("shop/payments")).isEmpty();
+        JsonObject entry = c.entry("shop/payments-db").orElseThrow();
+        assertThat(entry.getString("owner")).isEqualTo("db");
+    }
+}
