@@ -405,10 +405,20 @@ public final class DetectAnomaliesTool extends ObservabilityTool {
             // a metric that returned nothing anywhere while others did is most likely a wrong name:
             // left out silently, a typo (latency_p90) would read as "judged, nothing found"
             List<String> silent = silentMetrics(batch, metrics);
-            if (!silent.isEmpty()) {
-                parts.add("No source returned any series of " + String.join(", ", silent) + " for "
-                        + (services.analysed().size() == 1 ? services.analysed().getFirst() : "the analysed services")
-                        + ", so " + (silent.size() == 1 ? "it was" : "they were") + " not judged: check the name (curated: "
+            String whom = services.analysed().size() == 1 ? services.analysed().getFirst() : "the analysed services";
+            // a curated name cannot be misspelled: what is missing is the metric it is computed from
+            List<String> curatedSilent = silent.stream().filter(CuratedMetricNames::curated).toList();
+            List<String> otherSilent = silent.stream().filter(m -> !CuratedMetricNames.curated(m)).toList();
+            if (!curatedSilent.isEmpty()) {
+                parts.add("No source returned " + String.join(", ", curatedSilent) + " for " + whom + ": "
+                        + (services.analysed().size() == 1 ? "it exports" : "they export") + " none of the metrics "
+                        + (curatedSilent.size() == 1 ? "this curated metric is" : "these curated metrics are") + " computed from "
+                        + "(query_metrics for one of them says which), so " + (curatedSilent.size() == 1 ? "it was" : "they were")
+                        + " not judged.");
+            }
+            if (!otherSilent.isEmpty()) {
+                parts.add("No source returned any series of " + String.join(", ", otherSilent) + " for " + whom
+                        + ", so " + (otherSilent.size() == 1 ? "it was" : "they were") + " not judged: check the name (curated: "
                         + String.join(", ", CuratedMetricNames.names()) + "; or a metric the source has, see query_metrics).");
             }
         }

@@ -38,6 +38,9 @@ final class MetricNameSuggestions {
 
     /** A sentence (with a leading space) for the note of an answer without series of {@code metric}. */
     String forMissing(String service, String metric, Principal principal, Optional<String> onlySource) {
+        if (CuratedMetricNames.curated(metric)) {
+            return curatedWithoutSource(service, metric, principal, onlySource);
+        }
         Optional<String> curated = NearestName.of(metric, new TreeSet<>(CuratedMetricNames.names()));
         if (curated.isPresent()) {
             return " Did you mean the curated metric '" + curated.get() + "'?";
@@ -58,6 +61,27 @@ final class MetricNameSuggestions {
         return curatedList + " Or use one of the backend's own metric names"
                 + (exported.isEmpty() ? "." : " (" + exported.size() + (exported.size() >= DISCOVERY_LIMIT ? " or more" : "")
                         + " found for '" + service + "').");
+    }
+
+    /**
+     * A curated name is spelled right by definition: what is missing is the metric it is computed
+     * from, so say which kind that is and what the service has instead (telling an agent that
+     * curated names "work for every service" here would contradict the empty answer).
+     */
+    private String curatedWithoutSource(String service, String metric, Principal principal, Optional<String> onlySource) {
+        String from = switch (metric) {
+            case CuratedMetricNames.CPU, CuratedMetricNames.MEMORY, CuratedMetricNames.CPU_UTILIZATION, CuratedMetricNames.MEMORY_UTILIZATION ->
+                    "container metrics (cAdvisor container_*, and for utilization the limits of kube-state-metrics) of containers named like the service";
+            case CuratedMetricNames.LATENCY_P99, CuratedMetricNames.LATENCY_P50, CuratedMetricNames.LATENCY_AVG ->
+                    "a request-duration histogram or summary";
+            default -> "an HTTP request counter";
+        };
+        Set<String> exported = exported(service, principal, onlySource);
+        String own = exported.isEmpty() ? ""
+                : exported.size() <= MAX_LISTED ? " Its own metrics: " + String.join(", ", exported) + "."
+                : " It exports " + exported.size() + (exported.size() >= DISCOVERY_LIMIT ? " or more" : "") + " metrics of its own; "
+                        + "query one by its backend name.";
+        return " The curated " + metric + " is computed from " + from + ", and '" + service + "' exports none that it knows." + own;
     }
 
     /**

@@ -188,7 +188,9 @@ public final class QueryMetricsTool extends ObservabilityTool {
         batch.writeTo(result);
         Optional<String> note = note(batch, onlySource, service, metric, duration, resolvedLabel, found.size(), limit,
                 () -> new ServiceNameSuggestions(toolkit).didYouMean(service, call.principal()),
-                () -> new MetricNameSuggestions(toolkit).forMissing(service, metric, call.principal(), onlySource));
+                // with label filters the likelier miss is the filters, not the name: no name suggestions then
+                () -> labels.isEmpty() ? new MetricNameSuggestions(toolkit).forMissing(service, metric, call.principal(), onlySource)
+                        : " Ask again without labels to see whether the filters are what matched nothing.");
         if (!ran.equals(step)) {
             String widened = "The source widened the step from " + Durations.format(step) + " to " + Durations.format(ran)
                     + " (it returns a limited number of points per series); ask for a shorter duration for finer points.";

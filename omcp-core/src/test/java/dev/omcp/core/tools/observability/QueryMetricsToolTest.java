@@ -189,6 +189,29 @@ class QueryMetricsToolTest {
     }
 
     @Test
+    void aCuratedMetricTheServiceCannotFeed_saysWhatItIsComputedFrom_notThatCuratedNamesAlwaysWork() {
+        FakeMetricsBackend prom = new FakeMetricsBackend("prom")
+                .serve("kubelet", "process_cpu_seconds_total", t -> 1)
+                .serve("kubelet", "kubelet_running_pods", t -> 12);
+        QueryMetricsTool tool = tool(new InMemorySources().add(prom));
+        assertThat(ToolHarness.ok(tool, "{\"service\":\"kubelet\",\"metric\":\"error_rate\"}").getString("note"))
+                .doesNotContain("Curated names work for every service")
+                .endsWith("The curated error_rate is computed from an HTTP request counter, and 'kubelet' exports none that it knows."
+                        + " Its own metrics: kubelet_running_pods, process_cpu_seconds_total.");
+        assertThat(ToolHarness.ok(tool, "{\"service\":\"kubelet\",\"metric\":\"latency_p99\"}").getString("note"))
+                .contains("computed from a request-duration histogram or summary");
+    }
+
+    @Test
+    void anEmptyAnswerUnderLabelFilters_pointsAtTheFilters_notAtTheName() {
+        FakeMetricsBackend prom = new FakeMetricsBackend("prom").serve("payments", "http_requests_total", t -> 5);
+        String note = ToolHarness.ok(tool(new InMemorySources().add(prom)),
+                "{\"service\":\"payments\",\"metric\":\"kafka_lag\",\"labels\":{\"namespace\":\"nope\"}}").getString("note");
+        assertThat(note).endsWith("Ask again without labels to see whether the filters are what matched nothing.")
+                .doesNotContain("similar names");
+    }
+
+    @Test
     void metricSuggestions_areLeftOutWhenDiscoveryFails_theAnswerStillComes() {
         FakeMetricsBackend prom = new FakeMetricsBackend("prom").knows("payments");
         JsonObject result = ToolHarness.ok(tool(new InMemorySources().add(prom)), "{\"service\":\"payments\",\"metric\":\"kafka_lag\"}");
