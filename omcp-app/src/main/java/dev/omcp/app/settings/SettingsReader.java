@@ -2,10 +2,9 @@ package dev.omcp.app.settings;
 
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.HashSet;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.regex.Pattern;
 
 /**
@@ -25,7 +24,7 @@ public final class SettingsReader {
 
     /** Reads the process environment with {@code overrides} on top (for example {@code omcp demo}'s sources). */
     public static Settings fromProcessEnvironment(Map<String, String> overrides) throws InvalidSettingsException {
-        Map<String, String> env = new java.util.HashMap<>(processEnvironment());
+        Map<String, String> env = new HashMap<>(processEnvironment());
         env.putAll(overrides);
         return read(env);
     }
@@ -127,34 +126,44 @@ public final class SettingsReader {
 
     private static List<Settings.ApiKeyEntry> apiKeys(Environment environment) {
         List<Settings.ApiKeyEntry> keys = new ArrayList<>();
-        Set<String> names = new HashSet<>();
+        Map<String, Integer> firstEntryOfName = new HashMap<>();
         List<String> entries = environment.list(Variables.API_KEYS);
         for (int i = 0; i < entries.size(); i++) {
             String entry = entries.get(i);
             int colon = entry.indexOf(':');
             String position = "entry " + (i + 1);
             if (colon <= 0 || colon == entry.length() - 1) {
-                environment.problem(Variables.API_KEYS, position + " must be name:token (the token is not shown)");
+                environment.problem(Variables.API_KEYS, position + " must be name:token (the entry is not shown)");
                 continue;
             }
             String name = entry.substring(0, colon).trim();
             String token = entry.substring(colon + 1).trim();
             if (!KEY_NAME.matcher(name).matches()) {
-                environment.problem(Variables.API_KEYS, position + " has name '" + name
-                        + "'; names are 1-64 of A-Z, a-z, 0-9, '_', '.', '@', '-'");
+                environment.problem(Variables.API_KEYS, position + " has an invalid name (not shown: it may be a token); "
+                        + "write entries as name:token, with names of 1-64 of A-Z, a-z, 0-9, '_', '.', '@', '-'");
                 continue;
             }
+            String label = label(position, name);
             if (token.length() < MIN_TOKEN_LENGTH) {
-                environment.problem(Variables.API_KEYS, "key '" + name + "' has a token shorter than " + MIN_TOKEN_LENGTH
-                        + " characters; generate one with: openssl rand -hex 32");
+                environment.problem(Variables.API_KEYS, label + " has a token shorter than " + MIN_TOKEN_LENGTH
+                        + " characters; write entries as name:token and generate a token with: openssl rand -hex 32");
                 continue;
             }
-            if (!names.add(name)) {
-                environment.problem(Variables.API_KEYS, "key name '" + name + "' appears twice; names must be unique");
+            Integer first = firstEntryOfName.putIfAbsent(name, i + 1);
+            if (first != null) {
+                environment.problem(Variables.API_KEYS, label + " has the same name as entry " + first + "; names must be unique");
                 continue;
             }
             keys.add(new Settings.ApiKeyEntry(name, token));
         }
         return keys;
+    }
+
+    /**
+     * An entry as problems name it: by position, with its name only when that cannot be a token
+     * (an entry written token:name would otherwise put the token in the launcher's output).
+     */
+    private static String label(String position, String name) {
+        return name.length() < MIN_TOKEN_LENGTH ? position + " (key '" + name + "')" : position;
     }
 }

@@ -146,6 +146,25 @@ class BasicLoginIT {
     }
 
     @Test
+    void aFailedLoginForAKnownUser_recordsTheUsername() {
+        Browser browser = gateway.browser();
+        assertThat(browser.login("victor", "wrong").status()).isEqualTo(401);
+        assertThat(gateway.audit.events()).extracting(AuditEvent::actor, AuditEvent::status)
+                .containsExactly(org.assertj.core.groups.Tuple.tuple("victor", 401));
+    }
+
+    @Test
+    void aPasswordTypedIntoTheUsernameField_neverReachesTheAuditLog() {
+        String typedPassword = "Correct-Horse-Battery-9";
+        Browser browser = gateway.browser();
+        assertThat(browser.login(typedPassword, "alice").status()).isEqualTo(401);
+        List<AuditEvent> events = gateway.audit.events();
+        assertThat(events).extracting(AuditEvent::actor, AuditEvent::status)
+                .containsExactly(org.assertj.core.groups.Tuple.tuple("unknown-user", 401));
+        assertThat(events.toString()).doesNotContain(typedPassword);
+    }
+
+    @Test
     void theUsersFileIsReReadOnLoginWhenItChanges() throws Exception {
         Path users = dir.resolve("users.json");
         String content = java.nio.file.Files.readString(users).replace("\"victor\"", "\"vera\"");

@@ -47,6 +47,29 @@ class SettingsReaderTest {
     void duplicateKeyNames_areRefused() {
         InvalidSettingsException e = catchThrowableOfType(InvalidSettingsException.class,
                 () -> SettingsReader.read(Map.of("OMCP_API_KEYS", "a:0123456789abcdef,a:fedcba9876543210")));
-        assertThat(e.problems()).containsExactly("OMCP_API_KEYS key name 'a' appears twice; names must be unique");
+        assertThat(e.problems()).containsExactly("OMCP_API_KEYS entry 2 (key 'a') has the same name as entry 1; names must be unique");
+    }
+
+    @Test
+    void anEntryWrittenTokenColonName_neverPutsTheTokenInAProblem() {
+        String token = "0123456789abcdef0123456789abcdef";
+        InvalidSettingsException e = catchThrowableOfType(InvalidSettingsException.class,
+                () -> SettingsReader.read(Map.of("OMCP_API_KEYS", "ok:fedcba9876543210," + token + ":ci")));
+        assertThat(e.problems()).containsExactly("OMCP_API_KEYS entry 2 has a token shorter than 16 characters; "
+                + "write entries as name:token and generate a token with: openssl rand -hex 32");
+        assertThat(e.getMessage()).doesNotContain(token);
+    }
+
+    @Test
+    void aTokenShapedName_isNotShown_whenInvalidOrRepeated() {
+        String invalid = "tok/en+with/base64=chars";
+        String repeated = "0123456789abcdef0123";
+        InvalidSettingsException e = catchThrowableOfType(InvalidSettingsException.class, () -> SettingsReader.read(Map.of(
+                "OMCP_API_KEYS", invalid + ":some-name," + repeated + ":fedcba9876543210," + repeated + ":fedcba9876543210")));
+        assertThat(e.problems()).containsExactly(
+                "OMCP_API_KEYS entry 1 has an invalid name (not shown: it may be a token); write entries as name:token, "
+                        + "with names of 1-64 of A-Z, a-z, 0-9, '_', '.', '@', '-'",
+                "OMCP_API_KEYS entry 3 has the same name as entry 2; names must be unique");
+        assertThat(e.getMessage()).doesNotContain(invalid).doesNotContain(repeated);
     }
 }

@@ -111,4 +111,10 @@ public final class PasswordLoginService implements PasswordLogin {
         }
         return new LoginResult.InvalidCredentials();
     }
+
+    @Override
+    public boolean isKnownUser(String username) {
+        Objects.requireNonNull(username, "username");
+        return users.find(username).isPresent();
+    }
 }

@@ -50,6 +50,15 @@ class PasswordLoginServiceTest {
     }
 
     @Test
+    void isKnownUser_answersFromTheDirectory_withoutVerifyingAPassword() {
+        PasswordLoginService service = service();
+        int before = hasher.verifications();
+        assertThat(service.isKnownUser("alice")).isTrue();
+        assertThat(service.isKnownUser("correct horse 1")).isFalse();
+        assertThat(hasher.verifications()).isEqualTo(before);
+    }
+
+    @Test
     void wrongPasswordAndUnknownUser_bothAnswerInvalidCredentials_afterExactlyOneVerification() {
         PasswordLoginService service = service();
         int before = hasher.verifications();

@@ -13,4 +13,13 @@ public interface PasswordLogin {
      * @param clientIp the client address after the trusted-proxy rules
      */
     LoginResult login(String username, String password, String clientIp);
+
+    /**
+     * Whether {@code username} names a user now. Only for the audit of a refused login: the
+     * username field may hold a password typed into the wrong field, and the audit log cannot be
+     * edited afterwards, so a name that is no user is not recorded. Never tell the client.
+     *
+     * @param username the username as typed, at most 256 characters
+     */
+    boolean isKnownUser(String username);
 }

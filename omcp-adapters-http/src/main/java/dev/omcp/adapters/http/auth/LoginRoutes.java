@@ -36,6 +36,8 @@ public final class LoginRoutes {
     private static final ObjectMapper MAPPER = new ObjectMapper();
     private static final int MAX_USERNAME = 256;
     private static final int MAX_PASSWORD = 1024;
+    /** The audit actor of a refused login whose username names no user. */
+    static final String UNKNOWN_USER = "unknown-user";
 
     private final AuthMode mode;
     private final Optional<PasswordLogin> login;
@@ -101,8 +103,8 @@ public final class LoginRoutes {
                     + MAX_PASSWORD + " characters");
             return;
         }
-        ApiCaller.auditActor(ctx, printable(username));
         LoginResult result = login.get().login(username, password, ApiCaller.clientIp(ctx));
+        ApiCaller.auditActor(ctx, auditActor(username, result));
         switch (result) {
             case LoginResult.LoggedIn loggedIn -> {
                 SessionClaims claims = loggedIn.session();
@@ -133,6 +135,17 @@ public final class LoginRoutes {
                         "too many password checks are running; try again after the Retry-After seconds");
             }
         }
+    }
+
+    /**
+     * A refused login names its username in the audit only when that is a user: otherwise it may be a
+     * password typed into the wrong field, and the hash-chained log cannot be edited afterwards. Spec
+     * 3.3 makes the username the actor of a locked account's 429, whether or not the account exists.
+     */
+    private String auditActor(String username, LoginResult result) {
+        boolean named = result instanceof LoginResult.LoggedIn || result instanceof LoginResult.AccountLocked
+                || login.orElseThrow().isKnownUser(username);
+        return named ? printable(username) : UNKNOWN_USER;
     }
 
     private static void tooMany(Context ctx, Duration retryAfter, String code, String message) {

@@ -2,8 +2,11 @@ package dev.omcp.adapters.http.auth;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.omcp.adapters.http.api.ApiCaller;
+import dev.omcp.adapters.http.api.ApiGuard;
 import dev.omcp.adapters.http.api.ApiRoutes;
 import dev.omcp.ports.auth.LoginResult;
+import dev.omcp.ports.auth.PasswordLogin;
 import dev.omcp.ports.auth.SessionAuthority;
 import dev.omcp.ports.auth.SessionRevocations;
 import io.javalin.Javalin;
@@ -13,7 +16,9 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -26,6 +31,7 @@ import org.junit.jupiter.api.Test;
  */
 class LoginRoutesIT {
     private final AtomicReference<LoginResult> next = new AtomicReference<>();
+    private final List<String> auditActors = new CopyOnWriteArrayList<>();
     private final HttpClient client = HttpClient.newBuilder().proxy(HttpClient.Builder.NO_PROXY).build();
     private Javalin app;
 
@@ -62,13 +68,28 @@ class LoginRoutesIT {
                 return java.util.List.of();
             }
         };
-        LoginRoutes routes = new LoginRoutes(AuthMode.BASIC, Optional.of((username, password, ip) -> next.get()), sessions,
+        PasswordLogin login = new PasswordLogin() {
+            @Override
+            public LoginResult login(String username, String password, String clientIp) {
+                return next.get();
+            }
+
+            @Override
+            public boolean isKnownUser(String username) {
+                return username.equals("sam");
+            }
+        };
+        LoginRoutes routes = new LoginRoutes(AuthMode.BASIC, Optional.of(login), sessions,
                 new SessionCookies("0123456789abcdef0123456789abcdef".getBytes(StandardCharsets.UTF_8)), revocations);
+        ApiGuard recordingActors = (ctx, route, handler) -> {
+            ApiGuard.open().handle(ctx, route, handler);
+            auditActors.add(ApiCaller.auditActor(ctx).orElse("(none)"));
+        };
         app = Javalin.create(config -> {
             config.jetty.host = "127.0.0.1";
             config.jetty.port = 0;
             config.startup.showJavalinBanner = false;
-            routes.register(new ApiRoutes(config.routes));
+            routes.register(new ApiRoutes(config.routes, recordingActors));
         }).start();
     }
 
@@ -78,9 +99,13 @@ class LoginRoutesIT {
     }
 
     private HttpResponse<String> login() throws Exception {
+        return login("sam");
+    }
+
+    private HttpResponse<String> login(String username) throws Exception {
         return client.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + app.port() + "/api/auth/login"))
                 .header("Content-Type", "application/json")
-                .POST(HttpRequest.BodyPublishers.ofString("{\"username\":\"sam\",\"password\":\"whatever\"}")).build(),
+                .POST(HttpRequest.BodyPublishers.ofString("{\"username\":\"" + username + "\",\"password\":\"whatever\"}")).build(),
                 HttpResponse.BodyHandlers.ofString());
     }
 
@@ -128,5 +153,36 @@ class LoginRoutesIT {
         assertThat(response.statusCode()).isEqualTo(401);
         assertThat(response.body()).contains("\"code\":\"OMCP_INVALID_CREDENTIALS\"");
         assertThat(response.headers().allValues("Set-Cookie")).isEmpty();
+    }
+
+    @Test
+    void aFailedLoginOfAKnownUser_isAuditedWithTheUsername() throws Exception {
+        next.set(new LoginResult.InvalidCredentials());
+
+        assertThat(login("sam").statusCode()).isEqualTo(401);
+
+        assertThat(auditActors).containsExactly("sam");
+    }
+
+    @Test
+    void aFailedLoginWhoseUsernameIsNoUser_isAuditedWithAPlaceholder_notWithWhatWasTyped() throws Exception {
+        String typedPassword = "hunter2-Correct-Horse";
+        next.set(new LoginResult.InvalidCredentials());
+        assertThat(login(typedPassword).statusCode()).isEqualTo(401);
+        next.set(new LoginResult.TooManyAttempts(Duration.ofSeconds(5)));
+        assertThat(login(typedPassword).statusCode()).isEqualTo(429);
+        next.set(new LoginResult.Busy(Duration.ofSeconds(1)));
+        assertThat(login(typedPassword).statusCode()).isEqualTo(503);
+
+        assertThat(auditActors).containsExactly("unknown-user", "unknown-user", "unknown-user");
+    }
+
+    @Test
+    void spec3_3_aLockedAccountIsAuditedWithTheUsername_evenWhenItIsNoUser() throws Exception {
+        next.set(new LoginResult.AccountLocked(Duration.ofSeconds(60)));
+
+        assertThat(login("mallory").statusCode()).isEqualTo(429);
+
+        assertThat(auditActors).containsExactly("mallory");
     }
 }

@@ -12,6 +12,8 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
+import java.nio.charset.CharacterCodingException;
+import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -19,9 +21,11 @@ import java.nio.file.StandardOpenOption;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.format.DateTimeParseException;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.locks.ReentrantLock;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -30,8 +34,13 @@ import org.slf4j.LoggerFactory;
  * The blocklist made durable in a JSONL file ({@code OMCP_AUTH_REVOCATION_FILE}, mode 0600, spec
  * 5.2): one {@code {sid | sub, reason, revokedAt, revokedBy}} per line, written with one append
  * and fsynced before the revocation is acknowledged. At start the live entries are replayed into
- * the {@code delegate} (memory, or the shared store) and the file is compacted to them; a line that
- * cannot be read (a write torn by a crash) is reported with its number and skipped.
+ * the {@code delegate} (memory, or the shared store) and the file is compacted to them.
+ *
+ * <p>Reading fails closed: session cookies are stateless, so a revocation lost from the file makes
+ * a revoked session valid again. A line that cannot be read stops the start with its number; only
+ * an unreadable last line without its line break (an append torn by a crash, never acknowledged)
+ * is dropped, by cutting the file back to its last complete line, and then the file is not
+ * compacted.
  */
 public final class JsonlRevocationJournal implements RevocationStore {
     private static final Logger LOG = LoggerFactory.getLogger(JsonlRevocationJournal.class);
@@ -49,35 +58,104 @@ public final class JsonlRevocationJournal implements RevocationStore {
     /**
      * Opens (creating with mode 0600) the journal, replays entries younger than {@code retention}
      * into {@code delegate} and compacts the file.
+     *
+     * @throws IOException when the file cannot be read or a line other than a torn last one is not
+     *     a revocation; the message names the file and the line
      */
     public static JsonlRevocationJournal open(Path file, RevocationStore delegate, Instant now, Duration retention) throws IOException {
         PrivateFiles.ensure(file);
-        List<String> lines = Files.readAllLines(file, StandardCharsets.UTF_8);
+        byte[] content = Files.readAllBytes(file);
+        int complete = content.length;
+        while (complete > 0 && content[complete - 1] != '\n') {
+            complete--;
+        }
+        List<Revocation> read = new ArrayList<>();
+        int lineNumber = 0;
+        int start = 0;
+        while (start < complete) {
+            int end = start;
+            while (content[end] != '\n') {
+                end++;
+            }
+            lineNumber++;
+            String line = decode(content, start, end, file, lineNumber);
+            if (!line.isBlank()) {
+                read.add(parseLine(line, file, lineNumber));
+            }
+            start = end + 1;
+        }
+        boolean tornTailDropped = false;
+        if (complete < content.length) {
+            lineNumber++;
+            Optional<Revocation> last = parseTail(content, complete);
+            if (last.isPresent()) {
+                // A whole entry that only lacks its line break (a hand edit) is kept; compaction adds the break.
+                read.add(last.get());
+            } else {
+                cutBack(file, complete);
+                tornTailDropped = true;
+                LOG.warn("event=revocation-torn-tail file=\"{}\" line={} offset={} bytes={} action=dropped "
+                        + "note=\"an incomplete last line without a line break, left by a crash during an append that was never "
+                        + "acknowledged; the file is not compacted at this start\"", file, lineNumber, complete, content.length - complete);
+            }
+        }
         Instant oldest = now.minus(retention);
         int replayed = 0;
-        int lineNumber = 0;
-        for (String line : lines) {
-            lineNumber++;
-            if (line.isBlank()) {
-                continue;
+        for (Revocation revocation : read) {
+            if (!revocation.revokedAt().isBefore(oldest)) {
+                delegate.add(revocation);
+                replayed++;
             }
-            Revocation revocation;
-            try {
-                revocation = parse(line);
-            } catch (IOException | IllegalArgumentException | DateTimeParseException e) {
-                LOG.warn("event=revocation-line-unreadable file=\"{}\" line={} action=skipped", file, lineNumber);
-                continue;
-            }
-            if (revocation.revokedAt().isBefore(oldest)) {
-                continue;
-            }
-            delegate.add(revocation);
-            replayed++;
         }
         JsonlRevocationJournal journal = new JsonlRevocationJournal(file, delegate);
-        journal.compact(now);
+        if (!tornTailDropped) {
+            journal.compact(now);
+        }
         LOG.info("event=revocations-loaded count={}", replayed);
         return journal;
+    }
+
+    private static String decode(byte[] content, int start, int end, Path file, int lineNumber) throws IOException {
+        try {
+            return strictUtf8(content, start, end);
+        } catch (CharacterCodingException e) {
+            throw unreadable(file, lineNumber, "it is not UTF-8 text");
+        }
+    }
+
+    private static String strictUtf8(byte[] content, int start, int end) throws CharacterCodingException {
+        return StandardCharsets.UTF_8.newDecoder().onMalformedInput(CodingErrorAction.REPORT)
+                .onUnmappableCharacter(CodingErrorAction.REPORT).decode(ByteBuffer.wrap(content, start, end - start)).toString();
+    }
+
+    private static Revocation parseLine(String line, Path file, int lineNumber) throws IOException {
+        try {
+            return parse(line);
+        } catch (IOException | IllegalArgumentException | DateTimeParseException e) {
+            throw unreadable(file, lineNumber, "it is not a revocation {\"sid\" | \"sub\", \"reason\", \"revokedAt\", \"revokedBy\"}");
+        }
+    }
+
+    private static Optional<Revocation> parseTail(byte[] content, int start) {
+        try {
+            return Optional.of(parse(strictUtf8(content, start, content.length)));
+        } catch (IOException | IllegalArgumentException | DateTimeParseException e) {
+            return Optional.empty();
+        }
+    }
+
+    // The line's content is not repeated: it may be a session id.
+    private static IOException unreadable(Path file, int lineNumber, String why) {
+        return new IOException("line " + lineNumber + " of the revocation file " + file + " cannot be read (" + why
+                + "); fix or delete that line (see it with: sed -n " + lineNumber + "p " + file + "), then start again. "
+                + "It is not skipped: a lost revocation would make a revoked session valid again");
+    }
+
+    private static void cutBack(Path file, long complete) throws IOException {
+        try (FileChannel channel = FileChannel.open(file, StandardOpenOption.WRITE)) {
+            channel.truncate(complete);
+            channel.force(true);
+        }
     }
 
     @Override

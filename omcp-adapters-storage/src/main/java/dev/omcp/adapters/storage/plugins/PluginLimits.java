@@ -28,4 +28,8 @@ final class PluginLimits {
     static final int MAX_BUNDLE_ENTRIES = 4096;
     /** One hub catalog file. */
     static final int MAX_CATALOG_BYTES = 4 * 1024 * 1024;
+    /** Connectors in a hub index: each one is a fetch. */
+    static final int MAX_HUB_INDEX_ENTRIES = 1000;
+    /** Versions in one connector's hub catalog file. */
+    static final int MAX_HUB_VERSIONS = 500;
 }

@@ -22,6 +22,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
@@ -38,6 +39,11 @@ import org.slf4j.LoggerFactory;
  * URLs resolve against the file that holds them; a local hub never reads outside its directory and a
  * remote hub only over http(s). A tarball is checked against its integrity and its detached
  * signature before anyone unpacks it.
+ *
+ * <p>The catalog is not trusted until a tarball verifies, so it must not make the gateway a probe of
+ * other hosts: a remote hub reads only from the origin (scheme, host, port) of its configured URL,
+ * follows no redirect, and reads at most {@value PluginLimits#MAX_HUB_INDEX_ENTRIES} index entries and
+ * {@value PluginLimits#MAX_HUB_VERSIONS} versions per connector.
  */
 public final class StaticConnectorHub implements ConnectorHub {
     private static final Logger LOG = LoggerFactory.getLogger(StaticConnectorHub.class);
@@ -59,7 +65,7 @@ public final class StaticConnectorHub implements ConnectorHub {
         this.trust = trust;
         this.http = localRoot.isPresent() ? null : HttpClient.newBuilder()
                 .connectTimeout(CONNECT_TIMEOUT)
-                .followRedirects(HttpClient.Redirect.NORMAL)
+                .followRedirects(HttpClient.Redirect.NEVER)
                 .build();
     }
 
@@ -101,6 +107,11 @@ public final class StaticConnectorHub implements ConnectorHub {
     @Override
     public HubCatalog catalog() throws HubUnavailableException {
         JsonNode indexNode = json(index, "the hub index");
+        if (indexNode.path("connectors").size() > PluginLimits.MAX_HUB_INDEX_ENTRIES) {
+            throw new HubUnavailableException("the hub index " + source + " lists " + indexNode.path("connectors").size()
+                    + " connectors, more than the " + PluginLimits.MAX_HUB_INDEX_ENTRIES + " a hub may list; split the hub or point "
+                    + "HUB_CATALOG_URL at a smaller one");
+        }
         List<HubEntry> entries = new ArrayList<>();
         for (JsonNode item : indexNode.path("connectors")) {
             String name = item.path("name").asText("");
@@ -121,6 +132,11 @@ public final class StaticConnectorHub implements ConnectorHub {
         if (!name.equals(node.path("name").asText())) {
             LOG.warn("event=hub-entry-ignored source=\"{}\" connector={} reason=\"its catalog file names another connector\"", source, name);
             return Optional.empty();
+        }
+        if (node.path("versions").size() > PluginLimits.MAX_HUB_VERSIONS) {
+            throw new HubUnavailableException("the catalog file of '" + name + "' on the hub " + source + " lists "
+                    + node.path("versions").size() + " versions, more than the " + PluginLimits.MAX_HUB_VERSIONS
+                    + " a connector may list; the hub must drop old versions from it");
         }
         List<HubRelease> releases = new ArrayList<>();
         for (JsonNode version : node.path("versions")) {
@@ -198,7 +214,21 @@ public final class StaticConnectorHub implements ConnectorHub {
         if (!"https".equals(target.getScheme()) && !"http".equals(target.getScheme())) {
             throw new HubUnavailableException("the hub catalog refers to '" + reference + "', which is not an http(s) URL");
         }
+        if (!sameOrigin(target, index)) {
+            throw new HubUnavailableException("the hub catalog refers to " + display(target) + ", which is not on the hub's own origin "
+                    + origin(index) + "; a hub must serve its catalog files and tarballs itself, with URLs relative to them");
+        }
         return target;
+    }
+
+    private static boolean sameOrigin(URI a, URI b) {
+        return origin(a).equals(origin(b));
+    }
+
+    private static String origin(URI uri) {
+        String scheme = uri.getScheme().toLowerCase(Locale.ROOT);
+        int port = uri.getPort() >= 0 ? uri.getPort() : "https".equals(scheme) ? 443 : 80;
+        return scheme + "://" + (uri.getHost() == null ? "" : uri.getHost().toLowerCase(Locale.ROOT)) + ":" + port;
     }
 
     private JsonNode json(URI uri, String what) throws HubUnavailableException {
@@ -223,6 +253,11 @@ public final class StaticConnectorHub implements ConnectorHub {
         try {
             HttpResponse<InputStream> response = http.send(request, HttpResponse.BodyHandlers.ofInputStream());
             try (InputStream body = response.body()) {
+                if (response.statusCode() / 100 == 3) {
+                    throw new HubUnavailableException(what + " could not be fetched from the hub " + source + ": HTTP "
+                            + response.statusCode() + ", a redirect, which the gateway does not follow; point HUB_CATALOG_URL at the "
+                            + "final location and have the hub serve its files without redirects");
+                }
                 if (response.statusCode() != 200) {
                     throw new HubUnavailableException(what + " could not be fetched from the hub " + source + ": HTTP " + response.statusCode());
                 }

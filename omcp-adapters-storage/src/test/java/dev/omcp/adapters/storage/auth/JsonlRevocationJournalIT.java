@@ -1,11 +1,14 @@
 package dev.omcp.adapters.storage.auth;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.omcp.ports.auth.Revocation;
 import dev.omcp.ports.auth.RevocationFacts;
 import dev.omcp.ports.auth.RevocationStore;
 import dev.omcp.ports.auth.RevocationTarget;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
@@ -62,18 +65,83 @@ class JsonlRevocationJournalIT {
     }
 
     @Test
-    void aRestartReplaysLiveEntries_skipsATornLine_andCompactsTheFile() throws Exception {
+    void aRestartReplaysLiveEntries_andCompactsTheFile() throws Exception {
         Path file = dir.resolve("revocations.jsonl");
         Files.writeString(file, """
                 {"sid":"old","reason":"","revokedAt":"2026-02-27T10:00:00Z","revokedBy":"root"}
                 {"sid":"live","reason":"x","revokedAt":"2026-03-01T09:00:00Z","revokedBy":"root"}
+
                 {"sub":"bob","reason":"y","revokedAt":"2026-03-01T09:30:00Z","revokedBy":"root"}
-                {"sid":"torn","reas""");
+                """);
         Files.setPosixFilePermissions(file, PosixFilePermissions.fromString("rw-r--r--"));
         ListStore store = new ListStore();
         JsonlRevocationJournal.open(file, store, NOW, RETENTION);
         assertThat(store.entries).extracting(Revocation::value).containsExactly("live", "bob");
-        assertThat(Files.readAllLines(file)).hasSize(2).noneMatch(line -> line.contains("old") || line.contains("torn"));
+        assertThat(Files.readAllLines(file)).hasSize(2).noneMatch(line -> line.contains("old"));
         assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(file))).isEqualTo("rw-------");
+    }
+
+    @Test
+    void aCorruptMiddleLine_refusesToStart_namingTheLine_andLeavesTheFileUnchanged() throws Exception {
+        Path file = dir.resolve("revocations.jsonl");
+        Files.writeString(file, """
+                {"sid":"live","reason":"x","revokedAt":"2026-03-01T09:00:00Z","revokedBy":"root"}
+                {"sid":"s-secret-7","reas
+                {"sub":"bob","reason":"y","revokedAt":"2026-03-01T09:30:00Z","revokedBy":"root"}
+                """);
+        byte[] before = Files.readAllBytes(file);
+        ListStore store = new ListStore();
+
+        assertThatThrownBy(() -> JsonlRevocationJournal.open(file, store, NOW, RETENTION))
+                .isInstanceOf(IOException.class)
+                .hasMessageContaining("line 2 of the revocation file " + file)
+                .hasMessageContaining("fix or delete that line")
+                .hasMessageNotContaining("s-secret-7");
+        assertThat(Files.readAllBytes(file)).isEqualTo(before);
+        assertThat(store.entries).isEmpty();
+    }
+
+    @Test
+    void aMiddleLineThatIsNotUtf8_refusesToStart() throws Exception {
+        Path file = dir.resolve("revocations.jsonl");
+        byte[] before = "{\"sid\":\"a\",\"revokedAt\":\"2026-03-01T09:00:00Z\"}\n\u00ff\n".getBytes(StandardCharsets.ISO_8859_1);
+        Files.write(file, before);
+
+        assertThatThrownBy(() -> JsonlRevocationJournal.open(file, new ListStore(), NOW, RETENTION))
+                .hasMessageContaining("line 2 of the revocation file").hasMessageContaining("not UTF-8");
+        assertThat(Files.readAllBytes(file)).isEqualTo(before);
+    }
+
+    @Test
+    void aTornLastLine_isDropped_theRestLoads_andTheFileIsOnlyCutBack() throws Exception {
+        Path file = dir.resolve("revocations.jsonl");
+        String complete = """
+                {"sid":"old","reason":"","revokedAt":"2026-02-27T10:00:00Z","revokedBy":"root"}
+                {"sid":"live","reason":"x","revokedAt":"2026-03-01T09:00:00Z","revokedBy":"root"}
+                """;
+        Files.writeString(file, complete + "{\"sid\":\"torn\",\"reas");
+        ListStore store = new ListStore();
+
+        JsonlRevocationJournal journal = JsonlRevocationJournal.open(file, store, NOW, RETENTION);
+
+        assertThat(store.entries).extracting(Revocation::value).containsExactly("live");
+        // not compacted: the expired line stays until a start that dropped nothing
+        assertThat(Files.readString(file)).isEqualTo(complete);
+        journal.add(new Revocation(RevocationTarget.SID, "next", "", NOW, "root"));
+        ListStore restarted = new ListStore();
+        JsonlRevocationJournal.open(file, restarted, NOW, RETENTION);
+        assertThat(restarted.entries).extracting(Revocation::value).containsExactly("live", "next");
+    }
+
+    @Test
+    void aWholeLastEntryWithoutItsLineBreak_isKept() throws Exception {
+        Path file = dir.resolve("revocations.jsonl");
+        Files.writeString(file, "{\"sub\":\"bob\",\"reason\":\"y\",\"revokedAt\":\"2026-03-01T09:30:00Z\",\"revokedBy\":\"root\"}");
+        ListStore store = new ListStore();
+
+        JsonlRevocationJournal.open(file, store, NOW, RETENTION);
+
+        assertThat(store.entries).extracting(Revocation::value).containsExactly("bob");
+        assertThat(Files.readString(file)).endsWith("}\n");
     }
 }

@@ -3,7 +3,10 @@ package dev.omcp.adapters.storage.plugins;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.sun.net.httpserver.HttpHandler;
 import com.sun.net.httpserver.HttpServer;
 import dev.omcp.ports.plugins.BundleRejectedException;
 import dev.omcp.ports.plugins.HubCatalog;
@@ -17,7 +20,9 @@ import java.net.InetSocketAddress;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.KeyPair;
+import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.Executors;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -119,11 +124,10 @@ class StaticConnectorHubIT {
                 .isInstanceOf(HubUnavailableException.class).hasMessageContaining("is missing");
     }
 
-    @Test
-    void aHubServedOverHttp_works_andAn404IsHubUnavailable() throws Exception {
-        HttpServer server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
-        server.setExecutor(Executors.newVirtualThreadPerTaskExecutor());
-        server.createContext("/", exchange -> {
+    /** Serves the hub directory under {@code /catalog/}; records every path asked for. */
+    private HttpServer serveHub(List<String> asked) throws IOException {
+        return serve(exchange -> {
+            asked.add(exchange.getRequestURI().getPath());
             Path file = hub.resolve(exchange.getRequestURI().getPath().substring("/catalog/".length())).normalize();
             if (!file.startsWith(hub) || !Files.isRegularFile(file)) {
                 exchange.sendResponseHeaders(404, -1);
@@ -136,9 +140,31 @@ class StaticConnectorHubIT {
                 out.write(body);
             }
         });
+    }
+
+    private static HttpServer serve(HttpHandler handler) throws IOException {
+        HttpServer server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
+        server.setExecutor(Executors.newVirtualThreadPerTaskExecutor());
+        server.createContext("/", handler);
         server.start();
+        return server;
+    }
+
+    private static String base(HttpServer server) {
+        return "http://127.0.0.1:" + server.getAddress().getPort() + "/catalog/";
+    }
+
+    private void writeIndex(String catalogRef) throws IOException {
+        ObjectNode index = PluginFixture.JSON.createObjectNode().put("schemaVersion", 1);
+        index.putArray("connectors").addObject().put("name", "echo").put("catalog", catalogRef);
+        Files.write(hub.resolve("index.json"), PluginFixture.JSON.writeValueAsBytes(index));
+    }
+
+    @Test
+    void aHubServedOverHttp_works_andAn404IsHubUnavailable() throws Exception {
+        HttpServer server = serveHub(new CopyOnWriteArrayList<>());
         try {
-            String base = "http://127.0.0.1:" + server.getAddress().getPort() + "/catalog/";
+            String base = base(server);
             StaticConnectorHub remote = StaticConnectorHub.at(base, Optional.of(trustRoot));
             assertThat(remote.catalog().source()).isEqualTo(base + "index.json");
             assertThat(remote.fetchBundle(release(remote))).isEqualTo(tarball);
@@ -147,5 +173,102 @@ class StaticConnectorHubIT {
         } finally {
             server.stop(0);
         }
+    }
+
+    @Test
+    void anAbsoluteUrlOnTheHubsOwnOrigin_works() throws Exception {
+        HttpServer server = serveHub(new CopyOnWriteArrayList<>());
+        try {
+            writeIndex(base(server) + "connectors/echo.json");
+            StaticConnectorHub remote = StaticConnectorHub.at(base(server), Optional.of(trustRoot));
+            assertThat(remote.fetchBundle(release(remote))).isEqualTo(tarball);
+        } finally {
+            server.stop(0);
+        }
+    }
+
+    @Test
+    void aRedirectToAnotherHost_isNotFollowed() throws Exception {
+        List<String> elsewhere = new CopyOnWriteArrayList<>();
+        HttpServer other = serveHub(elsewhere);
+        HttpServer redirecting = serve(exchange -> {
+            exchange.getResponseHeaders().add("Location", base(other) + "index.json");
+            exchange.sendResponseHeaders(302, -1);
+            exchange.close();
+        });
+        try {
+            StaticConnectorHub remote = StaticConnectorHub.at(base(redirecting), Optional.of(trustRoot));
+            assertThatThrownBy(remote::catalog).isInstanceOf(HubUnavailableException.class)
+                    .hasMessageContaining("HTTP 302").hasMessageContaining("does not follow");
+            assertThat(elsewhere).isEmpty();
+        } finally {
+            redirecting.stop(0);
+            other.stop(0);
+        }
+    }
+
+    @Test
+    void anIndexUrlOnAnotherHost_isRefusedBeforeItIsFetched() throws Exception {
+        List<String> elsewhere = new CopyOnWriteArrayList<>();
+        HttpServer other = serveHub(elsewhere);
+        HttpServer server = serveHub(new CopyOnWriteArrayList<>());
+        try {
+            writeIndex(base(other) + "connectors/echo.json");
+            StaticConnectorHub remote = StaticConnectorHub.at(base(server), Optional.of(trustRoot));
+            assertThatThrownBy(remote::catalog).isInstanceOf(HubUnavailableException.class)
+                    .hasMessageContaining(base(other) + "connectors/echo.json")
+                    .hasMessageContaining("not on the hub's own origin http://127.0.0.1:" + server.getAddress().getPort());
+            assertThat(elsewhere).isEmpty();
+        } finally {
+            server.stop(0);
+            other.stop(0);
+        }
+    }
+
+    @Test
+    void aTarballUrlOnAnotherHost_isRefused() throws Exception {
+        writeEntry("http://169.254.169.254/latest/meta-data/echo.tgz", PluginFiles.integrity(tarball));
+        HttpServer server = serveHub(new CopyOnWriteArrayList<>());
+        try {
+            StaticConnectorHub remote = StaticConnectorHub.at(base(server), Optional.of(trustRoot));
+            assertThatThrownBy(remote::catalog).isInstanceOf(HubUnavailableException.class)
+                    .hasMessageContaining("not on the hub's own origin");
+        } finally {
+            server.stop(0);
+        }
+    }
+
+    @Test
+    void anIndexOverTheEntryCap_isRefusedWithTheCap_beforeAnyCatalogFileIsFetched() throws Exception {
+        ObjectNode index = PluginFixture.JSON.createObjectNode().put("schemaVersion", 1);
+        ArrayNode connectors = index.putArray("connectors");
+        for (int i = 0; i <= 1000; i++) {
+            connectors.addObject().put("name", "c" + i).put("catalog", "connectors/c" + i + ".json");
+        }
+        Files.write(hub.resolve("index.json"), PluginFixture.JSON.writeValueAsBytes(index));
+        List<String> asked = new CopyOnWriteArrayList<>();
+        HttpServer server = serveHub(asked);
+        try {
+            StaticConnectorHub remote = StaticConnectorHub.at(base(server), Optional.of(trustRoot));
+            assertThatThrownBy(remote::catalog).isInstanceOf(HubUnavailableException.class)
+                    .hasMessageContaining("lists 1001 connectors, more than the 1000");
+            assertThat(asked).containsExactly("/catalog/index.json");
+        } finally {
+            server.stop(0);
+        }
+    }
+
+    @Test
+    void aCatalogFileOverTheVersionCap_isRefusedWithTheCap() throws Exception {
+        ObjectNode entry = (ObjectNode) PluginFixture.JSON.readTree(hub.resolve("connectors/echo.json").toFile());
+        ArrayNode versions = (ArrayNode) entry.get("versions");
+        JsonNode first = versions.get(0);
+        for (int i = 1; i <= 500; i++) {
+            versions.add(first.deepCopy());
+        }
+        Files.write(hub.resolve("connectors/echo.json"), PluginFixture.JSON.writeValueAsBytes(entry));
+        StaticConnectorHub local = StaticConnectorHub.at(hub.toString(), Optional.of(trustRoot));
+        assertThatThrownBy(local::catalog).isInstanceOf(HubUnavailableException.class)
+                .hasMessageContaining("lists 501 versions, more than the 500");
     }
 }
