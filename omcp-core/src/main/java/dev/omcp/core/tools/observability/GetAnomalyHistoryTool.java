@@ -2,6 +2,7 @@ package dev.omcp.core.tools.observability;
 
 import dev.omcp.core.analysis.history.AnomalyHistory;
 import dev.omcp.core.analysis.history.HistoryQuery;
+import dev.omcp.core.analysis.history.HistoryRow;
 import dev.omcp.core.analysis.history.HistoryResult;
 import dev.omcp.core.analysis.postmortem.ContributingSignal;
 import dev.omcp.ports.tools.ToolAnnotations;
@@ -129,7 +130,15 @@ public final class GetAnomalyHistoryTool extends ObservabilityTool {
                     .add("peakScore", round(s.peakScore())));
         }
         out.add("signals", signals);
-        Optional<String> note = note(result, service, signal, args.bool("anomalousOnly", false), windowText, history.remoteSinkConfigured());
+        boolean anomalousOnly = args.bool("anomalousOnly", false);
+        Optional<String> note = note(result, service, signal, anomalousOnly, windowText, history.remoteSinkConfigured());
+        if (result.rows().isEmpty()) {
+            Optional<String> elsewhere = recordedElsewhere(history, call.principal().tenant(), service, signal, anomalousOnly, from, to);
+            if (elsewhere.isPresent()) {
+                // "call one of them first" would be wrong advice: scores exist, just not under this question
+                note = elsewhere;
+            }
+        }
         if (result.rows().isEmpty() && service.isPresent()) {
             note = note.map(n -> n + recordedUnderItsName(history, call.principal().tenant(), service.get(), signal, from, to)
                     + new ServiceNameSuggestions(toolkit).unknownName(service.get(), call.principal()).map(u -> " " + u).orElse(""));
@@ -152,6 +161,35 @@ public final class GetAnomalyHistoryTool extends ObservabilityTool {
                 + "detect_anomalies judge a service: call one of them first."
                 + (sinkConfigured ? "" : " The gateway keeps scores in memory only (last hour); an operator sets "
                         + REMOTE_WRITE_VARIABLE + " to keep them durably in Prometheus."));
+    }
+
+    /**
+     * When a question found nothing although scores were recorded: for another signal of the same
+     * service, or before the window. Empty when nothing nearby was recorded either.
+     */
+    private static Optional<String> recordedElsewhere(AnomalyHistory history, String tenant, Optional<String> service,
+            Optional<String> signal, boolean anomalousOnly, Instant from, Instant to) {
+        String what = (anomalousOnly ? "No anomalies" : "No scores") + service.map(s -> " of " + s).orElse("")
+                + signal.map(s -> " (" + s + ")").orElse("");
+        if (signal.isPresent()) {
+            List<String> others = history.query(new HistoryQuery(tenant, service, Optional.empty(), from, to, HistoryQuery.MAX_LIMIT, anomalousOnly))
+                    .rows().stream().map(HistoryRow::signal).distinct().sorted().limit(12).toList();
+            if (!others.isEmpty()) {
+                return Optional.of(what + " in this window, but " + (anomalousOnly ? "anomalies" : "scores") + " of "
+                        + (others.size() == 1 ? "signal " : "signals ") + String.join(", ", others) + " were recorded: ask for "
+                        + (others.size() == 1 ? "it" : "one of them") + ", or leave signal out.");
+            }
+        }
+        Instant retained = to.minus(history.limits().retention());
+        if (from.isAfter(retained)) {
+            List<HistoryRow> earlier = history.query(new HistoryQuery(tenant, service, signal, retained, from, HistoryQuery.MAX_LIMIT,
+                    anomalousOnly)).rows();
+            if (!earlier.isEmpty()) {
+                return Optional.of(what + " in this window; the newest was recorded at " + earlier.getLast().at()
+                        + ", before it: widen window (at most " + Durations.format(history.limits().retention()) + ").");
+            }
+        }
+        return Optional.empty();
     }
 
     /**

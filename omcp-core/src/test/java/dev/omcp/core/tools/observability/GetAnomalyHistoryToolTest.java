@@ -140,6 +140,20 @@ class GetAnomalyHistoryToolTest {
     }
 
     @Test
+    void anEmptyAnswerAlthoughScoresExist_saysWhereThey_areInsteadOfAskingToJudgeFirst() {
+        incident();
+        String otherSignal = structured(call(tool(history), "{\"service\":\"payments-db\",\"signal\":\"latency_p95\"}")).getString("note");
+        assertThat(otherSignal).isEqualTo("No scores of payments-db (latency_p95) in this window, but scores of signal latency_p99 were "
+                + "recorded: ask for it, or leave signal out.");
+        clock.set(NOW.plus(Duration.ofMinutes(3)));
+        String before = structured(call(tool(history), "{\"service\":\"payments-db\",\"window\":\"1m\"}")).getString("note");
+        assertThat(before).isEqualTo("No scores of payments-db in this window; the newest was recorded at 2025-03-10T10:00:00Z, before it: "
+                + "widen window (at most 1h).");
+        assertThat(structured(call(tool(history), "{\"service\":\"inventory\"}")).getString("note"))
+                .as("nothing anywhere near: then judging first is the advice").contains("call one of them first");
+    }
+
+    @Test
     void nothingRecorded_withASink_doesNotAskForTheVariable() {
         AnomalyHistory withSink = new AnomalyHistory(clock, HistoryLimits.defaults(), Optional.of(samples -> true));
         JsonObject result = structured(call(tool(withSink), "{}"));
