@@ -75,6 +75,11 @@ public record IpAddress(boolean v4, long hi, long lo) {
             if (octet > 255) {
                 throw new IllegalArgumentException("not an IP address: IPv4 part " + octet + " is above 255");
             }
+            if (p.length() > 1 && p.charAt(0) == '0') {
+                // inet_aton and many tools read 010 as octal 8, others as 10: refuse rather than pick one
+                throw new IllegalArgumentException("not an IP address: IPv4 part '" + p + "' has a leading zero, which some tools read "
+                        + "as octal; write it without (" + octet + ")");
+            }
             value = (value << 8) | octet;
         }
         return value;

@@ -84,6 +84,11 @@ public final class IpEnricher {
         for (int i = 0; i < inputs.size(); i++) {
             String input = inputs.get(i) == null ? "" : inputs.get(i);
             IpAddress address;
+            if (input.indexOf('/') >= 0) {
+                out[i] = new IpEnrichment.Invalid(input, "a network (CIDR) is not an address: ask for one address in it, for example "
+                        + input.substring(0, input.indexOf('/')).strip());
+                continue;
+            }
             try {
                 address = IpAddress.parseOrError(input);
             } catch (IllegalArgumentException e) {

@@ -36,6 +36,8 @@ class IpAddressTest {
         "12345::1 | 1 to 4 hex digits",
         "g::1 | not a hex group",
         "1.2.3.4::1 | must come last",
+        "203.0.113.007 | has a leading zero, which some tools read as octal; write it without (7)",
+        "01.2.3.4 | leading zero",
     })
     void refusesWhatIsNotAnAddressAndSaysWhy(String text, String reason) {
         assertThatThrownBy(() -> IpAddress.parseOrError(text)).isInstanceOf(IllegalArgumentException.class).hasMessageContaining(reason);

@@ -95,6 +95,16 @@ class IpEnricherTest {
     }
 
     @Test
+    void aNetwork_isNotTakenForAnAddress_andSaysWhatToAskInstead() throws IOException {
+        IpEnricher e = new IpEnricher(Optional.of(dataset()), Optional.empty());
+        var result = e.enrich(List.of("8.8.8.0/24", "8.8.8.8")).toJson().getJsonArray("results");
+        assertThat(result.getJsonObject(0).getString("status")).isEqualTo("invalid");
+        assertThat(result.getJsonObject(0).getString("reason"))
+                .isEqualTo("a network (CIDR) is not an address: ask for one address in it, for example 8.8.8.0");
+        assertThat(result.getJsonObject(1).getString("status")).as("the rest is still answered").isEqualTo("found");
+    }
+
+    @Test
     void aDatasetThatCoversEveryPublicAddress_needsNoNote() throws IOException {
         IpEnricher e = new IpEnricher(Optional.of(dataset()), Optional.empty());
         JsonObject json = e.enrich(List.of("8.8.8.8", "10.0.0.5", "2001:4860::8888", "not-an-ip")).toJson();
