@@ -96,6 +96,9 @@ public final class ListServicesTool extends ObservabilityTool {
         } else if (names.isEmpty()) {
             result.add("note", filter.isEmpty() ? "The sources answered but know no services yet."
                     : "No service name contains '" + filter + "'.");
+        } else if (names.size() > limit) {
+            result.add("note", String.format(java.util.Locale.ROOT, "%d services %s; showing the first %d by name. Narrow with filter, "
+                    + "or raise limit.", names.size(), filter.isEmpty() ? "are known" : "match", limit));
         }
         return ToolResult.structured(result.build());
     }

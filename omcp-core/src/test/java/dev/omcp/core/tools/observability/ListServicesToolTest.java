@@ -76,6 +76,7 @@ class ListServicesToolTest {
         assertThat(names(result)).containsExactly("a", "b");
         assertThat(result.getInt("total")).isEqualTo(4);
         assertThat(result.getBoolean("truncated")).isTrue();
+        assertThat(result.getString("note")).isEqualTo("4 services are known; showing the first 2 by name. Narrow with filter, or raise limit.");
     }
 
     @Test
