@@ -249,6 +249,12 @@ public final class QueryLogsTool extends ObservabilityTool {
         } else if (!resolvedAnywhere) {
             notes.add("No logs source knows a service named '" + query.service() + "' (none of its service labels has this value); "
                     + "call list_services for the exact names." + new ServiceNameSuggestions(toolkit).didYouMean(query.service(), call.principal()));
+        } else if (shown.isEmpty() && truncated) {
+            // only the as-shown check can empty a cut answer: say what the flag already says, and no more
+            notes.add("No line is shown for the last " + Durations.format(query.range().length()) + describeFilters(query)
+                    + ": the lines the backend returned (up to its limit, newest first) do not match as shown, after redaction,"
+                    + " and older lines were not searched. Narrow the duration or the filter to reach them."
+                    + " The filter has to match the lines as shown: redacted text cannot be found.");
         } else if (shown.isEmpty()) {
             notes.add("No line matched in the last " + Durations.format(query.range().length()) + describeFilters(query)
                     + ". Widen the duration or loosen the filters."

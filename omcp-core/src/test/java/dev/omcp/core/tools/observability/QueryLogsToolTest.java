@@ -479,6 +479,20 @@ class QueryLogsToolTest {
     }
 
     @Test
+    void aCutAnswerThatTheAsShownCheckEmptied_doesNotSayNothingMatched_orAdviseAWiderWindow() {
+        FakeLogsBackend loki = new FakeLogsBackend("loki")
+                .line("web", ago(10), Map.of(), "signed in from carol@example.net")
+                .line("web", ago(20), Map.of(), "signed in from dave@example.net")
+                .line("web", ago(30), Map.of(), "signed in from erin@example.net");
+        JsonObject result = ToolHarness.ok(tool(new InMemorySources().add(loki)), "{\"service\":\"web\",\"filter\":\"example\",\"limit\":2}");
+        assertThat(result.getInt("returned")).isZero();
+        assertThat(result.getBoolean("truncated")).isTrue();
+        assertThat(result.getString("note")).startsWith("No line is shown for the last 15m (the filter)")
+                .contains("older lines were not searched. Narrow the duration or the filter")
+                .doesNotContain("No line matched", "Widen the duration");
+    }
+
+    @Test
     void aCatastrophicFilter_failsWithAReasonInsteadOfHangingTheCall() {
         // the backend (RE2) matches it in linear time; the gateway's own check backtracks, within a budget
         // here the raw line matches quickly, but once the address is redacted there is no '@' left and the
