@@ -124,8 +124,18 @@ final class PrometheusConnector implements Connector, MetricsCapability, MetricD
         form.put("start", seconds(query.range().start()));
         form.put("end", seconds(query.range().end()));
         form.put("step", Long.toString(step.toSeconds()));
-        return new MetricResult(PrometheusMatrix.read(http.postForm("/api/v1/query_range", form)), promql, selected.get().label(),
-                Optional.of(step));
+        return new MetricResult(PrometheusMatrix.read(http.postForm("/api/v1/query_range", form)), promql,
+                identifyingLabel(query.metric(), selected.get().label()), Optional.of(step));
+    }
+
+    /**
+     * The label that picked the service's series in the query that ran: a curated metric built only
+     * from container metrics selects by {@code container}, whatever label listed the service.
+     */
+    String identifyingLabel(String metric, String serviceLabel) {
+        String template = templates.get(metric);
+        return template != null && template.contains("{{container_selector}}") && !template.contains("{{selector}}") ? "container"
+                : serviceLabel;
     }
 
     /** The PromQL for {@code query}, the service named by {@code label}, with every value quoted. */

@@ -31,6 +31,14 @@ class PrometheusQueryTest {
     }
 
     @Test
+    void theResolvedLabel_isTheOneThatPickedTheSeries_containerForContainerOnlyCuratedMetrics() {
+        assertThat(connector.identifyingLabel("cpu_utilization", "job")).isEqualTo("container");
+        assertThat(connector.identifyingLabel("memory_utilization", "app")).isEqualTo("container");
+        assertThat(connector.identifyingLabel("cpu", "job")).as("cpu selects by the service label first").isEqualTo("job");
+        assertThat(connector.identifyingLabel("http_requests_total", "app")).isEqualTo("app");
+    }
+
+    @Test
     void aNamespacedServiceSelectsItsNameAndNamespace_unlessTheCallerFilteredANamespace() throws ConnectorException {
         PrometheusConnector.ServiceSelector shopPayments = new PrometheusConnector.ServiceSelector("job", "payments", Optional.of("shop"));
         MetricQuery plain = new MetricQuery("shop/payments", "memory", HOUR, Duration.ofSeconds(30), List.of(), Map.of());
