@@ -22,7 +22,9 @@ import java.util.concurrent.ConcurrentHashMap;
  * A fake Kubernetes API server. Tests add, change and delete objects with {@link #apply} and
  * {@link #delete}; open watches receive the events. {@link #compact()} forgets history so a watch
  * from an older resource version gets 410 Gone, {@link #breakWatches()} cuts open watch streams in
- * the middle of an event. Thread-safe.
+ * the middle of an event, {@link #watchError} sends a watch ERROR event with the server's words of
+ * choice, and {@link #applyAll} streams many events at once (an API server flooding a watch).
+ * Thread-safe.
  */
 public final class KubernetesFake extends FakeBackend {
     /** The resource collections the fake serves, by list path. */
@@ -68,18 +70,41 @@ public final class KubernetesFake extends FakeBackend {
 
     /** Creates or replaces an object (ADDED or MODIFIED), giving it the next resource version. */
     public KubernetesFake apply(String path, JsonObject object) {
+        return applyAll(path, List.of(object));
+    }
+
+    /** Creates or replaces many objects at once; open watches of {@code path} receive them as one burst of events. */
+    public KubernetesFake applyAll(String path, List<JsonObject> many) {
         synchronized (lock) {
-            version++;
-            JsonObject metadata = object.getJsonObject("metadata");
-            JsonObject stamped = Jsonp.provider().createObjectBuilder(object).add("metadata", Jsonp.provider().createObjectBuilder(metadata)
-                    .add("resourceVersion", Long.toString(version))
-                    .add("uid", metadata.getString("uid", "uid-" + key(metadata)))).build();
-            String type = objects.get(path).containsKey(key(metadata)) ? "MODIFIED" : "ADDED";
-            objects.get(path).put(key(metadata), stamped);
-            history.add(new Event(version, path, type, stamped));
+            many.forEach(object -> stamp(path, object));
             lock.notifyAll();
         }
         return this;
+    }
+
+    /**
+     * Sends a watch ERROR event (a {@code Status} object) to the open watches of {@code path}, as an
+     * API server does before it drops a watch; the watcher lists again.
+     */
+    public KubernetesFake watchError(String path, int code, String reason, String message) {
+        synchronized (lock) {
+            version++;
+            history.add(new Event(version, path, "ERROR", statusObject(code, reason, message)));
+            lock.notifyAll();
+        }
+        return this;
+    }
+
+    /** Under {@link #lock}. */
+    private void stamp(String path, JsonObject object) {
+        version++;
+        JsonObject metadata = object.getJsonObject("metadata");
+        JsonObject stamped = Jsonp.provider().createObjectBuilder(object).add("metadata", Jsonp.provider().createObjectBuilder(metadata)
+                .add("resourceVersion", Long.toString(version))
+                .add("uid", metadata.getString("uid", "uid-" + key(metadata)))).build();
+        String type = objects.get(path).containsKey(key(metadata)) ? "MODIFIED" : "ADDED";
+        objects.get(path).put(key(metadata), stamped);
+        history.add(new Event(version, path, type, stamped));
     }
 
     /** Deletes an object (DELETED). */

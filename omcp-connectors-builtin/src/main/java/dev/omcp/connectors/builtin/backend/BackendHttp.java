@@ -36,6 +36,7 @@ public final class BackendHttp {
     /** The largest response body read into memory. */
     public static final int MAX_BODY_BYTES = 64 << 20;
     private static final BoundedBody BODY = BoundedBody.atMost(MAX_BODY_BYTES);
+    private static final Pattern UNSAFE_CHARS = Pattern.compile("[[\\p{Cc}\\p{Cf}\\p{Cs}\\p{Zl}\\p{Zp}]&&[^\\t]]+");
     private static final Pattern URL_IN_TEXT = Pattern.compile("(?i)\\b[a-z][a-z0-9+.-]*://[^\\s\"'<>]+");
 
     private final HttpClient client;
@@ -187,9 +188,28 @@ public final class BackendHttp {
     }
 
     private static String clean(String text) {
-        String oneLine = text.replaceAll("[\\p{Cntrl}&&[^\\t]]+", " ").strip();
+        return clean(text, 300);
+    }
+
+    /**
+     * Server-supplied text made safe for a log line or a message: one line (control, format and
+     * line-separator characters become a space, so nothing can forge a second log event or hide
+     * text behind bidi overrides), URLs replaced by {@code <url>}, at most {@code maxChars}
+     * characters followed by an ellipsis when cut.
+     */
+    public static String clean(String text, int maxChars) {
+        // bound the work first: a backend may send megabytes; runs of control characters shrink to one space
+        String head = text.length() > maxChars * 8 ? text.substring(0, maxChars * 8) : text;
+        String oneLine = UNSAFE_CHARS.matcher(head).replaceAll(" ").strip();
         String withoutUrls = URL_IN_TEXT.matcher(oneLine).replaceAll("<url>");
-        return withoutUrls.length() > 300 ? withoutUrls.substring(0, 300) + "…" : withoutUrls;
+        if (withoutUrls.length() <= maxChars && head.length() == text.length()) {
+            return withoutUrls;
+        }
+        int end = Math.min(maxChars, withoutUrls.length());
+        if (end > 0 && Character.isHighSurrogate(withoutUrls.charAt(end - 1))) {
+            end--; // never cut a character in half
+        }
+        return withoutUrls.substring(0, end) + "…";
     }
 
     /** Maps an I/O failure of a call. */

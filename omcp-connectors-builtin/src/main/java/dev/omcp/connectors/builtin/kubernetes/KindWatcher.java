@@ -20,6 +20,7 @@ import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -27,17 +28,28 @@ import org.slf4j.LoggerFactory;
  * Keeps one kind of resource current: list, then watch from the list's resource version; after a
  * broken stream it watches again from the last version seen, and after 410 Gone (or any watch
  * error) it lists again. Runs on its own virtual thread until closed.
+ *
+ * <p>It keeps at most {@link WatchLimits#resourcesPerKind()} objects and, with the other kinds of
+ * its source, {@link WatchLimits#bytesPerSource()}. Past a bound it refuses further objects (a
+ * changed object that no longer fits is dropped rather than kept stale), reports the bound in
+ * {@link #overLimit()} and {@link #lastError()}, logs it once, and lists again whenever its watch
+ * ends; a list that fits clears the report.
  */
 final class KindWatcher implements Runnable {
     private static final Logger LOG = LoggerFactory.getLogger(KindWatcher.class);
     private static final int MAX_EVENT_BYTES = 16 << 20;
     private static final Duration MAX_BACKOFF = Duration.ofSeconds(30);
+    /** Server-supplied text in a log line: one line, at most this long. */
+    private static final int MAX_LOGGED_CHARS = 200;
 
+    private final String source;
     private final String kind;
     private final String path;
     private final ClusterAccess access;
     private final BackendHttp http;
     private final Duration watchTimeout;
+    private final WatchLimits limits;
+    private final AtomicLong sourceBytes;
     private final CountDownLatch stopped;
     private final CountDownLatch firstList = new CountDownLatch(1);
     private final Map<String, Resource> resources = new ConcurrentHashMap<>();
@@ -45,13 +57,24 @@ final class KindWatcher implements Runnable {
     private volatile boolean synced;
     private volatile Optional<ConnectorException> lastError = Optional.empty();
     private volatile long relists;
+    private volatile Optional<ConnectorException> overLimit = Optional.empty();
+    /** This kind's share of {@link #sourceBytes}; written by the watcher's own thread only. */
+    private long bytes;
 
-    KindWatcher(String kind, String path, ClusterAccess access, Duration requestTimeout, Duration watchTimeout, CountDownLatch stopped) {
+    /**
+     * @param source the source's name, for the log
+     * @param sourceBytes the estimated heap bytes all watchers of the source hold, shared among them
+     */
+    KindWatcher(String source, String kind, String path, ClusterAccess access, Duration requestTimeout, Duration watchTimeout, WatchLimits limits,
+            AtomicLong sourceBytes, CountDownLatch stopped) {
+        this.source = source;
         this.kind = kind;
         this.path = path;
         this.access = access;
         this.http = new BackendHttp(access.client(), access.baseUrl(), requestTimeout, "Kubernetes");
         this.watchTimeout = watchTimeout;
+        this.limits = limits;
+        this.sourceBytes = sourceBytes;
         this.stopped = stopped;
     }
 
@@ -71,6 +94,11 @@ final class KindWatcher implements Runnable {
         return relists;
     }
 
+    /** Why the kind is incomplete: more objects than the limits allow; empty when everything fits. */
+    Optional<ConnectorException> overLimit() {
+        return overLimit;
+    }
+
     Map<String, Resource> snapshot() {
         return Map.copyOf(resources);
     }
@@ -85,15 +113,15 @@ final class KindWatcher implements Runnable {
         Duration backoff = Duration.ofMillis(200);
         while (stopped.getCount() > 0) {
             try {
-                if (resourceVersion == null) {
-                    list();
+                if (resourceVersion == null || overLimit.isPresent()) {
+                    list(); // over a limit the kind is incomplete: list again after every watch, it may fit now
                 }
                 watch();
                 backoff = Duration.ofMillis(200);
             } catch (ConnectorException e) {
                 lastError = Optional.of(e);
                 firstList.countDown();
-                LOG.warn("event=kubernetes-watch-failed kind={} reason=\"{}\"", kind, e.getMessage());
+                LOG.warn("event=kubernetes-watch-failed source={} kind={} reason=\"{}\"", source, kind, e.getMessage());
                 backoff = wait(backoff);
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
@@ -116,22 +144,85 @@ final class KindWatcher implements Runnable {
         HttpRequest.Builder request = HttpRequest.newBuilder(http.uri(path, Map.of())).GET().header("Accept", "application/json");
         access.authorization().ifPresent(a -> request.header("Authorization", a));
         JsonObject list = http.json(http.send(request.build()));
+        String version = BackendHttp.object(list, "metadata", "Kubernetes").getString("resourceVersion", "0");
         Map<String, Resource> fresh = new LinkedHashMap<>();
+        long freshBytes = 0;
+        long others = sourceBytes.get() - bytes; // what the source's other kinds hold
+        Optional<String> refused = Optional.empty();
         if (list.get("items") instanceof jakarta.json.JsonArray items) {
             for (JsonValue item : items) {
                 if (item instanceof JsonObject object) {
                     Resource r = ResourceReader.read(kind, object);
+                    Resource same = fresh.get(r.key());
+                    long delta = r.footprint() - (same == null ? 0 : same.footprint());
+                    refused = refusal(fresh.size(), same != null, delta, others + freshBytes + delta);
+                    if (refused.isPresent()) {
+                        break; // keep the first objects that fit; the rest are missing, and the health says so
+                    }
                     fresh.put(r.key(), r);
+                    freshBytes += delta;
                 }
             }
         }
         resources.keySet().retainAll(fresh.keySet());
         resources.putAll(fresh);
-        resourceVersion = BackendHttp.object(list, "metadata", "Kubernetes").getString("resourceVersion", "0");
+        hold(freshBytes - bytes);
+        resourceVersion = version;
         relists++;
         synced = true;
-        lastError = Optional.empty();
+        // lastError before overLimit, here and below: whoever sees overLimit change sees lastError agree
+        if (refused.isPresent()) {
+            overLimit(refused.get());
+            lastError = overLimit; // a watch failure before this list is over
+        } else {
+            lastError = Optional.empty();
+            if (overLimit.isPresent()) {
+                overLimit = Optional.empty();
+                LOG.info("event=kubernetes-kind-within-limits source={} kind={} objects={}", source, kind, fresh.size());
+            }
+        }
         firstList.countDown();
+    }
+
+    /** Why one more object does not fit, or empty when it does. */
+    private Optional<String> refusal(int count, boolean replaces, long delta, long sourceBytesAfter) {
+        if (!replaces && count >= limits.resourcesPerKind()) {
+            return Optional.of("the cluster reported more than " + limits.resourcesPerKind() + " " + kind + " objects; OMCP keeps at most "
+                    + limits.resourcesPerKind() + " of one kind, so the topology misses the rest. Look for a controller creating "
+                    + kind + " objects in a loop, or check that the source URL points at the cluster's API server; the kind is listed "
+                    + "again whenever its watch ends and recovers once it fits");
+        }
+        if (delta > 0 && sourceBytesAfter > limits.bytesPerSource()) {
+            return Optional.of("the cluster's objects need more than " + size(limits.bytesPerSource()) + " of memory (names, labels "
+                    + "and references of all kinds together); OMCP refused further " + kind + " objects, so the topology misses them. "
+                    + "Look for objects with unusually many or long labels, or a controller creating objects in a loop; the kind is "
+                    + "listed again whenever its watch ends and recovers once it fits");
+        }
+        return Optional.empty();
+    }
+
+    private static String size(long bytes) {
+        return bytes % (1 << 20) == 0 ? (bytes >> 20) + " MiB" : bytes + " bytes";
+    }
+
+    /** Records that the kind is over a limit; logs once when it becomes so, not for every refused object. */
+    private void overLimit(String message) {
+        if (overLimit.isPresent() && overLimit.get().getMessage().equals(message)) {
+            return;
+        }
+        boolean first = overLimit.isEmpty();
+        Optional<ConnectorException> error = Optional.of(new ConnectorException(ConnectorException.Kind.BAD_RESPONSE, message));
+        lastError = error;
+        overLimit = error;
+        if (first) {
+            LOG.warn("event=kubernetes-kind-over-limit source={} kind={} objects={} maxObjects={} maxBytes={} reason=\"{}\"", source, kind,
+                    resources.size(), limits.resourcesPerKind(), limits.bytesPerSource(), message);
+        }
+    }
+
+    private void hold(long delta) {
+        bytes += delta;
+        sourceBytes.addAndGet(delta);
     }
 
     private void watch() throws ConnectorException, InterruptedException {
@@ -164,7 +255,7 @@ final class KindWatcher implements Runnable {
             }
         } catch (IOException e) {
             // the stream broke: watch again from the last version seen
-            LOG.info("event=kubernetes-watch-broken kind={} error={}", kind, e.getClass().getSimpleName());
+            LOG.info("event=kubernetes-watch-broken source={} kind={} error={}", source, kind, e.getClass().getSimpleName());
         }
     }
 
@@ -183,24 +274,45 @@ final class KindWatcher implements Runnable {
         switch (type) {
             case "ADDED", "MODIFIED" -> {
                 Resource r = ResourceReader.read(kind, object);
-                resources.put(r.key(), r);
+                Resource old = resources.get(r.key());
+                long delta = r.footprint() - (old == null ? 0 : old.footprint());
+                Optional<String> refused = refusal(resources.size(), old != null, delta, sourceBytes.get() + delta);
+                if (refused.isEmpty()) {
+                    resources.put(r.key(), r);
+                    hold(delta);
+                } else {
+                    if (old != null) {
+                        resources.remove(r.key()); // a stale copy would be wrong; a missing one is only missing
+                        hold(-old.footprint());
+                    }
+                    overLimit(refused.get());
+                }
                 resourceVersion = r.resourceVersion();
             }
             case "DELETED" -> {
                 Resource r = ResourceReader.read(kind, object);
-                resources.remove(r.key());
+                Resource old = resources.remove(r.key());
+                if (old != null) {
+                    hold(-old.footprint());
+                }
                 resourceVersion = r.resourceVersion();
             }
             case "BOOKMARK" -> resourceVersion = ResourceReader.read(kind, object).resourceVersion();
             case "ERROR" -> {
                 int code = object.getInt("code", 0);
-                LOG.info("event=kubernetes-watch-resync kind={} code={} reason={}", kind, code, object.getString("reason", ""));
+                // the server's words, one line and short: a reason may be megabytes long and carry newlines
+                LOG.info("event=kubernetes-watch-resync source={} kind={} code={} reason=\"{}\" message=\"{}\"", source, kind, code,
+                        logged(object.getString("reason", "")), logged(object.getString("message", "")));
                 resourceVersion = null; // 410 Gone: the version is too old; list again
                 return false;
             }
             default -> throw new IOException("unknown watch event type");
         }
         return true;
+    }
+
+    private static String logged(String serverText) {
+        return BackendHttp.clean(serverText, MAX_LOGGED_CHARS).replace('"', '\'');
     }
 
     private static String readLine(InputStream in) throws IOException {

@@ -24,6 +24,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * A Kubernetes cluster as topology: every resource kind is kept in memory by a {@link KindWatcher},
@@ -41,12 +42,15 @@ final class KubernetesConnector implements Connector, TopologyCapability, Servic
     private final List<KindWatcher> watchers = new ArrayList<>();
     private final List<Thread> threads = new ArrayList<>();
 
-    KubernetesConnector(SourceConfig source, ClusterAccess access, Clock clock, Duration requestTimeout, Duration watchTimeout) {
+    KubernetesConnector(SourceConfig source, ClusterAccess access, Clock clock, Duration requestTimeout, Duration watchTimeout,
+            WatchLimits limits) {
         this.source = source;
         this.access = access;
         this.clock = clock;
         this.requestTimeout = requestTimeout;
-        KINDS.forEach((kind, path) -> watchers.add(new KindWatcher(kind, path, access, requestTimeout, watchTimeout, stopped)));
+        AtomicLong sourceBytes = new AtomicLong();
+        KINDS.forEach((kind, path) -> watchers.add(new KindWatcher(source.name(), kind, path, access, requestTimeout, watchTimeout, limits, sourceBytes,
+                stopped)));
     }
 
     private static Map<String, String> kinds() {
@@ -106,6 +110,7 @@ final class KubernetesConnector implements Connector, TopologyCapability, Servic
             return new Health(false, e.getMessage(), since(start));
         }
         List<String> behind = new ArrayList<>();
+        List<String> problems = new ArrayList<>();
         String firstError = "";
         for (KindWatcher w : watchers) {
             if (!w.synced()) {
@@ -116,8 +121,12 @@ final class KubernetesConnector implements Connector, TopologyCapability, Servic
             }
         }
         if (!behind.isEmpty()) {
-            return new Health(false, "Kubernetes " + version + ": not yet listed: " + String.join(", ", behind)
-                    + (firstError.isEmpty() ? "" : " (" + firstError + ")"), since(start));
+            problems.add("not yet listed: " + String.join(", ", behind) + (firstError.isEmpty() ? "" : " (" + firstError + ")"));
+        }
+        // a kind past its limits is listed but incomplete: the topology misses objects, so the source is not healthy
+        watchers.forEach(w -> w.overLimit().ifPresent(e -> problems.add("incomplete " + w.kind() + ": " + e.getMessage())));
+        if (!problems.isEmpty()) {
+            return new Health(false, "Kubernetes " + version + ": " + String.join("; ", problems), since(start));
         }
         return new Health(true, "Kubernetes " + version + ", watching " + watchers.size() + " kinds", since(start));
     }

@@ -21,11 +21,18 @@ import java.util.concurrent.CompletionStage;
  */
 public final class KubernetesConnectorFactory implements ConnectorFactory {
     private final Duration watchTimeout;
+    private final WatchLimits limits;
     private final ConnectorManifest manifest;
 
     /** @param watchTimeout how long one watch request stays open before it is renewed (server-side timeout) */
     public KubernetesConnectorFactory(Duration watchTimeout) {
+        this(watchTimeout, WatchLimits.DEFAULT);
+    }
+
+    /** With other memory limits, for tests that cross them with a few objects. */
+    KubernetesConnectorFactory(Duration watchTimeout, WatchLimits limits) {
         this.watchTimeout = watchTimeout;
+        this.limits = limits;
         this.manifest = new ConnectorManifest(1, "kubernetes", "Kubernetes", "1.0.0",
                 "Cluster topology from the Kubernetes API: pods, nodes, namespaces, workloads, services and containers.",
                 List.of("topology"), new Capabilities(false, false, true, false, true), configSchema(),
@@ -45,7 +52,8 @@ public final class KubernetesConnectorFactory implements ConnectorFactory {
         } catch (ConnectorException e) {
             return CompletableFuture.failedFuture(e);
         }
-        KubernetesConnector connector = new KubernetesConnector(source, access, context.clock(), context.requestTimeout(), watchTimeout);
+        KubernetesConnector connector = new KubernetesConnector(source, access, context.clock(), context.requestTimeout(), watchTimeout,
+                limits);
         connector.start();
         CompletableFuture<Connector> ready = new CompletableFuture<>();
         Thread.ofVirtual().name("omcp-k8s-" + source.name() + "-start").start(() -> {

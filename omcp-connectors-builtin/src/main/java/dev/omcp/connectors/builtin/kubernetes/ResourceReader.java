@@ -10,19 +10,39 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.TreeMap;
 
-/** Reads the fields the topology needs from Kubernetes objects; missing fields are empty, never an error. */
+/**
+ * Reads the fields the topology needs from Kubernetes objects; missing fields are empty, never an error.
+ *
+ * <p>Every field is bounded, so one object costs a bounded amount of memory whatever the server
+ * sends. The bounds are Kubernetes' own validation limits where it has them: a real API server never
+ * exceeds them, a broken or hostile one gets cut. What is dropped is counted in an attribute
+ * ({@code labelsDropped}, {@code selectorDropped}, {@code ownersDropped}, {@code containersDropped}),
+ * and the resource itself is kept.
+ */
 final class ResourceReader {
+    /** Labels kept per object (Kubernetes has no count limit; real objects carry a few dozen at most). */
+    static final int MAX_LABELS = 64;
+    /** A label key: an optional DNS-subdomain prefix (253), '/', a name (63). */
+    static final int MAX_LABEL_KEY_CHARS = 253 + 1 + 63;
+    /** A label value. */
+    static final int MAX_LABEL_VALUE_CHARS = 63;
+    /** Names of objects, namespaces, nodes and containers: at most a DNS subdomain. */
+    static final int MAX_NAME_CHARS = 253;
+    /** Owner references and containers kept per object. */
+    static final int MAX_REFERENCES = 64;
+
     private ResourceReader() {}
 
     static Resource read(String kind, JsonObject object) {
         JsonObject metadata = object(object, "metadata");
         JsonObject spec = object(object, "spec");
         JsonObject status = object(object, "status");
+        Map<String, String> attributes = new TreeMap<>();
         List<String> owners = new ArrayList<>();
         if (metadata.get("ownerReferences") instanceof JsonArray refs) {
             for (JsonValue r : refs) {
                 if (r instanceof JsonObject ref) {
-                    owners.add(ref.getString("kind", "").toLowerCase(Locale.ROOT) + "/" + ref.getString("name", ""));
+                    owners.add(text(ref, "kind", "").toLowerCase(Locale.ROOT) + "/" + text(ref, "name", ""));
                 }
             }
         }
@@ -30,14 +50,13 @@ final class ResourceReader {
         if (spec.get("containers") instanceof JsonArray cs) {
             for (JsonValue c : cs) {
                 if (c instanceof JsonObject container) {
-                    containers.add(container.getString("name", ""));
+                    containers.add(text(container, "name", ""));
                 }
             }
         }
-        Map<String, String> attributes = new TreeMap<>();
         switch (kind) {
             case "pod" -> {
-                attributes.put("phase", status.getString("phase", "Unknown"));
+                attributes.put("phase", text(status, "phase", "Unknown"));
                 boolean ready = status.get("containerStatuses") instanceof JsonArray statuses && !statuses.isEmpty()
                         && statuses.stream().allMatch(s -> s instanceof JsonObject o && o.getBoolean("ready", false));
                 attributes.put("ready", Boolean.toString(ready));
@@ -47,44 +66,85 @@ final class ResourceReader {
                 if (status.get("conditions") instanceof JsonArray conditions) {
                     for (JsonValue c : conditions) {
                         if (c instanceof JsonObject cond && "Ready".equals(cond.getString("type", ""))) {
-                            ready = cond.getString("status", "Unknown");
+                            ready = text(cond, "status", "Unknown");
                         }
                     }
                 }
                 attributes.put("ready", ready);
             }
-            case "service" -> attributes.put("type", spec.getString("type", "ClusterIP"));
+            case "service" -> attributes.put("type", text(spec, "type", "ClusterIP"));
             case "deployment", "statefulset", "replicaset" -> {
                 if (spec.get("replicas") instanceof jakarta.json.JsonNumber n) {
-                    attributes.put("replicas", n.toString());
+                    attributes.put("replicas", cut(n.toString()));
                 }
                 if (status.get("readyReplicas") instanceof jakarta.json.JsonNumber n) {
-                    attributes.put("readyReplicas", n.toString());
+                    attributes.put("readyReplicas", cut(n.toString()));
                 }
             }
-            case "namespace" -> attributes.put("phase", status.getString("phase", "Active"));
+            case "namespace" -> attributes.put("phase", text(status, "phase", "Active"));
             default -> {
                 // daemon sets: nothing beyond their relations
             }
         }
-        return new Resource(kind, metadata.getString("namespace", ""), metadata.getString("name", ""), strings(metadata, "labels"),
-                List.copyOf(owners), spec.getString("nodeName", ""), kind.equals("service") ? strings(spec, "selector") : Map.of(),
-                List.copyOf(containers), Map.copyOf(attributes), metadata.getString("resourceVersion", ""));
+        Map<String, String> labels = labels(metadata, "labels", "labelsDropped", attributes);
+        // a selector cut short would select more pods than the service does: one that does not fit selects none
+        Map<String, String> selector = Map.of();
+        if (kind.equals("service")) {
+            Map<String, String> whole = labels(spec, "selector", "selectorDropped", attributes);
+            selector = attributes.containsKey("selectorDropped") ? Map.of() : whole;
+        }
+        return new Resource(kind, text(metadata, "namespace", ""), text(metadata, "name", ""), labels,
+                first(owners, "ownersDropped", attributes), text(spec, "nodeName", ""), selector,
+                first(containers, "containersDropped", attributes), Map.copyOf(attributes), text(metadata, "resourceVersion", ""));
     }
 
     private static JsonObject object(JsonObject o, String key) {
         return o.get(key) instanceof JsonObject v ? v : JsonValue.EMPTY_JSON_OBJECT;
     }
 
-    private static Map<String, String> strings(JsonObject o, String key) {
-        Map<String, String> out = new TreeMap<>();
-        if (o.get(key) instanceof JsonObject m) {
-            m.forEach((k, v) -> {
-                if (v instanceof JsonString s) {
-                    out.put(k, s.getString());
-                }
-            });
+    /** A string field, cut to {@link #MAX_NAME_CHARS}. */
+    private static String text(JsonObject o, String key, String fallback) {
+        return cut(o.getString(key, fallback));
+    }
+
+    private static String cut(String s) {
+        return s.length() > MAX_NAME_CHARS ? s.substring(0, MAX_NAME_CHARS) : s;
+    }
+
+    /**
+     * A label map: entries with an over-long key or value, or a value that is not a string, are
+     * dropped, then the first {@link #MAX_LABELS} by key are kept. A dropped label can only make a
+     * selector match fewer objects (an edge missing), never more (an edge wrong).
+     */
+    private static Map<String, String> labels(JsonObject o, String key, String droppedAttribute, Map<String, String> attributes) {
+        if (!(o.get(key) instanceof JsonObject m)) {
+            return Map.of();
         }
-        return Map.copyOf(out);
+        TreeMap<String, String> valid = new TreeMap<>();
+        int dropped = 0;
+        for (Map.Entry<String, JsonValue> e : m.entrySet()) {
+            if (e.getValue() instanceof JsonString s && e.getKey().length() <= MAX_LABEL_KEY_CHARS
+                    && s.getString().length() <= MAX_LABEL_VALUE_CHARS) {
+                valid.put(e.getKey(), s.getString());
+            } else {
+                dropped++;
+            }
+        }
+        while (valid.size() > MAX_LABELS) {
+            valid.pollLastEntry();
+            dropped++;
+        }
+        if (dropped > 0) {
+            attributes.put(droppedAttribute, Integer.toString(dropped));
+        }
+        return Map.copyOf(valid);
+    }
+
+    private static List<String> first(List<String> all, String droppedAttribute, Map<String, String> attributes) {
+        if (all.size() <= MAX_REFERENCES) {
+            return List.copyOf(all);
+        }
+        attributes.put(droppedAttribute, Integer.toString(all.size() - MAX_REFERENCES));
+        return List.copyOf(all.subList(0, MAX_REFERENCES));
     }
 }

@@ -1,0 +1,208 @@
+package dev.omcp.connectors.builtin.kubernetes;
+
+import static dev.omcp.testkit.kubernetes.KubernetesFake.namespace;
+import static dev.omcp.testkit.kubernetes.KubernetesFake.node;
+import static dev.omcp.testkit.kubernetes.KubernetesFake.owner;
+import static dev.omcp.testkit.kubernetes.KubernetesFake.pod;
+import static dev.omcp.testkit.kubernetes.KubernetesFake.service;
+import static dev.omcp.testkit.kubernetes.KubernetesFake.workload;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import ch.qos.logback.classic.Logger;
+import ch.qos.logback.classic.spi.ILoggingEvent;
+import ch.qos.logback.core.read.ListAppender;
+import dev.omcp.connectors.builtin.TestContexts;
+import dev.omcp.sdk.connector.ConnectorException;
+import dev.omcp.sdk.connector.Health;
+import dev.omcp.sdk.connector.SourceConfig;
+import dev.omcp.sdk.query.Relation;
+import dev.omcp.sdk.query.Topology;
+import dev.omcp.sdk.query.TopologyEdge;
+import dev.omcp.sdk.query.TopologyNode;
+import dev.omcp.testkit.kubernetes.KubernetesFake;
+import jakarta.json.Json;
+import jakarta.json.JsonObject;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.locks.LockSupport;
+import java.util.function.BooleanSupplier;
+import java.util.stream.IntStream;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.slf4j.LoggerFactory;
+
+/** The kubernetes connector's memory bounds against an API server that floods it, over real HTTP to the Kubernetes fake. */
+class KubernetesLimitsIT {
+    private static final String PODS = "/api/v1/pods";
+    private static final Map<String, String> API = Map.of("app", "api");
+    private final ListAppender<ILoggingEvent> log = new ListAppender<>();
+    private final Logger watcherLog = (Logger) LoggerFactory.getLogger(KindWatcher.class);
+    private KubernetesFake api;
+    private KubernetesConnector connector;
+
+    @BeforeEach
+    void cluster() throws Exception {
+        log.start();
+        watcherLog.addAppender(log);
+        api = new KubernetesFake();
+        api.apply("/api/v1/namespaces", namespace("prod"))
+                .apply("/api/v1/nodes", node("worker-1"))
+                .apply("/apis/apps/v1/replicasets", workload("ReplicaSet", "prod", "api-7d9f", API, null))
+                .apply(PODS, pod("prod", "api-7d9f-a", API, "worker-1", owner("ReplicaSet", "api-7d9f"), List.of("app")))
+                .apply(PODS, pod("prod", "api-7d9f-b", API, "worker-1", owner("ReplicaSet", "api-7d9f"), List.of("app")))
+                .apply("/api/v1/services", service("prod", "api", API));
+    }
+
+    @AfterEach
+    void stop() {
+        if (connector != null) {
+            connector.close();
+        }
+        api.close();
+        watcherLog.detachAppender(log);
+    }
+
+    private KubernetesConnector start(WatchLimits limits) throws Exception {
+        SourceConfig source = new SourceConfig("limited", "kubernetes", api.url(), "", Json.createObjectBuilder().build());
+        var context = TestContexts.contexts(Clock.systemUTC(), Duration.ofSeconds(2)).contextFor(source);
+        connector = (KubernetesConnector) new KubernetesConnectorFactory(Duration.ofSeconds(30), limits).create(source, context)
+                .toCompletableFuture().get();
+        return connector;
+    }
+
+    private KindWatcher pods() {
+        return connector.watchers().stream().filter(w -> w.kind().equals("pod")).findFirst().orElseThrow();
+    }
+
+    private List<String> logged() {
+        synchronized (log) { // the appender adds under its own lock, from the watcher threads
+            return log.list.stream().map(ILoggingEvent::getFormattedMessage).toList();
+        }
+    }
+
+    private static void eventually(BooleanSupplier condition) {
+        long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
+        while (!condition.getAsBoolean()) {
+            if (System.nanoTime() > deadline) {
+                throw new AssertionError("condition not met within 10 s");
+            }
+            LockSupport.parkNanos(Duration.ofMillis(20).toNanos()); // waits for the watch thread, not for a time rule
+        }
+    }
+
+    private static List<JsonObject> pods(String prefix, int count, Map<String, String> labels) {
+        return IntStream.range(0, count).mapToObj(i -> pod("prod", prefix + i, labels, "worker-1", null, List.of("app"))).toList();
+    }
+
+    /** Changes a pod the watcher holds; once the change shows, every event streamed before it was applied. */
+    private void drainPodEvents(String mark) {
+        api.apply(PODS, pod("prod", "api-7d9f-a", Map.of("app", "api", "mark", mark), "worker-1", owner("ReplicaSet", "api-7d9f"),
+                List.of("app")));
+        eventually(() -> mark.equals(pods().snapshot().get("prod/api-7d9f-a").labels().get("mark")));
+    }
+
+    private Topology topology() {
+        try {
+            return connector.topology("");
+        } catch (ConnectorException e) {
+            throw new AssertionError(e);
+        }
+    }
+
+    @Test
+    void pastTheObjectLimit_theKindStopsGrowing_saysWhyInHealth_andRecoversOnARelistThatFits() throws Exception {
+        start(new WatchLimits(20, 64L << 20));
+        api.applyAll(PODS, pods("flood-", 200, Map.of("app", "flood"))); // one long-lived watch, 200 new names
+        drainPodEvents("1");
+
+        assertThat(pods().snapshot()).hasSize(20);
+        assertThat(pods().overLimit()).hasValueSatisfying(e -> {
+            assertThat(e.kind()).isEqualTo(ConnectorException.Kind.BAD_RESPONSE);
+            assertThat(e.getMessage()).contains("the cluster reported more than 20 pod objects").contains("controller creating pod objects");
+        });
+        assertThat(pods().lastError()).isEqualTo(pods().overLimit());
+        Health health = connector.health();
+        assertThat(health.up()).isFalse();
+        assertThat(health.message()).contains("incomplete pod: the cluster reported more than 20 pod objects");
+        assertThat(topology().nodes()).extracting(TopologyNode::kind).contains("pod", "service", "replicaset"); // the rest still answers
+        assertThat(logged()).filteredOn(m -> m.contains("event=kubernetes-kind-over-limit source=limited kind=pod")).singleElement()
+                .satisfies(m -> assertThat(m).contains("maxObjects=20")); // once, not for each of the 180 refused objects
+
+        for (int i = 10; i < 200; i++) {
+            api.delete(PODS, "prod", "flood-" + i);
+        }
+        api.breakWatches(); // the watch ends: over the limit, the kind lists again
+        eventually(() -> pods().overLimit().isEmpty());
+        assertThat(pods().snapshot()).hasSize(12);
+        assertThat(pods().lastError()).isEmpty();
+        assertThat(connector.health().up()).isTrue();
+        assertThat(logged()).anySatisfy(m -> assertThat(m).contains("event=kubernetes-kind-within-limits source=limited kind=pod objects=12"));
+    }
+
+    @Test
+    void pastTheSourceMemoryBound_furtherObjectsAreRefused() throws Exception {
+        long bound = 64 << 10;
+        start(new WatchLimits(100_000, bound));
+        Map<String, String> heavy = new LinkedHashMap<>();
+        for (int i = 0; i < 60; i++) {
+            heavy.put("example.com/label-" + i, "v".repeat(60));
+        }
+        api.applyAll(PODS, pods("heavy-", 50, heavy)); // about 16 KB each in memory
+        api.delete(PODS, "prod", "api-7d9f-b"); // a deletion always fits: once it shows, every event before it was applied
+        eventually(() -> !pods().snapshot().containsKey("prod/api-7d9f-b"));
+
+        long held = connector.watchers().stream().flatMap(w -> w.snapshot().values().stream()).mapToLong(Resource::footprint).sum();
+        assertThat(held).isLessThanOrEqualTo(bound);
+        assertThat(pods().snapshot()).hasSizeLessThan(1 + 50);
+        assertThat(pods().overLimit()).hasValueSatisfying(e -> assertThat(e.getMessage())
+                .contains("the cluster's objects need more than 65536 bytes of memory").contains("refused further pod objects"));
+        assertThat(connector.health().message()).contains("incomplete pod");
+    }
+
+    @Test
+    void labelsPastTheBound_areDropped_theResourceStays_andNoSelectorMatchesMoreThanItShould() throws Exception {
+        start(WatchLimits.DEFAULT);
+        Map<String, String> many = new LinkedHashMap<>(API);
+        IntStream.range(0, 100).forEach(i -> many.put("k%03d".formatted(i), "v"));
+        many.put("x".repeat(400), "long-key");
+        many.put("long-value", "v".repeat(1000));
+        api.apply(PODS, pod("prod", "labelled", many, "worker-1", null, List.of("app")));
+        // the long selector entry cannot be kept: cut short, the service would select every app=api pod
+        api.apply("/api/v1/services", service("prod", "narrow", Map.of("app", "api", "tier", "t".repeat(100))));
+        eventually(() -> pods().snapshot().containsKey("prod/labelled") && topology().nodes().stream()
+                .anyMatch(n -> n.id().equals("service/prod/narrow")));
+
+        Resource labelled = pods().snapshot().get("prod/labelled");
+        assertThat(labelled.labels()).hasSize(ResourceReader.MAX_LABELS).containsEntry("app", "api").doesNotContainKey("long-value")
+                .allSatisfy((k, v) -> assertThat(k.length() <= 317 && v.length() <= 63).isTrue());
+        Topology t = topology();
+        assertThat(t.nodes()).filteredOn(n -> n.id().equals("pod/prod/labelled")).singleElement()
+                .satisfies(n -> assertThat(n.attributes()).containsEntry("labelsDropped", "39").containsEntry("phase", "Running"));
+        assertThat(t.nodes()).filteredOn(n -> n.id().equals("service/prod/narrow")).singleElement()
+                .satisfies(n -> assertThat(n.attributes()).containsEntry("selectorDropped", "1"));
+        assertThat(t.edges()).doesNotContain(new TopologyEdge("service/prod/narrow", "pod/prod/api-7d9f-a", Relation.DEPENDS_ON));
+        assertThat(t.edges()).contains(new TopologyEdge("service/prod/api", "pod/prod/labelled", Relation.DEPENDS_ON));
+        assertThat(connector.health().up()).isTrue();
+    }
+
+    @Test
+    void aWatchErrorsReason_isLoggedOnOneShortCleanLine() throws Exception {
+        start(WatchLimits.DEFAULT);
+        String reason = "Expired\nevent=forged outcome=ok\r\n\"quoted\"" + "x".repeat(100_000);
+        api.watchError(PODS, 410, reason, "too old resource version\n" + "m".repeat(100_000));
+        eventually(() -> pods().relists() >= 2);
+        String resync = "event=kubernetes-watch-resync source=limited kind=pod";
+        eventually(() -> logged().stream().anyMatch(m -> m.contains(resync)));
+
+        assertThat(logged()).filteredOn(m -> m.contains(resync)).singleElement().satisfies(m -> {
+            assertThat(m).doesNotContain("\n").doesNotContain("\r").hasSizeLessThan(600);
+            assertThat(m).contains("code=410 reason=\"Expired event=forged outcome=ok 'quoted'xxx").contains("…\"")
+                    .contains("message=\"too old resource version mmm");
+        });
+        assertThat(logged()).noneSatisfy(m -> assertThat(m).contains("x".repeat(300)));
+    }
+}

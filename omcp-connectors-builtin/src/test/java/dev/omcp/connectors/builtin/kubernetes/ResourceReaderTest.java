@@ -1,0 +1,73 @@
+package dev.omcp.connectors.builtin.kubernetes;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import jakarta.json.Json;
+import jakarta.json.JsonArrayBuilder;
+import jakarta.json.JsonObject;
+import jakarta.json.JsonObjectBuilder;
+import org.junit.jupiter.api.Test;
+
+class ResourceReaderTest {
+
+    private static JsonObjectBuilder labels(int count) {
+        JsonObjectBuilder labels = Json.createObjectBuilder();
+        for (int i = 0; i < count; i++) {
+            labels.add("k%03d".formatted(i), "v");
+        }
+        return labels;
+    }
+
+    @Test
+    void labelsPastKubernetesOwnLimits_areDropped_andCounted() {
+        JsonObject pod = Json.createObjectBuilder().add("metadata", Json.createObjectBuilder().add("namespace", "prod").add("name", "p")
+                .add("labels", labels(100)
+                        .add("a".repeat(ResourceReader.MAX_LABEL_KEY_CHARS + 1), "long-key")
+                        .add("long-value", "v".repeat(ResourceReader.MAX_LABEL_VALUE_CHARS + 1))
+                        .add("not-a-string", 7)))
+                .build();
+        Resource r = ResourceReader.read("pod", pod);
+        assertThat(r.labels()).hasSize(ResourceReader.MAX_LABELS).containsKeys("k000", "k063").doesNotContainKeys("k064", "long-value");
+        assertThat(r.attributes()).containsEntry("labelsDropped", "39"); // 36 past the count, 3 invalid
+        assertThat(r.name()).isEqualTo("p");
+    }
+
+    @Test
+    void labelsAtKubernetesOwnLimits_areKept() {
+        String key = "d".repeat(253) + "/" + "n".repeat(63);
+        JsonObject pod = Json.createObjectBuilder().add("metadata", Json.createObjectBuilder().add("name", "p")
+                .add("labels", labels(ResourceReader.MAX_LABELS - 1).add(key, "v".repeat(63)))).build();
+        Resource r = ResourceReader.read("pod", pod);
+        assertThat(r.labels()).hasSize(ResourceReader.MAX_LABELS).containsKey(key);
+        assertThat(r.attributes()).doesNotContainKey("labelsDropped");
+    }
+
+    @Test
+    void aSelectorThatDoesNotFit_selectsNothing_ratherThanMorePods() {
+        JsonObject service = Json.createObjectBuilder().add("metadata", Json.createObjectBuilder().add("namespace", "prod").add("name", "s"))
+                .add("spec", Json.createObjectBuilder().add("selector", Json.createObjectBuilder().add("app", "api")
+                        .add("tier", "x".repeat(ResourceReader.MAX_LABEL_VALUE_CHARS + 1)))).build();
+        Resource r = ResourceReader.read("service", service);
+        assertThat(r.selector()).isEmpty();
+        assertThat(r.attributes()).containsEntry("selectorDropped", "1");
+    }
+
+    @Test
+    void namesAndReferencesAreBounded() {
+        JsonArrayBuilder containers = Json.createArrayBuilder();
+        JsonArrayBuilder owners = Json.createArrayBuilder();
+        for (int i = 0; i < 70; i++) {
+            containers.add(Json.createObjectBuilder().add("name", "c" + i));
+            owners.add(Json.createObjectBuilder().add("kind", "ReplicaSet").add("name", "r" + i));
+        }
+        JsonObject pod = Json.createObjectBuilder()
+                .add("metadata", Json.createObjectBuilder().add("name", "p".repeat(100_000)).add("ownerReferences", owners))
+                .add("spec", Json.createObjectBuilder().add("nodeName", "n".repeat(100_000)).add("containers", containers)).build();
+        Resource r = ResourceReader.read("pod", pod);
+        assertThat(r.name()).hasSize(ResourceReader.MAX_NAME_CHARS);
+        assertThat(r.nodeName()).hasSize(ResourceReader.MAX_NAME_CHARS);
+        assertThat(r.containers()).hasSize(ResourceReader.MAX_REFERENCES).startsWith("c0");
+        assertThat(r.owners()).hasSize(ResourceReader.MAX_REFERENCES).startsWith("replicaset/r0");
+        assertThat(r.attributes()).containsEntry("containersDropped", "6").containsEntry("ownersDropped", "6");
+    }
+}
