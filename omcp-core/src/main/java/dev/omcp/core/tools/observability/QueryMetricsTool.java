@@ -191,6 +191,15 @@ public final class QueryMetricsTool extends ObservabilityTool {
                 // with label filters the likelier miss is the filters, not the name: no name suggestions then
                 () -> labels.isEmpty() ? new MetricNameSuggestions(toolkit).forMissing(service, metric, call.principal(), onlySource)
                         : " Ask again without labels to see whether the filters are what matched nothing.");
+        // a label no series carries groups nothing: PromQL quietly returns one group with labels {}
+        List<String> absent = groupBy.stream().filter(label -> !found.isEmpty() && found.stream().noneMatch(f -> f.series().labels().containsKey(label)))
+                .toList();
+        if (!absent.isEmpty()) {
+            String missing = "No series has the label" + (absent.size() == 1 ? " " : "s ") + String.join(", ", absent)
+                    + ", so the answer is not split by " + (absent.size() == 1 ? "it" : "them") + "; the series' labels show what there is"
+                    + " to group by.";
+            note = Optional.of(note.map(n -> n + " " + missing).orElse(missing));
+        }
         if (!ran.equals(step)) {
             String widened = "The source widened the step from " + Durations.format(step) + " to " + Durations.format(ran)
                     + " (it returns a limited number of points per series); ask for a shorter duration for finer points.";

@@ -94,6 +94,17 @@ class QueryMetricsToolTest {
     }
 
     @Test
+    void aGroupByLabelNoSeriesCarries_isSaid_notQuietlyIgnored() {
+        FakeMetricsBackend prom = new FakeMetricsBackend("prom").serve("api", "http_requests_total", Map.of("pod", "api-1"), noisy(10, 0.05));
+        QueryMetricsTool tool = tool(new InMemorySources().add(prom));
+        assertThat(ToolHarness.ok(tool, "{\"service\":\"api\",\"metric\":\"http_requests_total\",\"groupBy\":[\"pod\",\"nonexistent\"]}")
+                .getString("note")).isEqualTo("No series has the label nonexistent, so the answer is not split by it; the series' labels "
+                        + "show what there is to group by.");
+        assertThat(ToolHarness.ok(tool, "{\"service\":\"api\",\"metric\":\"http_requests_total\",\"groupBy\":[\"pod\"]}")
+                .containsKey("note")).isFalse();
+    }
+
+    @Test
     void moreSeriesThanTheLimitAreCutHighestAverageFirstAndSaidSo() {
         FakeMetricsBackend prom = new FakeMetricsBackend("prom");
         for (int i = 1; i <= 5; i++) {
