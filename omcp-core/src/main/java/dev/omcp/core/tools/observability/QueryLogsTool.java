@@ -6,6 +6,7 @@ import dev.omcp.ports.tools.ToolAnnotations;
 import dev.omcp.ports.tools.ToolCall;
 import dev.omcp.ports.tools.ToolDefinition;
 import dev.omcp.ports.tools.ToolResult;
+import dev.omcp.sdk.connector.ConnectorException;
 import dev.omcp.sdk.connector.LogAggregatesCapability;
 import dev.omcp.sdk.connector.LogsCapability;
 import dev.omcp.sdk.json.Jsonp;
@@ -245,7 +246,7 @@ public final class QueryLogsTool extends ObservabilityTool {
                     : "No connected source can search logs. An operator adds a loki source (LOKI_URL or the sources file); "
                             + "list_sources shows what exists.");
         } else if (gathered.answers().isEmpty()) {
-            notes.add("Every logs source failed (see failedSources); no lines are shown rather than a guess.");
+            notes.add("Every logs source failed (see failedSources); no lines are shown rather than a guess." + timeoutAdvice(gathered));
         } else if (!resolvedAnywhere) {
             notes.add("No logs source knows a service named '" + query.service() + "' (none of its service labels has this value); "
                     + "call list_services for the exact names." + new ServiceNameSuggestions(toolkit).didYouMean(query.service(), call.principal()));
@@ -414,7 +415,7 @@ public final class QueryLogsTool extends ObservabilityTool {
                             ? "Source '" + onlySource.get() + "' does not exist, is not connected, or cannot aggregate logs; call list_sources."
                             : "No connected source can search logs. An operator adds a loki source (LOKI_URL or the sources file).");
         } else if (gathered.answers().isEmpty()) {
-            notes.add("Every logs source failed (see failedSources); no counts are shown rather than a guess.");
+            notes.add("Every logs source failed (see failedSources); no counts are shown rather than a guess." + timeoutAdvice(gathered));
         } else if (!resolvedAnywhere) {
             notes.add("No logs source knows a service named '" + query.service() + "'; call list_services for the exact names."
                     + new ServiceNameSuggestions(toolkit).didYouMean(query.service(), call.principal()));
@@ -468,5 +469,11 @@ public final class QueryLogsTool extends ObservabilityTool {
     static Duration defaultAggregateStep(Duration window) {
         long seconds = (window.toSeconds() + 59) / 60;
         return Duration.ofSeconds(Math.min(window.toSeconds(), Math.max(MIN_DEFAULT_AGGREGATE_STEP.toSeconds(), seconds)));
+    }
+
+    /** For failures that are timeouts: the one change that usually helps (a log search's cost grows with its window). */
+    private static String timeoutAdvice(Gathered<?> gathered) {
+        return gathered.failures().stream().anyMatch(f -> f.kind() == ConnectorException.Kind.TIMEOUT)
+                ? " A timeout usually means the search was too large: shorten duration, or add a filter or level." : "";
     }
 }

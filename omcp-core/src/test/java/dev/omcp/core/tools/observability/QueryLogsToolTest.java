@@ -378,7 +378,11 @@ class QueryLogsToolTest {
         assertThat(result.getJsonArray("failedSources").getJsonObject(0).getString("error")).contains("unexpected IDENTIFIER");
         assertThat(result.getJsonArray("lines")).hasSize(3);
         JsonObject allFailed = ToolHarness.ok(tool(new InMemorySources().add(broken)), "{\"service\":\"payments\"}");
-        assertThat(allFailed.getString("note")).contains("Every logs source failed");
+        assertThat(allFailed.getString("note")).contains("Every logs source failed").doesNotContain("shorten duration");
+        FakeLogsBackend slow = new FakeLogsBackend("loki-s")
+                .failingAll(new ConnectorException(ConnectorException.Kind.TIMEOUT, "Loki did not answer within 10000 ms"));
+        assertThat(ToolHarness.ok(tool(new InMemorySources().add(slow)), "{\"service\":\"payments\",\"duration\":\"1d\"}").getString("note"))
+                .endsWith("A timeout usually means the search was too large: shorten duration, or add a filter or level.");
     }
 
     @Test
