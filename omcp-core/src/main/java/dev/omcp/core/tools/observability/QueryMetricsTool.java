@@ -186,7 +186,7 @@ public final class QueryMetricsTool extends ObservabilityTool {
                 .add("truncated", found.size() > limit);
         toolkit.catalog().entry(service).ifPresent(entry -> result.add("catalog", entry));
         batch.writeTo(result);
-        Optional<String> note = note(batch, onlySource, service, metric, duration, resolvedLabel, found.size(), limit,
+        Optional<String> note = note(batch, onlySource, service, metric, duration, resolvedLabel, found.size(), limit, !labels.isEmpty(),
                 () -> new ServiceNameSuggestions(toolkit).didYouMean(service, call.principal()),
                 // with label filters the likelier miss is the filters, not the name: no name suggestions then
                 () -> labels.isEmpty() ? new MetricNameSuggestions(toolkit).forMissing(service, metric, call.principal(), onlySource)
@@ -224,7 +224,7 @@ public final class QueryMetricsTool extends ObservabilityTool {
     }
 
     private static Optional<String> note(MetricBatch batch, Optional<String> onlySource, String service, String metric,
-            Duration duration, String resolvedLabel, int total, int limit, Supplier<String> didYouMean,
+            Duration duration, String resolvedLabel, int total, int limit, boolean filtered, Supplier<String> didYouMean,
             Supplier<String> metricSuggestion) {
         if (batch.noSource()) {
             return Optional.of(onlySource.isPresent()
@@ -243,7 +243,8 @@ public final class QueryMetricsTool extends ObservabilityTool {
         }
         if (total == 0) {
             return Optional.of("'" + service + "' exists (label " + resolvedLabel + ") but has no series for " + metric + " in the last "
-                    + Durations.format(duration) + ": it may not export this metric, or the label filters match nothing."
+                    + Durations.format(duration) + (filtered ? ": it may not export this metric, or the label filters match nothing."
+                            : ".")
                     + metricSuggestion.get() + partial);
         }
         if (total > limit) {
