@@ -46,8 +46,11 @@ public record BlastRadius(
     public JsonObject toJson() {
         JsonArrayBuilder n = Jsonp.provider().createArrayBuilder();
         for (AffectedNode a : nodes) {
-            JsonObjectBuilder o = Jsonp.provider().createObjectBuilder().add("id", a.id()).add("kind", a.kind()).add("name", a.name())
-                    .add("namespace", a.namespace()).add("hops", a.hops());
+            JsonObjectBuilder o = Jsonp.provider().createObjectBuilder().add("id", a.id()).add("kind", a.kind()).add("name", a.name());
+            if (!a.namespace().isEmpty()) {
+                o.add("namespace", a.namespace()); // absent for cluster-wide resources, as in get_topology
+            }
+            o.add("hops", a.hops());
             a.via().ifPresent(v -> o.add("via", v));
             o.add("impact", a.impact());
             a.host().ifPresent(h -> o.add("host", h));
