@@ -64,7 +64,7 @@ public final class GetTopologyTool extends ObservabilityTool {
                     .property("kinds", Jsonp.object().add("type", "array")
                             .add("items", Jsonp.object().add("type", "string").add("pattern", KIND_PATTERN))
                             .add("minItems", 1).add("maxItems", 16).add("uniqueItems", true)
-                            .add("description", "Only nodes of these kinds, for example [\"service\", \"deployment\"]. Kinds seen: "
+                            .add("description", "Only nodes of these kinds, for example [\"service\", \"deployment\"]. Kinds the connectors report (a cluster may have fewer): "
                                     + String.join(", ", KIND_ORDER) + ".").build())
                     .property("focus", Schemas.service("Centre on this service name (payments, shop/payments) or resource id "
                             + "(node/worker-1, pod/shop/payments-7c9d-x2x4z): only resources within `depth` relations of it are listed."))
@@ -200,13 +200,37 @@ public final class GetTopologyTool extends ObservabilityTool {
         snapshot.gathered().writeTo(result);
         // a focus may be an id or a name: suggest among names first (what agents type), then ids
         String didYouMean = focus.isPresent() && resolved.isEmpty() ? suggestion(graph, focus.get()) : "";
-        note(focus, resolved, matching, truncated, limit, namespace, kinds, didYouMean).ifPresent(n -> result.add("note", n));
+        String whatExists = matching.isEmpty() && (focus.isEmpty() || !resolved.isEmpty()) ? whatExists(graph, kinds) : "";
+        note(focus, resolved, matching, truncated, limit, namespace, kinds, didYouMean + whatExists).ifPresent(n -> result.add("note", n));
         return ToolResult.structured(result.build());
     }
 
     private static String suggestion(TopologyGraph graph, String focus) {
         return TopologyNameSuggestions.didYouMean(TopologyNameSuggestions.forName(graph, focus)
                 .or(() -> TopologyNameSuggestions.forId(graph, focus)));
+    }
+
+    /**
+     * For an empty answer under a kinds filter: the kinds the topology has, with the nearest to what
+     * was asked, so a typo ({@code services}) does not read as an empty cluster. (Namespaces cannot be
+     * listed the same way: the sources were asked for the one namespace only.)
+     */
+    private static String whatExists(TopologyGraph graph, Set<String> kinds) {
+        if (graph.nodes().isEmpty()) {
+            return "";
+        }
+        StringBuilder out = new StringBuilder();
+        if (!kinds.isEmpty()) {
+            java.util.TreeSet<String> seen = new java.util.TreeSet<>();
+            graph.nodes().values().forEach(n -> seen.add(n.node().kind()));
+            List<String> unknown = kinds.stream().filter(k -> !seen.contains(k)).sorted().toList();
+            if (!unknown.isEmpty()) {
+                out.append(" Kinds in the topology: ").append(String.join(", ", seen)).append('.');
+                unknown.stream().map(k -> NearestName.of(k, seen).map(m -> "'" + m + "' for '" + k + "'")).flatMap(Optional::stream)
+                        .reduce((a, b) -> a + ", " + b).ifPresent(m -> out.append(" Did you mean ").append(m).append('?'));
+            }
+        }
+        return out.toString();
     }
 
     private static Optional<String> note(Optional<String> focus, List<String> resolved, List<String> matching, boolean truncated,
@@ -218,7 +242,7 @@ public final class GetTopologyTool extends ObservabilityTool {
         } else if (matching.isEmpty()) {
             parts.add("No node matches" + (namespace.isEmpty() ? "" : " in namespace '" + namespace + "'")
                     + (kinds.isEmpty() ? "" : " with kinds " + kinds.stream().sorted().toList())
-                    + ".");
+                    + "." + didYouMean);
         }
         if (truncated) {
             parts.add("Truncated to " + limit + " of " + matching.size() + " nodes (edges only between listed nodes): narrow with "

@@ -91,6 +91,13 @@ class GetTopologyToolTest {
     }
 
     @Test
+    void aMisspelledKind_saysWhatTheTopologyHas_andTheNearestName() {
+        String kinds = structured(call(tool(clusterAndMesh()), "{\"kinds\":[\"services\"]}")).getString("note");
+        assertThat(kinds).startsWith("No node matches with kinds [services]. Kinds in the topology: ")
+                .contains("service").endsWith("Did you mean 'service' for 'services'?");
+    }
+
+    @Test
     void focus_listsTheNeighbourhoodNearestFirstWithHops() {
         JsonObject result = structured(call(tool(clusterAndMesh()), "{\"focus\":\"db\",\"depth\":1}"));
         Map<String, Integer> hops = result.getJsonArray("nodes").stream().map(JsonValue::asJsonObject)
