@@ -13,6 +13,8 @@ import java.util.SplittableRandom;
  * failing service writes. Deterministic: a second of one pod always yields the same lines.
  */
 public final class LogGenerator {
+    /** How long the payments service waits for a database connection before it fails the request. */
+    static final int POOL_TIMEOUT_MS = 750;
     private static final String[] PATHS = {"/api/cart", "/api/products", "/api/orders", "/api/search", "/healthz"};
     private static final String[] USERS = {"alice@example.com", "bob.smith@example.org", "carol+shop@example.net", "dave@corp.example"};
     private static final String[] CLIENT_IPS = {"203.0.113.7", "198.51.100.23", "192.0.2.101", "2001:db8::17"};
@@ -82,19 +84,27 @@ public final class LogGenerator {
             int errors = poisson(random, 1.5 * strength);
             for (int i = 0; i < errors; i++) {
                 long ms = t + random.nextInt(1000);
-                add(out, from, to, ms, random, stream, incidentLine(service.name(), ms, random));
+                add(out, from, to, ms, random, stream, incidentLine(service, ms, random));
             }
         }
     }
 
-    private String incidentLine(String service, long ms, SplittableRandom random) {
+    private String incidentLine(DemoService demoService, long ms, SplittableRandom random) {
+        String service = demoService.name();
         return switch (service) {
-            case "payments-db" -> json("ts", iso(ms), "level", "warn", "service", service,
-                    "msg", "slow query: UPDATE payments SET status=$1 WHERE id=$2 took " + (800 + random.nextInt(4000)) + "ms",
-                    "lock_wait_ms", String.valueOf(500 + random.nextInt(3000)));
+            case "payments-db" -> {
+                // the slow tail of the same latency the metrics show (median times e^(0.5 z), z past the 95th percentile),
+                // so the logged durations agree with the latency_p99 an agent reads next to them
+                long took = Math.round(system.medianLatency(demoService, ms) * Math.exp(0.5 * (1.645 + Math.abs(random.nextGaussian()) / 2))
+                        * 1000);
+                yield json("ts", iso(ms), "level", "warn", "service", service,
+                        "msg", "slow query: UPDATE payments SET status=$1 WHERE id=$2 took " + took + "ms",
+                        "lock_wait_ms", String.valueOf(Math.round(took * (0.3 + 0.4 * random.nextDouble()))));
+            }
+            // the pool gives up well inside the latency the metrics show for failed payments requests
             case "payments" -> json("ts", iso(ms), "level", "error", "service", service,
-                    "msg", "timeout acquiring connection from pool payments-db after 5000ms", "pool_active", "50", "pool_max", "50",
-                    "trace_id", traceId(random));
+                    "msg", "timeout acquiring connection from pool payments-db after " + POOL_TIMEOUT_MS + "ms", "pool_active", "50",
+                    "pool_max", "50", "trace_id", traceId(random));
             case "checkout" -> json("ts", iso(ms), "level", "error", "service", service,
                     "msg", "payment authorization failed: upstream payments deadline exceeded", "trace_id", traceId(random));
             case "frontend" -> json("ts", iso(ms), "level", "error", "service", service,
