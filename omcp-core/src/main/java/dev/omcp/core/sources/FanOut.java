@@ -1,6 +1,7 @@
 package dev.omcp.core.sources;
 
 import dev.omcp.sdk.connector.ConnectorException;
+import dev.omcp.sdk.text.BackendText;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -102,7 +103,7 @@ public final class FanOut {
         try {
             outcome = new Outcome.Answered<>(b.source(), call.apply(b.capability()));
         } catch (ConnectorException e) {
-            outcome = new Outcome.Failed<>(b.source(), e.kind(), e.getMessage());
+            outcome = new Outcome.Failed<>(b.source(), e.kind(), message(e));
         } catch (RuntimeException e) {
             outcome = unexpected(b.source(), e);
         } finally {
@@ -178,9 +179,21 @@ public final class FanOut {
             return new Outcome.Failed<>(source, ConnectorException.Kind.UNAVAILABLE, "the call was interrupted");
         } catch (ExecutionException e) {
             if (e.getCause() instanceof ConnectorException ce) {
-                return new Outcome.Failed<>(source, ce.kind(), ce.getMessage());
+                return new Outcome.Failed<>(source, ce.kind(), message(ce));
             }
             return unexpected(source, e.getCause());
         }
+    }
+
+    /** Longest connector message passed on: enough for a backend's parse error with its position. */
+    static final int MAX_MESSAGE_CHARS = 600;
+
+    /**
+     * A connector's message as agents and logs get it. A plugin may quote its backend verbatim, so
+     * the text is cleaned here for every connector, as the builtin ones clean theirs: one line, no
+     * URLs, bounded.
+     */
+    static String message(ConnectorException e) {
+        return BackendText.clean(e.getMessage(), MAX_MESSAGE_CHARS);
     }
 }

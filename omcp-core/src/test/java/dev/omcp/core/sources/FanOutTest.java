@@ -109,6 +109,23 @@ class FanOutTest {
     }
 
     @Test
+    void aConnectorsMessage_reachesAgentsCleaned_oneLineWithoutUrlsAndBounded() {
+        // a plugin may quote its backend verbatim; the gateway cleans it for every connector
+        String quoted = "Tempo answered HTTP 400: bad query\r\nevent=forged at https://user:pw@tempo.internal/api?token=abc " + "x".repeat(5000);
+        // both paths: the caller's own thread (interruptible) and a thread of its own
+        for (Connector connector : List.of(INTERRUPTIBLE, CONNECTOR)) {
+            Bound<String> bound = new Bound<>("a", "test", "", "q", connector);
+            List<FanOut.Outcome<String>> outcomes = FanOut.call(List.of(bound), q -> {
+                throw new ConnectorException(ConnectorException.Kind.BAD_QUERY, quoted);
+            }, Duration.ofSeconds(5), Duration.ofSeconds(5));
+            assertThat(outcomes.getFirst()).isInstanceOfSatisfying(FanOut.Outcome.Failed.class, f -> {
+                assertThat(f.message()).startsWith("Tempo answered HTTP 400: bad query event=forged at <url> xxx")
+                        .doesNotContain("\n", "pw@", "token=abc").hasSize(FanOut.MAX_MESSAGE_CHARS + 1).endsWith("…");
+            });
+        }
+    }
+
+    @Test
     void aLoneCallOfACancelledToolCallKeepsTheCancellation() {
         // the interrupt a caller had before the call is not the deadline's, so it stays for the caller to see
         Thread.currentThread().interrupt();

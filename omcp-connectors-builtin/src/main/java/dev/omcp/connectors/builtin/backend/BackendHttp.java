@@ -5,6 +5,7 @@ import dev.omcp.connectors.builtin.egress.EgressRefusedException;
 import dev.omcp.sdk.connector.ConnectorException;
 import dev.omcp.sdk.connector.ConnectorException.Kind;
 import dev.omcp.sdk.http.BoundedBody;
+import dev.omcp.sdk.text.BackendText;
 import jakarta.json.JsonException;
 import jakarta.json.JsonObject;
 import jakarta.json.JsonReader;
@@ -25,7 +26,6 @@ import java.time.Duration;
 import java.util.Map;
 import java.util.Objects;
 import java.util.StringJoiner;
-import java.util.regex.Pattern;
 import javax.net.ssl.SSLException;
 
 /**
@@ -36,8 +36,6 @@ public final class BackendHttp {
     /** The largest response body read into memory. */
     public static final int MAX_BODY_BYTES = 64 << 20;
     private static final BoundedBody BODY = BoundedBody.atMost(MAX_BODY_BYTES);
-    private static final Pattern UNSAFE_CHARS = Pattern.compile("[[\\p{Cc}\\p{Cf}\\p{Cs}\\p{Zl}\\p{Zp}]&&[^\\t]]+");
-    private static final Pattern URL_IN_TEXT = Pattern.compile("(?i)\\b[a-z][a-z0-9+.-]*://[^\\s\"'<>]+");
 
     private final HttpClient client;
     private final URI base;
@@ -198,18 +196,7 @@ public final class BackendHttp {
      * characters followed by an ellipsis when cut.
      */
     public static String clean(String text, int maxChars) {
-        // bound the work first: a backend may send megabytes; runs of control characters shrink to one space
-        String head = text.length() > maxChars * 8 ? text.substring(0, maxChars * 8) : text;
-        String oneLine = UNSAFE_CHARS.matcher(head).replaceAll(" ").strip();
-        String withoutUrls = URL_IN_TEXT.matcher(oneLine).replaceAll("<url>");
-        if (withoutUrls.length() <= maxChars && head.length() == text.length()) {
-            return withoutUrls;
-        }
-        int end = Math.min(maxChars, withoutUrls.length());
-        if (end > 0 && Character.isHighSurrogate(withoutUrls.charAt(end - 1))) {
-            end--; // never cut a character in half
-        }
-        return withoutUrls.substring(0, end) + "…";
+        return BackendText.clean(text, maxChars);
     }
 
     /** Maps an I/O failure of a call. */

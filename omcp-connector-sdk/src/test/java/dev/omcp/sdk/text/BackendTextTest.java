@@ -1,33 +1,33 @@
-package dev.omcp.connectors.builtin.backend;
+package dev.omcp.sdk.text;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
 import org.junit.jupiter.api.Test;
 
-class BackendHttpCleanTest {
+class BackendTextTest {
 
     @Test
     void serverText_becomesOneLine_withoutControlFormatOrSeparatorCharacters() {
         // CR LF, NEL (a C1 control), the Unicode line separator and a bidi override could each start or disguise a log line
-        String cleaned = BackendHttp.clean("Expired\r\nevent=forged\u0085a\u2028b\u202Ec\u0000d", 200);
+        String cleaned = BackendText.clean("Expired\r\nevent=forged\u0085a\u2028b\u202Ec\u0000d", 200);
         assertThat(cleaned).isEqualTo("Expired event=forged a b c d");
     }
 
     @Test
     void longServerText_isCutWithAnEllipsis() {
-        String cleaned = BackendHttp.clean("x".repeat(100_000), 200);
+        String cleaned = BackendText.clean("x".repeat(100_000), 200);
         assertThat(cleaned).hasSize(201).endsWith("…");
     }
 
     @Test
     void aCutNeverSplitsACharacter() {
-        String cleaned = BackendHttp.clean("a" + "😀".repeat(200), 4); // each emoji is two chars
+        String cleaned = BackendText.clean("a" + "😀".repeat(200), 4); // each emoji is two chars
         assertThat(cleaned).isEqualTo("a😀…");
     }
 
     @Test
     void shortText_isUnchanged_butForItsUrls() {
-        assertThat(BackendHttp.clean("too old resource version: 5 (7) at https://10.0.0.1:6443/api", 200))
+        assertThat(BackendText.clean("too old resource version: 5 (7) at https://10.0.0.1:6443/api", 200))
                 .isEqualTo("too old resource version: 5 (7) at <url>");
     }
 }

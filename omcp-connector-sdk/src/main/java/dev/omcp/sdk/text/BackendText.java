@@ -1,0 +1,41 @@
+package dev.omcp.sdk.text;
+
+import java.util.regex.Pattern;
+
+/**
+ * Text a backend sent, made safe to put in a log line or an agent's answer. A backend is hostile
+ * input: its error text may carry a second forged log event (line breaks, NEL, the Unicode line
+ * separator), text hidden behind bidi overrides, URLs with credentials in their query, or megabytes.
+ */
+public final class BackendText {
+    private static final Pattern UNSAFE_CHARS = Pattern.compile("[[\\p{Cc}\\p{Cf}\\p{Cs}\\p{Zl}\\p{Zp}]&&[^\\t]]+");
+    private static final Pattern URL_IN_TEXT = Pattern.compile("(?i)\\b[a-z][a-z0-9+.-]*://[^\\s\"'<>]+");
+
+    private BackendText() {}
+
+    /**
+     * One line (control, format and line-separator characters become a space), URLs replaced by
+     * {@code <url>}, at most {@code maxChars} characters followed by an ellipsis when cut; a
+     * character is never cut in half.
+     */
+    public static String clean(String text, int maxChars) {
+        if (maxChars < 1) {
+            throw new IllegalArgumentException("maxChars must be at least 1");
+        }
+        if (text == null) {
+            return "";
+        }
+        // bound the work first: a backend may send megabytes; runs of control characters shrink to one space
+        String head = text.length() > maxChars * 8 ? text.substring(0, maxChars * 8) : text;
+        String oneLine = UNSAFE_CHARS.matcher(head).replaceAll(" ").strip();
+        String withoutUrls = URL_IN_TEXT.matcher(oneLine).replaceAll("<url>");
+        if (withoutUrls.length() <= maxChars && head.length() == text.length()) {
+            return withoutUrls;
+        }
+        int end = Math.min(maxChars, withoutUrls.length());
+        if (end > 0 && Character.isHighSurrogate(withoutUrls.charAt(end - 1))) {
+            end--;
+        }
+        return withoutUrls.substring(0, end) + "…";
+    }
+}
