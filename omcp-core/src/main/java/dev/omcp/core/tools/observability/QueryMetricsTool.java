@@ -200,6 +200,15 @@ public final class QueryMetricsTool extends ObservabilityTool {
                     + " to group by.";
             note = Optional.of(note.map(n -> n + " " + missing).orElse(missing));
         }
+        // a window longer than the backend's retention: say where the data starts, or a 7d answer reads as 7 days of it
+        long earliest = found.stream().filter(f -> f.series().size() > 0).mapToLong(f -> f.series().timeAt(0)).min().orElse(Long.MAX_VALUE);
+        long slack = Math.max(2 * ran.toMillis(), duration.toMillis() / 20);
+        if (earliest != Long.MAX_VALUE && earliest - range.start().toEpochMilli() > slack) {
+            String starts = "The data starts at " + Instant.ofEpochMilli(earliest) + ", "
+                    + roughly(Duration.ofMillis(earliest - range.start().toEpochMilli()))
+                    + " after the window's start: the sources hold nothing earlier (no data, not zero).";
+            note = Optional.of(note.map(n -> n + " " + starts).orElse(starts));
+        }
         if (!ran.equals(step)) {
             String widened = "The source widened the step from " + Durations.format(step) + " to " + Durations.format(ran)
                     + " (it returns a limited number of points per series); ask for a shorter duration for finer points.";
@@ -252,6 +261,15 @@ public final class QueryMetricsTool extends ObservabilityTool {
                     + "aggregate with fewer groupBy labels, or raise limit." + partial);
         }
         return partial.isEmpty() ? Optional.empty() : Optional.of(partial.strip());
+    }
+
+    /** {@code 3d 4h}, {@code 5h 20m} or {@code 45m}: a gap as a reader takes it in. */
+    static String roughly(Duration d) {
+        long minutes = d.toMinutes();
+        if (minutes >= 24 * 60) {
+            return minutes / (24 * 60) + "d " + minutes % (24 * 60) / 60 + "h";
+        }
+        return minutes >= 60 ? minutes / 60 + "h " + minutes % 60 + "m" : minutes + "m";
     }
 
     /** The default resolution: about {@value #TARGET_POINTS} points over the window, whole seconds, at least 15 s. */

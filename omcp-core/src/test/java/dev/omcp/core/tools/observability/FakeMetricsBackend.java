@@ -38,6 +38,7 @@ final class FakeMetricsBackend implements Connector, MetricsCapability, ServiceL
     final List<MetricQuery> queries = new CopyOnWriteArrayList<>();
     private volatile boolean hang;
     private volatile int maxPoints = Integer.MAX_VALUE;
+    private volatile long retainedFrom = Long.MIN_VALUE;
     private volatile ConnectorException failAll;
 
     private record Labelled(Map<String, String> labels, Curve curve) {}
@@ -117,13 +118,22 @@ final class FakeMetricsBackend implements Connector, MetricsCapability, ServiceL
         return new MetricResult(out, promql, "job");
     }
 
-    private static Series sample(Map<String, String> labels, Curve curve, MetricQuery query, int maxPoints) {
+    /** Holds no samples before {@code from}, as a backend with a short retention. */
+    FakeMetricsBackend retainedFrom(java.time.Instant from) {
+        retainedFrom = from.toEpochMilli();
+        return this;
+    }
+
+    private Series sample(Map<String, String> labels, Curve curve, MetricQuery query, int maxPoints) {
         long start = query.range().start().toEpochMilli();
         long end = query.range().end().toEpochMilli();
         long step = Math.max(query.step().toMillis(), (end - start + maxPoints - 1) / maxPoints / 1000 * 1000);
         // aligned to the step, as Prometheus evaluates range queries
         long first = (start + step - 1) / step * step;
-        int n = (int) ((end - first) / step) + 1;
+        while (first < retainedFrom) {
+            first += step;
+        }
+        int n = Math.max(0, (int) ((end - first) / step) + 1);
         long[] times = new long[n];
         double[] values = new double[n];
         for (int i = 0; i < n; i++) {

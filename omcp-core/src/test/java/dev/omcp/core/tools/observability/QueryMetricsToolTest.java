@@ -105,6 +105,21 @@ class QueryMetricsToolTest {
     }
 
     @Test
+    void aWindowLongerThanTheData_saysWhereTheDataStarts() {
+        // the fake serves every step of any window; a series that begins late is what a short retention looks like
+        FakeMetricsBackend prom = new FakeMetricsBackend("prom").serve("api", "up", t -> 1);
+        JsonObject full = ToolHarness.ok(tool(new InMemorySources().add(prom)), "{\"service\":\"api\",\"metric\":\"up\",\"duration\":\"1h\"}");
+        assertThat(full.containsKey("note")).as("data from the start: nothing to say").isFalse();
+        prom.retainedFrom(NOW.minus(Duration.ofDays(3)));
+        JsonObject week = ToolHarness.ok(tool(new InMemorySources().add(prom)), "{\"service\":\"api\",\"metric\":\"up\",\"duration\":\"7d\"}");
+        assertThat(week.getString("note")).startsWith("The data starts at 2026-03-07T12:").contains(", 4d 0h after the window's start: "
+                + "the sources hold nothing earlier (no data, not zero).");
+        assertThat(QueryMetricsTool.roughly(Duration.ofMinutes(3 * 1440 + 250))).isEqualTo("3d 4h");
+        assertThat(QueryMetricsTool.roughly(Duration.ofMinutes(320))).isEqualTo("5h 20m");
+        assertThat(QueryMetricsTool.roughly(Duration.ofMinutes(45))).isEqualTo("45m");
+    }
+
+    @Test
     void moreSeriesThanTheLimitAreCutHighestAverageFirstAndSaidSo() {
         FakeMetricsBackend prom = new FakeMetricsBackend("prom");
         for (int i = 1; i <= 5; i++) {
