@@ -196,6 +196,15 @@ public final class PostmortemBuilder {
         return out;
     }
 
+    /** {@code team-payments (#payments-oncall) for payments, payments-db; team-web (#web-oncall) for frontend}: one entry per team. */
+    static String teams(Map<String, String> contacts) {
+        Map<String, java.util.List<String>> byContact = new java.util.TreeMap<>();
+        contacts.forEach((service, contact) -> byContact.computeIfAbsent(contact, c -> new ArrayList<>()).add(service));
+        return byContact.entrySet().stream().limit(8)
+                .map(e -> md(e.getKey()) + " for " + String.join(", ", e.getValue().stream().sorted().map(PostmortemBuilder::md).toList()))
+                .collect(java.util.stream.Collectors.joining("; "));
+    }
+
     /**
      * A {@code duration} for tools that look back from now, reaching 10 minutes before {@code instant}
      * when asked at {@code end} (tools have no start argument): {@code 45m}, or whole hours past 2 hours.
@@ -415,6 +424,9 @@ public final class PostmortemBuilder {
                     "%s The blast radius above is incomplete: it lists at least %d affected resource%s, not all of them; tell the owners "
                             + "once it is whole.", rerun(in.situation().topology(), "get_blast_radius for " + md(in.service())),
                     b.totalNodes() - b.targets().size(), b.totalNodes() - b.targets().size() == 1 ? "" : "s"));
+            case BlastIncluded b when b.totalNodes() > b.targets().size() && !in.contacts().isEmpty() -> f.add(String.format(Locale.ROOT,
+                    "Tell the teams of the affected services (service catalog): %s; get_blast_radius lists all %d affected resources.",
+                    teams(in.contacts()), b.totalNodes() - b.targets().size()));
             case BlastIncluded b when b.totalNodes() > b.targets().size() -> f.add(String.format(Locale.ROOT,
                     "Tell the owners of the %d affected resources%s; get_blast_radius lists them all.", b.totalNodes() - b.targets().size(),
                     b.owners().isEmpty() ? "" : " (" + String.join(", ", b.owners().keySet().stream().limit(5).map(PostmortemBuilder::md).toList()) + ")"));

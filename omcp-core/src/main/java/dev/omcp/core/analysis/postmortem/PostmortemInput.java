@@ -29,12 +29,15 @@ import java.util.Optional;
  * @param logHighlights extracted log highlights, redacted; empty when none were extracted
  * @param logRange the part of the window the logs were searched over
  * @param situation the situation flags of the spec 4.4 rules
+ * @param contacts who answers for a service in the report, from the service catalog
+ *     ({@code team-payments (#payments-oncall)}), per service name; empty without a catalog
  */
 public record PostmortemInput(
         String service, String window, Instant from, Instant to, String tenant, List<HistoryRow> timeline,
         List<HistoryRow> outsideScope, Map<String, Boolean> reachesService, Optional<BlastRadius> blastRadius, List<ContributingSignal> signals, List<TraceSummary> traces,
-        List<LogHighlight> logHighlights, LogRange logRange, Situation situation) {
+        List<LogHighlight> logHighlights, LogRange logRange, Situation situation, Map<String, String> contacts) {
     public PostmortemInput {
+        contacts = Map.copyOf(contacts);
         Objects.requireNonNull(service, "service");
         Objects.requireNonNull(window, "window");
         Objects.requireNonNull(from, "from");
@@ -55,6 +58,15 @@ public record PostmortemInput(
         if (situation.topology().answered() && blastRadius.isEmpty()) {
             throw new IllegalArgumentException("a topology source answered but no blast radius was given");
         }
+    }
+
+    /** The same, without catalog contacts. */
+    public PostmortemInput(String service, String window, Instant from, Instant to, String tenant, List<HistoryRow> timeline,
+            List<HistoryRow> outsideScope, Map<String, Boolean> reachesService, Optional<BlastRadius> blastRadius,
+            List<ContributingSignal> signals, List<TraceSummary> traces, List<LogHighlight> logHighlights, LogRange logRange,
+            Situation situation) {
+        this(service, window, from, to, tenant, timeline, outsideScope, reachesService, blastRadius, signals, traces, logHighlights,
+                logRange, situation, Map.of());
     }
 
     /**

@@ -250,7 +250,7 @@ public final class GeneratePostmortemTool extends ObservabilityTool {
         Situation situation = new Situation(toolkit.history().remoteSinkConfigured(), tracesState, topologyState, logs.state());
         PostmortemReport report = builder.build(new PostmortemInput(service, window, from, to, principal.tenant(), timeline, outside,
                 reaches, topologyState.answered() ? blast : Optional.empty(), ContributingSignal.fromHistory(timeline), traces.traces(),
-                logs.highlights(), logRange, situation));
+                logs.highlights(), logRange, situation, contacts(service, topologyState.answered() ? blast : Optional.empty())));
 
         JsonObjectBuilder structured = Jsonp.provider().createObjectBuilder(report.toJson());
         JsonArrayBuilder sources = Jsonp.array();
@@ -320,6 +320,35 @@ public final class GeneratePostmortemTool extends ObservabilityTool {
     private List<HistoryRow> history(String tenant, Instant from, Instant to) {
         return toolkit.history().query(new HistoryQuery(tenant, Optional.empty(), Optional.empty(), from, to, HistoryQuery.MAX_LIMIT,
                 false)).rows();
+    }
+
+    /**
+     * Who answers for the service and the services its blast radius reaches, as the service catalog
+     * names them (spec 2.11: owner, onCall): the people to tell, rather than Kubernetes owners.
+     */
+    private Map<String, String> contacts(String service, Optional<BlastRadius> blast) {
+        if (!toolkit.catalog().configured()) {
+            return Map.of();
+        }
+        Set<String> services = new java.util.TreeSet<>();
+        services.add(service);
+        blast.ifPresent(b -> b.nodes().stream().filter(n -> TopologyGraph.SERVICE_KINDS.contains(n.kind())).map(AffectedNode::name)
+                .forEach(services::add));
+        Map<String, String> contacts = new java.util.TreeMap<>();
+        for (String name : services) {
+            toolkit.catalog().entry(name).flatMap(GeneratePostmortemTool::contact).ifPresent(c -> contacts.put(name, c));
+        }
+        return contacts;
+    }
+
+    /** {@code team-payments (#payments-oncall)}, {@code team-payments}, or {@code #payments-oncall}; empty when the entry names neither. */
+    static Optional<String> contact(JsonObject entry) {
+        String owner = entry.get("owner") instanceof jakarta.json.JsonString s ? s.getString().strip() : "";
+        String onCall = entry.get("onCall") instanceof jakarta.json.JsonString s ? s.getString().strip() : "";
+        if (owner.isEmpty()) {
+            return onCall.isEmpty() ? Optional.empty() : Optional.of(onCall);
+        }
+        return Optional.of(onCall.isEmpty() ? owner : owner + " (" + onCall + ")");
     }
 
     /** The report's scope: the service and everything its degradation reaches. */

@@ -21,6 +21,7 @@ import dev.omcp.sdk.query.TopologyEdge;
 import dev.omcp.sdk.query.TopologyNode;
 import dev.omcp.sdk.query.TraceSummary;
 import dev.omcp.testkit.time.ManualClock;
+import dev.omcp.sdk.json.Jsonp;
 import jakarta.json.JsonObject;
 import jakarta.json.JsonString;
 import java.time.Duration;
@@ -110,6 +111,25 @@ class GeneratePostmortemToolTest {
         Toolkit toolkit = Toolkit.builder(sources.registry(), clock).timeouts(Duration.ofMillis(300), Duration.ofMillis(600))
                 .history(history).postmortemTemplate(() -> template.get()).redaction(redaction).build();
         return new GeneratePostmortemTool(toolkit, entitlement);
+    }
+
+    @Test
+    void withAServiceCatalog_theFollowUpsNameTheTeamsToTell_notKubernetesOwners() {
+        incidentScores();
+        ServiceCatalog catalog;
+        try (var reader = Jsonp.reader("{\"services\":{\"db\":{\"owner\":\"team-data\",\"onCall\":\"#data-oncall\"},"
+                + "\"api\":{\"owner\":\"team-api\",\"onCall\":\"#api-oncall\"},\"web\":{\"owner\":\"team-api\",\"onCall\":\"#api-oncall\"}}}")) {
+            catalog = ((ServiceCatalog.Parsed.Loaded) ServiceCatalog.parse(reader.readObject())).catalog();
+        }
+        Toolkit toolkit = Toolkit.builder(everything().registry(), clock).timeouts(Duration.ofMillis(300), Duration.ofMillis(600))
+                .history(history).redaction(redaction).catalog(catalog).build();
+        JsonObject report = structured(call(new GeneratePostmortemTool(toolkit, entitlement), "{\"service\":\"db\",\"format\":\"json\"}"));
+        assertThat(report.getJsonArray("followUps").getValuesAs(JsonString::getString))
+                .anySatisfy(f -> assertThat(f).startsWith("Tell the teams of the affected services (service catalog): ")
+                        .contains("team-data (#data-oncall) for db").contains("team-api (#api-oncall) for api"))
+                .noneSatisfy(f -> assertThat(f).startsWith("Tell the owners"));
+        assertThat(GeneratePostmortemTool.contact(Jsonp.reader("{\"tier\":1}").readObject())).isEmpty();
+        assertThat(GeneratePostmortemTool.contact(Jsonp.reader("{\"onCall\":\"#x\"}").readObject())).contains("#x");
     }
 
     private static List<String> headings(String markdown) {
