@@ -15,6 +15,8 @@ import java.util.SplittableRandom;
 public final class LogGenerator {
     /** How long the payments service waits for a database connection before it fails the request. */
     static final int POOL_TIMEOUT_MS = 750;
+    /** The database logs a statement as slow from this duration on. */
+    static final int SLOW_QUERY_MS = 200;
     private static final String[] PATHS = {"/api/cart", "/api/products", "/api/orders", "/api/search", "/healthz"};
     private static final String[] USERS = {"alice@example.com", "bob.smith@example.org", "carol+shop@example.net", "dave@corp.example"};
     private static final String[] CLIENT_IPS = {"203.0.113.7", "198.51.100.23", "192.0.2.101", "2001:db8::17"};
@@ -84,11 +86,15 @@ public final class LogGenerator {
             int errors = poisson(random, 1.5 * strength);
             for (int i = 0; i < errors; i++) {
                 long ms = t + random.nextInt(1000);
-                add(out, from, to, ms, random, stream, incidentLine(service, ms, random));
+                String line = incidentLine(service, ms, random);
+                if (line != null) {
+                    add(out, from, to, ms, random, stream, line);
+                }
             }
         }
     }
 
+    /** The line a degraded service logs at {@code ms}, or null when it logs nothing then. */
     private String incidentLine(DemoService demoService, long ms, SplittableRandom random) {
         String service = demoService.name();
         return switch (service) {
@@ -97,7 +103,8 @@ public final class LogGenerator {
                 // so the logged durations agree with the latency_p99 an agent reads next to them
                 long took = Math.round(system.medianLatency(demoService, ms) * Math.exp(0.5 * (1.645 + Math.abs(random.nextGaussian()) / 2))
                         * 1000);
-                yield json("ts", iso(ms), "level", "warn", "service", service,
+                // like a database's slow-query log: only statements past its threshold are logged
+                yield took < SLOW_QUERY_MS ? null : json("ts", iso(ms), "level", "warn", "service", service,
                         "msg", "slow query: UPDATE payments SET status=$1 WHERE id=$2 took " + took + "ms",
                         "lock_wait_ms", String.valueOf(Math.round(took * (0.3 + 0.4 * random.nextDouble()))));
             }
