@@ -175,7 +175,10 @@ public final class GeneratePostmortemTool extends ObservabilityTool {
                                     .add("occurrences", Jsonp.object().add("type", "integer"))
                                     .add("countIsLowerBound", Jsonp.object().add("type", "boolean")
                                             .add("description", "The source returned only its newest lines: more, older ones may exist.")))))
-                    .add("followUps", Jsonp.object().add("type", "array").add("items", Jsonp.object().add("type", "string"))),
+                    .add("followUps", Jsonp.object().add("type", "array").add("items", Jsonp.object().add("type", "string")))
+                    .add("contacts", Jsonp.object().add("type", "object").add("description", "Who answers for the service and the "
+                            + "services its blast radius reaches, from the service catalog (owner and onCall), per service; absent "
+                            + "without a catalog entry.").add("additionalProperties", Jsonp.object().add("type", "string"))),
                     List.of("service", "window", "from", "to", "tenant", "sections", "synopsis", "timeline", "blastRadius", "signals",
                             "traces", "followUps", "sources", "partial"))),
             ToolAnnotations.readOnlyQuery());
@@ -248,11 +251,17 @@ public final class GeneratePostmortemTool extends ObservabilityTool {
                 ? reachesService(topology.graph().orElseThrow(), service, outside) : Map.of();
 
         Situation situation = new Situation(toolkit.history().remoteSinkConfigured(), tracesState, topologyState, logs.state());
+        Map<String, String> contacts = contacts(service, topologyState.answered() ? blast : Optional.empty());
         PostmortemReport report = builder.build(new PostmortemInput(service, window, from, to, principal.tenant(), timeline, outside,
                 reaches, topologyState.answered() ? blast : Optional.empty(), ContributingSignal.fromHistory(timeline), traces.traces(),
-                logs.highlights(), logRange, situation, contacts(service, topologyState.answered() ? blast : Optional.empty())));
+                logs.highlights(), logRange, situation, contacts));
 
         JsonObjectBuilder structured = Jsonp.provider().createObjectBuilder(report.toJson());
+        if (!contacts.isEmpty()) {
+            JsonObjectBuilder byService = Jsonp.object();
+            contacts.forEach(byService::add);
+            structured.add("contacts", byService);
+        }
         JsonArrayBuilder sources = Jsonp.array();
         answered.forEach(sources::add);
         structured.add("sources", sources).add("partial", !failed.isEmpty());

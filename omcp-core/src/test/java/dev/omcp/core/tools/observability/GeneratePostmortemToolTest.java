@@ -128,6 +128,7 @@ class GeneratePostmortemToolTest {
                 .anySatisfy(f -> assertThat(f).startsWith("Tell the teams of the affected services (service catalog): ")
                         .contains("team-data (#data-oncall) for db").contains("team-api (#api-oncall) for api"))
                 .noneSatisfy(f -> assertThat(f).startsWith("Tell the owners"));
+        assertThat(report.getJsonObject("contacts").getString("db")).isEqualTo("team-data (#data-oncall)");
         assertThat(GeneratePostmortemTool.contact(Jsonp.reader("{\"tier\":1}").readObject())).isEmpty();
         assertThat(GeneratePostmortemTool.contact(Jsonp.reader("{\"onCall\":\"#x\"}").readObject())).contains("#x");
     }
