@@ -187,7 +187,8 @@ public final class QueryMetricsTool extends ObservabilityTool {
         toolkit.catalog().entry(service).ifPresent(entry -> result.add("catalog", entry));
         batch.writeTo(result);
         Optional<String> note = note(batch, onlySource, service, metric, duration, resolvedLabel, found.size(), limit, !labels.isEmpty(),
-                () -> new ServiceNameSuggestions(toolkit).didYouMean(service, call.principal()),
+                () -> new ServiceNameSuggestions(toolkit).elsewhereOrDidYouMean(service, call.principal(), MetricsCapability.class,
+                        "use query_logs for its logs, query_traces for its traces"),
                 // with label filters the likelier miss is the filters, not the name: no name suggestions then
                 () -> labels.isEmpty() ? new MetricNameSuggestions(toolkit).forMissing(service, metric, call.principal(), onlySource)
                         : " Ask again without labels to see whether the filters are what matched nothing.");
@@ -248,7 +249,7 @@ public final class QueryMetricsTool extends ObservabilityTool {
         String partial = batch.partial() ? " Some sources failed (see failedSources): what they hold is missing." : "";
         if (resolvedLabel == null) {
             return Optional.of("No metrics source knows a service named '" + service + "' (none of its service labels has this "
-                    + "value); call list_services for the exact names." + didYouMean.get() + partial);
+                    + "value)." + didYouMean.get() + " list_services shows every name and the sources that know it." + partial);
         }
         if (total == 0) {
             return Optional.of("'" + service + "' exists (label " + resolvedLabel + ") but has no series for " + metric + " in the last "

@@ -60,7 +60,10 @@ public final class ServiceNameSuggestions {
      * such name or several are equally close: a wrong guess would send an agent the wrong way.
      */
     public Optional<String> closest(String asked, Principal principal) {
-        Set<String> names = known(principal);
+        return closest(asked, known(principal));
+    }
+
+    private static Optional<String> closest(String asked, Set<String> names) {
         if (names.contains(asked)) {
             return Optional.empty();
         }
@@ -92,10 +95,36 @@ public final class ServiceNameSuggestions {
         return closest(asked, principal).map(name -> " Did you mean '" + name + "'?").orElse("");
     }
 
+    /**
+     * For a note that says the sources of one {@code signal} (a capability) do not know {@code asked}: when other sources
+     * list exactly that name, a sentence saying which ({@code " 'kubelet' is listed by prometheus,
+     * which holds other signals of it: ..."}), so "call list_services" does not send an agent in a
+     * loop; otherwise the did-you-mean sentence.
+     */
+    public String elsewhereOrDidYouMean(String asked, Principal principal, Class<?> signal, String otherTools) {
+        Gathered<List<ServiceInfo>> gathered = listings(principal);
+        // the sources of the signal were just asked: one of them listing the name says nothing about other signals
+        Set<String> asking = new TreeSet<>(toolkit.sources().with(signal, principal).stream().map(Bound::source).toList());
+        List<String> listing = gathered.answers().stream().filter(a -> !asking.contains(a.source()))
+                .filter(a -> a.value().stream().anyMatch(s -> s.name().equals(asked))).map(Gathered.Answer::source).sorted().toList();
+        if (!listing.isEmpty()) {
+            return " '" + asked + "' is listed by " + String.join(", ", listing) + ", which "
+                    + (listing.size() == 1 ? "holds" : "hold") + " other signals of it: " + otherTools + ".";
+        }
+        return closest(asked, names(gathered)).map(name -> " Did you mean '" + name + "'?").orElse("");
+    }
+
     private Set<String> known(Principal principal) {
+        return names(listings(principal));
+    }
+
+    private Gathered<List<ServiceInfo>> listings(Principal principal) {
         List<Bound<ServiceListingCapability>> bound = toolkit.sources().with(ServiceListingCapability.class, principal);
         Duration overall = toolkit.deadline().compareTo(DEADLINE) < 0 ? toolkit.deadline() : DEADLINE;
-        Gathered<List<ServiceInfo>> gathered = Gathered.from(toolkit, bound, ServiceListingCapability::listServices, overall);
+        return Gathered.from(toolkit, bound, ServiceListingCapability::listServices, overall);
+    }
+
+    private static Set<String> names(Gathered<List<ServiceInfo>> gathered) {
         Set<String> names = new TreeSet<>();
         for (Gathered.Answer<List<ServiceInfo>> answer : gathered.answers()) {
             answer.value().forEach(service -> names.add(service.name()));

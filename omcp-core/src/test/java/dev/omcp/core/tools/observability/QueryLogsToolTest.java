@@ -339,7 +339,12 @@ class QueryLogsToolTest {
         assertThat(ToolHarness.ok(tool, "{\"service\":\"paymnts\"}").getString("note")).contains("No logs source knows a service named 'paymnts'");
         // the guess comes from every source that lists services (here a Prometheus next to the logs source)
         QueryLogsTool withListing = tool(new InMemorySources().add(payments("loki")).add(new FakeMetricsBackend("prom").knows("payments")));
-        assertThat(ToolHarness.ok(withListing, "{\"service\":\"paymnts\"}").getString("note")).endsWith("Did you mean 'payments'?");
+        assertThat(ToolHarness.ok(withListing, "{\"service\":\"paymnts\"}").getString("note")).contains("Did you mean 'payments'?");
+        // a name another source lists is no typo: say where its other signals are, not "check the name" (a loop for an agent)
+        QueryLogsTool metricsOnly = tool(new InMemorySources().add(payments("loki")).add(new FakeMetricsBackend("prom").knows("kubelet")));
+        assertThat(ToolHarness.ok(metricsOnly, "{\"service\":\"kubelet\"}").getString("note"))
+                .contains("No logs source knows a service named 'kubelet'", "'kubelet' is listed by prom, which holds other signals of it: "
+                        + "use query_metrics or get_service_health for its metrics").doesNotContain("Did you mean");
         JsonObject none = ToolHarness.ok(tool, "{\"service\":\"payments\",\"filter\":\"segfault\"}");
         assertThat(none.getJsonArray("lines")).isEmpty();
         assertThat(none.getString("note")).contains("No line matched in the last 15m (the filter)");
