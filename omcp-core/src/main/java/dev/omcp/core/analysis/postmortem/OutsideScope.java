@@ -1,6 +1,7 @@
 package dev.omcp.core.analysis.postmortem;
 
 import java.time.Instant;
+import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 
@@ -16,10 +17,13 @@ import java.util.Optional;
  * @param episodes how many anomaly episodes it had in the window
  * @param reachesService whether the suspected service is in its blast radius; empty when the
  *     topology cannot tell (none answered, some failed, or it does not know the service)
+ * @param reachesInScope the other anomalous services of the report's scope its blast radius holds,
+ *     in name order: how it may explain the report without reaching the suspected service itself
  */
 public record OutsideScope(String service, String signal, Instant onset, boolean onsetKnown, int episodes,
-        Optional<Boolean> reachesService) {
+        Optional<Boolean> reachesService, List<String> reachesInScope) {
     public OutsideScope {
+        reachesInScope = List.copyOf(reachesInScope);
         Objects.requireNonNull(service, "service");
         Objects.requireNonNull(signal, "signal");
         Objects.requireNonNull(onset, "onset");

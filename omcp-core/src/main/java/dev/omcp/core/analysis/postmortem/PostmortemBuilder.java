@@ -130,7 +130,7 @@ public final class PostmortemBuilder {
         return byService.values().stream().limit(PostmortemReport.MAX_OUTSIDE_SCOPE).map(list -> {
             AnomalyEpisode first = list.getFirst();
             return new OutsideScope(first.service(), first.signal(), first.onset(), first.onsetKnown(), list.size(),
-                    Optional.ofNullable(in.reachesService().get(first.service())));
+                    Optional.ofNullable(in.reachesService().get(first.service())), in.reachesInScope().getOrDefault(first.service(), List.of()));
         }).toList();
     }
 
@@ -144,14 +144,23 @@ public final class PostmortemBuilder {
         List<OutsideScope> before = outside.stream().filter(o -> firstInScope.isEmpty() || o.onset().isBefore(firstInScope.get().onset()))
                 .toList();
         return before.stream().filter(o -> o.reachesService().orElse(false)).findFirst()
+                .or(() -> before.stream().filter(o -> !o.reachesInScope().isEmpty()).findFirst())
                 .or(() -> before.stream().filter(o -> o.reachesService().isEmpty()).findFirst())
                 .or(() -> before.stream().findFirst());
     }
 
     /** How {@code o} relates to the suspected service, for a sentence about it. */
     private static String relation(PostmortemInput in, OutsideScope o) {
+        String inScope = o.reachesInScope().isEmpty() ? ""
+                : ", but its blast radius holds " + String.join(", ", o.reachesInScope().stream().map(PostmortemBuilder::md).toList())
+                        + ", anomalous in this report";
         return o.reachesService().map(r -> r ? ", and " + md(in.service()) + " is in its blast radius"
-                : "; the topology shows no path from it to " + md(in.service())).orElse("");
+                : "; the topology shows no path from it to " + md(in.service()) + inScope).orElse("");
+    }
+
+    /** Whether a post-mortem of {@code o} may explain this one: it reaches the service, something in the scope, or nobody can tell. */
+    private static boolean mayExplain(OutsideScope o) {
+        return o.reachesService().orElse(true) || !o.reachesInScope().isEmpty();
     }
 
     /** When and on what {@code o} began: {@code latency_p99 from 2025-…} or {@code cpu, first recorded at …}. */
@@ -294,7 +303,7 @@ public final class PostmortemBuilder {
             s.append(' ').append(md(o.service())).append(", outside this report's scope, deviated ")
                     .append(episodes.isEmpty() ? "in this window" : "earlier").append(" (").append(began(o)).append(')')
                     .append(relation(in, o));
-            if (o.reachesService().orElse(true)) {
+            if (mayExplain(o)) {
                 s.append(": a post-mortem for ").append(md(o.service())).append(reaches ? " may find the root cause" : " may tell whether it "
                         + "is the root cause");
             }
@@ -378,7 +387,7 @@ public final class PostmortemBuilder {
                     + " outlive the in-memory hour and future post-mortems have a full timeline.");
         }
         Optional<AnomalyEpisode> first = episodes.stream().findFirst();
-        earlier.filter(o -> o.reachesService().orElse(true)).ifPresent(o -> f.add(String.format(Locale.ROOT,
+        earlier.filter(PostmortemBuilder::mayExplain).ifPresent(o -> f.add(String.format(Locale.ROOT,
                 "%s deviated %s (%s)%s, but it is outside this report's scope: check whether it is the root cause (generate_postmortem for %s).",
                 md(o.service()), first.isPresent() ? "before anything in this report" : "in this window", began(o), relation(in, o),
                 md(o.service()))));

@@ -31,13 +31,18 @@ import java.util.Optional;
  * @param situation the situation flags of the spec 4.4 rules
  * @param contacts who answers for a service in the report, from the service catalog
  *     ({@code team-payments (#payments-oncall)}), per service name; empty without a catalog
+ * @param reachesInScope per anomalous service outside the scope, the anomalous services of the
+ *     scope (other than the suspected one) its blast radius holds; absent when it holds none or the
+ *     topology cannot tell
  */
 public record PostmortemInput(
         String service, String window, Instant from, Instant to, String tenant, List<HistoryRow> timeline,
         List<HistoryRow> outsideScope, Map<String, Boolean> reachesService, Optional<BlastRadius> blastRadius, List<ContributingSignal> signals, List<TraceSummary> traces,
-        List<LogHighlight> logHighlights, LogRange logRange, Situation situation, Map<String, String> contacts) {
+        List<LogHighlight> logHighlights, LogRange logRange, Situation situation, Map<String, String> contacts,
+        Map<String, List<String>> reachesInScope) {
     public PostmortemInput {
         contacts = Map.copyOf(contacts);
+        reachesInScope = Map.copyOf(reachesInScope);
         Objects.requireNonNull(service, "service");
         Objects.requireNonNull(window, "window");
         Objects.requireNonNull(from, "from");
@@ -66,7 +71,7 @@ public record PostmortemInput(
             List<ContributingSignal> signals, List<TraceSummary> traces, List<LogHighlight> logHighlights, LogRange logRange,
             Situation situation) {
         this(service, window, from, to, tenant, timeline, outsideScope, reachesService, blastRadius, signals, traces, logHighlights,
-                logRange, situation, Map.of());
+                logRange, situation, Map.of(), Map.of());
     }
 
     /**

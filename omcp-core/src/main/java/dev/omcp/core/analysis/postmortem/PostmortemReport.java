@@ -344,6 +344,9 @@ public record PostmortemReport(
             JsonObjectBuilder e = Jsonp.provider().createObjectBuilder().add("service", o.service()).add("signal", o.signal())
                     .add("onset", o.onset().toString()).add("onsetKnown", o.onsetKnown()).add("episodes", o.episodes());
             o.reachesService().ifPresent(r -> e.add("reachesService", r));
+            if (!o.reachesInScope().isEmpty()) {
+                e.add("reachesInScope", Jsonp.provider().createArrayBuilder(o.reachesInScope()));
+            }
             out.add(e);
         }
         return out;

@@ -148,7 +148,8 @@ public final class GeneratePostmortemTool extends ObservabilityTool {
                             .add("outsideScope", Jsonp.object().add("type", "array").add("description", "Services outside the "
                                     + "report's scope (the service and its blast radius) with anomalies in the window, earliest onset "
                                     + "first: service, signal, onset, onsetKnown, episodes, reachesService (the service is in its "
-                                    + "blast radius; absent when the topology cannot tell).").add("items", Jsonp.object()
+                                    + "blast radius; absent when the topology cannot tell), reachesInScope (anomalous services of "
+                                    + "the report its blast radius holds, when any).").add("items", Jsonp.object()
                                     .add("type", "object")))))
                     .add("blastRadius", Jsonp.object().add("type", "object").add("properties", Jsonp.object()
                             .add("included", Jsonp.object().add("type", "boolean"))
@@ -247,14 +248,15 @@ public final class GeneratePostmortemTool extends ObservabilityTool {
         Set<String> scope = scope(service, blast);
         List<HistoryRow> timeline = history.stream().filter(r -> scope.contains(r.service())).toList();
         List<HistoryRow> outside = history.stream().filter(r -> !scope.contains(r.service())).toList();
+        Map<String, List<String>> reachesInScope = new HashMap<>();
         Map<String, Boolean> reaches = topologyState.availability() == SourceState.Availability.AVAILABLE
-                ? reachesService(topology.graph().orElseThrow(), service, outside) : Map.of();
+                ? reachesService(topology.graph().orElseThrow(), service, outside, anomalousIn(timeline, service), reachesInScope) : Map.of();
 
         Situation situation = new Situation(toolkit.history().remoteSinkConfigured(), tracesState, topologyState, logs.state());
         Map<String, String> contacts = contacts(service, topologyState.answered() ? blast : Optional.empty());
         PostmortemReport report = builder.build(new PostmortemInput(service, window, from, to, principal.tenant(), timeline, outside,
                 reaches, topologyState.answered() ? blast : Optional.empty(), ContributingSignal.fromHistory(timeline), traces.traces(),
-                logs.highlights(), logRange, situation, contacts));
+                logs.highlights(), logRange, situation, contacts, reachesInScope));
 
         JsonObjectBuilder structured = Jsonp.provider().createObjectBuilder(report.toJson());
         if (!contacts.isEmpty()) {
@@ -373,12 +375,28 @@ public final class GeneratePostmortemTool extends ObservabilityTool {
      * radius (its degradation could explain the suspect's). Asked only of a complete topology; a
      * service the topology does not know, or whose walk stopped at its cap first, gets no entry.
      */
-    private Map<String, Boolean> reachesService(TopologyGraph graph, String service, List<HistoryRow> outside) {
+    /** The anomalous services of the scope other than {@code service}, in name order. */
+    private static Set<String> anomalousIn(List<HistoryRow> timeline, String service) {
+        Set<String> anomalous = new java.util.TreeSet<>();
+        timeline.stream().filter(HistoryRow::anomalous).map(HistoryRow::service).filter(s -> !s.equals(service)).forEach(anomalous::add);
+        return anomalous;
+    }
+
+    /**
+     * @param reachesInScope filled, per outside service, with the {@code anomalousInScope} services
+     *     its blast radius holds (when any)
+     */
+    private Map<String, Boolean> reachesService(TopologyGraph graph, String service, List<HistoryRow> outside, Set<String> anomalousInScope,
+            Map<String, List<String>> reachesInScope) {
         Map<String, Boolean> reaches = new HashMap<>();
         outside.stream().filter(HistoryRow::anomalous).map(HistoryRow::service).distinct().forEach(other -> {
             BlastRadius radius = walker.walk(graph, List.of(other), BlastRadiusOptions.defaults());
             if (radius.unresolved().contains(other)) {
                 return;
+            }
+            List<String> held = radius.nodes().stream().map(AffectedNode::name).filter(anomalousInScope::contains).distinct().sorted().toList();
+            if (!held.isEmpty()) {
+                reachesInScope.put(other, held);
             }
             boolean found = radius.nodes().stream().anyMatch(n -> n.name().equals(service));
             if (found || !radius.truncated()) {

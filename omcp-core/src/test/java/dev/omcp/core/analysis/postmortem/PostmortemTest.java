@@ -454,6 +454,22 @@ class PostmortemTest {
     }
 
     @Test
+    void aServiceOutsideTheScopeWithoutAPathToTheSuspect_isStillNamed_whenItsBlastRadiusHoldsAnAnomalousServiceOfTheScope() {
+        // the suspect (catalog) is healthy; web in its scope is anomalous, and payments-db, outside, reaches web but not catalog
+        List<HistoryRow> scope = List.of(anomaly("web", "error_rate", FROM.plusSeconds(900), 30, FROM.plusSeconds(600)));
+        List<HistoryRow> outside = List.of(anomaly("payments-db", "latency_p99", FROM.plusSeconds(900), 900, FROM.plusSeconds(300)));
+        PostmortemReport r = builder.build(new PostmortemInput("catalog", "1h", FROM, TO, "", scope, outside, Map.of("payments-db", false),
+                Optional.of(blast()), ContributingSignal.fromHistory(scope), traces(1), LOGS, WHOLE_WINDOW, ALL_UP, Map.of(),
+                Map.of("payments-db", List.of("web"))));
+        assertThat(r.synopsis()).contains("payments-db, outside this report's scope, deviated earlier (latency_p99 from 2025-03-10T09:05:00Z); "
+                + "the topology shows no path from it to catalog, but its blast radius holds web, anomalous in this report: a post-mortem "
+                + "for payments-db may tell whether it is the root cause.");
+        assertThat(r.followUps()).anySatisfy(f -> assertThat(f).startsWith("payments-db deviated before anything in this report"));
+        assertThat(r.toJson().getJsonObject("timeline").getJsonArray("outsideScope").getJsonObject(0).getJsonArray("reachesInScope"))
+                .hasSize(1);
+    }
+
+    @Test
     void aServiceOutsideTheScopeThatDeviatedLater_isListedButNotSaidToBeFirst() {
         List<HistoryRow> scope = List.of(anomaly("db", "latency_p99", FROM.plusSeconds(900), 40, FROM.plusSeconds(600)));
         List<HistoryRow> outside = List.of(anomaly("storage", "iops", FROM.plusSeconds(900), 12, FROM.plusSeconds(700)));
