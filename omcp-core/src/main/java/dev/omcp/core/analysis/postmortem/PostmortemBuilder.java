@@ -388,7 +388,7 @@ public final class PostmortemBuilder {
         }
         Optional<AnomalyEpisode> first = episodes.stream().findFirst();
         earlier.filter(PostmortemBuilder::mayExplain).ifPresent(o -> f.add(String.format(Locale.ROOT,
-                "%s deviated %s (%s)%s, but it is outside this report's scope: check whether it is the root cause (generate_postmortem for %s).",
+                "%s deviated %s (%s)%s. It is outside this report's scope: check whether it is the root cause (generate_postmortem for %s).",
                 md(o.service()), first.isPresent() ? "before anything in this report" : "in this window", began(o), relation(in, o),
                 md(o.service()))));
         first.ifPresent(e -> {

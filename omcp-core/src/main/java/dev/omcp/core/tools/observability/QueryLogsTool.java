@@ -40,9 +40,6 @@ import java.util.regex.Pattern;
  * (spec 5.7), with the count per category.
  */
 public final class QueryLogsTool extends ObservabilityTool {
-    /** What to use instead when no logs source knows a service another source lists. */
-    private static final String OTHER_SIGNALS = "use query_metrics or get_service_health for its metrics, query_traces for its traces";
-
     static final String NAME = "query_logs";
     static final int DEFAULT_LIMIT = 50;
     static final int MAX_LIMIT = 500;
@@ -252,7 +249,7 @@ public final class QueryLogsTool extends ObservabilityTool {
             notes.add("Every logs source failed (see failedSources); no lines are shown rather than a guess." + timeoutAdvice(gathered));
         } else if (!resolvedAnywhere) {
             notes.add("No logs source knows a service named '" + query.service() + "' (none of its service labels has this value)."
-                    + new ServiceNameSuggestions(toolkit).elsewhereOrDidYouMean(query.service(), call.principal(), LogsCapability.class, OTHER_SIGNALS)
+                    + new ServiceNameSuggestions(toolkit).elsewhereOrDidYouMean(query.service(), call.principal(), LogsCapability.class)
                     + " list_services shows every name and the sources that know it.");
         } else if (shown.isEmpty() && truncated) {
             // only the as-shown check can empty a cut answer: say what the flag already says, and no more
@@ -422,7 +419,7 @@ public final class QueryLogsTool extends ObservabilityTool {
             notes.add("Every logs source failed (see failedSources); no counts are shown rather than a guess." + timeoutAdvice(gathered));
         } else if (!resolvedAnywhere) {
             notes.add("No logs source knows a service named '" + query.service() + "'."
-                    + new ServiceNameSuggestions(toolkit).elsewhereOrDidYouMean(query.service(), call.principal(), LogsCapability.class, OTHER_SIGNALS)
+                    + new ServiceNameSuggestions(toolkit).elsewhereOrDidYouMean(query.service(), call.principal(), LogsCapability.class)
                     + " list_services shows every name and the sources that know it.");
         } else if (found == 0) {
             notes.add("No line matched in the last " + Durations.format(window) + describeFilters(query)

@@ -187,8 +187,7 @@ public final class QueryMetricsTool extends ObservabilityTool {
         toolkit.catalog().entry(service).ifPresent(entry -> result.add("catalog", entry));
         batch.writeTo(result);
         Optional<String> note = note(batch, onlySource, service, metric, duration, resolvedLabel, found.size(), limit, !labels.isEmpty(),
-                () -> new ServiceNameSuggestions(toolkit).elsewhereOrDidYouMean(service, call.principal(), MetricsCapability.class,
-                        "use query_logs for its logs, query_traces for its traces"),
+                () -> new ServiceNameSuggestions(toolkit).elsewhereOrDidYouMean(service, call.principal(), MetricsCapability.class),
                 // with label filters the likelier miss is the filters, not the name: no name suggestions then
                 () -> labels.isEmpty() ? new MetricNameSuggestions(toolkit).forMissing(service, metric, call.principal(), onlySource)
                         : " Ask again without labels to see whether the filters are what matched nothing.");

@@ -2,7 +2,10 @@ package dev.omcp.core.tools.observability;
 
 import dev.omcp.core.sources.Bound;
 import dev.omcp.ports.identity.Principal;
+import dev.omcp.sdk.connector.LogsCapability;
+import dev.omcp.sdk.connector.MetricsCapability;
 import dev.omcp.sdk.connector.ServiceListingCapability;
+import dev.omcp.sdk.connector.TracesCapability;
 import dev.omcp.sdk.query.ServiceInfo;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -101,17 +104,32 @@ public final class ServiceNameSuggestions {
      * which holds other signals of it: ..."}), so "call list_services" does not send an agent in a
      * loop; otherwise the did-you-mean sentence.
      */
-    public String elsewhereOrDidYouMean(String asked, Principal principal, Class<?> signal, String otherTools) {
+    public String elsewhereOrDidYouMean(String asked, Principal principal, Class<?> signal) {
         Gathered<List<ServiceInfo>> gathered = listings(principal);
         // the sources of the signal were just asked: one of them listing the name says nothing about other signals
         Set<String> asking = new TreeSet<>(toolkit.sources().with(signal, principal).stream().map(Bound::source).toList());
         List<String> listing = gathered.answers().stream().filter(a -> !asking.contains(a.source()))
                 .filter(a -> a.value().stream().anyMatch(s -> s.name().equals(asked))).map(Gathered.Answer::source).sorted().toList();
         if (!listing.isEmpty()) {
-            return " '" + asked + "' is listed by " + String.join(", ", listing) + ", which "
-                    + (listing.size() == 1 ? "holds" : "hold") + " other signals of it: " + otherTools + ".";
+            List<String> tools = new ArrayList<>();
+            if (serves(MetricsCapability.class, listing, principal)) {
+                tools.add("query_metrics or get_service_health for its metrics");
+            }
+            if (serves(LogsCapability.class, listing, principal)) {
+                tools.add("query_logs for its logs");
+            }
+            if (serves(TracesCapability.class, listing, principal)) {
+                tools.add("query_traces for its traces");
+            }
+            return " '" + asked + "' is listed by " + String.join(", ", listing) + (tools.isEmpty() ? "."
+                    : ", which " + (listing.size() == 1 ? "holds" : "hold") + " other signals of it: use " + String.join(", ", tools) + ".");
         }
         return closest(asked, names(gathered)).map(name -> " Did you mean '" + name + "'?").orElse("");
+    }
+
+    /** Whether any of {@code sources} can answer {@code capability}. */
+    private boolean serves(Class<?> capability, List<String> sources, Principal principal) {
+        return toolkit.sources().with(capability, principal).stream().map(Bound::source).anyMatch(sources::contains);
     }
 
     private Set<String> known(Principal principal) {

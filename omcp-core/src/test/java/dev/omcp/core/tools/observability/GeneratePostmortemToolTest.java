@@ -197,7 +197,7 @@ class GeneratePostmortemToolTest {
                         + "blast radius: a post-mortem for db may find the root cause.")
                 .doesNotContain("web went wrong first.");
         assertThat(report.getJsonArray("followUps").getValuesAs(JsonString::getString)).anySatisfy(f -> assertThat(f).isEqualTo(
-                "db deviated before anything in this report (latency_p99 from 2025-03-10T09:34:30Z), and web is in its blast radius, but it "
+                "db deviated before anything in this report (latency_p99 from 2025-03-10T09:34:30Z), and web is in its blast radius. It "
                         + "is outside this report's scope: check whether it is the root cause (generate_postmortem for db)."));
         List<JsonObject> outside = report.getJsonObject("timeline").getJsonArray("outsideScope").getValuesAs(JsonObject.class);
         assertThat(outside).extracting(o -> o.getString("service")).containsExactly("billing", "db", "api");

@@ -344,7 +344,7 @@ class QueryLogsToolTest {
         QueryLogsTool metricsOnly = tool(new InMemorySources().add(payments("loki")).add(new FakeMetricsBackend("prom").knows("kubelet")));
         assertThat(ToolHarness.ok(metricsOnly, "{\"service\":\"kubelet\"}").getString("note"))
                 .contains("No logs source knows a service named 'kubelet'", "'kubelet' is listed by prom, which holds other signals of it: "
-                        + "use query_metrics or get_service_health for its metrics").doesNotContain("Did you mean");
+                        + "use query_metrics or get_service_health for its metrics.").doesNotContain("Did you mean", "query_traces");
         JsonObject none = ToolHarness.ok(tool, "{\"service\":\"payments\",\"filter\":\"segfault\"}");
         assertThat(none.getJsonArray("lines")).isEmpty();
         assertThat(none.getString("note")).contains("No line matched in the last 15m (the filter)");
