@@ -117,7 +117,9 @@ final class KindWatcher implements Runnable {
                     list(); // over a limit the kind is incomplete: list again after every watch, it may fit now
                 }
                 watch();
-                backoff = Duration.ofMillis(200);
+                // over a limit each ended watch means a new list of up to 64 MiB: a server that ends watches at once must not
+                // get them back to back
+                backoff = overLimit.isPresent() ? wait(backoff) : Duration.ofMillis(200);
             } catch (ConnectorException e) {
                 lastError = Optional.of(e);
                 firstList.countDown();

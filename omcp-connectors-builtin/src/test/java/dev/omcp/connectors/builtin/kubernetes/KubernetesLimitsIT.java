@@ -144,6 +144,23 @@ class KubernetesLimitsIT {
     }
 
     @Test
+    void overALimit_aServerThatEndsEveryWatchAtOnce_doesNotGetListsBackToBack() throws Exception {
+        start(new WatchLimits(20, 64L << 20));
+        api.applyAll(PODS, pods("flood-", 200, Map.of("app", "flood")));
+        drainPodEvents("1");
+        long before = pods().relists();
+        long end = System.nanoTime() + Duration.ofSeconds(2).toNanos();
+        int breaks = 0;
+        while (System.nanoTime() < end) { // ends each watch as soon as it is open: a relist follows every one
+            api.breakWatches();
+            breaks++;
+            LockSupport.parkNanos(Duration.ofMillis(10).toNanos());
+        }
+        // the waits double from 200 ms: at most 200 + 400 + 800 ms of them fit in 2 s, so no more than 4 lists
+        assertThat(pods().relists() - before).as("lists after %d ended watches", breaks).isBetween(1L, 4L);
+    }
+
+    @Test
     void pastTheSourceMemoryBound_furtherObjectsAreRefused() throws Exception {
         long bound = 64 << 10;
         start(new WatchLimits(100_000, bound));
