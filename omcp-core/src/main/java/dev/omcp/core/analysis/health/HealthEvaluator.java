@@ -210,9 +210,22 @@ public final class HealthEvaluator {
         return s;
     }
 
-    private static String names(List<MissingSignal> missing) {
+    /**
+     * {@code error_rate, request_rate_drop (the service exports no HTTP request counter ...), cpu (...)}:
+     * signals missing for the same reason share it, so a long reason is said once (each signal's own
+     * wording stays in {@code missing[]}).
+     */
+    static String names(List<MissingSignal> missing) {
+        Map<String, List<String>> byWhy = new LinkedHashMap<>();
+        for (MissingSignal m : missing) {
+            // "no source returned cpu_utilization for 'x': it needs ..." and the memory one differ only before the colon
+            int colon = m.reason().indexOf(": ");
+            String why = missing.size() > 1 && m.reason().startsWith("no source returned ") && colon > 0 && m.reason().indexOf(';') < 0
+                    ? m.reason().substring(colon + 2) : m.reason();
+            byWhy.computeIfAbsent(why, k -> new ArrayList<>()).add(m.signal().wireName());
+        }
         List<String> n = new ArrayList<>();
-        missing.forEach(m -> n.add(m.signal().wireName() + " (" + m.reason() + ")"));
-        return String.join(", ", n);
+        byWhy.forEach((why, signals) -> n.add(String.join(", ", signals) + " (" + why + ")"));
+        return String.join("; ", n);
     }
 }

@@ -230,4 +230,16 @@ class HealthEvaluatorTest {
         }
         return new AnomalyDetector().detect(new Series(Map.of(), t, x), DetectionSettings.of(kind).withWindow(Duration.ofMinutes(20)));
     }
+
+    @Test
+    void signalsMissingForTheSameReason_shareItInTheNote() {
+        String why = "it needs the containers' limits (cAdvisor container_spec_* or kube-state-metrics)";
+        String note = HealthEvaluator.names(List.of(
+                new MissingSignal(HealthSignal.CPU, "no source returned cpu_utilization for 'kubelet': " + why),
+                new MissingSignal(HealthSignal.MEMORY, "no source returned memory_utilization for 'kubelet': " + why),
+                new MissingSignal(HealthSignal.ERROR_RATE, "prom failed (timeout): Prometheus did not answer within 10000 ms")));
+        assertThat(note).isEqualTo("cpu, memory (" + why + "); error_rate (prom failed (timeout): Prometheus did not answer within 10000 ms)");
+        assertThat(HealthEvaluator.names(List.of(new MissingSignal(HealthSignal.CPU, "no source returned cpu_utilization for 'kubelet': " + why))))
+                .as("alone, a signal keeps its whole reason").isEqualTo("cpu (no source returned cpu_utilization for 'kubelet': " + why + ")");
+    }
 }
