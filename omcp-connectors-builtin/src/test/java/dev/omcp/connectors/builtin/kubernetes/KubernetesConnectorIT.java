@@ -1,5 +1,6 @@
 package dev.omcp.connectors.builtin.kubernetes;
 
+import static dev.omcp.connectors.builtin.kubernetes.WatchThread.eventually;
 import static dev.omcp.testkit.kubernetes.KubernetesFake.namespace;
 import static dev.omcp.testkit.kubernetes.KubernetesFake.node;
 import static dev.omcp.testkit.kubernetes.KubernetesFake.owner;
@@ -29,8 +30,6 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ExecutionException;
-import java.util.concurrent.locks.LockSupport;
-import java.util.function.BooleanSupplier;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -80,16 +79,6 @@ class KubernetesConnectorIT {
 
     private Connector withToken() throws Exception {
         return create(api.url(), Json.createObjectBuilder().add("auth", Json.createObjectBuilder().add("type", "bearer").add("token", TOKEN)).build());
-    }
-
-    private static void eventually(BooleanSupplier condition) {
-        long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
-        while (!condition.getAsBoolean()) {
-            if (System.nanoTime() > deadline) {
-                throw new AssertionError("condition not met within 10 s");
-            }
-            LockSupport.parkNanos(Duration.ofMillis(20).toNanos()); // waits for the watch thread, not for a time rule
-        }
     }
 
     private Topology topology(String namespace) {

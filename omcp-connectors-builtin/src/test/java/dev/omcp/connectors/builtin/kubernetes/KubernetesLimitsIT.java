@@ -1,5 +1,6 @@
 package dev.omcp.connectors.builtin.kubernetes;
 
+import static dev.omcp.connectors.builtin.kubernetes.WatchThread.eventually;
 import static dev.omcp.testkit.kubernetes.KubernetesFake.namespace;
 import static dev.omcp.testkit.kubernetes.KubernetesFake.node;
 import static dev.omcp.testkit.kubernetes.KubernetesFake.owner;
@@ -28,7 +29,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.locks.LockSupport;
-import java.util.function.BooleanSupplier;
 import java.util.stream.IntStream;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -81,16 +81,6 @@ class KubernetesLimitsIT {
     private List<String> logged() {
         synchronized (log) { // the appender adds under its own lock, from the watcher threads
             return log.list.stream().map(ILoggingEvent::getFormattedMessage).toList();
-        }
-    }
-
-    private static void eventually(BooleanSupplier condition) {
-        long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
-        while (!condition.getAsBoolean()) {
-            if (System.nanoTime() > deadline) {
-                throw new AssertionError("condition not met within 10 s");
-            }
-            LockSupport.parkNanos(Duration.ofMillis(20).toNanos()); // waits for the watch thread, not for a time rule
         }
     }
 
