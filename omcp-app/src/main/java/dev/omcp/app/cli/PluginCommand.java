@@ -84,6 +84,35 @@ public final class PluginCommand implements Callable<Integer> {
         }
     }
 
+    /** What {@code list} and {@code info} do with the catalog; its exit status. */
+    @FunctionalInterface
+    interface CatalogAction {
+        int run(Settings settings, HubCatalog catalog, PrintWriter out, PrintWriter err) throws HubUnavailableException;
+    }
+
+    /**
+     * Reads the settings and the catalog of {@code --from} or {@code HUB_CATALOG_URL} and runs
+     * {@code action} on them; exit status 1 with a message when either cannot be read.
+     */
+    static int withCatalog(CommandSpec spec, Optional<String> from, CatalogAction action) {
+        PrintWriter out = spec.commandLine().getOut();
+        PrintWriter err = spec.commandLine().getErr();
+        Optional<Settings> settings = settings(err);
+        if (settings.isEmpty()) {
+            return 1;
+        }
+        Optional<ConnectorHub> hub = hub(from, settings.get(), settings.get().plugins().trustRoot(), err);
+        if (hub.isEmpty()) {
+            return 1;
+        }
+        try {
+            return action.run(settings.get(), hub.get().catalog(), out, err);
+        } catch (HubUnavailableException e) {
+            err.println("omcp: " + e.getMessage());
+            return 1;
+        }
+    }
+
     static String capabilities(Capabilities c) {
         List<String> names = new ArrayList<>();
         if (c.queryMetrics()) {
@@ -115,19 +144,8 @@ public final class PluginCommand implements Callable<Integer> {
 
         @Override
         public Integer call() {
-            PrintWriter out = spec.commandLine().getOut();
-            PrintWriter err = spec.commandLine().getErr();
-            Optional<Settings> settings = settings(err);
-            if (settings.isEmpty()) {
-                return 1;
-            }
-            Optional<ConnectorHub> hub = hub(from, settings.get(), settings.get().plugins().trustRoot(), err);
-            if (hub.isEmpty()) {
-                return 1;
-            }
-            try {
-                HubCatalog catalog = hub.get().catalog();
-                FilesystemPluginStore store = new FilesystemPluginStore(settings.get().plugins().directory(), Optional.empty());
+            return withCatalog(spec, from, (settings, catalog, out, err) -> {
+                FilesystemPluginStore store = new FilesystemPluginStore(settings.plugins().directory(), Optional.empty());
                 HubListing listing = HubListings.fromScan(catalog, store.scan(List.of()).candidates());
                 out.printf("%-20s %-16s %-16s %s%n", "NAME", "LATEST", "INSTALLED", "DESCRIPTION");
                 for (HubListing.Item item : listing.entries()) {
@@ -136,10 +154,7 @@ public final class PluginCommand implements Callable<Integer> {
                 }
                 out.println(listing.entries().size() + " connectors in " + listing.source());
                 return 0;
-            } catch (HubUnavailableException e) {
-                err.println("omcp: " + e.getMessage());
-                return 1;
-            }
+            });
         }
     }
 
@@ -157,18 +172,8 @@ public final class PluginCommand implements Callable<Integer> {
 
         @Override
         public Integer call() {
-            PrintWriter out = spec.commandLine().getOut();
-            PrintWriter err = spec.commandLine().getErr();
-            Optional<Settings> settings = settings(err);
-            if (settings.isEmpty()) {
-                return 1;
-            }
-            Optional<ConnectorHub> hub = hub(from, settings.get(), settings.get().plugins().trustRoot(), err);
-            if (hub.isEmpty()) {
-                return 1;
-            }
-            try {
-                Optional<HubEntry> entry = hub.get().catalog().find(name);
+            return withCatalog(spec, from, (settings, catalog, out, err) -> {
+                Optional<HubEntry> entry = catalog.find(name);
                 if (entry.isEmpty()) {
                     err.println("omcp: the hub catalog has no connector '" + name + "'; omcp plugin list shows what it offers");
                     return 1;
@@ -189,10 +194,7 @@ public final class PluginCommand implements Callable<Integer> {
                     }
                 }
                 return 0;
-            } catch (HubUnavailableException e) {
-                err.println("omcp: " + e.getMessage());
-                return 1;
-            }
+            });
         }
     }
 
