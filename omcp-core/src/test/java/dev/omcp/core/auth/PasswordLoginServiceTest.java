@@ -141,21 +141,9 @@ class PasswordLoginServiceTest {
     void whenEveryVerificationSlotAndQueuePlaceIsTaken_aLoginIsBusy() throws Exception {
         VerificationSlots slots = new VerificationSlots(1, 0, Duration.ofMillis(50));
         PasswordLoginService service = service(Optional.of(LockoutPolicy.DEFAULT), slots);
-        CountDownLatch holding = new CountDownLatch(1);
-        CountDownLatch release = new CountDownLatch(1);
-        Thread holder = Thread.ofVirtual().start(() -> slots.run(() -> {
-            holding.countDown();
-            try {
-                release.await();
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            }
-            return true;
-        }));
-        holding.await();
+        SlotHolder holder = SlotHolder.takeTheOnlySlot(slots);
         assertThat(service.login("alice", "correct horse 1", IP)).isEqualTo(new LoginResult.Busy(Duration.ofSeconds(1)));
-        release.countDown();
-        holder.join();
+        holder.release();
         assertThat(service.login("alice", "correct horse 1", IP)).isInstanceOf(LoginResult.LoggedIn.class);
     }
 
@@ -163,23 +151,11 @@ class PasswordLoginServiceTest {
     void aBusyAnswerDoesNotCountAsAFailure() throws Exception {
         VerificationSlots slots = new VerificationSlots(1, 0, Duration.ofMillis(10));
         PasswordLoginService service = service(Optional.of(LockoutPolicy.DEFAULT), slots);
-        CountDownLatch holding = new CountDownLatch(1);
-        CountDownLatch release = new CountDownLatch(1);
-        Thread holder = Thread.ofVirtual().start(() -> slots.run(() -> {
-            holding.countDown();
-            try {
-                release.await();
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            }
-            return true;
-        }));
-        holding.await();
+        SlotHolder holder = SlotHolder.takeTheOnlySlot(slots);
         for (int i = 0; i < 6; i++) {
             assertThat(service.login("alice", "wrong", "192.0.2." + i)).isInstanceOf(LoginResult.Busy.class);
         }
-        release.countDown();
-        holder.join();
+        holder.release();
         assertThat(locks.lockedUntil("alice", clock.instant())).isEmpty();
     }
 
@@ -187,5 +163,29 @@ class PasswordLoginServiceTest {
     void oversizedInputIsAProgrammingErrorOfTheCaller() {
         assertThatThrownBy(() -> service().login("a".repeat(257), "x", IP)).isInstanceOf(IllegalArgumentException.class);
         assertThatThrownBy(() -> service().login("alice", "x".repeat(1025), IP)).isInstanceOf(IllegalArgumentException.class);
+    }
+
+    /** Holds a verification slot on another thread until released, as a slow verification would. */
+    private record SlotHolder(Thread thread, CountDownLatch released) {
+        static SlotHolder takeTheOnlySlot(VerificationSlots slots) throws InterruptedException {
+            CountDownLatch holding = new CountDownLatch(1);
+            CountDownLatch release = new CountDownLatch(1);
+            Thread thread = Thread.ofVirtual().start(() -> slots.run(() -> {
+                holding.countDown();
+                try {
+                    release.await();
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+                return true;
+            }));
+            holding.await();
+            return new SlotHolder(thread, release);
+        }
+
+        void release() throws InterruptedException {
+            released.countDown();
+            thread.join();
+        }
     }
 }
