@@ -6,6 +6,7 @@ import dev.omcp.sdk.connector.Health;
 import dev.omcp.sdk.connector.ServiceListingCapability;
 import dev.omcp.sdk.connector.SourceConfig;
 import dev.omcp.sdk.connector.TracesCapability;
+import dev.omcp.sdk.http.BackendApi;
 import dev.omcp.sdk.query.ServiceInfo;
 import dev.omcp.sdk.query.TraceQuery;
 import dev.omcp.sdk.query.TraceSummary;
@@ -38,10 +39,10 @@ import java.util.concurrent.Semaphore;
  */
 final class TempoConnector implements Connector, TracesCapability, ServiceListingCapability {
     private final SourceConfig source;
-    private final TempoApi api;
+    private final BackendApi api;
     private final int fetchConcurrency;
 
-    TempoConnector(SourceConfig source, TempoApi api, int fetchConcurrency) {
+    TempoConnector(SourceConfig source, BackendApi api, int fetchConcurrency) {
         this.source = source;
         this.api = api;
         this.fetchConcurrency = fetchConcurrency;
@@ -56,7 +57,7 @@ final class TempoConnector implements Connector, TracesCapability, ServiceListin
     public Health health() {
         long started = System.nanoTime();
         try {
-            String answer = api.get("ready", Map.of());
+            String answer = api.getText("ready", Map.of());
             String said = answer.strip();
             boolean ready = said.equalsIgnoreCase("ready");
             return new Health(ready, ready ? "Tempo is ready" : "Tempo is not ready: " + (said.length() > 200 ? said.substring(0, 200) + "..." : said),

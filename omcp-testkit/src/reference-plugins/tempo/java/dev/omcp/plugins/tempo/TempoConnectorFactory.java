@@ -5,6 +5,7 @@ import dev.omcp.sdk.connector.ConnectorContext;
 import dev.omcp.sdk.connector.ConnectorException;
 import dev.omcp.sdk.connector.ConnectorFactory;
 import dev.omcp.sdk.connector.SourceConfig;
+import dev.omcp.sdk.http.BackendApi;
 import dev.omcp.sdk.manifest.Capabilities;
 import dev.omcp.sdk.manifest.ConnectorManifest;
 import jakarta.json.JsonNumber;
@@ -18,6 +19,8 @@ import java.util.concurrent.CompletionStage;
 
 /** Creates {@link TempoConnector}s; registered in {@code META-INF/services}. */
 public final class TempoConnectorFactory implements ConnectorFactory {
+    /** A backend's answer is hostile input: a bigger one is refused while it arrives, not after it filled the heap. */
+    static final int MAX_ANSWER_BYTES = 32 * 1024 * 1024;
     static final int DEFAULT_FETCH_CONCURRENCY = 8;
     private static final ConnectorManifest MANIFEST = new ConnectorManifest(1, "tempo", "Grafana Tempo", "0.0.0",
             "Traces from Grafana Tempo", List.of("traces"), new Capabilities(false, false, true, true, false),
@@ -32,7 +35,7 @@ public final class TempoConnectorFactory implements ConnectorFactory {
     public CompletionStage<Connector> create(SourceConfig source, ConnectorContext context) {
         URI base;
         try {
-            base = TempoApi.base(source.url());
+            base = BackendApi.baseOf("Tempo", source.url());
         } catch (IllegalArgumentException e) {
             return CompletableFuture.failedFuture(new ConnectorException(ConnectorException.Kind.BAD_QUERY, e.getMessage()));
         }
@@ -41,6 +44,6 @@ public final class TempoConnectorFactory implements ConnectorFactory {
         if (configured instanceof JsonNumber number && number.isIntegral() && number.intValue() >= 1 && number.intValue() <= 32) {
             concurrency = number.intValue();
         }
-        return CompletableFuture.completedFuture(new TempoConnector(source, new TempoApi(base, context), concurrency));
+        return CompletableFuture.completedFuture(new TempoConnector(source, new BackendApi("Tempo", base, context, MAX_ANSWER_BYTES), concurrency));
     }
 }

@@ -7,6 +7,7 @@ import dev.omcp.sdk.connector.ServiceListingCapability;
 import dev.omcp.sdk.connector.SourceConfig;
 import dev.omcp.sdk.connector.TopologyCapability;
 import dev.omcp.sdk.connector.TracesCapability;
+import dev.omcp.sdk.http.BackendApi;
 import dev.omcp.sdk.query.Relation;
 import dev.omcp.sdk.query.ServiceInfo;
 import dev.omcp.sdk.query.Topology;
@@ -62,11 +63,11 @@ final class ZipkinConnector implements Connector, TracesCapability, ServiceListi
     static final Duration DEPENDENCY_LOOKBACK = Duration.ofHours(1);
     private static final int MAX_FETCH = 1000;
     private final SourceConfig source;
-    private final ZipkinApi api;
+    private final BackendApi api;
     private final Clock clock;
     private final String topologyNamespace;
 
-    ZipkinConnector(SourceConfig source, ZipkinApi api, Clock clock, String topologyNamespace) {
+    ZipkinConnector(SourceConfig source, BackendApi api, Clock clock, String topologyNamespace) {
         this.source = source;
         this.api = api;
         this.clock = clock;
@@ -82,7 +83,7 @@ final class ZipkinConnector implements Connector, TracesCapability, ServiceListi
     public Health health() {
         long started = System.nanoTime();
         try {
-            String answer = api.get("health", Map.of());
+            String answer = api.getText("health", Map.of());
             boolean up = answer.contains("UP");
             return new Health(up, up ? "Zipkin is up" : "Zipkin health is not UP", Duration.ofNanos(System.nanoTime() - started));
         } catch (ConnectorException e) {

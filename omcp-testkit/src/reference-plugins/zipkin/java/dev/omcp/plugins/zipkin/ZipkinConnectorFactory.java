@@ -5,6 +5,7 @@ import dev.omcp.sdk.connector.ConnectorContext;
 import dev.omcp.sdk.connector.ConnectorException;
 import dev.omcp.sdk.connector.ConnectorFactory;
 import dev.omcp.sdk.connector.SourceConfig;
+import dev.omcp.sdk.http.BackendApi;
 import dev.omcp.sdk.manifest.Capabilities;
 import dev.omcp.sdk.manifest.ConnectorManifest;
 import jakarta.json.JsonObject;
@@ -19,6 +20,8 @@ import java.util.concurrent.CompletionStage;
 
 /** Creates {@link ZipkinConnector}s; registered in {@code META-INF/services}. */
 public final class ZipkinConnectorFactory implements ConnectorFactory {
+    /** A backend's answer is hostile input: a bigger one is refused while it arrives, not after it filled the heap. */
+    static final int MAX_ANSWER_BYTES = 32 * 1024 * 1024;
     /** A Kubernetes namespace name (RFC 1123 label). */
     private static final Pattern NAMESPACE = Pattern.compile("[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?");
     private static final ConnectorManifest MANIFEST = new ConnectorManifest(1, "zipkin", "Zipkin", "0.0.0",
@@ -35,7 +38,7 @@ public final class ZipkinConnectorFactory implements ConnectorFactory {
     public CompletionStage<Connector> create(SourceConfig source, ConnectorContext context) {
         URI base;
         try {
-            base = ZipkinApi.base(source.url());
+            base = BackendApi.baseOf("Zipkin", source.url());
         } catch (IllegalArgumentException e) {
             return CompletableFuture.failedFuture(new ConnectorException(ConnectorException.Kind.BAD_QUERY, e.getMessage()));
         }
@@ -50,6 +53,6 @@ public final class ZipkinConnectorFactory implements ConnectorFactory {
                     "topologyNamespace must be a Kubernetes namespace name (lower-case letters, digits and '-', at most 63), got '"
                             + (namespace.length() > 63 ? namespace.substring(0, 63) + "..." : namespace) + "'"));
         }
-        return CompletableFuture.completedFuture(new ZipkinConnector(source, new ZipkinApi(base, context), context.clock(), namespace));
+        return CompletableFuture.completedFuture(new ZipkinConnector(source, new BackendApi("Zipkin", base, context, MAX_ANSWER_BYTES), context.clock(), namespace));
     }
 }

@@ -1,0 +1,164 @@
+package dev.omcp.sdk.http;
+
+import dev.omcp.sdk.connector.ConnectorContext;
+import dev.omcp.sdk.connector.ConnectorException;
+import dev.omcp.sdk.text.BackendText;
+import jakarta.json.Json;
+import jakarta.json.JsonException;
+import jakarta.json.JsonObject;
+import jakarta.json.JsonReader;
+import jakarta.json.JsonStructure;
+import java.io.ByteArrayInputStream;
+import java.io.IOException;
+import java.net.URI;
+import java.net.URLEncoder;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.net.http.HttpTimeoutException;
+import java.nio.charset.StandardCharsets;
+import java.util.Map;
+import java.util.Objects;
+import java.util.StringJoiner;
+
+/**
+ * GETs of one backend's HTTP API for a connector, with what every connector needs and easily gets
+ * wrong: the gateway's client ({@link ConnectorContext#httpClient()}, so the source's TLS,
+ * authentication and egress rules apply), its request timeout, an answer bounded while it arrives,
+ * and every failure a {@link ConnectorException} of the right kind whose message an agent can act
+ * on and that never carries the source URL.
+ *
+ * <pre>{@code
+ * URI base = BackendApi.baseOf("Zipkin", source.url());      // in the factory: a bad URL fails the source
+ * BackendApi api = new BackendApi("Zipkin", base, context, 32 << 20);
+ * JsonStructure services = api.getJson("api/v2/services", Map.of());
+ * }</pre>
+ *
+ * <p>Failures: no answer within {@link ConnectorContext#requestTimeout()} or an interrupt (the
+ * gateway cancelling a call past its deadline, the interrupt flag kept) is {@code TIMEOUT}; no
+ * connection is {@code UNAVAILABLE}; HTTP 401 and 403 are {@code UNAUTHORIZED}, other 4xx
+ * {@code BAD_QUERY}, 5xx {@code UNAVAILABLE}, each quoting the start of what the backend said (one
+ * line, URLs removed); a redirect (never followed), an answer over the bound, or one that is not
+ * the JSON asked for is {@code BAD_RESPONSE}.
+ */
+public final class BackendApi {
+    /** How much of a failed answer's body is decoded, and how much of it a message quotes. */
+    private static final int FAILURE_BYTES_READ = 4096;
+    private static final int FAILURE_CHARS_QUOTED = 300;
+
+    private final String backend;
+    private final URI base;
+    private final ConnectorContext context;
+    private final int maxBodyBytes;
+    private final BoundedBody body;
+
+    /**
+     * @param backend the backend's name as messages should call it, for example {@code "Zipkin"}
+     * @param base the API's base, from {@link #baseOf}; request paths resolve against it
+     * @param context the connector's context, whose client and timeout every request uses
+     * @param maxBodyBytes the largest answer accepted; a larger one is refused while it arrives
+     */
+    public BackendApi(String backend, URI base, ConnectorContext context, int maxBodyBytes) {
+        this.backend = Objects.requireNonNull(backend, "backend");
+        this.base = Objects.requireNonNull(base, "base");
+        this.context = Objects.requireNonNull(context, "context");
+        this.body = BoundedBody.atMost(maxBodyBytes);
+        this.maxBodyBytes = maxBodyBytes;
+    }
+
+    /**
+     * A source URL as a base for relative API paths (a trailing slash added, so {@code
+     * http://host/prefix} keeps its prefix). The message of a refusal names the backend, never the URL,
+     * which may carry credentials.
+     *
+     * @throws IllegalArgumentException when the URL is not a valid absolute http or https URL
+     */
+    public static URI baseOf(String backend, String url) {
+        URI uri;
+        try {
+            uri = URI.create(url.endsWith("/") ? url : url + "/");
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException("the " + backend + " source URL is not a valid URL");
+        }
+        if (!"http".equals(uri.getScheme()) && !"https".equals(uri.getScheme())) {
+            throw new IllegalArgumentException("the " + backend + " source URL must be http or https");
+        }
+        if (uri.getHost() == null) {
+            throw new IllegalArgumentException("the " + backend + " source URL has no host");
+        }
+        return uri;
+    }
+
+    /** GETs {@code path} (relative to the base) with {@code query} and parses the answer as a JSON object. */
+    public JsonObject getObject(String path, Map<String, String> query) throws ConnectorException {
+        if (getJson(path, query) instanceof JsonObject object) {
+            return object;
+        }
+        throw new ConnectorException(ConnectorException.Kind.BAD_RESPONSE, backend + " answered something that is not a JSON object");
+    }
+
+    /** GETs {@code path} (relative to the base) with {@code query} and parses the answer as JSON (an object or an array). */
+    public JsonStructure getJson(String path, Map<String, String> query) throws ConnectorException {
+        byte[] answer = get(path, query);
+        try (JsonReader reader = Json.createReader(new ByteArrayInputStream(answer))) {
+            return reader.read();
+        } catch (JsonException e) {
+            throw new ConnectorException(ConnectorException.Kind.BAD_RESPONSE, backend + " answered something that is not JSON");
+        }
+    }
+
+    /** GETs {@code path} (relative to the base) with {@code query} and returns a 2xx answer's body as UTF-8 text. */
+    public String getText(String path, Map<String, String> query) throws ConnectorException {
+        return new String(get(path, query), StandardCharsets.UTF_8);
+    }
+
+    private byte[] get(String path, Map<String, String> query) throws ConnectorException {
+        HttpRequest request = HttpRequest.newBuilder(uri(path, query)).timeout(context.requestTimeout())
+                .header("Accept", "application/json").GET().build();
+        HttpResponse<byte[]> response;
+        try {
+            response = context.httpClient().send(request, body);
+        } catch (HttpTimeoutException e) {
+            throw new ConnectorException(ConnectorException.Kind.TIMEOUT,
+                    backend + " did not answer within " + context.requestTimeout().toMillis() + " ms");
+        } catch (IOException e) {
+            if (BoundedBody.isTooLarge(e)) {
+                throw new ConnectorException(ConnectorException.Kind.BAD_RESPONSE, backend + " answered more than "
+                        + describe(maxBodyBytes) + "; ask for a shorter window or a lower limit");
+            }
+            // the exception's own message may name the host; its type says enough (refused, reset, TLS)
+            throw new ConnectorException(ConnectorException.Kind.UNAVAILABLE,
+                    backend + " cannot be reached (" + e.getClass().getSimpleName() + ")");
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new ConnectorException(ConnectorException.Kind.TIMEOUT, "the " + backend + " call was cancelled");
+        }
+        int status = response.statusCode();
+        if (status >= 200 && status < 300) {
+            return response.body();
+        }
+        byte[] failure = response.body();
+        String said = BackendText.clean(new String(failure, 0, Math.min(failure.length, FAILURE_BYTES_READ), StandardCharsets.UTF_8),
+                FAILURE_CHARS_QUOTED);
+        if (status >= 300 && status < 400) {
+            throw new ConnectorException(ConnectorException.Kind.BAD_RESPONSE, backend + " answered HTTP " + status
+                    + ", a redirect, which connectors do not follow: point the source URL at the API itself");
+        }
+        ConnectorException.Kind kind = status == 401 || status == 403 ? ConnectorException.Kind.UNAUTHORIZED
+                : status >= 400 && status < 500 ? ConnectorException.Kind.BAD_QUERY : ConnectorException.Kind.UNAVAILABLE;
+        throw new ConnectorException(kind, backend + " answered HTTP " + status + (said.isEmpty() ? "" : ": " + said));
+    }
+
+    private URI uri(String path, Map<String, String> query) {
+        if (query.isEmpty()) {
+            return base.resolve(path);
+        }
+        StringJoiner params = new StringJoiner("&");
+        query.forEach((key, value) -> params.add(URLEncoder.encode(key, StandardCharsets.UTF_8) + "="
+                + URLEncoder.encode(value, StandardCharsets.UTF_8)));
+        return base.resolve(path + "?" + params);
+    }
+
+    private static String describe(int bytes) {
+        return bytes >= 1 << 20 && bytes % (1 << 20) == 0 ? (bytes >> 20) + " MiB" : bytes + " bytes";
+    }
+}
