@@ -4,18 +4,27 @@ import dev.omcp.sdk.json.Jsonp;
 import com.sun.net.httpserver.HttpExchange;
 import dev.omcp.testkit.backend.FakeBackend;
 import jakarta.json.JsonArrayBuilder;
+import jakarta.json.JsonException;
+import jakarta.json.JsonNumber;
 import jakarta.json.JsonObject;
 import jakarta.json.JsonObjectBuilder;
+import jakarta.json.JsonReader;
+import jakarta.json.JsonString;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Base64;
+import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.NavigableMap;
 import java.util.Optional;
 import java.util.Set;
+import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
@@ -24,6 +33,15 @@ import java.util.concurrent.ConcurrentHashMap;
  * from an older resource version gets 410 Gone, {@link #breakWatches()} cuts open watch streams in
  * the middle of an event, {@link #watchError} sends a watch ERROR event with the server's words of
  * choice, and {@link #applyAll} streams many events at once (an API server flooding a watch).
+ *
+ * <p>Lists are paged as the API server pages them (API concepts, "Retrieving large results sets in
+ * chunks"): with {@code limit} a list answers at most that many objects, sorted by key as etcd
+ * returns them, and an opaque {@code metadata.continue} token for the rest; every page of one list
+ * shows the same snapshot and carries its resource version. A token whose snapshot is gone
+ * ({@link #compact()}, {@link #expireContinueTokens()}, {@link #expireNextContinues}) gets 410
+ * Gone, reason {@code Expired}. Tokens are standard base64 beginning with {@code ++//}, so a client
+ * that does not URL-encode them gets 400. {@link #ignoreLimit()} makes the fake a server without
+ * paging, {@link #endlessPages} a hostile one, and {@link #listRequests} shows what clients asked.
  * Thread-safe.
  */
 public final class KubernetesFake extends FakeBackend {
@@ -35,6 +53,49 @@ public final class KubernetesFake extends FakeBackend {
 
     private record Event(long version, String path, String type, JsonObject object) {}
 
+    /** The objects of one list at one version, by key: what the continue tokens of that list read from. */
+    private record Snapshot(String path, long version, NavigableMap<String, JsonObject> objects) {}
+
+    /** What a continue token holds: the list's snapshot and the last key already answered. */
+    private record Continue(String path, long snapshot, String after) {
+        /** Three bytes that encode as {@code ++//}: the token needs URL-encoding, as any opaque token may. */
+        private static final byte[] MAGIC = {(byte) 0xFB, (byte) 0xEF, (byte) 0xFF};
+
+        String encode() {
+            byte[] json = Jsonp.object().add("v", "fake.omcp.dev/v1").add("path", path).add("snapshot", snapshot).add("after", after)
+                    .build().toString().getBytes(StandardCharsets.UTF_8);
+            byte[] token = Arrays.copyOf(MAGIC, MAGIC.length + json.length);
+            System.arraycopy(json, 0, token, MAGIC.length, json.length);
+            return Base64.getEncoder().encodeToString(token);
+        }
+
+        static Optional<Continue> decode(String token) {
+            try {
+                byte[] bytes = Base64.getDecoder().decode(token);
+                if (bytes.length <= MAGIC.length || !Arrays.equals(bytes, 0, MAGIC.length, MAGIC, 0, MAGIC.length)) {
+                    return Optional.empty();
+                }
+                try (JsonReader reader = Jsonp.reader(new String(bytes, MAGIC.length, bytes.length - MAGIC.length, StandardCharsets.UTF_8))) {
+                    JsonObject o = reader.readObject();
+                    if (o.get("path") instanceof JsonString p && o.get("snapshot") instanceof JsonNumber n && n.isIntegral()
+                            && o.get("after") instanceof JsonString a) {
+                        return Optional.of(new Continue(p.getString(), n.longValue(), a.getString()));
+                    }
+                    return Optional.empty();
+                }
+            } catch (IllegalArgumentException | JsonException | IllegalStateException e) {
+                return Optional.empty(); // not base64, or not a JSON object: not a token this fake handed out
+            }
+        }
+    }
+
+    /** Snapshots kept for continue tokens; older ones expire, as etcd compacts old revisions. */
+    private static final int MAX_SNAPSHOTS = 64;
+    private static final String EXPIRED_MESSAGE = "The provided continue parameter is too old to display a consistent list result. You can "
+            + "start a new list without the continue parameter, or use the continue token in this response to retrieve the remainder of "
+            + "the results. Continuing with the provided token results in an inconsistent list - objects that were created, modified, "
+            + "or deleted between the time the first chunk was returned and now may show up in the list.";
+
     private final Object lock = new Object();
     private final Map<String, Map<String, JsonObject>> objects = new LinkedHashMap<>();
     private final List<Event> history = new ArrayList<>();
@@ -43,6 +104,18 @@ public final class KubernetesFake extends FakeBackend {
     private long compactedBefore = 0;
     private int brokenGeneration;
     private Optional<String> requiredToken = Optional.empty();
+    private final Map<Long, Snapshot> snapshots = new LinkedHashMap<>() {
+        @Override
+        protected boolean removeEldestEntry(Map.Entry<Long, Snapshot> eldest) {
+            return size() > MAX_SNAPSHOTS;
+        }
+    };
+    private long snapshotIds;
+    private boolean ignoreLimit;
+    private int expireContinues;
+    private final Map<String, Integer> endlessPages = new LinkedHashMap<>();
+    private long endlessTokens;
+    private Runnable beforeContinue;
 
     public KubernetesFake() throws IOException {
         super();
@@ -120,7 +193,67 @@ public final class KubernetesFake extends FakeBackend {
         return this;
     }
 
-    /** Forgets the event history: watches from an older resource version get 410 Gone. */
+    /**
+     * Makes the fake a server that does not page: {@code limit} and {@code continue} are ignored and
+     * every list answers all objects, without a continue token.
+     */
+    public KubernetesFake ignoreLimit() {
+        synchronized (lock) {
+            ignoreLimit = true;
+        }
+        return this;
+    }
+
+    /** Expires every continue token handed out so far: continuing with one gets 410 Gone. */
+    public void expireContinueTokens() {
+        synchronized (lock) {
+            snapshots.clear();
+        }
+    }
+
+    /**
+     * The next {@code count} requests that continue a list get 410 Gone, reason {@code Expired},
+     * whatever their token ({@code Integer.MAX_VALUE}: a server that expires every token; 0 ends it).
+     */
+    public KubernetesFake expireNextContinues(int count) {
+        synchronized (lock) {
+            expireContinues = count;
+        }
+        return this;
+    }
+
+    /**
+     * A hostile server: every list of {@code path} answers a page with no objects and a new continue
+     * token of {@code tokenChars} characters (at least 24), however often the client follows it.
+     */
+    public KubernetesFake endlessPages(String path, int tokenChars) {
+        if (tokenChars < 24) {
+            throw new IllegalArgumentException("tokenChars must be at least 24, was " + tokenChars);
+        }
+        synchronized (lock) {
+            endlessPages.put(path, tokenChars);
+        }
+        return this;
+    }
+
+    /** Runs {@code action} once, when the next request continuing a list arrives and before it is answered. */
+    public KubernetesFake beforeNextContinue(Runnable action) {
+        synchronized (lock) {
+            beforeContinue = action;
+        }
+        return this;
+    }
+
+    /** The list requests (not watches) of {@code path} received so far, in order; each query holds its {@code limit} and {@code continue}. */
+    public List<Request> listRequests(String path) {
+        return requests().stream().filter(r -> r.path().equals(path) && !watch(r)).toList();
+    }
+
+    private static boolean watch(Request request) {
+        return "1".equals(request.query().get("watch")) || "true".equals(request.query().get("watch"));
+    }
+
+    /** Forgets the event history: watches from an older resource version get 410 Gone, and so do continue tokens of older lists. */
     public void compact() {
         synchronized (lock) {
             compactedBefore = version + 1;
@@ -156,14 +289,96 @@ public final class KubernetesFake extends FakeBackend {
         if (kind == null) {
             return status(404, "NotFound", "the server could not find the requested resource");
         }
-        synchronized (lock) {
-            JsonArrayBuilder items = Jsonp.array();
-            objects.get(request.path()).values().forEach(items::add);
-            String apiVersion = request.path().startsWith("/apis/apps") ? "apps/v1" : "v1";
-            return Answer.json(200, Jsonp.object().add("kind", kind + "List").add("apiVersion", apiVersion)
-                    .add("metadata", Jsonp.object().add("resourceVersion", Long.toString(version)))
-                    .add("items", items).build().toString());
+        Runnable action = null;
+        if (!request.query().getOrDefault("continue", "").isEmpty()) {
+            synchronized (lock) {
+                action = beforeContinue;
+                beforeContinue = null;
+            }
         }
+        if (action != null) {
+            action.run(); // outside the lock: the action may change objects
+        }
+        synchronized (lock) {
+            return list(request, kind);
+        }
+    }
+
+    /** Under {@link #lock}. */
+    private Answer list(Request request, String kind) {
+        String path = request.path();
+        if (endlessPages.containsKey(path)) {
+            String token = Base64.getEncoder().encodeToString(("endless-" + ++endlessTokens + "-").getBytes(StandardCharsets.UTF_8));
+            token = (token + "A".repeat(Math.max(0, endlessPages.get(path) - token.length()))).substring(0, endlessPages.get(path));
+            return listAnswer(path, kind, version, List.of(), Jsonp.object().add("continue", token));
+        }
+        int limit;
+        try {
+            limit = ignoreLimit ? 0 : Integer.parseInt(request.query().getOrDefault("limit", "0"));
+        } catch (NumberFormatException e) {
+            return status(400, "BadRequest", "limit: Invalid value: \"" + request.query().get("limit") + "\": must be an integer");
+        }
+        String token = ignoreLimit ? "" : request.query().getOrDefault("continue", "");
+        long id;
+        Snapshot snapshot;
+        String after = "";
+        if (token.isEmpty()) {
+            id = ++snapshotIds;
+            snapshot = new Snapshot(path, version, Collections.unmodifiableNavigableMap(new TreeMap<>(objects.get(path))));
+        } else {
+            Optional<Continue> from = Continue.decode(token);
+            if (from.isEmpty() || !from.get().path().equals(path)) {
+                return status(400, "BadRequest", "continue key is not valid: the continue token does not belong to this list");
+            }
+            id = from.get().snapshot();
+            snapshot = snapshots.get(id);
+            if (expireContinues > 0 || snapshot == null || snapshot.version() < compactedBefore - 1) {
+                expireContinues = Math.max(0, expireContinues - 1);
+                return expired(path, from.get().after());
+            }
+            after = from.get().after();
+        }
+        List<JsonObject> page = new ArrayList<>();
+        String last = after;
+        NavigableMap<String, JsonObject> rest = after.isEmpty() ? snapshot.objects() : snapshot.objects().tailMap(after, false);
+        for (Map.Entry<String, JsonObject> e : rest.entrySet()) {
+            if (limit > 0 && page.size() == limit) {
+                break;
+            }
+            page.add(e.getValue());
+            last = e.getKey();
+        }
+        JsonObjectBuilder metadata = Jsonp.object();
+        int remaining = rest.size() - page.size();
+        if (remaining > 0) {
+            snapshots.putIfAbsent(id, snapshot);
+            metadata.add("continue", new Continue(path, id, last).encode()).add("remainingItemCount", remaining);
+        } else {
+            snapshots.remove(id); // the list is complete
+        }
+        return listAnswer(path, kind, snapshot.version(), page, metadata);
+    }
+
+    private static Answer listAnswer(String path, String kind, long resourceVersion, List<JsonObject> items, JsonObjectBuilder metadata) {
+        JsonArrayBuilder array = Jsonp.array();
+        items.forEach(array::add);
+        String apiVersion = path.startsWith("/apis/apps") ? "apps/v1" : "v1";
+        return Answer.json(200, Jsonp.object().add("kind", kind + "List").add("apiVersion", apiVersion)
+                .add("metadata", metadata.add("resourceVersion", Long.toString(resourceVersion)))
+                .add("items", array).build().toString());
+    }
+
+    /**
+     * 410 Gone for an expired continue token, as the API server answers it: with a token that goes
+     * on from the same key in the current state (an inconsistent list, for clients that accept one).
+     * Under {@link #lock}.
+     */
+    private Answer expired(String path, String after) {
+        long id = ++snapshotIds;
+        snapshots.put(id, new Snapshot(path, version, Collections.unmodifiableNavigableMap(new TreeMap<>(objects.get(path)))));
+        JsonObject status = Jsonp.provider().createObjectBuilder(statusObject(410, "Expired", EXPIRED_MESSAGE))
+                .add("metadata", Jsonp.object().add("continue", new Continue(path, id, after).encode())).build();
+        return Answer.json(410, status.toString());
     }
 
     private Optional<Answer> refusal(Request request) {
@@ -190,7 +405,7 @@ public final class KubernetesFake extends FakeBackend {
 
     @Override
     protected boolean stream(Request request, HttpExchange exchange) throws IOException {
-        if (!"1".equals(request.query().get("watch")) && !"true".equals(request.query().get("watch"))) {
+        if (!watch(request)) {
             return false;
         }
         if (refusal(request).isPresent() || !KINDS.containsKey(request.path())) {

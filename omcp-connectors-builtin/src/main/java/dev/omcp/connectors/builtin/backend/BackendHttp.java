@@ -103,9 +103,22 @@ public final class BackendHttp {
 
     /** Sends {@code request} and returns the body of a 2xx answer; any other answer is a failure. */
     public byte[] send(HttpRequest request) throws ConnectorException {
-        HttpResponse<byte[]> response;
+        HttpResponse<byte[]> response = exchange(request);
+        int status = response.statusCode();
+        if (status >= 200 && status < 300) {
+            return response.body();
+        }
+        throw statusFailure(status, response.body(), backend);
+    }
+
+    /**
+     * Sends {@code request} and returns the answer whatever its status, its body bounded as in
+     * {@link #send}, for callers that act on a particular status themselves; they map the others
+     * with {@link #statusFailure}.
+     */
+    public HttpResponse<byte[]> exchange(HttpRequest request) throws ConnectorException {
         try {
-            response = client.send(request, BODY);
+            return client.send(request, BODY);
         } catch (IOException e) {
             if (BoundedBody.isTooLarge(e)) {
                 throw tooLarge(backend);
@@ -115,11 +128,6 @@ public final class BackendHttp {
             Thread.currentThread().interrupt();
             throw new ConnectorException(Kind.UNAVAILABLE, "the call to " + backend + " was interrupted");
         }
-        int status = response.statusCode();
-        if (status >= 200 && status < 300) {
-            return response.body();
-        }
-        throw statusFailure(status, response.body(), backend);
     }
 
     /** Reads at most {@code max} bytes, failing when the body is larger. */

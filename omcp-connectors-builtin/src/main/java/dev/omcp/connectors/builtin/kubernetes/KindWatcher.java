@@ -3,13 +3,13 @@ package dev.omcp.connectors.builtin.kubernetes;
 import dev.omcp.sdk.json.Jsonp;
 import dev.omcp.connectors.builtin.backend.BackendHttp;
 import dev.omcp.sdk.connector.ConnectorException;
+import jakarta.json.JsonArray;
 import jakarta.json.JsonException;
 import jakarta.json.JsonObject;
 import jakarta.json.JsonReader;
 import jakarta.json.JsonValue;
 import java.io.IOException;
 import java.io.InputStream;
-import java.io.StringReader;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
@@ -29,6 +29,14 @@ import org.slf4j.LoggerFactory;
  * broken stream it watches again from the last version seen, and after 410 Gone (or any watch
  * error) it lists again. Runs on its own virtual thread until closed.
  *
+ * <p>A list is read in pages of {@link #PAGE_SIZE} objects, following {@code metadata.continue}
+ * (Kubernetes API concepts, "Retrieving large results sets in chunks"): every page belongs to one
+ * snapshot, and the watch starts from the last page's resource version. A continue token that
+ * expired (410 Gone) starts the list over, at most {@link #MAX_LIST_RESTARTS} times after a
+ * backoff; a server that does not page answers everything at once, which works too. A list that
+ * fails after the kind was listed once leaves the earlier objects in place and reports them as
+ * {@link #stale()} until a list succeeds.
+ *
  * <p>It keeps at most {@link WatchLimits#resourcesPerKind()} objects and, with the other kinds of
  * its source, {@link WatchLimits#bytesPerSource()}. Past a bound it refuses further objects (a
  * changed object that no longer fits is dropped rather than kept stale), reports the bound in
@@ -41,6 +49,26 @@ final class KindWatcher implements Runnable {
     private static final Duration MAX_BACKOFF = Duration.ofSeconds(30);
     /** Server-supplied text in a log line: one line, at most this long. */
     private static final int MAX_LOGGED_CHARS = 200;
+    private static final Duration FIRST_BACKOFF = Duration.ofMillis(200);
+    /**
+     * Objects asked for per list page: kubectl's default chunk size. A page of even large objects
+     * stays a few MiB, far below the 64 MiB one answer may carry, the API server serves it as one
+     * short read, and 100,000 objects take 200 requests.
+     */
+    static final int PAGE_SIZE = 500;
+    /**
+     * Times a list starts over after its continue token expired (410 Gone) before the kind gives up
+     * until its next backoff. A token lives until etcd compacts the list's snapshot (every 5 minutes
+     * by default), so one restart almost always suffices; a server that expires every token gets a
+     * few lists, not a tight loop.
+     */
+    static final int MAX_LIST_RESTARTS = 3;
+    /**
+     * The longest continue token sent back. A real one is base64 of a version and the last key read
+     * (a namespace and a name, at most 317 characters), well under 1 KiB; 4 KiB keeps the next
+     * page's URL within what proxies in front of API servers accept (8 KiB is common).
+     */
+    static final int MAX_CONTINUE_CHARS = 4096;
 
     private final String source;
     private final String kind;
@@ -52,12 +80,14 @@ final class KindWatcher implements Runnable {
     private final AtomicLong sourceBytes;
     private final CountDownLatch stopped;
     private final CountDownLatch firstList = new CountDownLatch(1);
+    private final int maxPages;
     private final Map<String, Resource> resources = new ConcurrentHashMap<>();
     private volatile String resourceVersion;
     private volatile boolean synced;
     private volatile Optional<ConnectorException> lastError = Optional.empty();
     private volatile long relists;
     private volatile Optional<ConnectorException> overLimit = Optional.empty();
+    private volatile Optional<ConnectorException> stale = Optional.empty();
     /** This kind's share of {@link #sourceBytes}; written by the watcher's own thread only. */
     private long bytes;
 
@@ -76,6 +106,9 @@ final class KindWatcher implements Runnable {
         this.limits = limits;
         this.sourceBytes = sourceBytes;
         this.stopped = stopped;
+        // twice the full pages the object limit needs, for a server whose pages come back short; one that keeps answering
+        // pages (empty ones, or the same objects again) with a continue token stops here
+        this.maxPages = 2 * Math.ceilDiv(limits.resourcesPerKind(), PAGE_SIZE);
     }
 
     String kind() {
@@ -99,6 +132,14 @@ final class KindWatcher implements Runnable {
         return overLimit;
     }
 
+    /**
+     * Why the kind's objects are out of date: it was listed once, but listing it again failed, so it
+     * keeps the objects of the earlier list and is not watched; empty while the kind is current.
+     */
+    Optional<ConnectorException> stale() {
+        return stale;
+    }
+
     Map<String, Resource> snapshot() {
         return Map.copyOf(resources);
     }
@@ -110,16 +151,16 @@ final class KindWatcher implements Runnable {
 
     @Override
     public void run() {
-        Duration backoff = Duration.ofMillis(200);
+        Duration backoff = FIRST_BACKOFF;
         while (stopped.getCount() > 0) {
             try {
                 if (resourceVersion == null || overLimit.isPresent()) {
                     list(); // over a limit the kind is incomplete: list again after every watch, it may fit now
                 }
                 watch();
-                // over a limit each ended watch means a new list of up to 64 MiB: a server that ends watches at once must not
-                // get them back to back
-                backoff = overLimit.isPresent() ? wait(backoff) : Duration.ofMillis(200);
+                // over a limit each ended watch means a new list of up to hundreds of pages: a server that ends watches at once
+                // must not get them back to back
+                backoff = overLimit.isPresent() ? wait(backoff) : FIRST_BACKOFF;
             } catch (ConnectorException e) {
                 lastError = Optional.of(e);
                 firstList.countDown();
@@ -142,16 +183,135 @@ final class KindWatcher implements Runnable {
         return next.compareTo(MAX_BACKOFF) > 0 ? MAX_BACKOFF : next;
     }
 
-    private void list() throws ConnectorException {
-        HttpRequest.Builder request = HttpRequest.newBuilder(http.uri(path, Map.of())).GET().header("Accept", "application/json");
+    private void list() throws ConnectorException, InterruptedException {
+        Listing listing;
+        try {
+            listing = listWithRestarts();
+        } catch (ConnectorException e) {
+            if (synced) {
+                stale = Optional.of(e); // the earlier list stays, unwatched: say so until a list succeeds
+            }
+            throw e;
+        }
+        resources.keySet().retainAll(listing.fresh.keySet());
+        resources.putAll(listing.fresh);
+        hold(listing.freshBytes - bytes);
+        resourceVersion = listing.resourceVersion;
+        relists++;
+        synced = true;
+        stale = Optional.empty();
+        // lastError before overLimit, here and below: whoever sees overLimit change sees lastError agree
+        if (listing.refused.isPresent()) {
+            overLimit(listing.refused.get());
+            lastError = overLimit; // a watch failure before this list is over
+        } else {
+            lastError = Optional.empty();
+            if (overLimit.isPresent()) {
+                overLimit = Optional.empty();
+                LOG.info("event=kubernetes-kind-within-limits source={} kind={} objects={}", source, kind, listing.fresh.size());
+            }
+        }
+        firstList.countDown();
+    }
+
+    /** One list, started over while its continue token expires, at most {@link #MAX_LIST_RESTARTS} times. */
+    private Listing listWithRestarts() throws ConnectorException, InterruptedException {
+        Duration pause = FIRST_BACKOFF;
+        for (int restarts = 0; ; restarts++) {
+            Optional<Listing> listing = listPages();
+            if (listing.isPresent()) {
+                return listing.get();
+            }
+            if (restarts == MAX_LIST_RESTARTS) {
+                throw new ConnectorException(ConnectorException.Kind.UNAVAILABLE, "the Kubernetes API expired the continue token of the "
+                        + kind + " list (410 Gone) in " + (MAX_LIST_RESTARTS + 1) + " lists in a row, so none reached its last page. "
+                        + "Reading the pages took longer than the API server keeps a list's snapshot (until etcd compacts it, every 5 "
+                        + "minutes by default), or the server expires every token; the kind is listed again after a backoff");
+            }
+            LOG.info("event=kubernetes-list-restarted source={} kind={} reason=continue-expired restart={}", source, kind, restarts + 1);
+            pause = wait(pause); // the same backoff as after a failure: a server that expires every token gets no tight loop
+            if (stopped.getCount() == 0 || Thread.currentThread().isInterrupted()) {
+                throw new InterruptedException("the connector closed");
+            }
+        }
+    }
+
+    /**
+     * Reads the pages of one list until the last one, or until an object does not fit (the rest are
+     * not read); empty when a continue token expired and the list has to start over.
+     */
+    private Optional<Listing> listPages() throws ConnectorException {
+        Listing listing = new Listing();
+        Optional<String> next = Optional.empty();
+        int pages = 0;
+        do {
+            if (pages == maxPages) {
+                throw new ConnectorException(ConnectorException.Kind.BAD_RESPONSE, "the Kubernetes API answered the " + kind
+                        + " list with more than " + maxPages + " pages and still offered another; OMCP asks for " + PAGE_SIZE
+                        + " objects a page and keeps at most " + limits.resourcesPerKind() + " " + kind + " objects, so a list needs "
+                        + "fewer pages. Check that the source URL points at the cluster's API server; the kind is listed again after a "
+                        + "backoff");
+            }
+            PageAnswer answer = page(next);
+            pages++;
+            if (!(answer instanceof Page page)) {
+                return Optional.empty();
+            }
+            listing.resourceVersion = page.resourceVersion(); // the snapshot's: the same on every page, the last one counts
+            if (!listing.add(page.items())) {
+                break; // keep the first objects that fit; the rest are missing, and the health says so
+            }
+            next = page.next();
+        } while (next.isPresent());
+        return Optional.of(listing);
+    }
+
+    /** One page: {@link #PAGE_SIZE} objects from where {@code continueToken} points, or from the start. */
+    private PageAnswer page(Optional<String> continueToken) throws ConnectorException {
+        Map<String, String> query = new LinkedHashMap<>();
+        query.put("limit", Integer.toString(PAGE_SIZE));
+        continueToken.ifPresent(t -> query.put("continue", t)); // opaque, so URL-encoded like every query value
+        HttpRequest.Builder request = HttpRequest.newBuilder(http.uri(path, query)).GET().header("Accept", "application/json");
         access.authorization().ifPresent(a -> request.header("Authorization", a));
-        JsonObject list = http.json(http.send(request.build()));
-        String version = BackendHttp.object(list, "metadata", "Kubernetes").getString("resourceVersion", "0");
-        Map<String, Resource> fresh = new LinkedHashMap<>();
-        long freshBytes = 0;
-        long others = sourceBytes.get() - bytes; // what the source's other kinds hold
-        Optional<String> refused = Optional.empty();
-        if (list.get("items") instanceof jakarta.json.JsonArray items) {
+        HttpResponse<byte[]> response = http.exchange(request.build());
+        int status = response.statusCode();
+        if (status == 410 && continueToken.isPresent()) {
+            // Kubernetes API concepts: the token expired; a consistent list has to start over without it
+            return new Expired();
+        }
+        if (status < 200 || status > 299) {
+            throw BackendHttp.statusFailure(status, response.body(), "Kubernetes");
+        }
+        JsonObject list = http.json(response.body());
+        JsonObject metadata = BackendHttp.object(list, "metadata", "Kubernetes");
+        String next = metadata.getString("continue", "");
+        if (next.length() > MAX_CONTINUE_CHARS) {
+            throw new ConnectorException(ConnectorException.Kind.BAD_RESPONSE, "the Kubernetes API answered the " + kind
+                    + " list with a continue token of more than " + MAX_CONTINUE_CHARS + " characters (a real one is well under 1 KiB); "
+                    + "check that the source URL points at the cluster's API server; the kind is listed again after a backoff");
+        }
+        JsonArray items = list.get("items") instanceof JsonArray a ? a : JsonValue.EMPTY_JSON_ARRAY;
+        return new Page(items, metadata.getString("resourceVersion", "0"), next.isEmpty() ? Optional.empty() : Optional.of(next));
+    }
+
+    /** What a list request answered: a page, or that its continue token expired. */
+    private sealed interface PageAnswer permits Page, Expired {}
+
+    /** @param next the continue token of the next page; empty on the last one */
+    private record Page(JsonArray items, String resourceVersion, Optional<String> next) implements PageAnswer {}
+
+    private record Expired() implements PageAnswer {}
+
+    /** The objects of one list so far, page by page, as many as fit the limits. */
+    private final class Listing {
+        private final Map<String, Resource> fresh = new LinkedHashMap<>();
+        private long freshBytes;
+        private String resourceVersion = "0";
+        private Optional<String> refused = Optional.empty();
+
+        /** Adds one page's objects; false when one did not fit, and the list stops there. */
+        boolean add(JsonArray items) {
+            long others = sourceBytes.get() - bytes; // what the source's other kinds hold now; it changes while pages arrive
             for (JsonValue item : items) {
                 if (item instanceof JsonObject object) {
                     Resource r = ResourceReader.read(kind, object);
@@ -159,31 +319,14 @@ final class KindWatcher implements Runnable {
                     long delta = r.footprint() - (same == null ? 0 : same.footprint());
                     refused = refusal(fresh.size(), same != null, delta, others + freshBytes + delta);
                     if (refused.isPresent()) {
-                        break; // keep the first objects that fit; the rest are missing, and the health says so
+                        return false;
                     }
                     fresh.put(r.key(), r);
                     freshBytes += delta;
                 }
             }
+            return true;
         }
-        resources.keySet().retainAll(fresh.keySet());
-        resources.putAll(fresh);
-        hold(freshBytes - bytes);
-        resourceVersion = version;
-        relists++;
-        synced = true;
-        // lastError before overLimit, here and below: whoever sees overLimit change sees lastError agree
-        if (refused.isPresent()) {
-            overLimit(refused.get());
-            lastError = overLimit; // a watch failure before this list is over
-        } else {
-            lastError = Optional.empty();
-            if (overLimit.isPresent()) {
-                overLimit = Optional.empty();
-                LOG.info("event=kubernetes-kind-within-limits source={} kind={} objects={}", source, kind, fresh.size());
-            }
-        }
-        firstList.countDown();
     }
 
     /** Why one more object does not fit, or empty when it does. */

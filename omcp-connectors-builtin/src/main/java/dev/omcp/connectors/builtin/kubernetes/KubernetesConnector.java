@@ -125,6 +125,8 @@ final class KubernetesConnector implements Connector, TopologyCapability, Servic
         }
         // a kind past its limits is listed but incomplete: the topology misses objects, so the source is not healthy
         watchers.forEach(w -> w.overLimit().ifPresent(e -> problems.add("incomplete " + w.kind() + ": " + e.getMessage())));
+        // a kind whose new list failed answers from its earlier one and is not watched: the topology may be out of date
+        watchers.forEach(w -> w.stale().ifPresent(e -> problems.add("stale " + w.kind() + " (listing it again failed): " + e.getMessage())));
         if (!problems.isEmpty()) {
             return new Health(false, "Kubernetes " + version + ": " + String.join("; ", problems), since(start));
         }

@@ -11,10 +11,9 @@ package dev.omcp.connectors.builtin.kubernetes;
 record WatchLimits(int resourcesPerKind, long bytesPerSource) {
     /**
      * 100,000 objects of one kind is two thirds of Kubernetes' largest supported cluster (150,000
-     * pods) and several times what one list answer the connector reads can carry (64 MiB, a few KiB
-     * a pod). 64 MiB of estimated heap (about 2 KiB a typical pod, so some 30,000 objects) keeps a
-     * source within the launcher's default 256 MiB heap, and is more than the clusters whose lists
-     * that heap can parse need.
+     * pods); lists are read in pages ({@link KindWatcher#PAGE_SIZE}), so no one answer bounds a kind
+     * and this does. 64 MiB of estimated heap (about 2 KiB a typical pod, so some 30,000 objects)
+     * keeps a source within the launcher's default 256 MiB heap, next to the one page being parsed.
      */
     static final WatchLimits DEFAULT = new WatchLimits(100_000, 64L << 20);
 
