@@ -78,12 +78,12 @@ public final class QueryLogsTool extends ObservabilityTool {
                             .add("description", "Only lines of this level (matched case-insensitively on the level field).").build())
                     .property("labels", Schemas.labels("Exact-match filters on stream labels or fields the backend extracts from "
                             + "the lines, for example {\"pod\": \"api-1\"}."))
-                    .property("limit", Schemas.integer("The most lines to return, newest first (ignored by aggregates).", 1, MAX_LIMIT,
+                    .property("limit", Schemas.integer("The most lines to return, newest first. Lines only: refused with aggregate (topk takes k).", 1, MAX_LIMIT,
                             DEFAULT_LIMIT))
                     .property("aggregate", Schemas.enumOf("Count instead of returning lines, computed by the backend.",
                             List.of("count_over_time", "sum", "topk"), null))
-                    .property("by", Schemas.labelNames("aggregate sum / topk: the labels or fields to group by, for example "
-                            + "[\"pod\"]; topk needs at least one.", 8))
+                    .property("by", Schemas.labelNames("aggregate count_over_time / sum / topk: the labels or fields to group by, for "
+                            + "example [\"pod\"]; topk needs at least one.", 8))
                     .property("k", Jsonp.object().add("type", "integer").add("minimum", 1).add("maximum", MAX_K)
                             .add("description", "aggregate topk: how many groups to keep (default " + DEFAULT_K + ").").build())
                     .property("step", OutputFields.optionalDuration("aggregate count_over_time / sum: the width of each count "
@@ -134,6 +134,11 @@ public final class QueryLogsTool extends ObservabilityTool {
         Optional<String> aggregate = args.optionalString("aggregate");
         Optional<String> onlySource = args.optionalString("source");
         checkCombinations(args, aggregate);
+        if (aggregate.isPresent()) {
+            SourceArgument.check(toolkit.sources(), onlySource, LogAggregatesCapability.class, "log aggregates", call.principal());
+        } else {
+            SourceArgument.check(toolkit.sources(), onlySource, LogsCapability.class, "log searches", call.principal());
+        }
         if (toolkit.redactionEnabled()) {
             // bypass_redaction is never granted yet (see BYPASS_IGNORED), so the output is redacted whenever this holds
             RedactedSearch.refuseHiddenTerms(toolkit.redactor(), filter, labels);
@@ -163,11 +168,16 @@ public final class QueryLogsTool extends ObservabilityTool {
     private static void checkCombinations(Arguments args, Optional<String> aggregate) {
         JsonObject raw = args.raw();
         if (aggregate.isEmpty()) {
-            for (String name : List.of("by", "k", "step")) {
+            // each message names exactly the aggregates that take the argument, so the next call is right
+            Map<String, String> takenBy = new LinkedHashMap<>();
+            takenBy.put("by", "aggregate count_over_time, sum or topk");
+            takenBy.put("k", "aggregate topk");
+            takenBy.put("step", "aggregate count_over_time or sum");
+            takenBy.forEach((name, aggregates) -> {
                 if (raw.containsKey(name)) {
-                    throw new InvalidArgumentException(name + " applies only with aggregate (count_over_time, sum or topk)");
+                    throw new InvalidArgumentException(name + " applies only with " + aggregates);
                 }
-            }
+            });
             return;
         }
         if (raw.containsKey("limit")) {
@@ -386,8 +396,10 @@ public final class QueryLogsTool extends ObservabilityTool {
                     resolvedAnywhere = true;
                     resolved.add(Jsonp.object().add("source", answer.source()).add("query", answer.value().resolvedSeries()));
                 }
+                Duration ranStep = answer.value().step().orElse(step);
                 for (Series s : answer.value().series()) {
-                    all.add(new Counted(answer.source(), s, SeriesSummary.Stats.of(s).sum()));
+                    Series tiled = CountTiles.complete(s, query.range(), ranStep);
+                    all.add(new Counted(answer.source(), tiled, SeriesSummary.Stats.of(tiled).sum()));
                 }
             }
             // most lines first, and no more than MAX_SERIES: a count grouped by a field with a value

@@ -26,17 +26,18 @@ final class SourceArgument {
         }
         String name = source.get();
         switch (sources.named(name, capability, principal)) {
-            case UNKNOWN -> throw new InvalidArgumentException("source '" + name + "' does not exist" + serving(sources, capability,
-                    question, principal) + "; call list_sources for the names");
-            case WRONG_CAPABILITY -> throw new InvalidArgumentException("source '" + name + "' cannot answer " + question
+            case UNKNOWN -> throw new InvalidArgumentException("source '" + name + "' does not exist; " + serving(sources, capability,
+                    question, principal) + " (list_sources names every source)");
+            case WRONG_CAPABILITY -> throw new InvalidArgumentException("source '" + name + "' cannot answer " + question + "; "
                     + serving(sources, capability, question, principal));
             case UNAVAILABLE, SERVES -> { }
         }
     }
 
+    /** Which sources can answer, so the caller can correct the name in one step. */
     private static String serving(SourceRegistry sources, Class<?> capability, String question, Principal principal) {
         List<String> names = sources.with(capability, principal).stream().map(Bound::source).toList();
-        return names.isEmpty() ? " (no connected source answers " + question + ")"
-                : " (" + String.join(", ", names) + (names.size() == 1 ? " does" : " do") + ")";
+        return names.isEmpty() ? "no connected source answers " + question
+                : "the sources that answer " + question + ": " + String.join(", ", names);
     }
 }

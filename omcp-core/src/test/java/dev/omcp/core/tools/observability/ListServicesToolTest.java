@@ -100,7 +100,7 @@ class ListServicesToolTest {
 
         assertThat(names(ToolHarness.ok(tool, "{\"source\":\"prom-b\"}"))).containsExactly("checkout");
         assertThat(ToolHarness.error(tool, "{\"source\":\"nope\"}"))
-                .isEqualTo("list_services: source 'nope' does not exist (prom-a, prom-b do); call list_sources for the names");
+                .isEqualTo("list_services: source 'nope' does not exist; the sources that answer service listings: prom-a, prom-b (list_sources names every source)");
         assertThat(a.queries).isEmpty();
     }
 

@@ -197,9 +197,39 @@ class QueryLogsToolTest {
         JsonObject series = result.getJsonArray("series").getJsonObject(0);
         assertThat(series.getInt("total")).isEqualTo(20);
         assertThat(series.getInt("max")).isEqualTo(10);
-        assertThat(series.getJsonObject("downsampled").getJsonArray("values")).hasSize(3);
         assertThat(result.getJsonObject("aggregate").getString("step")).isEqualTo("1m");
         assertThat(result.getJsonArray("resolvedQueries").getJsonObject(0).getString("query")).startsWith("count_over_time(");
+    }
+
+    @Test
+    void stepsWithoutLines_countAsZero_soTheStatisticsDescribeTheWholeWindow() {
+        // Loki leaves a step without lines out of its answer: three minutes with lines out of fifteen, none in the last one
+        long t0 = NOW.minus(Duration.ofMinutes(3)).toEpochMilli();
+        FakeLogsBackend.WithAggregates loki = payments("loki").aggregates("payments", List.of(
+                new Series(Map.of(), new long[] {t0, t0 + 60_000, t0 + 120_000}, new double[] {4, 10, 6})));
+        JsonObject series = ToolHarness.ok(tool(new InMemorySources().add(loki)), "{\"service\":\"payments\",\"aggregate\":\"sum\"}")
+                .getJsonArray("series").getJsonObject(0);
+
+        assertThat(series.getInt("points")).isEqualTo(15);
+        assertThat(series.getInt("total")).isEqualTo(20);
+        assertThat(series.getJsonNumber("min").doubleValue()).isZero();
+        assertThat(series.getJsonNumber("last").doubleValue()).as("no line in the step ending now").isZero();
+        assertThat(series.getString("lastAt")).isEqualTo(NOW.toString());
+        assertThat(series.getJsonNumber("avg").doubleValue()).isCloseTo(20 / 15.0, org.assertj.core.data.Offset.offset(0.01));
+        assertThat(series.getJsonObject("downsampled").getJsonArray("values").getValuesAs(jakarta.json.JsonNumber.class))
+                .extracting(jakarta.json.JsonNumber::doubleValue)
+                .containsExactly(0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 4.0, 10.0, 6.0, 0.0);
+    }
+
+    @Test
+    void countsOffTheStepGrid_areShownAsTheyCame_notMixedWithInventedZeros() {
+        long offGrid = NOW.minus(Duration.ofSeconds(90)).toEpochMilli();
+        FakeLogsBackend.WithAggregates loki = payments("loki").aggregates("payments", List.of(
+                new Series(Map.of(), new long[] {offGrid, offGrid + 60_000}, new double[] {3, 5})));
+        JsonObject series = ToolHarness.ok(tool(new InMemorySources().add(loki)), "{\"service\":\"payments\",\"aggregate\":\"sum\"}")
+                .getJsonArray("series").getJsonObject(0);
+        assertThat(series.getInt("points")).isEqualTo(2);
+        assertThat(series.getInt("total")).isEqualTo(8);
     }
 
     @Test
@@ -294,8 +324,9 @@ class QueryLogsToolTest {
     void argumentsThatDoNotGoTogetherAreRefusedSoTheCallerKnowsTheyWereNotApplied() {
         QueryLogsTool tool = tool(new InMemorySources());
         assertThat(ToolHarness.error(tool, "{\"service\":\"api\",\"aggregate\":\"topk\"}")).contains("aggregate topk needs by");
-        assertThat(ToolHarness.error(tool, "{\"service\":\"api\",\"k\":3}")).contains("k applies only with aggregate");
-        assertThat(ToolHarness.error(tool, "{\"service\":\"api\",\"by\":[\"pod\"]}")).contains("by applies only with aggregate");
+        assertThat(ToolHarness.error(tool, "{\"service\":\"api\",\"k\":3}")).endsWith("k applies only with aggregate topk");
+        assertThat(ToolHarness.error(tool, "{\"service\":\"api\",\"step\":\"1m\"}")).endsWith("step applies only with aggregate count_over_time or sum");
+        assertThat(ToolHarness.error(tool, "{\"service\":\"api\",\"by\":[\"pod\"]}")).endsWith("by applies only with aggregate count_over_time, sum or topk");
         assertThat(ToolHarness.error(tool, "{\"service\":\"api\",\"aggregate\":\"sum\",\"k\":3}")).contains("k applies only to aggregate topk");
         assertThat(ToolHarness.error(tool, "{\"service\":\"api\",\"aggregate\":\"sum\",\"limit\":3}")).contains("limit counts lines");
         assertThat(ToolHarness.error(tool, "{\"service\":\"api\",\"aggregate\":\"topk\",\"by\":[\"pod\"],\"step\":\"1m\"}"))
@@ -329,6 +360,21 @@ class QueryLogsToolTest {
         assertThat(ToolHarness.error(tool, "{\"service\":\"api\",\"aggregate\":\"avg\"}")).contains("arguments.aggregate");
         assertThat(ToolHarness.error(tool, "{\"service\":\"api\",\"labels\":{\"1x\":\"y\"}}")).contains("arguments.labels.1x (the name): must match " + Schemas.LABEL_PATTERN);
         assertThat(ToolHarness.error(tool, "{\"service\":\"api\",\"bypass_redaction\":\"yes\"}")).contains("arguments.bypass_redaction");
+    }
+
+    @Test
+    void aSourceArgumentThatCannotAnswer_isRefusedNamingTheSourcesThatCan_asInTheOtherTools() {
+        FakeLogsBackend searchOnly = new FakeLogsBackend("old-loki").line("api", ago(5), Map.of(), "x");
+        QueryLogsTool tool = tool(new InMemorySources().add(payments("loki")).add(searchOnly).add(new FakeMetricsBackend("prom").knows("api")));
+
+        assertThat(ToolHarness.error(tool, "{\"service\":\"api\",\"source\":\"nope\"}")).isEqualTo("query_logs: source 'nope' does not "
+                + "exist; the sources that answer log searches: loki, old-loki (list_sources names every source)");
+        assertThat(ToolHarness.error(tool, "{\"service\":\"api\",\"source\":\"prom\"}"))
+                .isEqualTo("query_logs: source 'prom' cannot answer log searches; the sources that answer log searches: loki, old-loki");
+        // a logs source whose connector only searches is no wrong name: the answer says to search instead
+        assertThat(ToolHarness.ok(tool, "{\"service\":\"api\",\"source\":\"old-loki\",\"aggregate\":\"sum\"}").getString("note"))
+                .contains("[old-loki] can search lines but cannot compute aggregates; call query_logs without aggregate");
+        assertThat(ToolHarness.ok(tool, "{\"service\":\"api\",\"source\":\"old-loki\"}").getJsonArray("lines")).hasSize(1);
     }
 
     @Test

@@ -278,9 +278,9 @@ class QueryMetricsToolTest {
         QueryMetricsTool tool = tool(new InMemorySources().add(prom).add(new FakeLogsBackend("loki")));
 
         assertThat(ToolHarness.error(tool, "{\"service\":\"api\",\"metric\":\"cpu\",\"source\":\"nope\"}"))
-                .isEqualTo("query_metrics: source 'nope' does not exist (prom does); call list_sources for the names");
+                .isEqualTo("query_metrics: source 'nope' does not exist; the sources that answer metric queries: prom (list_sources names every source)");
         assertThat(ToolHarness.error(tool, "{\"service\":\"api\",\"metric\":\"cpu\",\"source\":\"loki\"}"))
-                .isEqualTo("query_metrics: source 'loki' cannot answer metric queries (prom does)");
+                .isEqualTo("query_metrics: source 'loki' cannot answer metric queries; the sources that answer metric queries: prom");
         assertThat(prom.queries).isEmpty();
     }
 
