@@ -42,7 +42,14 @@ import java.util.concurrent.ConcurrentHashMap;
  * Gone, reason {@code Expired}. Tokens are standard base64 beginning with {@code ++//}, so a client
  * that does not URL-encode them gets 400. {@link #ignoreLimit()} makes the fake a server without
  * paging, {@link #endlessPages} a hostile one, and {@link #listRequests} shows what clients asked.
- * Thread-safe.
+ *
+ * <p>Watches are served as the API server serves them: the response headers at once, the events
+ * after the watch's version, and a clean end after {@code timeoutSeconds}; with
+ * {@link #bookmarkEvery} a watch that asks {@code allowWatchBookmarks} also gets {@code BOOKMARK}
+ * events with the current version. {@link #holdQuietWatchHeaders()} and
+ * {@link #ignoreWatchTimeout()} make it a server (or a proxy in front of one) that sends nothing of
+ * a quiet watch until its first event, or keeps watches open past their timeout;
+ * {@link #watchRequests} shows what watches clients opened. Thread-safe.
  */
 public final class KubernetesFake extends FakeBackend {
     /** The resource collections the fake serves, by list path. */
@@ -116,6 +123,10 @@ public final class KubernetesFake extends FakeBackend {
     private final Map<String, Integer> endlessPages = new LinkedHashMap<>();
     private long endlessTokens;
     private Runnable beforeContinue;
+    private Duration bookmarkEvery = Duration.ZERO;
+    private boolean holdQuietWatchHeaders;
+    private boolean ignoreWatchTimeout;
+    private boolean endWatchesAtOnce;
 
     public KubernetesFake() throws IOException {
         super();
@@ -242,6 +253,51 @@ public final class KubernetesFake extends FakeBackend {
             beforeContinue = action;
         }
         return this;
+    }
+
+    /**
+     * Watches that ask {@code allowWatchBookmarks} get a {@code BOOKMARK} event with the current
+     * resource version every {@code interval} (the API server sends one about every minute);
+     * {@link Duration#ZERO}, the default, sends none.
+     */
+    public KubernetesFake bookmarkEvery(Duration interval) {
+        synchronized (lock) {
+            bookmarkEvery = interval;
+        }
+        return this;
+    }
+
+    /**
+     * Makes the fake hold a watch's response headers until its first event, as a server or proxy
+     * that buffers does: a quiet watch answers nothing at all, and a client waiting for the answer
+     * to start waits until the watch ends.
+     */
+    public KubernetesFake holdQuietWatchHeaders() {
+        synchronized (lock) {
+            holdQuietWatchHeaders = true;
+        }
+        return this;
+    }
+
+    /** Makes the fake keep watches open past their {@code timeoutSeconds}, until the client ends them or the fake closes. */
+    public KubernetesFake ignoreWatchTimeout() {
+        synchronized (lock) {
+            ignoreWatchTimeout = true;
+        }
+        return this;
+    }
+
+    /** Makes the fake end every watch right after its headers, as a server or proxy that closes every watch does. */
+    public KubernetesFake endWatchesAtOnce() {
+        synchronized (lock) {
+            endWatchesAtOnce = true;
+        }
+        return this;
+    }
+
+    /** The watch requests of {@code path} received so far, in order; each query holds its {@code resourceVersion}. */
+    public List<Request> watchRequests(String path) {
+        return requests().stream().filter(r -> r.path().equals(path) && watch(r)).toList();
     }
 
     /** The list requests (not watches) of {@code path} received so far, in order; each query holds its {@code limit} and {@code continue}. */
@@ -413,10 +469,25 @@ public final class KubernetesFake extends FakeBackend {
         }
         long from = Long.parseLong(request.query().getOrDefault("resourceVersion", "0"));
         long timeoutSeconds = Long.parseLong(request.query().getOrDefault("timeoutSeconds", "300"));
+        boolean bookmarks = "true".equals(request.query().get("allowWatchBookmarks"));
+        Duration bookmarkInterval;
+        boolean holdHeaders;
+        boolean endless;
+        boolean atOnce;
+        synchronized (lock) {
+            atOnce = endWatchesAtOnce;
+            bookmarkInterval = bookmarks ? bookmarkEvery : Duration.ZERO;
+            holdHeaders = holdQuietWatchHeaders;
+            endless = ignoreWatchTimeout;
+        }
         exchange.getResponseHeaders().set("Content-Type", "application/json");
         exchange.sendResponseHeaders(200, 0);
         OutputStream out = exchange.getResponseBody();
-        long deadline = System.nanoTime() + Duration.ofSeconds(timeoutSeconds).toNanos();
+        if (!holdHeaders) {
+            out.flush(); // the API server answers a watch at once; the JDK's server holds the headers until the first flush
+        }
+        long deadline = atOnce ? System.nanoTime() : endless ? Long.MAX_VALUE : System.nanoTime() + Duration.ofSeconds(timeoutSeconds).toNanos();
+        long nextBookmark = bookmarkInterval.isZero() ? Long.MAX_VALUE : System.nanoTime() + bookmarkInterval.toNanos();
         int generation;
         synchronized (lock) {
             generation = brokenGeneration;
@@ -431,6 +502,7 @@ public final class KubernetesFake extends FakeBackend {
         while (!closing() && System.nanoTime() < deadline) {
             List<Event> pending = new ArrayList<>();
             boolean broken;
+            long current;
             synchronized (lock) {
                 for (Event e : history) {
                     if (e.version() > sent && e.path().equals(request.path())) {
@@ -438,6 +510,11 @@ public final class KubernetesFake extends FakeBackend {
                     }
                 }
                 broken = brokenGeneration != generation;
+                current = version;
+                if (pending.isEmpty() && !broken && System.nanoTime() >= nextBookmark) {
+                    nextBookmark = System.nanoTime() + bookmarkInterval.toNanos();
+                    pending.add(new Event(current, request.path(), "BOOKMARK", bookmarkObject(request.path(), current)));
+                }
                 if (pending.isEmpty() && !broken) {
                     try {
                         lock.wait(100);
@@ -455,11 +532,17 @@ public final class KubernetesFake extends FakeBackend {
             }
             for (Event e : pending) {
                 write(out, Jsonp.object().add("type", e.type()).add("object", e.object()).build().toString() + "\n");
-                sent = e.version();
+                sent = Math.max(sent, e.version());
             }
         }
         out.close();
         return true;
+    }
+
+    /** A bookmark's object: the kind and the resource version only, as the API server sends it. */
+    private static JsonObject bookmarkObject(String path, long version) {
+        return Jsonp.object().add("kind", KINDS.get(path)).add("apiVersion", path.startsWith("/apis/apps") ? "apps/v1" : "v1")
+                .add("metadata", Jsonp.object().add("resourceVersion", Long.toString(version))).build();
     }
 
     private static void write(OutputStream out, String text) throws IOException {

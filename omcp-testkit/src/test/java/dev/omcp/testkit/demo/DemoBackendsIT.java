@@ -89,6 +89,29 @@ class DemoBackendsIT {
     }
 
     @Test
+    void aQuietKubernetesWatch_answersAtOnce_bookmarksWhenAsked_andEndsCleanlyAtItsTimeout() throws Exception {
+        // from the current version: nothing to send but bookmarks; a client's request timeout (here 1 s) covers only the
+        // wait for the headers, which an API server sends at once
+        String version = json(get(backends.kubernetesUrl() + "/api/v1/nodes", true).body()).asJsonObject().getJsonObject("metadata")
+                .getString("resourceVersion");
+        HttpRequest request = HttpRequest.newBuilder(URI.create(backends.kubernetesUrl() + "/api/v1/nodes?watch=1&resourceVersion="
+                + version + "&allowWatchBookmarks=true&timeoutSeconds=3")).timeout(Duration.ofSeconds(1))
+                .header("Authorization", "Bearer " + backends.kubernetesToken()).build();
+        long start = System.nanoTime();
+        HttpResponse<InputStream> response = CLIENT.send(request, HttpResponse.BodyHandlers.ofInputStream());
+        assertThat(response.statusCode()).isEqualTo(200);
+        try (BufferedReader reader = new BufferedReader(new InputStreamReader(response.body()))) {
+            String line = reader.readLine();
+            JsonObject bookmark = json(line).asJsonObject();
+            assertThat(bookmark.getString("type")).isEqualTo("BOOKMARK");
+            assertThat(bookmark.getJsonObject("object").getString("kind")).isEqualTo("Node");
+            assertThat(bookmark.getJsonObject("object").getJsonObject("metadata").getString("resourceVersion")).isEqualTo(version);
+            assertThat(reader.readLine()).as("the watch ends cleanly, with nothing more").isNull();
+        }
+        assertThat(Duration.ofNanos(System.nanoTime() - start)).isBetween(Duration.ofMillis(2900), Duration.ofSeconds(6));
+    }
+
+    @Test
     void zipkin_findsSlowFailingPaymentTracesDuringTheIncident() throws Exception {
         JsonArray services = json(get(backends.zipkinUrl() + "/api/v2/services", false).body()).asJsonArray();
         assertThat(services.toString()).contains("payments");

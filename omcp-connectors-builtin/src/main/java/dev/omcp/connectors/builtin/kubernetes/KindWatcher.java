@@ -10,8 +10,10 @@ import jakarta.json.JsonReader;
 import jakarta.json.JsonValue;
 import java.io.IOException;
 import java.io.InputStream;
+import java.net.http.HttpConnectTimeoutException;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.net.http.HttpTimeoutException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.LinkedHashMap;
@@ -20,6 +22,7 @@ import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -28,6 +31,14 @@ import org.slf4j.LoggerFactory;
  * Keeps one kind of resource current: list, then watch from the list's resource version; after a
  * broken stream it watches again from the last version seen, and after 410 Gone (or any watch
  * error) it lists again. Runs on its own virtual thread until closed.
+ *
+ * <p>A watch asks the API server to end it after the watch timeout ({@code timeoutSeconds}) and
+ * to send {@code BOOKMARK} events, which move the version a quiet kind watches from. The client
+ * gives the server one request timeout more to end it, then ends it itself: a watch is a request
+ * held open on purpose, so neither the request timeout (the time until an answer starts, which
+ * a server or proxy holding a quiet watch's headers until its first event would run out) nor any
+ * read timeout applies to it alone. A watch that ends either way is renewed from the last version
+ * seen, logged at debug: it is the normal life of a watch, not a failure, and needs no new list.
  *
  * <p>A list is read in pages of {@link #PAGE_SIZE} objects, following {@code metadata.continue}
  * (Kubernetes API concepts, "Retrieving large results sets in chunks"): every page belongs to one
@@ -75,6 +86,7 @@ final class KindWatcher implements Runnable {
     private final String path;
     private final ClusterAccess access;
     private final BackendHttp http;
+    private final Duration requestTimeout;
     private final Duration watchTimeout;
     private final WatchLimits limits;
     private final AtomicLong sourceBytes;
@@ -88,6 +100,7 @@ final class KindWatcher implements Runnable {
     private volatile long relists;
     private volatile Optional<ConnectorException> overLimit = Optional.empty();
     private volatile Optional<ConnectorException> stale = Optional.empty();
+    private volatile long renewals;
     /** This kind's share of {@link #sourceBytes}; written by the watcher's own thread only. */
     private long bytes;
 
@@ -102,6 +115,7 @@ final class KindWatcher implements Runnable {
         this.path = path;
         this.access = access;
         this.http = new BackendHttp(access.client(), access.baseUrl(), requestTimeout, "Kubernetes");
+        this.requestTimeout = requestTimeout;
         this.watchTimeout = watchTimeout;
         this.limits = limits;
         this.sourceBytes = sourceBytes;
@@ -125,6 +139,19 @@ final class KindWatcher implements Runnable {
 
     long relists() {
         return relists;
+    }
+
+    /** Watches that ended as watches do (the server's timeout, or the client's deadline) and were renewed without a list. */
+    long renewals() {
+        return renewals;
+    }
+
+    /**
+     * How long the client lets one watch run: the watch timeout the server is asked to end it at,
+     * and one request timeout more for the server to do so.
+     */
+    Duration watchDeadline() {
+        return watchTimeout.plus(requestTimeout);
     }
 
     /** Why the kind is incomplete: more objects than the limits allow; empty when everything fits. */
@@ -157,10 +184,13 @@ final class KindWatcher implements Runnable {
                 if (resourceVersion == null || overLimit.isPresent()) {
                     list(); // over a limit the kind is incomplete: list again after every watch, it may fit now
                 }
+                long started = System.nanoTime();
                 watch();
-                // over a limit each ended watch means a new list of up to hundreds of pages: a server that ends watches at once
-                // must not get them back to back
-                backoff = overLimit.isPresent() ? wait(backoff) : FIRST_BACKOFF;
+                // A watch lives until its timeoutSeconds; one that ended at once (a server or proxy that closes every watch, or
+                // a 410 each time) must not be renewed back to back, nor, over a limit, each ended watch's new list of up to
+                // hundreds of pages.
+                boolean endedAtOnce = System.nanoTime() - started < shortestNormalWatch().toNanos();
+                backoff = overLimit.isPresent() || endedAtOnce ? wait(backoff) : FIRST_BACKOFF;
             } catch (ConnectorException e) {
                 lastError = Optional.of(e);
                 firstList.countDown();
@@ -376,16 +406,41 @@ final class KindWatcher implements Runnable {
         query.put("resourceVersion", resourceVersion);
         query.put("allowWatchBookmarks", "true");
         query.put("timeoutSeconds", Long.toString(watchTimeout.toSeconds()));
-        HttpRequest.Builder request = HttpRequest.newBuilder(http.uri(path, query)).GET().header("Accept", "application/json");
+        Duration deadline = watchDeadline();
+        long endsAt = System.nanoTime() + deadline.toNanos();
+        // the request's own timeout is the watch's deadline, not the request timeout: an API server answers a watch at once,
+        // but one (or a proxy) that holds a quiet watch's headers until its first event is still a quiet watch
+        HttpRequest.Builder request = HttpRequest.newBuilder(http.uri(path, query)).GET().header("Accept", "application/json")
+                .timeout(deadline);
         access.authorization().ifPresent(a -> request.header("Authorization", a));
         HttpResponse<InputStream> response;
         try {
             response = access.client().send(request.build(), HttpResponse.BodyHandlers.ofInputStream());
+        } catch (HttpConnectTimeoutException e) {
+            throw BackendHttp.failure(e, "Kubernetes", requestTimeout); // names the connect timeout
+        } catch (HttpTimeoutException e) {
+            renewed("the API server sent nothing within the watch's " + seconds(deadline) + " (its " + seconds(watchTimeout)
+                    + " timeoutSeconds and one " + seconds(requestTimeout) + " request timeout more), so the client ended it");
+            return;
         } catch (IOException e) {
-            // a watch has no request timeout (it is held open on purpose); only the connect timeout applies
-            throw BackendHttp.failure(e, "Kubernetes", watchTimeout);
+            throw BackendHttp.failure(e, "Kubernetes", deadline);
         }
-        try (InputStream body = response.body()) {
+        AtomicBoolean endedByClient = new AtomicBoolean();
+        InputStream body = response.body();
+        // the server ends the watch at timeoutSeconds; one that does not (a half-open connection, a proxy) is ended here
+        Thread deadlineWatch = Thread.ofVirtual().name("omcp-k8s-" + source + "-" + kind + "-deadline").start(() -> {
+            long left = endsAt - System.nanoTime();
+            try {
+                if (left > 0) {
+                    TimeUnit.NANOSECONDS.sleep(left);
+                }
+                endedByClient.set(true);
+                body.close(); // a blocked read ends with an IOException
+            } catch (InterruptedException | IOException e) {
+                // the watch ended first: nothing to end
+            }
+        });
+        try (body) {
             if (response.statusCode() != 200) {
                 throw BackendHttp.statusFailure(response.statusCode(), BackendHttp.readBounded(body, 1 << 16, "Kubernetes"), "Kubernetes");
             }
@@ -398,10 +453,35 @@ final class KindWatcher implements Runnable {
                     return; // 410 Gone or another watch error: list again
                 }
             }
+            renewed("the API server ended it (timeoutSeconds " + watchTimeout.toSeconds() + ")");
         } catch (IOException e) {
-            // the stream broke: watch again from the last version seen
-            LOG.info("event=kubernetes-watch-broken source={} kind={} error={}", source, kind, e.getClass().getSimpleName());
+            if (endedByClient.get()) {
+                renewed("the API server kept it open past the watch's " + seconds(deadline) + " (its " + seconds(watchTimeout)
+                        + " timeoutSeconds and one " + seconds(requestTimeout) + " request timeout more), so the client ended it");
+            } else {
+                // the stream broke: watch again from the last version seen
+                LOG.info("event=kubernetes-watch-broken source={} kind={} error={}", source, kind, e.getClass().getSimpleName());
+            }
+        } finally {
+            deadlineWatch.interrupt();
         }
+    }
+
+    /** A watch that ends sooner did not live as watches do: the next one waits for the backoff. */
+    private Duration shortestNormalWatch() {
+        Duration half = watchTimeout.dividedBy(2);
+        return half.compareTo(Duration.ofSeconds(1)) < 0 ? half : Duration.ofSeconds(1);
+    }
+
+    /** A watch that ended as watches do: renewed from the last version seen, without a list. */
+    private void renewed(String why) {
+        renewals++;
+        LOG.debug("event=kubernetes-watch-renewed source={} kind={} resourceVersion={} reason=\"{}\"", source, kind, resourceVersion, why);
+    }
+
+    /** {@code 30 s}, {@code 1.5 s}. */
+    private static String seconds(Duration d) {
+        return java.math.BigDecimal.valueOf(d.toMillis(), 3).stripTrailingZeros().toPlainString() + " s";
     }
 
     /** Applies one watch event; false when the watch must start over with a list. */
@@ -442,7 +522,13 @@ final class KindWatcher implements Runnable {
                 }
                 resourceVersion = r.resourceVersion();
             }
-            case "BOOKMARK" -> resourceVersion = ResourceReader.read(kind, object).resourceVersion();
+            case "BOOKMARK" -> {
+                // a quiet kind's version moves with the cluster's: the next watch starts from here, not from an old list's version
+                String version = ResourceReader.read(kind, object).resourceVersion();
+                if (!version.isEmpty()) {
+                    resourceVersion = version;
+                }
+            }
             case "ERROR" -> {
                 int code = object.getInt("code", 0);
                 // the server's words, one line and short: a reason may be megabytes long and carry newlines

@@ -68,17 +68,31 @@ class KubernetesConnectorIT {
     }
 
     private Connector create(String url, JsonObject settings) throws Exception {
+        return create(url, settings, Duration.ofSeconds(5));
+    }
+
+    /** A connector with a 1 s request timeout and {@code watchTimeout}. */
+    private Connector create(String url, JsonObject settings, Duration watchTimeout) throws Exception {
         SourceConfig source = new SourceConfig("cluster", "kubernetes", url, "", settings);
         var context = TestContexts.contexts(Clock.systemUTC(), Duration.ofSeconds(1)).contextFor(source);
         try {
-            return new KubernetesConnectorFactory(Duration.ofSeconds(5)).create(source, context).toCompletableFuture().get();
+            return new KubernetesConnectorFactory(watchTimeout).create(source, context).toCompletableFuture().get();
         } catch (ExecutionException e) {
             throw (Exception) e.getCause();
         }
     }
 
     private Connector withToken() throws Exception {
-        return create(api.url(), Json.createObjectBuilder().add("auth", Json.createObjectBuilder().add("type", "bearer").add("token", TOKEN)).build());
+        return withToken(Duration.ofSeconds(5));
+    }
+
+    private Connector withToken(Duration watchTimeout) throws Exception {
+        return create(api.url(), Json.createObjectBuilder().add("auth", Json.createObjectBuilder().add("type", "bearer").add("token", TOKEN))
+                .build(), watchTimeout);
+    }
+
+    private KindWatcher watcher(String kind) {
+        return ((KubernetesConnector) connector).watchers().stream().filter(w -> w.kind().equals(kind)).findFirst().orElseThrow();
     }
 
     private Topology topology(String namespace) {
@@ -158,6 +172,68 @@ class KubernetesConnectorIT {
         KindWatcher namespaces = ((KubernetesConnector) connector).watchers().stream()
                 .filter(w -> w.kind().equals("namespace")).findFirst().orElseThrow();
         assertThat(namespaces.relists()).isEqualTo(1);
+    }
+
+    @Test
+    void aQuietWatchThatTheServerEndsAtItsTimeout_isRenewedFromTheSameVersion_withoutAListOrAnError() throws Exception {
+        connector = withToken(Duration.ofSeconds(1)); // request timeout 1 s, watch timeout 1 s
+        KindWatcher nodes = watcher("node");
+        eventually(() -> nodes.renewals() >= 2);
+        List<KubernetesFake.Request> watches = api.watchRequests("/api/v1/nodes");
+        assertThat(watches).hasSizeGreaterThanOrEqualTo(3);
+        // every watch starts where the list left off: nothing changed, so no list and no error
+        assertThat(watches).extracting(w -> w.query().get("resourceVersion")).containsOnly(watches.getFirst().query().get("resourceVersion"));
+        assertThat(watches.getFirst().query()).containsEntry("allowWatchBookmarks", "true").containsEntry("timeoutSeconds", "1");
+        assertThat(nodes.relists()).isEqualTo(1);
+        assertThat(nodes.lastError()).isEmpty();
+        assertThat(connector.health().up()).isTrue();
+    }
+
+    @Test
+    void aServerThatEndsEveryWatchAtOnce_getsItsWatchesNoFasterThanTheBackoff() throws Exception {
+        api.endWatchesAtOnce();
+        connector = withToken(Duration.ofSeconds(30));
+        KindWatcher nodes = watcher("node");
+        eventually(() -> api.watchRequests("/api/v1/nodes").size() >= 2);
+        new java.util.concurrent.CountDownLatch(1).await(2, java.util.concurrent.TimeUnit.SECONDS);
+        // 200, 400, 800 ms... apart: a handful in two seconds, where renewing at once made hundreds
+        assertThat(api.watchRequests("/api/v1/nodes")).hasSizeLessThan(10);
+        assertThat(nodes.relists()).isEqualTo(1);
+        assertThat(connector.health().up()).isTrue();
+    }
+
+    @Test
+    void aServerThatHoldsAQuietWatchsHeaders_orKeepsItOpen_hasTheWatchEndedByTheClientAtItsDeadline_quietly() throws Exception {
+        // a proxy that sends nothing of a quiet watch until its first event, and keeps it open past timeoutSeconds: the request
+        // timeout (1 s) must not end it as a failure; the client ends it at the watch timeout plus one request timeout (2 s)
+        api.holdQuietWatchHeaders().ignoreWatchTimeout();
+        connector = withToken(Duration.ofSeconds(1));
+        KindWatcher namespaces = watcher("namespace");
+        assertThat(namespaces.watchDeadline()).isEqualTo(Duration.ofSeconds(2));
+        new java.util.concurrent.CountDownLatch(1).await(1500, java.util.concurrent.TimeUnit.MILLISECONDS);
+        assertThat(namespaces.renewals()).as("the request timeout ran out but the watch was not ended").isZero();
+        assertThat(namespaces.lastError()).isEmpty();
+        eventually(() -> namespaces.renewals() >= 1);
+        assertThat(namespaces.relists()).isEqualTo(1);
+        assertThat(namespaces.lastError()).isEmpty();
+        // the renewed watch still delivers what changes: its first event releases the held headers
+        api.apply("/api/v1/namespaces", namespace("late"));
+        eventually(() -> topology("").nodes().stream().anyMatch(n -> n.id().equals("namespace/late")));
+        assertThat(namespaces.relists()).isEqualTo(1);
+    }
+
+    @Test
+    void bookmarksMoveTheVersionAQuietKindWatchesFrom() throws Exception {
+        api.bookmarkEvery(Duration.ofMillis(200));
+        connector = withToken(Duration.ofSeconds(1));
+        long listed = api.resourceVersion();
+        // other kinds change; nodes do not, and learn the cluster's version from their bookmarks
+        api.apply("/api/v1/pods", pod("prod", "api-7d9f-c", Map.of("app", "api"), "worker-1", owner("ReplicaSet", "api-7d9f"), List.of("app")));
+        long changed = api.resourceVersion();
+        assertThat(changed).isGreaterThan(listed);
+        eventually(() -> api.watchRequests("/api/v1/nodes").stream()
+                .anyMatch(w -> w.query().get("resourceVersion").equals(Long.toString(changed))));
+        assertThat(watcher("node").relists()).isEqualTo(1);
     }
 
     @Test

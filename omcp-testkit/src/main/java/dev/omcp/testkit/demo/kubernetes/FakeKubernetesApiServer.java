@@ -9,20 +9,29 @@ import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
+import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.TimeUnit;
 
 /**
  * The Kubernetes API for the simulated cluster: lists (cluster-wide and namespaced) of the core and
- * apps resources, and watches that stream {@code ADDED} events and stay open until
- * {@code timeoutSeconds}, as the API server does. Requests need the bearer token it was started with.
+ * apps resources, and watches as the API server serves them: the response headers at once (a
+ * client's request timeout covers only the wait for them), {@code ADDED} events for a watch from
+ * an older version, a {@code BOOKMARK} with the current version about every minute
+ * and shortly before the end when the client asks {@code allowWatchBookmarks}, and a clean end
+ * after {@code timeoutSeconds}. Requests need the bearer token it was started with.
  */
 public final class FakeKubernetesApiServer implements AutoCloseable {
     private static final Map<String, String> KINDS = Map.of("namespaces", "NamespaceList", "nodes", "NodeList",
             "pods", "PodList", "services", "ServiceList", "deployments", "DeploymentList", "replicasets", "ReplicaSetList",
             "statefulsets", "StatefulSetList", "daemonsets", "DaemonSetList");
     private static final Set<String> APPS = Set.of("deployments", "replicasets", "statefulsets", "daemonsets");
+    /** How often a quiet watch gets a bookmark: the API server's watch cache sends one about every minute. */
+    static final Duration BOOKMARK_INTERVAL = Duration.ofMinutes(1);
+    /** The last bookmark of a watch comes this long before its end, as the watch cache sends it. */
+    private static final Duration LAST_BOOKMARK_BEFORE_END = Duration.ofSeconds(2);
 
     private final ClusterObjects objects;
     private final byte[] tokenDigest;
@@ -99,20 +108,55 @@ public final class FakeKubernetesApiServer implements AutoCloseable {
     private void watch(LoopbackHttpServer.Request request, String resource, String namespace) throws IOException {
         long timeoutSeconds = request.param("timeoutSeconds") == null ? 300 : Math.min(1800, Long.parseLong(request.param("timeoutSeconds")));
         boolean fromCurrent = ClusterObjects.RESOURCE_VERSION.equals(request.param("resourceVersion"));
+        boolean bookmarks = "true".equals(request.param("allowWatchBookmarks"));
+        long end = System.nanoTime() + Duration.ofSeconds(timeoutSeconds).toNanos();
         try (OutputStream out = request.stream(200, "application/json")) {
+            // the headers go out now, as the API server sends them: the JDK's server holds them until the first flush
+            out.flush();
             if (!fromCurrent) {
                 for (JsonObject object : objects.list(resource, namespace)) {
-                    out.write((Jsonp.object().add("type", "ADDED").add("object", object).build() + "\n").getBytes(StandardCharsets.UTF_8));
+                    write(out, Jsonp.object().add("type", "ADDED").add("object", object).build());
                 }
-                out.flush();
             }
-            // The simulated cluster does not change: the watch stays open, quiet, until its timeout.
-            Thread.sleep(timeoutSeconds * 1000);
+            // The simulated cluster does not change: the watch stays quiet, but for its bookmarks, until its timeout.
+            long lastBookmark = end - LAST_BOOKMARK_BEFORE_END.toNanos();
+            long next = System.nanoTime() + BOOKMARK_INTERVAL.toNanos();
+            boolean lastSent = !bookmarks;
+            while (true) {
+                long now = System.nanoTime();
+                if (now >= end) {
+                    break;
+                }
+                if (bookmarks && now >= next) {
+                    write(out, bookmark(resource));
+                    next = now + BOOKMARK_INTERVAL.toNanos();
+                } else if (!lastSent && now >= lastBookmark) {
+                    write(out, bookmark(resource));
+                    lastSent = true;
+                } else {
+                    long wake = Math.min(end, bookmarks ? next : end);
+                    TimeUnit.NANOSECONDS.sleep(Math.max(1, (lastSent ? wake : Math.min(wake, lastBookmark)) - now));
+                }
+            }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         } catch (IOException e) {
             // The client closed the watch, as clients do; nothing to clean up.
         }
+    }
+
+    /** A bookmark: only the kind and the current resource version, as the API server sends it. */
+    private static JsonObject bookmark(String resource) {
+        String listKind = KINDS.get(resource);
+        return Jsonp.object().add("type", "BOOKMARK").add("object", Jsonp.object()
+                .add("kind", listKind.substring(0, listKind.length() - "List".length()))
+                .add("apiVersion", APPS.contains(resource) ? "apps/v1" : "v1")
+                .add("metadata", Jsonp.object().add("resourceVersion", ClusterObjects.RESOURCE_VERSION))).build();
+    }
+
+    private static void write(OutputStream out, JsonObject event) throws IOException {
+        out.write((event + "\n").getBytes(StandardCharsets.UTF_8));
+        out.flush();
     }
 
     private boolean authorized(LoopbackHttpServer.Request request) throws IOException {
