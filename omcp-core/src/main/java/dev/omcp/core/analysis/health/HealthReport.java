@@ -39,14 +39,17 @@ public record HealthReport(
     /**
      * The JSON form for {@code get_service_health}: {@code service}, {@code status}, {@code score}
      * (absent when unknown), {@code signals[]}, {@code missing[]}, {@code drivers[]},
-     * {@code anomalies[]} (only anomalous ones), {@code note}.
+     * {@code anomalies[]} (only anomalous ones), {@code note}. Every entry that names a signal also
+     * names its {@link HealthSignal#metric() metric}, so an agent reads the same measure with
+     * {@code query_metrics} and finds it under that name in the anomaly history.
      */
     public JsonObject toJson() {
         JsonObjectBuilder b = Jsonp.provider().createObjectBuilder().add("service", service).add("status", status.wireName());
         score.ifPresent(s -> b.add("score", Math.round(s * 10) / 10.0));
         JsonArrayBuilder sig = Jsonp.provider().createArrayBuilder();
         for (SignalHealth s : signals) {
-            JsonObjectBuilder o = Jsonp.provider().createObjectBuilder().add("signal", s.signal().wireName()).add("value", s.value())
+            JsonObjectBuilder o = Jsonp.provider().createObjectBuilder().add("signal", s.signal().wireName())
+                    .add("metric", s.signal().metric()).add("value", s.value())
                     .add("unit", s.signal().valueUnit());
             if (s.signal() == HealthSignal.REQUEST_RATE_DROP) {
                 o.add("drop", s.measure());
@@ -58,12 +61,14 @@ public record HealthReport(
             sig.add(o);
         }
         JsonArrayBuilder miss = Jsonp.provider().createArrayBuilder();
-        missing.forEach(m -> miss.add(Jsonp.provider().createObjectBuilder().add("signal", m.signal().wireName()).add("reason", m.reason())));
+        missing.forEach(m -> miss.add(Jsonp.provider().createObjectBuilder().add("signal", m.signal().wireName())
+                .add("metric", m.signal().metric()).add("reason", m.reason())));
         JsonArrayBuilder drv = Jsonp.provider().createArrayBuilder();
         drivers.forEach(drv::add);
         JsonArrayBuilder an = Jsonp.provider().createArrayBuilder();
         anomalies.stream().filter(a -> a.finding().anomalous())
-                .forEach(a -> an.add(Jsonp.provider().createObjectBuilder(a.finding().toJson()).add("signal", a.signal().wireName())));
+                .forEach(a -> an.add(Jsonp.provider().createObjectBuilder(a.finding().toJson()).add("signal", a.signal().wireName())
+                        .add("metric", a.signal().metric())));
         return b.add("signals", sig).add("missing", miss).add("drivers", drv).add("anomalies", an).add("note", note).build();
     }
 }

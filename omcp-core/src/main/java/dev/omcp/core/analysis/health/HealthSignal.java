@@ -4,36 +4,50 @@ import java.util.Optional;
 
 /**
  * The signals service health is judged from. Each has a wire name (used in the thresholds JSON and
- * in tool output) and the unit its thresholds are written in; for every signal a higher measure is
+ * in tool output), the unit its thresholds are written in, and the curated metric it is read from
+ * (what {@code query_metrics} reads it as: the wire names are threshold keys and do not always
+ * match, {@code cpu} is read from {@code cpu_utilization}); for every signal a higher measure is
  * worse.
  */
 public enum HealthSignal {
     /** Failed requests as a fraction of all requests, 0..1. */
-    ERROR_RATE("error_rate", "ratio", true),
+    ERROR_RATE("error_rate", "ratio", true, "error_rate"),
     /** 99th percentile latency in milliseconds. */
-    LATENCY_P99("latency_p99", "ms", false),
+    LATENCY_P99("latency_p99", "ms", false, "latency_p99"),
     /** CPU used as a fraction of the limit (or of the cores when no limit is set), 0..1. */
-    CPU("cpu", "ratio", true),
+    CPU("cpu", "ratio", true, "cpu_utilization"),
     /** Memory used as a fraction of the limit, 0..1. */
-    MEMORY("memory", "ratio", true),
+    MEMORY("memory", "ratio", true, "memory_utilization"),
     /**
      * How much of its usual traffic a service lost: {@code 1 - current / baseline}, 0..1 (a surge
      * counts as 0). The reading carries the current and the baseline rate.
      */
-    REQUEST_RATE_DROP("request_rate_drop", "ratio", true);
+    REQUEST_RATE_DROP("request_rate_drop", "ratio", true, "request_rate");
 
     private final String wireName;
     private final String unit;
     private final boolean fraction;
+    private final String metric;
 
-    HealthSignal(String wireName, String unit, boolean fraction) {
+    HealthSignal(String wireName, String unit, boolean fraction, String metric) {
         this.wireName = wireName;
         this.unit = unit;
         this.fraction = fraction;
+        this.metric = metric;
     }
 
     public String wireName() {
         return wireName;
+    }
+
+    /**
+     * The curated metric the signal is read from, as {@code query_metrics} names it: the name an
+     * agent reads the signal in detail with, and the signal name the anomaly history records. The
+     * metric's values are in its own unit (latency in seconds, where the signal is in ms), and for
+     * the request-rate drop it is the rate itself, not the fraction lost.
+     */
+    public String metric() {
+        return metric;
     }
 
     /** The unit of the measure and thresholds: {@code ratio} (0..1) or {@code ms}. */

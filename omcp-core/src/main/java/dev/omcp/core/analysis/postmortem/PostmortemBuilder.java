@@ -331,8 +331,8 @@ public final class PostmortemBuilder {
         String tracesIncomplete = in.situation().traces().incomplete()
                 ? " (incomplete: " + in.situation().traces().failedSources() + " did not answer)" : "";
         switch (traces) {
-            case TracesIncluded t when t.total() > 0 -> s.append(String.format(Locale.ROOT, " %s related trace%s%s, %d with errors.",
-                    t.totalText(), t.total() == 1 ? "" : "s", tracesIncomplete, t.errorCount()));
+            case TracesIncluded t when t.total() > 0 -> s.append(' ').append(sentence(String.format(Locale.ROOT,
+                    "%s related trace%s%s, %d with errors.", t.totalText(), t.total() == 1 ? "" : "s", tracesIncomplete, t.errorCount())));
             case TracesIncluded t -> s.append(" No related traces found").append(tracesIncomplete).append('.');
             case TracesOmitted o -> s.append(" Traces not searched: ").append(o.note().replaceFirst("^Related traces omitted: ", ""));
         }
@@ -393,7 +393,10 @@ public final class PostmortemBuilder {
                 md(o.service()))));
         first.ifPresent(e -> {
             List<String> firstServices = firstServices(episodes);
-            if (firstServices.stream().noneMatch(in::isTheService)) {
+            if (episodes.stream().noneMatch(x -> in.isTheService(x.service()))) {
+                // nothing to compare onsets with: point at the services that did deviate
+                f.add(insteadOfTheService(in, episodes));
+            } else if (firstServices.stream().noneMatch(in::isTheService)) {
                 f.add(String.format(Locale.ROOT, "%s went wrong before %s: check whether it is the root cause (generate_postmortem or "
                         + "get_blast_radius for %s).", md(e.service()), md(in.service()), md(e.service())));
             }
@@ -456,6 +459,50 @@ public final class PostmortemBuilder {
             f.add("Review the timeline above with the service owners and record the root cause.");
         }
         return f;
+    }
+
+    /** Services named in the follow-up for a service without anomalies. */
+    static final int MAX_INSTEAD = 3;
+
+    /**
+     * The follow-up when the report's service has no anomaly but services of its scope do: which
+     * ones, from when, and that the post-mortem belongs to the earliest of them. Onsets are not
+     * compared with the service: it has none.
+     */
+    private static String insteadOfTheService(PostmortemInput in, List<AnomalyEpisode> episodes) {
+        Map<String, AnomalyEpisode> earliest = new LinkedHashMap<>(); // episodes are earliest onset first
+        episodes.forEach(e -> earliest.putIfAbsent(e.service(), e));
+        List<AnomalyEpisode> anomalous = List.copyOf(earliest.values());
+        AnomalyEpisode first = anomalous.getFirst();
+        StringBuilder f = new StringBuilder(md(in.service())).append(" has no anomaly in this window; ");
+        if (anomalous.size() == 1) {
+            f.append(md(first.service())).append(" does, ").append(since(first));
+        } else {
+            List<String> named = anomalous.stream().limit(MAX_INSTEAD).map(e -> md(e.service()) + " (" + since(e) + ")").toList();
+            int more = anomalous.size() - named.size();
+            String last = more > 0 ? more + " more" : named.getLast();
+            List<String> before = more > 0 ? named : named.subList(0, named.size() - 1);
+            f.append(String.join(", ", before)).append(" and ").append(last).append(" do");
+        }
+        return f.append(": generate the post-mortem for ").append(md(first.service())).append(anomalous.size() == 1 ? "" : ", the earliest,")
+                .append(" instead (generate_postmortem for ").append(md(first.service())).append(").").toString();
+    }
+
+    /** {@code from 2025-…}, or {@code first recorded at 2025-…} when the onset was not dated. */
+    private static String since(AnomalyEpisode e) {
+        return (e.onsetKnown() ? "from " : "first recorded at ") + e.onset();
+    }
+
+    /**
+     * A fragment that starts a sentence, with its first letter capitalised ({@code at least 1000
+     * related traces} reads {@code At least 1000 related traces}). Only for fragments that begin with
+     * prose: a service or signal name keeps its spelling.
+     */
+    static String sentence(String fragment) {
+        if (fragment.isEmpty() || !Character.isLowerCase(fragment.charAt(0))) {
+            return fragment;
+        }
+        return Character.toUpperCase(fragment.charAt(0)) + fragment.substring(1);
     }
 
     /**

@@ -147,22 +147,68 @@ public final class GeneratePostmortemTool extends ObservabilityTool {
                             .add("note", Jsonp.object().add("type", "string"))
                             .add("outsideScope", Jsonp.object().add("type", "array").add("description", "Services outside the "
                                     + "report's scope (the service and its blast radius) with anomalies in the window, earliest onset "
-                                    + "first: service, signal, onset, onsetKnown, episodes, reachesService (the service is in its "
-                                    + "blast radius; absent when the topology cannot tell), reachesInScope (anomalous services of "
-                                    + "the report its blast radius holds, when any).").add("items", Jsonp.object()
-                                    .add("type", "object")))))
-                    .add("blastRadius", Jsonp.object().add("type", "object").add("properties", Jsonp.object()
-                            .add("included", Jsonp.object().add("type", "boolean"))
-                            .add("partial", Jsonp.object().add("type", "boolean").add("description", "A topology source failed or "
-                                    + "timed out: the radius is missing what it reports, counts are lower bounds."))
-                            .add("note", Jsonp.object().add("type", "string"))))
+                                    + "first, each by its earliest episode.").add("items", object(Jsonp.object()
+                                    .add("service", string("The service."))
+                                    .add("signal", string("The signal of its earliest episode."))
+                                    .add("onset", string("When that episode began (or was first recorded, see onsetKnown)."))
+                                    .add("onsetKnown", bool("false: onset is the first recorded time, the episode began then or "
+                                            + "earlier."))
+                                    .add("episodes", integer("How many anomaly episodes it had in the window."))
+                                    .add("reachesService", bool("The report's service is in its blast radius; absent when the "
+                                            + "topology cannot tell."))
+                                    .add("reachesInScope", strings("Anomalous services of the report its blast radius holds; "
+                                            + "absent when none.")))))))
+                    .add("blastRadius", Jsonp.object().add("type", "object").add("description", "The resources the service's "
+                            + "degradation reaches, walked over the merged topology; when included is false only partial and note.")
+                            .add("properties", Jsonp.object()
+                            .add("included", bool("false: omitted (no topology source, or none answered); note says why."))
+                            .add("targets", strings("The resources the walk started from, matching the service (counted in "
+                                    + "totalNodes)."))
+                            .add("nodes", Jsonp.object().add("type", "array").add("description", "Up to 30 affected resources, "
+                                    + "nearest first, targets included.").add("items", object(Jsonp.object()
+                                    .add("id", string("kind/namespace/name."))
+                                    .add("kind", string("The resource kind."))
+                                    .add("hops", integer("Steps from the nearest target (0: a target)."))
+                                    .add("impact", string("How it is reached: target, owned by ..., calls ..., part of ..."))
+                                    .add("host", string("The node it runs on; absent when it runs on none."))
+                                    .add("ownerRoot", string("The top of its ownership chain; absent when it has none.")))))
+                            .add("totalNodes", integer("All affected resources found, targets included, before any cap."))
+                            .add("truncated", bool("The walk itself stopped at its cap: more may be affected."))
+                            .add("hosts", counts("Affected resources per host (node)."))
+                            .add("owners", counts("Affected resources per ownership root."))
+                            .add("unresolved", strings("Targets the topology does not know."))
+                            .add("partial", bool("A topology source failed or timed out: the radius is missing what it "
+                                    + "reports, counts are lower bounds."))
+                            .add("note", string("Why it is omitted or incomplete."))))
                     .add("signals", Jsonp.object().add("type", "object").add("properties", Jsonp.object()
-                            .add("items", Jsonp.object().add("type", "array"))
-                            .add("total", Jsonp.object().add("type", "integer"))))
-                    .add("traces", Jsonp.object().add("type", "object").add("properties", Jsonp.object()
-                            .add("included", Jsonp.object().add("type", "boolean"))
-                            .add("partial", Jsonp.object().add("type", "boolean"))
-                            .add("note", Jsonp.object().add("type", "string"))))
+                            .add("items", Jsonp.object().add("type", "array").add("description", "Up to 10 signals of the scope, "
+                                    + "highest mean anomaly score first.").add("items", object(Jsonp.object()
+                                    .add("service", string("The service."))
+                                    .add("signal", string("The signal, as the anomaly history records it."))
+                                    .add("measure", string("What it measures, for curated metrics (cores used, share of CPU "
+                                            + "limit...)."))
+                                    .add("meanScore", number("Mean anomaly score over the window."))
+                                    .add("peakScore", number("Highest anomaly score."))
+                                    .add("samples", integer("Scores recorded."))
+                                    .add("anomalousSamples", integer("Of them, anomalies.")))))
+                            .add("total", integer("How many signals contributed, not just listed."))))
+                    .add("traces", Jsonp.object().add("type", "object").add("description", "The related traces; when included is "
+                            + "false only partial and note.").add("properties", Jsonp.object()
+                            .add("included", bool("false: omitted (no traces source, or every one failed); note says why."))
+                            .add("items", Jsonp.object().add("type", "array").add("description", "Up to 10 traces, errors first, then "
+                                    + "slowest.").add("items", object(Jsonp.object()
+                                    .add("traceId", string("The trace id."))
+                                    .add("rootName", string("The root span's name."))
+                                    .add("rootService", string("The root span's service."))
+                                    .add("durationMs", number("Duration in milliseconds."))
+                                    .add("spanCount", integer("Spans in the trace."))
+                                    .add("hasError", bool("Some span has an error.")))))
+                            .add("total", integer("Related traces found in the window, not just listed."))
+                            .add("totalIsLowerBound", bool("The search reached its limit of ranked traces: the window may hold "
+                                    + "more than total."))
+                            .add("errorCount", integer("How many of the found traces have an error."))
+                            .add("partial", bool("A traces source failed or timed out: traces only it holds are missing."))
+                            .add("note", string("Why it is omitted or incomplete."))))
                     .add("logSearch", Jsonp.object().add("type", "object").add("description", "How the log highlights were "
                             + "searched (present when a logs source is configured).").add("properties", Jsonp.object()
                             .add("from", Jsonp.object().add("type", "string"))
@@ -177,12 +223,50 @@ public final class GeneratePostmortemTool extends ObservabilityTool {
                                     .add("countIsLowerBound", Jsonp.object().add("type", "boolean")
                                             .add("description", "The source returned only its newest lines: more, older ones may exist.")))))
                     .add("followUps", Jsonp.object().add("type", "array").add("items", Jsonp.object().add("type", "string")))
+                    .add("failedSources", Jsonp.object().add("type", "array").add("items", object(Jsonp.object()
+                            .add("source", string("The source."))
+                            .add("signal", string("What was asked of it: topology, traces or logs."))
+                            .add("kind", string("timeout or error."))
+                            .add("error", string("What went wrong.")))))
                     .add("contacts", Jsonp.object().add("type", "object").add("description", "Who answers for the service and the "
                             + "services its blast radius reaches, from the service catalog (owner and onCall), per service; absent "
                             + "without a catalog entry.").add("additionalProperties", Jsonp.object().add("type", "string"))),
                     List.of("service", "window", "from", "to", "tenant", "sections", "synopsis", "timeline", "blastRadius", "signals",
                             "traces", "followUps", "sources", "partial"))),
             ToolAnnotations.readOnlyQuery());
+
+    private static JsonObjectBuilder typed(String type, String description) {
+        return Jsonp.object().add("type", type).add("description", description);
+    }
+
+    private static JsonObjectBuilder string(String description) {
+        return typed("string", description);
+    }
+
+    private static JsonObjectBuilder integer(String description) {
+        return typed("integer", description);
+    }
+
+    private static JsonObjectBuilder number(String description) {
+        return typed("number", description);
+    }
+
+    private static JsonObjectBuilder bool(String description) {
+        return typed("boolean", description);
+    }
+
+    private static JsonObjectBuilder strings(String description) {
+        return typed("array", description).add("items", Jsonp.object().add("type", "string"));
+    }
+
+    /** An object of names to counts. */
+    private static JsonObjectBuilder counts(String description) {
+        return typed("object", description).add("additionalProperties", Jsonp.object().add("type", "integer"));
+    }
+
+    private static JsonObjectBuilder object(JsonObjectBuilder properties) {
+        return Jsonp.object().add("type", "object").add("properties", properties);
+    }
 
     private final Toolkit toolkit;
     private final ServiceEntitlement entitlement;

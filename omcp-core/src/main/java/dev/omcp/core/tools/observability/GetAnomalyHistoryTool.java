@@ -132,16 +132,25 @@ public final class GetAnomalyHistoryTool extends ObservabilityTool {
         out.add("signals", signals);
         boolean anomalousOnly = args.bool("anomalousOnly", false);
         Optional<String> note = note(result, service, signal, anomalousOnly, windowText, history.remoteSinkConfigured());
+        Optional<String> elsewhere = Optional.empty();
         if (result.rows().isEmpty()) {
-            Optional<String> elsewhere = recordedElsewhere(history, call.principal().tenant(), service, signal, anomalousOnly, from, to);
+            elsewhere = recordedElsewhere(history, call.principal().tenant(), service, signal, anomalousOnly, from, to);
             if (elsewhere.isPresent()) {
                 // "call one of them first" would be wrong advice: scores exist, just not under this question
                 note = elsewhere;
             }
         }
         if (result.rows().isEmpty() && service.isPresent()) {
-            note = note.map(n -> n + recordedUnderItsName(history, call.principal().tenant(), service.get(), signal, from, to)
-                    + new ServiceNameSuggestions(toolkit).unknownName(service.get(), call.principal()).map(u -> " " + u).orElse(""));
+            String underItsName = recordedUnderItsName(history, call.principal().tenant(), service.get(), signal, from, to);
+            Optional<String> unknown = new ServiceNameSuggestions(toolkit).unknownName(service.get(), call.principal());
+            if (unknown.isPresent()) {
+                // a name no source lists: "judge it first" would send the agent to judge a typo, so the name
+                // it likely meant leads, and the advice to record scores is left out
+                note = Optional.of(unknown.get() + " " + elsewhere.orElse(nothingRecorded(anomalousOnly, service, signal, windowText) + ".")
+                        + underItsName);
+            } else {
+                note = note.map(n -> n + underItsName);
+            }
         }
         note.ifPresent(n -> out.add("note", n));
         return ToolResult.structured(out.build());
@@ -155,12 +164,16 @@ public final class GetAnomalyHistoryTool extends ObservabilityTool {
                             + "raise limit.")
                     : Optional.empty();
         }
-        String what = (anomalousOnly ? "anomalies" : "anomaly scores") + service.map(s -> " of " + s).orElse("")
-                + signal.map(s -> " (" + s + ")").orElse("");
-        return Optional.of("No " + what + " recorded in the last " + window + ". Scores are recorded when get_service_health or "
+        return Optional.of(nothingRecorded(anomalousOnly, service, signal, window) + ". Scores are recorded when get_service_health or "
                 + "detect_anomalies judge a service: call one of them first."
                 + (sinkConfigured ? "" : " The gateway keeps scores in memory only (last hour); an operator sets "
                         + REMOTE_WRITE_VARIABLE + " to keep them durably in Prometheus."));
+    }
+
+    /** {@code No anomaly scores of payments (latency_p99) recorded in the last 1h}, without a full stop. */
+    private static String nothingRecorded(boolean anomalousOnly, Optional<String> service, Optional<String> signal, String window) {
+        return "No " + (anomalousOnly ? "anomalies" : "anomaly scores") + service.map(s -> " of " + s).orElse("")
+                + signal.map(s -> " (" + s + ")").orElse("") + " recorded in the last " + window;
     }
 
     /**

@@ -102,8 +102,9 @@ public final class GetBlastRadiusTool extends ObservabilityTool {
         Optional<String> service = args.optionalString("service");
         Optional<String> resource = args.optionalString("resource");
         if (service.isPresent() == resource.isPresent()) {
-            throw new InvalidArgumentException("give exactly one of service (a service name such as payments-db) or resource "
-                    + "(a topology id such as node/worker-2), not " + (service.isPresent() ? "both" : "neither"));
+            throw new InvalidArgumentException((service.isPresent() ? "service and resource were both given: " : "")
+                    + "give service (a service name such as payments-db) or resource (a topology id kind/namespace/name "
+                    + "such as deployment/shop/payments-db, or kind/name such as node/worker-2), exactly one of them");
         }
         BlastRadiusOptions options = new BlastRadiusOptions(args.integer("maxNodes", BlastRadiusOptions.DEFAULT_MAX_NODES),
                 args.integer("maxHops", BlastRadiusOptions.DEFAULT_MAX_HOPS));

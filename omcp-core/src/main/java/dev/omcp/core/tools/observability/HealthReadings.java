@@ -41,13 +41,7 @@ final class HealthReadings {
 
     /** The curated metric a health signal is read from. */
     static String metricOf(HealthSignal signal) {
-        return switch (signal) {
-            case ERROR_RATE -> CuratedMetricNames.ERROR_RATE;
-            case LATENCY_P99 -> CuratedMetricNames.LATENCY_P99;
-            case CPU -> CuratedMetricNames.CPU_UTILIZATION;
-            case MEMORY -> CuratedMetricNames.MEMORY_UTILIZATION;
-            case REQUEST_RATE_DROP -> CuratedMetricNames.REQUEST_RATE;
-        };
+        return signal.metric();
     }
 
     static Inputs from(String service, List<HealthSignal> signals, MetricBatch batch, List<AnomalyScan.Verdict> verdicts,

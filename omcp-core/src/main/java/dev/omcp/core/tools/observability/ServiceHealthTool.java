@@ -14,6 +14,7 @@ import dev.omcp.ports.tools.ToolDefinition;
 import dev.omcp.ports.tools.ToolResult;
 import dev.omcp.sdk.connector.MetricsCapability;
 import dev.omcp.sdk.json.Jsonp;
+import jakarta.json.JsonArrayBuilder;
 import jakarta.json.JsonObjectBuilder;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
@@ -41,9 +42,13 @@ public final class ServiceHealthTool extends ObservabilityTool {
                     + "checks each for an anomaly against the hour (or four windows) before the window, or from 2h on the same "
                     + "time of the two previous days. The answer lists every signal with its "
                     + "value and status, the `drivers` (why it is not healthy), the anomalies found, and the signals that "
-                    + "returned no data (never counted as zero). Use it first when asked whether a service is OK. Next: "
+                    + "returned no data (never counted as zero). Each names its `signal` (the health-threshold key: cpu and "
+                    + "memory are shares of the limits here, request_rate_drop the share of traffic lost) and its `metric`, the "
+                    + "query_metrics metric it was read from (cpu_utilization, memory_utilization, request_rate, error_rate, "
+                    + "latency_p99; latency in seconds there). Use it first when asked whether a service is OK. Next: "
                     + "detect_anomalies to find which other services deviate and which is the likely root cause, "
-                    + "query_metrics to read one signal in detail, query_logs for its errors.",
+                    + "query_metrics with a signal's `metric` to read it in detail (not its `signal`: query_metrics' cpu and "
+                    + "memory are cores and bytes), query_logs for its errors.",
             Schemas.object()
                     .required("service", Schemas.service("The service, as list_services names it (may contain slashes)."))
                     .property("window", Schemas.duration("The recent stretch to judge (2m to 1d); the baseline is the hour (or four "
@@ -58,10 +63,25 @@ public final class ServiceHealthTool extends ObservabilityTool {
                     .add("score", OutputFields.type("number").add("description", "0-100, weighted over the signals that returned "
                             + "data; absent when status is unknown."))
                     .add("signals", OutputFields.type("array").add("description", "Each scored signal: value, unit, status, score, "
-                            + "weight, thresholds, source, reason."))
-                    .add("missing", OutputFields.type("array").add("description", "Signals without data, with the reason."))
-                    .add("drivers", OutputFields.type("array").add("description", "Why the status is worse than healthy."))
-                    .add("anomalies", OutputFields.type("array").add("description", "Anomalous signals with onset, kind and score."))
+                            + "weight, thresholds, source, reason.").add("items", signalEntry()))
+                    .add("missing", OutputFields.type("array").add("description", "Signals without data, with the reason.")
+                            .add("items", namedSignal().add("properties", signalNames()
+                                    .add("reason", OutputFields.type("string").add("description", "Why it has no data.")))))
+                    .add("drivers", OutputFields.type("array").add("description", "Why the status is worse than healthy.")
+                            .add("items", OutputFields.type("string")))
+                    .add("anomalies", OutputFields.type("array").add("description", "Anomalous signals with onset, kind and score "
+                            + "(the detector's verdict on the metric's series, in the metric's unit).")
+                            .add("items", namedSignal().add("properties", signalNames()
+                                    .add("labels", OutputFields.type("object"))
+                                    .add("status", OutputFields.type("string"))
+                                    .add("anomalous", OutputFields.type("boolean"))
+                                    .add("score", OutputFields.type("number").add("description", "How far from the baseline, in "
+                                            + "robust standard deviations."))
+                                    .add("direction", OutputFields.type("string"))
+                                    .add("onset", OutputFields.type("string"))
+                                    .add("kind", OutputFields.type("string"))
+                                    .add("evidence", OutputFields.type("object"))
+                                    .add("note", OutputFields.type("string")))))
                     .add("window", OutputFields.type("string"))
                     .add("from", OutputFields.type("string"))
                     .add("to", OutputFields.type("string"))
@@ -72,6 +92,41 @@ public final class ServiceHealthTool extends ObservabilityTool {
             ToolAnnotations.readOnlyQuery());
 
     private final Toolkit toolkit;
+
+    /** An entry that names a signal: both names are always there. */
+    private static JsonObjectBuilder namedSignal() {
+        return OutputFields.type("object").add("required", Jsonp.array().add("signal").add("metric"));
+    }
+
+    private static JsonObjectBuilder signalNames() {
+        JsonArrayBuilder signals = Jsonp.array();
+        JsonArrayBuilder metrics = Jsonp.array();
+        for (HealthSignal s : HealthSignal.values()) {
+            signals.add(s.wireName());
+            metrics.add(s.metric());
+        }
+        return Jsonp.object()
+                .add("signal", OutputFields.type("string").add("enum", signals).add("description", "The signal, as the health "
+                        + "thresholds name it."))
+                .add("metric", OutputFields.type("string").add("enum", metrics).add("description", "The query_metrics metric "
+                        + "the signal was read from; call query_metrics with it (not with `signal`) to read the same measure."));
+    }
+
+    private static JsonObjectBuilder signalEntry() {
+        return namedSignal().add("properties", signalNames()
+                .add("value", OutputFields.type("number").add("description", "The current value, in `unit` (for request_rate_drop "
+                        + "the current request rate)."))
+                .add("unit", OutputFields.type("string").add("description", "ratio (0..1), ms or requests/s."))
+                .add("drop", OutputFields.type("number").add("description", "request_rate_drop only: the share of the usual "
+                        + "traffic lost, 0..1, which the thresholds apply to."))
+                .add("status", OutputFields.type("string"))
+                .add("score", OutputFields.type("number"))
+                .add("weight", OutputFields.type("number"))
+                .add("thresholds", OutputFields.type("object").add("properties", Jsonp.object()
+                        .add("degraded", OutputFields.type("number")).add("critical", OutputFields.type("number"))))
+                .add("source", OutputFields.type("string"))
+                .add("reason", OutputFields.type("string")));
+    }
 
     public ServiceHealthTool(Toolkit toolkit) {
         this.toolkit = toolkit;

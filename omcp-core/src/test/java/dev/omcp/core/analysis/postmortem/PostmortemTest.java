@@ -156,7 +156,8 @@ class PostmortemTest {
             atTheCap.add(new TraceSummary(String.format("%032x", atTheCap.size() + 1), "GET /orders", "api", FROM, 1, 5, false));
         }
         PostmortemReport capped = builder.build(input(rows(3), Optional.of(blast()), atTheCap, List.of(), ALL_UP));
-        assertThat(capped.synopsis()).as("the search stopped at its cap: more may exist").contains(" at least 1000 related traces, 23 with errors.");
+        assertThat(capped.synopsis()).as("the search stopped at its cap: more may exist, and the sentence starts with a capital")
+                .contains(". At least 1000 related traces, 23 with errors.").doesNotContain("at least 1000");
         assertThat(capped.toJson().getJsonObject("traces").getBoolean("totalIsLowerBound")).isTrue();
     }
 
@@ -428,6 +429,50 @@ class PostmortemTest {
         PostmortemReport suspectQuiet = builder.build(input(List.of(timeline.get(1)), Optional.of(blast()), traces(1), LOGS, ALL_UP));
         assertThat(suspectQuiet.synopsis()).contains("cache went wrong first among the services in this report, while db has no anomaly in "
                 + "this window.");
+    }
+
+    @Test
+    void whenTheSuspectHasNoAnomaly_theFollowUpsCompareNoOnsetWithIt_butPointAtTheServicesThatDeviated() {
+        List<HistoryRow> cacheOnly = List.of(anomaly("cache", "memory", FROM.plusSeconds(900), 9, FROM.plusSeconds(120)));
+        PostmortemReport r = builder.build(input(cacheOnly, Optional.of(blast()), traces(1), LOGS, ALL_UP));
+        assertThat(r.followUps()).noneSatisfy(f -> assertThat(f).contains("went wrong before"));
+        assertThat(r.followUps()).contains("db has no anomaly in this window; cache does, from 2025-03-10T09:02:00Z: generate the "
+                + "post-mortem for cache instead (generate_postmortem for cache).");
+
+        List<HistoryRow> several = List.of(anomaly("cache", "memory", FROM.plusSeconds(900), 9, FROM.plusSeconds(120)),
+                anomaly("api", "error_rate", FROM.plusSeconds(900), 6, FROM.plusSeconds(300)),
+                anomaly("api", "latency_p99", FROM.plusSeconds(900), 6, FROM.plusSeconds(60)),
+                new HistoryRow("web", "error_rate", FROM.plusSeconds(900), 5, true, Optional.of("spike"), Optional.empty()));
+        PostmortemReport r2 = builder.build(input(several, Optional.of(blast()), traces(1), LOGS, ALL_UP));
+        assertThat(r2.followUps()).contains("db has no anomaly in this window; api (from 2025-03-10T09:01:00Z), cache (from "
+                + "2025-03-10T09:02:00Z) and web (first recorded at 2025-03-10T09:15:00Z) do: generate the post-mortem for api, the "
+                + "earliest, instead (generate_postmortem for api).");
+    }
+
+    @Test
+    void everySentenceOfTheSynopsis_startsWithACapitalAFigureOrAServiceName() {
+        List<TraceSummary> atTheCap = new ArrayList<>();
+        while (atTheCap.size() < PostmortemReport.RANKED_TRACES) {
+            atTheCap.add(new TraceSummary(String.format("%032x", atTheCap.size() + 1), "GET /orders", "api", FROM, 1, 5, atTheCap.size() < 4));
+        }
+        Situation partial = new Situation(false, SourceState.of(true, true, List.of(new SourceFailure("tempo", SourceFailure.Kind.TIMEOUT,
+                "no answer"))), SourceState.of(true, true, List.of(new SourceFailure("zipkin", SourceFailure.Kind.ERROR, "down"))),
+                SourceState.of(true, false, List.of(new SourceFailure("loki", SourceFailure.Kind.ERROR, "down"))));
+        List<HistoryRow> timeline = List.of(anomaly("cache", "memory", FROM.plusSeconds(900), 9, FROM.plusSeconds(120)));
+        List<HistoryRow> outside = List.of(anomaly("storage", "iops", FROM.plusSeconds(900), 12, FROM.plusSeconds(60)));
+        for (PostmortemInput in : List.of(input(timeline, Optional.of(blast()), atTheCap, LOGS, ALL_UP),
+                input(List.of(), Optional.of(blast()), atTheCap, LOGS, partial),
+                new PostmortemInput("db", "1h", FROM, TO, "", timeline, outside, Map.of("storage", true), Optional.of(blast()),
+                        ContributingSignal.fromHistory(timeline), atTheCap, LOGS, WHOLE_WINDOW, partial))) {
+            PostmortemReport r = builder.build(in);
+            for (String sentence : r.synopsis().split("(?<=[.!?]) ")) {
+                // a capital or a figure; a service name keeps its own spelling
+                assertThat(!Character.isLowerCase(sentence.charAt(0)) || sentence.startsWith("db") || sentence.startsWith("cache")
+                        || sentence.startsWith("storage")).as("a sentence of: " + r.synopsis()).isTrue();
+            }
+        }
+        assertThat(PostmortemBuilder.sentence("at least 1000 related traces")).isEqualTo("At least 1000 related traces");
+        assertThat(PostmortemBuilder.sentence("600 related traces")).isEqualTo("600 related traces");
     }
 
     @Test

@@ -308,6 +308,31 @@ class GeneratePostmortemToolTest {
     }
 
     @Test
+    void theOutputSchema_declaresEveryMemberTheAnswerHas_blastRadiusAndTracesIncluded() {
+        incidentScores();
+        ServiceCatalog catalog;
+        try (var reader = Jsonp.reader("{\"services\":{\"db\":{\"owner\":\"team-data\",\"onCall\":\"#data-oncall\"}}}")) {
+            catalog = ((ServiceCatalog.Parsed.Loaded) ServiceCatalog.parse(reader.readObject())).catalog();
+        }
+        ScriptedSources withAFailure = everything().add("tempo",
+                new ScriptedConnector().traces(ScriptedConnector.unavailable("Tempo answered HTTP 500")));
+        Toolkit toolkit = Toolkit.builder(withAFailure.registry(), clock).timeouts(Duration.ofMillis(300), Duration.ofMillis(600))
+                .history(history).catalog(catalog).build();
+        GeneratePostmortemTool tool = new GeneratePostmortemTool(toolkit);
+        JsonObject report = structured(call(tool, "{\"service\":\"db\",\"format\":\"json\"}"));
+
+        assertThat(report.getJsonObject("blastRadius").keySet()).contains("targets", "nodes", "totalNodes", "truncated", "hosts",
+                "owners", "unresolved");
+        assertThat(report.getJsonObject("traces").keySet()).contains("items", "total", "totalIsLowerBound", "errorCount");
+        assertThat(report.containsKey("failedSources")).isTrue();
+        assertThat(UndeclaredMembers.of(tool.definition().outputSchema().orElseThrow(), report)).isEmpty();
+        JsonObject blast = tool.definition().outputSchema().orElseThrow().getJsonObject("properties").getJsonObject("blastRadius")
+                .getJsonObject("properties");
+        assertThat(blast.getJsonObject("totalNodes").getString("type")).isEqualTo("integer");
+        assertThat(blast.getJsonObject("hosts").getString("description")).isNotBlank();
+    }
+
+    @Test
     void spec4_4_sinkNotConfigured_synopsisSaysNoScoresRecorded_andAFollowUpSuggestsTheVariable() {
         JsonObject report = structured(call(tool(everything()), "{\"service\":\"db\",\"format\":\"json\"}"));
         assertThat(report.getString("synopsis")).contains("No anomaly scores were recorded for this window")

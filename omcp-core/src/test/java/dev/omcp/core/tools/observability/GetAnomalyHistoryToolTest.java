@@ -110,8 +110,10 @@ class GetAnomalyHistoryToolTest {
         // an empty history for a typo must not read as a quiet service
         ScriptedSources listing = new ScriptedSources().add("prom", new ScriptedConnector().services("payments", "payments-db", "checkout"));
         GetAnomalyHistoryTool tool = new GetAnomalyHistoryTool(Toolkit.builder(listing.registry(), clock).history(history).build());
+        // and it does not also advise judging the typo first: the name it likely meant leads
         assertThat(structured(call(tool, "{\"service\":\"paymnets\"}")).getString("note"))
-                .endsWith("No source lists a service named 'paymnets'; list_services shows the names. Did you mean 'payments'?");
+                .isEqualTo("No source lists a service named 'paymnets'; list_services shows the names. Did you mean 'payments'? "
+                        + "No anomaly scores of paymnets recorded in the last 1h.");
         assertThat(structured(call(tool, "{\"service\":\"checkout\"}")).getString("note")).doesNotContain("No source lists");
         assertThat(structured(call(tool, "{\"service\":\"shop/checkout\"}")).getString("note")).doesNotContain("No source lists");
         assertThat(structured(call(tool(history), "{\"service\":\"paymnets\"}")).getString("note"))

@@ -180,11 +180,14 @@ class GetBlastRadiusToolTest {
         GetBlastRadiusTool tool = tool(clusterAndMesh());
         ToolResult both = call(tool, "{\"service\":\"db\",\"resource\":\"node/n1\"}");
         assertThat(both.isError()).isTrue();
-        assertThat(both.firstText()).isEqualTo("get_blast_radius: give exactly one of service (a service name such as payments-db) "
-                + "or resource (a topology id such as node/worker-2), not both");
+        assertThat(both.firstText()).isEqualTo("get_blast_radius: service and resource were both given: give service (a service name "
+                + "such as payments-db) or resource (a topology id kind/namespace/name such as deployment/shop/payments-db, or kind/name "
+                + "such as node/worker-2), exactly one of them");
         ToolResult neither = call(tool, "{}");
         assertThat(neither.isError()).isTrue();
-        assertThat(neither.firstText()).endsWith("not neither");
+        assertThat(neither.firstText()).isEqualTo("get_blast_radius: give service (a service name such as payments-db) or resource (a "
+                + "topology id kind/namespace/name such as deployment/shop/payments-db, or kind/name such as node/worker-2), exactly one "
+                + "of them");
     }
 
     @Test

@@ -5,6 +5,7 @@ import static dev.omcp.core.tools.observability.FakeMetricsBackend.stepAt;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 
+import dev.omcp.core.analysis.health.HealthSignal;
 import dev.omcp.core.analysis.health.HealthThresholds;
 import dev.omcp.core.analysis.history.AnomalyHistory;
 import dev.omcp.core.analysis.history.HistoryLimits;
@@ -141,6 +142,46 @@ class ServiceHealthToolTest {
                 .rows()).hasSize(5);
         assertThat(history.query(new HistoryQuery("globex", Optional.of("api"), Optional.empty(), NOW.minusSeconds(60), NOW, 100, false))
                 .rows()).isEmpty();
+    }
+
+    @Test
+    void everySignalMissingSignalAndAnomaly_namesTheQueryMetricsMetricItWasReadFrom() {
+        // cpu and memory are shares of the limits here, while query_metrics' cpu and memory are cores and bytes
+        FakeMetricsBackend prom = new FakeMetricsBackend("prom")
+                .serve("api", "error_rate", noisy(0.002, 0.1))
+                .serve("api", "latency_p99", stepAt(TEN_MINUTES_AGO, 0.040, 0.300, 0.05))
+                .serve("api", "request_rate", noisy(50, 0.05))
+                .serve("api", "cpu_utilization", noisy(0.30, 0.05));
+        JsonObject result = ToolHarness.ok(tool(new InMemorySources().add(prom)), "{\"service\":\"api\"}");
+
+        assertThat(signal(result, "cpu").getString("metric")).isEqualTo("cpu_utilization");
+        assertThat(signal(result, "request_rate_drop").getString("metric")).isEqualTo("request_rate");
+        assertThat(signal(result, "error_rate").getString("metric")).isEqualTo("error_rate");
+        assertThat(signal(result, "latency_p99").getString("metric")).isEqualTo("latency_p99");
+        JsonObject memory = result.getJsonArray("missing").getJsonObject(0);
+        assertThat(memory.getString("signal")).isEqualTo("memory");
+        assertThat(memory.getString("metric")).isEqualTo("memory_utilization");
+        JsonObject anomaly = result.getJsonArray("anomalies").getJsonObject(0);
+        assertThat(anomaly.getString("signal")).isEqualTo("latency_p99");
+        assertThat(anomaly.getString("metric")).isEqualTo("latency_p99");
+        assertThat(UndeclaredMembers.of(tool(new InMemorySources()).definition().outputSchema().orElseThrow(), result)).isEmpty();
+        // the history records the metric, so the same name finds the score there
+        assertThat(history.query(new HistoryQuery("", Optional.of("api"), Optional.empty(), NOW.minusSeconds(60), NOW, 100, false))
+                .rows()).extracting(HistoryRow::signal).contains(signal(result, "request_rate_drop").getString("metric"));
+    }
+
+    @Test
+    void theMetricOfEverySignal_isACuratedQueryMetricsName_andTheDescriptionSendsTheAgentThere() {
+        for (HealthSignal signal : HealthSignal.values()) {
+            assertThat(CuratedMetricNames.curated(signal.metric())).as(signal.wireName()).isTrue();
+        }
+        var definition = tool(new InMemorySources()).definition();
+        assertThat(definition.description()).contains("query_metrics with a signal's `metric`");
+        JsonObject signalItem = definition.outputSchema().orElseThrow().getJsonObject("properties").getJsonObject("signals")
+                .getJsonObject("items");
+        assertThat(signalItem.getJsonObject("properties").getJsonObject("metric").getJsonArray("enum"))
+                .extracting(v -> ((jakarta.json.JsonString) v).getString())
+                .containsExactly("error_rate", "latency_p99", "cpu_utilization", "memory_utilization", "request_rate");
     }
 
     @Test
