@@ -169,8 +169,9 @@ final class ToolsAssembly implements AutoCloseable {
 
     /**
      * spec 2.10 {@code anomalyHistoryActive}: {@code OMCP_ANOMALY_HISTORY_REMOTE_WRITE} is set and its
-     * sender is running (false after shutdown began). Whether the receiver currently accepts the
-     * scores is the sink's log's to say.
+     * sender is running (false after shutdown began). The governance block lists opt-in layers, and
+     * the in-memory history is always on, so it does not count. Whether the receiver currently
+     * accepts the scores is the sink's log's to say.
      */
     boolean anomalyHistoryActive() {
         return remoteWrite.map(PrometheusRemoteWriteSink::running).orElse(false);

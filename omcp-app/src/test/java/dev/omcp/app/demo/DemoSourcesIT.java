@@ -2,6 +2,7 @@ package dev.omcp.app.demo;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.omcp.app.support.CheckedToolCalls;
 import dev.omcp.app.support.McpHttpClient;
 import jakarta.json.JsonObject;
 import jakarta.json.JsonValue;
@@ -15,12 +16,14 @@ import org.junit.jupiter.api.Test;
 class DemoSourcesIT {
     private static DemoGateway demo;
     private static McpHttpClient client;
+    private static CheckedToolCalls tools;
 
     @BeforeAll
     static void start() {
         demo = DemoGateway.start();
         client = new McpHttpClient(demo.baseUrl());
         client.initialize();
+        tools = new CheckedToolCalls(client);
     }
 
     @AfterAll
@@ -28,8 +31,9 @@ class DemoSourcesIT {
         demo.close();
     }
 
+    /** A call whose structured answer must match the published output schema and declare every member it carries. */
     private static JsonObject tool(String name, String arguments) {
-        return client.tool(name, arguments);
+        return tools.tool(name, arguments);
     }
 
     @Test

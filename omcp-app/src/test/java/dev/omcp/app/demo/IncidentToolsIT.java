@@ -2,6 +2,7 @@ package dev.omcp.app.demo;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.omcp.app.support.CheckedToolCalls;
 import dev.omcp.app.support.McpHttpClient;
 import jakarta.json.JsonObject;
 import jakarta.json.JsonString;
@@ -23,12 +24,14 @@ class IncidentToolsIT {
             "get_anomaly_history", "generate_postmortem");
     private static DemoGateway demo;
     private static McpHttpClient client;
+    private static CheckedToolCalls tools;
 
     @BeforeAll
     static void start() {
         demo = DemoGateway.start();
         client = new McpHttpClient(demo.baseUrl());
         client.initialize();
+        tools = new CheckedToolCalls(client);
     }
 
     @AfterAll
@@ -36,8 +39,9 @@ class IncidentToolsIT {
         demo.close();
     }
 
+    /** A call whose structured answer must match the published output schema and declare every member it carries. */
     private static JsonObject result(String name, String arguments) {
-        return client.toolResult(name, arguments);
+        return tools.toolResult(name, arguments);
     }
 
     private static JsonObject tool(String name, String arguments) {

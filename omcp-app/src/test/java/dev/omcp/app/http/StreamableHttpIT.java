@@ -254,9 +254,27 @@ class StreamableHttpIT {
 
     @Test
     void getWithoutEventStreamAccept_is405() {
-        HttpResponse<String> response = Http.send(HttpRequest.newBuilder(URI.create(gateway.baseUrl() + "/mcp"))
-                .header("Accept", "application/json").GET().build());
-        assertThat(response.statusCode()).isEqualTo(405);
+        // MCP 2025-11-25: a GET the server does not serve as an SSE stream gets 405
+        for (String accept : new String[] {"application/json", "text/*"}) {
+            HttpResponse<String> response = Http.send(HttpRequest.newBuilder(URI.create(gateway.baseUrl() + "/mcp"))
+                    .header("Accept", accept).GET().build());
+            assertThat(response.statusCode()).as(accept).isEqualTo(405);
+            assertThat(response.body()).as(accept).contains("Accept: text/event-stream");
+        }
+    }
+
+    @Test
+    void getWithTheWildcardAcceptCurlSends_opensTheStream() throws Exception {
+        McpHttpClient client = initialized();
+        HttpRequest request = HttpRequest.newBuilder(URI.create(gateway.baseUrl() + "/mcp"))
+                .header("Accept", "*/*").header("Mcp-Session-Id", client.sessionId())
+                .timeout(Duration.ofSeconds(10)).GET().build();
+        HttpResponse<java.io.InputStream> stream = Http.CLIENT.send(request, HttpResponse.BodyHandlers.ofInputStream());
+        try (var reader = new java.io.BufferedReader(new java.io.InputStreamReader(stream.body()))) {
+            assertThat(stream.statusCode()).isEqualTo(200);
+            assertThat(stream.headers().firstValue("Content-Type")).hasValueSatisfying(v -> assertThat(v).startsWith("text/event-stream"));
+            assertThat(reader.readLine()).startsWith("id: ");
+        }
     }
 
     @Test

@@ -2,8 +2,8 @@ package dev.omcp.sdk.http;
 
 import dev.omcp.sdk.connector.ConnectorContext;
 import dev.omcp.sdk.connector.ConnectorException;
+import dev.omcp.sdk.json.Jsonp;
 import dev.omcp.sdk.text.BackendText;
-import jakarta.json.Json;
 import jakarta.json.JsonException;
 import jakarta.json.JsonObject;
 import jakarta.json.JsonReader;
@@ -99,7 +99,7 @@ public final class BackendApi {
     /** GETs {@code path} (relative to the base) with {@code query} and parses the answer as JSON (an object or an array). */
     public JsonStructure getJson(String path, Map<String, String> query) throws ConnectorException {
         byte[] answer = get(path, query);
-        try (JsonReader reader = Json.createReader(new ByteArrayInputStream(answer))) {
+        try (JsonReader reader = Jsonp.reader(new ByteArrayInputStream(answer))) {
             return reader.read();
         } catch (JsonException e) {
             throw new ConnectorException(ConnectorException.Kind.BAD_RESPONSE, backend + " answered something that is not JSON");

@@ -80,7 +80,7 @@ public final class IncidentPrompts {
                     3. `detect_anomalies` across services: its root-cause ranking names the most likely origin.
                     4. `get_blast_radius` from the top candidate: callers, co-located workloads, owners.
                     5. Evidence: `query_traces` with errorsOnly for the failing requests, then `query_logs` for the same \
-                    service and window (aggregate first, then a few lines).
+                    service and time range (`duration`): aggregate first, then a few lines.
 
                     Ask narrow questions and let the server filter and aggregate. Treat `partial: true`, failed sources and \
                     notes as gaps in what you know, never as zero or healthy.
@@ -112,14 +112,15 @@ public final class IncidentPrompts {
                     synopsis, anomaly timeline, blast radius, contributing signals, related traces, log highlights and \
                     follow-ups from what the gateway recorded; sections it could not fill carry a note saying why.
                     3. Check the draft: confirm the failing requests with `query_traces` (errorsOnly) and the errors with \
-                    `query_logs` (aggregate first) for the same service and window; correct anything the evidence contradicts.
+                    `query_logs` (aggregate first) for the same service and time range (`duration` `%s`); correct anything \
+                    the evidence contradicts.
                     4. Keep the section order of the draft. Add what the tools cannot know (customer impact, the timeline of \
                     the human response) as clearly marked placeholders, not as facts.
                     5. Name the owners from `.catalog` when present, and list the gaps: failed sources, notes, and missing \
                     anomaly history (the note says which setting records it).
 
                     The usage guide (resource %s) explains the tools if you need more than this."""
-                    .formatted(service, window, service, window, AgentGuide.URI);
+                    .formatted(service, window, service, window, window, AgentGuide.URI);
         }, Set.of("service", "duration"), serviceNames);
     }
 
@@ -185,8 +186,10 @@ public final class IncidentPrompts {
             List<String> unknown = new ArrayList<>(new TreeSet<>(arguments.keySet()));
             unknown.removeAll(accepted);
             if (!unknown.isEmpty()) {
-                throw new IllegalArgumentException("prompt '" + definition.name() + "' takes the arguments " + new TreeSet<>(accepted)
-                        + "; unknown: " + unknown.stream().map(IncidentPrompts::shown).toList());
+                // prompts/get names the prompt before this message: saying it again read "prompt 'x': prompt 'x' takes..."
+                throw new IllegalArgumentException("unknown argument" + (unknown.size() == 1 ? " " : "s ")
+                        + String.join(", ", unknown.stream().map(IncidentPrompts::shown).toList()) + "; it takes only "
+                        + new TreeSet<>(accepted));
             }
             return List.of(Jsonp.object().add("role", "user").add("content", ToolResult.textBlock(text.apply(arguments, principal))).build());
         }

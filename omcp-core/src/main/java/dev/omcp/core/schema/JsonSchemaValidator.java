@@ -29,7 +29,10 @@ import java.util.regex.PatternSyntaxException;
  * {@code if} / {@code then} / {@code else}, and {@code $ref} to {@code #/$defs/...} or
  * {@code #/definitions/...} in the same document. Annotations ({@code title},
  * {@code description}, {@code default}, {@code format}, {@code examples}, ...) do not assert, as
- * draft 2020-12 specifies. {@link #KNOWN_KEYWORDS} lists every keyword this validator
+ * draft 2020-12 specifies, with one use: a value a {@code pattern} refuses is answered with the
+ * schema's {@code description} after the pattern, so the message says in words what to send (a
+ * tool's schema describes the allowed form there, for example that a metric is a name and not a
+ * query). {@link #KNOWN_KEYWORDS} lists every keyword this validator
  * understands, so a test can prove a schema relies on nothing it would silently ignore.
  *
  * <p>The core cannot use a Jackson-based validator (it speaks {@code jakarta.json} only), and
@@ -290,7 +293,9 @@ public final class JsonSchemaValidator {
             if (pattern == null) {
                 out.add(path + ": schema pattern " + regex + " is not a valid regular expression");
             } else if (!pattern.matcher(text).find()) {
-                out.add(path + ": must match " + regex);
+                // a regular expression says what is refused, not what to send instead: the description does
+                out.add(path + ": must match " + regex + (schema.get("description") instanceof JsonString d && !d.getString().isBlank()
+                        ? ". " + d.getString().strip() : ""));
             }
         }
     }

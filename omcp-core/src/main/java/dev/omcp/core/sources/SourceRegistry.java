@@ -70,7 +70,7 @@ import org.slf4j.LoggerFactory;
  */
 public final class SourceRegistry implements ManageSources, AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(SourceRegistry.class);
-    private static final Map<Class<?>, String> CAPABILITY_NAMES = capabilityNames();
+    private static final Map<Class<?>, String> CAPABILITY_NAMES = namesOfCapabilities();
 
     private final ConnectorCatalog catalog;
     private final ConnectorContexts contexts;
@@ -567,7 +567,15 @@ public final class SourceRegistry implements ManageSources, AutoCloseable {
         return new SourceOutcome.Refused(code, reason);
     }
 
-    private static Map<Class<?>, String> capabilityNames() {
+    /**
+     * Every capability name a {@link SourceView} may list, in the order it lists them, so that
+     * what describes the list (the {@code list_sources} tool) cannot fall behind it.
+     */
+    public static List<String> capabilityNames() {
+        return List.copyOf(CAPABILITY_NAMES.values());
+    }
+
+    private static Map<Class<?>, String> namesOfCapabilities() {
         Map<Class<?>, String> names = new LinkedHashMap<>();
         names.put(MetricsCapability.class, "queryMetrics");
         names.put(MetricDiscoveryCapability.class, "discoverMetrics");

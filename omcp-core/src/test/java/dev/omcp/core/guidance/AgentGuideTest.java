@@ -2,6 +2,10 @@ package dev.omcp.core.guidance;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.omcp.core.analysis.history.HistoryLimits;
+import dev.omcp.core.tools.observability.AnalysisWindow;
+import dev.omcp.core.tools.observability.CuratedMetricNames;
+import dev.omcp.core.tools.observability.Durations;
 import dev.omcp.ports.identity.Principal;
 import jakarta.json.JsonObject;
 import java.util.List;
@@ -52,5 +56,38 @@ class AgentGuideTest {
     void theGuide_explainsServerSideAggregationAndTheLogAggregates() {
         assertThat(guide.text()).contains("Filtering and aggregating on the server", "count_over_time", "topk", "partial: true",
                 "[REDACTED:<category>]");
+    }
+
+    @Test
+    void theGuide_namesEveryCuratedMetric_andSaysQueryLanguageIsRefused() {
+        String metrics = guide.text().substring(guide.text().indexOf("- **Metrics"), guide.text().indexOf("- **Logs"))
+                .replace("\n  ", " ");
+
+        for (String name : CuratedMetricNames.names()) {
+            assertThat(metrics).as(name).contains("`" + name + "`");
+        }
+        assertThat(metrics).contains("(share of the containers' limits)", "query language", "label filters go in `labels`");
+    }
+
+    @Test
+    void theGuide_namesEachToolsWindowArgument_withTheLimitsTheToolsEnforce() {
+        String windows = guide.text().substring(guide.text().indexOf("- **Names and windows"), guide.text().indexOf("- **Ownership"))
+                .replace("\n  ", " ");
+
+        assertThat(windows).contains("`duration` for `query_metrics`, `query_logs`, `query_traces` and `generate_postmortem` (at most `"
+                + Durations.format(Durations.MAX) + "`)");
+        assertThat(windows).contains("`window` for `get_service_health` and `detect_anomalies` (`" + Durations.format(AnalysisWindow.MIN_WINDOW)
+                + "` to `" + Durations.format(AnalysisWindow.MAX_WINDOW) + "`)");
+        assertThat(windows).contains("`get_anomaly_history` (at most `" + Durations.format(HistoryLimits.defaults().retention()) + "`");
+    }
+
+    @Test
+    void theGuide_saysWhatTopkAndLimitNeed_andHowHealthReportsCpuAndMemory() {
+        String text = guide.text().replace("\n  ", " ");
+
+        assertThat(text).contains("`topk` needs `by` (for example `[\"msg\"]`); `limit` is for lines only and is refused with `aggregate`.");
+        assertThat(text).contains("`get_service_health` reports CPU and memory as shares of the containers' limits")
+                .contains("carries a `metric` field naming the `query_metrics` metric");
+        assertThat(text).doesNotContain("Every tool takes a service").contains("Most tools take a service, a time window and filters.");
     }
 }

@@ -55,6 +55,17 @@ class GuidanceOverMcpTest {
     }
 
     @Test
+    void anUnknownPromptArgument_isRefusedNamingThePromptOnce() {
+        client.initialize("2025-11-25");
+
+        JsonObject error = client.request("prompts/get", "{\"name\":\"triage-incident\",\"arguments\":{\"window\":\"1h\"}}")
+                .getJsonObject("error");
+
+        assertThat(error.getInt("code")).isEqualTo(JsonRpc.INVALID_PARAMS);
+        assertThat(error.getString("message")).isEqualTo("prompt 'triage-incident': unknown argument 'window'; it takes only [service]");
+    }
+
+    @Test
     void aMissingRequiredArgument_isRefusedBeforeThePromptRenders() {
         client.initialize("2025-11-25");
 

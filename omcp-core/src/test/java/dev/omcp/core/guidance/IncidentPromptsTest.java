@@ -64,6 +64,14 @@ class IncidentPromptsTest {
     }
 
     @Test
+    void bothPrompts_askForTheLogsOfTheSameServiceAndTimeRange_namingTheArgument() {
+        assertThat(text(triage.render(Map.of("service", "api"), Principal.anonymous())).replace("\n", " "))
+                .contains("for the same service and time range (`duration`)").doesNotContain("service and window");
+        assertThat(text(postmortem.render(Map.of("service", "api", "duration", "6h"), Principal.anonymous())).replace("\n", " "))
+                .contains("for the same service and time range (`duration` `6h`)").doesNotContain("service and window");
+    }
+
+    @Test
     void writePostmortem_usesTheGivenWindow() {
         assertThat(text(postmortem.render(Map.of("service", "payments-db", "duration", "6h"), Principal.anonymous())))
                 .contains("in the last 6h", "duration `6h`");
@@ -97,7 +105,9 @@ class IncidentPromptsTest {
     void anUnknownArgument_isRefusedNamingTheAcceptedOnes() {
         assertThatThrownBy(() -> triage.render(Map.of("service", "api", "window", "1h"), Principal.anonymous()))
                 .isInstanceOf(IllegalArgumentException.class)
-                .hasMessage("prompt 'triage-incident' takes the arguments [service]; unknown: ['window']");
+                .hasMessage("unknown argument 'window'; it takes only [service]");
+        assertThatThrownBy(() -> postmortem.render(Map.of("service", "api", "window", "1h", "since", "2h"), Principal.anonymous()))
+                .hasMessage("unknown arguments 'since', 'window'; it takes only [duration, service]");
     }
 
     @Test

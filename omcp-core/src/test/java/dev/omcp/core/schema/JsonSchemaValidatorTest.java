@@ -37,6 +37,16 @@ class JsonSchemaValidatorTest {
     }
 
     @Test
+    void aRefusedPattern_isAnsweredWithTheDescriptionOfTheAllowedForm() {
+        JsonObject s = schema("{\"type\":\"string\",\"pattern\":\"^[a-z_]+$\",\"description\":\"A metric name, not a query. \"}");
+        assertThat(validator.validate(s, json("\"rate(x[5m])\""), "metric"))
+                .containsExactly("metric: must match ^[a-z_]+$. A metric name, not a query.");
+        // the description is an annotation: it refuses nothing, and other failures do not quote it
+        assertThat(validator.validate(s, json("\"up\""), "metric")).isEmpty();
+        assertThat(validator.validate(s, json("5"), "metric")).containsExactly("metric: must be a string, got a number");
+    }
+
+    @Test
     void numberBounds() {
         JsonObject s = schema("{\"type\":\"number\",\"minimum\":1,\"exclusiveMaximum\":10,\"multipleOf\":0.5}");
         assertThat(validator.validate(s, json("9.5"), "n")).isEmpty();

@@ -11,7 +11,11 @@ package dev.omcp.ports.info;
  * @param redaction whether {@code query_logs} output is redacted
  * @param trustProxy whether forwarded headers from a proxy are trusted
  * @param toolRatePerMin the default per-credential MCP request rate; {@code null} when disabled
- * @param anomalyHistoryActive whether anomaly scores are sent to a remote-write sink
+ * @param anomalyHistoryActive whether anomaly scores are also sent to a remote-write store: the
+ *     opt-in {@code OMCP_ANOMALY_HISTORY_REMOTE_WRITE} is set and its sender is running. The
+ *     in-memory history of the last hour ({@code get_anomaly_history}, post-mortem timelines) is
+ *     always kept and does not make this true; whether the receiver accepts the scores is not
+ *     reported here
  * @param tracesCapabilityCount how many configured sources can answer {@code query_traces}
  */
 public record Governance(

@@ -133,16 +133,20 @@ public final class CuratedMetricNames {
                 .withMinimumRelativeChange(minimumRelativeChange(metric));
     }
 
-    /** The schema of a {@code metric} argument. */
+    /**
+     * The schema of a {@code metric} argument. Its description names every curated name and says
+     * that query language is refused: the validator quotes it when the pattern refuses a value, so
+     * an agent that sent {@code rate(x[5m])} learns what to send instead.
+     */
     public static JsonObject schema(String description) {
         JsonArrayBuilder examples = Jsonp.array();
         UNITS.keySet().forEach(examples::add);
         return Jsonp.object().add("type", "string").add("pattern", METRIC_PATTERN).add("examples", examples)
-                .add("description", description + " Curated names (any connector's metrics source understands them): cpu "
-                        + "(cores), memory (bytes), request_rate (requests/s), error_rate (share of 5xx, 0..1), latency_p99, "
-                        + "latency_p50, latency_avg (seconds), cpu_utilization and memory_utilization (share of the "
-                        + "containers' limits, 0..1). Any other value is a plain metric name the backend stores (for example "
-                        + "http_requests_total); query language is not accepted.")
+                .add("description", description + " A curated name (any metrics source understands them): cpu (cores), memory "
+                        + "(bytes), cpu_utilization and memory_utilization (share of the containers' limits, 0..1), request_rate "
+                        + "(requests/s), error_rate (share of 5xx, 0..1), latency_p99, latency_p50, latency_avg (seconds). Or a "
+                        + "plain metric name the backend stores, for example http_requests_total. Query language is not "
+                        + "accepted: no functions, ranges or selectors such as rate(x[5m]) or x{job=\"api\"}.")
                 .build();
     }
 }

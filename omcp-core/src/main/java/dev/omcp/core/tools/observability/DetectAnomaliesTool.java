@@ -87,24 +87,60 @@ public final class DetectAnomaliesTool extends ObservabilityTool {
             Optional.of(Schemas.output(Schemas.outputBase()
                     .add("window", OutputFields.type("string"))
                     .add("sensitivity", OutputFields.type("string"))
-                    .add("from", OutputFields.type("string"))
+                    .add("from", OutputFields.typed("string", "The start of the range read: the baseline before the window."))
                     .add("to", OutputFields.type("string"))
-                    .add("services", OutputFields.type("object").add("description", "How many services were analysed, how many "
-                            + "exist, and whether the list was capped."))
-                    .add("summary", OutputFields.type("object").add("description", "Series judged: anomalous, normal, insufficient data."))
-                    .add("anomalies", OutputFields.type("array").add("description", "Anomalous series, strongest first: service, "
-                            + "metric, source, labels, score (robust sigmas), direction, kind, onset, baseline (the expected "
-                            + "level where the anomaly was measured), level (where the anomaly took the series: the median of its strongest stretch, for a ramp "
-                            + "where it has climbed to), current (the level now: back near baseline when the anomaly has ended), unit, "
-                            + "note."))
-                    .add("insufficientData", OutputFields.type("array"))
-                    .add("rootCauses", OutputFields.type("array").add("description", "Anomalous services, most likely root cause "
-                            + "first, with the factors and an explanation."))
+                    .add("services", OutputFields.object("How many services were analysed, how many exist, and whether the list "
+                            + "was capped at maxServices.", Jsonp.object()
+                                    .add("analysed", OutputFields.type("integer"))
+                                    .add("total", OutputFields.type("integer"))
+                                    .add("capped", OutputFields.type("boolean"))))
+                    .add("metrics", OutputFields.strings("The metrics judged: the metrics argument, or the default."))
+                    .add("summary", OutputFields.object("Series judged, by verdict.", Jsonp.object()
+                            .add("series", OutputFields.type("integer"))
+                            .add("anomalous", OutputFields.type("integer"))
+                            .add("normal", OutputFields.type("integer"))
+                            .add("insufficientData", OutputFields.type("integer"))
+                            .add("anomalousServices", OutputFields.type("integer"))))
+                    .add("anomalies", OutputFields.objects("Anomalous series, strongest first (at most " + MAX_LISTED_ANOMALIES
+                            + ").", Jsonp.object()
+                                    .add("service", OutputFields.type("string"))
+                                    .add("metric", OutputFields.type("string"))
+                                    .add("source", OutputFields.type("string"))
+                                    .add("labels", OutputFields.labels())
+                                    .add("score", OutputFields.typed("number", "Robust sigmas."))
+                                    .add("direction", OutputFields.typed("string", "up or down."))
+                                    .add("kind", OutputFields.typed("string", "spike, step, ramp or seasonal-deviation."))
+                                    .add("onset", OutputFields.typed("string", "When the deviation began."))
+                                    .add("baseline", OutputFields.typed("number", "The expected level where the anomaly was measured."))
+                                    .add("level", OutputFields.typed("number", "Where the anomaly took the series: the median of its "
+                                            + "strongest stretch; for a ramp, where it has climbed to."))
+                                    .add("current", OutputFields.typed("number", "The level now: back near baseline when the anomaly "
+                                            + "has ended."))
+                                    .add("unit", OutputFields.typed("string", "Unit of a curated metric."))
+                                    .add("note", OutputFields.type("string"))))
+                    .add("insufficientData", OutputFields.objects("Series with too little data to judge (at most "
+                            + MAX_LISTED_INSUFFICIENT + ").", Jsonp.object()
+                                    .add("service", OutputFields.type("string"))
+                                    .add("metric", OutputFields.type("string"))
+                                    .add("source", OutputFields.type("string"))
+                                    .add("note", OutputFields.type("string"))))
+                    .add("rootCauses", OutputFields.objects("Anomalous services, most likely root cause first.", Jsonp.object()
+                            .add("rank", OutputFields.type("integer"))
+                            .add("service", OutputFields.type("string"))
+                            .add("score", OutputFields.type("number"))
+                            .add("factors", OutputFields.objects("What the score is made of.", Jsonp.object()
+                                    .add("name", OutputFields.typed("string", "dependents, onset or severity."))
+                                    .add("value", OutputFields.type("number"))
+                                    .add("weight", OutputFields.type("number"))
+                                    .add("contribution", OutputFields.type("number"))
+                                    .add("detail", OutputFields.type("string"))))
+                            .add("dependents", OutputFields.strings("Other anomalous services that depend on it in the topology."))
+                            .add("explanation", OutputFields.type("string"))))
                     .add("topologyUsed", OutputFields.type("boolean"))
-                    .add("notInTopology", OutputFields.type("array"))
+                    .add("notInTopology", OutputFields.strings("Anomalous services the topology does not know."))
                     .add("rankingNote", OutputFields.type("string"))
-                    .add("topologySources", OutputFields.type("array"))
-                    .add("history", OutputFields.type("object")),
+                    .add("topologySources", OutputFields.strings("Topology sources that answered."))
+                    .add("history", OutputFields.recordedHistory()),
                     List.of("window", "sensitivity", "services", "summary", "anomalies", "rootCauses", "topologyUsed", "sources",
                             "partial"))),
             ToolAnnotations.readOnlyQuery());

@@ -11,9 +11,9 @@ import java.util.Optional;
 
 /**
  * {@code enrich_ips}: who an address belongs to, from the offline CIDR dataset
- * ({@code OMCP_IP_ENRICH_FILE}) by longest-prefix match, with the optional RDAP fallback
- * ({@code OMCP_IP_ENRICH_RDAP}) for public addresses the dataset does not cover
- * ({@link IpEnricher}). Every address is answered in input order; one that is not an address is
+ * ({@code OMCP_IP_ENRICH_FILE}) by longest-prefix match for an address of any scope, with the
+ * optional RDAP fallback ({@code OMCP_IP_ENRICH_RDAP}) for public addresses the dataset does not
+ * cover ({@link IpEnricher}). Every address is answered in input order; one that is not an address is
  * reported as invalid without failing the others.
  */
 public final class EnrichIpsTool extends ObservabilityTool {
@@ -24,9 +24,12 @@ public final class EnrichIpsTool extends ObservabilityTool {
     private static final ToolDefinition DEFINITION = new ToolDefinition(
             NAME,
             "Enrich IP addresses",
-            "Tells who the IP addresses found in logs or traces belong to: the address scope (public, private, loopback, "
-                    + "documentation...) always, and for public addresses the owning network and its attributes (organisation, "
-                    + "ASN, country, as the operator's offline dataset or the RDAP registries say). Up to "
+            "Tells who the IP addresses found in logs or traces belong to. Each address gets its scope (public, private, "
+                    + "shared, loopback, link-local, multicast, documentation or reserved) and is looked up, whatever its scope, in "
+                    + "the operator's offline dataset (longest prefix wins), which names the owning network and its attributes "
+                    + "(organisation, ASN, country...). A public address the dataset does not cover is asked of the RDAP registries "
+                    + "when the operator enabled them; an address of any other scope the dataset does not cover is not_found (the "
+                    + "registries hold only public space). Up to "
                     + IpEnricher.MAX_ADDRESSES + " IPv4 or IPv6 addresses per call; each is answered in input order as found, "
                     + "not_found, invalid or unavailable (a registry error worth retrying). Use it on client addresses (from an "
                     + "alert, a ticket, or log lines when the operator has turned redaction off: query_logs replaces addresses with "
@@ -38,17 +41,23 @@ public final class EnrichIpsTool extends ObservabilityTool {
                             .add("description", "IPv4 or IPv6 addresses, for example [\"203.0.113.7\", \"2001:db8::17\"].").build())
                     .build(),
             Optional.of(Schemas.output(Jsonp.object()
-                    .add("results", Jsonp.object().add("type", "array").add("items", Jsonp.object().add("type", "object")
+                    .add("results", Jsonp.object().add("type", "array").add("description", "One per address, in input order.")
+                            .add("items", Jsonp.object().add("type", "object")
                             .add("properties", Jsonp.object()
-                                    .add("input", Jsonp.object().add("type", "string"))
+                                    .add("input", OutputFields.typed("string", "The address as sent."))
                                     .add("status", Jsonp.object().add("type", "string")
                                             .add("enum", Jsonp.array().add("found").add("not_found").add("invalid").add("unavailable")))
-                                    .add("address", Jsonp.object().add("type", "string"))
-                                    .add("scope", Jsonp.object().add("type", "string"))
-                                    .add("network", Jsonp.object().add("type", "string"))
-                                    .add("attributes", Jsonp.object().add("type", "object"))
-                                    .add("source", Jsonp.object().add("type", "string"))
-                                    .add("note", Jsonp.object().add("type", "string")))
+                                    .add("address", OutputFields.typed("string", "The address in canonical form."))
+                                    .add("scope", OutputFields.typed("string", "public, private, shared, loopback, link-local, "
+                                            + "multicast, documentation or reserved."))
+                                    .add("network", OutputFields.typed("string", "found: the network (CIDR) that holds the address."))
+                                    .add("attributes", OutputFields.map("found: what the dataset or registry says of the network "
+                                            + "(org, asn, country...; dataset columns as the operator named them).", "string"))
+                                    .add("source", OutputFields.typed("string", "found: dataset or rdap."))
+                                    .add("note", OutputFields.typed("string", "not_found: why nothing was found."))
+                                    .add("reason", OutputFields.typed("string", "invalid: why the input is not an address; "
+                                            + "unavailable: what the registry lookup ran into."))
+                                    .add("transient", OutputFields.typed("boolean", "unavailable: whether retrying later may help.")))
                             .add("required", Jsonp.array().add("input").add("status"))))
                     .add("summary", Jsonp.object().add("type", "object").add("properties", Jsonp.object()
                             .add("found", Jsonp.object().add("type", "integer"))

@@ -79,9 +79,10 @@ public final class GetTopologyTool extends ObservabilityTool {
                                     .add("kind", Jsonp.object().add("type", "string"))
                                     .add("name", Jsonp.object().add("type", "string"))
                                     .add("namespace", Jsonp.object().add("type", "string"))
-                                    .add("hops", Jsonp.object().add("type", "integer"))
-                                    .add("attributes", Jsonp.object().add("type", "object"))
-                                    .add("sources", Jsonp.object().add("type", "array")))))
+                                    .add("hops", OutputFields.typed("integer", "With focus: relations away from it."))
+                                    .add("attributes", OutputFields.map("What the sources say of the resource (phase, ready, "
+                                            + "replicas...), at most " + MAX_ATTRIBUTES + ".", "string"))
+                                    .add("sources", OutputFields.strings("The sources that know the node.")))))
                     .add("edges", Jsonp.object().add("type", "array").add("items", Jsonp.object().add("type", "object")
                             .add("properties", Jsonp.object()
                                     .add("from", Jsonp.object().add("type", "string"))
@@ -91,9 +92,12 @@ public final class GetTopologyTool extends ObservabilityTool {
                             .add("description", "Nodes that matched before the cap; null when no topology could be read."))
                     .add("totalEdges", Jsonp.object().add("type", Jsonp.array().add("integer").add("null"))
                             .add("description", "Edges among the matching nodes (IN_NAMESPACE left out); null when no topology could be read."))
-                    .add("byKind", Jsonp.object().add("type", "object").add("description", "Matching nodes per kind, before the cap."))
+                    .add("byKind", OutputFields.map("Matching nodes per kind, before the cap.", "integer"))
                     .add("truncated", Jsonp.object().add("type", "boolean"))
-                    .add("focus", Jsonp.object().add("type", "object")),
+                    .add("focus", OutputFields.object("With focus: what was asked and the node ids it resolved to.", Jsonp.object()
+                            .add("requested", OutputFields.type("string"))
+                            .add("resolved", OutputFields.strings("Node ids; empty when nothing has that id or name."))
+                            .add("depth", OutputFields.type("integer")))),
                     List.of("nodes", "edges", "totalNodes", "truncated", "sources", "partial"))),
             ToolAnnotations.readOnlyQuery());
 

@@ -36,11 +36,10 @@ public final class ListServicesTool extends ObservabilityTool {
                     .property("limit", Schemas.integer("The most services to return, sorted by name.", 1, 1000, DEFAULT_LIMIT))
                     .build(),
             Optional.of(Schemas.output(Schemas.outputBase()
-                    .add("services", Jsonp.object().add("type", "array").add("items", Jsonp.object().add("type", "object")
-                            .add("properties", Jsonp.object()
-                                    .add("name", Jsonp.object().add("type", "string"))
-                                    .add("sources", Jsonp.object().add("type", "array"))
-                                    .add("catalog", Jsonp.object().add("type", "object")))))
+                    .add("services", OutputFields.objects("The services, by name.", Jsonp.object()
+                            .add("name", OutputFields.type("string"))
+                            .add("sources", OutputFields.strings("The sources that know the service by this name."))
+                            .add("catalog", ServiceCatalog.schema())))
                     .add("total", Jsonp.object().add("type", "integer"))
                     .add("truncated", Jsonp.object().add("type", "boolean")), List.of("services", "total", "truncated", "sources", "partial"))),
             ToolAnnotations.readOnlyQuery());

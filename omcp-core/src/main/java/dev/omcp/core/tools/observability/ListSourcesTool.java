@@ -1,5 +1,6 @@
 package dev.omcp.core.tools.observability;
 
+import dev.omcp.core.sources.SourceRegistry;
 import dev.omcp.ports.sources.SourceView;
 import dev.omcp.ports.tools.ToolAnnotations;
 import dev.omcp.ports.tools.ToolCall;
@@ -19,12 +20,26 @@ public final class ListSourcesTool extends ObservabilityTool {
             NAME,
             "List sources",
             "Lists the observability backends (sources) this gateway can query for you, with their type (prometheus, "
-                    + "loki, kubernetes, a traces backend...), whether they are connected and which capabilities they serve "
-                    + "(queryMetrics, queryLogs, listServices, queryTraces, topology). Call it first to learn what data exists; "
+                    + "loki, kubernetes, a traces backend...), whether they are connected and which capabilities they serve ("
+                    + String.join(", ", SourceRegistry.capabilityNames()) + "). Call it first to learn what data exists; "
                     + "then call list_services to find service names. Source URLs and credentials are never shown.",
             Schemas.object().build(),
             Optional.of(Schemas.output(Jsonp.object()
-                    .add("sources", Jsonp.object().add("type", "array").add("items", Jsonp.object().add("type", "object")))
+                    .add("sources", OutputFields.objects("Every source the caller may use, by name.", Jsonp.object()
+                            .add("name", OutputFields.type("string"))
+                            .add("type", OutputFields.typed("string", "The connector type."))
+                            .add("status", Jsonp.object().add("type", "string")
+                                    .add("enum", OutputFields.names(List.of("connected", "disabled", "failed", "unknown-type"))))
+                            .add("capabilities", Jsonp.object().add("type", "array")
+                                    .add("items", Jsonp.object().add("type", "string")
+                                            .add("enum", OutputFields.names(SourceRegistry.capabilityNames())))
+                                    .add("description", "What the source answers: queryMetrics (query_metrics, "
+                                            + "get_service_health, detect_anomalies), discoverMetrics (the metric names a service "
+                                            + "exports, for suggestions), queryLogs (query_logs lines), aggregateLogs (query_logs "
+                                            + "aggregates computed by the backend), listServices (list_services), queryTraces "
+                                            + "(query_traces), topology (get_topology, get_blast_radius)."))
+                            .add("problem", OutputFields.typed("string", "Why the source is not connected."))
+                            .add("tenant", OutputFields.typed("string", "The tenant the source is bound to, when it is."))))
                     .add("note", Jsonp.object().add("type", "string")), List.of("sources"))),
             ToolAnnotations.readOnlyLocal());
 

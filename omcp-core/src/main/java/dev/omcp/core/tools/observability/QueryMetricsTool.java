@@ -48,7 +48,7 @@ public final class QueryMetricsTool extends ObservabilityTool {
                     + "get_service_health or detect_anomalies pointed at a signal; for logs of the same moment call query_logs.",
             Schemas.object()
                     .required("service", Schemas.service("The service, as list_services names it (may contain slashes)."))
-                    .required("metric", CuratedMetricNames.schema("The metric to read."))
+                    .required("metric", CuratedMetricNames.schema("The metric to read: a name, not a query; label filters go in `labels`."))
                     .property("duration", Schemas.duration("How far back from now to read.", "1h"))
                     .property("step", OutputFields.optionalDuration("Resolution of the backend query (default: the window / "
                             + TARGET_POINTS + ", at least 15s). The backend may widen it to stay under its point limit."))
@@ -74,20 +74,16 @@ public final class QueryMetricsTool extends ObservabilityTool {
                             "The backend query that ran (PromQL for Prometheus); null when no source knows the service."))
                     .add("resolvedLabel", OutputFields.nullableString(
                             "The label that identified the service (for example job); null when none matched."))
-                    .add("resolutions", OutputFields.type("array").add("description", "Per answering source: resolvedSeries and resolvedLabel."))
-                    .add("series", OutputFields.type("array").add("items", OutputFields.type("object").add("properties", Jsonp.object()
-                            .add("source", OutputFields.type("string"))
-                            .add("labels", OutputFields.type("object"))
-                            .add("points", OutputFields.type("integer"))
-                            .add("min", OutputFields.type("number"))
-                            .add("max", OutputFields.type("number"))
-                            .add("avg", OutputFields.type("number"))
-                            .add("last", OutputFields.type("number"))
-                            .add("lastAt", OutputFields.type("string"))
-                            .add("downsampled", OutputFields.type("object")))))
+                    .add("resolutions", OutputFields.objects("Per answering source: the query that ran and the label that "
+                            + "identified the service (both null when the source does not know the service).", Jsonp.object()
+                                    .add("source", OutputFields.type("string"))
+                                    .add("resolvedSeries", OutputFields.nullableString("The backend query that ran."))
+                                    .add("resolvedLabel", OutputFields.nullableString("The label that identified the service."))))
+                    .add("series", OutputFields.objects("The series, highest average first, each summarised.",
+                            SeriesSummary.schemaProperties(false).add("source", OutputFields.typed("string", "The source it came from."))))
                     .add("totalSeries", OutputFields.type("integer"))
                     .add("truncated", OutputFields.type("boolean"))
-                    .add("catalog", OutputFields.type("object").add("description", "The service-catalog entry (owner, tier, onCall, slo...).")),
+                    .add("catalog", ServiceCatalog.schema()),
                     List.of("service", "metric", "series", "totalSeries", "truncated", "resolvedSeries", "resolvedLabel", "sources",
                             "partial"))),
             ToolAnnotations.readOnlyQuery());

@@ -120,8 +120,14 @@ public final class Schemas {
                 .add("failedSources", Jsonp.object().add("type", "array").add("items", Jsonp.object().add("type", "object")
                         .add("properties", Jsonp.object()
                                 .add("source", Jsonp.object().add("type", "string"))
-                                .add("kind", Jsonp.object().add("type", "string"))
-                                .add("error", Jsonp.object().add("type", "string")))))
+                                .add("kind", Jsonp.object().add("type", "string")
+                                        .add("description", "unavailable, timeout, bad_query, unauthorized, bad_response or address_refused."))
+                                .add("error", Jsonp.object().add("type", "string"))
+                                .add("during", Jsonp.object().add("type", "string").add("description", "What the tool was doing."))
+                                .add("failedQueries", Jsonp.object().add("type", "integer"))
+                                .add("metrics", Jsonp.object().add("type", "array").add("items", Jsonp.object().add("type", "string"))
+                                        .add("description", "The metrics whose queries failed."))))
+                        .add("description", "Present only when a source failed."))
                 .add("note", Jsonp.object().add("type", "string")
                         .add("description", "Why data is missing or partial, and which setting or tool helps."));
     }

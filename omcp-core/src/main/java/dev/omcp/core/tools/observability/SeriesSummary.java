@@ -79,6 +79,33 @@ public final class SeriesSummary {
         return out.add("downsampled", downsample(series, maxPoints));
     }
 
+    /**
+     * The properties of one summary as {@link #of} writes it, for an output schema; a tool adds
+     * its own (the source, for example).
+     */
+    static JsonObjectBuilder schemaProperties(boolean withTotal) {
+        JsonObjectBuilder properties = Jsonp.object()
+                .add("labels", OutputFields.labels())
+                .add("points", OutputFields.typed("integer", "Points with a finite value."))
+                .add("gaps", OutputFields.typed("integer", "Points without a finite value (NaN, infinite); present only when some "
+                        + "were, and never counted as 0."))
+                .add("note", OutputFields.typed("string", "Instead of the numbers, when the series has no finite value."))
+                .add("min", OutputFields.type("number"))
+                .add("max", OutputFields.type("number"))
+                .add("avg", OutputFields.type("number"))
+                .add("last", OutputFields.type("number"))
+                .add("lastAt", OutputFields.typed("string", "When the last value was taken."));
+        if (withTotal) {
+            properties.add("total", OutputFields.typed("number", "The sum of the values (for counts per step: the whole window)."));
+        }
+        return properties.add("downsampled", OutputFields.object("The values averaged into equal time buckets; null for a "
+                + "bucket without a finite value.", Jsonp.object()
+                        .add("from", OutputFields.typed("string", "The start of the first bucket."))
+                        .add("stepSeconds", OutputFields.typed("integer", "The width of a bucket."))
+                        .add("values", Jsonp.object().add("type", "array")
+                                .add("items", Jsonp.object().add("type", Jsonp.array().add("number").add("null"))))));
+    }
+
     /** The labels, sorted, as an object. */
     static JsonObject labels(Map<String, String> labels) {
         JsonObjectBuilder out = Jsonp.object();

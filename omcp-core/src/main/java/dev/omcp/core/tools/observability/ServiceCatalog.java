@@ -20,6 +20,16 @@ public final class ServiceCatalog {
         this.entries = Map.copyOf(entries);
     }
 
+    /**
+     * The output schema of a {@code .catalog} member: the operator's fields as written, so open on
+     * purpose ({@code additionalProperties: true}).
+     */
+    static JsonObject schema() {
+        return Jsonp.object().add("type", "object").add("additionalProperties", true)
+                .add("description", "The service-catalog entry as the operator wrote it: owner, tier, onCall, slo and any other "
+                        + "fields.").build();
+    }
+
     /** No catalog: nothing is enriched. */
     public static ServiceCatalog empty() {
         return EMPTY;

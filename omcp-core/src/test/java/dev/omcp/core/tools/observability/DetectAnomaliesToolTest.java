@@ -85,6 +85,13 @@ class DetectAnomaliesToolTest {
         assertThat(strongest.getJsonNumber("current").doubleValue()).isBetween(1.8, 2.2);
         assertThat(Instant.parse(strongest.getString("onset"))).isBetween(NOW.minus(Duration.ofMinutes(11)), NOW.minus(Duration.ofMinutes(9)));
         assertThat(result.getBoolean("partial")).isFalse();
+        // the output schema names every member the answer, an anomaly and a root cause carry (metrics included)
+        JsonObject declared = tool(new InMemorySources()).definition().outputSchema().orElseThrow().getJsonObject("properties");
+        assertThat(declared.keySet()).containsAll(result.keySet()).contains("metrics");
+        assertThat(declared.getJsonObject("anomalies").getJsonObject("items").getJsonObject("properties").keySet())
+                .containsAll(strongest.keySet());
+        assertThat(declared.getJsonObject("rootCauses").getJsonObject("items").getJsonObject("properties").keySet())
+                .containsAll(first.keySet());
     }
 
     @Test

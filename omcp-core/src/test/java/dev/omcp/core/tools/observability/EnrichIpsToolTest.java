@@ -81,6 +81,29 @@ class EnrichIpsToolTest {
         assertThat(failed.toString()).contains("HTTP 429");
         assertThat(result.getJsonArray("results").getJsonObject(1).getString("source")).isEqualTo("rdap");
         assertThat(result.getJsonObject("summary").getInt("unavailable")).isEqualTo(1);
+        assertThat(failed.getBoolean("transient")).isTrue();
+    }
+
+    @Test
+    void theOutputSchema_declaresEveryMemberOfEveryKindOfResult() throws IOException {
+        RdapFallback rdap = new RdapFallback(address -> new RegistrationAnswer.Failed(true, "the registry answered HTTP 429"), CLOCK,
+                new RdapFallback.Settings(2, Duration.ofSeconds(5), Duration.ofHours(1), 100));
+        EnrichIpsTool tool = tool(new IpEnricher(Optional.of(dataset()), Optional.of(rdap)));
+        JsonObject result = structured(call(tool, addresses("198.51.100.23", "10.0.0.5", "not-an-ip", "8.8.8.8")));
+
+        assertThat(result.getJsonArray("results").stream().map(r -> r.asJsonObject().getString("status")))
+                .containsExactly("found", "not_found", "invalid", "unavailable");
+        java.util.Set<String> declared = tool.definition().outputSchema().orElseThrow().getJsonObject("properties")
+                .getJsonObject("results").getJsonObject("items").getJsonObject("properties").keySet();
+        result.getJsonArray("results").forEach(r -> assertThat(declared).containsAll(r.asJsonObject().keySet()));
+    }
+
+    @Test
+    void theDescription_saysTheDatasetAnswersForEveryScope_andTheRegistriesOnlyForPublicAddresses() {
+        String description = tool(new IpEnricher(Optional.empty(), Optional.empty())).definition().description();
+
+        assertThat(description).contains("looked up, whatever its scope, in the operator's offline dataset",
+                "A public address the dataset does not cover is asked of the RDAP registries");
     }
 
     @Test

@@ -2,6 +2,7 @@ package dev.omcp.core.tools.observability;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.omcp.core.sources.SourceRegistry;
 import dev.omcp.ports.identity.Principal;
 import dev.omcp.testkit.time.ManualClock;
 import jakarta.json.JsonObject;
@@ -87,5 +88,16 @@ class ListSourcesToolTest {
         assertThat(definition.outputSchema()).isPresent();
         assertThat(definition.description()).contains("list_services");
         assertThat(List.of(definition.inputSchema().getJsonObject("properties").keySet().toArray())).isEmpty();
+    }
+
+    @Test
+    void theDescriptionAndTheOutputSchema_nameEveryCapabilityASourceMayList() {
+        var definition = tool(new InMemorySources()).definition();
+
+        assertThat(definition.description()).contains("(" + String.join(", ", SourceRegistry.capabilityNames()) + ")");
+        assertThat(SourceRegistry.capabilityNames()).contains("discoverMetrics", "aggregateLogs");
+        assertThat(definition.outputSchema().orElseThrow().getJsonObject("properties").getJsonObject("sources").getJsonObject("items")
+                .getJsonObject("properties").getJsonObject("capabilities").getJsonObject("items").getJsonArray("enum")
+                .getValuesAs(JsonString::getString)).containsExactlyElementsOf(SourceRegistry.capabilityNames());
     }
 }

@@ -137,9 +137,13 @@ class QueryMetricsToolTest {
     void gapsAreCountedAndNeverReadAsZero() {
         FakeMetricsBackend prom = new FakeMetricsBackend("prom")
                 .serve("api", "error_rate", t -> (t / 15_000) % 2 == 0 ? Double.NaN : 0.5);
-        JsonObject series = ToolHarness.ok(tool(new InMemorySources().add(prom)), "{\"service\":\"api\",\"metric\":\"error_rate\",\"duration\":\"10m\"}")
+        QueryMetricsTool tool = tool(new InMemorySources().add(prom));
+        JsonObject series = ToolHarness.ok(tool, "{\"service\":\"api\",\"metric\":\"error_rate\",\"duration\":\"10m\"}")
                 .getJsonArray("series").getJsonObject(0);
         assertThat(series.getInt("gaps")).isEqualTo(21);
+        // the output schema names every member a series carries, gaps included
+        assertThat(tool.definition().outputSchema().orElseThrow().getJsonObject("properties").getJsonObject("series")
+                .getJsonObject("items").getJsonObject("properties").keySet()).containsAll(series.keySet());
         assertThat(series.getInt("points")).isEqualTo(20);
         assertThat(series.getJsonNumber("min").doubleValue()).isEqualTo(0.5);
         assertThat(series.getJsonNumber("avg").doubleValue()).isEqualTo(0.5);
@@ -325,10 +329,26 @@ class QueryMetricsToolTest {
     }
 
     @Test
+    void queryLanguageAsTheMetric_isRefusedSayingToGiveACuratedOrPlainNameAndWhereLabelFiltersGo() {
+        String error = ToolHarness.error(tool(new InMemorySources()), "{\"service\":\"api\",\"metric\":\"rate(x[5m])\"}");
+
+        assertThat(error).startsWith("Invalid arguments for query_metrics: arguments.metric: must match "
+                + CuratedMetricNames.METRIC_PATTERN + ". The metric to read: a name, not a query; label filters go in `labels`.");
+        assertThat(error).contains("Query language is not accepted", "a plain metric name the backend stores");
+        for (String curated : CuratedMetricNames.names()) {
+            assertThat(error).as(curated).contains(curated);
+        }
+        // the same words reach detect_anomalies, whose metrics share the schema (it has no labels argument to point at)
+        String anomalies = ToolHarness.error(new DetectAnomaliesTool(Toolkit.builder(new InMemorySources().registry(), clock).build()),
+                "{\"metrics\":[\"sum(up)\"]}");
+        assertThat(anomalies).contains("arguments.metrics[0]: must match", "A metric to judge. A curated name", "Query language is not accepted")
+                .doesNotContain("`labels`");
+    }
+
+    @Test
     void badArgumentsAreRefusedWithWhatIsWrong() {
         QueryMetricsTool tool = tool(new InMemorySources());
         assertThat(ToolHarness.error(tool, "{\"metric\":\"cpu\"}")).contains("service");
-        assertThat(ToolHarness.error(tool, "{\"service\":\"api\",\"metric\":\"rate(x[5m])\"}")).contains("arguments.metric");
         assertThat(ToolHarness.error(tool, "{\"service\":\"api svc\",\"metric\":\"cpu\"}")).contains("arguments.service");
         assertThat(ToolHarness.error(tool, "{\"service\":\"api\",\"metric\":\"cpu\",\"duration\":\"1w\"}")).contains("arguments.duration");
         assertThat(ToolHarness.error(tool, "{\"service\":\"api\",\"metric\":\"cpu\",\"duration\":\"90d\"}"))

@@ -1,0 +1,75 @@
+package dev.omcp.app.support;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.omcp.core.schema.JsonSchemaValidator;
+import jakarta.json.JsonObject;
+import jakarta.json.JsonValue;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.stream.Collectors;
+
+/**
+ * Tool calls through an {@link McpHttpClient} whose answers are held to the output schema
+ * {@code tools/list} published: the {@code structuredContent} must validate against it, and carry
+ * no member it leaves undeclared ({@link UndeclaredMembers}), so what an agent reads in the schema
+ * is what the answers hold. The schemas are read once per instance (one per gateway).
+ */
+public final class CheckedToolCalls {
+    /**
+     * NOT YET ENFORCED: tools whose output schemas still leave members of the demo's answers
+     * undeclared, while other work on these tools is in progress. Their answers are still validated,
+     * and the undeclared members printed ("[not yet refused] ..." on stderr), but not refused.
+     * Remove a name once its schema declares everything; the demo ITs then fail on any member it
+     * misses. (get_anomaly_history declares everything already and is enforced.)
+     */
+    static final Set<String> UNDECLARED_NOT_YET_REFUSED = Set.of("get_service_health", "generate_postmortem", "get_blast_radius",
+            "query_logs");
+
+    private static final JsonSchemaValidator VALIDATOR = new JsonSchemaValidator();
+    private final McpHttpClient client;
+    private Map<String, JsonObject> outputSchemas;
+
+    public CheckedToolCalls(McpHttpClient client) {
+        this.client = client;
+    }
+
+    /** The {@code structuredContent} of a successful call, checked against the tool's output schema. */
+    public JsonObject tool(String name, String arguments) {
+        return toolResult(name, arguments).getJsonObject("structuredContent");
+    }
+
+    /** The whole {@code CallToolResult} of a successful call, its {@code structuredContent} checked. */
+    public JsonObject toolResult(String name, String arguments) {
+        JsonObject result = client.toolResult(name, arguments);
+        check(name, result.getJsonObject("structuredContent"));
+        return result;
+    }
+
+    /** Checks one answer of tool {@code name} obtained some other way (a raw request, for example). */
+    public void check(String name, JsonObject structured) {
+        JsonObject schema = outputSchema(name);
+        assertThat(structured).as(name + " structuredContent").isNotNull();
+        assertThat(VALIDATOR.validate(schema, structured, "structuredContent")).as("output schema of " + name).isEmpty();
+        List<String> undeclared = UndeclaredMembers.in(structured, schema);
+        if (UNDECLARED_NOT_YET_REFUSED.contains(name)) {
+            if (!undeclared.isEmpty()) {
+                System.err.println("[not yet refused] " + name + " answers members its output schema does not declare: " + undeclared);
+            }
+            return;
+        }
+        assertThat(undeclared).as("members of the " + name + " answer its output schema does not declare").isEmpty();
+    }
+
+    private synchronized JsonObject outputSchema(String name) {
+        if (outputSchemas == null) {
+            outputSchemas = client.call("tools/list", "{}").getJsonObject("result").getJsonArray("tools").stream()
+                    .map(JsonValue::asJsonObject).filter(t -> t.containsKey("outputSchema"))
+                    .collect(Collectors.toMap(t -> t.getString("name"), t -> t.getJsonObject("outputSchema")));
+        }
+        JsonObject schema = outputSchemas.get(name);
+        assertThat(schema).as("tools/list publishes an output schema for " + name).isNotNull();
+        return schema;
+    }
+}
