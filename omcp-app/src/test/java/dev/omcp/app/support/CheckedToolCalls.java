@@ -3,11 +3,11 @@ package dev.omcp.app.support;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.omcp.core.schema.JsonSchemaValidator;
+import dev.omcp.testkit.schema.UndeclaredMembers;
 import jakarta.json.JsonObject;
 import jakarta.json.JsonValue;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.stream.Collectors;
 
 /**
@@ -17,16 +17,6 @@ import java.util.stream.Collectors;
  * is what the answers hold. The schemas are read once per instance (one per gateway).
  */
 public final class CheckedToolCalls {
-    /**
-     * NOT YET ENFORCED: tools whose output schemas still leave members of the demo's answers
-     * undeclared, while other work on these tools is in progress. Their answers are still validated,
-     * and the undeclared members printed ("[not yet refused] ..." on stderr), but not refused.
-     * Remove a name once its schema declares everything; the demo ITs then fail on any member it
-     * misses. (get_anomaly_history declares everything already and is enforced.)
-     */
-    static final Set<String> UNDECLARED_NOT_YET_REFUSED = Set.of("get_service_health", "generate_postmortem", "get_blast_radius",
-            "query_logs");
-
     private static final JsonSchemaValidator VALIDATOR = new JsonSchemaValidator();
     private final McpHttpClient client;
     private Map<String, JsonObject> outputSchemas;
@@ -53,12 +43,6 @@ public final class CheckedToolCalls {
         assertThat(structured).as(name + " structuredContent").isNotNull();
         assertThat(VALIDATOR.validate(schema, structured, "structuredContent")).as("output schema of " + name).isEmpty();
         List<String> undeclared = UndeclaredMembers.in(structured, schema);
-        if (UNDECLARED_NOT_YET_REFUSED.contains(name)) {
-            if (!undeclared.isEmpty()) {
-                System.err.println("[not yet refused] " + name + " answers members its output schema does not declare: " + undeclared);
-            }
-            return;
-        }
         assertThat(undeclared).as("members of the " + name + " answer its output schema does not declare").isEmpty();
     }
 

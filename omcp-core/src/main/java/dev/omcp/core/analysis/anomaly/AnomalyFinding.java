@@ -5,6 +5,7 @@ import dev.omcp.sdk.json.Jsonp;
 import jakarta.json.JsonObject;
 import jakarta.json.JsonObjectBuilder;
 import java.time.Instant;
+import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
@@ -102,6 +103,26 @@ public record AnomalyFinding(
             b.add("evidence", ev);
         });
         return b.add("note", note).build();
+    }
+
+    /** The JSON schema of the {@code evidence} member {@link #toJson} writes; kept next to it so the two stay in step. */
+    public static JsonObject evidenceSchema() {
+        JsonObjectBuilder properties = Jsonp.provider().createObjectBuilder()
+                .add("method", described("string", "How the expectation was formed: flat, trend or seasonal."));
+        for (String number : List.of("baselineMedian", "expectedLevel", "baselineMad", "scale", "windowMedian", "anomalyLevel",
+                "currentLevel", "trendSlopePerHour")) {
+            properties.add(number, described("number", "In the series' unit; absent when unknown."));
+        }
+        properties.add("scaleSource", described("string", "Where the scale of a deviation came from."))
+                .add("baselinePoints", described("integer", "Finite points in the baseline."))
+                .add("windowPoints", described("integer", "Finite points in the judged window."))
+                .add("seasonPeriods", described("integer", "Periods of history behind a seasonal expectation."));
+        return Jsonp.provider().createObjectBuilder().add("type", "object").add("properties", properties)
+                .add("description", "The numbers behind the verdict.").build();
+    }
+
+    private static JsonObjectBuilder described(String type, String description) {
+        return Jsonp.provider().createObjectBuilder().add("type", type).add("description", description);
     }
 
     private static void putFinite(JsonObjectBuilder b, String name, double value) {

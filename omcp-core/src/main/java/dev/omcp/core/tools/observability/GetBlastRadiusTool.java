@@ -72,8 +72,8 @@ public final class GetBlastRadiusTool extends ObservabilityTool {
                                     .add("impact", Jsonp.object().add("type", "string"))
                                     .add("host", Jsonp.object().add("type", "string"))
                                     .add("ownerRoot", Jsonp.object().add("type", "string")))))
-                    .add("byHost", Jsonp.object().add("type", "object").add("description", "Host or node id to the affected ids on it."))
-                    .add("byOwner", Jsonp.object().add("type", "object").add("description", "Ownership root id to the affected ids it owns."))
+                    .add("byHost", idsBy("Host or node id to the affected ids on it."))
+                    .add("byOwner", idsBy("Ownership root id to the affected ids it owns."))
                     .add("truncated", Jsonp.object().add("type", "boolean"))
                     .add("omitted", Jsonp.object().add("type", "integer"))
                     .add("maxHopsReached", Jsonp.object().add("type", "boolean")),
@@ -86,6 +86,12 @@ public final class GetBlastRadiusTool extends ObservabilityTool {
 
     public GetBlastRadiusTool(Toolkit toolkit) {
         this.toolkit = toolkit;
+    }
+
+    /** A map from a node id (data, not a field name) to the ids grouped under it. */
+    private static JsonObjectBuilder idsBy(String description) {
+        return Jsonp.object().add("type", "object").add("additionalProperties", Jsonp.object().add("type", "array")
+                .add("items", Jsonp.object().add("type", "string"))).add("description", description);
     }
 
     @Override

@@ -98,18 +98,41 @@ public final class QueryLogsTool extends ObservabilityTool {
                     .add("duration", OutputFields.type("string"))
                     .add("from", OutputFields.type("string"))
                     .add("to", OutputFields.type("string"))
-                    .add("lines", OutputFields.type("array").add("description", "Newest first: time, stream (index into streams), line."))
-                    .add("streams", OutputFields.type("array").add("description", "The label sets of the lines' streams, with their source."))
+                    .add("lines", OutputFields.objects("Newest first.", Jsonp.object()
+                            .add("time", OutputFields.typed("string", "When the line was logged (RFC 3339, nanoseconds)."))
+                            .add("stream", OutputFields.typed("integer", "Index into streams: the line's labels and source."))
+                            .add("line", OutputFields.typed("string", "The line as shown: redacted, and cut past " + MAX_LINE_CHARS
+                                    + " characters."))))
+                    .add("streams", OutputFields.objects("The label sets of the lines' streams, with their source.", Jsonp.object()
+                            .add("source", OutputFields.type("string"))
+                            .add("labels", OutputFields.labels())))
                     .add("returned", OutputFields.type("integer"))
                     .add("truncated", OutputFields.type("boolean").add("description", "More lines matched than were returned "
                             + "(count_over_time / sum: more series than the " + MAX_SERIES + " shown)."))
-                    .add("aggregate", OutputFields.type("object"))
-                    .add("series", OutputFields.type("array").add("description", "count_over_time / sum: per stream or group the counts "
-                            + "per step, their total and statistics; most lines first, at most " + MAX_SERIES + "."))
-                    .add("groups", OutputFields.type("array").add("description", "topk: the groups with most lines, most first."))
-                    .add("resolvedQueries", OutputFields.type("array").add("description", "The backend query each source ran (LogQL)."))
-                    .add("redaction", OutputFields.type("object").add("description", "Whether output was redacted and how many matches "
-                            + "per category.")),
+                    .add("aggregate", OutputFields.object("The aggregate that ran.", Jsonp.object()
+                            .add("function", OutputFields.typed("string", "count_over_time, sum or topk."))
+                            .add("by", OutputFields.strings("The labels or fields grouped by."))
+                            .add("k", OutputFields.typed("integer", "topk: the groups kept."))
+                            .add("step", OutputFields.typed("string", "count_over_time / sum: the step the counts are per, as it ran."))
+                            .add("requestedStep", OutputFields.typed("string", "The step asked for, when a source ran another."))))
+                    .add("series", OutputFields.objects("count_over_time / sum: per stream or group the counts per step (a step "
+                            + "without lines counts 0), their total and statistics; most lines first, at most " + MAX_SERIES + ".",
+                            SeriesSummary.schemaProperties(true).add("source", OutputFields.type("string"))))
+                    .add("groups", OutputFields.objects("topk: the groups with most lines, most first.", Jsonp.object()
+                            .add("source", OutputFields.type("string"))
+                            .add("labels", OutputFields.labels())
+                            .add("lines", OutputFields.typed("number", "Lines of the group in the window."))))
+                    .add("resolvedQueries", OutputFields.objects("The backend query each source ran (LogQL).", Jsonp.object()
+                            .add("source", OutputFields.type("string"))
+                            .add("query", OutputFields.type("string"))))
+                    .add("redaction", OutputFields.object("Whether output was redacted and how many matches per category.",
+                            Jsonp.object()
+                                    .add("applied", OutputFields.type("boolean"))
+                                    .add("total", OutputFields.typed("integer", "Matches redacted in the whole answer."))
+                                    .add("byCategory", OutputFields.map("Matches per category (email, ipv4, jwt...).", "integer"))
+                                    .add("reason", OutputFields.typed("string", "Why nothing was redacted."))
+                                    .add("bypassRequested", OutputFields.type("boolean"))
+                                    .add("bypassGranted", OutputFields.type("boolean")))),
                     List.of("service", "redaction", "sources", "partial"))),
             ToolAnnotations.readOnlyQuery());
 

@@ -1,5 +1,6 @@
 package dev.omcp.core.tools.observability;
 
+import dev.omcp.core.analysis.anomaly.AnomalyFinding;
 import dev.omcp.core.analysis.anomaly.AnomalyDetector;
 import dev.omcp.core.analysis.health.HealthEvaluator;
 import dev.omcp.core.analysis.health.HealthReport;
@@ -72,7 +73,7 @@ public final class ServiceHealthTool extends ObservabilityTool {
                     .add("anomalies", OutputFields.type("array").add("description", "Anomalous signals with onset, kind and score "
                             + "(the detector's verdict on the metric's series, in the metric's unit).")
                             .add("items", namedSignal().add("properties", signalNames()
-                                    .add("labels", OutputFields.type("object"))
+                                    .add("labels", OutputFields.labels())
                                     .add("status", OutputFields.type("string"))
                                     .add("anomalous", OutputFields.type("boolean"))
                                     .add("score", OutputFields.type("number").add("description", "How far from the baseline, in "
@@ -80,14 +81,13 @@ public final class ServiceHealthTool extends ObservabilityTool {
                                     .add("direction", OutputFields.type("string"))
                                     .add("onset", OutputFields.type("string"))
                                     .add("kind", OutputFields.type("string"))
-                                    .add("evidence", OutputFields.type("object"))
+                                    .add("evidence", AnomalyFinding.evidenceSchema())
                                     .add("note", OutputFields.type("string")))))
                     .add("window", OutputFields.type("string"))
                     .add("from", OutputFields.type("string"))
                     .add("to", OutputFields.type("string"))
-                    .add("history", OutputFields.type("object").add("description", "How many anomaly scores this call recorded and "
-                            + "where they are kept."))
-                    .add("catalog", OutputFields.type("object").add("description", "The service-catalog entry (owner, tier, onCall, slo...).")),
+                    .add("history", OutputFields.recordedHistory())
+                    .add("catalog", ServiceCatalog.schema()),
                     List.of("service", "status", "signals", "missing", "drivers", "anomalies", "note", "sources", "partial"))),
             ToolAnnotations.readOnlyQuery());
 

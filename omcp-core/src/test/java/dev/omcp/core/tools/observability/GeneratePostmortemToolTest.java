@@ -20,6 +20,7 @@ import dev.omcp.sdk.query.Topology;
 import dev.omcp.sdk.query.TopologyEdge;
 import dev.omcp.sdk.query.TopologyNode;
 import dev.omcp.sdk.query.TraceSummary;
+import dev.omcp.testkit.schema.UndeclaredMembers;
 import dev.omcp.testkit.time.ManualClock;
 import dev.omcp.sdk.json.Jsonp;
 import jakarta.json.JsonObject;
@@ -325,7 +326,7 @@ class GeneratePostmortemToolTest {
                 "owners", "unresolved");
         assertThat(report.getJsonObject("traces").keySet()).contains("items", "total", "totalIsLowerBound", "errorCount");
         assertThat(report.containsKey("failedSources")).isTrue();
-        assertThat(UndeclaredMembers.of(tool.definition().outputSchema().orElseThrow(), report)).isEmpty();
+        assertThat(UndeclaredMembers.in(report, tool.definition().outputSchema().orElseThrow())).isEmpty();
         JsonObject blast = tool.definition().outputSchema().orElseThrow().getJsonObject("properties").getJsonObject("blastRadius")
                 .getJsonObject("properties");
         assertThat(blast.getJsonObject("totalNodes").getString("type")).isEqualTo("integer");

@@ -15,6 +15,7 @@ import dev.omcp.ports.identity.Principal;
 import dev.omcp.sdk.connector.ConnectorException;
 import dev.omcp.sdk.json.Jsonp;
 import dev.omcp.sdk.query.MetricQuery;
+import dev.omcp.testkit.schema.UndeclaredMembers;
 import dev.omcp.testkit.time.ManualClock;
 import jakarta.json.JsonObject;
 import jakarta.json.JsonValue;
@@ -164,7 +165,7 @@ class ServiceHealthToolTest {
         JsonObject anomaly = result.getJsonArray("anomalies").getJsonObject(0);
         assertThat(anomaly.getString("signal")).isEqualTo("latency_p99");
         assertThat(anomaly.getString("metric")).isEqualTo("latency_p99");
-        assertThat(UndeclaredMembers.of(tool(new InMemorySources()).definition().outputSchema().orElseThrow(), result)).isEmpty();
+        assertThat(UndeclaredMembers.in(result, tool(new InMemorySources()).definition().outputSchema().orElseThrow())).isEmpty();
         // the history records the metric, so the same name finds the score there
         assertThat(history.query(new HistoryQuery("", Optional.of("api"), Optional.empty(), NOW.minusSeconds(60), NOW, 100, false))
                 .rows()).extracting(HistoryRow::signal).contains(signal(result, "request_rate_drop").getString("metric"));

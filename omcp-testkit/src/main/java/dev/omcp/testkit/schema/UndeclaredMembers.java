@@ -1,4 +1,4 @@
-package dev.omcp.app.support;
+package dev.omcp.testkit.schema;
 
 import jakarta.json.JsonArray;
 import jakarta.json.JsonObject;

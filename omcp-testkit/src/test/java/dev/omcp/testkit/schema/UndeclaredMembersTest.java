@@ -1,4 +1,4 @@
-package dev.omcp.app.support;
+package dev.omcp.testkit.schema;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
