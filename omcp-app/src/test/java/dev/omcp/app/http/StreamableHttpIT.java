@@ -133,6 +133,23 @@ class StreamableHttpIT {
     }
 
     @Test
+    void unsupportedProtocolVersion_onGetAndDelete_is400_andTheSessionLives() {
+        McpHttpClient client = initialized();
+        for (String method : new String[] {"GET", "DELETE"}) {
+            HttpResponse<String> response = Http.send(HttpRequest.newBuilder(URI.create(gateway.baseUrl() + "/mcp"))
+                    .header("Accept", "text/event-stream").header("Mcp-Session-Id", client.sessionId())
+                    .header("MCP-Protocol-Version", "2023-01-01").method(method, HttpRequest.BodyPublishers.noBody()).build());
+            assertThat(response.statusCode()).as(method).isEqualTo(400);
+            assertThat(response.body()).as(method).contains("Unsupported MCP-Protocol-Version '2023-01-01'", "2025-11-25");
+        }
+        // the refused DELETE ended nothing
+        assertThat(client.post("{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\"}", Map.of()).statusCode()).isEqualTo(200);
+        HttpResponse<String> deleted = Http.send(HttpRequest.newBuilder(URI.create(gateway.baseUrl() + "/mcp"))
+                .header("Mcp-Session-Id", client.sessionId()).header("MCP-Protocol-Version", "2025-11-25").DELETE().build());
+        assertThat(deleted.statusCode()).isEqualTo(204);
+    }
+
+    @Test
     void batch_is400AndNothingRuns() {
         McpHttpClient client = initialized();
         HttpResponse<String> response = client.post(

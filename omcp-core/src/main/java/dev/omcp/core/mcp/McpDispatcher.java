@@ -83,15 +83,21 @@ public final class McpDispatcher implements McpEndpoint {
     }
 
     @Override
+    public Optional<String> unsupportedProtocolVersion(String header) {
+        return ProtocolRevision.fromWireName(header).isPresent() ? Optional.empty()
+                : Optional.of("Unsupported MCP-Protocol-Version '" + abbreviate(header) + "'; this server speaks "
+                        + String.join(", ", ProtocolRevision.wireNames()));
+    }
+
+    @Override
     public McpReply handle(McpInbound inbound, McpOutbound outbound) {
         Optional<ProtocolRevision> headerRevision = Optional.empty();
         if (inbound.protocolVersionHeader().isPresent()) {
             String header = inbound.protocolVersionHeader().get();
             headerRevision = ProtocolRevision.fromWireName(header);
-            if (headerRevision.isEmpty()) {
-                return refused("", Refusal.UNSUPPORTED_PROTOCOL_VERSION, JsonValue.NULL, JsonRpc.INVALID_REQUEST,
-                        "Unsupported MCP-Protocol-Version '" + abbreviate(header) + "'; this server speaks "
-                                + String.join(", ", ProtocolRevision.wireNames()));
+            Optional<String> unsupported = unsupportedProtocolVersion(header);
+            if (unsupported.isPresent()) {
+                return refused("", Refusal.UNSUPPORTED_PROTOCOL_VERSION, JsonValue.NULL, JsonRpc.INVALID_REQUEST, unsupported.get());
             }
         }
         JsonValue parsed;

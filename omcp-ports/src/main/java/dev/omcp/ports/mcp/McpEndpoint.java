@@ -1,6 +1,7 @@
 package dev.omcp.ports.mcp;
 
 import dev.omcp.ports.identity.Principal;
+import java.util.Optional;
 
 /**
  * Driving port: the MCP server behind every transport.
@@ -41,6 +42,15 @@ public interface McpEndpoint {
      * @return a handle that detaches the stream when closed
      */
     AutoCloseable attachStream(String sessionId, McpOutbound stream);
+
+    /**
+     * Why an {@code MCP-Protocol-Version} header cannot be served, for the requests that carry no
+     * JSON-RPC message ({@code GET} and {@code DELETE /mcp}): the transport answers 400 with it, as
+     * {@link #handle} does for a message.
+     *
+     * @return the refusal for a revision this endpoint does not speak; empty when it does
+     */
+    Optional<String> unsupportedProtocolVersion(String header);
 
     /** Whether a session id is currently valid for the caller. */
     enum SessionStatus {

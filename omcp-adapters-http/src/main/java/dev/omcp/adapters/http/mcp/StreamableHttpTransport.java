@@ -104,6 +104,9 @@ public final class StreamableHttpTransport {
         if (principal.isEmpty()) {
             return;
         }
+        if (unsupportedProtocolVersion(ctx)) {
+            return;
+        }
         String accept = ctx.header("Accept");
         if (accept == null || !(accept.contains(EVENT_STREAM) || accept.contains("*/*"))) {
             refuse(ctx, 405, "Method Not Allowed: GET /mcp opens an SSE stream and needs Accept: text/event-stream; send messages with POST");
@@ -144,6 +147,9 @@ public final class StreamableHttpTransport {
         if (principal.isEmpty()) {
             return;
         }
+        if (unsupportedProtocolVersion(ctx)) {
+            return;
+        }
         String sessionId = ctx.header(SESSION_HEADER);
         if (sessionId == null) {
             refuse(ctx, 400, "Bad Request: Mcp-Session-Id header is required to end a session");
@@ -160,6 +166,14 @@ public final class StreamableHttpTransport {
     public void close() {
         closing = true;
         openStreams.values().forEach(Thread::interrupt);
+    }
+
+    /** Refuses (400) a request whose MCP-Protocol-Version the endpoint does not speak; true when refused. */
+    private boolean unsupportedProtocolVersion(Context ctx) {
+        String header = ctx.header(PROTOCOL_HEADER);
+        Optional<String> refusal = header == null ? Optional.empty() : endpoint.unsupportedProtocolVersion(header);
+        refusal.ifPresent(message -> refuse(ctx, 400, "Bad Request: " + message));
+        return refusal.isPresent();
     }
 
     private Optional<Principal> authenticate(Context ctx) {
