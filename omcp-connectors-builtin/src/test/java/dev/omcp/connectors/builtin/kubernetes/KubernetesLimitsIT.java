@@ -9,9 +9,6 @@ import static dev.omcp.testkit.kubernetes.KubernetesFake.service;
 import static dev.omcp.testkit.kubernetes.KubernetesFake.workload;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import ch.qos.logback.classic.Logger;
-import ch.qos.logback.classic.spi.ILoggingEvent;
-import ch.qos.logback.core.read.ListAppender;
 import dev.omcp.connectors.builtin.TestContexts;
 import dev.omcp.sdk.connector.ConnectorException;
 import dev.omcp.sdk.connector.Health;
@@ -33,21 +30,18 @@ import java.util.stream.IntStream;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.slf4j.LoggerFactory;
 
 /** The kubernetes connector's memory bounds against an API server that floods it, over real HTTP to the Kubernetes fake. */
 class KubernetesLimitsIT {
     private static final String PODS = "/api/v1/pods";
     private static final Map<String, String> API = Map.of("app", "api");
-    private final ListAppender<ILoggingEvent> log = new ListAppender<>();
-    private final Logger watcherLog = (Logger) LoggerFactory.getLogger(KindWatcher.class);
+    private final WatcherLog log = new WatcherLog();
     private KubernetesFake api;
     private KubernetesConnector connector;
 
     @BeforeEach
     void cluster() throws Exception {
-        log.start();
-        watcherLog.addAppender(log);
+        log.attach();
         api = new KubernetesFake();
         api.apply("/api/v1/namespaces", namespace("prod"))
                 .apply("/api/v1/nodes", node("worker-1"))
@@ -63,7 +57,7 @@ class KubernetesLimitsIT {
             connector.close();
         }
         api.close();
-        watcherLog.detachAppender(log);
+        log.detach();
     }
 
     private KubernetesConnector start(WatchLimits limits) throws Exception {
@@ -78,11 +72,6 @@ class KubernetesLimitsIT {
         return connector.watchers().stream().filter(w -> w.kind().equals("pod")).findFirst().orElseThrow();
     }
 
-    private List<String> logged() {
-        synchronized (log) { // the appender adds under its own lock, from the watcher threads
-            return log.list.stream().map(ILoggingEvent::getFormattedMessage).toList();
-        }
-    }
 
     private static List<JsonObject> pods(String prefix, int count, Map<String, String> labels) {
         return IntStream.range(0, count).mapToObj(i -> pod("prod", prefix + i, labels, "worker-1", null, List.of("app"))).toList();
@@ -119,7 +108,7 @@ class KubernetesLimitsIT {
         assertThat(health.up()).isFalse();
         assertThat(health.message()).contains("incomplete pod: the cluster reported more than 20 pod objects");
         assertThat(topology().nodes()).extracting(TopologyNode::kind).contains("pod", "service", "replicaset"); // the rest still answers
-        assertThat(logged()).filteredOn(m -> m.contains("event=kubernetes-kind-over-limit source=limited kind=pod")).singleElement()
+        assertThat(log.messages()).filteredOn(m -> m.contains("event=kubernetes-kind-over-limit source=limited kind=pod")).singleElement()
                 .satisfies(m -> assertThat(m).contains("maxObjects=20")); // once, not for each of the 180 refused objects
 
         for (int i = 10; i < 200; i++) {
@@ -130,7 +119,7 @@ class KubernetesLimitsIT {
         assertThat(pods().snapshot()).hasSize(12);
         assertThat(pods().lastError()).isEmpty();
         assertThat(connector.health().up()).isTrue();
-        assertThat(logged()).anySatisfy(m -> assertThat(m).contains("event=kubernetes-kind-within-limits source=limited kind=pod objects=12"));
+        assertThat(log.messages()).anySatisfy(m -> assertThat(m).contains("event=kubernetes-kind-within-limits source=limited kind=pod objects=12"));
     }
 
     @Test
@@ -203,13 +192,13 @@ class KubernetesLimitsIT {
         api.watchError(PODS, 410, reason, "too old resource version\n" + "m".repeat(100_000));
         eventually(() -> pods().relists() >= 2);
         String resync = "event=kubernetes-watch-resync source=limited kind=pod";
-        eventually(() -> logged().stream().anyMatch(m -> m.contains(resync)));
+        eventually(() -> log.messages().stream().anyMatch(m -> m.contains(resync)));
 
-        assertThat(logged()).filteredOn(m -> m.contains(resync)).singleElement().satisfies(m -> {
+        assertThat(log.messages()).filteredOn(m -> m.contains(resync)).singleElement().satisfies(m -> {
             assertThat(m).doesNotContain("\n").doesNotContain("\r").hasSizeLessThan(600);
             assertThat(m).contains("code=410 reason=\"Expired event=forged outcome=ok 'quoted'xxx").contains("…\"")
                     .contains("message=\"too old resource version mmm");
         });
-        assertThat(logged()).noneSatisfy(m -> assertThat(m).contains("x".repeat(300)));
+        assertThat(log.messages()).noneSatisfy(m -> assertThat(m).contains("x".repeat(300)));
     }
 }

@@ -7,9 +7,6 @@ import static dev.omcp.testkit.kubernetes.KubernetesFake.pod;
 import static dev.omcp.testkit.kubernetes.KubernetesFake.service;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import ch.qos.logback.classic.Logger;
-import ch.qos.logback.classic.spi.ILoggingEvent;
-import ch.qos.logback.core.read.ListAppender;
 import dev.omcp.connectors.builtin.TestContexts;
 import dev.omcp.sdk.connector.ConnectorException;
 import dev.omcp.sdk.connector.Health;
@@ -34,7 +31,6 @@ import java.util.stream.IntStream;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.slf4j.LoggerFactory;
 
 /** The kubernetes connector reads lists in pages, over real HTTP to the Kubernetes fake, which pages as an API server does. */
 class KubernetesPagingIT {
@@ -42,15 +38,13 @@ class KubernetesPagingIT {
     /** Three pages of {@link KindWatcher#PAGE_SIZE}: 500, 500 and 234. */
     private static final int POD_COUNT = 1_234;
     private static final Map<String, String> APP = Map.of("app", "shop");
-    private final ListAppender<ILoggingEvent> log = new ListAppender<>();
-    private final Logger watcherLog = (Logger) LoggerFactory.getLogger(KindWatcher.class);
+    private final WatcherLog log = new WatcherLog();
     private KubernetesFake api;
     private KubernetesConnector connector;
 
     @BeforeEach
     void cluster() throws Exception {
-        log.start();
-        watcherLog.addAppender(log);
+        log.attach();
         api = new KubernetesFake();
         api.apply("/api/v1/namespaces", namespace("prod"))
                 .apply("/api/v1/nodes", node("worker-1"))
@@ -65,7 +59,7 @@ class KubernetesPagingIT {
             connector.close();
         }
         api.close();
-        watcherLog.detachAppender(log);
+        log.detach();
     }
 
     private KubernetesConnector start(WatchLimits limits) throws Exception {
@@ -84,19 +78,11 @@ class KubernetesPagingIT {
         return connector.watchers().stream().filter(w -> w.kind().equals("pod")).findFirst().orElseThrow();
     }
 
-    private List<Request> podWatches() {
-        return api.requests().stream().filter(r -> r.path().equals(PODS) && "1".equals(r.query().get("watch"))).toList();
-    }
 
     private static boolean continues(Request list) {
         return list.query().containsKey("continue");
     }
 
-    private List<String> logged() {
-        synchronized (log) { // the appender adds under its own lock, from the watcher threads
-            return log.list.stream().map(ILoggingEvent::getFormattedMessage).toList();
-        }
-    }
 
     private static JsonObject late(String name) {
         return pod("prod", name, APP, "worker-1", null, List.of("app"));
@@ -119,8 +105,8 @@ class KubernetesPagingIT {
         assertThat(lists.getFirst().query()).doesNotContainKey("continue");
         // the fake's tokens begin with "++//": they came back intact, so they were URL-encoded
         assertThat(lists.subList(1, 3)).allSatisfy(r -> assertThat(r.query().get("continue")).startsWith("++//"));
-        eventually(() -> !podWatches().isEmpty());
-        assertThat(podWatches().getFirst().query()).containsEntry("resourceVersion", Long.toString(snapshot));
+        eventually(() -> !api.watchRequests(PODS).isEmpty());
+        assertThat(api.watchRequests(PODS).getFirst().query()).containsEntry("resourceVersion", Long.toString(snapshot));
 
         watchApplies("pod-late");
         api.delete(PODS, "prod", "pod-0000");
@@ -153,7 +139,7 @@ class KubernetesPagingIT {
         assertThat(api.listRequests(PODS)).extracting(KubernetesPagingIT::continues).containsExactly(false, true, false, true, true);
         assertThat(pods().relists()).isEqualTo(1);
         assertThat(pods().lastError()).isEmpty();
-        assertThat(logged()).anySatisfy(m -> assertThat(m)
+        assertThat(log.messages()).anySatisfy(m -> assertThat(m)
                 .contains("event=kubernetes-list-restarted source=paged kind=pod reason=continue-expired restart=1"));
         watchApplies("pod-late");
         assertThat(connector.health().up()).isTrue();
@@ -241,8 +227,8 @@ class KubernetesPagingIT {
         assertThat(pods().snapshot()).hasSize(700);
         assertThat(api.listRequests(PODS)).hasSize(2); // the third page is never asked for
         assertThat(connector.health().message()).contains("incomplete pod: the cluster reported more than 700 pod objects");
-        assertThat(logged()).filteredOn(m -> m.contains("event=kubernetes-kind-over-limit source=paged kind=pod")).hasSize(1);
-        eventually(() -> !podWatches().isEmpty()); // watched from the pages' snapshot, and listed again when the watch ends
+        assertThat(log.messages()).filteredOn(m -> m.contains("event=kubernetes-kind-over-limit source=paged kind=pod")).hasSize(1);
+        eventually(() -> !api.watchRequests(PODS).isEmpty()); // watched from the pages' snapshot, and listed again when the watch ends
     }
 
     @Test
