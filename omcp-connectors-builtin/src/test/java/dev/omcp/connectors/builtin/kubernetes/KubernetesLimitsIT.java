@@ -9,10 +9,8 @@ import static dev.omcp.testkit.kubernetes.KubernetesFake.service;
 import static dev.omcp.testkit.kubernetes.KubernetesFake.workload;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.omcp.connectors.builtin.TestContexts;
 import dev.omcp.sdk.connector.ConnectorException;
 import dev.omcp.sdk.connector.Health;
-import dev.omcp.sdk.connector.SourceConfig;
 import dev.omcp.sdk.query.Relation;
 import dev.omcp.sdk.query.Topology;
 import dev.omcp.sdk.query.TopologyEdge;
@@ -20,7 +18,6 @@ import dev.omcp.sdk.query.TopologyNode;
 import dev.omcp.testkit.kubernetes.KubernetesFake;
 import jakarta.json.Json;
 import jakarta.json.JsonObject;
-import java.time.Clock;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -61,15 +58,12 @@ class KubernetesLimitsIT {
     }
 
     private KubernetesConnector start(WatchLimits limits) throws Exception {
-        SourceConfig source = new SourceConfig("limited", "kubernetes", api.url(), "", Json.createObjectBuilder().build());
-        var context = TestContexts.contexts(Clock.systemUTC(), Duration.ofSeconds(2)).contextFor(source);
-        connector = (KubernetesConnector) new KubernetesConnectorFactory(Duration.ofSeconds(30), limits).create(source, context)
-                .toCompletableFuture().get();
+        connector = BoundedConnectors.start("limited", api.url(), Json.createObjectBuilder().build(), limits);
         return connector;
     }
 
     private KindWatcher pods() {
-        return connector.watchers().stream().filter(w -> w.kind().equals("pod")).findFirst().orElseThrow();
+        return BoundedConnectors.watcher(connector, "pod");
     }
 
 

@@ -7,10 +7,8 @@ import static dev.omcp.testkit.kubernetes.KubernetesFake.pod;
 import static dev.omcp.testkit.kubernetes.KubernetesFake.service;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.omcp.connectors.builtin.TestContexts;
 import dev.omcp.sdk.connector.ConnectorException;
 import dev.omcp.sdk.connector.Health;
-import dev.omcp.sdk.connector.SourceConfig;
 import dev.omcp.sdk.query.TopologyNode;
 import dev.omcp.testkit.backend.FakeBackend.Request;
 import dev.omcp.testkit.demo.DemoBackends;
@@ -22,7 +20,6 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -67,17 +64,13 @@ class KubernetesPagingIT {
     }
 
     private KubernetesConnector start(String url, JsonObject settings, WatchLimits limits) throws Exception {
-        SourceConfig source = new SourceConfig("paged", "kubernetes", url, "", settings);
-        var context = TestContexts.contexts(Clock.systemUTC(), Duration.ofSeconds(2)).contextFor(source);
-        connector = (KubernetesConnector) new KubernetesConnectorFactory(Duration.ofSeconds(30), limits).create(source, context)
-                .toCompletableFuture().get();
+        connector = BoundedConnectors.start("paged", url, settings, limits);
         return connector;
     }
 
     private KindWatcher pods() {
-        return connector.watchers().stream().filter(w -> w.kind().equals("pod")).findFirst().orElseThrow();
+        return BoundedConnectors.watcher(connector, "pod");
     }
-
 
     private static boolean continues(Request list) {
         return list.query().containsKey("continue");
