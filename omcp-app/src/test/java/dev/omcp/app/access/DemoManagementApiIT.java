@@ -4,9 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.omcp.app.demo.DemoGateway;
-import java.io.IOException;
-import java.nio.file.Files;
-import java.nio.file.Path;
+import dev.omcp.testkit.files.ScratchDirectory;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -24,14 +22,14 @@ import org.junit.jupiter.api.Test;
  */
 class DemoManagementApiIT {
     private static DemoGateway demo;
-    private static Path dir;
+    private static ScratchDirectory dir;
     private static Browser olivia;
     private static Browser alice;
 
     @BeforeAll
-    static void start() throws IOException {
-        dir = Files.createTempDirectory("omcp-demo-management-it");
-        Map<String, String> env = new HashMap<>(ManagementUsers.basicMode(dir));
+    static void start() {
+        dir = ScratchDirectory.create("omcp-demo-management-it");
+        Map<String, String> env = new HashMap<>(ManagementUsers.basicMode(dir.path()));
         env.put("OMCP_POSTMORTEMS_FILE", dir.resolve("postmortems.jsonl").toString());
         demo = DemoGateway.start(env);
         olivia = login("olivia");
@@ -39,11 +37,9 @@ class DemoManagementApiIT {
     }
 
     @AfterAll
-    static void stop() throws IOException {
+    static void stop() {
         demo.close();
-        try (var paths = Files.walk(dir)) {
-            paths.sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
-        }
+        dir.close();
     }
 
     private static Browser login(String user) {

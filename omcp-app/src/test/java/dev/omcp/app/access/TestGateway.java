@@ -4,6 +4,7 @@ import dev.omcp.app.settings.InvalidSettingsException;
 import dev.omcp.app.settings.SettingsReader;
 import dev.omcp.app.wiring.GatewayAssembly;
 import dev.omcp.testkit.audit.RecordingAuditTrail;
+import dev.omcp.testkit.files.ScratchDirectory;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -23,9 +24,9 @@ final class TestGateway implements AutoCloseable {
 
     private final GatewayAssembly assembly;
     final RecordingAuditTrail audit;
-    private final Path scratch;
+    private final ScratchDirectory scratch;
 
-    private TestGateway(GatewayAssembly assembly, RecordingAuditTrail audit, Path scratch) {
+    private TestGateway(GatewayAssembly assembly, RecordingAuditTrail audit, ScratchDirectory scratch) {
         this.assembly = assembly;
         this.audit = audit;
         this.scratch = scratch;
@@ -36,12 +37,7 @@ final class TestGateway implements AutoCloseable {
         all.put("HOST", "127.0.0.1");
         all.put("PORT", "0");
         all.put("OMCP_SHUTDOWN_GRACE", "1");
-        Path scratch;
-        try {
-            scratch = Files.createTempDirectory("omcp-test-gateway");
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
+        ScratchDirectory scratch = ScratchDirectory.create("omcp-test-gateway");
         // Never the shared default /tmp/postmortems.jsonl: each gateway gets its own store.
         all.put("OMCP_POSTMORTEMS_FILE", scratch.resolve("postmortems.jsonl").toString());
         all.putAll(env);
@@ -50,19 +46,11 @@ final class TestGateway implements AutoCloseable {
             return new TestGateway(GatewayAssembly.start(SettingsReader.read(all), GatewayAssembly.Options.none(), "test", clock, audit),
                     audit, scratch);
         } catch (InvalidSettingsException e) {
-            delete(scratch);
+            scratch.close();
             throw new IllegalArgumentException(e.getMessage(), e);
         } catch (RuntimeException e) {
-            delete(scratch);
+            scratch.close();
             throw e;
-        }
-    }
-
-    private static void delete(Path dir) {
-        try (var paths = Files.walk(dir)) {
-            paths.sorted(java.util.Comparator.reverseOrder()).forEach(path -> path.toFile().delete());
-        } catch (IOException e) {
-            // a leftover temp directory is harmless
         }
     }
 
@@ -108,6 +96,6 @@ final class TestGateway implements AutoCloseable {
     @Override
     public void close() {
         assembly.close();
-        delete(scratch);
+        scratch.close();
     }
 }

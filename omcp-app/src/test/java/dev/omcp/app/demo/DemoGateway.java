@@ -2,10 +2,10 @@ package dev.omcp.app.demo;
 
 import dev.omcp.app.support.RunningGateway;
 import dev.omcp.testkit.demo.DemoBackends;
+import dev.omcp.testkit.files.ScratchDirectory;
 import dev.omcp.testkit.demo.system.SimulatedSystem;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
@@ -34,24 +34,33 @@ public final class DemoGateway implements AutoCloseable {
 
     private final DemoBackends backends;
     private final RunningGateway gateway;
+    private final ScratchDirectory work;
 
-    private DemoGateway(DemoBackends backends, RunningGateway gateway) {
+    private DemoGateway(DemoBackends backends, RunningGateway gateway, ScratchDirectory work) {
         this.backends = backends;
         this.gateway = gateway;
+        this.work = work;
     }
 
     /** Starts the standard demo shop and a gateway over it; {@code extraEnv} adds settings. */
     public static DemoGateway start(Map<String, String> extraEnv) {
+        Clock clock = Clock.offset(Clock.systemUTC(), Duration.between(Instant.now(), PINNED_START));
+        DemoBackends backends;
         try {
-            Clock clock = Clock.offset(Clock.systemUTC(), Duration.between(Instant.now(), PINNED_START));
-            DemoBackends backends = DemoBackends.start(SimulatedSystem.standard(clock));
-            Path work = Files.createTempDirectory("omcp-demo-it");
-            Path reference = Path.of(System.getProperty("omcp.reference.dir", "../omcp-testkit/target/reference-plugins"));
-            Map<String, String> env = new HashMap<>(DemoEnvironment.prepare(backends, work, Optional.of(reference)));
-            env.putAll(extraEnv);
-            return new DemoGateway(backends, RunningGateway.start(env, clock));
+            backends = DemoBackends.start(SimulatedSystem.standard(clock));
         } catch (IOException e) {
             throw new UncheckedIOException(e);
+        }
+        ScratchDirectory work = ScratchDirectory.create("omcp-demo-it");
+        try {
+            Path reference = Path.of(System.getProperty("omcp.reference.dir", "../omcp-testkit/target/reference-plugins"));
+            Map<String, String> env = new HashMap<>(DemoEnvironment.prepare(backends, work.path(), Optional.of(reference)));
+            env.putAll(extraEnv);
+            return new DemoGateway(backends, RunningGateway.start(env, clock), work);
+        } catch (RuntimeException e) {
+            backends.close();
+            work.close();
+            throw e;
         }
     }
 
@@ -75,5 +84,6 @@ public final class DemoGateway implements AutoCloseable {
     public void close() {
         gateway.close();
         backends.close();
+        work.close();
     }
 }

@@ -1,5 +1,6 @@
 package dev.omcp.testkit.prometheus;
 
+import dev.omcp.testkit.files.ScratchDirectory;
 import java.io.IOException;
 import java.io.InputStream;
 import java.net.InetAddress;
@@ -14,11 +15,9 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.function.IntFunction;
-import java.util.stream.Stream;
 
 /**
  * Starts the real {@code prometheus} binary (Debian package {@code prometheus}) on a free loopback
@@ -33,17 +32,18 @@ public final class PrometheusFixture implements AutoCloseable {
     private static final Duration READY_TIMEOUT = Duration.ofSeconds(60);
 
     private final Process process;
-    private final Path directory;
+    private final ScratchDirectory scratch;
     private final int port;
     private final Instant end;
     private final Thread shutdownHook;
 
-    private PrometheusFixture(Process process, Path directory, int port, Instant end) {
+    private PrometheusFixture(Process process, ScratchDirectory scratch, int port, Instant end) {
         this.process = process;
-        this.directory = directory;
+        this.scratch = scratch;
         this.port = port;
         this.end = end;
-        this.shutdownHook = new Thread(process::destroyForcibly, "prometheus-fixture-stop");
+        // a killed test run (or a benchmark stopped with SIGTERM) still stops Prometheus and removes its TSDB
+        this.shutdownHook = new Thread(this::stopAndDelete, "prometheus-fixture-stop");
         Runtime.getRuntime().addShutdownHook(shutdownHook);
     }
 
@@ -90,14 +90,36 @@ public final class PrometheusFixture implements AutoCloseable {
             throws IOException, InterruptedException {
         String prometheus = binary("prometheus");
         String promtool = binary("promtool");
-        Path dir = Files.createTempDirectory("omcp-prometheus-");
-        Instant end = Instant.ofEpochSecond(Instant.now().getEpochSecond() / 60 * 60);
+        ScratchDirectory scratch = ScratchDirectory.create("omcp-prometheus-");
+        Process process;
+        Instant end;
+        int port;
+        try {
+            Path dir = scratch.path();
+            end = Instant.ofEpochSecond(Instant.now().getEpochSecond() / 60 * 60);
+            port = freePort();
+            process = backfillAndStart(prometheus, promtool, dir, end, port, history, remoteWriteReceiver, scrapeConfigs);
+        } catch (IOException | InterruptedException | RuntimeException e) {
+            scratch.close();
+            throw e;
+        }
+        PrometheusFixture fixture = new PrometheusFixture(process, scratch, port, end);
+        try {
+            fixture.awaitReady();
+        } catch (RuntimeException | IOException | InterruptedException e) {
+            fixture.close();
+            throw e;
+        }
+        return fixture;
+    }
+
+    private static Process backfillAndStart(String prometheus, String promtool, Path dir, Instant end, int port, Duration history,
+            boolean remoteWriteReceiver, IntFunction<String> scrapeConfigs) throws IOException, InterruptedException {
         Path data = dir.resolve("data.om");
         Files.writeString(data, SyntheticMetrics.openMetrics(end, history), StandardCharsets.UTF_8);
         Path tsdb = dir.resolve("tsdb");
         run(List.of(promtool, "tsdb", "create-blocks-from", "openmetrics", data.toString(), tsdb.toString()), dir);
         Path config = dir.resolve("prometheus.yml");
-        int port = freePort();
         Files.writeString(config, "global:\n  scrape_interval: 15s\n" + scrapeConfigs.apply(port), StandardCharsets.UTF_8);
         List<String> command = new ArrayList<>(List.of(prometheus,
                 "--config.file=" + config,
@@ -108,16 +130,8 @@ public final class PrometheusFixture implements AutoCloseable {
         if (remoteWriteReceiver) {
             command.add("--web.enable-remote-write-receiver");
         }
-        Process process = new ProcessBuilder(command).directory(dir.toFile())
+        return new ProcessBuilder(command).directory(dir.toFile())
                 .redirectErrorStream(true).redirectOutput(dir.resolve("prometheus.log").toFile()).start();
-        PrometheusFixture fixture = new PrometheusFixture(process, dir, port, end);
-        try {
-            fixture.awaitReady();
-        } catch (RuntimeException | IOException | InterruptedException e) {
-            fixture.close();
-            throw e;
-        }
-        return fixture;
     }
 
     /** The base URL, {@code http://127.0.0.1:<port>}. */
@@ -158,7 +172,7 @@ public final class PrometheusFixture implements AutoCloseable {
 
     private String log() {
         try {
-            String text = Files.readString(directory.resolve("prometheus.log"));
+            String text = Files.readString(scratch.resolve("prometheus.log"));
             return text.length() > 2000 ? text.substring(text.length() - 2000) : text;
         } catch (IOException e) {
             return "(no log: " + e.getMessage() + ")";
@@ -209,6 +223,15 @@ public final class PrometheusFixture implements AutoCloseable {
     /** Stops Prometheus and deletes its files. */
     @Override
     public void close() {
+        try {
+            Runtime.getRuntime().removeShutdownHook(shutdownHook);
+        } catch (IllegalStateException e) {
+            // the JVM is already shutting down; the hook runs anyway, and stopping twice is harmless
+        }
+        stopAndDelete();
+    }
+
+    private void stopAndDelete() {
         process.destroy();
         try {
             if (!process.waitFor(10, TimeUnit.SECONDS)) {
@@ -218,15 +241,7 @@ public final class PrometheusFixture implements AutoCloseable {
             process.destroyForcibly();
             Thread.currentThread().interrupt();
         }
-        try {
-            Runtime.getRuntime().removeShutdownHook(shutdownHook);
-        } catch (IllegalStateException e) {
-            // the JVM is already shutting down; the hook runs anyway
-        }
-        try (Stream<Path> files = Files.walk(directory)) {
-            files.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
-        } catch (IOException e) {
-            // a leftover temp directory is harmless
-        }
+        // Prometheus writes its TSDB until it exits; deleting before that would race its last writes
+        scratch.close();
     }
 }

@@ -21,11 +21,13 @@ class PluginPinsIT {
 
     @TempDir
     Path plugins;
+    @TempDir
+    Path keys;
     private FilesystemPluginStore store;
 
     @BeforeEach
     void setUp() throws IOException {
-        Path trustRoot = Files.writeString(Files.createTempFile("trust", ".pem"), Keys.publicPem(KEY));
+        Path trustRoot = Files.writeString(keys.resolve("trust-root.pem"), Keys.publicPem(KEY));
         store = new FilesystemPluginStore(plugins, Optional.of(trustRoot));
         PluginFixture.named("tempo").version("2.0.0").signedBy(KEY).writeInto(plugins);
         PluginFixture.named("tempo").version("1.2.0").directory("tempo-1.2.0").signedBy(KEY).writeInto(plugins);
