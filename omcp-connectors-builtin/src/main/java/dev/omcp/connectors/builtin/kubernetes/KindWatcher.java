@@ -192,6 +192,9 @@ final class KindWatcher implements Runnable {
                 boolean endedAtOnce = System.nanoTime() - started < shortestNormalWatch().toNanos();
                 backoff = overLimit.isPresent() || endedAtOnce ? wait(backoff) : FIRST_BACKOFF;
             } catch (ConnectorException e) {
+                if (stopped.getCount() == 0) {
+                    return; // a request the closing client cut short: nothing failed
+                }
                 lastError = Optional.of(e);
                 firstList.countDown();
                 LOG.warn("event=kubernetes-watch-failed source={} kind={} reason=\"{}\"", source, kind, e.getMessage());
@@ -458,6 +461,9 @@ final class KindWatcher implements Runnable {
             if (endedByClient.get()) {
                 renewed("the API server kept it open past the watch's " + seconds(deadline) + " (its " + seconds(watchTimeout)
                         + " timeoutSeconds and one " + seconds(requestTimeout) + " request timeout more), so the client ended it");
+            } else if (stopped.getCount() == 0) {
+                // closing the connector closes its client, which breaks every open watch: that is the stop, not a fault
+                LOG.debug("event=kubernetes-watch-closed source={} kind={}", source, kind);
             } else {
                 // the stream broke: watch again from the last version seen
                 LOG.info("event=kubernetes-watch-broken source={} kind={} error={}", source, kind, e.getClass().getSimpleName());

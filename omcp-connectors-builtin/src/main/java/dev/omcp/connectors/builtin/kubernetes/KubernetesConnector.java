@@ -85,6 +85,11 @@ final class KubernetesConnector implements Connector, TopologyCapability, Servic
         return List.copyOf(watchers);
     }
 
+    /** The watchers' threads, so a test can see them end after {@link #close()}. */
+    List<Thread> watcherThreads() {
+        return List.copyOf(threads);
+    }
+
     @Override
     public SourceConfig source() {
         return source;

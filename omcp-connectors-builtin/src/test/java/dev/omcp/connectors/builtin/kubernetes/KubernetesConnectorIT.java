@@ -223,6 +223,27 @@ class KubernetesConnectorIT {
     }
 
     @Test
+    void closingTheConnector_endsItsOpenWatches_withoutReportingThemBroken() throws Exception {
+        WatcherLog log = new WatcherLog();
+        log.attach();
+        try {
+            connector = withToken(Duration.ofSeconds(30));
+            List<KindWatcher> watchers = ((KubernetesConnector) connector).watchers();
+            List<Thread> threads = ((KubernetesConnector) connector).watcherThreads();
+            eventually(() -> api.watchRequests("/api/v1/namespaces").size() >= 1 && api.watchRequests("/api/v1/pods").size() >= 1);
+
+            connector.close();
+            connector = null;
+
+            eventually(() -> threads.stream().noneMatch(Thread::isAlive));
+            assertThat(log.messages()).as("an operator stopping the gateway sees no watch failure").isEmpty();
+            assertThat(watchers).allSatisfy(w -> assertThat(w.lastError()).isEmpty());
+        } finally {
+            log.detach();
+        }
+    }
+
+    @Test
     void bookmarksMoveTheVersionAQuietKindWatchesFrom() throws Exception {
         api.bookmarkEvery(Duration.ofMillis(200));
         connector = withToken(Duration.ofSeconds(1));
