@@ -148,6 +148,12 @@ public final class HealthThresholds {
                         errors.add(field + ": the unit of " + s.wireName() + " is fixed: " + s.unit());
                     }
                 }
+                case "metric" -> {
+                    // read-only like unit: which curated metric the signal is read from is not configurable
+                    if (!(f.getValue() instanceof jakarta.json.JsonString str) || !str.getString().equals(s.metric())) {
+                        errors.add(field + ": " + s.wireName() + " is always read from the metric " + s.metric());
+                    }
+                }
                 default -> errors.add(field + ": unknown field; allowed are degraded, critical, weight, enabled");
             }
         }
@@ -237,11 +243,12 @@ public final class HealthThresholds {
         JsonObjectBuilder b = Jsonp.provider().createObjectBuilder();
         for (HealthSignal s : HealthSignal.values()) {
             SignalThreshold t = bySignal.get(s);
+            // metric names what the signal reads (cpu is cpu_utilization, a share of the limit, not query_metrics' cores)
             if (t == null) {
-                b.add(s.wireName(), Jsonp.provider().createObjectBuilder().add("enabled", false));
+                b.add(s.wireName(), Jsonp.provider().createObjectBuilder().add("enabled", false).add("metric", s.metric()));
             } else {
                 b.add(s.wireName(), Jsonp.provider().createObjectBuilder().add("enabled", true).add("degraded", t.degraded())
-                        .add("critical", t.critical()).add("weight", t.weight()).add("unit", s.unit()));
+                        .add("critical", t.critical()).add("weight", t.weight()).add("unit", s.unit()).add("metric", s.metric()));
             }
         }
         return b.build();

@@ -82,6 +82,22 @@ class HealthThresholdsTest {
     }
 
     @Test
+    void toJson_namesTheMetricEachSignalReads_andParseRefusesAnotherOne() {
+        HealthThresholds t = ((HealthThresholds.Valid) HealthThresholds.parse(json("{\"memory\": {\"enabled\": false}}"))).thresholds();
+        JsonObject out = t.toJson();
+
+        // cpu and memory are shares of the limit: query_metrics' cpu and memory (cores, bytes) are other metrics
+        assertThat(out.getJsonObject("cpu").getString("metric")).isEqualTo("cpu_utilization");
+        assertThat(out.getJsonObject("memory").getString("metric")).as("disabled signals too").isEqualTo("memory_utilization");
+        assertThat(out.getJsonObject("request_rate_drop").getString("metric")).isEqualTo("request_rate");
+        HealthThresholds.Parsed wrongMetric = HealthThresholds.parse(json("{\"cpu\": {\"metric\": \"cpu\", \"critical\": 0.99}}"));
+        assertThat(((HealthThresholds.Invalid) wrongMetric).errors())
+                .containsExactly("thresholds.cpu.metric: cpu is always read from the metric cpu_utilization");
+        HealthThresholds.Parsed notAString = HealthThresholds.parse(json("{\"cpu\": {\"metric\": 1}}"));
+        assertThat(notAString).isInstanceOf(HealthThresholds.Invalid.class);
+    }
+
+    @Test
     void overridesOfDefaults_holdOnlyWhatDiffers_andParseBackToTheSameModel() {
         HealthThresholds t = ((HealthThresholds.Valid) HealthThresholds.parse(json("""
                 {"memory": {"enabled": false}, "error_rate": {"critical": 0.2},
