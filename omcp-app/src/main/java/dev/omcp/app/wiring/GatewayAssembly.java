@@ -30,13 +30,6 @@ import java.util.List;
  * with constructors and {@link Gateway#builder()}; nothing else wires components.
  */
 public final class GatewayAssembly implements AutoCloseable {
-    /** Short guide for models, sent in every {@code initialize} result; the usage guide and the prompts say the rest. */
-    static final String INSTRUCTIONS = "OMCP is an observability gateway: read-only tools over metrics, logs, traces and "
-            + "topology. Start with list_sources and list_services, then get_service_health and detect_anomalies; let the "
-            + "server filter and aggregate instead of fetching raw data, and treat partial answers and notes as gaps, never "
-            + "as zero. Read the resource " + AgentGuide.URI + " (which tool for which question, the incident recipe) and "
-            + "use the prompts triage-incident and write-postmortem.";
-
     private final Gateway gateway;
     private final GatewayHttpServer server;
     private final AuditChain audit;
@@ -106,7 +99,7 @@ public final class GatewayAssembly implements AutoCloseable {
         }
         Gateway.Builder builder = Gateway.builder()
                 .version(version)
-                .instructions(INSTRUCTIONS)
+                .instructions(AgentGuide.INSTRUCTIONS)
                 .clock(clock)
                 .random(random)
                 .accessPolicy(access.policy())

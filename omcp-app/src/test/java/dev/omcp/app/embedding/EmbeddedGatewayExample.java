@@ -8,13 +8,15 @@ import dev.omcp.ports.tools.ToolAnnotations;
 import dev.omcp.ports.tools.ToolCall;
 import dev.omcp.ports.tools.ToolDefinition;
 import dev.omcp.ports.tools.ToolResult;
-import jakarta.json.Json;
+import dev.omcp.sdk.json.Jsonp;
 import java.io.IOException;
 import java.util.Optional;
 
 /**
  * How a Java service embeds OMCP without the launcher: the core builder, one of its own tools, the
  * HTTP adapter. No settings reader, no picocli, nothing from dev.omcp.app outside this example.
+ * docs/embedding.md quotes this class (EmbeddingDocsTest holds the quotes to it) and
+ * EmbeddedGatewayIT runs it.
  */
 public final class EmbeddedGatewayExample {
     private EmbeddedGatewayExample() {}
@@ -24,14 +26,14 @@ public final class EmbeddedGatewayExample {
         @Override
         public ToolDefinition definition() {
             return new ToolDefinition("order_count", "Order count", "How many orders the shop took today.",
-                    Json.createObjectBuilder().add("type", "object").build(),
-                    Optional.of(Json.createObjectBuilder().add("type", "object").build()),
+                    Jsonp.object().add("type", "object").build(),
+                    Optional.of(Jsonp.object().add("type", "object").build()),
                     ToolAnnotations.readOnlyLocal());
         }
 
         @Override
         public ToolResult call(ToolCall call) {
-            return ToolResult.structured(Json.createObjectBuilder().add("orders", 42).build());
+            return ToolResult.structured(Jsonp.object().add("orders", 42).build());
         }
     }
 

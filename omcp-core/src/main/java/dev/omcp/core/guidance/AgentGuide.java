@@ -20,6 +20,16 @@ import java.util.Optional;
 public final class AgentGuide implements ResourceProvider {
     /** Where the guide is read from. */
     public static final String URI = "omcp://guides/agent-usage";
+    /**
+     * The short guide for models that a gateway serving the observability tools sends in every
+     * {@code initialize} result ({@code Gateway.builder().instructions(...)}); it points to this
+     * guide and the {@linkplain IncidentPrompts incident prompts}, which say the rest.
+     */
+    public static final String INSTRUCTIONS = "OMCP is an observability gateway: read-only tools over metrics, logs, traces and "
+            + "topology. Start with list_sources and list_services, then get_service_health and detect_anomalies; let the "
+            + "server filter and aggregate instead of fetching raw data, and treat partial answers and notes as gaps, never "
+            + "as zero. Read the resource " + URI + " (which tool for which question, the incident recipe) and "
+            + "use the prompts " + IncidentPrompts.TRIAGE + " and " + IncidentPrompts.POSTMORTEM + ".";
     static final String MIME_TYPE = "text/markdown";
     private static final ResourceDefinition DEFINITION = new ResourceDefinition(URI, "agent-usage-guide",
             "OMCP agent usage guide",

@@ -35,6 +35,13 @@ class AgentGuideTest {
     }
 
     @Test
+    void theInstructions_pointToTheGuideAndBothPrompts_byTheNamesTheyAreServedUnder() {
+        assertThat(AgentGuide.INSTRUCTIONS).contains(AgentGuide.URI);
+        assertThat(IncidentPrompts.all()).extracting(p -> p.definition().name())
+                .allSatisfy(name -> assertThat(AgentGuide.INSTRUCTIONS).contains(name));
+    }
+
+    @Test
     void theGuide_namesEveryToolAndTheIncidentRecipeInOrder() {
         String text = guide.text();
 

@@ -19,7 +19,9 @@ public record SourceDefinition(SourceConfig config, boolean enabled, Origin orig
         /** {@code PROMETHEUS_URL} / {@code LOKI_URL} (or their aliases), with no sources file. */
         ENVIRONMENT,
         /** The management API. */
-        API
+        API,
+        /** Given in code by a service that embeds the gateway (for example an in-memory store it fills). */
+        EMBEDDED
     }
 
     public SourceDefinition {
