@@ -3,6 +3,7 @@ package dev.omcp.app.wiring;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.omcp.app.settings.Settings;
+import dev.omcp.app.support.CheckedToolCalls;
 import dev.omcp.app.support.McpHttpClient;
 import dev.omcp.app.settings.SettingsReader;
 import dev.omcp.core.sources.Bound;
@@ -115,6 +116,7 @@ class SourcesWiringIT {
         // The lone source's call runs on the tool call's own thread (FanOut), so the deadline ends it by
         // interrupting that thread: the real HTTP client has to give up on that interrupt for the answer to
         // come at the timeout, twice in a row on one session. (FanOutTest shows the interrupt is cleared.)
+        // The answer still names the LogQL that hung, for lines and for counts, so the agent knows what to narrow.
         CountDownLatch release = new CountDownLatch(1);
         HttpServer loki = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
         loki.createContext("/", exchange -> {
@@ -137,15 +139,23 @@ class SourcesWiringIT {
                 "OMCP_TOOL_SOURCE_TIMEOUT", "1"))) {
             McpHttpClient mcp = new McpHttpClient("http://127.0.0.1:" + gateway.port());
             mcp.initialize();
+            CheckedToolCalls tools = new CheckedToolCalls(mcp);
             for (int call = 0; call < 2; call++) {
                 long start = System.nanoTime();
-                JsonObject logs = mcp.tool("query_logs", "{\"service\":\"api\"}");
+                JsonObject logs = tools.tool("query_logs", "{\"service\":\"api\",\"filter\":\"time(out|d out)\"}");
                 Duration took = Duration.ofNanos(System.nanoTime() - start);
 
                 assertThat(logs.toString()).contains("\"loki\"").contains("did not answer in time");
                 assertThat(logs.getJsonArray("lines")).isEmpty();
                 assertThat(took).isGreaterThanOrEqualTo(Duration.ofMillis(900)).isLessThan(Duration.ofSeconds(5));
+                // the LogQL the connector sent, though the deadline left no answer to carry it
+                assertThat(logs.getJsonArray("failedSources").getJsonObject(0).getString("query"))
+                        .isEqualTo("{service_name=\"api\"} |~ \"time(out|d out)\"");
+                assertThat(logs.getString("note")).contains("narrow the LogQL that ran out of time (failedSources[].query)");
             }
+            JsonObject counts = tools.tool("query_logs", "{\"service\":\"api\",\"aggregate\":\"sum\",\"level\":\"error\"}");
+            assertThat(counts.getJsonArray("failedSources").getJsonObject(0).getString("query"))
+                    .isEqualTo("sum(count_over_time({service_name=\"api\"} | json | level=~\"(?i)error\" [60s]))");
             assertThat(mcp.tool("list_sources", "{}").toString()).contains("\"loki\"");
         } finally {
             release.countDown();

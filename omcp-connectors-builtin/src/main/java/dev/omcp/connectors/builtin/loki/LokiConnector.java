@@ -9,6 +9,7 @@ import dev.omcp.sdk.connector.ConnectorException.Kind;
 import dev.omcp.sdk.connector.Health;
 import dev.omcp.sdk.connector.LogAggregatesCapability;
 import dev.omcp.sdk.connector.LogsCapability;
+import dev.omcp.sdk.connector.QueryListener;
 import dev.omcp.sdk.connector.ServiceListingCapability;
 import dev.omcp.sdk.connector.SourceConfig;
 import dev.omcp.sdk.query.LogAggregation;
@@ -112,6 +113,11 @@ final class LokiConnector implements Connector, LogsCapability, LogAggregatesCap
 
     @Override
     public LogResult queryLogs(LogQuery query) throws ConnectorException {
+        return queryLogs(query, QueryListener.NONE);
+    }
+
+    @Override
+    public LogResult queryLogs(LogQuery query, QueryListener listener) throws ConnectorException {
         Optional<String> label = resolveServiceLabel(query.service());
         if (label.isEmpty()) {
             return new LogResult(List.of(), false, "");
@@ -124,7 +130,7 @@ final class LokiConnector implements Connector, LogsCapability, LogAggregatesCap
         params.put("end", nanos(query.range().end()));
         params.put("limit", Integer.toString(limit));
         params.put("direction", "backward");
-        List<LogEntry> entries = LokiStreams.read(http.get("/loki/api/v1/query_range", params));
+        List<LogEntry> entries = LokiStreams.read(http.get("/loki/api/v1/query_range", told(listener, params)));
         entries.sort(Comparator.comparing(LogEntry::timestamp).reversed());
         boolean truncated = entries.size() >= limit;
         return new LogResult(entries.subList(0, Math.min(limit, entries.size())), truncated, logql);
@@ -176,8 +182,22 @@ final class LokiConnector implements Connector, LogsCapability, LogAggregatesCap
         return out.toString();
     }
 
+    /**
+     * Tells {@code listener} the LogQL of {@code params} before they are sent: the text heard is the
+     * very string sent, so what an agent is shown for a failed call cannot differ from what ran.
+     */
+    private static Map<String, String> told(QueryListener listener, Map<String, String> params) {
+        listener.sending(params.get("query"));
+        return params;
+    }
+
     @Override
     public MetricResult aggregateLogs(LogAggregation aggregation) throws ConnectorException {
+        return aggregateLogs(aggregation, QueryListener.NONE);
+    }
+
+    @Override
+    public MetricResult aggregateLogs(LogAggregation aggregation, QueryListener listener) throws ConnectorException {
         LogQuery query = aggregation.query();
         QueryText.labelNames(aggregation.by(), "aggregate label");
         Optional<String> label = resolveServiceLabel(query.service());
@@ -191,7 +211,7 @@ final class LokiConnector implements Connector, LogsCapability, LogAggregatesCap
             String logql = "topk(" + aggregation.k() + ", sum by (" + by + ") (count_over_time(" + logs + " ["
                     + QueryText.duration(range.length()) + "])))";
             JsonObject data = BackendHttp.object(http.getJson("/loki/api/v1/query",
-                    Map.of("query", logql, "time", nanos(range.end()))), "data", BACKEND);
+                    told(listener, Map.of("query", logql, "time", nanos(range.end())))), "data", BACKEND);
             return new MetricResult(vector(data), logql, label.get());
         }
         Duration step = step(range.length(), aggregation.step());
@@ -214,7 +234,7 @@ final class LokiConnector implements Connector, LogsCapability, LogAggregatesCap
         params.put("start", nanos(range.start().plus(step)));
         params.put("end", nanos(range.end()));
         params.put("step", Long.toString(step.toSeconds()));
-        JsonObject data = BackendHttp.object(http.getJson("/loki/api/v1/query_range", params), "data", BACKEND);
+        JsonObject data = BackendHttp.object(http.getJson("/loki/api/v1/query_range", told(listener, params)), "data", BACKEND);
         return new MetricResult(matrix(data), logql, label.get(), Optional.of(step));
     }
 

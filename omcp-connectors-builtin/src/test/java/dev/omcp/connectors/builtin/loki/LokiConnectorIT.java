@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.omcp.connectors.builtin.TestContexts;
 import dev.omcp.sdk.connector.ConnectorException;
+import dev.omcp.sdk.connector.QueryListener;
 import dev.omcp.sdk.connector.SourceConfig;
 import dev.omcp.sdk.query.LogAggregation;
 import dev.omcp.sdk.query.LogEntry;
@@ -24,6 +25,7 @@ import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.CopyOnWriteArrayList;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -305,6 +307,63 @@ class LokiConnectorIT {
         loki.delayNext(Duration.ofSeconds(10));
         assertThatThrownBy(() -> connector.queryLogs(query("api", Optional.empty(), Optional.empty(), Map.of(), 5)))
                 .isInstanceOfSatisfying(ConnectorException.class, e -> assertThat(e.kind()).isEqualTo(ConnectorException.Kind.TIMEOUT));
+    }
+
+    /** The LogQL of the log and aggregate queries Loki received, in order (not the label and series lookups). */
+    private static List<String> logqlSent() {
+        return loki.requests().stream().filter(r -> r.path().endsWith("/query_range") || r.path().endsWith("/query"))
+                .map(r -> r.query().get("query")).toList();
+    }
+
+    @Test
+    void theQueryTheListenerHears_isTheLogqlSent_andTheOneTheAnswerCarries() throws ConnectorException {
+        LogQuery errors = query("api", Optional.of("request [0-9]+"), Optional.of("error"), Map.of("tenant", "acme"), 5);
+        List<String> heard = new CopyOnWriteArrayList<>();
+        loki.clearRequests();
+        LogResult lines = connector.queryLogs(errors, heard::add);
+        assertThat(lines.entries()).isNotEmpty();
+        assertThat(heard).containsExactly(lines.resolvedQuery()).isEqualTo(logqlSent());
+
+        LogQuery all = query("api", Optional.empty(), Optional.empty(), Map.of(), 1);
+        // count_over_time without by asks for the stream labels first: that lookup is not the query heard
+        List<LogAggregation> aggregations = List.of(
+                new LogAggregation(errors, LogAggregation.Function.COUNT_OVER_TIME, List.of(), 0, Duration.ofMinutes(10)),
+                new LogAggregation(all, LogAggregation.Function.SUM, List.of("tenant"), 0, Duration.ofSeconds(1)),
+                new LogAggregation(errors, LogAggregation.Function.TOPK, List.of("level"), 3, Duration.ofMinutes(1)));
+        for (LogAggregation aggregation : aggregations) {
+            heard.clear();
+            loki.clearRequests();
+            MetricResult counts = connector.aggregateLogs(aggregation, heard::add);
+            assertThat(heard).as(aggregation.function().name()).containsExactly(counts.resolvedSeries()).isEqualTo(logqlSent());
+        }
+    }
+
+    @Test
+    void aQueryLokiRefusesOrDoesNotAnswerInTime_hasStillBeenHeard_asSent() throws ConnectorException {
+        LogQuery slow = new LogQuery("api", new TimeRange(T0.minus(Duration.ofDays(7)), T0), Optional.of("request .*done"),
+                Optional.empty(), Map.of(), 100);
+        String logql = connector.queryLogs(slow).resolvedQuery(); // also caches the service label: the next request is the query
+        List<String> heard = new CopyOnWriteArrayList<>();
+
+        loki.clearRequests();
+        loki.failNext(FakeBackend.Answer.text(400, "parse error at line 1, col 19: syntax error: unexpected IDENTIFIER"));
+        assertThatThrownBy(() -> connector.queryLogs(slow, heard::add)).isInstanceOf(ConnectorException.class);
+        assertThat(heard).containsExactly(logql).isEqualTo(logqlSent());
+
+        heard.clear();
+        loki.clearRequests();
+        loki.delayNext(Duration.ofSeconds(10));
+        LogAggregation top = new LogAggregation(slow, LogAggregation.Function.TOPK, List.of("tenant"), 5, Duration.ofMinutes(1));
+        assertThatThrownBy(() -> connector.aggregateLogs(top, heard::add))
+                .isInstanceOfSatisfying(ConnectorException.class, e -> assertThat(e.kind()).isEqualTo(ConnectorException.Kind.TIMEOUT));
+        assertThat(heard).containsExactly("topk(5, sum by (tenant) (count_over_time(" + logql + " | json [604800s])))")
+                .isEqualTo(logqlSent());
+    }
+
+    @Test
+    void withoutAListener_theConnectorTellsNobody_andAnswersAlike() throws ConnectorException {
+        LogQuery errors = query("api", Optional.empty(), Optional.of("error"), Map.of(), 5);
+        assertThat(connector.queryLogs(errors)).isEqualTo(connector.queryLogs(errors, QueryListener.NONE));
     }
 
     @Test

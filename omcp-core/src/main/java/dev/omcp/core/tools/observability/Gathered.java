@@ -3,12 +3,16 @@ package dev.omcp.core.tools.observability;
 import dev.omcp.core.sources.Bound;
 import dev.omcp.core.sources.FanOut;
 import dev.omcp.sdk.connector.ConnectorException;
+import dev.omcp.sdk.connector.QueryListener;
 import dev.omcp.sdk.json.Jsonp;
 import jakarta.json.JsonArrayBuilder;
 import jakarta.json.JsonObjectBuilder;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.function.IntFunction;
 
 /**
  * What a fan-out to every capable source gathered: the answers, the failures, and whether any
@@ -21,8 +25,25 @@ public final class Gathered<R> {
     /** One source's answer. */
     public record Answer<R>(String source, String type, R value) {}
 
-    /** One source's failure; {@code message} is safe to show (no URL, no stack trace). */
-    public record Failure(String source, ConnectorException.Kind kind, String message) {}
+    /**
+     * One source's failure; {@code message} is safe to show (no URL, no stack trace). {@code query}
+     * is the last backend query the connector said it sent, when it says (see {@link #reporting}).
+     */
+    public record Failure(String source, ConnectorException.Kind kind, String message, Optional<String> query) {
+        public Failure {
+            Objects.requireNonNull(query, "query");
+        }
+
+        public Failure(String source, ConnectorException.Kind kind, String message) {
+            this(source, kind, message, Optional.empty());
+        }
+    }
+
+    /** One backend call that may tell {@code listener} the queries it sends. */
+    @FunctionalInterface
+    public interface ReportingCall<C, R> {
+        R apply(C capability, QueryListener listener) throws ConnectorException;
+    }
 
     private final List<Answer<R>> answers;
     private final List<Failure> failures;
@@ -42,16 +63,60 @@ public final class Gathered<R> {
      * deadline: what is left of it for a tool that runs several fan-outs.
      */
     static <C, R> Gathered<R> from(Toolkit toolkit, List<Bound<C>> bound, FanOut.Call<C, R> call, Duration overall) {
-        List<FanOut.Outcome<R>> outcomes = FanOut.call(bound, call, toolkit.perSourceTimeout(), overall);
+        return of(bound, FanOut.call(bound, call, toolkit.perSourceTimeout(), overall), i -> Optional.empty());
+    }
+
+    /**
+     * As {@link #from(Toolkit, List, FanOut.Call)}, giving each call a listener of its own: a source
+     * that fails or times out is reported with the last query its connector said it sent. The
+     * listener outlives the deadline, which keeps nothing else of a call it cut short.
+     */
+    public static <C, R> Gathered<R> reporting(Toolkit toolkit, List<Bound<C>> bound, ReportingCall<C, R> call) {
+        Objects.requireNonNull(call, "call");
+        // the call is paired with its listener the way MetricBatch pairs a connector with its query
+        record Heard<C>(C capability, LastQuery last) {}
+        List<Bound<Heard<C>>> heard = bound.stream()
+                .map(b -> new Bound<>(b.source(), b.type(), b.tenant(), new Heard<>(b.capability(), new LastQuery()), b.connector()))
+                .toList();
+        List<FanOut.Outcome<R>> outcomes = FanOut.call(heard, h -> call.apply(h.capability(), h.last()), toolkit.perSourceTimeout(),
+                toolkit.deadline());
+        return of(bound, outcomes, i -> heard.get(i).capability().last().query());
+    }
+
+    private static <C, R> Gathered<R> of(List<Bound<C>> bound, List<FanOut.Outcome<R>> outcomes, IntFunction<Optional<String>> queryOf) {
         List<Answer<R>> answers = new ArrayList<>();
         List<Failure> failures = new ArrayList<>();
         for (int i = 0; i < outcomes.size(); i++) {
             switch (outcomes.get(i)) {
                 case FanOut.Outcome.Answered<R> a -> answers.add(new Answer<>(a.source(), bound.get(i).type(), a.value()));
-                case FanOut.Outcome.Failed<R> f -> failures.add(new Failure(f.source(), f.kind(), f.message()));
+                case FanOut.Outcome.Failed<R> f -> failures.add(new Failure(f.source(), f.kind(), f.message(), queryOf.apply(i)));
             }
         }
         return new Gathered<>(answers, failures);
+    }
+
+    /**
+     * The last query a connector said it sent. Written on the call's thread, which may still run
+     * after the fan-out gave up on it, and read on the tool's: a volatile field is all it needs.
+     */
+    private static final class LastQuery implements QueryListener {
+        /** Far above any query the gateway's own arguments can make (a filter has at most 512 characters). */
+        static final int MAX_CHARS = 4_096;
+        private volatile String query;
+
+        @Override
+        public void sending(String query) {
+            // a null from a plugin is a bug of its own, not worth failing the call it reports on
+            if (query != null) {
+                // a plugin is not trusted to keep it short: the text goes into an answer an agent reads
+                this.query = query.length() <= MAX_CHARS ? query
+                        : query.substring(0, MAX_CHARS) + "... (cut: " + query.length() + " characters)";
+            }
+        }
+
+        Optional<String> query() {
+            return Optional.ofNullable(query).filter(q -> !q.isEmpty());
+        }
     }
 
     /** Every bound source failed alike, without being asked to the end: the tool stopped waiting for them. */
@@ -77,15 +142,23 @@ public final class Gathered<R> {
         return !failures.isEmpty();
     }
 
-    /** Adds {@code sources}, {@code partial} and, when some failed, {@code failedSources}. */
+    /**
+     * Adds {@code sources}, {@code partial} and, when some failed, {@code failedSources}; an entry
+     * carries {@code query} when its failure has one (only {@link #reporting} gathers them), so a
+     * tool that uses that declares it ({@link Schemas#failedSources}).
+     */
     public JsonObjectBuilder writeTo(JsonObjectBuilder out) {
         JsonArrayBuilder sources = Jsonp.array();
         answers.forEach(a -> sources.add(a.source()));
         out.add("sources", sources).add("partial", partial());
         if (!failures.isEmpty()) {
             JsonArrayBuilder failed = Jsonp.array();
-            failures.forEach(f -> failed.add(Jsonp.object().add("source", f.source())
-                    .add("kind", f.kind().name().toLowerCase(java.util.Locale.ROOT)).add("error", f.message())));
+            failures.forEach(f -> {
+                JsonObjectBuilder entry = Jsonp.object().add("source", f.source())
+                        .add("kind", f.kind().name().toLowerCase(java.util.Locale.ROOT)).add("error", f.message());
+                f.query().ifPresent(q -> entry.add("query", q));
+                failed.add(entry);
+            });
             out.add("failedSources", failed);
         }
         return out;

@@ -94,6 +94,10 @@ public final class QueryLogsTool extends ObservabilityTool {
                     .property("source", Schemas.source("Only ask this logs source (a name from list_sources)."))
                     .build(),
             Optional.of(Schemas.output(Schemas.outputBase()
+                    .add("failedSources", Schemas.failedSources(Jsonp.object()
+                            .add("query", OutputFields.typed("string", "The backend query (LogQL) the source was running when it "
+                                    + "failed or ran out of time, as resolvedQueries shows those that answered: after a timeout, "
+                                    + "the search to narrow. Absent when the source failed before sending one or does not say."))))
                     .add("service", OutputFields.type("string"))
                     .add("duration", OutputFields.type("string"))
                     .add("from", OutputFields.type("string"))
@@ -222,7 +226,7 @@ public final class QueryLogsTool extends ObservabilityTool {
 
     private void lines(ToolCall call, LogQuery query, Optional<String> onlySource, JsonObjectBuilder result, List<String> notes) {
         List<Bound<LogsCapability>> bound = toolkit.sources().with(LogsCapability.class, call.principal(), onlySource.map(Set::of));
-        Gathered<LogResult> gathered = Gathered.from(toolkit, bound, logs -> logs.queryLogs(query));
+        Gathered<LogResult> gathered = Gathered.reporting(toolkit, bound, (logs, heard) -> logs.queryLogs(query, heard));
         record Line(String source, LogEntry entry) {}
         List<Line> all = new ArrayList<>();
         boolean truncated = false;
@@ -279,7 +283,8 @@ public final class QueryLogsTool extends ObservabilityTool {
                     : "No connected source can search logs. An operator adds a loki source (LOKI_URL or the sources file); "
                             + "list_sources shows what exists.");
         } else if (gathered.answers().isEmpty()) {
-            notes.add("Every logs source failed (see failedSources); no lines are shown rather than a guess." + timeoutAdvice(gathered));
+            notes.add("Every logs source failed (see failedSources); no lines are shown rather than a guess."
+                    + timeoutAdvice(gathered, query));
         } else if (!resolvedAnywhere) {
             notes.add("No logs source knows a service named '" + query.service() + "' (none of its service labels has this value)."
                     + new ServiceNameSuggestions(toolkit).elsewhereOrDidYouMean(query.service(), call.principal(), LogsCapability.class)
@@ -305,7 +310,7 @@ public final class QueryLogsTool extends ObservabilityTool {
             notes.add(cut + " line" + (cut == 1 ? " was" : "s were") + " longer than " + MAX_LINE_CHARS + " characters and cut.");
         }
         if (gathered.partial() && !gathered.answers().isEmpty()) {
-            notes.add("Some sources failed (see failedSources): their lines are missing.");
+            notes.add("Some sources failed (see failedSources): their lines are missing." + timeoutAdvice(gathered, query));
         }
     }
 
@@ -370,7 +375,7 @@ public final class QueryLogsTool extends ObservabilityTool {
         LogAggregation aggregation = new LogAggregation(query, fn, by, k, step);
         List<Bound<LogAggregatesCapability>> bound = toolkit.sources().with(LogAggregatesCapability.class, call.principal(),
                 onlySource.map(Set::of));
-        Gathered<MetricResult> gathered = Gathered.from(toolkit, bound, logs -> logs.aggregateLogs(aggregation));
+        Gathered<MetricResult> gathered = Gathered.reporting(toolkit, bound, (logs, heard) -> logs.aggregateLogs(aggregation, heard));
 
         JsonObjectBuilder echo = Jsonp.object().add("function", function).add("by", OutputFields.names(by));
         if (fn == LogAggregation.Function.TOPK) {
@@ -451,7 +456,8 @@ public final class QueryLogsTool extends ObservabilityTool {
                             ? "Source '" + onlySource.get() + "' does not exist, is not connected, or cannot aggregate logs; call list_sources."
                             : "No connected source can search logs. An operator adds a loki source (LOKI_URL or the sources file).");
         } else if (gathered.answers().isEmpty()) {
-            notes.add("Every logs source failed (see failedSources); no counts are shown rather than a guess." + timeoutAdvice(gathered));
+            notes.add("Every logs source failed (see failedSources); no counts are shown rather than a guess."
+                    + timeoutAdvice(gathered, query));
         } else if (!resolvedAnywhere) {
             notes.add("No logs source knows a service named '" + query.service() + "'."
                     + new ServiceNameSuggestions(toolkit).elsewhereOrDidYouMean(query.service(), call.principal(), LogsCapability.class)
@@ -461,7 +467,7 @@ public final class QueryLogsTool extends ObservabilityTool {
                     + ", so there is nothing to count (no group is not a zero count).");
         }
         if (gathered.partial() && !gathered.answers().isEmpty()) {
-            notes.add("Some sources failed (see failedSources): their counts are missing.");
+            notes.add("Some sources failed (see failedSources): their counts are missing." + timeoutAdvice(gathered, query));
         }
     }
 
@@ -508,9 +514,25 @@ public final class QueryLogsTool extends ObservabilityTool {
         return Duration.ofSeconds(Math.min(window.toSeconds(), Math.max(MIN_DEFAULT_AGGREGATE_STEP.toSeconds(), seconds)));
     }
 
-    /** For failures that are timeouts: the one change that usually helps (a log search's cost grows with its window). */
-    private static String timeoutAdvice(Gathered<?> gathered) {
-        return gathered.failures().stream().anyMatch(f -> f.kind() == ConnectorException.Kind.TIMEOUT)
-                ? " A timeout usually means the search was too large: shorten duration, or add a filter or level." : "";
+    /**
+     * For failures that are timeouts: the change that usually helps (a log search's cost grows with
+     * its window, and a level or filter lets the backend drop lines early), pointing at the query
+     * that ran out of time when its source said which, so the agent narrows that search instead of
+     * repeating it. Only what the call has not narrowed yet is suggested.
+     */
+    private static String timeoutAdvice(Gathered<?> gathered, LogQuery query) {
+        List<Gathered.Failure> timedOut = gathered.failures().stream().filter(f -> f.kind() == ConnectorException.Kind.TIMEOUT).toList();
+        if (timedOut.isEmpty()) {
+            return "";
+        }
+        String unset = query.lineRegex().isEmpty() && query.level().isEmpty() ? ", or add a filter or level"
+                : query.level().isEmpty() ? ", or add a level"
+                : query.lineRegex().isEmpty() ? ", or add a filter"
+                : "";
+        if (timedOut.stream().noneMatch(f -> f.query().isPresent())) {
+            return " A timeout usually means the search was too large: shorten duration" + unset + ".";
+        }
+        return " A timeout usually means the search was too large: narrow the LogQL that ran out of time (failedSources[].query) "
+                + "rather than repeating it: shorten duration (" + Durations.format(query.range().length()) + " here)" + unset + ".";
     }
 }

@@ -117,19 +117,29 @@ public final class Schemas {
                         .add("description", "Sources that answered."))
                 .add("partial", Jsonp.object().add("type", "boolean")
                         .add("description", "true when some sources failed; what succeeded is still returned."))
-                .add("failedSources", Jsonp.object().add("type", "array").add("items", Jsonp.object().add("type", "object")
-                        .add("properties", Jsonp.object()
-                                .add("source", Jsonp.object().add("type", "string"))
-                                .add("kind", Jsonp.object().add("type", "string")
-                                        .add("description", "unavailable, timeout, bad_query, unauthorized, bad_response or address_refused."))
-                                .add("error", Jsonp.object().add("type", "string"))
-                                .add("during", Jsonp.object().add("type", "string").add("description", "What the tool was doing."))
-                                .add("failedQueries", Jsonp.object().add("type", "integer"))
-                                .add("metrics", Jsonp.object().add("type", "array").add("items", Jsonp.object().add("type", "string"))
-                                        .add("description", "The metrics whose queries failed."))))
-                        .add("description", "Present only when a source failed."))
+                .add("failedSources", failedSources(Jsonp.object()))
                 .add("note", Jsonp.object().add("type", "string")
                         .add("description", "Why data is missing or partial, and which setting or tool helps."));
+    }
+
+    /**
+     * The {@code failedSources} member of {@link #outputBase()} with {@code extra} properties on
+     * each entry, for a tool whose failures say more than every tool's do ({@code query_logs}: the
+     * query). Only that tool's schema grows, which keeps {@code tools/list} small.
+     */
+    public static JsonObject failedSources(JsonObjectBuilder extra) {
+        JsonObjectBuilder properties = Jsonp.object()
+                .add("source", Jsonp.object().add("type", "string"))
+                .add("kind", Jsonp.object().add("type", "string")
+                        .add("description", "unavailable, timeout, bad_query, unauthorized, bad_response or address_refused."))
+                .add("error", Jsonp.object().add("type", "string"))
+                .add("during", Jsonp.object().add("type", "string").add("description", "What the tool was doing."))
+                .add("failedQueries", Jsonp.object().add("type", "integer"))
+                .add("metrics", Jsonp.object().add("type", "array").add("items", Jsonp.object().add("type", "string"))
+                        .add("description", "The metrics whose queries failed."));
+        extra.build().forEach(properties::add);
+        return Jsonp.object().add("type", "array").add("items", Jsonp.object().add("type", "object").add("properties", properties))
+                .add("description", "Present only when a source failed.").build();
     }
 
     /** An output schema from the common base plus a tool's own properties. */

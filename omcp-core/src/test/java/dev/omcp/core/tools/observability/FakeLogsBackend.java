@@ -4,6 +4,7 @@ import dev.omcp.sdk.connector.Connector;
 import dev.omcp.sdk.connector.ConnectorException;
 import dev.omcp.sdk.connector.Health;
 import dev.omcp.sdk.connector.LogsCapability;
+import dev.omcp.sdk.connector.QueryListener;
 import dev.omcp.sdk.connector.SourceConfig;
 import dev.omcp.sdk.query.LogEntry;
 import dev.omcp.sdk.query.LogQuery;
@@ -91,8 +92,12 @@ class FakeLogsBackend implements Connector, LogsCapability {
         }
         matching.sort(Comparator.comparing(LogEntry::timestamp).reversed());
         boolean truncated = matching.size() > query.limit();
-        return new LogResult(matching.subList(0, Math.min(query.limit(), matching.size())), truncated,
-                "{service_name=\"" + query.service() + "\"}" + query.lineRegex().map(r -> " |~ \"" + r + "\"").orElse(""));
+        return new LogResult(matching.subList(0, Math.min(query.limit(), matching.size())), truncated, logql(query));
+    }
+
+    /** The query this fake says it ran, for answers and for {@link Reporting}'s listener alike. */
+    String logql(LogQuery query) {
+        return "{service_name=\"" + query.service() + "\"}" + query.lineRegex().map(r -> " |~ \"" + r + "\"").orElse("");
     }
 
     @Override
@@ -109,7 +114,7 @@ class FakeLogsBackend implements Connector, LogsCapability {
     public void close() {}
 
     /** A logs source that also computes aggregates: the series it answers are set per service. */
-    static final class WithAggregates extends FakeLogsBackend implements dev.omcp.sdk.connector.LogAggregatesCapability {
+    static class WithAggregates extends FakeLogsBackend implements dev.omcp.sdk.connector.LogAggregatesCapability {
         private final Map<String, List<dev.omcp.sdk.query.Series>> aggregates = new ConcurrentHashMap<>();
         final List<dev.omcp.sdk.query.LogAggregation> aggregations = new CopyOnWriteArrayList<>();
         private volatile java.util.Optional<Duration> ranStep = java.util.Optional.empty();
@@ -138,8 +143,48 @@ class FakeLogsBackend implements Connector, LogsCapability {
             if (!aggregates.containsKey(service) && !knows(service)) {
                 return new dev.omcp.sdk.query.MetricResult(List.of(), "", "");
             }
-            return new dev.omcp.sdk.query.MetricResult(aggregates.getOrDefault(service, List.of()),
-                    aggregation.function().name().toLowerCase() + "({service_name=\"" + service + "\"})", "service_name", ranStep);
+            return new dev.omcp.sdk.query.MetricResult(aggregates.getOrDefault(service, List.of()), logql(aggregation), "service_name",
+                    ranStep);
+        }
+
+        String logql(dev.omcp.sdk.query.LogAggregation aggregation) {
+            return aggregation.function().name().toLowerCase() + "(" + logql(aggregation.query()) + ")";
+        }
+    }
+
+    /**
+     * A source whose connector tells the gateway each query before it runs it, as the Loki connector
+     * does; the plain fakes above leave the SDK's default, which tells nothing. A {@link #commented}
+     * query carries a LogQL comment, to see it redacted like the rest of the answer.
+     */
+    static final class Reporting extends WithAggregates {
+        private volatile String comment = "";
+
+        Reporting(String name) {
+            super(name);
+        }
+
+        Reporting commented(String text) {
+            this.comment = " # " + text;
+            return this;
+        }
+
+        @Override
+        String logql(LogQuery query) {
+            return super.logql(query) + comment;
+        }
+
+        @Override
+        public LogResult queryLogs(LogQuery query, QueryListener listener) throws ConnectorException {
+            listener.sending(logql(query));
+            return queryLogs(query);
+        }
+
+        @Override
+        public dev.omcp.sdk.query.MetricResult aggregateLogs(dev.omcp.sdk.query.LogAggregation aggregation, QueryListener listener)
+                throws ConnectorException {
+            listener.sending(logql(aggregation));
+            return aggregateLogs(aggregation);
         }
     }
 }

@@ -6,6 +6,7 @@ import dev.omcp.sdk.connector.ConnectorException;
 import dev.omcp.sdk.query.LogAggregation;
 import dev.omcp.sdk.query.LogQuery;
 import dev.omcp.sdk.query.Series;
+import dev.omcp.testkit.schema.UndeclaredMembers;
 import dev.omcp.testkit.time.ManualClock;
 import jakarta.json.JsonObject;
 import jakarta.json.JsonValue;
@@ -434,6 +435,123 @@ class QueryLogsToolTest {
                 .failingAll(new ConnectorException(ConnectorException.Kind.TIMEOUT, "Loki did not answer within 10000 ms"));
         assertThat(ToolHarness.ok(tool(new InMemorySources().add(slow)), "{\"service\":\"payments\",\"duration\":\"1d\"}").getString("note"))
                 .endsWith("A timeout usually means the search was too large: shorten duration, or add a filter or level.");
+    }
+
+    private static JsonObject failed(JsonObject result, String source) {
+        return result.getJsonArray("failedSources").getValuesAs(JsonObject.class).stream()
+                .filter(f -> f.getString("source").equals(source)).findFirst().orElseThrow();
+    }
+
+    /** What CheckedToolCalls holds every answer to in the ITs: no member the output schema leaves out. */
+    private void declared(JsonObject result) {
+        assertThat(UndeclaredMembers.in(result, tool(new InMemorySources()).definition().outputSchema().orElseThrow())).isEmpty();
+    }
+
+    @Test
+    void aSourceThatHangsPastItsTimeout_isNamedWithTheLogqlItWasRunning_andTheAdviceIsToNarrowThatQuery() {
+        FakeLogsBackend.Reporting slow = new FakeLogsBackend.Reporting("loki-slow");
+        slow.hanging();
+        QueryLogsTool tool = tool(Toolkit.builder(new InMemorySources().add(payments("loki-a")).add(slow).registry(), clock)
+                .timeouts(Duration.ofMillis(200), Duration.ofSeconds(5)));
+
+        JsonObject result = ToolHarness.ok(tool, "{\"service\":\"payments\",\"filter\":\"timeout\",\"duration\":\"7d\"}");
+
+        JsonObject failure = failed(result, "loki-slow");
+        assertThat(failure.getString("kind")).isEqualTo("timeout");
+        assertThat(failure.getString("query")).isEqualTo("{service_name=\"payments\"} |~ \"timeout\"");
+        assertThat(result.getJsonArray("resolvedQueries").getValuesAs(JsonObject.class))
+                .extracting(q -> q.getString("source")).containsExactly("loki-a");
+        assertThat(result.getString("note")).contains("Some sources failed (see failedSources): their lines are missing.",
+                "narrow the LogQL that ran out of time (failedSources[].query)", "shorten duration (7d here), or add a level.");
+        declared(result);
+    }
+
+    @Test
+    void aLoneSourceCutAtTheDeadline_isNamedWithItsAggregateQuery() {
+        // the fan-out stops waiting at the deadline and keeps nothing the call would have answered
+        FakeLogsBackend.Reporting slow = new FakeLogsBackend.Reporting("loki");
+        slow.hanging();
+        QueryLogsTool tool = tool(Toolkit.builder(new InMemorySources().add(slow).registry(), clock)
+                .timeouts(Duration.ofMillis(200), Duration.ofMillis(200)));
+
+        JsonObject result = ToolHarness.ok(tool, """
+                {"service":"payments","aggregate":"topk","by":["msg"],"level":"error","duration":"1d"}""");
+
+        assertThat(failed(result, "loki").getString("query")).isEqualTo("topk({service_name=\"payments\"})");
+        assertThat(result.getJsonArray("resolvedQueries")).isEmpty();
+        assertThat(result.getString("note")).contains("Every logs source failed",
+                "narrow the LogQL that ran out of time (failedSources[].query)", "shorten duration (1d here), or add a filter.");
+        declared(result);
+    }
+
+    @Test
+    void aSourceThatRefusesTheQuery_isNamedWithIt_forLinesAndForCounts() {
+        FakeLogsBackend.Reporting broken = new FakeLogsBackend.Reporting("loki-b");
+        broken.failingAll(new ConnectorException(ConnectorException.Kind.BAD_QUERY, "parse error : syntax error: unexpected IDENTIFIER"));
+        QueryLogsTool tool = tool(new InMemorySources().add(payments("loki-a")).add(broken));
+
+        JsonObject lines = ToolHarness.ok(tool, "{\"service\":\"payments\",\"filter\":\"pool\"}");
+        assertThat(failed(lines, "loki-b").getString("kind")).isEqualTo("bad_query");
+        assertThat(failed(lines, "loki-b").getString("query")).isEqualTo("{service_name=\"payments\"} |~ \"pool\"");
+        assertThat(lines.getString("note")).as("not a timeout: no advice to narrow").doesNotContain("narrow", "shorten");
+        declared(lines);
+
+        JsonObject counts = ToolHarness.ok(tool, "{\"service\":\"payments\",\"aggregate\":\"sum\",\"by\":[\"pod\"]}");
+        assertThat(failed(counts, "loki-b").getString("query")).isEqualTo("sum({service_name=\"payments\"})");
+        declared(counts);
+    }
+
+    @Test
+    void aConnectorThatDoesNotTellItsQuery_failsAsBefore_withoutAQueryMember() {
+        // the SDK's default: a connector written before the listener existed
+        FakeLogsBackend hanging = new FakeLogsBackend("loki-h").hanging();
+        FakeLogsBackend broken = new FakeLogsBackend.WithAggregates("loki-b")
+                .failingAll(new ConnectorException(ConnectorException.Kind.UNAVAILABLE, "Loki answered 503"));
+        QueryLogsTool tool = tool(Toolkit.builder(new InMemorySources().add(hanging).add(broken).registry(), clock)
+                .timeouts(Duration.ofMillis(200), Duration.ofSeconds(5)));
+
+        JsonObject result = ToolHarness.ok(tool, "{\"service\":\"payments\"}");
+
+        assertThat(result.getJsonArray("failedSources").getValuesAs(JsonObject.class))
+                .extracting(f -> f.getString("source")).containsExactlyInAnyOrder("loki-h", "loki-b");
+        assertThat(result.getJsonArray("failedSources").getValuesAs(JsonObject.class)).noneMatch(f -> f.containsKey("query"));
+        assertThat(result.getString("note"))
+                .endsWith("A timeout usually means the search was too large: shorten duration, or add a filter or level.");
+        declared(result);
+    }
+
+    @Test
+    void aHugeReportedQuery_isCut_soAPluginCannotFloodTheAnswer() {
+        FakeLogsBackend.Reporting verbose = new FakeLogsBackend.Reporting("loki").commented("x".repeat(100_000));
+        verbose.failingAll(new ConnectorException(ConnectorException.Kind.TIMEOUT, "Loki did not answer within 10000 ms"));
+
+        JsonObject result = ToolHarness.ok(tool(new InMemorySources().add(verbose)), "{\"service\":\"payments\"}");
+
+        String query = failed(result, "loki").getString("query");
+        assertThat(query).startsWith("{service_name=\"payments\"} # xxx").endsWith("... (cut: 100028 characters)");
+        assertThat(query.length()).isLessThan(4_200);
+        declared(result);
+    }
+
+    @Test
+    void theQueryOfAFailedSource_isRedactedLikeTheResolvedQueriesOfTheOthers() {
+        // the same comment in both: what hides it in resolvedQueries must hide it in failedSources
+        FakeLogsBackend.Reporting answering = new FakeLogsBackend.Reporting("loki-a").commented("owner alice@example.com");
+        answering.line("payments", ago(30), POD_1, "{\"level\":\"error\",\"msg\":\"timeout\"}");
+        FakeLogsBackend.Reporting broken = new FakeLogsBackend.Reporting("loki-b").commented("owner alice@example.com");
+        broken.failingAll(new ConnectorException(ConnectorException.Kind.TIMEOUT, "Loki did not answer within 10000 ms"));
+
+        JsonObject result = ToolHarness.ok(tool(new InMemorySources().add(answering).add(broken)), "{\"service\":\"payments\"}");
+
+        String expected = "{service_name=\"payments\"} # owner [REDACTED:email]";
+        assertThat(result.getJsonArray("resolvedQueries").getJsonObject(0).getString("query")).isEqualTo(expected);
+        assertThat(failed(result, "loki-b").getString("query")).isEqualTo(expected);
+        assertThat(result.toString()).doesNotContain("alice@example.com");
+        assertThat(result.getJsonObject("redaction").getJsonObject("byCategory").getInt("email")).isEqualTo(2);
+
+        QueryLogsTool unredacted = tool(Toolkit.builder(new InMemorySources().add(broken).registry(), clock).redaction(false));
+        assertThat(failed(ToolHarness.ok(unredacted, "{\"service\":\"payments\"}"), "loki-b").getString("query"))
+                .isEqualTo("{service_name=\"payments\"} # owner alice@example.com");
     }
 
     @Test
