@@ -69,6 +69,8 @@ public final class EmbeddedObservabilityExample {
                 .clock(clock)
                 .apiKeys(List.of(ApiKey.of("shop-agent", agentToken, "")))
                 .instructions(AgentGuide.INSTRUCTIONS)
+                // /api/info tells what is on: here redaction, and which layers this service does not add
+                .governance(toolkit::governanceWithoutManagement)
                 .tools(ObservabilityTools.all(toolkit))
                 .resources(AgentGuide.builtin());
         IncidentPrompts.all(new ServiceNameSuggestions(toolkit)::matching).forEach(builder::prompt);

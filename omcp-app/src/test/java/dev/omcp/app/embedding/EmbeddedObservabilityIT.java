@@ -13,6 +13,9 @@ import jakarta.json.JsonObject;
 import jakarta.json.JsonString;
 import jakarta.json.JsonValue;
 import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -102,6 +105,20 @@ class EmbeddedObservabilityIT {
 
         assertThat(result.getJsonObject("serverInfo").getString("name")).isEqualTo("shop-observability");
         assertThat(result.getString("instructions")).isEqualTo(AgentGuide.INSTRUCTIONS);
+    }
+
+    @Test
+    void apiInfo_reportsTheRedactionTheToolsApply_andTheTraceSourcesItHas() throws Exception {
+        HttpResponse<String> info;
+        try (HttpClient http = HttpClient.newHttpClient()) {
+            info = http.send(HttpRequest.newBuilder(URI.create(example.baseUrl() + "/api/info")).build(), HttpResponse.BodyHandlers.ofString());
+        }
+
+        assertThat(info.statusCode()).isEqualTo(200);
+        JsonObject governance = McpHttpClient.parse(info.body()).getJsonObject("governance");
+        assertThat(governance.getBoolean("redaction")).isTrue();
+        assertThat(governance.getString("authMode")).isEqualTo("anonymous");
+        assertThat(governance.getInt("tracesCapabilityCount")).as("Prometheus and Loki answer no trace search").isZero();
     }
 
     @Test

@@ -7,6 +7,8 @@ import dev.omcp.core.analysis.postmortem.PostmortemTemplate;
 import dev.omcp.core.ipenrich.IpEnricher;
 import dev.omcp.core.redaction.Redactor;
 import dev.omcp.core.sources.SourceRegistry;
+import dev.omcp.ports.info.Governance;
+import dev.omcp.sdk.connector.TracesCapability;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.Objects;
@@ -118,6 +120,20 @@ public final class Toolkit {
     /** The health thresholds in force now. */
     public HealthThresholds thresholds() {
         return thresholds.get();
+    }
+
+    /**
+     * The governance block of {@code /api/info} (spec 2.10) for a gateway that serves these tools
+     * without a management plane (an embedding service without login, audit or rate limits): those
+     * layers off, and what this toolkit decides read now: the catalog, redaction, the remote-write
+     * history and the sources that answer {@code query_traces}. Pass it as
+     * {@code Gateway.builder().governance(toolkit::governanceWithoutManagement)}; without it the
+     * gateway reports every layer off, redaction included, though the tools redact.
+     * A composition root that adds those layers builds its own block, as the launcher does.
+     */
+    public Governance governanceWithoutManagement() {
+        return new Governance("anonymous", false, false, catalog.configured(), redactionEnabled, false, null,
+                history.remoteSinkConfigured(), sources.countServing(TracesCapability.class));
     }
 
     /** Replaces the health thresholds (validated by the caller, for example the management API). */
