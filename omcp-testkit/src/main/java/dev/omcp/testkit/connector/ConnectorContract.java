@@ -9,12 +9,14 @@ import dev.omcp.sdk.connector.LogAggregatesCapability;
 import dev.omcp.sdk.connector.LogsCapability;
 import dev.omcp.sdk.connector.MetricDiscoveryCapability;
 import dev.omcp.sdk.connector.MetricsCapability;
+import dev.omcp.sdk.connector.QueryListener;
 import dev.omcp.sdk.connector.ServiceListingCapability;
 import dev.omcp.sdk.connector.SourceConfig;
 import dev.omcp.sdk.connector.TopologyCapability;
 import dev.omcp.sdk.connector.TracesCapability;
 import dev.omcp.sdk.manifest.Capabilities;
 import dev.omcp.sdk.manifest.ConnectorManifest;
+import dev.omcp.sdk.query.LogAggregation;
 import dev.omcp.sdk.query.LogEntry;
 import dev.omcp.sdk.query.LogResult;
 import dev.omcp.sdk.query.MetricResult;
@@ -27,14 +29,18 @@ import java.io.IOException;
 import java.net.URISyntaxException;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.BiFunction;
+import java.util.function.Function;
 import java.util.regex.Pattern;
 
 /**
@@ -43,6 +49,12 @@ import java.util.regex.Pattern;
  * answers its sample query without throwing, with values that keep the SDK's promises; a capability
  * that is implemented but not declared is not relied on (the gateway routes by declared and
  * implemented capability), so it is only noted; {@code close()} returns.
+ *
+ * <p>The log methods that take a {@link QueryListener} are the ones the gateway calls, so they are
+ * exercised too: each must answer as its one-argument twin does, and the last query it tells its
+ * listener, when it tells any, must be the one its answer carries ({@link LogResult#resolvedQuery()},
+ * {@link MetricResult#resolvedSeries()}). Telling is optional: a connector that tells nothing
+ * passes, with a note.
  */
 public final class ConnectorContract {
     /** How long the factory and each call may take against a mock. */
@@ -54,6 +66,8 @@ public final class ConnectorContract {
     /** How long the factory may take to create a connector for the backend that never answers. */
     private static final Duration SILENT_CREATE_TIMEOUT = Duration.ofSeconds(5);
     private static final Pattern HEX = Pattern.compile("[0-9a-f]+");
+    /** How long a quoted query may be in a message: a connector's query may be any length. */
+    static final int EXCERPT_CHARS = 120;
 
     private ConnectorContract() {}
 
@@ -66,7 +80,12 @@ public final class ConnectorContract {
         Outcome run(Connector connector, SampleQueries samples) throws ConnectorException;
     }
 
-    private record Outcome(List<String> broken, String summary) {}
+    /** {@code answer}: what the sample call returned, for a check that compares it with another call's. */
+    private record Outcome(List<String> broken, String summary, Object answer) {
+        Outcome(List<String> broken, String summary) {
+            this(broken, summary, null);
+        }
+    }
 
     public static ContractReport check(
             ConnectorFactory factory, ConnectorManifest manifest, SourceConfig source, ConnectorContext context, SampleQueries samples) {
@@ -123,9 +142,15 @@ public final class ConnectorContract {
                     } else {
                         outcome.broken().forEach(problem -> failures.add(name + ": " + problem));
                     }
+                    if (connector instanceof LogsCapability logs && capability.type() == LogsCapability.class
+                            && outcome.answer() instanceof LogResult answered) {
+                        new Reporting<LogResult>(name, "queryLogs", "query", "resolvedQuery", LogResult::resolvedQuery,
+                                ConnectorContract::logsDiffer)
+                                .check(answered, listener -> logs.queryLogs(samples.logs(), listener), passed, failures, notes);
+                    }
                 }
             }
-            extras(connector, manifest.capabilities(), samples, passed, failures);
+            extras(connector, manifest.capabilities(), samples, passed, failures, notes);
             if (connector.interruptible()) {
                 // while this connector is open: a connector may close the context's client when it closes
                 interruptibility(factory, manifest.capabilities(), source, context, samples, passed, failures, notes);
@@ -221,15 +246,167 @@ public final class ConnectorContract {
     }
 
     /** Capabilities without a manifest flag ride on their parent's: discovery on metrics, aggregates on logs. */
-    private static void extras(Connector connector, Capabilities declared, SampleQueries samples, List<String> passed, List<String> failures) {
+    private static void extras(Connector connector, Capabilities declared, SampleQueries samples, List<String> passed, List<String> failures,
+            List<String> notes) {
         if (declared.queryMetrics() && connector instanceof MetricDiscoveryCapability discovery) {
             var metrics = call("MetricDiscoveryCapability", () -> discovery.discoverMetrics(samples.service(), 20), failures);
             if (metrics != null) {
                 passed.add("MetricDiscoveryCapability: " + metrics.size() + " metrics");
             }
         }
-        if (declared.queryLogs() && connector instanceof LogAggregatesCapability) {
-            passed.add("LogAggregatesCapability is implemented (not exercised: it needs a backend-specific aggregation)");
+        if (declared.queryLogs() && connector instanceof LogAggregatesCapability aggregates) {
+            if (samples.logAggregation().isEmpty()) {
+                passed.add("LogAggregatesCapability is implemented (not exercised: SampleQueries.withLogAggregation gives it an "
+                        + "aggregation your mock answers)");
+                return;
+            }
+            LogAggregation aggregation = samples.logAggregation().get();
+            String name = "LogAggregatesCapability";
+            Outcome outcome = call(name, () -> metrics(aggregates.aggregateLogs(aggregation)), failures);
+            if (outcome != null) {
+                if (outcome.broken().isEmpty()) {
+                    passed.add(name + ": " + outcome.summary());
+                } else {
+                    outcome.broken().forEach(problem -> failures.add(name + ": " + problem));
+                }
+                if (outcome.answer() instanceof MetricResult answered) {
+                    new Reporting<MetricResult>(name, "aggregateLogs", "aggregation", "resolvedSeries", MetricResult::resolvedSeries,
+                            ConnectorContract::aggregatesDiffer)
+                            .check(answered, listener -> aggregates.aggregateLogs(aggregation, listener), passed, failures, notes);
+                }
+            }
+        }
+    }
+
+    /**
+     * The check of a method that tells a {@link QueryListener} against its one-argument twin. The
+     * gateway shows the last query told for a call that failed or ran out of time, in place of the
+     * one its answer would have carried: on a call that answers, the two must be the same text, or
+     * what an agent is shown for a failure is not what ran.
+     *
+     * @param method the method's name, for the messages
+     * @param argument the name of its first argument, for the messages
+     * @param resolvedName the answer's member that holds the query that ran
+     * @param differ what differs between the twin's answer and this method's; empty when nothing does
+     */
+    private record Reporting<R>(String capability, String method, String argument, String resolvedName, Function<R, String> resolved,
+            BiFunction<R, R, List<String>> differ) {
+
+        void check(R twin, Told<R> told, List<String> passed, List<String> failures, List<String> notes) {
+            String withListener = method + "(" + argument + ", listener)";
+            HeardQueries heard = new HeardQueries();
+            R answer = call(capability + " " + withListener, () -> told.run(heard), failures);
+            if (answer == null) {
+                return;
+            }
+            List<String> differences = differ.apply(twin, answer);
+            if (!differences.isEmpty()) {
+                failures.add(capability + ": " + withListener + ", which the gateway calls, does not answer as " + method
+                        + "(" + argument + ") does: " + String.join("; ", differences));
+            }
+            List<String> queries = heard.queries();
+            if (queries.contains(null)) {
+                failures.add(capability + ": " + withListener + " told its listener a null query");
+                return;
+            }
+            String ran = resolved.apply(answer);
+            if (queries.isEmpty()) {
+                notes.add(capability + ": " + withListener + " tells its listener no query (optional"
+                        + (ran.isEmpty() ? "; its answer has no " + resolvedName + " either, so no query ran for the sample)"
+                                : ": without it, a call of this source that fails or times out is shown without the query it was "
+                                        + "running)"));
+                return;
+            }
+            String last = queries.getLast();
+            if (last.equals(ran)) {
+                passed.add(capability + ": " + withListener + " tells its listener the query its answer ran: " + excerpt(last, 0));
+            } else {
+                int at = firstDifference(last, ran);
+                failures.add(capability + ": the last query " + withListener + " told its listener, " + excerpt(last, at)
+                        + ", is not the " + resolvedName + " of its answer, " + excerpt(ran, at) + ": tell the very text you send, "
+                        + "of the query whose answer you return");
+            }
+        }
+    }
+
+    /** A call of a method that tells {@code listener} the queries it sends. */
+    @FunctionalInterface
+    private interface Told<R> {
+        R run(QueryListener listener) throws ConnectorException;
+    }
+
+    /** Every query a connector tells, in order, from whatever thread tells it (nulls kept: they break the contract). */
+    private static final class HeardQueries implements QueryListener {
+        private final List<String> queries = new CopyOnWriteArrayList<>();
+
+        @Override
+        public void sending(String query) {
+            queries.add(query);
+        }
+
+        List<String> queries() {
+            return Collections.unmodifiableList(new ArrayList<>(queries));
+        }
+    }
+
+    /**
+     * {@code text} quoted; a longer one cut to {@link #EXCERPT_CHARS} around {@code from} (where it
+     * differs from the text it is compared with, so the difference stays in sight), with its length.
+     */
+    static String excerpt(String text, int from) {
+        if (text.length() <= EXCERPT_CHARS) {
+            return "'" + text + "'";
+        }
+        int start = Math.max(0, Math.min(from - EXCERPT_CHARS / 4, text.length() - EXCERPT_CHARS));
+        int end = start + EXCERPT_CHARS;
+        return "'" + (start > 0 ? "..." : "") + text.substring(start, end) + (end < text.length() ? "..." : "") + "' ("
+                + text.length() + " characters)";
+    }
+
+    /** The first index where {@code a} and {@code b} differ; the shorter's length when one starts the other. */
+    static int firstDifference(String a, String b) {
+        int n = Math.min(a.length(), b.length());
+        for (int i = 0; i < n; i++) {
+            if (a.charAt(i) != b.charAt(i)) {
+                return i;
+            }
+        }
+        return n;
+    }
+
+    /** What differs between the twin's answer and {@code answer}, each named as {@code answer}'s value instead of the twin's. */
+    private static List<String> logsDiffer(LogResult twin, LogResult answer) {
+        List<String> differences = new ArrayList<>();
+        texts("resolvedQuery", twin.resolvedQuery(), answer.resolvedQuery(), differences);
+        if (twin.truncated() != answer.truncated()) {
+            differences.add("truncated " + answer.truncated() + " instead of " + twin.truncated());
+        }
+        if (!twin.entries().equals(answer.entries())) {
+            differences.add(twin.entries().size() == answer.entries().size() ? "other lines (as many, " + answer.entries().size() + ")"
+                    : answer.entries().size() + " lines instead of " + twin.entries().size());
+        }
+        return differences;
+    }
+
+    private static List<String> aggregatesDiffer(MetricResult twin, MetricResult answer) {
+        List<String> differences = new ArrayList<>();
+        texts("resolvedSeries", twin.resolvedSeries(), answer.resolvedSeries(), differences);
+        texts("resolvedLabel", twin.resolvedLabel(), answer.resolvedLabel(), differences);
+        if (!twin.step().equals(answer.step())) {
+            differences.add("step " + answer.step().map(Object::toString).orElse("(none)") + " instead of "
+                    + twin.step().map(Object::toString).orElse("(none)"));
+        }
+        if (!twin.series().equals(answer.series())) {
+            differences.add(twin.series().size() == answer.series().size() ? "other series (as many, " + answer.series().size() + ")"
+                    : answer.series().size() + " series instead of " + twin.series().size());
+        }
+        return differences;
+    }
+
+    private static void texts(String member, String twin, String answer, List<String> differences) {
+        if (!twin.equals(answer)) {
+            int at = firstDifference(twin, answer);
+            differences.add(member + " " + excerpt(answer, at) + " instead of " + excerpt(twin, at));
         }
     }
 
@@ -247,7 +424,7 @@ public final class ConnectorContract {
                 }
             }
         });
-        return new Outcome(broken, result.series().size() + " series");
+        return new Outcome(broken, result.series().size() + " series", result);
     }
 
     private static Outcome logs(LogResult result, int limit) {
@@ -265,7 +442,7 @@ public final class ConnectorContract {
                 break;
             }
         }
-        return new Outcome(broken, entries.size() + " lines");
+        return new Outcome(broken, entries.size() + " lines", result);
     }
 
     private static Outcome services(List<ServiceInfo> services) {

@@ -1,5 +1,6 @@
 package dev.omcp.testkit.connector;
 
+import dev.omcp.sdk.query.LogAggregation;
 import dev.omcp.sdk.query.LogQuery;
 import dev.omcp.sdk.query.MetricQuery;
 import dev.omcp.sdk.query.TimeRange;
@@ -17,17 +18,36 @@ import java.util.Optional;
  * @param service the service the recording knows
  * @param range the window the recording covers
  * @param namespace the namespace for the topology sample, or empty string for all
+ * @param logAggregation the sample of {@code LogAggregatesCapability}, which is exercised only
+ *     with one: what a backend can aggregate and a recording answers differs from one backend to
+ *     the next ({@link #withLogAggregation})
  */
-public record SampleQueries(String service, TimeRange range, String namespace) {
+public record SampleQueries(String service, TimeRange range, String namespace, Optional<LogAggregation> logAggregation) {
     public SampleQueries {
         Objects.requireNonNull(service, "service");
         Objects.requireNonNull(range, "range");
         Objects.requireNonNull(namespace, "namespace");
+        Objects.requireNonNull(logAggregation, "logAggregation");
+    }
+
+    /** Samples without a log aggregation. */
+    public SampleQueries(String service, TimeRange range, String namespace) {
+        this(service, range, namespace, Optional.empty());
     }
 
     /** Samples for {@code service} over {@code range}. */
     public static SampleQueries of(String service, TimeRange range) {
         return new SampleQueries(service, range, "");
+    }
+
+    /**
+     * These samples with {@code aggregation} for {@code LogAggregatesCapability}, for example
+     * {@code samples.withLogAggregation(new LogAggregation(samples.logs(), LogAggregation.Function.SUM,
+     * List.of(), 0, LogAggregation.tilingStep(samples.range().length(), Duration.ofMinutes(1))))} when
+     * the recording answers that count.
+     */
+    public SampleQueries withLogAggregation(LogAggregation aggregation) {
+        return new SampleQueries(service, range, namespace, Optional.of(aggregation));
     }
 
     public MetricQuery metrics() {

@@ -7,11 +7,20 @@ import dev.omcp.sdk.connector.ConnectorContext;
 import dev.omcp.sdk.connector.ConnectorException;
 import dev.omcp.sdk.connector.ConnectorFactory;
 import dev.omcp.sdk.connector.Health;
+import dev.omcp.sdk.connector.LogAggregatesCapability;
+import dev.omcp.sdk.connector.LogsCapability;
+import dev.omcp.sdk.connector.QueryListener;
 import dev.omcp.sdk.connector.ServiceListingCapability;
 import dev.omcp.sdk.connector.SourceConfig;
 import dev.omcp.sdk.connector.TracesCapability;
 import dev.omcp.sdk.manifest.Capabilities;
 import dev.omcp.sdk.manifest.ConnectorManifest;
+import dev.omcp.sdk.query.LogAggregation;
+import dev.omcp.sdk.query.LogEntry;
+import dev.omcp.sdk.query.LogQuery;
+import dev.omcp.sdk.query.LogResult;
+import dev.omcp.sdk.query.MetricResult;
+import dev.omcp.sdk.query.Series;
 import dev.omcp.sdk.query.ServiceInfo;
 import dev.omcp.sdk.query.TimeRange;
 import dev.omcp.sdk.query.TraceQuery;
@@ -26,6 +35,7 @@ import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
@@ -53,6 +63,11 @@ class ConnectorContractTest {
 
     /** The contract for a connector built from the source and the context (connectors that call a backend). */
     private static ContractReport check(Capabilities declared, SourceConfig source, BiFunction<SourceConfig, ConnectorContext, Connector> connector) {
+        return check(declared, source, SAMPLES, connector);
+    }
+
+    private static ContractReport check(Capabilities declared, SourceConfig source, SampleQueries samples,
+            BiFunction<SourceConfig, ConnectorContext, Connector> connector) {
         ConnectorFactory factory = new ConnectorFactory() {
             @Override
             public ConnectorManifest manifest() {
@@ -64,7 +79,7 @@ class ConnectorContractTest {
                 return CompletableFuture.completedFuture(connector.apply(s, context));
             }
         };
-        return ConnectorContract.check(factory, manifest(declared), source, TestConnectorContext.defaults(), SAMPLES);
+        return ConnectorContract.check(factory, manifest(declared), source, TestConnectorContext.defaults(), samples);
     }
 
     /** A connector answering traces with a fixed list. */
@@ -267,5 +282,184 @@ class ConnectorContractTest {
         ContractReport report = check(TRACES, source -> new TracesConnector(source, List.of(GOOD), true));
         assertThat(report.passed()).noneMatch(line -> line.contains("interrupt"));
         assertThat(report.notes()).isEmpty();
+    }
+
+    private static final Capabilities LOGS = new Capabilities(false, true, false, false, false);
+    private static final Instant LINE_AT = Instant.parse("2026-01-15T10:45:00Z");
+
+    /**
+     * A logs connector shaped like the builtin Loki one: each one-argument method is its two-argument
+     * twin with {@link QueryListener#NONE}, and the twin tells the query it sends. {@code told} turns
+     * the query the answer carries into the text told, so a test can make the two differ.
+     */
+    private record LokiLike(SourceConfig source, Function<String, String> told) implements Connector, LogsCapability, LogAggregatesCapability {
+        LokiLike(SourceConfig source) {
+            this(source, Function.identity());
+        }
+
+        static String logql(LogQuery query) {
+            return "{service=\"" + query.service() + "\"}";
+        }
+
+        @Override
+        public LogResult queryLogs(LogQuery query) throws ConnectorException {
+            return queryLogs(query, QueryListener.NONE);
+        }
+
+        @Override
+        public LogResult queryLogs(LogQuery query, QueryListener listener) {
+            listener.sending(told.apply(logql(query)));
+            return new LogResult(List.of(new LogEntry(LINE_AT, "boom", Map.of("service", query.service()))), false, logql(query));
+        }
+
+        @Override
+        public MetricResult aggregateLogs(LogAggregation aggregation) throws ConnectorException {
+            return aggregateLogs(aggregation, QueryListener.NONE);
+        }
+
+        @Override
+        public MetricResult aggregateLogs(LogAggregation aggregation, QueryListener listener) {
+            String logql = "sum(count_over_time(" + logql(aggregation.query()) + " [" + aggregation.step().toSeconds() + "s]))";
+            listener.sending(told.apply(logql));
+            return new MetricResult(List.of(new Series(Map.of(), new long[] {LINE_AT.toEpochMilli()}, new double[] {1})), logql, "service",
+                    Optional.of(aggregation.step()));
+        }
+
+        @Override
+        public Health health() {
+            return new Health(true, "fine", Duration.ZERO);
+        }
+
+        @Override
+        public void close() {}
+    }
+
+    /** A logs connector written before the listener existed: the SDK's defaults, which tell nothing. */
+    private record Untold(SourceConfig source) implements Connector, LogsCapability, LogAggregatesCapability {
+        @Override
+        public LogResult queryLogs(LogQuery query) {
+            return new LogResult(List.of(), false, LokiLike.logql(query));
+        }
+
+        @Override
+        public MetricResult aggregateLogs(LogAggregation aggregation) {
+            return new MetricResult(List.of(), "sum(" + LokiLike.logql(aggregation.query()) + ")", "service");
+        }
+
+        @Override
+        public Health health() {
+            return new Health(true, "fine", Duration.ZERO);
+        }
+
+        @Override
+        public void close() {}
+    }
+
+    private static final SampleQueries AGGREGATING = SAMPLES.withLogAggregation(
+            new LogAggregation(SAMPLES.logs(), LogAggregation.Function.SUM, List.of(), 0, Duration.ofMinutes(1)));
+
+    private static ContractReport checkLogs(SampleQueries samples, Function<SourceConfig, Connector> connector) {
+        return check(LOGS, SOURCE, samples, (source, context) -> connector.apply(source));
+    }
+
+    @Test
+    void aConnectorThatTellsTheQueryItsAnswerRan_passes_forLinesAndForAggregates() {
+        ContractReport report = checkLogs(AGGREGATING, LokiLike::new);
+
+        assertThat(report.failures()).isEmpty();
+        assertThat(report.notes()).isEmpty();
+        assertThat(report.passed()).contains("LogsCapability: 1 lines",
+                "LogsCapability: queryLogs(query, listener) tells its listener the query its answer ran: '{service=\"checkout\"}'",
+                "LogAggregatesCapability: 1 series",
+                "LogAggregatesCapability: aggregateLogs(aggregation, listener) tells its listener the query its answer ran: "
+                        + "'sum(count_over_time({service=\"checkout\"} [60s]))'");
+    }
+
+    @Test
+    void aConnectorThatTellsNothing_passes_andTheReportSaysSo() {
+        // telling is optional: the SDK's defaults keep a connector written before the listener working
+        ContractReport report = checkLogs(AGGREGATING, Untold::new);
+
+        assertThat(report.failures()).isEmpty();
+        assertThat(report.notes()).containsExactly(
+                "LogsCapability: queryLogs(query, listener) tells its listener no query (optional: without it, a call of this source "
+                        + "that fails or times out is shown without the query it was running)",
+                "LogAggregatesCapability: aggregateLogs(aggregation, listener) tells its listener no query (optional: without it, a call of "
+                        + "this source that fails or times out is shown without the query it was running)");
+        assertThat(report.passed()).noneMatch(line -> line.contains("tells its listener"));
+    }
+
+    @Test
+    void aConnectorThatTellsAQueryOtherThanTheOneItsAnswerCarries_fails_namingBoth() {
+        // a typical slip: telling the query before a last rewrite (here, the level filter added after)
+        ContractReport report = checkLogs(AGGREGATING, source -> new LokiLike(source, sent -> sent.replace("}", ", level=\"error\"}")));
+
+        assertThat(report.failures()).containsExactly(
+                "LogsCapability: the last query queryLogs(query, listener) told its listener, '{service=\"checkout\", level=\"error\"}', "
+                        + "is not the resolvedQuery of its answer, '{service=\"checkout\"}': tell the very text you send, of the query "
+                        + "whose answer you return",
+                "LogAggregatesCapability: the last query aggregateLogs(aggregation, listener) told its listener, "
+                        + "'sum(count_over_time({service=\"checkout\", level=\"error\"} [60s]))', is not the resolvedSeries of its answer, "
+                        + "'sum(count_over_time({service=\"checkout\"} [60s]))': tell the very text you send, of the query whose answer "
+                        + "you return");
+    }
+
+    @Test
+    void longQueriesThatDiffer_areShortenedAroundWhereTheyDiffer() {
+        String padding = "x".repeat(300);
+        ContractReport report = checkLogs(SAMPLES, source -> new LokiLike(source, sent -> sent + " # " + padding + " told"));
+
+        assertThat(report.failures()).singleElement().satisfies(failure -> assertThat(failure)
+                .startsWith("LogsCapability: the last query queryLogs(query, listener) told its listener, '{service=\"checkout\"} # xxx")
+                .contains("...' (328 characters), is not the resolvedQuery of its answer, '{service=\"checkout\"}'")
+                .doesNotContain(padding));
+        assertThat(ConnectorContract.excerpt("a".repeat(200) + "b" + "a".repeat(200), 200))
+                .isEqualTo("'..." + "a".repeat(30) + "b" + "a".repeat(89) + "...' (401 characters)");
+    }
+
+    @Test
+    void aListenerMethodThatAnswersOtherwiseThanItsTwin_fails() {
+        // an override that forgot what the one-argument method does (here, it drops the lines)
+        record Forgetful(SourceConfig source) implements Connector, LogsCapability {
+            @Override
+            public LogResult queryLogs(LogQuery query) {
+                return new LogResult(List.of(new LogEntry(LINE_AT, "boom", Map.of())), false, LokiLike.logql(query));
+            }
+
+            @Override
+            public LogResult queryLogs(LogQuery query, QueryListener listener) {
+                listener.sending(LokiLike.logql(query));
+                return new LogResult(List.of(), false, LokiLike.logql(query));
+            }
+
+            @Override
+            public Health health() {
+                return new Health(true, "fine", Duration.ZERO);
+            }
+
+            @Override
+            public void close() {}
+        }
+        ContractReport report = checkLogs(SAMPLES, Forgetful::new);
+
+        assertThat(report.failures()).containsExactly("LogsCapability: queryLogs(query, listener), which the gateway calls, does not "
+                + "answer as queryLogs(query) does: 0 lines instead of 1");
+    }
+
+    @Test
+    void aNullToldForAQuery_fails() {
+        // the gateway ignores it, but it is a bug of the connector's: it meant to tell something
+        ContractReport report = checkLogs(SAMPLES, source -> new LokiLike(source, sent -> null));
+        assertThat(report.failures()).containsExactly("LogsCapability: queryLogs(query, listener) told its listener a null query");
+    }
+
+    @Test
+    void withoutASampleAggregation_aggregatesAreNotExercised_andThePassedLineSaysHowToExerciseThem() {
+        ContractReport report = checkLogs(SAMPLES, LokiLike::new);
+
+        assertThat(report.failures()).isEmpty();
+        assertThat(report.passed()).contains("LogAggregatesCapability is implemented (not exercised: SampleQueries.withLogAggregation "
+                + "gives it an aggregation your mock answers)");
+        assertThat(report.passed()).noneMatch(line -> line.startsWith("LogAggregatesCapability: "));
     }
 }

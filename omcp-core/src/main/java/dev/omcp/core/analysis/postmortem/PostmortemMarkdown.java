@@ -234,8 +234,11 @@ public final class PostmortemMarkdown {
         return PostmortemBuilder.md(text);
     }
 
-    /** Text inside an inline code span: one line, no backticks, at most 300 characters. */
-    static String code(String text) {
+    /**
+     * Text inside an inline code span: one line, no backticks, at most 300 characters. Public for the
+     * tool's footnote, which quotes a failed source's query as the draft quotes its lines.
+     */
+    public static String code(String text) {
         String oneLine = text.replace('\r', ' ').replace('\n', ' ').replace('`', '\'');
         return oneLine.length() > 300 ? oneLine.substring(0, 299) + "…" : oneLine;
     }

@@ -72,15 +72,55 @@ public final class Gathered<R> {
      * listener outlives the deadline, which keeps nothing else of a call it cut short.
      */
     public static <C, R> Gathered<R> reporting(Toolkit toolkit, List<Bound<C>> bound, ReportingCall<C, R> call) {
-        Objects.requireNonNull(call, "call");
-        // the call is paired with its listener the way MetricBatch pairs a connector with its query
-        record Heard<C>(C capability, LastQuery last) {}
-        List<Bound<Heard<C>>> heard = bound.stream()
-                .map(b -> new Bound<>(b.source(), b.type(), b.tenant(), new Heard<>(b.capability(), new LastQuery()), b.connector()))
-                .toList();
-        List<FanOut.Outcome<R>> outcomes = FanOut.call(heard, h -> call.apply(h.capability(), h.last()), toolkit.perSourceTimeout(),
-                toolkit.deadline());
-        return of(bound, outcomes, i -> heard.get(i).capability().last().query());
+        return listening(bound).reporting(toolkit, call, toolkit.deadline());
+    }
+
+    /**
+     * Listeners for a fan-out to {@code bound} that has not started yet, for a tool that may give
+     * up on the whole fan-out ({@link Listening#unanswered}) and still name what its sources ran.
+     */
+    static <C> Listening<C> listening(List<Bound<C>> bound) {
+        return new Listening<>(bound);
+    }
+
+    /**
+     * One listener per source of a fan-out, made before it runs. A tool that runs several fan-outs
+     * at once stops waiting for one at its own deadline, before the fan-out could report its
+     * sources; the listeners, held here rather than inside the fan-out, still know what each
+     * connector said it sent by then.
+     */
+    static final class Listening<C> {
+        private final List<Bound<C>> bound;
+        private final List<LastQuery> heard;
+
+        private Listening(List<Bound<C>> bound) {
+            this.bound = List.copyOf(bound);
+            this.heard = this.bound.stream().map(b -> new LastQuery()).toList();
+        }
+
+        /** Calls {@code call} on every source within {@code overall}, as {@link Gathered#from(Toolkit, List, FanOut.Call, Duration)}. */
+        <R> Gathered<R> reporting(Toolkit toolkit, ReportingCall<C, R> call, Duration overall) {
+            Objects.requireNonNull(call, "call");
+            // the call is paired with its listener the way MetricBatch pairs a connector with its query
+            record Heard<C>(C capability, LastQuery last) {}
+            List<Bound<Heard<C>>> paired = new ArrayList<>();
+            for (int i = 0; i < bound.size(); i++) {
+                Bound<C> b = bound.get(i);
+                paired.add(new Bound<>(b.source(), b.type(), b.tenant(), new Heard<>(b.capability(), heard.get(i)), b.connector()));
+            }
+            List<FanOut.Outcome<R>> outcomes = FanOut.call(paired, h -> call.apply(h.capability(), h.last()), toolkit.perSourceTimeout(),
+                    overall);
+            return of(bound, outcomes, i -> heard.get(i).query());
+        }
+
+        /** As {@link Gathered#unanswered}, each failure with the query its source was running, when it said. */
+        <R> Gathered<R> unanswered(ConnectorException.Kind kind, String message) {
+            List<Failure> failures = new ArrayList<>();
+            for (int i = 0; i < bound.size(); i++) {
+                failures.add(new Failure(bound.get(i).source(), kind, message, heard.get(i).query()));
+            }
+            return new Gathered<>(List.of(), failures);
+        }
     }
 
     private static <C, R> Gathered<R> of(List<Bound<C>> bound, List<FanOut.Outcome<R>> outcomes, IntFunction<Optional<String>> queryOf) {
@@ -144,8 +184,8 @@ public final class Gathered<R> {
 
     /**
      * Adds {@code sources}, {@code partial} and, when some failed, {@code failedSources}; an entry
-     * carries {@code query} when its failure has one (only {@link #reporting} gathers them), so a
-     * tool that uses that declares it ({@link Schemas#failedSources}).
+     * carries {@code query} when its failure has one (only {@link #reporting} and {@link Listening}
+     * gather them), so a tool that uses that declares it ({@link Schemas#failedSources}).
      */
     public JsonObjectBuilder writeTo(JsonObjectBuilder out) {
         JsonArrayBuilder sources = Jsonp.array();

@@ -226,8 +226,12 @@ public final class GeneratePostmortemTool extends ObservabilityTool {
                     .add("failedSources", Jsonp.object().add("type", "array").add("items", object(Jsonp.object()
                             .add("source", string("The source."))
                             .add("signal", string("What was asked of it: topology, traces or logs."))
-                            .add("kind", string("timeout or error."))
-                            .add("error", string("What went wrong.")))))
+                            .add("kind", string("timeout, unavailable, bad_query, unauthorized, bad_response or address_refused."))
+                            .add("error", string("What went wrong."))
+                            .add("query", string("For logs: the backend query (LogQL) the source was running when it failed or ran "
+                                    + "out of time, redacted like the highlights; the error-line search's when both level searches "
+                                    + "failed alike. Absent when the source failed before sending one or its connector does not "
+                                    + "say.")))))
                     .add("contacts", Jsonp.object().add("type", "object").add("description", "Who answers for the service and the "
                             + "services its blast radius reaches, from the service catalog (owner and onCall), per service; absent "
                             + "without a catalog entry.").add("additionalProperties", Jsonp.object().add("type", "string"))),
@@ -289,8 +293,15 @@ public final class GeneratePostmortemTool extends ObservabilityTool {
         return DEFINITION;
     }
 
-    /** One failed source of one kind of data, for {@code failedSources}. */
-    private record Failed(String source, String signal, String kind, String error) {}
+    /**
+     * One failed source of one kind of data, for {@code failedSources}; {@code query} is the backend
+     * query it was running, when its connector said (logs only).
+     */
+    private record Failed(String source, String signal, String kind, String error, Optional<String> query) {
+        Failed(String source, String signal, String kind, String error) {
+            this(source, signal, kind, error, Optional.empty());
+        }
+    }
 
     @Override
     protected ToolResult run(ToolCall call, Arguments args) {
@@ -353,8 +364,12 @@ public final class GeneratePostmortemTool extends ObservabilityTool {
         structured.add("sources", sources).add("partial", !failed.isEmpty());
         if (!failed.isEmpty()) {
             JsonArrayBuilder list = Jsonp.array();
-            failed.forEach(f -> list.add(Jsonp.object().add("source", f.source()).add("signal", f.signal()).add("kind", f.kind())
-                    .add("error", f.error())));
+            failed.forEach(f -> {
+                JsonObjectBuilder entry = Jsonp.object().add("source", f.source()).add("signal", f.signal()).add("kind", f.kind())
+                        .add("error", f.error());
+                f.query().ifPresent(q -> entry.add("query", q));
+                list.add(entry);
+            });
             structured.add("failedSources", list);
         }
         // a draft for a typo would read as a quiet service: say that no source knows the name (asked
@@ -374,8 +389,9 @@ public final class GeneratePostmortemTool extends ObservabilityTool {
 
     /** Highlights from the error and warning lines of the window; notes which sources answered or failed. */
     private LogFindings logFindings(List<Gathered<LogResult>> byLevel, Set<String> answered, List<Failed> failed) {
+        UnaryOperator<String> redact = toolkit.redactionEnabled() ? text -> toolkit.redactor().redactText(text).text() : UnaryOperator.identity();
         List<LogHighlightExtractor.Line> lines = new ArrayList<>();
-        Set<String> reported = new HashSet<>();
+        Map<String, Integer> reported = new HashMap<>();
         for (int i = 0; i < HIGHLIGHT_LEVELS.size(); i++) {
             String level = HIGHLIGHT_LEVELS.get(i);
             Gathered<LogResult> logs = byLevel.get(i);
@@ -387,13 +403,22 @@ public final class GeneratePostmortemTool extends ObservabilityTool {
                 }
             }
             for (Gathered.Failure f : logs.failures()) {
-                if (reported.add(f.source() + "\u0000" + f.message())) { // one entry when both levels failed alike
-                    failed.add(new Failed(f.source(), "logs", kind(f), f.message()));
+                // a plugin's query may quote anything, and the highlights beside it are redacted
+                Optional<String> query = f.query().map(redact);
+                String key = f.source() + "\u0000" + f.message();
+                Integer entry = reported.get(key);
+                if (entry == null) {
+                    reported.put(key, failed.size());
+                    failed.add(new Failed(f.source(), "logs", kind(f), f.message(), query));
+                } else if (failed.get(entry).query().isEmpty() && query.isPresent()) {
+                    // one entry when both levels failed alike; their searches differ only in the level, so one
+                    // query shows what ran: the error search's, or the warning one's when only it was heard
+                    Failed first = failed.get(entry);
+                    failed.set(entry, new Failed(first.source(), first.signal(), first.kind(), first.error(), query));
                 }
             }
         }
         SourceState state = stateOf(byLevel);
-        UnaryOperator<String> redact = toolkit.redactionEnabled() ? text -> toolkit.redactor().redactText(text).text() : UnaryOperator.identity();
         return new LogFindings(extractor.extract(lines, HIGHLIGHT_LEVELS, redact, PostmortemReport.MAX_LOG_HIGHLIGHTS), state);
     }
 
@@ -513,6 +538,7 @@ public final class GeneratePostmortemTool extends ObservabilityTool {
             Failed f = failed.get(i);
             b.append(i == 0 ? "" : "; ").append(f.source()).append(" (").append(f.signal()).append(") failed: ")
                     .append(f.error().replace('\n', ' '));
+            f.query().ifPresent(q -> b.append(" (while running `").append(PostmortemMarkdown.code(q)).append("`)"));
         }
         return b.append(".\n").toString();
     }
@@ -545,14 +571,23 @@ public final class GeneratePostmortemTool extends ObservabilityTool {
             Future<QueryTracesTool.Search> traces = executor.submit(
                     () -> QueryTracesTool.search(toolkit, principal, echo, range, Optional.empty(), deadline.remaining()));
             List<Future<Gathered<LogResult>>> logs = new ArrayList<>();
+            // made out here so that a search given up at the deadline still names the query it was running
+            List<Gathered.Listening<LogsCapability>> heard = new ArrayList<>();
             for (String level : HIGHLIGHT_LEVELS) {
                 LogQuery query = new LogQuery(service, logRange, Optional.empty(), Optional.of(level), Map.of(), LOG_LINES_PER_LEVEL);
-                logs.add(executor.submit(() -> Gathered.from(toolkit, logSources, c -> c.queryLogs(query), deadline.remaining())));
+                Gathered.Listening<LogsCapability> listening = Gathered.listening(logSources);
+                heard.add(listening);
+                logs.add(executor.submit(() -> listening.reporting(toolkit, (c, listener) -> c.queryLogs(query, listener),
+                        deadline.remaining())));
             }
-            return new Gatherings(
-                    TopologySnapshot.of(deadline.await(topology, () -> late(topologySources))),
-                    deadline.await(traces, () -> QueryTracesTool.unanswered(echo, late(traceSources))),
-                    logs.stream().map(f -> deadline.await(f, () -> late(logSources))).toList());
+            TopologySnapshot topologyFound = TopologySnapshot.of(deadline.await(topology, () -> late(topologySources)));
+            QueryTracesTool.Search tracesFound = deadline.await(traces, () -> QueryTracesTool.unanswered(echo, late(traceSources)));
+            List<Gathered<LogResult>> logsFound = new ArrayList<>();
+            for (int i = 0; i < logs.size(); i++) {
+                Gathered.Listening<LogsCapability> listening = heard.get(i);
+                logsFound.add(deadline.await(logs.get(i), () -> listening.unanswered(ConnectorException.Kind.TIMEOUT, lateMessage())));
+            }
+            return new Gatherings(topologyFound, tracesFound, logsFound);
         } finally {
             executor.shutdownNow();
         }
@@ -560,8 +595,11 @@ public final class GeneratePostmortemTool extends ObservabilityTool {
 
     /** What a fan-out still running at the deadline counts as: every one of its sources timed out. */
     private <C, R> Gathered<R> late(List<Bound<C>> sources) {
-        return Gathered.unanswered(sources, ConnectorException.Kind.TIMEOUT,
-                "no answer within the tool's " + seconds(toolkit.deadline()) + " deadline");
+        return Gathered.unanswered(sources, ConnectorException.Kind.TIMEOUT, lateMessage());
+    }
+
+    private String lateMessage() {
+        return "no answer within the tool's " + seconds(toolkit.deadline()) + " deadline";
     }
 
     /**

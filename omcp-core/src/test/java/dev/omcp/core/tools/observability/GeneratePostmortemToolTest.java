@@ -12,6 +12,7 @@ import dev.omcp.core.analysis.topology.ClusterFixture;
 import dev.omcp.ports.anomaly.AnomalyScoreSample;
 import dev.omcp.ports.identity.Principal;
 import dev.omcp.ports.tools.ToolResult;
+import dev.omcp.sdk.connector.ConnectorException;
 import dev.omcp.sdk.query.LogEntry;
 import dev.omcp.sdk.query.LogQuery;
 import dev.omcp.sdk.query.LogResult;
@@ -405,6 +406,97 @@ class GeneratePostmortemToolTest {
         JsonObject report = structured(answer);
         assertThat(report.getJsonObject("logSearch").getBoolean("partial")).isTrue();
         assertThat(report.getString("synopsis")).contains("Logs not searched: loki timed out");
+    }
+
+    /** The LogQL the Loki connector sends for one of the draft's level searches. */
+    private static String logql(LogQuery query) {
+        return "{service_name=\"" + query.service() + "\"} | json | level=~\"(?i)" + query.level().orElseThrow() + "\"";
+    }
+
+    private static final String ERROR_SEARCH = "{service_name=\"db\"} | json | level=~\"(?i)error\"";
+
+    @Test
+    void aLogsSourceThatTimesOut_isNamedWithTheLogqlItWasRunning_inTheJsonAndInThePartialDataLine() {
+        ScriptedConnector lateLoki = new ScriptedConnector().logs(ScriptedConnector.hanging()).reportingLogs(GeneratePostmortemToolTest::logql);
+        GeneratePostmortemTool tool = tool(new ScriptedSources().add("kubernetes", kubernetes).add("loki", lateLoki));
+
+        JsonObject report = structured(call(tool, "{\"service\":\"db\",\"format\":\"json\"}"));
+
+        // both level searches timed out alike: one entry, which names the error search
+        assertThat(report.getJsonArray("failedSources").getValuesAs(JsonObject.class)).singleElement().satisfies(f -> {
+            assertThat(f.getString("source")).isEqualTo("loki");
+            assertThat(f.getString("signal")).isEqualTo("logs");
+            assertThat(f.getString("kind")).isEqualTo("timeout");
+            assertThat(f.getString("query")).isEqualTo(ERROR_SEARCH);
+        });
+        assertThat(UndeclaredMembers.in(report, tool.definition().outputSchema().orElseThrow())).isEmpty();
+        assertThat(call(tool, "{\"service\":\"db\"}").firstText()).contains("> Partial data: loki (logs) failed: the source did "
+                + "not answer in time (while running `" + ERROR_SEARCH + "`).");
+    }
+
+    @Test
+    void aLogsSourceGivenUpAtTheToolsDeadline_stillNamesTheQueryItWasRunning() {
+        // the fan-out itself is given up (its lone call ignores the interrupt), so nothing of it is kept but the listener
+        CountDownLatch release = new CountDownLatch(1);
+        ScriptedConnector stubborn = new ScriptedConnector().claimingInterruptible()
+                .logs(ScriptedConnector.ignoringInterruptsUntil(release, new LogResult(List.of(), false, "")))
+                .reportingLogs(GeneratePostmortemToolTest::logql);
+        try {
+            JsonObject report = assertTimeoutPreemptively(Duration.ofSeconds(5), () -> structured(call(
+                    tool(new ScriptedSources().add("zipkin", zipkin).add("loki", stubborn)), "{\"service\":\"db\",\"format\":\"json\"}")));
+            assertThat(report.getJsonArray("failedSources").getValuesAs(JsonObject.class)).singleElement().satisfies(f -> {
+                assertThat(f.getString("error")).isEqualTo("no answer within the tool's 0.6 s deadline");
+                assertThat(f.getString("query")).isEqualTo(ERROR_SEARCH);
+            });
+        } finally {
+            release.countDown();
+        }
+    }
+
+    @Test
+    void aLogsSourceThatRefusesTheSearch_isNamedWithItsQuery_redactedLikeTheHighlights() {
+        ScriptedConnector broken = new ScriptedConnector()
+                .logs(q -> {
+                    throw new ConnectorException(ConnectorException.Kind.BAD_QUERY, "parse error at line 1, col 40");
+                })
+                .reportingLogs(q -> logql(q) + " # owner carol@example.net");
+        ScriptedSources sources = new ScriptedSources().add("zipkin", zipkin).add("loki", broken);
+
+        JsonObject report = structured(call(tool(sources), "{\"service\":\"db\",\"format\":\"json\"}"));
+        assertThat(report.getJsonArray("failedSources").getValuesAs(JsonObject.class)).singleElement().satisfies(f -> {
+            assertThat(f.getString("kind")).isEqualTo("bad_query");
+            assertThat(f.getString("query")).isEqualTo(ERROR_SEARCH + " # owner [REDACTED:email]");
+        });
+
+        redaction = false;
+        JsonObject unredacted = structured(call(tool(sources), "{\"service\":\"db\",\"format\":\"json\"}"));
+        assertThat(unredacted.getJsonArray("failedSources").getJsonObject(0).getString("query"))
+                .isEqualTo(ERROR_SEARCH + " # owner carol@example.net");
+    }
+
+    @Test
+    void whenOnlyTheWarningSearchSaidWhatItSent_itsQueryIsTheOneNamed() {
+        // the error search fails before it sends anything (as Loki's does while it looks up the service's label)
+        ScriptedConnector failing = new ScriptedConnector().logs(ScriptedConnector.unavailable("Loki answered HTTP 503"))
+                .reportingLogs(q -> q.level().orElseThrow().equals("warn") ? logql(q) : null);
+        JsonObject report = structured(call(tool(new ScriptedSources().add("loki", failing)), "{\"service\":\"db\",\"format\":\"json\"}"));
+        assertThat(report.getJsonArray("failedSources").getValuesAs(JsonObject.class)).singleElement()
+                .satisfies(f -> assertThat(f.getString("query")).isEqualTo("{service_name=\"db\"} | json | level=~\"(?i)warn\""));
+    }
+
+    @Test
+    void aLogsConnectorThatDoesNotTellItsQuery_failsAsBefore_withoutAQueryMember() {
+        // the SDK's default: a connector written before the listener existed
+        ScriptedConnector failing = new ScriptedConnector().logs(ScriptedConnector.unavailable("Loki answered HTTP 503"));
+        GeneratePostmortemTool tool = tool(new ScriptedSources().add("zipkin", zipkin).add("loki", failing));
+
+        JsonObject report = structured(call(tool, "{\"service\":\"db\",\"format\":\"json\"}"));
+        assertThat(report.getJsonArray("failedSources").getValuesAs(JsonObject.class)).singleElement().satisfies(f -> {
+            assertThat(f.getString("error")).isEqualTo("Loki answered HTTP 503");
+            assertThat(f.containsKey("query")).isFalse();
+        });
+        assertThat(call(tool, "{\"service\":\"db\"}").firstText()).contains("> Partial data: loki (logs) failed: Loki answered HTTP 503.\n")
+                .doesNotContain("while running");
     }
 
     @Test

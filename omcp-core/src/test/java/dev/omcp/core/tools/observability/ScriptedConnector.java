@@ -4,6 +4,7 @@ import dev.omcp.sdk.connector.Connector;
 import dev.omcp.sdk.connector.ConnectorException;
 import dev.omcp.sdk.connector.Health;
 import dev.omcp.sdk.connector.LogsCapability;
+import dev.omcp.sdk.connector.QueryListener;
 import dev.omcp.sdk.connector.ServiceListingCapability;
 import dev.omcp.sdk.connector.SourceConfig;
 import dev.omcp.sdk.connector.TopologyCapability;
@@ -22,6 +23,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.function.Function;
 
 /**
  * An in-memory connector whose answers a test scripts: topology, traces, logs and the service list, each answering,
@@ -45,6 +47,7 @@ final class ScriptedConnector implements Connector, TopologyCapability, TracesCa
     final List<LogQuery> logQueries = new CopyOnWriteArrayList<>();
     private volatile SourceConfig source = new SourceConfig("scripted", "scripted", "", "", JsonObject.EMPTY_JSON_OBJECT);
     private boolean interruptible;
+    private Function<LogQuery, String> logql;
 
     ScriptedConnector topology(Answer<String, Topology> answer) {
         this.topology = answer;
@@ -66,6 +69,16 @@ final class ScriptedConnector implements Connector, TopologyCapability, TracesCa
 
     ScriptedConnector logs(Answer<LogQuery, LogResult> answer) {
         this.logs = answer;
+        return this;
+    }
+
+    /**
+     * Tells the gateway {@code logql} of each log search before answering it, as the Loki connector
+     * tells its LogQL; a null text stands for a search that fails before it sends a query. Without
+     * it the connector keeps the SDK's default, which tells nothing.
+     */
+    ScriptedConnector reportingLogs(Function<LogQuery, String> logql) {
+        this.logql = logql;
         return this;
     }
 
@@ -157,6 +170,15 @@ final class ScriptedConnector implements Connector, TopologyCapability, TracesCa
     public LogResult queryLogs(LogQuery query) throws ConnectorException {
         logQueries.add(query);
         return logs.answer(query);
+    }
+
+    @Override
+    public LogResult queryLogs(LogQuery query, QueryListener listener) throws ConnectorException {
+        String sent = logql == null ? null : logql.apply(query);
+        if (sent != null) {
+            listener.sending(sent);
+        }
+        return queryLogs(query);
     }
 
     @Override
