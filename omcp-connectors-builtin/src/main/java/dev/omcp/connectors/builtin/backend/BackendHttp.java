@@ -6,6 +6,7 @@ import dev.omcp.sdk.connector.ConnectorException;
 import dev.omcp.sdk.connector.ConnectorException.Kind;
 import dev.omcp.sdk.http.BoundedBody;
 import dev.omcp.sdk.text.BackendText;
+import jakarta.json.JsonArray;
 import jakarta.json.JsonException;
 import jakarta.json.JsonObject;
 import jakarta.json.JsonReader;
@@ -248,6 +249,14 @@ public final class BackendHttp {
         StringJoiner joiner = new StringJoiner("&");
         values.forEach((k, v) -> joiner.add(URLEncoder.encode(k, StandardCharsets.UTF_8) + "=" + URLEncoder.encode(v, StandardCharsets.UTF_8)));
         return joiner.toString();
+    }
+
+    /** A field that must be a JSON array. */
+    public static JsonArray array(JsonObject o, String key, String backend) throws ConnectorException {
+        if (o.get(key) instanceof JsonArray a) {
+            return a;
+        }
+        throw new ConnectorException(Kind.BAD_RESPONSE, backend + " answered without the expected '" + key + "' list");
     }
 
     /** A field that must be a JSON object. */

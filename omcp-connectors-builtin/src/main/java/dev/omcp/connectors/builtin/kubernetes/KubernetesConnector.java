@@ -1,6 +1,7 @@
 package dev.omcp.connectors.builtin.kubernetes;
 
 import dev.omcp.connectors.builtin.backend.BackendHttp;
+import dev.omcp.connectors.builtin.backend.TimedHealthCheck;
 import dev.omcp.sdk.connector.Connector;
 import dev.omcp.sdk.connector.ConnectorException;
 import dev.omcp.sdk.connector.Health;
@@ -15,7 +16,6 @@ import dev.omcp.sdk.query.TopologyNode;
 import java.net.http.HttpRequest;
 import java.time.Clock;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.LinkedHashMap;
@@ -103,7 +103,7 @@ final class KubernetesConnector implements Connector, TopologyCapability, Servic
 
     @Override
     public Health health() {
-        Instant start = clock.instant();
+        TimedHealthCheck check = TimedHealthCheck.start(clock);
         String version;
         try {
             HttpRequest.Builder request = HttpRequest.newBuilder(new BackendHttp(access.client(), access.baseUrl(), requestTimeout,
@@ -112,7 +112,7 @@ final class KubernetesConnector implements Connector, TopologyCapability, Servic
             BackendHttp http = new BackendHttp(access.client(), access.baseUrl(), requestTimeout, "Kubernetes");
             version = http.json(http.send(request.build())).getString("gitVersion", "");
         } catch (ConnectorException e) {
-            return new Health(false, e.getMessage(), since(start));
+            return check.down(e.getMessage());
         }
         List<String> behind = new ArrayList<>();
         List<String> problems = new ArrayList<>();
@@ -133,14 +133,9 @@ final class KubernetesConnector implements Connector, TopologyCapability, Servic
         // a kind whose new list failed answers from its earlier one and is not watched: the topology may be out of date
         watchers.forEach(w -> w.stale().ifPresent(e -> problems.add("stale " + w.kind() + " (listing it again failed): " + e.getMessage())));
         if (!problems.isEmpty()) {
-            return new Health(false, "Kubernetes " + version + ": " + String.join("; ", problems), since(start));
+            return check.down("Kubernetes " + version + ": " + String.join("; ", problems));
         }
-        return new Health(true, "Kubernetes " + version + ", watching " + watchers.size() + " kinds", since(start));
-    }
-
-    private Duration since(Instant start) {
-        Duration d = Duration.between(start, clock.instant());
-        return d.isNegative() ? Duration.ZERO : d;
+        return check.up("Kubernetes " + version + ", watching " + watchers.size() + " kinds");
     }
 
     @Override

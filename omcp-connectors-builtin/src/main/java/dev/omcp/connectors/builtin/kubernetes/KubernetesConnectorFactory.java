@@ -1,17 +1,16 @@
 package dev.omcp.connectors.builtin.kubernetes;
 
-import dev.omcp.sdk.json.Jsonp;
+import dev.omcp.connectors.builtin.backend.BuiltinManifest;
 import dev.omcp.sdk.connector.Connector;
 import dev.omcp.sdk.connector.ConnectorContext;
 import dev.omcp.sdk.connector.ConnectorException;
 import dev.omcp.sdk.connector.ConnectorFactory;
 import dev.omcp.sdk.connector.SourceConfig;
+import dev.omcp.sdk.json.Jsonp;
 import dev.omcp.sdk.manifest.Capabilities;
 import dev.omcp.sdk.manifest.ConnectorManifest;
-import jakarta.json.JsonObject;
 import java.time.Duration;
 import java.util.List;
-import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 
@@ -20,9 +19,17 @@ import java.util.concurrent.CompletionStage;
  * listed once (or failed to be); fails only when no kind could be listed at all.
  */
 public final class KubernetesConnectorFactory implements ConnectorFactory {
+    private static final ConnectorManifest MANIFEST = BuiltinManifest.of("kubernetes", "Kubernetes",
+            "Cluster topology from the Kubernetes API: pods, nodes, namespaces, workloads, services and containers.", "topology",
+            new Capabilities(false, false, true, false, true),
+            Jsonp.object()
+                    .add("mode", Jsonp.object().add("enum", Jsonp.array().add("auto").add("source").add("inCluster").add("kubeconfig")))
+                    .add("kubeconfig", Jsonp.object().add("type", "string"))
+                    .add("context", Jsonp.object().add("type", "string"))
+                    .add("serviceAccountDir", Jsonp.object().add("type", "string")));
+
     private final Duration watchTimeout;
     private final WatchLimits limits;
-    private final ConnectorManifest manifest;
 
     /** @param watchTimeout how long one watch request stays open before it is renewed (server-side timeout) */
     public KubernetesConnectorFactory(Duration watchTimeout) {
@@ -33,15 +40,11 @@ public final class KubernetesConnectorFactory implements ConnectorFactory {
     KubernetesConnectorFactory(Duration watchTimeout, WatchLimits limits) {
         this.watchTimeout = watchTimeout;
         this.limits = limits;
-        this.manifest = new ConnectorManifest(1, "kubernetes", "Kubernetes", "1.0.0",
-                "Cluster topology from the Kubernetes API: pods, nodes, namespaces, workloads, services and containers.",
-                List.of("topology"), new Capabilities(false, false, true, false, true), configSchema(),
-                Optional.of(">=0.1.0"), Optional.empty(), List.of(), Optional.empty(), Optional.of("Apache-2.0"));
     }
 
     @Override
     public ConnectorManifest manifest() {
-        return manifest;
+        return MANIFEST;
     }
 
     @Override
@@ -75,17 +78,5 @@ public final class KubernetesConnectorFactory implements ConnectorFactory {
             }
         });
         return ready;
-    }
-
-    private static JsonObject configSchema() {
-        return Jsonp.object()
-                .add("$schema", "https://json-schema.org/draft/2020-12/schema")
-                .add("type", "object")
-                .add("properties", Jsonp.object()
-                        .add("mode", Jsonp.object().add("enum", Jsonp.array().add("auto").add("source").add("inCluster").add("kubeconfig")))
-                        .add("kubeconfig", Jsonp.object().add("type", "string"))
-                        .add("context", Jsonp.object().add("type", "string"))
-                        .add("serviceAccountDir", Jsonp.object().add("type", "string")))
-                .build();
     }
 }

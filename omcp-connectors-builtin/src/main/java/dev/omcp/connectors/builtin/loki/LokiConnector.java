@@ -1,9 +1,11 @@
 package dev.omcp.connectors.builtin.loki;
 
 import dev.omcp.connectors.builtin.backend.BackendHttp;
+import dev.omcp.connectors.builtin.backend.HttpBackendConnector;
 import dev.omcp.connectors.builtin.backend.QueryText;
+import dev.omcp.connectors.builtin.backend.ServiceLabels;
+import dev.omcp.connectors.builtin.backend.TimedHealthCheck;
 import dev.omcp.connectors.builtin.backend.TtlCache;
-import dev.omcp.sdk.connector.Connector;
 import dev.omcp.sdk.connector.ConnectorException;
 import dev.omcp.sdk.connector.ConnectorException.Kind;
 import dev.omcp.sdk.connector.Health;
@@ -32,7 +34,6 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
-import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -47,68 +48,44 @@ import java.util.regex.Pattern;
  * newest first. Exact-match filters on fields the lines carry are applied after a {@code | json} or
  * {@code | logfmt} stage ({@code logFormat} setting).
  */
-final class LokiConnector implements Connector, LogsCapability, LogAggregatesCapability, ServiceListingCapability {
+final class LokiConnector extends HttpBackendConnector
+        implements LogsCapability, LogAggregatesCapability, ServiceListingCapability {
     static final int MAX_POINTS = 1000;
     static final int MAX_LINES = 5000;
     private static final String BACKEND = "Loki";
     private static final long NANOS_PER_SECOND = 1_000_000_000L;
     private static final Pattern LABEL_NAME = Pattern.compile("[A-Za-z_][A-Za-z0-9_]*");
 
-    private final SourceConfig source;
-    private final HttpClient client;
-    private final BackendHttp http;
-    private final Clock clock;
-    private final List<String> serviceLabels;
+    private final ServiceLabels serviceLabels;
     private final String logFormat;
     private final String levelLabel;
-    private final TtlCache<String, Set<String>> labelValues;
     /** Per candidate label, its values on streams that carry no earlier candidate (what {@link #listServices} lists). */
     private final TtlCache<String, Set<String>> unclaimedValues;
 
     LokiConnector(SourceConfig source, HttpClient client, Duration timeout, Clock clock, List<String> serviceLabels, String logFormat,
             String levelLabel, Duration labelCacheTtl) {
-        this.source = source;
-        this.client = client;
-        this.http = new BackendHttp(client, source.url(), timeout, BACKEND);
-        this.clock = clock;
-        this.serviceLabels = List.copyOf(serviceLabels);
+        super(source, client, timeout, clock, BACKEND);
+        this.serviceLabels = new ServiceLabels(http(), "/loki/api/v1/label/", serviceLabels, clock, labelCacheTtl);
         this.logFormat = logFormat;
         this.levelLabel = levelLabel;
-        this.labelValues = new TtlCache<>(clock, labelCacheTtl, 64);
         this.unclaimedValues = new TtlCache<>(clock, labelCacheTtl, 64);
     }
 
     @Override
-    public SourceConfig source() {
-        return source;
-    }
-
-    /** Every call is HTTP through {@link java.net.http.HttpClient#send}, which an interrupt ends. */
-    @Override
-    public boolean interruptible() {
-        return true;
-    }
-
-    @Override
     public Health health() {
-        Instant start = clock.instant();
+        TimedHealthCheck check = TimedHealthCheck.start(clock());
         try {
-            http.getText("/ready");
+            http().getText("/ready");
         } catch (ConnectorException e) {
-            return new Health(false, e.getMessage(), since(start));
+            return check.down(e.getMessage());
         }
         String version = "";
         try {
-            version = http.getJson("/loki/api/v1/status/buildinfo", Map.of()).getString("version", "");
+            version = http().getJson("/loki/api/v1/status/buildinfo", Map.of()).getString("version", "");
         } catch (ConnectorException | ClassCastException e) {
             // ready but no build info (older versions, gateways in front): still up
         }
-        return new Health(true, "Loki " + (version.isEmpty() ? "is ready" : version), since(start));
-    }
-
-    private Duration since(Instant start) {
-        Duration d = Duration.between(start, clock.instant());
-        return d.isNegative() ? Duration.ZERO : d;
+        return check.up("Loki " + (version.isEmpty() ? "is ready" : version));
     }
 
     @Override
@@ -130,7 +107,7 @@ final class LokiConnector implements Connector, LogsCapability, LogAggregatesCap
         params.put("end", nanos(query.range().end()));
         params.put("limit", Integer.toString(limit));
         params.put("direction", "backward");
-        List<LogEntry> entries = LokiStreams.read(http.get("/loki/api/v1/query_range", told(listener, params)));
+        List<LogEntry> entries = LokiStreams.read(http().get("/loki/api/v1/query_range", told(listener, params)));
         entries.sort(Comparator.comparing(LogEntry::timestamp).reversed());
         boolean truncated = entries.size() >= limit;
         return new LogResult(entries.subList(0, Math.min(limit, entries.size())), truncated, logql);
@@ -210,7 +187,7 @@ final class LokiConnector implements Connector, LogsCapability, LogAggregatesCap
         if (aggregation.function() == LogAggregation.Function.TOPK) {
             String logql = "topk(" + aggregation.k() + ", sum by (" + by + ") (count_over_time(" + logs + " ["
                     + QueryText.duration(range.length()) + "])))";
-            JsonObject data = BackendHttp.object(http.getJson("/loki/api/v1/query",
+            JsonObject data = BackendHttp.object(http().getJson("/loki/api/v1/query",
                     told(listener, Map.of("query", logql, "time", nanos(range.end())))), "data", BACKEND);
             return new MetricResult(vector(data), logql, label.get());
         }
@@ -234,7 +211,7 @@ final class LokiConnector implements Connector, LogsCapability, LogAggregatesCap
         params.put("start", nanos(range.start().plus(step)));
         params.put("end", nanos(range.end()));
         params.put("step", Long.toString(step.toSeconds()));
-        JsonObject data = BackendHttp.object(http.getJson("/loki/api/v1/query_range", told(listener, params)), "data", BACKEND);
+        JsonObject data = BackendHttp.object(http().getJson("/loki/api/v1/query_range", told(listener, params)), "data", BACKEND);
         return new MetricResult(matrix(data), logql, label.get(), Optional.of(step));
     }
 
@@ -256,7 +233,8 @@ final class LokiConnector implements Connector, LogsCapability, LogAggregatesCap
         Set<String> names = new TreeSet<>(Set.of(serviceLabel));
         JsonObject answer;
         try {
-            answer = http.getJson("/loki/api/v1/series", Map.of("match[]", selector, "start", nanos(range.start()), "end", nanos(range.end())));
+            answer = http().getJson("/loki/api/v1/series",
+                    Map.of("match[]", selector, "start", nanos(range.start()), "end", nanos(range.end())));
         } catch (ConnectorException e) {
             if (e.kind() != Kind.BAD_QUERY) {
                 throw e;
@@ -274,12 +252,7 @@ final class LokiConnector implements Connector, LogsCapability, LogAggregatesCap
 
     /** The first configured label whose values contain {@code service}, cached. */
     Optional<String> resolveServiceLabel(String service) throws ConnectorException {
-        for (String label : serviceLabels) {
-            if (values(label).contains(service)) {
-                return Optional.of(label);
-            }
-        }
-        return Optional.empty();
+        return serviceLabels.resolve(service);
     }
 
     /**
@@ -287,7 +260,7 @@ final class LokiConnector implements Connector, LogsCapability, LogAggregatesCap
      * selector Loki's label-values API takes ({@code query}). A Loki too old for it ignores the
      * selector and answers every value; a Loki-compatible server that rejects it gets the plain
      * question instead. Either way the list then holds the later names too, as before the rule,
-     * rather than failing. Cached like {@link #values}.
+     * rather than failing. Cached like {@link ServiceLabels#values}.
      */
     private Set<String> unclaimedValues(String label, List<String> earlier) throws ConnectorException {
         Optional<Set<String>> cached = unclaimedValues.get(label);
@@ -301,36 +274,15 @@ final class LokiConnector implements Connector, LogsCapability, LogAggregatesCap
         selector.append('}');
         Set<String> values;
         try {
-            values = fetchValues(label, Map.of("query", selector.toString()));
+            values = serviceLabels.fetch(label, Map.of("query", selector.toString()));
         } catch (ConnectorException e) {
             if (e.kind() != Kind.BAD_QUERY) {
                 throw e;
             }
-            values = values(label);
+            values = serviceLabels.values(label);
         }
         unclaimedValues.put(label, values);
         return values;
-    }
-
-    private Set<String> values(String label) throws ConnectorException {
-        Optional<Set<String>> cached = labelValues.get(label);
-        if (cached.isPresent()) {
-            return cached.get();
-        }
-        Set<String> values = fetchValues(label, Map.of());
-        labelValues.put(label, values);
-        return values;
-    }
-
-    /** The values of {@code label} Loki answers for {@code query} (no parameters, or a stream selector). */
-    private Set<String> fetchValues(String label, Map<String, String> query) throws ConnectorException {
-        Set<String> values = new HashSet<>();
-        for (JsonValue v : array(http.getJson("/loki/api/v1/label/" + label + "/values", query), "data")) {
-            if (v instanceof JsonString s) {
-                values.add(s.getString());
-            }
-        }
-        return Set.copyOf(values);
     }
 
     /**
@@ -345,9 +297,10 @@ final class LokiConnector implements Connector, LogsCapability, LogAggregatesCap
     @Override
     public List<ServiceInfo> listServices() throws ConnectorException {
         Map<String, String> services = new TreeMap<>();
-        for (int i = 0; i < serviceLabels.size(); i++) {
-            String label = serviceLabels.get(i);
-            for (String name : i == 0 ? values(label) : unclaimedValues(label, serviceLabels.subList(0, i))) {
+        List<String> candidates = serviceLabels.candidates();
+        for (int i = 0; i < candidates.size(); i++) {
+            String label = candidates.get(i);
+            for (String name : i == 0 ? serviceLabels.values(label) : unclaimedValues(label, candidates.subList(0, i))) {
                 services.putIfAbsent(name, label);
             }
         }
@@ -405,10 +358,7 @@ final class LokiConnector implements Connector, LogsCapability, LogAggregatesCap
     }
 
     private static JsonArray array(JsonObject o, String key) throws ConnectorException {
-        if (o.get(key) instanceof JsonArray a) {
-            return a;
-        }
-        throw new ConnectorException(Kind.BAD_RESPONSE, BACKEND + " answered without the expected '" + key + "' list");
+        return BackendHttp.array(o, key, BACKEND);
     }
 
     private static String nanos(Instant t) {
@@ -431,10 +381,5 @@ final class LokiConnector implements Connector, LogsCapability, LogAggregatesCap
         } catch (NumberFormatException | ArithmeticException e) {
             throw new ConnectorException(Kind.BAD_RESPONSE, BACKEND + " answered a timestamp that is not nanoseconds");
         }
-    }
-
-    @Override
-    public void close() {
-        client.close();
     }
 }

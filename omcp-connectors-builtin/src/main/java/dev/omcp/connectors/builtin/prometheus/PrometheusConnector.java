@@ -1,9 +1,9 @@
 package dev.omcp.connectors.builtin.prometheus;
 
-import dev.omcp.connectors.builtin.backend.BackendHttp;
+import dev.omcp.connectors.builtin.backend.HttpBackendConnector;
 import dev.omcp.connectors.builtin.backend.QueryText;
-import dev.omcp.connectors.builtin.backend.TtlCache;
-import dev.omcp.sdk.connector.Connector;
+import dev.omcp.connectors.builtin.backend.ServiceLabels;
+import dev.omcp.connectors.builtin.backend.TimedHealthCheck;
 import dev.omcp.sdk.connector.ConnectorException;
 import dev.omcp.sdk.connector.ConnectorException.Kind;
 import dev.omcp.sdk.connector.Health;
@@ -24,7 +24,6 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -42,69 +41,45 @@ import java.util.regex.Pattern;
  * per source in {@code metrics:}; any other name must be a plain metric name. Agents never write
  * PromQL here: every value they pass is quoted.
  */
-final class PrometheusConnector implements Connector, MetricsCapability, MetricDiscoveryCapability, ServiceListingCapability {
+final class PrometheusConnector extends HttpBackendConnector
+        implements MetricsCapability, MetricDiscoveryCapability, ServiceListingCapability {
     static final int MAX_POINTS = 1000;
     /** The label Kubernetes service discovery and kube-state-metrics put a namespace in. */
     static final String NAMESPACE_LABEL = "namespace";
     private static final Pattern METRIC_NAME = Pattern.compile("[a-zA-Z_:][a-zA-Z0-9_:]{0,199}");
     private static final String BACKEND = "Prometheus";
 
-    private final SourceConfig source;
-    private final BackendHttp http;
-    private final HttpClient client;
-    private final Clock clock;
-    private final List<String> serviceLabels;
+    private final ServiceLabels serviceLabels;
     private final Map<String, String> templates;
-    private final TtlCache<String, Set<String>> labelValues;
 
     PrometheusConnector(SourceConfig source, HttpClient client, Duration timeout, Clock clock, List<String> serviceLabels,
             Map<String, String> overrides, Duration labelCacheTtl) {
-        this.source = source;
-        this.client = client;
-        this.http = new BackendHttp(client, source.url(), timeout, BACKEND);
-        this.clock = clock;
-        this.serviceLabels = List.copyOf(serviceLabels);
+        super(source, client, timeout, clock, BACKEND);
+        this.serviceLabels = new ServiceLabels(http(), "/api/v1/label/", serviceLabels, clock, labelCacheTtl);
         Map<String, String> merged = new LinkedHashMap<>(CuratedMetrics.DEFAULTS);
         merged.putAll(overrides);
         this.templates = Map.copyOf(merged);
-        this.labelValues = new TtlCache<>(clock, labelCacheTtl, 64);
-    }
-
-    @Override
-    public SourceConfig source() {
-        return source;
-    }
-
-    /** Every call is HTTP through {@link java.net.http.HttpClient#send}, which an interrupt ends. */
-    @Override
-    public boolean interruptible() {
-        return true;
     }
 
     @Override
     public Health health() {
-        Instant start = clock.instant();
+        TimedHealthCheck check = TimedHealthCheck.start(clock());
         try {
-            JsonObject info = http.getJson("/api/v1/status/buildinfo", Map.of());
+            JsonObject info = http().getJson("/api/v1/status/buildinfo", Map.of());
             String version = info.getJsonObject("data") == null ? "" : info.getJsonObject("data").getString("version", "");
-            return new Health(true, "Prometheus " + (version.isEmpty() ? "(version not reported)" : version), since(start));
+            return check.up("Prometheus " + (version.isEmpty() ? "(version not reported)" : version));
         } catch (ConnectorException e) {
             if (e.kind() == Kind.BAD_RESPONSE) {
                 // some compatible servers have no buildinfo; their readiness endpoint still answers
                 try {
-                    http.getText("/-/ready");
-                    return new Health(true, "Prometheus-compatible server is ready", since(start));
+                    http().getText("/-/ready");
+                    return check.up("Prometheus-compatible server is ready");
                 } catch (ConnectorException ready) {
-                    return new Health(false, ready.getMessage(), since(start));
+                    return check.down(ready.getMessage());
                 }
             }
-            return new Health(false, e.getMessage(), since(start));
+            return check.down(e.getMessage());
         }
-    }
-
-    private Duration since(Instant start) {
-        Duration d = Duration.between(start, clock.instant());
-        return d.isNegative() ? Duration.ZERO : d;
     }
 
     @Override
@@ -124,7 +99,7 @@ final class PrometheusConnector implements Connector, MetricsCapability, MetricD
         form.put("start", seconds(query.range().start()));
         form.put("end", seconds(query.range().end()));
         form.put("step", Long.toString(step.toSeconds()));
-        return new MetricResult(PrometheusMatrix.read(http.postForm("/api/v1/query_range", form)), promql,
+        return new MetricResult(PrometheusMatrix.read(http().postForm("/api/v1/query_range", form)), promql,
                 identifyingLabel(query.metric(), selected.get().label()), Optional.of(step));
     }
 
@@ -190,7 +165,7 @@ final class PrometheusConnector implements Connector, MetricsCapability, MetricD
      * knows. So {@code shop/payments} reads {@code job="payments",namespace="shop"}.
      */
     Optional<ServiceSelector> resolveService(String service) throws ConnectorException {
-        Optional<String> label = resolveServiceLabel(service);
+        Optional<String> label = serviceLabels.resolve(service);
         if (label.isPresent()) {
             return Optional.of(new ServiceSelector(label.get(), service, Optional.empty()));
         }
@@ -200,37 +175,11 @@ final class PrometheusConnector implements Connector, MetricsCapability, MetricD
         }
         String namespace = service.substring(0, slash);
         String name = service.substring(slash + 1);
-        if (!values(NAMESPACE_LABEL).contains(namespace)) {
+        if (!serviceLabels.values(NAMESPACE_LABEL).contains(namespace)) {
             return Optional.empty();
         }
-        Optional<String> byName = resolveServiceLabel(name);
+        Optional<String> byName = serviceLabels.resolve(name);
         return byName.map(l -> new ServiceSelector(l, name, Optional.of(namespace)));
-    }
-
-    /** The first configured label whose values contain {@code service}, cached. */
-    Optional<String> resolveServiceLabel(String service) throws ConnectorException {
-        for (String label : serviceLabels) {
-            if (values(label).contains(service)) {
-                return Optional.of(label);
-            }
-        }
-        return Optional.empty();
-    }
-
-    private Set<String> values(String label) throws ConnectorException {
-        Optional<Set<String>> cached = labelValues.get(label);
-        if (cached.isPresent()) {
-            return cached.get();
-        }
-        JsonObject answer = http.getJson("/api/v1/label/" + label + "/values", Map.of());
-        Set<String> values = new HashSet<>();
-        for (JsonValue v : array(answer, "data")) {
-            if (v instanceof JsonString s) {
-                values.add(s.getString());
-            }
-        }
-        labelValues.put(label, Set.copyOf(values));
-        return values;
     }
 
     @Override
@@ -239,7 +188,7 @@ final class PrometheusConnector implements Connector, MetricsCapability, MetricD
         // active targets first: they say how many targets a service has and how many are up
         JsonObject targets;
         try {
-            targets = http.getJson("/api/v1/targets", Map.of("state", "active"));
+            targets = http().getJson("/api/v1/targets", Map.of("state", "active"));
         } catch (ConnectorException e) {
             if (e.kind() != Kind.BAD_RESPONSE) {
                 throw e;
@@ -253,7 +202,7 @@ final class PrometheusConnector implements Connector, MetricsCapability, MetricD
                 if (!(t instanceof JsonObject target) || !(target.get("labels") instanceof JsonObject labels)) {
                     continue;
                 }
-                for (String label : serviceLabels) {
+                for (String label : serviceLabels.candidates()) {
                     if (labels.get(label) instanceof JsonString name) {
                         int[] c = counts.computeIfAbsent(name.getString(), k -> new int[2]);
                         c[0]++;
@@ -269,8 +218,8 @@ final class PrometheusConnector implements Connector, MetricsCapability, MetricD
                     "targetsUp", Integer.toString(c[1]), "discoveredBy", "targets")));
         }
         // then label values, so services that are not scraped directly (remote write, federation) are listed too
-        for (String label : serviceLabels) {
-            for (String name : values(label)) {
+        for (String label : serviceLabels.candidates()) {
+            for (String name : serviceLabels.values(label)) {
                 services.putIfAbsent(name, Map.of("label", label, "discoveredBy", "labels"));
             }
         }
@@ -296,14 +245,8 @@ final class PrometheusConnector implements Connector, MetricsCapability, MetricD
             match.put("match[]", "{" + s.label() + "=" + QueryText.quote(s.value())
                     + s.namespace().map(ns -> "," + NAMESPACE_LABEL + "=" + QueryText.quote(ns)).orElse("") + "}");
         }
-        JsonObject answer = http.getJson("/api/v1/label/__name__/values", match);
-        Set<String> all = new TreeSet<>();
-        for (JsonValue v : array(answer, "data")) {
-            if (v instanceof JsonString s) {
-                all.add(s.getString());
-            }
-        }
-        JsonObject metadata = http.getJson("/api/v1/metadata", Map.of());
+        Set<String> all = serviceLabels.fetch("__name__", match);
+        JsonObject metadata = http().getJson("/api/v1/metadata", Map.of());
         JsonObject byName = metadata.get("data") instanceof JsonObject d ? d : JsonValue.EMPTY_JSON_OBJECT;
         List<MetricInfo> out = new ArrayList<>();
         for (String name : new TreeSet<>(all)) {
@@ -321,13 +264,6 @@ final class PrometheusConnector implements Connector, MetricsCapability, MetricD
         return out;
     }
 
-    private static JsonArray array(JsonObject o, String key) throws ConnectorException {
-        if (o.get(key) instanceof JsonArray a) {
-            return a;
-        }
-        throw new ConnectorException(Kind.BAD_RESPONSE, BACKEND + " answered without the expected '" + key + "' list");
-    }
-
     private static String seconds(Instant t) {
         return java.math.BigDecimal.valueOf(t.toEpochMilli(), 3).toPlainString();
     }
@@ -335,10 +271,5 @@ final class PrometheusConnector implements Connector, MetricsCapability, MetricD
     private static String abbreviate(String text) {
         String clean = text.replaceAll("\\p{Cntrl}", "?");
         return clean.length() > 64 ? clean.substring(0, 64) + "…" : clean;
-    }
-
-    @Override
-    public void close() {
-        client.close();
     }
 }

@@ -2,6 +2,7 @@ package dev.omcp.testkit.demo.json;
 
 import dev.omcp.sdk.json.Jsonp;
 
+import java.util.Collection;
 import java.util.Map;
 
 /** JSON text helpers for simulated backends that write large answers with a StringBuilder. */
@@ -11,6 +12,17 @@ public final class JsonText {
     /** A JSON string literal, escaped. */
     public static String quote(String text) {
         return Jsonp.value(text).toString();
+    }
+
+    /** A JSON array of strings, in the order given. */
+    public static String array(Collection<String> values) {
+        StringBuilder out = new StringBuilder("[");
+        boolean first = true;
+        for (String value : values) {
+            out.append(first ? "" : ",").append(quote(value));
+            first = false;
+        }
+        return out.append(']').toString();
     }
 
     /** A JSON object of string values. */

@@ -1,6 +1,7 @@
 package dev.omcp.testkit.demo.loki;
 
 import dev.omcp.testkit.demo.http.LoopbackHttpServer;
+import dev.omcp.testkit.demo.http.PrometheusStyleApi;
 import dev.omcp.testkit.demo.json.JsonText;
 import dev.omcp.testkit.demo.system.DemoPod;
 import dev.omcp.testkit.demo.system.LogGenerator;
@@ -26,6 +27,7 @@ public final class FakeLokiServer implements AutoCloseable {
     private static final int MAX_ENTRIES = 5000;
     /** Loki's default {@code max_query_series}: a metric query answering more series fails with a 400. */
     private static final int MAX_QUERY_SERIES = 500;
+    private static final String LABEL_API = "/loki/api/v1/label/";
 
     private final SimulatedSystem system;
     private final LogQlEngine engine;
@@ -38,7 +40,7 @@ public final class FakeLokiServer implements AutoCloseable {
         routes.put("/loki/api/v1/query_range", r -> query(r, true));
         routes.put("/loki/api/v1/query", r -> query(r, false));
         routes.put("/loki/api/v1/labels", this::labels);
-        routes.put("/loki/api/v1/label/", this::labelValues);
+        routes.put(LABEL_API, PrometheusStyleApi.labelValues(LABEL_API, this::labelValues));
         routes.put("/loki/api/v1/series", this::series);
         routes.put("/loki/api/v1/status/buildinfo", r -> r.json(200, "{\"version\":\"3.4.2\",\"revision\":\"omcp-demo\"}"));
         routes.put("/ready", r -> r.respond(200, "text/plain", "ready\n"));
@@ -147,7 +149,8 @@ public final class FakeLokiServer implements AutoCloseable {
                     continue;
                 }
                 out.append(first ? "" : ",").append("{\"metric\":").append(JsonText.object(entry.getKey()))
-                        .append(",\"value\":[").append(seconds(start)).append(",\"").append(format(values[0])).append("\"]}");
+                        .append(",\"value\":[").append(PrometheusStyleApi.unixSeconds(start)).append(",\"").append(format(values[0]))
+                        .append("\"]}");
                 first = false;
                 continue;
             }
@@ -158,7 +161,8 @@ public final class FakeLokiServer implements AutoCloseable {
                 if (Double.isNaN(values[s])) {
                     continue;
                 }
-                out.append(firstPoint ? "" : ",").append('[').append(seconds(start + s * step)).append(",\"").append(format(values[s])).append("\"]");
+                out.append(firstPoint ? "" : ",").append('[').append(PrometheusStyleApi.unixSeconds(start + s * step)).append(",\"")
+                        .append(format(values[s])).append("\"]");
                 firstPoint = false;
             }
             out.append("]}");
@@ -171,16 +175,10 @@ public final class FakeLokiServer implements AutoCloseable {
         for (DemoPod pod : system.pods()) {
             names.addAll(LogGenerator.streamOf(pod).keySet());
         }
-        request.json(200, "{\"status\":\"success\",\"data\":" + array(names) + "}");
+        request.json(200, PrometheusStyleApi.success(JsonText.array(names)));
     }
 
-    private void labelValues(LoopbackHttpServer.Request request) throws IOException {
-        String path = request.path();
-        if (!path.endsWith("/values")) {
-            request.respond(404, "text/plain", "404 page not found\n");
-            return;
-        }
-        String name = path.substring("/loki/api/v1/label/".length(), path.length() - "/values".length());
+    private void labelValues(LoopbackHttpServer.Request request, String name) throws IOException {
         // like Loki, an optional stream selector (`query`) narrows the streams whose values count
         List<LogQl.Matcher> selector = List.of();
         String query = request.param("query");
@@ -203,7 +201,7 @@ public final class FakeLokiServer implements AutoCloseable {
                 values.add(value);
             }
         }
-        request.json(200, "{\"status\":\"success\",\"data\":" + array(values) + "}");
+        request.json(200, PrometheusStyleApi.success(JsonText.array(values)));
     }
 
     /** The streams the {@code match[]} selectors pick (any of them), every pod's when none is given; pods log all the time. */
@@ -266,21 +264,7 @@ public final class FakeLokiServer implements AutoCloseable {
         }
     }
 
-    private static String seconds(long epochMillis) {
-        return epochMillis % 1000 == 0 ? Long.toString(epochMillis / 1000) : Double.toString(epochMillis / 1000.0);
-    }
-
     private static String format(double value) {
         return value == Math.rint(value) && Math.abs(value) < 1e15 ? Long.toString((long) value) : Double.toString(value);
-    }
-
-    private static String array(java.util.Collection<String> values) {
-        StringBuilder out = new StringBuilder("[");
-        boolean first = true;
-        for (String value : values) {
-            out.append(first ? "" : ",").append(JsonText.quote(value));
-            first = false;
-        }
-        return out.append(']').toString();
     }
 }

@@ -1,5 +1,8 @@
 package dev.omcp.testkit.demo.loki;
 
+import dev.omcp.testkit.demo.query.QueryCursor;
+import dev.omcp.testkit.demo.query.QueryDialect;
+import dev.omcp.testkit.demo.query.SyntaxError;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
@@ -10,12 +13,16 @@ import java.util.regex.PatternSyntaxException;
 final class LogQlParser {
     private static final Set<String> RANGE_FUNCTIONS = Set.of("count_over_time", "rate", "bytes_over_time", "bytes_rate");
     private static final Set<String> AGGREGATIONS = Set.of("sum", "avg", "min", "max", "count", "topk", "bottomk");
+    /**
+     * Double-quoted and raw strings; keywords in lower case only. A keyword ends at any character
+     * that is no letter or digit, an underscore included, as this parser has always read them.
+     */
+    private static final QueryDialect LOGQL = new QueryDialect("\"`", "_", "", false, false);
 
-    private final String text;
-    private int pos;
+    private final QueryCursor cursor;
 
     private LogQlParser(String text) {
-        this.text = text;
+        this.cursor = new QueryCursor(text, LOGQL, this::worded);
     }
 
     /** Parses a query: either a log query or a metric expression. */
@@ -24,10 +31,10 @@ final class LogQlParser {
             throw new LogQlException("parse error : syntax error: unexpected $end");
         }
         LogQlParser parser = new LogQlParser(query);
-        parser.skip();
-        Object result = parser.peek() == '{' ? parser.logQuery() : parser.metric();
-        parser.skip();
-        if (parser.pos < query.length()) {
+        parser.cursor.skipSpace();
+        Object result = parser.cursor.peek() == '{' ? parser.logQuery() : parser.metric();
+        parser.cursor.skipSpace();
+        if (!parser.cursor.atEnd()) {
             throw parser.error("unexpected " + parser.rest());
         }
         return result;
@@ -36,10 +43,10 @@ final class LogQlParser {
     private LogQl.MetricExpr metric() {
         LogQl.MetricExpr left = term();
         while (true) {
-            skip();
-            char c = peek();
+            cursor.skipSpace();
+            char c = cursor.peek();
             if (c == '+' || c == '-' || c == '*' || c == '/') {
-                pos++;
+                cursor.advance();
                 left = new LogQl.Binary(String.valueOf(c), left, term());
             } else {
                 return left;
@@ -48,59 +55,52 @@ final class LogQlParser {
     }
 
     private LogQl.MetricExpr term() {
-        skip();
-        if (peek() == '(') {
-            pos++;
+        cursor.skipSpace();
+        if (cursor.peek() == '(') {
+            cursor.advance();
             LogQl.MetricExpr inner = metric();
-            expect(')');
+            cursor.expect(')');
             return inner;
         }
-        if (Character.isDigit(peek())) {
-            int start = pos;
-            while (Character.isDigit(peek()) || peek() == '.') {
-                pos++;
-            }
-            return new LogQl.Number(Double.parseDouble(text.substring(start, pos)));
+        if (Character.isDigit(cursor.peek())) {
+            return new LogQl.Number(Double.parseDouble(cursor.takeWhile(c -> Character.isDigit(c) || c == '.')));
         }
-        String name = identifier();
+        String name = cursor.identifier();
         if (name == null) {
             throw error("unexpected " + rest());
         }
         if (RANGE_FUNCTIONS.contains(name)) {
-            expect('(');
+            cursor.expect('(');
             LogQl.LogQuery query = logQuery();
-            expect('[');
-            long range = duration();
-            expect(']');
-            expect(')');
+            cursor.expect('[');
+            long range = cursor.durationMillis();
+            cursor.expect(']');
+            cursor.expect(')');
             return new LogQl.RangeAggregation(name, query, range);
         }
         if (AGGREGATIONS.contains(name)) {
             List<String> grouping = List.of();
             boolean without = false;
-            String clause = keyword("by", "without");
+            String clause = cursor.keyword("by", "without");
             if (clause != null) {
                 without = clause.equals("without");
                 grouping = labels();
             }
-            expect('(');
+            cursor.expect('(');
             int k = 0;
             if (name.equals("topk") || name.equals("bottomk")) {
-                skip();
-                int start = pos;
-                while (Character.isDigit(peek())) {
-                    pos++;
-                }
-                if (start == pos) {
+                cursor.skipSpace();
+                String digits = cursor.takeWhile(Character::isDigit);
+                if (digits.isEmpty()) {
                     throw error("topk needs an integer parameter");
                 }
-                k = Integer.parseInt(text.substring(start, pos));
-                expect(',');
+                k = Integer.parseInt(digits);
+                cursor.expect(',');
             }
             LogQl.MetricExpr inner = metric();
-            expect(')');
+            cursor.expect(')');
             if (clause == null) {
-                clause = keyword("by", "without");
+                clause = cursor.keyword("by", "without");
                 if (clause != null) {
                     without = clause.equals("without");
                     grouping = labels();
@@ -112,43 +112,42 @@ final class LogQlParser {
     }
 
     private LogQl.LogQuery logQuery() {
-        expect('{');
+        cursor.expect('{');
         List<LogQl.Matcher> selector = new ArrayList<>();
-        skip();
-        while (peek() != '}') {
+        cursor.skipSpace();
+        while (cursor.peek() != '}') {
             selector.add(matcher());
-            skip();
-            if (peek() == ',') {
-                pos++;
+            cursor.skipSpace();
+            if (cursor.peek() == ',') {
+                cursor.advance();
             }
-            skip();
+            cursor.skipSpace();
         }
-        pos++;
+        cursor.advance();
         if (selector.stream().allMatch(m -> m.matches(""))) {
             throw error("queries require at least one regexp or equality matcher that does not have an empty-compatible value");
         }
         List<LogQl.Stage> pipeline = new ArrayList<>();
         while (true) {
-            skip();
-            if (text.startsWith("|=", pos) || text.startsWith("!=", pos) || text.startsWith("|~", pos) || text.startsWith("!~", pos)) {
-                String op = text.substring(pos, pos + 2);
-                pos += 2;
-                String value = string();
-                pipeline.add(new LogQl.LineFilter(op, value, op.endsWith("~") ? regex(value) : null));
-            } else if (peek() == '|') {
-                pos++;
-                skip();
-                String word = identifier();
+            String lineFilter = cursor.symbol("|=", "!=", "|~", "!~");
+            if (lineFilter != null) {
+                String value = cursor.string();
+                pipeline.add(new LogQl.LineFilter(lineFilter, value, lineFilter.endsWith("~") ? regex(value) : null));
+            } else if (cursor.peek() == '|') {
+                cursor.advance();
+                cursor.skipSpace();
+                String word = cursor.identifier();
                 if (word == null) {
                     throw error("unexpected " + rest());
                 }
                 switch (word) {
                     case "json", "logfmt" -> pipeline.add(new LogQl.Parser(word));
                     default -> {
-                        pos -= word.length();
+                        // not a parser but the first label of a filter: read it again as one
+                        cursor.rewind(cursor.position() - word.length());
                         List<LogQl.Matcher> all = new ArrayList<>();
                         all.add(matcher());
-                        while (keyword("and") != null || symbol(",")) {
+                        while (cursor.keyword("and") != null || cursor.symbol(",") != null) {
                             all.add(matcher());
                         }
                         pipeline.add(new LogQl.LabelFilter(all));
@@ -161,32 +160,20 @@ final class LogQlParser {
     }
 
     private LogQl.Matcher matcher() {
-        String name = identifier();
+        String name = cursor.identifier();
         if (name == null) {
             throw error("expected a label name, got " + rest());
         }
-        skip();
-        String op = null;
-        for (String candidate : new String[] {"=~", "!~", "!=", ">=", "<=", "=", ">", "<"}) {
-            if (text.startsWith(candidate, pos)) {
-                op = candidate;
-                pos += candidate.length();
-                break;
-            }
-        }
+        String op = cursor.symbol("=~", "!~", "!=", ">=", "<=", "=", ">", "<");
         if (op == null) {
             throw error("expected a matcher operator after " + name);
         }
-        skip();
+        cursor.skipSpace();
         String value;
-        if (peek() == '"' || peek() == '`') {
-            value = string();
+        if (cursor.peek() == '"' || cursor.peek() == '`') {
+            value = cursor.string();
         } else {
-            int start = pos;
-            while (pos < text.length() && !Character.isWhitespace(peek()) && peek() != '|' && peek() != ')' && peek() != ',' && peek() != '[') {
-                pos++;
-            }
-            value = text.substring(start, pos);
+            value = cursor.takeWhile(c -> !Character.isWhitespace(c) && c != '|' && c != ')' && c != ',' && c != '[');
         }
         return new LogQl.Matcher(name, op, value, op.endsWith("~") ? regex(value) : null);
     }
@@ -200,141 +187,43 @@ final class LogQlParser {
     }
 
     private List<String> labels() {
-        expect('(');
+        cursor.expect('(');
         List<String> names = new ArrayList<>();
-        skip();
-        while (peek() != ')') {
-            String name = identifier();
+        cursor.skipSpace();
+        while (cursor.peek() != ')') {
+            String name = cursor.identifier();
             if (name == null) {
                 throw error("expected a label name in grouping");
             }
             names.add(name);
-            skip();
-            if (peek() == ',') {
-                pos++;
+            cursor.skipSpace();
+            if (cursor.peek() == ',') {
+                cursor.advance();
             }
-            skip();
+            cursor.skipSpace();
         }
-        pos++;
+        cursor.advance();
         return names;
     }
 
-    private long duration() {
-        skip();
-        int start = pos;
-        long total = 0;
-        while (Character.isDigit(peek())) {
-            int numberStart = pos;
-            while (Character.isDigit(peek())) {
-                pos++;
-            }
-            long amount = Long.parseLong(text.substring(numberStart, pos));
-            String unit = text.startsWith("ms", pos) ? "ms" : String.valueOf(peek());
-            pos += unit.length();
-            total += amount * switch (unit) {
-                case "ms" -> 1L;
-                case "s" -> 1000L;
-                case "m" -> 60_000L;
-                case "h" -> 3_600_000L;
-                case "d" -> 86_400_000L;
-                case "w" -> 604_800_000L;
-                default -> throw error("bad duration " + text.substring(start, pos));
-            };
-        }
-        if (start == pos) {
-            throw error("expected a duration");
-        }
-        return total;
+    /** Loki's own words for what the cursor could not read. */
+    private LogQlException worded(SyntaxError error) {
+        return switch (error) {
+            case SyntaxError.Expected e -> error("unexpected " + rest() + ", expecting " + e.wanted());
+            case SyntaxError.NotAString e -> error("expected a string, got " + rest());
+            case SyntaxError.UnterminatedString e -> error("unterminated string");
+            case SyntaxError.NotADuration e -> error("expected a duration");
+            case SyntaxError.BadDurationUnit e -> error("bad duration " + e.duration());
+        };
     }
 
-    private String string() {
-        skip();
-        char quote = peek();
-        if (quote != '"' && quote != '`') {
-            throw error("expected a string, got " + rest());
-        }
-        pos++;
-        StringBuilder out = new StringBuilder();
-        while (pos < text.length() && peek() != quote) {
-            char c = text.charAt(pos++);
-            if (c == '\\' && quote == '"' && pos < text.length()) {
-                char next = text.charAt(pos++);
-                switch (next) {
-                    case 'n' -> out.append('\n');
-                    case 't' -> out.append('\t');
-                    case '"' -> out.append('"');
-                    case '\\' -> out.append('\\');
-                    default -> out.append('\\').append(next);
-                }
-            } else {
-                out.append(c);
-            }
-        }
-        if (pos >= text.length()) {
-            throw error("unterminated string");
-        }
-        pos++;
-        return out.toString();
-    }
-
-    private String identifier() {
-        skip();
-        int start = pos;
-        while (pos < text.length() && (Character.isLetterOrDigit(peek()) || peek() == '_')) {
-            pos++;
-        }
-        if (start == pos || Character.isDigit(text.charAt(start))) {
-            pos = start;
-            return null;
-        }
-        return text.substring(start, pos);
-    }
-
-    private String keyword(String... words) {
-        skip();
-        for (String word : words) {
-            if (text.startsWith(word, pos) && (pos + word.length() >= text.length()
-                    || !Character.isLetterOrDigit(text.charAt(pos + word.length())))) {
-                pos += word.length();
-                return word;
-            }
-        }
-        return null;
-    }
-
-    private boolean symbol(String s) {
-        skip();
-        if (text.startsWith(s, pos)) {
-            pos += s.length();
-            return true;
-        }
-        return false;
-    }
-
-    private void expect(char c) {
-        skip();
-        if (peek() != c) {
-            throw error("unexpected " + rest() + ", expecting " + c);
-        }
-        pos++;
-    }
-
-    private char peek() {
-        return pos < text.length() ? text.charAt(pos) : '\0';
-    }
-
-    private void skip() {
-        while (pos < text.length() && Character.isWhitespace(text.charAt(pos))) {
-            pos++;
-        }
-    }
-
+    /** What is left to read as Loki quotes it: at most 20 characters, {@code $end} when nothing is. */
     private String rest() {
-        String r = text.substring(Math.min(pos, text.length()));
+        String r = cursor.rest();
         return r.isEmpty() ? "$end" : r.length() > 20 ? r.substring(0, 20) : r;
     }
 
     private LogQlException error(String message) {
-        return new LogQlException("parse error at line 1, col " + (pos + 1) + ": syntax error: " + message);
+        return new LogQlException("parse error at line 1, col " + (cursor.position() + 1) + ": syntax error: " + message);
     }
 }

@@ -2,6 +2,7 @@ package dev.omcp.testkit.demo.prometheus;
 
 import dev.omcp.testkit.demo.json.JsonText;
 import dev.omcp.testkit.demo.http.LoopbackHttpServer;
+import dev.omcp.testkit.demo.http.PrometheusStyleApi;
 import dev.omcp.testkit.demo.system.DemoPod;
 import dev.omcp.testkit.demo.system.SimulatedSystem;
 import dev.omcp.testkit.demo.system.StoredSeries;
@@ -24,6 +25,7 @@ import java.util.TreeSet;
 public final class FakePrometheusServer implements AutoCloseable {
     /** Prometheus refuses range queries with more points per series than this. */
     private static final long MAX_POINTS = 11_000;
+    private static final String LABEL_API = "/api/v1/label/";
 
     private final SimulatedSystem system;
     private final PromQlEvaluator evaluator;
@@ -37,7 +39,7 @@ public final class FakePrometheusServer implements AutoCloseable {
         routes.put("/api/v1/query_range", this::queryRange);
         routes.put("/api/v1/series", this::series);
         routes.put("/api/v1/labels", this::labels);
-        routes.put("/api/v1/label/", this::labelValues);
+        routes.put(LABEL_API, PrometheusStyleApi.labelValues(LABEL_API, this::labelValues));
         routes.put("/api/v1/targets", this::targets);
         routes.put("/api/v1/metadata", this::metadata);
         routes.put("/api/v1/status/buildinfo", r -> r.json(200,
@@ -69,7 +71,7 @@ public final class FakePrometheusServer implements AutoCloseable {
             StringBuilder out = new StringBuilder("{\"status\":\"success\",\"data\":{\"resultType\":");
             switch (value) {
                 case PromValue.Scalar s -> out.append("\"scalar\",\"result\":").append(point(t, s.value()));
-                case PromValue.StringValue s -> out.append("\"string\",\"result\":[").append(seconds(t)).append(',')
+                case PromValue.StringValue s -> out.append("\"string\",\"result\":[").append(PrometheusStyleApi.unixSeconds(t)).append(',')
                         .append(JsonText.quote(s.value())).append(']');
                 case PromValue.Vector v -> {
                     out.append("\"vector\",\"result\":[");
@@ -166,19 +168,13 @@ public final class FakePrometheusServer implements AutoCloseable {
             for (StoredSeries stored : matching(request.params("match[]"))) {
                 names.addAll(stored.labels().keySet());
             }
-            request.json(200, "{\"status\":\"success\",\"data\":" + array(names) + "}");
+            request.json(200, PrometheusStyleApi.success(JsonText.array(names)));
         } catch (PromQlException e) {
             badData(request, e.getMessage());
         }
     }
 
-    private void labelValues(LoopbackHttpServer.Request request) throws IOException {
-        String path = request.path();
-        if (!path.endsWith("/values")) {
-            request.respond(404, "text/plain", "404 page not found\n");
-            return;
-        }
-        String name = path.substring("/api/v1/label/".length(), path.length() - "/values".length());
+    private void labelValues(LoopbackHttpServer.Request request, String name) throws IOException {
         try {
             TreeSet<String> values = new TreeSet<>();
             for (StoredSeries stored : matching(request.params("match[]"))) {
@@ -187,7 +183,7 @@ public final class FakePrometheusServer implements AutoCloseable {
                     values.add(value);
                 }
             }
-            request.json(200, "{\"status\":\"success\",\"data\":" + array(values) + "}");
+            request.json(200, PrometheusStyleApi.success(JsonText.array(values)));
         } catch (PromQlException e) {
             badData(request, e.getMessage());
         }
@@ -309,11 +305,7 @@ public final class FakePrometheusServer implements AutoCloseable {
     }
 
     private static String point(long epochMillis, double value) {
-        return "[" + seconds(epochMillis) + "," + JsonText.quote(format(value)) + "]";
-    }
-
-    private static String seconds(long epochMillis) {
-        return epochMillis % 1000 == 0 ? Long.toString(epochMillis / 1000) : Double.toString(epochMillis / 1000.0);
+        return "[" + PrometheusStyleApi.unixSeconds(epochMillis) + "," + JsonText.quote(format(value)) + "]";
     }
 
     static String format(double value) {
@@ -327,15 +319,5 @@ public final class FakePrometheusServer implements AutoCloseable {
             return Long.toString((long) value);
         }
         return Double.toString(value);
-    }
-
-    private static String array(java.util.Collection<String> values) {
-        StringBuilder out = new StringBuilder("[");
-        boolean first = true;
-        for (String value : values) {
-            out.append(first ? "" : ",").append(JsonText.quote(value));
-            first = false;
-        }
-        return out.append(']').toString();
     }
 }

@@ -1,5 +1,8 @@
 package dev.omcp.testkit.demo.prometheus;
 
+import dev.omcp.testkit.demo.query.QueryCursor;
+import dev.omcp.testkit.demo.query.QueryDialect;
+import dev.omcp.testkit.demo.query.SyntaxError;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -12,11 +15,16 @@ final class PromQlParser {
     private static final Set<String> AGGREGATIONS = Set.of(
             "sum", "avg", "min", "max", "count", "stddev", "stdvar", "topk", "bottomk", "quantile", "group");
 
-    private final String text;
-    private int pos;
+    /**
+     * Double-quoted, single-quoted and raw strings; names may hold colons (recording rules); keywords
+     * in any case and durations in years, as Prometheus reads them.
+     */
+    private static final QueryDialect PROMQL = new QueryDialect("\"'`", "_:", "_", true, true);
+
+    private final QueryCursor cursor;
 
     private PromQlParser(String text) {
-        this.text = text;
+        this.cursor = new QueryCursor(text, PROMQL, this::worded);
     }
 
     static Expr parse(String query) {
@@ -25,9 +33,9 @@ final class PromQlParser {
         }
         PromQlParser parser = new PromQlParser(query);
         Expr expr = parser.expression();
-        parser.skipSpace();
-        if (parser.pos < parser.text.length()) {
-            throw new PromQlException("parse error at char " + (parser.pos + 1) + ": unexpected \"" + parser.rest() + "\"");
+        parser.cursor.skipSpace();
+        if (!parser.cursor.atEnd()) {
+            throw new PromQlException("parse error at char " + (parser.cursor.position() + 1) + ": unexpected \"" + parser.rest() + "\"");
         }
         return expr;
     }
@@ -35,7 +43,7 @@ final class PromQlParser {
     private Expr expression() {
         Expr left = andExpr();
         while (true) {
-            String op = keyword("or", "unless");
+            String op = cursor.keyword("or", "unless");
             if (op == null) {
                 return left;
             }
@@ -45,7 +53,7 @@ final class PromQlParser {
 
     private Expr andExpr() {
         Expr left = comparison();
-        while (keyword("and") != null) {
+        while (cursor.keyword("and") != null) {
             left = binaryTail("and", left, this::comparison);
         }
         return left;
@@ -54,7 +62,7 @@ final class PromQlParser {
     private Expr comparison() {
         Expr left = additive();
         while (true) {
-            String op = symbol("==", "!=", ">=", "<=", ">", "<");
+            String op = cursor.symbol("==", "!=", ">=", "<=", ">", "<");
             if (op == null) {
                 return left;
             }
@@ -65,7 +73,7 @@ final class PromQlParser {
     private Expr additive() {
         Expr left = multiplicative();
         while (true) {
-            String op = symbol("+", "-");
+            String op = cursor.symbol("+", "-");
             if (op == null) {
                 return left;
             }
@@ -76,7 +84,7 @@ final class PromQlParser {
     private Expr multiplicative() {
         Expr left = power();
         while (true) {
-            String op = symbol("*", "/", "%");
+            String op = cursor.symbol("*", "/", "%");
             if (op == null) {
                 return left;
             }
@@ -86,7 +94,7 @@ final class PromQlParser {
 
     private Expr power() {
         Expr base = unary();
-        if (symbol("^") != null) {
+        if (cursor.symbol("^") != null) {
             return binaryTail("^", base, this::power);
         }
         return base;
@@ -97,21 +105,21 @@ final class PromQlParser {
     }
 
     private Expr binaryTail(String op, Expr left, Operand operand) {
-        boolean returnBool = keyword("bool") != null;
+        boolean returnBool = cursor.keyword("bool") != null;
         Boolean on = null;
         List<String> labels = List.of();
         boolean groupLeft = false;
         boolean groupRight = false;
-        String matching = keyword("on", "ignoring");
+        String matching = cursor.keyword("on", "ignoring");
         if (matching != null) {
             on = matching.equals("on");
             labels = labelList();
-            String group = keyword("group_left", "group_right");
+            String group = cursor.keyword("group_left", "group_right");
             if (group != null) {
                 groupLeft = group.equals("group_left");
                 groupRight = !groupLeft;
-                skipSpace();
-                if (peek() == '(') {
+                cursor.skipSpace();
+                if (cursor.peek() == '(') {
                     labelList();
                 }
             }
@@ -120,79 +128,79 @@ final class PromQlParser {
     }
 
     private Expr unary() {
-        if (symbol("-") != null) {
+        if (cursor.symbol("-") != null) {
             return new Expr.Negate(unary());
         }
-        if (symbol("+") != null) {
+        if (cursor.symbol("+") != null) {
             return unary();
         }
         return postfix(primary());
     }
 
     private Expr postfix(Expr expr) {
-        skipSpace();
-        if (peek() == '[') {
+        cursor.skipSpace();
+        if (cursor.peek() == '[') {
             if (!(expr instanceof Expr.Selector selector) || selector.rangeMillis() > 0) {
                 throw new PromQlException("parse error: ranges only allowed for vector selectors");
             }
-            pos++;
-            long range = duration();
-            skipSpace();
-            if (peek() == ':') {
+            cursor.advance();
+            long range = cursor.durationMillis();
+            cursor.skipSpace();
+            if (cursor.peek() == ':') {
                 throw new PromQlException("subqueries are not supported by this simulated Prometheus");
             }
-            expect(']');
+            cursor.expect(']');
             expr = new Expr.Selector(selector.matchers(), range, selector.offsetMillis());
         }
-        if (keyword("offset") != null) {
+        if (cursor.keyword("offset") != null) {
             if (!(expr instanceof Expr.Selector selector)) {
                 throw new PromQlException("parse error: offset modifier must be preceded by a selector");
             }
-            expr = new Expr.Selector(selector.matchers(), selector.rangeMillis(), duration());
+            expr = new Expr.Selector(selector.matchers(), selector.rangeMillis(), cursor.durationMillis());
         }
         return expr;
     }
 
     private Expr primary() {
-        skipSpace();
-        char c = peek();
+        cursor.skipSpace();
+        char c = cursor.peek();
         if (c == '(') {
-            pos++;
+            cursor.advance();
             Expr inner = expression();
-            expect(')');
+            cursor.expect(')');
             return inner;
         }
         if (c == '"' || c == '\'') {
-            return new Expr.StringLiteral(string());
+            return new Expr.StringLiteral(cursor.string());
         }
-        if (Character.isDigit(c) || (c == '.' && pos + 1 < text.length() && Character.isDigit(text.charAt(pos + 1)))) {
+        if (Character.isDigit(c) || (c == '.' && Character.isDigit(cursor.peek(1)))) {
             return new Expr.NumberLiteral(number());
         }
         if (c == '{') {
             return selector(null);
         }
-        String name = identifier();
+        String name = cursor.identifier();
         if (name == null) {
-            throw new PromQlException("parse error at char " + (pos + 1) + ": unexpected \"" + rest() + "\"");
+            throw new PromQlException("parse error at char " + (cursor.position() + 1) + ": unexpected \"" + rest() + "\"");
         }
         String lower = name.toLowerCase(Locale.ROOT);
         if (lower.equals("inf") || lower.equals("nan")) {
             return new Expr.NumberLiteral(lower.equals("inf") ? Double.POSITIVE_INFINITY : Double.NaN);
         }
-        skipSpace();
-        if (AGGREGATIONS.contains(lower) && (peek() == '(' || lookingAtKeyword("by") || lookingAtKeyword("without"))) {
+        cursor.skipSpace();
+        if (AGGREGATIONS.contains(lower) && (cursor.peek() == '(' || cursor.atKeyword("by") || cursor.atKeyword("without"))) {
             return aggregation(lower);
         }
-        if (peek() == '(') {
-            pos++;
+        if (cursor.peek() == '(') {
+            cursor.advance();
             List<Expr> args = new ArrayList<>();
-            skipSpace();
-            if (peek() != ')') {
+            cursor.skipSpace();
+            if (cursor.peek() != ')') {
                 do {
                     args.add(expression());
-                } while (symbol(",") != null);
+                } while (cursor.symbol(",") != null);
             }
-            expect(')');
+            cursor.expect(')');
             return new Expr.Call(name, args);
         }
         return selector(name);
@@ -202,22 +210,22 @@ final class PromQlParser {
         List<String> grouping = List.of();
         boolean without = false;
         boolean grouped = false;
-        String clause = keyword("by", "without");
+        String clause = cursor.keyword("by", "without");
         if (clause != null) {
             without = clause.equals("without");
             grouping = labelList();
             grouped = true;
         }
-        expect('(');
+        cursor.expect('(');
         Expr param = null;
         if (op.equals("topk") || op.equals("bottomk") || op.equals("quantile")) {
             param = expression();
-            expect(',');
+            cursor.expect(',');
         }
         Expr inner = expression();
-        expect(')');
+        cursor.expect(')');
         if (!grouped) {
-            clause = keyword("by", "without");
+            clause = cursor.keyword("by", "without");
             if (clause != null) {
                 without = clause.equals("without");
                 grouping = labelList();
@@ -232,20 +240,20 @@ final class PromQlParser {
         if (name != null) {
             matchers.add(new Expr.Matcher("__name__", "=", name, null));
         }
-        skipSpace();
-        if (peek() == '{') {
-            pos++;
-            skipSpace();
-            while (peek() != '}') {
-                String label = identifier();
+        cursor.skipSpace();
+        if (cursor.peek() == '{') {
+            cursor.advance();
+            cursor.skipSpace();
+            while (cursor.peek() != '}') {
+                String label = cursor.identifier();
                 if (label == null) {
-                    throw new PromQlException("parse error at char " + (pos + 1) + ": expected a label name");
+                    throw new PromQlException("parse error at char " + (cursor.position() + 1) + ": expected a label name");
                 }
-                String op = symbol("=~", "!~", "!=", "=");
+                String op = cursor.symbol("=~", "!~", "!=", "=");
                 if (op == null) {
-                    throw new PromQlException("parse error at char " + (pos + 1) + ": expected a label matching operator");
+                    throw new PromQlException("parse error at char " + (cursor.position() + 1) + ": expected a label matching operator");
                 }
-                String value = string();
+                String value = cursor.string();
                 Pattern regex = null;
                 if (op.endsWith("~")) {
                     try {
@@ -255,13 +263,13 @@ final class PromQlParser {
                     }
                 }
                 matchers.add(new Expr.Matcher(label, op, value, regex));
-                skipSpace();
-                if (peek() == ',') {
-                    pos++;
-                    skipSpace();
+                cursor.skipSpace();
+                if (cursor.peek() == ',') {
+                    cursor.advance();
+                    cursor.skipSpace();
                 }
             }
-            pos++;
+            cursor.advance();
         }
         if (matchers.isEmpty() || matchers.stream().allMatch(m -> m.matches(""))) {
             throw new PromQlException("parse error: vector selector must contain at least one non-empty matcher");
@@ -270,168 +278,59 @@ final class PromQlParser {
     }
 
     private List<String> labelList() {
-        expect('(');
+        cursor.expect('(');
         List<String> labels = new ArrayList<>();
-        skipSpace();
-        while (peek() != ')') {
-            String label = identifier();
+        cursor.skipSpace();
+        while (cursor.peek() != ')') {
+            String label = cursor.identifier();
             if (label == null) {
-                throw new PromQlException("parse error at char " + (pos + 1) + ": expected a label name in grouping");
+                throw new PromQlException("parse error at char " + (cursor.position() + 1) + ": expected a label name in grouping");
             }
             labels.add(label);
-            skipSpace();
-            if (peek() == ',') {
-                pos++;
-                skipSpace();
+            cursor.skipSpace();
+            if (cursor.peek() == ',') {
+                cursor.advance();
+                cursor.skipSpace();
             }
         }
-        pos++;
+        cursor.advance();
         return labels;
     }
 
-    private long duration() {
-        skipSpace();
-        long total = 0;
-        int start = pos;
-        while (pos < text.length() && Character.isDigit(peek())) {
-            int numberStart = pos;
-            while (pos < text.length() && Character.isDigit(peek())) {
-                pos++;
-            }
-            long amount = Long.parseLong(text.substring(numberStart, pos));
-            String unit = text.startsWith("ms", pos) ? "ms" : pos < text.length() ? String.valueOf(peek()) : "";
-            pos += unit.length();
-            total += amount * switch (unit) {
-                case "ms" -> 1L;
-                case "s" -> 1000L;
-                case "m" -> 60_000L;
-                case "h" -> 3_600_000L;
-                case "d" -> 86_400_000L;
-                case "w" -> 604_800_000L;
-                case "y" -> 31_536_000_000L;
-                default -> throw new PromQlException("parse error: bad duration unit in \"" + text.substring(start) + "\"");
-            };
-        }
-        if (pos == start) {
-            throw new PromQlException("parse error at char " + (pos + 1) + ": expected a duration");
-        }
-        return total;
-    }
-
     private double number() {
-        int start = pos;
-        if (text.startsWith("0x", pos)) {
-            pos += 2;
-            while (pos < text.length() && Character.digit(peek(), 16) >= 0) {
-                pos++;
-            }
-            return Long.parseLong(text.substring(start + 2, pos), 16);
+        if (cursor.lookingAt("0x")) {
+            cursor.advance(2);
+            return Long.parseLong(cursor.takeWhile(c -> Character.digit(c, 16) >= 0), 16);
         }
-        while (pos < text.length() && (Character.isDigit(peek()) || peek() == '.' || peek() == 'e' || peek() == 'E'
-                || ((peek() == '-' || peek() == '+') && pos > start && (text.charAt(pos - 1) == 'e' || text.charAt(pos - 1) == 'E')))) {
-            pos++;
+        int start = cursor.position();
+        while (!cursor.atEnd() && (Character.isDigit(cursor.peek()) || cursor.peek() == '.' || cursor.peek() == 'e' || cursor.peek() == 'E'
+                || ((cursor.peek() == '-' || cursor.peek() == '+') && cursor.position() > start
+                        && (cursor.peek(-1) == 'e' || cursor.peek(-1) == 'E')))) {
+            cursor.advance();
         }
         try {
-            return Double.parseDouble(text.substring(start, pos));
+            return Double.parseDouble(cursor.since(start));
         } catch (NumberFormatException e) {
-            throw new PromQlException("parse error: bad number " + text.substring(start, pos));
+            throw new PromQlException("parse error: bad number " + cursor.since(start));
         }
     }
 
-    private String string() {
-        skipSpace();
-        char quote = peek();
-        if (quote != '"' && quote != '\'' && quote != '`') {
-            throw new PromQlException("parse error at char " + (pos + 1) + ": expected a string");
-        }
-        pos++;
-        StringBuilder out = new StringBuilder();
-        while (pos < text.length() && peek() != quote) {
-            char c = text.charAt(pos++);
-            if (c == '\\' && quote != '`' && pos < text.length()) {
-                char escaped = text.charAt(pos++);
-                switch (escaped) {
-                    case 'n' -> out.append('\n');
-                    case 't' -> out.append('\t');
-                    case '\\' -> out.append('\\');
-                    case '"' -> out.append('"');
-                    case '\'' -> out.append('\'');
-                    default -> out.append('\\').append(escaped);
-                }
-            } else {
-                out.append(c);
-            }
-        }
-        if (pos >= text.length()) {
-            throw new PromQlException("parse error: unterminated quoted string");
-        }
-        pos++;
-        return out.toString();
+    /** Prometheus's own words for what the cursor could not read. */
+    private PromQlException worded(SyntaxError error) {
+        return switch (error) {
+            case SyntaxError.Expected e -> new PromQlException("parse error at char " + (e.position() + 1) + ": expected \"" + e.wanted()
+                    + "\", got \"" + rest() + "\"");
+            case SyntaxError.NotAString e -> new PromQlException("parse error at char " + (e.position() + 1) + ": expected a string");
+            case SyntaxError.UnterminatedString e -> new PromQlException("parse error: unterminated quoted string");
+            case SyntaxError.NotADuration e -> new PromQlException("parse error at char " + (e.position() + 1) + ": expected a duration");
+            case SyntaxError.BadDurationUnit e -> new PromQlException("parse error: bad duration unit in \"" + e.duration() + cursor.rest()
+                    + "\"");
+        };
     }
 
-    private String identifier() {
-        skipSpace();
-        int start = pos;
-        while (pos < text.length() && (Character.isLetterOrDigit(peek()) || peek() == '_' || peek() == ':')) {
-            pos++;
-        }
-        if (pos == start || Character.isDigit(text.charAt(start))) {
-            pos = start;
-            return null;
-        }
-        return text.substring(start, pos);
-    }
-
-    private String keyword(String... words) {
-        skipSpace();
-        for (String word : words) {
-            if (lookingAtKeyword(word)) {
-                pos += word.length();
-                return word;
-            }
-        }
-        return null;
-    }
-
-    private boolean lookingAtKeyword(String word) {
-        if (!text.regionMatches(true, pos, word, 0, word.length())) {
-            return false;
-        }
-        int end = pos + word.length();
-        return end >= text.length() || !(Character.isLetterOrDigit(text.charAt(end)) || text.charAt(end) == '_');
-    }
-
-    private String symbol(String... symbols) {
-        skipSpace();
-        for (String symbol : symbols) {
-            if (text.startsWith(symbol, pos)) {
-                pos += symbol.length();
-                return symbol;
-            }
-        }
-        return null;
-    }
-
-    private void expect(char c) {
-        skipSpace();
-        if (peek() != c) {
-            throw new PromQlException("parse error at char " + (pos + 1) + ": expected \"" + c + "\", got \"" + rest() + "\"");
-        }
-        pos++;
-    }
-
-    private char peek() {
-        return pos < text.length() ? text.charAt(pos) : '\0';
-    }
-
-    private void skipSpace() {
-        while (pos < text.length() && Character.isWhitespace(text.charAt(pos))) {
-            pos++;
-        }
-    }
-
+    /** What is left to read as Prometheus quotes it: at most 20 characters and an ellipsis. */
     private String rest() {
-        String rest = text.substring(Math.min(pos, text.length()));
+        String rest = cursor.rest();
         return rest.length() > 20 ? rest.substring(0, 20) + "..." : rest;
     }
 }

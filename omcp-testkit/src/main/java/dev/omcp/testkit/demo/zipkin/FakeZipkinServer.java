@@ -26,7 +26,8 @@ public final class FakeZipkinServer implements AutoCloseable {
         this.system = system;
         this.traces = new TraceGenerator(system);
         Map<String, LoopbackHttpServer.Route> routes = new LinkedHashMap<>();
-        routes.put("/api/v2/services", r -> r.json(200, array(system.services().stream().map(DemoService::name).sorted().toList())));
+        routes.put("/api/v2/services",
+                r -> r.json(200, JsonText.array(system.services().stream().map(DemoService::name).sorted().toList())));
         routes.put("/api/v2/spans", this::spanNames);
         routes.put("/api/v2/traces", this::search);
         routes.put("/api/v2/trace/", this::trace);
@@ -56,7 +57,7 @@ public final class FakeZipkinServer implements AutoCloseable {
         for (List<TraceGenerator.Span> trace : traces.traces(now - 600_000, now)) {
             trace.stream().filter(s -> s.service().equals(service)).forEach(s -> names.add(s.name()));
         }
-        request.json(200, array(new ArrayList<>(names)));
+        request.json(200, JsonText.array(names));
     }
 
     private void search(LoopbackHttpServer.Request request) throws IOException {
@@ -179,13 +180,5 @@ public final class FakeZipkinServer implements AutoCloseable {
             }
         }
         return true;
-    }
-
-    private static String array(List<String> values) {
-        StringBuilder out = new StringBuilder("[");
-        for (int i = 0; i < values.size(); i++) {
-            out.append(i == 0 ? "" : ",").append(JsonText.quote(values.get(i)));
-        }
-        return out.append(']').toString();
     }
 }

@@ -1,0 +1,80 @@
+package dev.omcp.connectors.builtin.backend;
+
+import dev.omcp.sdk.connector.ConnectorException;
+import jakarta.json.JsonString;
+import jakarta.json.JsonValue;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * How a backend that names services by label (Prometheus, Loki) finds the label of a service: the
+ * first of the candidate labels whose values contain it. Both backends answer label values the same
+ * way ({@code GET <api>label/<name>/values}, the values in {@code data}); the values are cached for
+ * the label cache time-to-live, so resolving a service costs a request per candidate only when the
+ * cache is cold. Thread-safe.
+ */
+public final class ServiceLabels {
+    private final BackendHttp http;
+    private final String labelApi;
+    private final List<String> candidates;
+    private final TtlCache<String, Set<String>> values;
+
+    /**
+     * @param http the backend
+     * @param labelApi the path the label API hangs under, ending in {@code /label/}
+     * @param candidates the service labels to try, first match wins
+     * @param clock the clock cache expiry is measured on
+     * @param cacheTtl how long a label's values are cached
+     */
+    public ServiceLabels(BackendHttp http, String labelApi, List<String> candidates, Clock clock, Duration cacheTtl) {
+        this.http = http;
+        this.labelApi = labelApi;
+        this.candidates = List.copyOf(candidates);
+        this.values = new TtlCache<>(clock, cacheTtl, 64);
+    }
+
+    /** The candidate labels, in the order they are tried. */
+    public List<String> candidates() {
+        return candidates;
+    }
+
+    /** The first candidate label whose values contain {@code service}. */
+    public Optional<String> resolve(String service) throws ConnectorException {
+        for (String label : candidates) {
+            if (values(label).contains(service)) {
+                return Optional.of(label);
+            }
+        }
+        return Optional.empty();
+    }
+
+    /** Every value of {@code label}, cached. */
+    public Set<String> values(String label) throws ConnectorException {
+        Optional<Set<String>> cached = values.get(label);
+        if (cached.isPresent()) {
+            return cached.get();
+        }
+        Set<String> fetched = fetch(label, Map.of());
+        values.put(label, fetched);
+        return fetched;
+    }
+
+    /**
+     * The values of {@code label} the backend answers for {@code query} (no parameters, or a
+     * selector narrowing the series or streams that count), not cached.
+     */
+    public Set<String> fetch(String label, Map<String, String> query) throws ConnectorException {
+        Set<String> fetched = new HashSet<>();
+        for (JsonValue v : BackendHttp.array(http.getJson(labelApi + label + "/values", query), "data", http.backend())) {
+            if (v instanceof JsonString s) {
+                fetched.add(s.getString());
+            }
+        }
+        return Set.copyOf(fetched);
+    }
+}

@@ -1,0 +1,93 @@
+package dev.omcp.connectors.builtin.backend;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.omcp.sdk.connector.ConnectorException;
+import dev.omcp.testkit.backend.FakeBackend;
+import dev.omcp.testkit.time.ManualClock;
+import java.io.IOException;
+import java.net.http.HttpClient;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/** Service-label resolution against a label-values API on loopback. */
+class ServiceLabelsIT {
+    private static final Duration TTL = Duration.ofMinutes(1);
+
+    /** {@code job} and {@code app} both name {@code api}; only {@code app} names {@code web}. */
+    private static final class LabelValuesFake extends FakeBackend {
+        LabelValuesFake() throws IOException {
+            super();
+        }
+
+        @Override
+        protected Answer handle(Request request) {
+            return switch (request.path()) {
+                case "/api/v1/label/job/values" -> Answer.json(200, "{\"status\":\"success\",\"data\":[\"api\",\"shop/api\"]}");
+                case "/api/v1/label/app/values" -> Answer.json(200, "{\"status\":\"success\",\"data\":[\"api\",\"web\",7]}");
+                case "/api/v1/label/broken/values" -> Answer.json(200, "{\"status\":\"success\",\"data\":{}}");
+                default -> Answer.text(404, "404 page not found");
+            };
+        }
+    }
+
+    private final ManualClock clock = new ManualClock(Instant.parse("2026-01-01T12:00:00Z"));
+    private final LabelValuesFake backend;
+    private final HttpClient client = HttpClient.newHttpClient();
+    private final ServiceLabels labels;
+
+    ServiceLabelsIT() throws IOException {
+        backend = new LabelValuesFake();
+        labels = new ServiceLabels(new BackendHttp(client, backend.url(), Duration.ofSeconds(2), "Prometheus"), "/api/v1/label/",
+                List.of("job", "app"), clock, TTL);
+    }
+
+    @AfterEach
+    void stop() {
+        client.close();
+        backend.close();
+    }
+
+    private List<String> askedPaths() {
+        return backend.requests().stream().map(FakeBackend.Request::path).toList();
+    }
+
+    @Test
+    void aService_isNamedByTheFirstCandidateWhoseValuesHoldIt() throws ConnectorException {
+        assertThat(labels.resolve("api")).contains("job");
+        assertThat(labels.resolve("web")).contains("app");
+        assertThat(labels.resolve("billing")).isEmpty();
+        assertThat(labels.values("app")).as("strings only").containsExactlyInAnyOrder("api", "web");
+    }
+
+    @Test
+    void labelValues_areAskedOncePerTimeToLive() throws ConnectorException {
+        labels.resolve("web");
+        labels.resolve("web");
+        assertThat(askedPaths()).containsExactly("/api/v1/label/job/values", "/api/v1/label/app/values");
+
+        clock.advance(TTL);
+        labels.resolve("api");
+        assertThat(askedPaths()).hasSize(3).last().isEqualTo("/api/v1/label/job/values");
+    }
+
+    @Test
+    void aNarrowedQuestion_isNeverCached_andCarriesItsSelector() throws ConnectorException {
+        labels.fetch("job", Map.of("match[]", "{namespace=\"shop\"}"));
+        labels.fetch("job", Map.of("match[]", "{namespace=\"shop\"}"));
+
+        assertThat(backend.requests()).hasSize(2).allSatisfy(r -> assertThat(r.query()).containsEntry("match[]", "{namespace=\"shop\"}"));
+    }
+
+    @Test
+    void anAnswerWithoutAList_isABadResponse_inTheBackendsName() {
+        assertThatThrownBy(() -> labels.values("broken"))
+                .isInstanceOfSatisfying(ConnectorException.class, e -> assertThat(e.kind()).isEqualTo(ConnectorException.Kind.BAD_RESPONSE))
+                .hasMessage("Prometheus answered without the expected 'data' list");
+    }
+}
