@@ -106,10 +106,9 @@ final class KubernetesConnector implements Connector, TopologyCapability, Servic
         TimedHealthCheck check = TimedHealthCheck.start(clock);
         String version;
         try {
-            HttpRequest.Builder request = HttpRequest.newBuilder(new BackendHttp(access.client(), access.baseUrl(), requestTimeout,
-                    "Kubernetes").uri("/version", Map.of())).GET().timeout(requestTimeout);
-            access.authorization().ifPresent(a -> request.header("Authorization", a));
             BackendHttp http = new BackendHttp(access.client(), access.baseUrl(), requestTimeout, "Kubernetes");
+            HttpRequest.Builder request = HttpRequest.newBuilder(http.uri("/version", Map.of())).GET().timeout(requestTimeout);
+            access.authorization().ifPresent(a -> request.header("Authorization", a));
             version = http.json(http.send(request.build())).getString("gitVersion", "");
         } catch (ConnectorException e) {
             return check.down(e.getMessage());
