@@ -198,9 +198,14 @@ public final class PluginCommand implements Callable<Integer> {
         }
     }
 
-    /** {@code omcp plugin install <name>[@<version>]}. */
+    /**
+     * {@code omcp plugin install <name>[@<version>]}. Its description names the variable with
+     * {@code $$}: picocli interpolates {@code ${NAME}} from the environment, which printed
+     * {@code null/<name>/} when {@code PLUGINS_DIR} was unset.
+     */
     @Command(name = "install", mixinStandardHelpOptions = true,
-            description = "Download (or read, with --from <dir>), verify and install a connector into ${PLUGINS_DIR}/<name>/.")
+            description = "Download (or read, with --from <dir>), verify and install a connector into $${PLUGINS_DIR}/<name>/ "
+                    + "(PLUGINS_DIR defaults to /app/plugins).")
     static final class InstallCommand implements Callable<Integer> {
         @Spec
         CommandSpec spec;
@@ -280,10 +285,17 @@ public final class PluginCommand implements Callable<Integer> {
             PluginInspector.Inspection inspection = inspector.inspect(directory, pem.get());
             PluginCandidate candidate = inspection.candidate();
             out.println("plugin: " + candidate.name() + candidate.manifest().map(m -> " " + m.version()).orElse("") + " in " + candidate.location());
-            out.println("trust root: " + (inspection.trustRoot().isLoaded() ? inspection.trustRoot().detail() : inspection.trustRoot().unavailableReason()));
+            // name where the key came from: the shared reason names PLUGIN_TRUST_ROOT, which is wrong after --trust-root
+            String origin = trustRoot.isPresent() ? "--trust-root " + pem.get() : "PLUGIN_TRUST_ROOT " + pem.get();
+            boolean usable = inspection.trustRoot().isLoaded();
+            out.println("trust root: " + (usable ? inspection.trustRoot().detail() : "UNUSABLE (" + origin + "): " + inspection.trustRoot().detail()));
             print(out, "manifest", candidate.manifestCheck());
             print(out, "integrity", candidate.integrity());
-            print(out, "signature", candidate.signature());
+            if (usable) {
+                print(out, "signature", candidate.signature());
+            } else {
+                out.println("signature: NOT CHECKED: no usable trust root (see above)");
+            }
             SemanticVersion server = VersionProvider.serverVersion();
             Admission admission = LoadDecision.decide(VerificationPolicy.install(), inspection.trustRoot(), candidate, server);
             if (admission instanceof Admission.Skip skip) {

@@ -179,6 +179,14 @@ class PluginCliSystemTest {
         Run noTrust = run(Map.of(), "plugin", "verify", tempo.toString());
         assertThat(noTrust.exit()).isEqualTo(1);
         assertThat(noTrust.out()).contains("verdict: REFUSED");
+
+        // a key file the option names, not the variable: the verdict says where it came from, once
+        Path notAKey = Files.writeString(tmp.resolve("not-a-key.pem"), "hello\n");
+        Run unusable = run(Map.of(), "plugin", "verify", "--trust-root", notAKey.toString(), tempo.toString());
+        assertThat(unusable.exit()).isEqualTo(1);
+        assertThat(unusable.out()).contains("trust root: UNUSABLE (--trust-root " + notAKey + "): ")
+                .contains("signature: NOT CHECKED: no usable trust root (see above)").contains("verdict: REFUSED")
+                .doesNotContain("PLUGIN_TRUST_ROOT is unusable").doesNotContain("not checked: signature not checked");
     }
 
     @Test

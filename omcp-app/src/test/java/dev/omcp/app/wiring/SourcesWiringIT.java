@@ -151,7 +151,7 @@ class SourcesWiringIT {
                 // the LogQL the connector sent, though the deadline left no answer to carry it
                 assertThat(logs.getJsonArray("failedSources").getJsonObject(0).getString("query"))
                         .isEqualTo("{service_name=\"api\"} |~ \"time(out|d out)\"");
-                assertThat(logs.getString("note")).contains("narrow the LogQL that ran out of time (failedSources[].query)");
+                assertThat(logs.getString("note")).contains("narrow the query that ran out of time (failedSources[].query)");
             }
             JsonObject counts = tools.tool("query_logs", "{\"service\":\"api\",\"aggregate\":\"sum\",\"level\":\"error\"}");
             assertThat(counts.getJsonArray("failedSources").getJsonObject(0).getString("query"))

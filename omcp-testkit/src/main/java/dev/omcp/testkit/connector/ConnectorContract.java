@@ -171,7 +171,9 @@ public final class ConnectorContract {
      * interrupts the call instead of leaving it behind on a thread of its own), so it is checked: a
      * second connector is created for a backend that accepts connections and never answers, and each
      * declared capability's sample call, interrupted after a moment, must end within
-     * {@link #INTERRUPT_GRACE}.
+     * {@link #INTERRUPT_GRACE}: the logs search through {@code queryLogs(query, listener)}, the method
+     * the gateway calls, and the sample aggregation, when there is one, through
+     * {@code aggregateLogs(aggregation, listener)}.
      */
     private static void interruptibility(ConnectorFactory factory, Capabilities declared, SourceConfig source, ConnectorContext context,
             SampleQueries samples, List<String> passed, List<String> failures, List<String> notes) {
@@ -192,8 +194,17 @@ public final class ConnectorContract {
             try {
                 for (Capability capability : capabilities(declared)) {
                     if (capability.declared() && capability.type().isInstance(connector)) {
-                        interruptOnce(capability, connector, samples, passed, failures);
+                        // the logs method the gateway calls is the one with a listener
+                        Call<?> call = connector instanceof LogsCapability logs && capability.type() == LogsCapability.class
+                                ? () -> logs.queryLogs(samples.logs(), QueryListener.NONE)
+                                : () -> capability.exercise().run(connector, samples);
+                        interruptOnce(capability.type().getSimpleName(), call, passed, failures);
                     }
+                }
+                // aggregates ride on queryLogs and the gateway interrupts them the same way
+                if (declared.queryLogs() && connector instanceof LogAggregatesCapability aggregates && samples.logAggregation().isPresent()) {
+                    LogAggregation aggregation = samples.logAggregation().get();
+                    interruptOnce("LogAggregatesCapability", () -> aggregates.aggregateLogs(aggregation, QueryListener.NONE), passed, failures);
                 }
             } finally {
                 connector.close();
@@ -206,13 +217,11 @@ public final class ConnectorContract {
         }
     }
 
-    private static void interruptOnce(Capability capability, Connector connector, SampleQueries samples, List<String> passed,
-            List<String> failures) throws InterruptedException {
-        String name = capability.type().getSimpleName();
+    private static void interruptOnce(String name, Call<?> call, List<String> passed, List<String> failures) throws InterruptedException {
         AtomicReference<String> ending = new AtomicReference<>("it returned");
         Thread worker = Thread.ofVirtual().name("contract-interrupt-" + name).start(() -> {
             try {
-                capability.exercise().run(connector, samples);
+                call.run();
             } catch (ConnectorException | RuntimeException e) {
                 // any ending keeps the promise; how it ended only explains a call that did not wait
                 ending.set("it threw " + describe(e));

@@ -277,6 +277,107 @@ class ConnectorContractTest {
         }
     }
 
+    /**
+     * Logs over HTTP through the context's client, which an interrupt ends, and says so; with
+     * {@code deafAggregates} its aggregates spin, deaf to interrupts, against any backend but the
+     * mock at {@code mockUrl} until released.
+     */
+    private record HttpLogs(SourceConfig source, ConnectorContext context, String mockUrl, AtomicBoolean release, boolean deafAggregates)
+            implements Connector, LogsCapability, LogAggregatesCapability {
+        private void get() throws ConnectorException {
+            try {
+                HttpRequest request = HttpRequest.newBuilder(URI.create(source.url())).timeout(context.requestTimeout()).build();
+                context.httpClient().send(request, HttpResponse.BodyHandlers.discarding());
+            } catch (IOException e) {
+                throw new ConnectorException(ConnectorException.Kind.UNAVAILABLE, "backend unreachable");
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new ConnectorException(ConnectorException.Kind.TIMEOUT, "interrupted");
+            }
+        }
+
+        @Override
+        public LogResult queryLogs(LogQuery query) throws ConnectorException {
+            return queryLogs(query, QueryListener.NONE);
+        }
+
+        @Override
+        public LogResult queryLogs(LogQuery query, QueryListener listener) throws ConnectorException {
+            listener.sending(LokiLike.logql(query));
+            get();
+            return new LogResult(List.of(), false, LokiLike.logql(query));
+        }
+
+        @Override
+        public MetricResult aggregateLogs(LogAggregation aggregation) throws ConnectorException {
+            return aggregateLogs(aggregation, QueryListener.NONE);
+        }
+
+        @Override
+        public MetricResult aggregateLogs(LogAggregation aggregation, QueryListener listener) throws ConnectorException {
+            String query = "sum(" + LokiLike.logql(aggregation.query()) + ")";
+            listener.sending(query);
+            if (deafAggregates) {
+                while (!source.url().equals(mockUrl) && !release.get()) {
+                    Thread.onSpinWait();
+                }
+            } else {
+                get();
+            }
+            return new MetricResult(List.of(), query, "service", Optional.of(aggregation.step()));
+        }
+
+        @Override
+        public boolean interruptible() {
+            return true;
+        }
+
+        @Override
+        public Health health() {
+            return new Health(true, "fine", Duration.ZERO);
+        }
+
+        @Override
+        public void close() {}
+    }
+
+    private static ContractReport checkHttpLogs(HttpServer backend, AtomicBoolean release, boolean deafAggregates) {
+        String url = "http://127.0.0.1:" + backend.getAddress().getPort() + "/api";
+        SourceConfig source = new SourceConfig("t", "t", url, "", JsonValue.EMPTY_JSON_OBJECT);
+        return check(LOGS, source, AGGREGATING, (s, context) -> new HttpLogs(s, context, url, release, deafAggregates));
+    }
+
+    @Test
+    void anInterruptibleLogsConnector_hasItsListenerMethodsAndItsAggregatesInterrupted() throws IOException {
+        HttpServer backend = answeringBackend();
+        try {
+            ContractReport report = checkHttpLogs(backend, new AtomicBoolean(), false);
+
+            assertThat(report.failures()).isEmpty();
+            assertThat(report.passed()).contains("LogsCapability ends when interrupted, as interruptible() promises",
+                    "LogAggregatesCapability ends when interrupted, as interruptible() promises");
+        } finally {
+            backend.stop(0);
+        }
+    }
+
+    @Test
+    void anInterruptibleLogsConnectorWhoseAggregatesIgnoreTheInterrupt_fails() throws IOException {
+        // the gateway runs aggregateLogs on the tool call's thread too, and interrupts it at the timeout
+        HttpServer backend = answeringBackend();
+        AtomicBoolean release = new AtomicBoolean();
+        try {
+            ContractReport report = checkHttpLogs(backend, release, true);
+
+            assertThat(report.failures()).containsExactly("interruptible() is true, but LogAggregatesCapability did not end within 2 s "
+                    + "of an interrupt while its backend did not answer: the gateway would wait for it past the tool's timeout");
+            assertThat(report.passed()).contains("LogsCapability ends when interrupted, as interruptible() promises");
+        } finally {
+            release.set(true);
+            backend.stop(0);
+        }
+    }
+
     @Test
     void aConnectorThatMakesNoSuchPromise_isNotInterrupted() {
         ContractReport report = check(TRACES, source -> new TracesConnector(source, List.of(GOOD), true));

@@ -532,7 +532,7 @@ public final class QueryLogsTool extends ObservabilityTool {
         if (timedOut.stream().noneMatch(f -> f.query().isPresent())) {
             return " A timeout usually means the search was too large: shorten duration" + unset + ".";
         }
-        return " A timeout usually means the search was too large: narrow the LogQL that ran out of time (failedSources[].query) "
+        return " A timeout usually means the search was too large: narrow the query that ran out of time (failedSources[].query) "
                 + "rather than repeating it: shorten duration (" + Durations.format(query.range().length()) + " here)" + unset + ".";
     }
 }

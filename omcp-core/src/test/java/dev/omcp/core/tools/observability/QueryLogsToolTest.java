@@ -462,7 +462,7 @@ class QueryLogsToolTest {
         assertThat(result.getJsonArray("resolvedQueries").getValuesAs(JsonObject.class))
                 .extracting(q -> q.getString("source")).containsExactly("loki-a");
         assertThat(result.getString("note")).contains("Some sources failed (see failedSources): their lines are missing.",
-                "narrow the LogQL that ran out of time (failedSources[].query)", "shorten duration (7d here), or add a level.");
+                "narrow the query that ran out of time (failedSources[].query)", "shorten duration (7d here), or add a level.");
         declared(result);
     }
 
@@ -480,7 +480,7 @@ class QueryLogsToolTest {
         assertThat(failed(result, "loki").getString("query")).isEqualTo("topk({service_name=\"payments\"})");
         assertThat(result.getJsonArray("resolvedQueries")).isEmpty();
         assertThat(result.getString("note")).contains("Every logs source failed",
-                "narrow the LogQL that ran out of time (failedSources[].query)", "shorten duration (1d here), or add a filter.");
+                "narrow the query that ran out of time (failedSources[].query)", "shorten duration (1d here), or add a filter.");
         declared(result);
     }
 
