@@ -29,7 +29,10 @@ public final class ListSourcesTool extends ObservabilityTool {
                             .add("name", OutputFields.type("string"))
                             .add("type", OutputFields.typed("string", "The connector type."))
                             .add("status", Jsonp.object().add("type", "string")
-                                    .add("enum", OutputFields.names(List.of("connected", "disabled", "failed", "unknown-type"))))
+                                    .add("enum", OutputFields.names(List.of("connected", "disabled", "failed", "unknown-type")))
+                                    .add("description", "connected: the gateway holds a working connector for it. This tool asks "
+                                            + "no backend, so a backend that is down right now still shows connected; the tools "
+                                            + "that ask it say so in failedSources."))
                             .add("capabilities", Jsonp.object().add("type", "array")
                                     .add("items", Jsonp.object().add("type", "string")
                                             .add("enum", OutputFields.names(SourceRegistry.capabilityNames())))
