@@ -7,7 +7,7 @@
 #   ROUNDS=3 BLOCKS=3 DURATION=8s                       the defaults
 #   OLD_OPTS="-Dx=1" NEW_OPTS="-Dx=2"                   extra JVM flags for one side (a flag A/B: same jar twice)
 #   OLD_ENV="A=1" NEW_ENV="OMCP_REDACTION=off"          extra environment for one side (a setting A/B)
-#   SETTLE_ROUNDS=8                                     after the 20 s warm-up, 5 s rounds until the JIT is quiet
+#   SETTLE_ROUNDS=8                                     after 20 s at 8 connections and 10 s at the measured count, 5 s rounds there until the JIT is quiet
 #
 # Both gateways run side by side on the same canned nginx; each block starts a fresh pair (a JVM's
 # JIT decisions alone move a pair's medians by several per cent), warms both up, then alternates
@@ -86,10 +86,13 @@ for block in $(seq 1 "$BLOCKS"); do
     sessions[i]=$(initialize "${ports[i]}")
     # at 8 connections: a cold JIT on a slow machine of this kind answered 32 at once past wrk's 2 s timeout
     run warm-up "${ports[i]}" "${sessions[i]}" "${gpids[i]}" 20s 8 >/dev/null
-    # then until its JIT is quiet (as bench/tools.sh does): compiler threads under 2 % of a core for 5 s
+    # then at the measured connection count too (a path taken only at one count, such as a request
+    # alone, would otherwise be compiled during the measured runs), until its JIT is quiet (as
+    # bench/tools.sh does): compiler threads under 2 % of a core for 5 s
+    run warm-up "${ports[i]}" "${sessions[i]}" "${gpids[i]}" 10s >/dev/null
     for _ in $(seq 1 "${SETTLE_ROUNDS:-8}"); do
       jit0=$(jit_cpu_ms "${gpids[i]}")
-      run warm-up "${ports[i]}" "${sessions[i]}" "${gpids[i]}" 5s 8 >/dev/null
+      run warm-up "${ports[i]}" "${sessions[i]}" "${gpids[i]}" 5s >/dev/null
       [ $(( $(jit_cpu_ms "${gpids[i]}") - jit0 )) -lt 100 ] && break
     done
   done
