@@ -52,7 +52,7 @@ final class SourcesAssembly implements AutoCloseable {
         }
         SourceConnectorContexts contexts = new SourceConnectorContexts(egress, settings.connectTimeout(), settings.requestTimeout(), clock);
         SourceRegistry registry = new SourceRegistry(catalog, contexts, store, egress, BackendHostGuard.unfilteredResolver(),
-                settings.startTimeout());
+                settings.startTimeout(), clock);
         registry.start();
         return new SourcesAssembly(registry);
     }

@@ -56,7 +56,8 @@ public final class EmbeddedObservabilityExample {
                         new SourceConfig("loki", "loki", lokiUrl, "", JsonValue.EMPTY_JSON_OBJECT)),
                 egress,
                 BackendHostGuard.unfilteredResolver(),
-                Duration.ofSeconds(30));
+                Duration.ofSeconds(30),
+                clock);
         sources.start();
 
         // The launcher's defaults (OMCP_TOOL_SOURCE_TIMEOUT, OMCP_TOOL_DEADLINE): room for a range query over days.

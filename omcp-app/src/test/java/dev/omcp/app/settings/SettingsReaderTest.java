@@ -72,4 +72,12 @@ class SettingsReaderTest {
                 "OMCP_API_KEYS entry 3 has the same name as entry 2; names must be unique");
         assertThat(e.getMessage()).doesNotContain(invalid).doesNotContain(repeated);
     }
+
+    @Test
+    void theLaunchersToolTimeouts_areTheEmbeddedToolkitsDefaults_soBothWaitAlike() {
+        assertThat(Duration.ofSeconds(Long.parseLong(Variables.TOOL_SOURCE_TIMEOUT.defaultValue())))
+                .isEqualTo(dev.omcp.core.tools.observability.Toolkit.DEFAULT_PER_SOURCE_TIMEOUT);
+        assertThat(Duration.ofSeconds(Long.parseLong(Variables.TOOL_DEADLINE.defaultValue())))
+                .isEqualTo(dev.omcp.core.tools.observability.Toolkit.DEFAULT_DEADLINE);
+    }
 }

@@ -162,7 +162,13 @@ class SourcesWiringIT {
                     .filteredOn(f -> f.getString("signal").equals("logs"))
                     .singleElement()
                     .satisfies(f -> assertThat(f.getString("query")).startsWith("{service_name=\"api\"}").contains("error"));
-            assertThat(mcp.tool("list_sources", "{}").toString()).contains("\"loki\"");
+            // list_sources, which asks no backend, tells from those calls that the source is failing now
+            JsonObject listed = tools.tool("list_sources", "{}").getJsonArray("sources").getValuesAs(JsonObject.class).stream()
+                    .filter(s -> s.getString("name").equals("loki")).findFirst().orElseThrow();
+            assertThat(listed.getString("status")).isEqualTo("connected");
+            assertThat(listed.getString("lastFailure")).isEqualTo("timeout");
+            assertThat(Instant.parse(listed.getString("lastFailureAt"))).isAfter(Instant.now().minusSeconds(60));
+            assertThat(call(gateway, "GET", "/api/sources", null).body()).contains("\"lastFailure\":\"timeout\"");
         } finally {
             release.countDown();
             loki.stop(0);

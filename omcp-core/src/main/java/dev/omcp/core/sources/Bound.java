@@ -12,14 +12,21 @@ import java.util.Objects;
  * @param tenant the source's tenant binding, or empty string
  * @param capability the connector, seen as the capability
  * @param connector the same connector, for its health
+ * @param activity where {@link FanOut} records how each call to the source ended
  * @param <C> the capability interface
  */
-public record Bound<C>(String source, String type, String tenant, C capability, Connector connector) {
+public record Bound<C>(String source, String type, String tenant, C capability, Connector connector, SourceActivity activity) {
+    /** A connector whose calls are recorded nowhere (tests, connectors wrapped outside a registry). */
+    public Bound(String source, String type, String tenant, C capability, Connector connector) {
+        this(source, type, tenant, capability, connector, SourceActivity.discarding());
+    }
+
     public Bound {
         Objects.requireNonNull(source, "source");
         Objects.requireNonNull(type, "type");
         Objects.requireNonNull(tenant, "tenant");
         Objects.requireNonNull(capability, "capability");
         Objects.requireNonNull(connector, "connector");
+        Objects.requireNonNull(activity, "activity");
     }
 }

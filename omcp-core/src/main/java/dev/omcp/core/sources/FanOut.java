@@ -83,7 +83,7 @@ public final class FanOut {
             });
             List<Outcome<R>> outcomes = new ArrayList<>();
             for (int i = 0; i < bound.size(); i++) {
-                outcomes.add(await(bound.get(i).source(), futures.get(i), expired));
+                outcomes.add(await(bound.get(i), futures.get(i), expired));
             }
             return outcomes;
         } finally {
@@ -92,6 +92,20 @@ public final class FanOut {
             }
             executor.shutdownNow();
         }
+    }
+
+    /**
+     * Notes how the call ended in the source's activity, which {@code list_sources} shows, unless
+     * the caller cancelled it: that says nothing about the source.
+     */
+    private static <C, R> Outcome<R> recorded(Bound<C> b, Outcome<R> outcome, boolean cancelled) {
+        if (!cancelled) {
+            switch (outcome) {
+                case Outcome.Answered<R> answered -> b.activity().answered();
+                case Outcome.Failed<R> failed -> b.activity().failed(failed.kind());
+            }
+        }
+        return outcome;
     }
 
     /** Runs the one call on this thread; at {@code end} the timer interrupts it. */
@@ -111,7 +125,7 @@ public final class FanOut {
             expired = deadline.finish();
         }
         // as on a thread of its own: a call the deadline cut is a timeout, whatever it did once interrupted
-        return expired ? timedOut(b.source()) : outcome;
+        return expired ? recorded(b, timedOut(b.source()), false) : recorded(b, outcome, Thread.currentThread().isInterrupted());
     }
 
     /**
@@ -165,23 +179,24 @@ public final class FanOut {
                 "the connector failed unexpectedly (" + cause.getClass().getSimpleName() + ")");
     }
 
-    private static <R> Outcome<R> await(String source, Future<R> future, AtomicBoolean expired) {
+    private static <C, R> Outcome<R> await(Bound<C> b, Future<R> future, AtomicBoolean expired) {
+        String source = b.source();
         try {
-            return new Outcome.Answered<>(source, future.get());
+            return recorded(b, new Outcome.Answered<>(source, future.get()), false);
         } catch (CancellationException e) {
             if (expired.get()) {
-                return timedOut(source);
+                return recorded(b, timedOut(source), false);
             }
-            return new Outcome.Failed<>(source, ConnectorException.Kind.UNAVAILABLE, "the call was cancelled");
+            return recorded(b, new Outcome.Failed<>(source, ConnectorException.Kind.UNAVAILABLE, "the call was cancelled"), true);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             future.cancel(true);
-            return new Outcome.Failed<>(source, ConnectorException.Kind.UNAVAILABLE, "the call was interrupted");
+            return recorded(b, new Outcome.Failed<>(source, ConnectorException.Kind.UNAVAILABLE, "the call was interrupted"), true);
         } catch (ExecutionException e) {
             if (e.getCause() instanceof ConnectorException ce) {
-                return new Outcome.Failed<>(source, ce.kind(), message(ce));
+                return recorded(b, new Outcome.Failed<>(source, ce.kind(), message(ce)), false);
             }
-            return unexpected(source, e.getCause());
+            return recorded(b, unexpected(source, e.getCause()), false);
         }
     }
 

@@ -34,6 +34,7 @@ import dev.omcp.sdk.manifest.Capabilities;
 import jakarta.json.JsonObject;
 import java.net.URI;
 import java.net.URISyntaxException;
+import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -78,6 +79,7 @@ public final class SourceRegistry implements ManageSources, AutoCloseable {
     private final EgressPolicy egress;
     private final HostResolver resolver;
     private final Duration factoryTimeout;
+    private final Clock clock;
     private final ReentrantLock changes = new ReentrantLock();
     private volatile Map<String, LiveSource> live = Map.of();
     private volatile List<PluginPin> pins = List.of();
@@ -85,7 +87,13 @@ public final class SourceRegistry implements ManageSources, AutoCloseable {
 
     /** One source and what became of it. */
     private record LiveSource(SourceDefinition definition, Optional<ConnectorType> type, Optional<Connector> connector,
-            String status, String problem, boolean badSettings) {
+            String status, String problem, boolean badSettings, SourceActivity activity) {
+        LiveSource(SourceDefinition definition, Optional<ConnectorType> type, Optional<Connector> connector, String status,
+                String problem, boolean badSettings) {
+            // a source that is not connected is never called; its activity stays empty
+            this(definition, type, connector, status, problem, badSettings, SourceActivity.discarding());
+        }
+
         LiveSource(SourceDefinition definition, Optional<ConnectorType> type, Optional<Connector> connector, String status,
                 String problem) {
             this(definition, type, connector, status, problem, false);
@@ -107,9 +115,12 @@ public final class SourceRegistry implements ManageSources, AutoCloseable {
      * @param egress the egress rules
      * @param resolver resolves host names when a source is added, so the rules can judge them
      * @param factoryTimeout how long an asynchronous factory may take before the source counts as failed
+     * @param clock times each source's last answer and failure ({@link SourceActivity}), which
+     *     {@code list_sources} shows
      */
     public SourceRegistry(ConnectorCatalog catalog, ConnectorContexts contexts, SourceStore store, EgressPolicy egress,
-            HostResolver resolver, Duration factoryTimeout) {
+            HostResolver resolver, Duration factoryTimeout, Clock clock) {
+        this.clock = Objects.requireNonNull(clock, "clock");
         this.catalog = Objects.requireNonNull(catalog, "catalog");
         this.contexts = Objects.requireNonNull(contexts, "contexts");
         this.store = Objects.requireNonNull(store, "store");
@@ -202,7 +213,7 @@ public final class SourceRegistry implements ManageSources, AutoCloseable {
             Connector connector = s.connector().get();
             if (DeclaredCapabilities.serves(s.type().get().manifest().capabilities(), connector, capability)) {
                 SourceConfig config = s.definition().config();
-                out.add(new Bound<>(config.name(), config.type(), config.tenant(), capability.cast(connector), connector));
+                out.add(new Bound<>(config.name(), config.type(), config.tenant(), capability.cast(connector), connector, s.activity()));
             }
         }
         return out;
@@ -494,7 +505,7 @@ public final class SourceRegistry implements ManageSources, AutoCloseable {
         }
         try {
             Connector connector = creation.get(factoryTimeout.toMillis(), TimeUnit.MILLISECONDS);
-            return new LiveSource(definition, type, Optional.of(connector), "connected", "");
+            return new LiveSource(definition, type, Optional.of(connector), "connected", "", false, new SourceActivity(clock));
         } catch (TimeoutException e) {
             creation.thenAccept(Connector::close); // a late connector must not leak
             return failed(definition, type, "the connector did not start within " + factoryTimeout.toSeconds() + " s");
@@ -529,7 +540,7 @@ public final class SourceRegistry implements ManageSources, AutoCloseable {
     private static SourceView view(LiveSource s) {
         SourceConfig c = s.definition().config();
         return new SourceView(c.name(), c.type(), endpoint(c.url()), c.tenant(), s.definition().enabled(), s.definition().origin(),
-                s.status(), s.problem(), capabilities(s), SecretSettings.mask(c.settings()));
+                s.status(), s.problem(), capabilities(s), SecretSettings.mask(c.settings()), s.activity().contact());
     }
 
     private static List<String> capabilities(LiveSource s) {

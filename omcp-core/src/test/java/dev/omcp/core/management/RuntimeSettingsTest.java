@@ -64,7 +64,7 @@ class RuntimeSettingsTest {
         };
         SourceRegistry registry = new SourceRegistry(none, source -> {
             throw new IllegalStateException("no connectors in this test");
-        }, store, new EgressRules(false), host -> List.of(), Duration.ofSeconds(1));
+        }, store, new EgressRules(false), host -> List.of(), Duration.ofSeconds(1), java.time.Clock.systemUTC());
         registry.start();
         return registry;
     }

@@ -7,6 +7,7 @@ import dev.omcp.sdk.connector.ConnectorException;
 import dev.omcp.sdk.connector.Health;
 import dev.omcp.sdk.connector.SourceConfig;
 import jakarta.json.JsonObject;
+import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -236,6 +237,54 @@ class FanOutTest {
     }
 
     /** A backend call that never answers; it returns (with the interrupt flag set) once interrupted. */
+    @Test
+    void everyOutcomeIsNotedInItsSourcesActivity_onBothPaths() {
+        for (Connector connector : List.of(INTERRUPTIBLE, CONNECTOR)) {
+            SourceActivity answering = new SourceActivity(Clock.systemUTC());
+            SourceActivity failing = new SourceActivity(Clock.systemUTC());
+            FanOut.call(List.of(new Bound<>("a", "test", "", "ok", connector, answering)), q -> q, Duration.ofSeconds(5),
+                    Duration.ofSeconds(5));
+            FanOut.call(List.of(new Bound<>("b", "test", "", "down", connector, failing)), q -> {
+                throw new ConnectorException(ConnectorException.Kind.UNAVAILABLE, "Loki could not be reached");
+            }, Duration.ofSeconds(5), Duration.ofSeconds(5));
+
+            assertThat(answering.contact().lastAnswer()).isPresent();
+            assertThat(answering.contact().lastFailure()).isEmpty();
+            assertThat(failing.contact().lastFailureKind()).contains(ConnectorException.Kind.UNAVAILABLE);
+            assertThat(failing.contact().failingNow()).isTrue();
+        }
+    }
+
+    @Test
+    void aCallCutByTheDeadlineIsNotedAsATimeout_onBothPaths() {
+        for (Connector connector : List.of(INTERRUPTIBLE, CONNECTOR)) {
+            SourceActivity activity = new SourceActivity(Clock.systemUTC());
+            FanOut.call(List.of(new Bound<>("a", "test", "", "hang", connector, activity)), q -> {
+                hangUntilInterrupted();
+                return "late";
+            }, Duration.ofMillis(100), Duration.ofSeconds(5));
+
+            assertThat(activity.contact().lastFailureKind()).contains(ConnectorException.Kind.TIMEOUT);
+        }
+    }
+
+    @Test
+    void aCallTheCallerCancelled_saysNothingAboutTheSource() {
+        // an agent that cancels its tool call does not make the backend look down in list_sources
+        SourceActivity activity = new SourceActivity(Clock.systemUTC());
+        Thread.currentThread().interrupt();
+        try {
+            FanOut.call(List.of(new Bound<>("a", "test", "", "q", INTERRUPTIBLE, activity)), q -> {
+                hangUntilInterrupted();
+                throw new ConnectorException(ConnectorException.Kind.UNAVAILABLE, "the call to Loki was interrupted");
+            }, Duration.ofSeconds(5), Duration.ofSeconds(5));
+        } finally {
+            Thread.interrupted();
+        }
+
+        assertThat(activity.contact()).isEqualTo(dev.omcp.ports.sources.SourceContact.NONE);
+    }
+
     private static void hangUntilInterrupted() {
         try {
             new CountDownLatch(1).await();

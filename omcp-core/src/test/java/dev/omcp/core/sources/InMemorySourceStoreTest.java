@@ -114,7 +114,7 @@ class InMemorySourceStoreTest {
         InMemorySourceStore store = InMemorySourceStore.of(config("prod"), config("staging"));
         SourceRegistry registry = new SourceRegistry(new NoTypes(), source -> {
             throw new AssertionError("a source of an unknown type is never given a context");
-        }, store, new EgressRules(false), host -> List.of(), Duration.ofSeconds(1));
+        }, store, new EgressRules(false), host -> List.of(), Duration.ofSeconds(1), java.time.Clock.systemUTC());
         registry.start();
 
         SourceOutcome outcome = registry.remove("staging", Principal.anonymous());

@@ -127,7 +127,7 @@ class SourceRegistryTest {
             return new StaticContext();
         };
         SourceRegistry registry = new SourceRegistry(catalog, contexts, store, new EgressRules(allowPrivate),
-                host -> dns.getOrDefault(host, List.of()), Duration.ofMillis(200));
+                host -> dns.getOrDefault(host, List.of()), Duration.ofMillis(200), java.time.Clock.systemUTC());
         registry.start();
         return registry;
     }

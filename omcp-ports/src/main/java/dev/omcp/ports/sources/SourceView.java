@@ -19,10 +19,11 @@ import java.util.Objects;
  * @param capabilities the capabilities the connector both declares and implements, for example
  *     {@code queryMetrics}
  * @param settings the settings with every secret replaced by {@link ManageSources#MASK}
+ * @param contact when tool calls last got an answer from the source and when one last failed
  */
 public record SourceView(
         String name, String type, String endpoint, String tenant, boolean enabled, SourceDefinition.Origin origin,
-        String status, String problem, List<String> capabilities, JsonObject settings) {
+        String status, String problem, List<String> capabilities, JsonObject settings, SourceContact contact) {
     public SourceView {
         Objects.requireNonNull(name, "name");
         Objects.requireNonNull(type, "type");
@@ -33,5 +34,12 @@ public record SourceView(
         Objects.requireNonNull(problem, "problem");
         capabilities = List.copyOf(capabilities);
         Objects.requireNonNull(settings, "settings");
+        Objects.requireNonNull(contact, "contact");
+    }
+
+    /** A source no tool call has reached yet. */
+    public SourceView(String name, String type, String endpoint, String tenant, boolean enabled, SourceDefinition.Origin origin,
+            String status, String problem, List<String> capabilities, JsonObject settings) {
+        this(name, type, endpoint, tenant, enabled, origin, status, problem, capabilities, settings, SourceContact.NONE);
     }
 }

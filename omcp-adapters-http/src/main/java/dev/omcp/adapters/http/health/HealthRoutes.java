@@ -124,6 +124,7 @@ public final class HealthRoutes implements HttpModule {
             if (!source.problem().isEmpty()) {
                 item.add("problem", source.problem());
             }
+            source.contact().addTo(item);
             items.add(item);
         }
         String status = failed == 0 ? "ok" : "degraded";

@@ -53,7 +53,9 @@ public final class SourcesRoutes implements HttpModule {
 
     private static final Logger LOG = LoggerFactory.getLogger(SourcesRoutes.class);
     private static final Set<String> FIELDS = Set.of("name", "type", "url", "tenant", "enabled", "settings");
-    private static final Set<String> READ_ONLY_FIELDS = Set.of("endpoint", "origin", "status", "problem", "capabilities");
+    // what GET shows besides the body fields: a listed source sent back as it came is accepted
+    private static final Set<String> READ_ONLY_FIELDS = Set.of("endpoint", "origin", "status", "problem", "capabilities",
+            "lastAnswerAt", "lastFailureAt", "lastFailure");
 
     private final ManageSources sources;
     private final ManagementIdentity identity;
@@ -266,6 +268,7 @@ public final class SourcesRoutes implements HttpModule {
         if (!v.problem().isEmpty()) {
             b.add("problem", v.problem());
         }
+        v.contact().addTo(b);
         return b.build();
     }
 

@@ -89,6 +89,22 @@ class SourcesRoutesIT {
     }
 
     @Test
+    void aListedSourceShowsItsLastAnswerAndFailure_andCanBeSentBackAsItCame() throws Exception {
+        call("POST", "/api/sources", "{\"name\":\"prom\",\"type\":\"prometheus\",\"url\":\"https://prom.example.com\"}");
+
+        JsonObject listed = json(call("GET", "/api/sources", null)).getJsonArray("sources").getJsonObject(0);
+        assertThat(listed.getString("lastAnswerAt")).isEqualTo("2026-11-28T10:00:00Z");
+        assertThat(listed.getString("lastFailureAt")).isEqualTo("2026-11-28T10:05:00Z");
+        assertThat(listed.getString("lastFailure")).isEqualTo("timeout");
+
+        // an operator's script that reads a source, changes one field and puts it back
+        JsonObject changed = Json.createObjectBuilder(listed).add("enabled", false).build();
+        HttpResponse<String> put = call("PUT", "/api/sources/prom", changed.toString());
+        assertThat(put.statusCode()).as(put.body()).isEqualTo(200);
+        assertThat(sources.lastDraft.enabled()).isFalse();
+    }
+
+    @Test
     void refusalsCarryCodeAndReason() throws Exception {
         HttpResponse<String> rejected = call("POST", "/api/sources", "{\"name\":\"m\",\"type\":\"prometheus\",\"url\":\"http://169.254.169.254/\"}");
         assertThat(rejected.statusCode()).isEqualTo(400);
@@ -158,7 +174,10 @@ class SourcesRoutesIT {
                 return uri.getScheme() + "://" + uri.getHost() + (uri.getPort() > 0 ? ":" + uri.getPort() : "");
             }).orElse("");
             return new SourceView(d.name(), d.type(), endpoint, d.tenant(), d.enabled(), SourceDefinition.Origin.API, "connected", "",
-                    List.of("queryMetrics"), Json.createObjectBuilder().add("auth", Json.createObjectBuilder().add("token", MASK)).build());
+                    List.of("queryMetrics"), Json.createObjectBuilder().add("auth", Json.createObjectBuilder().add("token", MASK)).build(),
+                    new dev.omcp.ports.sources.SourceContact(java.util.Optional.of(java.time.Instant.parse("2026-11-28T10:00:00Z")),
+                            java.util.Optional.of(java.time.Instant.parse("2026-11-28T10:05:00Z")),
+                            java.util.Optional.of(dev.omcp.sdk.connector.ConnectorException.Kind.TIMEOUT)));
         }
 
         @Override

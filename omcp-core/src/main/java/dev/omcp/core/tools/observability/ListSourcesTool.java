@@ -6,16 +6,22 @@ import dev.omcp.ports.tools.ToolAnnotations;
 import dev.omcp.ports.tools.ToolCall;
 import dev.omcp.ports.tools.ToolDefinition;
 import dev.omcp.ports.tools.ToolResult;
+import dev.omcp.sdk.connector.ConnectorException;
 import dev.omcp.sdk.json.Jsonp;
 import jakarta.json.JsonArrayBuilder;
 import jakarta.json.JsonObject;
 import jakarta.json.JsonObjectBuilder;
 import java.util.List;
+import java.util.Locale;
 import java.util.Optional;
 
 /** {@code list_sources}: which backends the gateway can ask, and what each can answer. */
 public final class ListSourcesTool extends ObservabilityTool {
     static final String NAME = "list_sources";
+    private static final List<String> FAILURE_KINDS = java.util.Arrays.stream(ConnectorException.Kind.values())
+            .filter(k -> k != ConnectorException.Kind.BAD_QUERY)
+            .map(k -> k.name().toLowerCase(Locale.ROOT))
+            .toList();
     private static final ToolDefinition DEFINITION = new ToolDefinition(
             NAME,
             "List sources",
@@ -32,7 +38,7 @@ public final class ListSourcesTool extends ObservabilityTool {
                                     .add("enum", OutputFields.names(List.of("connected", "disabled", "failed", "unknown-type")))
                                     .add("description", "connected: the gateway holds a working connector for it. This tool asks "
                                             + "no backend, so a backend that is down right now still shows connected; the tools "
-                                            + "that ask it say so in failedSources."))
+                                            + "that ask it say so in failedSources, and lastFailureAt below shows it."))
                             .add("capabilities", Jsonp.object().add("type", "array")
                                     .add("items", Jsonp.object().add("type", "string")
                                             .add("enum", OutputFields.names(SourceRegistry.capabilityNames())))
@@ -42,7 +48,16 @@ public final class ListSourcesTool extends ObservabilityTool {
                                             + "aggregates computed by the backend), listServices (list_services), queryTraces "
                                             + "(query_traces), topology (get_topology, get_blast_radius)."))
                             .add("problem", OutputFields.typed("string", "Why the source is not connected."))
-                            .add("tenant", OutputFields.typed("string", "The tenant the source is bound to, when it is."))))
+                            .add("tenant", OutputFields.typed("string", "The tenant the source is bound to, when it is."))
+                            .add("lastAnswerAt", OutputFields.typed("string", "When a tool call last got an answer from the "
+                                    + "source (ISO-8601, since it was connected; absent before the first). A rejected query "
+                                    + "counts: the backend answered."))
+                            .add("lastFailureAt", OutputFields.typed("string", "When a tool call to the source last failed. "
+                                    + "Later than lastAnswerAt: the source was failing at the last call, so expect it in "
+                                    + "failedSources."))
+                            .add("lastFailure", Jsonp.object().add("type", "string")
+                                    .add("enum", OutputFields.names(FAILURE_KINDS))
+                                    .add("description", "How that call failed."))))
                     .add("note", Jsonp.object().add("type", "string")), List.of("sources"))),
             ToolAnnotations.readOnlyLocal());
 
@@ -75,6 +90,7 @@ public final class ListSourcesTool extends ObservabilityTool {
             if (!view.tenant().isEmpty()) {
                 entry.add("tenant", view.tenant());
             }
+            view.contact().addTo(entry);
             sources.add(entry);
         }
         JsonObjectBuilder result = Jsonp.object().add("sources", sources);

@@ -79,7 +79,7 @@ public final class MetricBatch {
                     shape.labels());
             for (Bound<MetricsCapability> source : sources) {
                 pairs.add(new Bound<>(source.source(), source.type(), source.tenant(), new Pending(source.capability(), query),
-                        source.connector()));
+                        source.connector(), source.activity()));
                 requestOf.add(request);
             }
         }

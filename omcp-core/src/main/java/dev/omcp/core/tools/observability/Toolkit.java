@@ -141,12 +141,20 @@ public final class Toolkit {
         thresholds.set(Objects.requireNonNull(replacement, "replacement"));
     }
 
+    /** How long one source may take when the builder is not told: the launcher's {@code OMCP_TOOL_SOURCE_TIMEOUT} default. */
+    public static final Duration DEFAULT_PER_SOURCE_TIMEOUT = Duration.ofSeconds(10);
+
+    /** How long a whole call may wait when the builder is not told: the launcher's {@code OMCP_TOOL_DEADLINE} default. */
+    public static final Duration DEFAULT_DEADLINE = Duration.ofSeconds(20);
+
     /** Assembles a {@link Toolkit}. */
     public static final class Builder {
         private final SourceRegistry sources;
         private final Clock clock;
-        private Duration perSourceTimeout = Duration.ofSeconds(5);
-        private Duration deadline = Duration.ofSeconds(10);
+        // the launcher's defaults (OMCP_TOOL_SOURCE_TIMEOUT, OMCP_TOOL_DEADLINE), so an embedded
+        // gateway waits for a slow backend as long as the one the operators know
+        private Duration perSourceTimeout = DEFAULT_PER_SOURCE_TIMEOUT;
+        private Duration deadline = DEFAULT_DEADLINE;
         private ServiceCatalog catalog = ServiceCatalog.empty();
         private AnomalyHistory history;
         private boolean redactionEnabled = true;
@@ -160,7 +168,10 @@ public final class Toolkit {
             this.clock = Objects.requireNonNull(clock, "clock");
         }
 
-        /** How long one source may take, and how long the whole call may wait. */
+        /**
+         * How long one source may take, and how long the whole call may wait; {@link
+         * #DEFAULT_PER_SOURCE_TIMEOUT} and {@link #DEFAULT_DEADLINE} unless set.
+         */
         public Builder timeouts(Duration perSource, Duration overall) {
             this.perSourceTimeout = Objects.requireNonNull(perSource, "perSource");
             this.deadline = Objects.requireNonNull(overall, "overall");

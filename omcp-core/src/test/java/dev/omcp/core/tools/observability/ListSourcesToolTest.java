@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.omcp.core.sources.SourceRegistry;
 import dev.omcp.ports.identity.Principal;
+import dev.omcp.sdk.connector.ConnectorException;
 import dev.omcp.testkit.time.ManualClock;
 import jakarta.json.JsonObject;
 import jakarta.json.JsonString;
@@ -99,5 +100,47 @@ class ListSourcesToolTest {
         assertThat(definition.outputSchema().orElseThrow().getJsonObject("properties").getJsonObject("sources").getJsonObject("items")
                 .getJsonObject("properties").getJsonObject("capabilities").getJsonObject("items").getJsonArray("enum")
                 .getValuesAs(JsonString::getString)).containsExactlyElementsOf(SourceRegistry.capabilityNames());
+    }
+
+    @Test
+    void aSourceThatFailedAtItsLastCall_showsWhenAndHow_andAnAnswerLaterClearsIt() {
+        FakeLogsBackend loki = new FakeLogsBackend("loki").line("checkout", clock.instant().minusSeconds(60), java.util.Map.of("app", "checkout"), "order placed");
+        InMemorySources sources = new InMemorySources().add(loki).add(new FakeMetricsBackend("prom"));
+        Toolkit toolkit = Toolkit.builder(sources.registry(), clock).build();
+        ListSourcesTool list = new ListSourcesTool(toolkit);
+        QueryLogsTool logs = new QueryLogsTool(toolkit);
+
+        JsonObject before = source(ToolHarness.ok(list, "{}"), "loki");
+        assertThat(before.keySet()).doesNotContain("lastAnswerAt", "lastFailureAt", "lastFailure");
+
+        ToolHarness.ok(logs, "{\"service\":\"checkout\"}");
+        JsonObject answered = source(ToolHarness.ok(list, "{}"), "loki");
+        Instant answeredAt = Instant.parse(answered.getString("lastAnswerAt"));
+        assertThat(answered.keySet()).doesNotContain("lastFailureAt", "lastFailure");
+
+        loki.failingAll(new ConnectorException(ConnectorException.Kind.UNAVAILABLE, "Loki could not be reached"));
+        ToolHarness.call(logs, "{\"service\":\"checkout\"}");
+        JsonObject failed = source(ToolHarness.ok(list, "{}"), "loki");
+        assertThat(failed.getString("lastFailure")).isEqualTo("unavailable");
+        assertThat(Instant.parse(failed.getString("lastFailureAt"))).isAfterOrEqualTo(answeredAt);
+        // the source nobody asked is untouched
+        assertThat(source(ToolHarness.ok(list, "{}"), "prom").keySet()).doesNotContain("lastAnswerAt", "lastFailureAt");
+
+        // a rejected query is the backend answering: it does not make the source look down
+        loki.failingAll(new ConnectorException(ConnectorException.Kind.BAD_QUERY, "parse error at line 1"));
+        ToolHarness.call(logs, "{\"service\":\"checkout\"}");
+        JsonObject rejected = source(ToolHarness.ok(list, "{}"), "loki");
+        assertThat(Instant.parse(rejected.getString("lastAnswerAt"))).isAfterOrEqualTo(Instant.parse(failed.getString("lastFailureAt")));
+        assertThat(rejected.getString("lastFailure")).isEqualTo("unavailable");
+    }
+
+    @Test
+    void theOutputSchemaNamesEveryFailureKindAListingMayShow_butNotARejectedQuery() {
+        JsonObject properties = tool(new InMemorySources()).definition().outputSchema().orElseThrow().getJsonObject("properties")
+                .getJsonObject("sources").getJsonObject("items").getJsonObject("properties");
+
+        assertThat(properties.getJsonObject("lastFailure").getJsonArray("enum").getValuesAs(JsonString::getString))
+                .containsExactly("unavailable", "timeout", "unauthorized", "bad_response", "address_refused");
+        assertThat(properties.keySet()).contains("lastAnswerAt", "lastFailureAt");
     }
 }

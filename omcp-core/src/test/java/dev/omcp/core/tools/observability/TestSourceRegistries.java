@@ -76,7 +76,7 @@ final class TestSourceRegistries {
             }
         };
         SourceRegistry registry = new SourceRegistry(catalog, source -> noHttp, store, new EgressRules(false),
-                host -> List.of(), startTimeout);
+                host -> List.of(), startTimeout, Clock.systemUTC());
         registry.start();
         return registry;
     }
