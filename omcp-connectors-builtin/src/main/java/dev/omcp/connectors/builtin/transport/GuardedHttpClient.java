@@ -20,7 +20,6 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executor;
-import java.util.concurrent.atomic.AtomicInteger;
 import javax.net.ssl.SSLContext;
 import javax.net.ssl.SSLParameters;
 
@@ -32,21 +31,12 @@ import javax.net.ssl.SSLParameters;
  * elsewhere.
  */
 final class GuardedHttpClient extends HttpClient {
-    /**
-     * {@code -Domcp.backend.callerThread=false} sends every request through the JDK client, as
-     * before {@link CallerThreadExchange}: for comparing the two in a benchmark, or as a way back
-     * should a backend misbehave with one of them.
-     */
-    static final boolean CALLER_THREAD = !"false".equals(System.getProperty("omcp.backend.callerThread"));
-    private static final Duration DEFAULT_CONNECT_TIMEOUT = Duration.ofSeconds(5);
-
     private final HttpClient delegate;
     private final EgressPolicy policy;
     private final Duration requestTimeout;
     private final Optional<String> authorization;
     private final Map<String, String> headers;
     private final Optional<String> origin;
-    private final AtomicInteger inFlight = new AtomicInteger();
 
     GuardedHttpClient(HttpClient delegate, EgressPolicy policy, Duration requestTimeout, Optional<String> authorization,
             Map<String, String> headers, Optional<String> origin) {
@@ -113,22 +103,7 @@ final class GuardedHttpClient extends HttpClient {
 
     @Override
     public <T> HttpResponse<T> send(HttpRequest request, HttpResponse.BodyHandler<T> handler) throws IOException, InterruptedException {
-        HttpRequest guarded = guard(request);
-        int concurrent = inFlight.incrementAndGet();
-        try {
-            // Measured (docs/benchmarks.md, "The backend request on the caller's thread"): a request
-            // alone is cheaper through the client, whose selector thread is idle then; requests that
-            // overlap (a health call's five queries, many agents at once) are cheaper each on its own
-            // thread than queued on that one selector. Only on a virtual thread: there an interrupt
-            // closes the socket it waits on, so a tool's deadline still ends the call.
-            if (concurrent > 1 && CALLER_THREAD && Thread.currentThread().isVirtual() && CallerThreadExchange.suits(guarded, handler)) {
-                return CallerThreadExchange.send(guarded, handler, delegate.connectTimeout().orElse(DEFAULT_CONNECT_TIMEOUT),
-                        requestTimeout);
-            }
-            return delegate.send(guarded, handler);
-        } finally {
-            inFlight.decrementAndGet();
-        }
+        return delegate.send(guard(request), handler);
     }
 
     @Override
