@@ -18,7 +18,9 @@ command -v wrk >/dev/null || { echo "bench: wrk is missing (apt-get install wrk)
 "$root/omcp" --version >/dev/null   # builds the jar and the start-up cache when stale
 
 pid=""
-trap 'stop "$pid"' EXIT
+# the gateways' logs, removed at the end like every other file a benchmark makes
+logs="$(mktemp -d /tmp/omcp-bench-run.XXXXXX)"
+trap 'stop "$pid"; rm -rf "$logs"' EXIT
 trap 'exit 130' INT TERM
 
 echo "# bench/run.sh $(date -u +%Y-%m-%dT%H:%M:%SZ), $(nproc) cores, load average $(cut -d' ' -f1-3 /proc/loadavg)"
@@ -26,7 +28,7 @@ echo "## Start-up: process start to first successful initialize ($STARTS runs)"
 for i in $(seq 1 "$STARTS"); do
   port=$(free_port)
   t0=$(date +%s%N)
-  PORT="$port" "$root/omcp" serve >/tmp/omcp-bench-start.log 2>&1 &
+  PORT="$port" "$root/omcp" serve >"$logs/start.log" 2>&1 &
   pid=$!
   until [ -n "$(initialize "$port" 2>/dev/null)" ]; do
     kill -0 "$pid" 2>/dev/null || { echo "bench: the gateway exited during start-up" >&2; exit 1; }
@@ -38,7 +40,7 @@ for i in $(seq 1 "$STARTS"); do
 done
 
 port=$(free_port)
-PORT="$port" "$root/omcp" serve >/tmp/omcp-bench.log 2>&1 &
+PORT="$port" "$root/omcp" serve >"$logs/gateway.log" 2>&1 &
 pid=$!
 await_gateway "$port" "$pid"
 session=$(initialize "$port")
