@@ -8,6 +8,7 @@ import dev.omcp.app.support.McpHttpClient;
 import dev.omcp.app.settings.SettingsReader;
 import dev.omcp.core.sources.Bound;
 import dev.omcp.ports.identity.Principal;
+import dev.omcp.ports.sources.SourceContact;
 import dev.omcp.sdk.connector.LogsCapability;
 import dev.omcp.sdk.query.LogQuery;
 import dev.omcp.sdk.query.LogResult;
@@ -169,6 +170,15 @@ class SourcesWiringIT {
             assertThat(listed.getString("lastFailure")).isEqualTo("timeout");
             assertThat(Instant.parse(listed.getString("lastFailureAt"))).isAfter(Instant.now().minusSeconds(60));
             assertThat(call(gateway, "GET", "/api/sources", null).body()).contains("\"lastFailure\":\"timeout\"");
+            // /api/health turns degraded only when failures keep coming with no answer between them
+            // (SourceContact.keepsFailing); here the fake still answers label lookups, which end a streak
+            int streak = listed.getInt("consecutiveFailures", 0);
+            boolean keepsFailing = streak >= SourceContact.FAILING_CALLS && Duration.between(
+                    Instant.parse(listed.getString("failingSince")), Instant.parse(listed.getString("lastFailureAt")))
+                    .compareTo(SourceContact.FAILING_SPAN) >= 0;
+            assertThat(call(gateway, "GET", "/api/health", null).body())
+                    .startsWith(keepsFailing ? "{\"status\":\"degraded\"" : "{\"status\":\"ok\"")
+                    .contains(keepsFailing ? "\"failing\":1" : "\"failing\":0");
         } finally {
             release.countDown();
             loki.stop(0);

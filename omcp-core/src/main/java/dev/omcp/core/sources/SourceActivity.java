@@ -16,7 +16,8 @@ import java.util.Optional;
  * <p>A backend that rejects a query ({@link ConnectorException.Kind#BAD_QUERY}) answered: the
  * query was wrong, not the source. Written by every fan-out, so the fields are plain volatiles and a
  * record costs one clock read; two calls finishing at once may leave either one's outcome, which is
- * as good as "the last one".
+ * as good as "the last one". Failures also count how many calls in a row have failed since the
+ * last answer, and since when, so {@code GET /api/health} can tell an outage from one slow query.
  */
 public final class SourceActivity {
     private static final long NEVER = Long.MIN_VALUE;
@@ -26,7 +27,8 @@ public final class SourceActivity {
     private volatile long answeredAt = NEVER;
     private volatile Failure failure;
 
-    private record Failure(long at, ConnectorException.Kind kind) {}
+    /** The last failure, with the streak of failures since the last answer it ends. */
+    private record Failure(long at, ConnectorException.Kind kind, long streakStart, int streak) {}
 
     /** @param clock when outcomes happen */
     public SourceActivity(Clock clock) {
@@ -61,17 +63,28 @@ public final class SourceActivity {
             return;
         }
         if (recording) {
-            failure = new Failure(clock.millis(), kind);
+            recordFailure(kind);
         }
     }
 
-    /** What is known so far; both parts empty before the first call. */
+    // Failures are the rare path, so they may take a lock: two calls failing at once both count.
+    private synchronized void recordFailure(ConnectorException.Kind kind) {
+        long now = clock.millis();
+        Failure last = failure;
+        boolean streakGoesOn = last != null && last.at() > answeredAt;
+        failure = streakGoesOn ? new Failure(now, kind, last.streakStart(), last.streak() + 1) : new Failure(now, kind, now, 1);
+    }
+
+    /** What is known so far; empty before the first call. */
     public SourceContact contact() {
         long answered = answeredAt;
         Failure failed = failure;
+        boolean failing = failed != null && failed.at() > answered;
         return new SourceContact(
                 answered == NEVER ? Optional.empty() : Optional.of(Instant.ofEpochMilli(answered)),
                 failed == null ? Optional.empty() : Optional.of(Instant.ofEpochMilli(failed.at())),
-                failed == null ? Optional.empty() : Optional.of(failed.kind()));
+                failed == null ? Optional.empty() : Optional.of(failed.kind()),
+                failing ? failed.streak() : 0,
+                failing ? Optional.of(Instant.ofEpochMilli(failed.streakStart())) : Optional.empty());
     }
 }

@@ -72,7 +72,8 @@ public final class HealthRoutes implements HttpModule {
     public void register(ApiRoutes routes) {
         routes.route(HandlerType.GET, "/api/health").publicRoute().tag("health")
                 .summary("Server health and source status; without a session (login modes) only {status}")
-                .response(200, "{status} without a session; with one also sources (the caller's tenant) and counts")
+                .response(200, "{status} without a session; with one also sources (the caller's tenant) and counts; status is "
+                        + "degraded when a source is not connected or a connected one keeps failing")
                 .handle(this::overview);
         routes.route(HandlerType.GET, "/api/health/anomaly-sparklines").permission("health", "read").tag("health")
                 .summary("Per-service anomaly-score series of the last hour for the caller's tenant; ?bucket=1m (10s-15m); "
@@ -112,12 +113,16 @@ public final class HealthRoutes implements HttpModule {
         int connected = 0;
         int failed = 0;
         int disabled = 0;
+        int failing = 0;
         JsonArrayBuilder items = Jsonp.array();
         for (SourceView source : seen) {
             switch (source.status()) {
                 case "connected" -> connected++;
                 case "disabled" -> disabled++;
                 default -> failed++;
+            }
+            if (source.contact().keepsFailing()) {
+                failing++;
             }
             JsonObjectBuilder item = Jsonp.object().add("name", source.name()).add("type", source.type())
                     .add("status", source.status()).add("capabilities", strings(source.capabilities()));
@@ -127,12 +132,14 @@ public final class HealthRoutes implements HttpModule {
             source.contact().addTo(item);
             items.add(item);
         }
-        String status = failed == 0 ? "ok" : "degraded";
+        // A connected source whose calls keep failing is an outage a dashboard should see; one slow
+        // query is not (SourceContact.keepsFailing says where the line is).
+        String status = failed == 0 && failing == 0 ? "ok" : "degraded";
         JsonObjectBuilder body = Jsonp.object().add("status", status);
         if (details) {
             body.add("sources", items)
                     .add("counts", Jsonp.object().add("total", seen.size()).add("connected", connected).add("failed", failed)
-                            .add("disabled", disabled))
+                            .add("disabled", disabled).add("failing", failing))
                     .add("anomalyHistory", Jsonp.object().add("retentionSeconds", anomalies.retention().toSeconds())
                             .add("durableSink", anomalies.durableSinkConfigured()));
         }

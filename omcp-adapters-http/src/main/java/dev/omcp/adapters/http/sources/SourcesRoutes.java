@@ -55,7 +55,7 @@ public final class SourcesRoutes implements HttpModule {
     private static final Set<String> FIELDS = Set.of("name", "type", "url", "tenant", "enabled", "settings");
     // what GET shows besides the body fields: a listed source sent back as it came is accepted
     private static final Set<String> READ_ONLY_FIELDS = Set.of("endpoint", "origin", "status", "problem", "capabilities",
-            "lastAnswerAt", "lastFailureAt", "lastFailure");
+            "lastAnswerAt", "lastFailureAt", "lastFailure", "consecutiveFailures", "failingSince");
 
     private final ManageSources sources;
     private final ManagementIdentity identity;

@@ -57,7 +57,11 @@ public final class ListSourcesTool extends ObservabilityTool {
                                     + "failedSources."))
                             .add("lastFailure", Jsonp.object().add("type", "string")
                                     .add("enum", OutputFields.names(FAILURE_KINDS))
-                                    .add("description", "How that call failed."))))
+                                    .add("description", "How that call failed."))
+                            .add("consecutiveFailures", OutputFields.typed("integer", "While the source is failing (its last "
+                                    + "call failed): how many calls in a row have failed since its last answer."))
+                            .add("failingSince", OutputFields.typed("string", "While the source is failing: when the first "
+                                    + "of those calls failed (ISO-8601)."))))
                     .add("note", Jsonp.object().add("type", "string")), List.of("sources"))),
             ToolAnnotations.readOnlyLocal());
 
