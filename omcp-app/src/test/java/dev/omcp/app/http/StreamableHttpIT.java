@@ -210,6 +210,29 @@ class StreamableHttpIT {
     }
 
     @Test
+    void bodyThatIsNotUtf8_is400ParseError() {
+        McpHttpClient client = initialized();
+        byte[] body = "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\",\"params\":{\"x\":\"\u00ff\"}}".getBytes(StandardCharsets.ISO_8859_1);
+        HttpResponse<String> response = Http.send(HttpRequest.newBuilder(URI.create(gateway.baseUrl() + "/mcp"))
+                .header("Content-Type", "application/json")
+                .header("Accept", "application/json, text/event-stream")
+                .header("Mcp-Session-Id", client.sessionId())
+                .POST(HttpRequest.BodyPublishers.ofByteArray(body)).build());
+        assertThat(response.statusCode()).isEqualTo(400);
+        assertThat(error(response).getInt("code")).isEqualTo(-32700);
+    }
+
+    @Test
+    void nestingBeyondTheParserLimit_is400ParseError_notA500() {
+        McpHttpClient client = initialized();
+        HttpResponse<String> response = client.post(
+                "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\",\"params\":{\"x\":" + "[".repeat(200) + "]".repeat(200) + "}}", Map.of());
+        assertThat(response.statusCode()).isEqualTo(400);
+        assertThat(error(response).getInt("code")).isEqualTo(-32700);
+        assertThat(client.call("ping", "{}").getJsonObject("result")).isEmpty();
+    }
+
+    @Test
     void wrongContentType_is415() {
         HttpResponse<String> response = Http.send(HttpRequest.newBuilder(URI.create(gateway.baseUrl() + "/mcp"))
                 .header("Content-Type", "text/plain").POST(HttpRequest.BodyPublishers.ofString("{}")).build());

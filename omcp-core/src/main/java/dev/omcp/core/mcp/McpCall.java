@@ -55,8 +55,8 @@ public record McpCall(
 
     /** The {@code _meta.progressToken} of the request, when the client asked for progress. */
     public Optional<JsonValue> progressToken() {
-        JsonObject meta = params.getJsonObject("_meta");
-        if (meta == null || !meta.containsKey("progressToken")) {
+        // _meta that is not an object carries no token (and must not fail the tool that reports progress)
+        if (!(params.get("_meta") instanceof JsonObject meta) || !meta.containsKey("progressToken")) {
             return Optional.empty();
         }
         JsonValue token = meta.get("progressToken");

@@ -17,19 +17,23 @@ import dev.omcp.ports.mcp.Refusal;
 import jakarta.json.JsonException;
 import jakarta.json.JsonNumber;
 import jakarta.json.JsonObject;
-import jakarta.json.JsonReader;
-import jakarta.json.JsonReaderFactory;
 import jakarta.json.JsonString;
 import jakarta.json.JsonValue;
+import jakarta.json.stream.JsonParser;
+import jakarta.json.stream.JsonParserFactory;
 import jakarta.json.stream.JsonParsingException;
 import java.io.StringReader;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.NoSuchElementException;
 import java.util.Optional;
 import java.util.Set;
+import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Consumer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The transport-agnostic JSON-RPC 2.0 dispatcher: parses one message, applies the session rules
@@ -37,6 +41,7 @@ import java.util.function.Consumer;
  * serializes the answer.
  */
 public final class McpDispatcher implements McpEndpoint {
+    private static final Logger LOG = LoggerFactory.getLogger(McpDispatcher.class);
     private static final String INITIALIZE = "initialize";
     private static final Map<String, Object> READER_CONFIG = Map.of(
             // Parser differentials on duplicate keys are a classic smuggling vector: refuse them.
@@ -48,7 +53,7 @@ public final class McpDispatcher implements McpEndpoint {
     private final McpSessions sessions;
     private final SessionStreams streams;
     private final ClientRequests clientRequests;
-    private final JsonReaderFactory readers = Jsonp.readerFactory(READER_CONFIG);
+    private final JsonParserFactory parsers = Jsonp.provider().createParserFactory(READER_CONFIG);
     private final Map<String, Thread> inFlight = new ConcurrentHashMap<>();
     private final List<Consumer<String>> onSessionEnd;
 
@@ -101,14 +106,27 @@ public final class McpDispatcher implements McpEndpoint {
             }
         }
         JsonValue parsed;
-        try (JsonReader reader = readers.createReader(new StringReader(inbound.body()))) {
-            parsed = reader.readValue();
+        try (JsonParser parser = parsers.createParser(new StringReader(inbound.body()))) {
+            parser.next();
+            parsed = parser.getValue();
+            // A second message (or anything else) after the first value would be dropped unseen.
+            if (parser.hasNext()) {
+                return refused("", Refusal.MALFORMED, JsonValue.NULL, JsonRpc.PARSE_ERROR,
+                        "Parse error: the body must be a single JSON value, but more follows it");
+            }
         } catch (JsonParsingException e) {
             return refused("", Refusal.MALFORMED, JsonValue.NULL, JsonRpc.PARSE_ERROR,
                     "Parse error: the body is not valid JSON (" + e.getLocation() + ")");
-        } catch (JsonException e) {
+        } catch (JsonException | NoSuchElementException e) {
             return refused("", Refusal.MALFORMED, JsonValue.NULL, JsonRpc.PARSE_ERROR,
                     "Parse error: the body is not a single valid JSON value");
+        } catch (RuntimeException e) {
+            // Parsson's own limits throw plain runtime exceptions: nesting deeper than its maximum
+            // depth, numbers longer than it will convert
+            LOG.debug("event=mcp-body-refused reason={}", e.toString());
+            return refused("", Refusal.MALFORMED, JsonValue.NULL, JsonRpc.PARSE_ERROR,
+                    "Parse error: the body could not be read within the parser's limits (at most 128 levels of nesting, "
+                            + "numbers of at most 1,100 characters)");
         }
         if (parsed.getValueType() == JsonValue.ValueType.ARRAY) {
             // MCP 2025-06-18 removed JSON-RPC batching; nothing in the batch is executed.
@@ -162,13 +180,13 @@ public final class McpDispatcher implements McpEndpoint {
     private McpReply initialize(McpInbound inbound, McpOutbound outbound, JsonValue id, JsonObject params) {
         ProtocolRevision revision = ProtocolRevision.negotiate(params.getString("protocolVersion", ""));
         McpCall call = new McpCall(inbound.principal(), Optional.empty(), revision, INITIALIZE, id, params, inbound.transport(), outbound);
-        McpResult result = chain.proceed(call);
+        McpResult result = proceedAnswering(call);
         Optional<String> newSession = Optional.empty();
         if (result instanceof McpResult.Success) {
-            JsonObject clientInfo = params.getJsonObject("clientInfo");
-            String clientName = clientInfo == null ? "" : abbreviate(clientInfo.getString("name", ""));
-            JsonObject capabilities = params.getJsonObject("capabilities");
-            Set<String> announced = capabilities == null ? Set.of() : new HashSet<>(capabilities.keySet());
+            String clientName = params.get("clientInfo") instanceof JsonObject clientInfo
+                    ? abbreviate(clientInfo.getString("name", "")) : "";
+            Set<String> announced = params.get("capabilities") instanceof JsonObject capabilities
+                    ? new HashSet<>(capabilities.keySet()) : Set.of();
             newSession = Optional.of(sessions.open(inbound.principal(), revision, clientName, announced).id());
         }
         return toReply(call, result, newSession);
@@ -186,13 +204,29 @@ public final class McpDispatcher implements McpEndpoint {
         inFlight.put(flightKey, Thread.currentThread());
         McpResult result;
         try {
-            result = chain.proceed(call);
+            result = proceedAnswering(call);
         } finally {
             inFlight.remove(flightKey);
             // A cancellation that raced the end of the call must not leak into the next one.
             Thread.interrupted();
         }
         return toReply(call, result, newSession);
+    }
+
+    /**
+     * Runs a request through the chain; a handler that throws still gets its request answered
+     * (JSON-RPC internal error) instead of leaving an HTTP 500 without JSON-RPC body, or a WebSocket
+     * request without any answer.
+     */
+    private McpResult proceedAnswering(McpCall call) {
+        try {
+            return chain.proceed(call);
+        } catch (RuntimeException e) {
+            String errorId = UUID.randomUUID().toString().substring(0, 8);
+            LOG.error("method={} principal={} errorId={} outcome=bug", abbreviate(call.method()), call.principal().id(), errorId, e);
+            return McpResult.Failure.of(JsonRpc.INTERNAL_ERROR,
+                    "Internal error (error id " + errorId + "); the gateway log has the details");
+        }
     }
 
     private McpReply toReply(McpCall call, McpResult result, Optional<String> newSession) {

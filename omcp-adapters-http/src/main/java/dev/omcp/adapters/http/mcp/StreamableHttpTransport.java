@@ -36,6 +36,8 @@ public final class StreamableHttpTransport {
     private static final String JSON = "application/json";
     private static final String EVENT_STREAM = "text/event-stream";
     private static final Duration KEEP_ALIVE = Duration.ofSeconds(15);
+    private static final int PARSE_ERROR = -32700;
+    private static final int INVALID_REQUEST = -32600;
 
     private final McpEndpoint endpoint;
     private final AgentAuthentication authentication;
@@ -81,7 +83,8 @@ public final class StreamableHttpTransport {
             return;
         }
         if (read instanceof RequestBody.Read.NotUtf8) {
-            refuse(ctx, 400, "Parse error: the body is not valid UTF-8");
+            // JSON-RPC: a body that is not JSON text (MCP messages are UTF-8) is a parse error
+            refuse(ctx, 400, PARSE_ERROR, "Parse error: the body is not valid UTF-8");
             return;
         }
         String body = ((RequestBody.Read.Text) read).text();
@@ -196,10 +199,14 @@ public final class StreamableHttpTransport {
     }
 
     private static void refuse(Context ctx, int status, String message) {
+        refuse(ctx, status, INVALID_REQUEST, message);
+    }
+
+    private static void refuse(Context ctx, int status, int code, String message) {
         JsonObject body = Jsonp.object()
                 .add("jsonrpc", "2.0")
                 .add("id", JsonValue.NULL)
-                .add("error", Jsonp.object().add("code", -32600).add("message", message))
+                .add("error", Jsonp.object().add("code", code).add("message", message))
                 .build();
         ctx.status(status).contentType(JSON).result(body.toString());
     }

@@ -24,9 +24,9 @@ public final class CompletionMethods {
     }
 
     public McpResult complete(McpCall call) {
-        JsonObject ref = call.params().getJsonObject("ref");
-        JsonObject argument = call.params().getJsonObject("argument");
-        if (ref == null || argument == null || !argument.containsKey("name")) {
+        if (!(call.params().get("ref") instanceof JsonObject ref)
+                || !(call.params().get("argument") instanceof JsonObject argument)
+                || !argument.containsKey("name")) {
             return McpResult.Failure.of(JsonRpc.INVALID_PARAMS, "completion/complete needs params.ref and params.argument {name, value}");
         }
         String name = argument.getString("name", "");

@@ -9,6 +9,7 @@ import dev.omcp.core.mcp.session.McpSessions;
 import dev.omcp.ports.tools.LogLevel;
 import jakarta.json.JsonObject;
 import jakarta.json.JsonObjectBuilder;
+import jakarta.json.JsonValue;
 import java.util.Optional;
 
 /** {@code initialize}, {@code ping}, {@code logging/setLevel} and the lifecycle notifications. */
@@ -46,6 +47,12 @@ public final class LifecycleMethods {
     public McpResult initialize(McpCall call) {
         if (!call.params().containsKey("protocolVersion")) {
             return McpResult.Failure.of(JsonRpc.INVALID_PARAMS, "initialize needs params.protocolVersion, for example \"2025-11-25\"");
+        }
+        for (String member : new String[] {"capabilities", "clientInfo"}) {
+            JsonValue value = call.params().get(member);
+            if (value != null && !(value instanceof JsonObject)) {
+                return McpResult.Failure.of(JsonRpc.INVALID_PARAMS, "initialize params." + member + " must be an object");
+            }
         }
         JsonObjectBuilder serverInfo = Jsonp.object().add("name", serverName).add("version", serverVersion);
         if (call.revision().titles()) {

@@ -4,8 +4,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.omcp.core.gateway.Gateway;
 import dev.omcp.core.mcp.JsonRpc;
+import dev.omcp.core.mcp.McpCall;
 import dev.omcp.core.mcp.McpInterceptor;
 import dev.omcp.core.mcp.McpResult;
+import dev.omcp.core.mcp.revision.ProtocolRevision;
 import dev.omcp.core.testing.EchoTool;
 import dev.omcp.core.testing.McpTestClient;
 import dev.omcp.ports.identity.Principal;
@@ -125,6 +127,86 @@ class DispatcherProtocolTest {
             assertThat(r.refusal()).isEqualTo(Refusal.MALFORMED);
             assertThat(r.body().getJsonObject("error").getInt("code")).isEqualTo(JsonRpc.PARSE_ERROR);
         });
+    }
+
+    @Test
+    void contentAfterTheFirstValue_isAParseError_andNothingRuns() {
+        AtomicInteger reached = new AtomicInteger();
+        Gateway counting = Gateway.builder().interceptor(countingInterceptor(reached)).build();
+        McpTestClient c = new McpTestClient(counting.mcp(), Principal.anonymous());
+        c.initialize("2025-11-25");
+        reached.set(0);
+        for (String body : List.of(
+                "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\"}{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"ping\"}",
+                "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\"} trailing")) {
+            assertThat(c.raw(body)).as(body).isInstanceOfSatisfying(McpReply.Refused.class, r -> {
+                assertThat(r.refusal()).isEqualTo(Refusal.MALFORMED);
+                assertThat(r.body().getJsonObject("error").getInt("code")).isEqualTo(JsonRpc.PARSE_ERROR);
+            });
+        }
+        assertThat(reached).hasValue(0);
+        // whitespace after the message is still fine
+        assertThat(c.raw("{\"jsonrpc\":\"2.0\",\"id\":3,\"method\":\"ping\"}\n  ")).isInstanceOf(McpReply.Response.class);
+    }
+
+    @Test
+    void bodiesBeyondTheParserLimits_areAParseError_notAnException() {
+        for (String body : List.of(
+                "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\",\"params\":{\"x\":" + "[".repeat(200) + "]".repeat(200) + "}}",
+                "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\",\"params\":{\"x\":1" + "0".repeat(5000) + "}}")) {
+            assertThat(client.send(Optional.empty(), body)).isInstanceOfSatisfying(McpReply.Refused.class, r -> {
+                assertThat(r.refusal()).isEqualTo(Refusal.MALFORMED);
+                assertThat(r.body().getJsonObject("error").getInt("code")).isEqualTo(JsonRpc.PARSE_ERROR);
+            });
+        }
+    }
+
+    @Test
+    void initialize_withCapabilitiesOrClientInfoThatAreNotObjects_isInvalidParams_andOpensNoSession() {
+        for (String params : List.of(
+                "{\"protocolVersion\":\"2025-11-25\",\"capabilities\":\"x\",\"clientInfo\":{\"name\":\"t\",\"version\":\"1\"}}",
+                "{\"protocolVersion\":\"2025-11-25\",\"capabilities\":{},\"clientInfo\":\"t\"}")) {
+            McpReply reply = client.send(Optional.empty(), "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"initialize\",\"params\":" + params + "}");
+            assertThat(reply).as(params).isInstanceOfSatisfying(McpReply.Response.class, r -> {
+                assertThat(r.newSessionId()).isEmpty();
+                assertThat(McpTestClient.parse(r.json()).getJsonObject("error").getInt("code")).isEqualTo(JsonRpc.INVALID_PARAMS);
+            });
+        }
+    }
+
+    @Test
+    void aHandlerThatThrows_stillAnswersTheRequest_withAnInternalError() {
+        Gateway throwing = Gateway.builder().interceptor((call, next) -> {
+            if (call.method().equals("tools/list")) {
+                throw new IllegalStateException("boom");
+            }
+            return next.proceed(call);
+        }).build();
+        McpTestClient c = new McpTestClient(throwing.mcp(), Principal.anonymous());
+        c.initialize("2025-11-25");
+        JsonObject response = c.request("tools/list", "{}");
+        assertThat(response.getInt("id")).isEqualTo(7);
+        assertThat(response.getJsonObject("error").getInt("code")).isEqualTo(JsonRpc.INTERNAL_ERROR);
+        assertThat(response.getJsonObject("error").getString("message")).contains("error id").doesNotContain("boom");
+    }
+
+    @Test
+    void completion_withRefOrArgumentThatAreNotObjects_isInvalidParams() {
+        client.initialize("2025-11-25");
+        for (String params : List.of(
+                "{\"ref\":\"x\",\"argument\":{\"name\":\"service\",\"value\":\"\"}}",
+                "{\"ref\":{\"type\":\"ref/prompt\",\"name\":\"p\"},\"argument\":\"x\"}")) {
+            assertThat(client.request("completion/complete", params).getJsonObject("error").getInt("code"))
+                    .as(params).isEqualTo(JsonRpc.INVALID_PARAMS);
+        }
+    }
+
+    @Test
+    void metaThatIsNotAnObject_carriesNoProgressToken() {
+        McpCall call = new McpCall(Principal.anonymous(), Optional.empty(), ProtocolRevision.LATEST, "tools/call",
+                jakarta.json.Json.createValue(1), McpTestClient.parse("{\"_meta\":\"x\"}"), McpTransport.STREAMABLE_HTTP,
+                McpOutbound.discarding());
+        assertThat(call.progressToken()).isEmpty();
     }
 
     @Test
