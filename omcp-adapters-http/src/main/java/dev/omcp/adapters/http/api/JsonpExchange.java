@@ -3,7 +3,6 @@ package dev.omcp.adapters.http.api;
 import dev.omcp.sdk.json.Jsonp;
 import io.javalin.http.Context;
 import jakarta.json.JsonArrayBuilder;
-import jakarta.json.JsonException;
 import jakarta.json.JsonObject;
 import jakarta.json.JsonObjectBuilder;
 import jakarta.json.JsonReader;
@@ -40,7 +39,9 @@ public final class JsonpExchange {
         JsonValue value;
         try (JsonReader reader = READERS.createReader(new StringReader(text.get()))) {
             value = reader.readValue();
-        } catch (JsonException | IllegalStateException e) {
+        } catch (RuntimeException e) {
+            // JsonException and IllegalStateException, and the plain RuntimeException parsson throws
+            // for nesting deeper than maxDepth: every one is the client's body, never a 500
             JsonResponses.error(ctx, 400, "OMCP_INVALID_BODY", "the body is not valid JSON (duplicate keys and nesting deeper "
                     + "than 64 are refused too)");
             return Optional.empty();

@@ -2,7 +2,9 @@ package dev.omcp.adapters.http.sources;
 
 import dev.omcp.sdk.json.Jsonp;
 import dev.omcp.adapters.http.api.ApiRoutes;
+import dev.omcp.adapters.http.api.JsonpExchange;
 import dev.omcp.adapters.http.api.ManagementIdentity;
+import dev.omcp.adapters.http.api.RequestBodies;
 import dev.omcp.adapters.http.server.HttpModule;
 import dev.omcp.ports.access.Permission;
 import dev.omcp.ports.identity.Principal;
@@ -12,15 +14,16 @@ import dev.omcp.ports.sources.SourceDraft;
 import dev.omcp.ports.sources.SourceOutcome;
 import dev.omcp.ports.sources.SourceView;
 import jakarta.json.JsonArrayBuilder;
-import jakarta.json.JsonException;
 import jakarta.json.JsonObject;
 import jakarta.json.JsonObjectBuilder;
 import jakarta.json.JsonReader;
+import jakarta.json.JsonReaderFactory;
 import jakarta.json.JsonString;
 import jakarta.json.JsonStructure;
 import jakarta.json.JsonValue;
 import io.javalin.http.Context;
 import io.javalin.http.HandlerType;
+import java.io.IOException;
 import java.io.StringReader;
 import java.util.List;
 import java.util.Map;
@@ -38,7 +41,10 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Refusals are {@code {code, reason, error}}: 400 for a bad body, an unknown type or a URL the
  * egress guard refuses ({@code OMCP_SOURCE_URL_REJECTED}), 404 for an unknown name, 409 for a
- * duplicate, 503 when the sources file cannot be written. Permissions (checked by the RBAC layer,
+ * duplicate, 503 when the sources file cannot be written. A body that cannot be used at all gets the
+ * management API's common refusals ({@code {code, error}}, {@link RequestBodies}): 415 when it is not
+ * declared JSON, 413 over 1 MiB, 400 {@code OMCP_INVALID_BODY} when it is not UTF-8; JSON with
+ * duplicate keys or nested deeper than 64 levels is refused as invalid. Permissions (checked by the RBAC layer,
  * see {@link #PERMISSIONS}): reads need {@code sources:read}, changes and tests
  * {@code sources:write}, removal {@code sources:delete}.
  */
@@ -52,6 +58,10 @@ public final class SourcesRoutes implements HttpModule {
             "DELETE /api/sources/{name}", new Permission("sources", "delete"));
 
     private static final Logger LOG = LoggerFactory.getLogger(SourcesRoutes.class);
+    /** Bodies as the management API's rules say: duplicate keys refused, at most 64 levels deep. */
+    private static final JsonReaderFactory READERS = Jsonp.readerFactory(Map.of(
+            "org.eclipse.parsson.rejectDuplicateKeys", Boolean.TRUE,
+            "org.eclipse.parsson.maxDepth", 64));
     private static final Set<String> FIELDS = Set.of("name", "type", "url", "tenant", "enabled", "settings");
     // what GET shows besides the body fields: a listed source sent back as it came is accepted
     private static final Set<String> READ_ONLY_FIELDS = Set.of("endpoint", "origin", "status", "problem", "capabilities",
@@ -81,18 +91,24 @@ public final class SourcesRoutes implements HttpModule {
                 .response(201, "added")
                 .response(400, "invalid body, unknown type, or URL refused by the egress guard (OMCP_SOURCE_URL_REJECTED)")
                 .response(409, "a source of that name exists")
+                .response(413, "the body is larger than 1 MiB")
+                .response(415, "the body is not application/json")
                 .response(503, "the sources file could not be written; nothing changed")
                 .handle(this::add);
         routes.route(HandlerType.POST, "/api/sources/test").permission("sources", "write").tag("sources")
                 .summary("Connect to a source and check its health without saving it; needs sources:write")
                 .response(200, "the check ran; ok tells whether the backend answered")
                 .response(400, "invalid body, unknown type, or URL refused by the egress guard (OMCP_SOURCE_URL_REJECTED)")
+                .response(413, "the body is larger than 1 MiB")
+                .response(415, "the body is not application/json")
                 .handle(this::test);
         routes.route(HandlerType.PUT, "/api/sources/{name}").permission("sources", "write").tag("sources")
                 .summary("Replace a source; a masked secret or an omitted url keeps the stored value; needs sources:write")
                 .response(200, "replaced")
                 .response(400, "invalid body or URL refused by the egress guard")
                 .response(404, "no such source")
+                .response(413, "the body is larger than 1 MiB")
+                .response(415, "the body is not application/json")
                 .response(503, "the sources file could not be written; nothing changed")
                 .handle(this::update);
         routes.route(HandlerType.DELETE, "/api/sources/{name}").permission("sources", "delete").tag("sources")
@@ -121,12 +137,15 @@ public final class SourcesRoutes implements HttpModule {
         write(ctx, 200, Jsonp.object().add("sources", items).build());
     }
 
-    private void add(Context ctx) {
+    private void add(Context ctx) throws IOException {
         Optional<Principal> caller = caller(ctx);
         if (caller.isEmpty()) {
             return;
         }
         Object draft = draft(ctx, Optional.empty());
+        if (draft == null) {
+            return;
+        }
         if (draft instanceof SourceOutcome.Refused r) {
             refuse(ctx, r);
             return;
@@ -136,13 +155,16 @@ public final class SourcesRoutes implements HttpModule {
         answer(ctx, outcome, 201);
     }
 
-    private void update(Context ctx) {
+    private void update(Context ctx) throws IOException {
         Optional<Principal> caller = caller(ctx);
         if (caller.isEmpty()) {
             return;
         }
         String name = ctx.pathParam("name");
         Object draft = draft(ctx, Optional.of(name));
+        if (draft == null) {
+            return;
+        }
         if (draft instanceof SourceOutcome.Refused r) {
             refuse(ctx, r);
             return;
@@ -163,12 +185,15 @@ public final class SourcesRoutes implements HttpModule {
         answer(ctx, outcome, 204);
     }
 
-    private void test(Context ctx) {
+    private void test(Context ctx) throws IOException {
         Optional<Principal> caller = caller(ctx);
         if (caller.isEmpty()) {
             return;
         }
         Object draft = draft(ctx, Optional.empty());
+        if (draft == null) {
+            return;
+        }
         if (draft instanceof SourceOutcome.Refused r) {
             refuse(ctx, r);
             return;
@@ -188,21 +213,29 @@ public final class SourcesRoutes implements HttpModule {
                 .add("latencyMs", check.latencyMillis()).add("capabilities", caps).build());
     }
 
-    /** Reads a source body into a draft, or a refusal saying what is wrong. */
-    private static Object draft(Context ctx, Optional<String> pathName) {
+    /**
+     * Reads a source body into a draft, or a refusal saying what is wrong, or {@code null} when the
+     * body could not be used at all and the refusal (415, 413, 400 not UTF-8) was already answered.
+     */
+    private static Object draft(Context ctx, Optional<String> pathName) throws IOException {
+        Optional<String> text = RequestBodies.jsonText(ctx);
+        if (text.isEmpty()) {
+            return null;
+        }
         JsonObject body;
-        try (JsonReader reader = Jsonp.reader((ctx.body()))) {
+        try (JsonReader reader = READERS.createReader(new StringReader(text.get()))) {
             JsonStructure read = reader.read();
             if (!(read instanceof JsonObject o)) {
                 return invalid("the body must be a JSON object");
             }
             body = o;
-        } catch (JsonException | IllegalStateException e) {
-            return invalid("the body is not valid JSON");
+        } catch (RuntimeException e) {
+            // JsonException, and parsson's plain RuntimeException for nesting deeper than the limit
+            return invalid("the body is not valid JSON (duplicate keys and nesting deeper than 64 are refused too)");
         }
         for (String key : body.keySet()) {
             if (!FIELDS.contains(key) && !READ_ONLY_FIELDS.contains(key)) {
-                return invalid("unknown field '" + key + "'; connector settings go under 'settings'");
+                return invalid("unknown field '" + JsonpExchange.printable(key) + "'; connector settings go under 'settings'");
             }
         }
         Optional<String> name = string(body, "name");

@@ -136,6 +136,38 @@ class SourcesRoutesIT {
     }
 
     @Test
+    void bodiesFollowTheManagementApiRules_mediaTypeDuplicateKeysAndDepth() throws Exception {
+        String valid = "{\"name\":\"a\",\"type\":\"prometheus\",\"url\":\"https://a.example.com\"}";
+        for (String method : List.of("POST /api/sources", "POST /api/sources/test", "PUT /api/sources/a")) {
+            String[] route = method.split(" ");
+            for (String contentType : List.of("text/plain", "application/x-www-form-urlencoded")) {
+                HttpResponse<String> r = client.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + app.port() + route[1]))
+                        .header("Content-Type", contentType).method(route[0], HttpRequest.BodyPublishers.ofString(valid)).build(),
+                        HttpResponse.BodyHandlers.ofString());
+                assertThat(r.statusCode()).as(method + " " + contentType).isEqualTo(415);
+                assertThat(json(r).getString("code")).isEqualTo("OMCP_UNSUPPORTED_MEDIA_TYPE");
+            }
+        }
+        HttpResponse<String> duplicate = call("POST", "/api/sources",
+                "{\"name\":\"a\",\"name\":\"b\",\"type\":\"prometheus\",\"url\":\"https://a.example.com\"}");
+        assertThat(duplicate.statusCode()).isEqualTo(400);
+        assertThat(json(duplicate).getString("code")).isEqualTo(SourceOutcome.INVALID);
+        assertThat(json(duplicate).getString("reason")).contains("duplicate keys");
+
+        String deep = "{\"name\":\"a\",\"type\":\"prometheus\",\"url\":\"https://a.example.com\",\"settings\":"
+                + "{\"a\":".repeat(100) + "1" + "}".repeat(100) + "}";
+        HttpResponse<String> tooDeep = call("POST", "/api/sources", deep);
+        assertThat(tooDeep.statusCode()).as(tooDeep.body()).isEqualTo(400);
+        assertThat(json(tooDeep).getString("code")).isEqualTo(SourceOutcome.INVALID);
+
+        HttpResponse<String> tooLarge = call("POST", "/api/sources", "{\"name\":\"a\",\"type\":\"prometheus\",\"settings\":{\"x\":\""
+                + "x".repeat(1024 * 1024) + "\"}}");
+        assertThat(tooLarge.statusCode()).isEqualTo(413);
+        assertThat(json(tooLarge).getString("code")).isEqualTo("OMCP_BODY_TOO_LARGE");
+        assertThat(sources.calls).isZero();
+    }
+
+    @Test
     void testConnectsWithoutSaving() throws Exception {
         HttpResponse<String> ok = call("POST", "/api/sources/test", "{\"name\":\"t\",\"type\":\"prometheus\",\"url\":\"https://a.example.com\"}");
         assertThat(ok.statusCode()).isEqualTo(200);

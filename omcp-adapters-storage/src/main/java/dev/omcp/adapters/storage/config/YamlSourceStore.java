@@ -544,7 +544,28 @@ public final class YamlSourceStore implements SourceStore {
         }
     }
 
+    /**
+     * Refuses a text the next start could not read ({@link #load()}'s limits: 1 MiB, the nesting
+     * and alias bounds): writing it would leave the gateway with no sources after a restart and a
+     * file it never overwrites.
+     */
+    private void checkReadableAtNextStart(String text) throws SourceStoreException {
+        long bytes = text.getBytes(StandardCharsets.UTF_8).length;
+        if (bytes > MAX_FILE_BYTES) {
+            throw new SourceStoreException("the sources file would be " + bytes + " bytes, more than the 1 MiB the gateway reads at "
+                    + "start; nothing was written: make the settings smaller");
+        }
+        try {
+            yaml().load(text);
+        } catch (YAMLException e) {
+            throw new SourceStoreException("the sources file would not be readable at the next start ("
+                    + e.getClass().getSimpleName() + ": nested too deep or too many aliases); nothing was written: "
+                    + "make the settings flatter");
+        }
+    }
+
     private void write(String text) throws SourceStoreException {
+        checkReadableAtNextStart(text);
         Path dir = file.toAbsolutePath().getParent();
         Path temp = null;
         try {

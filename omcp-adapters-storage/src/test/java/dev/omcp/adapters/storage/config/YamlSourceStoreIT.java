@@ -157,6 +157,40 @@ class YamlSourceStoreIT {
     }
 
     @Test
+    void aSaveTheNextStartCouldNotReadIsRefusedAndTheFileKept() throws Exception {
+        String original = "sources:\n  - {name: prom, type: prometheus, url: 'https://p.example.com'}\n";
+        Path file = write("sources.yaml", original);
+        YamlSourceStore store = store(file, List.of());
+        SourceConfig prom = store.load().sources().get(0).config();
+
+        // settings nested deeper than the loader's limit (an API body of 60 levels is valid JSON)
+        jakarta.json.JsonObjectBuilder deep = Json.createObjectBuilder().add("leaf", 1);
+        for (int i = 0; i < 60; i++) {
+            deep = Json.createObjectBuilder().add("a", deep);
+        }
+        JsonObject deepSettings = deep.build();
+        assertThatThrownBy(() -> store.save(List.of(new SourceDefinition(new SourceConfig("prom", "prometheus", prom.url(), "",
+                deepSettings), true, SourceDefinition.Origin.FILE))))
+                .isInstanceOf(SourceStoreException.class).hasMessageContaining("not be readable at the next start");
+        assertThat(Files.readString(file)).isEqualTo(original);
+
+        // several sources that each fit an API body but together pass the 1 MiB the loader reads
+        List<SourceDefinition> big = new ArrayList<>();
+        for (int i = 0; i < 3; i++) {
+            big.add(new SourceDefinition(new SourceConfig("big-" + i, "prometheus", "https://p.example.com", "",
+                    Json.createObjectBuilder().add("note", "x".repeat(500_000)).build()), true, SourceDefinition.Origin.API));
+        }
+        assertThatThrownBy(() -> store.save(big)).isInstanceOf(SourceStoreException.class).hasMessageContaining("more than the 1 MiB");
+        assertThat(Files.readString(file)).isEqualTo(original);
+        try (var files = Files.list(dir)) {
+            assertThat(files.map(p -> p.getFileName().toString())).containsExactly("sources.yaml");
+        }
+        // what was refused changed nothing: the next save still works and the file still loads
+        store.save(store.load().sources());
+        assertThat(store.load().sources()).extracting(SourceDefinition::name).containsExactly("prom");
+    }
+
+    @Test
     void aChangedSecretIsWrittenAsGiven() throws Exception {
         Path file = write("sources.yaml", "sources:\n  - {name: prom, type: prometheus, url: 'https://p.example.com', auth: {type: bearer, token: '${PROM_TOKEN}'}}\n");
         YamlSourceStore store = store(file, List.of());

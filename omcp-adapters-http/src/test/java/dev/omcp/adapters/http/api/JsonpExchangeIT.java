@@ -1,0 +1,75 @@
+package dev.omcp.adapters.http.api;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.javalin.Javalin;
+import io.javalin.http.HandlerType;
+import jakarta.json.Json;
+import jakarta.json.JsonObject;
+import java.io.StringReader;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/** The common body reader of the management routes, on a real Javalin server on port 0. */
+class JsonpExchangeIT {
+    private final AtomicInteger accepted = new AtomicInteger();
+    private final HttpClient client = HttpClient.newBuilder().proxy(HttpClient.Builder.NO_PROXY).build();
+    private Javalin app;
+
+    @BeforeEach
+    void start() {
+        app = Javalin.create(config -> {
+            config.jetty.host = "127.0.0.1";
+            config.jetty.port = 0;
+            config.startup.showJavalinBanner = false;
+            config.routes.addHttpHandler(HandlerType.PUT, "/body", ctx -> JsonpExchange.object(ctx).ifPresent(body -> {
+                accepted.incrementAndGet();
+                JsonpExchange.write(ctx, 200, body);
+            }));
+        }).start();
+    }
+
+    @AfterEach
+    void stop() {
+        app.stop();
+    }
+
+    private HttpResponse<String> put(String body) throws Exception {
+        return client.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + app.port() + "/body"))
+                .header("Content-Type", "application/json").PUT(HttpRequest.BodyPublishers.ofString(body)).build(),
+                HttpResponse.BodyHandlers.ofString());
+    }
+
+    private static JsonObject json(HttpResponse<String> r) {
+        return Json.createReader(new StringReader(r.body())).readObject();
+    }
+
+    @Test
+    void nestingDeeperThan64IsTheClientsMistake_400_notA500() throws Exception {
+        HttpResponse<String> deep = put("{\"a\":".repeat(200) + "1" + "}".repeat(200));
+        assertThat(deep.statusCode()).as(deep.body()).isEqualTo(400);
+        assertThat(json(deep).getString("code")).isEqualTo("OMCP_INVALID_BODY");
+        assertThat(json(deep).getString("error")).contains("nesting deeper than 64");
+
+        HttpResponse<String> deepArrays = put("{\"a\":" + "[".repeat(200) + "]".repeat(200) + "}");
+        assertThat(deepArrays.statusCode()).as(deepArrays.body()).isEqualTo(400);
+        assertThat(accepted).hasValue(0);
+
+        HttpResponse<String> withinLimit = put("{\"a\":".repeat(60) + "1" + "}".repeat(60));
+        assertThat(withinLimit.statusCode()).isEqualTo(200);
+    }
+
+    @Test
+    void duplicateKeysAndNonObjectsAreRefused() throws Exception {
+        assertThat(put("{\"a\":1,\"a\":2}").statusCode()).isEqualTo(400);
+        assertThat(put("[1]").statusCode()).isEqualTo(400);
+        assertThat(put("not json").statusCode()).isEqualTo(400);
+        assertThat(accepted).hasValue(0);
+    }
+}
