@@ -57,6 +57,7 @@ public final class DemoCommand implements Callable<Integer> {
                 return 1;
             } catch (RuntimeException e) {
                 log.error("event=demo-start-failed reason=\"{}\"", e.getMessage(), e);
+                System.err.println("omcp: cannot start the demo, " + e.getMessage());
                 return 1;
             }
             String url = "http://" + settings.server().host() + ":" + assembly.port() + "/mcp";

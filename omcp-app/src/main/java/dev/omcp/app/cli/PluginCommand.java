@@ -29,9 +29,13 @@ import dev.omcp.ports.plugins.PluginLoadException;
 import dev.omcp.sdk.manifest.Capabilities;
 import dev.omcp.sdk.manifest.ConnectorManifest;
 import java.io.PrintWriter;
+import java.net.URI;
+import java.nio.file.FileSystemNotFoundException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.Optional;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
@@ -76,12 +80,45 @@ public final class PluginCommand implements Callable<Integer> {
             err.println("omcp: no hub catalog: pass --from <dir|url> or set HUB_CATALOG_URL");
             return Optional.empty();
         }
+        Optional<String> fromProblem = from.flatMap(PluginCommand::fromProblem);
+        if (fromProblem.isPresent()) {
+            err.println("omcp: --from " + fromProblem.get());
+            return Optional.empty();
+        }
         try {
             return Optional.of(StaticConnectorHub.at(location.get(), trustRoot));
         } catch (IllegalArgumentException e) {
             err.println("omcp: " + e.getMessage());
             return Optional.empty();
         }
+    }
+
+    /**
+     * Why {@code --from} names no catalog, checked as HUB_CATALOG_URL is at start: an http(s) URL, a
+     * {@code file:} URL, or a directory or index file that exists. Without it an {@code ftp://} URL
+     * or a missing directory was read as a relative path and reported as "the hub index is missing".
+     */
+    static Optional<String> fromProblem(String location) {
+        String trimmed = location.trim();
+        String lower = trimmed.toLowerCase(Locale.ROOT);
+        if (lower.startsWith("http://") || lower.startsWith("https://")) {
+            return Optional.empty();
+        }
+        if (lower.matches("[a-z][a-z0-9+.-]*://.*") && !lower.startsWith("file:")) {
+            return Optional.of("must be an http(s) URL, a file: URL or a directory; the scheme of "
+                    + (trimmed.contains("@") ? "this URL" : "'" + trimmed + "'") + " is not one of them");
+        }
+        Path path;
+        try {
+            path = lower.startsWith("file:") ? Path.of(URI.create(trimmed)) : Path.of(trimmed);
+        } catch (IllegalArgumentException | FileSystemNotFoundException e) {
+            return Optional.of("'" + trimmed + "' is not a usable file: URL (" + e.getMessage() + "); write it as file:///absolute/dir");
+        }
+        if (!Files.exists(path)) {
+            return Optional.of(path.toAbsolutePath().normalize() + " does not exist; give the hub's directory (holding index.json) or its "
+                    + "index.json");
+        }
+        return Optional.empty();
     }
 
     /** What {@code list} and {@code info} do with the catalog; its exit status. */
@@ -246,7 +283,7 @@ public final class PluginCommand implements Callable<Integer> {
                     yield 0;
                 }
                 case InstallOutcome.Refused refused -> {
-                    err.println("omcp: install refused (" + refused.kind().name().toLowerCase(java.util.Locale.ROOT).replace('_', ' ') + "): "
+                    err.println("omcp: install refused (" + refused.kind().name().toLowerCase(Locale.ROOT).replace('_', ' ') + "): "
                             + refused.reason());
                     yield 1;
                 }

@@ -51,6 +51,8 @@ public final class ServeCommand implements Callable<Integer> {
             return 1;
         } catch (RuntimeException e) {
             log.error("event=start-failed reason=\"{}\"", e.getMessage(), e);
+            // the log has the stack trace; the operator also gets the reason where refusals go
+            System.err.println("omcp: cannot start, " + e.getMessage());
             return 1;
         }
         String host = settings.server().host().contains(":") ? "[" + settings.server().host() + "]" : settings.server().host();

@@ -198,6 +198,21 @@ final class AccessControlSettingsReader {
         return map;
     }
 
+    /**
+     * Whether {@code text} parses as an absolute http(s) URL with a host: the decision client builds
+     * its request URI from it, so anything {@link URI} refuses (a space, a stray character) would
+     * otherwise stop the start later with the raw value in the message.
+     */
+    static boolean usableHttpUrl(String text) {
+        try {
+            URI uri = new URI(text);
+            String scheme = uri.getScheme() == null ? "" : uri.getScheme().toLowerCase(Locale.ROOT);
+            return (scheme.equals("http") || scheme.equals("https")) && uri.getHost() != null && !uri.getHost().isBlank();
+        } catch (URISyntaxException e) {
+            return false;
+        }
+    }
+
     private static Optional<AccessControlSettings.Opa> opa(Environment env) {
         Optional<String> url = env.raw(Variables.OPA_URL);
         int ttl = env.integer(Variables.OPA_CACHE_TTL, 0, 3600);
@@ -205,8 +220,10 @@ final class AccessControlSettingsReader {
         if (url.isEmpty()) {
             return Optional.empty();
         }
-        if (!url.get().toLowerCase(Locale.ROOT).matches("https?://[^\\s/]+.*")) {
-            env.problem(Variables.OPA_URL, "must be an http(s) URL such as http://opa:8181, got '" + url.get() + "'");
+        if (!usableHttpUrl(url.get())) {
+            // a URL with user info is not repeated: the part before '@' may be a password
+            env.problem(Variables.OPA_URL, "must be an http(s) URL with a host such as http://opa:8181"
+                    + (url.get().contains("@") ? " (the value is not shown: it may carry credentials)" : ", got '" + url.get() + "'"));
             return Optional.empty();
         }
         String decision = env.string(Variables.OPA_DECISION);

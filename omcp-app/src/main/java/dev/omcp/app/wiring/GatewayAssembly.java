@@ -24,6 +24,7 @@ import java.security.SecureRandom;
 import java.util.ArrayList;
 import java.time.Clock;
 import java.util.List;
+import java.util.Optional;
 
 /**
  * The composition root: turns {@link Settings} into a running gateway. Everything is built here
@@ -147,9 +148,42 @@ public final class GatewayAssembly implements AutoCloseable {
             ManagementAccessAssembly.closeAll(resources);
             sources.close();
             audit.close();
+            Optional<StartRefusedException> refusal = listenRefusal(server.host(), server.port(), e);
+            if (refusal.isPresent()) {
+                throw refusal.get();
+            }
             throw e;
         }
         return new GatewayAssembly(gateway, httpServer, audit, sources, tools, plugins, resources);
+    }
+
+    /**
+     * What the operator must change when the server cannot listen: the HTTP server reports every
+     * bind failure as "port already in use", also a {@code HOST} that does not resolve or is not
+     * an address of this machine.
+     */
+    static Optional<StartRefusedException> listenRefusal(String host, int port, Throwable failure) {
+        for (Throwable cause = failure; cause != null; cause = cause.getCause()) {
+            if (cause instanceof java.nio.channels.UnresolvedAddressException) {
+                return Optional.of(new StartRefusedException("cannot listen on " + host + ":" + port + ": HOST '" + host
+                        + "' is neither an IP address nor a name this machine resolves; set HOST to an address of this machine "
+                        + "(127.0.0.1, 0.0.0.0 or ::)"));
+            }
+            if (cause instanceof java.net.BindException bind) {
+                String reason = String.valueOf(bind.getMessage());
+                if (reason.contains("in use")) {
+                    return Optional.of(new StartRefusedException("cannot listen on " + host + ":" + port + ": PORT " + port
+                            + " is already in use by another process; stop it, or set PORT to a free port (0 picks one)"));
+                }
+                if (reason.contains("assign")) {
+                    return Optional.of(new StartRefusedException("cannot listen on " + host + ":" + port + ": HOST '" + host
+                            + "' is not an address of this machine; set HOST to one of its addresses (127.0.0.1, 0.0.0.0 or ::)"));
+                }
+                return Optional.of(new StartRefusedException("cannot listen on " + host + ":" + port + ": " + reason
+                        + "; check HOST and PORT"));
+            }
+        }
+        return Optional.empty();
     }
 
     /**

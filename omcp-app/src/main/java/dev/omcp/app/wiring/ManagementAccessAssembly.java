@@ -138,8 +138,8 @@ final class ManagementAccessAssembly {
             try {
                 store = JsonlRevocationJournal.open(file, store, clock.instant(), lifetime);
             } catch (IOException e) {
-                throw new IllegalStateException("OMCP_AUTH_REVOCATION_FILE " + file + " cannot be opened ("
-                        + e.getClass().getSimpleName() + ": " + e.getMessage() + ")", e);
+                throw new StartRefusedException("OMCP_AUTH_REVOCATION_FILE " + file + " cannot be opened ("
+                        + e.getClass().getSimpleName() + ": " + e.getMessage() + ")");
             }
         }
 
@@ -189,8 +189,9 @@ final class ManagementAccessAssembly {
             }
         }
         if (!settings.allowFallback()) {
-            // spec 5.2 rule 1: exit code 1
-            throw new IllegalStateException(problem + " (set OMCP_AUTH_ALLOW_FALLBACK=true to run without authentication instead)");
+            // spec 5.2 rule 1: exit code 1; an operator's mistake, reported without a stack trace
+            throw new StartRefusedException(problem.contains("OMCP_AUTH_ALLOW_FALLBACK") ? problem
+                    : problem + " (set OMCP_AUTH_ALLOW_FALLBACK=true to run without authentication instead)");
         }
         LOG.warn("event=auth-fallback mode=anonymous reason=\"{}\" note=\"OMCP_AUTH_ALLOW_FALLBACK is set: the management API is OPEN\"",
                 problem);
@@ -203,9 +204,9 @@ final class ManagementAccessAssembly {
             try {
                 return RolePolicy.fromDocument(YamlPolicyFile.read(file), BuiltinPolicy.ALL, file.toString());
             } catch (InvalidPolicyFileException e) {
-                throw new IllegalStateException(e.getMessage(), e);
+                throw new StartRefusedException(e.getMessage());
             } catch (InvalidPolicyException e) {
-                throw new IllegalStateException("OMCP_RBAC_POLICY_FILE " + file + ": " + e.getMessage(), e);
+                throw new StartRefusedException("OMCP_RBAC_POLICY_FILE " + file + ": " + e.getMessage());
             }
         }
         if (settings.opa().isPresent()) {
@@ -234,7 +235,7 @@ final class ManagementAccessAssembly {
                 try {
                     store = JsonClientRegistrationFile.open(Path.of(oidc.dcrStore().get()));
                 } catch (IOException e) {
-                    throw new IllegalStateException("OMCP_OIDC_DCR_STORE cannot be opened: " + e.getMessage(), e);
+                    throw new StartRefusedException("OMCP_OIDC_DCR_STORE cannot be opened: " + e.getMessage());
                 }
             } else {
                 store = new InMemoryClientRegistrationStore();

@@ -95,7 +95,7 @@ class RbacIT {
         Files.writeString(policy, "roles:\n  viewer: [sorces:read, audit:rread]\n");
         Map<String, String> env = new HashMap<>(TestGateway.basicMode(dir));
         env.put("OMCP_RBAC_POLICY_FILE", policy.toString());
-        assertThatThrownBy(() -> TestGateway.start(env, clock)).isInstanceOf(IllegalStateException.class)
+        assertThatThrownBy(() -> TestGateway.start(env, clock)).isInstanceOf(dev.omcp.app.wiring.StartRefusedException.class)
                 .hasMessageContaining("sorces").hasMessageContaining("audit:rread");
         env.put("OMCP_RBAC_POLICY_FILE", dir.resolve("missing.yaml").toString());
         assertThatThrownBy(() -> TestGateway.start(env, clock)).hasMessageContaining("does not exist");

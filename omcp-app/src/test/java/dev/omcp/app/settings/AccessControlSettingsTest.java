@@ -7,6 +7,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
@@ -48,6 +49,17 @@ class AccessControlSettingsTest {
                     .contains("OMCP_TRUST_PROXY").contains("OMCP_REDIS_URL").contains("OMCP_PASSWORD_MIN_CLASSES")
                     .contains("OMCP_OPA_URL").doesNotContain("hunter2");
         });
+    }
+
+    @Test
+    void anOpaUrlIsCheckedAsAUrl_andItsCredentialsAreNeverRepeated() throws Exception {
+        for (String invalid : List.of("http://u:opa-pass-123@127.0.0.1:1 x", "ftp://u:opa-pass-123@opa:8181", "http://u:opa-pass-123@/")) {
+            assertThatThrownBy(() -> read(Map.of("OMCP_OPA_URL", invalid))).as(invalid)
+                    .isInstanceOfSatisfying(InvalidSettingsException.class, e -> assertThat(e.getMessage())
+                            .contains("OMCP_OPA_URL must be an http(s) URL").doesNotContain("opa-pass-123"));
+        }
+        assertThatThrownBy(() -> read(Map.of("OMCP_OPA_URL", "http://opa :8181"))).hasMessageContaining("got 'http://opa :8181'");
+        assertThat(read(Map.of("OMCP_OPA_URL", "https://opa.example.com:8181/base")).opa()).isPresent();
     }
 
     @Test

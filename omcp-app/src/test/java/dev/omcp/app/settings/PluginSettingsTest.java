@@ -68,6 +68,8 @@ class PluginSettingsTest {
         assertThat(read(Map.of("HUB_CATALOG_URL", "/srv/hub")).hubCatalog()).contains("/srv/hub");
         assertThatThrownBy(() -> read(Map.of("HUB_CATALOG_URL", "hub.example.com"))).hasMessageContaining("HUB_CATALOG_URL must be an http(s) URL");
         assertThatThrownBy(() -> read(Map.of("HUB_CATALOG_URL", "https:///nohost"))).hasMessageContaining("must name a host");
+        assertThatThrownBy(() -> read(Map.of("HUB_CATALOG_URL", "ftp://reader:hub-pass-123@hub.example.com/")))
+                .hasMessageContaining("HUB_CATALOG_URL must be an http(s) URL").hasMessageNotContaining("hub-pass-123");
     }
 
     @Test

@@ -70,6 +70,10 @@ class AccessControlSystemTest {
         Finished missing = run(omcp(Map.of("OMCP_AUTH", "basic", "OMCP_USERS_FILE", dir.resolve("none.json").toString())), "");
         assertThat(missing.code()).isEqualTo(1);
         assertThat(missing.stderr()).contains("does not exist").contains("OMCP_AUTH_ALLOW_FALLBACK");
+        // an operator's mistake: said once, where every other refusal is said, without a stack trace
+        assertThat(missing.stderr()).contains("omcp: cannot start, the users file").doesNotContain("\tat dev.omcp");
+        assertThat(missing.stderr().lines().filter(l -> l.startsWith("omcp: cannot start")).findFirst().orElseThrow()
+                .split("OMCP_AUTH_ALLOW_FALLBACK", -1)).as("the fallback hint once").hasSize(2);
     }
 
     @Test

@@ -142,6 +142,19 @@ class LauncherSystemTest {
     }
 
     @Test
+    void aHostItCannotListenOn_isReportedAsTheHost_notAsABusyPort() throws Exception {
+        // 192.0.2.1 (TEST-NET-1) is an address, but never one of this machine's
+        try (LauncherProcess launcher = LauncherProcess.start(Map.of("HOST", "192.0.2.1"), "serve")) {
+            assertThat(launcher.awaitExit(Duration.ofSeconds(30))).isEqualTo(1);
+            launcher.awaitOutputDrained(Duration.ofSeconds(10));
+            String stderr = String.join("\n", launcher.stderr());
+            assertThat(stderr).contains("omcp: cannot start, cannot listen on 192.0.2.1:0: HOST '192.0.2.1' is not an address of this machine")
+                    .doesNotContain("omcp: cannot start, Port already in use");
+            assertThat(launcher.stdout()).noneMatch(line -> line.contains("listening on"));
+        }
+    }
+
+    @Test
     void anInvalidHealthBlockInTheSourcesFile_isReportedAndTheProcessExitsOne(@TempDir Path dir) throws Exception {
         Path sources = Files.writeString(dir.resolve("sources.yaml"), """
                 sources: []
