@@ -20,7 +20,11 @@ public interface ConnectorFactory {
      * Creates a connector for one source.
      *
      * @return a stage completed with the connector, or completed exceptionally with a
-     *     {@link ConnectorException} saying why the source cannot be served
+     *     {@link ConnectorException} saying why the source cannot be served: kind
+     *     {@link ConnectorException.Kind#BAD_QUERY} when the source's own settings are wrong (a missing
+     *     url, a malformed option), which the management API then refuses with 400 instead of saving
+     *     a failed source; any other kind when the backend could not be reached or refused, which
+     *     keeps the source, failed, until it is changed or the gateway restarts
      */
     CompletionStage<Connector> create(SourceConfig source, ConnectorContext context);
 }

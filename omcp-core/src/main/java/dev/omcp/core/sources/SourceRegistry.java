@@ -515,6 +515,14 @@ public final class SourceRegistry implements ManageSources, AutoCloseable {
             return failed(definition, type, "start was interrupted");
         } catch (ExecutionException e) {
             Throwable cause = e.getCause();
+            if (cause instanceof ConnectorException ce && ce.kind() == ConnectorException.Kind.BAD_QUERY) {
+                // the factory refused the source's own settings (a missing url, a malformed option): no
+                // backend was asked, and waiting will not fix it, so the API refuses such a source (400)
+                // where a sources file entry is kept as failed
+                String reason = SecretSettings.withoutUrls(ce.getMessage());
+                LOG.warn("event=source-settings-invalid source={} reason=\"{}\"", config.name(), reason);
+                return new LiveSource(definition, type, Optional.empty(), "failed", reason, true);
+            }
             String reason = cause instanceof ConnectorException ce
                     ? SecretSettings.withoutUrls(ce.getMessage())
                     : "the connector factory failed unexpectedly (" + cause.getClass().getSimpleName() + ")";

@@ -80,6 +80,11 @@ class SourceRegistryTest {
 
             @Override
             public CompletionStage<Connector> create(SourceConfig source, ConnectorContext context) {
+                if (source.settings().containsKey("badOption")) {
+                    // how a factory says the source's own settings are wrong (the builtins do so too)
+                    return CompletableFuture.failedFuture(new ConnectorException(ConnectorException.Kind.BAD_QUERY,
+                            "badOption must be a list of label names"));
+                }
                 if (source.settings().containsKey("failWith")) {
                     return CompletableFuture.failedFuture(new ConnectorException(ConnectorException.Kind.UNAVAILABLE,
                             source.settings().getString("failWith")));
@@ -326,6 +331,32 @@ class SourceRegistryTest {
             assertThat(r.code()).isEqualTo(SourceOutcome.INVALID);
             assertThat(r.reason()).contains("tls.ca");
         });
+        assertThat(store.saves).isZero();
+    }
+
+    @Test
+    void settingsTheFactoryRefuses_areABadRequestFromTheApi_butAFileEntryIsKeptAsFailed() {
+        JsonObject settings = Json.createObjectBuilder().add("badOption", 5).build();
+        store.sources.add(def("fromfile", "prometheus", "https://prom.example.com", "", settings));
+        SourceRegistry registry = registry(false);
+
+        SourceOutcome outcome = registry.add(new SourceDraft("p", "prometheus", Optional.of("https://prom.example.com"), "", true,
+                settings), Principal.anonymous());
+
+        assertThat(outcome).isInstanceOfSatisfying(SourceOutcome.Refused.class, r -> {
+            assertThat(r.code()).isEqualTo(SourceOutcome.INVALID);
+            assertThat(r.reason()).isEqualTo("badOption must be a list of label names");
+        });
+        assertThat(store.saves).isZero();
+        assertThat(registry.list(Principal.anonymous())).singleElement().satisfies(v -> {
+            assertThat(v.name()).isEqualTo("fromfile");
+            assertThat(v.status()).isEqualTo("failed");
+            assertThat(v.problem()).contains("badOption");
+        });
+        // a change to the file's entry with the same settings is refused too, and the entry stays
+        SourceOutcome update = registry.update("fromfile", new SourceDraft("fromfile", "prometheus", Optional.empty(), "", true,
+                settings), Principal.anonymous());
+        assertThat(update).isInstanceOfSatisfying(SourceOutcome.Refused.class, r -> assertThat(r.code()).isEqualTo(SourceOutcome.INVALID));
         assertThat(store.saves).isZero();
     }
 

@@ -1,6 +1,7 @@
 package dev.omcp.adapters.http.sources;
 
 import dev.omcp.sdk.json.Jsonp;
+import dev.omcp.adapters.http.api.ApiCaller;
 import dev.omcp.adapters.http.api.ApiRoutes;
 import dev.omcp.adapters.http.api.JsonpExchange;
 import dev.omcp.adapters.http.api.ManagementIdentity;
@@ -150,6 +151,8 @@ public final class SourcesRoutes implements HttpModule {
             refuse(ctx, r);
             return;
         }
+        // the name is in the body, not the path: the audit entry names the source it added (or refused)
+        ApiCaller.auditTarget(ctx, JsonpExchange.printable(((SourceDraft) draft).name()));
         SourceOutcome outcome = sources.add((SourceDraft) draft, caller.get());
         log("add", caller.get(), ((SourceDraft) draft).name(), outcome);
         answer(ctx, outcome, 201);
