@@ -229,7 +229,20 @@ class ManagementApiIT {
         assertThat(gateway.assembly().toolkit().thresholds().toJson().getJsonObject("error_rate").getJsonNumber("degraded").doubleValue())
                 .isEqualTo(0.02);
 
-        // the body GET answers can be sent back unchanged
+        // the body GET answers can be sent back unchanged, its thresholds or the whole answer
+        assertThat(put(olivia, "/api/health/thresholds", olivia.get("/api/health/thresholds").json().path("thresholds").toString())
+                .status()).isEqualTo(200);
+        Browser.Reply whole = put(olivia, "/api/health/thresholds", olivia.get("/api/health/thresholds").body());
+        assertThat(whole.status()).as(whole.body()).isEqualTo(200);
+        assertThat(whole.json().path("thresholds").path("error_rate").path("critical").asDouble()).isEqualTo(0.2);
+        // a disabled signal still comes back with every read-only field, and goes back as it came
+        assertThat(put(olivia, "/api/health/thresholds", "{\"memory\": {\"enabled\": false}, \"error_rate\": {\"degraded\": 0.02, "
+                + "\"critical\": 0.2}}").status()).isEqualTo(200);
+        JsonNode disabled = olivia.get("/api/health/thresholds").json();
+        assertThat(disabled.path("thresholds").path("memory").toString())
+                .isEqualTo("{\"enabled\":false,\"unit\":\"ratio\",\"metric\":\"memory_utilization\"}");
+        assertThat(disabled.path("thresholds").path("latency_p99").path("degraded").toString()).isEqualTo("500");
+        assertThat(put(olivia, "/api/health/thresholds", disabled.toString()).status()).isEqualTo(200);
         assertThat(put(olivia, "/api/health/thresholds", olivia.get("/api/health/thresholds").json().path("thresholds").toString())
                 .status()).isEqualTo(200);
 
@@ -254,8 +267,32 @@ class ManagementApiIT {
         assertThat(audited("health")).extracting(AuditEvent::actor, AuditEvent::action, AuditEvent::status).containsExactly(
                 org.assertj.core.groups.Tuple.tuple("olivia", "write", 200),
                 org.assertj.core.groups.Tuple.tuple("olivia", "write", 200),
+                org.assertj.core.groups.Tuple.tuple("olivia", "write", 200),
+                org.assertj.core.groups.Tuple.tuple("olivia", "write", 200),
+                org.assertj.core.groups.Tuple.tuple("olivia", "write", 200),
+                org.assertj.core.groups.Tuple.tuple("olivia", "write", 200),
                 org.assertj.core.groups.Tuple.tuple("olivia", "write", 400),
                 org.assertj.core.groups.Tuple.tuple("victor", "write", 403));
+    }
+
+    @Test
+    void addingASource_isAuditedUnderItsName_whichIsInTheBodyNotThePath() throws IOException {
+        start();
+        Browser olivia = ManagementUsers.login(gateway, "olivia");
+
+        Browser.Reply added = olivia.post("/api/sources", "{\"name\": \"edge-prometheus\", \"type\": \"prometheus\", "
+                + "\"url\": \"http://127.0.0.1:1\"}");
+        Browser.Reply refused = olivia.post("/api/sources", "{\"name\": \"bad-settings\", \"type\": \"prometheus\"}");
+
+        assertThat(added.status()).as(added.body()).isEqualTo(201);
+        // a source the connector cannot run (no url) is refused, not saved as a failed source
+        assertThat(refused.status()).as(refused.body()).isEqualTo(400);
+        assertThat(refused.json().path("code").asText()).isEqualTo("OMCP_SOURCE_INVALID");
+        assertThat(refused.json().path("reason").asText()).contains("needs a url");
+        assertThat(olivia.get("/api/sources").body()).contains("edge-prometheus").doesNotContain("bad-settings");
+        assertThat(audited("sources")).extracting(AuditEvent::target, AuditEvent::status)
+                .containsExactly(org.assertj.core.groups.Tuple.tuple("edge-prometheus", 201),
+                        org.assertj.core.groups.Tuple.tuple("bad-settings", 400));
     }
 
     @Test

@@ -88,7 +88,7 @@ public final class HealthRoutes implements HttpModule {
                         .add("persisted", settings.persistent()).build()));
         routes.route(HandlerType.PUT, "/api/health/thresholds").permission("health", "write").tag("health")
                 .summary("Replaces the health thresholds: per signal {degraded, critical, weight, enabled} over the shipped "
-                        + "defaults (an omitted signal returns to its default); written to the sources file's health block "
+                        + "defaults (an omitted signal returns to its default; a whole GET answer is accepted too); written to the sources file's health block "
                         + "when a sources file is in use (persisted: true), else kept until restart; needs health:write")
                 .response(200, "{thresholds, changed, persisted}")
                 .response(400, "invalid thresholds, every violation listed (OMCP_INVALID_THRESHOLDS)")
@@ -175,8 +175,21 @@ public final class HealthRoutes implements HttpModule {
             return;
         }
         Principal caller = ApiCaller.principal(ctx).orElseThrow();
-        SettingsAnswers.answer(ctx, settings.replaceHealthThresholds(body.get(), caller), "OMCP_INVALID_THRESHOLDS",
+        SettingsAnswers.answer(ctx, settings.replaceHealthThresholds(unwrapped(body.get()), caller), "OMCP_INVALID_THRESHOLDS",
                 applied -> Jsonp.object().add("thresholds", applied.current()));
+    }
+
+    /**
+     * The thresholds of a body that is a whole {@code GET} answer ({@code {thresholds, persisted}}),
+     * so a read-modify-write script can send back what it read; any other body as it is. No signal is
+     * named {@code thresholds}, so the two cannot be confused.
+     */
+    static JsonObject unwrapped(JsonObject body) {
+        if (body.get("thresholds") instanceof JsonObject thresholds
+                && body.keySet().stream().allMatch(key -> key.equals("thresholds") || key.equals("persisted") || key.equals("changed"))) {
+            return thresholds;
+        }
+        return body;
     }
 
     private void service(Context ctx) {

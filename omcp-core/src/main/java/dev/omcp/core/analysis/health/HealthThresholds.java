@@ -245,13 +245,26 @@ public final class HealthThresholds {
             SignalThreshold t = bySignal.get(s);
             // metric names what the signal reads (cpu is cpu_utilization, a share of the limit, not query_metrics' cores)
             if (t == null) {
-                b.add(s.wireName(), Jsonp.provider().createObjectBuilder().add("enabled", false).add("metric", s.metric()));
+                b.add(s.wireName(), Jsonp.provider().createObjectBuilder().add("enabled", false).add("unit", s.unit())
+                        .add("metric", s.metric()));
             } else {
-                b.add(s.wireName(), Jsonp.provider().createObjectBuilder().add("enabled", true).add("degraded", t.degraded())
-                        .add("critical", t.critical()).add("weight", t.weight()).add("unit", s.unit()).add("metric", s.metric()));
+                JsonObjectBuilder signal = Jsonp.provider().createObjectBuilder().add("enabled", true);
+                addNumber(signal, "degraded", t.degraded());
+                addNumber(signal, "critical", t.critical());
+                addNumber(signal, "weight", t.weight());
+                b.add(s.wireName(), signal.add("unit", s.unit()).add("metric", s.metric()));
             }
         }
         return b.build();
+    }
+
+    /** A whole number as one ({@code 500}, {@code 3}), as operators write it; anything else as a decimal. */
+    private static void addNumber(JsonObjectBuilder json, String name, double value) {
+        if (value == Math.rint(value) && Math.abs(value) < 1e15) {
+            json.add(name, (long) value);
+        } else {
+            json.add(name, value);
+        }
     }
 
     @Override
