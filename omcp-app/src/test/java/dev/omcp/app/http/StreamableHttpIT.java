@@ -6,8 +6,11 @@ import dev.omcp.app.support.Http;
 import dev.omcp.app.support.McpHttpClient;
 import dev.omcp.app.support.RawHttpAnswers;
 import dev.omcp.app.support.RunningGateway;
+import jakarta.json.Json;
+import jakarta.json.JsonArray;
 import jakarta.json.JsonObject;
 import java.io.InputStream;
+import java.io.StringReader;
 import java.net.Socket;
 import java.net.URI;
 import java.net.http.HttpRequest;
@@ -158,6 +161,108 @@ class StreamableHttpIT {
         assertThat(response.statusCode()).isEqualTo(400);
         assertThat(error(response).getInt("code")).isEqualTo(-32600);
         assertThat(error(response).getString("message")).contains("Batch requests are not supported");
+    }
+
+    @Test
+    void batch_inA2025_03_26Session_isAnsweredWithAnArrayOfResponses() {
+        McpHttpClient client = new McpHttpClient(gateway.baseUrl());
+        assertThat(client.initialize("2025-03-26").statusCode()).isEqualTo(200);
+        HttpResponse<String> response = client.post("""
+                [{"jsonrpc":"2.0","method":"notifications/initialized"},
+                 {"jsonrpc":"2.0","id":1,"method":"ping"},
+                 {"jsonrpc":"2.0","id":"b","method":"tools/call","params":{"name":"test_simple_text","arguments":{}}},
+                 {"jsonrpc":"2.0","id":3}]""", Map.of());
+        assertThat(response.statusCode()).isEqualTo(200);
+        assertThat(response.headers().firstValue("Content-Type")).hasValueSatisfying(v -> assertThat(v).startsWith("application/json"));
+        JsonArray answers = Json.createReader(new StringReader(response.body())).readArray();
+        assertThat(answers).hasSize(3);
+        assertThat(answers.getJsonObject(0).getInt("id")).isEqualTo(1);
+        assertThat(answers.getJsonObject(1).getString("id")).isEqualTo("b");
+        assertThat(answers.getJsonObject(1).getJsonObject("result").getJsonArray("content").getJsonObject(0).getString("text"))
+                .contains("simple text");
+        assertThat(answers.getJsonObject(2).getInt("id")).isEqualTo(3);
+        assertThat(answers.getJsonObject(2).getJsonObject("error").getInt("code")).isEqualTo(-32600);
+    }
+
+    @Test
+    void batch_ofOnlyNotifications_is202WithoutBody() {
+        McpHttpClient client = new McpHttpClient(gateway.baseUrl());
+        assertThat(client.initialize("2025-03-26").statusCode()).isEqualTo(200);
+        HttpResponse<String> response = client.post("[{\"jsonrpc\":\"2.0\",\"method\":\"notifications/initialized\"}]", Map.of());
+        assertThat(response.statusCode()).isEqualTo(202);
+        assertThat(response.body()).isEmpty();
+    }
+
+    @Test
+    void batch_whoseElementReportsProgress_becomesAnSseStreamEndingWithTheArray() {
+        McpHttpClient client = new McpHttpClient(gateway.baseUrl());
+        assertThat(client.initialize("2025-03-26").statusCode()).isEqualTo(200);
+        HttpResponse<String> response = client.post("""
+                [{"jsonrpc":"2.0","id":1,"method":"ping"},
+                 {"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"test_tool_with_progress","arguments":{},
+                 "_meta":{"progressToken":"p1"}}}]""", Map.of());
+        assertThat(response.statusCode()).isEqualTo(200);
+        assertThat(response.headers().firstValue("Content-Type")).hasValueSatisfying(v -> assertThat(v).startsWith("text/event-stream"));
+        assertThat(response.body()).contains("notifications/progress");
+        JsonArray answers = Json.createReader(new StringReader(McpHttpClient.lastMessage(response))).readArray();
+        assertThat(answers).extracting(a -> a.asJsonObject().getInt("id")).containsExactly(1, 2);
+    }
+
+    @Test
+    void batch_withInitialize_is400AndNothingRuns() {
+        McpHttpClient client = new McpHttpClient(gateway.baseUrl());
+        assertThat(client.initialize("2025-03-26").statusCode()).isEqualTo(200);
+        HttpResponse<String> response = client.post("""
+                [{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-03-26","capabilities":{},
+                "clientInfo":{"name":"it","version":"1"}}}]""", Map.of());
+        assertThat(response.statusCode()).isEqualTo(400);
+        assertThat(error(response).getInt("code")).isEqualTo(-32600);
+        assertThat(response.headers().firstValue("Mcp-Session-Id")).isEmpty();
+    }
+
+    @Test
+    void unknownSession_onGetAndDelete_is404WithTheCodeAPostGets() {
+        HttpResponse<String> post = new McpHttpClient(gateway.baseUrl()).post("{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\"}",
+                Map.of("Mcp-Session-Id", "not-a-session"));
+        assertThat(post.statusCode()).isEqualTo(404);
+        for (String method : new String[] {"GET", "DELETE"}) {
+            HttpResponse<String> response = Http.send(HttpRequest.newBuilder(URI.create(gateway.baseUrl() + "/mcp"))
+                    .header("Accept", "text/event-stream").header("Mcp-Session-Id", "not-a-session")
+                    .method(method, HttpRequest.BodyPublishers.noBody()).build());
+            assertThat(response.statusCode()).as(method).isEqualTo(404);
+            assertThat(error(response).getInt("code")).as(method).isEqualTo(error(post).getInt("code")).isEqualTo(-32001);
+            assertThat(error(response).getString("message")).as(method).isEqualTo(error(post).getString("message"));
+        }
+    }
+
+    @Test
+    void putAndPatch_are405WithAllow() {
+        for (String method : new String[] {"PUT", "PATCH"}) {
+            HttpResponse<String> response = Http.send(HttpRequest.newBuilder(URI.create(gateway.baseUrl() + "/mcp"))
+                    .header("Content-Type", "application/json")
+                    .method(method, HttpRequest.BodyPublishers.ofString("{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\"}")).build());
+            assertThat(response.statusCode()).as(method).isEqualTo(405);
+            assertThat(response.headers().firstValue("Allow")).as(method).contains("GET, POST, DELETE");
+            assertThat(error(response).getInt("code")).as(method).isEqualTo(-32600);
+            assertThat(error(response).getString("message")).as(method).startsWith("Method Not Allowed").contains(method);
+        }
+    }
+
+    @Test
+    void head_answersWhatGetWould_withoutOpeningTheStream() {
+        McpHttpClient client = initialized();
+        HttpRequest.Builder head = HttpRequest.newBuilder(URI.create(gateway.baseUrl() + "/mcp"))
+                .method("HEAD", HttpRequest.BodyPublishers.noBody()).timeout(Duration.ofSeconds(10));
+        HttpResponse<String> withoutAccept = Http.send(head.copy().build());
+        assertThat(withoutAccept.statusCode()).isEqualTo(405);
+        assertThat(withoutAccept.headers().firstValue("Allow")).contains("GET, POST, DELETE");
+        assertThat(Http.send(head.copy().header("Accept", "text/event-stream").build()).statusCode()).isEqualTo(400);
+        assertThat(Http.send(head.copy().header("Accept", "text/event-stream").header("Mcp-Session-Id", "not-a-session").build())
+                .statusCode()).isEqualTo(404);
+        HttpResponse<String> open = Http.send(head.copy().header("Accept", "text/event-stream").header("Mcp-Session-Id", client.sessionId()).build());
+        assertThat(open.statusCode()).isEqualTo(200);
+        assertThat(open.headers().firstValue("Content-Type")).hasValueSatisfying(v -> assertThat(v).startsWith("text/event-stream"));
+        assertThat(open.body()).isEmpty();
     }
 
     @Test

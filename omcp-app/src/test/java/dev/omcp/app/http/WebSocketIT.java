@@ -5,7 +5,10 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.omcp.app.support.McpHttpClient;
 import dev.omcp.app.support.RunningGateway;
+import jakarta.json.Json;
+import jakarta.json.JsonArray;
 import jakarta.json.JsonObject;
+import java.io.StringReader;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.WebSocket;
@@ -93,6 +96,39 @@ class WebSocketIT {
         JsonObject call = frames.next();
         assertThat(call.getInt("id")).isEqualTo(2);
         assertThat(call.getJsonObject("result").getJsonArray("content")).hasSize(1);
+        socket.sendClose(WebSocket.NORMAL_CLOSURE, "done").join();
+    }
+
+    @Test
+    void batchFrame_inA2025_03_26Session_isAnsweredWithOneFrameHoldingTheArray() throws Exception {
+        Frames frames = new Frames();
+        WebSocket socket = connect(open, frames, Map.of());
+        socket.sendText(INITIALIZE.replace("2025-11-25", "2025-03-26"), true).join();
+        assertThat(frames.next().getJsonObject("result").getString("protocolVersion")).isEqualTo("2025-03-26");
+        socket.sendText("[{\"jsonrpc\":\"2.0\",\"method\":\"notifications/initialized\"},"
+                + "{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"ping\"},"
+                + "{\"jsonrpc\":\"2.0\",\"id\":3,\"method\":\"tools/call\",\"params\":{\"name\":\"test_simple_text\",\"arguments\":{}}}]",
+                true).join();
+        String text = frames.texts.poll(10, TimeUnit.SECONDS);
+        assertThat(text).as("a frame within 10 s").isNotNull();
+        JsonArray answers = Json.createReader(new StringReader(text)).readArray();
+        assertThat(answers).extracting(a -> a.asJsonObject().getInt("id")).containsExactly(2, 3);
+        assertThat(answers.getJsonObject(1).getJsonObject("result").getJsonArray("content")).hasSize(1);
+        socket.sendClose(WebSocket.NORMAL_CLOSURE, "done").join();
+    }
+
+    @Test
+    void batchFrame_inA2025_11_25Session_isAnErrorFrame_andTheSocketStaysOpen() throws Exception {
+        Frames frames = new Frames();
+        WebSocket socket = connect(open, frames, Map.of());
+        socket.sendText(INITIALIZE, true).join();
+        assertThat(frames.next().getJsonObject("result").getString("protocolVersion")).isEqualTo("2025-11-25");
+        socket.sendText("[{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"ping\"}]", true).join();
+        JsonObject refusal = frames.next();
+        assertThat(refusal.getJsonObject("error").getInt("code")).isEqualTo(-32600);
+        assertThat(refusal.getJsonObject("error").getString("message")).contains("Batch requests are not supported");
+        socket.sendText("{\"jsonrpc\":\"2.0\",\"id\":3,\"method\":\"ping\"}", true).join();
+        assertThat(frames.next().getInt("id")).isEqualTo(3);
         socket.sendClose(WebSocket.NORMAL_CLOSURE, "done").join();
     }
 

@@ -25,9 +25,14 @@ public final class McpHttpClient {
     }
 
     public HttpResponse<String> initialize() {
+        return initialize("2025-11-25");
+    }
+
+    /** Opens a session that asks for {@code protocolVersion}. */
+    public HttpResponse<String> initialize(String protocolVersion) {
         HttpResponse<String> response = post("""
-                {"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},
-                "clientInfo":{"name":"it","version":"1"}}}""", Map.of());
+                {"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"%s","capabilities":{},
+                "clientInfo":{"name":"it","version":"1"}}}""".formatted(protocolVersion), Map.of());
         sessionId = response.headers().firstValue("Mcp-Session-Id").orElse(null);
         return response;
     }

@@ -14,6 +14,7 @@ import dev.omcp.ports.mcp.McpReply;
 import dev.omcp.ports.mcp.McpSession;
 import dev.omcp.ports.mcp.McpTransport;
 import dev.omcp.ports.mcp.Refusal;
+import jakarta.json.JsonArray;
 import jakarta.json.JsonException;
 import jakarta.json.JsonNumber;
 import jakarta.json.JsonObject;
@@ -36,13 +37,15 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The transport-agnostic JSON-RPC 2.0 dispatcher: parses one message, applies the session rules
- * of the Streamable HTTP transport, runs the interceptor chain and the method handler, and
- * serializes the answer.
+ * The transport-agnostic JSON-RPC 2.0 dispatcher: parses one message (or, in a session of MCP
+ * 2025-03-26, a batch of them), applies the session rules of the Streamable HTTP transport, runs
+ * the interceptor chain and the method handler, and serializes the answer.
  */
 public final class McpDispatcher implements McpEndpoint {
     private static final Logger LOG = LoggerFactory.getLogger(McpDispatcher.class);
     private static final String INITIALIZE = "initialize";
+    private static final String SESSION_NOT_FOUND_MESSAGE =
+            "Session not found: it expired, was deleted or belongs to another credential; send initialize to start a new one";
     private static final Map<String, Object> READER_CONFIG = Map.of(
             // Parser differentials on duplicate keys are a classic smuggling vector: refuse them.
             "org.eclipse.parsson.rejectDuplicateKeys", Boolean.TRUE,
@@ -128,17 +131,65 @@ public final class McpDispatcher implements McpEndpoint {
                     "Parse error: the body could not be read within the parser's limits (at most 128 levels of nesting, "
                             + "numbers of at most 1,100 characters)");
         }
-        if (parsed.getValueType() == JsonValue.ValueType.ARRAY) {
+        if (parsed instanceof JsonArray batch) {
+            return handleBatch(inbound, outbound, batch, headerRevision);
+        }
+        return handleMessage(inbound, outbound, parsed, headerRevision);
+    }
+
+    /**
+     * A JSON-RPC batch: only in a session that negotiated a revision with batching (MCP 2025-03-26),
+     * and then each element is handled exactly as if it had come alone (session check, interceptor
+     * chain, handler), one after another in the order sent. In order, because a client may rely on
+     * it ({@code logging/setLevel} before the {@code tools/call} it is meant for), and because one
+     * body then costs what the same messages cost sent one by one on one connection, however many
+     * it holds. Messages an element sends before its answer (progress, log lines, sampling) go to
+     * the same outbound as a lone message's: on Streamable HTTP the answer then becomes an SSE
+     * stream that ends with the batch's array.
+     */
+    private McpReply handleBatch(McpInbound inbound, McpOutbound outbound, JsonArray batch, Optional<ProtocolRevision> headerRevision) {
+        if (inbound.sessionId().isEmpty()) {
+            return refused("", Refusal.BATCH_NOT_SUPPORTED, JsonValue.NULL, JsonRpc.INVALID_REQUEST,
+                    "Batch requests are not supported without a session: only a session that negotiated MCP 2025-03-26 may send "
+                            + "them, and initialize must come alone; send one JSON-RPC message per request");
+        }
+        Optional<McpSession> session = sessions.find(inbound.sessionId().get(), inbound.principal());
+        if (session.isEmpty()) {
+            return refused("", Refusal.SESSION_NOT_FOUND, JsonValue.NULL, JsonRpc.SESSION_NOT_FOUND, SESSION_NOT_FOUND_MESSAGE);
+        }
+        ProtocolRevision negotiated = ProtocolRevision.fromWireName(session.get().protocolVersion()).orElse(ProtocolRevision.LATEST);
+        ProtocolRevision spoken = negotiated.batching() ? headerRevision.orElse(negotiated) : negotiated;
+        if (!spoken.batching()) {
             // MCP 2025-06-18 removed JSON-RPC batching; nothing in the batch is executed.
             return refused("", Refusal.BATCH_NOT_SUPPORTED, JsonValue.NULL, JsonRpc.INVALID_REQUEST,
-                    "Batch requests are not supported; send one JSON-RPC message per request");
+                    "Batch requests are not supported in MCP " + spoken.wireName()
+                            + " (2025-06-18 removed JSON-RPC batching); send one JSON-RPC message per request");
         }
-        if (!(parsed instanceof JsonObject message) || !"2.0".equals(stringOrNull(message.get("jsonrpc")))) {
+        Optional<McpReply.Refused> invalid = JsonRpcBatch.refusal(batch);
+        if (invalid.isPresent()) {
+            return invalid.get();
+        }
+        JsonRpcBatch.Answer answer = new JsonRpcBatch.Answer();
+        for (JsonValue element : batch) {
+            answer.add(element, handleMessage(inbound, outbound, element, headerRevision));
+        }
+        return answer.reply();
+    }
+
+    /** One JSON-RPC message, alone in its body or an element of a batch. */
+    private McpReply handleMessage(McpInbound inbound, McpOutbound outbound, JsonValue parsed, Optional<ProtocolRevision> headerRevision) {
+        if (!(parsed instanceof JsonObject message)) {
             return refused("", Refusal.MALFORMED, JsonValue.NULL, JsonRpc.INVALID_REQUEST,
                     "Invalid Request: expected a JSON-RPC 2.0 object with \"jsonrpc\": \"2.0\"");
         }
         JsonValue id = message.get("id");
-        if (id != null && !(id instanceof JsonString) && !(id instanceof JsonNumber)) {
+        // JSON-RPC 2.0 section 5: the error to an invalid request carries its id whenever it can be read
+        JsonValue readableId = id instanceof JsonString || id instanceof JsonNumber ? id : JsonValue.NULL;
+        if (!"2.0".equals(stringOrNull(message.get("jsonrpc")))) {
+            return refused("", Refusal.MALFORMED, readableId, JsonRpc.INVALID_REQUEST,
+                    "Invalid Request: expected a JSON-RPC 2.0 object with \"jsonrpc\": \"2.0\"");
+        }
+        if (id != null && readableId == JsonValue.NULL) {
             return refused("", Refusal.MALFORMED, JsonValue.NULL, JsonRpc.INVALID_REQUEST,
                     "Invalid Request: \"id\" must be a string or a number");
         }
@@ -165,8 +216,7 @@ public final class McpDispatcher implements McpEndpoint {
             }
             session = sessions.find(inbound.sessionId().get(), inbound.principal());
             if (session.isEmpty()) {
-                return refused(method, Refusal.SESSION_NOT_FOUND, idOrNull(id), JsonRpc.SESSION_NOT_FOUND,
-                        "Session not found: it expired, was deleted or belongs to another credential; send initialize to start a new one");
+                return refused(method, Refusal.SESSION_NOT_FOUND, idOrNull(id), JsonRpc.SESSION_NOT_FOUND, SESSION_NOT_FOUND_MESSAGE);
             }
         }
         // without the header, the revision negotiated for the session (see ProtocolRevision)
@@ -201,7 +251,13 @@ public final class McpDispatcher implements McpEndpoint {
             return new McpReply.Accepted(call.method());
         }
         String flightKey = call.sessionId() + '\u0000' + call.id();
-        inFlight.put(flightKey, Thread.currentThread());
+        if (inFlight.putIfAbsent(flightKey, Thread.currentThread()) != null) {
+            // MCP: a request id is never reused within a session. Two requests in flight under one id
+            // could not be told apart by their answers, nor by notifications/cancelled.
+            return refused(call.method(), Refusal.MALFORMED, call.id(), JsonRpc.INVALID_REQUEST,
+                    "Invalid Request: id " + abbreviate(call.id().toString()) + " already in use by a request in flight in this "
+                            + "session; MCP request ids must not be reused within a session");
+        }
         McpResult result;
         try {
             result = proceedAnswering(call);
@@ -245,8 +301,13 @@ public final class McpDispatcher implements McpEndpoint {
 
     private McpReply handleClientResponse(McpInbound inbound, JsonObject message, JsonValue id) {
         if (id == null || !(message.containsKey("result") || message.containsKey("error"))) {
-            return refused("", Refusal.MALFORMED, JsonValue.NULL, JsonRpc.INVALID_REQUEST,
+            return refused("", Refusal.MALFORMED, idOrNull(id), JsonRpc.INVALID_REQUEST,
                     "Invalid Request: a message needs \"method\" (request or notification) or \"result\"/\"error\" with \"id\" (response)");
+        }
+        if (message.containsKey("result") && message.containsKey("error")) {
+            // JSON-RPC 2.0 section 5: exactly one of them; which one to believe is not ours to guess
+            return refused("", Refusal.MALFORMED, id, JsonRpc.INVALID_REQUEST,
+                    "Invalid Request: a response carries either \"result\" or \"error\", never both");
         }
         if (inbound.sessionId().isEmpty()) {
             return refused("", Refusal.SESSION_REQUIRED, JsonValue.NULL, JsonRpc.INVALID_REQUEST,
@@ -254,8 +315,7 @@ public final class McpDispatcher implements McpEndpoint {
         }
         Optional<McpSession> session = sessions.find(inbound.sessionId().get(), inbound.principal());
         if (session.isEmpty()) {
-            return refused("", Refusal.SESSION_NOT_FOUND, JsonValue.NULL, JsonRpc.SESSION_NOT_FOUND,
-                    "Session not found: it expired, was deleted or belongs to another credential");
+            return refused("", Refusal.SESSION_NOT_FOUND, JsonValue.NULL, JsonRpc.SESSION_NOT_FOUND, SESSION_NOT_FOUND_MESSAGE);
         }
         String key = id instanceof JsonString s ? s.getString() : id.toString();
         // A response nobody waits for (late, or for a request that timed out) is accepted and dropped.

@@ -66,6 +66,29 @@ class GuidanceOverMcpTest {
     }
 
     @Test
+    void promptsGetWithoutAName_isInvalidParamsSayingSo() {
+        client.initialize("2025-11-25");
+
+        for (String params : new String[] {"{}", "{\"name\":7}", "{\"arguments\":{}}"}) {
+            JsonObject error = client.request("prompts/get", params).getJsonObject("error");
+            assertThat(error.getInt("code")).as(params).isEqualTo(JsonRpc.INVALID_PARAMS);
+            assertThat(error.getString("message")).as(params).startsWith("prompts/get needs params.name");
+        }
+    }
+
+    @Test
+    void nullArguments_areNoArguments_asForToolsCall() {
+        client.initialize("2025-11-25");
+
+        assertThat(client.request("prompts/get", "{\"name\":\"triage-incident\",\"arguments\":null}").getJsonObject("result")
+                .getJsonArray("messages")).isNotEmpty();
+        assertThat(client.request("prompts/get", "{\"name\":\"write-postmortem\",\"arguments\":null}").getJsonObject("error")
+                .getString("message")).isEqualTo("prompt 'write-postmortem' needs the arguments [service]");
+        assertThat(client.request("prompts/get", "{\"name\":\"triage-incident\",\"arguments\":[]}").getJsonObject("error")
+                .getInt("code")).isEqualTo(JsonRpc.INVALID_PARAMS);
+    }
+
+    @Test
     void aMissingRequiredArgument_isRefusedBeforeThePromptRenders() {
         client.initialize("2025-11-25");
 

@@ -13,7 +13,9 @@ import java.util.Optional;
 public interface McpEndpoint {
 
     /**
-     * Handles one inbound message.
+     * Handles one inbound message: a JSON-RPC message or, in a session of MCP 2025-03-26, a batch
+     * of them (answered as one). Whatever limits a transport applies per body (a rate, a size)
+     * therefore counts a batch once.
      *
      * @param inbound the message and who sent it
      * @param outbound the stream for notifications and server requests sent while handling it

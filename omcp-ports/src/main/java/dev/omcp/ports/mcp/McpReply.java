@@ -8,7 +8,7 @@ import java.util.Optional;
  * What a transport should answer after the gateway handled one inbound message.
  *
  * <p>Every variant names the JSON-RPC {@code method} (empty string when the message had none, for
- * example a malformed one or a client response) so transports can label their metrics. Headers
+ * example a malformed one, a client response or a batch) so transports can label their metrics. Headers
  * the response must bear (rate-limit headers, for example) were already set through
  * {@link McpOutbound#setHeader}.
  */
@@ -18,10 +18,12 @@ public sealed interface McpReply {
     String method();
 
     /**
-     * A JSON-RPC response (a {@code result} or an {@code error}) to send back.
+     * A JSON-RPC response (a {@code result} or an {@code error}) to send back; for a batch, the
+     * array of the responses to the requests in it.
      *
-     * @param json the serialized JSON-RPC response message
-     * @param error whether the message is a JSON-RPC error
+     * @param json the serialized JSON-RPC response message, or array of them
+     * @param error whether the message is a JSON-RPC error (for a batch: whether every response in
+     *     it is one)
      * @param newSessionId the id of the session this message opened ({@code initialize} only)
      */
     record Response(String method, String json, boolean error, Optional<String> newSessionId)
@@ -33,7 +35,10 @@ public sealed interface McpReply {
         }
     }
 
-    /** A notification or a client response was accepted; there is nothing to answer. */
+    /**
+     * A notification or a client response (or a batch of only those) was accepted; there is nothing
+     * to answer.
+     */
     record Accepted(String method) implements McpReply {
         public Accepted {
             Objects.requireNonNull(method, "method");

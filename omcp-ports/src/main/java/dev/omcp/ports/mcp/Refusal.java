@@ -7,7 +7,11 @@ package dev.omcp.ports.mcp;
 public enum Refusal {
     /** Not JSON, or not a JSON-RPC 2.0 message [400]. */
     MALFORMED,
-    /** A JSON array: batches are not supported since MCP 2025-06-18 [400]. */
+    /**
+     * A JSON-RPC batch (a JSON array) that is not run at all: it came without a session, or in a
+     * session of MCP 2025-06-18 or later (which removed batching), or it holds more messages than
+     * the gateway runs in one batch [400].
+     */
     BATCH_NOT_SUPPORTED,
     /** A request other than {@code initialize} without {@code MCP-Session-Id} [400]. */
     SESSION_REQUIRED,

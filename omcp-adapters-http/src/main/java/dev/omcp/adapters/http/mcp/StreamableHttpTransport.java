@@ -27,8 +27,9 @@ import java.util.concurrent.locks.ReentrantLock;
 
 /**
  * The Streamable HTTP transport at {@code /mcp} (MCP 2025-11-25 "Transports"): one JSON-RPC message
- * per POST, answered as JSON or, when the handler streams, as SSE; {@code GET} opens the
- * server-to-client stream of a session; {@code DELETE} ends a session.
+ * per POST (or, in a session of MCP 2025-03-26, a batch of them), answered as JSON or, when the
+ * handler streams, as SSE; {@code GET} opens the server-to-client stream of a session ({@code HEAD}
+ * answers what it would, without the stream); {@code DELETE} ends a session. Other methods get 405.
  */
 public final class StreamableHttpTransport {
     static final String SESSION_HEADER = "Mcp-Session-Id";
@@ -38,6 +39,12 @@ public final class StreamableHttpTransport {
     private static final Duration KEEP_ALIVE = Duration.ofSeconds(15);
     private static final int PARSE_ERROR = -32700;
     private static final int INVALID_REQUEST = -32600;
+    /** The code the endpoint answers a POST for an unknown session with; GET and DELETE say the same. */
+    private static final int SESSION_NOT_FOUND = -32001;
+    private static final String SESSION_NOT_FOUND_MESSAGE =
+            "Session not found: it expired, was deleted or belongs to another credential; send initialize to start a new one";
+    /** The methods {@code /mcp} serves, for the {@code Allow} header every 405 must carry (RFC 9110). */
+    private static final String ALLOWED_METHODS = "GET, POST, DELETE";
 
     private final McpEndpoint endpoint;
     private final AgentAuthentication authentication;
@@ -54,7 +61,7 @@ public final class StreamableHttpTransport {
         this.maxBodyBytes = maxBodyBytes;
     }
 
-    /** {@code POST /mcp}: one JSON-RPC message. */
+    /** {@code POST /mcp}: one JSON-RPC message, or a batch of them. */
     public void post(Context ctx) throws IOException {
         // Answers are built per request, so compressing them costs CPU on every call: gzip of the
         // 37 KB tools/list took 0.7 ms, five times what serving it costs, and cut tools/list from
@@ -103,31 +110,15 @@ public final class StreamableHttpTransport {
 
     /** {@code GET /mcp}: the session's standalone server-to-client SSE stream. */
     public void get(Context ctx) throws IOException {
-        Optional<Principal> principal = authenticate(ctx);
-        if (principal.isEmpty()) {
+        Optional<String> streamable = streamableSession(ctx);
+        if (streamable.isEmpty()) {
             return;
         }
-        if (unsupportedProtocolVersion(ctx)) {
-            return;
-        }
-        String accept = ctx.header("Accept");
-        if (accept == null || !(accept.contains(EVENT_STREAM) || accept.contains("*/*"))) {
-            refuse(ctx, 405, "Method Not Allowed: GET /mcp opens an SSE stream and needs Accept: text/event-stream; send messages with POST");
-            return;
-        }
-        Optional<String> sessionId = Optional.ofNullable(ctx.header(SESSION_HEADER));
-        if (sessionId.isEmpty()) {
-            refuse(ctx, 400, "Bad Request: Mcp-Session-Id header is required to open the SSE stream");
-            return;
-        }
-        if (endpoint.checkSession(sessionId.get(), principal.get()) != McpEndpoint.SessionStatus.ACTIVE) {
-            refuse(ctx, 404, "Session not found: it expired, was deleted or belongs to another credential");
-            return;
-        }
+        String sessionId = streamable.get();
         ctx.status(200).contentType(EVENT_STREAM).header("Cache-Control", "no-cache").header("X-Accel-Buffering", "no");
         SseWriter writer = new SseWriter(ctx.res().getOutputStream(), "g" + Long.toHexString(System.nanoTime()));
         openStreams.put(writer, Thread.currentThread());
-        try (AutoCloseable attached = endpoint.attachStream(sessionId.get(), message -> writer.message(message.toString()))) {
+        try (AutoCloseable attached = endpoint.attachStream(sessionId, message -> writer.message(message.toString()))) {
             writer.prime();
             while (!closing && !writer.isBroken()) {
                 Thread.sleep(KEEP_ALIVE);
@@ -142,6 +133,55 @@ public final class StreamableHttpTransport {
         } finally {
             openStreams.remove(writer);
         }
+    }
+
+    /**
+     * {@code HEAD /mcp}: the status and headers {@code GET} would answer, without opening the stream
+     * (HTTP: HEAD is GET without content). Without this handler Javalin answers every HEAD of a GET
+     * route with 200, even where the GET would be refused.
+     */
+    public void head(Context ctx) {
+        if (streamableSession(ctx).isPresent()) {
+            ctx.status(200).contentType(EVENT_STREAM).header("Cache-Control", "no-cache");
+        }
+    }
+
+    /** {@code PUT}, {@code PATCH} (any method {@code /mcp} does not serve): 405 with {@code Allow}. */
+    public void methodNotAllowed(Context ctx) {
+        refuseMethod(ctx, "Method Not Allowed: /mcp serves POST (send a message), GET (open the session's SSE stream) "
+                + "and DELETE (end the session), not " + ctx.method().name());
+    }
+
+    /**
+     * The checks of a {@code GET} (or {@code HEAD}) for the session stream, in the order the docs
+     * give: credentials, protocol header, {@code Accept}, session header, session. Refuses the request
+     * on the first that fails.
+     *
+     * @return the session whose stream may be opened; empty when the request was refused
+     */
+    private Optional<String> streamableSession(Context ctx) {
+        Optional<Principal> principal = authenticate(ctx);
+        if (principal.isEmpty()) {
+            return Optional.empty();
+        }
+        if (unsupportedProtocolVersion(ctx)) {
+            return Optional.empty();
+        }
+        String accept = ctx.header("Accept");
+        if (accept == null || !(accept.contains(EVENT_STREAM) || accept.contains("*/*"))) {
+            refuseMethod(ctx, "Method Not Allowed: GET /mcp opens an SSE stream and needs Accept: text/event-stream; send messages with POST");
+            return Optional.empty();
+        }
+        Optional<String> sessionId = Optional.ofNullable(ctx.header(SESSION_HEADER));
+        if (sessionId.isEmpty()) {
+            refuse(ctx, 400, "Bad Request: Mcp-Session-Id header is required to open the SSE stream");
+            return Optional.empty();
+        }
+        if (endpoint.checkSession(sessionId.get(), principal.get()) != McpEndpoint.SessionStatus.ACTIVE) {
+            refuse(ctx, 404, SESSION_NOT_FOUND, SESSION_NOT_FOUND_MESSAGE);
+            return Optional.empty();
+        }
+        return sessionId;
     }
 
     /** {@code DELETE /mcp}: the client ends its session. */
@@ -159,7 +199,7 @@ public final class StreamableHttpTransport {
             return;
         }
         if (endpoint.endSession(sessionId, principal.get()) != McpEndpoint.SessionStatus.ACTIVE) {
-            refuse(ctx, 404, "Session not found: it expired, was deleted or belongs to another credential");
+            refuse(ctx, 404, SESSION_NOT_FOUND, SESSION_NOT_FOUND_MESSAGE);
             return;
         }
         ctx.status(204);
@@ -200,6 +240,11 @@ public final class StreamableHttpTransport {
 
     private static void refuse(Context ctx, int status, String message) {
         refuse(ctx, status, INVALID_REQUEST, message);
+    }
+
+    private static void refuseMethod(Context ctx, String message) {
+        ctx.header("Allow", ALLOWED_METHODS);
+        refuse(ctx, 405, message);
     }
 
     private static void refuse(Context ctx, int status, int code, String message) {

@@ -38,7 +38,9 @@ import org.slf4j.LoggerFactory;
 /**
  * MCP over WebSocket at {@code /mcp/ws}: one JSON-RPC message per text frame, the same dispatcher
  * as Streamable HTTP. The connection is the session: {@code initialize} opens it, closing the
- * socket ends it.
+ * socket ends it. A session of MCP 2025-03-26 may also send a batch (a JSON array) in one frame: the
+ * dispatcher runs it as on Streamable HTTP, and its array of responses comes back as one frame,
+ * after whatever its elements sent before their answers.
  *
  * <p>Keep-alive: one scheduler for all connections pings each one every ping interval and closes
  * with 1001 a connection from which nothing (no pong, no message) arrived for the pong timeout; see

@@ -104,6 +104,10 @@ public final class GatewayHttpServer implements AutoCloseable {
             config.routes.post("/mcp", streamableHttp::post);
             config.routes.get("/mcp", streamableHttp::get);
             config.routes.delete("/mcp", streamableHttp::delete);
+            config.routes.head("/mcp", streamableHttp::head);
+            // a method /mcp does not serve is a 405 with Allow (RFC 9110), not an unknown route
+            config.routes.put("/mcp", streamableHttp::methodNotAllowed);
+            config.routes.patch("/mcp", streamableHttp::methodNotAllowed);
             config.routes.wsBeforeUpgrade("/mcp/ws", ctx -> {
                 // An upgrade is not tracked as in flight: open sockets are closed with 1001 on shutdown.
                 if (guard(ctx, guard)) {

@@ -56,13 +56,20 @@ public final class PromptMethods {
     }
 
     public McpResult get(McpCall call) {
-        String name = call.params().getString("name", "");
+        if (!(call.params().get("name") instanceof JsonString nameString)) {
+            return McpResult.Failure.of(JsonRpc.INVALID_PARAMS, "prompts/get needs params.name, the name of a prompt from prompts/list");
+        }
+        String name = nameString.getString();
         Prompt prompt = prompts.get(name);
         if (prompt == null) {
             return McpResult.Failure.of(
                     JsonRpc.INVALID_PARAMS, "Unknown prompt '" + ToolMethods.abbreviate(name) + "'; call prompts/list for the prompts you can use");
         }
         JsonValue argumentsValue = call.params().getOrDefault("arguments", JsonValue.EMPTY_JSON_OBJECT);
+        if (argumentsValue == JsonValue.NULL) {
+            // as tools/call does: a client that sends null means "no arguments"
+            argumentsValue = JsonValue.EMPTY_JSON_OBJECT;
+        }
         if (!(argumentsValue instanceof JsonObject argumentsObject)) {
             return McpResult.Failure.of(JsonRpc.INVALID_PARAMS, "prompts/get params.arguments must be an object of strings");
         }

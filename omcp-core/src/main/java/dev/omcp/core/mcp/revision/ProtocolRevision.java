@@ -16,11 +16,11 @@ import java.util.Optional;
  */
 public enum ProtocolRevision {
     /** Streamable HTTP, tool annotations, JSON-RPC batching. */
-    V2025_03_26("2025-03-26", false, false),
+    V2025_03_26("2025-03-26", false, false, true),
     /** Structured tool output, output schemas, titles, elicitation; batching removed. */
-    V2025_06_18("2025-06-18", true, true),
+    V2025_06_18("2025-06-18", true, true, false),
     /** Icons, tool name guidance, SSE polling, default values in elicitation. */
-    V2025_11_25("2025-11-25", true, true);
+    V2025_11_25("2025-11-25", true, true, false);
 
     /** The revision spoken to clients that ask for one this gateway does not know. */
     public static final ProtocolRevision LATEST = V2025_11_25;
@@ -28,11 +28,13 @@ public enum ProtocolRevision {
     private final String wireName;
     private final boolean structuredOutput;
     private final boolean titles;
+    private final boolean batching;
 
-    ProtocolRevision(String wireName, boolean structuredOutput, boolean titles) {
+    ProtocolRevision(String wireName, boolean structuredOutput, boolean titles, boolean batching) {
         this.wireName = wireName;
         this.structuredOutput = structuredOutput;
         this.titles = titles;
+        this.batching = batching;
     }
 
     /** The date string used on the wire, for example {@code 2025-11-25}. */
@@ -48,6 +50,14 @@ public enum ProtocolRevision {
     /** Whether tools, resources and prompts may carry a {@code title}. */
     public boolean titles() {
         return titles;
+    }
+
+    /**
+     * Whether a client may send a JSON-RPC batch (an array of messages in one body): MCP 2025-03-26
+     * requires servers to receive them, 2025-06-18 removed them again.
+     */
+    public boolean batching() {
+        return batching;
     }
 
     /** Looks a revision up by its wire name. */

@@ -20,6 +20,11 @@ import jakarta.json.JsonObject;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 
@@ -225,6 +230,115 @@ class DispatcherProtocolTest {
                 "\"just a string\"")) {
             assertThat(client.send(Optional.empty(), body)).as(body).isInstanceOfSatisfying(McpReply.Refused.class,
                     r -> assertThat(r.refusal()).isEqualTo(Refusal.MALFORMED));
+        }
+    }
+
+    @Test
+    void invalidRequests_echoTheirIdWheneverItCanBeRead() {
+        client.initialize("2025-11-25");
+        for (String body : List.of(
+                "{\"jsonrpc\":\"2.0\",\"id\":3}",
+                "{\"jsonrpc\":\"1.0\",\"id\":3,\"method\":\"ping\"}",
+                "{\"id\":3,\"method\":\"ping\"}",
+                "{\"jsonrpc\":\"2.0\",\"id\":3,\"method\":5}")) {
+            assertThat(client.raw(body)).as(body).isInstanceOfSatisfying(McpReply.Refused.class, r -> {
+                assertThat(r.refusal()).isEqualTo(Refusal.MALFORMED);
+                assertThat(r.body().getInt("id")).isEqualTo(3);
+                assertThat(r.body().getJsonObject("error").getInt("code")).isEqualTo(JsonRpc.INVALID_REQUEST);
+            });
+        }
+        assertThat(client.raw("{\"jsonrpc\":\"1.0\",\"id\":\"abc\"}"))
+                .isInstanceOfSatisfying(McpReply.Refused.class, r -> assertThat(r.body().getString("id")).isEqualTo("abc"));
+        // an id that is neither a string nor a number cannot be read: null, as JSON-RPC says
+        assertThat(client.raw("{\"jsonrpc\":\"1.0\",\"id\":[3],\"method\":\"ping\"}"))
+                .isInstanceOfSatisfying(McpReply.Refused.class, r -> assertThat(r.body().isNull("id")).isTrue());
+    }
+
+    @Test
+    void aClientResponseWithBothResultAndError_isRefused() {
+        client.initialize("2025-11-25");
+        McpReply reply = client.raw("{\"jsonrpc\":\"2.0\",\"id\":\"omcp-1\",\"result\":{},\"error\":{\"code\":-1,\"message\":\"x\"}}");
+        assertThat(reply).isInstanceOfSatisfying(McpReply.Refused.class, r -> {
+            assertThat(r.refusal()).isEqualTo(Refusal.MALFORMED);
+            assertThat(r.body().getString("id")).isEqualTo("omcp-1");
+            assertThat(r.body().getJsonObject("error").getInt("code")).isEqualTo(JsonRpc.INVALID_REQUEST);
+            assertThat(r.body().getJsonObject("error").getString("message")).contains("never both");
+        });
+        assertThat(client.raw("{\"jsonrpc\":\"2.0\",\"id\":\"omcp-1\",\"result\":{}}")).isInstanceOf(McpReply.Accepted.class);
+    }
+
+    @Test
+    void aSecondRequestWithTheIdOfOneInFlight_isRefused_andCancellationStillReachesTheFirst() throws Exception {
+        CountDownLatch entered = new CountDownLatch(1);
+        AtomicInteger reached = new AtomicInteger();
+        Gateway blocking = Gateway.builder().interceptor((call, next) -> {
+            if (call.method().equals("tools/list") && reached.incrementAndGet() == 1) {
+                entered.countDown();
+                try {
+                    new CountDownLatch(1).await();
+                } catch (InterruptedException e) {
+                    return McpResult.Failure.of(JsonRpc.REQUEST_REFUSED, "cancelled");
+                }
+            }
+            return next.proceed(call);
+        }).build();
+        McpTestClient c = new McpTestClient(blocking.mcp(), Principal.anonymous());
+        c.initialize("2025-11-25");
+        String request = "{\"jsonrpc\":\"2.0\",\"id\":5,\"method\":\"tools/list\"}";
+        ExecutorService executor = Executors.newVirtualThreadPerTaskExecutor();
+        try {
+            Future<McpReply> first = executor.submit(() -> c.raw(request));
+            assertThat(entered.await(10, TimeUnit.SECONDS)).isTrue();
+
+            assertThat(c.raw(request)).isInstanceOfSatisfying(McpReply.Refused.class, r -> {
+                assertThat(r.refusal()).isEqualTo(Refusal.MALFORMED);
+                assertThat(r.body().getInt("id")).isEqualTo(5);
+                assertThat(r.body().getJsonObject("error").getInt("code")).isEqualTo(JsonRpc.INVALID_REQUEST);
+                assertThat(r.body().getJsonObject("error").getString("message")).contains("already in use by a request in flight");
+            });
+            assertThat(reached).as("the refused request never reached the chain").hasValue(1);
+
+            c.raw("{\"jsonrpc\":\"2.0\",\"method\":\"notifications/cancelled\",\"params\":{\"requestId\":5}}");
+            McpReply.Response cancelled = (McpReply.Response) first.get(10, TimeUnit.SECONDS);
+            assertThat(McpTestClient.parse(cancelled.json()).getJsonObject("error").getString("message")).isEqualTo("cancelled");
+        } finally {
+            // a request the cancellation missed would otherwise block forever
+            executor.shutdownNow();
+        }
+        // once answered, the id is free again (only ids in flight are guarded)
+        assertThat(c.raw(request)).isInstanceOf(McpReply.Response.class);
+    }
+
+    @Test
+    void sameIdInAnotherSession_isNoConflict() throws Exception {
+        CountDownLatch entered = new CountDownLatch(1);
+        CountDownLatch release = new CountDownLatch(1);
+        Gateway blocking = Gateway.builder().interceptor((call, next) -> {
+            if (call.method().equals("tools/list") && entered.getCount() > 0) {
+                entered.countDown();
+                try {
+                    release.await();
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+            }
+            return next.proceed(call);
+        }).build();
+        McpTestClient one = new McpTestClient(blocking.mcp(), Principal.anonymous());
+        McpTestClient other = new McpTestClient(blocking.mcp(), Principal.anonymous());
+        one.initialize("2025-11-25");
+        other.initialize("2025-11-25");
+        String request = "{\"jsonrpc\":\"2.0\",\"id\":5,\"method\":\"tools/list\"}";
+        ExecutorService executor = Executors.newVirtualThreadPerTaskExecutor();
+        try {
+            Future<McpReply> first = executor.submit(() -> one.raw(request));
+            assertThat(entered.await(10, TimeUnit.SECONDS)).isTrue();
+            assertThat(other.raw(request)).isInstanceOf(McpReply.Response.class);
+            release.countDown();
+            assertThat(first.get(10, TimeUnit.SECONDS)).isInstanceOf(McpReply.Response.class);
+        } finally {
+            release.countDown();
+            executor.shutdownNow();
         }
     }
 
