@@ -57,10 +57,12 @@ public final class PluginCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
 
+    /** Without a command: what to type, on standard error, and the usage exit status 2 ({@code omcp audit} does the same). */
     @Override
     public Integer call() {
-        spec.commandLine().usage(spec.commandLine().getOut());
-        return 1;
+        spec.commandLine().getErr().println("omcp: plugin needs a command: list, info, install or verify");
+        spec.commandLine().usage(spec.commandLine().getErr());
+        return 2;
     }
 
     /** Settings, or a message and exit status 1. */

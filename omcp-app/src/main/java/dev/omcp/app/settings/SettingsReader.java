@@ -103,9 +103,12 @@ public final class SettingsReader {
     }
 
     private static Settings.Tools tools(Environment environment) {
+        int problemsBefore = environment.problems().size();
         Duration perSource = Duration.ofSeconds(environment.integer(Variables.TOOL_SOURCE_TIMEOUT, 1, 600));
         Duration deadline = Duration.ofSeconds(environment.integer(Variables.TOOL_DEADLINE, 1, 900));
-        if (perSource.compareTo(deadline) > 0) {
+        // compared only when both were read as given: a rejected value stands in as its default, and
+        // "(10 s) must not exceed" about a value the operator never set would only confuse
+        if (environment.problems().size() == problemsBefore && perSource.compareTo(deadline) > 0) {
             environment.problem(Variables.TOOL_SOURCE_TIMEOUT, "(" + perSource.toSeconds() + " s) must not exceed OMCP_TOOL_DEADLINE ("
                     + deadline.toSeconds() + " s)");
             return new Settings.Tools(deadline, deadline);

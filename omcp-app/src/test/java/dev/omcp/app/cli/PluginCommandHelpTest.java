@@ -22,6 +22,22 @@ class PluginCommandHelpTest {
     }
 
     @Test
+    void pluginWithoutACommand_saysWhichOnStandardError_andExits2() {
+        java.io.StringWriter out = new java.io.StringWriter();
+        java.io.StringWriter err = new java.io.StringWriter();
+        CommandLine line = new CommandLine(new PluginCommand());
+        line.setOut(new java.io.PrintWriter(out, true));
+        line.setErr(new java.io.PrintWriter(err, true));
+
+        int status = line.execute();
+
+        assertThat(status).isEqualTo(2);
+        assertThat(out.toString()).isEmpty();
+        assertThat(err.toString()).startsWith("omcp: plugin needs a command: list, info, install or verify")
+                .contains("Usage: plugin");
+    }
+
+    @Test
     void thePluginHelpListsInstallWithTheSameDirectory() {
         String usage = new CommandLine(new PluginCommand()).getUsageMessage(CommandLine.Help.Ansi.OFF);
 

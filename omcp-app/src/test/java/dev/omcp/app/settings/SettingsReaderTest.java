@@ -36,6 +36,20 @@ class SettingsReaderTest {
     }
 
     @Test
+    void toolTimeouts_areComparedOnlyWhenBothWereReadAsGiven() {
+        InvalidSettingsException mistyped = catchThrowableOfType(InvalidSettingsException.class, () -> SettingsReader.read(Map.of(
+                "OMCP_TOOL_SOURCE_TIMEOUT", "10s", "OMCP_TOOL_DEADLINE", "5")));
+        // one problem, the operator's: not a second one about the default that stood in for it
+        assertThat(mistyped.problems()).singleElement().satisfies(p -> assertThat(p).startsWith("OMCP_TOOL_SOURCE_TIMEOUT")
+                .contains("10s").doesNotContain("must not exceed"));
+
+        InvalidSettingsException larger = catchThrowableOfType(InvalidSettingsException.class, () -> SettingsReader.read(Map.of(
+                "OMCP_TOOL_SOURCE_TIMEOUT", "30", "OMCP_TOOL_DEADLINE", "5")));
+        assertThat(larger.problems()).singleElement().satisfies(p -> assertThat(p)
+                .isEqualTo("OMCP_TOOL_SOURCE_TIMEOUT (30 s) must not exceed OMCP_TOOL_DEADLINE (5 s)"));
+    }
+
+    @Test
     void apiKeys_areSplitAtTheFirstColon() throws Exception {
         Settings settings = SettingsReader.read(Map.of("OMCP_API_KEYS", " ci:tok:en-with-colons-123 , bot:0123456789abcdef "));
         assertThat(settings.agent().apiKeys()).extracting(Settings.ApiKeyEntry::name).containsExactly("ci", "bot");
