@@ -186,6 +186,27 @@ class SourcesWiringIT {
     }
 
     @Test
+    void aSourcesFileThatCannotBeRead_isShownToOperatorsAndAgents_notPassedOffAsNoSources(@TempDir Path dir) throws Exception {
+        Path file = dir.resolve("sources.yaml");
+        String broken = "sources:\n  - name: prom\n    type: prometheus\n    url: [unclosed\n";
+        Files.writeString(file, broken);
+        try (GatewayAssembly gateway = start(Map.of("CONFIG_PATH", file.toString(), "PROMETHEUS_URL", "http://127.0.0.1:1"))) {
+            String health = call(gateway, "GET", "/api/health", null).body();
+            assertThat(health).startsWith("{\"status\":\"degraded\"").contains("\"sourcesFile\":{\"readable\":false,"
+                    + "\"problem\":\"the sources file is not valid YAML at line");
+
+            McpHttpClient mcp = new McpHttpClient("http://127.0.0.1:" + gateway.port());
+            mcp.initialize();
+            JsonObject listed = new CheckedToolCalls(mcp).tool("list_sources", "{}");
+            assertThat(listed.getJsonArray("sources")).isEmpty();
+            assertThat(listed.getString("note")).contains("could not be read at start").contains("not valid YAML")
+                    .contains("fix the file and restart");
+            // and it is left as it was
+            assertThat(Files.readString(file)).isEqualTo(broken);
+        }
+    }
+
+    @Test
     void environmentUrlsMakeSourcesWhenThereIsNoFile() throws Exception {
         try (LokiFake loki = new LokiFake()) {
             try (GatewayAssembly gateway = start(Map.of("LOGS_URL", loki.url(), "OMCP_ALLOW_PRIVATE_BACKENDS", "true"))) {

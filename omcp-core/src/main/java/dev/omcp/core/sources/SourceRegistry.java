@@ -84,6 +84,7 @@ public final class SourceRegistry implements ManageSources, AutoCloseable {
     private volatile Map<String, LiveSource> live = Map.of();
     private volatile List<PluginPin> pins = List.of();
     private volatile boolean writable = true;
+    private volatile Optional<String> storeProblem = Optional.empty();
 
     /** One source and what became of it. */
     private record LiveSource(SourceDefinition definition, Optional<ConnectorType> type, Optional<Connector> connector,
@@ -139,6 +140,8 @@ public final class SourceRegistry implements ManageSources, AutoCloseable {
             SourcesDocument document = store.load();
             document.problems().forEach(p -> LOG.warn("event=source-skipped store={} reason=\"{}\"", store.describe(), p));
             writable = document.writable();
+            // a store that may not be written and says why could not read its file (a read-only store says nothing)
+            storeProblem = writable || document.problems().isEmpty() ? Optional.empty() : Optional.of(String.join("; ", document.problems()));
             pins = document.plugins();
             List<SourceDefinition> definitions = document.sources();
             List<LiveSource> connected = connectAll(definitions);
@@ -268,6 +271,11 @@ public final class SourceRegistry implements ManageSources, AutoCloseable {
             }
         }
         return out;
+    }
+
+    @Override
+    public Optional<String> storeProblem() {
+        return storeProblem;
     }
 
     @Override

@@ -396,12 +396,21 @@ class SourceRegistryTest {
     }
 
     @Test
-    void aStoreThatCouldNotBeReadIsNeverOverwritten() {
+    void aStoreThatCouldNotBeReadIsNeverOverwritten_andSaysWhy() {
         store.writable = false;
+        store.problems.add("the sources file is not valid YAML at line 3");
         SourceRegistry registry = registry(false);
         assertThat(registry.add(draft("prom", "prometheus", "https://prom.example.com"), Principal.anonymous()))
                 .isInstanceOfSatisfying(SourceOutcome.Refused.class, r -> assertThat(r.code()).isEqualTo(SourceOutcome.NOT_PERSISTED));
         assertThat(store.saves).isZero();
+        assertThat(registry.storeProblem()).contains("the sources file is not valid YAML at line 3");
+    }
+
+    @Test
+    void aReadStore_orOneThatIsReadOnlyWithoutAProblem_hasNoStoreProblem() {
+        assertThat(registry(false).storeProblem()).isEmpty();
+        store.writable = false;
+        assertThat(registry(false).storeProblem()).isEmpty();
     }
 
     @Test
@@ -471,12 +480,13 @@ class SourceRegistryTest {
         final List<SourceDefinition> sources = new ArrayList<>();
         final List<PluginPin> pins = new ArrayList<>();
         boolean writable = true;
+        final List<String> problems = new ArrayList<>();
         boolean failNext;
         int saves;
 
         @Override
         public SourcesDocument load() {
-            return new SourcesDocument(sources, pins, List.of(), writable);
+            return new SourcesDocument(sources, pins, problems, writable);
         }
 
         @Override

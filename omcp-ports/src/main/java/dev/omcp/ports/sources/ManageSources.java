@@ -2,6 +2,7 @@ package dev.omcp.ports.sources;
 
 import dev.omcp.ports.identity.Principal;
 import java.util.List;
+import java.util.Optional;
 
 /**
  * Driving port: the management API's use cases for sources. Implemented by the core.
@@ -30,4 +31,13 @@ public interface ManageSources {
 
     /** Creates a connector for {@code draft} and asks its backend for health, without saving anything. */
     SourceCheck test(SourceDraft draft, Principal caller);
+
+    /**
+     * Why the sources file could not be read at start, when it could not: the gateway then has no
+     * sources from it, refuses changes and never overwrites it, so an operator must fix it and
+     * restart. Empty when it was read (or there is none).
+     */
+    default Optional<String> storeProblem() {
+        return Optional.empty();
+    }
 }

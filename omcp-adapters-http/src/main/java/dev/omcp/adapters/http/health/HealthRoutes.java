@@ -134,9 +134,12 @@ public final class HealthRoutes implements HttpModule {
         }
         // A connected source whose calls keep failing is an outage a dashboard should see; one slow
         // query is not (SourceContact.keepsFailing says where the line is).
-        String status = failed == 0 && failing == 0 ? "ok" : "degraded";
+        // a sources file that could not be read left the gateway without the sources it names
+        Optional<String> fileProblem = sources.storeProblem();
+        String status = failed == 0 && failing == 0 && fileProblem.isEmpty() ? "ok" : "degraded";
         JsonObjectBuilder body = Jsonp.object().add("status", status);
         if (details) {
+            fileProblem.ifPresent(problem -> body.add("sourcesFile", Jsonp.object().add("readable", false).add("problem", problem)));
             body.add("sources", items)
                     .add("counts", Jsonp.object().add("total", seen.size()).add("connected", connected).add("failed", failed)
                             .add("disabled", disabled).add("failing", failing))

@@ -50,6 +50,7 @@ class HealthOverviewIT {
     private static final Instant T0 = Instant.parse("2026-11-29T02:00:00Z");
 
     private volatile List<SourceView> listed = List.of();
+    private volatile Optional<String> fileProblem = Optional.empty();
     private final AtomicBoolean session = new AtomicBoolean(true);
     private final HttpClient client = HttpClient.newBuilder().proxy(HttpClient.Builder.NO_PROXY).build();
     private Javalin app;
@@ -138,10 +139,29 @@ class HealthOverviewIT {
         assertThat(health.getJsonObject("counts").getInt("failing")).isZero();
     }
 
+    @Test
+    void aSourcesFileThatCouldNotBeRead_degradesTheStatus_andSaysWhy() throws Exception {
+        fileProblem = Optional.of("the sources file is not valid YAML at line 3");
+
+        JsonObject health = health();
+
+        assertThat(health.getString("status")).isEqualTo("degraded");
+        assertThat(health.getJsonObject("sourcesFile")).isEqualTo(Json.createObjectBuilder().add("readable", false)
+                .add("problem", "the sources file is not valid YAML at line 3").build());
+        assertThat(health.getJsonArray("sources")).isEmpty();
+        session.set(false);
+        assertThat(health()).isEqualTo(Json.createObjectBuilder().add("status", "degraded").build());
+    }
+
     private final class ListedSources implements ManageSources {
         @Override
         public List<SourceView> list(Principal caller) {
             return listed;
+        }
+
+        @Override
+        public Optional<String> storeProblem() {
+            return fileProblem;
         }
 
         @Override

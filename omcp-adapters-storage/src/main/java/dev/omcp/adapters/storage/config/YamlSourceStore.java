@@ -99,6 +99,8 @@ public final class YamlSourceStore implements SourceStore {
     private final Map<String, Map<String, Object>> rawEntries = new HashMap<>();
     private final List<Object> unreadableEntries = new ArrayList<>();
     private boolean readable = true;
+    /** Whether CONFIG_PATH named the file: then its absence is worth a line (a typo looks just like it). */
+    private final boolean named;
 
     /**
      * @param configPath {@code CONFIG_PATH}, if set
@@ -109,6 +111,7 @@ public final class YamlSourceStore implements SourceStore {
     public YamlSourceStore(Optional<Path> configPath, Path workingDirectory, Map<String, String> environment,
             List<EnvironmentSource> environmentSources) {
         this.file = configPath.orElse(workingDirectory.resolve("config").resolve("sources.yaml"));
+        this.named = configPath.isPresent();
         this.environmentSources = List.copyOf(environmentSources);
         this.substitution = new Substitution(environment,
                 name -> LOG.warn("event=sources-variable-unset variable={} effect=\"kept literally as ${{{}}}\"", name, name));
@@ -127,6 +130,10 @@ public final class YamlSourceStore implements SourceStore {
             if (!Files.exists(file)) {
                 readable = true;
                 document = new LinkedHashMap<>();
+                if (named) {
+                    LOG.warn("event=sources-file-missing file={} effect=\"sources from PROMETHEUS_URL and LOKI_URL, if set; the first "
+                            + "change through /api/sources creates the file\" hint=\"check CONFIG_PATH if the file should exist\"", file);
+                }
                 return fromEnvironment();
             }
             try {

@@ -98,7 +98,12 @@ public final class ListSourcesTool extends ObservabilityTool {
             sources.add(entry);
         }
         JsonObjectBuilder result = Jsonp.object().add("sources", sources);
-        if (views.isEmpty()) {
+        Optional<String> fileProblem = toolkit.sources().storeProblem();
+        if (fileProblem.isPresent()) {
+            // not "no sources are configured": they are, in a file the gateway could not read
+            result.add("note", "The gateway's sources file could not be read at start (" + fileProblem.get() + "), so no source "
+                    + "from it is loaded. Tell an operator: they must fix the file and restart the gateway.");
+        } else if (views.isEmpty()) {
             result.add("note", "No sources are configured. An operator adds them with a sources file (CONFIG_PATH), "
                     + "PROMETHEUS_URL / LOKI_URL, or POST /api/sources.");
         }
