@@ -210,6 +210,10 @@ class ManagementApiIT {
             assertThat(refused.status()).as(bucket).isEqualTo(400);
             assertThat(refused.json().path("error").asText()).contains("10s to 15m");
         }
+        // a misspelt parameter is refused, not ignored in favour of the default bucket
+        Browser.Reply misspelt = victor.get("/api/health/anomaly-sparklines?buckets=5m");
+        assertThat(misspelt.status()).isEqualTo(400);
+        assertThat(misspelt.json().path("error").asText()).contains("'buckets' is not a parameter").contains("bucket");
     }
 
     @Test

@@ -89,7 +89,7 @@ class AuditApiIT {
     void invalidParametersAnswer400WithACode() throws Exception {
         try (GatewayAssembly gateway = start(Map.of())) {
             for (String query : List.of("limit=0", "limit=1001", "limit=abc", "from=yesterday", "to=2025-01-01",
-                    "from=2025-02-01T00:00:00Z&to=2025-01-01T00:00:00Z", "actor=a&actor=b")) {
+                    "from=2025-02-01T00:00:00Z&to=2025-01-01T00:00:00Z", "actor=a&actor=b", "acter=alice")) {
                 HttpResponse<String> response = get(gateway, "/api/audit?" + query);
                 assertThat(response.statusCode()).as(query).isEqualTo(400);
                 JsonNode body = JSON.readTree(response.body());

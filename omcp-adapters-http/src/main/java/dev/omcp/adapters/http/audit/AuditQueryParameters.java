@@ -30,6 +30,12 @@ final class AuditQueryParameters {
     private AuditQueryParameters() {}
 
     static Result parse(Map<String, List<String>> parameters) {
+        for (String name : new java.util.TreeSet<>(parameters.keySet())) {
+            // a typo such as ?acter= would otherwise answer every entry, as if no filter had been asked for
+            if (!KNOWN.contains(name)) {
+                return new Invalid("unknown parameter '" + shown(name) + "'; the parameters are from, to, actor, action and limit");
+            }
+        }
         for (String name : KNOWN) {
             List<String> values = parameters.get(name);
             if (values != null && values.size() > 1) {

@@ -79,7 +79,7 @@ public final class HealthRoutes implements HttpModule {
                 .summary("Per-service anomaly-score series of the last hour for the caller's tenant; ?bucket=1m (10s-15m); "
                         + "needs health:read")
                 .response(200, "{retentionSeconds, bucketSeconds, durableSink, services: [{service, start, bucketSeconds, scores, anomalous}]}")
-                .response(400, "bucket is not a duration from 10s to 15m (OMCP_INVALID_PARAMETERS)")
+                .response(400, "bucket is not a duration from 10s to 15m, or another parameter is given (OMCP_INVALID_PARAMETERS)")
                 .handle(this::sparklines);
         routes.route(HandlerType.GET, "/api/health/thresholds").permission("health", "read").tag("health")
                 .summary("The health thresholds in force, every signal written out; needs health:read")
@@ -150,6 +150,12 @@ public final class HealthRoutes implements HttpModule {
     }
 
     private void sparklines(Context ctx) {
+        Optional<String> unknown = ctx.queryParamMap().keySet().stream().filter(name -> !name.equals("bucket")).sorted().findFirst();
+        if (unknown.isPresent()) {
+            JsonpExchange.invalid(ctx, "OMCP_INVALID_PARAMETERS", List.of("'" + JsonpExchange.printable(unknown.get())
+                    + "' is not a parameter of this route; the only one is bucket"));
+            return;
+        }
         Duration bucket = Duration.ofMinutes(1);
         String requested = ctx.queryParam("bucket");
         if (requested != null) {

@@ -42,12 +42,17 @@ class AuditQueryParametersTest {
     @Test
     void everyFilterIsRead() {
         AuditQuery query = valid("from", "2025-01-31T12:00:00Z", "to", "2025-01-31T14:00:00+02:00", "actor", "user:alice",
-                "action", "delete", "limit", "1000", "unrelated", "ignored");
+                "action", "delete", "limit", "1000");
         assertThat(query.from()).contains(Instant.parse("2025-01-31T12:00:00Z"));
         assertThat(query.to()).contains(Instant.parse("2025-01-31T12:00:00Z"));
         assertThat(query.actor()).contains("user:alice");
         assertThat(query.action()).contains("delete");
         assertThat(query.limit()).isEqualTo(1000);
+    }
+
+    @Test
+    void anUnknownParameterIsRefused_aTypoMustNotAnswerEveryEntry() {
+        assertThat(invalid("acter", "alice")).isEqualTo("unknown parameter 'acter'; the parameters are from, to, actor, action and limit");
     }
 
     @Test
