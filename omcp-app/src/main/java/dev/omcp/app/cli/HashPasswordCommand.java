@@ -1,5 +1,6 @@
 package dev.omcp.app.cli;
 
+import dev.omcp.core.policy.BuiltinPolicy;
 import dev.omcp.sdk.json.Jsonp;
 import dev.omcp.adapters.http.auth.ScryptPasswordHasher;
 import dev.omcp.app.settings.InvalidSettingsException;
@@ -96,6 +97,13 @@ public final class HashPasswordCommand implements Callable<Integer> {
             if (!ROLE.matcher(role).matches()) {
                 err.println("omcp hash-password: role '" + role + "' must be lower case letters, digits, '_' or '-'");
                 return 1;
+            }
+        }
+        for (String role : roles) {
+            if (!BuiltinPolicy.roleNames().contains(role)) {
+                // not refused: a policy file may define it; but a typo would grant nothing
+                err.println("warning: role '" + role + "' is not a builtin role (" + String.join(", ", BuiltinPolicy.roleNames())
+                        + "); it grants nothing unless OMCP_RBAC_POLICY_FILE defines it");
             }
         }
         Optional<String> password = readPassword(err);

@@ -144,6 +144,7 @@ final class ManagementAccessAssembly {
         }
 
         AccessPolicy policy = policy(settings, clock);
+        users.ifPresent(file -> warnOfUndefinedRoles(file, policy));
         SessionService sessions = new SessionService(clock, random, lifetime, store);
         RevocationService revocations = new RevocationService(store, clock);
         SessionCookies cookies = new SessionCookies(secret);
@@ -175,6 +176,33 @@ final class ManagementAccessAssembly {
                 redis.isPresent() ? "redis" : "memory", proxies.description());
         return new Built(guard, modules, new SecurityHeaders(settings.cspStrictReport()), policy, mode.wireName(),
                 loginMode && ephemeral, proxies.enabled(), closeables);
+    }
+
+    /** A role a user holds that the policy does not define. */
+    record UndefinedRole(String user, String role) {}
+
+    /**
+     * A role the policy does not define grants nothing: a user holding only such a role can log in
+     * and do nothing, which looks like a bug in the gateway rather than a typo in the users file.
+     * Policies that list no roles (OPA decides per request) are not checked.
+     */
+    static List<UndefinedRole> undefinedRoles(JsonUsersFile users, AccessPolicy policy) {
+        List<String> defined = policy.view().roles();
+        List<UndefinedRole> undefined = new ArrayList<>();
+        if (defined.isEmpty()) {
+            return undefined;
+        }
+        for (var user : users.users()) {
+            user.roles().stream().filter(role -> !defined.contains(role)).forEach(role -> undefined.add(new UndefinedRole(user.username(), role)));
+        }
+        return undefined;
+    }
+
+    private static void warnOfUndefinedRoles(JsonUsersFile users, AccessPolicy policy) {
+        for (UndefinedRole undefined : undefinedRoles(users, policy)) {
+            LOG.warn("event=user-role-undefined user=\"{}\" role=\"{}\" effect=\"grants nothing\" hint=\"use one of {} or define it in "
+                    + "OMCP_RBAC_POLICY_FILE\"", undefined.user(), undefined.role(), String.join(", ", policy.view().roles()));
+        }
     }
 
     private static Optional<JsonUsersFile> usersFile(AccessControlSettings settings) {

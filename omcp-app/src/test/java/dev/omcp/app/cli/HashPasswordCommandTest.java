@@ -48,6 +48,16 @@ class HashPasswordCommandTest {
     }
 
     @Test
+    void aRoleThatIsNotBuiltin_isMintedWithAWarning_aPolicyFileMayDefineIt() {
+        assertThat(run("Tide-Lantern-42-Orbit", PasswordRules.DEFAULT, "bob", "--roles", "superuser,viewer")).isZero();
+
+        assertThat(Json.createReader(new StringReader(out.toString())).readObject().getJsonArray("roles").toString())
+                .isEqualTo("[\"superuser\",\"viewer\"]");
+        assertThat(err.toString().strip()).isEqualTo("warning: role 'superuser' is not a builtin role (viewer, operator, admin); "
+                + "it grants nothing unless OMCP_RBAC_POLICY_FILE defines it");
+    }
+
+    @Test
     void defaultsAreTheUsernameAsNameAndTheViewerRole() {
         assertThat(run("Tide-Lantern-42-Orbit", PasswordRules.DEFAULT, "bob")).isZero();
         JsonObject entry = Json.createReader(new StringReader(out.toString())).readObject();

@@ -70,6 +70,11 @@ public final class JsonUsersFile implements UserDirectory {
         return Optional.ofNullable(current.get().users().get(username));
     }
 
+    /** The users in force, by user name. */
+    public List<LocalUser> users() {
+        return List.copyOf(current.get().users().values());
+    }
+
     /** How many users are in force. */
     public int count() {
         return current.get().users().size();

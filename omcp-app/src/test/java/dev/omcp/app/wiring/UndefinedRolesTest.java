@@ -1,0 +1,70 @@
+package dev.omcp.app.wiring;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.omcp.adapters.storage.auth.JsonUsersFile;
+import dev.omcp.core.policy.RolePolicy;
+import dev.omcp.ports.access.AccessDecision;
+import dev.omcp.ports.access.AccessPolicy;
+import dev.omcp.ports.access.Permission;
+import dev.omcp.ports.access.PolicyView;
+import dev.omcp.ports.identity.Principal;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** A users file that gives a user a role the policy does not define is named at start: that role grants nothing. */
+class UndefinedRolesTest {
+    // a valid scrypt hash at a low cost; the users file checks its form, never the password here
+    private static final String HASH = "scrypt$1024$8$1$EBESExQVFhcYGRobHB0eHw==$XbyYPdUma9TQEMux0+TkqpxuU9BGN/gE8DwWuSNdyPn/ZSaq4MJI2/XG0XpckbaY9j99MUwCi5W0SYAybqa4iA==";
+
+    @TempDir
+    Path dir;
+
+    private JsonUsersFile users(String... userRoles) throws Exception {
+        StringBuilder json = new StringBuilder("{\"users\": [");
+        for (int i = 0; i < userRoles.length; i += 2) {
+            json.append(i == 0 ? "" : ",").append("{\"username\": \"").append(userRoles[i]).append("\", \"roles\": [")
+                    .append(userRoles[i + 1]).append("], \"passwordHash\": \"").append(HASH).append("\"}");
+        }
+        return JsonUsersFile.load(Files.writeString(dir.resolve("users.json"), json.append("]}").toString()));
+    }
+
+    @Test
+    void aRoleTheBuiltinPolicyDoesNotDefine_isNamedWithItsUser() throws Exception {
+        JsonUsersFile users = users("alice", "\"admin\"", "bob", "\"superuser\", \"viewer\"", "carol", "\"operator\"");
+
+        assertThat(ManagementAccessAssembly.undefinedRoles(users, RolePolicy.builtin()))
+                .containsExactly(new ManagementAccessAssembly.UndefinedRole("bob", "superuser"));
+    }
+
+    @Test
+    void aPolicyThatListsNoRoles_isNotChecked_itDecidesPerRequest() throws Exception {
+        AccessPolicy decidesPerRequest = new AccessPolicy() {
+            @Override
+            public AccessDecision decide(Principal principal, Permission permission) {
+                return new AccessDecision.Allowed();
+            }
+
+            @Override
+            public List<Permission> permissionsOf(Principal principal) {
+                return List.of();
+            }
+
+            @Override
+            public List<Permission> catalog() {
+                return List.of();
+            }
+
+            @Override
+            public PolicyView view() {
+                return new PolicyView(Map.of(), List.of(), "decided by a server");
+            }
+        };
+
+        assertThat(ManagementAccessAssembly.undefinedRoles(users("bob", "\"superuser\""), decidesPerRequest)).isEmpty();
+    }
+}
