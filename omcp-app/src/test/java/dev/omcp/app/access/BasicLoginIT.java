@@ -5,7 +5,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.omcp.ports.audit.AuditEvent;
 import dev.omcp.testkit.time.ManualClock;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.HashMap;
 import java.util.List;
@@ -76,13 +81,56 @@ class BasicLoginIT {
     @Test
     void malformedLoginBodiesAre400_andCountNothing() {
         Browser browser = gateway.browser();
-        for (String body : List.of("", "[]", "{\"username\": 1, \"password\": \"x\"}", "{\"username\": \"alice\"}",
-                "{\"username\": \"" + "a".repeat(300) + "\", \"password\": \"x\"}", "not json")) {
+        // JSON that cannot be read has the management API's code; fields of the wrong kind the login's own
+        Map<String, String> expected = Map.of(
+                "", "OMCP_INVALID_BODY",
+                "[]", "OMCP_INVALID_BODY",
+                "not json", "OMCP_INVALID_BODY",
+                "{\"username\": 1, \"password\": \"x\"}", "OMCP_BAD_REQUEST",
+                "{\"username\": \"alice\"}", "OMCP_BAD_REQUEST",
+                "{\"username\": \"" + "a".repeat(300) + "\", \"password\": \"x\"}", "OMCP_BAD_REQUEST");
+        expected.forEach((body, code) -> {
             Browser.Reply reply = browser.post("/api/auth/login", body);
             assertThat(reply.status()).as(body).isEqualTo(400);
-            assertThat(reply.json().path("code").asText()).isEqualTo("OMCP_BAD_REQUEST");
-        }
+            assertThat(reply.json().path("code").asText()).as(body).isEqualTo(code);
+        });
         assertThat(browser.login("alice", TestGateway.PASSWORD).status()).isEqualTo(200);
+    }
+
+    @Test
+    void loginBodiesFollowTheManagementApiRules_evenWithTheRightPassword_andOpenNoSession() throws Exception {
+        String right = TestGateway.PASSWORD;
+        Browser browser = gateway.browser();
+
+        HttpResponse<String> plain = HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create(gateway.base() + "/api/auth/login"))
+                .header("Content-Type", "text/plain")
+                .POST(HttpRequest.BodyPublishers.ofString("{\"username\": \"alice\", \"password\": \"" + right + "\"}"))
+                .timeout(Duration.ofSeconds(20)).build(), HttpResponse.BodyHandlers.ofString());
+        assertThat(plain.statusCode()).isEqualTo(415);
+        assertThat(plain.body()).contains("\"code\":\"OMCP_UNSUPPORTED_MEDIA_TYPE\"").doesNotContain(right);
+        assertThat(plain.headers().allValues("Set-Cookie")).noneMatch(c -> c.startsWith("omcp_session="));
+
+        Browser.Reply lastWins = browser.post("/api/auth/login",
+                "{\"username\": \"alice\", \"password\": \"x\", \"password\": \"" + right + "\"}");
+        assertThat(lastWins.status()).isEqualTo(400);
+        assertThat(lastWins.json().path("code").asText()).isEqualTo("OMCP_INVALID_BODY");
+        assertThat(lastWins.body()).doesNotContain(right);
+        assertThat(lastWins.cookie("omcp_session")).isNull();
+
+        Browser.Reply extra = browser.post("/api/auth/login",
+                "{\"username\": \"alice\", \"password\": \"" + right + "\", \"remember\": true}");
+        assertThat(extra.status()).isEqualTo(400);
+        assertThat(extra.json().path("code").asText()).isEqualTo("OMCP_INVALID_BODY");
+        assertThat(extra.json().path("error").asText()).contains("'remember'");
+        assertThat(extra.body()).doesNotContain(right);
+        assertThat(extra.cookie("omcp_session")).isNull();
+
+        assertThat(browser.get("/api/me").status()).as("no session was opened").isEqualTo(401);
+        // refused logins are audited like any other, and without the password
+        assertThat(gateway.audit.events()).extracting(AuditEvent::action, AuditEvent::status)
+                .containsExactly(org.assertj.core.groups.Tuple.tuple("login", 415), org.assertj.core.groups.Tuple.tuple("login", 400),
+                        org.assertj.core.groups.Tuple.tuple("login", 400));
+        assertThat(gateway.audit.events().toString()).doesNotContain(right);
     }
 
     @Test

@@ -13,7 +13,11 @@ import dev.omcp.testkit.time.ManualClock;
 import java.net.InetAddress;
 import java.net.URI;
 import java.net.URLDecoder;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.HashMap;
@@ -28,6 +32,7 @@ import no.nav.security.mock.oauth2.token.OAuth2TokenProvider;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The oidc mode against a real OpenID provider running in the test (mock-oauth2-server: discovery,
@@ -101,6 +106,9 @@ class OidcLoginIT {
             return 3600;
         }
     }
+
+    @TempDir
+    Path dir;
 
     private final RotatingKeys keys = new RotatingKeys();
     private final ManualClock clock = new ManualClock(Instant.now());
@@ -376,5 +384,44 @@ class OidcLoginIT {
                 .isEqualTo("invalid_client_metadata");
         AuditEvent audited = gateway.audit.events().stream().filter(e -> e.action().equals("client-register")).findFirst().orElseThrow();
         assertThat(audited.target()).isEqualTo(body.path("client_id").asText());
+    }
+
+    @Test
+    void clientRegistrationBodiesFollowTheBodyRules_inTheRfc7591ErrorShape_andRegisterNothingWhenRefused() throws Exception {
+        gateway.close();
+        Path store = dir.resolve("clients.json");
+        gateway = TestGateway.start(oidcEnv(Map.of("OMCP_OIDC_DCR_ENABLED", "true", "OMCP_OIDC_DCR_STORE", store.toString())), clock);
+        String valid = "{\"redirect_uris\": [\"https://app.example.com/cb\"]}";
+
+        // RFC 7591 3.1: the client sends application/json; a text/plain POST is also what a cross-site form can send
+        HttpResponse<String> plain = HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create(gateway.base() + "/api/auth/oidc/register"))
+                .header("Content-Type", "text/plain").POST(HttpRequest.BodyPublishers.ofString(valid))
+                .timeout(Duration.ofSeconds(20)).build(), HttpResponse.BodyHandlers.ofString());
+        assertThat(plain.statusCode()).isEqualTo(415);
+        JsonNode plainBody = new com.fasterxml.jackson.databind.ObjectMapper().readTree(plain.body());
+        assertThat(plainBody.path("error").asText()).isEqualTo("invalid_client_metadata");
+        assertThat(plainBody.path("code").asText()).isEqualTo("OMCP_UNSUPPORTED_MEDIA_TYPE");
+        assertThat(plainBody.path("error_description").asText()).contains("application/json");
+
+        Browser client = gateway.browser();
+        client.sendCsrf = false;
+        for (String body : List.of("{\"redirect_uris\": [\"https://app.example.com/cb\"], \"redirect_uris\": [\"https://evil.example.com/cb\"]}",
+                "not json", "[]", "{\"redirect_uris\": [\"https://app.example.com/cb\"], \"jwks\": " + "[".repeat(100) + "]".repeat(100) + "}")) {
+            Browser.Reply refused = client.post("/api/auth/oidc/register", body);
+            String label = body.length() > 60 ? body.substring(0, 60) : body;
+            assertThat(refused.status()).as(label).isEqualTo(400);
+            // section 3.2.2: error is one of the RFC's codes, error_description the text
+            assertThat(refused.json().path("error").asText()).as(label).isEqualTo("invalid_client_metadata");
+            assertThat(refused.json().path("code").asText()).as(label).isEqualTo("OMCP_INVALID_BODY");
+            assertThat(refused.json().path("error_description").asText()).as(label).isNotBlank();
+        }
+        assertThat(dev.omcp.adapters.storage.auth.JsonClientRegistrationFile.open(store).count()).as("nothing registered").isZero();
+
+        // section 2: metadata the server does not understand is ignored, not refused
+        Browser.Reply extra = client.post("/api/auth/oidc/register",
+                "{\"redirect_uris\": [\"https://app.example.com/cb\"], \"logo_uri\": \"https://app.example.com/logo.png\"}");
+        assertThat(extra.status()).as(extra.body()).isEqualTo(201);
+        assertThat(extra.json().has("logo_uri")).isFalse();
+        assertThat(dev.omcp.adapters.storage.auth.JsonClientRegistrationFile.open(store).count()).isEqualTo(1);
     }
 }

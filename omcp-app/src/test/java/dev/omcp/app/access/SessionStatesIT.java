@@ -5,6 +5,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.omcp.ports.audit.AuditEvent;
 import dev.omcp.testkit.time.ManualClock;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
@@ -12,6 +16,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.HashMap;
 import java.util.Map;
+import java.util.stream.Collectors;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -134,15 +139,30 @@ class SessionStatesIT {
     }
 
     @Test
-    void malformedRevocationsAre400_andRevokeNothing() {
+    void malformedRevocationsAre400_andRevokeNothing() throws Exception {
         gateway = TestGateway.start(TestGateway.basicMode(dir), clock);
         Browser admin = loggedIn("alice");
-        for (String body : new String[] {"{}", "{\"sid\": \"a\", \"sub\": \"b\"}", "{\"sid\": 5}", "[]", "{\"sub\": \"\"}",
+        for (String body : new String[] {"{}", "{\"sid\": \"a\", \"sub\": \"b\"}", "{\"sid\": 5}", "{\"sub\": \"\"}",
                 "{\"sub\": \"" + "x".repeat(300) + "\"}", "{\"sid\": \"a\", \"reason\": 7}"}) {
             Browser.Reply reply = admin.post("/api/auth/revocations", body);
             assertThat(reply.status()).as(body).isEqualTo(400);
             assertThat(reply.json().path("code").asText()).isEqualTo("OMCP_BAD_REQUEST");
         }
+        // the management API's body rules: what cannot be read as this body has their code
+        for (String body : new String[] {"[]", "not json", "{\"sub\": \"victor\", \"sub\": \"alice\"}",
+                "{\"sub\": \"victor\", \"expires\": \"never\"}"}) {
+            Browser.Reply reply = admin.post("/api/auth/revocations", body);
+            assertThat(reply.status()).as(body).isEqualTo(400);
+            assertThat(reply.json().path("code").asText()).as(body).isEqualTo("OMCP_INVALID_BODY");
+        }
+        HttpResponse<String> plain = HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create(gateway.base() + "/api/auth/revocations"))
+                .header("Content-Type", "text/plain")
+                .header("Cookie", admin.cookies.entrySet().stream().map(e -> e.getKey() + "=" + e.getValue()).collect(Collectors.joining("; ")))
+                .header("X-CSRF-Token", admin.cookies.get("omcp-csrf"))
+                .POST(HttpRequest.BodyPublishers.ofString("{\"sub\": \"victor\"}"))
+                .timeout(Duration.ofSeconds(20)).build(), HttpResponse.BodyHandlers.ofString());
+        assertThat(plain.statusCode()).isEqualTo(415);
+        assertThat(plain.body()).contains("\"code\":\"OMCP_UNSUPPORTED_MEDIA_TYPE\"");
         assertThat(admin.get("/api/auth/revocations").json().path("revocations")).isEmpty();
     }
 

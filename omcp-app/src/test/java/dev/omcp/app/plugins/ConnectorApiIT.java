@@ -259,9 +259,37 @@ class ConnectorApiIT {
         HttpResponse<String> unknown = install("{\"name\":\"jaeger\"}");
         assertThat(unknown.statusCode()).isEqualTo(404);
         assertThat(JSON.readTree(unknown.body()).path("code").asText()).isEqualTo("OMCP_NOT_IN_CATALOG");
-        assertThat(install("{\"name\":\"../etc\"}").statusCode()).isEqualTo(400);
-        assertThat(install("not json").statusCode()).isEqualTo(400);
+        for (String body : List.of("{\"name\":\"../etc\"}", "not json", "{\"name\":\"tempo\",\"version\":7}")) {
+            HttpResponse<String> refused = install(body);
+            assertThat(refused.statusCode()).as(body).isEqualTo(400);
+            assertThat(JSON.readTree(refused.body()).path("code").asText()).as(body).isEqualTo("OMCP_INVALID_BODY");
+        }
         assertThat(written()).isEmpty();
+    }
+
+    @Test
+    void anInstallBodyFollowsTheManagementApiRules_andInstallsNothingWhenRefused() throws Exception {
+        startWithInstall();
+        HttpResponse<String> plain = http.send(HttpRequest.newBuilder(URI.create(url("/api/connectors/install")))
+                .header("Authorization", "Bearer test-cli").header("Content-Type", "text/plain")
+                .POST(HttpRequest.BodyPublishers.ofString("{\"name\":\"tempo\"}")).build(), HttpResponse.BodyHandlers.ofString());
+        assertThat(plain.statusCode()).isEqualTo(415);
+        assertThat(JSON.readTree(plain.body()).path("code").asText()).isEqualTo("OMCP_UNSUPPORTED_MEDIA_TYPE");
+
+        HttpResponse<String> twice = install("{\"name\":\"zipkin\",\"name\":\"tempo\"}");
+        assertThat(twice.statusCode()).isEqualTo(400);
+        assertThat(JSON.readTree(twice.body()).path("code").asText()).isEqualTo("OMCP_INVALID_BODY");
+
+        HttpResponse<String> unknown = install("{\"name\":\"tempo\",\"force\":true}");
+        assertThat(unknown.statusCode()).isEqualTo(400);
+        assertThat(JSON.readTree(unknown.body()).path("error").asText()).contains("'force'");
+
+        HttpResponse<String> tooLarge = install("{\"name\":\"tempo\",\"pad\":\"" + "x".repeat(1024 * 1024) + "\"}");
+        assertThat(tooLarge.statusCode()).isEqualTo(413);
+        assertThat(JSON.readTree(tooLarge.body()).path("code").asText()).isEqualTo("OMCP_BODY_TOO_LARGE");
+
+        assertThat(written()).isEmpty();
+        assertThat(gateway.connectorCatalog().find("tempo")).isEmpty();
     }
 
     @Test

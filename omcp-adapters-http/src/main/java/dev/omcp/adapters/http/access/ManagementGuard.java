@@ -44,6 +44,8 @@ import org.slf4j.LoggerFactory;
  *   <li>the handler;</li>
  *   <li>one audit event per mutating request, whatever its outcome, before the response is sent.</li>
  * </ol>
+ * A mutating request no route took (404 or 405) is reported too ({@link #reportUnrouted}), with the
+ * same actor rule: the session's principal, else {@code unauthenticated}.
  */
 public final class ManagementGuard implements ApiGuard, ManagementIdentity {
     private static final Logger LOG = LoggerFactory.getLogger(ManagementGuard.class);
@@ -95,11 +97,7 @@ public final class ManagementGuard implements ApiGuard, ManagementIdentity {
 
     @Override
     public void handle(Context ctx, ApiRoutes.Route route, Handler handler) throws Exception {
-        String peer = ctx.req().getRemoteAddr();
-        ApiCaller.setClientIp(ctx, proxies.clientIp(peer, Collections.list(ctx.req().getHeaders("X-Forwarded-For"))));
-        boolean secure = ctx.req().isSecure()
-                || proxies.forwardedProto(peer, ctx.header("X-Forwarded-Proto")).filter("https"::equals).isPresent();
-        ApiCaller.setSecure(ctx, secure);
+        boolean secure = locateClient(ctx);
         Optional<Principal> principal = resolve(ctx);
         csrf.ensureCookie(ctx, secure);
         Exception failure = null;
@@ -122,6 +120,25 @@ public final class ManagementGuard implements ApiGuard, ManagementIdentity {
                 record(ctx, route, principal, failure);
             }
         }
+    }
+
+    @Override
+    public void reportUnrouted(Context ctx, String resource, String action, String target) {
+        locateClient(ctx);
+        Optional<Principal> principal = resolve(ctx);
+        String actor = principal.map(Principal::id).orElse("unauthenticated");
+        write(new AuditEvent(actor, principal.map(Principal::tenant).orElse(""), resource, action, ctx.method().name(), ctx.path(),
+                ctx.statusCode(), ApiCaller.clientIp(ctx), target));
+    }
+
+    /** Records the client address and HTTPS flag after the trusted-proxy rules; returns the flag. */
+    private boolean locateClient(Context ctx) {
+        String peer = ctx.req().getRemoteAddr();
+        ApiCaller.setClientIp(ctx, proxies.clientIp(peer, Collections.list(ctx.req().getHeaders("X-Forwarded-For"))));
+        boolean secure = ctx.req().isSecure()
+                || proxies.forwardedProto(peer, ctx.header("X-Forwarded-Proto")).filter("https"::equals).isPresent();
+        ApiCaller.setSecure(ctx, secure);
+        return secure;
     }
 
     private Optional<Principal> authenticate(Context ctx) {
@@ -177,14 +194,17 @@ public final class ManagementGuard implements ApiGuard, ManagementIdentity {
             String value = ctx.pathParamMap().get(names.get(0));
             return value == null ? "" : value;
         });
-        AuditEvent event = new AuditEvent(actor, principal.map(Principal::tenant).orElse(""), route.auditedResource(),
-                route.auditedAction(), route.method(), ctx.path(), status, ApiCaller.clientIp(ctx), target);
+        write(new AuditEvent(actor, principal.map(Principal::tenant).orElse(""), route.auditedResource(),
+                route.auditedAction(), route.method(), ctx.path(), status, ApiCaller.clientIp(ctx), target));
+    }
+
+    private void write(AuditEvent event) {
         try {
             audit.record(event);
         } catch (RuntimeException e) {
             // The request already took effect; it cannot be undone, so the failure is reported loudly.
             LOG.error("event=audit-failed method={} path=\"{}\" status={} actor=\"{}\" reason=\"{}\"",
-                    route.method(), ctx.path(), status, actor, e.getMessage(), e);
+                    event.method(), event.path(), event.status(), event.actor(), e.getMessage(), e);
         }
     }
 }

@@ -22,6 +22,18 @@ public interface ApiGuard {
     void handle(Context ctx, ApiRoutes.Route route, Handler handler) throws Exception;
 
     /**
+     * Reports a mutating {@code /api} request that no route took (answered 404, or 405 on a path
+     * served for other methods), already answered. Every mutating request is audited whatever its
+     * outcome, and no route saw this one.
+     *
+     * @param resource what the request was aimed at: the resource of the routes on its path, or
+     *     {@code api} when there are none
+     * @param action the method in lower case: nothing was done, the status says it was refused
+     * @param target the path parameter of the route on its path, or "" when none
+     */
+    default void reportUnrouted(Context ctx, String resource, String action, String target) {}
+
+    /**
      * No management access control: every caller is the anonymous principal. For embedders and
      * tests that run the gateway without a management plane.
      */

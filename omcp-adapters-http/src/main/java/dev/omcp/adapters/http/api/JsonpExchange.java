@@ -32,7 +32,15 @@ public final class JsonpExchange {
 
     /** The body as a JSON object, or empty after answering 400/413/415 with the reason. */
     public static Optional<JsonObject> object(Context ctx) throws IOException {
-        Optional<String> text = RequestBodies.jsonText(ctx);
+        return object(ctx, BodyRefusal.COMMON);
+    }
+
+    /**
+     * The body as a JSON object, or empty after answering 400/413/415 with {@code refusal}: the
+     * same rules on every route, in the shape that route's clients read.
+     */
+    public static Optional<JsonObject> object(Context ctx, BodyRefusal refusal) throws IOException {
+        Optional<String> text = RequestBodies.jsonText(ctx, RequestBodies.MAX_JSON_BYTES, refusal);
         if (text.isEmpty()) {
             return Optional.empty();
         }
@@ -42,12 +50,12 @@ public final class JsonpExchange {
         } catch (RuntimeException e) {
             // JsonException and IllegalStateException, and the plain RuntimeException parsson throws
             // for nesting deeper than maxDepth: every one is the client's body, never a 500
-            JsonResponses.error(ctx, 400, "OMCP_INVALID_BODY", "the body is not valid JSON (duplicate keys and nesting deeper "
+            refusal.answer(ctx, 400, "OMCP_INVALID_BODY", "the body is not valid JSON (duplicate keys and nesting deeper "
                     + "than 64 are refused too)");
             return Optional.empty();
         }
         if (!(value instanceof JsonObject object)) {
-            JsonResponses.error(ctx, 400, "OMCP_INVALID_BODY", "the body must be a JSON object");
+            refusal.answer(ctx, 400, "OMCP_INVALID_BODY", "the body must be a JSON object");
             return Optional.empty();
         }
         return Optional.of(object);

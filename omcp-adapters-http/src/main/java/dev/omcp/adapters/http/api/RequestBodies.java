@@ -14,7 +14,9 @@ import java.util.Optional;
  * Reads the JSON body of a management request without ever holding more than the limit plus one
  * byte, and answers the refusal itself when the body cannot be used: 415 when it is not declared
  * JSON, 413 {@code OMCP_BODY_TOO_LARGE} over the limit (declared or actual), 400
- * {@code OMCP_INVALID_BODY} when it is not UTF-8.
+ * {@code OMCP_INVALID_BODY} when it is not UTF-8. Every route that reads a JSON body reads it here
+ * (through {@link JsonpExchange}), so none can skip a rule; a route bound to another error format
+ * passes its {@link BodyRefusal}.
  */
 public final class RequestBodies {
     /** 1 MiB: the largest JSON body the management API accepts (issue 5, item 1). */
@@ -30,24 +32,27 @@ public final class RequestBodies {
 
     /** The body as text, or empty after answering why it cannot be used. */
     public static Optional<String> jsonText(Context ctx) throws IOException {
-        return jsonText(ctx, MAX_JSON_BYTES);
+        return jsonText(ctx, MAX_JSON_BYTES, BodyRefusal.COMMON);
     }
 
-    /** The body as text when it is at most {@code limit} bytes, or empty after answering why not. */
-    public static Optional<String> jsonText(Context ctx, int limit) throws IOException {
+    /**
+     * The body as text when it is at most {@code limit} bytes, or empty after answering why not
+     * with {@code refusal}.
+     */
+    public static Optional<String> jsonText(Context ctx, int limit, BodyRefusal refusal) throws IOException {
         if (!isJson(ctx.header("Content-Type"))) {
-            JsonResponses.error(ctx, 415, "OMCP_UNSUPPORTED_MEDIA_TYPE", "send the body as JSON with Content-Type: application/json");
+            refusal.answer(ctx, 415, "OMCP_UNSUPPORTED_MEDIA_TYPE", "send the body as JSON with Content-Type: application/json");
             return Optional.empty();
         }
         long declared = ctx.req().getContentLengthLong();
         if (declared > limit) {
-            tooLarge(ctx, limit);
+            tooLarge(ctx, limit, refusal);
             return Optional.empty();
         }
         // The container owns the request stream: it is read, never closed here.
         byte[] bytes = ctx.req().getInputStream().readNBytes(limit + 1);
         if (bytes.length > limit) {
-            tooLarge(ctx, limit);
+            tooLarge(ctx, limit, refusal);
             return Optional.empty();
         }
         try {
@@ -57,7 +62,7 @@ public final class RequestBodies {
                     .decode(ByteBuffer.wrap(bytes))
                     .toString());
         } catch (CharacterCodingException e) {
-            JsonResponses.error(ctx, 400, "OMCP_INVALID_BODY", "the body is not valid UTF-8");
+            refusal.answer(ctx, 400, "OMCP_INVALID_BODY", "the body is not valid UTF-8");
             return Optional.empty();
         }
     }
@@ -70,9 +75,9 @@ public final class RequestBodies {
         return type.equals("application/json") || (type.startsWith("application/") && type.endsWith("+json"));
     }
 
-    private static void tooLarge(Context ctx, int limit) {
+    private static void tooLarge(Context ctx, int limit, BodyRefusal refusal) {
         drainOrClose(ctx);
-        JsonResponses.error(ctx, 413, "OMCP_BODY_TOO_LARGE", "the body may be at most " + limit + " bytes ("
+        refusal.answer(ctx, 413, "OMCP_BODY_TOO_LARGE", "the body may be at most " + limit + " bytes ("
                 + (limit >= 1024 * 1024 ? (limit >> 20) + " MiB" : (limit >> 10) + " KiB") + ")");
     }
 

@@ -1,10 +1,9 @@
 package dev.omcp.adapters.http.auth;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.omcp.adapters.http.api.ApiCaller;
 import dev.omcp.adapters.http.api.ApiRoutes;
 import dev.omcp.adapters.http.api.JsonResponses;
+import dev.omcp.adapters.http.api.JsonpExchange;
 import dev.omcp.ports.auth.LoginResult;
 import dev.omcp.ports.auth.PasswordLogin;
 import dev.omcp.ports.auth.Revocation;
@@ -16,6 +15,9 @@ import dev.omcp.ports.auth.SessionRevocations;
 import dev.omcp.ports.identity.Principal;
 import io.javalin.http.Context;
 import io.javalin.http.HandlerType;
+import jakarta.json.JsonObject;
+import jakarta.json.JsonString;
+import jakarta.json.JsonValue;
 import java.io.IOException;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -24,16 +26,24 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.Set;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
  * Login, logout and the session blocklist: {@code POST /api/auth/login}, {@code POST
  * /api/auth/logout}, {@code GET|POST /api/auth/revocations} (spec 4.2, 4.3, 5.2, DECISIONS.md).
+ *
+ * <p>Bodies follow the management API's rules ({@link JsonpExchange}): 415 when not JSON, 413 over
+ * 1 MiB, 400 {@code OMCP_INVALID_BODY} for invalid JSON, duplicate keys, nesting over 64 or an
+ * unknown field; 400 {@code OMCP_BAD_REQUEST} when a field's value is wrong. A login body with a
+ * duplicate {@code password} is refused rather than read with one of its values winning. No
+ * refusal echoes a value of the body, so a password never comes back in an answer.
  */
 public final class LoginRoutes {
     private static final Logger LOG = LoggerFactory.getLogger(LoginRoutes.class);
-    private static final ObjectMapper MAPPER = new ObjectMapper();
+    private static final Set<String> LOGIN_FIELDS = Set.of("username", "password");
+    private static final Set<String> REVOCATION_FIELDS = Set.of("sid", "sub", "reason");
     private static final int MAX_USERNAME = 256;
     private static final int MAX_PASSWORD = 1024;
     /** The audit actor of a refused login whose username names no user. */
@@ -64,8 +74,11 @@ public final class LoginRoutes {
         routes.route(HandlerType.POST, "/api/auth/login").tag("auth").publicRoute().csrfExempt().audit("auth", "login")
                 .summary("Password login (basic mode): body {username, password}; sets the omcp_session cookie")
                 .response(200, "{ok: true, user: {sub, name, roles}} and the session cookie")
-                .response(400, "the body is not {username, password}, or this mode has no password login")
+                .response(400, "the body is not {username, password} (OMCP_INVALID_BODY, OMCP_BAD_REQUEST), or this mode has "
+                        + "no password login (OMCP_LOGIN_NOT_AVAILABLE)")
                 .response(401, "invalid credentials")
+                .response(413, "the body is larger than 1 MiB")
+                .response(415, "the body is not application/json")
                 .response(429, "the account is locked, or more than 20 attempts per minute from this address; see Retry-After")
                 .response(503, "too many password verifications in progress; see Retry-After")
                 .handle(this::login);
@@ -80,24 +93,34 @@ public final class LoginRoutes {
         routes.route(HandlerType.POST, "/api/auth/revocations").tag("auth").permission("users", "delete")
                 .summary("Revokes one session ({sid, reason}) or every session of a subject issued so far ({sub, reason})")
                 .response(201, "the revocation")
-                .response(400, "the body names neither or both of sid and sub, or a value is too long")
+                .response(400, "the body is not JSON or has an unknown field (OMCP_INVALID_BODY), or names neither or both of "
+                        + "sid and sub, or a value is too long (OMCP_BAD_REQUEST)")
+                .response(413, "the body is larger than 1 MiB")
+                .response(415, "the body is not application/json")
+                .response(507, "the blocklist is full")
                 .handle(this::revoke);
     }
 
-    private void login(Context ctx) {
-        JsonNode body = parse(ctx);
+    private void login(Context ctx) throws IOException {
+        // Answered before the body is read: whatever it holds, this mode has no password login, and
+        // where to sign in instead is the useful answer.
         if (mode != AuthMode.BASIC || login.isEmpty()) {
             JsonResponses.error(ctx, 400, "OMCP_LOGIN_NOT_AVAILABLE", mode == AuthMode.OIDC
                     ? "this gateway signs in through its identity provider: open GET /api/auth/oidc/login"
                     : "this gateway runs without authentication (OMCP_AUTH=anonymous); no login is needed");
             return;
         }
-        if (body == null || !body.isObject() || !body.path("username").isTextual() || !body.path("password").isTextual()) {
+        Optional<JsonObject> body = JsonpExchange.object(ctx);
+        if (body.isEmpty() || !JsonpExchange.onlyFields(ctx, body.get(), LOGIN_FIELDS)) {
+            return;
+        }
+        if (!(body.get().get("username") instanceof JsonString usernameValue)
+                || !(body.get().get("password") instanceof JsonString passwordValue)) {
             JsonResponses.error(ctx, 400, "OMCP_BAD_REQUEST", "the body must be JSON {\"username\": \"...\", \"password\": \"...\"}");
             return;
         }
-        String username = body.path("username").asText();
-        String password = body.path("password").asText();
+        String username = usernameValue.getString();
+        String password = passwordValue.getString();
         if (username.isEmpty() || username.length() > MAX_USERNAME || password.isEmpty() || password.length() > MAX_PASSWORD) {
             JsonResponses.error(ctx, 400, "OMCP_BAD_REQUEST", "username must be 1-" + MAX_USERNAME + " and password 1-"
                     + MAX_PASSWORD + " characters");
@@ -181,26 +204,27 @@ public final class LoginRoutes {
         JsonResponses.json(ctx, 200, Map.of("revocations", entries));
     }
 
-    private void revoke(Context ctx) {
-        JsonNode body = parse(ctx);
-        if (body == null || !body.isObject()) {
-            JsonResponses.error(ctx, 400, "OMCP_BAD_REQUEST", "the body must be JSON {\"sid\": \"...\", \"reason\": \"...\"} or {\"sub\": \"...\", \"reason\": \"...\"}");
+    private void revoke(Context ctx) throws IOException {
+        Optional<JsonObject> read = JsonpExchange.object(ctx);
+        if (read.isEmpty() || !JsonpExchange.onlyFields(ctx, read.get(), REVOCATION_FIELDS)) {
             return;
         }
-        boolean sid = body.hasNonNull("sid");
-        boolean sub = body.hasNonNull("sub");
-        if (sid == sub || !body.path(sid ? "sid" : "sub").isTextual()
-                || (body.hasNonNull("reason") && !body.path("reason").isTextual())) {
+        JsonObject body = read.get();
+        boolean sid = present(body, "sid");
+        boolean sub = present(body, "sub");
+        if (sid == sub || !(body.get(sid ? "sid" : "sub") instanceof JsonString named)
+                || (present(body, "reason") && !(body.get("reason") instanceof JsonString))) {
             JsonResponses.error(ctx, 400, "OMCP_BAD_REQUEST", "name exactly one of sid and sub, as a string, and an optional string reason");
             return;
         }
         RevocationTarget target = sid ? RevocationTarget.SID : RevocationTarget.SUB;
-        String value = body.path(sid ? "sid" : "sub").asText();
+        String value = named.getString();
+        String reason = body.get("reason") instanceof JsonString text ? text.getString() : "";
         ApiCaller.auditTarget(ctx, (sid ? "sid:" : "sub:") + printable(value));
         Principal by = ApiCaller.principal(ctx).orElse(Principal.anonymous());
         Revocation revocation;
         try {
-            revocation = revocations.revoke(target, value, body.path("reason").asText(""), by);
+            revocation = revocations.revoke(target, value, reason, by);
         } catch (IllegalArgumentException e) {
             JsonResponses.error(ctx, 400, "OMCP_BAD_REQUEST", e.getMessage());
             return;
@@ -221,12 +245,9 @@ public final class LoginRoutes {
         return entry;
     }
 
-    private static JsonNode parse(Context ctx) {
-        try {
-            return MAPPER.readTree(ctx.bodyAsBytes());
-        } catch (IOException e) {
-            return null;
-        }
+    /** A member given a value; {@code null} counts as left out, as it always did. */
+    private static boolean present(JsonObject body, String name) {
+        return body.containsKey(name) && body.get(name) != JsonValue.NULL;
     }
 
     private static long seconds(Duration duration) {

@@ -1,7 +1,6 @@
 package dev.omcp.adapters.http.connectors;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.databind.JsonNode;
 import dev.omcp.adapters.http.api.ApiRoutes;
 import dev.omcp.adapters.http.api.JsonResponses;
 import dev.omcp.adapters.http.api.RequestBodies;
@@ -24,7 +23,6 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
-import java.util.regex.Pattern;
 
 /**
  * {@code /api/connectors} and {@code /api/hub/catalog} (spec 4.3, 7.4).
@@ -38,8 +36,9 @@ import java.util.regex.Pattern;
  * </table>
  *
  * Install and upload answer 403 when {@code ENABLE_UI_INSTALL} is not true and 412 without a trust
- * root, before reading any body; an upload over 50 MiB is 413 and a tampered, unsigned or unsafe
- * bundle 400; in every refusal nothing is written.
+ * root, before reading any body; an install body follows the management API's JSON rules
+ * ({@link InstallRequest}); an upload over 50 MiB is 413 and a tampered, unsigned or unsafe bundle
+ * 400; in every refusal nothing is written.
  */
 public final class ConnectorRoutes implements HttpModule {
     /** The permission of each route, for the RBAC layer: {@code METHOD path} to {@code resource:action}. */
@@ -49,11 +48,8 @@ public final class ConnectorRoutes implements HttpModule {
             "POST /api/connectors/install", "connectors:write",
             "POST /api/connectors/upload", "connectors:write");
 
-    private static final Pattern NAME = Pattern.compile("[a-z0-9][a-z0-9._-]{0,63}");
-    private static final Pattern VERSION = Pattern.compile("[0-9A-Za-z.+-]{1,64}");
     private static final Set<String> BUNDLE_TYPES = Set.of("application/octet-stream", "application/gzip", "application/x-gzip",
             "application/x-tar+gzip", "application/x-compressed-tar");
-    private static final int MAX_INSTALL_BODY = 4096;
 
     private final ManageConnectors connectors;
 
@@ -75,11 +71,14 @@ public final class ConnectorRoutes implements HttpModule {
         routes.route(HandlerType.POST, "/api/connectors/install").permission("connectors", "write").tag("connectors")
                 .summary("Installs {name, version?} from the hub catalog; only the catalog's tarball URL is fetched (needs connectors:write)")
                 .response(201, "installed and re-scanned")
-                .response(400, "the bundle does not verify (tampered, unsigned, unsafe) or strict mode would refuse the re-scan; nothing written")
+                .response(400, "the body is not {name, version?} (OMCP_INVALID_BODY), or the bundle does not verify (tampered, "
+                        + "unsigned, unsafe) or strict mode would refuse the re-scan; nothing written")
                 .response(403, "ENABLE_UI_INSTALL is not true")
                 .response(404, "the catalog has no such connector or version")
                 .response(409, "the name belongs to a builtin connector")
                 .response(412, "no usable PLUGIN_TRUST_ROOT")
+                .response(413, "the body is larger than 1 MiB")
+                .response(415, "the body is not application/json")
                 .response(502, "the hub cannot be read")
                 .handle(this::install);
         routes.route(HandlerType.POST, "/api/connectors/upload").permission("connectors", "write").tag("connectors")
@@ -169,23 +168,10 @@ public final class ConnectorRoutes implements HttpModule {
             answer(ctx, refusal.get());
             return;
         }
-        byte[] body = ctx.req().getInputStream().readNBytes(MAX_INSTALL_BODY + 1);
-        JsonNode request;
-        try {
-            request = body.length > MAX_INSTALL_BODY ? null : JsonResponses.mapper().readTree(body);
-        } catch (JsonProcessingException e) {
-            request = null;
+        Optional<InstallRequest> request = InstallRequest.read(ctx);
+        if (request.isPresent()) {
+            answer(ctx, connectors.install(request.get().name(), request.get().version()));
         }
-        String name = request == null ? "" : request.path("name").asText("");
-        JsonNode versionNode = request == null ? null : request.get("version");
-        if (!NAME.matcher(name).matches() || (versionNode != null && !versionNode.isNull()
-                && (!versionNode.isTextual() || !VERSION.matcher(versionNode.asText()).matches()))) {
-            JsonResponses.error(ctx, 400, "OMCP_INVALID_REQUEST",
-                    "the body must be {\"name\": \"<connector>\", \"version\": \"<optional exact version>\"}, for example {\"name\": \"tempo\"}");
-            return;
-        }
-        Optional<String> version = versionNode == null || versionNode.isNull() ? Optional.empty() : Optional.of(versionNode.asText());
-        answer(ctx, connectors.install(name, version));
     }
 
     private void upload(Context ctx) throws IOException {

@@ -24,10 +24,8 @@ import java.security.NoSuchAlgorithmException;
 import java.security.SecureRandom;
 import java.time.Clock;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.Base64;
 import java.util.LinkedHashMap;
-import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
@@ -99,7 +97,9 @@ public final class OidcRoutes {
                     .audit("auth", "client-register")
                     .summary("RFC 7591 dynamic client registration (OMCP_OIDC_DCR_ENABLED=true)")
                     .response(201, "the registered client, with client_secret shown once")
-                    .response(400, "invalid_redirect_uri or invalid_client_metadata")
+                    .response(400, "invalid_redirect_uri or invalid_client_metadata (RFC 7591 3.2.2)")
+                    .response(413, "the body is larger than 1 MiB (error invalid_client_metadata)")
+                    .response(415, "the body is not application/json (error invalid_client_metadata)")
                     .response(429, "too many registrations from this address; see Retry-After")
                     .handle(this::registerClient);
         }
@@ -181,25 +181,12 @@ public final class OidcRoutes {
         ctx.redirect(expected.path("returnTo").asText("/"));
     }
 
-    private void registerClient(Context ctx) {
-        JsonNode body = json(ctx.bodyAsBytes()).orElse(null);
-        if (body == null || !body.isObject()) {
-            dcrError(ctx, 400, "invalid_client_metadata", "the body must be a JSON object of RFC 7591 client metadata");
+    private void registerClient(Context ctx) throws IOException {
+        Optional<ClientMetadata> metadata = ClientRegistrationRequest.read(ctx);
+        if (metadata.isEmpty()) {
             return;
         }
-        Optional<List<String>> redirects = strings(body.get("redirect_uris"));
-        Optional<List<String>> grants = strings(body.get("grant_types"));
-        Optional<List<String>> responses = strings(body.get("response_types"));
-        if (redirects.isEmpty() || grants.isEmpty() || responses.isEmpty()
-                || !optionalText(body, "client_name") || !optionalText(body, "token_endpoint_auth_method")
-                || !optionalText(body, "scope")) {
-            dcrError(ctx, 400, "invalid_client_metadata",
-                    "redirect_uris, grant_types and response_types must be arrays of strings; client_name, scope and token_endpoint_auth_method strings");
-            return;
-        }
-        ClientMetadata metadata = new ClientMetadata(redirects.get(), body.path("client_name").asText(""),
-                body.path("token_endpoint_auth_method").asText(""), grants.get(), responses.get(), body.path("scope").asText(""));
-        RegistrationResult result = registrar.orElseThrow().register(metadata, ApiCaller.clientIp(ctx));
+        RegistrationResult result = registrar.orElseThrow().register(metadata.get(), ApiCaller.clientIp(ctx));
         switch (result) {
             case RegistrationResult.Registered registered -> {
                 ApiCaller.auditTarget(ctx, registered.client().clientId());
@@ -233,11 +220,7 @@ public final class OidcRoutes {
     }
 
     private static void dcrError(Context ctx, int status, String error, String description) {
-        Map<String, Object> body = new LinkedHashMap<>();
-        body.put("code", "OMCP_DCR_REJECTED");
-        body.put("error", error);
-        body.put("error_description", description);
-        JsonResponses.json(ctx, status, body);
+        ClientRegistrationErrors.answer(ctx, status, ClientRegistrationErrors.REJECTED, error, description);
     }
 
     private void failed(Context ctx, OidcException e) {
@@ -275,26 +258,5 @@ public final class OidcRoutes {
         } catch (IOException e) {
             return Optional.empty();
         }
-    }
-
-    private static Optional<List<String>> strings(JsonNode node) {
-        if (node == null || node.isNull()) {
-            return Optional.of(List.of());
-        }
-        if (!node.isArray() || node.size() > 32) {
-            return Optional.empty();
-        }
-        List<String> values = new ArrayList<>();
-        for (JsonNode item : node) {
-            if (!item.isTextual()) {
-                return Optional.empty();
-            }
-            values.add(item.asText());
-        }
-        return Optional.of(values);
-    }
-
-    private static boolean optionalText(JsonNode body, String field) {
-        return !body.hasNonNull(field) || body.get(field).isTextual();
     }
 }

@@ -20,6 +20,7 @@ import io.javalin.http.Context;
 import io.javalin.http.HandlerType;
 import io.javalin.http.HttpResponseException;
 import io.javalin.router.Endpoint;
+import io.javalin.router.ParsedEndpoint;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -76,6 +77,7 @@ public final class GatewayHttpServer implements AutoCloseable {
         List<HttpModule> modules = List.copyOf(builder.modules);
         ApiGuard apiGuard = builder.apiGuard;
         SecurityHeaders securityHeaders = builder.securityHeaders;
+        UnroutedRequests unrouted = new UnroutedRequests(apiGuard, this::servedEndpoints, this::documentedRoutes);
 
         this.app = Javalin.create(config -> {
             config.concurrency.useVirtualThreads = true;
@@ -123,10 +125,10 @@ public final class GatewayHttpServer implements AutoCloseable {
             documentedRoutes.addAll(routes.documented());
 
             config.routes.error(404, ctx -> {
-                // Only unmatched paths: a handler's own 404 (an unknown MCP session) keeps its body.
+                // Only unmatched requests (404, or 405 on a path served for other methods): a handler's
+                // own 404 (an unknown MCP session, an unknown post-mortem) keeps its body.
                 if ("unmatched".equals(routeOf(ctx))) {
-                    JsonResponses.error(ctx, 404, "OMCP_NOT_FOUND", "no route " + ctx.method() + " " + ctx.path()
-                            + "; GET /api/openapi.json lists every route");
+                    unrouted.answer(ctx);
                 }
             });
             config.routes.exception(HttpResponseException.class, (e, ctx) -> {
@@ -189,6 +191,10 @@ public final class GatewayHttpServer implements AutoCloseable {
     /** The routes documented in the OpenAPI document. */
     public List<ApiRoutes.Route> documentedRoutes() {
         return List.copyOf(documentedRoutes);
+    }
+
+    private List<ParsedEndpoint> servedEndpoints() {
+        return app.unsafe.internalRouter.allHttpHandlers();
     }
 
     /** Every HTTP route Javalin serves, as {@code METHOD path}. */

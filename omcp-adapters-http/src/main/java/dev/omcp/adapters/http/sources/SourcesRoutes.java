@@ -5,7 +5,6 @@ import dev.omcp.adapters.http.api.ApiCaller;
 import dev.omcp.adapters.http.api.ApiRoutes;
 import dev.omcp.adapters.http.api.JsonpExchange;
 import dev.omcp.adapters.http.api.ManagementIdentity;
-import dev.omcp.adapters.http.api.RequestBodies;
 import dev.omcp.adapters.http.server.HttpModule;
 import dev.omcp.ports.access.Permission;
 import dev.omcp.ports.identity.Principal;
@@ -17,15 +16,11 @@ import dev.omcp.ports.sources.SourceView;
 import jakarta.json.JsonArrayBuilder;
 import jakarta.json.JsonObject;
 import jakarta.json.JsonObjectBuilder;
-import jakarta.json.JsonReader;
-import jakarta.json.JsonReaderFactory;
 import jakarta.json.JsonString;
-import jakarta.json.JsonStructure;
 import jakarta.json.JsonValue;
 import io.javalin.http.Context;
 import io.javalin.http.HandlerType;
 import java.io.IOException;
-import java.io.StringReader;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -43,9 +38,10 @@ import org.slf4j.LoggerFactory;
  * <p>Refusals are {@code {code, reason, error}}: 400 for a bad body, an unknown type or a URL the
  * egress guard refuses ({@code OMCP_SOURCE_URL_REJECTED}), 404 for an unknown name, 409 for a
  * duplicate, 503 when the sources file cannot be written. A body that cannot be used at all gets the
- * management API's common refusals ({@code {code, error}}, {@link RequestBodies}): 415 when it is not
- * declared JSON, 413 over 1 MiB, 400 {@code OMCP_INVALID_BODY} when it is not UTF-8; JSON with
- * duplicate keys or nested deeper than 64 levels is refused as invalid. Permissions (checked by the RBAC layer,
+ * management API's common refusals and codes ({@link JsonpExchange}), in this shape: 415 when it is
+ * not declared JSON, 413 over 1 MiB, 400 {@code OMCP_INVALID_BODY} when it is not UTF-8, not JSON,
+ * not an object, has duplicate keys or is nested deeper than 64 levels. What its fields say is
+ * {@code OMCP_SOURCE_INVALID}. Permissions (checked by the RBAC layer,
  * see {@link #PERMISSIONS}): reads need {@code sources:read}, changes and tests
  * {@code sources:write}, removal {@code sources:delete}.
  */
@@ -59,10 +55,6 @@ public final class SourcesRoutes implements HttpModule {
             "DELETE /api/sources/{name}", new Permission("sources", "delete"));
 
     private static final Logger LOG = LoggerFactory.getLogger(SourcesRoutes.class);
-    /** Bodies as the management API's rules say: duplicate keys refused, at most 64 levels deep. */
-    private static final JsonReaderFactory READERS = Jsonp.readerFactory(Map.of(
-            "org.eclipse.parsson.rejectDuplicateKeys", Boolean.TRUE,
-            "org.eclipse.parsson.maxDepth", 64));
     private static final Set<String> FIELDS = Set.of("name", "type", "url", "tenant", "enabled", "settings");
     // what GET shows besides the body fields: a listed source sent back as it came is accepted
     private static final Set<String> READ_ONLY_FIELDS = Set.of("endpoint", "origin", "status", "problem", "capabilities",
@@ -218,24 +210,15 @@ public final class SourcesRoutes implements HttpModule {
 
     /**
      * Reads a source body into a draft, or a refusal saying what is wrong, or {@code null} when the
-     * body could not be used at all and the refusal (415, 413, 400 not UTF-8) was already answered.
+     * body could not be used at all and the management API's refusal (415, 413, 400
+     * {@code OMCP_INVALID_BODY}) was already answered.
      */
     private static Object draft(Context ctx, Optional<String> pathName) throws IOException {
-        Optional<String> text = RequestBodies.jsonText(ctx);
-        if (text.isEmpty()) {
+        Optional<JsonObject> read = JsonpExchange.object(ctx, SourcesRoutes::refuseBody);
+        if (read.isEmpty()) {
             return null;
         }
-        JsonObject body;
-        try (JsonReader reader = READERS.createReader(new StringReader(text.get()))) {
-            JsonStructure read = reader.read();
-            if (!(read instanceof JsonObject o)) {
-                return invalid("the body must be a JSON object");
-            }
-            body = o;
-        } catch (RuntimeException e) {
-            // JsonException, and parsson's plain RuntimeException for nesting deeper than the limit
-            return invalid("the body is not valid JSON (duplicate keys and nesting deeper than 64 are refused too)");
-        }
+        JsonObject body = read.get();
         for (String key : body.keySet()) {
             if (!FIELDS.contains(key) && !READ_ONLY_FIELDS.contains(key)) {
                 return invalid("unknown field '" + JsonpExchange.printable(key) + "'; connector settings go under 'settings'");
@@ -281,6 +264,11 @@ public final class SourcesRoutes implements HttpModule {
             case SourceOutcome.Removed removed -> ctx.status(204);
             case SourceOutcome.Refused refused -> refuse(ctx, refused);
         }
+    }
+
+    /** The common body refusals in this module's shape, {@code {code, reason, error}}. */
+    private static void refuseBody(Context ctx, int status, String code, String message) {
+        write(ctx, status, Jsonp.object().add("code", code).add("reason", message).add("error", message).build());
     }
 
     private static void refuse(Context ctx, SourceOutcome.Refused refused) {

@@ -32,6 +32,8 @@ import org.junit.jupiter.api.Test;
 class LoginRoutesIT {
     private final AtomicReference<LoginResult> next = new AtomicReference<>();
     private final List<String> auditActors = new CopyOnWriteArrayList<>();
+    private final List<String> passwordsTried = new CopyOnWriteArrayList<>();
+    private final List<String> revoked = new CopyOnWriteArrayList<>();
     private final HttpClient client = HttpClient.newBuilder().proxy(HttpClient.Builder.NO_PROXY).build();
     private Javalin app;
 
@@ -60,7 +62,8 @@ class LoginRoutesIT {
             @Override
             public dev.omcp.ports.auth.Revocation revoke(dev.omcp.ports.auth.RevocationTarget target, String value, String reason,
                     dev.omcp.ports.identity.Principal by) {
-                throw new UnsupportedOperationException("these tests revoke nothing");
+                revoked.add(target + ":" + value);
+                return new dev.omcp.ports.auth.Revocation(target, value, reason, java.time.Instant.EPOCH, by.id());
             }
 
             @Override
@@ -71,6 +74,7 @@ class LoginRoutesIT {
         PasswordLogin login = new PasswordLogin() {
             @Override
             public LoginResult login(String username, String password, String clientIp) {
+                passwordsTried.add(password);
                 return next.get();
             }
 
@@ -107,6 +111,78 @@ class LoginRoutesIT {
                 .header("Content-Type", "application/json")
                 .POST(HttpRequest.BodyPublishers.ofString("{\"username\":\"" + username + "\",\"password\":\"whatever\"}")).build(),
                 HttpResponse.BodyHandlers.ofString());
+    }
+
+    private HttpResponse<String> post(String path, String contentType, String body) throws Exception {
+        return client.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + app.port() + path))
+                .header("Content-Type", contentType).POST(HttpRequest.BodyPublishers.ofString(body)).build(),
+                HttpResponse.BodyHandlers.ofString());
+    }
+
+    @Test
+    void aLoginBodyNotDeclaredJson_is415_andNoPasswordIsChecked() throws Exception {
+        next.set(new LoginResult.InvalidCredentials());
+
+        HttpResponse<String> response = post("/api/auth/login", "text/plain", "{\"username\":\"sam\",\"password\":\"right\"}");
+
+        assertThat(response.statusCode()).isEqualTo(415);
+        assertThat(response.body()).contains("\"code\":\"OMCP_UNSUPPORTED_MEDIA_TYPE\"").doesNotContain("right");
+        assertThat(response.headers().allValues("Set-Cookie")).isEmpty();
+        assertThat(passwordsTried).isEmpty();
+    }
+
+    @Test
+    void aLoginBodyWithTwoPasswords_isRefused_notReadWithTheLastOneWinning() throws Exception {
+        next.set(new LoginResult.InvalidCredentials());
+
+        HttpResponse<String> response = post("/api/auth/login", "application/json",
+                "{\"username\":\"sam\",\"password\":\"first-guess\",\"password\":\"second-guess\"}");
+
+        assertThat(response.statusCode()).isEqualTo(400);
+        assertThat(response.body()).contains("\"code\":\"OMCP_INVALID_BODY\"").contains("duplicate keys")
+                .doesNotContain("first-guess").doesNotContain("second-guess");
+        assertThat(passwordsTried).isEmpty();
+    }
+
+    @Test
+    void aLoginBodyWithAnUnknownField_is400NamingIt_andNoPasswordIsChecked() throws Exception {
+        next.set(new LoginResult.InvalidCredentials());
+
+        HttpResponse<String> response = post("/api/auth/login", "application/json",
+                "{\"username\":\"sam\",\"password\":\"the-password\",\"remember\":true}");
+
+        assertThat(response.statusCode()).isEqualTo(400);
+        assertThat(response.body()).contains("\"code\":\"OMCP_INVALID_BODY\"").contains("'remember'").doesNotContain("the-password");
+        assertThat(passwordsTried).isEmpty();
+    }
+
+    @Test
+    void aLoginFieldOfTheWrongKind_keepsItsDocumentedCode_andEchoesNoValue() throws Exception {
+        HttpResponse<String> response = post("/api/auth/login", "application/json", "{\"username\":\"sam\",\"password\":[\"s3cret\"]}");
+
+        assertThat(response.statusCode()).isEqualTo(400);
+        assertThat(response.body()).contains("\"code\":\"OMCP_BAD_REQUEST\"").doesNotContain("s3cret");
+        assertThat(passwordsTried).isEmpty();
+    }
+
+    @Test
+    void revocationBodiesFollowTheSameRules_andRevokeNothingWhenRefused() throws Exception {
+        HttpResponse<String> plain = post("/api/auth/revocations", "text/plain", "{\"sub\":\"alice\"}");
+        assertThat(plain.statusCode()).isEqualTo(415);
+        assertThat(plain.body()).contains("\"code\":\"OMCP_UNSUPPORTED_MEDIA_TYPE\"");
+
+        HttpResponse<String> unknown = post("/api/auth/revocations", "application/json", "{\"sub\":\"alice\",\"until\":\"forever\"}");
+        assertThat(unknown.statusCode()).isEqualTo(400);
+        assertThat(unknown.body()).contains("\"code\":\"OMCP_INVALID_BODY\"").contains("'until'");
+
+        HttpResponse<String> twice = post("/api/auth/revocations", "application/json", "{\"sub\":\"alice\",\"sub\":\"bob\"}");
+        assertThat(twice.statusCode()).isEqualTo(400);
+        assertThat(twice.body()).contains("\"code\":\"OMCP_INVALID_BODY\"");
+        assertThat(revoked).isEmpty();
+
+        HttpResponse<String> valid = post("/api/auth/revocations", "application/json", "{\"sub\":\"alice\",\"reason\":null}");
+        assertThat(valid.statusCode()).as(valid.body()).isEqualTo(201);
+        assertThat(revoked).containsExactly("SUB:alice");
     }
 
     @Test
