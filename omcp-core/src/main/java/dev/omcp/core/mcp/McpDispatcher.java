@@ -57,7 +57,15 @@ public final class McpDispatcher implements McpEndpoint {
     private final SessionStreams streams;
     private final ClientRequests clientRequests;
     private final JsonParserFactory parsers = Jsonp.provider().createParserFactory(READER_CONFIG);
-    private final Map<String, Thread> inFlight = new ConcurrentHashMap<>();
+    /**
+     * The requests being handled, by the thread handling each (one request at a time per thread, a
+     * batch's elements one after another), so {@code notifications/cancelled} finds every request
+     * in flight under the id it names.
+     */
+    private final Map<Thread, InFlight> inFlight = new ConcurrentHashMap<>();
+
+    /** A request in flight: its session and id. */
+    private record InFlight(String sessionId, JsonValue id) {}
     private final List<Consumer<String>> onSessionEnd;
 
     public McpDispatcher(
@@ -250,19 +258,16 @@ public final class McpDispatcher implements McpEndpoint {
             }
             return new McpReply.Accepted(call.method());
         }
-        String flightKey = call.sessionId() + '\u0000' + call.id();
-        if (inFlight.putIfAbsent(flightKey, Thread.currentThread()) != null) {
-            // MCP: a request id is never reused within a session. Two requests in flight under one id
-            // could not be told apart by their answers, nor by notifications/cancelled.
-            return refused(call.method(), Refusal.MALFORMED, call.id(), JsonRpc.INVALID_REQUEST,
-                    "Invalid Request: id " + abbreviate(call.id().toString()) + " already in use by a request in flight in this "
-                            + "session; MCP request ids must not be reused within a session");
-        }
+        // MCP asks clients never to reuse an id within a session, but one that does (an HTTP retry of
+        // a request still running) gets both answered rather than the retry refused; a cancellation
+        // of that id then ends every request in flight under it.
+        Thread handler = Thread.currentThread();
+        inFlight.put(handler, new InFlight(call.sessionId(), call.id()));
         McpResult result;
         try {
             result = proceedAnswering(call);
         } finally {
-            inFlight.remove(flightKey);
+            inFlight.remove(handler);
             // A cancellation that raced the end of the call must not leak into the next one.
             Thread.interrupted();
         }
@@ -327,10 +332,13 @@ public final class McpDispatcher implements McpEndpoint {
     public McpResult cancel(McpCall call) {
         JsonValue requestId = call.params().get("requestId");
         if (requestId != null) {
-            Thread handler = inFlight.get(call.sessionId() + '\u0000' + requestId);
-            if (handler != null) {
-                handler.interrupt();
-            }
+            InFlight cancelled = new InFlight(call.sessionId(), requestId);
+            // a scan, not a lookup: cancellations are rare, and the map is bounded by the requests in flight
+            inFlight.forEach((handler, request) -> {
+                if (request.equals(cancelled)) {
+                    handler.interrupt();
+                }
+            });
         }
         return new McpResult.Done();
     }
