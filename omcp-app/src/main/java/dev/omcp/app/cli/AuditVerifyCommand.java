@@ -68,8 +68,10 @@ public final class AuditVerifyCommand implements Callable<Integer> {
         if (result instanceof ChainVerifier.Broken broken) {
             out.println("BROKEN at seq " + broken.seq() + " (" + files.get(broken.fileIndex()) + " line " + broken.line() + "): "
                     + broken.reason().text() + ": " + broken.detail());
-            out.println("Entries before seq " + broken.seq() + " verify; from seq " + broken.seq()
-                    + " on, the log cannot be trusted.");
+            // at the first line of the first file there is nothing before the break that verified
+            boolean atTheStart = broken.fileIndex() == 0 && broken.line() == 1;
+            out.println((atTheStart ? "No entry verifies" : "Entries before seq " + broken.seq() + " verify") + "; from seq "
+                    + broken.seq() + " on, the log cannot be trusted.");
             out.flush();
             return BROKEN;
         }

@@ -207,7 +207,8 @@ class AuditAcceptanceIT {
                 .isInstanceOf(IllegalStateException.class)
                 .hasMessageContaining("seq 3");
         Run verify = omcp("audit", "verify", file.toString());
-        assertThat(verify.out()).startsWith("BROKEN at seq 3 ").contains("hash mismatch");
+        assertThat(verify.out()).startsWith("BROKEN at seq 3 ").contains("hash mismatch")
+                .contains("Entries before seq 3 verify; from seq 3 on, the log cannot be trusted.");
     }
 
     @Test
@@ -229,7 +230,9 @@ class AuditAcceptanceIT {
         assertThat(omcp("audit", "verify", "--segment", file.toString()).out()).startsWith("OK: 4 entries, seq 4..7");
         Run alone = omcp("audit", "verify", file.toString());
         assertThat(alone.exit()).isEqualTo(1);
-        assertThat(alone.out()).contains("seq gap").contains("--segment");
+        assertThat(alone.out()).contains("seq gap").contains("--segment")
+                // the break is at the file's first line: nothing before it verified
+                .contains("No entry verifies; from seq 1 on").doesNotContain("Entries before");
     }
 
     @Test
