@@ -68,9 +68,13 @@ class WebSocketIT {
         }
 
         JsonObject next() throws InterruptedException {
+            return McpHttpClient.parse(nextText());
+        }
+
+        String nextText() throws InterruptedException {
             String text = texts.poll(10, TimeUnit.SECONDS);
             assertThat(text).as("a frame within 10 s").isNotNull();
-            return McpHttpClient.parse(text);
+            return text;
         }
     }
 
@@ -109,9 +113,7 @@ class WebSocketIT {
                 + "{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"ping\"},"
                 + "{\"jsonrpc\":\"2.0\",\"id\":3,\"method\":\"tools/call\",\"params\":{\"name\":\"test_simple_text\",\"arguments\":{}}}]",
                 true).join();
-        String text = frames.texts.poll(10, TimeUnit.SECONDS);
-        assertThat(text).as("a frame within 10 s").isNotNull();
-        JsonArray answers = Json.createReader(new StringReader(text)).readArray();
+        JsonArray answers = Json.createReader(new StringReader(frames.nextText())).readArray();
         assertThat(answers).extracting(a -> a.asJsonObject().getInt("id")).containsExactly(2, 3);
         assertThat(answers.getJsonObject(1).getJsonObject("result").getJsonArray("content")).hasSize(1);
         socket.sendClose(WebSocket.NORMAL_CLOSURE, "done").join();
