@@ -24,6 +24,8 @@ import java.util.Set;
  * {@code code}.
  */
 public final class JsonpExchange {
+    /** How many unknown fields a refusal names; the rest are counted. */
+    private static final int MAX_NAMED_FIELDS = 10;
     private static final JsonReaderFactory READERS = Jsonp.readerFactory(Map.of(
             "org.eclipse.parsson.rejectDuplicateKeys", Boolean.TRUE,
             "org.eclipse.parsson.maxDepth", 64));
@@ -62,17 +64,20 @@ public final class JsonpExchange {
     }
 
     /**
-     * Answers 400 {@code OMCP_INVALID_BODY} naming the first member of {@code body} outside
-     * {@code allowed}; returns whether every member is allowed.
+     * Answers 400 {@code OMCP_INVALID_BODY} naming every member of {@code body} outside
+     * {@code allowed} (so one round trip fixes them all); returns whether every member is allowed.
      */
     public static boolean onlyFields(Context ctx, JsonObject body, Set<String> allowed) {
-        for (String key : body.keySet()) {
-            if (!allowed.contains(key)) {
-                invalid(ctx, List.of("unknown field '" + printable(key) + "'; allowed are " + allowed.stream().sorted().toList()));
-                return false;
-            }
+        List<String> unknown = body.keySet().stream().filter(key -> !allowed.contains(key)).toList();
+        if (unknown.isEmpty()) {
+            return true;
         }
-        return true;
+        // a body may hold thousands of members: the answer names a few and counts the rest
+        String named = String.join(", ", unknown.stream().limit(MAX_NAMED_FIELDS).map(key -> "'" + printable(key) + "'").toList())
+                + (unknown.size() > MAX_NAMED_FIELDS ? " and " + (unknown.size() - MAX_NAMED_FIELDS) + " more" : "");
+        invalid(ctx, List.of("unknown field" + (unknown.size() == 1 ? " " : "s ") + named + "; allowed are "
+                + allowed.stream().sorted().toList()));
+        return false;
     }
 
     /** Writes {@code body} with {@code status}. */

@@ -32,6 +32,12 @@ class JsonpExchangeIT {
                 accepted.incrementAndGet();
                 JsonpExchange.write(ctx, 200, body);
             }));
+            config.routes.addHttpHandler(HandlerType.PUT, "/fields", ctx -> JsonpExchange.object(ctx).ifPresent(body -> {
+                if (JsonpExchange.onlyFields(ctx, body, java.util.Set.of("service", "duration"))) {
+                    accepted.incrementAndGet();
+                    JsonpExchange.write(ctx, 200, body);
+                }
+            }));
         }).start();
     }
 
@@ -70,6 +76,27 @@ class JsonpExchangeIT {
         assertThat(put("{\"a\":1,\"a\":2}").statusCode()).isEqualTo(400);
         assertThat(put("[1]").statusCode()).isEqualTo(400);
         assertThat(put("not json").statusCode()).isEqualTo(400);
+        assertThat(accepted).hasValue(0);
+    }
+
+    @Test
+    void everyUnknownFieldIsNamedAtOnce_aFewByName_theRestCounted() throws Exception {
+        HttpResponse<String> two = client.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + app.port() + "/fields"))
+                .header("Content-Type", "application/json")
+                .PUT(HttpRequest.BodyPublishers.ofString("{\"service\":\"a\",\"colour\":1,\"size\":2}")).build(),
+                HttpResponse.BodyHandlers.ofString());
+        assertThat(two.statusCode()).isEqualTo(400);
+        assertThat(two.body()).contains("unknown fields 'colour', 'size'; allowed are [duration, service]");
+
+        StringBuilder many = new StringBuilder("{\"service\":\"a\"");
+        for (int i = 0; i < 15; i++) {
+            many.append(",\"f").append(i).append("\":").append(i);
+        }
+        HttpResponse<String> fifteen = client.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + app.port() + "/fields"))
+                .header("Content-Type", "application/json")
+                .PUT(HttpRequest.BodyPublishers.ofString(many.append('}').toString())).build(), HttpResponse.BodyHandlers.ofString());
+        assertThat(fifteen.statusCode()).isEqualTo(400);
+        assertThat(fifteen.body()).contains("'f9' and 5 more;").doesNotContain("'f10'");
         assertThat(accepted).hasValue(0);
     }
 }
