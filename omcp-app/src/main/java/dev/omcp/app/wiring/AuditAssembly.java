@@ -10,6 +10,7 @@ import dev.omcp.core.audit.MemoryAuditLog;
 import dev.omcp.core.egress.EgressRules;
 import dev.omcp.ports.audit.AuditLog;
 import dev.omcp.ports.audit.AuditSink;
+import java.io.UncheckedIOException;
 import java.net.http.HttpClient;
 import java.time.Clock;
 import java.util.ArrayList;
@@ -48,6 +49,8 @@ final class AuditAssembly {
                 .<AuditLog>map(file -> new JsonlAuditLog(file,
                         new JsonlAuditLog.Options(settings.fsync(), settings.fsyncInterval(), settings.tornTail())))
                 .orElseGet(MemoryAuditLog::new);
+        // The chain's own refusals (a file that cannot be opened, a torn tail under refuse, a tip that
+        // does not verify) say what is wrong and what to do: an operator's matter, not a stack trace.
         List<AuditSink> sinks = new ArrayList<>();
         settings.webhook().ifPresent(webhook -> {
             sinks.add(AuditSinks.webhook(guardedClient(egress), webhook.url(), webhook.token(), webhook.deadLetter(),
@@ -64,6 +67,9 @@ final class AuditAssembly {
         AuditChain chain = new AuditChain(log, sinks, clock);
         try {
             return chain.start();
+        } catch (UncheckedIOException | IllegalStateException e) {
+            sinks.forEach(AuditSink::close);
+            throw new StartRefusedException("the audit log cannot be used: " + e.getMessage());
         } catch (RuntimeException e) {
             sinks.forEach(AuditSink::close);
             throw e;

@@ -2,9 +2,14 @@ package dev.omcp.app.system;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.omcp.adapters.storage.audit.FsyncPolicy;
+import dev.omcp.adapters.storage.audit.JsonlAuditLog;
+import dev.omcp.adapters.storage.audit.TornTailPolicy;
 import dev.omcp.app.support.Http;
 import dev.omcp.app.support.LauncherProcess;
 import dev.omcp.app.support.McpHttpClient;
+import dev.omcp.core.audit.AuditChain;
+import dev.omcp.ports.audit.AuditEvent;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpResponse;
@@ -13,9 +18,11 @@ import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Clock;
 import java.time.Duration;
 import java.util.Base64;
 import java.util.HexFormat;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
@@ -173,5 +180,26 @@ class LauncherSystemTest {
                     .doesNotContain("\tat dev.omcp");
             assertThat(launcher.stdout()).noneMatch(line -> line.contains("listening on"));
         }
+    }
+
+    @Test
+    void anAlteredAuditFile_refusesTheStartInOneLine_sayingWhatToRun(@TempDir Path dir) throws Exception {
+        Path audit = dir.resolve("audit.jsonl");
+        AuditChain chain = new AuditChain(new JsonlAuditLog(audit, new JsonlAuditLog.Options(FsyncPolicy.ALWAYS, Duration.ofMillis(50),
+                TornTailPolicy.REPAIR)), List.of(), Clock.systemUTC()).start();
+        chain.record(new AuditEvent("user:alice", "", "sources", "write", "PUT", "/api/sources/prom", 200, "127.0.0.1", "prom"));
+        chain.close();
+        // the entry now names someone else under the hash of the original
+        String altered = Files.readString(audit).replace("user:alice", "user:mallory");
+        Files.writeString(audit, altered);
+        try (LauncherProcess launcher = LauncherProcess.start(Map.of("OMCP_MGMT_AUDIT_FILE", audit.toString()), "serve")) {
+            assertThat(launcher.awaitExit(Duration.ofSeconds(30))).isEqualTo(1);
+            launcher.awaitOutputDrained(Duration.ofSeconds(10));
+            String stderr = String.join("\n", launcher.stderr());
+            assertThat(stderr).contains("omcp: cannot start, the audit log cannot be used: ").contains("omcp audit verify")
+                    .doesNotContain("\tat dev.omcp");
+            assertThat(launcher.stdout()).noneMatch(line -> line.contains("listening on"));
+        }
+        assertThat(Files.readString(audit)).as("the file is left for the operator to inspect").isEqualTo(altered);
     }
 }
