@@ -125,7 +125,14 @@ final class ManagementAccessAssembly {
 
         Duration lifetime = settings.sessionLifetime();
         Optional<RedisConnection> redis = settings.redisUrl().map(url -> {
-            RedisConnection connection = RedisConnection.connect(url);
+            RedisConnection connection;
+            try {
+                connection = RedisConnection.connect(url);
+            } catch (IllegalArgumentException | IllegalStateException e) {
+                // the messages name the server without credentials and say what is wrong with it
+                throw new StartRefusedException(e.getMessage() + "; the gateway keeps its sessions' blocklist and login locks "
+                        + "there, so it does not start without it");
+            }
             closeables.add(connection);
             LOG.info("event=shared-store-connected store={}", connection.description());
             return connection;

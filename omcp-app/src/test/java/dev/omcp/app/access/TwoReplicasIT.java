@@ -3,6 +3,7 @@ package dev.omcp.app.access;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.omcp.app.wiring.StartRefusedException;
 import dev.omcp.testkit.redis.RedisServerProcess;
 import dev.omcp.testkit.time.ManualClock;
 import java.nio.file.Path;
@@ -85,6 +86,8 @@ class TwoReplicasIT {
     void anUnreachableRedisRefusesTheStart() {
         Map<String, String> env = new HashMap<>(TestGateway.basicMode(dir));
         env.put("OMCP_REDIS_URL", "redis://127.0.0.1:9");
-        assertThatThrownBy(() -> TestGateway.start(env, clock)).hasMessageContaining("does not answer").hasMessageNotContaining("password");
+        // a start refusal (one line from the launcher, no stack trace), naming the server without credentials
+        assertThatThrownBy(() -> TestGateway.start(env, clock)).isInstanceOf(StartRefusedException.class)
+                .hasMessageContaining("redis://127.0.0.1:9 (OMCP_REDIS_URL) does not answer").hasMessageNotContaining("password");
     }
 }
