@@ -51,7 +51,7 @@ public final class DemoCommand implements Callable<Integer> {
             }
             GatewayAssembly assembly;
             try {
-                assembly = GatewayAssembly.start(settings, GatewayAssembly.Options.none(), VersionProvider.version());
+                assembly = GatewayAssembly.start(settings, GatewayAssembly.Options.demo(), VersionProvider.version());
             } catch (StartRefusedException e) {
                 System.err.println("omcp: cannot start the demo, " + e.getMessage());
                 return 1;

@@ -13,6 +13,7 @@ import dev.omcp.core.guidance.AgentGuide;
 import dev.omcp.core.management.RuntimeSettings;
 import dev.omcp.core.tools.observability.Toolkit;
 import dev.omcp.ports.audit.AuditTrail;
+import dev.omcp.ports.settings.HealthThresholdsStore;
 import dev.omcp.ports.connectors.ConnectorCatalog;
 import dev.omcp.ports.connectors.ConnectorType;
 import dev.omcp.ports.info.Governance;
@@ -51,9 +52,24 @@ public final class GatewayAssembly implements AutoCloseable {
     }
 
     /** Launch options that are not settings: test-only switches of the command line. */
-    public record Options(boolean conformanceFixture) {
+    public record Options(boolean conformanceFixture, boolean throwawayFiles) {
+        /**
+         * @param conformanceFixture register the MCP conformance suite's test tools
+         */
+        public Options(boolean conformanceFixture) {
+            this(conformanceFixture, false);
+        }
+
         public static Options none() {
             return new Options(false);
+        }
+
+        /**
+         * {@code omcp demo}: its sources file lives in a directory removed at exit, so threshold
+         * changes are kept in memory and said to be ({@code persisted: false}), not written there.
+         */
+        public static Options demo() {
+            return new Options(false, true);
         }
     }
 
@@ -138,7 +154,10 @@ public final class GatewayAssembly implements AutoCloseable {
                 .managementIdentity(access.guard())
                 .securityHeaders(access.headers());
         access.modules().forEach(httpBuilder::module);
-        ManagementApiAssembly.modules(settings, gateway, tools.toolkit(), sources.registry(), sourceStore.thresholds(), access.policy(), clock,
+        HealthThresholdsStore thresholdsStore = options.throwawayFiles()
+                ? HealthThresholdsStore.memoryOnly("the demo's files are removed when it stops")
+                : sourceStore.thresholds();
+        ManagementApiAssembly.modules(settings, gateway, tools.toolkit(), sources.registry(), thresholdsStore, access.policy(), clock,
                 random, audit.persisted()).forEach(httpBuilder::module);
         GatewayHttpServer httpServer;
         try {

@@ -2,6 +2,7 @@ package dev.omcp.app.system;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.omcp.app.support.Http;
 import dev.omcp.app.support.LauncherProcess;
 import dev.omcp.app.support.McpHttpClient;
 import jakarta.json.JsonObject;
@@ -51,6 +52,10 @@ class DemoSystemTest {
 
             JsonObject anomalies = tool(client, "detect_anomalies", "{}");
             assertThat(anomalies.getJsonArray("rootCauses").getJsonObject(0).getString("service")).isEqualTo("payments-db");
+
+            // the demo's files go away with it: threshold changes are said to last until it stops, not beyond
+            String thresholds = Http.get("http://127.0.0.1:" + port + "/api/health/thresholds").body();
+            assertThat(thresholds).contains("\"persisted\":false");
 
             assertThat(String.join("\n", launcher.stdout())).contains("demo listening on").contains("payments-db");
             launcher.terminate();
