@@ -355,6 +355,30 @@ class StreamableHttpIT {
     }
 
     @Test
+    void aListedOrigin_getsItsCorsPreflight_withTheMethodsAndHeadersTheGatewayServes() {
+        try (RunningGateway cors = RunningGateway.start(Map.of("OMCP_ALLOWED_ORIGINS", "https://ui.example.com"))) {
+            HttpResponse<String> preflight = Http.send(HttpRequest.newBuilder(URI.create(cors.baseUrl() + "/mcp"))
+                    .header("Origin", "https://ui.example.com").header("Access-Control-Request-Method", "POST")
+                    .header("Access-Control-Request-Headers", "content-type, mcp-session-id")
+                    .method("OPTIONS", HttpRequest.BodyPublishers.noBody()).build());
+
+            assertThat(preflight.statusCode()).isEqualTo(204);
+            assertThat(preflight.headers().firstValue("Access-Control-Allow-Origin")).contains("https://ui.example.com");
+            // no route answers PATCH (PATCH /mcp is a 405), so a preflight does not offer it
+            assertThat(preflight.headers().firstValue("Access-Control-Allow-Methods")).contains("GET, POST, PUT, DELETE, OPTIONS");
+            assertThat(preflight.headers().firstValue("Access-Control-Allow-Headers").orElseThrow())
+                    .contains("Content-Type", "Mcp-Session-Id", "Mcp-Protocol-Version", "Authorization");
+            assertThat(preflight.headers().firstValue("Vary")).contains("Origin");
+
+            HttpResponse<String> foreign = Http.send(HttpRequest.newBuilder(URI.create(cors.baseUrl() + "/mcp"))
+                    .header("Origin", "https://evil.example").header("Access-Control-Request-Method", "POST")
+                    .method("OPTIONS", HttpRequest.BodyPublishers.noBody()).build());
+            assertThat(foreign.statusCode()).isEqualTo(403);
+            assertThat(foreign.headers().firstValue("Access-Control-Allow-Origin")).isEmpty();
+        }
+    }
+
+    @Test
     void sameOrigin_isAccepted() {
         McpHttpClient client = new McpHttpClient(gateway.baseUrl(), Map.of("Origin", "http://127.0.0.1:" + gateway.port()));
         assertThat(client.initialize().statusCode()).isEqualTo(200);
