@@ -64,14 +64,14 @@ class UnroutedRequestsIT {
     void aServedPathAskedWithAnotherMethod_is405_withAllowNamingTheMethodsItAnswers() {
         Browser alice = ManagementUsers.login(gateway, "alice");
         Map<String, String> allowed = new LinkedHashMap<>();
-        allowed.put("GET /api/auth/login", "POST");
-        allowed.put("POST /api/info", "GET, HEAD");
-        allowed.put("PUT /api/sources", "GET, HEAD, POST");
-        allowed.put("GET /api/playground/invoke", "POST");
-        allowed.put("PATCH /api/sources/prod", "PUT, DELETE");
+        allowed.put("GET /api/auth/login", "POST, OPTIONS");
+        allowed.put("POST /api/info", "GET, HEAD, OPTIONS");
+        allowed.put("PUT /api/sources", "GET, HEAD, POST, OPTIONS");
+        allowed.put("GET /api/playground/invoke", "POST, OPTIONS");
+        allowed.put("PATCH /api/sources/prod", "PUT, DELETE, OPTIONS");
         // the fixed path and /api/health/<service> both match: every method of either is allowed
-        allowed.put("DELETE /api/health/thresholds", "GET, HEAD, PUT");
-        allowed.put("POST /healthz", "GET, HEAD");
+        allowed.put("DELETE /api/health/thresholds", "GET, HEAD, PUT, OPTIONS");
+        allowed.put("POST /healthz", "GET, HEAD, OPTIONS");
 
         allowed.forEach((request, methods) -> {
             Browser.Reply reply = send(alice, request);
@@ -88,7 +88,7 @@ class UnroutedRequestsIT {
 
         Browser.Reply wrongMethod = send(anonymous, "PUT /api/sources");
         assertThat(wrongMethod.status()).isEqualTo(405);
-        assertThat(wrongMethod.header("Allow")).isEqualTo("GET, HEAD, POST");
+        assertThat(wrongMethod.header("Allow")).isEqualTo("GET, HEAD, POST, OPTIONS");
 
         Browser.Reply noPath = send(anonymous, "POST /api/nothing-here");
         assertThat(noPath.status()).isEqualTo(404);
@@ -97,6 +97,22 @@ class UnroutedRequestsIT {
 
         assertThat(send(anonymous, "GET /api/sources").status()).as("the route itself still needs a session").isEqualTo(401);
         assertThat(anonymous.get("/api/openapi.json").json().path("paths").path("/api/sources").has("post")).isTrue();
+    }
+
+    @Test
+    void optionsWithoutOrigin_on_aServedPath_is204WithAllow_withoutASession_andIsNotAudited() {
+        Browser anonymous = gateway.browser();
+
+        Browser.Reply options = send(anonymous, "OPTIONS /api/sources");
+        assertThat(options.status()).isEqualTo(204);
+        assertThat(options.header("Allow")).isEqualTo("GET, HEAD, POST, OPTIONS");
+        assertThat(options.body()).isEmpty();
+        assertThat(send(anonymous, "OPTIONS /api/sources/prod").header("Allow")).isEqualTo("PUT, DELETE, OPTIONS");
+
+        Browser.Reply nowhere = send(anonymous, "OPTIONS /api/nothing-here");
+        assertThat(nowhere.status()).isEqualTo(404);
+        assertThat(nowhere.header("Allow")).isNull();
+        assertThat(unrouted()).isEmpty();
     }
 
     @Test

@@ -242,9 +242,21 @@ class StreamableHttpIT {
                     .header("Content-Type", "application/json")
                     .method(method, HttpRequest.BodyPublishers.ofString("{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\"}")).build());
             assertThat(response.statusCode()).as(method).isEqualTo(405);
-            assertThat(response.headers().firstValue("Allow")).as(method).contains("GET, POST, DELETE");
+            assertThat(response.headers().firstValue("Allow")).as(method).contains("GET, HEAD, POST, DELETE, OPTIONS");
             assertThat(error(response).getInt("code")).as(method).isEqualTo(-32600);
             assertThat(error(response).getString("message")).as(method).startsWith("Method Not Allowed").contains(method);
+        }
+    }
+
+    @Test
+    void optionsWithoutOrigin_is204WithAllow_andNeedsNoCredentials() {
+        try (RunningGateway keyed = RunningGateway.start(Map.of("OMCP_API_KEYS", "agent:" + "k".repeat(32)))) {
+            HttpResponse<String> response = Http.send(HttpRequest.newBuilder(URI.create(keyed.baseUrl() + "/mcp"))
+                    .method("OPTIONS", HttpRequest.BodyPublishers.noBody()).build());
+            assertThat(response.statusCode()).isEqualTo(204);
+            assertThat(response.headers().firstValue("Allow")).contains("GET, HEAD, POST, DELETE, OPTIONS");
+            assertThat(response.headers().firstValue("Access-Control-Allow-Origin")).isEmpty();
+            assertThat(response.body()).isEmpty();
         }
     }
 
@@ -255,7 +267,7 @@ class StreamableHttpIT {
                 .method("HEAD", HttpRequest.BodyPublishers.noBody()).timeout(Duration.ofSeconds(10));
         HttpResponse<String> withoutAccept = Http.send(head.copy().build());
         assertThat(withoutAccept.statusCode()).isEqualTo(405);
-        assertThat(withoutAccept.headers().firstValue("Allow")).contains("GET, POST, DELETE");
+        assertThat(withoutAccept.headers().firstValue("Allow")).contains("GET, HEAD, POST, DELETE, OPTIONS");
         assertThat(Http.send(head.copy().header("Accept", "text/event-stream").build()).statusCode()).isEqualTo(400);
         assertThat(Http.send(head.copy().header("Accept", "text/event-stream").header("Mcp-Session-Id", "not-a-session").build())
                 .statusCode()).isEqualTo(404);

@@ -44,7 +44,7 @@ public final class StreamableHttpTransport {
     private static final String SESSION_NOT_FOUND_MESSAGE =
             "Session not found: it expired, was deleted or belongs to another credential; send initialize to start a new one";
     /** The methods {@code /mcp} serves, for the {@code Allow} header every 405 must carry (RFC 9110). */
-    private static final String ALLOWED_METHODS = "GET, POST, DELETE";
+    private static final String ALLOWED_METHODS = "GET, HEAD, POST, DELETE, OPTIONS";
 
     private final McpEndpoint endpoint;
     private final AgentAuthentication authentication;
@@ -144,6 +144,16 @@ public final class StreamableHttpTransport {
         if (streamableSession(ctx).isPresent()) {
             ctx.status(200).contentType(EVENT_STREAM).header("Cache-Control", "no-cache");
         }
+    }
+
+    /**
+     * {@code OPTIONS} that is not a CORS preflight (the server answers those before routing): 204
+     * with the methods {@code /mcp} serves (RFC 9110 9.3.7). No credentials needed: the methods are
+     * no secret.
+     */
+    public void options(Context ctx) {
+        ctx.header("Allow", ALLOWED_METHODS);
+        ctx.status(204);
     }
 
     /** {@code PUT}, {@code PATCH} (any method {@code /mcp} does not serve): 405 with {@code Allow}. */

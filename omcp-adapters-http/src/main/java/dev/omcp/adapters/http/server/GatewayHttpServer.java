@@ -107,6 +107,7 @@ public final class GatewayHttpServer implements AutoCloseable {
             config.routes.get("/mcp", streamableHttp::get);
             config.routes.delete("/mcp", streamableHttp::delete);
             config.routes.head("/mcp", streamableHttp::head);
+            config.routes.options("/mcp", streamableHttp::options);
             // a method /mcp does not serve is a 405 with Allow (RFC 9110), not an unknown route
             config.routes.put("/mcp", streamableHttp::methodNotAllowed);
             config.routes.patch("/mcp", streamableHttp::methodNotAllowed);

@@ -16,7 +16,8 @@ import java.util.function.Supplier;
 /**
  * Answers a request that no route took. When its path is served for other methods, 405
  * {@code OMCP_METHOD_NOT_ALLOWED} with an {@code Allow} header naming them (RFC 9110 15.5.6, 10.2.1);
- * otherwise 404 {@code OMCP_NOT_FOUND}. A mutating request under {@code /api} is then reported to
+ * otherwise 404 {@code OMCP_NOT_FOUND}. {@code OPTIONS} on a served path (not a CORS preflight, which
+ * the server answers before routing) is 204 with the same {@code Allow} (RFC 9110 9.3.7). A mutating request under {@code /api} is then reported to
  * the {@link ApiGuard}, since the audit covers every one whatever its outcome.
  *
  * <p>Both answers come before authentication, as the 404 always did: which paths and methods exist
@@ -58,6 +59,10 @@ final class UnroutedRequests {
         }
         String allowed = String.join(", ", allowedMethods(onPath));
         ctx.header("Allow", allowed);
+        if (method.equals("OPTIONS")) {
+            ctx.status(204);
+            return;
+        }
         JsonResponses.error(ctx, 405, "OMCP_METHOD_NOT_ALLOWED", method + " is not allowed on this path; it answers " + allowed
                 + " (the Allow header; GET /api/openapi.json lists every route)");
         // The fixed path wins over a parameter that would match it too (/api/health/thresholds over
@@ -75,7 +80,10 @@ final class UnroutedRequests {
         }
     }
 
-    /** The methods of the routes on the path, with HEAD wherever GET is (Javalin answers it as GET). */
+    /**
+     * The methods of the routes on the path, with HEAD wherever GET is (Javalin answers it as GET),
+     * and OPTIONS, which {@link #answer} serves on every such path.
+     */
     private static List<String> allowedMethods(List<Served> onPath) {
         List<String> methods = new ArrayList<>();
         for (Served served : onPath) {
@@ -84,6 +92,7 @@ final class UnroutedRequests {
                 methods.add("HEAD");
             }
         }
+        methods.add("OPTIONS");
         return methods.stream().distinct()
                 .sorted(Comparator.comparingInt(m -> METHOD_ORDER.contains(m) ? METHOD_ORDER.indexOf(m) : METHOD_ORDER.size()))
                 .toList();
