@@ -190,6 +190,10 @@ class PostmortemApiIT {
         }
         Browser.Reply both = olivia.post("/api/postmortems", "{\"service\": \"pay ments\", \"duration\": \"forever\"}");
         assertThat(both.json().path("errors")).hasSize(2);
+        Browser.Reply withUnknown = olivia.post("/api/postmortems",
+                "{\"service\": \"pay ments\", \"duration\": \"forever\", \"format\": \"markdown\"}");
+        assertThat(withUnknown.json().path("errors")).as("an unknown field hides no other problem").hasSize(3);
+        assertThat(withUnknown.json().path("errors").get(0).asText()).startsWith("unknown field 'format'");
 
         Browser.Reply failing = olivia.post("/api/postmortems", "{\"service\": \"no-data\"}");
         assertThat(failing.status()).isEqualTo(502);

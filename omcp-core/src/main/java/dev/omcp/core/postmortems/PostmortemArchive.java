@@ -57,18 +57,11 @@ public final class PostmortemArchive implements ManagePostmortems {
 
     @Override
     public PostmortemOutcome generate(Principal caller, String service, Optional<String> duration) {
-        List<String> errors = new ArrayList<>();
-        if (service == null || !SERVICE.matcher(service).matches()) {
-            errors.add("service: required, 1-128 of A-Z a-z 0-9 _ . : / - (slashes are allowed)");
-        }
-        String window = duration.orElse(DEFAULT_DURATION);
-        if (Durations.parse(window).isEmpty()) {
-            errors.add("duration: '" + abbreviate(window) + "' is not a window like 30m, 1h or 2d (at most "
-                    + Durations.format(Durations.MAX) + ")");
-        }
+        List<String> errors = argumentProblems(service, duration);
         if (!errors.isEmpty()) {
             return new PostmortemOutcome.Invalid(errors);
         }
+        String window = duration.orElse(DEFAULT_DURATION);
         JsonObject arguments = Jsonp.object().add("service", service).add("duration", window).add("format", "json").build();
         ToolOutcome outcome = tools.invoke(caller, TOOL, arguments);
         if (!(outcome instanceof ToolOutcome.Completed completed) || completed.result().isError()) {
@@ -89,6 +82,20 @@ public final class PostmortemArchive implements ManagePostmortems {
         }
         LOG.info("event=postmortem-stored id={} service=\"{}\" duration={} actor=\"{}\"", entry.id(), service, window, caller.id());
         return new PostmortemOutcome.Stored(entry);
+    }
+
+    @Override
+    public List<String> argumentProblems(String service, Optional<String> duration) {
+        List<String> errors = new ArrayList<>();
+        if (service == null || !SERVICE.matcher(service).matches()) {
+            errors.add("service: required, 1-128 of A-Z a-z 0-9 _ . : / - (slashes are allowed)");
+        }
+        String window = duration.orElse(DEFAULT_DURATION);
+        if (Durations.parse(window).isEmpty()) {
+            errors.add("duration: '" + abbreviate(window) + "' is not a window like 30m, 1h or 2d (at most "
+                    + Durations.format(Durations.MAX) + ")");
+        }
+        return errors;
     }
 
     @Override

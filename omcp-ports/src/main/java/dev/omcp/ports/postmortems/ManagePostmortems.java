@@ -25,6 +25,16 @@ public interface ManagePostmortems {
      */
     PostmortemOutcome generate(Principal caller, String service, Optional<String> duration);
 
+    /**
+     * What {@link #generate} would refuse in these arguments (its {@link PostmortemOutcome.Invalid}
+     * errors), without generating anything: lets a caller list them next to problems of its own,
+     * so one round trip fixes all of them. The default finds none and leaves the check to
+     * {@link #generate}.
+     */
+    default List<String> argumentProblems(String service, Optional<String> duration) {
+        return List.of();
+    }
+
     /** Up to {@code limit} (1 to {@link PostmortemStore#MAX_LIMIT}) entries the caller may see, newest first. */
     List<StoredPostmortem> list(Principal caller, int limit) throws PostmortemStoreException;
 

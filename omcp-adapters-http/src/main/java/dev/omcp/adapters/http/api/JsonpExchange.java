@@ -68,16 +68,25 @@ public final class JsonpExchange {
      * {@code allowed} (so one round trip fixes them all); returns whether every member is allowed.
      */
     public static boolean onlyFields(Context ctx, JsonObject body, Set<String> allowed) {
+        Optional<String> problem = unknownFields(body, allowed);
+        problem.ifPresent(text -> invalid(ctx, List.of(text)));
+        return problem.isEmpty();
+    }
+
+    /**
+     * The problem naming the members of {@code body} outside {@code allowed}, if any: for routes that
+     * list it next to the problems of the known members, so one round trip fixes all of them.
+     */
+    public static Optional<String> unknownFields(JsonObject body, Set<String> allowed) {
         List<String> unknown = body.keySet().stream().filter(key -> !allowed.contains(key)).toList();
         if (unknown.isEmpty()) {
-            return true;
+            return Optional.empty();
         }
         // a body may hold thousands of members: the answer names a few and counts the rest
         String named = String.join(", ", unknown.stream().limit(MAX_NAMED_FIELDS).map(key -> "'" + printable(key) + "'").toList())
                 + (unknown.size() > MAX_NAMED_FIELDS ? " and " + (unknown.size() - MAX_NAMED_FIELDS) + " more" : "");
-        invalid(ctx, List.of("unknown field" + (unknown.size() == 1 ? " " : "s ") + named + "; allowed are "
-                + allowed.stream().sorted().toList()));
-        return false;
+        return Optional.of("unknown field" + (unknown.size() == 1 ? " " : "s ") + named + "; allowed are "
+                + allowed.stream().sorted().toList());
     }
 
     /** Writes {@code body} with {@code status}. */

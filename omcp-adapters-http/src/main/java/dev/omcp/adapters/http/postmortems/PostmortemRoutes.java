@@ -91,10 +91,11 @@ public final class PostmortemRoutes implements HttpModule {
 
     private void generate(Context ctx) throws IOException {
         Optional<JsonObject> body = JsonpExchange.object(ctx);
-        if (body.isEmpty() || !JsonpExchange.onlyFields(ctx, body.get(), Set.of("service", "duration"))) {
+        if (body.isEmpty()) {
             return;
         }
         List<String> problems = new ArrayList<>();
+        JsonpExchange.unknownFields(body.get(), Set.of("service", "duration")).ifPresent(problems::add);
         JsonValue service = body.get().get("service");
         if (!(service instanceof JsonString)) {
             problems.add("service: required, a string");
@@ -103,12 +104,16 @@ public final class PostmortemRoutes implements HttpModule {
         if (duration != null && duration != JsonValue.NULL && !(duration instanceof JsonString)) {
             problems.add("duration: must be a string like 30m, 1h or 2d");
         }
+        Optional<String> window = duration instanceof JsonString text ? Optional.of(text.getString()) : Optional.empty();
+        if (service instanceof JsonString name) {
+            // the generator's own checks (the service's characters, the window's form) in the same answer
+            problems.addAll(postmortems.argumentProblems(name.getString(), window));
+        }
         if (!problems.isEmpty()) {
             JsonpExchange.invalid(ctx, problems);
             return;
         }
         Principal caller = ApiCaller.principal(ctx).orElseThrow();
-        Optional<String> window = duration instanceof JsonString text ? Optional.of(text.getString()) : Optional.empty();
         PostmortemOutcome outcome = postmortems.generate(caller, ((JsonString) service).getString(), window);
         switch (outcome) {
             case PostmortemOutcome.Stored stored -> {

@@ -21,6 +21,8 @@ import jakarta.json.JsonValue;
 import io.javalin.http.Context;
 import io.javalin.http.HandlerType;
 import java.io.IOException;
+import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -135,18 +137,14 @@ public final class SourcesRoutes implements HttpModule {
         if (caller.isEmpty()) {
             return;
         }
-        Object draft = draft(ctx, Optional.empty());
-        if (draft == null) {
-            return;
-        }
-        if (draft instanceof SourceOutcome.Refused r) {
-            refuse(ctx, r);
+        Optional<SourceDraft> draft = draft(ctx, Optional.empty());
+        if (draft.isEmpty()) {
             return;
         }
         // the name is in the body, not the path: the audit entry names the source it added (or refused)
-        ApiCaller.auditTarget(ctx, JsonpExchange.printable(((SourceDraft) draft).name()));
-        SourceOutcome outcome = sources.add((SourceDraft) draft, caller.get());
-        log("add", caller.get(), ((SourceDraft) draft).name(), outcome);
+        ApiCaller.auditTarget(ctx, JsonpExchange.printable(draft.get().name()));
+        SourceOutcome outcome = sources.add(draft.get(), caller.get());
+        log("add", caller.get(), draft.get().name(), outcome);
         answer(ctx, outcome, 201);
     }
 
@@ -156,15 +154,11 @@ public final class SourcesRoutes implements HttpModule {
             return;
         }
         String name = ctx.pathParam("name");
-        Object draft = draft(ctx, Optional.of(name));
-        if (draft == null) {
+        Optional<SourceDraft> draft = draft(ctx, Optional.of(name));
+        if (draft.isEmpty()) {
             return;
         }
-        if (draft instanceof SourceOutcome.Refused r) {
-            refuse(ctx, r);
-            return;
-        }
-        SourceOutcome outcome = sources.update(name, (SourceDraft) draft, caller.get());
+        SourceOutcome outcome = sources.update(name, draft.get(), caller.get());
         log("update", caller.get(), name, outcome);
         answer(ctx, outcome, 200);
     }
@@ -185,15 +179,11 @@ public final class SourcesRoutes implements HttpModule {
         if (caller.isEmpty()) {
             return;
         }
-        Object draft = draft(ctx, Optional.empty());
-        if (draft == null) {
+        Optional<SourceDraft> draft = draft(ctx, Optional.empty());
+        if (draft.isEmpty()) {
             return;
         }
-        if (draft instanceof SourceOutcome.Refused r) {
-            refuse(ctx, r);
-            return;
-        }
-        SourceCheck check = sources.test((SourceDraft) draft, caller.get());
+        SourceCheck check = sources.test(draft.get(), caller.get());
         if (check.stage().equals("egress")) {
             refuse(ctx, new SourceOutcome.Refused(SourceOutcome.URL_REJECTED, check.message()));
             return;
@@ -209,53 +199,57 @@ public final class SourcesRoutes implements HttpModule {
     }
 
     /**
-     * Reads a source body into a draft, or a refusal saying what is wrong, or {@code null} when the
-     * body could not be used at all and the management API's refusal (415, 413, 400
-     * {@code OMCP_INVALID_BODY}) was already answered.
+     * Reads a source body into a draft, or answers 400 {@code OMCP_SOURCE_INVALID} listing every
+     * problem of the body (or the management API's 415, 413, 400 {@code OMCP_INVALID_BODY} when it
+     * could not be used at all) and returns empty.
      */
-    private static Object draft(Context ctx, Optional<String> pathName) throws IOException {
+    private static Optional<SourceDraft> draft(Context ctx, Optional<String> pathName) throws IOException {
         Optional<JsonObject> read = JsonpExchange.object(ctx, SourcesRoutes::refuseBody);
         if (read.isEmpty()) {
-            return null;
+            return Optional.empty();
         }
         JsonObject body = read.get();
-        for (String key : body.keySet()) {
-            if (!FIELDS.contains(key) && !READ_ONLY_FIELDS.contains(key)) {
-                return invalid("unknown field '" + JsonpExchange.printable(key) + "'; connector settings go under 'settings'");
-            }
-        }
+        List<String> problems = new ArrayList<>();
+        Set<String> accepted = new HashSet<>(FIELDS);
+        accepted.addAll(READ_ONLY_FIELDS);
+        JsonpExchange.unknownFields(body, accepted)
+                .ifPresent(unknown -> problems.add(unknown + "; connector settings go under 'settings'"));
         Optional<String> name = string(body, "name");
         if (name.isEmpty() && pathName.isPresent()) {
             name = pathName;
         }
         Optional<String> type = string(body, "type");
         if (name.isEmpty() || type.isEmpty()) {
-            return invalid("'name' and 'type' are required strings");
+            problems.add("'name' and 'type' are required strings");
         }
         if (body.containsKey("url") && !(body.get("url") instanceof JsonString) && body.get("url") != JsonValue.NULL) {
-            return invalid("'url' must be a string");
+            problems.add("'url' must be a string");
         }
         if (body.containsKey("tenant") && !(body.get("tenant") instanceof JsonString)) {
-            return invalid("'tenant' must be a string");
+            problems.add("'tenant' must be a string");
         }
         JsonValue enabled = body.getOrDefault("enabled", JsonValue.TRUE);
         if (enabled != JsonValue.TRUE && enabled != JsonValue.FALSE) {
-            return invalid("'enabled' must be true or false");
+            problems.add("'enabled' must be true or false");
         }
         JsonValue settings = body.getOrDefault("settings", JsonValue.EMPTY_JSON_OBJECT);
         if (settings.getValueType() != JsonValue.ValueType.OBJECT) {
-            return invalid("'settings' must be an object");
+            problems.add("'settings' must be an object");
         }
-        return new SourceDraft(name.get(), type.get(), string(body, "url").filter(u -> !u.isBlank()),
-                string(body, "tenant").orElse(""), enabled == JsonValue.TRUE, settings.asJsonObject());
+        if (!problems.isEmpty()) {
+            String joined = String.join("; ", problems);
+            JsonArrayBuilder errors = Jsonp.array();
+            problems.forEach(errors::add);
+            write(ctx, 400, Jsonp.object().add("code", SourceOutcome.INVALID).add("reason", joined).add("error", joined)
+                    .add("errors", errors).build());
+            return Optional.empty();
+        }
+        return Optional.of(new SourceDraft(name.get(), type.get(), string(body, "url").filter(u -> !u.isBlank()),
+                string(body, "tenant").orElse(""), enabled == JsonValue.TRUE, settings.asJsonObject()));
     }
 
     private static Optional<String> string(JsonObject body, String key) {
         return body.get(key) instanceof JsonString s ? Optional.of(s.getString()) : Optional.empty();
-    }
-
-    private static SourceOutcome.Refused invalid(String reason) {
-        return new SourceOutcome.Refused(SourceOutcome.INVALID, reason);
     }
 
     private static void answer(Context ctx, SourceOutcome outcome, int success) {

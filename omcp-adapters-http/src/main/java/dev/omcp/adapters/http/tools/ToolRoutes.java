@@ -14,6 +14,8 @@ import jakarta.json.JsonObject;
 import jakarta.json.JsonString;
 import jakarta.json.JsonValue;
 import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
@@ -89,23 +91,30 @@ public final class ToolRoutes implements HttpModule {
     private void playground(Context ctx) throws IOException {
         Principal caller = ApiCaller.principal(ctx).orElseThrow();
         Optional<JsonObject> body = JsonpExchange.object(ctx);
-        if (body.isEmpty() || !JsonpExchange.onlyFields(ctx, body.get(), Set.of("tool", "arguments"))) {
+        if (body.isEmpty()) {
             return;
         }
-        if (!(body.get().get("tool") instanceof JsonString toolValue) || !TOOL_NAME.matcher(toolValue.getString()).matches()) {
-            JsonpExchange.invalid(ctx, java.util.List.of("tool: required, a tool name (1-128 of A-Z a-z 0-9 _ - .) from tools/list"));
-            return;
+        List<String> problems = new ArrayList<>();
+        JsonpExchange.unknownFields(body.get(), Set.of("tool", "arguments")).ifPresent(problems::add);
+        JsonValue toolValue = body.get().get("tool");
+        if (toolValue instanceof JsonString toolName && TOOL_NAME.matcher(toolName.getString()).matches()) {
+            ApiCaller.auditTarget(ctx, toolName.getString());
+        } else {
+            problems.add("tool: required, a tool name (1-128 of A-Z a-z 0-9 _ - .) from tools/list");
         }
-        String tool = toolValue.getString();
-        ApiCaller.auditTarget(ctx, tool);
         JsonValue arguments = body.get().getOrDefault("arguments", JsonValue.EMPTY_JSON_OBJECT);
         if (arguments == JsonValue.NULL) {
             arguments = JsonValue.EMPTY_JSON_OBJECT;
         }
-        if (!(arguments instanceof JsonObject argumentsObject)) {
-            JsonpExchange.invalid(ctx, java.util.List.of("arguments: must be an object (the tool's arguments by name)"));
+        if (!(arguments instanceof JsonObject)) {
+            problems.add("arguments: must be an object (the tool's arguments by name)");
+        }
+        if (!problems.isEmpty()) {
+            JsonpExchange.invalid(ctx, problems);
             return;
         }
+        String tool = ((JsonString) toolValue).getString();
+        JsonObject argumentsObject = arguments.asJsonObject();
         ToolOutcome outcome = tools.invoke(caller, tool, argumentsObject);
         LOG.info("event=playground-invoke actor=\"{}\" tool={} outcome={}", caller.id(), tool, describe(outcome));
         if (outcome instanceof ToolOutcome.UnknownTool) {

@@ -143,6 +143,23 @@ class SourcesRoutesIT {
     }
 
     @Test
+    void everyProblemOfABodyIsListedAtOnce_anUnknownFieldHidesNone() throws Exception {
+        HttpResponse<String> r = call("POST", "/api/sources",
+                "{\"name\":\"a\",\"colour\":1,\"token\":\"x\",\"enabled\":\"yes\",\"settings\":[]}");
+        assertThat(r.statusCode()).isEqualTo(400);
+        JsonObject answer = json(r);
+        assertThat(answer.getString("code")).isEqualTo(SourceOutcome.INVALID);
+        List<String> errors = answer.getJsonArray("errors").getValuesAs(jakarta.json.JsonString::getString);
+        assertThat(errors).hasSize(4);
+        assertThat(errors.get(0)).startsWith("unknown fields 'colour', 'token'; allowed are [").contains("settings")
+                .endsWith("; connector settings go under 'settings'");
+        assertThat(errors.subList(1, 4)).containsExactly(
+                "'name' and 'type' are required strings", "'enabled' must be true or false", "'settings' must be an object");
+        assertThat(answer.getString("reason")).isEqualTo(answer.getString("error")).isEqualTo(String.join("; ", errors));
+        assertThat(sources.calls).isZero();
+    }
+
+    @Test
     void bodiesFollowTheManagementApiRules_mediaTypeDuplicateKeysAndDepth() throws Exception {
         String valid = "{\"name\":\"a\",\"type\":\"prometheus\",\"url\":\"https://a.example.com\"}";
         for (String method : List.of("POST /api/sources", "POST /api/sources/test", "PUT /api/sources/a")) {

@@ -17,6 +17,7 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -27,6 +28,7 @@ class ToolRoutesIT {
     private final AtomicReference<ToolOutcome> next = new AtomicReference<>();
     private final AtomicReference<Map<String, List<String>>> parameters = new AtomicReference<>();
     private final HttpClient client = HttpClient.newBuilder().proxy(HttpClient.Builder.NO_PROXY).build();
+    private final AtomicInteger invocations = new AtomicInteger();
     private Javalin app;
 
     @BeforeEach
@@ -34,6 +36,7 @@ class ToolRoutesIT {
         InvokeTool tools = new InvokeTool() {
             @Override
             public ToolOutcome invoke(Principal caller, String tool, JsonObject arguments) {
+                invocations.incrementAndGet();
                 return next.get();
             }
 
@@ -103,6 +106,17 @@ class ToolRoutesIT {
         HttpResponse<String> failed = get("/api/topology");
         assertThat(failed.statusCode()).isEqualTo(502);
         assertThat(failed.body()).contains("OMCP_TOOL_CALL_FAILED");
+    }
+
+    @Test
+    void aPlaygroundBodyWithSeveralProblems_namesThemAll_andRunsNothing() throws Exception {
+        HttpResponse<String> refused = playground("{\"tool\": \"query logs\", \"arguments\": [1], \"argumnets\": {}}");
+        assertThat(refused.statusCode()).isEqualTo(400);
+        assertThat(refused.body()).contains("\"code\":\"OMCP_INVALID_BODY\"")
+                .contains("\"errors\":[\"unknown field 'argumnets'; allowed are [arguments, tool]\","
+                        + "\"tool: required, a tool name (1-128 of A-Z a-z 0-9 _ - .) from tools/list\","
+                        + "\"arguments: must be an object (the tool's arguments by name)\"]");
+        assertThat(invocations).hasValue(0);
     }
 
     @Test
