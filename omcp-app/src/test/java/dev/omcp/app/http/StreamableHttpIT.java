@@ -17,6 +17,7 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -194,7 +195,7 @@ class StreamableHttpIT {
     }
 
     @Test
-    void batch_whoseElementReportsProgress_becomesAnSseStreamEndingWithTheArray() {
+    void batch_whoseElementReportsProgress_becomesAnSseStreamEndingWithOneEventPerAnswer() {
         McpHttpClient client = new McpHttpClient(gateway.baseUrl());
         assertThat(client.initialize("2025-03-26").statusCode()).isEqualTo(200);
         HttpResponse<String> response = client.post("""
@@ -204,8 +205,12 @@ class StreamableHttpIT {
         assertThat(response.statusCode()).isEqualTo(200);
         assertThat(response.headers().firstValue("Content-Type")).hasValueSatisfying(v -> assertThat(v).startsWith("text/event-stream"));
         assertThat(response.body()).contains("notifications/progress");
-        JsonArray answers = Json.createReader(new StringReader(McpHttpClient.lastMessage(response))).readArray();
-        assertThat(answers).extracting(a -> a.asJsonObject().getInt("id")).containsExactly(1, 2);
+        // every event is one message, as clients that parse each event as one JSON-RPC message expect
+        List<JsonObject> events = response.body().lines().filter(line -> line.startsWith("data: ") && line.length() > 6)
+                .map(line -> Json.createReader(new StringReader(line.substring(6))).readObject()).toList();
+        assertThat(events.getFirst().getString("method")).isEqualTo("notifications/progress");
+        assertThat(events.stream().filter(event -> event.containsKey("id")).map(event -> event.getInt("id"))).containsExactly(1, 2);
+        assertThat(events.subList(events.size() - 2, events.size())).allSatisfy(event -> assertThat(event).containsKey("result"));
     }
 
     @Test

@@ -15,6 +15,7 @@ import dev.omcp.ports.mcp.McpReply;
 import dev.omcp.ports.mcp.McpTransport;
 import io.javalin.http.Context;
 import jakarta.json.JsonObject;
+import jakarta.json.JsonReader;
 import jakarta.json.JsonValue;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -329,13 +330,32 @@ public final class StreamableHttpTransport {
             }
         }
 
+        /**
+         * Writes the answer to the POST on its stream: a batch's answers one event each, as the
+         * specification's "one JSON-RPC response per each JSON-RPC request" reads, since some
+         * clients parse every event as one message and fail on an array.
+         */
+        private void answerOnStream(String json) {
+            if (!json.startsWith("[")) {
+                stream.message(json);
+                return;
+            }
+            try (JsonReader reader = Jsonp.reader(json)) {
+                for (JsonValue answer : reader.readArray()) {
+                    if (!stream.message(answer.toString())) {
+                        return;
+                    }
+                }
+            }
+        }
+
         void finish(McpReply reply) {
             lock.lock();
             try {
                 if (stream != null) {
                     // The response goes on the stream that carried the notifications, then the stream ends.
                     switch (reply) {
-                        case McpReply.Response response -> stream.message(response.json());
+                        case McpReply.Response response -> answerOnStream(response.json());
                         case McpReply.Refused refused -> stream.message(refused.body().toString());
                         case McpReply.Accepted accepted -> {}
                     }
