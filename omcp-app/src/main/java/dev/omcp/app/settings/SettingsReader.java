@@ -130,6 +130,7 @@ public final class SettingsReader {
     private static List<Settings.ApiKeyEntry> apiKeys(Environment environment) {
         List<Settings.ApiKeyEntry> keys = new ArrayList<>();
         Map<String, Integer> firstEntryOfName = new HashMap<>();
+        Map<String, Integer> firstEntryOfToken = new HashMap<>();
         List<String> entries = environment.list(Variables.API_KEYS);
         for (int i = 0; i < entries.size(); i++) {
             String entry = entries.get(i);
@@ -155,6 +156,13 @@ public final class SettingsReader {
             Integer first = firstEntryOfName.putIfAbsent(name, i + 1);
             if (first != null) {
                 environment.problem(Variables.API_KEYS, label + " has the same name as entry " + first + "; names must be unique");
+                continue;
+            }
+            Integer sameToken = firstEntryOfToken.putIfAbsent(token, i + 1);
+            if (sameToken != null) {
+                // the token would authenticate only the first entry's key, so this key would never work
+                environment.problem(Variables.API_KEYS, label + " has the same token as entry " + sameToken
+                        + "; give each key a token of its own");
                 continue;
             }
             keys.add(new Settings.ApiKeyEntry(name, token));

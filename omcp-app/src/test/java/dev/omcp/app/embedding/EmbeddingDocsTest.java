@@ -99,6 +99,18 @@ class EmbeddingDocsTest {
     }
 
     @Test
+    void theParssonOfThePage_isTheOneTheModulesAreBuiltWith() throws IOException {
+        // a dependency block without a version does not even load outside this build's parent POM
+        Matcher tested = Pattern.compile("<parsson\\.version>([^<]+)</parsson\\.version>")
+                .matcher(Files.readString(Path.of("..", "pom.xml")));
+        assertThat(tested.find()).as("parsson.version in the parent POM").isTrue();
+        Matcher shown = Pattern.compile("<artifactId>parsson</artifactId>(?:<version>([^<]+)</version>)?").matcher(page());
+
+        assertThat(shown.find()).as("the page's Parsson dependency").isTrue();
+        assertThat(shown.group(1)).as("the version of the page's Parsson dependency").isEqualTo(tested.group(1));
+    }
+
+    @Test
     void theExamples_importNothingFromTheLauncher() throws IOException {
         for (Class<?> example : List.of(EmbeddedGatewayExample.class, EmbeddedObservabilityExample.class)) {
             List<String> imports = Files.readAllLines(EXAMPLES.resolve(example.getSimpleName() + ".java")).stream()

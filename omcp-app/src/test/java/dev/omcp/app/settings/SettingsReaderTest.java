@@ -65,6 +65,17 @@ class SettingsReaderTest {
     }
 
     @Test
+    void twoKeysWithOneToken_areRefused_withoutShowingIt() {
+        // the token would authenticate only the first key (and its tenant): the second would never work
+        String token = "0123456789abcdef0123";
+        InvalidSettingsException e = catchThrowableOfType(InvalidSettingsException.class,
+                () -> SettingsReader.read(Map.of("OMCP_API_KEYS", "ci:" + token + ",bot:fedcba9876543210,ops:" + token)));
+        assertThat(e.problems()).containsExactly("OMCP_API_KEYS entry 3 (key 'ops') has the same token as entry 1; "
+                + "give each key a token of its own");
+        assertThat(e.getMessage()).doesNotContain(token);
+    }
+
+    @Test
     void anEntryWrittenTokenColonName_neverPutsTheTokenInAProblem() {
         String token = "0123456789abcdef0123456789abcdef";
         InvalidSettingsException e = catchThrowableOfType(InvalidSettingsException.class,

@@ -13,7 +13,9 @@ import java.util.regex.Pattern;
  * @param url the backend's base URL
  * @param tenant the tenant the source is bound to, or empty string for every tenant
  * @param settings the rest of the source entry (auth, TLS, metric overrides, connector-specific
- *     keys), validated against the connector manifest's {@code configSchema}
+ *     keys). The gateway does not check them against the manifest's {@code configSchema}: the
+ *     factory checks the keys it reads and refuses bad ones with a {@link ConnectorException} of
+ *     kind {@link ConnectorException.Kind#BAD_QUERY}
  */
 public record SourceConfig(String name, String type, String url, String tenant, JsonObject settings) {
     private static final Pattern NAME = Pattern.compile("[a-z0-9][a-z0-9._-]{0,62}");

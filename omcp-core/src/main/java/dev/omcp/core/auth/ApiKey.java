@@ -59,6 +59,11 @@ public final class ApiKey {
         return MessageDigest.isEqual(digest, presentedDigest);
     }
 
+    /** Whether {@code other} has the same token as this key. */
+    boolean sameToken(ApiKey other) {
+        return MessageDigest.isEqual(digest, other.digest);
+    }
+
     static byte[] sha256(String token) {
         try {
             return MessageDigest.getInstance("SHA-256").digest(token.getBytes(StandardCharsets.UTF_8));

@@ -18,11 +18,22 @@ public final class ApiKeyAuthentication implements AgentAuthentication {
 
     private final List<ApiKey> keys;
 
+    /**
+     * @throws IllegalArgumentException when two keys share a name, or share a token: a token then
+     *     authenticates only the first of them, with its tenant, and the other key never works
+     */
     public ApiKeyAuthentication(List<ApiKey> keys) {
         Set<String> names = new HashSet<>();
-        for (ApiKey key : keys) {
+        for (int i = 0; i < keys.size(); i++) {
+            ApiKey key = keys.get(i);
             if (!names.add(key.name())) {
                 throw new IllegalArgumentException("API key name '" + key.name() + "' appears twice; names must be unique");
+            }
+            for (ApiKey earlier : keys.subList(0, i)) {
+                if (earlier.sameToken(key)) {
+                    throw new IllegalArgumentException("API keys '" + earlier.name() + "' and '" + key.name()
+                            + "' have the same token; give each key a token of its own");
+                }
             }
         }
         this.keys = List.copyOf(keys);

@@ -41,11 +41,13 @@ import java.security.SecureRandom;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.Set;
 import java.util.function.Supplier;
 
 /**
@@ -194,11 +196,11 @@ public final class Gateway {
 
         /** Bearer keys of the agent transport; none means anonymous access (spec 5.4). */
         public Builder apiKeys(List<ApiKey> keys) {
-            this.apiKeys.addAll(keys);
+            Objects.requireNonNull(keys, "keys").forEach(key -> this.apiKeys.add(Objects.requireNonNull(key, "an API key is null")));
             return this;
         }
 
-        /** Adds a tool. */
+        /** Adds a tool; {@link #build()} refuses two tools of one name. */
         public Builder tool(Tool tool) {
             this.toolList.add(Objects.requireNonNull(tool, "tool"));
             return this;
@@ -206,7 +208,7 @@ public final class Gateway {
 
         /** Adds tools. */
         public Builder tools(List<? extends Tool> tools) {
-            tools.forEach(this::tool);
+            Objects.requireNonNull(tools, "tools").forEach(this::tool);
             return this;
         }
 
@@ -216,7 +218,7 @@ public final class Gateway {
             return this;
         }
 
-        /** Adds a prompt. */
+        /** Adds a prompt; {@link #build()} refuses two prompts of one name. */
         public Builder prompt(Prompt prompt) {
             this.prompts.add(Objects.requireNonNull(prompt, "prompt"));
             return this;
@@ -242,7 +244,7 @@ public final class Gateway {
 
         /** The transport names {@code /api/conformance} reports. */
         public Builder transports(List<String> transports) {
-            this.transports = List.copyOf(transports);
+            this.transports = List.copyOf(Objects.requireNonNull(transports, "transports"));
             return this;
         }
 
@@ -290,7 +292,15 @@ public final class Gateway {
             return this;
         }
 
+        /**
+         * Assembles the gateway.
+         *
+         * @throws IllegalArgumentException when two tools or two prompts share a name (the later one
+         *     would hide the earlier from every client), or when two API keys share a name or a token
+         */
         public Gateway build() {
+            requireUniqueNames("tool", toolList.stream().map(t -> t.definition().name()).toList());
+            requireUniqueNames("prompt", prompts.stream().map(p -> p.definition().name()).toList());
             McpSessions sessions = new McpSessions(sessionStore, clock, random, sessionIdleTimeout);
             SessionStreams streams = new SessionStreams();
             ClientRequests clientRequests = new ClientRequests();
@@ -337,6 +347,16 @@ public final class Gateway {
                     name, version, governance, transports, dispatcher.methodNames(), accessPolicy, verifiedBy);
             InvokeTool inProcess = new InProcessToolCalls(dispatcher, registry, toolVisibility);
             return new Gateway(dispatcher, new ApiKeyAuthentication(apiKeys), description, registry, accessPolicy, inProcess);
+        }
+
+        private static void requireUniqueNames(String kind, List<String> names) {
+            Set<String> seen = new HashSet<>();
+            for (String name : names) {
+                if (!seen.add(name)) {
+                    throw new IllegalArgumentException("two " + kind + "s are named '" + name + "'; " + kind
+                            + " names must be unique (the later one would hide the earlier)");
+                }
+            }
         }
     }
 }

@@ -1,5 +1,6 @@
 package dev.omcp.core.sources;
 
+import java.time.Duration;
 import java.util.Comparator;
 import java.util.Objects;
 import java.util.PriorityQueue;
@@ -22,15 +23,22 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Memory stays bounded by the calls in flight: cancelled entries are removed in one sweep once
  * they outnumber the live ones (and there are more than {@value #SWEEP_AT}).
+ *
+ * <p>The thread ends once nothing was armed for {@link #IDLE} and the next deadline starts another,
+ * so a service that embeds the gateway and closed it is left with no thread of ours (and no class
+ * loader of its held by one) a minute later.
  */
 final class DeadlineTimer {
     private static final Logger LOG = LoggerFactory.getLogger(DeadlineTimer.class);
     private static final int SWEEP_AT = 1024;
+    /** How long the timer thread waits with nothing armed before it ends. */
+    static final Duration IDLE = Duration.ofSeconds(60);
 
-    /** The timer fan-outs share; its thread starts with the first deadline. */
+    /** The timer fan-outs share; its thread starts with the first deadline and ends when idle. */
     static final DeadlineTimer SHARED = new DeadlineTimer("omcp-fan-out-deadlines");
 
     private final String threadName;
+    private final long idleNanos;
     private final ReentrantLock lock = new ReentrantLock();
     private final Condition earlier = lock.newCondition();
     private final PriorityQueue<Armed> queue = new PriorityQueue<>(Comparator.comparingLong((Armed a) -> a.at).thenComparingLong(a -> a.sequence));
@@ -43,7 +51,13 @@ final class DeadlineTimer {
     private int sweepAt = SWEEP_AT;
 
     DeadlineTimer(String threadName) {
+        this(threadName, IDLE);
+    }
+
+    /** A timer whose thread ends after {@code idle} with nothing armed (tests shorten it). */
+    DeadlineTimer(String threadName, Duration idle) {
         this.threadName = Objects.requireNonNull(threadName, "threadName");
+        this.idleNanos = idle.toNanos();
     }
 
     /** One armed deadline; {@link #cancel()} is a field write, never a wake-up. */
@@ -117,7 +131,11 @@ final class DeadlineTimer {
                 }
                 if (head == null) {
                     waitingForever = true;
-                    earlier.awaitUninterruptibly();
+                    if (earlier.awaitNanos(idleNanos) <= 0 && queue.isEmpty()) {
+                        // idle: end, and let the next schedule() start a thread again (under this lock)
+                        started = false;
+                        return;
+                    }
                 } else {
                     long wait = head.at - System.nanoTime();
                     if (wait <= 0) {

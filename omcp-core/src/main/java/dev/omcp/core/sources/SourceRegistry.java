@@ -64,6 +64,11 @@ import org.slf4j.LoggerFactory;
  * serialized; each creates the new connector first, then persists, then swaps the snapshot and
  * closes the old connector, so a failure at any step leaves the previous state intact.
  *
+ * <p>Life cycle: {@link #start()} once, then reads and changes, then {@link #close()}. Before
+ * {@code start()} the registry serves no source and refuses changes, which would otherwise
+ * overwrite the sources of a store it has not read yet; after {@code close()} it refuses changes
+ * and a second start, which would connect sources nothing closes any more.
+ *
  * <p>Tenant binding: a source bound to a tenant serves only principals of that tenant; an unbound
  * source serves everyone. For tools, a principal without a tenant sees only unbound sources (fail
  * closed); for the management API, a caller without a tenant (an operator of the whole gateway)
@@ -85,6 +90,10 @@ public final class SourceRegistry implements ManageSources, AutoCloseable {
     private volatile List<PluginPin> pins = List.of();
     private volatile boolean writable = true;
     private volatile Optional<String> storeProblem = Optional.empty();
+    /** Guarded by {@link #changes}. */
+    private State state = State.NEW;
+
+    private enum State { NEW, STARTED, CLOSED }
 
     /** One source and what became of it. */
     private record LiveSource(SourceDefinition definition, Optional<ConnectorType> type, Optional<Connector> connector,
@@ -133,10 +142,17 @@ public final class SourceRegistry implements ManageSources, AutoCloseable {
     /**
      * Loads the store and connects every enabled source, in parallel. A source that cannot be served
      * is kept with status {@code failed} and its reason; the gateway starts anyway (spec 1.4).
+     *
+     * @throws IllegalStateException when the registry was started or closed already
      */
     public void start() {
         changes.lock();
         try {
+            switch (state) {
+                case STARTED -> throw new IllegalStateException("the source registry was started already; start() connects the sources once");
+                case CLOSED -> throw new IllegalStateException("the source registry is closed; build a new one to serve sources again");
+                case NEW -> state = State.STARTED;
+            }
             SourcesDocument document = store.load();
             document.problems().forEach(p -> LOG.warn("event=source-skipped store={} reason=\"{}\"", store.describe(), p));
             writable = document.writable();
@@ -278,10 +294,16 @@ public final class SourceRegistry implements ManageSources, AutoCloseable {
         return storeProblem;
     }
 
+    /**
+     * {@inheritDoc}
+     *
+     * @throws IllegalStateException before {@link #start()} or after {@link #close()}
+     */
     @Override
     public SourceOutcome add(SourceDraft draft, Principal caller) {
         changes.lock();
         try {
+            requireStarted();
             if (live.containsKey(draft.name())) {
                 return refused(SourceOutcome.EXISTS, "a source named '" + draft.name() + "' exists; use PUT to change it");
             }
@@ -303,10 +325,16 @@ public final class SourceRegistry implements ManageSources, AutoCloseable {
         }
     }
 
+    /**
+     * {@inheritDoc}
+     *
+     * @throws IllegalStateException before {@link #start()} or after {@link #close()}
+     */
     @Override
     public SourceOutcome update(String name, SourceDraft draft, Principal caller) {
         changes.lock();
         try {
+            requireStarted();
             LiveSource current = live.get(name);
             if (current == null || !current.visibleTo(caller.tenant(), true)) {
                 return refused(SourceOutcome.NOT_FOUND, "no source named '" + name + "'");
@@ -340,10 +368,16 @@ public final class SourceRegistry implements ManageSources, AutoCloseable {
         }
     }
 
+    /**
+     * {@inheritDoc}
+     *
+     * @throws IllegalStateException before {@link #start()} or after {@link #close()}
+     */
     @Override
     public SourceOutcome remove(String name, Principal caller) {
         changes.lock();
         try {
+            requireStarted();
             LiveSource current = live.get(name);
             if (current == null || !current.visibleTo(caller.tenant(), true)) {
                 return refused(SourceOutcome.NOT_FOUND, "no source named '" + name + "'");
@@ -383,6 +417,16 @@ public final class SourceRegistry implements ManageSources, AutoCloseable {
             LOG.warn("event=source-test-bug type={} error={}", draft.type(), e.getClass().getName());
             return new SourceCheck(false, "health", "the connector failed unexpectedly (" + e.getClass().getSimpleName() + ")", -1,
                     List.of());
+        }
+    }
+
+    /** A change is saved over the store's sources, so they must have been read, and its connector must be closed some day. */
+    private void requireStarted() {
+        switch (state) {
+            case NEW -> throw new IllegalStateException("the source registry is not started: call start() before adding, changing "
+                    + "or removing sources, or the change would overwrite the sources of a store that was not read yet");
+            case CLOSED -> throw new IllegalStateException("the source registry is closed; it takes no more changes");
+            case STARTED -> { }
         }
     }
 
@@ -614,11 +658,12 @@ public final class SourceRegistry implements ManageSources, AutoCloseable {
         return Collections.unmodifiableMap(names);
     }
 
-    /** Closes every connector. */
+    /** Closes every connector; the registry then serves no source and takes no change. Closing again does nothing. */
     @Override
     public void close() {
         changes.lock();
         try {
+            state = State.CLOSED;
             live.values().forEach(this::close);
             live = Map.of();
         } finally {

@@ -47,4 +47,14 @@ class ApiKeyAuthenticationTest {
                 .hasMessageContaining("appears twice");
         assertThat(ApiKey.of("a", CI_TOKEN, "").toString()).doesNotContain(CI_TOKEN);
     }
+
+    @Test
+    void twoKeysWithOneToken_areRefusedAtConfiguration_namingTheKeysNotTheToken() {
+        // the token would authenticate only the first key, with its tenant: the second key would never work
+        assertThatThrownBy(() -> new ApiKeyAuthentication(List.of(ApiKey.of("ci-bot", CI_TOKEN, "team-a"),
+                ApiKey.of("claude", "claude-token-0123456789", ""), ApiKey.of("ops", CI_TOKEN, "team-b"))))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("'ci-bot' and 'ops' have the same token")
+                .hasMessageNotContaining(CI_TOKEN);
+    }
 }

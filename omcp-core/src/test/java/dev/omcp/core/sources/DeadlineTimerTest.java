@@ -17,6 +17,30 @@ class DeadlineTimerTest {
         return System.nanoTime() + d.toNanos();
     }
 
+    private static boolean threadAlive(String name) {
+        return Thread.getAllStackTraces().keySet().stream().anyMatch(t -> t.getName().equals(name) && t.isAlive());
+    }
+
+    @Test
+    void theThreadEndsWhenNothingIsArmed_andTheNextDeadlineStartsAnother() throws InterruptedException {
+        // an embedding service that closed its gateway is left with no thread of ours once it is idle
+        String name = "deadline-timer-idle-test";
+        DeadlineTimer idling = new DeadlineTimer(name, Duration.ofMillis(100));
+        CountDownLatch first = new CountDownLatch(1);
+        idling.schedule(in(Duration.ofMillis(10)), first::countDown);
+        assertThat(first.await(5, TimeUnit.SECONDS)).isTrue();
+
+        long until = System.nanoTime() + Duration.ofSeconds(10).toNanos();
+        while (threadAlive(name) && System.nanoTime() < until) {
+            Thread.sleep(20);
+        }
+        assertThat(threadAlive(name)).as("the idle timer thread ended").isFalse();
+
+        CountDownLatch second = new CountDownLatch(1);
+        idling.schedule(in(Duration.ofMillis(10)), second::countDown);
+        assertThat(second.await(5, TimeUnit.SECONDS)).as("a deadline armed after the thread ended still runs").isTrue();
+    }
+
     @Test
     void runsTheActionAtItsDeadlineAndNotBefore() throws InterruptedException {
         long armedAt = System.nanoTime();

@@ -1,6 +1,7 @@
 package dev.omcp.core.sources;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.omcp.core.egress.EgressRules;
 import dev.omcp.ports.connectors.ConnectorCatalog;
@@ -113,6 +114,12 @@ class SourceRegistryTest {
     }
 
     private SourceRegistry registry(boolean allowPrivate) {
+        SourceRegistry registry = unstarted(allowPrivate);
+        registry.start();
+        return registry;
+    }
+
+    private SourceRegistry unstarted(boolean allowPrivate) {
         ConnectorCatalog catalog = new ConnectorCatalog() {
             @Override
             public Optional<ConnectorType> find(String name) {
@@ -131,10 +138,8 @@ class SourceRegistryTest {
             }
             return new StaticContext();
         };
-        SourceRegistry registry = new SourceRegistry(catalog, contexts, store, new EgressRules(allowPrivate),
+        return new SourceRegistry(catalog, contexts, store, new EgressRules(allowPrivate),
                 host -> dns.getOrDefault(host, List.of()), Duration.ofMillis(200), java.time.Clock.systemUTC());
-        registry.start();
-        return registry;
     }
 
     private static SourceDefinition def(String name, String type, String url, String tenant, JsonObject settings) {
@@ -358,6 +363,49 @@ class SourceRegistryTest {
                 settings), Principal.anonymous());
         assertThat(update).isInstanceOfSatisfying(SourceOutcome.Refused.class, r -> assertThat(r.code()).isEqualTo(SourceOutcome.INVALID));
         assertThat(store.saves).isZero();
+    }
+
+    @Test
+    void changesBeforeStart_areRefused_andTheStoreKeepsTheSourcesItWasNotAskedForYet() {
+        store.sources.add(def("prom", "prometheus", "https://prom.example.com", "", JsonObject.EMPTY_JSON_OBJECT));
+        SourceRegistry registry = unstarted(false);
+
+        assertThatThrownBy(() -> registry.add(draft("logs", "loki", "https://loki.example.com"), Principal.anonymous()))
+                .isInstanceOf(IllegalStateException.class).hasMessageContaining("call start() before");
+        assertThatThrownBy(() -> registry.update("prom", draft("prom", "prometheus", "https://prom.example.com"), Principal.anonymous()))
+                .isInstanceOf(IllegalStateException.class).hasMessageContaining("not started");
+        assertThatThrownBy(() -> registry.remove("prom", Principal.anonymous()))
+                .isInstanceOf(IllegalStateException.class).hasMessageContaining("not started");
+        assertThat(store.saves).isZero();
+        assertThat(created).isEmpty();
+
+        registry.start();
+        assertThat(registry.list(Principal.anonymous())).extracting(SourceView::name).containsExactly("prom");
+    }
+
+    @Test
+    void aSecondStart_isRefused_andConnectsNothingMore() {
+        store.sources.add(def("prom", "prometheus", "https://prom.example.com", "", JsonObject.EMPTY_JSON_OBJECT));
+        SourceRegistry registry = registry(false);
+
+        assertThatThrownBy(registry::start).isInstanceOf(IllegalStateException.class).hasMessageContaining("started already");
+        assertThat(created).hasSize(1);
+        assertThat(created.get(0).closed).isFalse();
+    }
+
+    @Test
+    void afterClose_everyConnectorIsClosed_andChangesAndAStartAreRefused() {
+        store.sources.add(def("prom", "prometheus", "https://prom.example.com", "", JsonObject.EMPTY_JSON_OBJECT));
+        SourceRegistry registry = registry(false);
+        registry.close();
+
+        assertThat(created).singleElement().satisfies(c -> assertThat(c.closed).isTrue());
+        assertThat(registry.list(Principal.anonymous())).isEmpty();
+        assertThatThrownBy(() -> registry.add(draft("logs", "loki", "https://loki.example.com"), Principal.anonymous()))
+                .isInstanceOf(IllegalStateException.class).hasMessageContaining("closed");
+        assertThatThrownBy(registry::start).isInstanceOf(IllegalStateException.class).hasMessageContaining("closed");
+        assertThat(created).hasSize(1);
+        registry.close(); // closing again does nothing
     }
 
     @Test

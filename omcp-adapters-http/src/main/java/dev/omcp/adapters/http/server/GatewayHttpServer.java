@@ -84,6 +84,9 @@ public final class GatewayHttpServer implements AutoCloseable {
             config.jetty.host = settings.host();
             config.jetty.port = settings.port();
             config.startup.showJavalinBanner = false;
+            // Javalin's watcher is a non-daemon thread per instance that sleeps 5 s to warn about a
+            // server never started: it held the JVM of an embedding service open after close()
+            config.startup.startupWatcherEnabled = false;
             config.http.maxRequestSize = settings.maxBodyBytes();
             config.jetty.modifyHttpConfiguration(http -> http.setOutputBufferSize(OUTPUT_BUFFER_BYTES));
             // Javalin copies each answer through a new array of this size (it defaults to Jetty's
@@ -163,10 +166,17 @@ public final class GatewayHttpServer implements AutoCloseable {
         return new Builder();
     }
 
-    /** Starts listening. */
+    /**
+     * Starts listening.
+     *
+     * @throws IllegalStateException when the server was started before, or closed: a server starts
+     *     once; build a new one to listen again
+     */
     public GatewayHttpServer start() {
         if (!state.compareAndSet(State.CREATED, State.RUNNING)) {
-            throw new IllegalStateException("the server was already started");
+            throw new IllegalStateException(state.get() == State.RUNNING
+                    ? "the server was already started"
+                    : "the server was closed; a server starts once, build a new one to listen again");
         }
         app.start();
         webSocket.start();

@@ -12,6 +12,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
@@ -34,9 +35,20 @@ public final class BackendHostGuard {
 
     private BackendHostGuard() {}
 
-    /** Installs the rules every backend resolution is filtered through. Called once by the launcher. */
+    /**
+     * Installs the rules every backend resolution in the JVM is filtered through, replacing any
+     * installed before. Called once by the launcher. Several gateways in one JVM share them: rules
+     * that differ from the installed ones in whether private backends are allowed are logged as a
+     * warning, since the other gateway's backend names are then judged by them too.
+     */
     public static void install(EgressPolicy policy) {
-        POLICY.set(policy);
+        Objects.requireNonNull(policy, "policy");
+        EgressPolicy previous = POLICY.getAndSet(policy);
+        if (previous != null && previous.privateBackendsAllowed() != policy.privateBackendsAllowed()) {
+            LOG.warn("event=egress-rules-replaced privateBackendsAllowed={} before={} effect=\"every backend name resolved in this "
+                    + "JVM is judged by the new rules, those of any other gateway in it too\"", policy.privateBackendsAllowed(),
+                    previous.privateBackendsAllowed());
+        }
     }
 
     /** Marks {@code host} as a backend host: from now on every resolution of it is filtered. */

@@ -3,6 +3,10 @@ package dev.omcp.connectors.builtin.egress;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import ch.qos.logback.classic.Level;
+import ch.qos.logback.classic.Logger;
+import ch.qos.logback.classic.spi.ILoggingEvent;
+import ch.qos.logback.core.read.ListAppender;
 import dev.omcp.connectors.builtin.TestContexts;
 import java.net.InetAddress;
 import java.net.UnknownHostException;
@@ -13,6 +17,7 @@ import java.util.List;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.slf4j.LoggerFactory;
 
 /** Spec 5.9: the guard applies at resolution time, so a name that starts resolving elsewhere is refused. */
 class GuardedResolverTest {
@@ -54,6 +59,36 @@ class GuardedResolverTest {
                 .extracting(InetAddress::getHostAddress).containsExactly("93.184.216.34");
         assertThatThrownBy(() -> resolver.lookupByName("rebind.example.com", ANY))
                 .isInstanceOfSatisfying(EgressRefusedException.class, e -> assertThat(e.reason()).contains("link-local"));
+    }
+
+    @Test
+    void rulesThatDifferOnPrivateBackends_replacingTheInstalledOnes_areLogged() {
+        // two gateways in one JVM share the resolver: the second one's rules judge the first one's backend names too
+        BackendHostGuard.install(new TestContexts.LoopbackPolicy());
+        Logger logger = (Logger) LoggerFactory.getLogger(BackendHostGuard.class);
+        ListAppender<ILoggingEvent> events = new ListAppender<>();
+        events.start();
+        logger.addAppender(events);
+        var publicOnly = new TestContexts.LoopbackPolicy() {
+            @Override
+            public boolean privateBackendsAllowed() {
+                return false;
+            }
+        };
+        try {
+            BackendHostGuard.install(new TestContexts.LoopbackPolicy()); // the same rules again: nothing to say
+            assertThat(events.list).isEmpty();
+
+            BackendHostGuard.install(publicOnly);
+
+            assertThat(events.list).singleElement().satisfies(e -> {
+                assertThat(e.getLevel()).isEqualTo(Level.WARN);
+                assertThat(e.getFormattedMessage()).startsWith("event=egress-rules-replaced privateBackendsAllowed=false before=true");
+            });
+        } finally {
+            BackendHostGuard.install(new TestContexts.LoopbackPolicy());
+            logger.detachAppender(events);
+        }
     }
 
     @Test

@@ -1,0 +1,102 @@
+package dev.omcp.core.gateway;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.omcp.core.auth.ApiKey;
+import dev.omcp.ports.identity.Principal;
+import dev.omcp.ports.prompts.Prompt;
+import dev.omcp.ports.prompts.PromptDefinition;
+import dev.omcp.ports.tools.Tool;
+import dev.omcp.ports.tools.ToolAnnotations;
+import dev.omcp.ports.tools.ToolCall;
+import dev.omcp.ports.tools.ToolDefinition;
+import dev.omcp.ports.tools.ToolOutcome;
+import dev.omcp.ports.tools.ToolResult;
+import dev.omcp.sdk.json.Jsonp;
+import jakarta.json.JsonObject;
+import jakarta.json.JsonValue;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import org.junit.jupiter.api.Test;
+
+/**
+ * What an embedding service gets when it assembles the gateway wrong: a refusal at {@code build()}
+ * that names the problem, not a gateway that quietly serves something else.
+ */
+class GatewayBuilderTest {
+
+    private record Named(String name, String answer) implements Tool {
+        @Override
+        public ToolDefinition definition() {
+            return new ToolDefinition(name, name, "answers " + answer, Jsonp.object().add("type", "object").build(), Optional.empty(),
+                    ToolAnnotations.readOnlyLocal());
+        }
+
+        @Override
+        public ToolResult call(ToolCall call) {
+            return ToolResult.structured(Jsonp.object().add("answer", answer).build());
+        }
+    }
+
+    private static Prompt prompt(String name) {
+        return new Prompt() {
+            @Override
+            public PromptDefinition definition() {
+                return new PromptDefinition(name, name, "a prompt", List.of());
+            }
+
+            @Override
+            public List<JsonObject> render(Map<String, String> arguments, Principal principal) {
+                return List.of();
+            }
+        };
+    }
+
+    @Test
+    void twoToolsOfOneName_areRefused_ratherThanTheLaterHidingTheEarlier() {
+        Gateway.Builder builder = Gateway.builder().tool(new Named("order_count", "ours")).tool(new Named("order_count", "theirs"));
+
+        assertThatThrownBy(builder::build).isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("two tools are named 'order_count'");
+    }
+
+    @Test
+    void twoPromptsOfOneName_areRefused() {
+        Gateway.Builder builder = Gateway.builder().prompt(prompt("triage")).prompt(prompt("triage"));
+
+        assertThatThrownBy(builder::build).isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("two prompts are named 'triage'");
+    }
+
+    @Test
+    void distinctNames_buildAGatewayThatServesEveryTool() {
+        Gateway gateway = Gateway.builder().tools(List.of(new Named("a", "1"), new Named("b", "2"))).prompt(prompt("a")).build();
+
+        assertThat(gateway.tools().snapshot().tools()).extracting(t -> t.definition().name()).containsExactly("a", "b");
+        assertThat(gateway.invokeTool().invoke(Principal.anonymous(), "b", JsonValue.EMPTY_JSON_OBJECT))
+                .isInstanceOfSatisfying(ToolOutcome.Completed.class,
+                        c -> assertThat(c.result().structuredContent().orElseThrow().getString("answer")).isEqualTo("2"));
+    }
+
+    @Test
+    void nullArguments_areRefusedWhereTheyAreGiven_namingTheArgument() {
+        assertThatThrownBy(() -> Gateway.builder().tools(null)).isInstanceOf(NullPointerException.class).hasMessage("tools");
+        assertThatThrownBy(() -> Gateway.builder().apiKeys(null)).isInstanceOf(NullPointerException.class).hasMessage("keys");
+        assertThatThrownBy(() -> Gateway.builder().apiKeys(Arrays.asList(ApiKey.of("k", "0123456789abcdef", ""), null)))
+                .isInstanceOf(NullPointerException.class).hasMessage("an API key is null");
+        assertThatThrownBy(() -> Gateway.builder().transports(null)).isInstanceOf(NullPointerException.class).hasMessage("transports");
+        assertThatThrownBy(() -> Gateway.builder().tool(null)).isInstanceOf(NullPointerException.class).hasMessage("tool");
+    }
+
+    @Test
+    void twoApiKeysOfOneToken_areRefusedAtBuild() {
+        Gateway.Builder builder = Gateway.builder()
+                .apiKeys(List.of(ApiKey.of("portal", "0123456789abcdef", ""), ApiKey.of("bot", "0123456789abcdef", "team-b")));
+
+        assertThatThrownBy(builder::build).isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("'portal' and 'bot' have the same token");
+    }
+}
