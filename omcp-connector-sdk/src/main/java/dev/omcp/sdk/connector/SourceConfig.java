@@ -13,9 +13,11 @@ import java.util.regex.Pattern;
  * @param url the backend's base URL
  * @param tenant the tenant the source is bound to, or empty string for every tenant
  * @param settings the rest of the source entry (auth, TLS, metric overrides, connector-specific
- *     keys). The gateway does not check them against the manifest's {@code configSchema}: the
- *     factory checks the keys it reads and refuses bad ones with a {@link ConnectorException} of
- *     kind {@link ConnectorException.Kind#BAD_QUERY}
+ *     keys). Before the factory sees them, the gateway checks them, with {@code url} and without
+ *     {@code auth}, {@code tls} and {@code headers}, against the manifest's {@code configSchema}
+ *     (the keywords the gateway's validator knows); the factory still checks the keys it reads
+ *     and refuses bad ones with a {@link ConnectorException} of kind
+ *     {@link ConnectorException.Kind#BAD_QUERY}
  */
 public record SourceConfig(String name, String type, String url, String tenant, JsonObject settings) {
     private static final Pattern NAME = Pattern.compile("[a-z0-9][a-z0-9._-]{0,62}");

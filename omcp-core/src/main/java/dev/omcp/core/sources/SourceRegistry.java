@@ -540,6 +540,11 @@ public final class SourceRegistry implements ManageSources, AutoCloseable {
             LOG.warn("event=source-url-rejected source={} reason=\"{}\"", config.name(), r.reason());
             return new LiveSource(definition, type, Optional.empty(), "failed", r.reason());
         }
+        String schemaProblems = ConfigSchemaCheck.problems(type.get().manifest().configSchema(), config);
+        if (!schemaProblems.isEmpty()) {
+            LOG.warn("event=source-settings-invalid source={} reason=\"{}\"", config.name(), schemaProblems);
+            return new LiveSource(definition, type, Optional.empty(), "failed", schemaProblems, true);
+        }
         ConnectorContext context;
         try {
             context = contexts.contextFor(config);

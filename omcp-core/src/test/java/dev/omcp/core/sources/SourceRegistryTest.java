@@ -366,6 +366,59 @@ class SourceRegistryTest {
     }
 
     @Test
+    void settingsAgainstTheManifestsConfigSchema_areCheckedBeforeTheFactory_withoutQuotingValues() {
+        JsonObject schema = Json.createObjectBuilder().add("type", "object")
+                .add("properties", Json.createObjectBuilder()
+                        .add("url", Json.createObjectBuilder().add("type", "string").add("pattern", "^https://"))
+                        .add("fetchConcurrency", Json.createObjectBuilder().add("type", "integer").add("maximum", 32))
+                        .add("tenantHeader", Json.createObjectBuilder().add("type", "string")))
+                .add("required", Json.createArrayBuilder().add("tenantHeader"))
+                .add("additionalProperties", false).build();
+        List<SourceConfig> seen = new CopyOnWriteArrayList<>();
+        ConnectorFactory factory = new ConnectorFactory() {
+            @Override
+            public ConnectorManifest manifest() {
+                return new ConnectorManifest(1, "traces", "traces", "1.0.0", "test", List.of(), new Capabilities(true, false, true, false, false),
+                        schema, Optional.empty(), Optional.empty(), List.of(), Optional.empty(), Optional.empty());
+            }
+
+            @Override
+            public CompletionStage<Connector> create(SourceConfig source, ConnectorContext context) {
+                seen.add(source);
+                return CompletableFuture.completedFuture(track(new MetricsOnly(source)));
+            }
+        };
+        types.put("traces", new ConnectorType(factory, factory.manifest(), ConnectorType.Origin.FILESYSTEM));
+        store.sources.add(def("fromfile", "traces", "https://prom.example.com", "",
+                Json.createObjectBuilder().add("fetchConcurrency", 500).add("tenantHeader", "team-a").build()));
+        SourceRegistry registry = registry(false);
+
+        // the transport keys the gateway reads itself need not be in a closed schema
+        JsonObject secretSettings = Json.createObjectBuilder().add("fetchConcurrency", "s3cr3t-value")
+                .add("auth", Json.createObjectBuilder().add("type", "bearer").add("token", "t0ken")).build();
+        SourceOutcome outcome = registry.add(new SourceDraft("api", "traces", Optional.of("https://prom.example.com"), "", true,
+                secretSettings), Principal.anonymous());
+        assertThat(outcome).isInstanceOfSatisfying(SourceOutcome.Refused.class, r -> {
+            assertThat(r.code()).isEqualTo(SourceOutcome.INVALID);
+            assertThat(r.reason()).startsWith("the source does not match the configSchema of the traces connector's manifest: ")
+                    .contains("source.fetchConcurrency: must be an integer, got a string", "source.tenantHeader: is required")
+                    .doesNotContain("s3cr3t", "t0ken", "auth");
+        });
+        assertThat(registry.list(Principal.anonymous())).singleElement().satisfies(v -> {
+            assertThat(v.status()).isEqualTo("failed");
+            assertThat(v.problem()).contains("source.fetchConcurrency: must be <= 32");
+        });
+        assertThat(seen).as("the factory never saw a source its schema refuses").isEmpty();
+        assertThat(store.saves).isZero();
+
+        SourceOutcome fine = registry.add(new SourceDraft("ok", "traces", Optional.of("https://prom.example.com"), "", true,
+                Json.createObjectBuilder().add("fetchConcurrency", 8).add("tenantHeader", "team-a")
+                        .add("auth", Json.createObjectBuilder().add("type", "bearer").add("token", "t0ken")).build()), Principal.anonymous());
+        assertThat(fine).isNotInstanceOf(SourceOutcome.Refused.class);
+        assertThat(seen).singleElement().satisfies(source -> assertThat(source.name()).isEqualTo("ok"));
+    }
+
+    @Test
     void changesBeforeStart_areRefused_andTheStoreKeepsTheSourcesItWasNotAskedForYet() {
         store.sources.add(def("prom", "prometheus", "https://prom.example.com", "", JsonObject.EMPTY_JSON_OBJECT));
         SourceRegistry registry = unstarted(false);
