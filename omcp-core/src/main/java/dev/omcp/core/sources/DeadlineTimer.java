@@ -166,8 +166,11 @@ final class DeadlineTimer {
         due.action = null;
         try {
             action.run();
-        } catch (RuntimeException e) {
-            // A failing action must not stop the thread every other call's deadline depends on.
+        } catch (Throwable e) {
+            // A failing action must not stop the thread every other call's deadline depends on: not even
+            // an Error. An OutOfMemoryError while a fan-out's deadline fired (a heap filled for a moment)
+            // once ended this thread for good, and with it every later deadline: tool calls whose
+            // source hung then waited forever, long after the memory was back.
             LOG.error("a fan-out deadline action failed; other deadlines are unaffected", e);
         }
     }

@@ -103,6 +103,18 @@ class DeadlineTimerTest {
     }
 
     @Test
+    void anActionThrowingAnError_doesNotStopTheDeadlinesAfterIt() throws InterruptedException {
+        // an OutOfMemoryError in one fan-out's deadline action must not end the timer every later call relies on
+        timer.schedule(in(Duration.ofMillis(10)), () -> {
+            throw new OutOfMemoryError("planted: Java heap space");
+        });
+        CountDownLatch after = new CountDownLatch(1);
+        timer.schedule(in(Duration.ofMillis(60)), after::countDown);
+
+        assertThat(after.await(5, TimeUnit.SECONDS)).isTrue();
+    }
+
+    @Test
     void aCancelledDeadlineLetsGoOfWhatItsActionHolds() throws InterruptedException {
         // a fan-out's action holds its futures and their answers; cancelled entries wait in the queue
         // until swept, and keeping those answers alive until then made the garbage collector work

@@ -117,6 +117,77 @@ class FakeLokiServerIT {
         assertThat(total).isEqualTo(lines);
     }
 
+    private static double[] points(HttpResponse<String> response, int steps) {
+        assertThat(response.statusCode()).as(response.body()).isEqualTo(200);
+        double[] sums = new double[steps];
+        for (JsonValue series : json(response).getJsonObject("data").getJsonArray("result")) {
+            JsonArray values = series.asJsonObject().getJsonArray("values");
+            for (JsonValue point : values) {
+                long at = point.asJsonArray().getJsonNumber(0).longValue();
+                int s = (int) ((at - (NOW.getEpochSecond() - (steps - 1) * 60L)) / 60);
+                sums[s] += Double.parseDouble(point.asJsonArray().getString(1));
+            }
+        }
+        return sums;
+    }
+
+    @Test
+    void aSumOfCountsAfterJson_isCountedByTheSumsGroups_notRefusedAsASeriesPerLine() throws Exception {
+        // after | json every line is a series of its own (its trace id is a label), yet the sum by
+        // level is a handful: Loki answers it, and so does the simulation, one counter per level
+        long end = NOW.getEpochSecond();
+        String range = "&start=" + (end - 3540) + "&end=" + end + "&step=60";
+        HttpResponse<String> byLevel = get("/loki/api/v1/query_range",
+                "sum by (level) (count_over_time({service_name=\"payments\"} | json [60s]))", range);
+        HttpResponse<String> all = get("/loki/api/v1/query_range", "sum(count_over_time({service_name=\"payments\"} [60s]))", range);
+        assertThat(json(byLevel).getJsonObject("data").getJsonArray("result"))
+                .extracting(series -> series.asJsonObject().getJsonObject("metric").getString("level"))
+                .containsExactlyInAnyOrder("error", "info");
+        double[] total = points(all, 60);
+        assertThat(java.util.Arrays.stream(total).min().orElseThrow()).isPositive();
+        assertThat(points(byLevel, 60)).containsExactly(total);
+    }
+
+    @Test
+    void aCountOverAWeek_isCountedAsTheLinesAreGenerated_andAgreesWithTheHours() throws Exception {
+        // a week of lines is more than the demo's heap; the counts of a week must come from counting, not holding
+        long end = NOW.getEpochSecond();
+        HttpResponse<String> week = assertTimeoutPreemptively(Duration.ofSeconds(60), () -> get("/loki/api/v1/query_range",
+                "sum by (level) (count_over_time({service_name=\"payments-db\"} | json [1h]))",
+                "&start=" + (end - 7 * 86_400) + "&end=" + end + "&step=3600"));
+        assertThat(week.statusCode()).as(week.body()).isEqualTo(200);
+        double weekTotal = 0;
+        for (JsonValue series : json(week).getJsonObject("data").getJsonArray("result")) {
+            for (JsonValue point : series.asJsonObject().getJsonArray("values")) {
+                weekTotal += Double.parseDouble(point.asJsonArray().getString(1));
+            }
+        }
+        // the history is 3 hours: the week holds the lines of the last 3 hours, counted the same way hour by hour
+        double hours = 0;
+        for (int h = 0; h < 3; h++) {
+            HttpResponse<String> hour = get("/loki/api/v1/query", "sum(count_over_time({service_name=\"payments-db\"} [1h]))",
+                    "&time=" + (end - h * 3600L));
+            hours += Double.parseDouble(json(hour).getJsonObject("data").getJsonArray("result").getJsonObject(0)
+                    .getJsonArray("value").getString(1));
+        }
+        assertThat(weekTotal).isPositive().isEqualTo(hours);
+    }
+
+    @Test
+    void aQueryPastTheQueryTimeout_endsWithLokis504_insteadOfGeneratingOn() throws Exception {
+        SimulatedSystem system = SimulatedSystem.create(Clock.fixed(NOW, ZoneOffset.UTC), 7, Duration.ofHours(3), Duration.ofMinutes(25));
+        try (FakeLokiServer impatient = FakeLokiServer.start(system, Duration.ZERO)) {
+            long end = NOW.getEpochSecond();
+            for (String query : List.of("sum(count_over_time({service_name=\"payments\"} [60s]))", "{service_name=\"payments\"}")) {
+                HttpResponse<String> response = CLIENT.send(HttpRequest.newBuilder(URI.create(impatient.baseUrl()
+                        + "/loki/api/v1/query_range?query=" + URLEncoder.encode(query, StandardCharsets.UTF_8)
+                        + "&start=" + (end - 3600) + "&end=" + end + "&step=60")).build(), HttpResponse.BodyHandlers.ofString());
+                assertThat(response.statusCode()).as(query).isEqualTo(504);
+                assertThat(response.body()).isEqualTo("context deadline exceeded\n");
+            }
+        }
+    }
+
     private static List<String> entries(HttpResponse<String> response) {
         List<String> out = new java.util.ArrayList<>();
         for (JsonValue stream : json(response).getJsonObject("data").getJsonArray("result")) {

@@ -175,7 +175,7 @@ public final class AnomalyHistory {
      * ({@code shop/payments}), because a call that judged {@code shop/payments} records it so. Each
      * row keeps the name it was recorded under, so the two stay apart in the answer.
      */
-    static boolean answers(String asked, String recorded) {
+    public static boolean answers(String asked, String recorded) {
         if (asked.equals(recorded)) {
             return true;
         }

@@ -76,7 +76,7 @@ public final class DetectAnomaliesTool extends ObservabilityTool {
                             .build())
                     .property("window", Schemas.duration("The recent stretch to judge (2m to 1d); the baseline is the hour (or four "
                             + "windows) before it, and from 2h on the same time of the two previous days when the source "
-                            + "keeps them (the daily curve is then no anomaly).", "15m"))
+                            + "keeps them (the daily curve is then no anomaly).", "15m", "5m, 15m, 1h, 1d"))
                     .property("sensitivity", Schemas.enumOf("How readily a deviation counts: low (about 5 sigma held for 5 "
                             + "points), medium (3.5 sigma for 3 points), high (3 sigma for 2 points).",
                             List.of("low", "medium", "high"), AnomalyDetector.DEFAULT_SENSITIVITY.wireName()))
@@ -163,6 +163,11 @@ public final class DetectAnomaliesTool extends ObservabilityTool {
         Optional<String> onlySource = args.optionalString("source");
         List<String> metrics = args.strings("metrics").isEmpty() ? DEFAULT_METRICS : args.strings("metrics");
         Sensitivity sensitivity = Sensitivity.parse(args.string("sensitivity", AnomalyDetector.DEFAULT_SENSITIVITY.wireName()));
+        if (onlyService.isPresent() && args.raw().containsKey("maxServices")) {
+            // refused like every argument that cannot apply: a caller who set it expected several services judged
+            throw new InvalidArgumentException("maxServices applies only without service: leave service out to judge every "
+                    + "service (up to maxServices), or leave maxServices out to judge " + onlyService.get() + " alone");
+        }
         int maxServices = args.integer("maxServices", DEFAULT_MAX_SERVICES);
         // whole seconds: backends align to them, and answers read better
         Instant now = toolkit.clock().instant().truncatedTo(ChronoUnit.SECONDS);

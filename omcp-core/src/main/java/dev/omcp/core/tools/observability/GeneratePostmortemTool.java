@@ -4,6 +4,7 @@ import dev.omcp.core.analysis.blast.AffectedNode;
 import dev.omcp.core.analysis.blast.BlastRadius;
 import dev.omcp.core.analysis.blast.BlastRadiusOptions;
 import dev.omcp.core.analysis.blast.BlastRadiusWalker;
+import dev.omcp.core.analysis.history.AnomalyHistory;
 import dev.omcp.core.analysis.history.HistoryQuery;
 import dev.omcp.core.analysis.history.HistoryRow;
 import dev.omcp.core.analysis.postmortem.AnomalyEpisode;
@@ -318,9 +319,9 @@ public final class GeneratePostmortemTool extends ObservabilityTool {
         TimeRange range = new TimeRange(from, to);
 
         CallDeadline deadline = CallDeadline.startingNow(gatheringBudget(toolkit.deadline()));
-        List<HistoryRow> history = history(principal.tenant(), from, to);
-        LogRange logRange = LogRange.within(from, to, AnomalyEpisodes.of(history.stream().filter(r -> r.service().equals(service)).toList())
-                .stream().findFirst().map(AnomalyEpisode::onset));
+        List<HistoryRow> recorded = history(principal.tenant(), from, to);
+        LogRange logRange = LogRange.within(from, to, AnomalyEpisodes.of(recorded.stream()
+                .filter(r -> AnomalyHistory.answers(service, r.service())).toList()).stream().findFirst().map(AnomalyEpisode::onset));
         Gatherings g = gather(principal, service, window, range, new TimeRange(logRange.from(), logRange.to()), deadline);
         List<Failed> failed = new ArrayList<>();
         Set<String> answered = new LinkedHashSet<>();
@@ -331,6 +332,10 @@ public final class GeneratePostmortemTool extends ObservabilityTool {
         topology.gathered().failures().forEach(f -> failed.add(new Failed(f.source(), "topology", kind(f), f.message())));
         SourceState topologyState = stateOf(List.of(topology.gathered()));
         Optional<BlastRadius> blast = topology.graph().map(graph -> walker.walk(graph, List.of(service), BlastRadiusOptions.defaults()));
+        // one service, one name: scores recorded under shop/payments and under payments are the same
+        // service's, and the report's own service is named as the caller named it
+        UnaryOperator<String> names = topology.graph().map(graph -> reportNames(graph, service)).orElse(UnaryOperator.identity());
+        List<HistoryRow> history = recorded.stream().map(r -> renamed(r, names)).toList();
 
         // traces, merged and ranked as query_traces does
         QueryTracesTool.Search traceSearch = g.traces();
@@ -340,15 +345,16 @@ public final class GeneratePostmortemTool extends ObservabilityTool {
         SourceState tracesState = stateOf(List.of(traceSearch.gathered()));
 
         LogFindings logs = logFindings(g.logs(), answered, failed);
-        Set<String> scope = scope(service, blast);
+        Set<String> scope = scope(service, blast, names);
         List<HistoryRow> timeline = history.stream().filter(r -> scope.contains(r.service())).toList();
         List<HistoryRow> outside = history.stream().filter(r -> !scope.contains(r.service())).toList();
         Map<String, List<String>> reachesInScope = new HashMap<>();
         Map<String, Boolean> reaches = topologyState.availability() == SourceState.Availability.AVAILABLE
-                ? reachesService(topology.graph().orElseThrow(), service, outside, anomalousIn(timeline, service), reachesInScope) : Map.of();
+                ? reachesService(topology.graph().orElseThrow(), service, outside, anomalousIn(timeline, service), reachesInScope, names)
+                : Map.of();
 
         Situation situation = new Situation(toolkit.history().remoteSinkConfigured(), tracesState, topologyState, logs.state());
-        Map<String, String> contacts = contacts(service, topologyState.answered() ? blast : Optional.empty());
+        Map<String, String> contacts = contacts(service, topologyState.answered() ? blast : Optional.empty(), names);
         PostmortemReport report = builder.build(new PostmortemInput(service, window, from, to, principal.tenant(), timeline, outside,
                 reaches, topologyState.answered() ? blast : Optional.empty(), ContributingSignal.fromHistory(timeline), traces.traces(),
                 logs.highlights(), logRange, situation, contacts, reachesInScope));
@@ -446,14 +452,14 @@ public final class GeneratePostmortemTool extends ObservabilityTool {
      * Who answers for the service and the services its blast radius reaches, as the service catalog
      * names them (spec 2.11: owner, onCall): the people to tell, rather than Kubernetes owners.
      */
-    private Map<String, String> contacts(String service, Optional<BlastRadius> blast) {
+    private Map<String, String> contacts(String service, Optional<BlastRadius> blast, UnaryOperator<String> names) {
         if (!toolkit.catalog().configured()) {
             return Map.of();
         }
         Set<String> services = new java.util.TreeSet<>();
         services.add(service);
         blast.ifPresent(b -> b.nodes().stream().filter(n -> TopologyGraph.SERVICE_KINDS.contains(n.kind())).map(AffectedNode::name)
-                .forEach(services::add));
+                .map(names).forEach(services::add));
         Map<String, String> contacts = new java.util.TreeMap<>();
         for (String name : services) {
             toolkit.catalog().entry(name).flatMap(GeneratePostmortemTool::contact).ifPresent(c -> contacts.put(name, c));
@@ -471,12 +477,48 @@ public final class GeneratePostmortemTool extends ObservabilityTool {
         return Optional.of(onCall.isEmpty() ? owner : owner + " (" + onCall + ")");
     }
 
-    /** The report's scope: the service and everything its degradation reaches. */
-    private static Set<String> scope(String service, Optional<BlastRadius> blast) {
+    /** The report's scope: the service and everything its degradation reaches, as the report names them. */
+    private static Set<String> scope(String service, Optional<BlastRadius> blast, UnaryOperator<String> names) {
         Set<String> related = new HashSet<>();
         related.add(service);
-        blast.ifPresent(b -> b.nodes().stream().map(AffectedNode::name).forEach(related::add));
+        blast.ifPresent(b -> b.nodes().stream().map(AffectedNode::name).map(names).forEach(related::add));
         return related;
+    }
+
+    /**
+     * How the report names a service recorded or listed under {@code name}. The anomaly history keeps
+     * each score under the name the judging call was given, so {@code shop/payments} and
+     * {@code payments} may both hold scores of one service, and the blast radius names services
+     * bare. Two names are one service when the topology resolves them to the same resources: the
+     * report's own service then goes by the name the caller gave, any other by its bare name when that
+     * name alone means the same resources (one namespace has it), else as recorded.
+     */
+    static UnaryOperator<String> reportNames(TopologyGraph graph, String service) {
+        List<String> own = graph.resolve(service);
+        Map<String, String> cache = new HashMap<>();
+        return name -> cache.computeIfAbsent(name, n -> {
+            if (n.equals(service)) {
+                return n;
+            }
+            List<String> resolved = graph.resolve(n);
+            if (resolved.isEmpty()) {
+                return n;
+            }
+            if (resolved.equals(own)) {
+                return service;
+            }
+            int slash = n.lastIndexOf('/');
+            if (slash > 0 && slash < n.length() - 1 && graph.resolve(n.substring(slash + 1)).equals(resolved)) {
+                return n.substring(slash + 1);
+            }
+            return n;
+        });
+    }
+
+    private static HistoryRow renamed(HistoryRow row, UnaryOperator<String> names) {
+        String name = names.apply(row.service());
+        return name.equals(row.service()) ? row
+                : new HistoryRow(name, row.signal(), row.at(), row.score(), row.anomalous(), row.kind(), row.onset());
     }
 
     /**
@@ -496,18 +538,19 @@ public final class GeneratePostmortemTool extends ObservabilityTool {
      *     its blast radius holds (when any)
      */
     private Map<String, Boolean> reachesService(TopologyGraph graph, String service, List<HistoryRow> outside, Set<String> anomalousInScope,
-            Map<String, List<String>> reachesInScope) {
+            Map<String, List<String>> reachesInScope, UnaryOperator<String> names) {
         Map<String, Boolean> reaches = new HashMap<>();
         outside.stream().filter(HistoryRow::anomalous).map(HistoryRow::service).distinct().forEach(other -> {
             BlastRadius radius = walker.walk(graph, List.of(other), BlastRadiusOptions.defaults());
             if (radius.unresolved().contains(other)) {
                 return;
             }
-            List<String> held = radius.nodes().stream().map(AffectedNode::name).filter(anomalousInScope::contains).distinct().sorted().toList();
+            List<String> held = radius.nodes().stream().map(AffectedNode::name).map(names).filter(anomalousInScope::contains).distinct()
+                    .sorted().toList();
             if (!held.isEmpty()) {
                 reachesInScope.put(other, held);
             }
-            boolean found = radius.nodes().stream().anyMatch(n -> n.name().equals(service));
+            boolean found = radius.nodes().stream().anyMatch(n -> names.apply(n.name()).equals(service));
             if (found || !radius.truncated()) {
                 reaches.put(other, found);
             }

@@ -36,6 +36,18 @@ public final class GetAnomalyHistoryTool extends ObservabilityTool {
         this.definition = definition(toolkit.history().limits().retention());
     }
 
+    /** Examples of windows the history can answer: a few shorter than it keeps, and what it keeps. */
+    static String examples(Duration retention) {
+        List<String> examples = new java.util.ArrayList<>();
+        for (Duration d : List.of(Duration.ofSeconds(30), Duration.ofMinutes(5), Duration.ofMinutes(15))) {
+            if (d.compareTo(retention) < 0) {
+                examples.add(Durations.format(d));
+            }
+        }
+        examples.add(Durations.format(retention));
+        return String.join(", ", examples);
+    }
+
     private static ToolDefinition definition(Duration retention) {
         String kept = Durations.format(retention);
         return new ToolDefinition(
@@ -53,7 +65,7 @@ public final class GetAnomalyHistoryTool extends ObservabilityTool {
                         .property("signal", Jsonp.object().add("type", "string").add("pattern", SIGNAL_PATTERN)
                                 .add("description", "Only this signal, for example latency_p99 or error_rate.").build())
                         .property("window", Schemas.duration("How far back from now; at most " + kept + ", the in-memory history.",
-                                kept))
+                                kept, examples(retention)))
                         .property("limit", Schemas.integer("The most rows to return; the newest are kept.", 1, HistoryQuery.MAX_LIMIT,
                                 HistoryQuery.DEFAULT_LIMIT))
                         .property("anomalousOnly", Schemas.bool("Only rows whose verdict was an anomaly.", false))

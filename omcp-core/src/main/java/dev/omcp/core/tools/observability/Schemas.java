@@ -60,8 +60,16 @@ public final class Schemas {
     }
 
     public static JsonObject duration(String description, String defaultValue) {
+        return duration(description, defaultValue, "30s, 15m, 1h, 7d");
+    }
+
+    /**
+     * A duration argument whose examples are all values it accepts: a window of 2m to 1d must not
+     * offer a model 30s or 7d as examples of what to send.
+     */
+    public static JsonObject duration(String description, String defaultValue, String examples) {
         return Jsonp.object().add("type", "string").add("pattern", DURATION_PATTERN).add("default", defaultValue)
-                .add("description", description + " A number and a unit: s, m, h or d, for example 30s, 15m, 1h, 7d.").build();
+                .add("description", description + " A number and a unit: s, m, h or d, for example " + examples + ".").build();
     }
 
     public static JsonObject integer(String description, int minimum, int maximum, int defaultValue) {

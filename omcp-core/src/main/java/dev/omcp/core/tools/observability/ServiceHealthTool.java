@@ -54,7 +54,7 @@ public final class ServiceHealthTool extends ObservabilityTool {
                     .required("service", Schemas.service("The service, as list_services names it (may contain slashes)."))
                     .property("window", Schemas.duration("The recent stretch to judge (2m to 1d); the baseline is the hour (or four "
                             + "windows) before it, and from 2h on the same time of the two previous days when the source "
-                            + "keeps them (the daily curve is then no anomaly).", "15m"))
+                            + "keeps them (the daily curve is then no anomaly).", "15m", "5m, 15m, 1h, 1d"))
                     .property("source", Schemas.source("Only ask this metrics source (a name from list_sources)."))
                     .build(),
             Optional.of(Schemas.output(Schemas.outputBase()

@@ -320,6 +320,10 @@ class DetectAnomaliesToolTest {
         assertThat(ToolHarness.error(tool, "{\"maxServices\":0}")).contains("arguments.maxServices");
         assertThat(ToolHarness.error(tool, "{\"window\":\"1m\"}")).contains("window 1m is outside 2m..1d");
         assertThat(ToolHarness.error(tool, "{\"service\":\"\"}")).contains("arguments.service");
+        // an argument that cannot apply is refused, not silently ignored
+        assertThat(ToolHarness.error(tool, "{\"service\":\"api\",\"maxServices\":3}")).isEqualTo("detect_anomalies: maxServices "
+                + "applies only without service: leave service out to judge every service (up to maxServices), or leave maxServices "
+                + "out to judge api alone");
     }
 
     @Test

@@ -208,6 +208,32 @@ class GeneratePostmortemToolTest {
     }
 
     @Test
+    void scoresRecordedUnderANamespacedName_areTheSameServicesScores_neverAServiceOutsideItsOwnReport() {
+        // get_service_health for prod/db records under prod/db, detect_anomalies under db: one service
+        incidentScores();
+        anomaly("prod/db", "latency_p99", 1, 11, 25 * 60);
+        anomaly("prod/api", "error_rate", 1, 6, 20 * 60);
+        JsonObject report = structured(call(tool(everything()), "{\"service\":\"db\",\"format\":\"json\"}"));
+        JsonObject timeline = report.getJsonObject("timeline");
+        assertThat(timeline.getJsonArray("outsideScope").getValuesAs(JsonObject.class)).extracting(o -> o.getString("service"))
+                .containsExactly("billing");
+        List<JsonObject> episodes = timeline.getJsonArray("episodes").getValuesAs(JsonObject.class);
+        assertThat(episodes).extracting(e -> e.getString("service") + " " + e.getString("signal"))
+                .containsExactly("db latency_p99", "api error_rate");
+        assertThat(episodes.get(0).getInt("judgments")).as("the prod/db judgement joins db's episode").isEqualTo(7);
+        assertThat(report.getString("synopsis")).contains("2 anomaly episodes across 2 services").doesNotContain("prod/");
+
+        // asked for by its namespaced name, the report goes by that name, and the bare-name scores are its own
+        JsonObject namespaced = structured(call(tool(everything()), "{\"service\":\"prod/db\",\"format\":\"json\"}"));
+        assertThat(namespaced.getJsonObject("timeline").getJsonArray("episodes").getValuesAs(JsonObject.class))
+                .extracting(e -> e.getString("service") + " " + e.getString("signal"))
+                .containsExactly("prod/db latency_p99", "api error_rate");
+        assertThat(namespaced.getJsonObject("timeline").getJsonArray("outsideScope").getValuesAs(JsonObject.class))
+                .extracting(o -> o.getString("service")).containsExactly("billing");
+        assertThat(namespaced.getString("synopsis")).contains("prod/db went wrong first among the services in this report");
+    }
+
+    @Test
     void withTheTopologyIncomplete_aServiceOutsideTheScopeThatDeviatedEarlier_isNamedWithoutGuessingHowItRelates() {
         incidentScores();
         anomaly("web", "error_rate", 0, 7, 18 * 60);

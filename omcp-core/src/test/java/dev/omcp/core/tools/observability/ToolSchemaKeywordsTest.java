@@ -55,6 +55,34 @@ class ToolSchemaKeywordsTest {
         }
     }
 
+    @Test
+    void everyDurationAToolsDescriptionGivesAsAnExample_isOneTheToolAccepts() {
+        // a model copies examples: get_service_health once offered 30s and 7d for a window of 2m to 1d
+        Toolkit toolkit = Toolkit.builder(new InMemorySources().registry(), Clock.systemUTC()).build();
+        java.util.regex.Pattern examples = java.util.regex.Pattern.compile("for example ([0-9smhd, ]+)\\.$");
+        int checked = 0;
+        for (Tool tool : ObservabilityTools.all(toolkit)) {
+            JsonObject properties = tool.definition().inputSchema().getJsonObject("properties");
+            for (Map.Entry<String, JsonValue> property : properties.entrySet()) {
+                JsonObject schema = property.getValue().asJsonObject();
+                if (!Schemas.DURATION_PATTERN.equals(schema.getString("pattern", "")) || property.getKey().equals("step")) {
+                    continue;
+                }
+                java.util.regex.Matcher m = examples.matcher(schema.getString("description"));
+                assertThat(m.find()).as(tool.definition().name() + "." + property.getKey()).isTrue();
+                for (String example : m.group(1).split(", ")) {
+                    String required = tool.definition().name().equals("query_metrics") ? "\"service\":\"api\",\"metric\":\"cpu\","
+                            : tool.definition().inputSchema().getJsonArray("required") == null ? "" : "\"service\":\"api\",";
+                    var answer = ToolInvocation.call(tool, "{" + required + "\"" + property.getKey() + "\":\"" + example + "\"}");
+                    assertThat(answer.isError()).as(tool.definition().name() + " " + property.getKey() + "=" + example + ": "
+                            + answer.firstText()).isFalse();
+                    checked++;
+                }
+            }
+        }
+        assertThat(checked).isGreaterThanOrEqualTo(7 * 3);
+    }
+
     private static void collectUnknown(JsonValue schema, String where, Map<String, Set<String>> unknown) {
         if (!(schema instanceof JsonObject object)) {
             return;

@@ -7,6 +7,7 @@ import dev.omcp.testkit.demo.system.DemoPod;
 import dev.omcp.testkit.demo.system.LogGenerator;
 import dev.omcp.testkit.demo.system.SimulatedSystem;
 import java.io.IOException;
+import java.time.Duration;
 import java.time.Instant;
 import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
@@ -22,19 +23,29 @@ import java.util.TreeSet;
  */
 public final class FakeLokiServer implements AutoCloseable {
     /** How much of the shop's log history is generated at a time while looking for a query's entries. */
-    private static final long GENERATION_WINDOW_MILLIS = 10 * 60_000L;
+    private static final long GENERATION_WINDOW_MILLIS = LogQlEngine.GENERATION_WINDOW_MILLIS;
     /** Loki's default {@code max_entries_limit_per_query}. */
     private static final int MAX_ENTRIES = 5000;
     /** Loki's default {@code max_query_series}: a metric query answering more series fails with a 400. */
-    private static final int MAX_QUERY_SERIES = 500;
+    private static final int MAX_QUERY_SERIES = LogQlEngine.MAX_QUERY_SERIES;
     private static final String LABEL_API = "/loki/api/v1/label/";
+    /**
+     * How long a query may run, as Loki's {@code query_timeout}: a week of the shop's logs takes the
+     * simulation minutes of CPU to generate, and the gateway stops waiting after its source timeout
+     * (10 s by default) anyway. A query past it ends with Loki's 504, and the CPU goes back to the
+     * gateway and the other simulated backends, which share the machine.
+     */
+    static final Duration QUERY_TIMEOUT = Duration.ofSeconds(15);
 
     private final SimulatedSystem system;
     private final LogQlEngine engine;
     private final LoopbackHttpServer server;
 
-    private FakeLokiServer(SimulatedSystem system) throws IOException {
+    private final Duration queryTimeout;
+
+    private FakeLokiServer(SimulatedSystem system, Duration queryTimeout) throws IOException {
         this.system = system;
+        this.queryTimeout = queryTimeout;
         this.engine = new LogQlEngine(system);
         Map<String, LoopbackHttpServer.Route> routes = new LinkedHashMap<>();
         routes.put("/loki/api/v1/query_range", r -> query(r, true));
@@ -49,7 +60,12 @@ public final class FakeLokiServer implements AutoCloseable {
 
     /** Starts the simulated Loki on a free loopback port. */
     public static FakeLokiServer start(SimulatedSystem system) throws IOException {
-        return new FakeLokiServer(system);
+        return new FakeLokiServer(system, QUERY_TIMEOUT);
+    }
+
+    /** Starts the simulated Loki with its own query timeout (for tests of what a timed-out query answers). */
+    public static FakeLokiServer start(SimulatedSystem system, Duration queryTimeout) throws IOException {
+        return new FakeLokiServer(system, queryTimeout);
     }
 
     public String baseUrl() {
@@ -64,6 +80,7 @@ public final class FakeLokiServer implements AutoCloseable {
     private void query(LoopbackHttpServer.Request request, boolean range) throws IOException {
         try {
             Object parsed = LogQlParser.parse(request.param("query"));
+            long deadline = System.nanoTime() + queryTimeout.toNanos();
             long now = system.clock().millis();
             long end = range ? time(request.param("end"), now) : time(request.param("time"), now);
             long start = range ? time(request.param("start"), end - 3_600_000L) : end;
@@ -76,20 +93,22 @@ public final class FakeLokiServer implements AutoCloseable {
             }
             if (parsed instanceof LogQl.LogQuery logQuery) {
                 boolean forward = "forward".equalsIgnoreCase(request.param("direction"));
-                request.json(200, streams(logQuery, start, end, limit, forward));
+                request.json(200, streams(logQuery, start, end, limit, forward, deadline));
             } else {
                 long step = range ? step(request.param("step"), start, end) : 1;
-                request.json(200, matrix((LogQl.MetricExpr) parsed, start, end, step, range));
+                request.json(200, matrix((LogQl.MetricExpr) parsed, start, end, step, range, deadline));
             }
         } catch (LogQlException e) {
             request.respond(400, "text/plain; charset=utf-8", e.getMessage() + "\n");
         } catch (NumberFormatException e) {
             request.respond(400, "text/plain; charset=utf-8", "invalid parameter: " + e.getMessage() + "\n");
+        } catch (LogQlEngine.DeadlineExceeded e) {
+            request.respond(504, "text/plain; charset=utf-8", e.getMessage() + "\n");
         }
     }
 
-    private String streams(LogQl.LogQuery query, long start, long end, int limit, boolean forward) {
-        List<LogQlEngine.Entry> kept = firstEntries(query, start, end + 1, limit, forward);
+    private String streams(LogQl.LogQuery query, long start, long end, int limit, boolean forward, long deadline) {
+        List<LogQlEngine.Entry> kept = firstEntries(query, start, end + 1, limit, forward, deadline);
         Map<Map<String, String>, List<LogQlEngine.Entry>> byStream = new LinkedHashMap<>();
         for (LogQlEngine.Entry entry : kept) {
             byStream.computeIfAbsent(entry.labels(), k -> new ArrayList<>()).add(entry);
@@ -116,14 +135,17 @@ public final class FakeLokiServer implements AutoCloseable {
      * {@code 7d} should take as long as finding 500 errors, as on a real Loki, not as generating the
      * week. Each second's lines are seeded by that second, so windows give the lines one pass would.
      */
-    private List<LogQlEngine.Entry> firstEntries(LogQl.LogQuery query, long start, long endExclusive, int limit, boolean forward) {
+    private List<LogQlEngine.Entry> firstEntries(LogQl.LogQuery query, long start, long endExclusive, int limit, boolean forward,
+            long deadline) {
         List<LogQlEngine.Entry> kept = new ArrayList<>();
         if (forward) {
             for (long from = start; from < endExclusive && kept.size() < limit; from += GENERATION_WINDOW_MILLIS) {
+                LogQlEngine.checkDeadline(deadline);
                 kept.addAll(engine.select(query, from, Math.min(endExclusive, from + GENERATION_WINDOW_MILLIS)));
             }
         } else {
             for (long to = endExclusive; to > start && kept.size() < limit; to -= GENERATION_WINDOW_MILLIS) {
+                LogQlEngine.checkDeadline(deadline);
                 List<LogQlEngine.Entry> window = new ArrayList<>(engine.select(query, Math.max(start, to - GENERATION_WINDOW_MILLIS), to));
                 window.sort(Comparator.comparingLong(LogQlEngine.Entry::epochNanos).reversed());
                 kept.addAll(window);
@@ -132,12 +154,10 @@ public final class FakeLokiServer implements AutoCloseable {
         return kept.subList(0, Math.min(limit, kept.size()));
     }
 
-    private String matrix(LogQl.MetricExpr expr, long start, long end, long step, boolean range) {
-        Map<Map<String, String>, double[]> series = engine.evaluate(expr, start, end, step);
+    private String matrix(LogQl.MetricExpr expr, long start, long end, long step, boolean range, long deadline) {
+        Map<Map<String, String>, double[]> series = engine.evaluate(expr, start, end, step, deadline);
         if (series.size() > MAX_QUERY_SERIES) {
-            throw new LogQlException("maximum number of series (" + MAX_QUERY_SERIES + ") reached for a single query; consider "
-                    + "reducing query cardinality by adding more specific stream selectors, reducing the time range, or aggregating "
-                    + "results with functions like sum(), count() or topk()");
+            throw LogQlEngine.tooManySeries();
         }
         StringBuilder out = new StringBuilder("{\"status\":\"success\",\"data\":{\"resultType\":\"")
                 .append(range ? "matrix" : "vector").append("\",\"result\":[");

@@ -18,6 +18,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.function.UnaryOperator;
 
 /** Runs LogQL over the shop's generated logs. */
 final class LogQlEngine {
@@ -25,6 +26,10 @@ final class LogQlEngine {
     record Entry(long epochNanos, Map<String, String> labels, String line) {}
 
     private static final long NANOS_PER_MILLI = 1_000_000L;
+    /** How much of the shop's log history is generated at a time while a query reads it. */
+    static final long GENERATION_WINDOW_MILLIS = 10 * 60_000L;
+    /** Loki's default {@code max_query_series}: a metric query answering more series fails with a 400. */
+    static final int MAX_QUERY_SERIES = 500;
 
     private final SimulatedSystem system;
     private final LogGenerator logs;
@@ -117,7 +122,7 @@ final class LogQlEngine {
      *
      * @return series by label set; {@code NaN} where a series has no value at a step
      */
-    Map<Map<String, String>, double[]> evaluate(LogQl.MetricExpr expr, long start, long end, long step) {
+    Map<Map<String, String>, double[]> evaluate(LogQl.MetricExpr expr, long start, long end, long step, long deadlineNanos) {
         int steps = (int) ((end - start) / step) + 1;
         return switch (expr) {
             case LogQl.Number n -> {
@@ -125,54 +130,135 @@ final class LogQlEngine {
                 Arrays.fill(values, n.value());
                 yield Map.of(Map.of(), values);
             }
-            case LogQl.RangeAggregation r -> rangeAggregation(r, start, steps, step);
-            case LogQl.VectorAggregation v -> vectorAggregation(v, evaluate(v.inner(), start, end, step), steps);
-            case LogQl.Binary b -> binary(b, evaluate(b.left(), start, end, step), evaluate(b.right(), start, end, step), steps);
+            case LogQl.RangeAggregation r -> rangeAggregation(r, start, steps, step, UnaryOperator.identity(), deadlineNanos);
+            // a sum of counts (or bytes, or rates) is the count of the lines of its groups: counted by
+            // the sum's groups straight away, as Loki pushes it down, so `sum by (level) (count_over_time(
+            // {...} | json [1m]))` holds one counter per level, not one series per line (after | json a
+            // line's trace id is a label)
+            case LogQl.VectorAggregation v when v.op().equals("sum") && v.inner() instanceof LogQl.RangeAggregation r ->
+                    vectorAggregation(v, rangeAggregation(r, start, steps, step, labels -> groupKey(v, labels), deadlineNanos), steps);
+            case LogQl.VectorAggregation v -> vectorAggregation(v, evaluate(v.inner(), start, end, step, deadlineNanos), steps);
+            case LogQl.Binary b -> binary(b, evaluate(b.left(), start, end, step, deadlineNanos),
+                    evaluate(b.right(), start, end, step, deadlineNanos), steps);
         };
     }
 
-    private Map<Map<String, String>, double[]> rangeAggregation(LogQl.RangeAggregation r, long start, int steps, long step) {
-        long end = start + (steps - 1) * step;
-        List<Entry> entries = select(r.query(), start - r.rangeMillis(), end + 1);
-        Map<Map<String, String>, List<Entry>> groups = new LinkedHashMap<>();
-        for (Entry entry : entries) {
-            groups.computeIfAbsent(entry.labels(), k -> new ArrayList<>()).add(entry);
+    /** What one series of a range aggregation counts: per step, its lines and their bytes. */
+    private static final class Counter {
+        /** Differences: a line adds 1 at the first step whose range holds it and takes it back after the last. */
+        private final long[] lines;
+        private final long[] bytes;
+
+        Counter(int steps) {
+            lines = new long[steps + 1];
+            bytes = new long[steps + 1];
         }
-        Map<Map<String, String>, double[]> out = new LinkedHashMap<>();
-        for (Map.Entry<Map<String, String>, List<Entry>> group : groups.entrySet()) {
-            List<Entry> list = group.getValue();
-            // Loki's range windows are (t - range, t] to the nanosecond: a line written within the
-            // millisecond after a step's end belongs to the next step
-            long[] times = list.stream().mapToLong(Entry::epochNanos).toArray();
-            double[] bytes = new double[list.size() + 1];
-            for (int i = 0; i < list.size(); i++) {
-                bytes[i + 1] = bytes[i] + list.get(i).line().length();
-            }
-            double[] values = new double[steps];
-            boolean any = false;
-            for (int s = 0; s < steps; s++) {
-                long t = (start + s * step) * NANOS_PER_MILLI;
-                int from = lowerBound(times, t - r.rangeMillis() * NANOS_PER_MILLI + 1);
-                int to = lowerBound(times, t + 1);
-                int count = to - from;
-                if (count == 0) {
-                    values[s] = Double.NaN;
+
+        void add(int first, int last, int length) {
+            lines[first]++;
+            lines[last + 1]--;
+            bytes[first] += length;
+            bytes[last + 1] -= length;
+        }
+    }
+
+    /**
+     * The lines of the query are generated a window at a time and counted as they come, never held:
+     * a week of the shop's logs is millions of lines, more than the demo's heap (it shares the
+     * gateway's), while the counters take a few numbers per step. Lines are counted under
+     * {@code key} of their labels; more series than Loki's {@code max_query_series} fail as on Loki.
+     */
+    private Map<Map<String, String>, double[]> rangeAggregation(LogQl.RangeAggregation r, long start, int steps, long step,
+            UnaryOperator<Map<String, String>> key, long deadlineNanos) {
+        long end = start + (steps - 1) * step;
+        long startNanos = start * NANOS_PER_MILLI;
+        long stepNanos = step * NANOS_PER_MILLI;
+        long rangeNanos = r.rangeMillis() * NANOS_PER_MILLI;
+        Map<Map<String, String>, Counter> counters = new LinkedHashMap<>();
+        long from = start - r.rangeMillis();
+        for (long windowStart = from; windowStart < end + 1; windowStart += GENERATION_WINDOW_MILLIS) {
+            checkDeadline(deadlineNanos);
+            for (Entry entry : select(r.query(), windowStart, Math.min(end + 1, windowStart + GENERATION_WINDOW_MILLIS))) {
+                // Loki's range windows are (t - range, t] to the nanosecond: a line written within the
+                // millisecond after a step's end belongs to the next step
+                long t = entry.epochNanos();
+                long first = Math.max(0, Math.ceilDiv(t - startNanos, stepNanos));
+                long last = Math.min(steps - 1, Math.floorDiv(t + rangeNanos - 1 - startNanos, stepNanos));
+                if (first > last) {
                     continue;
                 }
-                any = true;
-                double seconds = r.rangeMillis() / 1000.0;
-                values[s] = switch (r.function()) {
-                    case "count_over_time" -> count;
-                    case "rate" -> count / seconds;
-                    case "bytes_over_time" -> bytes[to] - bytes[from];
-                    default -> (bytes[to] - bytes[from]) / seconds;
-                };
-            }
-            if (any) {
-                out.put(group.getKey(), values);
+                Map<String, String> labels = key.apply(entry.labels());
+                Counter counter = counters.get(labels);
+                if (counter == null) {
+                    if (counters.size() == MAX_QUERY_SERIES) {
+                        throw tooManySeries();
+                    }
+                    counter = new Counter(steps);
+                    counters.put(labels, counter);
+                }
+                counter.add((int) first, (int) last, entry.line().length());
             }
         }
+        Map<Map<String, String>, double[]> out = new LinkedHashMap<>();
+        double seconds = r.rangeMillis() / 1000.0;
+        for (Map.Entry<Map<String, String>, Counter> series : counters.entrySet()) {
+            Counter counter = series.getValue();
+            double[] values = new double[steps];
+            long count = 0;
+            long bytes = 0;
+            for (int s = 0; s < steps; s++) {
+                count += counter.lines[s];
+                bytes += counter.bytes[s];
+                values[s] = count == 0 ? Double.NaN : switch (r.function()) {
+                    case "count_over_time" -> count;
+                    case "rate" -> count / seconds;
+                    case "bytes_over_time" -> bytes;
+                    default -> bytes / seconds;
+                };
+            }
+            out.put(series.getKey(), values);
+        }
         return out;
+    }
+
+    /** Thrown when a query ran past its deadline, as Loki's {@code query_timeout} ends a query. */
+    static final class DeadlineExceeded extends RuntimeException {
+        DeadlineExceeded() {
+            super("context deadline exceeded", null, false, false);
+        }
+    }
+
+    /** Ends the query once its deadline passed: the generation costs CPU the gateway beside it needs. */
+    static void checkDeadline(long deadlineNanos) {
+        if (System.nanoTime() - deadlineNanos >= 0) {
+            throw new DeadlineExceeded();
+        }
+    }
+
+    /** Loki's refusal of a metric query with more series than {@code max_query_series}. */
+    static LogQlException tooManySeries() {
+        return new LogQlException("maximum number of series (" + MAX_QUERY_SERIES + ") reached for a single query; consider "
+                + "reducing query cardinality by adding more specific stream selectors, reducing the time range, or aggregating "
+                + "results with functions like sum(), count() or topk()");
+    }
+
+    /** The labels of a series that a vector aggregation groups it under. */
+    private static Map<String, String> groupKey(LogQl.VectorAggregation v, Map<String, String> labels) {
+        Map<String, String> key = new TreeMap<>();
+        if (v.without()) {
+            labels.forEach((k, value) -> {
+                if (!v.grouping().contains(k)) {
+                    key.put(k, value);
+                }
+            });
+        } else {
+            for (String label : v.grouping()) {
+                if (labels.containsKey(label)) {
+                    key.put(label, labels.get(label));
+                }
+            }
+        }
+        return key;
     }
 
     private static Map<Map<String, String>, double[]> vectorAggregation(
@@ -194,16 +280,7 @@ final class LogQlEngine {
         }
         Map<Map<String, String>, List<double[]>> groups = new LinkedHashMap<>();
         for (Map.Entry<Map<String, String>, double[]> series : inner.entrySet()) {
-            Map<String, String> key = new TreeMap<>();
-            if (v.without()) {
-                series.getKey().forEach((k, value) -> { if (!v.grouping().contains(k)) key.put(k, value); });
-            } else {
-                for (String label : v.grouping()) {
-                    if (series.getKey().containsKey(label)) {
-                        key.put(label, series.getKey().get(label));
-                    }
-                }
-            }
+            Map<String, String> key = groupKey(v, series.getKey());
             groups.computeIfAbsent(key, k -> new ArrayList<>()).add(series.getValue());
         }
         Map<Map<String, String>, double[]> out = new LinkedHashMap<>();
@@ -258,19 +335,5 @@ final class LogQlEngine {
         double[] values = new double[steps];
         Arrays.fill(values, Double.NaN);
         return values;
-    }
-
-    private static int lowerBound(long[] sorted, long key) {
-        int lo = 0;
-        int hi = sorted.length;
-        while (lo < hi) {
-            int mid = (lo + hi) >>> 1;
-            if (sorted[mid] < key) {
-                lo = mid + 1;
-            } else {
-                hi = mid;
-            }
-        }
-        return lo;
     }
 }
