@@ -133,8 +133,14 @@ public final class McpDispatcher implements McpEndpoint {
                     "Parse error: the body is not a single valid JSON value");
         } catch (RuntimeException e) {
             // Parsson's own limits throw plain runtime exceptions: nesting deeper than its maximum
-            // depth, numbers longer than it will convert
+            // depth, numbers longer than it will convert, and a key repeated in one object
             LOG.debug("event=mcp-body-refused reason={}", e.toString());
+            if (e instanceof IllegalStateException && String.valueOf(e.getMessage()).startsWith("Duplicate key")) {
+                // said as such: "the parser's limits" sent a client whose body merely repeated a key looking for depth
+                return refused("", Refusal.MALFORMED, JsonValue.NULL, JsonRpc.PARSE_ERROR,
+                        "Parse error: an object of the body repeats a key; each key may appear once in an object ("
+                                + abbreviate(e.getMessage()) + ")");
+            }
             return refused("", Refusal.MALFORMED, JsonValue.NULL, JsonRpc.PARSE_ERROR,
                     "Parse error: the body could not be read within the parser's limits (at most 128 levels of nesting, "
                             + "numbers of at most 1,100 characters)");

@@ -167,6 +167,17 @@ class DispatcherProtocolTest {
     }
 
     @Test
+    void aRepeatedKey_isAParseErrorThatSaysSo_notOneAboutTheParsersLimits() {
+        assertThat(client.send(Optional.empty(), "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\",\"method\":\"tools/list\"}"))
+                .isInstanceOfSatisfying(McpReply.Refused.class, r -> {
+                    assertThat(r.refusal()).isEqualTo(Refusal.MALFORMED);
+                    assertThat(r.body().getJsonObject("error").getInt("code")).isEqualTo(JsonRpc.PARSE_ERROR);
+                    assertThat(r.body().getJsonObject("error").getString("message")).isEqualTo("Parse error: an object of the body "
+                            + "repeats a key; each key may appear once in an object (Duplicate key 'method' is not allowed)");
+                });
+    }
+
+    @Test
     void initialize_withCapabilitiesOrClientInfoThatAreNotObjects_isInvalidParams_andOpensNoSession() {
         for (String params : List.of(
                 "{\"protocolVersion\":\"2025-11-25\",\"capabilities\":\"x\",\"clientInfo\":{\"name\":\"t\",\"version\":\"1\"}}",
