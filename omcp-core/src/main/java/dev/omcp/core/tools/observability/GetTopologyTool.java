@@ -170,12 +170,14 @@ public final class GetTopologyTool extends ObservabilityTool {
         List<TopologyEdge> edges = new ArrayList<>();
         int maxEdges = Math.max(1, listed.size()) * EDGES_PER_NODE;
         boolean edgesCut = false;
+        int edgesAmongListed = 0;
         for (TopologyEdge e : graph.edges()) {
             if (e.relation() == Relation.IN_NAMESPACE || !matchingSet.contains(e.from()) || !matchingSet.contains(e.to())) {
                 continue;
             }
             totalEdges++;
             if (listedSet.contains(e.from()) && listedSet.contains(e.to())) {
+                edgesAmongListed++;
                 if (edges.size() < maxEdges) {
                     edges.add(e);
                 } else {
@@ -205,7 +207,10 @@ public final class GetTopologyTool extends ObservabilityTool {
         // a focus may be an id or a name: suggest among names first (what agents type), then ids
         String didYouMean = focus.isPresent() && resolved.isEmpty() ? suggestion(graph, focus.get()) : "";
         String whatExists = matching.isEmpty() && (focus.isEmpty() || !resolved.isEmpty()) ? whatExists(graph, kinds) : "";
-        note(focus, resolved, matching, truncated, limit, namespace, kinds, didYouMean + whatExists).ifPresent(n -> result.add("note", n));
+        String edgesNote = edgesCut ? "Edges cut to " + edges.size() + " of the " + edgesAmongListed + " between the listed nodes (at most "
+                + EDGES_PER_NODE + " per listed node): narrow with focus, namespace or kinds to see how they connect." : "";
+        note(focus, resolved, matching, listed.size() < matching.size(), limit, namespace, kinds, didYouMean + whatExists, edgesNote)
+                .ifPresent(n -> result.add("note", n));
         return ToolResult.structured(result.build());
     }
 
@@ -237,8 +242,8 @@ public final class GetTopologyTool extends ObservabilityTool {
         return out.toString();
     }
 
-    private static Optional<String> note(Optional<String> focus, List<String> resolved, List<String> matching, boolean truncated,
-            int limit, String namespace, Set<String> kinds, String didYouMean) {
+    private static Optional<String> note(Optional<String> focus, List<String> resolved, List<String> matching, boolean nodesCut,
+            int limit, String namespace, Set<String> kinds, String didYouMean, String edgesNote) {
         List<String> parts = new ArrayList<>();
         if (focus.isPresent() && resolved.isEmpty()) {
             parts.add("'" + focus.get() + "' is not in the topology: no node has that id or name. Call get_topology without focus, "
@@ -248,9 +253,13 @@ public final class GetTopologyTool extends ObservabilityTool {
                     + (kinds.isEmpty() ? "" : " with kinds " + kinds.stream().sorted().toList())
                     + "." + didYouMean);
         }
-        if (truncated) {
+        if (nodesCut) {
             parts.add("Truncated to " + limit + " of " + matching.size() + " nodes (edges only between listed nodes): narrow with "
                     + "focus, namespace or kinds, or raise limit.");
+        }
+        // all the nodes may be listed and the edges still cut: "Truncated to 200 of 150 nodes" said nothing true
+        if (!edgesNote.isEmpty()) {
+            parts.add(edgesNote);
         }
         return parts.isEmpty() ? Optional.empty() : Optional.of(String.join(" ", parts));
     }

@@ -193,6 +193,32 @@ class GetTopologyToolTest {
     }
 
     @Test
+    void aMeshDenserThanTheEdgeCap_isTruncatedWithANoteAboutItsEdges_notAboutNodesThatAreAllListed() {
+        // six services that all call each other: 30 edges among 6 listed nodes, over the cap of 4 per node
+        List<String> names = List.of("a", "b", "c", "d", "e", "f");
+        List<dev.omcp.sdk.query.TopologyNode> nodes = names.stream()
+                .map(n -> new dev.omcp.sdk.query.TopologyNode("service/prod/" + n, "service", n, "prod", Map.of())).toList();
+        List<dev.omcp.sdk.query.TopologyEdge> edges = new java.util.ArrayList<>();
+        for (String from : names) {
+            for (String to : names) {
+                if (!from.equals(to)) {
+                    edges.add(new dev.omcp.sdk.query.TopologyEdge("service/prod/" + from, "service/prod/" + to,
+                            dev.omcp.sdk.query.Relation.CALLS));
+                }
+            }
+        }
+        JsonObject result = structured(call(tool(new ScriptedSources().add("mesh",
+                new ScriptedConnector().topology(new dev.omcp.sdk.query.Topology(nodes, edges)))), "{}"));
+
+        assertThat(ids(result)).hasSize(6);
+        assertThat(result.getJsonArray("edges")).hasSize(24);
+        assertThat(result.getInt("totalEdges")).isEqualTo(30);
+        assertThat(result.getBoolean("truncated")).isTrue();
+        assertThat(result.getString("note")).isEqualTo("Edges cut to 24 of the 30 between the listed nodes (at most 4 per listed node): "
+                + "narrow with focus, namespace or kinds to see how they connect.");
+    }
+
+    @Test
     void badArguments_areErrorsThatSayWhatIsWrong() {
         GetTopologyTool tool = tool(clusterAndMesh());
         ToolResult depth = call(tool, "{\"focus\":\"db\",\"depth\":0}");
