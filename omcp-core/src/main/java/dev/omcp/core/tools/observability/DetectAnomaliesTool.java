@@ -428,8 +428,10 @@ public final class DetectAnomaliesTool extends ObservabilityTool {
                     services.analysed().getFirst()));
         } else {
             String top = ranking.ranking().getFirst().service();
-            parts.add(String.format(Locale.ROOT, "%d anomalous series in %d service%s; most likely root cause: %s.", counts.anomalous(),
-                    ranking.ranking().size(), ranking.ranking().size() == 1 ? "" : "s", top));
+            // with the list cut at maxServices the root cause may be among the services not judged
+            boolean capped = services.analysed().size() < services.total();
+            parts.add(String.format(Locale.ROOT, "%d anomalous series in %d service%s; most likely root cause%s: %s.", counts.anomalous(),
+                    ranking.ranking().size(), ranking.ranking().size() == 1 ? "" : "s", capped ? " among the services analysed" : "", top));
         }
         if (counts.insufficient() > 0) {
             parts.add(counts.insufficient() + " series had too little data to judge (see insufficientData).");

@@ -244,6 +244,10 @@ class DetectAnomaliesToolTest {
         assertThat(services.getInt("total")).isEqualTo(4);
         assertThat(services.getBoolean("capped")).isTrue();
         assertThat(result.getString("note")).contains("4 services are known; analysed the first 2 by name", "maxServices");
+        // api and db, the first two, both deviate; the cause may be among the services not judged
+        assertThat(rankedServices(result)).isNotEmpty();
+        assertThat(result.getString("note")).contains("most likely root cause among the services analysed: ")
+                .doesNotContain("most likely root cause: ");
     }
 
     @Test
