@@ -419,13 +419,23 @@ public final class QueryLogsTool extends ObservabilityTool {
         } else {
             record Counted(String source, Series series, double total) {}
             List<Counted> all = new ArrayList<>();
+            // the end of the first step any source counted a line in, and the widest step that ran
+            long firstCounted = Long.MAX_VALUE;
+            long widestStep = step.toMillis();
             for (Gathered.Answer<MetricResult> answer : gathered.answers()) {
                 if (!answer.value().resolvedLabel().isEmpty()) {
                     resolvedAnywhere = true;
                     resolved.add(Jsonp.object().add("source", answer.source()).add("query", answer.value().resolvedSeries()));
                 }
                 Duration ranStep = answer.value().step().orElse(step);
+                widestStep = Math.max(widestStep, ranStep.toMillis());
                 for (Series s : answer.value().series()) {
+                    for (int i = 0; i < s.size(); i++) {
+                        if (s.valueAt(i) > 0) {
+                            firstCounted = Math.min(firstCounted, s.timeAt(i));
+                            break;
+                        }
+                    }
                     Series tiled = CountTiles.complete(s, query.range(), ranStep);
                     all.add(new Counted(answer.source(), tiled, SeriesSummary.Stats.of(tiled).sum()));
                 }
@@ -443,6 +453,7 @@ public final class QueryLogsTool extends ObservabilityTool {
                 notes.add(all.size() + " series were counted; the " + MAX_SERIES + " with the most lines are shown. Group by fewer "
                         + "or coarser labels, or rank the groups with aggregate topk.");
             }
+            leadingSilence(query, firstCounted, widestStep).ifPresent(notes::add);
         }
         result.add("resolvedQueries", resolved);
         gathered.writeTo(result);
@@ -494,6 +505,31 @@ public final class QueryLogsTool extends ObservabilityTool {
             out.add("note", (body.containsKey("note") ? body.getString("note") + " " : "") + bypassNote);
         }
         return out.add("redaction", redaction).build();
+    }
+
+    /**
+     * A note when a count of every line of the service (no filter, level or labels) has none for a
+     * long stretch at the start of the window. The steps there count 0, as a step without lines
+     * does, but a logs source holds lines only for its retention: a week of counts over a Loki that
+     * keeps three days reads as four silent days, and the answer must not pass that off as silence
+     * (as query_metrics says where its data starts). A filtered count is left alone: errors that
+     * began with an incident are exactly what it is asked to show.
+     */
+    static Optional<String> leadingSilence(LogQuery query, long firstCounted, long stepMillis) {
+        if (firstCounted == Long.MAX_VALUE || query.lineRegex().isPresent() || query.level().isPresent() || !query.labels().isEmpty()) {
+            return Optional.empty();
+        }
+        long from = query.range().start().toEpochMilli();
+        long firstStepStart = firstCounted - stepMillis;
+        long gap = firstStepStart - from;
+        long window = query.range().length().toMillis();
+        if (gap < 2 * stepMillis || gap * 10 < window) {
+            return Optional.empty();
+        }
+        return Optional.of("No line at all before " + Instant.ofEpochMilli(firstStepStart) + ", "
+                + QueryMetricsTool.roughly(Duration.ofMillis(gap)) + " after the window's start: the steps before count 0, but a logs "
+                + "source keeps lines only as long as its retention, so they may be lines it no longer holds rather than a quiet "
+                + "service.");
     }
 
     private static String describeFilters(LogQuery query) {

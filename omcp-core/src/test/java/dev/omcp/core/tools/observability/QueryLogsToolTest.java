@@ -223,6 +223,30 @@ class QueryLogsToolTest {
     }
 
     @Test
+    void aCountOfEveryLineWithNoneForLongAtTheStart_saysTheZerosMayBeBeyondTheSourcesRetention() {
+        // a week asked of a Loki that holds the last three days: four days of zeros are no quiet service
+        Instant from = NOW.minus(Duration.ofDays(7));
+        long stepMillis = Duration.ofMinutes(168).toMillis();
+        long[] times = new long[26];
+        double[] values = new double[26];
+        for (int i = 0; i < 26; i++) {
+            times[i] = from.toEpochMilli() + (35 + i) * stepMillis;
+            values[i] = 8000;
+        }
+        FakeLogsBackend.WithAggregates loki = payments("loki").aggregates("payments", List.of(new Series(Map.of(), times, values)));
+        JsonObject all = ToolHarness.ok(tool(new InMemorySources().add(loki)), "{\"service\":\"payments\",\"aggregate\":\"sum\","
+                + "\"duration\":\"7d\"}");
+        assertThat(all.getString("note")).isEqualTo("No line at all before " + from.plusMillis(34 * stepMillis) + ", 3d 23h after the "
+                + "window's start: the steps before count 0, but a logs source keeps lines only as long as its retention, so they may be "
+                + "lines it no longer holds rather than a quiet service.");
+
+        // errors that began with an incident are what a filtered count is asked to show: no such note
+        JsonObject errors = ToolHarness.ok(tool(new InMemorySources().add(loki)), "{\"service\":\"payments\",\"aggregate\":\"sum\","
+                + "\"duration\":\"7d\",\"level\":\"error\"}");
+        assertThat(errors.containsKey("note")).isFalse();
+    }
+
+    @Test
     void countsOffTheStepGrid_areShownAsTheyCame_notMixedWithInventedZeros() {
         long offGrid = NOW.minus(Duration.ofSeconds(90)).toEpochMilli();
         FakeLogsBackend.WithAggregates loki = payments("loki").aggregates("payments", List.of(
