@@ -174,6 +174,11 @@ class SignalToolsIT {
         // fields Loki parsed out of the JSON lines are not repeated as stream labels: one stream per pod remains
         assertThat(errors.getJsonArray("streams").size()).isLessThanOrEqualTo(2);
 
+        // the shop writes "warn"; an agent asking for "warning" lines gets them too
+        JsonObject warnings = tool("query_logs", "{\"service\":\"payments-db\",\"level\":\"warning\",\"limit\":5}");
+        assertThat(warnings.getJsonArray("lines")).isNotEmpty();
+        assertThat(warnings.getJsonArray("lines").toString()).contains("warn");
+
         JsonObject topk = tool("query_logs", "{\"service\":\"payments\",\"aggregate\":\"topk\",\"by\":[\"msg\"],\"k\":3,\"level\":\"error\"}");
         assertThat(topk.getJsonArray("groups").getJsonObject(0).getJsonObject("labels").getString("msg"))
                 .contains("timeout acquiring connection");

@@ -128,7 +128,9 @@ final class LokiConnector extends HttpBackendConnector
             q.append(" | ").append(logFormat);
         }
         if (query.level().isPresent()) {
-            q.append(" | ").append(levelLabel).append("=~").append(QueryText.quote("(?i)" + regexLiteral(query.level().get())));
+            // every spelling of the level: warn and warning, err and error, ...
+            String spellings = String.join("|", LevelSpellings.of(query.level().get()).stream().map(LokiConnector::regexLiteral).toList());
+            q.append(" | ").append(levelLabel).append("=~").append(QueryText.quote("(?i)(" + spellings + ")"));
         }
         for (Map.Entry<String, String> e : new TreeMap<>(query.labels()).entrySet()) {
             q.append(" | ").append(QueryText.labelName(e.getKey(), "label filter")).append('=').append(QueryText.quote(e.getValue()));

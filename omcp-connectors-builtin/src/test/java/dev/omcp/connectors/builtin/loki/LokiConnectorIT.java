@@ -137,7 +137,7 @@ class LokiConnectorIT {
     void levelLineRegexAndExtractedFieldsFilterOnTheBackend() throws ConnectorException {
         LogResult errors = connector.queryLogs(query("api", Optional.empty(), Optional.of("ERROR"), Map.of(), 100));
         assertThat(errors.entries()).hasSize(10).allSatisfy(e -> assertThat(e.line()).contains("\"level\":\"error\""));
-        assertThat(errors.resolvedQuery()).isEqualTo("{service_name=\"api\"} | json | level=~\"(?i)ERROR\"");
+        assertThat(errors.resolvedQuery()).isEqualTo("{service_name=\"api\"} | json | level=~\"(?i)(error|err)\"");
 
         LogResult tenant = connector.queryLogs(query("api", Optional.of("request 1[0-9] "), Optional.empty(),
                 Map.of("tenant", "glo\"bex"), 100));
@@ -180,7 +180,7 @@ class LokiConnectorIT {
         LogQuery errors = query("api", Optional.empty(), Optional.of("error"), Map.of(), 1);
         MetricResult count = connector.aggregateLogs(new LogAggregation(errors, LogAggregation.Function.SUM, List.of(), 0,
                 Duration.ofMinutes(10)));
-        assertThat(count.resolvedSeries()).isEqualTo("sum(count_over_time({service_name=\"api\"} | json | level=~\"(?i)error\" [600s]))");
+        assertThat(count.resolvedSeries()).isEqualTo("sum(count_over_time({service_name=\"api\"} | json | level=~\"(?i)(error|err)\" [600s]))");
         assertThat(count.series()).singleElement().satisfies(s -> {
             double total = 0;
             for (int i = 0; i < s.size(); i++) {
@@ -203,7 +203,7 @@ class LokiConnectorIT {
                 LogAggregation.Function.COUNT_OVER_TIME, List.of(), 0, Duration.ofMinutes(10)));
 
         assertThat(errors.resolvedSeries())
-                .isEqualTo("sum by (env, service_name) (count_over_time({service_name=\"api\"} | json | level=~\"(?i)error\" [600s]))");
+                .isEqualTo("sum by (env, service_name) (count_over_time({service_name=\"api\"} | json | level=~\"(?i)(error|err)\" [600s]))");
         assertThat(errors.series()).singleElement().satisfies(s -> {
             assertThat(s.labels()).containsOnlyKeys("env", "service_name");
             assertThat(java.util.Arrays.stream(s.values()).sum()).isEqualTo(9);

@@ -75,7 +75,8 @@ public final class QueryLogsTool extends ObservabilityTool {
                             + "spelling out hidden text (an email, a token value) is refused.", LineFilter.MAX_LENGTH))
                     .property("level", Jsonp.object().add("type", "string").add("pattern", "^[A-Za-z]{1,16}$")
                             .add("examples", Jsonp.array().add("error").add("warn").add("info"))
-                            .add("description", "Only lines of this level (matched case-insensitively on the level field).").build())
+                            .add("description", "Only lines of this level (matched case-insensitively on the level field; the builtin Loki connector also "
+                                    + "matches the level's other spellings: warn and warning, err and error, crit and critical).").build())
                     .property("labels", Schemas.labels("Exact-match filters on stream labels or fields the backend extracts from "
                             + "the lines, for example {\"pod\": \"api-1\"}."))
                     .property("limit", Schemas.integer("The most lines to return, newest first. Lines only: refused with aggregate (topk takes k).", 1, MAX_LIMIT,
