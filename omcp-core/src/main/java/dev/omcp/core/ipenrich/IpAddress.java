@@ -51,6 +51,11 @@ public record IpAddress(boolean v4, long hi, long lo) {
         if (t.indexOf(':') >= 0) {
             return v6(t);
         }
+        if (!t.chars().allMatch(c -> c == '.' || (c >= '0' && c <= '9'))) {
+            // a host name, a word: the IPv4 rule would only puzzle its sender
+            throw new IllegalArgumentException("not an IP address: expected an IPv4 address such as 203.0.113.7 or an IPv6 "
+                    + "address such as 2001:db8::1 (host names are not resolved)");
+        }
         return new IpAddress(true, 0, v4(t));
     }
 

@@ -113,7 +113,8 @@ class IpDatasetTest {
         assertThat(l.skipped()).isEqualTo(5);
         assertThat(l.errors()).extracting(Object::toString).containsExactlyInAnyOrder(
                 "line 3: network '192.0.2.1/24': host bits are set after the /24 prefix; the network is 192.0.2.0/24",
-                "line 4: network 'not-an-ip': not an IP address: an IPv4 address has four dot-separated numbers",
+                "line 4: network 'not-an-ip': not an IP address: expected an IPv4 address such as 203.0.113.7 or an IPv6 address "
+                        + "such as 2001:db8::1 (host names are not resolved)",
                 "line 5: expected 2 fields as in the header, found 1",
                 "line 6: network 192.0.2.0/24 is already defined on line 2",
                 "line 7: a quoted field is not closed before the end of the file");
