@@ -222,7 +222,7 @@ public final class DetectAnomaliesTool extends ObservabilityTool {
                 name -> new ServiceNameSuggestions(toolkit).didYouMean(name, call.principal()),
                 () -> services.analysed().size() == 1
                         ? new MetricNameSuggestions(toolkit).corrections(services.analysed().getFirst(), metrics, call.principal(), onlySource)
-                        : Map.of()));
+                        : MetricNameSuggestions.curatedCorrections(metrics)));
         return ToolResult.structured(result.build());
     }
 
@@ -462,7 +462,8 @@ public final class DetectAnomaliesTool extends ObservabilityTool {
             if (!otherSilent.isEmpty()) {
                 parts.add("No source returned any series of " + String.join(", ", otherSilent) + " for " + whom
                         + ", so " + (otherSilent.size() == 1 ? "it was" : "they were") + " not judged: check the name (curated: "
-                        + String.join(", ", CuratedMetricNames.names()) + "; or a metric the source has, see query_metrics).");
+                        + String.join(", ", CuratedMetricNames.names()) + "; or a metric the source has, see query_metrics)."
+                        + didYouMeanMetrics(MetricNameSuggestions.curatedCorrections(otherSilent)));
             }
         }
         if (services.analysed().size() < services.total()) {

@@ -89,6 +89,21 @@ final class MetricNameSuggestions {
      * most likely meant (curated first, then the service's own), in the order asked; one discovery
      * serves them all.
      */
+    /**
+     * The curated name each of {@code metrics} most likely misspells, asking no source: what can be
+     * said when several services were judged and no one service's own names apply.
+     */
+    static Map<String, String> curatedCorrections(List<String> metrics) {
+        Set<String> curated = new TreeSet<>(CuratedMetricNames.names());
+        Map<String, String> out = new LinkedHashMap<>();
+        for (String metric : metrics) {
+            if (!curated.contains(metric)) {
+                NearestName.of(metric, curated).ifPresent(name -> out.put(metric, name));
+            }
+        }
+        return out;
+    }
+
     Map<String, String> corrections(String service, List<String> metrics, Principal principal, Optional<String> onlySource) {
         Set<String> curated = new TreeSet<>(CuratedMetricNames.names());
         Set<String> exported = null;

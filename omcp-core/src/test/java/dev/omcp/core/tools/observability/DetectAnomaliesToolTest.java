@@ -176,6 +176,19 @@ class DetectAnomaliesToolTest {
     }
 
     @Test
+    void misspelledCuratedNames_acrossEveryService_getTheCuratedNamesTheyMostLikelyMeant() {
+        FakeMetricsBackend prom = new FakeMetricsBackend("prom")
+                .serve("shop", "latency_p99", noisy(0.1, 0.02))
+                .serve("cart", "latency_p99", noisy(0.1, 0.02));
+        JsonObject none = ToolHarness.ok(tool(new InMemorySources().add(prom)), "{\"metrics\":[\"eror_rate\"]}");
+        assertThat(none.getString("note")).contains("hold none of the metrics asked", "Did you mean 'error_rate' for 'eror_rate'?");
+
+        JsonObject some = ToolHarness.ok(tool(new InMemorySources().add(prom)), "{\"metrics\":[\"latency_p99\",\"latncy_p50\"]}");
+        assertThat(some.getString("note")).contains("No source returned any series of latncy_p50 for the analysed services",
+                "Did you mean 'latency_p50' for 'latncy_p50'?");
+    }
+
+    @Test
     void withoutATopologySourceTheRankingRestsOnOnsetAndSeverityAndSaysSo() {
         JsonObject result = ToolHarness.ok(tool(new InMemorySources().add(cascade("prom"))), "{}");
         assertThat(result.getBoolean("topologyUsed")).isFalse();
