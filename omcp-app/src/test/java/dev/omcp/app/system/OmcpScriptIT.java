@@ -159,6 +159,18 @@ class OmcpScriptIT {
     }
 
     @Test
+    void theDemo_whoseSimulatedBackendsShareItsJvm_getsALargerHeap_whichOMCP_JAVA_OPTSStillOverrides() throws Exception {
+        builtJar();
+        assertThat(omcp("serve").exitCode()).isZero();
+        assertThat(omcp("demo").exitCode()).isZero();
+        assertThat(omcp(Map.of("OMCP_JAVA_OPTS", "-Xmx300m"), "demo").exitCode()).isZero();
+        List<String> calls = lines(runs);
+        assertThat(calls.get(0)).contains("-Xmx256m").doesNotContain("-Xmx512m");
+        assertThat(calls.get(1)).contains("-Xmx256m -XX:MaxMetaspaceSize").contains("-Xmx512m").endsWith("-jar " + jar + " demo");
+        assertThat(calls.get(2).indexOf("-Xmx300m")).as("a later -Xmx wins").isGreaterThan(calls.get(2).indexOf("-Xmx512m"));
+    }
+
+    @Test
     void onJdk25_OMCP_AOT_off_startsWithoutTrainingOrACache() throws Exception {
         jdk25();
         builtJar();
