@@ -125,6 +125,10 @@ public final class BackendApi {
                 throw new ConnectorException(ConnectorException.Kind.BAD_RESPONSE, backend + " answered more than "
                         + describe(maxBodyBytes) + "; ask for a shorter window or a lower limit");
             }
+            if (BoundedBody.isOutOfMemory(e)) {
+                throw new ConnectorException(ConnectorException.Kind.UNAVAILABLE, backend + " answered more than the gateway has "
+                        + "memory for at the moment; ask for a shorter window or a lower limit, or retry later");
+            }
             // the exception's own message may name the host; its type says enough (refused, reset, TLS)
             throw new ConnectorException(ConnectorException.Kind.UNAVAILABLE,
                     backend + " cannot be reached (" + e.getClass().getSimpleName() + ")");

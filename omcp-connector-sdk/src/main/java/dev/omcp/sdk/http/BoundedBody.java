@@ -8,6 +8,7 @@ import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.Flow;
+import java.util.function.IntFunction;
 
 /**
  * A response body collected into one array by the HTTP client itself, refused once it grows past a
@@ -49,6 +50,32 @@ public final class BoundedBody implements HttpResponse.BodyHandler<byte[]> {
         }
     }
 
+    /**
+     * Completes the body exceptionally when the heap has no room for the array of a body that did
+     * arrive within the bound: the parts read so far are dropped, so the failure costs nothing
+     * afterwards. Without it the {@code OutOfMemoryError} ended the client's delivery of the body
+     * and the parts (up to the bound, tens of MiB) stayed reachable for good.
+     */
+    public static final class NoMemory extends IOException {
+        private static final long serialVersionUID = 1L;
+        private final long size;
+
+        NoMemory(long size) {
+            super("no memory for a body of " + size + " bytes");
+            this.size = size;
+        }
+
+        /** The size of the body that did not fit, in bytes. */
+        public long size() {
+            return size;
+        }
+    }
+
+    /** Whether {@code failure}, as {@code HttpClient.send} throws it (sometimes wrapped), is a body the heap had no room for. */
+    public static boolean isOutOfMemory(Throwable failure) {
+        return failure instanceof NoMemory || failure != null && failure.getCause() instanceof NoMemory;
+    }
+
     private final int max;
 
     private BoundedBody(int max) {
@@ -71,21 +98,42 @@ public final class BoundedBody implements HttpResponse.BodyHandler<byte[]> {
     @Override
     public HttpResponse.BodySubscriber<byte[]> apply(HttpResponse.ResponseInfo info) {
         long declared = info.headers().firstValueAsLong("Content-Length").orElse(-1);
-        return new Collector(max, declared);
+        return new Collector(max, declared, byte[]::new);
     }
 
-    private static final class Collector implements HttpResponse.BodySubscriber<byte[]> {
+    static final class Collector implements HttpResponse.BodySubscriber<byte[]> {
         private final CompletableFuture<byte[]> body = new CompletableFuture<>();
         private final int max;
         private final long declared;
+        private final IntFunction<byte[]> arrays;
         private byte[] exact;
         private List<ByteBuffer> parts;
         private int size;
         private Flow.Subscription subscription;
 
-        Collector(int max, long declared) {
+        /** @param arrays allocates the body's arrays (tests make it fail as a full heap does) */
+        Collector(int max, long declared, IntFunction<byte[]> arrays) {
             this.max = max;
             this.declared = declared;
+            this.arrays = arrays;
+        }
+
+        /** Ends the body with {@code failure} and lets go of every byte read: a failed body holds no memory. */
+        private void fail(Throwable failure) {
+            exact = null;
+            parts = null;
+            body.completeExceptionally(failure);
+        }
+
+        /** Bytes held for the body, for tests. */
+        long held() {
+            long held = exact == null ? 0 : exact.length;
+            if (parts != null) {
+                for (ByteBuffer part : parts) {
+                    held += part.remaining();
+                }
+            }
+            return held;
         }
 
         @Override
@@ -98,11 +146,17 @@ public final class BoundedBody implements HttpResponse.BodyHandler<byte[]> {
             this.subscription = subscription;
             if (declared > max) {
                 subscription.cancel();
-                body.completeExceptionally(new TooLarge(max));
+                fail(new TooLarge(max));
                 return;
             }
             if (declared >= 0 && declared <= UPFRONT_BYTES) {
-                exact = new byte[(int) declared];
+                try {
+                    exact = arrays.apply((int) declared);
+                } catch (OutOfMemoryError e) {
+                    subscription.cancel();
+                    fail(new NoMemory(declared));
+                    return;
+                }
             } else {
                 parts = new ArrayList<>();
             }
@@ -119,7 +173,7 @@ public final class BoundedBody implements HttpResponse.BodyHandler<byte[]> {
                 long limit = exact != null ? exact.length : declared >= 0 ? declared : max;
                 if ((long) size + length > limit) {
                     subscription.cancel();
-                    body.completeExceptionally(declared >= 0 ? new IOException("the body is longer than its Content-Length") : new TooLarge(max));
+                    fail(declared >= 0 ? new IOException("the body is longer than its Content-Length") : new TooLarge(max));
                     return;
                 }
                 if (exact != null) {
@@ -133,7 +187,7 @@ public final class BoundedBody implements HttpResponse.BodyHandler<byte[]> {
 
         @Override
         public void onError(Throwable failure) {
-            body.completeExceptionally(failure);
+            fail(failure);
         }
 
         @Override
@@ -143,23 +197,31 @@ public final class BoundedBody implements HttpResponse.BodyHandler<byte[]> {
             }
             if (exact != null) {
                 if (size != exact.length) {
-                    body.completeExceptionally(new IOException("the body ended after " + size + " of its " + exact.length + " declared bytes"));
+                    fail(new IOException("the body ended after " + size + " of its " + exact.length + " declared bytes"));
                 } else {
                     body.complete(exact);
                 }
                 return;
             }
             if (declared >= 0 && size != declared) {
-                body.completeExceptionally(new IOException("the body ended after " + size + " of its " + declared + " declared bytes"));
+                fail(new IOException("the body ended after " + size + " of its " + declared + " declared bytes"));
                 return;
             }
-            byte[] all = new byte[size];
+            byte[] all;
+            try {
+                all = arrays.apply(size);
+            } catch (OutOfMemoryError e) {
+                // the parts and their copy need twice the body: a full heap refuses this one answer, not the gateway
+                fail(new NoMemory(size));
+                return;
+            }
             int at = 0;
             for (ByteBuffer part : parts) {
                 int length = part.remaining();
                 part.get(all, at, length);
                 at += length;
             }
+            parts = null;
             body.complete(all);
         }
     }

@@ -9,6 +9,7 @@ import jakarta.json.JsonString;
 import jakarta.json.spi.JsonProvider;
 import java.io.Reader;
 import java.io.StringReader;
+import java.util.HashMap;
 import java.util.Map;
 
 /**
@@ -17,10 +18,26 @@ import java.util.Map;
  * <p>Use these instead of the static methods of {@code jakarta.json.Json}: every one of those looks
  * the provider up again through the {@code ServiceLoader}, which costs tens of microseconds per
  * call and dominated request latency before this class existed. Thread-safe.
+ *
+ * <p>The readers made here read less than {@link #MAX_DEPTH} levels of nesting and fail only as
+ * JSON-P promises, with a {@link jakarta.json.JsonException} (or {@code IllegalStateException} when
+ * misused): Parsson refuses text nested deeper than its limit with a plain
+ * {@code RuntimeException}, which every caller that catches {@code JsonException} for "not JSON"
+ * would let through. A backend, a log line or a file that nests a few thousand brackets would
+ * otherwise fail its caller as a bug, or end a thread.
  */
 public final class Jsonp {
     private static final JsonProvider PROVIDER = JsonProvider.provider();
-    private static final JsonReaderFactory READERS = PROVIDER.createReaderFactory(Map.of());
+    /**
+     * Parsson's depth limit for the readers made here (text nested this deep is refused): far more
+     * than any backend answer, file or log line the gateway reads needs (Kubernetes objects nest
+     * about 20 levels), and far less than Parsson's default of 1000, which its recursive reader does
+     * not reach on the launcher's 512 KiB thread stacks: text nested some 950 levels ended in a
+     * {@code StackOverflowError}.
+     */
+    public static final int MAX_DEPTH = 256;
+    private static final String MAX_DEPTH_SETTING = "org.eclipse.parsson.maxDepth";
+    private static final JsonReaderFactory READERS = readerFactory(Map.of());
 
     private Jsonp() {}
 
@@ -84,8 +101,13 @@ public final class Jsonp {
         return READERS.createReader(new StringReader(text));
     }
 
-    /** A reader factory with provider-specific settings (for example Parsson's limits). */
+    /**
+     * A reader factory with provider-specific settings (for example Parsson's limits); its readers
+     * fail as those above, and stop at {@link #MAX_DEPTH} levels unless the settings name a depth.
+     */
     public static JsonReaderFactory readerFactory(Map<String, ?> config) {
-        return PROVIDER.createReaderFactory(config);
+        Map<String, Object> bounded = new HashMap<>(config);
+        bounded.putIfAbsent(MAX_DEPTH_SETTING, MAX_DEPTH);
+        return new JsonExceptionsOnly.Factory(PROVIDER.createReaderFactory(bounded));
     }
 }

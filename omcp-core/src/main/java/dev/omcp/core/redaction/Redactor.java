@@ -36,6 +36,12 @@ import java.util.concurrent.ConcurrentHashMap;
  * it as plain text instead of passing it through.
  */
 public final class Redactor {
+    /**
+     * Payloads nested deeper than {@link Jsonp#MAX_DEPTH} are redacted as text: building (and then
+     * walking) a tree of one, both recursive, could overflow the launcher's 512 KiB thread stacks.
+     */
+    private static final jakarta.json.stream.JsonParserFactory PARSERS = Jsonp.provider().createParserFactory(
+            Map.of("org.eclipse.parsson.maxDepth", Jsonp.MAX_DEPTH));
     /** JSON keys whose values are secrets, whole (the key contains one of these, any case). */
     private static final String[] SECRET_KEY_NAMES = {
         "password", "passwd", "pwd", "secret", "token", "apikey", "api_key", "api-key", "accesskey", "access_key", "access-key",
@@ -117,7 +123,7 @@ public final class Redactor {
      * ({@code {"a":1}\nsecret text}), so the parser must also reach the end of the input.
      */
     private static JsonValue parseWhole(String payload) {
-        try (JsonParser parser = Jsonp.provider().createParser(new StringReader(payload))) {
+        try (JsonParser parser = PARSERS.createParser(new StringReader(payload))) {
             if (!parser.hasNext()) {
                 return null;
             }
@@ -125,6 +131,9 @@ public final class Redactor {
             JsonValue value = parser.getValue();
             return parser.hasNext() ? null : value;
         } catch (JsonException | IllegalStateException | java.util.NoSuchElementException notOneValue) {
+            return null;
+        } catch (RuntimeException nestedTooDeeply) {
+            // Parsson's plain RuntimeException past its depth: redacted as text, every character checked
             return null;
         }
     }

@@ -12,6 +12,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.regex.Pattern;
 
 /**
@@ -22,6 +23,16 @@ final class SecretSettings {
     private static final Pattern SECRET = Pattern.compile(
             ".*(password|passwd|secret|token|apikey|api_key|api-key|authorization|credential|cookie|privatekey|private_key).*");
     private static final Pattern URL_IN_TEXT = Pattern.compile("(?i)\\b[a-z][a-z0-9+.-]*://[^\\s\"'<>]+");
+    /**
+     * Headers whose values are shown: the ones that route or describe a request. Every other header's
+     * value is masked, whatever its name: backends take API keys in headers of any name
+     * ({@code X-Honeycomb-Team}, {@code X-Auth}, {@code Signature}), and a viewer may read sources.
+     */
+    private static final Set<String> PLAIN_HEADERS = Set.of("x-scope-orgid", "x-grafana-org-id", "accept",
+            "accept-language", "content-type", "user-agent", "cache-control");
+    /** A value that carries an HTTP credential, whatever the setting is called: {@code Basic …}, {@code Bearer …}. */
+    private static final Pattern CREDENTIAL_VALUE = Pattern.compile(
+            "(?i)\\s*(basic|bearer|token|digest|negotiate|apikey|sharedaccesssignature)\\s+\\S.*", Pattern.DOTALL);
 
     private SecretSettings() {}
 
@@ -44,11 +55,18 @@ final class SecretSettings {
     }
 
     private static JsonValue mask(JsonValue value, boolean secret) {
+        return mask(value, secret, false);
+    }
+
+    /** {@code headers}: {@code value} is the object of a {@code headers} setting, whose values are secret unless plain. */
+    private static JsonValue mask(JsonValue value, boolean secret, boolean headers) {
         switch (value.getValueType()) {
             case OBJECT -> {
                 JsonObjectBuilder out = Jsonp.object();
                 for (Map.Entry<String, JsonValue> e : value.asJsonObject().entrySet()) {
-                    out.add(e.getKey(), mask(e.getValue(), secret || isSecretKey(e.getKey())));
+                    String key = e.getKey();
+                    boolean secretHere = secret || isSecretKey(key) || headers && !PLAIN_HEADERS.contains(key.toLowerCase(Locale.ROOT));
+                    out.add(key, mask(e.getValue(), secretHere, !headers && key.equalsIgnoreCase("headers")));
                 }
                 return out.build();
             }
@@ -58,7 +76,8 @@ final class SecretSettings {
                 return out.build();
             }
             case STRING -> {
-                return secret ? Jsonp.value(ManageSources.MASK) : value;
+                boolean credential = CREDENTIAL_VALUE.matcher(((JsonString) value).getString()).matches();
+                return secret || credential ? Jsonp.value(ManageSources.MASK) : value;
             }
             default -> {
                 return value;

@@ -154,6 +154,16 @@ class RedactorTest {
     }
 
     @Test
+    void payload_nestedDeeperThanTheReadersRead_isRedactedAsText_notAFailure() {
+        for (int depth : new int[] {300, 2000}) {
+            String deep = "{\"user\":\"a@b.io\",\"x\":" + "[".repeat(depth) + "]".repeat(depth) + "}";
+            Redactor.PayloadRedaction redacted = redactor.redactPayload(deep);
+            assertThat(redacted.wasJson()).isFalse();
+            assertThat(redacted.text()).startsWith("{\"user\":\"[REDACTED:email]\",\"x\":[[[").doesNotContain("a@b.io");
+        }
+    }
+
+    @Test
     void payload_thatIsNotJson_isRedactedAsTextFailClosed() {
         Redactor.PayloadRedaction notJson = redactor.redactPayload("{\"line\": \"truncated a@b.io");
         assertThat(notJson.wasJson()).isFalse();

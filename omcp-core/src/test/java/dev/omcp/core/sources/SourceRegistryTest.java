@@ -289,6 +289,30 @@ class SourceRegistryTest {
     }
 
     @Test
+    void headerValuesAreMaskedUnlessTheHeaderOnlyRoutes_andCredentialValuesAreMaskedWhateverTheirName() {
+        // a viewer holds sources:read: a backend's API key in a header of any name must not reach it
+        JsonObject settings = Json.createObjectBuilder()
+                .add("headers", Json.createObjectBuilder().add("X-Scope-OrgID", "team-a").add("X-Honeycomb-Team", "hc-key-1")
+                        .add("X-Auth", "Zm9vOmJhcg==").add("Signature", "sig-2"))
+                .add("upstream", "Bearer opaque-3").add("logFormat", "json").build();
+        store.sources.add(def("prom", "prometheus", "https://prom.example.com", "", settings));
+        SourceRegistry registry = registry(false);
+
+        JsonObject shown = registry.list(Principal.anonymous()).get(0).settings();
+        assertThat(shown.toString()).doesNotContain("hc-key-1").doesNotContain("Zm9vOmJhcg==").doesNotContain("sig-2")
+                .doesNotContain("opaque-3");
+        assertThat(shown.getJsonObject("headers").getString("X-Scope-OrgID")).isEqualTo("team-a");
+        assertThat(shown.getJsonObject("headers").getString("X-Auth")).isEqualTo(ManageSources.MASK);
+        assertThat(shown.getString("upstream")).isEqualTo(ManageSources.MASK);
+        assertThat(shown.getString("logFormat")).isEqualTo("json");
+
+        // what was shown, sent back, keeps every stored value
+        assertThat(registry.update("prom", new SourceDraft("prom", "prometheus", Optional.empty(), "", true, shown), Principal.anonymous()))
+                .isInstanceOf(SourceOutcome.Saved.class);
+        assertThat(store.sources.get(0).config().settings()).isEqualTo(settings);
+    }
+
+    @Test
     void updateReplacesTheConnectorKeepsMaskedSecretsAndRefusesNewFilePaths() {
         JsonObject settings = Json.createObjectBuilder()
                 .add("auth", Json.createObjectBuilder().add("type", "bearer").add("token", "from-env"))

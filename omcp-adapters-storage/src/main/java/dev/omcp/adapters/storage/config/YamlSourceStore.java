@@ -10,6 +10,7 @@ import dev.omcp.ports.sources.SourceStore;
 import dev.omcp.ports.sources.SourceStoreException;
 import dev.omcp.ports.sources.SourcesDocument;
 import dev.omcp.sdk.connector.SourceConfig;
+import dev.omcp.adapters.storage.yaml.YamlExpansion;
 import jakarta.json.JsonArrayBuilder;
 import jakarta.json.JsonNumber;
 import jakarta.json.JsonObject;
@@ -87,6 +88,11 @@ import org.yaml.snakeyaml.representer.Representer;
 public final class YamlSourceStore implements SourceStore {
     private static final Logger LOG = LoggerFactory.getLogger(YamlSourceStore.class);
     private static final long MAX_FILE_BYTES = 1 << 20;
+    /**
+     * What the file may hold once its aliases are expanded ({@link YamlExpansion}): four times what
+     * it may hold written out, far more than anchors shared between a few sources need.
+     */
+    static final long MAX_EXPANDED_UNITS = 4 * MAX_FILE_BYTES;
     private static final Set<String> RESERVED = Set.of("name", "type", "url", "tenant", "enabled");
     private static final String HEALTH = "health";
     private static final String THRESHOLDS = "thresholds";
@@ -141,6 +147,10 @@ public final class YamlSourceStore implements SourceStore {
                     return unreadable("the sources file is larger than 1 MiB");
                 }
                 Object loaded = yaml().load(Files.readString(file, StandardCharsets.UTF_8));
+                if (!YamlExpansion.within(loaded, MAX_EXPANDED_UNITS)) {
+                    return unreadable("the sources file expands to more than " + (MAX_EXPANDED_UNITS >> 20) + " MiB through its aliases "
+                            + "(*name); write the repeated values out, or repeat fewer of them");
+                }
                 if (loaded == null) {
                     loaded = new LinkedHashMap<String, Object>();
                 }

@@ -1,5 +1,6 @@
 package dev.omcp.adapters.storage.policy;
 
+import dev.omcp.adapters.storage.yaml.YamlExpansion;
 import dev.omcp.ports.access.PolicyDocument;
 import java.io.IOException;
 import java.io.InputStream;
@@ -70,6 +71,11 @@ public final class YamlPolicyFile {
         } catch (YAMLException e) {
             String message = e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage().lines().findFirst().orElse("");
             throw new InvalidPolicyFileException(List.of(source + " is not valid YAML: " + message));
+        }
+        // aliases of scalars are not bounded by maxAliasesForCollections: 1 MiB of them could each name one huge string
+        if (!YamlExpansion.within(root, 4 * MAX_BYTES)) {
+            throw new InvalidPolicyFileException(List.of(source + " expands to more than " + (4 * MAX_BYTES >> 20) + " MiB through its "
+                    + "aliases (*name); write the repeated values out, or repeat fewer of them"));
         }
         List<String> problems = new ArrayList<>();
         if (!(root instanceof Map<?, ?> top)) {

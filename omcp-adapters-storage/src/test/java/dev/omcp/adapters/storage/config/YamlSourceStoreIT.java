@@ -120,6 +120,39 @@ class YamlSourceStoreIT {
     }
 
     @Test
+    void aliasesOfOneHugeScalarAreRefusedBeforeAnythingCopiesThem() throws Exception {
+        // 1 MB on disk, 150,000 aliases of one 400 KB string: 60 GB once each value is substituted
+        String bomb = "sources:\n  - name: p\n    type: prometheus\n    url: http://prom:9090\n    metrics:\n      bomb: &a \""
+                + "A".repeat(400_000) + "\"\n    extra: [" + String.join(", ", java.util.Collections.nCopies(150_000, "*a")) + "]\n";
+        Path file = write("sources.yaml", bomb);
+        SourcesDocument document = store(file, List.of()).load();
+        assertThat(document.writable()).isFalse();
+        assertThat(document.sources()).isEmpty();
+        assertThat(document.problems()).singleElement().asString().contains("expands to more than 4 MiB").contains("aliases");
+    }
+
+    @Test
+    void anchorsSharedBetweenAFewSourcesStillLoad() throws Exception {
+        Path file = write("sources.yaml", """
+                sources:
+                  - name: a
+                    type: prometheus
+                    url: http://a:9090
+                    auth: &auth {type: bearer, token: "${PROM_TOKEN}"}
+                    serviceLabels: &labels [job, app]
+                  - name: b
+                    type: prometheus
+                    url: http://b:9090
+                    auth: *auth
+                    serviceLabels: *labels
+                """);
+        SourcesDocument document = store(file, List.of()).load();
+        assertThat(document.problems()).isEmpty();
+        assertThat(document.sources()).hasSize(2);
+        assertThat(document.sources().get(1).config().settings().getJsonObject("auth").getString("token")).isEqualTo("tok-from-env");
+    }
+
+    @Test
     void writeBackKeepsVariableReferencesAndNeverWritesTheSecret() throws Exception {
         Path file = write("sources.yaml", """
                 sources:

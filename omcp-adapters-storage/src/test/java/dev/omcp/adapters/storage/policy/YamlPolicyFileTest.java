@@ -65,4 +65,11 @@ class YamlPolicyFileTest {
         yaml.append("roles: {}\n");
         assertThatThrownBy(() -> YamlPolicyFile.parse(yaml.toString(), "p.yaml")).isInstanceOf(InvalidPolicyFileException.class);
     }
+    @Test
+    void aliasesOfOneHugeScalarAreRefused() {
+        String yaml = "roles:\n  big: [&a \"" + "x".repeat(300_000) + "\", " + String.join(", ", java.util.Collections.nCopies(150_000, "*a"))
+                + "]\n";
+        assertThatThrownBy(() -> YamlPolicyFile.parse(yaml, "p.yaml"))
+                .isInstanceOf(InvalidPolicyFileException.class).hasMessageContaining("expands to more than 4 MiB");
+    }
 }

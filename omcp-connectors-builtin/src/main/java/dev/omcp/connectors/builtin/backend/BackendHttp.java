@@ -124,6 +124,10 @@ public final class BackendHttp {
             if (BoundedBody.isTooLarge(e)) {
                 throw tooLarge(backend);
             }
+            if (BoundedBody.isOutOfMemory(e)) {
+                throw new ConnectorException(Kind.UNAVAILABLE, backend + " answered more than the gateway has memory for at the moment; "
+                        + "narrow the query (shorter window, fewer series, larger step) or retry later");
+            }
             throw failure(e, backend, timeout);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();

@@ -202,6 +202,23 @@ final class KindWatcher implements Runnable {
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
                 return;
+            } catch (RuntimeException e) {
+                // An answer the reader did not expect, or a bug: the thread must live on, or the kind would silently
+                // never change again while health still called it current. List again after a backoff, and say so.
+                if (stopped.getCount() == 0) {
+                    return;
+                }
+                ConnectorException failure = new ConnectorException(ConnectorException.Kind.BAD_RESPONSE, "reading the Kubernetes "
+                        + kind + " objects failed unexpectedly (" + e.getClass().getSimpleName() + "); the kind is listed again after "
+                        + "a backoff");
+                if (synced) {
+                    stale = Optional.of(failure);
+                }
+                resourceVersion = null;
+                lastError = Optional.of(failure);
+                firstList.countDown();
+                LOG.warn("event=kubernetes-watch-bug source={} kind={} error={}", source, kind, e.getClass().getName(), e);
+                backoff = wait(backoff);
             }
         }
     }
@@ -457,6 +474,13 @@ final class KindWatcher implements Runnable {
                 }
             }
             renewed("the API server ended it (timeoutSeconds " + watchTimeout.toSeconds() + ")");
+        } catch (UnreadableEvent e) {
+            // A complete line that is no watch event (readLine returns whole lines only, so the stream was not cut): a
+            // watch from the same version would replay it forever. List again, which reports the kind stale if its list
+            // cannot be read either.
+            resourceVersion = null;
+            LOG.warn("event=kubernetes-watch-unreadable source={} kind={} reason=\"{}\" effect=\"listing the kind again\"", source,
+                    kind, e.getMessage());
         } catch (IOException e) {
             if (endedByClient.get()) {
                 renewed("the API server kept it open past the watch's " + seconds(deadline) + " (its " + seconds(watchTimeout)
@@ -496,11 +520,11 @@ final class KindWatcher implements Runnable {
         try (JsonReader reader = Jsonp.reader((line))) {
             event = reader.readObject();
         } catch (JsonException | IllegalStateException e) {
-            throw new IOException("a watch event is not JSON (the stream was cut)");
+            throw new UnreadableEvent("a watch event is not a JSON object, or is nested too deeply to read");
         }
         String type = event.getString("type", "");
         if (!(event.get("object") instanceof JsonObject object)) {
-            throw new IOException("a watch event has no object");
+            throw new UnreadableEvent("a watch event has no object");
         }
         switch (type) {
             case "ADDED", "MODIFIED" -> {
@@ -543,9 +567,18 @@ final class KindWatcher implements Runnable {
                 resourceVersion = null; // 410 Gone: the version is too old; list again
                 return false;
             }
-            default -> throw new IOException("unknown watch event type");
+            default -> throw new UnreadableEvent("unknown watch event type");
         }
         return true;
+    }
+
+    /** A whole line of the watch stream that is no event this watcher can apply. */
+    private static final class UnreadableEvent extends IOException {
+        private static final long serialVersionUID = 1L;
+
+        UnreadableEvent(String message) {
+            super(message);
+        }
     }
 
     private static String logged(String serverText) {

@@ -66,7 +66,8 @@ final class PrometheusConnector extends HttpBackendConnector
         TimedHealthCheck check = TimedHealthCheck.start(clock());
         try {
             JsonObject info = http().getJson("/api/v1/status/buildinfo", Map.of());
-            String version = info.getJsonObject("data") == null ? "" : info.getJsonObject("data").getString("version", "");
+            // the answer is the backend's: a 'data' that is no object has no version, it is not a bug of ours
+            String version = info.get("data") instanceof JsonObject data ? data.getString("version", "") : "";
             return check.up("Prometheus " + (version.isEmpty() ? "(version not reported)" : version));
         } catch (ConnectorException e) {
             if (e.kind() == Kind.BAD_RESPONSE) {

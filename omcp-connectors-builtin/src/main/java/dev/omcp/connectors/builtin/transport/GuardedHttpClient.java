@@ -18,7 +18,9 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Executor;
 import javax.net.ssl.SSLContext;
 import javax.net.ssl.SSLParameters;
@@ -26,7 +28,8 @@ import javax.net.ssl.SSLParameters;
 /**
  * The HTTP client a connector gets: a JDK client that never follows redirects, checks every
  * request's URL with the egress rules (literal addresses in any spelling here, names when they are
- * resolved), gives every request the source's timeout, and adds the source's authorization and
+ * resolved), gives every request the source's timeout (held until the answer has arrived in full,
+ * not only its headers), and adds the source's authorization and
  * extra headers only to requests for the source's own origin, so a connector cannot leak them
  * elsewhere.
  */
@@ -101,15 +104,51 @@ final class GuardedHttpClient extends HttpClient {
         return scheme + "://" + Objects.requireNonNullElse(uri.getHost(), "").toLowerCase(Locale.ROOT) + ":" + port;
     }
 
+    /**
+     * Sends through the JDK client, held to the request's timeout until the answer has arrived in
+     * full ({@link ExchangeDeadlines}): the JDK's own timeout ends with the headers, so a backend
+     * trickling its body would otherwise hold the caller without end. Failures surface as the
+     * JDK's {@code send} surfaces them; an interrupt cancels the exchange.
+     */
     @Override
     public <T> HttpResponse<T> send(HttpRequest request, HttpResponse.BodyHandler<T> handler) throws IOException, InterruptedException {
-        return delegate.send(guard(request), handler);
+        HttpRequest guarded = guard(request);
+        CompletableFuture<HttpResponse<T>> answer = ExchangeDeadlines.SHARED.bound(delegate.sendAsync(guarded, handler),
+                timeoutOf(guarded));
+        try {
+            return answer.get();
+        } catch (InterruptedException e) {
+            answer.cancel(true);
+            throw e;
+        } catch (ExecutionException e) {
+            throw rethrown(ExchangeDeadlines.unwrap(e));
+        } catch (CancellationException e) {
+            throw new IOException("the exchange was cancelled", e);
+        }
+    }
+
+    private static IOException rethrown(Throwable cause) {
+        if (cause instanceof IOException io) {
+            return io;
+        }
+        if (cause instanceof RuntimeException runtime) {
+            throw runtime;
+        }
+        if (cause instanceof Error error) {
+            throw error;
+        }
+        return new IOException(cause);
+    }
+
+    private Duration timeoutOf(HttpRequest guarded) {
+        return guarded.timeout().orElse(requestTimeout);
     }
 
     @Override
     public <T> CompletableFuture<HttpResponse<T>> sendAsync(HttpRequest request, HttpResponse.BodyHandler<T> handler) {
         try {
-            return delegate.sendAsync(guard(request), handler);
+            HttpRequest guarded = guard(request);
+            return ExchangeDeadlines.SHARED.bound(delegate.sendAsync(guarded, handler), timeoutOf(guarded));
         } catch (IOException e) {
             return CompletableFuture.failedFuture(e);
         }
@@ -119,7 +158,8 @@ final class GuardedHttpClient extends HttpClient {
     public <T> CompletableFuture<HttpResponse<T>> sendAsync(HttpRequest request, HttpResponse.BodyHandler<T> handler,
             HttpResponse.PushPromiseHandler<T> pushPromiseHandler) {
         try {
-            return delegate.sendAsync(guard(request), handler, pushPromiseHandler);
+            HttpRequest guarded = guard(request);
+            return ExchangeDeadlines.SHARED.bound(delegate.sendAsync(guarded, handler, pushPromiseHandler), timeoutOf(guarded));
         } catch (IOException e) {
             return CompletableFuture.failedFuture(e);
         }

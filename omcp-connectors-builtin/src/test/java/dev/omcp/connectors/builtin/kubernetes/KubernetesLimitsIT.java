@@ -195,4 +195,34 @@ class KubernetesLimitsIT {
         });
         assertThat(log.messages()).noneSatisfy(m -> assertThat(m).contains("x".repeat(300)));
     }
+    /** A pod whose annotations nest {@code depth} arrays: more than any JSON reader of the gateway reads. */
+    private static JsonObject podNestedTooDeeply(String name, int depth) {
+        jakarta.json.JsonValue deep = Json.createArrayBuilder().build();
+        for (int i = 0; i < depth; i++) {
+            deep = Json.createArrayBuilder().add(deep).build();
+        }
+        JsonObject pod = pod("prod", name, API, "worker-1", null, List.of("app"));
+        return Json.createObjectBuilder(pod).add("metadata", Json.createObjectBuilder(pod.getJsonObject("metadata"))
+                .add("annotations", Json.createObjectBuilder().add("deep", deep))).build();
+    }
+
+    @Test
+    void aWatchEventNestedTooDeeply_doesNotEndTheWatcher_theKindIsReportedStale_andRecovers() throws Exception {
+        start(WatchLimits.DEFAULT);
+        eventually(() -> pods().synced());
+
+        api.apply(PODS, podNestedTooDeeply("api-7d9f-deep", 1500));
+        // the event cannot be read, so the kind is listed again; that list holds the same object and fails too: say so
+        eventually(() -> pods().stale().isPresent());
+        assertThat(pods().stale().get().getMessage()).contains("Kubernetes");
+        assertThat(connector.health().up()).isFalse();
+        assertThat(connector.health().message()).contains("stale pod");
+        assertThat(log.messages()).anyMatch(m -> m.contains("event=kubernetes-watch-unreadable source=limited kind=pod"));
+
+        // the watcher's thread lives on: once the object is gone the kind recovers and later changes show
+        api.delete(PODS, "prod", "api-7d9f-deep");
+        eventually(() -> pods().stale().isEmpty());
+        drainPodEvents("after-deep");
+        assertThat(connector.health().up()).isTrue();
+    }
 }

@@ -79,6 +79,16 @@ class LogHighlightExtractorTest {
     }
 
     @Test
+    void aJsonLineNestedDeeperThanTheReaderReads_isItsOwnMessage_notAFailureOfThePostmortem() {
+        // anyone who can get a line into a service's logs (a logged request body) can write one of these
+        String deep = "{\"level\":\"error\",\"msg\":\"payment failed\",\"detail\":" + "[".repeat(1200) + "]".repeat(1200) + "}";
+        List<LogHighlight> highlights = extractor.extract(List.of(line(1, "error", deep), line(2, "error", "{\"msg\":\"db timeout\"}")),
+                LEVELS, UnaryOperator.identity(), 20);
+        assertThat(highlights).extracting(LogHighlight::line).contains("error: db timeout");
+        assertThat(highlights).anySatisfy(h -> assertThat(h.line()).startsWith("error: {\"level\":\"error\",\"msg\":\"payment failed\""));
+    }
+
+    @Test
     void atMostMaxHighlights() {
         List<LogHighlightExtractor.Line> lines = new ArrayList<>();
         for (int i = 0; i < 30; i++) {
