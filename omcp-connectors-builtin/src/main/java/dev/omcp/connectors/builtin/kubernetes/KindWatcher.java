@@ -202,9 +202,10 @@ final class KindWatcher implements Runnable {
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
                 return;
-            } catch (RuntimeException e) {
-                // An answer the reader did not expect, or a bug: the thread must live on, or the kind would silently
-                // never change again while health still called it current. List again after a backoff, and say so.
+            } catch (RuntimeException | OutOfMemoryError | StackOverflowError e) {
+                // An answer the reader did not expect, a bug, or a heap full for a moment (a burst of large answers
+                // elsewhere): the thread must live on, or the kind would silently never change again while health
+                // still called it current. List again after a backoff, and say so.
                 if (stopped.getCount() == 0) {
                     return;
                 }

@@ -41,7 +41,7 @@ final class ExchangeDeadlines {
 
     static final ExchangeDeadlines SHARED = new ExchangeDeadlines();
 
-    private final Set<Running<?>> running = ConcurrentHashMap.newKeySet();
+    private final Set<Expiring> running = ConcurrentHashMap.newKeySet();
     private volatile Thread thread;
 
     private ExchangeDeadlines() {}
@@ -69,6 +69,61 @@ final class ExchangeDeadlines {
         });
         wake();
         return r.result;
+    }
+
+    /**
+     * Watches a synchronous exchange running on {@code caller}: past {@code timeout} the caller is
+     * interrupted, on which the JDK's {@code send} cancels the exchange (closing its connection) and
+     * throws. Cheaper than {@link #bound} for {@code send}, whose caller waits anyway: no future
+     * wraps the answer, so a backend request costs one set insertion and removal more than before.
+     * The caller must {@link Watch#finish()} it, whatever happened.
+     */
+    Watch watch(Thread caller, Duration timeout) {
+        Watch watch = new Watch(caller, System.nanoTime() + timeout.toNanos());
+        running.add(watch);
+        wake();
+        return watch;
+    }
+
+    /** A synchronous exchange's deadline. */
+    final class Watch implements Expiring {
+        private final Thread caller;
+        private final long deadline;
+        /** Guarded by this: whether the deadline interrupted the caller, and whether the exchange ended first. */
+        private boolean expired;
+        private boolean finished;
+
+        private Watch(Thread caller, long deadline) {
+            this.caller = caller;
+            this.deadline = deadline;
+        }
+
+        @Override
+        public long deadline() {
+            return deadline;
+        }
+
+        @Override
+        public synchronized void expire() {
+            if (!finished) {
+                expired = true;
+                caller.interrupt();
+            }
+        }
+
+        /**
+         * Ends the watch on the caller's thread; whether the deadline had interrupted it. The
+         * interrupt is then cleared here (under the same lock as it was sent, so none arrives later):
+         * it was this watch's, not the caller's own.
+         */
+        public synchronized boolean finish() {
+            running.remove(this);
+            finished = true;
+            if (expired) {
+                Thread.interrupted();
+            }
+            return expired;
+        }
     }
 
     /** The cause of a failed exchange as the JDK's {@code send} would surface it. */
@@ -140,8 +195,8 @@ final class ExchangeDeadlines {
             }
             LockSupport.parkNanos(this, TICK_NANOS);
             long now = System.nanoTime();
-            for (Running<?> r : running) {
-                if (now - r.deadline >= 0) {
+            for (Expiring r : running) {
+                if (now - r.deadline() >= 0) {
                     running.remove(r);
                     r.expire();
                 }
@@ -154,7 +209,14 @@ final class ExchangeDeadlines {
         return running.size();
     }
 
-    private static final class Running<T> {
+    /** Something the ticking thread ends at its deadline. */
+    private interface Expiring {
+        long deadline();
+
+        void expire();
+    }
+
+    private static final class Running<T> implements Expiring {
         final CompletableFuture<HttpResponse<T>> exchange;
         final CompletableFuture<HttpResponse<T>> result = new CompletableFuture<>();
         final long deadline;
@@ -166,7 +228,13 @@ final class ExchangeDeadlines {
             this.timeout = timeout;
         }
 
-        void expire() {
+        @Override
+        public long deadline() {
+            return deadline;
+        }
+
+        @Override
+        public void expire() {
             if (result.completeExceptionally(new HttpTimeoutException("the answer did not arrive in full within " + timeout.toMillis()
                     + " ms"))) {
                 exchange.cancel(true);

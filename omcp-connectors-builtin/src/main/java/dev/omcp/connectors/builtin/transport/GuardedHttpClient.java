@@ -13,14 +13,13 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.net.http.HttpTimeoutException;
 import java.time.Duration;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
-import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Executor;
 import javax.net.ssl.SSLContext;
 import javax.net.ssl.SSLParameters;
@@ -105,39 +104,39 @@ final class GuardedHttpClient extends HttpClient {
     }
 
     /**
-     * Sends through the JDK client, held to the request's timeout until the answer has arrived in
-     * full ({@link ExchangeDeadlines}): the JDK's own timeout ends with the headers, so a backend
-     * trickling its body would otherwise hold the caller without end. Failures surface as the
-     * JDK's {@code send} surfaces them; an interrupt cancels the exchange.
+     * Sends through the JDK client on the caller's thread, held to the request's timeout until the
+     * answer has arrived in full ({@link ExchangeDeadlines#watch}): the JDK's own timeout ends with
+     * the headers, so a backend trickling its body would otherwise hold the caller without end.
+     * Past the timeout the caller is interrupted, the JDK cancels the exchange, and this throws an
+     * {@link HttpTimeoutException}; an interrupt of the caller's own still throws
+     * {@link InterruptedException}.
      */
     @Override
     public <T> HttpResponse<T> send(HttpRequest request, HttpResponse.BodyHandler<T> handler) throws IOException, InterruptedException {
         HttpRequest guarded = guard(request);
-        CompletableFuture<HttpResponse<T>> answer = ExchangeDeadlines.SHARED.bound(delegate.sendAsync(guarded, handler),
-                timeoutOf(guarded));
+        Duration timeout = timeoutOf(guarded);
+        ExchangeDeadlines.Watch watch = ExchangeDeadlines.SHARED.watch(Thread.currentThread(), timeout);
+        HttpResponse<T> response;
         try {
-            return answer.get();
-        } catch (InterruptedException e) {
-            answer.cancel(true);
+            response = delegate.send(guarded, handler);
+        } catch (InterruptedException | IOException e) {
+            if (watch.finish()) {
+                throw timedOut(timeout, e);
+            }
             throw e;
-        } catch (ExecutionException e) {
-            throw rethrown(ExchangeDeadlines.unwrap(e));
-        } catch (CancellationException e) {
-            throw new IOException("the exchange was cancelled", e);
+        } catch (RuntimeException | Error e) {
+            watch.finish();
+            throw e;
         }
+        // an answer complete as its deadline passed is still whole: it is kept
+        watch.finish();
+        return response;
     }
 
-    private static IOException rethrown(Throwable cause) {
-        if (cause instanceof IOException io) {
-            return io;
-        }
-        if (cause instanceof RuntimeException runtime) {
-            throw runtime;
-        }
-        if (cause instanceof Error error) {
-            throw error;
-        }
-        return new IOException(cause);
+    private static HttpTimeoutException timedOut(Duration timeout, Exception cause) {
+        HttpTimeoutException timedOut = new HttpTimeoutException("the answer did not arrive in full within " + timeout.toMillis() + " ms");
+        timedOut.initCause(cause);
+        return timedOut;
     }
 
     private Duration timeoutOf(HttpRequest guarded) {

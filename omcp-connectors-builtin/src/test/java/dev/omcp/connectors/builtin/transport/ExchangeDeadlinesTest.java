@@ -23,7 +23,33 @@ class ExchangeDeadlinesTest {
         CompletableFuture<HttpResponse<String>> bounded = ExchangeDeadlines.SHARED.bound(never, Duration.ofMillis(200));
         assertThatThrownBy(() -> bounded.get(5, TimeUnit.SECONDS)).isInstanceOf(ExecutionException.class)
                 .hasCauseInstanceOf(HttpTimeoutException.class);
+        // cancelled right after the answer failed, on the watcher's thread
+        long until = System.nanoTime() + Duration.ofSeconds(5).toNanos();
+        while (!never.isCancelled() && System.nanoTime() < until) {
+            Thread.onSpinWait();
+        }
         assertThat(never).as("the exchange is cancelled, which closes its connection").isCancelled();
+    }
+
+    @Test
+    void aWatchedCallerPastItsDeadlineIsInterrupted_andFinishingClearsThatInterrupt() throws Exception {
+        CompletableFuture<Boolean> outcome = new CompletableFuture<>();
+        Thread caller = Thread.ofVirtual().start(() -> {
+            ExchangeDeadlines.Watch watch = ExchangeDeadlines.SHARED.watch(Thread.currentThread(), Duration.ofMillis(200));
+            try {
+                Thread.sleep(10_000); // as the JDK's send waits for an answer that trickles
+                outcome.complete(false);
+            } catch (InterruptedException e) {
+                outcome.complete(watch.finish() && !Thread.currentThread().isInterrupted());
+            }
+        });
+        assertThat(outcome.get(5, TimeUnit.SECONDS)).as("interrupted by the watch, which says so and leaves no interrupt behind").isTrue();
+        caller.join();
+
+        ExchangeDeadlines.Watch inTime = ExchangeDeadlines.SHARED.watch(Thread.currentThread(), Duration.ofSeconds(5));
+        assertThat(inTime.finish()).isFalse();
+        assertThat(Thread.currentThread().isInterrupted()).isFalse();
+        assertThat(ExchangeDeadlines.SHARED.inFlight()).isZero();
     }
 
     @Test
