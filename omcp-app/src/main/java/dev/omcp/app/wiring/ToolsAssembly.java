@@ -93,6 +93,8 @@ final class ToolsAssembly implements AutoCloseable {
                 .ipEnricher(enricher)
                 .postmortemTemplate(template)
                 .thresholds(thresholds)
+                .howToAddSources("An operator adds them with a sources file (CONFIG_PATH), PROMETHEUS_URL / LOKI_URL, "
+                        + "or POST /api/sources.")
                 .build();
         // read once now, so a broken template is in the start-up log rather than first seen at an incident
         template.get();

@@ -104,8 +104,7 @@ public final class ListSourcesTool extends ObservabilityTool {
             result.add("note", "The gateway's sources file could not be read at start (" + fileProblem.get() + "), so no source "
                     + "from it is loaded. Tell an operator: they must fix the file and restart the gateway.");
         } else if (views.isEmpty()) {
-            result.add("note", "No sources are configured. An operator adds them with a sources file (CONFIG_PATH), "
-                    + "PROMETHEUS_URL / LOKI_URL, or POST /api/sources.");
+            result.add("note", "No sources are configured. " + toolkit.howToAddSources());
         }
         JsonObject json = result.build();
         return ToolResult.structured(json);

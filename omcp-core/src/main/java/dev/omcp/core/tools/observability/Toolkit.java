@@ -37,6 +37,7 @@ public final class Toolkit {
     private final IpEnricher ipEnricher;
     private final Supplier<Optional<PostmortemTemplate>> postmortemTemplate;
     private final AtomicReference<HealthThresholds> thresholds;
+    private final String howToAddSources;
 
     private Toolkit(Builder b) {
         this.sources = Objects.requireNonNull(b.sources, "sources");
@@ -53,6 +54,7 @@ public final class Toolkit {
         this.ipEnricher = b.ipEnricher;
         this.postmortemTemplate = b.postmortemTemplate;
         this.thresholds = new AtomicReference<>(b.thresholds);
+        this.howToAddSources = b.howToAddSources;
     }
 
     /**
@@ -141,6 +143,14 @@ public final class Toolkit {
         thresholds.set(Objects.requireNonNull(replacement, "replacement"));
     }
 
+    /**
+     * How an operator of this gateway adds a source, for the note of a {@code list_sources} answer
+     * that lists none: the launcher names its variables and routes, an embedding service its own way.
+     */
+    public String howToAddSources() {
+        return howToAddSources;
+    }
+
     /** How long one source may take when the builder is not told: the launcher's {@code OMCP_TOOL_SOURCE_TIMEOUT} default. */
     public static final Duration DEFAULT_PER_SOURCE_TIMEOUT = Duration.ofSeconds(10);
 
@@ -162,6 +172,8 @@ public final class Toolkit {
         private IpEnricher ipEnricher = new IpEnricher(Optional.empty(), Optional.empty());
         private Supplier<Optional<PostmortemTemplate>> postmortemTemplate = Optional::empty;
         private HealthThresholds thresholds = HealthThresholds.defaults();
+        private String howToAddSources = "The service embedding this gateway decides where sources come from; "
+                + "ask its operator.";
 
         private Builder(SourceRegistry sources, Clock clock) {
             this.sources = Objects.requireNonNull(sources, "sources");
@@ -211,6 +223,19 @@ public final class Toolkit {
 
         public Builder thresholds(HealthThresholds thresholds) {
             this.thresholds = Objects.requireNonNull(thresholds, "thresholds");
+            return this;
+        }
+
+        /**
+         * One or two sentences telling an operator how sources are added to this gateway, shown to
+         * an agent when no source is configured; by default it says the embedding service decides.
+         */
+        public Builder howToAddSources(String sentences) {
+            Objects.requireNonNull(sentences, "sentences");
+            if (sentences.isBlank()) {
+                throw new IllegalArgumentException("howToAddSources must say something; leave the default instead of a blank text");
+            }
+            this.howToAddSources = sentences.strip();
             return this;
         }
 

@@ -1,6 +1,7 @@
 package dev.omcp.core.tools.observability;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.omcp.core.sources.SourceRegistry;
 import dev.omcp.ports.identity.Principal;
@@ -67,11 +68,28 @@ class ListSourcesToolTest {
     }
 
     @Test
-    void withNoSourceConfigured_theNoteSaysHowAnOperatorAddsOne() {
-        JsonObject result = ToolHarness.ok(tool(new InMemorySources()), "{}");
+    void withNoSourceConfigured_theNoteSaysHowAnOperatorOfThisGatewayAddsOne() {
+        ListSourcesTool tool = new ListSourcesTool(Toolkit.builder(new InMemorySources().registry(), clock)
+                .howToAddSources("Add one in the service's admin console.").build());
+
+        JsonObject result = ToolHarness.ok(tool, "{}");
 
         assertThat(result.getJsonArray("sources")).isEmpty();
-        assertThat(result.getString("note")).contains("CONFIG_PATH").contains("PROMETHEUS_URL").contains("POST /api/sources");
+        assertThat(result.getString("note")).isEqualTo("No sources are configured. Add one in the service's admin console.");
+    }
+
+    @Test
+    void withNoSourceConfigured_anEmbeddedGatewayToldNothing_pointsAtTheEmbeddingService_notAtTheLaunchersVariables() {
+        JsonObject result = ToolHarness.ok(tool(new InMemorySources()), "{}");
+
+        assertThat(result.getString("note")).contains("No sources are configured").contains("service embedding this gateway")
+                .doesNotContain("CONFIG_PATH").doesNotContain("/api/sources");
+    }
+
+    @Test
+    void aBlankHowToAddSources_isRefused_whenTheToolkitIsBuilt() {
+        assertThatThrownBy(() -> Toolkit.builder(new InMemorySources().registry(), clock).howToAddSources("  "))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("howToAddSources");
     }
 
     @Test
