@@ -140,7 +140,7 @@ public final class GatewayAssembly implements AutoCloseable {
                 server.host(), server.port(), server.allowedHosts(), server.allowedOrigins(),
                 HttpServerSettings.DEFAULT_MAX_BODY_BYTES,
                 java.time.Duration.ofSeconds(30), java.time.Duration.ofSeconds(90),
-                server.shutdownGrace(), version);
+                server.shutdownGrace());
         GatewayHttpServer.Builder httpBuilder = GatewayHttpServer.builder()
                 .settings(http)
                 .clock(clock)

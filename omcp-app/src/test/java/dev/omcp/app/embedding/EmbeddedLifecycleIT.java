@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.omcp.adapters.http.server.GatewayHttpServer;
 import dev.omcp.adapters.http.server.HttpServerSettings;
+import dev.omcp.app.support.Http;
 import dev.omcp.app.support.McpHttpClient;
 import dev.omcp.core.gateway.Gateway;
 import dev.omcp.ports.tools.Tool;
@@ -104,6 +105,16 @@ class EmbeddedLifecycleIT {
             HttpResponse<String> foreignSession = clientB.post("{\"jsonrpc\":\"2.0\",\"id\":3,\"method\":\"tools/list\"}",
                     Map.of("Mcp-Session-Id", clientA.sessionId()));
             assertThat(foreignSession.statusCode()).as("a session of gateway a, shown to gateway b").isEqualTo(404);
+        }
+    }
+
+    @Test
+    void theOpenApiDocument_carriesTheEmbeddingServicesVersion() {
+        try (GatewayHttpServer server = server(Gateway.builder().name("shop-observability").version("4.2.0").build()).start()) {
+            HttpResponse<String> document = Http.get("http://127.0.0.1:" + server.port() + "/api/openapi.json");
+
+            assertThat(document.statusCode()).isEqualTo(200);
+            assertThat(McpHttpClient.parse(document.body()).getJsonObject("info").getString("version")).isEqualTo("4.2.0");
         }
     }
 }

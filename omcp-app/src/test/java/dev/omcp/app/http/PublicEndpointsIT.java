@@ -118,6 +118,13 @@ class PublicEndpointsIT {
     }
 
     @Test
+    void openApi_carriesTheVersionTheGatewayReportsInItsInfo() {
+        assertThat(json("/api/openapi.json").getJsonObject("info").getString("version"))
+                .isEqualTo(json("/api/info").getString("version"))
+                .isEqualTo(dev.omcp.app.cli.VersionProvider.version());
+    }
+
+    @Test
     void unknownApiRoute_isJson404() {
         HttpResponse<String> response = Http.get(gateway.baseUrl() + "/api/nope");
         assertThat(response.statusCode()).isEqualTo(404);

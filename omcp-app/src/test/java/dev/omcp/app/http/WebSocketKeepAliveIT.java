@@ -42,7 +42,7 @@ class WebSocketKeepAliveIT {
     static void start() {
         Gateway gateway = Gateway.builder().version("test").build();
         HttpServerSettings settings = new HttpServerSettings("127.0.0.1", 0, List.of(), List.of(),
-                HttpServerSettings.DEFAULT_MAX_BODY_BYTES, PING, PONG_TIMEOUT, Duration.ofSeconds(5), "test");
+                HttpServerSettings.DEFAULT_MAX_BODY_BYTES, PING, PONG_TIMEOUT, Duration.ofSeconds(5));
         server = GatewayHttpServer.builder()
                 .settings(settings)
                 .mcp(gateway.mcp())

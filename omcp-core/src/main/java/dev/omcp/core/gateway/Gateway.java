@@ -148,7 +148,7 @@ public final class Gateway {
 
         /** Server name in {@code initialize} and {@code /api/info}; default {@code omcp}. */
         public Builder name(String name) {
-            this.name = Objects.requireNonNull(name, "name");
+            this.name = notBlank(name, "name");
             return this;
         }
 
@@ -160,8 +160,18 @@ public final class Gateway {
 
         /** Server version in {@code initialize} and {@code /api/info}. */
         public Builder version(String version) {
-            this.version = Objects.requireNonNull(version, "version");
+            this.version = notBlank(version, "version");
             return this;
+        }
+
+        /** A client shows the server's name and version to its user and may key its settings by them: neither may be blank. */
+        private static String notBlank(String value, String what) {
+            Objects.requireNonNull(value, what);
+            if (value.isBlank()) {
+                throw new IllegalArgumentException("the gateway's " + what + " must not be blank; leave the default or give a real "
+                        + what);
+            }
+            return value;
         }
 
         /** The {@code instructions} of the {@code initialize} result: a short guide for the model. */

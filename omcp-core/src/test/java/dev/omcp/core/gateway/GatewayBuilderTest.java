@@ -99,4 +99,13 @@ class GatewayBuilderTest {
         assertThatThrownBy(builder::build).isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("'portal' and 'bot' have the same token");
     }
+
+    @Test
+    void aBlankNameOrVersion_isRefused_withWhatToDo() {
+        assertThatThrownBy(() -> Gateway.builder().name(" ")).isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("name must not be blank").hasMessageContaining("leave the default");
+        assertThatThrownBy(() -> Gateway.builder().version("")).isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("version must not be blank");
+        assertThat(Gateway.builder().name("shop").version("1.0").build().description().info().name()).isEqualTo("shop");
+    }
 }

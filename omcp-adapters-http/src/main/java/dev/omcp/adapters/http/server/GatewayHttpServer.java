@@ -124,7 +124,9 @@ public final class GatewayHttpServer implements AutoCloseable {
 
             config.routes.before(securityHeaders::apply);
             ApiRoutes routes = new ApiRoutes(config.routes, apiGuard);
-            publicEndpoints.register(routes, () -> OpenApiDocument.build("OMCP", settings.version(), documentedRoutes));
+            // the version the gateway reports in initialize and /api/info, so an embedding service's document carries its own
+            GatewayDescription description = builder.description;
+            publicEndpoints.register(routes, () -> OpenApiDocument.build("OMCP", description.info().version(), documentedRoutes));
             modules.forEach(module -> module.register(routes));
             documentedRoutes.addAll(routes.documented());
 

@@ -16,7 +16,6 @@ import java.util.Objects;
  * @param wsPongTimeout how long a WebSocket may stay silent (no pong, no message) before it is closed
  *     with 1001; longer than the ping interval, so a peer is always pinged before its deadline
  * @param shutdownGrace how long in-flight requests may run after shutdown begins
- * @param version gateway version shown in the OpenAPI document
  */
 public record HttpServerSettings(
         String host,
@@ -26,8 +25,7 @@ public record HttpServerSettings(
         int maxBodyBytes,
         Duration wsPingInterval,
         Duration wsPongTimeout,
-        Duration shutdownGrace,
-        String version) {
+        Duration shutdownGrace) {
 
     /** 1 MiB: the largest JSON body accepted anywhere. */
     public static final int DEFAULT_MAX_BODY_BYTES = 1024 * 1024;
@@ -39,7 +37,6 @@ public record HttpServerSettings(
         Objects.requireNonNull(wsPingInterval, "wsPingInterval");
         Objects.requireNonNull(wsPongTimeout, "wsPongTimeout");
         Objects.requireNonNull(shutdownGrace, "shutdownGrace");
-        Objects.requireNonNull(version, "version");
         if (port < 0 || port > 65535) {
             throw new IllegalArgumentException("port must be 0-65535, got " + port);
         }
@@ -59,6 +56,6 @@ public record HttpServerSettings(
     public static HttpServerSettings loopback(int port) {
         return new HttpServerSettings(
                 "127.0.0.1", port, List.of(), List.of(), DEFAULT_MAX_BODY_BYTES,
-                Duration.ofSeconds(30), Duration.ofSeconds(90), Duration.ofSeconds(10), "dev");
+                Duration.ofSeconds(30), Duration.ofSeconds(90), Duration.ofSeconds(10));
     }
 }

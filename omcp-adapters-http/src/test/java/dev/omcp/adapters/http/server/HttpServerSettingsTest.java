@@ -12,7 +12,7 @@ class HttpServerSettingsTest {
 
     private static HttpServerSettings withWebSocketTimes(Duration ping, Duration pongTimeout) {
         return new HttpServerSettings("127.0.0.1", 0, List.of(), List.of(), HttpServerSettings.DEFAULT_MAX_BODY_BYTES,
-                ping, pongTimeout, Duration.ofSeconds(10), "dev");
+                ping, pongTimeout, Duration.ofSeconds(10));
     }
 
     @Test
