@@ -8,7 +8,7 @@ import jakarta.json.JsonString;
 import jakarta.json.JsonValue;
 import java.math.BigDecimal;
 import java.util.ArrayList;
-import java.util.HashSet;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -252,10 +252,13 @@ public final class JsonSchemaValidator {
             checkContains(root, schema, array, path, out, depth);
         }
         if (schema.getBoolean("uniqueItems", false)) {
-            Set<String> seen = new HashSet<>();
-            for (JsonValue item : array) {
-                if (!seen.add(canonical(item))) {
-                    out.add(path + ": items must be unique, " + item + " repeats");
+            // positions, not the value: no message of this validator echoes what the caller sent (it may be a
+            // secret, or a megabyte)
+            Map<String, Integer> firstAt = new HashMap<>();
+            for (int i = 0; i < array.size(); i++) {
+                Integer first = firstAt.putIfAbsent(canonical(array.get(i)), i);
+                if (first != null) {
+                    out.add(path + ": items must be unique; " + path + "[" + i + "] repeats " + path + "[" + first + "]");
                     break;
                 }
             }

@@ -71,7 +71,7 @@ class JsonSchemaValidatorTest {
         assertThat(validator.validate(s, json("[\"a\",\"b\"]"), "l")).isEmpty();
         assertThat(validator.validate(s, json("[]"), "l")).containsExactly("l: must have at least 1 item, got 0");
         assertThat(validator.validate(s, json("[\"a\",\"b\",\"c\",\"d\"]"), "l")).containsExactly("l: must have at most 3 items, got 4");
-        assertThat(validator.validate(s, json("[\"a\",1,\"a\"]"), "l")).containsExactly("l[1]: must be a string, got a number", "l: items must be unique, \"a\" repeats");
+        assertThat(validator.validate(s, json("[\"a\",1,\"a\"]"), "l")).containsExactly("l[1]: must be a string, got a number", "l: items must be unique; l[2] repeats l[0]");
     }
 
     @Test
