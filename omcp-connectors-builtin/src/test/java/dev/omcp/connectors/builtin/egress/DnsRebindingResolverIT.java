@@ -4,23 +4,16 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
-import com.sun.net.httpserver.HttpServer;
-import dev.omcp.connectors.builtin.TestContexts;
 import dev.omcp.connectors.builtin.backend.BackendHttp;
 import dev.omcp.connectors.builtin.transport.SourceConnectorContexts;
-import dev.omcp.ports.egress.EgressVerdict;
 import dev.omcp.sdk.connector.ConnectorContext;
 import dev.omcp.sdk.connector.ConnectorException;
 import dev.omcp.sdk.connector.SourceConfig;
 import jakarta.json.JsonObject;
-import java.net.InetAddress;
-import java.net.InetSocketAddress;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
-import java.util.Arrays;
-import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -35,32 +28,16 @@ import org.junit.jupiter.api.Test;
  * guard would only ever connect to loopback.
  */
 class DnsRebindingResolverIT {
-    private static final byte[] ALLOWED = {127, 0, 0, 1};
-    private static HttpServer server;
-    private static final AtomicInteger HITS = new AtomicInteger();
+    private static CountingBackend backend;
 
     @BeforeAll
     static void start() throws Exception {
-        server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
-        server.createContext("/", ex -> {
-            HITS.incrementAndGet();
-            ex.sendResponseHeaders(204, -1);
-            ex.close();
-        });
-        server.start();
+        backend = new CountingBackend();
     }
 
     @AfterAll
     static void stop() {
-        server.stop(0);
-    }
-
-    /** Admits only 127.0.0.1: 127.0.0.2 plays the cloud-metadata address. */
-    private static final class OnlyOneAddress extends TestContexts.LoopbackPolicy {
-        @Override
-        public EgressVerdict checkAddress(byte[] address) {
-            return Arrays.equals(address, ALLOWED) ? EgressVerdict.allow() : EgressVerdict.refuse("a cloud-metadata address (stand-in)");
-        }
+        backend.close();
     }
 
     @Test
@@ -71,16 +48,16 @@ class DnsRebindingResolverIT {
         assumeTrue(hostsFile != null, "needs -Djdk.net.hosts.file and no address cache, as the pom's \"resolver\" execution sets");
         Path hosts = Path.of(hostsFile);
         Files.writeString(hosts, "127.0.0.1 rebind.test\n");
-        OnlyOneAddress policy = new OnlyOneAddress();
+        CountingBackend.OnlyOneLoopbackAddress policy = new CountingBackend.OnlyOneLoopbackAddress();
         BackendHostGuard.install(policy);
-        String url = "http://rebind.test:" + server.getAddress().getPort();
+        String url = "http://rebind.test:" + backend.port();
         SourceConfig source = new SourceConfig("rebind", "prometheus", url, "", JsonObject.EMPTY_JSON_OBJECT);
         ConnectorContext context = new SourceConnectorContexts(policy, Duration.ofSeconds(2), Duration.ofSeconds(2), Clock.systemUTC())
                 .contextFor(source);
         BackendHttp http = new BackendHttp(context.httpClient(), url, Duration.ofSeconds(2), "Backend");
 
         assertThat(http.getText("/first")).isEmpty();
-        assertThat(HITS.get()).isEqualTo(1);
+        assertThat(backend.hits()).isEqualTo(1);
         assertThat(BackendHostGuard.active()).isTrue();
 
         Files.writeString(hosts, "127.0.0.2 rebind.test\n"); // the attacker's DNS now answers another address
@@ -89,11 +66,11 @@ class DnsRebindingResolverIT {
                     assertThat(e.kind()).isEqualTo(ConnectorException.Kind.ADDRESS_REFUSED);
                     assertThat(e.getMessage()).contains("cloud-metadata");
                 });
-        assertThat(HITS.get()).isEqualTo(1);
+        assertThat(backend.hits()).isEqualTo(1);
 
         // the rules, not the name, decide: back on the allowed address it works again
         Files.writeString(hosts, "127.0.0.1 rebind.test\n");
         assertThat(http.getText("/third")).isEmpty();
-        assertThat(HITS.get()).isEqualTo(2);
+        assertThat(backend.hits()).isEqualTo(2);
     }
 }

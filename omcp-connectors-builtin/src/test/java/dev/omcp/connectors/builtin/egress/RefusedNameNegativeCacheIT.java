@@ -4,23 +4,16 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
-import com.sun.net.httpserver.HttpServer;
-import dev.omcp.connectors.builtin.TestContexts;
 import dev.omcp.connectors.builtin.backend.BackendHttp;
 import dev.omcp.connectors.builtin.transport.SourceConnectorContexts;
-import dev.omcp.ports.egress.EgressVerdict;
 import dev.omcp.sdk.connector.ConnectorContext;
 import dev.omcp.sdk.connector.ConnectorException;
 import dev.omcp.sdk.connector.SourceConfig;
 import jakarta.json.JsonObject;
-import java.net.InetAddress;
-import java.net.InetSocketAddress;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
-import java.util.Arrays;
-import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -28,36 +21,20 @@ import org.junit.jupiter.api.Test;
 /**
  * A refused backend name asked for again while the JDK still answers from its cache of failed
  * lookups ({@code networkaddress.cache.negative.ttl}, 10 s by default, as this test's JVM keeps
- * it): the guard's resolver is not called the second time, and the JDK's cached failure says only
+ * it): the JDK may then answer without calling the guard's resolver, with a failure that says only
  * that the name does not resolve. The operator must still read that the egress guard refused it.
  */
 class RefusedNameNegativeCacheIT {
-    private static final byte[] ALLOWED = {127, 0, 0, 1};
-    private static final AtomicInteger HITS = new AtomicInteger();
-    private static HttpServer server;
+    private static CountingBackend backend;
 
     @BeforeAll
     static void start() throws Exception {
-        server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
-        server.createContext("/", ex -> {
-            HITS.incrementAndGet();
-            ex.sendResponseHeaders(204, -1);
-            ex.close();
-        });
-        server.start();
+        backend = new CountingBackend();
     }
 
     @AfterAll
     static void stop() {
-        server.stop(0);
-    }
-
-    /** Admits only 127.0.0.1: 127.0.0.2 plays the cloud-metadata address. */
-    private static final class OnlyOneAddress extends TestContexts.LoopbackPolicy {
-        @Override
-        public EgressVerdict checkAddress(byte[] address) {
-            return Arrays.equals(address, ALLOWED) ? EgressVerdict.allow() : EgressVerdict.refuse("a cloud-metadata address (stand-in)");
-        }
+        backend.close();
     }
 
     @Test
@@ -66,9 +43,9 @@ class RefusedNameNegativeCacheIT {
         // -Dit.test=... also selects this class in the default Failsafe execution: skipped there, it runs in "resolver-negative-cache"
         assumeTrue(hostsFile != null, "needs -Djdk.net.hosts.file and the default negative cache, as the pom's execution sets");
         Files.writeString(Path.of(hostsFile), "127.0.0.2 refused.test\n");
-        OnlyOneAddress policy = new OnlyOneAddress();
+        CountingBackend.OnlyOneLoopbackAddress policy = new CountingBackend.OnlyOneLoopbackAddress();
         BackendHostGuard.install(policy);
-        String url = "http://refused.test:" + server.getAddress().getPort();
+        String url = "http://refused.test:" + backend.port();
         SourceConfig source = new SourceConfig("refused", "prometheus", url, "", JsonObject.EMPTY_JSON_OBJECT);
         ConnectorContext context = new SourceConnectorContexts(policy, Duration.ofSeconds(2), Duration.ofSeconds(2), Clock.systemUTC())
                 .contextFor(source);
@@ -81,6 +58,6 @@ class RefusedNameNegativeCacheIT {
                         assertThat(e.getMessage()).contains("egress guard refused").contains("cloud-metadata");
                     });
         }
-        assertThat(HITS.get()).isZero();
+        assertThat(backend.hits()).isZero();
     }
 }
