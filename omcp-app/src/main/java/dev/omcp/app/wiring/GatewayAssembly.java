@@ -12,6 +12,7 @@ import dev.omcp.core.gateway.Gateway;
 import dev.omcp.core.guidance.AgentGuide;
 import dev.omcp.core.management.RuntimeSettings;
 import dev.omcp.core.tools.observability.Toolkit;
+import dev.omcp.ports.audit.AuditEvent;
 import dev.omcp.ports.audit.AuditTrail;
 import dev.omcp.ports.settings.HealthThresholdsStore;
 import dev.omcp.ports.connectors.ConnectorCatalog;
@@ -96,9 +97,17 @@ public final class GatewayAssembly implements AutoCloseable {
         // spec 3.5: in strict mode an unverifiable plugin stops the start here, before anything listens.
         PluginWiring plugins = PluginWiring.start(settings.plugins(), builtinConnectors(settings), document.plugins(), version);
         AuditChain audit = AuditAssembly.start(settings.audit(), settings.connectors().allowPrivateBackends(), clock);
-        AuditTrail trail = event -> {
-            audit.record(event);
-            observer.record(event);
+        AuditTrail trail = new AuditTrail() {
+            @Override
+            public void record(AuditEvent event) {
+                audit.record(event);
+                observer.record(event);
+            }
+
+            @Override
+            public Optional<String> unavailable() {
+                return audit.unavailable();
+            }
         };
         SecureRandom random = new SecureRandom();
         List<AutoCloseable> resources = new ArrayList<>();

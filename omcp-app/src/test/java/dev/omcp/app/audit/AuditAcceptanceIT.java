@@ -140,6 +140,48 @@ class AuditAcceptanceIT {
     }
 
     @Test
+    void hostileFieldsStayOneEntryPerLine_verify_andNothingAViewerActsOnReachesTheFile() throws Exception {
+        Path file = dir.resolve("audit.jsonl");
+        AuditChain chain = chain(file, FsyncPolicy.ALWAYS, TornTailPolicy.REPAIR);
+        String megabyte = "m".repeat(1 << 20);
+        List<String> hostile = List.of("two\nlines\r\nand\u2028more\u2029", "\u001b[2J\u001b[31mred\u0007\u0000",
+                "\u009b31mC1 CSI\u0085", "lone\ud800high and \udc00low", "admin\u202e\u2066txt.exe", megabyte,
+                "quote\"back\\slash");
+        for (String value : hostile) {
+            chain.record(new AuditEvent(value, value, value, value, "PUT", "/api/sources/" + value, 200, value, value));
+        }
+        chain.close();
+
+        byte[] bytes = Files.readAllBytes(file);
+        String text = new String(bytes, StandardCharsets.UTF_8);
+        assertThat(text.split("\n", -1)).as("one line per entry and a final line break").hasSize(hostile.size() + 1);
+        for (int i = 0; i < bytes.length; i++) {
+            int b = bytes[i] & 0xff;
+            assertThat(b < 0x20 && b != '\n').as("raw control byte 0x%02x at %d", b, i).isFalse();
+        }
+        assertThat(text).doesNotContain("\u009b", "\u0085", "\u202e", "\u2066", "\ud800", "\udc00")
+                .contains("\\u001b[2J", "\\n", "\uFFFD");
+        assertThat(bytes.length).as("a 1 MiB value is bounded before it is hashed").isLessThan(64 * 1024);
+        Run verify = omcp("audit", "verify", file.toString());
+        assertThat(verify.exit()).as(verify.out() + verify.err()).isZero();
+        assertThat(verify.out()).startsWith("OK: " + hostile.size() + " entries");
+    }
+
+    @Test
+    void twoHundredThousandEntriesWrittenAndVerifiedOneLineAtATime() throws Exception {
+        Path file = dir.resolve("audit.jsonl");
+        AuditChain chain = chain(file, FsyncPolicy.NEVER, TornTailPolicy.REPAIR);
+        write(chain, 200_000);
+        chain.close();
+
+        // the command reads one line at a time; a file this size in memory as text would be ~100 MB of chars
+        Run verify = omcp("audit", "verify", file.toString());
+
+        assertThat(verify.exit()).as(verify.out() + verify.err()).isZero();
+        assertThat(verify.out()).startsWith("OK: 200000 entries, seq 1..200000, tip ");
+    }
+
+    @Test
     void aRestartContinuesSeqAndChainFromTheFile() throws Exception {
         Path file = dir.resolve("audit.jsonl");
         AuditChain first = chain(file, FsyncPolicy.ALWAYS, TornTailPolicy.REPAIR);

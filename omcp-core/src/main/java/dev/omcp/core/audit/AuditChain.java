@@ -15,6 +15,7 @@ import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.List;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.concurrent.locks.ReentrantLock;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -42,6 +43,8 @@ public final class AuditChain implements AuditTrail, AuditHistory, AutoCloseable
     private String lastHash = AuditEntry.GENESIS_HASH;
     private Instant lastTs = Instant.EPOCH;
     private boolean started;
+    /** Why the last write to the store failed, until a write succeeds again; read without the lock. */
+    private volatile String failure;
 
     public AuditChain(AuditLog log, List<AuditSink> sinks, Clock clock) {
         this.log = Objects.requireNonNull(log, "log");
@@ -110,7 +113,13 @@ public final class AuditChain implements AuditTrail, AuditHistory, AutoCloseable
                     fields.target(), lastHash, null);
             AuditEntry entry = draft.withHash(AuditEntryCodec.hash(draft));
             AuditRecord record = new AuditRecord(entry, AuditEntryCodec.line(entry));
-            ticket = log.append(record);
+            try {
+                ticket = log.append(record);
+            } catch (RuntimeException e) {
+                failure = reason(e);
+                throw e;
+            }
+            failure = null;
             lastSeq = entry.seq();
             lastHash = entry.hash();
             lastTs = ts;
@@ -120,7 +129,26 @@ public final class AuditChain implements AuditTrail, AuditHistory, AutoCloseable
         } finally {
             lock.unlock();
         }
-        log.awaitDurable(ticket);
+        try {
+            log.awaitDurable(ticket);
+        } catch (RuntimeException e) {
+            // the entry is in the file but may not survive a crash: not audited as promised
+            failure = reason(e);
+            throw e;
+        }
+    }
+
+    private static String reason(RuntimeException e) {
+        return e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage();
+    }
+
+    /**
+     * Present from a failed store write (or fsync) until the next write succeeds; the management
+     * plane then refuses changes instead of making them unaudited.
+     */
+    @Override
+    public Optional<String> unavailable() {
+        return Optional.ofNullable(failure);
     }
 
     private static void publish(AuditSink sink, AuditRecord record) {

@@ -37,7 +37,11 @@ record AuditEventFields(String actor, String tenant, String resource, String act
 
     /**
      * At most {@code max} characters (a longer value is cut and ends with an ellipsis), with lone
-     * surrogates replaced by U+FFFD so the canonical form exists.
+     * surrogates replaced by U+FFFD so the canonical form exists, and with the characters a viewer
+     * of the file would act on replaced by U+FFFD too: C1 controls (RFC 8785 writes them literally,
+     * and a terminal may take U+009B as the start of an escape sequence) and bidirectional
+     * overrides (they make {@code cat} show a line's text in another order than it has). C0
+     * controls need nothing: the canonical form escapes them ({@code \u001b}).
      */
     static String bounded(String text, int max) {
         if (text == null) {
@@ -50,6 +54,7 @@ record AuditEventFields(String actor, String tenant, String resource, String act
             boolean lone = Character.isHighSurrogate(c)
                     ? i + 1 >= cut.length() || !Character.isLowSurrogate(cut.charAt(i + 1))
                     : Character.isLowSurrogate(c) && (i == 0 || !Character.isHighSurrogate(cut.charAt(i - 1)));
+            lone = lone || actsOnViewers(c);
             if (lone && valid == null) {
                 valid = new StringBuilder(cut.length());
                 valid.append(cut, 0, i);
@@ -59,5 +64,11 @@ record AuditEventFields(String actor, String tenant, String resource, String act
             }
         }
         return valid == null ? cut : valid.toString();
+    }
+
+    private static boolean actsOnViewers(char c) {
+        return (c >= '\u0080' && c <= '\u009f') // C1 controls
+                || (c >= '\u202a' && c <= '\u202e') // bidi embeddings and overrides
+                || (c >= '\u2066' && c <= '\u2069'); // bidi isolates
     }
 }

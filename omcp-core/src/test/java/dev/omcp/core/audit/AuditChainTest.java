@@ -59,8 +59,15 @@ class AuditChainTest {
             return record.entry().seq() * 10;
         }
 
+        UncheckedIOException failNextDurable;
+
         @Override
         public void awaitDurable(long ticket) {
+            if (failNextDurable != null) {
+                UncheckedIOException e = failNextDurable;
+                failNextDurable = null;
+                throw e;
+            }
             durableTickets.add(ticket);
         }
 
@@ -196,6 +203,35 @@ class AuditChainTest {
         assertThat(log.records).extracting(r -> r.entry().seq()).containsExactly(1L, 2L);
         assertThat(log.records.get(1).entry().prevHash()).isEqualTo(log.records.get(0).entry().hash());
         assertThat(log.records.get(1).entry().target()).isEqualTo("b");
+    }
+
+    @Test
+    void aFailedStoreWriteMakesTheTrailUnavailableUntilTheNextWriteSucceeds() {
+        ListLog log = new ListLog();
+        AuditChain chain = new AuditChain(log, List.of(), clock).start();
+        assertThat(chain.unavailable()).isEmpty();
+        log.failNext = new IOException("No space left on device");
+
+        assertThatThrownBy(() -> chain.record(event("lost"))).isInstanceOf(UncheckedIOException.class);
+
+        // fail closed: the management plane reads this and refuses changes it could not audit
+        assertThat(chain.unavailable()).hasValueSatisfying(reason -> assertThat(reason).contains("disk full"));
+        chain.record(event("refusal"));
+        assertThat(chain.unavailable()).isEmpty();
+        assertThat(log.records).extracting(r -> r.entry().target()).containsExactly("refusal");
+    }
+
+    @Test
+    void aFailedFsyncMakesTheTrailUnavailableThoughTheEntryWasWritten() {
+        ListLog log = new ListLog();
+        log.failNextDurable = new UncheckedIOException("could not fsync", new IOException("Input/output error"));
+        AuditChain chain = new AuditChain(log, List.of(), clock).start();
+
+        assertThatThrownBy(() -> chain.record(event("a"))).isInstanceOf(UncheckedIOException.class);
+
+        assertThat(chain.unavailable()).hasValueSatisfying(reason -> assertThat(reason).contains("fsync"));
+        chain.record(event("b"));
+        assertThat(chain.unavailable()).isEmpty();
     }
 
     @Test

@@ -114,6 +114,42 @@ class ChainVerifierTest {
     }
 
     @Test
+    void deletedReorderedAppendedAndRespelledLinesAreEachNamed() {
+        String[] lines = new String(chainFile(4), StandardCharsets.UTF_8).split("\n");
+
+        // a middle line deleted
+        assertBroken(lines[0] + "\n" + lines[1] + "\n" + lines[3] + "\n", 3, ChainVerifier.Reason.SEQ_GAP);
+        // a pair swapped
+        assertBroken(lines[0] + "\n" + lines[2] + "\n" + lines[1] + "\n" + lines[3] + "\n", 2, ChainVerifier.Reason.SEQ_GAP);
+        // the tail cut at a line break: what is left still verifies, and its tip is the evidence
+        // (compare it with the tipHash a client or a sink saw; see docs/audit.md)
+        assertThat(verify(ChainVerifier.fromGenesis(), (lines[0] + "\n" + lines[1] + "\n").getBytes(StandardCharsets.UTF_8)))
+                .isInstanceOf(ChainVerifier.Valid.class);
+        // a forged line appended: the next seq and the right prevHash, but no way to make its hash
+        // without recomputing it, which the canonical form and the hash then show
+        String forged = lines[3].replace("\"seq\":4,", "\"seq\":5,").replaceFirst("\"prevHash\":\"[0-9a-f]{64}\"",
+                "\"prevHash\":\"" + lines[3].replaceAll(".*\"hash\":\"([0-9a-f]{64})\".*", "$1") + "\"");
+        assertBroken(String.join("\n", lines) + "\n" + forged + "\n", 5, ChainVerifier.Reason.HASH_MISMATCH);
+        // a duplicate key: the same content read either way, but not the one canonical spelling
+        assertBrokenAt(lines[0].replace("\"action\":\"update\",", "\"action\":\"update\",\"action\":\"update\",") + "\n", 1);
+        // the same numbers spelled differently
+        assertBrokenAt(lines[0].replace("\"seq\":1,", "\"seq\":1.0,") + "\n", 1);
+        assertBrokenAt(lines[0].replace("\"status\":200,", "\"status\":2e2,") + "\n", 1);
+        assertBrokenAt(lines[0].replace("\"status\":200,", "\"status\":0200,") + "\n", 1);
+        // a Windows line break
+        assertBroken(lines[0] + "\r\n", 1, ChainVerifier.Reason.NOT_CANONICAL);
+    }
+
+    private void assertBrokenAt(String file, long seq) {
+        ChainVerifier.Result result = verify(ChainVerifier.fromGenesis(), file.getBytes(StandardCharsets.UTF_8));
+        assertThat(result).isInstanceOfSatisfying(ChainVerifier.Broken.class, broken -> {
+            assertThat(broken.seq()).isEqualTo(seq);
+            assertThat(broken.reason()).as(broken.detail())
+                    .isIn(ChainVerifier.Reason.NOT_CANONICAL, ChainVerifier.Reason.UNPARSABLE_LINE);
+        });
+    }
+
+    @Test
     void aRewrittenEntryWithARecomputedHashBreaksTheNextLink() {
         // An attacker who edits entry 2 and fixes its hash still breaks entry 3's prevHash.
         AuditChainTest.ListLog log = new AuditChainTest.ListLog();

@@ -17,6 +17,18 @@ public interface AuditTrail {
     /** Records one event. */
     void record(AuditEvent event);
 
+    /**
+     * Why this trail cannot record entries right now (its store failed to write the last one and
+     * has not written one since), or empty when it can. The management plane refuses a mutating
+     * request while a reason is present, before the request changes anything, so an action that
+     * cannot be audited is not taken (fail closed); the refusal's own entry is the next attempt to
+     * write, and once one succeeds the trail is available again. The reason is for the operator's
+     * log (it may name a file), not for clients.
+     */
+    default java.util.Optional<String> unavailable() {
+        return java.util.Optional.empty();
+    }
+
     /** A trail that drops every event, for embedders and tests without an audit log. */
     static AuditTrail none() {
         return event -> { };

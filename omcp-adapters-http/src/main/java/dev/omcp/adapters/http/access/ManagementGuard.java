@@ -101,6 +101,9 @@ public final class ManagementGuard implements ApiGuard, ManagementIdentity {
         Optional<Principal> principal = resolve(ctx);
         csrf.ensureCookie(ctx, secure);
         Exception failure = null;
+        Handler action = route.reportsToAudit() && route.mutating()
+                ? failClosed(ctx.method().name(), ctx.path(), principal, handler)
+                : handler;
         try {
             if (principal.isEmpty() && !route.publicRoute()) {
                 unauthenticated(ctx);
@@ -108,9 +111,9 @@ public final class ManagementGuard implements ApiGuard, ManagementIdentity {
                 JsonResponses.error(ctx, 403, "OMCP_CSRF_MISMATCH", "this request changes state and needs the CSRF token: "
                         + "echo the value of the omcp-csrf cookie in the X-CSRF-Token header");
             } else if (route.permission() != null) {
-                authorize(ctx, principal.orElseThrow(), route.permission(), handler);
+                authorize(ctx, principal.orElseThrow(), route.permission(), action);
             } else {
-                handler.handle(ctx);
+                action.handle(ctx);
             }
         } catch (Exception e) {
             failure = e;
@@ -120,6 +123,27 @@ public final class ManagementGuard implements ApiGuard, ManagementIdentity {
                 record(ctx, route, principal, failure);
             }
         }
+    }
+
+    /**
+     * Runs {@code handler} only while the audit trail can record: a change that cannot be audited is
+     * refused before it is made (503), and the refusal's own entry retries the store. Checked just
+     * before the handler, after authentication, CSRF and permission refusals, which change nothing.
+     */
+    private Handler failClosed(String method, String path, Optional<Principal> principal, Handler handler) {
+        return ctx -> {
+            Optional<String> reason = audit.unavailable();
+            if (reason.isEmpty()) {
+                handler.handle(ctx);
+                return;
+            }
+            LOG.error("event=audit-unavailable method={} path=\"{}\" actor=\"{}\" outcome=refused reason=\"{}\"", method, path,
+                    principal.map(Principal::id).orElse("unauthenticated"), reason.get());
+            // the reason may name a file: it stays in the operator's log
+            JsonResponses.error(ctx, 503, "OMCP_AUDIT_UNAVAILABLE", "the audit log cannot record changes right now, so this"
+                    + " request was refused and nothing was changed; retry later, and tell an operator (the gateway log says"
+                    + " why: event=audit-failed)");
+        };
     }
 
     @Override
@@ -202,9 +226,12 @@ public final class ManagementGuard implements ApiGuard, ManagementIdentity {
         try {
             audit.record(event);
         } catch (RuntimeException e) {
-            // The request already took effect; it cannot be undone, so the failure is reported loudly.
-            LOG.error("event=audit-failed method={} path=\"{}\" status={} actor=\"{}\" reason=\"{}\"",
-                    event.method(), event.path(), event.status(), event.actor(), e.getMessage(), e);
+            // The request already took effect; it cannot be undone, so the failure is reported loudly with
+            // every field of the event (this line is then its only record), and later changes are refused
+            // until the trail records again (failClosed).
+            LOG.error("event=audit-failed method={} path=\"{}\" status={} actor=\"{}\" tenant=\"{}\" resource={} action={}"
+                    + " target=\"{}\" ip={} reason=\"{}\"", event.method(), event.path(), event.status(), event.actor(),
+                    event.tenant(), event.resource(), event.action(), event.target(), event.ip(), e.getMessage(), e);
         }
     }
 }

@@ -87,9 +87,20 @@ public final class DeadLetterFile {
             if (channel == null) {
                 channel = open(file.get());
             }
+            long before = channel.size();
             ByteBuffer buffer = ByteBuffer.wrap(lines.toString().getBytes(StandardCharsets.UTF_8));
-            while (buffer.hasRemaining()) {
-                channel.write(buffer);
+            try {
+                while (buffer.hasRemaining()) {
+                    channel.write(buffer);
+                }
+            } catch (IOException e) {
+                // a partial line would glue the next dead letter onto it and make both unreadable
+                try {
+                    channel.truncate(before);
+                } catch (IOException cutFailed) {
+                    e.addSuppressed(cutFailed);
+                }
+                throw e;
             }
             if (!durable) {
                 return;

@@ -12,6 +12,7 @@ import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.PosixFilePermission;
@@ -105,12 +106,13 @@ public final class JsonlAuditLog implements AuditLog {
         if (parent != null && !Files.isDirectory(parent)) {
             throw new IOException("its directory " + parent + " does not exist; create it or fix OMCP_MGMT_AUDIT_FILE");
         }
-        if (Files.exists(file) && !Files.isRegularFile(file)) {
+        PrivateFiles.refuseLink(file);
+        if (PrivateFiles.exists(file) && !Files.isRegularFile(file, LinkOption.NOFOLLOW_LINKS)) {
             throw new IOException("it is not a regular file");
         }
         createIfMissing(parent);
-        channel = FileChannel.open(file, StandardOpenOption.WRITE, StandardOpenOption.APPEND);
-        reader = FileChannel.open(file, StandardOpenOption.READ);
+        channel = PrivateFiles.open(file, StandardOpenOption.WRITE, StandardOpenOption.APPEND);
+        reader = PrivateFiles.open(file, StandardOpenOption.READ);
         long size = channel.size();
         Optional<AuditLogState.TornTail> torn = Optional.empty();
         long complete = completeLength(size);
@@ -128,7 +130,7 @@ public final class JsonlAuditLog implements AuditLog {
             LOG.warn("event=audit-torn-tail file={} offset={} bytes={} keptIn={} outcome=cut-back", file, complete, length, kept);
             torn = Optional.of(new AuditLogState.TornTail(complete, length));
             reader.close();
-            reader = FileChannel.open(file, StandardOpenOption.READ);
+            reader = PrivateFiles.open(file, StandardOpenOption.READ);
         }
         written = complete;
         synced = complete;
@@ -142,9 +144,9 @@ public final class JsonlAuditLog implements AuditLog {
     }
 
     private void createIfMissing(Path parent) throws IOException {
-        if (Files.exists(file)) {
+        if (PrivateFiles.exists(file)) {
             try {
-                Set<PosixFilePermission> permissions = Files.getPosixFilePermissions(file);
+                Set<PosixFilePermission> permissions = Files.getPosixFilePermissions(file, LinkOption.NOFOLLOW_LINKS);
                 if (!PrivateFiles.OWNER_ONLY.containsAll(permissions)) {
                     LOG.warn("event=audit-file-permissions file={} mode={} note=\"other users can read or write the audit"
                             + " file; chmod 600 it\"", file, PosixFilePermissions.toString(permissions));

@@ -15,7 +15,6 @@ import java.nio.channels.FileChannel;
 import java.nio.charset.CharacterCodingException;
 import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.time.Duration;
@@ -64,7 +63,7 @@ public final class JsonlRevocationJournal implements RevocationStore {
      */
     public static JsonlRevocationJournal open(Path file, RevocationStore delegate, Instant now, Duration retention) throws IOException {
         PrivateFiles.ensure(file);
-        byte[] content = Files.readAllBytes(file);
+        byte[] content = PrivateFiles.readAll(file);
         int complete = content.length;
         while (complete > 0 && content[complete - 1] != '\n') {
             complete--;
@@ -152,7 +151,7 @@ public final class JsonlRevocationJournal implements RevocationStore {
     }
 
     private static void cutBack(Path file, long complete) throws IOException {
-        try (FileChannel channel = FileChannel.open(file, StandardOpenOption.WRITE)) {
+        try (FileChannel channel = PrivateFiles.open(file, StandardOpenOption.WRITE)) {
             channel.truncate(complete);
             channel.force(true);
         }
@@ -163,14 +162,33 @@ public final class JsonlRevocationJournal implements RevocationStore {
         delegate.add(revocation);
         byte[] line = (format(revocation) + "\n").getBytes(StandardCharsets.UTF_8);
         appending.lock();
-        try (FileChannel channel = FileChannel.open(file, StandardOpenOption.WRITE, StandardOpenOption.APPEND)) {
-            channel.write(ByteBuffer.wrap(line));
-            channel.force(false);
+        try (FileChannel channel = PrivateFiles.open(file, StandardOpenOption.WRITE, StandardOpenOption.APPEND)) {
+            long before = channel.size();
+            try {
+                ByteBuffer buffer = ByteBuffer.wrap(line);
+                while (buffer.hasRemaining()) {
+                    channel.write(buffer);
+                }
+                channel.force(false);
+            } catch (IOException e) {
+                // A partial line left behind would glue the next revocation onto it, and a damaged middle
+                // line stops the next start: cut back to where this line began.
+                cutBack(channel, before, e);
+                throw e;
+            }
         } catch (IOException e) {
             throw new UncheckedIOException("the revocation is in force but could not be written to OMCP_AUTH_REVOCATION_FILE; "
                     + "it will be lost at restart unless written again", e);
         } finally {
             appending.unlock();
+        }
+    }
+
+    private static void cutBack(FileChannel channel, long length, IOException failure) {
+        try {
+            channel.truncate(length);
+        } catch (IOException cutFailed) {
+            failure.addSuppressed(cutFailed);
         }
     }
 

@@ -26,6 +26,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.AtomicMoveNotSupportedException;
 import java.nio.file.FileSystemException;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
@@ -587,11 +588,19 @@ public final class YamlSourceStore implements SourceStore {
         Path temp = null;
         try {
             Files.createDirectories(dir);
-            Set<PosixFilePermission> permissions = Files.exists(file)
-                    ? Files.getPosixFilePermissions(file)
+            if (Files.isSymbolicLink(file)) {
+                // Renaming over a link would replace the link and leave the file it names unchanged (and the
+                // next start reading a different file than the operator edits); a ConfigMap mount is one.
+                throw new SourceStoreException("the sources file is a symbolic link (as a mounted Kubernetes ConfigMap"
+                        + " makes it); the gateway does not replace a link, so nothing was written: change the file it"
+                        + " points at, or point CONFIG_PATH at a regular file to manage sources through the API");
+            }
+            Set<PosixFilePermission> permissions = Files.exists(file, LinkOption.NOFOLLOW_LINKS)
+                    ? Files.getPosixFilePermissions(file, LinkOption.NOFOLLOW_LINKS)
                     : PosixFilePermissions.fromString("rw-------");
             temp = Files.createTempFile(dir, ".sources-", ".tmp", PosixFilePermissions.asFileAttribute(permissions));
-            try (FileChannel channel = FileChannel.open(temp, StandardOpenOption.WRITE, StandardOpenOption.TRUNCATE_EXISTING)) {
+            try (FileChannel channel = FileChannel.open(temp, StandardOpenOption.WRITE, StandardOpenOption.TRUNCATE_EXISTING,
+                    LinkOption.NOFOLLOW_LINKS)) {
                 ByteBuffer bytes = ByteBuffer.wrap(text.getBytes(StandardCharsets.UTF_8));
                 while (bytes.hasRemaining()) {
                     channel.write(bytes);

@@ -150,6 +150,36 @@ class JsonlAuditLogIT {
     }
 
     @Test
+    void anAuditFileThatIsALinkIsRefusedAtStartAndItsTargetIsNeitherWrittenNorChmodded() throws Exception {
+        Path victim = dir.resolve("gateway-key.pem");
+        Files.writeString(victim, "-----BEGIN KEY-----\n");
+        Files.setPosixFilePermissions(victim, PosixFilePermissions.fromString("rw-r-----"));
+        Path file = Files.createSymbolicLink(dir.resolve("audit.jsonl"), victim);
+
+        assertThatThrownBy(() -> new JsonlAuditLog(file, JsonlAuditLog.Options.defaults()).open())
+                .isInstanceOf(UncheckedIOException.class)
+                .hasMessageContaining("cannot open the audit file " + file)
+                .hasMessageContaining("symbolic link")
+                .hasMessageContaining("links in the parent directories are fine");
+
+        assertThat(Files.readString(victim)).isEqualTo("-----BEGIN KEY-----\n");
+        assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(victim))).isEqualTo("rw-r-----");
+    }
+
+    @Test
+    void anAuditFileInALinkedDirectoryIsUsed() throws Exception {
+        Path real = Files.createDirectory(dir.resolve("var-lib-omcp"));
+        Path linked = Files.createSymbolicLink(dir.resolve("state"), real);
+        JsonlAuditLog log = open(linked.resolve("audit.jsonl"), JsonlAuditLog.Options.defaults());
+        AuditRecord first = TestRecords.record(1, T0, "user:a", "create", "x");
+
+        log.awaitDurable(log.append(first));
+        log.close();
+
+        assertThat(Files.readString(real.resolve("audit.jsonl"))).isEqualTo(first.json() + "\n");
+    }
+
+    @Test
     void aMissingDirectoryIsNamed() {
         Path file = dir.resolve("no-such-dir/audit.jsonl");
         assertThatThrownBy(() -> new JsonlAuditLog(file, JsonlAuditLog.Options.defaults()).open())

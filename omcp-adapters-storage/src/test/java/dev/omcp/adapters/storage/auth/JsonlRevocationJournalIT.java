@@ -144,4 +144,36 @@ class JsonlRevocationJournalIT {
         assertThat(store.entries).extracting(Revocation::value).containsExactly("bob");
         assertThat(Files.readString(file)).endsWith("}\n");
     }
+
+    @Test
+    void aJournalThatIsALinkIsRefusedAndTheFileItPointsAtIsNeitherReadChangedNorChmodded() throws Exception {
+        Path victim = dir.resolve("authorized_keys");
+        Files.writeString(victim, "ssh-ed25519 AAAA operator\n");
+        Files.setPosixFilePermissions(victim, PosixFilePermissions.fromString("rw-r--r--"));
+        Path file = Files.createSymbolicLink(dir.resolve("revocations.jsonl"), victim);
+
+        assertThatThrownBy(() -> JsonlRevocationJournal.open(file, new ListStore(), NOW, RETENTION))
+                .isInstanceOf(IOException.class).hasMessageContaining("symbolic link");
+
+        assertThat(Files.readString(victim)).isEqualTo("ssh-ed25519 AAAA operator\n");
+        assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(victim))).isEqualTo("rw-r--r--");
+    }
+
+    @Test
+    void aJournalSwappedForALinkAfterStartIsNotAppendedThrough() throws Exception {
+        Path file = dir.resolve("revocations.jsonl");
+        JsonlRevocationJournal journal = JsonlRevocationJournal.open(file, new ListStore(), NOW, RETENTION);
+        Path victim = dir.resolve("elsewhere");
+        Files.writeString(victim, "untouched\n");
+        Files.delete(file);
+        Files.createSymbolicLink(file, victim);
+
+        Revocation revocation = new Revocation(RevocationTarget.SID, "s1", "stolen", NOW, "root");
+        assertThatThrownBy(() -> journal.add(revocation)).isInstanceOf(java.io.UncheckedIOException.class)
+                .hasMessageContaining("in force but could not be written");
+
+        assertThat(Files.readString(victim)).isEqualTo("untouched\n");
+        // the revocation is still in force for this run, as the message says
+        assertThat(journal.lookup("s1", "nobody").sessionRevoked()).isTrue();
+    }
 }

@@ -281,4 +281,23 @@ class YamlSourceStoreIT {
             Files.setPosixFilePermissions(sub, PosixFilePermissions.fromString("rwx------"));
         }
     }
+
+    @Test
+    void aLinkedSourcesFileIsReadButNeverReplacedByAWrite() throws Exception {
+        // a mounted Kubernetes ConfigMap is a link: reading through it is what the operator wants
+        Path real = write("configmap-sources.yaml", "sources:\n  - {name: prom, type: prometheus, url: 'https://p.example.com'}\n");
+        Path link = Files.createSymbolicLink(dir.resolve("sources.yaml"), real);
+        YamlSourceStore store = store(link, List.of());
+        assertThat(store.load().sources()).extracting(SourceDefinition::name).containsExactly("prom");
+
+        assertThatThrownBy(() -> store.save(List.of())).isInstanceOf(SourceStoreException.class)
+                .hasMessageContaining("symbolic link").hasMessageContaining("nothing was written")
+                .hasMessageContaining("CONFIG_PATH");
+
+        assertThat(Files.isSymbolicLink(link)).isTrue();
+        assertThat(Files.readString(real)).contains("name: prom");
+        try (var files = Files.list(dir)) {
+            assertThat(files.map(p -> p.getFileName().toString())).containsExactlyInAnyOrder("configmap-sources.yaml", "sources.yaml");
+        }
+    }
 }
