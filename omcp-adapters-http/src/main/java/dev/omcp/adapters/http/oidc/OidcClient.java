@@ -9,13 +9,12 @@ import com.nimbusds.jose.jwk.source.JWKSourceBuilder;
 import com.nimbusds.jose.proc.BadJOSEException;
 import com.nimbusds.jose.proc.JWSVerificationKeySelector;
 import com.nimbusds.jose.proc.SecurityContext;
-import com.nimbusds.jose.util.DefaultResourceRetriever;
 import com.nimbusds.jwt.JWTClaimsSet;
 import com.nimbusds.jwt.proc.BadJWTException;
 import com.nimbusds.jwt.proc.DefaultJWTClaimsVerifier;
 import com.nimbusds.jwt.proc.DefaultJWTProcessor;
+import dev.omcp.adapters.http.outbound.BoundedExchange;
 import java.io.IOException;
-import java.io.InputStream;
 import java.net.URI;
 import java.net.URLEncoder;
 import java.net.http.HttpClient;
@@ -41,7 +40,8 @@ import org.slf4j.LoggerFactory;
  * the authorization request with PKCE (S256), the code exchange with the exact redirect URI, and
  * ID-token validation with Nimbus (signature from the provider's JWKS, refetched when a token names
  * an unknown key, so key rotation needs no restart; issuer, audience, authorized party, expiry and
- * nonce). Responses from the provider are size-bounded; nothing from it is logged verbatim.
+ * nonce). Every answer from the provider (discovery, JWKS, token endpoint) must arrive in full within
+ * the timeout and 256 KiB, or the login is refused (fail closed); nothing from it is logged verbatim.
  */
 public final class OidcClient {
     private static final Logger LOG = LoggerFactory.getLogger(OidcClient.class);
@@ -56,14 +56,14 @@ public final class OidcClient {
     }
 
     private final OidcSettings settings;
-    private final HttpClient http;
+    private final BoundedExchange exchange;
     private final AtomicReference<Provider> provider = new AtomicReference<>();
 
     private record Provider(URI authorization, URI token, DefaultJWTProcessor<SecurityContext> processor, long fetchedNanos) {}
 
     public OidcClient(OidcSettings settings, HttpClient http) {
         this.settings = Objects.requireNonNull(settings, "settings");
-        this.http = Objects.requireNonNull(http, "http");
+        this.exchange = new BoundedExchange(Objects.requireNonNull(http, "http"), settings.timeout(), MAX_RESPONSE);
     }
 
     /** The URL to send the browser to, with state, nonce and the PKCE challenge. */
@@ -133,6 +133,12 @@ public final class OidcClient {
         } catch (BadJOSEException | ParseException e) {
             throw new OidcException("the ID token's signature could not be verified with the provider's keys", false, e);
         } catch (JOSEException e) {
+            if (BoundedExchange.isTimeout(e)) {
+                throw new OidcException(tooLate("signing keys (jwks_uri)"), true, e);
+            }
+            if (BoundedExchange.isTooLarge(e)) {
+                throw new OidcException("the identity provider's signing keys (jwks_uri) are larger than 256 KiB; the login cannot be verified", true, e);
+            }
             throw new OidcException("the provider's signing keys could not be fetched", true, e);
         }
     }
@@ -160,12 +166,11 @@ public final class OidcClient {
         URI authorization = endpoint(document, "authorization_endpoint");
         URI token = endpoint(document, "token_endpoint");
         URI jwks = endpoint(document, "jwks_uri");
-        int timeoutMillis = (int) settings.timeout().toMillis();
         JWKSource<SecurityContext> keys;
         try {
             // Unknown key ids refetch the JWKS at once (rotation); no background threads.
             keys = JWKSourceBuilder.<SecurityContext>create(jwks.toURL(),
-                            new DefaultResourceRetriever(timeoutMillis, timeoutMillis, MAX_RESPONSE))
+                            new ProviderKeysRetriever(exchange))
                     .cache(Duration.ofMinutes(15).toMillis(), settings.timeout().toMillis())
                     .refreshAheadCache(false)
                     .rateLimited(false)
@@ -202,24 +207,22 @@ public final class OidcClient {
     }
 
     private JsonNode send(HttpRequest request, String what) throws OidcException {
-        HttpResponse<InputStream> response;
+        HttpResponse<byte[]> response;
         try {
-            response = http.send(request, HttpResponse.BodyHandlers.ofInputStream());
+            response = exchange.send(request);
         } catch (IOException e) {
+            if (BoundedExchange.isTimeout(e)) {
+                throw new OidcException(tooLate(what), true, e);
+            }
+            if (BoundedExchange.isTooLarge(e)) {
+                throw new OidcException("the identity provider's " + what + " answer is larger than 256 KiB", false, e);
+            }
             throw new OidcException("the identity provider's " + what + " cannot be reached (" + e.getClass().getSimpleName() + ")", true, e);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new OidcException("interrupted while calling the identity provider", true, e);
         }
-        byte[] body;
-        try (InputStream in = response.body()) {
-            body = in.readNBytes(MAX_RESPONSE + 1);
-        } catch (IOException e) {
-            throw new OidcException("the identity provider's " + what + " answer was cut off", true, e);
-        }
-        if (body.length > MAX_RESPONSE) {
-            throw new OidcException("the identity provider's " + what + " answer is larger than 256 KiB", false);
-        }
+        byte[] body = response.body();
         JsonNode json;
         try {
             json = MAPPER.readTree(body);
@@ -237,6 +240,12 @@ public final class OidcClient {
             throw new OidcException("the identity provider's " + what + " answered HTTP " + response.statusCode(), false);
         }
         return json;
+    }
+
+    /** A login that cannot be verified in time is refused; the message names the step, never a URL or a token. */
+    private String tooLate(String what) {
+        return "the identity provider did not answer in time: its " + what + " did not arrive in full within "
+                + exchange.deadline().toMillis() + " ms, so the login cannot be verified";
     }
 
     private static String form(Map<String, String> values) {

@@ -2,12 +2,12 @@ package dev.omcp.adapters.http.opa;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.omcp.adapters.http.outbound.BoundedExchange;
 import dev.omcp.ports.access.ExternalDecision;
 import dev.omcp.ports.access.PolicyDecisionPoint;
 import dev.omcp.ports.access.PolicyQuery;
 import dev.omcp.ports.identity.Principal;
 import java.io.IOException;
-import java.io.InputStream;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -25,14 +25,16 @@ import java.util.TreeSet;
  * "permission"}}}. Only {@code {"result": true}} or {@code {"result": {"allow": true}}} allows;
  * an undefined decision ({@code {}}), {@code false} or any other value denies. A network error, a
  * timeout, a non-200 status or an unreadable body is {@link ExternalDecision.Unavailable}: the
- * caller fails closed.
+ * caller fails closed. The timeout holds for the whole answer, body included, and the body is read
+ * up to 64 KiB: an OPA (or a proxy in front of it) that trickles its answer cannot hold the
+ * management request that waits on it.
  */
 public final class OpaDecisionClient implements PolicyDecisionPoint {
     private static final ObjectMapper MAPPER = new ObjectMapper();
     private static final int MAX_RESPONSE = 64 * 1024;
 
     private final URI decision;
-    private final HttpClient http;
+    private final BoundedExchange exchange;
     private final Duration timeout;
 
     /**
@@ -41,8 +43,8 @@ public final class OpaDecisionClient implements PolicyDecisionPoint {
      */
     public OpaDecisionClient(URI decision, HttpClient http, Duration timeout) {
         this.decision = Objects.requireNonNull(decision, "decision");
-        this.http = Objects.requireNonNull(http, "http");
         this.timeout = Objects.requireNonNull(timeout, "timeout");
+        this.exchange = new BoundedExchange(Objects.requireNonNull(http, "http"), timeout, MAX_RESPONSE);
     }
 
     /** The Data API URL for {@code base} (an OPA address) and a decision path such as {@code omcp/authz/allow}. */
@@ -69,27 +71,25 @@ public final class OpaDecisionClient implements PolicyDecisionPoint {
                 .header("Accept", "application/json")
                 .POST(HttpRequest.BodyPublishers.ofByteArray(body))
                 .build();
-        HttpResponse<InputStream> response;
+        HttpResponse<byte[]> response;
         try {
-            response = http.send(request, HttpResponse.BodyHandlers.ofInputStream());
+            response = exchange.send(request);
         } catch (IOException e) {
+            if (BoundedExchange.isTimeout(e)) {
+                return new ExternalDecision.Unavailable("OPA did not answer in full within " + timeout.toMillis() + " ms");
+            }
+            if (BoundedExchange.isTooLarge(e)) {
+                return new ExternalDecision.Unavailable("OPA's answer is larger than 64 KiB");
+            }
             return new ExternalDecision.Unavailable("OPA could not be reached (" + e.getClass().getSimpleName() + ")");
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             return new ExternalDecision.Unavailable("interrupted while asking OPA");
         }
-        byte[] answer;
-        try (InputStream in = response.body()) {
-            answer = in.readNBytes(MAX_RESPONSE + 1);
-        } catch (IOException e) {
-            return new ExternalDecision.Unavailable("OPA's answer was cut off");
-        }
         if (response.statusCode() != 200) {
             return new ExternalDecision.Unavailable("OPA answered HTTP " + response.statusCode());
         }
-        if (answer.length > MAX_RESPONSE) {
-            return new ExternalDecision.Unavailable("OPA's answer is larger than 64 KiB");
-        }
+        byte[] answer = response.body();
         JsonNode json;
         try {
             json = MAPPER.readTree(answer);

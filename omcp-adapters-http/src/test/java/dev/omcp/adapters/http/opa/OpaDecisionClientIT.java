@@ -37,6 +37,10 @@ class OpaDecisionClientIT {
     private final AtomicReference<JsonNode> lastInput = new AtomicReference<>();
     private final AtomicReference<String> lastPath = new AtomicReference<>();
     private final AtomicReference<Duration> delay = new AtomicReference<>(Duration.ZERO);
+    /** When set, the answer's body is sent one byte at a time with this pause between bytes. */
+    private final AtomicReference<Duration> trickle = new AtomicReference<>(Duration.ZERO);
+    /** Whether the answer goes out chunked, without a Content-Length. */
+    private final AtomicReference<Boolean> chunked = new AtomicReference<>(false);
     private final Principal alice = new Principal("alice", "Alice", AuthKind.SESSION, "acme", Set.of("sre", "dev"), Optional.of("s"));
 
     @BeforeEach
@@ -52,9 +56,24 @@ class OpaDecisionClientIT {
             }
             byte[] body = answer.get().getBytes(StandardCharsets.UTF_8);
             exchange.getResponseHeaders().add("Content-Type", "application/json");
-            exchange.sendResponseHeaders(status.get(), body.length);
+            exchange.sendResponseHeaders(status.get(), chunked.get() ? 0 : body.length);
             try (OutputStream out = exchange.getResponseBody()) {
-                out.write(body);
+                if (trickle.get().isZero()) {
+                    out.write(body);
+                } else {
+                    for (byte b : body) {
+                        out.write(b);
+                        out.flush();
+                        try {
+                            Thread.sleep(trickle.get().toMillis());
+                        } catch (InterruptedException e) {
+                            Thread.currentThread().interrupt();
+                            return;
+                        }
+                    }
+                }
+            } catch (IOException e) {
+                // the client gave up on the answer and closed the connection: that is the behaviour under test
             }
         });
         server.setExecutor(java.util.concurrent.Executors.newVirtualThreadPerTaskExecutor());
@@ -108,7 +127,31 @@ class OpaDecisionClientIT {
         assertThat(ask()).isInstanceOf(ExternalDecision.Unavailable.class);
         answer.set("{\"result\": true}");
         delay.set(Duration.ofMillis(2500));
-        assertThat(ask()).isInstanceOfSatisfying(ExternalDecision.Unavailable.class, u -> assertThat(u.reason()).contains("could not be reached"));
+        assertThat(ask()).isInstanceOfSatisfying(ExternalDecision.Unavailable.class,
+                u -> assertThat(u.reason()).isEqualTo("OPA did not answer in full within 1500 ms"));
+    }
+
+    @Test
+    void anAnswerTrickledAfterItsHeaders_isUnavailableAtTheTimeout_notWhenTheLastByteArrives() {
+        // headers at once, then "{"result": true}" padded to a body that would take 20 s at one byte per 100 ms
+        answer.set("{\"result\": true" + " ".repeat(200) + "}");
+        trickle.set(Duration.ofMillis(100));
+        long start = System.nanoTime();
+        ExternalDecision decision = ask();
+        Duration waited = Duration.ofNanos(System.nanoTime() - start);
+        assertThat(decision).isInstanceOfSatisfying(ExternalDecision.Unavailable.class,
+                u -> assertThat(u.reason()).isEqualTo("OPA did not answer in full within 1500 ms"));
+        assertThat(waited).as("cut at the 1.5 s timeout, far before the 20 s the body would take").isLessThan(Duration.ofSeconds(10));
+    }
+
+    @Test
+    void anOversizedAnswer_declaredOrChunked_isUnavailable_andNeverAnAllow() {
+        answer.set("{\"result\": true, \"padding\": \"" + "x".repeat(70 * 1024) + "\"}");
+        assertThat(ask()).isInstanceOfSatisfying(ExternalDecision.Unavailable.class,
+                u -> assertThat(u.reason()).isEqualTo("OPA's answer is larger than 64 KiB"));
+        chunked.set(true);
+        assertThat(ask()).isInstanceOfSatisfying(ExternalDecision.Unavailable.class,
+                u -> assertThat(u.reason()).isEqualTo("OPA's answer is larger than 64 KiB"));
     }
 
     @Test

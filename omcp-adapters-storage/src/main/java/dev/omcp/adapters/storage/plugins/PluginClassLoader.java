@@ -79,9 +79,15 @@ final class PluginClassLoader extends ClassLoader {
                 byte[] bytes = in.readNBytes((int) Math.min(Integer.MAX_VALUE - 8, PluginLimits.MAX_JAR_INFLATED_BYTES - inflated + 1));
                 inflated += bytes.length;
                 if (inflated > PluginLimits.MAX_JAR_INFLATED_BYTES) {
-                    throw new IOException("the entry JAR inflates to more than " + (PluginLimits.MAX_JAR_INFLATED_BYTES >> 20) + " MiB");
+                    throw new IOException("the entry JAR inflates to more than " + (PluginLimits.MAX_JAR_INFLATED_BYTES >> 20)
+                            + " MiB, the limit of what a plugin keeps in memory; leave out of the JAR what the gateway provides"
+                            + " (the SDK, jakarta.json, SLF4J) and what the plugin does not use");
                 }
-                entries.put(entry.getName(), bytes);
+                // Two entries of one name are read differently by different zip readers (the last local
+                // header here, the central directory elsewhere): which class runs must not depend on it.
+                if (entries.putIfAbsent(entry.getName(), bytes) != null) {
+                    throw new IOException("the entry JAR holds '" + printable(entry.getName()) + "' twice; rebuild the JAR");
+                }
             }
             if (in.getManifest() != null && !entries.containsKey("META-INF/MANIFEST.MF")) {
                 java.io.ByteArrayOutputStream manifest = new java.io.ByteArrayOutputStream();
@@ -90,6 +96,11 @@ final class PluginClassLoader extends ClassLoader {
             }
         }
         return new PluginClassLoader(plugin, Map.copyOf(entries), parent);
+    }
+
+    private static String printable(String name) {
+        String clean = name.replaceAll("[^\\x20-\\x7e]", "?");
+        return clean.length() <= 200 ? clean : clean.substring(0, 200) + "...";
     }
 
     @Override

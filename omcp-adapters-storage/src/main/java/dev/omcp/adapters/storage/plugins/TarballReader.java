@@ -6,9 +6,13 @@ import java.io.EOFException;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
+import java.text.Normalizer;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Locale;
+import java.util.Map;
 import java.util.Set;
 import java.util.zip.GZIPInputStream;
 import java.util.zip.ZipException;
@@ -16,10 +20,13 @@ import java.util.zip.ZipException;
 /**
  * Reads a gzip-compressed tar bundle in-process and refuses anything unsafe before a byte is
  * written: absolute paths, {@code ..} segments, backslashes and drive letters, symbolic and hard
- * links, device and FIFO entries, duplicate paths, corrupt headers, and entries or totals over the
- * size limits. Understands ustar (with the 155-byte prefix), POSIX pax path records and GNU long
- * names, so bundles from {@code tar} and {@code npm pack} are accepted. A single top-level
- * directory that holds the whole plugin (npm's {@code package/}) is stripped.
+ * links, device and FIFO entries, duplicate paths, paths that differ only in letter case or Unicode
+ * normalization (one would overwrite the other on macOS or Windows), a file that is also a
+ * directory's parent, corrupt headers, and entries, totals, entry counts or compression ratios over
+ * the limits ({@link PluginLimits}). Every refusal names the limit and what to do. Understands
+ * ustar (with the 155-byte prefix), POSIX pax path records and GNU long names, so bundles from
+ * {@code tar} and {@code npm pack} are accepted. A single top-level directory that holds the whole
+ * plugin (npm's {@code package/}) is stripped.
  */
 final class TarballReader {
     private static final int BLOCK = 512;
@@ -31,13 +38,23 @@ final class TarballReader {
     /** One file or directory of the bundle, its path already checked and relative. */
     record Entry(String path, boolean directory, byte[] content) {}
 
+    /** The bounds a bundle is read within; tests use small ones, {@link #DEFAULT} is {@link PluginLimits}'. */
+    record Bounds(long compressed, long entry, long total, int entries, int ratio, long ratioFloor) {
+        static final Bounds DEFAULT = new Bounds(PluginLimits.MAX_BUNDLE_BYTES, PluginLimits.MAX_BUNDLE_ENTRY_BYTES,
+                PluginLimits.MAX_BUNDLE_TOTAL_BYTES, PluginLimits.MAX_BUNDLE_ENTRIES, PluginLimits.MAX_BUNDLE_RATIO, PluginLimits.RATIO_FLOOR_BYTES);
+    }
+
     static List<Entry> read(byte[] tgz) throws BundleRejectedException {
-        if (tgz.length > PluginLimits.MAX_BUNDLE_BYTES) {
-            throw new BundleRejectedException("the bundle is larger than " + (PluginLimits.MAX_BUNDLE_BYTES >> 20) + " MiB");
+        return read(tgz, Bounds.DEFAULT);
+    }
+
+    static List<Entry> read(byte[] tgz, Bounds bounds) throws BundleRejectedException {
+        if (tgz.length > bounds.compressed()) {
+            throw new BundleRejectedException("the bundle is larger than " + size(bounds.compressed()) + ", the upload limit");
         }
         List<Entry> entries = new ArrayList<>();
         try (InputStream in = new GZIPInputStream(new ByteArrayInputStream(tgz), 8192)) {
-            readEntries(new CountingInput(in), entries);
+            readEntries(new CountingInput(in, bounds, tgz.length), entries, bounds);
         } catch (ZipException e) {
             throw new BundleRejectedException("the bundle is not a gzip-compressed tar archive (.tgz): " + e.getMessage());
         } catch (EOFException e) {
@@ -48,23 +65,40 @@ final class TarballReader {
         if (entries.stream().noneMatch(e -> !e.directory())) {
             throw new BundleRejectedException("the bundle holds no files");
         }
+        refuseFilesUsedAsDirectories(entries);
         return stripSingleTopDirectory(entries);
     }
 
-    /** Counts inflated bytes so a gzip bomb stops at the total limit. */
+    /** Counts inflated bytes so a gzip bomb stops at the total limit or the ratio, before it is read. */
     private static final class CountingInput {
         private final InputStream in;
+        private final Bounds bounds;
+        private final long compressed;
         private long total;
 
-        CountingInput(InputStream in) {
+        CountingInput(InputStream in, Bounds bounds, long compressed) {
             this.in = in;
+            this.bounds = bounds;
+            this.compressed = compressed;
+        }
+
+        /** Counts {@code length} more inflated bytes, refusing before they are read when they pass a bound. */
+        private void count(long length) throws BundleRejectedException {
+            total += length;
+            if (total > bounds.total()) {
+                throw new BundleRejectedException("the bundle inflates to more than " + size(bounds.total())
+                        + ", the limit for all its files together; a plugin bundle holds its package.json, manifest.json, signature"
+                        + " and entry JAR: leave dependencies, build output and test data out of it");
+            }
+            if (total > bounds.ratioFloor() && total > compressed * bounds.ratio()) {
+                throw new BundleRejectedException("the bundle inflates to more than " + bounds.ratio()
+                        + " times its compressed size, the limit once it passes " + size(bounds.ratioFloor())
+                        + "; that is a compression bomb, not a plugin (whose JAR hardly compresses): pack the plugin's own files");
+            }
         }
 
         byte[] readFully(long length, String what) throws IOException, BundleRejectedException {
-            total += length;
-            if (total > PluginLimits.MAX_BUNDLE_TOTAL_BYTES) {
-                throw new BundleRejectedException("the bundle inflates to more than " + (PluginLimits.MAX_BUNDLE_TOTAL_BYTES >> 20) + " MiB");
-            }
+            count(length);
             byte[] bytes = in.readNBytes((int) length);
             if (bytes.length != length) {
                 throw new EOFException(what);
@@ -81,10 +115,7 @@ final class TarballReader {
             if (first.length != BLOCK) {
                 throw new EOFException("header");
             }
-            total += BLOCK;
-            if (total > PluginLimits.MAX_BUNDLE_TOTAL_BYTES) {
-                throw new BundleRejectedException("the bundle inflates to more than " + (PluginLimits.MAX_BUNDLE_TOTAL_BYTES >> 20) + " MiB");
-            }
+            count(BLOCK);
             return first;
         }
 
@@ -96,8 +127,9 @@ final class TarballReader {
         }
     }
 
-    private static void readEntries(CountingInput in, List<Entry> entries) throws IOException, BundleRejectedException {
+    private static void readEntries(CountingInput in, List<Entry> entries, Bounds bounds) throws IOException, BundleRejectedException {
         Set<String> seen = new HashSet<>();
+        Map<String, String> folded = new HashMap<>();
         String longName = null;
         String paxPath = null;
         int count = 0;
@@ -109,8 +141,9 @@ final class TarballReader {
             if (!checksumMatches(header)) {
                 throw new BundleRejectedException("the bundle is corrupt: tar header " + (count + 1) + " has a wrong checksum");
             }
-            if (++count > PluginLimits.MAX_BUNDLE_ENTRIES) {
-                throw new BundleRejectedException("the bundle has more than " + PluginLimits.MAX_BUNDLE_ENTRIES + " entries");
+            if (++count > bounds.entries()) {
+                throw new BundleRejectedException("the bundle has more than " + bounds.entries() + " entries, the limit; a plugin"
+                        + " bundle needs package.json, manifest.json, a signature and the entry JAR: pack only the plugin's own files");
             }
             char type = (char) header[156];
             long size = size(header);
@@ -146,7 +179,12 @@ final class TarballReader {
             String path = checkedPath(rawName);
             boolean directory = type == '5' || rawName.endsWith("/");
             if (!seen.add(path)) {
-                throw new BundleRejectedException("entry '" + path + "' appears twice in the bundle");
+                throw new BundleRejectedException("entry '" + path + "' appears twice in the bundle; pack each file once");
+            }
+            String other = folded.putIfAbsent(fold(path), path);
+            if (other != null) {
+                throw new BundleRejectedException("entries '" + other + "' and '" + path + "' differ only in letter case or Unicode"
+                        + " normalization; on a case-insensitive file system one would overwrite the other: rename one and pack again");
             }
             if (directory) {
                 if (size != 0) {
@@ -156,13 +194,43 @@ final class TarballReader {
                 entries.add(new Entry(path, true, new byte[0]));
                 continue;
             }
-            if (size > PluginLimits.MAX_BUNDLE_ENTRY_BYTES) {
-                throw new BundleRejectedException("entry '" + path + "' is larger than " + (PluginLimits.MAX_BUNDLE_ENTRY_BYTES >> 20) + " MiB");
+            if (size > bounds.entry()) {
+                throw new BundleRejectedException("entry '" + path + "' is larger than " + size(bounds.entry())
+                        + ", the limit for one file of a bundle; shrink the plugin JAR (leave out what the gateway provides: the SDK,"
+                        + " jakarta.json, SLF4J)");
             }
             byte[] content = in.readFully(size, path);
             in.skipPadding(size);
             entries.add(new Entry(path, false, content));
         }
+    }
+
+    /** A file {@code a} next to {@code a/b} cannot be unpacked; refused here with both names, not later as an I/O error. */
+    private static void refuseFilesUsedAsDirectories(List<Entry> entries) throws BundleRejectedException {
+        Set<String> files = new HashSet<>();
+        for (Entry entry : entries) {
+            if (!entry.directory()) {
+                files.add(fold(entry.path()));
+            }
+        }
+        for (Entry entry : entries) {
+            String path = entry.path();
+            for (int slash = path.indexOf('/'); slash > 0; slash = path.indexOf('/', slash + 1)) {
+                if (files.contains(fold(path.substring(0, slash)))) {
+                    throw new BundleRejectedException("entry '" + path + "' lies under '" + path.substring(0, slash)
+                            + "', which the bundle also holds as a file; rename one and pack again");
+                }
+            }
+        }
+    }
+
+    /** The form under which two names land on the same file of a case-insensitive, normalizing file system. */
+    private static String fold(String path) {
+        return Normalizer.normalize(path, Normalizer.Form.NFC).toLowerCase(Locale.ROOT);
+    }
+
+    private static String size(long bytes) {
+        return bytes % (1 << 20) == 0 ? (bytes >> 20) + " MiB" : bytes + " bytes";
     }
 
     private static long bounded(long size, int limit, String what) throws BundleRejectedException {

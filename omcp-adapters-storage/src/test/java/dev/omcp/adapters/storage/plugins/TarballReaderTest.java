@@ -82,16 +82,65 @@ class TarballReaderTest {
     }
 
     @Test
-    void anEntryOverTheLimit_isRefused_andAGzipBombStopsAtTheTotal() {
+    void anEntryOverTheLimit_isRefusedFromItsHeader_namingTheLimitAndWhatToDo() {
         byte[] big = new byte[(int) PluginLimits.MAX_BUNDLE_ENTRY_BYTES + 1];
-        assertThatThrownBy(() -> read(new TarWriter().file("big.bin", big))).hasMessageContaining("larger than 64 MiB");
-        byte[] chunk = new byte[60 * 1024 * 1024];
-        assertThatThrownBy(() -> read(new TarWriter().file("a", chunk).file("b", chunk).file("c", chunk)))
-                .hasMessageContaining("inflates to more than 128 MiB");
+        assertThatThrownBy(() -> read(new TarWriter().file("big.bin", big)))
+                .hasMessage("entry 'big.bin' is larger than 50 MiB, the limit for one file of a bundle; shrink the plugin JAR (leave out"
+                        + " what the gateway provides: the SDK, jakarta.json, SLF4J)");
+    }
+
+    @Test
+    void aGzipBomb_stopsAtTheCompressionRatio_longBeforeTheTotal() {
+        byte[] zeros = new byte[40 * 1024 * 1024];
+        assertThatThrownBy(() -> read(new TarWriter().file("a", zeros))).isInstanceOf(BundleRejectedException.class)
+                .hasMessage("the bundle inflates to more than 32 times its compressed size, the limit once it passes 8 MiB; that is a"
+                        + " compression bomb, not a plugin (whose JAR hardly compresses): pack the plugin's own files");
+    }
+
+    @Test
+    void smallBundlesOfText_mayCompressWell_belowTheRatioFloor() throws Exception {
+        byte[] text = "{\"key\": \"value\"}\n".repeat(100_000).getBytes(StandardCharsets.UTF_8);
+        assertThat(read(new TarWriter().file("package.json", "{}").file("notes.json", text))).hasSize(2);
+    }
+
+    @Test
+    void theTotalAndTheEntryCount_areBounded() {
+        // small bounds stand for the real ones, which need tens of MiB of incompressible bytes
+        TarballReader.Bounds small = new TarballReader.Bounds(1 << 20, 4096, 8192, 3, 1000, 1 << 20);
+        byte[] kib = new byte[3000];
+        assertThatThrownBy(() -> TarballReader.read(new TarWriter().file("a", kib).file("b", kib).file("c", kib).tgz(), small))
+                .hasMessageStartingWith("the bundle inflates to more than 8192 bytes, the limit for all its files together;");
+        assertThatThrownBy(() -> TarballReader.read(new TarWriter().file("a", "1").file("b", "2").file("c", "3").file("d", "4").tgz(), small))
+                .hasMessageStartingWith("the bundle has more than 3 entries, the limit;");
+    }
+
+    @Test
+    void theDefaultBounds_areTighterThanTheHeap() {
+        // the launcher's heap is 256 MiB; the upload and its inflated files are held at once
+        assertThat(PluginLimits.MAX_BUNDLE_TOTAL_BYTES).isEqualTo(64L << 20);
+        assertThat(PluginLimits.MAX_BUNDLE_ENTRY_BYTES).isEqualTo(50L << 20);
+        assertThat(PluginLimits.MAX_BUNDLE_ENTRIES).isEqualTo(1024);
+        assertThat(PluginLimits.MAX_JAR_INFLATED_BYTES).isEqualTo(64L << 20);
+    }
+
+    @Test
+    void namesDifferingOnlyInCaseOrNormalization_areRefused() {
+        assertThatThrownBy(() -> read(new TarWriter().file("package.json", "{}").file("Connector.jar", "a").file("connector.JAR", "b")))
+                .hasMessage("entries 'Connector.jar' and 'connector.JAR' differ only in letter case or Unicode normalization; on a"
+                        + " case-insensitive file system one would overwrite the other: rename one and pack again");
+        // "e" with a combining acute accent, and the precomposed "é"
+        assertThatThrownBy(() -> read(new TarWriter().file("caf\u0065\u0301.txt", "a").file("caf\u00e9.txt", "b")))
+                .hasMessageContaining("differ only in letter case or Unicode normalization");
+    }
+
+    @Test
+    void aFileThatIsAlsoADirectorysParent_isRefused() {
+        assertThatThrownBy(() -> read(new TarWriter().file("package.json", "{}").file("lib", "x").file("lib/a.jar", "y")))
+                .hasMessage("entry 'lib/a.jar' lies under 'lib', which the bundle also holds as a file; rename one and pack again");
     }
 
     @Test
     void aBundleOverTheUploadLimit_isRefusedBeforeInflating() {
-        assertThatThrownBy(() -> TarballReader.read(new byte[PluginLimits.MAX_BUNDLE_BYTES + 1])).hasMessageContaining("larger than 50 MiB");
+        assertThatThrownBy(() -> TarballReader.read(new byte[PluginLimits.MAX_BUNDLE_BYTES + 1])).hasMessage("the bundle is larger than 50 MiB, the upload limit");
     }
 }

@@ -1,0 +1,220 @@
+package dev.omcp.adapters.http.oidc;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import com.nimbusds.jose.JOSEException;
+import com.nimbusds.jose.JWSAlgorithm;
+import com.nimbusds.jose.JWSHeader;
+import com.nimbusds.jose.crypto.MACSigner;
+import com.nimbusds.jose.crypto.RSASSASigner;
+import com.nimbusds.jose.jwk.JWKSet;
+import com.nimbusds.jose.jwk.RSAKey;
+import com.nimbusds.jose.jwk.gen.RSAKeyGenerator;
+import com.nimbusds.jwt.JWTClaimsSet;
+import com.nimbusds.jwt.PlainJWT;
+import com.nimbusds.jwt.SignedJWT;
+import com.sun.net.httpserver.HttpExchange;
+import com.sun.net.httpserver.HttpServer;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Date;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executors;
+import java.util.concurrent.atomic.AtomicReference;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The relying party against a hostile OpenID provider played by a local HTTP server: answers
+ * trickled a byte at a time after prompt headers, answers larger than any real one, and ID tokens
+ * that try algorithm confusion. Every such login is refused (fail closed), within the timeout, with
+ * a message that names the step and carries no URL, code or token.
+ */
+class OidcClientIT {
+    private static final String CLIENT_ID = "omcp-gateway";
+    private static final String NONCE = "nonce-of-this-login";
+    private static final Duration TIMEOUT = Duration.ofMillis(800);
+
+    enum Behaviour { NORMAL, TRICKLE, HUGE }
+
+    private final Map<String, Behaviour> behaviour = new ConcurrentHashMap<>();
+    private final AtomicReference<String> idToken = new AtomicReference<>();
+    private RSAKey signingKey;
+    private HttpServer provider;
+    private String issuer;
+
+    @BeforeEach
+    void start() throws IOException, JOSEException {
+        signingKey = new RSAKeyGenerator(2048).keyID("key-1").generate();
+        provider = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
+        issuer = "http://127.0.0.1:" + provider.getAddress().getPort();
+        provider.createContext("/.well-known/openid-configuration", exchange -> answer(exchange, "/discovery", """
+                {"issuer": "%1$s", "authorization_endpoint": "%1$s/authorize", "token_endpoint": "%1$s/token", "jwks_uri": "%1$s/jwks"}"""
+                .formatted(issuer)));
+        provider.createContext("/jwks", exchange -> answer(exchange, "/jwks", new JWKSet(signingKey.toPublicJWK()).toString()));
+        provider.createContext("/token", exchange -> {
+            exchange.getRequestBody().readAllBytes();
+            answer(exchange, "/token", "{\"access_token\": \"a\", \"token_type\": \"Bearer\", \"id_token\": \"" + idToken.get() + "\"}");
+        });
+        provider.setExecutor(Executors.newVirtualThreadPerTaskExecutor());
+        provider.start();
+        idToken.set(signed(claims()));
+    }
+
+    @AfterEach
+    void stop() {
+        provider.stop(0);
+    }
+
+    private void answer(HttpExchange exchange, String step, String json) throws IOException {
+        Behaviour how = behaviour.getOrDefault(step, Behaviour.NORMAL);
+        byte[] body = (how == Behaviour.HUGE ? json.substring(0, json.length() - 1) + ", \"padding\": \"" + "x".repeat(300 * 1024) + "\"}" : json)
+                .getBytes(StandardCharsets.UTF_8);
+        exchange.getResponseHeaders().add("Content-Type", "application/json");
+        // a huge answer goes out chunked, so only the bytes themselves can show its size
+        exchange.sendResponseHeaders(200, how == Behaviour.HUGE ? 0 : body.length);
+        try (OutputStream out = exchange.getResponseBody()) {
+            if (how != Behaviour.TRICKLE) {
+                out.write(body);
+                return;
+            }
+            for (byte b : body) {
+                out.write(b);
+                out.flush();
+                Thread.sleep(100);
+            }
+        } catch (IOException e) {
+            // the relying party hung up on the trickle: what the tests expect
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    private OidcClient client() {
+        return new OidcClient(new OidcSettings(URI.create(issuer), CLIENT_ID, "", URI.create("https://gw.example.test/api/auth/oidc/callback"),
+                List.of("openid"), TIMEOUT), HttpClient.newBuilder().followRedirects(HttpClient.Redirect.NEVER).build());
+    }
+
+    private JWTClaimsSet claims() {
+        Instant now = Instant.now();
+        return new JWTClaimsSet.Builder().issuer(issuer).audience(CLIENT_ID).subject("u-1").issueTime(Date.from(now))
+                .expirationTime(Date.from(now.plusSeconds(300))).claim("nonce", NONCE).build();
+    }
+
+    private String signed(JWTClaimsSet claims) throws JOSEException {
+        SignedJWT jwt = new SignedJWT(new JWSHeader.Builder(JWSAlgorithm.RS256).keyID(signingKey.getKeyID()).build(), claims);
+        jwt.sign(new RSASSASigner(signingKey));
+        return jwt.serialize();
+    }
+
+    private static void assertCleanRefusal(OidcException e, boolean unavailable) {
+        assertThat(e.providerUnavailable()).isEqualTo(unavailable);
+        assertThat(e.getMessage()).doesNotContain("127.0.0.1").doesNotContain("http:").doesNotContain("eyJ");
+    }
+
+    @Test
+    void aWellBehavedProviderLogsIn() throws OidcException {
+        assertThat(client().authorizationRequest("s", NONCE, "c").toString()).startsWith(issuer + "/authorize?");
+        assertThat(client().redeem("code", "verifier", NONCE)).containsEntry("sub", "u-1");
+    }
+
+    @Test
+    void aTrickledDiscoveryDocument_refusesTheLoginAtTheTimeout() {
+        behaviour.put("/discovery", Behaviour.TRICKLE);
+        long start = System.nanoTime();
+        assertThatThrownBy(() -> client().authorizationRequest("s", NONCE, "c")).isInstanceOfSatisfying(OidcException.class, e -> {
+            assertThat(e.getMessage()).isEqualTo("the identity provider did not answer in time: its discovery document did not arrive "
+                    + "in full within 800 ms, so the login cannot be verified");
+            assertCleanRefusal(e, true);
+        });
+        // the document is ~150 bytes: at a byte per 100 ms it would take 15 s
+        assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofSeconds(8));
+    }
+
+    @Test
+    void aTrickledTokenAnswer_refusesTheLoginAtTheTimeout() {
+        behaviour.put("/token", Behaviour.TRICKLE);
+        assertThatThrownBy(() -> client().redeem("code", "verifier", NONCE)).isInstanceOfSatisfying(OidcException.class, e -> {
+            assertThat(e.getMessage()).contains("did not answer in time").contains("token endpoint");
+            assertCleanRefusal(e, true);
+        });
+    }
+
+    @Test
+    void trickledSigningKeys_refuseTheLoginAtTheTimeout() {
+        behaviour.put("/jwks", Behaviour.TRICKLE);
+        long start = System.nanoTime();
+        assertThatThrownBy(() -> client().redeem("code", "verifier", NONCE)).isInstanceOfSatisfying(OidcException.class, e -> {
+            assertThat(e.getMessage()).contains("did not answer in time").contains("signing keys");
+            assertCleanRefusal(e, true);
+        });
+        // a JWKS of ~450 bytes would take 45 s; Nimbus's own retriever timed each read only and waited for all of it
+        assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofSeconds(8));
+    }
+
+    @Test
+    void oversizedAnswers_refuseTheLogin() {
+        behaviour.put("/discovery", Behaviour.HUGE);
+        assertThatThrownBy(() -> client().authorizationRequest("s", NONCE, "c")).isInstanceOfSatisfying(OidcException.class, e -> {
+            assertThat(e.getMessage()).isEqualTo("the identity provider's discovery document answer is larger than 256 KiB");
+            assertCleanRefusal(e, false);
+        });
+        behaviour.clear();
+        behaviour.put("/token", Behaviour.HUGE);
+        assertThatThrownBy(() -> client().redeem("code", "verifier", NONCE)).isInstanceOfSatisfying(OidcException.class,
+                e -> assertThat(e.getMessage()).isEqualTo("the identity provider's token endpoint answer is larger than 256 KiB"));
+        behaviour.clear();
+        behaviour.put("/jwks", Behaviour.HUGE);
+        assertThatThrownBy(() -> client().redeem("code", "verifier", NONCE)).isInstanceOfSatisfying(OidcException.class, e -> {
+            assertThat(e.getMessage()).contains("signing keys").contains("larger than 256 KiB");
+            assertCleanRefusal(e, true);
+        });
+    }
+
+    @Test
+    void anUnsignedIdToken_algNone_isRefused() {
+        idToken.set(new PlainJWT(claims()).serialize());
+        assertThatThrownBy(() -> client().redeem("code", "verifier", NONCE)).isInstanceOfSatisfying(OidcException.class, e -> {
+            assertThat(e.getMessage()).contains("signature");
+            assertCleanRefusal(e, false);
+        });
+    }
+
+    @Test
+    void anIdTokenMacedWithTheProvidersPublicKey_hs256Confusion_isRefused() throws JOSEException {
+        SignedJWT jwt = new SignedJWT(new JWSHeader.Builder(JWSAlgorithm.HS256).keyID(signingKey.getKeyID()).build(), claims());
+        jwt.sign(new MACSigner(signingKey.toRSAPublicKey().getEncoded()));
+        idToken.set(jwt.serialize());
+        assertThatThrownBy(() -> client().redeem("code", "verifier", NONCE)).isInstanceOfSatisfying(OidcException.class, e -> {
+            assertThat(e.getMessage()).contains("signature");
+            assertCleanRefusal(e, false);
+        });
+    }
+
+    @Test
+    void aKeyIdWithPathCharacters_matchesNoKey_andIsRefused() throws JOSEException {
+        RSAKey same = new RSAKey.Builder(signingKey).keyID("../../jwks").build();
+        SignedJWT jwt = new SignedJWT(new JWSHeader.Builder(JWSAlgorithm.RS256).keyID(same.getKeyID()).build(), claims());
+        jwt.sign(new RSASSASigner(same));
+        idToken.set(jwt.serialize());
+        assertThatThrownBy(() -> client().redeem("code", "verifier", NONCE)).isInstanceOfSatisfying(OidcException.class,
+                e -> assertThat(e.getMessage()).contains("signature"));
+    }
+
+    @Test
+    void anIdTokenOfAnotherLogin_nonceMismatch_isRefused() {
+        assertThatThrownBy(() -> client().redeem("code", "verifier", "another-login")).isInstanceOfSatisfying(OidcException.class,
+                e -> assertThat(e.getMessage()).contains("nonce"));
+    }
+}
