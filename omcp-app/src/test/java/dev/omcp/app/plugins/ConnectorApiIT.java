@@ -156,6 +156,43 @@ class ConnectorApiIT {
     }
 
     @Test
+    void aSecondUpload_whileOneIsStillArriving_is503WithRetryAfter_andTheFirstStillInstalls() throws Exception {
+        startWithInstall();
+        PluginPackager.Packed guard = TestPlugins.guard(tmp.resolve("guard"), key);
+        byte[] bundle = guard.bundle();
+        try (Socket first = new Socket(InetAddress.getLoopbackAddress(), gateway.port())) {
+            OutputStream out = first.getOutputStream();
+            out.write(("POST /api/connectors/upload HTTP/1.1\r\nHost: 127.0.0.1:" + gateway.port()
+                    + "\r\nAuthorization: Bearer test-cli\r\nContent-Type: application/octet-stream\r\nContent-Length: "
+                    + bundle.length + "\r\nConnection: close\r\n\r\n").getBytes(StandardCharsets.US_ASCII));
+            out.write(bundle, 0, 10); // the first upload is being read: its body has not all arrived
+            out.flush();
+
+            // The first request may still be on its way into its handler: until it holds the slot a second
+            // upload is read and refused as no bundle at all (400, nothing written), so ask again.
+            byte[] notABundle = {1, 2, 3};
+            HttpResponse<String> second = upload(notABundle);
+            for (int attempt = 0; attempt < 50 && second.statusCode() == 400; attempt++) {
+                Thread.sleep(100);
+                second = upload(notABundle);
+            }
+
+            assertThat(second.statusCode()).as(second.body()).isEqualTo(503);
+            assertThat(second.headers().firstValue("Retry-After")).hasValue("5");
+            assertThat(JSON.readTree(second.body()).path("code").asText()).isEqualTo("OMCP_UPLOAD_BUSY");
+            assertThat(JSON.readTree(second.body()).path("error").asText()).contains("nothing was written", "Retry-After");
+            assertThat(written()).isEmpty();
+
+            out.write(bundle, 10, bundle.length - 10);
+            out.flush();
+            String status = new String(first.getInputStream().readNBytes(12), StandardCharsets.US_ASCII);
+            assertThat(status).isEqualTo("HTTP/1.1 201");
+        }
+        assertThat(written()).contains("guard/manifest.json");
+        assertThat(upload(bundle).statusCode()).as("the slot is free again: the same version re-uploaded").isNotEqualTo(503);
+    }
+
+    @Test
     void spec7_4_aTamperedBundle_is400_andNothingIsWritten() throws Exception {
         startWithInstall();
         PluginPackager.Packed guard = TestPlugins.guard(tmp.resolve("guard"), TestPlugins.newKey());

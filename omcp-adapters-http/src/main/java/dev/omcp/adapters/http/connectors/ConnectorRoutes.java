@@ -23,6 +23,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.concurrent.Semaphore;
 
 /**
  * {@code /api/connectors} and {@code /api/hub/catalog} (spec 4.3, 7.4).
@@ -50,8 +51,15 @@ public final class ConnectorRoutes implements HttpModule {
 
     private static final Set<String> BUNDLE_TYPES = Set.of("application/octet-stream", "application/gzip", "application/x-gzip",
             "application/x-tar+gzip", "application/x-compressed-tar");
+    /** About how long reading, verifying and installing one 50 MiB bundle takes. */
+    private static final long UPLOAD_RETRY_AFTER_SECONDS = 5;
 
     private final ManageConnectors connectors;
+    /**
+     * One bundle upload read into memory at a time: each holds up to 50 MiB before the install lock
+     * is taken, so parallel uploads (one admin script in a loop is enough) could fill a 256 MB heap.
+     */
+    private final Semaphore uploading = new Semaphore(1);
 
     public ConnectorRoutes(ManageConnectors connectors) {
         this.connectors = connectors;
@@ -89,6 +97,7 @@ public final class ConnectorRoutes implements HttpModule {
                 .response(412, "no usable PLUGIN_TRUST_ROOT")
                 .response(413, "the bundle is larger than 50 MiB; nothing written")
                 .response(415, "the body is not application/octet-stream")
+                .response(503, "another bundle upload is being read or installed; see Retry-After")
                 .handle(this::upload);
     }
 
@@ -195,6 +204,21 @@ public final class ConnectorRoutes implements HttpModule {
             tooLarge(ctx);
             return;
         }
+        if (!uploading.tryAcquire()) {
+            RequestBodies.drainOrClose(ctx);
+            ctx.header("Retry-After", Long.toString(UPLOAD_RETRY_AFTER_SECONDS));
+            JsonResponses.error(ctx, 503, "OMCP_UPLOAD_BUSY", "another bundle upload is being read or installed; nothing was "
+                    + "written: send this one again after the Retry-After seconds");
+            return;
+        }
+        try {
+            readAndInstall(ctx);
+        } finally {
+            uploading.release();
+        }
+    }
+
+    private void readAndInstall(Context ctx) throws IOException {
         byte[] bundle;
         // Read the raw stream ourselves: the server-wide JSON body limit does not apply to bundles,
         // and reading stops one byte past 50 MiB whatever Content-Length claimed.
