@@ -12,13 +12,17 @@ import java.util.Map;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestMethodOrder;
 
 /**
  * The topology, blast-radius, trace, IP, anomaly-history and post-mortem tools end to end: an MCP
  * client through {@code /mcp} against the demo shop, whose payments database slowed down 25 minutes
  * ago behind the real Kubernetes, Loki and Zipkin APIs (Zipkin through the signed reference plugin).
  */
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class IncidentToolsIT {
     private static final List<String> TOOLS = List.of("get_topology", "get_blast_radius", "query_traces", "enrich_ips",
             "get_anomaly_history", "generate_postmortem");
@@ -176,6 +180,7 @@ class IncidentToolsIT {
     }
 
     @Test
+    @Order(1) // before generate_postmortem, which judges the services itself when nothing did and records the scores
     void getAnomalyHistory_beforeAnythingJudgedAService_saysWhichToolsRecordScores() {
         JsonObject history = tool("get_anomaly_history", "{\"service\":\"payments-db\"}");
         assertThat(history.getJsonArray("rows")).isEmpty();
@@ -198,9 +203,15 @@ class IncidentToolsIT {
                 .contains("error traces:** `")
                 .contains("OMCP_ANOMALY_HISTORY_REMOTE_WRITE");
         JsonObject report = answer.getJsonObject("structuredContent");
-        assertThat(strings(report, "sources")).containsExactlyInAnyOrder("kubernetes", "zipkin", "loki");
+        // nothing had judged payments-db yet: the report ran the detection itself, over Prometheus
+        assertThat(report.getJsonObject("detection").getString("state")).isEqualTo("completed");
+        assertThat(report.getJsonObject("detection").getInt("anomalousServices")).isPositive();
+        assertThat(report.getJsonObject("timeline").getJsonArray("episodes")).isNotEmpty();
+        assertThat(md).contains("> No anomaly detection had recorded scores for this service in the window");
+        assertThat(strings(report, "sources")).containsExactlyInAnyOrder("kubernetes", "zipkin", "loki", "prometheus");
         assertThat(report.getBoolean("partial")).isFalse();
         JsonObject json = tool("generate_postmortem", "{\"service\":\"payments-db\",\"format\":\"json\"}");
+        assertThat(json.containsKey("detection")).as("the first report's scores are in the history now").isFalse();
         assertThat(json.getJsonObject("blastRadius").getInt("totalNodes")).isEqualTo(report.getJsonObject("blastRadius").getInt("totalNodes"));
         assertThat(json.getJsonArray("logHighlights").getJsonObject(0).getString("line")).startsWith("warn: slow query: UPDATE payments");
         assertThat(md).doesNotContain("127.0.0.1");

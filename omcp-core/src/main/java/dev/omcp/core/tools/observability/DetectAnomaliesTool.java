@@ -8,6 +8,7 @@ import dev.omcp.core.analysis.rootcause.RootCauseRanker;
 import dev.omcp.core.analysis.rootcause.RootCauseRanking;
 import dev.omcp.core.analysis.topology.TopologyGraph;
 import dev.omcp.core.sources.Bound;
+import dev.omcp.ports.identity.Principal;
 import dev.omcp.ports.tools.ToolAnnotations;
 import dev.omcp.ports.tools.ToolCall;
 import dev.omcp.ports.tools.ToolDefinition;
@@ -21,6 +22,7 @@ import dev.omcp.sdk.query.Topology;
 import jakarta.json.JsonArrayBuilder;
 import jakarta.json.JsonObject;
 import jakarta.json.JsonObjectBuilder;
+import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
@@ -231,15 +233,26 @@ public final class DetectAnomaliesTool extends ObservabilityTool {
 
     /** Every service the metrics sources list, in name order, capped. */
     private ServiceList listServices(ToolCall call, List<Bound<MetricsCapability>> metricSources, int max) {
+        Gathered<List<ServiceInfo>> gathered = serviceListing(toolkit, call.principal(), metricSources, toolkit.deadline());
+        List<String> all = new ArrayList<>(listedNames(gathered));
+        return new ServiceList(all.subList(0, Math.min(max, all.size())), all.size(), Optional.of(gathered));
+    }
+
+    /** What the metrics sources that also list services answer, within {@code overall}. */
+    static Gathered<List<ServiceInfo>> serviceListing(Toolkit toolkit, Principal principal, List<Bound<MetricsCapability>> metricSources,
+            Duration overall) {
         Set<String> metricSourceNames = new LinkedHashSet<>();
         metricSources.forEach(b -> metricSourceNames.add(b.source()));
-        List<Bound<ServiceListingCapability>> listing = toolkit.sources().with(ServiceListingCapability.class, call.principal(),
+        List<Bound<ServiceListingCapability>> listing = toolkit.sources().with(ServiceListingCapability.class, principal,
                 Optional.of(metricSourceNames));
-        Gathered<List<ServiceInfo>> gathered = Gathered.from(toolkit, listing, ServiceListingCapability::listServices);
+        return Gathered.from(toolkit, listing, ServiceListingCapability::listServices, overall);
+    }
+
+    /** Every service name a listing gave, in name order, once. */
+    static TreeSet<String> listedNames(Gathered<List<ServiceInfo>> listing) {
         TreeSet<String> names = new TreeSet<>();
-        gathered.answers().forEach(a -> a.value().forEach(s -> names.add(s.name())));
-        List<String> all = new ArrayList<>(names);
-        return new ServiceList(all.subList(0, Math.min(max, all.size())), all.size(), Optional.of(gathered));
+        listing.answers().forEach(a -> a.value().forEach(s -> names.add(s.name())));
+        return names;
     }
 
     private static Optional<TopologyGraph> merged(Gathered<Topology> topologies) {

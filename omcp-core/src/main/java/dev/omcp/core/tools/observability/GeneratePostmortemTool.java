@@ -32,6 +32,7 @@ import dev.omcp.ports.tools.ToolDefinition;
 import dev.omcp.ports.tools.ToolResult;
 import dev.omcp.sdk.connector.ConnectorException;
 import dev.omcp.sdk.connector.LogsCapability;
+import dev.omcp.sdk.connector.MetricsCapability;
 import dev.omcp.sdk.connector.TopologyCapability;
 import dev.omcp.sdk.connector.TracesCapability;
 import dev.omcp.sdk.json.Jsonp;
@@ -107,7 +108,8 @@ public final class GeneratePostmortemTool extends ObservabilityTool {
                     + "connector, topology down, nothing recorded); a section one of whose sources failed or timed out says so in "
                     + "place, naming it (partial: true and a note in JSON). `format: markdown` (default) returns the markdown as text and "
                     + "the report as structured JSON; `format: json` returns the same content as JSON. Anomaly scores come from "
-                    + "earlier get_service_health and detect_anomalies calls, so run detect_anomalies first for a full timeline.",
+                    + "earlier get_service_health and detect_anomalies calls; when none judged the service in the window, the "
+                    + "report runs detect_anomalies itself first (with its defaults) and says so in `detection`.",
             Schemas.object()
                     .required("service", Schemas.service("The suspected root-cause service, as list_services names it."))
                     .property("duration", Schemas.duration("The incident window, ending now.", DEFAULT_DURATION))
@@ -226,13 +228,27 @@ public final class GeneratePostmortemTool extends ObservabilityTool {
                     .add("followUps", Jsonp.object().add("type", "array").add("items", Jsonp.object().add("type", "string")))
                     .add("failedSources", Jsonp.object().add("type", "array").add("items", object(Jsonp.object()
                             .add("source", string("The source."))
-                            .add("signal", string("What was asked of it: topology, traces or logs."))
+                            .add("signal", string("What was asked of it: topology, traces, logs, or metrics (the detection the "
+                                    + "report ran itself, see detection)."))
                             .add("kind", string("timeout, unavailable, bad_query, unauthorized, bad_response or address_refused."))
                             .add("error", string("What went wrong."))
                             .add("query", string("For logs: the backend query (LogQL) the source was running when it failed or ran "
                                     + "out of time, redacted like the highlights; the error-line search's when both level searches "
                                     + "failed alike. Absent when the source failed before sending one or its connector does not "
                                     + "say.")))))
+                    .add("detection", object(Jsonp.object()
+                            .add("state", string("completed, or late when the report's deadline came first (nothing it found "
+                                    + "is in the report)."))
+                            .add("window", string("The stretch judged: the report's window, at least 15m and at most 1h."))
+                            .add("services", integer("Services judged, the report's own first."))
+                            .add("servicesListed", integer("Services the metrics sources list."))
+                            .add("anomalousServices", integer("Services found anomalous."))
+                            .add("scoresRecorded", integer("Scores written to the anomaly history, which the report is built from."))
+                            .add("partial", bool("Some metrics query failed, or the detection was late."))
+                            .add("note", string("What ran and why, in one sentence.")))
+                            .add("description", "Present when no detection had recorded scores for the service in the window, so "
+                                    + "the report ran detect_anomalies itself (its defaults, the report's service first) and "
+                                    + "recorded the scores before building the timeline and signals."))
                     .add("contacts", Jsonp.object().add("type", "object").add("description", "Who answers for the service and the "
                             + "services its blast radius reaches, from the service catalog (owner and onCall), per service; absent "
                             + "without a catalog entry.").add("additionalProperties", Jsonp.object().add("type", "string"))),
@@ -322,9 +338,21 @@ public final class GeneratePostmortemTool extends ObservabilityTool {
         List<HistoryRow> recorded = history(principal.tenant(), from, to);
         LogRange logRange = LogRange.within(from, to, AnomalyEpisodes.of(recorded.stream()
                 .filter(r -> AnomalyHistory.answers(service, r.service())).toList()).stream().findFirst().map(AnomalyEpisode::onset));
-        Gatherings g = gather(principal, service, window, range, new TimeRange(logRange.from(), logRange.to()), deadline);
+        // no detection judged the service in the window (a draft asked for first, or long after the last
+        // detect_anomalies): judge now, beside the gathering, or the timeline would be empty mid-incident
+        boolean judgeNow = recorded.stream().noneMatch(r -> AnomalyHistory.answers(service, r.service()))
+                && !toolkit.sources().with(MetricsCapability.class, principal).isEmpty();
+        Gatherings g = gather(principal, service, window, range, new TimeRange(logRange.from(), logRange.to()), deadline,
+                judgeNow ? Optional.of(new DetectionAsk(duration, to)) : Optional.empty());
         List<Failed> failed = new ArrayList<>();
         Set<String> answered = new LinkedHashSet<>();
+        Optional<PostmortemDetection.Outcome> detection = g.detection();
+        detection.ifPresent(d -> {
+            answered.addAll(d.answered());
+            d.failures().forEach(f -> failed.add(new Failed(f.source(), "metrics", f.kind(), f.message())));
+        });
+        List<HistoryRow> scored = detection.filter(d -> d.completed() && d.scoresRecorded() > 0).isPresent()
+                ? history(principal.tenant(), from, to) : recorded;
 
         // topology: the blast radius, or why it is missing
         TopologySnapshot topology = g.topology();
@@ -335,7 +363,7 @@ public final class GeneratePostmortemTool extends ObservabilityTool {
         // one service, one name: scores recorded under shop/payments and under payments are the same
         // service's, and the report's own service is named as the caller named it
         UnaryOperator<String> names = topology.graph().map(graph -> reportNames(graph, service)).orElse(UnaryOperator.identity());
-        List<HistoryRow> history = recorded.stream().map(r -> renamed(r, names)).toList();
+        List<HistoryRow> history = scored.stream().map(r -> renamed(r, names)).toList();
 
         // traces, merged and ranked as query_traces does
         QueryTracesTool.Search traceSearch = g.traces();
@@ -367,6 +395,7 @@ public final class GeneratePostmortemTool extends ObservabilityTool {
         }
         JsonArrayBuilder sources = Jsonp.array();
         answered.forEach(sources::add);
+        detection.ifPresent(d -> structured.add("detection", d.toJson()));
         structured.add("sources", sources).add("partial", !failed.isEmpty());
         if (!failed.isEmpty()) {
             JsonArrayBuilder list = Jsonp.array();
@@ -387,7 +416,8 @@ public final class GeneratePostmortemTool extends ObservabilityTool {
         if (json) {
             return ToolResult.structured(result);
         }
-        return ToolResult.structured(result, markdown(report) + footnote(failed) + unknown.map(u -> "\n> " + u + "\n").orElse(""));
+        return ToolResult.structured(result, markdown(report) + footnote(failed) + detection.map(d -> "\n> " + d.note() + "\n").orElse("")
+                + unknown.map(u -> "\n> " + u + "\n").orElse(""));
     }
 
     /** The log highlights, and whether the logs sources could be asked. */
@@ -591,7 +621,11 @@ public final class GeneratePostmortemTool extends ObservabilityTool {
     }
 
     /** What the parallel fan-outs gathered. */
-    private record Gatherings(TopologySnapshot topology, QueryTracesTool.Search traces, List<Gathered<LogResult>> logs) {}
+    private record Gatherings(TopologySnapshot topology, QueryTracesTool.Search traces, List<Gathered<LogResult>> logs,
+            Optional<PostmortemDetection.Outcome> detection) {}
+
+    /** The detection to run beside the gathering: the report's window and its end. */
+    private record DetectionAsk(Duration reportWindow, Instant reportEnd) {}
 
     /**
      * Topology, traces and one log search per level, all at once: the call takes as long as its
@@ -600,7 +634,7 @@ public final class GeneratePostmortemTool extends ObservabilityTool {
      * its sources count as timed out and the draft is built from the rest.
      */
     private Gatherings gather(Principal principal, String service, String window, TimeRange range, TimeRange logRange,
-            CallDeadline deadline) {
+            CallDeadline deadline, Optional<DetectionAsk> detect) {
         TraceQueryEcho echo = new TraceQueryEcho(service, window, TRACE_LIMIT, false);
         List<Bound<TopologyCapability>> topologySources = toolkit.sources().with(TopologyCapability.class, principal);
         List<Bound<TracesCapability>> traceSources = toolkit.sources().with(TracesCapability.class, principal);
@@ -613,6 +647,8 @@ public final class GeneratePostmortemTool extends ObservabilityTool {
             // the search query_traces runs (ranking the window, resolving namespaced names), within what is left
             Future<QueryTracesTool.Search> traces = executor.submit(
                     () -> QueryTracesTool.search(toolkit, principal, echo, range, Optional.empty(), deadline.remaining()));
+            Optional<Future<PostmortemDetection.Outcome>> detection = detect.map(ask -> executor.submit(
+                    () -> PostmortemDetection.run(toolkit, principal, service, ask.reportWindow(), ask.reportEnd(), deadline)));
             List<Future<Gathered<LogResult>>> logs = new ArrayList<>();
             // made out here so that a search given up at the deadline still names the query it was running
             List<Gathered.Listening<LogsCapability>> heard = new ArrayList<>();
@@ -630,7 +666,11 @@ public final class GeneratePostmortemTool extends ObservabilityTool {
                 Gathered.Listening<LogsCapability> listening = heard.get(i);
                 logsFound.add(deadline.await(logs.get(i), () -> listening.unanswered(ConnectorException.Kind.TIMEOUT, lateMessage())));
             }
-            return new Gatherings(topologyFound, tracesFound, logsFound);
+            Optional<PostmortemDetection.Outcome> detected = detection.map(d -> deadline.await(d,
+                    () -> PostmortemDetection.Outcome.late(PostmortemDetection.windowFor(detect.orElseThrow().reportWindow()),
+                            toolkit.sources().with(MetricsCapability.class, principal).stream().map(Bound::source).toList(),
+                            lateMessage())));
+            return new Gatherings(topologyFound, tracesFound, logsFound, detected);
         } finally {
             executor.shutdownNow();
         }

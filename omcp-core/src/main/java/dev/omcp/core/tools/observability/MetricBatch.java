@@ -72,6 +72,12 @@ public final class MetricBatch {
      * deadline.
      */
     public static MetricBatch fetch(Toolkit toolkit, List<Bound<MetricsCapability>> sources, List<Request> requests, Shape shape) {
+        return fetch(toolkit, sources, requests, shape, toolkit.deadline());
+    }
+
+    /** As {@link #fetch(Toolkit, List, List, Shape)}, within {@code overall} instead of the whole tool deadline. */
+    static MetricBatch fetch(Toolkit toolkit, List<Bound<MetricsCapability>> sources, List<Request> requests, Shape shape,
+            Duration overall) {
         List<Bound<Pending>> pairs = new ArrayList<>(sources.size() * requests.size());
         List<Request> requestOf = new ArrayList<>(pairs.size());
         for (Request request : requests) {
@@ -84,7 +90,7 @@ public final class MetricBatch {
             }
         }
         List<FanOut.Outcome<MetricResult>> outcomes = FanOut.call(pairs, p -> p.metrics().queryMetrics(p.query()),
-                toolkit.perSourceTimeout(), toolkit.deadline());
+                toolkit.perSourceTimeout(), overall);
         List<Answer> answers = new ArrayList<>();
         List<Failure> failures = new ArrayList<>();
         for (int i = 0; i < outcomes.size(); i++) {

@@ -7,6 +7,8 @@ import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 
 import dev.omcp.core.analysis.history.AnomalyHistory;
 import dev.omcp.core.analysis.history.HistoryLimits;
+import dev.omcp.core.sources.SourceRegistry;
+import dev.omcp.core.analysis.history.HistoryQuery;
 import dev.omcp.core.analysis.postmortem.PostmortemTemplate;
 import dev.omcp.core.analysis.topology.ClusterFixture;
 import dev.omcp.ports.anomaly.AnomalyScoreSample;
@@ -110,9 +112,102 @@ class GeneratePostmortemToolTest {
     }
 
     private GeneratePostmortemTool tool(ScriptedSources sources) {
-        Toolkit toolkit = Toolkit.builder(sources.registry(), clock).timeouts(Duration.ofMillis(300), Duration.ofMillis(600))
+        return tool(sources.registry(), Duration.ofMillis(300), Duration.ofMillis(600));
+    }
+
+    private GeneratePostmortemTool tool(SourceRegistry registry, Duration perSource, Duration deadline) {
+        Toolkit toolkit = Toolkit.builder(registry, clock).timeouts(perSource, deadline)
                 .history(history).postmortemTemplate(() -> template.get()).redaction(redaction).build();
         return new GeneratePostmortemTool(toolkit, entitlement);
+    }
+
+    /** db's latency steps up fourfold 9 minutes ago, api's follows 7 minutes ago; web stays calm. */
+    private static FakeMetricsBackend slowDatabase() {
+        long dbStep = NOW.minus(Duration.ofMinutes(9)).toEpochMilli();
+        long apiStep = NOW.minus(Duration.ofMinutes(7)).toEpochMilli();
+        FakeMetricsBackend prom = new FakeMetricsBackend("prom")
+                .serve("db", "latency_p99", FakeMetricsBackend.stepAt(dbStep, 0.05, 0.20, 0.05))
+                .serve("api", "latency_p99", FakeMetricsBackend.stepAt(apiStep, 0.10, 0.50, 0.05))
+                .serve("web", "latency_p99", FakeMetricsBackend.noisy(0.08, 0.05));
+        for (String service : List.of("db", "api", "web")) {
+            prom.serve(service, "error_rate", FakeMetricsBackend.noisy(0.001, 0.1)).serve(service, "request_rate",
+                    FakeMetricsBackend.noisy(40, 0.05)).serve(service, "cpu", FakeMetricsBackend.noisy(0.3, 0.05))
+                    .serve(service, "memory", FakeMetricsBackend.noisy(2e8, 0.02));
+        }
+        return prom;
+    }
+
+    private static FakeTopologyBackend dbCallChain() {
+        return new FakeTopologyBackend("cluster").services("db", "api", "web").calls("web", "api").calls("api", "db");
+    }
+
+    @Test
+    void withNoScoreOfTheServiceInTheWindow_theReportRunsTheDetectionItself_andIsBuiltFromWhatItRecorded() {
+        FakeMetricsBackend prom = slowDatabase();
+        GeneratePostmortemTool tool = tool(new InMemorySources().add(prom).add(dbCallChain()).registry(), Duration.ofSeconds(2),
+                Duration.ofSeconds(4));
+
+        ToolResult result = call(tool, "{\"service\":\"db\",\"duration\":\"30s\"}");
+        JsonObject report = structured(result);
+
+        JsonObject detection = report.getJsonObject("detection");
+        assertThat(detection.getString("state")).isEqualTo("completed");
+        assertThat(detection.getString("window")).isEqualTo("15m");
+        assertThat(detection.getInt("services")).isEqualTo(3);
+        assertThat(detection.getInt("anomalousServices")).isEqualTo(2);
+        assertThat(detection.getInt("scoresRecorded")).isPositive();
+        assertThat(detection.getString("note")).startsWith("No anomaly detection had recorded scores for this service in the window");
+        assertThat(report.getJsonArray("sources").getValuesAs(JsonString::getString)).contains("prom", "cluster");
+        assertThat(report.getBoolean("partial")).isFalse();
+        // the report's own service was judged first, and its episode leads a timeline that would have been empty
+        assertThat(prom.queries.get(0).service()).isEqualTo("db");
+        JsonObject timeline = report.getJsonObject("timeline");
+        assertThat(timeline.getInt("scoresRecorded")).isPositive();
+        assertThat(timeline.getJsonArray("episodes").getValuesAs(JsonObject.class)).extracting(e -> e.getString("service"))
+                .contains("db", "api");
+        assertThat(report.getString("synopsis")).doesNotContain("No anomaly scores were recorded for this window");
+        assertThat(report.getJsonObject("signals").getInt("total")).isPositive();
+        assertThat(result.firstText()).contains("> No anomaly detection had recorded scores for this service in the window");
+        // and the scores stay in the history, as detect_anomalies' do
+        assertThat(history.query(new HistoryQuery("", Optional.of("db"), Optional.empty(), NOW.minusSeconds(60),
+                NOW.plusSeconds(1), HistoryQuery.MAX_LIMIT, false)).rows()).isNotEmpty();
+    }
+
+    @Test
+    void withScoresOfTheServiceAlreadyInTheWindow_noDetectionRuns_andNoMetricIsAsked() {
+        incidentScores();
+        FakeMetricsBackend prom = slowDatabase();
+        GeneratePostmortemTool tool = tool(new InMemorySources().add(prom).add(dbCallChain()).registry(), Duration.ofSeconds(2),
+                Duration.ofSeconds(4));
+
+        JsonObject report = structured(call(tool, "{\"service\":\"db\",\"format\":\"json\"}"));
+
+        assertThat(report.containsKey("detection")).isFalse();
+        assertThat(prom.queries).isEmpty();
+        assertThat(report.getJsonObject("timeline").getInt("scoresRecorded")).isPositive();
+    }
+
+    @Test
+    void aDetectionWhoseMetricsSourceHangs_recordsNothing_saysWhatToDo_andTheDraftComesOnTime() {
+        GeneratePostmortemTool tool = tool(new InMemorySources().add(new FakeMetricsBackend("prom").knows("db").hanging())
+                .add(dbCallChain()).registry(), Duration.ofMillis(300), Duration.ofMillis(600));
+
+        JsonObject report = assertTimeoutPreemptively(Duration.ofSeconds(5),
+                () -> structured(call(tool, "{\"service\":\"db\",\"format\":\"json\"}")));
+
+        JsonObject detection = report.getJsonObject("detection");
+        assertThat(detection.getBoolean("partial")).isTrue();
+        assertThat(detection.getInt("scoresRecorded")).isZero();
+        // the source that failed the detection is named like any other that failed the report
+        assertThat(report.getBoolean("partial")).isTrue();
+        assertThat(report.getJsonArray("failedSources").getValuesAs(JsonObject.class)).anySatisfy(f -> {
+            assertThat(f.getString("source")).isEqualTo("prom");
+            assertThat(f.getString("signal")).isEqualTo("metrics");
+            assertThat(f.getString("kind")).isEqualTo("timeout");
+        });
+        assertThat(detection.getString("note")).contains("recorded no score", "failed or timed out", "call detect_anomalies",
+                "generate the post-mortem again");
+        assertThat(report.getString("synopsis")).contains("No anomaly scores were recorded for this window");
     }
 
     @Test
