@@ -10,6 +10,10 @@ import java.util.Optional;
 /** Reads the sources-and-connectors variables; part of {@link SettingsReader}, kept apart so each area stays small. */
 final class ConnectorSettingsReader {
     private static final String LABEL = "[a-zA-Z_][a-zA-Z0-9_]{0,127}";
+    /** Below this, ordinary answers (a service's label values, a short range) would be refused. */
+    private static final int MIN_ANSWER_BUDGET_MIB = 8;
+    /** 1 TiB: a bound that keeps the value in bytes far from overflow, not a heap anyone has. */
+    private static final int MAX_ANSWER_BUDGET_MIB = 1 << 20;
 
     private ConnectorSettingsReader() {}
 
@@ -27,6 +31,8 @@ final class ConnectorSettingsReader {
                 Duration.ofSeconds(environment.integer(Variables.CONNECTOR_REQUEST_TIMEOUT, 1, 3600)),
                 Duration.ofSeconds(environment.integer(Variables.CONNECTOR_START_TIMEOUT, 1, 3600)),
                 Duration.ofSeconds(environment.integer(Variables.SERVICE_LABEL_CACHE_TTL, 0, 86400)),
+                // unset: the launcher derives the budget from the heap
+                environment.optionalInteger(Variables.BACKEND_ANSWER_BUDGET_MIB, MIN_ANSWER_BUDGET_MIB, MAX_ANSWER_BUDGET_MIB),
                 env);
     }
 

@@ -68,6 +68,20 @@ final class Environment {
         return parsed.getAsInt();
     }
 
+    /** An integer from {@code min} to {@code max} when the variable is set; anything else set is a problem, and empty. */
+    OptionalInt optionalInteger(Variable variable, int min, int max) {
+        Optional<String> text = raw(variable);
+        if (text.isEmpty()) {
+            return OptionalInt.empty();
+        }
+        OptionalInt parsed = parseInt(text.get());
+        if (parsed.isEmpty() || parsed.getAsInt() < min || parsed.getAsInt() > max) {
+            problem(variable, "must be an integer from " + min + " to " + max + ", got " + shown(variable, text.get()));
+            return OptionalInt.empty();
+        }
+        return parsed;
+    }
+
     String oneOf(Variable variable, List<String> allowed) {
         String value = string(variable).toLowerCase(java.util.Locale.ROOT);
         if (!allowed.contains(value)) {

@@ -6,6 +6,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.OptionalInt;
 
 /**
  * Everything the launcher read from the environment, validated, immutable.
@@ -73,11 +74,12 @@ public record Settings(Server server, Agent agent, Logging logging, AuditSetting
      * @param requestTimeout {@code OMCP_CONNECTOR_REQUEST_TIMEOUT}
      * @param startTimeout {@code OMCP_CONNECTOR_START_TIMEOUT}
      * @param serviceLabelCacheTtl {@code OMCP_SERVICE_LABEL_CACHE_TTL}
+     * @param answerBudgetMib {@code OMCP_BACKEND_ANSWER_BUDGET_MIB}; empty means derived from the heap
      * @param environment the whole environment, for {@code ${VAR}} in the sources file (never logged)
      */
     public record Connectors(Optional<String> configPath, List<EnvironmentUrls> environmentSources, List<String> prometheusServiceLabels,
             List<String> lokiServiceLabels, boolean allowPrivateBackends, Duration connectTimeout, Duration requestTimeout,
-            Duration startTimeout, Duration serviceLabelCacheTtl, Map<String, String> environment) {
+            Duration startTimeout, Duration serviceLabelCacheTtl, OptionalInt answerBudgetMib, Map<String, String> environment) {
         public Connectors {
             environmentSources = List.copyOf(environmentSources);
             prometheusServiceLabels = List.copyOf(prometheusServiceLabels);

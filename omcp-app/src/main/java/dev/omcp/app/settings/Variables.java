@@ -82,6 +82,8 @@ public final class Variables {
             "Seconds one backend request may take before it fails as a timeout.", false);
     public static final Variable CONNECTOR_START_TIMEOUT = new Variable("OMCP_CONNECTOR_START_TIMEOUT", List.of(), "30",
             "Seconds a connector may take to start (for example a first Kubernetes list) before its source counts as failed.", false);
+    public static final Variable BACKEND_ANSWER_BUDGET_MIB = new Variable("OMCP_BACKEND_ANSWER_BUDGET_MIB", List.of(), "",
+            "MiB of heap that backend answers being read may take together; unset: half the heap, at least 16.", false);
     public static final Variable SERVICE_LABEL_CACHE_TTL = new Variable("OMCP_SERVICE_LABEL_CACHE_TTL", List.of(), "300",
             "Seconds the answer to which label names a service is cached per source.", false);
 
@@ -226,7 +228,7 @@ public final class Variables {
             AUDIT_S3_DEADLETTER,
             CONFIG_PATH, PROMETHEUS_URL, LOKI_URL, PROMETHEUS_SERVICE_LABELS, LOKI_SERVICE_LABELS, ALLOW_PRIVATE_BACKENDS,
             CONNECTOR_CONNECT_TIMEOUT, CONNECTOR_REQUEST_TIMEOUT, CONNECTOR_START_TIMEOUT, SERVICE_LABEL_CACHE_TTL,
-            PLUGINS_DIR, VERIFY_PLUGINS, PLUGIN_TRUST_ROOT, PLUGIN_REQUIRE_SIGNATURE, ENABLE_UI_INSTALL, HUB_CATALOG_URL, HOOK_MODE,
+            BACKEND_ANSWER_BUDGET_MIB, PLUGINS_DIR, VERIFY_PLUGINS, PLUGIN_TRUST_ROOT, PLUGIN_REQUIRE_SIGNATURE, ENABLE_UI_INSTALL, HUB_CATALOG_URL, HOOK_MODE,
             POSTMORTEMS_FILE),
             ACCESS_CONTROL, ANALYSIS);
 

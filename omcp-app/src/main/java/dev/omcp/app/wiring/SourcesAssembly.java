@@ -11,6 +11,7 @@ import dev.omcp.connectors.builtin.transport.SourceConnectorContexts;
 import dev.omcp.core.egress.EgressRules;
 import dev.omcp.core.sources.SourceRegistry;
 import dev.omcp.ports.connectors.ConnectorCatalog;
+import dev.omcp.sdk.memory.AnswerBudget;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
@@ -50,11 +51,22 @@ final class SourcesAssembly implements AutoCloseable {
         if (!BackendHostGuard.active()) {
             LOG.warn("event=egress-resolver-missing effect=\"connections to backend names are refused\"");
         }
-        SourceConnectorContexts contexts = new SourceConnectorContexts(egress, settings.connectTimeout(), settings.requestTimeout(), clock);
+        SourceConnectorContexts contexts = new SourceConnectorContexts(egress, settings.connectTimeout(), settings.requestTimeout(), clock,
+                answerBudget(settings));
         SourceRegistry registry = new SourceRegistry(catalog, contexts, store, egress, BackendHostGuard.unfilteredResolver(),
                 settings.startTimeout(), clock);
         registry.start();
         return new SourcesAssembly(registry);
+    }
+
+    /** The budget every source's answers share: the operator's, or the JVM's default from the heap. */
+    static AnswerBudget answerBudget(Settings.Connectors settings) {
+        AnswerBudget budget = settings.answerBudgetMib().isPresent()
+                ? AnswerBudget.ofBytes((long) settings.answerBudgetMib().getAsInt() << 20)
+                : AnswerBudget.jvmDefault();
+        LOG.info("event=answer-budget mib={} from={} heap_mib={}", budget.capacity() >> 20,
+                settings.answerBudgetMib().isPresent() ? "OMCP_BACKEND_ANSWER_BUDGET_MIB" : "heap", Runtime.getRuntime().maxMemory() >> 20);
+        return budget;
     }
 
     SourceRegistry registry() {

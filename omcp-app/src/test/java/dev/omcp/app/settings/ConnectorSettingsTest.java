@@ -53,4 +53,20 @@ class ConnectorSettingsTest {
                             .doesNotContain("secret-host").doesNotContain("token=abc");
                 });
     }
+
+    @Test
+    void theAnswerBudget_isDerivedFromTheHeapWhenUnset_andTakenInMebibytesWhenSet() throws Exception {
+        assertThat(SettingsReader.read(Map.of()).connectors().answerBudgetMib()).isEmpty();
+        assertThat(SettingsReader.read(Map.of("OMCP_BACKEND_ANSWER_BUDGET_MIB", "96")).connectors().answerBudgetMib()).hasValue(96);
+        assertThat(SettingsReader.read(Map.of("OMCP_BACKEND_ANSWER_BUDGET_MIB", "8")).connectors().answerBudgetMib()).hasValue(8);
+    }
+
+    @Test
+    void aBadAnswerBudget_refusesTheStart_sayingWhatIsAllowed() {
+        for (String bad : List.of("7", "0", "-1", "64MiB", "1048577", "lots")) {
+            assertThatThrownBy(() -> SettingsReader.read(Map.of("OMCP_BACKEND_ANSWER_BUDGET_MIB", bad))).as(bad)
+                    .isInstanceOfSatisfying(InvalidSettingsException.class, e -> assertThat(e.problems())
+                            .containsExactly("OMCP_BACKEND_ANSWER_BUDGET_MIB must be an integer from 8 to 1048576, got '" + bad + "'"));
+        }
+    }
 }

@@ -1,5 +1,6 @@
 package dev.omcp.sdk.connector;
 
+import dev.omcp.sdk.memory.AnswerBudget;
 import java.net.http.HttpClient;
 import java.time.Clock;
 import java.time.Duration;
@@ -31,6 +32,17 @@ public interface ConnectorContext {
      */
     default Duration connectTimeout() {
         return Duration.ofSeconds(5);
+    }
+
+    /**
+     * The process-wide budget for backend answers in flight, shared by every source: a connector
+     * that reads answers itself sends with a {@code dev.omcp.sdk.http.AnswerLease} and closes the lease once it
+     * has parsed the body ({@code dev.omcp.sdk.http.BackendApi} does this for it).
+     *
+     * @return the gateway's budget; {@link AnswerBudget#jvmDefault()} unless the gateway says otherwise
+     */
+    default AnswerBudget answerBudget() {
+        return AnswerBudget.jvmDefault();
     }
 
     /**

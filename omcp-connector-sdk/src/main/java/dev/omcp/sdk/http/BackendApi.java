@@ -3,6 +3,7 @@ package dev.omcp.sdk.http;
 import dev.omcp.sdk.connector.ConnectorContext;
 import dev.omcp.sdk.connector.ConnectorException;
 import dev.omcp.sdk.json.Jsonp;
+import dev.omcp.sdk.memory.AnswerBudget;
 import dev.omcp.sdk.text.BackendText;
 import jakarta.json.JsonException;
 import jakarta.json.JsonObject;
@@ -38,7 +39,10 @@ import java.util.StringJoiner;
  * connection is {@code UNAVAILABLE}; HTTP 401 and 403 are {@code UNAUTHORIZED}, other 4xx
  * {@code BAD_QUERY}, 5xx {@code UNAVAILABLE}, each quoting the start of what the backend said (one
  * line, URLs removed); a redirect (never followed), an answer over the bound, or one that is not
- * the JSON asked for is {@code BAD_RESPONSE}.
+ * the JSON asked for is {@code BAD_RESPONSE}. An answer the gateway's memory budget for answers in
+ * flight ({@link ConnectorContext#answerBudget()}) has no room for is refused while it arrives, as
+ * {@code UNAVAILABLE} with a message that says to narrow the query or retry; the answer's bytes
+ * stay reserved until it has been parsed.
  */
 public final class BackendApi {
     /** How much of a failed answer's body is decoded, and how much of it a message quotes. */
@@ -49,7 +53,13 @@ public final class BackendApi {
     private final URI base;
     private final ConnectorContext context;
     private final int maxBodyBytes;
-    private final BoundedBody body;
+    private final AnswerBudget budget;
+
+    /** Reads an answer's body while its bytes are still reserved. */
+    @FunctionalInterface
+    private interface BodyReader<T> {
+        T read(byte[] body) throws ConnectorException;
+    }
 
     /**
      * @param backend the backend's name as messages should call it, for example {@code "Zipkin"}
@@ -61,8 +71,11 @@ public final class BackendApi {
         this.backend = Objects.requireNonNull(backend, "backend");
         this.base = Objects.requireNonNull(base, "base");
         this.context = Objects.requireNonNull(context, "context");
-        this.body = BoundedBody.atMost(maxBodyBytes);
+        if (maxBodyBytes < 0) {
+            throw new IllegalArgumentException("maxBodyBytes must not be negative");
+        }
         this.maxBodyBytes = maxBodyBytes;
+        this.budget = Objects.requireNonNull(context.answerBudget(), "context.answerBudget()");
     }
 
     /**
@@ -98,25 +111,34 @@ public final class BackendApi {
 
     /** GETs {@code path} (relative to the base) with {@code query} and parses the answer as JSON (an object or an array). */
     public JsonStructure getJson(String path, Map<String, String> query) throws ConnectorException {
-        byte[] answer = get(path, query);
-        try (JsonReader reader = Jsonp.reader(new ByteArrayInputStream(answer))) {
-            return reader.read();
-        } catch (JsonException e) {
-            throw new ConnectorException(ConnectorException.Kind.BAD_RESPONSE, backend + " answered something that is not JSON");
-        }
+        return get(path, query, AnswerBudget.Reading.TREE, answer -> {
+            try (JsonReader reader = Jsonp.reader(new ByteArrayInputStream(answer))) {
+                return reader.read();
+            } catch (JsonException e) {
+                throw new ConnectorException(ConnectorException.Kind.BAD_RESPONSE, backend + " answered something that is not JSON");
+            }
+        });
     }
 
     /** GETs {@code path} (relative to the base) with {@code query} and returns a 2xx answer's body as UTF-8 text. */
     public String getText(String path, Map<String, String> query) throws ConnectorException {
-        return new String(get(path, query), StandardCharsets.UTF_8);
+        return get(path, query, AnswerBudget.Reading.TOKENS, answer -> new String(answer, StandardCharsets.UTF_8));
     }
 
-    private byte[] get(String path, Map<String, String> query) throws ConnectorException {
+    /** GETs and hands a 2xx answer's body to {@code reader}; the body's bytes count against the budget until it returns. */
+    private <T> T get(String path, Map<String, String> query, AnswerBudget.Reading reading, BodyReader<T> reader)
+            throws ConnectorException {
         HttpRequest request = HttpRequest.newBuilder(uri(path, query)).timeout(context.requestTimeout())
                 .header("Accept", "application/json").GET().build();
+        try (AnswerLease lease = new AnswerLease(budget, maxBodyBytes, reading)) {
+            return reader.read(send(request, lease));
+        }
+    }
+
+    private byte[] send(HttpRequest request, AnswerLease lease) throws ConnectorException {
         HttpResponse<byte[]> response;
         try {
-            response = context.httpClient().send(request, body);
+            response = context.httpClient().send(request, lease);
         } catch (HttpTimeoutException e) {
             throw new ConnectorException(ConnectorException.Kind.TIMEOUT,
                     backend + " did not answer within " + context.requestTimeout().toMillis() + " ms");
@@ -124,6 +146,11 @@ public final class BackendApi {
             if (BoundedBody.isTooLarge(e)) {
                 throw new ConnectorException(ConnectorException.Kind.BAD_RESPONSE, backend + " answered more than "
                         + describe(maxBodyBytes) + "; ask for a shorter window or a lower limit");
+            }
+            AnswerBudget.Exhausted exhausted = AnswerBudget.exhausted(e);
+            if (exhausted != null) {
+                throw new ConnectorException(ConnectorException.Kind.UNAVAILABLE,
+                        exhausted.refusalFor(backend, "ask for a shorter window or a lower limit"));
             }
             if (BoundedBody.isOutOfMemory(e)) {
                 throw new ConnectorException(ConnectorException.Kind.UNAVAILABLE, backend + " answered more than the gateway has "
@@ -162,7 +189,7 @@ public final class BackendApi {
         return base.resolve(path + "?" + params);
     }
 
-    private static String describe(int bytes) {
+    private static String describe(long bytes) {
         return bytes >= 1 << 20 && bytes % (1 << 20) == 0 ? (bytes >> 20) + " MiB" : bytes + " bytes";
     }
 }

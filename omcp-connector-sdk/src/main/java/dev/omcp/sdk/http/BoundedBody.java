@@ -23,6 +23,11 @@ import java.util.function.IntFunction;
  * // IOException: BoundedBody.isTooLarge(e) says the backend answered more than the bound
  * }</pre>
  *
+ * <p>This handler counts nothing against the process's {@code AnswerBudget}; a connector that
+ * reads answers itself should send with an {@link AnswerLease} from the budget of its
+ * {@code ConnectorContext}, which collects the body the same way and reserves its bytes as they
+ * arrive ({@link BackendApi} does).
+ *
  * <p>Why not {@code BodyHandlers.ofInputStream()}: reading a stream from the waiting virtual thread
  * costs a hand-off between the client's selector thread and the reader for every buffer and one
  * more to learn the end (needed, or the client may reuse a cancelled connection); here the selector
@@ -98,7 +103,7 @@ public final class BoundedBody implements HttpResponse.BodyHandler<byte[]> {
     @Override
     public HttpResponse.BodySubscriber<byte[]> apply(HttpResponse.ResponseInfo info) {
         long declared = info.headers().firstValueAsLong("Content-Length").orElse(-1);
-        return new Collector(max, declared, byte[]::new);
+        return new Collector(max, declared, byte[]::new, null);
     }
 
     static final class Collector implements HttpResponse.BodySubscriber<byte[]> {
@@ -108,21 +113,56 @@ public final class BoundedBody implements HttpResponse.BodyHandler<byte[]> {
         private final IntFunction<byte[]> arrays;
         private byte[] exact;
         private List<ByteBuffer> parts;
+        /** Where the body's bytes are reserved as they arrive; null when they count against no budget. */
+        private final AnswerLease lease;
         private int size;
+        /** Answer bytes reserved with the lease; the subscriber's signals come one at a time, so a plain field. */
+        private long taken;
         private Flow.Subscription subscription;
 
         /** @param arrays allocates the body's arrays (tests make it fail as a full heap does) */
         Collector(int max, long declared, IntFunction<byte[]> arrays) {
+            this(max, declared, arrays, null);
+        }
+
+        /**
+         * @param arrays allocates the body's arrays (tests make it fail as a full heap does)
+         * @param lease reserves the bytes as they arrive, or null
+         */
+        Collector(int max, long declared, IntFunction<byte[]> arrays, AnswerLease lease) {
             this.max = max;
             this.declared = declared;
             this.arrays = arrays;
+            this.lease = lease;
         }
 
-        /** Ends the body with {@code failure} and lets go of every byte read: a failed body holds no memory. */
+        /**
+         * Ends the body with {@code failure} and lets go of every byte read and reserved: a failed
+         * body holds no memory and no budget.
+         */
         private void fail(Throwable failure) {
             exact = null;
             parts = null;
+            if (taken > 0) {
+                lease.giveBack(taken);
+                taken = 0;
+            }
             body.completeExceptionally(failure);
+        }
+
+        /** Reserves {@code bytes} more; without room the body is cancelled and refused, and false answered. */
+        private boolean reserve(long bytes) {
+            if (lease == null) {
+                return true;
+            }
+            if (!lease.take(bytes)) {
+                IOException refusal = lease.refusal(taken, bytes);
+                subscription.cancel();
+                fail(refusal);
+                return false;
+            }
+            taken += bytes;
+            return true;
         }
 
         /** Bytes held for the body, for tests. */
@@ -150,6 +190,9 @@ public final class BoundedBody implements HttpResponse.BodyHandler<byte[]> {
                 return;
             }
             if (declared >= 0 && declared <= UPFRONT_BYTES) {
+                if (!reserve(declared)) {
+                    return;
+                }
                 try {
                     exact = arrays.apply((int) declared);
                 } catch (OutOfMemoryError e) {
@@ -168,14 +211,22 @@ public final class BoundedBody implements HttpResponse.BodyHandler<byte[]> {
             if (body.isDone()) {
                 return;
             }
+            long batch = 0;
+            for (ByteBuffer buffer : buffers) {
+                batch += buffer.remaining();
+            }
+            long limit = exact != null ? exact.length : declared >= 0 ? declared : max;
+            if (size + batch > limit) {
+                subscription.cancel();
+                fail(declared >= 0 ? new IOException("the body is longer than its Content-Length") : new TooLarge(max));
+                return;
+            }
+            // one reservation per batch the client hands over, not per buffer; an exact array was reserved whole
+            if (exact == null && batch > 0 && !reserve(batch)) {
+                return;
+            }
             for (ByteBuffer buffer : buffers) {
                 int length = buffer.remaining();
-                long limit = exact != null ? exact.length : declared >= 0 ? declared : max;
-                if ((long) size + length > limit) {
-                    subscription.cancel();
-                    fail(declared >= 0 ? new IOException("the body is longer than its Content-Length") : new TooLarge(max));
-                    return;
-                }
                 if (exact != null) {
                     buffer.get(exact, size, length);
                 } else {

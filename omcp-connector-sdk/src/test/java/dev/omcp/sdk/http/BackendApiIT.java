@@ -8,6 +8,7 @@ import com.sun.net.httpserver.HttpServer;
 import dev.omcp.sdk.connector.ConnectorContext;
 import dev.omcp.sdk.connector.ConnectorException;
 import dev.omcp.sdk.connector.ConnectorException.Kind;
+import dev.omcp.sdk.memory.AnswerBudget;
 import jakarta.json.JsonArray;
 import jakarta.json.JsonObject;
 import java.io.IOException;
@@ -26,6 +27,7 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicReference;
 import org.assertj.core.api.ThrowableAssert.ThrowingCallable;
 import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
@@ -36,6 +38,8 @@ class BackendApiIT {
     private static HttpClient client;
     private static final AtomicReference<String> lastQuery = new AtomicReference<>();
     private static final CountDownLatch slowAnswersReleased = new CountDownLatch(1);
+    /** The budget of every call here; each test ends with all of it given back, whatever the call ended with. */
+    private static final AnswerBudget BUDGET = AnswerBudget.ofBytes(1 << 20);
 
     @BeforeAll
     static void start() throws IOException {
@@ -65,6 +69,11 @@ class BackendApiIT {
         server.setExecutor(java.util.concurrent.Executors.newVirtualThreadPerTaskExecutor());
         server.start();
         client = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).followRedirects(HttpClient.Redirect.NEVER).build();
+    }
+
+    @AfterEach
+    void everyAnswerGaveItsBytesBack() {
+        assertThat(BUDGET.inFlight()).isZero();
     }
 
     @AfterAll
@@ -100,6 +109,11 @@ class BackendApiIT {
             @Override
             public Clock clock() {
                 return Clock.systemUTC();
+            }
+
+            @Override
+            public AnswerBudget answerBudget() {
+                return BUDGET;
             }
         };
     }

@@ -4,6 +4,7 @@ import dev.omcp.connectors.builtin.egress.BackendHostGuard;
 import dev.omcp.connectors.builtin.transport.SourceConnectorContexts;
 import dev.omcp.ports.egress.EgressPolicy;
 import dev.omcp.ports.egress.EgressVerdict;
+import dev.omcp.sdk.memory.AnswerBudget;
 import java.net.InetAddress;
 import java.net.UnknownHostException;
 import java.time.Clock;
@@ -28,6 +29,13 @@ public final class TestContexts {
         EgressPolicy policy = new LoopbackPolicy();
         BackendHostGuard.install(policy);
         return new SourceConnectorContexts(policy, Duration.ofSeconds(2), requestTimeout, clock);
+    }
+
+    /** Contexts with {@code requestTimeout} whose connectors share {@code answerBudget}. */
+    public static SourceConnectorContexts contexts(Clock clock, Duration requestTimeout, AnswerBudget answerBudget) {
+        EgressPolicy policy = new LoopbackPolicy();
+        BackendHostGuard.install(policy);
+        return new SourceConnectorContexts(policy, Duration.ofSeconds(2), requestTimeout, clock, answerBudget);
     }
 
     /** Admits loopback and public addresses, refuses private, link-local and metadata ones. */

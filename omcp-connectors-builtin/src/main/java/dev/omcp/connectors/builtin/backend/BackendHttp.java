@@ -4,7 +4,10 @@ import dev.omcp.sdk.json.Jsonp;
 import dev.omcp.connectors.builtin.egress.EgressRefusedException;
 import dev.omcp.sdk.connector.ConnectorException;
 import dev.omcp.sdk.connector.ConnectorException.Kind;
+import dev.omcp.sdk.http.AnswerLease;
 import dev.omcp.sdk.http.BoundedBody;
+import dev.omcp.sdk.memory.AnswerBudget;
+import dev.omcp.sdk.memory.AnswerBudget.Reading;
 import dev.omcp.sdk.text.BackendText;
 import jakarta.json.JsonArray;
 import jakarta.json.JsonException;
@@ -32,29 +35,47 @@ import javax.net.ssl.SSLException;
 /**
  * HTTP calls to one backend through the gateway's guarded client. Every failure becomes a
  * {@link ConnectorException} carrying the backend's own words, never a URL or a stack trace.
+ *
+ * <p>Every answer counts against the process's {@link AnswerBudget} from its first byte until the
+ * reader handed to the call has returned, which is why the calls take a reader instead of returning
+ * the body: the bytes are given back once they have been parsed, also when the reader fails.
  */
 public final class BackendHttp {
-    /** The largest response body read into memory. */
+    /** The largest response body read into memory; the answer budget may refuse a smaller one. */
     public static final int MAX_BODY_BYTES = 64 << 20;
-    private static final BoundedBody BODY = BoundedBody.atMost(MAX_BODY_BYTES);
 
     private final HttpClient client;
     private final URI base;
     private final Duration timeout;
     private final String backend;
+    private final AnswerBudget budget;
+
+    /** Reads a 2xx answer's body while its bytes are still reserved. */
+    @FunctionalInterface
+    public interface BodyReader<T> {
+        T read(byte[] body) throws ConnectorException;
+    }
+
+    /** Reads an answer of any status while its bytes are still reserved. */
+    @FunctionalInterface
+    public interface AnswerReader<T> {
+        T read(int status, byte[] body) throws ConnectorException;
+    }
 
     /**
      * @param client the guarded client from the connector context
      * @param baseUrl the source URL; paths are appended to it
      * @param timeout the request timeout
      * @param backend the backend's name for messages, for example {@code Prometheus}
+     * @param budget the process's budget for answers in flight, from the connector context
      */
-    public BackendHttp(HttpClient client, String baseUrl, Duration timeout, String backend) {
+    public BackendHttp(HttpClient client, String baseUrl, Duration timeout, String backend, AnswerBudget budget) {
         this.client = Objects.requireNonNull(client, "client");
         String trimmed = baseUrl.strip();
         this.base = URI.create(trimmed.endsWith("/") ? trimmed.substring(0, trimmed.length() - 1) : trimmed);
         this.timeout = Objects.requireNonNull(timeout, "timeout");
         this.backend = Objects.requireNonNull(backend, "backend");
+        this.budget = Objects.requireNonNull(budget, "budget");
     }
 
     /** The backend's name for messages. */
@@ -72,57 +93,81 @@ public final class BackendHttp {
         return URI.create(base + path + (query.isEmpty() ? "" : "?" + form(query)));
     }
 
-    /** GET returning a JSON object. */
+    /** GET returning a JSON object, parsed into a tree. */
     public JsonObject getJson(String path, Map<String, String> query) throws ConnectorException {
-        return json(get(path, query));
+        return send(getRequest(path, query), Reading.TREE, this::json);
     }
 
-    /** GET asking for JSON, returning the body as it came, for callers that stream it. */
-    public byte[] get(String path, Map<String, String> query) throws ConnectorException {
-        return send(HttpRequest.newBuilder(uri(path, query)).GET().header("Accept", "application/json").timeout(timeout).build());
+    /** GET asking for JSON, the body handed to {@code reader}, which reads it token by token. */
+    public <T> T get(String path, Map<String, String> query, BodyReader<T> reader) throws ConnectorException {
+        return send(getRequest(path, query), Reading.TOKENS, reader);
     }
 
-    /** POST of a form, returning a JSON object (PromQL and LogQL may be longer than a URL should be). */
+    /** POST of a form, returning a JSON object parsed into a tree (PromQL and LogQL may be longer than a URL should be). */
     public JsonObject postFormJson(String path, Map<String, String> form) throws ConnectorException {
-        return json(postForm(path, form));
+        return send(formRequest(path, form), Reading.TREE, this::json);
     }
 
-    /** POST of a form asking for JSON, returning the body as it came, for callers that stream it. */
-    public byte[] postForm(String path, Map<String, String> form) throws ConnectorException {
-        HttpRequest request = HttpRequest.newBuilder(uri(path, Map.of()))
-                .POST(HttpRequest.BodyPublishers.ofString(form(form)))
-                .header("Content-Type", "application/x-www-form-urlencoded")
-                .header("Accept", "application/json")
-                .timeout(timeout).build();
-        return send(request);
+    /** POST of a form asking for JSON, the body handed to {@code reader}, which reads it token by token. */
+    public <T> T postForm(String path, Map<String, String> form, BodyReader<T> reader) throws ConnectorException {
+        return send(formRequest(path, form), Reading.TOKENS, reader);
     }
 
     /** GET returning the body as text. */
     public String getText(String path) throws ConnectorException {
-        return new String(send(HttpRequest.newBuilder(uri(path, Map.of())).GET().timeout(timeout).build()), StandardCharsets.UTF_8);
+        return send(HttpRequest.newBuilder(uri(path, Map.of())).GET().timeout(timeout).build(), Reading.TOKENS,
+                body -> new String(body, StandardCharsets.UTF_8));
     }
 
-    /** Sends {@code request} and returns the body of a 2xx answer; any other answer is a failure. */
-    public byte[] send(HttpRequest request) throws ConnectorException {
-        HttpResponse<byte[]> response = exchange(request);
-        int status = response.statusCode();
-        if (status >= 200 && status < 300) {
-            return response.body();
-        }
-        throw statusFailure(status, response.body(), backend);
+    private HttpRequest getRequest(String path, Map<String, String> query) {
+        return HttpRequest.newBuilder(uri(path, query)).GET().header("Accept", "application/json").timeout(timeout).build();
+    }
+
+    private HttpRequest formRequest(String path, Map<String, String> form) {
+        return HttpRequest.newBuilder(uri(path, Map.of()))
+                .POST(HttpRequest.BodyPublishers.ofString(form(form)))
+                .header("Content-Type", "application/x-www-form-urlencoded")
+                .header("Accept", "application/json")
+                .timeout(timeout).build();
     }
 
     /**
-     * Sends {@code request} and returns the answer whatever its status, its body bounded as in
-     * {@link #send}, for callers that act on a particular status themselves; they map the others
-     * with {@link #statusFailure}.
+     * Sends {@code request} and hands the body of a 2xx answer to {@code reader}; any other answer
+     * is a failure. {@code reading} says how {@code reader} reads it, and so how much of the budget
+     * each answer byte takes.
      */
-    public HttpResponse<byte[]> exchange(HttpRequest request) throws ConnectorException {
+    public <T> T send(HttpRequest request, Reading reading, BodyReader<T> reader) throws ConnectorException {
+        return exchange(request, reading, (status, body) -> {
+            if (status >= 200 && status < 300) {
+                return reader.read(body);
+            }
+            throw statusFailure(status, body, backend);
+        });
+    }
+
+    /**
+     * Sends {@code request} and hands the answer, whatever its status, to {@code reader}, its body
+     * bounded and budgeted as in {@link #send}, for callers that act on a particular status
+     * themselves; they map the others with {@link #statusFailure}. The answer's bytes are given back
+     * to the budget when {@code reader} returns or throws.
+     */
+    public <T> T exchange(HttpRequest request, Reading reading, AnswerReader<T> reader) throws ConnectorException {
+        try (AnswerLease lease = new AnswerLease(budget, MAX_BODY_BYTES, reading)) {
+            HttpResponse<byte[]> response = arrival(request, lease);
+            return reader.read(response.statusCode(), response.body());
+        }
+    }
+
+    private HttpResponse<byte[]> arrival(HttpRequest request, AnswerLease lease) throws ConnectorException {
         try {
-            return client.send(request, BODY);
+            return client.send(request, lease);
         } catch (IOException e) {
             if (BoundedBody.isTooLarge(e)) {
                 throw tooLarge(backend);
+            }
+            AnswerBudget.Exhausted exhausted = AnswerBudget.exhausted(e);
+            if (exhausted != null) {
+                throw overBudget(exhausted, backend);
             }
             if (BoundedBody.isOutOfMemory(e)) {
                 throw new ConnectorException(Kind.UNAVAILABLE, backend + " answered more than the gateway has memory for at the moment; "
@@ -142,6 +187,12 @@ public final class BackendHttp {
             throw tooLarge(max, backend);
         }
         return body;
+    }
+
+    /** An answer the budget had no room for: what happened, and what the agent and the operator can do. */
+    private static ConnectorException overBudget(AnswerBudget.Exhausted exhausted, String backend) {
+        return new ConnectorException(Kind.UNAVAILABLE, exhausted.refusalFor(backend,
+                "narrow the query (shorter window, fewer series, larger step)"));
     }
 
     private static ConnectorException tooLarge(String backend) {

@@ -2,6 +2,7 @@ package dev.omcp.connectors.builtin.backend;
 
 import dev.omcp.sdk.connector.Connector;
 import dev.omcp.sdk.connector.SourceConfig;
+import dev.omcp.sdk.memory.AnswerBudget;
 import java.net.http.HttpClient;
 import java.time.Clock;
 import java.time.Duration;
@@ -22,11 +23,13 @@ public abstract class HttpBackendConnector implements Connector {
      * @param client the source's guarded client from the connector context
      * @param timeout the request timeout
      * @param clock the gateway's clock
+     * @param answerBudget the process's budget for backend answers in flight, from the connector context
      * @param backend the backend's name for messages, for example {@code Prometheus}
      */
-    protected HttpBackendConnector(SourceConfig source, HttpClient client, Duration timeout, Clock clock, String backend) {
+    protected HttpBackendConnector(SourceConfig source, HttpClient client, Duration timeout, Clock clock, AnswerBudget answerBudget,
+            String backend) {
         this.source = source;
-        this.http = new BackendHttp(client, source.url(), timeout, backend);
+        this.http = new BackendHttp(client, source.url(), timeout, backend, answerBudget);
         this.clock = clock;
     }
 

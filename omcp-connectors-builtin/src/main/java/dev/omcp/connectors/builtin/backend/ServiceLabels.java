@@ -1,11 +1,8 @@
 package dev.omcp.connectors.builtin.backend;
 
 import dev.omcp.sdk.connector.ConnectorException;
-import jakarta.json.JsonString;
-import jakarta.json.JsonValue;
 import java.time.Clock;
 import java.time.Duration;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -16,7 +13,8 @@ import java.util.Set;
  * first of the candidate labels whose values contain it. Both backends answer label values the same
  * way ({@code GET <api>label/<name>/values}, the values in {@code data}); the values are cached for
  * the label cache time-to-live, so resolving a service costs a request per candidate only when the
- * cache is cold. Thread-safe.
+ * cache is cold. The values are read token by token, at most {@value LabelValues#MAX_VALUES} of a
+ * label ({@link LabelValues}). Thread-safe.
  */
 public final class ServiceLabels {
     private final BackendHttp http;
@@ -69,12 +67,6 @@ public final class ServiceLabels {
      * selector narrowing the series or streams that count), not cached.
      */
     public Set<String> fetch(String label, Map<String, String> query) throws ConnectorException {
-        Set<String> fetched = new HashSet<>();
-        for (JsonValue v : BackendHttp.array(http.getJson(labelApi + label + "/values", query), "data", http.backend())) {
-            if (v instanceof JsonString s) {
-                fetched.add(s.getString());
-            }
-        }
-        return Set.copyOf(fetched);
+        return http.get(labelApi + label + "/values", query, body -> LabelValues.read(body, http.backend(), label));
     }
 }

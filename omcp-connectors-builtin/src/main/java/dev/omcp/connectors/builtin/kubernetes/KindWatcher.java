@@ -3,6 +3,7 @@ package dev.omcp.connectors.builtin.kubernetes;
 import dev.omcp.sdk.json.Jsonp;
 import dev.omcp.connectors.builtin.backend.BackendHttp;
 import dev.omcp.sdk.connector.ConnectorException;
+import dev.omcp.sdk.memory.AnswerBudget;
 import jakarta.json.JsonArray;
 import jakarta.json.JsonException;
 import jakarta.json.JsonObject;
@@ -107,14 +108,15 @@ final class KindWatcher implements Runnable {
     /**
      * @param source the source's name, for the log
      * @param sourceBytes the estimated heap bytes all watchers of the source hold, shared among them
+     * @param answerBudget the process's budget for backend answers in flight, which each list page counts against
      */
     KindWatcher(String source, String kind, String path, ClusterAccess access, Duration requestTimeout, Duration watchTimeout, WatchLimits limits,
-            AtomicLong sourceBytes, CountDownLatch stopped) {
+            AtomicLong sourceBytes, CountDownLatch stopped, AnswerBudget answerBudget) {
         this.source = source;
         this.kind = kind;
         this.path = path;
         this.access = access;
-        this.http = new BackendHttp(access.client(), access.baseUrl(), requestTimeout, "Kubernetes");
+        this.http = new BackendHttp(access.client(), access.baseUrl(), requestTimeout, "Kubernetes", answerBudget);
         this.requestTimeout = requestTimeout;
         this.watchTimeout = watchTimeout;
         this.limits = limits;
@@ -324,16 +326,20 @@ final class KindWatcher implements Runnable {
         continueToken.ifPresent(t -> query.put("continue", t)); // opaque, so URL-encoded like every query value
         HttpRequest.Builder request = HttpRequest.newBuilder(http.uri(path, query)).GET().header("Accept", "application/json");
         access.authorization().ifPresent(a -> request.header("Authorization", a));
-        HttpResponse<byte[]> response = http.exchange(request.build());
-        int status = response.statusCode();
-        if (status == 410 && continueToken.isPresent()) {
-            // Kubernetes API concepts: the token expired; a consistent list has to start over without it
-            return new Expired();
-        }
-        if (status < 200 || status > 299) {
-            throw BackendHttp.statusFailure(status, response.body(), "Kubernetes");
-        }
-        JsonObject list = http.json(response.body());
+        return http.exchange(request.build(), AnswerBudget.Reading.TREE, (status, body) -> {
+            if (status == 410 && continueToken.isPresent()) {
+                // Kubernetes API concepts: the token expired; a consistent list has to start over without it
+                return new Expired();
+            }
+            if (status < 200 || status > 299) {
+                throw BackendHttp.statusFailure(status, body, "Kubernetes");
+            }
+            return pageOf(http.json(body));
+        });
+    }
+
+    /** The page a list answer holds. */
+    private PageAnswer pageOf(JsonObject list) throws ConnectorException {
         JsonObject metadata = BackendHttp.object(list, "metadata", "Kubernetes");
         String next = metadata.getString("continue", "");
         if (next.length() > MAX_CONTINUE_CHARS) {

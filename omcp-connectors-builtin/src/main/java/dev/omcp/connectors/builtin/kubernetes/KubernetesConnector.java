@@ -8,6 +8,7 @@ import dev.omcp.sdk.connector.Health;
 import dev.omcp.sdk.connector.ServiceListingCapability;
 import dev.omcp.sdk.connector.SourceConfig;
 import dev.omcp.sdk.connector.TopologyCapability;
+import dev.omcp.sdk.memory.AnswerBudget;
 import dev.omcp.sdk.query.Relation;
 import dev.omcp.sdk.query.ServiceInfo;
 import dev.omcp.sdk.query.Topology;
@@ -38,19 +39,21 @@ final class KubernetesConnector implements Connector, TopologyCapability, Servic
     private final ClusterAccess access;
     private final Clock clock;
     private final Duration requestTimeout;
+    private final AnswerBudget answerBudget;
     private final CountDownLatch stopped = new CountDownLatch(1);
     private final List<KindWatcher> watchers = new ArrayList<>();
     private final List<Thread> threads = new ArrayList<>();
 
     KubernetesConnector(SourceConfig source, ClusterAccess access, Clock clock, Duration requestTimeout, Duration watchTimeout,
-            WatchLimits limits) {
+            WatchLimits limits, AnswerBudget answerBudget) {
         this.source = source;
         this.access = access;
         this.clock = clock;
         this.requestTimeout = requestTimeout;
+        this.answerBudget = answerBudget;
         AtomicLong sourceBytes = new AtomicLong();
         KINDS.forEach((kind, path) -> watchers.add(new KindWatcher(source.name(), kind, path, access, requestTimeout, watchTimeout, limits, sourceBytes,
-                stopped)));
+                stopped, answerBudget)));
     }
 
     private static Map<String, String> kinds() {
@@ -106,10 +109,10 @@ final class KubernetesConnector implements Connector, TopologyCapability, Servic
         TimedHealthCheck check = TimedHealthCheck.start(clock);
         String version;
         try {
-            BackendHttp http = new BackendHttp(access.client(), access.baseUrl(), requestTimeout, "Kubernetes");
+            BackendHttp http = new BackendHttp(access.client(), access.baseUrl(), requestTimeout, "Kubernetes", answerBudget);
             HttpRequest.Builder request = HttpRequest.newBuilder(http.uri("/version", Map.of())).GET().timeout(requestTimeout);
             access.authorization().ifPresent(a -> request.header("Authorization", a));
-            version = http.json(http.send(request.build())).getString("gitVersion", "");
+            version = http.send(request.build(), AnswerBudget.Reading.TREE, http::json).getString("gitVersion", "");
         } catch (ConnectorException e) {
             return check.down(e.getMessage());
         }

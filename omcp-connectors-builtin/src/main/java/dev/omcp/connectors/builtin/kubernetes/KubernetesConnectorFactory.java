@@ -56,7 +56,7 @@ public final class KubernetesConnectorFactory implements ConnectorFactory {
             return CompletableFuture.failedFuture(e);
         }
         KubernetesConnector connector = new KubernetesConnector(source, access, context.clock(), context.requestTimeout(), watchTimeout,
-                limits);
+                limits, context.answerBudget());
         connector.start();
         CompletableFuture<Connector> ready = new CompletableFuture<>();
         Thread.ofVirtual().name("omcp-k8s-" + source.name() + "-start").start(() -> {

@@ -2,6 +2,7 @@ package dev.omcp.connectors.builtin.loki;
 
 import dev.omcp.connectors.builtin.backend.BackendHttp;
 import dev.omcp.connectors.builtin.backend.HttpBackendConnector;
+import dev.omcp.sdk.memory.AnswerBudget;
 import dev.omcp.connectors.builtin.backend.QueryText;
 import dev.omcp.connectors.builtin.backend.ServiceLabels;
 import dev.omcp.connectors.builtin.backend.TimedHealthCheck;
@@ -62,9 +63,9 @@ final class LokiConnector extends HttpBackendConnector
     /** Per candidate label, its values on streams that carry no earlier candidate (what {@link #listServices} lists). */
     private final TtlCache<String, Set<String>> unclaimedValues;
 
-    LokiConnector(SourceConfig source, HttpClient client, Duration timeout, Clock clock, List<String> serviceLabels, String logFormat,
-            String levelLabel, Duration labelCacheTtl) {
-        super(source, client, timeout, clock, BACKEND);
+    LokiConnector(SourceConfig source, HttpClient client, Duration timeout, Clock clock, AnswerBudget answerBudget,
+            List<String> serviceLabels, String logFormat, String levelLabel, Duration labelCacheTtl) {
+        super(source, client, timeout, clock, answerBudget, BACKEND);
         this.serviceLabels = new ServiceLabels(http(), "/loki/api/v1/label/", serviceLabels, clock, labelCacheTtl);
         this.logFormat = logFormat;
         this.levelLabel = levelLabel;
@@ -107,7 +108,7 @@ final class LokiConnector extends HttpBackendConnector
         params.put("end", nanos(query.range().end()));
         params.put("limit", Integer.toString(limit));
         params.put("direction", "backward");
-        List<LogEntry> entries = LokiStreams.read(http().get("/loki/api/v1/query_range", told(listener, params)));
+        List<LogEntry> entries = http().get("/loki/api/v1/query_range", told(listener, params), LokiStreams::read);
         entries.sort(Comparator.comparing(LogEntry::timestamp).reversed());
         boolean truncated = entries.size() >= limit;
         return new LogResult(entries.subList(0, Math.min(limit, entries.size())), truncated, logql);

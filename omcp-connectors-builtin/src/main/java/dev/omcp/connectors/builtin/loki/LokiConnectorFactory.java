@@ -49,7 +49,8 @@ public final class LokiConnectorFactory extends ServiceLabelConnectorFactory {
             throw new ConnectorException(ConnectorException.Kind.BAD_QUERY, "logFormat must be json, logfmt or none");
         }
         String level = QueryText.labelName(SourceSettings.string(source.settings(), "levelLabel").orElse("level"), "levelLabel");
-        return new LokiConnector(source, context.httpClient(), context.requestTimeout(), context.clock(), serviceLabels, format, level,
+        return new LokiConnector(source, context.httpClient(), context.requestTimeout(), context.clock(), context.answerBudget(),
+                serviceLabels, format, level,
                 labelCacheTtl());
     }
 }

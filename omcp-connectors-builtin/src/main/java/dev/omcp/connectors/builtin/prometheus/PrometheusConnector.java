@@ -1,6 +1,7 @@
 package dev.omcp.connectors.builtin.prometheus;
 
 import dev.omcp.connectors.builtin.backend.HttpBackendConnector;
+import dev.omcp.sdk.memory.AnswerBudget;
 import dev.omcp.connectors.builtin.backend.QueryText;
 import dev.omcp.connectors.builtin.backend.ServiceLabels;
 import dev.omcp.connectors.builtin.backend.TimedHealthCheck;
@@ -52,9 +53,9 @@ final class PrometheusConnector extends HttpBackendConnector
     private final ServiceLabels serviceLabels;
     private final Map<String, String> templates;
 
-    PrometheusConnector(SourceConfig source, HttpClient client, Duration timeout, Clock clock, List<String> serviceLabels,
-            Map<String, String> overrides, Duration labelCacheTtl) {
-        super(source, client, timeout, clock, BACKEND);
+    PrometheusConnector(SourceConfig source, HttpClient client, Duration timeout, Clock clock, AnswerBudget answerBudget,
+            List<String> serviceLabels, Map<String, String> overrides, Duration labelCacheTtl) {
+        super(source, client, timeout, clock, answerBudget, BACKEND);
         this.serviceLabels = new ServiceLabels(http(), "/api/v1/label/", serviceLabels, clock, labelCacheTtl);
         Map<String, String> merged = new LinkedHashMap<>(CuratedMetrics.DEFAULTS);
         merged.putAll(overrides);
@@ -100,7 +101,7 @@ final class PrometheusConnector extends HttpBackendConnector
         form.put("start", seconds(query.range().start()));
         form.put("end", seconds(query.range().end()));
         form.put("step", Long.toString(step.toSeconds()));
-        return new MetricResult(PrometheusMatrix.read(http().postForm("/api/v1/query_range", form)), promql,
+        return new MetricResult(http().postForm("/api/v1/query_range", form, PrometheusMatrix::read), promql,
                 identifyingLabel(query.metric(), selected.get().label()), Optional.of(step));
     }
 

@@ -53,7 +53,8 @@ public final class PrometheusConnectorFactory extends ServiceLabelConnectorFacto
                         + " must be a lower-case name mapped to a PromQL template");
             }
         }
-        return new PrometheusConnector(source, context.httpClient(), context.requestTimeout(), context.clock(), serviceLabels, overrides,
+        return new PrometheusConnector(source, context.httpClient(), context.requestTimeout(), context.clock(), context.answerBudget(),
+                serviceLabels, overrides,
                 labelCacheTtl());
     }
 }

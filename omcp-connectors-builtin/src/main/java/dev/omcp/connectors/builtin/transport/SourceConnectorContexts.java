@@ -7,6 +7,7 @@ import dev.omcp.sdk.connector.ConnectorContext;
 import dev.omcp.sdk.connector.ConnectorException;
 import dev.omcp.sdk.connector.SourceConfig;
 import dev.omcp.sdk.connector.TlsMaterial;
+import dev.omcp.sdk.memory.AnswerBudget;
 import java.net.URI;
 import java.net.URISyntaxException;
 import java.net.http.HttpClient;
@@ -25,18 +26,34 @@ public final class SourceConnectorContexts implements ConnectorContexts {
     private final Duration connectTimeout;
     private final Duration requestTimeout;
     private final Clock clock;
+    private final AnswerBudget answerBudget;
 
     /**
+     * Contexts whose connectors share the JVM's default {@linkplain AnswerBudget#jvmDefault() answer budget}.
+     *
      * @param policy the egress rules, applied before every request
      * @param connectTimeout how long opening a connection may take
      * @param requestTimeout how long a request may take until its response headers arrive
      * @param clock the clock connectors read
      */
     public SourceConnectorContexts(EgressPolicy policy, Duration connectTimeout, Duration requestTimeout, Clock clock) {
+        this(policy, connectTimeout, requestTimeout, clock, AnswerBudget.jvmDefault());
+    }
+
+    /**
+     * @param policy the egress rules, applied before every request
+     * @param connectTimeout how long opening a connection may take
+     * @param requestTimeout how long a request may take until its response headers arrive
+     * @param clock the clock connectors read
+     * @param answerBudget the budget for backend answers in flight that every source's connector shares
+     */
+    public SourceConnectorContexts(EgressPolicy policy, Duration connectTimeout, Duration requestTimeout, Clock clock,
+            AnswerBudget answerBudget) {
         this.policy = Objects.requireNonNull(policy, "policy");
         this.connectTimeout = Objects.requireNonNull(connectTimeout, "connectTimeout");
         this.requestTimeout = Objects.requireNonNull(requestTimeout, "requestTimeout");
         this.clock = Objects.requireNonNull(clock, "clock");
+        this.answerBudget = Objects.requireNonNull(answerBudget, "answerBudget");
     }
 
     @Override
@@ -120,6 +137,11 @@ public final class SourceConnectorContexts implements ConnectorContexts {
         @Override
         public Clock clock() {
             return clock;
+        }
+
+        @Override
+        public AnswerBudget answerBudget() {
+            return answerBudget;
         }
 
         @Override

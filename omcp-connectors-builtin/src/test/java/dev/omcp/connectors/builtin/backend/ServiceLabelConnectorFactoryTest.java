@@ -28,7 +28,7 @@ class ServiceLabelConnectorFactoryTest {
         private final List<String> serviceLabels;
 
         LabelledConnector(SourceConfig source, ConnectorContext context, List<String> serviceLabels) {
-            super(source, context.httpClient(), context.requestTimeout(), context.clock(), "Labelled");
+            super(source, context.httpClient(), context.requestTimeout(), context.clock(), context.answerBudget(), "Labelled");
             this.serviceLabels = serviceLabels;
         }
 

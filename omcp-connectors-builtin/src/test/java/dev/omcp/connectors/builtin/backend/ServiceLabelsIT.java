@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.omcp.sdk.connector.ConnectorException;
+import dev.omcp.sdk.memory.AnswerBudget;
 import dev.omcp.testkit.backend.FakeBackend;
 import dev.omcp.testkit.time.ManualClock;
 import java.io.IOException;
@@ -31,11 +32,21 @@ class ServiceLabelsIT {
                 case "/api/v1/label/job/values" -> Answer.json(200, "{\"status\":\"success\",\"data\":[\"api\",\"shop/api\"]}");
                 case "/api/v1/label/app/values" -> Answer.json(200, "{\"status\":\"success\",\"data\":[\"api\",\"web\",7]}");
                 case "/api/v1/label/broken/values" -> Answer.json(200, "{\"status\":\"success\",\"data\":{}}");
+                case "/api/v1/label/pod/values" -> Answer.json(200, manyValues(LabelValues.MAX_VALUES + 1));
                 default -> Answer.text(404, "404 page not found");
             };
         }
     }
 
+    private static String manyValues(int count) {
+        StringBuilder json = new StringBuilder("{\"status\":\"success\",\"data\":[");
+        for (int i = 0; i < count; i++) {
+            json.append(i == 0 ? "" : ",").append("\"pod-").append(i).append('"');
+        }
+        return json.append("]}").toString();
+    }
+
+    private final AnswerBudget budget = AnswerBudget.ofBytes(64 << 20);
     private final ManualClock clock = new ManualClock(Instant.parse("2026-01-01T12:00:00Z"));
     private final LabelValuesFake backend;
     private final HttpClient client = HttpClient.newHttpClient();
@@ -43,12 +54,13 @@ class ServiceLabelsIT {
 
     ServiceLabelsIT() throws IOException {
         backend = new LabelValuesFake();
-        labels = new ServiceLabels(new BackendHttp(client, backend.url(), Duration.ofSeconds(2), "Prometheus"), "/api/v1/label/",
+        labels = new ServiceLabels(new BackendHttp(client, backend.url(), Duration.ofSeconds(2), "Prometheus", budget), "/api/v1/label/",
                 List.of("job", "app"), clock, TTL);
     }
 
     @AfterEach
     void stop() {
+        assertThat(budget.inFlight()).as("every answer's bytes given back to the budget").isZero();
         client.close();
         backend.close();
     }
@@ -89,5 +101,23 @@ class ServiceLabelsIT {
         assertThatThrownBy(() -> labels.values("broken"))
                 .isInstanceOfSatisfying(ConnectorException.class, e -> assertThat(e.kind()).isEqualTo(ConnectorException.Kind.BAD_RESPONSE))
                 .hasMessage("Prometheus answered without the expected 'data' list");
+    }
+
+    @Test
+    void aLabelTheBackendDoesNotKnow_isItsStatusFailure() {
+        assertThatThrownBy(() -> labels.values("missing"))
+                .isInstanceOfSatisfying(ConnectorException.class, e -> assertThat(e.kind()).isEqualTo(ConnectorException.Kind.BAD_RESPONSE))
+                .hasMessageStartingWith("Prometheus has no such API (status 404)");
+    }
+
+    @Test
+    void aLabelWithMoreValuesThanTheCap_isRefusedByName_andNotCached() {
+        for (int attempt = 0; attempt < 2; attempt++) {
+            assertThatThrownBy(() -> labels.values("pod"))
+                    .isInstanceOfSatisfying(ConnectorException.class, e -> assertThat(e.kind()).isEqualTo(ConnectorException.Kind.BAD_RESPONSE))
+                    .hasMessageContaining("more than 100000 values for the label 'pod'")
+                    .hasMessageContaining("leave it out of the service labels");
+        }
+        assertThat(askedPaths()).as("a refused answer is asked again, not cached").hasSize(2);
     }
 }

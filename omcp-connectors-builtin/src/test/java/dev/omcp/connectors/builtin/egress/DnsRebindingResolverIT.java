@@ -54,7 +54,7 @@ class DnsRebindingResolverIT {
         SourceConfig source = new SourceConfig("rebind", "prometheus", url, "", JsonObject.EMPTY_JSON_OBJECT);
         ConnectorContext context = new SourceConnectorContexts(policy, Duration.ofSeconds(2), Duration.ofSeconds(2), Clock.systemUTC())
                 .contextFor(source);
-        BackendHttp http = new BackendHttp(context.httpClient(), url, Duration.ofSeconds(2), "Backend");
+        BackendHttp http = new BackendHttp(context.httpClient(), url, Duration.ofSeconds(2), "Backend", context.answerBudget());
 
         assertThat(http.getText("/first")).isEmpty();
         assertThat(backend.hits()).isEqualTo(1);

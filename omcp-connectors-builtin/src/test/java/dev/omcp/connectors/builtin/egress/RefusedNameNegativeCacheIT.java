@@ -49,7 +49,7 @@ class RefusedNameNegativeCacheIT {
         SourceConfig source = new SourceConfig("refused", "prometheus", url, "", JsonObject.EMPTY_JSON_OBJECT);
         ConnectorContext context = new SourceConnectorContexts(policy, Duration.ofSeconds(2), Duration.ofSeconds(2), Clock.systemUTC())
                 .contextFor(source);
-        BackendHttp http = new BackendHttp(context.httpClient(), url, Duration.ofSeconds(2), "Backend");
+        BackendHttp http = new BackendHttp(context.httpClient(), url, Duration.ofSeconds(2), "Backend", context.answerBudget());
 
         for (String path : new String[] {"/first", "/second", "/third"}) {
             assertThatThrownBy(() -> http.getText(path))

@@ -8,6 +8,9 @@ import dev.omcp.connectors.builtin.TestContexts;
 import dev.omcp.sdk.connector.ConnectorException;
 import dev.omcp.sdk.connector.Health;
 import dev.omcp.sdk.connector.SourceConfig;
+import dev.omcp.sdk.memory.AnswerBudget;
+import dev.omcp.sdk.query.MetricQuery;
+import dev.omcp.sdk.query.TimeRange;
 import jakarta.json.JsonObject;
 import java.io.IOException;
 import java.net.InetAddress;
@@ -15,6 +18,8 @@ import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executors;
@@ -77,6 +82,32 @@ class HostilePrometheusIT {
     void buildInfoNestedTooDeeply_fallsBackToTheReadinessEndpointAsAnyUnreadableAnswerDoes() {
         ANSWERS.put("/api/v1/status/buildinfo", DEEP);
         assertThat(connector.health().message()).isEqualTo("Prometheus-compatible server is ready");
+    }
+
+    @Test
+    void aRangeAnswerLargerThanTheAnswerBudget_isRefusedAsUnavailable_withWhatToDo_andHoldsNothingAfter() throws Exception {
+        ANSWERS.put("/api/v1/label/job/values", "{\"status\":\"success\",\"data\":[\"api\"]}");
+        StringBuilder matrix = new StringBuilder("{\"status\":\"success\",\"data\":{\"resultType\":\"matrix\",\"result\":[{\"metric\":{},\"values\":[");
+        for (int i = 0; i < 10_000; i++) {
+            matrix.append(i == 0 ? "" : ",").append("[").append(1_767_225_600 + i).append(",\"0.25\"]");
+        }
+        ANSWERS.put("/api/v1/query_range", matrix.append("]}]}}").toString());
+        AnswerBudget budget = AnswerBudget.ofBytes(256 << 10); // the ~200 KB answer read as tokens counts three times
+        SourceConfig source = new SourceConfig("small", "prometheus", "http://127.0.0.1:" + server.getAddress().getPort(), "",
+                JsonObject.EMPTY_JSON_OBJECT);
+        try (PrometheusConnector small = (PrometheusConnector) new PrometheusConnectorFactory(PrometheusConnectorFactory.DEFAULT_SERVICE_LABELS,
+                Duration.ZERO).create(source, TestContexts.contexts(Clock.systemUTC(), Duration.ofSeconds(5), budget).contextFor(source))
+                .toCompletableFuture().get()) {
+            MetricQuery query = new MetricQuery("api", "cpu", TimeRange.ending(Instant.parse("2026-01-01T12:00:00Z"), Duration.ofHours(1)),
+                    Duration.ofMinutes(1), List.of(), Map.of());
+            assertThatThrownBy(() -> small.queryMetrics(query))
+                    .isInstanceOfSatisfying(ConnectorException.class, e -> assertThat(e.kind()).isEqualTo(ConnectorException.Kind.UNAVAILABLE))
+                    .hasMessage("Prometheus answered more than the gateway's memory budget for backend answers in flight (256 KiB) can "
+                            + "hold; narrow the query (shorter window, fewer series, larger step) (an operator can raise "
+                            + "OMCP_BACKEND_ANSWER_BUDGET_MIB)");
+            assertThat(budget.inFlight()).isZero();
+            assertThat(connector.queryMetrics(query).series()).as("the same answer within the default budget").hasSize(1);
+        }
     }
 
     @Test

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.omcp.connectors.builtin.backend.QueryText;
 import dev.omcp.sdk.connector.ConnectorException;
+import dev.omcp.sdk.memory.AnswerBudget;
 import dev.omcp.sdk.connector.SourceConfig;
 import dev.omcp.sdk.query.MetricQuery;
 import dev.omcp.sdk.query.TimeRange;
@@ -23,7 +24,7 @@ class PrometheusQueryTest {
     private static final TimeRange HOUR = TimeRange.ending(Instant.parse("2026-01-01T12:00:00Z"), Duration.ofHours(1));
     private final PrometheusConnector connector = new PrometheusConnector(
             new SourceConfig("p", "prometheus", "http://prom.example.com", "", JsonObject.EMPTY_JSON_OBJECT),
-            HttpClient.newBuilder().build(), Duration.ofSeconds(1), Clock.systemUTC(), List.of("job"),
+            HttpClient.newBuilder().build(), Duration.ofSeconds(1), Clock.systemUTC(), AnswerBudget.ofBytes(1 << 20), List.of("job"),
             Map.of("saturation", "max by ({{by}}) (x{{{selector}}}) / on() group_left count({{label}}={{service}})"), Duration.ofMinutes(1));
 
     private String promql(String service, String metric, List<String> by, Map<String, String> labels) throws ConnectorException {

@@ -148,7 +148,7 @@ class GuardedTransportIT {
     private static BackendHttp http(String url, JsonObject settings, Duration timeout) throws ConnectorException {
         SourceConfig source = new SourceConfig("t", "prometheus", url, "", settings);
         ConnectorContext context = TestContexts.contexts(Clock.systemUTC(), timeout).contextFor(source);
-        return new BackendHttp(context.httpClient(), url, context.requestTimeout(), "Backend");
+        return new BackendHttp(context.httpClient(), url, context.requestTimeout(), "Backend", context.answerBudget());
     }
 
     private static JsonObject auth(String type, String... kv) {
@@ -211,7 +211,8 @@ class GuardedTransportIT {
     void credentialsAreNeverSentToAnotherOrigin() throws Exception {
         SEEN_AUTH.clear();
         BackendHttp source = http(url(plain, "http"), auth("bearer", "token", "t0ken-123"));
-        source.send(java.net.http.HttpRequest.newBuilder(java.net.URI.create(url(other, "http") + "/echo")).build());
+        source.send(java.net.http.HttpRequest.newBuilder(java.net.URI.create(url(other, "http") + "/echo")).build(),
+                dev.omcp.sdk.memory.AnswerBudget.Reading.TOKENS, body -> body);
         assertThat(SEEN_AUTH).containsExactly("other:null");
     }
 
@@ -244,7 +245,7 @@ class GuardedTransportIT {
             SourceConfig source = new SourceConfig("t", "prometheus", url(plain, "http"), "", JsonObject.EMPTY_JSON_OBJECT);
             var context = new SourceConnectorContexts(strict, Duration.ofSeconds(1), Duration.ofSeconds(1), Clock.systemUTC())
                     .contextFor(source);
-            BackendHttp http = new BackendHttp(context.httpClient(), url(plain, "http"), Duration.ofSeconds(1), "Backend");
+            BackendHttp http = new BackendHttp(context.httpClient(), url(plain, "http"), Duration.ofSeconds(1), "Backend", context.answerBudget());
             assertThatThrownBy(() -> http.getJson("/echo", Map.of()))
                     .isInstanceOfSatisfying(ConnectorException.class, e -> {
                         assertThat(e.kind()).isEqualTo(ConnectorException.Kind.ADDRESS_REFUSED);
@@ -254,7 +255,7 @@ class GuardedTransportIT {
             String byName = "http://localhost:" + plain.getAddress().getPort();
             var named = new SourceConnectorContexts(strict, Duration.ofSeconds(1), Duration.ofSeconds(1), Clock.systemUTC())
                     .contextFor(new SourceConfig("n", "prometheus", byName, "", JsonObject.EMPTY_JSON_OBJECT));
-            assertThatThrownBy(() -> new BackendHttp(named.httpClient(), byName, Duration.ofSeconds(1), "Backend").getJson("/echo", Map.of()))
+            assertThatThrownBy(() -> new BackendHttp(named.httpClient(), byName, Duration.ofSeconds(1), "Backend", named.answerBudget()).getJson("/echo", Map.of()))
                     .isInstanceOfSatisfying(ConnectorException.class, e -> assertThat(e.kind()).isEqualTo(ConnectorException.Kind.ADDRESS_REFUSED));
             assertThat(SEEN_AUTH).isEmpty();
         } finally {
@@ -308,7 +309,7 @@ class GuardedTransportIT {
         SourceConfig source = new SourceConfig("k", "kubernetes", "", "", JsonObject.EMPTY_JSON_OBJECT);
         ConnectorContext context = TestContexts.contexts(Clock.systemUTC()).contextFor(source);
         var client = context.httpClient(new TlsMaterial(Optional.of(pki.ca.certificatePem()), Optional.empty(), Optional.empty(), false));
-        assertThat(new BackendHttp(client, url(tls, "https"), Duration.ofSeconds(2), "Kubernetes").getText("/echo")).isEmpty();
+        assertThat(new BackendHttp(client, url(tls, "https"), Duration.ofSeconds(2), "Kubernetes", context.answerBudget()).getText("/echo")).isEmpty();
     }
 
     @Test

@@ -81,7 +81,7 @@ class TricklingAnswerIT {
         dropped = new CompletableFuture<>();
         ConnectorContext context = context(Duration.ofSeconds(1));
         BackendHttp http = new BackendHttp(context.httpClient(), "http://127.0.0.1:" + server.getAddress().getPort(),
-                context.requestTimeout(), "Prometheus");
+                context.requestTimeout(), "Prometheus", context.answerBudget());
         long started = System.nanoTime();
         assertThatThrownBy(() -> http.getJson("/trickle", Map.of()))
                 .isInstanceOfSatisfying(ConnectorException.class, e -> {
@@ -126,7 +126,7 @@ class TricklingAnswerIT {
     void anInterruptStillCancelsTheCall() throws Exception {
         ConnectorContext context = context(Duration.ofSeconds(30));
         BackendHttp http = new BackendHttp(context.httpClient(), "http://127.0.0.1:" + server.getAddress().getPort(),
-                context.requestTimeout(), "Prometheus");
+                context.requestTimeout(), "Prometheus", context.answerBudget());
         CompletableFuture<ConnectorException> failure = new CompletableFuture<>();
         Thread caller = Thread.ofVirtual().start(() -> {
             try {

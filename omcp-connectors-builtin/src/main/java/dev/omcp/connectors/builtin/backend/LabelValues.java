@@ -1,0 +1,76 @@
+package dev.omcp.connectors.builtin.backend;
+
+import static dev.omcp.connectors.builtin.backend.BackendJson.next;
+
+import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.JsonToken;
+import dev.omcp.sdk.connector.ConnectorException;
+import dev.omcp.sdk.connector.ConnectorException.Kind;
+import java.io.IOException;
+import java.util.HashSet;
+import java.util.Set;
+
+/**
+ * Reads a label-values answer, {@code {"status":"success","data":["a","b",...]}}, token by token
+ * into a set, with a cap on how many values are kept. A label of a busy backend (a pod or trace id
+ * label named as a service label by mistake, or {@code __name__} on a large Prometheus) may have
+ * hundreds of thousands of values; as a JSON tree each short value cost about six times its bytes,
+ * and the set kept them all.
+ */
+final class LabelValues {
+    /** Values of one label kept at most; more is refused with a message that names the label. */
+    static final int MAX_VALUES = 100_000;
+    /**
+     * Longer values are skipped: a service name has at most 128 characters (its tool argument
+     * pattern) and no metric name comes near this, so a skipped value can never be asked for.
+     */
+    static final int MAX_VALUE_CHARS = 1024;
+
+    private LabelValues() {}
+
+    /** The string values of {@code label} in {@code body}; values of other types are skipped. */
+    static Set<String> read(byte[] body, String backend, String label) throws ConnectorException {
+        Set<String> values = null;
+        try (JsonParser p = BackendJson.parser(body)) {
+            if (p.nextToken() != JsonToken.START_OBJECT) {
+                throw new ConnectorException(Kind.BAD_RESPONSE, backend + " answered something that is not a JSON object");
+            }
+            for (JsonToken t = next(p); t == JsonToken.FIELD_NAME; t = next(p)) {
+                boolean data = p.currentName().equals("data");
+                JsonToken value = next(p);
+                if (data && value == JsonToken.START_ARRAY) {
+                    values = strings(p, backend, label);
+                } else {
+                    p.skipChildren();
+                }
+            }
+        } catch (IOException | IllegalStateException e) {
+            throw BackendJson.unreadable(backend, e);
+        }
+        if (values == null) {
+            throw new ConnectorException(Kind.BAD_RESPONSE, backend + " answered without the expected 'data' list");
+        }
+        return Set.copyOf(values);
+    }
+
+    private static Set<String> strings(JsonParser p, String backend, String label) throws IOException, ConnectorException {
+        Set<String> values = new HashSet<>();
+        for (JsonToken t = next(p); t != JsonToken.END_ARRAY; t = next(p)) {
+            if (t != JsonToken.VALUE_STRING) {
+                p.skipChildren();
+                continue;
+            }
+            if (p.getTextLength() > MAX_VALUE_CHARS) {
+                continue; // read from the parser's buffer, never made a String
+            }
+            if (values.size() == MAX_VALUES) {
+                throw new ConnectorException(Kind.BAD_RESPONSE, backend + " has more than " + MAX_VALUES + " values for the label '"
+                        + BackendHttp.clean(label, 128) + "'; the gateway reads at most " + MAX_VALUES + " values of one label. A label "
+                        + "with that many values does not name services: leave it out of the service labels (the source's serviceLabels, "
+                        + "or PROMETHEUS_SERVICE_LABELS / LOKI_SERVICE_LABELS)");
+            }
+            values.add(p.getText());
+        }
+        return values;
+    }
+}

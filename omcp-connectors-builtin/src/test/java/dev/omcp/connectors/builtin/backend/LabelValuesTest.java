@@ -1,0 +1,62 @@
+package dev.omcp.connectors.builtin.backend;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.omcp.sdk.connector.ConnectorException;
+import java.nio.charset.StandardCharsets;
+import java.util.Set;
+import org.junit.jupiter.api.Test;
+
+/** Label-values answers read token by token, with their caps. */
+class LabelValuesTest {
+
+    private static Set<String> read(String json) throws ConnectorException {
+        return LabelValues.read(json.getBytes(StandardCharsets.UTF_8), "Prometheus", "job");
+    }
+
+    private static String values(int count, String prefix) {
+        StringBuilder json = new StringBuilder("{\"status\":\"success\",\"data\":[");
+        for (int i = 0; i < count; i++) {
+            json.append(i == 0 ? "" : ",").append('"').append(prefix).append(i).append('"');
+        }
+        return json.append("]}").toString();
+    }
+
+    @Test
+    void theStringValues_areRead_whateverTheMembersOrder_andOtherValuesAreSkipped() throws ConnectorException {
+        assertThat(read("{\"data\":[\"api\",7,{\"x\":[1]},null,\"web\",\"api\"],\"status\":\"success\",\"warnings\":[\"w\"]}"))
+                .containsExactlyInAnyOrder("api", "web");
+    }
+
+    @Test
+    void exactlyTheCap_isRead() throws ConnectorException {
+        assertThat(read(values(LabelValues.MAX_VALUES, "v"))).hasSize(LabelValues.MAX_VALUES);
+    }
+
+    @Test
+    void oneValueMoreThanTheCap_isRefused_withTheLabelAndWhatToDo() {
+        assertThatThrownBy(() -> read(values(LabelValues.MAX_VALUES + 1, "v")))
+                .isInstanceOfSatisfying(ConnectorException.class, e -> assertThat(e.kind()).isEqualTo(ConnectorException.Kind.BAD_RESPONSE))
+                .hasMessage("Prometheus has more than 100000 values for the label 'job'; the gateway reads at most 100000 values of one "
+                        + "label. A label with that many values does not name services: leave it out of the service labels (the "
+                        + "source's serviceLabels, or PROMETHEUS_SERVICE_LABELS / LOKI_SERVICE_LABELS)");
+    }
+
+    @Test
+    void aValueLongerThanAnyServiceOrMetricName_isSkipped_andTheOthersKept() throws ConnectorException {
+        String tooLong = "x".repeat(LabelValues.MAX_VALUE_CHARS + 1);
+        String longest = "y".repeat(LabelValues.MAX_VALUE_CHARS);
+        assertThat(read("{\"data\":[\"api\",\"" + tooLong + "\",\"" + longest + "\"]}")).containsExactlyInAnyOrder("api", longest);
+    }
+
+    @Test
+    void anAnswerWithoutTheList_orNotJson_orCutShort_isABadResponse() {
+        for (String json : new String[] {"{\"status\":\"success\",\"data\":{}}", "{\"status\":\"success\"}", "[\"api\"]", "<html>",
+                "{\"data\":[\"api\",", ""}) {
+            assertThatThrownBy(() -> read(json)).as(json)
+                    .isInstanceOfSatisfying(ConnectorException.class, e -> assertThat(e.kind()).isEqualTo(ConnectorException.Kind.BAD_RESPONSE))
+                    .hasMessageStartingWith("Prometheus answered");
+        }
+    }
+}
