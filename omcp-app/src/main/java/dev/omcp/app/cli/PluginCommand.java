@@ -9,6 +9,7 @@ import dev.omcp.app.settings.SettingsReader;
 import dev.omcp.app.wiring.GatewayAssembly;
 import dev.omcp.core.plugins.Admission;
 import dev.omcp.core.plugins.BundleInstaller;
+import dev.omcp.core.plugins.InstallChecks;
 import dev.omcp.core.plugins.HubInstall;
 import dev.omcp.core.plugins.HubListings;
 import dev.omcp.core.plugins.LoadDecision;
@@ -277,7 +278,7 @@ public final class PluginCommand implements Callable<Integer> {
             Path directory = settings.get().plugins().directory();
             FilesystemPluginStore store = new FilesystemPluginStore(directory, pem);
             BundleInstaller installer = new BundleInstaller(store, GatewayAssembly.builtinConnectorNames(), VersionProvider.serverVersion());
-            InstallOutcome outcome = new HubInstall(hub.get(), installer).install(name, version, candidate -> List.of());
+            InstallOutcome outcome = new HubInstall(hub.get(), installer).install(name, version, InstallChecks.none());
             return switch (outcome) {
                 case InstallOutcome.Installed installed -> {
                     out.println("installed " + installed.name() + " " + installed.version() + " into " + directory.resolve(installed.name())

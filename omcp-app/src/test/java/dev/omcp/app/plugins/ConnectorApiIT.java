@@ -257,6 +257,28 @@ class ConnectorApiIT {
     }
 
     @Test
+    void anUpgradeThatVerifiesButDoesNotLoad_is422_andTheEarlierVersionKeepsServing() throws Exception {
+        startWithInstall();
+        assertThat(upload(TestPlugins.guard(tmp.resolve("guard-1.0.0"), key).bundle()).statusCode()).isEqualTo(201);
+        PluginPackager.Packed broken = TestPlugins.guard(tmp.resolve("guard-1.1.0"), key, "1.1.0", "com.acme.NotInTheJar");
+
+        HttpResponse<String> response = upload(broken.bundle());
+
+        assertThat(response.statusCode()).as(response.body()).isEqualTo(422);
+        JsonNode body = JSON.readTree(response.body());
+        assertThat(body.path("code").asText()).isEqualTo("OMCP_PLUGIN_LOAD_FAILED");
+        assertThat(body.path("error").asText()).contains("guard 1.1.0 verified but did not load")
+                .contains("the version it would have replaced is back in place and loaded");
+        // the 1.0.0 hook still refuses the tool, from the 1.0.0 files, and nothing is left aside
+        assertThat(callSimpleText().path("content").get(0).path("text").asText()).isEqualTo("blocked by the guard plugin for anonymous");
+        assertThat(Files.readString(plugins.resolve("guard/manifest.json"))).contains("\"version\": \"1.0.0\"");
+        assertThat(written()).noneMatch(p -> p.startsWith(".")).contains("guard/manifest.json");
+        JsonNode connector = TestPlugins.withoutBuiltins(get("/api/connectors").path("connectors")).get(0);
+        assertThat(connector.path("state").asText()).isEqualTo("loaded");
+        assertThat(connector.path("manifest").path("version").asText()).isEqualTo("1.0.0");
+    }
+
+    @Test
     void aBundleLargerThanTheJsonBodyLimit_butUnder50MiB_isAccepted() throws Exception {
         startWithInstall();
         PluginPackager.Packed guard = TestPlugins.guard(tmp.resolve("guard"), key, 3 * 1024 * 1024);

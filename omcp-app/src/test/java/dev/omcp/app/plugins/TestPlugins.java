@@ -49,6 +49,18 @@ final class TestPlugins {
 
     /** The guard plugin with {@code paddingBytes} of incompressible data in its JAR, for size limits. */
     static PluginPackager.Packed guard(Path work, KeyPair key, int paddingBytes) {
+        return guard(work, key, paddingBytes, "1.0.0", GuardConnectorFactory.class.getName());
+    }
+
+    /**
+     * The guard plugin at {@code version}, whose JAR declares {@code factoryClass} as its connector
+     * factory: a class that is not in the JAR makes a bundle that verifies but does not load.
+     */
+    static PluginPackager.Packed guard(Path work, KeyPair key, String version, String factoryClass) {
+        return guard(work, key, 0, version, factoryClass);
+    }
+
+    private static PluginPackager.Packed guard(Path work, KeyPair key, int paddingBytes, String version, String factoryClass) {
         try {
             Path fixtures = Path.of(GuardConnectorFactory.class.getResource("GuardConnectorFactory.class").toURI()).getParent();
             String packagePath = GuardConnectorFactory.class.getPackageName().replace('.', '/');
@@ -59,7 +71,7 @@ final class TestPlugins {
                 }
             }
             Path services = Files.createDirectories(work.resolve("resources/META-INF/services"));
-            Files.writeString(services.resolve("dev.omcp.sdk.connector.ConnectorFactory"), GuardConnectorFactory.class.getName() + "\n");
+            Files.writeString(services.resolve("dev.omcp.sdk.connector.ConnectorFactory"), factoryClass + "\n");
             if (paddingBytes > 0) {
                 byte[] padding = new byte[paddingBytes];
                 new java.util.Random(42).nextBytes(padding);
@@ -81,7 +93,7 @@ final class TestPlugins {
                       ]
                     }
                     """);
-            return PluginPackager.pack(new PluginPackager.Source("guard", "1.0.0", work.resolve("classes"), work.resolve("resources"), manifest),
+            return PluginPackager.pack(new PluginPackager.Source("guard", version, work.resolve("classes"), work.resolve("resources"), manifest),
                     key.getPrivate(), work.resolve("out/guard"));
         } catch (IOException e) {
             throw new UncheckedIOException(e);

@@ -6,18 +6,20 @@ import dev.omcp.ports.plugins.PluginCandidate;
 import dev.omcp.ports.plugins.PluginStore;
 import dev.omcp.ports.plugins.StagedBundle;
 import dev.omcp.sdk.manifest.ConnectorManifest;
+import java.io.UncheckedIOException;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
-import java.util.function.Function;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
  * Installs a {@code .tgz} bundle into the plugins directory: unpack into a hidden staging directory,
- * verify it exactly as the loader does with every check required, then rename it into place. A
- * refused bundle writes nothing. Used by the management API and by {@code omcp plugin install}.
+ * verify it exactly as the loader does with every check required, then rename it into place and
+ * re-scan. A refused bundle writes nothing; a bundle that verifies but does not load is taken back
+ * and the install it replaced put back live, so a broken upgrade never leaves a connector type
+ * without its plugin. Used by the management API and by {@code omcp plugin install}.
  */
 public final class BundleInstaller {
     private static final Logger LOG = LoggerFactory.getLogger(BundleInstaller.class);
@@ -44,10 +46,9 @@ public final class BundleInstaller {
      * Verifies and installs {@code tarball}.
      *
      * @param expected the catalog's name and version the bundle must carry, or empty for an upload
-     * @param beforeCommit a last check on the verified candidate (for example what strict mode would
-     *     say after a re-scan); a present message refuses the install
+     * @param checks what strict mode would say before the commit, and whether the plugin loaded after it
      */
-    public InstallOutcome install(byte[] tarball, Optional<Expected> expected, Function<PluginCandidate, List<String>> beforeCommit) {
+    public InstallOutcome install(byte[] tarball, Optional<Expected> expected, InstallChecks checks) {
         if (!store.trustRoot().isLoaded()) {
             return new InstallOutcome.Refused(InstallOutcome.Kind.NO_TRUST_ROOT, store.trustRoot().unavailableReason());
         }
@@ -71,17 +72,41 @@ public final class BundleInstaller {
                 return refused(InstallOutcome.Kind.NAME_CONFLICT, "'" + manifest.name()
                         + "' is a builtin connector, which always takes precedence; a plugin of that name would never load");
             }
-            List<String> problems = beforeCommit.apply(candidate);
+            List<String> problems = checks.refusalsWith(candidate);
             if (!problems.isEmpty()) {
                 return refused(InstallOutcome.Kind.VERIFICATION_FAILED,
                         "installing it would make a re-scan trip strict mode: " + String.join("; ", problems));
             }
             staged.commit();
-            LOG.info("event=plugin-installed plugin={} version={}", manifest.name(), manifest.version());
-            return new InstallOutcome.Installed(manifest.name(), manifest.version(), false, "installed");
+            InstallChecks.Rescanned rescanned = checks.rescan(manifest.name());
+            if (rescanned.loaded() || !checks.live()) {
+                LOG.info("event=plugin-installed plugin={} version={}", manifest.name(), manifest.version());
+                return new InstallOutcome.Installed(manifest.name(), manifest.version(), rescanned.loaded(), rescanned.detail());
+            }
+            return takeBack(staged, manifest, rescanned.detail(), checks);
         } catch (BundleRejectedException e) {
             return refused(InstallOutcome.Kind.VERIFICATION_FAILED, e.getMessage());
         }
+    }
+
+    /** The new version verified but did not load: put the earlier install back live, or leave none. */
+    private static InstallOutcome takeBack(StagedBundle staged, ConnectorManifest manifest, String whyNotLoaded, InstallChecks checks) {
+        String what = manifest.name() + " " + manifest.version() + " verified but did not load (" + whyNotLoaded + ")";
+        boolean earlierBack;
+        try {
+            earlierBack = staged.rollBack();
+        } catch (UncheckedIOException e) {
+            LOG.error("event=plugin-rollback-failed plugin={} version={} reason=\"{}\"", manifest.name(), manifest.version(),
+                    e.getMessage());
+            return new InstallOutcome.Installed(manifest.name(), manifest.version(), false, what + ", and taking it back failed: "
+                    + e.getMessage());
+        }
+        InstallChecks.Rescanned restored = checks.rescan(manifest.name());
+        String after = !earlierBack ? "nothing was installed"
+                : restored.loaded() ? "the version it would have replaced is back in place and loaded"
+                : "the version it would have replaced is back in place, but did not load either: " + restored.detail();
+        return refused(InstallOutcome.Kind.LOAD_FAILED, what + "; " + after + ". Fix the plugin (the gateway log has the "
+                + "loader's error) and install it again.");
     }
 
     private static InstallOutcome refused(InstallOutcome.Kind kind, String reason) {

@@ -1,11 +1,13 @@
 package dev.omcp.core.plugins;
 
+import dev.omcp.ports.connectors.ConnectorType;
 import dev.omcp.ports.plugins.ConnectorHub;
 import dev.omcp.ports.plugins.ConnectorStatus;
 import dev.omcp.ports.plugins.HubListing;
 import dev.omcp.ports.plugins.HubUnavailableException;
 import dev.omcp.ports.plugins.InstallOutcome;
 import dev.omcp.ports.plugins.ManageConnectors;
+import dev.omcp.ports.plugins.PluginCandidate;
 import dev.omcp.ports.plugins.PluginStore;
 import java.util.HashSet;
 import java.util.List;
@@ -18,7 +20,8 @@ import java.util.function.Supplier;
  * The connector management use cases behind {@code /api/connectors} and {@code /api/hub/catalog}
  * (spec 4.3, 7.4). Install and upload need {@code ENABLE_UI_INSTALL} (else refused as disabled) and
  * a usable trust root (else refused as such), verify exactly as the loader does, write nothing when
- * refused, and then re-scan so the plugin and its hooks are live without a restart.
+ * refused, and then re-scan so the plugin and its hooks are live without a restart. A version that
+ * verifies but does not load is taken back and the one it replaced is live again.
  */
 public final class ConnectorManagement implements ManageConnectors {
     private final PluginCatalog catalog;
@@ -26,6 +29,7 @@ public final class ConnectorManagement implements ManageConnectors {
     private final Optional<ConnectorHub> hub;
     private final boolean installEnabled;
     private final BundleInstaller installer;
+    private final InstallChecks liveChecks = new LiveChecks();
     private final ReentrantLock installs = new ReentrantLock();
 
     /**
@@ -55,7 +59,7 @@ public final class ConnectorManagement implements ManageConnectors {
 
     @Override
     public InstallOutcome install(String name, Optional<String> version) {
-        return guarded(() -> hub.<InstallOutcome>map(h -> new HubInstall(h, installer).install(name, version, catalog::refusalsWith))
+        return guarded(() -> hub.<InstallOutcome>map(h -> new HubInstall(h, installer).install(name, version, liveChecks))
                 .orElseGet(() -> new InstallOutcome.Refused(InstallOutcome.Kind.HUB_UNAVAILABLE, noHub())));
     }
 
@@ -63,7 +67,7 @@ public final class ConnectorManagement implements ManageConnectors {
     public InstallOutcome upload(byte[] tarball) {
         return guarded(() -> tarball.length > MAX_BUNDLE_BYTES
                 ? new InstallOutcome.Refused(InstallOutcome.Kind.TOO_LARGE, "the bundle is larger than " + (MAX_BUNDLE_BYTES >> 20) + " MiB")
-                : installer.install(tarball, Optional.empty(), catalog::refusalsWith));
+                : installer.install(tarball, Optional.empty(), liveChecks));
     }
 
     @Override
@@ -90,25 +94,32 @@ public final class ConnectorManagement implements ManageConnectors {
         }
         installs.lock();
         try {
-            InstallOutcome outcome = install.get();
-            if (!(outcome instanceof InstallOutcome.Installed installed)) {
-                return outcome;
-            }
-            PluginCatalog.Rescan rescan = catalog.rescan();
-            if (rescan instanceof PluginCatalog.Rescan.Refused refused) {
-                // refusalsWith checked this before the commit; only a concurrent change on disk gets here.
-                return new InstallOutcome.Installed(installed.name(), installed.version(), false,
-                        "installed, but the re-scan was refused by strict mode: " + String.join("; ", refused.reasons()));
-            }
-            Optional<ConnectorStatus> status = catalog.statuses().stream()
-                    .filter(s -> s.location().equals(installed.name()) && s.origin() == dev.omcp.ports.connectors.ConnectorType.Origin.FILESYSTEM)
-                    .findFirst();
-            boolean loaded = status.map(s -> s.state() == ConnectorStatus.State.LOADED).orElse(false);
-            String detail = status.map(s -> loaded ? "installed and loaded" : "installed but not loaded: " + s.reason())
-                    .orElse("installed, but the re-scan did not find it");
-            return new InstallOutcome.Installed(installed.name(), installed.version(), loaded, detail);
+            return install.get();
         } finally {
             installs.unlock();
+        }
+    }
+
+    /** The running gateway's answers to an install: strict mode before the commit, the re-scan after it. */
+    private final class LiveChecks implements InstallChecks {
+        @Override
+        public List<String> refusalsWith(PluginCandidate staged) {
+            return catalog.refusalsWith(staged);
+        }
+
+        @Override
+        public Rescanned rescan(String name) {
+            PluginCatalog.Rescan rescan = catalog.rescan();
+            if (rescan instanceof PluginCatalog.Rescan.Refused refused) {
+                // refusalsWith checked this before the commit; only a concurrent change on disk gets here
+                return new Rescanned(false, "the re-scan was refused by strict mode: " + String.join("; ", refused.reasons()));
+            }
+            Optional<ConnectorStatus> status = catalog.statuses().stream()
+                    .filter(s -> s.location().equals(name) && s.origin() == ConnectorType.Origin.FILESYSTEM)
+                    .findFirst();
+            boolean loaded = status.map(s -> s.state() == ConnectorStatus.State.LOADED).orElse(false);
+            return new Rescanned(loaded, status.map(s -> loaded ? "installed and loaded" : s.reason())
+                    .orElse("the re-scan did not find it"));
         }
     }
 

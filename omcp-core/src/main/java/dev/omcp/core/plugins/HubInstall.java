@@ -7,11 +7,8 @@ import dev.omcp.ports.plugins.HubEntry;
 import dev.omcp.ports.plugins.HubRelease;
 import dev.omcp.ports.plugins.HubUnavailableException;
 import dev.omcp.ports.plugins.InstallOutcome;
-import dev.omcp.ports.plugins.PluginCandidate;
-import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
-import java.util.function.Function;
 
 /**
  * Installs a connector named in the hub catalog: only the catalog's tarball URL is fetched, the
@@ -30,7 +27,7 @@ public final class HubInstall {
     /**
      * @param version an exact version, or empty for the catalog's latest
      */
-    public InstallOutcome install(String name, Optional<String> version, Function<PluginCandidate, List<String>> beforeCommit) {
+    public InstallOutcome install(String name, Optional<String> version, InstallChecks checks) {
         HubCatalog catalog;
         try {
             catalog = hub.catalog();
@@ -56,6 +53,6 @@ public final class HubInstall {
         } catch (BundleRejectedException e) {
             return new InstallOutcome.Refused(InstallOutcome.Kind.VERIFICATION_FAILED, e.getMessage());
         }
-        return installer.install(tarball, Optional.of(new BundleInstaller.Expected(name, release.get().version())), beforeCommit);
+        return installer.install(tarball, Optional.of(new BundleInstaller.Expected(name, release.get().version())), checks);
     }
 }

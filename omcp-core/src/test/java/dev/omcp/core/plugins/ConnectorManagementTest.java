@@ -4,8 +4,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.omcp.core.hooks.HookRegistry;
+import dev.omcp.ports.connectors.ConnectorType;
 import dev.omcp.ports.plugins.BundleRejectedException;
 import dev.omcp.ports.plugins.ConnectorHub;
+import dev.omcp.ports.plugins.ConnectorStatus;
 import dev.omcp.ports.plugins.HubCatalog;
 import dev.omcp.ports.plugins.HubEntry;
 import dev.omcp.ports.plugins.HubListing;
@@ -161,6 +163,50 @@ class ConnectorManagementTest {
         assertThat(outcome).isEqualTo(new InstallOutcome.Installed("tempo", "1.0.0", true, "installed and loaded"));
         assertThat(hooks.hooks(HookKind.TOOL_PRE_INVOKE)).extracting(h -> h.plugin()).containsExactly("tempo");
         assertThat(management.connectors()).anyMatch(s -> s.name().equals("tempo"));
+    }
+
+    @Test
+    void anUpgradeThatVerifiesButDoesNotLoad_isTakenBack_andTheEarlierVersionServesAgain() {
+        FakePluginStore store = new FakePluginStore(KEY, Candidates.verified("tempo"));
+        byte[] broken = "tempo 1.1.0 bundle".getBytes(StandardCharsets.UTF_8);
+        store.bundle(broken, Candidates.verified("tempo", "tempo", ConnectorType.Origin.FILESYSTEM,
+                Candidates.manifest("tempo", "1.1.0", Optional.of(">=0.1.0"), List.of())));
+        store.loadFailures.put("tempo@1.1.0", "the factory class com.acme.TempoFactory is not in the JAR");
+        ConnectorManagement management = management(store, true);
+        assertThat(management.connectors()).filteredOn(s -> s.name().equals("tempo")).singleElement()
+                .satisfies(s -> assertThat(s.state()).isEqualTo(ConnectorStatus.State.LOADED));
+
+        InstallOutcome outcome = management.upload(broken);
+
+        assertThat(outcome).isInstanceOfSatisfying(InstallOutcome.Refused.class, refused -> {
+            assertThat(refused.kind()).isEqualTo(InstallOutcome.Kind.LOAD_FAILED);
+            assertThat(refused.reason()).contains("tempo 1.1.0 verified but did not load")
+                    .contains("com.acme.TempoFactory is not in the JAR")
+                    .contains("the version it would have replaced is back in place and loaded");
+        });
+        assertThat(store.directory).singleElement().satisfies(c -> assertThat(c.manifest().orElseThrow().version()).isEqualTo("1.0.0"));
+        assertThat(management.connectors()).filteredOn(s -> s.name().equals("tempo")).singleElement().satisfies(s -> {
+            assertThat(s.state()).isEqualTo(ConnectorStatus.State.LOADED);
+            assertThat(s.manifest().orElseThrow().version()).isEqualTo("1.0.0");
+        });
+    }
+
+    @Test
+    void aFirstInstallThatVerifiesButDoesNotLoad_leavesNothingInstalled() {
+        FakePluginStore store = new FakePluginStore(KEY);
+        store.bundle(TEMPO, Candidates.verified("tempo"));
+        store.loadFailures.put("tempo", "NoClassDefFoundError: dev/omcp/sdk/Removed");
+        ConnectorManagement management = management(store, true);
+
+        InstallOutcome outcome = management.upload(TEMPO);
+
+        assertThat(outcome).isInstanceOfSatisfying(InstallOutcome.Refused.class, refused -> {
+            assertThat(refused.kind()).isEqualTo(InstallOutcome.Kind.LOAD_FAILED);
+            assertThat(refused.reason()).contains("NoClassDefFoundError").contains("nothing was installed")
+                    .contains("install it again");
+        });
+        assertThat(store.directory).isEmpty();
+        assertThat(store.discarded).containsExactly("tempo");
     }
 
     @Test

@@ -69,7 +69,9 @@ final class FakePluginStore implements PluginStore {
     @Override
     public LoadedPlugin load(PluginCandidate candidate) throws PluginLoadException {
         loads.add(candidate.location());
-        String failure = loadFailures.get(candidate.location());
+        // "tempo@1.1.0" fails one version only; "tempo" every version at that location
+        String failure = loadFailures.getOrDefault(candidate.location() + "@" + candidate.manifest().map(m -> m.version()).orElse(""),
+                loadFailures.get(candidate.location()));
         if (failure != null) {
             throw new PluginLoadException(failure);
         }
@@ -97,6 +99,7 @@ final class FakePluginStore implements PluginStore {
                 staged.add(candidate.name());
                 return new StagedBundle() {
                     private boolean committed;
+                    private PluginCandidate replaced;
 
                     @Override
                     public PluginCandidate candidate() {
@@ -105,10 +108,26 @@ final class FakePluginStore implements PluginStore {
 
                     @Override
                     public void commit() {
+                        replaced = directory.stream().filter(c -> c.origin() == ConnectorType.Origin.FILESYSTEM
+                                && c.location().equals(candidate.name())).findFirst().orElse(null);
                         directory.removeIf(c -> c.origin() == ConnectorType.Origin.FILESYSTEM && c.location().equals(candidate.name()));
                         directory.add(new PluginCandidate(candidate.name(), ConnectorType.Origin.FILESYSTEM, candidate.name(), candidate.manifest(),
                                 candidate.manifestCheck(), candidate.integrity(), candidate.signature(), candidate.fingerprint()));
                         committed = true;
+                    }
+
+                    @Override
+                    public boolean rollBack() {
+                        if (!committed) {
+                            return false;
+                        }
+                        directory.removeIf(c -> c.origin() == ConnectorType.Origin.FILESYSTEM && c.location().equals(candidate.name()));
+                        committed = false;
+                        if (replaced == null) {
+                            return false;
+                        }
+                        directory.add(replaced);
+                        return true;
                     }
 
                     @Override

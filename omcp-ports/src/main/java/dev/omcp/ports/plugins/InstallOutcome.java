@@ -23,7 +23,7 @@ public sealed interface InstallOutcome {
     }
 
     /**
-     * Nothing was written.
+     * Nothing was written (or, for {@link Kind#LOAD_FAILED}, what was written was taken back).
      *
      * @param kind why, as a category the HTTP adapter maps to a status code
      * @param reason what was wrong and what to do, safe to show
@@ -50,6 +50,11 @@ public sealed interface InstallOutcome {
         /** The name belongs to a builtin connector, which always wins: 409. */
         NAME_CONFLICT,
         /** The hub could not be read: 502. */
-        HUB_UNAVAILABLE
+        HUB_UNAVAILABLE,
+        /**
+         * The bundle verified but its connector did not load; it was taken back and the version it
+         * would have replaced put back live: 422.
+         */
+        LOAD_FAILED
     }
 }

@@ -87,6 +87,7 @@ public final class ConnectorRoutes implements HttpModule {
                 .response(412, "no usable PLUGIN_TRUST_ROOT")
                 .response(413, "the body is larger than 1 MiB")
                 .response(415, "the body is not application/json")
+                .response(422, "the bundle verified but did not load; taken back, the earlier version is live again")
                 .response(502, "the hub cannot be read")
                 .handle(this::install);
         routes.route(HandlerType.POST, "/api/connectors/upload").permission("connectors", "write").tag("connectors")
@@ -97,6 +98,7 @@ public final class ConnectorRoutes implements HttpModule {
                 .response(412, "no usable PLUGIN_TRUST_ROOT")
                 .response(413, "the bundle is larger than 50 MiB; nothing written")
                 .response(415, "the body is not application/octet-stream")
+                .response(422, "the bundle verified but did not load; taken back, the earlier version is live again")
                 .response(503, "another bundle upload is being read or installed; see Retry-After")
                 .handle(this::upload);
     }
@@ -258,6 +260,7 @@ public final class ConnectorRoutes implements HttpModule {
                     case DISABLED -> 403;
                     case NO_TRUST_ROOT -> 412;
                     case VERIFICATION_FAILED -> 400;
+                    case LOAD_FAILED -> 422;
                     case TOO_LARGE -> 413;
                     case NOT_IN_CATALOG -> 404;
                     case NAME_CONFLICT -> 409;
@@ -267,6 +270,7 @@ public final class ConnectorRoutes implements HttpModule {
                     case DISABLED -> "OMCP_UI_INSTALL_DISABLED";
                     case NO_TRUST_ROOT -> "OMCP_TRUST_ROOT_MISSING";
                     case VERIFICATION_FAILED -> "OMCP_PLUGIN_VERIFICATION_FAILED";
+                    case LOAD_FAILED -> "OMCP_PLUGIN_LOAD_FAILED";
                     case TOO_LARGE -> "OMCP_BUNDLE_TOO_LARGE";
                     case NOT_IN_CATALOG -> "OMCP_NOT_IN_CATALOG";
                     case NAME_CONFLICT -> "OMCP_CONNECTOR_NAME_CONFLICT";

@@ -19,7 +19,9 @@ import org.slf4j.LoggerFactory;
  * A bundle unpacked into {@code <plugins dir>/.staging-*}; used by the one thread that staged it.
  * {@link #commit()} renames it to
  * {@code <plugins dir>/<name>}: an earlier install is first renamed aside, and put back when the
- * second rename fails, so a failed install never leaves a half-written plugin behind.
+ * second rename fails, so a failed install never leaves a half-written plugin behind. The earlier
+ * install stays aside (a hidden {@code .replaced-*} directory, which a scan ignores) until
+ * {@link #close()}, so {@link #rollBack()} can put it back when the new version does not load.
  */
 final class FilesystemStagedBundle implements StagedBundle {
     private static final Logger LOG = LoggerFactory.getLogger(FilesystemStagedBundle.class);
@@ -28,6 +30,8 @@ final class FilesystemStagedBundle implements StagedBundle {
     private final Path staging;
     private final PluginCandidate candidate;
     private boolean committed;
+    /** The earlier install, renamed aside by the commit; null when there was none or it is settled. */
+    private Path aside;
 
     FilesystemStagedBundle(Path pluginsDirectory, Path staging, PluginCandidate candidate) {
         this.pluginsDirectory = pluginsDirectory;
@@ -49,29 +53,52 @@ final class FilesystemStagedBundle implements StagedBundle {
             throw new IllegalStateException("a verified plugin name is always a safe directory name");
         }
         Path target = pluginsDirectory.resolve(candidate.name());
-        Path aside = null;
+        Path replaced = null;
         try {
             if (Files.exists(target, java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
-                aside = pluginsDirectory.resolve(".replaced-" + candidate.name() + "-" + UUID.randomUUID());
-                move(target, aside);
+                replaced = pluginsDirectory.resolve(".replaced-" + candidate.name() + "-" + UUID.randomUUID());
+                move(target, replaced);
             }
             try {
                 move(staging, target);
             } catch (IOException e) {
-                if (aside != null) {
-                    move(aside, target);
-                    aside = null;
+                if (replaced != null) {
+                    move(replaced, target);
                 }
                 throw e;
             }
             committed = true;
+            aside = replaced;
         } catch (IOException e) {
             throw new UncheckedIOException("installing '" + candidate.name() + "' into the plugins directory failed; the earlier state is kept", e);
-        } finally {
-            if (aside != null) {
-                deleteTree(aside);
-            }
         }
+    }
+
+    @Override
+    public boolean rollBack() {
+        if (!committed) {
+            return false;
+        }
+        Path target = pluginsDirectory.resolve(candidate.name());
+        // the new install goes back to where it was staged, so close() deletes it like any uncommitted bundle
+        try {
+            move(target, staging);
+        } catch (IOException e) {
+            throw new UncheckedIOException("taking back the install of '" + candidate.name() + "' failed; it stays in the plugins "
+                    + "directory" + (aside == null ? "" : ", and the earlier install is kept in " + aside.getFileName()), e);
+        }
+        committed = false;
+        if (aside == null) {
+            return false;
+        }
+        try {
+            move(aside, target);
+        } catch (IOException e) {
+            throw new UncheckedIOException("putting the earlier install of '" + candidate.name() + "' back failed; it is kept in "
+                    + aside.getFileName() + ": rename it to " + candidate.name() + " and re-scan", e);
+        }
+        aside = null;
+        return true;
     }
 
     private static void move(Path from, Path to) throws IOException {
@@ -86,6 +113,9 @@ final class FilesystemStagedBundle implements StagedBundle {
     public void close() {
         if (!committed) {
             deleteTree(staging);
+        } else if (aside != null) {
+            deleteTree(aside);
+            aside = null;
         }
     }
 

@@ -68,6 +68,30 @@ class BundleStagingIT {
     }
 
     @Test
+    void aCommitRolledBack_putsTheEarlierInstallBackWhole_andLeavesNothingAside() throws Exception {
+        PluginFixture.named("echo").version("1.0.0").signedBy(KEY).writeInto(plugins);
+        Files.writeString(plugins.resolve("echo/leftover.txt"), "from 1.0.0");
+        try (StagedBundle staged = store.stage(PluginFixture.named("echo").version("2.0.0").signedBy(KEY).bundle(""))) {
+            staged.commit();
+            assertThat(store.scan(List.of()).candidates()).as("the earlier install is aside, hidden from scans").singleElement()
+                    .satisfies(c -> assertThat(c.manifest().orElseThrow().version()).isEqualTo("2.0.0"));
+
+            assertThat(staged.rollBack()).isTrue();
+        }
+        assertThat(everythingIn(plugins)).contains("echo/leftover.txt").noneMatch(p -> p.startsWith("."));
+        assertThat(store.scan(List.of()).candidates().getFirst().manifest().orElseThrow().version()).isEqualTo("1.0.0");
+    }
+
+    @Test
+    void aFirstCommitRolledBack_leavesNothing() throws Exception {
+        try (StagedBundle staged = store.stage(PluginFixture.named("echo").signedBy(KEY).bundle(""))) {
+            staged.commit();
+            assertThat(staged.rollBack()).as("there was no earlier install to put back").isFalse();
+        }
+        assertThat(everythingIn(plugins)).containsExactly("");
+    }
+
+    @Test
     void closingWithoutCommit_leavesNothing() throws Exception {
         try (StagedBundle staged = store.stage(PluginFixture.named("echo").signedBy(KEY).bundle(""))) {
             assertThat(staged.candidate().name()).isEqualTo("echo");
