@@ -74,6 +74,8 @@ public final class AnomalyDetector {
     /** The absolute scale floor, for series whose level is 0. */
     static final double ABSOLUTE_SCALE_FLOOR = 1e-9;
     private static final double MILLIS_PER_HOUR = 3_600_000.0;
+    /** The largest z score, in either direction (see {@link #bounded}). */
+    static final double MAX_Z = 1e15;
     /** A ramp must fit at least this much better (sum of absolute residuals) than a step to be called one. */
     static final double RAMP_PREFERENCE = 0.85;
     /**
@@ -196,7 +198,7 @@ public final class AnomalyDetector {
         int wn = all.n - split;
         double[] z = new double[wn];
         for (int i = 0; i < wn; i++) {
-            z[i] = (all.x[split + i] - e.expected[i]) / e.scale;
+            z[i] = bounded((all.x[split + i] - e.expected[i]) / e.scale);
         }
         double windowMedian = RobustStatistics.median(Arrays.copyOfRange(all.x, split, all.n));
         List<Direction> directions = directions(settings.sidedness());
@@ -632,6 +634,20 @@ public final class AnomalyDetector {
             best = Math.max(best, min);
         }
         return best;
+    }
+
+    /**
+     * A z score within {@code ±}{@value #MAX_Z}, and 0 for NaN. Values near the limits of a double
+     * (1e300 against a baseline of exact zeros, whose scale is the 1e-9 floor) overflow to infinity:
+     * an infinite score is no JSON number and no severity, and it failed the whole tool call.
+     * Nothing real comes near the bound: the largest real scores are the floor's (a 2 % error rate
+     * against an error rate of exactly 0 is 2e7).
+     */
+    static double bounded(double z) {
+        if (Double.isNaN(z)) {
+            return 0;
+        }
+        return Math.max(-MAX_Z, Math.min(MAX_Z, z));
     }
 
     private static List<Direction> directions(Sidedness sidedness) {

@@ -110,11 +110,16 @@ public final class HealthEvaluator {
     private static SignalHealth score(SignalReading r, SignalThreshold t, List<SignalAnomaly> anomalies) {
         double m = r.measure();
         HealthStatus status = m >= t.critical() ? HealthStatus.CRITICAL : m >= t.degraded() ? HealthStatus.DEGRADED : HealthStatus.HEALTHY;
-        String reason = switch (status) {
-            case CRITICAL -> describe(r) + " >= critical " + format(r.signal(), t.critical());
-            case DEGRADED -> describe(r) + " >= degraded " + format(r.signal(), t.degraded());
-            default -> describe(r) + " below degraded " + format(r.signal(), t.degraded());
-        };
+        // the histogram's largest bucket is the slowest its owners expected (Prometheus' default: 10 s, beyond the
+        // default critical 2 s); a p99 beyond it cannot be placed against the thresholds, and it is no sign of health
+        String reason = r.aboveLargestBucket()
+                ? r.signal().wireName() + " is above the largest histogram bucket (reported as +Inf): too high to measure, "
+                        + "judged critical"
+                : switch (status) {
+                    case CRITICAL -> describe(r) + " >= critical " + format(r.signal(), t.critical());
+                    case DEGRADED -> describe(r) + " >= degraded " + format(r.signal(), t.degraded());
+                    default -> describe(r) + " below degraded " + format(r.signal(), t.degraded());
+                };
         for (SignalAnomaly a : anomalies) {
             if (a.finding().anomalous() && harmful(r.signal(), a.finding().direction())) {
                 String anomaly = r.signal().wireName() + " anomalous: " + anomalyClause(r.signal(), a.finding());

@@ -38,7 +38,8 @@ public record HealthReport(
 
     /**
      * The JSON form for {@code get_service_health}: {@code service}, {@code status}, {@code score}
-     * (absent when unknown), {@code signals[]}, {@code missing[]}, {@code drivers[]},
+     * (absent when unknown), {@code signals[]} (a p99 above the largest histogram bucket has
+     * {@code aboveLargestBucket: true} instead of a {@code value}), {@code missing[]}, {@code drivers[]},
      * {@code anomalies[]} (only anomalous ones), {@code note}. Every entry that names a signal also
      * names its {@link HealthSignal#metric() metric}, so an agent reads the same measure with
      * {@code query_metrics} and finds it under that name in the anomaly history.
@@ -49,8 +50,14 @@ public record HealthReport(
         JsonArrayBuilder sig = Jsonp.provider().createArrayBuilder();
         for (SignalHealth s : signals) {
             JsonObjectBuilder o = Jsonp.provider().createObjectBuilder().add("signal", s.signal().wireName())
-                    .add("metric", s.signal().metric()).add("value", s.value())
-                    .add("unit", s.signal().valueUnit());
+                    .add("metric", s.signal().metric());
+            if (Double.isFinite(s.value())) {
+                o.add("value", s.value());
+            } else {
+                // +Inf (a p99 above the largest histogram bucket) is no JSON number: said, not written
+                o.add("aboveLargestBucket", true);
+            }
+            o.add("unit", s.signal().valueUnit());
             if (s.signal() == HealthSignal.REQUEST_RATE_DROP) {
                 o.add("drop", s.measure());
             }

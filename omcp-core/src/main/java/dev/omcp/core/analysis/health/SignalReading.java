@@ -9,7 +9,9 @@ import java.util.OptionalDouble;
  *
  * @param signal the signal
  * @param value the current value in the signal's unit (for the request-rate drop: the current
- *     request rate, any unit)
+ *     request rate, any unit); for {@link HealthSignal#LATENCY_P99} also {@code +Inf}, what
+ *     Prometheus' {@code histogram_quantile} answers when the percentile lies above the largest
+ *     finite bucket: a latency too high to measure, not a missing one (see {@link #aboveLargestBucket()})
  * @param baseline the usual request rate in the same unit as {@code value}; only for
  *     {@link HealthSignal#REQUEST_RATE_DROP}
  * @param source where it came from (a source name), for the report
@@ -19,8 +21,10 @@ public record SignalReading(HealthSignal signal, double value, OptionalDouble ba
         Objects.requireNonNull(signal, "signal");
         Objects.requireNonNull(baseline, "baseline");
         Objects.requireNonNull(source, "source");
-        if (!Double.isFinite(value) || value < 0) {
-            throw new IllegalArgumentException(signal.wireName() + " reading must be a finite number >= 0, got " + value
+        boolean beyondHistogram = value == Double.POSITIVE_INFINITY && signal == HealthSignal.LATENCY_P99;
+        if (!(Double.isFinite(value) || beyondHistogram) || value < 0) {
+            throw new IllegalArgumentException(signal.wireName() + " reading must be a finite number >= 0"
+                    + (signal == HealthSignal.LATENCY_P99 ? " or +Inf (above the largest histogram bucket)" : "") + ", got " + value
                     + "; a signal without data is a MissingSignal, not a reading");
         }
         if (signal == HealthSignal.REQUEST_RATE_DROP) {
@@ -35,6 +39,20 @@ public record SignalReading(HealthSignal signal, double value, OptionalDouble ba
     /** A reading of any signal but the request-rate drop. */
     public static SignalReading of(HealthSignal signal, double value, String source) {
         return new SignalReading(signal, value, OptionalDouble.empty(), source);
+    }
+
+    /**
+     * A p99 latency above the largest finite bucket of its histogram ({@code histogram_quantile}
+     * answers {@code +Inf}): too high to measure. Read as a gap it would leave the service healthy
+     * while its requests are slower than anything its histogram was built for.
+     */
+    public static SignalReading latencyAboveLargestBucket(String source) {
+        return of(HealthSignal.LATENCY_P99, Double.POSITIVE_INFINITY, source);
+    }
+
+    /** Whether the value is {@code +Inf}: above the largest histogram bucket, too high to measure. */
+    public boolean aboveLargestBucket() {
+        return value == Double.POSITIVE_INFINITY;
     }
 
     /** The request rate now against its usual rate. */

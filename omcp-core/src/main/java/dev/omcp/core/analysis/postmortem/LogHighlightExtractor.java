@@ -21,7 +21,8 @@ import java.util.regex.Pattern;
  * reduced to its message (the {@code msg}, {@code message}, {@code error} or {@code err} field of a
  * JSON line, else the whole line), redacted, and grouped with the lines that differ only in
  * numbers, ids, hex strings and addresses, so a thousand "took 812ms" / "took 3071ms" lines become
- * one highlight counted a thousand times. Stateless and thread-safe.
+ * one highlight counted a thousand times. An HTTP status code named as one ({@code HTTP 503},
+ * {@code status=404}, {@code code: 500}) is kept: it tells the errors apart. Stateless and thread-safe.
  *
  * <p>Ranking: by level as given (the caller lists errors before warnings), then most frequent, then
  * earliest. The representative of a group is its earliest line. A group holding a line from a read
@@ -35,6 +36,10 @@ public final class LogHighlightExtractor {
     private static final Pattern HEX_ID = Pattern.compile("\\b(?=[0-9a-fA-F]*[0-9])(?=[0-9a-fA-F]*[a-fA-F])[0-9a-fA-F]{8,}\\b");
     private static final Pattern IPV4 = Pattern.compile("\\b\\d{1,3}(\\.\\d{1,3}){3}\\b");
     private static final Pattern NUMBER = Pattern.compile("\\d+(\\.\\d+)?");
+    /** An HTTP status code: three digits, 1xx to 5xx. */
+    private static final Pattern STATUS_DIGITS = Pattern.compile("[1-5]\\d\\d");
+    /** What names the number after it as a status code: {@code HTTP 503}, {@code status=404}, {@code code: 500}. */
+    private static final Pattern STATUS_WORD = Pattern.compile("(?i)\\b(?:http|status|code)[ :=]{0,3}$");
 
     /**
      * One log line of a level.
@@ -134,7 +139,15 @@ public final class LogHighlightExtractor {
         String p = UUID.matcher(message).replaceAll("<id>");
         p = HEX_ID.matcher(p).replaceAll("<id>");
         p = IPV4.matcher(p).replaceAll("<ip>");
-        return NUMBER.matcher(p).replaceAll("<n>");
+        String text = p;
+        // a status code is what the error was, not a detail of one occurrence: "HTTP 503" and "HTTP 404" are two
+        // errors, and one group for both counted the 404s as 503s under the earliest line
+        return NUMBER.matcher(text).replaceAll(m -> statusCode(text, m.start(), m.group()) ? m.group() : "<n>");
+    }
+
+    private static boolean statusCode(String text, int start, String number) {
+        return STATUS_DIGITS.matcher(number).matches()
+                && STATUS_WORD.matcher(text.substring(Math.max(0, start - 10), start)).find();
     }
 
     private static String oneLine(String text) {

@@ -194,7 +194,7 @@ public final class PostmortemMarkdown {
                 b.append("| Trace | Root | Service | Duration (ms) | Spans | Error |\n|---|---|---|---|---|---|\n");
                 for (TraceSummary t : in.traces()) {
                     b.append("| `").append(code(t.traceId())).append("` | ").append(cell(t.rootName())).append(" | ")
-                            .append(cell(t.rootService())).append(" | ").append(String.format(Locale.ROOT, "%.1f", t.durationMs()))
+                            .append(cell(t.rootService())).append(" | ").append(Double.isFinite(t.durationMs()) ? String.format(Locale.ROOT, "%.1f", t.durationMs()) : "unknown")
                             .append(" | ").append(t.spanCount()).append(" | ").append(t.hasError() ? "**error**" : "").append(" |\n");
                 }
                 if (in.total() > in.traces().size()) {

@@ -3,6 +3,7 @@ package dev.omcp.core.analysis.postmortem;
 import dev.omcp.sdk.json.Jsonp;
 
 import dev.omcp.core.analysis.blast.AffectedNode;
+import dev.omcp.core.analysis.traces.TraceMergeResult;
 import dev.omcp.sdk.query.TraceSummary;
 import jakarta.json.JsonArrayBuilder;
 import jakarta.json.JsonObject;
@@ -306,7 +307,7 @@ public record PostmortemReport(
                 JsonArrayBuilder items = Jsonp.provider().createArrayBuilder();
                 for (TraceSummary t : in.traces()) {
                     items.add(Jsonp.provider().createObjectBuilder().add("traceId", t.traceId()).add("rootName", t.rootName())
-                            .add("rootService", t.rootService()).add("durationMs", t.durationMs()).add("spanCount", t.spanCount())
+                            .add("rootService", t.rootService()).add("durationMs", TraceMergeResult.durationMs(t)).add("spanCount", t.spanCount())
                             .add("hasError", t.hasError()));
                 }
                 b.add("traces", Jsonp.provider().createObjectBuilder().add("included", true).add("items", items).add("total", in.total())

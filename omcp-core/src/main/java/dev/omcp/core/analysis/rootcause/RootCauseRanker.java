@@ -28,7 +28,12 @@ import java.util.Set;
  *       cause; a service that depends on nothing anomalous but is depended on by all scores 1.</li>
  *   <li><b>onset</b>: {@code (latest onset - this onset) / (latest - earliest)}: the first to deviate
  *       scores 1, the last 0; all at once: 1 each.</li>
- *   <li><b>severity</b>: this service's strongest anomaly score over the strongest of all.</li>
+ *   <li><b>severity</b>: this service's strongest anomaly score over the strongest of all, each
+ *       counted up to {@link #SEVERITY_SATURATION} sigmas: beyond that a deviation is unmistakable,
+ *       and more sigmas say how quiet its baseline was rather than how badly the service fares (an
+ *       error rate that was exactly 0 makes a 2 % error rate 2e7 sigmas, the scale's floor being
+ *       1e-9). Uncapped, that one service took the whole severity weight and every other service
+ *       almost none, enough to rank a later, dependent service above the one that began first.</li>
  * </ul>
  * Without a topology (or when no anomalous service is in it) the dependents factor is unavailable
  * and its weight is shared out proportionally (onset 0.636, severity 0.364); the note says so.
@@ -38,6 +43,8 @@ public final class RootCauseRanker {
     public static final double DEPENDENTS_WEIGHT = 0.45;
     public static final double ONSET_WEIGHT = 0.35;
     public static final double SEVERITY_WEIGHT = 0.20;
+    /** Sigmas at which an anomaly counts as fully severe (see the class comment for why there is a cap). */
+    public static final double SEVERITY_SATURATION = 20;
 
     private final BlastRadiusWalker walker = new BlastRadiusWalker();
 
@@ -89,7 +96,7 @@ public final class RootCauseRanker {
         Instant earliest = services.stream().map(AnomalousService::onset).min(Comparator.naturalOrder()).orElseThrow();
         Instant latest = services.stream().map(AnomalousService::onset).max(Comparator.naturalOrder()).orElseThrow();
         double spread = Duration.between(earliest, latest).toMillis();
-        double maxSeverity = services.stream().mapToDouble(AnomalousService::severity).max().orElseThrow();
+        double maxSeverity = services.stream().mapToDouble(RootCauseRanker::countedSeverity).max().orElseThrow();
         double others = services.size() - 1;
         double wDep = topologyUsed ? DEPENDENTS_WEIGHT : 0;
         double total = wDep + ONSET_WEIGHT + SEVERITY_WEIGHT;
@@ -114,9 +121,10 @@ public final class RootCauseRanker {
                     ? (spread == 0 ? "all began together at " + s.onset() : "first to deviate, at " + s.onset())
                     : String.format(Locale.ROOT, "began at %s, %s after the first", s.onset(), human(Duration.between(earliest, s.onset())));
             factors.add(new Factor("onset", onset, wOnset, onset * wOnset, onsetDetail));
-            double sev = s.severity() / maxSeverity;
-            factors.add(new Factor("severity", sev, wSeverity, sev * wSeverity,
-                    String.format(Locale.ROOT, "strongest anomaly %.1f sigma (max %.1f)", s.severity(), maxSeverity)));
+            double sev = countedSeverity(s) / maxSeverity;
+            factors.add(new Factor("severity", sev, wSeverity, sev * wSeverity, String.format(Locale.ROOT,
+                    "strongest anomaly %s sigma%s (max %s)", sigmas(s.severity()),
+                    s.severity() > SEVERITY_SATURATION ? ", counted as " + sigmas(SEVERITY_SATURATION) : "", sigmas(maxSeverity))));
             double score = factors.stream().mapToDouble(Factor::contribution).sum();
             scored.add(new Scored(s, score, factors, deps));
         }
@@ -148,6 +156,16 @@ public final class RootCauseRanker {
                     : "none of the anomalous services is in the topology: ranked by onset and severity only";
         }
         return new RootCauseRanking(ranking, topologyUsed, notInTopology, note);
+    }
+
+    /** The severity the factor compares: the strongest score, at most {@link #SEVERITY_SATURATION}. */
+    private static double countedSeverity(AnomalousService s) {
+        return Math.min(s.severity(), SEVERITY_SATURATION);
+    }
+
+    /** {@code 6.0}, or {@code 2.00e+07} for a score no one reads digit by digit. */
+    private static String sigmas(double v) {
+        return String.format(Locale.ROOT, v < 1e5 ? "%.1f" : "%.2e", v);
     }
 
     private static AnomalousService combine(AnomalousService a, AnomalousService b) {

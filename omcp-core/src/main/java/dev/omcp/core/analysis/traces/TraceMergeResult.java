@@ -65,7 +65,7 @@ public record TraceMergeResult(
         JsonArrayBuilder list = Jsonp.provider().createArrayBuilder();
         for (TraceSummary t : traces) {
             list.add(Jsonp.provider().createObjectBuilder().add("traceId", t.traceId()).add("rootName", t.rootName())
-                    .add("rootService", t.rootService()).add("durationMs", t.durationMs()).add("spanCount", t.spanCount())
+                    .add("rootService", t.rootService()).add("durationMs", durationMs(t)).add("spanCount", t.spanCount())
                     .add("hasError", t.hasError()));
         }
         JsonObjectBuilder b = Jsonp.provider().createObjectBuilder().add("service", service).add("duration", duration)
@@ -78,5 +78,10 @@ public record TraceMergeResult(
         }
         note.ifPresent(n -> b.add("note", n));
         return b.build();
+    }
+
+    /** A trace's duration as JSON: {@code null} when the source gave none that is valid (the merge made it NaN). */
+    public static JsonValue durationMs(TraceSummary t) {
+        return Double.isFinite(t.durationMs()) ? Jsonp.provider().createValue(t.durationMs()) : JsonValue.NULL;
     }
 }

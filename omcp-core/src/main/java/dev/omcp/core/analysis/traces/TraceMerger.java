@@ -23,7 +23,8 @@ import java.util.stream.Collectors;
  *       duration, then one with root name and service, then the first source. {@code hasError} is
  *       true when any copy saw an error span.</li>
  *   <li><b>Filter</b> to traces with an error when {@code errorsOnly}.</li>
- *   <li><b>Rank</b>: traces with an error first, then by duration, slowest first; ties by trace id.</li>
+ *   <li><b>Rank</b>: traces with an error first, then by duration, slowest first (a trace without a
+ *       valid duration, NaN, infinite or negative, after the timed ones); ties by trace id.</li>
  *   <li><b>Cap</b> at {@code limit}. The note says how many matched and how many are shown, and
  *       names the sources that returned as many traces as they were asked for: traces beyond those
  *       were never ranked, so the list may be incomplete.</li>
@@ -31,7 +32,8 @@ import java.util.stream.Collectors;
  *       {@code durationMs} by the nearest-rank method (the smallest duration with at least p % of
  *       the traces at or below it: the value at 1-based rank {@code ceil(p / 100 * n)} of the sorted
  *       durations), so every percentile is a duration that really occurred. They describe what is
- *       returned, not the backend's whole population.</li>
+ *       returned, not the backend's whole population; traces without a valid duration are left out
+ *       of them (and written with {@code durationMs: null}).</li>
  * </ol>
  */
 public final class TraceMerger {
@@ -51,7 +53,7 @@ public final class TraceMerger {
                 case TraceSourceOutcome.Answered a -> {
                     sources.add(a.source());
                     for (TraceSummary t : a.traces()) {
-                        byId.merge(normalise(t.traceId()), withId(t, normalise(t.traceId())), TraceMerger::moreComplete);
+                        byId.merge(normalise(t.traceId()), checked(withId(t, normalise(t.traceId()))), TraceMerger::moreComplete);
                     }
                 }
                 case TraceSourceOutcome.Failed f -> errors.add(f.source() + ": " + f.message());
@@ -61,13 +63,16 @@ public final class TraceMerger {
         if (query.errorsOnly()) {
             merged.removeIf(t -> !t.hasError());
         }
+        // a trace without a duration is not the slowest (NaN sorts above every number): it goes after the timed ones
         merged.sort(Comparator.comparing((TraceSummary t) -> !t.hasError())
+                .thenComparing(t -> !timed(t))
                 .thenComparing(Comparator.comparingDouble(TraceSummary::durationMs).reversed())
                 .thenComparing(TraceSummary::traceId));
         int matched = merged.size();
         List<TraceSummary> capped = merged.subList(0, Math.min(query.limit(), matched));
         int errorCount = (int) capped.stream().filter(TraceSummary::hasError).count();
-        double[] durations = capped.stream().mapToDouble(TraceSummary::durationMs).sorted().toArray();
+        double[] durations = capped.stream().filter(TraceMerger::timed).mapToDouble(TraceSummary::durationMs).sorted().toArray();
+        int untimed = capped.size() - durations.length;
 
         Optional<String> note;
         if (outcomes.isEmpty()) {
@@ -86,6 +91,10 @@ public final class TraceMerger {
             }
             if (!full.isEmpty()) {
                 parts.add(fetchLimitSentence(full));
+            }
+            if (untimed > 0) {
+                parts.add(untimed + (untimed == 1 ? " trace came" : " traces came") + " without a valid duration (durationMs null): "
+                        + (untimed == 1 ? "it is" : "they are") + " listed after the timed ones and left out of the percentiles.");
             }
             note = parts.isEmpty() ? Optional.empty() : Optional.of(String.join(" ", parts));
         }
@@ -110,6 +119,21 @@ public final class TraceMerger {
     private static List<TraceSourceOutcome.Answered> atFetchLimit(List<TraceSourceOutcome> outcomes) {
         return outcomes.stream().filter(o -> o instanceof TraceSourceOutcome.Answered a && a.reachedFetchLimit())
                 .map(TraceSourceOutcome.Answered.class::cast).toList();
+    }
+
+    /** Whether the trace has a duration: a finite one, at least 0. */
+    static boolean timed(TraceSummary t) {
+        return Double.isFinite(t.durationMs()) && t.durationMs() >= 0;
+    }
+
+    /**
+     * The trace with an invalid duration (NaN, infinite or negative, as a plugin or a skewed clock may
+     * report) made NaN, "unknown": never ranked as the slowest, counted in a percentile or written as a
+     * JSON number, which would fail the whole answer.
+     */
+    private static TraceSummary checked(TraceSummary t) {
+        return timed(t) || Double.isNaN(t.durationMs()) ? t
+                : new TraceSummary(t.traceId(), t.rootName(), t.rootService(), t.start(), Double.NaN, t.spanCount(), t.hasError());
     }
 
     /** Nearest-rank percentile of sorted values; empty for no values. */
@@ -138,7 +162,7 @@ public final class TraceMerger {
 
     private static TraceSummary moreComplete(TraceSummary kept, TraceSummary other) {
         Comparator<TraceSummary> completeness = Comparator.comparingInt(TraceSummary::spanCount)
-                .thenComparingDouble(TraceSummary::durationMs)
+                .thenComparingDouble(t -> timed(t) ? t.durationMs() : -1)
                 .thenComparing(t -> !t.rootName().isEmpty() && !t.rootService().isEmpty());
         TraceSummary best = completeness.compare(other, kept) > 0 ? other : kept;
         boolean error = kept.hasError() || other.hasError();

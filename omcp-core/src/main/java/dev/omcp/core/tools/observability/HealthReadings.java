@@ -21,7 +21,9 @@ import java.util.Set;
  *
  * <p>The current value is the median of the last {@value #RECENT_MINUTES} minutes of the window
  * (the whole window when shorter): one scrape's noise does not flip a status, and a change that
- * began minutes ago is not averaged away by a long window. The request-rate drop compares that
+ * began minutes ago is not averaged away by a long window. A p99 latency of {@code +Inf} (above the
+ * histogram's largest bucket) counts as the slowest value, not as a gap: when it is the median the
+ * reading is "too high to measure", which the evaluator judges critical. The request-rate drop compares that
  * value with the median of the baseline before the window (the hour or four windows before it, not
  * the days of history a long window also reads).
  */
@@ -66,12 +68,16 @@ final class HealthReadings {
                 resolved |= !answer.result().resolvedLabel().isEmpty();
                 for (Series series : answer.result().series()) {
                     anySeries = true;
-                    OptionalDouble current = median(series, recentStart, Long.MAX_VALUE);
+                    // a p99 of +Inf lies above the histogram's largest bucket: the slowest value of all, not a gap,
+                    // so it takes part in the median (as a gap, an incident too slow to measure read as healthy)
+                    boolean plusInfinityIsSlow = signal == HealthSignal.LATENCY_P99;
+                    OptionalDouble current = median(series, recentStart, Long.MAX_VALUE, plusInfinityIsSlow);
                     if (current.isEmpty()) {
-                        problems.add(onlyInfinite(series, recentStart)
-                                ? answer.source() + " reports " + metric + " as +Inf in the last " + Durations.format(recent)
-                                        + ": above the largest histogram bucket, so too high to measure"
-                                : answer.source() + " has no " + metric + " value in the last " + Durations.format(recent));
+                        problems.add(answer.source() + " has no " + metric + " value in the last " + Durations.format(recent));
+                        continue;
+                    }
+                    if (current.getAsDouble() == Double.POSITIVE_INFINITY) {
+                        readings.add(SignalReading.latencyAboveLargestBucket(answer.source()));
                         continue;
                     }
                     double value = signal.fromSeries(current.getAsDouble());
@@ -121,29 +127,23 @@ final class HealthReadings {
         return "no source returned " + metric + " for '" + service + "'" + why;
     }
 
-    /** Whether the series has values since {@code from} and all are +Inf (histogram_quantile beyond the last bucket). */
-    private static boolean onlyInfinite(Series series, long from) {
-        boolean any = false;
-        for (int i = 0; i < series.size(); i++) {
-            if (series.timeAt(i) >= from) {
-                double v = series.valueAt(i);
-                if (v != Double.POSITIVE_INFINITY && !Double.isNaN(v)) {
-                    return false;
-                }
-                any |= v == Double.POSITIVE_INFINITY;
-            }
-        }
-        return any;
-    }
-
     /** The median of the finite values with {@code from <= t < to}. */
     static OptionalDouble median(Series series, long from, long to) {
+        return median(series, from, to, false);
+    }
+
+    /**
+     * The median of the values with {@code from <= t < to}: the finite ones, and {@code +Inf} too when
+     * {@code withPlusInfinity} (it sorts above every finite value, so more than half of them at
+     * {@code +Inf} make the median {@code +Inf}).
+     */
+    static OptionalDouble median(Series series, long from, long to, boolean withPlusInfinity) {
         double[] values = new double[series.size()];
         int n = 0;
         for (int i = 0; i < series.size(); i++) {
             long t = series.timeAt(i);
             double v = series.valueAt(i);
-            if (t >= from && t < to && Double.isFinite(v)) {
+            if (t >= from && t < to && (Double.isFinite(v) || (withPlusInfinity && v == Double.POSITIVE_INFINITY))) {
                 values[n++] = v;
             }
         }
@@ -151,6 +151,8 @@ final class HealthReadings {
             return OptionalDouble.empty();
         }
         Arrays.sort(values, 0, n);
+        // of an even count the mean of the middle two: +Inf when one of them is, so half the points beyond the
+        // largest bucket already count as beyond it (the p99 of half the minutes is too high to measure)
         return OptionalDouble.of(n % 2 == 1 ? values[n / 2] : (values[n / 2 - 1] + values[n / 2]) / 2);
     }
 }

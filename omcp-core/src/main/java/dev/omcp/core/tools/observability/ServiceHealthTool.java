@@ -115,7 +115,10 @@ public final class ServiceHealthTool extends ObservabilityTool {
     private static JsonObjectBuilder signalEntry() {
         return namedSignal().add("properties", signalNames()
                 .add("value", OutputFields.type("number").add("description", "The current value, in `unit` (for request_rate_drop "
-                        + "the current request rate)."))
+                        + "the current request rate); absent when the p99 is above the largest histogram bucket."))
+                .add("aboveLargestBucket", OutputFields.type("boolean").add("description", "latency_p99 only, and only when true: "
+                        + "the backend reported the p99 as +Inf, above the largest histogram bucket, too high to measure (judged "
+                        + "critical)."))
                 .add("unit", OutputFields.type("string").add("description", "ratio (0..1), ms or requests/s."))
                 .add("drop", OutputFields.type("number").add("description", "request_rate_drop only: the share of the usual "
                         + "traffic lost, 0..1, which the thresholds apply to."))

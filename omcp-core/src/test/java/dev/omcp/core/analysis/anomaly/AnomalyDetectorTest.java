@@ -821,6 +821,23 @@ class AnomalyDetectorTest {
         return t;
     }
 
+    @Test
+    void valuesNearTheLimitOfADouble_giveAFiniteScoreAndTheirOwnLevel_notInfinity() {
+        // 1e300 against exact zeros (scale: the 1e-9 floor) overflowed to an infinite score: no JSON number, and
+        // detect_anomalies failed whole when it ranked the service; the level read 0 from a ramp fitted to infinities
+        double[] x = new double[75];
+        for (int i = 65; i < 75; i++) {
+            x[i] = 1e300;
+        }
+        AnomalyFinding f = detector.detect(series(x), DetectionSettings.forMetric("error_rate").withWindow(Duration.ofMinutes(15)));
+        assertThat(f.anomalous()).isTrue();
+        assertThat(f.score()).isFinite().isEqualTo(AnomalyDetector.MAX_Z);
+        assertThat(f.kind()).contains(AnomalyKind.STEP);
+        assertThat(f.evidence().orElseThrow().anomalyLevel()).isEqualTo(1e300);
+        assertThat(f.toJson().getJsonNumber("score").doubleValue()).isEqualTo(AnomalyDetector.MAX_Z);
+        assertThat(f.note()).doesNotContain("Infinity");
+    }
+
     private static Series series(double[] x) {
         return series(x, STEP);
     }

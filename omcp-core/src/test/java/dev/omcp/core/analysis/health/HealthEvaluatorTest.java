@@ -207,6 +207,30 @@ class HealthEvaluatorTest {
         assertThatThrownBy(() -> SignalReading.requestRate(10, 0, "p")).hasMessageContaining("positive finite baseline");
         assertThatThrownBy(() -> new SignalReading(HealthSignal.CPU, 1, java.util.OptionalDouble.of(2), "p"))
                 .hasMessageContaining("only request_rate_drop");
+        // +Inf means "above the largest histogram bucket" only for a latency percentile
+        assertThatThrownBy(() -> SignalReading.of(HealthSignal.ERROR_RATE, Double.POSITIVE_INFINITY, "p"))
+                .hasMessageContaining("finite number");
+    }
+
+    @Test
+    void aP99AboveTheLargestHistogramBucket_isCritical_notLeftOutOfAServiceReportedHealthy() {
+        // histogram_quantile answers +Inf when the p99 lies beyond the largest finite bucket (10 s by default):
+        // left out as "missing", the service read healthy on its error rate alone while every slow request timed out
+        HealthReport r = evaluator.evaluate("api", List.of(SignalReading.of(HealthSignal.ERROR_RATE, 0.001, "prom"),
+                SignalReading.latencyAboveLargestBucket("prom")), List.of(), List.of());
+
+        assertThat(r.status()).isEqualTo(HealthStatus.CRITICAL);
+        SignalHealth latency = r.signals().stream().filter(s -> s.signal() == HealthSignal.LATENCY_P99).findFirst().orElseThrow();
+        assertThat(latency.status()).isEqualTo(HealthStatus.CRITICAL);
+        assertThat(latency.score()).isZero();
+        assertThat(r.missing()).extracting(MissingSignal::signal).doesNotContain(HealthSignal.LATENCY_P99);
+        assertThat(r.drivers()).singleElement().asString().contains("above the largest histogram bucket", "too high to measure")
+                .doesNotContain("Infinity");
+        JsonObject json = r.toJson().getJsonArray("signals").stream().map(v -> v.asJsonObject())
+                .filter(o -> o.getString("signal").equals("latency_p99")).findFirst().orElseThrow();
+        assertThat(json.containsKey("value")).as("+Inf is no JSON number").isFalse();
+        assertThat(json.getBoolean("aboveLargestBucket")).isTrue();
+        assertThat(r.score().getAsDouble()).isLessThan(70);
     }
 
     private static AnomalyFinding stepFinding(double base, double amount, double noise, MetricKind kind) {

@@ -114,4 +114,21 @@ class LogHighlightExtractorTest {
         // words made of hex letters only are words, not ids
         assertThat(LogHighlightExtractor.pattern("deadbeef cafe facade")).isEqualTo("deadbeef cafe facade");
     }
+
+    @Test
+    void linesThatDifferOnlyInTheirHttpStatus_areDifferentErrors_notOneCountedUnderTheEarliest() {
+        // before: "HTTP 404" and "HTTP 503" were one highlight, "upstream returned HTTP 404 x3", hiding the 503s
+        List<LogHighlightExtractor.Line> lines = List.of(line(1, "error", "upstream returned HTTP 404"),
+                line(2, "error", "upstream returned HTTP 503"), line(3, "error", "upstream returned HTTP 503"),
+                line(4, "error", "upstream returned HTTP 503"), line(5, "error", "payment failed status=500 after 812ms"),
+                line(6, "error", "payment failed status=502 after 3071ms"), line(7, "error", "payment failed status=500 after 95ms"));
+        List<LogHighlight> highlights = extractor.extract(lines, LEVELS, UnaryOperator.identity(), 20);
+        assertThat(highlights).extracting(LogHighlight::line, LogHighlight::occurrences).containsExactly(
+                org.assertj.core.groups.Tuple.tuple("error: upstream returned HTTP 503", 3),
+                org.assertj.core.groups.Tuple.tuple("error: payment failed status=500 after 812ms", 2),
+                org.assertj.core.groups.Tuple.tuple("error: upstream returned HTTP 404", 1),
+                org.assertj.core.groups.Tuple.tuple("error: payment failed status=502 after 3071ms", 1));
+        assertThat(LogHighlightExtractor.pattern("GET /orders code: 404 in 12 ms, retry 200 of 500"))
+                .as("only a number named as a status is kept").isEqualTo("GET /orders code: 404 in <n> ms, retry <n> of <n>");
+    }
 }

@@ -86,6 +86,21 @@ class RootCauseRankerTest {
     }
 
     @Test
+    void aHugeScoreFromABaselineThatWasExactlyZero_doesNotOutrankTheServiceThatDeviatedFirst() {
+        // an error rate that was exactly 0 has the scale floor 1e-9 as its sigma, so 2 % errors read 2e7 sigma; counted
+        // in full it took the whole severity weight and ranked the later frontend above the database that began first
+        RootCauseRanking r = ranker.rank(List.of(svc("db", 0, 50), svc("frontend", 1, 2e7), svc("cache", 5, 8)), Optional.empty());
+
+        assertThat(r.ranking()).extracting(RankedCause::service).startsWith("db", "frontend");
+        RankedCause frontend = r.ranking().get(1);
+        Factor severity = frontend.factors().get(1);
+        assertThat(severity.value()).isEqualTo(1.0);
+        assertThat(severity.detail()).isEqualTo("strongest anomaly 2.00e+07 sigma, counted as 20.0 (max 20.0)");
+        assertThat(r.ranking().getFirst().factors().get(1).value()).as("50 sigma is as unmistakable").isEqualTo(1.0);
+        assertThat(r.ranking().get(2).factors().get(1).value()).isCloseTo(8 / 20.0, offset(1e-9));
+    }
+
+    @Test
     void emptyInput_givesAnEmptyRankingWithANote() {
         assertThat(ranker.rank(List.of(), topology).note()).isEqualTo("no anomalous services to rank");
     }

@@ -149,4 +149,29 @@ class TraceMergerTest {
         assertThatThrownBy(() -> new TraceQueryEcho("s", "15m", 0, false)).hasMessageContaining("between 1 and 1000");
         assertThatThrownBy(() -> new TraceQueryEcho("s", "15m", 1001, false)).hasMessageContaining("got 1001");
     }
+
+    @Test
+    void tracesWithoutAValidDuration_areListedAfterTheTimedOnes_leftOutOfThePercentiles_andWrittenAsNull() {
+        // a plugin's NaN or +Inf duration made the whole answer fail to serialise (JSON has no NaN), and NaN sorted as
+        // the slowest trace of all; a negative one (a skewed clock) is no duration either
+        List<TraceSummary> traces = List.of(trace("a", Double.NaN, 3, false), trace("b", 40, 2, false),
+                trace("c", Double.POSITIVE_INFINITY, 2, false), trace("d", -5, 2, false), trace("e", 10, 2, false));
+        TraceMergeResult r = merger.merge(TraceQueryEcho.defaults("checkout"), List.of(new Answered("tempo", traces)));
+
+        assertThat(r.traces()).extracting(TraceSummary::traceId).startsWith(TraceMerger.normalise("b"), TraceMerger.normalise("e"));
+        assertThat(r.p50DurationMs()).hasValue(10.0);
+        assertThat(r.p95DurationMs()).hasValue(40.0);
+        assertThat(r.note()).hasValueSatisfying(n -> assertThat(n).contains("3 traces came without a valid duration"));
+        JsonObject json = r.toJson();
+        assertThat(json.getJsonArray("traces").getJsonObject(2).get("durationMs")).isEqualTo(JsonValue.NULL);
+        assertThat(json.getJsonArray("traces").getJsonObject(0).getJsonNumber("durationMs").doubleValue()).isEqualTo(40.0);
+    }
+
+    @Test
+    void aCopyWithoutADuration_doesNotWinOverATimedCopyOfTheSameTrace() {
+        TraceMergeResult r = merger.merge(TraceQueryEcho.defaults("checkout"), List.of(
+                new Answered("tempo", List.of(trace("4bf92f3577b34da6", Double.NaN, 5, false))),
+                new Answered("zipkin", List.of(trace("4bf92f3577b34da6", 118, 5, false)))));
+        assertThat(r.traces()).singleElement().extracting(TraceSummary::durationMs).isEqualTo(118.0);
+    }
 }

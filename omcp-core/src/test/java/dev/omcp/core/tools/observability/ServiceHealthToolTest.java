@@ -240,14 +240,33 @@ class ServiceHealthToolTest {
     }
 
     @Test
-    void aP99BeyondTheLargestBucketIsNamedAsTooHighToMeasureNotDropped() {
+    void aP99BeyondTheLargestBucketIsCriticalAsTooHighToMeasure_notMissingFromAHealthyService() {
         FakeMetricsBackend prom = new FakeMetricsBackend("prom")
                 .serve("api", "error_rate", noisy(0.002, 0.1))
                 .serve("api", "latency_p99", t -> t < TEN_MINUTES_AGO ? 0.1 : Double.POSITIVE_INFINITY);
-        JsonObject missing = ToolHarness.ok(tool(new InMemorySources().add(prom)), "{\"service\":\"api\"}")
-                .getJsonArray("missing").getValuesAs(JsonObject.class).stream()
-                .filter(m -> m.getString("signal").equals("latency_p99")).findFirst().orElseThrow();
-        assertThat(missing.getString("reason")).contains("+Inf", "above the largest histogram bucket");
+        JsonObject result = ToolHarness.ok(tool(new InMemorySources().add(prom)), "{\"service\":\"api\"}");
+
+        // before: latency_p99 was listed as missing and the service "healthy" on its error rate alone
+        assertThat(result.getString("status")).isEqualTo("critical");
+        assertThat(result.getJsonArray("missing").getValuesAs(JsonObject.class)).extracting(m -> m.getString("signal"))
+                .doesNotContain("latency_p99");
+        JsonObject latency = signal(result, "latency_p99");
+        assertThat(latency.getString("status")).isEqualTo("critical");
+        assertThat(latency.getBoolean("aboveLargestBucket")).isTrue();
+        assertThat(latency.containsKey("value")).isFalse();
+        assertThat(latency.getString("reason")).contains("above the largest histogram bucket", "+Inf", "too high to measure");
+    }
+
+    @Test
+    void aP99BeyondTheLargestBucketForMostOfTheLastMinutes_isNotReadFromTheFewThatWereMeasurable() {
+        // a gap-dropping median read the last 5 minutes from the one point in three still under the largest bucket
+        FakeMetricsBackend prom = new FakeMetricsBackend("prom")
+                .serve("api", "error_rate", noisy(0.002, 0.1))
+                .serve("api", "latency_p99", t -> t < TEN_MINUTES_AGO || (t / 30_000) % 3 == 0 ? 0.1 : Double.POSITIVE_INFINITY);
+        JsonObject result = ToolHarness.ok(tool(new InMemorySources().add(prom)), "{\"service\":\"api\"}");
+
+        assertThat(result.getString("status")).isEqualTo("critical");
+        assertThat(signal(result, "latency_p99").getBoolean("aboveLargestBucket")).isTrue();
     }
 
     @Test
