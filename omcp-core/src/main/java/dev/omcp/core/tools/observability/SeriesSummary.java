@@ -47,7 +47,19 @@ public final class SeriesSummary {
             if (points == 0) {
                 return new Stats(0, series.size(), Double.NaN, Double.NaN, Double.NaN, Double.NaN, Double.NaN, 0);
             }
-            return new Stats(points, series.size() - points, min, max, sum / points, sum, last, lastAt);
+            double mean = sum / points;
+            if (!Double.isFinite(mean)) {
+                // finite values near the limit of a double (a hostile or broken backend) sum to infinity,
+                // which is no JSON number: divide first, so no partial sum exceeds the largest value
+                mean = 0;
+                for (int i = 0; i < series.size(); i++) {
+                    double v = series.valueAt(i);
+                    if (Double.isFinite(v)) {
+                        mean += v / points;
+                    }
+                }
+            }
+            return new Stats(points, series.size() - points, min, max, mean, sum, last, lastAt);
         }
     }
 
@@ -73,8 +85,10 @@ public final class SeriesSummary {
         }
         out.add("min", Figures.round(stats.min())).add("max", Figures.round(stats.max())).add("avg", Figures.round(stats.mean()))
                 .add("last", Figures.round(stats.last())).add("lastAt", Instant.ofEpochMilli(stats.lastAt()).toString());
-        if (withTotal) {
+        if (withTotal && Double.isFinite(stats.sum())) {
             out.add("total", Figures.number(stats.sum()));
+        } else if (withTotal) {
+            out.add("note", "the values sum beyond the largest number JSON carries (about 1.8e308), so total is left out");
         }
         return out.add("downsampled", downsample(series, maxPoints));
     }
@@ -89,7 +103,8 @@ public final class SeriesSummary {
                 .add("points", OutputFields.typed("integer", "Points with a finite value."))
                 .add("gaps", OutputFields.typed("integer", "Points without a finite value (NaN, infinite); present only when some "
                         + "were, and never counted as 0."))
-                .add("note", OutputFields.typed("string", "Instead of the numbers, when the series has no finite value."))
+                .add("note", OutputFields.typed("string", "Instead of the numbers, when the series has no finite value; or why "
+                        + "total is left out (the values sum beyond the range of a number)."))
                 .add("min", OutputFields.type("number"))
                 .add("max", OutputFields.type("number"))
                 .add("avg", OutputFields.type("number"))
@@ -140,11 +155,25 @@ public final class SeriesSummary {
             if (counts[b] == 0) {
                 values.addNull();
             } else {
-                values.add(Figures.round(sums[b] / counts[b]));
+                double mean = sums[b] / counts[b];
+                values.add(Figures.round(Double.isFinite(mean) ? mean : bucketMeanDividingFirst(series, first, width, buckets, b,
+                        counts[b])));
             }
         }
         return Jsonp.object().add("from", Instant.ofEpochMilli(first).toString()).add("stepSeconds", width / 1000)
                 .add("values", values).build();
+    }
+
+    /** The mean of bucket {@code b} when its sum overflowed: each value divided before it is added. */
+    private static double bucketMeanDividingFirst(Series series, long first, long width, int buckets, int b, int count) {
+        double mean = 0;
+        for (int i = 0; i < series.size(); i++) {
+            double v = series.valueAt(i);
+            if (Double.isFinite(v) && (int) Math.min(buckets - 1, (series.timeAt(i) - first) / width) == b) {
+                mean += v / count;
+            }
+        }
+        return mean;
     }
 
     /** The (lower) median distance between consecutive points: the query step, robust to missing samples. */

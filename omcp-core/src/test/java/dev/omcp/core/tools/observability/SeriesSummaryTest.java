@@ -54,4 +54,17 @@ class SeriesSummaryTest {
         assertThatThrownBy(() -> SeriesSummary.of(s, 0, false)).isInstanceOf(IllegalArgumentException.class);
         assertThatThrownBy(() -> SeriesSummary.of(s, SeriesSummary.MAX_BUCKETS + 1, false)).isInstanceOf(IllegalArgumentException.class);
     }
+
+    @Test
+    void valuesNearTheLimitOfADouble_giveFiniteAverages_andLeaveOutATotalTheyOverflow_insteadOfFailingTheCall() {
+        Series s = new Series(Map.of(), new long[] {T0, T0 + 15_000, T0 + 30_000}, new double[] {1.5e308, 1.5e308, 1.2e308});
+
+        JsonObject summary = SeriesSummary.of(s, 1, true).build();
+
+        assertThat(summary.getJsonNumber("avg").doubleValue()).isEqualTo(1.4e308);
+        assertThat(summary.getJsonNumber("max").doubleValue()).isEqualTo(1.5e308);
+        assertThat(summary.getJsonObject("downsampled").getJsonArray("values").getJsonNumber(0).doubleValue()).isEqualTo(1.4e308);
+        assertThat(summary.containsKey("total")).isFalse();
+        assertThat(summary.getString("note")).contains("total is left out");
+    }
 }
