@@ -153,6 +153,11 @@ public abstract class FakeBackend implements AutoCloseable {
         }
     }
 
+    /** Answers {@code answer} from {@link #stream}, for a streaming request the subclass refuses. */
+    protected static void reply(HttpExchange exchange, Answer answer) throws IOException {
+        write(exchange, answer);
+    }
+
     private static void write(HttpExchange exchange, Answer answer) throws IOException {
         exchange.getResponseHeaders().set("Content-Type", answer.contentType());
         exchange.sendResponseHeaders(answer.status(), answer.body().length == 0 ? -1 : answer.body().length);

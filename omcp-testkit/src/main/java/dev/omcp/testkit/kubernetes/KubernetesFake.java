@@ -127,6 +127,8 @@ public final class KubernetesFake extends FakeBackend {
     private boolean holdQuietWatchHeaders;
     private boolean ignoreWatchTimeout;
     private boolean endWatchesAtOnce;
+    private boolean goneWatchesAsStatus;
+    private final Set<String> forbiddenWatches = ConcurrentHashMap.newKeySet();
 
     public KubernetesFake() throws IOException {
         super();
@@ -142,6 +144,28 @@ public final class KubernetesFake extends FakeBackend {
     /** Lists and watches of {@code path} get 403, as with missing RBAC. */
     public KubernetesFake forbid(String path) {
         forbidden.add(path);
+        return this;
+    }
+
+    /**
+     * Watches of {@code path} get 403 while its lists still work: RBAC that grants {@code list} but
+     * not {@code watch}, or a permission taken away while the gateway runs.
+     */
+    public KubernetesFake forbidWatches(String path) {
+        forbiddenWatches.add(path);
+        return this;
+    }
+
+    /**
+     * A watch from a resource version older than the history answers HTTP 410 Gone with a
+     * {@code Status} (reason {@code Expired}) instead of a 200 stream carrying an ERROR event: how an
+     * API server without the watch cache, an aggregated API server or a proxy in front of one refuses
+     * it, and what client-go's reflector treats as "list again".
+     */
+    public KubernetesFake goneWatchesAsStatus() {
+        synchronized (lock) {
+            goneWatchesAsStatus = true;
+        }
         return this;
     }
 
@@ -467,7 +491,20 @@ public final class KubernetesFake extends FakeBackend {
         if (refusal(request).isPresent() || !KINDS.containsKey(request.path())) {
             return false;
         }
+        if (forbiddenWatches.contains(request.path())) {
+            String resource = request.path().substring(request.path().lastIndexOf('/') + 1);
+            reply(exchange, status(403, "Forbidden", resource + " is forbidden: User \"system:serviceaccount:omcp:omcp\" cannot watch "
+                    + "resource \"" + resource + "\" in API group \"" + (request.path().startsWith("/apis/apps") ? "apps" : "")
+                    + "\" at the cluster scope"));
+            return true;
+        }
         long from = Long.parseLong(request.query().getOrDefault("resourceVersion", "0"));
+        synchronized (lock) {
+            if (goneWatchesAsStatus && from < compactedBefore - 1) {
+                reply(exchange, status(410, "Expired", "too old resource version: " + from + " (" + (compactedBefore - 1) + ")"));
+                return true;
+            }
+        }
         long timeoutSeconds = Long.parseLong(request.query().getOrDefault("timeoutSeconds", "300"));
         boolean bookmarks = "true".equals(request.query().get("allowWatchBookmarks"));
         Duration bookmarkInterval;

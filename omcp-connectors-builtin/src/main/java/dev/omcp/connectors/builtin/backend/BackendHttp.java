@@ -225,10 +225,53 @@ public final class BackendHttp {
         if (status >= 400 && status < 500) {
             return new ConnectorException(Kind.BAD_QUERY, backend + " rejected the query (status " + status + ")" + said);
         }
-        if (message.toLowerCase(java.util.Locale.ROOT).contains("timeout") || status == 504) {
+        if (status == 504 || errorType(body).equals("timeout") || saysTimedOut(message)) {
             return new ConnectorException(Kind.TIMEOUT, backend + " timed out (status " + status + ")" + said);
         }
         return new ConnectorException(Kind.UNAVAILABLE, backend + " failed (status " + status + ")" + said);
+    }
+
+    /**
+     * Whether a backend's message says it ran out of time: Prometheus words its own query timeout
+     * "query timed out in expression evaluation", Loki and Go proxies "context deadline exceeded"
+     * or "timeout".
+     */
+    private static boolean saysTimedOut(String message) {
+        String lower = message.toLowerCase(java.util.Locale.ROOT);
+        return lower.contains("timeout") || lower.contains("timed out") || lower.contains("deadline exceeded");
+    }
+
+    /**
+     * The {@code errorType} of a Prometheus-style error body ({@code bad_data}, {@code execution},
+     * {@code timeout}, {@code canceled}, {@code internal}, {@code unavailable}, {@code not_found}), or
+     * an empty string when the body has none.
+     */
+    static String errorType(byte[] body) {
+        if (!new String(body, 0, Math.min(body.length, 64), StandardCharsets.UTF_8).strip().startsWith("{")) {
+            return "";
+        }
+        try (JsonReader reader = Jsonp.reader(new ByteArrayInputStream(body, 0, Math.min(body.length, 65536)))) {
+            return reader.readObject().get("errorType") instanceof JsonString s ? s.getString() : "";
+        } catch (JsonException | IllegalStateException e) {
+            return ""; // not JSON after all: there is no error type, the text is still the message
+        }
+    }
+
+    /**
+     * The failure for an answer whose envelope says {@code "status":"error"} although its HTTP status
+     * was 2xx (some Prometheus-compatible frontends answer so), classified by its {@code errorType}
+     * the way Prometheus maps that type to a status: the backend's words reach the caller either way.
+     */
+    public static ConnectorException errorAnswer(String backend, String errorType, String error) {
+        String said = (errorType.isEmpty() ? "" : " (" + clean(errorType, 40) + ")") + (error.isEmpty() ? "" : ": " + clean(error));
+        return switch (errorType) {
+            case "bad_data", "execution" -> new ConnectorException(Kind.BAD_QUERY, backend + " rejected the query" + said);
+            case "timeout" -> new ConnectorException(Kind.TIMEOUT, backend + " timed out" + said);
+            case "not_found" -> new ConnectorException(Kind.BAD_RESPONSE, backend + " has no such API" + said
+                    + "; check that the source URL points at a " + backend + " server");
+            default -> saysTimedOut(error) ? new ConnectorException(Kind.TIMEOUT, backend + " timed out" + said)
+                    : new ConnectorException(Kind.UNAVAILABLE, backend + " answered an error" + said);
+        };
     }
 
     /** The backend's own words: the {@code error} (or {@code message}) field of a JSON body, else its text. */

@@ -42,13 +42,18 @@ public final class BackendJson {
      * members in any order, unknown ones skipped, the {@code result} array handed to {@code reader}.
      * A missing {@code data} object or {@code result} list, or a {@code resultType} other than
      * {@code expectedType}, is a {@link Kind#BAD_RESPONSE}; {@code wrongType} words the last one
-     * from the type the backend answered (null when it named none).
+     * from the type the backend answered (null when it named none). An envelope whose {@code status}
+     * is {@code error} fails with the backend's {@code error} and {@code errorType}, whatever its
+     * HTTP status was.
      */
     public static <T> T readResult(byte[] body, String backend, String expectedType, Function<String, String> wrongType,
             ResultReader<T> reader) throws ConnectorException {
         boolean sawData = false;
         String resultType = null;
         T result = null;
+        String status = "";
+        String error = "";
+        String errorType = "";
         try (JsonParser p = parser(body)) {
             if (p.nextToken() != JsonToken.START_OBJECT) {
                 throw notAnObject(backend);
@@ -69,6 +74,12 @@ public final class BackendJson {
                             p.skipChildren();
                         }
                     }
+                } else if (value == JsonToken.VALUE_STRING && key.equals("status")) {
+                    status = p.getText();
+                } else if (value == JsonToken.VALUE_STRING && key.equals("error")) {
+                    error = p.getText();
+                } else if (value == JsonToken.VALUE_STRING && key.equals("errorType")) {
+                    errorType = p.getText();
                 } else {
                     p.skipChildren();
                 }
@@ -76,6 +87,9 @@ public final class BackendJson {
         } catch (IOException | IllegalStateException e) {
             // not JSON, cut short, beyond the parser's limits, or a field-name table attack that Jackson refuses
             throw unreadable(backend, e);
+        }
+        if (status.equals("error")) {
+            throw BackendHttp.errorAnswer(backend, errorType, error);
         }
         if (!sawData) {
             throw new ConnectorException(Kind.BAD_RESPONSE, backend + " answered without the expected 'data' object");

@@ -31,21 +31,33 @@ final class LabelValues {
     /** The string values of {@code label} in {@code body}; values of other types are skipped. */
     static Set<String> read(byte[] body, String backend, String label) throws ConnectorException {
         Set<String> values = null;
+        String status = "";
+        String error = "";
+        String errorType = "";
         try (JsonParser p = BackendJson.parser(body)) {
             if (p.nextToken() != JsonToken.START_OBJECT) {
                 throw new ConnectorException(Kind.BAD_RESPONSE, backend + " answered something that is not a JSON object");
             }
             for (JsonToken t = next(p); t == JsonToken.FIELD_NAME; t = next(p)) {
-                boolean data = p.currentName().equals("data");
+                String key = p.currentName();
                 JsonToken value = next(p);
-                if (data && value == JsonToken.START_ARRAY) {
+                if (key.equals("data") && value == JsonToken.START_ARRAY) {
                     values = strings(p, backend, label);
+                } else if (value == JsonToken.VALUE_STRING && key.equals("status")) {
+                    status = p.getText();
+                } else if (value == JsonToken.VALUE_STRING && key.equals("error")) {
+                    error = p.getText();
+                } else if (value == JsonToken.VALUE_STRING && key.equals("errorType")) {
+                    errorType = p.getText();
                 } else {
                     p.skipChildren();
                 }
             }
         } catch (IOException | IllegalStateException e) {
             throw BackendJson.unreadable(backend, e);
+        }
+        if (status.equals("error")) {
+            throw BackendHttp.errorAnswer(backend, errorType, error); // the backend's words, though its HTTP status said success
         }
         if (values == null) {
             throw new ConnectorException(Kind.BAD_RESPONSE, backend + " answered without the expected 'data' list");

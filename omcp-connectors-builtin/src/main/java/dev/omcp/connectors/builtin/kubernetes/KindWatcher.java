@@ -15,7 +15,6 @@ import java.net.http.HttpConnectTimeoutException;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.net.http.HttpTimeoutException;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -94,6 +93,7 @@ final class KindWatcher implements Runnable {
     private final CountDownLatch stopped;
     private final CountDownLatch firstList = new CountDownLatch(1);
     private final int maxPages;
+    private final AnswerBudget answerBudget;
     private final Map<String, Resource> resources = new ConcurrentHashMap<>();
     private volatile String resourceVersion;
     private volatile boolean synced;
@@ -101,6 +101,7 @@ final class KindWatcher implements Runnable {
     private volatile long relists;
     private volatile Optional<ConnectorException> overLimit = Optional.empty();
     private volatile Optional<ConnectorException> stale = Optional.empty();
+    private volatile Optional<ConnectorException> watchRefused = Optional.empty();
     private volatile long renewals;
     /** This kind's share of {@link #sourceBytes}; written by the watcher's own thread only. */
     private long bytes;
@@ -122,6 +123,7 @@ final class KindWatcher implements Runnable {
         this.limits = limits;
         this.sourceBytes = sourceBytes;
         this.stopped = stopped;
+        this.answerBudget = answerBudget;
         // twice the full pages the object limit needs, for a server whose pages come back short; one that keeps answering
         // pages (empty ones, or the same objects again) with a continue token stops here
         this.maxPages = 2 * Math.ceilDiv(limits.resourcesPerKind(), PAGE_SIZE);
@@ -167,6 +169,15 @@ final class KindWatcher implements Runnable {
      */
     Optional<ConnectorException> stale() {
         return stale;
+    }
+
+    /**
+     * Why the kind is not watched: the API server refused its last watch (a status other than 200
+     * and 410: RBAC without {@code watch}, a failing server), so it is only listed again after each
+     * backoff and changes in between are missed; empty once a watch is accepted.
+     */
+    Optional<ConnectorException> watchRefused() {
+        return watchRefused;
     }
 
     Map<String, Resource> snapshot() {
@@ -467,27 +478,57 @@ final class KindWatcher implements Runnable {
                 // the watch ended first: nothing to end
             }
         });
-        try (body) {
-            if (response.statusCode() != 200) {
-                throw BackendHttp.statusFailure(response.statusCode(), BackendHttp.readBounded(body, 1 << 16, "Kubernetes"), "Kubernetes");
+        try (body; WatchLines lines = new WatchLines(body, answerBudget, MAX_EVENT_BYTES)) {
+            int status = response.statusCode();
+            if (status == 410) {
+                // The version is too old, refused before any event (an API server without the watch cache, an aggregated
+                // API server, a proxy): the same as an ERROR event with 410. Watching from this version again would be
+                // refused forever while the kind looked current; list again.
+                LOG.info("event=kubernetes-watch-resync source={} kind={} code=410 reason=\"{}\"", source, kind,
+                        logged(BackendHttp.backendMessage(BackendHttp.readBounded(body, 1 << 16, "Kubernetes"))));
+                resourceVersion = null;
+                watchRefused = Optional.empty();
+                return;
             }
+            if (status != 200) {
+                // Refused (RBAC without watch, a failing server): retrying from the same version would leave the kind
+                // frozen while health called it current. List again after the backoff, which reports the kind stale when
+                // the list is refused too, and say meanwhile that it is not watched.
+                ConnectorException refused = BackendHttp.statusFailure(status, BackendHttp.readBounded(body, 1 << 16, "Kubernetes"),
+                        "Kubernetes");
+                resourceVersion = null;
+                watchRefused = Optional.of(refused);
+                throw refused;
+            }
+            watchRefused = Optional.empty();
             String line;
-            while ((line = readLine(body)) != null) {
+            while ((line = lines.next()) != null) {
                 if (line.isBlank()) {
                     continue;
                 }
-                if (!apply(line)) {
+                boolean goOn = apply(line);
+                lines.release(); // the event is applied: its text and tree are garbage now
+                if (!goOn) {
                     return; // 410 Gone or another watch error: list again
                 }
             }
             renewed("the API server ended it (timeoutSeconds " + watchTimeout.toSeconds() + ")");
-        } catch (UnreadableEvent e) {
-            // A complete line that is no watch event (readLine returns whole lines only, so the stream was not cut): a
-            // watch from the same version would replay it forever. List again, which reports the kind stale if its list
-            // cannot be read either.
+        } catch (UnreadableEvent | WatchLines.EventTooLarge e) {
+            // A complete line that is no watch event, or one too large to read (WatchLines returns whole lines only, so the
+            // stream was not cut): a watch from the same version would replay it forever. List again, which reports the kind
+            // stale if its list cannot be read either.
             resourceVersion = null;
             LOG.warn("event=kubernetes-watch-unreadable source={} kind={} reason=\"{}\" effect=\"listing the kind again\"", source,
                     kind, e.getMessage());
+        } catch (AnswerBudget.Exhausted e) {
+            // The event is replayed by the next watch from the same version, after the backoff of a watch that ended at once.
+            // One that could never fit would be replayed forever: list instead, whose pages the budget judges as well and
+            // whose failure health reports.
+            if (!e.fitsAlone()) {
+                resourceVersion = null;
+            }
+            LOG.warn("event=kubernetes-watch-over-budget source={} kind={} reason=\"{}\" effect=\"{}\"", source, kind, e.getMessage(),
+                    e.fitsAlone() ? "watching again after a backoff" : "listing the kind again");
         } catch (IOException e) {
             if (endedByClient.get()) {
                 renewed("the API server kept it open past the watch's " + seconds(deadline) + " (its " + seconds(watchTimeout)
@@ -590,23 +631,5 @@ final class KindWatcher implements Runnable {
 
     private static String logged(String serverText) {
         return BackendHttp.clean(serverText, MAX_LOGGED_CHARS).replace('"', '\'');
-    }
-
-    private static String readLine(InputStream in) throws IOException {
-        java.io.ByteArrayOutputStream line = new java.io.ByteArrayOutputStream();
-        int b;
-        while ((b = in.read()) != -1) {
-            if (b == '\n') {
-                return line.toString(StandardCharsets.UTF_8);
-            }
-            if (line.size() >= MAX_EVENT_BYTES) {
-                throw new IOException("a watch event is larger than 16 MiB");
-            }
-            line.write(b);
-        }
-        if (line.size() > 0) {
-            throw new IOException("the watch stream ended inside an event");
-        }
-        return null;
     }
 }

@@ -34,6 +34,12 @@ import java.util.concurrent.atomic.AtomicLong;
 final class KubernetesConnector implements Connector, TopologyCapability, ServiceListingCapability {
     /** Kind name to list path. */
     static final Map<String, String> KINDS = kinds();
+    /**
+     * Kinds that live outside namespaces. An owner reference names no namespace: a namespaced owner
+     * shares its dependent's (Kubernetes forbids cross-namespace owners), a cluster-scoped one has
+     * none. A static pod's mirror is owned by its Node.
+     */
+    private static final Set<String> CLUSTER_SCOPED = Set.of("node", "namespace");
 
     private final SourceConfig source;
     private final ClusterAccess access;
@@ -134,6 +140,10 @@ final class KubernetesConnector implements Connector, TopologyCapability, Servic
         watchers.forEach(w -> w.overLimit().ifPresent(e -> problems.add("incomplete " + w.kind() + ": " + e.getMessage())));
         // a kind whose new list failed answers from its earlier one and is not watched: the topology may be out of date
         watchers.forEach(w -> w.stale().ifPresent(e -> problems.add("stale " + w.kind() + " (listing it again failed): " + e.getMessage())));
+        // a kind whose watch is refused is only as current as its last list: changes between lists are missed
+        watchers.forEach(w -> w.watchRefused().filter(e -> w.stale().isEmpty()).ifPresent(e -> problems.add("unwatched " + w.kind()
+                + " (the API server refused the watch; the kind is listed again after each backoff, changes in between are missed): "
+                + e.getMessage())));
         if (!problems.isEmpty()) {
             return check.down("Kubernetes " + version + ": " + String.join("; ", problems));
         }
@@ -167,7 +177,9 @@ final class KubernetesConnector implements Connector, TopologyCapability, Servic
                 }
                 for (String owner : r.owners()) {
                     int slash = owner.indexOf('/');
-                    edges.add(new TopologyEdge(id, TopologyNode.idOf(owner.substring(0, slash), r.namespace(), owner.substring(slash + 1)),
+                    String ownerKind = owner.substring(0, slash);
+                    String ownerNamespace = CLUSTER_SCOPED.contains(ownerKind) ? "" : r.namespace();
+                    edges.add(new TopologyEdge(id, TopologyNode.idOf(ownerKind, ownerNamespace, owner.substring(slash + 1)),
                             Relation.OWNED_BY));
                 }
                 if (r.kind().equals("pod")) {

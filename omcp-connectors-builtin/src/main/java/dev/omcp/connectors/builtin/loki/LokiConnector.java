@@ -20,13 +20,10 @@ import dev.omcp.sdk.query.LogEntry;
 import dev.omcp.sdk.query.LogQuery;
 import dev.omcp.sdk.query.LogResult;
 import dev.omcp.sdk.query.MetricResult;
-import dev.omcp.sdk.query.Series;
 import dev.omcp.sdk.query.ServiceInfo;
 import dev.omcp.sdk.query.TimeRange;
 import jakarta.json.JsonArray;
-import jakarta.json.JsonNumber;
 import jakarta.json.JsonObject;
-import jakarta.json.JsonString;
 import jakarta.json.JsonValue;
 import java.math.BigDecimal;
 import java.net.http.HttpClient;
@@ -190,9 +187,8 @@ final class LokiConnector extends HttpBackendConnector
         if (aggregation.function() == LogAggregation.Function.TOPK) {
             String logql = "topk(" + aggregation.k() + ", sum by (" + by + ") (count_over_time(" + logs + " ["
                     + QueryText.duration(range.length()) + "])))";
-            JsonObject data = BackendHttp.object(http().getJson("/loki/api/v1/query",
-                    told(listener, Map.of("query", logql, "time", nanos(range.end())))), "data", BACKEND);
-            return new MetricResult(vector(data), logql, label.get());
+            return new MetricResult(LokiMetricAnswers.vector(http().getJson("/loki/api/v1/query",
+                    told(listener, Map.of("query", logql, "time", nanos(range.end()))))), logql, label.get());
         }
         Duration step = step(range.length(), aggregation.step());
         String counted = "count_over_time(" + logs + " [" + QueryText.duration(step) + "])";
@@ -214,8 +210,8 @@ final class LokiConnector extends HttpBackendConnector
         params.put("start", nanos(range.start().plus(step)));
         params.put("end", nanos(range.end()));
         params.put("step", Long.toString(step.toSeconds()));
-        JsonObject data = BackendHttp.object(http().getJson("/loki/api/v1/query_range", told(listener, params)), "data", BACKEND);
-        return new MetricResult(matrix(data), logql, label.get(), Optional.of(step));
+        return new MetricResult(LokiMetricAnswers.matrix(http().getJson("/loki/api/v1/query_range", told(listener, params))), logql,
+                label.get(), Optional.of(step));
     }
 
     /**
@@ -309,54 +305,6 @@ final class LokiConnector extends HttpBackendConnector
         }
         List<ServiceInfo> out = new ArrayList<>();
         services.forEach((name, label) -> out.add(new ServiceInfo(name, Map.of("label", label))));
-        return out;
-    }
-
-    private static List<Series> matrix(JsonObject data) throws ConnectorException {
-        if (!"matrix".equals(data.getString("resultType", ""))) {
-            throw new ConnectorException(Kind.BAD_RESPONSE, BACKEND + " answered " + data.getString("resultType", "nothing")
-                    + " instead of a matrix");
-        }
-        List<Series> out = new ArrayList<>();
-        for (JsonValue r : array(data, "result")) {
-            JsonObject series = r.asJsonObject();
-            JsonArray values = series.get("values") instanceof JsonArray a ? a : JsonValue.EMPTY_JSON_ARRAY;
-            long[] times = new long[values.size()];
-            double[] samples = new double[values.size()];
-            for (int i = 0; i < values.size(); i++) {
-                JsonArray pair = values.getJsonArray(i);
-                times[i] = Math.round(((JsonNumber) pair.get(0)).doubleValue() * 1000);
-                samples[i] = Double.parseDouble(pair.getString(1));
-            }
-            out.add(new Series(labels(series.get("metric")), times, samples));
-        }
-        return out;
-    }
-
-    private static List<Series> vector(JsonObject data) throws ConnectorException {
-        if (!"vector".equals(data.getString("resultType", ""))) {
-            throw new ConnectorException(Kind.BAD_RESPONSE, BACKEND + " answered " + data.getString("resultType", "nothing")
-                    + " instead of a vector");
-        }
-        List<Series> out = new ArrayList<>();
-        for (JsonValue r : array(data, "result")) {
-            JsonObject sample = r.asJsonObject();
-            JsonArray value = sample.getJsonArray("value");
-            out.add(new Series(labels(sample.get("metric")), new long[] {Math.round(((JsonNumber) value.get(0)).doubleValue() * 1000)},
-                    new double[] {Double.parseDouble(value.getString(1))}));
-        }
-        return out;
-    }
-
-    private static Map<String, String> labels(JsonValue value) {
-        Map<String, String> out = new TreeMap<>();
-        if (value instanceof JsonObject o) {
-            o.forEach((k, v) -> {
-                if (v instanceof JsonString s) {
-                    out.put(k, s.getString());
-                }
-            });
-        }
         return out;
     }
 

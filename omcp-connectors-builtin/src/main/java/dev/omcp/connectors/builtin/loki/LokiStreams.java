@@ -22,10 +22,14 @@ import java.util.TreeMap;
  * of a {@code query_logs} call).
  *
  * <p>Members may come in any order ({@code values} before {@code stream} too) and unknown ones are
- * skipped, as are streams that are not objects, label values that are not strings, and elements of
- * a value after the line (newer Loki versions may add structured metadata there). A stream without
- * {@code values} has no lines. Anything else that is not the documented shape is a
- * {@link Kind#BAD_RESPONSE} naming what was wrong.
+ * skipped, as are streams that are not objects and label values that are not strings. A value may
+ * carry a third element: Loki 3 answers a client (or a frontend in front of it) that asks for the
+ * {@code categorize-labels} encoding with {@code ["<ns>", "<line>", {"structuredMetadata": {...},
+ * "parsed": {...}}]} and only the indexed labels in {@code stream}. Those two maps become labels of
+ * that line, as Loki puts them into the stream labels without the flag (an indexed label of the
+ * same name wins); anything else after the line is skipped. A stream without {@code values} has no
+ * lines. Anything else that is not the documented shape is a {@link Kind#BAD_RESPONSE} naming what
+ * was wrong.
  */
 final class LokiStreams {
     private static final String BACKEND = "Loki";
@@ -40,7 +44,7 @@ final class LokiStreams {
 
     private static List<LogEntry> streams(JsonParser p) throws IOException, ConnectorException {
         List<LogEntry> out = new ArrayList<>();
-        List<String> pairs = new ArrayList<>();
+        List<Value> pairs = new ArrayList<>();
         for (JsonToken s = next(p); s != JsonToken.END_ARRAY; s = next(p)) {
             if (s != JsonToken.START_OBJECT) {
                 p.skipChildren();
@@ -61,15 +65,31 @@ final class LokiStreams {
             }
             // one immutable copy per stream, which every entry of it shares (LogEntry keeps an immutable map as it is)
             Map<String, String> shared = Map.copyOf(labels);
-            for (int i = 0; i < pairs.size(); i += 2) {
-                out.add(new LogEntry(LokiConnector.instantOfNanos(pairs.get(i)), pairs.get(i + 1), shared));
+            for (Value value : pairs) {
+                out.add(new LogEntry(LokiConnector.instantOfNanos(value.time()), value.line(), value.labelsWith(shared)));
             }
         }
         return out;
     }
 
-    /** Appends each {@code ["<ns>", "<line>"]} of a stream's values to {@code pairs} as two strings. */
-    private static void values(JsonParser p, List<String> pairs) throws IOException, ConnectorException {
+    /**
+     * One value of a stream: its time, its line, and the labels its categorized third element carries
+     * (empty without one).
+     */
+    private record Value(String time, String line, Map<String, String> lineLabels) {
+        /** The line's labels: the stream's, plus those only this line carries. */
+        Map<String, String> labelsWith(Map<String, String> stream) {
+            if (lineLabels.isEmpty()) {
+                return stream;
+            }
+            Map<String, String> merged = new TreeMap<>(lineLabels);
+            merged.putAll(stream);
+            return merged;
+        }
+    }
+
+    /** Appends each {@code ["<ns>", "<line>"(, {categorized labels})]} of a stream's values to {@code pairs}. */
+    private static void values(JsonParser p, List<Value> pairs) throws IOException, ConnectorException {
         for (JsonToken v = next(p); v != JsonToken.END_ARRAY; v = next(p)) {
             if (v != JsonToken.START_ARRAY || next(p) != JsonToken.VALUE_STRING) {
                 throw badValue();
@@ -78,12 +98,35 @@ final class LokiStreams {
             if (next(p) != JsonToken.VALUE_STRING) {
                 throw badValue();
             }
-            pairs.add(time);
-            pairs.add(p.getText());
+            String line = p.getText();
+            Map<String, String> lineLabels = Map.of();
             for (JsonToken extra = next(p); extra != JsonToken.END_ARRAY; extra = next(p)) {
+                if (extra == JsonToken.START_OBJECT && lineLabels.isEmpty()) {
+                    lineLabels = categorized(p);
+                } else {
+                    p.skipChildren();
+                }
+            }
+            pairs.add(new Value(time, line, lineLabels));
+        }
+    }
+
+    /**
+     * The string members of {@code structuredMetadata} and {@code parsed} in the object the parser is
+     * on; other members are skipped. The parser is left on the object's end.
+     */
+    private static Map<String, String> categorized(JsonParser p) throws IOException {
+        Map<String, String> labels = new TreeMap<>();
+        for (JsonToken m = next(p); m == JsonToken.FIELD_NAME; m = next(p)) {
+            String key = p.currentName();
+            JsonToken v = next(p);
+            if ((key.equals("structuredMetadata") || key.equals("parsed")) && v == JsonToken.START_OBJECT) {
+                BackendJson.putStringMembers(p, labels);
+            } else {
                 p.skipChildren();
             }
         }
+        return labels.isEmpty() ? Map.of() : labels;
     }
 
     private static ConnectorException badValue() {

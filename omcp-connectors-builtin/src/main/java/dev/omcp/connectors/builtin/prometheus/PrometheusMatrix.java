@@ -23,8 +23,11 @@ import java.util.TreeMap;
  * an array, a number and a string object per sample, and building then walking it was most of the
  * connector's cost in {@code get_service_health}, which reads five such answers per call.
  *
- * <p>Members may come in any order and unknown ones (warnings, stats, native histograms) are
- * skipped. Anything that is not the documented shape is a {@link Kind#BAD_RESPONSE}.
+ * <p>Members may come in any order and unknown ones (warnings, stats) are skipped. Native histogram
+ * samples ({@code histograms} instead of {@code values}) have no single value a {@link Series} can
+ * carry: skipping them answered a series without points, which reads as "no data" although the
+ * service has some, so they fail the query with a {@link Kind#BAD_QUERY} that says why. Anything
+ * else that is not the documented shape is a {@link Kind#BAD_RESPONSE}.
  */
 final class PrometheusMatrix {
     private static final String BACKEND = "Prometheus";
@@ -40,6 +43,7 @@ final class PrometheusMatrix {
 
     private static List<Series> results(JsonParser p) throws IOException, ConnectorException {
         List<Series> out = new ArrayList<>();
+        int histogramSeries = 0;
         for (JsonToken e = next(p); e != JsonToken.END_ARRAY; e = next(p)) {
             if (e != JsonToken.START_OBJECT) {
                 p.skipChildren();
@@ -77,11 +81,20 @@ final class PrometheusMatrix {
                         values[n] = value;
                         n++;
                     }
+                } else if (key.equals("histograms") && v == JsonToken.START_ARRAY) {
+                    histogramSeries++;
+                    p.skipChildren();
                 } else {
                     p.skipChildren();
                 }
             }
             out.add(new Series(labels, Arrays.copyOf(times, n), Arrays.copyOf(values, n)));
+        }
+        if (histogramSeries > 0) {
+            throw new ConnectorException(Kind.BAD_QUERY, BACKEND + " answered native histogram samples for " + histogramSeries + " of "
+                    + out.size() + " series, which OMCP cannot give as numbers (a native histogram sample is a whole bucket "
+                    + "distribution); ask for a metric with float samples instead, for example a curated latency metric or a "
+                    + "counter of the same service");
         }
         return out;
     }

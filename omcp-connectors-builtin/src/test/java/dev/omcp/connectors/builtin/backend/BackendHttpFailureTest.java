@@ -34,4 +34,39 @@ class BackendHttpFailureTest {
         assertThat(e.kind()).isEqualTo(ConnectorException.Kind.UNAVAILABLE);
         assertThat(e.getMessage()).contains("Prometheus could not be reached");
     }
+
+    @Test
+    void prometheusErrorAnswers_keepTheirWords_andATimeoutIsATimeout() {
+        // recorded shapes of Prometheus' HTTP API: 400 bad_data, 422 execution, 503 timeout, 503 unavailable
+        ConnectorException badData = BackendHttp.statusFailure(400, body("{\"status\":\"error\",\"errorType\":\"bad_data\","
+                + "\"error\":\"invalid parameter \\\"start\\\": cannot parse \\\"x\\\" to a valid timestamp\"}"), "Prometheus");
+        assertThat(badData.kind()).isEqualTo(ConnectorException.Kind.BAD_QUERY);
+        assertThat(badData.getMessage()).isEqualTo("Prometheus rejected the query (status 400): invalid parameter \"start\": cannot parse "
+                + "\"x\" to a valid timestamp");
+        ConnectorException execution = BackendHttp.statusFailure(422, body("{\"status\":\"error\",\"errorType\":\"execution\","
+                + "\"error\":\"query processing would load too many samples into memory in query execution\"}"), "Prometheus");
+        assertThat(execution.kind()).isEqualTo(ConnectorException.Kind.BAD_QUERY);
+        assertThat(execution.getMessage()).contains("status 422").contains("too many samples");
+        ConnectorException timeout = BackendHttp.statusFailure(503, body("{\"status\":\"error\",\"errorType\":\"timeout\","
+                + "\"error\":\"query timed out in expression evaluation\"}"), "Prometheus");
+        assertThat(timeout.kind()).isEqualTo(ConnectorException.Kind.TIMEOUT);
+        assertThat(timeout.getMessage()).isEqualTo("Prometheus timed out (status 503): query timed out in expression evaluation");
+        ConnectorException unavailable = BackendHttp.statusFailure(503, body("{\"status\":\"error\",\"errorType\":\"unavailable\","
+                + "\"error\":\"TSDB not ready\"}"), "Prometheus");
+        assertThat(unavailable.kind()).isEqualTo(ConnectorException.Kind.UNAVAILABLE);
+        assertThat(unavailable.getMessage()).isEqualTo("Prometheus failed (status 503): TSDB not ready");
+    }
+
+    @Test
+    void aLokiPlainTextParseError_reachesTheCallerOnOneLine() {
+        ConnectorException e = BackendHttp.statusFailure(400, body("parse error at line 1, col 19: syntax error: unexpected IDENTIFIER\n"),
+                "Loki");
+        assertThat(e.kind()).isEqualTo(ConnectorException.Kind.BAD_QUERY);
+        assertThat(e.getMessage()).isEqualTo("Loki rejected the query (status 400): parse error at line 1, col 19: syntax error: "
+                + "unexpected IDENTIFIER");
+    }
+
+    private static byte[] body(String text) {
+        return text.getBytes(java.nio.charset.StandardCharsets.UTF_8);
+    }
 }

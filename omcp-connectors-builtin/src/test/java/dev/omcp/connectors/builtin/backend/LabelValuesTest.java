@@ -59,4 +59,11 @@ class LabelValuesTest {
                     .hasMessageStartingWith("Prometheus answered");
         }
     }
+
+    @Test
+    void anErrorEnvelopeWithStatus200_passesOnTheBackendsWords() {
+        assertThatThrownBy(() -> read("{\"status\":\"error\",\"errorType\":\"bad_data\",\"error\":\"invalid label name \\\"1job\\\"\"}"))
+                .isInstanceOfSatisfying(ConnectorException.class, e -> assertThat(e.kind()).isEqualTo(ConnectorException.Kind.BAD_QUERY))
+                .hasMessage("Prometheus rejected the query (bad_data): invalid label name \"1job\"");
+    }
 }

@@ -164,6 +164,42 @@ class KubernetesConnectorIT {
     }
 
     @Test
+    void aWatchRefusedWithHttp410Gone_listsAgain_insteadOfRetryingTheTooOldVersionForever() throws Exception {
+        api.goneWatchesAsStatus(); // 410 as the answer's status, not as an ERROR event inside a 200 stream
+        connector = withToken();
+        api.apply("/api/v1/nodes", node("worker-2")); // the cluster moves on: the pod watch's version is now behind
+        eventually(() -> topology("").nodes().stream().anyMatch(n -> n.id().equals("node/worker-2")));
+        api.compact(); // and that version is compacted away
+        api.delete("/api/v1/pods", "prod", "db-0");
+        api.breakWatches();
+        eventually(() -> watcher("pod").relists() >= 2);
+        eventually(() -> topology("prod").nodes().stream().noneMatch(n -> n.id().equals("pod/prod/db-0")));
+        eventually(() -> connector.health().up());
+    }
+
+    @Test
+    void aKindWhoseWatchIsRefused_isListedAgain_andHealthSaysItIsNotWatched() throws Exception {
+        api.forbidWatches("/api/v1/pods"); // RBAC with list but without watch
+        connector = withToken();
+        eventually(() -> watcher("pod").watchRefused().isPresent());
+        assertThat(connector.health().up()).isFalse();
+        assertThat(connector.health().message()).contains("unwatched pod").contains("cannot watch resource");
+        // the kind is not frozen at its first list: a new pod arrives with the next list
+        api.apply("/api/v1/pods", pod("prod", "api-7d9f-c", Map.of("app", "api"), "worker-1", owner("ReplicaSet", "api-7d9f"), List.of("app")));
+        eventually(() -> topology("prod").nodes().stream().anyMatch(n -> n.id().equals("pod/prod/api-7d9f-c")));
+        // the other kinds are watched as usual
+        assertThat(watcher("service").watchRefused()).isEmpty();
+    }
+
+    @Test
+    void aStaticPodsMirror_isOwnedByItsNode_whichLivesOutsideNamespaces() throws Exception {
+        api.apply("/api/v1/pods", pod("kube-system", "etcd-worker-1", Map.of("component", "etcd"), "worker-1", owner("Node", "worker-1"),
+                List.of("etcd")));
+        connector = withToken();
+        assertThat(has(topology(""), "pod/kube-system/etcd-worker-1", Relation.OWNED_BY, "node/worker-1")).isTrue();
+    }
+
+    @Test
     void aWatchOutlivesTheRequestTimeout() throws Exception {
         connector = withToken(); // request timeout 1 s, watch timeout 5 s
         new java.util.concurrent.CountDownLatch(1).await(1500, java.util.concurrent.TimeUnit.MILLISECONDS);

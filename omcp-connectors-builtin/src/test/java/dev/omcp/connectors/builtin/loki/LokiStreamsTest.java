@@ -58,6 +58,23 @@ class LokiStreamsTest {
     }
 
     @Test
+    void categorizedLabels_structuredMetadataAndParsedFields_becomeLabelsOfTheirLine() throws ConnectorException {
+        // Loki 3 with "X-Loki-Response-Encoding-Flags: categorize-labels": only indexed labels in "stream"
+        List<LogEntry> entries = read("""
+                {"status":"success","data":{"resultType":"streams","encodingFlags":["categorize-labels"],"result":[
+                  {"stream":{"service_name":"api"},"values":[
+                    ["1795320000000000002","GET /pay 500",{"structuredMetadata":{"trace_id":"4bf92f35","service_name":"spoofed"},
+                                                           "parsed":{"status":"500"}}],
+                    ["1795320000000000001","GET /pay 200",{}],
+                    ["1795320000000000000","GET /pay 200"]]}]}}
+                """);
+        assertThat(entries).extracting(LogEntry::labels).containsExactly(
+                Map.of("service_name", "api", "trace_id", "4bf92f35", "status", "500"),
+                Map.of("service_name", "api"),
+                Map.of("service_name", "api"));
+    }
+
+    @Test
     void malformedUtf8InALineBecomesTheReplacementCharacterInsteadOfFailingThePage() throws ConnectorException {
         byte[] prefix = "{\"data\":{\"resultType\":\"streams\",\"result\":[{\"stream\":{},\"values\":[[\"1\",\"bad ".getBytes(StandardCharsets.UTF_8);
         byte[] suffix = " byte\"]]}]}}".getBytes(StandardCharsets.UTF_8);

@@ -43,7 +43,7 @@ class PrometheusMatrixTest {
     @Test
     void membersInAnyOrderAndUnknownMembersAreFine() throws ConnectorException {
         List<Series> series = read("""
-                {"data":{"result":[{"histograms":[[1,{"count":"3","buckets":[[0,"1","2","3"]]}]],"values":[[1,"2"]],
+                {"data":{"result":[{"exemplars":[{"labels":{"trace_id":"a"},"value":"1","timestamp":1}],"values":[[1,"2"]],
                   "metric":{"a":"b","n":5,"o":{"x":[1,[2]]}}}],"stats":{"timings":{"a":1}},"resultType":"matrix"},
                  "warnings":["slow"],"status":"success","infos":[]}
                 """);
@@ -122,6 +122,44 @@ class PrometheusMatrixTest {
         refused("{\"data\":{\"resultType\":\"matrix\",\"result\":[{\"values\":[[1,\"two\"]]}]}}", "[time, \"value\"] pair");
         refused("{\"data\":{\"resultType\":\"matrix\",\"result\":[{\"values\":[[1,\"2\",3]]}]}}", "[time, \"value\"] pair");
         refused("{\"data\":{\"resultType\":\"matrix\",\"result\":[{\"values\":[5]}]}}", "[time, \"value\"] pair");
+    }
+
+    @Test
+    void nativeHistogramSamples_failTheQueryWithTheReason_insteadOfASeriesWithoutPoints() {
+        // the shape Prometheus 2.40+ answers for a native histogram: "histograms" in place of "values"
+        String answer = """
+                {"status":"success","data":{"resultType":"matrix","result":[
+                  {"metric":{"__name__":"http_request_duration_seconds","job":"api"},"histograms":[[1795316400,
+                    {"count":"12","sum":"3.5","buckets":[[0,"0.25","0.5","4"],[0,"0.5","1","8"]]}]]},
+                  {"metric":{"__name__":"http_request_duration_seconds","job":"web"},"values":[[1795316400,"1"]]}]}}
+                """;
+        assertThatThrownBy(() -> read(answer)).isInstanceOfSatisfying(ConnectorException.class, e -> {
+            assertThat(e.kind()).isEqualTo(ConnectorException.Kind.BAD_QUERY);
+            assertThat(e.getMessage()).contains("native histogram samples for 1 of 2 series").contains("metric with float samples");
+        });
+    }
+
+    @Test
+    void anErrorEnvelopeAnsweredWithStatus200_passesOnThePrometheusWordsAndItsErrorType() {
+        String badData = """
+                {"status":"error","errorType":"bad_data","error":"invalid parameter \\\"query\\\": 1:5: parse error: unexpected \\\"}\\\""}
+                """;
+        assertThatThrownBy(() -> read(badData)).isInstanceOfSatisfying(ConnectorException.class, e -> {
+            assertThat(e.kind()).isEqualTo(ConnectorException.Kind.BAD_QUERY);
+            assertThat(e.getMessage()).isEqualTo("Prometheus rejected the query (bad_data): invalid parameter \"query\": 1:5: parse error: "
+                    + "unexpected \"}\"");
+        });
+        assertThatThrownBy(() -> read("{\"status\":\"error\",\"errorType\":\"timeout\",\"error\":\"query timed out in expression evaluation\"}"))
+                .isInstanceOfSatisfying(ConnectorException.class, e -> {
+                    assertThat(e.kind()).isEqualTo(ConnectorException.Kind.TIMEOUT);
+                    assertThat(e.getMessage()).contains("query timed out in expression evaluation");
+                });
+        assertThatThrownBy(() -> read("{\"errorType\":\"internal\",\"error\":\"store gateway unreachable\",\"status\":\"error\","
+                + "\"data\":{\"resultType\":\"matrix\",\"result\":[]}}"))
+                .isInstanceOfSatisfying(ConnectorException.class, e -> {
+                    assertThat(e.kind()).isEqualTo(ConnectorException.Kind.UNAVAILABLE);
+                    assertThat(e.getMessage()).isEqualTo("Prometheus answered an error (internal): store gateway unreachable");
+                });
     }
 
     @Test

@@ -1,0 +1,139 @@
+package dev.omcp.connectors.builtin.loki;
+
+import dev.omcp.connectors.builtin.backend.BackendHttp;
+import dev.omcp.sdk.connector.ConnectorException;
+import dev.omcp.sdk.connector.ConnectorException.Kind;
+import dev.omcp.sdk.query.Series;
+import jakarta.json.JsonArray;
+import jakarta.json.JsonNumber;
+import jakarta.json.JsonObject;
+import jakarta.json.JsonString;
+import jakarta.json.JsonValue;
+import java.math.BigDecimal;
+import java.math.RoundingMode;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+
+/**
+ * Reads the answers of Loki's metric queries (LogQL {@code count_over_time}, {@code sum},
+ * {@code topk}): {@code {"status":"success","data":{"resultType":"matrix","result":[{"metric":{...},
+ * "values":[[<seconds>,"<value>"],...]}]}}} for a range query, {@code "vector"} with one
+ * {@code "value"} per series for an instant one. Values are Prometheus' spellings ({@code "NaN"},
+ * {@code "+Inf"}, {@code "-Inf"} included); times are read from their decimal text, exactly. Any
+ * other shape is a {@link Kind#BAD_RESPONSE}, never an unchecked exception.
+ */
+final class LokiMetricAnswers {
+    private static final String BACKEND = "Loki";
+    /** Sample times beyond this many seconds from the epoch (year 33658) are no times a Loki answers. */
+    private static final BigDecimal LATEST_SAMPLE_SECONDS = BigDecimal.valueOf(1_000_000_000_000L);
+
+    private LokiMetricAnswers() {}
+
+    /**
+     * The {@code data} of a metric query's answer; an envelope that says {@code "status":"error"}
+     * (with HTTP 200, as some frontends answer) fails with Loki's own words.
+     */
+    private static JsonObject data(JsonObject answer) throws ConnectorException {
+        if ("error".equals(answer.get("status") instanceof JsonString s ? s.getString() : "")) {
+            throw BackendHttp.errorAnswer(BACKEND, answer.get("errorType") instanceof JsonString t ? t.getString() : "",
+                    answer.get("error") instanceof JsonString e ? e.getString() : "");
+        }
+        return BackendHttp.object(answer, "data", BACKEND);
+    }
+
+    /** The series of a range query's answer ({@code resultType} matrix). */
+    static List<Series> matrix(JsonObject answer) throws ConnectorException {
+        JsonObject data = data(answer);
+        if (!"matrix".equals(data.getString("resultType", ""))) {
+            throw new ConnectorException(Kind.BAD_RESPONSE, BACKEND + " answered " + data.getString("resultType", "nothing")
+                    + " instead of a matrix");
+        }
+        List<Series> out = new ArrayList<>();
+        for (JsonValue r : BackendHttp.array(data, "result", BACKEND)) {
+            if (!(r instanceof JsonObject series)) {
+                throw badSample();
+            }
+            JsonArray values = series.get("values") instanceof JsonArray a ? a : JsonValue.EMPTY_JSON_ARRAY;
+            long[] times = new long[values.size()];
+            double[] samples = new double[values.size()];
+            for (int i = 0; i < values.size(); i++) {
+                times[i] = sampleTime(values.get(i));
+                samples[i] = sampleValue(values.get(i));
+            }
+            out.add(new Series(labels(series.get("metric")), times, samples));
+        }
+        return out;
+    }
+
+    /** The samples of an instant query's answer ({@code resultType} vector), one series each. */
+    static List<Series> vector(JsonObject answer) throws ConnectorException {
+        JsonObject data = data(answer);
+        if (!"vector".equals(data.getString("resultType", ""))) {
+            throw new ConnectorException(Kind.BAD_RESPONSE, BACKEND + " answered " + data.getString("resultType", "nothing")
+                    + " instead of a vector");
+        }
+        List<Series> out = new ArrayList<>();
+        for (JsonValue r : BackendHttp.array(data, "result", BACKEND)) {
+            if (!(r instanceof JsonObject sample)) {
+                throw badSample();
+            }
+            JsonValue value = sample.get("value");
+            out.add(new Series(labels(sample.get("metric")), new long[] {sampleTime(value)}, new double[] {sampleValue(value)}));
+        }
+        return out;
+    }
+
+    /**
+     * The time of a {@code [<seconds>, "<value>"]} sample as epoch milliseconds, from the number's
+     * decimal text: Loki writes {@code 1795846440.123}, which a double would only approximate.
+     */
+    private static long sampleTime(JsonValue pair) throws ConnectorException {
+        if (!(pair instanceof JsonArray a) || a.size() != 2 || !(a.get(0) instanceof JsonNumber seconds)) {
+            throw badSample();
+        }
+        BigDecimal value = seconds.bigDecimalValue();
+        // compared before scaling: rescaling a hostile 1e999999999 would build a billion-digit number
+        if (value.abs().compareTo(LATEST_SAMPLE_SECONDS) > 0) {
+            throw badSample();
+        }
+        return value.movePointRight(3).setScale(0, RoundingMode.HALF_UP).longValueExact();
+    }
+
+    /** The value of a {@code [<seconds>, "<value>"]} sample, with Prometheus' spellings of the special values. */
+    private static double sampleValue(JsonValue pair) throws ConnectorException {
+        if (!(pair instanceof JsonArray a) || a.size() != 2 || !(a.get(1) instanceof JsonString text)) {
+            throw badSample();
+        }
+        return switch (text.getString()) {
+            case "NaN" -> Double.NaN;
+            case "+Inf", "Inf" -> Double.POSITIVE_INFINITY;
+            case "-Inf" -> Double.NEGATIVE_INFINITY;
+            default -> {
+                try {
+                    yield Double.parseDouble(text.getString());
+                } catch (NumberFormatException e) {
+                    throw badSample();
+                }
+            }
+        };
+    }
+
+    private static ConnectorException badSample() {
+        return new ConnectorException(Kind.BAD_RESPONSE, BACKEND + " answered a sample that is not a [time, \"value\"] pair");
+    }
+
+    private static Map<String, String> labels(JsonValue value) {
+        Map<String, String> out = new TreeMap<>();
+        if (value instanceof JsonObject o) {
+            o.forEach((k, v) -> {
+                if (v instanceof JsonString s) {
+                    out.put(k, s.getString());
+                }
+            });
+        }
+        return out;
+    }
+
+}

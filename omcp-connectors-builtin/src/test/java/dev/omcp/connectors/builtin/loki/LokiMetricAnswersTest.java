@@ -1,0 +1,80 @@
+package dev.omcp.connectors.builtin.loki;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.omcp.sdk.connector.ConnectorException;
+import dev.omcp.sdk.json.Jsonp;
+import dev.omcp.sdk.query.Series;
+import jakarta.json.JsonObject;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/** Loki's metric-query answers: every documented value read exactly, every other shape a bad response, never a crash. */
+class LokiMetricAnswersTest {
+
+    private static JsonObject json(String text) {
+        try (var reader = Jsonp.reader(text)) {
+            return reader.readObject();
+        }
+    }
+
+    private static void refused(String answer, ConnectorException.Kind kind, String message) {
+        assertThatThrownBy(() -> LokiMetricAnswers.matrix(json(answer))).isInstanceOfSatisfying(ConnectorException.class, e -> {
+            assertThat(e.kind()).isEqualTo(kind);
+            assertThat(e.getMessage()).contains(message);
+        });
+    }
+
+    @Test
+    void aMatrixKeepsItsLabels_exactMillisecondTimes_andTheSpecialValues() throws ConnectorException {
+        List<Series> series = LokiMetricAnswers.matrix(json("""
+                {"status":"success","data":{"resultType":"matrix","result":[
+                  {"metric":{"level":"error","n":5},"values":[[1795846440.123,"3"],[1795846500,"NaN"],[1795846560.1235,"+Inf"],
+                                                        [1795846620,"-Inf"]]}],
+                  "stats":{"summary":{"execTime":0.01}}}}
+                """));
+        assertThat(series).singleElement().satisfies(s -> {
+            assertThat(s.labels()).isEqualTo(Map.of("level", "error"));
+            assertThat(s.epochMillis()).containsExactly(1795846440123L, 1795846500000L, 1795846560124L, 1795846620000L);
+            assertThat(s.values()).containsExactly(3.0, Double.NaN, Double.POSITIVE_INFINITY, Double.NEGATIVE_INFINITY);
+        });
+    }
+
+    @Test
+    void aVectorIsOneSamplePerSeries() throws ConnectorException {
+        List<Series> series = LokiMetricAnswers.vector(json("""
+                {"status":"success","data":{"resultType":"vector","result":[
+                  {"metric":{"pod":"api-0"},"value":[1795846440.5,"12"]},{"metric":{"pod":"api-1"},"value":[1795846440.5,"+Inf"]}]}}
+                """));
+        assertThat(series).extracting(Series::labels).containsExactly(Map.of("pod", "api-0"), Map.of("pod", "api-1"));
+        assertThat(series).allSatisfy(s -> assertThat(s.epochMillis()).containsExactly(1795846440500L));
+        assertThat(series.get(1).values()).containsExactly(Double.POSITIVE_INFINITY);
+    }
+
+    @Test
+    void malformedSamplesAreBadResponses_notUncheckedExceptions() {
+        String pair = "[time, \"value\"] pair";
+        for (String values : new String[] {"[[\"1\",\"2\"]]", "[[1,2]]", "[[1,\"two\"]]", "[[1]]", "[5]", "[[1,\"2\",3]]",
+                "[[1e999999999,\"1\"]]"}) {
+            refused("{\"data\":{\"resultType\":\"matrix\",\"result\":[{\"metric\":{},\"values\":" + values + "}]}}",
+                    ConnectorException.Kind.BAD_RESPONSE, pair);
+        }
+        refused("{\"data\":{\"resultType\":\"matrix\",\"result\":[7]}}", ConnectorException.Kind.BAD_RESPONSE, pair);
+        refused("{\"data\":{\"resultType\":\"streams\",\"result\":[]}}", ConnectorException.Kind.BAD_RESPONSE,
+                "answered streams instead of a matrix");
+        refused("{\"status\":\"success\"}", ConnectorException.Kind.BAD_RESPONSE, "'data' object");
+        assertThatThrownBy(() -> LokiMetricAnswers.vector(json("{\"data\":{\"resultType\":\"vector\",\"result\":[{\"value\":5}]}}")))
+                .isInstanceOfSatisfying(ConnectorException.class, e -> assertThat(e.getMessage()).contains(pair));
+    }
+
+    @Test
+    void anErrorEnvelope_passesOnLokisWords() {
+        refused("""
+                {"status":"error","errorType":"bad_data","error":"parse error at line 1, col 10: syntax error: unexpected IDENTIFIER"}
+                """, ConnectorException.Kind.BAD_QUERY, "Loki rejected the query (bad_data): parse error at line 1, col 10");
+        refused("{\"status\":\"error\",\"error\":\"context deadline exceeded\"}", ConnectorException.Kind.TIMEOUT,
+                "Loki timed out: context deadline exceeded");
+    }
+}
