@@ -16,13 +16,24 @@ import java.util.Optional;
  * @param step the step the backend evaluated at, when the connector knows it: it may be wider
  *     than the one asked for (a backend's limit on points per series); empty when the answer has no
  *     step (an instant query) or the connector does not say
+ * @param warnings what the backend said alongside its answer, one line each: Prometheus'
+ *     {@code warnings} and {@code infos}, a query frontend's partial-response warning (some stores
+ *     did not answer). The series may then be incomplete or approximate; the tools show these to
+ *     the agent. Empty when the backend said nothing
  */
-public record MetricResult(List<Series> series, String resolvedSeries, String resolvedLabel, Optional<Duration> step) {
+public record MetricResult(List<Series> series, String resolvedSeries, String resolvedLabel, Optional<Duration> step,
+        List<String> warnings) {
     public MetricResult {
         series = List.copyOf(series);
         Objects.requireNonNull(resolvedSeries, "resolvedSeries");
         Objects.requireNonNull(resolvedLabel, "resolvedLabel");
         Objects.requireNonNull(step, "step");
+        warnings = List.copyOf(warnings);
+    }
+
+    /** An answer with nothing said alongside it. */
+    public MetricResult(List<Series> series, String resolvedSeries, String resolvedLabel, Optional<Duration> step) {
+        this(series, resolvedSeries, resolvedLabel, step, List.of());
     }
 
     /** An answer that does not say which step ran. */

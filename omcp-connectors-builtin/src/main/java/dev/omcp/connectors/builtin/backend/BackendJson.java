@@ -9,6 +9,8 @@ import dev.omcp.sdk.connector.ConnectorException.Kind;
 import java.io.EOFException;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import java.util.function.Function;
 
@@ -23,6 +25,10 @@ import java.util.function.Function;
  */
 public final class BackendJson {
     private static final JsonFactory FACTORY = JsonFactory.builder().disable(JsonFactory.Feature.INTERN_FIELD_NAMES).build();
+    /** Most lines of {@code warnings} and {@code infos} an answer passes on; the rest are counted. */
+    static final int MAX_WARNINGS = 10;
+    /** Most characters of one warning passed on. */
+    static final int MAX_WARNING_CHARS = 300;
 
     private BackendJson() {}
 
@@ -48,6 +54,28 @@ public final class BackendJson {
      */
     public static <T> T readResult(byte[] body, String backend, String expectedType, Function<String, String> wrongType,
             ResultReader<T> reader) throws ConnectorException {
+        return readAnswer(body, backend, expectedType, wrongType, reader).result();
+    }
+
+    /**
+     * An answer's result and what the backend said alongside it: Prometheus' top-level
+     * {@code warnings} and {@code infos} (a query frontend puts its partial-response warning there).
+     */
+    public record Answer<T>(T result, List<String> warnings) {
+        public Answer {
+            warnings = List.copyOf(warnings);
+        }
+    }
+
+    /**
+     * As {@link #readResult}, also keeping the answer's {@code warnings} and {@code infos}: at most
+     * {@value #MAX_WARNINGS} lines, each made one safe line of at most {@value #MAX_WARNING_CHARS}
+     * characters; more are counted in a last line.
+     */
+    public static <T> Answer<T> readAnswer(byte[] body, String backend, String expectedType, Function<String, String> wrongType,
+            ResultReader<T> reader) throws ConnectorException {
+        List<String> warnings = new ArrayList<>();
+        int[] unlisted = {0};
         boolean sawData = false;
         String resultType = null;
         T result = null;
@@ -80,6 +108,8 @@ public final class BackendJson {
                     error = p.getText();
                 } else if (value == JsonToken.VALUE_STRING && key.equals("errorType")) {
                     errorType = p.getText();
+                } else if (value == JsonToken.START_ARRAY && (key.equals("warnings") || key.equals("infos"))) {
+                    readWarnings(p, key.equals("infos") ? "info: " : "", warnings, unlisted);
                 } else {
                     p.skipChildren();
                 }
@@ -100,7 +130,25 @@ public final class BackendJson {
         if (result == null) {
             throw new ConnectorException(Kind.BAD_RESPONSE, backend + " answered without the expected 'result' list");
         }
-        return result;
+        if (unlisted[0] > 0) {
+            warnings.add("(" + unlisted[0] + " more not shown)");
+        }
+        return new Answer<>(result, warnings);
+    }
+
+    /** The strings of a {@code warnings} or {@code infos} array, each one safe line; other members skipped. */
+    private static void readWarnings(JsonParser p, String prefix, List<String> out, int[] unlisted) throws IOException {
+        for (JsonToken t = next(p); t != JsonToken.END_ARRAY; t = next(p)) {
+            if (t != JsonToken.VALUE_STRING) {
+                p.skipChildren();
+                continue;
+            }
+            if (out.size() < MAX_WARNINGS) {
+                out.add(prefix + BackendHttp.clean(p.getText(), MAX_WARNING_CHARS));
+            } else {
+                unlisted[0]++;
+            }
+        }
     }
 
     private static ConnectorException notAnObject(String backend) {

@@ -1,7 +1,7 @@
 package dev.omcp.connectors.builtin.prometheus;
 
+import dev.omcp.connectors.builtin.backend.BackendJson;
 import dev.omcp.connectors.builtin.backend.HttpBackendConnector;
-import dev.omcp.sdk.memory.AnswerBudget;
 import dev.omcp.connectors.builtin.backend.QueryText;
 import dev.omcp.connectors.builtin.backend.ServiceLabels;
 import dev.omcp.connectors.builtin.backend.TimedHealthCheck;
@@ -12,9 +12,11 @@ import dev.omcp.sdk.connector.MetricDiscoveryCapability;
 import dev.omcp.sdk.connector.MetricsCapability;
 import dev.omcp.sdk.connector.ServiceListingCapability;
 import dev.omcp.sdk.connector.SourceConfig;
+import dev.omcp.sdk.memory.AnswerBudget;
 import dev.omcp.sdk.query.MetricInfo;
 import dev.omcp.sdk.query.MetricQuery;
 import dev.omcp.sdk.query.MetricResult;
+import dev.omcp.sdk.query.Series;
 import dev.omcp.sdk.query.ServiceInfo;
 import jakarta.json.JsonArray;
 import jakarta.json.JsonObject;
@@ -101,8 +103,9 @@ final class PrometheusConnector extends HttpBackendConnector
         form.put("start", seconds(query.range().start()));
         form.put("end", seconds(query.range().end()));
         form.put("step", Long.toString(step.toSeconds()));
-        return new MetricResult(http().postForm("/api/v1/query_range", form, PrometheusMatrix::read), promql,
-                identifyingLabel(query.metric(), selected.get().label()), Optional.of(step));
+        BackendJson.Answer<List<Series>> answer = http().postForm("/api/v1/query_range", form, PrometheusMatrix::readAnswer);
+        return new MetricResult(answer.result(), promql, identifyingLabel(query.metric(), selected.get().label()), Optional.of(step),
+                answer.warnings());
     }
 
     /**

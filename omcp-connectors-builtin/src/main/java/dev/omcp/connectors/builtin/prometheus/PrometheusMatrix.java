@@ -37,7 +37,12 @@ final class PrometheusMatrix {
     private PrometheusMatrix() {}
 
     static List<Series> read(byte[] body) throws ConnectorException {
-        return BackendJson.readResult(body, BACKEND, "matrix",
+        return readAnswer(body).result();
+    }
+
+    /** The series and what Prometheus (or a query frontend before it) said alongside them: warnings and infos. */
+    static BackendJson.Answer<List<Series>> readAnswer(byte[] body) throws ConnectorException {
+        return BackendJson.readAnswer(body, BACKEND, "matrix",
                 type -> BACKEND + " answered a " + (type == null ? "" : type) + " instead of a matrix", PrometheusMatrix::results);
     }
 

@@ -25,6 +25,29 @@ class PrometheusMatrixTest {
     }
 
     @Test
+    void warningsAndInfosAlongsideTheData_arePassedOn_asSafeLinesBoundedInNumberAndLength() throws ConnectorException {
+        StringBuilder many = new StringBuilder();
+        for (int i = 0; i < 12; i++) {
+            many.append(i == 0 ? "" : ",").append("\"store ").append(i).append(" did not answer\"");
+        }
+        String json = "{\"status\":\"success\",\"warnings\":[" + many + "],\"infos\":[\"metric might not be a counter\"],"
+                + "\"data\":{\"resultType\":\"matrix\",\"result\":[]}}";
+
+        var answer = PrometheusMatrix.readAnswer(json.getBytes(StandardCharsets.UTF_8));
+
+        assertThat(answer.result()).isEmpty();
+        assertThat(answer.warnings()).hasSize(11).startsWith("store 0 did not answer").endsWith("(3 more not shown)");
+
+        String hostile = "{\"warnings\":[\"line one\\nforged: second line " + "x".repeat(400) + "\", 42, {\"a\":1}],"
+                + "\"data\":{\"resultType\":\"matrix\",\"result\":[]}}";
+        List<String> warnings = PrometheusMatrix.readAnswer(hostile.getBytes(StandardCharsets.UTF_8)).warnings();
+        assertThat(warnings).singleElement().satisfies(w -> {
+            assertThat(w).startsWith("line one forged: second line").doesNotContain("\n");
+            assertThat(w.length()).isLessThanOrEqualTo(301);
+        });
+    }
+
+    @Test
     void seriesCarryTheirLabelsTimesInMillisecondsAndValues() throws ConnectorException {
         List<Series> series = read("""
                 {"status":"success","data":{"resultType":"matrix","result":[

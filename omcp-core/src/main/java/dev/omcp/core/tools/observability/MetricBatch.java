@@ -142,8 +142,9 @@ public final class MetricBatch {
     }
 
     /**
-     * Adds {@code sources}, {@code partial} and, when some query failed, {@code failedSources} (see
-     * {@link #failureEntries()}).
+     * Adds {@code sources}, {@code partial}, when some query failed {@code failedSources} (see
+     * {@link #failureEntries()}), and when a source said something alongside its answer
+     * {@code backendWarnings} (see {@link #warningEntries()}).
      */
     public JsonObjectBuilder writeTo(JsonObjectBuilder out) {
         JsonArrayBuilder sources = Jsonp.array();
@@ -154,7 +155,40 @@ public final class MetricBatch {
             failureEntries().forEach(failed::add);
             out.add("failedSources", failed);
         }
+        List<JsonObject> warned = warningEntries();
+        if (!warned.isEmpty()) {
+            JsonArrayBuilder entries = Jsonp.array();
+            warned.forEach(entries::add);
+            out.add("backendWarnings", entries);
+        }
         return out;
+    }
+
+    /** Most warnings listed per source; the answers of one call often repeat one warning per query. */
+    static final int MAX_WARNINGS_PER_SOURCE = 10;
+
+    /**
+     * What the sources said alongside their answers (Prometheus' warnings and infos, a query
+     * frontend's partial-response warning), one entry per source with its distinct warnings: an
+     * answer that looks complete may lack some stores' data, and the agent must be able to tell.
+     */
+    public List<JsonObject> warningEntries() {
+        Map<String, Set<String>> bySource = new LinkedHashMap<>();
+        for (Answer a : answers) {
+            for (String warning : a.result().warnings()) {
+                Set<String> distinct = bySource.computeIfAbsent(a.source(), k -> new LinkedHashSet<>());
+                if (distinct.size() < MAX_WARNINGS_PER_SOURCE) {
+                    distinct.add(warning);
+                }
+            }
+        }
+        List<JsonObject> entries = new ArrayList<>();
+        bySource.forEach((source, warnings) -> {
+            JsonArrayBuilder lines = Jsonp.array();
+            warnings.forEach(lines::add);
+            entries.add(Jsonp.object().add("source", source).add("warnings", lines).build());
+        });
+        return entries;
     }
 
     /**

@@ -205,6 +205,11 @@ public final class QueryMetricsTool extends ObservabilityTool {
                     + " after the window's start: the sources hold nothing earlier (no data, not zero).";
             note = Optional.of(note.map(n -> n + " " + starts).orElse(starts));
         }
+        if (!batch.warningEntries().isEmpty()) {
+            String warned = "A source warned alongside its answer (see backendWarnings): its series may be incomplete or "
+                    + "approximate, for example when a query frontend could not reach every store.";
+            note = Optional.of(note.map(n -> n + " " + warned).orElse(warned));
+        }
         if (!ran.equals(step)) {
             String widened = "The source widened the step from " + Durations.format(step) + " to " + Durations.format(ran)
                     + " (it returns a limited number of points per series); ask for a shorter duration for finer points.";

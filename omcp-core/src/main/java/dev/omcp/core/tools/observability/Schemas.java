@@ -126,6 +126,13 @@ public final class Schemas {
                 .add("partial", Jsonp.object().add("type", "boolean")
                         .add("description", "true when some sources failed; what succeeded is still returned."))
                 .add("failedSources", failedSources(Jsonp.object()))
+                .add("backendWarnings", Jsonp.object().add("type", "array").add("items", Jsonp.object().add("type", "object")
+                                .add("properties", Jsonp.object()
+                                        .add("source", Jsonp.object().add("type", "string"))
+                                        .add("warnings", Jsonp.object().add("type", "array")
+                                                .add("items", Jsonp.object().add("type", "string")))))
+                        .add("description", "Present only when a source answered but warned (Prometheus warnings and infos, "
+                                + "a query frontend saying some stores did not answer): its data may be incomplete or approximate."))
                 .add("note", Jsonp.object().add("type", "string")
                         .add("description", "Why data is missing or partial, and which setting or tool helps."));
     }

@@ -15,6 +15,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
@@ -40,6 +41,7 @@ final class FakeMetricsBackend implements Connector, MetricsCapability, ServiceL
     private volatile int maxPoints = Integer.MAX_VALUE;
     private volatile long retainedFrom = Long.MIN_VALUE;
     private volatile ConnectorException failAll;
+    private volatile List<String> warnings = List.of();
 
     private record Labelled(Map<String, String> labels, Curve curve) {}
 
@@ -115,7 +117,13 @@ final class FakeMetricsBackend implements Connector, MetricsCapability, ServiceL
         for (Labelled l : byMetric.getOrDefault(query.metric(), List.of())) {
             out.add(sample(l.labels(), l.curve(), query, maxPoints));
         }
-        return new MetricResult(out, promql, "job");
+        return new MetricResult(out, promql, "job", Optional.empty(), warnings);
+    }
+
+    /** Every answer says {@code lines} alongside it, as Prometheus' warnings or a frontend's partial-response warning. */
+    FakeMetricsBackend warning(String... lines) {
+        this.warnings = List.of(lines);
+        return this;
     }
 
     /** Holds no samples before {@code from}, as a backend with a short retention. */

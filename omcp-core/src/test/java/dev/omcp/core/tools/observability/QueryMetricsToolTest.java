@@ -29,6 +29,24 @@ class QueryMetricsToolTest {
     }
 
     @Test
+    void aSourceThatWarnsAlongsideItsAnswer_isShownWithItsWarnings_andTheNoteSaysTheDataMayBeIncomplete() {
+        FakeMetricsBackend thanos = new FakeMetricsBackend("thanos").serve("payments", "error_rate", noisy(0.02, 0.1))
+                .warning("No StoreAPIs matched for this query", "info: metric might not be a counter");
+        FakeMetricsBackend prom = new FakeMetricsBackend("prom").serve("payments", "error_rate", noisy(0.02, 0.1));
+
+        JsonObject result = ToolHarness.ok(tool(new InMemorySources().add(thanos).add(prom)),
+                "{\"service\":\"payments\",\"metric\":\"error_rate\"}");
+
+        assertThat(result.getJsonArray("backendWarnings").getValuesAs(JsonObject.class)).singleElement().satisfies(w -> {
+            assertThat(w.getString("source")).isEqualTo("thanos");
+            assertThat(w.getJsonArray("warnings").getValuesAs(jakarta.json.JsonString::getString))
+                    .containsExactly("No StoreAPIs matched for this query", "info: metric might not be a counter");
+        });
+        assertThat(result.getBoolean("partial")).as("every source answered").isFalse();
+        assertThat(result.getString("note")).contains("warned alongside its answer (see backendWarnings)");
+    }
+
+    @Test
     void aCuratedMetricComesBackAsStatisticsWithTheResolvedQueryAndLabel() {
         FakeMetricsBackend prom = new FakeMetricsBackend("prom").serve("payments", "error_rate", noisy(0.02, 0.1));
         JsonObject result = ToolHarness.ok(tool(new InMemorySources().add(prom)), "{\"service\":\"payments\",\"metric\":\"error_rate\"}");
