@@ -122,6 +122,18 @@ final class KubernetesConnector implements Connector, TopologyCapability, Servic
         } catch (ConnectorException e) {
             return check.down(e.getMessage());
         }
+        List<String> problems = gaps();
+        if (!problems.isEmpty()) {
+            return check.down("Kubernetes " + version + ": " + String.join("; ", problems));
+        }
+        return check.up("Kubernetes " + version + ", watching " + watchers.size() + " kinds");
+    }
+
+    /**
+     * What the watched state lacks or may have wrong, kind by kind: what health reports, and what a
+     * topology carries as its gaps so a blast radius over it is not taken as complete.
+     */
+    private List<String> gaps() {
         List<String> behind = new ArrayList<>();
         List<String> problems = new ArrayList<>();
         String firstError = "";
@@ -144,10 +156,7 @@ final class KubernetesConnector implements Connector, TopologyCapability, Servic
         watchers.forEach(w -> w.watchRefused().filter(e -> w.stale().isEmpty()).ifPresent(e -> problems.add("unwatched " + w.kind()
                 + " (the API server refused the watch; the kind is listed again after each backoff, changes in between are missed): "
                 + e.getMessage())));
-        if (!problems.isEmpty()) {
-            return check.down("Kubernetes " + version + ": " + String.join("; ", problems));
-        }
-        return check.up("Kubernetes " + version + ", watching " + watchers.size() + " kinds");
+        return problems;
     }
 
     @Override
@@ -215,7 +224,7 @@ final class KubernetesConnector implements Connector, TopologyCapability, Servic
         }
         List<TopologyNode> sorted = new ArrayList<>(nodes.values());
         sorted.sort(Comparator.comparing(TopologyNode::id));
-        return new Topology(sorted, kept);
+        return new Topology(sorted, kept, gaps());
     }
 
     @Override

@@ -184,6 +184,8 @@ class KubernetesConnectorIT {
         eventually(() -> watcher("pod").watchRefused().isPresent());
         assertThat(connector.health().up()).isFalse();
         assertThat(connector.health().message()).contains("unwatched pod").contains("cannot watch resource");
+        // and the topology says so itself, so a blast radius over it is not taken as complete
+        assertThat(topology("prod").gaps()).anySatisfy(gap -> assertThat(gap).startsWith("unwatched pod"));
         // the kind is not frozen at its first list: a new pod arrives with the next list
         api.apply("/api/v1/pods", pod("prod", "api-7d9f-c", Map.of("app", "api"), "worker-1", owner("ReplicaSet", "api-7d9f"), List.of("app")));
         eventually(() -> topology("prod").nodes().stream().anyMatch(n -> n.id().equals("pod/prod/api-7d9f-c")));

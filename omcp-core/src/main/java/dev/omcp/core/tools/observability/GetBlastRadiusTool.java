@@ -76,7 +76,8 @@ public final class GetBlastRadiusTool extends ObservabilityTool {
                     .add("byOwner", idsBy("Ownership root id to the affected ids it owns."))
                     .add("truncated", Jsonp.object().add("type", "boolean"))
                     .add("omitted", Jsonp.object().add("type", "integer"))
-                    .add("maxHopsReached", Jsonp.object().add("type", "boolean")),
+                    .add("maxHopsReached", Jsonp.object().add("type", "boolean"))
+                    .add("topologyGaps", TopologySnapshot.gapsSchema()),
                     List.of("targets", "unresolved", "total", "affectedServices", "nodes", "byHost", "byOwner", "truncated", "sources",
                             "partial"))),
             ToolAnnotations.readOnlyQuery());
@@ -149,6 +150,7 @@ public final class GetBlastRadiusTool extends ObservabilityTool {
         blast.affectedServices().forEach(affected::add);
         result.add("affectedServices", affected);
         snapshot.gathered().writeTo(result);
+        snapshot.writeGaps(result);
         note(blast, target, snapshot, options, () -> TopologyNameSuggestions.didYouMean(resource.isPresent()
                 ? TopologyNameSuggestions.forId(graph, target) : TopologyNameSuggestions.forName(graph, target))).ifPresent(n -> result.add("note", n));
         return ToolResult.structured(result.build());
@@ -173,6 +175,9 @@ public final class GetBlastRadiusTool extends ObservabilityTool {
         }
         if (snapshot.gathered().partial()) {
             parts.add("Some topology sources failed (" + snapshot.failureSummary() + "); the radius may be incomplete.");
+        }
+        if (snapshot.hasGaps()) {
+            parts.add(TopologySnapshot.GAPS_NOTE);
         }
         return parts.isEmpty() ? Optional.empty() : Optional.of(String.join(" ", parts));
     }

@@ -97,7 +97,8 @@ public final class GetTopologyTool extends ObservabilityTool {
                     .add("focus", OutputFields.object("With focus: what was asked and the node ids it resolved to.", Jsonp.object()
                             .add("requested", OutputFields.type("string"))
                             .add("resolved", OutputFields.strings("Node ids; empty when nothing has that id or name."))
-                            .add("depth", OutputFields.type("integer")))),
+                            .add("depth", OutputFields.type("integer"))))
+                    .add("topologyGaps", TopologySnapshot.gapsSchema()),
                     List.of("nodes", "edges", "totalNodes", "truncated", "sources", "partial"))),
             ToolAnnotations.readOnlyQuery());
 
@@ -204,13 +205,18 @@ public final class GetTopologyTool extends ObservabilityTool {
             result.add("focus", Jsonp.object().add("requested", focus.get()).add("resolved", ids).add("depth", depth));
         }
         snapshot.gathered().writeTo(result);
+        snapshot.writeGaps(result);
         // a focus may be an id or a name: suggest among names first (what agents type), then ids
         String didYouMean = focus.isPresent() && resolved.isEmpty() ? suggestion(graph, focus.get()) : "";
         String whatExists = matching.isEmpty() && (focus.isEmpty() || !resolved.isEmpty()) ? whatExists(graph, kinds) : "";
         String edgesNote = edgesCut ? "Edges cut to " + edges.size() + " of the " + edgesAmongListed + " between the listed nodes (at most "
                 + EDGES_PER_NODE + " per listed node): narrow with focus, namespace or kinds to see how they connect." : "";
-        note(focus, resolved, matching, listed.size() < matching.size(), limit, namespace, kinds, didYouMean + whatExists, edgesNote)
-                .ifPresent(n -> result.add("note", n));
+        Optional<String> note = note(focus, resolved, matching, listed.size() < matching.size(), limit, namespace, kinds,
+                didYouMean + whatExists, edgesNote);
+        if (snapshot.hasGaps()) {
+            note = Optional.of(note.map(n -> n + " ").orElse("") + TopologySnapshot.GAPS_NOTE);
+        }
+        note.ifPresent(n -> result.add("note", n));
         return ToolResult.structured(result.build());
     }
 

@@ -4,7 +4,11 @@ import dev.omcp.core.analysis.topology.TopologyGraph;
 import dev.omcp.core.sources.Bound;
 import dev.omcp.ports.identity.Principal;
 import dev.omcp.sdk.connector.TopologyCapability;
+import dev.omcp.sdk.json.Jsonp;
 import dev.omcp.sdk.query.Topology;
+import jakarta.json.JsonArrayBuilder;
+import jakarta.json.JsonObject;
+import jakarta.json.JsonObjectBuilder;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -65,6 +69,43 @@ final class TopologySnapshot {
     /** The failures as {@code "source: message"}, joined; empty when none failed. Never holds a URL. */
     String failureSummary() {
         return gathered.failures().stream().map(f -> f.source() + ": " + f.message()).collect(Collectors.joining("; "));
+    }
+
+    /** Whether a source that answered said its topology has gaps. */
+    boolean hasGaps() {
+        return gathered.answers().stream().anyMatch(a -> !a.value().gaps().isEmpty());
+    }
+
+    /**
+     * Adds {@code topologyGaps}, one entry per source that answered with gaps: a kind it could not
+     * list, listed in part, or may have out of date. Nothing when none did.
+     */
+    void writeGaps(JsonObjectBuilder out) {
+        if (!hasGaps()) {
+            return;
+        }
+        JsonArrayBuilder entries = Jsonp.array();
+        for (Gathered.Answer<Topology> a : gathered.answers()) {
+            if (!a.value().gaps().isEmpty()) {
+                JsonArrayBuilder gaps = Jsonp.array();
+                a.value().gaps().forEach(gaps::add);
+                entries.add(Jsonp.object().add("source", a.source()).add("gaps", gaps));
+            }
+        }
+        out.add("topologyGaps", entries);
+    }
+
+    /** The sentence a tool's note carries when a source answered with gaps. */
+    static final String GAPS_NOTE = "A topology source answered with gaps (see topologyGaps): resources of the kinds it names may be "
+            + "missing or out of date, so what depends on them may be more than shown.";
+
+    /** The {@code topologyGaps} member of an output schema. */
+    static JsonObject gapsSchema() {
+        return Jsonp.object().add("type", "array").add("items", Jsonp.object().add("type", "object").add("properties", Jsonp.object()
+                        .add("source", Jsonp.object().add("type", "string"))
+                        .add("gaps", Jsonp.object().add("type", "array").add("items", Jsonp.object().add("type", "string")))))
+                .add("description", "Present only when a source answered with gaps: kinds it could not list (permissions), listed "
+                        + "only in part (limits), or may have out of date.").build();
     }
 
     /** The note for a caller who has no topology source. */

@@ -21,6 +21,7 @@ final class FakeTopologyBackend implements Connector, TopologyCapability {
     private final List<TopologyNode> nodes = new ArrayList<>();
     private final List<TopologyEdge> edges = new ArrayList<>();
     private volatile ConnectorException failure;
+    private final List<String> gaps = new ArrayList<>();
 
     FakeTopologyBackend(String name) {
         this.source = new SourceConfig(name, "fake-topology", "https://" + name + ".example.com", "", JsonObject.EMPTY_JSON_OBJECT);
@@ -40,6 +41,12 @@ final class FakeTopologyBackend implements Connector, TopologyCapability {
         return this;
     }
 
+    /** Answers with {@code gap}, as a source that could not list a kind says. */
+    FakeTopologyBackend withGap(String gap) {
+        gaps.add(gap);
+        return this;
+    }
+
     FakeTopologyBackend failing(ConnectorException e) {
         this.failure = e;
         return this;
@@ -50,7 +57,7 @@ final class FakeTopologyBackend implements Connector, TopologyCapability {
         if (failure != null) {
             throw failure;
         }
-        return new Topology(nodes, edges);
+        return new Topology(nodes, edges, gaps);
     }
 
     @Override

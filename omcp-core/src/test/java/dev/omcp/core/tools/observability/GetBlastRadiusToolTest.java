@@ -44,6 +44,25 @@ class GetBlastRadiusToolTest {
     }
 
     @Test
+    void aSourceThatAnswersWithGaps_isNamedWithThem_andTheNoteSaysTheRadiusMayBeLarger() {
+        dev.omcp.sdk.query.Topology cluster = ClusterFixture.cluster();
+        ScriptedSources sources = new ScriptedSources()
+                .add("kubernetes", new ScriptedConnector().topology(new dev.omcp.sdk.query.Topology(cluster.nodes(), cluster.edges(),
+                        List.of("not yet listed: pod (Kubernetes refused the request: 403 pods is forbidden)"))))
+                .add("mesh", new ScriptedConnector().topology(ClusterFixture.mesh()));
+
+        JsonObject result = structured(call(tool(sources), "{\"service\":\"db\"}"));
+
+        assertThat(result.getJsonArray("topologyGaps").getValuesAs(JsonObject.class)).singleElement().satisfies(g -> {
+            assertThat(g.getString("source")).isEqualTo("kubernetes");
+            assertThat(strings(g, "gaps")).singleElement().asString().contains("pod").contains("403");
+        });
+        assertThat(result.getString("note")).contains("answered with gaps (see topologyGaps)");
+        assertThat(result.getBoolean("partial")).as("both sources answered").isFalse();
+        assertThat(structured(call(tool(clusterAndMesh()), "{\"service\":\"db\"}")).containsKey("topologyGaps")).isFalse();
+    }
+
+    @Test
     void aDegradedService_reachesItsCallersAcrossSources_nearestFirst() {
         JsonObject result = structured(call(tool(clusterAndMesh()), "{\"service\":\"db\"}"));
         // the mesh's CALLS edges and the cluster's workloads merge on service/prod/db

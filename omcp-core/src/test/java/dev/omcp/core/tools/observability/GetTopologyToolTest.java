@@ -40,6 +40,18 @@ class GetTopologyToolTest {
     }
 
     @Test
+    void aSourceThatAnswersWithGaps_isNamedWithThem_andTheNoteSaysResourcesMayBeMissing() {
+        dev.omcp.sdk.query.Topology cluster = ClusterFixture.cluster();
+        ScriptedSources sources = new ScriptedSources().add("kubernetes", new ScriptedConnector().topology(
+                new dev.omcp.sdk.query.Topology(cluster.nodes(), cluster.edges(), List.of("stale node (listing it again failed): 503"))));
+
+        JsonObject result = structured(call(tool(sources), "{}"));
+
+        assertThat(result.getJsonArray("topologyGaps").getJsonObject(0).getJsonArray("gaps").getString(0)).startsWith("stale node");
+        assertThat(result.getString("note")).contains("may be missing or out of date");
+    }
+
+    @Test
     void mergesEveryTopologySourceByCanonicalId_andLeavesNamespaceEdgesOut() {
         JsonObject result = structured(call(tool(clusterAndMesh()), "{}"));
 
