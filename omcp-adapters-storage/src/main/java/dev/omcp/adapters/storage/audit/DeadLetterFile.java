@@ -8,7 +8,6 @@ import dev.omcp.adapters.storage.files.PrivateFiles;
 import dev.omcp.ports.audit.AuditEntry;
 import dev.omcp.ports.audit.AuditRecord;
 import java.io.IOException;
-import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
@@ -87,21 +86,8 @@ public final class DeadLetterFile {
             if (channel == null) {
                 channel = open(file.get());
             }
-            long before = channel.size();
-            ByteBuffer buffer = ByteBuffer.wrap(lines.toString().getBytes(StandardCharsets.UTF_8));
-            try {
-                while (buffer.hasRemaining()) {
-                    channel.write(buffer);
-                }
-            } catch (IOException e) {
-                // a partial line would glue the next dead letter onto it and make both unreadable
-                try {
-                    channel.truncate(before);
-                } catch (IOException cutFailed) {
-                    e.addSuppressed(cutFailed);
-                }
-                throw e;
-            }
+            // a partial line would glue the next dead letter onto it and make both unreadable
+            PrivateFiles.appendWhole(channel, lines.toString().getBytes(StandardCharsets.UTF_8), channel.size(), false);
             if (!durable) {
                 return;
             }

@@ -1,5 +1,6 @@
 package dev.omcp.adapters.storage.audit;
 
+import dev.omcp.adapters.storage.files.PartialWriteException;
 import dev.omcp.adapters.storage.files.PrivateFiles;
 import dev.omcp.ports.audit.AuditEntry;
 import dev.omcp.ports.audit.AuditLog;
@@ -236,21 +237,16 @@ public final class JsonlAuditLog implements AuditLog {
             }
             long before = written;
             try {
-                ByteBuffer buffer = ByteBuffer.wrap(bytes);
-                while (buffer.hasRemaining()) {
-                    channel.write(buffer);
-                }
-            } catch (IOException e) {
-                // Never leave a partial line for the next entry to extend: cut back to the last good end.
-                try {
-                    channel.truncate(before);
-                } catch (IOException cutFailed) {
-                    e.addSuppressed(cutFailed);
+                // never a partial line for the next entry to extend: all of it, or cut back to the last good end
+                PrivateFiles.appendWhole(channel, bytes, before, false);
+            } catch (PartialWriteException e) {
+                if (!e.undone()) {
                     refusal = "an earlier write to the audit file " + file + " failed and could not be undone ("
-                            + describe(cutFailed) + "); restart the gateway to repair the file";
+                            + describe(e.getSuppressed().length > 0 ? e.getSuppressed()[0] : e) + "); restart the gateway to "
+                            + "repair the file";
                 }
                 throw new UncheckedIOException("could not write audit entry seq " + record.entry().seq() + " to "
-                        + file + ": " + describe(e), e);
+                        + file + ": " + describe(e.getCause()), e);
             }
             written = before + bytes.length;
             return written;
@@ -441,7 +437,7 @@ public final class JsonlAuditLog implements AuditLog {
         }
     }
 
-    private static String describe(IOException e) {
+    private static String describe(Throwable e) {
         return e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage();
     }
 }

@@ -163,32 +163,13 @@ public final class JsonlRevocationJournal implements RevocationStore {
         byte[] line = (format(revocation) + "\n").getBytes(StandardCharsets.UTF_8);
         appending.lock();
         try (FileChannel channel = PrivateFiles.open(file, StandardOpenOption.WRITE, StandardOpenOption.APPEND)) {
-            long before = channel.size();
-            try {
-                ByteBuffer buffer = ByteBuffer.wrap(line);
-                while (buffer.hasRemaining()) {
-                    channel.write(buffer);
-                }
-                channel.force(false);
-            } catch (IOException e) {
-                // A partial line left behind would glue the next revocation onto it, and a damaged middle
-                // line stops the next start: cut back to where this line began.
-                cutBack(channel, before, e);
-                throw e;
-            }
+            // a partial line would glue the next revocation onto it, and a damaged middle line stops the next start
+            PrivateFiles.appendWhole(channel, line, channel.size(), true);
         } catch (IOException e) {
             throw new UncheckedIOException("the revocation is in force but could not be written to OMCP_AUTH_REVOCATION_FILE; "
                     + "it will be lost at restart unless written again", e);
         } finally {
             appending.unlock();
-        }
-    }
-
-    private static void cutBack(FileChannel channel, long length, IOException failure) {
-        try {
-            channel.truncate(length);
-        } catch (IOException cutFailed) {
-            failure.addSuppressed(cutFailed);
         }
     }
 

@@ -128,6 +128,40 @@ public final class PrivateFiles {
     }
 
     /**
+     * Appends all of {@code bytes} to {@code channel}, whose file is {@code end} bytes long, or
+     * none of them: a write (or, with {@code force}, the sync after it) that fails part way is cut
+     * back to {@code end}, so a line-per-record file never gets a fragment the next record would be
+     * glued onto.
+     *
+     * @throws PartialWriteException when the append failed; it says whether the cut back worked
+     */
+    public static void appendWhole(FileChannel channel, byte[] bytes, long end, boolean force) throws PartialWriteException {
+        try {
+            ByteBuffer buffer = ByteBuffer.wrap(bytes);
+            while (buffer.hasRemaining()) {
+                channel.write(buffer);
+            }
+            if (force) {
+                channel.force(false);
+            }
+        } catch (IOException failure) {
+            boolean undone;
+            try {
+                channel.truncate(end);
+                undone = true;
+            } catch (IOException cutFailed) {
+                failure.addSuppressed(cutFailed);
+                undone = false;
+            }
+            PartialWriteException partial = new PartialWriteException(failure, undone);
+            for (Throwable suppressed : failure.getSuppressed()) {
+                partial.addSuppressed(suppressed);
+            }
+            throw partial;
+        }
+    }
+
+    /**
      * Sets mode 0600 where the file system supports POSIX permissions; never through a link (that
      * would change the mode of whatever file the link points at).
      */

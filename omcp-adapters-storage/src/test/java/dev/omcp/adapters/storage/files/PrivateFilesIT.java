@@ -107,4 +107,36 @@ class PrivateFilesIT {
         assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(file))).isEqualTo("rw-------");
         assertThat(Files.readString(file)).isEqualTo("kept\n");
     }
+
+    @Test
+    void anAppendThatFailsPartWay_isCutBack_soTheNextLineStartsClean() throws Exception {
+        Path file = dir.resolve("journal.jsonl");
+        Files.writeString(file, "{\"first\":1}\n");
+        try (FileChannel channel = new FailingAfterChannel(FileChannel.open(file, StandardOpenOption.WRITE, StandardOpenOption.APPEND),
+                5, false)) {
+            assertThatThrownBy(() -> PrivateFiles.appendWhole(channel, "{\"second\":2}\n".getBytes(StandardCharsets.UTF_8),
+                    channel.size(), false))
+                    .isInstanceOfSatisfying(PartialWriteException.class, e -> {
+                        assertThat(e.undone()).isTrue();
+                        assertThat(e).hasMessageContaining("No space left on device");
+                    });
+        }
+        assertThat(Files.readString(file)).isEqualTo("{\"first\":1}\n");
+    }
+
+    @Test
+    void anAppendWhoseCutBackFailsToo_saysTheFragmentIsStillThere() throws Exception {
+        Path file = dir.resolve("journal.jsonl");
+        Files.writeString(file, "{\"first\":1}\n");
+        try (FileChannel channel = new FailingAfterChannel(FileChannel.open(file, StandardOpenOption.WRITE, StandardOpenOption.APPEND),
+                5, true)) {
+            assertThatThrownBy(() -> PrivateFiles.appendWhole(channel, "{\"second\":2}\n".getBytes(StandardCharsets.UTF_8),
+                    channel.size(), false))
+                    .isInstanceOfSatisfying(PartialWriteException.class, e -> {
+                        assertThat(e.undone()).isFalse();
+                        assertThat(e.getSuppressed()).singleElement().satisfies(cut -> assertThat(cut).hasMessage("Input/output error"));
+                    });
+        }
+        assertThat(Files.readString(file)).isEqualTo("{\"first\":1}\n{\"sec");
+    }
 }

@@ -1,0 +1,123 @@
+package dev.omcp.adapters.storage.files;
+
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.MappedByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.channels.FileLock;
+import java.nio.channels.ReadableByteChannel;
+import java.nio.channels.WritableByteChannel;
+
+/**
+ * A real file's channel that writes only the first {@code budget} bytes handed to it and then fails
+ * every write, as a disk that fills up in the middle of a line does; optionally its truncation fails
+ * too. Every other operation goes to the real channel.
+ */
+final class FailingAfterChannel extends FileChannel {
+    private final FileChannel real;
+    private int budget;
+    private final boolean truncateFails;
+
+    FailingAfterChannel(FileChannel real, int budget, boolean truncateFails) {
+        this.real = real;
+        this.budget = budget;
+        this.truncateFails = truncateFails;
+    }
+
+    @Override
+    public int write(ByteBuffer src) throws IOException {
+        if (budget <= 0) {
+            throw new IOException("No space left on device");
+        }
+        ByteBuffer part = src.slice().limit(Math.min(src.remaining(), budget));
+        int written = real.write(part);
+        src.position(src.position() + written);
+        budget -= written;
+        return written;
+    }
+
+    @Override
+    public FileChannel truncate(long size) throws IOException {
+        if (truncateFails) {
+            throw new IOException("Input/output error");
+        }
+        real.truncate(size);
+        return this;
+    }
+
+    @Override
+    public int read(ByteBuffer dst) throws IOException {
+        return real.read(dst);
+    }
+
+    @Override
+    public long read(ByteBuffer[] dsts, int offset, int length) throws IOException {
+        return real.read(dsts, offset, length);
+    }
+
+    @Override
+    public long write(ByteBuffer[] srcs, int offset, int length) throws IOException {
+        throw new IOException("No space left on device");
+    }
+
+    @Override
+    public long position() throws IOException {
+        return real.position();
+    }
+
+    @Override
+    public FileChannel position(long newPosition) throws IOException {
+        real.position(newPosition);
+        return this;
+    }
+
+    @Override
+    public long size() throws IOException {
+        return real.size();
+    }
+
+    @Override
+    public void force(boolean metaData) throws IOException {
+        real.force(metaData);
+    }
+
+    @Override
+    public long transferTo(long position, long count, WritableByteChannel target) throws IOException {
+        return real.transferTo(position, count, target);
+    }
+
+    @Override
+    public long transferFrom(ReadableByteChannel src, long position, long count) throws IOException {
+        return real.transferFrom(src, position, count);
+    }
+
+    @Override
+    public int read(ByteBuffer dst, long position) throws IOException {
+        return real.read(dst, position);
+    }
+
+    @Override
+    public int write(ByteBuffer src, long position) throws IOException {
+        throw new IOException("No space left on device");
+    }
+
+    @Override
+    public MappedByteBuffer map(MapMode mode, long position, long size) throws IOException {
+        return real.map(mode, position, size);
+    }
+
+    @Override
+    public FileLock lock(long position, long size, boolean shared) throws IOException {
+        return real.lock(position, size, shared);
+    }
+
+    @Override
+    public FileLock tryLock(long position, long size, boolean shared) throws IOException {
+        return real.tryLock(position, size, shared);
+    }
+
+    @Override
+    protected void implCloseChannel() throws IOException {
+        real.close();
+    }
+}
