@@ -250,6 +250,7 @@ public final class GeneratePostmortemTool extends ObservabilityTool {
                             .add("description", "Present when no detection had recorded scores for the service in the window, so "
                                     + "the report ran detect_anomalies itself (its defaults, the report's service first) and "
                                     + "recorded the scores before building the timeline and signals."))
+                    .add("topologyGaps", TopologySnapshot.gapsSchema())
                     .add("contacts", Jsonp.object().add("type", "object").add("description", "Who answers for the service and the "
                             + "services its blast radius reaches, from the service catalog (owner and onCall), per service; absent "
                             + "without a catalog entry.").add("additionalProperties", Jsonp.object().add("type", "string"))),
@@ -397,6 +398,7 @@ public final class GeneratePostmortemTool extends ObservabilityTool {
         JsonArrayBuilder sources = Jsonp.array();
         answered.forEach(sources::add);
         detection.ifPresent(d -> structured.add("detection", d.toJson()));
+        topology.writeGaps(structured);
         structured.add("sources", sources).add("partial", !failed.isEmpty());
         if (!failed.isEmpty()) {
             JsonArrayBuilder list = Jsonp.array();
@@ -418,7 +420,7 @@ public final class GeneratePostmortemTool extends ObservabilityTool {
             return ToolResult.structured(result);
         }
         return ToolResult.structured(result, markdown(report) + footnote(failed) + detection.map(d -> "\n> " + d.note() + "\n").orElse("")
-                + unknown.map(u -> "\n> " + u + "\n").orElse(""));
+                + (topology.hasGaps() ? "\n> " + TopologySnapshot.GAPS_NOTE + "\n" : "") + unknown.map(u -> "\n> " + u + "\n").orElse(""));
     }
 
     /** The log highlights, and whether the logs sources could be asked. */

@@ -142,6 +142,20 @@ class GeneratePostmortemToolTest {
     }
 
     @Test
+    void aTopologySourceThatAnswersWithGaps_isNamedWithThem_inTheJsonAndTheMarkdown() {
+        incidentScores();
+        Topology cluster = ClusterFixture.cluster();
+        ScriptedConnector gappy = new ScriptedConnector().topology(new Topology(cluster.nodes(), cluster.edges(),
+                List.of("not yet listed: pod (Kubernetes refused the request: 403)")));
+
+        ToolResult result = call(tool(new ScriptedSources().add("kubernetes", gappy).add("loki", loki)), "{\"service\":\"db\"}");
+
+        JsonObject report = structured(result);
+        assertThat(report.getJsonArray("topologyGaps").getJsonObject(0).getString("source")).isEqualTo("kubernetes");
+        assertThat(result.firstText()).contains("> A topology source answered with gaps (see topologyGaps)");
+    }
+
+    @Test
     void withNoScoreOfTheServiceInTheWindow_theReportRunsTheDetectionItself_andIsBuiltFromWhatItRecorded() {
         FakeMetricsBackend prom = slowDatabase();
         GeneratePostmortemTool tool = tool(new InMemorySources().add(prom).add(dbCallChain()).registry(), Duration.ofSeconds(2),
