@@ -22,7 +22,9 @@ import java.util.regex.Pattern;
  * JSON line, else the whole line), redacted, and grouped with the lines that differ only in
  * numbers, ids, hex strings and addresses, so a thousand "took 812ms" / "took 3071ms" lines become
  * one highlight counted a thousand times. An HTTP status code named as one ({@code HTTP 503},
- * {@code status=404}, {@code code: 500}) is kept: it tells the errors apart. Stateless and thread-safe.
+ * {@code status=404}, {@code code: 500}) and an error code ({@code ORA-00060}, {@code E11000},
+ * {@code SQLSTATE 40P01}, {@code errno=111}, {@code exit code 137}) are kept: they tell the errors
+ * apart. Stateless and thread-safe.
  *
  * <p>Ranking: by level as given (the caller lists errors before warnings), then most frequent, then
  * earliest. The representative of a group is its earliest line. A group holding a line from a read
@@ -40,6 +42,14 @@ public final class LogHighlightExtractor {
     private static final Pattern STATUS_DIGITS = Pattern.compile("[1-5]\\d\\d");
     /** What names the number after it as a status code: {@code HTTP 503}, {@code status=404}, {@code code: 500}. */
     private static final Pattern STATUS_WORD = Pattern.compile("(?i)\\b(?:http|status|code)[ :=]{0,3}$");
+    /**
+     * An error code, whose digits are what the error is: a vendor prefix and a number ({@code ORA-00060},
+     * {@code ERR-042}), letters run into a number ({@code E11000}, {@code MSB3073}, {@code CS0103}), or a
+     * number named as an error code ({@code SQLSTATE 40P01}, {@code errno=111}, {@code exit code 137}). The
+     * prefix must be upper case, so per-request ids such as {@code req-48151} still vary.
+     */
+    private static final Pattern ERROR_CODE = Pattern.compile("\\b[A-Z]{2,5}-\\d{3,5}\\b|\\b[A-Z]{1,3}\\d{4,5}\\b"
+            + "|(?i:\\b(?:sqlstate|errno|exit code|exit status|error code|errcode)[ :=\\[]{0,3}[0-9A-Z]{1,6}\\b)");
 
     /**
      * One log line of a level.
@@ -140,9 +150,20 @@ public final class LogHighlightExtractor {
         p = HEX_ID.matcher(p).replaceAll("<id>");
         p = IPV4.matcher(p).replaceAll("<ip>");
         String text = p;
-        // a status code is what the error was, not a detail of one occurrence: "HTTP 503" and "HTTP 404" are two
-        // errors, and one group for both counted the 404s as 503s under the earliest line
-        return NUMBER.matcher(text).replaceAll(m -> statusCode(text, m.start(), m.group()) ? m.group() : "<n>");
+        List<int[]> codes = ERROR_CODE.matcher(text).results().map(m -> new int[] {m.start(), m.end()}).toList();
+        // a status or error code is what the error was, not a detail of one occurrence: "HTTP 503" and "HTTP 404"
+        // are two errors, as are ORA-00060 and ORA-01555, and one group for both counted the second as the first
+        return NUMBER.matcher(text).replaceAll(m -> statusCode(text, m.start(), m.group()) || inside(codes, m.start())
+                ? m.group() : "<n>");
+    }
+
+    private static boolean inside(List<int[]> spans, int at) {
+        for (int[] span : spans) {
+            if (at >= span[0] && at < span[1]) {
+                return true;
+            }
+        }
+        return false;
     }
 
     private static boolean statusCode(String text, int start, String number) {

@@ -131,4 +131,20 @@ class LogHighlightExtractorTest {
         assertThat(LogHighlightExtractor.pattern("GET /orders code: 404 in 12 ms, retry 200 of 500"))
                 .as("only a number named as a status is kept").isEqualTo("GET /orders code: 404 in <n> ms, retry <n> of <n>");
     }
+
+    @Test
+    void linesThatDifferOnlyInTheirErrorCode_areDifferentErrors() {
+        // before: ORA-00060 (deadlock) and ORA-01555 (snapshot too old) were one highlight, "ORA-<n>"
+        List<LogHighlightExtractor.Line> lines = List.of(line(1, "error", "ORA-00060: deadlock detected while waiting for resource"),
+                line(2, "error", "ORA-01555: deadlock detected while waiting for resource"),
+                line(3, "error", "ORA-01555: deadlock detected while waiting for resource"));
+        assertThat(extractor.extract(lines, LEVELS, UnaryOperator.identity(), 20))
+                .extracting(LogHighlight::occurrences).containsExactly(2, 1);
+        assertThat(LogHighlightExtractor.pattern("E11000 duplicate key on orders after 3 tries"))
+                .isEqualTo("E11000 duplicate key on orders after <n> tries");
+        assertThat(LogHighlightExtractor.pattern("pq: SQLSTATE 40P01 in 12 ms; connect errno=111; worker exit code 137"))
+                .isEqualTo("pq: SQLSTATE 40P01 in <n> ms; connect errno=111; worker exit code 137");
+        assertThat(LogHighlightExtractor.pattern("lookup failed for req-48151 and order 2342"))
+                .as("a lower-case request id is not a code").isEqualTo("lookup failed for req-<n> and order <n>");
+    }
 }
