@@ -18,8 +18,9 @@ import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
 /**
- * {@code omcp audit verify FILE...}: checks a hash chain offline and names the first broken
- * {@code seq}. Exit 0 when the chain verifies, 1 when it is broken, 2 when a file cannot be read
+ * {@code omcp audit verify [--expect SEQ:HASH]... FILE...}: checks a hash chain offline and names the
+ * first broken {@code seq}; with anchors, also that the chain still holds those entries, which is
+ * how a cut-off end shows (what is left of a cut chain verifies on its own). Exit 0 when the chain verifies, 1 when it is broken, 2 when a file cannot be read
  * (or the command line is wrong).
  */
 @Command(name = "verify", mixinStandardHelpOptions = true,
@@ -41,6 +42,12 @@ public final class AuditVerifyCommand implements Callable<Integer> {
             + " object written by the S3 sink): take its first entry as the anchor instead of requiring seq 1.")
     boolean segment;
 
+    @Option(names = "--expect", paramLabel = "SEQ:HASH", description = {"An entry the chain must still hold, recorded"
+            + " elsewhere: the tip an earlier verify printed, the tipSeq/tipHash of the gateway's audit-chain-started or"
+            + " audit-chain-closed log line, or an entry a sink delivered. Fails when the chain ends before it (the end was"
+            + " cut off) or holds another hash at that seq. Repeatable."})
+    List<String> anchors = List.of();
+
     @Parameters(arity = "1..*", paramLabel = "FILE", description = "Audit JSONL files, oldest first.")
     List<Path> files;
 
@@ -49,6 +56,14 @@ public final class AuditVerifyCommand implements Callable<Integer> {
         PrintWriter out = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
         ChainVerifier verifier = segment ? ChainVerifier.segment() : ChainVerifier.fromGenesis();
+        for (String anchor : anchors) {
+            try {
+                verifier.expect(ChainVerifier.Anchor.parse(anchor));
+            } catch (IllegalArgumentException e) {
+                err.println("omcp audit verify: --expect '" + printable(anchor) + "': " + e.getMessage());
+                return UNREADABLE;
+            }
+        }
         for (Path file : files) {
             verifier.nextFile();
             try (InputStream in = new BufferedInputStream(Files.newInputStream(file), 1 << 16)) {
@@ -76,11 +91,25 @@ public final class AuditVerifyCommand implements Callable<Integer> {
             return BROKEN;
         }
         ChainVerifier.Valid valid = (ChainVerifier.Valid) result;
-        out.println(valid.count() == 0
+        List<ChainVerifier.Anchor> unchecked = verifier.anchorsBeforeFirstEntry();
+        if (!unchecked.isEmpty()) {
+            err.println("omcp audit verify: cannot check the anchor at seq " + unchecked.getFirst().seq() + ": the files given"
+                    + " start at seq " + valid.firstSeq() + "; give the earlier files too, oldest first");
+            return UNREADABLE;
+        }
+        out.println((valid.count() == 0
                 ? "OK: 0 entries (empty chain), tip " + valid.tipHash()
-                : "OK: " + valid.count() + " entries, seq " + valid.firstSeq() + ".." + valid.lastSeq() + ", tip " + valid.tipHash());
+                : "OK: " + valid.count() + " entries, seq " + valid.firstSeq() + ".." + valid.lastSeq() + ", tip " + valid.tipHash())
+                + (anchors.isEmpty() ? "" : ", " + anchors.size() + (anchors.size() == 1 ? " anchor" : " anchors") + " held"));
         out.flush();
         return OK;
+    }
+
+    /** The argument as the error shows it: at most 80 characters, control characters as '?'. */
+    private static String printable(String text) {
+        String cut = text.length() > 80 ? text.substring(0, 79) + "…" : text;
+        return cut.codePoints().map(c -> Character.isISOControl(c) ? '?' : c)
+                .collect(StringBuilder::new, StringBuilder::appendCodePoint, StringBuilder::append).toString();
     }
 
     /** Splits the stream at line breaks and hands each line to the verifier, without holding the file. */

@@ -312,4 +312,42 @@ class AuditAcceptanceIT {
         assertThat(verify.exit()).isEqualTo(1);
         assertThat(verify.out()).startsWith("BROKEN at seq 3 ").contains("longer than any audit entry");
     }
+
+    @Test
+    void aCutOffEndVerifiesAlone_butNotAgainstTheTipAnEarlierVerifyPrinted() throws Exception {
+        Path file = dir.resolve("audit.jsonl");
+        AuditChain chain = chain(file, FsyncPolicy.ALWAYS, TornTailPolicy.REPAIR);
+        write(chain, 6);
+        chain.close();
+        Run before = omcp("audit", "verify", file.toString());
+        String tip = before.out().strip().replaceAll(".*, tip ([0-9a-f]{64})$", "$1");
+        assertThat(tip).hasSize(64);
+
+        // someone removes the last two entries: what is left is a valid chain of four
+        List<String> lines = Files.readAllLines(file);
+        Files.writeString(file, String.join("\n", lines.subList(0, 4)) + "\n");
+        assertThat(omcp("audit", "verify", file.toString()).exit()).isZero();
+
+        Run anchored = omcp("audit", "verify", "--expect", "6:" + tip, file.toString());
+        assertThat(anchored.exit()).isEqualTo(1);
+        assertThat(anchored.out()).startsWith("BROKEN at seq 5 (" + file + " line 5): cut off before an anchor: the chain ends at seq 4"
+                + " but an anchor names seq 6: entries 5..6 at least were cut off the end");
+
+        Files.writeString(file, String.join("\n", lines) + "\n");
+        Run held = omcp("audit", "verify", "--expect", "6:" + tip, file.toString());
+        assertThat(held.exit()).isZero();
+        assertThat(held.out()).startsWith("OK: 6 entries, seq 1..6, tip " + tip + ", 1 anchor held");
+
+        Run malformed = omcp("audit", "verify", "--expect", "6:" + tip.substring(0, 8), file.toString());
+        assertThat(malformed.exit()).isEqualTo(2);
+        assertThat(malformed.err()).contains("--expect '6:" + tip.substring(0, 8) + "': an anchor's hash is the 64 lower-case hex digits");
+        assertThat(malformed.out()).isEmpty();
+
+        List<String> tail = lines.subList(3, 6);
+        Path segment = Files.writeString(dir.resolve("segment.jsonl"), String.join("\n", tail) + "\n");
+        Run unreachable = omcp("audit", "verify", "--segment", "--expect", "1:" + lines.get(0).replaceAll(".*\"hash\":\"([0-9a-f]{64})\".*", "$1"),
+                segment.toString());
+        assertThat(unreachable.exit()).isEqualTo(2);
+        assertThat(unreachable.err()).contains("cannot check the anchor at seq 1: the files given start at seq 4; give the earlier files too");
+    }
 }

@@ -78,7 +78,8 @@ public final class AuditChain implements AuditTrail, AuditHistory, AutoCloseable
                 lastTs = last.ts();
             });
             started = true;
-            LOG.info("event=audit-chain-started tipSeq={} persistent={}", lastSeq, log.persistent());
+            // the tip in a log line that leaves the machine is an anchor: `omcp audit verify --expect` then shows a cut-off end
+            LOG.info("event=audit-chain-started tipSeq={} tipHash={} persistent={}", lastSeq, lastHash, log.persistent());
             state.repairedTornTail().ifPresent(torn -> {
                 LOG.warn("event=audit-torn-tail-repaired offset={} bytes={} note=\"an incomplete last line was cut off"
                         + " and kept beside the audit file; an entry records it\"", torn.offset(), torn.length());
@@ -187,5 +188,13 @@ public final class AuditChain implements AuditTrail, AuditHistory, AutoCloseable
             }
         }
         log.close();
+        lock.lock();
+        try {
+            if (started) {
+                LOG.info("event=audit-chain-closed tipSeq={} tipHash={}", lastSeq, lastHash);
+            }
+        } finally {
+            lock.unlock();
+        }
     }
 }

@@ -12,8 +12,14 @@ import java.nio.ByteBuffer;
 import java.nio.charset.CharacterCodingException;
 import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
 import java.util.Objects;
+import java.util.TreeMap;
+import java.util.regex.Pattern;
 
 /**
  * Checks a chain offline, one line at a time (so a file of any size streams through): every line
@@ -33,7 +39,9 @@ public final class ChainVerifier {
         SEQ_GAP("seq gap"),
         PREV_HASH_MISMATCH("prevHash mismatch"),
         HASH_MISMATCH("hash mismatch"),
-        TORN_LINE("torn last line");
+        TORN_LINE("torn last line"),
+        ANCHOR_MISMATCH("anchor mismatch"),
+        CUT_BEFORE_ANCHOR("cut off before an anchor");
 
         private final String text;
 
@@ -71,6 +79,46 @@ public final class ChainVerifier {
      */
     public record Broken(long seq, long line, int fileIndex, Reason reason, String detail) implements Result {}
 
+    /**
+     * An entry the chain must hold, recorded outside the file (from an earlier verification, the
+     * gateway's {@code audit-chain-*} log lines, or a sink's copy). The chain alone cannot show that
+     * its last entries were cut off, since what is left still verifies; an anchor can.
+     *
+     * @param seq the entry's seq, 1 or more
+     * @param hash the entry's hash: 64 lower-case hex digits
+     */
+    public record Anchor(long seq, String hash) {
+        private static final Pattern HASH = Pattern.compile("[0-9a-f]{64}");
+
+        public Anchor {
+            if (seq < 1) {
+                throw new IllegalArgumentException("an anchor's seq is 1 or more, not " + seq);
+            }
+            if (hash == null || !HASH.matcher(hash).matches()) {
+                throw new IllegalArgumentException("an anchor's hash is the 64 lower-case hex digits of the entry's hash");
+            }
+        }
+
+        /**
+         * Reads {@code SEQ:HASH}, as {@code omcp audit verify --expect} takes it.
+         *
+         * @throws IllegalArgumentException naming what is wrong
+         */
+        public static Anchor parse(String text) {
+            int colon = text.indexOf(':');
+            if (colon < 1) {
+                throw new IllegalArgumentException("an anchor is SEQ:HASH, for example 8000:5e0c… with the whole 64-digit hash");
+            }
+            long seq;
+            try {
+                seq = Long.parseLong(text.substring(0, colon));
+            } catch (NumberFormatException e) {
+                throw new IllegalArgumentException("an anchor's seq is a whole number, before the ':'");
+            }
+            return new Anchor(seq, text.substring(colon + 1).strip().toLowerCase(Locale.ROOT));
+        }
+    }
+
     private final boolean segment;
     private long count;
     private long firstSeq;
@@ -81,6 +129,9 @@ public final class ChainVerifier {
     private int fileIndex = -1;
     private boolean atFileStart;
     private Broken broken;
+    /** Anchors not yet reached, by seq. */
+    private final TreeMap<Long, Anchor> pendingAnchors = new TreeMap<>();
+    private final List<Anchor> anchorsBeforeFirstEntry = new ArrayList<>();
 
     private ChainVerifier(boolean segment) {
         this.segment = segment;
@@ -97,6 +148,29 @@ public final class ChainVerifier {
      */
     public static ChainVerifier segment() {
         return new ChainVerifier(true);
+    }
+
+    /**
+     * Requires the chain to hold {@code anchor}: an entry of that seq with that hash. A chain that
+     * ends before it was cut off ({@link Reason#CUT_BEFORE_ANCHOR}); one whose entry of that seq
+     * has another hash was rewritten ({@link Reason#ANCHOR_MISMATCH}). Call before the first line.
+     *
+     * @throws IllegalArgumentException when another anchor names the same seq with another hash
+     */
+    public ChainVerifier expect(Anchor anchor) {
+        Anchor before = pendingAnchors.putIfAbsent(anchor.seq(), anchor);
+        if (before != null && !before.equals(anchor)) {
+            throw new IllegalArgumentException("two anchors name seq " + anchor.seq() + " with different hashes");
+        }
+        return this;
+    }
+
+    /**
+     * The anchors a segment could not check because they lie before its first entry (only a
+     * {@link #segment()} can start after seq 1). Complete once every line was given.
+     */
+    public List<Anchor> anchorsBeforeFirstEntry() {
+        return List.copyOf(anchorsBeforeFirstEntry);
     }
 
     /**
@@ -199,8 +273,17 @@ public final class ChainVerifier {
                     + " but the entry hashes to " + computed);
             return;
         }
+        Anchor anchored = pendingAnchors.remove(entry.seq());
+        if (anchored != null && !anchored.hash().equals(entry.hash())) {
+            fail(entry.seq(), Reason.ANCHOR_MISMATCH, "the anchor names hash " + anchored.hash() + " for seq " + entry.seq()
+                    + " but the entry here has hash " + entry.hash() + ": the chain from this entry on was rewritten");
+            return;
+        }
         if (count == 0) {
             firstSeq = entry.seq();
+            // a segment starting later cannot check what came before it: set those anchors aside, not failed
+            anchorsBeforeFirstEntry.addAll(pendingAnchors.headMap(firstSeq).values());
+            pendingAnchors.headMap(firstSeq).clear();
         }
         count++;
         lastSeq = entry.seq();
@@ -232,6 +315,13 @@ public final class ChainVerifier {
     public Result result() {
         if (broken != null) {
             return broken;
+        }
+        Map.Entry<Long, Anchor> beyond = pendingAnchors.ceilingEntry(lastSeq + 1);
+        if (beyond != null) {
+            Anchor last = pendingAnchors.lastEntry().getValue();
+            return new Broken(lastSeq + 1, lineInFile + 1, Math.max(fileIndex, 0), Reason.CUT_BEFORE_ANCHOR,
+                    "the chain ends " + (count == 0 ? "before its first entry" : "at seq " + lastSeq) + " but an anchor names seq "
+                    + last.seq() + ": entries " + (lastSeq + 1) + ".." + last.seq() + " at least were cut off the end");
         }
         return new Valid(count, firstSeq, lastSeq, lastHash);
     }

@@ -204,4 +204,79 @@ class ChainVerifierTest {
         assertThat(broken.reason()).as(broken.detail()).isEqualTo(reason);
         assertThat(broken.seq()).isEqualTo(seq);
     }
+
+    private static ChainVerifier.Anchor anchorOf(String line) {
+        try (var reader = dev.omcp.sdk.json.Jsonp.reader(line)) {
+            var json = reader.readObject();
+            return new ChainVerifier.Anchor(json.getJsonNumber("seq").longValue(), json.getString("hash"));
+        }
+    }
+
+    private static byte[] firstLines(String[] lines, int n) {
+        return (String.join("\n", Arrays.copyOf(lines, n)) + "\n").getBytes(StandardCharsets.UTF_8);
+    }
+
+    @Test
+    void aChainWhoseEndWasCutOffVerifiesAlone_butNotAgainstAnAnchorBeyondItsEnd() {
+        String[] lines = new String(chainFile(5), StandardCharsets.UTF_8).split("\n");
+        ChainVerifier.Anchor tip = anchorOf(lines[4]);
+        byte[] cut = firstLines(lines, 3);
+
+        assertThat(verify(ChainVerifier.fromGenesis(), cut)).as("without an anchor the cut is invisible")
+                .isInstanceOf(ChainVerifier.Valid.class);
+        ChainVerifier.Result result = verify(ChainVerifier.fromGenesis().expect(tip), cut);
+
+        assertThat(result).isInstanceOf(ChainVerifier.Broken.class);
+        ChainVerifier.Broken broken = (ChainVerifier.Broken) result;
+        assertThat(broken.reason()).isEqualTo(ChainVerifier.Reason.CUT_BEFORE_ANCHOR);
+        assertThat(broken.seq()).isEqualTo(4);
+        assertThat(broken.line()).isEqualTo(4);
+        assertThat(broken.detail()).isEqualTo("the chain ends at seq 3 but an anchor names seq 5: entries 4..5 at least were cut off the end");
+        assertThat(verify(ChainVerifier.fromGenesis().expect(tip), new byte[0])).isInstanceOf(ChainVerifier.Broken.class);
+    }
+
+    @Test
+    void anAnchorTheChainHolds_verifies_andOneWithAnotherHash_namesTheRewrittenEntry() {
+        String[] lines = new String(chainFile(5), StandardCharsets.UTF_8).split("\n");
+        assertThat(verify(ChainVerifier.fromGenesis().expect(anchorOf(lines[2])).expect(anchorOf(lines[4])), firstLines(lines, 5)))
+                .isInstanceOf(ChainVerifier.Valid.class);
+
+        // a chain rebuilt from seq 1 with other content verifies alone, but not against the anchor of the original
+        clock.advance(Duration.ofHours(1));
+        String[] rebuilt = new String(chainFile(5), StandardCharsets.UTF_8).split("\n");
+        ChainVerifier.Result result = verify(ChainVerifier.fromGenesis().expect(anchorOf(lines[2])), firstLines(rebuilt, 5));
+
+        assertThat(result).isInstanceOf(ChainVerifier.Broken.class);
+        ChainVerifier.Broken broken = (ChainVerifier.Broken) result;
+        assertThat(broken.reason()).isEqualTo(ChainVerifier.Reason.ANCHOR_MISMATCH);
+        assertThat(broken.seq()).isEqualTo(3);
+        assertThat(broken.line()).isEqualTo(3);
+    }
+
+    @Test
+    void aSegmentCannotCheckAnAnchorBeforeItsFirstEntry_andSaysSo() {
+        String[] lines = new String(chainFile(4), StandardCharsets.UTF_8).split("\n");
+        byte[] tail = (lines[2] + "\n" + lines[3] + "\n").getBytes(StandardCharsets.UTF_8);
+        ChainVerifier verifier = ChainVerifier.segment().expect(anchorOf(lines[0])).expect(anchorOf(lines[3]));
+
+        assertThat(verify(verifier, tail)).isInstanceOf(ChainVerifier.Valid.class);
+        assertThat(verifier.anchorsBeforeFirstEntry()).containsExactly(anchorOf(lines[0]));
+    }
+
+    @Test
+    void anAnchorIsSeqColonTheWholeHash_andAnythingElseIsNamed() {
+        String hash = "ab".repeat(32);
+        assertThat(ChainVerifier.Anchor.parse("42:" + hash.toUpperCase())).isEqualTo(new ChainVerifier.Anchor(42, hash));
+        assertThat(org.assertj.core.api.Assertions.catchThrowable(() -> ChainVerifier.Anchor.parse(hash)))
+                .hasMessageStartingWith("an anchor is SEQ:HASH");
+        assertThat(org.assertj.core.api.Assertions.catchThrowable(() -> ChainVerifier.Anchor.parse("x:" + hash)))
+                .hasMessage("an anchor's seq is a whole number, before the ':'");
+        assertThat(org.assertj.core.api.Assertions.catchThrowable(() -> ChainVerifier.Anchor.parse("0:" + hash)))
+                .hasMessage("an anchor's seq is 1 or more, not 0");
+        assertThat(org.assertj.core.api.Assertions.catchThrowable(() -> ChainVerifier.Anchor.parse("42:5e0c")))
+                .hasMessage("an anchor's hash is the 64 lower-case hex digits of the entry's hash");
+        assertThat(org.assertj.core.api.Assertions.catchThrowable(
+                () -> ChainVerifier.fromGenesis().expect(new ChainVerifier.Anchor(3, hash)).expect(new ChainVerifier.Anchor(3, "cd".repeat(32)))))
+                .hasMessage("two anchors name seq 3 with different hashes");
+    }
 }
