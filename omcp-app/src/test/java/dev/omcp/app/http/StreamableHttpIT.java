@@ -488,6 +488,71 @@ class StreamableHttpIT {
         }
     }
 
+    /** Opens the session's GET stream and reads its priming event. */
+    private static java.io.BufferedReader openStream(McpHttpClient client) throws Exception {
+        HttpRequest request = HttpRequest.newBuilder(URI.create(gateway.baseUrl() + "/mcp"))
+                .header("Accept", "text/event-stream").header("Mcp-Session-Id", client.sessionId())
+                .timeout(Duration.ofSeconds(10)).GET().build();
+        HttpResponse<InputStream> stream = Http.CLIENT.send(request, HttpResponse.BodyHandlers.ofInputStream());
+        assertThat(stream.statusCode()).isEqualTo(200);
+        java.io.BufferedReader reader = new java.io.BufferedReader(new java.io.InputStreamReader(stream.body(), StandardCharsets.UTF_8));
+        assertThat(reader.readLine()).startsWith("id: ");
+        return reader;
+    }
+
+    /** Whether the stream reaches its end within five seconds (keep-alives come only every 15 s). */
+    private static boolean endsSoon(java.io.BufferedReader reader) throws Exception {
+        java.util.concurrent.CompletableFuture<Boolean> ended = java.util.concurrent.CompletableFuture.supplyAsync(() -> {
+            try {
+                while (reader.readLine() != null) {
+                    // the rest of the priming event
+                }
+                return true;
+            } catch (java.io.IOException e) {
+                return true;
+            }
+        });
+        try {
+            return ended.get(5, java.util.concurrent.TimeUnit.SECONDS);
+        } catch (java.util.concurrent.TimeoutException e) {
+            reader.close();
+            return false;
+        }
+    }
+
+    @Test
+    void deletingTheSession_endsItsGetStreamAtOnce() throws Exception {
+        McpHttpClient client = initialized();
+        try (java.io.BufferedReader stream = openStream(client)) {
+            HttpResponse<String> deleted = Http.send(HttpRequest.newBuilder(URI.create(gateway.baseUrl() + "/mcp"))
+                    .header("Mcp-Session-Id", client.sessionId()).DELETE().build());
+            assertThat(deleted.statusCode()).isEqualTo(204);
+            assertThat(endsSoon(stream)).as("the stream of a deleted session must not live on").isTrue();
+        }
+    }
+
+    @Test
+    void aSecondGetStream_replacesTheFirst_soASessionHoldsOneAtATime() throws Exception {
+        McpHttpClient client = initialized();
+        try (java.io.BufferedReader first = openStream(client); java.io.BufferedReader second = openStream(client)) {
+            assertThat(endsSoon(first)).as("the older stream ends").isTrue();
+            gateway.assembly().gateway().tools().register(new dev.omcp.app.support.NamedTool("late_tool_2"));
+            try {
+                String line;
+                boolean sawListChanged = false;
+                while ((line = second.readLine()) != null) {
+                    if (line.contains("notifications/tools/list_changed")) {
+                        sawListChanged = true;
+                        break;
+                    }
+                }
+                assertThat(sawListChanged).as("the newer stream carries the session's notifications").isTrue();
+            } finally {
+                gateway.assembly().gateway().tools().unregister("late_tool_2");
+            }
+        }
+    }
+
     @Test
     void requestsRunOnVirtualThreads() {
         McpHttpClient client = initialized();

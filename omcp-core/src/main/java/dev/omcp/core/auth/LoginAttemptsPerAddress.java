@@ -10,24 +10,35 @@ import java.util.concurrent.atomic.AtomicReference;
 /**
  * Login attempts per client address in fixed one-minute windows (spec 5.2 rule 3, spec 8: 20 per
  * minute per IP, fixed). Counted in this process; every attempt counts, successful or not.
+ *
+ * <p>The table is bounded: past windows are dropped as it grows, and when {@code maxAddresses}
+ * addresses all hold a live window (a client spraying source addresses, from an IPv6 range or
+ * through a proxy trusted too far), an address without a window is refused until windows end:
+ * failing closed keeps memory fixed, where admitting it would let the table grow with every
+ * request.
  */
 public final class LoginAttemptsPerAddress {
     /** Spec 8: 20 logins per minute per IP. */
     public static final int LIMIT = 20;
     /** The window of the limit. */
     public static final Duration WINDOW = Duration.ofMinutes(1);
+    /** Addresses with a live window the table holds at most, by default (a few MiB). */
+    public static final int MAX_ADDRESSES = 100_000;
     private static final int PRUNE_ABOVE = 10_000;
 
     private final int limit;
+    private final int maxAddresses;
     private final ConcurrentHashMap<String, Window> windows = new ConcurrentHashMap<>();
     private final AtomicInteger writes = new AtomicInteger();
+    private final AtomicReference<Instant> lastPruneWhenFull = new AtomicReference<>(Instant.MIN);
 
     public LoginAttemptsPerAddress() {
-        this(LIMIT);
+        this(LIMIT, MAX_ADDRESSES);
     }
 
-    LoginAttemptsPerAddress(int limit) {
+    LoginAttemptsPerAddress(int limit, int maxAddresses) {
         this.limit = limit;
+        this.maxAddresses = maxAddresses;
     }
 
     private record Window(Instant start, int count) {}
@@ -38,6 +49,18 @@ public final class LoginAttemptsPerAddress {
      * @return empty when the attempt may go on, else how long until the window ends
      */
     public Optional<Duration> tryAttempt(String address, Instant now) {
+        if (windows.size() >= maxAddresses && !windows.containsKey(address)) {
+            // at most one full scan per second, so a flood at the bound costs no scan per request
+            Instant last = lastPruneWhenFull.get();
+            if (now.isAfter(last.plusSeconds(1)) && lastPruneWhenFull.compareAndSet(last, now)) {
+                pruneEnded(now);
+            }
+            if (windows.size() >= maxAddresses) {
+                // The size check and the insert below are not one step, so concurrent requests may
+                // pass it together: the table can exceed the bound by at most the requests in flight.
+                return Optional.of(WINDOW);
+            }
+        }
         AtomicReference<Duration> refused = new AtomicReference<>();
         windows.compute(address, (key, window) -> {
             if (window == null || !window.start().plus(WINDOW).isAfter(now)) {
@@ -50,8 +73,17 @@ public final class LoginAttemptsPerAddress {
             return new Window(window.start(), window.count() + 1);
         });
         if (writes.incrementAndGet() % 1024 == 0 && windows.size() > PRUNE_ABOVE) {
-            windows.entrySet().removeIf(entry -> !entry.getValue().start().plus(WINDOW).isAfter(now));
+            pruneEnded(now);
         }
         return Optional.ofNullable(refused.get());
+    }
+
+    private void pruneEnded(Instant now) {
+        windows.entrySet().removeIf(entry -> !entry.getValue().start().plus(WINDOW).isAfter(now));
+    }
+
+    /** How many addresses hold a window; for tests of the bound. */
+    int size() {
+        return windows.size();
     }
 }

@@ -128,6 +128,8 @@ public final class Gateway {
         private SecureRandom random = new SecureRandom();
         private McpSessionStore sessionStore = new InMemoryMcpSessionStore();
         private Duration sessionIdleTimeout = Duration.ofMinutes(30);
+        private int maxSessionsPerCredential = McpSessions.DEFAULT_MAX_PER_CREDENTIAL;
+        private int maxSessions = McpSessions.DEFAULT_MAX_TOTAL;
         private final List<ApiKey> apiKeys = new ArrayList<>();
         private final List<Tool> toolList = new ArrayList<>();
         private final List<ResourceProvider> resourceProviders = new ArrayList<>();
@@ -201,6 +203,21 @@ public final class Gateway {
         /** How long an unused MCP session lives; default 30 minutes. */
         public Builder sessionIdleTimeout(Duration timeout) {
             this.sessionIdleTimeout = Objects.requireNonNull(timeout, "timeout");
+            return this;
+        }
+
+        /**
+         * How many MCP sessions one credential, and the whole gateway, may hold at once; defaults
+         * 1,000 and 10,000. An {@code initialize} beyond either is refused (HTTP 429) rather than
+         * letting sessions fill memory.
+         */
+        public Builder sessionLimits(int perCredential, int total) {
+            if (perCredential < 1 || total < 1) {
+                throw new IllegalArgumentException("MCP session limits must be at least 1 (per credential " + perCredential
+                        + ", in all " + total + ")");
+            }
+            this.maxSessionsPerCredential = perCredential;
+            this.maxSessions = total;
             return this;
         }
 
@@ -311,7 +328,7 @@ public final class Gateway {
         public Gateway build() {
             requireUniqueNames("tool", toolList.stream().map(t -> t.definition().name()).toList());
             requireUniqueNames("prompt", prompts.stream().map(p -> p.definition().name()).toList());
-            McpSessions sessions = new McpSessions(sessionStore, clock, random, sessionIdleTimeout);
+            McpSessions sessions = new McpSessions(sessionStore, clock, random, sessionIdleTimeout, maxSessionsPerCredential, maxSessions);
             SessionStreams streams = new SessionStreams();
             ClientRequests clientRequests = new ClientRequests();
             ToolRegistry registry = new ToolRegistry();

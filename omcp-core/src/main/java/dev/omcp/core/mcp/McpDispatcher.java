@@ -24,7 +24,7 @@ import jakarta.json.stream.JsonParser;
 import jakarta.json.stream.JsonParserFactory;
 import jakarta.json.stream.JsonParsingException;
 import java.io.StringReader;
-import java.util.HashSet;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.NoSuchElementException;
@@ -249,9 +249,17 @@ public final class McpDispatcher implements McpEndpoint {
         if (result instanceof McpResult.Success) {
             String clientName = params.get("clientInfo") instanceof JsonObject clientInfo
                     ? abbreviate(clientInfo.getString("name", "")) : "";
+            // in the order sent, so the capabilities a session keeps (it keeps a bounded number) are the first announced
             Set<String> announced = params.get("capabilities") instanceof JsonObject capabilities
-                    ? new HashSet<>(capabilities.keySet()) : Set.of();
-            newSession = Optional.of(sessions.open(inbound.principal(), revision, clientName, announced).id());
+                    ? new LinkedHashSet<>(capabilities.keySet()) : Set.of();
+            switch (sessions.open(inbound.principal(), revision, clientName, announced)) {
+                case McpSessions.Opening.Opened opened -> newSession = Optional.of(opened.session().id());
+                case McpSessions.Opening.LimitReached limit -> {
+                    // no log line per refusal: a flood at the limit would flood the log; the
+                    // refusal shows in omcp_mcp_requests_total{outcome="refused"}
+                    return refused(INITIALIZE, Refusal.SESSION_LIMIT, id, JsonRpc.REQUEST_REFUSED, limit.message());
+                }
+            }
         }
         return toReply(call, result, newSession);
     }

@@ -22,5 +22,10 @@ public enum Refusal {
     /** A policy refused the caller [403]. */
     FORBIDDEN,
     /** The caller exceeded its request rate [429]. */
-    RATE_LIMITED
+    RATE_LIMITED,
+    /**
+     * An {@code initialize} that would open more sessions than the caller's credential, or the
+     * whole gateway, may hold at once [429]. No session was opened.
+     */
+    SESSION_LIMIT
 }

@@ -151,7 +151,8 @@ public final class LoginRoutes {
             case LoginResult.AccountLocked locked -> tooMany(ctx, locked.retryAfter(), "OMCP_LOGIN_LOCKED",
                     "too many failed logins for this account; try again after the Retry-After seconds");
             case LoginResult.TooManyAttempts limited -> tooMany(ctx, limited.retryAfter(), "OMCP_LOGIN_RATE_LIMIT",
-                    "more than 20 login attempts per minute from this address; try again after the Retry-After seconds");
+                    "more than 20 login attempts per minute from this address (or logins from more addresses at once than the "
+                            + "gateway counts); try again after the Retry-After seconds");
             case LoginResult.Busy busy -> {
                 ctx.header("Retry-After", Long.toString(seconds(busy.retryAfter())));
                 JsonResponses.error(ctx, 503, "OMCP_LOGIN_BUSY",

@@ -51,7 +51,11 @@ public final class StreamableHttpTransport {
     private final AgentAuthentication authentication;
     private final GatewayMetrics metrics;
     private final int maxBodyBytes;
-    private final Map<SseWriter, Thread> openStreams = new ConcurrentHashMap<>();
+    /**
+     * The open {@code GET} stream of each session: at most one. MCP 2025-11-25 has the server send
+     * each message on only one stream, and one per session bounds what a client can hold open.
+     */
+    private final Map<String, OpenStream> openStreams = new ConcurrentHashMap<>();
     private volatile boolean closing;
 
     public StreamableHttpTransport(
@@ -111,28 +115,40 @@ public final class StreamableHttpTransport {
 
     /** {@code GET /mcp}: the session's standalone server-to-client SSE stream. */
     public void get(Context ctx) throws IOException {
-        Optional<String> streamable = streamableSession(ctx);
+        Optional<StreamTarget> streamable = streamableSession(ctx);
         if (streamable.isEmpty()) {
             return;
         }
-        String sessionId = streamable.get();
+        String sessionId = streamable.get().sessionId();
+        Principal principal = streamable.get().principal();
         ctx.status(200).contentType(EVENT_STREAM).header("Cache-Control", "no-cache").header("X-Accel-Buffering", "no");
         SseWriter writer = new SseWriter(ctx.res().getOutputStream(), "g" + Long.toHexString(System.nanoTime()));
-        openStreams.put(writer, Thread.currentThread());
+        OpenStream stream = new OpenStream(Thread.currentThread());
+        // A newer stream replaces an older one of the same session (a client reconnecting after a
+        // network break, whose old stream the server has not yet found dead, must not be refused).
+        OpenStream replaced = openStreams.put(sessionId, stream);
+        if (replaced != null) {
+            replaced.end();
+        }
         try (AutoCloseable attached = endpoint.attachStream(sessionId, message -> writer.message(message.toString()))) {
             writer.prime();
-            while (!closing && !writer.isBroken()) {
+            while (!closing && !stream.ended() && !writer.isBroken()) {
                 Thread.sleep(KEEP_ALIVE);
-                if (!closing) {
-                    writer.keepAlive();
+                // A session that expired or ended while its stream idled ends the stream, so no
+                // stream outlives its session. An open stream counts as use of the session.
+                if (closing || stream.ended()
+                        || endpoint.checkSession(sessionId, principal) != McpEndpoint.SessionStatus.ACTIVE) {
+                    break;
                 }
+                writer.keepAlive();
             }
         } catch (InterruptedException e) {
+            // ended on purpose (session deleted, stream replaced, shutdown): the response just ends
             Thread.currentThread().interrupt();
         } catch (Exception e) {
             throw new IOException("closing the SSE stream of a session failed", e);
         } finally {
-            openStreams.remove(writer);
+            openStreams.remove(sessionId, stream);
         }
     }
 
@@ -168,9 +184,9 @@ public final class StreamableHttpTransport {
      * give: credentials, protocol header, {@code Accept}, session header, session. Refuses the request
      * on the first that fails.
      *
-     * @return the session whose stream may be opened; empty when the request was refused
+     * @return the session whose stream may be opened, and its owner; empty when the request was refused
      */
-    private Optional<String> streamableSession(Context ctx) {
+    private Optional<StreamTarget> streamableSession(Context ctx) {
         Optional<Principal> principal = authenticate(ctx);
         if (principal.isEmpty()) {
             return Optional.empty();
@@ -192,7 +208,7 @@ public final class StreamableHttpTransport {
             refuse(ctx, 404, SESSION_NOT_FOUND, SESSION_NOT_FOUND_MESSAGE);
             return Optional.empty();
         }
-        return sessionId;
+        return Optional.of(new StreamTarget(sessionId.get(), principal.get()));
     }
 
     /** {@code DELETE /mcp}: the client ends its session. */
@@ -213,13 +229,40 @@ public final class StreamableHttpTransport {
             refuse(ctx, 404, SESSION_NOT_FOUND, SESSION_NOT_FOUND_MESSAGE);
             return;
         }
+        // the session's stream ends with it, now rather than at its next keep-alive
+        OpenStream stream = openStreams.remove(sessionId);
+        if (stream != null) {
+            stream.end();
+        }
         ctx.status(204);
     }
 
     /** Ends every standalone stream; used on shutdown. */
     public void close() {
         closing = true;
-        openStreams.values().forEach(Thread::interrupt);
+        openStreams.values().forEach(OpenStream::end);
+    }
+
+    /** A session whose stream a {@code GET} may open, and the credential that asked. */
+    private record StreamTarget(String sessionId, Principal principal) {}
+
+    /** A {@code GET} stream in progress: ending it wakes the thread that serves it. */
+    private static final class OpenStream {
+        private final Thread serving;
+        private volatile boolean ended;
+
+        OpenStream(Thread serving) {
+            this.serving = serving;
+        }
+
+        void end() {
+            ended = true;
+            serving.interrupt();
+        }
+
+        boolean ended() {
+            return ended;
+        }
     }
 
     /** Refuses (400) a request whose MCP-Protocol-Version the endpoint does not speak; true when refused. */

@@ -23,6 +23,7 @@ import java.util.Objects;
 import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.locks.ReentrantLock;
 
 /**
  * RFC 7591 dynamic client registration for MCP clients that introduce themselves to the gateway.
@@ -46,6 +47,7 @@ public final class DynamicClientRegistrar implements ClientRegistrar {
     private final SecureRandom random;
     private final int maxClients;
     private final Map<String, Window> perAddress = new ConcurrentHashMap<>();
+    private final ReentrantLock registrations = new ReentrantLock();
 
     private record Window(Instant start, int count) {}
 
@@ -67,9 +69,6 @@ public final class DynamicClientRegistrar implements ClientRegistrar {
             Window window = perAddress.get(clientIp);
             return new RegistrationResult.TooMany(Duration.between(now, window.start().plus(ADDRESS_WINDOW)));
         }
-        if (store.count() >= maxClients) {
-            return new RegistrationResult.TooMany(ADDRESS_WINDOW);
-        }
         String authMethod = metadata.tokenEndpointAuthMethod().isEmpty() ? "client_secret_basic" : metadata.tokenEndpointAuthMethod();
         List<String> grants = metadata.grantTypes().isEmpty() ? List.of("authorization_code") : metadata.grantTypes();
         List<String> responses = metadata.responseTypes().isEmpty() ? List.of("code") : metadata.responseTypes();
@@ -82,7 +81,18 @@ public final class DynamicClientRegistrar implements ClientRegistrar {
             secret = Base64.getUrlEncoder().withoutPadding().encodeToString(bytes);
         }
         RegisteredClient client = new RegisteredClient(newClientId(), secret.isEmpty() ? "" : sha256(secret), now, effective);
-        store.save(client);
+        // Count and save under one lock: checked apart, concurrent registrations (from as many
+        // addresses) would each see room for one more and together overshoot the bound. A
+        // ReentrantLock, not synchronized, because a file store's save does I/O.
+        registrations.lock();
+        try {
+            if (store.count() >= maxClients) {
+                return new RegistrationResult.TooMany(ADDRESS_WINDOW);
+            }
+            store.save(client);
+        } finally {
+            registrations.unlock();
+        }
         return new RegistrationResult.Registered(client, secret);
     }
 

@@ -13,12 +13,26 @@ import java.util.Base64;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.stream.Collectors;
 
 /**
  * Opens, finds and ends MCP sessions: ids from a cryptographic random source, bound to the
- * credential that opened them, expired after an idle period (30 minutes by default).
+ * credential that opened them, expired after an idle period (30 minutes by default), and limited
+ * in number per credential and in all, so a client that opens sessions without end (a bug or an
+ * attack) cannot exhaust memory.
  */
 public final class McpSessions {
+    /** Sessions one credential may hold at once, by default. */
+    public static final int DEFAULT_MAX_PER_CREDENTIAL = 1_000;
+    /** Sessions the gateway holds at once, by default. */
+    public static final int DEFAULT_MAX_TOTAL = 10_000;
+    /** Capability names kept per session: a client announces a handful; a body could carry thousands. */
+    static final int MAX_CAPABILITIES = 32;
+    /** Longest capability name kept. */
+    static final int MAX_CAPABILITY_NAME = 64;
+    /** A refused open sweeps expired sessions at most this often, so a flood at the limit costs no full scan per request. */
+    private static final Duration SWEEP_WHEN_FULL_EVERY = Duration.ofSeconds(1);
     /** How often an idle session's timestamp is rewritten: not on every request, to spare the store. */
     private static final Duration TOUCH_GRANULARITY = Duration.ofSeconds(5);
     /** A full sweep of idle sessions runs once per this many opened sessions. */
@@ -28,31 +42,89 @@ public final class McpSessions {
     private final Clock clock;
     private final SecureRandom random;
     private final Duration idleTimeout;
+    private final int maxPerCredential;
+    private final int maxTotal;
     private final AtomicInteger opened = new AtomicInteger();
+    private final AtomicReference<Instant> lastSweepWhenFull = new AtomicReference<>(Instant.MIN);
 
     public McpSessions(McpSessionStore store, Clock clock, SecureRandom random, Duration idleTimeout) {
+        this(store, clock, random, idleTimeout, DEFAULT_MAX_PER_CREDENTIAL, DEFAULT_MAX_TOTAL);
+    }
+
+    /**
+     * @param maxPerCredential sessions one credential may hold at once
+     * @param maxTotal sessions the gateway holds at once
+     */
+    public McpSessions(
+            McpSessionStore store, Clock clock, SecureRandom random, Duration idleTimeout, int maxPerCredential, int maxTotal) {
         this.store = store;
         this.clock = clock;
         this.random = random;
         if (idleTimeout.isNegative() || idleTimeout.isZero()) {
             throw new IllegalArgumentException("MCP session idle timeout must be positive");
         }
+        if (maxPerCredential < 1 || maxTotal < 1) {
+            throw new IllegalArgumentException("MCP session limits must be at least 1 (per credential " + maxPerCredential
+                    + ", in all " + maxTotal + ")");
+        }
         this.idleTimeout = idleTimeout;
+        this.maxPerCredential = maxPerCredential;
+        this.maxTotal = maxTotal;
     }
 
-    /** Opens a session for {@code principal} after a successful {@code initialize}. */
-    public McpSession open(Principal principal, ProtocolRevision revision, String clientName, Set<String> capabilities) {
+    /** What {@link #open} did. */
+    public sealed interface Opening {
+        /** The session is open. */
+        record Opened(McpSession session) implements Opening {}
+
+        /** A limit refused the session; {@code message} says which and what to do. */
+        record LimitReached(String message) implements Opening {}
+    }
+
+    /**
+     * Opens a session for {@code principal} after a successful {@code initialize}, unless the
+     * credential or the gateway already holds the most sessions it may. Expired sessions are swept
+     * first when a limit is reached, so only live sessions count.
+     */
+    public Opening open(Principal principal, ProtocolRevision revision, String clientName, Set<String> capabilities) {
         byte[] bytes = new byte[32];
         random.nextBytes(bytes);
         String id = Base64.getUrlEncoder().withoutPadding().encodeToString(bytes);
         Instant now = clock.instant();
         McpSession session = new McpSession(
-                id, principal.id(), revision.wireName(), clientName, capabilities, LogLevel.INFO.wireName(), now);
-        store.put(session);
+                id, principal.id(), revision.wireName(), clientName, bounded(capabilities), LogLevel.INFO.wireName(), now);
         if (opened.incrementAndGet() % SWEEP_EVERY == 0) {
             store.removeIdleSince(now.minus(idleTimeout));
         }
-        return session;
+        McpSessionStore.Admission admission = store.putWithinLimits(session, maxPerCredential, maxTotal);
+        if (admission != McpSessionStore.Admission.STORED && sweepWhenFull(now)) {
+            admission = store.putWithinLimits(session, maxPerCredential, maxTotal);
+        }
+        return switch (admission) {
+            case STORED -> new Opening.Opened(session);
+            case OWNER_FULL -> new Opening.LimitReached("Too many sessions: this credential holds " + maxPerCredential
+                    + " open MCP sessions, the most it may; end sessions you no longer use with DELETE /mcp (or close their "
+                    + "WebSockets), or wait until one has been idle for " + idleTimeout.toMinutes() + " minutes");
+            case STORE_FULL -> new Opening.LimitReached("Too many sessions: the gateway holds " + maxTotal
+                    + " open MCP sessions, the most it may; try again when idle sessions have expired (after "
+                    + idleTimeout.toMinutes() + " minutes unused)");
+        };
+    }
+
+    /** Sweeps expired sessions unless that was done less than a second ago; true when it swept. */
+    private boolean sweepWhenFull(Instant now) {
+        Instant last = lastSweepWhenFull.get();
+        if (!now.isAfter(last.plus(SWEEP_WHEN_FULL_EVERY)) || !lastSweepWhenFull.compareAndSet(last, now)) {
+            return false;
+        }
+        return store.removeIdleSince(now.minus(idleTimeout)) > 0;
+    }
+
+    private static Set<String> bounded(Set<String> capabilities) {
+        return capabilities.stream()
+                .filter(name -> name.length() <= MAX_CAPABILITY_NAME)
+                .limit(MAX_CAPABILITIES)
+                .collect(Collectors.toUnmodifiableSet());
     }
 
     /**
@@ -90,6 +162,7 @@ public final class McpSessions {
 
     /** Stores the log level a client asked for with {@code logging/setLevel}. */
     public void setLogLevel(McpSession session, LogLevel level) {
-        store.put(session.withLogLevel(level.wireName()));
+        // replace, not put: a session ended while this request ran stays ended
+        store.replace(session.withLogLevel(level.wireName()));
     }
 }

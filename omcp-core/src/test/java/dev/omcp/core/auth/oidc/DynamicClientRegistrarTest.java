@@ -88,4 +88,52 @@ class DynamicClientRegistrarTest {
         assertThat(small.register(metadata(List.of("https://a.example/cb"), "none"), "a")).isInstanceOf(RegistrationResult.Registered.class);
         assertThat(small.register(metadata(List.of("https://a.example/cb"), "none"), "b")).isInstanceOf(RegistrationResult.TooMany.class);
     }
+
+    @Test
+    void concurrentRegistrationsFromManyAddresses_neverOvershootTheBound() throws Exception {
+        // A store whose save takes a moment (as a file's does) widens the window between counting
+        // and saving; checked apart, every racer would see room for one more.
+        InMemoryClientRegistrationStore kept = new InMemoryClientRegistrationStore();
+        dev.omcp.ports.auth.ClientRegistrationStore slow = new dev.omcp.ports.auth.ClientRegistrationStore() {
+            @Override
+            public void save(dev.omcp.ports.auth.RegisteredClient client) {
+                Thread.yield();
+                kept.save(client);
+            }
+
+            @Override
+            public int count() {
+                int count = kept.count();
+                try {
+                    Thread.sleep(1); // holds the window between counting and saving open
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+                return count;
+            }
+        };
+        int bound = 5;
+        int racers = 48;
+        DynamicClientRegistrar small = new DynamicClientRegistrar(slow, clock, new SecureRandom(), bound);
+        java.util.concurrent.CountDownLatch gate = new java.util.concurrent.CountDownLatch(1);
+        List<java.util.concurrent.Future<RegistrationResult>> results = new java.util.ArrayList<>();
+        try (java.util.concurrent.ExecutorService pool = java.util.concurrent.Executors.newFixedThreadPool(racers)) {
+            for (int i = 0; i < racers; i++) {
+                String address = "10.0.0." + i;
+                results.add(pool.submit(() -> {
+                    gate.await();
+                    return small.register(metadata(List.of("https://a.example/cb"), "none"), address);
+                }));
+            }
+            gate.countDown();
+            long registered = 0;
+            for (java.util.concurrent.Future<RegistrationResult> result : results) {
+                if (result.get() instanceof RegistrationResult.Registered) {
+                    registered++;
+                }
+            }
+            assertThat(registered).isEqualTo(bound);
+        }
+        assertThat(kept.count()).isEqualTo(bound);
+    }
 }

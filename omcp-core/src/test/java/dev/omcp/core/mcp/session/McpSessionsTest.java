@@ -6,11 +6,19 @@ import dev.omcp.core.mcp.revision.ProtocolRevision;
 import dev.omcp.testkit.time.ManualClock;
 import dev.omcp.ports.identity.Principal;
 import dev.omcp.ports.mcp.McpSession;
+import dev.omcp.ports.tools.LogLevel;
 import java.security.SecureRandom;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.HashSet;
+import java.util.LinkedHashSet;
+import java.util.List;
 import java.util.Set;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import org.junit.jupiter.api.Test;
 
 class McpSessionsTest {
@@ -19,11 +27,20 @@ class McpSessionsTest {
     private final McpSessions sessions = new McpSessions(store, clock, new SecureRandom(), Duration.ofMinutes(30));
     private final Principal alice = Principal.apiKey("alice", "");
 
+    private static McpSession opened(McpSessions.Opening opening) {
+        assertThat(opening).isInstanceOf(McpSessions.Opening.Opened.class);
+        return ((McpSessions.Opening.Opened) opening).session();
+    }
+
+    private McpSession open(McpSessions in, Principal principal) {
+        return opened(in.open(principal, ProtocolRevision.LATEST, "c", Set.of()));
+    }
+
     @Test
     void sessionIds_carry256RandomBitsAndAreVisibleAscii() {
         Set<String> ids = new HashSet<>();
         for (int i = 0; i < 1000; i++) {
-            McpSession session = sessions.open(alice, ProtocolRevision.LATEST, "c", Set.of());
+            McpSession session = open(sessions, alice);
             assertThat(session.id()).matches("[A-Za-z0-9_-]{43}");
             ids.add(session.id());
         }
@@ -32,7 +49,7 @@ class McpSessionsTest {
 
     @Test
     void sessionUnusedFor30Minutes_expires() {
-        McpSession session = sessions.open(alice, ProtocolRevision.LATEST, "c", Set.of());
+        McpSession session = open(sessions, alice);
         clock.advance(Duration.ofMinutes(29));
         assertThat(sessions.find(session.id(), alice)).isPresent();
         clock.advance(Duration.ofMinutes(29));
@@ -44,7 +61,7 @@ class McpSessionsTest {
 
     @Test
     void session_isBoundToTheCredentialThatOpenedIt() {
-        McpSession session = sessions.open(alice, ProtocolRevision.LATEST, "c", Set.of());
+        McpSession session = open(sessions, alice);
         assertThat(sessions.find(session.id(), Principal.apiKey("mallory", ""))).isEmpty();
         assertThat(sessions.end(session.id(), Principal.apiKey("mallory", ""))).isFalse();
         assertThat(sessions.find(session.id(), alice)).isPresent();
@@ -52,9 +69,106 @@ class McpSessionsTest {
 
     @Test
     void endedSession_isGone() {
-        McpSession session = sessions.open(alice, ProtocolRevision.LATEST, "c", Set.of());
+        McpSession session = open(sessions, alice);
         assertThat(sessions.end(session.id(), alice)).isTrue();
         assertThat(sessions.find(session.id(), alice)).isEmpty();
         assertThat(sessions.end(session.id(), alice)).isFalse();
+    }
+
+    @Test
+    void aCredentialAtItsLimit_isRefusedAnotherSession_whileOtherCredentialsAreNot() {
+        McpSessions limited = new McpSessions(store, clock, new SecureRandom(), Duration.ofMinutes(30), 3, 100);
+        for (int i = 0; i < 3; i++) {
+            open(limited, alice);
+        }
+        McpSessions.Opening refused = limited.open(alice, ProtocolRevision.LATEST, "c", Set.of());
+        assertThat(refused).isInstanceOfSatisfying(McpSessions.Opening.LimitReached.class, limit -> assertThat(limit.message())
+                .contains("this credential holds 3 open MCP sessions").contains("DELETE /mcp"));
+        assertThat(store.size()).as("nothing stored for the refused open").isEqualTo(3);
+        open(limited, Principal.apiKey("bob", ""));
+    }
+
+    @Test
+    void theGatewayAtItsLimit_refusesEveryCredential() {
+        McpSessions limited = new McpSessions(store, clock, new SecureRandom(), Duration.ofMinutes(30), 100, 2);
+        open(limited, alice);
+        open(limited, Principal.apiKey("bob", ""));
+        assertThat(limited.open(Principal.apiKey("carol", ""), ProtocolRevision.LATEST, "c", Set.of()))
+                .isInstanceOfSatisfying(McpSessions.Opening.LimitReached.class,
+                        limit -> assertThat(limit.message()).contains("the gateway holds 2 open MCP sessions"));
+    }
+
+    @Test
+    void anEndedSession_freesItsPlace() {
+        McpSessions limited = new McpSessions(store, clock, new SecureRandom(), Duration.ofMinutes(30), 1, 100);
+        McpSession first = open(limited, alice);
+        assertThat(limited.open(alice, ProtocolRevision.LATEST, "c", Set.of())).isInstanceOf(McpSessions.Opening.LimitReached.class);
+        assertThat(limited.end(first.id(), alice)).isTrue();
+        open(limited, alice);
+    }
+
+    @Test
+    void expiredSessions_doNotCountAgainstTheLimit() {
+        McpSessions limited = new McpSessions(store, clock, new SecureRandom(), Duration.ofMinutes(30), 2, 100);
+        open(limited, alice);
+        open(limited, alice);
+        clock.advance(Duration.ofMinutes(31));
+        open(limited, alice);
+        assertThat(store.size()).as("the expired two were swept").isEqualTo(1);
+    }
+
+    @Test
+    void concurrentOpens_neverOvershootTheLimit() throws Exception {
+        // Many initialize requests at once: the count and the write must be one step, or several
+        // threads each see room for one more and all store.
+        int limit = 5;
+        int threads = 64;
+        McpSessions limited = new McpSessions(store, clock, new SecureRandom(), Duration.ofMinutes(30), limit, 1_000);
+        CountDownLatch start = new CountDownLatch(1);
+        List<Future<McpSessions.Opening>> results = new ArrayList<>();
+        try (ExecutorService pool = Executors.newFixedThreadPool(threads)) {
+            for (int i = 0; i < threads; i++) {
+                results.add(pool.submit(() -> {
+                    start.await();
+                    return limited.open(alice, ProtocolRevision.LATEST, "c", Set.of());
+                }));
+            }
+            start.countDown();
+            int openedCount = 0;
+            for (Future<McpSessions.Opening> result : results) {
+                if (result.get() instanceof McpSessions.Opening.Opened) {
+                    openedCount++;
+                }
+            }
+            assertThat(openedCount).isEqualTo(limit);
+        }
+        assertThat(store.size()).isEqualTo(limit);
+    }
+
+    @Test
+    void aLogLevelSetWhileTheSessionEnded_doesNotBringItBack() {
+        McpSession session = open(sessions, alice);
+        McpSession seenByTheRequest = sessions.find(session.id(), alice).orElseThrow();
+        assertThat(sessions.end(session.id(), alice)).isTrue();
+        sessions.setLogLevel(seenByTheRequest, LogLevel.DEBUG);
+        assertThat(store.find(session.id())).isEmpty();
+    }
+
+    @Test
+    void announcedCapabilities_areKeptUpToABound_inTheOrderSent() {
+        Set<String> announced = new LinkedHashSet<>(List.of("sampling", "x".repeat(65)));
+        for (int i = 0; i < 1_000; i++) {
+            announced.add("c" + i);
+        }
+        McpSession session = opened(sessions.open(alice, ProtocolRevision.LATEST, "c", announced));
+        assertThat(session.clientCapabilities()).hasSize(McpSessions.MAX_CAPABILITIES).contains("sampling")
+                .doesNotContain("x".repeat(65));
+    }
+
+    @Test
+    void limitsBelowOne_areRefusedAtConstruction() {
+        org.assertj.core.api.Assertions.assertThatIllegalArgumentException()
+                .isThrownBy(() -> new McpSessions(store, clock, new SecureRandom(), Duration.ofMinutes(30), 0, 10))
+                .withMessageContaining("at least 1");
     }
 }
