@@ -28,9 +28,20 @@ public final class LokiFake extends FakeBackend {
     public static final int MAX_QUERY_SERIES = 500;
 
     private final List<Line> lines = new CopyOnWriteArrayList<>();
+    private volatile List<String> warnings = List.of();
 
     public LokiFake() throws IOException {
         super();
+    }
+
+    /**
+     * Makes every query answer (lines, counts) from now on carry {@code lines} as its top-level
+     * {@code warnings}, as Loki's answers do when a query could not do all it was asked; none
+     * clears them.
+     */
+    public LokiFake warnWith(String... lines) {
+        this.warnings = List.of(lines);
+        return this;
     }
 
     /** Stores a line under {@code stream} labels. */
@@ -213,10 +224,8 @@ public final class LokiFake extends FakeBackend {
         }
         JsonArrayBuilder result = Jsonp.array();
         byStream.forEach((labels, values) -> result.add(Jsonp.object().add("stream", object(labels)).add("values", values)));
-        return Answer.json(200, Jsonp.object().add("status", "success").add("data", Jsonp.object()
-                .add("resultType", "streams").add("result", result)
-                .add("stats", Jsonp.object().add("summary", Jsonp.object().add("totalEntriesReturned", hits.size()))))
-                .build().toString());
+        return queryAnswer(Jsonp.object().add("resultType", "streams").add("result", result)
+                .add("stats", Jsonp.object().add("summary", Jsonp.object().add("totalEntriesReturned", hits.size()))));
     }
 
     private Map<Map<String, String>, Long> counts(LogqlSubset.MetricQuery query, long at) {
@@ -258,8 +267,7 @@ public final class LokiFake extends FakeBackend {
         }
         JsonArrayBuilder result = Jsonp.array();
         series.forEach((labels, values) -> result.add(Jsonp.object().add("metric", object(labels)).add("values", values)));
-        return Answer.json(200, Jsonp.object().add("status", "success")
-                .add("data", Jsonp.object().add("resultType", "matrix").add("result", result)).build().toString());
+        return queryAnswer(Jsonp.object().add("resultType", "matrix").add("result", result));
     }
 
     private Answer vector(LogqlSubset.MetricQuery query, long at) {
@@ -276,8 +284,7 @@ public final class LokiFake extends FakeBackend {
             result.add(Jsonp.object().add("metric", object(e.getKey()))
                     .add("value", Jsonp.array().add(BigDecimal.valueOf(at, 9).stripTrailingZeros()).add(Long.toString(e.getValue()))));
         }
-        return Answer.json(200, Jsonp.object().add("status", "success")
-                .add("data", Jsonp.object().add("resultType", "vector").add("result", result)).build().toString());
+        return queryAnswer(Jsonp.object().add("resultType", "vector").add("result", result));
     }
 
     /** Loki's answer to a metric query with more series than {@code max_query_series} (HTTP 400, word for word). */
@@ -289,6 +296,19 @@ public final class LokiFake extends FakeBackend {
 
     private static long epochNanos(Instant t) {
         return t.getEpochSecond() * 1_000_000_000L + t.getNano();
+    }
+
+    /**
+     * A query's answer as Loki encodes it: {@code status}, then {@code warnings} when the query
+     * warned (Loki writes the member only then), then {@code data}.
+     */
+    private Answer queryAnswer(JsonObjectBuilder data) {
+        JsonObjectBuilder answer = Jsonp.object().add("status", "success");
+        List<String> said = warnings;
+        if (!said.isEmpty()) {
+            answer.add("warnings", strings(said));
+        }
+        return Answer.json(200, answer.add("data", data).build().toString());
     }
 
     private static Answer success(JsonArrayBuilder data) {

@@ -56,6 +56,12 @@ public final class BackendHttp {
         T read(byte[] body) throws ConnectorException;
     }
 
+    /** Reads a 2xx answer's JSON tree while the answer's bytes are still reserved. */
+    @FunctionalInterface
+    public interface TreeReader<T> {
+        T read(JsonObject answer) throws ConnectorException;
+    }
+
     /** Reads an answer of any status while its bytes are still reserved. */
     @FunctionalInterface
     public interface AnswerReader<T> {
@@ -96,6 +102,15 @@ public final class BackendHttp {
     /** GET returning a JSON object, parsed into a tree. */
     public JsonObject getJson(String path, Map<String, String> query) throws ConnectorException {
         return send(getRequest(path, query), Reading.TREE, this::json);
+    }
+
+    /**
+     * GET returning a JSON object, parsed into a tree that is handed to {@code reader} while the
+     * answer still counts against the budget: a large tree ({@link Reading#TREE}) is reduced to the
+     * connector's own values before its bytes are given back, rather than after.
+     */
+    public <T> T getJson(String path, Map<String, String> query, TreeReader<T> reader) throws ConnectorException {
+        return send(getRequest(path, query), Reading.TREE, body -> reader.read(json(body)));
     }
 
     /** GET asking for JSON, the body handed to {@code reader}, which reads it token by token. */

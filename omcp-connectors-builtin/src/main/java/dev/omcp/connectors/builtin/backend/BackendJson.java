@@ -9,7 +9,6 @@ import dev.omcp.sdk.connector.ConnectorException.Kind;
 import java.io.EOFException;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Function;
@@ -25,10 +24,6 @@ import java.util.function.Function;
  */
 public final class BackendJson {
     private static final JsonFactory FACTORY = JsonFactory.builder().disable(JsonFactory.Feature.INTERN_FIELD_NAMES).build();
-    /** Most lines of {@code warnings} and {@code infos} an answer passes on; the rest are counted. */
-    static final int MAX_WARNINGS = 10;
-    /** Most characters of one warning passed on. */
-    static final int MAX_WARNING_CHARS = 300;
 
     private BackendJson() {}
 
@@ -58,8 +53,9 @@ public final class BackendJson {
     }
 
     /**
-     * An answer's result and what the backend said alongside it: Prometheus' top-level
-     * {@code warnings} and {@code infos} (a query frontend puts its partial-response warning there).
+     * An answer's result and what the backend said alongside it: the top-level {@code warnings} of
+     * Prometheus and Loki, and Prometheus' {@code infos} (a query frontend puts its partial-response
+     * warning there).
      */
     public record Answer<T>(T result, List<String> warnings) {
         public Answer {
@@ -68,14 +64,12 @@ public final class BackendJson {
     }
 
     /**
-     * As {@link #readResult}, also keeping the answer's {@code warnings} and {@code infos}: at most
-     * {@value #MAX_WARNINGS} lines, each made one safe line of at most {@value #MAX_WARNING_CHARS}
-     * characters; more are counted in a last line.
+     * As {@link #readResult}, also keeping the answer's {@code warnings} and {@code infos}, bounded
+     * as {@link BackendWarnings} keeps them.
      */
     public static <T> Answer<T> readAnswer(byte[] body, String backend, String expectedType, Function<String, String> wrongType,
             ResultReader<T> reader) throws ConnectorException {
-        List<String> warnings = new ArrayList<>();
-        int[] unlisted = {0};
+        BackendWarnings warnings = new BackendWarnings();
         boolean sawData = false;
         String resultType = null;
         T result = null;
@@ -109,7 +103,7 @@ public final class BackendJson {
                 } else if (value == JsonToken.VALUE_STRING && key.equals("errorType")) {
                     errorType = p.getText();
                 } else if (value == JsonToken.START_ARRAY && (key.equals("warnings") || key.equals("infos"))) {
-                    readWarnings(p, key.equals("infos") ? "info: " : "", warnings, unlisted);
+                    readWarnings(p, key.equals("infos") ? "info: " : "", warnings);
                 } else {
                     p.skipChildren();
                 }
@@ -130,23 +124,16 @@ public final class BackendJson {
         if (result == null) {
             throw new ConnectorException(Kind.BAD_RESPONSE, backend + " answered without the expected 'result' list");
         }
-        if (unlisted[0] > 0) {
-            warnings.add("(" + unlisted[0] + " more not shown)");
-        }
-        return new Answer<>(result, warnings);
+        return new Answer<>(result, warnings.lines());
     }
 
     /** The strings of a {@code warnings} or {@code infos} array, each one safe line; other members skipped. */
-    private static void readWarnings(JsonParser p, String prefix, List<String> out, int[] unlisted) throws IOException {
+    private static void readWarnings(JsonParser p, String prefix, BackendWarnings out) throws IOException {
         for (JsonToken t = next(p); t != JsonToken.END_ARRAY; t = next(p)) {
-            if (t != JsonToken.VALUE_STRING) {
-                p.skipChildren();
-                continue;
-            }
-            if (out.size() < MAX_WARNINGS) {
-                out.add(prefix + BackendHttp.clean(p.getText(), MAX_WARNING_CHARS));
+            if (t == JsonToken.VALUE_STRING) {
+                out.add(prefix, p.getText());
             } else {
-                unlisted[0]++;
+                p.skipChildren();
             }
         }
     }

@@ -316,13 +316,13 @@ final class KindWatcher implements Runnable {
                         + "fewer pages. Check that the source URL points at the cluster's API server; the kind is listed again after a "
                         + "backoff");
             }
-            PageAnswer answer = page(next);
+            PageAnswer answer = page(next, listing);
             pages++;
             if (!(answer instanceof Page page)) {
                 return Optional.empty();
             }
             listing.resourceVersion = page.resourceVersion(); // the snapshot's: the same on every page, the last one counts
-            if (!listing.add(page.items())) {
+            if (!page.allFitted()) {
                 break; // keep the first objects that fit; the rest are missing, and the health says so
             }
             next = page.next();
@@ -330,8 +330,15 @@ final class KindWatcher implements Runnable {
         return Optional.of(listing);
     }
 
-    /** One page: {@link #PAGE_SIZE} objects from where {@code continueToken} points, or from the start. */
-    private PageAnswer page(Optional<String> continueToken) throws ConnectorException {
+    /**
+     * One page: {@link #PAGE_SIZE} objects from where {@code continueToken} points, or from the
+     * start, added to {@code listing}. The page's JSON tree is reduced to {@link Resource}s inside
+     * the reader, while the answer still counts against the budget: the tree takes about eleven
+     * times the answer's bytes ({@link AnswerBudget.Reading#TREE}), tens of MiB for a page of large
+     * pods, and giving the budget back before it is garbage would let other answers take heap that
+     * is still in use.
+     */
+    private PageAnswer page(Optional<String> continueToken, Listing listing) throws ConnectorException {
         Map<String, String> query = new LinkedHashMap<>();
         query.put("limit", Integer.toString(PAGE_SIZE));
         continueToken.ifPresent(t -> query.put("continue", t)); // opaque, so URL-encoded like every query value
@@ -345,12 +352,12 @@ final class KindWatcher implements Runnable {
             if (status < 200 || status > 299) {
                 throw BackendHttp.statusFailure(status, body, "Kubernetes");
             }
-            return pageOf(http.json(body));
+            return pageOf(http.json(body), listing);
         });
     }
 
-    /** The page a list answer holds. */
-    private PageAnswer pageOf(JsonObject list) throws ConnectorException {
+    /** The page a list answer holds, its objects added to {@code listing} as far as they fit. */
+    private PageAnswer pageOf(JsonObject list, Listing listing) throws ConnectorException {
         JsonObject metadata = BackendHttp.object(list, "metadata", "Kubernetes");
         String next = metadata.getString("continue", "");
         if (next.length() > MAX_CONTINUE_CHARS) {
@@ -359,14 +366,24 @@ final class KindWatcher implements Runnable {
                     + "check that the source URL points at the cluster's API server; the kind is listed again after a backoff");
         }
         JsonArray items = list.get("items") instanceof JsonArray a ? a : JsonValue.EMPTY_JSON_ARRAY;
-        return new Page(items, metadata.getString("resourceVersion", "0"), next.isEmpty() ? Optional.empty() : Optional.of(next));
+        // before the objects are read: a list that takes long shows here how far it got
+        LOG.debug("event=kubernetes-list-page source={} kind={} objects={} listed={} more={}", source, kind, items.size(),
+                listing.fresh.size(), !next.isEmpty());
+        boolean allFitted = listing.add(items);
+        return new Page(metadata.getString("resourceVersion", "0"), next.isEmpty() ? Optional.empty() : Optional.of(next), allFitted);
     }
 
     /** What a list request answered: a page, or that its continue token expired. */
     private sealed interface PageAnswer permits Page, Expired {}
 
-    /** @param next the continue token of the next page; empty on the last one */
-    private record Page(JsonArray items, String resourceVersion, Optional<String> next) implements PageAnswer {}
+    /**
+     * What a page left once its objects were added: no JSON, which is garbage by the time the
+     * budget is given back.
+     *
+     * @param next the continue token of the next page; empty on the last one
+     * @param allFitted false when an object did not fit the limits, and the list stops there
+     */
+    private record Page(String resourceVersion, Optional<String> next, boolean allFitted) implements PageAnswer {}
 
     private record Expired() implements PageAnswer {}
 

@@ -118,7 +118,8 @@ final class KubernetesConnector implements Connector, TopologyCapability, Servic
             BackendHttp http = new BackendHttp(access.client(), access.baseUrl(), requestTimeout, "Kubernetes", answerBudget);
             HttpRequest.Builder request = HttpRequest.newBuilder(http.uri("/version", Map.of())).GET().timeout(requestTimeout);
             access.authorization().ifPresent(a -> request.header("Authorization", a));
-            version = http.send(request.build(), AnswerBudget.Reading.TREE, http::json).getString("gitVersion", "");
+            // the version is read inside the reader: the answer's tree is garbage before its bytes leave the budget
+            version = http.send(request.build(), AnswerBudget.Reading.TREE, body -> http.json(body).getString("gitVersion", ""));
         } catch (ConnectorException e) {
             return check.down(e.getMessage());
         }

@@ -1,6 +1,7 @@
 package dev.omcp.connectors.builtin.loki;
 
 import dev.omcp.connectors.builtin.backend.BackendHttp;
+import dev.omcp.connectors.builtin.backend.BackendJson;
 import dev.omcp.connectors.builtin.backend.HttpBackendConnector;
 import dev.omcp.sdk.memory.AnswerBudget;
 import dev.omcp.connectors.builtin.backend.QueryText;
@@ -20,6 +21,7 @@ import dev.omcp.sdk.query.LogEntry;
 import dev.omcp.sdk.query.LogQuery;
 import dev.omcp.sdk.query.LogResult;
 import dev.omcp.sdk.query.MetricResult;
+import dev.omcp.sdk.query.Series;
 import dev.omcp.sdk.query.ServiceInfo;
 import dev.omcp.sdk.query.TimeRange;
 import jakarta.json.JsonArray;
@@ -105,10 +107,11 @@ final class LokiConnector extends HttpBackendConnector
         params.put("end", nanos(query.range().end()));
         params.put("limit", Integer.toString(limit));
         params.put("direction", "backward");
-        List<LogEntry> entries = http().get("/loki/api/v1/query_range", told(listener, params), LokiStreams::read);
+        BackendJson.Answer<List<LogEntry>> answer = http().get("/loki/api/v1/query_range", told(listener, params), LokiStreams::readAnswer);
+        List<LogEntry> entries = new ArrayList<>(answer.result());
         entries.sort(Comparator.comparing(LogEntry::timestamp).reversed());
         boolean truncated = entries.size() >= limit;
-        return new LogResult(entries.subList(0, Math.min(limit, entries.size())), truncated, logql);
+        return new LogResult(entries.subList(0, Math.min(limit, entries.size())), truncated, logql, answer.warnings());
     }
 
     /** The LogQL of a log search: selector, line regex, parser, level and exact-match filters, every value quoted. */
@@ -187,8 +190,9 @@ final class LokiConnector extends HttpBackendConnector
         if (aggregation.function() == LogAggregation.Function.TOPK) {
             String logql = "topk(" + aggregation.k() + ", sum by (" + by + ") (count_over_time(" + logs + " ["
                     + QueryText.duration(range.length()) + "])))";
-            return new MetricResult(LokiMetricAnswers.vector(http().getJson("/loki/api/v1/query",
-                    told(listener, Map.of("query", logql, "time", nanos(range.end()))))), logql, label.get());
+            BackendJson.Answer<List<Series>> answer = http().getJson("/loki/api/v1/query",
+                    told(listener, Map.of("query", logql, "time", nanos(range.end()))), LokiMetricAnswers::vectorAnswer);
+            return new MetricResult(answer.result(), logql, label.get(), Optional.empty(), answer.warnings());
         }
         Duration step = step(range.length(), aggregation.step());
         String counted = "count_over_time(" + logs + " [" + QueryText.duration(step) + "])";
@@ -210,8 +214,9 @@ final class LokiConnector extends HttpBackendConnector
         params.put("start", nanos(range.start().plus(step)));
         params.put("end", nanos(range.end()));
         params.put("step", Long.toString(step.toSeconds()));
-        return new MetricResult(LokiMetricAnswers.matrix(http().getJson("/loki/api/v1/query_range", told(listener, params))), logql,
-                label.get(), Optional.of(step));
+        BackendJson.Answer<List<Series>> answer = http().getJson("/loki/api/v1/query_range", told(listener, params),
+                LokiMetricAnswers::matrixAnswer);
+        return new MetricResult(answer.result(), logql, label.get(), Optional.of(step), answer.warnings());
     }
 
     /**

@@ -1,6 +1,8 @@
 package dev.omcp.connectors.builtin.loki;
 
 import dev.omcp.connectors.builtin.backend.BackendHttp;
+import dev.omcp.connectors.builtin.backend.BackendJson;
+import dev.omcp.connectors.builtin.backend.BackendWarnings;
 import dev.omcp.sdk.connector.ConnectorException;
 import dev.omcp.sdk.connector.ConnectorException.Kind;
 import dev.omcp.sdk.query.Series;
@@ -41,6 +43,19 @@ final class LokiMetricAnswers {
                     answer.get("error") instanceof JsonString e ? e.getString() : "");
         }
         return BackendHttp.object(answer, "data", BACKEND);
+    }
+
+    /**
+     * The series of a range query's answer and what Loki said alongside them (its {@code warnings},
+     * bounded as {@link BackendWarnings} keeps them).
+     */
+    static BackendJson.Answer<List<Series>> matrixAnswer(JsonObject answer) throws ConnectorException {
+        return new BackendJson.Answer<>(matrix(answer), BackendWarnings.of(answer));
+    }
+
+    /** As {@link #matrixAnswer}, for an instant query's answer ({@code resultType} vector). */
+    static BackendJson.Answer<List<Series>> vectorAnswer(JsonObject answer) throws ConnectorException {
+        return new BackendJson.Answer<>(vector(answer), BackendWarnings.of(answer));
     }
 
     /** The series of a range query's answer ({@code resultType} matrix). */

@@ -17,9 +17,10 @@ import java.util.TreeMap;
 /**
  * Reads the answer of a Loki log query,
  * {@code {"status":"success","data":{"resultType":"streams","result":[{"stream":{...},"values":[["<ns>","<line>"],...]}]}}},
- * straight from the parser's tokens into {@link LogEntry} records, without a JSON tree in between
- * (a page of log lines is the largest answer a tool reads; parsing it into a tree was a twentieth
- * of a {@code query_logs} call).
+ * and the {@code warnings} Loki (or a frontend before it) may put beside {@code data}, straight
+ * from the parser's tokens into {@link LogEntry} records, without a JSON tree in between (a page
+ * of log lines is the largest answer a tool reads; parsing it into a tree was a twentieth of a
+ * {@code query_logs} call).
  *
  * <p>Members may come in any order ({@code values} before {@code stream} too) and unknown ones are
  * skipped, as are streams that are not objects and label values that are not strings. A value may
@@ -38,7 +39,15 @@ final class LokiStreams {
 
     /** The log entries of the answer, in the answer's order. */
     static List<LogEntry> read(byte[] body) throws ConnectorException {
-        return BackendJson.readResult(body, BACKEND, "streams",
+        return readAnswer(body).result();
+    }
+
+    /**
+     * The log entries of the answer and what Loki said alongside them: its top-level
+     * {@code warnings}, bounded as {@link dev.omcp.connectors.builtin.backend.BackendWarnings} keeps them.
+     */
+    static BackendJson.Answer<List<LogEntry>> readAnswer(byte[] body) throws ConnectorException {
+        return BackendJson.readAnswer(body, BACKEND, "streams",
                 type -> BACKEND + " answered " + (type == null ? "nothing" : type) + " instead of streams", LokiStreams::streams);
     }
 

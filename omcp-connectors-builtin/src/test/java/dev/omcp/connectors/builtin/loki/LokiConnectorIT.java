@@ -124,6 +124,29 @@ class LokiConnectorIT {
     }
 
     @Test
+    void whatLokiSaysAlongsideLinesOrCounts_reachesTheAnswer_andAnAnswerWithoutWarningsHasNone() throws Exception {
+        assertThat(connector.queryLogs(query("api", Optional.empty(), Optional.empty(), Map.of(), 5)).warnings()).isEmpty();
+        try (LokiFake warning = new LokiFake()) {
+            warning.push(Map.of("service_name", "api"), T0.plusSeconds(5), "boom")
+                    .warnWith("query timed out on some shards, results may be partial");
+            LokiConnector partial = create(warning, JsonObject.EMPTY_JSON_OBJECT);
+            try {
+                LogResult lines = partial.queryLogs(query("api", Optional.empty(), Optional.empty(), Map.of(), 5));
+                assertThat(lines.entries()).extracting(LogEntry::line).containsExactly("boom");
+                assertThat(lines.warnings()).containsExactly("query timed out on some shards, results may be partial");
+
+                LogQuery all = query("api", Optional.empty(), Optional.empty(), Map.of(), 5);
+                assertThat(partial.aggregateLogs(new LogAggregation(all, LogAggregation.Function.SUM, List.of(), 0, Duration.ofMinutes(1)))
+                        .warnings()).containsExactly("query timed out on some shards, results may be partial");
+                assertThat(partial.aggregateLogs(new LogAggregation(all, LogAggregation.Function.TOPK, List.of("service_name"), 3,
+                        Duration.ofMinutes(1))).warnings()).containsExactly("query timed out on some shards, results may be partial");
+            } finally {
+                partial.close();
+            }
+        }
+    }
+
+    @Test
     void linesComeBackNewestFirstAndLimited() throws ConnectorException {
         LogResult result = connector.queryLogs(query("api", Optional.empty(), Optional.empty(), Map.of(), 5));
         assertThat(result.entries()).hasSize(5);

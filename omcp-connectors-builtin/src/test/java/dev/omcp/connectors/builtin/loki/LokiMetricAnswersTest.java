@@ -28,6 +28,22 @@ class LokiMetricAnswersTest {
     }
 
     @Test
+    void countsThatLokiWarnedAbout_carryItsWarnings_boundedAndMadeSafe_whetherRangeOrInstant() throws ConnectorException {
+        String warned = """
+                {"status":"success","warnings":["results may be partial", "two\\nlines", 7],
+                 "data":{"resultType":"%s","result":[]}}
+                """;
+        var range = LokiMetricAnswers.matrixAnswer(json(warned.formatted("matrix")));
+        var instant = LokiMetricAnswers.vectorAnswer(json(warned.formatted("vector")));
+
+        assertThat(range.result()).isEmpty();
+        assertThat(range.warnings()).containsExactly("results may be partial", "two lines");
+        assertThat(instant.warnings()).containsExactly("results may be partial", "two lines");
+        assertThat(LokiMetricAnswers.matrixAnswer(json("{\"warnings\":\"not a list\",\"data\":{\"resultType\":\"matrix\",\"result\":[]}}"))
+                .warnings()).isEmpty();
+    }
+
+    @Test
     void aMatrixKeepsItsLabels_exactMillisecondTimes_andTheSpecialValues() throws ConnectorException {
         List<Series> series = LokiMetricAnswers.matrix(json("""
                 {"status":"success","data":{"resultType":"matrix","result":[

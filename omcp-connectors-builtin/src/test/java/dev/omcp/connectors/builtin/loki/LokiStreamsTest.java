@@ -41,6 +41,32 @@ class LokiStreamsTest {
     }
 
     @Test
+    void warningsBesideTheData_arePassedOnWithTheLines_asSafeLinesBoundedInNumberAndLength() throws ConnectorException {
+        // Loki writes "warnings" between "status" and "data", and only when the query warned
+        var answer = LokiStreams.readAnswer("""
+                {"status":"success","warnings":["query timed out on some shards, results may be partial",
+                  "line one\\nforged: second line\\u0007 %s", 42, {"not":"a warning"}],
+                 "data":{"resultType":"streams","result":[{"stream":{"app":"api"},"values":[["1","boom"]]}]}}
+                """.formatted("x".repeat(400)).getBytes(StandardCharsets.UTF_8));
+
+        assertThat(answer.result()).extracting(LogEntry::line).containsExactly("boom");
+        assertThat(answer.warnings()).hasSize(2);
+        assertThat(answer.warnings().getFirst()).isEqualTo("query timed out on some shards, results may be partial");
+        assertThat(answer.warnings().get(1)).startsWith("line one forged: second line").doesNotContain("\n", "\u0007");
+        assertThat(answer.warnings().get(1).length()).isLessThanOrEqualTo(301);
+
+        StringBuilder many = new StringBuilder();
+        for (int i = 0; i < 14; i++) {
+            many.append(i == 0 ? "" : ",").append("\"shard ").append(i).append(" did not answer\"");
+        }
+        var crowded = LokiStreams.readAnswer(("{\"warnings\":[" + many + "],\"data\":{\"resultType\":\"streams\",\"result\":[]}}")
+                .getBytes(StandardCharsets.UTF_8));
+        assertThat(crowded.warnings()).hasSize(11).startsWith("shard 0 did not answer").endsWith("(4 more not shown)");
+        assertThat(LokiStreams.readAnswer("{\"data\":{\"resultType\":\"streams\",\"result\":[]}}".getBytes(StandardCharsets.UTF_8))
+                .warnings()).as("an answer without warnings").isEmpty();
+    }
+
+    @Test
     void membersInAnyOrderAndUnknownOrOddMembersAreFine() throws ConnectorException {
         List<LogEntry> entries = read("""
                 {"data":{"result":[

@@ -399,6 +399,7 @@ public final class GeneratePostmortemTool extends ObservabilityTool {
         answered.forEach(sources::add);
         detection.ifPresent(d -> structured.add("detection", d.toJson()));
         topology.writeGaps(structured);
+        logs.warned().writeTo(structured);
         structured.add("sources", sources).add("partial", !failed.isEmpty());
         if (!failed.isEmpty()) {
             JsonArrayBuilder list = Jsonp.array();
@@ -419,24 +420,31 @@ public final class GeneratePostmortemTool extends ObservabilityTool {
         if (json) {
             return ToolResult.structured(result);
         }
-        return ToolResult.structured(result, markdown(report) + footnote(failed) + detection.map(d -> "\n> " + d.note() + "\n").orElse("")
+        return ToolResult.structured(result, markdown(report) + footnote(failed) + logWarnings(logs.warned()) + detection.map(d -> "\n> " + d.note() + "\n").orElse("")
                 + (topology.hasGaps() ? "\n> " + TopologySnapshot.GAPS_NOTE + "\n" : "") + unknown.map(u -> "\n> " + u + "\n").orElse(""));
     }
 
-    /** The log highlights, and whether the logs sources could be asked. */
-    private record LogFindings(List<LogHighlight> highlights, SourceState state) {}
+    /**
+     * The log highlights, whether the logs sources could be asked, and what they said alongside
+     * their answers (redacted like the highlights): a source that answered with a warning may have
+     * returned only part of the lines the highlights are counted from.
+     */
+    private record LogFindings(List<LogHighlight> highlights, SourceState state, WarnedSources warned) {}
 
     /** Highlights from the error and warning lines of the window; notes which sources answered or failed. */
     private LogFindings logFindings(List<Gathered<LogResult>> byLevel, Set<String> answered, List<Failed> failed) {
         UnaryOperator<String> redact = toolkit.redactionEnabled() ? text -> toolkit.redactor().redactText(text).text() : UnaryOperator.identity();
         List<LogHighlightExtractor.Line> lines = new ArrayList<>();
         Map<String, Integer> reported = new HashMap<>();
+        WarnedSources warned = new WarnedSources();
         for (int i = 0; i < HIGHLIGHT_LEVELS.size(); i++) {
             String level = HIGHLIGHT_LEVELS.get(i);
             Gathered<LogResult> logs = byLevel.get(i);
             for (Gathered.Answer<LogResult> a : logs.answers()) {
                 answered.add(a.source());
                 LogResult result = a.value() == null ? new LogResult(List.of(), false, "") : a.value();
+                // a backend's warning may quote the query or a line, and the highlights beside it are redacted
+                warned.add(a.source(), result.warnings().stream().map(redact).toList());
                 for (LogEntry entry : result.entries()) {
                     lines.add(new LogHighlightExtractor.Line(entry.timestamp(), level, entry.line(), result.truncated()));
                 }
@@ -458,7 +466,7 @@ public final class GeneratePostmortemTool extends ObservabilityTool {
             }
         }
         SourceState state = stateOf(byLevel);
-        return new LogFindings(extractor.extract(lines, HIGHLIGHT_LEVELS, redact, PostmortemReport.MAX_LOG_HIGHLIGHTS), state);
+        return new LogFindings(extractor.extract(lines, HIGHLIGHT_LEVELS, redact, PostmortemReport.MAX_LOG_HIGHLIGHTS), state, warned);
     }
 
     /**
@@ -615,6 +623,24 @@ public final class GeneratePostmortemTool extends ObservabilityTool {
             b.append(i == 0 ? "" : "; ").append(f.source()).append(" (").append(f.signal()).append(") failed: ")
                     .append(f.error().replace('\n', ' '));
             f.query().ifPresent(q -> b.append(" (while running `").append(PostmortemMarkdown.code(q)).append("`)"));
+        }
+        return b.append(".\n").toString();
+    }
+
+    /**
+     * Names the logs sources that warned alongside their answers and what they said, so a markdown
+     * reader knows the log highlights may be counted from part of the lines only.
+     */
+    private static String logWarnings(WarnedSources warned) {
+        if (warned.isEmpty()) {
+            return "";
+        }
+        StringBuilder b = new StringBuilder("\n> Log highlights may be incomplete: ");
+        List<JsonObject> entries = warned.entries();
+        for (int i = 0; i < entries.size(); i++) {
+            JsonObject entry = entries.get(i);
+            b.append(i == 0 ? "" : "; ").append(entry.getString("source")).append(" (logs) warned: ")
+                    .append(String.join(" / ", entry.getJsonArray("warnings").getValuesAs(jakarta.json.JsonString::getString)));
         }
         return b.append(".\n").toString();
     }

@@ -155,17 +155,9 @@ public final class MetricBatch {
             failureEntries().forEach(failed::add);
             out.add("failedSources", failed);
         }
-        List<JsonObject> warned = warningEntries();
-        if (!warned.isEmpty()) {
-            JsonArrayBuilder entries = Jsonp.array();
-            warned.forEach(entries::add);
-            out.add("backendWarnings", entries);
-        }
+        warned().writeTo(out);
         return out;
     }
-
-    /** Most warnings listed per source; the answers of one call often repeat one warning per query. */
-    static final int MAX_WARNINGS_PER_SOURCE = 10;
 
     /**
      * What the sources said alongside their answers (Prometheus' warnings and infos, a query
@@ -173,22 +165,13 @@ public final class MetricBatch {
      * answer that looks complete may lack some stores' data, and the agent must be able to tell.
      */
     public List<JsonObject> warningEntries() {
-        Map<String, Set<String>> bySource = new LinkedHashMap<>();
-        for (Answer a : answers) {
-            for (String warning : a.result().warnings()) {
-                Set<String> distinct = bySource.computeIfAbsent(a.source(), k -> new LinkedHashSet<>());
-                if (distinct.size() < MAX_WARNINGS_PER_SOURCE) {
-                    distinct.add(warning);
-                }
-            }
-        }
-        List<JsonObject> entries = new ArrayList<>();
-        bySource.forEach((source, warnings) -> {
-            JsonArrayBuilder lines = Jsonp.array();
-            warnings.forEach(lines::add);
-            entries.add(Jsonp.object().add("source", source).add("warnings", lines).build());
-        });
-        return entries;
+        return warned().entries();
+    }
+
+    private WarnedSources warned() {
+        WarnedSources warned = new WarnedSources();
+        answers.forEach(a -> warned.add(a.source(), a.result().warnings()));
+        return warned;
     }
 
     /**

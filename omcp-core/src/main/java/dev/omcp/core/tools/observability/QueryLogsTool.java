@@ -233,9 +233,11 @@ public final class QueryLogsTool extends ObservabilityTool {
         boolean truncated = false;
         boolean resolvedAnywhere = false;
         JsonArrayBuilder resolved = Jsonp.array();
+        WarnedSources warned = new WarnedSources();
         for (Gathered.Answer<LogResult> answer : gathered.answers()) {
             LogResult r = answer.value();
             truncated |= r.truncated();
+            warned.add(answer.source(), r.warnings());
             if (!r.resolvedQuery().isEmpty()) {
                 resolvedAnywhere = true;
                 resolved.add(Jsonp.object().add("source", answer.source()).add("query", r.resolvedQuery()));
@@ -277,6 +279,7 @@ public final class QueryLogsTool extends ObservabilityTool {
         result.add("lines", lines).add("streams", streamList).add("returned", shown.size()).add("truncated", truncated)
                 .add("resolvedQueries", resolved);
         gathered.writeTo(result);
+        warned.writeTo(result);
 
         if (gathered.noSource()) {
             notes.add(onlySource.isPresent()
@@ -313,6 +316,20 @@ public final class QueryLogsTool extends ObservabilityTool {
         if (gathered.partial() && !gathered.answers().isEmpty()) {
             notes.add("Some sources failed (see failedSources): their lines are missing." + timeoutAdvice(gathered, query));
         }
+        if (!warned.isEmpty()) {
+            notes.add(warnedNote(warned, "lines may be incomplete: a line that is not shown may still exist"));
+        }
+    }
+
+    /**
+     * What to say when a source warned alongside its answer: the backend answered, so nothing
+     * failed, yet what it returned may be missing data (a querier that could not read every shard).
+     */
+    private static String warnedNote(WarnedSources warned, String consequence) {
+        List<String> sources = warned.sources();
+        boolean one = sources.size() == 1;
+        return (one ? "The source '" + sources.getFirst() + "' warned alongside its answer" : "The sources " + sources
+                + " warned alongside their answers") + " (see backendWarnings): " + (one ? "its " : "their ") + consequence + ".";
     }
 
     private record Stream(String source, Map<String, String> labels) {}
@@ -458,6 +475,9 @@ public final class QueryLogsTool extends ObservabilityTool {
         }
         result.add("resolvedQueries", resolved);
         gathered.writeTo(result);
+        WarnedSources warned = new WarnedSources();
+        gathered.answers().forEach(a -> warned.add(a.source(), a.value().warnings()));
+        warned.writeTo(result);
 
         if (gathered.noSource()) {
             List<Bound<LogsCapability>> searchOnly = toolkit.sources().with(LogsCapability.class, call.principal(), onlySource.map(Set::of));
@@ -480,6 +500,9 @@ public final class QueryLogsTool extends ObservabilityTool {
         }
         if (gathered.partial() && !gathered.answers().isEmpty()) {
             notes.add("Some sources failed (see failedSources): their counts are missing." + timeoutAdvice(gathered, query));
+        }
+        if (!warned.isEmpty()) {
+            notes.add(warnedNote(warned, "counts may be incomplete or approximate"));
         }
     }
 

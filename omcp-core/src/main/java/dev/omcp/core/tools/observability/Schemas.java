@@ -132,7 +132,8 @@ public final class Schemas {
                                         .add("warnings", Jsonp.object().add("type", "array")
                                                 .add("items", Jsonp.object().add("type", "string")))))
                         .add("description", "Present only when a source answered but warned (Prometheus warnings and infos, "
-                                + "a query frontend saying some stores did not answer): its data may be incomplete or approximate."))
+                                + "Loki warnings, a query frontend saying some stores did not answer): its data may be incomplete "
+                                + "or approximate."))
                 .add("note", Jsonp.object().add("type", "string")
                         .add("description", "Why data is missing or partial, and which setting or tool helps."));
     }

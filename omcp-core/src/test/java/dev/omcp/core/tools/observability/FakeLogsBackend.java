@@ -32,6 +32,7 @@ class FakeLogsBackend implements Connector, LogsCapability {
     final List<LogQuery> queries = new CopyOnWriteArrayList<>();
     private volatile boolean hang;
     private volatile ConnectorException failAll;
+    private volatile List<String> warnings = List.of();
 
     FakeLogsBackend(String name) {
         this.source = new SourceConfig(name, "fake-logs", "https://" + name + ".example.com", "", JsonObject.EMPTY_JSON_OBJECT);
@@ -41,6 +42,16 @@ class FakeLogsBackend implements Connector, LogsCapability {
     FakeLogsBackend line(String service, Instant at, Map<String, String> labels, String line) {
         byService.computeIfAbsent(service, s -> new CopyOnWriteArrayList<>()).add(new LogEntry(at, line, labels));
         return this;
+    }
+
+    /** Every answer (lines or counts) says {@code lines} alongside it, as Loki's warnings. */
+    FakeLogsBackend warning(String... lines) {
+        this.warnings = List.of(lines);
+        return this;
+    }
+
+    List<String> warnings() {
+        return warnings;
     }
 
     FakeLogsBackend hanging() {
@@ -92,7 +103,7 @@ class FakeLogsBackend implements Connector, LogsCapability {
         }
         matching.sort(Comparator.comparing(LogEntry::timestamp).reversed());
         boolean truncated = matching.size() > query.limit();
-        return new LogResult(matching.subList(0, Math.min(query.limit(), matching.size())), truncated, logql(query));
+        return new LogResult(matching.subList(0, Math.min(query.limit(), matching.size())), truncated, logql(query), warnings);
     }
 
     /** The query this fake says it ran, for answers and for {@link Reporting}'s listener alike. */
@@ -144,7 +155,7 @@ class FakeLogsBackend implements Connector, LogsCapability {
                 return new dev.omcp.sdk.query.MetricResult(List.of(), "", "");
             }
             return new dev.omcp.sdk.query.MetricResult(aggregates.getOrDefault(service, List.of()), logql(aggregation), "service_name",
-                    ranStep);
+                    ranStep, warnings());
         }
 
         String logql(dev.omcp.sdk.query.LogAggregation aggregation) {

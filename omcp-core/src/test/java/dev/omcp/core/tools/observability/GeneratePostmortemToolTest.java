@@ -413,6 +413,35 @@ class GeneratePostmortemToolTest {
     }
 
     @Test
+    void aLogsSourceThatWarnsAlongsideItsLines_isNamedWithItsWarningsRedacted_inTheJsonAndTheMarkdown() {
+        incidentScores();
+        ScriptedConnector partial = new ScriptedConnector().logs(q -> {
+            LogResult lines = dbLogs(q);
+            return new LogResult(lines.entries(), false, lines.resolvedQuery(),
+                    List.of("query timed out on 3 of 16 shards, results may be partial; ask ops@example.com"));
+        });
+
+        ToolResult result = call(tool(new ScriptedSources().add("kubernetes", kubernetes).add("loki", partial)),
+                "{\"service\":\"db\",\"duration\":\"30m\"}");
+
+        JsonObject report = structured(result);
+        // both level searches said it: listed once, redacted like the highlights beside it
+        assertThat(report.getJsonArray("backendWarnings").getValuesAs(JsonObject.class)).singleElement().satisfies(w -> {
+            assertThat(w.getString("source")).isEqualTo("loki");
+            assertThat(w.getJsonArray("warnings").getValuesAs(jakarta.json.JsonString::getString))
+                    .containsExactly("query timed out on 3 of 16 shards, results may be partial; ask [REDACTED:email]");
+        });
+        assertThat(report.getJsonArray("logHighlights")).hasSize(2);
+        assertThat(result.firstText()).contains("> Log highlights may be incomplete: loki (logs) warned: query timed out on 3 of 16 "
+                + "shards, results may be partial; ask [REDACTED:email].").doesNotContain("ops@example.com");
+        assertThat(UndeclaredMembers.in(report, tool(everything()).definition().outputSchema().orElseThrow())).isEmpty();
+
+        ToolResult quiet = call(tool(new ScriptedSources().add("kubernetes", kubernetes).add("loki", loki)), "{\"service\":\"db\"}");
+        assertThat(structured(quiet).containsKey("backendWarnings")).isFalse();
+        assertThat(quiet.firstText()).doesNotContain("Log highlights may be incomplete");
+    }
+
+    @Test
     void theWindowEndsAtTheEndOfTheCurrentSecond_soAScoreRecordedJustBeforeIsIncluded() {
         clock.set(NOW.plusMillis(300));
         history.record(new AnomalyScoreSample("", "db", "latency_p99", NOW.plusMillis(250), 9, true, Optional.of("step"), Optional.empty()));

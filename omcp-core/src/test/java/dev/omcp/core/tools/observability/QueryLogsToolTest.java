@@ -165,6 +165,51 @@ class QueryLogsToolTest {
     }
 
     @Test
+    void aSourceThatWarnsAlongsideItsLines_isShownWithItsWarningsRedacted_andTheNoteSaysLinesMayBeMissing() {
+        FakeLogsBackend warned = payments("loki-eu");
+        warned.warning("query timed out on 3 of 16 shards, results may be partial; ask ops@example.com",
+                "query timed out on 3 of 16 shards, results may be partial; ask ops@example.com", "two\nlines");
+        FakeLogsBackend quiet = payments("loki-us");
+
+        JsonObject result = ToolHarness.ok(tool(new InMemorySources().add(warned).add(quiet)), "{\"service\":\"payments\"}");
+
+        assertThat(result.getJsonArray("backendWarnings").getValuesAs(JsonObject.class)).singleElement().satisfies(w -> {
+            assertThat(w.getString("source")).isEqualTo("loki-eu");
+            // each warning once, one line each, and redacted like every string of the answer (spec 5.7)
+            assertThat(w.getJsonArray("warnings").getValuesAs(jakarta.json.JsonString::getString)).containsExactly(
+                    "query timed out on 3 of 16 shards, results may be partial; ask [REDACTED:email]", "two lines");
+        });
+        assertThat(result.toString()).doesNotContain("ops@example.com");
+        assertThat(result.getBoolean("partial")).as("every source answered").isFalse();
+        assertThat(result.getInt("returned")).isEqualTo(6);
+        assertThat(result.getString("note")).contains("The source 'loki-eu' warned alongside its answer (see backendWarnings): its lines "
+                + "may be incomplete");
+        declared(result);
+
+        JsonObject unwarned = ToolHarness.ok(tool(new InMemorySources().add(quiet)), "{\"service\":\"payments\"}");
+        assertThat(unwarned.containsKey("backendWarnings")).isFalse();
+        assertThat(unwarned.containsKey("note")).isFalse();
+    }
+
+    @Test
+    void aSourceThatWarnsAlongsideItsCounts_isShownWithItsWarnings_andTheNoteSaysTheCountsMayBeIncomplete() {
+        long t0 = NOW.minus(Duration.ofMinutes(3)).toEpochMilli();
+        FakeLogsBackend.WithAggregates loki = payments("loki").aggregates("payments", List.of(
+                new Series(Map.of("pod", "payments-1"), new long[] {t0}, new double[] {4})));
+        loki.warning("results may be partial");
+
+        for (String call : List.of("{\"service\":\"payments\",\"aggregate\":\"sum\"}",
+                "{\"service\":\"payments\",\"aggregate\":\"topk\",\"by\":[\"pod\"]}")) {
+            JsonObject result = ToolHarness.ok(tool(new InMemorySources().add(loki)), call);
+            assertThat(result.getJsonArray("backendWarnings").getValuesAs(JsonObject.class)).singleElement()
+                    .satisfies(w -> assertThat(w.getJsonArray("warnings").getString(0)).isEqualTo("results may be partial"));
+            assertThat(result.getString("note")).contains("warned alongside its answer (see backendWarnings): its counts may be "
+                    + "incomplete or approximate");
+            declared(result);
+        }
+    }
+
+    @Test
     void topkRanksTheGroupsWithMostLinesOnTheBackend() {
         FakeLogsBackend.WithAggregates loki = payments("loki").aggregates("payments", List.of(
                 new Series(Map.of("pod", "payments-2"), new long[] {NOW.toEpochMilli()}, new double[] {12}),
