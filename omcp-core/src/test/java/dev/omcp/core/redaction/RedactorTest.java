@@ -250,13 +250,14 @@ class RedactorTest {
         String hostile = unit.repeat(100_000 / unit.length());
         redactor.redactText(hostile); // warm-up
         long best = Long.MAX_VALUE;
-        for (int i = 0; i < 3; i++) {
+        for (int i = 0; i < 5; i++) {
             long t0 = System.nanoTime();
             redactor.redactText(hostile);
             best = Math.min(best, System.nanoTime() - t0);
         }
-        // generous for a shared machine: a quadratic detector takes seconds here
-        assertThat(best / 1_000_000).as("ms for 100 KB of '%s'", unit).isLessThan(200);
+        // a bound, not a measurement (docs/benchmarks.md has those): a quadratic detector takes seconds here, a linear one
+        // a few ms; 200 ms failed once on a 2-core machine busy with two other builds, so the bound leaves room for that
+        assertThat(best / 1_000_000).as("ms for 100 KB of '%s'", unit).isLessThan(1_000);
     }
 
     @Test
