@@ -17,9 +17,12 @@ import java.util.Optional;
  * <p>Method (docs/analysis.md has the full description and the backtest figures):
  * <ol>
  *   <li><b>Split.</b> The window is the last {@link DetectionSettings#window()} of the series; the
- *       baseline is everything before it. Non-finite values (NaN gaps, infinities) are dropped.
- *       Fewer than {@value #MIN_BASELINE_POINTS} baseline points or fewer than
- *       {@code max(3, dwell)} window points give {@code INSUFFICIENT_DATA}, never a guess.</li>
+ *       baseline is everything before it. Non-finite values (NaN gaps, infinities) are dropped,
+ *       except, for latencies ({@link DetectionSettings#censoredAtInfinity()}), {@code +Inf} in the
+ *       window: a percentile above the largest histogram bucket, judged as a censored value above
+ *       every finite one (z at least {@value #CENSORED_Z}). Fewer than
+ *       {@value #MIN_BASELINE_POINTS} baseline points or fewer than {@code max(3, dwell)} window
+ *       points give {@code INSUFFICIENT_DATA}, never a guess.</li>
  *   <li><b>Expectation.</b> Flat: the baseline median. Seasonal (when a period is set and at least
  *       two full periods precede the window): for each point, the median of the points at the same
  *       phase (plus or minus two steps) of every previous period, shifted by the median residual of the
@@ -34,7 +37,9 @@ import java.util.Optional;
  *   <li><b>Scale.</b> 1.4826 x MAD of the baseline (of the seasonal residuals, or of the trend
  *       residuals of the stretch the line is fitted to); when the MAD is 0 (a constant or mostly
  *       constant baseline), 1.2533 x the mean absolute deviation; never below a floor of 1 % of the
- *       expected level (and 1e-9), so a constant series does not divide by 0.</li>
+ *       expected level, nor below the absolute minimum change divided by the default threshold (a
+ *       move of the minimum change scores 3.5 sigma on a baseline quieter than that), nor 1e-9, so
+ *       a constant series does not divide by 0 and a flat-zero one does not score millions.</li>
  *   <li><b>Level test with dwell.</b> Each window point gets a robust z score. A run starts at a
  *       point with z at or beyond the sensitivity's threshold T and continues while z stays beyond
  *       T/2 (hysteresis); it counts only when it holds at least {@link Sensitivity#dwellPoints()}
@@ -76,6 +81,17 @@ public final class AnomalyDetector {
     private static final double MILLIS_PER_HOUR = 3_600_000.0;
     /** The largest z score, in either direction (see {@link #bounded}). */
     static final double MAX_Z = 1e15;
+    /**
+     * The z score a window point above the largest histogram bucket ({@code +Inf}, when
+     * {@link DetectionSettings#censoredAtInfinity()}) is given at least: how far above is unknown, so
+     * the score is a lower bound. Four times the low sensitivity's threshold, so a run of such
+     * points fires at every sensitivity whatever the baseline's noise, and as high as the root-cause
+     * ranking counts severity at all (its saturation, 20 sigma): a latency too high for its
+     * histogram to measure is the worst a latency can read. When the largest finite value of the
+     * series already lies further off, that value's z is used: every finite answer of the histogram
+     * lies below the bucket the censored one is above.
+     */
+    public static final double CENSORED_Z = 20;
     /** A ramp must fit at least this much better (sum of absolute residuals) than a step to be called one. */
     static final double RAMP_PREFERENCE = 0.85;
     /**
@@ -129,21 +145,29 @@ public final class AnomalyDetector {
         if (n == 0) {
             return AnomalyFinding.insufficient(labels, "the series has no points");
         }
-        Points all = Points.finite(series);
+        Points all = Points.judged(series, settings.censoredAtInfinity());
         if (all.n == 0) {
             return AnomalyFinding.insufficient(labels, "the series holds no finite values (only gaps)");
         }
         long windowMillis = settings.window().toMillis();
         long windowStart = series.timeAt(n - 1) - windowMillis;
         int split = all.firstAfter(windowStart);
+        // a baseline is measured from values: one above the largest bucket has none, and left in it would move the median and MAD
+        Points judged = all.withoutInfinityBefore(split);
+        int baselineAboveBucket = all.n - judged.n;
+        all = judged;
+        split -= baselineAboveBucket;
         int baselineCount = split;
         int windowCount = all.n - split;
         Sensitivity sensitivity = settings.sensitivity();
         int neededWindow = Math.max(MIN_WINDOW_POINTS, sensitivity.dwellPoints());
         if (baselineCount < MIN_BASELINE_POINTS) {
+            String aboveBucket = baselineAboveBucket == 0 ? "" : String.format(Locale.ROOT,
+                    " (%d more were above the largest histogram bucket, +Inf, which a baseline cannot be measured from)",
+                    baselineAboveBucket);
             return AnomalyFinding.insufficient(labels, String.format(Locale.ROOT,
-                    "the baseline before the %s window holds %d finite points; at least %d are needed: query a range"
-                            + " that reaches further back", human(settings.window()), baselineCount, MIN_BASELINE_POINTS));
+                    "the baseline before the %s window holds %d finite points%s; at least %d are needed: query a range"
+                            + " that reaches further back", human(settings.window()), baselineCount, aboveBucket, MIN_BASELINE_POINTS));
         }
         if (windowCount < neededWindow) {
             return AnomalyFinding.insufficient(labels, String.format(Locale.ROOT,
@@ -153,11 +177,12 @@ public final class AnomalyDetector {
 
         String seasonNote = "";
         Expectation expectation = null;
+        double resolution = settings.minimum().scaleFloor();
         if (settings.seasonPeriod().isPresent()) {
             Duration period = settings.seasonPeriod().get();
             long history = windowStart - all.t[0];
             if (history >= 2 * period.toMillis()) {
-                expectation = Expectation.seasonal(all, split, windowStart, period.toMillis());
+                expectation = Expectation.seasonal(all, split, windowStart, period.toMillis(), resolution);
                 if (expectation == null) {
                     seasonNote = " Seasonal baseline skipped: too few points share a phase with previous periods.";
                 }
@@ -170,12 +195,12 @@ public final class AnomalyDetector {
         if (expectation == null && !settings.trendDetection()) {
             // for a kind whose slow climbs are normal (traffic grows every morning), a baseline with a
             // clear straight-line trend is extended into the window instead of flattened to its median
-            expectation = Expectation.trend(all, split, trendFitFrom(all, split, windowStart, settings.window()));
+            expectation = Expectation.trend(all, split, trendFitFrom(all, split, windowStart, settings.window()), resolution);
         }
         if (expectation == null) {
-            expectation = Expectation.flat(all, split);
+            expectation = Expectation.flat(all, split, resolution);
         }
-        return judge(labels, all, split, expectation, settings, seasonNote);
+        return judge(labels, all, split, expectation, settings, seasonNote, baselineAboveBucket);
     }
 
     /**
@@ -193,12 +218,21 @@ public final class AnomalyDetector {
     }
 
     private AnomalyFinding judge(
-            Map<String, String> labels, Points all, int split, Expectation e, DetectionSettings settings, String seasonNote) {
+            Map<String, String> labels, Points all, int split, Expectation e, DetectionSettings settings, String seasonNote,
+            int baselineAboveBucket) {
         Sensitivity sens = settings.sensitivity();
         int wn = all.n - split;
         double[] z = new double[wn];
+        double largestFinite = all.largestFinite();
+        int windowAboveBucket = 0;
         for (int i = 0; i < wn; i++) {
-            z[i] = bounded((all.x[split + i] - e.expected[i]) / e.scale);
+            double x = all.x[split + i];
+            if (x == Double.POSITIVE_INFINITY) {
+                z[i] = censoredZ(largestFinite, e.expected[i], e.scale);
+                windowAboveBucket++;
+            } else {
+                z[i] = bounded((x - e.expected[i]) / e.scale);
+            }
         }
         double windowMedian = RobustStatistics.median(Arrays.copyOfRange(all.x, split, all.n));
         List<Direction> directions = directions(settings.sidedness());
@@ -226,9 +260,14 @@ public final class AnomalyDetector {
         int recent = Math.max(MIN_WINDOW_POINTS, sens.dwellPoints());
         double current = RobustStatistics.median(Arrays.copyOfRange(all.x, all.n - recent, all.n));
         double anomalyLevel = best == null ? Double.NaN : best.level;
+        if (best != null && best.kind == AnomalyKind.RAMP && current == Double.POSITIVE_INFINITY) {
+            // a fitted line through censored points would end at an invented latency: the climb ended above the bucket
+            anomalyLevel = Double.POSITIVE_INFINITY;
+        }
         double expectedLevel = best == null ? Double.NaN : best.expected;
         Evidence evidence = new Evidence(e.method, e.center, e.rawMad, e.scale, e.scaleSource, windowMedian, expectedLevel, anomalyLevel,
-                current, e.baselinePoints, wn, e.periods, slopePerHour);
+                current, e.baselinePoints, wn, e.periods, slopePerHour, windowAboveBucket, baselineAboveBucket);
+        String censoring = censoringNote(windowAboveBucket, wn, baselineAboveBucket);
         if (best == null) {
             double score = 0;
             for (Direction d : directions) {
@@ -240,7 +279,7 @@ public final class AnomalyDetector {
                             "no sustained deviation: the strongest was %.1f sigma (an anomaly needs %.1f for %d points).%s",
                             score, sens.levelThreshold(), sens.dwellPoints(), seasonNote);
             return new AnomalyFinding(labels, AnomalyFinding.Status.NORMAL, score, Direction.NONE, Optional.empty(),
-                    Optional.empty(), Optional.of(evidence), note);
+                    Optional.empty(), Optional.of(evidence), note + censoring);
         }
         AnomalyKind kind = e.seasonal ? AnomalyKind.SEASONAL_DEVIATION : best.kind;
         Instant onset = Instant.ofEpochMilli(best.onsetMillis);
@@ -250,10 +289,34 @@ public final class AnomalyDetector {
         String now = best.kind == AnomalyKind.SPIKE ? ", back at " + num(current) + " now" : "";
         String note = String.format(Locale.ROOT, "%s %s: %.1f sigma %s the %s baseline (%s -> %s) since %s%s.%s",
                 kind.wireName(), best.direction == Direction.UP ? "up" : "down", best.score,
-                best.direction == Direction.UP ? "above" : "below", e.method, num(best.expected), num(best.level), onset, now,
+                best.direction == Direction.UP ? "above" : "below", e.method, num(best.expected), num(anomalyLevel), onset, now,
                 seasonNote);
         return new AnomalyFinding(labels, AnomalyFinding.Status.ANOMALOUS, best.score, best.direction,
-                Optional.of(onset), Optional.of(kind), Optional.of(evidence), note);
+                Optional.of(onset), Optional.of(kind), Optional.of(evidence), note + censoring);
+    }
+
+    /**
+     * The z score of a window point above the largest histogram bucket: at least {@link #CENSORED_Z},
+     * and at least the z of the series' largest finite value, which the censored one lies above.
+     */
+    static double censoredZ(double largestFinite, double expected, double scale) {
+        double below = Double.isFinite(largestFinite) ? bounded((largestFinite - expected) / scale) : 0;
+        return Math.max(CENSORED_Z, below);
+    }
+
+    /** What a verdict says about points above the largest histogram bucket; empty when there were none. */
+    private static String censoringNote(int windowAboveBucket, int windowPoints, int baselineAboveBucket) {
+        StringBuilder b = new StringBuilder();
+        if (windowAboveBucket > 0) {
+            b.append(String.format(Locale.ROOT, " %d of %d window points were above the largest histogram bucket (+Inf): each counts as"
+                    + " at least %.0f sigma off, a lower bound, since how far above is unknown.", windowAboveBucket, windowPoints,
+                    CENSORED_Z));
+        }
+        if (baselineAboveBucket > 0) {
+            b.append(String.format(Locale.ROOT, " %d baseline point%s above the largest histogram bucket (+Inf) %s left out of the"
+                    + " baseline.", baselineAboveBucket, baselineAboveBucket == 1 ? "" : "s", baselineAboveBucket == 1 ? "was" : "were"));
+        }
+        return b.toString();
     }
 
     /**
@@ -640,8 +703,9 @@ public final class AnomalyDetector {
      * A z score within {@code ±}{@value #MAX_Z}, and 0 for NaN. Values near the limits of a double
      * (1e300 against a baseline of exact zeros, whose scale is the 1e-9 floor) overflow to infinity:
      * an infinite score is no JSON number and no severity, and it failed the whole tool call.
-     * Nothing real comes near the bound: the largest real scores are the floor's (a 2 % error rate
-     * against an error rate of exactly 0 is 2e7).
+     * Nothing real comes near the bound when the settings carry an absolute minimum change (the
+     * tools' error rate and latencies): it floors the scale. Without one, a series of exact zeros
+     * still has the 1e-9 floor, and a 2 % against it is 2e7.
      */
     static double bounded(double z) {
         if (Double.isNaN(z)) {
@@ -672,11 +736,18 @@ public final class AnomalyDetector {
         return s + "s";
     }
 
+    /** A level for a note; {@code +Inf} (a latency above the largest histogram bucket) in words, never "Infinity". */
     private static String num(double v) {
+        if (v == Double.POSITIVE_INFINITY) {
+            return "above the largest histogram bucket";
+        }
         return String.format(Locale.ROOT, "%.4g", v);
     }
 
-    /** The finite points of a series, in time order. */
+    /**
+     * The points of a series that are judged, in time order: the finite ones, and with censoring
+     * also those at {@code +Inf} (above every finite value), which keep {@code +Inf} as their value.
+     */
     static final class Points {
         final long[] t;
         final double[] x;
@@ -688,7 +759,8 @@ public final class AnomalyDetector {
             this.n = n;
         }
 
-        static Points finite(Series series) {
+        /** The finite points, and with {@code censoredAtInfinity} also the {@code +Inf} ones. */
+        static Points judged(Series series, boolean censoredAtInfinity) {
             int size = series.size();
             long[] t = new long[size];
             double[] x = new double[size];
@@ -696,7 +768,7 @@ public final class AnomalyDetector {
             boolean sorted = true;
             for (int i = 0; i < size; i++) {
                 double v = series.valueAt(i);
-                if (Double.isFinite(v)) {
+                if (Double.isFinite(v) || (censoredAtInfinity && v == Double.POSITIVE_INFINITY)) {
                     t[n] = series.timeAt(i);
                     x[n] = v;
                     if (n > 0 && t[n] < t[n - 1]) {
@@ -722,6 +794,40 @@ public final class AnomalyDetector {
                 return new Points(st, sx, n);
             }
             return new Points(t, x, n);
+        }
+
+        /** These points without the {@code +Inf} ones before index {@code split}; this instance when there are none. */
+        Points withoutInfinityBefore(int split) {
+            int removed = 0;
+            for (int i = 0; i < split; i++) {
+                if (x[i] == Double.POSITIVE_INFINITY) {
+                    removed++;
+                }
+            }
+            if (removed == 0) {
+                return this;
+            }
+            long[] kt = new long[n - removed];
+            double[] kx = new double[n - removed];
+            int k = 0;
+            for (int i = 0; i < n; i++) {
+                if (i >= split || x[i] != Double.POSITIVE_INFINITY) {
+                    kt[k] = t[i];
+                    kx[k++] = x[i];
+                }
+            }
+            return new Points(kt, kx, k);
+        }
+
+        /** The largest finite value; NaN when there is none. */
+        double largestFinite() {
+            double max = Double.NaN;
+            for (int i = 0; i < n; i++) {
+                if (Double.isFinite(x[i]) && !(x[i] <= max)) {
+                    max = x[i];
+                }
+            }
+            return max;
         }
 
         /** Index of the first point strictly after {@code millis}. */
@@ -826,10 +932,10 @@ public final class AnomalyDetector {
             this.line = line;
         }
 
-        static Expectation flat(Points all, int split) {
+        static Expectation flat(Points all, int split, double resolution) {
             double m = RobustStatistics.median(all.x, split);
             double mad = RobustStatistics.mad(all.x, split, m);
-            Scale s = Scale.of(all.x, split, m, mad, Math.abs(m));
+            Scale s = Scale.of(all.x, split, m, mad, Math.abs(m), resolution);
             double[] expected = new double[all.n - split];
             Arrays.fill(expected, m);
             return new Expectation("flat", false, expected, m, mad, s.value, s.source, split, 0, null, 0, m, null);
@@ -852,10 +958,10 @@ public final class AnomalyDetector {
          * would be measured against a line extended backwards past the turn, and its misfit would
          * widen the scale (it hid 35-60 % surges in 2 h windows in the probes).
          */
-        static Expectation trend(Points all, int split, int fitFrom) {
+        static Expectation trend(Points all, int split, int fitFrom, double resolution) {
             TukeyLine whole = TukeyLine.through(all, 0, split);
             // the scale floor of the test is a share of where the whole line puts the window, as it always was
-            if (whole == null || !whole.significant(Math.abs(RobustStatistics.median(whole.over(all, split))))) {
+            if (whole == null || !whole.significant(Math.abs(RobustStatistics.median(whole.over(all, split))), resolution)) {
                 return null;
             }
             TukeyLine recent = fitFrom == 0 ? whole : TukeyLine.through(all, fitFrom, split);
@@ -864,14 +970,14 @@ public final class AnomalyDetector {
             }
             double[] expected = recent.over(all, split);
             double center = RobustStatistics.median(expected);
-            Scale s = recent.scale(Math.abs(center));
+            Scale s = recent.scale(Math.abs(center), resolution);
             // no flat median: baseline z scores come from the line, and the ramp test skips the baseline slope
             return new Expectation("trend", false, expected, center, recent.mad, s.value, s.source, recent.n, 0, null, 0,
                     Double.NaN, recent.line);
         }
 
         /** Null when too few baseline points share a phase with an earlier period. */
-        static Expectation seasonal(Points all, int split, long windowStart, long period) {
+        static Expectation seasonal(Points all, int split, long windowStart, long period, double resolution) {
             long step = all.medianStep();
             long half = 2 * step;
             // residuals of the last baseline period, each against its own previous periods
@@ -914,7 +1020,7 @@ public final class AnomalyDetector {
                     levels[i] = Math.abs(flatMedian);
                 }
             }
-            Scale s = Scale.of(residuals, rc, bias, mad, RobustStatistics.median(levels));
+            Scale s = Scale.of(residuals, rc, bias, mad, RobustStatistics.median(levels), resolution);
             double[] residualZ = new double[count];
             for (int k = 0; k < count; k++) {
                 residualZ[k] = (residualOf[k] - bias) / s.value;
@@ -1017,15 +1123,15 @@ public final class AnomalyDetector {
             return at;
         }
 
-        /** The robust scale of the residuals; {@code level} sets its floor. */
-        Scale scale(double level) {
-            return Scale.of(residuals, n, 0, mad, level);
+        /** The robust scale of the residuals; {@code level} and {@code resolution} set its floor. */
+        Scale scale(double level, double resolution) {
+            return Scale.of(residuals, n, 0, mad, level, resolution);
         }
 
         /** Whether the thirds differ by at least {@link #TREND_SIGNIFICANCE} standard errors of that difference. */
-        boolean significant(double level) {
+        boolean significant(double level, double resolution) {
             // the standard error of the difference of two medians of `third` points each
-            double standardError = RobustStatistics.MEAN_ABS_DEV_TO_SIGMA * scale(level).value * Math.sqrt(2.0 / third);
+            double standardError = RobustStatistics.MEAN_ABS_DEV_TO_SIGMA * scale(level, resolution).value * Math.sqrt(2.0 / third);
             return rise >= TREND_SIGNIFICANCE * standardError;
         }
     }
@@ -1037,9 +1143,17 @@ public final class AnomalyDetector {
         }
     }
 
+    /**
+     * The scale deviations are measured in, and which estimate set it: {@code mad},
+     * {@code mean-abs-dev}, or a floor: {@code floor} (1 % of the expected level, or 1e-9) or
+     * {@code minimum-change} (the settings' absolute minimum change over the default threshold,
+     * see {@link MinimumChange#scaleFloor()}), whichever is larger.
+     */
     private record Scale(double value, String source) {
-        static Scale of(double[] values, int n, double center, double mad, double level) {
-            double floor = Math.max(RELATIVE_SCALE_FLOOR * level, ABSOLUTE_SCALE_FLOOR);
+        static Scale of(double[] values, int n, double center, double mad, double level, double resolution) {
+            double levelFloor = Math.max(RELATIVE_SCALE_FLOOR * level, ABSOLUTE_SCALE_FLOOR);
+            double floor = Math.max(levelFloor, resolution);
+            String floorSource = resolution > levelFloor ? "minimum-change" : "floor";
             double estimate;
             String source;
             if (mad > 0) {
@@ -1050,7 +1164,7 @@ public final class AnomalyDetector {
                 source = "mean-abs-dev";
             }
             if (!(estimate >= floor)) {
-                return new Scale(floor, "floor");
+                return new Scale(floor, floorSource);
             }
             return new Scale(estimate, source);
         }

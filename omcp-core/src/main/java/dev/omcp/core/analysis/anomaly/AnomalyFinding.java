@@ -70,7 +70,9 @@ public record AnomalyFinding(
      * The finding as JSON for tool output: {@code labels}, {@code status}, {@code anomalous}
      * (absent when there was not enough data: not knowing is not "false"), {@code score},
      * {@code direction}, {@code onset} (ISO-8601), {@code kind}, {@code evidence} and {@code note}.
-     * Numbers that are unknown are left out, never written as 0.
+     * Numbers that are unknown are left out, never written as 0. A level above the largest histogram
+     * bucket ({@code +Inf}) is left out too, and {@code <name>AboveLargestBucket: true} says so: JSON
+     * has no infinity, and no number would be honest.
      */
     public JsonObject toJson() {
         JsonObjectBuilder labelsJson = Jsonp.provider().createObjectBuilder();
@@ -92,10 +94,16 @@ public record AnomalyFinding(
             putFinite(ev, "baselineMad", e.baselineMad());
             putFinite(ev, "scale", e.scale());
             ev.add("scaleSource", e.scaleSource());
-            putFinite(ev, "windowMedian", e.windowMedian());
-            putFinite(ev, "anomalyLevel", e.anomalyLevel());
-            putFinite(ev, "currentLevel", e.currentLevel());
+            putLevel(ev, "windowMedian", e.windowMedian());
+            putLevel(ev, "anomalyLevel", e.anomalyLevel());
+            putLevel(ev, "currentLevel", e.currentLevel());
             ev.add("baselinePoints", e.baselinePoints()).add("windowPoints", e.windowPoints());
+            if (e.windowPointsAboveLargestBucket() > 0) {
+                ev.add("windowPointsAboveLargestBucket", e.windowPointsAboveLargestBucket());
+            }
+            if (e.baselinePointsAboveLargestBucket() > 0) {
+                ev.add("baselinePointsAboveLargestBucket", e.baselinePointsAboveLargestBucket());
+            }
             if (e.seasonPeriods() > 0) {
                 ev.add("seasonPeriods", e.seasonPeriods());
             }
@@ -113,9 +121,18 @@ public record AnomalyFinding(
                 "currentLevel", "trendSlopePerHour")) {
             properties.add(number, described("number", "In the series' unit; absent when unknown."));
         }
-        properties.add("scaleSource", described("string", "Where the scale of a deviation came from."))
+        for (String level : List.of("windowMedian", "anomalyLevel", "currentLevel")) {
+            properties.add(level + "AboveLargestBucket", described("boolean", "Only when true: " + level + " lies above the largest "
+                    + "histogram bucket (the latency histogram answered +Inf, too high to measure), so it is left out."));
+        }
+        properties.add("scaleSource", described("string", "Where the scale of a deviation came from: mad, mean-abs-dev, floor (1 % "
+                        + "of the expected level) or minimum-change (the smallest change worth reporting, which then scores 3.5 sigma)."))
                 .add("baselinePoints", described("integer", "Finite points in the baseline."))
-                .add("windowPoints", described("integer", "Finite points in the judged window."))
+                .add("windowPoints", described("integer", "Points in the judged window (those above the largest bucket included)."))
+                .add("windowPointsAboveLargestBucket", described("integer", "Only when some: window points above the largest "
+                        + "histogram bucket (+Inf), each judged at least " + (int) AnomalyDetector.CENSORED_Z + " sigma off."))
+                .add("baselinePointsAboveLargestBucket", described("integer", "Only when some: baseline points above the largest "
+                        + "histogram bucket (+Inf), left out of the baseline."))
                 .add("seasonPeriods", described("integer", "Periods of history behind a seasonal expectation."));
         return Jsonp.provider().createObjectBuilder().add("type", "object").add("properties", properties)
                 .add("description", "The numbers behind the verdict.").build();
@@ -123,6 +140,15 @@ public record AnomalyFinding(
 
     private static JsonObjectBuilder described(String type, String description) {
         return Jsonp.provider().createObjectBuilder().add("type", type).add("description", description);
+    }
+
+    /** A level, or for {@code +Inf} (above the largest histogram bucket) the flag that says so instead. */
+    private static void putLevel(JsonObjectBuilder b, String name, double value) {
+        if (value == Double.POSITIVE_INFINITY) {
+            b.add(name + "AboveLargestBucket", true);
+        } else {
+            putFinite(b, name, value);
+        }
     }
 
     private static void putFinite(JsonObjectBuilder b, String name, double value) {

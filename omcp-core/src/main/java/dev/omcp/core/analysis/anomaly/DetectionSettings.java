@@ -28,10 +28,16 @@ import java.util.Optional;
  *     rate a few per cent off its expectation (a wobble, or a curved day that even a line through
  *     the recent hours misses a little) from reading as an incident, however small its noise makes
  *     that in sigmas
+ * @param censoredAtInfinity whether {@code +Inf} is a value above every finite one rather than a gap:
+ *     how a source may report a latency percentile above the largest finite bucket of its histogram
+ *     (Prometheus' own {@code histogram_quantile} answers that bucket's bound instead, a finite
+ *     level judged as any other). In the window such a point is judged as a censored observation (its
+ *     z score at least {@link AnomalyDetector#CENSORED_Z}); in the baseline it is left out, so it
+ *     cannot move the median or the MAD. Off, {@code +Inf} is dropped like NaN
  */
 public record DetectionSettings(
         Sidedness sidedness, boolean trendDetection, Duration window, Optional<Duration> seasonPeriod,
-        Sensitivity sensitivity, double minimumChange, double minimumRelativeChange) {
+        Sensitivity sensitivity, double minimumChange, double minimumRelativeChange, boolean censoredAtInfinity) {
 
     /** The window the tools judge when the caller names none. */
     public static final Duration DEFAULT_WINDOW = Duration.ofMinutes(15);
@@ -61,7 +67,7 @@ public record DetectionSettings(
      */
     public static DetectionSettings of(MetricKind kind) {
         return new DetectionSettings(kind.sidedness(), kind.trendDetection(), DEFAULT_WINDOW, Optional.empty(),
-                AnomalyDetector.DEFAULT_SENSITIVITY, 0, 0);
+                AnomalyDetector.DEFAULT_SENSITIVITY, 0, 0, kind.censoredAtInfinity());
     }
 
     /** The settings for a curated or raw metric name, see {@link MetricKind#forMetric}. */
@@ -70,25 +76,35 @@ public record DetectionSettings(
     }
 
     public DetectionSettings withWindow(Duration newWindow) {
-        return new DetectionSettings(sidedness, trendDetection, newWindow, seasonPeriod, sensitivity, minimumChange, minimumRelativeChange);
+        return new DetectionSettings(sidedness, trendDetection, newWindow, seasonPeriod, sensitivity, minimumChange, minimumRelativeChange,
+                censoredAtInfinity);
     }
 
     public DetectionSettings withSeason(Duration period) {
         return new DetectionSettings(sidedness, trendDetection, window, Optional.of(period), sensitivity, minimumChange,
-                minimumRelativeChange);
+                minimumRelativeChange, censoredAtInfinity);
     }
 
     public DetectionSettings withSensitivity(Sensitivity newSensitivity) {
-        return new DetectionSettings(sidedness, trendDetection, window, seasonPeriod, newSensitivity, minimumChange, minimumRelativeChange);
+        return new DetectionSettings(sidedness, trendDetection, window, seasonPeriod, newSensitivity, minimumChange, minimumRelativeChange,
+                censoredAtInfinity);
     }
 
     public DetectionSettings withMinimumChange(double change) {
-        return new DetectionSettings(sidedness, trendDetection, window, seasonPeriod, sensitivity, change, minimumRelativeChange);
+        return new DetectionSettings(sidedness, trendDetection, window, seasonPeriod, sensitivity, change, minimumRelativeChange,
+                censoredAtInfinity);
     }
 
     /** With a smallest change worth reporting, as a share of the expected level (0.2 for a fifth). */
     public DetectionSettings withMinimumRelativeChange(double share) {
-        return new DetectionSettings(sidedness, trendDetection, window, seasonPeriod, sensitivity, minimumChange, share);
+        return new DetectionSettings(sidedness, trendDetection, window, seasonPeriod, sensitivity, minimumChange, share,
+                censoredAtInfinity);
+    }
+
+    /** With {@code +Inf} read as above every finite value (true) or dropped as a gap (false); see {@link #censoredAtInfinity}. */
+    public DetectionSettings withCensoredAtInfinity(boolean censored) {
+        return new DetectionSettings(sidedness, trendDetection, window, seasonPeriod, sensitivity, minimumChange, minimumRelativeChange,
+                censored);
     }
 
     /** Both minimum changes, as the detector applies them. */

@@ -7,7 +7,10 @@ import java.util.Locale;
  * looked for. {@link #forMetric} maps the curated metric names of {@code query_metrics}.
  */
 public enum MetricKind {
-    /** Response times: only increases matter; slow ramps are checked. */
+    /**
+     * Response times: only increases matter; slow ramps are checked; {@code +Inf} is a latency above
+     * the largest histogram bucket, not a gap.
+     */
     LATENCY(Sidedness.INCREASE, true),
     /** Error rates and counts: only increases matter; slow ramps are checked. */
     ERRORS(Sidedness.INCREASE, true),
@@ -32,6 +35,14 @@ public enum MetricKind {
     /** The direction that matters for this kind. */
     public Sidedness sidedness() {
         return sidedness;
+    }
+
+    /**
+     * Whether {@code +Inf} is a value above every finite one: a percentile that {@code histogram_quantile}
+     * places above the largest finite bucket, too high to measure, which only latencies are read from.
+     */
+    public boolean censoredAtInfinity() {
+        return this == LATENCY;
     }
 
     /**

@@ -24,6 +24,18 @@ record MinimumChange(double absolute, double relative) {
         return absolute == 0 && relative == 0;
     }
 
+    /**
+     * The smallest scale deviations are measured in that this limit implies: the absolute minimum
+     * divided by the default sensitivity's level threshold, so a move of exactly the minimum scores
+     * that threshold (3.5 sigma) on a baseline quieter than the minimum. The minimum says which
+     * differences in this unit are worth telling apart; a baseline whose noise is finer than that
+     * (a flat-zero error rate) has no finer yardstick worth trusting, and measured against the noise
+     * alone, any move off exact zeros was millions of sigmas. 0 without an absolute minimum.
+     */
+    double scaleFloor() {
+        return absolute / AnomalyDetector.DEFAULT_SENSITIVITY.levelThreshold();
+    }
+
     /** Whether a move of {@code change} (either sign) away from {@code expected} is large enough. */
     boolean metBy(double change, double expected) {
         double size = Math.abs(change);

@@ -140,18 +140,19 @@ public final class HealthEvaluator {
      * latency "0.098 -> 0.953" in seconds), and next to "latency_p99 953 ms" that reads as a
      * second, contradicting number; so the levels are restated here ("98.2 ms -> 953 ms"). The
      * level is the anomaly's own, not the window's median, which a window longer than the anomaly
-     * keeps at the normal level; a spike that has ended also says where the signal is now. The
-     * detector's whole note stays in the answer's {@code anomalies[]}.
+     * keeps at the normal level; a spike that has ended also says where the signal is now. A level
+     * above the largest histogram bucket is said in words ("to above the largest histogram
+     * bucket"). The detector's whole note stays in the answer's {@code anomalies[]}.
      */
     static String anomalyClause(HealthSignal signal, AnomalyFinding finding) {
         if (finding.evidence().isEmpty() || finding.kind().isEmpty() || finding.onset().isEmpty()
-                || !Double.isFinite(finding.evidence().get().anomalyLevel())) {
+                || Double.isNaN(finding.evidence().get().anomalyLevel())) {
             return withoutFinalStop(finding.note());
         }
         Evidence e = finding.evidence().get();
         boolean up = finding.direction() == Direction.UP;
         AnomalyKind kind = finding.kind().get();
-        String now = kind == AnomalyKind.SPIKE && Double.isFinite(e.currentLevel())
+        String now = kind == AnomalyKind.SPIKE && !Double.isNaN(e.currentLevel())
                 ? ", back at " + level(signal, e.currentLevel()) + " now" : "";
         return String.format(Locale.ROOT, "%s %s from %s to %s since %s%s (%.1f sigma %s the %s baseline)",
                 kind.wireName(), up ? "up" : "down", level(signal, Double.isFinite(e.expectedLevel()) ? e.expectedLevel() : e.baselineMedian()),
@@ -159,6 +160,9 @@ public final class HealthEvaluator {
     }
 
     private static String level(HealthSignal signal, double seriesValue) {
+        if (seriesValue == Double.POSITIVE_INFINITY) {
+            return "above the largest histogram bucket";
+        }
         double v = signal.fromSeries(seriesValue);
         return switch (signal) {
             case LATENCY_P99 -> (Math.abs(v) >= 100 ? String.format(Locale.ROOT, "%.0f", v) : String.format(Locale.ROOT, "%.3g", v)) + " ms";

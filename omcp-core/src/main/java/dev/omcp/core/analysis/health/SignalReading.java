@@ -9,9 +9,10 @@ import java.util.OptionalDouble;
  *
  * @param signal the signal
  * @param value the current value in the signal's unit (for the request-rate drop: the current
- *     request rate, any unit); for {@link HealthSignal#LATENCY_P99} also {@code +Inf}, what
- *     Prometheus' {@code histogram_quantile} answers when the percentile lies above the largest
- *     finite bucket: a latency too high to measure, not a missing one (see {@link #aboveLargestBucket()})
+ *     request rate, any unit); for {@link HealthSignal#LATENCY_P99} also {@code +Inf}, how a
+ *     source may report a percentile above the largest finite bucket (Prometheus' own
+ *     {@code histogram_quantile} answers that bucket's bound instead): a latency too high to
+ *     measure, not a missing one (see {@link #aboveLargestBucket()})
  * @param baseline the usual request rate in the same unit as {@code value}; only for
  *     {@link HealthSignal#REQUEST_RATE_DROP}
  * @param source where it came from (a source name), for the report

@@ -30,10 +30,11 @@ import java.util.Set;
  *       scores 1, the last 0; all at once: 1 each.</li>
  *   <li><b>severity</b>: this service's strongest anomaly score over the strongest of all, each
  *       counted up to {@link #SEVERITY_SATURATION} sigmas: beyond that a deviation is unmistakable,
- *       and more sigmas say how quiet its baseline was rather than how badly the service fares (an
- *       error rate that was exactly 0 makes a 2 % error rate 2e7 sigmas, the scale's floor being
- *       1e-9). Uncapped, that one service took the whole severity weight and every other service
- *       almost none, enough to rank a later, dependent service above the one that began first.</li>
+ *       and more sigmas say how quiet its baseline was rather than how badly the service fares (a
+ *       request rate or a raw metric of exact zeros has the 1e-9 scale floor, so any move off it is
+ *       millions of sigmas; so had an error rate, before its minimum change floored the scale).
+ *       Uncapped, that one service took the whole severity weight and every other service almost
+ *       none, enough to rank a later, dependent service above the one that began first.</li>
  * </ul>
  * Without a topology (or when no anomalous service is in it) the dependents factor is unavailable
  * and its weight is shared out proportionally (onset 0.636, severity 0.364); the note says so.

@@ -104,7 +104,7 @@ public final class DetectAnomaliesTool extends ObservabilityTool {
                             .add("insufficientData", OutputFields.type("integer"))
                             .add("anomalousServices", OutputFields.type("integer"))))
                     .add("anomalies", OutputFields.objects("Anomalous series, strongest first (at most " + MAX_LISTED_ANOMALIES
-                            + ").", Jsonp.object()
+                            + "): those whose level is above the largest histogram bucket first, then by score.", Jsonp.object()
                                     .add("service", OutputFields.type("string"))
                                     .add("metric", OutputFields.type("string"))
                                     .add("source", OutputFields.type("string"))
@@ -118,6 +118,11 @@ public final class DetectAnomaliesTool extends ObservabilityTool {
                                             + "strongest stretch; for a ramp, where it has climbed to."))
                                     .add("current", OutputFields.typed("number", "The level now: back near baseline when the anomaly "
                                             + "has ended."))
+                                    .add("levelAboveLargestBucket", OutputFields.typed("boolean", "Only when true: the anomaly took "
+                                            + "the latency above the largest histogram bucket (+Inf), too high to measure, so level is "
+                                            + "absent and score is a lower bound."))
+                                    .add("currentAboveLargestBucket", OutputFields.typed("boolean", "Only when true: the latency is "
+                                            + "above the largest histogram bucket now, so current is absent."))
                                     .add("unit", OutputFields.typed("string", "Unit of a curated metric."))
                                     .add("note", OutputFields.type("string"))))
                     .add("insufficientData", OutputFields.objects("Series with too little data to judge (at most "
@@ -296,7 +301,7 @@ public final class DetectAnomaliesTool extends ObservabilityTool {
                 case NORMAL -> normal++;
             }
         }
-        anomalous.sort(Comparator.comparingDouble((AnomalyScan.Verdict v) -> -v.finding().score()));
+        anomalous.sort(STRONGEST_FIRST);
         JsonArrayBuilder listed = Jsonp.array();
         for (AnomalyScan.Verdict v : anomalous.subList(0, Math.min(MAX_LISTED_ANOMALIES, anomalous.size()))) {
             AnomalyFinding f = v.finding();
@@ -312,13 +317,10 @@ public final class DetectAnomaliesTool extends ObservabilityTool {
                 if (Double.isFinite(expected)) {
                     entry.add("baseline", Figures.round(expected));
                 }
-                // where the anomaly took the series, and where it is now: they differ once it has ended
-                if (Double.isFinite(e.anomalyLevel())) {
-                    entry.add("level", Figures.round(e.anomalyLevel()));
-                }
-                if (Double.isFinite(e.currentLevel())) {
-                    entry.add("current", Figures.round(e.currentLevel()));
-                }
+                // where the anomaly took the series, and where it is now: they differ once it has ended; above the
+                // largest histogram bucket there is no number to give, and a flag says so instead
+                putLevel(entry, "level", "levelAboveLargestBucket", e.anomalyLevel());
+                putLevel(entry, "current", "currentAboveLargestBucket", e.currentLevel());
             });
             CuratedMetricNames.unit(v.metric()).ifPresent(u -> entry.add("unit", u));
             listed.add(entry.add("note", f.note()));
@@ -335,6 +337,27 @@ public final class DetectAnomaliesTool extends ObservabilityTool {
                 .add("anomalies", listed)
                 .add("insufficientData", lacking);
         return counts;
+    }
+
+    /**
+     * Anomalies whose level is above the largest histogram bucket first: their score is only a lower
+     * bound ({@link dev.omcp.core.analysis.anomaly.AnomalyDetector#CENSORED_Z}), and a latency too
+     * high for its histogram to measure is the worst a latency can read. Then by score, highest first.
+     */
+    static final Comparator<AnomalyScan.Verdict> STRONGEST_FIRST = Comparator
+            .comparing((AnomalyScan.Verdict v) -> !aboveLargestBucket(v.finding()))
+            .thenComparingDouble(v -> -v.finding().score());
+
+    private static boolean aboveLargestBucket(AnomalyFinding f) {
+        return f.evidence().map(e -> e.anomalyLevel() == Double.POSITIVE_INFINITY).orElse(false);
+    }
+
+    private static void putLevel(JsonObjectBuilder entry, String name, String aboveBucketName, double level) {
+        if (level == Double.POSITIVE_INFINITY) {
+            entry.add(aboveBucketName, true);
+        } else if (Double.isFinite(level)) {
+            entry.add(name, Figures.round(level));
+        }
     }
 
     private static String rankingNote(RootCauseRanking ranking, Gathered<Topology> topologies, ServiceList services) {

@@ -169,6 +169,60 @@ class AnomalyBacktestTest {
         assertThat(firedWith).isLessThan(firedWithout);
     }
 
+    /**
+     * The p99s that go above the largest histogram bucket are found because {@code +Inf} counts as
+     * above every finite value. Read as gaps, as before, one that went there at once left a window of
+     * only the points before it, and none of those was found; one that climbed first, or hovers at the
+     * bucket's bound, could still be found from its finite points.
+     */
+    @Test
+    void backtest_latenciesAboveTheLargestBucket_areFoundBecauseInfinityCountsAsAboveIt() {
+        int cases = 0;
+        int atOnce = 0;
+        int foundAsGaps = 0;
+        int atOnceFoundAsGaps = 0;
+        for (Case c : SyntheticCases.all()) {
+            if (c.category() != Category.LATENCY_ABOVE_BUCKET) {
+                continue;
+            }
+            cases++;
+            AnomalyFinding censored = detector.detect(c.series(), c.settings());
+            assertThat(censored.anomalous()).as(c.name() + ": " + censored.note()).isTrue();
+            assertThat(censored.score()).as(c.name()).isGreaterThanOrEqualTo(AnomalyDetector.CENSORED_Z);
+            assertThat(censored.note()).as(c.name()).contains("above the largest histogram bucket").doesNotContain("Infinity");
+            boolean asGaps = detector.detect(c.series(), c.settings().withCensoredAtInfinity(false)).anomalous();
+            foundAsGaps += asGaps ? 1 : 0;
+            if (c.name().contains("-at-once")) {
+                atOnce++;
+                atOnceFoundAsGaps += asGaps ? 1 : 0;
+            }
+        }
+        System.out.printf(Locale.ROOT, "Latencies above the largest bucket, with +Inf read as a gap: %d of %d found, %d of the %d that went "
+                + "there at once.%n", foundAsGaps, cases, atOnceFoundAsGaps, atOnce);
+        assertThat(atOnce).isPositive();
+        assertThat(atOnceFoundAsGaps).as("cases that went above the bucket at once, found with +Inf read as a gap").isZero();
+    }
+
+    /**
+     * An error rate that was exactly 0 scores by the size of its step, in units of the tools' minimum
+     * change over the default threshold (0.5 % / 3.5): 1 % is 7 sigma, 10 % is 70. Against the noise
+     * of exact zeros alone (the 1e-9 floor) each scored 1e7 and more, and outranked every incident on
+     * a noisy baseline.
+     */
+    @Test
+    void backtest_anErrorRateFromZero_scoresByTheSizeOfItsStep() {
+        double unit = CuratedMetricNames.minimumChange(CuratedMetricNames.ERROR_RATE) / AnomalyDetector.DEFAULT_SENSITIVITY.levelThreshold();
+        for (Case c : SyntheticCases.all()) {
+            if (c.category() != Category.ERRORS_FROM_ZERO) {
+                continue;
+            }
+            AnomalyFinding f = detector.detect(c.series(), c.settings());
+            Evidence e = f.evidence().orElseThrow();
+            assertThat(e.scaleSource()).as(c.name()).isEqualTo("minimum-change");
+            assertThat(f.score()).as(c.name() + ": " + f.note()).isBetween(0.7 * e.anomalyLevel() / unit, 1.3 * e.anomalyLevel() / unit);
+        }
+    }
+
     private Score run(List<Case> cases, Sensitivity sensitivity) {
         Map<Category, int[]> counts = new EnumMap<>(Category.class);
         Map<Category, List<String>> wrong = new EnumMap<>(Category.class);

@@ -615,7 +615,20 @@ class AnomalyDetectorTest {
         assertThat(detector.detect(series(x), relative).anomalous()).isTrue();
         AnomalyFinding both = detector.detect(series(x), relative.withMinimumChange(0.010));
         assertThat(both.anomalous()).isFalse();
-        assertThat(both.note()).contains("(0.01000 and 20.0 % of the expected level)");
+        // the absolute minimum also floors the scale: 6 ms is 6 / (10 / 3.5) = 2.1 sigma, short of the threshold
+        assertThat(both.score()).isCloseTo(2.1, org.assertj.core.data.Offset.offset(0.1));
+        assertThat(both.evidence().orElseThrow().scaleSource()).isEqualTo("minimum-change");
+
+        // latency 100 ms -> 115 ms: 15 ms, but only +15 %
+        double[] y = noise(390, 0.100, 0.0002, 38);
+        for (int i = 370; i < 390; i++) {
+            y[i] += 0.015;
+        }
+        DetectionSettings absolute = latency.withMinimumChange(0.010);
+        assertThat(detector.detect(series(y), absolute).anomalous()).isTrue();
+        AnomalyFinding bothAgain = detector.detect(series(y), absolute.withMinimumRelativeChange(0.2));
+        assertThat(bothAgain.anomalous()).isFalse();
+        assertThat(bothAgain.note()).contains("(0.01000 and 20.0 % of the expected level)");
     }
 
     @Test
@@ -836,6 +849,154 @@ class AnomalyDetectorTest {
         assertThat(f.evidence().orElseThrow().anomalyLevel()).isEqualTo(1e300);
         assertThat(f.toJson().getJsonNumber("score").doubleValue()).isEqualTo(AnomalyDetector.MAX_Z);
         assertThat(f.note()).doesNotContain("Infinity");
+    }
+
+    @Test
+    void aLatencyAboveTheLargestBucket_isAStepUp_whoseLevelIsSaidInWordsNotInvented() {
+        // a p99 of 50 ms that histogram_quantile places above the largest finite bucket for the last 20 minutes (+Inf)
+        double[] x = noise(390, 0.050, 0.002, 51);
+        for (int i = 370; i < 390; i++) {
+            x[i] = Double.POSITIVE_INFINITY;
+        }
+        AnomalyFinding f = detector.detect(series(x), latency);
+
+        assertThat(f.anomalous()).as(f.note()).isTrue();
+        assertThat(f.direction()).isEqualTo(Direction.UP);
+        assertThat(f.kind()).contains(AnomalyKind.STEP);
+        assertThat(f.onset()).contains(Instant.ofEpochMilli(T0 + 370 * STEP));
+        // how far above is unknown: the score is the lower bound, not the 1e15 bound nor an infinity
+        assertThat(f.score()).isEqualTo(AnomalyDetector.CENSORED_Z);
+        Evidence e = f.evidence().orElseThrow();
+        assertThat(e.anomalyLevel()).isEqualTo(Double.POSITIVE_INFINITY);
+        assertThat(e.currentLevel()).isEqualTo(Double.POSITIVE_INFINITY);
+        assertThat(e.expectedLevel()).isCloseTo(0.050, org.assertj.core.data.Offset.offset(0.001));
+        assertThat(e.windowPoints()).isEqualTo(30);
+        assertThat(e.windowPointsAboveLargestBucket()).isEqualTo(20);
+        assertThat(f.note()).contains("step up: 20.0 sigma above the flat baseline (0.05", "-> above the largest histogram bucket)",
+                "20 of 30 window points were above the largest histogram bucket (+Inf)").doesNotContain("Infinity");
+        JsonObject json = f.toJson();
+        JsonObject evidence = json.getJsonObject("evidence");
+        assertThat(evidence.keySet()).doesNotContain("anomalyLevel", "currentLevel")
+                .contains("anomalyLevelAboveLargestBucket", "currentLevelAboveLargestBucket");
+        assertThat(evidence.getBoolean("anomalyLevelAboveLargestBucket")).isTrue();
+        assertThat(evidence.getInt("windowPointsAboveLargestBucket")).isEqualTo(20);
+        assertThat(json.getJsonNumber("score").doubleValue()).isEqualTo(AnomalyDetector.CENSORED_Z);
+        assertThat(json.toString()).doesNotContain("Infinity", "NaN");
+        assertThat(AnomalyFinding.evidenceSchema().getJsonObject("properties").keySet()).containsAll(evidence.keySet());
+    }
+
+    @Test
+    void aLatencyThatClimbedFarBeforeLeavingTheHistogram_scoresAtLeastWhereItsLastMeasurableValueWas() {
+        // 50 ms, then 1 s for 10 minutes, then above the largest bucket: above 1 s, so at least 1 s's z
+        double[] x = noise(390, 0.050, 0.002, 52);
+        for (int i = 370; i < 390; i++) {
+            x[i] = i < 380 ? 1.0 : Double.POSITIVE_INFINITY;
+        }
+        AnomalyFinding f = detector.detect(series(x), latency);
+
+        Evidence e = f.evidence().orElseThrow();
+        double lastMeasurable = (1.0 - e.baselineMedian()) / e.scale();
+        assertThat(f.anomalous()).isTrue();
+        assertThat(f.score()).isGreaterThanOrEqualTo(lastMeasurable * 0.99).isGreaterThan(AnomalyDetector.CENSORED_Z).isFinite();
+        assertThat(f.onset()).contains(Instant.ofEpochMilli(T0 + 370 * STEP));
+        assertThat(e.currentLevel()).isEqualTo(Double.POSITIVE_INFINITY);
+    }
+
+    @Test
+    void infinityInTheBaseline_isLeftOutOfItsMedianAndMad_andALoneOneInTheWindowIsNoAnomaly() {
+        double[] x = noise(390, 0.050, 0.002, 53);
+        double[] clean = x.clone();
+        // a third of the baseline above the largest bucket: read as values, the MAD would widen; as a level, the median climb
+        for (int i = 0; i < 360; i += 3) {
+            x[i] = Double.POSITIVE_INFINITY;
+        }
+        x[380] = Double.POSITIVE_INFINITY;
+        AnomalyFinding f = detector.detect(series(x), latency);
+
+        assertThat(f.status()).as(f.note()).isEqualTo(AnomalyFinding.Status.NORMAL);
+        Evidence e = f.evidence().orElseThrow();
+        Evidence without = detector.detect(series(clean), latency).evidence().orElseThrow();
+        assertThat(e.baselineMedian()).isCloseTo(without.baselineMedian(), org.assertj.core.data.Offset.offset(0.0005));
+        assertThat(e.baselineMad()).isCloseTo(without.baselineMad(), org.assertj.core.data.Offset.offset(0.0005));
+        assertThat(e.baselinePoints()).isEqualTo(240);
+        assertThat(e.baselinePointsAboveLargestBucket()).isEqualTo(120);
+        assertThat(e.windowPointsAboveLargestBucket()).isEqualTo(1);
+        assertThat(f.note()).contains("120 baseline points above the largest histogram bucket (+Inf) were left out of the baseline",
+                "1 of 30 window points were above the largest histogram bucket");
+        assertThat(f.toJson().toString()).doesNotContain("Infinity", "NaN");
+    }
+
+    @Test
+    void infinity_isStillAGapForAKindThatIsNoLatency_andWhenCensoringIsOff() {
+        double[] x = noise(390, 100, 2, 54);
+        for (int i = 370; i < 390; i++) {
+            x[i] = Double.POSITIVE_INFINITY;
+        }
+        x[371] = Double.NEGATIVE_INFINITY;
+        for (DetectionSettings gaps : new DetectionSettings[] {requests, latency.withCensoredAtInfinity(false)}) {
+            AnomalyFinding f = detector.detect(series(x), gaps);
+            assertThat(f.status()).as(f.note()).isEqualTo(AnomalyFinding.Status.NORMAL);
+            assertThat(f.evidence().orElseThrow().windowPoints()).isEqualTo(10);
+            assertThat(f.evidence().orElseThrow().windowPointsAboveLargestBucket()).isZero();
+        }
+        assertThat(MetricKind.LATENCY.censoredAtInfinity()).isTrue();
+        assertThat(MetricKind.ERRORS.censoredAtInfinity()).isFalse();
+        // -Inf is never a latency: a gap even when +Inf counts
+        assertThat(detector.detect(series(x), latency).evidence().orElseThrow().windowPoints()).isEqualTo(29);
+    }
+
+    @Test
+    void aSeriesAboveTheLargestBucketThroughout_hasNoBaseline_andSaysWhy() {
+        double[] x = new double[390];
+        java.util.Arrays.fill(x, Double.POSITIVE_INFINITY);
+        AnomalyFinding f = detector.detect(series(x), latency);
+
+        assertThat(f.status()).isEqualTo(AnomalyFinding.Status.INSUFFICIENT_DATA);
+        assertThat(f.note()).contains("holds 0 finite points (360 more were above the largest histogram bucket, +Inf");
+    }
+
+    /**
+     * A flat-zero error rate that moves a little against a noisy latency that moves a lot: measured
+     * against the noise of exact zeros alone (the 1e-9 floor) the first scored millions of sigmas and
+     * came first in detect_anomalies and in a post-mortem's signals. The tools' minimum change floors
+     * the scale (0.5 % / 3.5), so the error rate scores by its size.
+     */
+    @Test
+    void aSmallMoveOffAFlatZeroBaseline_ranksBelowALargeMoveOnANoisyOne_andScoresByItsSize() {
+        DetectionSettings errors = dev.omcp.core.tools.observability.CuratedMetricNames.detectionSettings("error_rate")
+                .withWindow(Duration.ofMinutes(30));
+        DetectionSettings p99 = dev.omcp.core.tools.observability.CuratedMetricNames.detectionSettings("latency_p99")
+                .withWindow(Duration.ofMinutes(30));
+        AnomalyFinding slightErrors = detector.detect(series(zerosThen(0.006)), errors);
+        double[] slow = noise(390, 0.200, 0.010, 55);
+        for (int i = 370; i < 390; i++) {
+            slow[i] += 0.200;
+        }
+        AnomalyFinding slower = detector.detect(series(slow), p99);
+
+        assertThat(slightErrors.anomalous()).as(slightErrors.note()).isTrue();
+        assertThat(slower.anomalous()).as(slower.note()).isTrue();
+        assertThat(slightErrors.score()).isCloseTo(0.006 / (0.005 / 3.5), org.assertj.core.data.Offset.offset(0.1));
+        assertThat(slightErrors.evidence().orElseThrow().scaleSource()).isEqualTo("minimum-change");
+        assertThat(slower.score()).isGreaterThan(15).isGreaterThan(slightErrors.score());
+
+        // 0 -> 5 % is still found, and ranks by its size: above the slight move and the noisy latency
+        AnomalyFinding outage = detector.detect(series(zerosThen(0.05)), errors);
+        assertThat(outage.anomalous()).isTrue();
+        assertThat(outage.score()).isCloseTo(35, org.assertj.core.data.Offset.offset(0.5)).isGreaterThan(slower.score());
+        // and a stray 0.1 % is a near miss of 0.7 sigma, not a normal verdict of a million (the history records it)
+        AnomalyFinding stray = detector.detect(series(zerosThen(0.001)), errors);
+        assertThat(stray.anomalous()).isFalse();
+        assertThat(stray.score()).isCloseTo(0.7, org.assertj.core.data.Offset.offset(0.05));
+    }
+
+    /** 390 minutes of an error rate of exactly 0, the last 20 at {@code level}. */
+    private static double[] zerosThen(double level) {
+        double[] x = new double[390];
+        for (int i = 370; i < 390; i++) {
+            x[i] = level;
+        }
+        return x;
     }
 
     private static Series series(double[] x) {

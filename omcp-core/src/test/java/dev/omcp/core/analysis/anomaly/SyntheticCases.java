@@ -36,7 +36,18 @@ final class SyntheticCases {
          * The demo's memory on the tools' one-hour layout: a step of 20…50 % on top of a slow drift
          * of a few per cent that has been rising towards it for the last half hour or more.
          */
-        STEP_ON_DRIFT(true);
+        STEP_ON_DRIFT(true),
+        /**
+         * A p99 latency on the tools' layout that goes above the largest histogram bucket
+         * ({@code histogram_quantile} answers {@code +Inf}) from inside the window.
+         */
+        LATENCY_ABOVE_BUCKET(true),
+        /** The same p99 with isolated {@code +Inf} answers in the baseline and the window: no incident. */
+        LATENCY_BUCKET_BLIPS(false),
+        /** An error rate that was exactly 0 (but for a stray failed request or two) stepping to 1…10 %. */
+        ERRORS_FROM_ZERO(true),
+        /** An error rate that is exactly 0 but for stray failed requests, each under the tools' minimum change. */
+        ERRORS_STRAY(false);
 
         final boolean anomalous;
 
@@ -95,6 +106,10 @@ final class SyntheticCases {
             case TRAFFIC_WOBBLE -> trafficHour(rnd, seed, false);
             case TRAFFIC_SURGE -> trafficHour(rnd, seed, true);
             case STEP_ON_DRIFT -> stepOnDrift(rnd, seed);
+            case LATENCY_ABOVE_BUCKET -> latencyAboveBucket(rnd, seed, true);
+            case LATENCY_BUCKET_BLIPS -> latencyAboveBucket(rnd, seed, false);
+            case ERRORS_FROM_ZERO -> errorsFromZero(rnd, seed, true);
+            case ERRORS_STRAY -> errorsFromZero(rnd, seed, false);
         };
     }
 
@@ -359,6 +374,97 @@ final class SyntheticCases {
         DetectionSettings settings = CuratedMetricNames.detectionSettings(metric).withWindow(Duration.ofHours(1));
         return new Case((drop ? "drop-on-drift" : "step-on-drift") + "#" + seed, Category.STEP_ON_DRIFT, series(x, HOUR_STEP),
                 settings, Optional.of(AnomalyKind.STEP), Optional.of(START + start * HOUR_STEP), HOUR_STEP);
+    }
+
+    /**
+     * A p99 latency as the tools read it (1 h of baseline and a 15 min window at 15 s, the tools'
+     * {@code latency_p99} settings): 20…500 ms with 3…10 % noise and 2 % gaps. With {@code incident},
+     * from inside the window the percentile lies above the largest histogram bucket, 8…40 times the
+     * level, so {@code histogram_quantile} answers {@code +Inf}: a third of the cases at once
+     * ({@code -at-once}), a third after a climb over 2…6 points to 2…5 times the level
+     * ({@code -after-climb}), a third at once but hovering at the bucket, one answer in four its bound
+     * ({@code -hovering}). Half the cases also had 1…3 isolated {@code +Inf} answers in the
+     * baseline. Without, 4…8 isolated {@code +Inf} answers (never two adjacent) anywhere: blips, no
+     * incident. The truth onset is the first point the incident moved.
+     */
+    private static Case latencyAboveBucket(Random rnd, long seed, boolean incident) {
+        double level = 0.02 + rnd.nextDouble() * 0.48;
+        double sigma = level * (0.03 + rnd.nextDouble() * 0.07);
+        double bucket = level * (8 + rnd.nextDouble() * 32);
+        int n = TRAFFIC_BASELINE + TRAFFIC_WINDOW;
+        double[] x = gaussian(rnd, n, level, sigma);
+        int start = -1;
+        String variant = "";
+        if (incident) {
+            start = TRAFFIC_BASELINE + rnd.nextInt(TRAFFIC_WINDOW - 8);
+            variant = switch ((int) (seed % 3)) {
+                case 0 -> "-at-once";
+                case 1 -> "-after-climb";
+                default -> "-hovering";
+            };
+            int climb = variant.equals("-after-climb") ? 2 + rnd.nextInt(5) : 0;
+            double hover = variant.equals("-hovering") ? 0.25 : 0;
+            double peak = level * (2 + rnd.nextDouble() * 3);
+            for (int i = start; i < n; i++) {
+                if (i < start + climb) {
+                    x[i] = level + (peak - level) * (i - start + 1) / climb;
+                } else {
+                    x[i] = rnd.nextDouble() < hover ? bucket : Double.POSITIVE_INFINITY;
+                }
+            }
+            if (seed % 2 == 0) {
+                for (int k = 1 + rnd.nextInt(3); k > 0; k--) {
+                    x[10 + 3 * rnd.nextInt((TRAFFIC_BASELINE - 20) / 3)] = Double.POSITIVE_INFINITY;
+                }
+            }
+        } else {
+            // every third point at most, so no two blips touch
+            for (int k = 4 + rnd.nextInt(5); k > 0; k--) {
+                x[3 * rnd.nextInt(n / 3)] = Double.POSITIVE_INFINITY;
+            }
+        }
+        sprinkleGaps(rnd, x, 0.02);
+        return toolsCase(incident ? "latency-above-bucket" + variant : "latency-bucket-blips",
+                incident ? Category.LATENCY_ABOVE_BUCKET : Category.LATENCY_BUCKET_BLIPS, seed, x, CuratedMetricNames.LATENCY_P99, start);
+    }
+
+    /**
+     * An error rate as the tools read it (1 h of baseline and a 15 min window at 15 s, the tools'
+     * {@code error_rate} settings) that is exactly 0 but for stray failed requests: 2…6 isolated
+     * answers or short runs of 2…4 points at 0.05…0.4 %, all under the tools' 0.5 % minimum. With
+     * {@code incident}, from inside the window a step to 1…10 % with 10 % noise. 2 % gaps.
+     */
+    private static Case errorsFromZero(Random rnd, long seed, boolean incident) {
+        int n = TRAFFIC_BASELINE + TRAFFIC_WINDOW;
+        double[] x = new double[n];
+        for (int k = 2 + rnd.nextInt(5); k > 0; k--) {
+            int at = rnd.nextInt(n - 4);
+            int len = rnd.nextBoolean() ? 1 : 2 + rnd.nextInt(3);
+            double stray = 0.0005 + rnd.nextDouble() * 0.0035;
+            for (int i = at; i < at + len; i++) {
+                x[i] = stray;
+            }
+        }
+        int start = -1;
+        if (incident) {
+            start = TRAFFIC_BASELINE + rnd.nextInt(TRAFFIC_WINDOW - 8);
+            double rate = 0.01 + rnd.nextDouble() * 0.09;
+            for (int i = start; i < n; i++) {
+                x[i] = rate * (1 + 0.1 * rnd.nextGaussian());
+            }
+        }
+        sprinkleGaps(rnd, x, 0.02);
+        return toolsCase(incident ? "errors-from-zero" : "errors-stray", incident ? Category.ERRORS_FROM_ZERO : Category.ERRORS_STRAY,
+                seed, x, CuratedMetricNames.ERROR_RATE, start);
+    }
+
+    /** A case on the tools' 15-minute layout, judged with the tools' settings for {@code metric}; a step from {@code onsetIndex}. */
+    private static Case toolsCase(String name, Category category, long seed, double[] x, String metric, int onsetIndex) {
+        DetectionSettings settings = CuratedMetricNames.detectionSettings(metric)
+                .withWindow(Duration.ofMillis(TRAFFIC_STEP * TRAFFIC_WINDOW));
+        return new Case(name + "#" + seed, category, series(x, TRAFFIC_STEP), settings,
+                onsetIndex < 0 ? Optional.empty() : Optional.of(AnomalyKind.STEP),
+                onsetIndex < 0 ? Optional.empty() : Optional.of(START + onsetIndex * TRAFFIC_STEP), TRAFFIC_STEP);
     }
 
     /**

@@ -133,6 +133,49 @@ class DetectAnomaliesToolTest {
         assertThat(CuratedMetricNames.detectionSettings("request_rate").minimumRelativeChange()).isEqualTo(0.2);
     }
 
+    /**
+     * db's p99 leaves its histogram (histogram_quantile answers +Inf) 8 minutes ago: read as gaps, as
+     * before, nothing was found. web's p99 goes 20x on a noisy baseline; api's error rate, exactly 0
+     * before, moves to 0.6 %: against the noise of exact zeros that scored millions of sigmas and came
+     * first. Now db comes first, its level said in words, then web, then api by its modest size.
+     */
+    @Test
+    void aP99AboveTheLargestBucket_isFoundAndListedFirstWithoutANumber_andAFlatZeroErrorRateRanksByItsSize() {
+        long db = minutesAgo(8);
+        long api = minutesAgo(9);
+        FakeMetricsBackend prom = new FakeMetricsBackend("prom")
+                .serve("db", "latency_p99", t -> t < db ? 0.05 * (1 + 0.05 * FakeMetricsBackend.jitter(t)) : Double.POSITIVE_INFINITY)
+                .serve("web", "latency_p99", stepAt(minutesAgo(10), 0.10, 2.00, 0.05))
+                .serve("api", "error_rate", t -> t < api ? 0 : 0.006);
+        JsonObject result = ToolHarness.ok(tool(new InMemorySources().add(prom)), "{\"metrics\":[\"latency_p99\",\"error_rate\"]}");
+
+        List<JsonObject> anomalies = result.getJsonArray("anomalies").getValuesAs(JsonObject.class);
+        assertThat(anomalies).extracting(a -> a.getString("service")).containsExactly("db", "web", "api");
+        JsonObject slowest = anomalies.getFirst();
+        assertThat(slowest.getString("kind")).isEqualTo("step");
+        assertThat(slowest.getBoolean("levelAboveLargestBucket")).isTrue();
+        assertThat(slowest.getBoolean("currentAboveLargestBucket")).isTrue();
+        assertThat(slowest.keySet()).doesNotContain("level", "current");
+        assertThat(slowest.getJsonNumber("baseline").doubleValue()).isBetween(0.048, 0.052);
+        assertThat(slowest.getJsonNumber("score").doubleValue()).isGreaterThanOrEqualTo(20);
+        assertThat(Instant.parse(slowest.getString("onset"))).isBetween(NOW.minus(Duration.ofMinutes(9)), NOW.minus(Duration.ofMinutes(7)));
+        assertThat(slowest.getString("note")).contains("above the largest histogram bucket", "+Inf");
+        // the strongest finite anomaly still outscores the bound, which is why db is listed first by its level, not its score
+        assertThat(anomalies.get(1).getJsonNumber("score").doubleValue()).isGreaterThan(slowest.getJsonNumber("score").doubleValue());
+        assertThat(anomalies.get(2).getJsonNumber("score").doubleValue()).isBetween(3.5, 6.0);
+        assertThat(result.toString()).doesNotContain("Infinity", "NaN");
+        JsonObject declared = tool(new InMemorySources()).definition().outputSchema().orElseThrow().getJsonObject("properties");
+        assertThat(declared.getJsonObject("anomalies").getJsonObject("items").getJsonObject("properties").keySet())
+                .containsAll(slowest.keySet());
+        // the ranking counts db fully severe, and onset decides between it and web
+        assertThat(rankedServices(result)).contains("db", "web", "api");
+        String dbSeverity = result.getJsonArray("rootCauses").stream().map(JsonValue::asJsonObject)
+                .filter(c -> c.getString("service").equals("db")).findFirst().orElseThrow().getJsonArray("factors").stream()
+                .map(JsonValue::asJsonObject).filter(f -> f.getString("name").equals("severity")).findFirst().orElseThrow()
+                .getJsonNumber("value").toString();
+        assertThat(Double.parseDouble(dbSeverity)).isEqualTo(1.0);
+    }
+
     private static JsonObject anomaly(JsonObject result, String service, String metric) {
         return result.getJsonArray("anomalies").stream().map(JsonValue::asJsonObject)
                 .filter(a -> a.getString("service").equals(service) && a.getString("metric").equals(metric)).findFirst()

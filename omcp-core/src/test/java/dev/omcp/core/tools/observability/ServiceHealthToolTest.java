@@ -255,6 +255,21 @@ class ServiceHealthToolTest {
         assertThat(latency.getBoolean("aboveLargestBucket")).isTrue();
         assertThat(latency.containsKey("value")).isFalse();
         assertThat(latency.getString("reason")).contains("above the largest histogram bucket", "+Inf", "too high to measure");
+        // and an anomaly: the detector read +Inf as above every finite value, not as a gap, and says so without a number
+        assertThat(latency.getString("reason")).contains("latency_p99 anomalous: step up from 100 ms to above the largest histogram "
+                + "bucket since");
+        JsonObject anomaly = result.getJsonArray("anomalies").getValuesAs(JsonObject.class).stream()
+                .filter(a -> a.getString("signal").equals("latency_p99")).findFirst().orElseThrow();
+        assertThat(anomaly.getBoolean("anomalous")).isTrue();
+        assertThat(anomaly.getJsonNumber("score").doubleValue()).isGreaterThanOrEqualTo(20);
+        JsonObject evidence = anomaly.getJsonObject("evidence");
+        assertThat(evidence.getBoolean("anomalyLevelAboveLargestBucket")).isTrue();
+        assertThat(evidence.keySet()).doesNotContain("anomalyLevel", "currentLevel");
+        assertThat(evidence.getInt("windowPointsAboveLargestBucket")).isPositive();
+        assertThat(result.toString()).doesNotContain("Infinity", "NaN");
+        JsonObject declaredEvidence = tool(new InMemorySources()).definition().outputSchema().orElseThrow().getJsonObject("properties")
+                .getJsonObject("anomalies").getJsonObject("items").getJsonObject("properties").getJsonObject("evidence");
+        assertThat(declaredEvidence.getJsonObject("properties").keySet()).containsAll(evidence.keySet());
     }
 
     @Test
