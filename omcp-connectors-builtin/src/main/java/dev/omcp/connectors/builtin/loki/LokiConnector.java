@@ -235,20 +235,22 @@ final class LokiConnector extends HttpBackendConnector
      */
     private List<String> streamLabelNames(String selector, TimeRange range, String serviceLabel) throws ConnectorException {
         Set<String> names = new TreeSet<>(Set.of(serviceLabel));
-        JsonObject answer;
         try {
-            answer = http().getJson("/loki/api/v1/series",
-                    Map.of("match[]", selector, "start", nanos(range.start()), "end", nanos(range.end())));
+            // one entry per stream: reduced to label names while the answer's memory still counts
+            http().getJson("/loki/api/v1/series", Map.of("match[]", selector, "start", nanos(range.start()), "end", nanos(range.end())),
+                    answer -> {
+                        for (JsonValue stream : array(answer, "data")) {
+                            if (stream instanceof JsonObject labels) {
+                                // Loki's internal labels (__stream_shard__...) are not the stream's own
+                                labels.keySet().stream().filter(n -> LABEL_NAME.matcher(n).matches() && !n.startsWith("__"))
+                                        .forEach(names::add);
+                            }
+                        }
+                        return names;
+                    });
         } catch (ConnectorException e) {
             if (e.kind() != Kind.BAD_QUERY) {
                 throw e;
-            }
-            return List.copyOf(names);
-        }
-        for (JsonValue stream : array(answer, "data")) {
-            if (stream instanceof JsonObject labels) {
-                // Loki's internal labels (__stream_shard__...) are not the stream's own
-                labels.keySet().stream().filter(n -> LABEL_NAME.matcher(n).matches() && !n.startsWith("__")).forEach(names::add);
             }
         }
         return List.copyOf(names);

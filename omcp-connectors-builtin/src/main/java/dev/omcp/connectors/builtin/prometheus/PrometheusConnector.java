@@ -189,38 +189,16 @@ final class PrometheusConnector extends HttpBackendConnector
 
     @Override
     public List<ServiceInfo> listServices() throws ConnectorException {
-        Map<String, Map<String, String>> services = new TreeMap<>();
-        // active targets first: they say how many targets a service has and how many are up
-        JsonObject targets;
+        Map<String, Map<String, String>> services;
+        // active targets first: they say how many targets a service has and how many are up; the
+        // answer (every target with all its labels) is reduced while its memory still counts
         try {
-            targets = http().getJson("/api/v1/targets", Map.of("state", "active"));
+            services = http().getJson("/api/v1/targets", Map.of("state", "active"), this::servicesOfTargets);
         } catch (ConnectorException e) {
             if (e.kind() != Kind.BAD_RESPONSE) {
                 throw e;
             }
-            targets = null; // no targets API (for example a remote-write-only server): label values below
-        }
-        if (targets != null && targets.get("data") instanceof JsonObject data && data.get("activeTargets") instanceof JsonArray active) {
-            Map<String, int[]> counts = new TreeMap<>();
-            Map<String, String> labelOf = new TreeMap<>();
-            for (JsonValue t : active) {
-                if (!(t instanceof JsonObject target) || !(target.get("labels") instanceof JsonObject labels)) {
-                    continue;
-                }
-                for (String label : serviceLabels.candidates()) {
-                    if (labels.get(label) instanceof JsonString name) {
-                        int[] c = counts.computeIfAbsent(name.getString(), k -> new int[2]);
-                        c[0]++;
-                        if ("up".equals(target.getString("health", ""))) {
-                            c[1]++;
-                        }
-                        labelOf.putIfAbsent(name.getString(), label);
-                        break;
-                    }
-                }
-            }
-            counts.forEach((name, c) -> services.put(name, Map.of("label", labelOf.get(name), "targets", Integer.toString(c[0]),
-                    "targetsUp", Integer.toString(c[1]), "discoveredBy", "targets")));
+            services = new TreeMap<>(); // no targets API (for example a remote-write-only server): label values below
         }
         // then label values, so services that are not scraped directly (remote write, federation) are listed too
         for (String label : serviceLabels.candidates()) {
@@ -231,6 +209,35 @@ final class PrometheusConnector extends HttpBackendConnector
         List<ServiceInfo> out = new ArrayList<>();
         services.forEach((name, attributes) -> out.add(new ServiceInfo(name, attributes)));
         return out;
+    }
+
+    /** The services a targets answer names, with how many targets each has and how many are up. */
+    private Map<String, Map<String, String>> servicesOfTargets(JsonObject targets) {
+        Map<String, Map<String, String>> services = new TreeMap<>();
+        if (!(targets.get("data") instanceof JsonObject data) || !(data.get("activeTargets") instanceof JsonArray active)) {
+            return services;
+        }
+        Map<String, int[]> counts = new TreeMap<>();
+        Map<String, String> labelOf = new TreeMap<>();
+        for (JsonValue t : active) {
+            if (!(t instanceof JsonObject target) || !(target.get("labels") instanceof JsonObject labels)) {
+                continue;
+            }
+            for (String label : serviceLabels.candidates()) {
+                if (labels.get(label) instanceof JsonString name) {
+                    int[] c = counts.computeIfAbsent(name.getString(), k -> new int[2]);
+                    c[0]++;
+                    if ("up".equals(target.getString("health", ""))) {
+                        c[1]++;
+                    }
+                    labelOf.putIfAbsent(name.getString(), label);
+                    break;
+                }
+            }
+        }
+        counts.forEach((name, c) -> services.put(name, Map.of("label", labelOf.get(name), "targets", Integer.toString(c[0]),
+                "targetsUp", Integer.toString(c[1]), "discoveredBy", "targets")));
+        return services;
     }
 
     @Override
@@ -251,22 +258,23 @@ final class PrometheusConnector extends HttpBackendConnector
                     + s.namespace().map(ns -> "," + NAMESPACE_LABEL + "=" + QueryText.quote(ns)).orElse("") + "}");
         }
         Set<String> all = serviceLabels.fetch("__name__", match);
-        JsonObject metadata = http().getJson("/api/v1/metadata", Map.of());
-        JsonObject byName = metadata.get("data") instanceof JsonObject d ? d : JsonValue.EMPTY_JSON_OBJECT;
-        List<MetricInfo> out = new ArrayList<>();
-        for (String name : new TreeSet<>(all)) {
-            if (out.size() >= limit) {
-                break;
+        List<String> names = new TreeSet<>(all).stream().limit(limit).toList();
+        // the metadata answer holds every metric Prometheus knows, with its help text: only the ones listed are kept,
+        // while the answer's memory still counts
+        return http().getJson("/api/v1/metadata", Map.of(), metadata -> {
+            JsonObject byName = metadata.get("data") instanceof JsonObject d ? d : JsonValue.EMPTY_JSON_OBJECT;
+            List<MetricInfo> out = new ArrayList<>(names.size());
+            for (String name : names) {
+                String type = "unknown";
+                String help = "";
+                if (byName.get(name) instanceof JsonArray entries && !entries.isEmpty() && entries.get(0) instanceof JsonObject first) {
+                    type = first.getString("type", "unknown");
+                    help = first.getString("help", "");
+                }
+                out.add(new MetricInfo(name, type, help));
             }
-            String type = "unknown";
-            String help = "";
-            if (byName.get(name) instanceof JsonArray entries && !entries.isEmpty() && entries.get(0) instanceof JsonObject first) {
-                type = first.getString("type", "unknown");
-                help = first.getString("help", "");
-            }
-            out.add(new MetricInfo(name, type, help));
-        }
-        return out;
+            return out;
+        });
     }
 
     private static String seconds(Instant t) {
