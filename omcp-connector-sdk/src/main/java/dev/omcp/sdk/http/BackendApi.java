@@ -32,6 +32,9 @@ import java.util.StringJoiner;
  * URI base = BackendApi.baseOf("Zipkin", source.url());      // in the factory: a bad URL fails the source
  * BackendApi api = new BackendApi("Zipkin", base, context, 32 << 20);
  * JsonStructure services = api.getJson("api/v2/services", Map.of());
+ * // a large answer: reduce it to your own values while its memory still counts against the budget
+ * List<String> names = api.getJson("api/v2/services", Map.of(), answer -> answer.asJsonArray()
+ *         .getValuesAs(JsonString::getString));
  * }</pre>
  *
  * <p>Failures: no answer within {@link ConnectorContext#requestTimeout()} or an interrupt (the
@@ -54,6 +57,22 @@ public final class BackendApi {
     private final ConnectorContext context;
     private final int maxBodyBytes;
     private final AnswerBudget budget;
+
+    /**
+     * Reduces a parsed answer to the connector's own values while the answer still counts against
+     * the gateway's memory budget ({@link ConnectorContext#answerBudget()}).
+     *
+     * @param <T> what the connector keeps
+     */
+    @FunctionalInterface
+    public interface StructureReader<T> {
+        /**
+         * @param answer the answer, a JSON object or array
+         * @throws ConnectorException when the answer is not what the connector expects (usually
+         *     {@code BAD_RESPONSE})
+         */
+        T read(JsonStructure answer) throws ConnectorException;
+    }
 
     /** Reads an answer's body while its bytes are still reserved. */
     @FunctionalInterface
@@ -111,12 +130,26 @@ public final class BackendApi {
 
     /** GETs {@code path} (relative to the base) with {@code query} and parses the answer as JSON (an object or an array). */
     public JsonStructure getJson(String path, Map<String, String> query) throws ConnectorException {
+        return getJson(path, query, answer -> answer);
+    }
+
+    /**
+     * GETs {@code path} (relative to the base) with {@code query}, parses the answer as JSON and
+     * hands it to {@code reader}. The parsed tree takes several times the answer's bytes; the budget
+     * counts them until {@code reader} returns, so reduce a large answer (a list of every service,
+     * span or metric) to what the connector keeps inside it rather than after
+     * {@link #getJson(String, Map)} returned.
+     */
+    public <T> T getJson(String path, Map<String, String> query, StructureReader<T> reader) throws ConnectorException {
+        Objects.requireNonNull(reader, "reader");
         return get(path, query, AnswerBudget.Reading.TREE, answer -> {
-            try (JsonReader reader = Jsonp.reader(new ByteArrayInputStream(answer))) {
-                return reader.read();
+            JsonStructure parsed;
+            try (JsonReader json = Jsonp.reader(new ByteArrayInputStream(answer))) {
+                parsed = json.read();
             } catch (JsonException e) {
                 throw new ConnectorException(ConnectorException.Kind.BAD_RESPONSE, backend + " answered something that is not JSON");
             }
+            return reader.read(parsed);
         });
     }
 

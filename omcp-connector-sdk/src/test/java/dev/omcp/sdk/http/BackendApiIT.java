@@ -146,6 +146,23 @@ class BackendApiIT {
     }
 
     @Test
+    void aReaderReducesTheAnswerWhileItsBytesStillCount_andItsFailureIsTheCallers() throws Exception {
+        long[] countedWhileReading = new long[1];
+        int sum = api().getJson("api/array", Map.of(), answer -> {
+            countedWhileReading[0] = BUDGET.inFlight();
+            return answer.asJsonArray().getJsonNumber(0).intValue() + answer.asJsonArray().getJsonNumber(1).intValue();
+        });
+        assertThat(sum).isEqualTo(3);
+        assertThat(countedWhileReading[0]).as("the answer's bytes, weighted for a tree, are reserved while the reader runs")
+                .isPositive();
+        assertFailure(() -> api().getJson("api/object", Map.of(), answer -> {
+            throw new ConnectorException(Kind.BAD_RESPONSE, "Tracer answered an object where a list belongs");
+        }), Kind.BAD_RESPONSE, "Tracer answered an object where a list belongs");
+        assertFailure(() -> api().getJson("api/garbage", Map.of(), answer -> answer), Kind.BAD_RESPONSE,
+                "Tracer answered something that is not JSON");
+    }
+
+    @Test
     void answersThatAreNotTheJsonAskedFor_areBadResponses() {
         assertFailure(() -> api().getJson("api/garbage", Map.of()), Kind.BAD_RESPONSE, "Tracer answered something that is not JSON");
         assertFailure(() -> api().getObject("api/array", Map.of()), Kind.BAD_RESPONSE, "not a JSON object");

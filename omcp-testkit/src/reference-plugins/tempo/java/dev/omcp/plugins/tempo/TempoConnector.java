@@ -132,7 +132,14 @@ final class TempoConnector implements Connector, TracesCapability, ServiceListin
                 futures.add(executor.submit(() -> {
                     permits.acquire();
                     try {
-                        return TempoTrace.read(api.getObject("api/traces/" + TempoTrace.hexId(id), Map.of()));
+                        // a whole trace, every span: reduced while the answer still counts against the memory budget
+                        return api.getJson("api/traces/" + TempoTrace.hexId(id), Map.of(), answer -> {
+                            if (!(answer instanceof JsonObject object)) {
+                                throw new ConnectorException(ConnectorException.Kind.BAD_RESPONSE,
+                                        "Tempo answered something that is not a JSON object");
+                            }
+                            return TempoTrace.read(object);
+                        });
                     } finally {
                         permits.release();
                     }

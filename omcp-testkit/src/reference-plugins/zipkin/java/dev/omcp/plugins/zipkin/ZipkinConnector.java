@@ -138,18 +138,20 @@ final class ZipkinConnector implements Connector, TracesCapability, ServiceListi
         params.put("lookback", Long.toString(Math.max(1, query.range().length().toMillis())));
         params.put("limit", Integer.toString(limit));
         annotationQuery.ifPresent(filter -> params.put("annotationQuery", filter));
-        JsonStructure answer = api.getJson("api/v2/traces", params);
-        if (!(answer instanceof JsonArray traces)) {
-            throw new ConnectorException(ConnectorException.Kind.BAD_RESPONSE, "Zipkin's trace list is not a JSON array");
-        }
-        Map<String, TraceSummary> summaries = new LinkedHashMap<>();
-        for (JsonValue trace : traces) {
-            if (trace instanceof JsonArray spans && !spans.isEmpty()) {
-                TraceSummary summary = summarise(spans);
-                summaries.putIfAbsent(summary.traceId(), summary);
+        // every span of every trace: summarised while the answer still counts against the gateway's memory budget
+        return api.getJson("api/v2/traces", params, answer -> {
+            if (!(answer instanceof JsonArray traces)) {
+                throw new ConnectorException(ConnectorException.Kind.BAD_RESPONSE, "Zipkin's trace list is not a JSON array");
             }
-        }
-        return summaries;
+            Map<String, TraceSummary> summaries = new LinkedHashMap<>();
+            for (JsonValue trace : traces) {
+                if (trace instanceof JsonArray spans && !spans.isEmpty()) {
+                    TraceSummary summary = summarise(spans);
+                    summaries.putIfAbsent(summary.traceId(), summary);
+                }
+            }
+            return summaries;
+        });
     }
 
     private static List<TraceSummary> newestFirst(Collection<TraceSummary> traces, int limit) {
