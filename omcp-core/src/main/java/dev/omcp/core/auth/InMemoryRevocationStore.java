@@ -12,11 +12,13 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.locks.ReentrantLock;
 
 /**
  * The blocklist of one process. Entries older than {@code retention} (the session lifetime) can
  * no longer match a live session and are dropped. Bounded: when {@code maxEntries} live entries
- * exist a further revocation is refused rather than growing without limit.
+ * exist a further revocation is refused rather than growing without limit. Lookups take no lock;
+ * adds take one, so concurrent revocations cannot together pass the bound.
  */
 public final class InMemoryRevocationStore implements RevocationStore {
     /** Live entries kept at most. */
@@ -26,6 +28,8 @@ public final class InMemoryRevocationStore implements RevocationStore {
     private final int maxEntries;
     private final Map<String, Revocation> bySid = new ConcurrentHashMap<>();
     private final Map<String, Revocation> bySub = new ConcurrentHashMap<>();
+    /** Held for prune, count and write together: checked apart, n concurrent adds at the bound all passed. */
+    private final ReentrantLock adding = new ReentrantLock();
 
     public InMemoryRevocationStore(Duration retention) {
         this(retention, DEFAULT_MAX_ENTRIES);
@@ -38,15 +42,18 @@ public final class InMemoryRevocationStore implements RevocationStore {
 
     @Override
     public void add(Revocation revocation) {
-        prune(revocation.revokedAt());
-        if (bySid.size() + bySub.size() >= maxEntries) {
-            throw new IllegalStateException("the session blocklist holds " + maxEntries
-                    + " live entries; wait for old entries to expire or rotate OMCP_SESSION_SECRET to void every session");
-        }
-        if (revocation.target() == RevocationTarget.SID) {
-            bySid.merge(revocation.value(), revocation, InMemoryRevocationStore::later);
-        } else {
-            bySub.merge(revocation.value(), revocation, InMemoryRevocationStore::later);
+        Map<String, Revocation> target = revocation.target() == RevocationTarget.SID ? bySid : bySub;
+        adding.lock();
+        try {
+            prune(revocation.revokedAt());
+            // revoking what is already revoked again takes no new entry, so it is never refused
+            if (!target.containsKey(revocation.value()) && bySid.size() + bySub.size() >= maxEntries) {
+                throw new IllegalStateException("the session blocklist holds " + maxEntries
+                        + " live entries; wait for old entries to expire or rotate OMCP_SESSION_SECRET to void every session");
+            }
+            target.merge(revocation.value(), revocation, InMemoryRevocationStore::later);
+        } finally {
+            adding.unlock();
         }
     }
 
