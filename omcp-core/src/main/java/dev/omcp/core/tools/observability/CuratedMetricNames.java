@@ -88,12 +88,19 @@ public final class CuratedMetricNames {
     /**
      * The smallest absolute change (in the metric's unit) worth calling an anomaly: an error rate
      * that is usually exactly 0 would otherwise alarm on one stray failed request, and a p99 of 2 ms
-     * on a 1 ms jitter. 0 (no floor) for everything else.
+     * on a 1 ms jitter. It also floors the detector's scale ({@code MinimumChange.scaleFloor}), so a
+     * series of exact zeros (an idle service's request rate, a job's CPU between runs) scores a move
+     * off it in units of this size rather than in units of 1e-9: about one request a minute, 10
+     * millicores, 1 % of a limit, 1 MiB. 0 (no floor) for raw metric names, whose unit is unknown.
      */
     public static double minimumChange(String metric) {
         return switch (metric) {
             case ERROR_RATE -> 0.005;
             case LATENCY_P99, LATENCY_P50, LATENCY_AVG -> 0.010;
+            case REQUEST_RATE -> 0.02;
+            case CPU -> 0.01;
+            case MEMORY -> 1 << 20;
+            case CPU_UTILIZATION, MEMORY_UTILIZATION -> 0.01;
             default -> 0;
         };
     }
