@@ -24,6 +24,7 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.regex.Pattern;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicLong;
 
@@ -40,6 +41,8 @@ final class KubernetesConnector implements Connector, TopologyCapability, Servic
      * none. A static pod's mirror is owned by its Node.
      */
     private static final Set<String> CLUSTER_SCOPED = Set.of("node", "namespace");
+    /** A referenced owner's kind that can name a topology node (lower-cased from the reference); others are dropped. */
+    private static final Pattern REFERENCED_KIND = Pattern.compile("[a-z][a-z0-9]{0,31}");
 
     private final SourceConfig source;
     private final ClusterAccess access;
@@ -188,9 +191,18 @@ final class KubernetesConnector implements Connector, TopologyCapability, Servic
                 for (String owner : r.owners()) {
                     int slash = owner.indexOf('/');
                     String ownerKind = owner.substring(0, slash);
+                    String ownerName = owner.substring(slash + 1);
                     String ownerNamespace = CLUSTER_SCOPED.contains(ownerKind) ? "" : r.namespace();
-                    edges.add(new TopologyEdge(id, TopologyNode.idOf(ownerKind, ownerNamespace, owner.substring(slash + 1)),
-                            Relation.OWNED_BY));
+                    String ownerId = TopologyNode.idOf(ownerKind, ownerNamespace, ownerName);
+                    edges.add(new TopologyEdge(id, ownerId, Relation.OWNED_BY));
+                    // An owner of a kind the connector does not watch (a Job, a CronJob's Job, a custom
+                    // resource such as an Argo Rollout) is known only from this reference: it stays a node,
+                    // so blast radius groups its pods under it instead of leaving them ownerless. One of a
+                    // watched kind that is not in the list was deleted, and gets no node.
+                    if (!KINDS.containsKey(ownerKind) && REFERENCED_KIND.matcher(ownerKind).matches() && !ownerName.isEmpty()) {
+                        nodes.putIfAbsent(ownerId, new TopologyNode(ownerId, ownerKind, ownerName, ownerNamespace,
+                                Map.of("knownFrom", "ownerReference")));
+                    }
                 }
                 if (r.kind().equals("pod")) {
                     if (!r.nodeName().isEmpty()) {

@@ -202,6 +202,29 @@ class KubernetesConnectorIT {
     }
 
     @Test
+    void anOwnerOfAKindNotWatched_isANodeKnownFromTheReference_butADeletedOwnerOfAWatchedKindIsNot() throws Exception {
+        api.apply("/api/v1/pods", pod("prod", "report-28731-x", Map.of("job-name", "report-28731"), "worker-1",
+                owner("Job", "report-28731"), List.of("report")));
+        api.apply("/api/v1/pods", pod("prod", "canary-5c8d-y", Map.of("app", "canary"), "worker-1", owner("Rollout", "canary"),
+                List.of("app")));
+        api.apply("/api/v1/pods", pod("prod", "odd-z", Map.of("app", "odd"), "worker-1", owner("Not-A-Kind", "x"), List.of("app")));
+        api.apply("/api/v1/pods", pod("prod", "orphan-q", Map.of("app", "orphan"), "worker-1", owner("ReplicaSet", "gone-123"),
+                List.of("app")));
+        connector = withToken();
+        Topology t = topology("prod");
+
+        // before: the Job and the Argo Rollout were dropped with their edges, and their pods had no owner
+        assertThat(has(t, "pod/prod/report-28731-x", Relation.OWNED_BY, "job/prod/report-28731")).isTrue();
+        assertThat(has(t, "pod/prod/canary-5c8d-y", Relation.OWNED_BY, "rollout/prod/canary")).isTrue();
+        assertThat(t.nodes()).filteredOn(n -> n.id().equals("job/prod/report-28731")).singleElement()
+                .satisfies(n -> assertThat(n.attributes()).containsEntry("knownFrom", "ownerReference"));
+        // a kind that cannot name a node, and a replica set that was deleted, give no owner node and no edge
+        assertThat(t.nodes()).noneMatch(n -> n.kind().equals("not-a-kind") || n.id().equals("replicaset/prod/gone-123"));
+        assertThat(t.edges()).noneMatch(e -> e.from().equals("pod/prod/orphan-q") && e.relation() == Relation.OWNED_BY);
+        assertThat(t.edges()).noneMatch(e -> e.from().equals("pod/prod/odd-z") && e.relation() == Relation.OWNED_BY);
+    }
+
+    @Test
     void aWatchOutlivesTheRequestTimeout() throws Exception {
         connector = withToken(); // request timeout 1 s, watch timeout 5 s
         new java.util.concurrent.CountDownLatch(1).await(1500, java.util.concurrent.TimeUnit.MILLISECONDS);
