@@ -6,6 +6,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
+import java.util.OptionalInt;
 
 /** Reads the sources-and-connectors variables; part of {@link SettingsReader}, kept apart so each area stays small. */
 final class ConnectorSettingsReader {
@@ -17,7 +18,7 @@ final class ConnectorSettingsReader {
 
     private ConnectorSettingsReader() {}
 
-    static Settings.Connectors read(Environment environment, Map<String, String> env) {
+    static Settings.Connectors read(Environment environment, Map<String, String> env, long maxHeapBytes) {
         List<Settings.EnvironmentUrls> urls = new ArrayList<>();
         urls(environment, env, Variables.PROMETHEUS_URL, "prometheus").ifPresent(urls::add);
         urls(environment, env, Variables.LOKI_URL, "loki").ifPresent(urls::add);
@@ -31,9 +32,27 @@ final class ConnectorSettingsReader {
                 Duration.ofSeconds(environment.integer(Variables.CONNECTOR_REQUEST_TIMEOUT, 1, 3600)),
                 Duration.ofSeconds(environment.integer(Variables.CONNECTOR_START_TIMEOUT, 1, 3600)),
                 Duration.ofSeconds(environment.integer(Variables.SERVICE_LABEL_CACHE_TTL, 0, 86400)),
-                // unset: the launcher derives the budget from the heap
-                environment.optionalInteger(Variables.BACKEND_ANSWER_BUDGET_MIB, MIN_ANSWER_BUDGET_MIB, MAX_ANSWER_BUDGET_MIB),
+                answerBudgetMib(environment, maxHeapBytes),
                 env);
+    }
+
+    /**
+     * The operator's budget, refused above the heap: answers could then fill the heap before the
+     * budget refuses one, the {@code OutOfMemoryError} the budget exists to prevent. Unset, the
+     * launcher derives it from the heap.
+     */
+    private static OptionalInt answerBudgetMib(Environment environment, long maxHeapBytes) {
+        OptionalInt mib = environment.optionalInteger(Variables.BACKEND_ANSWER_BUDGET_MIB, MIN_ANSWER_BUDGET_MIB, MAX_ANSWER_BUDGET_MIB);
+        // Long.MAX_VALUE: the JVM reports no heap limit, so there is nothing to compare with
+        if (mib.isPresent() && maxHeapBytes != Long.MAX_VALUE && ((long) mib.getAsInt() << 20) > maxHeapBytes) {
+            long heapMib = maxHeapBytes >> 20;
+            environment.problem(Variables.BACKEND_ANSWER_BUDGET_MIB, "(" + mib.getAsInt() + " MiB) is larger than the maximum heap of this JVM ("
+                    + heapMib + " MiB, as the JVM reports it: a little under -Xmx with some collectors): backend answers could fill the heap before the budget refused one. Lower it to at most "
+                    + heapMib + " (half the heap, " + Math.max(MIN_ANSWER_BUDGET_MIB, heapMib / 2) + ", leaves the gateway room), "
+                    + "or raise the heap with -Xmx in OMCP_JAVA_OPTS");
+            return OptionalInt.empty();
+        }
+        return mib;
     }
 
     private static Optional<Settings.EnvironmentUrls> urls(Environment environment, Map<String, String> env, Variable variable, String type) {

@@ -63,6 +63,16 @@ public final class SettingsReader {
      * @throws InvalidSettingsException listing every invalid value at once
      */
     public static Settings read(Map<String, String> env, SettingsFiles files) throws InvalidSettingsException {
+        return read(env, files, Runtime.getRuntime().maxMemory());
+    }
+
+    /**
+     * Reads {@code env} for a JVM whose heap may grow to {@code maxHeapBytes} ({@code -Xmx}; {@link Long#MAX_VALUE} when
+     * it has no limit), against which the settings that size heap use are checked.
+     *
+     * @throws InvalidSettingsException listing every invalid value at once
+     */
+    static Settings read(Map<String, String> env, SettingsFiles files, long maxHeapBytes) throws InvalidSettingsException {
         Environment environment = new Environment(env);
         Settings.Server server = new Settings.Server(
                 environment.string(Variables.HOST),
@@ -74,7 +84,7 @@ public final class SettingsReader {
         Settings.Logging logging = new Settings.Logging(
                 environment.oneOf(Variables.LOG_LEVEL, List.of("trace", "debug", "info", "warn", "error")),
                 environment.oneOf(Variables.LOG_FORMAT, List.of("text", "json")));
-        Settings.Connectors connectors = ConnectorSettingsReader.read(environment, env);
+        Settings.Connectors connectors = ConnectorSettingsReader.read(environment, env, maxHeapBytes);
         AuditSettings audit = AuditSettingsReader.read(environment, connectors.allowPrivateBackends());
         Settings.Plugins plugins = PluginSettingsReader.read(environment);
         AccessControlSettings access = AccessControlSettingsReader.read(environment);

@@ -61,11 +61,27 @@ final class SourcesAssembly implements AutoCloseable {
 
     /** The budget every source's answers share: the operator's, or the JVM's default from the heap. */
     static AnswerBudget answerBudget(Settings.Connectors settings) {
+        return answerBudget(settings, Runtime.getRuntime().maxMemory());
+    }
+
+    /**
+     * As {@link #answerBudget(Settings.Connectors)} on a JVM whose heap may grow to {@code maxHeapBytes}. A budget above
+     * the heap never gets here (the settings refuse it); one above half of it is allowed but warned about: answers
+     * in flight may then leave the gateway's own work (sessions, audit, analysis) less than the half the default keeps.
+     */
+    static AnswerBudget answerBudget(Settings.Connectors settings, long maxHeapBytes) {
         AnswerBudget budget = settings.answerBudgetMib().isPresent()
                 ? AnswerBudget.ofBytes((long) settings.answerBudgetMib().getAsInt() << 20)
                 : AnswerBudget.jvmDefault();
         LOG.info("event=answer-budget mib={} from={} heap_mib={}", budget.capacity() >> 20,
-                settings.answerBudgetMib().isPresent() ? "OMCP_BACKEND_ANSWER_BUDGET_MIB" : "heap", Runtime.getRuntime().maxMemory() >> 20);
+                settings.answerBudgetMib().isPresent() ? "OMCP_BACKEND_ANSWER_BUDGET_MIB" : "heap", maxHeapBytes >> 20);
+        if (settings.answerBudgetMib().isPresent() && maxHeapBytes != Long.MAX_VALUE
+                && budget.capacity() > maxHeapBytes / AnswerBudget.DEFAULT_HEAP_DIVISOR) {
+            LOG.warn("event=answer-budget-large mib={} heap_mib={} effect=\"backend answers in flight may take more than half the heap,"
+                    + " leaving the rest of the gateway less; an OutOfMemoryError is likelier under load\" fix=\"lower"
+                    + " OMCP_BACKEND_ANSWER_BUDGET_MIB to {} or less, or raise -Xmx\"", budget.capacity() >> 20, maxHeapBytes >> 20,
+                    maxHeapBytes / AnswerBudget.DEFAULT_HEAP_DIVISOR >> 20);
+        }
         return budget;
     }
 

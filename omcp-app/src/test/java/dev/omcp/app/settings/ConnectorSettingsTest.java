@@ -69,4 +69,41 @@ class ConnectorSettingsTest {
                             .containsExactly("OMCP_BACKEND_ANSWER_BUDGET_MIB must be an integer from 8 to 1048576, got '" + bad + "'"));
         }
     }
+
+    private static final long HEAP_256_MIB = 256L << 20;
+
+    @Test
+    void anAnswerBudgetAboveTheHeap_refusesTheStart_namingTheValueTheHeapAndWhatToDo() {
+        assertThatThrownBy(() -> SettingsReader.read(Map.of("OMCP_BACKEND_ANSWER_BUDGET_MIB", "257"), SettingsFiles.fileSystem(), HEAP_256_MIB))
+                .isInstanceOfSatisfying(InvalidSettingsException.class, e -> assertThat(e.problems()).containsExactly(
+                        "OMCP_BACKEND_ANSWER_BUDGET_MIB (257 MiB) is larger than the maximum heap of this JVM (256 MiB, as the JVM reports it:"
+                                + " a little under -Xmx with some collectors): backend answers"
+                                + " could fill the heap before the budget refused one. Lower it to at most 256 (half the heap, 128, leaves"
+                                + " the gateway room), or raise the heap with -Xmx in OMCP_JAVA_OPTS"));
+    }
+
+    @Test
+    void anAnswerBudgetAboveTheHeap_isReportedWithTheOtherInvalidValues() {
+        assertThatThrownBy(() -> SettingsReader.read(Map.of("OMCP_BACKEND_ANSWER_BUDGET_MIB", "4096", "OMCP_CONNECTOR_CONNECT_TIMEOUT", "0"),
+                SettingsFiles.fileSystem(), HEAP_256_MIB))
+                .isInstanceOfSatisfying(InvalidSettingsException.class, e -> assertThat(e.problems()).hasSize(2)
+                        .anySatisfy(p -> assertThat(p).startsWith("OMCP_BACKEND_ANSWER_BUDGET_MIB (4096 MiB) is larger than the maximum heap"))
+                        .anySatisfy(p -> assertThat(p).startsWith("OMCP_CONNECTOR_CONNECT_TIMEOUT")));
+    }
+
+    @Test
+    void anAnswerBudgetOfTheWholeHeap_isAccepted_andOneOutOfRangeIsRefusedOnlyForItsRange() throws Exception {
+        assertThat(SettingsReader.read(Map.of("OMCP_BACKEND_ANSWER_BUDGET_MIB", "256"), SettingsFiles.fileSystem(), HEAP_256_MIB)
+                .connectors().answerBudgetMib()).hasValue(256);
+        assertThatThrownBy(() -> SettingsReader.read(Map.of("OMCP_BACKEND_ANSWER_BUDGET_MIB", "1048577"), SettingsFiles.fileSystem(), HEAP_256_MIB))
+                .isInstanceOfSatisfying(InvalidSettingsException.class, e -> assertThat(e.problems())
+                        .containsExactly("OMCP_BACKEND_ANSWER_BUDGET_MIB must be an integer from 8 to 1048576, got '1048577'"));
+    }
+
+    @Test
+    void aJvmWithoutAHeapLimit_acceptsAnyAnswerBudgetInRange() throws Exception {
+        // Runtime.maxMemory() answers Long.MAX_VALUE when the JVM has no limit: nothing to compare with
+        assertThat(SettingsReader.read(Map.of("OMCP_BACKEND_ANSWER_BUDGET_MIB", "1048576"), SettingsFiles.fileSystem(), Long.MAX_VALUE)
+                .connectors().answerBudgetMib()).hasValue(1048576);
+    }
 }
