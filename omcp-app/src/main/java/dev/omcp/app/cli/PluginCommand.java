@@ -17,6 +17,7 @@ import dev.omcp.core.plugins.SemanticVersion;
 import dev.omcp.core.plugins.VerificationPolicy;
 import dev.omcp.ports.plugins.CheckResult;
 import dev.omcp.ports.plugins.ConnectorHub;
+import dev.omcp.ports.plugins.DowngradePolicy;
 import dev.omcp.ports.plugins.HubCatalog;
 import dev.omcp.ports.plugins.HubEntry;
 import dev.omcp.ports.plugins.HubListing;
@@ -259,6 +260,10 @@ public final class PluginCommand implements Callable<Integer> {
         @Option(names = "--trust-root", paramLabel = "<pem>", description = "The PEM public key to verify with instead of PLUGIN_TRUST_ROOT.")
         Optional<Path> trustRoot;
 
+        @Option(names = "--allow-downgrade", description = "Let an older version replace the installed one (refused by default: an old "
+                + "signed bundle may bring back a fixed flaw).")
+        boolean allowDowngrade;
+
         @Override
         public Integer call() {
             PrintWriter out = spec.commandLine().getOut();
@@ -278,11 +283,13 @@ public final class PluginCommand implements Callable<Integer> {
             Path directory = settings.get().plugins().directory();
             FilesystemPluginStore store = new FilesystemPluginStore(directory, pem);
             BundleInstaller installer = new BundleInstaller(store, GatewayAssembly.builtinConnectorNames(), VersionProvider.serverVersion());
-            InstallOutcome outcome = new HubInstall(hub.get(), installer).install(name, version, InstallChecks.none());
+            InstallOutcome outcome = new HubInstall(hub.get(), installer).install(name, version, InstallChecks.none(),
+                    allowDowngrade ? DowngradePolicy.ALLOW : DowngradePolicy.REFUSE);
             return switch (outcome) {
                 case InstallOutcome.Installed installed -> {
-                    out.println("installed " + installed.name() + " " + installed.version() + " into " + directory.resolve(installed.name())
-                            + "; restart the gateway to load it");
+                    out.println("installed " + installed.name() + " " + installed.version()
+                            + installed.downgradedFrom().map(from -> " (downgraded from " + from + ")").orElse("") + " into "
+                            + directory.resolve(installed.name()) + "; restart the gateway to load it");
                     yield 0;
                 }
                 case InstallOutcome.Refused refused -> {

@@ -37,6 +37,8 @@ record PluginWiring(PluginCatalog catalog, HookRegistry hooks, Optional<HookMode
      */
     static PluginWiring start(Settings.Plugins settings, List<ConnectorFactory> builtins, List<PluginPin> pins, String version) {
         FilesystemPluginStore store = new FilesystemPluginStore(settings.directory(), settings.trustRoot());
+        // before the first scan: an upgrade the last run died in must not leave its plugin missing
+        store.recoverInterruptedInstalls();
         HookRegistry hooks = new HookRegistry();
         PluginCatalog catalog = PluginCatalog.start(builtins, store, pins,
                 new VerificationPolicy(settings.verify(), settings.requireSignature()), serverVersion(version), hooks);

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.omcp.app.plugins.fixture.GuardConnectorFactory;
 import dev.omcp.app.settings.Settings;
 import dev.omcp.app.settings.SettingsReader;
 import dev.omcp.app.wiring.GatewayAssembly;
@@ -83,7 +84,11 @@ class ConnectorApiIT {
     }
 
     private HttpResponse<String> upload(byte[] bundle) throws Exception {
-        return http.send(HttpRequest.newBuilder(URI.create(url("/api/connectors/upload"))).header("Authorization", "Bearer test-cli")
+        return upload(bundle, "");
+    }
+
+    private HttpResponse<String> upload(byte[] bundle, String query) throws Exception {
+        return http.send(HttpRequest.newBuilder(URI.create(url("/api/connectors/upload" + query))).header("Authorization", "Bearer test-cli")
                 .header("Content-Type", "application/octet-stream")
                 .POST(HttpRequest.BodyPublishers.ofByteArray(bundle)).build(), HttpResponse.BodyHandlers.ofString());
     }
@@ -369,4 +374,76 @@ class ConnectorApiIT {
         assertThat(paths.path("/api/hub/catalog").path("get").path("summary").asText()).contains("connectors:read");
     }
 
+
+    private PluginPackager.Packed guardAt(String version) {
+        return TestPlugins.guard(tmp.resolve("guard-" + version), key, version, GuardConnectorFactory.class.getName());
+    }
+
+    private String installedGuardVersion() throws IOException {
+        return JSON.readTree(Files.readString(plugins.resolve("guard/manifest.json"))).path("version").asText();
+    }
+
+    /** The audit targets of the uploads, oldest first. */
+    private List<String> uploadAuditTargets() throws Exception {
+        List<String> targets = new java.util.ArrayList<>();
+        for (JsonNode entry : get("/api/audit?action=write").path("entries")) {
+            if (entry.path("path").asText().equals("/api/connectors/upload")) {
+                // an entry without a target has none (null)
+                targets.add(0, entry.path("status").asInt() + " " + (entry.path("target").isTextual() ? entry.path("target").asText() : "-"));
+            }
+        }
+        return targets;
+    }
+
+    @Test
+    void anOlderVersion_is409_untilTheUploadAllowsTheDowngrade_whichTheAuditRecords() throws Exception {
+        startWithInstall();
+        assertThat(upload(guardAt("1.1.0").bundle()).statusCode()).isEqualTo(201);
+        byte[] older = guardAt("1.0.0").bundle();
+
+        HttpResponse<String> refused = upload(older);
+
+        assertThat(refused.statusCode()).as(refused.body()).isEqualTo(409);
+        JsonNode body = JSON.readTree(refused.body());
+        assertThat(body.path("code").asText()).isEqualTo("OMCP_PLUGIN_DOWNGRADE_REFUSED");
+        assertThat(body.path("error").asText()).startsWith("guard 1.0.0 is older than the installed 1.1.0").contains("allowDowngrade=true");
+        assertThat(installedGuardVersion()).isEqualTo("1.1.0");
+        assertThat(written()).noneMatch(p -> p.startsWith("."));
+
+        HttpResponse<String> notUnderstood = upload(older, "?allowDowngrade=yes");
+        assertThat(notUnderstood.statusCode()).as(notUnderstood.body()).isEqualTo(400);
+        assertThat(JSON.readTree(notUnderstood.body()).path("code").asText()).isEqualTo("OMCP_INVALID_PARAMETERS");
+        assertThat(installedGuardVersion()).isEqualTo("1.1.0");
+
+        HttpResponse<String> allowed = upload(older, "?allowDowngrade=true");
+
+        assertThat(allowed.statusCode()).as(allowed.body()).isEqualTo(201);
+        assertThat(JSON.readTree(allowed.body()).path("downgradedFrom").asText()).isEqualTo("1.1.0");
+        assertThat(installedGuardVersion()).isEqualTo("1.0.0");
+        JsonNode connector = TestPlugins.withoutBuiltins(get("/api/connectors").path("connectors")).get(0);
+        assertThat(connector.path("state").asText()).isEqualTo("loaded");
+        assertThat(connector.path("manifest").path("version").asText()).isEqualTo("1.0.0");
+        assertThat(uploadAuditTargets()).containsExactly("201 guard@1.1.0", "409 -", "400 -",
+                "201 guard@1.0.0 downgraded from 1.1.0 (allowDowngrade=true)");
+    }
+
+    @Test
+    void theInstalledVersionAgain_isInstalledWithTheSameBytes_and409WithOthers() throws Exception {
+        startWithInstall();
+        PluginPackager.Packed installed = TestPlugins.guard(tmp.resolve("guard"), key);
+        assertThat(upload(installed.bundle()).statusCode()).isEqualTo(201);
+        byte[] jarBefore = Files.readAllBytes(plugins.resolve("guard/guard-connector.jar"));
+
+        assertThat(upload(installed.bundle()).statusCode()).as("the same bundle again").isEqualTo(201);
+        // the same version number, other bytes in its JAR
+        PluginPackager.Packed rebuilt = TestPlugins.guard(tmp.resolve("guard-rebuilt"), key, 4096);
+        HttpResponse<String> response = upload(rebuilt.bundle(), "?allowDowngrade=true");
+
+        assertThat(response.statusCode()).as(response.body()).isEqualTo(409);
+        JsonNode body = JSON.readTree(response.body());
+        assertThat(body.path("code").asText()).isEqualTo("OMCP_PLUGIN_VERSION_CONFLICT");
+        assertThat(body.path("error").asText()).startsWith("guard 1.0.0 is installed already, with other contents");
+        assertThat(Files.readAllBytes(plugins.resolve("guard/guard-connector.jar"))).isEqualTo(jarBefore);
+        assertThat(uploadAuditTargets()).containsExactly("201 guard@1.0.0", "201 guard@1.0.0", "409 allowDowngrade=true");
+    }
 }

@@ -1,6 +1,7 @@
 package dev.omcp.core.plugins;
 
 import dev.omcp.ports.plugins.BundleRejectedException;
+import dev.omcp.ports.plugins.DowngradePolicy;
 import dev.omcp.ports.plugins.InstallOutcome;
 import dev.omcp.ports.plugins.PluginCandidate;
 import dev.omcp.ports.plugins.PluginStore;
@@ -17,7 +18,8 @@ import org.slf4j.LoggerFactory;
 /**
  * Installs a {@code .tgz} bundle into the plugins directory: unpack into a hidden staging directory,
  * verify it exactly as the loader does with every check required, then rename it into place and
- * re-scan. A refused bundle writes nothing; a bundle that verifies but does not load is taken back
+ * re-scan. An older version than the one installed is refused unless a downgrade was allowed, and
+ * the installed version with other contents always ({@link VersionChange}). A refused bundle writes nothing; a bundle that verifies but does not load is taken back
  * and the install it replaced put back live, so a broken upgrade never leaves a connector type
  * without its plugin. Used by the management API and by {@code omcp plugin install}.
  */
@@ -47,8 +49,9 @@ public final class BundleInstaller {
      *
      * @param expected the catalog's name and version the bundle must carry, or empty for an upload
      * @param checks what strict mode would say before the commit, and whether the plugin loaded after it
+     * @param downgrade whether a version older than the installed one may replace it
      */
-    public InstallOutcome install(byte[] tarball, Optional<Expected> expected, InstallChecks checks) {
+    public InstallOutcome install(byte[] tarball, Optional<Expected> expected, InstallChecks checks, DowngradePolicy downgrade) {
         if (!store.trustRoot().isLoaded()) {
             return new InstallOutcome.Refused(InstallOutcome.Kind.NO_TRUST_ROOT, store.trustRoot().unavailableReason());
         }
@@ -72,6 +75,13 @@ public final class BundleInstaller {
                 return refused(InstallOutcome.Kind.NAME_CONFLICT, "'" + manifest.name()
                         + "' is a builtin connector, which always takes precedence; a plugin of that name would never load");
             }
+            Optional<String> downgradedFrom;
+            switch (VersionChange.of(store.installed(manifest.name()), candidate, downgrade)) {
+                case VersionChange.Allowed allowed -> downgradedFrom = allowed.downgradedFrom();
+                case VersionChange.Refused versionRefused -> {
+                    return refused(versionRefused.kind(), versionRefused.reason());
+                }
+            }
             List<String> problems = checks.refusalsWith(candidate);
             if (!problems.isEmpty()) {
                 return refused(InstallOutcome.Kind.VERIFICATION_FAILED,
@@ -80,8 +90,13 @@ public final class BundleInstaller {
             staged.commit();
             InstallChecks.Rescanned rescanned = checks.rescan(manifest.name());
             if (rescanned.loaded() || !checks.live()) {
-                LOG.info("event=plugin-installed plugin={} version={}", manifest.name(), manifest.version());
-                return new InstallOutcome.Installed(manifest.name(), manifest.version(), rescanned.loaded(), rescanned.detail());
+                if (downgradedFrom.isPresent()) {
+                    LOG.warn("event=plugin-downgraded plugin={} version={} from={} reason=\"the install allowed a downgrade\"", manifest.name(),
+                            manifest.version(), downgradedFrom.get());
+                } else {
+                    LOG.info("event=plugin-installed plugin={} version={}", manifest.name(), manifest.version());
+                }
+                return new InstallOutcome.Installed(manifest.name(), manifest.version(), rescanned.loaded(), rescanned.detail(), downgradedFrom);
             }
             return takeBack(staged, manifest, rescanned.detail(), checks);
         } catch (BundleRejectedException e) {

@@ -3,6 +3,7 @@ package dev.omcp.core.plugins;
 import dev.omcp.ports.connectors.ConnectorType;
 import dev.omcp.ports.plugins.ConnectorHub;
 import dev.omcp.ports.plugins.ConnectorStatus;
+import dev.omcp.ports.plugins.DowngradePolicy;
 import dev.omcp.ports.plugins.HubListing;
 import dev.omcp.ports.plugins.HubUnavailableException;
 import dev.omcp.ports.plugins.InstallOutcome;
@@ -58,16 +59,16 @@ public final class ConnectorManagement implements ManageConnectors {
     }
 
     @Override
-    public InstallOutcome install(String name, Optional<String> version) {
-        return guarded(() -> hub.<InstallOutcome>map(h -> new HubInstall(h, installer).install(name, version, liveChecks))
+    public InstallOutcome install(String name, Optional<String> version, DowngradePolicy downgrade) {
+        return guarded(() -> hub.<InstallOutcome>map(h -> new HubInstall(h, installer).install(name, version, liveChecks, downgrade))
                 .orElseGet(() -> new InstallOutcome.Refused(InstallOutcome.Kind.HUB_UNAVAILABLE, noHub())));
     }
 
     @Override
-    public InstallOutcome upload(byte[] tarball) {
+    public InstallOutcome upload(byte[] tarball, DowngradePolicy downgrade) {
         return guarded(() -> tarball.length > MAX_BUNDLE_BYTES
                 ? new InstallOutcome.Refused(InstallOutcome.Kind.TOO_LARGE, "the bundle is larger than " + (MAX_BUNDLE_BYTES >> 20) + " MiB")
-                : installer.install(tarball, Optional.empty(), liveChecks));
+                : installer.install(tarball, Optional.empty(), liveChecks, downgrade));
     }
 
     @Override

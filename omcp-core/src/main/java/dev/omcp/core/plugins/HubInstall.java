@@ -2,6 +2,7 @@ package dev.omcp.core.plugins;
 
 import dev.omcp.ports.plugins.BundleRejectedException;
 import dev.omcp.ports.plugins.ConnectorHub;
+import dev.omcp.ports.plugins.DowngradePolicy;
 import dev.omcp.ports.plugins.HubCatalog;
 import dev.omcp.ports.plugins.HubEntry;
 import dev.omcp.ports.plugins.HubRelease;
@@ -26,8 +27,9 @@ public final class HubInstall {
 
     /**
      * @param version an exact version, or empty for the catalog's latest
+     * @param downgrade whether a version older than the installed one may replace it
      */
-    public InstallOutcome install(String name, Optional<String> version, InstallChecks checks) {
+    public InstallOutcome install(String name, Optional<String> version, InstallChecks checks, DowngradePolicy downgrade) {
         HubCatalog catalog;
         try {
             catalog = hub.catalog();
@@ -53,6 +55,6 @@ public final class HubInstall {
         } catch (BundleRejectedException e) {
             return new InstallOutcome.Refused(InstallOutcome.Kind.VERIFICATION_FAILED, e.getMessage());
         }
-        return installer.install(tarball, Optional.of(new BundleInstaller.Expected(name, release.get().version())), checks);
+        return installer.install(tarball, Optional.of(new BundleInstaller.Expected(name, release.get().version())), checks, downgrade);
     }
 }

@@ -8,6 +8,7 @@ import dev.omcp.ports.connectors.ConnectorType;
 import dev.omcp.ports.plugins.BundleRejectedException;
 import dev.omcp.ports.plugins.ConnectorHub;
 import dev.omcp.ports.plugins.ConnectorStatus;
+import dev.omcp.ports.plugins.DowngradePolicy;
 import dev.omcp.ports.plugins.HubCatalog;
 import dev.omcp.ports.plugins.HubEntry;
 import dev.omcp.ports.plugins.HubListing;
@@ -15,6 +16,7 @@ import dev.omcp.ports.plugins.HubRelease;
 import dev.omcp.ports.plugins.HubUnavailableException;
 import dev.omcp.ports.plugins.InstallOutcome;
 import dev.omcp.ports.plugins.ManageConnectors;
+import dev.omcp.ports.plugins.PluginCandidate;
 import dev.omcp.ports.plugins.TrustRoot;
 import dev.omcp.sdk.hook.HookKind;
 import java.nio.charset.StandardCharsets;
@@ -268,5 +270,77 @@ class ConnectorManagementTest {
         assertThat(tempo.loaded()).isTrue();
         assertThat(tempo.updateAvailable()).isTrue();
         assertThat(listing.entries().get(1).installedVersion()).isEmpty();
+    }
+
+    private static PluginCandidate tempoAt(String version) {
+        return Candidates.verified("tempo", "tempo", ConnectorType.Origin.FILESYSTEM, Candidates.manifest("tempo", version, Optional.of(">=0.1.0"),
+                List.of()));
+    }
+
+    @Test
+    void anUploadOfAnOlderVersion_isRefusedAsADowngrade_andTheInstalledVersionKeepsServing() {
+        FakePluginStore store = new FakePluginStore(KEY, tempoAt("1.1.0"));
+        store.bundle(TEMPO, tempoAt("1.0.0"));
+        ConnectorManagement management = management(store, true);
+
+        InstallOutcome outcome = management.upload(TEMPO);
+
+        assertThat(outcome).isInstanceOfSatisfying(InstallOutcome.Refused.class, refused -> {
+            assertThat(refused.kind()).isEqualTo(InstallOutcome.Kind.DOWNGRADE);
+            assertThat(refused.reason()).startsWith("tempo 1.0.0 is older than the installed 1.1.0").contains("allowDowngrade=true");
+        });
+        assertThat(store.discarded).containsExactly("tempo");
+        assertThat(store.directory).singleElement().satisfies(c -> assertThat(c.manifest().orElseThrow().version()).isEqualTo("1.1.0"));
+        assertThat(management.connectors()).filteredOn(s -> s.name().equals("tempo")).singleElement()
+                .satisfies(s -> assertThat(s.manifest().orElseThrow().version()).isEqualTo("1.1.0"));
+    }
+
+    @Test
+    void anUploadOfAnOlderVersion_thatAllowsTheDowngrade_isInstalledAndSaysWhatItReplaced() {
+        FakePluginStore store = new FakePluginStore(KEY, tempoAt("1.1.0"));
+        store.bundle(TEMPO, tempoAt("1.0.0"));
+        ConnectorManagement management = management(store, true);
+
+        InstallOutcome outcome = management.upload(TEMPO, DowngradePolicy.ALLOW);
+
+        assertThat(outcome).isEqualTo(new InstallOutcome.Installed("tempo", "1.0.0", true, "installed and loaded", Optional.of("1.1.0")));
+        assertThat(management.connectors()).filteredOn(s -> s.name().equals("tempo")).singleElement()
+                .satisfies(s -> assertThat(s.manifest().orElseThrow().version()).isEqualTo("1.0.0"));
+    }
+
+    @Test
+    void theInstalledVersionUploadedAgain_isInstalledWhenItsBytesAreTheSame_andRefusedAsAConflictWhenNot() {
+        FakePluginStore store = new FakePluginStore(KEY, tempoAt("1.0.0"));
+        store.bundle(TEMPO, tempoAt("1.0.0"));
+        byte[] changed = "tempo 1.0.0 rebuilt".getBytes(StandardCharsets.UTF_8);
+        PluginCandidate same = tempoAt("1.0.0");
+        store.bundle(changed, new PluginCandidate(same.location(), same.origin(), same.name(), same.manifest(), same.manifestCheck(),
+                same.integrity(), same.signature(), "fp-other-bytes"));
+        ConnectorManagement management = management(store, true);
+
+        assertThat(management.upload(TEMPO)).isEqualTo(new InstallOutcome.Installed("tempo", "1.0.0", true, "installed and loaded"));
+        InstallOutcome conflict = management.upload(changed, DowngradePolicy.ALLOW);
+
+        assertThat(conflict).isInstanceOfSatisfying(InstallOutcome.Refused.class, refused -> {
+            assertThat(refused.kind()).isEqualTo(InstallOutcome.Kind.VERSION_CONFLICT);
+            assertThat(refused.reason()).startsWith("tempo 1.0.0 is installed already, with other contents");
+        });
+        assertThat(store.directory).singleElement().satisfies(c -> assertThat(c.fingerprint()).isEqualTo(same.fingerprint()));
+    }
+
+    @Test
+    void installFromHub_ofAnOlderVersion_isRefusedUnlessTheDowngradeIsAllowed() {
+        FakePluginStore store = new FakePluginStore(KEY, tempoAt("1.1.0"));
+        store.bundle(TEMPO, tempoAt("1.0.0"));
+        FakeHub hub = new FakeHub();
+        hub.publish("tempo", "1.0.0", TEMPO);
+        ConnectorManagement management = management(store, Optional.of(hub), true, VerificationPolicy.defaults());
+
+        assertThat(management.install("tempo", Optional.of("1.0.0"))).isInstanceOfSatisfying(InstallOutcome.Refused.class,
+                refused -> assertThat(refused.kind()).isEqualTo(InstallOutcome.Kind.DOWNGRADE));
+        assertThat(store.directory).singleElement().satisfies(c -> assertThat(c.manifest().orElseThrow().version()).isEqualTo("1.1.0"));
+
+        assertThat(management.install("tempo", Optional.of("1.0.0"), DowngradePolicy.ALLOW)).isInstanceOfSatisfying(InstallOutcome.Installed.class,
+                installed -> assertThat(installed.downgradedFrom()).hasValue("1.1.0"));
     }
 }

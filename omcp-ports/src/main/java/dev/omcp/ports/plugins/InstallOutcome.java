@@ -1,6 +1,7 @@
 package dev.omcp.ports.plugins;
 
 import java.util.Objects;
+import java.util.Optional;
 
 /** What installing a connector bundle came to. */
 public sealed interface InstallOutcome {
@@ -13,12 +14,20 @@ public sealed interface InstallOutcome {
      * @param loaded whether it is loaded now (it may be shadowed by a builtin of the same name, or
      *     incompatible with this gateway)
      * @param detail the reason it is not loaded, or a short confirmation
+     * @param downgradedFrom the higher version this install replaced, when it was an allowed
+     *     downgrade ({@link DowngradePolicy#ALLOW}); empty otherwise
      */
-    record Installed(String name, String version, boolean loaded, String detail) implements InstallOutcome {
+    record Installed(String name, String version, boolean loaded, String detail, Optional<String> downgradedFrom) implements InstallOutcome {
         public Installed {
             Objects.requireNonNull(name, "name");
             Objects.requireNonNull(version, "version");
             Objects.requireNonNull(detail, "detail");
+            Objects.requireNonNull(downgradedFrom, "downgradedFrom");
+        }
+
+        /** An install that was no downgrade. */
+        public Installed(String name, String version, boolean loaded, String detail) {
+            this(name, version, loaded, detail, Optional.empty());
         }
     }
 
@@ -49,6 +58,16 @@ public sealed interface InstallOutcome {
         NOT_IN_CATALOG,
         /** The name belongs to a builtin connector, which always wins: 409. */
         NAME_CONFLICT,
+        /**
+         * The bundle is an older version than the one installed, and downgrades were not allowed
+         * ({@link DowngradePolicy#REFUSE}): 409.
+         */
+        DOWNGRADE,
+        /**
+         * The bundle has the installed version but other contents: a sign of tampering (or of a
+         * rebuild that should have had a new version), refused whatever the downgrade policy: 409.
+         */
+        VERSION_CONFLICT,
         /** The hub could not be read: 502. */
         HUB_UNAVAILABLE,
         /**

@@ -6,7 +6,9 @@ import java.util.Optional;
 /**
  * Driving port: the connector part of the management plane (spec 4.3, 7.4) and of
  * {@code omcp plugin}. Installs verify exactly as the loader does, write nothing when refused, and
- * take effect without a restart: the plugins are re-scanned and hooks re-registered in place.
+ * take effect without a restart: the plugins are re-scanned and hooks re-registered in place. An
+ * install never silently replaces a plugin with an older version of itself ({@link DowngradePolicy}),
+ * nor with other contents under the same version.
  */
 public interface ManageConnectors {
     /** The largest bundle an upload or install accepts: 50 MiB (DECISIONS.md). */
@@ -23,11 +25,26 @@ public interface ManageConnectors {
      * {@code connectors:write}.
      *
      * @param version an exact version, or empty for the catalog's latest
+     * @param downgrade whether a version older than the installed one may replace it
      */
-    InstallOutcome install(String name, Optional<String> version);
+    InstallOutcome install(String name, Optional<String> version, DowngradePolicy downgrade);
 
-    /** Installs an uploaded {@code .tgz} bundle. Needs {@code connectors:write}. */
-    InstallOutcome upload(byte[] tarball);
+    /** {@link #install(String, Optional, DowngradePolicy)}, refusing a downgrade. */
+    default InstallOutcome install(String name, Optional<String> version) {
+        return install(name, version, DowngradePolicy.REFUSE);
+    }
+
+    /**
+     * Installs an uploaded {@code .tgz} bundle. Needs {@code connectors:write}.
+     *
+     * @param downgrade whether a version older than the installed one may replace it
+     */
+    InstallOutcome upload(byte[] tarball, DowngradePolicy downgrade);
+
+    /** {@link #upload(byte[], DowngradePolicy)}, refusing a downgrade. */
+    default InstallOutcome upload(byte[] tarball) {
+        return upload(tarball, DowngradePolicy.REFUSE);
+    }
 
     /** Whether runtime install and upload are enabled ({@code ENABLE_UI_INSTALL}). */
     boolean installEnabled();

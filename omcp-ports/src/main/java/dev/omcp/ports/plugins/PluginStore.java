@@ -1,6 +1,8 @@
 package dev.omcp.ports.plugins;
 
+import dev.omcp.ports.connectors.ConnectorType;
 import java.util.List;
+import java.util.Optional;
 
 /**
  * Driven port: the plugins directory on disk ({@code PLUGINS_DIR}) and the trust root.
@@ -38,4 +40,15 @@ public interface PluginStore {
      * @throws BundleRejectedException when the archive is unsafe or malformed; nothing is left behind
      */
     StagedBundle stage(byte[] tarball) throws BundleRejectedException;
+
+    /**
+     * The plugin a commit of a bundle named {@code name} would replace: the check of the plugins
+     * directory's {@code <name>} sub-directory, as a scan reports it; empty when there is none (or
+     * it is no connector plugin). Lets an install compare versions before it writes anything.
+     */
+    default Optional<PluginCandidate> installed(String name) {
+        return scan(List.of()).candidates().stream()
+                .filter(c -> c.origin() == ConnectorType.Origin.FILESYSTEM && c.location().equals(name))
+                .findFirst();
+    }
 }

@@ -1,11 +1,13 @@
 package dev.omcp.adapters.http.connectors;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
+import dev.omcp.adapters.http.api.ApiCaller;
 import dev.omcp.adapters.http.api.ApiRoutes;
 import dev.omcp.adapters.http.api.JsonResponses;
 import dev.omcp.adapters.http.api.RequestBodies;
 import dev.omcp.adapters.http.server.HttpModule;
 import dev.omcp.ports.plugins.ConnectorStatus;
+import dev.omcp.ports.plugins.DowngradePolicy;
 import dev.omcp.ports.plugins.HubListing;
 import dev.omcp.ports.plugins.HubRelease;
 import dev.omcp.ports.plugins.HubUnavailableException;
@@ -39,7 +41,9 @@ import java.util.concurrent.Semaphore;
  * Install and upload answer 403 when {@code ENABLE_UI_INSTALL} is not true and 412 without a trust
  * root, before reading any body; an install body follows the management API's JSON rules
  * ({@link InstallRequest}); an upload over 50 MiB is 413 and a tampered, unsigned or unsafe bundle
- * 400; in every refusal nothing is written.
+ * 400; an older version than the one installed is 409 unless the request says
+ * {@code ?allowDowngrade=true}, which the audit entry's target then records; in every refusal
+ * nothing is written.
  */
 public final class ConnectorRoutes implements HttpModule {
     /** The permission of each route, for the RBAC layer: {@code METHOD path} to {@code resource:action}. */
@@ -51,6 +55,8 @@ public final class ConnectorRoutes implements HttpModule {
 
     private static final Set<String> BUNDLE_TYPES = Set.of("application/octet-stream", "application/gzip", "application/x-gzip",
             "application/x-tar+gzip", "application/x-compressed-tar");
+    /** The query parameter of install and upload that lets an older version replace the installed one. */
+    static final String ALLOW_DOWNGRADE = "allowDowngrade";
     /** About how long reading, verifying and installing one 50 MiB bundle takes. */
     private static final long UPLOAD_RETRY_AFTER_SECONDS = 5;
 
@@ -77,13 +83,17 @@ public final class ConnectorRoutes implements HttpModule {
                 .response(502, "the hub is not configured or cannot be read")
                 .handle(this::catalog);
         routes.route(HandlerType.POST, "/api/connectors/install").permission("connectors", "write").tag("connectors")
-                .summary("Installs {name, version?} from the hub catalog; only the catalog's tarball URL is fetched (needs connectors:write)")
+                .summary("Installs {name, version?} from the hub catalog; only the catalog's tarball URL is fetched; ?allowDowngrade=true"
+                        + " lets an older version replace the installed one (needs connectors:write)")
                 .response(201, "installed and re-scanned")
-                .response(400, "the body is not {name, version?} (OMCP_INVALID_BODY), or the bundle does not verify (tampered, "
-                        + "unsigned, unsafe) or strict mode would refuse the re-scan; nothing written")
+                .response(400, "the body is not {name, version?} (OMCP_INVALID_BODY), allowDowngrade is not true or false "
+                        + "(OMCP_INVALID_PARAMETERS), or the bundle does not verify (tampered, unsigned, unsafe) or strict mode would "
+                        + "refuse the re-scan; nothing written")
                 .response(403, "ENABLE_UI_INSTALL is not true")
                 .response(404, "the catalog has no such connector or version")
-                .response(409, "the name belongs to a builtin connector")
+                .response(409, "the name belongs to a builtin connector (OMCP_CONNECTOR_NAME_CONFLICT), the version is older than the "
+                        + "installed one and allowDowngrade is not true (OMCP_PLUGIN_DOWNGRADE_REFUSED), or it is the installed version "
+                        + "with other contents (OMCP_PLUGIN_VERSION_CONFLICT); nothing written")
                 .response(412, "no usable PLUGIN_TRUST_ROOT")
                 .response(413, "the body is larger than 1 MiB")
                 .response(415, "the body is not application/json")
@@ -91,10 +101,15 @@ public final class ConnectorRoutes implements HttpModule {
                 .response(502, "the hub cannot be read")
                 .handle(this::install);
         routes.route(HandlerType.POST, "/api/connectors/upload").permission("connectors", "write").tag("connectors")
-                .summary("Installs an uploaded .tgz bundle (application/octet-stream, at most 50 MiB) (needs connectors:write)")
+                .summary("Installs an uploaded .tgz bundle (application/octet-stream, at most 50 MiB); ?allowDowngrade=true lets an "
+                        + "older version replace the installed one (needs connectors:write)")
                 .response(201, "installed and re-scanned")
-                .response(400, "the bundle does not verify (tampered, unsigned, unsafe); nothing written")
+                .response(400, "the bundle does not verify (tampered, unsigned, unsafe), or allowDowngrade is not true or false "
+                        + "(OMCP_INVALID_PARAMETERS); nothing written")
                 .response(403, "ENABLE_UI_INSTALL is not true")
+                .response(409, "the name belongs to a builtin connector, the version is older than the installed one and "
+                        + "allowDowngrade is not true (OMCP_PLUGIN_DOWNGRADE_REFUSED), or it is the installed version with other "
+                        + "contents (OMCP_PLUGIN_VERSION_CONFLICT); nothing written")
                 .response(412, "no usable PLUGIN_TRUST_ROOT")
                 .response(413, "the bundle is larger than 50 MiB; nothing written")
                 .response(415, "the body is not application/octet-stream")
@@ -179,9 +194,13 @@ public final class ConnectorRoutes implements HttpModule {
             answer(ctx, refusal.get());
             return;
         }
+        Optional<DowngradePolicy> downgrade = downgradePolicy(ctx);
+        if (downgrade.isEmpty()) {
+            return;
+        }
         Optional<InstallRequest> request = InstallRequest.read(ctx);
         if (request.isPresent()) {
-            answer(ctx, connectors.install(request.get().name(), request.get().version()));
+            answer(ctx, connectors.install(request.get().name(), request.get().version(), downgrade.get()), downgrade.get());
         }
     }
 
@@ -192,6 +211,10 @@ public final class ConnectorRoutes implements HttpModule {
             // connection under load, and the client sees no refusal at all
             RequestBodies.drainOrClose(ctx);
             answer(ctx, refusal.get());
+            return;
+        }
+        Optional<DowngradePolicy> downgrade = downgradePolicy(ctx);
+        if (downgrade.isEmpty()) {
             return;
         }
         String contentType = Optional.ofNullable(ctx.contentType()).map(t -> t.split(";")[0].trim().toLowerCase(Locale.ROOT)).orElse("");
@@ -214,13 +237,13 @@ public final class ConnectorRoutes implements HttpModule {
             return;
         }
         try {
-            readAndInstall(ctx);
+            readAndInstall(ctx, downgrade.get());
         } finally {
             uploading.release();
         }
     }
 
-    private void readAndInstall(Context ctx) throws IOException {
+    private void readAndInstall(Context ctx, DowngradePolicy downgrade) throws IOException {
         byte[] bundle;
         // Read the raw stream ourselves: the server-wide JSON body limit does not apply to bundles,
         // and reading stops one byte past 50 MiB whatever Content-Length claimed.
@@ -235,7 +258,41 @@ public final class ConnectorRoutes implements HttpModule {
             JsonResponses.error(ctx, 400, "OMCP_INVALID_BUNDLE", "the body is empty; send the .tgz bundle as the raw body");
             return;
         }
-        answer(ctx, connectors.upload(bundle));
+        answer(ctx, connectors.upload(bundle, downgrade), downgrade);
+    }
+
+    /**
+     * {@code ?allowDowngrade=}: absent or {@code false} refuses a downgrade, {@code true} allows it. Anything else is
+     * answered 400 (the body is drained) rather than read as false: an operator who meant to allow one should learn
+     * that the value was not understood, not that the downgrade was refused.
+     */
+    private static Optional<DowngradePolicy> downgradePolicy(Context ctx) throws IOException {
+        List<String> values = ctx.queryParams(ALLOW_DOWNGRADE);
+        if (values.isEmpty() || values.equals(List.of("false"))) {
+            return Optional.of(DowngradePolicy.REFUSE);
+        }
+        if (values.equals(List.of("true"))) {
+            return Optional.of(DowngradePolicy.ALLOW);
+        }
+        RequestBodies.drainOrClose(ctx);
+        JsonResponses.error(ctx, 400, "OMCP_INVALID_PARAMETERS", ALLOW_DOWNGRADE + " must be given once, as true or false; nothing was written");
+        return Optional.empty();
+    }
+
+    /**
+     * Answers an install or upload, naming what it installed as the audit entry's target, and marking
+     * every request that allowed a downgrade: going back to an older version is a decision to find later.
+     */
+    private static void answer(Context ctx, InstallOutcome outcome, DowngradePolicy downgrade) {
+        String allowed = downgrade == DowngradePolicy.ALLOW ? ALLOW_DOWNGRADE + "=true" : "";
+        if (outcome instanceof InstallOutcome.Installed installed) {
+            String target = installed.name() + "@" + installed.version()
+                    + installed.downgradedFrom().map(from -> " downgraded from " + from).orElse("");
+            ApiCaller.auditTarget(ctx, allowed.isEmpty() ? target : target + " (" + allowed + ")");
+        } else if (!allowed.isEmpty()) {
+            ApiCaller.auditTarget(ctx, allowed);
+        }
+        answer(ctx, outcome);
     }
 
     private static void tooLarge(Context ctx) {
@@ -253,6 +310,7 @@ public final class ConnectorRoutes implements HttpModule {
                 body.put("version", installed.version());
                 body.put("loaded", installed.loaded());
                 body.put("detail", installed.detail());
+                installed.downgradedFrom().ifPresent(from -> body.put("downgradedFrom", from));
                 JsonResponses.json(ctx, 201, body);
             }
             case InstallOutcome.Refused refused -> {
@@ -263,7 +321,7 @@ public final class ConnectorRoutes implements HttpModule {
                     case LOAD_FAILED -> 422;
                     case TOO_LARGE -> 413;
                     case NOT_IN_CATALOG -> 404;
-                    case NAME_CONFLICT -> 409;
+                    case NAME_CONFLICT, DOWNGRADE, VERSION_CONFLICT -> 409;
                     case HUB_UNAVAILABLE -> 502;
                 };
                 String code = switch (refused.kind()) {
@@ -274,6 +332,8 @@ public final class ConnectorRoutes implements HttpModule {
                     case TOO_LARGE -> "OMCP_BUNDLE_TOO_LARGE";
                     case NOT_IN_CATALOG -> "OMCP_NOT_IN_CATALOG";
                     case NAME_CONFLICT -> "OMCP_CONNECTOR_NAME_CONFLICT";
+                    case DOWNGRADE -> "OMCP_PLUGIN_DOWNGRADE_REFUSED";
+                    case VERSION_CONFLICT -> "OMCP_PLUGIN_VERSION_CONFLICT";
                     case HUB_UNAVAILABLE -> "OMCP_HUB_UNAVAILABLE";
                 };
                 JsonResponses.error(ctx, status, code, refused.reason());

@@ -168,6 +168,30 @@ public final class FilesystemPluginStore implements PluginStore {
         }
     }
 
+    /** Checks only {@code <plugins dir>/<name>}, not every plugin as a scan would. */
+    @Override
+    public Optional<PluginCandidate> installed(String name) {
+        if (!PackageMarker.NAME.matcher(name).matches()) {
+            return Optional.empty(); // never a directory an install writes, and never a path outside the plugins directory
+        }
+        Path root = directory.resolve(name);
+        if (!Files.isDirectory(root)) {
+            return Optional.empty();
+        }
+        return check.check(root, name, ConnectorType.Origin.FILESYSTEM, Optional.empty(), trust).map(PluginDirectoryCheck.Checked::candidate);
+    }
+
+    /**
+     * Settles what installs interrupted by a crash left in the plugins directory: deletes
+     * {@code .staging-*} directories, deletes {@code .replaced-<name>-*} directories whose plugin is
+     * installed, and puts the newest complete one back when it is not (see {@link InterruptedInstalls}).
+     * Call it once when the gateway starts, before the first scan; never while another process may
+     * be installing into the directory. Every action and failure is logged; none stops the start.
+     */
+    public void recoverInterruptedInstalls() {
+        new InterruptedInstalls(directory, check, trust, FilesystemStagedBundle::deleteTreeOrThrow).recover();
+    }
+
     /** The plugins directory. */
     public Path directory() {
         return directory;

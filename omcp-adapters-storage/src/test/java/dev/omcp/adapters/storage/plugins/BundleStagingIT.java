@@ -162,4 +162,26 @@ class BundleStagingIT {
         PluginCandidate candidate = store.scan(List.of()).candidates().getFirst();
         assertThat(store.load(candidate).factory().manifest().name()).isEqualTo("echo");
     }
+
+    @Test
+    void theInstalledPlugin_isCheckedAsAScanWould_andTheSameBundleStagedAgainHasItsFingerprint() throws Exception {
+        assertThat(store.installed("echo")).as("nothing installed yet").isEmpty();
+        byte[] bundle = PluginFixture.named("echo").version("1.2.0").signedBy(KEY).bundle("");
+        try (StagedBundle staged = store.stage(bundle)) {
+            staged.commit();
+        }
+        PluginCandidate installed = store.installed("echo").orElseThrow();
+        assertThat(installed.location()).isEqualTo("echo");
+        assertThat(installed.manifest().orElseThrow().version()).isEqualTo("1.2.0");
+        assertThat(installed).isEqualTo(store.scan(List.of()).candidates().getFirst());
+        try (StagedBundle again = store.stage(bundle)) {
+            // a reinstall of the same bytes is told apart from other bytes under the same version by this
+            assertThat(again.candidate().fingerprint()).isEqualTo(installed.fingerprint());
+        }
+        try (StagedBundle other = store.stage(PluginFixture.named("echo").version("1.2.0").editManifest(m -> m.put("description", "rebuilt"))
+                .signedBy(KEY).bundle(""))) {
+            assertThat(other.candidate().fingerprint()).isNotEqualTo(installed.fingerprint());
+        }
+        assertThat(store.installed("../echo")).as("never a path outside the plugins directory").isEmpty();
+    }
 }
