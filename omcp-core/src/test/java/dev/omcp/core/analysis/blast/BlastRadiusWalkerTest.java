@@ -126,7 +126,9 @@ class BlastRadiusWalkerTest {
         long ms = (System.nanoTime() - start) / 1_000_000;
         assertThat(b.nodes()).hasSize(200);
         assertThat(b.omitted()).isEqualTo(40_001 - 200);
-        assertThat(ms).isLessThan(2_000);
+        // a bound, not a measurement: a walk quadratic in the 40,001 nodes takes minutes; a linear one a few ms, and 2 s
+        // failed once on a 2-core machine busy with two builds
+        assertThat(ms).isLessThan(10_000);
     }
 
     @Test
