@@ -243,25 +243,35 @@ public final class McpDispatcher implements McpEndpoint {
 
     private McpReply initialize(McpInbound inbound, McpOutbound outbound, JsonValue id, JsonObject params) {
         ProtocolRevision revision = ProtocolRevision.negotiate(params.getString("protocolVersion", ""));
-        McpCall call = new McpCall(inbound.principal(), Optional.empty(), revision, INITIALIZE, id, params, inbound.transport(), outbound);
-        McpResult result = proceedAnswering(call);
-        Optional<String> newSession = Optional.empty();
-        if (result instanceof McpResult.Success) {
-            String clientName = params.get("clientInfo") instanceof JsonObject clientInfo
-                    ? abbreviate(clientInfo.getString("name", "")) : "";
-            // in the order sent, so the capabilities a session keeps (it keeps a bounded number) are the first announced
-            Set<String> announced = params.get("capabilities") instanceof JsonObject capabilities
-                    ? new LinkedHashSet<>(capabilities.keySet()) : Set.of();
-            switch (sessions.open(inbound.principal(), revision, clientName, announced)) {
-                case McpSessions.Opening.Opened opened -> newSession = Optional.of(opened.session().id());
-                case McpSessions.Opening.LimitReached limit -> {
-                    // no log line per refusal: a flood at the limit would flood the log; the
-                    // refusal shows in omcp_mcp_requests_total{outcome="refused"}
-                    return refused(INITIALIZE, Refusal.SESSION_LIMIT, id, JsonRpc.REQUEST_REFUSED, limit.message());
-                }
+        String clientName = params.get("clientInfo") instanceof JsonObject clientInfo ? abbreviate(clientInfo.getString("name", "")) : "";
+        // in the order sent, so the capabilities a session keeps (it keeps a bounded number) are the first announced
+        Set<String> announced = params.get("capabilities") instanceof JsonObject capabilities
+                ? new LinkedHashSet<>(capabilities.keySet()) : Set.of();
+        // The session's place is taken before the chain runs, so an initialize over the limit is
+        // refused before hooks and handler count it as done; one the chain does not answer with
+        // success gives its place back.
+        McpSession opened;
+        switch (sessions.open(inbound.principal(), revision, clientName, announced)) {
+            case McpSessions.Opening.Opened o -> opened = o.session();
+            case McpSessions.Opening.LimitReached limit -> {
+                // no log line per refusal: a flood at the limit would flood the log; the
+                // refusal shows in omcp_mcp_requests_total{outcome="refused"}
+                return refused(INITIALIZE, Refusal.SESSION_LIMIT, id, JsonRpc.REQUEST_REFUSED, limit.message());
             }
         }
-        return toReply(call, result, newSession);
+        McpCall call = new McpCall(inbound.principal(), Optional.empty(), revision, INITIALIZE, id, params, inbound.transport(), outbound);
+        McpResult result;
+        try {
+            result = proceedAnswering(call);
+        } catch (RuntimeException | Error e) {
+            sessions.end(opened.id(), inbound.principal());
+            throw e;
+        }
+        if (!(result instanceof McpResult.Success)) {
+            sessions.end(opened.id(), inbound.principal());
+            return toReply(call, result, Optional.empty());
+        }
+        return toReply(call, result, Optional.of(opened.id()));
     }
 
     private McpReply run(McpCall call, Optional<String> newSession) {

@@ -415,6 +415,33 @@ class DispatcherProtocolTest {
     }
 
     @Test
+    void anInitializeOverTheSessionLimit_isRefusedBeforeTheChain_andOneTheChainRefuses_givesItsPlaceBack() {
+        AtomicInteger initializesSeen = new AtomicInteger();
+        AtomicInteger refuseNext = new AtomicInteger(1);
+        Gateway limited = Gateway.builder().sessionLimits(1, 10).interceptor((call, next) -> {
+            if (call.method().equals("initialize")) {
+                initializesSeen.incrementAndGet();
+                if (refuseNext.getAndSet(0) == 1) {
+                    return new McpResult.Refused(Refusal.RATE_LIMITED, jakarta.json.Json.createObjectBuilder().add("code", "X").build());
+                }
+            }
+            return next.proceed(call);
+        }).build();
+        String initialize = "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"initialize\",\"params\":{\"protocolVersion\":\"2025-11-25\","
+                + "\"capabilities\":{},\"clientInfo\":{\"name\":\"t\",\"version\":\"1\"}}}";
+        McpTestClient c = new McpTestClient(limited.mcp(), Principal.anonymous());
+
+        // refused by the chain: the place it took is free again, so the next initialize gets it
+        assertThat(c.send(Optional.empty(), initialize)).isInstanceOf(McpReply.Refused.class);
+        assertThat(c.send(Optional.empty(), initialize)).isInstanceOfSatisfying(McpReply.Response.class,
+                r -> assertThat(r.newSessionId()).isPresent());
+        // over the limit: refused before any interceptor counts it
+        assertThat(c.send(Optional.empty(), initialize)).isInstanceOfSatisfying(McpReply.Refused.class,
+                r -> assertThat(r.refusal()).isEqualTo(Refusal.SESSION_LIMIT));
+        assertThat(initializesSeen).hasValue(2);
+    }
+
+    @Test
     void loggingSetLevel_validatesTheLevel() {
         client.initialize("2025-11-25");
         assertThat(client.request("logging/setLevel", "{\"level\":\"warning\"}").getJsonObject("result")).isEmpty();
