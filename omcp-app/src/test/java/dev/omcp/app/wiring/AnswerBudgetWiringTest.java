@@ -2,39 +2,19 @@ package dev.omcp.app.wiring;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import ch.qos.logback.classic.Level;
-import ch.qos.logback.classic.Logger;
-import ch.qos.logback.classic.spi.ILoggingEvent;
-import ch.qos.logback.core.read.ListAppender;
 import dev.omcp.app.settings.SettingsReader;
+import dev.omcp.app.support.CapturedLog;
 import dev.omcp.sdk.memory.AnswerBudget;
-import java.util.List;
 import java.util.Map;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.slf4j.LoggerFactory;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /** The budget every source's answers share comes from OMCP_BACKEND_ANSWER_BUDGET_MIB, else from the heap. */
 class AnswerBudgetWiringTest {
     private static final long HEAP_256_MIB = 256L << 20;
-    private final ListAppender<ILoggingEvent> log = new ListAppender<>();
-    private final Logger logger = (Logger) LoggerFactory.getLogger(SourcesAssembly.class);
 
-    @BeforeEach
-    void capture() {
-        log.start();
-        logger.addAppender(log);
-    }
-
-    @AfterEach
-    void release() {
-        logger.detachAppender(log);
-    }
-
-    private List<String> warnings() {
-        return log.list.stream().filter(e -> e.getLevel() == Level.WARN).map(ILoggingEvent::getFormattedMessage).toList();
-    }
+    @RegisterExtension
+    final CapturedLog log = CapturedLog.of(SourcesAssembly.class);
 
     @Test
     void theOperatorsBudget_isTakenInMebibytes() throws Exception {
@@ -54,7 +34,7 @@ class AnswerBudgetWiringTest {
         AnswerBudget budget = SourcesAssembly.answerBudget(SettingsReader.read(Map.of("OMCP_BACKEND_ANSWER_BUDGET_MIB", "129")).connectors(),
                 HEAP_256_MIB);
         assertThat(budget.capacity()).isEqualTo(129L << 20);
-        assertThat(warnings()).singleElement().asString().startsWith("event=answer-budget-large mib=129 heap_mib=256 ")
+        assertThat(log.warnings()).singleElement().asString().startsWith("event=answer-budget-large mib=129 heap_mib=256 ")
                 .contains("OMCP_BACKEND_ANSWER_BUDGET_MIB to 128 or less, or raise -Xmx");
     }
 
@@ -62,6 +42,6 @@ class AnswerBudgetWiringTest {
     void aBudgetOfHalfTheHeapOrLess_orNoneSet_isNotWarnedAbout() throws Exception {
         SourcesAssembly.answerBudget(SettingsReader.read(Map.of("OMCP_BACKEND_ANSWER_BUDGET_MIB", "128")).connectors(), HEAP_256_MIB);
         SourcesAssembly.answerBudget(SettingsReader.read(Map.of()).connectors(), HEAP_256_MIB);
-        assertThat(warnings()).isEmpty();
+        assertThat(log.warnings()).isEmpty();
     }
 }

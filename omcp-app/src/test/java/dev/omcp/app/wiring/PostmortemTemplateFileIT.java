@@ -2,43 +2,23 @@ package dev.omcp.app.wiring;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import ch.qos.logback.classic.Logger;
-import ch.qos.logback.classic.spi.ILoggingEvent;
-import ch.qos.logback.core.read.ListAppender;
+import dev.omcp.app.support.CapturedLog;
 import dev.omcp.core.analysis.postmortem.PostmortemTemplate;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.FileTime;
 import java.time.Instant;
-import java.util.List;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
-import org.slf4j.LoggerFactory;
 
 /** {@code OMCP_POSTMORTEM_TEMPLATE} read from a real file at each call (spec 4.4), with one warning per change. */
 class PostmortemTemplateFileIT {
     @TempDir
     Path dir;
 
-    private final ListAppender<ILoggingEvent> log = new ListAppender<>();
-    private final Logger logger = (Logger) LoggerFactory.getLogger(PostmortemTemplateFile.class);
-
-    @BeforeEach
-    void capture() {
-        log.start();
-        logger.addAppender(log);
-    }
-
-    @AfterEach
-    void release() {
-        logger.detachAppender(log);
-    }
-
-    private List<String> warnings() {
-        return log.list.stream().filter(e -> e.getLevel() == ch.qos.logback.classic.Level.WARN).map(ILoggingEvent::getFormattedMessage).toList();
-    }
+    @RegisterExtension
+    final CapturedLog log = CapturedLog.of(PostmortemTemplateFile.class);
 
     /** Writes {@code text} and moves the modification time, so two writes within the clock's resolution still differ. */
     private void write(Path file, String text, int secondsLater) throws Exception {
@@ -57,7 +37,7 @@ class PostmortemTemplateFileIT {
 
         write(file, "## Report for {{service}}\n", 10);
         assertThat(template.get()).isPresent().get().isNotSameAs(first);
-        assertThat(warnings()).isEmpty();
+        assertThat(log.warnings()).isEmpty();
     }
 
     @Test
@@ -68,7 +48,7 @@ class PostmortemTemplateFileIT {
             assertThat(template.get()).isEmpty();
         }
 
-        assertThat(warnings()).singleElement().asString().contains("absent.md", "the file does not exist", "built-in layout");
+        assertThat(log.warnings()).singleElement().asString().contains("absent.md", "the file does not exist", "built-in layout");
     }
 
     @Test
@@ -86,10 +66,10 @@ class PostmortemTemplateFileIT {
         write(file, "# {{service}}\n", 20);
         assertThat(template.get()).isPresent();
 
-        assertThat(warnings()).hasSize(2);
-        assertThat(warnings().get(0)).contains("it is not UTF-8 text");
-        assertThat(warnings().get(1)).contains("post-mortem template is " + (PostmortemTemplate.MAX_LENGTH + 1) + " characters");
-        assertThat(log.list).anySatisfy(e -> assertThat(e.getFormattedMessage()).contains("event=postmortem-template-loaded"));
+        assertThat(log.warnings()).hasSize(2);
+        assertThat(log.warnings().get(0)).contains("it is not UTF-8 text");
+        assertThat(log.warnings().get(1)).contains("post-mortem template is " + (PostmortemTemplate.MAX_LENGTH + 1) + " characters");
+        assertThat(log.messages()).anySatisfy(m -> assertThat(m).contains("event=postmortem-template-loaded"));
     }
 
     @Test
@@ -100,7 +80,7 @@ class PostmortemTemplateFileIT {
 
         assertThat(new PostmortemTemplateFile(dir.resolve("dir.md")).get()).isEmpty();
         assertThat(new PostmortemTemplateFile(huge).get()).isEmpty();
-        assertThat(warnings()).anySatisfy(w -> assertThat(w).contains("it is not a regular file"))
+        assertThat(log.warnings()).anySatisfy(w -> assertThat(w).contains("it is not a regular file"))
                 .anySatisfy(w -> assertThat(w).contains("it is larger than"));
     }
 }
