@@ -33,6 +33,9 @@ public record Cidr(IpAddress network, int prefix) {
                 throw new IllegalArgumentException("'" + p + "' is not a prefix length");
             }
             prefix = Integer.parseInt(p);
+            if (address.v4() && t.substring(0, slash).contains(":")) {
+                prefix = mappedPrefix(prefix, t.substring(0, slash));
+            }
         }
         if (prefix > address.bits()) {
             throw new IllegalArgumentException("prefix /" + prefix + " is longer than the " + address.bits() + " bits of the address");
@@ -42,6 +45,20 @@ public record Cidr(IpAddress network, int prefix) {
             throw new IllegalArgumentException("host bits are set after the /" + prefix + " prefix; the network is " + c);
         }
         return c;
+    }
+
+    /**
+     * An IPv4-mapped network ({@code ::ffff:192.0.2.0/120}) is read as the IPv4 network it maps
+     * ({@code 192.0.2.0/24}), as its addresses are; its prefix counts IPv6 bits, so it is taken as
+     * such, never as an IPv4 prefix that would silently cover another range.
+     */
+    private static int mappedPrefix(int prefix, String written) {
+        if (prefix < 96 || prefix > 128) {
+            throw new IllegalArgumentException("prefix /" + prefix + " on the IPv4-mapped address " + written + " must be /96 to /128"
+                    + " (the mapped IPv4 range); write the IPv4 network instead, for example " + written.substring(written.lastIndexOf(':') + 1)
+                    + "/24");
+        }
+        return prefix - 96;
     }
 
     static IpAddress masked(IpAddress a, int prefix) {

@@ -27,8 +27,10 @@ import java.util.Set;
  *
  * <p>A bad row (wrong field count, invalid network, host bits set, a duplicate network, a field
  * longer than the limit, an unterminated quote) is skipped and reported with its line number; the
- * rest still loads. A missing header or network column, duplicate column names or more rows than
- * the limit reject the whole file. The reader is consumed, not closed.
+ * rest still loads. A missing header or network column, duplicate column names, more rows than
+ * the limit or a record longer than any valid one ({@link Limits#maxRecordLength()}: the rest of
+ * the input cannot be split into rows, or never ends) reject the whole file. The reader is
+ * consumed up to that point, not closed.
  */
 public final class IpDatasetParser {
     /** How many row errors are reported (the count of skipped rows is always exact). */
@@ -51,6 +53,11 @@ public final class IpDatasetParser {
             if (maxRows < 1 || maxColumns < 2 || maxFieldLength < 16) {
                 throw new IllegalArgumentException("limits need maxRows >= 1, maxColumns >= 2, maxFieldLength >= 16");
             }
+        }
+
+        /** The longest a valid record can be: every field at its longest, quoted with every quote doubled, plus CRLF. */
+        public long maxRecordLength() {
+            return (long) maxColumns * (2L * maxFieldLength + 3) + 2;
         }
     }
 
@@ -78,6 +85,9 @@ public final class IpDatasetParser {
         }
         if (header == null) {
             return new DatasetLoad.Rejected("the file is empty: it needs a header row naming a network column (network, cidr, prefix, subnet or ip_range)");
+        }
+        if (header.runaway()) {
+            return runaway(header);
         }
         if (header.error() != null) {
             return new DatasetLoad.Rejected("header row (line " + header.line() + "): " + header.error());
@@ -114,6 +124,9 @@ public final class IpDatasetParser {
         long skipped = 0;
         Csv.Record r;
         while ((r = csv.next()) != null) {
+            if (r.runaway()) {
+                return runaway(r);
+            }
             if (r.blank()) {
                 continue;
             }
@@ -184,13 +197,24 @@ public final class IpDatasetParser {
         return dropped;
     }
 
+    /**
+     * A record longer than any valid one can be: the rest of the file cannot be split into rows
+     * reliably (an unclosed quote, no line ends at all as in {@code /dev/zero}), so nothing of it
+     * is used, and reading stops here instead of running to the end of an endless input.
+     */
+    private DatasetLoad.Rejected runaway(Csv.Record r) {
+        return new DatasetLoad.Rejected("line " + r.line() + ": a record runs past " + limits.maxRecordLength() + " characters (what "
+                + limits.maxColumns() + " fields of " + limits.maxFieldLength() + " characters take) without ending; is this a CSV "
+                + "file, and is every quote closed?");
+    }
+
     private static String shorten(String s) {
         return s.length() > 64 ? s.substring(0, 64) + "..." : s;
     }
 
     /** An RFC 4180 record reader with line numbers and bounded fields. */
     static final class Csv {
-        record Record(List<String> fields, long line, String error) {
+        record Record(List<String> fields, long line, String error, boolean runaway) {
             boolean blank() {
                 return error == null && fields.size() == 1 && fields.getFirst().isBlank();
             }
@@ -233,12 +257,16 @@ public final class IpDatasetParser {
                 return null;
             }
             long start = line;
+            long length = 0;
             List<String> fields = new ArrayList<>();
             StringBuilder field = new StringBuilder();
             String error = null;
             boolean inQuotes = false;
             boolean closedQuote = false;
             while (true) {
+                if (++length > limits.maxRecordLength()) {
+                    return new Record(fields, start, "the record does not end", true);
+                }
                 if (c < 0) {
                     if (inQuotes && error == null) {
                         error = "a quoted field is not closed before the end of the file";
@@ -265,7 +293,9 @@ public final class IpDatasetParser {
                         }
                     }
                 } else if (ch == ',') {
-                    fields.add(field.toString());
+                    if (fields.size() < limits.maxColumns()) {
+                        fields.add(field.toString());
+                    }
                     field.setLength(0);
                     closedQuote = false;
                     if (fields.size() >= limits.maxColumns() && error == null) {
@@ -294,7 +324,7 @@ public final class IpDatasetParser {
             if (fields.size() < limits.maxColumns()) {
                 fields.add(field.toString());
             }
-            return new Record(fields, start, error);
+            return new Record(fields, start, error, false);
         }
 
         private boolean append(StringBuilder field, char ch) {

@@ -142,6 +142,84 @@ class IpDatasetTest {
                 .contains("more than 2 rows");
     }
 
+    /** A reader that never ends, as {@code /dev/zero} named by mistake, counting what was asked of it. */
+    private static final class Endless extends java.io.Reader {
+        private final char fill;
+        long served;
+
+        Endless(char fill) {
+            this.fill = fill;
+        }
+
+        @Override
+        public int read(char[] buffer, int offset, int length) {
+            java.util.Arrays.fill(buffer, offset, offset + length, fill);
+            served += length;
+            return length;
+        }
+
+        @Override
+        public void close() {}
+    }
+
+    @Test
+    void anInputWithoutLineEnds_isRejectedAfterOneRecordsWorth_notReadForever() throws IOException {
+        IpDatasetParser.Limits limits = IpDatasetParser.Limits.defaults();
+        for (char fill : new char[] {'\0', ','}) {
+            Endless zeros = new Endless(fill);
+            // without a bound this never returns: fail after a while instead of hanging the build
+            DatasetLoad load = org.junit.jupiter.api.Assertions.assertTimeoutPreemptively(java.time.Duration.ofSeconds(20),
+                    () -> new IpDatasetParser().parse(zeros));
+            assertThat(load).isInstanceOf(DatasetLoad.Rejected.class);
+            assertThat(((DatasetLoad.Rejected) load).reason()).startsWith("line 1: a record runs past " + limits.maxRecordLength()
+                    + " characters").contains("is every quote closed");
+            assertThat(zeros.served).isLessThan(limits.maxRecordLength() + 128 * 1024);
+        }
+        // the same after a valid header and rows: the line named is where the runaway record starts
+        Endless tail = new Endless(',');
+        java.io.Reader file = new java.io.Reader() {
+            private final java.io.Reader head = new StringReader("network,org\n192.0.2.0/24,ok\n");
+
+            @Override
+            public int read(char[] buffer, int offset, int length) throws IOException {
+                int n = head.read(buffer, offset, length);
+                return n >= 0 ? n : tail.read(buffer, offset, length);
+            }
+
+            @Override
+            public void close() {}
+        };
+        DatasetLoad load = org.junit.jupiter.api.Assertions.assertTimeoutPreemptively(java.time.Duration.ofSeconds(20),
+                () -> new IpDatasetParser().parse(file));
+        assertThat(((DatasetLoad.Rejected) load).reason()).startsWith("line 3: a record runs past");
+    }
+
+    @Test
+    void anUnclosedQuoteEarlyInABigFile_rejectsTheFileNamingItsLine() throws IOException {
+        IpDatasetParser small = new IpDatasetParser(new IpDatasetParser.Limits(100_000, 4, 32));
+        StringBuilder csv = new StringBuilder("network,org\n192.0.2.0/24,\"unclosed\n");
+        for (int i = 0; i < 1000; i++) {
+            csv.append("10.").append(i / 256).append('.').append(i % 256).append(".0/24,row\n");
+        }
+        DatasetLoad load = small.parse(new StringReader(csv.toString()));
+        assertThat(((DatasetLoad.Rejected) load).reason()).startsWith("line 2: a record runs past 270 characters");
+    }
+
+    @Test
+    void networksOutsideTheirFamily_andMappedAddresses_areRowErrorsOrMatches() throws IOException {
+        DatasetLoad.Loaded l = loaded("network,org\n192.0.2.0/33,v4\n2001:db8::/129,v6\n198.51.100.0/24,ok\n");
+        assertThat(l.errors()).extracting(DatasetLoad.RowError::line).containsExactly(2L, 3L);
+        assertThat(l.errors()).extracting(DatasetLoad.RowError::message).allSatisfy(m -> assertThat(m).contains("prefix /"));
+        assertThat(name(l.dataset(), "::ffff:198.51.100.7", "org")).isEqualTo("ok");
+
+        // a mapped network's prefix counts IPv6 bits: /120 is the IPv4 /24, and /24 is not read as an IPv4 /24
+        DatasetLoad.Loaded mapped = loaded("network,org\n::ffff:203.0.113.0/120,mapped\n::ffff:192.0.2.0/24,wrong\n");
+        assertThat(name(mapped.dataset(), "203.0.113.200", "org")).isEqualTo("mapped");
+        assertThat(mapped.errors()).extracting(Object::toString).containsExactly("line 3: network '::ffff:192.0.2.0/24': prefix /24 on "
+                + "the IPv4-mapped address ::ffff:192.0.2.0 must be /96 to /128 (the mapped IPv4 range); write the IPv4 network instead, "
+                + "for example 192.0.2.0/24");
+    }
+
     @Test
     void lookups_inALargeDataset_areLogarithmicallyFast() throws IOException {
         StringBuilder csv = new StringBuilder("network,asn\n");
