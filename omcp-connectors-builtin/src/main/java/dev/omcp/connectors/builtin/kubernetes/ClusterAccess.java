@@ -1,11 +1,10 @@
 package dev.omcp.connectors.builtin.kubernetes;
 
 import dev.omcp.connectors.builtin.backend.TtlCache;
+import dev.omcp.connectors.builtin.transport.SettingFile;
 import dev.omcp.sdk.connector.ConnectorException;
-import java.io.IOException;
 import java.net.http.HttpClient;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
@@ -17,6 +16,8 @@ import java.util.Optional;
  * account tokens rotate).
  */
 final class ClusterAccess {
+    /** A service account token is a JWT of a few KiB; a file far larger is not one. */
+    private static final int MAX_TOKEN_FILE_BYTES = 64 * 1024;
     private final String baseUrl;
     private final HttpClient client;
     private final Optional<String> token;
@@ -52,15 +53,14 @@ final class ClusterAccess {
             return Optional.of("Bearer " + cached.get());
         }
         try {
-            String read = Files.readString(tokenFile.get(), StandardCharsets.US_ASCII).strip();
+            String read = SettingFile.read(tokenFile.get(), MAX_TOKEN_FILE_BYTES, StandardCharsets.US_ASCII).strip();
             if (read.isEmpty() || read.chars().anyMatch(c -> c < 0x21 || c > 0x7e)) {
                 throw new ConnectorException(ConnectorException.Kind.UNAUTHORIZED, "the service account token file is empty or malformed");
             }
             tokenCache.put("token", read);
             return Optional.of("Bearer " + read);
-        } catch (IOException e) {
-            throw new ConnectorException(ConnectorException.Kind.UNAUTHORIZED,
-                    "the service account token file cannot be read (" + e.getClass().getSimpleName() + ")");
+        } catch (SettingFile.UnusableException e) {
+            throw new ConnectorException(ConnectorException.Kind.UNAUTHORIZED, "the service account token file " + e.getMessage());
         }
     }
 }

@@ -1,13 +1,12 @@
 package dev.omcp.connectors.builtin.kubernetes;
 
 import dev.omcp.connectors.builtin.backend.SourceSettings;
+import dev.omcp.connectors.builtin.transport.SettingFile;
 import dev.omcp.sdk.connector.ConnectorContext;
 import dev.omcp.sdk.connector.ConnectorException;
 import dev.omcp.sdk.connector.ConnectorException.Kind;
 import dev.omcp.sdk.connector.SourceConfig;
 import dev.omcp.sdk.connector.TlsMaterial;
-import java.io.IOException;
-import java.io.Reader;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -33,7 +32,7 @@ import org.yaml.snakeyaml.constructor.SafeConstructor;
 final class Credentials {
     static final String SERVICE_ACCOUNT_DIR = "/var/run/secrets/kubernetes.io/serviceaccount";
     static final String IN_CLUSTER_URL = "https://kubernetes.default.svc";
-    private static final long MAX_KUBECONFIG_BYTES = 1 << 20;
+    private static final int MAX_KUBECONFIG_BYTES = 1 << 20;
 
     private Credentials() {}
 
@@ -73,20 +72,18 @@ final class Credentials {
     @SuppressWarnings("unchecked")
     private static ClusterAccess fromKubeconfig(SourceConfig source, ConnectorContext context, Path file) throws ConnectorException {
         Map<String, Object> config;
-        try (Reader reader = Files.newBufferedReader(file, StandardCharsets.UTF_8)) {
-            if (Files.size(file) > MAX_KUBECONFIG_BYTES) {
-                throw bad("the kubeconfig is larger than 1 MiB");
-            }
+        try {
+            String text = SettingFile.read(file, MAX_KUBECONFIG_BYTES, StandardCharsets.UTF_8);
             LoaderOptions options = new LoaderOptions();
             options.setAllowDuplicateKeys(false);
             options.setMaxAliasesForCollections(10);
-            Object loaded = new Yaml(new SafeConstructor(options)).load(reader);
+            Object loaded = new Yaml(new SafeConstructor(options)).load(text);
             if (!(loaded instanceof Map<?, ?> map)) {
                 throw bad("the kubeconfig is not a YAML mapping");
             }
             config = (Map<String, Object>) map;
-        } catch (IOException e) {
-            throw bad("the kubeconfig cannot be read (" + e.getClass().getSimpleName() + ")");
+        } catch (SettingFile.UnusableException e) {
+            throw bad("the kubeconfig " + e.getMessage());
         } catch (org.yaml.snakeyaml.error.YAMLException e) {
             throw bad("the kubeconfig is not valid YAML");
         }
@@ -130,12 +127,9 @@ final class Credentials {
 
     private static String readSmall(Path path, String what) throws ConnectorException {
         try {
-            if (Files.size(path) > MAX_KUBECONFIG_BYTES) {
-                throw bad(what + " is larger than 1 MiB");
-            }
-            return Files.readString(path, StandardCharsets.US_ASCII);
-        } catch (IOException e) {
-            throw bad(what + " cannot be read (" + e.getClass().getSimpleName() + ")");
+            return SettingFile.read(path, MAX_KUBECONFIG_BYTES, StandardCharsets.US_ASCII);
+        } catch (SettingFile.UnusableException e) {
+            throw bad(what + " " + e.getMessage());
         }
     }
 

@@ -5,9 +5,7 @@ import dev.omcp.sdk.connector.TlsMaterial;
 import jakarta.json.JsonObject;
 import jakarta.json.JsonString;
 import jakarta.json.JsonValue;
-import java.io.IOException;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Base64;
 import java.util.LinkedHashMap;
@@ -28,7 +26,7 @@ import java.util.Set;
  * Messages name the setting and never repeat its value.
  */
 record SourceTransportSettings(Optional<String> authorization, TlsMaterial tls, Map<String, String> headers) {
-    private static final long MAX_PEM_BYTES = 1 << 20;
+    private static final int MAX_PEM_BYTES = 1 << 20;
     private static final Set<String> RESTRICTED_HEADERS = Set.of(
             "host", "connection", "content-length", "expect", "upgrade", "transfer-encoding", "te", "trailer", "via");
 
@@ -97,12 +95,10 @@ record SourceTransportSettings(Optional<String> authorization, TlsMaterial tls, 
     /** Reads a PEM file named by a setting (only the sources file may name files). */
     static String readPem(String path, String setting) throws ConnectorException {
         try {
-            Path p = Path.of(path);
-            if (Files.size(p) > MAX_PEM_BYTES) {
-                throw bad(setting + " names a file larger than 1 MiB; that is not a PEM file");
-            }
-            return Files.readString(p, StandardCharsets.US_ASCII);
-        } catch (IOException | java.nio.charset.UnsupportedCharsetException | java.nio.file.InvalidPathException e) {
+            return SettingFile.read(Path.of(path), MAX_PEM_BYTES, StandardCharsets.US_ASCII);
+        } catch (SettingFile.UnusableException e) {
+            throw bad(setting + " names a file that " + e.getMessage() + "; it must be a PEM file");
+        } catch (java.nio.file.InvalidPathException e) {
             throw bad(setting + " names a file that cannot be read (" + e.getClass().getSimpleName() + ")");
         }
     }

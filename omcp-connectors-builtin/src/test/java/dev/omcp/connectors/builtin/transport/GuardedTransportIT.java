@@ -280,6 +280,15 @@ class GuardedTransportIT {
     }
 
     @Test
+    void aCaFileNamingAnEndlessDevice_isRefusedAtOnce_notReadUntilTheHeapIsGone(@TempDir Path dir) throws Exception {
+        Path zero = Files.createSymbolicLink(dir.resolve("ca.pem"), Path.of("/dev/zero"));
+        assertThatThrownBy(() -> org.junit.jupiter.api.Assertions.assertTimeoutPreemptively(Duration.ofSeconds(10),
+                () -> http(url(tls, "https"), tlsSettings("caFile", zero.toString()))))
+                .isInstanceOfSatisfying(ConnectorException.class, e -> assertThat(e.getMessage())
+                        .isEqualTo("tls.caFile names a file that is not a regular file (a FIFO, a device or a socket); it must be a PEM file"));
+    }
+
+    @Test
     void skipVerifyTrustsAnyCertificateForThisClientOnly() throws Exception {
         assertThat(http(url(tls, "https"), tlsSettings("insecureSkipVerify", "true")).getText("/echo")).isEmpty();
         // a client of another source is not affected
