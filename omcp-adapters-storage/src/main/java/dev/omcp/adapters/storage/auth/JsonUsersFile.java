@@ -115,6 +115,11 @@ public final class JsonUsersFile implements UserDirectory {
         Version version;
         byte[] bytes;
         try {
+            if (Files.exists(file) && !Files.isRegularFile(file)) {
+                // a FIFO would block every login that re-reads the file; a directory or a device is not a users file
+                throw new UsersFileException("the users file " + file + " is not a regular file (a directory, a FIFO or a device); "
+                        + "point OMCP_USERS_FILE at the JSON file");
+            }
             version = version(file);
             if (version.size() > MAX_BYTES) {
                 throw new UsersFileException("the users file " + file + " is larger than 10 MiB");

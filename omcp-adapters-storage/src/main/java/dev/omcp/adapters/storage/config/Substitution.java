@@ -10,10 +10,15 @@ import java.util.regex.Pattern;
 /**
  * {@code ${VAR}} and {@code ${VAR:-default}} in string values, from an environment map. A variable
  * that is unset (or empty, for the {@code :-} form) takes the default; without a default it stays
- * literal (spec 1.8) and is reported once per name.
+ * literal (spec 1.8) and is reported once per name. {@code $${} is a literal {@code ${}: it is how
+ * a value set through the management API is written back ({@link #escape}), so a value such as
+ * {@code ${OMCP_SESSION_SECRET}} typed into a header stays that text at the next start instead of
+ * becoming the gateway's secret, sent to whatever backend the source names.
  */
 final class Substitution {
-    private static final Pattern REFERENCE = Pattern.compile("\\$\\{([A-Za-z_][A-Za-z0-9_]*)(?::-([^}]*))?}");
+    private static final String ESCAPED = "$${";
+    /** An escaped {@code $${} (group 1) or a reference: its name (group 2) and default (group 3). */
+    private static final Pattern REFERENCE = Pattern.compile("(\\$\\$\\{)|\\$\\{([A-Za-z_][A-Za-z0-9_]*)(?::-([^}]*))?}");
 
     private final Map<String, String> environment;
     private final Consumer<String> unsetReporter;
@@ -24,7 +29,7 @@ final class Substitution {
         this.unsetReporter = unsetReporter;
     }
 
-    /** Whether {@code text} holds a reference. */
+    /** Whether {@code text} holds a reference or an escaped {@code $${}, that is whether {@link #apply} may change it. */
     static boolean hasReference(String text) {
         return REFERENCE.matcher(text).find();
     }
@@ -34,11 +39,15 @@ final class Substitution {
         Matcher m = REFERENCE.matcher(text);
         StringBuilder out = new StringBuilder();
         while (m.find()) {
-            String name = m.group(1);
+            if (m.group(1) != null) {
+                m.appendReplacement(out, Matcher.quoteReplacement("${"));
+                continue;
+            }
+            String name = m.group(2);
             String value = environment.get(name);
             String replacement;
-            if (m.group(2) != null) {
-                replacement = value == null || value.isEmpty() ? m.group(2) : value;
+            if (m.group(3) != null) {
+                replacement = value == null || value.isEmpty() ? m.group(3) : value;
             } else if (value != null) {
                 replacement = value;
             } else {
@@ -51,5 +60,13 @@ final class Substitution {
         }
         m.appendTail(out);
         return out.toString();
+    }
+
+    /**
+     * {@code literal} written so that {@link #apply} gives it back unchanged, whatever the
+     * environment holds: every {@code ${} becomes {@code $${}.
+     */
+    static String escape(String literal) {
+        return literal.replace("${", ESCAPED);
     }
 }

@@ -10,7 +10,9 @@ import dev.omcp.ports.sources.SourceStore;
 import dev.omcp.ports.sources.SourceStoreException;
 import dev.omcp.ports.sources.SourcesDocument;
 import dev.omcp.sdk.connector.SourceConfig;
+import dev.omcp.adapters.storage.files.OperatorTextFile;
 import dev.omcp.adapters.storage.yaml.YamlExpansion;
+import dev.omcp.adapters.storage.yaml.YamlProblem;
 import jakarta.json.JsonArrayBuilder;
 import jakarta.json.JsonNumber;
 import jakarta.json.JsonObject;
@@ -83,12 +85,14 @@ import org.yaml.snakeyaml.representer.Representer;
  * environment sources apply and the first save creates the file. A file that cannot be read is
  * never overwritten. Writes go to a temp file in the same directory, are fsynced and renamed over
  * the old file with its permissions (0600 for a new file). A string that came from {@code ${VAR}}
- * and did not change is written back as {@code ${VAR}}, so secrets from the environment never reach
- * the disk. Comments of a hand-written file are not kept on write-back. Thread-safe.
+ * and did not change is written back as {@code ${VAR}} (also in a list that gained or lost items),
+ * so secrets from the environment never reach the disk; any other string is written with each
+ * {@code ${} as {@code $${}, so text from the API never becomes a reference into the environment.
+ * Comments of a hand-written file are not kept on write-back. Thread-safe.
  */
 public final class YamlSourceStore implements SourceStore {
     private static final Logger LOG = LoggerFactory.getLogger(YamlSourceStore.class);
-    private static final long MAX_FILE_BYTES = 1 << 20;
+    private static final int MAX_FILE_BYTES = 1 << 20;
     /**
      * What the file may hold once its aliases are expanded ({@link YamlExpansion}): four times what
      * it may hold written out, far more than anchors shared between a few sources need.
@@ -143,11 +147,15 @@ public final class YamlSourceStore implements SourceStore {
                 }
                 return fromEnvironment();
             }
-            try {
-                if (Files.size(file) > MAX_FILE_BYTES) {
-                    return unreadable("the sources file is larger than 1 MiB");
+            String text;
+            switch (OperatorTextFile.read(file, MAX_FILE_BYTES)) {
+                case OperatorTextFile.Read.Text read -> text = read.text();
+                case OperatorTextFile.Read.Unusable unusable -> {
+                    return unreadable("the sources file " + unusable.reason());
                 }
-                Object loaded = yaml().load(Files.readString(file, StandardCharsets.UTF_8));
+            }
+            try {
+                Object loaded = yaml().load(text);
                 if (!YamlExpansion.within(loaded, MAX_EXPANDED_UNITS)) {
                     return unreadable("the sources file expands to more than " + (MAX_EXPANDED_UNITS >> 20) + " MiB through its aliases "
                             + "(*name); write the repeated values out, or repeat fewer of them");
@@ -162,19 +170,17 @@ public final class YamlSourceStore implements SourceStore {
                 map.forEach((k, v) -> document.put(String.valueOf(k), v));
                 readable = true;
                 return parse();
-            } catch (IOException e) {
-                return unreadable("the sources file cannot be read (" + e.getClass().getSimpleName() + ")");
             } catch (YAMLException e) {
-                String where = e instanceof org.yaml.snakeyaml.error.MarkedYAMLException m && m.getProblemMark() != null
-                        ? " at line " + (m.getProblemMark().getLine() + 1) : "";
-                return unreadable("the sources file is not valid YAML" + where);
+                // duplicate keys are refused too: which of two 'url:' lines the operator meant is a guess
+                return unreadable("the sources file is not valid YAML " + YamlProblem.describe(e));
             }
         }
     }
 
     private SourcesDocument unreadable(String reason) {
         readable = false;
-        LOG.error("event=sources-file-unreadable reason=\"{}\" effect=\"no sources from the file; it will not be overwritten\"", reason);
+        LOG.error("event=sources-file-unreadable file={} reason=\"{}\" effect=\"no sources from the file; it will not be overwritten\""
+                + " hint=\"fix the file and restart the gateway\"", file, reason);
         return new SourcesDocument(List.of(), List.of(), List.of(reason), false);
     }
 
@@ -439,8 +445,8 @@ public final class YamlSourceStore implements SourceStore {
     private Map<String, Object> entry(SourceDefinition d, Map<String, Object> raw) {
         SourceConfig c = d.config();
         Map<String, Object> entry = new LinkedHashMap<>();
-        entry.put("name", c.name());
-        entry.put("type", c.type());
+        entry.put("name", Substitution.escape(c.name()));
+        entry.put("type", Substitution.escape(c.type()));
         if (!c.url().isEmpty()) {
             entry.put("url", restore(Jsonp.value(c.url()), raw.get("url")));
         }
@@ -462,7 +468,9 @@ public final class YamlSourceStore implements SourceStore {
                 if (raw instanceof String r && Substitution.hasReference(r) && substitution.apply(r).equals(s)) {
                     return r;
                 }
-                return s;
+                // a new value (from the API) means what it says: a ${NAME} in it must not reach into the
+                // environment at the next start
+                return Substitution.escape(s);
             }
             case NUMBER -> {
                 JsonNumber n = (JsonNumber) value;
@@ -489,14 +497,30 @@ public final class YamlSourceStore implements SourceStore {
             }
             case ARRAY -> {
                 List<Object> out = new ArrayList<>();
-                List<?> rawList = raw instanceof List<?> l && l.size() == value.asJsonArray().size() ? l : null;
+                List<?> rawList = raw instanceof List<?> l ? l : List.of();
+                boolean aligned = rawList.size() == value.asJsonArray().size();
                 for (int i = 0; i < value.asJsonArray().size(); i++) {
-                    out.add(restore(value.asJsonArray().get(i), rawList == null ? null : rawList.get(i)));
+                    JsonValue item = value.asJsonArray().get(i);
+                    // an item added or removed shifts the others: find a string's reference by what it substitutes to
+                    out.add(restore(item, aligned ? rawList.get(i) : referenceFor(item, rawList)));
                 }
                 return out;
             }
             default -> throw new IllegalStateException("unknown JSON type " + value.getValueType());
         }
+    }
+
+    /** The item of {@code rawList} holding a reference that substitutes to the string {@code item}, else null. */
+    private Object referenceFor(JsonValue item, List<?> rawList) {
+        if (!(item instanceof JsonString text)) {
+            return null;
+        }
+        for (Object raw : rawList) {
+            if (raw instanceof String r && Substitution.hasReference(r) && substitution.apply(r).equals(text.getString())) {
+                return r;
+            }
+        }
+        return null;
     }
 
     /**
@@ -576,9 +600,8 @@ public final class YamlSourceStore implements SourceStore {
         try {
             yaml().load(text);
         } catch (YAMLException e) {
-            throw new SourceStoreException("the sources file would not be readable at the next start ("
-                    + e.getClass().getSimpleName() + ": nested too deep or too many aliases); nothing was written: "
-                    + "make the settings flatter");
+            throw new SourceStoreException("the sources file would not be readable at the next start: it would not be valid YAML "
+                    + YamlProblem.describe(e) + "; nothing was written: make the settings flatter");
         }
     }
 
@@ -641,7 +664,7 @@ public final class YamlSourceStore implements SourceStore {
         loader.setAllowDuplicateKeys(false);
         loader.setMaxAliasesForCollections(20);
         loader.setNestingDepthLimit(50);
-        loader.setCodePointLimit((int) MAX_FILE_BYTES);
+        loader.setCodePointLimit(MAX_FILE_BYTES);
         DumperOptions dumper = new DumperOptions();
         dumper.setDefaultFlowStyle(DumperOptions.FlowStyle.BLOCK);
         dumper.setIndicatorIndent(2);

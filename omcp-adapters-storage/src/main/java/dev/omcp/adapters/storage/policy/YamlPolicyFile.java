@@ -1,12 +1,9 @@
 package dev.omcp.adapters.storage.policy;
 
+import dev.omcp.adapters.storage.files.OperatorTextFile;
 import dev.omcp.adapters.storage.yaml.YamlExpansion;
+import dev.omcp.adapters.storage.yaml.YamlProblem;
 import dev.omcp.ports.access.PolicyDocument;
-import java.io.IOException;
-import java.io.InputStream;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -31,7 +28,7 @@ import org.yaml.snakeyaml.error.YAMLException;
  * }</pre>
  *
  * Strict: only {@code version} and {@code roles} at the top, each role a list of strings, no
- * duplicate keys, no other YAML types, at most 1 MiB and 50 aliases. The permissions themselves
+ * duplicate keys, no other YAML types, at most 1 MiB of UTF-8 in a regular file and 50 aliases. The permissions themselves
  * are checked against the catalog by the core. Every problem is reported at once.
  */
 public final class YamlPolicyFile {
@@ -42,20 +39,10 @@ public final class YamlPolicyFile {
 
     /** Reads and checks the structure of {@code file}. */
     public static PolicyDocument read(Path file) throws InvalidPolicyFileException {
-        byte[] bytes;
-        try {
-            if (Files.size(file) > MAX_BYTES) {
-                throw new InvalidPolicyFileException(List.of(file + " is larger than 1 MiB"));
-            }
-            try (InputStream in = Files.newInputStream(file)) {
-                bytes = in.readNBytes((int) MAX_BYTES + 1);
-            }
-        } catch (NoSuchFileException e) {
-            throw new InvalidPolicyFileException(List.of(file + " does not exist"));
-        } catch (IOException e) {
-            throw new InvalidPolicyFileException(List.of(file + " cannot be read (" + e.getClass().getSimpleName() + ")"));
-        }
-        return parse(new String(bytes, StandardCharsets.UTF_8), file.toString());
+        return switch (OperatorTextFile.read(file, (int) MAX_BYTES)) {
+            case OperatorTextFile.Read.Text text -> parse(text.text(), file.toString());
+            case OperatorTextFile.Read.Unusable unusable -> throw new InvalidPolicyFileException(List.of(file + " " + unusable.reason()));
+        };
     }
 
     /** Parses policy YAML; {@code source} names it in messages. */
@@ -69,8 +56,7 @@ public final class YamlPolicyFile {
         try {
             root = new Yaml(new SafeConstructor(options)).load(yaml);
         } catch (YAMLException e) {
-            String message = e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage().lines().findFirst().orElse("");
-            throw new InvalidPolicyFileException(List.of(source + " is not valid YAML: " + message));
+            throw new InvalidPolicyFileException(List.of(source + " is not valid YAML " + YamlProblem.describe(e)));
         }
         // aliases of scalars are not bounded by maxAliasesForCollections: 1 MiB of them could each name one huge string
         if (!YamlExpansion.within(root, 4 * MAX_BYTES)) {

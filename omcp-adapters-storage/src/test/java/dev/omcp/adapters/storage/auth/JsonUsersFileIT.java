@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.omcp.ports.auth.LocalUser;
+import dev.omcp.adapters.storage.files.SpecialFiles;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.FileTime;
@@ -51,6 +52,11 @@ class JsonUsersFileIT {
                 .hasMessageContaining("not valid JSON");
         assertThatThrownBy(() -> JsonUsersFile.load(write("none.json", "{\"users\": []}"))).hasMessageContaining("lists no users");
         assertThatThrownBy(() -> JsonUsersFile.load(write("shape.json", "[]"))).hasMessageContaining("\"users\" array");
+        Path fifo = SpecialFiles.fifo(dir.resolve("fifo.json"));
+        assertThatThrownBy(() -> org.junit.jupiter.api.Assertions.assertTimeoutPreemptively(java.time.Duration.ofSeconds(10),
+                () -> JsonUsersFile.load(fifo))).isInstanceOf(UsersFileException.class).hasMessageContaining("not a regular file");
+        assertThatThrownBy(() -> JsonUsersFile.load(dir)).isInstanceOf(UsersFileException.class)
+                .hasMessageContaining("not a regular file");
         Path unreadable = write("secret.json", "{\"users\": [" + user("a", "") + "]}");
         unreadable.toFile().setReadable(false);
         if (!Files.isReadable(unreadable)) {
@@ -77,6 +83,16 @@ class JsonUsersFileIT {
         Files.writeString(file, "{\"users\": [" + user("alice", "") + ", " + user("carol", ", \"roles\": [\"viewer\"]") + "]}");
         Files.setLastModifiedTime(file, FileTime.from(Instant.now().plusSeconds(5)));
         assertThat(users.find("carol")).isPresent();
+    }
+
+    @Test
+    void aUsersFileSwappedForAFifo_keepsTheCachedUsers_andTheLookupDoesNotBlock() throws Exception {
+        Path file = write("users.json", "{\"users\": [" + user("alice", "") + "]}");
+        JsonUsersFile users = JsonUsersFile.load(file);
+        Files.delete(file);
+        SpecialFiles.fifo(file);
+        assertThat(org.junit.jupiter.api.Assertions.assertTimeoutPreemptively(java.time.Duration.ofSeconds(10),
+                () -> users.find("alice"))).isPresent();
     }
 
     @Test

@@ -33,4 +33,21 @@ class SubstitutionTest {
         Substitution s = new Substitution(Map.of("P", "a$1\\b"), reported::add);
         assertThat(s.apply("${P}")).isEqualTo("a$1\\b");
     }
+
+    @Test
+    void aDoubledDollarIsALiteralReference() {
+        assertThat(substitution.apply("$${TOKEN} is written, ${TOKEN} is replaced")).isEqualTo("${TOKEN} is written, s3cret is replaced");
+        assertThat(substitution.apply("$$${TOKEN}")).isEqualTo("$${TOKEN}");
+        assertThat(Substitution.hasReference("$${TOKEN}")).isTrue();
+        assertThat(reported).isEmpty();
+    }
+
+    @Test
+    void escapedText_readsBackAsItself_whateverTheEnvironmentHolds() {
+        for (String literal : List.of("${TOKEN}", "$${TOKEN}", "$$${TOKEN}", "${NOPE:-d}", "a$", "${", "$${", "x${${TOKEN}}y",
+                "plain", "$TOKEN", "${EMPTY:-${TOKEN}}")) {
+            assertThat(substitution.apply(Substitution.escape(literal))).as(literal).isEqualTo(literal);
+        }
+        assertThat(reported).isEmpty();
+    }
 }

@@ -2,6 +2,7 @@ package dev.omcp.adapters.storage.config;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 
 import dev.omcp.ports.plugins.PluginPin;
 import dev.omcp.ports.sources.SourceDefinition;
@@ -10,9 +11,12 @@ import dev.omcp.ports.sources.SourcesDocument;
 import dev.omcp.sdk.connector.SourceConfig;
 import jakarta.json.Json;
 import jakarta.json.JsonObject;
+import dev.omcp.adapters.storage.files.SpecialFiles;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -25,7 +29,8 @@ class YamlSourceStoreIT {
     @TempDir
     Path dir;
 
-    private static final Map<String, String> ENV = Map.of("PROM_TOKEN", "tok-from-env", "PROM_HOST", "prom.example.com");
+    private static final Map<String, String> ENV = Map.of("PROM_TOKEN", "tok-from-env", "PROM_HOST", "prom.example.com",
+            "OMCP_SESSION_SECRET", "the-gateway-session-secret");
 
     private YamlSourceStore store(Path file, List<EnvironmentSource> env) {
         return new YamlSourceStore(Optional.ofNullable(file), dir, ENV, env);
@@ -299,5 +304,118 @@ class YamlSourceStoreIT {
         try (var files = Files.list(dir)) {
             assertThat(files.map(p -> p.getFileName().toString())).containsExactlyInAnyOrder("configmap-sources.yaml", "sources.yaml");
         }
+    }
+
+    private static String onlyProblem(SourcesDocument document) {
+        assertThat(document.writable()).isFalse();
+        assertThat(document.sources()).isEmpty();
+        assertThat(document.problems()).hasSize(1);
+        return document.problems().getFirst();
+    }
+
+    @Test
+    void aDuplicateKeyIsRefusedWithItsLineAndColumn_andTheFileKept() throws Exception {
+        String original = """
+                sources:
+                  - name: prom
+                    type: prometheus
+                    url: https://a.example.com
+                    url: https://b.example.com
+                """;
+        Path file = write("sources.yaml", original);
+        YamlSourceStore store = store(file, List.of());
+        // last-wins would silently query a backend the operator may not have meant
+        assertThat(onlyProblem(store.load())).isEqualTo("the sources file is not valid YAML at line 5, column 5: "
+                + "found duplicate key url (while constructing a mapping)");
+        assertThatThrownBy(() -> store.save(List.of())).isInstanceOf(SourceStoreException.class);
+        assertThat(Files.readString(file)).isEqualTo(original);
+    }
+
+    @Test
+    void aSyntaxErrorIsLocated_withoutQuotingTheLineThatHoldsASecret() throws Exception {
+        Path file = write("sources.yaml", """
+                sources:
+                  - name: prom
+                    type: prometheus
+                    url: https://a.example.com
+                    auth: {type: bearer, token: hunter2-literal-token]
+                """);
+        String problem = onlyProblem(store(file, List.of()).load());
+        assertThat(problem).startsWith("the sources file is not valid YAML at line 5, column ").doesNotContain("hunter2");
+    }
+
+    @Test
+    void aFifoOrADeviceAsTheSourcesFile_isRefusedAtOnce() throws Exception {
+        Path fifo = SpecialFiles.fifo(dir.resolve("fifo.yaml"));
+        Path zero = SpecialFiles.endless(dir.resolve("zero.yaml"));
+        for (Path path : List.of(fifo, zero)) {
+            YamlSourceStore store = store(path, List.of());
+            SourcesDocument document = assertTimeoutPreemptively(Duration.ofSeconds(10), store::load);
+            assertThat(onlyProblem(document)).startsWith("the sources file is not a regular file");
+            assertThatThrownBy(() -> store.save(List.of())).isInstanceOf(SourceStoreException.class);
+        }
+        assertThat(Files.isSymbolicLink(zero)).isTrue();
+    }
+
+    @Test
+    void aDirectoryAsTheSourcesFile_isRefusedNamingWhatToDo() throws Exception {
+        Path sub = Files.createDirectory(dir.resolve("sources.yaml"));
+        assertThat(onlyProblem(store(sub, List.of()).load())).isEqualTo("the sources file is a directory; name the file inside it");
+    }
+
+    @Test
+    void aFileThatIsNotUtf8_isRefusedNamingTheLine() throws Exception {
+        Path file = dir.resolve("sources.yaml");
+        Files.write(file, "sources:\n  - {name: caf\u00e9, type: prometheus}\n".getBytes(StandardCharsets.ISO_8859_1));
+        assertThat(onlyProblem(store(file, List.of()).load())).startsWith("the sources file is not UTF-8 text: line 2, column 15");
+    }
+
+    @Test
+    void aByteOrderMarkAndCrlfLineEnds_load() throws Exception {
+        Path file = dir.resolve("sources.yaml");
+        Files.write(file, "\uFEFFsources:\r\n  - name: prom\r\n    type: prometheus\r\n    url: https://p.example.com\r\n"
+                .getBytes(StandardCharsets.UTF_8));
+        SourcesDocument document = store(file, List.of()).load();
+        assertThat(document.problems()).isEmpty();
+        assertThat(document.sources()).singleElement().satisfies(s -> assertThat(s.config().url()).isEqualTo("https://p.example.com"));
+    }
+
+    @Test
+    void aReferenceTypedIntoTheApi_isWrittenEscaped_soTheNextStartDoesNotSendTheGatewaysSecret() throws Exception {
+        Path file = write("sources.yaml", "sources: []\n");
+        YamlSourceStore store = store(file, List.of());
+        store.load();
+        // an API user with sources:write points a header of their own backend at the gateway's environment
+        JsonObject settings = Json.createObjectBuilder().add("headers", Json.createObjectBuilder()
+                .add("X-Leak", "${OMCP_SESSION_SECRET}").add("X-Both", "$${PROM_TOKEN} and ${PROM_TOKEN:-x}")).build();
+        store.save(List.of(new SourceDefinition(new SourceConfig("theirs", "loki", "https://attacker.example", "", settings), true,
+                SourceDefinition.Origin.API)));
+
+        assertThat(Files.readString(file)).contains("$${OMCP_SESSION_SECRET}").doesNotContain("the-gateway-session-secret");
+        SourcesDocument restarted = store(file, List.of()).load();
+        assertThat(restarted.problems()).isEmpty();
+        // after a restart the values are exactly what the API user typed, not the environment's
+        assertThat(restarted.sources().getFirst().config().settings()).isEqualTo(settings);
+        assertThat(Files.readString(file)).doesNotContain("tok-from-env");
+    }
+
+    @Test
+    void aListThatGainsAnItem_keepsTheReferencesOfTheOthers() throws Exception {
+        Path file = write("sources.yaml", """
+                sources:
+                  - name: prom
+                    type: prometheus
+                    url: https://p.example.com
+                    extraArgs: ["--token=${PROM_TOKEN}", "--host=${PROM_HOST}"]
+                """);
+        YamlSourceStore store = store(file, List.of());
+        SourceConfig prom = store.load().sources().getFirst().config();
+        JsonObject edited = Json.createObjectBuilder(prom.settings()).add("extraArgs", Json.createArrayBuilder()
+                .add("--verbose").addAll(Json.createArrayBuilder(prom.settings().getJsonArray("extraArgs")))).build();
+        store.save(List.of(new SourceDefinition(new SourceConfig("prom", "prometheus", prom.url(), "", edited), true,
+                SourceDefinition.Origin.FILE)));
+
+        assertThat(Files.readString(file)).contains("--token=${PROM_TOKEN}", "--host=${PROM_HOST}", "--verbose")
+                .doesNotContain("tok-from-env");
     }
 }
