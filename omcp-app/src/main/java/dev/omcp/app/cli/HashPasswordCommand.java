@@ -39,7 +39,11 @@ import picocli.CommandLine.Spec;
  */
 @Command(name = "hash-password", mixinStandardHelpOptions = true,
         description = "Print a users-file entry (basic mode) with the scrypt hash of a password read without echo, "
-                + "or from standard input when it is not a terminal.")
+                + "or from standard input when it is not a terminal (never from the command line, where ps would show it).",
+        exitCodeListHeading = OmcpCommand.EXIT_CODES_HEADING,
+        exitCodeList = {"0:the entry was printed on standard output",
+                "1:refused: the password breaks the policy, the two entries differ, no password, an invalid setting",
+                OmcpCommand.EXIT_USAGE})
 public final class HashPasswordCommand implements Callable<Integer> {
     private static final Pattern ROLE = Pattern.compile("[a-z][a-z0-9_-]{0,63}");
     private static final int MAX_PASSWORD = 1024;

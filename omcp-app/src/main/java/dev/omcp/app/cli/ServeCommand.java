@@ -12,7 +12,12 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
 /** {@code omcp serve}: runs the gateway until SIGTERM or SIGINT, then shuts down gracefully. */
-@Command(name = "serve", mixinStandardHelpOptions = true, description = "Run the gateway (the default command).")
+@Command(name = "serve", mixinStandardHelpOptions = true,
+        description = "Run the gateway (the default command) until SIGTERM or SIGINT, then drain in-flight requests and exit.",
+        exitCodeListHeading = OmcpCommand.EXIT_CODES_HEADING,
+        exitCodeList = {OmcpCommand.EXIT_OK, OmcpCommand.EXIT_FAILURE, OmcpCommand.EXIT_USAGE, OmcpCommand.EXIT_FORCED},
+        footerHeading = "%nConfiguration:%n",
+        footer = OmcpCommand.CONFIGURATION)
 public final class ServeCommand implements Callable<Integer> {
     @Option(names = "--test-conformance-fixture", hidden = true,
             description = "Mount the MCP conformance suite's test tools, resources and prompts. For tests only.")
@@ -38,6 +43,7 @@ public final class ServeCommand implements Callable<Integer> {
         StopSignals stopSignals = StopSignals.install();
         LoggingSetup.apply(settings.logging());
         Logger log = LoggerFactory.getLogger(ServeCommand.class);
+        UnknownVariableWarnings.log(SettingsReader.unknownVariablesOfProcessEnvironment());
         if (conformanceFixture) {
             log.warn("event=conformance-fixture-mounted note=\"test tools are exposed; never use this in production\"");
         }

@@ -14,8 +14,7 @@ import java.util.Optional;
  *
  * @param authMode {@code anonymous}, {@code basic} or {@code oidc}
  * @param usersFile path of the users file (basic mode)
- * @param sessionSecret the configured secret, when it is at least 32 characters
- * @param sessionSecretTooShort whether a secret was set but is shorter than 32 characters (ignored)
+ * @param sessionSecret the configured secret (at least 32 characters; a shorter one is an invalid setting)
  * @param sessionLifetime session cookie lifetime
  * @param allowFallback run anonymous when basic prerequisites are missing
  * @param lockout the lockout rule; empty when disabled
@@ -33,7 +32,6 @@ public record AccessControlSettings(
         String authMode,
         Optional<String> usersFile,
         Optional<String> sessionSecret,
-        boolean sessionSecretTooShort,
         Duration sessionLifetime,
         boolean allowFallback,
         Optional<LockoutPolicy> lockout,
@@ -56,7 +54,7 @@ public record AccessControlSettings(
 
     /** The defaults: anonymous mode, nothing configured. */
     public static AccessControlSettings defaults() {
-        return new AccessControlSettings("anonymous", Optional.empty(), Optional.empty(), false, Duration.ofHours(12), false,
+        return new AccessControlSettings("anonymous", Optional.empty(), Optional.empty(), Duration.ofHours(12), false,
                 Optional.of(LockoutPolicy.DEFAULT), Optional.empty(), Optional.empty(), Optional.empty(), Optional.empty(),
                 Optional.empty(), true, false, "false", PasswordRules.DEFAULT);
     }

@@ -25,8 +25,6 @@ import java.util.Set;
 
 /** Reads the access-control variables; every problem goes to the shared {@link Environment}. */
 final class AccessControlSettingsReader {
-    private static final Set<String> TRUE = Set.of("true", "1", "yes", "on");
-    private static final Set<String> FALSE = Set.of("false", "0", "no", "off");
     private static final int MIN_SECRET = 32;
 
     private AccessControlSettingsReader() {}
@@ -34,11 +32,17 @@ final class AccessControlSettingsReader {
     static AccessControlSettings read(Environment env) {
         String mode = env.oneOf(Variables.AUTH, List.of("anonymous", "basic", "oidc"));
         Optional<String> secret = env.raw(Variables.SESSION_SECRET);
-        boolean tooShort = secret.isPresent() && secret.get().length() < MIN_SECRET;
+        if (secret.isPresent() && secret.get().length() < MIN_SECRET) {
+            // refused, not replaced by a per-process secret: replicas would then reject each other's
+            // cookies and every restart would log everybody out, behind a warning that is easy to miss
+            env.problem(Variables.SESSION_SECRET, "is " + secret.get().length() + " characters long; it needs at least " + MIN_SECRET
+                    + " (the value is not shown). Generate one with: openssl rand -base64 48; or unset it for a per-process secret");
+            secret = Optional.empty();
+        }
         int lifetime = env.integer(Variables.SESSION_LIFETIME, 60, 7 * 24 * 3600);
         Optional<LockoutPolicy> lockout = lockout(env);
         Optional<AccessControlSettings.Oidc> oidc = mode.equals("oidc") ? Optional.of(oidc(env)) : Optional.empty();
-        Optional<String> policyFile = env.raw(Variables.RBAC_POLICY_FILE);
+        Optional<String> policyFile = env.file(Variables.RBAC_POLICY_FILE).map(java.nio.file.Path::toString);
         Optional<AccessControlSettings.Opa> opa = opa(env);
         if (policyFile.isPresent() && opa.isPresent()) {
             env.problem(Variables.OPA_URL, "and OMCP_RBAC_POLICY_FILE are both set; choose one policy source");
@@ -57,19 +61,18 @@ final class AccessControlSettingsReader {
         }
         return new AccessControlSettings(
                 mode,
-                env.raw(Variables.USERS_FILE),
-                tooShort ? Optional.empty() : secret,
-                tooShort,
+                env.file(Variables.USERS_FILE).map(java.nio.file.Path::toString),
+                secret,
                 Duration.ofSeconds(lifetime),
-                bool(env, Variables.AUTH_ALLOW_FALLBACK),
+                env.flag(Variables.AUTH_ALLOW_FALLBACK),
                 lockout,
-                env.raw(Variables.REVOCATION_FILE),
+                env.file(Variables.REVOCATION_FILE).map(java.nio.file.Path::toString),
                 redis,
                 oidc,
                 policyFile,
                 opa,
-                bool(env, Variables.CSRF_BYPASS_BEARER),
-                bool(env, Variables.CSP_STRICT_REPORT),
+                env.flag(Variables.CSRF_BYPASS_BEARER),
+                env.flag(Variables.CSP_STRICT_REPORT),
                 trustProxy,
                 passwordRules(env));
     }
@@ -79,23 +82,11 @@ final class AccessControlSettingsReader {
         int minLength = env.integer(Variables.PASSWORD_MIN_LENGTH, 1, 1024);
         int minClasses = env.integer(Variables.PASSWORD_MIN_CLASSES, 1, 4);
         return new PasswordRules(minLength, minClasses,
-                !bool(env, Variables.PASSWORD_DENYLIST_DISABLED), !bool(env, Variables.PASSWORD_POLICY_DISABLED));
-    }
-
-    static boolean bool(Environment env, Variable variable) {
-        String value = env.string(variable).toLowerCase(Locale.ROOT);
-        if (TRUE.contains(value)) {
-            return true;
-        }
-        if (FALSE.contains(value)) {
-            return false;
-        }
-        env.problem(variable, "must be true or false (also 1/0, yes/no, on/off), got '" + value + "'");
-        return TRUE.contains(variable.defaultValue());
+                !env.flag(Variables.PASSWORD_DENYLIST_DISABLED), !env.flag(Variables.PASSWORD_POLICY_DISABLED));
     }
 
     private static Optional<LockoutPolicy> lockout(Environment env) {
-        boolean disabled = bool(env, Variables.LOCKOUT_DISABLED);
+        boolean disabled = env.flag(Variables.LOCKOUT_DISABLED);
         int maxFailures = env.integer(Variables.LOCKOUT_MAX_FAILURES, 1, 100);
         int window = env.integer(Variables.LOCKOUT_WINDOW, 1, 86_400);
         int base = env.integer(Variables.LOCKOUT_BASE, 1, 86_400);
@@ -136,7 +127,7 @@ final class AccessControlSettingsReader {
         String tenantClaim = env.raw(Variables.OIDC_TENANT_CLAIM).orElse(profile.tenantClaim());
         return new AccessControlSettings.Oidc(issuer, clientId, env.raw(Variables.OIDC_CLIENT_SECRET).orElse(""), redirect,
                 List.copyOf(scopes), rolesClaim, roleMap(env), tenantClaim, profile.name().toLowerCase(Locale.ROOT),
-                bool(env, Variables.OIDC_DCR_ENABLED), env.raw(Variables.OIDC_DCR_STORE));
+                env.flag(Variables.OIDC_DCR_ENABLED), env.file(Variables.OIDC_DCR_STORE).map(java.nio.file.Path::toString));
     }
 
     private static URI requiredUrl(Environment env, Variable variable, boolean issuer) {
@@ -150,22 +141,26 @@ final class AccessControlSettingsReader {
         try {
             uri = new URI(raw.get());
         } catch (URISyntaxException e) {
-            env.problem(variable, "is not a URL: '" + raw.get() + "'");
+            env.problem(variable, "is not a URL" + shownUrl(raw.get()));
             return fallback;
         }
         String scheme = uri.getScheme() == null ? "" : uri.getScheme().toLowerCase(Locale.ROOT);
         boolean loopback = uri.getHost() != null && (uri.getHost().equals("localhost") || uri.getHost().startsWith("127.")
                 || uri.getHost().equals("[::1]"));
         if (uri.getHost() == null || !(scheme.equals("https") || (scheme.equals("http") && (loopback || !issuer)))) {
-            env.problem(variable, issuer
-                    ? "must be an https URL (http only on localhost), got '" + raw.get() + "'"
-                    : "must be an absolute http(s) URL, got '" + raw.get() + "'");
+            env.problem(variable, (issuer ? "must be an https URL (http only on localhost)" : "must be an absolute http(s) URL")
+                    + shownUrl(raw.get()));
             return fallback;
         }
         if (uri.getRawFragment() != null) {
             env.problem(variable, "must not have a fragment");
         }
         return uri;
+    }
+
+    /** A URL for a problem: not repeated when it has an '@', whose user info may hold a password. */
+    private static String shownUrl(String text) {
+        return text.contains("@") ? " (the value is not shown: it may carry credentials)" : ", got '" + text + "'";
     }
 
     private static Map<String, List<String>> roleMap(Environment env) {

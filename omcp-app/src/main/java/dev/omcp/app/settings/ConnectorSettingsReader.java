@@ -23,11 +23,11 @@ final class ConnectorSettingsReader {
         urls(environment, env, Variables.PROMETHEUS_URL, "prometheus").ifPresent(urls::add);
         urls(environment, env, Variables.LOKI_URL, "loki").ifPresent(urls::add);
         return new Settings.Connectors(
-                environment.raw(Variables.CONFIG_PATH),
+                environment.file(Variables.CONFIG_PATH).map(java.nio.file.Path::toString),
                 urls,
                 labels(environment, Variables.PROMETHEUS_SERVICE_LABELS),
                 labels(environment, Variables.LOKI_SERVICE_LABELS),
-                bool(environment, Variables.ALLOW_PRIVATE_BACKENDS),
+                environment.flag(Variables.ALLOW_PRIVATE_BACKENDS),
                 Duration.ofSeconds(environment.integer(Variables.CONNECTOR_CONNECT_TIMEOUT, 1, 300)),
                 Duration.ofSeconds(environment.integer(Variables.CONNECTOR_REQUEST_TIMEOUT, 1, 3600)),
                 Duration.ofSeconds(environment.integer(Variables.CONNECTOR_START_TIMEOUT, 1, 3600)),
@@ -85,17 +85,5 @@ final class ConnectorSettingsReader {
             }
         }
         return labels;
-    }
-
-    private static boolean bool(Environment environment, Variable variable) {
-        String value = environment.string(variable).toLowerCase(Locale.ROOT);
-        return switch (value) {
-            case "true", "1", "yes", "on" -> true;
-            case "false", "0", "no", "off" -> false;
-            default -> {
-                environment.problem(variable, "must be true or false, got '" + value + "'");
-                yield false;
-            }
-        };
     }
 }

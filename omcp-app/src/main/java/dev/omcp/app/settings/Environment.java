@@ -1,5 +1,6 @@
 package dev.omcp.app.settings;
 
+import java.nio.file.Files;
 import java.nio.file.InvalidPathException;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -33,8 +34,10 @@ final class Environment {
     }
 
     /**
-     * The path of a file, when set: a value that is not a valid path or names no file (such as
-     * {@code /}) is a problem, and empty.
+     * The path of a file, when set: a value that is not a valid path, names no file (such as
+     * {@code /}) or names an existing directory is a problem, and empty. A directory is caught
+     * here, at start, because the gateway would otherwise fail only at its first write (a lost
+     * dead-letter entry, a registration refused) or with a misleading "cannot be read".
      */
     Optional<Path> file(Variable variable) {
         Optional<String> raw = raw(variable);
@@ -45,6 +48,10 @@ final class Environment {
             Path path = Path.of(raw.get());
             if (path.getFileName() == null) {
                 problem(variable, "must name a file, got '" + raw.get() + "'");
+                return Optional.empty();
+            }
+            if (Files.isDirectory(path)) {
+                problem(variable, "names a directory, '" + raw.get() + "'; give the path of a file (in that directory or elsewhere)");
                 return Optional.empty();
             }
             return Optional.of(path);
@@ -83,9 +90,11 @@ final class Environment {
     }
 
     String oneOf(Variable variable, List<String> allowed) {
-        String value = string(variable).toLowerCase(java.util.Locale.ROOT);
+        String text = string(variable);
+        String value = text.toLowerCase(java.util.Locale.ROOT);
         if (!allowed.contains(value)) {
-            problem(variable, "must be one of " + String.join(", ", allowed) + ", got " + shown(variable, value));
+            // the value as written, not lower-cased: the operator searches their files for it
+            problem(variable, "must be one of " + String.join(", ", allowed) + ", got " + shown(variable, text));
             return variable.defaultValue();
         }
         return value;
@@ -103,12 +112,13 @@ final class Environment {
      * problem (a typo must not silently flip a security switch). Unset means the default.
      */
     boolean flag(Variable variable) {
-        String value = string(variable).toLowerCase(java.util.Locale.ROOT);
+        String text = string(variable);
+        String value = text.toLowerCase(java.util.Locale.ROOT);
         return switch (value) {
             case "true", "1", "yes", "on" -> true;
             case "false", "0", "no", "off" -> false;
             default -> {
-                problem(variable, "must be true, 1, yes, on or false, 0, no, off, got " + shown(variable, value));
+                problem(variable, "must be true or false (also 1/0, yes/no, on/off), got " + shown(variable, text));
                 yield List.of("true", "1", "yes", "on").contains(variable.defaultValue());
             }
         };

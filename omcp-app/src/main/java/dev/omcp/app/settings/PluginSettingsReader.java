@@ -17,7 +17,7 @@ final class PluginSettingsReader {
         // spec 5.8: false, 0, no, off opt out; any other value keeps plugins gated.
         String verifyText = environment.string(Variables.VERIFY_PLUGINS).toLowerCase(Locale.ROOT);
         boolean verify = !List.of("false", "0", "no", "off").contains(verifyText);
-        Optional<Path> trustRoot = environment.raw(Variables.PLUGIN_TRUST_ROOT).map(text -> path(environment, Variables.PLUGIN_TRUST_ROOT, text));
+        Optional<Path> trustRoot = environment.file(Variables.PLUGIN_TRUST_ROOT);
         boolean strict = environment.flag(Variables.PLUGIN_REQUIRE_SIGNATURE);
         boolean uiInstall = environment.flag(Variables.ENABLE_UI_INSTALL);
         Optional<String> hub = environment.raw(Variables.HUB_CATALOG_URL);

@@ -44,6 +44,11 @@ public final class SettingsReader {
         return rules;
     }
 
+    /** The {@code OMCP_*} variables of the process environment that the gateway does not read (typos, other versions). */
+    public static List<UnknownVariables.Unknown> unknownVariablesOfProcessEnvironment() {
+        return UnknownVariables.in(processEnvironment());
+    }
+
     private static Map<String, String> processEnvironment() {
         return System.getenv();
     }

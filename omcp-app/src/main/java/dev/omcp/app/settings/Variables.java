@@ -138,7 +138,7 @@ public final class Variables {
     public static final Variable USERS_FILE = new Variable("OMCP_USERS_FILE", List.of(), "",
             "Path of the users file of basic mode ({\"users\": [...]}, hashes from omcp hash-password).", false);
     public static final Variable SESSION_SECRET = new Variable("OMCP_SESSION_SECRET", List.of(), "",
-            "Secret of at least 32 characters that signs session cookies; unset or shorter means a per-process secret.", true);
+            "Secret of at least 32 characters that signs session cookies; unset means a per-process secret, shorter refuses the start.", true);
     public static final Variable SESSION_LIFETIME = new Variable("OMCP_SESSION_LIFETIME", List.of(), "43200",
             "Session cookie lifetime in seconds (60-604800).", false);
     public static final Variable AUTH_ALLOW_FALLBACK = new Variable("OMCP_AUTH_ALLOW_FALLBACK", List.of(), "false",

@@ -114,10 +114,8 @@ final class ManagementAccessAssembly {
             random.nextBytes(generated);
             secret = Base64.getEncoder().encode(generated);
             if (loginMode) {
-                LOG.warn("event=session-secret-ephemeral reason=\"{}\" effect=\"sessions end when the process restarts and are not "
-                                + "valid on other replicas; set OMCP_SESSION_SECRET to 32 or more random characters\"",
-                        settings.sessionSecretTooShort() ? "OMCP_SESSION_SECRET is shorter than 32 characters and was ignored"
-                                : "OMCP_SESSION_SECRET is not set");
+                LOG.warn("event=session-secret-ephemeral reason=\"OMCP_SESSION_SECRET is not set\" effect=\"sessions end when the "
+                        + "process restarts and are not valid on other replicas; set OMCP_SESSION_SECRET to 32 or more random characters\"");
             }
         } else {
             secret = settings.sessionSecret().get().getBytes(StandardCharsets.UTF_8);

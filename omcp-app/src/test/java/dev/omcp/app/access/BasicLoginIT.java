@@ -241,9 +241,5 @@ class BasicLoginIT {
             assertThat(browser.login("alice", TestGateway.PASSWORD).status()).isEqualTo(200);
             assertThat(browser.get("/api/policy").status()).isEqualTo(200);
         }
-        env.put("OMCP_SESSION_SECRET", "too-short");
-        try (TestGateway shortSecret = TestGateway.start(env, clock)) {
-            assertThat(shortSecret.browser().get("/api/info").json().path("governance").path("authSecretEphemeral").asBoolean()).isTrue();
-        }
     }
 }

@@ -76,6 +76,20 @@ class AccessControlSettingsTest {
     }
 
     @Test
+    void anOidcUrlWithUserInfo_isNotRepeated_whileAPlainOneIs() {
+        Map<String, String> env = new HashMap<>();
+        env.put("OMCP_AUTH", "oidc");
+        env.put("OMCP_OIDC_ISSUER", "http://admin:hunter2@idp.example.com");
+        env.put("OMCP_OIDC_CLIENT_ID", "omcp");
+        env.put("OMCP_OIDC_REDIRECT_URI", "ftp://gateway.example.com/api/auth/oidc/callback");
+        assertThatThrownBy(() -> read(env)).isInstanceOfSatisfying(InvalidSettingsException.class, e -> {
+            assertThat(e.getMessage()).contains("OMCP_OIDC_ISSUER must be an https URL (http only on localhost) (the value is not shown")
+                    .contains("OMCP_OIDC_REDIRECT_URI must be an absolute http(s) URL, got 'ftp://gateway.example.com/api/auth/oidc/callback'")
+                    .doesNotContain("hunter2");
+        });
+    }
+
+    @Test
     void oidcProfilesSetClaimDefaults_explicitSettingsWin() throws Exception {
         Map<String, String> env = new HashMap<>();
         env.put("OMCP_AUTH", "oidc");
@@ -103,11 +117,23 @@ class AccessControlSettingsTest {
     }
 
     @Test
-    void aShortSecretIsIgnored_andFlagged() throws Exception {
-        AccessControlSettings access = read(Map.of("OMCP_SESSION_SECRET", "short"));
-        assertThat(access.sessionSecret()).isEmpty();
-        assertThat(access.sessionSecretTooShort()).isTrue();
-        assertThat(access.toString()).doesNotContain("short");
+    void aShortSecretIsRefused_withItsLengthOnly_alongsideOtherProblems() {
+        Map<String, String> env = Map.of("OMCP_SESSION_SECRET", "hunter2-is-my-secret-xyz", "OMCP_SESSION_LIFETIME", "10");
+        assertThatThrownBy(() -> read(env)).isInstanceOfSatisfying(InvalidSettingsException.class, e -> {
+            assertThat(e.problems()).hasSize(2);
+            assertThat(e.problems()).anySatisfy(problem -> assertThat(problem)
+                    .startsWith("OMCP_SESSION_SECRET is 24 characters long; it needs at least 32")
+                    .contains("openssl rand"));
+            assertThat(e.getMessage()).doesNotContain("hunter2");
+        });
+    }
+
+    @Test
+    void aSecretOfExactly32Characters_isUsed_andNeverPrinted() throws Exception {
+        String secret = "0123456789abcdef0123456789abcdef";
+        AccessControlSettings access = read(Map.of("OMCP_SESSION_SECRET", secret));
+        assertThat(access.sessionSecret()).contains(secret);
+        assertThat(access.toString()).doesNotContain(secret);
     }
 
     @Test

@@ -17,6 +17,8 @@ import org.junit.jupiter.api.Test;
 
 /** docs/configuration.md documents every variable the settings reader knows, aliases included. */
 class ConfigurationDocsTest {
+    private static final Pattern DEFAULT_CELL = Pattern.compile("^\\| `([A-Z][A-Z0-9_]*)`[^|]*\\|([^|]*)\\|", Pattern.MULTILINE);
+    private static final Pattern LITERAL = Pattern.compile("`([^`]*)`");
     private static final Pattern ROW = Pattern.compile("^\\| `([A-Z][A-Z0-9_]*)`([^|]*)\\|", Pattern.MULTILINE);
 
     /** Documented variable name to the rest of its first cell, where aliases are named. */
@@ -55,6 +57,39 @@ class ConfigurationDocsTest {
             }
         }
         assertThat(missing).as("aliases the settings reader accepts but docs/configuration.md does not name").isEmpty();
+    }
+
+    /** The other direction: a row for a variable nobody reads sends operators after a setting that does nothing. */
+    @Test
+    void everyDocumentedVariable_isReadByTheGatewayOrTheScript() throws IOException {
+        List<String> known = new ArrayList<>(UnknownVariables.knownNames());
+        known.add("JAVA_HOME"); // read by the ./omcp script only, like OMCP_AOT and OMCP_JAVA_OPTS
+        List<String> unread = new ArrayList<>(documentedRows().keySet());
+        unread.removeAll(known);
+        assertThat(unread).as("variables docs/configuration.md lists but neither Variables nor the ./omcp script reads").isEmpty();
+    }
+
+    /** A default shown as one literal ({@code `3000`}) is the code's default; "unset", "(none)" mean it has none. */
+    @Test
+    void everyLiteralDefault_isTheCodesDefault() throws IOException {
+        Matcher matcher = DEFAULT_CELL.matcher(Files.readString(Path.of("..", "docs", "configuration.md")));
+        Map<String, String> documented = new HashMap<>();
+        while (matcher.find()) {
+            documented.put(matcher.group(1), matcher.group(2).trim());
+        }
+        List<String> differing = new ArrayList<>();
+        for (Variable variable : Variables.ALL) {
+            String cell = documented.getOrDefault(variable.name(), "");
+            Matcher literal = LITERAL.matcher(cell);
+            // a <placeholder> is derived from another setting, which the code does at read time
+            if (literal.matches() && !literal.group(1).contains("<") && !literal.group(1).equals(variable.defaultValue())) {
+                differing.add(variable.name() + ": page `" + literal.group(1) + "`, code '" + variable.defaultValue() + "'");
+            }
+            if ((cell.equals("unset") || cell.startsWith("(none")) && !variable.defaultValue().isEmpty()) {
+                differing.add(variable.name() + ": page " + cell + ", code '" + variable.defaultValue() + "'");
+            }
+        }
+        assertThat(differing).as("defaults that differ between docs/configuration.md and Variables").isEmpty();
     }
 
     /** The documentation check walks Variables.ALL, so a declared variable left out of it would escape. */

@@ -3,9 +3,14 @@ package dev.omcp.app.settings;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
+import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 class SettingsReaderTest {
 
@@ -33,6 +38,41 @@ class SettingsReaderTest {
         assertThat(e.problems()).anySatisfy(p -> assertThat(p).startsWith("OMCP_LOG_FORMAT must be one of text, json"));
         assertThat(e.problems()).anySatisfy(p -> assertThat(p).contains("https://ui.example.com"));
         assertThat(e.getMessage()).doesNotContain("tiny-tkn").doesNotContain("nameless-token-1234567");
+    }
+
+    /** Each would otherwise start and fail later: at the first dead letter, registration or report, or as "cannot be read". */
+    @Test
+    void everyFileVariable_namingADirectory_isReportedAtOnce(@TempDir Path dir) throws Exception {
+        List<String> fileVariables = List.of("OMCP_MGMT_AUDIT_FILE", "OMCP_AUDIT_WEBHOOK_DEADLETTER", "OMCP_SERVICE_CATALOG_FILE",
+                "OMCP_IP_ENRICH_FILE", "OMCP_POSTMORTEM_TEMPLATE", "OMCP_USERS_FILE", "OMCP_AUTH_REVOCATION_FILE", "OMCP_RBAC_POLICY_FILE",
+                "CONFIG_PATH", "PLUGIN_TRUST_ROOT", "OMCP_POSTMORTEMS_FILE");
+        Map<String, String> env = new HashMap<>();
+        fileVariables.forEach(name -> env.put(name, dir.toString()));
+        env.put("OMCP_AUDIT_WEBHOOK_URL", "https://93.184.215.14/audit");
+
+        InvalidSettingsException e = catchThrowableOfType(InvalidSettingsException.class, () -> SettingsReader.read(env));
+
+        assertThat(e).as("a directory in a file variable refuses the start").isNotNull();
+        for (String name : fileVariables) {
+            assertThat(e.problems()).as(name).anySatisfy(p -> assertThat(p).startsWith(name + " names a directory"));
+        }
+        assertThat(e.problems()).hasSize(fileVariables.size());
+        Path file = Files.writeString(dir.resolve("sources.yaml"), "sources: []\n");
+        assertThat(SettingsReader.read(Map.of("CONFIG_PATH", file.toString())).connectors().configPath()).contains(file.toString());
+    }
+
+    @Test
+    void wordsAreReadInAnyCaseAndWithBlanksAround_andABadOneIsShownAsWritten() throws Exception {
+        Settings settings = SettingsReader.read(Map.of("OMCP_LOG_LEVEL", " DEBUG ", "OMCP_ALLOW_PRIVATE_BACKENDS", "Yes", "OMCP_LOG_FORMAT", ""));
+        assertThat(settings.logging().level()).isEqualTo("debug");
+        assertThat(settings.logging().format()).as("empty is unset").isEqualTo("text");
+        assertThat(settings.connectors().allowPrivateBackends()).isTrue();
+
+        InvalidSettingsException e = catchThrowableOfType(InvalidSettingsException.class, () -> SettingsReader.read(Map.of(
+                "OMCP_LOG_LEVEL", "Verbose", "OMCP_ALLOW_PRIVATE_BACKENDS", "Ja")));
+        assertThat(e.problems()).containsExactlyInAnyOrder(
+                "OMCP_LOG_LEVEL must be one of trace, debug, info, warn, error, got 'Verbose'",
+                "OMCP_ALLOW_PRIVATE_BACKENDS must be true or false (also 1/0, yes/no, on/off), got 'Ja'");
     }
 
     @Test

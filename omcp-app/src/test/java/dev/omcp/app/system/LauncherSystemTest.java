@@ -67,6 +67,28 @@ class LauncherSystemTest {
     }
 
     @Test
+    void aSecondSigterm_duringTheDrain_stopsAtOnce_with143() throws Exception {
+        try (LauncherProcess launcher = LauncherProcess.start(Map.of("OMCP_SHUTDOWN_GRACE", "120"), "serve", "--test-conformance-fixture")) {
+            int port = launcher.awaitPort(Duration.ofSeconds(30));
+            McpHttpClient client = new McpHttpClient("http://127.0.0.1:" + port);
+            client.initialize();
+            CompletableFuture.runAsync(() -> client.post(
+                    "{\"jsonrpc\":\"2.0\",\"id\":5,\"method\":\"tools/call\",\"params\":{\"name\":\"omcp_test_sleep\",\"arguments\":{\"millis\":25000}}}",
+                    Map.of()));
+            Thread.sleep(500); // let the slow call reach the handler before the signals
+            launcher.terminate();
+            Thread.sleep(500);
+            assertThat(launcher.process().isAlive()).as("the first signal drains: the 25-second call holds the process").isTrue();
+            long start = System.nanoTime();
+            launcher.terminate();
+            assertThat(launcher.awaitExit(Duration.ofSeconds(15))).as("128 + SIGTERM").isEqualTo(143);
+            assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofSeconds(10));
+            launcher.awaitOutputDrained(Duration.ofSeconds(10));
+            assertThat(String.join("\n", launcher.stderr())).contains("omcp: a second SIGTERM: stopping now");
+        }
+    }
+
+    @Test
     void sigterm_theMomentTheGatewayAnnouncesItsPort_stillStopsGracefullyWithZero() throws Exception {
         try (LauncherProcess launcher = LauncherProcess.start(Map.of(), "serve")) {
             launcher.awaitPort(Duration.ofSeconds(30));
@@ -89,6 +111,35 @@ class LauncherSystemTest {
     }
 
     // spec 5.4: tokens never appear in logs, not even at the most verbose level and not as their digest
+    @Test
+    void aShortSessionSecret_refusesTheStart_namingItsLengthButNotItsValue() throws Exception {
+        String secret = "my-weak-session-secret";
+        try (LauncherProcess launcher = LauncherProcess.start(Map.of("OMCP_SESSION_SECRET", secret, "OMCP_AUDIT_FSYNC", "sometimes"), "serve")) {
+            assertThat(launcher.awaitExit(Duration.ofSeconds(30))).isEqualTo(1);
+            launcher.awaitOutputDrained(Duration.ofSeconds(10));
+            String stderr = String.join("\n", launcher.stderr());
+            assertThat(stderr).contains("OMCP_SESSION_SECRET is 22 characters long; it needs at least 32")
+                    .as("reported together with the other invalid setting").contains("OMCP_AUDIT_FSYNC must be one of always, batch, never")
+                    .doesNotContain(secret);
+            assertThat(launcher.stdout()).noneMatch(line -> line.contains("listening on"));
+        }
+    }
+
+    @Test
+    void aMisspeltVariable_isWarnedAbout_withTheNameItMeans_andItsValueIsNeverShown() throws Exception {
+        String value = "misspelt-value-7f3a";
+        try (LauncherProcess launcher = LauncherProcess.start(Map.of("OMCP_REDACTON", value, "OMCP_SESION_SECRET", value), "serve")) {
+            launcher.awaitPort(Duration.ofSeconds(30));
+            launcher.terminate();
+            assertThat(launcher.awaitExit(Duration.ofSeconds(20))).as("unknown variables never stop the start").isZero();
+            launcher.awaitOutputDrained(Duration.ofSeconds(10));
+            String stderr = String.join("\n", launcher.stderr());
+            assertThat(stderr).contains("WARN").contains("event=unknown-variable name=OMCP_REDACTON suggestion=OMCP_REDACTION")
+                    .contains("event=unknown-variable name=OMCP_SESION_SECRET suggestion=OMCP_SESSION_SECRET");
+            assertThat(stderr + String.join("\n", launcher.stdout())).doesNotContain(value);
+        }
+    }
+
     @Test
     void bearerTokens_neverAppearInTheLogs_evenAtTraceLevel() throws Exception {
         String token = "agent-secret-0123456789abcdef";

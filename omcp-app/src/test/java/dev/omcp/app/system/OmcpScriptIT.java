@@ -179,6 +179,55 @@ class OmcpScriptIT {
         assertThat(lines(runs)).singleElement().satisfies(call -> assertThat(call).doesNotContain("AOT"));
     }
 
+    @Test
+    void withoutMaven_aMissingJar_isExplained_exitsOne_andStartsNothing() throws Exception {
+        Path noMaven = Files.createDirectories(tools.resolve("no-maven-bin"));
+        for (String command : List.of("bash", "sed", "find", "dirname", "readlink", "cut", "rm", "mkdir")) {
+            Path real = Path.of("/usr/bin", command);
+            Files.createSymbolicLink(noMaven.resolve(command), Files.exists(real) ? real : Path.of("/bin", command));
+        }
+        Run run = omcp(Map.of("PATH", noMaven.toString()), "serve");
+        assertThat(run.exitCode()).as(run.output()).isEqualTo(1);
+        assertThat(run.output()).contains("Maven (mvn) is not on PATH").contains("install Maven 3.8+").doesNotContain("command not found");
+        assertThat(lines(runs)).isEmpty();
+    }
+
+    @Test
+    void aJavaHomeOlderThan21_isNamed_notSilentlyReplaced() throws Exception {
+        builtJar();
+        fakeJdk("17.0.2", "");
+        Run run = omcp("serve");
+        // what happens next depends on the JDKs of this machine (another 21+ is used, or none is
+        // found and the script exits 1); either way the operator learns why JAVA_HOME was not used
+        assertThat(run.output()).contains("JAVA_HOME=" + tools.resolve("jdk") + " is JDK 17, older than 21");
+        assertThat(lines(runs)).as("the JDK 17 never runs the jar").isEmpty();
+        if (run.exitCode() == 1 && run.output().contains("found none")) {
+            assertThat(run.output()).contains("needs a JDK 21 or newer and found none (JAVA_HOME=");
+        } else {
+            assertThat(run.output()).contains("; using ");
+        }
+    }
+
+    @Test
+    void OMCP_JAVA_OPTS_isSplitAtBlanks_butNotGlobExpanded() throws Exception {
+        builtJar();
+        Files.writeString(clone.resolve("-Dpick=glob-hit"), "a file a glob would match");
+        assertThat(omcp(Map.of("OMCP_JAVA_OPTS", "-Xmx300m  -Dpick=*"), "serve").exitCode()).isZero();
+        assertThat(lines(runs)).singleElement().satisfies(call -> assertThat(call)
+                .contains("-Xmx300m -Dpick=* -jar").doesNotContain("glob-hit"));
+    }
+
+    @Test
+    void onJdk25_aStateDirectoryItCannotCreate_startsWithoutACache() throws Exception {
+        jdk25();
+        builtJar();
+        Files.writeString(clone.resolve(".omcp"), "a file where the cache directory would go");
+        Run run = omcp("serve");
+        assertThat(run.exitCode()).as(run.output()).isZero();
+        assertThat(run.output()).contains("cannot create " + clone.resolve(".omcp") + " for the start-up cache; running without it");
+        assertThat(lines(runs)).singleElement().satisfies(call -> assertThat(call).doesNotContain("AOT").endsWith("-jar " + jar + " serve"));
+    }
+
     /** Makes the fake JDK a 25, whose java writes the cache file a real training run would write. */
     private void jdk25() throws IOException {
         fakeJdk("25.0.1", """

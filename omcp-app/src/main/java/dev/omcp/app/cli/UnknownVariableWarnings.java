@@ -1,0 +1,31 @@
+package dev.omcp.app.cli;
+
+import dev.omcp.app.settings.UnknownVariables;
+import java.util.List;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Logs one warning per {@code OMCP_*} variable the gateway does not read, naming the variable it
+ * most likely means. Only names are logged, never values: a misspelt secret is still a secret.
+ */
+final class UnknownVariableWarnings {
+    private static final Logger LOG = LoggerFactory.getLogger(UnknownVariableWarnings.class);
+
+    private UnknownVariableWarnings() {}
+
+    static void log(List<UnknownVariables.Unknown> unknown) {
+        for (UnknownVariables.Unknown variable : unknown) {
+            LOG.warn(line(variable));
+        }
+    }
+
+    static String line(UnknownVariables.Unknown variable) {
+        String effect = " effect=\"this version does not read it; its setting keeps its default\"";
+        return variable.suggestion()
+                .map(known -> "event=unknown-variable name=" + variable.name() + " suggestion=" + known + effect
+                        + " fix=\"did you mean " + known + "? rename it, or remove it (docs/configuration.md lists every variable)\"")
+                .orElseGet(() -> "event=unknown-variable name=" + variable.name() + effect
+                        + " fix=\"check the name against docs/configuration.md, or remove it\"");
+    }
+}
