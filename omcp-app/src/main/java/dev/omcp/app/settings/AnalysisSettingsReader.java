@@ -240,6 +240,9 @@ final class AnalysisSettingsReader {
         if (e instanceof AccessDeniedException) {
             return "permission denied; let the gateway's user read it";
         }
+        if (e instanceof SettingsFiles.NotARegularFile) {
+            return "it is not a regular file (a directory, a FIFO or a device); point the variable at the file itself";
+        }
         String message = e.getMessage();
         return e.getClass().getSimpleName() + (message == null ? "" : ": " + message);
     }

@@ -3,11 +3,13 @@ package dev.omcp.app.settings;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
+import java.io.PushbackReader;
 import java.io.Reader;
 import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.BasicFileAttributes;
 
 /**
  * How the settings reader opens the files some settings name and validates at start (the service
@@ -20,13 +22,42 @@ public interface SettingsFiles {
      * Opens a UTF-8 text file; the caller closes the reader.
      *
      * @throws java.nio.file.NoSuchFileException when nothing exists at {@code path}
+     * @throws NotARegularFile when something other than a regular file is there
      * @throws IOException when it exists but cannot be read, or is not UTF-8 (reported while reading)
      */
     Reader open(Path path) throws IOException;
 
-    /** The real file system; text that is not valid UTF-8 fails the read instead of turning into replacement characters. */
+    /**
+     * The real file system. Only a regular file is opened (a link to one is followed, as a mounted
+     * ConfigMap is a link): opening a FIFO blocks the start for good, and a device such as
+     * {@code /dev/zero} never ends. Text that is not valid UTF-8 fails the read instead of turning
+     * into replacement characters, and a leading byte-order mark (as some editors write) is dropped.
+     */
     static SettingsFiles fileSystem() {
-        return path -> new BufferedReader(new InputStreamReader(Files.newInputStream(path), StandardCharsets.UTF_8.newDecoder()
-                .onMalformedInput(CodingErrorAction.REPORT).onUnmappableCharacter(CodingErrorAction.REPORT)), 64 * 1024);
+        return path -> {
+            if (!Files.readAttributes(path, BasicFileAttributes.class).isRegularFile()) {
+                throw new NotARegularFile(path);
+            }
+            Reader utf8 = new BufferedReader(new InputStreamReader(Files.newInputStream(path), StandardCharsets.UTF_8.newDecoder()
+                    .onMalformedInput(CodingErrorAction.REPORT).onUnmappableCharacter(CodingErrorAction.REPORT)), 64 * 1024);
+            return withoutByteOrderMark(utf8);
+        };
+    }
+
+    /** {@code text} without a leading U+FEFF, which JSON and the CSV header would otherwise read as part of their first token. */
+    static Reader withoutByteOrderMark(Reader text) throws IOException {
+        PushbackReader reader = new PushbackReader(text, 1);
+        int first = reader.read();
+        if (first >= 0 && first != '\uFEFF') {
+            reader.unread(first);
+        }
+        return reader;
+    }
+
+    /** A path that names something other than a regular file: a directory, a FIFO, a device. */
+    final class NotARegularFile extends IOException {
+        public NotARegularFile(Path path) {
+            super(path + " is not a regular file (a directory, a FIFO or a device)");
+        }
     }
 }
