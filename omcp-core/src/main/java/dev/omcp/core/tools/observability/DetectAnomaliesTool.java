@@ -82,8 +82,8 @@ public final class DetectAnomaliesTool extends ObservabilityTool {
                     .property("sensitivity", Schemas.enumOf("How readily a deviation counts: low (about 5 sigma held for 5 "
                             + "points), medium (3.5 sigma for 3 points), high (3 sigma for 2 points).",
                             List.of("low", "medium", "high"), AnomalyDetector.DEFAULT_SENSITIVITY.wireName()))
-                    .property("maxServices", Schemas.integer("Without service: the most services to analyse, in name order.", 1,
-                            MAX_SERVICES, DEFAULT_MAX_SERVICES))
+                    .property("maxServices", Schemas.integerWithoutDefault("Without service only (refused with it): the most services to "
+                            + "analyse, in name order; default " + DEFAULT_MAX_SERVICES + ".", 1, MAX_SERVICES))
                     .property("source", Schemas.source("Only ask this metrics source (a name from list_sources)."))
                     .build(),
             Optional.of(Schemas.output(Schemas.outputBase()

@@ -33,7 +33,8 @@ public final class EnrichIpsTool extends ObservabilityTool {
                     + IpEnricher.MAX_ADDRESSES + " IPv4 or IPv6 addresses per call; each is answered in input order as found, "
                     + "not_found, invalid or unavailable (a registry error worth retrying). Use it on client addresses (from an "
                     + "alert, a ticket, or log lines when the operator has turned redaction off: query_logs replaces addresses with "
-                    + "[REDACTED:ipv4] by default) to tell an attack or a single noisy customer from real traffic.",
+                    + "[REDACTED:ipv4] by default) to tell an attack or a single noisy customer from real traffic. Next: query_logs or "
+                    + "query_traces of the service that saw the address, to see what its requests did.",
             Schemas.object()
                     .required("addresses", Jsonp.object().add("type", "array")
                             .add("items", Jsonp.object().add("type", "string").add("minLength", 1).add("maxLength", MAX_ADDRESS_CHARS))

@@ -109,7 +109,9 @@ public final class GeneratePostmortemTool extends ObservabilityTool {
                     + "place, naming it (partial: true and a note in JSON). `format: markdown` (default) returns the markdown as text and "
                     + "the report as structured JSON; `format: json` returns the same content as JSON. Anomaly scores come from "
                     + "earlier get_service_health and detect_anomalies calls; when none judged the service in the window, the "
-                    + "report runs detect_anomalies itself first (with its defaults) and says so in `detection`.",
+                    + "report runs detect_anomalies itself first (with its defaults) and says so in `detection`. Use it once a "
+                    + "root cause is suspected (after detect_anomalies and get_blast_radius); next, check the draft's claims "
+                    + "with query_traces and query_logs before sharing it.",
             Schemas.object()
                     .required("service", Schemas.service("The suspected root-cause service, as list_services names it."))
                     .property("duration", Schemas.duration("The incident window, ending now.", DEFAULT_DURATION))

@@ -58,8 +58,8 @@ public final class GetAnomalyHistoryTool extends ObservabilityTool {
                         + "onset), oldest first by judging time, with a "
                         + "per-signal summary (samples, anomalies, mean and peak score). Scores are recorded whenever "
                         + "get_service_health or detect_anomalies judge a service, so call one of those first if nothing is "
-                        + "recorded. Use it to see when a signal started to move and whether it is still moving; generate_postmortem "
-                        + "builds its timeline from the same history.",
+                        + "recorded. Use it to see when a signal started to move and whether it is still moving. Next: query_metrics "
+                        + "on a signal that moved, or generate_postmortem, which builds its timeline from the same history.",
                 Schemas.object()
                         .property("service", Schemas.service("Only this service. A bare name (payments) also finds scores recorded for it in a namespace (shop/payments); each row says which."))
                         .property("signal", Jsonp.object().add("type", "string").add("pattern", SIGNAL_PATTERN)

@@ -40,7 +40,8 @@ public final class GetBlastRadiusTool extends ObservabilityTool {
                     + "target is a node or host. Give exactly one of `service` (a name such as payments-db or shop/payments-db) "
                     + "or `resource` (a topology id from get_topology, such as node/worker-2). Returns the affected resources "
                     + "nearest first with their hop distance and how they are affected, the affected services by name, and "
-                    + "groups by host and by ownership root; capped at `maxNodes` and marked truncated. Next: "
+                    + "groups by host and by ownership root; capped at `maxNodes` and marked truncated. Use it once you know which "
+                    + "service or resource is failing, to learn what it takes down. Next: "
                     + "get_service_health or query_traces for the affected services, or generate_postmortem.",
             Schemas.object()
                     .property("service", Schemas.service("The degraded service: a name (payments-db) or namespace/name "

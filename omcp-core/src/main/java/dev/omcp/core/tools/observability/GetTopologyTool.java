@@ -68,7 +68,8 @@ public final class GetTopologyTool extends ObservabilityTool {
                                     + String.join(", ", KIND_ORDER) + ".").build())
                     .property("focus", Schemas.service("Centre on this service name (payments, shop/payments) or resource id "
                             + "(node/worker-1, pod/shop/payments-7c9d-x2x4z): only resources within `depth` relations of it are listed."))
-                    .property("depth", Schemas.integer("With `focus`: how many relations away from it to go.", 1, 6, DEFAULT_DEPTH))
+                    .property("depth", Schemas.integerWithoutDefault("With `focus` only (refused without it): how many relations away "
+                            + "from it to go; default " + DEFAULT_DEPTH + ".", 1, 6))
                     .property("limit", Schemas.integer("The most nodes to list; edges are listed between listed nodes only.", 1,
                             MAX_LIMIT, DEFAULT_LIMIT))
                     .build(),

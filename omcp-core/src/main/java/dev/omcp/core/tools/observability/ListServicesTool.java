@@ -28,7 +28,8 @@ public final class ListServicesTool extends ObservabilityTool {
             "List services",
             "Lists the services the configured sources know (metrics targets, log streams, cluster workloads, traced "
                     + "services), merged by name, each with the sources that know it and its service-catalog entry (owner, "
-                    + "tier, on-call, SLO) when a catalog is configured. Use `filter` to narrow by substring. Next: "
+                    + "tier, on-call, SLO) when a catalog is configured. Use it to learn the exact names the other tools take; `filter` "
+                    + "narrows by substring. Next: "
                     + "get_service_health for one service, or detect_anomalies across all of them.",
             Schemas.object()
                     .property("filter", Schemas.string("Only services whose name contains this text (case-insensitive).", 128))

@@ -76,7 +76,8 @@ final class OutputFields {
     /** A duration argument without a default. */
     static JsonObject optionalDuration(String description) {
         return Jsonp.object().add("type", "string").add("pattern", Schemas.DURATION_PATTERN)
-                .add("description", description + " A number and a unit: s, m, h or d, for example 30s, 5m.").build();
+                .add("description", description + " A number and a unit: s, m, h or d, at most " + Durations.format(Durations.MAX)
+                        + ", for example 30s, 5m.").build();
     }
 
     /** The value of an optional duration argument. */

@@ -79,8 +79,8 @@ public final class QueryLogsTool extends ObservabilityTool {
                                     + "matches the level's other spellings: warn and warning, err and error, crit and critical).").build())
                     .property("labels", Schemas.labels("Exact-match filters on stream labels or fields the backend extracts from "
                             + "the lines, for example {\"pod\": \"api-1\"}."))
-                    .property("limit", Schemas.integer("The most lines to return, newest first. Lines only: refused with aggregate (topk takes k).", 1, MAX_LIMIT,
-                            DEFAULT_LIMIT))
+                    .property("limit", Schemas.integerWithoutDefault("The most lines to return, newest first; default " + DEFAULT_LIMIT
+                            + ". Lines only: refused with aggregate (topk takes k).", 1, MAX_LIMIT))
                     .property("aggregate", Schemas.enumOf("Count instead of returning lines, computed by the backend.",
                             List.of("count_over_time", "sum", "topk"), null))
                     .property("by", Schemas.labelNames("aggregate count_over_time / sum / topk: the labels or fields to group by, for "

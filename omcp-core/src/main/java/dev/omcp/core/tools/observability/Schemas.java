@@ -59,8 +59,12 @@ public final class Schemas {
         return Jsonp.object().add("type", "string").add("pattern", SERVICE_PATTERN).add("description", description).build();
     }
 
+    /**
+     * A duration argument of up to {@link Durations#MAX}: the pattern bounds only the form, so the
+     * maximum the tools enforce is stated where a model reads it.
+     */
     public static JsonObject duration(String description, String defaultValue) {
-        return duration(description, defaultValue, "30s, 15m, 1h, 7d");
+        return duration(description + " At most " + Durations.format(Durations.MAX) + ".", defaultValue, "30s, 15m, 1h, 7d");
     }
 
     /**
@@ -75,6 +79,17 @@ public final class Schemas {
     public static JsonObject integer(String description, int minimum, int maximum, int defaultValue) {
         return Jsonp.object().add("type", "integer").add("minimum", minimum).add("maximum", maximum)
                 .add("default", defaultValue).add("description", description).build();
+    }
+
+    /**
+     * An integer argument that some combinations of the other arguments refuse (get_topology
+     * {@code depth} without {@code focus}, query_logs {@code limit} with {@code aggregate}): it
+     * declares no {@code default}, since a client or model that sends every declared default must
+     * not be refused for it; {@code description} says the default in words.
+     */
+    public static JsonObject integerWithoutDefault(String description, int minimum, int maximum) {
+        return Jsonp.object().add("type", "integer").add("minimum", minimum).add("maximum", maximum)
+                .add("description", description).build();
     }
 
     public static JsonObject bool(String description, boolean defaultValue) {

@@ -629,7 +629,9 @@ class QueryLogsToolTest {
         assertThat(definition.name()).isEqualTo("query_logs");
         assertThat(definition.annotations().readOnlyHint()).isTrue();
         JsonObject limit = definition.inputSchema().getJsonObject("properties").getJsonObject("limit");
-        assertThat(limit.getInt("default")).isEqualTo(50);
+        // no declared default: limit is refused with aggregate, and a client sending a declared default must not be
+        assertThat(limit.containsKey("default")).isFalse();
+        assertThat(limit.getString("description")).contains("default 50");
         assertThat(limit.getInt("maximum")).isEqualTo(500);
         assertThat(definition.inputSchema().getJsonObject("properties").getJsonObject("aggregate").getJsonArray("enum"))
                 .extracting(JsonValue::toString).containsExactly("\"count_over_time\"", "\"sum\"", "\"topk\"");
