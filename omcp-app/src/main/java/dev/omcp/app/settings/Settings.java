@@ -116,8 +116,13 @@ public record Settings(Server server, Agent agent, Logging logging, AuditSetting
         }
     }
 
-    /** Agent transport settings. */
-    public record Agent(List<ApiKeyEntry> apiKeys) {
+    /**
+     * Agent transport settings.
+     *
+     * @param maxSessionsPerCredential {@code OMCP_MCP_MAX_SESSIONS_PER_CREDENTIAL}
+     * @param maxSessions {@code OMCP_MCP_MAX_SESSIONS}
+     */
+    public record Agent(List<ApiKeyEntry> apiKeys, int maxSessionsPerCredential, int maxSessions) {
         public Agent {
             apiKeys = List.copyOf(apiKeys);
         }

@@ -85,7 +85,7 @@ public final class SettingsReader {
                 environment.list(Variables.ALLOWED_HOSTS),
                 origins(environment),
                 Duration.ofSeconds(environment.integer(Variables.SHUTDOWN_GRACE, 0, 300)));
-        Settings.Agent agent = new Settings.Agent(apiKeys(environment));
+        Settings.Agent agent = agent(environment);
         Settings.Logging logging = new Settings.Logging(
                 environment.oneOf(Variables.LOG_LEVEL, List.of("trace", "debug", "info", "warn", "error")),
                 environment.oneOf(Variables.LOG_FORMAT, List.of("text", "json")));
@@ -115,6 +115,19 @@ public final class SettingsReader {
             environment.problem(Variables.POSTMORTEMS_FILE, "is not a valid file path");
             return new Settings.Management(java.nio.file.Path.of(Variables.POSTMORTEMS_FILE.defaultValue()));
         }
+    }
+
+    private static Settings.Agent agent(Environment environment) {
+        List<Settings.ApiKeyEntry> keys = apiKeys(environment);
+        int problemsBefore = environment.problems().size();
+        int perCredential = environment.integer(Variables.MCP_MAX_SESSIONS_PER_CREDENTIAL, 1, 1_000_000);
+        int total = environment.integer(Variables.MCP_MAX_SESSIONS, 1, 1_000_000);
+        // compared only when both were read as given, as for the tool timeouts
+        if (environment.problems().size() == problemsBefore && perCredential > total) {
+            environment.problem(Variables.MCP_MAX_SESSIONS_PER_CREDENTIAL, "(" + perCredential + ") must not exceed OMCP_MCP_MAX_SESSIONS ("
+                    + total + "): one credential could never reach it");
+        }
+        return new Settings.Agent(keys, Math.min(perCredential, total), total);
     }
 
     private static Settings.Tools tools(Environment environment) {

@@ -17,6 +17,10 @@ public final class Variables {
             "Comma-separated browser origins (scheme://host[:port]) allowed besides same-origin requests.", false);
     public static final Variable ALLOWED_HOSTS = new Variable("OMCP_ALLOWED_HOSTS", List.of(), "",
             "Comma-separated Host names accepted besides the loopback names of a loopback-bound gateway.", false);
+    public static final Variable MCP_MAX_SESSIONS_PER_CREDENTIAL = new Variable("OMCP_MCP_MAX_SESSIONS_PER_CREDENTIAL", List.of(),
+            "1000", "MCP sessions one credential (an API key, or everyone in anonymous mode) may hold open at once.", false);
+    public static final Variable MCP_MAX_SESSIONS = new Variable("OMCP_MCP_MAX_SESSIONS", List.of(), "10000",
+            "MCP sessions the gateway holds open at once, over all credentials.", false);
     public static final Variable TOOL_SOURCE_TIMEOUT = new Variable("OMCP_TOOL_SOURCE_TIMEOUT", List.of(), "10",
             "Seconds one source may take to answer a tool call before it is reported as failed (partial result).", false);
     public static final Variable TOOL_DEADLINE = new Variable("OMCP_TOOL_DEADLINE", List.of(), "20",
@@ -221,7 +225,7 @@ public final class Variables {
 
     /** Every variable, in the order the configuration page lists them. */
     public static final List<Variable> ALL = concat(List.of(
-            HOST, PORT, API_KEYS, ALLOWED_ORIGINS, ALLOWED_HOSTS, SHUTDOWN_GRACE, LOG_LEVEL, LOG_FORMAT, TOOL_SOURCE_TIMEOUT, TOOL_DEADLINE,
+            HOST, PORT, API_KEYS, MCP_MAX_SESSIONS_PER_CREDENTIAL, MCP_MAX_SESSIONS, ALLOWED_ORIGINS, ALLOWED_HOSTS, SHUTDOWN_GRACE, LOG_LEVEL, LOG_FORMAT, TOOL_SOURCE_TIMEOUT, TOOL_DEADLINE,
             MGMT_AUDIT_FILE, AUDIT_FSYNC, AUDIT_FSYNC_INTERVAL_MS, AUDIT_TORN_TAIL, AUDIT_WEBHOOK_URL, AUDIT_WEBHOOK_TOKEN,
             AUDIT_WEBHOOK_DEADLETTER, AUDIT_S3_ENDPOINT, AUDIT_S3_BUCKET, AUDIT_S3_PREFIX, AUDIT_S3_REGION,
             AUDIT_S3_ACCESS_KEY_ID, AUDIT_S3_SECRET_ACCESS_KEY, AUDIT_S3_BATCH_SIZE, AUDIT_S3_FLUSH_INTERVAL,

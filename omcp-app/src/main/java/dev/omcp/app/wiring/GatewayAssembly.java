@@ -130,6 +130,7 @@ public final class GatewayAssembly implements AutoCloseable {
                 .random(random)
                 .accessPolicy(access.policy())
                 .apiKeys(apiKeys(settings))
+                .sessionLimits(settings.agent().maxSessionsPerCredential(), settings.agent().maxSessions())
                 .hooks(plugins.hooks())
                 .hookModeOverride(plugins.hookMode())
                 .verifiedBy(ConformanceVerification.MCP_CONFORMANCE_SUITE)

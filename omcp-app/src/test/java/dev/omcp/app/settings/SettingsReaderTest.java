@@ -1,6 +1,7 @@
 package dev.omcp.app.settings;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
 import java.nio.file.Files;
@@ -144,5 +145,24 @@ class SettingsReaderTest {
                 .isEqualTo(dev.omcp.core.tools.observability.Toolkit.DEFAULT_PER_SOURCE_TIMEOUT);
         assertThat(Duration.ofSeconds(Long.parseLong(Variables.TOOL_DEADLINE.defaultValue())))
                 .isEqualTo(dev.omcp.core.tools.observability.Toolkit.DEFAULT_DEADLINE);
+    }
+
+    @Test
+    void sessionLimits_defaultTo1000PerCredentialAnd10000InAll_andAreRead_andOneAboveTheTotalIsRefused() throws Exception {
+        Settings.Agent defaults = SettingsReader.read(Map.of()).agent();
+        assertThat(defaults.maxSessionsPerCredential()).isEqualTo(1_000);
+        assertThat(defaults.maxSessions()).isEqualTo(10_000);
+
+        Settings.Agent set = SettingsReader.read(Map.of("OMCP_MCP_MAX_SESSIONS_PER_CREDENTIAL", "50", "OMCP_MCP_MAX_SESSIONS", "200")).agent();
+        assertThat(set.maxSessionsPerCredential()).isEqualTo(50);
+        assertThat(set.maxSessions()).isEqualTo(200);
+
+        assertThatThrownBy(() -> SettingsReader.read(Map.of("OMCP_MCP_MAX_SESSIONS_PER_CREDENTIAL", "500", "OMCP_MCP_MAX_SESSIONS", "100")))
+                .isInstanceOf(InvalidSettingsException.class)
+                .hasMessageContaining("OMCP_MCP_MAX_SESSIONS_PER_CREDENTIAL (500) must not exceed OMCP_MCP_MAX_SESSIONS (100)");
+        assertThatThrownBy(() -> SettingsReader.read(Map.of("OMCP_MCP_MAX_SESSIONS", "0", "OMCP_MCP_MAX_SESSIONS_PER_CREDENTIAL", "lots")))
+                .isInstanceOf(InvalidSettingsException.class)
+                .hasMessageContaining("OMCP_MCP_MAX_SESSIONS must be an integer from 1 to 1000000, got '0'")
+                .hasMessageContaining("OMCP_MCP_MAX_SESSIONS_PER_CREDENTIAL must be an integer from 1 to 1000000");
     }
 }
