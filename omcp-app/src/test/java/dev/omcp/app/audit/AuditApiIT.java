@@ -112,8 +112,16 @@ class AuditApiIT {
 
     @Test
     void anUnusableAuditFileStopsTheGatewayFromStarting() throws Exception {
+        // a directory is refused with the other settings, before anything starts
         Path directory = Files.createDirectory(dir.resolve("not-a-file"));
         org.assertj.core.api.Assertions.assertThatThrownBy(() -> start(Map.of("OMCP_MGMT_AUDIT_FILE", directory.toString())))
+                .isInstanceOf(dev.omcp.app.settings.InvalidSettingsException.class)
+                .hasMessageContaining("OMCP_MGMT_AUDIT_FILE names a directory");
+        // a FIFO passes that check (it is no directory) and is refused when the audit file is opened
+        Path fifo = dir.resolve("audit.fifo");
+        Process mkfifo = new ProcessBuilder("mkfifo", fifo.toString()).redirectErrorStream(true).start();
+        assertThat(mkfifo.waitFor(10, java.util.concurrent.TimeUnit.SECONDS) && mkfifo.exitValue() == 0).as("mkfifo").isTrue();
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> start(Map.of("OMCP_MGMT_AUDIT_FILE", fifo.toString())))
                 .hasMessageContaining("not a regular file");
     }
 }
