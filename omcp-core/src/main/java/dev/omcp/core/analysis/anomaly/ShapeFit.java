@@ -1,5 +1,7 @@
 package dev.omcp.core.analysis.anomaly;
 
+import java.util.Arrays;
+
 /**
  * Broken-stick fits that tell a step from a ramp. Both models say "the series sat at the baseline
  * (z = 0) until change point c"; the step then jumps to a constant level, the ramp climbs linearly
@@ -16,11 +18,10 @@ final class ShapeFit {
     /** Step: z = 0 before c, z = median(z[c..]) from c on. */
     static Fit step(double[] z, int n) {
         double[] prefix = absPrefix(z, n);
+        double[] levels = tailMedians(z, n);
         Fit best = new Fit(0, Double.POSITIVE_INFINITY, 0);
         for (int c = 0; c < n; c++) {
-            double[] tail = new double[n - c];
-            System.arraycopy(z, c, tail, 0, n - c);
-            double level = RobustStatistics.median(tail);
+            double level = levels[c];
             double cost = prefix[c];
             for (int i = c; i < n; i++) {
                 cost += Math.abs(z[i] - level);
@@ -57,6 +58,27 @@ final class ShapeFit {
             }
         }
         return best;
+    }
+
+    /**
+     * {@code medians[c]} is the median of z[c..n): one sorted buffer, growing from the end by binary
+     * insertion, instead of sorting every tail anew (which made this fit O(n^2 log n)). The buffer is in
+     * {@link Double#compare} order, as {@link Arrays#sort(double[])} would leave it, so every
+     * median is the one sorting the tail gives.
+     */
+    static double[] tailMedians(double[] z, int n) {
+        double[] medians = new double[n];
+        double[] sorted = new double[n];
+        for (int c = n - 1, size = 0; c >= 0; c--, size++) {
+            int at = Arrays.binarySearch(sorted, 0, size, z[c]);
+            if (at < 0) {
+                at = -at - 1;
+            }
+            System.arraycopy(sorted, at, sorted, at + 1, size - at);
+            sorted[at] = z[c];
+            medians[c] = RobustStatistics.sortedMedian(sorted, size + 1);
+        }
+        return medians;
     }
 
     /** {@code prefix[c]} is the sum of |z| over the points before c: their cost under "still at baseline". */
