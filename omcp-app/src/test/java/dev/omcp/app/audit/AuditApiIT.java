@@ -93,7 +93,7 @@ class AuditApiIT {
                 HttpResponse<String> response = get(gateway, "/api/audit?" + query);
                 assertThat(response.statusCode()).as(query).isEqualTo(400);
                 JsonNode body = JSON.readTree(response.body());
-                assertThat(body.get("code").asText()).as(query).isEqualTo("OMCP_INVALID_QUERY");
+                assertThat(body.get("code").asText()).as(query).isEqualTo("OMCP_INVALID_PARAMETERS");
                 assertThat(body.get("error").asText()).as(query).isNotBlank();
             }
         }

@@ -43,7 +43,7 @@ public final class AuditRoutes implements HttpModule {
 
     private void list(Context ctx) {
         switch (AuditQueryParameters.parse(ctx.queryParamMap())) {
-            case AuditQueryParameters.Invalid invalid -> JsonResponses.error(ctx, 400, "OMCP_INVALID_QUERY", invalid.message());
+            case AuditQueryParameters.Invalid invalid -> JsonResponses.error(ctx, 400, "OMCP_INVALID_PARAMETERS", invalid.message());
             case AuditQueryParameters.Valid valid -> {
                 AuditPage page = history.find(valid.query());
                 List<Map<String, Object>> entries = new ArrayList<>(page.entries().size());
