@@ -1,12 +1,10 @@
 package dev.omcp.adapters.storage.anomaly;
 
 import java.io.IOException;
-import java.io.InputStream;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.net.http.HttpTimeoutException;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Objects;
 
@@ -14,7 +12,9 @@ import java.util.Objects;
  * Sends one remote-write request and says what became of it. Follows the remote-write 0.1.0
  * rules: 2xx is written; 5xx and 429 may pass and are retried; any other status means the
  * receiver refused the data (for example 400 for an out-of-order sample), which a retry would not
- * change. The request never follows a redirect (the client is built without), and nothing logged
+ * change. The body of a success is not read, and that of a refusal only its start, within the
+ * request timeout, so a receiver that stalls mid-answer holds the sender no longer than one that
+ * never answers. The request never follows a redirect (the client is built without), and nothing logged
  * or returned names the URL.
  */
 final class RemoteWriteClient {
@@ -54,9 +54,13 @@ final class RemoteWriteClient {
                 .header("User-Agent", userAgent)
                 .POST(HttpRequest.BodyPublishers.ofByteArray(snappyBody));
         target.authorization().ifPresent(value -> request.header("Authorization", value));
-        HttpResponse<InputStream> response;
+        long started = System.nanoTime();
+        HttpResponse<String> response;
         try {
-            response = client.send(request.build(), HttpResponse.BodyHandlers.ofInputStream());
+            // The request timeout covers the wait for the headers only; the body gets what is left of it.
+            response = client.send(request.build(), info -> new ResponseExcerpt(
+                    isSuccess(info.statusCode()) ? 0 : MAX_REASON_CHARS * 4,
+                    requestTimeout.minusNanos(System.nanoTime() - started)));
         } catch (HttpTimeoutException e) {
             return new Retry("timed out (" + e.getClass().getSimpleName() + ")");
         } catch (IOException e) {
@@ -64,10 +68,10 @@ final class RemoteWriteClient {
             return new Retry(e.getClass().getSimpleName());
         }
         int status = response.statusCode();
-        String excerpt = excerpt(response);
-        if (status >= 200 && status < 300) {
+        if (isSuccess(status)) {
             return new Written();
         }
+        String excerpt = printable(response.body());
         String reason = "HTTP " + status + (excerpt.isEmpty() ? "" : ": " + excerpt);
         if (status == 429 || status >= 500) {
             return new Retry(reason);
@@ -75,19 +79,17 @@ final class RemoteWriteClient {
         return new Refused(reason);
     }
 
-    /** The start of the response body as one printable line, for the log; the rest is discarded unread. */
-    private static String excerpt(HttpResponse<InputStream> response) {
-        try (InputStream in = response.body()) {
-            byte[] head = in.readNBytes(MAX_REASON_CHARS * 4);
-            String text = new String(head, StandardCharsets.UTF_8);
-            StringBuilder line = new StringBuilder();
-            for (int i = 0; i < text.length() && line.length() < MAX_REASON_CHARS; i++) {
-                char c = text.charAt(i);
-                line.append(Character.isISOControl(c) || c == '"' ? ' ' : c);
-            }
-            return line.toString().strip();
-        } catch (IOException e) {
-            return "";
+    private static boolean isSuccess(int status) {
+        return status >= 200 && status < 300;
+    }
+
+    /** The start of a refusal's body as one printable line, for the log. */
+    private static String printable(String text) {
+        StringBuilder line = new StringBuilder();
+        for (int i = 0; i < text.length() && line.length() < MAX_REASON_CHARS; i++) {
+            char c = text.charAt(i);
+            line.append(Character.isISOControl(c) || c == '"' ? ' ' : c);
         }
+        return line.toString().strip();
     }
 }

@@ -80,6 +80,31 @@ class PrometheusRemoteWriteSinkIT {
         return URI.create("http://127.0.0.1:" + server.getAddress().getPort() + "/api/v1/write");
     }
 
+    /**
+     * A receiver that answers {@code status} with headers announcing a 100-byte body, sends the first
+     * {@code sent} bytes of it and then holds the connection open until the test ends: a receiver (or
+     * a proxy in front of one) that stalls in the middle of its answer.
+     */
+    private URI stallingReceiver(int status, String sent) throws IOException {
+        server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
+        server.setExecutor(Executors.newVirtualThreadPerTaskExecutor());
+        server.createContext("/api/v1/write", exchange -> {
+            byte[] body = exchange.getRequestBody().readAllBytes();
+            received.add(new Received(null, null, null, null, body));
+            exchange.sendResponseHeaders(status, 100);
+            exchange.getResponseBody().write(sent.getBytes(StandardCharsets.UTF_8));
+            exchange.getResponseBody().flush();
+            try {
+                release.await(60, TimeUnit.SECONDS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+            exchange.close();
+        });
+        server.start();
+        return URI.create("http://127.0.0.1:" + server.getAddress().getPort() + "/api/v1/write");
+    }
+
     private PrometheusRemoteWriteSink sink(RemoteWriteTarget target, PrometheusRemoteWriteSink.Settings settings) {
         HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).followRedirects(HttpClient.Redirect.NEVER).build();
         PrometheusRemoteWriteSink sink = new PrometheusRemoteWriteSink(
@@ -187,6 +212,48 @@ class PrometheusRemoteWriteSinkIT {
         assertThat(sink.stats().requests()).isEqualTo(1);
         assertThat(sink.stats().refused()).isEqualTo(1);
         assertThat(pauses).isEmpty();
+    }
+
+    @Test
+    void aSuccessWhoseBodyStalls_countsAsWritten_andDoesNotHoldUpTheNextRequests() throws Exception {
+        URI url = stallingReceiver(200, "ok");
+        PrometheusRemoteWriteSink sink = sink(RemoteWriteTarget.of(url),
+                new PrometheusRemoteWriteSink.Settings(100, new BatchWindow(1, Duration.ofMillis(50)),
+                        new RetryPolicy(1, Duration.ofMillis(100), Duration.ofSeconds(1)), Duration.ofSeconds(2), Duration.ofSeconds(2)));
+
+        sink.offer(List.of(score("checkout", 0, 1.0)));
+        sink.offer(List.of(score("payments", 0, 1.0)));
+        awaitRequests(2);
+        awaitWritten(sink, 2);
+
+        assertThat(sink.stats().written()).as("a 2xx status is the receiver's word; its body is not needed").isEqualTo(2);
+        assertThat(sink.stats().abandoned()).isZero();
+    }
+
+    @Test
+    void aRefusalWhoseBodyStalls_isCountedAsRefusedWithinTheRequestTimeout_andTheSenderGoesOn() throws Exception {
+        URI url = stallingReceiver(400, "out of order sample");
+        PrometheusRemoteWriteSink sink = sink(RemoteWriteTarget.of(url),
+                new PrometheusRemoteWriteSink.Settings(100, new BatchWindow(1, Duration.ofMillis(50)),
+                        new RetryPolicy(3, Duration.ofMillis(100), Duration.ofSeconds(1)), Duration.ofMillis(500), Duration.ofSeconds(2)));
+
+        sink.offer(List.of(score("checkout", 0, 1.0)));
+        sink.offer(List.of(score("payments", 0, 1.0)));
+        awaitRequests(2);
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
+        while (sink.stats().refused() < 2 && System.nanoTime() < deadline) {
+            Thread.sleep(10); // the sender works on its own thread
+        }
+
+        assertThat(sink.stats().refused()).as("both refusals, each cut off at the 500 ms request timeout").isEqualTo(2);
+        assertThat(sink.stats().requests()).as("a 4xx is not retried").isEqualTo(2);
+    }
+
+    private static void awaitWritten(PrometheusRemoteWriteSink sink, long n) throws InterruptedException {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
+        while (sink.stats().written() < n && System.nanoTime() < deadline) {
+            Thread.sleep(10); // the sender works on its own thread
+        }
     }
 
     @Test
