@@ -35,6 +35,19 @@ class PublicEndpointsIT {
     }
 
     @Test
+    void metrics_countMadeUpHttpMethodsAsOther_soAnonymousClientsCannotGrowTheSeries() {
+        for (int i = 0; i < 20; i++) {
+            // a method token of the client's own, and an override header Javalin also takes as the method
+            Http.send(java.net.http.HttpRequest.newBuilder(java.net.URI.create(gateway.baseUrl() + "/healthz"))
+                    .method("INVENTED" + i, java.net.http.HttpRequest.BodyPublishers.noBody()).build());
+            Http.send(java.net.http.HttpRequest.newBuilder(java.net.URI.create(gateway.baseUrl() + "/healthz"))
+                    .header("X-HTTP-Method-Override", "OVERRIDE" + i).GET().build());
+        }
+        String metrics = Http.get(gateway.baseUrl() + "/metrics").body();
+        assertThat(metrics).doesNotContain("INVENTED").doesNotContain("OVERRIDE").contains("method=\"(other)\"");
+    }
+
+    @Test
     void healthzAndReadyz_answerOk() {
         assertThat(json("/healthz").getString("status")).isEqualTo("ok");
         assertThat(json("/readyz").getString("status")).isEqualTo("ready");

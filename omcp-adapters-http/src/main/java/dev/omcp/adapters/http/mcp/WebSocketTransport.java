@@ -22,11 +22,13 @@ import java.time.Clock;
 import java.time.Duration;
 import java.util.Optional;
 import java.util.Set;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
 import org.eclipse.jetty.ee10.websocket.server.JettyWebSocketCreator;
 import org.eclipse.jetty.ee10.websocket.server.JettyWebSocketServletFactory;
@@ -60,6 +62,14 @@ public final class WebSocketTransport {
     /** Bounds of the keep-alive sweep period: often enough to close near the deadline, rarely enough to cost nothing. */
     private static final Duration MIN_SWEEP = Duration.ofMillis(10);
     private static final Duration MAX_SWEEP = Duration.ofSeconds(1);
+    /**
+     * Bytes of messages one socket may have waiting to be written (answers, notifications, error
+     * frames): a client that sends but does not read is closed past this instead of having the
+     * server queue its answers without bound.
+     */
+    public static final long DEFAULT_MAX_UNSENT_BYTES = 16L * 1024 * 1024;
+    /** How long a socket closed for not reading may take its close frame before the connection is cut. */
+    private static final Duration NOT_READING_CLOSE_GRACE = Duration.ofSeconds(5);
     /** Javalin's catch-all WebSocket mapping, whose creator builds its own listener. */
     private static final String JAVALIN_MAPPING = "/";
 
@@ -68,6 +78,7 @@ public final class WebSocketTransport {
     private final GatewayMetrics metrics;
     private final int maxMessageBytes;
     private final Duration pongTimeout;
+    private final long maxUnsentBytes;
     private final Set<WsContext> open = ConcurrentHashMap.newKeySet();
     private final KeepAliveLedger<Session> keepAlive;
     private final Duration sweepPeriod;
@@ -77,7 +88,14 @@ public final class WebSocketTransport {
     private static final class ConnectionState {
         final AtomicReference<String> sessionId = new AtomicReference<>();
         final Semaphore inFlight = new Semaphore(MAX_IN_FLIGHT);
+        final UnsentBytes unsent;
+        /** Set once the socket is being closed for not reading, so it is closed (and logged) once. */
+        final AtomicBoolean closingForNotReading = new AtomicBoolean();
         volatile AutoCloseable attachedStream;
+
+        ConnectionState(long maxUnsentBytes) {
+            this.unsent = new UnsentBytes(maxUnsentBytes);
+        }
     }
 
     public WebSocketTransport(
@@ -88,6 +106,23 @@ public final class WebSocketTransport {
             Duration pingInterval,
             Duration pongTimeout,
             Clock clock) {
+        this(endpoint, authentication, metrics, maxMessageBytes, pingInterval, pongTimeout, DEFAULT_MAX_UNSENT_BYTES, clock);
+    }
+
+    /** As above, with the bound of bytes a socket may have waiting to be written (tests use a small one). */
+    WebSocketTransport(
+            McpEndpoint endpoint,
+            AgentAuthentication authentication,
+            GatewayMetrics metrics,
+            int maxMessageBytes,
+            Duration pingInterval,
+            Duration pongTimeout,
+            long maxUnsentBytes,
+            Clock clock) {
+        if (maxUnsentBytes < 1) {
+            throw new IllegalArgumentException("the bound of unsent bytes per WebSocket must be at least 1, got " + maxUnsentBytes);
+        }
+        this.maxUnsentBytes = maxUnsentBytes;
         this.endpoint = endpoint;
         this.authentication = authentication;
         this.metrics = metrics;
@@ -163,7 +198,7 @@ public final class WebSocketTransport {
                 return;
             }
             ctx.attribute(PRINCIPAL, ((AgentAuthResult.Authenticated) result).principal());
-            ctx.attribute(STATE, new ConnectionState());
+            ctx.attribute(STATE, new ConnectionState(maxUnsentBytes));
             ctx.session.setMaxTextMessageSize(maxMessageBytes);
             // Only a backstop for a socket whose writes stall: Jetty restarts this timer on every
             // write, our pings included, so the keep-alive below is what closes a silent peer.
@@ -179,7 +214,7 @@ public final class WebSocketTransport {
             }
             String message = ctx.message();
             if (!state.inFlight.tryAcquire()) {
-                send(ctx, errorFrame("too many requests in flight on this connection; wait for answers before sending more"));
+                send(ctx, state, errorFrame("too many requests in flight on this connection; wait for answers before sending more"));
                 return;
             }
             // Each message runs on its own virtual thread so a slow tool does not stall the socket.
@@ -191,8 +226,12 @@ public final class WebSocketTransport {
                 }
             });
         });
-        ws.onBinaryMessage(ctx -> send(ctx, errorFrame(
-                "binary frames are not supported: send one JSON-RPC message per text frame")));
+        ws.onBinaryMessage(ctx -> {
+            ConnectionState state = ctx.attribute(STATE);
+            if (state != null) {
+                send(ctx, state, errorFrame("binary frames are not supported: send one JSON-RPC message per text frame"));
+            }
+        });
         ws.onClose(ctx -> {
             open.remove(ctx);
             keepAlive.closed(ctx.session);
@@ -257,7 +296,7 @@ public final class WebSocketTransport {
     }
 
     private void handle(WsContext ctx, Principal principal, ConnectionState state, String message) {
-        McpOutbound outbound = frame -> send(ctx, frame.toString());
+        McpOutbound outbound = frame -> send(ctx, state, frame.toString());
         McpInbound inbound = new McpInbound(
                 principal, Optional.ofNullable(state.sessionId.get()), Optional.empty(), message, McpTransport.WEBSOCKET);
         long start = System.nanoTime();
@@ -272,9 +311,9 @@ public final class WebSocketTransport {
                     }
                     state.attachedStream = endpoint.attachStream(id, outbound);
                 });
-                send(ctx, response.json());
+                send(ctx, state, response.json());
             }
-            case McpReply.Refused refused -> send(ctx, refused.body().toString());
+            case McpReply.Refused refused -> send(ctx, state, refused.body().toString());
             case McpReply.Accepted accepted -> {}
         }
         String outcome = switch (reply) {
@@ -285,17 +324,57 @@ public final class WebSocketTransport {
         metrics.mcp(reply.method(), "websocket", outcome, (System.nanoTime() - start) / 1e9);
     }
 
-    private static boolean send(WsContext ctx, String text) {
+    /**
+     * Hands {@code text} to Jetty, which writes it when the socket can take it. Jetty's queue of
+     * unwritten messages has no bound of its own, so each message is counted until it is written;
+     * one that would pass the socket's bound closes the socket instead of being queued.
+     */
+    private boolean send(WsContext ctx, ConnectionState state, String text) {
+        Session session = ctx.session;
+        if (!session.isOpen()) {
+            return false;
+        }
+        long bytes = UnsentBytes.utf8Length(text);
+        if (!state.unsent.reserve(bytes)) {
+            closeNotReading(ctx, state);
+            return false;
+        }
         try {
-            if (!ctx.session.isOpen()) {
-                return false;
-            }
-            ctx.send(text);
+            session.sendText(text, Callback.from(() -> state.unsent.release(bytes), failure -> {
+                state.unsent.release(bytes);
+                LOG.debug("websocket send failed: {}", failure.getMessage());
+            }));
             return true;
         } catch (RuntimeException e) {
+            state.unsent.release(bytes);
             LOG.debug("websocket send failed: {}", e.getMessage());
             return false;
         }
+    }
+
+    /**
+     * Closes a socket whose client does not read what it is sent. The close frame waits behind the
+     * unread messages, so a client that reads nothing never gets it: the connection is cut after a
+     * short grace either way, which frees the messages and the session.
+     */
+    private void closeNotReading(WsContext ctx, ConnectionState state) {
+        if (!state.closingForNotReading.compareAndSet(false, true)) {
+            return;
+        }
+        Principal principal = ctx.attribute(PRINCIPAL);
+        LOG.warn("event=ws-closed reason=not-reading principal=\"{}\" unsentBytes={} limitBytes={}",
+                principal == null ? "" : principal.id().replaceAll("[^\\x20-\\x7e]", "?"), state.unsent.waiting(), state.unsent.max());
+        Session session = ctx.session;
+        // RFC 6455 limits a close reason to 123 bytes; this one stays well below
+        session.close(POLICY_VIOLATION, "the client is not reading: over " + describeBytes(state.unsent.max())
+                + " of messages wait to be sent", Callback.from(() -> { },
+                failure -> LOG.debug("websocket close failed: {}", failure.getMessage())));
+        CompletableFuture.delayedExecutor(NOT_READING_CLOSE_GRACE.toMillis(), TimeUnit.MILLISECONDS).execute(session::disconnect);
+    }
+
+    /** A byte count as an operator reads it in a close reason: {@code 16 MiB} or {@code 4000 bytes}. */
+    static String describeBytes(long bytes) {
+        return bytes % (1024 * 1024) == 0 ? bytes / (1024 * 1024) + " MiB" : bytes + " bytes";
     }
 
     private static String errorFrame(String message) {

@@ -18,6 +18,13 @@ public final class GatewayMetrics {
     private static final double[] LATENCY_BUCKETS = {
         0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30
     };
+    /**
+     * The HTTP methods counted under their own name. Javalin takes any method token a client sends
+     * (and the value of an {@code X-HTTP-Method-Override} header) as the request's method, so any
+     * other is counted as {@code (other)}: a label value per request a client makes up would grow
+     * the metrics without bound.
+     */
+    private static final Set<String> HTTP_METHODS = Set.of("GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS", "TRACE", "CONNECT", "QUERY");
     /** Prometheus text format 0.0.4, what every scraper understands. */
     public static final String CONTENT_TYPE = PrometheusTextFormatWriter.CONTENT_TYPE;
 
@@ -65,10 +72,17 @@ public final class GatewayMetrics {
                 .register(registry);
     }
 
-    /** Records one HTTP request. */
+    /**
+     * Records one HTTP request.
+     *
+     * @param route the route template that matched (never the request's path), or {@code unmatched}
+     * @param method the request's method as the client sent it; one outside {@link #HTTP_METHODS} is
+     *     counted as {@code (other)}
+     */
     public void http(String route, String method, int status, double seconds) {
-        httpRequests.labelValues(route, method, Integer.toString(status)).inc();
-        httpDuration.labelValues(route, method).observe(seconds);
+        String methodLabel = HTTP_METHODS.contains(method) ? method : "(other)";
+        httpRequests.labelValues(route, methodLabel, Integer.toString(status)).inc();
+        httpDuration.labelValues(route, methodLabel).observe(seconds);
     }
 
     /**

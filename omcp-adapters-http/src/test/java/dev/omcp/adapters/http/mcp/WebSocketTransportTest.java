@@ -14,4 +14,10 @@ class WebSocketTransportTest {
         assertThat(WebSocketTransport.describe(Duration.ofMillis(600))).isEqualTo("600 ms");
         assertThat(WebSocketTransport.describe(Duration.ofMillis(1500))).isEqualTo("1500 ms");
     }
+
+    @Test
+    void theNotReadingCloseReasonStatesTheBoundInUnitsAnOperatorReads() {
+        assertThat(WebSocketTransport.describeBytes(WebSocketTransport.DEFAULT_MAX_UNSENT_BYTES)).isEqualTo("16 MiB");
+        assertThat(WebSocketTransport.describeBytes(4000)).isEqualTo("4000 bytes");
+    }
 }

@@ -1,0 +1,186 @@
+package dev.omcp.adapters.http.mcp;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.omcp.adapters.http.metrics.GatewayMetrics;
+import dev.omcp.ports.identity.AgentAuthResult;
+import dev.omcp.ports.identity.AgentAuthentication;
+import dev.omcp.ports.identity.Principal;
+import dev.omcp.ports.mcp.McpEndpoint;
+import dev.omcp.ports.mcp.McpInbound;
+import dev.omcp.ports.mcp.McpOutbound;
+import dev.omcp.ports.mcp.McpReply;
+import io.javalin.Javalin;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.WebSocket;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * A client that sends requests and never reads the answers: without a bound, every answer it
+ * does not read waits in the server's memory for as long as it keeps sending. Real Javalin on a
+ * loopback port, an endpoint that answers every message with 64 KiB, and a JDK WebSocket client
+ * that never asks for a message (so it does not read the socket either).
+ */
+class WebSocketUnreadAnswersIT {
+    private static final int ANSWER_CHARS = 64 * 1024;
+    private static final long MAX_UNSENT_BYTES = 1024 * 1024;
+    private static final Duration BOUND = Duration.ofSeconds(30);
+
+    private final AtomicInteger handled = new AtomicInteger();
+    private WebSocketTransport transport;
+    private Javalin app;
+
+    /** Answers every message at once with one large JSON-RPC result. */
+    private final McpEndpoint endpoint = new McpEndpoint() {
+        private final String answer = "{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{\"padding\":\"" + "x".repeat(ANSWER_CHARS) + "\"}}";
+
+        @Override
+        public McpReply handle(McpInbound inbound, McpOutbound outbound) {
+            handled.incrementAndGet();
+            return new McpReply.Response("ping", answer, false, Optional.empty());
+        }
+
+        @Override
+        public SessionStatus checkSession(String sessionId, Principal principal) {
+            return SessionStatus.NOT_FOUND;
+        }
+
+        @Override
+        public SessionStatus endSession(String sessionId, Principal principal) {
+            return SessionStatus.NOT_FOUND;
+        }
+
+        @Override
+        public AutoCloseable attachStream(String sessionId, McpOutbound stream) {
+            return () -> { };
+        }
+
+        @Override
+        public Optional<String> unsupportedProtocolVersion(String header) {
+            return Optional.empty();
+        }
+    };
+
+    private final AgentAuthentication anonymous = new AgentAuthentication() {
+        @Override
+        public AgentAuthResult authenticate(Optional<String> bearerToken) {
+            return new AgentAuthResult.Authenticated(Principal.anonymous());
+        }
+
+        @Override
+        public boolean keysConfigured() {
+            return false;
+        }
+    };
+
+    @BeforeEach
+    void start() {
+        transport = new WebSocketTransport(endpoint, anonymous, new GatewayMetrics(Set.of("ping")), 1024 * 1024,
+                Duration.ofSeconds(30), Duration.ofSeconds(90), MAX_UNSENT_BYTES, Clock.systemUTC());
+        app = Javalin.create(config -> {
+            config.jetty.host = "127.0.0.1";
+            config.jetty.port = 0;
+            config.startup.showJavalinBanner = false;
+            config.routes.wsBeforeUpgrade("/mcp/ws", transport::beforeUpgrade);
+            config.routes.ws("/mcp/ws", transport::configure);
+        }).start();
+        transport.start();
+    }
+
+    @AfterEach
+    void stop() {
+        transport.close();
+        app.stop();
+    }
+
+    /** A client that never demands a message: the JDK client then leaves the socket unread. */
+    private WebSocket connectWithoutReading() throws Exception {
+        WebSocket.Listener deaf = new WebSocket.Listener() {
+            @Override
+            public void onOpen(WebSocket webSocket) {
+                // no request(n): nothing is read, so the server's writes back up
+            }
+
+            @Override
+            public CompletionStage<?> onText(WebSocket webSocket, CharSequence data, boolean last) {
+                return CompletableFuture.completedFuture(null);
+            }
+        };
+        return HttpClient.newHttpClient().newWebSocketBuilder()
+                .buildAsync(URI.create("ws://127.0.0.1:" + app.port() + "/mcp/ws"), deaf)
+                .get(10, TimeUnit.SECONDS);
+    }
+
+    @Test
+    void aClientThatSendsButNeverReads_isDisconnected_onceItsUnsentAnswersPassTheBound_insteadOfGrowingTheQueue() throws Exception {
+        WebSocket socket = connectWithoutReading();
+        awaitOpenConnections(1);
+
+        // 1,500 answers of 64 KiB: about 94 MiB, far beyond the bound and any socket buffer
+        int sent = 0;
+        try {
+            for (; sent < 1500 && transport.openConnections() == 1; sent++) {
+                socket.sendText("{\"jsonrpc\":\"2.0\",\"id\":" + sent + ",\"method\":\"ping\"}", true).get(10, TimeUnit.SECONDS);
+            }
+        } catch (java.util.concurrent.ExecutionException e) {
+            // the server ended the connection while the client was still sending: what this test waits for
+        }
+
+        awaitOpenConnections(0);
+        assertThat(transport.openConnections()).as("the socket of a client that does not read is closed").isZero();
+        assertThat(handled.get()).as("the server answered until the bound, then stopped").isLessThan(1500);
+        socket.abort();
+    }
+
+    @Test
+    void aClientThatReadsWhatItAsksFor_staysConnected_howeverMuchItIsSentInAll() throws Exception {
+        java.util.concurrent.BlockingQueue<String> answers = new java.util.concurrent.LinkedBlockingQueue<>();
+        WebSocket.Listener reader = new WebSocket.Listener() {
+            private final StringBuilder partial = new StringBuilder();
+
+            @Override
+            public CompletionStage<?> onText(WebSocket webSocket, CharSequence data, boolean last) {
+                partial.append(data);
+                if (last) {
+                    answers.add(partial.toString());
+                    partial.setLength(0);
+                }
+                webSocket.request(1);
+                return null;
+            }
+        };
+        WebSocket socket = HttpClient.newHttpClient().newWebSocketBuilder()
+                .buildAsync(URI.create("ws://127.0.0.1:" + app.port() + "/mcp/ws"), reader)
+                .get(10, TimeUnit.SECONDS);
+
+        // 100 answers of 64 KiB: over 6 MiB in all, six times the bound on what may wait unread
+        for (int i = 0; i < 100; i++) {
+            socket.sendText("{\"jsonrpc\":\"2.0\",\"id\":" + i + ",\"method\":\"ping\"}", true).get(10, TimeUnit.SECONDS);
+            String answer = answers.poll(BOUND.toSeconds(), TimeUnit.SECONDS);
+            assertThat(answer).as("answer %d", i).isNotNull().hasSizeGreaterThan(ANSWER_CHARS);
+        }
+
+        assertThat(transport.openConnections()).isEqualTo(1);
+        socket.sendClose(WebSocket.NORMAL_CLOSURE, "done").get(10, TimeUnit.SECONDS);
+        awaitOpenConnections(0);
+    }
+
+    private void awaitOpenConnections(int expected) throws InterruptedException {
+        long deadline = System.nanoTime() + BOUND.toNanos();
+        while (transport.openConnections() != expected && System.nanoTime() < deadline) {
+            Thread.sleep(20); // the server closes on its own threads
+        }
+        assertThat(transport.openConnections()).as("open connections within %s", BOUND).isEqualTo(expected);
+    }
+}

@@ -1,0 +1,62 @@
+package dev.omcp.adapters.http.metrics;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.util.Set;
+import org.junit.jupiter.api.Test;
+
+/** Label values at /metrics come from a bounded set, whatever clients send. */
+class GatewayMetricsTest {
+
+    private static String scrape(GatewayMetrics metrics) throws IOException {
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        metrics.scrape(out);
+        return out.toString(StandardCharsets.UTF_8);
+    }
+
+    private static long lines(String text, String prefix) {
+        return text.lines().filter(line -> line.startsWith(prefix)).count();
+    }
+
+    @Test
+    void madeUpHttpMethods_areCountedAsOther_soClientsCannotGrowTheSeries() throws IOException {
+        GatewayMetrics metrics = new GatewayMetrics(Set.of("tools/list"));
+        for (int i = 0; i < 500; i++) {
+            // what Javalin reports for a method token or an X-HTTP-Method-Override value a client invented
+            metrics.http("unmatched", "SECRET-" + i, 404, 0.001);
+        }
+        metrics.http("/mcp", "POST", 200, 0.001);
+
+        String text = scrape(metrics);
+        assertThat(text).doesNotContain("SECRET-");
+        assertThat(text).contains("omcp_http_requests_total{method=\"(other)\",route=\"unmatched\",status=\"404\"} 500.0");
+        assertThat(text).contains("omcp_http_requests_total{method=\"POST\",route=\"/mcp\",status=\"200\"} 1.0");
+        assertThat(lines(text, "omcp_http_requests_total{")).isEqualTo(2);
+    }
+
+    @Test
+    void everyStandardHttpMethod_keepsItsOwnName() throws IOException {
+        GatewayMetrics metrics = new GatewayMetrics(Set.of());
+        for (String method : new String[] {"GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS", "TRACE", "CONNECT", "QUERY"}) {
+            metrics.http("/x", method, 200, 0.001);
+        }
+        String text = scrape(metrics);
+        assertThat(text).doesNotContain("(other)");
+        assertThat(lines(text, "omcp_http_requests_total{")).isEqualTo(10);
+    }
+
+    @Test
+    void unknownMcpMethods_areCountedAsUnknown() throws IOException {
+        GatewayMetrics metrics = new GatewayMetrics(Set.of("tools/list"));
+        for (int i = 0; i < 100; i++) {
+            metrics.mcp("made/up/" + i, "streamable-http", "error", 0.001);
+        }
+        metrics.mcp("", "websocket", "error", 0.001);
+        String text = scrape(metrics);
+        assertThat(text).doesNotContain("made/up/");
+        assertThat(lines(text, "omcp_mcp_requests_total{")).isEqualTo(2);
+    }
+}
