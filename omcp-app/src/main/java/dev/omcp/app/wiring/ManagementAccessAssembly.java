@@ -167,7 +167,7 @@ final class ManagementAccessAssembly {
         }
 
         List<HttpModule> modules = new ArrayList<>();
-        LoginRoutes loginRoutes = new LoginRoutes(mode, login, sessions, cookies, revocations);
+        LoginRoutes loginRoutes = new LoginRoutes(mode, login, sessions, cookies, revocations, clock);
         modules.add(loginRoutes::register);
         PolicyRoutes policyRoutes = new PolicyRoutes(policy);
         modules.add(policyRoutes::register);

@@ -2,6 +2,7 @@ package dev.omcp.core.auth;
 
 import java.time.Duration;
 import java.time.Instant;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -15,7 +16,8 @@ import java.util.concurrent.atomic.AtomicReference;
  * addresses all hold a live window (a client spraying source addresses, from an IPv6 range or
  * through a proxy trusted too far), an address without a window is refused until windows end:
  * failing closed keeps memory fixed, where admitting it would let the table grow with every
- * request.
+ * request. Such a refusal says so ({@link Refusal#tableFull()}), so the operator can tell a table
+ * filled by many addresses from one address over its limit.
  */
 public final class LoginAttemptsPerAddress {
     /** Spec 8: 20 logins per minute per IP. */
@@ -44,11 +46,29 @@ public final class LoginAttemptsPerAddress {
     private record Window(Instant start, int count) {}
 
     /**
+     * A refused attempt.
+     *
+     * @param retryAfter how long until the attempt may be tried again
+     * @param tableFull true when the address was refused because the table holds {@link #capacity()}
+     *     other addresses with a live window, false when the address itself is over its limit
+     */
+    public record Refusal(Duration retryAfter, boolean tableFull) {
+        public Refusal {
+            Objects.requireNonNull(retryAfter, "retryAfter");
+        }
+    }
+
+    /** Addresses with a live window the table holds at most. */
+    public int capacity() {
+        return maxAddresses;
+    }
+
+    /**
      * Counts one attempt from {@code address} at {@code now}.
      *
-     * @return empty when the attempt may go on, else how long until the window ends
+     * @return empty when the attempt may go on, else why it was refused and for how long
      */
-    public Optional<Duration> tryAttempt(String address, Instant now) {
+    public Optional<Refusal> tryAttempt(String address, Instant now) {
         if (windows.size() >= maxAddresses && !windows.containsKey(address)) {
             // at most one full scan per second, so a flood at the bound costs no scan per request
             Instant last = lastPruneWhenFull.get();
@@ -58,7 +78,7 @@ public final class LoginAttemptsPerAddress {
             if (windows.size() >= maxAddresses) {
                 // The size check and the insert below are not one step, so concurrent requests may
                 // pass it together: the table can exceed the bound by at most the requests in flight.
-                return Optional.of(WINDOW);
+                return Optional.of(new Refusal(WINDOW, true));
             }
         }
         AtomicReference<Duration> refused = new AtomicReference<>();
@@ -75,7 +95,7 @@ public final class LoginAttemptsPerAddress {
         if (writes.incrementAndGet() % 1024 == 0 && windows.size() > PRUNE_ABOVE) {
             pruneEnded(now);
         }
-        return Optional.ofNullable(refused.get());
+        return Optional.ofNullable(refused.get()).map(retryAfter -> new Refusal(retryAfter, false));
     }
 
     private void pruneEnded(Instant now) {

@@ -79,9 +79,12 @@ public final class PasswordLoginService implements PasswordLogin {
             throw new IllegalArgumentException("username or password too long; the HTTP adapter must refuse it first");
         }
         Instant now = clock.instant();
-        Optional<Duration> addressLimited = perAddress.tryAttempt(clientIp, now);
+        Optional<LoginAttemptsPerAddress.Refusal> addressLimited = perAddress.tryAttempt(clientIp, now);
         if (addressLimited.isPresent()) {
-            return new LoginResult.TooManyAttempts(addressLimited.get());
+            Duration retryAfter = addressLimited.get().retryAfter();
+            return addressLimited.get().tableFull()
+                    ? new LoginResult.AddressTableFull(retryAfter, perAddress.capacity())
+                    : new LoginResult.TooManyAttempts(retryAfter);
         }
         if (lockout.isPresent()) {
             Optional<Instant> lockedUntil = locks.lockedUntil(username, now);

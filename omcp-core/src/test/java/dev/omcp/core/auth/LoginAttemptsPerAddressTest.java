@@ -16,7 +16,8 @@ class LoginAttemptsPerAddressTest {
         for (int i = 0; i < 20; i++) {
             assertThat(attempts.tryAttempt("192.0.2.1", start.plusSeconds(i))).isEmpty();
         }
-        assertThat(attempts.tryAttempt("192.0.2.1", start.plusSeconds(20))).contains(Duration.ofSeconds(40));
+        assertThat(attempts.tryAttempt("192.0.2.1", start.plusSeconds(20)))
+                .contains(new LoginAttemptsPerAddress.Refusal(Duration.ofSeconds(40), false));
         assertThat(attempts.tryAttempt("192.0.2.1", start.plusSeconds(60))).isEmpty();
     }
 
@@ -26,10 +27,25 @@ class LoginAttemptsPerAddressTest {
         for (int i = 0; i < 100; i++) {
             assertThat(attempts.tryAttempt("2001:db8::" + Integer.toHexString(i), start)).isEmpty();
         }
-        assertThat(attempts.tryAttempt("2001:db8::ffff", start.plusSeconds(2))).as("fails closed").contains(Duration.ofMinutes(1));
+        assertThat(attempts.tryAttempt("2001:db8::ffff", start.plusSeconds(2))).as("fails closed, saying why")
+                .contains(new LoginAttemptsPerAddress.Refusal(Duration.ofMinutes(1), true));
         assertThat(attempts.size()).isEqualTo(100);
         assertThat(attempts.tryAttempt("2001:db8::1", start.plusSeconds(2))).as("a known address keeps its window").isEmpty();
         assertThat(attempts.tryAttempt("2001:db8::ffff", start.plusSeconds(61))).as("ended windows make room").isEmpty();
         assertThat(attempts.size()).isEqualTo(1);
+    }
+
+    @Test
+    void anAddressOverItsLimit_whileTheTableIsFull_isRefusedForItsLimit_notForTheTable() {
+        LoginAttemptsPerAddress attempts = new LoginAttemptsPerAddress(2, 3);
+        for (int i = 0; i < 3; i++) {
+            assertThat(attempts.tryAttempt("192.0.2." + i, start)).isEmpty();
+        }
+        assertThat(attempts.tryAttempt("192.0.2.0", start)).isEmpty();
+
+        assertThat(attempts.tryAttempt("192.0.2.0", start.plusSeconds(10)))
+                .as("a counted address is never refused for the table").contains(new LoginAttemptsPerAddress.Refusal(Duration.ofSeconds(50), false));
+        assertThat(attempts.tryAttempt("192.0.2.9", start.plusSeconds(10))).map(LoginAttemptsPerAddress.Refusal::tableFull).contains(true);
+        assertThat(attempts.capacity()).isEqualTo(3);
     }
 }

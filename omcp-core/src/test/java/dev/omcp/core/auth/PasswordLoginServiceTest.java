@@ -30,8 +30,12 @@ class PasswordLoginServiceTest {
             "alice", new LocalUser("alice", "Alice A.", List.of("operator"), hasher.hash("correct horse 1"), "acme"));
 
     private PasswordLoginService service(Optional<LockoutPolicy> lockout, VerificationSlots slots) {
+        return service(lockout, slots, new LoginAttemptsPerAddress());
+    }
+
+    private PasswordLoginService service(Optional<LockoutPolicy> lockout, VerificationSlots slots, LoginAttemptsPerAddress perAddress) {
         return new PasswordLoginService(name -> Optional.ofNullable(users.get(name)), hasher, locks, lockout, sessions, clock,
-                slots, new LoginAttemptsPerAddress(), new SecureRandom());
+                slots, perAddress, new SecureRandom());
     }
 
     private PasswordLoginService service() {
@@ -135,6 +139,21 @@ class PasswordLoginServiceTest {
         assertThat(service.login("alice", "correct horse 1", "198.51.100.7")).isInstanceOf(LoginResult.LoggedIn.class);
         clock.advance(Duration.ofSeconds(45));
         assertThat(service.login("alice", "correct horse 1", IP)).isInstanceOf(LoginResult.LoggedIn.class);
+    }
+
+    @Test
+    void aNewAddressWhileTheAddressTableIsFull_isRefusedAsTableFull_notAsRateLimited_withoutHashing() {
+        PasswordLoginService service = service(Optional.of(LockoutPolicy.DEFAULT), VerificationSlots.perCore(),
+                new LoginAttemptsPerAddress(LoginAttemptsPerAddress.LIMIT, 2));
+        assertThat(service.login("alice", "correct horse 1", "192.0.2.1")).isInstanceOf(LoginResult.LoggedIn.class);
+        assertThat(service.login("alice", "correct horse 1", "192.0.2.2")).isInstanceOf(LoginResult.LoggedIn.class);
+        int verifications = hasher.verifications();
+
+        assertThat(service.login("alice", "correct horse 1", "192.0.2.3"))
+                .isEqualTo(new LoginResult.AddressTableFull(LoginAttemptsPerAddress.WINDOW, 2));
+        assertThat(hasher.verifications()).isEqualTo(verifications);
+        assertThat(locks.size()).as("no failure was counted against the account").isZero();
+        assertThat(service.login("alice", "correct horse 1", "192.0.2.1")).as("counted addresses go on").isInstanceOf(LoginResult.LoggedIn.class);
     }
 
     @Test

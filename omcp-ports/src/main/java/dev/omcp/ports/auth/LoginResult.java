@@ -33,6 +33,21 @@ public sealed interface LoginResult {
         }
     }
 
+    /**
+     * The per-address login counter holds as many addresses as it may ({@code capacity}), all
+     * counted within the current minute, and this address is not among them: refused (failing
+     * closed) until windows end. Distinct from {@link TooManyAttempts} because it means many
+     * addresses (a spray, or a proxy trusted too far), not one client over its limit.
+     */
+    record AddressTableFull(Duration retryAfter, int capacity) implements LoginResult {
+        public AddressTableFull {
+            Objects.requireNonNull(retryAfter, "retryAfter");
+            if (capacity < 1) {
+                throw new IllegalArgumentException("capacity must be positive, got " + capacity);
+            }
+        }
+    }
+
     /** Too many password verifications are running or queued; try again shortly. */
     record Busy(Duration retryAfter) implements LoginResult {
         public Busy {

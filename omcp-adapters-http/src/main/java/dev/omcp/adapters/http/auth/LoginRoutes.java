@@ -19,6 +19,7 @@ import jakarta.json.JsonObject;
 import jakarta.json.JsonString;
 import jakarta.json.JsonValue;
 import java.io.IOException;
+import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -54,6 +55,7 @@ public final class LoginRoutes {
     private final SessionAuthority sessions;
     private final SessionCookies cookies;
     private final SessionRevocations revocations;
+    private final AddressTableFullWarnings tableFull;
 
     /**
      * @param login the password login; empty outside basic mode
@@ -62,11 +64,20 @@ public final class LoginRoutes {
      */
     public LoginRoutes(AuthMode mode, Optional<PasswordLogin> login, SessionAuthority sessions, SessionCookies cookies,
             SessionRevocations revocations) {
+        this(mode, login, sessions, cookies, revocations, Clock.systemUTC());
+    }
+
+    /**
+     * @param clock paces the warning of a full per-address login counter (one line a minute at most)
+     */
+    public LoginRoutes(AuthMode mode, Optional<PasswordLogin> login, SessionAuthority sessions, SessionCookies cookies,
+            SessionRevocations revocations, Clock clock) {
         this.mode = Objects.requireNonNull(mode, "mode");
         this.login = Objects.requireNonNull(login, "login");
         this.sessions = Objects.requireNonNull(sessions, "sessions");
         this.cookies = Objects.requireNonNull(cookies, "cookies");
         this.revocations = Objects.requireNonNull(revocations, "revocations");
+        this.tableFull = new AddressTableFullWarnings(clock);
     }
 
     /** Registers the routes. */
@@ -79,7 +90,9 @@ public final class LoginRoutes {
                 .response(401, "invalid credentials")
                 .response(413, "the body is larger than 1 MiB")
                 .response(415, "the body is not application/json")
-                .response(429, "the account is locked, or more than 20 attempts per minute from this address; see Retry-After")
+                .response(429, "the account is locked (OMCP_LOGIN_LOCKED), more than 20 attempts per minute from this address "
+                        + "(OMCP_LOGIN_RATE_LIMIT), or the per-address counter is full and this address is new "
+                        + "(OMCP_LOGIN_ADDRESS_TABLE_FULL); see Retry-After")
                 .response(503, "too many password verifications in progress; see Retry-After")
                 .handle(this::login);
         routes.route(HandlerType.POST, "/api/auth/logout").tag("auth").publicRoute().csrfExempt().audit("auth", "logout")
@@ -151,8 +164,14 @@ public final class LoginRoutes {
             case LoginResult.AccountLocked locked -> tooMany(ctx, locked.retryAfter(), "OMCP_LOGIN_LOCKED",
                     "too many failed logins for this account; try again after the Retry-After seconds");
             case LoginResult.TooManyAttempts limited -> tooMany(ctx, limited.retryAfter(), "OMCP_LOGIN_RATE_LIMIT",
-                    "more than 20 login attempts per minute from this address (or logins from more addresses at once than the "
-                            + "gateway counts); try again after the Retry-After seconds");
+                    "more than 20 login attempts per minute from this address; try again after the Retry-After seconds");
+            case LoginResult.AddressTableFull full -> {
+                // its own code: a table filled by many addresses is a different incident from one client guessing
+                tableFull.refused(full.capacity());
+                tooMany(ctx, full.retryAfter(), "OMCP_LOGIN_ADDRESS_TABLE_FULL",
+                        "logins are coming from more addresses at once than the gateway counts, so logins from an address it "
+                                + "is not counting yet are refused for now; try again after the Retry-After seconds");
+            }
             case LoginResult.Busy busy -> {
                 ctx.header("Retry-After", Long.toString(seconds(busy.retryAfter())));
                 JsonResponses.error(ctx, 503, "OMCP_LOGIN_BUSY",

@@ -221,6 +221,41 @@ class LoginRoutesIT {
     }
 
     @Test
+    void aNewAddressWhileTheAddressTableIsFull_is429WithItsOwnCode_notTheRateLimitOne() throws Exception {
+        next.set(new LoginResult.AddressTableFull(Duration.ofSeconds(60), 100_000));
+
+        HttpResponse<String> response = login();
+
+        assertThat(response.statusCode()).as("fails closed").isEqualTo(429);
+        assertThat(response.headers().firstValue("Retry-After")).contains("60");
+        assertThat(response.body()).contains("\"code\":\"OMCP_LOGIN_ADDRESS_TABLE_FULL\"").contains("\"retryAfterSeconds\":60")
+                .doesNotContain("OMCP_LOGIN_RATE_LIMIT").doesNotContain("whatever");
+        assertThat(response.headers().allValues("Set-Cookie")).isEmpty();
+        assertThat(auditActors).containsExactly("sam");
+    }
+
+    @Test
+    void refusalsOfAFullAddressTable_areLoggedOnce_notOncePerRequest() throws Exception {
+        ch.qos.logback.core.read.ListAppender<ch.qos.logback.classic.spi.ILoggingEvent> events = new ch.qos.logback.core.read.ListAppender<>();
+        ch.qos.logback.classic.Logger logger = (ch.qos.logback.classic.Logger) org.slf4j.LoggerFactory.getLogger(AddressTableFullWarnings.class);
+        events.start();
+        logger.addAppender(events);
+        try {
+            next.set(new LoginResult.AddressTableFull(Duration.ofSeconds(60), 100_000));
+            for (int i = 0; i < 3; i++) {
+                assertThat(login().statusCode()).isEqualTo(429);
+            }
+            next.set(new LoginResult.TooManyAttempts(Duration.ofSeconds(5)));
+            assertThat(login().statusCode()).isEqualTo(429);
+
+            assertThat(events.list).singleElement().extracting(ch.qos.logback.classic.spi.ILoggingEvent::getFormattedMessage).asString()
+                    .startsWith("event=login-address-table-full capacity=100000 refused=1 ");
+        } finally {
+            logger.detachAppender(events);
+        }
+    }
+
+    @Test
     void invalidCredentialsAre401WithACode_andSetNoCookie() throws Exception {
         next.set(new LoginResult.InvalidCredentials());
 
@@ -249,8 +284,10 @@ class LoginRoutesIT {
         assertThat(login(typedPassword).statusCode()).isEqualTo(429);
         next.set(new LoginResult.Busy(Duration.ofSeconds(1)));
         assertThat(login(typedPassword).statusCode()).isEqualTo(503);
+        next.set(new LoginResult.AddressTableFull(Duration.ofSeconds(60), 100_000));
+        assertThat(login(typedPassword).statusCode()).isEqualTo(429);
 
-        assertThat(auditActors).containsExactly("unknown-user", "unknown-user", "unknown-user");
+        assertThat(auditActors).containsExactly("unknown-user", "unknown-user", "unknown-user", "unknown-user");
     }
 
     @Test
