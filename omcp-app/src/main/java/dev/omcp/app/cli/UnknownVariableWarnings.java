@@ -6,8 +6,9 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Logs one warning per {@code OMCP_*} variable the gateway does not read, naming the variable it
- * most likely means. Only names are logged, never values: a misspelt secret is still a secret.
+ * Logs one warning per {@code OMCP_*} variable the gateway does not read, and per near miss of a
+ * variable it reads without the prefix, naming the variable it most likely means. Only names are
+ * logged, never values: a misspelt secret is still a secret.
  */
 final class UnknownVariableWarnings {
     private static final Logger LOG = LoggerFactory.getLogger(UnknownVariableWarnings.class);
@@ -21,6 +22,13 @@ final class UnknownVariableWarnings {
     }
 
     static String line(UnknownVariables.Unknown variable) {
+        if (!UnknownVariables.isPrefixed(variable.name())) {
+            // without the prefix the variable may well be another program's: say so, so nobody renames it blindly
+            String known = variable.suggestion().orElseThrow();
+            return "event=unknown-variable name=" + variable.name() + " suggestion=" + known
+                    + " effect=\"the gateway does not read it; if it was meant as " + known + ", that setting keeps its default\""
+                    + " fix=\"did you mean " + known + "? rename it; if it belongs to another program, ignore this\"";
+        }
         String effect = " effect=\"this version does not read it; its setting keeps its default\"";
         return variable.suggestion()
                 .map(known -> "event=unknown-variable name=" + variable.name() + " suggestion=" + known + effect

@@ -52,7 +52,14 @@ final class AuditSettingsReader {
         Optional<String> bucket = env.raw(Variables.AUDIT_S3_BUCKET);
         Optional<String> keyId = env.raw(Variables.AUDIT_S3_ACCESS_KEY_ID);
         Optional<String> secret = env.raw(Variables.AUDIT_S3_SECRET_ACCESS_KEY);
-        if (endpoint.isEmpty() && bucket.isEmpty() && keyId.isEmpty() && secret.isEmpty()) {
+        // Any of them set means the operator wants the sink (docs/configuration.md): a lone
+        // OMCP_AUDIT_S3_REGION or a malformed OMCP_AUDIT_S3_BATCH_SIZE is reported, not skipped unread.
+        boolean anySet = java.util.stream.Stream.of(Variables.AUDIT_S3_ENDPOINT, Variables.AUDIT_S3_BUCKET,
+                        Variables.AUDIT_S3_ACCESS_KEY_ID, Variables.AUDIT_S3_SECRET_ACCESS_KEY, Variables.AUDIT_S3_PREFIX,
+                        Variables.AUDIT_S3_REGION, Variables.AUDIT_S3_BATCH_SIZE, Variables.AUDIT_S3_FLUSH_INTERVAL,
+                        Variables.AUDIT_S3_DEADLETTER)
+                .anyMatch(variable -> env.raw(variable).isPresent());
+        if (!anySet) {
             return Optional.empty();
         }
         boolean complete = true;

@@ -100,11 +100,22 @@ final class Environment {
         return value;
     }
 
-    /** A comma-separated list; empty entries are dropped. */
+    /**
+     * A comma-separated list; empty entries are dropped. A value made only of commas and spaces is a
+     * problem, not an empty list: read as unset it would quietly mean the default, and for
+     * {@code OMCP_API_KEYS=,} that is an anonymous {@code /mcp}.
+     */
     List<String> list(Variable variable) {
-        return raw(variable)
-                .map(text -> Arrays.stream(text.split(",")).map(String::trim).filter(s -> !s.isEmpty()).toList())
-                .orElse(List.of());
+        Optional<String> raw = raw(variable);
+        if (raw.isEmpty()) {
+            return List.of();
+        }
+        List<String> entries = Arrays.stream(raw.get().split(",")).map(String::trim).filter(s -> !s.isEmpty()).toList();
+        if (entries.isEmpty()) {
+            // the value is only separators, so showing it reveals nothing, but a secret's is still not repeated
+            problem(variable, "is set but holds no entry, only commas and spaces; give at least one comma-separated entry, or unset it");
+        }
+        return entries;
     }
 
     /**

@@ -14,9 +14,11 @@ final class PluginSettingsReader {
 
     static Settings.Plugins read(Environment environment) {
         Path directory = path(environment, Variables.PLUGINS_DIR, environment.string(Variables.PLUGINS_DIR));
-        // spec 5.8: false, 0, no, off opt out; any other value keeps plugins gated.
-        String verifyText = environment.string(Variables.VERIFY_PLUGINS).toLowerCase(Locale.ROOT);
-        boolean verify = !List.of("false", "0", "no", "off").contains(verifyText);
+        // spec 5.8: false, 0, no, off opt out, and nothing else ungates plugins. A value that is neither
+        // an opt-out nor an opt-in (VERIFY_PLUGINS=flase) refuses the start rather than being read as
+        // "on": whoever wrote it meant to change the setting, most likely to turn it off, and a
+        // gateway that then refuses their plugins at every start leaves them guessing why.
+        boolean verify = environment.flag(Variables.VERIFY_PLUGINS);
         Optional<Path> trustRoot = environment.file(Variables.PLUGIN_TRUST_ROOT);
         boolean strict = environment.flag(Variables.PLUGIN_REQUIRE_SIGNATURE);
         boolean uiInstall = environment.flag(Variables.ENABLE_UI_INSTALL);

@@ -11,10 +11,17 @@ import java.util.Optional;
 import java.util.Set;
 
 /**
- * {@code OMCP_*} variables in the environment that this version does not read. A typo such as
- * {@code OMCP_REDACTON=off} would otherwise leave the setting at its default without a word; the
- * launcher warns about each one with the closest name it does read. They never stop the start: the
- * environment may hold variables of another version, or of the {@code ./omcp} script.
+ * Variables in the environment that this version does not read but that look meant for it. A typo
+ * such as {@code OMCP_REDACTON=off} or {@code PROMETHEUS_ULR=...} would otherwise leave the setting
+ * at its default without a word; the launcher warns about each one with the closest name it does
+ * read. They never stop the start: the environment may hold variables of another version, of the
+ * {@code ./omcp} script, or of other programs.
+ *
+ * <p>Two kinds are reported. Every {@code OMCP_*} name the gateway does not read, since the prefix
+ * says it is meant for the gateway. Outside the prefix, only a near miss of a name the gateway
+ * reads without it ({@code PROMETHEUS_URL}, {@code PORT}...): the environment holds many variables
+ * of other programs ({@code PATH}, {@code HOSTNAME}, the {@code PROMETHEUS_PORT} Kubernetes injects
+ * for a service named prometheus), and those must stay silent, so the bar is tighter there.
  */
 public final class UnknownVariables {
     private static final String PREFIX = "OMCP_";
@@ -30,24 +37,82 @@ public final class UnknownVariables {
      * One variable the gateway does not read.
      *
      * @param name its name as set
-     * @param suggestion the known name it most likely means, when one is close
+     * @param suggestion the known name it most likely means, when one is close (always, for a name without the prefix)
      */
     public record Unknown(String name, Optional<String> suggestion) {
         public Unknown {
             Objects.requireNonNull(name, "name");
             Objects.requireNonNull(suggestion, "suggestion");
+            if (!isPrefixed(name) && suggestion.isEmpty()) {
+                // outside the prefix a name is reported only as the near miss of a known one
+                throw new IllegalArgumentException("an unprefixed variable needs the name it misses: " + name);
+            }
         }
     }
 
-    /** The unknown {@code OMCP_*} names of {@code env} (any case of the prefix), sorted; values are never looked at. */
+    /**
+     * The unknown {@code OMCP_*} names of {@code env} (any case of the prefix) and the near misses of
+     * unprefixed names ({@link #nearMiss}), sorted; values are never looked at.
+     */
     public static List<Unknown> in(Map<String, String> env) {
         Set<String> known = knownNames();
+        List<String> unprefixed = known.stream().filter(name -> !name.startsWith(PREFIX)).toList();
         List<Unknown> unknown = new ArrayList<>();
         env.keySet().stream()
-                .filter(name -> name.toUpperCase(Locale.ROOT).startsWith(PREFIX) && !known.contains(name))
+                .filter(name -> !known.contains(name))
                 .sorted()
-                .forEach(name -> unknown.add(new Unknown(name, closest(name, known))));
+                .forEach(name -> {
+                    if (isPrefixed(name)) {
+                        unknown.add(new Unknown(name, closest(name, known)));
+                    } else {
+                        nearMiss(name, unprefixed).filter(meant -> !env.containsKey(meant))
+                                .ifPresent(meant -> unknown.add(new Unknown(name, Optional.of(meant))));
+                    }
+                });
         return List.copyOf(unknown);
+    }
+
+    /** Whether {@code name} carries the gateway's prefix, in any case. */
+    public static boolean isPrefixed(String name) {
+        return name.toUpperCase(Locale.ROOT).startsWith(PREFIX);
+    }
+
+    /**
+     * The unprefixed name {@code name} most likely misspells, if it is close enough to be a typo rather
+     * than another program's variable: the same name in another case ({@code prometheus_url}), two
+     * neighbours swapped ({@code PROT}), or for longer names one edit ({@code LOKI_ULR}, from 5
+     * letters) or two ({@code PROMETEUS_ULR}, from 12). The bar grows with the name because a short
+     * name is a few edits away from many unrelated ones ({@code HOME} is two from {@code HOST}), and
+     * a Kubernetes service variable such as {@code PROMETHEUS_PORT} is three from {@code PROMETHEUS_URL}.
+     */
+    static Optional<String> nearMiss(String name, List<String> unprefixed) {
+        String upper = name.toUpperCase(Locale.ROOT);
+        return unprefixed.stream()
+                .filter(candidate -> isNearMiss(upper, candidate))
+                .min(Comparator.<String>comparingInt(candidate -> editDistance(upper, candidate)).thenComparing(Comparator.naturalOrder()));
+    }
+
+    private static boolean isNearMiss(String upper, String known) {
+        if (Math.abs(upper.length() - known.length()) > 2) {
+            return false; // more than two edits apart whatever the letters; spares the table of a long name
+        }
+        int distance = editDistance(upper, known);
+        if (distance == 0) {
+            return true; // only the case differs, and the environment is case-sensitive
+        }
+        if (known.length() < 5) {
+            return distance == 1 && upper.length() == known.length() && sameLetters(upper, known);
+        }
+        return distance <= (known.length() < 12 ? 1 : 2);
+    }
+
+    /** The same letters in another order: with edit distance 1 and equal length, two neighbours swapped. */
+    private static boolean sameLetters(String a, String b) {
+        char[] x = a.toCharArray();
+        char[] y = b.toCharArray();
+        java.util.Arrays.sort(x);
+        java.util.Arrays.sort(y);
+        return java.util.Arrays.equals(x, y);
     }
 
     static Set<String> knownNames() {

@@ -95,7 +95,7 @@ public final class Variables {
     public static final Variable PLUGINS_DIR = new Variable("PLUGINS_DIR", List.of(), "/app/plugins",
             "Directory scanned at start for connector plugins; a missing directory means no filesystem plugins.", false);
     public static final Variable VERIFY_PLUGINS = new Variable("VERIFY_PLUGINS", List.of(), "on",
-            "Gate filesystem plugins on integrity and signature; false, 0, no or off opt out.", false);
+            "Gate filesystem plugins on integrity and signature; false, 0, no or off opt out (true, 1, yes, on keep it).", false);
     public static final Variable PLUGIN_TRUST_ROOT = new Variable("PLUGIN_TRUST_ROOT", List.of(), "",
             "Path to the PEM public key(s) plugin signatures are verified against.", false);
     public static final Variable PLUGIN_REQUIRE_SIGNATURE = new Variable("PLUGIN_REQUIRE_SIGNATURE", List.of(), "off",

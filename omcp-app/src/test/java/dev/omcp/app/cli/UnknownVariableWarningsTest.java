@@ -23,4 +23,13 @@ class UnknownVariableWarningsTest {
                 .doesNotContain("suggestion")
                 .contains("docs/configuration.md");
     }
+
+    @Test
+    void aNearMissWithoutThePrefix_namesTheLikelyMeaning_andAllowsThatItIsAnotherProgramsVariable() {
+        assertThat(UnknownVariableWarnings.line(new Unknown("PROMETHEUS_ULR", Optional.of("PROMETHEUS_URL"))))
+                .startsWith("event=unknown-variable name=PROMETHEUS_ULR suggestion=PROMETHEUS_URL ")
+                .contains("PROMETHEUS_URL, that setting keeps its default")
+                .contains("did you mean PROMETHEUS_URL?")
+                .contains("if it belongs to another program, ignore this");
+    }
 }

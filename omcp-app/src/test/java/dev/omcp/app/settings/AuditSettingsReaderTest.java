@@ -8,6 +8,7 @@ import dev.omcp.adapters.storage.audit.TornTailPolicy;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
@@ -87,6 +88,21 @@ class AuditSettingsReaderTest {
                 .hasMessageContaining("OMCP_AUDIT_S3_BUCKET must be a bucket name")
                 .hasMessageContaining("OMCP_AUDIT_S3_BATCH_SIZE must be an integer from 1 to 10000")
                 .satisfies(e -> assertThat(e.getMessage()).doesNotContain("pw@").doesNotContain("s3cr3t"));
+    }
+
+    @Test
+    void anyS3VariableAlone_asksForTheRestOfTheSink_andAMalformedOneIsNotSkippedUnread() {
+        // docs/configuration.md: setting any OMCP_AUDIT_S3_* variable requires the endpoint, bucket, key id and secret
+        for (String name : List.of("OMCP_AUDIT_S3_PREFIX", "OMCP_AUDIT_S3_REGION", "OMCP_AUDIT_S3_BATCH_SIZE",
+                "OMCP_AUDIT_S3_FLUSH_INTERVAL", "OMCP_AUDIT_S3_DEADLETTER")) {
+            String value = name.endsWith("DEADLETTER") ? "/tmp/s3-dead.jsonl" : name.endsWith("PREFIX") ? "audit/" : name.endsWith("REGION")
+                    ? "eu-west-1" : "100";
+            assertThatThrownBy(() -> read(name, value)).as(name)
+                    .hasMessageContaining("OMCP_AUDIT_S3_ENDPOINT is required when any OMCP_AUDIT_S3_* variable is set")
+                    .hasMessageContaining("OMCP_AUDIT_S3_SECRET_ACCESS_KEY is required");
+        }
+        assertThatThrownBy(() -> read("OMCP_AUDIT_S3_BATCH_SIZE", "lots"))
+                .hasMessageContaining("OMCP_AUDIT_S3_BATCH_SIZE must be an integer from 1 to 10000, got 'lots'");
     }
 
     @Test

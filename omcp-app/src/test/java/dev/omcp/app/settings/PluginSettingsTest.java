@@ -36,9 +36,19 @@ class PluginSettingsTest {
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {"true", "1", "yes", "on", "banana", "disable"})
-    void spec5_8_verifyPlugins_anythingElseKeepsPluginsGated(String value) throws Exception {
+    @ValueSource(strings = {"true", "1", "yes", "on", "On", "TRUE"})
+    void spec5_8_verifyPlugins_theseKeepPluginsGated(String value) throws Exception {
         assertThat(read(Map.of("VERIFY_PLUGINS", value)).verify()).isTrue();
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"flase", "disable", "of", "banana", "enabled"})
+    void verifyPlugins_aValueThatIsNeitherOnNorOff_refusesTheStart_insteadOfSilentlyStayingOn(String value) {
+        // the operator meant to change the setting; which way is unknown, so nothing is guessed
+        assertThatThrownBy(() -> read(Map.of("VERIFY_PLUGINS", value, "OMCP_HOOK_MODE", "lenient")))
+                .isInstanceOf(InvalidSettingsException.class)
+                .hasMessageContaining("VERIFY_PLUGINS must be true or false (also 1/0, yes/no, on/off), got '" + value + "'")
+                .as("reported with the other problems, all at once").hasMessageContaining("OMCP_HOOK_MODE must be");
     }
 
     @ParameterizedTest

@@ -41,6 +41,22 @@ class SettingsReaderTest {
         assertThat(e.getMessage()).doesNotContain("tiny-tkn").doesNotContain("nameless-token-1234567");
     }
 
+    @Test
+    void aListMadeOnlyOfCommas_isRefused_notReadAsUnset() throws Exception {
+        // OMCP_API_KEYS=, read as unset would open /mcp to anyone; the labels would quietly fall back to their defaults
+        Map<String, String> env = Map.of("OMCP_API_KEYS", " , ,", "OMCP_ALLOWED_ORIGINS", ",", "OMCP_ALLOWED_HOSTS", ",,",
+                "PROMETHEUS_URL", ",", "LOKI_SERVICE_LABELS", " ,");
+
+        InvalidSettingsException e = catchThrowableOfType(InvalidSettingsException.class, () -> SettingsReader.read(env));
+
+        assertThat(e).as("refused, every one named").isNotNull();
+        assertThat(e.problems()).containsExactlyInAnyOrder(env.keySet().stream()
+                .map(name -> name + " is set but holds no entry, only commas and spaces; give at least one comma-separated entry, or unset it")
+                .toArray(String[]::new));
+        assertThat(SettingsReader.read(Map.of("OMCP_ALLOWED_HOSTS", "gw.example.com,,")).server().allowedHosts())
+                .as("empty entries beside real ones are still dropped").containsExactly("gw.example.com");
+    }
+
     /** Each would otherwise start and fail later: at the first dead letter, registration or report, or as "cannot be read". */
     @Test
     void everyFileVariable_namingADirectory_isReportedAtOnce(@TempDir Path dir) throws Exception {

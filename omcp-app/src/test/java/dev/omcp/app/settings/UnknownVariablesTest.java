@@ -1,6 +1,7 @@
 package dev.omcp.app.settings;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.omcp.app.settings.UnknownVariables.Unknown;
 import java.util.HashMap;
@@ -50,6 +51,64 @@ class UnknownVariablesTest {
         env.put("HOSTNAME", "pod-1");
         env.put("PROMETHEUS_PORT", "9090");
         assertThat(UnknownVariables.in(env)).isEmpty();
+    }
+
+    @Test
+    void aNearMissOfAnUnprefixedName_isReported_withTheNameItMeans() {
+        assertThat(UnknownVariables.in(Map.of("PROMETHEUS_ULR", "http://prom:9090")))
+                .as("two letters swapped").containsExactly(new Unknown("PROMETHEUS_ULR", Optional.of("PROMETHEUS_URL")));
+        assertThat(UnknownVariables.in(Map.of("LOKI_URI", "http://loki:3100")))
+                .containsExactly(new Unknown("LOKI_URI", Optional.of("LOKI_URL")));
+        assertThat(UnknownVariables.in(Map.of("PLUGIN_DIR", "/p")))
+                .as("a letter left out").containsExactly(new Unknown("PLUGIN_DIR", Optional.of("PLUGINS_DIR")));
+        assertThat(UnknownVariables.in(Map.of("PROMETEUS_ULR", "http://prom:9090")))
+                .as("two edits in a long name").containsExactly(new Unknown("PROMETEUS_ULR", Optional.of("PROMETHEUS_URL")));
+        assertThat(UnknownVariables.in(Map.of("VERIFY_PLUGIN", "off")))
+                .containsExactly(new Unknown("VERIFY_PLUGIN", Optional.of("VERIFY_PLUGINS")));
+        assertThat(UnknownVariables.in(Map.of("prometheus_url", "http://prom:9090")))
+                .as("another case: the environment is case-sensitive").containsExactly(new Unknown("prometheus_url", Optional.of("PROMETHEUS_URL")));
+        assertThat(UnknownVariables.in(Map.of("METRICS_ULR", "http://prom:9090")))
+                .as("aliases are known names too").containsExactly(new Unknown("METRICS_ULR", Optional.of("METRICS_URL")));
+    }
+
+    @Test
+    void aShortUnprefixedName_isMissedOnlyBySwappedNeighboursOrCase() {
+        assertThat(UnknownVariables.in(Map.of("PROT", "8080"))).containsExactly(new Unknown("PROT", Optional.of("PORT")));
+        assertThat(UnknownVariables.in(Map.of("HSOT", "0.0.0.0"))).containsExactly(new Unknown("HSOT", Optional.of("HOST")));
+        assertThat(UnknownVariables.in(Map.of("port", "8080"))).containsExactly(new Unknown("port", Optional.of("PORT")));
+        // one or two edits from HOST or PORT are ordinary variables of other programs
+        assertThat(UnknownVariables.in(Map.of("HOME", "/root", "POST", "x", "HOSTS", "x", "PORTS", "x", "SORT", "x", "PWD", "/")))
+                .isEmpty();
+    }
+
+    @Test
+    void aNearMiss_isNotReported_whenTheNameItMissesIsSetToo() {
+        // the operator has the real one: the other is most likely another program's
+        assertThat(UnknownVariables.in(Map.of("PROMETHEUS_URL", "http://prom:9090", "PROMETHEUS_URLS", "a,b"))).isEmpty();
+        assertThat(UnknownVariables.in(Map.of("PORT", "3000", "PROT", "tcp"))).isEmpty();
+    }
+
+    @Test
+    void theUnrelatedVariablesOfATypicalContainer_areNotReported() {
+        Map<String, String> env = new HashMap<>();
+        for (String name : new String[] {
+                "PATH", "HOME", "HOSTNAME", "HOSTTYPE", "USER", "PWD", "OLDPWD", "SHELL", "TERM", "LANG", "LC_ALL", "TZ", "SHLVL",
+                "JAVA_HOME", "JAVA_OPTS", "MAVEN_OPTS", "JDK_JAVA_OPTIONS", "LOGNAME", "MAIL", "EDITOR", "DISPLAY", "HTTP_PROXY",
+                "http_proxy", "NO_PROXY", "no_proxy", "HTTPS_PROXY", "SSL_CERT_FILE", "CONFIG_DIR", "XDG_CONFIG_HOME", "LOG_LEVEL",
+                "PLUGIN_PATH", "SERVICE_NAME", "POD_NAME", "POD_IP", "NODE_NAME",
+                // what Kubernetes injects for services named prometheus, loki, metrics, hub-catalog and kubernetes
+                "PROMETHEUS_PORT", "PROMETHEUS_SERVICE_HOST", "PROMETHEUS_SERVICE_PORT", "PROMETHEUS_PORT_9090_TCP",
+                "PROMETHEUS_PORT_9090_TCP_ADDR", "PROMETHEUS_PORT_9090_TCP_PORT", "PROMETHEUS_PORT_9090_TCP_PROTO",
+                "LOKI_PORT", "LOKI_SERVICE_HOST", "LOKI_SERVICE_PORT", "LOKI_PORT_3100_TCP", "METRICS_PORT", "METRICS_SERVICE_HOST",
+                "HUB_CATALOG_PORT", "HUB_CATALOG_SERVICE_HOST", "KUBERNETES_SERVICE_HOST", "KUBERNETES_SERVICE_PORT", "KUBERNETES_PORT"}) {
+            env.put(name, "x");
+        }
+        assertThat(UnknownVariables.in(env)).isEmpty();
+    }
+
+    @Test
+    void anUnprefixedName_isReportedOnlyWithTheNameItMisses() {
+        assertThatThrownBy(() -> new Unknown("PROMETHEUS_ULR", Optional.empty())).isInstanceOf(IllegalArgumentException.class);
     }
 
     @Test

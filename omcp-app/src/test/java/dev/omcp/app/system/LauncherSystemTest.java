@@ -128,14 +128,16 @@ class LauncherSystemTest {
     @Test
     void aMisspeltVariable_isWarnedAbout_withTheNameItMeans_andItsValueIsNeverShown() throws Exception {
         String value = "misspelt-value-7f3a";
-        try (LauncherProcess launcher = LauncherProcess.start(Map.of("OMCP_REDACTON", value, "OMCP_SESION_SECRET", value), "serve")) {
+        try (LauncherProcess launcher = LauncherProcess.start(
+                Map.of("OMCP_REDACTON", value, "OMCP_SESION_SECRET", value, "PROMETHEUS_ULR", "http://" + value + ":9090"), "serve")) {
             launcher.awaitPort(Duration.ofSeconds(30));
             launcher.terminate();
             assertThat(launcher.awaitExit(Duration.ofSeconds(20))).as("unknown variables never stop the start").isZero();
             launcher.awaitOutputDrained(Duration.ofSeconds(10));
             String stderr = String.join("\n", launcher.stderr());
             assertThat(stderr).contains("WARN").contains("event=unknown-variable name=OMCP_REDACTON suggestion=OMCP_REDACTION")
-                    .contains("event=unknown-variable name=OMCP_SESION_SECRET suggestion=OMCP_SESSION_SECRET");
+                    .contains("event=unknown-variable name=OMCP_SESION_SECRET suggestion=OMCP_SESSION_SECRET")
+                    .as("a near miss of a name without the prefix").contains("event=unknown-variable name=PROMETHEUS_ULR suggestion=PROMETHEUS_URL");
             assertThat(stderr + String.join("\n", launcher.stdout())).doesNotContain(value);
         }
     }
