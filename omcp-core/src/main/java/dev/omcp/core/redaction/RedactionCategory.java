@@ -11,13 +11,13 @@ public enum RedactionCategory {
     IPV4("ipv4"),
     /** An IPv6 address (full, compressed, with embedded IPv4 or a zone). */
     IPV6("ipv6"),
-    /** A JSON Web Token ({@code eyJ...}.{@code eyJ...}.signature). */
+    /** A JSON Web Token ({@code eyJ...}.{@code eyJ...}.signature, or without the signature). */
     JWT("jwt"),
     /** The credential of an {@code Authorization: Bearer} header. */
     BEARER_TOKEN("bearer_token"),
     /** AWS access key ids ({@code AKIA...}, {@code ASIA...}) and secret access keys (40 base64 characters). */
     AWS_KEY("aws_key"),
-    /** Google Cloud API keys ({@code AIza...}) and OAuth client secrets ({@code GOCSPX-...}). */
+    /** Google Cloud API keys ({@code AIza...}), OAuth client secrets ({@code GOCSPX-...}) and access tokens ({@code ya29.}). */
     GCP_KEY("gcp_key"),
     /** Azure storage account keys, {@code AccountKey=}/{@code SharedAccessKey=} and SAS {@code sig=} values, Entra client secrets. */
     AZURE_KEY("azure_key"),
@@ -25,14 +25,18 @@ public enum RedactionCategory {
     GITHUB_TOKEN("github_token"),
     /** GitLab tokens ({@code glpat-}, {@code gldt-}, {@code glrt-} and the other {@code gl...-} prefixes). */
     GITLAB_TOKEN("gitlab_token"),
-    /** A PEM private-key block, from {@code -----BEGIN ... PRIVATE KEY-----} to its end (or the end of the text). */
+    /**
+     * A PEM private-key block, from {@code -----BEGIN ... PRIVATE KEY-----} to its end (or the end of
+     * the text), or one body line of a key logged apart from its BEGIN line.
+     */
     PRIVATE_KEY("private_key"),
     /** A payment card number: 13 to 19 digits with a card-network prefix and a valid Luhn check digit. */
     CARD_NUMBER("card_number"),
     /**
      * A value given to a secret-like name ({@code password=}, {@code secret:}, {@code token=},
-     * {@code api_key=}, a JSON field {@code "client_secret"}), Basic credentials, credentials in a
-     * URL, and Slack / Stripe style tokens.
+     * {@code api_key=}, a JSON field {@code "client_secret"}, also JSON-escaped or URL-encoded), the
+     * credential of any {@code Authorization} scheme, credentials in a URL, and Slack / Stripe style
+     * tokens.
      */
     SECRET("secret");
 

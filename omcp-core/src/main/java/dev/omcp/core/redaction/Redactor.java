@@ -29,7 +29,8 @@ import java.util.concurrent.ConcurrentHashMap;
  * can be client IPs or user emails; a key is data too). When two keys of one object redact to the
  * same text, the later ones get a {@code " #2"}, {@code " #3"}... suffix so no value is lost. A value
  * whose key names a secret ({@code password}, {@code client_secret}, {@code apiKey},
- * {@code authorization}, {@code cookie}...) is replaced whole, whatever it looks like. Numbers are
+ * {@code authorization}, {@code cookie}...) is replaced whole, whatever it looks like, and so is
+ * every string and number of an array or object under such a key. Numbers are
  * checked as text too (a card number stored as a JSON number becomes the redaction string).
  *
  * <p>Fail closed: {@link #redactPayload} parses its input as JSON and, when it is not JSON, redacts
@@ -139,6 +140,19 @@ public final class Redactor {
     }
 
     private JsonValue walk(JsonValue value, int[] counts) {
+        return walk(value, counts, false);
+    }
+
+    /**
+     * @param secret under a key that names a secret: every string and number is replaced whole,
+     *     however deep ({@code "password": ["..."]}, {@code "credentials": {"user": .., "pass": ..}})
+     */
+    private JsonValue walk(JsonValue value, int[] counts, boolean secret) {
+        if (secret && (value.getValueType() == JsonValue.ValueType.STRING || value.getValueType() == JsonValue.ValueType.NUMBER)
+                && !isEmptyString(value)) {
+            counts[RedactionCategory.SECRET.ordinal()]++;
+            return SECRET_VALUE;
+        }
         return switch (value.getValueType()) {
             case STRING -> {
                 String s = ((JsonString) value).getString();
@@ -155,7 +169,7 @@ public final class Redactor {
                 JsonArrayBuilder b = null;
                 for (int i = 0; i < array.size(); i++) {
                     JsonValue item = array.get(i);
-                    JsonValue r = walk(item, counts);
+                    JsonValue r = walk(item, counts, secret);
                     if (b == null && r != item) {
                         b = Jsonp.provider().createArrayBuilder();
                         for (int k = 0; k < i; k++) {
@@ -168,12 +182,12 @@ public final class Redactor {
                 }
                 yield b == null ? value : b.build();
             }
-            case OBJECT -> walkObject((JsonObject) value, counts);
+            case OBJECT -> walkObject((JsonObject) value, counts, secret);
             default -> value;
         };
     }
 
-    private JsonValue walkObject(JsonObject object, int[] counts) {
+    private JsonValue walkObject(JsonObject object, int[] counts, boolean secret) {
         JsonObjectBuilder b = null;
         Set<String> used = null;
         int index = 0;
@@ -181,14 +195,7 @@ public final class Redactor {
             Key k = key(e.getKey());
             k.count(counts);
             JsonValue v = e.getValue();
-            JsonValue r;
-            if (k.secret() && (v.getValueType() == JsonValue.ValueType.STRING || v.getValueType() == JsonValue.ValueType.NUMBER)
-                    && !isEmptyString(v)) {
-                counts[RedactionCategory.SECRET.ordinal()]++;
-                r = SECRET_VALUE;
-            } else {
-                r = walk(v, counts);
-            }
+            JsonValue r = walk(v, counts, secret || k.secret());
             String key = k.redacted();
             if (b == null && (r != v || !key.equals(e.getKey()))) {
                 // first change: copy the unchanged entries before it, then build from here on

@@ -22,8 +22,6 @@ import java.util.regex.Pattern;
  */
 final class TextRedactor {
     private static final Pattern BEARER = Pattern.compile("(?i)(?<![A-Za-z0-9])bearer(?:\\s++|%20)([A-Za-z0-9\\-._~+/]{8,}+=*+)");
-    private static final Pattern BASIC = Pattern.compile(
-            "(?i)authorization[\"']?\\s*+[:=]\\s*+[\"']?\\s*+basic\\s++([A-Za-z0-9+/]{6,}+=*+)");
     private static final Pattern URL_CREDENTIALS = Pattern.compile("([a-zA-Z][a-zA-Z0-9+.-]{1,15}+://)([^/\\s:@\\[\\]]{1,256}+):([^/\\s@\\[\\]]{1,256}+)@");
     private static final Pattern GITHUB = Pattern.compile(
             "(?<![A-Za-z0-9_])(?:gh[pousr]_[A-Za-z0-9]{36,251}+|github_pat_[A-Za-z0-9_]{22,255}+)(?![A-Za-z0-9_])");
@@ -31,21 +29,17 @@ final class TextRedactor {
             "(?<![A-Za-z0-9_-])gl(?:pat|dt|rt|ptt|cbt|oas|soat|ft|imt|agent|ffct)-[A-Za-z0-9_-]{20,}+");
     private static final Pattern AWS_KEY_ID = Pattern.compile(
             "(?<![A-Z0-9])(?:AKIA|ASIA|ABIA|ACCA|AGPA|AIDA|AIPA|ANPA|ANVA|APKA|AROA|ASCA)[A-Z0-9]{16}+(?![A-Z0-9])");
-    private static final Pattern GCP = Pattern.compile("(?<![A-Za-z0-9_-])(?:AIza[0-9A-Za-z_-]{35}+|GOCSPX-[A-Za-z0-9_-]{28}+)(?![A-Za-z0-9_-])");
+    private static final Pattern GCP = Pattern.compile(
+            "(?<![A-Za-z0-9_-])(?:AIza[0-9A-Za-z_-]{35}+|GOCSPX-[A-Za-z0-9_-]{28}+|ya29\\.[0-9A-Za-z_-]{20,}+)(?![A-Za-z0-9_-])");
     private static final Pattern AZURE_CONNECTION = Pattern.compile(
             "(?i)(?:AccountKey|SharedAccessKey|SharedAccessSignature)=([A-Za-z0-9+/%]{16,}+={0,2}+)");
     private static final Pattern AZURE_SAS = Pattern.compile("(?<![A-Za-z0-9])sig=([A-Za-z0-9%+/]{16,}+={0,2}+)");
     private static final Pattern AZURE_CLIENT_SECRET = Pattern.compile("(?<![A-Za-z0-9_~.-])[A-Za-z0-9_~.-]{3}\\dQ~[A-Za-z0-9_~.-]{31,34}+(?![A-Za-z0-9_~.-])");
     private static final Pattern CHAT_AND_PAYMENT = Pattern.compile(
-            "(?<![A-Za-z0-9])(?:xox[abposr]-[A-Za-z0-9-]{10,}+|(?:sk|rk)_(?:live|test)_[A-Za-z0-9]{16,}+)");
-
-    /** Name fragments that make a {@code name=value} a secret (lower case). */
-    private static final String[] SECRET_NAMES = {
-        "password", "passwd", "pwd", "secret", "token", "api_key", "apikey", "api-key", "access_key", "accesskey",
-        "access-key", "private_key", "privatekey", "private-key", "credential"
-    };
-
-    private static final int MAX_QUOTED_VALUE = 1024;
+            "(?<![A-Za-z0-9])(?:xox[abposre]-[A-Za-z0-9-]{10,}+|xapp-\\d-[A-Za-z0-9-]{10,}+|(?:sk|rk)_(?:live|test)_[A-Za-z0-9]{16,}+"
+                    + "|whsec_[A-Za-z0-9+/=]{24,}+)");
+    /** The secret path of a Slack incoming webhook (whoever has the URL can post to the channel). */
+    private static final Pattern SLACK_WEBHOOK = Pattern.compile("hooks\\.slack\\.com/(?:services|workflows|triggers)/([A-Za-z0-9_/-]{16,}+)");
 
     /** Texts longer than this are redacted line by line. */
     static final int SPLIT_LENGTH = 2048;
@@ -97,9 +91,9 @@ final class TextRedactor {
         }
         if (h.letterB) {
             out = near(BEARER, out, 1, RedactionCategory.BEARER_TOKEN, counts, "bearer", true, 0, MAX_TOKEN);
-            if (indexOf(out, "basic", 0, true) >= 0) {
-                out = near(BASIC, out, 1, RedactionCategory.SECRET, counts, "authorization", true, 0, 1024);
-            }
+        }
+        if (h.b64Run >= 24) {
+            out = near(SLACK_WEBHOOK, out, 1, RedactionCategory.SECRET, counts, "hooks.slack.com/", false, 0, 512);
         }
         if (h.at) {
             out = near(URL_CREDENTIALS, out, 3, RedactionCategory.SECRET, counts, "://", false, 16, 600);
@@ -118,6 +112,9 @@ final class TextRedactor {
             out = near(GCP, out, 0, RedactionCategory.GCP_KEY, counts, "AIza", false, 0, 39);
             out = near(GCP, out, 0, RedactionCategory.GCP_KEY, counts, "GOCSPX-", false, 0, 35);
         }
+        if (h.nineDot) {
+            out = near(GCP, out, 0, RedactionCategory.GCP_KEY, counts, "ya29.", false, 0, 4096);
+        }
         if (h.equals) {
             out = near(AZURE_CONNECTION, out, 1, RedactionCategory.AZURE_KEY, counts, "accountkey=", true, 0, 1024);
             out = near(AZURE_CONNECTION, out, 1, RedactionCategory.AZURE_KEY, counts, "sharedaccess", true, 0, 1024);
@@ -132,14 +129,20 @@ final class TextRedactor {
         if (h.dash) {
             out = near(CHAT_AND_PAYMENT, out, 0, RedactionCategory.SECRET, counts, "xox", false, 0, 512);
         }
+        if (h.pDash) {
+            out = near(CHAT_AND_PAYMENT, out, 0, RedactionCategory.SECRET, counts, "xapp-", false, 0, 512);
+        }
         if (h.underscore) {
             out = near(CHAT_AND_PAYMENT, out, 0, RedactionCategory.SECRET, counts, "_live_", false, 2, 512);
             out = near(CHAT_AND_PAYMENT, out, 0, RedactionCategory.SECRET, counts, "_test_", false, 2, 512);
         }
-        if (h.equals || h.colons > 0) {
-            out = namedSecrets(out, counts);
+        if (h.cUnderscore) {
+            out = near(CHAT_AND_PAYMENT, out, 0, RedactionCategory.SECRET, counts, "whsec_", false, 0, 512);
         }
-        if (h.at) {
+        if (h.equals || h.colons > 0 || h.percent) {
+            out = NamedSecrets.redact(out, h.percent, counts);
+        }
+        if (h.at || h.percent) {
             out = emails(out, counts);
         }
         if (h.digitRun >= 13) {
@@ -161,31 +164,7 @@ final class TextRedactor {
 
     /** {@code indexOf}, optionally ignoring ASCII case ({@code needle} in lower case). */
     static int indexOf(String s, String needle, int from, boolean ignoreCase) {
-        if (!ignoreCase) {
-            return s.indexOf(needle, from);
-        }
-        // The candidates are found with String.indexOf(char), an intrinsic that skips most of the
-        // line at once; comparing every character by hand cost more than the patterns it guards.
-        char first = needle.charAt(0);
-        char firstUpper = Character.toUpperCase(first);
-        int last = s.length() - needle.length();
-        int start = Math.max(from, 0);
-        int lower = s.indexOf(first, start);
-        int upper = firstUpper == first ? -1 : s.indexOf(firstUpper, start);
-        while (true) {
-            int at = lower < 0 ? upper : upper < 0 ? lower : Math.min(lower, upper);
-            if (at < 0 || at > last) {
-                return -1;
-            }
-            if (s.regionMatches(true, at, needle, 0, needle.length())) {
-                return at;
-            }
-            if (at == lower) {
-                lower = s.indexOf(first, at + 1);
-            } else {
-                upper = s.indexOf(firstUpper, at + 1);
-            }
-        }
+        return new AnchorFinder(s, needle, ignoreCase).next(from);
     }
 
     /** The longest bearer credential matched whole; anything longer is cut there. */
@@ -201,7 +180,8 @@ final class TextRedactor {
      */
     private static String near(Pattern p, String s, int group, RedactionCategory category, int[] counts, String anchor,
             boolean ignoreCase, int lookBack, int maxLen) {
-        int a = indexOf(s, anchor, 0, ignoreCase);
+        AnchorFinder anchors = new AnchorFinder(s, anchor, ignoreCase);
+        int a = anchors.next(0);
         if (a < 0) {
             return s;
         }
@@ -224,7 +204,7 @@ final class TextRedactor {
                     break;
                 }
             }
-            a = indexOf(s, anchor, next, ignoreCase);
+            a = anchors.next(next);
         }
         return spans == null ? s : apply(s, spans, counts);
     }
@@ -244,7 +224,7 @@ final class TextRedactor {
 
     /**
      * JSON Web Tokens: {@code eyJ<base64url>.eyJ<base64url>.<base64url>} (header and payload are
-     * JSON objects, so both start with {@code eyJ}; the signature may be empty). A linear scan: an
+     * JSON objects, so both start with {@code eyJ}; the signature, and its dot, may be missing). A linear scan: an
      * occurrence that fails is skipped together with the run it sits in, which would fail the same way.
      */
     private static String jwts(String s, int[] counts) {
@@ -259,8 +239,9 @@ final class TextRedactor {
             int next = h;
             if (h - a >= 8 && h < s.length() && s.charAt(h) == '.' && s.startsWith("eyJ", h + 1)) {
                 int p = base64urlRun(s, h + 4);
-                if (p - h - 1 >= 8 && p < s.length() && s.charAt(p) == '.') {
-                    int sig = base64urlRun(s, p + 1);
+                if (p - h - 1 >= 8) {
+                    // without its signature part (or its last dot) the claims are still readable: redacted all the same
+                    int sig = p < s.length() && s.charAt(p) == '.' ? base64urlRun(s, p + 1) : p;
                     if (spans == null) {
                         spans = new ArrayList<>();
                     }
@@ -280,6 +261,12 @@ final class TextRedactor {
         boolean underscore;
         boolean dash;
         boolean tilde;
+        /** A '%': URL-encoded separators ({@code token%3D...}) and at signs ({@code %40}). */
+        boolean percent;
+        /** "p-", "c_", "9.": the ends of the rarer prefixes ({@code xapp-}, {@code whsec_}, {@code ya29.}), so most lines skip them. */
+        boolean pDash;
+        boolean cUnderscore;
+        boolean nineDot;
         boolean dashes5;
         boolean letterB;
         boolean maybeJwt;
@@ -301,6 +288,10 @@ final class TextRedactor {
             boolean underscore = false;
             boolean dash = false;
             boolean tilde = false;
+            boolean percent = false;
+            boolean pDash = false;
+            boolean cUnderscore = false;
+            boolean nineDot = false;
             boolean dashes5 = false;
             boolean letterB = false;
             boolean maybeJwt = false;
@@ -374,8 +365,12 @@ final class TextRedactor {
                     switch (c) {
                         case '@' -> at = true;
                         case '=' -> equals = true;
-                        case '_' -> underscore = true;
+                        case '_' -> {
+                            underscore = true;
+                            cUnderscore |= prev == 'c';
+                        }
                         case '~' -> tilde = true;
+                        case '%' -> percent = true;
                         case ':' -> {
                             colons++;
                             v6Colons++;
@@ -385,11 +380,13 @@ final class TextRedactor {
                         }
                         case '-' -> {
                             dash = true;
+                            pDash |= prev == 'p';
                             if (++dashRun >= 5) {
                                 dashes5 = true;
                             }
                         }
                         case '.' -> {
+                            nineDot |= prev == '9';
                             if (prev >= '0' && prev <= '9' && ++quadDots >= 3) {
                                 maybeIpv4 = true;
                             }
@@ -424,6 +421,10 @@ final class TextRedactor {
             h.underscore = underscore;
             h.dash = dash;
             h.tilde = tilde;
+            h.percent = percent;
+            h.pDash = pDash;
+            h.cUnderscore = cUnderscore;
+            h.nineDot = nineDot;
             h.dashes5 = dashes5;
             h.letterB = letterB;
             h.maybeJwt = maybeJwt;
@@ -437,9 +438,9 @@ final class TextRedactor {
         }
     }
 
-    private record Span(int start, int end, RedactionCategory category) {}
+    record Span(int start, int end, RedactionCategory category) {}
 
-    private static String apply(String s, List<Span> spans, int[] counts) {
+    static String apply(String s, List<Span> spans, int[] counts) {
         if (spans.isEmpty()) {
             return s;
         }
@@ -489,7 +490,8 @@ final class TextRedactor {
      * Runs of exactly 40 base64 characters with at least five upper-case and five lower-case
      * letters (the shape of an AWS secret access key: random over 64 characters; hex such as a git
      * SHA, words and paths do not qualify), and runs of 86 such characters padded with {@code ==}
-     * to 88 (an Azure storage account key). A run glued to an identifier ({@code a_...},
+     * to 88 (an Azure storage account key), and runs of exactly 64 or 70 (a body line of a private
+     * key whose lines were logged one by one). A run glued to an identifier ({@code a_...},
      * {@code x-...}) is not a key.
      */
     private static String longKeys(String s, int[] counts) {
@@ -504,10 +506,14 @@ final class TextRedactor {
             int start = i;
             int upper = 0;
             int lower = 0;
+            int digits = 0;
+            int slashes = 0;
             while (i < n && b64(s.charAt(i))) {
                 char c = s.charAt(i);
                 upper += c >= 'A' && c <= 'Z' ? 1 : 0;
                 lower += c >= 'a' && c <= 'z' ? 1 : 0;
+                digits += c >= '0' && c <= '9' ? 1 : 0;
+                slashes += c == '/' ? 1 : 0;
                 i++;
             }
             int end = i;
@@ -522,146 +528,15 @@ final class TextRedactor {
                     spans.add(new Span(start, end, RedactionCategory.AWS_KEY));
                 } else if (end - start == 88 && end > i) {
                     spans.add(new Span(start, end, RedactionCategory.AZURE_KEY));
+                } else if ((len == 64 || len == 70) && end == i && digits >= 2 && slashes <= 6) {
+                    // a full body line of a PEM (64) or OpenSSH (70) private key logged on its own, apart from its
+                    // BEGIN line; a long path has more slashes, an identifier rarely two digits
+                    spans.add(new Span(start, end, RedactionCategory.PRIVATE_KEY));
                 }
             }
             i = Math.max(end, i);
         }
         return apply(s, spans, counts);
-    }
-
-    private static boolean keyChar(char c) {
-        return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' || c == '-' || c == '.';
-    }
-
-    /**
-     * {@code name=value}, {@code name: value}, {@code "name": "value"} where the name contains a
-     * secret-like fragment ({@link #SECRET_NAMES}, any case): the value is replaced, the name kept.
-     * Driven by the separators, so a line without {@code =} or {@code :} costs one {@code indexOf}.
-     */
-    private static String namedSecrets(String s, int[] counts) {
-        List<Span> spans = null;
-        int n = s.length();
-        Separators seps = new Separators(s);
-        int p = seps.next(0);
-        while (p >= 0) {
-            int keyEnd = p;
-            while (keyEnd > 0 && s.charAt(keyEnd - 1) == ' ') {
-                keyEnd--;
-            }
-            if (keyEnd > 0 && (s.charAt(keyEnd - 1) == '"' || s.charAt(keyEnd - 1) == '\'')) {
-                keyEnd--;
-            }
-            int keyStart = keyEnd;
-            while (keyStart > 0 && keyEnd - keyStart < 64 && keyChar(s.charAt(keyStart - 1))) {
-                keyStart--;
-            }
-            if (keyEnd - keyStart < 3 || !secretName(s, keyStart, keyEnd)) {
-                p = seps.next(p + 1);
-                continue;
-            }
-            int v = p + 1;
-            while (v < n && s.charAt(v) == ' ') {
-                v++;
-            }
-            char quote = 0;
-            if (v < n && (s.charAt(v) == '"' || s.charAt(v) == '\'')) {
-                quote = s.charAt(v);
-                v++;
-            }
-            int valueStart = v;
-            if (s.startsWith("[REDACTED:", valueStart)) {
-                p = seps.next(valueStart);
-                continue;
-            }
-            if (quote != 0) {
-                while (v < n && s.charAt(v) != quote && v - valueStart < MAX_QUOTED_VALUE) {
-                    v++;
-                }
-            } else {
-                while (v < n && !valueEnd(s.charAt(v))) {
-                    v++;
-                }
-            }
-            if (v > valueStart) {
-                if (spans == null) {
-                    spans = new ArrayList<>();
-                }
-                spans.add(new Span(valueStart, v, RedactionCategory.SECRET));
-            }
-            p = seps.next(Math.max(v, p + 1));
-        }
-        return spans == null ? s : apply(s, spans, counts);
-    }
-
-    /** The next {@code =} or {@code :}; each is searched for again only once passed, so the whole scan is linear. */
-    private static final class Separators {
-        private final String s;
-        private int eq = -2;
-        private int colon = -2;
-
-        Separators(String s) {
-            this.s = s;
-        }
-
-        int next(int from) {
-            if (eq != -1 && eq < from) {
-                eq = s.indexOf('=', from);
-            }
-            if (colon != -1 && colon < from) {
-                colon = s.indexOf(':', from);
-            }
-            return eq < 0 ? colon : colon < 0 ? eq : Math.min(eq, colon);
-        }
-    }
-
-    /** For each of {@link #SECRET_NAMES}, the set of letters it needs, as a bit mask ('a' = bit 0). */
-    private static final int[] SECRET_NAME_LETTERS = new int[SECRET_NAMES.length];
-
-    static {
-        for (int k = 0; k < SECRET_NAMES.length; k++) {
-            SECRET_NAME_LETTERS[k] = letters(SECRET_NAMES[k], 0, SECRET_NAMES[k].length());
-        }
-    }
-
-    private static int letters(String s, int from, int to) {
-        int mask = 0;
-        for (int i = from; i < to; i++) {
-            char c = s.charAt(i);
-            if (c >= 'A' && c <= 'Z') {
-                c = (char) (c + 32);
-            }
-            if (c >= 'a' && c <= 'z') {
-                mask |= 1 << (c - 'a');
-            }
-        }
-        return mask;
-    }
-
-    /**
-     * Whether {@code s[from, to)} contains one of {@link #SECRET_NAMES}, ignoring case. A name whose
-     * letters are not all in the key is skipped without looking further, so ordinary keys
-     * ({@code level}, {@code msg}, {@code status}) cost one pass over their characters.
-     */
-    private static boolean secretName(String s, int from, int to) {
-        int have = letters(s, from, to);
-        for (int k = 0; k < SECRET_NAMES.length; k++) {
-            if ((SECRET_NAME_LETTERS[k] & have) != SECRET_NAME_LETTERS[k]) {
-                continue;
-            }
-            String name = SECRET_NAMES[k];
-            char first = name.charAt(0);
-            for (int i = from; i + name.length() <= to; i++) {
-                char c = s.charAt(i);
-                if ((c == first || c == first - 32) && s.regionMatches(true, i, name, 0, name.length())) {
-                    return true;
-                }
-            }
-        }
-        return false;
-    }
-
-    private static boolean valueEnd(char c) {
-        return Character.isWhitespace(c) || c == '"' || c == '\'' || c == '&' || c == ',' || c == ';' || c == '<' || c == '>';
     }
 
     private static boolean localChar(char c) {
@@ -673,32 +548,48 @@ final class TextRedactor {
         return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '-' || c == '.';
     }
 
-    /** {@code local@domain.tld}, found from each {@code @} outwards. */
+    /**
+     * {@code local@domain.tld}, found from each {@code @} outwards; also URL-encoded
+     * ({@code local%40domain.tld}, as in a query string).
+     */
     private static String emails(String s, int[] counts) {
         List<Span> spans = null;
         int n = s.length();
-        int at = s.indexOf('@');
+        AtSigns ats = new AtSigns(s);
+        int at = ats.next(0);
         int consumed = 0;
+        // the last run of local-part characters scanned: an encoded sign is made of such characters, so the run
+        // before the next sign goes through this one, and is not scanned again (many %40 would be quadratic)
+        int runStart = 0;
+        int runEnd = -1;
         while (at >= 0) {
+            // the domain starts after the sign: one character, or three when encoded
+            int d = at + (s.charAt(at) == '@' ? 1 : 3);
             int start = at;
-            while (start > consumed && localChar(s.charAt(start - 1))) {
+            while (start > consumed && localChar(s.charAt(start - 1)) && !encodedBreak(s, start - 3)) {
+                if (start == runEnd) {
+                    start = Math.max(runStart, consumed);
+                    break;
+                }
                 start--;
             }
+            runStart = start;
+            runEnd = at;
             while (start < at && s.charAt(start) == '.') {
                 start++;
             }
-            int end = at + 1;
+            int end = d;
             while (end < n && domainChar(s.charAt(end))) {
                 end++;
             }
-            while (end > at + 1 && (s.charAt(end - 1) == '.' || s.charAt(end - 1) == '-')) {
+            while (end > d && (s.charAt(end - 1) == '.' || s.charAt(end - 1) == '-')) {
                 end--;
             }
             int lastDot = end - 1;
-            while (lastDot > at && s.charAt(lastDot) != '.') {
+            while (lastDot >= d && s.charAt(lastDot) != '.') {
                 lastDot--; // within the domain only: a search past the @ would make many @ quadratic
             }
-            boolean ok = start < at && lastDot > at + 1 && end - lastDot - 1 >= 2;
+            boolean ok = start < at && lastDot > d && end - lastDot - 1 >= 2;
             for (int k = lastDot + 1; ok && k < end; k++) {
                 char c = s.charAt(k);
                 ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
@@ -709,12 +600,47 @@ final class TextRedactor {
                 }
                 spans.add(new Span(start, end, RedactionCategory.EMAIL));
                 consumed = end;
-                at = s.indexOf('@', end);
+                at = ats.next(end);
             } else {
-                at = s.indexOf('@', at + 1);
+                at = ats.next(at + 1);
             }
         }
         return spans == null ? s : apply(s, spans, counts);
+    }
+
+    /**
+     * Whether {@code s[i, i + 3)} is a URL-encoded character that cannot be in the local part of an
+     * address ({@code %3D} in {@code email%3Dalice%40example.com}): the address starts after it.
+     */
+    private static boolean encodedBreak(String s, int i) {
+        if (i < 0 || s.charAt(i) != '%') {
+            return false;
+        }
+        char a = s.charAt(i + 1);
+        char b = Character.toUpperCase(s.charAt(i + 2));
+        return (a == '2' && (b == '0' || b == '2' || b == '6' || b == 'C' || b == 'F'))
+                || (a == '3' && (b == 'A' || b == 'B' || b == 'C' || b == 'D' || b == 'E' || b == 'F'));
+    }
+
+    /** The next {@code @} or {@code %40}; each searched for again only once passed, so finding them all is linear. */
+    private static final class AtSigns {
+        private final String s;
+        private int plain = -2;
+        private int encoded = -2;
+
+        AtSigns(String s) {
+            this.s = s;
+        }
+
+        int next(int from) {
+            if (plain != -1 && plain < from) {
+                plain = s.indexOf('@', from);
+            }
+            if (encoded != -1 && encoded < from) {
+                encoded = s.indexOf("%40", from);
+            }
+            return plain < 0 ? encoded : encoded < 0 ? plain : Math.min(plain, encoded);
+        }
     }
 
     private static boolean digit(char c) {

@@ -19,6 +19,8 @@ final class SecretCorpus {
     private static final String B64 = ALNUM + "+/";
     private static final String B64URL = ALNUM + "-_";
     private static final String HEX = "0123456789abcdef";
+    /** The characters of the random parts of Kubernetes pod names (no vowels, no look-alike digits). */
+    private static final String K8S = "bcdfghjklmnpqrstvwxz2456789";
 
     /** A log line and the secrets in it, each exactly as it appears in the line. */
     record Line(String text, RedactionCategory category, List<String> planted) {}
@@ -60,7 +62,7 @@ final class SecretCorpus {
             String upperTrace = traceId.toUpperCase(Locale.ROOT);
             String w3c = "00-" + traceId + "-" + spanId + "-01";
             String text;
-            switch (i % 4) {
+            switch (i % 5) {
                 case 0 -> {
                     text = iso + " level=info msg=\"request done\" request_id=" + uuid + " trace_id=" + traceId + " span_id=" + spanId
                             + " ts=" + epochMs + " ns=" + epochNs + " at " + clock;
@@ -75,6 +77,18 @@ final class SecretCorpus {
                     text = "{\"time\":\"" + iso + "\",\"trace\":\"" + upperTrace + "\",\"span\":\"" + spanId + "\",\"id\":\"" + uuid
                             + "\",\"epoch\":" + epochMs + ",\"t\":\"" + clock + "\"}";
                     tokens.addAll(List.of(iso, upperTrace, spanId, uuid, epochMs, clock));
+                }
+                case 3 -> {
+                    // versions, Kubernetes names and language-model usage counts: dotted numbers, dashes, "token" in a name
+                    String pod = pick("payments", "api", "checkout-web") + "-" + random(K8S, 10) + "-" + random(K8S, 5);
+                    String version = pick("v", "") + rnd.nextInt(30) + "." + rnd.nextInt(30) + "." + rnd.nextInt(30)
+                            + pick("", "-alpine", "-rc.1+build." + rnd.nextInt(100), "+13-LTS");
+                    String image = "registry.example.com/team/" + pick("api", "worker") + ":" + version;
+                    String usage = "prompt_tokens=" + rnd.nextInt(100_000) + " completion_tokens=" + rnd.nextInt(10_000);
+                    String goVersion = "go1." + rnd.nextInt(30) + "." + rnd.nextInt(10);
+                    text = iso + " pod=" + pod + " image=" + image + " " + usage + " runtime=" + goVersion + " trace_id=" + traceId
+                            + " span_id=" + spanId;
+                    tokens.addAll(List.of(iso, pod, image, usage, goVersion, traceId, spanId));
                 }
                 default -> {
                     text = "[" + offset + "] worker " + traceId + " finished job " + uuid + " at " + epochNs + " (" + syslog + ", "
@@ -109,13 +123,15 @@ final class SecretCorpus {
                 context = pick("client %s connected", "remote=[%s]:8443", "peer %s closed", "addr:%s");
             }
             case JWT -> {
-                secret = "eyJ" + random(B64URL, 20 + rnd.nextInt(20)) + ".eyJ" + random(B64URL, 40 + rnd.nextInt(60)) + "."
-                        + random(B64URL, 43);
+                // one in four without its signature part: the claims alone are still personal data
+                secret = "eyJ" + random(B64URL, 20 + rnd.nextInt(20)) + ".eyJ" + random(B64URL, 40 + rnd.nextInt(60))
+                        + (rnd.nextInt(4) == 0 ? "" : "." + random(B64URL, 43));
                 context = pick("id_token %s verified", "jwt=%s", "cookie session=%s; path=/");
             }
             case BEARER_TOKEN -> {
                 secret = random(ALNUM + "-._~+/", 24 + rnd.nextInt(40));
-                context = pick("Authorization: Bearer %s", "authorization=bearer %s", "header \"Authorization\": \"Bearer %s\"");
+                context = pick("Authorization: Bearer %s", "authorization=bearer %s", "header \"Authorization\": \"Bearer %s\"",
+                        "body={\\\"headers\\\":{\\\"Authorization\\\":\\\"Bearer %s\\\"}}");
             }
             case AWS_KEY -> {
                 if (rnd.nextBoolean()) {
@@ -163,6 +179,11 @@ final class SecretCorpus {
                 if (rnd.nextInt(4) == 0) {
                     secret = secret.substring(0, secret.length() - 40);
                 }
+                // a key logged one line per entry: a body line alone
+                if (rnd.nextInt(5) == 0) {
+                    secret = random(B64, type.equals("OPENSSH ") ? 70 : 64);
+                    context = "%s";
+                }
             }
             case CARD_NUMBER -> {
                 String digits = card();
@@ -176,7 +197,10 @@ final class SecretCorpus {
             case SECRET -> {
                 secret = random(ALNUM + "!#$%*()_+-", 8 + rnd.nextInt(16));
                 context = pick("password=%s", "db_password: %s", "client_secret=%s&grant_type=client_credentials",
-                        "\"api_key\": \"%s\"", "secret=%s", "token=%s", "X-Api-Key: %s", "PGPASSWORD='%s'");
+                        "\"api_key\": \"%s\"", "secret=%s", "token=%s", "X-Api-Key: %s", "PGPASSWORD='%s'",
+                        // JSON escaped inside a JSON string, a URL-encoded query string, an Authorization scheme other than Bearer
+                        "msg=\"{\\\"password\\\":\\\"%s\\\",\\\"user\\\":\\\"bob\\\"}\"", "GET /cb?code=x%%26access_token%%3D%s HTTP/1.1",
+                        "Authorization: Token %s", "{\"passwd\": [\"%s\"]}");
             }
             default -> throw new IllegalStateException();
         }

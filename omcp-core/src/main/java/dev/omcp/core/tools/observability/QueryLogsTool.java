@@ -1,5 +1,6 @@
 package dev.omcp.core.tools.observability;
 
+import dev.omcp.core.redaction.RedactionCounts;
 import dev.omcp.core.redaction.Redactor;
 import dev.omcp.core.sources.Bound;
 import dev.omcp.ports.tools.ToolAnnotations;
@@ -47,6 +48,8 @@ public final class QueryLogsTool extends ObservabilityTool {
     static final int MAX_K = 50;
     /** Longer lines are cut: one stack trace should not crowd out forty other lines. */
     static final int MAX_LINE_CHARS = 2000;
+    /** Longer than every redaction category's wire name ({@code bearer_token}): bounds the search for a split marker. */
+    private static final int MAX_CATEGORY_CHARS = 32;
     static final int AGGREGATE_POINTS = 60;
     /** Series shown by count_over_time / sum, most lines first (about 1 KB each). */
     static final int MAX_SERIES = 20;
@@ -181,15 +184,16 @@ public final class QueryLogsTool extends ObservabilityTool {
                 .add("to", range.end().toString());
         LogQuery query = new LogQuery(service, range, filter, level, labels, args.integer("limit", DEFAULT_LIMIT));
         List<String> notes = new ArrayList<>();
+        RedactionCounts redactedBeforeCut = RedactionCounts.none();
         if (aggregate.isPresent()) {
             aggregate(call, args, aggregate.get(), query, onlySource, result, notes);
         } else {
-            lines(call, query, onlySource, result, notes);
+            redactedBeforeCut = lines(call, query, onlySource, result, notes);
         }
         if (!notes.isEmpty()) {
             result.add("note", String.join(" ", notes));
         }
-        return ToolResult.structured(redact(result.build(), args.bool("bypass_redaction", false)));
+        return ToolResult.structured(redact(result.build(), args.bool("bypass_redaction", false), redactedBeforeCut));
     }
 
     /** Arguments that only make sense together are refused apart, so a model learns they were not applied. */
@@ -225,7 +229,9 @@ public final class QueryLogsTool extends ObservabilityTool {
         }
     }
 
-    private void lines(ToolCall call, LogQuery query, Optional<String> onlySource, JsonObjectBuilder result, List<String> notes) {
+    /** Adds the lines to {@code result}; returns what was redacted of the lines cut for length (redacted before the cut). */
+    private RedactionCounts lines(ToolCall call, LogQuery query, Optional<String> onlySource, JsonObjectBuilder result,
+            List<String> notes) {
         List<Bound<LogsCapability>> bound = toolkit.sources().with(LogsCapability.class, call.principal(), onlySource.map(Set::of));
         Gathered<LogResult> gathered = Gathered.reporting(toolkit, bound, (logs, heard) -> logs.queryLogs(query, heard));
         record Line(String source, LogEntry entry) {}
@@ -264,12 +270,21 @@ public final class QueryLogsTool extends ObservabilityTool {
         Map<Stream, Integer> streams = new LinkedHashMap<>();
         JsonArrayBuilder lines = Jsonp.array();
         int cut = 0;
+        RedactionCounts redactedBeforeCut = RedactionCounts.none();
         for (Line l : shown) {
             int stream = streams.computeIfAbsent(new Stream(l.source(), streamLabels(l.entry().labels(), l.entry().line())),
                     s -> streams.size());
             String text = l.entry().line();
+            if (text.length() > MAX_LINE_CHARS && toolkit.redactionEnabled()) {
+                // redacted whole before the cut: a secret the cut splits would be shown in part, too short for any
+                // detector to recognise (a JWT's header and claims, an email without its domain, 10 digits of a card)
+                Redactor.TextRedaction whole = toolkit.redactor().redactText(text);
+                text = whole.text();
+                redactedBeforeCut = redactedBeforeCut.plus(whole.counts());
+            }
             if (text.length() > MAX_LINE_CHARS) {
-                text = text.substring(0, MAX_LINE_CHARS) + "... [" + (text.length() - MAX_LINE_CHARS) + " more characters]";
+                int at = cutPoint(text);
+                text = text.substring(0, at) + "... [" + (text.length() - at) + " more characters]";
                 cut++;
             }
             lines.add(Jsonp.object().add("time", l.entry().timestamp().toString()).add("stream", stream).add("line", text));
@@ -319,6 +334,23 @@ public final class QueryLogsTool extends ObservabilityTool {
         if (!warned.isEmpty()) {
             notes.add(warnedNote(warned, "lines may be incomplete: a line that is not shown may still exist"));
         }
+        return redactedBeforeCut;
+    }
+
+    /**
+     * Where a line longer than {@link #MAX_LINE_CHARS} is cut: there, or before a redaction marker
+     * the cut would split (so a line reads {@code ... [REDACTED:jwt]... [n more characters]} or
+     * without it, never {@code [REDACTED:jw}).
+     */
+    static int cutPoint(String line) {
+        int open = line.lastIndexOf("[REDACTED:", MAX_LINE_CHARS - 1);
+        if (open >= 0 && open + "[REDACTED:".length() + MAX_CATEGORY_CHARS >= MAX_LINE_CHARS) {
+            int close = line.indexOf(']', open);
+            if (close < 0 || close >= MAX_LINE_CHARS) {
+                return open;
+            }
+        }
+        return MAX_LINE_CHARS;
     }
 
     /**
@@ -507,14 +539,14 @@ public final class QueryLogsTool extends ObservabilityTool {
     }
 
     /** Redacts every string of the result (spec 5.7) unless redaction is off, and says what was done. */
-    private JsonObject redact(JsonObject result, boolean bypassRequested) {
+    private JsonObject redact(JsonObject result, boolean bypassRequested, RedactionCounts redactedBeforeCut) {
         JsonObjectBuilder redaction = Jsonp.object();
         JsonObject body;
         String bypassNote;
         if (toolkit.redactionEnabled()) {
             Redactor.JsonRedaction r = toolkit.redactor().redactJson(result);
             body = r.value().asJsonObject();
-            JsonObject counts = r.counts().toJson();
+            JsonObject counts = r.counts().plus(redactedBeforeCut).toJson();
             redaction.add("applied", true).add("total", counts.get("total")).add("byCategory", counts.get("byCategory"));
             bypassNote = BYPASS_IGNORED;
         } else {

@@ -476,6 +476,40 @@ class QueryLogsToolTest {
     }
 
     @Test
+    void aLongLineIsRedactedWholeBeforeItIsCut_soASecretTheCutSplitsIsNotShownInPart() {
+        // cut first, "ghp_" + 16 characters and "alice@exa" would be left: too short for any detector, still a leak
+        String token = "ghp_abcdefghijklmnopqrstuvwxyz0123456789";
+        String withToken = "a".repeat(1979) + " " + token + " " + "b".repeat(3000);
+        String withEmail = "c".repeat(1990) + " alice@example.com " + "d".repeat(3000);
+        FakeLogsBackend loki = new FakeLogsBackend("loki").line("api", ago(5), Map.of(), withToken).line("api", ago(6), Map.of(), withEmail);
+
+        JsonObject result = ToolHarness.ok(tool(new InMemorySources().add(loki)), "{\"service\":\"api\"}");
+
+        List<String> lines = lineTexts(result);
+        assertThat(lines.get(0)).doesNotContain("ghp_", "abcdefghijklmnop")
+                // the marker would straddle the cut, so the cut moves before it rather than show "[REDACTED:gith"
+                .isEqualTo("a".repeat(1979) + " ... [" + ("[REDACTED:github_token] " + "b".repeat(3000)).length() + " more characters]");
+        assertThat(lines.get(1)).doesNotContain("alice", "@exa").startsWith("c".repeat(1990) + " ... [");
+        JsonObject byCategory = result.getJsonObject("redaction").getJsonObject("byCategory");
+        assertThat(byCategory.getInt("github_token")).as("what was redacted before the cut is counted").isEqualTo(1);
+        assertThat(byCategory.getInt("email")).isEqualTo(1);
+        assertThat(result.getString("note")).contains("2 lines were longer than 2000 characters and cut");
+    }
+
+    @Test
+    void aCutLineKeepsAMarkerThatEndsBeforeTheCut() {
+        String line = "e".repeat(1900) + " password=hunter2 " + "f".repeat(3000);
+        FakeLogsBackend loki = new FakeLogsBackend("loki").line("api", ago(5), Map.of(), line);
+
+        String shown = lineTexts(ToolHarness.ok(tool(new InMemorySources().add(loki)), "{\"service\":\"api\"}")).getFirst();
+
+        assertThat(shown).startsWith("e".repeat(1900) + " password=[REDACTED:secret] fff").doesNotContain("hunter2")
+                .endsWith("... [" + (line.length() - "hunter2".length() + "[REDACTED:secret]".length() - QueryLogsTool.MAX_LINE_CHARS)
+                        + " more characters]")
+                .hasSize(QueryLogsTool.MAX_LINE_CHARS + "... [2928 more characters]".length());
+    }
+
+    @Test
     void oneHangingSourceOfThreeLeavesAPartialAnswerWithinTheDeadline() {
         QueryLogsTool tool = tool(Toolkit.builder(new InMemorySources().add(payments("loki-a")).add(payments("loki-b"))
                 .add(new FakeLogsBackend("loki-c").hanging()).registry(), clock).timeouts(Duration.ofMillis(200), Duration.ofSeconds(1)));
