@@ -47,14 +47,14 @@ import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
 /**
- * {@code omcp plugin list|info|install|verify} (spec 4.6): the hub catalog from
+ * {@code omcp plugin list|info|install|remove|verify} (spec 4.6): the hub catalog from
  * {@code HUB_CATALOG_URL} or {@code --from <dir|url>} (air-gapped), verification before anything is
  * written to {@code ${PLUGINS_DIR}/<name>/}, and the verdict on a plugin directory. Exit status 0 on
  * success, 1 on any refusal or error.
  */
-@Command(name = "plugin", mixinStandardHelpOptions = true, description = "Browse the connector hub, install and verify connector plugins.",
+@Command(name = "plugin", mixinStandardHelpOptions = true, description = "Browse the connector hub, install, remove and verify connector plugins.",
         subcommands = {PluginCommand.ListCommand.class, PluginCommand.InfoCommand.class, PluginCommand.InstallCommand.class,
-                PluginCommand.VerifyCommand.class})
+                PluginRemoveCommand.class, PluginCommand.VerifyCommand.class})
 public final class PluginCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
@@ -62,7 +62,7 @@ public final class PluginCommand implements Callable<Integer> {
     /** Without a command: what to type, on standard error, and the usage exit status 2 ({@code omcp audit} does the same). */
     @Override
     public Integer call() {
-        spec.commandLine().getErr().println("omcp: plugin needs a command: list, info, install or verify");
+        spec.commandLine().getErr().println("omcp: plugin needs a command: list, info, install, remove or verify");
         spec.commandLine().usage(spec.commandLine().getErr());
         return 2;
     }
@@ -281,7 +281,7 @@ public final class PluginCommand implements Callable<Integer> {
             String name = at < 0 ? target : target.substring(0, at);
             Optional<String> version = at < 0 ? Optional.empty() : Optional.of(target.substring(at + 1));
             Path directory = settings.get().plugins().directory();
-            FilesystemPluginStore store = new FilesystemPluginStore(directory, pem);
+            FilesystemPluginStore store = new FilesystemPluginStore(directory, pem, settings.get().plugins().revokedKeys());
             BundleInstaller installer = new BundleInstaller(store, GatewayAssembly.builtinConnectorNames(), VersionProvider.serverVersion());
             InstallOutcome outcome = new HubInstall(hub.get(), installer).install(name, version, InstallChecks.none(),
                     allowDowngrade ? DowngradePolicy.ALLOW : DowngradePolicy.REFUSE);
@@ -329,7 +329,7 @@ public final class PluginCommand implements Callable<Integer> {
                 return 1;
             }
             PluginInspector inspector = new DirectoryPluginInspector();
-            PluginInspector.Inspection inspection = inspector.inspect(directory, pem.get());
+            PluginInspector.Inspection inspection = inspector.inspect(directory, pem.get(), settings.get().plugins().revokedKeys());
             PluginCandidate candidate = inspection.candidate();
             out.println("plugin: " + candidate.name() + candidate.manifest().map(m -> " " + m.version()).orElse("") + " in " + candidate.location());
             // name where the key came from: the shared reason names PLUGIN_TRUST_ROOT, which is wrong after --trust-root

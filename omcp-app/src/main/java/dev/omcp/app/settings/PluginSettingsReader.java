@@ -20,6 +20,7 @@ final class PluginSettingsReader {
         // gateway that then refuses their plugins at every start leaves them guessing why.
         boolean verify = environment.flag(Variables.VERIFY_PLUGINS);
         Optional<Path> trustRoot = environment.file(Variables.PLUGIN_TRUST_ROOT);
+        Optional<Path> revokedKeys = environment.file(Variables.PLUGIN_REVOKED_KEYS);
         boolean strict = environment.flag(Variables.PLUGIN_REQUIRE_SIGNATURE);
         boolean uiInstall = environment.flag(Variables.ENABLE_UI_INSTALL);
         Optional<String> hub = environment.raw(Variables.HUB_CATALOG_URL);
@@ -29,7 +30,7 @@ final class PluginSettingsReader {
             environment.problem(Variables.HOOK_MODE, "must be enforce, permissive or disabled, got '" + hookMode.get() + "'");
             hookMode = Optional.empty();
         }
-        return new Settings.Plugins(directory, verify, trustRoot, strict, uiInstall, hub, hookMode);
+        return new Settings.Plugins(directory, verify, trustRoot, revokedKeys, strict, uiInstall, hub, hookMode);
     }
 
     private static Path path(Environment environment, Variable variable, String text) {

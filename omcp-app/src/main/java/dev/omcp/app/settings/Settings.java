@@ -145,6 +145,7 @@ public record Settings(Server server, Agent agent, Logging logging, AuditSetting
      * @param directory {@code PLUGINS_DIR}
      * @param verify {@code VERIFY_PLUGINS}
      * @param trustRoot {@code PLUGIN_TRUST_ROOT}, empty when unset
+     * @param revokedKeys {@code OMCP_PLUGIN_REVOKED_KEYS}: the key revocation list, empty when unset
      * @param requireSignature {@code PLUGIN_REQUIRE_SIGNATURE} (strict mode)
      * @param uiInstall {@code ENABLE_UI_INSTALL}
      * @param hubCatalog {@code HUB_CATALOG_URL}, empty when unset
@@ -156,6 +157,7 @@ public record Settings(Server server, Agent agent, Logging logging, AuditSetting
             Path directory,
             boolean verify,
             Optional<Path> trustRoot,
+            Optional<Path> revokedKeys,
             boolean requireSignature,
             boolean uiInstall,
             Optional<String> hubCatalog,
@@ -163,6 +165,7 @@ public record Settings(Server server, Agent agent, Logging logging, AuditSetting
         public Plugins {
             Objects.requireNonNull(directory, "directory");
             Objects.requireNonNull(trustRoot, "trustRoot");
+            Objects.requireNonNull(revokedKeys, "revokedKeys");
             Objects.requireNonNull(hubCatalog, "hubCatalog");
             Objects.requireNonNull(hookMode, "hookMode");
         }

@@ -98,6 +98,8 @@ public final class Variables {
             "Gate filesystem plugins on integrity and signature; false, 0, no or off opt out (true, 1, yes, on keep it).", false);
     public static final Variable PLUGIN_TRUST_ROOT = new Variable("PLUGIN_TRUST_ROOT", List.of(), "",
             "Path to the PEM public key(s) plugin signatures are verified against.", false);
+    public static final Variable PLUGIN_REVOKED_KEYS = new Variable("OMCP_PLUGIN_REVOKED_KEYS", List.of(), "",
+            "Path to the key revocation list: one sha256:<hex> key fingerprint a line; plugins signed by those keys are refused.", false);
     public static final Variable PLUGIN_REQUIRE_SIGNATURE = new Variable("PLUGIN_REQUIRE_SIGNATURE", List.of(), "off",
             "Strict mode: an unverifiable plugin or a missing trust root stops the start (true, 1, yes, on).", false);
     public static final Variable ENABLE_UI_INSTALL = new Variable("ENABLE_UI_INSTALL", List.of(), "false",
@@ -232,7 +234,7 @@ public final class Variables {
             AUDIT_S3_DEADLETTER,
             CONFIG_PATH, PROMETHEUS_URL, LOKI_URL, PROMETHEUS_SERVICE_LABELS, LOKI_SERVICE_LABELS, ALLOW_PRIVATE_BACKENDS,
             CONNECTOR_CONNECT_TIMEOUT, CONNECTOR_REQUEST_TIMEOUT, CONNECTOR_START_TIMEOUT, SERVICE_LABEL_CACHE_TTL,
-            BACKEND_ANSWER_BUDGET_MIB, PLUGINS_DIR, VERIFY_PLUGINS, PLUGIN_TRUST_ROOT, PLUGIN_REQUIRE_SIGNATURE, ENABLE_UI_INSTALL, HUB_CATALOG_URL, HOOK_MODE,
+            BACKEND_ANSWER_BUDGET_MIB, PLUGINS_DIR, VERIFY_PLUGINS, PLUGIN_TRUST_ROOT, PLUGIN_REVOKED_KEYS, PLUGIN_REQUIRE_SIGNATURE, ENABLE_UI_INSTALL, HUB_CATALOG_URL, HOOK_MODE,
             POSTMORTEMS_FILE),
             ACCESS_CONTROL, ANALYSIS);
 

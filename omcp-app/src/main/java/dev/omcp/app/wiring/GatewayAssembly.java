@@ -159,7 +159,7 @@ public final class GatewayAssembly implements AutoCloseable {
                 .description(gateway.description())
                 .module(new AuditRoutes(audit))
                 .module(sources.routes())
-                .module(new ConnectorRoutes(plugins.management()))
+                .module(new ConnectorRoutes(plugins.management(sources.registry())))
                 .apiGuard(access.guard())
                 .managementIdentity(access.guard())
                 .securityHeaders(access.headers());
@@ -243,6 +243,17 @@ public final class GatewayAssembly implements AutoCloseable {
     public static java.util.Set<String> builtinConnectorNames() {
         return dev.omcp.connectors.builtin.catalog.BuiltinConnectorCatalog.withDefaults().all().stream()
                 .map(ConnectorType::name).collect(java.util.stream.Collectors.toSet());
+    }
+
+    /**
+     * The sources of the sources file ({@code CONFIG_PATH}, or the environment) whose type is
+     * {@code connectorType}, sorted: what {@code omcp plugin remove} asks before it removes a plugin the
+     * next start would have served them with.
+     */
+    public static List<String> sourcesOfType(Settings.Connectors settings, String connectorType) {
+        return SourcesAssembly.store(settings).load().sources().stream()
+                .filter(source -> source.config().type().equals(connectorType))
+                .map(source -> source.name()).sorted().toList();
     }
 
     /** The connector types sources are served with: builtins, then verified and pinned plugins. */

@@ -11,6 +11,7 @@ import dev.omcp.core.plugins.SemanticVersion;
 import dev.omcp.core.plugins.VerificationPolicy;
 import dev.omcp.ports.connectors.ConnectorCatalog;
 import dev.omcp.ports.plugins.ConnectorHub;
+import dev.omcp.ports.plugins.ConnectorUsers;
 import dev.omcp.ports.plugins.ManageConnectors;
 import dev.omcp.ports.plugins.PluginPin;
 import dev.omcp.sdk.connector.ConnectorFactory;
@@ -24,9 +25,12 @@ import java.util.Optional;
  * @param catalog the connector types (builtin, filesystem, pinned) sources are served with
  * @param hooks the hooks of loaded plugins, changed in place by installs
  * @param hookMode {@code OMCP_HOOK_MODE}, when set
- * @param management the connector management API's use cases
+ * @param store the plugins directory and trust root
+ * @param hub the hub catalog, when {@code HUB_CATALOG_URL} is set
+ * @param uiInstall {@code ENABLE_UI_INSTALL}
  */
-record PluginWiring(PluginCatalog catalog, HookRegistry hooks, Optional<HookMode> hookMode, ManageConnectors management) {
+record PluginWiring(PluginCatalog catalog, HookRegistry hooks, Optional<HookMode> hookMode, FilesystemPluginStore store,
+        Optional<ConnectorHub> hub, boolean uiInstall) {
 
     /**
      * Scans and loads the plugins.
@@ -36,15 +40,22 @@ record PluginWiring(PluginCatalog catalog, HookRegistry hooks, Optional<HookMode
      * @param pins the {@code plugins:} block of the sources file
      */
     static PluginWiring start(Settings.Plugins settings, List<ConnectorFactory> builtins, List<PluginPin> pins, String version) {
-        FilesystemPluginStore store = new FilesystemPluginStore(settings.directory(), settings.trustRoot());
+        FilesystemPluginStore store = new FilesystemPluginStore(settings.directory(), settings.trustRoot(), settings.revokedKeys());
         // before the first scan: an upgrade the last run died in must not leave its plugin missing
         store.recoverInterruptedInstalls();
         HookRegistry hooks = new HookRegistry();
         PluginCatalog catalog = PluginCatalog.start(builtins, store, pins,
                 new VerificationPolicy(settings.verify(), settings.requireSignature()), serverVersion(version), hooks);
-        Optional<ConnectorHub> hub = settings.hubCatalog().map(location -> StaticConnectorHub.at(location, settings.trustRoot()));
-        ManageConnectors management = new ConnectorManagement(catalog, store, hub, settings.uiInstall());
-        return new PluginWiring(catalog, hooks, settings.hookMode().flatMap(HookMode::fromWireName), management);
+        Optional<ConnectorHub> hub = settings.hubCatalog().map(location -> StaticConnectorHub.at(location, settings.trustRoot(), settings.revokedKeys()));
+        return new PluginWiring(catalog, hooks, settings.hookMode().flatMap(HookMode::fromWireName), store, hub, settings.uiInstall());
+    }
+
+    /**
+     * The connector management API's use cases, once the sources exist: a plugin removal asks them
+     * which sources use the plugin's connector, and reconnects them afterwards.
+     */
+    ManageConnectors management(ConnectorUsers sources) {
+        return new ConnectorManagement(catalog, store, hub, uiInstall, sources);
     }
 
     /** The gateway version for {@code compat.serverVersion}; a development build counts as 0.0.0. */

@@ -33,7 +33,7 @@ class PluginCommandHelpTest {
 
         assertThat(status).isEqualTo(2);
         assertThat(out.toString()).isEmpty();
-        assertThat(err.toString()).startsWith("omcp: plugin needs a command: list, info, install or verify")
+        assertThat(err.toString()).startsWith("omcp: plugin needs a command: list, info, install, remove or verify")
                 .contains("Usage: plugin");
     }
 

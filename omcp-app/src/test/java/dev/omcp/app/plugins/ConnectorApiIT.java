@@ -446,4 +446,221 @@ class ConnectorApiIT {
         assertThat(Files.readAllBytes(plugins.resolve("guard/guard-connector.jar"))).isEqualTo(jarBefore);
         assertThat(uploadAuditTargets()).containsExactly("201 guard@1.0.0", "201 guard@1.0.0", "409 allowDowngrade=true");
     }
+
+    private HttpResponse<String> remove(String name, String query) throws Exception {
+        return http.send(HttpRequest.newBuilder(URI.create(url("/api/connectors/" + name + query))).header("Authorization", "Bearer test-cli")
+                .DELETE().build(), HttpResponse.BodyHandlers.ofString());
+    }
+
+    /** The audit entries of removals, oldest first: status, path and target. */
+    private List<String> removalAuditEntries() throws Exception {
+        List<String> entries = new java.util.ArrayList<>();
+        for (JsonNode entry : get("/api/audit?action=delete").path("entries")) {
+            if (entry.path("path").asText().startsWith("/api/connectors/")) {
+                entries.add(0, entry.path("status").asInt() + " " + entry.path("path").asText() + " "
+                        + (entry.path("target").isTextual() ? entry.path("target").asText() : "-"));
+            }
+        }
+        return entries;
+    }
+
+    private static void copyTree(Path from, Path to) throws IOException {
+        try (Stream<Path> walk = Files.walk(from)) {
+            for (Path path : walk.toList()) {
+                Path target = to.resolve(from.relativize(path).toString());
+                if (Files.isDirectory(path)) {
+                    Files.createDirectories(target);
+                } else {
+                    Files.copy(path, target);
+                }
+            }
+        }
+    }
+
+    @Test
+    void aRemovedPlugin_isUnloadedWithItsHooks_itsFilesAreGone_andTheAuditNamesIt() throws Exception {
+        startWithInstall();
+        assertThat(upload(TestPlugins.guard(tmp.resolve("guard"), key).bundle()).statusCode()).isEqualTo(201);
+        assertThat(callSimpleText().path("isError").asBoolean()).as("the guard hook refuses the tool").isTrue();
+
+        HttpResponse<String> response = remove("guard", "");
+
+        assertThat(response.statusCode()).as(response.body()).isEqualTo(200);
+        JsonNode body = JSON.readTree(response.body());
+        assertThat(body.path("removed").asBoolean()).isTrue();
+        assertThat(body.path("name").asText()).isEqualTo("guard");
+        assertThat(body.path("version").asText()).isEqualTo("1.0.0");
+        assertThat(body.path("sourcesWithoutConnector")).isEmpty();
+        assertThat(body.path("detail").asText()).isEqualTo("removed");
+        assertThat(callSimpleText().path("isError").isMissingNode()).as("the hook is gone without a restart").isTrue();
+        assertThat(TestPlugins.withoutBuiltins(get("/api/connectors").path("connectors"))).isEmpty();
+        assertThat(written()).as("nothing left, hidden or not").isEmpty();
+        assertThat(removalAuditEntries()).containsExactly("200 /api/connectors/guard guard@1.0.0 removed");
+    }
+
+    @Test
+    void afterARemoval_anOlderVersionInstallsWithoutAllowDowngrade_theRemovalForgotTheVersion() throws Exception {
+        startWithInstall();
+        assertThat(upload(guardAt("1.1.0").bundle()).statusCode()).isEqualTo(201);
+        byte[] older = guardAt("1.0.0").bundle();
+        assertThat(upload(older).statusCode()).as("a downgrade while 1.1.0 is installed").isEqualTo(409);
+
+        assertThat(remove("guard", "").statusCode()).isEqualTo(200);
+        HttpResponse<String> reinstalled = upload(older);
+
+        assertThat(reinstalled.statusCode()).as(reinstalled.body()).isEqualTo(201);
+        assertThat(JSON.readTree(reinstalled.body()).has("downgradedFrom")).isFalse();
+        assertThat(installedGuardVersion()).isEqualTo("1.0.0");
+        assertThat(TestPlugins.withoutBuiltins(get("/api/connectors").path("connectors")).get(0).path("state").asText()).isEqualTo("loaded");
+        assertThat(uploadAuditTargets()).containsExactly("201 guard@1.1.0", "409 -", "201 guard@1.0.0");
+    }
+
+    @Test
+    void aPluginSourcesUse_is409NamingThem_untilForced_thenTheSourcesAreLeftWithoutConnector() throws Exception {
+        copyTree(TestPlugins.reference().resolve("plugins/tempo"), plugins.resolve("tempo"));
+        Files.writeString(tmp.resolve("sources.yaml"), "sources:\n  - name: traces\n    type: tempo\n    url: http://127.0.0.1:9\n");
+        start(Map.of("ENABLE_UI_INSTALL", "true", "PLUGIN_TRUST_ROOT", trustRoot.toString(), "OMCP_ALLOW_PRIVATE_BACKENDS", "true"));
+        assertThat(get("/api/sources").path("sources").get(0).path("status").asText()).isEqualTo("connected");
+
+        HttpResponse<String> refused = remove("tempo", "");
+
+        assertThat(refused.statusCode()).as(refused.body()).isEqualTo(409);
+        JsonNode body = JSON.readTree(refused.body());
+        assertThat(body.path("code").asText()).isEqualTo("OMCP_PLUGIN_IN_USE");
+        assertThat(body.path("sources").get(0).asText()).isEqualTo("traces");
+        assertThat(body.path("error").asText()).contains("source(s) traces").contains("force=true").contains("Nothing was removed");
+        assertThat(written()).contains("tempo/manifest.json").noneMatch(p -> p.startsWith("."));
+        assertThat(gateway.connectorCatalog().find("tempo")).isPresent();
+
+        HttpResponse<String> forced = remove("tempo", "?force=true");
+
+        assertThat(forced.statusCode()).as(forced.body()).isEqualTo(200);
+        assertThat(JSON.readTree(forced.body()).path("sourcesWithoutConnector").get(0).asText()).isEqualTo("traces");
+        assertThat(gateway.connectorCatalog().find("tempo")).isEmpty();
+        JsonNode source = get("/api/sources").path("sources").get(0);
+        assertThat(source.path("name").asText()).as("the source stays defined").isEqualTo("traces");
+        assertThat(source.path("status").asText()).isEqualTo("unknown-type");
+        assertThat(written()).isEmpty();
+        assertThat(removalAuditEntries()).containsExactly("409 /api/connectors/tempo tempo",
+                "200 /api/connectors/tempo tempo@0.1.0-SNAPSHOT removed (force=true; sources without a connector: traces)");
+
+        assertThat(install("{\"name\":\"tempo\"}").statusCode()).as("installed again").isEqualTo(201);
+    }
+
+    @Test
+    void removalsThatCannotBeDone_areRefusedWithTheReason_andNothingIsRemoved() throws Exception {
+        startWithInstall();
+        assertThat(upload(TestPlugins.guard(tmp.resolve("guard"), key).bundle()).statusCode()).isEqualTo(201);
+        List<String> before = written();
+
+        HttpResponse<String> unknown = remove("jaeger", "");
+        assertThat(unknown.statusCode()).isEqualTo(404);
+        assertThat(JSON.readTree(unknown.body()).path("code").asText()).isEqualTo("OMCP_PLUGIN_NOT_INSTALLED");
+        assertThat(JSON.readTree(unknown.body()).path("error").asText()).startsWith("no plugin 'jaeger' is installed").contains("GET /api/connectors");
+
+        HttpResponse<String> outside = remove("..%2Fplugins%2Fguard", "");
+        assertThat(outside.statusCode()).as(outside.body()).isEqualTo(404);
+
+        HttpResponse<String> builtin = remove("prometheus", "?force=true");
+        assertThat(builtin.statusCode()).isEqualTo(409);
+        assertThat(JSON.readTree(builtin.body()).path("code").asText()).isEqualTo("OMCP_CONNECTOR_NAME_CONFLICT");
+        assertThat(JSON.readTree(builtin.body()).path("error").asText()).contains("builtin connector").contains("cannot be removed");
+
+        for (String query : List.of("?force=yes", "?force=true&force=false")) {
+            HttpResponse<String> badForce = remove("guard", query);
+            assertThat(badForce.statusCode()).as(query).isEqualTo(400);
+            assertThat(JSON.readTree(badForce.body()).path("code").asText()).isEqualTo("OMCP_INVALID_PARAMETERS");
+            assertThat(JSON.readTree(badForce.body()).path("error").asText()).contains("force must be given once, as true or false");
+        }
+
+        assertThat(written()).isEqualTo(before);
+        assertThat(TestPlugins.withoutBuiltins(get("/api/connectors").path("connectors")).get(0).path("state").asText()).isEqualTo("loaded");
+        // a refusal's target is the name in the path, and a refused forced one says force=true
+        assertThat(removalAuditEntries()).containsExactly("404 /api/connectors/jaeger jaeger", "404 /api/connectors/..%2Fplugins%2Fguard ../plugins/guard",
+                "409 /api/connectors/prometheus force=true", "400 /api/connectors/guard guard", "400 /api/connectors/guard guard");
+    }
+
+    @Test
+    void withoutEnableUiInstall_aRemovalIs403_andThePluginStays() throws Exception {
+        copyTree(TestPlugins.reference().resolve("plugins/tempo"), plugins.resolve("tempo"));
+        start(Map.of("PLUGIN_TRUST_ROOT", trustRoot.toString()));
+
+        HttpResponse<String> response = remove("tempo", "");
+
+        assertThat(response.statusCode()).isEqualTo(403);
+        assertThat(JSON.readTree(response.body()).path("code").asText()).isEqualTo("OMCP_UI_INSTALL_DISABLED");
+        assertThat(JSON.readTree(response.body()).path("error").asText()).contains("ENABLE_UI_INSTALL=true").contains("omcp plugin remove");
+        assertThat(gateway.connectorCatalog().find("tempo")).isPresent();
+        assertThat(written()).contains("tempo/manifest.json");
+    }
+
+    @Test
+    void theRemovalRouteIsInTheOpenApiDocument() throws Exception {
+        start(Map.of());
+        JsonNode delete = get("/api/openapi.json").path("paths").path("/api/connectors/{name}").path("delete");
+        assertThat(delete.path("summary").asText()).contains("connectors:delete").contains("force=true");
+        assertThat(delete.path("responses").has("409")).isTrue();
+    }
+
+    private Path revoking(KeyPair revoked) throws Exception {
+        String fingerprint = java.util.HexFormat.of().formatHex(java.security.MessageDigest.getInstance("SHA-256").digest(revoked.getPublic().getEncoded()));
+        return Files.writeString(tmp.resolve("revoked-keys.txt"), "# leaked\nsha256:" + fingerprint + " build machine 2025\n");
+    }
+
+    @Test
+    void aBundleSignedByARevokedKey_is400_andNothingIsWritten() throws Exception {
+        start(Map.of("ENABLE_UI_INSTALL", "true", "PLUGIN_TRUST_ROOT", trustRoot.toString(), "OMCP_PLUGIN_REVOKED_KEYS", revoking(key).toString()));
+
+        HttpResponse<String> response = upload(TestPlugins.guard(tmp.resolve("guard"), key).bundle());
+
+        assertThat(response.statusCode()).as(response.body()).isEqualTo(400);
+        assertThat(JSON.readTree(response.body()).path("code").asText()).isEqualTo("OMCP_PLUGIN_VERIFICATION_FAILED");
+        assertThat(JSON.readTree(response.body()).path("error").asText()).contains("signed by a revoked key (Ed25519 key sha256:")
+                .contains("OMCP_PLUGIN_REVOKED_KEYS");
+        assertThat(written()).isEmpty();
+        assertThat(install("{\"name\":\"tempo\"}").statusCode()).as("a hub plugin signed by a key still trusted installs").isEqualTo(201);
+    }
+
+    @Test
+    void anInstalledPluginWhoseKeyIsRevoked_isNotLoadedAtTheNextStart_andTheListSaysWhy() throws Exception {
+        startWithInstall();
+        assertThat(upload(TestPlugins.guard(tmp.resolve("guard"), key).bundle()).statusCode()).isEqualTo(201);
+        gateway.close();
+        gateway = null;
+
+        start(Map.of("ENABLE_UI_INSTALL", "true", "PLUGIN_TRUST_ROOT", trustRoot.toString(), "OMCP_PLUGIN_REVOKED_KEYS", revoking(key).toString()));
+
+        JsonNode guard = TestPlugins.withoutBuiltins(get("/api/connectors").path("connectors")).get(0);
+        assertThat(guard.path("name").asText()).isEqualTo("guard");
+        assertThat(guard.path("state").asText()).isEqualTo("skipped");
+        assertThat(guard.path("reason").asText()).contains("signed by a revoked key").contains("OMCP_PLUGIN_REVOKED_KEYS");
+        assertThat(callSimpleText().path("isError").isMissingNode()).as("its hook does not run").isTrue();
+        assertThat(written()).as("the files stay for the operator to remove").contains("guard/manifest.json");
+        assertThat(remove("guard", "").statusCode()).as("and can be removed").isEqualTo(200);
+    }
+
+    @Test
+    void spec3_5_inStrictMode_anInstalledPluginWhoseKeyIsRevoked_refusesTheStart() throws Exception {
+        startWithInstall();
+        assertThat(upload(TestPlugins.guard(tmp.resolve("guard"), key).bundle()).statusCode()).isEqualTo(201);
+        gateway.close();
+        gateway = null;
+
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> start(Map.of("PLUGIN_TRUST_ROOT", trustRoot.toString(),
+                        "PLUGIN_REQUIRE_SIGNATURE", "true", "OMCP_PLUGIN_REVOKED_KEYS", revoking(key).toString())))
+                .isInstanceOf(dev.omcp.core.plugins.PluginStartRefusedException.class).hasMessageContaining("signed by a revoked key");
+    }
+
+    @Test
+    void aRevocationListThatDoesNotRead_trustsNoKey_soInstallsAre412_withTheReason() throws Exception {
+        Path list = Files.writeString(tmp.resolve("revoked-keys.txt"), "Ed25519 key sha256:1a2b3c4d5e6f7a8b\n");
+        start(Map.of("ENABLE_UI_INSTALL", "true", "PLUGIN_TRUST_ROOT", trustRoot.toString(), "OMCP_PLUGIN_REVOKED_KEYS", list.toString()));
+
+        HttpResponse<String> response = install("{\"name\":\"tempo\"}");
+
+        assertThat(response.statusCode()).isEqualTo(412);
+        assertThat(JSON.readTree(response.body()).path("error").asText()).contains("OMCP_PLUGIN_REVOKED_KEYS " + list + " line 1 is not a key fingerprint")
+                .contains("no key is trusted");
+        assertThat(written()).isEmpty();
+    }
 }

@@ -3,6 +3,7 @@ package dev.omcp.core.plugins;
 import dev.omcp.ports.connectors.ConnectorType;
 import dev.omcp.ports.plugins.ConnectorHub;
 import dev.omcp.ports.plugins.ConnectorStatus;
+import dev.omcp.ports.plugins.ConnectorUsers;
 import dev.omcp.ports.plugins.DowngradePolicy;
 import dev.omcp.ports.plugins.HubListing;
 import dev.omcp.ports.plugins.HubUnavailableException;
@@ -10,6 +11,7 @@ import dev.omcp.ports.plugins.InstallOutcome;
 import dev.omcp.ports.plugins.ManageConnectors;
 import dev.omcp.ports.plugins.PluginCandidate;
 import dev.omcp.ports.plugins.PluginStore;
+import dev.omcp.ports.plugins.RemoveOutcome;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Objects;
@@ -22,7 +24,9 @@ import java.util.function.Supplier;
  * (spec 4.3, 7.4). Install and upload need {@code ENABLE_UI_INSTALL} (else refused as disabled) and
  * a usable trust root (else refused as such), verify exactly as the loader does, write nothing when
  * refused, and then re-scan so the plugin and its hooks are live without a restart. A version that
- * verifies but does not load is taken back and the one it replaced is live again.
+ * verifies but does not load is taken back and the one it replaced is live again. A removal (also
+ * gated by {@code ENABLE_UI_INSTALL}) is refused while sources use the plugin's connector unless
+ * forced, and reconnects those sources afterwards; installs and removals run one at a time.
  */
 public final class ConnectorManagement implements ManageConnectors {
     private final PluginCatalog catalog;
@@ -30,19 +34,25 @@ public final class ConnectorManagement implements ManageConnectors {
     private final Optional<ConnectorHub> hub;
     private final boolean installEnabled;
     private final BundleInstaller installer;
+    private final PluginRemoval removal;
+    private final ConnectorUsers users;
     private final InstallChecks liveChecks = new LiveChecks();
     private final ReentrantLock installs = new ReentrantLock();
 
     /**
      * @param hub the hub catalog; empty when none is configured ({@code HUB_CATALOG_URL} unset)
      * @param installEnabled {@code ENABLE_UI_INSTALL}
+     * @param users the sources, which a removal must not leave without their connector unasked
      */
-    public ConnectorManagement(PluginCatalog catalog, PluginStore store, Optional<ConnectorHub> hub, boolean installEnabled) {
+    public ConnectorManagement(PluginCatalog catalog, PluginStore store, Optional<ConnectorHub> hub, boolean installEnabled,
+            ConnectorUsers users) {
         this.catalog = Objects.requireNonNull(catalog, "catalog");
         this.store = Objects.requireNonNull(store, "store");
         this.hub = Objects.requireNonNull(hub, "hub");
         this.installEnabled = installEnabled;
         this.installer = new BundleInstaller(store, new HashSet<>(catalog.builtinNames()), catalog.serverVersion());
+        this.removal = new PluginRemoval(store, new HashSet<>(catalog.builtinNames()));
+        this.users = Objects.requireNonNull(users, "users");
     }
 
     @Override
@@ -69,6 +79,21 @@ public final class ConnectorManagement implements ManageConnectors {
         return guarded(() -> tarball.length > MAX_BUNDLE_BYTES
                 ? new InstallOutcome.Refused(InstallOutcome.Kind.TOO_LARGE, "the bundle is larger than " + (MAX_BUNDLE_BYTES >> 20) + " MiB")
                 : installer.install(tarball, Optional.empty(), liveChecks, downgrade));
+    }
+
+    @Override
+    public RemoveOutcome remove(String name, boolean force) {
+        if (!installEnabled) {
+            return new RemoveOutcome.Refused(RemoveOutcome.Kind.DISABLED, "runtime install and removal are off; set "
+                    + "ENABLE_UI_INSTALL=true to remove connectors through the API, or use omcp plugin remove with the gateway stopped");
+        }
+        // under the install lock: no install can be between moving an earlier version aside and settling it
+        installs.lock();
+        try {
+            return removal.remove(name, force, new LiveRemovalChecks());
+        } finally {
+            installs.unlock();
+        }
     }
 
     @Override
@@ -121,6 +146,29 @@ public final class ConnectorManagement implements ManageConnectors {
             boolean loaded = status.map(s -> s.state() == ConnectorStatus.State.LOADED).orElse(false);
             return new Rescanned(loaded, status.map(s -> loaded ? "installed and loaded" : s.reason())
                     .orElse("the re-scan did not find it"));
+        }
+    }
+
+    /** The running gateway's answers to a removal: its live sources and catalog. */
+    private final class LiveRemovalChecks implements PluginRemoval.Checks {
+        @Override
+        public List<String> sourcesLeftWithout(String location, String type) {
+            // a plugin that is skipped or shadowed serves no source: removing it takes nothing away
+            boolean serving = catalog.statuses().stream().anyMatch(s -> s.origin() == ConnectorType.Origin.FILESYSTEM
+                    && s.location().equals(location) && s.state() == ConnectorStatus.State.LOADED);
+            return serving ? users.sourcesOfType(type) : List.of();
+        }
+
+        @Override
+        public PluginRemoval.Unloaded afterRemoval(String type) {
+            if (catalog.rescan() instanceof PluginCatalog.Rescan.Refused refused) {
+                // fewer plugins never trip strict mode: only another change on disk gets here, and the snapshot
+                // kept in force still serves the removed plugin's connector until a re-scan is accepted
+                return new PluginRemoval.Unloaded(List.of(), "but its connector stays loaded until the next start or accepted "
+                        + "re-scan: strict mode refused the re-scan: " + String.join("; ", refused.reasons()));
+            }
+            users.reconnect(type);
+            return new PluginRemoval.Unloaded(catalog.find(type).isPresent() ? List.of() : users.sourcesOfType(type), "");
         }
     }
 

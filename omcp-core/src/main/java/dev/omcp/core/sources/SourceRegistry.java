@@ -8,6 +8,7 @@ import dev.omcp.ports.egress.HostResolver;
 import dev.omcp.ports.identity.Principal;
 import dev.omcp.ports.sources.ConnectorContexts;
 import dev.omcp.ports.sources.ManageSources;
+import dev.omcp.ports.plugins.ConnectorUsers;
 import dev.omcp.ports.plugins.PluginPin;
 import dev.omcp.ports.sources.SourceCheck;
 import dev.omcp.ports.sources.SourceDefinition;
@@ -74,7 +75,7 @@ import org.slf4j.LoggerFactory;
  * closed); for the management API, a caller without a tenant (an operator of the whole gateway)
  * sees every source.
  */
-public final class SourceRegistry implements ManageSources, AutoCloseable {
+public final class SourceRegistry implements ManageSources, ConnectorUsers, AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(SourceRegistry.class);
     private static final Map<Class<?>, String> CAPABILITY_NAMES = namesOfCapabilities();
 
@@ -661,6 +662,41 @@ public final class SourceRegistry implements ManageSources, AutoCloseable {
         names.put(TracesCapability.class, "queryTraces");
         names.put(TopologyCapability.class, "topology");
         return Collections.unmodifiableMap(names);
+    }
+
+    @Override
+    public List<String> sourcesOfType(String connectorType) {
+        // every tenant's: a plugin serves the whole gateway, and live is sorted by name
+        return live.values().stream().filter(s -> s.definition().config().type().equals(connectorType))
+                .map(s -> s.definition().name()).toList();
+    }
+
+    /**
+     * {@inheritDoc} The sources file is not written: the definitions do not change. Before
+     * {@link #start()} and after {@link #close()} there is nothing to reconnect.
+     */
+    @Override
+    public void reconnect(String connectorType) {
+        changes.lock();
+        try {
+            if (state != State.STARTED) {
+                return;
+            }
+            List<LiveSource> before = live.values().stream().filter(s -> s.definition().config().type().equals(connectorType)).toList();
+            if (before.isEmpty()) {
+                return;
+            }
+            List<LiveSource> after = connectAll(before.stream().map(LiveSource::definition).toList());
+            Map<String, LiveSource> next = new TreeMap<>(live);
+            after.forEach(s -> next.put(s.definition().name(), s));
+            live = Collections.unmodifiableMap(next);
+            // closed after the swap, as a replaced source is: a call in flight finishes on the old connector
+            before.forEach(this::close);
+            LOG.info("event=sources-reconnected type={} sources={} connected={}", connectorType, before.size(),
+                    after.stream().filter(s -> s.connector().isPresent()).count());
+        } finally {
+            changes.unlock();
+        }
     }
 
     /** Closes every connector; the registry then serves no source and takes no change. Closing again does nothing. */

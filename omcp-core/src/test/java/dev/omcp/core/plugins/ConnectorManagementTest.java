@@ -34,7 +34,7 @@ class ConnectorManagementTest {
     private ConnectorManagement management(FakePluginStore store, Optional<ConnectorHub> hub, boolean enabled, VerificationPolicy policy) {
         PluginCatalog catalog = PluginCatalog.start(List.of(FakePluginStore.builtin("prometheus")), store, List.of(), policy,
                 SemanticVersion.of(0, 1, 0), hooks);
-        return new ConnectorManagement(catalog, store, hub, enabled);
+        return new ConnectorManagement(catalog, store, hub, enabled, new FakeConnectorUsers());
     }
 
     private ConnectorManagement management(FakePluginStore store, boolean enabled) {

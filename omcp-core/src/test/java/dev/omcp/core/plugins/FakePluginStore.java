@@ -40,6 +40,11 @@ final class FakePluginStore implements PluginStore {
     private final List<Map.Entry<byte[], Object>> bundles = new ArrayList<>();
     final List<String> staged = new CopyOnWriteArrayList<>();
     final List<String> discarded = new CopyOnWriteArrayList<>();
+    final List<String> removed = new CopyOnWriteArrayList<>();
+    /** When set, {@link #remove} fails as a file system refusing the rename would. */
+    String removeFailure;
+    /** What {@link #remove} answers: whether everything was deleted. */
+    boolean removeDeletesAll = true;
 
     FakePluginStore(TrustRoot trustRoot, PluginCandidate... candidates) {
         this.trustRoot = trustRoot;
@@ -140,6 +145,23 @@ final class FakePluginStore implements PluginStore {
             }
         }
         throw new BundleRejectedException("not a gzip archive");
+    }
+
+    @Override
+    public boolean remove(String name) {
+        if (removeFailure != null) {
+            throw new java.io.UncheckedIOException(removeFailure, new java.io.IOException(removeFailure));
+        }
+        if (!directory.removeIf(c -> c.origin() == ConnectorType.Origin.FILESYSTEM && c.location().equals(name))) {
+            throw new IllegalStateException("remove() of '" + name + "', which is not installed");
+        }
+        removed.add(name);
+        return removeDeletesAll;
+    }
+
+    @Override
+    public java.util.Optional<PluginCandidate> installed(String name) {
+        return directory.stream().filter(c -> c.origin() == ConnectorType.Origin.FILESYSTEM && c.location().equals(name)).findFirst();
     }
 
     /** A factory that remembers where it was loaded from. */

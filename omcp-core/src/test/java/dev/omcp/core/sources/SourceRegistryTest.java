@@ -155,6 +155,43 @@ class SourceRegistryTest {
     }
 
     @Test
+    void sourcesOfAConnectorTypeWhosePluginWasRemoved_areReconnected_toNothing_andTheirOldConnectorsClosed() {
+        store.sources.add(def("logs", "loki", "https://loki.example.com", "", JsonObject.EMPTY_JSON_OBJECT));
+        store.sources.add(def("prom-a", "prometheus", "https://prom.example.com", "", JsonObject.EMPTY_JSON_OBJECT));
+        store.sources.add(def("prom-b", "prometheus", "https://prom.example.com", "acme", JsonObject.EMPTY_JSON_OBJECT));
+        SourceRegistry registry = registry(false);
+        assertThat(registry.sourcesOfType("prometheus")).as("every tenant's").containsExactly("prom-a", "prom-b");
+        List<FakeConnector> before = List.copyOf(created);
+        types.remove("prometheus");
+
+        registry.reconnect("prometheus");
+
+        assertThat(registry.list(Principal.anonymous())).filteredOn(v -> v.type().equals("prometheus"))
+                .extracting(SourceView::name, SourceView::status, SourceView::problem)
+                .containsExactly(org.assertj.core.groups.Tuple.tuple("prom-a", "unknown-type", "no connector type 'prometheus' is loaded"),
+                        org.assertj.core.groups.Tuple.tuple("prom-b", "unknown-type", "no connector type 'prometheus' is loaded"));
+        assertThat(before).filteredOn(c -> c instanceof MetricsOnly).hasSize(2).allSatisfy(c -> assertThat(c.closed).isTrue());
+        assertThat(before).filteredOn(c -> c instanceof LogsOnly).singleElement().satisfies(c -> assertThat(c.closed).isFalse());
+        assertThat(registry.with(LogsCapability.class, Principal.anonymous())).extracting(Bound::source).containsExactly("logs");
+        assertThat(registry.sourcesOfType("prometheus")).as("still defined").containsExactly("prom-a", "prom-b");
+        assertThat(store.saves).as("the sources file is not written").isZero();
+    }
+
+    @Test
+    void reconnectingATypeTheCatalogStillServes_givesTheSourcesNewConnectors() {
+        store.sources.add(def("prom", "prometheus", "https://prom.example.com", "", JsonObject.EMPTY_JSON_OBJECT));
+        SourceRegistry registry = registry(false);
+        FakeConnector first = created.get(0);
+
+        registry.reconnect("prometheus");
+
+        assertThat(first.closed).isTrue();
+        assertThat(created).hasSize(2);
+        assertThat(registry.with(MetricsCapability.class, Principal.anonymous())).singleElement()
+                .satisfies(b -> assertThat(b.connector()).isSameAs(created.get(1)));
+    }
+
+    @Test
     void withNoSourcesTheRegistryStartsEmpty() {
         // spec 1.4: the gateway starts with zero sources
         SourceRegistry registry = registry(false);

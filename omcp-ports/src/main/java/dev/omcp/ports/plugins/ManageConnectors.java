@@ -46,6 +46,16 @@ public interface ManageConnectors {
         return upload(tarball, DowngradePolicy.REFUSE);
     }
 
+    /**
+     * Removes the plugin installed in the plugins directory's {@code <name>} sub-directory: its
+     * connector and hooks are unloaded and its files deleted, crash-safely. Needs
+     * {@code connectors:delete} and {@code ENABLE_UI_INSTALL}. The version it had is forgotten: a
+     * later install of any version is a first install.
+     *
+     * @param force remove it even when sources use its connector; they are then left without one
+     */
+    RemoveOutcome remove(String name, boolean force);
+
     /** Whether runtime install and upload are enabled ({@code ENABLE_UI_INSTALL}). */
     boolean installEnabled();
 

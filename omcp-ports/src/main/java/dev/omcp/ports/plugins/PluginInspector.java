@@ -17,7 +17,16 @@ public interface PluginInspector {
      * Checks the plugin in {@code directory} against the trust root in the PEM file
      * {@code trustRootPem}.
      */
-    Inspection inspect(Path directory, Path trustRootPem);
+    default Inspection inspect(Path directory, Path trustRootPem) {
+        return inspect(directory, trustRootPem, java.util.Optional.empty());
+    }
+
+    /**
+     * Checks the plugin in {@code directory} against the trust root in the PEM file
+     * {@code trustRootPem}, without the keys the revocation list {@code revokedKeys}
+     * ({@code OMCP_PLUGIN_REVOKED_KEYS}) names: a signature by one of them does not verify.
+     */
+    Inspection inspect(Path directory, Path trustRootPem, java.util.Optional<Path> revokedKeys);
 
     /** Loads a plugin {@link #inspect} checked, as the gateway would. */
     LoadedPlugin load(Inspection inspection) throws PluginLoadException;

@@ -42,6 +42,20 @@ public interface PluginStore {
     StagedBundle stage(byte[] tarball) throws BundleRejectedException;
 
     /**
+     * Removes the plugins directory's {@code <name>} sub-directory, crash-safely: it is first renamed
+     * to a hidden {@code .removing-<name>-*} directory (from then on no scan sees it, and the start
+     * after a crash deletes it: the rename is the removal's commit), then deleted. Earlier installs
+     * of {@code name} an upgrade kept aside go with it, so that no restart puts one of them back.
+     *
+     * @param name the directory name of an installed plugin ({@link #installed(String)} found it)
+     * @return whether everything was deleted; {@code false} when a hidden directory could not be
+     *     deleted (logged with its path): the plugin is removed all the same, and the next start
+     *     deletes what is left
+     * @throws java.io.UncheckedIOException when the plugin could not be renamed aside; nothing was removed
+     */
+    boolean remove(String name);
+
+    /**
      * The plugin a commit of a bundle named {@code name} would replace: the check of the plugins
      * directory's {@code <name>} sub-directory, as a scan reports it; empty when there is none (or
      * it is no connector plugin). Lets an install compare versions before it writes anything.

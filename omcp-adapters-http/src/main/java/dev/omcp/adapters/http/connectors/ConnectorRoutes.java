@@ -13,6 +13,7 @@ import dev.omcp.ports.plugins.HubRelease;
 import dev.omcp.ports.plugins.HubUnavailableException;
 import dev.omcp.ports.plugins.InstallOutcome;
 import dev.omcp.ports.plugins.ManageConnectors;
+import dev.omcp.ports.plugins.RemoveOutcome;
 import dev.omcp.sdk.manifest.ConnectorManifest;
 import io.javalin.http.Context;
 import io.javalin.http.HandlerType;
@@ -36,6 +37,7 @@ import java.util.concurrent.Semaphore;
  *   <tr><td>GET /api/hub/catalog</td><td>connectors:read</td></tr>
  *   <tr><td>POST /api/connectors/install</td><td>connectors:write</td></tr>
  *   <tr><td>POST /api/connectors/upload</td><td>connectors:write</td></tr>
+ *   <tr><td>DELETE /api/connectors/{name}</td><td>connectors:delete</td></tr>
  * </table>
  *
  * Install and upload answer 403 when {@code ENABLE_UI_INSTALL} is not true and 412 without a trust
@@ -43,7 +45,8 @@ import java.util.concurrent.Semaphore;
  * ({@link InstallRequest}); an upload over 50 MiB is 413 and a tampered, unsigned or unsafe bundle
  * 400; an older version than the one installed is 409 unless the request says
  * {@code ?allowDowngrade=true}, which the audit entry's target then records; in every refusal
- * nothing is written.
+ * nothing is written. A removal is 403 when {@code ENABLE_UI_INSTALL} is not true too, 404 for a
+ * plugin that is not installed, and 409 while sources use its connector unless {@code ?force=true}.
  */
 public final class ConnectorRoutes implements HttpModule {
     /** The permission of each route, for the RBAC layer: {@code METHOD path} to {@code resource:action}. */
@@ -51,12 +54,15 @@ public final class ConnectorRoutes implements HttpModule {
             "GET /api/connectors", "connectors:read",
             "GET /api/hub/catalog", "connectors:read",
             "POST /api/connectors/install", "connectors:write",
-            "POST /api/connectors/upload", "connectors:write");
+            "POST /api/connectors/upload", "connectors:write",
+            "DELETE /api/connectors/{name}", "connectors:delete");
 
     private static final Set<String> BUNDLE_TYPES = Set.of("application/octet-stream", "application/gzip", "application/x-gzip",
             "application/x-tar+gzip", "application/x-compressed-tar");
     /** The query parameter of install and upload that lets an older version replace the installed one. */
     static final String ALLOW_DOWNGRADE = "allowDowngrade";
+    /** The query parameter of a removal that lets it leave sources without their connector. */
+    static final String FORCE = "force";
     /** About how long reading, verifying and installing one 50 MiB bundle takes. */
     private static final long UPLOAD_RETRY_AFTER_SECONDS = 5;
 
@@ -116,6 +122,17 @@ public final class ConnectorRoutes implements HttpModule {
                 .response(422, "the bundle verified but did not load; taken back, the earlier version is live again")
                 .response(503, "another bundle upload is being read or installed; see Retry-After")
                 .handle(this::upload);
+        routes.route(HandlerType.DELETE, "/api/connectors/{name}").permission("connectors", "delete").tag("connectors")
+                .summary("Removes the plugin installed as {name} (its location in GET /api/connectors): unloads its connector and hooks "
+                        + "and deletes its directory; ?force=true removes it even when sources use its connector (needs connectors:delete)")
+                .response(200, "removed and re-scanned; sourcesWithoutConnector names the sources a forced removal left without one")
+                .response(400, "force is not true or false (OMCP_INVALID_PARAMETERS); nothing removed")
+                .response(403, "ENABLE_UI_INSTALL is not true")
+                .response(404, "no plugin of that name is installed (OMCP_PLUGIN_NOT_INSTALLED)")
+                .response(409, "the name is a builtin connector (OMCP_CONNECTOR_NAME_CONFLICT), or sources use the plugin's connector and "
+                        + "force is not true (OMCP_PLUGIN_IN_USE, the body lists them); nothing removed")
+                .response(500, "the plugin could not be moved out of the plugins directory (OMCP_PLUGIN_REMOVE_FAILED); nothing removed")
+                .handle(this::remove);
     }
 
     private void list(Context ctx) {
@@ -259,6 +276,59 @@ public final class ConnectorRoutes implements HttpModule {
             return;
         }
         answer(ctx, connectors.upload(bundle, downgrade), downgrade);
+    }
+
+    private void remove(Context ctx) throws IOException {
+        List<String> values = ctx.queryParams(FORCE);
+        boolean force = values.equals(List.of("true"));
+        if (!force && !values.isEmpty() && !values.equals(List.of("false"))) {
+            // not read as false: an operator who meant to force should learn the value was not understood
+            JsonResponses.error(ctx, 400, "OMCP_INVALID_PARAMETERS", FORCE + " must be given once, as true or false; nothing was removed");
+            return;
+        }
+        RemoveOutcome outcome = connectors.remove(ctx.pathParam("name"), force);
+        switch (outcome) {
+            case RemoveOutcome.Removed removed -> {
+                String target = removed.name() + "@" + removed.version() + " removed";
+                if (force) {
+                    target += " (" + FORCE + "=true" + (removed.sourcesWithoutConnector().isEmpty() ? ""
+                            : "; sources without a connector: " + String.join(", ", removed.sourcesWithoutConnector())) + ")";
+                }
+                ApiCaller.auditTarget(ctx, target);
+                Map<String, Object> body = new LinkedHashMap<>();
+                body.put("removed", true);
+                body.put("name", removed.name());
+                body.put("version", removed.version());
+                body.put("sourcesWithoutConnector", removed.sourcesWithoutConnector());
+                body.put("detail", removed.detail());
+                JsonResponses.json(ctx, 200, body);
+            }
+            case RemoveOutcome.Refused refused -> {
+                if (force) {
+                    ApiCaller.auditTarget(ctx, FORCE + "=true");
+                }
+                int status = switch (refused.kind()) {
+                    case DISABLED -> 403;
+                    case NOT_INSTALLED -> 404;
+                    case BUILTIN, IN_USE -> 409;
+                    case FAILED -> 500;
+                };
+                String code = switch (refused.kind()) {
+                    case DISABLED -> "OMCP_UI_INSTALL_DISABLED";
+                    case NOT_INSTALLED -> "OMCP_PLUGIN_NOT_INSTALLED";
+                    case BUILTIN -> "OMCP_CONNECTOR_NAME_CONFLICT";
+                    case IN_USE -> "OMCP_PLUGIN_IN_USE";
+                    case FAILED -> "OMCP_PLUGIN_REMOVE_FAILED";
+                };
+                Map<String, Object> body = new LinkedHashMap<>();
+                body.put("code", code);
+                body.put("error", refused.reason());
+                if (!refused.sources().isEmpty()) {
+                    body.put("sources", refused.sources());
+                }
+                JsonResponses.json(ctx, status, body);
+            }
+        }
     }
 
     /**

@@ -18,9 +18,9 @@ public final class DirectoryPluginInspector implements PluginInspector {
     private final PluginDirectoryCheck check = new PluginDirectoryCheck(new ManifestSchema());
 
     @Override
-    public Inspection inspect(Path directory, Path trustRootPem) {
+    public Inspection inspect(Path directory, Path trustRootPem, Optional<Path> revokedKeys) {
         Path root = directory.toAbsolutePath().normalize();
-        TrustRootKeys trust = TrustRootKeys.load(Optional.of(trustRootPem));
+        TrustRootKeys trust = TrustRootKeys.load(Optional.of(trustRootPem), revokedKeys);
         PluginCandidate candidate = check.check(root, root.toString(), ConnectorType.Origin.FILESYSTEM, Optional.empty(), trust)
                 .map(PluginDirectoryCheck.Checked::candidate)
                 .orElseGet(() -> {

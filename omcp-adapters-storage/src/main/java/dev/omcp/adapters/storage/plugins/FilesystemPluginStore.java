@@ -46,8 +46,18 @@ public final class FilesystemPluginStore implements PluginStore {
      * @param trustRootPem the PEM public key file, or empty when {@code PLUGIN_TRUST_ROOT} is unset
      */
     public FilesystemPluginStore(Path directory, Optional<Path> trustRootPem) {
+        this(directory, trustRootPem, Optional.empty());
+    }
+
+    /**
+     * @param directory the plugins directory; it need not exist
+     * @param trustRootPem the PEM public key file, or empty when {@code PLUGIN_TRUST_ROOT} is unset
+     * @param revokedKeys the key revocation list ({@code OMCP_PLUGIN_REVOKED_KEYS}), or empty when unset:
+     *     a plugin signed by a key it names is refused at install and not loaded by a scan
+     */
+    public FilesystemPluginStore(Path directory, Optional<Path> trustRootPem, Optional<Path> revokedKeys) {
         this.directory = directory.toAbsolutePath().normalize();
-        this.trust = TrustRootKeys.load(trustRootPem);
+        this.trust = TrustRootKeys.load(trustRootPem, revokedKeys);
         this.check = new PluginDirectoryCheck(new ManifestSchema());
         this.gateway = FilesystemPluginStore.class.getClassLoader();
         if (trust.state().state() == TrustRoot.State.INVALID) {
@@ -179,6 +189,12 @@ public final class FilesystemPluginStore implements PluginStore {
             return Optional.empty();
         }
         return check.check(root, name, ConnectorType.Origin.FILESYSTEM, Optional.empty(), trust).map(PluginDirectoryCheck.Checked::candidate);
+    }
+
+    /** See {@link PluginRemover}. */
+    @Override
+    public boolean remove(String name) {
+        return new PluginRemover(directory, FilesystemStagedBundle::move, FilesystemStagedBundle::deleteTreeOrThrow).remove(name);
     }
 
     /**

@@ -25,7 +25,7 @@ import org.slf4j.LoggerFactory;
  * Settles what an install left in the plugins directory when the process died part way (see
  * {@link FilesystemStagedBundle}): a {@code .staging-*} directory (a bundle being unpacked, or a new
  * version being taken back) and a {@code .replaced-<name>-<uuid>} directory (the install an upgrade
- * moved aside). Run once when the gateway opens the plugins directory, before the first scan, so a
+ * moved aside), and a {@code .removing-<name>-<uuid>} directory (a plugin being removed). Run once when the gateway opens the plugins directory, before the first scan, so a
  * crash between "old install moved aside" and "new install in place" does not leave the connector
  * missing after the restart.
  *
@@ -39,9 +39,11 @@ import org.slf4j.LoggerFactory;
 final class InterruptedInstalls {
     private static final Logger LOG = LoggerFactory.getLogger(InterruptedInstalls.class);
     /** What {@link FilesystemStagedBundle#commit()} names the install it moves aside. */
-    private static final Pattern REPLACED = Pattern.compile("\\.replaced-(.+)-([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})");
+    static final Pattern REPLACED = Pattern.compile("\\.replaced-(.+)-([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})");
     /** What {@link FilesystemPluginStore#stage(byte[])} unpacks a bundle into. */
     private static final String STAGING_PREFIX = ".staging-";
+    /** What {@link FilesystemPluginStore#remove(String)} renames a plugin to before it deletes it. */
+    static final String REMOVING_PREFIX = ".removing-";
     /** Where an incomplete install is kept for the operator when a complete earlier one takes its place. */
     static final String INCOMPLETE_PREFIX = ".incomplete-";
 
@@ -80,7 +82,7 @@ final class InterruptedInstalls {
                 continue;
             }
             Matcher replaced = REPLACED.matcher(fileName);
-            boolean leftover = fileName.startsWith(STAGING_PREFIX) || replaced.matches();
+            boolean leftover = fileName.startsWith(STAGING_PREFIX) || fileName.startsWith(REMOVING_PREFIX) || replaced.matches();
             if (!leftover) {
                 continue;
             }
@@ -92,6 +94,11 @@ final class InterruptedInstalls {
             if (fileName.startsWith(STAGING_PREFIX)) {
                 // never committed: a bundle half unpacked, or a new version an interrupted rollback took back
                 delete(child, "an install that was never committed");
+            } else if (fileName.startsWith(REMOVING_PREFIX)) {
+                // the rename aside is a removal's commit: finish it. Putting the plugin back would undo a
+                // removal the operator asked for (perhaps of a flawed version), and a delete that died part
+                // way leaves no whole plugin to put back anyway
+                delete(child, "a plugin whose removal was interrupted; the removal is finished");
             } else if (PackageMarker.NAME.matcher(replaced.group(1)).matches()) {
                 replacedByName.computeIfAbsent(replaced.group(1), name -> new ArrayList<>())
                         .add(new Leftover(child, attributes.get().lastModifiedTime()));

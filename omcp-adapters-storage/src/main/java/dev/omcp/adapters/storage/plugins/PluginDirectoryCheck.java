@@ -13,6 +13,8 @@ import java.security.MessageDigest;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Checks one plugin directory without loading any of its code: the package marker, the manifest
@@ -21,6 +23,7 @@ import java.util.Optional;
  * bytes that were checked are the bytes a later load defines classes from.
  */
 final class PluginDirectoryCheck {
+    private static final Logger LOG = LoggerFactory.getLogger(PluginDirectoryCheck.class);
     static final String PACKAGE_JSON = "package.json";
     private final ManifestSchema schema;
 
@@ -169,9 +172,12 @@ final class PluginDirectoryCheck {
         } catch (PluginFiles.Unreadable e) {
             return CheckResult.failed(e.getMessage());
         }
-        return Signatures.verify(trust.keys(), manifestBytes, signatureBytes)
-                .map(problem -> CheckResult.failed(manifestName + ".sig: " + problem))
-                .orElseGet(CheckResult::passed);
+        Optional<String> problem = trust.verify(manifestBytes, signatureBytes);
+        if (problem.isPresent() && problem.get().startsWith(TrustRootKeys.REVOKED)) {
+            // the plugin is still skipped or refused as any that does not verify; this line is what to search for
+            LOG.error("event=plugin-key-revoked location={} reason=\"{}\"", root, problem.get());
+        }
+        return problem.map(p -> CheckResult.failed(manifestName + ".sig: " + p)).orElseGet(CheckResult::passed);
     }
 
     private static Checked failed(String location, ConnectorType.Origin origin, String name, Path root, String problem) {

@@ -77,7 +77,15 @@ public final class StaticConnectorHub implements ConnectorHub {
      * @throws IllegalArgumentException when {@code location} is neither
      */
     public static StaticConnectorHub at(String location, Optional<Path> trustRootPem) {
-        TrustRootKeys trust = TrustRootKeys.load(trustRootPem);
+        return at(location, trustRootPem, Optional.empty());
+    }
+
+    /**
+     * A hub whose tarball signatures are verified against {@code trustRootPem} without the keys
+     * {@code revokedKeys} ({@code OMCP_PLUGIN_REVOKED_KEYS}) names.
+     */
+    public static StaticConnectorHub at(String location, Optional<Path> trustRootPem, Optional<Path> revokedKeys) {
+        TrustRootKeys trust = TrustRootKeys.load(trustRootPem, revokedKeys);
         String trimmed = location.trim();
         if (trimmed.startsWith("http://") || trimmed.startsWith("https://")) {
             URI uri;
@@ -187,7 +195,7 @@ public final class StaticConnectorHub implements ConnectorHub {
                     + release.integrity() + ", downloaded " + actual + ")");
         }
         byte[] signature = fetch(uris[1], PluginLimits.MAX_SIGNATURE_BYTES, "the tarball signature of " + key);
-        Optional<String> problem = Signatures.verify(trust.keys(), tarball, signature);
+        Optional<String> problem = trust.verify(tarball, signature);
         if (problem.isPresent()) {
             throw new BundleRejectedException("the tarball of " + key + ": " + problem.get());
         }

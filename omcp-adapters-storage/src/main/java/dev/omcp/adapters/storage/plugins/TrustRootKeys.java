@@ -28,18 +28,61 @@ import org.bouncycastle.pkcs.PKCS8EncryptedPrivateKeyInfo;
  * {@code PUBLIC KEY}, {@code RSA PUBLIC KEY} or a {@code CERTIFICATE}), parsed with BouncyCastle.
  * Several keys allow rotation: a signature verifies when any key accepts it. A file holding a
  * private key is refused, so a signing key never ends up on gateway machines by mistake.
+ *
+ * <p>Keys the revocation list ({@code OMCP_PLUGIN_REVOKED_KEYS}, {@link RevokedKeys}) names are kept
+ * apart: a signature one of them makes never verifies, and is reported as made by a revoked key. A
+ * revocation list that cannot be read leaves no key trusted (fail closed), as does revoking every key.
  */
 final class TrustRootKeys {
     private final TrustRoot state;
     private final List<PublicKey> keys;
+    private final List<PublicKey> revoked;
 
-    private TrustRootKeys(TrustRoot state, List<PublicKey> keys) {
+    private TrustRootKeys(TrustRoot state, List<PublicKey> keys, List<PublicKey> revoked) {
         this.state = state;
         this.keys = List.copyOf(keys);
+        this.revoked = List.copyOf(revoked);
+    }
+
+    private TrustRootKeys(TrustRoot state, List<PublicKey> keys) {
+        this(state, keys, List.of());
     }
 
     static TrustRootKeys absent() {
         return new TrustRootKeys(TrustRoot.absent(), List.of());
+    }
+
+    /**
+     * Reads the PEM file, then takes out the keys {@code revokedList} names; never throws. An unusable
+     * revocation list makes the whole trust root {@link TrustRoot.State#INVALID}: a list meant to refuse
+     * keys must not be skipped because it did not read.
+     */
+    static TrustRootKeys load(Optional<Path> pemFile, Optional<Path> revokedList) {
+        TrustRootKeys all = load(pemFile);
+        if (revokedList.isEmpty() || !all.state.isLoaded()) {
+            return all;
+        }
+        return switch (RevokedKeys.load(revokedList)) {
+            case RevokedKeys.Loaded.Unusable unusable -> invalid("the key revocation list OMCP_PLUGIN_REVOKED_KEYS " + revokedList.get()
+                    + " " + unusable.reason() + "; until it reads, no key is trusted");
+            case RevokedKeys.Loaded.Keys list -> all.without(list.keys());
+        };
+    }
+
+    /** These keys with the ones {@code list} revokes kept apart. */
+    TrustRootKeys without(RevokedKeys list) {
+        List<PublicKey> trusted = keys.stream().filter(k -> !list.revokes(k)).toList();
+        List<PublicKey> out = keys.stream().filter(list::revokes).toList();
+        if (out.isEmpty()) {
+            return this;
+        }
+        String revokedText = String.join(", ", out.stream().map(TrustRootKeys::describe).toList());
+        if (trusted.isEmpty()) {
+            return new TrustRootKeys(TrustRoot.invalid("every key it holds is revoked by OMCP_PLUGIN_REVOKED_KEYS (" + revokedText
+                    + "); add the current signing key's public key"), List.of(), out);
+        }
+        return new TrustRootKeys(TrustRoot.loaded(String.join(", ", trusted.stream().map(TrustRootKeys::describe).toList())
+                + "; revoked by OMCP_PLUGIN_REVOKED_KEYS: " + revokedText), trusted, out);
     }
 
     /** Reads the PEM file; never throws, an unusable file is an {@link TrustRoot.State#INVALID} state. */
@@ -124,6 +167,32 @@ final class TrustRootKeys {
     List<PublicKey> keys() {
         return keys;
     }
+
+    /**
+     * Whether {@code signature} verifies {@code data} against a trusted key.
+     *
+     * @return empty when it does; else why not, naming the key when a revoked one made the signature
+     */
+    Optional<String> verify(byte[] data, byte[] signature) {
+        Optional<String> problem = Signatures.verify(keys, data, signature);
+        if (problem.isEmpty()) {
+            return problem;
+        }
+        for (PublicKey key : revoked) {
+            if (Signatures.verify(List.of(key), data, signature).isEmpty()) {
+                return Optional.of(revokedSignature(key));
+            }
+        }
+        return problem;
+    }
+
+    /** The reason a signature by a revoked key is refused; starts with {@link #REVOKED}. */
+    static String revokedSignature(PublicKey key) {
+        return REVOKED + " (" + describe(key) + "), which OMCP_PLUGIN_REVOKED_KEYS revokes; install a version signed with a current key";
+    }
+
+    /** How every refusal of a signature by a revoked key begins, so logs and statuses can be searched for it. */
+    static final String REVOKED = "signed by a revoked key";
 
     static Reader utf8(InputStream in) {
         return new InputStreamReader(in, StandardCharsets.UTF_8);

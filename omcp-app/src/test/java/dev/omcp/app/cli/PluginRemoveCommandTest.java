@@ -1,0 +1,101 @@
+package dev.omcp.app.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.omcp.app.settings.Settings;
+import dev.omcp.app.settings.SettingsReader;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Map;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import picocli.CommandLine;
+
+/** {@code omcp plugin remove <name> [--force]}: removes for the next start, refusing while the sources file uses the plugin. */
+class PluginRemoveCommandTest {
+    @TempDir
+    Path dir;
+    private final StringWriter out = new StringWriter();
+    private final StringWriter err = new StringWriter();
+
+    private Path plugins() {
+        return dir.resolve("plugins");
+    }
+
+    private void installTempo() throws IOException {
+        Path from = Path.of(System.getProperty("omcp.reference.dir", "../omcp-testkit/target/reference-plugins")).resolve("plugins/tempo");
+        try (Stream<Path> walk = Files.walk(from)) {
+            for (Path path : walk.toList()) {
+                Path target = plugins().resolve("tempo").resolve(from.relativize(path).toString());
+                if (Files.isDirectory(path)) {
+                    Files.createDirectories(target);
+                } else {
+                    Files.copy(path, target);
+                }
+            }
+        }
+    }
+
+    private int run(String sourcesYaml, String... args) throws Exception {
+        Path sources = Files.writeString(dir.resolve("sources.yaml"), sourcesYaml);
+        Settings settings = SettingsReader.read(Map.of("PLUGINS_DIR", plugins().toString(), "CONFIG_PATH", sources.toString()));
+        PluginRemoveCommand command = new PluginRemoveCommand();
+        new CommandLine(command).parseArgs(args);
+        return command.run(settings, new PrintWriter(out, true), new PrintWriter(err, true));
+    }
+
+    @Test
+    void anUnusedPlugin_isRemoved_andTheOutputSaysToRestart() throws Exception {
+        installTempo();
+
+        int status = run("sources: []\n", "tempo");
+
+        assertThat(status).as(err.toString()).isZero();
+        assertThat(out.toString()).startsWith("removed tempo 0.1.0-SNAPSHOT from " + plugins().resolve("tempo"))
+                .contains("restart the gateway to unload it");
+        try (Stream<Path> left = Files.list(plugins())) {
+            assertThat(left).isEmpty();
+        }
+    }
+
+    @Test
+    void aPluginTheSourcesFileUses_isRefusedNamingTheSources_untilForced() throws Exception {
+        installTempo();
+        String sources = "sources:\n  - name: traces\n    type: tempo\n    url: http://tempo.example:3200\n";
+
+        int refused = run(sources, "tempo");
+
+        assertThat(refused).isEqualTo(1);
+        assertThat(err.toString()).startsWith("omcp: remove refused (in use): ").contains("source(s) traces").contains("--force")
+                .doesNotContain("force=true");
+        assertThat(plugins().resolve("tempo/manifest.json")).exists();
+
+        int forced = run(sources, "tempo", "--force");
+
+        assertThat(forced).isZero();
+        assertThat(out.toString()).contains("sources without a connector at the next start: traces");
+        assertThat(plugins().resolve("tempo")).doesNotExist();
+    }
+
+    @Test
+    void anUnknownPluginOrABuiltin_isRefused_exit1() throws Exception {
+        assertThat(run("sources: []\n", "jaeger")).isEqualTo(1);
+        assertThat(err.toString()).contains("remove refused (not installed): no plugin 'jaeger' is installed");
+
+        assertThat(run("sources: []\n", "prometheus")).isEqualTo(1);
+        assertThat(err.toString()).contains("remove refused (builtin): 'prometheus' is a builtin connector");
+    }
+
+    @Test
+    void thePluginHelpListsRemove() {
+        String usage = new CommandLine(new PluginCommand()).getUsageMessage(CommandLine.Help.Ansi.OFF);
+
+        assertThat(usage).contains("remove");
+        assertThat(new CommandLine(new PluginCommand()).getSubcommands().get("remove").getUsageMessage(CommandLine.Help.Ansi.OFF)
+                .replaceAll("\\s+", " ")).contains("${PLUGINS_DIR}/<name>/").contains("--force").doesNotContain("null/");
+    }
+}

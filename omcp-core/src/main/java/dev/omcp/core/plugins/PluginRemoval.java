@@ -1,0 +1,122 @@
+package dev.omcp.core.plugins;
+
+import dev.omcp.ports.plugins.PluginCandidate;
+import dev.omcp.ports.plugins.PluginStore;
+import dev.omcp.ports.plugins.RemoveOutcome;
+import dev.omcp.sdk.manifest.ConnectorManifest;
+import java.io.UncheckedIOException;
+import java.util.List;
+import java.util.Objects;
+import java.util.Set;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Removes a plugin from the plugins directory: refused when it is not installed or is a builtin, and
+ * when sources use the connector it serves unless the removal is forced; otherwise the store takes it
+ * out crash-safely and the plugins are re-scanned. The version it had is forgotten: downgrade
+ * protection compares a bundle with the plugin in place, and after a removal there is none, so the
+ * next install of any version is a first install. Used by the management API and by
+ * {@code omcp plugin remove}.
+ */
+public final class PluginRemoval {
+    private static final Logger LOG = LoggerFactory.getLogger(PluginRemoval.class);
+    /** A name echoed in a message is cut here: it comes from a URL path, and a message should stay one line. */
+    private static final int SHOWN_NAME = 64;
+
+    private final PluginStore store;
+    private final Set<String> builtinNames;
+
+    public PluginRemoval(PluginStore store, Set<String> builtinNames) {
+        this.store = Objects.requireNonNull(store, "store");
+        this.builtinNames = Set.copyOf(builtinNames);
+    }
+
+    /**
+     * What a removal asks of whoever uses the plugins: a running gateway (its live sources and
+     * catalog), or {@code omcp plugin remove} (the sources file the next start reads).
+     */
+    public interface Checks {
+        /**
+         * The sources that would be left without a connector when the plugin in {@code location},
+         * serving connector type {@code type}, is removed; empty when none would.
+         */
+        List<String> sourcesLeftWithout(String location, String type);
+
+        /** Called once the plugin left the plugins directory: re-scan, reconnect. */
+        Unloaded afterRemoval(String type);
+    }
+
+    /**
+     * After a removal: what became of the plugin's connector.
+     *
+     * @param sourcesWithoutConnector the sources of its type that have no connector now
+     * @param problem empty when it is unloaded (or, offline, will not load at the next start); else why
+     *     it is still loaded, safe to show
+     */
+    public record Unloaded(List<String> sourcesWithoutConnector, String problem) {
+        public Unloaded {
+            sourcesWithoutConnector = List.copyOf(sourcesWithoutConnector);
+            Objects.requireNonNull(problem, "problem");
+        }
+    }
+
+    /**
+     * Removes the plugin in the plugins directory's {@code name} sub-directory.
+     *
+     * @param force remove it even when {@link Checks#sourcesLeftWithout} names sources
+     */
+    public RemoveOutcome remove(String name, boolean force, Checks checks) {
+        String shown = shown(name);
+        PluginCandidate installed = store.installed(name).orElse(null);
+        if (installed == null) {
+            if (builtinNames.contains(name)) {
+                return refused(new RemoveOutcome.Refused(RemoveOutcome.Kind.BUILTIN, "'" + shown + "' is a builtin connector, part of "
+                        + "the gateway; it cannot be removed. To stop using it, remove the sources of type '" + shown + "'"));
+            }
+            return refused(new RemoveOutcome.Refused(RemoveOutcome.Kind.NOT_INSTALLED, "no plugin '" + shown + "' is installed in the "
+                    + "plugins directory; GET /api/connectors lists the installed plugins (their 'location' is the name to remove). A "
+                    + "versioned directory loaded through a pin is removed by deleting the pin from the sources file, then the directory"));
+        }
+        String type = installed.name();
+        String version = installed.manifest().map(ConnectorManifest::version).orElse("unknown");
+        List<String> users = checks.sourcesLeftWithout(name, type);
+        if (!users.isEmpty() && !force) {
+            return refused(new RemoveOutcome.Refused(RemoveOutcome.Kind.IN_USE, "plugin '" + name + "' (" + type + " " + version
+                    + ") serves the connector of source(s) " + String.join(", ", users) + "; removing it would leave them without one. "
+                    + "Remove those sources or change their type first, or remove it with force=true: they then stay defined, without "
+                    + "a connector, until the plugin is installed again. Nothing was removed", users));
+        }
+        boolean deleted;
+        try {
+            deleted = store.remove(name);
+        } catch (UncheckedIOException e) {
+            LOG.error("event=plugin-remove-failed plugin={} version={} reason=\"{}\"", name, version, e.getMessage(), e);
+            return new RemoveOutcome.Refused(RemoveOutcome.Kind.FAILED, e.getMessage() + "; nothing was removed");
+        }
+        Unloaded unloaded = checks.afterRemoval(type);
+        LOG.info("event=plugin-removed plugin={} version={} forced={} sources_without_connector={}", name, version, force && !users.isEmpty(),
+                unloaded.sourcesWithoutConnector());
+        String detail = "removed";
+        if (!unloaded.problem().isEmpty()) {
+            detail += "; " + unloaded.problem();
+        }
+        if (!deleted) {
+            detail += "; some of its files could not be deleted and stay hidden in the plugins directory until the next start deletes "
+                    + "them (the gateway log names them)";
+        }
+        return new RemoveOutcome.Removed(name, version, unloaded.sourcesWithoutConnector(), detail);
+    }
+
+    /** {@code name} as a message may show it: one line (control characters replaced), at most 64 characters. */
+    private static String shown(String name) {
+        String line = name.codePoints().map(c -> Character.isISOControl(c) ? '?' : c)
+                .collect(StringBuilder::new, StringBuilder::appendCodePoint, StringBuilder::append).toString();
+        return line.length() > SHOWN_NAME ? line.substring(0, SHOWN_NAME) + "…" : line;
+    }
+
+    private static RemoveOutcome refused(RemoveOutcome.Refused refused) {
+        LOG.warn("event=plugin-remove-refused kind={} reason=\"{}\"", refused.kind(), refused.reason());
+        return refused;
+    }
+}
