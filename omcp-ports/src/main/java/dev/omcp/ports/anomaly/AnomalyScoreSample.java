@@ -18,10 +18,14 @@ import java.util.Optional;
  * @param onset when the deviation began, as the detector dated it (the first point of the
  *     anomalous run, moved back to where it started): only for an anomaly, never after {@code at}.
  *     Several judgements of one incident share it, while {@code at} differs per judgement
+ * @param levelAboveLargestBucket whether the anomaly took a latency above the largest finite bucket
+ *     of its histogram ({@code +Inf}, too high to measure): {@code score} is then only a lower bound
+ *     of how far off it is, and whoever ranks scores must not place it below a measured one. Only
+ *     for an anomaly
  */
 public record AnomalyScoreSample(
         String tenant, String service, String signal, Instant at, double score, boolean anomalous, Optional<String> kind,
-        Optional<Instant> onset) {
+        Optional<Instant> onset, boolean levelAboveLargestBucket) {
     /** Longest tenant, service or signal name accepted: keeps one sample's memory bounded. */
     public static final int MAX_NAME_LENGTH = 256;
 
@@ -50,5 +54,19 @@ public record AnomalyScoreSample(
             throw new IllegalArgumentException("anomaly onset " + onset.get() + " is after the judgement at " + at
                     + " of " + signal + " of " + service + ": a deviation cannot begin after it was seen");
         }
+        if (levelAboveLargestBucket && !anomalous) {
+            throw new IllegalArgumentException("a level above the largest histogram bucket belongs to an anomaly, but the verdict on "
+                    + signal + " of " + service + " is normal: set levelAboveLargestBucket only with anomalous = true");
+        }
+    }
+
+    /**
+     * A sample whose score was measured (not a lower bound): what every signal but a latency above
+     * its histogram's largest bucket records.
+     */
+    public AnomalyScoreSample(
+            String tenant, String service, String signal, Instant at, double score, boolean anomalous, Optional<String> kind,
+            Optional<Instant> onset) {
+        this(tenant, service, signal, at, score, anomalous, kind, onset, false);
     }
 }

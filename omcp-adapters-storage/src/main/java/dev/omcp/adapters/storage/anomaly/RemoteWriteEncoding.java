@@ -25,7 +25,11 @@ import java.util.TreeMap;
  *   <li>{@code omcp_anomaly_onset_timestamp_seconds}: only for an anomaly the detector dated, when the
  *       deviation began, in seconds since the epoch (the Prometheus convention for a timestamp-valued
  *       gauge), so a post-mortem read from the durable store can tell when things went wrong and
- *       group the judgements of one episode.</li>
+ *       group the judgements of one episode;</li>
+ *   <li>{@code omcp_anomaly_level_above_largest_bucket}: 1, only for an anomaly that took a latency
+ *       above its histogram's largest bucket ({@code +Inf}), whose {@code omcp_anomaly_score} is then
+ *       only a lower bound, so whoever ranks the durable scores can rank it as the in-memory history
+ *       does (at least as severe as any measured score).</li>
  * </ul>
  * Labels are sorted by name and the points of a series by time, as the protocol requires. The
  * wire layout, from {@code prompb/remote.proto} and {@code prompb/types.proto}:
@@ -40,6 +44,7 @@ final class RemoteWriteEncoding {
     static final String SCORE_METRIC = "omcp_anomaly_score";
     static final String DETECTED_METRIC = "omcp_anomaly_detected";
     static final String ONSET_METRIC = "omcp_anomaly_onset_timestamp_seconds";
+    static final String ABOVE_BUCKET_METRIC = "omcp_anomaly_level_above_largest_bucket";
 
     private static final int TIMESERIES = 1;
     private static final int LABELS = 1;
@@ -66,6 +71,10 @@ final class RemoteWriteEncoding {
             byLabels.computeIfAbsent(labels(DETECTED_METRIC, s), k -> new ArrayList<>()).add(new Point(at, s.anomalous() ? 1 : 0));
             s.onset().ifPresent(onset -> byLabels.computeIfAbsent(labels(ONSET_METRIC, s), k -> new ArrayList<>())
                     .add(new Point(at, onset.toEpochMilli() / 1000.0)));
+            if (s.levelAboveLargestBucket()) {
+                // only when true, as the onset: a series of zeros for every measured score would double the bytes sent for nothing
+                byLabels.computeIfAbsent(labels(ABOVE_BUCKET_METRIC, s), k -> new ArrayList<>()).add(new Point(at, 1));
+            }
         }
         List<Series> out = new ArrayList<>(byLabels.size());
         byLabels.forEach((labels, points) -> {

@@ -73,6 +73,25 @@ class RemoteWriteEncodingTest {
     }
 
     @Test
+    void anAnomalyAboveTheLargestBucket_alsoSendsAFlagGauge_soTheDurableScoreIsKnownAsALowerBound() throws Exception {
+        byte[] body = RemoteWriteEncoding.body(List.of(
+                new AnomalyScoreSample("", "payments-db", "latency_p99", T0, 20, true, Optional.of("step"), Optional.empty(), true),
+                sample("", "payments", "latency_p99", T0, 150, true)));
+
+        List<WriteRequestDecoder.TimeSeries> series = WriteRequestDecoder.decodeBody(body);
+
+        // score and detected for both, the flag only for the score that is a lower bound
+        assertThat(series).hasSize(5);
+        WriteRequestDecoder.TimeSeries flag = series.stream()
+                .filter(s -> s.labels().get("__name__").equals("omcp_anomaly_level_above_largest_bucket")).findFirst().orElseThrow();
+        assertThat(flag.labels()).containsEntry("service", "payments-db").containsEntry("signal", "latency_p99");
+        assertThat(flag.samples()).singleElement().satisfies(p -> {
+            assertThat(p.timestamp()).isEqualTo(T0.toEpochMilli());
+            assertThat(p.value()).isEqualTo(1.0);
+        });
+    }
+
+    @Test
     void anAnomalyWithoutOnset_sendsNoOnsetGauge() throws Exception {
         List<WriteRequestDecoder.TimeSeries> series = WriteRequestDecoder.decodeBody(
                 RemoteWriteEncoding.body(List.of(sample("", "payments", "cpu", T0, 9.0, true))));

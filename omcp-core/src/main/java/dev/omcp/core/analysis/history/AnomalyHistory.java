@@ -77,7 +77,9 @@ public final class AnomalyHistory {
      * The sample to record for a detector verdict, or empty when the verdict has no score (not
      * enough data: nothing is recorded, rather than a made-up 0). The finding's onset is carried
      * for an anomaly; an onset after {@code at} (a backend that answered points from the future) is
-     * left out rather than failing the call, so the row says the onset is unknown.
+     * left out rather than failing the call, so the row says the onset is unknown. An anomaly whose
+     * level is above the largest histogram bucket ({@code +Inf}) is flagged so: its score is a
+     * lower bound.
      */
     public static Optional<AnomalyScoreSample> sampleOf(String tenant, String service, String signal, Instant at,
             AnomalyFinding finding) {
@@ -85,8 +87,10 @@ public final class AnomalyHistory {
             return Optional.empty();
         }
         Optional<Instant> onset = finding.anomalous() ? finding.onset().filter(o -> !o.isAfter(at)) : Optional.empty();
+        // the same test detect_anomalies flags levelAboveLargestBucket by: the score is then the detector's lower bound
+        boolean aboveBucket = finding.anomalous() && finding.evidence().map(e -> e.anomalyLevel() == Double.POSITIVE_INFINITY).orElse(false);
         return Optional.of(new AnomalyScoreSample(tenant, service, signal, at, finding.score(), finding.anomalous(),
-                finding.kind().map(AnomalyKind::wireName), onset));
+                finding.kind().map(AnomalyKind::wireName), onset, aboveBucket));
     }
 
     /** Records one score; see {@link #recordAll}. */
@@ -115,7 +119,7 @@ public final class AnomalyHistory {
                 ring = series.computeIfAbsent(key, k -> new Ring(limits.maxPointsPerSeries()));
             }
             ring.add(s.at().toEpochMilli(), s.score(), s.anomalous(), s.kind().orElse(null),
-                    s.onset().map(Instant::toEpochMilli).orElse(NO_ONSET));
+                    s.onset().map(Instant::toEpochMilli).orElse(NO_ONSET), s.levelAboveLargestBucket());
         }
         sink.ifPresent(target -> offer(target, samples));
     }
@@ -265,6 +269,7 @@ public final class AnomalyHistory {
         private long[] times = new long[8];
         private double[] scores = new double[8];
         private boolean[] anomalous = new boolean[8];
+        private boolean[] aboveBucket = new boolean[8];
         private String[] kinds = new String[8];
         private int size;
         private int head; // index of the oldest when full
@@ -278,7 +283,7 @@ public final class AnomalyHistory {
             return latest;
         }
 
-        synchronized void add(long at, double score, boolean isAnomalous, String kind, long onset) {
+        synchronized void add(long at, double score, boolean isAnomalous, String kind, long onset, boolean isAboveBucket) {
             int slot;
             if (size < capacity) {
                 if (size == times.length) {
@@ -286,6 +291,7 @@ public final class AnomalyHistory {
                     times = Arrays.copyOf(times, grown);
                     scores = Arrays.copyOf(scores, grown);
                     anomalous = Arrays.copyOf(anomalous, grown);
+                    aboveBucket = Arrays.copyOf(aboveBucket, grown);
                     kinds = Arrays.copyOf(kinds, grown);
                     onsets = Arrays.copyOf(onsets, grown);
                 }
@@ -297,6 +303,7 @@ public final class AnomalyHistory {
             times[slot] = at;
             scores[slot] = score;
             anomalous[slot] = isAnomalous;
+            aboveBucket[slot] = isAboveBucket;
             kinds[slot] = kind;
             onsets[slot] = onset;
             if (at > latest) {
@@ -309,7 +316,7 @@ public final class AnomalyHistory {
                 long t = times[i];
                 if (t >= from && t <= to && (!anomalousOnly || anomalous[i])) {
                     out.add(new HistoryRow(service, signal, Instant.ofEpochMilli(t), scores[i], anomalous[i], Optional.ofNullable(kinds[i]),
-                            onsets[i] == NO_ONSET ? Optional.empty() : Optional.of(Instant.ofEpochMilli(onsets[i]))));
+                            onsets[i] == NO_ONSET ? Optional.empty() : Optional.of(Instant.ofEpochMilli(onsets[i])), aboveBucket[i]));
                 }
             }
         }

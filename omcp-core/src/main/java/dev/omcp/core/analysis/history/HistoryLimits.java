@@ -14,7 +14,7 @@ import java.util.Objects;
 public record HistoryLimits(Duration retention, int maxSeries, int maxPointsPerSeries) {
     /**
      * The defaults: one hour, 2000 series, 360 points each (one every 10 s). Worst case about
-     * 2000 x 360 x 33 bytes = 24 MB (time, score, onset, kind reference, flag); a series allocates
+     * 2000 x 360 x 34 bytes = 24 MB (time, score, onset, kind reference, two flags); a series allocates
      * its buffer as it grows, so typical use is far less.
      */
     public static HistoryLimits defaults() {

@@ -28,7 +28,9 @@ public record HistoryResult(List<HistoryRow> rows, boolean truncated, Duration r
 
     /**
      * JSON for {@code get_anomaly_history}: {@code rows[]} ({@code service, signal, at, score,
-     * anomalous, kind, onset}; kind and onset only for anomalies, onset only when dated), {@code truncated}, {@code retentionSeconds}, {@code remoteSinkConfigured},
+     * anomalous, kind, onset, levelAboveLargestBucket}; kind and onset only for anomalies, onset only when dated,
+     * {@code levelAboveLargestBucket: true} only for an anomaly above the largest histogram bucket, whose score
+     * is a lower bound), {@code truncated}, {@code retentionSeconds}, {@code remoteSinkConfigured},
      * {@code note} when there is one.
      */
     public JsonObject toJson() {
@@ -39,6 +41,10 @@ public record HistoryResult(List<HistoryRow> rows, boolean truncated, Duration r
                     .add("at", r.at().toString()).add("score", Math.round(r.score() * 100) / 100.0).add("anomalous", r.anomalous());
             r.kind().ifPresent(k -> o.add("kind", k));
             r.onset().ifPresent(t -> o.add("onset", t.toString()));
+            if (r.levelAboveLargestBucket()) {
+                // only when true, as detect_anomalies: the score is a lower bound
+                o.add("levelAboveLargestBucket", true);
+            }
             a.add(o);
         }
         JsonObjectBuilder b = Jsonp.provider().createObjectBuilder().add("rows", a).add("truncated", truncated)

@@ -18,10 +18,12 @@ import java.util.Optional;
  * @param peakScore the highest score of its judgements (robust sigmas)
  * @param kind the kind of the peak judgement ({@code spike}, {@code step}, {@code ramp}, ...), when known
  * @param judgments how many recorded judgements the episode collapses
+ * @param levelAboveLargestBucket some judgement found the level above the histogram's largest
+ *     bucket ({@code +Inf}); the peak is then such a judgement and {@code peakScore} a lower bound
  */
 public record AnomalyEpisode(
         String service, String signal, Instant onset, boolean onsetKnown, Instant lastSeen, double peakScore, Optional<String> kind,
-        int judgments) {
+        int judgments, boolean levelAboveLargestBucket) {
     public AnomalyEpisode {
         Objects.requireNonNull(service, "service");
         Objects.requireNonNull(signal, "signal");
@@ -37,5 +39,12 @@ public record AnomalyEpisode(
         if (judgments < 1) {
             throw new IllegalArgumentException("an episode collapses at least one judgement, got " + judgments);
         }
+    }
+
+    /** An episode whose scores were all measured, none a lower bound. */
+    public AnomalyEpisode(
+            String service, String signal, Instant onset, boolean onsetKnown, Instant lastSeen, double peakScore, Optional<String> kind,
+            int judgments) {
+        this(service, signal, onset, onsetKnown, lastSeen, peakScore, kind, judgments, false);
     }
 }

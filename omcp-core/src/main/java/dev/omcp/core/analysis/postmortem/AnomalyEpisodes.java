@@ -32,7 +32,10 @@ import java.util.Optional;
  *       grouped in recording order until a normal row of the same signal ends the episode; its
  *       onset is the first recorded time and {@link AnomalyEpisode#onsetKnown()} is false.</li>
  * </ul>
- * Episodes are ordered by onset, earliest first (then service and signal). Stateless.
+ * Episodes are ordered by onset, earliest first (then the strongest: a level above the largest
+ * histogram bucket, then the highest peak; then service and signal). An episode's peak is its
+ * judgement above the largest bucket when it has one (that score is a lower bound, see
+ * {@link HistoryRow#STRONGEST_FIRST}), else its highest score. Stateless.
  */
 public final class AnomalyEpisodes {
     /** How far apart the onsets of one episode's judgements may be (see the class comment for why). */
@@ -51,8 +54,10 @@ public final class AnomalyEpisodes {
             dated(series, out);
             undated(series, out);
         }
-        // at one onset the strongest deviation leads: it is the one a reader should look at first
-        out.sort(Comparator.comparing(AnomalyEpisode::onset).thenComparing(Comparator.comparingDouble(AnomalyEpisode::peakScore).reversed())
+        // at one onset the strongest deviation leads: it is the one a reader should look at first; a level above the
+        // largest histogram bucket is at least as strong as any measured one, whatever its lower-bound score
+        out.sort(Comparator.comparing(AnomalyEpisode::onset).thenComparing(e -> !e.levelAboveLargestBucket())
+                .thenComparing(Comparator.comparingDouble(AnomalyEpisode::peakScore).reversed())
                 .thenComparing(AnomalyEpisode::service).thenComparing(AnomalyEpisode::signal).thenComparing(AnomalyEpisode::lastSeen));
         return out;
     }
@@ -104,11 +109,13 @@ public final class AnomalyEpisodes {
             if (r.at().isAfter(lastSeen)) {
                 lastSeen = r.at();
             }
-            if (r.score() > peak.score()) {
+            // a judgement above the largest bucket is the peak even when a measured one scored higher than its lower bound
+            if (HistoryRow.STRONGEST_FIRST.compare(r, peak) < 0) {
                 peak = r;
             }
         }
         Optional<String> kind = peak.kind();
-        return new AnomalyEpisode(first.service(), first.signal(), onset, dated, lastSeen, peak.score(), kind, rows.size());
+        return new AnomalyEpisode(first.service(), first.signal(), onset, dated, lastSeen, peak.score(), kind, rows.size(),
+                peak.levelAboveLargestBucket());
     }
 }

@@ -13,7 +13,6 @@ import dev.omcp.sdk.query.TraceSummary;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -33,8 +32,10 @@ import java.util.stream.Stream;
  * onset and the first service that went wrong, and says so when that is not the suspected service.
  *
  * <p>Caps: the timeline keeps the 20 earliest episodes (how it started; the omitted count says how
- * many later ones follow); the blast radius its 30 nearest resources; the signals the 10 highest mean
- * scores; the traces the first 10 in {@code query_traces} order (errors first, then slowest).
+ * many later ones follow); the blast radius its 30 nearest resources; the signals the 10 strongest
+ * ({@link ContributingSignal#STRONGEST_FIRST}: those above the largest histogram bucket, whose mean
+ * is a lower bound, then the highest mean scores); the traces the first 10 in {@code query_traces}
+ * order (errors first, then slowest).
  *
  * <p>Situation rules (spec 4.4): without an anomaly-history sink the synopsis says no scores were
  * recorded beyond memory and a follow-up suggests {@code OMCP_ANOMALY_HISTORY_REMOTE_WRITE}; without
@@ -52,6 +53,8 @@ import java.util.stream.Stream;
  */
 public final class PostmortemBuilder {
     static final String SINK_VARIABLE = "OMCP_ANOMALY_HISTORY_REMOTE_WRITE";
+    /** Said after a score that is only a lower bound, because the latency was too high for its histogram to measure. */
+    static final String ABOVE_BUCKET = "; above the largest histogram bucket, so the score is a lower bound";
 
     private final Function<String, Optional<String>> measureOf;
 
@@ -75,14 +78,12 @@ public final class PostmortemBuilder {
         PostmortemReport.Timeline timeline = new PostmortemReport.Timeline(
                 episodes.subList(0, Math.min(PostmortemReport.MAX_TIMELINE_ROWS, episodes.size())), episodes.size(),
                 in.timeline().size(), anomalousScores, scopeNote(in), outsideScope(in));
-        Optional<HistoryRow> peak = in.timeline().stream()
-                .max(Comparator.comparingDouble(HistoryRow::score).thenComparing(HistoryRow::at, Comparator.reverseOrder()));
+        // a level above the largest histogram bucket is the peak even beside a higher measured score: that score is a lower bound
+        Optional<HistoryRow> peak = in.timeline().stream().min(HistoryRow.STRONGEST_FIRST);
         BlastSection blast = blastSection(in);
         TracesSection traces = tracesSection(in);
         List<LogHighlight> logs = in.logHighlights().subList(0, Math.min(PostmortemReport.MAX_LOG_HIGHLIGHTS, in.logHighlights().size()));
-        List<ContributingSignal> signals = in.signals().stream()
-                .sorted(Comparator.comparingDouble(ContributingSignal::meanScore).reversed()
-                        .thenComparing(ContributingSignal::service).thenComparing(ContributingSignal::signal))
+        List<ContributingSignal> signals = in.signals().stream().sorted(ContributingSignal.STRONGEST_FIRST)
                 .limit(PostmortemReport.MAX_SIGNALS).toList();
         boolean noSignal = in.timeline().isEmpty() && in.traces().isEmpty() && in.logHighlights().isEmpty();
         List<String> silent = silentSources(in.situation());
@@ -288,8 +289,9 @@ public final class PostmortemBuilder {
                 in.from(), in.to(), in.tenant().isEmpty() ? "" : ", tenant " + md(in.tenant())));
         if (peak.isPresent()) {
             HistoryRow p = peak.get();
-            s.append(String.format(Locale.ROOT, " Peak anomaly score %.1f on %s of %s (judged at %s%s).", p.score(), signal(p.signal()),
-                    md(p.service()), p.at(), p.kind().map(k -> ", " + k).orElse("")));
+            s.append(String.format(Locale.ROOT, " Peak anomaly score %s%.1f on %s of %s (judged at %s%s%s).",
+                    p.levelAboveLargestBucket() ? "at least " : "", p.score(), signal(p.signal()), md(p.service()), p.at(),
+                    p.kind().map(k -> ", " + k).orElse(""), p.levelAboveLargestBucket() ? ABOVE_BUCKET : ""));
             if (!episodes.isEmpty()) {
                 s.append(onsetSentence(in, episodes, timeline));
             } else {
@@ -410,7 +412,8 @@ public final class PostmortemBuilder {
                     + "for %s, or widen the window.", md(in.service())));
         }
         signals.stream().filter(s -> !in.isTheService(s.service())).findFirst().ifPresent(s -> f.add(String.format(Locale.ROOT,
-                "Check %s too: its %s moved during the window (mean score %.1f).", md(s.service()), md(s.signal()), s.meanScore())));
+                "Check %s too: its %s moved during the window (mean score %s%.1f%s).", md(s.service()), md(s.signal()),
+                s.levelAboveLargestBucket() ? "at least " : "", s.meanScore(), s.levelAboveLargestBucket() ? ABOVE_BUCKET : "")));
         switch (traces) {
             case TracesIncluded t when t.listedErrors() > 0 -> {
                 TraceSummary e = t.traces().stream().filter(TraceSummary::hasError).findFirst().orElseThrow();

@@ -95,7 +95,7 @@ public final class PostmortemMarkdown {
             b.append("| ").append(e.onset()).append(e.onsetKnown() ? "" : " (first recorded; onset not dated)").append(" | ")
                     .append(cell(e.service())).append(" | ").append(signal(r, e.signal())).append(" | ")
                     .append(e.kind().map(PostmortemMarkdown::cell).orElse("-")).append(" | ")
-                    .append(String.format(Locale.ROOT, "%.1f", e.peakScore())).append(" | ").append(e.judgments()).append(" | ")
+                    .append(score(e.peakScore(), e.levelAboveLargestBucket())).append(" | ").append(e.judgments()).append(" | ")
                     .append(e.lastSeen()).append(" |\n");
         }
         b.append("\n_One row per anomaly episode: the judgements of one signal whose onsets agree within ")
@@ -105,6 +105,9 @@ public final class PostmortemMarkdown {
             b.append(" ").append(t.omitted()).append(" later episode").append(t.omitted() == 1 ? "" : "s")
                     .append(" not shown (the ").append(PostmortemReport.MAX_TIMELINE_ROWS)
                     .append(" earliest are listed); get_anomaly_history has every score.");
+        }
+        if (t.episodes().stream().anyMatch(AnomalyEpisode::levelAboveLargestBucket)) {
+            b.append(" ").append(LOWER_BOUND_NOTE);
         }
         return b.append("_\n").toString();
     }
@@ -161,6 +164,15 @@ public final class PostmortemMarkdown {
         };
     }
 
+    /** The footnote of a table with lower-bound scores (marked +, as the log highlights mark their lower-bound counts). */
+    static final String LOWER_BOUND_NOTE = "Scores marked + are lower bounds: the latency was above its histogram's largest bucket"
+            + " (+Inf), too high to measure, so how far off it was is unknown.";
+
+    /** A score to one decimal, marked + when it is only a lower bound. */
+    private static String score(double score, boolean lowerBound) {
+        return String.format(Locale.ROOT, "%.1f", score) + (lowerBound ? "+" : "");
+    }
+
     private static String signals(PostmortemReport r) {
         if (r.signals().isEmpty()) {
             return "_No signal scores recorded in this window._\n";
@@ -168,11 +180,22 @@ public final class PostmortemMarkdown {
         StringBuilder b = new StringBuilder("| Service | Signal | Mean score | Peak score | Samples | Anomalous |\n|---|---|---|---|---|---|\n");
         for (ContributingSignal s : r.signals()) {
             b.append("| ").append(cell(s.service())).append(" | ").append(signal(r, s.signal())).append(" | ")
-                    .append(String.format(Locale.ROOT, "%.1f | %.1f | %d | %d |%n", s.meanScore(), s.peakScore(), s.samples(),
-                            s.anomalousSamples()));
+                    .append(score(s.meanScore(), s.levelAboveLargestBucket())).append(" | ")
+                    .append(score(s.peakScore(), s.levelAboveLargestBucket()))
+                    .append(String.format(Locale.ROOT, " | %d | %d |%n", s.samples(), s.anomalousSamples()));
         }
-        if (r.signalsTotal() > r.signals().size()) {
-            b.append("\n_Top ").append(r.signals().size()).append(" of ").append(r.signalsTotal()).append(" signals by mean score._\n");
+        boolean lowerBounds = r.signals().stream().anyMatch(ContributingSignal::levelAboveLargestBucket);
+        if (r.signalsTotal() > r.signals().size() || lowerBounds) {
+            b.append("\n_");
+            if (r.signalsTotal() > r.signals().size()) {
+                b.append("Top ").append(r.signals().size()).append(" of ").append(r.signalsTotal()).append(" signals by mean score.");
+            }
+            if (lowerBounds) {
+                b.append(r.signalsTotal() > r.signals().size() ? " " : "").append(LOWER_BOUND_NOTE)
+                        .append(" Such signals are listed first: a latency too high for its histogram to measure is at least as"
+                                + " severe as any measured score.");
+            }
+            b.append("_\n");
         }
         return b.toString();
     }

@@ -23,7 +23,7 @@ import java.util.Optional;
  * @param synopsis the synopsis paragraph
  * @param timeline the anomaly episodes, at most 20, earliest onset first
  * @param blastRadius the blast radius section, or why it is omitted
- * @param signals at most 10, highest mean score first
+ * @param signals at most 10, strongest first ({@link ContributingSignal#STRONGEST_FIRST})
  * @param signalsTotal how many signals contributed
  * @param traces the related-traces section, or why it is omitted
  * @param logHighlights at most 20
@@ -231,11 +231,12 @@ public record PostmortemReport(
      * {@code sections} (the section keys in markdown order, Log highlights only when shown),
      * {@code synopsis}, {@code timeline {episodes[], totalEpisodes, omittedEpisodes, scoresRecorded,
      * anomalousScores, onsetToleranceSeconds, partial, note?, outsideScope[]}} (each episode: {@code service,
-     * signal, measure?, onset, onsetKnown, lastSeen, peakScore, kind?, judgments}; each service outside the
+     * signal, measure?, onset, onsetKnown, lastSeen, peakScore, kind?, levelAboveLargestBucket?, judgments}, the flag
+     * only when true: the peak is a lower bound; each service outside the
      * scope: {@code service, signal, onset, onsetKnown, episodes, reachesService?}),
      * {@code blastRadius {included, targets[], nodes[], totalNodes, truncated, hosts, owners, unresolved,
      * partial, note?} or {included: false, partial, note}}, {@code signals {items[], total}} (items with
-     * {@code measure} when known), {@code traces {included, items[], total, errorCount, partial, note?} or
+     * {@code measure} when known, {@code levelAboveLargestBucket: true} when their scores are lower bounds), {@code traces {included, items[], total, errorCount, partial, note?} or
      * {included: false, partial, note}}, {@code logSearch {from, to, partial, note?}} (when a logs source is
      * configured), {@code logHighlights[]} ({@code firstSeen, line, occurrences}, {@code countIsLowerBound:
      * true} when the source's limit cut the lines read; only when extracted), {@code followUps[]}. A
@@ -260,6 +261,9 @@ public record PostmortemReport(
             o.add("onset", e.onset().toString()).add("onsetKnown", e.onsetKnown()).add("lastSeen", e.lastSeen().toString())
                     .add("peakScore", round(e.peakScore()));
             e.kind().ifPresent(k -> o.add("kind", k));
+            if (e.levelAboveLargestBucket()) {
+                o.add("levelAboveLargestBucket", true);
+            }
             episodes.add(o.add("judgments", e.judgments()));
         }
         b.add("timeline", Jsonp.provider().createObjectBuilder().add("episodes", episodes).add("totalEpisodes", timeline.totalEpisodes())
@@ -297,8 +301,12 @@ public record PostmortemReport(
         for (ContributingSignal s : signals) {
             JsonObjectBuilder o = Jsonp.provider().createObjectBuilder().add("service", s.service()).add("signal", s.signal());
             measure(s.signal()).ifPresent(m -> o.add("measure", m));
-            sig.add(o.add("meanScore", round(s.meanScore())).add("peakScore", round(s.peakScore())).add("samples", s.samples())
-                    .add("anomalousSamples", s.anomalousSamples()));
+            o.add("meanScore", round(s.meanScore())).add("peakScore", round(s.peakScore())).add("samples", s.samples())
+                    .add("anomalousSamples", s.anomalousSamples());
+            if (s.levelAboveLargestBucket()) {
+                o.add("levelAboveLargestBucket", true);
+            }
+            sig.add(o);
         }
         b.add("signals", Jsonp.provider().createObjectBuilder().add("items", sig).add("total", signalsTotal));
 

@@ -102,7 +102,8 @@ public final class GeneratePostmortemTool extends ObservabilityTool {
             "Drafts a post-mortem for a suspected root-cause service over a recent window: Synopsis (when the earliest anomaly began, which service "
                     + "in the report went wrong first, and any service outside it that deviated earlier); Anomaly timeline (up to 20 anomaly episodes of the service and everything in its blast "
                     + "radius, earliest onset first: repeated judgements of one deviation collapse into one row); Blast radius at "
-                    + "peak (up to 30 affected resources); Contributing signals (top 10 by mean score); Related traces (up to 10, "
+                    + "peak (up to 30 affected resources); Contributing signals (top 10 by mean score, a latency above its "
+                    + "histogram's largest bucket first, its score a lower bound); Related traces (up to 10, "
                     + "error traces called out); Log highlights (error and warning lines of the service, de-duplicated and "
                     + "counted, redacted); Suggested follow-ups. A section whose data is unavailable says why (no traces "
                     + "connector, topology down, nothing recorded); a section one of whose sources failed or timed out says so in "
@@ -131,7 +132,7 @@ public final class GeneratePostmortemTool extends ObservabilityTool {
                     .add("timeline", Jsonp.object().add("type", "object").add("properties", Jsonp.object()
                             .add("episodes", Jsonp.object().add("type", "array").add("description", "Anomaly episodes, earliest onset "
                                     + "first: service, signal, measure, onset, onsetKnown (false: first recorded time), lastSeen, "
-                                    + "peakScore, kind, judgments.").add("items", Jsonp.object().add("type", "object")
+                                    + "peakScore, kind, levelAboveLargestBucket, judgments.").add("items", Jsonp.object().add("type", "object")
                                     .add("properties", Jsonp.object()
                                             .add("service", Jsonp.object().add("type", "string"))
                                             .add("signal", Jsonp.object().add("type", "string"))
@@ -141,6 +142,9 @@ public final class GeneratePostmortemTool extends ObservabilityTool {
                                             .add("lastSeen", Jsonp.object().add("type", "string"))
                                             .add("peakScore", Jsonp.object().add("type", "number"))
                                             .add("kind", Jsonp.object().add("type", "string"))
+                                            .add("levelAboveLargestBucket", bool("Only when true: the peak judgement found the "
+                                                    + "latency above its histogram's largest bucket (+Inf), so peakScore is a lower "
+                                                    + "bound."))
                                             .add("judgments", Jsonp.object().add("type", "integer")))))
                             .add("totalEpisodes", Jsonp.object().add("type", "integer"))
                             .add("omittedEpisodes", Jsonp.object().add("type", "integer"))
@@ -187,7 +191,8 @@ public final class GeneratePostmortemTool extends ObservabilityTool {
                             .add("note", string("Why it is omitted or incomplete."))))
                     .add("signals", Jsonp.object().add("type", "object").add("properties", Jsonp.object()
                             .add("items", Jsonp.object().add("type", "array").add("description", "Up to 10 signals of the scope, "
-                                    + "highest mean anomaly score first.").add("items", object(Jsonp.object()
+                                    + "strongest first: those above the largest histogram bucket (scores are lower bounds), then "
+                                    + "highest mean anomaly score.").add("items", object(Jsonp.object()
                                     .add("service", string("The service."))
                                     .add("signal", string("The signal, as the anomaly history records it."))
                                     .add("measure", string("What it measures, for curated metrics (cores used, share of CPU "
@@ -195,7 +200,9 @@ public final class GeneratePostmortemTool extends ObservabilityTool {
                                     .add("meanScore", number("Mean anomaly score over the window."))
                                     .add("peakScore", number("Highest anomaly score."))
                                     .add("samples", integer("Scores recorded."))
-                                    .add("anomalousSamples", integer("Of them, anomalies.")))))
+                                    .add("anomalousSamples", integer("Of them, anomalies."))
+                                    .add("levelAboveLargestBucket", bool("Only when true: some of its anomalies were above the "
+                                            + "histogram's largest bucket (+Inf), so meanScore and peakScore are lower bounds.")))))
                             .add("total", integer("How many signals contributed, not just listed."))))
                     .add("traces", Jsonp.object().add("type", "object").add("description", "The related traces; when included is "
                             + "false only partial and note.").add("properties", Jsonp.object()

@@ -84,7 +84,10 @@ public final class GetAnomalyHistoryTool extends ObservabilityTool {
                                         .add("kind", Jsonp.object().add("type", "string"))
                                         .add("onset", Jsonp.object().add("type", "string").add("description", "When the "
                                                 + "deviation began (anomalies only), as the detector dated it; `at` is when it "
-                                                + "was judged, so several rows of one incident share an onset.")))))
+                                                + "was judged, so several rows of one incident share an onset."))
+                                        .add("levelAboveLargestBucket", Jsonp.object().add("type", "boolean").add("description",
+                                                "Only when true (anomalies only): the latency was above its histogram's largest "
+                                                + "bucket (+Inf), too high to measure, so score is a lower bound.")))))
                         .add("signals", Jsonp.object().add("type", "array").add("items", Jsonp.object().add("type", "object")
                                 .add("properties", Jsonp.object()
                                         .add("service", Jsonp.object().add("type", "string"))
@@ -92,8 +95,13 @@ public final class GetAnomalyHistoryTool extends ObservabilityTool {
                                         .add("samples", Jsonp.object().add("type", "integer"))
                                         .add("anomalousSamples", Jsonp.object().add("type", "integer"))
                                         .add("meanScore", Jsonp.object().add("type", "number"))
-                                        .add("peakScore", Jsonp.object().add("type", "number"))))
-                                .add("description", "Per service and signal over the returned rows, highest mean score first."))
+                                        .add("peakScore", Jsonp.object().add("type", "number"))
+                                        .add("levelAboveLargestBucket", Jsonp.object().add("type", "boolean").add("description",
+                                                "Only when true: some of its anomalies were above the histogram's largest bucket, "
+                                                + "so meanScore and peakScore are lower bounds."))))
+                                .add("description", "Per service and signal over the returned rows, strongest first: signals "
+                                        + "above the largest histogram bucket (their scores are lower bounds), then highest mean "
+                                        + "score."))
                         .add("truncated", Jsonp.object().add("type", "boolean"))
                         .add("retentionSeconds", Jsonp.object().add("type", "integer"))
                         .add("remoteSinkConfigured", Jsonp.object().add("type", "boolean"))
@@ -137,9 +145,13 @@ public final class GetAnomalyHistoryTool extends ObservabilityTool {
         });
         JsonArrayBuilder signals = Jsonp.array();
         for (ContributingSignal s : result.rows().isEmpty() ? List.<ContributingSignal>of() : ContributingSignal.fromHistory(result.rows())) {
-            signals.add(Jsonp.object().add("service", s.service()).add("signal", s.signal()).add("samples", s.samples())
+            JsonObjectBuilder entry = Jsonp.object().add("service", s.service()).add("signal", s.signal()).add("samples", s.samples())
                     .add("anomalousSamples", s.anomalousSamples()).add("meanScore", round(s.meanScore()))
-                    .add("peakScore", round(s.peakScore())));
+                    .add("peakScore", round(s.peakScore()));
+            if (s.levelAboveLargestBucket()) {
+                entry.add("levelAboveLargestBucket", true);
+            }
+            signals.add(entry);
         }
         out.add("signals", signals);
         boolean anomalousOnly = args.bool("anomalousOnly", false);

@@ -204,6 +204,40 @@ class AnomalyBacktestTest {
     }
 
     /**
+     * A raw metric (unit unknown, so no minimum change) that barely moves is judged in units of the
+     * scale floor, not of its own tiny noise: 1 % of its level ({@link AnomalyDetector#RELATIVE_SCALE_FLOOR}),
+     * or 1e-9 at exactly 0. Measured against the noise alone, its wiggles of a fraction of a per cent
+     * scored tens to tens of thousands of sigmas (all 100 of the sweep's steady cases fired without
+     * the relative floor), and a real step was dated early, at a wiggle before it (59 of 100 right).
+     * With the floors, every steady case is quiet and every real step found, at every sensitivity.
+     */
+    @Test
+    void backtest_nearConstantRawMetrics_areJudgedInUnitsOfTheScaleFloor_soOnlyARealStepFires() {
+        int steady = 0;
+        int steps = 0;
+        for (Case c : SyntheticCases.all()) {
+            if (c.category() != Category.RAW_STEADY && c.category() != Category.RAW_STEP) {
+                continue;
+            }
+            for (Sensitivity s : Sensitivity.values()) {
+                AnomalyFinding f = detector.detect(c.series(), c.settings().withSensitivity(s));
+                assertThat(f.anomalous()).as("%s at %s: %s", c.name(), s, f.note()).isEqualTo(c.category() == Category.RAW_STEP);
+            }
+            if (c.category() == Category.RAW_STEADY) {
+                steady++;
+                Evidence e = detector.detect(c.series(), c.settings()).evidence().orElseThrow();
+                // the floor set the scale, and the noise alone would have given one at least ten times finer: the case exercises it
+                assertThat(e.scaleSource()).as(c.name()).isEqualTo("floor");
+                assertThat(RobustStatistics.MAD_TO_SIGMA * e.baselineMad()).as(c.name()).isLessThan(e.scale() / 10);
+            } else {
+                steps++;
+            }
+        }
+        assertThat(steady).isPositive();
+        assertThat(steps).isPositive();
+    }
+
+    /**
      * An error rate that was exactly 0 scores by the size of its step, in units of the tools' minimum
      * change over the default threshold (0.5 % / 3.5): 1 % is 7 sigma, 10 % is 70. Against the noise
      * of exact zeros alone (the 1e-9 floor) each scored 1e7 and more, and outranked every incident on

@@ -47,7 +47,15 @@ final class SyntheticCases {
         /** An error rate that was exactly 0 (but for a stray failed request or two) stepping to 1…10 %. */
         ERRORS_FROM_ZERO(true),
         /** An error rate that is exactly 0 but for stray failed requests, each under the tools' minimum change. */
-        ERRORS_STRAY(false);
+        ERRORS_STRAY(false),
+        /**
+         * A raw metric name (unit unknown, so no minimum change) that is nearly constant: jitter of
+         * 1e-7…1e-4 of its level, and wiggles of 0.01…0.5 % of it lasting 3…12 points, one of them in
+         * the window; a quarter sit at exactly 0 with floating-point noise instead. No incident.
+         */
+        RAW_STEADY(false),
+        /** The same near-constant raw series with a real step from inside the window: 10…100 % of its level, or off exact 0. */
+        RAW_STEP(true);
 
         final boolean anomalous;
 
@@ -110,6 +118,8 @@ final class SyntheticCases {
             case LATENCY_BUCKET_BLIPS -> latencyAboveBucket(rnd, seed, false);
             case ERRORS_FROM_ZERO -> errorsFromZero(rnd, seed, true);
             case ERRORS_STRAY -> errorsFromZero(rnd, seed, false);
+            case RAW_STEADY -> nearConstantRaw(rnd, seed, false);
+            case RAW_STEP -> nearConstantRaw(rnd, seed, true);
         };
     }
 
@@ -456,6 +466,53 @@ final class SyntheticCases {
         sprinkleGaps(rnd, x, 0.02);
         return toolsCase(incident ? "errors-from-zero" : "errors-stray", incident ? Category.ERRORS_FROM_ZERO : Category.ERRORS_STRAY,
                 seed, x, CuratedMetricNames.ERROR_RATE, start);
+    }
+
+    /** Raw metric names the tools know no unit of (MetricKind.OTHER: both directions count). */
+    private static final List<String> RAW_NAMES = List.of("app_queue_depth", "jvm_threads_live", "process_open_fds",
+            "kafka_consumergroup_lag", "config_replicas_desired");
+
+    /**
+     * A raw metric that barely moves: a configured value, a pool size, a gauge that a backend
+     * recomputes with floating-point noise. Its robust scale is tiny (1e-7…1e-4 of the level), so
+     * without a floor relative to the level a wiggle of a fraction of a per cent, a value rounded
+     * differently for a few scrapes, reads as hundreds of sigmas; at exactly 0 the floating-point
+     * noise (1e-16…1e-13) is all there is. With {@code step}, a real change from inside the window:
+     * up or down by 10…100 % (down by at most 60 %), or from 0 to 0.01…1000.
+     */
+    private static Case nearConstantRaw(Random rnd, long seed, boolean step) {
+        int n = TRAFFIC_BASELINE + TRAFFIC_WINDOW;
+        boolean atZero = rnd.nextDouble() < 0.25;
+        double level = atZero ? 0 : Math.pow(10, -3 + rnd.nextDouble() * 9);
+        double jitter = atZero ? Math.pow(10, -16 + rnd.nextDouble() * 3) : level * Math.pow(10, -7 + rnd.nextDouble() * 3);
+        double[] x = new double[n];
+        for (int i = 0; i < n; i++) {
+            x[i] = level + rnd.nextGaussian() * jitter;
+        }
+        for (int k = 2 + rnd.nextInt(4); k >= 0; k--) {
+            // k = 0 puts the last wiggle in the window, long enough to dwell: the one a tiny scale would call an anomaly
+            int len = k == 0 ? 8 + rnd.nextInt(5) : 3 + rnd.nextInt(10);
+            int at = k == 0 ? TRAFFIC_BASELINE + rnd.nextInt(TRAFFIC_WINDOW - len) : rnd.nextInt(n - len);
+            double wiggle = (atZero ? jitter * (2 + rnd.nextDouble() * 8) : level * (1e-4 + rnd.nextDouble() * 4.9e-3))
+                    * (rnd.nextBoolean() ? 1 : -1);
+            for (int i = at; i < at + len; i++) {
+                x[i] += wiggle;
+            }
+        }
+        int start = -1;
+        if (step) {
+            start = TRAFFIC_BASELINE + rnd.nextInt(TRAFFIC_WINDOW - 8);
+            boolean down = !atZero && rnd.nextBoolean();
+            double to = atZero ? Math.pow(10, -2 + rnd.nextDouble() * 5)
+                    : level * (down ? 1 - (0.1 + rnd.nextDouble() * 0.5) : 1 + (0.1 + rnd.nextDouble() * 0.9));
+            for (int i = start; i < n; i++) {
+                x[i] += to - level;
+            }
+        }
+        sprinkleGaps(rnd, x, 0.02);
+        String metric = RAW_NAMES.get(rnd.nextInt(RAW_NAMES.size()));
+        return toolsCase((step ? "raw-step" : "raw-steady") + (atZero ? "-at-zero" : "") + "-" + metric, step ? Category.RAW_STEP
+                : Category.RAW_STEADY, seed, x, metric, start);
     }
 
     /** A case on the tools' 15-minute layout, judged with the tools' settings for {@code metric}; a step from {@code onsetIndex}. */

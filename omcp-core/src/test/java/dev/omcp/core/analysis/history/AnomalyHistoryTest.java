@@ -203,6 +203,52 @@ class AnomalyHistoryTest {
         });
     }
 
+    /** A p99 of about 50 ms for 6 h, then above the largest histogram bucket (+Inf) for its last 20 minutes, at a 1-minute step. */
+    private static AnomalyFinding aboveTheLargestBucket() {
+        int n = 390;
+        long[] t = new long[n];
+        double[] x = new double[n];
+        java.util.Random rnd = new java.util.Random(7);
+        for (int i = 0; i < n; i++) {
+            t[i] = T0.minusSeconds(60L * (n - 1 - i)).toEpochMilli();
+            x[i] = i < 370 ? 0.050 + 0.002 * rnd.nextGaussian() : Double.POSITIVE_INFINITY;
+        }
+        return new dev.omcp.core.analysis.anomaly.AnomalyDetector().detect(new dev.omcp.sdk.query.Series(java.util.Map.of(), t, x),
+                dev.omcp.core.analysis.anomaly.DetectionSettings.forMetric("latency_p99").withWindow(Duration.ofMinutes(30)));
+    }
+
+    @Test
+    void anAnomalyAboveTheLargestBucket_isRecordedAsALowerBound_andItsRowAndJsonSaySo() {
+        AnomalyFinding censored = aboveTheLargestBucket();
+        assertThat(censored.anomalous()).as(censored.note()).isTrue();
+        Optional<AnomalyScoreSample> sample = AnomalyHistory.sampleOf("", "db", "latency_p99", T0, censored);
+        assertThat(sample).hasValueSatisfying(s -> assertThat(s.levelAboveLargestBucket()).isTrue());
+        // an anomaly with a measured level is not flagged, nor is a verdict without evidence
+        AnomalyFinding measured = new AnomalyFinding(java.util.Map.of(), AnomalyFinding.Status.ANOMALOUS, 150, Direction.UP,
+                Optional.of(T0.minusSeconds(600)), Optional.of(AnomalyKind.STEP), Optional.empty(), "step up");
+        assertThat(AnomalyHistory.sampleOf("", "api", "latency_p99", T0, measured))
+                .hasValueSatisfying(s -> assertThat(s.levelAboveLargestBucket()).isFalse());
+
+        AnomalyHistory h = new AnomalyHistory(clock, HistoryLimits.defaults(), Optional.empty());
+        h.recordAll(List.of(sample.orElseThrow(), AnomalyHistory.sampleOf("", "api", "latency_p99", T0, measured).orElseThrow()));
+        HistoryResult r = h.query(all("", T0.minusSeconds(600), T0));
+        assertThat(r.rows()).extracting(HistoryRow::service, HistoryRow::levelAboveLargestBucket)
+                .containsExactly(org.assertj.core.groups.Tuple.tuple("api", false), org.assertj.core.groups.Tuple.tuple("db", true));
+        List<JsonObject> rows = r.toJson().getJsonArray("rows").getValuesAs(JsonObject.class);
+        // only when true, as detect_anomalies writes it
+        assertThat(rows.get(0).containsKey("levelAboveLargestBucket")).isFalse();
+        assertThat(rows.get(1).getBoolean("levelAboveLargestBucket")).isTrue();
+    }
+
+    @Test
+    void strongestFirst_putsALevelAboveTheLargestBucketBeforeAHigherMeasuredScore() {
+        HistoryRow measured = new HistoryRow("api", "latency_p99", T0, 150, true, Optional.of("step"), Optional.empty());
+        HistoryRow censored = new HistoryRow("db", "latency_p99", T0.plusSeconds(1), 20, true, Optional.of("step"), Optional.empty(), true);
+        HistoryRow weaker = new HistoryRow("web", "latency_p99", T0, 30, true, Optional.of("step"), Optional.empty());
+        assertThat(java.util.stream.Stream.of(weaker, measured, censored).sorted(HistoryRow.STRONGEST_FIRST).toList())
+                .containsExactly(censored, measured, weaker);
+    }
+
     @Test
     void concurrentWritersAndReaders_stayConsistentAndBounded() throws Exception {
         AnomalyHistory h = new AnomalyHistory(clock, new HistoryLimits(Duration.ofHours(1), 20, 50), Optional.empty());
@@ -248,6 +294,14 @@ class AnomalyHistoryTest {
                 .hasMessageContaining("an onset belongs to an anomaly");
         assertThatThrownBy(() -> new HistoryRow("db", "cpu", T0, 5, true, Optional.empty(), Optional.of(T0.plusSeconds(1))))
                 .hasMessageContaining("is after the judgement");
+        // a normal verdict has no anomaly level, above the bucket or not: refused, naming the signal, and nothing recorded
+        AnomalyHistory h = new AnomalyHistory(clock, HistoryLimits.defaults(), Optional.empty());
+        assertThatThrownBy(() -> h.record(new AnomalyScoreSample("", "db", "latency_p99", T0, 20, false, Optional.empty(), Optional.empty(),
+                true))).hasMessageContaining("belongs to an anomaly").hasMessageContaining("latency_p99 of db")
+                .hasMessageContaining("set levelAboveLargestBucket only with anomalous = true");
+        assertThat(h.query(all("", T0.minusSeconds(600), T0)).rows()).isEmpty();
+        assertThatThrownBy(() -> new HistoryRow("db", "latency_p99", T0, 20, false, Optional.empty(), Optional.empty(), true))
+                .hasMessageContaining("belongs to an anomaly");
         assertThatThrownBy(() -> new HistoryLimits(Duration.ZERO, 1, 1)).hasMessageContaining("retention");
     }
 }

@@ -57,6 +57,24 @@ class AnomalyEpisodesTest {
     }
 
     @Test
+    void aLevelAboveTheLargestBucket_isTheEpisodesPeak_andLeadsAtItsOnset_thoughItsLowerBoundScoresLess() {
+        HistoryRow aboveBucket = new HistoryRow("db", "latency_p99", at(1530), 20, true, Optional.of("step"), Optional.of(at(60)), true);
+        List<AnomalyEpisode> episodes = AnomalyEpisodes.of(List.of(
+                dated("api", "latency_p99", 1500, 150, "step", 60),
+                // the same deviation judged before it left the histogram: a higher, measured score
+                dated("db", "latency_p99", 1500, 80, "ramp", 60),
+                aboveBucket));
+        assertThat(episodes).extracting(AnomalyEpisode::service).containsExactly("db", "api");
+        assertThat(episodes.getFirst()).satisfies(e -> {
+            assertThat(e.levelAboveLargestBucket()).isTrue();
+            assertThat(e.peakScore()).isEqualTo(20);
+            assertThat(e.kind()).contains("step");
+            assertThat(e.judgments()).isEqualTo(2);
+        });
+        assertThat(episodes.get(1).levelAboveLargestBucket()).isFalse();
+    }
+
+    @Test
     void aLookBack_reachesTenMinutesBeforeTheInstant_inMinutesThenWholeHours() {
         Instant end = at(3600);
         assertThat(PostmortemBuilder.lookBackTo(at(3600 - 35 * 60), end)).isEqualTo("45m");

@@ -135,6 +135,58 @@ class PostmortemTest {
     }
 
     @Test
+    void aLatencyAboveTheLargestBucket_leadsTheContributingSignalsAndThePeak_andEveryRenderingSaysItsScoreIsALowerBound() {
+        Instant onset = FROM.plusSeconds(600);
+        HistoryRow aboveBucket = new HistoryRow("db", "latency_p99", FROM.plusSeconds(1200), 20, true, Optional.of("step"),
+                Optional.of(onset), true);
+        List<HistoryRow> timeline = List.of(
+                anomaly("api", "latency_p99", FROM.plusSeconds(1200), 150, onset.plusSeconds(60)),
+                anomaly("api", "error_rate", FROM.plusSeconds(1200), 40, onset.plusSeconds(60)),
+                aboveBucket);
+        PostmortemReport r = builder.build(input(timeline, Optional.of(blast()), traces(1), LOGS, ALL_UP));
+
+        // by mean score alone the +Inf p99 (20, a lower bound) would come last, behind a p99 150 sigma off that was measured
+        assertThat(r.signals()).extracting(ContributingSignal::service, ContributingSignal::signal).containsExactly(
+                org.assertj.core.groups.Tuple.tuple("db", "latency_p99"), org.assertj.core.groups.Tuple.tuple("api", "latency_p99"),
+                org.assertj.core.groups.Tuple.tuple("api", "error_rate"));
+        assertThat(r.signals().getFirst().levelAboveLargestBucket()).isTrue();
+        assertThat(r.signals().get(1).levelAboveLargestBucket()).isFalse();
+        assertThat(r.synopsis()).contains("Peak anomaly score at least 20.0 on latency_p99 of db",
+                "above the largest histogram bucket, so the score is a lower bound");
+        assertThat(r.timeline().episodes().getFirst().levelAboveLargestBucket()).isTrue();
+
+        String md = PostmortemMarkdown.render(r);
+        String signals = md.substring(md.indexOf("## Contributing signals"), md.indexOf("## Related traces"));
+        assertThat(signals).contains("| db | latency_p99 | 20.0+ | 20.0+ | 1 | 1 |", "| api | latency_p99 | 150.0 | 150.0 | 1 | 1 |",
+                PostmortemMarkdown.LOWER_BOUND_NOTE, "listed first");
+        String timelineSection = md.substring(md.indexOf("## Anomaly timeline"), md.indexOf("## Blast radius"));
+        assertThat(timelineSection).contains("| step | 20.0+ |", PostmortemMarkdown.LOWER_BOUND_NOTE);
+
+        JsonObject json = r.toJson();
+        List<JsonObject> items = json.getJsonObject("signals").getJsonArray("items").getValuesAs(JsonObject.class);
+        assertThat(items.get(0).getBoolean("levelAboveLargestBucket")).isTrue();
+        assertThat(items.get(1).containsKey("levelAboveLargestBucket")).isFalse();
+        List<JsonObject> episodes = json.getJsonObject("timeline").getJsonArray("episodes").getValuesAs(JsonObject.class);
+        assertThat(episodes.get(0).getBoolean("levelAboveLargestBucket")).isTrue();
+        assertThat(episodes.get(1).containsKey("levelAboveLargestBucket")).isFalse();
+    }
+
+    @Test
+    void withoutALevelAboveTheLargestBucket_noScoreIsMarkedAsALowerBound() {
+        PostmortemReport r = builder.build(input(rows(12), Optional.of(blast()), traces(1), LOGS, ALL_UP));
+        String md = PostmortemMarkdown.render(r);
+        assertThat(md).doesNotContain(PostmortemMarkdown.LOWER_BOUND_NOTE).doesNotContain("lower bound");
+        assertThat(r.synopsis()).contains("Peak anomaly score 1").doesNotContain("Peak anomaly score at least");
+        assertThat(r.toJson().toString()).doesNotContain("levelAboveLargestBucket");
+    }
+
+    @Test
+    void aContributingSignal_refusesMoreSamplesAboveTheBucketThanAnomalies() {
+        assertThatThrownBy(() -> new ContributingSignal("db", "latency_p99", 20, 20, 3, 1, 2))
+                .hasMessageContaining("between 0 and the 1 anomalous samples of latency_p99 of db, got 2");
+    }
+
+    @Test
     void theTraceCounts_coverEveryFoundTrace_notJustTheTenListed() {
         List<TraceSummary> found = new ArrayList<>();
         for (int i = 0; i < 600; i++) {

@@ -174,6 +174,12 @@ class DetectAnomaliesToolTest {
                 .map(JsonValue::asJsonObject).filter(f -> f.getString("name").equals("severity")).findFirst().orElseThrow()
                 .getJsonNumber("value").toString();
         assertThat(Double.parseDouble(dbSeverity)).isEqualTo(1.0);
+        // the history keeps that db's score is a lower bound, so the post-mortem's contributing signals also lead with it
+        List<HistoryRow> rows = history.query(new HistoryQuery("", Optional.empty(), Optional.empty(), NOW.minus(Duration.ofHours(1)), NOW,
+                HistoryQuery.MAX_LIMIT, true)).rows();
+        assertThat(rows).filteredOn(HistoryRow::levelAboveLargestBucket).extracting(HistoryRow::service).containsExactly("db");
+        assertThat(dev.omcp.core.analysis.postmortem.ContributingSignal.fromHistory(rows))
+                .extracting(dev.omcp.core.analysis.postmortem.ContributingSignal::service).containsExactly("db", "web", "api");
     }
 
     private static JsonObject anomaly(JsonObject result, String service, String metric) {

@@ -65,6 +65,29 @@ class GetAnomalyHistoryToolTest {
     }
 
     @Test
+    void aLatencyAboveTheLargestBucket_isFlaggedInItsRowAndLeadsTheSummary_thoughItsLowerBoundScoresLess() {
+        clock.set(NOW);
+        record("", "api", "latency_p99", NOW.minusSeconds(60), 150, true);
+        history.record(new AnomalyScoreSample("", "db", "latency_p99", NOW.minusSeconds(30), 20, true, Optional.of("step"),
+                Optional.of(NOW.minusSeconds(600)), true));
+        JsonObject result = structured(call(tool(history), "{}"));
+        assertThat(result.getJsonArray("rows").getJsonObject(0).containsKey("levelAboveLargestBucket")).isFalse();
+        assertThat(result.getJsonArray("rows").getJsonObject(1).getBoolean("levelAboveLargestBucket")).isTrue();
+        JsonObject first = result.getJsonArray("signals").getJsonObject(0);
+        assertThat(first.getString("service")).isEqualTo("db");
+        assertThat(first.getBoolean("levelAboveLargestBucket")).isTrue();
+        JsonObject second = result.getJsonArray("signals").getJsonObject(1);
+        assertThat(second.getString("service")).isEqualTo("api");
+        assertThat(second.containsKey("levelAboveLargestBucket")).isFalse();
+        // the output schema describes the flag where it appears
+        JsonObject properties = tool(history).definition().outputSchema().orElseThrow().getJsonObject("properties");
+        assertThat(properties.getJsonObject("rows").getJsonObject("items").getJsonObject("properties").getJsonObject("levelAboveLargestBucket")
+                .getString("type")).isEqualTo("boolean");
+        assertThat(properties.getJsonObject("signals").getJsonObject("items").getJsonObject("properties")
+                .getJsonObject("levelAboveLargestBucket").getString("type")).isEqualTo("boolean");
+    }
+
+    @Test
     void windowSignalAndAnomalousOnly_narrowTheRows() {
         incident();
         JsonObject result = structured(call(tool(history), "{\"window\":\"12m\",\"anomalousOnly\":true}"));
