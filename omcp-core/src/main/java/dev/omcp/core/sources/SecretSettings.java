@@ -2,6 +2,7 @@ package dev.omcp.core.sources;
 
 import dev.omcp.sdk.json.Jsonp;
 import dev.omcp.ports.sources.ManageSources;
+import dev.omcp.ports.sources.SourceSecrets;
 import jakarta.json.JsonArrayBuilder;
 import jakarta.json.JsonObject;
 import jakarta.json.JsonObjectBuilder;
@@ -9,44 +10,27 @@ import jakarta.json.JsonString;
 import jakarta.json.JsonValue;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
-import java.util.Set;
 import java.util.regex.Pattern;
 
 /**
- * Which settings are secrets (masked when shown, kept when sent back masked) and which name files
- * on the gateway's disk (accepted from the sources file only, never from the API).
+ * Which settings are secrets (masked when shown, kept when sent back masked; the rules are
+ * {@link SourceSecrets}) and which name files on the gateway's disk (accepted from the sources
+ * file only, never from the API).
  */
 final class SecretSettings {
-    private static final Pattern SECRET = Pattern.compile(
-            ".*(password|passwd|secret|token|apikey|api_key|api-key|authorization|credential|cookie|privatekey|private_key).*");
     private static final Pattern URL_IN_TEXT = Pattern.compile("(?i)\\b[a-z][a-z0-9+.-]*://[^\\s\"'<>]+");
-    /**
-     * Headers whose values are shown: the ones that route or describe a request. Every other header's
-     * value is masked, whatever its name: backends take API keys in headers of any name
-     * ({@code X-Honeycomb-Team}, {@code X-Auth}, {@code Signature}), and a viewer may read sources.
-     */
-    private static final Set<String> PLAIN_HEADERS = Set.of("x-scope-orgid", "x-grafana-org-id", "accept",
-            "accept-language", "content-type", "user-agent", "cache-control");
-    /** A value that carries an HTTP credential, whatever the setting is called: {@code Basic …}, {@code Bearer …}. */
-    private static final Pattern CREDENTIAL_VALUE = Pattern.compile(
-            "(?i)\\s*(basic|bearer|token|digest|negotiate|apikey|sharedaccesssignature)\\s+\\S.*", Pattern.DOTALL);
 
     private SecretSettings() {}
 
+    // the rules live in the ports: the sources file store narrows the file's mode by the same ones
     static boolean isSecretKey(String key) {
-        String k = key.toLowerCase(Locale.ROOT);
-        if (k.endsWith("file") || k.endsWith("path") || k.endsWith("dir")) {
-            return false;
-        }
-        return SECRET.matcher(k).matches() || k.equals("key") || k.endsWith("key");
+        return SourceSecrets.isSecretKey(key);
     }
 
     static boolean isFileKey(String key) {
-        String k = key.toLowerCase(Locale.ROOT);
-        return k.endsWith("file") || k.equals("kubeconfig") || k.endsWith("path") || k.endsWith("dir");
+        return SourceSecrets.isFileKey(key);
     }
 
     /** {@code settings} with every secret string (and every value of a secret header) masked. */
@@ -65,7 +49,7 @@ final class SecretSettings {
                 JsonObjectBuilder out = Jsonp.object();
                 for (Map.Entry<String, JsonValue> e : value.asJsonObject().entrySet()) {
                     String key = e.getKey();
-                    boolean secretHere = secret || isSecretKey(key) || headers && !PLAIN_HEADERS.contains(key.toLowerCase(Locale.ROOT));
+                    boolean secretHere = secret || isSecretKey(key) || headers && SourceSecrets.isSecretHeader(key);
                     out.add(key, mask(e.getValue(), secretHere, !headers && key.equalsIgnoreCase("headers")));
                 }
                 return out.build();
@@ -76,7 +60,7 @@ final class SecretSettings {
                 return out.build();
             }
             case STRING -> {
-                boolean credential = CREDENTIAL_VALUE.matcher(((JsonString) value).getString()).matches();
+                boolean credential = SourceSecrets.looksLikeCredential(((JsonString) value).getString());
                 return secret || credential ? Jsonp.value(ManageSources.MASK) : value;
             }
             default -> {

@@ -34,6 +34,25 @@ final class Substitution {
         return REFERENCE.matcher(text).find();
     }
 
+    /**
+     * Whether {@code text}, as written in the file, spells out a value rather than naming it in the
+     * environment: it holds no {@code ${VAR}} reference (an escaped {@code $${} is text), or a
+     * reference whose default is written out ({@code ${TOKEN:-abc}}).
+     */
+    static boolean spellsOutValue(String text) {
+        Matcher m = REFERENCE.matcher(text);
+        boolean reference = false;
+        while (m.find()) {
+            if (m.group(2) != null) {
+                reference = true;
+                if (m.group(3) != null && !m.group(3).isBlank()) {
+                    return true;
+                }
+            }
+        }
+        return !reference;
+    }
+
     /** {@code text} with every reference replaced. */
     String apply(String text) {
         Matcher m = REFERENCE.matcher(text);

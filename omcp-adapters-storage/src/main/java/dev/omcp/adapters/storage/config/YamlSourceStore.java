@@ -32,17 +32,21 @@ import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
-import java.nio.file.attribute.PosixFilePermission;
 import java.nio.file.attribute.PosixFilePermissions;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
+import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
+import java.util.concurrent.locks.ReentrantLock;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.yaml.snakeyaml.DumperOptions;
@@ -84,7 +88,11 @@ import org.yaml.snakeyaml.representer.Representer;
  * <p>Location: {@code CONFIG_PATH}, else {@code ./config/sources.yaml}; without a file the
  * environment sources apply and the first save creates the file. A file that cannot be read is
  * never overwritten. Writes go to a temp file in the same directory, are fsynced and renamed over
- * the old file with its permissions (0600 for a new file). A string that came from {@code ${VAR}}
+ * the old file with its permissions (0600 for a new file; an existing mode that lets the group or
+ * others in is narrowed to 0600 once the file spells out a secret, {@link SourcesFileMode}). A write
+ * holds a lock on {@code <file>.lock} against other processes ({@link SourcesFileLock}) and is
+ * refused when the file no longer holds what this store last read or wrote, rather than dropping
+ * that change. A string that came from {@code ${VAR}}
  * and did not change is written back as {@code ${VAR}} (also in a list that gained or lost items),
  * so secrets from the environment never reach the disk; any other string is written with each
  * {@code ${} as {@code $${}, so text from the API never becomes a reference into the environment.
@@ -105,7 +113,15 @@ public final class YamlSourceStore implements SourceStore {
     private final Path file;
     private final List<EnvironmentSource> environmentSources;
     private final Substitution substitution;
-    private final Object lock = new Object();
+    /** Threads of this process take turns here first; {@link #fileLock} then keeps other processes out. */
+    private final ReentrantLock lock = new ReentrantLock();
+    private final SourcesFileLock fileLock;
+    /**
+     * SHA-256 of the text last read from or written to the file (empty: there was no file): a
+     * different text at the next write means another process or an editor changed the file.
+     */
+    private Optional<String> fingerprint = Optional.empty();
+    private boolean warnedWithoutPermissions;
     private Map<String, Object> document = new LinkedHashMap<>();
     private final Map<String, Map<String, Object>> rawEntries = new HashMap<>();
     private final List<Object> unreadableEntries = new ArrayList<>();
@@ -121,7 +137,14 @@ public final class YamlSourceStore implements SourceStore {
      */
     public YamlSourceStore(Optional<Path> configPath, Path workingDirectory, Map<String, String> environment,
             List<EnvironmentSource> environmentSources) {
+        this(configPath, workingDirectory, environment, environmentSources, SourcesFileLock.DEFAULT_MAX_WAIT);
+    }
+
+    /** @param maxLockWait how long a write waits for another process's lock on the file (tests shorten it) */
+    YamlSourceStore(Optional<Path> configPath, Path workingDirectory, Map<String, String> environment,
+            List<EnvironmentSource> environmentSources, Duration maxLockWait) {
         this.file = configPath.orElse(workingDirectory.resolve("config").resolve("sources.yaml"));
+        this.fileLock = new SourcesFileLock(file, maxLockWait);
         this.named = configPath.isPresent();
         this.environmentSources = List.copyOf(environmentSources);
         this.substitution = new Substitution(environment,
@@ -135,12 +158,14 @@ public final class YamlSourceStore implements SourceStore {
 
     @Override
     public SourcesDocument load() {
-        synchronized (lock) {
+        lock.lock();
+        try {
             rawEntries.clear();
             unreadableEntries.clear();
             if (!Files.exists(file)) {
                 readable = true;
                 document = new LinkedHashMap<>();
+                fingerprint = Optional.empty();
                 if (named) {
                     LOG.warn("event=sources-file-missing file={} effect=\"sources from PROMETHEUS_URL and LOKI_URL, if set; the first "
                             + "change through /api/sources creates the file\" hint=\"check CONFIG_PATH if the file should exist\"", file);
@@ -154,6 +179,7 @@ public final class YamlSourceStore implements SourceStore {
                     return unreadable("the sources file " + unusable.reason());
                 }
             }
+            fingerprint = Optional.of(fingerprint(text));
             try {
                 Object loaded = yaml().load(text);
                 if (!YamlExpansion.within(loaded, MAX_EXPANDED_UNITS)) {
@@ -174,6 +200,8 @@ public final class YamlSourceStore implements SourceStore {
                 // duplicate keys are refused too: which of two 'url:' lines the operator meant is a guess
                 return unreadable("the sources file is not valid YAML " + YamlProblem.describe(e));
             }
+        } finally {
+            lock.unlock();
         }
     }
 
@@ -421,7 +449,8 @@ public final class YamlSourceStore implements SourceStore {
 
     @Override
     public void save(List<SourceDefinition> sources) throws SourceStoreException {
-        synchronized (lock) {
+        lock.lock();
+        try {
             if (!readable) {
                 throw new SourceStoreException("the sources file could not be read at start, so it is not overwritten; fix it and restart");
             }
@@ -435,10 +464,12 @@ public final class YamlSourceStore implements SourceStore {
             entries.addAll(unreadableEntries);
             Map<String, Object> next = new LinkedHashMap<>(document);
             next.put("sources", entries);
-            write(yaml().dump(next));
+            write(next);
             document = next;
             rawEntries.clear();
             rawEntries.putAll(written);
+        } finally {
+            lock.unlock();
         }
     }
 
@@ -534,19 +565,25 @@ public final class YamlSourceStore implements SourceStore {
         return new HealthThresholdsStore() {
             @Override
             public boolean persistent() {
-                synchronized (lock) {
+                lock.lock();
+                try {
                     return readable && Files.exists(file);
+                } finally {
+                    lock.unlock();
                 }
             }
 
             @Override
             public String describe() {
-                synchronized (lock) {
+                lock.lock();
+                try {
                     if (!Files.exists(file)) {
                         return "no sources file is in use (CONFIG_PATH, else ./config/sources.yaml), so there is nowhere to keep them";
                     }
                     return readable ? "the sources file " + file.getFileName()
                             : "the sources file could not be read at start, so it is never overwritten; fix it and restart";
+                } finally {
+                    lock.unlock();
                 }
             }
 
@@ -558,7 +595,8 @@ public final class YamlSourceStore implements SourceStore {
     }
 
     private void saveThresholds(JsonObject overrides) throws SettingsStoreException {
-        synchronized (lock) {
+        lock.lock();
+        try {
             if (!readable) {
                 throw new SettingsStoreException("the sources file could not be read at start, so it is not overwritten; fix it and restart");
             }
@@ -578,11 +616,13 @@ public final class YamlSourceStore implements SourceStore {
                 next.put(HEALTH, health);
             }
             try {
-                write(yaml().dump(next));
+                write(next);
             } catch (SourceStoreException e) {
                 throw new SettingsStoreException(e.getMessage());
             }
             document = next;
+        } finally {
+            lock.unlock();
         }
     }
 
@@ -605,23 +645,63 @@ public final class YamlSourceStore implements SourceStore {
         }
     }
 
-    private void write(String text) throws SourceStoreException {
+    /**
+     * Writes {@code next} as the whole file, atomically, holding {@link #fileLock} for the
+     * read-modify-write: the file must still hold what this store last read or wrote, or the write
+     * would drop another process's change (the API answers with the reason; nothing changes).
+     */
+    private void write(Map<String, Object> next) throws SourceStoreException {
+        String text = yaml().dump(next);
         checkReadableAtNextStart(text);
         Path dir = file.toAbsolutePath().getParent();
-        Path temp = null;
         try {
             Files.createDirectories(dir);
-            if (Files.isSymbolicLink(file)) {
-                // Renaming over a link would replace the link and leave the file it names unchanged (and the
-                // next start reading a different file than the operator edits); a ConfigMap mount is one.
-                throw new SourceStoreException("the sources file is a symbolic link (as a mounted Kubernetes ConfigMap"
-                        + " makes it); the gateway does not replace a link, so nothing was written: change the file it"
-                        + " points at, or point CONFIG_PATH at a regular file to manage sources through the API");
+        } catch (IOException e) {
+            throw cannotBeWritten(e);
+        }
+        if (Files.isSymbolicLink(file)) {
+            // Renaming over a link would replace the link and leave the file it names unchanged (and the
+            // next start reading a different file than the operator edits); a ConfigMap mount is one.
+            throw new SourceStoreException("the sources file is a symbolic link (as a mounted Kubernetes ConfigMap"
+                    + " makes it); the gateway does not replace a link, so nothing was written: change the file it"
+                    + " points at, or point CONFIG_PATH at a regular file to manage sources through the API");
+        }
+        try (SourcesFileLock.Held held = fileLock.acquire()) {
+            checkUnchangedSinceRead();
+            replace(dir, text, LiteralSecrets.in(next));
+        }
+    }
+
+    private void checkUnchangedSinceRead() throws SourceStoreException {
+        Optional<String> now;
+        if (!Files.exists(file, LinkOption.NOFOLLOW_LINKS)) {
+            now = Optional.empty();
+        } else {
+            switch (OperatorTextFile.read(file, MAX_FILE_BYTES)) {
+                case OperatorTextFile.Read.Text read -> now = Optional.of(fingerprint(read.text()));
+                case OperatorTextFile.Read.Unusable unusable -> throw new SourceStoreException("the sources file " + unusable.reason()
+                        + " now; nothing was written");
             }
-            Set<PosixFilePermission> permissions = Files.exists(file, LinkOption.NOFOLLOW_LINKS)
-                    ? Files.getPosixFilePermissions(file, LinkOption.NOFOLLOW_LINKS)
-                    : PosixFilePermissions.fromString("rw-------");
-            temp = Files.createTempFile(dir, ".sources-", ".tmp", PosixFilePermissions.asFileAttribute(permissions));
+        }
+        if (!now.equals(fingerprint)) {
+            throw new SourceStoreException("the sources file was " + (fingerprint.isEmpty() ? "created" : now.isEmpty() ? "deleted"
+                    : "changed") + " by another process or by hand since this gateway read it; nothing was written, so that change is"
+                    + " kept: restart the gateway to read the file again, then repeat this change");
+        }
+    }
+
+    /** Temp file in the same directory, fsync, rename over the old file: a crash leaves the old or the new file, never half. */
+    private void replace(Path dir, String text, boolean literalSecret) throws SourceStoreException {
+        Path temp = null;
+        try {
+            boolean posix = dir.getFileSystem().supportedFileAttributeViews().contains("posix");
+            SourcesFileMode mode = posix
+                    ? SourcesFileMode.decide(Files.exists(file, LinkOption.NOFOLLOW_LINKS)
+                            ? Optional.of(Files.getPosixFilePermissions(file, LinkOption.NOFOLLOW_LINKS)) : Optional.empty(), literalSecret)
+                    : SourcesFileMode.withoutPermissions();
+            temp = mode.permissions().isPresent()
+                    ? Files.createTempFile(dir, ".sources-", ".tmp", PosixFilePermissions.asFileAttribute(mode.permissions().get()))
+                    : Files.createTempFile(dir, ".sources-", ".tmp");
             try (FileChannel channel = FileChannel.open(temp, StandardOpenOption.WRITE, StandardOpenOption.TRUNCATE_EXISTING,
                     LinkOption.NOFOLLOW_LINKS)) {
                 ByteBuffer bytes = ByteBuffer.wrap(text.getBytes(StandardCharsets.UTF_8));
@@ -630,24 +710,34 @@ public final class YamlSourceStore implements SourceStore {
                 }
                 channel.force(true);
             }
-            Files.setPosixFilePermissions(temp, permissions); // the umask may have narrowed them
+            if (mode.permissions().isPresent()) {
+                Files.setPosixFilePermissions(temp, mode.permissions().get()); // the umask may have narrowed them
+            }
             try {
                 Files.move(temp, file, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
             } catch (AtomicMoveNotSupportedException e) {
                 throw new SourceStoreException("the sources file's directory does not support atomic renames; nothing was written");
             }
             temp = null;
+            fingerprint = Optional.of(fingerprint(text));
             try (FileChannel directory = FileChannel.open(dir, StandardOpenOption.READ)) {
                 directory.force(true);
             } catch (IOException e) {
                 LOG.debug("event=sources-dir-fsync-unsupported error={}", e.getClass().getSimpleName());
             }
             LOG.info("event=sources-file-written file={}", file.getFileName());
-        } catch (FileSystemException e) {
-            throw new SourceStoreException("the sources file cannot be written (" + e.getClass().getSimpleName()
-                    + (e.getReason() == null ? "" : ": " + e.getReason()) + ")");
+            mode.narrowedFrom().ifPresent(from -> LOG.warn("event=sources-file-mode-narrowed file={} from={} to={} reason=\"the file"
+                    + " now holds a secret written out (a password, token or header value, not a ${VAR} reference); other users of"
+                    + " the host must not read it\" hint=\"to keep a group-readable file, set secrets as ${VAR} references\"", file,
+                    PosixFilePermissions.toString(from), PosixFilePermissions.toString(SourcesFileMode.OWNER_ONLY)));
+            if (!posix && literalSecret && !warnedWithoutPermissions) {
+                warnedWithoutPermissions = true;
+                LOG.warn("event=sources-file-mode-unchanged file={} reason=\"the file holds a secret written out, and its file system"
+                        + " has no POSIX permissions to narrow\" effect=\"the directory's access list applies\" hint=\"let only the"
+                        + " gateway's user read the directory, or set secrets as ${VAR} references\"", file);
+            }
         } catch (IOException | UnsupportedOperationException e) {
-            throw new SourceStoreException("the sources file cannot be written (" + e.getClass().getSimpleName() + ")");
+            throw cannotBeWritten(e);
         } finally {
             if (temp != null) {
                 try {
@@ -656,6 +746,19 @@ public final class YamlSourceStore implements SourceStore {
                     LOG.warn("event=sources-temp-left error={}", e.getClass().getSimpleName());
                 }
             }
+        }
+    }
+
+    private static SourceStoreException cannotBeWritten(Exception e) {
+        String reason = e instanceof FileSystemException fse && fse.getReason() != null ? ": " + fse.getReason() : "";
+        return new SourceStoreException("the sources file cannot be written (" + e.getClass().getSimpleName() + reason + ")");
+    }
+
+    private static String fingerprint(String text) {
+        try {
+            return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(text.getBytes(StandardCharsets.UTF_8)));
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException("every JDK has SHA-256", e);
         }
     }
 

@@ -182,9 +182,10 @@ class YamlSourceStoreIT {
         String written = Files.readString(file);
         assertThat(written).contains("${PROM_TOKEN}").contains("https://${PROM_HOST}").doesNotContain("tok-from-env")
                 .doesNotContain("prom.example.com").contains("logFormat: json").contains("typed-in-the-ui");
-        assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(file))).isEqualTo("rw-r-----");
+        // the password typed in is written out, so the group may no longer read the file (SourcesFileModeIT)
+        assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(file))).isEqualTo("rw-------");
         try (var files = Files.list(dir)) {
-            assertThat(files.map(p -> p.getFileName().toString())).containsExactly("sources.yaml");
+            assertThat(files.map(p -> p.getFileName().toString())).containsExactlyInAnyOrder("sources.yaml", "sources.yaml.lock");
         }
         // reading it back gives the same values, and saving again still keeps the references
         SourcesDocument reread = store.load();
