@@ -35,6 +35,14 @@ import java.util.stream.Collectors;
 final class AnalysisSettingsReader {
     /** The largest catalog accepted: far beyond any real one, small enough to parse at start. */
     static final int MAX_CATALOG_CHARS = 16 * 1024 * 1024;
+    /** No more characters than that can take more bytes than this (UTF-8 spends at most 4 on one), so a larger file is not read. */
+    static final long MAX_CATALOG_BYTES = 4L * MAX_CATALOG_CHARS;
+    /**
+     * The largest IP dataset read: room for every row the parser accepts at a realistic width (10
+     * million networks of about 25 bytes each) and for a few million rows of a wide export, while a
+     * wrong file (a log, a disk image) is refused from its size alone instead of being parsed.
+     */
+    static final long MAX_IP_DATASET_BYTES = 256L * 1024 * 1024;
     /** How many bad rows of an IP dataset one message lists (the count is always exact). */
     static final int SHOWN_ROW_ERRORS = 10;
     private static final JsonReaderFactory STRICT_JSON = Jsonp.readerFactory(Map.of("org.eclipse.parsson.rejectDuplicateKeys", true));
@@ -59,7 +67,7 @@ final class AnalysisSettingsReader {
         }
         Variable variable = Variables.SERVICE_CATALOG_FILE;
         String text;
-        try (Reader reader = files.open(path.get())) {
+        try (Reader reader = files.open(path.get(), MAX_CATALOG_BYTES)) {
             StringBuilder read = new StringBuilder();
             char[] chunk = new char[8192];
             for (int n = reader.read(chunk); n >= 0; n = reader.read(chunk)) {
@@ -74,6 +82,9 @@ final class AnalysisSettingsReader {
         } catch (NoSuchFileException e) {
             // spec 2.11: a missing file means an empty catalog and no enrichment
             return new AnalysisSettings.CatalogFile.Missing(path.get());
+        } catch (SettingsFiles.TooLarge e) {
+            env.problem(variable, e.getMessage() + "; a catalog lists services, not their history");
+            return new AnalysisSettings.CatalogFile.NotSet();
         } catch (IOException e) {
             env.problem(variable, path.get() + " cannot be read: " + readFailure(e));
             return new AnalysisSettings.CatalogFile.NotSet();
@@ -161,10 +172,14 @@ final class AnalysisSettingsReader {
         }
         Variable variable = Variables.IP_ENRICH_FILE;
         DatasetLoad load;
-        try (Reader reader = files.open(path.get())) {
+        try (Reader reader = files.open(path.get(), MAX_IP_DATASET_BYTES)) {
             load = new IpDatasetParser().parse(reader);
         } catch (NoSuchFileException e) {
             env.problem(variable, path.get() + " does not exist; point it at the CSV dataset or unset it");
+            return Optional.empty();
+        } catch (SettingsFiles.TooLarge e) {
+            env.problem(variable, e.getMessage() + "; keep the networks and columns the gateway should answer with (every routed"
+                    + " network with a few columns fits), or check that the variable names the dataset");
             return Optional.empty();
         } catch (IOException e) {
             env.problem(variable, path.get() + " cannot be read: " + readFailure(e));

@@ -25,12 +25,14 @@ import org.slf4j.LoggerFactory;
  * generated so an edited file applies at once (spec 4.4). The text is kept until the file's
  * modification time or size changes. A file that is missing, not a regular file, unreadable, not
  * UTF-8 or longer than {@link PostmortemTemplate#MAX_LENGTH} characters gives the built-in layout
- * (empty) and one warning per distinct problem and file version, not one per call. Thread-safe.
+ * (empty) and one warning per distinct problem and file version, not one per call. A leading
+ * byte-order mark is dropped, as for the other settings files. Thread-safe.
  */
 final class PostmortemTemplateFile implements Supplier<Optional<PostmortemTemplate>> {
     private static final Logger LOG = LoggerFactory.getLogger(PostmortemTemplateFile.class);
     /** UTF-8 needs at most 4 bytes a character: a longer file cannot be a valid template. */
     private static final int MAX_BYTES = PostmortemTemplate.MAX_LENGTH * 4;
+    private static final String BYTE_ORDER_MARK = "\uFEFF";
 
     private record Version(FileTime modified, long size) {}
 
@@ -81,6 +83,11 @@ final class PostmortemTemplateFile implements Supplier<Optional<PostmortemTempla
             return fallBack("permission denied; let the gateway's user read it", version.toString());
         } catch (IOException e) {
             return fallBack("it cannot be read (" + e.getClass().getSimpleName() + ")", version.toString());
+        }
+        if (text.startsWith(BYTE_ORDER_MARK)) {
+            // some editors start UTF-8 files with one; it would show as an invisible first character
+            // of every report (and count against the length limit)
+            text = text.substring(1);
         }
         PostmortemTemplate template;
         try {

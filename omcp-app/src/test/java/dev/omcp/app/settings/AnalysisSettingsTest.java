@@ -19,7 +19,7 @@ import org.junit.jupiter.api.Test;
 class AnalysisSettingsTest {
     private final Map<Path, String> files = new HashMap<>();
 
-    private final SettingsFiles memory = path -> {
+    private final SettingsFiles memory = (path, maxBytes) -> {
         if (path.toString().endsWith("locked.json")) {
             throw new AccessDeniedException(path.toString());
         }
@@ -37,6 +37,9 @@ class AnalysisSettingsTest {
         String text = files.get(path);
         if (text == null) {
             throw new NoSuchFileException(path.toString());
+        }
+        if (text.getBytes(java.nio.charset.StandardCharsets.UTF_8).length > maxBytes) {
+            throw new SettingsFiles.TooLarge(path, text.getBytes(java.nio.charset.StandardCharsets.UTF_8).length, maxBytes);
         }
         return new StringReader(text);
     };

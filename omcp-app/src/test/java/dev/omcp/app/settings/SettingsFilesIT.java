@@ -4,6 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 
+import java.io.BufferedReader;
+import java.io.RandomAccessFile;
+import java.io.Reader;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -50,5 +53,38 @@ class SettingsFilesIT {
 
         assertThat(analysis.catalog().catalogOrEmpty().entry("checkout").orElseThrow().getString("owner")).isEqualTo("team-shop");
         assertThat(analysis.ipDataset().orElseThrow().dataset().size()).isEqualTo(1);
+    }
+
+    private static Path sparse(Path path, long bytes) throws Exception {
+        try (RandomAccessFile file = new RandomAccessFile(path.toFile(), "rw")) {
+            file.setLength(bytes); // no disk used; reading it would take seconds, the size check takes none
+        }
+        return path;
+    }
+
+    @Test
+    void aDatasetOrCatalogLargerThanItsBound_isAProblemAtStart_fromItsSizeAlone() throws Exception {
+        Path dataset = sparse(dir.resolve("ip.csv"), AnalysisSettingsReader.MAX_IP_DATASET_BYTES + 1);
+        Path catalog = sparse(dir.resolve("catalog.json"), AnalysisSettingsReader.MAX_CATALOG_BYTES + 1);
+
+        assertTimeoutPreemptively(Duration.ofSeconds(20), () -> assertThatThrownBy(() -> SettingsReader.read(Map.of(
+                "OMCP_IP_ENRICH_FILE", dataset.toString(), "OMCP_SERVICE_CATALOG_FILE", catalog.toString())))
+                .isInstanceOf(InvalidSettingsException.class)
+                .hasMessageContaining("OMCP_IP_ENRICH_FILE " + dataset + " is " + (AnalysisSettingsReader.MAX_IP_DATASET_BYTES + 1)
+                        + " bytes, more than the 256 MiB the gateway reads; keep the networks and columns")
+                .hasMessageContaining("OMCP_SERVICE_CATALOG_FILE " + catalog + " is " + (AnalysisSettingsReader.MAX_CATALOG_BYTES + 1)
+                        + " bytes, more than the 64 MiB the gateway reads; a catalog lists services"));
+        assertThat(Files.size(dataset)).as("left as it was").isEqualTo(AnalysisSettingsReader.MAX_IP_DATASET_BYTES + 1);
+    }
+
+    @Test
+    void aDatasetAtItsBound_isStillRead() throws Exception {
+        Path dataset = dir.resolve("ip.csv");
+        Files.writeString(dataset, "network,org\n203.0.113.0/24,Example\n");
+        try (Reader reader = SettingsFiles.fileSystem().open(dataset, Files.size(dataset))) {
+            assertThat(new BufferedReader(reader).lines()).containsExactly("network,org", "203.0.113.0/24,Example");
+        }
+        assertThatThrownBy(() -> SettingsFiles.fileSystem().open(dataset, Files.size(dataset) - 1))
+                .isInstanceOf(SettingsFiles.TooLarge.class).hasMessageContaining("bytes, more than the");
     }
 }

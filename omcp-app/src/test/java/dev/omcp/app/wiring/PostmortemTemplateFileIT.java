@@ -83,4 +83,18 @@ class PostmortemTemplateFileIT {
         assertThat(log.warnings()).anySatisfy(w -> assertThat(w).contains("it is not a regular file"))
                 .anySatisfy(w -> assertThat(w).contains("it is larger than"));
     }
+
+    @Test
+    void aLeadingByteOrderMark_isDropped_notCountedAsACharacterOfTheTemplate() throws Exception {
+        Path file = dir.resolve("template.md");
+        // the longest template accepted, saved by an editor that starts UTF-8 files with a byte-order mark
+        write(file, "\uFEFF" + "x".repeat(PostmortemTemplate.MAX_LENGTH), 0);
+        assertThat(new PostmortemTemplateFile(file).get()).isPresent();
+        write(file, "\uFEFF# {{service}}\n", 10);
+        assertThat(new PostmortemTemplateFile(file).get()).isPresent();
+
+        assertThat(log.warnings()).isEmpty();
+        assertThat(log.messages()).anySatisfy(m -> assertThat(m).contains("characters=" + PostmortemTemplate.MAX_LENGTH))
+                .anySatisfy(m -> assertThat(m).contains("characters=" + "# {{service}}\n".length()));
+    }
 }

@@ -1,15 +1,16 @@
 package dev.omcp.adapters.storage.auth;
 
+import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
+import dev.omcp.adapters.storage.files.OperatorTextFile;
 import dev.omcp.adapters.storage.files.PrivateFiles;
 import dev.omcp.ports.auth.ClientMetadata;
 import dev.omcp.ports.auth.ClientRegistrationStore;
 import dev.omcp.ports.auth.RegisteredClient;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -27,6 +28,12 @@ import java.util.concurrent.locks.ReentrantLock;
  */
 public final class JsonClientRegistrationFile implements ClientRegistrationStore {
     private static final ObjectMapper MAPPER = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
+    /**
+     * The largest file read: the gateway keeps at most 1000 registrations, each at most about 23 000
+     * characters (10 redirect URIs of 2048, a name, a scope), so even all of them at the largest in
+     * three-byte characters stay below 70 MiB.
+     */
+    static final int MAX_FILE_BYTES = 128 * 1024 * 1024;
 
     private final Path file;
     private final List<RegisteredClient> clients;
@@ -38,23 +45,56 @@ public final class JsonClientRegistrationFile implements ClientRegistrationStore
     }
 
     /**
-     * Opens the file, creating it (mode 0600) when absent.
+     * Opens the file, creating it (mode 0600) when absent. An existing file is read only when it is
+     * a regular file of at most {@link #MAX_FILE_BYTES} bytes of UTF-8 JSON, and narrowed to 0600
+     * only after it was read: a wrong path (a directory, a FIFO, another file) is refused untouched.
      *
-     * @throws IOException when it exists but cannot be read or is not a registrations file
+     * @throws IOException when it exists but cannot be read or is not a registrations file; the
+     *     message names the setting, the file and what to do
      */
     public static JsonClientRegistrationFile open(Path file) throws IOException {
-        boolean created = PrivateFiles.ensure(file);
+        PrivateFiles.refuseLink(file);
+        if (!PrivateFiles.exists(file)) {
+            PrivateFiles.ensure(file);
+            return new JsonClientRegistrationFile(file, new ArrayList<>());
+        }
+        String text = switch (OperatorTextFile.read(file, MAX_FILE_BYTES)) {
+            case OperatorTextFile.Read.Text read -> read.text();
+            case OperatorTextFile.Read.Unusable unusable -> throw refused(file, unusable.reason()
+                    + "; nothing in it was changed: point OMCP_OIDC_DCR_STORE at the registrations file the gateway writes, or unset it");
+        };
         List<RegisteredClient> clients = new ArrayList<>();
-        if (!created && Files.size(file) > 0) {
-            JsonNode root = MAPPER.readTree(Files.readAllBytes(file));
-            if (root == null || !root.isObject() || !root.path("clients").isArray()) {
-                throw new IOException("OMCP_OIDC_DCR_STORE " + file + " is not a client registrations file ({\"clients\": [...]})");
+        if (!text.isBlank()) {
+            JsonNode root;
+            try {
+                root = MAPPER.readTree(text);
+            } catch (JsonProcessingException e) {
+                // only the location: the parser's message may quote the file's content
+                String where = e.getLocation() == null ? ""
+                        : " (line " + e.getLocation().getLineNr() + ", column " + e.getLocation().getColumnNr() + ")";
+                throw refused(file, "is not valid JSON" + where + "; nothing in it was changed: fix it, or move it away to start"
+                        + " with no registrations");
             }
+            if (root == null || !root.isObject() || !root.path("clients").isArray()) {
+                throw refused(file, "is not a client registrations file ({\"clients\": [...]}); nothing in it was changed: point"
+                        + " OMCP_OIDC_DCR_STORE at the registrations file the gateway writes");
+            }
+            int index = 0;
             for (JsonNode entry : root.path("clients")) {
+                index++;
+                if (!entry.path("client_id").isTextual() || !entry.path("client_id_issued_at").canConvertToLong()) {
+                    throw refused(file, "holds a client registration (number " + index + ") without client_id or client_id_issued_at;"
+                            + " fix or remove it");
+                }
                 clients.add(parse(entry));
             }
         }
+        PrivateFiles.restrict(file);
         return new JsonClientRegistrationFile(file, clients);
+    }
+
+    private static IOException refused(Path file, String reason) {
+        return new IOException("OMCP_OIDC_DCR_STORE " + file + " " + reason);
     }
 
     @Override
@@ -99,10 +139,7 @@ public final class JsonClientRegistrationFile implements ClientRegistrationStore
         return entry;
     }
 
-    private static RegisteredClient parse(JsonNode entry) throws IOException {
-        if (!entry.path("client_id").isTextual() || !entry.path("client_id_issued_at").canConvertToLong()) {
-            throw new IOException("a client registration lacks client_id or client_id_issued_at");
-        }
+    private static RegisteredClient parse(JsonNode entry) {
         return new RegisteredClient(entry.path("client_id").asText(), entry.path("client_secret_sha256").asText(""),
                 Instant.ofEpochSecond(entry.path("client_id_issued_at").asLong()),
                 new ClientMetadata(texts(entry.path("redirect_uris")), entry.path("client_name").asText(""),
