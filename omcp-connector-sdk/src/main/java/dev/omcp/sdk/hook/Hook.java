@@ -6,10 +6,12 @@ import jakarta.json.JsonObject;
  * A lifecycle hook shipped in a connector plugin (spec 6.1).
  *
  * <p>A plugin names the implementing class in its manifest's {@code hooks[].module}; the class needs
- * a public no-argument constructor. The gateway calls {@link #handle} on a virtual thread with a
- * per-hook timeout (5 s by default); a hook that throws or times out is treated according to its
- * mode ({@code enforce}, {@code permissive} or {@code disabled}). Implementations must be
- * thread-safe: one instance serves every call.
+ * a public no-argument constructor. The gateway calls {@link #handle} on a thread of its own with a
+ * per-hook timeout (5 s by default), after which it interrupts the thread; a hook that throws or
+ * times out is treated according to its mode ({@code enforce}, {@code permissive} or
+ * {@code disabled}). A hook should stop when interrupted: one with 8 calls still running past the
+ * timeout is not started again until one of them ends. Implementations must be thread-safe: one
+ * instance serves every call.
  */
 @FunctionalInterface
 public interface Hook {

@@ -10,25 +10,47 @@ import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Runs the hooks of one kind over a payload (spec 6.1): ascending priority, each on its own virtual
- * thread with a timeout, a returned payload replacing the current one, {@code allow: false} stopping
+ * Runs the hooks of one kind over a payload (spec 6.1): ascending priority, each on a thread of its
+ * own with a timeout, a returned payload replacing the current one, {@code allow: false} stopping
  * the chain, and a throw or timeout handled by the hook's mode. Thread-safe.
+ *
+ * <p>Hooks are plugin code, so they run on platform threads, not virtual ones: a virtual thread
+ * that computes without blocking never gives its carrier back, and a hook looping on one per core
+ * would stop every other virtual thread of the gateway, which serves all its requests on them. A
+ * timeout frees the call but cannot stop a hook that ignores the interrupt; such a hook keeps its
+ * thread, so at most {@link #MAX_OVERDUE_RUNS} runs of one hook may be running past their timeout,
+ * and further calls count as that hook failing, without starting it, until one of them ends.
  */
 public final class HookPipeline {
     /** How long one hook may run before it counts as a throw (spec 6.1: 5 s by default). */
     public static final Duration DEFAULT_TIMEOUT = Duration.ofSeconds(5);
+    /** Runs of one hook that may still be going past their timeout before the hook is no longer started. */
+    static final int MAX_OVERDUE_RUNS = 8;
     private static final Logger LOG = LoggerFactory.getLogger(HookPipeline.class);
+    /** A run's state, settled once by whichever of its worker and its caller comes first. */
+    private static final int RUNNING = 0;
+    private static final int ENDED = 1;
+    private static final int OVERDUE = 2;
 
     private final HookRegistry registry;
     private final Optional<HookMode> modeOverride;
     private final Duration timeout;
+    /** Per hook, its runs still going past their timeout; a hook without any has no entry. */
+    private final ConcurrentHashMap<HookRegistration, Integer> overdue = new ConcurrentHashMap<>();
+    /** Daemon threads, kept for a minute between calls, so a steady load does not create one per call. */
+    private final ExecutorService workers = Executors.newCachedThreadPool(Thread.ofPlatform().daemon().name("omcp-hook-", 0).factory());
 
     /**
      * @param registry the hooks in force
@@ -68,7 +90,8 @@ public final class HookPipeline {
                     if (!result.allow()) {
                         String reason = result.reason().filter(r -> !r.isBlank())
                                 .orElse("refused by the " + context.kind().wireName() + " hook of plugin '" + registration.plugin() + "'");
-                        LOG.info("event=hook-blocked hook={} target=\"{}\" principal={}", registration.label(), context.target(), context.principal());
+                        LOG.info("event=hook-blocked hook={} target=\"{}\" principal=\"{}\"", registration.label(), forLog(context.target()),
+                                forLog(context.principal()));
                         return new HookVerdict.Blocked(reason);
                     }
                     if (result.payload().isPresent()) {
@@ -98,12 +121,26 @@ public final class HookPipeline {
     private static Optional<HookVerdict> fail(HookMode mode, HookRegistration registration, HookContext context, String message) {
         if (mode == HookMode.ENFORCE) {
             LOG.warn("event=hook-failed hook={} mode=enforce outcome=blocked target=\"{}\" reason=\"{}\"",
-                    registration.label(), context.target(), message);
+                    registration.label(), forLog(context.target()), forLog(message));
             return Optional.of(new HookVerdict.Blocked(message));
         }
         LOG.warn("event=hook-failed hook={} mode=permissive outcome=ignored target=\"{}\" reason=\"{}\"",
-                registration.label(), context.target(), message);
+                registration.label(), forLog(context.target()), forLog(message));
         return Optional.empty();
+    }
+
+    /** Longest text a hook log line quotes from a field; a resource URI may be up to the 1 MiB body. */
+    static final int LOG_FIELD_MAX = 200;
+
+    /**
+     * A field as a hook log line may quote it: the target is the client's tool name, resource URI or
+     * prompt name, and a reason may echo it, so a line break or quote in it would forge log lines
+     * or fields; those and every other non-printable character become {@code ?}, and a long field
+     * is cut.
+     */
+    static String forLog(String text) {
+        String printable = text.replaceAll("[^\\x20-\\x7e]|\"", "?");
+        return printable.length() <= LOG_FIELD_MAX ? printable : printable.substring(0, LOG_FIELD_MAX) + "...";
     }
 
     private sealed interface Outcome {
@@ -113,18 +150,35 @@ public final class HookPipeline {
     }
 
     private Outcome invoke(HookRegistration registration, HookContext context, JsonObject payload) {
+        int stuck = overdue.getOrDefault(registration, 0);
+        if (stuck >= MAX_OVERDUE_RUNS) {
+            return new Outcome.Failed("hook " + registration.label() + " is still running " + stuck + " earlier calls past its "
+                    + timeout.toMillis() + " ms timeout; it is not started again until one of them ends");
+        }
         CompletableFuture<HookResult> answer = new CompletableFuture<>();
+        AtomicInteger state = new AtomicInteger(RUNNING);
         ClassLoader pluginLoader = registration.hook().getClass().getClassLoader();
-        Thread worker = Thread.ofVirtual().name("omcp-hook-" + registration.label()).unstarted(() -> {
-            Thread.currentThread().setContextClassLoader(pluginLoader);
+        Future<?> worker = workers.submit(() -> {
+            Thread thread = Thread.currentThread();
+            String poolName = thread.getName();
+            ClassLoader poolLoader = thread.getContextClassLoader();
+            // named for the hook, so a thread dump shows which plugin a stuck thread belongs to
+            thread.setName("omcp-hook-" + registration.label());
+            thread.setContextClassLoader(pluginLoader);
             try {
                 answer.complete(registration.hook().handle(context, payload));
             } catch (Throwable e) {
                 // Anything a plugin throws, errors included, is the hook failing, never the gateway.
                 answer.completeExceptionally(e);
+            } finally {
+                // a pooled thread must not keep the plugin's class loader reachable
+                thread.setContextClassLoader(poolLoader);
+                thread.setName(poolName);
+                if (!state.compareAndSet(RUNNING, ENDED)) {
+                    overdue.computeIfPresent(registration, (key, count) -> count == 1 ? null : count - 1);
+                }
             }
         });
-        worker.start();
         try {
             HookResult result = answer.get(timeout.toNanos(), TimeUnit.NANOSECONDS);
             if (result == null) {
@@ -132,7 +186,8 @@ public final class HookPipeline {
             }
             return new Outcome.Answered(result);
         } catch (TimeoutException e) {
-            worker.interrupt();
+            markOverdue(registration, state);
+            worker.cancel(true);
             return new Outcome.Failed("hook " + registration.label() + " did not answer within " + timeout.toMillis() + " ms");
         } catch (ExecutionException e) {
             Throwable cause = e.getCause();
@@ -141,9 +196,22 @@ public final class HookPipeline {
                     ? "hook " + registration.label() + " failed with " + cause.getClass().getSimpleName()
                     : message);
         } catch (InterruptedException e) {
-            worker.interrupt();
+            markOverdue(registration, state);
+            worker.cancel(true);
             Thread.currentThread().interrupt();
             return new Outcome.Failed("the call was cancelled while hook " + registration.label() + " ran");
+        }
+    }
+
+    /**
+     * Counts a run its caller stopped waiting for as overdue until its worker ends. The count goes
+     * up before the state says so, so a worker that ends at that moment always finds a count to
+     * take back; if the worker ended first, the count is taken back here.
+     */
+    private void markOverdue(HookRegistration registration, AtomicInteger state) {
+        overdue.merge(registration, 1, Integer::sum);
+        if (!state.compareAndSet(RUNNING, OVERDUE)) {
+            overdue.computeIfPresent(registration, (key, count) -> count == 1 ? null : count - 1);
         }
     }
 

@@ -1,0 +1,124 @@
+package dev.omcp.core.hooks;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.omcp.sdk.hook.HookContext;
+import dev.omcp.sdk.hook.HookKind;
+import dev.omcp.sdk.hook.HookResult;
+import jakarta.json.Json;
+import jakarta.json.JsonObject;
+import java.time.Duration;
+import java.util.Optional;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Hooks that misbehave past their timeout (spec 6.1: a timeout counts as a throw). The timeout
+ * frees the call, but a hook that does not stop keeps its thread: these tests check that such a
+ * hook can neither starve the gateway's other work nor pile up threads without bound.
+ */
+class HookPipelineTest {
+    private static final HookContext CONTEXT = new HookContext("ci-bot", "acme", HookKind.TOOL_PRE_INVOKE, "echo");
+    private static final JsonObject PAYLOAD = Json.createObjectBuilder().add("args", Json.createObjectBuilder().add("q", "x")).build();
+    private static final Duration TIMEOUT = Duration.ofMillis(50);
+
+    private final HookRegistry registry = new HookRegistry();
+    private final HookPipeline pipeline = new HookPipeline(registry, Optional.empty(), TIMEOUT);
+    private final AtomicBoolean stop = new AtomicBoolean();
+    private final CountDownLatch release = new CountDownLatch(1);
+
+    @AfterEach
+    void endRunawayHooks() {
+        stop.set(true);
+        release.countDown();
+    }
+
+    @Test
+    void aHookThatSpinsWithoutEnd_doesNotStarveTheVirtualThreadsTheGatewayRunsOn() throws Exception {
+        registry.register(new HookRegistration("spinner", HookKind.TOOL_PRE_INVOKE, 100, HookMode.ENFORCE, (context, payload) -> {
+            while (!stop.get()) {
+                Thread.onSpinWait(); // busy, never blocking: a virtual thread here would never give up its carrier
+            }
+            return HookResult.proceed();
+        }));
+        // one spinning run per core: as many as the virtual-thread scheduler has carriers
+        for (int i = 0; i < Runtime.getRuntime().availableProcessors(); i++) {
+            assertThat(pipeline.run(CONTEXT, PAYLOAD)).isInstanceOf(HookVerdict.Blocked.class);
+        }
+
+        CountDownLatch ran = new CountDownLatch(1);
+        Thread.ofVirtual().start(ran::countDown);
+        assertThat(ran.await(5, TimeUnit.SECONDS)).as("a virtual thread still gets to run").isTrue();
+    }
+
+    @Test
+    void aHookThatNeverEnds_isNotStartedAgainPastABound_soItsStuckRunsCannotPileUp() {
+        AtomicInteger started = new AtomicInteger();
+        registry.register(new HookRegistration("stuck", HookKind.TOOL_PRE_INVOKE, 100, HookMode.ENFORCE, (context, payload) -> {
+            started.incrementAndGet();
+            while (true) {
+                try {
+                    release.await();
+                    return HookResult.proceed();
+                } catch (InterruptedException ignored) {
+                    // a hook that ignores the interrupt the timeout sends: the worst case
+                }
+            }
+        }));
+
+        HookVerdict last = null;
+        for (int i = 0; i < 50; i++) {
+            last = pipeline.run(CONTEXT, PAYLOAD);
+            assertThat(last).as("call %d", i).isInstanceOf(HookVerdict.Blocked.class);
+        }
+
+        assertThat(started.get()).as("runs of the stuck hook that were started").isEqualTo(HookPipeline.MAX_OVERDUE_RUNS);
+        assertThat(((HookVerdict.Blocked) last).reason()).isEqualTo("hook stuck/tool_pre_invoke is still running "
+                + HookPipeline.MAX_OVERDUE_RUNS + " earlier calls past its 50 ms timeout; it is not started again until one of them ends");
+    }
+
+    @Test
+    void aStuckHookThatEnds_isStartedAgain_andOtherHooksWereNeverHeldBack() throws Exception {
+        AtomicInteger started = new AtomicInteger();
+        AtomicBoolean stuck = new AtomicBoolean(true);
+        registry.register(new HookRegistration("stuck", HookKind.TOOL_PRE_INVOKE, 100, HookMode.PERMISSIVE, (context, payload) -> {
+            started.incrementAndGet();
+            if (stuck.get()) {
+                release.await();
+            }
+            return HookResult.proceed();
+        }));
+        AtomicInteger other = new AtomicInteger();
+        registry.register(new HookRegistration("other", HookKind.TOOL_PRE_INVOKE, 200, HookMode.ENFORCE, (context, payload) -> {
+            other.incrementAndGet();
+            return HookResult.proceed();
+        }));
+        for (int i = 0; i < HookPipeline.MAX_OVERDUE_RUNS + 5; i++) {
+            assertThat(pipeline.run(CONTEXT, PAYLOAD)).isInstanceOf(HookVerdict.Proceed.class); // permissive
+        }
+        assertThat(other.get()).as("the well-behaved hook ran on every call").isEqualTo(HookPipeline.MAX_OVERDUE_RUNS + 5);
+
+        stuck.set(false);
+        release.countDown();
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        int before = started.get();
+        while (started.get() == before && System.nanoTime() < deadline) {
+            pipeline.run(CONTEXT, PAYLOAD);
+            Thread.sleep(10); // the released runs end on their own threads
+        }
+        assertThat(started.get()).as("once its stuck runs end, the hook runs again").isGreaterThan(before);
+    }
+
+    @Test
+    void aClientsTargetQuotedInAHookLogLine_cannotBreakTheLineOrItsQuotes_andALongOneIsCut() {
+        // the target is the client's tool name, resource URI or prompt name
+        assertThat(HookPipeline.forLog("note://a\nevent=login outcome=ok\"x")).isEqualTo("note://a?event=login outcome=ok?x");
+        assertThat(HookPipeline.forLog("é\u2028\t")).isEqualTo("???");
+        assertThat(HookPipeline.forLog("u".repeat(5000))).isEqualTo("u".repeat(HookPipeline.LOG_FIELD_MAX) + "...");
+        assertThat(HookPipeline.forLog("echo")).isEqualTo("echo");
+    }
+}
