@@ -66,6 +66,34 @@ class BrowserSecurityIT {
     }
 
     @Test
+    void everyMutatingRouteTheGatewayLists_refusesARequestWithoutTheCsrfToken_butTheDocumentedExemptions() {
+        // spec 5 (section on CSRF): every mutating management call; a route marked exempt by mistake fails here
+        gateway = TestGateway.start(Map.of(), clock);
+        Browser browser = gateway.browser();
+        com.fasterxml.jackson.databind.JsonNode paths = browser.get("/api/openapi.json").json().path("paths");
+        assertThat(paths.size()).as("routes listed by /api/openapi.json").isGreaterThan(10);
+        browser.sendCsrf = false;
+        java.util.List<String> checked = new java.util.ArrayList<>();
+        java.util.List<String> exempt = new java.util.ArrayList<>();
+        paths.properties().forEach(path -> path.getValue().properties().forEach(operation -> {
+            String method = operation.getKey().toUpperCase(java.util.Locale.ROOT);
+            if (!java.util.Set.of("POST", "PUT", "PATCH", "DELETE").contains(method)) {
+                return;
+            }
+            String route = method + " " + path.getKey();
+            Browser.Reply reply = browser.send(method, path.getKey().replaceAll("\\{[^}]+}", "x"), "{}");
+            if (reply.status() == 403 && reply.body().contains("\"OMCP_CSRF_MISMATCH\"")) {
+                checked.add(route);
+            } else {
+                exempt.add(route);
+            }
+        }));
+        assertThat(exempt).as("mutating routes that took a request without the CSRF token")
+                .containsExactlyInAnyOrder("POST /api/auth/login", "POST /api/auth/logout", "POST /api/csp-violations");
+        assertThat(checked).as("mutating routes that refused it").contains("POST /api/auth/revocations").hasSizeGreaterThan(5);
+    }
+
+    @Test
     void everyResponseCarriesTheEnforcedCsp_andTheHardeningHeaders() {
         gateway = TestGateway.start(Map.of(), clock);
         for (String path : new String[] {"/api/info", "/healthz", "/api/nowhere"}) {

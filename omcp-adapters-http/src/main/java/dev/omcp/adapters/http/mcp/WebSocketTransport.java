@@ -21,7 +21,7 @@ import java.nio.ByteBuffer;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.Optional;
-import java.util.Set;
+import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executors;
@@ -79,7 +79,8 @@ public final class WebSocketTransport {
     private final int maxMessageBytes;
     private final Duration pongTimeout;
     private final long maxUnsentBytes;
-    private final Set<WsContext> open = ConcurrentHashMap.newKeySet();
+    /** The authenticated sockets, by the Jetty session the keep-alive knows them by. */
+    private final Map<Session, WsContext> open = new ConcurrentHashMap<>();
     private final KeepAliveLedger<Session> keepAlive;
     private final Duration sweepPeriod;
     private final AtomicReference<ScheduledExecutorService> scheduler = new AtomicReference<>();
@@ -203,7 +204,7 @@ public final class WebSocketTransport {
             // Only a backstop for a socket whose writes stall: Jetty restarts this timer on every
             // write, our pings included, so the keep-alive below is what closes a silent peer.
             ctx.session.setIdleTimeout(pongTimeout);
-            open.add(ctx);
+            open.put(ctx.session, ctx);
             keepAlive.opened(ctx.session);
         });
         ws.onMessage(ctx -> {
@@ -233,7 +234,7 @@ public final class WebSocketTransport {
             }
         });
         ws.onClose(ctx -> {
-            open.remove(ctx);
+            open.remove(ctx.session);
             keepAlive.closed(ctx.session);
             ConnectionState state = ctx.attribute(STATE);
             Principal principal = ctx.attribute(PRINCIPAL);
@@ -255,7 +256,7 @@ public final class WebSocketTransport {
             executor.shutdownNow();
         }
         keepAlive.clear();
-        for (WsContext ctx : open) {
+        for (WsContext ctx : open.values()) {
             try {
                 ctx.closeSession(GOING_AWAY, "server shutting down");
             } catch (RuntimeException e) {
@@ -269,9 +270,12 @@ public final class WebSocketTransport {
         for (KeepAliveLedger.Action<Session> action : keepAlive.due()) {
             try {
                 switch (action) {
-                    case KeepAliveLedger.Action.Ping<Session> ping -> ping.connection().sendPing(
-                            ByteBuffer.allocate(0),
-                            Callback.from(() -> { }, failure -> LOG.debug("websocket ping failed: {}", failure.getMessage())));
+                    case KeepAliveLedger.Action.Ping<Session> ping -> {
+                        ping.connection().sendPing(
+                                ByteBuffer.allocate(0),
+                                Callback.from(() -> { }, failure -> LOG.debug("websocket ping failed: {}", failure.getMessage())));
+                        keepSessionAlive(ping.connection());
+                    }
                     case KeepAliveLedger.Action.Close<Session> close -> closeSilent(close.connection(), close.silentFor());
                 }
             } catch (RuntimeException e) {
@@ -279,6 +283,50 @@ public final class WebSocketTransport {
                 LOG.warn("event=ws-keepalive-failed action={} reason=\"{}\"", action.getClass().getSimpleName(), e.getMessage());
             }
         }
+    }
+
+    /**
+     * The connection is the session, so an open socket counts as use of its MCP session, as an
+     * open SSE stream does: each ping round refreshes the session's idle timer, and a socket idle
+     * for longer than the session expiry keeps its session. A session that is gone all the same
+     * (removed from a shared store, say) closes its socket, which would otherwise stay open with
+     * every later request refused. The check may reach a shared store, so it runs off the
+     * keep-alive thread, whose closes must not wait behind it.
+     */
+    private void keepSessionAlive(Session session) {
+        WsContext ctx = open.get(session);
+        if (ctx == null) {
+            return;
+        }
+        ConnectionState state = ctx.attribute(STATE);
+        Principal principal = ctx.attribute(PRINCIPAL);
+        String sessionId = state == null ? null : state.sessionId.get();
+        if (sessionId == null || principal == null) {
+            return; // no initialize yet: there is no session to keep
+        }
+        Thread.ofVirtual().name("omcp-ws-session-check").start(() -> {
+            McpEndpoint.SessionStatus status;
+            try {
+                status = endpoint.checkSession(sessionId, principal);
+            } catch (RuntimeException e) {
+                // A store that cannot answer has not shown the session gone: keep the socket, try next round.
+                LOG.warn("event=ws-session-check-failed reason=\"{}\"", e.getMessage());
+                return;
+            }
+            if (status == McpEndpoint.SessionStatus.ACTIVE
+                    // a socket that replaced its session by a new initialize keeps the new one
+                    || !sessionId.equals(state.sessionId.get()) || !session.isOpen()) {
+                return;
+            }
+            LOG.info("event=ws-closed reason=session-gone principal=\"{}\"", printable(principal.id()));
+            session.close(GOING_AWAY, "the MCP session of this connection no longer exists; reconnect and initialize again",
+                    Callback.from(() -> { }, failure -> LOG.debug("websocket close failed: {}", failure.getMessage())));
+        });
+    }
+
+    /** A principal id as it may appear in a log line: control characters could forge lines. */
+    private static String printable(String text) {
+        return text.replaceAll("[^\\x20-\\x7e]", "?");
     }
 
     private void closeSilent(Session session, Duration silentFor) {
@@ -363,7 +411,7 @@ public final class WebSocketTransport {
         }
         Principal principal = ctx.attribute(PRINCIPAL);
         LOG.warn("event=ws-closed reason=not-reading principal=\"{}\" unsentBytes={} limitBytes={}",
-                principal == null ? "" : principal.id().replaceAll("[^\\x20-\\x7e]", "?"), state.unsent.waiting(), state.unsent.max());
+                principal == null ? "" : printable(principal.id()), state.unsent.waiting(), state.unsent.max());
         Session session = ctx.session;
         // RFC 6455 limits a close reason to 123 bytes; this one stays well below
         session.close(POLICY_VIOLATION, "the client is not reading: over " + describeBytes(state.unsent.max())
