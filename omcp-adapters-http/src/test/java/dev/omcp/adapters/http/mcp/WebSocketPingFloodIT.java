@@ -3,9 +3,6 @@ package dev.omcp.adapters.http.mcp;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.omcp.adapters.http.metrics.GatewayMetrics;
-import dev.omcp.ports.identity.AgentAuthResult;
-import dev.omcp.ports.identity.AgentAuthentication;
-import dev.omcp.ports.identity.Principal;
 import dev.omcp.ports.mcp.McpEndpoint;
 import dev.omcp.ports.mcp.McpInbound;
 import dev.omcp.ports.mcp.McpOutbound;
@@ -19,7 +16,6 @@ import java.nio.channels.SocketChannel;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Duration;
-import java.util.Optional;
 import java.util.Set;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -47,58 +43,19 @@ class WebSocketPingFloodIT {
     private WebSocketTransport transport;
     private Javalin app;
 
-    private final McpEndpoint endpoint = new McpEndpoint() {
+    private final McpEndpoint endpoint = new WebSocketTestServer.StubEndpoint() {
         @Override
         public McpReply handle(McpInbound inbound, McpOutbound outbound) {
             throw new AssertionError("the flood sends no message");
         }
 
-        @Override
-        public SessionStatus checkSession(String sessionId, Principal principal) {
-            return SessionStatus.NOT_FOUND;
-        }
-
-        @Override
-        public SessionStatus endSession(String sessionId, Principal principal) {
-            return SessionStatus.NOT_FOUND;
-        }
-
-        @Override
-        public AutoCloseable attachStream(String sessionId, McpOutbound stream) {
-            return () -> { };
-        }
-
-        @Override
-        public Optional<String> unsupportedProtocolVersion(String header) {
-            return Optional.empty();
-        }
-    };
-
-    private final AgentAuthentication anonymous = new AgentAuthentication() {
-        @Override
-        public AgentAuthResult authenticate(Optional<String> bearerToken) {
-            return new AgentAuthResult.Authenticated(Principal.anonymous());
-        }
-
-        @Override
-        public boolean keysConfigured() {
-            return false;
-        }
     };
 
     @BeforeEach
     void start() {
-        transport = new WebSocketTransport(endpoint, anonymous, new GatewayMetrics(Set.of("ping")), 1024 * 1024,
+        transport = new WebSocketTransport(endpoint, WebSocketTestServer.ANONYMOUS, new GatewayMetrics(Set.of("ping")), 1024 * 1024,
                 Duration.ofSeconds(30), Duration.ofSeconds(90), Clock.systemUTC());
-        app = Javalin.create(config -> {
-            config.jetty.host = "127.0.0.1";
-            config.jetty.port = 0;
-            config.startup.showJavalinBanner = false;
-            config.jetty.modifyWebSocketServletFactory(transport::observeInboundFrames);
-            config.routes.wsBeforeUpgrade("/mcp/ws", transport::beforeUpgrade);
-            config.routes.ws("/mcp/ws", transport::configure);
-        }).start();
-        transport.start();
+        app = WebSocketTestServer.start(transport);
     }
 
     @AfterEach

@@ -3,8 +3,6 @@ package dev.omcp.adapters.http.mcp;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.omcp.adapters.http.metrics.GatewayMetrics;
-import dev.omcp.ports.identity.AgentAuthResult;
-import dev.omcp.ports.identity.AgentAuthentication;
 import dev.omcp.ports.identity.Principal;
 import dev.omcp.ports.mcp.McpEndpoint;
 import dev.omcp.ports.mcp.McpInbound;
@@ -45,7 +43,7 @@ class WebSocketSessionKeepAliveIT {
     private Javalin app;
 
     /** Opens session {@value #SESSION} on any message, as {@code initialize} does. */
-    private final McpEndpoint endpoint = new McpEndpoint() {
+    private final McpEndpoint endpoint = new WebSocketTestServer.StubEndpoint() {
         @Override
         public McpReply handle(McpInbound inbound, McpOutbound outbound) {
             return new McpReply.Response("initialize", "{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{}}", false, Optional.of(SESSION));
@@ -57,47 +55,13 @@ class WebSocketSessionKeepAliveIT {
             return status.get();
         }
 
-        @Override
-        public SessionStatus endSession(String sessionId, Principal principal) {
-            return SessionStatus.NOT_FOUND;
-        }
-
-        @Override
-        public AutoCloseable attachStream(String sessionId, McpOutbound stream) {
-            return () -> { };
-        }
-
-        @Override
-        public Optional<String> unsupportedProtocolVersion(String header) {
-            return Optional.empty();
-        }
-    };
-
-    private final AgentAuthentication anonymous = new AgentAuthentication() {
-        @Override
-        public AgentAuthResult authenticate(Optional<String> bearerToken) {
-            return new AgentAuthResult.Authenticated(Principal.anonymous());
-        }
-
-        @Override
-        public boolean keysConfigured() {
-            return false;
-        }
     };
 
     @BeforeEach
     void start() {
-        transport = new WebSocketTransport(endpoint, anonymous, new GatewayMetrics(Set.of("initialize")), 1024 * 1024,
+        transport = new WebSocketTransport(endpoint, WebSocketTestServer.ANONYMOUS, new GatewayMetrics(Set.of("initialize")), 1024 * 1024,
                 Duration.ofMillis(100), Duration.ofSeconds(60), Clock.systemUTC());
-        app = Javalin.create(config -> {
-            config.jetty.host = "127.0.0.1";
-            config.jetty.port = 0;
-            config.startup.showJavalinBanner = false;
-            config.jetty.modifyWebSocketServletFactory(transport::observeInboundFrames);
-            config.routes.wsBeforeUpgrade("/mcp/ws", transport::beforeUpgrade);
-            config.routes.ws("/mcp/ws", transport::configure);
-        }).start();
-        transport.start();
+        app = WebSocketTestServer.start(transport);
     }
 
     @AfterEach
