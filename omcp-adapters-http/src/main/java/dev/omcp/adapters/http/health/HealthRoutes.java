@@ -78,7 +78,9 @@ public final class HealthRoutes implements HttpModule {
         routes.route(HandlerType.GET, "/api/health/anomaly-sparklines").permission("health", "read").tag("health")
                 .summary("Per-service anomaly-score series of the last hour for the caller's tenant; ?bucket=1m (10s-15m); "
                         + "needs health:read")
-                .response(200, "{retentionSeconds, bucketSeconds, durableSink, services: [{service, start, bucketSeconds, scores, anomalous}]}")
+                .response(200, "{retentionSeconds, bucketSeconds, durableSink, services: [{service, start, bucketSeconds, scores, anomalous, "
+                        + "levelAboveLargestBucket}]}; levelAboveLargestBucket (one flag per bucket, true where the bucket's score is a "
+                        + "lower bound: a latency above its histogram's largest bucket) only when some bucket has one")
                 .response(400, "bucket is not a duration from 10s to 15m, or another parameter is given (OMCP_INVALID_PARAMETERS)")
                 .handle(this::sparklines);
         routes.route(HandlerType.GET, "/api/health/thresholds").permission("health", "read").tag("health")

@@ -39,7 +39,10 @@ import java.util.Optional;
  *       constant baseline), 1.2533 x the mean absolute deviation; never below a floor of 1 % of the
  *       expected level, nor below the absolute minimum change divided by the default threshold (a
  *       move of the minimum change scores 3.5 sigma on a baseline quieter than that), nor 1e-9, so
- *       a constant series does not divide by 0 and a flat-zero one does not score millions.</li>
+ *       a constant series does not divide by 0. A baseline of zeros without a minimum change is
+ *       measured by the window's move off them instead (see {@code Expectation.measuredOffZero}),
+ *       so a flat-zero one does not score billions. A seasonal scale is widened by time of day
+ *       where the last period's residuals scattered more ({@link PhaseScales}).</li>
  *   <li><b>Level test with dwell.</b> Each window point gets a robust z score. A run starts at a
  *       point with z at or beyond the sensitivity's threshold T and continues while z stays beyond
  *       T/2 (hysteresis); it counts only when it holds at least {@link Sensitivity#dwellPoints()}
@@ -78,7 +81,15 @@ public final class AnomalyDetector {
     static final double RELATIVE_SCALE_FLOOR = 0.01;
     /** The absolute scale floor, for series whose level is 0. */
     static final double ABSOLUTE_SCALE_FLOOR = 1e-9;
+    /** The scale source of a baseline of zeros measured by the window's move off them (see {@code Expectation.measuredOffZero}). */
+    static final String OFF_ZERO = "off-zero";
     private static final double MILLIS_PER_HOUR = 3_600_000.0;
+    /** The seasonal period is cut into this many bins for its scale by time of day (30 minutes of a day; see {@link PhaseScales}). */
+    static final int PHASE_BINS = 48;
+    /** A bin's scale comes from the residuals of the bins this many either side of it too. */
+    static final int PHASE_REACH = 2;
+    /** The fewest residuals a scale by time of day is measured from; fewer keep the period-wide scale. */
+    static final int MIN_PHASE_POINTS = 10;
     /** The largest z score, in either direction (see {@link #bounded}). */
     static final double MAX_Z = 1e15;
     /**
@@ -200,6 +211,9 @@ public final class AnomalyDetector {
         if (expectation == null) {
             expectation = Expectation.flat(all, split, resolution);
         }
+        if (expectation.scale == ABSOLUTE_SCALE_FLOOR || (resolution == 0 && expectation.rawMad == 0 && expectation.center == 0)) {
+            expectation = expectation.measuredOffZero(all, split);
+        }
         return judge(labels, all, split, expectation, settings, seasonNote, baselineAboveBucket);
     }
 
@@ -228,10 +242,10 @@ public final class AnomalyDetector {
         for (int i = 0; i < wn; i++) {
             double x = all.x[split + i];
             if (x == Double.POSITIVE_INFINITY) {
-                z[i] = censoredZ(largestFinite, e.expected[i], e.scale);
+                z[i] = censoredZ(largestFinite, e.expected[i], e.scaleAt(i));
                 windowAboveBucket++;
             } else {
-                z[i] = bounded((x - e.expected[i]) / e.scale);
+                z[i] = bounded((x - e.expected[i]) / e.scaleAt(i));
             }
         }
         double windowMedian = RobustStatistics.median(Arrays.copyOfRange(all.x, split, all.n));
@@ -456,7 +470,7 @@ public final class AnomalyDetector {
                 }
                 // where the climb has got to, not the median of a climb that is still going on
                 double endZ = ramp.parameter() * (r.t[r.n - 1] - r.t[ramp.changeIndex()]);
-                level = e.expected[wn - 1] + sign * endZ * e.scale;
+                level = e.expected[wn - 1] + sign * endZ * e.scaleAt(wn - 1);
             } else {
                 kind = AnomalyKind.STEP;
                 level = RobustStatistics.median(Arrays.copyOfRange(all.x, split + strongestStart, split + strongestEnd + 1));
@@ -649,7 +663,7 @@ public final class AnomalyDetector {
             hours[i] = (r.t[i] - r.t[0]) / MILLIS_PER_HOUR;
         }
         double slope = RobustStatistics.theilSenSlope(hours, r.y, r.n);
-        double slopeInUnits = sign * slope * e.scale;
+        double slopeInUnits = sign * slope * e.scaleAt(wn - 1);
         if (Double.isNaN(slope) || slope <= 0) {
             return new Ramp(null, slopeInUnits);
         }
@@ -664,8 +678,9 @@ public final class AnomalyDetector {
             return new Ramp(null, slopeInUnits);
         }
         double expectedEnd = e.expected[wn - 1];
-        if (!minimum.metBy(end * e.scale, expectedEnd)) {
-            tooSmall.offer(end, sign * end * e.scale, expectedEnd);
+        double endScale = e.scaleAt(wn - 1);
+        if (!minimum.metBy(end * endScale, expectedEnd)) {
+            tooSmall.offer(end, sign * end * endScale, expectedEnd);
             return new Ramp(null, slopeInUnits);
         }
         // only now the baseline's own trend: a climb it already had is no new ramp
@@ -676,7 +691,7 @@ public final class AnomalyDetector {
         // the ramp started at the change point of the best broken-stick ramp fit
         long onset = r.t[ShapeFit.ramp(r.t, r.y, r.n).changeIndex()];
         // its level is where the fitted line ends, the same point the score measures
-        double level = e.expected[wn - 1] + sign * end * e.scale;
+        double level = e.expected[wn - 1] + sign * end * endScale;
         return new Ramp(new Detected(d, end, onset, AnomalyKind.RAMP, level, expectedEnd), slopeInUnits);
     }
 
@@ -913,10 +928,16 @@ public final class AnomalyDetector {
         private final double flatMedian;
         /** Trend only: the straight line fitted to the baseline; null for the other methods. */
         final Line line;
+        /**
+         * The scale of each window point: {@link #scale} for the flat and trend baselines; for the
+         * seasonal one, at least that and at least the scale of the residuals at the same time of
+         * day (see {@link PhaseScales}).
+         */
+        private final double[] windowScales;
 
         private Expectation(String method, boolean seasonal, double[] expected, double center, double rawMad,
                 double scale, String scaleSource, int baselinePoints, int periods, double[] baselineResidualZ,
-                int residualFrom, double flatMedian, Line line) {
+                int residualFrom, double flatMedian, Line line, double[] windowScales) {
             this.method = method;
             this.seasonal = seasonal;
             this.expected = expected;
@@ -930,6 +951,67 @@ public final class AnomalyDetector {
             this.residualFrom = residualFrom;
             this.flatMedian = flatMedian;
             this.line = line;
+            if (windowScales == null) {
+                windowScales = new double[expected.length];
+                Arrays.fill(windowScales, scale);
+            }
+            this.windowScales = windowScales;
+        }
+
+        /**
+         * This expectation with the scale of a move off a baseline of zeros. A baseline of exact
+         * zeros (or of floating-point noise around 0) without an absolute minimum change has no
+         * yardstick but the 1e-9 floor, and measured in it a raw metric's 0 -> 5 scored 5e9, first in
+         * every ranking, and a jitter of 1e-6 a thousand sigmas; one of mostly zeros (MAD 0 at level
+         * 0) only the mean absolute deviation of the few points that left them, often the first
+         * points of the same move (a jitter that began a few points before the window scored 26). The points that moved off the
+         * expectation (more than half the default threshold in units of that floor) are then the only
+         * measure there is: the scale is the robust spread of their deviations, and at least
+         * {@link AnomalyDetector#RELATIVE_SCALE_FLOOR} of their median size, as it is of a level
+         * anywhere else. A sustained move to a steady level scores about 100 (1 % of it), one that
+         * moved to noisy values in units of that noise, and noise that merely left the zeros scores
+         * about 1: it moved as far as it scatters. The scale never shrinks. Fewer moved points than
+         * {@value AnomalyDetector#MIN_WINDOW_POINTS} keep the floor: nothing of the window can dwell.
+         */
+        Expectation measuredOffZero(Points all, int split) {
+            int wn = all.n - split;
+            double[] deviations = new double[wn];
+            int moved = 0;
+            double reach = ABSOLUTE_SCALE_FLOOR * DEFAULT_SENSITIVITY.levelThreshold() / 2;
+            for (int i = 0; i < wn; i++) {
+                double d = all.x[split + i] - expected[i];
+                if (Double.isFinite(d) && Math.abs(d) > reach) {
+                    deviations[moved++] = d;
+                }
+            }
+            if (moved < MIN_WINDOW_POINTS) {
+                return this;
+            }
+            double[] sizes = new double[moved];
+            for (int k = 0; k < moved; k++) {
+                sizes[k] = Math.abs(deviations[k]);
+            }
+            double middle = RobustStatistics.median(deviations, moved);
+            double spread = RobustStatistics.MAD_TO_SIGMA * RobustStatistics.mad(deviations, moved, middle);
+            double offZero = Math.max(ABSOLUTE_SCALE_FLOOR, Math.max(spread, RELATIVE_SCALE_FLOOR * RobustStatistics.median(sizes)));
+            if (!(offZero > scale)) {
+                return this;
+            }
+            double[] scales = new double[wn];
+            Arrays.fill(scales, offZero);
+            double[] residualZ = baselineResidualZ == null ? null : baselineResidualZ.clone();
+            if (residualZ != null) {
+                for (int k = 0; k < residualZ.length; k++) {
+                    residualZ[k] *= scale / offZero;
+                }
+            }
+            return new Expectation(method, seasonal, expected, center, rawMad, offZero, OFF_ZERO, baselinePoints, periods, residualZ,
+                    residualFrom, flatMedian, line, scales);
+        }
+
+        /** The scale window point {@code i} is measured in. */
+        double scaleAt(int i) {
+            return windowScales[i];
         }
 
         static Expectation flat(Points all, int split, double resolution) {
@@ -938,7 +1020,7 @@ public final class AnomalyDetector {
             Scale s = Scale.of(all.x, split, m, mad, Math.abs(m), resolution);
             double[] expected = new double[all.n - split];
             Arrays.fill(expected, m);
-            return new Expectation("flat", false, expected, m, mad, s.value, s.source, split, 0, null, 0, m, null);
+            return new Expectation("flat", false, expected, m, mad, s.value, s.source, split, 0, null, 0, m, null, null);
         }
 
         /**
@@ -973,7 +1055,7 @@ public final class AnomalyDetector {
             Scale s = recent.scale(Math.abs(center), resolution);
             // no flat median: baseline z scores come from the line, and the ramp test skips the baseline slope
             return new Expectation("trend", false, expected, center, recent.mad, s.value, s.source, recent.n, 0, null, 0,
-                    Double.NaN, recent.line);
+                    Double.NaN, recent.line, null);
         }
 
         /** Null when too few baseline points share a phase with an earlier period. */
@@ -1021,12 +1103,18 @@ public final class AnomalyDetector {
                 }
             }
             Scale s = Scale.of(residuals, rc, bias, mad, RobustStatistics.median(levels), resolution);
+            long periodStart = windowStart - period;
+            PhaseScales phases = PhaseScales.of(all, from, residualOf, bias, periodStart, period, s.value);
             double[] residualZ = new double[count];
             for (int k = 0; k < count; k++) {
-                residualZ[k] = (residualOf[k] - bias) / s.value;
+                residualZ[k] = (residualOf[k] - bias) / phases.at(all.t[from + k]);
+            }
+            double[] windowScales = new double[wn];
+            for (int i = 0; i < wn; i++) {
+                windowScales[i] = phases.at(all.t[split + i]);
             }
             return new Expectation("seasonal", true, expected, RobustStatistics.median(expected), mad, s.value, s.source,
-                    rc, maxPeriods, residualZ, from, flatMedian, null);
+                    rc, maxPeriods, residualZ, from, flatMedian, null, windowScales);
         }
 
         /**
@@ -1081,6 +1169,86 @@ public final class AnomalyDetector {
             }
             double slope = RobustStatistics.theilSenSlope(hours, r.y, r.n);
             return Double.isNaN(slope) ? 0 : slope;
+        }
+    }
+
+    /**
+     * The seasonal scale by time of day. One MAD over a whole period of residuals is the noise of a
+     * typical time of day, but noise that grows with the level (traffic, whose noise is a share of
+     * the rate: at the daily peak several times what it is at the trough) is wider at the peak: a
+     * daily curve of +/-30…60 % with 1…4 % autocorrelated noise, judged with a raw name's settings
+     * (no minimum change), fired in about 10 % of clean 12-hour windows, nearly all near the peak,
+     * against 0.25 % for the same noise on a flat level (docs/analysis.md, Seasonal baseline in the
+     * tools). So the period is cut into {@value AnomalyDetector#PHASE_BINS} bins and each gets the
+     * scale of the residuals within {@value AnomalyDetector#PHASE_REACH} bins either side (for a day:
+     * the 2.5 h around that time), measured around the same bias as the day-wide one; a point is
+     * measured in the larger of that and the day-wide scale. Never smaller: the day-wide scale keeps
+     * its floors, and a quiet trough measured on a couple of hours alone would fire on its noise.
+     */
+    static final class PhaseScales {
+        private final double[] byBin;
+        private final long periodStart;
+        private final long period;
+
+        private PhaseScales(double[] byBin, long periodStart, long period) {
+            this.byBin = byBin;
+            this.periodStart = periodStart;
+            this.period = period;
+        }
+
+        /**
+         * From the residuals {@code residualOf[k]} of the points {@code from + k} (NaN where none),
+         * the last period's, which starts at {@code periodStart}.
+         */
+        static PhaseScales of(Points all, int from, double[] residualOf, double bias, long periodStart, long period, double dayWide) {
+            int[] counts = new int[PHASE_BINS];
+            for (int k = 0; k < residualOf.length; k++) {
+                if (!Double.isNaN(residualOf[k])) {
+                    counts[bin(all.t[from + k], periodStart, period)]++;
+                }
+            }
+            double[][] deviations = new double[PHASE_BINS][];
+            for (int b = 0; b < PHASE_BINS; b++) {
+                deviations[b] = new double[counts[b]];
+            }
+            int[] filled = new int[PHASE_BINS];
+            for (int k = 0; k < residualOf.length; k++) {
+                if (!Double.isNaN(residualOf[k])) {
+                    int b = bin(all.t[from + k], periodStart, period);
+                    deviations[b][filled[b]++] = Math.abs(residualOf[k] - bias);
+                }
+            }
+            double[] byBin = new double[PHASE_BINS];
+            for (int b = 0; b < PHASE_BINS; b++) {
+                int lo = Math.max(0, b - PHASE_REACH);
+                int hi = Math.min(PHASE_BINS - 1, b + PHASE_REACH);
+                int n = 0;
+                for (int j = lo; j <= hi; j++) {
+                    n += counts[j];
+                }
+                byBin[b] = dayWide;
+                if (n < MIN_PHASE_POINTS) {
+                    continue;
+                }
+                double[] near = new double[n];
+                int c = 0;
+                for (int j = lo; j <= hi; j++) {
+                    System.arraycopy(deviations[j], 0, near, c, counts[j]);
+                    c += counts[j];
+                }
+                byBin[b] = Math.max(dayWide, RobustStatistics.MAD_TO_SIGMA * RobustStatistics.median(near));
+            }
+            return new PhaseScales(byBin, periodStart, period);
+        }
+
+        private static int bin(long t, long periodStart, long period) {
+            long offset = Math.floorMod(t - periodStart, period);
+            return (int) Math.min(PHASE_BINS - 1, offset * PHASE_BINS / period);
+        }
+
+        /** The scale at the time of day (phase) of {@code t}. */
+        double at(long t) {
+            return byBin[bin(t, periodStart, period)];
         }
     }
 

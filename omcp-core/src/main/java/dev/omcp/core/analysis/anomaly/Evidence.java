@@ -14,9 +14,12 @@ import java.util.Objects;
  *     {@code seasonal} and {@code trend}), before scaling and flooring; 0 for a constant baseline
  * @param scale the robust standard deviation z scores are measured in: 1.4826 x MAD, or when the MAD
  *     is 0 the scaled mean absolute deviation, never below the floor (see {@link #scaleSource})
- * @param scaleSource {@code mad}, {@code mean-abs-dev}, {@code floor} (1 % of the expected level) or
- *     {@code minimum-change} (the absolute minimum change over the default threshold): which
- *     estimate set the scale
+ * @param scaleSource {@code mad}, {@code mean-abs-dev}, {@code floor} (1 % of the expected level),
+ *     {@code minimum-change} (the absolute minimum change over the default threshold) or
+ *     {@code off-zero} (a baseline of zeros without a minimum change: the spread of the window's
+ *     move off them, at least 1 % of its size): which estimate set the scale. For {@code seasonal}
+ *     the scale is the period-wide one; a window point at a time of day whose residuals scattered
+ *     more is measured in that wider scale
  * @param windowMedian the median of all the window's values ({@code +Inf} when at least half of them
  *     lie above the largest histogram bucket). Not the anomaly's level: a window
  *     longer than the anomaly holds mostly normal points (see {@link #anomalyLevel})

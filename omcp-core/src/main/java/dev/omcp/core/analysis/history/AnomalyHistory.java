@@ -233,6 +233,7 @@ public final class AnomalyHistory {
         long cutoff = now.minus(limits.retention()).toEpochMilli();
         Map<String, double[]> scores = new TreeMap<>();
         Map<String, boolean[]> flags = new TreeMap<>();
+        Map<String, boolean[]> lowerBounds = new TreeMap<>();
         for (Map.Entry<Key, Ring> e : series.entrySet()) {
             if (!e.getKey().tenant().equals(tenant)) {
                 continue;
@@ -243,10 +244,12 @@ public final class AnomalyHistory {
                 return fresh;
             });
             boolean[] f = flags.computeIfAbsent(e.getKey().service(), k -> new boolean[n]);
-            e.getValue().bucket(start, width, Math.max(start, cutoff), s, f);
+            boolean[] lb = lowerBounds.computeIfAbsent(e.getKey().service(), k -> new boolean[n]);
+            e.getValue().bucket(start, width, Math.max(start, cutoff), s, f, lb);
         }
         List<Sparkline> out = new ArrayList<>();
-        scores.forEach((service, s) -> out.add(new Sparkline(service, Instant.ofEpochMilli(start), bucket, s, flags.get(service))));
+        scores.forEach((service, s) -> out.add(new Sparkline(service, Instant.ofEpochMilli(start), bucket, s, flags.get(service),
+                lowerBounds.get(service))));
         return out;
     }
 
@@ -321,7 +324,7 @@ public final class AnomalyHistory {
             }
         }
 
-        synchronized void bucket(long start, long width, long cutoff, double[] maxScores, boolean[] flags) {
+        synchronized void bucket(long start, long width, long cutoff, double[] maxScores, boolean[] flags, boolean[] lowerBounds) {
             for (int i = 0; i < size; i++) {
                 long t = times[i];
                 if (t < cutoff || t < start) {
@@ -333,6 +336,8 @@ public final class AnomalyHistory {
                 }
                 maxScores[b] = Double.isNaN(maxScores[b]) ? scores[i] : Math.max(maxScores[b], scores[i]);
                 flags[b] |= anomalous[i];
+                // a lower-bound score makes the bucket's highest a lower bound too, whichever signal set it
+                lowerBounds[b] |= aboveBucket[i];
             }
         }
     }

@@ -844,10 +844,13 @@ class AnomalyDetectorTest {
         }
         AnomalyFinding f = detector.detect(series(x), DetectionSettings.forMetric("error_rate").withWindow(Duration.ofMinutes(15)));
         assertThat(f.anomalous()).isTrue();
-        assertThat(f.score()).isFinite().isEqualTo(AnomalyDetector.MAX_Z);
+        // measured off the zeros (1 % of the level it moved to), no longer against the 1e-9 floor, whose score was MAX_Z
+        assertThat(f.score()).isFinite().isBetween(99.99, 100.01);
         assertThat(f.kind()).contains(AnomalyKind.STEP);
         assertThat(f.evidence().orElseThrow().anomalyLevel()).isEqualTo(1e300);
-        assertThat(f.toJson().getJsonNumber("score").doubleValue()).isEqualTo(AnomalyDetector.MAX_Z);
+        assertThat(f.toJson().getJsonNumber("score").doubleValue()).isBetween(99.99, 100.01);
+        // the bound still holds where nothing else does: one point of 1e300 beside a steady 1e-300 off zeros
+        assertThat(AnomalyDetector.bounded(1e300 / 1e-9)).isEqualTo(AnomalyDetector.MAX_Z);
         assertThat(f.note()).doesNotContain("Infinity");
     }
 
@@ -991,6 +994,58 @@ class AnomalyDetectorTest {
     }
 
     /** 390 minutes of an error rate of exactly 0, the last 20 at {@code level}. */
+    /**
+     * A raw metric (no unit, so no minimum change) that sits at exactly 0 over its baseline: the
+     * scale floor was 1e-9, so an error counter going from 0 to 5/s scored 5e9 and a jitter of
+     * 1e-6 scored hundreds of sigmas, an anomaly. Now a move off the zeros is measured by how far it
+     * moved and how much it scatters there.
+     */
+    @Test
+    void aRawErrorCounterGoingFromExactZeroTo5PerSecond_isFound_withAFiniteScoreInUnitsOfItsOwnNoise() {
+        Random rnd = new Random(7);
+        double[] noisy = new double[390];
+        double[] steady = new double[390];
+        for (int i = 370; i < 390; i++) {
+            noisy[i] = 5 * (1 + 0.1 * rnd.nextGaussian());
+            steady[i] = 5;
+        }
+        DetectionSettings errors = DetectionSettings.forMetric("payment_failures_per_second");
+        AnomalyFinding f = detector.detect(series(noisy), errors);
+        assertThat(f.anomalous()).as(f.note()).isTrue();
+        assertThat(f.direction()).isEqualTo(Direction.UP);
+        // about 5 over its 10 % noise (0.5): a score beside the incidents measured in noise, not 5e9
+        assertThat(f.score()).isBetween(5.0, 20.0);
+        assertThat(f.evidence().orElseThrow().scaleSource()).isEqualTo("off-zero");
+        assertThat(f.evidence().orElseThrow().anomalyLevel()).isBetween(4.5, 5.5);
+
+        AnomalyFinding exact = detector.detect(series(steady), errors);
+        assertThat(exact.anomalous()).isTrue();
+        // no noise at all: measured in at least 1 % of the level it moved to (score 100 at most), here in the mean
+        // absolute deviation its five points before the window give the baseline (about 60), which is wider
+        assertThat(exact.score()).isBetween(50.0, 100.01);
+        assertThat(exact.onset()).contains(Instant.ofEpochMilli(T0 + 370 * STEP));
+    }
+
+    @Test
+    void aJitterOf1eMinus6OffExactZeros_isNoAnomaly_ofAnyRawKind() {
+        Random rnd = new Random(11);
+        double[] positive = new double[390];
+        double[] signed = new double[390];
+        for (int i = 360; i < 390; i++) {
+            positive[i] = Math.abs(rnd.nextGaussian()) * 1e-6;
+            signed[i] = rnd.nextGaussian() * 1e-6;
+        }
+        for (String metric : new String[] {"payment_failures_per_second", "app_queue_depth"}) {
+            DetectionSettings settings = DetectionSettings.forMetric(metric);
+            for (double[] x : new double[][] {positive, signed}) {
+                AnomalyFinding f = detector.detect(series(x), settings);
+                assertThat(f.anomalous()).as(metric + ": " + f.note()).isFalse();
+                assertThat(f.score()).as(metric).isLessThan(3.5);
+                assertThat(f.evidence().orElseThrow().scaleSource()).isEqualTo("off-zero");
+            }
+        }
+    }
+
     private static double[] zerosThen(double level) {
         double[] x = new double[390];
         for (int i = 370; i < 390; i++) {

@@ -160,6 +160,41 @@ class AnomalyHistoryTest {
     }
 
     @Test
+    void sparklines_flagABucketWhoseScoreIsALowerBound_evenWhenAMeasuredScoreOfAnotherSignalIsHigher() {
+        AnomalyHistory h = new AnomalyHistory(clock, HistoryLimits.defaults(), Optional.empty());
+        // bucket 57: a p99 above the largest histogram bucket (a lower bound of 20) beside a measured 150
+        h.record(new AnomalyScoreSample("", "api", "latency_p99", T0.minusSeconds(90), 20, true, Optional.of("step"),
+                Optional.empty(), true));
+        h.record(sample("", "api", "error_rate", T0.minusSeconds(85), 150, true));
+        // bucket 58: measured only
+        h.record(sample("", "api", "cpu", T0.minusSeconds(30), 4, true));
+        h.record(sample("", "db", "cpu", T0.minusSeconds(5), 1, false));
+
+        List<Sparkline> lines = h.sparklines("", Duration.ofMinutes(1));
+
+        Sparkline api = lines.getFirst();
+        assertThat(api.maxScores()[57]).isEqualTo(150);
+        assertThat(api.levelAboveLargestBucket()[57]).as("the true deviation may exceed 150: the p99's 20 is only a bound").isTrue();
+        assertThat(api.levelAboveLargestBucket()[58]).isFalse();
+        JsonObject json = api.toJson();
+        assertThat(json.getJsonArray("levelAboveLargestBucket")).hasSize(60);
+        assertThat(json.getJsonArray("levelAboveLargestBucket").get(57)).isEqualTo(JsonValue.TRUE);
+        assertThat(json.getJsonArray("levelAboveLargestBucket").get(58)).isEqualTo(JsonValue.FALSE);
+        // only when some bucket has one, as get_anomaly_history writes the flag only when true
+        assertThat(lines.get(1).toJson().containsKey("levelAboveLargestBucket")).isFalse();
+    }
+
+    @Test
+    void aSparklineFlaggingALowerBoundInABucketWithoutAnAnomaly_isRefused() {
+        assertThatThrownBy(() -> new Sparkline("api", T0, Duration.ofMinutes(1), new double[] {20, 1}, new boolean[] {true, false},
+                new boolean[] {false, true}))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("bucket 1 of api").hasMessageContaining("no anomaly");
+        assertThatThrownBy(() -> new Sparkline("api", T0, Duration.ofMinutes(1), new double[] {20}, new boolean[] {true},
+                new boolean[] {true, false}))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("per bucket");
+    }
+
+    @Test
     void sampleOf_skipsVerdictsWithoutAScore() {
         dev.omcp.core.analysis.anomaly.AnomalyFinding none = new dev.omcp.core.analysis.anomaly.AnomalyDetector().detect(
                 new dev.omcp.sdk.query.Series(java.util.Map.of(), new long[0], new double[0]),
