@@ -11,7 +11,7 @@ public enum RedactionCategory {
     IPV4("ipv4"),
     /** An IPv6 address (full, compressed, with embedded IPv4 or a zone). */
     IPV6("ipv6"),
-    /** A JSON Web Token ({@code eyJ...}.{@code eyJ...}.signature, or without the signature). */
+    /** A JSON Web Token ({@code eyJ...}.{@code eyJ...}.signature, or without the signature), or a JWE (five parts). */
     JWT("jwt"),
     /** The credential of an {@code Authorization: Bearer} header. */
     BEARER_TOKEN("bearer_token"),
@@ -27,16 +27,18 @@ public enum RedactionCategory {
     GITLAB_TOKEN("gitlab_token"),
     /**
      * A PEM private-key block, from {@code -----BEGIN ... PRIVATE KEY-----} to its end (or the end of
-     * the text), or one body line of a key logged apart from its BEGIN line.
+     * the text), a PuTTY key file through its {@code Private-MAC}, or one body line of a key logged
+     * apart from its first line.
      */
     PRIVATE_KEY("private_key"),
-    /** A payment card number: 13 to 19 digits with a card-network prefix and a valid Luhn check digit. */
+    /** A payment card number: 13 to 19 digits (grouped by spaces, dashes or dots) with a card-network prefix and a valid Luhn check digit. */
     CARD_NUMBER("card_number"),
     /**
      * A value given to a secret-like name ({@code password=}, {@code secret:}, {@code token=},
-     * {@code api_key=}, a JSON field {@code "client_secret"}, also JSON-escaped or URL-encoded), the
-     * credential of any {@code Authorization} scheme, credentials in a URL, and Slack / Stripe style
-     * tokens.
+     * {@code api_key=}, {@code db_pass=}, {@code session=}, a JSON field {@code "client_secret"}, also
+     * JSON-escaped or URL-encoded once or twice), cookie values of {@code Cookie} / {@code Set-Cookie}
+     * headers, the credential of any {@code Authorization} scheme, credentials in a URL and in
+     * {@code curl -u user:password}, and Slack / Stripe style tokens.
      */
     SECRET("secret");
 

@@ -29,7 +29,8 @@ import java.util.concurrent.ConcurrentHashMap;
  * can be client IPs or user emails; a key is data too). When two keys of one object redact to the
  * same text, the later ones get a {@code " #2"}, {@code " #3"}... suffix so no value is lost. A value
  * whose key names a secret ({@code password}, {@code client_secret}, {@code apiKey},
- * {@code authorization}, {@code cookie}...) is replaced whole, whatever it looks like, and so is
+ * {@code authorization}, {@code cookie}, {@code db_pass}, {@code session_id}...: the names of
+ * {@link NamedSecrets}) is replaced whole, whatever it looks like, and so is
  * every string and number of an array or object under such a key. Numbers are
  * checked as text too (a card number stored as a JSON number becomes the redaction string).
  *
@@ -43,11 +44,6 @@ public final class Redactor {
      */
     private static final jakarta.json.stream.JsonParserFactory PARSERS = Jsonp.provider().createParserFactory(
             Map.of("org.eclipse.parsson.maxDepth", Jsonp.MAX_DEPTH));
-    /** JSON keys whose values are secrets, whole (the key contains one of these, any case). */
-    private static final String[] SECRET_KEY_NAMES = {
-        "password", "passwd", "pwd", "secret", "token", "apikey", "api_key", "api-key", "accesskey", "access_key", "access-key",
-        "privatekey", "private_key", "private-key", "credential", "authorization", "cookie"
-    };
     private static final JsonValue SECRET_VALUE = Jsonp.provider().createValue(RedactionCategory.SECRET.replacement());
     /** Bounds the key cache: a hostile result with millions of distinct keys cannot grow it further. */
     private static final int MAX_CACHED_KEYS = 4096;
@@ -254,15 +250,8 @@ public final class Redactor {
         return v instanceof JsonString s && s.getString().isEmpty();
     }
 
+    /** The names that make a key=value in text a secret ({@link NamedSecrets}) make a JSON key one too. */
     private static boolean secretKey(String key) {
-        if (key.length() > 128) {
-            return false;
-        }
-        for (String name : SECRET_KEY_NAMES) {
-            if (TextRedactor.containsIgnoreCase(key, name)) {
-                return true;
-            }
-        }
-        return false;
+        return NamedSecrets.namesSecret(key);
     }
 }

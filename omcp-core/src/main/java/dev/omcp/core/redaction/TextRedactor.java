@@ -41,6 +41,9 @@ final class TextRedactor {
     /** The secret path of a Slack incoming webhook (whoever has the URL can post to the channel). */
     private static final Pattern SLACK_WEBHOOK = Pattern.compile("hooks\\.slack\\.com/(?:services|workflows|triggers)/([A-Za-z0-9_/-]{16,}+)");
 
+    /** The first line of a PuTTY private-key file ({@code PuTTY-User-Key-File-2: ssh-rsa}, {@code -3:} since PuTTY 0.75). */
+    private static final String PUTTY = "PuTTY-User-Key-File-";
+
     /** Texts longer than this are redacted line by line. */
     static final int SPLIT_LENGTH = 2048;
 
@@ -52,6 +55,9 @@ final class TextRedactor {
         // first over the whole text; everything else lives within a line, and per line the pre-scan
         // skips most detectors instead of every triggered detector scanning the whole text
         String t = s.contains("-----BEGIN") ? privateKeys(s, counts) : s;
+        if (t.contains(PUTTY)) {
+            t = puttyKeys(t, counts);
+        }
         StringBuilder out = null;
         int start = 0;
         int n = t.length();
@@ -85,6 +91,9 @@ final class TextRedactor {
         String out = s;
         if (h.dashes5 && out.contains("-----BEGIN")) {
             out = privateKeys(out, counts);
+        }
+        if (h.yDash && out.contains(PUTTY)) {
+            out = puttyKeys(out, counts);
         }
         if (h.maybeJwt) {
             out = jwts(out, counts);
@@ -138,6 +147,9 @@ final class TextRedactor {
         }
         if (h.cUnderscore) {
             out = near(CHAT_AND_PAYMENT, out, 0, RedactionCategory.SECRET, counts, "whsec_", false, 0, 512);
+        }
+        if (h.spaceDash) {
+            out = curlCredentials(out, counts);
         }
         if (h.equals || h.colons > 0 || h.percent) {
             out = NamedSecrets.redact(out, h.percent, counts);
@@ -248,10 +260,110 @@ final class TextRedactor {
                     spans.add(new Span(a, sig, RedactionCategory.JWT));
                     next = sig;
                 }
+            } else if (h - a >= 8 && h < s.length() && s.charAt(h) == '.') {
+                int end = jweEnd(s, h);
+                if (end > 0) {
+                    if (spans == null) {
+                        spans = new ArrayList<>();
+                    }
+                    spans.add(new Span(a, end, RedactionCategory.JWT));
+                    next = end;
+                }
             }
             a = s.indexOf("eyJ", Math.max(next, a + 1));
         }
         return spans == null ? s : apply(s, spans, counts);
+    }
+
+    /**
+     * The end of a JWE (RFC 7516 compact form) whose header ends at the dot {@code dot}: four more
+     * base64url parts, the encrypted key (empty with direct encryption), the IV (96 bits or more:
+     * 16 characters), the ciphertext and the tag (16 or more); -1 when they are not there.
+     */
+    private static int jweEnd(String s, int dot) {
+        int n = s.length();
+        int key = base64urlRun(s, dot + 1);
+        if (key >= n || s.charAt(key) != '.') {
+            return -1;
+        }
+        int iv = base64urlRun(s, key + 1);
+        if (iv - key - 1 < 16 || iv >= n || s.charAt(iv) != '.') {
+            return -1;
+        }
+        int text = base64urlRun(s, iv + 1);
+        if (text - iv - 1 < 2 || text >= n || s.charAt(text) != '.') {
+            return -1;
+        }
+        int tag = base64urlRun(s, text + 1);
+        return tag - text - 1 >= 16 ? tag : -1;
+    }
+
+    /**
+     * The password of {@code user:password} after curl's {@code -u} / {@code --user} /
+     * {@code -U} / {@code --proxy-user} (also {@code --user=}, or quoted) on a logged command line. Only after {@code curl}: elsewhere
+     * {@code -u 1000:1000} is a user and group id ({@code docker run}), and without a colon curl
+     * prompts for the password, so there is none to hide.
+     */
+    private static String curlCredentials(String s, int[] counts) {
+        int curl = s.indexOf("curl");
+        if (curl < 0) {
+            return s;
+        }
+        List<Span> spans = null;
+        int n = s.length();
+        int i = s.indexOf('-', curl + 4);
+        while (i >= 0) {
+            int v = userOption(s, i);
+            int next = i + 1;
+            if (v >= 0) {
+                char quote = s.charAt(v) == '\'' || s.charAt(v) == '"' ? s.charAt(v) : 0;
+                int u = quote != 0 ? v + 1 : v;
+                int colon = -1;
+                int e = u;
+                while (e < n && e - u <= 512 && (quote != 0 ? s.charAt(e) != quote : !Character.isWhitespace(s.charAt(e)))) {
+                    if (colon < 0 && s.charAt(e) == ':') {
+                        colon = e;
+                    }
+                    e++;
+                }
+                if (colon > u && e > colon + 1 && !s.startsWith("[REDACTED:", colon + 1)) {
+                    if (spans == null) {
+                        spans = new ArrayList<>();
+                    }
+                    spans.add(new Span(colon + 1, e, RedactionCategory.SECRET));
+                }
+                next = Math.max(e, next);
+            }
+            i = s.indexOf('-', next);
+        }
+        return spans == null ? s : apply(s, spans, counts);
+    }
+
+    /** Where the value of a curl user option starting at the dash {@code i} starts, or -1 when it is none. */
+    private static int userOption(String s, int i) {
+        int n = s.length();
+        if (i > 0 && !Character.isWhitespace(s.charAt(i - 1))) {
+            return -1;
+        }
+        int j;
+        boolean longOption = s.startsWith("--user", i) || s.startsWith("--proxy-user", i);
+        if (longOption) {
+            j = i + (s.charAt(i + 2) == 'u' ? 6 : 12);
+            if (j < n && s.charAt(j) == '=') {
+                return j + 1 < n ? j + 1 : -1;
+            }
+        } else if (i + 1 < n && (s.charAt(i + 1) == 'u' || s.charAt(i + 1) == 'U')) {
+            j = i + 2;
+        } else {
+            return -1;
+        }
+        if (j >= n || s.charAt(j) != ' ') {
+            return -1;
+        }
+        while (j < n && s.charAt(j) == ' ') {
+            j++;
+        }
+        return j < n ? j : -1;
     }
 
     /** What one pass over the characters says about which detectors could match. */
@@ -267,6 +379,10 @@ final class TextRedactor {
         boolean pDash;
         boolean cUnderscore;
         boolean nineDot;
+        /** "Y-": the {@code PuTTY-} of a PuTTY key file's first line. */
+        boolean yDash;
+        /** " -": a command-line option, such as curl's {@code -u} / {@code --user}. */
+        boolean spaceDash;
         boolean dashes5;
         boolean letterB;
         boolean maybeJwt;
@@ -292,6 +408,8 @@ final class TextRedactor {
             boolean pDash = false;
             boolean cUnderscore = false;
             boolean nineDot = false;
+            boolean yDash = false;
+            boolean spaceDash = false;
             boolean dashes5 = false;
             boolean letterB = false;
             boolean maybeJwt = false;
@@ -381,6 +499,8 @@ final class TextRedactor {
                         case '-' -> {
                             dash = true;
                             pDash |= prev == 'p';
+                            yDash |= prev == 'Y';
+                            spaceDash |= prev == ' ';
                             if (++dashRun >= 5) {
                                 dashes5 = true;
                             }
@@ -399,8 +519,8 @@ final class TextRedactor {
                     if (c != '.') {
                         quadDots = 0;
                     }
-                    // card numbers may be written in groups separated by single spaces or dashes
-                    if (!(c == ' ' || c == '-') && digits < 13) {
+                    // card numbers may be written in groups separated by single spaces, dashes or dots
+                    if (!(c == ' ' || c == '-' || c == '.') && digits < 13) {
                         digits = 0;
                     }
                     if (c != '+' && c != '/') {
@@ -425,6 +545,8 @@ final class TextRedactor {
             h.pDash = pDash;
             h.cUnderscore = cUnderscore;
             h.nineDot = nineDot;
+            h.yDash = yDash;
+            h.spaceDash = spaceDash;
             h.dashes5 = dashes5;
             h.letterB = letterB;
             h.maybeJwt = maybeJwt;
@@ -482,6 +604,37 @@ final class TextRedactor {
         return apply(s, spans, counts);
     }
 
+    /**
+     * A PuTTY private-key file ({@code .ppk}), from its {@code PuTTY-User-Key-File-} line through the
+     * hex of its {@code Private-MAC:} line, or to the end of the text when cut off before it. Its
+     * public lines and comment go with it, as a PEM block's header goes with its body.
+     */
+    private static String puttyKeys(String s, int[] counts) {
+        List<Span> spans = new ArrayList<>();
+        int n = s.length();
+        int from = 0;
+        while (true) {
+            int begin = s.indexOf(PUTTY, from);
+            if (begin < 0) {
+                break;
+            }
+            int mac = s.indexOf("Private-MAC:", begin);
+            int stop = n; // fail closed: a cut-off key is still a key
+            if (mac >= 0) {
+                stop = mac + 12;
+                while (stop < n && s.charAt(stop) == ' ') {
+                    stop++;
+                }
+                while (stop < n && hex(s.charAt(stop))) {
+                    stop++;
+                }
+            }
+            spans.add(new Span(begin, stop, RedactionCategory.PRIVATE_KEY));
+            from = stop;
+        }
+        return apply(s, spans, counts);
+    }
+
     private static boolean b64(char c) {
         return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '+' || c == '/';
     }
@@ -531,6 +684,10 @@ final class TextRedactor {
                 } else if ((len == 64 || len == 70) && end == i && digits >= 2 && slashes <= 6) {
                     // a full body line of a PEM (64) or OpenSSH (70) private key logged on its own, apart from its
                     // BEGIN line; a long path has more slashes, an identifier rarely two digits
+                    spans.add(new Span(start, end, RedactionCategory.PRIVATE_KEY));
+                } else if (len >= 44 && len < 64 && s.startsWith("AAAA", start)) {
+                    // the short private line of a PuTTY key logged on its own (all of an Ed25519 or ECDSA key: 48-52
+                    // characters), which starts with the length of its first field (AAAA); public lines are 64 wide
                     spans.add(new Span(start, end, RedactionCategory.PRIVATE_KEY));
                 }
             }
@@ -651,7 +808,7 @@ final class TextRedactor {
         return digit(c) || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_';
     }
 
-    /** 13 to 19 digits, optionally grouped by single spaces or dashes, with a card-network prefix and a valid Luhn digit. */
+    /** 13 to 19 digits, optionally grouped by single spaces, dashes or dots, with a card-network prefix and a valid Luhn digit. */
     private static String cards(String s, int[] counts) {
         List<Span> spans = null;
         int n = s.length();
@@ -666,6 +823,8 @@ final class TextRedactor {
             int start = i;
             int count = 0;
             int end = i;
+            int dots = 0;
+            boolean otherSeparator = false;
             while (i < n) {
                 char d = s.charAt(i);
                 if (digit(d)) {
@@ -675,14 +834,18 @@ final class TextRedactor {
                     count++;
                     i++;
                     end = i;
-                } else if ((d == ' ' || d == '-') && i + 1 < n && digit(s.charAt(i + 1)) && digit(s.charAt(i - 1))) {
+                } else if ((d == ' ' || d == '-' || d == '.') && i + 1 < n && digit(s.charAt(i + 1)) && digit(s.charAt(i - 1))) {
+                    dots += d == '.' ? 1 : 0;
+                    otherSeparator |= d != '.';
                     i++;
                 } else {
                     break;
                 }
             }
             boolean boundedRight = end == n || !(wordChar(s.charAt(end)) || (s.charAt(end) == '.' && end + 1 < n && digit(s.charAt(end + 1))));
-            if (count >= 13 && count <= 19 && boundedRight && cardPrefix(digits, count) && luhn(digits, count)) {
+            // grouped with dots: every separator a dot and at least two (4111.1111.1111.1111); one dot is a decimal number
+            boolean grouping = dots == 0 || (dots >= 2 && !otherSeparator);
+            if (count >= 13 && count <= 19 && boundedRight && grouping && cardPrefix(digits, count) && luhn(digits, count)) {
                 if (spans == null) {
                     spans = new ArrayList<>();
                 }

@@ -86,9 +86,12 @@ final class SecretCorpus {
                     String image = "registry.example.com/team/" + pick("api", "worker") + ":" + version;
                     String usage = "prompt_tokens=" + rnd.nextInt(100_000) + " completion_tokens=" + rnd.nextInt(10_000);
                     String goVersion = "go1." + rnd.nextInt(30) + "." + rnd.nextInt(10);
+                    // and the look-alikes of the second review's names and forms: session and auth words, -u outside curl
+                    String words = pick("session started", "session_count=" + rnd.nextInt(50), "auth ok", "author=" + random(LOWER, 6),
+                            "bypass=true", "docker run -u " + rnd.nextInt(2000) + ":" + rnd.nextInt(2000));
                     text = iso + " pod=" + pod + " image=" + image + " " + usage + " runtime=" + goVersion + " trace_id=" + traceId
-                            + " span_id=" + spanId;
-                    tokens.addAll(List.of(iso, pod, image, usage, goVersion, traceId, spanId));
+                            + " span_id=" + spanId + " " + words;
+                    tokens.addAll(List.of(iso, pod, image, usage, goVersion, traceId, spanId, words));
                 }
                 default -> {
                     text = "[" + offset + "] worker " + traceId + " finished job " + uuid + " at " + epochNs + " (" + syslog + ", "
@@ -126,6 +129,11 @@ final class SecretCorpus {
                 // one in four without its signature part: the claims alone are still personal data
                 secret = "eyJ" + random(B64URL, 20 + rnd.nextInt(20)) + ".eyJ" + random(B64URL, 40 + rnd.nextInt(60))
                         + (rnd.nextInt(4) == 0 ? "" : "." + random(B64URL, 43));
+                if (rnd.nextInt(4) == 0) {
+                    // a JWE: header, encrypted key (empty with direct encryption), IV, ciphertext, tag
+                    secret = "eyJ" + random(B64URL, 30 + rnd.nextInt(20)) + "." + (rnd.nextBoolean() ? "" : random(B64URL, 43 + rnd.nextInt(300)))
+                            + "." + random(B64URL, rnd.nextBoolean() ? 16 : 22) + "." + random(B64URL, 2 + rnd.nextInt(200)) + "." + random(B64URL, 22);
+                }
                 context = pick("id_token %s verified", "jwt=%s", "cookie session=%s; path=/");
             }
             case BEARER_TOKEN -> {
@@ -184,12 +192,25 @@ final class SecretCorpus {
                     secret = random(B64, type.equals("OPENSSH ") ? 70 : 64);
                     context = "%s";
                 }
+                // a PuTTY key file, whole (cut off before its MAC in one case of four), or its lone private line
+                int putty = rnd.nextInt(6);
+                if (putty == 0) {
+                    String nl = pick("\n", "\\n");
+                    secret = "PuTTY-User-Key-File-" + pick("2", "3") + ": ssh-ed25519" + nl + "Encryption: none" + nl + "Comment: key-" + random(DIGITS, 8)
+                            + nl + "Public-Lines: 2" + nl + random(B64, 64) + nl + random(B64, 4) + nl + "Private-Lines: 1" + nl + "AAAAI" + random(B64, 43)
+                            + (rnd.nextInt(4) == 0 ? "" : nl + "Private-MAC: " + random(HEX, 64));
+                    context = pick("loaded %s from disk", "{\"ppk\": \"%s\"}");
+                } else if (putty == 1) {
+                    secret = "AAAAI" + random(B64, 43);
+                    context = "%s";
+                }
             }
             case CARD_NUMBER -> {
                 String digits = card();
-                secret = switch (rnd.nextInt(3)) {
+                secret = switch (rnd.nextInt(4)) {
                     case 0 -> digits;
                     case 1 -> group(digits, ' ');
+                    case 2 -> group(digits, '.');
                     default -> group(digits, '-');
                 };
                 context = pick("charged card %s", "pan=%s amount=12.00", "\"card\": \"%s\"", "card %s declined");
@@ -200,7 +221,16 @@ final class SecretCorpus {
                         "\"api_key\": \"%s\"", "secret=%s", "token=%s", "X-Api-Key: %s", "PGPASSWORD='%s'",
                         // JSON escaped inside a JSON string, a URL-encoded query string, an Authorization scheme other than Bearer
                         "msg=\"{\\\"password\\\":\\\"%s\\\",\\\"user\\\":\\\"bob\\\"}\"", "GET /cb?code=x%%26access_token%%3D%s HTTP/1.1",
-                        "Authorization: Token %s", "{\"passwd\": [\"%s\"]}");
+                        "Authorization: Token %s", "{\"passwd\": [\"%s\"]}",
+                        // the second review: cookies, auth/session/*_pass names, double URL encoding, curl credentials
+                        "Cookie: theme=dark; session=%s; lang=en", "Set-Cookie: sid=%s; Path=/; HttpOnly; SameSite=Lax", "auth=%s",
+                        "session: %s", "db_pass=%s", "\"sessionId\": \"%s\"", "sid=%s",
+                        "GET /x?next=%%2Fcb%%3Fpassword%%253D%s%%2526y%%253D1 HTTP/1.1", "q=%%257B%%2522password%%2522%%253A%%2522%s%%2522%%257D",
+                        "curl -sS -u alice:%s https://api.example.com/v1", "curl --user 'bob:%s' -X POST", "passphrase=%s");
+                if (context.startsWith("passphrase")) {
+                    // an unquoted value with spaces: a passphrase of a few words
+                    secret = random(LOWER, 3 + rnd.nextInt(6)) + " " + random(LOWER, 3 + rnd.nextInt(6)) + " " + random(LOWER + DIGITS, 4 + rnd.nextInt(6));
+                }
             }
             default -> throw new IllegalStateException();
         }
