@@ -78,7 +78,7 @@ final class ToolsAssembly implements AutoCloseable {
         Optional<RdapFallback> rdap = rdapBase.map(base -> {
             HttpClient client = EgressGuardedClients.create(egress, settings.connectors().connectTimeout(), RDAP_REQUEST_TIMEOUT);
             LOG.info("event=rdap-fallback service={}", origin(base));
-            return new RdapFallback(new RdapRegistrationLookup(client, base, RDAP_REQUEST_TIMEOUT), clock, RdapFallback.Settings.defaults());
+            return new RdapFallback(new RdapRegistrationLookup(client, base, RDAP_REQUEST_TIMEOUT, clock), clock, RdapFallback.Settings.defaults());
         });
         analysis.ipDataset().ifPresent(d -> LOG.info("event=ip-dataset-loaded path={} summary=\"{}\"", d.path(), d.summary()));
         IpEnricher enricher = new IpEnricher(analysis.ipDataset().map(AnalysisSettings.IpDatasetFile::dataset), rdap);

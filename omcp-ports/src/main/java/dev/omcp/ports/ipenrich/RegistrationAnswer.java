@@ -9,8 +9,8 @@ public sealed interface RegistrationAnswer permits RegistrationAnswer.Found, Reg
     /**
      * The registration covering the address.
      *
-     * @param network the registered network in CIDR notation (the first CIDR when the registry
-     *     gives a range)
+     * @param network the registered network in CIDR notation (when the registry gives a range that
+     *     is no single CIDR block, the block of it that holds the address)
      * @param attributes what the registry says, under stable names: {@code name}, {@code handle},
      *     {@code country}, {@code type}, {@code registry} (the RIR), {@code org} (the registrant's
      *     name); absent ones are left out

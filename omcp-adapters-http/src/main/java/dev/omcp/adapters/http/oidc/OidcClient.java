@@ -124,8 +124,13 @@ public final class OidcClient {
                 throw new OidcException("the ID token's nonce does not belong to this login; start again", false);
             }
             List<String> audience = claims.getAudience();
-            if (audience.size() > 1 && !settings.clientId().equals(claims.getClaim("azp"))) {
+            Object authorizedParty = claims.getClaim("azp");
+            if (audience.size() > 1 && authorizedParty == null) {
                 throw new OidcException("the ID token names several audiences but not this client as authorized party", false);
+            }
+            // OpenID Connect Core 3.1.3.7: an azp that is present must be this client, whatever the audiences
+            if (authorizedParty != null && !settings.clientId().equals(authorizedParty)) {
+                throw new OidcException("the ID token was issued to another client (azp); start again", false);
             }
             return claims.toJSONObject();
         } catch (BadJWTException e) {

@@ -7,7 +7,9 @@ import dev.omcp.ports.ipenrich.RegistrationAnswer;
 import java.math.BigInteger;
 import java.net.InetAddress;
 import java.net.UnknownHostException;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
@@ -15,8 +17,8 @@ import java.util.regex.Pattern;
 
 /**
  * Reads an RDAP "ip network" object (RFC 9083 section 5.4) into the port's answer: the registered
- * network as CIDR (from the {@code cidr0_cidrs} extension when present, else the first CIDR block
- * of {@code startAddress}..{@code endAddress}) and the attributes {@code name}, {@code handle},
+ * network as CIDR (the {@code cidr0_cidrs} block that holds the address and lies inside
+ * {@code startAddress}..{@code endAddress}, else the largest aligned block of that range holding it) and the attributes {@code name}, {@code handle},
  * {@code country}, {@code type}, {@code registry} (the RIR, from {@code port43}) and {@code org}
  * (the full name, vCard {@code fn}, of the registrant entity).
  *
@@ -55,12 +57,15 @@ final class RdapIpNetwork {
         if (asked.isEmpty()) {
             return failed("the address asked about is not an IP address literal");
         }
-        Optional<Range> range = range(root, asked.get().length);
-        if (range.isEmpty()) {
+        int addressBytes = asked.get().length;
+        BigInteger value = new BigInteger(1, asked.get());
+        Optional<Block> span = span(root, addressBytes);
+        List<Block> blocks = cidr0(root.path("cidr0_cidrs"), addressBytes);
+        if (span.isEmpty() && blocks.isEmpty()) {
             return failed("the registry's answer names no usable network (startAddress/endAddress or cidr0_cidrs)");
         }
-        BigInteger value = new BigInteger(1, asked.get());
-        if (value.compareTo(range.get().first()) < 0 || value.compareTo(range.get().last()) > 0) {
+        Optional<String> network = network(span, blocks, value, addressBytes);
+        if (network.isEmpty()) {
             return failed("the registry answered about a network that does not contain the address");
         }
         Map<String, String> attributes = new LinkedHashMap<>();
@@ -70,32 +75,54 @@ final class RdapIpNetwork {
         text(root, "type").ifPresent(v -> attributes.put("type", clean(v)));
         text(root, "port43").flatMap(RdapIpNetwork::registry).ifPresent(v -> attributes.put("registry", v));
         registrant(root.path("entities"), 0).ifPresent(v -> attributes.put("org", clean(v)));
-        return new RegistrationAnswer.Found(range.get().cidr(), attributes);
+        return new RegistrationAnswer.Found(network.get(), attributes);
     }
 
-    /** The network's first and last address, and its first CIDR block. */
-    private record Range(BigInteger first, BigInteger last, String cidr) {}
+    /**
+     * The block reported for the address: only one that holds it (and lies inside the range, when
+     * there is one), because a block elsewhere, or wider than the registration, would tell the agent
+     * the address belongs to a network it is not in. Empty when the answer is about another network.
+     */
+    private static Optional<String> network(Optional<Block> span, List<Block> blocks, BigInteger address, int addressBytes) {
+        if (span.isEmpty()) {
+            return blocks.stream().filter(b -> b.holds(address)).findFirst().map(Block::cidr);
+        }
+        Block range = span.get();
+        if (!range.holds(address)) {
+            return Optional.empty();
+        }
+        return Optional.of(blocks.stream().filter(b -> b.holds(address) && range.covers(b)).findFirst().map(Block::cidr)
+                .orElseGet(() -> blockOf(address, range.first(), range.last(), addressBytes)));
+    }
 
-    private static Optional<Range> range(JsonNode root, int addressBytes) {
+    /** A run of addresses from {@code first} to {@code last}, and how to write it. */
+    private record Block(BigInteger first, BigInteger last, String cidr) {
+        boolean holds(BigInteger address) {
+            return address.compareTo(first) >= 0 && address.compareTo(last) <= 0;
+        }
+
+        boolean covers(Block other) {
+            return other.first.compareTo(first) >= 0 && other.last.compareTo(last) <= 0;
+        }
+    }
+
+    /** {@code startAddress}..{@code endAddress} of the address's family, when both are usable. */
+    private static Optional<Block> span(JsonNode root, int addressBytes) {
         Optional<byte[]> start = text(root, "startAddress").flatMap(RdapIpNetwork::literal);
         Optional<byte[]> end = text(root, "endAddress").flatMap(RdapIpNetwork::literal);
-        Optional<Range> fromCidr = cidr0(root.path("cidr0_cidrs"), addressBytes);
-        if (start.isPresent() && end.isPresent() && start.get().length == addressBytes && end.get().length == addressBytes) {
-            BigInteger first = new BigInteger(1, start.get());
-            BigInteger last = new BigInteger(1, end.get());
-            if (first.compareTo(last) > 0) {
-                return Optional.empty();
-            }
-            String cidr = fromCidr.map(Range::cidr).orElseGet(() -> firstBlock(first, last, addressBytes));
-            return Optional.of(new Range(first, last, cidr));
+        if (start.isEmpty() || end.isEmpty() || start.get().length != addressBytes || end.get().length != addressBytes) {
+            return Optional.empty();
         }
-        return fromCidr;
+        BigInteger first = new BigInteger(1, start.get());
+        BigInteger last = new BigInteger(1, end.get());
+        return first.compareTo(last) > 0 ? Optional.empty() : Optional.of(new Block(first, last, ""));
     }
 
-    /** The first entry of the {@code cidr0_cidrs} extension of the address's family. */
-    private static Optional<Range> cidr0(JsonNode cidrs, int addressBytes) {
+    /** The well-formed entries of the {@code cidr0_cidrs} extension of the address's family, in order. */
+    private static List<Block> cidr0(JsonNode cidrs, int addressBytes) {
+        List<Block> blocks = new ArrayList<>();
         if (!cidrs.isArray()) {
-            return Optional.empty();
+            return blocks;
         }
         String field = addressBytes == 4 ? "v4prefix" : "v6prefix";
         int bits = addressBytes * 8;
@@ -108,25 +135,26 @@ final class RdapIpNetwork {
             }
             BigInteger size = BigInteger.ONE.shiftLeft(bits - length.asInt());
             BigInteger first = new BigInteger(1, prefix.get()).divide(size).multiply(size);
-            return Optional.of(new Range(first, first.add(size).subtract(BigInteger.ONE), format(first, addressBytes) + "/" + length.asInt()));
+            blocks.add(new Block(first, first.add(size).subtract(BigInteger.ONE), format(first, addressBytes) + "/" + length.asInt()));
         }
-        return Optional.empty();
+        return blocks;
     }
 
-    /** The largest aligned block that starts at {@code first} and ends at or before {@code last}, in CIDR notation. */
-    static String firstBlock(BigInteger first, BigInteger last, int addressBytes) {
+    /**
+     * The largest aligned block that holds {@code address} and lies within {@code first}..{@code last},
+     * in CIDR notation: a range that is no single block (10.0.0.0 - 10.0.2.255) is reported as the
+     * block the address is in (10.0.0.0/23 or 10.0.2.0/24).
+     */
+    static String blockOf(BigInteger address, BigInteger first, BigInteger last, int addressBytes) {
         int bits = addressBytes * 8;
-        int hostBits = 0;
-        while (hostBits < bits) {
-            BigInteger size = BigInteger.ONE.shiftLeft(hostBits + 1);
-            boolean aligned = first.mod(size).signum() == 0;
-            boolean fits = first.add(size).subtract(BigInteger.ONE).compareTo(last) <= 0;
-            if (!aligned || !fits) {
-                break;
+        for (int hostBits = bits; hostBits > 0; hostBits--) {
+            BigInteger size = BigInteger.ONE.shiftLeft(hostBits);
+            BigInteger start = address.divide(size).multiply(size);
+            if (start.compareTo(first) >= 0 && start.add(size).subtract(BigInteger.ONE).compareTo(last) <= 0) {
+                return format(start, addressBytes) + "/" + (bits - hostBits);
             }
-            hostBits++;
         }
-        return format(first, addressBytes) + "/" + (bits - hostBits);
+        return format(address, addressBytes) + "/" + bits;
     }
 
     private static String format(BigInteger value, int addressBytes) {

@@ -1,19 +1,20 @@
 package dev.omcp.adapters.http.rdap;
 
+import dev.omcp.adapters.http.outbound.BoundedExchange;
 import dev.omcp.ports.ipenrich.IpRegistrationLookup;
 import dev.omcp.ports.ipenrich.RegistrationAnswer;
 import java.io.IOException;
-import java.io.InputStream;
 import java.net.URI;
 import java.net.URISyntaxException;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.net.http.HttpTimeoutException;
+import java.time.Clock;
 import java.time.Duration;
 import java.util.Locale;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.concurrent.Semaphore;
 
 /**
  * Asks an RDAP service who an IP address is registered to ({@code OMCP_IP_ENRICH_RDAP}):
@@ -23,29 +24,46 @@ import java.util.Optional;
  * <p>RDAP services redirect a query to the registry responsible for the address (RFC 7480 section
  * 5.2; {@code rdap.org} does nothing else), so up to {@value #MAX_REDIRECTS} redirects are followed
  * here, one by one through the given client (which itself follows none and applies the egress
- * rules to every hop); a redirect from https to http is refused. Answers: 200 with an ip network
- * is found, 404 is not registered, 408, 429 and 5xx, timeouts and network errors are transient
- * failures, anything else (another status, not JSON, larger than {@value #MAX_BODY_BYTES} bytes, not
- * an ip network) is a failure retrying would not fix. No answer, log line or reason contains the
- * service's URL. Thread-safe.
+ * rules to every hop); a redirect from https to http is refused. The request timeout bounds the
+ * whole lookup, every hop and every byte of every body together: the JDK's own timeout ends with
+ * the response headers, so a registry that sent its headers and then stalled held the lookup for as
+ * long as it liked. Answers: 200 with an ip network is found, 404 is not registered, 408, 429 and
+ * 5xx, timeouts and network errors are transient failures, anything else (another status, not
+ * JSON, larger than {@value #MAX_BODY_BYTES} bytes, not an ip network) is a failure retrying would
+ * not fix. A registry that answers 429 (or 503 with {@code Retry-After}) is not asked again for the
+ * time it names ({@link RegistryPauses}). At most {@value #MAX_IN_FLIGHT} lookups are sent at once,
+ * across all callers; the others wait their turn (interruptibly). No answer, log line or reason
+ * contains the service's URL. Thread-safe.
  */
 public final class RdapRegistrationLookup implements IpRegistrationLookup {
     static final int MAX_REDIRECTS = 3;
     static final int MAX_BODY_BYTES = 512 * 1024;
+    /**
+     * Lookups sent at once by this client, whoever asks: the core bounds one {@code enrich_ips} call,
+     * but several calls at once multiplied that bound against the same registries.
+     */
+    static final int MAX_IN_FLIGHT = 16;
 
     private final HttpClient client;
     private final URI base;
     private final Duration requestTimeout;
+    private final RegistryPauses pauses;
+    private final Semaphore inFlight = new Semaphore(MAX_IN_FLIGHT, true);
 
     /**
      * @param client a client with a connect timeout that follows no redirects (the egress rules applied by its builder)
      * @param base the RDAP service's base URL, for example {@code https://rdap.org} or {@code https://rdap.arin.net/registry}
-     * @param requestTimeout how long one request may take
+     * @param requestTimeout how long one lookup may take, redirects and bodies included
+     * @param clock the time a registry's {@code Retry-After} is counted in
      */
-    public RdapRegistrationLookup(HttpClient client, URI base, Duration requestTimeout) {
+    public RdapRegistrationLookup(HttpClient client, URI base, Duration requestTimeout, Clock clock) {
         this.client = Objects.requireNonNull(client, "client");
         this.base = Objects.requireNonNull(base, "base");
         this.requestTimeout = Objects.requireNonNull(requestTimeout, "requestTimeout");
+        this.pauses = new RegistryPauses(clock);
+        if (requestTimeout.isNegative() || requestTimeout.isZero()) {
+            throw new IllegalArgumentException("the RDAP request timeout must be positive");
+        }
         if (!isHttp(base) || base.getHost() == null) {
             throw new IllegalArgumentException("the RDAP base must be an http:// or https:// URL with a host");
         }
@@ -63,18 +81,43 @@ public final class RdapRegistrationLookup implements IpRegistrationLookup {
         if (RdapIpNetwork.literal(address).isEmpty()) {
             return new RegistrationAnswer.Failed(false, "not an IP address literal");
         }
+        try {
+            inFlight.acquire();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return new RegistrationAnswer.Failed(true, "the lookup was cancelled");
+        }
+        try {
+            return ask(address);
+        } finally {
+            inFlight.release();
+        }
+    }
+
+    /** One lookup, redirects included, within the request timeout (counted from here, not from the wait for a turn). */
+    private RegistrationAnswer ask(String address) {
         URI target = queryUrl(base, address);
+        long deadline = System.nanoTime() + requestTimeout.toNanos();
         try {
             for (int hop = 0; hop <= MAX_REDIRECTS; hop++) {
-                HttpResponse<InputStream> response = client.send(HttpRequest.newBuilder(target)
-                        .timeout(requestTimeout)
-                        .header("Accept", "application/rdap+json, application/json;q=0.9")
-                        .header("User-Agent", "omcp-enrich-ips")
-                        .GET()
-                        .build(), HttpResponse.BodyHandlers.ofInputStream());
+                Optional<Duration> paused = pauses.remaining(target);
+                if (paused.isPresent()) {
+                    return new RegistrationAnswer.Failed(true, "the registry asked for fewer requests; it is not asked again for "
+                            + seconds(paused.get()) + " s");
+                }
+                long left = deadline - System.nanoTime();
+                if (left <= 0) {
+                    return tooLate();
+                }
+                HttpResponse<byte[]> response = new BoundedExchange(client, Duration.ofNanos(left), MAX_BODY_BYTES)
+                        .send(HttpRequest.newBuilder(target)
+                                .timeout(Duration.ofNanos(left))
+                                .header("Accept", "application/rdap+json, application/json;q=0.9")
+                                .header("User-Agent", "omcp-enrich-ips")
+                                .GET()
+                                .build());
                 int status = response.statusCode();
                 if (isRedirect(status)) {
-                    response.body().close();
                     URI current = target;
                     Optional<URI> next = response.headers().firstValue("Location").flatMap(location -> next(current, location));
                     if (next.isEmpty()) {
@@ -83,12 +126,16 @@ public final class RdapRegistrationLookup implements IpRegistrationLookup {
                     target = next.get();
                     continue;
                 }
-                return answer(response, address);
+                return answer(target, response, address);
             }
             return new RegistrationAnswer.Failed(false, "the registry redirected more than " + MAX_REDIRECTS + " times");
-        } catch (HttpTimeoutException e) {
-            return new RegistrationAnswer.Failed(true, "the registry did not answer within " + requestTimeout.toSeconds() + " s");
         } catch (IOException e) {
+            if (BoundedExchange.isTimeout(e)) {
+                return tooLate();
+            }
+            if (BoundedExchange.isTooLarge(e)) {
+                return new RegistrationAnswer.Failed(false, "the registry's answer is larger than " + MAX_BODY_BYTES / 1024 + " KiB");
+            }
             // the message may name the host; the class says enough
             return new RegistrationAnswer.Failed(true, "the registry could not be reached (" + e.getClass().getSimpleName() + ")");
         } catch (InterruptedException e) {
@@ -97,28 +144,37 @@ public final class RdapRegistrationLookup implements IpRegistrationLookup {
         }
     }
 
-    private static RegistrationAnswer answer(HttpResponse<InputStream> response, String address) throws IOException {
+    private RegistrationAnswer tooLate() {
+        return new RegistrationAnswer.Failed(true, "the registry did not answer within " + requestTimeout.toSeconds() + " s");
+    }
+
+    private RegistrationAnswer answer(URI answered, HttpResponse<byte[]> response, String address) {
         int status = response.statusCode();
-        try (InputStream body = response.body()) {
-            if (status == 404) {
-                return new RegistrationAnswer.NotFound();
-            }
-            if (status == 408 || status == 429 || status >= 500) {
-                return new RegistrationAnswer.Failed(true, "the registry answered HTTP " + status + "; try again later");
-            }
-            if (status != 200) {
-                return new RegistrationAnswer.Failed(false, "the registry answered HTTP " + status);
-            }
-            String type = response.headers().firstValue("Content-Type").orElse("").toLowerCase(Locale.ROOT);
-            if (!type.contains("json")) {
-                return new RegistrationAnswer.Failed(false, "the registry answered '" + RdapIpNetwork.clean(type) + "', not RDAP JSON");
-            }
-            byte[] bytes = body.readNBytes(MAX_BODY_BYTES + 1);
-            if (bytes.length > MAX_BODY_BYTES) {
-                return new RegistrationAnswer.Failed(false, "the registry's answer is larger than " + MAX_BODY_BYTES / 1024 + " KiB");
-            }
-            return RdapIpNetwork.read(bytes, address);
+        if (status == 404) {
+            return new RegistrationAnswer.NotFound();
         }
+        Optional<String> retryAfter = response.headers().firstValue("Retry-After");
+        if (status == 429 || (status == 503 && retryAfter.isPresent())) {
+            Duration pause = pauses.pause(answered, retryAfter, status == 429 ? RegistryPauses.DEFAULT_PAUSE : Duration.ZERO);
+            return new RegistrationAnswer.Failed(true, "the registry answered HTTP " + status
+                    + (status == 429 ? " (too many requests)" : "") + "; it is not asked again for " + seconds(pause) + " s");
+        }
+        if (status == 408 || status >= 500) {
+            return new RegistrationAnswer.Failed(true, "the registry answered HTTP " + status + "; try again later");
+        }
+        if (status != 200) {
+            return new RegistrationAnswer.Failed(false, "the registry answered HTTP " + status);
+        }
+        String type = response.headers().firstValue("Content-Type").orElse("").toLowerCase(Locale.ROOT);
+        if (!type.contains("json")) {
+            return new RegistrationAnswer.Failed(false, "the registry answered '" + RdapIpNetwork.clean(type) + "', not RDAP JSON");
+        }
+        return RdapIpNetwork.read(response.body(), address);
+    }
+
+    /** Whole seconds, rounded up, so a pause never reads as 0 s while it lasts. */
+    private static long seconds(Duration duration) {
+        return (duration.toMillis() + 999) / 1000;
     }
 
     private static boolean isRedirect(int status) {

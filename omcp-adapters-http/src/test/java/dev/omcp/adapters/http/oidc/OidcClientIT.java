@@ -213,6 +213,24 @@ class OidcClientIT {
     }
 
     @Test
+    void anIdTokenIssuedToAnotherAuthorizedParty_isRefused_evenWithThisClientAsItsOnlyAudience() throws JOSEException {
+        // OpenID Connect Core 3.1.3.7 step 5: an azp claim that is present must be this client
+        idToken.set(signed(new JWTClaimsSet.Builder(claims()).claim("azp", "another-client").build()));
+
+        assertThatThrownBy(() -> client().redeem("code", "verifier", NONCE)).isInstanceOfSatisfying(OidcException.class, e -> {
+            assertThat(e.getMessage()).isEqualTo("the ID token was issued to another client (azp); start again");
+            assertCleanRefusal(e, false);
+        });
+    }
+
+    @Test
+    void anIdTokenNamingThisClientAsAuthorizedParty_logsIn() throws JOSEException, OidcException {
+        idToken.set(signed(new JWTClaimsSet.Builder(claims()).audience(List.of(CLIENT_ID, "api")).claim("azp", CLIENT_ID).build()));
+
+        assertThat(client().redeem("code", "verifier", NONCE)).containsEntry("sub", "u-1");
+    }
+
+    @Test
     void anIdTokenOfAnotherLogin_nonceMismatch_isRefused() {
         assertThatThrownBy(() -> client().redeem("code", "verifier", "another-login")).isInstanceOfSatisfying(OidcException.class,
                 e -> assertThat(e.getMessage()).contains("nonce"));

@@ -38,7 +38,7 @@ class RdapIpNetworkTest {
     }
 
     @Test
-    void aRipeStyleIpv6AnswerWithoutCidr0_givesTheFirstBlockOfItsRange_andAnUpperCaseCountry() throws Exception {
+    void aRipeStyleIpv6AnswerWithoutCidr0_givesTheBlockOfItsRangeHoldingTheAddress_andAnUpperCaseCountry() throws Exception {
         RegistrationAnswer answer = RdapIpNetwork.read(resource("ripe-style-v6.json"), "2001:db8:1234::42");
 
         assertThat(answer).isInstanceOfSatisfying(RegistrationAnswer.Found.class, found -> {
@@ -94,11 +94,56 @@ class RdapIpNetworkTest {
     }
 
     @Test
-    void theFirstBlockOfARange_isTheLargestAlignedPrefixThatFitsIt() {
-        // 10.0.0.0 - 10.0.2.255 is 10.0.0.0/23 + 10.0.2.0/24: the first block is the /23
-        assertThat(RdapIpNetwork.firstBlock(v4("10.0.0.0"), v4("10.0.2.255"), 4)).isEqualTo("10.0.0.0/23");
-        assertThat(RdapIpNetwork.firstBlock(v4("10.0.0.1"), v4("10.0.0.255"), 4)).isEqualTo("10.0.0.1/32");
-        assertThat(RdapIpNetwork.firstBlock(v4("0.0.0.0"), v4("255.255.255.255"), 4)).isEqualTo("0.0.0.0/0");
+    void theBlockOfARange_isTheLargestAlignedPrefixInsideItThatHoldsTheAddress() {
+        // 10.0.0.0 - 10.0.2.255 is 10.0.0.0/23 + 10.0.2.0/24
+        assertThat(RdapIpNetwork.blockOf(v4("10.0.1.7"), v4("10.0.0.0"), v4("10.0.2.255"), 4)).isEqualTo("10.0.0.0/23");
+        assertThat(RdapIpNetwork.blockOf(v4("10.0.2.7"), v4("10.0.0.0"), v4("10.0.2.255"), 4)).isEqualTo("10.0.2.0/24");
+        assertThat(RdapIpNetwork.blockOf(v4("10.0.0.1"), v4("10.0.0.1"), v4("10.0.0.255"), 4)).isEqualTo("10.0.0.1/32");
+        assertThat(RdapIpNetwork.blockOf(v4("10.0.0.7"), v4("10.0.0.1"), v4("10.0.0.255"), 4)).isEqualTo("10.0.0.4/30");
+        assertThat(RdapIpNetwork.blockOf(v4("8.8.8.8"), v4("0.0.0.0"), v4("255.255.255.255"), 4)).isEqualTo("0.0.0.0/0");
+    }
+
+    @Test
+    void aRangeOfSeveralCidr0Blocks_givesTheBlockHoldingTheAddress_notTheFirstOne() {
+        // ARIN-style: one network, two cidr0 blocks; the address is in the second
+        RegistrationAnswer answer = RdapIpNetwork.read(json("""
+                {"objectClassName": "ip network", "startAddress": "198.51.100.0", "endAddress": "198.51.101.255",
+                 "cidr0_cidrs": [{"v4prefix": "198.51.100.0", "length": 24}, {"v4prefix": "198.51.101.0", "length": 24}]}"""),
+                "198.51.101.7");
+
+        assertThat(answer).isInstanceOfSatisfying(RegistrationAnswer.Found.class,
+                found -> assertThat(found.network()).isEqualTo("198.51.101.0/24"));
+    }
+
+    @Test
+    void aCidr0BlockOutsideTheRange_isIgnored_soAHostileAnswerCannotWidenTheNetwork() {
+        RegistrationAnswer answer = RdapIpNetwork.read(json("""
+                {"objectClassName": "ip network", "startAddress": "192.0.2.0", "endAddress": "192.0.2.255",
+                 "cidr0_cidrs": [{"v4prefix": "0.0.0.0", "length": 0}, {"v4prefix": "10.0.0.0", "length": 8}]}"""), "192.0.2.1");
+
+        assertThat(answer).isInstanceOfSatisfying(RegistrationAnswer.Found.class,
+                found -> assertThat(found.network()).isEqualTo("192.0.2.0/24"));
+    }
+
+    @Test
+    void onlyCidr0Blocks_theOneHoldingTheAddressIsTheNetwork() {
+        RegistrationAnswer answer = RdapIpNetwork.read(json("""
+                {"objectClassName": "ip network",
+                 "cidr0_cidrs": [{"v4prefix": "198.51.100.0", "length": 24}, {"v4prefix": "198.51.101.0", "length": 24}]}"""),
+                "198.51.101.7");
+
+        assertThat(answer).isInstanceOfSatisfying(RegistrationAnswer.Found.class,
+                found -> assertThat(found.network()).isEqualTo("198.51.101.0/24"));
+    }
+
+    @Test
+    void aRangeThatIsNoSingleBlock_givesTheBlockOfTheRangeHoldingTheAddress() {
+        // 10.0.0.0 - 10.0.2.255 is 10.0.0.0/23 + 10.0.2.0/24
+        RegistrationAnswer answer = RdapIpNetwork.read(json("""
+                {"objectClassName": "ip network", "startAddress": "10.0.0.0", "endAddress": "10.0.2.255"}"""), "10.0.2.9");
+
+        assertThat(answer).isInstanceOfSatisfying(RegistrationAnswer.Found.class,
+                found -> assertThat(found.network()).isEqualTo("10.0.2.0/24"));
     }
 
     @Test

@@ -5,18 +5,25 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
 import dev.omcp.ports.ipenrich.RegistrationAnswer;
+import dev.omcp.testkit.time.ManualClock;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.URI;
 import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
+import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
@@ -28,7 +35,26 @@ class RdapRegistrationLookupIT {
     private HttpServer server;
     private String base;
     private final List<String> requests = Collections.synchronizedList(new ArrayList<>());
+    private final AtomicInteger inProgress = new AtomicInteger();
+    private final AtomicInteger mostAtOnce = new AtomicInteger();
     private final List<String> accepts = Collections.synchronizedList(new ArrayList<>());
+
+    /**
+     * The first exchange of a JVM loads and compiles the HTTP client's classes, which on a busy
+     * machine took longer than the 1 s timeout the tests give a lookup; whichever test ran first failed.
+     */
+    @BeforeAll
+    static void warmUpTheHttpClient() throws IOException, InterruptedException {
+        HttpServer warmUp = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
+        warmUp.createContext("/", exchange -> send(exchange, 404, "application/rdap+json", json("{}")));
+        warmUp.start();
+        try {
+            HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + warmUp.getAddress().getPort() + "/"))
+                    .build(), HttpResponse.BodyHandlers.ofByteArray());
+        } finally {
+            warmUp.stop(0);
+        }
+    }
 
     @BeforeEach
     void start() throws IOException {
@@ -68,6 +94,21 @@ class RdapRegistrationLookupIT {
                     Thread.sleep(3_000); // slower than the client's timeout
                     send(exchange, 200, "application/rdap+json", json("{}"));
                 }
+                case "/arin/registry/ip/203.0.113.15" -> stall(exchange);
+                case "/chain/ip/203.0.113.16" -> slowRedirect(exchange, base + "/chain2/ip/203.0.113.16");
+                case "/chain2/ip/203.0.113.16" -> slowRedirect(exchange, base + "/chain3/ip/203.0.113.16");
+                case "/chain3/ip/203.0.113.16" -> slowRedirect(exchange, base + "/arin/registry/ip/203.0.113.5");
+                case "/arin/registry/ip/203.0.113.17" -> {
+                    exchange.getResponseHeaders().add("Retry-After", "120");
+                    send(exchange, 429, "application/rdap+json", json("{\"errorCode\": 429}"));
+                }
+                case "/busy/ip/203.0.113.5" -> {
+                    int now = inProgress.incrementAndGet();
+                    mostAtOnce.accumulateAndGet(now, Math::max);
+                    Thread.sleep(300);
+                    inProgress.decrementAndGet();
+                    send(exchange, 404, "application/rdap+json", json("{\"errorCode\": 404}"));
+                }
                 case "/loop/ip/203.0.113.12" -> redirect(exchange, 307, base + "/loop/ip/203.0.113.12");
                 case "/bootstrap/ip/203.0.113.13" -> redirect(exchange, 302, "ftp://127.0.0.1/ip/203.0.113.13");
                 default -> send(exchange, 500, "text/plain", "unexpected path".getBytes(StandardCharsets.UTF_8));
@@ -75,6 +116,22 @@ class RdapRegistrationLookupIT {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
+    }
+
+    /** Prompt headers, a few bytes of the body, then nothing: a registry stuck mid-answer. */
+    private static void stall(HttpExchange exchange) throws IOException, InterruptedException {
+        exchange.getResponseHeaders().add("Content-Type", "application/rdap+json");
+        exchange.sendResponseHeaders(200, 4096);
+        exchange.getResponseBody().write(json("{\"objectClassName\": "));
+        exchange.getResponseBody().flush();
+        Thread.sleep(10_000);
+        exchange.close();
+    }
+
+    /** Each hop of the chain answers well within the request timeout, but all of them together do not. */
+    private static void slowRedirect(HttpExchange exchange, String location) throws IOException, InterruptedException {
+        Thread.sleep(600);
+        redirect(exchange, 307, location);
     }
 
     private static byte[] json(String text) {
@@ -98,9 +155,11 @@ class RdapRegistrationLookupIT {
         exchange.close();
     }
 
+    private final ManualClock clock = new ManualClock(Instant.parse("2026-03-01T10:00:00Z"));
+
     private RdapRegistrationLookup lookup(String path) {
         HttpClient client = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).followRedirects(HttpClient.Redirect.NEVER).build();
-        return new RdapRegistrationLookup(client, URI.create(base + path), Duration.ofSeconds(1));
+        return new RdapRegistrationLookup(client, URI.create(base + path), Duration.ofSeconds(1), clock);
     }
 
     @Test
@@ -134,15 +193,68 @@ class RdapRegistrationLookupIT {
         RdapRegistrationLookup lookup = lookup("/arin/registry");
 
         assertThat(lookup.lookup("203.0.113.6")).isEqualTo(new RegistrationAnswer.Failed(true, "the registry answered HTTP 503; try again later"));
-        assertThat(lookup.lookup("203.0.113.7")).isEqualTo(new RegistrationAnswer.Failed(true, "the registry answered HTTP 429; try again later"));
         assertThat(lookup.lookup("203.0.113.11")).isEqualTo(new RegistrationAnswer.Failed(true, "the registry did not answer within 1 s"));
+        assertThat(lookup.lookup("203.0.113.7")).isEqualTo(new RegistrationAnswer.Failed(true,
+                "the registry answered HTTP 429 (too many requests); it is not asked again for 10 s"));
+    }
+
+    @Test
+    void aBodyThatStallsAfterItsHeaders_endsAtTheRequestTimeout_asTransient() {
+        long start = System.nanoTime();
+
+        assertThat(lookup("/arin/registry").lookup("203.0.113.15"))
+                .isEqualTo(new RegistrationAnswer.Failed(true, "the registry did not answer within 1 s"));
+        // the registry holds the body for 10 s; the JDK's request timeout ends with the headers
+        assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofSeconds(4));
+    }
+
+    @Test
+    void aChainOfRedirects_sharesOneRequestTimeout() {
+        long start = System.nanoTime();
+
+        // three hops of 600 ms each: every one is within the 1 s timeout, all of them are not
+        assertThat(lookup("/chain").lookup("203.0.113.16"))
+                .isEqualTo(new RegistrationAnswer.Failed(true, "the registry did not answer within 1 s"));
+        assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofMillis(2_500));
+    }
+
+    @Test
+    void manyCallersAtOnce_sendAtMost16LookupsTogether() throws InterruptedException {
+        HttpClient client = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).followRedirects(HttpClient.Redirect.NEVER).build();
+        RdapRegistrationLookup lookup = new RdapRegistrationLookup(client, URI.create(base + "/busy"), Duration.ofSeconds(10), clock);
+        List<RegistrationAnswer> answers = Collections.synchronizedList(new ArrayList<>());
+
+        // three enrich_ips calls of 8 lookups each: each call bounds itself to 8, together they are 24
+        try (ExecutorService callers = Executors.newVirtualThreadPerTaskExecutor()) {
+            for (int i = 0; i < 24; i++) {
+                callers.submit(() -> answers.add(lookup.lookup("203.0.113.5")));
+            }
+        }
+
+        assertThat(answers).hasSize(24).allSatisfy(a -> assertThat(a).isEqualTo(new RegistrationAnswer.NotFound()));
+        assertThat(mostAtOnce.get()).isBetween(1, RdapRegistrationLookup.MAX_IN_FLIGHT);
+    }
+
+    @Test
+    void aRateLimitWithRetryAfter_leavesTheRegistryAloneThatLong_thenAsksAgain() {
+        RdapRegistrationLookup lookup = lookup("/arin/registry");
+
+        assertThat(lookup.lookup("203.0.113.17")).isEqualTo(new RegistrationAnswer.Failed(true,
+                "the registry answered HTTP 429 (too many requests); it is not asked again for 120 s"));
+        clock.advance(Duration.ofSeconds(30));
+        assertThat(lookup.lookup("203.0.113.5")).isEqualTo(new RegistrationAnswer.Failed(true,
+                "the registry asked for fewer requests; it is not asked again for 90 s"));
+        assertThat(requests).containsExactly("/arin/registry/ip/203.0.113.17");
+
+        clock.advance(Duration.ofSeconds(91));
+        assertThat(lookup.lookup("203.0.113.5")).isEqualTo(new RegistrationAnswer.NotFound());
     }
 
     @Test
     void anUnreachableRegistry_isTransient_andItsReasonNamesNoAddress() {
         HttpClient client = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
         // port 1 on loopback: nothing listens there
-        RegistrationAnswer answer = new RdapRegistrationLookup(client, URI.create("http://127.0.0.1:1/rdap"), Duration.ofSeconds(1))
+        RegistrationAnswer answer = new RdapRegistrationLookup(client, URI.create("http://127.0.0.1:1/rdap"), Duration.ofSeconds(1), clock)
                 .lookup("203.0.113.5");
 
         assertThat(answer).isInstanceOfSatisfying(RegistrationAnswer.Failed.class, failed -> {
@@ -201,7 +313,7 @@ class RdapRegistrationLookupIT {
     @Test
     void theLookupsDescription_showsNoPathOrQuery() {
         HttpClient client = HttpClient.newHttpClient();
-        assertThat(new RdapRegistrationLookup(client, URI.create("https://rdap.example.net/x?key=secret"), Duration.ofSeconds(1)).toString())
+        assertThat(new RdapRegistrationLookup(client, URI.create("https://rdap.example.net/x?key=secret"), Duration.ofSeconds(1), clock).toString())
                 .isEqualTo("RdapRegistrationLookup[https://rdap.example.net]");
     }
 }
