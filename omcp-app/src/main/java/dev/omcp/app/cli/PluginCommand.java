@@ -90,7 +90,8 @@ public final class PluginCommand implements Callable<Integer> {
             return Optional.empty();
         }
         try {
-            return Optional.of(StaticConnectorHub.at(location.get(), trustRoot));
+            // with the revocation list, as the gateway's hub: a tarball signed by a revoked key is refused before it is unpacked
+            return Optional.of(StaticConnectorHub.at(location.get(), trustRoot, settings.plugins().revokedKeys()));
         } catch (IllegalArgumentException e) {
             err.println("omcp: " + e.getMessage());
             return Optional.empty();

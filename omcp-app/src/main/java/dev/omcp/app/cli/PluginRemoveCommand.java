@@ -4,6 +4,7 @@ import dev.omcp.adapters.storage.plugins.FilesystemPluginStore;
 import dev.omcp.app.settings.Settings;
 import dev.omcp.app.wiring.GatewayAssembly;
 import dev.omcp.core.plugins.PluginRemoval;
+import dev.omcp.ports.plugins.PluginPin;
 import dev.omcp.ports.plugins.RemoveOutcome;
 import java.io.PrintWriter;
 import java.nio.file.Path;
@@ -53,6 +54,11 @@ final class PluginRemoveCommand implements Callable<Integer> {
             public List<String> sourcesLeftWithout(String location, String type) {
                 // no catalog here: whether the plugin would load at the next start is not known, so every source of its type counts
                 return GatewayAssembly.sourcesOfType(settings.connectors(), type);
+            }
+
+            @Override
+            public List<PluginPin> pins() {
+                return GatewayAssembly.pluginPins(settings.connectors());
             }
 
             @Override

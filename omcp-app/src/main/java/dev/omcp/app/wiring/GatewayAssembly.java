@@ -18,6 +18,7 @@ import dev.omcp.ports.settings.HealthThresholdsStore;
 import dev.omcp.ports.connectors.ConnectorCatalog;
 import dev.omcp.ports.connectors.ConnectorType;
 import dev.omcp.ports.info.Governance;
+import dev.omcp.ports.plugins.PluginPin;
 import dev.omcp.ports.sources.SourcesDocument;
 import dev.omcp.sdk.connector.ConnectorFactory;
 import dev.omcp.sdk.connector.TracesCapability;
@@ -254,6 +255,11 @@ public final class GatewayAssembly implements AutoCloseable {
         return SourcesAssembly.store(settings).load().sources().stream()
                 .filter(source -> source.config().type().equals(connectorType))
                 .map(source -> source.name()).sorted().toList();
+    }
+
+    /** The {@code plugins:} pins of the sources file ({@code CONFIG_PATH}): what {@code omcp plugin remove} must not remove. */
+    public static List<PluginPin> pluginPins(Settings.Connectors settings) {
+        return SourcesAssembly.store(settings).load().plugins();
     }
 
     /** The connector types sources are served with: builtins, then verified and pinned plugins. */

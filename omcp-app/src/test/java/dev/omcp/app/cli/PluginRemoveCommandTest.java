@@ -9,6 +9,7 @@ import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Map;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
@@ -27,10 +28,14 @@ class PluginRemoveCommandTest {
     }
 
     private void installTempo() throws IOException {
+        installTempo("tempo");
+    }
+
+    private void installTempo(String directory) throws IOException {
         Path from = Path.of(System.getProperty("omcp.reference.dir", "../omcp-testkit/target/reference-plugins")).resolve("plugins/tempo");
         try (Stream<Path> walk = Files.walk(from)) {
             for (Path path : walk.toList()) {
-                Path target = plugins().resolve("tempo").resolve(from.relativize(path).toString());
+                Path target = plugins().resolve(directory).resolve(from.relativize(path).toString());
                 if (Files.isDirectory(path)) {
                     Files.createDirectories(target);
                 } else {
@@ -79,6 +84,24 @@ class PluginRemoveCommandTest {
         assertThat(forced).isZero();
         assertThat(out.toString()).contains("sources without a connector at the next start: traces");
         assertThat(plugins().resolve("tempo")).doesNotExist();
+    }
+
+    @Test
+    void aVersionedDirectoryTheSourcesFilePins_isRefusedEvenForced_sayingToTakeThePinOutFirst_thenItIsRemoved() throws Exception {
+        installTempo("tempo-0.1.0-SNAPSHOT");
+        String pinned = "sources: []\nplugins:\n  - name: tempo\n    version: 0.1.0-SNAPSHOT\n";
+
+        for (String[] args : List.of(new String[] {"tempo-0.1.0-SNAPSHOT"}, new String[] {"tempo-0.1.0-SNAPSHOT", "--force"})) {
+            assertThat(run(pinned, args)).as(String.join(" ", args)).isEqualTo(1);
+        }
+
+        assertThat(err.toString()).startsWith("omcp: remove refused (pinned): 'tempo-0.1.0-SNAPSHOT' is the versioned directory the "
+                + "sources file pins (plugins: name tempo, version 0.1.0-SNAPSHOT)").contains("Take the pin out of the sources file (CONFIG_PATH) first")
+                .contains("Nothing was removed");
+        assertThat(plugins().resolve("tempo-0.1.0-SNAPSHOT/manifest.json")).exists();
+
+        assertThat(run("sources: []\n", "tempo-0.1.0-SNAPSHOT")).as("once the pin is out").isZero();
+        assertThat(plugins().resolve("tempo-0.1.0-SNAPSHOT")).doesNotExist();
     }
 
     @Test

@@ -516,7 +516,7 @@ class ConnectorApiIT {
     }
 
     @Test
-    void aPluginSourcesUse_is409NamingThem_untilForced_thenTheSourcesAreLeftWithoutConnector() throws Exception {
+    void aPluginSourcesUse_is409NamingThem_untilForced_thenTheSourcesAreLeftWithoutConnector_untilItIsInstalledAgain() throws Exception {
         copyTree(TestPlugins.reference().resolve("plugins/tempo"), plugins.resolve("tempo"));
         Files.writeString(tmp.resolve("sources.yaml"), "sources:\n  - name: traces\n    type: tempo\n    url: http://127.0.0.1:9\n");
         start(Map.of("ENABLE_UI_INSTALL", "true", "PLUGIN_TRUST_ROOT", trustRoot.toString(), "OMCP_ALLOW_PRIVATE_BACKENDS", "true"));
@@ -545,6 +545,22 @@ class ConnectorApiIT {
                 "200 /api/connectors/tempo tempo@0.1.0-SNAPSHOT removed (force=true; sources without a connector: traces)");
 
         assertThat(install("{\"name\":\"tempo\"}").statusCode()).as("installed again").isEqualTo(201);
+        JsonNode again = get("/api/sources").path("sources").get(0);
+        assertThat(again.path("status").asText()).as("connected by the install, without a restart or a PUT: " + again).isEqualTo("connected");
+    }
+
+    @Test
+    void anUploadOfTheConnectorAForcedRemovalTookAway_connectsItsSources() throws Exception {
+        copyTree(TestPlugins.reference().resolve("plugins/tempo"), plugins.resolve("tempo"));
+        Files.writeString(tmp.resolve("sources.yaml"), "sources:\n  - name: traces\n    type: tempo\n    url: http://127.0.0.1:9\n");
+        start(Map.of("ENABLE_UI_INSTALL", "true", "PLUGIN_TRUST_ROOT", trustRoot.toString(), "OMCP_ALLOW_PRIVATE_BACKENDS", "true"));
+        assertThat(remove("tempo", "?force=true").statusCode()).isEqualTo(200);
+        assertThat(get("/api/sources").path("sources").get(0).path("status").asText()).isEqualTo("unknown-type");
+
+        HttpResponse<String> uploaded = upload(tarball("tempo"));
+
+        assertThat(uploaded.statusCode()).as(uploaded.body()).isEqualTo(201);
+        assertThat(get("/api/sources").path("sources").get(0).path("status").asText()).isEqualTo("connected");
     }
 
     @Test
@@ -578,6 +594,26 @@ class ConnectorApiIT {
         // a refusal's target is the name in the path, and a refused forced one says force=true
         assertThat(removalAuditEntries()).containsExactly("404 /api/connectors/jaeger jaeger", "404 /api/connectors/..%2Fplugins%2Fguard ../plugins/guard",
                 "409 /api/connectors/prometheus force=true", "400 /api/connectors/guard guard", "400 /api/connectors/guard guard");
+    }
+
+    @Test
+    void aPinnedVersionedDirectory_is409Pinned_evenForced_sayingToTakeThePinOutFirst_andKeepsServing() throws Exception {
+        copyTree(TestPlugins.reference().resolve("plugins/tempo"), plugins.resolve("tempo-0.1.0-SNAPSHOT"));
+        Files.writeString(tmp.resolve("sources.yaml"), "sources: []\nplugins:\n  - name: tempo\n    version: 0.1.0-SNAPSHOT\n");
+        startWithInstall();
+        assertThat(gateway.connectorCatalog().find("tempo")).as("loaded through the pin").isPresent();
+
+        for (String query : List.of("", "?force=true")) {
+            HttpResponse<String> response = remove("tempo-0.1.0-SNAPSHOT", query);
+            assertThat(response.statusCode()).as(query + " " + response.body()).isEqualTo(409);
+            JsonNode body = JSON.readTree(response.body());
+            assertThat(body.path("code").asText()).isEqualTo("OMCP_PLUGIN_PINNED");
+            assertThat(body.path("error").asText()).contains("the versioned directory the sources file pins (plugins: name tempo, version 0.1.0-SNAPSHOT)")
+                    .contains("Take the pin out of the sources file (CONFIG_PATH) first").contains("Nothing was removed");
+        }
+
+        assertThat(written()).contains("tempo-0.1.0-SNAPSHOT/manifest.json").noneMatch(p -> p.startsWith("."));
+        assertThat(gateway.connectorCatalog().find("tempo")).isPresent();
     }
 
     @Test

@@ -189,6 +189,44 @@ class PluginCliSystemTest {
                 .doesNotContain("PLUGIN_TRUST_ROOT is unusable").doesNotContain("not checked: signature not checked");
     }
 
+    /**
+     * A trust root with the reference plugins' key and another, and a revocation list naming the
+     * reference key: what an operator has after a signing key leaked and a new one was added.
+     */
+    private Map<String, String> withTheReferenceKeyRevoked() throws Exception {
+        Path bothKeys = TestPlugins.trustRoot(tmp, TestPlugins.newKey());
+        String pem = Files.readString(trustRoot);
+        String base64 = pem.substring(pem.indexOf("-----\n") + 6, pem.indexOf("-----END")).replaceAll("\\s", "");
+        String fingerprint = java.util.HexFormat.of().formatHex(java.security.MessageDigest.getInstance("SHA-256")
+                .digest(java.util.Base64.getDecoder().decode(base64)));
+        Path revoked = Files.writeString(tmp.resolve("revoked-keys.txt"), "sha256:" + fingerprint + " leaked build key\n");
+        return Map.of("PLUGIN_TRUST_ROOT", bothKeys.toString(), "OMCP_PLUGIN_REVOKED_KEYS", revoked.toString());
+    }
+
+    @Test
+    void verifyOfAPluginSignedByARevokedKey_exits1_namingTheKeyAndTheList() throws Exception {
+        Path tempo = TestPlugins.reference().resolve("plugins/tempo").toAbsolutePath();
+
+        Run refused = run(withTheReferenceKeyRevoked(), "plugin", "verify", tempo.toString());
+
+        assertThat(refused.exit()).as(refused.out() + refused.err()).isEqualTo(1);
+        assertThat(refused.out()).contains("trust root: ").contains("revoked by OMCP_PLUGIN_REVOKED_KEYS: Ed25519 key sha256:")
+                .contains("signature: FAILED: manifest.json.sig: signed by a revoked key (Ed25519 key sha256:")
+                .contains("which OMCP_PLUGIN_REVOKED_KEYS revokes; install a version signed with a current key")
+                .contains("verdict: REFUSED").doesNotContain("load: ok");
+    }
+
+    @Test
+    void installFromTheHubOfATarballSignedByARevokedKey_exits1_beforeItIsUnpacked_andWritesNothing() throws Exception {
+        Run install = run(withTheReferenceKeyRevoked(), "plugin", "install", "tempo", "--from", TestPlugins.hub().toString());
+
+        assertThat(install.exit()).as(install.out() + install.err()).isEqualTo(1);
+        // refused by the hub's tarball signature check, not later by the manifest's: the download path honours the list too
+        assertThat(install.err()).contains("omcp: install refused (verification failed): the tarball of tempo@0.1.0-SNAPSHOT: "
+                + "signed by a revoked key (Ed25519 key sha256:").contains("OMCP_PLUGIN_REVOKED_KEYS");
+        assertThat(plugins).doesNotExist();
+    }
+
     @Test
     void spec3_5_strictModeWithAnUnverifiablePlugin_refusesToStart_exit1() throws Exception {
         copyTree(TestPlugins.reference().resolve("plugins/tempo"), plugins.resolve("tempo"));

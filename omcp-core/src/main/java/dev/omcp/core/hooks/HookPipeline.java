@@ -1,5 +1,6 @@
 package dev.omcp.core.hooks;
 
+import dev.omcp.core.redaction.Redactor;
 import dev.omcp.sdk.hook.HookContext;
 import dev.omcp.sdk.hook.HookKind;
 import dev.omcp.sdk.hook.HookResult;
@@ -7,6 +8,7 @@ import jakarta.json.JsonObject;
 import jakarta.json.JsonValue;
 import java.time.Duration;
 import java.util.List;
+import java.util.Locale;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
@@ -30,13 +32,19 @@ import org.slf4j.LoggerFactory;
  * that computes without blocking never gives its carrier back, and a hook looping on one per core
  * would stop every other virtual thread of the gateway, which serves all its requests on them. A
  * timeout frees the call but cannot stop a hook that ignores the interrupt; such a hook keeps its
- * thread, so at most {@link #MAX_OVERDUE_RUNS} runs of one hook may be running past their timeout,
- * and further calls count as that hook failing, without starting it, until one of them ends.
+ * thread, so at most {@link #MAX_OVERDUE_RUNS} runs of one plugin's hooks may be running past their
+ * timeout, and further calls count as that plugin's hooks failing, without starting them, until one
+ * of those runs ends. The bound is the plugin's, not one registration's: a reinstall or a
+ * re-registration replaces the hook object, but the threads its stuck runs hold stay taken, so a
+ * count per registration would let every reinstall hold another {@link #MAX_OVERDUE_RUNS} threads.
+ *
+ * <p>What a throwing hook's message may show is {@link ThrownMessage}'s: the agent gets it
+ * redacted and bounded, the log the whole of it, redacted, under a reference both carry.
  */
 public final class HookPipeline {
     /** How long one hook may run before it counts as a throw (spec 6.1: 5 s by default). */
     public static final Duration DEFAULT_TIMEOUT = Duration.ofSeconds(5);
-    /** Runs of one hook that may still be going past their timeout before the hook is no longer started. */
+    /** Runs of one plugin's hooks that may still be going past their timeout before its hooks are no longer started. */
     static final int MAX_OVERDUE_RUNS = 8;
     private static final Logger LOG = LoggerFactory.getLogger(HookPipeline.class);
     /** A run's state, settled once by whichever of its worker and its caller comes first. */
@@ -47,8 +55,9 @@ public final class HookPipeline {
     private final HookRegistry registry;
     private final Optional<HookMode> modeOverride;
     private final Duration timeout;
-    /** Per hook, its runs still going past their timeout; a hook without any has no entry. */
-    private final ConcurrentHashMap<HookRegistration, Integer> overdue = new ConcurrentHashMap<>();
+    /** Per plugin, its hooks' runs still going past their timeout; a plugin without any has no entry. */
+    private final ConcurrentHashMap<String, Integer> overdue = new ConcurrentHashMap<>();
+    private final ThrownMessage thrown = new ThrownMessage(new Redactor());
     /** Daemon threads, kept for a minute between calls, so a steady load does not create one per call. */
     private final ExecutorService workers = Executors.newCachedThreadPool(Thread.ofPlatform().daemon().name("omcp-hook-", 0).factory());
 
@@ -100,14 +109,14 @@ public final class HookPipeline {
                             current = result.payload().get();
                             continue;
                         }
-                        Optional<HookVerdict> failed = fail(mode, registration, context, "hook " + registration.label() + " " + problem.get());
+                        Optional<HookVerdict> failed = fail(mode, registration, context, new Outcome.Failed("hook " + registration.label() + " " + problem.get()));
                         if (failed.isPresent()) {
                             return failed.get();
                         }
                     }
                 }
                 case Outcome.Failed failed -> {
-                    Optional<HookVerdict> verdict = fail(mode, registration, context, failed.message());
+                    Optional<HookVerdict> verdict = fail(mode, registration, context, failed);
                     if (verdict.isPresent()) {
                         return verdict.get();
                     }
@@ -117,16 +126,23 @@ public final class HookPipeline {
         return new HookVerdict.Proceed(current);
     }
 
-    /** Enforce: blocked with the message; permissive: logged, the prior payload kept. */
-    private static Optional<HookVerdict> fail(HookMode mode, HookRegistration registration, HookContext context, String message) {
-        if (mode == HookMode.ENFORCE) {
-            LOG.warn("event=hook-failed hook={} mode=enforce outcome=blocked target=\"{}\" reason=\"{}\"",
-                    registration.label(), forLog(context.target()), forLog(message));
-            return Optional.of(new HookVerdict.Blocked(message));
+    /**
+     * Enforce: blocked with the failure's reason; permissive: logged, the prior payload kept. The log
+     * line has the whole (redacted) text and a reference; the agent's reason names that reference
+     * only when it shows less than the log does.
+     */
+    private Optional<HookVerdict> fail(HookMode mode, HookRegistration registration, HookContext context, Outcome.Failed failure) {
+        String ref = ThrownMessage.newReference();
+        String modeName = mode.name().toLowerCase(Locale.ROOT);
+        LOG.warn("event=hook-failed hook={} mode={} outcome={} ref={} target=\"{}\" reason=\"{}\"", registration.label(), modeName,
+                mode == HookMode.ENFORCE ? "blocked" : "ignored", ref, forLog(context.target()), forLog(failure.logReason(), LOG_REASON_MAX));
+        if (mode != HookMode.ENFORCE) {
+            return Optional.empty();
         }
-        LOG.warn("event=hook-failed hook={} mode=permissive outcome=ignored target=\"{}\" reason=\"{}\"",
-                registration.label(), forLog(context.target()), forLog(message));
-        return Optional.empty();
+        String reason = failure.shortened()
+                ? failure.reason() + " (hook " + registration.label() + ", " + modeName + " mode; the gateway log has the rest as ref=" + ref + ")"
+                : failure.reason();
+        return Optional.of(new HookVerdict.Blocked(reason));
     }
 
     /** Longest text a hook log line quotes from a field; a resource URI may be up to the 1 MiB body. */
@@ -139,21 +155,38 @@ public final class HookPipeline {
      * is cut.
      */
     static String forLog(String text) {
+        return forLog(text, LOG_FIELD_MAX);
+    }
+
+    /** Longest hook failure reason a log line quotes: the whole of any sensible exception message. */
+    static final int LOG_REASON_MAX = ThrownMessage.LOG_MAX;
+
+    private static String forLog(String text, int max) {
         String printable = text.replaceAll("[^\\x20-\\x7e]|\"", "?");
-        return printable.length() <= LOG_FIELD_MAX ? printable : printable.substring(0, LOG_FIELD_MAX) + "...";
+        return printable.length() <= max ? printable : printable.substring(0, max) + "...";
     }
 
     private sealed interface Outcome {
         record Answered(HookResult result) implements Outcome {}
 
-        record Failed(String message) implements Outcome {}
+        /**
+         * @param reason what the agent may be shown
+         * @param logReason what the log may quote: the same, or more of a thrown message
+         * @param shortened whether {@code reason} shows less than {@code logReason} (cut, or secrets taken out)
+         */
+        record Failed(String reason, String logReason, boolean shortened) implements Outcome {
+            Failed(String reason) {
+                this(reason, reason, false);
+            }
+        }
     }
 
     private Outcome invoke(HookRegistration registration, HookContext context, JsonObject payload) {
-        int stuck = overdue.getOrDefault(registration, 0);
+        int stuck = overdue.getOrDefault(registration.plugin(), 0);
         if (stuck >= MAX_OVERDUE_RUNS) {
-            return new Outcome.Failed("hook " + registration.label() + " is still running " + stuck + " earlier calls past its "
-                    + timeout.toMillis() + " ms timeout; it is not started again until one of them ends");
+            return new Outcome.Failed("hook " + registration.label() + " was not started: the hooks of plugin '" + registration.plugin()
+                    + "' are still running " + stuck + " earlier calls past their " + timeout.toMillis()
+                    + " ms timeout; they are not started again until one of those ends");
         }
         CompletableFuture<HookResult> answer = new CompletableFuture<>();
         AtomicInteger state = new AtomicInteger(RUNNING);
@@ -175,7 +208,7 @@ public final class HookPipeline {
                 thread.setContextClassLoader(poolLoader);
                 thread.setName(poolName);
                 if (!state.compareAndSet(RUNNING, ENDED)) {
-                    overdue.computeIfPresent(registration, (key, count) -> count == 1 ? null : count - 1);
+                    overdue.computeIfPresent(registration.plugin(), (key, count) -> count == 1 ? null : count - 1);
                 }
             }
         });
@@ -192,9 +225,11 @@ public final class HookPipeline {
         } catch (ExecutionException e) {
             Throwable cause = e.getCause();
             String message = cause.getMessage();
-            return new Outcome.Failed(message == null || message.isBlank()
-                    ? "hook " + registration.label() + " failed with " + cause.getClass().getSimpleName()
-                    : message);
+            if (message == null || message.isBlank()) {
+                return new Outcome.Failed("hook " + registration.label() + " failed with " + cause.getClass().getSimpleName());
+            }
+            ThrownMessage.Texts texts = thrown.of(message);
+            return new Outcome.Failed(texts.forAgent(), texts.forLog(), texts.shortened());
         } catch (InterruptedException e) {
             markOverdue(registration, state);
             worker.cancel(true);
@@ -209,9 +244,9 @@ public final class HookPipeline {
      * take back; if the worker ended first, the count is taken back here.
      */
     private void markOverdue(HookRegistration registration, AtomicInteger state) {
-        overdue.merge(registration, 1, Integer::sum);
+        overdue.merge(registration.plugin(), 1, Integer::sum);
         if (!state.compareAndSet(RUNNING, OVERDUE)) {
-            overdue.computeIfPresent(registration, (key, count) -> count == 1 ? null : count - 1);
+            overdue.computeIfPresent(registration.plugin(), (key, count) -> count == 1 ? null : count - 1);
         }
     }
 

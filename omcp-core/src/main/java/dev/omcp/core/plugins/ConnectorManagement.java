@@ -10,6 +10,7 @@ import dev.omcp.ports.plugins.HubUnavailableException;
 import dev.omcp.ports.plugins.InstallOutcome;
 import dev.omcp.ports.plugins.ManageConnectors;
 import dev.omcp.ports.plugins.PluginCandidate;
+import dev.omcp.ports.plugins.PluginPin;
 import dev.omcp.ports.plugins.PluginStore;
 import dev.omcp.ports.plugins.RemoveOutcome;
 import java.util.HashSet;
@@ -23,7 +24,8 @@ import java.util.function.Supplier;
  * The connector management use cases behind {@code /api/connectors} and {@code /api/hub/catalog}
  * (spec 4.3, 7.4). Install and upload need {@code ENABLE_UI_INSTALL} (else refused as disabled) and
  * a usable trust root (else refused as such), verify exactly as the loader does, write nothing when
- * refused, and then re-scan so the plugin and its hooks are live without a restart. A version that
+ * refused, and then re-scan so the plugin and its hooks are live without a restart, and the sources of
+ * its type that have no connector connect, as at a start. A version that
  * verifies but does not load is taken back and the one it replaced is live again. A removal (also
  * gated by {@code ENABLE_UI_INSTALL}) is refused while sources use the plugin's connector unless
  * forced, and reconnects those sources afterwards; installs and removals run one at a time.
@@ -120,7 +122,12 @@ public final class ConnectorManagement implements ManageConnectors {
         }
         installs.lock();
         try {
-            return install.get();
+            InstallOutcome outcome = install.get();
+            if (outcome instanceof InstallOutcome.Installed installed && installed.loaded()) {
+                // sources a forced removal left without a connector would otherwise wait for a restart or a PUT
+                users.connectUnconnected(installed.name());
+            }
+            return outcome;
         } finally {
             installs.unlock();
         }
@@ -157,6 +164,11 @@ public final class ConnectorManagement implements ManageConnectors {
             boolean serving = catalog.statuses().stream().anyMatch(s -> s.origin() == ConnectorType.Origin.FILESYSTEM
                     && s.location().equals(location) && s.state() == ConnectorStatus.State.LOADED);
             return serving ? users.sourcesOfType(type) : List.of();
+        }
+
+        @Override
+        public List<PluginPin> pins() {
+            return catalog.pins();
         }
 
         @Override

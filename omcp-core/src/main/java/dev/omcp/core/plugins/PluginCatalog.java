@@ -314,4 +314,9 @@ public final class PluginCatalog implements ConnectorCatalog {
     public SemanticVersion serverVersion() {
         return serverVersion;
     }
+
+    /** The {@code plugins:} pins of the sources file, as read at start. */
+    public List<PluginPin> pins() {
+        return pins;
+    }
 }

@@ -1,12 +1,14 @@
 package dev.omcp.core.plugins;
 
 import dev.omcp.ports.plugins.PluginCandidate;
+import dev.omcp.ports.plugins.PluginPin;
 import dev.omcp.ports.plugins.PluginStore;
 import dev.omcp.ports.plugins.RemoveOutcome;
 import dev.omcp.sdk.manifest.ConnectorManifest;
 import java.io.UncheckedIOException;
 import java.util.List;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.Set;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -18,6 +20,12 @@ import org.slf4j.LoggerFactory;
  * protection compares a bundle with the plugin in place, and after a removal there is none, so the
  * next install of any version is a first install. Used by the management API and by
  * {@code omcp plugin remove}.
+ *
+ * <p>A versioned directory ({@code <name>-<version>}) the sources file pins is refused, forced or
+ * not: the pin would then name a missing directory, which leaves the pinned connector unloaded and,
+ * in strict mode, refuses the next start. The pin is the operator's, in their sources file, so the
+ * gateway does not rewrite it; the refusal says to take the pin out first. A versioned directory no
+ * pin names is loaded by nothing and is removed like any plugin.
  */
 public final class PluginRemoval {
     private static final Logger LOG = LoggerFactory.getLogger(PluginRemoval.class);
@@ -42,6 +50,9 @@ public final class PluginRemoval {
          * serving connector type {@code type}, is removed; empty when none would.
          */
         List<String> sourcesLeftWithout(String location, String type);
+
+        /** The {@code plugins:} pins of the sources file in force: the gateway's from its start, the file's offline. */
+        List<PluginPin> pins();
 
         /** Called once the plugin left the plugins directory: re-scan, reconnect. */
         Unloaded afterRemoval(String type);
@@ -68,6 +79,14 @@ public final class PluginRemoval {
      */
     public RemoveOutcome remove(String name, boolean force, Checks checks) {
         String shown = shown(name);
+        Optional<PluginPin> pin = checks.pins().stream().filter(p -> p.directoryName().equals(name)).findFirst();
+        if (pin.isPresent()) {
+            return refused(new RemoveOutcome.Refused(RemoveOutcome.Kind.PINNED, "'" + name + "' is the versioned directory the "
+                    + "sources file pins (plugins: name " + pin.get().name() + ", version " + pin.get().version() + "); removing it "
+                    + "would leave the pin naming a missing directory, which leaves that connector unloaded and refuses the start in "
+                    + "strict mode. Take the pin out of the sources file (CONFIG_PATH) first (a running gateway reads pins at start, so "
+                    + "restart it), then remove '" + name + "'. Nothing was removed"));
+        }
         PluginCandidate installed = store.installed(name).orElse(null);
         if (installed == null) {
             if (builtinNames.contains(name)) {
@@ -75,8 +94,8 @@ public final class PluginRemoval {
                         + "the gateway; it cannot be removed. To stop using it, remove the sources of type '" + shown + "'"));
             }
             return refused(new RemoveOutcome.Refused(RemoveOutcome.Kind.NOT_INSTALLED, "no plugin '" + shown + "' is installed in the "
-                    + "plugins directory; GET /api/connectors lists the installed plugins (their 'location' is the name to remove). A "
-                    + "versioned directory loaded through a pin is removed by deleting the pin from the sources file, then the directory"));
+                    + "plugins directory; GET /api/connectors lists the installed plugins (their 'location' is the name to remove, "
+                    + "for a versioned directory its directory name, such as tempo-1.2.0)"));
         }
         String type = installed.name();
         String version = installed.manifest().map(ConnectorManifest::version).orElse("unknown");

@@ -54,6 +54,7 @@ import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.Predicate;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -677,12 +678,27 @@ public final class SourceRegistry implements ManageSources, ConnectorUsers, Auto
      */
     @Override
     public void reconnect(String connectorType) {
+        connectAgain(connectorType, source -> true, "event=sources-reconnected");
+    }
+
+    /**
+     * {@inheritDoc} The sources file is not written. Before {@link #start()} and after
+     * {@link #close()} there is nothing to connect.
+     */
+    @Override
+    public void connectUnconnected(String connectorType) {
+        connectAgain(connectorType, source -> source.connector().isEmpty() && source.definition().enabled(), "event=sources-connected");
+    }
+
+    /** Connects the sources of {@code connectorType} that {@code which} selects anew, closing what they had. */
+    private void connectAgain(String connectorType, Predicate<LiveSource> which, String event) {
         changes.lock();
         try {
             if (state != State.STARTED) {
                 return;
             }
-            List<LiveSource> before = live.values().stream().filter(s -> s.definition().config().type().equals(connectorType)).toList();
+            List<LiveSource> before = live.values().stream().filter(s -> s.definition().config().type().equals(connectorType))
+                    .filter(which).toList();
             if (before.isEmpty()) {
                 return;
             }
@@ -692,7 +708,7 @@ public final class SourceRegistry implements ManageSources, ConnectorUsers, Auto
             live = Collections.unmodifiableMap(next);
             // closed after the swap, as a replaced source is: a call in flight finishes on the old connector
             before.forEach(this::close);
-            LOG.info("event=sources-reconnected type={} sources={} connected={}", connectorType, before.size(),
+            LOG.info("{} type={} sources={} connected={}", event, connectorType, before.size(),
                     after.stream().filter(s -> s.connector().isPresent()).count());
         } finally {
             changes.unlock();

@@ -2,6 +2,9 @@ package dev.omcp.core.hooks;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import ch.qos.logback.classic.Logger;
+import ch.qos.logback.classic.spi.ILoggingEvent;
+import ch.qos.logback.core.read.ListAppender;
 import dev.omcp.core.gateway.Gateway;
 import dev.omcp.ports.identity.Principal;
 import dev.omcp.ports.mcp.McpInbound;
@@ -35,6 +38,7 @@ import java.util.concurrent.CountDownLatch;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Nested;
 import org.junit.jupiter.api.Test;
+import org.slf4j.LoggerFactory;
 
 /** spec 6.1: every hook rule, through a real gateway and its dispatcher. */
 class HookInterceptorTest {
@@ -292,6 +296,81 @@ class HookInterceptorTest {
             assertThat(result.getBoolean("isError")).isTrue();
             assertThat(result.getJsonArray("content").getJsonObject(0).getString("text")).isEqualTo("policy service unreachable");
             assertThat(toolSaw).isEmpty();
+        }
+
+        /** A plugin's exception quoting the credentials of the service it failed to reach. */
+        private static final String PASSWORD = "s3cr3t-pa55";
+        private static final String TOKEN = "ghp_" + "a1B2c3D4e5F6g7H8i9J0k1L2m3N4o5P6q7R8";
+        private final Hook leaking = (ctx, payload) -> {
+            throw new IllegalStateException("policy fetch failed: https://svc:" + PASSWORD + "@policy.internal/v1/rules\n"
+                    + "  with Authorization token " + TOKEN);
+        };
+
+        @Test
+        void enforce_aThrownMessageWithACredentialedUrlAndAToken_reachesTheAgentRedacted_onOneLine_withTheLogReference() {
+            ListAppender<ILoggingEvent> log = captureHookLog();
+            try {
+                register("p", HookKind.TOOL_PRE_INVOKE, 100, HookMode.ENFORCE, leaking);
+
+                String text = callEcho(gateway(), args("q", "1")).getJsonArray("content").getJsonObject(0).getString("text");
+
+                assertThat(text).doesNotContain(PASSWORD).doesNotContain(TOKEN).doesNotContain("\n")
+                        .startsWith("policy fetch failed: https://svc:[REDACTED:secret]@policy.internal/v1/rules with Authorization token [REDACTED:")
+                        .contains("(hook p/tool_pre_invoke, enforce mode; the gateway log has the rest as ref=");
+                String ref = text.replaceAll(".*ref=([0-9a-f]{8})\\)$", "$1");
+                assertThat(ref).hasSize(8);
+                assertThat(log.list).extracting(ILoggingEvent::getFormattedMessage).singleElement().asString()
+                        .startsWith("event=hook-failed hook=p/tool_pre_invoke mode=enforce outcome=blocked ref=" + ref + " ")
+                        .contains("policy fetch failed").contains("with Authorization token")
+                        .doesNotContain(PASSWORD).doesNotContain(TOKEN);
+            } finally {
+                release(log);
+            }
+        }
+
+        @Test
+        void permissive_aLeakingThrownMessage_isLoggedWithoutItsSecrets() {
+            ListAppender<ILoggingEvent> log = captureHookLog();
+            try {
+                register("p", HookKind.TOOL_PRE_INVOKE, 100, HookMode.PERMISSIVE, leaking);
+
+                assertThat(callEcho(gateway(), args("q", "1")).containsKey("isError")).isFalse();
+
+                assertThat(log.list).extracting(ILoggingEvent::getFormattedMessage).singleElement().asString()
+                        .contains("mode=permissive outcome=ignored").contains("policy fetch failed")
+                        .doesNotContain(PASSWORD).doesNotContain(TOKEN);
+            } finally {
+                release(log);
+            }
+        }
+
+        @Test
+        void enforce_aVeryLongThrownMessage_isCutForTheAgent_andTheLogHasMoreOfIt() {
+            ListAppender<ILoggingEvent> log = captureHookLog();
+            try {
+                register("p", HookKind.TOOL_PRE_INVOKE, 100, HookMode.ENFORCE, (ctx, payload) -> {
+                    throw new IllegalStateException("x".repeat(3000) + " tail");
+                });
+
+                String text = callEcho(gateway(), args("q", "1")).getJsonArray("content").getJsonObject(0).getString("text");
+
+                assertThat(text).startsWith("x".repeat(ThrownMessage.AGENT_MAX) + "… (hook p/tool_pre_invoke, enforce mode;")
+                        .doesNotContain("tail").hasSizeLessThan(ThrownMessage.AGENT_MAX + 120);
+                assertThat(log.list.getFirst().getFormattedMessage()).contains("x".repeat(3000) + " tail");
+            } finally {
+                release(log);
+            }
+        }
+
+        private ListAppender<ILoggingEvent> captureHookLog() {
+            ListAppender<ILoggingEvent> log = new ListAppender<>();
+            log.start();
+            ((Logger) LoggerFactory.getLogger(HookPipeline.class)).addAppender(log);
+            return log;
+        }
+
+        private void release(ListAppender<ILoggingEvent> log) {
+            ((Logger) LoggerFactory.getLogger(HookPipeline.class)).detachAppender(log);
         }
 
         @Test

@@ -77,8 +77,40 @@ class HookPipelineTest {
         }
 
         assertThat(started.get()).as("runs of the stuck hook that were started").isEqualTo(HookPipeline.MAX_OVERDUE_RUNS);
-        assertThat(((HookVerdict.Blocked) last).reason()).isEqualTo("hook stuck/tool_pre_invoke is still running "
-                + HookPipeline.MAX_OVERDUE_RUNS + " earlier calls past its 50 ms timeout; it is not started again until one of them ends");
+        assertThat(((HookVerdict.Blocked) last).reason()).isEqualTo("hook stuck/tool_pre_invoke was not started: the hooks of plugin "
+                + "'stuck' are still running " + HookPipeline.MAX_OVERDUE_RUNS + " earlier calls past their 50 ms timeout; they are not "
+                + "started again until one of those ends");
+    }
+
+    @Test
+    void aReinstalledPlugin_whoseOldHookIsStuck_cannotHoldMoreThreadsThanTheBound_norThroughItsOtherKinds() {
+        AtomicInteger started = new AtomicInteger();
+        java.util.function.Supplier<dev.omcp.sdk.hook.Hook> stuckHook = () -> (context, payload) -> {
+            started.incrementAndGet();
+            while (true) {
+                try {
+                    release.await();
+                    return HookResult.proceed();
+                } catch (InterruptedException ignored) {
+                    // ignores the interrupt its timeout sends
+                }
+            }
+        };
+        HookContext resource = new HookContext("ci-bot", "acme", HookKind.RESOURCE_PRE_FETCH, "note://a");
+        JsonObject resourcePayload = Json.createObjectBuilder().add("uri", "note://a").build();
+        for (int reinstall = 0; reinstall < 3; reinstall++) {
+            // what an install does: the plugin's registrations are dropped and new hook objects registered
+            registry.replacePlugin("stuck", java.util.List.of(
+                    new HookRegistration("stuck", HookKind.TOOL_PRE_INVOKE, 100, HookMode.ENFORCE, stuckHook.get()),
+                    new HookRegistration("stuck", HookKind.RESOURCE_PRE_FETCH, 100, HookMode.ENFORCE, stuckHook.get())));
+            for (int i = 0; i < HookPipeline.MAX_OVERDUE_RUNS + 2; i++) {
+                assertThat(pipeline.run(CONTEXT, PAYLOAD)).isInstanceOf(HookVerdict.Blocked.class);
+                assertThat(pipeline.run(resource, resourcePayload)).isInstanceOf(HookVerdict.Blocked.class);
+            }
+        }
+
+        assertThat(started.get()).as("threads the plugin's stuck runs hold, over every reinstall and kind")
+                .isEqualTo(HookPipeline.MAX_OVERDUE_RUNS);
     }
 
     @Test

@@ -6,10 +6,11 @@ import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 
-/** Sources by name and connector type; records which types were reconnected. */
+/** Sources by name and connector type; records which types were reconnected or had their unconnected sources connected. */
 final class FakeConnectorUsers implements ConnectorUsers {
     final Map<String, String> typeBySource = new TreeMap<>();
     final List<String> reconnected = new CopyOnWriteArrayList<>();
+    final List<String> connected = new CopyOnWriteArrayList<>();
 
     FakeConnectorUsers source(String name, String type) {
         typeBySource.put(name, type);
@@ -24,5 +25,10 @@ final class FakeConnectorUsers implements ConnectorUsers {
     @Override
     public void reconnect(String connectorType) {
         reconnected.add(connectorType);
+    }
+
+    @Override
+    public void connectUnconnected(String connectorType) {
+        connected.add(connectorType);
     }
 }

@@ -64,7 +64,7 @@ class PluginRemovalTest {
         RemoveOutcome.Refused refused = refused(management(store, true).remove("jaeger", false));
 
         assertThat(refused.kind()).isEqualTo(RemoveOutcome.Kind.NOT_INSTALLED);
-        assertThat(refused.reason()).startsWith("no plugin 'jaeger' is installed").contains("GET /api/connectors").contains("pin");
+        assertThat(refused.reason()).startsWith("no plugin 'jaeger' is installed").contains("GET /api/connectors").contains("for a versioned directory its directory name");
         assertThat(store.directory).hasSize(1);
     }
 

@@ -3,10 +3,11 @@ package dev.omcp.ports.plugins;
 import java.util.List;
 
 /**
- * Driven port: the sources that use a connector type, as a plugin removal needs them. A removal
- * first asks which sources would lose their connector, then, once the plugin is gone, has them
- * connect again to whatever now serves the type (nothing, or a plugin that was shadowed by it).
- * Implementations are thread-safe.
+ * Driven port: the sources that use a connector type, as a plugin removal and install need them. A
+ * removal first asks which sources would lose their connector, then, once the plugin is gone, has
+ * them connect again to whatever now serves the type (nothing, or a plugin that was shadowed by it).
+ * An install has the sources of its type that have no connector (a forced removal left them so)
+ * connect, as a start would. Implementations are thread-safe.
  */
 public interface ConnectorUsers {
 
@@ -19,4 +20,11 @@ public interface ConnectorUsers {
      * with the reason in its status.
      */
     void reconnect(String connectorType);
+
+    /**
+     * Creates the connectors of the enabled sources of {@code connectorType} that have none now,
+     * from the connector types loaded now, as a start does; sources with a connector are left as
+     * they are. A source that still cannot connect keeps the reason in its status.
+     */
+    void connectUnconnected(String connectorType);
 }

@@ -55,6 +55,11 @@ public sealed interface RemoveOutcome {
         BUILTIN,
         /** Sources use the connector the plugin serves, and the removal was not forced: 409. */
         IN_USE,
+        /**
+         * The directory is a versioned one the sources file's {@code plugins:} block pins; the pin
+         * has to go first, whatever {@code force} says: 409.
+         */
+        PINNED,
         /** The file system refused to move the plugin out of the way; nothing changed: 500. */
         FAILED
     }

@@ -130,7 +130,8 @@ public final class ConnectorRoutes implements HttpModule {
                 .response(403, "ENABLE_UI_INSTALL is not true")
                 .response(404, "no plugin of that name is installed (OMCP_PLUGIN_NOT_INSTALLED)")
                 .response(409, "the name is a builtin connector (OMCP_CONNECTOR_NAME_CONFLICT), or sources use the plugin's connector and "
-                        + "force is not true (OMCP_PLUGIN_IN_USE, the body lists them); nothing removed")
+                        + "force is not true (OMCP_PLUGIN_IN_USE, the body lists them), or it is a versioned directory the sources file "
+                        + "pins (OMCP_PLUGIN_PINNED: take the pin out first); nothing removed")
                 .response(500, "the plugin could not be moved out of the plugins directory (OMCP_PLUGIN_REMOVE_FAILED); nothing removed")
                 .handle(this::remove);
     }
@@ -310,7 +311,7 @@ public final class ConnectorRoutes implements HttpModule {
                 int status = switch (refused.kind()) {
                     case DISABLED -> 403;
                     case NOT_INSTALLED -> 404;
-                    case BUILTIN, IN_USE -> 409;
+                    case BUILTIN, IN_USE, PINNED -> 409;
                     case FAILED -> 500;
                 };
                 String code = switch (refused.kind()) {
@@ -318,6 +319,7 @@ public final class ConnectorRoutes implements HttpModule {
                     case NOT_INSTALLED -> "OMCP_PLUGIN_NOT_INSTALLED";
                     case BUILTIN -> "OMCP_CONNECTOR_NAME_CONFLICT";
                     case IN_USE -> "OMCP_PLUGIN_IN_USE";
+                    case PINNED -> "OMCP_PLUGIN_PINNED";
                     case FAILED -> "OMCP_PLUGIN_REMOVE_FAILED";
                 };
                 Map<String, Object> body = new LinkedHashMap<>();

@@ -181,8 +181,9 @@ public final class FilesystemPluginStore implements PluginStore {
     /** Checks only {@code <plugins dir>/<name>}, not every plugin as a scan would. */
     @Override
     public Optional<PluginCandidate> installed(String name) {
-        if (!PackageMarker.NAME.matcher(name).matches()) {
-            return Optional.empty(); // never a directory an install writes, and never a path outside the plugins directory
+        if (!PackageMarker.isDirectoryName(name)) {
+            // never a plugin's directory (one an install writes, or a versioned one), and never a path outside the plugins directory
+            return Optional.empty();
         }
         Path root = directory.resolve(name);
         if (!Files.isDirectory(root)) {

@@ -14,6 +14,18 @@ import java.util.regex.Pattern;
  */
 record PackageMarker(String name, String manifest, String main) {
     static final Pattern NAME = Pattern.compile("[a-z0-9][a-z0-9._-]{0,63}");
+    /**
+     * A versioned directory, {@code <name>-<version>}, as a pin names it: its version may have
+     * capitals ({@code tempo-1.0.0-SNAPSHOT}), which a connector name may not, and neither has a
+     * {@code /} or starts with a dot, so it stays one directory inside the plugins directory.
+     */
+    private static final Pattern VERSIONED_DIRECTORY = Pattern.compile(
+            "[a-z0-9][a-z0-9._-]{0,63}-[0-9]+\\.[0-9]+\\.[0-9]+(?:[-+][0-9A-Za-z.+-]{1,64})?");
+
+    /** Whether {@code name} may name a plugin's directory: a connector name, or a versioned directory. */
+    static boolean isDirectoryName(String name) {
+        return NAME.matcher(name).matches() || VERSIONED_DIRECTORY.matcher(name).matches();
+    }
 
     /** The outcome of reading {@code package.json}. */
     sealed interface Read {

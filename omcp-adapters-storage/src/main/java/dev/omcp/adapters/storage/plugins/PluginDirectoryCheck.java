@@ -26,6 +26,7 @@ final class PluginDirectoryCheck {
     private static final Logger LOG = LoggerFactory.getLogger(PluginDirectoryCheck.class);
     static final String PACKAGE_JSON = "package.json";
     private final ManifestSchema schema;
+    private final RevokedKeyLog revokedKeyLog = new RevokedKeyLog();
 
     PluginDirectoryCheck(ManifestSchema schema) {
         this.schema = schema;
@@ -131,7 +132,7 @@ final class PluginDirectoryCheck {
 
         CheckResult manifestCheck = manifestProblems.isEmpty() ? CheckResult.passed() : CheckResult.failed(manifestProblems);
         CheckResult integrity = integrity(manifestCheck.ok() ? manifest : null, jar);
-        CheckResult signature = signature(root, manifestFile, manifestBytes, marker.manifest(), trust);
+        CheckResult signature = signature(root, location, manifestFile, manifestBytes, marker.manifest(), trust);
         PluginCandidate candidate = new PluginCandidate(location, origin, marker.name(),
                 manifestCheck.ok() ? Optional.of(manifest) : Optional.empty(), manifestCheck, integrity, signature,
                 fingerprint(packageBytes, manifestBytes, jar));
@@ -155,7 +156,8 @@ final class PluginDirectoryCheck {
                         + "; the JAR was changed after the manifest was written");
     }
 
-    private static CheckResult signature(Path root, Optional<Path> manifestFile, byte[] manifestBytes, String manifestName, TrustRootKeys trust) {
+    private CheckResult signature(Path root, String location, Optional<Path> manifestFile, byte[] manifestBytes, String manifestName,
+            TrustRootKeys trust) {
         if (!trust.state().isLoaded()) {
             return CheckResult.notChecked("signature not checked: " + trust.state().unavailableReason());
         }
@@ -175,7 +177,11 @@ final class PluginDirectoryCheck {
         Optional<String> problem = trust.verify(manifestBytes, signatureBytes);
         if (problem.isPresent() && problem.get().startsWith(TrustRootKeys.REVOKED)) {
             // the plugin is still skipped or refused as any that does not verify; this line is what to search for
-            LOG.error("event=plugin-key-revoked location={} reason=\"{}\"", root, problem.get());
+            if (revokedKeyLog.firstTime(root, location, manifestBytes, signatureBytes, problem.get())) {
+                LOG.error("event=plugin-key-revoked location={} reason=\"{}\"", root, problem.get());
+            }
+        } else {
+            revokedKeyLog.forget(root);
         }
         return problem.map(p -> CheckResult.failed(manifestName + ".sig: " + p)).orElseGet(CheckResult::passed);
     }

@@ -46,7 +46,7 @@ final class PluginRemover {
      * @throws UncheckedIOException when the plugin could not be renamed aside: it is still installed
      */
     boolean remove(String name) {
-        if (!PackageMarker.NAME.matcher(name).matches()) {
+        if (!PackageMarker.isDirectoryName(name)) {
             throw new IllegalArgumentException("'" + name + "' is not a plugin name");
         }
         List<Path> removing = new ArrayList<>();

@@ -78,6 +78,36 @@ class RevokedKeysIT {
                         .contains("signed by a revoked key"));
     }
 
+    private List<String> revokedKeyLines() {
+        return log.list.stream().filter(e -> e.getLevel() == Level.ERROR).map(ILoggingEvent::getFormattedMessage)
+                .filter(line -> line.startsWith("event=plugin-key-revoked")).toList();
+    }
+
+    @Test
+    void theRevokedKeyErrorIsLoggedOncePerPluginAndKey_notAtEveryRescan_andAgainWhenThePluginChanges() throws Exception {
+        PluginFixture.named("old").signedBy(OLD).writeInto(plugins);
+        PluginFixture.named("older").signedBy(OLD).writeInto(plugins);
+        FilesystemPluginStore store = storeRevoking("sha256:" + fingerprint(OLD) + "\n");
+
+        for (int rescan = 0; rescan < 4; rescan++) {
+            store.scan(List.of());
+        }
+
+        assertThat(revokedKeyLines()).as("one line per plugin over four scans").hasSize(2)
+                .anySatisfy(line -> assertThat(line).startsWith("event=plugin-key-revoked location=" + plugins.resolve("old") + " "))
+                .anySatisfy(line -> assertThat(line).startsWith("event=plugin-key-revoked location=" + plugins.resolve("older") + " "));
+        assertThat(candidate(store, "old").signature().ok()).as("still refused at every scan").isFalse();
+
+        PluginFixture.named("old").version("1.0.1").signedBy(OLD).writeInto(plugins);
+        store.scan(List.of());
+        store.scan(List.of());
+        assertThat(revokedKeyLines()).as("a changed plugin signed by the revoked key is logged again, once").hasSize(3);
+
+        FilesystemPluginStore restarted = storeRevoking("sha256:" + fingerprint(OLD) + " leaked\n");
+        restarted.scan(List.of());
+        assertThat(revokedKeyLines()).as("a new start (the list is read at start) logs each again").hasSize(5);
+    }
+
     @Test
     void aBundleSignedByARevokedKey_isRefusedWhenStaged() throws Exception {
         FilesystemPluginStore store = storeRevoking("sha256:" + fingerprint(OLD) + "\n");

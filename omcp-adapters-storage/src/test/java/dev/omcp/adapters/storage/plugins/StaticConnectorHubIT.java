@@ -98,6 +98,25 @@ class StaticConnectorHubIT {
     }
 
     @Test
+    void aTarballSignedByARevokedKey_isRejected_namingTheKeyAndTheList_whileAKeyStillTrustedVerifies() throws Exception {
+        KeyPair current = Keys.ed25519();
+        Path bothKeys = Files.writeString(tmp.resolve("both.pem"), Keys.publicPem(KEY) + Keys.publicPem(current));
+        Path revoked = Files.writeString(tmp.resolve("revoked.txt"),
+                "sha256:" + java.util.HexFormat.of().formatHex(PluginFiles.sha256(KEY.getPublic().getEncoded())) + " leaked\n");
+        StaticConnectorHub revoking = StaticConnectorHub.at(hub.toString(), Optional.of(bothKeys), Optional.of(revoked));
+
+        assertThatThrownBy(() -> revoking.fetchBundle(release(revoking))).isInstanceOf(BundleRejectedException.class)
+                .hasMessage("the tarball of echo@1.0.0: signed by a revoked key (" + TrustRootKeys.describe(KEY.getPublic())
+                        + "), which OMCP_PLUGIN_REVOKED_KEYS revokes; install a version signed with a current key");
+
+        Files.write(hub.resolve("tarballs/echo-1.0.0.tgz.sig"), Keys.sign(current, tarball));
+        assertThat(revoking.fetchBundle(release(revoking))).as("re-signed with the current key").isEqualTo(tarball);
+        StaticConnectorHub onlyRevoked = StaticConnectorHub.at(hub.toString(), Optional.of(trustRoot), Optional.of(revoked));
+        assertThatThrownBy(() -> onlyRevoked.fetchBundle(release(onlyRevoked))).isInstanceOf(BundleRejectedException.class)
+                .hasMessageStartingWith("the tarball cannot be verified: ").hasMessageContaining("every key it holds is revoked");
+    }
+
+    @Test
     void withoutTrustRoot_noTarballIsHandedOut() throws Exception {
         StaticConnectorHub local = StaticConnectorHub.at(hub.toString(), Optional.empty());
         assertThatThrownBy(() -> local.fetchBundle(release(local))).hasMessageContaining("PLUGIN_TRUST_ROOT is not set");

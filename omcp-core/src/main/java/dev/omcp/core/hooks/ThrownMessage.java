@@ -1,0 +1,51 @@
+package dev.omcp.core.hooks;
+
+import dev.omcp.core.redaction.Redactor;
+import java.util.HexFormat;
+import java.util.Objects;
+import java.util.concurrent.ThreadLocalRandom;
+
+/**
+ * What the message of an exception a hook threw may show (spec 6.1 rule 3: in enforce mode the call
+ * is refused with the thrown message as reason). A plugin's message is not written for the agent: it
+ * may quote a credentialed URL ({@code https://user:pass@host/}), a bearer token or a key, or run to
+ * a stack of lines. So the agent gets it redacted, on one line and at most {@link #AGENT_MAX}
+ * characters; the log gets the whole of it, redacted too, so the operator still sees what failed
+ * without the secret landing in the log. A clean, short message reaches the agent unchanged.
+ */
+final class ThrownMessage {
+    /** Longest thrown message the agent is shown; a longer one is cut and the log has the rest. */
+    static final int AGENT_MAX = 300;
+    /** Longest thrown message a log line quotes. */
+    static final int LOG_MAX = 4000;
+
+    private final Redactor redactor;
+
+    ThrownMessage(Redactor redactor) {
+        this.redactor = Objects.requireNonNull(redactor, "redactor");
+    }
+
+    /**
+     * @param forAgent the redacted message on one line, cut at {@link #AGENT_MAX}
+     * @param forLog the redacted message, whole
+     * @param shortened whether {@code forAgent} shows less than the hook threw (a secret taken out, or cut)
+     */
+    record Texts(String forAgent, String forLog, boolean shortened) {}
+
+    Texts of(String message) {
+        Redactor.TextRedaction redaction = redactor.redactText(message);
+        String redacted = redaction.text();
+        // a line break and the indentation after it become one space
+        String oneLine = redacted.replaceAll("\\s*\\p{Cntrl}[\\s\\p{Cntrl}]*", " ").strip();
+        boolean cut = oneLine.length() > AGENT_MAX;
+        // never between the two halves of a surrogate pair
+        int end = cut && Character.isHighSurrogate(oneLine.charAt(AGENT_MAX - 1)) ? AGENT_MAX - 1 : AGENT_MAX;
+        String forAgent = cut ? oneLine.substring(0, end) + "…" : oneLine;
+        return new Texts(forAgent, redacted, cut || !redacted.equals(message));
+    }
+
+    /** A short random reference that ties an agent's refusal to its log line. */
+    static String newReference() {
+        return HexFormat.of().toHexDigits(ThreadLocalRandom.current().nextInt());
+    }
+}
