@@ -44,6 +44,7 @@ public final class ServeCommand implements Callable<Integer> {
         LoggingSetup.apply(settings.logging());
         Logger log = LoggerFactory.getLogger(ServeCommand.class);
         UnknownVariableWarnings.log(SettingsReader.unknownVariablesOfProcessEnvironment());
+        UnusedVariableWarnings.log(SettingsReader.unusedVariablesOfProcessEnvironment());
         if (conformanceFixture) {
             log.warn("event=conformance-fixture-mounted note=\"test tools are exposed; never use this in production\"");
         }

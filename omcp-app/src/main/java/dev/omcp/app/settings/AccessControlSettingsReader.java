@@ -210,6 +210,7 @@ final class AccessControlSettingsReader {
 
     private static Optional<AccessControlSettings.Opa> opa(Environment env) {
         Optional<String> url = env.raw(Variables.OPA_URL);
+        env.requiresWith(Variables.OPA_URL, List.of(Variables.OPA_DECISION, Variables.OPA_CACHE_TTL, Variables.OPA_TIMEOUT));
         int ttl = env.integer(Variables.OPA_CACHE_TTL, 0, 3600);
         int timeout = env.integer(Variables.OPA_TIMEOUT, 100, 30_000);
         if (url.isEmpty()) {

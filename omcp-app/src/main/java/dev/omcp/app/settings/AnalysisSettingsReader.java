@@ -114,17 +114,9 @@ final class AnalysisSettingsReader {
         };
     }
 
+    /** The shared switch: a typo is refused, never read as off, so it cannot switch redaction off (spec 5.7). */
     private static boolean redaction(Environment env) {
-        String value = env.string(Variables.REDACTION).toLowerCase(Locale.ROOT);
-        return switch (value) {
-            case "on", "true", "yes", "1" -> true;
-            case "off", "false", "no", "0" -> false;
-            default -> {
-                // a typo must not switch redaction off: refuse it
-                env.problem(Variables.REDACTION, "must be on or off (also true/false, yes/no, 1/0), got '" + value + "'");
-                yield true;
-            }
-        };
+        return env.flag(Variables.REDACTION);
     }
 
     private static Optional<AnalysisSettings.RemoteWrite> remoteWrite(Environment env, EgressRules egress) {

@@ -25,6 +25,9 @@ final class AuditSettingsReader {
      */
     static AuditSettings read(Environment env, boolean allowPrivateBackends) {
         EgressRules egress = new EgressRules(allowPrivateBackends);
+        // how the audit file is written: without the file, the entries live in memory and these do nothing
+        env.requiresWith(Variables.MGMT_AUDIT_FILE, List.of(Variables.AUDIT_FSYNC, Variables.AUDIT_FSYNC_INTERVAL_MS,
+                Variables.AUDIT_TORN_TAIL));
         Optional<Path> file = env.file(Variables.MGMT_AUDIT_FILE);
         FsyncPolicy fsync = FsyncPolicy.parse(env.oneOf(Variables.AUDIT_FSYNC, List.of("always", "batch", "never")));
         Duration interval = Duration.ofMillis(env.integer(Variables.AUDIT_FSYNC_INTERVAL_MS, 10, 60_000));
@@ -35,10 +38,9 @@ final class AuditSettingsReader {
     private static Optional<AuditSettings.Webhook> webhook(Environment env, Optional<Path> file, EgressRules egress) {
         Optional<String> url = env.raw(Variables.AUDIT_WEBHOOK_URL);
         Optional<String> token = env.raw(Variables.AUDIT_WEBHOOK_TOKEN);
+        // a dead-letter file without the webhook would stay empty while the operator counts on it
+        env.requiresWith(Variables.AUDIT_WEBHOOK_URL, List.of(Variables.AUDIT_WEBHOOK_TOKEN, Variables.AUDIT_WEBHOOK_DEADLETTER));
         if (url.isEmpty()) {
-            if (token.isPresent()) {
-                env.problem(Variables.AUDIT_WEBHOOK_TOKEN, "is set but OMCP_AUDIT_WEBHOOK_URL is not; set the URL or unset the token");
-            }
             return Optional.empty();
         }
         Optional<URI> uri = httpUri(env, Variables.AUDIT_WEBHOOK_URL, url.get(), egress);

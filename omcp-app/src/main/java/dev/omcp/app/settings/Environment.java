@@ -25,9 +25,9 @@ final class Environment {
     /** The raw value of a variable or its first set alias, trimmed; empty when unset or blank. */
     Optional<String> raw(Variable variable) {
         for (String name : names(variable)) {
-            String value = env.get(name);
-            if (value != null && !value.isBlank()) {
-                return Optional.of(value.trim());
+            Optional<String> value = value(name);
+            if (value.isPresent()) {
+                return value;
             }
         }
         return Optional.empty();
@@ -133,6 +133,47 @@ final class Environment {
                 yield List.of("true", "1", "yes", "on").contains(variable.defaultValue());
             }
         };
+    }
+
+    /**
+     * Refuses each of {@code dependents} that is set while {@code primary} is not: it configures a
+     * part of a feature that {@code primary} turns on, so without it the setting would do nothing,
+     * and whoever set it most likely forgot the other one (docs/configuration.md, "Settings that
+     * need another one"). Only names are given, never values.
+     */
+    void requiresWith(Variable primary, List<Variable> dependents) {
+        if (raw(primary).isPresent()) {
+            return;
+        }
+        for (Variable dependent : dependents) {
+            if (raw(dependent).isPresent()) {
+                problem(dependent, "is set but " + primary.name() + " is not, and it applies only with " + primary.name()
+                        + "; set " + primary.name() + " or unset " + dependent.name());
+            }
+        }
+    }
+
+    /**
+     * Refuses a variable set under its name and under an alias to different values: which one was
+     * meant cannot be told, and reading the canonical name would silently drop the other. The same
+     * value under both is fine. The values are not shown, as either may be a secret.
+     */
+    void refuseConflictingAliases(List<Variable> variables) {
+        for (Variable variable : variables) {
+            Optional<String> canonical = value(variable.name());
+            for (String alias : variable.aliases()) {
+                Optional<String> aliased = value(alias);
+                if (canonical.isPresent() && aliased.isPresent() && !canonical.get().equals(aliased.get())) {
+                    problem(variable, "and its alias " + alias + " are both set, to different values (not shown); they are one setting,"
+                            + " so keep one of them (unset " + alias + " or make both equal)");
+                }
+            }
+        }
+    }
+
+    private Optional<String> value(String name) {
+        String value = env.get(name);
+        return value == null || value.isBlank() ? Optional.empty() : Optional.of(value.trim());
     }
 
     void problem(Variable variable, String message) {

@@ -49,6 +49,18 @@ public final class SettingsReader {
         return UnknownVariables.in(processEnvironment());
     }
 
+    /** The variables of the process environment that a chosen mode leaves without effect (OIDC settings under basic auth...). */
+    public static List<UnusedVariables.Unused> unusedVariablesOfProcessEnvironment() {
+        return UnusedVariables.in(processEnvironment());
+    }
+
+    /** The same, with {@code overrides} on top, as {@link #fromProcessEnvironment(Map)} reads them. */
+    public static List<UnusedVariables.Unused> unusedVariablesOfProcessEnvironment(Map<String, String> overrides) {
+        Map<String, String> env = new HashMap<>(processEnvironment());
+        env.putAll(overrides);
+        return UnusedVariables.in(env);
+    }
+
     private static Map<String, String> processEnvironment() {
         return System.getenv();
     }
@@ -79,6 +91,7 @@ public final class SettingsReader {
      */
     static Settings read(Map<String, String> env, SettingsFiles files, long maxHeapBytes) throws InvalidSettingsException {
         Environment environment = new Environment(env);
+        environment.refuseConflictingAliases(Variables.ALL);
         Settings.Server server = new Settings.Server(
                 environment.string(Variables.HOST),
                 environment.integer(Variables.PORT, 0, 65535),

@@ -17,11 +17,13 @@ import java.util.Set;
  * read. They never stop the start: the environment may hold variables of another version, of the
  * {@code ./omcp} script, or of other programs.
  *
- * <p>Two kinds are reported. Every {@code OMCP_*} name the gateway does not read, since the prefix
- * says it is meant for the gateway. Outside the prefix, only a near miss of a name the gateway
- * reads without it ({@code PROMETHEUS_URL}, {@code PORT}...): the environment holds many variables
- * of other programs ({@code PATH}, {@code HOSTNAME}, the {@code PROMETHEUS_PORT} Kubernetes injects
- * for a service named prometheus), and those must stay silent, so the bar is tighter there.
+ * <p>Three kinds are reported. Every {@code OMCP_*} name the gateway does not read, since the prefix
+ * says it is meant for the gateway. Outside the prefix, a near miss of a name the gateway reads
+ * without it ({@code PROMETHEUS_URL}, {@code PORT}...), and a gateway name that lost its prefix
+ * ({@code AUDIT_S3_BUCKET} for {@code OMCP_AUDIT_S3_BUCKET}, see {@link #droppedPrefix}): the
+ * environment holds many variables of other programs ({@code PATH}, {@code HOSTNAME}, the
+ * {@code PROMETHEUS_PORT} Kubernetes injects for a service named prometheus), and those must stay
+ * silent, so the bar is tighter there.
  */
 public final class UnknownVariables {
     private static final String PREFIX = "OMCP_";
@@ -30,6 +32,13 @@ public final class UnknownVariables {
      * (docs/configuration.md, "The ./omcp script") and the test suite's switch (docs/testing.md).
      */
     static final List<String> READ_OUTSIDE_THE_GATEWAY = List.of("OMCP_AOT", "OMCP_JAVA_OPTS", "OMCP_TEST_BACKENDS");
+    /**
+     * Gateway names that, without the prefix, are ordinary variables of other programs: web
+     * frameworks read {@code ALLOWED_HOSTS} and {@code LOG_LEVEL}, hosting platforms set
+     * {@code REDIS_URL}. Their prefix-less form is never taken for a dropped prefix.
+     */
+    static final Set<String> GENERIC_WITHOUT_PREFIX = Set.of("API_KEYS", "ALLOWED_HOSTS", "ALLOWED_ORIGINS", "LOG_LEVEL", "LOG_FORMAT",
+            "REDIS_URL", "STORE_URL", "SESSION_SECRET", "TRUST_PROXY");
 
     private UnknownVariables() {}
 
@@ -37,7 +46,8 @@ public final class UnknownVariables {
      * One variable the gateway does not read.
      *
      * @param name its name as set
-     * @param suggestion the known name it most likely means, when one is close (always, for a name without the prefix)
+     * @param suggestion the known name it most likely means, when one is close (always, for a name without the
+     *     prefix: the name it misses, or the {@code OMCP_*} name it is without its prefix)
      */
     public record Unknown(String name, Optional<String> suggestion) {
         public Unknown {
@@ -65,7 +75,7 @@ public final class UnknownVariables {
                     if (isPrefixed(name)) {
                         unknown.add(new Unknown(name, closest(name, known)));
                     } else {
-                        nearMiss(name, unprefixed).filter(meant -> !env.containsKey(meant))
+                        droppedPrefix(name, known).or(() -> nearMiss(name, unprefixed)).filter(meant -> !env.containsKey(meant))
                                 .ifPresent(meant -> unknown.add(new Unknown(name, Optional.of(meant))));
                     }
                 });
@@ -90,6 +100,24 @@ public final class UnknownVariables {
         return unprefixed.stream()
                 .filter(candidate -> isNearMiss(upper, candidate))
                 .min(Comparator.<String>comparingInt(candidate -> editDistance(upper, candidate)).thenComparing(Comparator.naturalOrder()));
+    }
+
+    /**
+     * The {@code OMCP_*} name {@code name} is, once its prefix is put back ({@code AUDIT_S3_BUCKET},
+     * {@code oidc_client_id}), when that is a setting of the gateway. A name without an underscore
+     * ({@code AUTH}, {@code REDACTION}) is never one: single words are what other programs and shells
+     * use. Nor is a name in {@link #GENERIC_WITHOUT_PREFIX}, nor one of the {@code ./omcp} script's
+     * ({@code JAVA_OPTS}). A Kubernetes service variable cannot be one either: those end in
+     * {@code _HOST}, {@code _PORT} or {@code _PORT_<n>_TCP...}, which no gateway name does.
+     */
+    static Optional<String> droppedPrefix(String name, Set<String> known) {
+        String upper = name.toUpperCase(Locale.ROOT);
+        String prefixed = PREFIX + upper;
+        if (!upper.contains("_") || GENERIC_WITHOUT_PREFIX.contains(upper) || READ_OUTSIDE_THE_GATEWAY.contains(prefixed)
+                || !known.contains(prefixed)) {
+            return Optional.empty();
+        }
+        return Optional.of(prefixed);
     }
 
     private static boolean isNearMiss(String upper, String known) {

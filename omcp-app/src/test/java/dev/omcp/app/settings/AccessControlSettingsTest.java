@@ -113,7 +113,26 @@ class AccessControlSettingsTest {
     @Test
     void theStoreUrlAliasIsAccepted() throws Exception {
         assertThat(read(Map.of("OMCP_STORE_URL", "redis://127.0.0.1:6380")).redisUrl()).contains("redis://127.0.0.1:6380");
-        assertThat(read(Map.of("OMCP_STORE_URL", "redis://a:1", "OMCP_REDIS_URL", "redis://b:2")).redisUrl()).contains("redis://b:2");
+        assertThat(read(Map.of("OMCP_STORE_URL", "redis://b:2", "OMCP_REDIS_URL", "redis://b:2")).redisUrl())
+                .as("the same value under both names").contains("redis://b:2");
+    }
+
+    @Test
+    void theStoreUrlAndItsAlias_setToDifferentValues_refuseTheStart_withoutShowingEither() {
+        assertThatThrownBy(() -> read(Map.of("OMCP_STORE_URL", "redis://:alias-pass-1@a:1", "OMCP_REDIS_URL", "redis://:main-pass-2@b:2")))
+                .isInstanceOfSatisfying(InvalidSettingsException.class, e -> {
+                    assertThat(e.problems()).containsExactly("OMCP_REDIS_URL and its alias OMCP_STORE_URL are both set, to different"
+                            + " values (not shown); they are one setting, so keep one of them (unset OMCP_STORE_URL or make both equal)");
+                    assertThat(e.getMessage()).doesNotContain("alias-pass-1").doesNotContain("main-pass-2");
+                });
+    }
+
+    @Test
+    void opaSettingsWithoutAnOpaUrl_refuseTheStart_namingTheUrl() {
+        Map<String, String> env = Map.of("OMCP_OPA_DECISION", "omcp/authz/allow", "OMCP_OPA_CACHE_TTL", "10", "OMCP_OPA_TIMEOUT_MS", "500");
+        assertThatThrownBy(() -> read(env)).isInstanceOfSatisfying(InvalidSettingsException.class, e -> assertThat(e.problems())
+                .containsExactlyInAnyOrder(env.keySet().stream().map(name -> name + " is set but OMCP_OPA_URL is not, and it applies"
+                        + " only with OMCP_OPA_URL; set OMCP_OPA_URL or unset " + name).toArray(String[]::new)));
     }
 
     @Test

@@ -163,8 +163,10 @@ class AnalysisSettingsTest {
 
     @Test
     void aRedactionTypo_isRefusedInsteadOfGuessed() {
-        assertThat(problems("OMCP_REDACTION", "of")).isEqualTo("OMCP_REDACTION must be on or off (also true/false, yes/no, 1/0), got 'of'");
+        // the shared switch of every other setting: the same values, the same message, the value as written
+        assertThat(problems("OMCP_REDACTION", "Of")).isEqualTo("OMCP_REDACTION must be true or false (also 1/0, yes/no, on/off), got 'Of'");
         assertThat(problems("OMCP_REDACTION", "disabled")).contains("got 'disabled'");
+        assertThat(problems("OMCP_REDACTION", "maybe")).isEqualTo(problems("VERIFY_PLUGINS", "maybe").replace("VERIFY_PLUGINS", "OMCP_REDACTION"));
     }
 
     // --- OMCP_ANOMALY_HISTORY_REMOTE_WRITE ---------------------------------------------------------

@@ -113,6 +113,26 @@ class AuditSettingsReaderTest {
     }
 
     @Test
+    void aWebhookDeadLetterFileWithoutAUrl_refusesTheStart_insteadOfStayingEmptyUnnoticed() {
+        assertThatThrownBy(() -> read("OMCP_AUDIT_WEBHOOK_DEADLETTER", "/var/lib/omcp/dead.jsonl"))
+                .isInstanceOfSatisfying(InvalidSettingsException.class, e -> assertThat(e.problems()).containsExactly(
+                        "OMCP_AUDIT_WEBHOOK_DEADLETTER is set but OMCP_AUDIT_WEBHOOK_URL is not, and it applies only with"
+                                + " OMCP_AUDIT_WEBHOOK_URL; set OMCP_AUDIT_WEBHOOK_URL or unset OMCP_AUDIT_WEBHOOK_DEADLETTER"));
+    }
+
+    @Test
+    void howTheAuditFileIsWritten_withoutAnAuditFile_refusesTheStart() {
+        // the entries then live in memory: fsync and torn-tail repair would do nothing
+        for (String[] pair : new String[][] {{"OMCP_AUDIT_FSYNC", "batch"}, {"OMCP_AUDIT_FSYNC_INTERVAL_MS", "250"},
+                {"OMCP_AUDIT_TORN_TAIL", "refuse"}}) {
+            assertThatThrownBy(() -> read(pair[0], pair[1])).as(pair[0])
+                    .isInstanceOfSatisfying(InvalidSettingsException.class, e -> assertThat(e.problems()).containsExactly(
+                            pair[0] + " is set but OMCP_MGMT_AUDIT_FILE is not, and it applies only with OMCP_MGMT_AUDIT_FILE;"
+                                    + " set OMCP_MGMT_AUDIT_FILE or unset " + pair[0]));
+        }
+    }
+
+    @Test
     void withoutAnAuditFileDeadLettersHaveNoDefaultFile() throws Exception {
         AuditSettings audit = read("OMCP_AUDIT_WEBHOOK_URL", "https://siem.example.test/hook");
         assertThat(audit.webhook().orElseThrow().deadLetter()).isEmpty();

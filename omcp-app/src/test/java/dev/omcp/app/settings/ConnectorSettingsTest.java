@@ -26,7 +26,7 @@ class ConnectorSettingsTest {
         Settings.Connectors c = SettingsReader.read(Map.of(
                 "METRICS_URL", "http://a.example.com, http://b.example.com",
                 "LOKI_URL", "http://loki.example.com",
-                "LOGS_URL", "http://ignored.example.com",
+                "LOGS_URL", "http://loki.example.com",
                 "METRICS_SERVICE_LABELS", "job,app",
                 "OMCP_ALLOW_PRIVATE_BACKENDS", "true",
                 "CONFIG_PATH", "/etc/omcp/sources.yaml")).connectors();

@@ -79,6 +79,31 @@ class SettingsReaderTest {
     }
 
     @Test
+    void anAliasSetBesideItsCanonicalName_toAnotherValue_isAmbiguous_andRefusesTheStart() {
+        InvalidSettingsException e = catchThrowableOfType(InvalidSettingsException.class, () -> SettingsReader.read(Map.of(
+                "PROMETHEUS_URL", "http://prom-a:9090", "METRICS_URL", "http://prom-b:9090",
+                "LOKI_SERVICE_LABELS", "job", "LOGS_SERVICE_LABELS", "app")));
+
+        assertThat(e).as("neither is silently dropped").isNotNull();
+        assertThat(e.problems()).containsExactlyInAnyOrder(
+                "PROMETHEUS_URL and its alias METRICS_URL are both set, to different values (not shown); they are one setting,"
+                        + " so keep one of them (unset METRICS_URL or make both equal)",
+                "LOKI_SERVICE_LABELS and its alias LOGS_SERVICE_LABELS are both set, to different values (not shown); they are one"
+                        + " setting, so keep one of them (unset LOGS_SERVICE_LABELS or make both equal)");
+        assertThat(e.getMessage()).doesNotContain("prom-a").doesNotContain("prom-b");
+    }
+
+    @Test
+    void anAliasSetBesideItsCanonicalName_toTheSameValue_orBlank_isFine() throws Exception {
+        Settings same = SettingsReader.read(Map.of("PROMETHEUS_URL", "http://prom:9090", "METRICS_URL", " http://prom:9090 "));
+        assertThat(same.connectors().environmentSources()).singleElement()
+                .satisfies(urls -> assertThat(urls.urls()).containsExactly("http://prom:9090"));
+        Settings blankAlias = SettingsReader.read(Map.of("LOKI_URL", "http://loki:3100", "LOGS_URL", ""));
+        assertThat(blankAlias.connectors().environmentSources()).singleElement()
+                .satisfies(urls -> assertThat(urls.urls()).containsExactly("http://loki:3100"));
+    }
+
+    @Test
     void wordsAreReadInAnyCaseAndWithBlanksAround_andABadOneIsShownAsWritten() throws Exception {
         Settings settings = SettingsReader.read(Map.of("OMCP_LOG_LEVEL", " DEBUG ", "OMCP_ALLOW_PRIVATE_BACKENDS", "Yes", "OMCP_LOG_FORMAT", ""));
         assertThat(settings.logging().level()).isEqualTo("debug");

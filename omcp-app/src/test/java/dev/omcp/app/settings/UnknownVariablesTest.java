@@ -107,6 +107,30 @@ class UnknownVariablesTest {
     }
 
     @Test
+    void aGatewayNameThatLostItsPrefix_isReported_withThePrefixedName() {
+        assertThat(UnknownVariables.in(Map.of("AUDIT_S3_BUCKET", "audit-logs")))
+                .containsExactly(new Unknown("AUDIT_S3_BUCKET", Optional.of("OMCP_AUDIT_S3_BUCKET")));
+        assertThat(UnknownVariables.in(Map.of("oidc_client_id", "gateway")))
+                .as("in any case").containsExactly(new Unknown("oidc_client_id", Optional.of("OMCP_OIDC_CLIENT_ID")));
+        assertThat(UnknownVariables.in(Map.of("AUDIT_WEBHOOK_DEADLETTER", "/d.jsonl", "MGMT_AUDIT_FILE", "/a.jsonl")))
+                .containsExactly(new Unknown("AUDIT_WEBHOOK_DEADLETTER", Optional.of("OMCP_AUDIT_WEBHOOK_DEADLETTER")),
+                        new Unknown("MGMT_AUDIT_FILE", Optional.of("OMCP_MGMT_AUDIT_FILE")));
+    }
+
+    @Test
+    void aDroppedPrefix_isNotReported_forSingleWords_genericNames_theScriptsNames_orWhenThePrefixedOneIsSet() {
+        // single words (AUTH, REDACTION) and names web frameworks and platforms use are other programs' far more often
+        Map<String, String> env = new HashMap<>();
+        for (String name : new String[] {"AUTH", "REDACTION", "AOT", "JAVA_OPTS", "TEST_BACKENDS", "LOG_LEVEL", "LOG_FORMAT", "REDIS_URL",
+                "STORE_URL", "ALLOWED_HOSTS", "ALLOWED_ORIGINS", "API_KEYS", "SESSION_SECRET", "TRUST_PROXY"}) {
+            env.put(name, "x");
+        }
+        assertThat(UnknownVariables.in(env)).isEmpty();
+        assertThat(UnknownVariables.in(Map.of("OIDC_ISSUER", "https://idp", "OMCP_OIDC_ISSUER", "https://idp")))
+                .as("the operator has the real one").isEmpty();
+    }
+
+    @Test
     void anUnprefixedName_isReportedOnlyWithTheNameItMisses() {
         assertThatThrownBy(() -> new Unknown("PROMETHEUS_ULR", Optional.empty())).isInstanceOf(IllegalArgumentException.class);
     }

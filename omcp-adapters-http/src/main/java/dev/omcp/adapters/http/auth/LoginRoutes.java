@@ -4,6 +4,7 @@ import dev.omcp.adapters.http.api.ApiCaller;
 import dev.omcp.adapters.http.api.ApiRoutes;
 import dev.omcp.adapters.http.api.JsonResponses;
 import dev.omcp.adapters.http.api.JsonpExchange;
+import dev.omcp.adapters.http.metrics.GatewayMetrics;
 import dev.omcp.ports.auth.LoginResult;
 import dev.omcp.ports.auth.PasswordLogin;
 import dev.omcp.ports.auth.Revocation;
@@ -156,6 +157,7 @@ public final class LoginRoutes {
                 LOG.info("event=login outcome=ok principal=\"{}\" ip={}", printable(claims.sub()), ApiCaller.clientIp(ctx));
             }
             case LoginResult.InvalidCredentials invalid -> {
+                countRefusal(ctx, "OMCP_INVALID_CREDENTIALS");
                 Map<String, Object> answer = new LinkedHashMap<>();
                 answer.put("code", "OMCP_INVALID_CREDENTIALS");
                 answer.put("error", "invalid credentials");
@@ -173,6 +175,7 @@ public final class LoginRoutes {
                                 + "is not counting yet are refused for now; try again after the Retry-After seconds");
             }
             case LoginResult.Busy busy -> {
+                countRefusal(ctx, "OMCP_LOGIN_BUSY");
                 ctx.header("Retry-After", Long.toString(seconds(busy.retryAfter())));
                 JsonResponses.error(ctx, 503, "OMCP_LOGIN_BUSY",
                         "too many password checks are running; try again after the Retry-After seconds");
@@ -192,6 +195,7 @@ public final class LoginRoutes {
     }
 
     private static void tooMany(Context ctx, Duration retryAfter, String code, String message) {
+        countRefusal(ctx, code);
         long seconds = seconds(retryAfter);
         ctx.header("Retry-After", Long.toString(seconds));
         Map<String, Object> answer = new LinkedHashMap<>();
@@ -199,6 +203,14 @@ public final class LoginRoutes {
         answer.put("error", message);
         answer.put("retryAfterSeconds", seconds);
         JsonResponses.json(ctx, 429, answer);
+    }
+
+    /**
+     * Marks the request for {@code omcp_login_refusals}: the three 429s share the route and the
+     * status, so only the code tells them apart at {@code /metrics} (docs/mcp.md).
+     */
+    private static void countRefusal(Context ctx, String code) {
+        ctx.attribute(GatewayMetrics.LOGIN_REFUSAL_ATTRIBUTE, code);
     }
 
     private void logout(Context ctx) {

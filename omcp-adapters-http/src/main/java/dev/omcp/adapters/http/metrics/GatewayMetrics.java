@@ -7,11 +7,13 @@ import io.prometheus.metrics.instrumentation.jvm.JvmMetrics;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
 import java.io.IOException;
 import java.io.OutputStream;
+import java.util.List;
 import java.util.Set;
 
 /**
  * The gateway's own metrics at {@code /metrics}, kept with the official Prometheus Java client:
- * request counts and latency per HTTP route and per MCP method, and the JVM's metrics.
+ * request counts and latency per HTTP route and per MCP method, refused password logins per
+ * answer code, and the JVM's metrics.
  */
 public final class GatewayMetrics {
     /** From half a millisecond (a cached {@code tools/list}) to half a minute (a slow backend fan-out). */
@@ -25,6 +27,20 @@ public final class GatewayMetrics {
      * the metrics without bound.
      */
     private static final Set<String> HTTP_METHODS = Set.of("GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS", "TRACE", "CONNECT", "QUERY");
+    /**
+     * The codes a password login that was checked and refused answers with (spec 7.4): a wrong
+     * password, and the three 429s and the 503 that tell apart one account under attack, one
+     * address guessing, logins from more addresses than the gateway counts, and a saturated
+     * verifier. {@code /api/auth/login} answers all three 429s on one route, so
+     * {@code omcp_http_requests_total} cannot tell them apart; this counter can.
+     */
+    public static final List<String> LOGIN_REFUSAL_CODES = List.of("OMCP_INVALID_CREDENTIALS", "OMCP_LOGIN_LOCKED", "OMCP_LOGIN_RATE_LIMIT",
+            "OMCP_LOGIN_ADDRESS_TABLE_FULL", "OMCP_LOGIN_BUSY");
+    /**
+     * The request attribute a login route sets to the code it refused with; the request logger counts
+     * it once the answer is sent, as it counts the request itself.
+     */
+    public static final String LOGIN_REFUSAL_ATTRIBUTE = "omcp.metrics.login-refusal";
     /** Prometheus text format 0.0.4, what every scraper understands. */
     public static final String CONTENT_TYPE = PrometheusTextFormatWriter.CONTENT_TYPE;
 
@@ -33,6 +49,7 @@ public final class GatewayMetrics {
     private final Histogram httpDuration;
     private final Counter mcpRequests;
     private final Histogram mcpDuration;
+    private final Counter loginRefusals;
     private final PrometheusTextFormatWriter writer = PrometheusTextFormatWriter.create();
     private final Set<String> knownMethods;
     /** Guarded by {@code this}: whether the JVM's metrics are registered yet (see {@link #scrape}). */
@@ -70,6 +87,24 @@ public final class GatewayMetrics {
                 .classicUpperBounds(LATENCY_BUCKETS)
                 .withoutExemplars()
                 .register(registry);
+        loginRefusals = Counter.builder()
+                .name("omcp_login_refusals")
+                .help("Password logins refused after their body was read, by answer code: OMCP_INVALID_CREDENTIALS (401), "
+                        + "OMCP_LOGIN_LOCKED, OMCP_LOGIN_RATE_LIMIT, OMCP_LOGIN_ADDRESS_TABLE_FULL (429), OMCP_LOGIN_BUSY (503)")
+                .labelNames("code")
+                .register(registry);
+        // every code from 0, so a rate or an alert on one works from the first refusal on
+        LOGIN_REFUSAL_CODES.forEach(code -> loginRefusals.labelValues(code));
+    }
+
+    /**
+     * Records one refused login.
+     *
+     * @param code the code of its answer, one of {@link #LOGIN_REFUSAL_CODES}; any other is counted as
+     *     {@code (other)}, so the label set stays the documented one
+     */
+    public void loginRefused(String code) {
+        loginRefusals.labelValues(LOGIN_REFUSAL_CODES.contains(code) ? code : "(other)").inc();
     }
 
     /**

@@ -97,7 +97,13 @@ public final class GatewayHttpServer implements AutoCloseable {
             config.jetty.modifyServer(server -> server.setStopTimeout(JETTY_STOP_TIMEOUT_MS));
             // Javalin does not pass pongs on; the WebSocket keep-alive needs them to tell live peers from dead ones.
             config.jetty.modifyWebSocketServletFactory(webSocket::observeInboundFrames);
-            config.requestLogger.http((ctx, millis) -> metrics.http(routeOf(ctx), ctx.method().name(), ctx.statusCode(), millis / 1000.0));
+            config.requestLogger.http((ctx, millis) -> {
+                metrics.http(routeOf(ctx), ctx.method().name(), ctx.statusCode(), millis / 1000.0);
+                String loginRefusal = ctx.attribute(GatewayMetrics.LOGIN_REFUSAL_ATTRIBUTE);
+                if (loginRefusal != null) {
+                    metrics.loginRefused(loginRefusal);
+                }
+            });
 
             config.routes.before(ctx -> {
                 if (guard(ctx, guard)) {

@@ -59,4 +59,24 @@ class GatewayMetricsTest {
         assertThat(text).doesNotContain("made/up/");
         assertThat(lines(text, "omcp_mcp_requests_total{")).isEqualTo(2);
     }
+
+    @Test
+    void loginRefusals_areCountedPerCode_fromZero_andAnUnlistedCodeIsOther() throws IOException {
+        GatewayMetrics metrics = new GatewayMetrics(Set.of());
+        String fresh = scrape(metrics);
+        for (String code : GatewayMetrics.LOGIN_REFUSAL_CODES) {
+            assertThat(fresh).contains("omcp_login_refusals_total{code=\"" + code + "\"} 0.0");
+        }
+
+        metrics.loginRefused("OMCP_LOGIN_ADDRESS_TABLE_FULL");
+        metrics.loginRefused("OMCP_LOGIN_RATE_LIMIT");
+        metrics.loginRefused("OMCP_LOGIN_RATE_LIMIT");
+        metrics.loginRefused("OMCP_MADE_UP");
+
+        String text = scrape(metrics);
+        assertThat(text).contains("omcp_login_refusals_total{code=\"OMCP_LOGIN_ADDRESS_TABLE_FULL\"} 1.0")
+                .contains("omcp_login_refusals_total{code=\"OMCP_LOGIN_RATE_LIMIT\"} 2.0")
+                .contains("omcp_login_refusals_total{code=\"(other)\"} 1.0")
+                .doesNotContain("OMCP_MADE_UP");
+    }
 }

@@ -1,0 +1,62 @@
+package dev.omcp.app.settings;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.omcp.app.settings.UnusedVariables.Unused;
+import java.util.HashMap;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+class UnusedVariablesTest {
+
+    @Test
+    void oidcVariables_whileAuthIsBasic_areUnused_andTheStartIsNotRefused() throws Exception {
+        Map<String, String> env = Map.of("OMCP_AUTH", "Basic", "OMCP_OIDC_ISSUER", "https://idp.example.com",
+                "OMCP_OIDC_CLIENT_SECRET", "oidc-secret-9f2c");
+
+        assertThat(UnusedVariables.in(env)).containsExactly(
+                new Unused("OMCP_OIDC_ISSUER", "OMCP_AUTH=oidc", "OMCP_AUTH=basic"),
+                new Unused("OMCP_OIDC_CLIENT_SECRET", "OMCP_AUTH=oidc", "OMCP_AUTH=basic"));
+        assertThat(UnusedVariables.in(env).toString()).doesNotContain("oidc-secret-9f2c");
+        // a warning, not an error: the settings are accepted as they were
+        assertThat(SettingsReader.read(env).access().oidc()).isEmpty();
+    }
+
+    @Test
+    void oidcVariables_withoutOmcpAuth_areUnderTheAnonymousDefault() {
+        assertThat(UnusedVariables.in(Map.of("OMCP_OIDC_CLIENT_ID", "gateway", "OMCP_OIDC_PROFILE", " ")))
+                .as("a blank variable counts as unset")
+                .containsExactly(new Unused("OMCP_OIDC_CLIENT_ID", "OMCP_AUTH=oidc", "OMCP_AUTH=anonymous"));
+    }
+
+    @Test
+    void oidcVariables_underOidc_andEverythingInItsOwnMode_areUsed() {
+        Map<String, String> env = new HashMap<>();
+        env.put("OMCP_AUTH", "oidc");
+        env.put("OMCP_OIDC_ISSUER", "https://idp.example.com");
+        env.put("OMCP_OIDC_CLIENT_ID", "gateway");
+        env.put("OMCP_MGMT_AUDIT_FILE", "/var/lib/omcp/audit.jsonl");
+        env.put("OMCP_AUDIT_FSYNC", "batch");
+        env.put("OMCP_AUDIT_FSYNC_INTERVAL_MS", "250");
+        assertThat(UnusedVariables.in(env)).isEmpty();
+        assertThat(UnusedVariables.in(Map.of())).isEmpty();
+    }
+
+    @Test
+    void theUsersFileAndTheFallback_outsideBasicMode_areUnused() {
+        assertThat(UnusedVariables.in(Map.of("OMCP_AUTH", "oidc", "OMCP_USERS_FILE", "/etc/omcp/users.json",
+                "OMCP_AUTH_ALLOW_FALLBACK", "true")))
+                .containsExactly(new Unused("OMCP_USERS_FILE", "OMCP_AUTH=basic", "OMCP_AUTH=oidc"),
+                        new Unused("OMCP_AUTH_ALLOW_FALLBACK", "OMCP_AUTH=basic", "OMCP_AUTH=oidc"));
+    }
+
+    @Test
+    void theFsyncInterval_underAnotherFsyncPolicy_isUnused() {
+        assertThat(UnusedVariables.in(Map.of("OMCP_MGMT_AUDIT_FILE", "/a.jsonl", "OMCP_AUDIT_FSYNC_INTERVAL_MS", "250")))
+                .as("the default policy is always")
+                .containsExactly(new Unused("OMCP_AUDIT_FSYNC_INTERVAL_MS", "OMCP_AUDIT_FSYNC=batch", "OMCP_AUDIT_FSYNC=always"));
+        assertThat(UnusedVariables.in(Map.of("OMCP_MGMT_AUDIT_FILE", "/a.jsonl", "OMCP_AUDIT_FSYNC", "NEVER",
+                "OMCP_AUDIT_FSYNC_INTERVAL_MS", "250")))
+                .containsExactly(new Unused("OMCP_AUDIT_FSYNC_INTERVAL_MS", "OMCP_AUDIT_FSYNC=batch", "OMCP_AUDIT_FSYNC=never"));
+    }
+}
