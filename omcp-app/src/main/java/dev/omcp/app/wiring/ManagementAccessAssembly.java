@@ -154,7 +154,7 @@ final class ManagementAccessAssembly {
         RevocationService revocations = new RevocationService(store, clock);
         SessionCookies cookies = new SessionCookies(secret);
         TrustedProxies proxies = TrustedProxies.parse(settings.trustProxy());
-        CsrfProtection csrf = new CsrfProtection(settings.csrfBypassBearer(), random);
+        CsrfProtection csrf = new CsrfProtection(settings.csrfBypassBearer(), secret, random);
         ManagementGuard guard = new ManagementGuard(mode, cookies, sessions, policy, csrf, proxies, audit);
 
         Optional<PasswordLogin> login = Optional.empty();
@@ -167,14 +167,14 @@ final class ManagementAccessAssembly {
         }
 
         List<HttpModule> modules = new ArrayList<>();
-        LoginRoutes loginRoutes = new LoginRoutes(mode, login, sessions, cookies, revocations, clock);
+        LoginRoutes loginRoutes = new LoginRoutes(mode, login, sessions, cookies, csrf, revocations, clock);
         modules.add(loginRoutes::register);
         PolicyRoutes policyRoutes = new PolicyRoutes(policy);
         modules.add(policyRoutes::register);
         CspViolationReports reports = new CspViolationReports();
         modules.add(reports::register);
         if (mode == AuthMode.OIDC) {
-            modules.add(oidcRoutes(settings, policy, sessions, cookies, secret, random, clock)::register);
+            modules.add(oidcRoutes(settings, policy, sessions, cookies, csrf, secret, random, clock)::register);
         }
         LOG.info("event=access-control mode={} policy={} sharedState={} trustProxy={}", mode.wireName(),
                 settings.policyFile().isPresent() ? "file" : settings.opa().isPresent() ? "opa" : "builtin",
@@ -253,7 +253,7 @@ final class ManagementAccessAssembly {
     }
 
     private static OidcRoutes oidcRoutes(AccessControlSettings settings, AccessPolicy policy, SessionService sessions,
-            SessionCookies cookies, byte[] secret, SecureRandom random, Clock clock) {
+            SessionCookies cookies, CsrfProtection csrf, byte[] secret, SecureRandom random, Clock clock) {
         AccessControlSettings.Oidc oidc = settings.oidc().orElseThrow();
         Duration timeout = Duration.ofSeconds(5);
         HttpClient http = HttpClient.newBuilder().connectTimeout(timeout).followRedirects(HttpClient.Redirect.NEVER).build();
@@ -276,7 +276,7 @@ final class ManagementAccessAssembly {
             }
             registrar = Optional.of(new DynamicClientRegistrar(store, clock, random, MAX_REGISTERED_CLIENTS));
         }
-        return new OidcRoutes(client, mapping, sessions, cookies, secret, random, clock, registrar);
+        return new OidcRoutes(client, mapping, sessions, cookies, csrf, secret, random, clock, registrar);
     }
 
     static void closeAll(List<AutoCloseable> closeables) {

@@ -19,7 +19,8 @@ import java.util.stream.Collectors;
 
 /**
  * A small HTTP client with a cookie jar that behaves like the UI: it keeps cookies, and on
- * mutating requests echoes the {@code omcp-csrf} cookie in {@code X-CSRF-Token}.
+ * mutating requests echoes the CSRF cookie in {@code X-CSRF-Token}: {@code __Host-omcp-csrf} when
+ * the gateway set that one (HTTPS), else {@code omcp-csrf}.
  */
 final class Browser {
     private static final HttpClient CLIENT = HttpClient.newBuilder()
@@ -75,8 +76,8 @@ final class Browser {
         if (!cookies.isEmpty() && uri.toString().startsWith(base)) {
             request.header("Cookie", cookies.entrySet().stream().map(e -> e.getKey() + "=" + e.getValue()).collect(Collectors.joining("; ")));
         }
-        if (sendCsrf && !method.equals("GET") && cookies.containsKey("omcp-csrf")) {
-            request.header("X-CSRF-Token", cookies.get("omcp-csrf"));
+        if (sendCsrf && !method.equals("GET") && csrfToken() != null) {
+            request.header("X-CSRF-Token", csrfToken());
         }
         headers.forEach(request::header);
         HttpResponse<String> response;
@@ -106,6 +107,12 @@ final class Browser {
                 cookies.put(name, value);
             }
         }
+    }
+
+    /** The CSRF token the page would read: the {@code __Host-} cookie when there is one. */
+    String csrfToken() {
+        String hostOnly = cookies.get("__Host-omcp-csrf");
+        return hostOnly != null ? hostOnly : cookies.get("omcp-csrf");
     }
 
     Reply login(String username, String password) {

@@ -66,6 +66,150 @@ class BrowserSecurityIT {
     }
 
     @Test
+    void aCsrfTokenOfAnotherSession_isRefused_evenWhenPlantedAsTheCookieToo_andChangesNothing() {
+        // A sibling subdomain can plant a cookie for this host, so a cookie that matches the header proves
+        // nothing; the token must be the one of the session the request runs as.
+        gateway = TestGateway.start(TestGateway.basicMode(dir), clock);
+        Browser victim = gateway.browser();
+        victim.login("alice", TestGateway.PASSWORD);
+        Browser other = gateway.browser();
+        other.login("alice", TestGateway.PASSWORD);
+        String othersToken = other.csrfToken();
+        assertThat(othersToken).isNotNull().isNotEqualTo(victim.csrfToken());
+        victim.cookies.put("omcp-csrf", othersToken);
+
+        Browser.Reply refused = victim.post("/api/auth/revocations", "{\"sid\": \"s1\"}");
+
+        assertThat(refused.status()).isEqualTo(403);
+        assertThat(refused.json().path("code").asText()).isEqualTo("OMCP_CSRF_MISMATCH");
+        assertThat(refused.json().path("error").asText()).contains("X-CSRF-Token").contains("omcp-csrf");
+        victim.cookies.remove("omcp-csrf");
+        assertThat(victim.get("/api/auth/revocations").json().path("revocations")).as("nothing was revoked").isEmpty();
+        assertThat(gateway.audit.events()).last().satisfies(e -> assertThat(e.status()).isEqualTo(403));
+        // the GET handed the session's own token back, and with it the change goes through
+        assertThat(victim.post("/api/auth/revocations", "{\"sid\": \"s1\"}").status()).isEqualTo(201);
+    }
+
+    @Test
+    void aCsrfTokenFromBeforeAReLogin_isRefusedAfterIt() {
+        gateway = TestGateway.start(TestGateway.basicMode(dir), clock);
+        Browser browser = gateway.browser();
+        browser.login("alice", TestGateway.PASSWORD);
+        String before = browser.csrfToken();
+        assertThat(browser.post("/api/auth/logout", null).status()).isEqualTo(204);
+        Browser.Reply again = browser.login("alice", TestGateway.PASSWORD);
+        assertThat(again.cookie("omcp-csrf")).as("the login answer carries the new session's token").isNotNull();
+        String current = browser.csrfToken();
+        assertThat(current).isNotEqualTo(before);
+        browser.cookies.put("omcp-csrf", before);
+
+        Browser.Reply refused = browser.post("/api/auth/revocations", "{\"sid\": \"s1\"}");
+
+        assertThat(refused.status()).isEqualTo(403);
+        assertThat(refused.json().path("code").asText()).isEqualTo("OMCP_CSRF_MISMATCH");
+        browser.cookies.put("omcp-csrf", current);
+        assertThat(browser.get("/api/auth/revocations").body()).as("only the logout's own revocation").doesNotContain("\"s1\"");
+        assertThat(browser.post("/api/auth/revocations", "{\"sid\": \"s1\"}").status()).isEqualTo(201);
+    }
+
+    @Test
+    void logoutWithoutTheCsrfToken_is403_andTheSessionStaysValid() {
+        // a cross-site page must not be able to sign the user out (spec 4.3 names no exemption for logout)
+        gateway = TestGateway.start(TestGateway.basicMode(dir), clock);
+        Browser browser = gateway.browser();
+        browser.login("alice", TestGateway.PASSWORD);
+        String session = browser.cookies.get("omcp_session");
+        browser.sendCsrf = false;
+
+        Browser.Reply refused = browser.post("/api/auth/logout", null);
+
+        assertThat(refused.status()).isEqualTo(403);
+        assertThat(refused.json().path("code").asText()).isEqualTo("OMCP_CSRF_MISMATCH");
+        assertThat(refused.cookie("omcp_session")).as("the cookie is not cleared").isNull();
+        assertThat(browser.cookies.get("omcp_session")).isEqualTo(session);
+        assertThat(browser.get("/api/me").json().path("sub").asText()).as("the session still works").isEqualTo("alice");
+        assertThat(gateway.audit.events()).last().satisfies(e -> assertThat(e.action()).isEqualTo("logout"))
+                .satisfies(e -> assertThat(e.status()).isEqualTo(403));
+        browser.sendCsrf = true;
+        assertThat(browser.post("/api/auth/logout", null).status()).isEqualTo(204);
+        Browser thief = gateway.browser();
+        thief.cookies.put("omcp_session", session);
+        assertThat(thief.get("/api/me").status()).as("the logout with the token ended the session").isEqualTo(401);
+    }
+
+    @Test
+    void aBearerRequestSkipsCsrf_butIsNeverAuthenticatedByTheSessionCookieThatCameWithIt() {
+        // spec 4.3: bearer requests bypass CSRF; the management API takes no bearer credential, so such a
+        // request is unauthenticated even when the browser's cookie came along, and cannot ride it
+        gateway = TestGateway.start(TestGateway.basicMode(dir), clock);
+        Browser browser = gateway.browser();
+        browser.login("alice", TestGateway.PASSWORD);
+        String session = browser.cookies.get("omcp_session");
+        browser.sendCsrf = false;
+        browser.headers.put("Authorization", "Bearer some-automation-token");
+
+        Browser.Reply refused = browser.post("/api/auth/revocations", "{\"sid\": \"s1\"}");
+        assertThat(refused.status()).isEqualTo(401);
+        assertThat(refused.json().path("code").asText()).isEqualTo("OMCP_AUTH_REQUIRED");
+        assertThat(refused.json().path("error").asText()).contains("Authorization").contains("cookie");
+        assertThat(browser.get("/api/me").status()).as("reads ignore the cookie too").isEqualTo(401);
+        assertThat(browser.post("/api/auth/logout", null).status()).isEqualTo(204);
+
+        browser.headers.clear();
+        browser.sendCsrf = true;
+        browser.cookies.put("omcp_session", session);
+        assertThat(browser.get("/api/me").json().path("sub").asText()).as("the bearer logout ended no session").isEqualTo("alice");
+        assertThat(browser.get("/api/auth/revocations").json().path("revocations")).as("nothing was revoked").isEmpty();
+    }
+
+    @Test
+    void overHttps_theCsrfCookieIsHostPrefixed_andLoginChangesAndLogoutWork() {
+        Map<String, String> env = new HashMap<>(TestGateway.basicMode(dir));
+        env.put("OMCP_TRUST_PROXY", "127.0.0.1");
+        gateway = TestGateway.start(env, clock);
+        Browser browser = gateway.browser();
+        browser.headers.put("X-Forwarded-Proto", "https");
+        assertThat(browser.get("/api/me").cookie("__Host-omcp-csrf")).as("before login too")
+                .matches("__Host-omcp-csrf=[A-Za-z0-9_-]{43}; Path=/; SameSite=Lax; Secure");
+
+        Browser.Reply login = browser.login("alice", TestGateway.PASSWORD);
+
+        // __Host- makes the browser refuse the cookie unless it is Secure, has Path=/ and no Domain
+        assertThat(login.cookie("__Host-omcp-csrf")).matches("__Host-omcp-csrf=[A-Za-z0-9_-]{43}; Path=/; SameSite=Lax; Secure");
+        assertThat(login.cookie("omcp-csrf")).isNull();
+        // spec 2.6 names the session cookie omcp_session, so it keeps that name
+        assertThat(login.cookie("omcp_session")).startsWith("omcp_session=").contains("; Path=/;").endsWith("; Secure")
+                .doesNotContainIgnoringCase("Domain");
+        assertThat(browser.post("/api/auth/revocations", "{\"sid\": \"s1\"}").status()).isEqualTo(201);
+        Browser.Reply logout = browser.post("/api/auth/logout", null);
+        assertThat(logout.status()).isEqualTo(204);
+        assertThat(logout.cookie("omcp_session")).contains("Max-Age=0").endsWith("; Secure");
+        assertThat(logout.cookie("__Host-omcp-csrf")).contains("Max-Age=0").contains("Path=/").endsWith("; Secure");
+        assertThat(browser.get("/api/me").status()).isEqualTo(401);
+    }
+
+    @Test
+    void overHttps_aCsrfCookieWithoutTheHostPrefix_isIgnored_soASiblingSiteCannotPlantOne() {
+        gateway = TestGateway.start(Map.of("OMCP_TRUST_PROXY", "127.0.0.1"), clock);
+        Browser browser = gateway.browser();
+        browser.headers.put("X-Forwarded-Proto", "https");
+        browser.sendCsrf = false;
+        String planted = "planted-by-a-sibling-subdomain-0123456789ab";
+        browser.cookies.put("omcp-csrf", planted);
+        browser.headers.put("X-CSRF-Token", planted);
+
+        Browser.Reply refused = browser.post("/api/auth/revocations", "{\"sid\": \"s1\"}");
+
+        assertThat(refused.status()).isEqualTo(403);
+        assertThat(refused.json().path("code").asText()).isEqualTo("OMCP_CSRF_MISMATCH");
+        assertThat(refused.json().path("error").asText()).contains("__Host-omcp-csrf");
+        browser.headers.remove("X-CSRF-Token");
+        browser.sendCsrf = true;
+        assertThat(browser.get("/api/auth/revocations").json().path("revocations")).isEmpty();
+        assertThat(browser.post("/api/auth/revocations", "{\"sid\": \"s1\"}").status()).isEqualTo(201);
+    }
+
+    @Test
     void everyMutatingRouteTheGatewayLists_refusesARequestWithoutTheCsrfToken_butTheDocumentedExemptions() {
         // spec 5 (section on CSRF): every mutating management call; a route marked exempt by mistake fails here
         gateway = TestGateway.start(Map.of(), clock);
@@ -89,8 +233,9 @@ class BrowserSecurityIT {
             }
         }));
         assertThat(exempt).as("mutating routes that took a request without the CSRF token")
-                .containsExactlyInAnyOrder("POST /api/auth/login", "POST /api/auth/logout", "POST /api/csp-violations");
-        assertThat(checked).as("mutating routes that refused it").contains("POST /api/auth/revocations").hasSizeGreaterThan(5);
+                .containsExactlyInAnyOrder("POST /api/auth/login", "POST /api/csp-violations");
+        assertThat(checked).as("mutating routes that refused it").contains("POST /api/auth/revocations", "POST /api/auth/logout")
+                .hasSizeGreaterThan(5);
     }
 
     @Test
@@ -162,7 +307,7 @@ class BrowserSecurityIT {
         proxied.headers.put("X-Forwarded-For", "198.51.100.23");
         Browser.Reply reply = proxied.login("alice", TestGateway.PASSWORD);
         assertThat(reply.cookie("omcp_session")).endsWith("; Secure");
-        assertThat(reply.cookie("omcp-csrf")).endsWith("; Secure");
+        assertThat(reply.cookie("__Host-omcp-csrf")).endsWith("; Secure");
         assertThat(gateway.audit.events()).last().satisfies(e -> assertThat(e.ip()).isEqualTo("198.51.100.23"));
         assertThat(proxied.get("/api/info").json().path("governance").path("trustProxy").asBoolean()).isTrue();
     }

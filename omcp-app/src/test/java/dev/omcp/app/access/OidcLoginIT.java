@@ -216,6 +216,26 @@ class OidcLoginIT {
     }
 
     @Test
+    void theCallbackHandsThePageTheNewSessionsCsrfToken_andOneFromBeforeTheSignInIsRefused() {
+        Browser browser = gateway.browser();
+        browser.get("/api/me");
+        String before = browser.csrfToken();
+        assertThat(before).isNotNull();
+        Browser.Reply callback = signIn(browser, person("u-7", Map.of("groups", List.of("platform-admins"))));
+        assertThat(callback.cookie("omcp-csrf")).as("set by the callback itself").isNotNull();
+        String after = browser.csrfToken();
+        assertThat(after).isNotEqualTo(before);
+        browser.cookies.put("omcp-csrf", before);
+
+        Browser.Reply refused = browser.post("/api/auth/revocations", "{\"sid\": \"s1\"}");
+
+        assertThat(refused.status()).isEqualTo(403);
+        assertThat(refused.json().path("code").asText()).isEqualTo("OMCP_CSRF_MISMATCH");
+        browser.cookies.put("omcp-csrf", after);
+        assertThat(browser.post("/api/auth/revocations", "{\"sid\": \"s1\"}").status()).isEqualTo(201);
+    }
+
+    @Test
     void aPersonWithoutMappedGroupsLogsInWithoutPermissions() {
         Browser browser = gateway.browser();
         signIn(browser, person("u-9", Map.of("groups", List.of("marketing"))));

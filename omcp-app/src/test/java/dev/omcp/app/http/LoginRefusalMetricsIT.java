@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.omcp.adapters.http.auth.AuthMode;
 import dev.omcp.adapters.http.auth.LoginRoutes;
+import dev.omcp.adapters.http.security.CsrfProtection;
 import dev.omcp.adapters.http.auth.SessionCookies;
 import dev.omcp.adapters.http.server.GatewayHttpServer;
 import dev.omcp.core.gateway.Gateway;
@@ -22,6 +23,7 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
+import java.security.SecureRandom;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
@@ -54,8 +56,9 @@ class LoginRefusalMetricsIT {
                 return true;
             }
         };
-        LoginRoutes routes = new LoginRoutes(AuthMode.BASIC, Optional.of(login), new NoSessions(),
-                new SessionCookies("0123456789abcdef0123456789abcdef".getBytes(StandardCharsets.UTF_8)), new NoRevocations());
+        byte[] secret = "0123456789abcdef0123456789abcdef".getBytes(StandardCharsets.UTF_8);
+        LoginRoutes routes = new LoginRoutes(AuthMode.BASIC, Optional.of(login), new NoSessions(), new SessionCookies(secret),
+                new CsrfProtection(true, secret, new SecureRandom()), new NoRevocations());
         Gateway gateway = Gateway.builder().version("test").build();
         server = GatewayHttpServer.builder()
                 .mcp(gateway.mcp())

@@ -36,9 +36,12 @@ import org.slf4j.LoggerFactory;
  * <ol>
  *   <li>the client address and HTTPS flag, after the trusted-proxy rules;</li>
  *   <li>the caller: the anonymous principal in anonymous mode, else the principal of a valid
- *       {@code omcp_session} cookie (signature, expiry and the blocklist, on every request);</li>
+ *       {@code omcp_session} cookie (signature, expiry and the blocklist, on every request); a
+ *       request whose {@code Authorization: Bearer} header lets it skip CSRF is never run as the
+ *       session of a cookie it also carries, since the management API takes no bearer credential;</li>
  *   <li>401 {@code OMCP_AUTH_REQUIRED} for a non-public route without a valid session;</li>
- *   <li>403 {@code OMCP_CSRF_MISMATCH} for a mutating request without the echoed CSRF token;</li>
+ *   <li>403 {@code OMCP_CSRF_MISMATCH} for a mutating request without the CSRF token of its session
+ *       ({@link CsrfProtection});</li>
  *   <li>403 {@code OMCP_PERMISSION_DENIED} (or 503 when the policy engine cannot decide) for a
  *       route whose permission the caller lacks;</li>
  *   <li>the handler;</li>
@@ -99,7 +102,11 @@ public final class ManagementGuard implements ApiGuard, ManagementIdentity {
     public void handle(Context ctx, ApiRoutes.Route route, Handler handler) throws Exception {
         boolean secure = locateClient(ctx);
         Optional<Principal> principal = resolve(ctx);
-        csrf.ensureCookie(ctx, secure);
+        Optional<String> sessionId = principal.flatMap(Principal::sessionId);
+        if (!route.csrfExempt()) {
+            // Exempt routes need no token, and login sets the one of the session it opens.
+            csrf.ensureCookie(ctx, sessionId, secure);
+        }
         Exception failure = null;
         Handler action = route.reportsToAudit() && route.mutating()
                 ? failClosed(ctx.method().name(), ctx.path(), principal, handler)
@@ -107,9 +114,8 @@ public final class ManagementGuard implements ApiGuard, ManagementIdentity {
         try {
             if (principal.isEmpty() && !route.publicRoute()) {
                 unauthenticated(ctx);
-            } else if (route.mutating() && !route.csrfExempt() && !csrf.accepts(ctx)) {
-                JsonResponses.error(ctx, 403, "OMCP_CSRF_MISMATCH", "this request changes state and needs the CSRF token: "
-                        + "echo the value of the omcp-csrf cookie in the X-CSRF-Token header");
+            } else if (route.mutating() && !route.csrfExempt() && !csrf.accepts(ctx, sessionId, secure)) {
+                JsonResponses.error(ctx, 403, "OMCP_CSRF_MISMATCH", CsrfProtection.refusal(secure));
             } else if (route.permission() != null) {
                 authorize(ctx, principal.orElseThrow(), route.permission(), action);
             } else {
@@ -169,6 +175,11 @@ public final class ManagementGuard implements ApiGuard, ManagementIdentity {
         if (mode == AuthMode.ANONYMOUS) {
             return Optional.of(Principal.anonymous());
         }
+        if (csrf.bypassedByBearer(ctx)) {
+            // The bearer header let the request skip CSRF; running it as the cookie's session would let a
+            // page that can add that header ride the cookie.
+            return Optional.empty();
+        }
         String cookie = ctx.cookie(SessionCookies.NAME);
         if (cookie == null) {
             return Optional.empty();
@@ -180,9 +191,17 @@ public final class ManagementGuard implements ApiGuard, ManagementIdentity {
     private void unauthenticated(Context ctx) {
         Map<String, Object> body = new LinkedHashMap<>();
         body.put("code", "OMCP_AUTH_REQUIRED");
-        body.put("error", mode == AuthMode.OIDC
-                ? "no valid session: sign in at GET /api/auth/oidc/login"
-                : "no valid session: log in with POST /api/auth/login");
+        String error;
+        if (csrf.bypassedByBearer(ctx)) {
+            error = "this request carries Authorization: Bearer, so it skips the CSRF check and the session cookie that came"
+                    + " with it is not used; the management API takes no bearer credential: send the session cookie without the"
+                    + " Authorization header, and the " + CsrfProtection.HEADER + " header on changes";
+        } else {
+            error = mode == AuthMode.OIDC
+                    ? "no valid session: sign in at GET /api/auth/oidc/login"
+                    : "no valid session: log in with POST /api/auth/login";
+        }
+        body.put("error", error);
         body.put("mode", mode.wireName());
         JsonResponses.json(ctx, 401, body);
     }

@@ -5,6 +5,7 @@ import dev.omcp.adapters.http.api.ApiRoutes;
 import dev.omcp.adapters.http.api.JsonResponses;
 import dev.omcp.adapters.http.api.JsonpExchange;
 import dev.omcp.adapters.http.metrics.GatewayMetrics;
+import dev.omcp.adapters.http.security.CsrfProtection;
 import dev.omcp.ports.auth.LoginResult;
 import dev.omcp.ports.auth.PasswordLogin;
 import dev.omcp.ports.auth.Revocation;
@@ -55,6 +56,7 @@ public final class LoginRoutes {
     private final Optional<PasswordLogin> login;
     private final SessionAuthority sessions;
     private final SessionCookies cookies;
+    private final CsrfProtection csrf;
     private final SessionRevocations revocations;
     private final AddressTableFullWarnings tableFull;
 
@@ -62,21 +64,23 @@ public final class LoginRoutes {
      * @param login the password login; empty outside basic mode
      * @param cookies the cookie codec (in anonymous mode it only serves logout, which then has no
      *     session to end)
+     * @param csrf hands the page the CSRF token of the session a login opens, and clears it at logout
      */
     public LoginRoutes(AuthMode mode, Optional<PasswordLogin> login, SessionAuthority sessions, SessionCookies cookies,
-            SessionRevocations revocations) {
-        this(mode, login, sessions, cookies, revocations, Clock.systemUTC());
+            CsrfProtection csrf, SessionRevocations revocations) {
+        this(mode, login, sessions, cookies, csrf, revocations, Clock.systemUTC());
     }
 
     /**
      * @param clock paces the warning of a full per-address login counter (one line a minute at most)
      */
     public LoginRoutes(AuthMode mode, Optional<PasswordLogin> login, SessionAuthority sessions, SessionCookies cookies,
-            SessionRevocations revocations, Clock clock) {
+            CsrfProtection csrf, SessionRevocations revocations, Clock clock) {
         this.mode = Objects.requireNonNull(mode, "mode");
         this.login = Objects.requireNonNull(login, "login");
         this.sessions = Objects.requireNonNull(sessions, "sessions");
         this.cookies = Objects.requireNonNull(cookies, "cookies");
+        this.csrf = Objects.requireNonNull(csrf, "csrf");
         this.revocations = Objects.requireNonNull(revocations, "revocations");
         this.tableFull = new AddressTableFullWarnings(clock);
     }
@@ -96,9 +100,12 @@ public final class LoginRoutes {
                         + "(OMCP_LOGIN_ADDRESS_TABLE_FULL); see Retry-After")
                 .response(503, "too many password verifications in progress; see Retry-After")
                 .handle(this::login);
-        routes.route(HandlerType.POST, "/api/auth/logout").tag("auth").publicRoute().csrfExempt().audit("auth", "logout")
-                .summary("Ends the session: revokes its sid and clears the cookie")
+        // Not CSRF-exempt: a page of another site must not be able to sign the user out.
+        routes.route(HandlerType.POST, "/api/auth/logout").tag("auth").publicRoute().audit("auth", "logout")
+                .summary("Ends the session: revokes its sid and clears the cookies; needs the X-CSRF-Token header")
                 .response(204, "logged out")
+                .response(403, "the X-CSRF-Token header does not hold the session's token (OMCP_CSRF_MISMATCH); the session "
+                        + "stays valid")
                 .handle(this::logout);
         routes.route(HandlerType.GET, "/api/auth/revocations").tag("auth").permission("users", "delete")
                 .summary("The session blocklist: revoked sids and subjects still in force")
@@ -146,6 +153,8 @@ public final class LoginRoutes {
             case LoginResult.LoggedIn loggedIn -> {
                 SessionClaims claims = loggedIn.session();
                 ctx.res().addHeader("Set-Cookie", cookies.setCookie(claims, sessions.lifetime(), ApiCaller.secure(ctx)));
+                // a new session, a new token: one kept from before this login no longer matches
+                csrf.issueForSession(ctx, claims.sid(), ApiCaller.secure(ctx));
                 Map<String, Object> user = new LinkedHashMap<>();
                 user.put("sub", claims.sub());
                 user.put("name", claims.name());
@@ -214,7 +223,11 @@ public final class LoginRoutes {
     }
 
     private void logout(Context ctx) {
-        Optional<SessionClaims> claims = Optional.ofNullable(ctx.cookie(SessionCookies.NAME)).flatMap(cookies::decode);
+        // Only the session the guard ran this request as: a bearer request, which skipped CSRF, has none
+        // even when a cookie came along, so it cannot end the cookie's session.
+        Optional<String> sid = ApiCaller.principal(ctx).flatMap(Principal::sessionId);
+        Optional<SessionClaims> claims = sid.flatMap(verified -> Optional.ofNullable(ctx.cookie(SessionCookies.NAME))
+                .flatMap(cookies::decode).filter(decoded -> decoded.sid().equals(verified)));
         if (claims.isPresent() && sessions.check(claims.get()) instanceof SessionCheck.Valid) {
             ApiCaller.auditActor(ctx, claims.get().sub());
             try {
@@ -225,6 +238,7 @@ public final class LoginRoutes {
             }
         }
         ctx.res().addHeader("Set-Cookie", SessionCookies.clearCookie(ApiCaller.secure(ctx)));
+        csrf.clearCookie(ctx, ApiCaller.secure(ctx));
         ctx.status(204);
     }
 

@@ -7,6 +7,7 @@ import dev.omcp.adapters.http.api.ApiRoutes;
 import dev.omcp.adapters.http.api.JsonResponses;
 import dev.omcp.adapters.http.auth.SessionCookies;
 import dev.omcp.adapters.http.auth.SignedValue;
+import dev.omcp.adapters.http.security.CsrfProtection;
 import dev.omcp.ports.auth.ClientMetadata;
 import dev.omcp.ports.auth.ClientRegistrar;
 import dev.omcp.ports.auth.ExternalIdentityMapping;
@@ -57,21 +58,24 @@ public final class OidcRoutes {
     private final ExternalIdentityMapping mapping;
     private final SessionAuthority sessions;
     private final SessionCookies cookies;
+    private final CsrfProtection csrf;
     private final SignedValue stateSigner;
     private final SecureRandom random;
     private final Clock clock;
     private final Optional<ClientRegistrar> registrar;
 
     /**
+     * @param csrf hands the page the CSRF token of the session a callback opens
      * @param sessionSecret the session secret; the state cookie is signed with a key derived from it
      * @param registrar dynamic client registration, present only when enabled
      */
     public OidcRoutes(OidcClient client, ExternalIdentityMapping mapping, SessionAuthority sessions, SessionCookies cookies,
-            byte[] sessionSecret, SecureRandom random, Clock clock, Optional<ClientRegistrar> registrar) {
+            CsrfProtection csrf, byte[] sessionSecret, SecureRandom random, Clock clock, Optional<ClientRegistrar> registrar) {
         this.client = Objects.requireNonNull(client, "client");
         this.mapping = Objects.requireNonNull(mapping, "mapping");
         this.sessions = Objects.requireNonNull(sessions, "sessions");
         this.cookies = Objects.requireNonNull(cookies, "cookies");
+        this.csrf = Objects.requireNonNull(csrf, "csrf");
         this.stateSigner = new SignedValue(SignedValue.derive(sessionSecret, "omcp oidc login state v1"));
         this.random = Objects.requireNonNull(random, "random");
         this.clock = Objects.requireNonNull(clock, "clock");
@@ -176,6 +180,7 @@ public final class OidcRoutes {
         }
         SessionClaims session = sessions.open(((MappedIdentity.Mapped) identity).subject());
         ctx.res().addHeader("Set-Cookie", cookies.setCookie(session, sessions.lifetime(), ApiCaller.secure(ctx)));
+        csrf.issueForSession(ctx, session.sid(), ApiCaller.secure(ctx));
         LOG.info("event=login outcome=ok mode=oidc principal=\"{}\" roles={}", session.sub().replaceAll("[^\\x20-\\x7e]", "?"),
                 session.roles());
         ctx.redirect(expected.path("returnTo").asText("/"));

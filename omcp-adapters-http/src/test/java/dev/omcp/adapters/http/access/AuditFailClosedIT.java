@@ -115,7 +115,7 @@ class AuditFailClosedIT {
     void start() {
         ManagementGuard guard = new ManagementGuard(AuthMode.ANONYMOUS,
                 new SessionCookies("0123456789abcdef0123456789abcdef".getBytes(StandardCharsets.UTF_8)), new NoSessions(),
-                new AllowAll(), new CsrfProtection(true, new SecureRandom()), TrustedProxies.none(), trail);
+                new AllowAll(), new CsrfProtection(true, new byte[32], new SecureRandom()), TrustedProxies.none(), trail);
         app = Javalin.create(config -> {
             config.jetty.host = "127.0.0.1";
             config.jetty.port = 0;

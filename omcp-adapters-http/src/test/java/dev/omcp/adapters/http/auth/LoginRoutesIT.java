@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.omcp.adapters.http.api.ApiCaller;
 import dev.omcp.adapters.http.api.ApiGuard;
 import dev.omcp.adapters.http.api.ApiRoutes;
+import dev.omcp.adapters.http.security.CsrfProtection;
 import dev.omcp.ports.auth.LoginResult;
 import dev.omcp.ports.auth.PasswordLogin;
 import dev.omcp.ports.auth.SessionAuthority;
@@ -83,8 +84,9 @@ class LoginRoutesIT {
                 return username.equals("sam");
             }
         };
-        LoginRoutes routes = new LoginRoutes(AuthMode.BASIC, Optional.of(login), sessions,
-                new SessionCookies("0123456789abcdef0123456789abcdef".getBytes(StandardCharsets.UTF_8)), revocations);
+        byte[] secret = "0123456789abcdef0123456789abcdef".getBytes(StandardCharsets.UTF_8);
+        LoginRoutes routes = new LoginRoutes(AuthMode.BASIC, Optional.of(login), sessions, new SessionCookies(secret),
+                new CsrfProtection(true, secret, new java.security.SecureRandom()), revocations);
         ApiGuard recordingActors = (ctx, route, handler) -> {
             ApiGuard.open().handle(ctx, route, handler);
             auditActors.add(ApiCaller.auditActor(ctx).orElse("(none)"));
