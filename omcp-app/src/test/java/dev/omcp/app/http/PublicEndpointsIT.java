@@ -131,6 +131,14 @@ class PublicEndpointsIT {
     }
 
     @Test
+    void openApi_offersOnlyTheSessionCookie_theOneCredentialTheManagementApiTakes() {
+        JsonObject openApi = json("/api/openapi.json");
+        assertThat(openApi.getJsonObject("components").getJsonObject("securitySchemes").keySet()).containsExactly("session");
+        assertThat(openApi.getJsonArray("security")).hasSize(1);
+        assertThat(openApi.getJsonArray("security").getJsonObject(0).keySet()).containsExactly("session");
+    }
+
+    @Test
     void openApi_carriesTheVersionTheGatewayReportsInItsInfo() {
         assertThat(json("/api/openapi.json").getJsonObject("info").getString("version"))
                 .isEqualTo(json("/api/info").getString("version"))

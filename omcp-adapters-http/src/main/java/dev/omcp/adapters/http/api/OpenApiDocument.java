@@ -50,10 +50,14 @@ public final class OpenApiDocument {
                 "title", title,
                 "version", version,
                 "description", "Management and discovery API of the OMCP gateway. The MCP transport itself is at /mcp."));
+        // The session cookie of POST /api/auth/login is the management API's only credential: a bearer
+        // header lets a request skip the CSRF check, but nothing here accepts it as a login (spec 4.3),
+        // so a client generated from this document must not be offered one.
         document.put("components", Map.of("securitySchemes", Map.of(
-                "session", Map.of("type", "apiKey", "in", "cookie", "name", "omcp_session"),
-                "bearer", Map.of("type", "http", "scheme", "bearer"))));
-        document.put("security", List.of(Map.of("session", List.of()), Map.of("bearer", List.of())));
+                "session", Map.of("type", "apiKey", "in", "cookie", "name", "omcp_session",
+                        "description", "set by POST /api/auth/login; a mutating request also echoes the CSRF cookie in "
+                                + "X-CSRF-Token (docs/access-control.md)"))));
+        document.put("security", List.of(Map.of("session", List.of())));
         document.put("paths", paths);
         return document;
     }
