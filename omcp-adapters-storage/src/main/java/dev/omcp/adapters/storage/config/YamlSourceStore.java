@@ -195,6 +195,7 @@ public final class YamlSourceStore implements SourceStore {
                 document = new LinkedHashMap<>();
                 map.forEach((k, v) -> document.put(String.valueOf(k), v));
                 readable = true;
+                warnOfIgnoredEnvironmentSources(text);
                 return parse();
             } catch (YAMLException e) {
                 // duplicate keys are refused too: which of two 'url:' lines the operator meant is a guess
@@ -202,6 +203,23 @@ public final class YamlSourceStore implements SourceStore {
             }
         } finally {
             lock.unlock();
+        }
+    }
+
+    /**
+     * With a sources file, {@code PROMETHEUS_URL} and {@code LOKI_URL} make no sources of their own:
+     * the file alone says what the sources are. An operator who set one of them (or changed it) after
+     * the file came to be, for example after the first change through {@code /api/sources} created
+     * it, would otherwise wonder why the gateway does not use it. A variable the file references as
+     * {@code ${NAME}} is used through that reference and is not reported.
+     */
+    private void warnOfIgnoredEnvironmentSources(String fileText) {
+        for (EnvironmentSource env : environmentSources) {
+            if (!env.urls().isEmpty() && !fileText.contains("${" + env.variable() + "}")) {
+                LOG.warn("event=environment-source-ignored variable={} file={} reason=\"the sources file exists, and it alone defines "
+                        + "the sources\" hint=\"add the source to the file or through /api/sources (url: ${{}} keeps it following the "
+                        + "variable), or unset {}\"", env.variable(), file, env.variable(), env.variable());
+            }
         }
     }
 
