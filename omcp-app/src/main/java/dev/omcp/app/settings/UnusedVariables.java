@@ -18,6 +18,10 @@ import java.util.stream.Stream;
  * <p>Read from the environment of a start that was accepted, so the choices hold valid values.
  */
 public final class UnusedVariables {
+    /** How the lockout counts and backs off: unused with the lockout off. */
+    private static final List<Variable> LOCKOUT_POLICY = List.of(Variables.LOCKOUT_MAX_FAILURES, Variables.LOCKOUT_WINDOW,
+            Variables.LOCKOUT_BASE, Variables.LOCKOUT_MAX);
+
     private UnusedVariables() {}
 
     /**
@@ -44,8 +48,14 @@ public final class UnusedVariables {
                     .forEach(variable -> add(unused, env, variable, Variables.AUTH, "oidc", auth));
         }
         if (!auth.equals("basic")) {
-            Stream.of(Variables.USERS_FILE, Variables.AUTH_ALLOW_FALLBACK)
-                    .forEach(variable -> add(unused, env, variable, Variables.AUTH, "basic", auth));
+            // the lockout guards password login, which only basic mode has
+            Stream.concat(Stream.of(Variables.USERS_FILE, Variables.AUTH_ALLOW_FALLBACK), Stream.concat(LOCKOUT_POLICY.stream(),
+                    Stream.of(Variables.LOCKOUT_DISABLED))).forEach(variable -> add(unused, env, variable, Variables.AUTH, "basic", auth));
+        } else if (switchedOn(env, Variables.LOCKOUT_DISABLED)) {
+            LOCKOUT_POLICY.forEach(variable -> add(unused, env, variable, Variables.LOCKOUT_DISABLED, "false", "true"));
+        }
+        if (auth.equals("oidc") && !switchedOn(env, Variables.OIDC_DCR_ENABLED)) {
+            add(unused, env, Variables.OIDC_DCR_STORE, Variables.OIDC_DCR_ENABLED, "true", "false");
         }
         // without the audit file the interval is refused at read time; with it, only batch uses it
         String fsync = choice(env, Variables.AUDIT_FSYNC);
@@ -66,6 +76,11 @@ public final class UnusedVariables {
     private static String choice(Map<String, String> env, Variable variable) {
         String value = env.get(variable.name());
         return value == null || value.isBlank() ? variable.defaultValue() : value.trim().toLowerCase(Locale.ROOT);
+    }
+
+    /** A switch as the settings reader reads it (true, 1, yes, on in any case); unset means its default. */
+    private static boolean switchedOn(Map<String, String> env, Variable variable) {
+        return List.of("true", "1", "yes", "on").contains(choice(env, variable));
     }
 
     private static boolean isSet(Map<String, String> env, String name) {

@@ -51,6 +51,29 @@ class UnusedVariablesTest {
     }
 
     @Test
+    void theLockoutPolicy_withTheLockoutOff_orOutsideBasicMode_isUnused() {
+        assertThat(UnusedVariables.in(Map.of("OMCP_AUTH", "basic", "OMCP_AUTH_LOCKOUT_DISABLED", "Yes",
+                "OMCP_AUTH_LOCKOUT_MAX_FAILURES", "3", "OMCP_AUTH_LOCKOUT_MAX", "600")))
+                .containsExactlyInAnyOrder(
+                        new Unused("OMCP_AUTH_LOCKOUT_MAX_FAILURES", "OMCP_AUTH_LOCKOUT_DISABLED=false", "OMCP_AUTH_LOCKOUT_DISABLED=true"),
+                        new Unused("OMCP_AUTH_LOCKOUT_MAX", "OMCP_AUTH_LOCKOUT_DISABLED=false", "OMCP_AUTH_LOCKOUT_DISABLED=true"));
+        assertThat(UnusedVariables.in(Map.of("OMCP_AUTH", "oidc", "OMCP_OIDC_ISSUER", "https://idp.example.com",
+                "OMCP_AUTH_LOCKOUT_WINDOW", "600", "OMCP_AUTH_LOCKOUT_DISABLED", "true")))
+                .containsExactlyInAnyOrder(new Unused("OMCP_AUTH_LOCKOUT_WINDOW", "OMCP_AUTH=basic", "OMCP_AUTH=oidc"),
+                        new Unused("OMCP_AUTH_LOCKOUT_DISABLED", "OMCP_AUTH=basic", "OMCP_AUTH=oidc"));
+        assertThat(UnusedVariables.in(Map.of("OMCP_AUTH", "basic", "OMCP_AUTH_LOCKOUT_DISABLED", "off",
+                "OMCP_AUTH_LOCKOUT_MAX_FAILURES", "3"))).as("a lockout that is on uses its policy").isEmpty();
+    }
+
+    @Test
+    void theDcrStore_withoutDcrEnabled_isUnused() {
+        assertThat(UnusedVariables.in(Map.of("OMCP_AUTH", "oidc", "OMCP_OIDC_DCR_STORE", "/var/lib/omcp/clients.json")))
+                .containsExactly(new Unused("OMCP_OIDC_DCR_STORE", "OMCP_OIDC_DCR_ENABLED=true", "OMCP_OIDC_DCR_ENABLED=false"));
+        assertThat(UnusedVariables.in(Map.of("OMCP_AUTH", "oidc", "OMCP_OIDC_DCR_ENABLED", "1",
+                "OMCP_OIDC_DCR_STORE", "/var/lib/omcp/clients.json"))).isEmpty();
+    }
+
+    @Test
     void theFsyncInterval_underAnotherFsyncPolicy_isUnused() {
         assertThat(UnusedVariables.in(Map.of("OMCP_MGMT_AUDIT_FILE", "/a.jsonl", "OMCP_AUDIT_FSYNC_INTERVAL_MS", "250")))
                 .as("the default policy is always")
