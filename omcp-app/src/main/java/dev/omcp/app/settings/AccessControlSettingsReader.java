@@ -29,8 +29,30 @@ final class AccessControlSettingsReader {
 
     private AccessControlSettingsReader() {}
 
+    /**
+     * Unset, {@code OMCP_AUTH} means anonymous (spec 5.1): every {@code /api/*} request is accepted.
+     * An operator who configured an identity provider or a users file and forgot {@code OMCP_AUTH}
+     * would get exactly that, an open management plane, behind one warning. So when a login is
+     * configured but no mode chosen, the start is refused; choosing {@code anonymous} explicitly
+     * keeps the spec's behaviour (then the login variables are only warned about as unused, since one
+     * environment file may serve several profiles).
+     */
+    private static void refuseAnImplicitAnonymousPlaneWithALoginConfigured(Environment env) {
+        if (env.raw(Variables.AUTH).isPresent()) {
+            return;
+        }
+        Optional<Variable> login = Variables.ACCESS_CONTROL.stream()
+                .filter(variable -> variable.equals(Variables.USERS_FILE) || variable.name().startsWith("OMCP_OIDC_"))
+                .filter(variable -> env.raw(variable).isPresent()).findFirst();
+        login.ifPresent(variable -> env.problem(Variables.AUTH, "is not set, so the management API would accept every request without "
+                + "login (anonymous), yet " + variable.name() + " configures a login; set OMCP_AUTH="
+                + (variable.equals(Variables.USERS_FILE) ? "basic" : "oidc") + " to require it, or OMCP_AUTH=anonymous to run without "
+                + "login on purpose"));
+    }
+
     static AccessControlSettings read(Environment env) {
         String mode = env.oneOf(Variables.AUTH, List.of("anonymous", "basic", "oidc"));
+        refuseAnImplicitAnonymousPlaneWithALoginConfigured(env);
         Optional<String> secret = env.raw(Variables.SESSION_SECRET);
         if (secret.isPresent() && secret.get().length() < MIN_SECRET) {
             // refused, not replaced by a per-process secret: replicas would then reject each other's

@@ -63,6 +63,20 @@ class AccessControlSettingsTest {
     }
 
     @Test
+    void aLoginConfigured_withoutOmcpAuth_refusesTheStart_ratherThanRunTheManagementApiWithoutLogin() throws Exception {
+        assertThatThrownBy(() -> read(Map.of("OMCP_OIDC_ISSUER", "https://idp.example.com", "OMCP_OIDC_CLIENT_SECRET", "s3cr3t-oidc")))
+                .isInstanceOfSatisfying(InvalidSettingsException.class, e -> assertThat(e.getMessage())
+                        .contains("OMCP_AUTH is not set, so the management API would accept every request without login")
+                        .contains("set OMCP_AUTH=oidc to require it, or OMCP_AUTH=anonymous to run without login on purpose")
+                        .doesNotContain("s3cr3t-oidc").doesNotContain("idp.example.com"));
+        assertThatThrownBy(() -> read(Map.of("OMCP_USERS_FILE", "/etc/omcp/users.json")))
+                .hasMessageContaining("OMCP_USERS_FILE configures a login; set OMCP_AUTH=basic");
+        // chosen on purpose, anonymous keeps the spec's behaviour; the login variables are only unused
+        assertThat(read(Map.of("OMCP_AUTH", "anonymous", "OMCP_OIDC_ISSUER", "https://idp.example.com")).oidc()).isEmpty();
+        assertThat(read(Map.of("OMCP_SESSION_LIFETIME", "3600")).oidc()).as("not a login of its own").isEmpty();
+    }
+
+    @Test
     void oidcModeNeedsIssuerClientAndRedirect_andValidatesTheRoleMap() {
         Map<String, String> env = new HashMap<>();
         env.put("OMCP_AUTH", "oidc");

@@ -66,6 +66,7 @@ class SettingsReaderTest {
         Map<String, String> env = new HashMap<>();
         fileVariables.forEach(name -> env.put(name, dir.toString()));
         env.put("OMCP_AUDIT_WEBHOOK_URL", "https://93.184.215.14/audit");
+        env.put("OMCP_AUTH", "basic"); // a users file without a mode is a problem of its own
 
         InvalidSettingsException e = catchThrowableOfType(InvalidSettingsException.class, () -> SettingsReader.read(env));
 
