@@ -3,20 +3,16 @@ package dev.omcp.adapters.storage.config;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import ch.qos.logback.classic.Level;
-import ch.qos.logback.classic.Logger;
-import ch.qos.logback.classic.spi.ILoggingEvent;
-import ch.qos.logback.core.read.ListAppender;
+import dev.omcp.adapters.storage.CapturedLog;
 import dev.omcp.ports.sources.SourceDefinition;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
-import org.slf4j.LoggerFactory;
 
 /**
  * With a sources file, PROMETHEUS_URL and LOKI_URL make no sources of their own; a variable the
@@ -27,23 +23,11 @@ class EnvironmentSourcesIgnoredIT {
     @TempDir
     Path dir;
 
-    private final ListAppender<ILoggingEvent> log = new ListAppender<>();
-    private final Logger logger = (Logger) LoggerFactory.getLogger(YamlSourceStore.class);
-
-    @BeforeEach
-    void captureLog() {
-        log.start();
-        logger.addAppender(log);
-    }
-
-    @AfterEach
-    void releaseLog() {
-        logger.detachAppender(log);
-    }
+    @RegisterExtension
+    final CapturedLog log = new CapturedLog(YamlSourceStore.class);
 
     private List<String> ignoredWarnings() {
-        return log.list.stream().filter(e -> e.getLevel() == Level.WARN)
-                .map(ILoggingEvent::getFormattedMessage).filter(m -> m.startsWith("event=environment-source-ignored")).toList();
+        return log.messages(Level.WARN).stream().filter(m -> m.startsWith("event=environment-source-ignored")).toList();
     }
 
     @Test

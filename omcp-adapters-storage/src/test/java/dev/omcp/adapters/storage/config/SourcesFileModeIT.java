@@ -3,9 +3,8 @@ package dev.omcp.adapters.storage.config;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import ch.qos.logback.classic.Level;
-import ch.qos.logback.classic.Logger;
 import ch.qos.logback.classic.spi.ILoggingEvent;
-import ch.qos.logback.core.read.ListAppender;
+import dev.omcp.adapters.storage.CapturedLog;
 import dev.omcp.ports.sources.SourceDefinition;
 import dev.omcp.sdk.connector.SourceConfig;
 import jakarta.json.Json;
@@ -17,11 +16,9 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
-import org.slf4j.LoggerFactory;
 
 /** The sources file's mode on a real POSIX file system, when the API writes a secret into it. */
 class SourcesFileModeIT {
@@ -47,19 +44,8 @@ class SourcesFileModeIT {
     @TempDir
     Path dir;
 
-    private final ListAppender<ILoggingEvent> log = new ListAppender<>();
-    private final Logger logger = (Logger) LoggerFactory.getLogger(YamlSourceStore.class);
-
-    @BeforeEach
-    void captureLog() {
-        log.start();
-        logger.addAppender(log);
-    }
-
-    @AfterEach
-    void releaseLog() {
-        logger.detachAppender(log);
-    }
+    @RegisterExtension
+    final CapturedLog log = new CapturedLog(YamlSourceStore.class);
 
     private Path worldReadable(String yaml) throws Exception {
         Path file = Files.writeString(dir.resolve("sources.yaml"), yaml);
@@ -86,7 +72,7 @@ class SourcesFileModeIT {
     }
 
     private List<ILoggingEvent> modeWarnings() {
-        return log.list.stream().filter(e -> e.getLevel() == Level.WARN && e.getFormattedMessage().contains("sources-file-mode")).toList();
+        return log.events().stream().filter(e -> e.getLevel() == Level.WARN && e.getFormattedMessage().contains("sources-file-mode")).toList();
     }
 
     @Test

@@ -3,9 +3,7 @@ package dev.omcp.adapters.storage.plugins;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import ch.qos.logback.classic.Level;
-import ch.qos.logback.classic.Logger;
-import ch.qos.logback.classic.spi.ILoggingEvent;
-import ch.qos.logback.core.read.ListAppender;
+import dev.omcp.adapters.storage.CapturedLog;
 import dev.omcp.ports.plugins.PluginCandidate;
 import java.io.IOException;
 import java.nio.file.AccessDeniedException;
@@ -19,11 +17,10 @@ import java.util.List;
 import java.util.Optional;
 import java.util.UUID;
 import java.util.stream.Stream;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
-import org.slf4j.LoggerFactory;
 
 /** What a crash in the middle of an install leaves in the plugins directory is settled at the next start. */
 class InterruptedInstallsIT {
@@ -35,25 +32,18 @@ class InterruptedInstallsIT {
     private Path plugins;
     private Path trustRoot;
     private FilesystemPluginStore store;
-    private final ListAppender<ILoggingEvent> log = new ListAppender<>();
-    private final Logger logger = (Logger) LoggerFactory.getLogger(InterruptedInstalls.class);
+    @RegisterExtension
+    final CapturedLog log = new CapturedLog(InterruptedInstalls.class);
 
     @BeforeEach
     void setUp() throws IOException {
         plugins = Files.createDirectory(tmp.resolve("plugins"));
         trustRoot = Files.writeString(tmp.resolve("trust-root.pem"), Keys.publicPem(KEY));
         store = new FilesystemPluginStore(plugins, Optional.of(trustRoot));
-        log.start();
-        logger.addAppender(log);
-    }
-
-    @AfterEach
-    void release() {
-        logger.detachAppender(log);
     }
 
     private List<String> logged(Level level) {
-        return log.list.stream().filter(e -> e.getLevel() == level).map(ILoggingEvent::getFormattedMessage).toList();
+        return log.messages(level);
     }
 
     private List<String> entries() throws IOException {
@@ -214,6 +204,6 @@ class InterruptedInstallsIT {
         new FilesystemPluginStore(tmp.resolve("absent"), Optional.of(trustRoot)).recoverInterruptedInstalls();
 
         assertThat(tmp.resolve("absent")).doesNotExist();
-        assertThat(log.list).isEmpty();
+        assertThat(log.events()).isEmpty();
     }
 }

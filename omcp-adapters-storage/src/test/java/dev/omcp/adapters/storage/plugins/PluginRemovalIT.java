@@ -4,9 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import ch.qos.logback.classic.Level;
-import ch.qos.logback.classic.Logger;
-import ch.qos.logback.classic.spi.ILoggingEvent;
-import ch.qos.logback.core.read.ListAppender;
+import dev.omcp.adapters.storage.CapturedLog;
 import dev.omcp.ports.plugins.PluginCandidate;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -18,11 +16,10 @@ import java.util.List;
 import java.util.Optional;
 import java.util.UUID;
 import java.util.stream.Stream;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
-import org.slf4j.LoggerFactory;
 
 /** Removing a plugin from the plugins directory, and what the next start does with a removal a crash interrupted. */
 class PluginRemovalIT {
@@ -32,26 +29,18 @@ class PluginRemovalIT {
     Path tmp;
     private Path plugins;
     private FilesystemPluginStore store;
-    private final ListAppender<ILoggingEvent> log = new ListAppender<>();
-    private final List<Logger> loggers = List.of((Logger) LoggerFactory.getLogger(PluginRemover.class),
-            (Logger) LoggerFactory.getLogger(InterruptedInstalls.class));
+    @RegisterExtension
+    final CapturedLog log = new CapturedLog(PluginRemover.class, InterruptedInstalls.class);
 
     @BeforeEach
     void setUp() throws IOException {
         plugins = Files.createDirectory(tmp.resolve("plugins"));
         Path trustRoot = Files.writeString(tmp.resolve("trust-root.pem"), Keys.publicPem(KEY));
         store = new FilesystemPluginStore(plugins, Optional.of(trustRoot));
-        log.start();
-        loggers.forEach(l -> l.addAppender(log));
-    }
-
-    @AfterEach
-    void release() {
-        loggers.forEach(l -> l.detachAppender(log));
     }
 
     private List<String> logged(Level level) {
-        return log.list.stream().filter(e -> e.getLevel() == level).map(ILoggingEvent::getFormattedMessage).toList();
+        return log.messages(level);
     }
 
     private List<String> entries() throws IOException {
@@ -85,7 +74,7 @@ class PluginRemovalIT {
         assertThat(entries()).containsExactly(zetaAside.getFileName().toString(), "echo-1.5.0", "echo-x", "zeta");
         assertThat(scanned()).containsExactly("echo-x", "zeta");
         assertThat(store.installed("echo")).isEmpty();
-        assertThat(log.list).isEmpty();
+        assertThat(log.events()).isEmpty();
     }
 
     @Test

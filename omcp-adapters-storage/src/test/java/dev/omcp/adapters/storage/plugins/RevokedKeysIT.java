@@ -3,9 +3,8 @@ package dev.omcp.adapters.storage.plugins;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import ch.qos.logback.classic.Level;
-import ch.qos.logback.classic.Logger;
 import ch.qos.logback.classic.spi.ILoggingEvent;
-import ch.qos.logback.core.read.ListAppender;
+import dev.omcp.adapters.storage.CapturedLog;
 import dev.omcp.ports.plugins.PluginCandidate;
 import dev.omcp.ports.plugins.TrustRoot;
 import java.io.IOException;
@@ -15,11 +14,10 @@ import java.security.KeyPair;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Optional;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
-import org.slf4j.LoggerFactory;
 
 /** OMCP_PLUGIN_REVOKED_KEYS: a plugin signed by a revoked key does not verify, and a list that does not read trusts no key. */
 class RevokedKeysIT {
@@ -30,20 +28,13 @@ class RevokedKeysIT {
     Path tmp;
     private Path plugins;
     private Path trustRoot;
-    private final ListAppender<ILoggingEvent> log = new ListAppender<>();
-    private final Logger logger = (Logger) LoggerFactory.getLogger(PluginDirectoryCheck.class);
+    @RegisterExtension
+    final CapturedLog log = new CapturedLog(PluginDirectoryCheck.class);
 
     @BeforeEach
     void setUp() throws IOException {
         plugins = Files.createDirectory(tmp.resolve("plugins"));
         trustRoot = Files.writeString(tmp.resolve("trust-root.pem"), Keys.publicPem(OLD) + Keys.publicPem(CURRENT));
-        log.start();
-        logger.addAppender(log);
-    }
-
-    @AfterEach
-    void release() {
-        logger.detachAppender(log);
     }
 
     private static String fingerprint(KeyPair key) {
@@ -73,13 +64,13 @@ class RevokedKeysIT {
                 .isEqualTo("manifest.json.sig: signed by a revoked key (" + TrustRootKeys.describe(OLD.getPublic())
                         + "), which OMCP_PLUGIN_REVOKED_KEYS revokes; install a version signed with a current key");
         assertThat(candidate(store, "fresh").fullyVerified()).isTrue();
-        assertThat(log.list).filteredOn(e -> e.getLevel() == Level.ERROR).extracting(ILoggingEvent::getFormattedMessage)
+        assertThat(log.events()).filteredOn(e -> e.getLevel() == Level.ERROR).extracting(ILoggingEvent::getFormattedMessage)
                 .anySatisfy(line -> assertThat(line).startsWith("event=plugin-key-revoked location=" + plugins.resolve("old"))
                         .contains("signed by a revoked key"));
     }
 
     private List<String> revokedKeyLines() {
-        return log.list.stream().filter(e -> e.getLevel() == Level.ERROR).map(ILoggingEvent::getFormattedMessage)
+        return log.events().stream().filter(e -> e.getLevel() == Level.ERROR).map(ILoggingEvent::getFormattedMessage)
                 .filter(line -> line.startsWith("event=plugin-key-revoked")).toList();
     }
 
