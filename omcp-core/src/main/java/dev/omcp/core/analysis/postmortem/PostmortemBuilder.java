@@ -521,7 +521,17 @@ public final class PostmortemBuilder {
 
     /** Makes untrusted text safe inside one markdown line: no line breaks, no table separators. */
     static String md(String text) {
-        String oneLine = text.replace('\r', ' ').replace('\n', ' ').replace("|", "\\|");
+        String oneLine = oneLine(text).replace("|", "\\|");
         return oneLine.length() > 200 ? oneLine.substring(0, 199) + "…" : oneLine;
+    }
+
+    /**
+     * {@code text} with every control character (line breaks, tabs, escape sequences a terminal would
+     * act on, NUL) made a space: a backend's text stays on its one line of the draft and shows as text.
+     */
+    static String oneLine(String text) {
+        StringBuilder out = new StringBuilder(text.length());
+        text.chars().forEach(c -> out.append(Character.isISOControl(c) ? ' ' : (char) c));
+        return out.toString();
     }
 }

@@ -216,7 +216,7 @@ public final class PostmortemMarkdown {
                 }
                 b.append("| Trace | Root | Service | Duration (ms) | Spans | Error |\n|---|---|---|---|---|---|\n");
                 for (TraceSummary t : in.traces()) {
-                    b.append("| `").append(code(t.traceId())).append("` | ").append(cell(t.rootName())).append(" | ")
+                    b.append("| `").append(codeCell(t.traceId())).append("` | ").append(cell(t.rootName())).append(" | ")
                             .append(cell(t.rootService())).append(" | ").append(Double.isFinite(t.durationMs()) ? String.format(Locale.ROOT, "%.1f", t.durationMs()) : "unknown")
                             .append(" | ").append(t.spanCount()).append(" | ").append(t.hasError() ? "**error**" : "").append(" |\n");
                 }
@@ -258,11 +258,19 @@ public final class PostmortemMarkdown {
     }
 
     /**
-     * Text inside an inline code span: one line, no backticks, at most 300 characters. Public for the
+     * Text inside an inline code span: one line without control characters, no backticks, at most 300 characters. Public for the
      * tool's footnote, which quotes a failed source's query as the draft quotes its lines.
      */
     public static String code(String text) {
-        String oneLine = text.replace('\r', ' ').replace('\n', ' ').replace('`', '\'');
+        String oneLine = PostmortemBuilder.oneLine(text).replace('`', '\'');
         return oneLine.length() > 300 ? oneLine.substring(0, 299) + "…" : oneLine;
+    }
+
+    /**
+     * {@link #code} for a table cell: a {@code |} splits a table cell even inside a code span, so it
+     * is escaped ({@code \|}, which a table shows as {@code |} there too).
+     */
+    static String codeCell(String text) {
+        return code(text).replace("|", "\\|");
     }
 }

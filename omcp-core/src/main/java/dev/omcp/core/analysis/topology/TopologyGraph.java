@@ -1,12 +1,12 @@
 package dev.omcp.core.analysis.topology;
 
-import dev.omcp.sdk.query.Relation;
 import dev.omcp.sdk.query.Topology;
 import dev.omcp.sdk.query.TopologyEdge;
 import dev.omcp.sdk.query.TopologyNode;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -52,6 +52,10 @@ public final class TopologyGraph {
     private final Map<String, List<TopologyEdge>> incoming;
     private final Map<String, List<String>> idsByName;
     private final List<String> sources;
+    /** Per id, the next step of its placement and ownership chains, found once so a chain step costs no edge scan. */
+    private final Map<String, String> runsOn;
+    private final Map<String, String> whole;
+    private final Map<String, String> owner;
 
     private TopologyGraph(Map<String, Node> nodes, List<TopologyEdge> edges, List<String> sources) {
         this.nodes = Collections.unmodifiableMap(nodes);
@@ -59,17 +63,34 @@ public final class TopologyGraph {
         this.sources = List.copyOf(sources);
         Map<String, List<TopologyEdge>> out = new HashMap<>();
         Map<String, List<TopologyEdge>> in = new HashMap<>();
+        Map<String, String> runsOn = new HashMap<>();
+        Map<String, String> whole = new HashMap<>();
+        Map<String, String> owner = new HashMap<>();
         for (TopologyEdge e : this.edges) {
             out.computeIfAbsent(e.from(), k -> new ArrayList<>()).add(e);
             in.computeIfAbsent(e.to(), k -> new ArrayList<>()).add(e);
+            // of several, the smallest id: the chains do not depend on the order the sources listed the edges in
+            switch (e.relation()) {
+                case RUNS_ON -> runsOn.merge(e.from(), e.to(), TopologyGraph::smaller);
+                case CONTAINS -> whole.merge(e.to(), e.from(), TopologyGraph::smaller);
+                case OWNED_BY -> owner.merge(e.from(), e.to(), TopologyGraph::smaller);
+                default -> { }
+            }
         }
         this.outgoing = out;
         this.incoming = in;
+        this.runsOn = runsOn;
+        this.whole = whole;
+        this.owner = owner;
         Map<String, List<String>> byName = new HashMap<>();
         for (Node n : nodes.values()) {
             byName.computeIfAbsent(n.node().name(), k -> new ArrayList<>()).add(n.id());
         }
         this.idsByName = byName;
+    }
+
+    private static String smaller(String a, String b) {
+        return a.compareTo(b) <= 0 ? a : b;
     }
 
     /** One source's topology. */
@@ -170,29 +191,29 @@ public final class TopologyGraph {
     }
 
     /**
+     * The most steps {@link #placementRoot} and {@link #ownershipRoot} follow. Real chains are a few
+     * steps (container, pod, replica set, deployment; pod, node, host); a source may report one of
+     * any length, and both are asked for every listed node of a blast radius, so an unbounded chain
+     * would cost its length times the nodes listed.
+     */
+    public static final int MAX_CHAIN = 32;
+
+    /**
      * Where a resource runs: the top of its placement chain (container to pod by {@code CONTAINS},
      * then {@code RUNS_ON} to node and host), when that is a node or a host; the resource itself if
-     * it is a node or host; else null.
+     * it is a node or host; else null, also when the chain is longer than {@value #MAX_CHAIN} steps
+     * (its top is then unknown).
      */
     public String placementRoot(String id) {
         String current = id;
-        Set<String> seen = new LinkedHashSet<>();
+        Set<String> seen = new HashSet<>();
         while (seen.add(current)) {
-            String next = null;
-            for (TopologyEdge e : outgoing(current)) {
-                if (e.relation() == Relation.RUNS_ON) {
-                    next = next == null || e.to().compareTo(next) < 0 ? e.to() : next;
-                }
-            }
-            if (next == null) {
-                for (TopologyEdge e : incoming(current)) {
-                    if (e.relation() == Relation.CONTAINS) {
-                        next = next == null || e.from().compareTo(next) < 0 ? e.from() : next;
-                    }
-                }
-            }
+            String next = runsOn.containsKey(current) ? runsOn.get(current) : whole.get(current);
             if (next == null) {
                 break;
+            }
+            if (seen.size() > MAX_CHAIN) {
+                return null; // a step beyond the cap: the top is unknown
             }
             current = next;
         }
@@ -207,32 +228,27 @@ public final class TopologyGraph {
     /**
      * The root of a resource's ownership chain ({@code OWNED_BY} followed to the end, a container
      * first going to its pod): for a pod of a deployment, the deployment. A workload without an owner
-     * is its own root; anything else without an owner has none (null).
+     * is its own root; anything else without an owner has none (null), nor has a resource whose
+     * chain is longer than {@value #MAX_CHAIN} steps (its end is unknown). A chain that loops ends
+     * where it comes back.
      */
     public String ownershipRoot(String id) {
         String current = id;
         Node n = nodes.get(id);
-        if (n != null && n.node().kind().equals("container")) {
-            for (TopologyEdge e : incoming(id)) {
-                if (e.relation() == Relation.CONTAINS) {
-                    current = e.from();
-                    break;
-                }
-            }
+        if (n != null && n.node().kind().equals("container") && whole.containsKey(id)) {
+            current = whole.get(id);
         }
-        Set<String> seen = new LinkedHashSet<>();
+        Set<String> seen = new HashSet<>();
         boolean moved = !current.equals(id);
         while (seen.add(current)) {
-            String owner = null;
-            for (TopologyEdge e : outgoing(current)) {
-                if (e.relation() == Relation.OWNED_BY) {
-                    owner = owner == null || e.to().compareTo(owner) < 0 ? e.to() : owner;
-                }
-            }
-            if (owner == null) {
+            String next = owner.get(current);
+            if (next == null) {
                 break;
             }
-            current = owner;
+            if (seen.size() > MAX_CHAIN) {
+                return null; // a step beyond the cap: the end is unknown
+            }
+            current = next;
             moved = true;
         }
         Node root = nodes.get(current);

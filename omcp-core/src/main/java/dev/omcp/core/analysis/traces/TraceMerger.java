@@ -17,6 +17,11 @@ import java.util.stream.Collectors;
  * and thread-safe.
  *
  * <ol>
+ *   <li><b>Drop</b> the traces without a usable id (blank, or longer than {@value #MAX_TRACE_ID}
+ *       characters, which no tracing backend issues): they can be neither de-duplicated nor opened,
+ *       and blank ids would otherwise all merge into one trace. The note counts them. Root names
+ *       and services longer than {@value #MAX_NAME} characters are cut (a backend's text, shown to
+ *       an agent up to {@code limit} times).</li>
  *   <li><b>De-duplicate</b> by trace id, normalised: lower case, and an id of up to 32 hex digits
  *       left-padded with zeros to 32 (a 64-bit Zipkin id and the same id padded to 128 bits by Tempo
  *       are one trace). Of several copies the most complete is kept: most spans, then longest
@@ -37,6 +42,10 @@ import java.util.stream.Collectors;
  * </ol>
  */
 public final class TraceMerger {
+    /** The longest trace id kept: W3C and Zipkin ids are 32 hex digits, other systems' a few more. */
+    public static final int MAX_TRACE_ID = 256;
+    /** The longest root name or root service shown; longer ones are cut. */
+    public static final int MAX_NAME = 256;
 
     /**
      * Merges the outcomes of the fan-out.
@@ -48,12 +57,18 @@ public final class TraceMerger {
         List<String> sources = new ArrayList<>();
         List<String> errors = new ArrayList<>();
         Map<String, TraceSummary> byId = new LinkedHashMap<>();
+        int withoutId = 0;
         for (TraceSourceOutcome o : outcomes) {
             switch (o) {
                 case TraceSourceOutcome.Answered a -> {
                     sources.add(a.source());
                     for (TraceSummary t : a.traces()) {
-                        byId.merge(normalise(t.traceId()), checked(withId(t, normalise(t.traceId()))), TraceMerger::moreComplete);
+                        String id = normalise(t.traceId());
+                        if (id.isEmpty() || id.length() > MAX_TRACE_ID) {
+                            withoutId++;
+                            continue;
+                        }
+                        byId.merge(id, checked(withId(t, id)), TraceMerger::moreComplete);
                     }
                 }
                 case TraceSourceOutcome.Failed f -> errors.add(f.source() + ": " + f.message());
@@ -84,13 +99,19 @@ public final class TraceMerger {
             List<TraceSourceOutcome.Answered> full = atFetchLimit(outcomes);
             List<String> parts = new ArrayList<>();
             if (matched == 0) {
+                // the sentence stands alone without a full stop (TracedServiceRecognition words its own); one follows when more is said
                 parts.add("no " + (query.errorsOnly() ? "error " : "") + "traces of " + query.service() + " in the last "
-                        + query.duration() + (full.isEmpty() ? "" : "."));
+                        + query.duration() + (full.isEmpty() && withoutId == 0 ? "" : "."));
             } else if (matched > capped.size()) {
                 parts.add(cutSentence(query, matched, capped.size()));
             }
             if (!full.isEmpty()) {
                 parts.add(fetchLimitSentence(full));
+            }
+            if (withoutId > 0) {
+                parts.add(withoutId + (withoutId == 1 ? " trace came" : " traces came") + " without a usable trace id (blank or longer than "
+                        + MAX_TRACE_ID + " characters) and " + (withoutId == 1 ? "was" : "were") + " left out: "
+                        + (withoutId == 1 ? "it" : "they") + " could be neither de-duplicated nor opened.");
             }
             if (untimed > 0) {
                 parts.add(untimed + (untimed == 1 ? " trace came" : " traces came") + " without a valid duration (durationMs null): "
@@ -129,11 +150,18 @@ public final class TraceMerger {
     /**
      * The trace with an invalid duration (NaN, infinite or negative, as a plugin or a skewed clock may
      * report) made NaN, "unknown": never ranked as the slowest, counted in a percentile or written as a
-     * JSON number, which would fail the whole answer.
+     * JSON number, which would fail the whole answer. Its root name and service are cut to
+     * {@value #MAX_NAME} characters.
      */
     private static TraceSummary checked(TraceSummary t) {
-        return timed(t) || Double.isNaN(t.durationMs()) ? t
-                : new TraceSummary(t.traceId(), t.rootName(), t.rootService(), t.start(), Double.NaN, t.spanCount(), t.hasError());
+        boolean valid = timed(t) && t.rootName().length() <= MAX_NAME && t.rootService().length() <= MAX_NAME;
+        return valid ? t : new TraceSummary(t.traceId(), cut(t.rootName()), cut(t.rootService()), t.start(),
+                timed(t) ? t.durationMs() : Double.NaN, t.spanCount(), t.hasError());
+    }
+
+    /** {@code text} when at most {@value #MAX_NAME} characters, else its start and an ellipsis. */
+    private static String cut(String text) {
+        return text.length() <= MAX_NAME ? text : text.substring(0, MAX_NAME - 1) + "…";
     }
 
     /** Nearest-rank percentile of sorted values; empty for no values. */

@@ -28,6 +28,12 @@ public final class GetBlastRadiusTool extends ObservabilityTool {
     static final String NAME = "get_blast_radius";
     static final int MAX_NODES = 1000;
     static final int MAX_HOPS = 20;
+    /**
+     * The most names {@code affectedServices} lists. The list is taken over the whole walk, not the
+     * {@code maxNodes} cap, so without a bound of its own a topology of a hundred thousand callers
+     * would put every one of their names into the answer.
+     */
+    static final int MAX_AFFECTED_SERVICES = 1000;
     static final String RESOURCE_PATTERN = "^[a-z][a-z0-9]{0,31}/[A-Za-z0-9_.:/-]{1,253}$";
     /** Kinds whose name is a service name an agent can pass to the other tools. */
 
@@ -61,7 +67,10 @@ public final class GetBlastRadiusTool extends ObservabilityTool {
                     .add("unresolved", stringArray("Targets no topology node matched."))
                     .add("total", Jsonp.object().add("type", Jsonp.array().add("integer").add("null"))
                             .add("description", "Affected resources found, targets included, before the cap; null when unknown."))
-                    .add("affectedServices", stringArray("Names of the services and workloads affected beyond the target, nearest first; complete even when nodes is truncated."))
+                    .add("affectedServices", stringArray("Names of the services and workloads affected beyond the target, nearest first; "
+                            + "complete even when nodes is truncated, up to " + MAX_AFFECTED_SERVICES + " names."))
+                    .add("affectedServicesOmitted", Jsonp.object().add("type", "integer").add("description", "Present only when more "
+                            + "than " + MAX_AFFECTED_SERVICES + " services are affected: how many names affectedServices leaves out."))
                     .add("nodes", Jsonp.object().add("type", "array").add("items", Jsonp.object().add("type", "object")
                             .add("properties", Jsonp.object()
                                     .add("id", Jsonp.object().add("type", "string"))
@@ -148,8 +157,12 @@ public final class GetBlastRadiusTool extends ObservabilityTool {
             result.add("total", JsonValue.NULL);
         }
         JsonArrayBuilder affected = Jsonp.array();
-        blast.affectedServices().forEach(affected::add);
+        blast.affectedServices().stream().limit(MAX_AFFECTED_SERVICES).forEach(affected::add);
         result.add("affectedServices", affected);
+        int servicesOmitted = Math.max(0, blast.affectedServices().size() - MAX_AFFECTED_SERVICES);
+        if (servicesOmitted > 0) {
+            result.add("affectedServicesOmitted", servicesOmitted);
+        }
         snapshot.gathered().writeTo(result);
         snapshot.writeGaps(result);
         note(blast, target, snapshot, options, () -> TopologyNameSuggestions.didYouMean(resource.isPresent()
@@ -169,6 +182,10 @@ public final class GetBlastRadiusTool extends ObservabilityTool {
         if (blast.truncated()) {
             parts.add("Truncated: " + blast.omitted() + " more affected resources were reachable; raise maxNodes (at most "
                     + MAX_NODES + ") to list them.");
+        }
+        if (blast.affectedServices().size() > MAX_AFFECTED_SERVICES) {
+            parts.add("affectedServices lists the " + MAX_AFFECTED_SERVICES + " nearest of " + blast.affectedServices().size()
+                    + " affected services (nearest first, then by name); affectedServicesOmitted counts the rest.");
         }
         if (blast.maxHopsReached()) {
             parts.add("The walk stopped at " + options.maxHops() + (options.maxHops() == 1 ? " hop" : " hops")

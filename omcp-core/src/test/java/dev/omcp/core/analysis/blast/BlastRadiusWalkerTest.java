@@ -136,4 +136,46 @@ class BlastRadiusWalkerTest {
         assertThatThrownBy(() -> new BlastRadiusOptions(0, 5)).hasMessageContaining("maxNodes must be between 1 and 5000");
         assertThatThrownBy(() -> new BlastRadiusOptions(10, 0)).hasMessageContaining("maxHops");
     }
+
+    /**
+     * A source reporting a host running 50 000 pods that own each other in a ring (and each call
+     * itself): every listed node asks for its ownership and placement roots, so a root lookup that
+     * walked the whole ring, or scanned the host's 50 000 incoming edges, took minutes for the 5000
+     * listed nodes. The bound is generous for a loaded build machine; the fixed walk takes seconds.
+     */
+    @Test
+    void aHugeOwnershipRingOnOneHost_isWalkedInBoundedTime() {
+        int n = 50_000;
+        List<TopologyNode> nodes = new ArrayList<>();
+        List<TopologyEdge> edges = new ArrayList<>();
+        nodes.add(new TopologyNode("host/h", "host", "h", "", Map.of()));
+        for (int i = 0; i < n; i++) {
+            nodes.add(new TopologyNode("pod/p" + i, "pod", "p" + i, "", Map.of()));
+            edges.add(new TopologyEdge("pod/p" + i, "pod/p" + ((i + 1) % n), Relation.OWNED_BY));
+            edges.add(new TopologyEdge("pod/p" + i, "pod/p" + i, Relation.CALLS));
+            edges.add(new TopologyEdge("pod/p" + i, "host/h", Relation.RUNS_ON));
+        }
+        TopologyGraph ring = TopologyGraph.of("hostile", new Topology(nodes, edges));
+        BlastRadius r = org.junit.jupiter.api.Assertions.assertTimeoutPreemptively(java.time.Duration.ofSeconds(60),
+                () -> walker.walk(ring, List.of("host/h"), new BlastRadiusOptions(BlastRadiusOptions.LIMIT_MAX_NODES, 100)));
+        assertThat(r.nodes()).hasSize(BlastRadiusOptions.LIMIT_MAX_NODES);
+        assertThat(r.truncated()).isTrue();
+        assertThat(r.nodes()).allSatisfy(a -> assertThat(a.host()).contains("host/h"));
+        // a ring longer than the chain cap has no end to name
+        assertThat(r.nodes()).allSatisfy(a -> assertThat(a.ownerRoot()).isEmpty());
+    }
+
+    @Test
+    void callAndDependencyCycles_areWalkedOnce() {
+        Topology t = new Topology(List.of(new TopologyNode("service/a", "service", "a", "", Map.of()),
+                new TopologyNode("service/b", "service", "b", "", Map.of()), new TopologyNode("service/c", "service", "c", "", Map.of())),
+                List.of(new TopologyEdge("service/a", "service/b", Relation.CALLS), new TopologyEdge("service/b", "service/a", Relation.CALLS),
+                        new TopologyEdge("service/b", "service/c", Relation.DEPENDS_ON), new TopologyEdge("service/c", "service/a", Relation.DEPENDS_ON),
+                        new TopologyEdge("service/a", "service/a", Relation.CALLS)));
+        BlastRadius r = walker.walk(TopologyGraph.of("mesh", t), List.of("a"), BlastRadiusOptions.defaults());
+        assertThat(r.nodes()).extracting(AffectedNode::id).containsExactly("service/a", "service/b", "service/c");
+        assertThat(r.nodes()).extracting(AffectedNode::hops).containsExactly(0, 1, 1);
+        assertThat(r.affectedServices()).containsExactly("b", "c");
+        assertThat(r.truncated()).isFalse();
+    }
 }

@@ -430,6 +430,22 @@ class PostmortemTest {
         assertThat(md.lines().filter(l -> l.startsWith("## ")).toList()).doesNotContain("## Injected");
     }
 
+    /** The cells of a markdown table row: split at every {@code |} not escaped by a backslash, as GFM does. */
+    private static int cells(String row) {
+        return row.split("(?<!\\\\)\\|", -1).length - 2;
+    }
+
+    @Test
+    void hostileTraceIds_cannotSplitTheirTableCell_andControlCharactersNeverReachTheDraft() {
+        List<TraceSummary> t = List.of(new TraceSummary("abc|def|ghi", "GET /x\u001b[2J\u0000\t\u000b\u0085end", "api\rx", FROM, 5, 1, true));
+        PostmortemReport r = builder.build(input(rows(1), Optional.of(blast()), t, LOGS, ALL_UP));
+        String md = PostmortemMarkdown.render(r);
+        String row = md.lines().filter(l -> l.startsWith("| `abc")).findFirst().orElseThrow();
+        assertThat(cells(row)).isEqualTo(cells("| Trace | Root | Service | Duration (ms) | Spans | Error |")).isEqualTo(6);
+        assertThat(row).contains("`abc\\|def\\|ghi`").contains("GET /x [2J    end").contains("api x");
+        assertThat(md.chars().filter(c -> Character.isISOControl(c) && c != '\n')).isEmpty();
+    }
+
     @Test
     void input_refusesAWindowThatEndsBeforeItStartsAndAMissingBlastRadius() {
         assertThatThrownBy(() -> new PostmortemInput("db", "1h", TO, FROM, "", List.of(), List.of(), Map.of(), Optional.empty(), List.of(), List.of(),

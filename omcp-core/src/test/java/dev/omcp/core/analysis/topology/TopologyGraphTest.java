@@ -63,4 +63,35 @@ class TopologyGraphTest {
                 new TopologyEdge("pod/b", "pod/a", Relation.OWNED_BY)));
         assertThat(TopologyGraph.of("k", t).ownershipRoot("pod/a")).isNotNull();
     }
+
+    /** pod/p0 OWNED_BY pod/p1 OWNED_BY … pod/p{steps}: a chain of {@code steps} steps; RUNS_ON alike for node/n… */
+    private static TopologyGraph chains(int steps) {
+        List<TopologyEdge> edges = new java.util.ArrayList<>();
+        for (int i = 0; i < steps; i++) {
+            edges.add(new TopologyEdge("pod/p" + i, "pod/p" + (i + 1), Relation.OWNED_BY));
+            edges.add(new TopologyEdge("node/n" + i, "node/n" + (i + 1), Relation.RUNS_ON));
+        }
+        return TopologyGraph.of("k", new Topology(List.of(), edges));
+    }
+
+    @Test
+    void chainsLongerThanTheCap_haveNoKnownRoot_whileAChainAtTheCapKeepsItsRoot() {
+        TopologyGraph atCap = chains(TopologyGraph.MAX_CHAIN);
+        assertThat(atCap.ownershipRoot("pod/p0")).isEqualTo("pod/p" + TopologyGraph.MAX_CHAIN);
+        assertThat(atCap.placementRoot("node/n0")).isEqualTo("node/n" + TopologyGraph.MAX_CHAIN);
+        TopologyGraph beyond = chains(TopologyGraph.MAX_CHAIN + 1);
+        assertThat(beyond.ownershipRoot("pod/p0")).isNull();
+        assertThat(beyond.placementRoot("node/n0")).isNull();
+        assertThat(beyond.ownershipRoot("pod/p1")).isEqualTo("pod/p" + (TopologyGraph.MAX_CHAIN + 1));
+    }
+
+    @Test
+    void selfLoops_terminate() {
+        Topology t = new Topology(List.of(new TopologyNode("pod/a", "pod", "a", "", Map.of())), List.of(
+                new TopologyEdge("pod/a", "pod/a", Relation.OWNED_BY), new TopologyEdge("pod/a", "pod/a", Relation.RUNS_ON),
+                new TopologyEdge("pod/a", "pod/a", Relation.CONTAINS), new TopologyEdge("pod/a", "pod/a", Relation.CALLS)));
+        TopologyGraph g = TopologyGraph.of("k", t);
+        assertThat(g.ownershipRoot("pod/a")).isEqualTo("pod/a");
+        assertThat(g.placementRoot("pod/a")).isNull();
+    }
 }

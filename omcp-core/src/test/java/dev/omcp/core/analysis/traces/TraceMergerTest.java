@@ -174,4 +174,55 @@ class TraceMergerTest {
                 new Answered("zipkin", List.of(trace("4bf92f3577b34da6", 118, 5, false)))));
         assertThat(r.traces()).singleElement().extracting(TraceSummary::durationMs).isEqualTo(118.0);
     }
+
+    @Test
+    void tracesWithoutAUsableId_areLeftOutAndCounted_notMergedIntoOne() {
+        List<TraceSummary> traces = List.of(trace("", 10, 1, true), trace("  ", 20, 1, false), trace("f".repeat(TraceMerger.MAX_TRACE_ID + 1),
+                30, 1, true), trace("a1", 5, 2, false));
+        TraceMergeResult r = merger.merge(TraceQueryEcho.defaults("checkout"), List.of(new Answered("tempo", traces)));
+        assertThat(r.traces()).extracting(TraceSummary::traceId).containsExactly(TraceMerger.normalise("a1"));
+        assertThat(r.errorCount()).isZero();
+        assertThat(r.note()).hasValue("3 traces came without a usable trace id (blank or longer than 256 characters) and were left out:"
+                + " they could be neither de-duplicated nor opened.");
+        TraceMergeResult none = merger.merge(TraceQueryEcho.defaults("checkout"), List.of(new Answered("tempo", List.of(trace("", 1, 1, false)))));
+        assertThat(none.traces()).isEmpty();
+        assertThat(none.note()).hasValue("no traces of checkout in the last 15m. 1 trace came without a usable trace id (blank or longer"
+                + " than 256 characters) and was left out: it could be neither de-duplicated nor opened.");
+    }
+
+    @Test
+    void hugeRootNamesAndServices_areCut() {
+        TraceSummary huge = new TraceSummary("a1", "x".repeat(100_000), "s".repeat(TraceMerger.MAX_NAME + 1), T, 5, 1, false);
+        TraceSummary t = merger.merge(TraceQueryEcho.defaults("checkout"), List.of(new Answered("tempo", List.of(huge)))).traces().getFirst();
+        assertThat(t.rootName()).hasSize(TraceMerger.MAX_NAME).endsWith("x…");
+        assertThat(t.rootService()).hasSize(TraceMerger.MAX_NAME).endsWith("s…");
+        TraceSummary exact = new TraceSummary("a2", "y".repeat(TraceMerger.MAX_NAME), "s", T, 5, 1, false);
+        assertThat(merger.merge(TraceQueryEcho.defaults("checkout"), List.of(new Answered("tempo", List.of(exact)))).traces().getFirst()
+                .rootName()).isEqualTo("y".repeat(TraceMerger.MAX_NAME));
+    }
+
+    @Test
+    void percentiles_onOneTwoAnEvenCountAndEqualValues() {
+        assertThat(TraceMerger.percentile(new double[] {5}, 50)).hasValue(5.0);
+        assertThat(TraceMerger.percentile(new double[] {5, 9}, 50)).hasValue(5.0);
+        assertThat(TraceMerger.percentile(new double[] {5, 9}, 95)).hasValue(9.0);
+        assertThat(TraceMerger.percentile(new double[] {1, 2, 3, 4}, 50)).hasValue(2.0);
+        assertThat(TraceMerger.percentile(new double[] {1, 2, 3, 4}, 95)).hasValue(4.0);
+        assertThat(TraceMerger.percentile(new double[] {7, 7, 7, 7}, 50)).hasValue(7.0);
+        assertThat(TraceMerger.percentile(new double[] {7, 7, 7, 7}, 95)).hasValue(7.0);
+    }
+
+    @Test
+    void equallyCompleteCopies_resolveByTheFirstSource_whicheverOrderTheyCameIn() {
+        TraceSummary fromA = new TraceSummary("abc", "A", "checkout", T, 5, 2, false);
+        TraceSummary fromB = new TraceSummary("ABC", "B", "checkout", T, 5, 2, false);
+        TraceMergeResult r = merger.merge(TraceQueryEcho.defaults("checkout"),
+                List.of(new Answered("a", List.of(fromA)), new Answered("b", List.of(fromB))));
+        assertThat(r.traces()).singleElement().extracting(TraceSummary::rootName).isEqualTo("A");
+        // ties in ranking fall back to the trace id, so equal traces keep one order
+        List<TraceSummary> equal = List.of(trace("c", 5, 1, false), trace("a", 5, 1, false), trace("b", 5, 1, false));
+        assertThat(merger.merge(TraceQueryEcho.defaults("checkout"), List.of(new Answered("x", equal))).traces())
+                .extracting(TraceSummary::traceId).containsExactly(TraceMerger.normalise("a"), TraceMerger.normalise("b"),
+                        TraceMerger.normalise("c"));
+    }
 }

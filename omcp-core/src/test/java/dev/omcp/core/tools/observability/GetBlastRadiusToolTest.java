@@ -149,6 +149,23 @@ class GetBlastRadiusToolTest {
     }
 
     @Test
+    void aHugeFanIn_namesAtMostTheCapOfAffectedServices_andCountsTheRest() {
+        List<TopologyNode> nodes = new ArrayList<>();
+        List<TopologyEdge> edges = new ArrayList<>();
+        nodes.add(new TopologyNode("service/db", "service", "db", "", Map.of()));
+        int callers = GetBlastRadiusTool.MAX_AFFECTED_SERVICES + 250;
+        for (int i = 0; i < callers; i++) {
+            nodes.add(new TopologyNode("service/caller-" + i, "service", "caller-" + i, "", Map.of()));
+            edges.add(new TopologyEdge("service/caller-" + i, "service/db", Relation.CALLS));
+        }
+        ScriptedSources sources = new ScriptedSources().add("mesh", new ScriptedConnector().topology(new Topology(nodes, edges)));
+        JsonObject result = structured(call(tool(sources), "{\"service\":\"db\",\"maxNodes\":10}"));
+        assertThat(strings(result, "affectedServices")).hasSize(GetBlastRadiusTool.MAX_AFFECTED_SERVICES).startsWith("caller-0", "caller-1");
+        assertThat(result.getInt("affectedServicesOmitted")).isEqualTo(250);
+        assertThat(result.getString("note")).contains("affectedServices lists the 1000 nearest of 1250 affected services");
+    }
+
+    @Test
     void maxNodesOfOne_stillNamesEveryAffectedService() {
         JsonObject result = structured(call(tool(clusterAndMesh()), "{\"service\":\"db\",\"maxNodes\":1}"));
         assertThat(ids(result)).containsExactly("service/prod/db");

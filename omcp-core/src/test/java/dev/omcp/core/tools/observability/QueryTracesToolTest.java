@@ -320,5 +320,13 @@ class QueryTracesToolTest {
                 .isEqualTo("query_traces: duration '31d' is longer than the longest window, 30d");
         assertThat(call(tool, "{\"service\":\"checkout\",\"limit\":0}").firstText()).contains("arguments.limit: must be >= 1");
         assertThat(call(tool, "{\"service\":\"checkout\",\"errorsOnly\":\"yes\"}").firstText()).contains("arguments.errorsOnly");
+        assertThat(call(tool, "{\"service\":\"checkout\",\"limit\":1001}").firstText()).contains("arguments.limit: must be <= 1000");
+        assertThat(call(tool, "{\"service\":\"checkout\",\"limit\":2.5}").firstText()).contains("arguments.limit: must be an integer");
+        assertThat(call(tool, "{\"service\":\"checkout\",\"limit\":1e20}").firstText()).contains("arguments.limit: must be <= 1000");
+        assertThat(call(tool, "{\"service\":\"checkout\",\"limit\":\"50\"}").firstText()).contains("arguments.limit");
+        assertThat(call(tool, "{\"service\":\"checkout\",\"duration\":\"0m\"}").firstText()).contains("arguments.duration");
+        assertThat(call(tool, "{\"service\":\"" + "s".repeat(129) + "\"}").firstText()).contains("arguments.service: must match");
+        assertThat(call(tool, "{\"service\":\"checkout\",\"filter\":\"" + "x".repeat(QueryTracesTool.MAX_FILTER + 1) + "\"}").firstText())
+                .contains("arguments.filter");
     }
 }
