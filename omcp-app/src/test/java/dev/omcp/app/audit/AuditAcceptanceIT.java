@@ -254,6 +254,31 @@ class AuditAcceptanceIT {
     }
 
     @Test
+    void endsEditedWithoutTouchingAnyHashStopTheChainFromStartingAndVerifyNamesTheSeq() throws Exception {
+        Path file = dir.resolve("audit.jsonl");
+        AuditChain before = chain(file, FsyncPolicy.ALWAYS, TornTailPolicy.REPAIR);
+        write(before, 4);
+        before.close();
+        List<String> lines = Files.readAllLines(file);
+        // every line below still matches its own hash; only the links between them are broken
+        List<List<String>> edits = List.of(
+                List.of(lines.get(0), lines.get(1), lines.get(2), lines.get(3), lines.get(3)), // last line duplicated
+                List.of(lines.get(0), lines.get(1), lines.get(3)), // seq 3 removed
+                List.of(lines.get(0), lines.get(1), lines.get(3), lines.get(2))); // last two swapped
+        List<String> brokenAt = List.of("BROKEN at seq 5 ", "BROKEN at seq 3 ", "BROKEN at seq 3 ");
+        for (int i = 0; i < edits.size(); i++) {
+            Files.write(file, edits.get(i));
+            byte[] edited = Files.readAllBytes(file);
+
+            assertThatThrownBy(() -> chain(file, FsyncPolicy.ALWAYS, TornTailPolicy.REPAIR))
+                    .isInstanceOf(IllegalStateException.class)
+                    .hasMessageContaining("omcp audit verify");
+            assertThat(Files.readAllBytes(file)).as("nothing is appended to an altered log").isEqualTo(edited);
+            assertThat(omcp("audit", "verify", file.toString()).out()).startsWith(brokenAt.get(i));
+        }
+    }
+
+    @Test
     void rotationKeepsTheChainAcrossFiles() throws Exception {
         Path file = dir.resolve("audit.jsonl");
         AuditChain first = chain(file, FsyncPolicy.ALWAYS, TornTailPolicy.REPAIR);

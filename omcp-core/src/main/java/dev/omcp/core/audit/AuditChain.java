@@ -32,6 +32,10 @@ import org.slf4j.LoggerFactory;
 public final class AuditChain implements AuditTrail, AuditHistory, AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(AuditChain.class);
 
+    /** How a refused start ends: what it means and what to do. */
+    private static final String ALTERED = "; the log was altered. Run 'omcp audit verify' on the audit file to find the"
+            + " first broken entry, then move the file aside to start a new chain";
+
     /** Actor of the entries the gateway writes about itself. */
     public static final String SYSTEM_ACTOR = "omcp";
 
@@ -53,8 +57,10 @@ public final class AuditChain implements AuditTrail, AuditHistory, AutoCloseable
     }
 
     /**
-     * Opens the store and continues from its newest entry. The newest entry's hash is checked, so
-     * a tampered or half-understood tip stops the start instead of growing a broken chain. A torn
+     * Opens the store and continues from its newest entry. The newest entry's hash is checked, and
+     * that it follows the entry before it, so a tampered or half-understood tip (or an end whose
+     * lines were duplicated, removed or swapped) stops the start instead of growing a broken chain.
+     * Entries further back are not read here; {@code omcp audit verify} checks them all. A torn
      * line the store repaired is recorded as the first new entry.
      *
      * @throws IllegalStateException when the store's newest entry does not verify
@@ -67,12 +73,8 @@ public final class AuditChain implements AuditTrail, AuditHistory, AutoCloseable
             }
             AuditLogState state = log.open();
             state.last().ifPresent(last -> {
-                String computed = AuditEntryCodec.hash(AuditEntryCodec.Entry.of(last));
-                if (!computed.equals(last.hash())) {
-                    throw new IllegalStateException("the newest audit entry (seq " + last.seq()
-                            + ") does not match its hash; the log was altered. Run 'omcp audit verify' on the audit"
-                            + " file to find the first broken entry, then move the file aside to start a new chain");
-                }
+                requireOwnHash(last, "newest");
+                state.beforeLast().ifPresent(before -> requireLink(before, last));
                 lastSeq = last.seq();
                 lastHash = last.hash();
                 lastTs = last.ts();
@@ -89,6 +91,30 @@ public final class AuditChain implements AuditTrail, AuditHistory, AutoCloseable
             return this;
         } finally {
             lock.unlock();
+        }
+    }
+
+    private static void requireOwnHash(AuditEntry entry, String which) {
+        String computed = AuditEntryCodec.hash(AuditEntryCodec.Entry.of(entry));
+        if (!computed.equals(entry.hash())) {
+            throw new IllegalStateException("the " + which + " audit entry (seq " + entry.seq() + ") does not match its hash"
+                    + ALTERED);
+        }
+    }
+
+    /**
+     * The tip must follow the entry before it. Checking the tip's own hash alone would let a
+     * duplicated, removed or swapped last line through, and the chain would grow on top of the break.
+     */
+    private static void requireLink(AuditEntry before, AuditEntry last) {
+        requireOwnHash(before, "second newest");
+        if (last.seq() != before.seq() + 1) {
+            throw new IllegalStateException("the newest audit entry is seq " + last.seq() + " but the entry before it is seq "
+                    + before.seq() + ", not " + (last.seq() - 1) + ALTERED);
+        }
+        if (!last.prevHash().equals(before.hash())) {
+            throw new IllegalStateException("the newest audit entry (seq " + last.seq() + ") has a prevHash that is not the"
+                    + " hash of seq " + before.seq() + " before it" + ALTERED);
         }
     }
 

@@ -173,6 +173,82 @@ class AuditChainTest {
         assertThat(after.records).isEmpty();
     }
 
+    /** Three chained entries, as a store would hold them. */
+    private List<AuditEntry> threeEntries() {
+        ListLog before = new ListLog();
+        AuditChain chain = new AuditChain(before, List.of(), clock).start();
+        chain.record(event("a"));
+        chain.record(event("b"));
+        chain.record(event("c"));
+        return before.records.stream().map(AuditRecord::entry).toList();
+    }
+
+    private void assertStartRefused(AuditEntry beforeLast, AuditEntry last, String... named) {
+        ListLog after = new ListLog();
+        after.state = new AuditLogState(Optional.of(last), Optional.of(beforeLast), Optional.empty());
+
+        assertThatThrownBy(() -> new AuditChain(after, List.of(), clock).start())
+                .isInstanceOf(IllegalStateException.class)
+                .hasMessageContaining("omcp audit verify")
+                .hasMessageContaining(named[0])
+                .hasMessageContaining(named.length > 1 ? named[1] : named[0]);
+        assertThat(after.records).isEmpty();
+    }
+
+    @Test
+    void aDuplicatedLastLineStopsTheStartThoughEachCopyMatchesItsHash() {
+        List<AuditEntry> entries = threeEntries();
+
+        assertStartRefused(entries.get(2), entries.get(2), "seq 3");
+    }
+
+    @Test
+    void aRemovedSecondToLastEntryStopsTheStart() {
+        List<AuditEntry> entries = threeEntries();
+
+        assertStartRefused(entries.get(0), entries.get(2), "seq 1", "seq 3");
+    }
+
+    @Test
+    void swappedLastEntriesStopTheStart() {
+        List<AuditEntry> entries = threeEntries();
+
+        assertStartRefused(entries.get(2), entries.get(1), "seq 3", "seq 2");
+    }
+
+    @Test
+    void aTipRehashedOverAnotherPrevHashStopsTheStart() {
+        List<AuditEntry> entries = threeEntries();
+        AuditEntry tip = entries.get(2);
+        AuditEntryCodec.Entry forged = new AuditEntryCodec.Entry(tip.ts(), tip.seq(), tip.actor(), tip.tenant(), tip.resource(),
+                tip.action(), tip.method(), tip.path(), tip.status(), tip.ip(), tip.target(), "1".repeat(64), null);
+        AuditEntry rehashed = forged.withHash(AuditEntryCodec.hash(forged));
+
+        assertStartRefused(entries.get(1), rehashed, "seq 3", "prevHash");
+    }
+
+    @Test
+    void anAlteredSecondToLastEntryStopsTheStart() {
+        List<AuditEntry> entries = threeEntries();
+        AuditEntry middle = entries.get(1);
+        AuditEntry altered = new AuditEntry(middle.ts(), middle.seq(), "user:mallory", middle.tenant(), middle.resource(),
+                middle.action(), middle.method(), middle.path(), middle.status(), middle.ip(), middle.target(),
+                middle.prevHash(), middle.hash());
+
+        assertStartRefused(altered, entries.get(2), "seq 2");
+    }
+
+    @Test
+    void aTipThatFollowsItsPredecessorStarts() {
+        List<AuditEntry> entries = threeEntries();
+        ListLog after = new ListLog();
+        after.state = new AuditLogState(Optional.of(entries.get(2)), Optional.of(entries.get(1)), Optional.empty());
+
+        new AuditChain(after, List.of(), clock).start().record(event("d"));
+
+        assertThat(after.records.get(0).entry().seq()).isEqualTo(4);
+    }
+
     @Test
     void aRepairedTornTailIsRecordedAsTheFirstNewEntry() {
         ListLog log = new ListLog();

@@ -71,7 +71,13 @@ public final class BatchingAuditSink implements AuditSink {
                 settings.shutdownGrace(), clock, new BatchPump.Handler<>() {
                     @Override
                     public void deliver(List<AuditRecord> batch) throws InterruptedException {
-                        deliverWithRetries(batch);
+                        try {
+                            deliverWithRetries(batch);
+                        } catch (InterruptedException e) {
+                            // the shutdown grace ran out mid-delivery: the pump no longer holds this batch
+                            deadLetter(batch, "the gateway stopped while the entries were being delivered", 0);
+                            throw e;
+                        }
                     }
 
                     @Override

@@ -37,7 +37,8 @@ import org.slf4j.LoggerFactory;
  *
  * <p>At start the file's end is checked: an incomplete last line (a crash during a write) is
  * never extended; the {@link TornTailPolicy} either moves it aside and cuts the file back, or
- * refuses to start. The newest complete line becomes the chain's tip.
+ * refuses to start. The newest complete line becomes the chain's tip; the line before it is read
+ * too, so the chain can check that the tip follows it.
  *
  * <p>Searches read the file backwards from its end in chunks and stop as soon as they have
  * enough entries, or reach entries older than {@code from} (timestamps never decrease), so the
@@ -135,13 +136,16 @@ public final class JsonlAuditLog implements AuditLog {
         }
         written = complete;
         synced = complete;
-        Optional<AuditEntry> last = lastEntry(complete);
+        ReverseLines tail = new ReverseLines(reader, complete, MAX_LINE_BYTES);
+        Optional<AuditEntry> last = entry(tail.previous(), "last line");
+        // the entry before the tip, so the chain can check that the tip follows it
+        Optional<AuditEntry> beforeLast = last.isEmpty() ? Optional.empty() : entry(tail.previous(), "line before the last");
         if (options.fsync() == FsyncPolicy.BATCH) {
             flusher = Thread.ofVirtual().name("omcp-audit-fsync").start(this::flushPeriodically);
         }
         LOG.info("event=audit-file-opened file={} bytes={} tipSeq={} fsync={}", file, complete,
                 last.map(AuditEntry::seq).orElse(0L), options.fsync().name().toLowerCase(java.util.Locale.ROOT));
-        return new AuditLogState(last, torn);
+        return new AuditLogState(last, beforeLast, torn);
     }
 
     private void createIfMissing(Path parent) throws IOException {
@@ -204,21 +208,20 @@ public final class JsonlAuditLog implements AuditLog {
         return kept;
     }
 
-    private Optional<AuditEntry> lastEntry(long end) throws IOException {
-        ReverseLines lines = new ReverseLines(reader, end, MAX_LINE_BYTES);
-        ReverseLines.Line line = lines.previous();
+    /** The entry a line at the end of the file holds; empty at the start of the file. */
+    private Optional<AuditEntry> entry(ReverseLines.Line line, String which) throws IOException {
         if (line == null) {
             return Optional.empty();
         }
         if (line.bytes() == null) {
-            throw new IOException("its last line (at byte offset " + line.offset() + ") is " + line.length()
+            throw new IOException("its " + which + " (at byte offset " + line.offset() + ") is " + line.length()
                     + " bytes long, which no audit entry is; run 'omcp audit verify " + file + "' to find where the file"
                     + " was damaged");
         }
         try {
             return Optional.of(AuditLineParser.parse(line.bytes()));
         } catch (IllegalArgumentException e) {
-            throw new IOException("its last line (at byte offset " + line.offset() + ") is " + e.getMessage()
+            throw new IOException("its " + which + " (at byte offset " + line.offset() + ") is " + e.getMessage()
                     + "; the chain cannot continue from it. Run 'omcp audit verify " + file + "' to find the first"
                     + " damaged entry, then move the file aside to start a new chain", e);
         }

@@ -2,11 +2,9 @@ package dev.omcp.adapters.storage.audit;
 
 import dev.omcp.ports.audit.AuditRecord;
 import java.io.IOException;
-import java.io.InputStream;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Duration;
@@ -121,12 +119,10 @@ final class S3Delivery implements Delivery {
                 .PUT(HttpRequest.BodyPublishers.ofByteArray(body))
                 .build();
         try {
-            HttpResponse<InputStream> response = client.send(request, HttpResponse.BodyHandlers.ofInputStream());
-            String head;
-            try (InputStream in = response.body()) {
-                head = new String(in.readNBytes(4096), StandardCharsets.UTF_8);
-            }
-            int status = response.statusCode();
+            // held to the timeout until the answer is in full: a store trickling its answer must not stall the sink
+            BoundedExchange.Answer answer = BoundedExchange.send(client, request, requestTimeout, 4096);
+            String head = new String(answer.head(), StandardCharsets.UTF_8);
+            int status = answer.status();
             if (status >= 200 && status < 300) {
                 return new Delivered();
             }

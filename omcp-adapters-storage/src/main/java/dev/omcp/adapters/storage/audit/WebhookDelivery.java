@@ -5,7 +5,6 @@ import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
@@ -20,7 +19,8 @@ import java.util.Optional;
  * with each entry exactly as the audit file holds it, so the receiver can check the hashes. The
  * {@code Idempotency-Key} header is the same for every attempt at the same batch. 2xx is success;
  * 408, 425, 429, 5xx and network errors are retried; any other status is the receiver refusing
- * the batch, which retries would not change. Never logs the URL or the token.
+ * the batch, which retries would not change. Each attempt is held to the request timeout until
+ * the answer has arrived in full ({@link BoundedExchange}). Never logs the URL or the token.
  */
 final class WebhookDelivery implements Delivery {
     static final Duration CONNECT_TIMEOUT = Duration.ofSeconds(5);
@@ -69,8 +69,8 @@ final class WebhookDelivery implements Delivery {
                 .POST(HttpRequest.BodyPublishers.ofString(payload(batch), StandardCharsets.UTF_8));
         token.ifPresent(t -> request.header("Authorization", "Bearer " + t));
         try {
-            HttpResponse<Void> response = client.send(request.build(), HttpResponse.BodyHandlers.discarding());
-            return classify(response.statusCode());
+            // the answer's body is not needed: it is read and dropped, within the same deadline
+            return classify(BoundedExchange.send(client, request.build(), requestTimeout, 0).status());
         } catch (IOException e) {
             // The exception's message may name the host; the class says enough.
             return new Retry(e.getClass().getSimpleName());

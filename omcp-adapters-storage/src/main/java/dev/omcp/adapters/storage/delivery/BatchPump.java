@@ -131,7 +131,7 @@ public final class BatchPump<T> implements AutoCloseable {
         }
     }
 
-    private List<T> collect(T first) throws InterruptedException {
+    private List<T> collect(T first) {
         List<T> batch = new ArrayList<>();
         batch.add(first);
         Instant opened = clock.instant();
@@ -144,7 +144,15 @@ public final class BatchPump<T> implements AutoCloseable {
             if (wait.isZero()) {
                 break;
             }
-            T next = queue.poll(Math.min(wait.toMillis(), POLL.toMillis()), TimeUnit.MILLISECONDS);
+            T next;
+            try {
+                next = queue.poll(Math.min(wait.toMillis(), POLL.toMillis()), TimeUnit.MILLISECONDS);
+            } catch (InterruptedException e) {
+                // interrupted at shutdown with a batch begun: hand the batch on (past the deadline it
+                // is left at shutdown), and let the next wait see the interrupt and drain the rest
+                Thread.currentThread().interrupt();
+                break;
+            }
             if (next != null) {
                 batch.add(next);
                 queue.drainTo(batch, window.maxCount() - batch.size());

@@ -66,8 +66,43 @@ class JsonlAuditLogIT {
 
         assertThat(state.last()).map(AuditEntry::seq).contains(3L);
         assertThat(state.last()).map(AuditEntry::hash).contains(TestRecords.fakeHash(3));
+        // the entry before the tip too, so the chain can check that the tip follows it
+        assertThat(state.beforeLast()).map(AuditEntry::seq).contains(2L);
+        assertThat(state.beforeLast()).map(AuditEntry::hash).contains(TestRecords.fakeHash(2));
         assertThat(state.repairedTornTail()).isEmpty();
         reopened.close();
+    }
+
+    @Test
+    void aFileOfOneLineHasNoEntryBeforeItsTip() {
+        Path file = dir.resolve("audit.jsonl");
+        JsonlAuditLog log = open(file, JsonlAuditLog.Options.defaults());
+        log.append(TestRecords.record(41, T0, "user:a", "update", "s"));
+        log.close();
+
+        JsonlAuditLog reopened = new JsonlAuditLog(file, JsonlAuditLog.Options.defaults());
+        AuditLogState state = reopened.open();
+
+        assertThat(state.last()).map(AuditEntry::seq).contains(41L);
+        assertThat(state.beforeLast()).isEmpty();
+        reopened.close();
+    }
+
+    @Test
+    void aDamagedLineBeforeTheTipStopsTheStartWithItsOffset() throws Exception {
+        Path file = dir.resolve("audit.jsonl");
+        JsonlAuditLog log = open(file, JsonlAuditLog.Options.defaults());
+        log.append(TestRecords.record(1, T0, "user:a", "create", "x"));
+        log.close();
+        long offset = Files.size(file);
+        Files.writeString(file, "{\"seq\":2}\n" + TestRecords.record(3, T0, "user:a", "create", "y").json() + "\n",
+                StandardOpenOption.APPEND);
+
+        assertThatThrownBy(() -> new JsonlAuditLog(file, JsonlAuditLog.Options.defaults()).open())
+                .isInstanceOf(UncheckedIOException.class)
+                .hasMessageContaining("line before the last")
+                .hasMessageContaining("byte offset " + offset)
+                .hasMessageContaining("omcp audit verify");
     }
 
     @Test
@@ -231,10 +266,12 @@ class JsonlAuditLogIT {
         log.close();
         Files.writeString(file, "garbage\n", StandardOpenOption.APPEND);
         Files.writeString(file, TestRecords.record(2, T0, "user:a", "update", "b").json() + "\n", StandardOpenOption.APPEND);
+        // further back than the two lines read at start, which must be entries
+        Files.writeString(file, TestRecords.record(3, T0, "user:a", "update", "c").json() + "\n", StandardOpenOption.APPEND);
 
         JsonlAuditLog reopened = open(file, JsonlAuditLog.Options.defaults());
 
-        assertThat(reopened.find(AuditQuery.latest())).extracting(AuditEntry::seq).containsExactly(2L, 1L);
+        assertThat(reopened.find(AuditQuery.latest())).extracting(AuditEntry::seq).containsExactly(3L, 2L, 1L);
         reopened.close();
     }
 

@@ -234,4 +234,31 @@ class WebhookAuditSinkIT {
         assertThat(received.get(0).authorization()).isNull();
         assertThat(JSON.readTree(received.get(0).body()).get("count").asInt()).isEqualTo(20);
     }
+    @Test
+    void aBatchStillInFlightWhenTheShutdownGraceRunsOutIsDeadLetteredNotLost() throws Exception {
+        CountDownLatch hold = new CountDownLatch(1);
+        URI url = receiver(() -> 200, hold);
+        Path deadLetter = dir.resolve("dead.jsonl");
+        BatchingAuditSink sink = new BatchingAuditSink("webhook",
+                new WebhookDelivery(HttpClient.newHttpClient(), url, Optional.empty(), Duration.ofSeconds(30)),
+                new BatchingAuditSink.Settings(100, new BatchWindow(10, Duration.ofMillis(50)),
+                        new RetryPolicy(3, Duration.ofMillis(100), Duration.ofSeconds(1)), Duration.ofMillis(500)),
+                new DeadLetterFile(Optional.of(deadLetter), Clock.systemUTC()), Clock.systemUTC(), new SplittableRandom(1),
+                pauses::add);
+        try {
+            for (int seq = 1; seq <= 5; seq++) {
+                sink.publish(TestRecords.record(seq, T0, "user:a", "update", "s"));
+            }
+            await(() -> server != null && received.isEmpty() && sink.stats().attempts() == 1);
+
+            sink.close();
+
+            assertThat(sink.stats().deadLettered()).isEqualTo(5);
+            List<String> lines = Files.readAllLines(deadLetter);
+            assertThat(lines).hasSize(5);
+            assertThat(JSON.readTree(lines.get(0)).get("reason").asText()).startsWith("the gateway stopped");
+        } finally {
+            hold.countDown();
+        }
+    }
 }
