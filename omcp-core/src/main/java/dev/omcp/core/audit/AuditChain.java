@@ -27,7 +27,8 @@ import org.slf4j.LoggerFactory;
  * <p>Thread-safety: {@link #record} may be called from any number of threads. One lock orders
  * the writers, so {@code seq} has no gaps and the store sees entries in {@code seq} order; the
  * store's fsync (when its policy asks for one) happens after the lock is released, so concurrent
- * writers share one fsync. A failed store write does not use up a {@code seq}.
+ * writers share one fsync. A failed store write does not use up a {@code seq}. Sinks get an entry
+ * only once the store reports it durable, still in {@code seq} order ({@link DurablePublication}).
  */
 public final class AuditChain implements AuditTrail, AuditHistory, AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(AuditChain.class);
@@ -41,6 +42,7 @@ public final class AuditChain implements AuditTrail, AuditHistory, AutoCloseable
 
     private final AuditLog log;
     private final List<AuditSink> sinks;
+    private final DurablePublication publication;
     private final Clock clock;
     private final ReentrantLock lock = new ReentrantLock();
     private long lastSeq;
@@ -53,6 +55,7 @@ public final class AuditChain implements AuditTrail, AuditHistory, AutoCloseable
     public AuditChain(AuditLog log, List<AuditSink> sinks, Clock clock) {
         this.log = Objects.requireNonNull(log, "log");
         this.sinks = List.copyOf(sinks);
+        this.publication = new DurablePublication(this.sinks);
         this.clock = Objects.requireNonNull(clock, "clock");
     }
 
@@ -79,6 +82,7 @@ public final class AuditChain implements AuditTrail, AuditHistory, AutoCloseable
                 lastHash = last.hash();
                 lastTs = last.ts();
             });
+            publication.continueAfter(lastSeq);
             started = true;
             // the tip in a log line that leaves the machine is an anchor: `omcp audit verify --expect` then shows a cut-off end
             LOG.info("event=audit-chain-started tipSeq={} tipHash={} persistent={}", lastSeq, lastHash, log.persistent());
@@ -127,6 +131,7 @@ public final class AuditChain implements AuditTrail, AuditHistory, AutoCloseable
     /** Chains, stores and publishes one entry; also used for the gateway's own events, which have no request. */
     private void append(AuditEventFields fields) {
         long ticket;
+        AuditRecord record;
         lock.lock();
         try {
             if (!started) {
@@ -139,7 +144,7 @@ public final class AuditChain implements AuditTrail, AuditHistory, AutoCloseable
                     fields.resource(), fields.action(), fields.method(), fields.path(), fields.status(), fields.ip(),
                     fields.target(), lastHash, null);
             AuditEntry entry = draft.withHash(AuditEntryCodec.hash(draft));
-            AuditRecord record = new AuditRecord(entry, AuditEntryCodec.line(entry));
+            record = new AuditRecord(entry, AuditEntryCodec.line(entry));
             try {
                 ticket = log.append(record);
             } catch (RuntimeException e) {
@@ -150,9 +155,6 @@ public final class AuditChain implements AuditTrail, AuditHistory, AutoCloseable
             lastSeq = entry.seq();
             lastHash = entry.hash();
             lastTs = ts;
-            for (AuditSink sink : sinks) {
-                publish(sink, record);
-            }
         } finally {
             lock.unlock();
         }
@@ -162,6 +164,9 @@ public final class AuditChain implements AuditTrail, AuditHistory, AutoCloseable
             // the entry is in the file but may not survive a crash: not audited as promised
             failure = reason(e);
             throw e;
+        } finally {
+            // also after a failed fsync: the next entries chain to this one, and a sink missing it would show a gap
+            publication.durable(record);
         }
     }
 
@@ -176,15 +181,6 @@ public final class AuditChain implements AuditTrail, AuditHistory, AutoCloseable
     @Override
     public Optional<String> unavailable() {
         return Optional.ofNullable(failure);
-    }
-
-    private static void publish(AuditSink sink, AuditRecord record) {
-        try {
-            sink.publish(record);
-        } catch (RuntimeException e) {
-            // A sink must not throw; if one does, the entry is stored anyway and the sink's fault is logged.
-            LOG.error("event=audit-sink-failed sink={} seq={} outcome=not-sent", sink.name(), record.entry().seq(), e);
-        }
     }
 
     @Override

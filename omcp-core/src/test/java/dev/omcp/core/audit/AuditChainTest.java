@@ -37,7 +37,7 @@ class AuditChainTest {
     }
 
     /** A store that keeps every record it was given, in order. */
-    static final class ListLog implements AuditLog {
+    static class ListLog implements AuditLog {
         final List<AuditRecord> records = Collections.synchronizedList(new ArrayList<>());
         AuditLogState state = AuditLogState.empty();
         IOException failNext;
@@ -372,6 +372,72 @@ class AuditChainTest {
 
         assertThat(seen).containsExactly(1L, 2L);
         assertThat(log.records).hasSize(2);
+    }
+
+    /** A store whose fsync of seq 1 waits until the test lets it finish; later entries are durable at once. */
+    static final class SlowFirstFsyncLog extends ListLog {
+        final CountDownLatch firstFsyncStarted = new CountDownLatch(1);
+        final CountDownLatch finishFirstFsync = new CountDownLatch(1);
+
+        @Override
+        public void awaitDurable(long ticket) {
+            if (ticket == 10) {
+                firstFsyncStarted.countDown();
+                try {
+                    finishFirstFsync.await();
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    throw new IllegalStateException(e);
+                }
+            }
+            super.awaitDurable(ticket);
+        }
+    }
+
+    @Test
+    void sinksGetAnEntryOnlyOnceItIsDurable_andStillInSeqOrder() throws Exception {
+        List<Long> seen = Collections.synchronizedList(new ArrayList<>());
+        AuditSink recording = new AuditSink() {
+            public String name() { return "recording"; }
+            public void publish(AuditRecord record) { seen.add(record.entry().seq()); }
+            public void close() {}
+        };
+        SlowFirstFsyncLog log = new SlowFirstFsyncLog();
+        AuditChain chain = new AuditChain(log, List.of(recording), clock).start();
+        List<Long> seenBeforeTheFirstFsyncEnded;
+        try (ExecutorService writers = Executors.newVirtualThreadPerTaskExecutor()) {
+            Future<?> first = writers.submit(() -> chain.record(event("a")));
+            try {
+                log.firstFsyncStarted.await();
+                chain.record(event("b")); // durable at once, but seq 1 before it is not yet
+                seenBeforeTheFirstFsyncEnded = List.copyOf(seen);
+            } finally {
+                log.finishFirstFsync.countDown();
+            }
+            first.get();
+        }
+
+        assertThat(log.records).hasSize(2);
+        assertThat(seenBeforeTheFirstFsyncEnded).isEmpty();
+        assertThat(seen).containsExactly(1L, 2L);
+    }
+
+    @Test
+    void anEntryWhoseFsyncFailedStillReachesTheSinks_soTheyShowNoGap() {
+        List<Long> seen = new ArrayList<>();
+        AuditSink recording = new AuditSink() {
+            public String name() { return "recording"; }
+            public void publish(AuditRecord record) { seen.add(record.entry().seq()); }
+            public void close() {}
+        };
+        ListLog log = new ListLog();
+        AuditChain chain = new AuditChain(log, List.of(recording), clock).start();
+        log.failNextDurable = new UncheckedIOException("could not fsync", new IOException("Input/output error"));
+
+        assertThatThrownBy(() -> chain.record(event("a"))).isInstanceOf(UncheckedIOException.class);
+        chain.record(event("b"));
+
+        assertThat(seen).containsExactly(1L, 2L);
     }
 
     @Test
