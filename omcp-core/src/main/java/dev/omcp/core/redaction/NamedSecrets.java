@@ -6,10 +6,11 @@ import java.util.List;
 /**
  * Values given to secret-like names: {@code name=value}, {@code name: value},
  * {@code "name": "value"}, the same as JSON escaped inside a JSON string
- * ({@code {\"password\":\"...\"}}), URL-encoded once or twice ({@code token%3D...},
- * {@code password%253D...}, {@code %22password%22%3A%22...%22}), and the cookies of a
- * {@code Cookie:} / {@code Set-Cookie:} header. The value is replaced, the name kept. Driven by the
- * separators, so a line without {@code =}, {@code :} or {@code %} costs one {@code indexOf} each.
+ * ({@code {\"password\":\"...\"}}), URL-encoded up to {@link UrlEncoded#MAX_LAYERS} layers deep
+ * ({@code token%3D...}, {@code password%253D...}, {@code %22password%22%3A%22...%22}), with Gson's
+ * unicode-escaped separators, and the cookies of a {@code Cookie:} / {@code Set-Cookie:} header. The
+ * value is replaced, the name kept. Driven by the separators, so a line without {@code =}, {@code :},
+ * {@code %} or a backslash costs one {@code indexOf} each.
  */
 final class NamedSecrets {
     /** How a name must sit in a key for the key to name a secret. */
@@ -75,6 +76,7 @@ final class NamedSecrets {
     private static final int AUTHORIZATION = nameIndex("authorization");
     private static final int TOKEN = nameIndex("token");
     private static final int COOKIE = nameIndex("cookie");
+    private static final int PASS = nameIndex("pass");
     private static final int NOT_SECRET = -1;
     /**
      * Values of an auth or session name that report a state, not a credential. Exact words only:
@@ -144,16 +146,40 @@ final class NamedSecrets {
     }
 
     /**
+     * Whether the command-line option name {@code s[from, to)} (without its dashes) names a secret
+     * given as the next argument: a secret name, but not {@code password-stdin} or {@code token-file},
+     * which say where the secret is read from.
+     */
+    static boolean namesSecretOption(String s, int from, int to) {
+        if (to - from < 3 || to - from > 64) {
+            return false;
+        }
+        boolean source = (to - from > 6 && s.regionMatches(true, to - 6, "-stdin", 0, 6))
+                || (to - from > 5 && s.regionMatches(true, to - 5, "-file", 0, 5));
+        return !source && secretName(s, from, to) != NOT_SECRET;
+    }
+
+    /** Whether {@code s[from, to)} is a status word ({@code denied}, {@code none}...), not a credential. */
+    static boolean isStatusWord(String s, int from, int to) {
+        return statusWord(s, from, to);
+    }
+
+    /**
      * @param percent whether {@code s} holds a {@code %} at all (else the URL-encoded separators are
      *     not searched for)
+     * @param backslash whether {@code s} holds a backslash at all (else the unicode-escaped
+     *     separators are not searched for)
      */
-    static String redact(String s, boolean percent, int[] counts) {
+    static String redact(String s, boolean percent, boolean backslash, int[] counts) {
         List<TextRedactor.Span> spans = null;
         int n = s.length();
-        Separators seps = new Separators(s, percent);
+        Separators seps = new Separators(s, percent, backslash);
+        // whether the text holds a test summary's count (Fail: 0): looked for once, at the first "pass" label
+        int summary = UNKNOWN;
         int p = seps.next(0);
         while (p >= 0) {
             boolean encoded = s.charAt(p) == '%';
+            boolean unicode = s.charAt(p) == '\\';
             int keyEnd = p;
             while (keyEnd > 0 && s.charAt(keyEnd - 1) == ' ') {
                 keyEnd--;
@@ -166,7 +192,7 @@ final class NamedSecrets {
                     keyEnd--;
                 }
             }
-            // a URL-encoded JSON key, once or twice: %22password%22%3A, %2522password%2522%253A
+            // a URL-encoded JSON key, once or more: %22password%22%3A, %2522password%2522%253A
             int encodedQuote = encoded ? encodedQuoteBefore(s, keyEnd) : 0;
             keyEnd -= encodedQuote;
             int keyStart = keyEnd;
@@ -190,6 +216,21 @@ final class NamedSecrets {
                 int open = v + encodedQuote;
                 int close = s.indexOf(s.substring(keyEnd, keyEnd + encodedQuote), open);
                 int end = close < 0 || close - open > MAX_QUOTED_VALUE ? Math.min(n, open + MAX_QUOTED_VALUE) : close;
+                if (end > open && !s.startsWith("[REDACTED:", open)) {
+                    if (spans == null) {
+                        spans = new ArrayList<>();
+                    }
+                    spans.add(new TextRedactor.Span(open, end, RedactionCategory.SECRET));
+                }
+                p = seps.next(Math.max(end, p + 1));
+                continue;
+            }
+            if (unicode && (s.startsWith("\\u0027", v) || s.startsWith("\\u0022", v))) {
+                // Gson-escaped: the value between unicode-escaped quotes (backslash u0027 or u0022)
+                String quoteEscape = s.substring(v, v + 6);
+                int open = v + 6;
+                int close = boundedIndexOf(s, quoteEscape, open, MAX_QUOTED_VALUE);
+                int end = close < 0 ? Math.min(n, open + MAX_QUOTED_VALUE) : close;
                 if (end > open && !s.startsWith("[REDACTED:", open)) {
                     if (spans == null) {
                         spans = new ArrayList<>();
@@ -257,7 +298,7 @@ final class NamedSecrets {
             } else {
                 // a bare value of a JSON member ("pin":1234}) ends with its object or array
                 boolean json = quotedKey && s.charAt(p) == ':';
-                while (v < n && !valueEnd(s.charAt(v)) && !(encoded && encodedValueEnd(s, v))
+                while (v < n && !valueEnd(s.charAt(v)) && !(encoded && encodedValueEnd(s, v)) && !(unicode && unicodeValueEnd(s, v) > 0)
                         && !(json && (s.charAt(v) == '}' || s.charAt(v) == ']'))) {
                     v++;
                 }
@@ -273,6 +314,15 @@ final class NamedSecrets {
             if (SECRET_NAMES[name].status() && statusWord(s, valueStart, valueEnd)) {
                 p = seps.next(Math.max(v, p + 1));
                 continue;
+            }
+            if (name == PASS && keyEnd - keyStart == 4 && !encoded && !unicode) {
+                if (summary == UNKNOWN) {
+                    summary = testSummary(s) ? YES : NO;
+                }
+                if (testResult(s, keyStart, valueStart, valueEnd, summary == YES)) {
+                    p = seps.next(Math.max(v, p + 1));
+                    continue;
+                }
             }
             if (valueEnd > valueStart) {
                 if (spans == null) {
@@ -319,6 +369,86 @@ final class NamedSecrets {
         return v;
     }
 
+    private static final int UNKNOWN = -1;
+    private static final int NO = 0;
+    private static final int YES = 1;
+    /** The other labels of a test run's summary, next to {@code Pass}: {@code Fail: 0}, {@code failed=1}, {@code Skipped: 2}, {@code Total: 9}. */
+    private static final String[] TEST_COUNT_LABELS = {"fail", "skip", "error", "total"};
+    /** The longest count of a test summary: a longer number after {@code Pass:} is no count of tests. */
+    private static final int MAX_TEST_COUNT_DIGITS = 6;
+
+    /**
+     * Whether the value of a bare {@code pass} label (the whole key, not {@code db_pass}) is a test
+     * result, not a password. Two forms: a count of at most {@link #MAX_TEST_COUNT_DIGITS} digits in
+     * a text that holds another test-summary count ({@code Tests: Pass: 9 Fail: 0},
+     * {@code PASS=12, FAIL=0}): a password that is a small number next to a {@code Fail:} count is not
+     * a credential anyone logs; and Go's verdict line {@code --- PASS: TestName (0.01s)}, the test's
+     * name followed by its duration. {@code pass: 1234} alone stays a password.
+     */
+    private static boolean testResult(String s, int keyStart, int valueStart, int valueEnd, boolean summary) {
+        int len = valueEnd - valueStart;
+        if (summary && len >= 1 && len <= MAX_TEST_COUNT_DIGITS) {
+            boolean count = true;
+            for (int k = valueStart; k < valueEnd && count; k++) {
+                count = digit(s.charAt(k));
+            }
+            if (count) {
+                return true;
+            }
+        }
+        return keyStart >= 4 && s.startsWith("--- ", keyStart - 4) && s.startsWith("PASS", keyStart) && len > 0 && goDuration(s, valueEnd);
+    }
+
+    /** Whether {@code " (0.01s)"} (a Go test's duration) starts at {@code i}. */
+    private static boolean goDuration(String s, int i) {
+        int n = s.length();
+        if (i + 4 >= n || s.charAt(i) != ' ' || s.charAt(i + 1) != '(') {
+            return false;
+        }
+        int k = i + 2;
+        int start = k;
+        while (k < n && k - start <= 12 && (digit(s.charAt(k)) || s.charAt(k) == '.')) {
+            k++;
+        }
+        return k > start && k + 1 < n && s.charAt(k) == 's' && s.charAt(k + 1) == ')';
+    }
+
+    /**
+     * Whether {@code s} holds a test summary's count other than a pass count: one of
+     * {@link #TEST_COUNT_LABELS} starting a word (and any letters after it: {@code failed},
+     * {@code Failures}, {@code errors}), then {@code :} or {@code =} and a number. One linear search per
+     * label.
+     */
+    private static boolean testSummary(String s) {
+        int n = s.length();
+        for (String label : TEST_COUNT_LABELS) {
+            AnchorFinder finder = new AnchorFinder(s, label, true);
+            int at = finder.next(0);
+            while (at >= 0) {
+                int k = at + label.length();
+                if (at == 0 || !letter(s.charAt(at - 1))) {
+                    while (k < n && k - at < 16 && letter(s.charAt(k))) {
+                        k++;
+                    }
+                    while (k < n && s.charAt(k) == ' ') {
+                        k++;
+                    }
+                    if (k < n && (s.charAt(k) == ':' || s.charAt(k) == '=')) {
+                        k++;
+                        while (k < n && s.charAt(k) == ' ') {
+                            k++;
+                        }
+                        if (k < n && digit(s.charAt(k))) {
+                            return true;
+                        }
+                    }
+                }
+                at = finder.next(Math.max(k, at + 1));
+            }
+        }
+        return false;
+    }
+
     /** Whether {@code s[from, to)} is one of {@link #STATUS_WORDS}, in any case. */
     private static boolean statusWord(String s, int from, int to) {
         for (String w : STATUS_WORDS) {
@@ -341,11 +471,15 @@ final class NamedSecrets {
      * {@code v}: {@code name=value} pairs separated by {@code ;} (or {@code , } between folded
      * Set-Cookie headers). Every value is replaced, except those of Set-Cookie's attributes
      * ({@code Path=/}, {@code Expires=...}); a lone first word ({@code cookie=opaque}) is a value
-     * too, unless it is a status ({@code Cookie: missing}). Returns where the header ends.
+     * too, unless it is a status ({@code Cookie: missing}); so are a word without {@code =} after
+     * {@code , } (the rest of a value holding a comma and a space, {@code a=1, 2}), a nameless cookie
+     * of a Cookie header ({@code a=1; opaque}), and a quoted value whole ({@code a="x, y"}). Returns
+     * where the header ends.
      */
     private static int cookies(String s, int v, char quote, boolean set, List<TextRedactor.Span> spans) {
         int n = s.length();
         boolean first = true;
+        boolean afterComma = false;
         int i = v;
         while (i < n) {
             while (i < n && s.charAt(i) == ' ') {
@@ -360,23 +494,34 @@ final class NamedSecrets {
                 int valueStart = i + 1;
                 boolean attribute = set && !first && cookieAttribute(s, nameStart, nameEnd);
                 boolean expires = attribute && nameEnd - nameStart == 7 && s.regionMatches(true, nameStart, "expires", 0, 7);
-                int e = valueStart;
-                // an Expires date holds ", " and spaces; it ends at the next ';'
-                while (e < n && e - valueStart <= MAX_QUOTED_VALUE && !(expires ? s.charAt(e) == ';' || s.charAt(e) == quote
-                        || (quote == 0 && (s.charAt(e) == '"' || s.charAt(e) == '\\')) : cookieValueEnd(s, e, quote))) {
-                    e++;
-                }
-                if (!attribute && e > valueStart && !s.startsWith("[REDACTED:", valueStart)) {
-                    spans.add(new TextRedactor.Span(valueStart, e, RedactionCategory.SECRET));
+                int open = attribute ? -1 : quotedValueStart(s, valueStart, quote);
+                int e;
+                if (open > 0) {
+                    // a quoted value ("x, y"): everything between its quotes, escaped as the opening one was
+                    String closing = s.substring(valueStart, open);
+                    int close = boundedIndexOf(s, closing, open, MAX_QUOTED_VALUE);
+                    int end = close < 0 ? Math.min(n, open + MAX_QUOTED_VALUE) : close;
+                    if (end > open && !s.startsWith("[REDACTED:", open)) {
+                        spans.add(new TextRedactor.Span(open, end, RedactionCategory.SECRET));
+                    }
+                    e = close < 0 ? end : close + closing.length();
+                } else {
+                    e = valueStart;
+                    while (e < n && e - valueStart <= MAX_QUOTED_VALUE && !(expires ? expiresEnd(s, e, quote) : cookieValueEnd(s, e, quote))) {
+                        e++;
+                    }
+                    if (!attribute && e > valueStart && !s.startsWith("[REDACTED:", valueStart)) {
+                        spans.add(new TextRedactor.Span(valueStart, e, RedactionCategory.SECRET));
+                    }
                 }
                 i = e;
-            } else if (first) {
-                // a bare value: cookie=opaque, "cookie": "opaque"
+            } else if (first || afterComma || (!set && nameEnd > nameStart)) {
+                // a bare value: cookie=opaque, "cookie": "opaque"; the rest of a value after ", "; a nameless cookie
                 int e = nameStart;
                 while (e < n && e - nameStart <= MAX_QUOTED_VALUE && !cookieValueEnd(s, e, quote)) {
                     e++;
                 }
-                if (e > nameStart && !statusWord(s, nameStart, e) && !s.startsWith("[REDACTED:", nameStart)) {
+                if (e > nameStart && !(first && statusWord(s, nameStart, e)) && !s.startsWith("[REDACTED:", nameStart)) {
                     spans.add(new TextRedactor.Span(nameStart, e, RedactionCategory.SECRET));
                 }
                 i = e;
@@ -384,16 +529,52 @@ final class NamedSecrets {
                 return nameStart; // not a pair: the header has ended
             }
             first = false;
-            // the next pair follows a ';', or ", " between folded headers
+            afterComma = false;
+            // the next pair follows a ';', or ", " between folded headers (or inside a value holding one)
             if (i < n && s.charAt(i) == ';') {
                 i++;
             } else if (i + 1 < n && s.charAt(i) == ',' && s.charAt(i + 1) == ' ') {
                 i += 2;
+                afterComma = true;
             } else {
                 return i;
             }
         }
         return i;
+    }
+
+    /**
+     * Where the text of a quoted cookie value starting at {@code v} starts ({@code "x"}, or
+     * {@code \"x\"} inside an escaped JSON string), or -1 when it is not quoted. A bare quote inside a
+     * header that is itself quoted by {@code "} ends the header instead.
+     */
+    private static int quotedValueStart(String s, int v, char quote) {
+        int k = v;
+        while (k < s.length() && k - v < 4 && s.charAt(k) == '\\') {
+            k++;
+        }
+        return k < s.length() && s.charAt(k) == '"' && (k > v || quote != '"') ? k + 1 : -1;
+    }
+
+    /** The first {@code needle} at or after {@code from} and at most {@code within} characters on, or -1. */
+    private static int boundedIndexOf(String s, String needle, int from, int within) {
+        int last = (int) Math.min((long) s.length() - needle.length(), (long) from + within);
+        for (int k = from; k <= last; k++) {
+            if (s.startsWith(needle, k)) {
+                return k;
+            }
+        }
+        return -1;
+    }
+
+    /**
+     * The end of an {@code Expires} date: a {@code ;}, a quote, or {@code , } followed by no digit (the
+     * date's own comma, {@code Wed, 21 Oct 2026}, is followed by the day; another is a folded header).
+     */
+    private static boolean expiresEnd(String s, int e, char quote) {
+        char c = s.charAt(e);
+        return c == ';' || c == quote || (quote == 0 && (c == '"' || c == '\\'))
+                || (c == ',' && e + 2 < s.length() && s.charAt(e + 1) == ' ' && !digit(s.charAt(e + 2)));
     }
 
     /** Where a cookie's name or value stops: whitespace, {@code ;}, a quote, a backslash (an escaped quote), {@code <} or {@code >}. */
@@ -416,38 +597,37 @@ final class NamedSecrets {
         return false;
     }
 
-    /** The length of the separator at {@code p}: {@code =} or {@code :}, {@code %3D}, or doubly encoded {@code %253D}. */
+    /**
+     * The length of the separator at {@code p}: {@code =} or {@code :}, URL-encoded ({@code %3D},
+     * {@code %253D}...), or unicode-escaped (<code>&#92;u003d</code>).
+     */
     private static int separatorLength(String s, int p) {
-        if (s.charAt(p) != '%') {
-            return 1;
-        }
-        return s.charAt(p + 1) == '2' ? 5 : 3;
+        return switch (s.charAt(p)) {
+            case '%' -> UrlEncoded.length(s, p);
+            case '\\' -> unicodeSeparator(s, p);
+            default -> 1;
+        };
     }
 
-    /** The length of a URL-encoded double quote ending at {@code end} ({@code %22} 3, {@code %2522} 5), else 0. */
+    /** The length of a <code>&#92;u003d</code> / <code>&#92;u003a</code> at {@code i} (6), else 0. */
+    private static int unicodeSeparator(String s, int i) {
+        return i + 5 < s.length() && s.startsWith("\\u003", i) && "DdAa".indexOf(s.charAt(i + 5)) >= 0 ? 6 : 0;
+    }
+
+    /** The length of a URL-encoded double quote ending at {@code end} ({@code %22} 3, {@code %2522} 5...), else 0. */
     private static int encodedQuoteBefore(String s, int end) {
-        if (end >= 5 && s.startsWith("%2522", end - 5)) {
-            return 5;
-        }
-        return end >= 3 && s.startsWith("%22", end - 3) ? 3 : 0;
+        int len = UrlEncoded.endingAt(s, end);
+        return len > 0 && UrlEncoded.decoded(s, end - len, len) == '"' ? len : 0;
     }
 
     /**
      * A key found back to a {@code %} starts with the hex digits of an encoded character
-     * ({@code %26sid%3D}: "26sid"): the key starts after them, and after {@code 25} too when the
-     * character was encoded twice ({@code %2526sid%253D}).
+     * ({@code %26sid%3D}: "26sid"): the key starts after them, and after each {@code 25} too when the
+     * character was encoded again ({@code %2526sid%253D}).
      */
     private static int afterEncodedChars(String s, int keyStart, int keyEnd) {
-        if (keyStart > 0 && s.charAt(keyStart - 1) == '%' && keyEnd - keyStart > 2 && hex(s.charAt(keyStart)) && hex(s.charAt(keyStart + 1))) {
-            boolean twice = s.charAt(keyStart) == '2' && s.charAt(keyStart + 1) == '5' && keyEnd - keyStart > 4
-                    && hex(s.charAt(keyStart + 2)) && hex(s.charAt(keyStart + 3));
-            return keyStart + (twice ? 4 : 2);
-        }
-        return keyStart;
-    }
-
-    private static boolean hex(char c) {
-        return digit(c) || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F');
+        int len = keyStart > 0 ? UrlEncoded.length(s, keyStart - 1) : 0;
+        return len > 0 && keyStart - 1 + len < keyEnd ? keyStart - 1 + len : keyStart;
     }
 
     /**
@@ -507,34 +687,46 @@ final class NamedSecrets {
 
     /**
      * {@code %26} ({@code &}), {@code %20} (space), {@code %22} ({@code "}), {@code %2C} ({@code ,}),
-     * {@code %3B} ({@code ;}), and the same encoded twice ({@code %2526}...).
+     * {@code %3B} ({@code ;}), and the same encoded again ({@code %2526}, {@code %252526}...).
      */
     private static boolean encodedValueEnd(String s, int v) {
-        if (s.charAt(v) != '%' || v + 2 >= s.length()) {
-            return false;
-        }
-        int c = v + 1;
-        if (s.charAt(c) == '2' && s.charAt(c + 1) == '5' && c + 3 < s.length()) {
-            c += 2;
-        }
-        char a = s.charAt(c);
-        char b = Character.toUpperCase(s.charAt(c + 1));
-        return (a == '2' && (b == '6' || b == '0' || b == '2' || b == 'C')) || (a == '3' && b == 'B');
+        int len = s.charAt(v) == '%' ? UrlEncoded.length(s, v) : 0;
+        return len > 0 && "& \",;".indexOf(UrlEncoded.decoded(s, v, len)) >= 0;
     }
 
     /**
-     * The next {@code =}, {@code :} or URL-encoded one ({@code %3D}, {@code %3A}); each is searched
-     * for again only once passed, so the whole scan is linear.
+     * A unicode escape of a character that ends a value (<code>&#92;u0026</code> for {@code &}, as Gson writes
+     * it, <code>&#92;u0022</code>, <code>&#92;u0027</code>, <code>&#92;u003c</code>...): its length (6), else 0.
+     */
+    private static int unicodeValueEnd(String s, int v) {
+        if (v + 5 >= s.length() || s.charAt(v) != '\\' || !s.startsWith("u00", v + 1) || !hex(s.charAt(v + 4)) || !hex(s.charAt(v + 5))) {
+            return 0;
+        }
+        char c = (char) (Character.digit(s.charAt(v + 4), 16) * 16 + Character.digit(s.charAt(v + 5), 16));
+        return valueEnd(c) ? 6 : 0;
+    }
+
+    private static boolean hex(char c) {
+        return UrlEncoded.hex(c);
+    }
+
+    /**
+     * The next {@code =}, {@code :}, URL-encoded one ({@code %3D}, {@code %3A}, up to
+     * {@link UrlEncoded#MAX_LAYERS} times: {@code %25253D}) or JSON unicode-escaped one
+     * (<code>&#92;u003d</code>, <code>&#92;u003a</code>: Gson escapes {@code =} so by default); each is searched for
+     * again only once passed, so the whole scan is linear.
      */
     private static final class Separators {
         private final String s;
         private int eq = -2;
         private int colon = -2;
         private int encoded;
+        private int unicode;
 
-        Separators(String s, boolean percent) {
+        Separators(String s, boolean percent, boolean backslash) {
             this.s = s;
             this.encoded = percent ? -2 : -1;
+            this.unicode = backslash ? -2 : -1;
         }
 
         int next(int from) {
@@ -547,21 +739,28 @@ final class NamedSecrets {
             if (encoded != -1 && encoded < from) {
                 encoded = nextEncoded(from);
             }
-            return min(min(eq, colon), encoded);
+            if (unicode != -1 && unicode < from) {
+                unicode = nextUnicode(from);
+            }
+            return min(min(min(eq, colon), encoded), unicode);
         }
 
-        /** The next {@code %3D} or {@code %3A}, or the same encoded twice ({@code %253D}, {@code %253A}). */
+        /** The next URL-encoded {@code =} or {@code :}. */
         private int nextEncoded(int from) {
             int i = s.indexOf('%', from);
-            while (i >= 0 && !encodedSeparator(i + 1) && !(i + 4 < s.length() && s.charAt(i + 1) == '2' && s.charAt(i + 2) == '5'
-                    && encodedSeparator(i + 3))) {
+            while (i >= 0 && UrlEncoded.encodedAt(s, i, '=') == 0 && UrlEncoded.encodedAt(s, i, ':') == 0) {
                 i = s.indexOf('%', i + 1);
             }
             return i;
         }
 
-        private boolean encodedSeparator(int at) {
-            return at + 1 < s.length() && s.charAt(at) == '3' && "DdAa".indexOf(s.charAt(at + 1)) >= 0;
+        /** The next <code>&#92;u003d</code> or <code>&#92;u003a</code>, in either case. */
+        private int nextUnicode(int from) {
+            int i = s.indexOf("\\u003", from);
+            while (i >= 0 && unicodeSeparator(s, i) == 0) {
+                i = s.indexOf("\\u003", i + 1);
+            }
+            return i;
         }
 
         private static int min(int a, int b) {

@@ -27,18 +27,19 @@ public enum RedactionCategory {
     GITLAB_TOKEN("gitlab_token"),
     /**
      * A PEM private-key block, from {@code -----BEGIN ... PRIVATE KEY-----} to its end (or the end of
-     * the text), a PuTTY key file through its {@code Private-MAC}, or one body line of a key logged
-     * apart from its first line.
+     * the text), the last body lines before an END line whose BEGIN line is elsewhere, a PuTTY key
+     * file through its {@code Private-MAC}, or one body line of a key logged apart from its first line.
      */
     PRIVATE_KEY("private_key"),
-    /** A payment card number: 13 to 19 digits (grouped by spaces, dashes or dots) with a card-network prefix and a valid Luhn check digit. */
+    /** A payment card number: 13 to 19 digits (grouped by spaces, dashes or dots, mixed too) with a card-network prefix and a valid Luhn check digit. */
     CARD_NUMBER("card_number"),
     /**
      * A value given to a secret-like name ({@code password=}, {@code secret:}, {@code token=},
      * {@code api_key=}, {@code db_pass=}, {@code session=}, a JSON field {@code "client_secret"}, also
-     * JSON-escaped or URL-encoded once or twice), cookie values of {@code Cookie} / {@code Set-Cookie}
-     * headers, the credential of any {@code Authorization} scheme, credentials in a URL and in
-     * {@code curl -u user:password}, and Slack / Stripe style tokens.
+     * JSON-escaped, unicode-escaped or URL-encoded up to four layers deep), cookie values of
+     * {@code Cookie} / {@code Set-Cookie} headers, the credential of any {@code Authorization} scheme,
+     * credentials in a URL, in {@code curl -u user:password} and after {@code --password}-like
+     * options, and Slack / Stripe / OpenAI / Anthropic style tokens.
      */
     SECRET("secret");
 

@@ -22,7 +22,7 @@ import java.util.regex.Pattern;
  */
 final class TextRedactor {
     private static final Pattern BEARER = Pattern.compile("(?i)(?<![A-Za-z0-9])bearer(?:\\s++|%20)([A-Za-z0-9\\-._~+/]{8,}+=*+)");
-    private static final Pattern URL_CREDENTIALS = Pattern.compile("([a-zA-Z][a-zA-Z0-9+.-]{1,15}+://)([^/\\s:@\\[\\]]{1,256}+):([^/\\s@\\[\\]]{1,256}+)@");
+    private static final Pattern URL_CREDENTIALS = Pattern.compile("([a-zA-Z][a-zA-Z0-9+.-]{1,15}+://)([^/\\s:@\\[\\]]{0,256}+):([^/\\s@\\[\\]]{1,256}+)@");
     private static final Pattern GITHUB = Pattern.compile(
             "(?<![A-Za-z0-9_])(?:gh[pousr]_[A-Za-z0-9]{36,251}+|github_pat_[A-Za-z0-9_]{22,255}+)(?![A-Za-z0-9_])");
     private static final Pattern GITLAB = Pattern.compile(
@@ -38,6 +38,13 @@ final class TextRedactor {
     private static final Pattern CHAT_AND_PAYMENT = Pattern.compile(
             "(?<![A-Za-z0-9])(?:xox[abposre]-[A-Za-z0-9-]{10,}+|xapp-\\d-[A-Za-z0-9-]{10,}+|(?:sk|rk)_(?:live|test)_[A-Za-z0-9]{16,}+"
                     + "|whsec_[A-Za-z0-9+/=]{24,}+)");
+    /**
+     * API keys of the language-model providers whose calls an agent gateway's logs are full of:
+     * OpenAI ({@code sk-proj-}, {@code sk-svcacct-}, {@code sk-admin-}, and the older {@code sk-} with
+     * 40 or more letters and digits) and Anthropic ({@code sk-ant-api03-}, {@code sk-ant-admin01-}).
+     */
+    private static final Pattern MODEL_PROVIDER_KEY = Pattern.compile(
+            "(?<![A-Za-z0-9_-])sk-(?:(?:proj|svcacct|admin|ant-[a-z]{3,5}+\\d{2}+)-[A-Za-z0-9_-]{20,}+|[A-Za-z0-9]{40,}+(?![A-Za-z0-9_-]))");
     /** The secret path of a Slack incoming webhook (whoever has the URL can post to the channel). */
     private static final Pattern SLACK_WEBHOOK = Pattern.compile("hooks\\.slack\\.com/(?:services|workflows|triggers)/([A-Za-z0-9_/-]{16,}+)");
 
@@ -54,7 +61,7 @@ final class TextRedactor {
         // a long multi-line text (a whole log as one string): private-key blocks span lines, so they go
         // first over the whole text; everything else lives within a line, and per line the pre-scan
         // skips most detectors instead of every triggered detector scanning the whole text
-        String t = s.contains("-----BEGIN") ? privateKeys(s, counts) : s;
+        String t = mayHoldPrivateKey(s) ? privateKeys(s, counts) : s;
         if (t.contains(PUTTY)) {
             t = puttyKeys(t, counts);
         }
@@ -89,7 +96,7 @@ final class TextRedactor {
         }
         Hints h = Hints.of(s);
         String out = s;
-        if (h.dashes5 && out.contains("-----BEGIN")) {
+        if (h.dashes5 && mayHoldPrivateKey(out)) {
             out = privateKeys(out, counts);
         }
         if (h.yDash && out.contains(PUTTY)) {
@@ -137,6 +144,7 @@ final class TextRedactor {
         }
         if (h.dash) {
             out = near(CHAT_AND_PAYMENT, out, 0, RedactionCategory.SECRET, counts, "xox", false, 0, 512);
+            out = near(MODEL_PROVIDER_KEY, out, 0, RedactionCategory.SECRET, counts, "sk-", false, 0, 512);
         }
         if (h.pDash) {
             out = near(CHAT_AND_PAYMENT, out, 0, RedactionCategory.SECRET, counts, "xapp-", false, 0, 512);
@@ -150,9 +158,10 @@ final class TextRedactor {
         }
         if (h.spaceDash) {
             out = curlCredentials(out, counts);
+            out = secretOptions(out, counts);
         }
-        if (h.equals || h.colons > 0 || h.percent) {
-            out = NamedSecrets.redact(out, h.percent, counts);
+        if (h.equals || h.colons > 0 || h.percent || h.backslash) {
+            out = NamedSecrets.redact(out, h.percent, h.backslash, counts);
         }
         if (h.at || h.percent) {
             out = emails(out, counts);
@@ -300,7 +309,10 @@ final class TextRedactor {
 
     /**
      * The password of {@code user:password} after curl's {@code -u} / {@code --user} /
-     * {@code -U} / {@code --proxy-user} (also {@code --user=}, or quoted) on a logged command line. Only after {@code curl}: elsewhere
+     * {@code -U} / {@code --proxy-user} on a logged command line: with a space or {@code =}, glued
+     * ({@code -ualice:pw}), ending a cluster of flags ({@code -su alice:pw}, {@code -sSualice:pw}),
+     * quoted, or as the items of an argument list ({@code ['curl', '-u', 'alice:pw']},
+     * {@code ["curl","--user","alice:pw"]}). Only after {@code curl}: elsewhere
      * {@code -u 1000:1000} is a user and group id ({@code docker run}), and without a colon curl
      * prompts for the password, so there is none to hide.
      */
@@ -316,11 +328,14 @@ final class TextRedactor {
             int v = userOption(s, i);
             int next = i + 1;
             if (v >= 0) {
+                // an item of an argument list ends at its quote
+                char item = s.charAt(i - 1) == '\'' || s.charAt(i - 1) == '"' ? s.charAt(i - 1) : 0;
                 char quote = s.charAt(v) == '\'' || s.charAt(v) == '"' ? s.charAt(v) : 0;
                 int u = quote != 0 ? v + 1 : v;
                 int colon = -1;
                 int e = u;
-                while (e < n && e - u <= 512 && (quote != 0 ? s.charAt(e) != quote : !Character.isWhitespace(s.charAt(e)))) {
+                while (e < n && e - u <= 512 && (quote != 0 ? s.charAt(e) != quote
+                        : !Character.isWhitespace(s.charAt(e)) && s.charAt(e) != item)) {
                     if (colon < 0 && s.charAt(e) == ':') {
                         colon = e;
                     }
@@ -339,10 +354,64 @@ final class TextRedactor {
         return spans == null ? s : apply(s, spans, counts);
     }
 
-    /** Where the value of a curl user option starting at the dash {@code i} starts, or -1 when it is none. */
+    /**
+     * The value of a long command-line option named like a secret, given after a space:
+     * {@code --password hunter2}, {@code --db-password 'pa ss'}, {@code --token abc123} (with
+     * {@code =}, {@code --token=abc123} is a {@code name=value} like any other). Not
+     * {@code --password-stdin} or {@code --token-file}: they name where the secret is read from, and
+     * the next word is another argument; nor a next word that is an option ({@code --ask-pass -v}).
+     */
+    private static String secretOptions(String s, int[] counts) {
+        List<Span> spans = null;
+        int n = s.length();
+        int i = s.indexOf("--");
+        while (i >= 0) {
+            int next = i + 2;
+            int nameStart = i + 2;
+            int nameEnd = nameStart;
+            while (nameEnd < n && nameEnd - nameStart <= 64 && (wordChar(s.charAt(nameEnd)) || s.charAt(nameEnd) == '-')) {
+                nameEnd++;
+            }
+            boolean startsWord = i == 0 || Character.isWhitespace(s.charAt(i - 1)) || s.charAt(i - 1) == '\'' || s.charAt(i - 1) == '"';
+            if (startsWord && nameEnd + 1 < n && s.charAt(nameEnd) == ' ' && NamedSecrets.namesSecretOption(s, nameStart, nameEnd)) {
+                int v = nameEnd + 1;
+                char quote = s.charAt(v) == '\'' || s.charAt(v) == '"' ? s.charAt(v) : 0;
+                int u = quote != 0 ? v + 1 : v;
+                int e = u;
+                while (e < n && e - u <= 512 && (quote != 0 ? s.charAt(e) != quote : !Character.isWhitespace(s.charAt(e)))) {
+                    e++;
+                }
+                if (e > u && s.charAt(v) != '-' && !s.startsWith("[REDACTED:", u) && !NamedSecrets.isStatusWord(s, u, e)) {
+                    if (spans == null) {
+                        spans = new ArrayList<>();
+                    }
+                    spans.add(new Span(u, e, RedactionCategory.SECRET));
+                    next = e;
+                }
+            }
+            i = s.indexOf("--", Math.max(next, nameEnd));
+        }
+        return spans == null ? s : apply(s, spans, counts);
+    }
+
+    /**
+     * curl's short options that take no value: in a cluster ({@code -sSu}) the option after them is
+     * still read, while one taking a value ({@code -H}, {@code -o}...) takes the rest of the cluster.
+     */
+    private static final String CURL_FLAGS = "0123456#BGIJLMNORSVZafgijklnpqsv";
+
+    /**
+     * Where the value of a curl user option starting at the dash {@code i} starts, or -1 when it is
+     * none. The dash starts a word: after whitespace, or after the quote of an argument list's item.
+     */
     private static int userOption(String s, int i) {
         int n = s.length();
-        if (i > 0 && !Character.isWhitespace(s.charAt(i - 1))) {
+        if (i == 0) {
+            return -1;
+        }
+        char before = s.charAt(i - 1);
+        char item = before == '\'' || before == '"' ? before : 0;
+        if (item == 0 && !Character.isWhitespace(before)) {
             return -1;
         }
         int j;
@@ -352,10 +421,34 @@ final class TextRedactor {
             if (j < n && s.charAt(j) == '=') {
                 return j + 1 < n ? j + 1 : -1;
             }
-        } else if (i + 1 < n && (s.charAt(i + 1) == 'u' || s.charAt(i + 1) == 'U')) {
-            j = i + 2;
+        } else if (i + 1 < n && s.charAt(i + 1) != '-') {
+            j = i + 1;
+            while (j < n && j - i <= 16 && CURL_FLAGS.indexOf(s.charAt(j)) >= 0) {
+                j++;
+            }
+            if (j >= n || (s.charAt(j) != 'u' && s.charAt(j) != 'U')) {
+                return -1;
+            }
+            j++;
+            if (j < n && s.charAt(j) != ' ' && s.charAt(j) != item) {
+                return j; // glued: -ualice:pw
+            }
         } else {
             return -1;
+        }
+        if (item != 0 && j < n && s.charAt(j) == item) {
+            // the option is an item of its own: its value is the next item ('-u', 'alice:pw')
+            int k = j + 1;
+            while (k < n && s.charAt(k) == ' ') {
+                k++;
+            }
+            if (k < n && s.charAt(k) == ',') {
+                k++;
+            }
+            while (k < n && s.charAt(k) == ' ') {
+                k++;
+            }
+            return k < n && s.charAt(k) == item ? k : -1;
         }
         if (j >= n || s.charAt(j) != ' ') {
             return -1;
@@ -375,13 +468,15 @@ final class TextRedactor {
         boolean tilde;
         /** A '%': URL-encoded separators ({@code token%3D...}) and at signs ({@code %40}). */
         boolean percent;
+        /** A backslash: unicode-escaped separators (Gson writes {@code =} as a backslash and {@code u003d}). */
+        boolean backslash;
         /** "p-", "c_", "9.": the ends of the rarer prefixes ({@code xapp-}, {@code whsec_}, {@code ya29.}), so most lines skip them. */
         boolean pDash;
         boolean cUnderscore;
         boolean nineDot;
         /** "Y-": the {@code PuTTY-} of a PuTTY key file's first line. */
         boolean yDash;
-        /** " -": a command-line option, such as curl's {@code -u} / {@code --user}. */
+        /** " -" (or a quote and a dash, in an argument list): a command-line option, such as curl's {@code -u} / {@code --user}. */
         boolean spaceDash;
         boolean dashes5;
         boolean letterB;
@@ -405,6 +500,7 @@ final class TextRedactor {
             boolean dash = false;
             boolean tilde = false;
             boolean percent = false;
+            boolean backslash = false;
             boolean pDash = false;
             boolean cUnderscore = false;
             boolean nineDot = false;
@@ -489,6 +585,7 @@ final class TextRedactor {
                         }
                         case '~' -> tilde = true;
                         case '%' -> percent = true;
+                        case '\\' -> backslash = true;
                         case ':' -> {
                             colons++;
                             v6Colons++;
@@ -500,7 +597,7 @@ final class TextRedactor {
                             dash = true;
                             pDash |= prev == 'p';
                             yDash |= prev == 'Y';
-                            spaceDash |= prev == ' ';
+                            spaceDash |= prev == ' ' || prev == '\'' || prev == '"';
                             if (++dashRun >= 5) {
                                 dashes5 = true;
                             }
@@ -542,6 +639,7 @@ final class TextRedactor {
             h.dash = dash;
             h.tilde = tilde;
             h.percent = percent;
+            h.backslash = backslash;
             h.pDash = pDash;
             h.cUnderscore = cUnderscore;
             h.nineDot = nineDot;
@@ -576,8 +674,21 @@ final class TextRedactor {
         return b.append(s, last, s.length()).toString();
     }
 
-    /** {@code -----BEGIN ... PRIVATE KEY-----} through the matching END line, or to the end of the text. */
+    private static boolean mayHoldPrivateKey(String s) {
+        return s.contains("-----BEGIN") || s.contains("-----END ");
+    }
+
+    /**
+     * {@code -----BEGIN ... PRIVATE KEY-----} through the matching END line, or to the end of the
+     * text; then the last body lines before an END line whose BEGIN is not in the text.
+     */
     private static String privateKeys(String s, int[] counts) {
+        String t = privateKeyBlocks(s, counts);
+        return t.contains("-----END ") ? privateKeyEnds(t, counts) : t;
+    }
+
+    /** {@code -----BEGIN ... PRIVATE KEY-----} through the matching END line, or to the end of the text. */
+    private static String privateKeyBlocks(String s, int[] counts) {
         List<Span> spans = new ArrayList<>();
         int from = 0;
         while (true) {
@@ -602,6 +713,67 @@ final class TextRedactor {
             from = stop;
         }
         return apply(s, spans, counts);
+    }
+
+    /**
+     * The end of a PEM private key whose BEGIN line is elsewhere (a block split over several log
+     * entries, this one holding its last body lines and its END line): the base64 lines right before
+     * {@code -----END ... PRIVATE KEY-----}, through the END line. Short last lines are recognised
+     * only here, by the END line after them: alone they look like any word.
+     */
+    private static String privateKeyEnds(String s, int[] counts) {
+        List<Span> spans = new ArrayList<>();
+        int from = 0;
+        while (true) {
+            int end = s.indexOf("-----END ", from);
+            if (end < 0) {
+                break;
+            }
+            int close = s.indexOf("-----", end + 9);
+            if (close < 0 || close - end > 80 || !s.substring(end, close).contains("PRIVATE KEY")) {
+                from = end + 9;
+                continue;
+            }
+            int stop = close + 5;
+            int body = keyBodyStart(s, end, from);
+            if (body < end) {
+                spans.add(new Span(body, stop, RedactionCategory.PRIVATE_KEY));
+            }
+            from = stop;
+        }
+        return apply(s, spans, counts);
+    }
+
+    /**
+     * Where the base64 lines ending at {@code end} start, not before {@code floor}: back over base64
+     * characters, padding and line breaks, real or JSON-escaped ({@code \\n}, {@code \\\\n}); not
+     * over spaces, which a key's body never holds. {@code end} when there is no base64 there.
+     */
+    private static int keyBodyStart(String s, int end, int floor) {
+        int i = end;
+        int body = end;
+        // padding only ends a line: an '=' before base64 on the same line is text ("key=" + the body)
+        boolean lineHasData = false;
+        while (i > floor) {
+            char c = s.charAt(i - 1);
+            if (c == '\n' || c == '\r') {
+                i--;
+                lineHasData = false;
+            } else if ((c == 'n' || c == 'r') && i - 2 >= floor && s.charAt(i - 2) == '\\') {
+                i -= 2;
+                while (i > floor && s.charAt(i - 1) == '\\') {
+                    i--;
+                }
+                lineHasData = false;
+            } else if (b64(c) || (c == '=' && !lineHasData)) {
+                i--;
+                body = i;
+                lineHasData |= c != '=';
+            } else {
+                break;
+            }
+        }
+        return body;
     }
 
     /**
@@ -720,10 +892,10 @@ final class TextRedactor {
         int runStart = 0;
         int runEnd = -1;
         while (at >= 0) {
-            // the domain starts after the sign: one character, or three when encoded
-            int d = at + (s.charAt(at) == '@' ? 1 : 3);
+            // the domain starts after the sign: one character, or three or more when encoded
+            int d = at + (s.charAt(at) == '@' ? 1 : UrlEncoded.length(s, at));
             int start = at;
-            while (start > consumed && localChar(s.charAt(start - 1)) && !encodedBreak(s, start - 3)) {
+            while (start > consumed && localChar(s.charAt(start - 1)) && !encodedBreak(s, start)) {
                 if (start == runEnd) {
                     start = Math.max(runStart, consumed);
                     break;
@@ -766,20 +938,19 @@ final class TextRedactor {
     }
 
     /**
-     * Whether {@code s[i, i + 3)} is a URL-encoded character that cannot be in the local part of an
-     * address ({@code %3D} in {@code email%3Dalice%40example.com}): the address starts after it.
+     * Whether a URL-encoded character that cannot be in the local part of an address ends right
+     * before {@code end} ({@code %3D} in {@code email%3Dalice%40example.com}, or {@code %25253D}):
+     * the address starts after it.
      */
-    private static boolean encodedBreak(String s, int i) {
-        if (i < 0 || s.charAt(i) != '%') {
-            return false;
-        }
-        char a = s.charAt(i + 1);
-        char b = Character.toUpperCase(s.charAt(i + 2));
-        return (a == '2' && (b == '0' || b == '2' || b == '6' || b == 'C' || b == 'F'))
-                || (a == '3' && (b == 'A' || b == 'B' || b == 'C' || b == 'D' || b == 'E' || b == 'F'));
+    private static boolean encodedBreak(String s, int end) {
+        int len = UrlEncoded.endingAt(s, end);
+        return len > 0 && " \"&,/:;<=>?".indexOf(UrlEncoded.decoded(s, end - len, len)) >= 0;
     }
 
-    /** The next {@code @} or {@code %40}; each searched for again only once passed, so finding them all is linear. */
+    /**
+     * The next {@code @} or encoded one ({@code %40}, {@code %2540}... up to {@link UrlEncoded#MAX_LAYERS});
+     * each searched for again only once passed, so finding them all is linear.
+     */
     private static final class AtSigns {
         private final String s;
         private int plain = -2;
@@ -794,7 +965,10 @@ final class TextRedactor {
                 plain = s.indexOf('@', from);
             }
             if (encoded != -1 && encoded < from) {
-                encoded = s.indexOf("%40", from);
+                encoded = s.indexOf('%', from);
+                while (encoded >= 0 && UrlEncoded.encodedAt(s, encoded, '@') == 0) {
+                    encoded = s.indexOf('%', encoded + 1);
+                }
             }
             return plain < 0 ? encoded : encoded < 0 ? plain : Math.min(plain, encoded);
         }
@@ -808,7 +982,10 @@ final class TextRedactor {
         return digit(c) || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_';
     }
 
-    /** 13 to 19 digits, optionally grouped by single spaces, dashes or dots, with a card-network prefix and a valid Luhn digit. */
+    /**
+     * 13 to 19 digits, optionally grouped by single spaces, dashes or dots (mixed too:
+     * {@code 4111-1111 1111.1111}), with a card-network prefix and a valid Luhn digit.
+     */
     private static String cards(String s, int[] counts) {
         List<Span> spans = null;
         int n = s.length();
@@ -824,7 +1001,9 @@ final class TextRedactor {
             int count = 0;
             int end = i;
             int dots = 0;
-            boolean otherSeparator = false;
+            int separators = 0;
+            int group = 0;
+            int shortestGroup = Integer.MAX_VALUE;
             while (i < n) {
                 char d = s.charAt(i);
                 if (digit(d)) {
@@ -832,19 +1011,26 @@ final class TextRedactor {
                         digits[count] = d;
                     }
                     count++;
+                    group++;
                     i++;
                     end = i;
                 } else if ((d == ' ' || d == '-' || d == '.') && i + 1 < n && digit(s.charAt(i + 1)) && digit(s.charAt(i - 1))) {
                     dots += d == '.' ? 1 : 0;
-                    otherSeparator |= d != '.';
+                    separators++;
+                    shortestGroup = Math.min(shortestGroup, group);
+                    group = 0;
                     i++;
                 } else {
                     break;
                 }
             }
             boolean boundedRight = end == n || !(wordChar(s.charAt(end)) || (s.charAt(end) == '.' && end + 1 < n && digit(s.charAt(end + 1))));
-            // grouped with dots: every separator a dot and at least two (4111.1111.1111.1111); one dot is a decimal number
-            boolean grouping = dots == 0 || (dots >= 2 && !otherSeparator);
+            shortestGroup = Math.min(shortestGroup, group);
+            // grouped with dots: every separator a dot and at least two (4111.1111.1111.1111); one dot alone is a decimal
+            // number. Mixed with spaces or dashes (4111-1111 1111.1111, typed by hand): three groups or more, none
+            // shorter than 3 digits (cards are grouped 4-4-4-4, 4-6-5 or 4-4-4-4-3); a decimal with its thousands
+            // grouped (1 234 567.89) has a short first or last group, and one dot with a card prefix and Luhn is rare
+            boolean grouping = dots == 0 || (dots == separators && dots >= 2) || (separators >= 2 && shortestGroup >= 3);
             if (count >= 13 && count <= 19 && boundedRight && grouping && cardPrefix(digits, count) && luhn(digits, count)) {
                 if (spans == null) {
                     spans = new ArrayList<>();
@@ -895,7 +1081,7 @@ final class TextRedactor {
         int i = 0;
         while (i < n) {
             char c = s.charAt(i);
-            if (!digit(c) || (i > 0 && (digit(s.charAt(i - 1)) || s.charAt(i - 1) == '.'))) {
+            if (!digit(c) || (i > 0 && (digit(s.charAt(i - 1)) || s.charAt(i - 1) == '.')) || versionPrefix(s, i)) {
                 i++;
                 continue;
             }
@@ -941,6 +1127,17 @@ final class TextRedactor {
             }
         }
         return spans == null ? s : apply(s, spans, counts);
+    }
+
+    /**
+     * Whether the number at {@code i} follows a {@code v} that starts a word ({@code v2.3.4.5},
+     * {@code release-v10.0.0.1}): a version, not an address.
+     */
+    private static boolean versionPrefix(String s, int i) {
+        if (i == 0 || (s.charAt(i - 1) != 'v' && s.charAt(i - 1) != 'V')) {
+            return false;
+        }
+        return i == 1 || !(Character.isLetterOrDigit(s.charAt(i - 2)) || s.charAt(i - 2) == '_');
     }
 
     private static boolean hex(char c) {

@@ -88,7 +88,11 @@ final class SecretCorpus {
                     String goVersion = "go1." + rnd.nextInt(30) + "." + rnd.nextInt(10);
                     // and the look-alikes of the second review's names and forms: session and auth words, -u outside curl
                     String words = pick("session started", "session_count=" + rnd.nextInt(50), "auth ok", "author=" + random(LOWER, 6),
-                            "bypass=true", "docker run -u " + rnd.nextInt(2000) + ":" + rnd.nextInt(2000));
+                            "bypass=true", "docker run -u " + rnd.nextInt(2000) + ":" + rnd.nextInt(2000),
+                            // the third review's: test summaries, Go test verdicts, versions with a v
+                            "Tests: Pass: " + rnd.nextInt(500) + " Fail: " + rnd.nextInt(5), "PASS: " + rnd.nextInt(99) + ", FAIL: 0, SKIP: " + rnd.nextInt(3),
+                            "--- PASS: Test" + random(UPPER, 1) + random(LOWER, 6) + " (0.0" + rnd.nextInt(10) + "s)",
+                            "agent v" + rnd.nextInt(20) + "." + rnd.nextInt(20) + "." + rnd.nextInt(20) + "." + rnd.nextInt(200));
                     text = iso + " pod=" + pod + " image=" + image + " " + usage + " runtime=" + goVersion + " trace_id=" + traceId
                             + " span_id=" + spanId + " " + words;
                     tokens.addAll(List.of(iso, pod, image, usage, goVersion, traceId, spanId, words));
@@ -192,6 +196,13 @@ final class SecretCorpus {
                     secret = random(B64, type.equals("OPENSSH ") ? 70 : 64);
                     context = "%s";
                 }
+                // a block split over log entries: this one holds its short last line(s) and the END line
+                if (rnd.nextInt(6) == 0) {
+                    String nl = pick("\n", "\\n");
+                    secret = (rnd.nextBoolean() ? random(B64, 64) + nl : "") + random(B64, 4 + rnd.nextInt(40)) + pick("", "=", "==") + nl
+                            + "-----END " + type + "PRIVATE KEY-----";
+                    context = pick("%s", "key tail %s", "{\"line\": \"%s\"}");
+                }
                 // a PuTTY key file, whole (cut off before its MAC in one case of four), or its lone private line
                 int putty = rnd.nextInt(6);
                 if (putty == 0) {
@@ -207,11 +218,12 @@ final class SecretCorpus {
             }
             case CARD_NUMBER -> {
                 String digits = card();
-                secret = switch (rnd.nextInt(4)) {
+                secret = switch (rnd.nextInt(5)) {
                     case 0 -> digits;
                     case 1 -> group(digits, ' ');
                     case 2 -> group(digits, '.');
-                    default -> group(digits, '-');
+                    case 3 -> group(digits, '-');
+                    default -> mixedGroups(digits);
                 };
                 context = pick("charged card %s", "pan=%s amount=12.00", "\"card\": \"%s\"", "card %s declined");
             }
@@ -226,7 +238,14 @@ final class SecretCorpus {
                         "Cookie: theme=dark; session=%s; lang=en", "Set-Cookie: sid=%s; Path=/; HttpOnly; SameSite=Lax", "auth=%s",
                         "session: %s", "db_pass=%s", "\"sessionId\": \"%s\"", "sid=%s",
                         "GET /x?next=%%2Fcb%%3Fpassword%%253D%s%%2526y%%253D1 HTTP/1.1", "q=%%257B%%2522password%%2522%%253A%%2522%s%%2522%%257D",
-                        "curl -sS -u alice:%s https://api.example.com/v1", "curl --user 'bob:%s' -X POST", "passphrase=%s");
+                        "curl -sS -u alice:%s https://api.example.com/v1", "curl --user 'bob:%s' -X POST", "passphrase=%s",
+                        // the third review: deeper URL encoding, glued curl -u, argument lists, cookies holding ", ", Gson escapes,
+                        // an empty URL user, long options with a space
+                        "GET /x?next=%%2Fcb%%3Ftoken%%25253D%s%%252526y%%25253D1 HTTP/1.1", "r=%%2525253Fpassword%%2525253D%s%%25252526",
+                        "curl -sSu alice:%s https://x", "curl -ualice:%s https://x", "exec ['curl', '-u', 'alice:%s']",
+                        "Cookie: theme=dark, session=%s; lang=en", "Set-Cookie: id=x; Expires=Wed, 21 Oct 2026 07:28:00 GMT, sid=%s; Path=/",
+                        "{\\\"msg\\\":\\\"login password\\u003d%s, user\\u003dbob\\\"}", "redis://:%s@cache:6379/0",
+                        "mysql -h db --password %s -e select", "run --api-token '%s' --verbose");
                 if (context.startsWith("passphrase")) {
                     // an unquoted value with spaces: a passphrase of a few words
                     secret = random(LOWER, 3 + rnd.nextInt(6)) + " " + random(LOWER, 3 + rnd.nextInt(6)) + " " + random(LOWER + DIGITS, 4 + rnd.nextInt(6));
@@ -280,6 +299,18 @@ final class SecretCorpus {
             }
         }
         throw new IllegalStateException();
+    }
+
+    /** Grouped by 4 with a separator picked per group: {@code 4111-1111 1111.1111}. */
+    private String mixedGroups(String digits) {
+        StringBuilder b = new StringBuilder();
+        for (int k = 0; k < digits.length(); k++) {
+            if (k > 0 && k % 4 == 0) {
+                b.append(pick(" ", "-", "."));
+            }
+            b.append(digits.charAt(k));
+        }
+        return b.toString();
     }
 
     private static String group(String digits, char sep) {
