@@ -338,6 +338,25 @@ class OidcLoginIT {
     }
 
     @Test
+    void aHeadOfTheCallback_redeemsNothing_andIs405_soTheGetThatFollowsStillSignsIn() {
+        Browser browser = gateway.browser();
+        provider.enqueueCallback(person("u-9", Map.of("groups", List.of("sre"))));
+        Browser.Reply start = browser.get("/api/auth/oidc/login");
+        Browser.Reply authorize = browser.get(start.header("Location"));
+        String callback = local(authorize.header("Location"));
+
+        // a link checker or prefetcher sends HEAD: it must not redeem the code or start a session
+        Browser.Reply head = browser.send("HEAD", callback, null);
+        assertThat(head.status()).isEqualTo(405);
+        assertThat(head.header("Allow")).isEqualTo("GET");
+        assertThat(head.cookie("omcp_session")).isNull();
+
+        Browser.Reply get = browser.get(callback);
+        assertThat(get.status()).isEqualTo(302);
+        assertThat(get.cookie("omcp_session")).isNotNull();
+    }
+
+    @Test
     void anErrorFromTheProviderIsA401_andNoSession() {
         Browser browser = gateway.browser();
         browser.get("/api/auth/oidc/login");

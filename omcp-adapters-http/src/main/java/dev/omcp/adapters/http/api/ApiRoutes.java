@@ -239,6 +239,20 @@ public final class ApiRoutes {
             }
             guard.validate(route);
             routes.addHttpHandler(method, path, ctx -> guard.handle(ctx, route, handler));
+            if (method == HandlerType.GET && route.auditAlways()) {
+                // a GET that acts (the OIDC callback redeems its code and starts a session): a HEAD, which
+                // a link checker or prefetcher may send, must not act too, nor answer 200 for it
+                routes.addHttpHandler(HandlerType.HEAD, path, ctx -> {
+                    ctx.header("Allow", "GET");
+                    JsonResponses.error(ctx, 405, "OMCP_METHOD_NOT_ALLOWED", "HEAD is not allowed on this path, whose GET acts"
+                            + " (it signs in); send GET");
+                });
+            } else if (method == HandlerType.GET) {
+                // HEAD is GET without the body (RFC 9110 9.3.2), so it runs the same guard and handler
+                // and answers the same status; Jetty sends no body for it. Left to Javalin, a HEAD of a
+                // GET route answered 200 without running either: 200 where GET is 401, 403 or 404.
+                routes.addHttpHandler(HandlerType.HEAD, path, ctx -> guard.handle(ctx, route, handler));
+            }
             documented.add(route);
         }
     }

@@ -5,10 +5,10 @@ import io.javalin.http.Context;
 import jakarta.json.JsonArrayBuilder;
 import jakarta.json.JsonObject;
 import jakarta.json.JsonObjectBuilder;
-import jakarta.json.JsonReader;
-import jakarta.json.JsonReaderFactory;
 import jakarta.json.JsonStructure;
 import jakarta.json.JsonValue;
+import jakarta.json.stream.JsonParser;
+import jakarta.json.stream.JsonParserFactory;
 import java.io.IOException;
 import java.io.StringReader;
 import java.util.Collection;
@@ -20,15 +20,22 @@ import java.util.Set;
 /**
  * Request and response bodies of routes whose data is free-form JSON from the ports (tool results,
  * thresholds, reports), in {@code jakarta.json}. Bodies are bounded by {@link RequestBodies},
- * parsed with duplicate keys refused and nesting bounded; every refusal is a JSON error with a
- * {@code code}.
+ * parsed as exactly one value with duplicate keys refused and nesting and number length bounded;
+ * every refusal is a JSON error with a {@code code}.
  */
 public final class JsonpExchange {
     /** How many unknown fields a refusal names; the rest are counted. */
     private static final int MAX_NAMED_FIELDS = 10;
-    private static final JsonReaderFactory READERS = Jsonp.readerFactory(Map.of(
+    /**
+     * A parser rather than a reader: a reader returns the first value and ignores what follows it, so
+     * {@code {"service":"a"} x} or {@code {...}{...}} was accepted as its first object. The parser is
+     * asked for the end of the text after the value.
+     */
+    private static final JsonParserFactory PARSERS = Jsonp.provider().createParserFactory(Map.of(
             "org.eclipse.parsson.rejectDuplicateKeys", Boolean.TRUE,
-            "org.eclipse.parsson.maxDepth", 64));
+            "org.eclipse.parsson.maxDepth", 64,
+            // Parsson's own default, stated so the refusal can name it
+            "org.eclipse.parsson.maxBigDecimalLength", 1100));
 
     private JsonpExchange() {}
 
@@ -47,13 +54,23 @@ public final class JsonpExchange {
             return Optional.empty();
         }
         JsonValue value;
-        try (JsonReader reader = READERS.createReader(new StringReader(text.get()))) {
-            value = reader.readValue();
+        boolean moreFollows;
+        try (JsonParser parser = PARSERS.createParser(new StringReader(text.get()))) {
+            parser.next();
+            value = parser.getValue();
+            moreFollows = !atEnd(parser);
         } catch (RuntimeException e) {
-            // JsonException and IllegalStateException, and the plain RuntimeException parsson throws
-            // for nesting deeper than maxDepth: every one is the client's body, never a 500
-            refusal.answer(ctx, 400, "OMCP_INVALID_BODY", "the body is not valid JSON (duplicate keys and nesting deeper "
-                    + "than 64 are refused too)");
+            // JsonException and IllegalStateException, NoSuchElementException for an empty body, the
+            // plain RuntimeException parsson throws for nesting deeper than maxDepth and the
+            // UnsupportedOperationException for a number longer than maxBigDecimalLength: every one
+            // is the client's body, never a 500
+            refusal.answer(ctx, 400, "OMCP_INVALID_BODY", "the body is not valid JSON (duplicate keys, nesting deeper "
+                    + "than 64 and numbers of more than 1100 characters are refused too)");
+            return Optional.empty();
+        }
+        if (moreFollows) {
+            refusal.answer(ctx, 400, "OMCP_INVALID_BODY", "the body has more after its JSON value; send exactly one JSON "
+                    + "object and nothing after it but white space");
             return Optional.empty();
         }
         if (!(value instanceof JsonObject object)) {
@@ -61,6 +78,16 @@ public final class JsonpExchange {
             return Optional.empty();
         }
         return Optional.of(object);
+    }
+
+    /** Whether nothing but white space follows the value the parser read. */
+    private static boolean atEnd(JsonParser parser) {
+        try {
+            return !parser.hasNext();
+        } catch (jakarta.json.JsonException e) {
+            // parsson reports what follows the value ("Expected EOF token") as a parsing error
+            return false;
+        }
     }
 
     /**

@@ -44,6 +44,13 @@ public final class RequestBodies {
             refusal.answer(ctx, 415, "OMCP_UNSUPPORTED_MEDIA_TYPE", "send the body as JSON with Content-Type: application/json");
             return Optional.empty();
         }
+        if (!declaresUtf8OrNothing(ctx.header("Content-Type"))) {
+            // JSON exchanged between systems is UTF-8 (RFC 8259 8.1): a body declared in another
+            // charset would be read as UTF-8 anyway, and its non-ASCII text silently changed
+            refusal.answer(ctx, 415, "OMCP_UNSUPPORTED_MEDIA_TYPE", "the body must be UTF-8: send it with Content-Type: "
+                    + "application/json (charset=utf-8 or no charset)");
+            return Optional.empty();
+        }
         long declared = ctx.req().getContentLengthLong();
         if (declared > limit) {
             tooLarge(ctx, limit, refusal);
@@ -73,6 +80,23 @@ public final class RequestBodies {
         }
         String type = contentType.split(";", 2)[0].trim().toLowerCase(Locale.ROOT);
         return type.equals("application/json") || (type.startsWith("application/") && type.endsWith("+json"));
+    }
+
+    /** Whether the media type's {@code charset} parameter, if any, names UTF-8. */
+    private static boolean declaresUtf8OrNothing(String contentType) {
+        String[] parts = contentType.split(";");
+        for (int i = 1; i < parts.length; i++) {
+            String parameter = parts[i].trim();
+            int eq = parameter.indexOf('=');
+            if (eq < 0 || !parameter.substring(0, eq).trim().equalsIgnoreCase("charset")) {
+                continue;
+            }
+            String charset = parameter.substring(eq + 1).trim().replace("\"", "");
+            if (!charset.equalsIgnoreCase("utf-8") && !charset.equalsIgnoreCase("utf8")) {
+                return false;
+            }
+        }
+        return true;
     }
 
     private static void tooLarge(Context ctx, int limit, BodyRefusal refusal) {

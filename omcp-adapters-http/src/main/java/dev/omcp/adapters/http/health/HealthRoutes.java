@@ -158,6 +158,12 @@ public final class HealthRoutes implements HttpModule {
                     + "' is not a parameter of this route; the only one is bucket"));
             return;
         }
+        if (ctx.queryParams("bucket").size() > 1) {
+            // the first or the last would win silently; which one the caller meant is not ours to guess
+            JsonpExchange.invalid(ctx, "OMCP_INVALID_PARAMETERS", List.of("bucket: given " + ctx.queryParams("bucket").size()
+                    + " times; give it once"));
+            return;
+        }
         Duration bucket = Duration.ofMinutes(1);
         String requested = ctx.queryParam("bucket");
         if (requested != null) {

@@ -130,6 +130,18 @@ public final class PostmortemRoutes implements HttpModule {
     }
 
     private void list(Context ctx) {
+        Optional<String> unknown = ctx.queryParamMap().keySet().stream().filter(name -> !name.equals("limit")).sorted().findFirst();
+        if (unknown.isPresent()) {
+            JsonpExchange.invalid(ctx, "OMCP_INVALID_PARAMETERS", List.of("'" + JsonpExchange.printable(unknown.get())
+                    + "' is not a parameter of this route; the only one is limit"));
+            return;
+        }
+        if (ctx.queryParams("limit").size() > 1) {
+            // the first or the last would win silently; which one the caller meant is not ours to guess
+            JsonpExchange.invalid(ctx, "OMCP_INVALID_PARAMETERS", List.of("limit: given " + ctx.queryParams("limit").size()
+                    + " times; give it once"));
+            return;
+        }
         int limit = DEFAULT_LIMIT;
         String requested = ctx.queryParam("limit");
         if (requested != null) {

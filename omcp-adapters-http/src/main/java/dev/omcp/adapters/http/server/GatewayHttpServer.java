@@ -94,7 +94,11 @@ public final class GatewayHttpServer implements AutoCloseable {
             config.http.responseBufferSize = COPY_BUFFER_BYTES;
             // In-flight requests are drained by our own count before Jetty stops (see shutdown()); what
             // Jetty would still wait for are idle keep-alive connections, so its own wait stays short.
-            config.jetty.modifyServer(server -> server.setStopTimeout(JETTY_STOP_TIMEOUT_MS));
+            config.jetty.modifyServer(server -> {
+                server.setStopTimeout(JETTY_STOP_TIMEOUT_MS);
+                // requests refused before routing (a malformed path, an over-long URI) answer as JSON with a code too
+                server.setErrorHandler(new ContainerErrors());
+            });
             // Javalin does not pass pongs on; the WebSocket keep-alive needs them to tell live peers from dead ones.
             config.jetty.modifyWebSocketServletFactory(webSocket::observeInboundFrames);
             config.requestLogger.http((ctx, millis) -> {

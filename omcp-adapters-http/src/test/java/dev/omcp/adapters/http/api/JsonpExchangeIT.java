@@ -47,8 +47,12 @@ class JsonpExchangeIT {
     }
 
     private HttpResponse<String> put(String body) throws Exception {
+        return put("application/json", body);
+    }
+
+    private HttpResponse<String> put(String contentType, String body) throws Exception {
         return client.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + app.port() + "/body"))
-                .header("Content-Type", "application/json").PUT(HttpRequest.BodyPublishers.ofString(body)).build(),
+                .header("Content-Type", contentType).PUT(HttpRequest.BodyPublishers.ofString(body)).build(),
                 HttpResponse.BodyHandlers.ofString());
     }
 
@@ -77,6 +81,46 @@ class JsonpExchangeIT {
         assertThat(put("[1]").statusCode()).isEqualTo(400);
         assertThat(put("not json").statusCode()).isEqualTo(400);
         assertThat(accepted).hasValue(0);
+    }
+
+    @Test
+    void anythingAfterTheJsonObject_isRefused_notIgnored() throws Exception {
+        // a reader stops after the first value: {"service":"a"} x was accepted as {"service":"a"}
+        for (String body : java.util.List.of("{\"a\":1} x", "{\"a\":1}{\"a\":2}", "{\"a\":1}]", "{\"a\":1} // comment",
+                "{\"a\":1},")) {
+            HttpResponse<String> refused = put(body);
+            assertThat(refused.statusCode()).as(body + " -> " + refused.body()).isEqualTo(400);
+            assertThat(json(refused).getString("code")).isEqualTo("OMCP_INVALID_BODY");
+            assertThat(json(refused).getString("error")).contains("more after its JSON value");
+        }
+        assertThat(accepted).hasValue(0);
+        assertThat(put("{\"a\":1} \r\n\t ").statusCode()).as("white space after it is fine").isEqualTo(200);
+        assertThat(put("").statusCode()).as("an empty body is no JSON").isEqualTo(400);
+    }
+
+    @Test
+    void aNumberOfMoreThan1100Characters_isRefused_sayingSo() throws Exception {
+        HttpResponse<String> long_ = put("{\"a\":" + "9".repeat(5000) + "}");
+        assertThat(long_.statusCode()).isEqualTo(400);
+        assertThat(json(long_).getString("code")).isEqualTo("OMCP_INVALID_BODY");
+        assertThat(json(long_).getString("error")).contains("numbers of more than 1100 characters");
+        assertThat(put("{\"a\":" + "9".repeat(1000) + "}").statusCode()).isEqualTo(200);
+    }
+
+    @Test
+    void aBodyDeclaredInAnotherCharsetThanUtf8_is415_notReadAsUtf8() throws Exception {
+        for (String type : java.util.List.of("application/json; charset=latin1", "application/json;charset=ISO-8859-1",
+                "application/json; charset=\"utf-16\"")) {
+            HttpResponse<String> refused = put(type, "{\"a\":1}");
+            assertThat(refused.statusCode()).as(type).isEqualTo(415);
+            assertThat(json(refused).getString("code")).isEqualTo("OMCP_UNSUPPORTED_MEDIA_TYPE");
+            assertThat(json(refused).getString("error")).contains("must be UTF-8");
+        }
+        assertThat(accepted).hasValue(0);
+        for (String type : java.util.List.of("application/json", "application/json; charset=UTF-8", "application/json;charset=\"utf-8\"",
+                "Application/JSON; charset=utf8")) {
+            assertThat(put(type, "{\"a\":1}").statusCode()).as(type).isEqualTo(200);
+        }
     }
 
     @Test
