@@ -137,7 +137,7 @@ final class ManagementAccessAssembly {
         });
         AccountLocks locks = redis.<AccountLocks>map(RedisAccountLocks::new).orElseGet(InMemoryAccountLocks::new);
         RevocationStore store = redis.<RevocationStore>map(r -> new RedisRevocationStore(r, lifetime,
-                InMemoryRevocationStore.DEFAULT_MAX_ENTRIES)).orElseGet(() -> new InMemoryRevocationStore(lifetime));
+                InMemoryRevocationStore.DEFAULT_MAX_ENTRIES, clock)).orElseGet(() -> new InMemoryRevocationStore(lifetime));
         if (settings.revocationFile().isPresent()) {
             Path file = Path.of(settings.revocationFile().get());
             try {

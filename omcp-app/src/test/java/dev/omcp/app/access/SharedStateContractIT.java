@@ -14,8 +14,10 @@ import dev.omcp.ports.auth.Revocation;
 import dev.omcp.ports.auth.RevocationStore;
 import dev.omcp.ports.auth.RevocationTarget;
 import dev.omcp.testkit.redis.RedisServerProcess;
+import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
@@ -35,6 +37,7 @@ class SharedStateContractIT {
     private static RedisServerProcess redisServer;
     private static RedisConnection redis;
     private static final Instant T0 = Instant.parse("2026-03-01T10:00:00Z");
+    private static final Clock AT_T0 = Clock.fixed(T0, ZoneOffset.UTC);
 
     @BeforeAll
     static void startRedis() {
@@ -146,7 +149,7 @@ class SharedStateContractIT {
     void theRedisBlocklistBehavesLikeTheMemoryOne() {
         redisServer.flushAll();
         List<String> memory = revocationScript(new InMemoryRevocationStore(Duration.ofHours(12)));
-        List<String> shared = revocationScript(new RedisRevocationStore(redis, Duration.ofHours(12), 1000));
+        List<String> shared = revocationScript(new RedisRevocationStore(redis, Duration.ofHours(12), 1000, AT_T0));
         assertThat(shared).isEqualTo(memory);
         assertThat(memory).contains("list SUB alice second", "later s3").doesNotContain("later s1");
     }
@@ -154,7 +157,7 @@ class SharedStateContractIT {
     @Test
     void aFullSharedBlocklistRefusesNewEntries() {
         redisServer.flushAll();
-        RedisRevocationStore small = new RedisRevocationStore(redis, Duration.ofHours(12), 2);
+        RedisRevocationStore small = new RedisRevocationStore(redis, Duration.ofHours(12), 2, AT_T0);
         small.add(new Revocation(RevocationTarget.SID, "a", "", T0, "root"));
         small.add(new Revocation(RevocationTarget.SID, "b", "", T0, "root"));
         org.assertj.core.api.Assertions.assertThatThrownBy(() -> small.add(new Revocation(RevocationTarget.SID, "c", "", T0, "root")))

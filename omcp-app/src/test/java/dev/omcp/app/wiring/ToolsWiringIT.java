@@ -56,6 +56,23 @@ class ToolsWiringIT {
         }
     }
 
+    @Test
+    void anRdapAnswerBehindAnAddressTheEgressRulesRefuse_isUnavailableAndNotTransient_namingWhatToChange() throws Exception {
+        String base = startReceiver();
+        try (RunningGateway gateway = RunningGateway.start(Map.of(
+                "OMCP_IP_ENRICH_RDAP", base + "/rdap-redirect", "OMCP_ALLOW_PRIVATE_BACKENDS", "true"))) {
+            IpEnricher.Result result = gateway.assembly().toolkit().ipEnricher().enrich(List.of("8.8.8.8"));
+
+            // the registry redirected to the cloud-metadata address: refused on every attempt, so an agent must not retry
+            assertThat(result.results().get(0)).isInstanceOfSatisfying(IpEnrichment.Unavailable.class, u -> {
+                assertThat(u.transientFailure()).isFalse();
+                assertThat(u.reason()).startsWith("the gateway's egress rules refuse the registry's address")
+                        .contains("never allowed", "OMCP_IP_ENRICH_RDAP").doesNotContain("169.254.169.254/ip", base);
+            });
+            assertThat(rdapPaths).containsExactly("/rdap-redirect/ip/8.8.8.8");
+        }
+    }
+
     /** A loopback server: remote-write receiver at /api/v1/write, an RDAP service at /rdap. */
     private String startReceiver() throws IOException {
         receiver = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
@@ -67,6 +84,12 @@ class ToolsWiringIT {
                     "version", String.valueOf(h.getFirst("X-Prometheus-Remote-Write-Version")),
                     "authorization", String.valueOf(h.getFirst("Authorization")), "bytes", Integer.toString(body.length)));
             exchange.sendResponseHeaders(204, -1);
+            exchange.close();
+        });
+        receiver.createContext("/rdap-redirect", exchange -> {
+            rdapPaths.add(exchange.getRequestURI().getPath());
+            exchange.getResponseHeaders().add("Location", "http://169.254.169.254/ip/8.8.8.8");
+            exchange.sendResponseHeaders(302, -1);
             exchange.close();
         });
         receiver.createContext("/rdap", exchange -> {

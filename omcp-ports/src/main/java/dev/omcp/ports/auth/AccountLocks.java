@@ -24,6 +24,9 @@ import java.util.Optional;
  * </ul>
  * Account names are opaque strings of at most 256 characters; unknown usernames are tracked like
  * known ones so a lock looks the same whether or not the account exists.
+ *
+ * <p>A shared store that cannot be reached throws {@link SharedStateUnavailableException}, never
+ * "not locked".
  */
 public interface AccountLocks {
 

@@ -9,6 +9,9 @@ import java.util.List;
  *
  * <p>Entries older than the longest session lifetime can no longer match a valid session;
  * implementations may drop them. Thread-safe; {@link #lookup} runs on every request.
+ *
+ * <p>A shared store that cannot be reached throws {@link SharedStateUnavailableException} from every
+ * method, never an empty answer: a lookup that says "not revoked" must mean it.
  */
 public interface RevocationStore {
 

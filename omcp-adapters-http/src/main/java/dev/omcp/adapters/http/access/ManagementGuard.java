@@ -17,6 +17,7 @@ import dev.omcp.ports.audit.AuditEvent;
 import dev.omcp.ports.audit.AuditTrail;
 import dev.omcp.ports.auth.SessionAuthority;
 import dev.omcp.ports.auth.SessionCheck;
+import dev.omcp.ports.auth.SharedStateUnavailableException;
 import dev.omcp.ports.identity.Principal;
 import io.javalin.http.Context;
 import io.javalin.http.Handler;
@@ -101,7 +102,21 @@ public final class ManagementGuard implements ApiGuard, ManagementIdentity {
     @Override
     public void handle(Context ctx, ApiRoutes.Route route, Handler handler) throws Exception {
         boolean secure = locateClient(ctx);
-        Optional<Principal> principal = resolve(ctx);
+        Optional<Principal> principal;
+        try {
+            principal = resolve(ctx);
+        } catch (SharedStateUnavailableException e) {
+            // The session's blocklist entry cannot be read: never taken as "not revoked". A public route
+            // (probes, login) runs without the session; any other is refused.
+            if (!route.publicRoute()) {
+                AccessRefusals.sharedStateUnavailable(ctx, e);
+                if (route.reportsToAudit()) {
+                    record(ctx, route, Optional.empty(), null);
+                }
+                return;
+            }
+            principal = Optional.empty();
+        }
         Optional<String> sessionId = principal.flatMap(Principal::sessionId);
         if (!route.csrfExempt()) {
             // Exempt routes need no token, and login sets the one of the session it opens.
@@ -223,6 +238,8 @@ public final class ManagementGuard implements ApiGuard, ManagementIdentity {
         int status;
         if (failure instanceof HttpResponseException response) {
             status = response.getStatus();
+        } else if (failure instanceof SharedStateUnavailableException) {
+            status = 503; // what the server's exception mapping answers for it
         } else if (failure != null) {
             status = 500;
         } else {

@@ -3,20 +3,31 @@ package dev.omcp.adapters.http.api;
 import dev.omcp.ports.access.AccessDecision;
 import dev.omcp.ports.access.AccessPolicy;
 import dev.omcp.ports.access.Permission;
+import dev.omcp.ports.auth.SharedStateUnavailableException;
 import dev.omcp.ports.identity.Principal;
 import io.javalin.http.Context;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The one shape of an access refusal on the management API: 403 {@code OMCP_PERMISSION_DENIED}
  * with {@code required} and {@code have} (spec 7.1), or 503 {@code OMCP_POLICY_UNAVAILABLE} when
  * the policy engine cannot decide (fail closed). Used by the guard for a route's declared
  * permission, and by handlers whose request needs a further permission (a settings change that
- * touches the health thresholds also needs {@code health:write}).
+ * touches the health thresholds also needs {@code health:write}). Also 503
+ * {@code OMCP_SHARED_STATE_UNAVAILABLE} when the store shared by replicas does not answer, so a
+ * session's blocklist entry or an account's lock cannot be read (fail closed).
  */
 public final class AccessRefusals {
+    private static final Logger LOG = LoggerFactory.getLogger(AccessRefusals.class);
+    private static final long LOG_EVERY_NANOS = TimeUnit.SECONDS.toNanos(10);
+    private static final AtomicLong LAST_LOGGED = new AtomicLong(System.nanoTime() - LOG_EVERY_NANOS);
+
     private AccessRefusals() {}
 
     /**
@@ -55,5 +66,23 @@ public final class AccessRefusals {
     public static void policyUnavailable(Context ctx, String reason) {
         ctx.header("Retry-After", "5");
         JsonResponses.error(ctx, 503, "OMCP_POLICY_UNAVAILABLE", reason);
+    }
+
+    /**
+     * 503 {@code OMCP_SHARED_STATE_UNAVAILABLE} + {@code Retry-After}: the shared store did not answer,
+     * so the request is refused rather than run without its revocation or lockout check. The store's
+     * address stays in the operator's log (one line every 10 s at most during an outage).
+     */
+    public static void sharedStateUnavailable(Context ctx, SharedStateUnavailableException e) {
+        long now = System.nanoTime();
+        long last = LAST_LOGGED.get();
+        if (now - last >= LOG_EVERY_NANOS && LAST_LOGGED.compareAndSet(last, now)) {
+            LOG.error("event=shared-state-unavailable method={} path=\"{}\" outcome=refused reason=\"{}\" cause=\"{}\"",
+                    ctx.method(), ctx.path(), e.getMessage(), e.getCause() == null ? "" : e.getCause().getClass().getSimpleName());
+        }
+        ctx.header("Retry-After", "5");
+        JsonResponses.error(ctx, 503, "OMCP_SHARED_STATE_UNAVAILABLE", "the store the gateway's replicas share (the sessions'"
+                + " blocklist and the login locks) does not answer, so sessions and logins are refused for now; retry after the"
+                + " Retry-After seconds, and tell an operator (the gateway log says why: event=shared-state-unavailable)");
     }
 }

@@ -1,6 +1,7 @@
 package dev.omcp.adapters.http.rdap;
 
 import dev.omcp.adapters.http.outbound.BoundedExchange;
+import dev.omcp.ports.egress.EgressRefusal;
 import dev.omcp.ports.ipenrich.IpRegistrationLookup;
 import dev.omcp.ports.ipenrich.RegistrationAnswer;
 import java.io.IOException;
@@ -15,6 +16,7 @@ import java.util.Locale;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.Semaphore;
+import javax.net.ssl.SSLException;
 
 /**
  * Asks an RDAP service who an IP address is registered to ({@code OMCP_IP_ENRICH_RDAP}):
@@ -29,9 +31,9 @@ import java.util.concurrent.Semaphore;
  * the response headers, so a registry that sent its headers and then stalled held the lookup for as
  * long as it liked. Answers: 200 with an ip network is found, 404 is not registered, 408, 429 and
  * 5xx, timeouts and network errors are transient failures, anything else (another status, not
- * JSON, larger than {@value #MAX_BODY_BYTES} bytes, not an ip network) is a failure retrying would
- * not fix. A registry that answers 429 (or 503 with {@code Retry-After}) is not asked again for the
- * time it names ({@link RegistryPauses}). At most {@value #MAX_IN_FLIGHT} lookups are sent at once,
+ * JSON, larger than {@value #MAX_BODY_BYTES} bytes, not an ip network, a hop the egress rules
+ * refuse, a failed TLS handshake) is a failure retrying would not fix. A registry that answers 429
+ * (or 503 with {@code Retry-After}) is not asked again for the time it names ({@link RegistryPauses}). At most {@value #MAX_IN_FLIGHT} lookups are sent at once,
  * across all callers; the others wait their turn (interruptibly). No answer, log line or reason
  * contains the service's URL. Thread-safe.
  */
@@ -43,6 +45,10 @@ public final class RdapRegistrationLookup implements IpRegistrationLookup {
      * but several calls at once multiplied that bound against the same registries.
      */
     static final int MAX_IN_FLIGHT = 16;
+    /** How an egress refusal's reason starts: not transient, an operator changes a setting. */
+    static final String EGRESS_REFUSED = "the gateway's egress rules refuse the registry's address";
+    /** How a TLS failure's reason starts: not transient either. */
+    static final String TLS_FAILED = "the TLS handshake with the registry failed";
 
     private final HttpClient client;
     private final URI base;
@@ -136,12 +142,34 @@ public final class RdapRegistrationLookup implements IpRegistrationLookup {
             if (BoundedExchange.isTooLarge(e)) {
                 return new RegistrationAnswer.Failed(false, "the registry's answer is larger than " + MAX_BODY_BYTES / 1024 + " KiB");
             }
-            // the message may name the host; the class says enough
-            return new RegistrationAnswer.Failed(true, "the registry could not be reached (" + e.getClass().getSimpleName() + ")");
+            return unreachable(e);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             return new RegistrationAnswer.Failed(true, "the lookup was cancelled");
         }
+    }
+
+    /**
+     * A failed exchange: an egress refusal or a TLS failure is a setting to change, so retrying will
+     * not help; anything else (refused connection, reset, unknown name) may pass.
+     */
+    static RegistrationAnswer.Failed unreachable(IOException e) {
+        Optional<EgressRefusal> refusal = EgressRefusal.in(e);
+        if (refusal.isPresent()) {
+            // the reason names OMCP_ALLOW_PRIVATE_BACKENDS when that setting decides
+            return new RegistrationAnswer.Failed(false, EGRESS_REFUSED + " (" + refusal.get().reason()
+                    + "); retrying will not help: an operator changes that setting or points OMCP_IP_ENRICH_RDAP at a registry"
+                    + " the rules allow");
+        }
+        for (Throwable t = e; t != null; t = t.getCause() == t ? null : t.getCause()) {
+            if (t instanceof SSLException) {
+                return new RegistrationAnswer.Failed(false, TLS_FAILED + " (" + t.getClass().getSimpleName() + "): its certificate is"
+                        + " not trusted by the gateway's Java trust store, or it does not speak TLS on that port; fix the trust store"
+                        + " or OMCP_IP_ENRICH_RDAP");
+            }
+        }
+        // the message may name the host; the class says enough
+        return new RegistrationAnswer.Failed(true, "the registry could not be reached (" + e.getClass().getSimpleName() + ")");
     }
 
     private RegistrationAnswer tooLate() {

@@ -1,5 +1,6 @@
 package dev.omcp.adapters.http.server;
 
+import dev.omcp.adapters.http.api.AccessRefusals;
 import dev.omcp.adapters.http.api.ApiGuard;
 import dev.omcp.adapters.http.api.ApiRoutes;
 import dev.omcp.adapters.http.api.JsonResponses;
@@ -12,6 +13,7 @@ import dev.omcp.adapters.http.mcp.WebSocketTransport;
 import dev.omcp.adapters.http.metrics.GatewayMetrics;
 import dev.omcp.adapters.http.security.HostOriginGuard;
 import dev.omcp.adapters.http.security.SecurityHeaders;
+import dev.omcp.ports.auth.SharedStateUnavailableException;
 import dev.omcp.ports.identity.AgentAuthentication;
 import dev.omcp.ports.info.GatewayDescription;
 import dev.omcp.ports.mcp.McpEndpoint;
@@ -165,6 +167,8 @@ public final class GatewayHttpServer implements AutoCloseable {
                 }
                 JsonResponses.error(ctx, e.getStatus(), code, message);
             });
+            // a login or a revocation whose shared store did not answer: refused with a retry, not a bug
+            config.routes.exception(SharedStateUnavailableException.class, (e, ctx) -> AccessRefusals.sharedStateUnavailable(ctx, e));
             config.routes.exception(Exception.class, (e, ctx) -> {
                 String errorId = Long.toHexString(System.nanoTime());
                 LOG.error("route={} method={} errorId={} outcome=bug", routeOf(ctx), ctx.method(), errorId, e);

@@ -9,6 +9,8 @@ import dev.omcp.testkit.time.ManualClock;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
+import java.net.ServerSocket;
+import java.net.Socket;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -196,6 +198,33 @@ class RdapRegistrationLookupIT {
         assertThat(lookup.lookup("203.0.113.11")).isEqualTo(new RegistrationAnswer.Failed(true, "the registry did not answer within 1 s"));
         assertThat(lookup.lookup("203.0.113.7")).isEqualTo(new RegistrationAnswer.Failed(true,
                 "the registry answered HTTP 429 (too many requests); it is not asked again for 10 s"));
+    }
+
+    @Test
+    void aFailedTlsHandshake_isNotTransient_andSaysWhatToCheck() throws Exception {
+        // https:// to a port that answers in plain HTTP: the handshake fails the same way on every attempt
+        try (ServerSocket plain = new ServerSocket(0, 50, InetAddress.getLoopbackAddress())) {
+            Thread.ofVirtual().start(() -> {
+                while (!plain.isClosed()) {
+                    try (Socket connection = plain.accept()) {
+                        connection.getOutputStream().write("HTTP/1.1 400 Bad Request\r\n\r\n".getBytes(StandardCharsets.US_ASCII));
+                    } catch (IOException e) {
+                        return; // the test closed the socket
+                    }
+                }
+            });
+            HttpClient client = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).followRedirects(HttpClient.Redirect.NEVER).build();
+            RdapRegistrationLookup lookup = new RdapRegistrationLookup(client,
+                    URI.create("https://127.0.0.1:" + plain.getLocalPort() + "/registry"), Duration.ofSeconds(5), clock);
+
+            RegistrationAnswer answer = lookup.lookup("203.0.113.5");
+
+            assertThat(answer).isInstanceOfSatisfying(RegistrationAnswer.Failed.class, failed -> {
+                assertThat(failed.transientFailure()).as(failed.reason()).isFalse();
+                assertThat(failed.reason()).startsWith(RdapRegistrationLookup.TLS_FAILED).contains("trust store", "OMCP_IP_ENRICH_RDAP")
+                        .doesNotContain("127.0.0.1");
+            });
+        }
     }
 
     @Test

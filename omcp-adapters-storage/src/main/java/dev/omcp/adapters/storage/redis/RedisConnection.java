@@ -1,5 +1,7 @@
 package dev.omcp.adapters.storage.redis;
 
+import dev.omcp.ports.auth.SharedStateUnavailableException;
+import java.net.SocketTimeoutException;
 import java.net.URI;
 import java.net.URISyntaxException;
 import java.time.Duration;
@@ -8,7 +10,10 @@ import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
 import redis.clients.jedis.ConnectionPoolConfig;
+import redis.clients.jedis.DefaultJedisClientConfig;
 import redis.clients.jedis.RedisClient;
+import redis.clients.jedis.exceptions.JedisAccessControlException;
+import redis.clients.jedis.exceptions.JedisConnectionException;
 import redis.clients.jedis.exceptions.JedisException;
 
 /**
@@ -22,11 +27,20 @@ import redis.clients.jedis.exceptions.JedisException;
  * reproduced. So every command first takes one of {@value #MAX_CONNECTIONS} permits of a fair
  * semaphore, which parks virtual threads properly, and the pool never sees more borrowers than
  * connections.
+ *
+ * <p>Every wait is bounded, so a request thread is never stuck on a slow or frozen server: a permit
+ * within {@value #PERMIT_WAIT_SECONDS} s, a connection within {@value #CONNECT_TIMEOUT_MILLIS} ms, each
+ * answer within {@value #READ_TIMEOUT_MILLIS} ms (set here, not left to the client library's
+ * defaults). A server that is down, frozen or saturated is reported as a
+ * {@link SharedStateUnavailableException}, which callers treat as "refuse", never as "no entry".
  */
 public final class RedisConnection implements AutoCloseable {
     /** Connections in the pool, and commands in flight at most. */
     static final int MAX_CONNECTIONS = 16;
-    private static final Duration PERMIT_WAIT = Duration.ofSeconds(5);
+    static final int PERMIT_WAIT_SECONDS = 5;
+    static final int CONNECT_TIMEOUT_MILLIS = 2000;
+    static final int READ_TIMEOUT_MILLIS = 2000;
+    private static final Duration PERMIT_WAIT = Duration.ofSeconds(PERMIT_WAIT_SECONDS);
 
     private final RedisClient client;
     private final String description;
@@ -61,13 +75,27 @@ public final class RedisConnection implements AutoCloseable {
         pool.setMinIdle(0);
         pool.setMaxWait(PERMIT_WAIT);
         pool.setJmxEnabled(false);
-        RedisClient client = RedisClient.builder().fromURI(uri).poolConfig(pool).build();
+        // the timeouts first: fromURI adds the URL's credentials, database and TLS to this configuration
+        DefaultJedisClientConfig timeouts = DefaultJedisClientConfig.builder()
+                .connectionTimeoutMillis(CONNECT_TIMEOUT_MILLIS)
+                .socketTimeoutMillis(READ_TIMEOUT_MILLIS)
+                .build();
+        RedisClient client;
+        try {
+            client = RedisClient.builder().clientConfig(timeouts).fromURI(uri).poolConfig(pool).build();
+        } catch (IllegalArgumentException | JedisException e) {
+            throw new IllegalArgumentException("OMCP_REDIS_URL " + description + " cannot be used ("
+                    + e.getClass().getSimpleName() + "); use redis://[user:password@]host:port[/database] or rediss://… for TLS");
+        }
         try {
             client.ping();
         } catch (JedisException e) {
             client.close();
-            throw new IllegalStateException("the Redis server at " + description + " (OMCP_REDIS_URL) does not answer: "
-                    + e.getClass().getSimpleName(), e);
+            throw new IllegalStateException(refusedCredentials(e)
+                    ? "the Redis server at " + description + " (OMCP_REDIS_URL) refused the credentials: check the user and "
+                            + "password in the URL (percent-encode @ : / in them)"
+                    : "the Redis server at " + description + " (OMCP_REDIS_URL) does not answer: " + causes(e)
+                            + (scheme.equals("rediss") ? "; with rediss:// the server must speak TLS on that port" : ""), e);
         }
         return new RedisConnection(client, description);
     }
@@ -75,23 +103,73 @@ public final class RedisConnection implements AutoCloseable {
     /**
      * Runs one command (or one script) with a connection permit.
      *
-     * @throws IllegalStateException when no permit frees up within 5 seconds
+     * @throws SharedStateUnavailableException when no permit frees up within {@value #PERMIT_WAIT_SECONDS} s,
+     *     or the server cannot be reached or does not answer in time
      */
     <T> T execute(Function<RedisClient, T> command) {
         try {
             if (!permits.tryAcquire(PERMIT_WAIT.toMillis(), TimeUnit.MILLISECONDS)) {
-                throw new IllegalStateException("the shared store (OMCP_REDIS_URL) is saturated: no connection within "
-                        + PERMIT_WAIT.toSeconds() + " s");
+                throw new SharedStateUnavailableException("the shared store " + description + " (OMCP_REDIS_URL) is saturated: "
+                        + MAX_CONNECTIONS + " commands have been waiting for its answers for " + PERMIT_WAIT_SECONDS
+                        + " s; check the server's latency and load");
             }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            throw new IllegalStateException("interrupted while waiting for a shared-store connection", e);
+            throw new SharedStateUnavailableException("interrupted while waiting for a connection to the shared store", e);
         }
         try {
             return command.apply(client);
+        } catch (JedisConnectionException e) {
+            if (timedOut(e)) {
+                throw unavailable(e);
+            }
+            // A pooled connection the server closed (it restarted): the idle ones are just as dead, so
+            // they go, and the command runs once more on a new connection. Repeating is safe for every
+            // command here: reads, idempotent writes, and at worst one failed login counted twice.
+            client.getPool().clear();
+            try {
+                return command.apply(client);
+            } catch (JedisException again) {
+                throw unavailable(again);
+            }
+        } catch (JedisException e) {
+            throw unavailable(e);
         } finally {
             permits.release();
         }
+    }
+
+    private SharedStateUnavailableException unavailable(JedisException e) {
+        // the client's messages name the host at most, never the URL's password
+        return new SharedStateUnavailableException("the shared store " + description + " (OMCP_REDIS_URL) did not answer ("
+                + e.getClass().getSimpleName() + "); check that the server is up and reachable", e);
+    }
+
+    private static boolean timedOut(Throwable error) {
+        for (Throwable cause = error; cause != null; cause = cause.getCause() == cause ? null : cause.getCause()) {
+            if (cause instanceof SocketTimeoutException) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private static boolean refusedCredentials(Throwable error) {
+        for (Throwable cause = error; cause != null; cause = cause.getCause() == cause ? null : cause.getCause()) {
+            if (cause instanceof JedisAccessControlException) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** The class names along the cause chain (a TLS failure shows as SSLHandshakeException); messages may name hosts. */
+    private static String causes(Throwable error) {
+        StringBuilder names = new StringBuilder(error.getClass().getSimpleName());
+        for (Throwable cause = error.getCause(); cause != null && cause != cause.getCause(); cause = cause.getCause()) {
+            names.append(" < ").append(cause.getClass().getSimpleName());
+        }
+        return names.toString();
     }
 
     /** {@code scheme://host:port}, without credentials. */

@@ -6,7 +6,9 @@ import dev.omcp.ports.auth.Revocation;
 import dev.omcp.ports.auth.RevocationFacts;
 import dev.omcp.ports.auth.RevocationStore;
 import dev.omcp.ports.auth.RevocationTarget;
+import dev.omcp.ports.auth.SharedStateUnavailableException;
 import java.io.IOException;
+import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -14,6 +16,8 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.UUID;
+import java.util.concurrent.atomic.AtomicReference;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -23,12 +27,51 @@ import org.slf4j.LoggerFactory;
  * entries and a sorted index by time for the admin list. Adding is one Lua script: it prunes
  * entries older than the retention, keeps the later of two revocations of the same target and
  * refuses to grow past {@code maxEntries}, all atomically.
+ *
+ * <p>A Redis that restarts without persistence (or is flushed, or evicts) forgets its entries, and
+ * a revoked session would be accepted again. So the store keeps an epoch key without expiry, set by
+ * the first replica that finds it missing, and each replica remembers the epoch it saw. A missing
+ * or changed epoch means the entries may be gone: every session issued until then is void (one
+ * {@code omcp:revoked:all} time, merged into each lookup like a revocation of every subject), and
+ * users log in again. A replica that starts on an empty store voids the sessions issued before the
+ * second it started (a store that lost its data looks exactly like a new one).
  */
 public final class RedisRevocationStore implements RevocationStore {
     private static final Logger LOG = LoggerFactory.getLogger(RedisRevocationStore.class);
     private static final ObjectMapper MAPPER = new ObjectMapper();
     private static final String INDEX = RedisKeys.PREFIX + "revocations:index";
     private static final String ENTRIES = RedisKeys.PREFIX + "revocations:entries";
+    private static final String EPOCH = RedisKeys.PREFIX + "revocations:epoch";
+    private static final String VOID_BEFORE = RedisKeys.PREFIX + "revoked:all";
+    /**
+     * Sets a new epoch when there is none, moves the void time forward to ARGV[2], and returns the
+     * current epoch. ARGV[1] the new epoch, ARGV[3] the retention in milliseconds.
+     */
+    private static final String RENEW_EPOCH = """
+            local epoch = redis.call('GET', KEYS[1])
+            if not epoch then
+              epoch = ARGV[1]
+              redis.call('SET', KEYS[1], epoch)
+            end
+            local before = tonumber(redis.call('GET', KEYS[2]) or '0')
+            if before < tonumber(ARGV[2]) then
+              redis.call('SET', KEYS[2], ARGV[2], 'PX', ARGV[3])
+            end
+            return epoch
+            """;
+    /** At start: the current epoch, or a new one (then sessions issued before ARGV[2] are void). */
+    private static final String START_EPOCH = """
+            local epoch = redis.call('GET', KEYS[1])
+            if epoch then
+              return epoch
+            end
+            redis.call('SET', KEYS[1], ARGV[1])
+            local before = tonumber(redis.call('GET', KEYS[2]) or '0')
+            if before < tonumber(ARGV[2]) then
+              redis.call('SET', KEYS[2], ARGV[2], 'PX', ARGV[3])
+            end
+            return ARGV[1]
+            """;
     private static final String ADD = """
             local at = tonumber(ARGV[1])
             local retention = tonumber(ARGV[2])
@@ -57,15 +100,27 @@ public final class RedisRevocationStore implements RevocationStore {
     private final RedisConnection redis;
     private final Duration retention;
     private final int maxEntries;
+    private final Clock clock;
+    private final AtomicReference<String> epoch = new AtomicReference<>();
 
     /**
+     * Reads (or sets) the store's epoch, so the server must answer.
+     *
      * @param retention how long an entry can matter: the session lifetime
      * @param maxEntries live entries kept at most
+     * @param clock the gateway's clock, the one sessions are issued by
+     * @throws SharedStateUnavailableException when the server does not answer
      */
-    public RedisRevocationStore(RedisConnection redis, Duration retention, int maxEntries) {
+    public RedisRevocationStore(RedisConnection redis, Duration retention, int maxEntries, Clock clock) {
         this.redis = redis;
         this.retention = retention;
         this.maxEntries = maxEntries;
+        this.clock = clock;
+        // a session issued in the second the store starts stays valid: a gateway is often logged in to right after its start
+        long voidBefore = clock.millis() - 1000;
+        List<String> args = List.of(UUID.randomUUID().toString(), Long.toString(voidBefore), Long.toString(retention.toMillis()));
+        Object current = redis.execute(c -> c.eval(START_EPOCH, List.of(EPOCH, VOID_BEFORE), args));
+        epoch.set((String) current);
     }
 
     @Override
@@ -106,9 +161,40 @@ public final class RedisRevocationStore implements RevocationStore {
     public RevocationFacts lookup(String sid, String sub) {
         String sidKey = RedisKeys.PREFIX + "revoked:" + field(RevocationTarget.SID, sid);
         String subKey = RedisKeys.PREFIX + "revoked:" + field(RevocationTarget.SUB, sub);
-        List<String> values = redis.execute(c -> c.mget(sidKey, subKey));
-        Optional<Instant> subjectRevokedAt = Optional.ofNullable(values.get(1)).map(v -> Instant.ofEpochMilli(Long.parseLong(v)));
+        List<String> values = redis.execute(c -> c.mget(sidKey, subKey, EPOCH, VOID_BEFORE));
+        String seen = epoch.get();
+        if (!seen.equals(values.get(2))) {
+            dataLost(seen);
+            values = redis.execute(c -> c.mget(sidKey, subKey, EPOCH, VOID_BEFORE));
+        }
+        Optional<Instant> subjectRevokedAt = later(millis(values.get(1)), millis(values.get(3)));
         return new RevocationFacts(values.get(0) != null, subjectRevokedAt);
+    }
+
+    /** The epoch is gone or another one: entries may be lost, so every session issued until now is void. */
+    private void dataLost(String seen) {
+        List<String> args = List.of(UUID.randomUUID().toString(), Long.toString(clock.millis()), Long.toString(retention.toMillis()));
+        String current = (String) redis.execute(c -> c.eval(RENEW_EPOCH, List.of(EPOCH, VOID_BEFORE), args));
+        if (epoch.compareAndSet(seen, current)) {
+            LOG.warn("event=shared-store-data-lost store={} effect=\"every session issued until now is void; users log in again\" "
+                    + "cause=\"the session blocklist's epoch key was missing or replaced: the Redis server restarted without "
+                    + "persistence, was flushed or evicted keys\" fix=\"enable persistence (appendonly yes) and "
+                    + "maxmemory-policy noeviction on the server\"", redis.description());
+        }
+    }
+
+    private static Optional<Instant> millis(String value) {
+        return Optional.ofNullable(value).map(v -> Instant.ofEpochMilli(Long.parseLong(v)));
+    }
+
+    private static Optional<Instant> later(Optional<Instant> a, Optional<Instant> b) {
+        if (a.isEmpty()) {
+            return b;
+        }
+        if (b.isEmpty()) {
+            return a;
+        }
+        return a.get().isAfter(b.get()) ? a : b;
     }
 
     private static String field(RevocationTarget target, String value) {

@@ -1,13 +1,15 @@
 package dev.omcp.connectors.builtin.egress;
 
+import dev.omcp.ports.egress.EgressRefusal;
 import java.net.UnknownHostException;
 
 /**
  * A backend connection refused by the egress guard. An {@link UnknownHostException} so the JDK's
  * HTTP client reports it like a name that does not resolve; connectors find it in the cause chain
- * and report {@code ADDRESS_REFUSED} with {@link #reason()}.
+ * and report {@code ADDRESS_REFUSED} with {@link #reason()}; adapters outside this module see it
+ * as an {@link EgressRefusal}.
  */
-public final class EgressRefusedException extends UnknownHostException {
+public final class EgressRefusedException extends UnknownHostException implements EgressRefusal {
     private static final long serialVersionUID = 1L;
     private final String reason;
 
@@ -18,6 +20,7 @@ public final class EgressRefusedException extends UnknownHostException {
     }
 
     /** Why the address was refused. */
+    @Override
     public String reason() {
         return reason;
     }

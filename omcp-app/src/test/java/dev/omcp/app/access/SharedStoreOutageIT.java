@@ -1,0 +1,101 @@
+package dev.omcp.app.access;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.omcp.testkit.redis.RedisServerProcess;
+import dev.omcp.testkit.time.ManualClock;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.HashMap;
+import java.util.Map;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * A gateway on a real Redis that goes away, hangs or comes back empty while the gateway runs: a
+ * session or a login whose revocation or lock cannot be read is refused with 503 and a retry
+ * (fail closed, not a 500), and a revocation lost with the server's data never lets its session back in.
+ */
+@Tag("backend")
+class SharedStoreOutageIT {
+    @TempDir
+    Path dir;
+
+    private final ManualClock clock = new ManualClock(Instant.parse("2026-03-01T10:00:00Z"));
+    private RedisServerProcess redis;
+    private TestGateway gateway;
+
+    @BeforeEach
+    void start() {
+        redis = RedisServerProcess.start();
+        Map<String, String> env = new HashMap<>(TestGateway.basicMode(dir));
+        env.put("OMCP_REDIS_URL", redis.url());
+        gateway = TestGateway.start(env, clock);
+    }
+
+    @AfterEach
+    void stop() {
+        gateway.close();
+        redis.close();
+    }
+
+    private void assertSharedStateUnavailable(Browser.Reply reply) {
+        assertThat(reply.status()).as(reply.body()).isEqualTo(503);
+        assertThat(reply.json().path("code").asText()).isEqualTo("OMCP_SHARED_STATE_UNAVAILABLE");
+        assertThat(reply.header("Retry-After")).isEqualTo("5");
+        assertThat(reply.body()).doesNotContain(redis.url().replace("redis://", ""));
+    }
+
+    @Test
+    void aRedisThatStopsMidRun_refusesSessionsAndLoginsWith503AndARetry() {
+        Browser victor = gateway.browser();
+        assertThat(victor.login("victor", TestGateway.PASSWORD).status()).isEqualTo(200);
+        assertThat(victor.get("/api/me").status()).isEqualTo(200);
+
+        redis.close();
+
+        assertSharedStateUnavailable(victor.get("/api/me"));
+        assertSharedStateUnavailable(victor.get("/api/auth/revocations"));
+        assertSharedStateUnavailable(gateway.browser().login("olivia", TestGateway.PASSWORD));
+        assertThat(gateway.browser().get("/healthz").status()).as("probes do not depend on the shared store").isEqualTo(200);
+    }
+
+    @Test
+    void aHungRedis_answers503WithinTheTimeouts_notAfterAnUnboundedWait() {
+        Browser victor = gateway.browser();
+        assertThat(victor.login("victor", TestGateway.PASSWORD).status()).isEqualTo(200);
+        redis.freeze();
+        try {
+            long started = System.nanoTime();
+            assertSharedStateUnavailable(victor.get("/api/me"));
+            assertThat(Duration.ofNanos(System.nanoTime() - started)).isLessThan(Duration.ofSeconds(10));
+        } finally {
+            redis.thaw();
+        }
+        assertThat(victor.get("/api/me").status()).as("back once the server answers").isEqualTo(200);
+    }
+
+    @Test
+    void aRevokedSession_staysRefusedWhenRedisRestartsWithoutItsData() {
+        Browser victor = gateway.browser();
+        assertThat(victor.login("victor", TestGateway.PASSWORD).status()).isEqualTo(200);
+        String sid = victor.get("/api/me").json().path("sid").asText();
+        Browser admin = gateway.browser();
+        assertThat(admin.login("alice", TestGateway.PASSWORD).status()).isEqualTo(200);
+        assertThat(admin.post("/api/auth/revocations", "{\"sid\": \"" + sid + "\"}").status()).isEqualTo(201);
+        assertThat(victor.get("/api/me").status()).isEqualTo(401);
+
+        redis = redis.restart(); // no persistence: the blocklist is gone
+
+        assertThat(victor.get("/api/me").status()).as("the revoked session, after the store lost its entry").isEqualTo(401);
+        assertThat(admin.get("/api/me").status()).as("every session from before the loss is void").isEqualTo(401);
+        clock.advance(Duration.ofSeconds(1));
+        Browser again = gateway.browser();
+        assertThat(again.login("alice", TestGateway.PASSWORD).status()).isEqualTo(200);
+        assertThat(again.get("/api/me").status()).as("a new login works").isEqualTo(200);
+    }
+}
