@@ -62,6 +62,14 @@ public final class UnusedVariables {
         if (isSet(env, Variables.MGMT_AUDIT_FILE.name()) && !fsync.equals("batch")) {
             add(unused, env, Variables.AUDIT_FSYNC_INTERVAL_MS, Variables.AUDIT_FSYNC, "batch", fsync);
         }
+        // the keys verify plugins at load (VERIFY_PLUGINS, implied by strict mode) and every runtime install
+        // (ENABLE_UI_INSTALL), which demands a signature whatever VERIFY_PLUGINS says; with all three off
+        // the gateway never verifies a signature, and an operator who set a key may think plugins are checked
+        if (!switchedOn(env, Variables.VERIFY_PLUGINS) && !switchedOn(env, Variables.PLUGIN_REQUIRE_SIGNATURE)
+                && !switchedOn(env, Variables.ENABLE_UI_INSTALL)) {
+            Stream.of(Variables.PLUGIN_TRUST_ROOT, Variables.PLUGIN_REVOKED_KEYS)
+                    .forEach(variable -> add(unused, env, variable, Variables.VERIFY_PLUGINS, "true", "false"));
+        }
         return List.copyOf(unused);
     }
 

@@ -564,6 +564,30 @@ class ConnectorApiIT {
     }
 
     @Test
+    void anUpgrade_reconnectsTheSourcesOfItsType_andTheAnswerSaysWhatBecameOfEach() throws Exception {
+        Files.writeString(tmp.resolve("sources.yaml"), "sources:\n  - name: gate\n    type: guard\n    url: http://127.0.0.1:9\n");
+        start(Map.of("ENABLE_UI_INSTALL", "true", "PLUGIN_TRUST_ROOT", trustRoot.toString(), "OMCP_ALLOW_PRIVATE_BACKENDS", "true"));
+        JsonNode first = JSON.readTree(upload(guardAt("1.0.0").bundle()).body());
+        assertThat(first.path("sources").get(0).path("name").asText()).as("a first install connects what had no connector: " + first)
+                .isEqualTo("gate");
+
+        HttpResponse<String> upgraded = upload(guardAt("1.1.0").bundle());
+
+        assertThat(upgraded.statusCode()).as(upgraded.body()).isEqualTo(201);
+        JsonNode body = JSON.readTree(upgraded.body());
+        // the guard's connector serves no source: the reconnect fails, and the answer names the source and why
+        JsonNode source = body.path("sources").get(0);
+        assertThat(source.path("name").asText()).as(body.toString()).isEqualTo("gate");
+        assertThat(source.path("status").asText()).isEqualTo("failed");
+        assertThat(source.path("problem").asText()).contains("the guard plugin serves no sources");
+        assertThat(body.path("detail").asText()).contains("0 of 1 enabled source(s) of type guard now run version 1.1.0")
+                .contains("gate (the guard plugin serves no sources) did not reconnect to guard 1.1.0");
+        JsonNode listed = get("/api/sources").path("sources").get(0);
+        assertThat(listed.path("name").asText()).as("the definition is kept").isEqualTo("gate");
+        assertThat(listed.path("status").asText()).isEqualTo("failed");
+    }
+
+    @Test
     void removalsThatCannotBeDone_areRefusedWithTheReason_andNothingIsRemoved() throws Exception {
         startWithInstall();
         assertThat(upload(TestPlugins.guard(tmp.resolve("guard"), key).bundle()).statusCode()).isEqualTo(201);

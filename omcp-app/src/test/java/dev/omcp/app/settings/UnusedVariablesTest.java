@@ -82,4 +82,24 @@ class UnusedVariablesTest {
                 "OMCP_AUDIT_FSYNC_INTERVAL_MS", "250")))
                 .containsExactly(new Unused("OMCP_AUDIT_FSYNC_INTERVAL_MS", "OMCP_AUDIT_FSYNC=batch", "OMCP_AUDIT_FSYNC=never"));
     }
+
+    @Test
+    void theTrustRootAndRevokedKeys_withVerificationOff_andNoRuntimeInstall_areUnused() throws Exception {
+        Map<String, String> env = Map.of("VERIFY_PLUGINS", "Off", "PLUGIN_TRUST_ROOT", "/etc/omcp/trust.pem",
+                "OMCP_PLUGIN_REVOKED_KEYS", "/etc/omcp/revoked.txt");
+        assertThat(UnusedVariables.in(env)).containsExactly(
+                new Unused("PLUGIN_TRUST_ROOT", "VERIFY_PLUGINS=true", "VERIFY_PLUGINS=false"),
+                new Unused("OMCP_PLUGIN_REVOKED_KEYS", "VERIFY_PLUGINS=true", "VERIFY_PLUGINS=false"));
+        assertThat(SettingsReader.read(env).plugins().trustRoot()).as("a warning, not an error").isPresent();
+    }
+
+    @Test
+    void theTrustRoot_isUsed_byVerification_strictMode_andRuntimeInstalls() {
+        assertThat(UnusedVariables.in(Map.of("PLUGIN_TRUST_ROOT", "/etc/omcp/trust.pem"))).as("verification is on by default").isEmpty();
+        assertThat(UnusedVariables.in(Map.of("VERIFY_PLUGINS", "no", "PLUGIN_REQUIRE_SIGNATURE", "yes",
+                "PLUGIN_TRUST_ROOT", "/etc/omcp/trust.pem"))).as("strict mode implies verification").isEmpty();
+        assertThat(UnusedVariables.in(Map.of("VERIFY_PLUGINS", "0", "ENABLE_UI_INSTALL", "true",
+                "PLUGIN_TRUST_ROOT", "/etc/omcp/trust.pem", "OMCP_PLUGIN_REVOKED_KEYS", "/etc/omcp/revoked.txt")))
+                .as("a runtime install verifies the bundle whatever VERIFY_PLUGINS says").isEmpty();
+    }
 }

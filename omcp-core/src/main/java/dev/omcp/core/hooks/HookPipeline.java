@@ -97,11 +97,7 @@ public final class HookPipeline {
                 case Outcome.Answered answered -> {
                     HookResult result = answered.result();
                     if (!result.allow()) {
-                        String reason = result.reason().filter(r -> !r.isBlank())
-                                .orElse("refused by the " + context.kind().wireName() + " hook of plugin '" + registration.plugin() + "'");
-                        LOG.info("event=hook-blocked hook={} target=\"{}\" principal=\"{}\"", registration.label(), forLog(context.target()),
-                                forLog(context.principal()));
-                        return new HookVerdict.Blocked(reason);
+                        return blocked(registration, context, result.reason().filter(r -> !r.isBlank()));
                     }
                     if (result.payload().isPresent()) {
                         Optional<String> problem = shapeProblem(context.kind(), result.payload().get());
@@ -124,6 +120,30 @@ public final class HookPipeline {
             }
         }
         return new HookVerdict.Proceed(current);
+    }
+
+    /**
+     * A hook refused the call ({@code allow: false}, spec 6.1 rule 2). Its reason is plugin text, so
+     * it reaches the agent as a thrown message does: redacted, on one line, bounded, naming the log
+     * reference when it shows less than the log line (which has it redacted too).
+     */
+    private HookVerdict blocked(HookRegistration registration, HookContext context, Optional<String> given) {
+        String ref = ThrownMessage.newReference();
+        String reason;
+        String logReason;
+        if (given.isEmpty()) {
+            reason = "refused by the " + context.kind().wireName() + " hook of plugin '" + registration.plugin() + "'";
+            logReason = reason;
+        } else {
+            ThrownMessage.Texts texts = thrown.of(given.get());
+            reason = texts.shortened()
+                    ? texts.forAgent() + " (hook " + registration.label() + "; the gateway log has the rest as ref=" + ref + ")"
+                    : texts.forAgent();
+            logReason = texts.forLog();
+        }
+        LOG.info("event=hook-blocked hook={} ref={} target=\"{}\" principal=\"{}\" reason=\"{}\"", registration.label(), ref,
+                forLog(context.target()), forLog(context.principal()), forLog(logReason, LOG_REASON_MAX));
+        return new HookVerdict.Blocked(reason);
     }
 
     /**

@@ -7,11 +7,13 @@ import java.util.concurrent.ThreadLocalRandom;
 
 /**
  * What the message of an exception a hook threw may show (spec 6.1 rule 3: in enforce mode the call
- * is refused with the thrown message as reason). A plugin's message is not written for the agent: it
- * may quote a credentialed URL ({@code https://user:pass@host/}), a bearer token or a key, or run to
- * a stack of lines. So the agent gets it redacted, on one line and at most {@link #AGENT_MAX}
- * characters; the log gets the whole of it, redacted too, so the operator still sees what failed
- * without the secret landing in the log. A clean, short message reaches the agent unchanged.
+ * is refused with the thrown message as reason), and the reason a hook returned with
+ * {@code allow: false} (rule 2). Both are plugin text, not written for the agent: a message may quote
+ * a credentialed URL ({@code https://user:pass@host/}), a bearer token or a key, or run to a stack of
+ * lines, and a careless or hostile plugin can put the same, or megabytes, in a reason. So the agent
+ * gets it redacted, on one line and at most {@link #AGENT_MAX} characters; the log gets it redacted
+ * too, up to {@link #LOG_MAX}, so the operator still sees what happened without the secret landing
+ * in the log. A clean, short text reaches the agent unchanged.
  */
 final class ThrownMessage {
     /** Longest thrown message the agent is shown; a longer one is cut and the log has the rest. */
@@ -32,8 +34,17 @@ final class ThrownMessage {
      */
     record Texts(String forAgent, String forLog, boolean shortened) {}
 
+    /**
+     * Plugin text past this length is not even redacted: no line quotes more than {@link #LOG_MAX}
+     * characters of it, and redacting megabytes on every call would let one plugin slow every call.
+     * Cut well past what is shown, so a secret that the cut splits is never in the part shown.
+     */
+    static final int READ_MAX = 4 * LOG_MAX;
+
     Texts of(String message) {
-        Redactor.TextRedaction redaction = redactor.redactText(message);
+        boolean tooLong = message.length() > READ_MAX;
+        String read = tooLong ? message.substring(0, READ_MAX) : message;
+        Redactor.TextRedaction redaction = redactor.redactText(read);
         String redacted = redaction.text();
         // a line break and the indentation after it become one space
         String oneLine = redacted.replaceAll("\\s*\\p{Cntrl}[\\s\\p{Cntrl}]*", " ").strip();
@@ -41,7 +52,7 @@ final class ThrownMessage {
         // never between the two halves of a surrogate pair
         int end = cut && Character.isHighSurrogate(oneLine.charAt(AGENT_MAX - 1)) ? AGENT_MAX - 1 : AGENT_MAX;
         String forAgent = cut ? oneLine.substring(0, end) + "…" : oneLine;
-        return new Texts(forAgent, redacted, cut || !redacted.equals(message));
+        return new Texts(forAgent, redacted, tooLong || cut || !redacted.equals(message));
     }
 
     /** A short random reference that ties an agent's refusal to its log line. */

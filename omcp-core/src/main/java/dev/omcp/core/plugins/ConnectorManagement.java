@@ -13,8 +13,11 @@ import dev.omcp.ports.plugins.PluginCandidate;
 import dev.omcp.ports.plugins.PluginPin;
 import dev.omcp.ports.plugins.PluginStore;
 import dev.omcp.ports.plugins.RemoveOutcome;
+import dev.omcp.sdk.connector.ConnectorFactory;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.locks.ReentrantLock;
@@ -24,8 +27,9 @@ import java.util.function.Supplier;
  * The connector management use cases behind {@code /api/connectors} and {@code /api/hub/catalog}
  * (spec 4.3, 7.4). Install and upload need {@code ENABLE_UI_INSTALL} (else refused as disabled) and
  * a usable trust root (else refused as such), verify exactly as the loader does, write nothing when
- * refused, and then re-scan so the plugin and its hooks are live without a restart, and the sources of
- * its type that have no connector connect, as at a start. A version that
+ * refused, and then re-scan so the plugin and its hooks are live without a restart; an install that
+ * replaced the connector serving its type reconnects every source of the type to the new version,
+ * any other one connects those that have no connector, as at a start ({@link InstalledSources}). A version that
  * verifies but does not load is taken back and the one it replaced is live again. A removal (also
  * gated by {@code ENABLE_UI_INSTALL}) is refused while sources use the plugin's connector unless
  * forced, and reconnects those sources afterwards; installs and removals run one at a time.
@@ -122,10 +126,14 @@ public final class ConnectorManagement implements ManageConnectors {
         }
         installs.lock();
         try {
+            // what served each type before: an upgrade must not leave connected sources on the version it replaced
+            Map<String, ConnectorFactory> servedBefore = new HashMap<>();
+            catalog.all().forEach(type -> servedBefore.put(type.name(), type.factory()));
             InstallOutcome outcome = install.get();
             if (outcome instanceof InstallOutcome.Installed installed && installed.loaded()) {
                 // sources a forced removal left without a connector would otherwise wait for a restart or a PUT
-                users.connectUnconnected(installed.name());
+                return InstalledSources.connect(installed, Optional.ofNullable(servedBefore.get(installed.name())),
+                        catalog.find(installed.name()), users);
             }
             return outcome;
         } finally {

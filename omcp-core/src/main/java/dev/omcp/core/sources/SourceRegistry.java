@@ -10,6 +10,7 @@ import dev.omcp.ports.sources.ConnectorContexts;
 import dev.omcp.ports.sources.ManageSources;
 import dev.omcp.ports.plugins.ConnectorUsers;
 import dev.omcp.ports.plugins.PluginPin;
+import dev.omcp.ports.plugins.SourceReconnection;
 import dev.omcp.ports.sources.SourceCheck;
 import dev.omcp.ports.sources.SourceDefinition;
 import dev.omcp.ports.sources.SourceDraft;
@@ -677,8 +678,8 @@ public final class SourceRegistry implements ManageSources, ConnectorUsers, Auto
      * {@link #start()} and after {@link #close()} there is nothing to reconnect.
      */
     @Override
-    public void reconnect(String connectorType) {
-        connectAgain(connectorType, source -> true, "event=sources-reconnected");
+    public List<SourceReconnection> reconnect(String connectorType) {
+        return connectAgain(connectorType, source -> true, "event=sources-reconnected");
     }
 
     /**
@@ -686,21 +687,22 @@ public final class SourceRegistry implements ManageSources, ConnectorUsers, Auto
      * {@link #close()} there is nothing to connect.
      */
     @Override
-    public void connectUnconnected(String connectorType) {
-        connectAgain(connectorType, source -> source.connector().isEmpty() && source.definition().enabled(), "event=sources-connected");
+    public List<SourceReconnection> connectUnconnected(String connectorType) {
+        return connectAgain(connectorType, source -> source.connector().isEmpty() && source.definition().enabled(),
+                "event=sources-connected");
     }
 
     /** Connects the sources of {@code connectorType} that {@code which} selects anew, closing what they had. */
-    private void connectAgain(String connectorType, Predicate<LiveSource> which, String event) {
+    private List<SourceReconnection> connectAgain(String connectorType, Predicate<LiveSource> which, String event) {
         changes.lock();
         try {
             if (state != State.STARTED) {
-                return;
+                return List.of();
             }
             List<LiveSource> before = live.values().stream().filter(s -> s.definition().config().type().equals(connectorType))
                     .filter(which).toList();
             if (before.isEmpty()) {
-                return;
+                return List.of();
             }
             List<LiveSource> after = connectAll(before.stream().map(LiveSource::definition).toList());
             Map<String, LiveSource> next = new TreeMap<>(live);
@@ -710,6 +712,7 @@ public final class SourceRegistry implements ManageSources, ConnectorUsers, Auto
             before.forEach(this::close);
             LOG.info("{} type={} sources={} connected={}", event, connectorType, before.size(),
                     after.stream().filter(s -> s.connector().isPresent()).count());
+            return after.stream().map(s -> new SourceReconnection(s.definition().name(), s.status(), s.problem())).toList();
         } finally {
             changes.unlock();
         }

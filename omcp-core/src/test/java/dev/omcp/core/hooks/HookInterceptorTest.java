@@ -118,6 +118,17 @@ class HookInterceptorTest {
         return Json.createObjectBuilder().add(key, value).build();
     }
 
+    private static ListAppender<ILoggingEvent> captureHookLog() {
+        ListAppender<ILoggingEvent> log = new ListAppender<>();
+        log.start();
+        ((Logger) LoggerFactory.getLogger(HookPipeline.class)).addAppender(log);
+        return log;
+    }
+
+    private static void release(ListAppender<ILoggingEvent> log) {
+        ((Logger) LoggerFactory.getLogger(HookPipeline.class)).detachAppender(log);
+    }
+
     private void register(String plugin, HookKind kind, int priority, HookMode mode, Hook hook) {
         registry.register(new HookRegistration(plugin, kind, priority, mode, hook));
     }
@@ -276,6 +287,47 @@ class HookInterceptorTest {
         }
 
         @Test
+        void aReturnedReasonQuotingSecrets_reachesTheAgentRedacted_onOneLine_andTheLogHasItRedactedUnderTheReference() {
+            String password = "s3cr3t-pa55";
+            String token = "ghp_" + "Z9y8X7w6V5u4T3s2R1q0P9o8N7m6L5k4J3i2";
+            ListAppender<ILoggingEvent> log = captureHookLog();
+            try {
+                register("guard", HookKind.TOOL_PRE_INVOKE, (ctx, payload) -> HookResult.deny("denied by https://svc:" + password
+                        + "@policy.internal/v1\n  token " + token));
+
+                String text = callEcho(gateway(), args("q", "1")).getJsonArray("content").getJsonObject(0).getString("text");
+
+                assertThat(text).doesNotContain(password).doesNotContain(token).doesNotContain("\n")
+                        .startsWith("denied by https://svc:[REDACTED:secret]@policy.internal/v1 token [REDACTED:")
+                        .contains("(hook guard/tool_pre_invoke; the gateway log has the rest as ref=");
+                String ref = text.replaceAll(".*ref=([0-9a-f]{8})\\)$", "$1");
+                assertThat(ref).hasSize(8);
+                assertThat(log.list).extracting(ILoggingEvent::getFormattedMessage).singleElement().asString()
+                        .startsWith("event=hook-blocked hook=guard/tool_pre_invoke ref=" + ref + " ")
+                        .contains("reason=\"denied by https://svc:[REDACTED:secret]@policy.internal/v1")
+                        .doesNotContain(password).doesNotContain(token);
+            } finally {
+                release(log);
+            }
+        }
+
+        @Test
+        void aMegabyteReason_isCutForTheAgent_andTheLogLineIsBounded() {
+            ListAppender<ILoggingEvent> log = captureHookLog();
+            try {
+                register("guard", HookKind.TOOL_PRE_INVOKE, (ctx, payload) -> HookResult.deny("y".repeat(1 << 20) + " tail"));
+
+                String text = callEcho(gateway(), args("q", "1")).getJsonArray("content").getJsonObject(0).getString("text");
+
+                assertThat(text).startsWith("y".repeat(ThrownMessage.AGENT_MAX) + "… (hook guard/tool_pre_invoke;")
+                        .doesNotContain("tail").hasSizeLessThan(ThrownMessage.AGENT_MAX + 120);
+                assertThat(log.list.getFirst().getFormattedMessage()).hasSizeLessThan(ThrownMessage.LOG_MAX + 400).doesNotContain("tail");
+            } finally {
+                release(log);
+            }
+        }
+
+        @Test
         void aRefusalWithoutReason_namesTheHookThatRefused() {
             register("guard", HookKind.TOOL_PRE_INVOKE, (ctx, payload) -> new HookResult(false, Optional.empty(), Optional.empty()));
             assertThat(callEcho(gateway(), args("q", "1")).getJsonArray("content").getJsonObject(0).getString("text"))
@@ -362,16 +414,6 @@ class HookInterceptorTest {
             }
         }
 
-        private ListAppender<ILoggingEvent> captureHookLog() {
-            ListAppender<ILoggingEvent> log = new ListAppender<>();
-            log.start();
-            ((Logger) LoggerFactory.getLogger(HookPipeline.class)).addAppender(log);
-            return log;
-        }
-
-        private void release(ListAppender<ILoggingEvent> log) {
-            ((Logger) LoggerFactory.getLogger(HookPipeline.class)).detachAppender(log);
-        }
 
         @Test
         void permissive_logsAndKeepsThePriorPayload_andTheChainGoesOn() {

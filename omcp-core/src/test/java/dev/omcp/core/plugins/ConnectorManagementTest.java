@@ -17,6 +17,7 @@ import dev.omcp.ports.plugins.HubUnavailableException;
 import dev.omcp.ports.plugins.InstallOutcome;
 import dev.omcp.ports.plugins.ManageConnectors;
 import dev.omcp.ports.plugins.PluginCandidate;
+import dev.omcp.ports.plugins.SourceReconnection;
 import dev.omcp.ports.plugins.TrustRoot;
 import dev.omcp.sdk.hook.HookKind;
 import java.nio.charset.StandardCharsets;
@@ -32,9 +33,14 @@ class ConnectorManagementTest {
     private final HookRegistry hooks = new HookRegistry();
 
     private ConnectorManagement management(FakePluginStore store, Optional<ConnectorHub> hub, boolean enabled, VerificationPolicy policy) {
+        return management(store, hub, enabled, policy, new FakeConnectorUsers());
+    }
+
+    private ConnectorManagement management(FakePluginStore store, Optional<ConnectorHub> hub, boolean enabled, VerificationPolicy policy,
+            FakeConnectorUsers users) {
         PluginCatalog catalog = PluginCatalog.start(List.of(FakePluginStore.builtin("prometheus")), store, List.of(), policy,
                 SemanticVersion.of(0, 1, 0), hooks);
-        return new ConnectorManagement(catalog, store, hub, enabled, new FakeConnectorUsers());
+        return new ConnectorManagement(catalog, store, hub, enabled, users);
     }
 
     private ConnectorManagement management(FakePluginStore store, boolean enabled) {
@@ -342,5 +348,43 @@ class ConnectorManagementTest {
 
         assertThat(management.install("tempo", Optional.of("1.0.0"), DowngradePolicy.ALLOW)).isInstanceOfSatisfying(InstallOutcome.Installed.class,
                 installed -> assertThat(installed.downgradedFrom()).hasValue("1.1.0"));
+    }
+
+    @Test
+    void anUpgrade_reconnectsEverySourceOfItsType_toTheNewVersion_andNamesEachSourceThatDidNotReconnect() {
+        FakePluginStore store = new FakePluginStore(KEY, tempoAt("1.0.0"));
+        store.bundle(TEMPO, tempoAt("1.1.0"));
+        FakeConnectorUsers users = new FakeConnectorUsers().source("traces-a", "tempo").source("traces-b", "tempo").source("logs", "loki");
+        users.failing.put("traces-b", "the connector did not start within 10 s");
+        ConnectorManagement management = management(store, Optional.empty(), true, VerificationPolicy.defaults(), users);
+
+        InstallOutcome outcome = management.upload(TEMPO);
+
+        assertThat(users.reconnected).as("connected sources leave the version the upgrade replaced").containsExactly("tempo");
+        assertThat(users.connected).isEmpty();
+        assertThat(outcome).isInstanceOfSatisfying(InstallOutcome.Installed.class, installed -> {
+            assertThat(installed.sources()).containsExactly(new SourceReconnection("traces-a", "connected", ""),
+                    new SourceReconnection("traces-b", "failed", "the connector did not start within 10 s"));
+            assertThat(installed.detail()).startsWith("installed and loaded; 1 of 2 enabled source(s) of type tempo now run version 1.1.0")
+                    .contains("traces-b (the connector did not start within 10 s) did not reconnect to tempo 1.1.0")
+                    .contains("definitions are kept").contains("PUT /api/sources/{name}");
+        });
+    }
+
+    @Test
+    void aFirstInstall_orTheSameBytesAgain_connectsOnlyTheSourcesWithoutAConnector() {
+        FakePluginStore store = new FakePluginStore(KEY);
+        store.bundle(TEMPO, tempoAt("1.0.0"));
+        FakeConnectorUsers users = new FakeConnectorUsers().source("traces", "tempo");
+        ConnectorManagement management = management(store, Optional.empty(), true, VerificationPolicy.defaults(), users);
+
+        InstallOutcome first = management.upload(TEMPO);
+        InstallOutcome again = management.upload(TEMPO);
+
+        assertThat(users.connected).containsExactly("tempo", "tempo");
+        assertThat(users.reconnected).as("the same plugin keeps serving: nothing to move").isEmpty();
+        assertThat(first).isInstanceOfSatisfying(InstallOutcome.Installed.class,
+                installed -> assertThat(installed.sources()).containsExactly(new SourceReconnection("traces", "connected", "")));
+        assertThat(again).isInstanceOf(InstallOutcome.Installed.class);
     }
 }

@@ -10,6 +10,7 @@ import dev.omcp.ports.identity.Principal;
 import dev.omcp.ports.sources.ConnectorContexts;
 import dev.omcp.ports.sources.ManageSources;
 import dev.omcp.ports.plugins.PluginPin;
+import dev.omcp.ports.plugins.SourceReconnection;
 import dev.omcp.ports.sources.SourceCheck;
 import dev.omcp.ports.sources.SourceDefinition;
 import dev.omcp.ports.sources.SourceDraft;
@@ -164,8 +165,11 @@ class SourceRegistryTest {
         List<FakeConnector> before = List.copyOf(created);
         types.remove("prometheus");
 
-        registry.reconnect("prometheus");
+        List<SourceReconnection> reconnected = registry.reconnect("prometheus");
 
+        assertThat(reconnected).as("each source, with what became of it").containsExactly(
+                new SourceReconnection("prom-a", "unknown-type", "no connector type 'prometheus' is loaded"),
+                new SourceReconnection("prom-b", "unknown-type", "no connector type 'prometheus' is loaded"));
         assertThat(registry.list(Principal.anonymous())).filteredOn(v -> v.type().equals("prometheus"))
                 .extracting(SourceView::name, SourceView::status, SourceView::problem)
                 .containsExactly(org.assertj.core.groups.Tuple.tuple("prom-a", "unknown-type", "no connector type 'prometheus' is loaded"),
@@ -183,8 +187,9 @@ class SourceRegistryTest {
         SourceRegistry registry = registry(false);
         FakeConnector first = created.get(0);
 
-        registry.reconnect("prometheus");
+        List<SourceReconnection> reconnected = registry.reconnect("prometheus");
 
+        assertThat(reconnected).containsExactly(new SourceReconnection("prom", "connected", ""));
         assertThat(first.closed).isTrue();
         assertThat(created).hasSize(2);
         assertThat(registry.with(MetricsCapability.class, Principal.anonymous())).singleElement()

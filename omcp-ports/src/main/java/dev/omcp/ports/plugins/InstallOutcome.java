@@ -1,5 +1,6 @@
 package dev.omcp.ports.plugins;
 
+import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 
@@ -16,18 +17,33 @@ public sealed interface InstallOutcome {
      * @param detail the reason it is not loaded, or a short confirmation
      * @param downgradedFrom the higher version this install replaced, when it was an allowed
      *     downgrade ({@link DowngradePolicy#ALLOW}); empty otherwise
+     * @param sources the sources of its connector type the install connected: every one of them
+     *     when it replaced the connector that served them (an upgrade moves them to the new
+     *     version), else those that had no connector; empty when it did not load or runs no gateway
      */
-    record Installed(String name, String version, boolean loaded, String detail, Optional<String> downgradedFrom) implements InstallOutcome {
+    record Installed(String name, String version, boolean loaded, String detail, Optional<String> downgradedFrom,
+            List<SourceReconnection> sources) implements InstallOutcome {
         public Installed {
             Objects.requireNonNull(name, "name");
             Objects.requireNonNull(version, "version");
             Objects.requireNonNull(detail, "detail");
             Objects.requireNonNull(downgradedFrom, "downgradedFrom");
+            sources = List.copyOf(sources);
         }
 
-        /** An install that was no downgrade. */
+        /** An install that connected no source yet. */
+        public Installed(String name, String version, boolean loaded, String detail, Optional<String> downgradedFrom) {
+            this(name, version, loaded, detail, downgradedFrom, List.of());
+        }
+
+        /** An install that was no downgrade and connected no source yet. */
         public Installed(String name, String version, boolean loaded, String detail) {
             this(name, version, loaded, detail, Optional.empty());
+        }
+
+        /** This install once {@code connected} were connected, with {@code detail} saying how that went. */
+        public Installed withSources(List<SourceReconnection> connected, String detail) {
+            return new Installed(name, version, loaded, detail, downgradedFrom, connected);
         }
     }
 

@@ -14,6 +14,7 @@ import dev.omcp.ports.plugins.HubUnavailableException;
 import dev.omcp.ports.plugins.InstallOutcome;
 import dev.omcp.ports.plugins.ManageConnectors;
 import dev.omcp.ports.plugins.RemoveOutcome;
+import dev.omcp.ports.plugins.SourceReconnection;
 import dev.omcp.sdk.manifest.ConnectorManifest;
 import io.javalin.http.Context;
 import io.javalin.http.HandlerType;
@@ -383,6 +384,17 @@ public final class ConnectorRoutes implements HttpModule {
                 body.put("loaded", installed.loaded());
                 body.put("detail", installed.detail());
                 installed.downgradedFrom().ifPresent(from -> body.put("downgradedFrom", from));
+                List<Map<String, Object>> sources = new ArrayList<>();
+                for (SourceReconnection source : installed.sources()) {
+                    Map<String, Object> each = new LinkedHashMap<>();
+                    each.put("name", source.source());
+                    each.put("status", source.status());
+                    if (!source.problem().isEmpty()) {
+                        each.put("problem", source.problem());
+                    }
+                    sources.add(each);
+                }
+                body.put("sources", sources);
                 JsonResponses.json(ctx, 201, body);
             }
             case InstallOutcome.Refused refused -> {
