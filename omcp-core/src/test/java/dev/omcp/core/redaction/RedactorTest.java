@@ -276,8 +276,10 @@ class RedactorTest {
             redactor.redactJson(result);
             best = Math.min(best, System.nanoTime() - t0);
         }
-        // the target is 2 ms (docs/benchmarks.md, measured with JMH); this only catches order-of-magnitude regressions
-        assertThat(best / 1_000_000).isLessThan(25);
+        // The target is 2 ms, measured with JMH (docs/benchmarks.md), not here. This only catches a
+        // pattern gone quadratic or backtracking, which costs seconds on 100 KB; the bound leaves room
+        // for a cold JIT on two cores shared with other builds (the best of 30 reached 65 ms there).
+        assertThat(best / 1_000_000).isLessThan(250);
     }
 
     /** A part of {@code secret} (8 characters, or the whole secret when shorter) still present in {@code out}, or null. */
