@@ -16,6 +16,7 @@ import dev.omcp.sdk.query.TopologyNode;
 import dev.omcp.sdk.query.TraceQuery;
 import dev.omcp.sdk.query.TraceSummary;
 import jakarta.json.JsonArray;
+import jakarta.json.JsonNumber;
 import jakarta.json.JsonObject;
 import jakarta.json.JsonString;
 import jakarta.json.JsonStructure;
@@ -171,13 +172,13 @@ final class ZipkinConnector implements Connector, TracesCapability, ServiceListi
                 throw new ConnectorException(ConnectorException.Kind.BAD_RESPONSE, "Zipkin returned a span that is not an object");
             }
             traceId = span.getString("traceId", traceId);
-            long start = span.getJsonNumber("timestamp") == null ? Long.MAX_VALUE : span.getJsonNumber("timestamp").longValue();
-            long duration = span.getJsonNumber("duration") == null ? 0 : span.getJsonNumber("duration").longValue();
+            long start = timestamp(span);
+            long duration = micros(span, "duration", 0);
             if (start != Long.MAX_VALUE) {
                 first = Math.min(first, start);
-                last = Math.max(last, start + duration);
+                last = Math.max(last, saturatedSum(start, duration));
             }
-            JsonObject tags = span.getJsonObject("tags");
+            JsonObject tags = object(span, "tags");
             if (tags != null && tags.containsKey("error")) {
                 error = true;
             }
@@ -187,7 +188,7 @@ final class ZipkinConnector implements Connector, TracesCapability, ServiceListi
                 root = span;
             }
         }
-        JsonObject endpoint = root.getJsonObject("localEndpoint");
+        JsonObject endpoint = object(root, "localEndpoint");
         String service = endpoint == null ? "" : endpoint.getString("serviceName", "");
         Instant start = first == Long.MAX_VALUE ? Instant.EPOCH : Instant.ofEpochSecond(first / 1_000_000, (first % 1_000_000) * 1000);
         double durationMs = first == Long.MAX_VALUE ? 0 : (last - first) / 1000.0;
@@ -232,8 +233,50 @@ final class ZipkinConnector implements Connector, TracesCapability, ServiceListi
         return TopologyNode.idOf("service", topologyNamespace, name);
     }
 
-    private static long timestamp(JsonObject span) {
-        return span.getJsonNumber("timestamp") == null ? Long.MAX_VALUE : span.getJsonNumber("timestamp").longValue();
+    private static long timestamp(JsonObject span) throws ConnectorException {
+        return micros(span, "timestamp", Long.MAX_VALUE);
+    }
+
+    /**
+     * A span's field in microseconds: {@code absent} when the span has none, a BAD_RESPONSE when it
+     * is not a whole non-negative number (a string, a fraction, a negative or out-of-range value),
+     * so a malformed answer is reported as one instead of failing with a ClassCastException.
+     */
+    private static long micros(JsonObject span, String field, long absent) throws ConnectorException {
+        JsonValue value = span.get(field);
+        if (value == null || value.getValueType() == JsonValue.ValueType.NULL) {
+            return absent;
+        }
+        if (value instanceof JsonNumber number && number.isIntegral()) {
+            try {
+                long micros = number.longValueExact();
+                if (micros >= 0) {
+                    return micros;
+                }
+            } catch (ArithmeticException e) {
+                // beyond a long: refused below like any other value that is not a time
+            }
+        }
+        throw new ConnectorException(ConnectorException.Kind.BAD_RESPONSE,
+                "Zipkin returned a span whose '" + field + "' is not a whole number of microseconds");
+    }
+
+    /** A span's object field, null when absent; a BAD_RESPONSE when it is something else. */
+    private static JsonObject object(JsonObject span, String field) throws ConnectorException {
+        JsonValue value = span.get(field);
+        if (value == null || value.getValueType() == JsonValue.ValueType.NULL) {
+            return null;
+        }
+        if (value instanceof JsonObject object) {
+            return object;
+        }
+        throw new ConnectorException(ConnectorException.Kind.BAD_RESPONSE, "Zipkin returned a span whose '" + field + "' is not an object");
+    }
+
+    /** {@code a + b} for non-negative values, at most Long.MAX_VALUE - 1 (MAX_VALUE means "no time"). */
+    private static long saturatedSum(long a, long b) {
+        long sum = a + b;
+        return sum < 0 || sum == Long.MAX_VALUE ? Long.MAX_VALUE - 1 : sum;
     }
 
     @Override
