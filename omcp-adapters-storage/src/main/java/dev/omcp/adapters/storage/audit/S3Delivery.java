@@ -14,6 +14,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -27,6 +28,17 @@ import java.util.regex.Pattern;
 final class S3Delivery implements Delivery {
     private static final DateTimeFormatter DAY = DateTimeFormatter.ofPattern("uuuu/MM/dd/").withZone(ZoneOffset.UTC);
     private static final Pattern ERROR_CODE = Pattern.compile("<Code>([A-Za-z0-9.]{1,64})</Code>");
+    /** The store's answer to a request signed more than 15 minutes off its own clock (a 403). */
+    private static final String CLOCK_SKEW = "RequestTimeTooSkewed";
+    private static final String CLOCK_ADVICE = ": the gateway's clock and the object store's differ by more than 15"
+            + " minutes; synchronise the gateway host's clock (NTP)";
+    /**
+     * Error codes S3 sends with a 4xx status for a request that may succeed when sent again: the
+     * store gave up reading the body (400 {@code RequestTimeout}), or the clock was off (403
+     * {@code RequestTimeTooSkewed}, which NTP may correct within the retries). Any other 4xx is the
+     * bucket, key or credentials, and is final.
+     */
+    private static final Set<String> TRANSIENT_CODES = Set.of("RequestTimeout", CLOCK_SKEW);
 
     /**
      * Where and as whom objects are written.
@@ -126,10 +138,11 @@ final class S3Delivery implements Delivery {
             if (status >= 200 && status < 300) {
                 return new Delivered();
             }
-            Matcher code = ERROR_CODE.matcher(head);
-            String detail = "HTTP " + status + (code.find() ? " " + code.group(1) : "") + " for key " + key;
-            if (status == 408 || status == 429 || status >= 500) {
-                return new Retry(detail);
+            Matcher found = ERROR_CODE.matcher(head);
+            String code = found.find() ? found.group(1) : "";
+            String detail = "HTTP " + status + (code.isEmpty() ? "" : " " + code) + " for key " + key;
+            if (status == 408 || status == 429 || status >= 500 || TRANSIENT_CODES.contains(code)) {
+                return new Retry(code.equals(CLOCK_SKEW) ? detail + CLOCK_ADVICE : detail);
             }
             return new Permanent(detail + ": the object store refused the write; check the bucket, the credentials"
                     + " and OMCP_AUDIT_S3_REGION, then replay the dead-letter file");
