@@ -214,29 +214,16 @@ final class NamedSecrets {
             if (encoded && encodedQuote > 0 && s.startsWith(s.substring(keyEnd, keyEnd + encodedQuote), v)) {
                 // the value of an encoded JSON member, between encoded quotes
                 int open = v + encodedQuote;
-                int close = s.indexOf(s.substring(keyEnd, keyEnd + encodedQuote), open);
-                int end = close < 0 || close - open > MAX_QUOTED_VALUE ? Math.min(n, open + MAX_QUOTED_VALUE) : close;
-                if (end > open && !s.startsWith("[REDACTED:", open)) {
-                    if (spans == null) {
-                        spans = new ArrayList<>();
-                    }
-                    spans.add(new TextRedactor.Span(open, end, RedactionCategory.SECRET));
-                }
+                int end = quotedValueEnd(s, s.substring(keyEnd, keyEnd + encodedQuote), open);
+                spans = withValue(spans, s, open, end);
                 p = seps.next(Math.max(end, p + 1));
                 continue;
             }
             if (unicode && (s.startsWith("\\u0027", v) || s.startsWith("\\u0022", v))) {
                 // Gson-escaped: the value between unicode-escaped quotes (backslash u0027 or u0022)
-                String quoteEscape = s.substring(v, v + 6);
                 int open = v + 6;
-                int close = boundedIndexOf(s, quoteEscape, open, MAX_QUOTED_VALUE);
-                int end = close < 0 ? Math.min(n, open + MAX_QUOTED_VALUE) : close;
-                if (end > open && !s.startsWith("[REDACTED:", open)) {
-                    if (spans == null) {
-                        spans = new ArrayList<>();
-                    }
-                    spans.add(new TextRedactor.Span(open, end, RedactionCategory.SECRET));
-                }
+                int end = quotedValueEnd(s, s.substring(v, v + 6), open);
+                spans = withValue(spans, s, open, end);
                 p = seps.next(Math.max(end, p + 1));
                 continue;
             }
@@ -557,6 +544,26 @@ final class NamedSecrets {
     }
 
     /** The first {@code needle} at or after {@code from} and at most {@code within} characters on, or -1. */
+    /**
+     * Where a quoted value starting at {@code open} ends: at its closing {@code quote}, or after
+     * {@link #MAX_QUOTED_VALUE} characters (or the text's end) when the quote does not come by then.
+     * The search looks no further, so a text of many unclosed quotes stays linear.
+     */
+    private static int quotedValueEnd(String s, String quote, int open) {
+        int close = boundedIndexOf(s, quote, open, MAX_QUOTED_VALUE);
+        return close < 0 ? Math.min(s.length(), open + MAX_QUOTED_VALUE) : close;
+    }
+
+    /** {@code spans} with the value {@code [open, end)} added as a secret, unless empty or already redacted. */
+    private static List<TextRedactor.Span> withValue(List<TextRedactor.Span> spans, String s, int open, int end) {
+        if (end <= open || s.startsWith("[REDACTED:", open)) {
+            return spans;
+        }
+        List<TextRedactor.Span> out = spans == null ? new ArrayList<>() : spans;
+        out.add(new TextRedactor.Span(open, end, RedactionCategory.SECRET));
+        return out;
+    }
+
     private static int boundedIndexOf(String s, String needle, int from, int within) {
         int last = (int) Math.min((long) s.length() - needle.length(), (long) from + within);
         for (int k = from; k <= last; k++) {
