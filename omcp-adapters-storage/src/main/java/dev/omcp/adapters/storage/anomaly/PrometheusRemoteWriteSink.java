@@ -148,6 +148,10 @@ public final class PrometheusRemoteWriteSink implements AnomalyScoreSink, AutoCl
             taken++;
         }
         accepted.addAndGet(taken);
+        if (taken < samples.size() && pump.closing()) {
+            countDropped(samples.size() - taken, "the sink is stopping");
+            return false;
+        }
         if (taken < samples.size()) {
             countDropped(samples.size() - taken, "the queue is full (" + settings.queueCapacity()
                     + " scores): the receiver is slower than the gateway or unreachable");

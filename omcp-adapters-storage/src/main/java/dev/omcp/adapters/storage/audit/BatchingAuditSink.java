@@ -99,6 +99,11 @@ public final class BatchingAuditSink implements AuditSink {
             return;
         }
         if (!pump.offer(record)) {
+            if (pump.closing()) {
+                // the pump closed between the check above and the offer: its last drain has been taken
+                deadLetter(List.of(record), "the sink was stopping when the entry arrived", 0);
+                return;
+            }
             long total = overflowed.incrementAndGet();
             deadLetters.write(name, "queue full (" + settings.queueCapacity()
                     + " entries): the destination is slower than the gateway or unreachable", 0, List.of(record), false);

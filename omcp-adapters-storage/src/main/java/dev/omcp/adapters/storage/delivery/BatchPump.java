@@ -44,7 +44,10 @@ public final class BatchPump<T> implements AutoCloseable {
     private final Handler<T> handler;
     private final BlockingQueue<T> queue;
     private final Thread worker;
+    /** Held while an item goes into the queue and while {@link #close} takes the last of it: see {@link #offer}. */
+    private final Object gate = new Object();
     private volatile boolean closing;
+    private boolean closed;
     private volatile Instant shutdownDeadline = Instant.MAX;
 
     /**
@@ -65,9 +68,18 @@ public final class BatchPump<T> implements AutoCloseable {
         this.worker = Thread.ofVirtual().name(threadName).start(this::run);
     }
 
-    /** Queues {@code item} unless the queue is full; never blocks. */
+    /**
+     * Queues {@code item} unless the queue is full or the pump is closed; never waits for the worker.
+     * The check and the put happen under one small lock that {@link #close} also takes for its last
+     * drain, so an item offered while the pump closes is either in that drain (and handed to
+     * {@link Handler#leftAtShutdown}) or refused here: never accepted into a queue nobody reads.
+     *
+     * @return whether the item was queued; on {@code false}, {@link #closing()} tells a closed pump from a full one
+     */
     public boolean offer(T item) {
-        return queue.offer(item);
+        synchronized (gate) {
+            return !closed && queue.offer(item);
+        }
     }
 
     /** Whether {@link #close} has begun: the sink should take no more items. */
@@ -102,7 +114,12 @@ public final class BatchPump<T> implements AutoCloseable {
             worker.interrupt();
             Thread.currentThread().interrupt();
         }
-        handler.leftAtShutdown(drain());
+        List<T> rest;
+        synchronized (gate) {
+            closed = true;
+            rest = drain();
+        }
+        handler.leftAtShutdown(rest);
     }
 
     private void run() {
