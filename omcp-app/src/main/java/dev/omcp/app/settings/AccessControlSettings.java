@@ -20,6 +20,7 @@ import java.util.Optional;
  * @param lockout the lockout rule; empty when disabled
  * @param revocationFile the revocation journal
  * @param redisUrl the shared store
+ * @param redisCaFile the CAs a {@code rediss://} store's certificate must chain to, instead of the JVM's
  * @param oidc the OIDC settings (oidc mode)
  * @param policyFile the custom role policy
  * @param opa the OPA settings
@@ -37,6 +38,7 @@ public record AccessControlSettings(
         Optional<LockoutPolicy> lockout,
         Optional<String> revocationFile,
         Optional<String> redisUrl,
+        Optional<String> redisCaFile,
         Optional<Oidc> oidc,
         Optional<String> policyFile,
         Optional<Opa> opa,
@@ -55,7 +57,7 @@ public record AccessControlSettings(
     /** The defaults: anonymous mode, nothing configured. */
     public static AccessControlSettings defaults() {
         return new AccessControlSettings("anonymous", Optional.empty(), Optional.empty(), Duration.ofHours(12), false,
-                Optional.of(LockoutPolicy.DEFAULT), Optional.empty(), Optional.empty(), Optional.empty(), Optional.empty(),
+                Optional.of(LockoutPolicy.DEFAULT), Optional.empty(), Optional.empty(), Optional.empty(), Optional.empty(), Optional.empty(),
                 Optional.empty(), true, false, "false", PasswordRules.DEFAULT);
     }
 
@@ -101,7 +103,7 @@ public record AccessControlSettings(
     @Override
     public String toString() {
         return "AccessControlSettings[authMode=" + authMode + ", usersFile=" + usersFile + ", sessionSecret="
-                + (sessionSecret.isPresent() ? "hidden" : "none") + ", redis=" + (redisUrl.isPresent() ? "set" : "none")
+                + (sessionSecret.isPresent() ? "hidden" : "none") + ", redis=" + (redisUrl.isPresent() ? "set" : "none") + ", redisCaFile=" + redisCaFile
                 + ", oidc=" + oidc + ", policyFile=" + policyFile + ", opa=" + opa + ", trustProxy=" + trustProxy + "]";
     }
 }

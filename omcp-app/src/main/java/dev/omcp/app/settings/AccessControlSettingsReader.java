@@ -81,6 +81,12 @@ final class AccessControlSettingsReader {
             env.problem(Variables.REDIS_URL, "must be redis://host:port or rediss://host:port (the value is not shown: it may hold a password)");
             redis = Optional.empty();
         }
+        env.requiresWith(Variables.REDIS_URL, List.of(Variables.REDIS_CA_FILE));
+        Optional<String> redisCaFile = env.file(Variables.REDIS_CA_FILE).map(java.nio.file.Path::toString);
+        if (redisCaFile.isPresent() && redis.isPresent() && !redis.get().toLowerCase(Locale.ROOT).startsWith("rediss://")) {
+            env.problem(Variables.REDIS_CA_FILE, "is set but OMCP_REDIS_URL is not a rediss:// URL; use rediss:// for a server that "
+                    + "speaks TLS, or unset OMCP_REDIS_CA_FILE");
+        }
         return new AccessControlSettings(
                 mode,
                 env.file(Variables.USERS_FILE).map(java.nio.file.Path::toString),
@@ -90,6 +96,7 @@ final class AccessControlSettingsReader {
                 lockout,
                 env.file(Variables.REVOCATION_FILE).map(java.nio.file.Path::toString),
                 redis,
+                redisCaFile,
                 oidc,
                 policyFile,
                 opa,

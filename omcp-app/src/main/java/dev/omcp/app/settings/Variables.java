@@ -163,6 +163,9 @@ public final class Variables {
             "JSONL file (mode 0600) that keeps session revocations across restarts; unset keeps them in memory.", false);
     public static final Variable REDIS_URL = new Variable("OMCP_REDIS_URL", List.of("OMCP_STORE_URL"), "",
             "redis:// or rediss:// URL of the store shared by replicas (lockout, revocations); unset keeps state per process.", true);
+    public static final Variable REDIS_CA_FILE = new Variable("OMCP_REDIS_CA_FILE", List.of(), "",
+            "PEM file of the CA certificates a rediss:// server's certificate must chain to (a private CA); unset trusts the JVM's"
+                    + " trust store.", false);
     public static final Variable OIDC_ISSUER = new Variable("OMCP_OIDC_ISSUER", List.of(), "",
             "Issuer URL of the OpenID provider, exactly as its discovery document names it.", false);
     public static final Variable OIDC_CLIENT_ID = new Variable("OMCP_OIDC_CLIENT_ID", List.of(), "",
@@ -218,7 +221,7 @@ public final class Variables {
     public static final List<Variable> ACCESS_CONTROL = List.of(
             AUTH, USERS_FILE, SESSION_SECRET, SESSION_LIFETIME, AUTH_ALLOW_FALLBACK,
             LOCKOUT_MAX_FAILURES, LOCKOUT_WINDOW, LOCKOUT_BASE, LOCKOUT_MAX, LOCKOUT_DISABLED,
-            REVOCATION_FILE, REDIS_URL,
+            REVOCATION_FILE, REDIS_URL, REDIS_CA_FILE,
             OIDC_ISSUER, OIDC_CLIENT_ID, OIDC_CLIENT_SECRET, OIDC_REDIRECT_URI, OIDC_SCOPES, OIDC_ROLES_CLAIM, OIDC_ROLE_MAP,
             OIDC_TENANT_CLAIM, OIDC_PROFILE, OIDC_DCR_ENABLED, OIDC_DCR_STORE,
             RBAC_POLICY_FILE, OPA_URL, OPA_DECISION, OPA_CACHE_TTL, OPA_TIMEOUT,

@@ -24,6 +24,7 @@ import dev.omcp.adapters.storage.policy.YamlPolicyFile;
 import dev.omcp.adapters.storage.redis.RedisAccountLocks;
 import dev.omcp.adapters.storage.redis.RedisConnection;
 import dev.omcp.adapters.storage.redis.RedisRevocationStore;
+import dev.omcp.adapters.storage.redis.RedisTrust;
 import dev.omcp.app.settings.AccessControlSettings;
 import dev.omcp.core.auth.InMemoryAccountLocks;
 import dev.omcp.core.auth.InMemoryRevocationStore;
@@ -125,7 +126,7 @@ final class ManagementAccessAssembly {
         Optional<RedisConnection> redis = settings.redisUrl().map(url -> {
             RedisConnection connection;
             try {
-                connection = RedisConnection.connect(url);
+                connection = RedisConnection.connect(url, settings.redisCaFile().map(file -> RedisTrust.fromPemFile(Path.of(file))));
             } catch (IllegalArgumentException | IllegalStateException e) {
                 // the messages name the server without credentials and say what is wrong with it
                 throw new StartRefusedException(e.getMessage() + "; the gateway keeps its sessions' blocklist and login locks "

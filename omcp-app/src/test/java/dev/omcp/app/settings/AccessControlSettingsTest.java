@@ -132,6 +132,23 @@ class AccessControlSettingsTest {
     }
 
     @Test
+    void theRedisCaFile_isKeptWithARedissUrl_andRefusedWithoutOneOrWithAPlainOne() throws Exception {
+        assertThat(read(Map.of("OMCP_REDIS_URL", "rediss://redis.internal:6380", "OMCP_REDIS_CA_FILE", "/etc/omcp/redis-ca.pem"))
+                .redisCaFile()).contains("/etc/omcp/redis-ca.pem");
+        assertThatThrownBy(() -> read(Map.of("OMCP_REDIS_CA_FILE", "/etc/omcp/redis-ca.pem")))
+                .isInstanceOfSatisfying(InvalidSettingsException.class, e -> assertThat(e.problems()).containsExactly(
+                        "OMCP_REDIS_CA_FILE is set but OMCP_REDIS_URL is not, and it applies only with OMCP_REDIS_URL; set "
+                                + "OMCP_REDIS_URL or unset OMCP_REDIS_CA_FILE"));
+        assertThatThrownBy(() -> read(Map.of("OMCP_REDIS_URL", "redis://:pw-not-shown@redis.internal:6379",
+                "OMCP_REDIS_CA_FILE", "/etc/omcp/redis-ca.pem")))
+                .isInstanceOfSatisfying(InvalidSettingsException.class, e -> {
+                    assertThat(e.problems()).singleElement().asString().startsWith("OMCP_REDIS_CA_FILE is set but OMCP_REDIS_URL is not "
+                            + "a rediss:// URL");
+                    assertThat(e.getMessage()).doesNotContain("pw-not-shown");
+                });
+    }
+
+    @Test
     void theStoreUrlAndItsAlias_setToDifferentValues_refuseTheStart_withoutShowingEither() {
         assertThatThrownBy(() -> read(Map.of("OMCP_STORE_URL", "redis://:alias-pass-1@a:1", "OMCP_REDIS_URL", "redis://:main-pass-2@b:2")))
                 .isInstanceOfSatisfying(InvalidSettingsException.class, e -> {

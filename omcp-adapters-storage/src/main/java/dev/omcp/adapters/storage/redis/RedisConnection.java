@@ -6,9 +6,11 @@ import java.net.URI;
 import java.net.URISyntaxException;
 import java.time.Duration;
 import java.util.Locale;
+import java.util.Optional;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
+import javax.net.ssl.SSLSocketFactory;
 import redis.clients.jedis.ConnectionPoolConfig;
 import redis.clients.jedis.DefaultJedisClientConfig;
 import redis.clients.jedis.RedisClient;
@@ -58,6 +60,17 @@ public final class RedisConnection implements AutoCloseable {
      * @throws IllegalStateException when the server does not answer
      */
     public static RedisConnection connect(String url) {
+        return connect(url, Optional.empty());
+    }
+
+    /**
+     * Connects and checks the server answers; a {@code rediss://} server's certificate must chain to
+     * {@code trust} when given ({@link RedisTrust}), else to the JVM's trust store.
+     *
+     * @throws IllegalArgumentException when the URL is not a redis:// or rediss:// URL, or {@code trust} comes with redis://
+     * @throws IllegalStateException when the server does not answer
+     */
+    public static RedisConnection connect(String url, Optional<SSLSocketFactory> trust) {
         URI uri;
         try {
             uri = new URI(url);
@@ -68,6 +81,10 @@ public final class RedisConnection implements AutoCloseable {
         if (!(scheme.equals("redis") || scheme.equals("rediss")) || uri.getHost() == null) {
             throw new IllegalArgumentException("OMCP_REDIS_URL must be redis://host:port or rediss://host:port");
         }
+        if (trust.isPresent() && !scheme.equals("rediss")) {
+            throw new IllegalArgumentException("OMCP_REDIS_CA_FILE is set but OMCP_REDIS_URL is not a rediss:// URL: use rediss:// for a "
+                    + "server that speaks TLS, or unset OMCP_REDIS_CA_FILE");
+        }
         String description = scheme + "://" + uri.getHost() + ":" + (uri.getPort() < 0 ? 6379 : uri.getPort());
         ConnectionPoolConfig pool = new ConnectionPoolConfig();
         pool.setMaxTotal(MAX_CONNECTIONS);
@@ -76,10 +93,12 @@ public final class RedisConnection implements AutoCloseable {
         pool.setMaxWait(PERMIT_WAIT);
         pool.setJmxEnabled(false);
         // the timeouts first: fromURI adds the URL's credentials, database and TLS to this configuration
-        DefaultJedisClientConfig timeouts = DefaultJedisClientConfig.builder()
+        DefaultJedisClientConfig.Builder config = DefaultJedisClientConfig.builder()
                 .connectionTimeoutMillis(CONNECT_TIMEOUT_MILLIS)
-                .socketTimeoutMillis(READ_TIMEOUT_MILLIS)
-                .build();
+                .socketTimeoutMillis(READ_TIMEOUT_MILLIS);
+        // no SSL parameters of our own: without them Jedis checks the host name against the certificate
+        trust.ifPresent(config::sslSocketFactory);
+        DefaultJedisClientConfig timeouts = config.build();
         RedisClient client;
         try {
             client = RedisClient.builder().clientConfig(timeouts).fromURI(uri).poolConfig(pool).build();
@@ -95,7 +114,10 @@ public final class RedisConnection implements AutoCloseable {
                     ? "the Redis server at " + description + " (OMCP_REDIS_URL) refused the credentials: check the user and "
                             + "password in the URL (percent-encode @ : / in them)"
                     : "the Redis server at " + description + " (OMCP_REDIS_URL) does not answer: " + causes(e)
-                            + (scheme.equals("rediss") ? "; with rediss:// the server must speak TLS on that port" : ""), e);
+                            + (scheme.equals("rediss") ? "; with rediss:// the server must speak TLS on that port, and its "
+                                    + "certificate must name that host and chain to "
+                                    + (trust.isPresent() ? "a CA in OMCP_REDIS_CA_FILE" : "a CA the JVM trusts (for a private CA, "
+                                            + "set OMCP_REDIS_CA_FILE to its PEM certificate)") : ""), e);
         }
         return new RedisConnection(client, description);
     }
