@@ -97,6 +97,67 @@ class StreamableHttpIT {
     }
 
     @Test
+    void aRequestMethodSentWithoutAnId_is400_andANotificationMethodSentWithOne_getsAnErrorAnswer() {
+        McpHttpClient client = initialized();
+        // tools/call as a notification: refused (MCP: input the server cannot accept gets an HTTP
+        // error status) rather than run for nobody to read its answer
+        HttpResponse<String> notification = client.post(
+                "{\"jsonrpc\":\"2.0\",\"method\":\"tools/call\",\"params\":{\"name\":\"test_simple_text\",\"arguments\":{}}}", Map.of());
+        assertThat(notification.statusCode()).isEqualTo(400);
+        assertThat(error(notification).getInt("code")).isEqualTo(-32600);
+        assertThat(error(notification).getString("message")).contains("tools/call", "\"id\"");
+
+        // notifications/initialized with an id is a request, and a request gets an answer, not a 202
+        HttpResponse<String> request = client.post("{\"jsonrpc\":\"2.0\",\"id\":41,\"method\":\"notifications/initialized\"}", Map.of());
+        assertThat(request.statusCode()).isEqualTo(200);
+        assertThat(McpHttpClient.parse(request.body()).getInt("id")).isEqualTo(41);
+        assertThat(error(request).getInt("code")).isEqualTo(-32601);
+        assertThat(error(request).getString("message")).contains("notification", "without \"id\"");
+
+        // the same messages in their proper form are served as before
+        assertThat(client.post("{\"jsonrpc\":\"2.0\",\"method\":\"notifications/initialized\"}", Map.of()).statusCode()).isEqualTo(202);
+        assertThat(client.call("tools/call", "{\"name\":\"test_simple_text\",\"arguments\":{}}").getJsonObject("result")).isNotNull();
+    }
+
+    @Test
+    void initializeRepeatedInALiveSession_is400_opensNoSession_andTheSessionLivesOn() {
+        McpHttpClient client = initialized();
+        HttpResponse<String> again = client.post("""
+                {"jsonrpc":"2.0","id":5,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},
+                "clientInfo":{"name":"it","version":"1"}}}""", Map.of());
+        assertThat(again.statusCode()).isEqualTo(400);
+        assertThat(again.headers().firstValue("Mcp-Session-Id")).as("no second session").isEmpty();
+        assertThat(McpHttpClient.parse(again.body()).getInt("id")).isEqualTo(5);
+        assertThat(error(again).getInt("code")).isEqualTo(-32600);
+        assertThat(error(again).getString("message")).contains("initialized already", "without the Mcp-Session-Id header", "DELETE /mcp");
+        assertThat(client.call("ping", "{}").getJsonObject("result")).as("the session lives on").isEmpty();
+    }
+
+    @Test
+    void requestsJettyCannotRead_areRefusedBeforeMcp_withTheContainersJsonCode_andTheSessionIsUntouched() {
+        // docs/mcp.md "Requests the HTTP server cannot read": /mcp gets the container's answers too
+        McpHttpClient client = initialized();
+        String head = "Host: 127.0.0.1:" + gateway.port() + "\r\nConnection: close\r\nContent-Type: application/json\r\n"
+                + "Accept: application/json, text/event-stream\r\n";
+        String ping = "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\"}";
+        String body = "Content-Length: " + ping.length() + "\r\n\r\n" + ping;
+        Map<String, String> expected = Map.of(
+                "POST /mcp%ZZ HTTP/1.1\r\n" + head + "Mcp-Session-Id: " + client.sessionId() + "\r\n" + body,
+                "400 OMCP_MALFORMED_REQUEST",
+                "POST /mcp?" + "q".repeat(10_000) + " HTTP/1.1\r\n" + head + "Mcp-Session-Id: " + client.sessionId() + "\r\n" + body,
+                "414 OMCP_URI_TOO_LONG",
+                "POST /mcp HTTP/1.1\r\n" + head + "Mcp-Session-Id: " + "s".repeat(10_000) + "\r\n" + body,
+                "431 OMCP_HEADERS_TOO_LARGE");
+        expected.forEach((request, answer) -> {
+            String raw = Http.raw(gateway.port(), request);
+            assertThat(raw).as(answer).startsWith("HTTP/1.1 " + answer.substring(0, 3));
+            assertThat(raw).as(answer).contains("\"code\":\"" + answer.substring(4) + "\"").doesNotContain("jsonrpc")
+                    .doesNotContain("qqqqqqqqqq").doesNotContain("ssssssssss");
+        });
+        assertThat(client.call("ping", "{}").getJsonObject("result")).as("the session lives on").isEmpty();
+    }
+
+    @Test
     void missingSession_is400WithAJsonRpcError() {
         McpHttpClient client = new McpHttpClient(gateway.baseUrl());
         HttpResponse<String> response = client.post("{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"tools/list\"}", Map.of());

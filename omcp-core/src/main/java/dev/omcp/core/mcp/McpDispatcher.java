@@ -24,6 +24,7 @@ import jakarta.json.stream.JsonParser;
 import jakarta.json.stream.JsonParserFactory;
 import jakarta.json.stream.JsonParsingException;
 import java.io.StringReader;
+import java.util.HashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
@@ -52,6 +53,10 @@ public final class McpDispatcher implements McpEndpoint {
             "org.eclipse.parsson.maxDepth", 128);
 
     private final Map<String, MethodHandler> methods;
+    /** Handlers of requests (a message with an id, always answered), by method. */
+    private final Map<String, MethodHandler> requestMethods;
+    /** Handlers of notifications (no id, never answered): MCP names every one {@code notifications/...}. */
+    private final Map<String, MethodHandler> notificationMethods;
     private final McpChain chain;
     private final McpSessions sessions;
     private final SessionStreams streams;
@@ -76,6 +81,11 @@ public final class McpDispatcher implements McpEndpoint {
             ClientRequests clientRequests,
             List<Consumer<String>> onSessionEnd) {
         this.methods = Map.copyOf(methods);
+        Map<String, MethodHandler> requests = new HashMap<>();
+        Map<String, MethodHandler> notifications = new HashMap<>();
+        methods.forEach((name, handler) -> (isNotificationMethod(name) ? notifications : requests).put(name, handler));
+        this.requestMethods = Map.copyOf(requests);
+        this.notificationMethods = Map.copyOf(notifications);
         this.sessions = sessions;
         this.streams = streams;
         this.clientRequests = clientRequests;
@@ -242,6 +252,19 @@ public final class McpDispatcher implements McpEndpoint {
     }
 
     private McpReply initialize(McpInbound inbound, McpOutbound outbound, JsonValue id, JsonObject params) {
+        // MCP lifecycle: initialize is a session's first message, sent once. On Streamable HTTP one
+        // repeated with the header of the caller's live session would open a second session and leave
+        // the first to hold a place of the credential's limit until it expires. A header naming no
+        // live session of the caller (expired, deleted, another credential's) protects nothing: that
+        // initialize opens a session as one without the header does. (A WebSocket is its own session:
+        // a new initialize on it replaces the old one, see WebSocketTransport.)
+        if (inbound.transport() == McpTransport.STREAMABLE_HTTP && inbound.sessionId().isPresent()
+                && sessions.find(inbound.sessionId().get(), inbound.principal()).isPresent()) {
+            return refused(INITIALIZE, Refusal.MALFORMED, id, JsonRpc.INVALID_REQUEST,
+                    "Invalid Request: this session is initialized already, and initialize comes once per session. To go on "
+                            + "in it, send requests with its Mcp-Session-Id; to start a new session, send initialize without "
+                            + "the Mcp-Session-Id header (and end this one with DELETE /mcp)");
+        }
         ProtocolRevision revision = ProtocolRevision.negotiate(params.getString("protocolVersion", ""));
         String clientName = params.get("clientInfo") instanceof JsonObject clientInfo ? abbreviate(clientInfo.getString("name", "")) : "";
         // in the order sent, so the capabilities a session keeps (it keeps a bounded number) are the first announced
@@ -367,16 +390,41 @@ public final class McpDispatcher implements McpEndpoint {
         return new McpResult.Done();
     }
 
+    /**
+     * The handler of a call, looked up among requests or among notifications by whether the call has
+     * an id: one lookup, as one map of both would take. A notification handler answers nothing, so a
+     * request reaching one would get no response at all (on Streamable HTTP a 202, on a WebSocket
+     * silence) while its client waits; a request handler's answer would go to nobody, so a request
+     * method sent as a notification would run (a tool call with its backend queries) unseen.
+     */
     private McpResult route(McpCall call) {
-        MethodHandler handler = methods.get(call.method());
-        if (handler == null) {
-            if (call.isNotification()) {
-                // JSON-RPC: notifications get no answer, not even for an unknown method.
-                return new McpResult.Done();
+        if (call.isNotification()) {
+            MethodHandler handler = notificationMethods.get(call.method());
+            if (handler != null) {
+                return handler.handle(call);
             }
-            return McpResult.Failure.of(JsonRpc.METHOD_NOT_FOUND, "Method not found: " + abbreviate(call.method()));
+            if (requestMethods.containsKey(call.method())) {
+                // MCP Streamable HTTP: input the server cannot accept gets an HTTP error status (400)
+                return new McpResult.Refused(Refusal.MALFORMED, JsonRpc.error(JsonValue.NULL, JsonRpc.INVALID_REQUEST,
+                        "Invalid Request: " + call.method() + " is a request and needs an \"id\" to be answered with; sent "
+                                + "without one (as a notification) its answer would reach nobody, so it did not run"));
+            }
+            // JSON-RPC: notifications get no answer, not even for an unknown method.
+            return new McpResult.Done();
         }
-        return handler.handle(call);
+        MethodHandler handler = requestMethods.get(call.method());
+        if (handler != null) {
+            return handler.handle(call);
+        }
+        if (notificationMethods.containsKey(call.method())) {
+            return McpResult.Failure.of(JsonRpc.METHOD_NOT_FOUND, "Method not found: " + call.method()
+                    + " is a notification, which is sent without \"id\" and gets no answer; there is no request of that name");
+        }
+        return McpResult.Failure.of(JsonRpc.METHOD_NOT_FOUND, "Method not found: " + abbreviate(call.method()));
+    }
+
+    private static boolean isNotificationMethod(String method) {
+        return method.startsWith("notifications/");
     }
 
     @Override

@@ -373,6 +373,75 @@ class DispatcherProtocolTest {
     }
 
     @Test
+    void aRequestMethodSentWithoutAnId_isRefused_andDoesNotRun() {
+        // A notification gets no answer, so a tools/call sent as one would run (rate limit, budget,
+        // backend queries) for nobody to read its result; MCP lets the server refuse it with 400.
+        AtomicInteger runs = new AtomicInteger();
+        McpTestClient c = new McpTestClient(Gateway.builder().tool(countingTool("count_me", runs)).build().mcp(), Principal.anonymous());
+        c.initialize("2025-11-25");
+
+        McpReply reply = c.raw("{\"jsonrpc\":\"2.0\",\"method\":\"tools/call\",\"params\":{\"name\":\"count_me\",\"arguments\":{}}}");
+
+        assertThat(reply).isInstanceOfSatisfying(McpReply.Refused.class, r -> {
+            assertThat(r.refusal()).isEqualTo(Refusal.MALFORMED);
+            assertThat(r.body().get("id")).isEqualTo(jakarta.json.JsonValue.NULL);
+            assertThat(r.body().getJsonObject("error").getInt("code")).isEqualTo(JsonRpc.INVALID_REQUEST);
+            assertThat(r.body().getJsonObject("error").getString("message")).contains("tools/call", "\"id\"", "did not run");
+        });
+        assertThat(runs).as("the tool did not run").hasValue(0);
+        assertThat(c.raw("{\"jsonrpc\":\"2.0\",\"method\":\"ping\"}")).isInstanceOf(McpReply.Refused.class);
+        // the session is untouched: the same call as a request runs and is answered
+        assertThat(c.request("tools/call", "{\"name\":\"count_me\",\"arguments\":{}}").getJsonObject("result")).isNotNull();
+        assertThat(runs).hasValue(1);
+    }
+
+    @Test
+    void aNotificationMethodSentWithAnId_isAnsweredWithAnError_notLeftWithoutAnswer() {
+        // JSON-RPC: a message with an id is a request and gets a response; its handler answers
+        // nothing, so without this check the request got 202 and the client waited for ever
+        client.initialize("2025-11-25");
+        for (String method : List.of("notifications/initialized", "notifications/cancelled", "notifications/roots/list_changed")) {
+            McpReply reply = client.raw("{\"jsonrpc\":\"2.0\",\"id\":\"n1\",\"method\":\"" + method + "\",\"params\":{\"requestId\":1}}");
+            assertThat(reply).as(method).isInstanceOfSatisfying(McpReply.Response.class, r -> {
+                JsonObject answer = McpTestClient.parse(r.json());
+                assertThat(answer.getString("id")).isEqualTo("n1");
+                assertThat(answer.getJsonObject("error").getInt("code")).isEqualTo(JsonRpc.METHOD_NOT_FOUND);
+                assertThat(answer.getJsonObject("error").getString("message")).contains(method, "notification", "without \"id\"");
+            });
+        }
+        // an unknown method is still plainly not found
+        assertThat(client.request("notifications/nonexistent", "{}").getJsonObject("error").getString("message"))
+                .isEqualTo("Method not found: notifications/nonexistent");
+    }
+
+    @Test
+    void initializeRepeatedInALiveSession_isRefused_andTheSessionGoesOn() {
+        // MCP lifecycle: initialize is the first interaction of a session, once; a client that wants a
+        // new session sends initialize without the header. Opening one more session here would leave
+        // the old one to count against the credential's limit until it expires.
+        client.initialize("2025-11-25");
+        String live = client.sessionId();
+        String initialize = "{\"jsonrpc\":\"2.0\",\"id\":3,\"method\":\"initialize\",\"params\":{\"protocolVersion\":\"2025-11-25\","
+                + "\"capabilities\":{},\"clientInfo\":{\"name\":\"t\",\"version\":\"1\"}}}";
+
+        assertThat(client.send(Optional.of(live), initialize)).isInstanceOfSatisfying(McpReply.Refused.class, r -> {
+            assertThat(r.refusal()).isEqualTo(Refusal.MALFORMED);
+            assertThat(r.body().getInt("id")).isEqualTo(3);
+            assertThat(r.body().getJsonObject("error").getInt("code")).isEqualTo(JsonRpc.INVALID_REQUEST);
+            assertThat(r.body().getJsonObject("error").getString("message")).contains("initialized already", "without the Mcp-Session-Id");
+        });
+        assertThat(client.request("ping", "{}").getJsonObject("result")).as("the session lives on").isEmpty();
+
+        // a header naming no live session of this caller (expired, deleted, another credential's) is
+        // no session to protect: initialize opens a new one, as it would without the header
+        McpTestClient other = new McpTestClient(gateway.mcp(), Principal.apiKey("other", ""));
+        assertThat(other.send(Optional.of(live), initialize)).isInstanceOfSatisfying(McpReply.Response.class,
+                r -> assertThat(r.newSessionId()).isPresent().get().isNotEqualTo(live));
+        assertThat(client.send(Optional.of("no-such-session"), initialize)).isInstanceOfSatisfying(McpReply.Response.class,
+                r -> assertThat(r.newSessionId()).isPresent());
+    }
+
+    @Test
     void unknownMethod_isMethodNotFound() {
         client.initialize("2025-11-25");
         JsonObject error = client.request("no/such", "{}").getJsonObject("error");
@@ -447,6 +516,24 @@ class DispatcherProtocolTest {
         assertThat(client.request("logging/setLevel", "{\"level\":\"warning\"}").getJsonObject("result")).isEmpty();
         assertThat(client.request("logging/setLevel", "{\"level\":\"loud\"}").getJsonObject("error").getInt("code"))
                 .isEqualTo(JsonRpc.INVALID_PARAMS);
+    }
+
+    /** A tool without arguments that counts its runs. */
+    private static dev.omcp.ports.tools.Tool countingTool(String name, AtomicInteger runs) {
+        return new dev.omcp.ports.tools.Tool() {
+            @Override
+            public dev.omcp.ports.tools.ToolDefinition definition() {
+                return new dev.omcp.ports.tools.ToolDefinition(name, name, "counts its runs",
+                        jakarta.json.Json.createObjectBuilder().add("type", "object").build(), Optional.empty(),
+                        dev.omcp.ports.tools.ToolAnnotations.readOnlyLocal());
+            }
+
+            @Override
+            public dev.omcp.ports.tools.ToolResult call(dev.omcp.ports.tools.ToolCall call) {
+                runs.incrementAndGet();
+                return dev.omcp.ports.tools.ToolResult.text("ran", false);
+            }
+        };
     }
 
     private static McpInterceptor countingInterceptor(AtomicInteger counter) {
