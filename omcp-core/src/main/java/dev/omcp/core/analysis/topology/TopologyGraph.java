@@ -4,6 +4,7 @@ import dev.omcp.sdk.query.Topology;
 import dev.omcp.sdk.query.TopologyEdge;
 import dev.omcp.sdk.query.TopologyNode;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Collections;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -26,6 +27,17 @@ import java.util.regex.Pattern;
  * that reported it. Edges are de-duplicated on (from, to, relation). An edge naming a node no source
  * listed gets a placeholder node whose kind is read from the id ({@code pod/...} is a pod) and which
  * has no sources.
+ *
+ * <p>Only a node whose id is made of its own kind, namespace and name is merged
+ * ({@link #canonical}): {@code kind/namespace/name} for a namespaced resource, whose namespace and
+ * name hold no {@code /}; {@code kind/name} for one without a namespace, whose name may be a path
+ * ({@code shop/payments} from a trace source that has no namespaces is the same id as the service
+ * {@code payments} in namespace {@code shop}, and merges with it on purpose); and
+ * {@code container/namespace/pod/name} for a container. Anything else would let one id mean two
+ * resources (pod {@code a/b} in namespace {@code x} and pod {@code b} in namespace {@code x/a} are
+ * both {@code pod/x/a/b}), or let one source give another's resource its kind and name. Kubernetes
+ * names cannot hold a slash, so only a broken or hostile source sends such a node: it is left out
+ * with the edges that source drew to it, and {@link #gaps()} says so for that source.
  */
 public final class TopologyGraph {
     private static final Pattern KIND = Pattern.compile("[a-z][a-z0-9]{0,31}");
@@ -52,12 +64,14 @@ public final class TopologyGraph {
     private final Map<String, List<TopologyEdge>> incoming;
     private final Map<String, List<String>> idsByName;
     private final List<String> sources;
+    private final Map<String, List<String>> gaps;
     /** Per id, the next step of its placement and ownership chains, found once so a chain step costs no edge scan. */
     private final Map<String, String> runsOn;
     private final Map<String, String> whole;
     private final Map<String, String> owner;
 
-    private TopologyGraph(Map<String, Node> nodes, List<TopologyEdge> edges, List<String> sources) {
+    private TopologyGraph(Map<String, Node> nodes, List<TopologyEdge> edges, List<String> sources, Map<String, List<String>> gaps) {
+        this.gaps = Collections.unmodifiableMap(new TreeMap<>(gaps));
         this.nodes = Collections.unmodifiableMap(nodes);
         this.edges = List.copyOf(edges);
         this.sources = List.copyOf(sources);
@@ -104,12 +118,32 @@ public final class TopologyGraph {
         Map<String, TopologyNode> merged = new TreeMap<>();
         Map<String, Set<String>> reporters = new HashMap<>();
         Set<TopologyEdge> edges = new LinkedHashSet<>();
+        Map<String, List<String>> gaps = new TreeMap<>();
         for (Map.Entry<String, Topology> s : ordered.entrySet()) {
+            List<String> refused = new ArrayList<>();
+            Set<String> accepted = new HashSet<>();
             for (TopologyNode n : s.getValue().nodes()) {
+                if (!canonical(n)) {
+                    refused.add(n.id());
+                    continue;
+                }
+                accepted.add(n.id());
                 merged.merge(n.id(), n, TopologyGraph::mergeNode);
                 reporters.computeIfAbsent(n.id(), k -> new LinkedHashSet<>()).add(s.getKey());
             }
-            edges.addAll(s.getValue().edges());
+            Set<String> leftOut = new HashSet<>(refused);
+            leftOut.removeAll(accepted);
+            int edgesLeftOut = 0;
+            for (TopologyEdge e : s.getValue().edges()) {
+                if (leftOut.contains(e.from()) || leftOut.contains(e.to())) {
+                    edgesLeftOut++;
+                } else {
+                    edges.add(e);
+                }
+            }
+            if (!refused.isEmpty()) {
+                gaps.put(s.getKey(), List.of(refusedSentence(refused, edgesLeftOut)));
+            }
         }
         Map<String, Node> nodes = new LinkedHashMap<>();
         merged.forEach((id, n) -> nodes.put(id, new Node(n, List.copyOf(reporters.get(id)))));
@@ -117,7 +151,60 @@ public final class TopologyGraph {
             nodes.computeIfAbsent(e.from(), id -> new Node(placeholder(id), List.of()));
             nodes.computeIfAbsent(e.to(), id -> new Node(placeholder(id), List.of()));
         }
-        return new TopologyGraph(nodes, new ArrayList<>(edges), List.copyOf(ordered.keySet()));
+        return new TopologyGraph(nodes, new ArrayList<>(edges), List.copyOf(ordered.keySet()), gaps);
+    }
+
+    /** The longest refused id quoted in a gap: it is a source's text. */
+    private static final int MAX_QUOTED_ID = 128;
+
+    /**
+     * Whether {@code n}'s id is the one its kind, namespace and name make (see the class comment),
+     * so that one id can never stand for two resources.
+     */
+    static boolean canonical(TopologyNode n) {
+        String name = n.name();
+        String namespace = n.namespace();
+        String id = n.id();
+        if (name.isEmpty() || namespace.indexOf('/') >= 0) {
+            return false;
+        }
+        if (namespace.isEmpty()) {
+            // a name may hold '/' only here: a trace or log source that has no namespaces spells a
+            // service namespace/name in its name, and that is the resource a namespaced source lists
+            // under the same id, so the two merge as one service on purpose
+            return id.equals(n.kind() + "/" + name) && Arrays.stream(name.split("/", -1)).noneMatch(String::isEmpty);
+        }
+        if (name.indexOf('/') >= 0) {
+            return false;
+        }
+        String prefix = n.kind() + "/" + namespace + "/";
+        if (id.equals(prefix + name)) {
+            return true;
+        }
+        // a container's id has its pod between namespace and name; no other kind has a path there,
+        // or kind/ns/a/b would also be the id a source without namespaces gives ns/a/b
+        return n.kind().equals("container") && id.startsWith(prefix) && id.endsWith("/" + name)
+                && id.length() > prefix.length() + name.length() + 1
+                && Arrays.stream(id.substring(prefix.length(), id.length() - name.length() - 1).split("/", -1)).noneMatch(String::isEmpty);
+    }
+
+    private static String refusedSentence(List<String> refused, int edgesLeftOut) {
+        boolean one = refused.size() == 1;
+        String first = refused.get(0).length() <= MAX_QUOTED_ID ? refused.get(0) : refused.get(0).substring(0, MAX_QUOTED_ID - 1) + "…";
+        return refused.size() + (one ? " node" : " nodes") + " left out"
+                + (edgesLeftOut == 0 ? "" : " (and " + edgesLeftOut + (edgesLeftOut == 1 ? " edge" : " edges") + " naming "
+                        + (one ? "it" : "them") + ")")
+                + ": " + (one ? "its id is" : "their ids are") + " not kind/namespace/name of " + (one ? "its" : "their")
+                + " own kind, namespace and name, or " + (one ? "its" : "a") + " name or namespace holds '/', so "
+                + (one ? "it" : "they") + " could be mistaken for another resource (first: " + first + "); a connector bug to report";
+    }
+
+    /**
+     * Per source (in name order), what the merge left out of its answer and why; only sources with
+     * something left out. A tool shows these with the gaps the sources declared themselves.
+     */
+    public Map<String, List<String>> gaps() {
+        return gaps;
     }
 
     private static TopologyNode mergeNode(TopologyNode first, TopologyNode later) {

@@ -5,11 +5,13 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalDouble;
+import java.util.Set;
 import java.util.stream.Collectors;
 
 /**
@@ -19,7 +21,10 @@ import java.util.stream.Collectors;
  * <ol>
  *   <li><b>Drop</b> the traces without a usable id (blank, or longer than {@value #MAX_TRACE_ID}
  *       characters, which no tracing backend issues): they can be neither de-duplicated nor opened,
- *       and blank ids would otherwise all merge into one trace. The note counts them. Root names
+ *       and blank ids would otherwise all merge into one trace. The note counts them. Drop too the
+ *       traces with a negative {@code spanCount}, which no trace can have: the copy comes from a
+ *       broken connector and nothing else it says is trusted (not even its error flag). The note
+ *       counts those no other source gave intact and names the sources that sent them. Root names
  *       and services longer than {@value #MAX_NAME} characters are cut (a backend's text, shown to
  *       an agent up to {@code limit} times).</li>
  *   <li><b>De-duplicate</b> by trace id, normalised: lower case, and an id of up to 32 hex digits
@@ -58,6 +63,7 @@ public final class TraceMerger {
         List<String> errors = new ArrayList<>();
         Map<String, TraceSummary> byId = new LinkedHashMap<>();
         int withoutId = 0;
+        Map<String, Set<String>> sourcesOfBroken = new LinkedHashMap<>();
         for (TraceSourceOutcome o : outcomes) {
             switch (o) {
                 case TraceSourceOutcome.Answered a -> {
@@ -68,12 +74,19 @@ public final class TraceMerger {
                             withoutId++;
                             continue;
                         }
+                        if (t.spanCount() < 0) {
+                            sourcesOfBroken.computeIfAbsent(id, k -> new LinkedHashSet<>()).add(a.source());
+                            continue;
+                        }
                         byId.merge(id, checked(withId(t, id)), TraceMerger::moreComplete);
                     }
                 }
                 case TraceSourceOutcome.Failed f -> errors.add(f.source() + ": " + f.message());
             }
         }
+        // a broken copy of a trace another source gave intact lost nothing: only the others are missing
+        sourcesOfBroken.keySet().removeAll(byId.keySet());
+        int negativeSpans = sourcesOfBroken.size();
         List<TraceSummary> merged = new ArrayList<>(byId.values());
         if (query.errorsOnly()) {
             merged.removeIf(t -> !t.hasError());
@@ -101,7 +114,7 @@ public final class TraceMerger {
             if (matched == 0) {
                 // the sentence stands alone without a full stop (TracedServiceRecognition words its own); one follows when more is said
                 parts.add("no " + (query.errorsOnly() ? "error " : "") + "traces of " + query.service() + " in the last "
-                        + query.duration() + (full.isEmpty() && withoutId == 0 ? "" : "."));
+                        + query.duration() + (full.isEmpty() && withoutId == 0 && negativeSpans == 0 ? "" : "."));
             } else if (matched > capped.size()) {
                 parts.add(cutSentence(query, matched, capped.size()));
             }
@@ -112,6 +125,11 @@ public final class TraceMerger {
                 parts.add(withoutId + (withoutId == 1 ? " trace came" : " traces came") + " without a usable trace id (blank or longer than "
                         + MAX_TRACE_ID + " characters) and " + (withoutId == 1 ? "was" : "were") + " left out: "
                         + (withoutId == 1 ? "it" : "they") + " could be neither de-duplicated nor opened.");
+            }
+            if (negativeSpans > 0) {
+                Set<String> brokenSources = new LinkedHashSet<>();
+                sourcesOfBroken.values().forEach(brokenSources::addAll);
+                parts.add(negativeSpanSentence(negativeSpans, brokenSources));
             }
             if (untimed > 0) {
                 parts.add(untimed + (untimed == 1 ? " trace came" : " traces came") + " without a valid duration (durationMs null): "
@@ -135,6 +153,14 @@ public final class TraceMerger {
         return full.stream().map(a -> a.source() + " returned " + a.traces().size()).collect(Collectors.joining(", "))
                 + " traces, as many as a source is asked for, so the window may hold more that were not ranked and the list"
                 + " may be incomplete: shorten duration or add a filter.";
+    }
+
+    /** Traces refused for a negative span count: how many, and which connectors to report. */
+    private static String negativeSpanSentence(int count, Set<String> sources) {
+        boolean one = count == 1;
+        return count + (one ? " trace came" : " traces came") + " with a negative spanCount, which no trace can have, and "
+                + (one ? "was" : "were") + " left out; sources that sent " + (one ? "it" : "them") + ": "
+                + String.join(", ", sources) + " (a connector bug to report).";
     }
 
     private static List<TraceSourceOutcome.Answered> atFetchLimit(List<TraceSourceOutcome> outcomes) {

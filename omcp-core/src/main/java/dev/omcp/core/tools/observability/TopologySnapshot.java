@@ -9,6 +9,7 @@ import dev.omcp.sdk.query.Topology;
 import jakarta.json.JsonArrayBuilder;
 import jakarta.json.JsonObject;
 import jakarta.json.JsonObjectBuilder;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -71,27 +72,40 @@ final class TopologySnapshot {
         return gathered.failures().stream().map(f -> f.source() + ": " + f.message()).collect(Collectors.joining("; "));
     }
 
-    /** Whether a source that answered said its topology has gaps. */
+    /** Whether a source that answered said its topology has gaps, or the merge left part of an answer out. */
     boolean hasGaps() {
-        return gathered.answers().stream().anyMatch(a -> !a.value().gaps().isEmpty());
+        return !gapsBySource().isEmpty();
+    }
+
+    /** Per source that answered, the gaps it declared and then those the merge found ({@link TopologyGraph#gaps()}). */
+    private Map<String, List<String>> gapsBySource() {
+        Map<String, List<String>> gaps = new LinkedHashMap<>();
+        for (Gathered.Answer<Topology> a : gathered.answers()) {
+            List<String> merged = graph.map(g -> g.gaps().getOrDefault(a.source(), List.of())).orElse(List.of());
+            if (!a.value().gaps().isEmpty() || !merged.isEmpty()) {
+                List<String> all = new ArrayList<>(a.value().gaps());
+                all.addAll(merged);
+                gaps.put(a.source(), all);
+            }
+        }
+        return gaps;
     }
 
     /**
      * Adds {@code topologyGaps}, one entry per source that answered with gaps: a kind it could not
-     * list, listed in part, or may have out of date. Nothing when none did.
+     * list, listed in part, or may have out of date, or nodes the merge left out of its answer
+     * because their ids could stand for another resource. Nothing when none did.
      */
     void writeGaps(JsonObjectBuilder out) {
         if (!hasGaps()) {
             return;
         }
         JsonArrayBuilder entries = Jsonp.array();
-        for (Gathered.Answer<Topology> a : gathered.answers()) {
-            if (!a.value().gaps().isEmpty()) {
-                JsonArrayBuilder gaps = Jsonp.array();
-                a.value().gaps().forEach(gaps::add);
-                entries.add(Jsonp.object().add("source", a.source()).add("gaps", gaps));
-            }
-        }
+        gapsBySource().forEach((source, gaps) -> {
+            JsonArrayBuilder list = Jsonp.array();
+            gaps.forEach(list::add);
+            entries.add(Jsonp.object().add("source", source).add("gaps", list));
+        });
         out.add("topologyGaps", entries);
     }
 

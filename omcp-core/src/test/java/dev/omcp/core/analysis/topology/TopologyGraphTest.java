@@ -94,4 +94,70 @@ class TopologyGraphTest {
         assertThat(g.ownershipRoot("pod/a")).isEqualTo("pod/a");
         assertThat(g.placementRoot("pod/a")).isNull();
     }
+
+    @Test
+    void namesHoldingASlash_cannotCollideAcrossNamespaces_theNodesAreLeftOutAndReportedAsGapsOfTheirSources() {
+        // pod a/b in namespace x and pod b in namespace x/a both have the id pod/x/a/b: merged, one would take the other's place
+        Topology alpha = new Topology(List.of(new TopologyNode("pod/x/a/b", "pod", "a/b", "x", Map.of("phase", "Running")),
+                new TopologyNode("pod/x/b", "pod", "b", "x", Map.of())),
+                List.of(new TopologyEdge("pod/x/a/b", "node/n", Relation.RUNS_ON), new TopologyEdge("pod/x/b", "node/n", Relation.RUNS_ON)));
+        Topology beta = new Topology(List.of(new TopologyNode("pod/x/a/b", "pod", "b", "x/a", Map.of("phase", "Failed"))),
+                List.of(new TopologyEdge("service/x/s", "pod/x/a/b", Relation.DEPENDS_ON)));
+        TopologyGraph g = TopologyGraph.merge(Map.of("alpha", alpha, "beta", beta));
+        assertThat(g.node("pod/x/a/b")).isNull();
+        assertThat(g.node("pod/x/b").sources()).containsExactly("alpha");
+        assertThat(g.edges()).containsExactly(new TopologyEdge("pod/x/b", "node/n", Relation.RUNS_ON));
+        assertThat(g.gaps()).containsOnlyKeys("alpha", "beta");
+        assertThat(g.gaps().get("alpha")).containsExactly("1 node left out (and 1 edge naming it): its id is not kind/namespace/name"
+                + " of its own kind, namespace and name, or its name or namespace holds '/', so it could be mistaken for another"
+                + " resource (first: pod/x/a/b); a connector bug to report");
+        assertThat(g.gaps().get("beta")).singleElement().asString().startsWith("1 node left out (and 1 edge naming it):");
+    }
+
+    @Test
+    void aNodeWhoseIdIsNotMadeOfItsOwnKindNamespaceAndName_isLeftOut_soItCannotTakeOverAnotherResource() {
+        Topology kubernetes = new Topology(List.of(new TopologyNode("service/prod/api", "service", "api", "prod", Map.of()),
+                new TopologyNode("node/a", "node", "a", "", Map.of())), List.of());
+        // first in name order, it would give the real service its kind, name and namespace
+        Topology liar = new Topology(List.of(new TopologyNode("service/prod/api", "pod", "evil", "other", Map.of("owner", "me")),
+                new TopologyNode("node/a/b", "node", "b", "", Map.of()), new TopologyNode("node/a", "node", "a", "", Map.of("x", "y")),
+                new TopologyNode("pod/x/", "pod", "", "x", Map.of())), List.of());
+        TopologyGraph g = TopologyGraph.merge(Map.of("kubernetes", kubernetes, "aaa", liar));
+        TopologyNode api = g.node("service/prod/api").node();
+        assertThat(List.of(api.kind(), api.namespace(), api.name())).containsExactly("service", "prod", "api");
+        assertThat(api.attributes()).isEmpty();
+        assertThat(g.node("service/prod/api").sources()).containsExactly("kubernetes");
+        assertThat(g.node("node/a").sources()).containsExactly("aaa", "kubernetes");
+        assertThat(g.nodes()).containsOnlyKeys("service/prod/api", "node/a");
+        assertThat(g.gaps().get("aaa")).singleElement().asString().startsWith("3 nodes left out:").contains("(first: service/prod/api)");
+        assertThat(g.gaps()).doesNotContainKey("kubernetes");
+    }
+
+    @Test
+    void canonicalIds_includingAContainerIdWithItsPodBetweenNamespaceAndName_areKeptWithoutGaps() {
+        Topology t = new Topology(List.of(new TopologyNode("pod/shop/web-0", "pod", "web-0", "shop", Map.of()),
+                new TopologyNode("container/shop/web-0/app", "container", "app", "shop", Map.of("pod", "web-0"))),
+                List.of(new TopologyEdge("pod/shop/web-0", "container/shop/web-0/app", Relation.CONTAINS)));
+        TopologyGraph g = TopologyGraph.merge(Map.of("kubernetes", t, "mesh", ClusterFixture.mesh()));
+        assertThat(g.nodes()).containsKeys("pod/shop/web-0", "container/shop/web-0/app");
+        assertThat(g.edges()).hasSize(1 + ClusterFixture.mesh().edges().size());
+        assertThat(g.gaps()).isEmpty();
+        assertThat(ClusterFixture.merged().gaps()).isEmpty();
+    }
+
+    @Test
+    void aServiceSpelledNamespaceSlashNameBySourceWithoutNamespaces_mergesWithTheNamespacedService_withoutAGap() {
+        Topology kubernetes = new Topology(List.of(new TopologyNode("service/shop/payments", "service", "payments", "shop", Map.of())),
+                List.of());
+        Topology traces = new Topology(List.of(new TopologyNode("service/shop/payments", "service", "shop/payments", "", Map.of()),
+                new TopologyNode("service/shop/web", "service", "shop/web", "", Map.of())),
+                List.of(new TopologyEdge("service/shop/web", "service/shop/payments", Relation.CALLS)));
+        TopologyGraph g = TopologyGraph.merge(Map.of("kubernetes", kubernetes, "zipkin", traces));
+        assertThat(g.node("service/shop/payments").sources()).containsExactly("kubernetes", "zipkin");
+        assertThat(g.edges()).containsExactly(new TopologyEdge("service/shop/web", "service/shop/payments", Relation.CALLS));
+        assertThat(g.gaps()).isEmpty();
+        // but a path form of any other kind than a container's is refused: it would be that spelling's id too
+        Topology pathForm = new Topology(List.of(new TopologyNode("pod/shop/web-0/x", "pod", "x", "shop", Map.of())), List.of());
+        assertThat(TopologyGraph.merge(Map.of("odd", pathForm)).gaps()).containsOnlyKeys("odd");
+    }
 }

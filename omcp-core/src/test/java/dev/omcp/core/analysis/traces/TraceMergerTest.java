@@ -191,6 +191,37 @@ class TraceMergerTest {
     }
 
     @Test
+    void tracesWithANegativeSpanCount_areLeftOutAndCountedWithTheirSources_notShownToTheAgent() {
+        TraceMergeResult r = merger.merge(TraceQueryEcho.defaults("checkout"), List.of(
+                new Answered("tempo", List.of(trace("b1", 900, -3, true), trace("a1", 5, 2, false))),
+                new Answered("zipkin", List.of(trace("c1", 40, Integer.MIN_VALUE, false)))));
+        assertThat(r.traces()).extracting(TraceSummary::traceId).containsExactly(TraceMerger.normalise("a1"));
+        assertThat(r.traces()).allSatisfy(t -> assertThat(t.spanCount()).isNotNegative());
+        assertThat(r.errorCount()).isZero();
+        assertThat(r.note()).hasValue("2 traces came with a negative spanCount, which no trace can have, and were left out;"
+                + " sources that sent them: tempo, zipkin (a connector bug to report).");
+        TraceMergeResult none = merger.merge(TraceQueryEcho.defaults("checkout"),
+                List.of(new Answered("tempo", List.of(trace("b1", 1, -1, false)))));
+        assertThat(none.traces()).isEmpty();
+        assertThat(none.p50DurationMs()).isEmpty();
+        assertThat(none.note()).hasValue("no traces of checkout in the last 15m. 1 trace came with a negative spanCount, which no trace"
+                + " can have, and was left out; sources that sent it: tempo (a connector bug to report).");
+    }
+
+    @Test
+    void aCopyWithANegativeSpanCount_isNotCountedAsLost_norItsSourceNamed_whenAnotherSourceGaveTheSameTraceIntact() {
+        TraceMergeResult r = merger.merge(TraceQueryEcho.defaults("checkout"), List.of(
+                new Answered("tempo", List.of(trace("4bf92f3577b34da6", 120, -1, true))),
+                new Answered("zipkin", List.of(trace("4BF92F3577B34DA6", 118, 7, false), trace("e9", 3, -2, false)))));
+        assertThat(r.traces()).singleElement().satisfies(t -> {
+            assertThat(t.spanCount()).isEqualTo(7);
+            assertThat(t.hasError()).as("a copy refused as broken says nothing trustworthy").isFalse();
+        });
+        assertThat(r.note()).hasValue("1 trace came with a negative spanCount, which no trace can have, and was left out;"
+                + " sources that sent it: zipkin (a connector bug to report).");
+    }
+
+    @Test
     void hugeRootNamesAndServices_areCut() {
         TraceSummary huge = new TraceSummary("a1", "x".repeat(100_000), "s".repeat(TraceMerger.MAX_NAME + 1), T, 5, 1, false);
         TraceSummary t = merger.merge(TraceQueryEcho.defaults("checkout"), List.of(new Answered("tempo", List.of(huge)))).traces().getFirst();

@@ -52,6 +52,26 @@ class GetTopologyToolTest {
     }
 
     @Test
+    void aNodeNameHoldingASlash_isNotMergedIntoAnotherNamespacesResource_andItsSourceIsNamedInTopologyGaps() {
+        // pod a/b of namespace prod has the id of pod b of namespace prod/a; neither may pass as the other
+        dev.omcp.sdk.query.Topology hostile = new dev.omcp.sdk.query.Topology(List.of(
+                new dev.omcp.sdk.query.TopologyNode("pod/prod/a/b", "pod", "a/b", "prod", Map.of())), List.of());
+        dev.omcp.sdk.query.Topology other = new dev.omcp.sdk.query.Topology(List.of(
+                new dev.omcp.sdk.query.TopologyNode("pod/prod/a/b", "pod", "b", "prod/a", Map.of())), List.of());
+        ScriptedSources sources = clusterAndMesh().add("plugin-a", new ScriptedConnector().topology(hostile))
+                .add("plugin-b", new ScriptedConnector().topology(other));
+
+        JsonObject result = structured(call(tool(sources), "{}"));
+
+        assertThat(ids(result)).doesNotContain("pod/prod/a/b").contains("pod/prod/api-1", "service/prod/api");
+        assertThat(result.getJsonArray("topologyGaps").stream().map(g -> g.asJsonObject().getString("source")).toList())
+                .containsExactly("plugin-a", "plugin-b");
+        assertThat(result.getJsonArray("topologyGaps").getJsonObject(0).getJsonArray("gaps").getString(0))
+                .startsWith("1 node left out: its id is not kind/namespace/name").contains("(first: pod/prod/a/b)");
+        assertThat(result.getString("note")).contains("see topologyGaps");
+    }
+
+    @Test
     void mergesEveryTopologySourceByCanonicalId_andLeavesNamespaceEdgesOut() {
         JsonObject result = structured(call(tool(clusterAndMesh()), "{}"));
 
