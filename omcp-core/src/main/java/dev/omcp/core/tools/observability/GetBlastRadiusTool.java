@@ -34,6 +34,12 @@ public final class GetBlastRadiusTool extends ObservabilityTool {
      * would put every one of their names into the answer.
      */
     static final int MAX_AFFECTED_SERVICES = 1000;
+    /**
+     * Targets listed at most. A bare service name matches that service and its workloads in every
+     * namespace, so a name common to hundreds of namespaces would list hundreds of starting points
+     * while {@code nodes} stays within {@code maxNodes}; the walk still starts from all of them.
+     */
+    static final int MAX_TARGETS = 100;
     static final String RESOURCE_PATTERN = "^[a-z][a-z0-9]{0,31}/[A-Za-z0-9_.:/-]{1,253}$";
     /** Kinds whose name is a service name an agent can pass to the other tools. */
 
@@ -63,7 +69,10 @@ public final class GetBlastRadiusTool extends ObservabilityTool {
             Optional.of(Schemas.output(Schemas.outputBase()
                     .add("service", Jsonp.object().add("type", "string"))
                     .add("resource", Jsonp.object().add("type", "string"))
-                    .add("targets", stringArray("The topology ids the walk started from."))
+                    .add("targets", stringArray("The topology ids the walk started from, up to " + MAX_TARGETS + "."))
+                    .add("targetsOmitted", Jsonp.object().add("type", "integer").add("description", "Present only when the name "
+                            + "matched more than " + MAX_TARGETS + " resources: how many targets are not listed (the walk started "
+                            + "from them too)."))
                     .add("unresolved", stringArray("Targets no topology node matched."))
                     .add("total", Jsonp.object().add("type", Jsonp.array().add("integer").add("null"))
                             .add("description", "Affected resources found, targets included, before the cap; null when unknown."))
@@ -149,10 +158,16 @@ public final class GetBlastRadiusTool extends ObservabilityTool {
 
         JsonObject walked = blast.toJson();
         walked.forEach((key, value) -> {
-            if (!key.equals("sources")) {
+            if (!key.equals("sources") && !key.equals("targets")) {
                 result.add(key, value);
             }
         });
+        JsonArrayBuilder targets = Jsonp.array();
+        blast.targets().stream().limit(MAX_TARGETS).forEach(targets::add);
+        result.add("targets", targets);
+        if (blast.targets().size() > MAX_TARGETS) {
+            result.add("targetsOmitted", blast.targets().size() - MAX_TARGETS);
+        }
         if (!blast.unresolved().isEmpty()) {
             result.add("total", JsonValue.NULL);
         }
@@ -178,6 +193,11 @@ public final class GetBlastRadiusTool extends ObservabilityTool {
                     + "the topology sources know; list_services lists service names." + didYouMean.get());
         } else if (blast.nodes().size() == blast.targets().size()) {
             parts.add("Nothing else depends on '" + target + "' in the known topology: no callers, dependents or owners were found.");
+        }
+        if (blast.targets().size() > MAX_TARGETS) {
+            parts.add("'" + target + "' matched " + blast.targets().size() + " resources (the same name in many namespaces); "
+                    + "targets lists " + MAX_TARGETS + " and targetsOmitted counts the rest. Give namespace/name (for example "
+                    + "shop/" + target + ") to walk from one of them.");
         }
         if (blast.truncated()) {
             parts.add("Truncated: " + blast.omitted() + " more affected resources were reachable; raise maxNodes (at most "

@@ -166,6 +166,21 @@ class GetBlastRadiusToolTest {
     }
 
     @Test
+    void aNameInHundredsOfNamespaces_listsAtMostTheCapOfTargets_countsTheRest_andSuggestsNamespaceSlashName() {
+        List<TopologyNode> nodes = new ArrayList<>();
+        int namespaces = GetBlastRadiusTool.MAX_TARGETS + 40;
+        for (int i = 0; i < namespaces; i++) {
+            nodes.add(new TopologyNode("service/ns-" + i + "/api", "service", "api", "ns-" + i, Map.of()));
+        }
+        ScriptedSources sources = new ScriptedSources().add("mesh", new ScriptedConnector().topology(new Topology(nodes, List.of())));
+        JsonObject result = structured(call(tool(sources), "{\"service\":\"api\",\"maxNodes\":10}"));
+        assertThat(strings(result, "targets")).hasSize(GetBlastRadiusTool.MAX_TARGETS);
+        assertThat(result.getInt("targetsOmitted")).isEqualTo(40);
+        assertThat(result.getInt("total")).as("the walk started from every match").isEqualTo(namespaces);
+        assertThat(result.getString("note")).contains("'api' matched 140 resources").contains("shop/api");
+    }
+
+    @Test
     void maxNodesOfOne_stillNamesEveryAffectedService() {
         JsonObject result = structured(call(tool(clusterAndMesh()), "{\"service\":\"db\",\"maxNodes\":1}"));
         assertThat(ids(result)).containsExactly("service/prod/db");
