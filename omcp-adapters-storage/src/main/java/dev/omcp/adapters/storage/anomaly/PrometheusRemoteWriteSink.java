@@ -140,23 +140,14 @@ public final class PrometheusRemoteWriteSink implements AnomalyScoreSink, AutoCl
             countDropped(samples.size(), "the sink is stopping");
             return false;
         }
-        int taken = 0;
-        for (AnomalyScoreSample s : samples) {
-            if (!pump.offer(s)) {
-                break;
-            }
-            taken++;
-        }
-        accepted.addAndGet(taken);
-        if (taken < samples.size() && pump.closing()) {
-            countDropped(samples.size() - taken, "the sink is stopping");
+        // all or none, as the port's contract says: a partly queued batch reported as dropped would be counted twice
+        if (!pump.offerAll(samples)) {
+            countDropped(samples.size(), pump.closing() ? "the sink is stopping" : "the queue has no room for "
+                    + samples.size() + " more scores (" + settings.queueCapacity()
+                    + " at most): the receiver is slower than the gateway or unreachable");
             return false;
         }
-        if (taken < samples.size()) {
-            countDropped(samples.size() - taken, "the queue is full (" + settings.queueCapacity()
-                    + " scores): the receiver is slower than the gateway or unreachable");
-            return false;
-        }
+        accepted.addAndGet(samples.size());
         return true;
     }
 

@@ -82,6 +82,26 @@ public final class BatchPump<T> implements AutoCloseable {
         }
     }
 
+    /**
+     * Queues every one of {@code items}, or none of them when the queue has no room for all or the
+     * pump is closed: a caller that reports a refused hand-over as dropped then never counts items
+     * that were in fact queued. Never waits for the worker.
+     *
+     * @return whether the items were queued
+     */
+    public boolean offerAll(List<T> items) {
+        synchronized (gate) {
+            // every put goes through this lock and the worker only takes, so the room seen here stays
+            if (closed || queue.remainingCapacity() < items.size()) {
+                return false;
+            }
+            for (T item : items) {
+                queue.add(item);
+            }
+            return true;
+        }
+    }
+
     /** Whether {@link #close} has begun: the sink should take no more items. */
     public boolean closing() {
         return closing;

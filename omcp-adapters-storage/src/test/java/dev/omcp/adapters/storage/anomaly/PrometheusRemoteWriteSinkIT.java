@@ -287,6 +287,22 @@ class PrometheusRemoteWriteSinkIT {
         assertThat(took).as("offer on the tool call path").isLessThan(Duration.ofMillis(500));
     }
 
+    @Test
+    void aBatchThePartlyFullQueueCannotTakeWhole_isDroppedWhole_soNoScoreIsCountedBothQueuedAndDropped() throws Exception {
+        URI url = receiver(() -> 204, true);
+        PrometheusRemoteWriteSink sink = sink(RemoteWriteTarget.of(url), settings(5, 1, 1));
+        sink.offer(List.of(score("a", 0, 1.0)));
+        awaitQueueDrainedIntoTheHangingRequest(sink);
+        assertThat(sink.offer(List.of(score("b", 0, 1), score("c", 0, 1), score("d", 0, 1)))).isTrue();
+
+        boolean partlyFitting = sink.offer(List.of(score("e", 0, 1), score("f", 0, 1), score("g", 0, 1)));
+
+        assertThat(partlyFitting).isFalse();
+        assertThat(sink.stats().dropped()).isEqualTo(3);
+        assertThat(sink.stats().accepted()).as("a, b, c, d; none of e, f, g").isEqualTo(4);
+        assertThat(sink.offer(List.of(score("h", 0, 1), score("i", 0, 1)))).as("the room left is still there").isTrue();
+    }
+
     private void awaitQueueDrainedIntoTheHangingRequest(PrometheusRemoteWriteSink sink) throws InterruptedException {
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
         while (sink.stats().requests() < 1 && System.nanoTime() < deadline) {
