@@ -14,6 +14,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.PriorityQueue;
 import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
@@ -47,6 +48,12 @@ public final class AnomalyHistory {
     private final HistoryLimits limits;
     private final Optional<AnomalyScoreSink> sink;
     private final ConcurrentHashMap<Key, Ring> series = new ConcurrentHashMap<>();
+    /**
+     * Oldest first; rows of one instant by service, then signal, then score (two calls judging one
+     * series in the same millisecond record two rows, and which the cut keeps must not depend on chance).
+     */
+    private static final Comparator<HistoryRow> ROW_ORDER = Comparator.comparing(HistoryRow::at).thenComparing(HistoryRow::service)
+            .thenComparing(HistoryRow::signal).thenComparingDouble(HistoryRow::score);
     private final Object evictionLock = new Object();
     private final AtomicLong evictedSeries = new AtomicLong();
     private final AtomicLong refusedSamples = new AtomicLong();
@@ -193,18 +200,32 @@ public final class AnomalyHistory {
         long cutoff = now.minus(limits.retention()).toEpochMilli();
         long from = Math.max(q.from().toEpochMilli(), cutoff);
         long to = q.to().toEpochMilli();
-        List<HistoryRow> rows = new ArrayList<>();
+        // only the newest `limit` rows are held: every series of a tenant at its full length would be
+        // hundreds of thousands of rows per call, built only to be cut
+        PriorityQueue<HistoryRow> newest = new PriorityQueue<>(ROW_ORDER);
+        List<HistoryRow> ofOneSeries = new ArrayList<>();
+        long matched = 0;
         for (Map.Entry<Key, Ring> e : series.entrySet()) {
             Key k = e.getKey();
             if (!k.tenant().equals(q.tenant()) || q.service().filter(s -> !answers(s, k.service())).isPresent()
                     || q.signal().filter(s -> !s.equals(k.signal())).isPresent()) {
                 continue;
             }
-            e.getValue().collect(k.service(), k.signal(), from, to, q.anomalousOnly(), rows);
+            ofOneSeries.clear();
+            e.getValue().collect(k.service(), k.signal(), from, to, q.anomalousOnly(), ofOneSeries);
+            matched += ofOneSeries.size();
+            for (HistoryRow row : ofOneSeries) {
+                if (newest.size() < q.limit()) {
+                    newest.add(row);
+                } else if (ROW_ORDER.compare(row, newest.peek()) > 0) {
+                    newest.poll();
+                    newest.add(row);
+                }
+            }
         }
-        rows.sort(Comparator.comparing(HistoryRow::at).thenComparing(HistoryRow::service).thenComparing(HistoryRow::signal));
-        boolean truncated = rows.size() > q.limit();
-        List<HistoryRow> kept = truncated ? rows.subList(rows.size() - q.limit(), rows.size()) : rows;
+        List<HistoryRow> kept = new ArrayList<>(newest);
+        kept.sort(ROW_ORDER);
+        boolean truncated = matched > q.limit();
         Optional<String> note = Optional.empty();
         if (q.from().toEpochMilli() < cutoff) {
             note = Optional.of("the in-memory history keeps the last " + human(limits.retention()) + "; earlier scores "

@@ -68,6 +68,27 @@ class AnomalyHistoryTest {
     }
 
     @Test
+    void aLimitBelowTheMatches_keepsExactlyTheNewestRowsInOrder_acrossManySeries() {
+        AnomalyHistory h = new AnomalyHistory(clock, HistoryLimits.defaults(), Optional.empty());
+        java.util.Random random = new java.util.Random(42);
+        for (int i = 0; i < 400; i++) {
+            // several series share instants, so rows of one instant are ordered by service, then signal
+            h.record(sample("acme", "svc-" + random.nextInt(20), random.nextBoolean() ? "cpu" : "error_rate",
+                    T0.minusSeconds(random.nextInt(120) * 10L), random.nextDouble() * 10, random.nextInt(5) == 0));
+        }
+        List<HistoryRow> everything = h.query(new HistoryQuery("acme", Optional.empty(), Optional.empty(), T0.minusSeconds(3600), T0,
+                HistoryQuery.MAX_LIMIT, false)).rows();
+        assertThat(everything).hasSizeGreaterThan(200);
+        for (int limit : List.of(1, 7, 100, everything.size() - 1)) {
+            HistoryResult cut = h.query(new HistoryQuery("acme", Optional.empty(), Optional.empty(), T0.minusSeconds(3600), T0, limit, false));
+            assertThat(cut.rows()).as("limit %d", limit).containsExactlyElementsOf(everything.subList(everything.size() - limit, everything.size()));
+            assertThat(cut.truncated()).isTrue();
+        }
+        assertThat(h.query(new HistoryQuery("acme", Optional.empty(), Optional.empty(), T0.minusSeconds(3600), T0, everything.size(), false))
+                .truncated()).isFalse();
+    }
+
+    @Test
     void scoresOlderThanTheRetention_disappearAndTheNoteNamesTheRemoteWriteVariable() {
         AnomalyHistory h = new AnomalyHistory(clock, HistoryLimits.defaults(), Optional.empty());
         h.record(sample("", "api", "cpu", T0, 4, true));
