@@ -23,6 +23,7 @@ import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.text.ParseException;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.Base64;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
@@ -39,15 +40,18 @@ import org.slf4j.LoggerFactory;
  * The relying-party side of OpenID Connect: discovery (cached, re-read hourly or after a failure),
  * the authorization request with PKCE (S256), the code exchange with the exact redirect URI, and
  * ID-token validation with Nimbus (signature from the provider's JWKS, refetched when a token names
- * an unknown key, so key rotation needs no restart; issuer, audience, authorized party, expiry and
- * nonce). Every answer from the provider (discovery, JWKS, token endpoint) must arrive in full within
- * the timeout and 256 KiB, or the login is refused (fail closed); nothing from it is logged verbatim.
+ * an unknown key, so key rotation needs no restart; issuer, audience, authorized party, expiry, an
+ * issue time not in the future, and nonce). Every answer from the provider (discovery, JWKS, token
+ * endpoint) must arrive in full within the timeout and 256 KiB, or the login is refused (fail
+ * closed); nothing from it is logged verbatim.
  */
 public final class OidcClient {
     private static final Logger LOG = LoggerFactory.getLogger(OidcClient.class);
     private static final ObjectMapper MAPPER = new ObjectMapper();
     private static final int MAX_RESPONSE = 256 * 1024;
     private static final Duration DISCOVERY_TTL = Duration.ofHours(1);
+    /** Clock difference tolerated between the gateway and the provider, as Nimbus does for exp and nbf. */
+    private static final Duration CLOCK_SKEW = Duration.ofSeconds(DefaultJWTClaimsVerifier.DEFAULT_MAX_CLOCK_SKEW_SECONDS);
     private static final Set<JWSAlgorithm> ALGORITHMS = new HashSet<>();
 
     static {
@@ -118,6 +122,12 @@ public final class OidcClient {
         try {
             DefaultJWTProcessor<SecurityContext> processor = current.processor();
             JWTClaimsSet claims = processor.process(idToken, null);
+            // OpenID Connect Core 3.1.3.7 step 10; Nimbus checks exp and nbf but not iat. A token
+            // issued in the future was not issued for this login, and its exp may lie far beyond it.
+            if (claims.getIssueTime().toInstant().isAfter(Instant.now().plus(CLOCK_SKEW))) {
+                throw new OidcException("the ID token was refused: it was issued in the future (iat); "
+                        + "check the clocks of the gateway and the identity provider", false);
+            }
             Object nonceClaim = claims.getClaim("nonce");
             if (!(nonceClaim instanceof String presented) || !java.security.MessageDigest.isEqual(
                     presented.getBytes(StandardCharsets.UTF_8), nonce.getBytes(StandardCharsets.UTF_8))) {

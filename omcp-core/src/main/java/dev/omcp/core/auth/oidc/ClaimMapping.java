@@ -19,10 +19,15 @@ import java.util.Set;
  * With a role map ({@code OMCP_OIDC_ROLE_MAP}) only mapped values grant roles; without one, values
  * that are exactly a role name of the policy are taken as that role. Values naming no role are
  * ignored, so a person without any mapped group logs in with no permissions.
+ *
+ * <p>An {@code email} claim grants roles or a tenant only when {@code email_verified} is true
+ * (OpenID Connect Core 5.1): an address the provider did not verify is only what the person typed,
+ * so mapping it (the {@code google} profile maps addresses) would let anyone claim a mapped one.
  */
 public final class ClaimMapping implements ExternalIdentityMapping {
     private static final int MAX_VALUES = 256;
     private static final int MAX_TEXT = 256;
+    private static final String EMAIL = "email";
 
     private final String rolesClaim;
     private final Map<String, List<String>> roleMap;
@@ -52,7 +57,7 @@ public final class ClaimMapping implements ExternalIdentityMapping {
         }
         String name = firstText(claims, "name", "preferred_username", "email").orElse(subject);
         Set<String> roles = new LinkedHashSet<>();
-        for (String value : values(claim(claims, rolesClaim))) {
+        for (String value : values(trusted(claims, rolesClaim))) {
             if (roleMap.isEmpty()) {
                 if (knownRoles.contains(value)) {
                     roles.add(value);
@@ -63,7 +68,7 @@ public final class ClaimMapping implements ExternalIdentityMapping {
         }
         String tenant = "";
         if (!tenantClaim.isEmpty()) {
-            List<String> tenants = values(claim(claims, tenantClaim));
+            List<String> tenants = values(trusted(claims, tenantClaim));
             tenant = tenants.isEmpty() ? "" : tenants.get(0);
         }
         return new MappedIdentity.Mapped(new SessionSubject(subject, name, List.copyOf(roles), tenant));
@@ -76,6 +81,19 @@ public final class ClaimMapping implements ExternalIdentityMapping {
             }
         }
         return java.util.Optional.empty();
+    }
+
+    /** The claim's value, or null for an email address its provider did not verify. */
+    private static Object trusted(Map<String, Object> claims, String name) {
+        if (name.equals(EMAIL) && !verifiedEmail(claims.get("email_verified"))) {
+            return null;
+        }
+        return claim(claims, name);
+    }
+
+    /** True as a JSON boolean, or as the string some providers send instead. */
+    private static boolean verifiedEmail(Object flag) {
+        return Boolean.TRUE.equals(flag) || "true".equals(flag);
     }
 
     /** The claim with this exact name, else the value at the dotted path. */

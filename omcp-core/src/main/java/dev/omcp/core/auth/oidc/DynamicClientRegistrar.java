@@ -18,18 +18,19 @@ import java.util.Base64;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Locale;
-import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.Set;
 import java.util.UUID;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.locks.ReentrantLock;
 
 /**
  * RFC 7591 dynamic client registration for MCP clients that introduce themselves to the gateway.
  * The endpoint is unauthenticated by nature, so it is strict: redirect URIs must be https, or
  * http on a loopback host (RFC 8252), without fragments; only the authorization code flow is
- * registered; at most 10 registrations per address per hour and {@code maxClients} in all.
+ * registered; at most 10 registrations per address per hour and {@code maxClients} in all. The
+ * per-address counter holds at most {@link #MAX_ADDRESSES} addresses; past that a new address is
+ * refused (429) until windows end, so spraying addresses cannot grow memory.
  */
 public final class DynamicClientRegistrar implements ClientRegistrar {
     static final int MAX_REDIRECT_URIS = 10;
@@ -37,6 +38,8 @@ public final class DynamicClientRegistrar implements ClientRegistrar {
     static final int MAX_NAME_LENGTH = 200;
     static final int MAX_SCOPE_LENGTH = 1000;
     static final int PER_ADDRESS_PER_HOUR = 10;
+    /** Addresses with a live window the per-address counter holds at most (a couple of MiB). */
+    static final int MAX_ADDRESSES = 10_000;
     private static final Duration ADDRESS_WINDOW = Duration.ofHours(1);
     private static final Set<String> AUTH_METHODS = Set.of("none", "client_secret_basic", "client_secret_post");
     private static final Set<String> GRANT_TYPES = Set.of("authorization_code", "refresh_token");
@@ -46,16 +49,15 @@ public final class DynamicClientRegistrar implements ClientRegistrar {
     private final Clock clock;
     private final SecureRandom random;
     private final int maxClients;
-    private final Map<String, Window> perAddress = new ConcurrentHashMap<>();
+    private final RegistrationsPerAddress perAddress;
     private final ReentrantLock registrations = new ReentrantLock();
-
-    private record Window(Instant start, int count) {}
 
     public DynamicClientRegistrar(ClientRegistrationStore store, Clock clock, SecureRandom random, int maxClients) {
         this.store = Objects.requireNonNull(store, "store");
         this.clock = Objects.requireNonNull(clock, "clock");
         this.random = Objects.requireNonNull(random, "random");
         this.maxClients = maxClients;
+        this.perAddress = new RegistrationsPerAddress(PER_ADDRESS_PER_HOUR, ADDRESS_WINDOW, MAX_ADDRESSES);
     }
 
     @Override
@@ -65,9 +67,9 @@ public final class DynamicClientRegistrar implements ClientRegistrar {
         if (invalid != null) {
             return invalid;
         }
-        if (!admit(clientIp, now)) {
-            Window window = perAddress.get(clientIp);
-            return new RegistrationResult.TooMany(Duration.between(now, window.start().plus(ADDRESS_WINDOW)));
+        Optional<Duration> refused = perAddress.tryAdmit(clientIp, now);
+        if (refused.isPresent()) {
+            return new RegistrationResult.TooMany(refused.get());
         }
         String authMethod = metadata.tokenEndpointAuthMethod().isEmpty() ? "client_secret_basic" : metadata.tokenEndpointAuthMethod();
         List<String> grants = metadata.grantTypes().isEmpty() ? List.of("authorization_code") : metadata.grantTypes();
@@ -165,25 +167,6 @@ public final class DynamicClientRegistrar implements ClientRegistrar {
             return null;
         }
         return "redirect URIs must use https, or http on localhost, 127.0.0.1 or [::1] (RFC 8252)";
-    }
-
-    private boolean admit(String address, Instant now) {
-        boolean[] admitted = new boolean[1];
-        perAddress.compute(address, (key, window) -> {
-            if (window == null || !window.start().plus(ADDRESS_WINDOW).isAfter(now)) {
-                admitted[0] = true;
-                return new Window(now, 1);
-            }
-            if (window.count() >= PER_ADDRESS_PER_HOUR) {
-                return window;
-            }
-            admitted[0] = true;
-            return new Window(window.start(), window.count() + 1);
-        });
-        if (perAddress.size() > 10_000) {
-            perAddress.values().removeIf(w -> !w.start().plus(ADDRESS_WINDOW).isAfter(now));
-        }
-        return admitted[0];
     }
 
     private String newClientId() {

@@ -20,8 +20,8 @@ public enum OidcProfile {
     /** Keycloak: realm roles in {@code realm_access.roles}. */
     KEYCLOAK(List.of("keycloak"), "realm_access.roles", "", List.of()),
     /**
-     * Google: no groups in ID tokens, so roles are mapped from {@code email}; the Workspace domain
-     * {@code hd} is the tenant.
+     * Google: no groups in ID tokens, so roles are mapped from {@code email} (only a verified one,
+     * see {@link ClaimMapping}); the Workspace domain {@code hd} is the tenant.
      */
     GOOGLE(List.of("google"), "email", "hd", List.of()),
     /** Auth0: roles added by an Action under the namespaced claim {@code https://omcp/roles}. */

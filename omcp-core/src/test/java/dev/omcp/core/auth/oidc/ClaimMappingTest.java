@@ -42,6 +42,32 @@ class ClaimMappingTest {
     }
 
     @Test
+    void anEmailGrantsItsMappedRolesOnlyWhenTheProviderVerifiedIt() {
+        // OpenID Connect Core 5.1: email_verified says whether the provider checked the address. A
+        // Google account may carry an address at another domain it never proved it owns.
+        ClaimMapping google = new ClaimMapping(OidcProfile.GOOGLE.rolesClaim(), Map.of("boss@example.com", List.of("admin")),
+                OidcProfile.GOOGLE.tenantClaim(), ROLES);
+        assertThat(mapped(google, Map.of("sub", "u", "email", "boss@example.com", "email_verified", true)).roles())
+                .containsExactly("admin");
+        assertThat(mapped(google, Map.of("sub", "u", "email", "boss@example.com", "email_verified", false)).roles()).isEmpty();
+        assertThat(mapped(google, Map.of("sub", "u", "email", "boss@example.com")).roles()).isEmpty();
+        assertThat(mapped(google, Map.of("sub", "u", "email", "boss@example.com", "email_verified", "yes")).roles()).isEmpty();
+        // some providers send the flag as the string "true"
+        assertThat(mapped(google, Map.of("sub", "u", "email", "boss@example.com", "email_verified", "true")).roles())
+                .containsExactly("admin");
+        // the person still logs in, named by the address, with no permissions
+        assertThat(mapped(google, Map.of("sub", "u", "email", "boss@example.com")).name()).isEqualTo("boss@example.com");
+    }
+
+    @Test
+    void anUnverifiedEmailIsNoTenantEither() {
+        ClaimMapping mapping = new ClaimMapping("groups", Map.of(), "email", ROLES);
+        assertThat(mapped(mapping, Map.of("sub", "u", "email", "a@acme.example", "email_verified", true)).tenant())
+                .isEqualTo("a@acme.example");
+        assertThat(mapped(mapping, Map.of("sub", "u", "email", "a@acme.example", "email_verified", false)).tenant()).isEmpty();
+    }
+
+    @Test
     void theTenantComesFromTheTenantClaim() {
         ClaimMapping mapping = new ClaimMapping("groups", Map.of(), "org", ROLES);
         assertThat(mapped(mapping, Map.of("sub", "u", "org", "acme")).tenant()).isEqualTo("acme");

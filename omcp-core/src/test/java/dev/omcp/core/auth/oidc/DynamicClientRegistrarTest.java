@@ -83,6 +83,31 @@ class DynamicClientRegistrarTest {
     }
 
     @Test
+    void addressesSprayedFromARange_areRefusedOnceTheCounterIsFull_soItsMemoryStaysBounded() {
+        // 10 000 addresses, the documented bound: a client holding an IPv6 range could otherwise
+        // add an entry with every request, and every request past 10 000 scanned the whole table
+        int bound = 10_000;
+        DynamicClientRegistrar open = new DynamicClientRegistrar(store, clock, new SecureRandom(), 2 * bound);
+        for (int i = 0; i < bound; i++) {
+            assertThat(open.register(metadata(List.of("https://a.example/cb"), "none"), "2001:db8::" + Integer.toHexString(i)))
+                    .isInstanceOf(RegistrationResult.Registered.class);
+        }
+        clock.advance(Duration.ofMinutes(15));
+
+        assertThat(open.register(metadata(List.of("https://a.example/cb"), "none"), "2001:db8:1::1"))
+                .isInstanceOfSatisfying(RegistrationResult.TooMany.class, tooMany -> assertThat(tooMany.retryAfter())
+                        .isGreaterThan(Duration.ZERO).isLessThanOrEqualTo(Duration.ofMinutes(45)));
+        // an address already counted keeps its own allowance
+        assertThat(open.register(metadata(List.of("https://a.example/cb"), "none"), "2001:db8::0"))
+                .isInstanceOf(RegistrationResult.Registered.class);
+        assertThat(store.count()).isEqualTo(bound + 1);
+
+        clock.advance(Duration.ofMinutes(45));
+        assertThat(open.register(metadata(List.of("https://a.example/cb"), "none"), "2001:db8:1::1"))
+                .isInstanceOf(RegistrationResult.Registered.class);
+    }
+
+    @Test
     void theRegistryIsBounded() {
         DynamicClientRegistrar small = new DynamicClientRegistrar(store, clock, new SecureRandom(), 1);
         assertThat(small.register(metadata(List.of("https://a.example/cb"), "none"), "a")).isInstanceOf(RegistrationResult.Registered.class);
