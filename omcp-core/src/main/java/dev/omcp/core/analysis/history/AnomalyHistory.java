@@ -10,6 +10,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -33,7 +34,8 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Memory is bounded by {@link HistoryLimits}: scores older than the retention are never
  * returned and are overwritten or evicted; at most {@code maxSeries} series of at most
- * {@code maxPointsPerSeries} scores each.
+ * {@code maxPointsPerSeries} scores each. At the cap the tenant holding the most series loses its
+ * least recently updated one, so tenants share the cap rather than the busiest taking all of it.
  */
 public final class AnomalyHistory {
     private static final Logger LOG = LoggerFactory.getLogger(AnomalyHistory.class);
@@ -148,7 +150,10 @@ public final class AnomalyHistory {
         }
     }
 
-    /** Frees a slot for a new series: expired series first, then the one updated least recently. */
+    /**
+     * Frees a slot for a new series: expired series first, then the one updated least recently of
+     * the tenant that holds the most series.
+     */
     private void makeRoom(Instant cutoff) {
         if (series.size() < limits.maxSeries()) {
             return;
@@ -163,11 +168,19 @@ public final class AnomalyHistory {
                 return expired;
             });
             while (series.size() >= limits.maxSeries()) {
+                // the tenant holding the most series gives one up, so one tenant judging many services
+                // cannot push every other tenant's history out; a tenant alone may still use every slot
+                Map<String, Integer> perTenant = new HashMap<>();
+                for (Key k : series.keySet()) {
+                    perTenant.merge(k.tenant(), 1, Integer::sum);
+                }
+                String largest = perTenant.entrySet().stream().max(Map.Entry.<String, Integer>comparingByValue()
+                        .thenComparing(Map.Entry.comparingByKey())).map(Map.Entry::getKey).orElse("");
                 Key oldest = null;
                 long oldestTime = Long.MAX_VALUE;
                 for (Map.Entry<Key, Ring> e : series.entrySet()) {
                     long t = e.getValue().latest();
-                    if (t < oldestTime) {
+                    if (e.getKey().tenant().equals(largest) && t < oldestTime) {
                         oldestTime = t;
                         oldest = e.getKey();
                     }

@@ -140,6 +140,20 @@ class AnomalyHistoryTest {
     }
 
     @Test
+    void atTheSeriesCap_theTenantHoldingTheMostSeriesGivesOneUp_soABusyTenantCannotEvictTheOthers() {
+        AnomalyHistory h = new AnomalyHistory(clock, new HistoryLimits(Duration.ofHours(1), 4, 10), Optional.empty());
+        h.record(sample("quiet", "billing", "cpu", T0.minusSeconds(50), 1, false));
+        for (int i = 0; i < 10; i++) {
+            h.record(sample("busy", "svc-" + i, "cpu", T0.minusSeconds(40 - i), 1, false));
+        }
+        assertThat(h.stats().series()).isEqualTo(4);
+        assertThat(h.query(all("quiet", T0.minusSeconds(600), T0)).rows()).as("the oldest series of all, but its tenant's only one")
+                .extracting(HistoryRow::service).containsExactly("billing");
+        assertThat(h.query(all("busy", T0.minusSeconds(600), T0)).rows()).extracting(HistoryRow::service)
+                .containsExactly("svc-7", "svc-8", "svc-9");
+    }
+
+    @Test
     void sink_getsEachBatchOnce_dropsAndFailuresAreCountedAndNeverLoseTheMemoryCopy() {
         List<List<AnomalyScoreSample>> received = new CopyOnWriteArrayList<>();
         AnomalyHistory accepting = new AnomalyHistory(clock, HistoryLimits.defaults(), Optional.of(batch -> received.add(batch)));
