@@ -155,6 +155,22 @@ class SharedStateContractIT {
     }
 
     @Test
+    void theVoidAllTime_isShownByTheStore_evenBeforeALookupMeetsTheLoss() {
+        redisServer.flushAll();
+        RedisRevocationStore store = new RedisRevocationStore(redis, Duration.ofHours(12), 1000, AT_T0);
+        assertThat(store.allSessionsRevokedAt(T0)).as("started on an empty store").contains(T0.minusSeconds(1));
+        assertThat(new InMemoryRevocationStore(Duration.ofHours(12)).allSessionsRevokedAt(T0))
+                .as("a blocklist in memory cannot lose entries while it runs").isEmpty();
+
+        redisServer.flushAll();
+
+        assertThat(store.allSessionsRevokedAt(T0.plusSeconds(30))).as("the loss is found by the list itself, at the store's clock")
+                .contains(T0);
+        assertThat(store.lookup("any", "anyone").subjectRevokedAt()).contains(T0);
+        assertThat(store.allSessionsRevokedAt(T0.plus(Duration.ofHours(12)).plusSeconds(1))).as("past the retention").isEmpty();
+    }
+
+    @Test
     void aFullSharedBlocklistRefusesNewEntries() {
         redisServer.flushAll();
         RedisRevocationStore small = new RedisRevocationStore(redis, Duration.ofHours(12), 2, AT_T0);

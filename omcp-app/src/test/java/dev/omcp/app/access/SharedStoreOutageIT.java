@@ -98,4 +98,36 @@ class SharedStoreOutageIT {
         assertThat(again.login("alice", TestGateway.PASSWORD).status()).isEqualTo(200);
         assertThat(again.get("/api/me").status()).as("a new login works").isEqualTo(200);
     }
+
+    @Test
+    void theRevocationList_showsWhenEverySessionWasVoided_atTheStartOnAnEmptyStore_andAfterADataLoss() {
+        // docs/access-control.md: the void-all time (omcp:revoked:all) is in the list, or an operator
+        // cannot see why every session issued before it is refused
+        Instant started = clock.instant();
+        clock.advance(Duration.ofMinutes(5));
+        Browser admin = gateway.browser();
+        assertThat(admin.login("alice", TestGateway.PASSWORD).status()).isEqualTo(200);
+        assertThat(admin.get("/api/auth/revocations").json().path("allSessionsRevokedAt").asText())
+                .as("a store found empty at the start voids the sessions issued before the second the gateway started")
+                .isEqualTo(started.minusSeconds(1).toString());
+
+        redis = redis.restart(); // no persistence: the blocklist is gone
+        clock.advance(Duration.ofMinutes(5));
+        Instant lost = clock.instant();
+        assertThat(admin.get("/api/me").status()).as("the loss is met: every session until now is void").isEqualTo(401);
+        clock.advance(Duration.ofSeconds(1));
+        Browser again = gateway.browser();
+        assertThat(again.login("alice", TestGateway.PASSWORD).status()).isEqualTo(200);
+
+        Browser.Reply list = again.get("/api/auth/revocations");
+        assertThat(list.status()).isEqualTo(200);
+        assertThat(list.json().path("allSessionsRevokedAt").asText()).isEqualTo(lost.toString());
+        assertThat(list.json().path("revocations")).isEmpty();
+
+        clock.advance(Duration.ofHours(13));
+        Browser later = gateway.browser();
+        assertThat(later.login("alice", TestGateway.PASSWORD).status()).isEqualTo(200);
+        assertThat(later.get("/api/auth/revocations").json().path("allSessionsRevokedAt").isNull())
+                .as("older than the session lifetime: no session it voided can still be valid").isTrue();
+    }
 }

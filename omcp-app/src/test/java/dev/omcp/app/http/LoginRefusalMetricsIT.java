@@ -157,5 +157,10 @@ class LoginRefusalMetricsIT {
         public List<Revocation> current() {
             return List.of();
         }
+
+        @Override
+        public java.util.Optional<java.time.Instant> allSessionsRevokedAt() {
+            return java.util.Optional.empty();
+        }
     }
 }

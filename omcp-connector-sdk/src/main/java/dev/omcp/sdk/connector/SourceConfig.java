@@ -21,6 +21,10 @@ import java.util.regex.Pattern;
  */
 public record SourceConfig(String name, String type, String url, String tenant, JsonObject settings) {
     private static final Pattern NAME = Pattern.compile("[a-z0-9][a-z0-9._-]{0,62}");
+    /** What a source name is, for messages: the rule {@link #isValidName} checks. */
+    public static final String NAME_RULE = "1-63 lower-case letters, digits, '.', '_' or '-', starting with a letter or digit";
+    /** How much of a refused name a message shows: a name can be as long as a request. */
+    private static final int SHOWN_NAME = 64;
 
     public SourceConfig {
         Objects.requireNonNull(name, "name");
@@ -28,10 +32,27 @@ public record SourceConfig(String name, String type, String url, String tenant, 
         Objects.requireNonNull(url, "url");
         Objects.requireNonNull(tenant, "tenant");
         Objects.requireNonNull(settings, "settings");
-        if (!NAME.matcher(name).matches()) {
-            throw new IllegalArgumentException("source name '" + name
-                    + "' must be 1-63 lower-case letters, digits, '.', '_' or '-', starting with a letter or digit");
+        if (!isValidName(name)) {
+            throw new IllegalArgumentException("source name '" + shown(name) + "' must be " + NAME_RULE);
         }
+    }
+
+    /**
+     * Whether {@code name} can name a source ({@link #NAME_RULE}): the one rule for a source's name
+     * wherever one is given, in the sources file, a request body or a path.
+     */
+    public static boolean isValidName(String name) {
+        return name != null && NAME.matcher(name).matches();
+    }
+
+    /**
+     * {@code name} as a message may show a name that is not a source name: printable ASCII only
+     * (anything else is {@code ?}), at most 64 characters, so a refusal never carries control
+     * characters or the whole of a huge value.
+     */
+    private static String shown(String name) {
+        String printable = name.replaceAll("[^\\x20-\\x7e]", "?");
+        return printable.length() <= SHOWN_NAME ? printable : printable.substring(0, SHOWN_NAME) + "...";
     }
 
     /** Never prints the URL: source URLs stay out of logs (spec 5.9). */

@@ -66,6 +66,15 @@ public final class InMemoryRevocationStore implements RevocationStore {
         return all;
     }
 
+    /**
+     * Always empty: a blocklist in memory cannot lose an entry while its process runs, so it never
+     * has to void every session at once (a restart starts it empty; see docs/access-control.md).
+     */
+    @Override
+    public Optional<Instant> allSessionsRevokedAt(Instant now) {
+        return Optional.empty();
+    }
+
     @Override
     public RevocationFacts lookup(String sid, String sub) {
         Revocation subject = bySub.get(sub);

@@ -6,8 +6,10 @@ import dev.omcp.ports.auth.RevocationTarget;
 import dev.omcp.ports.auth.SessionRevocations;
 import dev.omcp.ports.identity.Principal;
 import java.time.Clock;
+import java.time.Instant;
 import java.util.List;
 import java.util.Objects;
+import java.util.Optional;
 
 /** Admin revocations of sessions (spec 2.8, 3.4, 4.3). */
 public final class RevocationService implements SessionRevocations {
@@ -37,5 +39,10 @@ public final class RevocationService implements SessionRevocations {
     @Override
     public List<Revocation> current() {
         return store.current(clock.instant());
+    }
+
+    @Override
+    public Optional<Instant> allSessionsRevokedAt() {
+        return store.allSessionsRevokedAt(clock.instant());
     }
 }

@@ -2,6 +2,7 @@ package dev.omcp.ports.auth;
 
 import java.time.Instant;
 import java.util.List;
+import java.util.Optional;
 
 /**
  * Driven port: the session blocklist, in memory, in a JSONL file, or shared through a store so a
@@ -20,6 +21,15 @@ public interface RevocationStore {
 
     /** The entries still in force at {@code now}, oldest first. */
     List<Revocation> current(Instant now);
+
+    /**
+     * When the store voided every session at once, still in force at {@code now}: every session
+     * issued up to that time is refused, as if every subject had been revoked then. A shared store
+     * sets it when it starts empty or finds that it lost its entries, because an entry it lost could
+     * have revoked any session; empty when nothing was voided so, or when that time is older than
+     * the retention (no session issued before it can still be valid).
+     */
+    Optional<Instant> allSessionsRevokedAt(Instant now);
 
     /** What the blocklist says about a session with this {@code sid} and {@code sub}. */
     RevocationFacts lookup(String sid, String sub);

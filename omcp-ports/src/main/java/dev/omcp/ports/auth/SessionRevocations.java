@@ -1,7 +1,9 @@
 package dev.omcp.ports.auth;
 
 import dev.omcp.ports.identity.Principal;
+import java.time.Instant;
 import java.util.List;
+import java.util.Optional;
 
 /** Driving port: the admin view of the blocklist ({@code /api/auth/revocations}, spec 4.3). */
 public interface SessionRevocations {
@@ -16,4 +18,10 @@ public interface SessionRevocations {
 
     /** The entries in force now, oldest first. */
     List<Revocation> current();
+
+    /**
+     * When every session issued until then was voided at once, if that is still in force now
+     * ({@link RevocationStore#allSessionsRevokedAt}); the list of entries does not show it.
+     */
+    Optional<Instant> allSessionsRevokedAt();
 }

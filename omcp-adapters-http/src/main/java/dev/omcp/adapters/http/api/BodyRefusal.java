@@ -1,6 +1,7 @@
 package dev.omcp.adapters.http.api;
 
 import io.javalin.http.Context;
+import java.util.List;
 
 /**
  * How a route answers a request body it cannot use (415 not JSON, 413 too large, 400 not UTF-8 or
@@ -11,8 +12,18 @@ import io.javalin.http.Context;
  */
 @FunctionalInterface
 public interface BodyRefusal {
-    /** The management API's refusal: {@code {code, error}}. */
-    BodyRefusal COMMON = JsonResponses::error;
+    /** The management API's refusal: {@code {code, error}}, and {@code errors} for a field's problems. */
+    BodyRefusal COMMON = new BodyRefusal() {
+        @Override
+        public void answer(Context ctx, int status, String code, String message) {
+            JsonResponses.error(ctx, status, code, message);
+        }
+
+        @Override
+        public void invalid(Context ctx, String code, List<String> problems) {
+            JsonpExchange.invalid(ctx, code, problems);
+        }
+    };
 
     /**
      * Writes the refusal.
@@ -22,4 +33,14 @@ public interface BodyRefusal {
      * @param message what was wrong and what to send instead; never echoes the body
      */
     void answer(Context ctx, int status, String code, String message);
+
+    /**
+     * Writes a 400 for problems of the body's fields, each naming its field. A shape with an
+     * {@code errors} list overrides this to fill it; by default the problems are joined.
+     *
+     * @param code the route's code for what its fields say ({@code OMCP_INVALID_BODY}, ...)
+     */
+    default void invalid(Context ctx, String code, List<String> problems) {
+        answer(ctx, 400, code, String.join("; ", problems));
+    }
 }

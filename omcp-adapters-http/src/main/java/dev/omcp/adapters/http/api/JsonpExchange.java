@@ -11,6 +11,7 @@ import jakarta.json.stream.JsonParser;
 import jakarta.json.stream.JsonParserFactory;
 import java.io.IOException;
 import java.io.StringReader;
+import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
 import java.util.Map;
@@ -39,16 +40,55 @@ public final class JsonpExchange {
 
     private JsonpExchange() {}
 
-    /** The body as a JSON object, or empty after answering 400/413/415 with the reason. */
+    /**
+     * The body of a management route as a JSON object, or empty after answering 400/413/415 with the
+     * reason; a member given as {@code null} is refused with {@code OMCP_INVALID_BODY} (see
+     * {@link #object(Context, BodyRefusal, String)}).
+     */
     public static Optional<JsonObject> object(Context ctx) throws IOException {
-        return object(ctx, BodyRefusal.COMMON);
+        return object(ctx, BodyRefusal.COMMON, "OMCP_INVALID_BODY");
     }
 
     /**
-     * The body as a JSON object, or empty after answering 400/413/415 with {@code refusal}: the
-     * same rules on every route, in the shape that route's clients read.
+     * The body of a management route as a JSON object, or empty after answering with
+     * {@code refusal}: 415, 413 and 400 {@code OMCP_INVALID_BODY} when the body cannot be used, and
+     * 400 {@code fieldCode} (the route's own code for what its fields say) naming every member given
+     * as {@code null}.
+     *
+     * <p>Why null is refused rather than read: routes used to read it as "left out" for some
+     * fields, as an error for others, and a client cannot tell whether {@code "url": null} keeps,
+     * clears or defaults a value. The management API refuses what it would have to guess
+     * (duplicate keys, trailing data), so null is refused the same way, in one place for every
+     * route: a field is either given a value or left out. Only the top-level members are checked
+     * here; a nested value is its field's own check.
      */
-    public static Optional<JsonObject> object(Context ctx, BodyRefusal refusal) throws IOException {
+    public static Optional<JsonObject> object(Context ctx, BodyRefusal refusal, String fieldCode) throws IOException {
+        Optional<JsonObject> read = objectWithNulls(ctx, refusal);
+        if (read.isEmpty()) {
+            return read;
+        }
+        List<String> nulls = read.get().entrySet().stream().filter(member -> member.getValue() == JsonValue.NULL)
+                .map(Map.Entry::getKey).toList();
+        if (nulls.isEmpty()) {
+            return read;
+        }
+        List<String> problems = new ArrayList<>();
+        nulls.stream().limit(MAX_NAMED_FIELDS).forEach(name -> problems.add(printable(name)
+                + ": null is not accepted; give a value, or leave the field out to use its default"));
+        if (nulls.size() > MAX_NAMED_FIELDS) {
+            problems.add("and " + (nulls.size() - MAX_NAMED_FIELDS) + " more fields given as null");
+        }
+        refusal.invalid(ctx, fieldCode, problems);
+        return Optional.empty();
+    }
+
+    /**
+     * The body as a JSON object with its {@code null} members kept, or empty after answering
+     * 400/413/415 with {@code refusal}: only for a body held to another standard than the
+     * management API's (RFC 7591 client metadata, where clients send null for metadata they leave
+     * out). Management routes read their bodies with {@link #object(Context, BodyRefusal, String)}.
+     */
+    public static Optional<JsonObject> objectWithNulls(Context ctx, BodyRefusal refusal) throws IOException {
         Optional<String> text = RequestBodies.jsonText(ctx, RequestBodies.MAX_JSON_BYTES, refusal);
         if (text.isEmpty()) {
             return Optional.empty();

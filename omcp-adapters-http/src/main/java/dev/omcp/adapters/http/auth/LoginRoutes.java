@@ -2,6 +2,7 @@ package dev.omcp.adapters.http.auth;
 
 import dev.omcp.adapters.http.api.ApiCaller;
 import dev.omcp.adapters.http.api.ApiRoutes;
+import dev.omcp.adapters.http.api.BodyRefusal;
 import dev.omcp.adapters.http.api.JsonResponses;
 import dev.omcp.adapters.http.api.JsonpExchange;
 import dev.omcp.adapters.http.metrics.GatewayMetrics;
@@ -19,10 +20,10 @@ import io.javalin.http.Context;
 import io.javalin.http.HandlerType;
 import jakarta.json.JsonObject;
 import jakarta.json.JsonString;
-import jakarta.json.JsonValue;
 import java.io.IOException;
 import java.time.Clock;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -108,8 +109,9 @@ public final class LoginRoutes {
                         + "stays valid")
                 .handle(this::logout);
         routes.route(HandlerType.GET, "/api/auth/revocations").tag("auth").permission("users", "delete")
-                .summary("The session blocklist: revoked sids and subjects still in force")
-                .response(200, "{revocations: [{sid | sub, reason, revokedAt, revokedBy}]}")
+                .summary("The session blocklist: revoked sids and subjects still in force, and when every session was "
+                        + "voided at once, if that is still in force")
+                .response(200, "{revocations: [{sid | sub, reason, revokedAt, revokedBy}], allSessionsRevokedAt: time or null}")
                 .handle(this::listRevocations);
         routes.route(HandlerType.POST, "/api/auth/revocations").tag("auth").permission("users", "delete")
                 .summary("Revokes one session ({sid, reason}) or every session of a subject issued so far ({sub, reason})")
@@ -131,7 +133,7 @@ public final class LoginRoutes {
                     : "this gateway runs without authentication (OMCP_AUTH=anonymous); no login is needed");
             return;
         }
-        Optional<JsonObject> body = JsonpExchange.object(ctx);
+        Optional<JsonObject> body = JsonpExchange.object(ctx, BodyRefusal.COMMON, "OMCP_BAD_REQUEST");
         if (body.isEmpty() || !JsonpExchange.onlyFields(ctx, body.get(), LOGIN_FIELDS)) {
             return;
         }
@@ -247,19 +249,24 @@ public final class LoginRoutes {
         for (Revocation revocation : revocations.current()) {
             entries.add(describe(revocation));
         }
-        JsonResponses.json(ctx, 200, Map.of("revocations", entries));
+        Map<String, Object> answer = new LinkedHashMap<>();
+        answer.put("revocations", entries);
+        // every session issued up to this time is void whatever the entries say (a shared store that lost
+        // its data): without it the list would look as if those sessions were still good
+        answer.put("allSessionsRevokedAt", revocations.allSessionsRevokedAt().map(Instant::toString).orElse(null));
+        JsonResponses.json(ctx, 200, answer);
     }
 
     private void revoke(Context ctx) throws IOException {
-        Optional<JsonObject> read = JsonpExchange.object(ctx);
+        Optional<JsonObject> read = JsonpExchange.object(ctx, BodyRefusal.COMMON, "OMCP_BAD_REQUEST");
         if (read.isEmpty() || !JsonpExchange.onlyFields(ctx, read.get(), REVOCATION_FIELDS)) {
             return;
         }
         JsonObject body = read.get();
-        boolean sid = present(body, "sid");
-        boolean sub = present(body, "sub");
+        boolean sid = body.containsKey("sid");
+        boolean sub = body.containsKey("sub");
         if (sid == sub || !(body.get(sid ? "sid" : "sub") instanceof JsonString named)
-                || (present(body, "reason") && !(body.get("reason") instanceof JsonString))) {
+                || (body.containsKey("reason") && !(body.get("reason") instanceof JsonString))) {
             JsonResponses.error(ctx, 400, "OMCP_BAD_REQUEST", "name exactly one of sid and sub, as a string, and an optional string reason");
             return;
         }
@@ -289,11 +296,6 @@ public final class LoginRoutes {
         entry.put("revokedAt", revocation.revokedAt().toString());
         entry.put("revokedBy", revocation.revokedBy());
         return entry;
-    }
-
-    /** A member given a value; {@code null} counts as left out, as it always did. */
-    private static boolean present(JsonObject body, String name) {
-        return body.containsKey(name) && body.get(name) != JsonValue.NULL;
     }
 
     private static long seconds(Duration duration) {

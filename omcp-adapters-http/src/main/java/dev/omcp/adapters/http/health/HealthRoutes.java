@@ -2,6 +2,7 @@ package dev.omcp.adapters.http.health;
 
 import dev.omcp.adapters.http.api.ApiCaller;
 import dev.omcp.adapters.http.api.ApiRoutes;
+import dev.omcp.adapters.http.api.BodyRefusal;
 import dev.omcp.adapters.http.api.JsonpExchange;
 import dev.omcp.adapters.http.server.HttpModule;
 import dev.omcp.adapters.http.settings.SettingsAnswers;
@@ -187,7 +188,7 @@ public final class HealthRoutes implements HttpModule {
     }
 
     private void replaceThresholds(Context ctx) throws IOException {
-        Optional<JsonObject> body = JsonpExchange.object(ctx);
+        Optional<JsonObject> body = JsonpExchange.object(ctx, BodyRefusal.COMMON, "OMCP_INVALID_THRESHOLDS");
         if (body.isEmpty()) {
             return;
         }

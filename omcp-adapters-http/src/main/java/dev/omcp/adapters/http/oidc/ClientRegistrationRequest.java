@@ -29,7 +29,7 @@ final class ClientRegistrationRequest {
 
     /** The metadata, or empty after answering why the body is not client metadata. */
     static Optional<ClientMetadata> read(Context ctx) throws IOException {
-        Optional<JsonObject> read = JsonpExchange.object(ctx, ClientRegistrationErrors.BODY);
+        Optional<JsonObject> read = JsonpExchange.objectWithNulls(ctx, ClientRegistrationErrors.BODY);
         if (read.isEmpty()) {
             return Optional.empty();
         }

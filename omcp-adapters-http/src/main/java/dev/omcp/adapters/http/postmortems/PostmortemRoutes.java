@@ -101,7 +101,7 @@ public final class PostmortemRoutes implements HttpModule {
             problems.add("service: required, a string");
         }
         JsonValue duration = body.get().get("duration");
-        if (duration != null && duration != JsonValue.NULL && !(duration instanceof JsonString)) {
+        if (duration != null && !(duration instanceof JsonString)) {
             problems.add("duration: must be a string like 30m, 1h or 2d");
         }
         Optional<String> window = duration instanceof JsonString text ? Optional.of(text.getString()) : Optional.empty();

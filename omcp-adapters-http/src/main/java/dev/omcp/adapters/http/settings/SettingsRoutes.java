@@ -3,6 +3,7 @@ package dev.omcp.adapters.http.settings;
 import dev.omcp.adapters.http.api.AccessRefusals;
 import dev.omcp.adapters.http.api.ApiCaller;
 import dev.omcp.adapters.http.api.ApiRoutes;
+import dev.omcp.adapters.http.api.BodyRefusal;
 import dev.omcp.adapters.http.api.JsonpExchange;
 import dev.omcp.adapters.http.server.HttpModule;
 import dev.omcp.ports.access.AccessPolicy;
@@ -54,7 +55,7 @@ public final class SettingsRoutes implements HttpModule {
     }
 
     private void change(Context ctx) throws IOException {
-        Optional<JsonObject> body = JsonpExchange.object(ctx);
+        Optional<JsonObject> body = JsonpExchange.object(ctx, BodyRefusal.COMMON, "OMCP_INVALID_SETTINGS");
         if (body.isEmpty()) {
             return;
         }

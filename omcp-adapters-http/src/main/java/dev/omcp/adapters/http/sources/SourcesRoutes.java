@@ -3,6 +3,7 @@ package dev.omcp.adapters.http.sources;
 import dev.omcp.sdk.json.Jsonp;
 import dev.omcp.adapters.http.api.ApiCaller;
 import dev.omcp.adapters.http.api.ApiRoutes;
+import dev.omcp.adapters.http.api.BodyRefusal;
 import dev.omcp.adapters.http.api.JsonpExchange;
 import dev.omcp.adapters.http.api.ManagementIdentity;
 import dev.omcp.adapters.http.server.HttpModule;
@@ -13,6 +14,7 @@ import dev.omcp.ports.sources.SourceCheck;
 import dev.omcp.ports.sources.SourceDraft;
 import dev.omcp.ports.sources.SourceOutcome;
 import dev.omcp.ports.sources.SourceView;
+import dev.omcp.sdk.connector.SourceConfig;
 import jakarta.json.JsonArrayBuilder;
 import jakarta.json.JsonObject;
 import jakarta.json.JsonObjectBuilder;
@@ -62,6 +64,25 @@ public final class SourcesRoutes implements HttpModule {
     private static final Set<String> READ_ONLY_FIELDS = Set.of("endpoint", "origin", "status", "problem", "capabilities",
             "lastAnswerAt", "lastFailureAt", "lastFailure", "consecutiveFailures", "failingSince");
 
+    /**
+     * The common body refusals in this module's shape, {@code {code, reason, error}}, with every
+     * problem of the fields also in {@code errors}.
+     */
+    private static final BodyRefusal BODY_REFUSAL = new BodyRefusal() {
+        @Override
+        public void answer(Context ctx, int status, String code, String message) {
+            write(ctx, status, Jsonp.object().add("code", code).add("reason", message).add("error", message).build());
+        }
+
+        @Override
+        public void invalid(Context ctx, String code, List<String> problems) {
+            String joined = String.join("; ", problems);
+            JsonArrayBuilder errors = Jsonp.array();
+            problems.forEach(errors::add);
+            write(ctx, 400, Jsonp.object().add("code", code).add("reason", joined).add("error", joined).add("errors", errors).build());
+        }
+    };
+
     private final ManageSources sources;
     private final ManagementIdentity identity;
 
@@ -100,7 +121,8 @@ public final class SourcesRoutes implements HttpModule {
         routes.route(HandlerType.PUT, "/api/sources/{name}").permission("sources", "write").tag("sources")
                 .summary("Replace a source; a masked secret or an omitted url keeps the stored value; needs sources:write")
                 .response(200, "replaced")
-                .response(400, "invalid body or URL refused by the egress guard")
+                .response(400, "invalid body or URL refused by the egress guard, or the path's name is not a source name "
+                        + "(OMCP_INVALID_PARAMETERS)")
                 .response(404, "no such source")
                 .response(413, "the body is larger than 1 MiB")
                 .response(415, "the body is not application/json")
@@ -109,6 +131,7 @@ public final class SourcesRoutes implements HttpModule {
         routes.route(HandlerType.DELETE, "/api/sources/{name}").permission("sources", "delete").tag("sources")
                 .summary("Remove a source and close its connector; needs sources:delete")
                 .response(204, "removed", "")
+                .response(400, "the path's name is not a source name (OMCP_INVALID_PARAMETERS)")
                 .response(404, "no such source")
                 .response(503, "the sources file could not be written; nothing changed")
                 .handle(this::remove);
@@ -153,13 +176,16 @@ public final class SourcesRoutes implements HttpModule {
         if (caller.isEmpty()) {
             return;
         }
-        String name = ctx.pathParam("name");
-        Optional<SourceDraft> draft = draft(ctx, Optional.of(name));
+        Optional<String> name = pathName(ctx);
+        if (name.isEmpty()) {
+            return;
+        }
+        Optional<SourceDraft> draft = draft(ctx, name);
         if (draft.isEmpty()) {
             return;
         }
-        SourceOutcome outcome = sources.update(name, draft.get(), caller.get());
-        log("update", caller.get(), name, outcome);
+        SourceOutcome outcome = sources.update(name.get(), draft.get(), caller.get());
+        log("update", caller.get(), name.get(), outcome);
         answer(ctx, outcome, 200);
     }
 
@@ -168,9 +194,12 @@ public final class SourcesRoutes implements HttpModule {
         if (caller.isEmpty()) {
             return;
         }
-        String name = ctx.pathParam("name");
-        SourceOutcome outcome = sources.remove(name, caller.get());
-        log("remove", caller.get(), name, outcome);
+        Optional<String> name = pathName(ctx);
+        if (name.isEmpty()) {
+            return;
+        }
+        SourceOutcome outcome = sources.remove(name.get(), caller.get());
+        log("remove", caller.get(), name.get(), outcome);
         answer(ctx, outcome, 204);
     }
 
@@ -199,12 +228,29 @@ public final class SourcesRoutes implements HttpModule {
     }
 
     /**
+     * The {@code {name}} of the path when it is a source name (the rule names are created with), or
+     * empty after answering 400 {@code OMCP_INVALID_PARAMETERS}: a name no source can have is a
+     * mistake of the request, not an unknown source, and the refusal and the audit entry show it
+     * only bounded and printable, never the raw value (it may hold control characters or be kilobytes long).
+     */
+    private static Optional<String> pathName(Context ctx) {
+        String name = ctx.pathParam("name");
+        if (SourceConfig.isValidName(name)) {
+            return Optional.of(name);
+        }
+        ApiCaller.auditTarget(ctx, JsonpExchange.printable(name));
+        BODY_REFUSAL.invalid(ctx, "OMCP_INVALID_PARAMETERS", List.of("name: '" + JsonpExchange.printable(name)
+                + "' is not a source name (" + SourceConfig.NAME_RULE + "); GET /api/sources lists the sources"));
+        return Optional.empty();
+    }
+
+    /**
      * Reads a source body into a draft, or answers 400 {@code OMCP_SOURCE_INVALID} listing every
      * problem of the body (or the management API's 415, 413, 400 {@code OMCP_INVALID_BODY} when it
      * could not be used at all) and returns empty.
      */
     private static Optional<SourceDraft> draft(Context ctx, Optional<String> pathName) throws IOException {
-        Optional<JsonObject> read = JsonpExchange.object(ctx, SourcesRoutes::refuseBody);
+        Optional<JsonObject> read = JsonpExchange.object(ctx, BODY_REFUSAL, SourceOutcome.INVALID);
         if (read.isEmpty()) {
             return Optional.empty();
         }
@@ -221,8 +267,11 @@ public final class SourcesRoutes implements HttpModule {
         Optional<String> type = string(body, "type");
         if (name.isEmpty() || type.isEmpty()) {
             problems.add("'name' and 'type' are required strings");
+        } else if (!SourceConfig.isValidName(name.get())) {
+            // refused here, bounded, before the core could quote it in a message (a PUT's rename refusal)
+            problems.add("name: '" + JsonpExchange.printable(name.get()) + "' is not a source name (" + SourceConfig.NAME_RULE + ")");
         }
-        if (body.containsKey("url") && !(body.get("url") instanceof JsonString) && body.get("url") != JsonValue.NULL) {
+        if (body.containsKey("url") && !(body.get("url") instanceof JsonString)) {
             problems.add("'url' must be a string");
         }
         if (body.containsKey("tenant") && !(body.get("tenant") instanceof JsonString)) {
@@ -237,11 +286,7 @@ public final class SourcesRoutes implements HttpModule {
             problems.add("'settings' must be an object");
         }
         if (!problems.isEmpty()) {
-            String joined = String.join("; ", problems);
-            JsonArrayBuilder errors = Jsonp.array();
-            problems.forEach(errors::add);
-            write(ctx, 400, Jsonp.object().add("code", SourceOutcome.INVALID).add("reason", joined).add("error", joined)
-                    .add("errors", errors).build());
+            BODY_REFUSAL.invalid(ctx, SourceOutcome.INVALID, problems);
             return Optional.empty();
         }
         return Optional.of(new SourceDraft(name.get(), type.get(), string(body, "url").filter(u -> !u.isBlank()),
@@ -258,11 +303,6 @@ public final class SourcesRoutes implements HttpModule {
             case SourceOutcome.Removed removed -> ctx.status(204);
             case SourceOutcome.Refused refused -> refuse(ctx, refused);
         }
-    }
-
-    /** The common body refusals in this module's shape, {@code {code, reason, error}}. */
-    private static void refuseBody(Context ctx, int status, String code, String message) {
-        write(ctx, status, Jsonp.object().add("code", code).add("reason", message).add("error", message).build());
     }
 
     private static void refuse(Context ctx, SourceOutcome.Refused refused) {

@@ -103,9 +103,6 @@ public final class ToolRoutes implements HttpModule {
             problems.add("tool: required, a tool name (1-128 of A-Z a-z 0-9 _ - .) from tools/list");
         }
         JsonValue arguments = body.get().getOrDefault("arguments", JsonValue.EMPTY_JSON_OBJECT);
-        if (arguments == JsonValue.NULL) {
-            arguments = JsonValue.EMPTY_JSON_OBJECT;
-        }
         if (!(arguments instanceof JsonObject)) {
             problems.add("arguments: must be an object (the tool's arguments by name)");
         }

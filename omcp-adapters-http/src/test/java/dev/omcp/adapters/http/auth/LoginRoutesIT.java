@@ -71,6 +71,11 @@ class LoginRoutesIT {
             public java.util.List<dev.omcp.ports.auth.Revocation> current() {
                 return java.util.List.of();
             }
+
+            @Override
+            public Optional<java.time.Instant> allSessionsRevokedAt() {
+                return Optional.empty();
+            }
         };
         PasswordLogin login = new PasswordLogin() {
             @Override
@@ -182,7 +187,13 @@ class LoginRoutesIT {
         assertThat(twice.body()).contains("\"code\":\"OMCP_INVALID_BODY\"");
         assertThat(revoked).isEmpty();
 
-        HttpResponse<String> valid = post("/api/auth/revocations", "application/json", "{\"sub\":\"alice\",\"reason\":null}");
+        // a field is given a value or left out: null is refused like on every route (docs/management-api.md)
+        HttpResponse<String> nullReason = post("/api/auth/revocations", "application/json", "{\"sub\":\"alice\",\"reason\":null}");
+        assertThat(nullReason.statusCode()).isEqualTo(400);
+        assertThat(nullReason.body()).contains("\"code\":\"OMCP_BAD_REQUEST\"").contains("reason: null is not accepted");
+        assertThat(revoked).isEmpty();
+
+        HttpResponse<String> valid = post("/api/auth/revocations", "application/json", "{\"sub\":\"alice\"}");
         assertThat(valid.statusCode()).as(valid.body()).isEqualTo(201);
         assertThat(revoked).containsExactly("SUB:alice");
     }

@@ -122,7 +122,7 @@ class ToolRoutesIT {
     @Test
     void thePlaygroundShowsErrorResults_butNotRefusals() throws Exception {
         next.set(new ToolOutcome.Completed("query_logs", ToolResult.error("no logs source is configured")));
-        HttpResponse<String> error = playground("{\"tool\": \"query_logs\", \"arguments\": null}");
+        HttpResponse<String> error = playground("{\"tool\": \"query_logs\"}");
         assertThat(error.statusCode()).isEqualTo(200);
         assertThat(error.body()).isEqualTo("{\"tool\":\"query_logs\",\"isError\":true,\"structuredContent\":null,"
                 + "\"content\":[{\"type\":\"text\",\"text\":\"no logs source is configured\"}]}");

@@ -179,6 +179,11 @@ public final class JsonlRevocationJournal implements RevocationStore {
     }
 
     @Override
+    public Optional<Instant> allSessionsRevokedAt(Instant now) {
+        return delegate.allSessionsRevokedAt(now);
+    }
+
+    @Override
     public RevocationFacts lookup(String sid, String sub) {
         return delegate.lookup(sid, sub);
     }

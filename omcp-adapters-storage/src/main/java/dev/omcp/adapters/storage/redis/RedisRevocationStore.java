@@ -157,6 +157,23 @@ public final class RedisRevocationStore implements RevocationStore {
         return revocations;
     }
 
+    /**
+     * The {@code omcp:revoked:all} time. The epoch is checked first, as {@link #lookup} does, so a
+     * loss no request has met yet is shown (and put in force) rather than missed.
+     */
+    @Override
+    public Optional<Instant> allSessionsRevokedAt(Instant now) {
+        List<String> values = redis.execute(c -> c.mget(EPOCH, VOID_BEFORE));
+        String seen = epoch.get();
+        if (!seen.equals(values.get(0))) {
+            dataLost(seen);
+            values = redis.execute(c -> c.mget(EPOCH, VOID_BEFORE));
+        }
+        // the key expires after the retention by the server's clock; the gateway's clock decides, as for the entries
+        Instant oldest = now.minus(retention);
+        return millis(values.get(1)).filter(at -> at.isAfter(oldest));
+    }
+
     @Override
     public RevocationFacts lookup(String sid, String sub) {
         String sidKey = RedisKeys.PREFIX + "revoked:" + field(RevocationTarget.SID, sid);

@@ -45,6 +45,11 @@ class JsonlRevocationJournalIT {
         }
 
         @Override
+        public Optional<Instant> allSessionsRevokedAt(Instant now) {
+            return Optional.empty();
+        }
+
+        @Override
         public RevocationFacts lookup(String sid, String sub) {
             return new RevocationFacts(entries.stream().anyMatch(r -> r.target() == RevocationTarget.SID && r.value().equals(sid)),
                     Optional.empty());

@@ -1,0 +1,155 @@
+package dev.omcp.app.access;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.omcp.testkit.time.ManualClock;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * What the management API makes of values a client should not send: a field given as {@code null},
+ * a source name in the path that no source can have, and what the session blocklist shows, on a
+ * whole gateway in basic mode with a sources file.
+ */
+class ManagementInputsIT {
+    @TempDir
+    Path dir;
+
+    private final ManualClock clock = new ManualClock(Instant.parse("2026-03-01T10:00:00Z"));
+    private TestGateway gateway;
+
+    @AfterEach
+    void stop() {
+        if (gateway != null) {
+            gateway.close();
+        }
+    }
+
+    private void start() throws IOException {
+        Path sources = dir.resolve("sources.yaml");
+        Files.writeString(sources, """
+                sources:
+                  - name: shared-prometheus
+                    type: prometheus
+                    url: http://127.0.0.1:1
+                """);
+        Map<String, String> env = new HashMap<>(ManagementUsers.basicMode(dir));
+        env.put("CONFIG_PATH", sources.toString());
+        env.put("OMCP_ALLOW_PRIVATE_BACKENDS", "true");
+        gateway = TestGateway.start(env, clock);
+        var tools = gateway.assembly().gateway().tools();
+        tools.register(StandInTools.topology());
+        tools.register(StandInTools.serviceHealth());
+    }
+
+    @Test
+    void aFieldGivenAsNull_isRefusedOnEveryRouteThatReadsAJsonBody_namingIt_andNothingChanges() throws IOException {
+        // docs/management-api.md, Bodies: a field is given a value or left out; null is refused with
+        // the route's code for its fields, never read as "left out", "default" or "clear"
+        start();
+        Browser alice = ManagementUsers.login(gateway, "alice");
+        String sourcesBefore = alice.get("/api/sources").body();
+        String thresholdsBefore = alice.get("/api/health/thresholds").body();
+        String[][] cases = {
+                // method, path, body, code, the field named
+                {"PUT", "/api/sources/shared-prometheus", "{\"name\": \"shared-prometheus\", \"type\": \"prometheus\", \"url\": null}",
+                        "OMCP_SOURCE_INVALID", "url"},
+                {"PUT", "/api/sources/shared-prometheus", "{\"name\": null, \"type\": \"prometheus\", \"url\": \"http://127.0.0.1:2\"}",
+                        "OMCP_SOURCE_INVALID", "name"},
+                {"POST", "/api/sources", "{\"name\": \"edge\", \"type\": \"prometheus\", \"url\": \"http://127.0.0.1:1\", "
+                        + "\"tenant\": null, \"enabled\": null}", "OMCP_SOURCE_INVALID", "tenant"},
+                {"POST", "/api/sources/test", "{\"name\": \"edge\", \"type\": \"prometheus\", \"url\": \"http://127.0.0.1:1\", "
+                        + "\"settings\": null}", "OMCP_SOURCE_INVALID", "settings"},
+                {"POST", "/api/auth/revocations", "{\"sub\": \"victor\", \"reason\": null}", "OMCP_BAD_REQUEST", "reason"},
+                {"POST", "/api/auth/revocations", "{\"sid\": null, \"sub\": \"victor\"}", "OMCP_BAD_REQUEST", "sid"},
+                {"PUT", "/api/health/thresholds", "{\"cpu\": null}", "OMCP_INVALID_THRESHOLDS", "cpu"},
+                {"PUT", "/api/settings", "{\"healthThresholds\": null}", "OMCP_INVALID_SETTINGS", "healthThresholds"},
+                {"POST", "/api/postmortems", "{\"service\": \"checkout\", \"duration\": null}", "OMCP_INVALID_BODY", "duration"},
+                {"POST", "/api/playground/invoke", "{\"tool\": \"get_topology\", \"arguments\": null}", "OMCP_INVALID_BODY", "arguments"},
+        };
+        List<String> problems = new ArrayList<>();
+        for (String[] c : cases) {
+            Browser.Reply reply = alice.send(c[0], c[1], c[2]);
+            JsonNode body = reply.status() == 400 ? reply.json() : null;
+            if (body == null || !body.path("code").asText().equals(c[3])
+                    || !body.path("error").asText().contains(c[4] + ": null is not accepted")
+                    || !body.path("errors").toString().contains(c[4] + ": null is not accepted")) {
+                problems.add(c[0] + " " + c[1] + " " + c[2] + " -> " + reply.status() + " " + reply.body());
+            }
+        }
+        assertThat(problems).isEmpty();
+        Browser.Reply login = gateway.browser().post("/api/auth/login", "{\"username\": null, \"password\": \"x\"}");
+        assertThat(login.status()).isEqualTo(400);
+        assertThat(login.json().path("code").asText()).isEqualTo("OMCP_BAD_REQUEST");
+        assertThat(login.json().path("error").asText()).contains("username: null is not accepted");
+
+        assertThat(alice.get("/api/sources").body()).as("no source changed or added").isEqualTo(sourcesBefore);
+        assertThat(alice.get("/api/health/thresholds").body()).isEqualTo(thresholdsBefore);
+        assertThat(alice.get("/api/auth/revocations").json().path("revocations")).as("nothing revoked").isEmpty();
+        assertThat(alice.get("/api/postmortems").json().path("postmortems")).isEmpty();
+    }
+
+    @Test
+    void aSourceNameInThePathThatNoSourceCanHave_is400WithoutItsRawValue_andAValidUnknownNameIs404() throws IOException {
+        start();
+        Browser alice = ManagementUsers.login(gateway, "alice");
+        String huge = "x".repeat(4000);
+        for (String name : List.of(huge, "evil%01%1B%5B31mname", "Shared-Prometheus", "-leading")) {
+            for (String method : List.of("DELETE", "PUT")) {
+                Browser.Reply reply = alice.send(method, "/api/sources/" + name,
+                        method.equals("PUT") ? "{\"name\": \"shared-prometheus\", \"type\": \"prometheus\"}" : null);
+                assertThat(reply.status()).as(method + " " + name.substring(0, Math.min(30, name.length())) + ": " + reply.body())
+                        .isEqualTo(400);
+                assertThat(reply.json().path("code").asText()).isEqualTo("OMCP_INVALID_PARAMETERS");
+                assertThat(reply.json().path("error").asText()).contains("is not a source name (1-63 lower-case letters");
+                assertThat(reply.body()).hasSizeLessThan(1000).doesNotContain("\\u0001").doesNotContain("\\u001b")
+                        .doesNotContain("\u0001").doesNotContain("x".repeat(100));
+            }
+        }
+        assertThat(gateway.audit.events()).as("the audit entries hold the name bounded, without control characters")
+                .filteredOn(e -> e.resource().equals("sources"))
+                .hasSize(8)
+                .allSatisfy(e -> assertThat(e.target()).hasSizeLessThanOrEqualTo(67).doesNotContain("\u0001"));
+
+        Browser.Reply unknown = alice.send("DELETE", "/api/sources/no-such-source", null);
+        assertThat(unknown.status()).isEqualTo(404);
+        assertThat(unknown.json().path("code").asText()).isEqualTo("OMCP_SOURCE_NOT_FOUND");
+        assertThat(alice.get("/api/sources").body()).as("nothing removed").contains("shared-prometheus");
+
+        Browser.Reply hugeBodyName = alice.post("/api/sources", "{\"name\": \"" + huge + "\", \"type\": \"prometheus\", "
+                + "\"url\": \"http://127.0.0.1:1\"}");
+        assertThat(hugeBodyName.status()).isEqualTo(400);
+        assertThat(hugeBodyName.json().path("code").asText()).isEqualTo("OMCP_SOURCE_INVALID");
+        assertThat(hugeBodyName.body()).as("a name in the body is quoted bounded too").hasSizeLessThan(1000)
+                .doesNotContain("x".repeat(100));
+        Browser.Reply renamed = alice.send("PUT", "/api/sources/shared-prometheus", "{\"name\": \"" + huge
+                + "\", \"type\": \"prometheus\"}");
+        assertThat(renamed.status()).isEqualTo(400);
+        assertThat(renamed.body()).hasSizeLessThan(1000).doesNotContain("x".repeat(100));
+    }
+
+    @Test
+    void theRevocationList_saysWhetherEverySessionWasVoidedAtOnce_nullForTheInMemoryStore() throws IOException {
+        // docs/access-control.md, Revocation: allSessionsRevokedAt is always a member; the in-memory
+        // blocklist cannot lose entries while it runs, so it never voids every session at once
+        start();
+        Browser alice = ManagementUsers.login(gateway, "alice");
+        assertThat(alice.post("/api/auth/revocations", "{\"sub\": \"victor\", \"reason\": \"left\"}").status()).isEqualTo(201);
+
+        JsonNode list = alice.get("/api/auth/revocations").json();
+
+        assertThat(list.has("allSessionsRevokedAt")).as(list.toString()).isTrue();
+        assertThat(list.path("allSessionsRevokedAt").isNull()).isTrue();
+        assertThat(list.path("revocations").findValuesAsText("sub")).containsExactly("victor");
+    }
+}
