@@ -303,6 +303,10 @@ final class NamedSecrets {
                 continue;
             }
             if (name == PASS && keyEnd - keyStart == 4 && !encoded && !unicode) {
+                if (quote == 0 && escapes == 0 && (smallCount(s, valueStart, valueEnd) || verdict(s, valueStart, valueEnd))) {
+                    p = seps.next(Math.max(v, p + 1));
+                    continue;
+                }
                 if (summary == UNKNOWN) {
                     summary = testSummary(s) ? YES : NO;
                 }
@@ -354,6 +358,73 @@ final class NamedSecrets {
             v = e;
         }
         return v;
+    }
+
+    /**
+     * The most digits of a bare {@code pass} value that is a count, not a password, wherever it is:
+     * a value of 1 to 3 digits has at most 1,000 possible values, so hiding it protects nothing
+     * (anyone can try them all), while test summaries print {@code pass: 9} and
+     * {@code "pass":12} all the time. Four digits and more (a PIN's length) stay hidden unless the
+     * text is a test summary ({@link #testResult}).
+     */
+    static final int MAX_BARE_COUNT_DIGITS = 3;
+
+    /** Whether {@code s[from, to)} is 1 to {@link #MAX_BARE_COUNT_DIGITS} digits. */
+    static boolean smallCount(String s, int from, int to) {
+        if (to - from < 1 || to - from > MAX_BARE_COUNT_DIGITS) {
+            return false;
+        }
+        for (int k = from; k < to; k++) {
+            if (!digit(s.charAt(k))) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** Whether {@code s[from, to)} is {@code true} or {@code false}, in any case: a test's verdict ({@code pass: true}). */
+    private static boolean verdict(String s, int from, int to) {
+        return (to - from == 4 && s.regionMatches(true, from, "true", 0, 4)) || (to - from == 5 && s.regionMatches(true, from, "false", 0, 5));
+    }
+
+    /**
+     * Whether a JSON member named {@code key} whose value is the unquoted {@code number} is a test
+     * count, not a password: the key is exactly {@code pass} (any case) and the number an integer of
+     * 1 to {@link #MAX_BARE_COUNT_DIGITS} digits, or of up to {@link #MAX_TEST_COUNT_DIGITS} when
+     * {@code siblingCount} (the same object holds a {@code fail…}, {@code skip…}, {@code error…} or
+     * {@code total…} member that is a number). The same rule as for {@code pass: 9} in text.
+     */
+    static boolean passCount(String key, String number, boolean siblingCount) {
+        if (key.length() != 4 || !key.equalsIgnoreCase("pass")) {
+            return false;
+        }
+        if (smallCount(number, 0, number.length())) {
+            return true;
+        }
+        if (!siblingCount || number.isEmpty() || number.length() > MAX_TEST_COUNT_DIGITS) {
+            return false;
+        }
+        for (int k = 0; k < number.length(); k++) {
+            if (!digit(number.charAt(k))) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** Whether a JSON key is another count of a test summary: {@code fail}, {@code failed}, {@code skipped}, {@code errors}, {@code total}... */
+    static boolean testCountKey(String key) {
+        for (String label : TEST_COUNT_LABELS) {
+            if (key.length() >= label.length() && key.length() <= label.length() + 16 && key.regionMatches(true, 0, label, 0, label.length())) {
+                for (int k = label.length(); k < key.length(); k++) {
+                    if (!letter(key.charAt(k))) {
+                        return false;
+                    }
+                }
+                return true;
+            }
+        }
+        return false;
     }
 
     private static final int UNKNOWN = -1;
@@ -416,6 +487,14 @@ final class NamedSecrets {
                 if (at == 0 || !letter(s.charAt(at - 1))) {
                     while (k < n && k - at < 16 && letter(s.charAt(k))) {
                         k++;
+                    }
+                    // a quoted label: "fail":0 in JSON, \"fail\":0 in JSON escaped inside a JSON string
+                    int q = k;
+                    while (q < n && q - k < 4 && s.charAt(q) == '\\') {
+                        q++;
+                    }
+                    if (q < n && (s.charAt(q) == '"' || s.charAt(q) == '\'')) {
+                        k = q + 1;
                     }
                     while (k < n && s.charAt(k) == ' ') {
                         k++;

@@ -36,10 +36,12 @@ public enum RedactionCategory {
     /**
      * A value given to a secret-like name ({@code password=}, {@code secret:}, {@code token=},
      * {@code api_key=}, {@code db_pass=}, {@code session=}, a JSON field {@code "client_secret"}, also
-     * JSON-escaped, unicode-escaped or URL-encoded up to four layers deep), cookie values of
-     * {@code Cookie} / {@code Set-Cookie} headers, the credential of any {@code Authorization} scheme,
-     * credentials in a URL, in {@code curl -u user:password} and after {@code --password}-like
-     * options, and Slack / Stripe / OpenAI / Anthropic style tokens.
+     * JSON-escaped, unicode-escaped or URL-encoded up to four layers deep; a word encoded deeper is
+     * replaced from there on, unread), cookie values of {@code Cookie} / {@code Set-Cookie} headers,
+     * the credential of any {@code Authorization} scheme, credentials in a URL, in
+     * {@code curl -u user:password}, after {@code --password}-like options and the short password
+     * options of {@code mysql -p…}, {@code 7z -p…}, {@code sshpass -p}, {@code redis-cli -a}, and
+     * Slack / Stripe / OpenAI / Anthropic / Hugging Face / npm / PyPI / SendGrid tokens.
      */
     SECRET("secret");
 

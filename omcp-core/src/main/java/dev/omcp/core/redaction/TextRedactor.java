@@ -45,6 +45,18 @@ final class TextRedactor {
      */
     private static final Pattern MODEL_PROVIDER_KEY = Pattern.compile(
             "(?<![A-Za-z0-9_-])sk-(?:(?:proj|svcacct|admin|ant-[a-z]{3,5}+\\d{2}+)-[A-Za-z0-9_-]{20,}+|[A-Za-z0-9]{40,}+(?![A-Za-z0-9_-]))");
+    /**
+     * Tokens of developer services, each in its issuer's documented shape so that words and
+     * identifiers do not match: Hugging Face ({@code hf_} and exactly 34 letters or digits, and the
+     * deprecated organisation tokens {@code api_org_}), npm ({@code npm_} and exactly 36: 30 random
+     * characters and a 6-character checksum), PyPI (a macaroon: {@code pypi-} and the base64 of its
+     * header naming pypi.org or test.pypi.org, then 50 or more base64url characters) and SendGrid
+     * ({@code SG.}, 22 characters, a dot, 43 characters: 69 in all).
+     */
+    private static final Pattern SERVICE_TOKEN = Pattern.compile(
+            "(?<![A-Za-z0-9_])(?:(?:hf|api_org)_[A-Za-z0-9]{34}+|npm_[A-Za-z0-9]{36}+)(?![A-Za-z0-9_])"
+                    + "|(?<![A-Za-z0-9_-])pypi-AgE(?:IcHlwaS5vcmc|NdGVzdC5weXBpLm9yZw)[A-Za-z0-9_-]{50,}+"
+                    + "|(?<![A-Za-z0-9_.-])SG\\.[A-Za-z0-9_-]{22}+\\.[A-Za-z0-9_-]{43}+(?![A-Za-z0-9_-])");
     /** The secret path of a Slack incoming webhook (whoever has the URL can post to the channel). */
     private static final Pattern SLACK_WEBHOOK = Pattern.compile("hooks\\.slack\\.com/(?:services|workflows|triggers)/([A-Za-z0-9_/-]{16,}+)");
 
@@ -96,6 +108,10 @@ final class TextRedactor {
         }
         Hints h = Hints.of(s);
         String out = s;
+        if (h.percent && out.contains(UrlEncoded.TOO_DEEP)) {
+            // first, before any detector reads (and counts) what may be the inside of a value encoded past the bound
+            out = overEncoded(out, counts);
+        }
         if (h.dashes5 && mayHoldPrivateKey(out)) {
             out = privateKeys(out, counts);
         }
@@ -120,6 +136,18 @@ final class TextRedactor {
         }
         if (h.dash) {
             out = near(GITLAB, out, 0, RedactionCategory.GITLAB_TOKEN, counts, "gl", false, 0, 600);
+        }
+        // service tokens before the generic 40-character scan, which could take a part of a SendGrid key for an AWS secret
+        if (h.underscore) {
+            out = near(SERVICE_TOKEN, out, 0, RedactionCategory.SECRET, counts, "hf_", false, 0, 40);
+            out = near(SERVICE_TOKEN, out, 0, RedactionCategory.SECRET, counts, "api_org_", false, 0, 40);
+            out = near(SERVICE_TOKEN, out, 0, RedactionCategory.SECRET, counts, "npm_", false, 0, 40);
+        }
+        if (h.dash) {
+            out = near(SERVICE_TOKEN, out, 0, RedactionCategory.SECRET, counts, "pypi-AgE", false, 0, 4096);
+        }
+        if (h.upperRun >= 2) {
+            out = near(SERVICE_TOKEN, out, 0, RedactionCategory.SECRET, counts, "SG.", false, 0, 70);
         }
         if (h.upperRun >= 20) {
             out = near(AWS_KEY_ID, out, 0, RedactionCategory.AWS_KEY, counts, "A", false, 0, 20);
@@ -159,6 +187,7 @@ final class TextRedactor {
         if (h.spaceDash) {
             out = curlCredentials(out, counts);
             out = secretOptions(out, counts);
+            out = CommandLinePasswords.redact(out, counts);
         }
         if (h.equals || h.colons > 0 || h.percent || h.backslash) {
             out = NamedSecrets.redact(out, h.percent, h.backslash, counts);
@@ -228,6 +257,39 @@ final class TextRedactor {
             a = anchors.next(next);
         }
         return spans == null ? s : apply(s, spans, counts);
+    }
+
+    /**
+     * Fail closed past the URL-decoding bound: a character encoded more than
+     * {@link UrlEncoded#MAX_LAYERS} times ({@code %252525253D}) is not read, so the detectors cannot
+     * tell a separator, and the secret after it, from anything else. No logger nests URLs that deep
+     * by accident, so the text from that character to the end of its word (the rest of the URL or
+     * parameter: whitespace, a quote, {@code <}, {@code >} or a backslash ends it) is redacted whole.
+     */
+    private static String overEncoded(String s, int[] counts) {
+        List<Span> spans = null;
+        int n = s.length();
+        int i = s.indexOf(UrlEncoded.TOO_DEEP);
+        while (i >= 0) {
+            if (!UrlEncoded.deeperThanBound(s, i)) {
+                i = s.indexOf(UrlEncoded.TOO_DEEP, i + 1);
+                continue;
+            }
+            int e = i;
+            while (e < n && !overEncodedEnd(s.charAt(e))) {
+                e++;
+            }
+            if (spans == null) {
+                spans = new ArrayList<>();
+            }
+            spans.add(new Span(i, e, RedactionCategory.SECRET));
+            i = s.indexOf(UrlEncoded.TOO_DEEP, e);
+        }
+        return spans == null ? s : apply(s, spans, counts);
+    }
+
+    private static boolean overEncodedEnd(char c) {
+        return Character.isWhitespace(c) || c == '"' || c == '\'' || c == '<' || c == '>' || c == '\\';
     }
 
     private static boolean base64url(char c) {

@@ -4,8 +4,9 @@ package dev.omcp.core.redaction;
  * URL-encoded characters as they appear in logged URLs: {@code %3D}, and the same encoded again
  * because a URL was put in a query parameter of another one ({@code %253D}, {@code %25253D}...).
  * At most {@link #MAX_LAYERS} layers are read: each further layer only adds a {@code 25}, so reading
- * is a bounded look at a few characters wherever a {@code %} is, whatever the input; a character
- * encoded five times or more is not recognised (no logger nests URLs that deep by accident).
+ * is a bounded look at a few characters wherever a {@code %} is, whatever the input. A character
+ * encoded five times or more is not decoded: {@link #deeperThanBound} finds it, and the redactor
+ * hides the rest of its word instead (fail closed; no logger nests URLs that deep by accident).
  */
 final class UrlEncoded {
     /** How many encoding layers are decoded: {@code %2525253D} (four) is an {@code =}, {@code %252525253D} is not read. */
@@ -13,7 +14,23 @@ final class UrlEncoded {
     /** The longest encoded character: {@code %} and {@code 25} for each layer past the first, then two hex digits. */
     static final int MAX_LENGTH = 3 + 2 * (MAX_LAYERS - 1);
 
+    /**
+     * What starts every character encoded more than {@link #MAX_LAYERS} times: a {@code %} and one
+     * {@code 25} per layer read ({@code %25252525}), the rest still to decode.
+     */
+    static final String TOO_DEEP = "%" + "25".repeat(MAX_LAYERS);
+
     private UrlEncoded() {}
+
+    /**
+     * Whether a character encoded more than {@link #MAX_LAYERS} times starts at {@code i}
+     * ({@code %252525253D}, {@code %2525252525}...): {@link #TOO_DEEP} and two more hex digits. It is
+     * not decoded; the caller treats what follows as unreadable.
+     */
+    static boolean deeperThanBound(String s, int i) {
+        int j = i + TOO_DEEP.length();
+        return s.startsWith(TOO_DEEP, i) && j + 1 < s.length() && hex(s.charAt(j)) && hex(s.charAt(j + 1));
+    }
 
     /** The length of the encoded character starting at {@code i} (3, 5, 7 or 9), or 0 when there is none. */
     static int length(String s, int i) {

@@ -234,14 +234,121 @@ class RedactorLeaksTest {
         assertThat(redact(log)).doesNotContain(last).endsWith("x [REDACTED:private_key]\n");
     }
 
-    /** At most {@link UrlEncoded#MAX_LAYERS} layers are decoded: a fifth is left (documented), never read further. */
+    /**
+     * At most {@link UrlEncoded#MAX_LAYERS} layers are decoded; a character encoded deeper is never
+     * read further, and the rest of its word is redacted instead (fail closed): the detectors could
+     * not tell its separator, and the secret after it, from anything else.
+     */
     @Test
-    void urlDecoding_isBoundedToFourLayers() {
+    void urlDecoding_isBoundedToFourLayers_andDeeperEncodingIsRedactedToTheEndOfItsWord() {
         assertThat(redact("token%2525253Dabc123")).isEqualTo("token%2525253D[REDACTED:secret]");
-        assertThat(redact("token%252525253Dabc123")).isEqualTo("token%252525253Dabc123");
+        assertThat(redact("token%252525253Dabc123 ok")).isEqualTo("token[REDACTED:secret] ok");
+        assertThat(redact("GET /x?next=%252525253Fpassword%252525253Dhunter2%2525252526y%252525253D1 HTTP/1.1"))
+                .isEqualTo("GET /x?next=[REDACTED:secret] HTTP/1.1");
+        // six, eight layers: the same, whatever the depth; the word ends at a quote too
+        assertThat(redact("q=\"a%25252525253Dhunter2\" n=1")).isEqualTo("q=\"a[REDACTED:secret]\" n=1");
+        assertThat(redact("password%25252525252525253Dhunter2")).isEqualTo("password[REDACTED:secret]");
+        Redactor.TextRedaction r = redactor.redactText("a%252525253Db c%252525253Dd");
+        assertThat(r.counts().of(RedactionCategory.SECRET)).isEqualTo(2);
         // read as a '%' encoded four times, followed by "3D": never decoded further
         assertThat(UrlEncoded.length("%252525253D", 0)).isEqualTo(UrlEncoded.MAX_LENGTH);
         assertThat(UrlEncoded.decoded("%252525253D", 0, UrlEncoded.MAX_LENGTH)).isEqualTo('%');
+        // four layers of "25" not followed by two hex digits encode nothing: left
+        assertThat(redact("100%25 done %2525 x %25252525 ok %25252525zz")).isEqualTo("100%25 done %2525 x %25252525 ok %25252525zz");
+    }
+
+    /** The forms a fourth review found leaking: short password options, more service tokens. */
+    @ParameterizedTest(name = "{0} -> {1}")
+    @CsvSource(delimiter = '|', quoteCharacter = '`', value = {
+        // the MySQL / MariaDB clients and 7-Zip: the password glued to -p (quoted too)
+        "exec mysql -pS3cret db | exec mysql -p[REDACTED:secret] db",
+        "exec mysql -u root -pS3cret db | exec mysql -u root -p[REDACTED:secret] db",
+        "`mysqladmin -u root -p'secret word' status` | `mysqladmin -u root -p'[REDACTED:secret]' status`",
+        "`mysqldump -p\"pw\" db` | `mysqldump -p\"[REDACTED:secret]\" db`",
+        "/usr/bin/mariadb-dump --user=root -pS3cret db | /usr/bin/mariadb-dump --user=root -p[REDACTED:secret] db",
+        "kubectl exec db -- mysql -uroot -pS3cret -e 'select 1' | kubectl exec db -- mysql -uroot -p[REDACTED:secret] -e 'select 1'",
+        "7z x -pzipPw archive.7z | 7z x -p[REDACTED:secret] archive.7z",
+        "`exec ['mysql', '-u', 'root', '-pS3cret', 'db']` | `exec ['mysql', '-u', 'root', '-p[REDACTED:secret]', 'db']`",
+        "`{\\\"argv\\\":[\\\"mysql\\\",\\\"-pS3cret\\\"]}` | `{\\\"argv\\\":[\\\"mysql\\\",\\\"-p[REDACTED:secret]\\\"]}`",
+        // sshpass and redis-cli: glued or as the next argument, whatever it looks like
+        "sshpass -p s3cretpw ssh deploy@host | sshpass -p [REDACTED:secret] ssh deploy@host",
+        "sshpass -ps3cretpw ssh -p 22 h | sshpass -p[REDACTED:secret] ssh -p 22 h",
+        "`sshpass -p 'two words' ssh h` | `sshpass -p '[REDACTED:secret]' ssh h`",
+        "`run ['sshpass', '-p', '-starts-with-dash', 'ssh', 'h']` | `run ['sshpass', '-p', '[REDACTED:secret]', 'ssh', 'h']`",
+        "redis-cli -h cache -a r3disPw ping | redis-cli -h cache -a [REDACTED:secret] ping",
+        // the environment variable form was already a name=value
+        "PGPASSWORD=pgpw psql -h db | PGPASSWORD=[REDACTED:secret] -h db",
+        // service tokens in their issuers' shapes
+        "login hf_AbCdEfGhIjKlMnOpQrStUvWxYzAbCdEfGh ok | login [REDACTED:secret] ok",
+        "org api_org_AbCdEfGhIjKlMnOpQrStUvWxYzAbCdEfGh ok | org [REDACTED:secret] ok",
+        "publish npm_AbCdEfGhIjKlMnOpQrStUvWxYz0123456789 done | publish [REDACTED:secret] done",
+        "twine pypi-AgEIcHlwaS5vcmcCJGE0ZjY4YjM3LTRhOTctNGUxNS1hYzQ2LTk2ZTc4MjMzNzk0MgACJXsicGVybWlzc2lvbnMi done | twine [REDACTED:secret] done",
+        "test pypi-AgENdGVzdC5weXBpLm9yZwIkNmNhZDRlNmQtMzk0NC00NWI0LWJiMjUtNWQ2YzY4ZjJiZWQ0AAIqWzMsIjE1 done | test [REDACTED:secret] done",
+        "mail SG.AbCdEfGhIjKlMnOpQrStUv.AbCdEfGhIjKlMnOpQrStUvWxYz0123456789-_AbCde sent | mail [REDACTED:secret] sent",
+        // covered before, checked again: Slack, Stripe, GitLab
+        "slack xoxp-1234567890-1234567890-abcdef | slack [REDACTED:secret]",
+        "stripe rk_live_abcdefghijklmnop1234 | stripe [REDACTED:secret]",
+        "gitlab glpat-abcdefghij0123456789 | gitlab [REDACTED:gitlab_token]",
+        // a pass label keeps its value hidden unless it is a small count or a verdict
+        "pass=hunter2 | pass=[REDACTED:secret]",
+        "`{\"pass\":\"hunter2\",\"fail\":0}` | `{\"pass\":\"[REDACTED:secret]\",\"fail\":0}`",
+        "`pass=\"9\"` | `pass=\"[REDACTED:secret]\"`",
+        "pass: 1234 | pass: [REDACTED:secret]",
+        "db_pass: 9 | db_pass: [REDACTED:secret]",
+        "password: 9 | password: [REDACTED:secret]",
+    })
+    void redactsTheFormsOfTheFourthReview(String input, String expected) {
+        assertThat(redact(input)).isEqualTo(expected);
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {
+        // -p and -a of other tools, -P a port, and -p of a MySQL client with a space (it prompts; the word is the database)
+        "mkdir -p /var/lib/app && docker run -p 8080:80 img; ssh -p 22 host",
+        "mysql -h db -P 3306 -u app -p appdb",
+        "mysql -u root -p db; ssh -p 2222 host | tail -a",
+        "scp -P 2222 f h: ; cp -a src dst; ls -a",
+        "service mysql restart; nc -p 4444 host",
+        "sshpass -f /run/secrets/pw ssh h",
+        // identifiers with the tokens' prefixes that have not their shapes
+        "hf_hub_download(repo_id=x) hf_transfer npm_config_cache=/tmp/n npm_lifecycle_event=test",
+        "npm_AbCdEfGhIjKlMnOpQrStUvWxYz012345678 (35) pypi-simple pypi-AgEI short SG.short.name SG.AbCdEfGhIjKlMnOpQrStUv.too-short",
+        // test counts and verdicts under a pass label
+        "{\"pass\":9,\"fail\":0}",
+        "pass: 9",
+        "pass=120",
+        "pass: true, fail: false",
+        "{\"pass\":1200,\"failed\":3}",
+        "{\\\"pass\\\":1200,\\\"skipped\\\":1}",
+    })
+    void lookAlikesOfTheFourthReviewForms_survive(String input) {
+        assertThat(redact(input)).isEqualTo(input);
+    }
+
+    /**
+     * The JSON key rule replaces every value under a secret-named key; under {@code pass} a number
+     * that is a test count is left, by the same rule as {@code pass: 9} in text.
+     */
+    @Test
+    void jsonPassCounts_areLeft_passwordsUnderPassStillRedacted() {
+        JsonObject in = Json.createReader(new StringReader("""
+                {"summary": {"pass": 9, "fail": 0}, "suite": {"Pass": 1200, "skipped": 1}, "login": {"pass": "hunter2"},
+                 "pin": {"pass": 4821}, "nested": {"credentials": {"pass": 9}}, "float": {"pass": 9.5}, "db": {"db_pass": 9},
+                 "verdict": {"pass": true}}
+                """)).readObject();
+
+        JsonObject out = redactor.redactJson(in).value().asJsonObject();
+
+        assertThat(out.getJsonObject("summary").getInt("pass")).isEqualTo(9);
+        assertThat(out.getJsonObject("suite").getInt("Pass")).isEqualTo(1200);
+        assertThat(out.getJsonObject("verdict").getBoolean("pass")).isTrue();
+        assertThat(out.getJsonObject("login").getString("pass")).isEqualTo("[REDACTED:secret]");
+        // four digits without a sibling count: a PIN's length, still hidden
+        assertThat(out.getJsonObject("pin").getString("pass")).isEqualTo("[REDACTED:secret]");
+        // under a secret key everything goes, whatever it is; only the whole key pass is a count
+        assertThat(out.getJsonObject("nested").getJsonObject("credentials").getString("pass")).isEqualTo("[REDACTED:secret]");
+        assertThat(out.getJsonObject("float").getString("pass")).isEqualTo("[REDACTED:secret]");
+        assertThat(out.getJsonObject("db").getString("db_pass")).isEqualTo("[REDACTED:secret]");
     }
 
     @Test
@@ -370,7 +477,11 @@ class RedactorLeaksTest {
         "%25", "%2525252525", "token%2525253D", "%25252540", "a%252540", "-----END PRIVATE KEY-----", "a\\n-----END PRIVATE KEY-----",
         "curl -sSsSsSsSsSsSsSsSsSsS", "curl -u", "['curl', '-u', ", "--password ", "-- ", "--", "sk-", "sk-ant-api03-", "v1.2.3.4 ",
         "Pass: 9 ", "Tests: Pass: 9 Fail: 0 ", "Cookie: a=\"", "Cookie: a=1, ", "Set-Cookie: a=b; Expires=Wed, ", "password\\u003d",
-        "password\\u003d\\u0027", "\\u003d", "4111-1111 1111."})
+        "password\\u003d\\u0027", "\\u003d", "4111-1111 1111.",
+        // the anchors of the fourth review's forms
+        "mysql -p", "mysql -pX ", "mysql ", " -p", "sshpass -p ", "sshpass -p '", "['mysql', '-p", "redis-cli -a ", "hf_", "npm_",
+        "pypi-AgEIcHlwaS5vcmc", "SG.", "SG.AbCdEfGhIjKlMnOpQrStUv.", "%25252525", "%2525252525", "%252525253D", "\"pass\":9,",
+        "pass: 9 "})
     void oneMegabyteOfAnAnchor_staysLinear(String unit) {
         String hostile = unit.repeat(1_000_000 / unit.length());
         redactor.redactText(hostile); // warm-up

@@ -182,6 +182,8 @@ class RedactorTest {
     void corpus_ofOver1000LinesWithPlantedSecretsOfEveryCategory_leaksNone() {
         List<SecretCorpus.Line> lines = new SecretCorpus(20250310L).secretLines(80);
         assertThat(lines).hasSizeGreaterThanOrEqualTo(1000);
+        // the secret category's forms are planted in turn: with no more forms than lines per category, each is there
+        assertThat(SecretCorpus.SECRET_FORMS.length).as("forms of the secret category, each planted at least once").isLessThanOrEqualTo(80);
         Map<RedactionCategory, Integer> redactedAs = new EnumMap<>(RedactionCategory.class);
         List<String> leaks = new ArrayList<>();
         for (SecretCorpus.Line line : lines) {

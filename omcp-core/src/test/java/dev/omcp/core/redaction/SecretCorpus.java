@@ -28,7 +28,36 @@ final class SecretCorpus {
     /** A log line and the harmless tokens in it that must survive. */
     record Benign(String text, List<String> tokens) {}
 
+    /** The forms of the {@code secret} category: a secret-like name, header, option or token, {@code %s} the secret. */
+    static final String[] SECRET_FORMS = {
+        "password=%s", "db_password: %s", "client_secret=%s&grant_type=client_credentials",
+        "\"api_key\": \"%s\"", "secret=%s", "token=%s", "X-Api-Key: %s", "PGPASSWORD='%s'",
+        // JSON escaped inside a JSON string, a URL-encoded query string, an Authorization scheme other than Bearer
+        "msg=\"{\\\"password\\\":\\\"%s\\\",\\\"user\\\":\\\"bob\\\"}\"", "GET /cb?code=x%%26access_token%%3D%s HTTP/1.1",
+        "Authorization: Token %s", "{\"passwd\": [\"%s\"]}",
+        // the second review: cookies, auth/session/*_pass names, double URL encoding, curl credentials
+        "Cookie: theme=dark; session=%s; lang=en", "Set-Cookie: sid=%s; Path=/; HttpOnly; SameSite=Lax", "auth=%s",
+        "session: %s", "db_pass=%s", "\"sessionId\": \"%s\"", "sid=%s",
+        "GET /x?next=%%2Fcb%%3Fpassword%%253D%s%%2526y%%253D1 HTTP/1.1", "q=%%257B%%2522password%%2522%%253A%%2522%s%%2522%%257D",
+        "curl -sS -u alice:%s https://api.example.com/v1", "curl --user 'bob:%s' -X POST", "passphrase=%s",
+        // the third review: deeper URL encoding, glued curl -u, argument lists, cookies holding ", ", Gson escapes,
+        // an empty URL user, long options with a space
+        "GET /x?next=%%2Fcb%%3Ftoken%%25253D%s%%252526y%%25253D1 HTTP/1.1", "r=%%2525253Fpassword%%2525253D%s%%25252526",
+        "curl -sSu alice:%s https://x", "curl -ualice:%s https://x", "exec ['curl', '-u', 'alice:%s']",
+        "Cookie: theme=dark, session=%s; lang=en", "Set-Cookie: id=x; Expires=Wed, 21 Oct 2026 07:28:00 GMT, sid=%s; Path=/",
+        "{\\\"msg\\\":\\\"login password\\u003d%s, user\\u003dbob\\\"}", "redis://:%s@cache:6379/0",
+        "mysql -h db --password %s -e select", "run --api-token '%s' --verbose",
+        // the fourth review: short password options of the tools whose -p (or -a) is a password, URL encoding
+        // deeper than the decoding bound, and developer-service tokens without a secret-like name
+        "exec mysql -u root -p%s appdb", "mysqladmin -h db -p'%s' status", "sshpass -p %s ssh deploy@host",
+        "exec ['sshpass', '-p', '%s', 'ssh', 'h']", "redis-cli -h cache -a %s ping",
+        "GET /x?next=%%252525253Fpassword%%252525253D%s%%2525252526y%%252525253D1 HTTP/1.1",
+        "hf login %s ok", "publish with %s done", "twine upload -u __token__ %s dist/*", "mail via %s queued"
+    };
+
     private final Random rnd;
+    /** How many secret-category lines were made: the next one takes the next of {@link #SECRET_FORMS}. */
+    private int secretLines;
 
     SecretCorpus(long seed) {
         this.rnd = new Random(seed);
@@ -92,7 +121,12 @@ final class SecretCorpus {
                             // the third review's: test summaries, Go test verdicts, versions with a v
                             "Tests: Pass: " + rnd.nextInt(500) + " Fail: " + rnd.nextInt(5), "PASS: " + rnd.nextInt(99) + ", FAIL: 0, SKIP: " + rnd.nextInt(3),
                             "--- PASS: Test" + random(UPPER, 1) + random(LOWER, 6) + " (0.0" + rnd.nextInt(10) + "s)",
-                            "agent v" + rnd.nextInt(20) + "." + rnd.nextInt(20) + "." + rnd.nextInt(20) + "." + rnd.nextInt(200));
+                            "agent v" + rnd.nextInt(20) + "." + rnd.nextInt(20) + "." + rnd.nextInt(20) + "." + rnd.nextInt(200),
+                            // the fourth review's: -p and -a of other tools, a MySQL client prompting, JSON test counts, prefixes
+                            "mkdir -p /var/lib/app-" + rnd.nextInt(100), "docker run -p " + (1024 + rnd.nextInt(60000)) + ":80 img",
+                            "ssh -p " + (1 + rnd.nextInt(65535)) + " deploy", "mysql -h db -P 3306 -u app -p appdb", "ls -a /tmp",
+                            "{\"pass\":" + rnd.nextInt(1000) + ",\"fail\":" + rnd.nextInt(9) + "}", "pass: " + rnd.nextInt(1000),
+                            "hf_hub_download npm_config_cache=/tmp/npm pypi-simple", "progress 100%25 done");
                     text = iso + " pod=" + pod + " image=" + image + " " + usage + " runtime=" + goVersion + " trace_id=" + traceId
                             + " span_id=" + spanId + " " + words;
                     tokens.addAll(List.of(iso, pod, image, usage, goVersion, traceId, spanId, words));
@@ -229,26 +263,19 @@ final class SecretCorpus {
             }
             case SECRET -> {
                 secret = random(ALNUM + "!#$%*()_+-", 8 + rnd.nextInt(16));
-                context = pick("password=%s", "db_password: %s", "client_secret=%s&grant_type=client_credentials",
-                        "\"api_key\": \"%s\"", "secret=%s", "token=%s", "X-Api-Key: %s", "PGPASSWORD='%s'",
-                        // JSON escaped inside a JSON string, a URL-encoded query string, an Authorization scheme other than Bearer
-                        "msg=\"{\\\"password\\\":\\\"%s\\\",\\\"user\\\":\\\"bob\\\"}\"", "GET /cb?code=x%%26access_token%%3D%s HTTP/1.1",
-                        "Authorization: Token %s", "{\"passwd\": [\"%s\"]}",
-                        // the second review: cookies, auth/session/*_pass names, double URL encoding, curl credentials
-                        "Cookie: theme=dark; session=%s; lang=en", "Set-Cookie: sid=%s; Path=/; HttpOnly; SameSite=Lax", "auth=%s",
-                        "session: %s", "db_pass=%s", "\"sessionId\": \"%s\"", "sid=%s",
-                        "GET /x?next=%%2Fcb%%3Fpassword%%253D%s%%2526y%%253D1 HTTP/1.1", "q=%%257B%%2522password%%2522%%253A%%2522%s%%2522%%257D",
-                        "curl -sS -u alice:%s https://api.example.com/v1", "curl --user 'bob:%s' -X POST", "passphrase=%s",
-                        // the third review: deeper URL encoding, glued curl -u, argument lists, cookies holding ", ", Gson escapes,
-                        // an empty URL user, long options with a space
-                        "GET /x?next=%%2Fcb%%3Ftoken%%25253D%s%%252526y%%25253D1 HTTP/1.1", "r=%%2525253Fpassword%%2525253D%s%%25252526",
-                        "curl -sSu alice:%s https://x", "curl -ualice:%s https://x", "exec ['curl', '-u', 'alice:%s']",
-                        "Cookie: theme=dark, session=%s; lang=en", "Set-Cookie: id=x; Expires=Wed, 21 Oct 2026 07:28:00 GMT, sid=%s; Path=/",
-                        "{\\\"msg\\\":\\\"login password\\u003d%s, user\\u003dbob\\\"}", "redis://:%s@cache:6379/0",
-                        "mysql -h db --password %s -e select", "run --api-token '%s' --verbose");
+                // every form in turn, so that each is planted whatever the seed (80 lines per category, fewer forms)
+                context = SECRET_FORMS[secretLines++ % SECRET_FORMS.length];
                 if (context.startsWith("passphrase")) {
                     // an unquoted value with spaces: a passphrase of a few words
                     secret = random(LOWER, 3 + rnd.nextInt(6)) + " " + random(LOWER, 3 + rnd.nextInt(6)) + " " + random(LOWER + DIGITS, 4 + rnd.nextInt(6));
+                } else if (context.startsWith("hf login")) {
+                    secret = pick("hf_", "api_org_") + random(ALNUM, 34);
+                } else if (context.startsWith("publish with")) {
+                    secret = "npm_" + random(ALNUM, 36);
+                } else if (context.startsWith("twine")) {
+                    secret = pick("pypi-AgEIcHlwaS5vcmc", "pypi-AgENdGVzdC5weXBpLm9yZw") + random(B64URL, 50 + rnd.nextInt(150));
+                } else if (context.startsWith("mail via")) {
+                    secret = "SG." + random(B64URL, 22) + "." + random(B64URL, 43);
                 }
             }
             default -> throw new IllegalStateException();
