@@ -160,7 +160,7 @@ public final class GatewayAssembly implements AutoCloseable {
                 .description(gateway.description())
                 .module(new AuditRoutes(audit))
                 .module(sources.routes())
-                .module(new ConnectorRoutes(plugins.management(sources.registry())))
+                .module(new ConnectorRoutes(plugins.management(sources.registry()), sources.registry(), access.policy()))
                 .apiGuard(access.guard())
                 .managementIdentity(access.guard())
                 .securityHeaders(access.headers());

@@ -40,7 +40,8 @@ record PluginWiring(PluginCatalog catalog, HookRegistry hooks, Optional<HookMode
      * @param pins the {@code plugins:} block of the sources file
      */
     static PluginWiring start(Settings.Plugins settings, List<ConnectorFactory> builtins, List<PluginPin> pins, String version) {
-        FilesystemPluginStore store = new FilesystemPluginStore(settings.directory(), settings.trustRoot(), settings.revokedKeys());
+        FilesystemPluginStore store = new FilesystemPluginStore(settings.directory(), settings.trustRoot(), settings.revokedKeys(),
+                settings.verify() || settings.requireSignature());
         // before the first scan: an upgrade the last run died in must not leave its plugin missing
         store.recoverInterruptedInstalls();
         HookRegistry hooks = new HookRegistry();

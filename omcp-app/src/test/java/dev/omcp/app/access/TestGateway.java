@@ -33,6 +33,11 @@ final class TestGateway implements AutoCloseable {
     }
 
     static TestGateway start(Map<String, String> env, Clock clock) {
+        return start(env, clock, "test");
+    }
+
+    /** A gateway that reports {@code version} (plugins check their compat.serverVersion against it). */
+    static TestGateway start(Map<String, String> env, Clock clock, String version) {
         Map<String, String> all = new HashMap<>();
         all.put("HOST", "127.0.0.1");
         all.put("PORT", "0");
@@ -43,7 +48,7 @@ final class TestGateway implements AutoCloseable {
         all.putAll(env);
         RecordingAuditTrail audit = new RecordingAuditTrail();
         try {
-            return new TestGateway(GatewayAssembly.start(SettingsReader.read(all), GatewayAssembly.Options.none(), "test", clock, audit),
+            return new TestGateway(GatewayAssembly.start(SettingsReader.read(all), GatewayAssembly.Options.none(), version, clock, audit),
                     audit, scratch);
         } catch (InvalidSettingsException e) {
             scratch.close();

@@ -110,7 +110,9 @@ class ConnectorApiIT {
             return List.of();
         }
         try (Stream<Path> walk = Files.walk(plugins)) {
-            return walk.filter(p -> !p.equals(plugins)).map(p -> plugins.relativize(p).toString()).sorted().toList();
+            // the change lock's file is created by the first install or removal and kept for good: it holds no plugin
+            return walk.filter(p -> !p.equals(plugins)).map(p -> plugins.relativize(p).toString())
+                    .filter(p -> !p.equals(".omcp-install.lock")).sorted().toList();
         }
     }
 

@@ -4,6 +4,7 @@ import dev.omcp.ports.plugins.BundleRejectedException;
 import dev.omcp.ports.plugins.DowngradePolicy;
 import dev.omcp.ports.plugins.InstallOutcome;
 import dev.omcp.ports.plugins.PluginCandidate;
+import dev.omcp.ports.plugins.PluginDirectoryBusyException;
 import dev.omcp.ports.plugins.PluginStore;
 import dev.omcp.ports.plugins.StagedBundle;
 import dev.omcp.sdk.manifest.ConnectorManifest;
@@ -21,7 +22,10 @@ import org.slf4j.LoggerFactory;
  * re-scan. An older version than the one installed is refused unless a downgrade was allowed, and
  * the installed version with other contents always ({@link VersionChange}). A refused bundle writes nothing; a bundle that verifies but does not load is taken back
  * and the install it replaced put back live, so a broken upgrade never leaves a connector type
- * without its plugin. Used by the management API and by {@code omcp plugin install}.
+ * without its plugin. Used by the management API and by {@code omcp plugin install}. The plugins
+ * directory is held ({@link PluginStore#lockForChange()}) from the first look at the installed
+ * version until the earlier install is settled, so another process's install or removal cannot
+ * interleave its renames with this one's.
  */
 public final class BundleInstaller {
     private static final Logger LOG = LoggerFactory.getLogger(BundleInstaller.class);
@@ -55,7 +59,7 @@ public final class BundleInstaller {
         if (!store.trustRoot().isLoaded()) {
             return new InstallOutcome.Refused(InstallOutcome.Kind.NO_TRUST_ROOT, store.trustRoot().unavailableReason());
         }
-        try (StagedBundle staged = store.stage(tarball)) {
+        try (PluginStore.ChangeLock held = store.lockForChange(); StagedBundle staged = store.stage(tarball)) {
             PluginCandidate candidate = staged.candidate();
             Admission admission = LoadDecision.decide(VerificationPolicy.install(), store.trustRoot(), candidate, serverVersion);
             String refusal = switch (admission) {
@@ -101,6 +105,8 @@ public final class BundleInstaller {
             return takeBack(staged, manifest, rescanned.detail(), checks);
         } catch (BundleRejectedException e) {
             return refused(InstallOutcome.Kind.VERIFICATION_FAILED, e.getMessage());
+        } catch (PluginDirectoryBusyException e) {
+            return refused(InstallOutcome.Kind.BUSY, e.getMessage());
         }
     }
 

@@ -13,6 +13,7 @@ import dev.omcp.ports.plugins.PluginCandidate;
 import dev.omcp.ports.plugins.PluginPin;
 import dev.omcp.ports.plugins.PluginStore;
 import dev.omcp.ports.plugins.RemoveOutcome;
+import dev.omcp.ports.plugins.SourceAudience;
 import dev.omcp.sdk.connector.ConnectorFactory;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -75,14 +76,14 @@ public final class ConnectorManagement implements ManageConnectors {
     }
 
     @Override
-    public InstallOutcome install(String name, Optional<String> version, DowngradePolicy downgrade) {
-        return guarded(() -> hub.<InstallOutcome>map(h -> new HubInstall(h, installer).install(name, version, liveChecks, downgrade))
+    public InstallOutcome install(String name, Optional<String> version, DowngradePolicy downgrade, SourceAudience audience) {
+        return guarded(audience, () -> hub.<InstallOutcome>map(h -> new HubInstall(h, installer).install(name, version, liveChecks, downgrade))
                 .orElseGet(() -> new InstallOutcome.Refused(InstallOutcome.Kind.HUB_UNAVAILABLE, noHub())));
     }
 
     @Override
-    public InstallOutcome upload(byte[] tarball, DowngradePolicy downgrade) {
-        return guarded(() -> tarball.length > MAX_BUNDLE_BYTES
+    public InstallOutcome upload(byte[] tarball, DowngradePolicy downgrade, SourceAudience audience) {
+        return guarded(audience, () -> tarball.length > MAX_BUNDLE_BYTES
                 ? new InstallOutcome.Refused(InstallOutcome.Kind.TOO_LARGE, "the bundle is larger than " + (MAX_BUNDLE_BYTES >> 20) + " MiB")
                 : installer.install(tarball, Optional.empty(), liveChecks, downgrade));
     }
@@ -119,7 +120,8 @@ public final class ConnectorManagement implements ManageConnectors {
         return Optional.empty();
     }
 
-    private InstallOutcome guarded(Supplier<InstallOutcome> install) {
+    private InstallOutcome guarded(SourceAudience audience, Supplier<InstallOutcome> install) {
+        Objects.requireNonNull(audience, "audience");
         Optional<InstallOutcome.Refused> refusal = installRefusal();
         if (refusal.isPresent()) {
             return refusal.get();
@@ -133,7 +135,7 @@ public final class ConnectorManagement implements ManageConnectors {
             if (outcome instanceof InstallOutcome.Installed installed && installed.loaded()) {
                 // sources a forced removal left without a connector would otherwise wait for a restart or a PUT
                 return InstalledSources.connect(installed, Optional.ofNullable(servedBefore.get(installed.name())),
-                        catalog.find(installed.name()), users);
+                        catalog.find(installed.name()), users, audience);
             }
             return outcome;
         } finally {

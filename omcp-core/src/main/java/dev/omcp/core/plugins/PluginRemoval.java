@@ -1,6 +1,7 @@
 package dev.omcp.core.plugins;
 
 import dev.omcp.ports.plugins.PluginCandidate;
+import dev.omcp.ports.plugins.PluginDirectoryBusyException;
 import dev.omcp.ports.plugins.PluginPin;
 import dev.omcp.ports.plugins.PluginStore;
 import dev.omcp.ports.plugins.RemoveOutcome;
@@ -78,6 +79,22 @@ public final class PluginRemoval {
      * @param force remove it even when {@link Checks#sourcesLeftWithout} names sources
      */
     public RemoveOutcome remove(String name, boolean force, Checks checks) {
+        PluginStore.ChangeLock held;
+        try {
+            held = store.lockForChange();
+        } catch (PluginDirectoryBusyException e) {
+            return refused(new RemoveOutcome.Refused(RemoveOutcome.Kind.BUSY, e.getMessage()));
+        } catch (UncheckedIOException e) {
+            LOG.error("event=plugin-remove-failed plugin={} reason=\"{}\"", shown(name), e.getMessage());
+            return new RemoveOutcome.Refused(RemoveOutcome.Kind.FAILED, e.getMessage() + "; nothing was removed");
+        }
+        // held from the first look at the plugin until the re-scan: another process's install must not rename in between
+        try (held) {
+            return removeHeld(name, force, checks);
+        }
+    }
+
+    private RemoveOutcome removeHeld(String name, boolean force, Checks checks) {
         String shown = shown(name);
         Optional<PluginPin> pin = checks.pins().stream().filter(p -> p.directoryName().equals(name)).findFirst();
         if (pin.isPresent()) {

@@ -17,6 +17,7 @@ import dev.omcp.ports.plugins.HubUnavailableException;
 import dev.omcp.ports.plugins.InstallOutcome;
 import dev.omcp.ports.plugins.ManageConnectors;
 import dev.omcp.ports.plugins.PluginCandidate;
+import dev.omcp.ports.plugins.SourceAudience;
 import dev.omcp.ports.plugins.SourceReconnection;
 import dev.omcp.ports.plugins.TrustRoot;
 import dev.omcp.sdk.hook.HookKind;
@@ -386,5 +387,70 @@ class ConnectorManagementTest {
         assertThat(first).isInstanceOfSatisfying(InstallOutcome.Installed.class,
                 installed -> assertThat(installed.sources()).containsExactly(new SourceReconnection("traces", "connected", "")));
         assertThat(again).isInstanceOf(InstallOutcome.Installed.class);
+    }
+
+    @Test
+    void anUpgradesAnswer_namesAndCountsOnlyTheSourcesTheCallerMaySee() {
+        FakePluginStore store = new FakePluginStore(KEY, tempoAt("1.0.0"));
+        store.bundle(TEMPO, tempoAt("1.1.0"));
+        FakeConnectorUsers users = new FakeConnectorUsers().source("traces-acme", "tempo").source("traces-globex", "tempo");
+        users.failing.put("traces-globex", "globex's backend refused the connection");
+        ConnectorManagement management = management(store, Optional.empty(), true, VerificationPolicy.defaults(), users);
+
+        InstallOutcome outcome = management.upload(TEMPO, DowngradePolicy.REFUSE, SourceAudience.of(java.util.Set.of("traces-acme")));
+
+        assertThat(users.reconnected).as("the plugin serves every tenant: all its sources move").containsExactly("tempo");
+        assertThat(outcome).isInstanceOfSatisfying(InstallOutcome.Installed.class, installed -> {
+            assertThat(installed.sources()).containsExactly(new SourceReconnection("traces-acme", "connected", ""));
+            assertThat(installed.detail()).isEqualTo("installed and loaded; 1 of 1 enabled source(s) of type tempo now run version 1.1.0")
+                    .doesNotContain("globex");
+        });
+    }
+
+    @Test
+    void aFirstInstallsAnswer_namesNoSourceOfAnotherTenant() {
+        FakePluginStore store = new FakePluginStore(KEY);
+        store.bundle(TEMPO, tempoAt("1.0.0"));
+        FakeConnectorUsers users = new FakeConnectorUsers().source("traces-acme", "tempo").source("traces-globex", "tempo");
+        users.failing.put("traces-globex", "globex's backend refused the connection");
+        ConnectorManagement management = management(store, Optional.empty(), true, VerificationPolicy.defaults(), users);
+
+        InstallOutcome outcome = management.upload(TEMPO, DowngradePolicy.REFUSE, SourceAudience.of(java.util.Set.of("traces-acme")));
+
+        assertThat(outcome).isInstanceOfSatisfying(InstallOutcome.Installed.class, installed -> {
+            assertThat(installed.sources()).containsExactly(new SourceReconnection("traces-acme", "connected", ""));
+            assertThat(installed.detail()).doesNotContain("globex");
+        });
+    }
+
+    @Test
+    void anInstallWhileAnotherProcessHoldsThePluginsDirectory_isRefusedAsBusy_andNothingIsStaged() {
+        FakePluginStore store = new FakePluginStore(KEY, tempoAt("1.0.0"));
+        store.bundle(TEMPO, tempoAt("1.1.0"));
+        store.heldElsewhere = "another install or removal is in progress in the plugins directory";
+        ConnectorManagement management = management(store, true);
+
+        InstallOutcome outcome = management.upload(TEMPO);
+
+        assertThat(outcome).isEqualTo(new InstallOutcome.Refused(InstallOutcome.Kind.BUSY, store.heldElsewhere));
+        assertThat(store.staged).isEmpty();
+        assertThat(store.directory).singleElement().satisfies(c -> assertThat(c.manifest().orElseThrow().version()).isEqualTo("1.0.0"));
+    }
+
+    @Test
+    void anUpgrade_andATakenBackOne_changeThePluginsDirectoryOnlyWhileHoldingIt() {
+        FakePluginStore store = new FakePluginStore(KEY, tempoAt("1.0.0"));
+        store.bundle(TEMPO, tempoAt("1.1.0"));
+        byte[] broken = "tempo 1.2.0 bundle".getBytes(StandardCharsets.UTF_8);
+        store.bundle(broken, tempoAt("1.2.0"));
+        store.loadFailures.put("tempo@1.2.0", "the factory class is not in the JAR");
+        ConnectorManagement management = management(store, true);
+
+        assertThat(management.upload(TEMPO)).isInstanceOf(InstallOutcome.Installed.class);
+        assertThat(management.upload(broken)).isInstanceOfSatisfying(InstallOutcome.Refused.class,
+                refused -> assertThat(refused.kind()).isEqualTo(InstallOutcome.Kind.LOAD_FAILED));
+
+        assertThat(store.unlockedChanges).as("stage, commit, roll-back and settling all happen under the lock").isEmpty();
+        assertThat(store.staged).containsExactly("tempo", "tempo");
     }
 }

@@ -45,6 +45,29 @@ final class FakePluginStore implements PluginStore {
     String removeFailure;
     /** What {@link #remove} answers: whether everything was deleted. */
     boolean removeDeletesAll = true;
+    /** When set, another process holds the plugins directory: {@link #lockForChange} refuses with this. */
+    String heldElsewhere;
+    private volatile boolean locked;
+    /** Every change of the directory (stage, commit, roll-back, close, remove) made without the change lock held. */
+    final List<String> unlockedChanges = new CopyOnWriteArrayList<>();
+
+    @Override
+    public ChangeLock lockForChange() throws dev.omcp.ports.plugins.PluginDirectoryBusyException {
+        if (heldElsewhere != null) {
+            throw new dev.omcp.ports.plugins.PluginDirectoryBusyException(heldElsewhere);
+        }
+        if (locked) {
+            throw new IllegalStateException("the change lock is not re-entrant");
+        }
+        locked = true;
+        return () -> locked = false;
+    }
+
+    private void change(String what) {
+        if (!locked) {
+            unlockedChanges.add(what);
+        }
+    }
 
     FakePluginStore(TrustRoot trustRoot, PluginCandidate... candidates) {
         this.trustRoot = trustRoot;
@@ -101,6 +124,7 @@ final class FakePluginStore implements PluginStore {
                     throw new BundleRejectedException(reason);
                 }
                 PluginCandidate candidate = (PluginCandidate) bundle.getValue();
+                change("stage");
                 staged.add(candidate.name());
                 return new StagedBundle() {
                     private boolean committed;
@@ -113,6 +137,7 @@ final class FakePluginStore implements PluginStore {
 
                     @Override
                     public void commit() {
+                        change("commit");
                         replaced = directory.stream().filter(c -> c.origin() == ConnectorType.Origin.FILESYSTEM
                                 && c.location().equals(candidate.name())).findFirst().orElse(null);
                         directory.removeIf(c -> c.origin() == ConnectorType.Origin.FILESYSTEM && c.location().equals(candidate.name()));
@@ -123,6 +148,7 @@ final class FakePluginStore implements PluginStore {
 
                     @Override
                     public boolean rollBack() {
+                        change("rollBack");
                         if (!committed) {
                             return false;
                         }
@@ -137,6 +163,7 @@ final class FakePluginStore implements PluginStore {
 
                     @Override
                     public void close() {
+                        change("close");
                         if (!committed) {
                             discarded.add(candidate.name());
                         }
@@ -149,6 +176,7 @@ final class FakePluginStore implements PluginStore {
 
     @Override
     public boolean remove(String name) {
+        change("remove");
         if (removeFailure != null) {
             throw new java.io.UncheckedIOException(removeFailure, new java.io.IOException(removeFailure));
         }

@@ -180,4 +180,27 @@ class PluginRemovalTest {
 
         assertThat(reinstalled).isEqualTo(new InstallOutcome.Installed("tempo", "1.1.0", true, "installed and loaded"));
     }
+
+    @Test
+    void aRemovalWhileAnotherProcessHoldsThePluginsDirectory_isRefusedAsBusy_andNothingIsRemoved() {
+        FakePluginStore store = new FakePluginStore(KEY, Candidates.verified("tempo"));
+        store.heldElsewhere = "another install or removal is in progress in the plugins directory";
+
+        RemoveOutcome.Refused refused = refused(management(store, true).remove("tempo", true));
+
+        assertThat(refused.kind()).isEqualTo(RemoveOutcome.Kind.BUSY);
+        assertThat(refused.reason()).isEqualTo(store.heldElsewhere);
+        assertThat(store.removed).isEmpty();
+        assertThat(store.directory).hasSize(1);
+    }
+
+    @Test
+    void aRemoval_removesOnlyWhileHoldingThePluginsDirectory() {
+        FakePluginStore store = new FakePluginStore(KEY, Candidates.verified("tempo"));
+
+        assertThat(management(store, true).remove("tempo", false)).isInstanceOf(RemoveOutcome.Removed.class);
+
+        assertThat(store.removed).containsExactly("tempo");
+        assertThat(store.unlockedChanges).isEmpty();
+    }
 }

@@ -90,6 +90,11 @@ public sealed interface InstallOutcome {
          * The bundle verified but its connector did not load; it was taken back and the version it
          * would have replaced put back live: 422.
          */
-        LOAD_FAILED
+        LOAD_FAILED,
+        /**
+         * Another install or removal (another process, such as {@code omcp plugin install}) holds the
+         * plugins directory; nothing was written, try again once it finished: 503.
+         */
+        BUSY
     }
 }

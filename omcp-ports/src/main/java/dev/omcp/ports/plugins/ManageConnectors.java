@@ -26,8 +26,14 @@ public interface ManageConnectors {
      *
      * @param version an exact version, or empty for the catalog's latest
      * @param downgrade whether a version older than the installed one may replace it
+     * @param audience the sources the answer may name (the caller's tenant's and unbound ones)
      */
-    InstallOutcome install(String name, Optional<String> version, DowngradePolicy downgrade);
+    InstallOutcome install(String name, Optional<String> version, DowngradePolicy downgrade, SourceAudience audience);
+
+    /** {@link #install(String, Optional, DowngradePolicy, SourceAudience)} for an operator of the whole gateway. */
+    default InstallOutcome install(String name, Optional<String> version, DowngradePolicy downgrade) {
+        return install(name, version, downgrade, SourceAudience.wholeGateway());
+    }
 
     /** {@link #install(String, Optional, DowngradePolicy)}, refusing a downgrade. */
     default InstallOutcome install(String name, Optional<String> version) {
@@ -38,8 +44,14 @@ public interface ManageConnectors {
      * Installs an uploaded {@code .tgz} bundle. Needs {@code connectors:write}.
      *
      * @param downgrade whether a version older than the installed one may replace it
+     * @param audience the sources the answer may name (the caller's tenant's and unbound ones)
      */
-    InstallOutcome upload(byte[] tarball, DowngradePolicy downgrade);
+    InstallOutcome upload(byte[] tarball, DowngradePolicy downgrade, SourceAudience audience);
+
+    /** {@link #upload(byte[], DowngradePolicy, SourceAudience)} for an operator of the whole gateway. */
+    default InstallOutcome upload(byte[] tarball, DowngradePolicy downgrade) {
+        return upload(tarball, downgrade, SourceAudience.wholeGateway());
+    }
 
     /** {@link #upload(byte[], DowngradePolicy)}, refusing a downgrade. */
     default InstallOutcome upload(byte[] tarball) {

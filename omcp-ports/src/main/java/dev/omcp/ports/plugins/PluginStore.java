@@ -42,6 +42,24 @@ public interface PluginStore {
     StagedBundle stage(byte[] tarball) throws BundleRejectedException;
 
     /**
+     * Takes the plugins directory for one change: an install's whole stage, commit and settling
+     * (or roll-back), or a removal. It excludes other processes too (an {@code omcp plugin install}
+     * or {@code remove} beside a running gateway), whose renames would otherwise interleave with
+     * this change's. It is not waited for: a second change is refused at once.
+     *
+     * @throws PluginDirectoryBusyException when another change holds the directory; nothing was written
+     * @throws java.io.UncheckedIOException when the lock file cannot be created or locked
+     */
+    ChangeLock lockForChange() throws PluginDirectoryBusyException;
+
+    /** The plugins directory held for one change, until {@link #close()}. */
+    interface ChangeLock extends AutoCloseable {
+        /** Lets the next change in. */
+        @Override
+        void close();
+    }
+
+    /**
      * Removes the plugins directory's {@code <name>} sub-directory, crash-safely: it is first renamed
      * to a hidden {@code .removing-<name>-*} directory (from then on no scan sees it, and the start
      * after a crash deletes it: the rename is the removal's commit), then deleted. Earlier installs

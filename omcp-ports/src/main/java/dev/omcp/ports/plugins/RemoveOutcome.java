@@ -61,6 +61,11 @@ public sealed interface RemoveOutcome {
          */
         PINNED,
         /** The file system refused to move the plugin out of the way; nothing changed: 500. */
-        FAILED
+        FAILED,
+        /**
+         * Another install or removal (another process, such as {@code omcp plugin install}) holds the
+         * plugins directory; nothing changed, try again once it finished: 503.
+         */
+        BUSY
     }
 }

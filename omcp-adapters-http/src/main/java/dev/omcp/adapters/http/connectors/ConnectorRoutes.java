@@ -6,6 +6,10 @@ import dev.omcp.adapters.http.api.ApiRoutes;
 import dev.omcp.adapters.http.api.JsonResponses;
 import dev.omcp.adapters.http.api.RequestBodies;
 import dev.omcp.adapters.http.server.HttpModule;
+import dev.omcp.ports.access.AccessDecision;
+import dev.omcp.ports.access.AccessPolicy;
+import dev.omcp.ports.access.Permission;
+import dev.omcp.ports.identity.Principal;
 import dev.omcp.ports.plugins.ConnectorStatus;
 import dev.omcp.ports.plugins.DowngradePolicy;
 import dev.omcp.ports.plugins.HubListing;
@@ -14,7 +18,10 @@ import dev.omcp.ports.plugins.HubUnavailableException;
 import dev.omcp.ports.plugins.InstallOutcome;
 import dev.omcp.ports.plugins.ManageConnectors;
 import dev.omcp.ports.plugins.RemoveOutcome;
+import dev.omcp.ports.plugins.SourceAudience;
 import dev.omcp.ports.plugins.SourceReconnection;
+import dev.omcp.ports.sources.ManageSources;
+import dev.omcp.ports.sources.SourceView;
 import dev.omcp.sdk.manifest.ConnectorManifest;
 import io.javalin.http.Context;
 import io.javalin.http.HandlerType;
@@ -25,9 +32,11 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.Semaphore;
+import java.util.stream.Collectors;
 
 /**
  * {@code /api/connectors} and {@code /api/hub/catalog} (spec 4.3, 7.4).
@@ -48,6 +57,10 @@ import java.util.concurrent.Semaphore;
  * {@code ?allowDowngrade=true}, which the audit entry's target then records; in every refusal
  * nothing is written. A removal is 403 when {@code ENABLE_UI_INSTALL} is not true too, 404 for a
  * plugin that is not installed, and 409 while sources use its connector unless {@code ?force=true}.
+ *
+ * <p>A plugin serves every tenant, but an install's answer names only the sources the caller could
+ * list with {@code GET /api/sources}: none without {@code sources:read}, else those of its tenant and
+ * the unbound ones ({@link SourceAudience}). The log keeps the whole picture.
  */
 public final class ConnectorRoutes implements HttpModule {
     /** The permission of each route, for the RBAC layer: {@code METHOD path} to {@code resource:action}. */
@@ -64,18 +77,44 @@ public final class ConnectorRoutes implements HttpModule {
     static final String ALLOW_DOWNGRADE = "allowDowngrade";
     /** The query parameter of a removal that lets it leave sources without their connector. */
     static final String FORCE = "force";
+    /**
+     * Another process (an {@code omcp plugin} command, a second gateway on the same directory) holds the
+     * plugins directory: 503 with {@code Retry-After}, as a busy upload, but its own code, since waiting
+     * for this gateway's other uploads does not help.
+     */
+    static final String PLUGINS_DIR_BUSY = "OMCP_PLUGINS_DIR_BUSY";
     /** About how long reading, verifying and installing one 50 MiB bundle takes. */
     private static final long UPLOAD_RETRY_AFTER_SECONDS = 5;
 
+    private static final Permission SOURCES_READ = new Permission("sources", "read");
+
     private final ManageConnectors connectors;
+    private final ManageSources sources;
+    private final AccessPolicy policy;
     /**
      * One bundle upload read into memory at a time: each holds up to 50 MiB before the install lock
      * is taken, so parallel uploads (one admin script in a loop is enough) could fill a 256 MB heap.
      */
     private final Semaphore uploading = new Semaphore(1);
 
-    public ConnectorRoutes(ManageConnectors connectors) {
-        this.connectors = connectors;
+    /**
+     * @param connectors the connector use cases
+     * @param sources the sources, to name in an answer only those the caller may list
+     * @param policy decides whether the caller holds {@code sources:read}
+     */
+    public ConnectorRoutes(ManageConnectors connectors, ManageSources sources, AccessPolicy policy) {
+        this.connectors = Objects.requireNonNull(connectors, "connectors");
+        this.sources = Objects.requireNonNull(sources, "sources");
+        this.policy = Objects.requireNonNull(policy, "policy");
+    }
+
+    /** The sources the caller may see named, exactly as {@code GET /api/sources} would list them for it. */
+    private SourceAudience audience(Context ctx) {
+        Optional<Principal> caller = ApiCaller.principal(ctx);
+        if (caller.isEmpty() || !(policy.decide(caller.get(), SOURCES_READ) instanceof AccessDecision.Allowed)) {
+            return SourceAudience.of(Set.of());
+        }
+        return SourceAudience.of(sources.list(caller.get()).stream().map(SourceView::name).collect(Collectors.toSet()));
     }
 
     @Override
@@ -106,6 +145,8 @@ public final class ConnectorRoutes implements HttpModule {
                 .response(415, "the body is not application/json")
                 .response(422, "the bundle verified but did not load; taken back, the earlier version is live again")
                 .response(502, "the hub cannot be read")
+                .response(503, "another install or removal (an omcp plugin command, another gateway) holds the plugins directory "
+                        + "(OMCP_PLUGINS_DIR_BUSY); nothing written; see Retry-After")
                 .handle(this::install);
         routes.route(HandlerType.POST, "/api/connectors/upload").permission("connectors", "write").tag("connectors")
                 .summary("Installs an uploaded .tgz bundle (application/octet-stream, at most 50 MiB); ?allowDowngrade=true lets an "
@@ -121,7 +162,8 @@ public final class ConnectorRoutes implements HttpModule {
                 .response(413, "the bundle is larger than 50 MiB; nothing written")
                 .response(415, "the body is not application/octet-stream")
                 .response(422, "the bundle verified but did not load; taken back, the earlier version is live again")
-                .response(503, "another bundle upload is being read or installed; see Retry-After")
+                .response(503, "another bundle upload is being read or installed (OMCP_UPLOAD_BUSY), or another install or removal "
+                        + "(an omcp plugin command, another gateway) holds the plugins directory (OMCP_PLUGINS_DIR_BUSY); see Retry-After")
                 .handle(this::upload);
         routes.route(HandlerType.DELETE, "/api/connectors/{name}").permission("connectors", "delete").tag("connectors")
                 .summary("Removes the plugin installed as {name} (its location in GET /api/connectors): unloads its connector and hooks "
@@ -134,6 +176,8 @@ public final class ConnectorRoutes implements HttpModule {
                         + "force is not true (OMCP_PLUGIN_IN_USE, the body lists them), or it is a versioned directory the sources file "
                         + "pins (OMCP_PLUGIN_PINNED: take the pin out first); nothing removed")
                 .response(500, "the plugin could not be moved out of the plugins directory (OMCP_PLUGIN_REMOVE_FAILED); nothing removed")
+                .response(503, "another install or removal (an omcp plugin command, another gateway) holds the plugins directory "
+                        + "(OMCP_PLUGINS_DIR_BUSY); nothing removed; see Retry-After")
                 .handle(this::remove);
     }
 
@@ -219,7 +263,7 @@ public final class ConnectorRoutes implements HttpModule {
         }
         Optional<InstallRequest> request = InstallRequest.read(ctx);
         if (request.isPresent()) {
-            answer(ctx, connectors.install(request.get().name(), request.get().version(), downgrade.get()), downgrade.get());
+            answer(ctx, connectors.install(request.get().name(), request.get().version(), downgrade.get(), audience(ctx)), downgrade.get());
         }
     }
 
@@ -277,7 +321,7 @@ public final class ConnectorRoutes implements HttpModule {
             JsonResponses.error(ctx, 400, "OMCP_INVALID_BUNDLE", "the body is empty; send the .tgz bundle as the raw body");
             return;
         }
-        answer(ctx, connectors.upload(bundle, downgrade), downgrade);
+        answer(ctx, connectors.upload(bundle, downgrade, audience(ctx)), downgrade);
     }
 
     private void remove(Context ctx) throws IOException {
@@ -314,6 +358,7 @@ public final class ConnectorRoutes implements HttpModule {
                     case NOT_INSTALLED -> 404;
                     case BUILTIN, IN_USE, PINNED -> 409;
                     case FAILED -> 500;
+                    case BUSY -> 503;
                 };
                 String code = switch (refused.kind()) {
                     case DISABLED -> "OMCP_UI_INSTALL_DISABLED";
@@ -322,7 +367,11 @@ public final class ConnectorRoutes implements HttpModule {
                     case IN_USE -> "OMCP_PLUGIN_IN_USE";
                     case PINNED -> "OMCP_PLUGIN_PINNED";
                     case FAILED -> "OMCP_PLUGIN_REMOVE_FAILED";
+                    case BUSY -> PLUGINS_DIR_BUSY;
                 };
+                if (refused.kind() == RemoveOutcome.Kind.BUSY) {
+                    ctx.header("Retry-After", Long.toString(UPLOAD_RETRY_AFTER_SECONDS));
+                }
                 Map<String, Object> body = new LinkedHashMap<>();
                 body.put("code", code);
                 body.put("error", refused.reason());
@@ -407,6 +456,7 @@ public final class ConnectorRoutes implements HttpModule {
                     case NOT_IN_CATALOG -> 404;
                     case NAME_CONFLICT, DOWNGRADE, VERSION_CONFLICT -> 409;
                     case HUB_UNAVAILABLE -> 502;
+                    case BUSY -> 503;
                 };
                 String code = switch (refused.kind()) {
                     case DISABLED -> "OMCP_UI_INSTALL_DISABLED";
@@ -419,7 +469,11 @@ public final class ConnectorRoutes implements HttpModule {
                     case DOWNGRADE -> "OMCP_PLUGIN_DOWNGRADE_REFUSED";
                     case VERSION_CONFLICT -> "OMCP_PLUGIN_VERSION_CONFLICT";
                     case HUB_UNAVAILABLE -> "OMCP_HUB_UNAVAILABLE";
+                    case BUSY -> PLUGINS_DIR_BUSY;
                 };
+                if (refused.kind() == InstallOutcome.Kind.BUSY) {
+                    ctx.header("Retry-After", Long.toString(UPLOAD_RETRY_AFTER_SECONDS));
+                }
                 JsonResponses.error(ctx, status, code, refused.reason());
             }
         }

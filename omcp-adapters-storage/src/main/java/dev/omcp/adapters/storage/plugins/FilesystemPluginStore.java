@@ -4,6 +4,7 @@ import dev.omcp.ports.connectors.ConnectorType;
 import dev.omcp.ports.plugins.BundleRejectedException;
 import dev.omcp.ports.plugins.LoadedPlugin;
 import dev.omcp.ports.plugins.PluginCandidate;
+import dev.omcp.ports.plugins.PluginDirectoryBusyException;
 import dev.omcp.ports.plugins.PluginLoadException;
 import dev.omcp.ports.plugins.PluginPin;
 import dev.omcp.ports.plugins.PluginScan;
@@ -40,6 +41,9 @@ public final class FilesystemPluginStore implements PluginStore {
     private final TrustRootKeys trust;
     private final PluginDirectoryCheck check;
     private final ClassLoader gateway;
+    /** Whether a scan verifies a manifest's signature before parsing it ({@code VERIFY_PLUGINS} on); a staged bundle always does. */
+    private final boolean signaturesDemanded;
+    private final Durability durability;
 
     /**
      * @param directory the plugins directory; it need not exist
@@ -56,6 +60,25 @@ public final class FilesystemPluginStore implements PluginStore {
      *     a plugin signed by a key it names is refused at install and not loaded by a scan
      */
     public FilesystemPluginStore(Path directory, Optional<Path> trustRootPem, Optional<Path> revokedKeys) {
+        this(directory, trustRootPem, revokedKeys, false);
+    }
+
+    /**
+     * @param directory the plugins directory; it need not exist
+     * @param trustRootPem the PEM public key file, or empty when {@code PLUGIN_TRUST_ROOT} is unset
+     * @param revokedKeys the key revocation list ({@code OMCP_PLUGIN_REVOKED_KEYS}), or empty when unset
+     * @param signaturesDemanded whether plugins load only signed ({@code VERIFY_PLUGINS} or
+     *     {@code PLUGIN_REQUIRE_SIGNATURE} on): a scan then leaves a manifest whose signature does not
+     *     verify unparsed. A bundle being installed is always checked that way
+     */
+    public FilesystemPluginStore(Path directory, Optional<Path> trustRootPem, Optional<Path> revokedKeys, boolean signaturesDemanded) {
+        this(directory, trustRootPem, revokedKeys, signaturesDemanded, Durability.DISK);
+    }
+
+    FilesystemPluginStore(Path directory, Optional<Path> trustRootPem, Optional<Path> revokedKeys, boolean signaturesDemanded,
+            Durability durability) {
+        this.signaturesDemanded = signaturesDemanded;
+        this.durability = durability;
         this.directory = directory.toAbsolutePath().normalize();
         this.trust = TrustRootKeys.load(trustRootPem, revokedKeys);
         this.check = new PluginDirectoryCheck(new ManifestSchema());
@@ -82,7 +105,8 @@ public final class FilesystemPluginStore implements PluginStore {
                 if (name.startsWith(".") || pins.stream().anyMatch(pin -> pin.directoryName().equals(name))) {
                     continue;
                 }
-                Optional<PluginDirectoryCheck.Checked> checked = check.check(child, name, ConnectorType.Origin.FILESYSTEM, Optional.empty(), trust);
+                Optional<PluginDirectoryCheck.Checked> checked = check.check(child, name, ConnectorType.Origin.FILESYSTEM, Optional.empty(), trust,
+                        signaturesDemanded);
                 if (checked.isEmpty()) {
                     LOG.debug("event=plugin-dir-ignored location={} reason=\"no package.json with a connector marker\"", name);
                     continue;
@@ -97,7 +121,7 @@ public final class FilesystemPluginStore implements PluginStore {
         }
         for (PluginPin pin : pins) {
             Path pinned = directory.resolve(pin.directoryName());
-            check.check(pinned, pin.directoryName(), ConnectorType.Origin.PINNED, Optional.of(pin), trust)
+            check.check(pinned, pin.directoryName(), ConnectorType.Origin.PINNED, Optional.of(pin), trust, signaturesDemanded)
                     .ifPresent(checked -> candidates.add(checked.candidate()));
         }
         candidates.sort(Comparator.comparing(PluginCandidate::location));
@@ -129,7 +153,7 @@ public final class FilesystemPluginStore implements PluginStore {
         Optional<PluginPin> pin = candidate.origin() == ConnectorType.Origin.PINNED
                 ? candidate.manifest().map(m -> new PluginPin(candidate.name(), m.version()))
                 : Optional.empty();
-        return loadChecked(candidate, check.check(root, candidate.location(), candidate.origin(), pin, trust), gateway);
+        return loadChecked(candidate, check.check(root, candidate.location(), candidate.origin(), pin, trust, signaturesDemanded), gateway);
     }
 
     /** Loads from a fresh check, refusing when the files changed since {@code candidate} was checked. */
@@ -161,14 +185,17 @@ public final class FilesystemPluginStore implements PluginStore {
                     Files.createDirectories(target.getParent());
                     Files.write(target, entry.content(), java.nio.file.StandardOpenOption.CREATE_NEW, java.nio.file.StandardOpenOption.WRITE,
                             LinkOption.NOFOLLOW_LINKS);
+                    durability.forceFile(target);
                 }
             }
+            forceDirectories(staging);
+            // an install always demands a signature: a bundle's manifest is parsed only once its signature verified
             Optional<PluginDirectoryCheck.Checked> checked = check.check(staging, staging.getFileName().toString(),
-                    ConnectorType.Origin.FILESYSTEM, Optional.empty(), trust);
+                    ConnectorType.Origin.FILESYSTEM, Optional.empty(), trust, true);
             if (checked.isEmpty()) {
                 throw new BundleRejectedException("the bundle is not a connector plugin: it has no package.json with an observabilityMcp marker of kind connector");
             }
-            return new FilesystemStagedBundle(directory, staging, checked.get().candidate());
+            return new FilesystemStagedBundle(directory, staging, checked.get().candidate(), durability);
         } catch (BundleRejectedException e) {
             FilesystemStagedBundle.deleteTree(staging);
             throw e;
@@ -176,6 +203,21 @@ public final class FilesystemPluginStore implements PluginStore {
             FilesystemStagedBundle.deleteTree(staging);
             throw new BundleRejectedException("the bundle could not be unpacked: " + e.getClass().getSimpleName());
         }
+    }
+
+    /** Forces every directory under {@code root} (their entries: the files just written), deepest first, {@code root} last. */
+    private void forceDirectories(Path root) throws IOException {
+        List<Path> directories;
+        try (java.util.stream.Stream<Path> walk = Files.walk(root)) {
+            directories = walk.filter(p -> Files.isDirectory(p, LinkOption.NOFOLLOW_LINKS)).sorted(Comparator.reverseOrder()).toList();
+        }
+        directories.forEach(durability::forceDirectory);
+    }
+
+    /** See {@link PluginDirectoryLock}. */
+    @Override
+    public ChangeLock lockForChange() throws PluginDirectoryBusyException {
+        return PluginDirectoryLock.acquire(directory);
     }
 
     /** Checks only {@code <plugins dir>/<name>}, not every plugin as a scan would. */
@@ -206,7 +248,25 @@ public final class FilesystemPluginStore implements PluginStore {
      * be installing into the directory. Every action and failure is logged; none stops the start.
      */
     public void recoverInterruptedInstalls() {
-        new InterruptedInstalls(directory, check, trust, FilesystemStagedBundle::deleteTreeOrThrow).recover();
+        if (!Files.isDirectory(directory)) {
+            return;
+        }
+        ChangeLock held;
+        try {
+            held = PluginDirectoryLock.acquire(directory);
+        } catch (PluginDirectoryBusyException e) {
+            // what looks interrupted is another process's install in progress: settling it would break that install
+            LOG.warn("event=plugin-recovery-skipped reason=\"{}\" effect=\"leftovers of interrupted installs are settled at the next start\"",
+                    e.getMessage());
+            return;
+        } catch (UncheckedIOException e) {
+            // a read-only plugins directory: nothing can be installed into it either, so nothing can be in progress
+            new InterruptedInstalls(directory, check, trust, FilesystemStagedBundle::deleteTreeOrThrow).recover();
+            return;
+        }
+        try (held) {
+            new InterruptedInstalls(directory, check, trust, FilesystemStagedBundle::deleteTreeOrThrow).recover();
+        }
     }
 
     /** The plugins directory. */

@@ -29,11 +29,14 @@ final class FilesystemStagedBundle implements StagedBundle {
     private final Path pluginsDirectory;
     private final Path staging;
     private final PluginCandidate candidate;
+    private final Durability durability;
     private boolean committed;
     /** The earlier install, renamed aside by the commit; null when there was none or it is settled. */
     private Path aside;
 
-    FilesystemStagedBundle(Path pluginsDirectory, Path staging, PluginCandidate candidate) {
+    /** @param durability forces the renames to the disk; the staged files were forced when they were written */
+    FilesystemStagedBundle(Path pluginsDirectory, Path staging, PluginCandidate candidate, Durability durability) {
+        this.durability = durability;
         this.pluginsDirectory = pluginsDirectory;
         this.staging = staging;
         this.candidate = candidate;
@@ -67,6 +70,8 @@ final class FilesystemStagedBundle implements StagedBundle {
                 }
                 throw e;
             }
+            // both renames are entries of the plugins directory: once it is forced, the commit survives a power loss
+            durability.forceDirectory(pluginsDirectory);
             committed = true;
             aside = replaced;
         } catch (IOException e) {
@@ -89,6 +94,7 @@ final class FilesystemStagedBundle implements StagedBundle {
         }
         committed = false;
         if (aside == null) {
+            durability.forceDirectory(pluginsDirectory);
             return false;
         }
         try {
@@ -97,6 +103,7 @@ final class FilesystemStagedBundle implements StagedBundle {
             throw new UncheckedIOException("putting the earlier install of '" + candidate.name() + "' back failed; it is kept in "
                     + aside.getFileName() + ": rename it to " + candidate.name() + " and re-scan", e);
         }
+        durability.forceDirectory(pluginsDirectory);
         aside = null;
         return true;
     }

@@ -21,6 +21,10 @@ import org.slf4j.LoggerFactory;
  * against the JSON Schema (every violation), the entry JAR's integrity, and the detached signature
  * of the raw manifest bytes (spec 2.1, 2.2, 5.8). Every file is read once, into memory, and the
  * bytes that were checked are the bytes a later load defines classes from.
+ *
+ * <p>Where signatures are demanded (every install, and scans while {@code VERIFY_PLUGINS} is on) the
+ * signature is verified over the raw manifest bytes, read with their size bound, before the manifest
+ * is parsed: a manifest nobody trusted signed never reaches the JSON parser or the schema validator.
  */
 final class PluginDirectoryCheck {
     private static final Logger LOG = LoggerFactory.getLogger(PluginDirectoryCheck.class);
@@ -49,6 +53,17 @@ final class PluginDirectoryCheck {
      *     {@code observabilityMcp} marker of kind {@code connector})
      */
     Optional<Checked> check(Path root, String location, ConnectorType.Origin origin, Optional<PluginPin> pin, TrustRootKeys trust) {
+        return check(root, location, origin, pin, trust, false);
+    }
+
+    /**
+     * Checks {@code root}.
+     *
+     * @param signatureFirst whether a manifest whose signature does not verify is left unparsed: its
+     *     manifest check then fails as not checked, naming the signature as the reason
+     */
+    Optional<Checked> check(Path root, String location, ConnectorType.Origin origin, Optional<PluginPin> pin, TrustRootKeys trust,
+            boolean signatureFirst) {
         String fallbackName = pin.map(PluginPin::name).orElse(root.getFileName() == null ? location : root.getFileName().toString());
         Path packageFile = root.resolve(PACKAGE_JSON);
         if (!Files.exists(packageFile, java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
@@ -94,8 +109,12 @@ final class PluginDirectoryCheck {
                 manifestProblems.add(e.getMessage());
             }
         }
+        CheckResult signature = signature(root, location, manifestFile, manifestBytes, marker.manifest(), trust);
         ConnectorManifest manifest = null;
-        if (manifestBytes != null) {
+        if (manifestBytes != null && signatureFirst && !signature.ok()) {
+            manifestProblems.add(marker.manifest() + " was not parsed: its signature did not verify (see the signature check), and an "
+                    + "unverified manifest is not read");
+        } else if (manifestBytes != null) {
             ManifestMapping.Parsed parsed = ManifestMapping.parse(manifestBytes, marker.manifest());
             if (parsed.problem() != null) {
                 manifestProblems.add(parsed.problem());
@@ -132,7 +151,6 @@ final class PluginDirectoryCheck {
 
         CheckResult manifestCheck = manifestProblems.isEmpty() ? CheckResult.passed() : CheckResult.failed(manifestProblems);
         CheckResult integrity = integrity(manifestCheck.ok() ? manifest : null, jar);
-        CheckResult signature = signature(root, location, manifestFile, manifestBytes, marker.manifest(), trust);
         PluginCandidate candidate = new PluginCandidate(location, origin, marker.name(),
                 manifestCheck.ok() ? Optional.of(manifest) : Optional.empty(), manifestCheck, integrity, signature,
                 fingerprint(packageBytes, manifestBytes, jar));

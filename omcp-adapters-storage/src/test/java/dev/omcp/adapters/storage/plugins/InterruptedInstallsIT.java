@@ -48,7 +48,8 @@ class InterruptedInstallsIT {
 
     private List<String> entries() throws IOException {
         try (Stream<Path> list = Files.list(plugins)) {
-            return list.map(p -> p.getFileName().toString()).sorted().toList();
+            // the change lock's file stays for good (PluginDirectoryLock): it is no plugin and no leftover
+            return list.map(p -> p.getFileName().toString()).filter(n -> !n.equals(PluginDirectoryLock.FILE_NAME)).sorted().toList();
         }
     }
 

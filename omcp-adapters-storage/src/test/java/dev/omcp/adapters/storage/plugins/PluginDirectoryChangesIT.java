@@ -1,0 +1,160 @@
+package dev.omcp.adapters.storage.plugins;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.omcp.ports.plugins.PluginCandidate;
+import dev.omcp.ports.plugins.PluginDirectoryBusyException;
+import dev.omcp.ports.plugins.PluginStore;
+import dev.omcp.ports.plugins.StagedBundle;
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.KeyPair;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** What keeps an install's changes of the plugins directory whole: the change lock, forcing to disk, and verifying before parsing. */
+class PluginDirectoryChangesIT {
+    private static final KeyPair KEY = Keys.ed25519();
+
+    @TempDir
+    Path tmp;
+    private Path plugins;
+    private Path trustRoot;
+
+    @BeforeEach
+    void setUp() throws IOException {
+        plugins = tmp.resolve("plugins");
+        trustRoot = Files.writeString(tmp.resolve("trust-root.pem"), Keys.publicPem(KEY));
+    }
+
+    private FilesystemPluginStore store() {
+        return new FilesystemPluginStore(plugins, Optional.of(trustRoot));
+    }
+
+    @Test
+    void whileAnotherProcessHoldsThePluginsDirectory_aChangeIsRefusedAsBusy_andCanGoAheadOnceItIsReleased() throws Exception {
+        Files.createDirectories(plugins);
+        Process holder = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-cp",
+                System.getProperty("java.class.path"), LockHolderProcess.class.getName(),
+                plugins.resolve(PluginDirectoryLock.FILE_NAME).toString()).redirectErrorStream(true).start();
+        try {
+            BufferedReader out = new BufferedReader(new InputStreamReader(holder.getInputStream(), StandardCharsets.US_ASCII));
+            assertThat(out.readLine()).as("the other process holds the lock").isEqualTo("locked");
+
+            assertThatThrownBy(() -> store().lockForChange()).isInstanceOf(PluginDirectoryBusyException.class)
+                    .hasMessageContaining("another install, upgrade or removal is in progress in the plugins directory")
+                    .hasMessageContaining(PluginDirectoryLock.FILE_NAME).hasMessageContaining("nothing was written")
+                    .hasMessageContaining("Try again once it has finished");
+        } finally {
+            holder.getOutputStream().close();
+            assertThat(holder.waitFor(30, TimeUnit.SECONDS)).isTrue();
+        }
+        try (PluginStore.ChangeLock held = store().lockForChange()) {
+            assertThat(held).isNotNull();
+        }
+    }
+
+    @Test
+    void twoStoresOfOneDirectory_takeTurns() throws Exception {
+        FilesystemPluginStore first = store();
+        FilesystemPluginStore second = store();
+        try (PluginStore.ChangeLock held = first.lockForChange()) {
+            assertThatThrownBy(second::lockForChange).isInstanceOf(PluginDirectoryBusyException.class);
+        }
+        try (PluginStore.ChangeLock held = second.lockForChange()) {
+            assertThat(Files.isRegularFile(plugins.resolve(PluginDirectoryLock.FILE_NAME))).isTrue();
+        }
+        assertThat(first.scan(List.of()).candidates()).as("the lock file is no plugin").isEmpty();
+    }
+
+    @Test
+    void theStagedFiles_areForcedBeforeTheCommitRename_andThePluginsDirectoryAfterIt() throws Exception {
+        List<String> forced = new CopyOnWriteArrayList<>();
+        Durability recording = new Durability() {
+            @Override
+            public void forceFile(Path file) {
+                forced.add("file " + plugins.relativize(file).getFileName() + (Files.exists(plugins.resolve("echo")) ? " after" : " before"));
+            }
+
+            @Override
+            public void forceDirectory(Path directory) {
+                forced.add("dir " + (directory.equals(plugins) ? "plugins" : "staging")
+                        + (Files.exists(plugins.resolve("echo")) ? " after" : " before"));
+            }
+        };
+        FilesystemPluginStore store = new FilesystemPluginStore(plugins, Optional.of(trustRoot), Optional.empty(), true, recording);
+
+        try (StagedBundle staged = store.stage(PluginFixture.named("echo").signedBy(KEY).bundle("package"))) {
+            assertThat(forced).as("every file of the bundle, then its directory, before any rename").containsExactlyInAnyOrder(
+                    "file package.json before", "file manifest.json before", "file echo-connector.jar before",
+                    "file manifest.json.sig before", "dir staging before");
+            forced.clear();
+            staged.commit();
+        }
+
+        assertThat(forced).as("the rename is forced once it happened").containsExactly("dir plugins after");
+    }
+
+    @Test
+    void anUnsignedBundle_isNotParsedNorSchemaChecked_andTheRefusalSaysWhy() throws Exception {
+        byte[] hostile = PluginFixture.named("echo").editManifest(m -> {
+            m.remove("version");
+            m.put("schemaVersion", 2);
+        }).bundle("");
+
+        try (StagedBundle staged = store().stage(hostile)) {
+            PluginCandidate candidate = staged.candidate();
+            assertThat(candidate.manifest()).isEmpty();
+            assertThat(candidate.signature().problems()).singleElement().asString().startsWith("unsigned: manifest.json.sig is missing");
+            assertThat(String.join("\n", candidate.manifestCheck().problems()))
+                    .isEqualTo("manifest.json was not parsed: its signature did not verify (see the signature check), and an unverified "
+                            + "manifest is not read")
+                    .doesNotContain("schemaVersion").doesNotContain("required property");
+        }
+        assertThat(everythingIn(plugins)).as("nothing is left of the refused bundle").containsExactly("");
+    }
+
+    @Test
+    void aBundleSignedByAnotherKey_isNotParsedEither() throws Exception {
+        byte[] foreign = PluginFixture.named("echo").signedBy(Keys.ed25519()).editManifest(m -> m.put("schemaVersion", 2)).bundle("");
+
+        try (StagedBundle staged = store().stage(foreign)) {
+            assertThat(staged.candidate().manifestCheck().summary()).contains("was not parsed: its signature did not verify")
+                    .doesNotContain("schemaVersion");
+        }
+    }
+
+    @Test
+    void withVerificationOff_aScanStillChecksAnUnsignedManifest_soItCanLoadUnsigned() {
+        PluginFixture.named("echo").writeInto(plugins);
+
+        PluginCandidate scanned = new FilesystemPluginStore(plugins, Optional.of(trustRoot), Optional.empty(), false)
+                .scan(List.of()).candidates().getFirst();
+        PluginCandidate gated = new FilesystemPluginStore(plugins, Optional.of(trustRoot), Optional.empty(), true)
+                .scan(List.of()).candidates().getFirst();
+
+        assertThat(scanned.manifestCheck().ok()).as(scanned.problems().toString()).isTrue();
+        assertThat(gated.manifestCheck().ok()).isFalse();
+        assertThat(gated.manifestCheck().summary()).contains("was not parsed: its signature did not verify");
+    }
+
+    private static List<String> everythingIn(Path dir) throws IOException {
+        if (!Files.exists(dir)) {
+            return List.of();
+        }
+        try (Stream<Path> walk = Files.walk(dir)) {
+            return walk.map(p -> dir.relativize(p).toString()).sorted().toList();
+        }
+    }
+}

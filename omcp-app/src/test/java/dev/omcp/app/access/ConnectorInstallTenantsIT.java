@@ -1,0 +1,74 @@
+package dev.omcp.app.access;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.omcp.testkit.time.ManualClock;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.util.HashMap;
+import java.util.Map;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** spec 5.5 tenants: an install reconnects every tenant's sources, but its answer names only the caller's. */
+class ConnectorInstallTenantsIT {
+    @TempDir
+    Path dir;
+    private TestGateway gateway;
+
+    @AfterEach
+    void stop() {
+        if (gateway != null) {
+            gateway.close();
+        }
+    }
+
+    private static Path reference() {
+        return Path.of(System.getProperty("omcp.reference.dir", "../omcp-testkit/target/reference-plugins")).toAbsolutePath();
+    }
+
+    private void start() throws IOException {
+        Files.writeString(dir.resolve("sources.yaml"), """
+                sources:
+                  - name: traces-acme
+                    type: tempo
+                    url: http://127.0.0.1:9
+                    tenant: acme
+                  - name: traces-globex
+                    type: tempo
+                    url: http://127.0.0.1:9
+                    tenant: globex
+                  - name: traces-shared
+                    type: tempo
+                    url: http://127.0.0.1:9
+                """);
+        Map<String, String> env = new HashMap<>(ManagementUsers.basicMode(dir));
+        env.put("CONFIG_PATH", dir.resolve("sources.yaml").toString());
+        env.put("PLUGINS_DIR", dir.resolve("plugins").toString());
+        env.put("HUB_CATALOG_URL", reference().resolve("hub").toString());
+        env.put("PLUGIN_TRUST_ROOT", reference().resolve("trust-root.pem").toString());
+        env.put("ENABLE_UI_INSTALL", "true");
+        env.put("OMCP_ALLOW_PRIVATE_BACKENDS", "true");
+        gateway = TestGateway.start(env, new ManualClock(Instant.parse("2026-03-01T10:00:00Z")), "0.1.0");
+    }
+
+    @Test
+    void aTenantsAdmin_seesOnlyItsTenantsAndUnboundSources_inTheInstallAnswer_whileEveryTenantsSourceConnects() throws IOException {
+        start();
+        Browser ada = ManagementUsers.login(gateway, "ada");
+
+        Browser.Reply reply = ada.post("/api/connectors/install", "{\"name\": \"tempo\"}");
+
+        assertThat(reply.status()).as(reply.body()).isEqualTo(201);
+        JsonNode body = reply.json();
+        assertThat(body.path("sources").findValuesAsText("name")).containsExactly("traces-acme", "traces-shared");
+        assertThat(reply.body()).doesNotContain("globex");
+        Browser alice = ManagementUsers.login(gateway, "alice");
+        JsonNode all = alice.get("/api/sources").json().path("sources");
+        assertThat(all.findValuesAsText("status")).as("the plugin serves every tenant: " + all).containsOnly("connected").hasSize(3);
+    }
+}
