@@ -89,7 +89,7 @@ public final class ConnectorManagement implements ManageConnectors {
     }
 
     @Override
-    public RemoveOutcome remove(String name, boolean force) {
+    public RemoveOutcome remove(String name, boolean force, SourceAudience audience) {
         if (!installEnabled) {
             return new RemoveOutcome.Refused(RemoveOutcome.Kind.DISABLED, "runtime install and removal are off; set "
                     + "ENABLE_UI_INSTALL=true to remove connectors through the API, or use omcp plugin remove with the gateway stopped");
@@ -97,7 +97,7 @@ public final class ConnectorManagement implements ManageConnectors {
         // under the install lock: no install can be between moving an earlier version aside and settling it
         installs.lock();
         try {
-            return removal.remove(name, force, new LiveRemovalChecks());
+            return removal.remove(name, force, new LiveRemovalChecks(), audience);
         } finally {
             installs.unlock();
         }

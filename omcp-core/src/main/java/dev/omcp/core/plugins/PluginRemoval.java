@@ -5,6 +5,7 @@ import dev.omcp.ports.plugins.PluginDirectoryBusyException;
 import dev.omcp.ports.plugins.PluginPin;
 import dev.omcp.ports.plugins.PluginStore;
 import dev.omcp.ports.plugins.RemoveOutcome;
+import dev.omcp.ports.plugins.SourceAudience;
 import dev.omcp.sdk.manifest.ConnectorManifest;
 import java.io.UncheckedIOException;
 import java.util.List;
@@ -79,6 +80,16 @@ public final class PluginRemoval {
      * @param force remove it even when {@link Checks#sourcesLeftWithout} names sources
      */
     public RemoveOutcome remove(String name, boolean force, Checks checks) {
+        return remove(name, force, checks, SourceAudience.wholeGateway());
+    }
+
+    /**
+     * As {@link #remove(String, boolean, Checks)}, naming in the answer only the sources
+     * {@code audience} may see: a plugin serves every tenant, so the sources that block or lose it
+     * can be another tenant's, whose names that tenant's admin must not learn. The others are counted,
+     * so a refusal still says why; the log names them all.
+     */
+    public RemoveOutcome remove(String name, boolean force, Checks checks, SourceAudience audience) {
         PluginStore.ChangeLock held;
         try {
             held = store.lockForChange();
@@ -90,11 +101,11 @@ public final class PluginRemoval {
         }
         // held from the first look at the plugin until the re-scan: another process's install must not rename in between
         try (held) {
-            return removeHeld(name, force, checks);
+            return removeHeld(name, force, checks, audience);
         }
     }
 
-    private RemoveOutcome removeHeld(String name, boolean force, Checks checks) {
+    private RemoveOutcome removeHeld(String name, boolean force, Checks checks, SourceAudience audience) {
         String shown = shown(name);
         Optional<PluginPin> pin = checks.pins().stream().filter(p -> p.directoryName().equals(name)).findFirst();
         if (pin.isPresent()) {
@@ -118,10 +129,12 @@ public final class PluginRemoval {
         String version = installed.manifest().map(ConnectorManifest::version).orElse("unknown");
         List<String> users = checks.sourcesLeftWithout(name, type);
         if (!users.isEmpty() && !force) {
+            List<String> visible = users.stream().filter(audience::maySee).toList();
+            LOG.info("event=plugin-remove-in-use plugin={} sources={}", name, users);
             return refused(new RemoveOutcome.Refused(RemoveOutcome.Kind.IN_USE, "plugin '" + name + "' (" + type + " " + version
-                    + ") serves the connector of source(s) " + String.join(", ", users) + "; removing it would leave them without one. "
-                    + "Remove those sources or change their type first, or remove it with force=true: they then stay defined, without "
-                    + "a connector, until the plugin is installed again. Nothing was removed", users));
+                    + ") serves the connector of " + named(visible, users.size() - visible.size()) + "; removing it would leave them "
+                    + "without one. Remove those sources or change their type first, or remove it with force=true: they then stay "
+                    + "defined, without a connector, until the plugin is installed again. Nothing was removed", visible));
         }
         boolean deleted;
         try {
@@ -141,7 +154,21 @@ public final class PluginRemoval {
             detail += "; some of its files could not be deleted and stay hidden in the plugins directory until the next start deletes "
                     + "them (the gateway log names them)";
         }
-        return new RemoveOutcome.Removed(name, version, unloaded.sourcesWithoutConnector(), detail);
+        List<String> left = unloaded.sourcesWithoutConnector();
+        List<String> leftVisible = left.stream().filter(audience::maySee).toList();
+        if (leftVisible.size() < left.size()) {
+            detail += "; " + (left.size() - leftVisible.size()) + " source(s) you cannot list are without a connector too";
+        }
+        return new RemoveOutcome.Removed(name, version, leftVisible, detail);
+    }
+
+    /** "source(s) a, b" plus how many more the caller cannot see, or only that count. */
+    private static String named(List<String> visible, int hidden) {
+        String more = hidden + " source(s) you cannot list (another tenant's, or needing sources:read)";
+        if (visible.isEmpty()) {
+            return more;
+        }
+        return "source(s) " + String.join(", ", visible) + (hidden == 0 ? "" : " and " + more);
     }
 
     /** {@code name} as a message may show it: one line (control characters replaced), at most 64 characters. */

@@ -6,6 +6,7 @@ import dev.omcp.core.hooks.HookRegistry;
 import dev.omcp.ports.connectors.ConnectorType;
 import dev.omcp.ports.plugins.InstallOutcome;
 import dev.omcp.ports.plugins.RemoveOutcome;
+import dev.omcp.ports.plugins.SourceAudience;
 import dev.omcp.ports.plugins.TrustRoot;
 import dev.omcp.sdk.hook.HookKind;
 import java.nio.charset.StandardCharsets;
@@ -101,6 +102,27 @@ class PluginRemovalTest {
         assertThat(store.removed).isEmpty();
         assertThat(management.connectors()).anyMatch(s -> s.name().equals("tempo"));
         assertThat(users.reconnected).isEmpty();
+    }
+
+    @Test
+    void aTenantsAdmin_learnsOnlyTheNamesOfSourcesItMaySee_theOthersAreCounted() {
+        FakePluginStore store = new FakePluginStore(KEY, Candidates.verified("tempo"));
+        users.source("traces-acme", "tempo").source("traces-globex", "tempo").source("traces-initech", "tempo");
+        ConnectorManagement management = management(store, true);
+        SourceAudience acme = SourceAudience.of(java.util.Set.of("traces-acme", "metrics"));
+
+        RemoveOutcome.Refused refused = refused(management.remove("tempo", false, acme));
+
+        assertThat(refused.kind()).isEqualTo(RemoveOutcome.Kind.IN_USE);
+        assertThat(refused.sources()).containsExactly("traces-acme");
+        assertThat(refused.reason()).contains("source(s) traces-acme and 2 source(s) you cannot list")
+                .doesNotContain("globex").doesNotContain("initech");
+        assertThat(refused(management.remove("tempo", false, SourceAudience.of(java.util.Set.of()))).reason())
+                .contains("serves the connector of 3 source(s) you cannot list").doesNotContain("traces-");
+
+        RemoveOutcome.Removed removed = (RemoveOutcome.Removed) management.remove("tempo", true, acme);
+        assertThat(removed.sourcesWithoutConnector()).containsExactly("traces-acme");
+        assertThat(removed.detail()).contains("2 source(s) you cannot list are without a connector too").doesNotContain("globex");
     }
 
     @Test

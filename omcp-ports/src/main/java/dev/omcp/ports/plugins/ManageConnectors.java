@@ -65,8 +65,14 @@ public interface ManageConnectors {
      * later install of any version is a first install.
      *
      * @param force remove it even when sources use its connector; they are then left without one
+     * @param audience the sources the answer may name; the others using the connector are only counted
      */
-    RemoveOutcome remove(String name, boolean force);
+    RemoveOutcome remove(String name, boolean force, SourceAudience audience);
+
+    /** {@link #remove(String, boolean, SourceAudience)} for an operator of the whole gateway. */
+    default RemoveOutcome remove(String name, boolean force) {
+        return remove(name, force, SourceAudience.wholeGateway());
+    }
 
     /** Whether runtime install and upload are enabled ({@code ENABLE_UI_INSTALL}). */
     boolean installEnabled();

@@ -332,7 +332,7 @@ public final class ConnectorRoutes implements HttpModule {
             JsonResponses.error(ctx, 400, "OMCP_INVALID_PARAMETERS", FORCE + " must be given once, as true or false; nothing was removed");
             return;
         }
-        RemoveOutcome outcome = connectors.remove(ctx.pathParam("name"), force);
+        RemoveOutcome outcome = connectors.remove(ctx.pathParam("name"), force, audience(ctx));
         switch (outcome) {
             case RemoveOutcome.Removed removed -> {
                 String target = removed.name() + "@" + removed.version() + " removed";
