@@ -237,7 +237,7 @@ public final class FilesystemPluginStore implements PluginStore {
     /** See {@link PluginRemover}. */
     @Override
     public boolean remove(String name) {
-        return new PluginRemover(directory, FilesystemStagedBundle::move, FilesystemStagedBundle::deleteTreeOrThrow).remove(name);
+        return new PluginRemover(directory, FilesystemStagedBundle::move, FilesystemStagedBundle::deleteTreeOrThrow, durability).remove(name);
     }
 
     /**

@@ -34,11 +34,13 @@ final class PluginRemover {
     private final Path directory;
     private final Move move;
     private final InterruptedInstalls.TreeDeletion deletion;
+    private final Durability durability;
 
-    PluginRemover(Path directory, Move move, InterruptedInstalls.TreeDeletion deletion) {
+    PluginRemover(Path directory, Move move, InterruptedInstalls.TreeDeletion deletion, Durability durability) {
         this.directory = directory;
         this.move = move;
         this.deletion = deletion;
+        this.durability = durability;
     }
 
     /**
@@ -64,6 +66,9 @@ final class PluginRemover {
             deleteAll(removing);
             throw new UncheckedIOException("moving plugin '" + name + "' out of the plugins directory failed (" + e + ")", e);
         }
+        // the renames are the removal's commit: forced before the delete, or a power loss could bring
+        // a removed plugin (perhaps removed for a reason) back at the next start
+        durability.forceDirectory(directory);
         return deleteAll(removing);
     }
 

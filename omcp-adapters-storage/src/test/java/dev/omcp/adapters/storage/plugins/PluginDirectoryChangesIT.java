@@ -107,6 +107,37 @@ class PluginDirectoryChangesIT {
     }
 
     @Test
+    void aRemoval_forcesThePluginsDirectoryOnceTheRenamesAsideHappened_beforeDeletingAnything() throws Exception {
+        PluginFixture.named("echo").signedBy(KEY).writeInto(plugins);
+        List<String> forced = new CopyOnWriteArrayList<>();
+        Durability recording = new Durability() {
+            @Override
+            public void forceFile(Path file) {
+                forced.add("file " + file.getFileName());
+            }
+
+            @Override
+            public void forceDirectory(Path directory) {
+                try (var entries = Files.list(plugins)) {
+                    forced.add("dir " + (directory.equals(plugins) ? "plugins" : directory.toString()) + " with " + entries.map(p -> p.getFileName().toString())
+                            .map(n -> n.startsWith(".removing-echo-") ? ".removing-echo-*" : n).sorted().toList());
+                } catch (java.io.IOException e) {
+                    throw new java.io.UncheckedIOException(e);
+                }
+            }
+        };
+        FilesystemPluginStore store = new FilesystemPluginStore(plugins, Optional.of(trustRoot), Optional.empty(), true, recording);
+
+        assertThat(store.remove("echo")).isTrue();
+
+        assertThat(forced).as("the rename aside reached the disk while the files still existed to delete")
+                .containsExactly("dir plugins with [.removing-echo-*]");
+        try (var entries = Files.list(plugins)) {
+            assertThat(entries).isEmpty();
+        }
+    }
+
+    @Test
     void anUnsignedBundle_isNotParsedNorSchemaChecked_andTheRefusalSaysWhy() throws Exception {
         byte[] hostile = PluginFixture.named("echo").editManifest(m -> {
             m.remove("version");

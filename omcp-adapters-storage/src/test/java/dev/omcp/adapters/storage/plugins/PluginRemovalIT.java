@@ -83,7 +83,7 @@ class PluginRemovalIT {
         PluginFixture.named("echo").signedBy(KEY).writeInto(plugins);
         PluginRemover remover = new PluginRemover(plugins, (from, to) -> {
             throw new AccessDeniedException(from.toString());
-        }, FilesystemStagedBundle::deleteTreeOrThrow);
+        }, FilesystemStagedBundle::deleteTreeOrThrow, Durability.DISK);
 
         assertThatThrownBy(() -> remover.remove("echo")).isInstanceOf(UncheckedIOException.class)
                 .hasMessageStartingWith("moving plugin 'echo' out of the plugins directory failed (java.nio.file.AccessDeniedException: ");
@@ -97,7 +97,7 @@ class PluginRemovalIT {
         PluginFixture.named("echo").signedBy(KEY).writeInto(plugins);
         PluginRemover remover = new PluginRemover(plugins, FilesystemStagedBundle::move, root -> {
             throw new AccessDeniedException(root.resolve("echo-connector.jar").toString());
-        });
+        }, Durability.DISK);
 
         boolean deleted = remover.remove("echo");
 
