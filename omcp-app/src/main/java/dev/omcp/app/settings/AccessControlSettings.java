@@ -20,7 +20,7 @@ import java.util.Optional;
  * @param lockout the lockout rule; empty when disabled
  * @param revocationFile the revocation journal
  * @param redisUrl the shared store
- * @param redisCaFile the CAs a {@code rediss://} store's certificate must chain to, instead of the JVM's
+ * @param redisTls the TLS files of a {@code rediss://} store
  * @param oidc the OIDC settings (oidc mode)
  * @param policyFile the custom role policy
  * @param opa the OPA settings
@@ -38,7 +38,7 @@ public record AccessControlSettings(
         Optional<LockoutPolicy> lockout,
         Optional<String> revocationFile,
         Optional<String> redisUrl,
-        Optional<String> redisCaFile,
+        RedisTlsFiles redisTls,
         Optional<Oidc> oidc,
         Optional<String> policyFile,
         Optional<Opa> opa,
@@ -52,13 +52,14 @@ public record AccessControlSettings(
         Objects.requireNonNull(sessionLifetime, "sessionLifetime");
         Objects.requireNonNull(trustProxy, "trustProxy");
         Objects.requireNonNull(passwordRules, "passwordRules");
+        Objects.requireNonNull(redisTls, "redisTls");
     }
 
     /** The defaults: anonymous mode, nothing configured. */
     public static AccessControlSettings defaults() {
         return new AccessControlSettings("anonymous", Optional.empty(), Optional.empty(), Duration.ofHours(12), false,
-                Optional.of(LockoutPolicy.DEFAULT), Optional.empty(), Optional.empty(), Optional.empty(), Optional.empty(), Optional.empty(),
-                Optional.empty(), true, false, "false", PasswordRules.DEFAULT);
+                Optional.of(LockoutPolicy.DEFAULT), Optional.empty(), Optional.empty(), RedisTlsFiles.NONE, Optional.empty(),
+                Optional.empty(), Optional.empty(), true, false, "false", PasswordRules.DEFAULT);
     }
 
     /**
@@ -91,6 +92,24 @@ public record AccessControlSettings(
     }
 
     /**
+     * The TLS files of a {@code rediss://} shared store; each empty one leaves the JVM's default.
+     *
+     * @param caFile the CAs the store's certificate must chain to, instead of the JVM's
+     * @param certFile the client certificate chain the gateway presents
+     * @param keyFile the client certificate's private key (may be the same file)
+     */
+    public record RedisTlsFiles(Optional<String> caFile, Optional<String> certFile, Optional<String> keyFile) {
+        /** No file: the JVM's trust store, no client certificate. */
+        public static final RedisTlsFiles NONE = new RedisTlsFiles(Optional.empty(), Optional.empty(), Optional.empty());
+
+        public RedisTlsFiles {
+            Objects.requireNonNull(caFile, "caFile");
+            Objects.requireNonNull(certFile, "certFile");
+            Objects.requireNonNull(keyFile, "keyFile");
+        }
+    }
+
+    /**
      * OPA settings.
      *
      * @param url the server address (or a full Data API URL)
@@ -103,7 +122,7 @@ public record AccessControlSettings(
     @Override
     public String toString() {
         return "AccessControlSettings[authMode=" + authMode + ", usersFile=" + usersFile + ", sessionSecret="
-                + (sessionSecret.isPresent() ? "hidden" : "none") + ", redis=" + (redisUrl.isPresent() ? "set" : "none") + ", redisCaFile=" + redisCaFile
+                + (sessionSecret.isPresent() ? "hidden" : "none") + ", redis=" + (redisUrl.isPresent() ? "set" : "none") + ", redisTls=" + redisTls
                 + ", oidc=" + oidc + ", policyFile=" + policyFile + ", opa=" + opa + ", trustProxy=" + trustProxy + "]";
     }
 }

@@ -81,12 +81,7 @@ final class AccessControlSettingsReader {
             env.problem(Variables.REDIS_URL, "must be redis://host:port or rediss://host:port (the value is not shown: it may hold a password)");
             redis = Optional.empty();
         }
-        env.requiresWith(Variables.REDIS_URL, List.of(Variables.REDIS_CA_FILE));
-        Optional<String> redisCaFile = env.file(Variables.REDIS_CA_FILE).map(java.nio.file.Path::toString);
-        if (redisCaFile.isPresent() && redis.isPresent() && !redis.get().toLowerCase(Locale.ROOT).startsWith("rediss://")) {
-            env.problem(Variables.REDIS_CA_FILE, "is set but OMCP_REDIS_URL is not a rediss:// URL; use rediss:// for a server that "
-                    + "speaks TLS, or unset OMCP_REDIS_CA_FILE");
-        }
+        AccessControlSettings.RedisTlsFiles redisTls = redisTls(env, redis);
         return new AccessControlSettings(
                 mode,
                 env.file(Variables.USERS_FILE).map(java.nio.file.Path::toString),
@@ -96,7 +91,7 @@ final class AccessControlSettingsReader {
                 lockout,
                 env.file(Variables.REVOCATION_FILE).map(java.nio.file.Path::toString),
                 redis,
-                redisCaFile,
+                redisTls,
                 oidc,
                 policyFile,
                 opa,
@@ -104,6 +99,31 @@ final class AccessControlSettingsReader {
                 env.flag(Variables.CSP_STRICT_REPORT),
                 trustProxy,
                 passwordRules(env));
+    }
+
+    /** The TLS files of the shared store: each needs a rediss:// URL, and a client certificate needs its key. */
+    private static AccessControlSettings.RedisTlsFiles redisTls(Environment env, Optional<String> redisUrl) {
+        List<Variable> files = List.of(Variables.REDIS_CA_FILE, Variables.REDIS_CERT_FILE, Variables.REDIS_KEY_FILE);
+        env.requiresWith(Variables.REDIS_URL, files);
+        AccessControlSettings.RedisTlsFiles tls = new AccessControlSettings.RedisTlsFiles(
+                env.file(Variables.REDIS_CA_FILE).map(java.nio.file.Path::toString),
+                env.file(Variables.REDIS_CERT_FILE).map(java.nio.file.Path::toString),
+                env.file(Variables.REDIS_KEY_FILE).map(java.nio.file.Path::toString));
+        if (redisUrl.isPresent() && !redisUrl.get().toLowerCase(Locale.ROOT).startsWith("rediss://")) {
+            for (Variable file : files) {
+                if (env.raw(file).isPresent()) {
+                    env.problem(file, "is set but OMCP_REDIS_URL is not a rediss:// URL; use rediss:// for a server that "
+                            + "speaks TLS, or unset " + file.name());
+                }
+            }
+        }
+        if (env.raw(Variables.REDIS_CERT_FILE).isPresent() != env.raw(Variables.REDIS_KEY_FILE).isPresent()) {
+            Variable set = env.raw(Variables.REDIS_CERT_FILE).isPresent() ? Variables.REDIS_CERT_FILE : Variables.REDIS_KEY_FILE;
+            Variable missing = set == Variables.REDIS_CERT_FILE ? Variables.REDIS_KEY_FILE : Variables.REDIS_CERT_FILE;
+            env.problem(set, "is set but " + missing.name() + " is not; a client certificate needs its private key: set both "
+                    + "or neither");
+        }
+        return tls;
     }
 
     /** The password rules alone, for {@code omcp hash-password}. */

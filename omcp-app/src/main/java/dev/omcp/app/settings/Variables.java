@@ -166,6 +166,12 @@ public final class Variables {
     public static final Variable REDIS_CA_FILE = new Variable("OMCP_REDIS_CA_FILE", List.of(), "",
             "PEM file of the CA certificates a rediss:// server's certificate must chain to (a private CA); unset trusts the JVM's"
                     + " trust store.", false);
+    public static final Variable REDIS_CERT_FILE = new Variable("OMCP_REDIS_CERT_FILE", List.of(), "",
+            "PEM file of the client certificate (then any intermediates) the gateway presents to a rediss:// server that asks for"
+                    + " one (redis-server does by default); needs OMCP_REDIS_KEY_FILE.", false);
+    public static final Variable REDIS_KEY_FILE = new Variable("OMCP_REDIS_KEY_FILE", List.of(), "",
+            "PEM file of the private key of OMCP_REDIS_CERT_FILE (PKCS#8, PKCS#1 RSA or SEC1 EC, unencrypted); may be the same"
+                    + " file.", false);
     public static final Variable OIDC_ISSUER = new Variable("OMCP_OIDC_ISSUER", List.of(), "",
             "Issuer URL of the OpenID provider, exactly as its discovery document names it.", false);
     public static final Variable OIDC_CLIENT_ID = new Variable("OMCP_OIDC_CLIENT_ID", List.of(), "",
@@ -221,7 +227,7 @@ public final class Variables {
     public static final List<Variable> ACCESS_CONTROL = List.of(
             AUTH, USERS_FILE, SESSION_SECRET, SESSION_LIFETIME, AUTH_ALLOW_FALLBACK,
             LOCKOUT_MAX_FAILURES, LOCKOUT_WINDOW, LOCKOUT_BASE, LOCKOUT_MAX, LOCKOUT_DISABLED,
-            REVOCATION_FILE, REDIS_URL, REDIS_CA_FILE,
+            REVOCATION_FILE, REDIS_URL, REDIS_CA_FILE, REDIS_CERT_FILE, REDIS_KEY_FILE,
             OIDC_ISSUER, OIDC_CLIENT_ID, OIDC_CLIENT_SECRET, OIDC_REDIRECT_URI, OIDC_SCOPES, OIDC_ROLES_CLAIM, OIDC_ROLE_MAP,
             OIDC_TENANT_CLAIM, OIDC_PROFILE, OIDC_DCR_ENABLED, OIDC_DCR_STORE,
             RBAC_POLICY_FILE, OPA_URL, OPA_DECISION, OPA_CACHE_TTL, OPA_TIMEOUT,

@@ -24,7 +24,7 @@ import dev.omcp.adapters.storage.policy.YamlPolicyFile;
 import dev.omcp.adapters.storage.redis.RedisAccountLocks;
 import dev.omcp.adapters.storage.redis.RedisConnection;
 import dev.omcp.adapters.storage.redis.RedisRevocationStore;
-import dev.omcp.adapters.storage.redis.RedisTrust;
+import dev.omcp.adapters.storage.redis.RedisTls;
 import dev.omcp.app.settings.AccessControlSettings;
 import dev.omcp.core.auth.InMemoryAccountLocks;
 import dev.omcp.core.auth.InMemoryRevocationStore;
@@ -126,7 +126,9 @@ final class ManagementAccessAssembly {
         Optional<RedisConnection> redis = settings.redisUrl().map(url -> {
             RedisConnection connection;
             try {
-                connection = RedisConnection.connect(url, settings.redisCaFile().map(file -> RedisTrust.fromPemFile(Path.of(file))));
+                AccessControlSettings.RedisTlsFiles files = settings.redisTls();
+                connection = RedisConnection.connect(url, RedisTls.fromFiles(files.caFile().map(Path::of), files.certFile().map(Path::of),
+                        files.keyFile().map(Path::of)));
             } catch (IllegalArgumentException | IllegalStateException e) {
                 // the messages name the server without credentials and say what is wrong with it
                 throw new StartRefusedException(e.getMessage() + "; the gateway keeps its sessions' blocklist and login locks "

@@ -132,9 +132,33 @@ class AccessControlSettingsTest {
     }
 
     @Test
+    void theRedisClientCertificateFiles_areKeptTogetherWithARedissUrl_andRefusedAloneOrWithAPlainOne() throws Exception {
+        AccessControlSettings.RedisTlsFiles tls = read(Map.of("OMCP_REDIS_URL", "rediss://redis.internal:6380",
+                "OMCP_REDIS_CERT_FILE", "/etc/omcp/redis-client.crt", "OMCP_REDIS_KEY_FILE", "/etc/omcp/redis-client.key")).redisTls();
+        assertThat(tls.certFile()).contains("/etc/omcp/redis-client.crt");
+        assertThat(tls.keyFile()).contains("/etc/omcp/redis-client.key");
+        assertThat(tls.caFile()).isEmpty();
+        assertThatThrownBy(() -> read(Map.of("OMCP_REDIS_URL", "rediss://redis.internal:6380",
+                "OMCP_REDIS_CERT_FILE", "/etc/omcp/redis-client.crt")))
+                .isInstanceOfSatisfying(InvalidSettingsException.class, e -> assertThat(e.problems()).containsExactly(
+                        "OMCP_REDIS_CERT_FILE is set but OMCP_REDIS_KEY_FILE is not; a client certificate needs its private key: set "
+                                + "both or neither"));
+        assertThatThrownBy(() -> read(Map.of("OMCP_REDIS_CERT_FILE", "/c.crt", "OMCP_REDIS_KEY_FILE", "/c.key")))
+                .isInstanceOfSatisfying(InvalidSettingsException.class, e -> assertThat(e.problems()).containsExactly(
+                        "OMCP_REDIS_CERT_FILE is set but OMCP_REDIS_URL is not, and it applies only with OMCP_REDIS_URL; set "
+                                + "OMCP_REDIS_URL or unset OMCP_REDIS_CERT_FILE",
+                        "OMCP_REDIS_KEY_FILE is set but OMCP_REDIS_URL is not, and it applies only with OMCP_REDIS_URL; set "
+                                + "OMCP_REDIS_URL or unset OMCP_REDIS_KEY_FILE"));
+        assertThatThrownBy(() -> read(Map.of("OMCP_REDIS_URL", "redis://redis.internal:6379",
+                "OMCP_REDIS_CERT_FILE", "/c.crt", "OMCP_REDIS_KEY_FILE", "/c.key")))
+                .isInstanceOfSatisfying(InvalidSettingsException.class, e -> assertThat(e.problems()).hasSize(2)
+                        .allSatisfy(p -> assertThat(p).contains("is set but OMCP_REDIS_URL is not a rediss:// URL")));
+    }
+
+    @Test
     void theRedisCaFile_isKeptWithARedissUrl_andRefusedWithoutOneOrWithAPlainOne() throws Exception {
         assertThat(read(Map.of("OMCP_REDIS_URL", "rediss://redis.internal:6380", "OMCP_REDIS_CA_FILE", "/etc/omcp/redis-ca.pem"))
-                .redisCaFile()).contains("/etc/omcp/redis-ca.pem");
+                .redisTls().caFile()).contains("/etc/omcp/redis-ca.pem");
         assertThatThrownBy(() -> read(Map.of("OMCP_REDIS_CA_FILE", "/etc/omcp/redis-ca.pem")))
                 .isInstanceOfSatisfying(InvalidSettingsException.class, e -> assertThat(e.problems()).containsExactly(
                         "OMCP_REDIS_CA_FILE is set but OMCP_REDIS_URL is not, and it applies only with OMCP_REDIS_URL; set "

@@ -7,6 +7,7 @@ import java.net.URISyntaxException;
 import java.time.Duration;
 import java.util.Locale;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
@@ -43,6 +44,10 @@ public final class RedisConnection implements AutoCloseable {
     static final int CONNECT_TIMEOUT_MILLIS = 2000;
     static final int READ_TIMEOUT_MILLIS = 2000;
     private static final Duration PERMIT_WAIT = Duration.ofSeconds(PERMIT_WAIT_SECONDS);
+    /** The TLS alerts (RFC 8446 6.2) a server sends about the client's certificate, or the lack of one. */
+    private static final Set<String> CLIENT_CERTIFICATE_ALERTS = Set.of("certificate_required", "bad_certificate",
+            "unsupported_certificate", "certificate_revoked", "certificate_expired", "certificate_unknown", "unknown_ca",
+            "access_denied", "handshake_failure");
 
     private final RedisClient client;
     private final String description;
@@ -65,12 +70,13 @@ public final class RedisConnection implements AutoCloseable {
 
     /**
      * Connects and checks the server answers; a {@code rediss://} server's certificate must chain to
-     * {@code trust} when given ({@link RedisTrust}), else to the JVM's trust store.
+     * the CAs of {@code tls} when it has some, else to the JVM's trust store, and the gateway presents
+     * the client certificate of {@code tls} when it has one.
      *
-     * @throws IllegalArgumentException when the URL is not a redis:// or rediss:// URL, or {@code trust} comes with redis://
+     * @throws IllegalArgumentException when the URL is not a redis:// or rediss:// URL, or {@code tls} comes with redis://
      * @throws IllegalStateException when the server does not answer
      */
-    public static RedisConnection connect(String url, Optional<SSLSocketFactory> trust) {
+    public static RedisConnection connect(String url, Optional<RedisTls> tls) {
         URI uri;
         try {
             uri = new URI(url);
@@ -81,9 +87,9 @@ public final class RedisConnection implements AutoCloseable {
         if (!(scheme.equals("redis") || scheme.equals("rediss")) || uri.getHost() == null) {
             throw new IllegalArgumentException("OMCP_REDIS_URL must be redis://host:port or rediss://host:port");
         }
-        if (trust.isPresent() && !scheme.equals("rediss")) {
-            throw new IllegalArgumentException("OMCP_REDIS_CA_FILE is set but OMCP_REDIS_URL is not a rediss:// URL: use rediss:// for a "
-                    + "server that speaks TLS, or unset OMCP_REDIS_CA_FILE");
+        if (tls.isPresent() && !scheme.equals("rediss")) {
+            throw new IllegalArgumentException("OMCP_REDIS_URL is not a rediss:// URL, yet TLS settings are set (" + tls.get().settings()
+                    + "): use rediss:// for a server that speaks TLS, or unset them");
         }
         String description = scheme + "://" + uri.getHost() + ":" + (uri.getPort() < 0 ? 6379 : uri.getPort());
         ConnectionPoolConfig pool = new ConnectionPoolConfig();
@@ -97,7 +103,7 @@ public final class RedisConnection implements AutoCloseable {
                 .connectionTimeoutMillis(CONNECT_TIMEOUT_MILLIS)
                 .socketTimeoutMillis(READ_TIMEOUT_MILLIS);
         // no SSL parameters of our own: without them Jedis checks the host name against the certificate
-        trust.ifPresent(config::sslSocketFactory);
+        tls.ifPresent(material -> config.sslSocketFactory(material.socketFactory()));
         DefaultJedisClientConfig timeouts = config.build();
         RedisClient client;
         try {
@@ -114,12 +120,36 @@ public final class RedisConnection implements AutoCloseable {
                     ? "the Redis server at " + description + " (OMCP_REDIS_URL) refused the credentials: check the user and "
                             + "password in the URL (percent-encode @ : / in them)"
                     : "the Redis server at " + description + " (OMCP_REDIS_URL) does not answer: " + causes(e)
-                            + (scheme.equals("rediss") ? "; with rediss:// the server must speak TLS on that port, and its "
-                                    + "certificate must name that host and chain to "
-                                    + (trust.isPresent() ? "a CA in OMCP_REDIS_CA_FILE" : "a CA the JVM trusts (for a private CA, "
-                                            + "set OMCP_REDIS_CA_FILE to its PEM certificate)") : ""), e);
+                            + (scheme.equals("rediss") ? tlsHint(e, uri, tls) : ""), e);
         }
         return new RedisConnection(client, description);
+    }
+
+    /**
+     * What to check when a {@code rediss://} server does not answer, by the TLS alert it sent: the
+     * Redis client rarely sees it (see {@link TlsAlertProbe}), so a probe asks once more.
+     */
+    private static String tlsHint(Throwable error, URI uri, Optional<RedisTls> tls) {
+        boolean clientCertificate = tls.map(RedisTls::clientCertificate).orElse(false);
+        SSLSocketFactory factory = tls.map(RedisTls::socketFactory).orElseGet(() -> (SSLSocketFactory) SSLSocketFactory.getDefault());
+        TlsAlertProbe.Outcome probe = TlsAlertProbe.receivedAlert(error)
+                .map(alert -> new TlsAlertProbe.Outcome(Optional.of(alert), false))
+                .orElseGet(() -> TlsAlertProbe.probe(uri.getHost(), uri.getPort() < 0 ? 6379 : uri.getPort(), factory,
+                        CONNECT_TIMEOUT_MILLIS));
+        String alert = probe.alert().orElse("");
+        if (!clientCertificate && CLIENT_CERTIFICATE_ALERTS.contains(alert)) {
+            return "; the server asks for a client certificate (TLS alert " + alert + "; redis-server does by default with TLS,"
+                    + " tls-auth-clients yes): set OMCP_REDIS_CERT_FILE and OMCP_REDIS_KEY_FILE to a certificate its"
+                    + " tls-ca-cert-file CA issued, and its key";
+        }
+        if (clientCertificate && (CLIENT_CERTIFICATE_ALERTS.contains(alert) || probe.closedDuringHandshake())) {
+            return "; the server refused the client certificate of OMCP_REDIS_CERT_FILE ("
+                    + (alert.isEmpty() ? "it closed the connection during the TLS handshake" : "TLS alert " + alert) + "): it must be"
+                    + " issued by a CA in the server's tls-ca-cert-file, be valid now, and allow client authentication";
+        }
+        return "; with rediss:// the server must speak TLS on that port, and its certificate must name that host and chain to "
+                + (tls.map(RedisTls::privateCa).orElse(false) ? "a CA in OMCP_REDIS_CA_FILE" : "a CA the JVM trusts (for a private CA, "
+                        + "set OMCP_REDIS_CA_FILE to its PEM certificate)");
     }
 
     /**

@@ -12,30 +12,28 @@ import java.security.cert.CertificateFactory;
 import java.security.cert.X509Certificate;
 import java.util.ArrayList;
 import java.util.List;
-import javax.net.ssl.SSLContext;
-import javax.net.ssl.SSLSocketFactory;
+import javax.net.ssl.TrustManager;
 import javax.net.ssl.TrustManagerFactory;
 
 /**
  * The certificate authorities a {@code rediss://} server's certificate must chain to, read from the
  * PEM file {@code OMCP_REDIS_CA_FILE} names, for a server whose certificate a private CA signed.
  * Only those CAs are trusted for the store (not the JVM's as well), and the host name is still
- * checked against the certificate: Jedis applies the {@code HTTPS} endpoint identification to a
- * socket factory given this way, as to its default one.
+ * checked against the certificate ({@link RedisTls}).
  */
-public final class RedisTrust {
+final class RedisTrust {
     /** A CA bundle is a few certificates; 1 MiB leaves room for long chains and keeps a wrong path from filling memory. */
     static final int MAX_BYTES = 1 << 20;
-    private static final String SETTING = "OMCP_REDIS_CA_FILE";
+    static final String SETTING = "OMCP_REDIS_CA_FILE";
 
     private RedisTrust() {}
 
     /**
-     * Reads the CA certificates in {@code pemFile} and builds the socket factory that trusts only them.
+     * The trust managers that trust only the CA certificates in {@code pemFile}.
      *
      * @throws IllegalArgumentException naming the file and what is wrong with it; never its content
      */
-    public static SSLSocketFactory fromPemFile(Path pemFile) {
+    static TrustManager[] trustManagers(Path pemFile) {
         String pem = switch (OperatorTextFile.read(pemFile, MAX_BYTES)) {
             case OperatorTextFile.Read.Text text -> text.text();
             case OperatorTextFile.Read.Unusable unusable -> throw new IllegalArgumentException(SETTING + " " + pemFile + " " + unusable.reason());
@@ -49,9 +47,7 @@ public final class RedisTrust {
             }
             TrustManagerFactory trust = TrustManagerFactory.getInstance(TrustManagerFactory.getDefaultAlgorithm());
             trust.init(store);
-            SSLContext context = SSLContext.getInstance("TLS");
-            context.init(null, trust.getTrustManagers(), null);
-            return context.getSocketFactory();
+            return trust.getTrustManagers();
         } catch (GeneralSecurityException | IOException e) {
             throw new IllegalArgumentException(SETTING + " " + pemFile + " cannot be used as a trust store ("
                     + e.getClass().getSimpleName() + ")", e);
