@@ -43,6 +43,8 @@ import javax.net.ssl.SSLException;
 public final class BackendHttp {
     /** The largest response body read into memory; the answer budget may refuse a smaller one. */
     public static final int MAX_BODY_BYTES = 64 << 20;
+    /** The most characters of a version a backend reports that a health message carries. */
+    public static final int MAX_VERSION_CHARS = 64;
 
     private final HttpClient client;
     private final URI base;
@@ -309,6 +311,15 @@ public final class BackendHttp {
 
     private static String clean(String text) {
         return clean(text, 300);
+    }
+
+    /**
+     * A version the backend reports, as a health message carries it: one safe line of at most
+     * {@value #MAX_VERSION_CHARS} characters. The text is the backend's, and a health message reaches
+     * operators ({@code POST /api/sources/test}) and logs.
+     */
+    public static String version(String reported) {
+        return clean(reported, MAX_VERSION_CHARS);
     }
 
     /**

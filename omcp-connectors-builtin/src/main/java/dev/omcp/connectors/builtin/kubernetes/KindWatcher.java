@@ -257,6 +257,10 @@ final class KindWatcher implements Runnable {
             }
             throw e;
         }
+        if (listing.nameless > 0) {
+            LOG.warn("event=kubernetes-objects-without-name source={} kind={} count={} effect=\"left out of the topology\"", source, kind,
+                    listing.nameless);
+        }
         resources.keySet().retainAll(listing.fresh.keySet());
         resources.putAll(listing.fresh);
         hold(listing.freshBytes - bytes);
@@ -393,6 +397,8 @@ final class KindWatcher implements Runnable {
         private long freshBytes;
         private String resourceVersion = "0";
         private Optional<String> refused = Optional.empty();
+        /** Objects the pages held without a name, left out. */
+        private int nameless;
 
         /** Adds one page's objects; false when one did not fit, and the list stops there. */
         boolean add(JsonArray items) {
@@ -400,6 +406,10 @@ final class KindWatcher implements Runnable {
             for (JsonValue item : items) {
                 if (item instanceof JsonObject object) {
                     Resource r = ResourceReader.read(kind, object);
+                    if (r.name().isEmpty()) {
+                        nameless++;
+                        continue; // no object of the cluster: see withoutName
+                    }
                     Resource same = fresh.get(r.key());
                     long delta = r.footprint() - (same == null ? 0 : same.footprint());
                     refused = refusal(fresh.size(), same != null, delta, others + freshBytes + delta);
@@ -594,6 +604,9 @@ final class KindWatcher implements Runnable {
         switch (type) {
             case "ADDED", "MODIFIED" -> {
                 Resource r = ResourceReader.read(kind, object);
+                if (r.name().isEmpty()) {
+                    return withoutName(r);
+                }
                 Resource old = resources.get(r.key());
                 long delta = r.footprint() - (old == null ? 0 : old.footprint());
                 Optional<String> refused = refusal(resources.size(), old != null, delta, sourceBytes.get() + delta);
@@ -611,6 +624,9 @@ final class KindWatcher implements Runnable {
             }
             case "DELETED" -> {
                 Resource r = ResourceReader.read(kind, object);
+                if (r.name().isEmpty()) {
+                    return withoutName(r);
+                }
                 Resource old = resources.remove(r.key());
                 if (old != null) {
                     hold(-old.footprint());
@@ -633,6 +649,19 @@ final class KindWatcher implements Runnable {
                 return false;
             }
             default -> throw new UnreadableEvent("unknown watch event type");
+        }
+        return true;
+    }
+
+    /**
+     * An event whose object has no name: no object of a cluster (every one has a name), so it is left
+     * out rather than kept as a node named "" or a service listed as "", and objects without names
+     * would all share one key. The watch goes on from the event's version.
+     */
+    private boolean withoutName(Resource r) {
+        LOG.debug("event=kubernetes-object-without-name source={} kind={} effect=\"left out of the topology\"", source, kind);
+        if (!r.resourceVersion().isEmpty()) {
+            resourceVersion = r.resourceVersion();
         }
         return true;
     }

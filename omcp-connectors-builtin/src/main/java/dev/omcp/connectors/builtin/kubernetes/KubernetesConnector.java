@@ -122,7 +122,8 @@ final class KubernetesConnector implements Connector, TopologyCapability, Servic
             HttpRequest.Builder request = HttpRequest.newBuilder(http.uri("/version", Map.of())).GET().timeout(requestTimeout);
             access.authorization().ifPresent(a -> request.header("Authorization", a));
             // the version is read inside the reader: the answer's tree is garbage before its bytes leave the budget
-            version = http.send(request.build(), AnswerBudget.Reading.TREE, body -> http.json(body).getString("gitVersion", ""));
+            version = http.send(request.build(), AnswerBudget.Reading.TREE,
+                    body -> BackendHttp.version(http.json(body).getString("gitVersion", "")));
         } catch (ConnectorException e) {
             return check.down(e.getMessage());
         }

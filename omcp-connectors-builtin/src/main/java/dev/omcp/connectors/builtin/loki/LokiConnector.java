@@ -28,8 +28,10 @@ import jakarta.json.JsonArray;
 import jakarta.json.JsonObject;
 import jakarta.json.JsonValue;
 import java.math.BigDecimal;
+import java.math.BigInteger;
 import java.net.http.HttpClient;
 import java.time.Clock;
+import java.time.DateTimeException;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -55,6 +57,9 @@ final class LokiConnector extends HttpBackendConnector
     private static final String BACKEND = "Loki";
     private static final long NANOS_PER_SECOND = 1_000_000_000L;
     private static final Pattern LABEL_NAME = Pattern.compile("[A-Za-z_][A-Za-z0-9_]*");
+    /** Digits of the latest nanosecond time an {@link Instant} holds (year 1000000000, about 3.2e25 ns); a sign may come besides. */
+    static final int MAX_NANOS_DIGITS = 26;
+    private static final Pattern WHOLE_NANOS = Pattern.compile("[-+]?[0-9]+");
 
     private final ServiceLabels serviceLabels;
     private final String logFormat;
@@ -81,7 +86,7 @@ final class LokiConnector extends HttpBackendConnector
         }
         String version = "";
         try {
-            version = http().getJson("/loki/api/v1/status/buildinfo", Map.of()).getString("version", "");
+            version = BackendHttp.version(http().getJson("/loki/api/v1/status/buildinfo", Map.of()).getString("version", ""));
         } catch (ConnectorException | ClassCastException e) {
             // ready but no build info (older versions, gateways in front): still up
         }
@@ -107,7 +112,8 @@ final class LokiConnector extends HttpBackendConnector
         params.put("end", nanos(query.range().end()));
         params.put("limit", Integer.toString(limit));
         params.put("direction", "backward");
-        BackendJson.Answer<List<LogEntry>> answer = http().get("/loki/api/v1/query_range", told(listener, params), LokiStreams::readAnswer);
+        BackendJson.Answer<List<LogEntry>> answer = http().get("/loki/api/v1/query_range", told(listener, params),
+                body -> LokiStreams.readAnswer(body, limit));
         List<LogEntry> entries = new ArrayList<>(answer.result());
         entries.sort(Comparator.comparing(LogEntry::timestamp).reversed());
         boolean truncated = entries.size() >= limit;
@@ -323,21 +329,34 @@ final class LokiConnector extends HttpBackendConnector
         return BigDecimal.valueOf(t.getEpochSecond()).movePointRight(9).add(BigDecimal.valueOf(t.getNano())).toPlainString();
     }
 
-    /** Loki's timestamps: nanoseconds since the epoch, as decimal text. */
+    /**
+     * Loki's timestamps: nanoseconds since the epoch, as decimal text. Only whole numbers of at most
+     * {@value #MAX_NANOS_DIGITS} digits are read: the text is the backend's, and the exact path once
+     * took any {@code BigDecimal} spelling, so {@code "1e9999999"} (nine bytes) cost a minute and a
+     * half of CPU expanding ten million digits, and a time past {@link Instant#MAX} escaped as an
+     * unchecked {@code DateTimeException}.
+     */
     static Instant instantOfNanos(String text) throws ConnectorException {
         try {
-            // A long holds every timestamp until 2262; parsing it is far cheaper than a BigDecimal per line.
+            // A long holds every timestamp until 2262; parsing it is far cheaper than a BigInteger per line.
             long nanos = Long.parseLong(text);
             return Instant.ofEpochSecond(Math.floorDiv(nanos, NANOS_PER_SECOND), Math.floorMod(nanos, NANOS_PER_SECOND));
         } catch (NumberFormatException notALong) {
             // beyond a long, or not an integer: the exact path decides
         }
-        try {
-            BigDecimal n = new BigDecimal(text);
-            BigDecimal[] parts = n.divideAndRemainder(BigDecimal.valueOf(1_000_000_000L));
-            return Instant.ofEpochSecond(parts[0].longValueExact(), parts[1].longValueExact());
-        } catch (NumberFormatException | ArithmeticException e) {
+        if (!WHOLE_NANOS.matcher(text).matches()) {
             throw new ConnectorException(Kind.BAD_RESPONSE, BACKEND + " answered a timestamp that is not nanoseconds");
         }
+        // the digits are counted before any arithmetic: the text may be megabytes long
+        if (text.length() <= MAX_NANOS_DIGITS + 1) {
+            BigInteger[] parts = new BigInteger(text).divideAndRemainder(BigInteger.valueOf(NANOS_PER_SECOND));
+            try {
+                return Instant.ofEpochSecond(parts[0].longValueExact(), parts[1].longValueExact());
+            } catch (ArithmeticException | DateTimeException pastInstant) {
+                // beyond the latest Instant: out of range as below
+            }
+        }
+        throw new ConnectorException(Kind.BAD_RESPONSE, BACKEND + " answered a timestamp out of range (nanoseconds past the year "
+                + "1000000000, or before the year -1000000000)");
     }
 }

@@ -9,7 +9,7 @@ import dev.omcp.sdk.connector.ConnectorException;
 import dev.omcp.sdk.connector.ConnectorException.Kind;
 import dev.omcp.sdk.query.LogEntry;
 import java.io.IOException;
-import java.util.ArrayList;
+import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -37,30 +37,38 @@ final class LokiStreams {
 
     private LokiStreams() {}
 
-    /** The log entries of the answer, in the answer's order. */
+    /** The log entries of the answer, in the answer's order (at most {@link LokiConnector#MAX_LINES}, the newest). */
     static List<LogEntry> read(byte[] body) throws ConnectorException {
-        return readAnswer(body).result();
+        return readAnswer(body, LokiConnector.MAX_LINES).result();
+    }
+
+    /** As {@link #readAnswer(byte[], int)} with the most lines a log query asks for. */
+    static BackendJson.Answer<List<LogEntry>> readAnswer(byte[] body) throws ConnectorException {
+        return readAnswer(body, LokiConnector.MAX_LINES);
     }
 
     /**
-     * The log entries of the answer and what Loki said alongside them: its top-level
-     * {@code warnings}, bounded as {@link dev.omcp.connectors.builtin.backend.BackendWarnings} keeps them.
+     * The newest {@code limit} log entries of the answer and what Loki said alongside them: its
+     * top-level {@code warnings}, bounded as {@link dev.omcp.connectors.builtin.backend.BackendWarnings}
+     * keeps them. The entries come in the answer's order, or newest first when the answer held more
+     * than {@code limit} ({@link NewestFirst}): Loki never answers more lines than asked for, so
+     * more are a broken or hostile backend's, and keeping them all could fill the heap.
      */
-    static BackendJson.Answer<List<LogEntry>> readAnswer(byte[] body) throws ConnectorException {
+    static BackendJson.Answer<List<LogEntry>> readAnswer(byte[] body, int limit) throws ConnectorException {
         return BackendJson.readAnswer(body, BACKEND, "streams",
-                type -> BACKEND + " answered " + (type == null ? "nothing" : type) + " instead of streams", LokiStreams::streams);
+                type -> BACKEND + " answered " + (type == null ? "nothing" : type) + " instead of streams", p -> streams(p, limit));
     }
 
-    private static List<LogEntry> streams(JsonParser p) throws IOException, ConnectorException {
-        List<LogEntry> out = new ArrayList<>();
-        List<Value> pairs = new ArrayList<>();
+    private static List<LogEntry> streams(JsonParser p, int limit) throws IOException, ConnectorException {
+        NewestFirst<LogEntry> out = new NewestFirst<>(limit, LogEntry::timestamp);
         for (JsonToken s = next(p); s != JsonToken.END_ARRAY; s = next(p)) {
             if (s != JsonToken.START_OBJECT) {
                 p.skipChildren();
                 continue;
             }
             Map<String, String> labels = new TreeMap<>();
-            pairs.clear();
+            // a stream's values may come before its labels, so they wait here, as bounded as the entries
+            NewestFirst<Value> pairs = new NewestFirst<>(limit, Value::time);
             for (JsonToken m = next(p); m == JsonToken.FIELD_NAME; m = next(p)) {
                 String key = p.currentName();
                 JsonToken v = next(p);
@@ -74,18 +82,18 @@ final class LokiStreams {
             }
             // one immutable copy per stream, which every entry of it shares (LogEntry keeps an immutable map as it is)
             Map<String, String> shared = Map.copyOf(labels);
-            for (Value value : pairs) {
-                out.add(new LogEntry(LokiConnector.instantOfNanos(value.time()), value.line(), value.labelsWith(shared)));
+            for (Value value : pairs.items()) {
+                out.offer(new LogEntry(value.time(), value.line(), value.labelsWith(shared)));
             }
         }
-        return out;
+        return out.items();
     }
 
     /**
      * One value of a stream: its time, its line, and the labels its categorized third element carries
      * (empty without one).
      */
-    private record Value(String time, String line, Map<String, String> lineLabels) {
+    private record Value(Instant time, String line, Map<String, String> lineLabels) {
         /** The line's labels: the stream's, plus those only this line carries. */
         Map<String, String> labelsWith(Map<String, String> stream) {
             if (lineLabels.isEmpty()) {
@@ -98,12 +106,12 @@ final class LokiStreams {
     }
 
     /** Appends each {@code ["<ns>", "<line>"(, {categorized labels})]} of a stream's values to {@code pairs}. */
-    private static void values(JsonParser p, List<Value> pairs) throws IOException, ConnectorException {
+    private static void values(JsonParser p, NewestFirst<Value> pairs) throws IOException, ConnectorException {
         for (JsonToken v = next(p); v != JsonToken.END_ARRAY; v = next(p)) {
             if (v != JsonToken.START_ARRAY || next(p) != JsonToken.VALUE_STRING) {
                 throw badValue();
             }
-            String time = p.getText();
+            Instant time = LokiConnector.instantOfNanos(p.getText());
             if (next(p) != JsonToken.VALUE_STRING) {
                 throw badValue();
             }
@@ -116,7 +124,7 @@ final class LokiStreams {
                     p.skipChildren();
                 }
             }
-            pairs.add(new Value(time, line, lineLabels));
+            pairs.offer(new Value(time, line, lineLabels));
         }
     }
 

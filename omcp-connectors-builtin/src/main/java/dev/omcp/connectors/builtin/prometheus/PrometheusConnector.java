@@ -1,5 +1,6 @@
 package dev.omcp.connectors.builtin.prometheus;
 
+import dev.omcp.connectors.builtin.backend.BackendHttp;
 import dev.omcp.connectors.builtin.backend.BackendJson;
 import dev.omcp.connectors.builtin.backend.HttpBackendConnector;
 import dev.omcp.connectors.builtin.backend.QueryText;
@@ -70,7 +71,7 @@ final class PrometheusConnector extends HttpBackendConnector
         try {
             JsonObject info = http().getJson("/api/v1/status/buildinfo", Map.of());
             // the answer is the backend's: a 'data' that is no object has no version, it is not a bug of ours
-            String version = info.get("data") instanceof JsonObject data ? data.getString("version", "") : "";
+            String version = BackendHttp.version(info.get("data") instanceof JsonObject data ? data.getString("version", "") : "");
             return check.up("Prometheus " + (version.isEmpty() ? "(version not reported)" : version));
         } catch (ConnectorException e) {
             if (e.kind() == Kind.BAD_RESPONSE) {

@@ -10,6 +10,8 @@ import dev.omcp.sdk.connector.ConnectorException;
 import dev.omcp.sdk.connector.ConnectorException.Kind;
 import dev.omcp.sdk.query.Series;
 import java.io.IOException;
+import java.math.BigDecimal;
+import java.math.RoundingMode;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -33,6 +35,9 @@ final class PrometheusMatrix {
     private static final String BACKEND = "Prometheus";
     /** What {@link #plainDecimalMillis} answers for a number that is not a plain decimal. */
     private static final long NOT_PLAIN = Long.MIN_VALUE;
+    /** Sample times this many seconds or more from the epoch (the year 33658) are no times a Prometheus answers. */
+    static final long LATEST_SAMPLE_SECONDS = 1_000_000_000_000L;
+    private static final BigDecimal HALF_A_MILLISECOND = new BigDecimal("0.0005");
 
     private PrometheusMatrix() {}
 
@@ -110,15 +115,30 @@ final class PrometheusMatrix {
      * fraction of a second, which the gateway's millisecond starts nearly always have: those are read
      * from the number's characters, exactly and without a {@code BigDecimal} per sample.
      */
-    private static long millis(JsonParser p) throws IOException {
+    private static long millis(JsonParser p) throws IOException, ConnectorException {
         if (p.currentToken() == JsonToken.VALUE_NUMBER_INT && p.getNumberType() != JsonParser.NumberType.BIG_INTEGER) {
             long seconds = p.getLongValue();
-            if (Math.abs(seconds) < 1_000_000_000_000L) {
+            if (Math.abs(seconds) < LATEST_SAMPLE_SECONDS) {
                 return seconds * 1000;
             }
         }
         long plain = plainDecimalMillis(p.getTextCharacters(), p.getTextOffset(), p.getTextLength());
-        return plain != NOT_PLAIN ? plain : Math.round(p.getDecimalValue().doubleValue() * 1000);
+        if (plain != NOT_PLAIN) {
+            return plain; // at most 12 integral digits: within the bound
+        }
+        // An exponent, or more digits. Beyond the bound a time once saturated to the largest long, a sample "at" the year
+        // 292 million shown as a real point. Both ends are compared before scaling, which would build a billion digits
+        // for 1e999999999 or 1e-999999999 (comparing looks at exponents first); what is left has at most the parser's
+        // 1000 digits.
+        BigDecimal seconds = p.getDecimalValue().abs();
+        if (seconds.compareTo(BigDecimal.valueOf(LATEST_SAMPLE_SECONDS)) >= 0) {
+            throw new ConnectorException(Kind.BAD_RESPONSE, BACKEND + " answered a sample time out of range (" + LATEST_SAMPLE_SECONDS
+                    + " seconds or more from the epoch, beyond the year 33658)");
+        }
+        if (seconds.compareTo(HALF_A_MILLISECOND) < 0) {
+            return 0;
+        }
+        return p.getDecimalValue().movePointRight(3).setScale(0, RoundingMode.HALF_UP).longValueExact();
     }
 
     /**

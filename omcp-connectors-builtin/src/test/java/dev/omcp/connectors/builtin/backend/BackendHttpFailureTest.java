@@ -69,4 +69,13 @@ class BackendHttpFailureTest {
     private static byte[] body(String text) {
         return text.getBytes(java.nio.charset.StandardCharsets.UTF_8);
     }
+
+    @Test
+    void aReportedVersion_isOneShortSafeLine_whateverTheBackendSent() {
+        // Prometheus' buildinfo, Loki's and the Kubernetes /version gitVersion all pass through here into health messages
+        assertThat(BackendHttp.version("v1.30.2")).isEqualTo("v1.30.2");
+        String hostile = BackendHttp.version("v1.30.2\r\nevent=forged see https://evil.example/x " + "y".repeat(1 << 20));
+        assertThat(hostile).startsWith("v1.30.2 event=forged see <url>").doesNotContain("\n", "\r", "evil.example")
+                .hasSizeLessThanOrEqualTo(BackendHttp.MAX_VERSION_CHARS + 1);
+    }
 }

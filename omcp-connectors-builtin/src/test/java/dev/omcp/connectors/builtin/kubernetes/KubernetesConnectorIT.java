@@ -225,6 +225,23 @@ class KubernetesConnectorIT {
     }
 
     @Test
+    void objectsWithoutAName_listedOrWatched_areLeftOut_insteadOfNodesNamedNothing() throws Exception {
+        // every object of a cluster has a name; a broken or hostile server's nameless ones became a node "pod/prod/" and a
+        // service listed as "", and all of one namespace shared one key
+        api.apply("/api/v1/pods", pod("prod", "", Map.of("app", "api"), "worker-1", owner("ReplicaSet", "api-7d9f"), List.of("app")))
+                .apply("/api/v1/services", service("prod", "", Map.of("app", "api")));
+        connector = withToken();
+        api.apply("/api/v1/namespaces", namespace("")); // through the watch
+        api.apply("/api/v1/nodes", node("worker-2")); // after it, so once this is seen the nameless one was too
+        eventually(() -> topology("").nodes().stream().anyMatch(n -> n.id().equals("node/worker-2")));
+
+        assertThat(topology("").nodes()).allSatisfy(n -> assertThat(n.name()).isNotEmpty())
+                .extracting(TopologyNode::id).contains("pod/prod/api-7d9f-a", "service/prod/api", "namespace/prod");
+        assertThat(((KubernetesConnector) connector).listServices()).extracting(ServiceInfo::name).containsExactly("api");
+        assertThat(connector.health().up()).isTrue();
+    }
+
+    @Test
     void aWatchOutlivesTheRequestTimeout() throws Exception {
         connector = withToken(); // request timeout 1 s, watch timeout 5 s
         new java.util.concurrent.CountDownLatch(1).await(1500, java.util.concurrent.TimeUnit.MILLISECONDS);

@@ -136,4 +136,34 @@ class LokiStreamsTest {
         refused("{\"data\":{\"resultType\":\"streams\",\"result\":[{\"values\":[[\"1\",\"x\",\"more\"," + deep + "]]}]}}",
                 "answered JSON beyond what the gateway reads (nested deeper than 1000 levels");
     }
+
+    @Test
+    void anAnswerWithMoreLinesThanALogQueryAsks_keepsOnlyTheNewest_soMillionsOfTinyLinesCannotFillTheHeap() throws ConnectorException {
+        // Loki answers at most the limit asked for; a hostile one sent millions of ten-byte lines, each some 200 bytes of heap
+        StringBuilder json = new StringBuilder("{\"status\":\"success\",\"data\":{\"resultType\":\"streams\",\"result\":[");
+        List<LogEntry> all = new java.util.ArrayList<>();
+        for (int i = 0; i < 12_000; i++) { // one-line streams
+            long nanos = (i * 7919L) % 1009;
+            json.append(i == 0 ? "" : ",").append("{\"stream\":{\"s\":\"").append(i % 3).append("\"},\"values\":[[\"")
+                    .append(nanos).append("\",\"a").append(i).append("\"]]}");
+            all.add(new LogEntry(Instant.ofEpochSecond(0, nanos), "a" + i, Map.of("s", Integer.toString(i % 3))));
+        }
+        json.append(",{\"values\":["); // one long stream whose labels come after its values
+        for (int i = 0; i < 12_000; i++) {
+            long nanos = (i * 104_729L) % 1013;
+            json.append(i == 0 ? "" : ",").append("[\"").append(nanos).append("\",\"b").append(i).append("\"]");
+            all.add(new LogEntry(Instant.ofEpochSecond(0, nanos), "b" + i, Map.of("s", "long")));
+        }
+        json.append("],\"stream\":{\"s\":\"long\"}}]}}");
+        byte[] body = json.toString().getBytes(StandardCharsets.UTF_8);
+
+        List<LogEntry> newestFirst = new java.util.ArrayList<>(all);
+        newestFirst.sort(java.util.Comparator.comparing(LogEntry::timestamp).reversed()); // stable: ties in the answer's order
+        for (int limit : new int[] {1, 7, LokiConnector.MAX_LINES}) {
+            List<LogEntry> kept = new java.util.ArrayList<>(limit == LokiConnector.MAX_LINES ? LokiStreams.read(body)
+                    : LokiStreams.readAnswer(body, limit).result());
+            kept.sort(java.util.Comparator.comparing(LogEntry::timestamp).reversed()); // as the connector does
+            assertThat(kept).as("limit " + limit).containsExactlyElementsOf(newestFirst.subList(0, limit));
+        }
+    }
 }

@@ -2,8 +2,11 @@ package dev.omcp.connectors.builtin.loki;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 
 import dev.omcp.sdk.connector.ConnectorException;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.time.Instant;
 import org.junit.jupiter.api.Test;
 
@@ -34,5 +37,36 @@ class LokiTimestampsTest {
             assertThatThrownBy(() -> LokiConnector.instantOfNanos(bad)).isInstanceOf(ConnectorException.class)
                     .hasMessageContaining("not nanoseconds");
         }
+    }
+
+    @Test
+    void anExponentSpelling_isRefusedAtOnce_insteadOfExpandedToMillionsOfDigits() {
+        // nine bytes of a hostile answer once cost a minute and a half of CPU, per line, beyond any deadline
+        assertTimeoutPreemptively(Duration.ofSeconds(2), () -> {
+            for (String bad : new String[] {"1e9999999", "1E+999999", "-1e999999", "1e-99999"}) {
+                assertThatThrownBy(() -> LokiConnector.instantOfNanos(bad)).as(bad).isInstanceOf(ConnectorException.class)
+                        .hasMessageContaining("not nanoseconds");
+            }
+        });
+    }
+
+    @Test
+    void aTimePastTheLatestInstant_orMegabytesOfDigits_isABadResponse_notAnUncheckedException() throws ConnectorException {
+        // 26 digits: fits the digit bound but not an Instant (year 3 billion); 27 and 200000 digits: past the bound
+        for (String far : new String[] {"99999999999999999999999999", "-99999999999999999999999999", "1" + "0".repeat(26),
+                "9".repeat(200_000)}) {
+            assertThatThrownBy(() -> LokiConnector.instantOfNanos(far)).as(far.substring(0, 12))
+                    .isInstanceOfSatisfying(ConnectorException.class,
+                            e -> assertThat(e.kind()).isEqualTo(ConnectorException.Kind.BAD_RESPONSE))
+                    .hasMessageContaining("timestamp out of range");
+        }
+        // the latest representable times still read
+        assertThat(LokiConnector.instantOfNanos("31556889864403199999999999")).isEqualTo(Instant.MAX);
+        byte[] answer = """
+                {"status":"success","data":{"resultType":"streams","result":[
+                  {"stream":{"app":"api"},"values":[["100000000000000000000000000","far future"]]}]}}
+                """.getBytes(StandardCharsets.UTF_8);
+        assertThatThrownBy(() -> LokiStreams.read(answer)).isInstanceOfSatisfying(ConnectorException.class,
+                e -> assertThat(e.kind()).isEqualTo(ConnectorException.Kind.BAD_RESPONSE));
     }
 }

@@ -79,6 +79,16 @@ class HostilePrometheusIT {
     }
 
     @Test
+    void aVersionOfAMegabyteOnManyLines_reachesTheHealthMessageAsOneShortSafeLine() {
+        String version = "2.55.0\\n" + "event=forged url=http://169.254.169.254/latest ".repeat(20_000);
+        ANSWERS.put("/api/v1/status/buildinfo", "{\"status\":\"success\",\"data\":{\"version\":\"" + version + "\"}}");
+        Health health = connector.health();
+        assertThat(health.up()).isTrue();
+        assertThat(health.message()).startsWith("Prometheus 2.55.0 event=forged url=<url>").doesNotContain("\n", "169.254")
+                .hasSizeLessThanOrEqualTo("Prometheus ".length() + 65);
+    }
+
+    @Test
     void buildInfoNestedTooDeeply_fallsBackToTheReadinessEndpointAsAnyUnreadableAnswerDoes() {
         ANSWERS.put("/api/v1/status/buildinfo", DEEP);
         assertThat(connector.health().message()).isEqualTo("Prometheus-compatible server is ready");

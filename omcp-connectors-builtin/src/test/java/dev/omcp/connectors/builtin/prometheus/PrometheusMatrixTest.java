@@ -2,10 +2,12 @@ package dev.omcp.connectors.builtin.prometheus;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 
 import dev.omcp.sdk.connector.ConnectorException;
 import dev.omcp.sdk.query.Series;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -94,10 +96,21 @@ class PrometheusMatrixTest {
         Series s = read("""
                 {"data":{"resultType":"matrix","result":[{"metric":{},"values":[
                   [1795846440.123,"1"],[1795846500.1,"2"],[1795846560.12,"3"],[1795846620.1234,"4"],[1795846680.1235,"5"],
-                  [1795846740.0,"6"],[-1.5,"7"],[1.5e3,"8"],[17958467401234567890.5,"9"]]}]}}
+                  [1795846740.0,"6"],[-1.5,"7"],[1.5e3,"8"],[1.7958464401235e9,"9"],[1e-999999999,"10"],[5e-4,"11"]]}]}}
                 """).getFirst();
         assertThat(s.epochMillis()).containsExactly(1795846440123L, 1795846500100L, 1795846560120L, 1795846620123L,
-                1795846680124L, 1795846740000L, -1500L, 1_500_000L, Math.round(17958467401234567890.5 * 1000));
+                1795846680124L, 1795846740000L, -1500L, 1_500_000L, 1795846440124L, 0L, 1L);
+    }
+
+    @Test
+    void aSampleTimeOutOfRange_isABadResponse_notASampleAtTheEndOfTime() {
+        // these once saturated to the largest (or smallest) long: a point "at" the year 292 million, shown as real
+        for (String time : new String[] {"17958467401234567890.5", "1e400", "-1e400", "1e999999999", "1000000000000",
+                "-1000000000000", "1e12", "99999999999999999999"}) {
+            assertTimeoutPreemptively(Duration.ofSeconds(2), () -> refused(
+                    "{\"data\":{\"resultType\":\"matrix\",\"result\":[{\"values\":[[" + time + ",\"1\"]]}]}}",
+                    "sample time out of range"), time);
+        }
     }
 
     @Test
