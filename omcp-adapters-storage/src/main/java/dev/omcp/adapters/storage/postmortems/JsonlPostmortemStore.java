@@ -1,5 +1,6 @@
 package dev.omcp.adapters.storage.postmortems;
 
+import dev.omcp.adapters.storage.files.PartialWriteException;
 import dev.omcp.adapters.storage.files.PrivateFiles;
 import dev.omcp.ports.postmortems.PostmortemStore;
 import dev.omcp.ports.postmortems.PostmortemStoreException;
@@ -44,6 +45,9 @@ import org.slf4j.LoggerFactory;
  *   <li><b>Crash tolerance.</b> An incomplete last line (a write cut short) is not indexed and is
  *       reported with its byte offset; the next append first ends it with a newline, so the new
  *       record never merges with it. Unreadable lines are skipped and reported the same way.</li>
+ *   <li><b>Failed writes leave nothing.</b> An append that fails part way (a full disk, a failed
+ *       sync) is cut back to where it began, so an entry whose caller was told "nothing was stored"
+ *       never turns up later. When even the cut fails, this gateway skips those bytes.</li>
  *   <li><b>Lazy.</b> Nothing touches the disk until the first use; the file is created then.</li>
  *   <li><b>Hostile files.</b> A symbolic link, or a file other users may write, is refused (the
  *       default lives in a shared {@code /tmp}); a file other users may read is used with a
@@ -64,10 +68,25 @@ public final class JsonlPostmortemStore implements PostmortemStore {
 
     private record Indexed(String id, String tenant, long offset, int length) {}
 
+    /** Bytes {@code from} (inclusive) to {@code to} of a failed append that could not be cut back. */
+    private record FailedWrite(long from, long to) {
+        boolean holds(long offset) {
+            return offset >= from && offset < to;
+        }
+    }
+
+    /** How the file is opened for one append: a seam for tests that fail a write part way, as a full disk does. */
+    @FunctionalInterface
+    interface AppendChannels {
+        FileChannel open(Path file) throws IOException;
+    }
+
     private final Path file;
+    private final AppendChannels appendChannels;
     private final ReentrantLock lock = new ReentrantLock();
     private final Map<String, Indexed> live = new LinkedHashMap<>();
     private final List<String> problems = new ArrayList<>();
+    private final List<FailedWrite> failedWrites = new ArrayList<>();
     private long indexedBytes;
     private long tornAt = -1;
     private Object fileKey;
@@ -75,7 +94,12 @@ public final class JsonlPostmortemStore implements PostmortemStore {
 
     /** A store over {@code file}; nothing is read or created until the first operation. */
     public JsonlPostmortemStore(Path file) {
+        this(file, path -> FileChannel.open(path, StandardOpenOption.WRITE, StandardOpenOption.APPEND, LinkOption.NOFOLLOW_LINKS));
+    }
+
+    JsonlPostmortemStore(Path file, AppendChannels appendChannels) {
         this.file = Objects.requireNonNull(file, "file").toAbsolutePath();
+        this.appendChannels = Objects.requireNonNull(appendChannels, "appendChannels");
     }
 
     @Override
@@ -171,7 +195,12 @@ public final class JsonlPostmortemStore implements PostmortemStore {
         }
     }
 
-    /** Appends one line (ending a torn last line first), forces it to disk, then indexes it. */
+    /**
+     * Appends one line (ending a torn last line first), forces it to disk, then indexes it. A write
+     * or sync that fails part way is cut back to where it began, so the caller's "nothing was
+     * stored" holds: no fragment is left for the next append to end with a newline and so turn
+     * into a record.
+     */
     private void write(byte[] line) throws PostmortemStoreException {
         boolean created = createIfMissing();
         if (!created) {
@@ -182,16 +211,27 @@ public final class JsonlPostmortemStore implements PostmortemStore {
         if (prefix == 1) {
             buffer.put((byte) '\n');
         }
-        buffer.put(line).put((byte) '\n').flip();
-        try (FileChannel channel = FileChannel.open(file, StandardOpenOption.WRITE, StandardOpenOption.APPEND,
-                LinkOption.NOFOLLOW_LINKS)) {
-            while (buffer.hasRemaining()) {
-                channel.write(buffer);
+        buffer.put(line).put((byte) '\n');
+        try (FileChannel channel = appendChannels.open(file)) {
+            long end = channel.size();
+            try {
+                PrivateFiles.appendWhole(channel, buffer.array(), end, true);
+            } catch (PartialWriteException e) {
+                if (e.undone()) {
+                    throw new PostmortemStoreException("the post-mortems file could not be written (" + reason(e.getCause())
+                            + "); nothing was stored. Check the disk space and OMCP_POSTMORTEMS_FILE");
+                }
+                // the file could not be cut back: whatever of the line reached it must never be served
+                failedWrites.add(new FailedWrite(end, end + buffer.capacity()));
+                LOG.error("event=postmortems-write-failed bytes={}-{} undone=false effect=\"the remains are skipped until a restart\"",
+                        end, end + buffer.capacity());
+                throw new PostmortemStoreException("the post-mortems file could not be written (" + reason(e.getCause())
+                        + "), and the part already written could not be removed; nothing was stored, and this gateway will "
+                        + "skip those bytes. Check the disk and OMCP_POSTMORTEMS_FILE");
             }
-            channel.force(false);
         } catch (IOException e) {
             throw new PostmortemStoreException("the post-mortems file could not be written (" + reason(e)
-                    + "); check OMCP_POSTMORTEMS_FILE and its directory");
+                    + "); nothing was stored. Check OMCP_POSTMORTEMS_FILE and its directory");
         }
         refresh();
     }
@@ -245,6 +285,7 @@ public final class JsonlPostmortemStore implements PostmortemStore {
         indexedBytes = 0;
         tornAt = -1;
         fileKey = key;
+        failedWrites.clear();
     }
 
     /** Indexes complete lines from {@link #indexedBytes} to {@code size}. */
@@ -288,7 +329,7 @@ public final class JsonlPostmortemStore implements PostmortemStore {
         }
         indexedBytes = lineStart;
         if (lineStart < size) {
-            if (tornAt != lineStart) {
+            if (tornAt != lineStart && !failedWrite(lineStart)) {
                 problem("bytes " + lineStart + "-" + size + ": incomplete last line (a write cut short, for example by a crash); "
                         + "ignored, and the next entry starts on a new line");
             }
@@ -300,6 +341,11 @@ public final class JsonlPostmortemStore implements PostmortemStore {
 
     /** Indexes one complete line; {@code bytes} is null when the line was too long to keep. */
     private void accept(long offset, byte[] bytes, int length) {
+        if (failedWrite(offset)) {
+            problem("line at byte " + offset + ": the remains of a write that failed (its caller was told nothing was stored); "
+                    + "skipped");
+            return;
+        }
         if (bytes == null) {
             problem("line at byte " + offset + ": longer than " + MAX_LINE_BYTES + " bytes; skipped");
             return;
@@ -396,6 +442,10 @@ public final class JsonlPostmortemStore implements PostmortemStore {
         }
     }
 
+    private boolean failedWrite(long offset) {
+        return failedWrites.stream().anyMatch(failed -> failed.holds(offset));
+    }
+
     private static boolean isBlank(byte[] bytes) {
         for (byte b : bytes) {
             if (b != ' ' && b != '\t' && b != '\r') {
@@ -405,22 +455,28 @@ public final class JsonlPostmortemStore implements PostmortemStore {
         return true;
     }
 
-    private static PostmortemStoreException unreadable(IOException e) {
+    private PostmortemStoreException unreadable(IOException e) {
         return new PostmortemStoreException("the post-mortems file could not be read (" + reason(e)
                 + "); check OMCP_POSTMORTEMS_FILE and its permissions");
     }
 
-    private static PostmortemStoreException unwritable(IOException e) {
+    private PostmortemStoreException unwritable(IOException e) {
         return new PostmortemStoreException("the post-mortems file could not be created (" + reason(e)
                 + "); check OMCP_POSTMORTEMS_FILE and its directory");
     }
 
-    /** The kind of failure, without the path (it may name a user's directory). */
-    private static String reason(IOException e) {
+    /**
+     * The kind of failure, without the path (it may name a user's directory). A failed write says
+     * why in its message ({@code No space left on device}); the path is cut from it all the same.
+     */
+    private String reason(Throwable e) {
         return switch (e) {
             case java.nio.file.AccessDeniedException a -> "permission denied";
             case NoSuchFileException n -> "no such file or directory";
             case java.nio.file.FileSystemException f when f.getReason() != null -> f.getReason();
+            case java.nio.file.FileSystemException f -> f.getClass().getSimpleName();
+            case IOException io when io.getMessage() != null && !io.getMessage().isBlank() ->
+                    io.getMessage().replace(file.toString(), "the file");
             default -> e.getClass().getSimpleName();
         };
     }

@@ -11,14 +11,15 @@ import java.nio.channels.WritableByteChannel;
 /**
  * A real file's channel that writes only the first {@code budget} bytes handed to it and then fails
  * every write, as a disk that fills up in the middle of a line does; optionally its truncation fails
- * too. Every other operation goes to the real channel.
+ * too. Every other operation goes to the real channel. Public for the stores of other packages that
+ * append through {@link PrivateFiles#appendWhole}.
  */
-final class FailingAfterChannel extends FileChannel {
+public final class FailingAfterChannel extends FileChannel {
     private final FileChannel real;
     private int budget;
     private final boolean truncateFails;
 
-    FailingAfterChannel(FileChannel real, int budget, boolean truncateFails) {
+    public FailingAfterChannel(FileChannel real, int budget, boolean truncateFails) {
         this.real = real;
         this.budget = budget;
         this.truncateFails = truncateFails;

@@ -3,11 +3,13 @@ package dev.omcp.adapters.storage.postmortems;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.omcp.adapters.storage.files.FailingAfterChannel;
 import dev.omcp.ports.postmortems.PostmortemStore;
 import dev.omcp.ports.postmortems.PostmortemStoreException;
 import dev.omcp.ports.postmortems.StoredPostmortem;
 import dev.omcp.ports.postmortems.TenantScope;
 import dev.omcp.sdk.json.Jsonp;
+import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -18,6 +20,7 @@ import java.util.List;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.ArrayList;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -203,5 +206,56 @@ class JsonlPostmortemStoreIT {
         JsonlPostmortemStore reopened = new JsonlPostmortemStore(file());
         assertThat(reopened.newestFirst(TenantScope.only("acme"), 100)).hasSize(100);
         assertThat(reopened.problems()).isEmpty();
+    }
+
+    /** Appends through a channel that writes {@code budget} bytes and fails (a disk filling up) on the first append only. */
+    private static JsonlPostmortemStore.AppendChannels failingOnce(int budget, boolean truncateFails) {
+        AtomicInteger appends = new AtomicInteger();
+        return path -> {
+            FileChannel real = FileChannel.open(path, StandardOpenOption.WRITE, StandardOpenOption.APPEND);
+            return appends.getAndIncrement() == 0 ? new FailingAfterChannel(real, budget, truncateFails) : real;
+        };
+    }
+
+    @Test
+    void aWriteThatFailsPartWay_leavesNothingBehind_andTheRefusedEntryNeverAppears() throws Exception {
+        int wholeRecordButItsNewline = PostmortemLines.entry(entry("pm-2", "acme", 2)).length;
+        for (int budget : new int[] {5, wholeRecordButItsNewline}) {
+            Path file = dir.resolve("budget-" + budget + ".jsonl");
+            new JsonlPostmortemStore(file).append(entry("pm-1", "acme", 1));
+            String before = Files.readString(file);
+            JsonlPostmortemStore store = new JsonlPostmortemStore(file, failingOnce(budget, false));
+
+            // the disk fills up in the middle of the line: the caller is told nothing was stored
+            assertThatThrownBy(() -> store.append(entry("pm-2", "acme", 2))).isInstanceOf(PostmortemStoreException.class)
+                    .hasMessageContaining("No space left on device").hasMessageContaining("nothing was stored")
+                    .hasMessageNotContaining(dir.toString());
+            assertThat(Files.readString(file)).isEqualTo(before);
+
+            // so no later append may complete the fragment into the entry the caller was told was not stored
+            store.append(entry("pm-3", "acme", 3));
+            assertThat(ids(store.newestFirst(ALL, 10))).containsExactly("pm-3", "pm-1");
+            JsonlPostmortemStore reopened = new JsonlPostmortemStore(file);
+            assertThat(ids(reopened.newestFirst(ALL, 10))).containsExactly("pm-3", "pm-1");
+            assertThat(reopened.problems()).isEmpty();
+            assertThat(Files.readAllLines(file)).hasSize(2);
+        }
+    }
+
+    @Test
+    void aFailedWriteThatCannotBeCutBack_isSaidSo_andItsRecordIsNeverServedByThisGateway() throws Exception {
+        new JsonlPostmortemStore(file()).append(entry("pm-1", "acme", 1));
+        int wholeRecordButItsNewline = PostmortemLines.entry(entry("pm-2", "acme", 2)).length;
+        JsonlPostmortemStore store = new JsonlPostmortemStore(file(), failingOnce(wholeRecordButItsNewline, true));
+
+        assertThatThrownBy(() -> store.append(entry("pm-2", "acme", 2))).isInstanceOf(PostmortemStoreException.class)
+                .hasMessageContaining("nothing was stored").hasMessageContaining("could not be removed");
+        store.append(entry("pm-3", "acme", 3));
+
+        // the fragment is now a complete line on disk, yet the caller was answered "nothing was stored"
+        assertThat(Files.readAllLines(file())).hasSize(3);
+        assertThat(ids(store.newestFirst(ALL, 10))).containsExactly("pm-3", "pm-1");
+        assertThat(store.find("pm-2", ALL)).isEmpty();
+        assertThat(store.problems()).singleElement().asString().contains("a write that failed").contains("skipped");
     }
 }
