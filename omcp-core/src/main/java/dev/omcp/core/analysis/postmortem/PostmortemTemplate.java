@@ -4,6 +4,8 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * A custom post-mortem layout ({@code OMCP_POSTMORTEM_TEMPLATE}, spec 4.4): markdown text with
@@ -18,11 +20,19 @@ import java.util.regex.Pattern;
  * Whitespace inside the braces is allowed ({@code {{ service }}}). An unknown token stays verbatim.
  * Expansion is a single pass: text that arrives through a token (a log line containing
  * {@code {{synopsis}}}) is never expanded again. The no-signal notice, when there is one, is
- * prepended to the expanded template.
+ * prepended to the expanded template. A template whose expansion would be longer than
+ * {@link #MAX_RENDERED_LENGTH} gives the built-in layout instead, as an unreadable one does.
  */
 public final class PostmortemTemplate {
+    private static final Logger LOG = LoggerFactory.getLogger(PostmortemTemplate.class);
     /** The largest template accepted. */
     public static final int MAX_LENGTH = 256 * 1024;
+    /**
+     * The longest draft a template may expand to: four times the longest template, room for several
+     * copies of every section. One token repeated over the whole template would otherwise make
+     * each call build hundreds of megabytes.
+     */
+    public static final int MAX_RENDERED_LENGTH = 4 * MAX_LENGTH;
     private static final Pattern TOKEN = Pattern.compile("\\{\\{\\s*([A-Za-z]+)\\s*}}");
 
     private final String text;
@@ -46,15 +56,19 @@ public final class PostmortemTemplate {
         return new PostmortemTemplate(text);
     }
 
-    /** Expands the template for a report. */
+    /**
+     * Expands the template for a report; the built-in layout when the expansion would be longer
+     * than {@value #MAX_RENDERED_LENGTH} characters (a warning in the log says so).
+     */
     public String render(PostmortemReport r) {
         PostmortemMarkdown.Blocks b = PostmortemMarkdown.blocks(r);
         Map<String, String> values = Map.ofEntries(
-                Map.entry("service", r.service()),
+                // one line each, as in the built-in layout: a tenant comes from an identity provider's claim
+                Map.entry("service", PostmortemBuilder.md(r.service())),
                 Map.entry("window", r.window()),
                 Map.entry("from", r.from().toString()),
                 Map.entry("to", r.to().toString()),
-                Map.entry("tenant", r.tenant()),
+                Map.entry("tenant", PostmortemBuilder.md(r.tenant())),
                 Map.entry("synopsis", b.synopsis().stripTrailing()),
                 Map.entry("timeline", b.timeline().stripTrailing()),
                 Map.entry("blastRadius", b.blastRadius().stripTrailing()),
@@ -69,7 +83,14 @@ public final class PostmortemTemplate {
         while (m.find()) {
             out.append(text, last, m.start());
             String value = values.get(m.group(1));
-            out.append(value != null ? value : m.group());
+            String expansion = value != null ? value : m.group();
+            if (out.length() + expansion.length() + (text.length() - m.end()) > MAX_RENDERED_LENGTH) {
+                // checked before appending: a runaway template never builds more than the limit
+                LOG.warn("event=postmortem-template-too-large limit={} token={} effect=\"this draft uses the built-in layout\" "
+                        + "fix=\"repeat the section tokens of OMCP_POSTMORTEM_TEMPLATE less\"", MAX_RENDERED_LENGTH, m.group(1));
+                return PostmortemMarkdown.render(r);
+            }
+            out.append(expansion);
             last = m.end();
         }
         out.append(text, last, text.length());

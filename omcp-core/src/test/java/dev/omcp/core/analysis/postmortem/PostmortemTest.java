@@ -422,6 +422,31 @@ class PostmortemTest {
     }
 
     @Test
+    void aTemplateThatWouldExpandPastItsLimit_givesTheBuiltInLayout_notADraftOfHundredsOfMegabytes() {
+        PostmortemReport r = builder.build(input(rows(60), Optional.of(blast()), traces(10), LOGS, ALL_UP));
+        String token = "{{timeline}}";
+        PostmortemTemplate amplifying = PostmortemTemplate.of(token.repeat(PostmortemTemplate.MAX_LENGTH / token.length()));
+
+        String out = amplifying.render(r);
+
+        assertThat(out.length()).isLessThanOrEqualTo(PostmortemTemplate.MAX_RENDERED_LENGTH);
+        assertThat(out).isEqualTo(PostmortemMarkdown.render(r));
+        // a template that repeats its sections a few times is still rendered
+        String twice = "{{timeline}}\n{{blastRadius}}\n{{timeline}}\n{{blastRadius}}\n" + "x".repeat(PostmortemTemplate.MAX_LENGTH - 100);
+        assertThat(PostmortemTemplate.of(twice).render(r)).startsWith("| Onset (UTC) |").endsWith("xxx");
+    }
+
+    @Test
+    void aTenantFromAnIdentityProvider_cannotAddLinesToACustomTemplate() {
+        PostmortemInput in = new PostmortemInput("db", "1h", FROM, TO, "acme\n# Injected heading\r\n| a | b |", rows(3), List.of(),
+                Map.of(), Optional.of(blast()), ContributingSignal.fromHistory(rows(3)), traces(1), LOGS, WHOLE_WINDOW, ALL_UP);
+
+        String out = PostmortemTemplate.of("Tenant: {{tenant}}\n").render(builder.build(in));
+
+        assertThat(out).isEqualTo("Tenant: acme # Injected heading  \\| a \\| b \\|\n");
+    }
+
+    @Test
     void hostileText_cannotBreakTheMarkdownTables() {
         List<TraceSummary> t = List.of(new TraceSummary("abc", "GET /x | DROP\n## Injected", "api", FROM, 5, 1, false));
         PostmortemReport r = builder.build(input(rows(1), Optional.of(blast()), t, List.of(), ALL_UP));
