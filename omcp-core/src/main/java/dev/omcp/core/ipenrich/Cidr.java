@@ -29,7 +29,7 @@ public record Cidr(IpAddress network, int prefix) {
         int prefix = address.bits();
         if (slash >= 0) {
             String p = t.substring(slash + 1);
-            if (p.isEmpty() || p.length() > 3 || !p.chars().allMatch(Character::isDigit)) {
+            if (p.isEmpty() || p.length() > 3 || !p.chars().allMatch(c -> c >= '0' && c <= '9')) {
                 throw new IllegalArgumentException("'" + p + "' is not a prefix length");
             }
             prefix = Integer.parseInt(p);

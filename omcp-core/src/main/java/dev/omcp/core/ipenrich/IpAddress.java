@@ -146,7 +146,8 @@ public record IpAddress(boolean v4, long hi, long lo) {
             }
             int v = 0;
             for (int k = 0; k < x.length(); k++) {
-                int d = Character.digit(x.charAt(k), 16);
+                // ASCII only: Character.digit also reads fullwidth and Arabic-Indic digits, which would look up another text
+                int d = hexDigit(x.charAt(k));
                 if (d < 0) {
                     throw new IllegalArgumentException("not an IP address: '" + x + "' is not a hex group");
                 }
@@ -157,6 +158,16 @@ public record IpAddress(boolean v4, long hi, long lo) {
         int[] exact = new int[n];
         System.arraycopy(out, 0, exact, 0, n);
         return exact;
+    }
+
+    private static int hexDigit(char c) {
+        if (c >= '0' && c <= '9') {
+            return c - '0';
+        }
+        if (c >= 'a' && c <= 'f') {
+            return c - 'a' + 10;
+        }
+        return c >= 'A' && c <= 'F' ? c - 'A' + 10 : -1;
     }
 
     /** The address width in bits: 32 or 128. */

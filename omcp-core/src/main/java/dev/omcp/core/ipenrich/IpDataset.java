@@ -63,7 +63,7 @@ public final class IpDataset {
                 attributes.put(columns.get(c), values[c]);
             }
         }
-        int prefix = f.prefix[i];
+        int prefix = Byte.toUnsignedInt(f.prefix[i]); // stored in a byte: /128 is -128 read signed
         IpAddress network = new IpAddress(address.v4(), f.hi[i], f.lo[i]);
         return Optional.of(new Match(new Cidr(network, prefix), Collections.unmodifiableMap(attributes)));
     }

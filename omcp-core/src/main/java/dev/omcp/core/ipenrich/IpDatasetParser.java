@@ -97,9 +97,6 @@ public final class IpDatasetParser {
         Set<String> seen = new HashSet<>();
         for (int i = 0; i < header.fields().size(); i++) {
             String name = header.fields().get(i).strip();
-            if (i == 0 && name.startsWith("\uFEFF")) {
-                name = name.substring(1);
-            }
             if (!seen.add(name.toLowerCase(Locale.ROOT))) {
                 return new DatasetLoad.Rejected("header row: the column name '" + name + "' appears twice");
             }
@@ -227,6 +224,7 @@ public final class IpDatasetParser {
         private int len;
         private long line = 1;
         private int pushback = -1;
+        private boolean atStart = true;
 
         Csv(Reader reader, Limits limits) {
             this.reader = reader;
@@ -253,6 +251,11 @@ public final class IpDatasetParser {
         /** The next record, or null at the end. */
         Record next() throws IOException {
             int c = read();
+            if (c == '\uFEFF' && atStart) {
+                // a byte-order mark belongs to the file, not to its first field, which may be quoted after it
+                c = read();
+            }
+            atStart = false;
             if (c < 0) {
                 return null;
             }

@@ -6,6 +6,7 @@ import dev.omcp.ports.ipenrich.RegistrationAnswer;
 import jakarta.json.JsonArrayBuilder;
 import jakarta.json.JsonObject;
 import jakarta.json.JsonObjectBuilder;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -44,7 +45,8 @@ public final class IpEnricher {
 
         /**
          * JSON for {@code enrich_ips}: {@code results[]} in input order, {@code summary}
-         * {@code {found, notFound, invalid, unavailable}}, and {@code note} when there is one.
+         * {@code {found, notFound, invalid, unavailable}}, {@code partial} (some registry lookup
+         * failed, as in the other tools that ask remote services), and {@code note} when there is one.
          */
         public JsonObject toJson() {
             JsonArrayBuilder a = Jsonp.provider().createArrayBuilder();
@@ -62,18 +64,32 @@ public final class IpEnricher {
                 }
             }
             JsonObjectBuilder b = Jsonp.provider().createObjectBuilder().add("results", a).add("summary", Jsonp.provider().createObjectBuilder()
-                    .add("found", found).add("notFound", notFound).add("invalid", invalid).add("unavailable", unavailable));
+                    .add("found", found).add("notFound", notFound).add("invalid", invalid).add("unavailable", unavailable))
+                    .add("partial", unavailable > 0);
             note.ifPresent(n -> b.add("note", n));
             return b.build();
         }
     }
 
     /**
-     * Enriches up to {@value #MAX_ADDRESSES} addresses, answering each in input order.
+     * Enriches up to {@value #MAX_ADDRESSES} addresses, answering each in input order; registry
+     * lookups wait at most the RDAP fallback's own deadline.
      *
      * @throws IllegalArgumentException when more addresses are given, saying to split the list
      */
     public Result enrich(List<String> inputs) {
+        return enrich(inputs, Optional.empty());
+    }
+
+    /**
+     * Like {@link #enrich(List)}, with registry lookups waiting at most {@code callDeadline} (the tool
+     * call's deadline) when that is shorter than the fallback's own.
+     */
+    public Result enrich(List<String> inputs, Duration callDeadline) {
+        return enrich(inputs, Optional.of(callDeadline));
+    }
+
+    private Result enrich(List<String> inputs, Optional<Duration> callDeadline) {
         if (inputs.size() > MAX_ADDRESSES) {
             throw new IllegalArgumentException("enrich_ips takes at most " + MAX_ADDRESSES + " addresses per call, got " + inputs.size()
                     + "; split the list into several calls");
@@ -110,7 +126,10 @@ public final class IpEnricher {
             }
         }
         if (!askRegistry.isEmpty()) {
-            Map<IpAddress, RegistrationAnswer> answers = rdap.orElseThrow().lookupAll(registryAddresses);
+            RdapFallback registries = rdap.orElseThrow();
+            Map<IpAddress, RegistrationAnswer> answers = callDeadline.isPresent()
+                    ? registries.lookupAll(registryAddresses, callDeadline.get())
+                    : registries.lookupAll(registryAddresses);
             for (int k = 0; k < askRegistry.size(); k++) {
                 int i = askRegistry.get(k);
                 IpAddress address = registryAddresses.get(k);

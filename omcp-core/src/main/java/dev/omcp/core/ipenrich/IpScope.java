@@ -12,9 +12,12 @@ public enum IpScope {
     LOOPBACK("loopback"),
     LINK_LOCAL("link-local"),
     MULTICAST("multicast"),
-    /** 192.0.2.0/24, 198.51.100.0/24, 203.0.113.0/24, 2001:db8::/32. */
+    /** 192.0.2.0/24, 198.51.100.0/24, 203.0.113.0/24, 2001:db8::/32, 3fff::/20. */
     DOCUMENTATION("documentation"),
-    /** Everything else that is not routed on the internet (0.0.0.0/8, 240.0.0.0/4, benchmarking, ::, outside 2000::/3...). */
+    /**
+     * Everything else that is not globally reachable (0.0.0.0/8, 192.0.0.0/24, 240.0.0.0/4,
+     * benchmarking, ::, 2001::/23, a 6to4 address of a non-public IPv4 address, outside 2000::/3...).
+     */
     RESERVED("reserved");
 
     private final String wireName;
@@ -29,7 +32,14 @@ public enum IpScope {
 
     private record Range(Cidr cidr, IpScope scope) {}
 
+    // IANA IPv4 and IPv6 special-purpose address registries: the first range that holds an address
+    // decides, so the globally reachable blocks inside a block that is not come before it. Whatever is
+    // not public here is never sent to an RDAP service.
     private static final List<Range> RANGES = List.of(
+            new Range(Cidr.parse("192.0.0.9/32"), PUBLIC), // port control protocol anycast
+            new Range(Cidr.parse("192.0.0.10/32"), PUBLIC), // traversal using relays around NAT anycast
+            new Range(Cidr.parse("192.0.0.0/24"), RESERVED), // IETF protocol assignments (DS-Lite, NAT64 discovery...)
+            new Range(Cidr.parse("192.88.99.0/24"), RESERVED), // deprecated 6to4 relay anycast
             new Range(Cidr.parse("10.0.0.0/8"), PRIVATE),
             new Range(Cidr.parse("172.16.0.0/12"), PRIVATE),
             new Range(Cidr.parse("192.168.0.0/16"), PRIVATE),
@@ -48,9 +58,20 @@ public enum IpScope {
             new Range(Cidr.parse("fc00::/7"), PRIVATE),
             new Range(Cidr.parse("fe80::/10"), LINK_LOCAL),
             new Range(Cidr.parse("ff00::/8"), MULTICAST),
-            new Range(Cidr.parse("2001:db8::/32"), DOCUMENTATION));
+            new Range(Cidr.parse("2001:db8::/32"), DOCUMENTATION),
+            new Range(Cidr.parse("3fff::/20"), DOCUMENTATION),
+            new Range(Cidr.parse("2001:1::1/128"), PUBLIC), // port control protocol anycast
+            new Range(Cidr.parse("2001:1::2/128"), PUBLIC), // traversal using relays around NAT anycast
+            new Range(Cidr.parse("2001:1::3/128"), PUBLIC), // DNS-SD service registration protocol anycast
+            new Range(Cidr.parse("2001:3::/32"), PUBLIC), // automatic multicast tunneling
+            new Range(Cidr.parse("2001:4:112::/48"), PUBLIC), // AS112-v6
+            new Range(Cidr.parse("2001:20::/28"), PUBLIC), // ORCHIDv2
+            new Range(Cidr.parse("2001:30::/28"), PUBLIC), // drone remote identification
+            // IETF protocol assignments: Teredo, benchmarking, the deprecated ORCHID...
+            new Range(Cidr.parse("2001::/23"), RESERVED));
 
     private static final Cidr GLOBAL_UNICAST = Cidr.parse("2000::/3");
+    private static final Cidr SIX_TO_FOUR = Cidr.parse("2002::/16");
 
     /** The scope of an address. */
     public static IpScope of(IpAddress a) {
@@ -60,6 +81,10 @@ public enum IpScope {
             }
         }
         if (!a.v4() && !GLOBAL_UNICAST.contains(a)) {
+            return RESERVED;
+        }
+        if (SIX_TO_FOUR.contains(a) && of(new IpAddress(true, 0, (a.hi() >>> 16) & 0xFFFF_FFFFL)) != PUBLIC) {
+            // 2002:c0a8:101:: is 192.168.1.1 in 6to4 form: asking a registry about it would send the private address out
             return RESERVED;
         }
         return PUBLIC;

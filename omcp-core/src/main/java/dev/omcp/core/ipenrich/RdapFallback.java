@@ -71,8 +71,18 @@ public final class RdapFallback {
         };
     }
 
-    /** The answer for each distinct address, in the order given. */
+    /** The answer for each distinct address, in the order given, waiting at most the settings' deadline. */
     public Map<IpAddress, RegistrationAnswer> lookupAll(List<IpAddress> addresses) {
+        return lookupAll(addresses, settings.deadline());
+    }
+
+    /**
+     * The answer for each distinct address, in the order given, waiting at most {@code within} or the
+     * settings' deadline, whichever is shorter (the tool call's own deadline, so a slow registry never
+     * holds a call longer than the operator allows any tool call to wait).
+     */
+    public Map<IpAddress, RegistrationAnswer> lookupAll(List<IpAddress> addresses, Duration within) {
+        Duration wait = within.compareTo(settings.deadline()) < 0 && within.isPositive() ? within : settings.deadline();
         Map<IpAddress, RegistrationAnswer> answers = new LinkedHashMap<>();
         Set<IpAddress> missing = new LinkedHashSet<>();
         Instant now = clock.instant();
@@ -106,9 +116,9 @@ public final class RdapFallback {
                     }
                 }));
             }
-            long deadline = System.nanoTime() + settings.deadline().toNanos();
+            long deadline = System.nanoTime() + wait.toNanos();
             for (Map.Entry<IpAddress, Future<RegistrationAnswer>> e : running.entrySet()) {
-                answers.put(e.getKey(), await(e.getValue(), deadline));
+                answers.put(e.getKey(), await(e.getValue(), deadline, wait));
             }
         } finally {
             threads.shutdownNow(); // lookups still waiting past the deadline are interrupted, not left running
@@ -129,14 +139,15 @@ public final class RdapFallback {
         return ordered;
     }
 
-    private RegistrationAnswer await(Future<RegistrationAnswer> f, long deadline) {
+    private RegistrationAnswer await(Future<RegistrationAnswer> f, long deadline, Duration wait) {
         long left = deadline - System.nanoTime();
         try {
             RegistrationAnswer a = f.get(Math.max(left, 0), TimeUnit.NANOSECONDS);
             return a != null ? a : new RegistrationAnswer.Failed(false, "the RDAP lookup gave no answer");
         } catch (TimeoutException e) {
             f.cancel(true);
-            return new RegistrationAnswer.Failed(true, "no RDAP answer within " + settings.deadline().toSeconds() + " s");
+            // whole seconds rounded up, so a wait under a second never reads as 0 s
+            return new RegistrationAnswer.Failed(true, "no RDAP answer within " + (wait.toMillis() + 999) / 1000 + " s");
         } catch (ExecutionException e) {
             // the port promises not to throw; if an adapter does anyway, the address is reported, not lost
             return new RegistrationAnswer.Failed(true, "the RDAP lookup failed: " + e.getCause().getClass().getSimpleName());

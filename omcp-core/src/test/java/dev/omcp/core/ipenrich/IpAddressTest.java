@@ -39,6 +39,10 @@ class IpAddressTest {
         "1.2.3.4::1 | must come last",
         "203.0.113.007 | has a leading zero, which some tools read as octal; write it without (7)",
         "01.2.3.4 | leading zero",
+        // digits of other scripts are not hex digits: the address looked up must be the one that was written
+        "\uFF12\uFF10\uFF10\uFF11:db8::1 | not a hex group",
+        "\u0662\u0660\u0660\u0661:db8::1 | not a hex group",
+        "2001:db8::\u0661 | not a hex group",
     })
     void refusesWhatIsNotAnAddressAndSaysWhy(String text, String reason) {
         assertThatThrownBy(() -> IpAddress.parseOrError(text)).isInstanceOf(IllegalArgumentException.class).hasMessageContaining(reason);
@@ -55,6 +59,7 @@ class IpAddressTest {
         assertThatThrownBy(() -> Cidr.parse("10.1.2.3/8")).hasMessageContaining("host bits are set").hasMessageContaining("10.0.0.0/8");
         assertThatThrownBy(() -> Cidr.parse("10.0.0.0/33")).hasMessageContaining("longer than the 32 bits");
         assertThatThrownBy(() -> Cidr.parse("10.0.0.0/x")).hasMessageContaining("not a prefix length");
+        assertThatThrownBy(() -> Cidr.parse("10.0.0.0/\u0668")).as("an Arabic-Indic eight").hasMessageContaining("not a prefix length");
         assertThat(Cidr.parse("203.0.113.7").prefix()).isEqualTo(32);
         Cidr net = Cidr.parse("2001:db8:8000::/33");
         assertThat(net.contains(IpAddress.parseOrError("2001:db8:ffff::1"))).isTrue();
@@ -77,5 +82,38 @@ class IpAddressTest {
         assertThat(IpScope.of(IpAddress.parseOrError("8.8.8.8"))).isEqualTo(IpScope.PUBLIC);
         assertThat(IpScope.of(IpAddress.parseOrError("2a00:1450::1"))).isEqualTo(IpScope.PUBLIC);
         assertThat(IpScope.of(IpAddress.parseOrError("240.0.0.1"))).isEqualTo(IpScope.RESERVED);
+    }
+
+    /**
+     * IANA special-purpose registries: a block that is not globally reachable is not public, so it is
+     * never sent to an RDAP service; the few globally reachable blocks inside such a block stay public.
+     */
+    @ParameterizedTest
+    @CsvSource({
+        "192.0.0.8, reserved",
+        "192.0.0.170, reserved",
+        "192.0.0.9, public",
+        "192.0.0.10, public",
+        "192.88.99.1, reserved",
+        "3fff::1, documentation",
+        "3fff:fff:ffff::1, documentation",
+        "3fff:1000::1, public",
+        "2001:2::1, reserved",
+        "2001:10::1, reserved",
+        "2001:0:4136:e378:8000:63bf:3fff:fdd2, reserved",
+        "2001:1ff:ffff::1, reserved",
+        "2001:200::1, public",
+        "2001:3::1, public",
+        "2001:4:112::1, public",
+        "2001:20::1, public",
+        "2002:a00:1::1, reserved",
+        "2002:c0a8:101::1, reserved",
+        "2002:7f00:1::1, reserved",
+        "2002:808:808::1, public",
+        "5f00::1, reserved",
+        "64:ff9b::a00:1, reserved",
+    })
+    void scope_followsTheSpecialPurposeRegistries(String address, String scope) {
+        assertThat(IpScope.of(IpAddress.parseOrError(address)).wireName()).isEqualTo(scope);
     }
 }

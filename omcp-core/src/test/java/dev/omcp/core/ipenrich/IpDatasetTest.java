@@ -43,6 +43,24 @@ class IpDatasetTest {
     }
 
     @Test
+    void aBomBeforeAQuotedHeader_isDropped_asSpreadsheetsAndPowerShellWriteIt() throws IOException {
+        IpDataset d = load("\uFEFF\"network\",\"org\"\r\n\"203.0.113.0/24\",\"Example\"\r\n");
+        assertThat(d.columns()).containsExactly("org");
+        assertThat(name(d, "203.0.113.5", "org")).isEqualTo("Example");
+    }
+
+    @Test
+    void ipv6HostRows_areFoundAs128s_insideTheirNetwork() throws IOException {
+        IpDataset d = load("network,name\n2001:db8::/32,net\n2001:db8::1,host\n2001:db8::2/128,other\n::ffff:192.0.2.1/128,mapped\n");
+        IpDataset.Match host = d.lookup(IpAddress.parseOrError("2001:db8::1")).orElseThrow();
+        assertThat(host.network().toString()).isEqualTo("2001:db8::1/128");
+        assertThat(host.attributes()).containsEntry("name", "host");
+        assertThat(name(d, "2001:db8::2")).isEqualTo("other");
+        assertThat(name(d, "2001:db8::3")).isEqualTo("net");
+        assertThat(d.lookup(IpAddress.parseOrError("192.0.2.1")).orElseThrow().network().toString()).isEqualTo("192.0.2.1/32");
+    }
+
+    @Test
     void nestedPrefixes_answerTheLongestMatch() throws IOException {
         IpDataset d = load("cidr,name\n10.0.0.0/8,a\n10.1.0.0/16,b\n10.1.2.0/24,c\n10.1.2.128/25,d\n10.2.0.0/16,e\n0.0.0.0/0,default\n"
                 + "::/0,v6default\n2001:db8::/32,v6a\n2001:db8:1::/48,v6b\n");

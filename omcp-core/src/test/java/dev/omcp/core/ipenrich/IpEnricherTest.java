@@ -148,6 +148,45 @@ class IpEnricherTest {
     }
 
     @Test
+    void specialPurposeAddresses_thatAreNotGloballyReachable_areNeverSentToTheRegistry() {
+        FakeRegistry registry = new FakeRegistry();
+        RdapFallback rdap = new RdapFallback(registry, clock, RdapFallback.Settings.defaults());
+        IpEnricher.Result r = new IpEnricher(Optional.empty(), Optional.of(rdap)).enrich(List.of(
+                "192.0.0.170", "3fff::1", "2001:2::1", "2001:0:4136:e378:8000:63bf:3fff:fdd2", "2002:c0a8:101::1",
+                "10.0.0.1", "fe80::1%eth0", "::ffff:127.0.0.1", "64:ff9b::a00:1", "8.8.8.8", "2002:808:808::1"));
+        assertThat(registry.asked).containsExactlyInAnyOrder("8.8.8.8", "2002:808:808::1");
+        assertThat(r.results().subList(0, 9)).allSatisfy(x -> assertThat(x).isInstanceOf(IpEnrichment.NotFound.class));
+    }
+
+    @Test
+    void aCallWithUnavailableLookups_isPartial_andOneWithoutIsNot() {
+        FakeRegistry registry = new FakeRegistry();
+        registry.answers.put("1.1.1.1", new RegistrationAnswer.Failed(true, "registry answered 503"));
+        IpEnricher e = new IpEnricher(Optional.empty(), Optional.of(new RdapFallback(registry, clock, RdapFallback.Settings.defaults())));
+        JsonObject failed = e.enrich(List.of("9.9.9.9", "1.1.1.1", "10.0.0.1")).toJson();
+        assertThat(failed.getBoolean("partial")).isTrue();
+        assertThat(failed.getJsonObject("summary").getInt("unavailable")).isEqualTo(1);
+        assertThat(failed.getJsonArray("results").getJsonObject(1).getString("input")).as("the failed lookup is named").isEqualTo("1.1.1.1");
+        assertThat(e.enrich(List.of("9.9.9.9", "10.0.0.1", "nonsense")).toJson().getBoolean("partial")).isFalse();
+    }
+
+    @Test
+    void theCache_keepsAtMostMaxCachedAnswers_evictingTheLeastRecentlyUsed() {
+        FakeRegistry registry = new FakeRegistry();
+        RdapFallback rdap = new RdapFallback(registry, clock, new RdapFallback.Settings(4, Duration.ofSeconds(5), Duration.ofHours(1), 2));
+        IpEnricher e = new IpEnricher(Optional.empty(), Optional.of(rdap));
+        e.enrich(List.of("1.1.1.1", "8.8.8.8"));
+        e.enrich(List.of("1.1.1.1"));
+        e.enrich(List.of("9.9.9.9"));
+        assertThat(rdap.cached()).isEqualTo(2);
+        e.enrich(List.of("1.1.1.1", "8.8.8.8"));
+        // 8.8.8.8, the least recently used, was evicted and is asked again; 1.1.1.1 was kept
+        assertThat(registry.asked).hasSize(4);
+        assertThat(registry.asked.getLast()).isEqualTo("8.8.8.8");
+        assertThat(Collections.frequency(registry.asked, "1.1.1.1")).isEqualTo(1);
+    }
+
+    @Test
     void transientFailures_areReportedAsSuchAndNotCached() {
         FakeRegistry registry = new FakeRegistry();
         registry.answers.put("1.1.1.1", new RegistrationAnswer.Failed(true, "registry answered 503"));

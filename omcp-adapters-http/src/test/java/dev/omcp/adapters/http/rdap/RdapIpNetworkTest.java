@@ -75,6 +75,15 @@ class RdapIpNetworkTest {
     }
 
     @Test
+    void deeplyNestedJson_isRefusedAsNotValid_notReadIntoAStackOverflow() {
+        // under the 512 KiB bound of an answer, yet 200,000 levels deep
+        String deep = "{\"objectClassName\": \"ip network\", \"remarks\": " + "[".repeat(200_000) + "]".repeat(200_000) + "}";
+
+        assertThat(RdapIpNetwork.read(json(deep), "198.51.100.7"))
+                .isEqualTo(new RegistrationAnswer.Failed(false, "the registry's answer is not valid JSON"));
+    }
+
+    @Test
     void anIpNetworkWithoutARange_isRefused() {
         assertThat(RdapIpNetwork.read(json("{\"objectClassName\": \"ip network\", \"startAddress\": \"example.com\"}"), "198.51.100.7"))
                 .isEqualTo(new RegistrationAnswer.Failed(false,

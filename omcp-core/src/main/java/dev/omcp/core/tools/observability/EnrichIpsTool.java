@@ -65,9 +65,11 @@ public final class EnrichIpsTool extends ObservabilityTool {
                             .add("notFound", Jsonp.object().add("type", "integer"))
                             .add("invalid", Jsonp.object().add("type", "integer"))
                             .add("unavailable", Jsonp.object().add("type", "integer"))))
+                    .add("partial", Jsonp.object().add("type", "boolean").add("description", "Some registry lookup failed or "
+                            + "did not answer within the call's deadline: those addresses are unavailable, the rest is complete."))
                     .add("note", Jsonp.object().add("type", "string")
                             .add("description", "What the answer cannot show, for example that no IP data is configured.")),
-                    List.of("results", "summary"))),
+                    List.of("results", "summary", "partial"))),
             ToolAnnotations.readOnlyQuery());
 
     private final Toolkit toolkit;
@@ -91,6 +93,6 @@ public final class EnrichIpsTool extends ObservabilityTool {
             throw new InvalidArgumentException("at most " + IpEnricher.MAX_ADDRESSES + " addresses per call, got " + addresses.size()
                     + "; split the list into several calls");
         }
-        return ToolResult.structured(toolkit.ipEnricher().enrich(addresses).toJson());
+        return ToolResult.structured(toolkit.ipEnricher().enrich(addresses, toolkit.deadline()).toJson());
     }
 }

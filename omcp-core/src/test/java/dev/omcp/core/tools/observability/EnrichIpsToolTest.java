@@ -21,6 +21,7 @@ import java.time.Instant;
 import java.util.Collections;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.CountDownLatch;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
 
@@ -96,6 +97,37 @@ class EnrichIpsToolTest {
         java.util.Set<String> declared = tool.definition().outputSchema().orElseThrow().getJsonObject("properties")
                 .getJsonObject("results").getJsonObject("items").getJsonObject("properties").keySet();
         result.getJsonArray("results").forEach(r -> assertThat(declared).containsAll(r.asJsonObject().keySet()));
+        assertThat(tool.definition().outputSchema().orElseThrow().getJsonObject("properties").keySet()).containsAll(result.keySet());
+    }
+
+    @Test
+    void aRegistryThatNeverAnswers_cannotHoldTheCallPastTheToolDeadline() {
+        CountDownLatch never = new CountDownLatch(1);
+        RdapFallback rdap = new RdapFallback(address -> {
+            try {
+                never.await();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+            return new RegistrationAnswer.Failed(true, "cancelled");
+        }, CLOCK, RdapFallback.Settings.defaults());
+        // OMCP_TOOL_DEADLINE=1: shorter than the fallback's own 10 s
+        EnrichIpsTool tool = new EnrichIpsTool(Toolkit.builder(new ScriptedSources().registry(), CLOCK)
+                .timeouts(Duration.ofMillis(500), Duration.ofSeconds(1)).ipEnricher(new IpEnricher(Optional.empty(), Optional.of(rdap))).build());
+
+        long started = System.nanoTime();
+        JsonObject result = structured(call(tool, addresses("1.1.1.1", "10.0.0.1", "8.8.8.8")));
+        long ms = (System.nanoTime() - started) / 1_000_000;
+
+        assertThat(ms).isLessThan(5_000);
+        assertThat(result.getBoolean("partial")).isTrue();
+        JsonArray results = result.getJsonArray("results");
+        for (int i : new int[] {0, 2}) {
+            assertThat(results.getJsonObject(i).getString("status")).isEqualTo("unavailable");
+            assertThat(results.getJsonObject(i).getBoolean("transient")).isTrue();
+            assertThat(results.getJsonObject(i).getString("reason")).isEqualTo("no RDAP answer within 1 s");
+        }
+        assertThat(results.getJsonObject(1).getString("status")).as("answered without the registry").isEqualTo("not_found");
     }
 
     @Test
@@ -127,5 +159,7 @@ class EnrichIpsToolTest {
         assertThat(call(tool, "{\"addresses\":[]}").firstText()).contains("arguments.addresses");
         assertThat(call(tool, "{\"addresses\":\"10.0.0.1\"}").firstText()).contains("arguments.addresses");
         assertThat(call(tool, "{\"addresses\":[\"" + "1".repeat(65) + "\"]}").firstText()).contains("arguments.addresses[0]");
+        assertThat(call(tool, "{\"addresses\":[\"10.0.0.1\",7]}").firstText()).contains("arguments.addresses[1]");
+        assertThat(call(tool, "{\"addresses\":[null]}").firstText()).contains("arguments.addresses[0]");
     }
 }
