@@ -203,13 +203,32 @@ public final class KubernetesFake extends FakeBackend {
         return this;
     }
 
+    /**
+     * Creates or replaces an object whose watch event carries no {@code resourceVersion}, as a broken
+     * server or proxy might send it: the watcher must keep the version it watches from.
+     */
+    public KubernetesFake applyWithoutVersion(String path, JsonObject object) {
+        synchronized (lock) {
+            stamp(path, object, false);
+            lock.notifyAll();
+        }
+        return this;
+    }
+
     /** Under {@link #lock}. */
     private void stamp(String path, JsonObject object) {
+        stamp(path, object, true);
+    }
+
+    /** Under {@link #lock}. */
+    private void stamp(String path, JsonObject object, boolean withVersion) {
         version++;
         JsonObject metadata = object.getJsonObject("metadata");
-        JsonObject stamped = Jsonp.provider().createObjectBuilder(object).add("metadata", Jsonp.provider().createObjectBuilder(metadata)
-                .add("resourceVersion", Long.toString(version))
-                .add("uid", metadata.getString("uid", "uid-" + key(metadata)))).build();
+        var stampedMetadata = Jsonp.provider().createObjectBuilder(metadata).add("uid", metadata.getString("uid", "uid-" + key(metadata)));
+        if (withVersion) {
+            stampedMetadata.add("resourceVersion", Long.toString(version));
+        }
+        JsonObject stamped = Jsonp.provider().createObjectBuilder(object).add("metadata", stampedMetadata).build();
         String type = objects.get(path).containsKey(key(metadata)) ? "MODIFIED" : "ADDED";
         objects.get(path).put(key(metadata), stamped);
         history.add(new Event(version, path, type, stamped));

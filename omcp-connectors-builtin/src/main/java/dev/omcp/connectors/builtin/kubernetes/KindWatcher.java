@@ -620,7 +620,7 @@ final class KindWatcher implements Runnable {
                     }
                     overLimit(refused.get());
                 }
-                resourceVersion = r.resourceVersion();
+                advanceTo(r.resourceVersion());
             }
             case "DELETED" -> {
                 Resource r = ResourceReader.read(kind, object);
@@ -631,14 +631,11 @@ final class KindWatcher implements Runnable {
                 if (old != null) {
                     hold(-old.footprint());
                 }
-                resourceVersion = r.resourceVersion();
+                advanceTo(r.resourceVersion());
             }
             case "BOOKMARK" -> {
                 // a quiet kind's version moves with the cluster's: the next watch starts from here, not from an old list's version
-                String version = ResourceReader.read(kind, object).resourceVersion();
-                if (!version.isEmpty()) {
-                    resourceVersion = version;
-                }
+                advanceTo(ResourceReader.read(kind, object).resourceVersion());
             }
             case "ERROR" -> {
                 int code = object.getInt("code", 0);
@@ -660,10 +657,18 @@ final class KindWatcher implements Runnable {
      */
     private boolean withoutName(Resource r) {
         LOG.debug("event=kubernetes-object-without-name source={} kind={} effect=\"left out of the topology\"", source, kind);
-        if (!r.resourceVersion().isEmpty()) {
-            resourceVersion = r.resourceVersion();
-        }
+        advanceTo(r.resourceVersion());
         return true;
+    }
+
+    /**
+     * The next watch starts from {@code version}, unless the event carried none: an empty version
+     * would start it from "now", and it would never learn of objects deleted in between.
+     */
+    private void advanceTo(String version) {
+        if (!version.isEmpty()) {
+            resourceVersion = version;
+        }
     }
 
     /** A whole line of the watch stream that is no event this watcher can apply. */

@@ -242,6 +242,22 @@ class KubernetesConnectorIT {
     }
 
     @Test
+    void aWatchEventWithoutAVersion_leavesTheVersionTheNextWatchStartsFrom() throws Exception {
+        // an empty version made the next watch start from "now", so it never learnt of objects deleted in between
+        connector = withToken();
+        api.apply("/api/v1/nodes", node("worker-2"));
+        String known = Long.toString(api.resourceVersion());
+        eventually(() -> topology("").nodes().stream().anyMatch(n -> n.id().equals("node/worker-2")));
+        api.applyWithoutVersion("/api/v1/nodes", node("worker-3"));
+        eventually(() -> topology("").nodes().stream().anyMatch(n -> n.id().equals("node/worker-3")));
+        int watches = api.watchRequests("/api/v1/nodes").size();
+        api.breakWatches();
+        eventually(() -> api.watchRequests("/api/v1/nodes").size() > watches);
+        assertThat(api.watchRequests("/api/v1/nodes").getLast().query()).containsEntry("resourceVersion", known);
+        assertThat(watcher("node").relists()).isEqualTo(1);
+    }
+
+    @Test
     void aWatchOutlivesTheRequestTimeout() throws Exception {
         connector = withToken(); // request timeout 1 s, watch timeout 5 s
         new java.util.concurrent.CountDownLatch(1).await(1500, java.util.concurrent.TimeUnit.MILLISECONDS);
