@@ -187,7 +187,9 @@ public final class PluginCommand implements Callable<Integer> {
         @Override
         public Integer call() {
             return withCatalog(spec, from, (settings, catalog, out, err) -> {
-                FilesystemPluginStore store = new FilesystemPluginStore(settings.plugins().directory(), Optional.empty());
+                // the gateway's trust: while verification is on, an installed manifest is listed only once its signature verified
+                FilesystemPluginStore store = new FilesystemPluginStore(settings.plugins().directory(), settings.plugins().trustRoot(),
+                        settings.plugins().revokedKeys(), settings.plugins().signaturesDemanded());
                 HubListing listing = HubListings.fromScan(catalog, store.scan(List.of()).candidates());
                 out.printf("%-20s %-16s %-16s %s%n", "NAME", "LATEST", "INSTALLED", "DESCRIPTION");
                 for (HubListing.Item item : listing.entries()) {
@@ -282,7 +284,8 @@ public final class PluginCommand implements Callable<Integer> {
             String name = at < 0 ? target : target.substring(0, at);
             Optional<String> version = at < 0 ? Optional.empty() : Optional.of(target.substring(at + 1));
             Path directory = settings.get().plugins().directory();
-            FilesystemPluginStore store = new FilesystemPluginStore(directory, pem, settings.get().plugins().revokedKeys());
+            FilesystemPluginStore store = new FilesystemPluginStore(directory, pem, settings.get().plugins().revokedKeys(),
+                    settings.get().plugins().signaturesDemanded());
             BundleInstaller installer = new BundleInstaller(store, GatewayAssembly.builtinConnectorNames(), VersionProvider.serverVersion());
             InstallOutcome outcome = new HubInstall(hub.get(), installer).install(name, version, InstallChecks.none(),
                     allowDowngrade ? DowngradePolicy.ALLOW : DowngradePolicy.REFUSE);

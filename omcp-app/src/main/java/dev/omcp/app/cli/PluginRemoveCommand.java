@@ -47,7 +47,9 @@ final class PluginRemoveCommand implements Callable<Integer> {
     /** Removes with {@code settings}; the exit status. */
     int run(Settings settings, PrintWriter out, PrintWriter err) {
         Path directory = settings.plugins().directory();
-        FilesystemPluginStore store = new FilesystemPluginStore(directory, Optional.empty());
+        // the gateway's trust: while verification is on, the installed manifest is read (for its version) only once its signature verified
+        FilesystemPluginStore store = new FilesystemPluginStore(directory, settings.plugins().trustRoot(), settings.plugins().revokedKeys(),
+                settings.plugins().signaturesDemanded());
         PluginRemoval removal = new PluginRemoval(store, GatewayAssembly.builtinConnectorNames());
         RemoveOutcome outcome = removal.remove(name, force, new PluginRemoval.Checks() {
             @Override

@@ -169,5 +169,10 @@ public record Settings(Server server, Agent agent, Logging logging, AuditSetting
             Objects.requireNonNull(hubCatalog, "hubCatalog");
             Objects.requireNonNull(hookMode, "hookMode");
         }
+
+        /** Whether filesystem plugins load only signed (spec 3.5): then no manifest is parsed before its signature verified. */
+        public boolean signaturesDemanded() {
+            return verify || requireSignature;
+        }
     }
 }

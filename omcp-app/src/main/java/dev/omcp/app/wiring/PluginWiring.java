@@ -41,7 +41,7 @@ record PluginWiring(PluginCatalog catalog, HookRegistry hooks, Optional<HookMode
      */
     static PluginWiring start(Settings.Plugins settings, List<ConnectorFactory> builtins, List<PluginPin> pins, String version) {
         FilesystemPluginStore store = new FilesystemPluginStore(settings.directory(), settings.trustRoot(), settings.revokedKeys(),
-                settings.verify() || settings.requireSignature());
+                settings.signaturesDemanded());
         // before the first scan: an upgrade the last run died in must not leave its plugin missing
         store.recoverInterruptedInstalls();
         HookRegistry hooks = new HookRegistry();

@@ -31,8 +31,12 @@ class PluginRemoveCommandTest {
         installTempo("tempo");
     }
 
+    private static Path reference() {
+        return Path.of(System.getProperty("omcp.reference.dir", "../omcp-testkit/target/reference-plugins"));
+    }
+
     private void installTempo(String directory) throws IOException {
-        Path from = Path.of(System.getProperty("omcp.reference.dir", "../omcp-testkit/target/reference-plugins")).resolve("plugins/tempo");
+        Path from = reference().resolve("plugins/tempo");
         try (Stream<Path> walk = Files.walk(from)) {
             for (Path path : walk.toList()) {
                 Path target = plugins().resolve(directory).resolve(from.relativize(path).toString());
@@ -46,8 +50,14 @@ class PluginRemoveCommandTest {
     }
 
     private int run(String sourcesYaml, String... args) throws Exception {
+        return run(Map.of("PLUGIN_TRUST_ROOT", reference().resolve("trust-root.pem").toString()), sourcesYaml, args);
+    }
+
+    private int run(Map<String, String> env, String sourcesYaml, String... args) throws Exception {
         Path sources = Files.writeString(dir.resolve("sources.yaml"), sourcesYaml);
-        Settings settings = SettingsReader.read(Map.of("PLUGINS_DIR", plugins().toString(), "CONFIG_PATH", sources.toString()));
+        Map<String, String> all = new java.util.HashMap<>(env);
+        all.putAll(Map.of("PLUGINS_DIR", plugins().toString(), "CONFIG_PATH", sources.toString()));
+        Settings settings = SettingsReader.read(all);
         PluginRemoveCommand command = new PluginRemoveCommand();
         new CommandLine(command).parseArgs(args);
         return command.run(settings, new PrintWriter(out, true), new PrintWriter(err, true));
@@ -66,6 +76,17 @@ class PluginRemoveCommandTest {
             // the change lock's file stays for good: it holds no plugin
             assertThat(left).extracting(f -> f.getFileName().toString()).containsExactly(".omcp-install.lock");
         }
+    }
+
+    @Test
+    void whileVerificationIsOn_theVersionIsReadOnlyFromAManifestWhoseSignatureVerifies() throws Exception {
+        installTempo();
+
+        int status = run(Map.of(), "sources: []\n", "tempo");
+
+        assertThat(status).as(err.toString()).isZero();
+        assertThat(out.toString()).as("no trust root: the manifest is not parsed, the removal goes ahead")
+                .startsWith("removed tempo unknown from " + plugins().resolve("tempo"));
     }
 
     @Test

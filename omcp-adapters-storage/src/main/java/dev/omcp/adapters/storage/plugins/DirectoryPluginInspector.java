@@ -21,7 +21,8 @@ public final class DirectoryPluginInspector implements PluginInspector {
     public Inspection inspect(Path directory, Path trustRootPem, Optional<Path> revokedKeys) {
         Path root = directory.toAbsolutePath().normalize();
         TrustRootKeys trust = TrustRootKeys.load(Optional.of(trustRootPem), revokedKeys);
-        PluginCandidate candidate = check.check(root, root.toString(), ConnectorType.Origin.FILESYSTEM, Optional.empty(), trust)
+        // verify's verdict is whether the plugin loads where signatures are demanded: its manifest is read only once signed
+        PluginCandidate candidate = check.check(root, root.toString(), ConnectorType.Origin.FILESYSTEM, Optional.empty(), trust, ManifestTrust.SIGNED)
                 .map(PluginDirectoryCheck.Checked::candidate)
                 .orElseGet(() -> {
                     CheckResult none = CheckResult.notChecked("not checked: no connector plugin found");
@@ -38,9 +39,11 @@ public final class DirectoryPluginInspector implements PluginInspector {
         PluginCandidate candidate = inspection.candidate();
         Path root = Path.of(candidate.location());
         // The fingerprint covers package.json, the manifest and the entry JAR: re-checking it is what
-        // guards against files changed since the inspection; the signature verdict is not repeated.
+        // guards against files changed since the inspection, so the signature verdict is not repeated;
+        // and the manifest is parsed again only when its raw bytes are the ones the inspection verified.
         return FilesystemPluginStore.loadChecked(candidate,
-                check.check(root, candidate.location(), candidate.origin(), Optional.empty(), TrustRootKeys.absent()),
+                check.check(root, candidate.location(), candidate.origin(), Optional.empty(), TrustRootKeys.absent(),
+                        ManifestTrust.sameAs(candidate.fingerprint())),
                 DirectoryPluginInspector.class.getClassLoader());
     }
 }

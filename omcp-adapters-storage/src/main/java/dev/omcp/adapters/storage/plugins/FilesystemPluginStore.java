@@ -41,8 +41,11 @@ public final class FilesystemPluginStore implements PluginStore {
     private final TrustRootKeys trust;
     private final PluginDirectoryCheck check;
     private final ClassLoader gateway;
-    /** Whether a scan verifies a manifest's signature before parsing it ({@code VERIFY_PLUGINS} on); a staged bundle always does. */
-    private final boolean signaturesDemanded;
+    /**
+     * When a scan, a listing and the recovery of interrupted installs parse a manifest: only once its
+     * signature verified while {@code VERIFY_PLUGINS} is on; a staged bundle always so.
+     */
+    private final ManifestTrust manifestTrust;
     private final Durability durability;
 
     /**
@@ -77,7 +80,7 @@ public final class FilesystemPluginStore implements PluginStore {
 
     FilesystemPluginStore(Path directory, Optional<Path> trustRootPem, Optional<Path> revokedKeys, boolean signaturesDemanded,
             Durability durability) {
-        this.signaturesDemanded = signaturesDemanded;
+        this.manifestTrust = ManifestTrust.of(signaturesDemanded);
         this.durability = durability;
         this.directory = directory.toAbsolutePath().normalize();
         this.trust = TrustRootKeys.load(trustRootPem, revokedKeys);
@@ -106,7 +109,7 @@ public final class FilesystemPluginStore implements PluginStore {
                     continue;
                 }
                 Optional<PluginDirectoryCheck.Checked> checked = check.check(child, name, ConnectorType.Origin.FILESYSTEM, Optional.empty(), trust,
-                        signaturesDemanded);
+                        manifestTrust);
                 if (checked.isEmpty()) {
                     LOG.debug("event=plugin-dir-ignored location={} reason=\"no package.json with a connector marker\"", name);
                     continue;
@@ -121,7 +124,7 @@ public final class FilesystemPluginStore implements PluginStore {
         }
         for (PluginPin pin : pins) {
             Path pinned = directory.resolve(pin.directoryName());
-            check.check(pinned, pin.directoryName(), ConnectorType.Origin.PINNED, Optional.of(pin), trust, signaturesDemanded)
+            check.check(pinned, pin.directoryName(), ConnectorType.Origin.PINNED, Optional.of(pin), trust, manifestTrust)
                     .ifPresent(checked -> candidates.add(checked.candidate()));
         }
         candidates.sort(Comparator.comparing(PluginCandidate::location));
@@ -153,7 +156,9 @@ public final class FilesystemPluginStore implements PluginStore {
         Optional<PluginPin> pin = candidate.origin() == ConnectorType.Origin.PINNED
                 ? candidate.manifest().map(m -> new PluginPin(candidate.name(), m.version()))
                 : Optional.empty();
-        return loadChecked(candidate, check.check(root, candidate.location(), candidate.origin(), pin, trust, signaturesDemanded), gateway);
+        // the manifest is parsed again only when the files are the very bytes the candidate was checked from
+        return loadChecked(candidate, check.check(root, candidate.location(), candidate.origin(), pin, trust,
+                ManifestTrust.sameAs(candidate.fingerprint())), gateway);
     }
 
     /** Loads from a fresh check, refusing when the files changed since {@code candidate} was checked. */
@@ -191,7 +196,7 @@ public final class FilesystemPluginStore implements PluginStore {
             forceDirectories(staging);
             // an install always demands a signature: a bundle's manifest is parsed only once its signature verified
             Optional<PluginDirectoryCheck.Checked> checked = check.check(staging, staging.getFileName().toString(),
-                    ConnectorType.Origin.FILESYSTEM, Optional.empty(), trust, true);
+                    ConnectorType.Origin.FILESYSTEM, Optional.empty(), trust, ManifestTrust.SIGNED);
             if (checked.isEmpty()) {
                 throw new BundleRejectedException("the bundle is not a connector plugin: it has no package.json with an observabilityMcp marker of kind connector");
             }
@@ -231,7 +236,8 @@ public final class FilesystemPluginStore implements PluginStore {
         if (!Files.isDirectory(root)) {
             return Optional.empty();
         }
-        return check.check(root, name, ConnectorType.Origin.FILESYSTEM, Optional.empty(), trust).map(PluginDirectoryCheck.Checked::candidate);
+        return check.check(root, name, ConnectorType.Origin.FILESYSTEM, Optional.empty(), trust, manifestTrust)
+                .map(PluginDirectoryCheck.Checked::candidate);
     }
 
     /** See {@link PluginRemover}. */
@@ -261,11 +267,11 @@ public final class FilesystemPluginStore implements PluginStore {
             return;
         } catch (UncheckedIOException e) {
             // a read-only plugins directory: nothing can be installed into it either, so nothing can be in progress
-            new InterruptedInstalls(directory, check, trust, FilesystemStagedBundle::deleteTreeOrThrow).recover();
+            new InterruptedInstalls(directory, check, trust, manifestTrust, FilesystemStagedBundle::deleteTreeOrThrow).recover();
             return;
         }
         try (held) {
-            new InterruptedInstalls(directory, check, trust, FilesystemStagedBundle::deleteTreeOrThrow).recover();
+            new InterruptedInstalls(directory, check, trust, manifestTrust, FilesystemStagedBundle::deleteTreeOrThrow).recover();
         }
     }
 

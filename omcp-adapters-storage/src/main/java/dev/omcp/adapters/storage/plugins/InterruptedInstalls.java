@@ -1,6 +1,7 @@
 package dev.omcp.adapters.storage.plugins;
 
 import dev.omcp.ports.connectors.ConnectorType;
+import dev.omcp.ports.plugins.PluginCandidate;
 import java.io.IOException;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
@@ -56,12 +57,15 @@ final class InterruptedInstalls {
     private final Path directory;
     private final PluginDirectoryCheck check;
     private final TrustRootKeys trust;
+    private final ManifestTrust manifestTrust;
     private final TreeDeletion deletion;
 
-    InterruptedInstalls(Path directory, PluginDirectoryCheck check, TrustRootKeys trust, TreeDeletion deletion) {
+    /** @param manifestTrust when a manifest may be parsed, as for the scans that follow: while verification is on, only once signed */
+    InterruptedInstalls(Path directory, PluginDirectoryCheck check, TrustRootKeys trust, ManifestTrust manifestTrust, TreeDeletion deletion) {
         this.directory = directory;
         this.check = check;
         this.trust = trust;
+        this.manifestTrust = manifestTrust;
         this.deletion = deletion;
     }
 
@@ -118,7 +122,8 @@ final class InterruptedInstalls {
                     + "the earlier installs kept aside are left for the operator\"", name, install);
             return;
         }
-        if (installed.isPresent() && complete(install, name)) {
+        Optional<String> installIncomplete = installed.isPresent() ? incomplete(install, name) : Optional.of("the plugin is not installed");
+        if (installIncomplete.isEmpty()) {
             for (Leftover leftover : leftovers) {
                 delete(leftover.path(), "an earlier install of '" + name + "', replaced by the one in place");
             }
@@ -130,11 +135,11 @@ final class InterruptedInstalls {
         List<Leftover> newestFirst = leftovers.stream()
                 .sorted(Comparator.comparing(Leftover::modified).reversed().thenComparing(l -> l.path().getFileName().toString()))
                 .toList();
-        Optional<Leftover> restorable = newestFirst.stream().filter(l -> complete(l.path(), name)).findFirst();
+        Optional<Leftover> restorable = newestFirst.stream().filter(l -> incomplete(l.path(), name).isEmpty()).findFirst();
         if (restorable.isEmpty()) {
             LOG.warn("event=plugin-leftover-kept plugin={} locations={} reason=\"{} and no earlier install kept aside is complete; they are"
                     + " left for the operator\"", name, leftovers.stream().map(Leftover::path).toList(),
-                    installed.isPresent() ? "the install is incomplete" : "the plugin is not installed");
+                    installed.isPresent() ? "the install is incomplete (" + installIncomplete.get() + ")" : "the plugin is not installed");
             return;
         }
         if (installed.isPresent()) {
@@ -143,7 +148,8 @@ final class InterruptedInstalls {
                 return;
             }
             LOG.warn("event=plugin-install-incomplete plugin={} location={} kept={} reason=\"its package.json, manifest or entry JAR is "
-                    + "missing, invalid or does not match; it is kept hidden for the operator\"", name, install, incomplete);
+                    + "missing, invalid or does not match ({}); it is kept hidden for the operator\"", name, install, incomplete,
+                    installIncomplete.get());
         }
         if (!move(restorable.get().path(), install, name)) {
             return;
@@ -158,17 +164,27 @@ final class InterruptedInstalls {
     }
 
     /**
-     * Whether {@code root} holds a whole install of {@code name}: an install is written by renaming a
-     * verified staging directory, so what is in place is either whole or was changed by hand. Whole
-     * means the package marker names {@code name}, the manifest is valid and the entry JAR matches
-     * its integrity. The signature is not asked for: whether it must verify is the loader's decision,
-     * made at the scan that follows.
+     * Why {@code root} does not hold a whole install of {@code name}, or empty when it does: an install
+     * is written by renaming a verified staging directory, so what is in place is either whole or was
+     * changed by hand. Whole means the package marker names {@code name}, the manifest is valid and the
+     * entry JAR matches its integrity. The signature itself is the loader's decision, made at the scan
+     * that follows; but while verification is on a manifest is read only once its signature verified,
+     * as the scan reads it, so an unsigned one counts as incomplete here (and nothing is deleted for it).
      */
-    private boolean complete(Path root, String name) {
-        return check.check(root, root.getFileName().toString(), ConnectorType.Origin.FILESYSTEM, Optional.empty(), trust)
-                .map(PluginDirectoryCheck.Checked::candidate)
-                .filter(candidate -> candidate.name().equals(name) && candidate.manifestCheck().ok() && candidate.integrity().ok())
-                .isPresent();
+    private Optional<String> incomplete(Path root, String name) {
+        Optional<PluginCandidate> checked = check.check(root, root.getFileName().toString(), ConnectorType.Origin.FILESYSTEM, Optional.empty(),
+                trust, manifestTrust).map(PluginDirectoryCheck.Checked::candidate);
+        if (checked.isEmpty()) {
+            return Optional.of("no package.json with a connector marker");
+        }
+        PluginCandidate candidate = checked.get();
+        if (!candidate.name().equals(name)) {
+            return Optional.of("its package.json names another connector");
+        }
+        if (!candidate.manifestCheck().ok()) {
+            return Optional.of(candidate.manifestCheck().summary());
+        }
+        return candidate.integrity().ok() ? Optional.empty() : Optional.of(candidate.integrity().summary());
     }
 
     private List<Path> hiddenChildren() {

@@ -14,7 +14,9 @@ import dev.omcp.sdk.manifest.ConnectorManifest;
 import dev.omcp.sdk.manifest.HookEntry;
 import jakarta.json.JsonObject;
 import jakarta.json.JsonReader;
-import java.io.StringReader;
+import java.nio.ByteBuffer;
+import java.nio.charset.CharacterCodingException;
+import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
@@ -39,7 +41,15 @@ final class ManifestMapping {
 
     /** Parses JSON text, or says why it is not a JSON object. */
     static Parsed parse(byte[] bytes, String what) {
-        String text = new String(bytes, StandardCharsets.UTF_8);
+        String text;
+        try {
+            // strict: a lenient decoder would turn invalid bytes into U+FFFD, so the text parsed would not
+            // be the bytes that were signed, and another reader of the same file could see other text
+            text = StandardCharsets.UTF_8.newDecoder().onMalformedInput(CodingErrorAction.REPORT)
+                    .onUnmappableCharacter(CodingErrorAction.REPORT).decode(ByteBuffer.wrap(bytes)).toString();
+        } catch (CharacterCodingException e) {
+            return new Parsed(null, what + " is not valid UTF-8 (JSON text must be, RFC 8259 section 8.1); save it as UTF-8");
+        }
         try {
             JsonNode node = JSON.readTree(text);
             if (node == null || !node.isObject()) {

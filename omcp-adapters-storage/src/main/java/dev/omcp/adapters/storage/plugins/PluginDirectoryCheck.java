@@ -22,9 +22,11 @@ import org.slf4j.LoggerFactory;
  * of the raw manifest bytes (spec 2.1, 2.2, 5.8). Every file is read once, into memory, and the
  * bytes that were checked are the bytes a later load defines classes from.
  *
- * <p>Where signatures are demanded (every install, and scans while {@code VERIFY_PLUGINS} is on) the
- * signature is verified over the raw manifest bytes, read with their size bound, before the manifest
- * is parsed: a manifest nobody trusted signed never reaches the JSON parser or the schema validator.
+ * <p>Every file is read with its size bound first, and the manifest is parsed only when the caller's
+ * {@link ManifestTrust} admits its raw bytes: where signatures are demanded (every install, and every
+ * scan, listing, recovery and {@code omcp plugin verify} while {@code VERIFY_PLUGINS} is on) only once
+ * its signature verified, so a manifest nobody trusted signed never reaches the JSON parser or the
+ * schema validator.
  */
 final class PluginDirectoryCheck {
     private static final Logger LOG = LoggerFactory.getLogger(PluginDirectoryCheck.class);
@@ -49,21 +51,13 @@ final class PluginDirectoryCheck {
      * Checks {@code root}.
      *
      * @param pin for a pinned directory, the name and version it must hold
+     * @param manifestTrust when the manifest's raw bytes may be parsed: a manifest it keeps unparsed
+     *     fails its check as not read, with the reason (the signature, or files changed since checked)
      * @return empty when the directory is no connector plugin (no {@code package.json}, or no
      *     {@code observabilityMcp} marker of kind {@code connector})
      */
-    Optional<Checked> check(Path root, String location, ConnectorType.Origin origin, Optional<PluginPin> pin, TrustRootKeys trust) {
-        return check(root, location, origin, pin, trust, false);
-    }
-
-    /**
-     * Checks {@code root}.
-     *
-     * @param signatureFirst whether a manifest whose signature does not verify is left unparsed: its
-     *     manifest check then fails as not checked, naming the signature as the reason
-     */
     Optional<Checked> check(Path root, String location, ConnectorType.Origin origin, Optional<PluginPin> pin, TrustRootKeys trust,
-            boolean signatureFirst) {
+            ManifestTrust manifestTrust) {
         String fallbackName = pin.map(PluginPin::name).orElse(root.getFileName() == null ? location : root.getFileName().toString());
         Path packageFile = root.resolve(PACKAGE_JSON);
         if (!Files.exists(packageFile, java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
@@ -109,11 +103,26 @@ final class PluginDirectoryCheck {
                 manifestProblems.add(e.getMessage());
             }
         }
+        // every file is read, size-bounded, before the manifest is parsed: whether it may be parsed is
+        // decided over the raw bytes (their signature, or their fingerprint)
+        byte[] jar = null;
+        String jarProblem = null;
+        Optional<Path> jarFile = PluginFiles.resolveInside(root, marker.main());
+        if (jarFile.isEmpty()) {
+            jarProblem = "package.json: main '" + marker.main() + "' escapes the plugin directory";
+        } else {
+            try {
+                jar = PluginFiles.read(root, jarFile.get(), PluginLimits.MAX_JAR_BYTES, "entry JAR");
+            } catch (PluginFiles.Unreadable e) {
+                jarProblem = e.getMessage();
+            }
+        }
+        String fingerprint = fingerprint(packageBytes, manifestBytes, jar);
         CheckResult signature = signature(root, location, manifestFile, manifestBytes, marker.manifest(), trust);
         ConnectorManifest manifest = null;
-        if (manifestBytes != null && signatureFirst && !signature.ok()) {
-            manifestProblems.add(marker.manifest() + " was not parsed: its signature did not verify (see the signature check), and an "
-                    + "unverified manifest is not read");
+        String unread = manifestBytes == null ? null : manifestTrust.refusal(signature, fingerprint);
+        if (unread != null) {
+            manifestProblems.add(marker.manifest() + " was not parsed: " + unread);
         } else if (manifestBytes != null) {
             ManifestMapping.Parsed parsed = ManifestMapping.parse(manifestBytes, marker.manifest());
             if (parsed.problem() != null) {
@@ -136,24 +145,14 @@ final class PluginDirectoryCheck {
         if (pin.isPresent() && !marker.name().equals(pin.get().name())) {
             manifestProblems.add("package.json names connector '" + marker.name() + "' but the pin asks for '" + pin.get().name() + "'");
         }
-
-        byte[] jar = null;
-        Optional<Path> jarFile = PluginFiles.resolveInside(root, marker.main());
-        if (jarFile.isEmpty()) {
-            manifestProblems.add("package.json: main '" + marker.main() + "' escapes the plugin directory");
-        } else {
-            try {
-                jar = PluginFiles.read(root, jarFile.get(), PluginLimits.MAX_JAR_BYTES, "entry JAR");
-            } catch (PluginFiles.Unreadable e) {
-                manifestProblems.add(e.getMessage());
-            }
+        if (jarProblem != null) {
+            manifestProblems.add(jarProblem);
         }
 
         CheckResult manifestCheck = manifestProblems.isEmpty() ? CheckResult.passed() : CheckResult.failed(manifestProblems);
         CheckResult integrity = integrity(manifestCheck.ok() ? manifest : null, jar);
         PluginCandidate candidate = new PluginCandidate(location, origin, marker.name(),
-                manifestCheck.ok() ? Optional.of(manifest) : Optional.empty(), manifestCheck, integrity, signature,
-                fingerprint(packageBytes, manifestBytes, jar));
+                manifestCheck.ok() ? Optional.of(manifest) : Optional.empty(), manifestCheck, integrity, signature, fingerprint);
         return Optional.of(new Checked(candidate, root, jar));
     }
 

@@ -183,7 +183,8 @@ class InterruptedInstallsIT {
             FilesystemStagedBundle.deleteTreeOrThrow(root);
         };
         try {
-            new InterruptedInstalls(plugins, new PluginDirectoryCheck(new ManifestSchema()), TrustRootKeys.load(Optional.of(trustRoot)), deletion)
+            new InterruptedInstalls(plugins, new PluginDirectoryCheck(new ManifestSchema()), TrustRootKeys.load(Optional.of(trustRoot)),
+                    ManifestTrust.UNSIGNED, deletion)
                     .recover();
 
             assertThat(stuck).exists();
