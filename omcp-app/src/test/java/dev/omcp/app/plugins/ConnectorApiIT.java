@@ -163,6 +163,24 @@ class ConnectorApiIT {
     }
 
     @Test
+    void anUploadOfExactly50MiB_isInstalled_andOneByteMoreIs413WithNothingWritten() throws Exception {
+        startWithInstall();
+        byte[] bundle = TestPlugins.guard(tmp.resolve("guard"), key).bundle();
+        // a real bundle padded to the limit: the reader stops at the tar's end, so what follows is never inflated
+        byte[] atTheLimit = java.util.Arrays.copyOf(bundle, 50 * 1024 * 1024);
+        byte[] overTheLimit = java.util.Arrays.copyOf(bundle, 50 * 1024 * 1024 + 1);
+
+        HttpResponse<String> over = upload(overTheLimit);
+        assertThat(over.statusCode()).as(over.body()).isEqualTo(413);
+        assertThat(JSON.readTree(over.body()).path("code").asText()).isEqualTo("OMCP_BUNDLE_TOO_LARGE");
+        assertThat(written()).isEmpty();
+
+        HttpResponse<String> at = upload(atTheLimit);
+        assertThat(at.statusCode()).as(at.body()).isEqualTo(201);
+        assertThat(written()).contains("guard/manifest.json").noneMatch(p -> p.startsWith(".staging-") || p.startsWith(".replaced-"));
+    }
+
+    @Test
     void aSecondUpload_whileOneIsStillArriving_is503WithRetryAfter_andTheFirstStillInstalls() throws Exception {
         startWithInstall();
         PluginPackager.Packed guard = TestPlugins.guard(tmp.resolve("guard"), key);

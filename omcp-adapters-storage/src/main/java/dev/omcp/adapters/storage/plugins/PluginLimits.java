@@ -37,6 +37,11 @@ final class PluginLimits {
     /** Entries in a bundle: a plugin needs package.json, manifest.json, a signature and a JAR, plus a few documents. */
     static final int MAX_BUNDLE_ENTRIES = 1024;
     /**
+     * Names deep a bundle's path may lie. Staging, forcing to disk and deleting walk the tree with one
+     * open directory per level, and names up to 1024 characters would allow 512 levels.
+     */
+    static final int MAX_BUNDLE_DEPTH = 32;
+    /**
      * How many times its compressed size a bundle may inflate to, once past {@link #RATIO_FLOOR_BYTES}:
      * a bundle is mostly its JAR, which does not compress again, so a high ratio is a bomb, not a plugin.
      */

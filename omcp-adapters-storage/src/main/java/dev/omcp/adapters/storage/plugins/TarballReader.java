@@ -31,6 +31,10 @@ import java.util.zip.ZipException;
 final class TarballReader {
     private static final int BLOCK = 512;
     private static final int MAX_NAME_LENGTH = 1024;
+    /** One file or directory name: what Linux, macOS and Windows file systems allow. */
+    private static final int MAX_SEGMENT_BYTES = 255;
+    /** How much of a name a refusal quotes. */
+    private static final int MAX_SHOWN_NAME = 200;
     private static final int MAX_PAX_BYTES = 64 * 1024;
 
     private TarballReader() {}
@@ -164,26 +168,26 @@ final class TarballReader {
                     in.skipPadding(size);
                     continue;
                 }
-                case '1' -> throw new BundleRejectedException("entry '" + rawName + "' is a hard link; bundles may hold only files and directories");
-                case '2' -> throw new BundleRejectedException("entry '" + rawName + "' is a symbolic link; bundles may hold only files and directories");
-                case 'K' -> throw new BundleRejectedException("entry '" + rawName + "' is a link; bundles may hold only files and directories");
-                case '3', '4' -> throw new BundleRejectedException("entry '" + rawName + "' is a device; bundles may hold only files and directories");
-                case '6' -> throw new BundleRejectedException("entry '" + rawName + "' is a FIFO; bundles may hold only files and directories");
+                case '1' -> throw new BundleRejectedException("entry '" + shown(rawName) + "' is a hard link; bundles may hold only files and directories");
+                case '2' -> throw new BundleRejectedException("entry '" + shown(rawName) + "' is a symbolic link; bundles may hold only files and directories");
+                case 'K' -> throw new BundleRejectedException("entry '" + shown(rawName) + "' is a link; bundles may hold only files and directories");
+                case '3', '4' -> throw new BundleRejectedException("entry '" + shown(rawName) + "' is a device; bundles may hold only files and directories");
+                case '6' -> throw new BundleRejectedException("entry '" + shown(rawName) + "' is a FIFO; bundles may hold only files and directories");
                 case '0', '\0', '7', '5' -> {
                     // regular file, old regular file, contiguous file, directory: handled below
                 }
-                default -> throw new BundleRejectedException("entry '" + rawName + "' has the unsupported tar type '" + type + "'");
+                default -> throw new BundleRejectedException("entry '" + shown(rawName) + "' has the unsupported tar type '" + shown(String.valueOf(type)) + "'");
             }
             longName = null;
             paxPath = null;
             String path = checkedPath(rawName);
             boolean directory = type == '5' || rawName.endsWith("/");
             if (!seen.add(path)) {
-                throw new BundleRejectedException("entry '" + path + "' appears twice in the bundle; pack each file once");
+                throw new BundleRejectedException("entry '" + shown(path) + "' appears twice in the bundle; pack each file once");
             }
             String other = folded.putIfAbsent(fold(path), path);
             if (other != null) {
-                throw new BundleRejectedException("entries '" + other + "' and '" + path + "' differ only in letter case or Unicode"
+                throw new BundleRejectedException("entries '" + shown(other) + "' and '" + shown(path) + "' differ only in letter case or Unicode"
                         + " normalization; on a case-insensitive file system one would overwrite the other: rename one and pack again");
             }
             if (directory) {
@@ -195,7 +199,7 @@ final class TarballReader {
                 continue;
             }
             if (size > bounds.entry()) {
-                throw new BundleRejectedException("entry '" + path + "' is larger than " + size(bounds.entry())
+                throw new BundleRejectedException("entry '" + shown(path) + "' is larger than " + size(bounds.entry())
                         + ", the limit for one file of a bundle; shrink the plugin JAR (leave out what the gateway provides: the SDK,"
                         + " jakarta.json, SLF4J)");
             }
@@ -217,7 +221,7 @@ final class TarballReader {
             String path = entry.path();
             for (int slash = path.indexOf('/'); slash > 0; slash = path.indexOf('/', slash + 1)) {
                 if (files.contains(fold(path.substring(0, slash)))) {
-                    throw new BundleRejectedException("entry '" + path + "' lies under '" + path.substring(0, slash)
+                    throw new BundleRejectedException("entry '" + shown(path) + "' lies under '" + shown(path.substring(0, slash))
                             + "', which the bundle also holds as a file; rename one and pack again");
                 }
             }
@@ -245,19 +249,28 @@ final class TarballReader {
         if (name.isEmpty()) {
             throw new BundleRejectedException("the bundle has an entry without a name");
         }
-        if (name.length() > MAX_NAME_LENGTH || name.indexOf('\0') >= 0) {
-            throw new BundleRejectedException("the bundle has an entry with an unusable name");
+        if (name.length() > MAX_NAME_LENGTH) {
+            throw new BundleRejectedException("entry '" + shown(name) + "' has a name longer than " + MAX_NAME_LENGTH
+                    + " characters, the limit; a plugin's files need no such names: shorten it and pack again");
+        }
+        if (name.codePoints().anyMatch(TarballReader::unprintable)) {
+            throw new BundleRejectedException("entry '" + shown(name) + "' has a control, format or line-separator character (shown as ?)"
+                    + " in its name; such names hide what a file is in listings and logs: rename it and pack again");
         }
         if (name.startsWith("/")) {
-            throw new BundleRejectedException("entry '" + name + "' has an absolute path; bundles hold relative paths only");
+            throw new BundleRejectedException("entry '" + shown(name) + "' has an absolute path; bundles hold relative paths only");
         }
         if (name.contains("\\") || name.matches("^[A-Za-z]:.*")) {
-            throw new BundleRejectedException("entry '" + name + "' has a Windows path (backslash or drive letter)");
+            throw new BundleRejectedException("entry '" + shown(name) + "' has a Windows path (backslash or drive letter)");
         }
         List<String> parts = new ArrayList<>();
         for (String segment : name.split("/")) {
             if (segment.equals("..")) {
-                throw new BundleRejectedException("entry '" + name + "' has a '..' segment; it would escape the plugin directory");
+                throw new BundleRejectedException("entry '" + shown(name) + "' has a '..' segment; it would escape the plugin directory");
+            }
+            if (segment.getBytes(StandardCharsets.UTF_8).length > MAX_SEGMENT_BYTES) {
+                throw new BundleRejectedException("entry '" + shown(name) + "' has a file or directory name longer than " + MAX_SEGMENT_BYTES
+                        + " bytes, more than file systems allow: shorten it and pack again");
             }
             if (!segment.isEmpty() && !segment.equals(".")) {
                 parts.add(segment);
@@ -266,7 +279,27 @@ final class TarballReader {
         if (parts.isEmpty()) {
             return ".";
         }
+        if (parts.size() > PluginLimits.MAX_BUNDLE_DEPTH) {
+            throw new BundleRejectedException("entry '" + shown(name) + "' lies " + parts.size() + " names deep, more than "
+                    + PluginLimits.MAX_BUNDLE_DEPTH + ", the limit; a plugin bundle holds a few files at its top: pack only those");
+        }
         return String.join("/", parts);
+    }
+
+    /** Characters a file name must not hold: they forge log lines, or hide or reorder what a name shows. */
+    private static boolean unprintable(int codePoint) {
+        return switch (Character.getType(codePoint)) {
+            case Character.CONTROL, Character.FORMAT, Character.LINE_SEPARATOR, Character.PARAGRAPH_SEPARATOR, Character.SURROGATE,
+                    Character.UNASSIGNED, Character.PRIVATE_USE -> true;
+            default -> codePoint == 0xFFFD;
+        };
+    }
+
+    /** A name as a refusal quotes it: unprintable characters as {@code ?}, cut so that a message stays one short line. */
+    static String shown(String name) {
+        StringBuilder shown = new StringBuilder();
+        name.codePoints().limit(MAX_SHOWN_NAME).forEach(c -> shown.appendCodePoint(unprintable(c) ? '?' : c));
+        return name.codePointCount(0, name.length()) > MAX_SHOWN_NAME ? shown + "..." : shown.toString();
     }
 
     private static List<Entry> stripSingleTopDirectory(List<Entry> entries) throws BundleRejectedException {

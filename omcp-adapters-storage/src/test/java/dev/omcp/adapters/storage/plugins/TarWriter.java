@@ -40,13 +40,32 @@ final class TarWriter {
 
     /** A pax extended header setting the next entry's path. */
     TarWriter paxPath(String path) {
-        String record = " path=" + path + "\n";
-        int length = record.length();
-        String full = (length + String.valueOf(length).length()) + record;
-        if (full.length() != Integer.parseInt(full.substring(0, full.indexOf(' ')))) {
-            full = (length + String.valueOf(length).length() + 1) + record;
+        return pax("path", path);
+    }
+
+    /** A pax extended header with one record {@code key=value} for the next entry. */
+    TarWriter pax(String key, String value) {
+        byte[] record = (" " + key + "=" + value + "\n").getBytes(StandardCharsets.UTF_8);
+        int length = record.length + String.valueOf(record.length).length();
+        if (String.valueOf(length).length() != String.valueOf(record.length).length()) {
+            length++;
         }
-        return entry("PaxHeaders/x", 'x', full.getBytes(StandardCharsets.UTF_8), "");
+        ByteArrayOutputStream full = new ByteArrayOutputStream();
+        full.writeBytes(String.valueOf(length).getBytes(StandardCharsets.US_ASCII));
+        full.writeBytes(record);
+        return entry("PaxHeaders/x", 'x', full.toByteArray(), "");
+    }
+
+    /** A file whose header name is these raw bytes (at most 100), which need not be UTF-8. */
+    TarWriter fileWithRawName(byte[] name, byte[] content) {
+        byte[] h = header("placeholder", '0', content.length, "");
+        java.util.Arrays.fill(h, 0, 100, (byte) 0);
+        System.arraycopy(name, 0, h, 0, name.length);
+        checksum(h);
+        tar.writeBytes(h);
+        tar.writeBytes(content);
+        tar.writeBytes(new byte[(512 - content.length % 512) % 512]);
+        return this;
     }
 
     /** A GNU long-name entry setting the next entry's name. */
@@ -87,6 +106,11 @@ final class TarWriter {
         System.arraycopy(linkBytes, 0, h, 157, Math.min(100, linkBytes.length));
         byte[] magic = "ustar\u000000".getBytes(StandardCharsets.US_ASCII);
         System.arraycopy(magic, 0, h, 257, magic.length);
+        checksum(h);
+        return h;
+    }
+
+    private static void checksum(byte[] h) {
         for (int i = 148; i < 156; i++) {
             h[i] = ' ';
         }
@@ -96,7 +120,6 @@ final class TarWriter {
         }
         octal(h, 148, 7, sum);
         h[155] = ' ';
-        return h;
     }
 
     private static void octal(byte[] h, int offset, int length, long value) {

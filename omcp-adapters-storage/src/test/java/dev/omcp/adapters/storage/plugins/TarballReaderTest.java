@@ -143,4 +143,33 @@ class TarballReaderTest {
     void aBundleOverTheUploadLimit_isRefusedBeforeInflating() {
         assertThatThrownBy(() -> TarballReader.read(new byte[PluginLimits.MAX_BUNDLE_BYTES + 1])).hasMessage("the bundle is larger than 50 MiB, the upload limit");
     }
+
+    @Test
+    void aBundleOfExactlyTheUploadLimit_isRead_notRefusedForItsSize() {
+        assertThatThrownBy(() -> TarballReader.read(new byte[PluginLimits.MAX_BUNDLE_BYTES]))
+                .hasMessageStartingWith("the bundle is not a gzip-compressed tar archive (.tgz)");
+    }
+
+    @Test
+    void aNulInAUstarHeaderName_endsTheName_asTarDefinesIt() throws Exception {
+        assertThat(read(new TarWriter().file("package.json", "{}").file("notes.txt\0/../../evil", "x")))
+                .extracting(TarballReader.Entry::path).containsExactly("package.json", "notes.txt");
+    }
+
+    @Test
+    void namesThatFileSystemsCannotHoldOrThatForgeLogLines_areRefusedWithTheNameMadeSafe() {
+        assertThatThrownBy(() -> read(new TarWriter().file("package.json", "{}").file("a\r\nevent=forged", "x")))
+                .hasMessageStartingWith("entry 'a??event=forged' has a control, format or line-separator character (shown as ?) in its name;");
+        assertThatThrownBy(() -> read(new TarWriter().file("package.json", "{}").paxPath("n".repeat(256)).file("x", "x")))
+                .hasMessageContaining("has a file or directory name longer than 255 bytes, more than file systems allow");
+        assertThat(TarballReader.shown("z".repeat(500))).hasSize(203).endsWith("...");
+    }
+
+    @Test
+    void aPathUpTo32NamesDeep_isRead_oneDeeperIsRefused() throws Exception {
+        assertThat(read(new TarWriter().file("package.json", "{}").file("d/".repeat(31) + "f", "x"))).hasSize(2);
+        assertThatThrownBy(() -> read(new TarWriter().file("package.json", "{}").file("d/".repeat(32) + "f", "x")))
+                .hasMessage("entry '" + "d/".repeat(32) + "f' lies 33 names deep, more than 32, the limit; a plugin bundle holds a few files at its"
+                        + " top: pack only those");
+    }
 }
