@@ -279,7 +279,8 @@ final class ManagementAccessAssembly {
             }
             registrar = Optional.of(new DynamicClientRegistrar(store, clock, random, MAX_REGISTERED_CLIENTS));
         }
-        return new OidcRoutes(client, mapping, sessions, cookies, csrf, secret, random, clock, registrar);
+        // a counter of its own: callbacks and password logins are limited apart (spec 5.2 rule 3)
+        return new OidcRoutes(client, mapping, sessions, cookies, csrf, secret, random, clock, registrar, new LoginAttemptsPerAddress());
     }
 
     static void closeAll(List<AutoCloseable> closeables) {

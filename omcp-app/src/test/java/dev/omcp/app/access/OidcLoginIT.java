@@ -8,11 +8,14 @@ import com.nimbusds.jose.jwk.JWK;
 import com.nimbusds.jose.jwk.RSAKey;
 import com.nimbusds.jose.jwk.gen.RSAKeyGenerator;
 import com.nimbusds.oauth2.sdk.TokenRequest;
+import dev.omcp.adapters.http.oidc.OidcRoutes;
+import dev.omcp.app.support.CapturedLog;
 import dev.omcp.ports.audit.AuditEvent;
 import dev.omcp.testkit.time.ManualClock;
 import java.net.InetAddress;
 import java.net.URI;
 import java.net.URLDecoder;
+import java.net.URLEncoder;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
@@ -24,6 +27,7 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.TimeUnit;
 import no.nav.security.mock.oauth2.MockOAuth2Server;
 import no.nav.security.mock.oauth2.OAuth2Config;
 import no.nav.security.mock.oauth2.token.KeyProvider;
@@ -32,6 +36,7 @@ import no.nav.security.mock.oauth2.token.OAuth2TokenProvider;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -109,6 +114,9 @@ class OidcLoginIT {
 
     @TempDir
     Path dir;
+
+    @RegisterExtension
+    final CapturedLog log = CapturedLog.of(OidcRoutes.class);
 
     private final RotatingKeys keys = new RotatingKeys();
     private final ManualClock clock = new ManualClock(Instant.now());
@@ -359,11 +367,109 @@ class OidcLoginIT {
     @Test
     void anErrorFromTheProviderIsA401_andNoSession() {
         Browser browser = gateway.browser();
-        browser.get("/api/auth/oidc/login");
-        Browser.Reply reply = browser.get("/api/auth/oidc/callback?error=access_denied&state=x");
+        String state = query(browser.get("/api/auth/oidc/login").header("Location")).get("state");
+        Browser.Reply reply = browser.get("/api/auth/oidc/callback?error=access_denied&error_description=The+user+cancelled&state=" + state);
         assertThat(reply.status()).isEqualTo(401);
         assertThat(reply.json().path("code").asText()).isEqualTo("OMCP_OIDC_DENIED");
-        assertThat(reply.json().path("error").asText()).contains("access_denied");
+        assertThat(reply.json().path("error").asText()).isEqualTo("the identity provider did not log you in (access_denied: The user "
+                + "cancelled); start again at GET /api/auth/oidc/login");
+        assertThat(reply.cookie("omcp_session")).isNull();
+        assertThat(browser.get("/api/me").status()).isEqualTo(401);
+    }
+
+    @Test
+    void aCraftedErrorCallback_withoutThisBrowsersLoginState_isRefusedAsSuch_andRepeatsNothingOfIt() {
+        // anyone can send a victim a callback URL; its error text must not speak with the gateway's voice
+        Browser victim = gateway.browser();
+        victim.get("/api/auth/oidc/login");
+        String crafted = "/api/auth/oidc/callback?state=guessed&error=Your_account_is_suspended.Call_the_helpdesk_at_evil.example"
+                + "&error_description=" + URLEncoder.encode("<script>alert(1)</script>", StandardCharsets.UTF_8);
+
+        Browser.Reply reply = victim.get(crafted);
+
+        assertThat(reply.status()).isEqualTo(400);
+        assertThat(reply.json().path("code").asText()).isEqualTo("OMCP_OIDC_STATE_INVALID");
+        assertThat(reply.header("Content-Type")).startsWith("application/json");
+        assertThat(reply.body()).doesNotContain("suspended").doesNotContain("evil").doesNotContain("script");
+        Browser.Reply noLogin = gateway.browser().get(crafted);
+        assertThat(noLogin.status()).isEqualTo(400);
+        assertThat(noLogin.body()).doesNotContain("suspended").doesNotContain("script");
+    }
+
+    @Test
+    void theProvidersErrorIsShownAndLogged_boundedAndPrintable_soItCannotForgeALogLineOrReorderText() {
+        Browser browser = gateway.browser();
+        String state = query(browser.get("/api/auth/oidc/login").header("Location")).get("state");
+        String error = "access_denied\r\nevent=login outcome=ok principal=\"admin\"" + "A".repeat(1500);
+        String description = "cancelled\u202Etxt.exe\n2026-01-01 INFO event=login outcome=ok principal=\"admin\"\u0000" + "B".repeat(1500);
+
+        Browser.Reply reply = browser.get("/api/auth/oidc/callback?state=" + state + "&error=" + URLEncoder.encode(error, StandardCharsets.UTF_8)
+                + "&error_description=" + URLEncoder.encode(description, StandardCharsets.UTF_8));
+
+        assertThat(reply.status()).isEqualTo(401);
+        String shown = reply.json().path("error").asText();
+        assertThat(shown).startsWith("the identity provider did not log you in (access_denied??event?login?outcome?ok?principal??admin?AAA")
+                .contains("AAA...: cancelled?txt.exe?2026-01-01 INFO event=login outcome=ok principal=?admin??BBB")
+                .endsWith("BBB...); start again at GET /api/auth/oidc/login");
+        assertThat(shown.length()).isLessThan(400);
+        assertThat(shown.chars()).allMatch(c -> c >= 0x20 && c < 0x7f);
+        List<String> lines = log.messages().stream().filter(m -> m.contains("outcome=denied")).toList();
+        assertThat(lines).hasSize(1);
+        assertThat(lines.get(0)).doesNotContain("\n").doesNotContain("\r").doesNotContain("\u202E").doesNotContain("\"admin\"")
+                .startsWith("event=login outcome=denied mode=oidc error=access_denied??event?login?outcome?ok?principal??admin?AAAAAA... description=\"cancelled?")
+                .contains("description=\"cancelled?txt.exe?2026-01-01 INFO event=login outcome=ok principal=?admin??BBB")
+                .endsWith("BBB...\" ip=127.0.0.1");
+        assertThat(log.messages()).noneMatch(m -> m.contains("AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA"));
+    }
+
+    @Test
+    void callbacksFromOneAddress_areLimitedToTwentyAMinute_beforeTheProviderIsCalled() throws Exception {
+        gateway.close();
+        gateway = TestGateway.start(oidcEnv(Map.of("OMCP_TRUST_PROXY", "loopback")), clock);
+        Browser attacker = gateway.browser();
+        attacker.headers.put("X-Forwarded-For", "203.0.113.7");
+        // one login state is enough to make every callback redeem a code at the provider, for ten minutes
+        String state = query(attacker.get("/api/auth/oidc/login").header("Location")).get("state");
+        String stateCookie = attacker.cookies.get("omcp_oidc");
+        drainProviderRequests();
+        for (int i = 0; i < 20; i++) {
+            attacker.cookies.put("omcp_oidc", stateCookie);
+            Browser.Reply guess = attacker.get("/api/auth/oidc/callback?code=guess-" + i + "&state=" + state);
+            assertThat(guess.status()).as("callback %d", i + 1).isNotEqualTo(429);
+        }
+        assertThat(drainProviderRequests()).as("each callback redeemed its code").filteredOn(path -> path.endsWith("/token")).hasSize(20);
+
+        attacker.cookies.put("omcp_oidc", stateCookie);
+        Browser.Reply limited = attacker.get("/api/auth/oidc/callback?code=guess-21&state=" + state);
+
+        // spec 5.2 rule 3: 20 logins per minute per IP
+        assertThat(limited.status()).isEqualTo(429);
+        assertThat(limited.json().path("code").asText()).isEqualTo("OMCP_LOGIN_RATE_LIMIT");
+        assertThat(limited.json().path("retryAfterSeconds").asLong()).isEqualTo(60);
+        assertThat(limited.header("Retry-After")).isEqualTo("60");
+        assertThat(limited.cookie("omcp_oidc")).as("the login state is kept, so the same callback works after Retry-After").isNull();
+        assertThat(drainProviderRequests()).as("nothing was sent to the provider").isEmpty();
+        assertThat(gateway.audit.events()).filteredOn(e -> e.action().equals("oidc-login")).extracting(AuditEvent::status).last()
+                .isEqualTo(429);
+
+        // another address signs in meanwhile, and this one again once its minute is over
+        Browser other = gateway.browser();
+        other.headers.put("X-Forwarded-For", "203.0.113.8");
+        assertThat(signIn(other, person("u-2", Map.of())).status()).isEqualTo(302);
+        clock.advance(Duration.ofSeconds(60));
+        assertThat(signIn(attacker, person("u-1", Map.of())).status()).isEqualTo(302);
+    }
+
+    /** The paths the provider was asked for since the last call. */
+    private List<String> drainProviderRequests() {
+        List<String> paths = new java.util.ArrayList<>();
+        while (true) {
+            try {
+                paths.add(provider.takeRequest(200, TimeUnit.MILLISECONDS).getRequestUrl().encodedPath());
+            } catch (RuntimeException noneWithinTheTimeout) {
+                return paths;
+            }
+        }
     }
 
     @Test
@@ -421,6 +527,15 @@ class OidcLoginIT {
         assertThat(rejected.json().path("error").asText()).isEqualTo("invalid_redirect_uri");
         assertThat(client.post("/api/auth/oidc/register", "{\"redirect_uris\": \"https://a/cb\"}").json().path("error").asText())
                 .isEqualTo("invalid_client_metadata");
+        // a right-to-left override (U+202E) between "Cursor" and "gnp.exe" makes the name read "Cursorexe.png" wherever it is shown
+        Browser.Reply bidi = client.post("/api/auth/oidc/register",
+                "{\"redirect_uris\": [\"https://app.example.com/cb\"], \"client_name\": \"Cursor\\u202Egnp.exe\"}");
+        assertThat(bidi.status()).isEqualTo(400);
+        assertThat(bidi.json().path("code").asText()).isEqualTo("OMCP_DCR_REJECTED");
+        assertThat(bidi.json().path("error").asText()).isEqualTo("invalid_client_metadata");
+        assertThat(bidi.json().path("error_description").asText()).isEqualTo("client_name holds U+202E, a control or invisible formatting "
+                + "character (such as a line break or a bidi override); send it as plain text without such characters");
+        assertThat(gateway.audit.events()).filteredOn(e -> e.action().equals("client-register") && e.status() == 201).hasSize(2);
         AuditEvent audited = gateway.audit.events().stream().filter(e -> e.action().equals("client-register")).findFirst().orElseThrow();
         assertThat(audited.target()).isEqualTo(body.path("client_id").asText());
     }

@@ -1,8 +1,8 @@
 package dev.omcp.core.auth;
 
+import dev.omcp.ports.auth.AttemptsPerAddress;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -18,8 +18,10 @@ import java.util.concurrent.atomic.AtomicReference;
  * failing closed keeps memory fixed, where admitting it would let the table grow with every
  * request. Such a refusal says so ({@link Refusal#tableFull()}), so the operator can tell a table
  * filled by many addresses from one address over its limit.
+ *
+ * <p>The password login and the OIDC callback each get their own instance.
  */
-public final class LoginAttemptsPerAddress {
+public final class LoginAttemptsPerAddress implements AttemptsPerAddress {
     /** Spec 8: 20 logins per minute per IP. */
     public static final int LIMIT = 20;
     /** The window of the limit. */
@@ -45,29 +47,12 @@ public final class LoginAttemptsPerAddress {
 
     private record Window(Instant start, int count) {}
 
-    /**
-     * A refused attempt.
-     *
-     * @param retryAfter how long until the attempt may be tried again
-     * @param tableFull true when the address was refused because the table holds {@link #capacity()}
-     *     other addresses with a live window, false when the address itself is over its limit
-     */
-    public record Refusal(Duration retryAfter, boolean tableFull) {
-        public Refusal {
-            Objects.requireNonNull(retryAfter, "retryAfter");
-        }
-    }
-
-    /** Addresses with a live window the table holds at most. */
+    @Override
     public int capacity() {
         return maxAddresses;
     }
 
-    /**
-     * Counts one attempt from {@code address} at {@code now}.
-     *
-     * @return empty when the attempt may go on, else why it was refused and for how long
-     */
+    @Override
     public Optional<Refusal> tryAttempt(String address, Instant now) {
         if (windows.size() >= maxAddresses && !windows.containsKey(address)) {
             // at most one full scan per second, so a flood at the bound costs no scan per request

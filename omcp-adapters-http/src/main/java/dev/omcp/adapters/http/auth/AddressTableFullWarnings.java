@@ -18,8 +18,11 @@ import org.slf4j.LoggerFactory;
  * <p>Thread-safe: refusals arrive on many request threads; the count is atomic and one thread wins
  * the right to write each line, so no refusal is reported twice and none is lost from the counts
  * (a refusal racing a line is reported by the next line).
+ *
+ * <p>The password login and the OIDC callback each keep their own per-address counter, and each
+ * its own warning.
  */
-final class AddressTableFullWarnings {
+public final class AddressTableFullWarnings {
     private static final Logger LOG = LoggerFactory.getLogger(AddressTableFullWarnings.class);
     /** At most one line per interval while the table stays full. */
     static final Duration INTERVAL = Duration.ofMinutes(1);
@@ -29,12 +32,12 @@ final class AddressTableFullWarnings {
     /** When the last line was written; empty before the first. */
     private final AtomicReference<Instant> lastLine = new AtomicReference<>();
 
-    AddressTableFullWarnings(Clock clock) {
+    public AddressTableFullWarnings(Clock clock) {
         this.clock = Objects.requireNonNull(clock, "clock");
     }
 
     /** Counts one refused login, and logs the refusals not yet reported when a line is due. */
-    void refused(int capacity) {
+    public void refused(int capacity) {
         unreported.incrementAndGet();
         Instant now = clock.instant();
         Instant last = lastLine.get();

@@ -32,12 +32,15 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.atomic.AtomicReference;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The relying-party side of OpenID Connect: discovery (cached, re-read hourly or after a failure),
+ * The relying-party side of OpenID Connect: discovery (cached, re-read hourly or after a failure,
+ * one at a time),
  * the authorization request with PKCE (S256), the code exchange with the exact redirect URI, and
  * ID-token validation with Nimbus (signature from the provider's JWKS, refetched when a token names
  * an unknown key, so key rotation needs no restart; issuer, audience, authorized party, expiry, an
@@ -62,6 +65,8 @@ public final class OidcClient {
     private final OidcSettings settings;
     private final BoundedExchange exchange;
     private final AtomicReference<Provider> provider = new AtomicReference<>();
+    /** The discovery in progress, if any: requests that need one while it runs wait for its outcome. */
+    private final AtomicReference<CompletableFuture<Provider>> discovering = new AtomicReference<>();
 
     private record Provider(URI authorization, URI token, DefaultJWTProcessor<SecurityContext> processor, long fetchedNanos) {}
 
@@ -158,14 +163,56 @@ public final class OidcClient {
         }
     }
 
+    /**
+     * The provider's endpoints and keys, discovered at most once at a time. The login route is
+     * public: while the provider is down or the cache has expired, a flood of logins would otherwise
+     * send the provider one discovery request each, and hold a thread each for up to the timeout.
+     * Requests that arrive during a discovery share its outcome, success or failure.
+     */
     private Provider provider() throws OidcException {
         Provider current = provider.get();
-        if (current != null && System.nanoTime() - current.fetchedNanos() < DISCOVERY_TTL.toNanos()) {
+        if (fresh(current)) {
             return current;
         }
-        Provider fresh = discover();
-        provider.set(fresh);
-        return fresh;
+        CompletableFuture<Provider> mine = new CompletableFuture<>();
+        CompletableFuture<Provider> running = discovering.compareAndExchange(null, mine);
+        if (running != null) {
+            return outcomeOf(running);
+        }
+        try {
+            // a discovery may have ended between the first look and winning the slot
+            Provider found = provider.get();
+            if (!fresh(found)) {
+                found = discover();
+                provider.set(found);
+            }
+            mine.complete(found);
+            return found;
+        } catch (OidcException | RuntimeException e) {
+            mine.completeExceptionally(e);
+            throw e;
+        } finally {
+            discovering.set(null);
+        }
+    }
+
+    private static boolean fresh(Provider candidate) {
+        return candidate != null && System.nanoTime() - candidate.fetchedNanos() < DISCOVERY_TTL.toNanos();
+    }
+
+    /** Waits for another request's discovery; it ends within the exchange deadline, so this wait does too. */
+    private static Provider outcomeOf(CompletableFuture<Provider> running) throws OidcException {
+        try {
+            return running.get();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new OidcException("interrupted while waiting for the identity provider", true, e);
+        } catch (ExecutionException e) {
+            if (e.getCause() instanceof OidcException failed) {
+                throw new OidcException(failed.getMessage(), failed.providerUnavailable(), failed);
+            }
+            throw new IllegalStateException("the discovery of the identity provider failed", e.getCause());
+        }
     }
 
     private Provider discover() throws OidcException {
@@ -237,19 +284,20 @@ public final class OidcClient {
             Thread.currentThread().interrupt();
             throw new OidcException("interrupted while calling the identity provider", true, e);
         }
+        // A server error is the provider being down (502) whatever its body holds; an empty or HTML
+        // error page must not turn it into a refused login (401).
+        if (response.statusCode() >= 500) {
+            throw new OidcException("the identity provider's " + what + " answered HTTP " + response.statusCode(), true);
+        }
         byte[] body = response.body();
         JsonNode json;
         try {
             json = MAPPER.readTree(body);
         } catch (IOException e) {
-            throw new OidcException("the identity provider's " + what + " answered HTTP " + response.statusCode() + " without JSON",
-                    response.statusCode() >= 500);
+            throw new OidcException("the identity provider's " + what + " answered HTTP " + response.statusCode() + " without JSON", false);
         }
         if (json == null || !json.isObject()) {
             throw new OidcException("the identity provider's " + what + " answer is not a JSON object", false);
-        }
-        if (response.statusCode() >= 500) {
-            throw new OidcException("the identity provider's " + what + " answered HTTP " + response.statusCode(), true);
         }
         if (response.statusCode() != 200 && !json.has("error")) {
             throw new OidcException("the identity provider's " + what + " answered HTTP " + response.statusCode(), false);

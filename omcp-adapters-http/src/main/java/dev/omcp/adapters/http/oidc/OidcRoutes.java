@@ -5,9 +5,12 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.omcp.adapters.http.api.ApiCaller;
 import dev.omcp.adapters.http.api.ApiRoutes;
 import dev.omcp.adapters.http.api.JsonResponses;
+import dev.omcp.adapters.http.auth.AddressTableFullWarnings;
 import dev.omcp.adapters.http.auth.SessionCookies;
 import dev.omcp.adapters.http.auth.SignedValue;
+import dev.omcp.adapters.http.metrics.GatewayMetrics;
 import dev.omcp.adapters.http.security.CsrfProtection;
+import dev.omcp.ports.auth.AttemptsPerAddress;
 import dev.omcp.ports.auth.ClientMetadata;
 import dev.omcp.ports.auth.ClientRegistrar;
 import dev.omcp.ports.auth.ExternalIdentityMapping;
@@ -43,6 +46,10 @@ import org.slf4j.LoggerFactory;
  * started and nothing is stored server-side. The callback checks the state in constant time,
  * redeems the code once, validates the ID token and then issues the same {@code omcp_session}
  * cookie as a password login.
+ *
+ * <p>Callbacks are limited per client address like password logins (20 a minute): each one that
+ * carries a login state may make the gateway call the provider's token endpoint and fetch its keys,
+ * and a login state is easy to get (start a login) and stays good for ten minutes.
  */
 public final class OidcRoutes {
     /** The login-state cookie. */
@@ -63,14 +70,18 @@ public final class OidcRoutes {
     private final SecureRandom random;
     private final Clock clock;
     private final Optional<ClientRegistrar> registrar;
+    private final AttemptsPerAddress callbacks;
+    private final AddressTableFullWarnings tableFull;
 
     /**
      * @param csrf hands the page the CSRF token of the session a callback opens
      * @param sessionSecret the session secret; the state cookie is signed with a key derived from it
      * @param registrar dynamic client registration, present only when enabled
+     * @param callbacks the per-address limit of callbacks (an instance of its own, not the password login's)
      */
     public OidcRoutes(OidcClient client, ExternalIdentityMapping mapping, SessionAuthority sessions, SessionCookies cookies,
-            CsrfProtection csrf, byte[] sessionSecret, SecureRandom random, Clock clock, Optional<ClientRegistrar> registrar) {
+            CsrfProtection csrf, byte[] sessionSecret, SecureRandom random, Clock clock, Optional<ClientRegistrar> registrar,
+            AttemptsPerAddress callbacks) {
         this.client = Objects.requireNonNull(client, "client");
         this.mapping = Objects.requireNonNull(mapping, "mapping");
         this.sessions = Objects.requireNonNull(sessions, "sessions");
@@ -80,6 +91,8 @@ public final class OidcRoutes {
         this.random = Objects.requireNonNull(random, "random");
         this.clock = Objects.requireNonNull(clock, "clock");
         this.registrar = Objects.requireNonNull(registrar, "registrar");
+        this.callbacks = Objects.requireNonNull(callbacks, "callbacks");
+        this.tableFull = new AddressTableFullWarnings(clock);
     }
 
     /** Registers the routes. */
@@ -94,6 +107,8 @@ public final class OidcRoutes {
                 .response(302, "logged in; redirect to where the login started", null)
                 .response(400, "missing or mismatched login state")
                 .response(401, "the provider refused, or the ID token was invalid")
+                .response(429, "more than 20 callbacks per minute from this address (OMCP_LOGIN_RATE_LIMIT), or the "
+                        + "per-address counter is full and this address is new (OMCP_LOGIN_ADDRESS_TABLE_FULL); see Retry-After")
                 .response(502, "the provider cannot be reached")
                 .handle(this::callback);
         if (registrar.isPresent()) {
@@ -136,13 +151,12 @@ public final class OidcRoutes {
 
     private void callback(Context ctx) throws IOException {
         ctx.header("Cache-Control", "no-store");
-        clearState(ctx);
-        String error = ctx.queryParam("error");
-        if (error != null) {
-            JsonResponses.error(ctx, 401, "OMCP_OIDC_DENIED", "the identity provider did not log you in ("
-                    + error.replaceAll("[^A-Za-z0-9_.-]", "?") + "); start again at GET /api/auth/oidc/login");
+        // Counted before anything else, and before the state cookie is cleared: a person refused
+        // here can open the same callback again after Retry-After.
+        if (!admitted(ctx)) {
             return;
         }
+        clearState(ctx);
         Optional<JsonNode> saved = Optional.ofNullable(ctx.cookie(STATE_COOKIE)).flatMap(stateSigner::verify).flatMap(OidcRoutes::json);
         if (saved.isEmpty() || !saved.get().path("exp").canConvertToLong()
                 || saved.get().path("exp").asLong() <= clock.instant().getEpochSecond()) {
@@ -156,6 +170,16 @@ public final class OidcRoutes {
                 expected.path("state").asText().getBytes(StandardCharsets.UTF_8))) {
             JsonResponses.error(ctx, 400, "OMCP_OIDC_STATE_INVALID",
                     "the state returned by the identity provider does not match this browser's login; start again at GET /api/auth/oidc/login");
+            return;
+        }
+        // Only after the state matched (RFC 6749 4.1.2.1 returns it with an error too): anyone can
+        // craft a callback URL with an error text of their choosing, but not with this browser's state.
+        String error = ctx.queryParam("error");
+        if (error != null) {
+            ProviderDenial denial = ProviderDenial.of(error, ctx.queryParam("error_description"));
+            LOG.info("event=login outcome=denied mode=oidc error={} description=\"{}\" ip={}", denial.code(), denial.description(),
+                    ApiCaller.clientIp(ctx));
+            JsonResponses.error(ctx, 401, "OMCP_OIDC_DENIED", denial.message());
             return;
         }
         String code = ctx.queryParam("code");
@@ -184,6 +208,34 @@ public final class OidcRoutes {
         LOG.info("event=login outcome=ok mode=oidc principal=\"{}\" roles={}", session.sub().replaceAll("[^\\x20-\\x7e]", "?"),
                 session.roles());
         ctx.redirect(expected.path("returnTo").asText("/"));
+    }
+
+    /** Spec 5.2 rule 3 applied to the callback: 20 per minute per address, in a bounded table. */
+    private boolean admitted(Context ctx) {
+        Optional<AttemptsPerAddress.Refusal> refused = callbacks.tryAttempt(ApiCaller.clientIp(ctx), clock.instant());
+        if (refused.isEmpty()) {
+            return true;
+        }
+        String code;
+        String message;
+        if (refused.get().tableFull()) {
+            tableFull.refused(callbacks.capacity());
+            code = "OMCP_LOGIN_ADDRESS_TABLE_FULL";
+            message = "logins are coming from more addresses at once than the gateway counts, so logins from an address it "
+                    + "is not counting yet are refused for now; try again after the Retry-After seconds";
+        } else {
+            code = "OMCP_LOGIN_RATE_LIMIT";
+            message = "more than 20 sign-ins per minute from this address; open the same page again after the Retry-After seconds";
+        }
+        long seconds = Math.max(1, (refused.get().retryAfter().toMillis() + 999) / 1000);
+        ctx.attribute(GatewayMetrics.LOGIN_REFUSAL_ATTRIBUTE, code);
+        ctx.header("Retry-After", Long.toString(seconds));
+        Map<String, Object> answer = new LinkedHashMap<>();
+        answer.put("code", code);
+        answer.put("error", message);
+        answer.put("retryAfterSeconds", seconds);
+        JsonResponses.json(ctx, 429, answer);
+        return false;
     }
 
     private void registerClient(Context ctx) throws IOException {

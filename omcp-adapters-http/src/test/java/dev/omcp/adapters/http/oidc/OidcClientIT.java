@@ -30,6 +30,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executors;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -52,10 +53,11 @@ class OidcClientIT {
      */
     private static final Duration PATIENT = Duration.ofSeconds(10);
 
-    enum Behaviour { NORMAL, TRICKLE, HUGE }
+    enum Behaviour { NORMAL, TRICKLE, HUGE, SLOW, SLOW_FAILURE }
 
     private final Map<String, Behaviour> behaviour = new ConcurrentHashMap<>();
     private final AtomicReference<String> idToken = new AtomicReference<>();
+    private final Map<String, AtomicInteger> served = new ConcurrentHashMap<>();
     private RSAKey signingKey;
     private HttpServer provider;
     private String issuer;
@@ -84,7 +86,20 @@ class OidcClientIT {
     }
 
     private void answer(HttpExchange exchange, String step, String json) throws IOException {
+        served.computeIfAbsent(step, s -> new AtomicInteger()).incrementAndGet();
         Behaviour how = behaviour.getOrDefault(step, Behaviour.NORMAL);
+        if (how == Behaviour.SLOW || how == Behaviour.SLOW_FAILURE) {
+            try {
+                Thread.sleep(500);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+            if (how == Behaviour.SLOW_FAILURE) {
+                exchange.sendResponseHeaders(503, -1);
+                exchange.close();
+                return;
+            }
+        }
         byte[] body = (how == Behaviour.HUGE ? json.substring(0, json.length() - 1) + ", \"padding\": \"" + "x".repeat(300 * 1024) + "\"}" : json)
                 .getBytes(StandardCharsets.UTF_8);
         exchange.getResponseHeaders().add("Content-Type", "application/json");
@@ -137,6 +152,46 @@ class OidcClientIT {
     void aWellBehavedProviderLogsIn() throws OidcException {
         assertThat(client().authorizationRequest("s", NONCE, "c").toString()).startsWith(issuer + "/authorize?");
         assertThat(client().redeem("code", "verifier", NONCE)).containsEntry("sub", "u-1");
+    }
+
+    @Test
+    void loginsThatArriveTogether_shareOneDiscovery_whetherItSucceedsOrFails() throws Exception {
+        // the login route is public: a flood of starts while the cache is empty must not become a flood at the provider
+        OidcClient client = client();
+        behaviour.put("/discovery", Behaviour.SLOW_FAILURE);
+        List<Object> failed = together(20, () -> client.authorizationRequest("s", NONCE, "c"));
+        assertThat(served.get("/discovery")).hasValue(1);
+        assertThat(failed).hasSize(20).allSatisfy(outcome -> assertThat(outcome).isInstanceOfSatisfying(OidcException.class, e -> {
+            // a 503 without a body is the provider being down (502), not a refused login
+            assertThat(e.getMessage()).isEqualTo("the identity provider's discovery document answered HTTP 503");
+            assertCleanRefusal(e, true);
+        }));
+
+        behaviour.put("/discovery", Behaviour.SLOW);
+        List<Object> started = together(20, () -> client.authorizationRequest("s", NONCE, "c"));
+        assertThat(served.get("/discovery")).as("one more, for all twenty").hasValue(2);
+        assertThat(started).hasSize(20).allSatisfy(outcome -> assertThat(outcome.toString()).startsWith(issuer + "/authorize?"));
+    }
+
+    /** Runs {@code call} on {@code count} threads released at once; each one's result or exception. */
+    private static List<Object> together(int count, java.util.concurrent.Callable<Object> call) throws InterruptedException {
+        java.util.concurrent.CountDownLatch go = new java.util.concurrent.CountDownLatch(1);
+        List<Object> outcomes = java.util.Collections.synchronizedList(new java.util.ArrayList<>());
+        try (var threads = Executors.newVirtualThreadPerTaskExecutor()) {
+            for (int i = 0; i < count; i++) {
+                threads.submit(() -> {
+                    go.await();
+                    try {
+                        outcomes.add(call.call());
+                    } catch (Exception e) {
+                        outcomes.add(e);
+                    }
+                    return null;
+                });
+            }
+            go.countDown();
+        }
+        return outcomes;
     }
 
     @Test

@@ -20,6 +20,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.OptionalInt;
 import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.locks.ReentrantLock;
@@ -28,7 +29,9 @@ import java.util.concurrent.locks.ReentrantLock;
  * RFC 7591 dynamic client registration for MCP clients that introduce themselves to the gateway.
  * The endpoint is unauthenticated by nature, so it is strict: redirect URIs must be https, or
  * http on a loopback host (RFC 8252), without fragments; only the authorization code flow is
- * registered; at most 10 registrations per address per hour and {@code maxClients} in all. The
+ * registered; at most 10 registrations per address per hour and {@code maxClients} in all. Text
+ * that is stored and shown again (client name, scope, redirect URIs) holds no control or invisible
+ * formatting character, so a bidi override cannot make a name or URI read as something else. The
  * per-address counter holds at most {@link #MAX_ADDRESSES} addresses; past that a new address is
  * refused (429) until windows end, so spraying addresses cannot grow memory.
  */
@@ -111,9 +114,13 @@ public final class DynamicClientRegistrar implements ClientRegistrar {
                 return new RegistrationResult.Rejected("invalid_redirect_uri", problem);
             }
         }
-        if (metadata.clientName().length() > MAX_NAME_LENGTH || metadata.clientName().chars().anyMatch(Character::isISOControl)) {
+        if (metadata.clientName().length() > MAX_NAME_LENGTH) {
             return new RegistrationResult.Rejected("invalid_client_metadata",
-                    "client_name must be at most " + MAX_NAME_LENGTH + " printable characters");
+                    "client_name must be at most " + MAX_NAME_LENGTH + " characters");
+        }
+        Optional<String> nameProblem = invisibleCharacter("client_name", metadata.clientName());
+        if (nameProblem.isPresent()) {
+            return new RegistrationResult.Rejected("invalid_client_metadata", nameProblem.get());
         }
         if (!metadata.tokenEndpointAuthMethod().isEmpty() && !AUTH_METHODS.contains(metadata.tokenEndpointAuthMethod())) {
             return new RegistrationResult.Rejected("invalid_client_metadata",
@@ -133,15 +140,49 @@ public final class DynamicClientRegistrar implements ClientRegistrar {
                 return new RegistrationResult.Rejected("invalid_client_metadata", "response_types may hold only code");
             }
         }
-        if (metadata.scope().length() > MAX_SCOPE_LENGTH || metadata.scope().chars().anyMatch(Character::isISOControl)) {
+        if (metadata.scope().length() > MAX_SCOPE_LENGTH) {
             return new RegistrationResult.Rejected("invalid_client_metadata", "scope must be at most " + MAX_SCOPE_LENGTH + " characters");
         }
+        Optional<String> scopeProblem = invisibleCharacter("scope", metadata.scope());
+        if (scopeProblem.isPresent()) {
+            return new RegistrationResult.Rejected("invalid_client_metadata", scopeProblem.get());
+        }
         return null;
+    }
+
+    /**
+     * Why {@code text} cannot be stored as {@code field}, if it holds a character that is invisible or
+     * acts on the text around it wherever the registration is shown again (an answer, a file, an
+     * audit view, a log line): C0 and C1 controls (line breaks among them), format characters (the
+     * bidi controls U+200E, U+200F, U+202A-202E and U+2066-2069, zero-width characters), line and
+     * paragraph separators, and lone surrogates. A bidi override would make a client name or a
+     * redirect URI read as something other than what it is.
+     */
+    static Optional<String> invisibleCharacter(String field, String text) {
+        OptionalInt found = text.codePoints().filter(DynamicClientRegistrar::invisible).findFirst();
+        if (found.isEmpty()) {
+            return Optional.empty();
+        }
+        return Optional.of(field + " holds U+" + String.format(Locale.ROOT, "%04X", found.getAsInt()) + ", a control or invisible "
+                + "formatting character (such as a line break or a bidi override); send it as plain text without such characters");
+    }
+
+    private static boolean invisible(int codePoint) {
+        return switch (Character.getType(codePoint)) {
+            case Character.CONTROL, Character.FORMAT, Character.LINE_SEPARATOR, Character.PARAGRAPH_SEPARATOR, Character.SURROGATE -> true;
+            default -> false;
+        };
     }
 
     private static String redirectProblem(String text) {
         if (text.length() > MAX_URI_LENGTH) {
             return "a redirect URI is longer than " + MAX_URI_LENGTH + " characters";
+        }
+        // java.net.URI takes Unicode format characters in a path or query as they are, so a bidi
+        // override would pass its checks and come back in every answer that lists the URI
+        Optional<String> invisible = invisibleCharacter("a redirect URI", text);
+        if (invisible.isPresent()) {
+            return invisible.get();
         }
         URI uri;
         try {

@@ -67,6 +67,38 @@ class DynamicClientRegistrarTest {
     }
 
     @Test
+    void bidiControlsAndOtherInvisibleCharacters_areRefusedInEveryStoredText_namingTheField_andNothingIsStored() {
+        // U+202E (right-to-left override) between "Cursor" and "gnp.exe" makes the name read "Cursorexe.png" wherever it is shown
+        List<String> invisible = List.of("\u202A", "\u202B", "\u202C", "\u202D", "\u202E", "\u2066", "\u2067", "\u2068", "\u2069",
+                "\u200E", "\u200F", "\u200B", "\uFEFF", "\u2028", "\u2029", "\u0000", "\n", "\u001B", "\u007F", "\u0085", "\u009B", "\uD800");
+        for (String hidden : invisible) {
+            String named = String.format("U+%04X", (int) hidden.charAt(0));
+            assertThat(registrar.register(new ClientMetadata(List.of("https://a.example/cb"), "Cursor" + hidden + "gnp.exe", "none",
+                    List.of(), List.of(), ""), "192.0.2.1")).as("client_name with " + named)
+                    .isInstanceOfSatisfying(RegistrationResult.Rejected.class, r -> {
+                        assertThat(r.error()).isEqualTo("invalid_client_metadata");
+                        assertThat(r.description()).startsWith("client_name holds " + named + ", a control or invisible formatting character");
+                    });
+            assertThat(registrar.register(new ClientMetadata(List.of("https://a.example/cb"), "Cursor", "none", List.of(), List.of(),
+                    "openid" + hidden + " profile"), "192.0.2.1")).as("scope with " + named)
+                    .isInstanceOfSatisfying(RegistrationResult.Rejected.class, r -> {
+                        assertThat(r.error()).isEqualTo("invalid_client_metadata");
+                        assertThat(r.description()).startsWith("scope holds " + named);
+                    });
+            assertThat(registrar.register(metadata(List.of("https://a.example/cb" + hidden + "/lmth.xedni"), "none"), "192.0.2.1"))
+                    .as("redirect URI with " + named).isInstanceOfSatisfying(RegistrationResult.Rejected.class, r -> {
+                        assertThat(r.error()).isEqualTo("invalid_redirect_uri");
+                        assertThat(r.description()).startsWith("a redirect URI holds " + named);
+                    });
+        }
+        assertThat(store.count()).isZero();
+        // refusals do not use up the address's ten registrations an hour, and visible non-ASCII text is fine
+        RegistrationResult.Registered registered = (RegistrationResult.Registered) registrar.register(new ClientMetadata(
+                List.of("https://a.example/caf\u00e9"), "Caf\u00e9 \u65e5\u672c \uD83D\uDE80", "none", List.of(), List.of(), "openid"), "192.0.2.1");
+        assertThat(registered.client().metadata().clientName()).isEqualTo("Caf\u00e9 \u65e5\u672c \uD83D\uDE80");
+    }
+
+    @Test
     void tenRegistrationsPerAddressPerHour() {
         for (int i = 0; i < 10; i++) {
             assertThat(registrar.register(metadata(List.of("https://a.example/cb"), "none"), "192.0.2.1"))
