@@ -13,6 +13,7 @@ import java.io.InputStream;
 import java.io.StringReader;
 import java.net.Socket;
 import java.net.URI;
+import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
@@ -45,6 +46,29 @@ class StreamableHttpIT {
 
     private static JsonObject error(HttpResponse<String> response) {
         return McpHttpClient.parse(response.body()).getJsonObject("error");
+    }
+
+    /**
+     * Sends a GET or DELETE that should be refused: a GET the gateway serves instead opens an endless
+     * stream, so the answer of a 200 is cut after its headers (as the test fails) instead of waiting
+     * for a body that never ends.
+     */
+    private static HttpResponse<String> refusable(HttpRequest request) throws Exception {
+        HttpResponse<InputStream> response = Http.CLIENT.send(request, HttpResponse.BodyHandlers.ofInputStream());
+        String body;
+        try (InputStream in = response.body()) {
+            body = response.statusCode() == 200 ? "" : new String(in.readAllBytes(), StandardCharsets.UTF_8);
+        }
+        return new HttpResponse<>() {
+            @Override public int statusCode() { return response.statusCode(); }
+            @Override public HttpRequest request() { return response.request(); }
+            @Override public java.util.Optional<HttpResponse<String>> previousResponse() { return java.util.Optional.empty(); }
+            @Override public java.net.http.HttpHeaders headers() { return response.headers(); }
+            @Override public String body() { return body; }
+            @Override public java.util.Optional<javax.net.ssl.SSLSession> sslSession() { return response.sslSession(); }
+            @Override public URI uri() { return response.uri(); }
+            @Override public HttpClient.Version version() { return response.version(); }
+        };
     }
 
     @Test
@@ -420,6 +444,119 @@ class StreamableHttpIT {
         HttpResponse<String> response = Http.send(HttpRequest.newBuilder(URI.create(gateway.baseUrl() + "/mcp"))
                 .header("Content-Type", "text/plain").POST(HttpRequest.BodyPublishers.ofString("{}")).build());
         assertThat(response.statusCode()).isEqualTo(415);
+        assertThat(error(response).getInt("code")).isEqualTo(-32600);
+    }
+
+    @Test
+    void aContentTypeThatIsNotExactlyApplicationJson_orNamesAnotherCharset_is415WithAJsonRpcError_andNothingRuns() {
+        // docs/mcp.md "Streamable HTTP rules": application/json, charset utf-8 or none
+        McpHttpClient client = initialized();
+        String call = "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"tools/call\",\"params\":{\"name\":\"test_simple_text\",\"arguments\":{}}}";
+        for (String type : List.of("application/jsonp", "application/json-seq", "application/json; charset=iso-8859-1",
+                "application/json, text/plain")) {
+            HttpResponse<String> response = client.post(call, Map.of("Content-Type", type));
+            assertThat(response.statusCode()).as(type).isEqualTo(415);
+            assertThat(response.headers().firstValue("Content-Type")).as(type).hasValueSatisfying(v -> assertThat(v).startsWith("application/json"));
+            assertThat(McpHttpClient.parse(response.body()).getString("jsonrpc")).as(type).isEqualTo("2.0");
+            assertThat(error(response).getInt("code")).as(type).isEqualTo(-32600);
+            assertThat(error(response).getString("message")).as(type).startsWith("Unsupported Media Type").contains("application/json");
+        }
+        // the same message with the type in another letter case and a UTF-8 charset is served
+        HttpResponse<String> served = client.post(call, Map.of("Content-Type", "Application/JSON; charset=\"UTF-8\""));
+        assertThat(served.statusCode()).isEqualTo(200);
+        assertThat(McpHttpClient.parse(served.body()).getJsonObject("result")).isNotNull();
+    }
+
+    @Test
+    void anAcceptThatAllowsNeitherJsonNorTheStream_is406_evenWhenItNamesThemWithQZero() {
+        // RFC 9110 12.5.1: q=0 means "not acceptable"; the most specific range decides
+        McpHttpClient client = initialized();
+        for (String accept : List.of("application/json;q=0, text/event-stream;q=0", "*/*;q=0", "text/html",
+                "application/jsonp", "*/*, application/json;q=0, text/event-stream;q=0")) {
+            HttpResponse<String> response = client.post("{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\"}", Map.of("Accept", accept));
+            assertThat(response.statusCode()).as(accept).isEqualTo(406);
+            assertThat(error(response).getInt("code")).as(accept).isEqualTo(-32600);
+            assertThat(error(response).getString("message")).as(accept).contains("Accept: application/json, text/event-stream");
+        }
+        assertThat(client.call("ping", "{}").getJsonObject("result")).as("the session lives on").isEmpty();
+    }
+
+    @Test
+    void aClientThatAcceptsOnlyTheStream_getsEveryAnswerAsSse() {
+        // a JSON body to a client that refused JSON would be an answer it said it cannot read
+        McpHttpClient client = new McpHttpClient(gateway.baseUrl(), Map.of("Accept", "text/event-stream"));
+        HttpResponse<String> initialize = client.initialize();
+        assertThat(initialize.statusCode()).isEqualTo(200);
+        assertThat(initialize.headers().firstValue("Content-Type")).hasValueSatisfying(v -> assertThat(v).startsWith("text/event-stream"));
+        assertThat(client.sessionId()).as("the session header goes out with the stream").matches("[A-Za-z0-9_-]{43}");
+        assertThat(McpHttpClient.parse(McpHttpClient.lastMessage(initialize)).getJsonObject("result").getString("protocolVersion"))
+                .isEqualTo("2025-11-25");
+        for (String accept : List.of("text/event-stream", "TEXT/*", "*/*, application/json;q=0")) {
+            HttpResponse<String> ping = client.post("{\"jsonrpc\":\"2.0\",\"id\":7,\"method\":\"ping\"}", Map.of("Accept", accept));
+            assertThat(ping.statusCode()).as(accept).isEqualTo(200);
+            assertThat(ping.headers().firstValue("Content-Type")).as(accept).hasValueSatisfying(v -> assertThat(v).startsWith("text/event-stream"));
+            assertThat(McpHttpClient.parse(McpHttpClient.lastMessage(ping)).getInt("id")).as(accept).isEqualTo(7);
+        }
+        // a client that allows JSON gets JSON, whatever else it allows
+        HttpResponse<String> json = client.post("{\"jsonrpc\":\"2.0\",\"id\":8,\"method\":\"ping\"}", Map.of("Accept", "application/*"));
+        assertThat(json.headers().firstValue("Content-Type")).hasValueSatisfying(v -> assertThat(v).startsWith("application/json"));
+    }
+
+    @Test
+    void aMalformedSessionId_is400OnPostGetAndDelete_andOneOfTheRightShapeButUnknown_is404() throws Exception {
+        // MCP: a session id holds only visible ASCII (0x21 to 0x7E)
+        McpHttpClient client = initialized();
+        for (String junk : List.of("", "abc def")) {
+            HttpResponse<String> post = client.post("{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\"}", Map.of("Mcp-Session-Id", junk));
+            assertThat(post.statusCode()).as("POST '%s'", junk).isEqualTo(400);
+            assertThat(error(post).getString("message")).as(junk).startsWith("Bad Request: the Mcp-Session-Id header");
+            for (String method : new String[] {"GET", "DELETE"}) {
+                HttpResponse<String> response = refusable(HttpRequest.newBuilder(URI.create(gateway.baseUrl() + "/mcp"))
+                        .header("Accept", "text/event-stream").header("Mcp-Session-Id", junk).timeout(Duration.ofSeconds(10))
+                        .method(method, HttpRequest.BodyPublishers.noBody()).build());
+                assertThat(response.statusCode()).as("%s '%s'", method, junk).isEqualTo(400);
+                assertThat(error(response).getString("message")).as(junk).contains("Mcp-Session-Id");
+            }
+        }
+        // a byte beyond ASCII, as a raw request can send it
+        String ping = "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\"}";
+        String raw = Http.raw(gateway.port(), "POST /mcp HTTP/1.1\r\nHost: 127.0.0.1:" + gateway.port() + "\r\nConnection: close\r\n"
+                + "Content-Type: application/json\r\nAccept: application/json\r\nMcp-Session-Id: " + client.sessionId().substring(1)
+                + "\u00e9\r\nContent-Length: " + ping.length() + "\r\n\r\n" + ping);
+        assertThat(raw).startsWith("HTTP/1.1 400").contains("visible ASCII");
+        // visible ASCII of any length up to what the server reads is an unknown session, as MCP has it (404: initialize again)
+        for (String unknown : List.of("not-a-session", "x".repeat(4000), client.sessionId() + "x")) {
+            HttpResponse<String> response = client.post(ping, Map.of("Mcp-Session-Id", unknown));
+            assertThat(response.statusCode()).as(unknown).isEqualTo(404);
+            assertThat(error(response).getInt("code")).isEqualTo(-32001);
+        }
+        assertThat(client.call("ping", "{}").getJsonObject("result")).as("the session lives on").isEmpty();
+    }
+
+    @Test
+    void aProtocolVersionHeaderOtherThanTheNegotiatedOne_is400OnPostGetAndDelete_andTheSessionLivesOn() throws Exception {
+        // MCP 2025-06-18 "Protocol Version Header": the client sends the revision negotiated at initialize
+        McpHttpClient client = new McpHttpClient(gateway.baseUrl());
+        assertThat(client.initialize("2025-06-18").statusCode()).isEqualTo(200);
+        HttpResponse<String> post = client.post("{\"jsonrpc\":\"2.0\",\"id\":3,\"method\":\"tools/list\"}",
+                Map.of("MCP-Protocol-Version", "2025-11-25"));
+        assertThat(post.statusCode()).isEqualTo(400);
+        assertThat(McpHttpClient.parse(post.body()).getInt("id")).isEqualTo(3);
+        assertThat(error(post).getString("message")).contains("'2025-11-25'", "negotiated at initialize (2025-06-18)");
+        for (String method : new String[] {"GET", "DELETE"}) {
+            HttpResponse<String> response = refusable(HttpRequest.newBuilder(URI.create(gateway.baseUrl() + "/mcp"))
+                    .header("Accept", "text/event-stream").header("Mcp-Session-Id", client.sessionId())
+                    .header("MCP-Protocol-Version", "2025-03-26").timeout(Duration.ofSeconds(10))
+                    .method(method, HttpRequest.BodyPublishers.noBody()).build());
+            assertThat(response.statusCode()).as(method).isEqualTo(400);
+            assertThat(error(response).getString("message")).as(method).contains("'2025-03-26'", "(2025-06-18)");
+        }
+        // the refused DELETE ended nothing; with the negotiated revision everything is served
+        assertThat(client.post("{\"jsonrpc\":\"2.0\",\"id\":4,\"method\":\"ping\"}", Map.of("MCP-Protocol-Version", "2025-06-18"))
+                .statusCode()).isEqualTo(200);
+        HttpResponse<String> deleted = Http.send(HttpRequest.newBuilder(URI.create(gateway.baseUrl() + "/mcp"))
+                .header("Mcp-Session-Id", client.sessionId()).header("MCP-Protocol-Version", "2025-06-18").DELETE().build());
+        assertThat(deleted.statusCode()).isEqualTo(204);
     }
 
     @Test
@@ -500,11 +637,12 @@ class StreamableHttpIT {
     }
 
     @Test
-    void getWithoutEventStreamAccept_is405() {
-        // MCP 2025-11-25: a GET the server does not serve as an SSE stream gets 405
-        for (String accept : new String[] {"application/json", "text/*"}) {
-            HttpResponse<String> response = Http.send(HttpRequest.newBuilder(URI.create(gateway.baseUrl() + "/mcp"))
-                    .header("Accept", accept).GET().build());
+    void getWithoutEventStreamAccept_is405() throws Exception {
+        // MCP 2025-11-25: a GET the server does not serve as an SSE stream gets 405; q=0 is "not acceptable"
+        for (String accept : new String[] {"application/json", "text/html", "text/event-stream;q=0", "*/*;q=0",
+                "*/*, text/event-stream;q=0"}) {
+            HttpResponse<String> response = refusable(HttpRequest.newBuilder(URI.create(gateway.baseUrl() + "/mcp"))
+                    .header("Accept", accept).timeout(Duration.ofSeconds(10)).GET().build());
             assertThat(response.statusCode()).as(accept).isEqualTo(405);
             assertThat(response.body()).as(accept).contains("Accept: text/event-stream");
         }
@@ -512,15 +650,18 @@ class StreamableHttpIT {
 
     @Test
     void getWithTheWildcardAcceptCurlSends_opensTheStream() throws Exception {
-        McpHttpClient client = initialized();
-        HttpRequest request = HttpRequest.newBuilder(URI.create(gateway.baseUrl() + "/mcp"))
-                .header("Accept", "*/*").header("Mcp-Session-Id", client.sessionId())
-                .timeout(Duration.ofSeconds(10)).GET().build();
-        HttpResponse<java.io.InputStream> stream = Http.CLIENT.send(request, HttpResponse.BodyHandlers.ofInputStream());
-        try (var reader = new java.io.BufferedReader(new java.io.InputStreamReader(stream.body()))) {
-            assertThat(stream.statusCode()).isEqualTo(200);
-            assertThat(stream.headers().firstValue("Content-Type")).hasValueSatisfying(v -> assertThat(v).startsWith("text/event-stream"));
-            assertThat(reader.readLine()).startsWith("id: ");
+        // and so do the other ranges that allow text/event-stream (RFC 9110 12.5.1), in any letter case
+        for (String accept : List.of("*/*", "text/*", "Text/Event-Stream; q=0.5")) {
+            McpHttpClient client = initialized();
+            HttpRequest request = HttpRequest.newBuilder(URI.create(gateway.baseUrl() + "/mcp"))
+                    .header("Accept", accept).header("Mcp-Session-Id", client.sessionId())
+                    .timeout(Duration.ofSeconds(10)).GET().build();
+            HttpResponse<java.io.InputStream> stream = Http.CLIENT.send(request, HttpResponse.BodyHandlers.ofInputStream());
+            try (var reader = new java.io.BufferedReader(new java.io.InputStreamReader(stream.body()))) {
+                assertThat(stream.statusCode()).as(accept).isEqualTo(200);
+                assertThat(stream.headers().firstValue("Content-Type")).hasValueSatisfying(v -> assertThat(v).startsWith("text/event-stream"));
+                assertThat(reader.readLine()).startsWith("id: ");
+            }
         }
     }
 

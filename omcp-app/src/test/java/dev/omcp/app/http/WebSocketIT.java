@@ -104,6 +104,24 @@ class WebSocketIT {
     }
 
     @Test
+    void aMessageLargerThanJettysDefaultFrameSize_isServed_andOneOverTheBodyLimitClosesWith1009() throws Exception {
+        // docs/mcp.md: a message may be as large as a POST body (1 MiB); Jetty's own default is 64 KiB
+        Frames frames = new Frames();
+        WebSocket socket = connect(open, frames, Map.of());
+        socket.sendText(INITIALIZE, true).join();
+        frames.next();
+        String padded = "{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"ping\",\"params\":{\"pad\":\"" + "x".repeat(200_000) + "\"}}";
+        socket.sendText(padded, true).join();
+        JsonObject answer = frames.next();
+        assertThat(answer.getInt("id")).isEqualTo(2);
+        assertThat(answer.getJsonObject("result")).isEmpty();
+
+        socket.sendText("{\"jsonrpc\":\"2.0\",\"id\":3,\"method\":\"ping\",\"params\":{\"pad\":\"" + "x".repeat(1024 * 1024) + "\"}}", true);
+        // RFC 6455 7.4.1: 1009, a message too big to process
+        assertThat(frames.closed.get(10, TimeUnit.SECONDS)).isEqualTo(1009);
+    }
+
+    @Test
     void batchFrame_inA2025_03_26Session_isAnsweredWithOneFrameHoldingTheArray() throws Exception {
         Frames frames = new Frames();
         WebSocket socket = connect(open, frames, Map.of());

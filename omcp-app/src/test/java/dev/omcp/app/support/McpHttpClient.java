@@ -47,11 +47,12 @@ public final class McpHttpClient {
                 .header("Content-Type", "application/json")
                 .header("Accept", "application/json, text/event-stream")
                 .POST(HttpRequest.BodyPublishers.ofString(body));
-        headers.forEach(request::header);
+        // set, not added: a test's Accept or Content-Type replaces the default instead of joining it
+        headers.forEach(request::setHeader);
         if (sessionId != null && !extraHeaders.containsKey("Mcp-Session-Id")) {
             request.header("Mcp-Session-Id", sessionId);
         }
-        extraHeaders.forEach(request::header);
+        extraHeaders.forEach(request::setHeader);
         return Http.send(request.build());
     }
 

@@ -364,7 +364,7 @@ public final class Gateway {
                 chain.add(new HookInterceptor(new HookPipeline(hookRegistry, hookModeOverride, hookTimeout)));
             }
             McpDispatcher dispatcher = new McpDispatcher(
-                    methods, chain, sessions, streams, clientRequests, List.of(resourceMethods::forget));
+                    methods, chain, sessions, streams, clientRequests, List.of(resourceMethods::forget, clientRequests::forget));
             self[0] = dispatcher;
 
             registry.onChange(() -> streams.broadcast(

@@ -20,7 +20,9 @@ import jakarta.json.JsonValue;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
-import java.util.Locale;
+import java.util.Collections;
+import java.util.Enumeration;
+import java.util.List;
 import java.util.Optional;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
@@ -77,14 +79,23 @@ public final class StreamableHttpTransport {
         if (principal.isEmpty()) {
             return;
         }
-        String contentType = ctx.header("Content-Type");
-        if (contentType == null || !contentType.toLowerCase(Locale.ROOT).startsWith(JSON)) {
-            refuse(ctx, 415, "Unsupported Media Type: send the JSON-RPC message with Content-Type: application/json");
+        Optional<String> unsupportedType = PostContentType.refusal(headerValues(ctx, "Content-Type"));
+        if (unsupportedType.isPresent()) {
+            refuse(ctx, 415, unsupportedType.get());
             return;
         }
-        String accept = ctx.header("Accept");
-        if (!acceptsJsonOrSse(accept)) {
-            refuse(ctx, 406, "Not Acceptable: the Accept header must allow application/json and text/event-stream");
+        // RFC 9110 12.5.1: a request without Accept accepts any type; the answer is then plain JSON
+        List<String> acceptValues = headerValues(ctx, "Accept");
+        AcceptHeader accept = acceptValues.isEmpty() ? null : AcceptHeader.parse(acceptValues);
+        boolean jsonAllowed = accept == null || accept.allows("application", "json");
+        boolean sseAllowed = accept != null && accept.allows("text", "event-stream");
+        if (!jsonAllowed && !sseAllowed) {
+            refuse(ctx, 406, "Not Acceptable: the Accept header allows neither application/json nor text/event-stream "
+                    + "(a type with q=0 is not acceptable); send Accept: application/json, text/event-stream");
+            return;
+        }
+        Optional<Optional<String>> sessionId = sessionIdOrRefuse(ctx);
+        if (sessionId.isEmpty()) {
             return;
         }
         RequestBody.Read read = RequestBody.read(ctx.req().getInputStream(), ctx.req().getContentLengthLong(), maxBodyBytes);
@@ -102,11 +113,13 @@ public final class StreamableHttpTransport {
         String body = ((RequestBody.Read.Text) read).text();
         McpInbound inbound = new McpInbound(
                 principal.get(),
-                Optional.ofNullable(ctx.header(SESSION_HEADER)),
+                sessionId.get(),
                 Optional.ofNullable(ctx.header(PROTOCOL_HEADER)),
                 body,
                 McpTransport.STREAMABLE_HTTP);
-        PostResponse response = new PostResponse(ctx, accept != null && accept.contains(EVENT_STREAM));
+        // Messages sent before the answer turn it into an SSE stream when the client named that type
+        // (a bare */* gets JSON, as curl's default always did); a client that refused JSON gets SSE always.
+        PostResponse response = new PostResponse(ctx, sseAllowed && (!jsonAllowed || accept.names("text", "event-stream")), !jsonAllowed);
         long start = System.nanoTime();
         McpReply reply = endpoint.handle(inbound, response);
         response.finish(reply);
@@ -194,18 +207,25 @@ public final class StreamableHttpTransport {
         if (unsupportedProtocolVersion(ctx)) {
             return Optional.empty();
         }
-        String accept = ctx.header("Accept");
-        if (accept == null || !(accept.contains(EVENT_STREAM) || accept.contains("*/*"))) {
+        List<String> accept = headerValues(ctx, "Accept");
+        if (accept.isEmpty() || !AcceptHeader.parse(accept).allows("text", "event-stream")) {
             refuseMethod(ctx, "Method Not Allowed: GET /mcp opens an SSE stream and needs Accept: text/event-stream; send messages with POST");
             return Optional.empty();
         }
-        Optional<String> sessionId = Optional.ofNullable(ctx.header(SESSION_HEADER));
+        Optional<Optional<String>> header = sessionIdOrRefuse(ctx);
+        if (header.isEmpty()) {
+            return Optional.empty();
+        }
+        Optional<String> sessionId = header.get();
         if (sessionId.isEmpty()) {
             refuse(ctx, 400, "Bad Request: Mcp-Session-Id header is required to open the SSE stream");
             return Optional.empty();
         }
         if (endpoint.checkSession(sessionId.get(), principal.get()) != McpEndpoint.SessionStatus.ACTIVE) {
             refuse(ctx, 404, SESSION_NOT_FOUND, SESSION_NOT_FOUND_MESSAGE);
+            return Optional.empty();
+        }
+        if (protocolVersionMismatch(ctx, sessionId.get(), principal.get())) {
             return Optional.empty();
         }
         return Optional.of(new StreamTarget(sessionId.get(), principal.get()));
@@ -220,9 +240,17 @@ public final class StreamableHttpTransport {
         if (unsupportedProtocolVersion(ctx)) {
             return;
         }
-        String sessionId = ctx.header(SESSION_HEADER);
-        if (sessionId == null) {
+        Optional<Optional<String>> header = sessionIdOrRefuse(ctx);
+        if (header.isEmpty()) {
+            return;
+        }
+        if (header.get().isEmpty()) {
             refuse(ctx, 400, "Bad Request: Mcp-Session-Id header is required to end a session");
+            return;
+        }
+        String sessionId = header.get().get();
+        // a DELETE that names another revision than the session's ends nothing, as any refused DELETE
+        if (protocolVersionMismatch(ctx, sessionId, principal.get())) {
             return;
         }
         if (endpoint.endSession(sessionId, principal.get()) != McpEndpoint.SessionStatus.ACTIVE) {
@@ -273,6 +301,47 @@ public final class StreamableHttpTransport {
         return refusal.isPresent();
     }
 
+    /**
+     * Refuses (400) a request whose {@code MCP-Protocol-Version} names another revision than the one
+     * its session negotiated at {@code initialize}; true when refused.
+     */
+    private boolean protocolVersionMismatch(Context ctx, String sessionId, Principal principal) {
+        String header = ctx.header(PROTOCOL_HEADER);
+        Optional<String> refusal = header == null ? Optional.empty() : endpoint.protocolVersionMismatch(sessionId, principal, header);
+        refusal.ifPresent(message -> refuse(ctx, 400, message));
+        return refusal.isPresent();
+    }
+
+    /**
+     * The request's {@code Mcp-Session-Id}, checked for the shape MCP gives every session id before
+     * anything looks it up; a malformed one (or several) is refused with 400.
+     *
+     * @return the session id, or an empty inner value without the header; empty when the request was refused
+     */
+    private static Optional<Optional<String>> sessionIdOrRefuse(Context ctx) {
+        List<String> values = headerValues(ctx, SESSION_HEADER);
+        if (values.isEmpty()) {
+            return Optional.of(Optional.empty());
+        }
+        if (values.size() > 1) {
+            refuse(ctx, 400, "Bad Request: the request carries " + values.size() + " Mcp-Session-Id headers; send one, "
+                    + "the id initialize returned");
+            return Optional.empty();
+        }
+        Optional<String> malformed = SessionIdHeader.malformed(values.getFirst());
+        if (malformed.isPresent()) {
+            refuse(ctx, 400, malformed.get());
+            return Optional.empty();
+        }
+        return Optional.of(Optional.of(values.getFirst()));
+    }
+
+    /** Every value of a header field the request repeats, in order; empty without the field. */
+    private static List<String> headerValues(Context ctx, String name) {
+        Enumeration<String> values = ctx.req().getHeaders(name);
+        return values == null ? List.of() : Collections.list(values);
+    }
+
     private Optional<Principal> authenticate(Context ctx) {
         Optional<String> token = BearerToken.from(ctx.header("Authorization"), ctx.header("X-API-Key"));
         AgentAuthResult result = authentication.authenticate(token);
@@ -310,14 +379,6 @@ public final class StreamableHttpTransport {
         ctx.status(status).contentType(JSON).result(body.toString());
     }
 
-    private static boolean acceptsJsonOrSse(String accept) {
-        if (accept == null) {
-            return true;
-        }
-        String a = accept.toLowerCase(Locale.ROOT);
-        return a.contains(JSON) || a.contains(EVENT_STREAM) || a.contains("*/*") || a.contains("application/*");
-    }
-
     private static String outcome(McpReply reply) {
         return switch (reply) {
             case McpReply.Response response -> response.error() ? "error" : "ok";
@@ -332,32 +393,41 @@ public final class StreamableHttpTransport {
      */
     private final class PostResponse implements McpOutbound {
         private final Context ctx;
-        private final boolean clientAcceptsSse;
+        /** Whether messages sent before the answer go out, turning the answer into an SSE stream. */
+        private final boolean streamsEarlyMessages;
+        /** Whether the answer is an SSE stream even when nothing comes before it: the client refused JSON. */
+        private final boolean answersOnStream;
         private final ReentrantLock lock = new ReentrantLock();
         private SseWriter stream;
 
-        PostResponse(Context ctx, boolean clientAcceptsSse) {
+        PostResponse(Context ctx, boolean streamsEarlyMessages, boolean answersOnStream) {
             this.ctx = ctx;
-            this.clientAcceptsSse = clientAcceptsSse;
+            this.streamsEarlyMessages = streamsEarlyMessages;
+            this.answersOnStream = answersOnStream;
         }
 
         @Override
         public boolean send(JsonObject message) {
-            if (!clientAcceptsSse || closing) {
+            if (!streamsEarlyMessages || closing) {
                 return false;
             }
             lock.lock();
             try {
-                if (stream == null) {
-                    ctx.status(200).contentType(EVENT_STREAM).header("Cache-Control", "no-cache").header("X-Accel-Buffering", "no");
-                    stream = new SseWriter(ctx.res().getOutputStream(), "p" + Long.toHexString(System.nanoTime()));
-                    stream.prime();
-                }
+                openStream();
                 return stream.message(message.toString());
             } catch (IOException e) {
                 return false;
             } finally {
                 lock.unlock();
+            }
+        }
+
+        /** Turns the answer into an SSE stream, once; the caller holds the lock. */
+        private void openStream() throws IOException {
+            if (stream == null) {
+                ctx.status(200).contentType(EVENT_STREAM).header("Cache-Control", "no-cache").header("X-Accel-Buffering", "no");
+                stream = new SseWriter(ctx.res().getOutputStream(), "p" + Long.toHexString(System.nanoTime()));
+                stream.prime();
             }
         }
 
@@ -392,9 +462,14 @@ public final class StreamableHttpTransport {
             }
         }
 
-        void finish(McpReply reply) {
+        void finish(McpReply reply) throws IOException {
             lock.lock();
             try {
+                if (stream == null && answersOnStream && reply instanceof McpReply.Response response) {
+                    // the header goes out with the stream's head, before the answer is written on it
+                    response.newSessionId().ifPresent(id -> ctx.header(SESSION_HEADER, id));
+                    openStream();
+                }
                 if (stream != null) {
                     // The response goes on the stream that carried the notifications, then the stream ends.
                     switch (reply) {

@@ -38,6 +38,22 @@ public final class ClientRequests {
         return future.isPresent();
     }
 
+    /**
+     * Fails every request still waiting on a session that ended (deleted, or its WebSocket closed):
+     * the client can no longer answer them (its responses get 404), so a tool waiting for one would
+     * otherwise hold its thread until its timeout. A scan, not a lookup: the map holds only the
+     * requests in flight, and sessions end rarely.
+     */
+    public void forget(String sessionId) {
+        String prefix = sessionId + '\u0000';
+        pending.forEach((key, future) -> {
+            if (key.startsWith(prefix) && pending.remove(key, future)) {
+                future.completeExceptionally(new IllegalStateException(
+                        "the MCP session ended before the client answered; the client can no longer answer it"));
+            }
+        });
+    }
+
     private static String key(String sessionId, String id) {
         return sessionId + '\u0000' + id;
     }

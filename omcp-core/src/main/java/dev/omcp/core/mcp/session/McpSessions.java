@@ -14,6 +14,7 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 
 /**
@@ -37,6 +38,11 @@ public final class McpSessions {
     private static final Duration TOUCH_GRANULARITY = Duration.ofSeconds(5);
     /** A full sweep of idle sessions runs once per this many opened sessions. */
     private static final int SWEEP_EVERY = 256;
+    /** Random bytes of a session id. */
+    private static final int ID_BYTES = 32;
+    /** The shape of every id {@link #open} issues: {@link #ID_BYTES} in unpadded base64url. */
+    private static final int ID_LENGTH = (ID_BYTES * 4 + 2) / 3;
+    private static final Pattern ISSUED_ID = Pattern.compile("[A-Za-z0-9_-]{" + ID_LENGTH + "}");
 
     private final McpSessionStore store;
     private final Clock clock;
@@ -87,7 +93,7 @@ public final class McpSessions {
      * first when a limit is reached, so only live sessions count.
      */
     public Opening open(Principal principal, ProtocolRevision revision, String clientName, Set<String> capabilities) {
-        byte[] bytes = new byte[32];
+        byte[] bytes = new byte[ID_BYTES];
         random.nextBytes(bytes);
         String id = Base64.getUrlEncoder().withoutPadding().encodeToString(bytes);
         Instant now = clock.instant();
@@ -132,6 +138,11 @@ public final class McpSessions {
      * expired is removed; one owned by another credential is reported as absent, never revealed.
      */
     public Optional<McpSession> find(String id, Principal principal) {
+        // An id this gateway cannot have issued (too long, other characters) is unknown without asking
+        // the store: a client's junk never reaches a shared store, its keys or its logs.
+        if (id.length() != ID_LENGTH || !ISSUED_ID.matcher(id).matches()) {
+            return Optional.empty();
+        }
         Optional<McpSession> found = store.find(id);
         if (found.isEmpty()) {
             return Optional.empty();

@@ -171,4 +171,68 @@ class McpSessionsTest {
                 .isThrownBy(() -> new McpSessions(store, clock, new SecureRandom(), Duration.ofMinutes(30), 0, 10))
                 .withMessageContaining("at least 1");
     }
+
+    @Test
+    void idsTheGatewayCannotHaveIssued_areUnknownWithoutAskingTheStore() {
+        // docs/mcp.md "Sessions": junk in Mcp-Session-Id never reaches the (possibly shared) store
+        LookupCountingStore counting = new LookupCountingStore(store);
+        McpSessions guarded = new McpSessions(counting, clock, new SecureRandom(), Duration.ofMinutes(30));
+        McpSession session = open(guarded, alice);
+        String id = session.id();
+        for (String junk : List.of("", "not-a-session", "s".repeat(8_000), id + "A", id.substring(1), id.substring(1) + ".",
+                id.substring(1) + "=", id.substring(1) + "\u00e9", " " + id.substring(1))) {
+            assertThat(guarded.find(junk, alice)).as(junk).isEmpty();
+            assertThat(guarded.end(junk, alice)).as(junk).isFalse();
+        }
+        assertThat(counting.lookups).as("no lookup, no removal").isZero();
+
+        // an id of the issued shape is looked up: the store alone knows whether it is a session
+        String unknown = (id.charAt(0) == 'A' ? "B" : "A") + id.substring(1);
+        assertThat(guarded.find(unknown, alice)).isEmpty();
+        assertThat(counting.lookups).isEqualTo(1);
+        assertThat(guarded.find(id, alice)).as("the session itself lives on").isPresent();
+    }
+
+    /** The memory store, counting the calls that look a session up by an id a client sent. */
+    private static final class LookupCountingStore implements dev.omcp.ports.mcp.McpSessionStore {
+        private final dev.omcp.ports.mcp.McpSessionStore delegate;
+        int lookups;
+
+        LookupCountingStore(dev.omcp.ports.mcp.McpSessionStore delegate) {
+            this.delegate = delegate;
+        }
+
+        @Override
+        public Admission putWithinLimits(McpSession session, int maxPerOwner, int maxTotal) {
+            return delegate.putWithinLimits(session, maxPerOwner, maxTotal);
+        }
+
+        @Override
+        public boolean replace(McpSession session) {
+            return delegate.replace(session);
+        }
+
+        @Override
+        public java.util.Optional<McpSession> find(String id) {
+            lookups++;
+            return delegate.find(id);
+        }
+
+        @Override
+        public void touch(String id, Instant when) {
+            lookups++;
+            delegate.touch(id, when);
+        }
+
+        @Override
+        public boolean remove(String id) {
+            lookups++;
+            return delegate.remove(id);
+        }
+
+        @Override
+        public int removeIdleSince(Instant cutoff) {
+            return delegate.removeIdleSince(cutoff);
+        }
+    }
 }

@@ -363,6 +363,56 @@ class DispatcherProtocolTest {
         });
     }
 
+    /** A message in {@code session} with {@code MCP-Protocol-Version: header}, as Streamable HTTP hands it over. */
+    private static McpReply withProtocolHeader(Gateway in, String session, String header, String body) {
+        return in.mcp().handle(new McpInbound(Principal.anonymous(), Optional.of(session), Optional.of(header), body,
+                McpTransport.STREAMABLE_HTTP), McpOutbound.discarding());
+    }
+
+    @Test
+    void aProtocolVersionHeaderNamingAnotherSupportedRevisionThanTheSessions_isRefused_andNothingRuns() {
+        // MCP 2025-06-18 "Protocol Version Header": the client sends the negotiated revision; another is invalid (400)
+        AtomicInteger reached = new AtomicInteger();
+        Gateway counting = Gateway.builder().interceptor(countingInterceptor(reached)).build();
+        McpTestClient c = new McpTestClient(counting.mcp(), Principal.anonymous());
+        c.initialize("2025-06-18");
+        reached.set(0);
+        for (String body : List.of(
+                "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"tools/list\"}",
+                "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/initialized\"}",
+                "{\"jsonrpc\":\"2.0\",\"id\":\"omcp-1\",\"result\":{}}")) {
+            for (String other : List.of("2025-11-25", "2025-03-26")) {
+                assertThat(withProtocolHeader(counting, c.sessionId(), other, body)).as(body + " " + other)
+                        .isInstanceOfSatisfying(McpReply.Refused.class, r -> {
+                            assertThat(r.refusal()).isEqualTo(Refusal.PROTOCOL_VERSION_MISMATCH);
+                            assertThat(r.body().getJsonObject("error").getInt("code")).isEqualTo(JsonRpc.INVALID_REQUEST);
+                            assertThat(r.body().getJsonObject("error").getString("message"))
+                                    .contains("'" + other + "'", "negotiated at initialize (2025-06-18)", "MCP-Protocol-Version: 2025-06-18");
+                        });
+            }
+        }
+        assertThat(reached).as("nothing reached the chain").hasValue(0);
+        // the refused id is echoed where it can be read
+        assertThat(withProtocolHeader(counting, c.sessionId(), "2025-11-25", "{\"jsonrpc\":\"2.0\",\"id\":9,\"method\":\"ping\"}"))
+                .isInstanceOfSatisfying(McpReply.Refused.class, r -> assertThat(r.body().getInt("id")).isEqualTo(9));
+
+        // the negotiated revision in the header, or no header, is served; the session lives on
+        assertThat(withProtocolHeader(counting, c.sessionId(), "2025-06-18", "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\"}"))
+                .isInstanceOf(McpReply.Response.class);
+        assertThat(c.request("ping", "{}").getJsonObject("result")).isEmpty();
+    }
+
+    @Test
+    void protocolVersionMismatch_forGetAndDelete_namesTheNegotiatedRevision_andSaysNothingOfOtherSessions() {
+        client.initialize("2025-06-18");
+        assertThat(gateway.mcp().protocolVersionMismatch(client.sessionId(), Principal.anonymous(), "2025-06-18")).isEmpty();
+        assertThat(gateway.mcp().protocolVersionMismatch(client.sessionId(), Principal.anonymous(), "2025-11-25"))
+                .hasValueSatisfying(message -> assertThat(message).contains("'2025-11-25'", "(2025-06-18)"));
+        // an unknown session, or one of another credential: nothing to compare with; the session check answers 404
+        assertThat(gateway.mcp().protocolVersionMismatch(client.sessionId(), Principal.apiKey("other", ""), "2025-11-25")).isEmpty();
+        assertThat(gateway.mcp().protocolVersionMismatch("no-such-session", Principal.anonymous(), "2025-11-25")).isEmpty();
+    }
+
     @Test
     void notification_isAcceptedWithoutAnswer() {
         client.initialize("2025-11-25");
@@ -516,6 +566,58 @@ class DispatcherProtocolTest {
         assertThat(client.request("logging/setLevel", "{\"level\":\"warning\"}").getJsonObject("result")).isEmpty();
         assertThat(client.request("logging/setLevel", "{\"level\":\"loud\"}").getJsonObject("error").getInt("code"))
                 .isEqualTo(JsonRpc.INVALID_PARAMS);
+    }
+
+    @Test
+    void aToolWaitingForTheClient_isReleasedWhenItsSessionEnds_insteadOfWaitingOutItsTimeout() throws Exception {
+        // a deleted session's client can no longer answer (its responses get 404): the wait is over
+        Gateway asking = Gateway.builder().tool(askingTool("ask", java.time.Duration.ofMinutes(5))).build();
+        McpTestClient c = new McpTestClient(asking.mcp(), Principal.anonymous());
+        c.initialize("2025-11-25");
+        ExecutorService executor = Executors.newVirtualThreadPerTaskExecutor();
+        try {
+            Future<JsonObject> answer = executor.submit(() -> c.request("tools/call", "{\"name\":\"ask\",\"arguments\":{}}"));
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+            while (c.notifications.stream().noneMatch(m -> "sampling/createMessage".equals(m.getString("method", "")))) {
+                assertThat(System.nanoTime()).as("the tool asked the client").isLessThan(deadline);
+                Thread.sleep(10);
+            }
+            assertThat(asking.mcp().endSession(c.sessionId(), Principal.anonymous()))
+                    .isEqualTo(dev.omcp.ports.mcp.McpEndpoint.SessionStatus.ACTIVE);
+
+            JsonObject result = answer.get(10, TimeUnit.SECONDS).getJsonObject("result");
+            assertThat(result.getBoolean("isError")).isTrue();
+            assertThat(result.getJsonArray("content").getJsonObject(0).getString("text")).contains("session ended");
+        } finally {
+            executor.shutdownNow();
+        }
+    }
+
+    /** A tool that asks the client for a sampling and reports how that went. */
+    private static dev.omcp.ports.tools.Tool askingTool(String name, java.time.Duration timeout) {
+        return new dev.omcp.ports.tools.Tool() {
+            @Override
+            public dev.omcp.ports.tools.ToolDefinition definition() {
+                return new dev.omcp.ports.tools.ToolDefinition(name, name, "asks the client",
+                        jakarta.json.Json.createObjectBuilder().add("type", "object").build(), Optional.empty(),
+                        dev.omcp.ports.tools.ToolAnnotations.readOnlyLocal());
+            }
+
+            @Override
+            public dev.omcp.ports.tools.ToolResult call(dev.omcp.ports.tools.ToolCall call) {
+                try {
+                    call.requestFromClient("sampling/createMessage", JsonObject.EMPTY_JSON_OBJECT, timeout);
+                    return dev.omcp.ports.tools.ToolResult.text("answered", false);
+                } catch (dev.omcp.ports.tools.ClientRequestException e) {
+                    return dev.omcp.ports.tools.ToolResult.error(e.getMessage());
+                } catch (java.util.concurrent.TimeoutException e) {
+                    return dev.omcp.ports.tools.ToolResult.error("timed out");
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    return dev.omcp.ports.tools.ToolResult.error("interrupted");
+                }
+            }
+        };
     }
 
     /** A tool without arguments that counts its runs. */
