@@ -181,16 +181,12 @@ public final class McpDispatcher implements McpEndpoint {
         if (session.isEmpty()) {
             return refused("", Refusal.SESSION_NOT_FOUND, JsonValue.NULL, JsonRpc.SESSION_NOT_FOUND, SESSION_NOT_FOUND_MESSAGE);
         }
-        Optional<String> mismatch = protocolVersionMismatch(session.get(), inbound);
-        if (mismatch.isPresent()) {
-            return refused("", Refusal.PROTOCOL_VERSION_MISMATCH, JsonValue.NULL, JsonRpc.INVALID_REQUEST, mismatch.get());
-        }
-        // a header, when sent, names the negotiated revision (checked above)
         ProtocolRevision negotiated = ProtocolRevision.fromWireName(session.get().protocolVersion()).orElse(ProtocolRevision.LATEST);
-        if (!negotiated.batching()) {
+        ProtocolRevision spoken = negotiated.batching() ? headerRevision.orElse(negotiated) : negotiated;
+        if (!spoken.batching()) {
             // MCP 2025-06-18 removed JSON-RPC batching; nothing in the batch is executed.
             return refused("", Refusal.BATCH_NOT_SUPPORTED, JsonValue.NULL, JsonRpc.INVALID_REQUEST,
-                    "Batch requests are not supported in MCP " + negotiated.wireName()
+                    "Batch requests are not supported in MCP " + spoken.wireName()
                             + " (2025-06-18 removed JSON-RPC batching); send one JSON-RPC message per request");
         }
         Optional<McpReply.Refused> invalid = JsonRpcBatch.refusal(batch);
@@ -245,10 +241,6 @@ public final class McpDispatcher implements McpEndpoint {
             session = sessions.find(inbound.sessionId().get(), inbound.principal());
             if (session.isEmpty()) {
                 return refused(method, Refusal.SESSION_NOT_FOUND, idOrNull(id), JsonRpc.SESSION_NOT_FOUND, SESSION_NOT_FOUND_MESSAGE);
-            }
-            Optional<String> mismatch = protocolVersionMismatch(session.get(), inbound);
-            if (mismatch.isPresent()) {
-                return refused(method, Refusal.PROTOCOL_VERSION_MISMATCH, idOrNull(id), JsonRpc.INVALID_REQUEST, mismatch.get());
             }
         }
         // without the header, the revision negotiated for the session (see ProtocolRevision)
@@ -377,10 +369,6 @@ public final class McpDispatcher implements McpEndpoint {
         if (session.isEmpty()) {
             return refused("", Refusal.SESSION_NOT_FOUND, JsonValue.NULL, JsonRpc.SESSION_NOT_FOUND, SESSION_NOT_FOUND_MESSAGE);
         }
-        Optional<String> mismatch = protocolVersionMismatch(session.get(), inbound);
-        if (mismatch.isPresent()) {
-            return refused("", Refusal.PROTOCOL_VERSION_MISMATCH, id, JsonRpc.INVALID_REQUEST, mismatch.get());
-        }
         String key = id instanceof JsonString s ? s.getString() : id.toString();
         // A response nobody waits for (late, or for a request that timed out) is accepted and dropped.
         clientRequests.complete(session.get().id(), key, message);
@@ -437,31 +425,6 @@ public final class McpDispatcher implements McpEndpoint {
 
     private static boolean isNotificationMethod(String method) {
         return method.startsWith("notifications/");
-    }
-
-    @Override
-    public Optional<String> protocolVersionMismatch(String sessionId, Principal principal, String header) {
-        return sessions.find(sessionId, principal).flatMap(session -> protocolVersionMismatch(session, header));
-    }
-
-    private static Optional<String> protocolVersionMismatch(McpSession session, McpInbound inbound) {
-        return inbound.protocolVersionHeader().flatMap(header -> protocolVersionMismatch(session, header));
-    }
-
-    /**
-     * MCP 2025-06-18 and later ("Protocol Version Header"): the client sends the revision negotiated
-     * at initialize on every later request, and a server answers an invalid one with 400. One the
-     * gateway speaks but the session did not negotiate is invalid for that session: answering in it
-     * would give the client shapes it never agreed to (structured output to a 2025-03-26 client),
-     * and taking the header's word would let one request of a session change what the others mean.
-     */
-    private static Optional<String> protocolVersionMismatch(McpSession session, String header) {
-        if (header.equals(session.protocolVersion())) {
-            return Optional.empty();
-        }
-        return Optional.of("Bad Request: MCP-Protocol-Version '" + abbreviate(header) + "' is not the revision this session "
-                + "negotiated at initialize (" + session.protocolVersion() + "); send MCP-Protocol-Version: "
-                + session.protocolVersion() + " on every request of the session, or initialize a new session to use another revision");
     }
 
     @Override

@@ -54,17 +54,6 @@ public interface McpEndpoint {
      */
     Optional<String> unsupportedProtocolVersion(String header);
 
-    /**
-     * Why an {@code MCP-Protocol-Version} header cannot be used in a session, for the requests that
-     * carry no JSON-RPC message ({@code GET} and {@code DELETE /mcp}): MCP has the client send the
-     * revision the session negotiated at {@code initialize}, and {@link #handle} refuses a message
-     * whose header names another one the same way.
-     *
-     * @return the refusal when {@code principal} holds the session and it negotiated a revision other
-     *     than {@code header}; empty otherwise, also when there is no such session ({@link #checkSession} says so)
-     */
-    Optional<String> protocolVersionMismatch(String sessionId, Principal principal, String header);
-
     /** Whether a session id is currently valid for the caller. */
     enum SessionStatus {
         ACTIVE,

@@ -19,11 +19,6 @@ public enum Refusal {
     SESSION_NOT_FOUND,
     /** {@code MCP-Protocol-Version} names a revision this gateway does not speak [400]. */
     UNSUPPORTED_PROTOCOL_VERSION,
-    /**
-     * {@code MCP-Protocol-Version} names a revision the gateway speaks, but not the one the session
-     * negotiated at {@code initialize} [400].
-     */
-    PROTOCOL_VERSION_MISMATCH,
     /** A policy refused the caller [403]. */
     FORBIDDEN,
     /** The caller exceeded its request rate [429]. */

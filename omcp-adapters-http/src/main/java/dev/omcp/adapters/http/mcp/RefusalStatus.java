@@ -8,7 +8,7 @@ final class RefusalStatus {
 
     static int of(Refusal refusal) {
         return switch (refusal) {
-            case MALFORMED, BATCH_NOT_SUPPORTED, SESSION_REQUIRED, UNSUPPORTED_PROTOCOL_VERSION, PROTOCOL_VERSION_MISMATCH -> 400;
+            case MALFORMED, BATCH_NOT_SUPPORTED, SESSION_REQUIRED, UNSUPPORTED_PROTOCOL_VERSION -> 400;
             case SESSION_NOT_FOUND -> 404;
             case FORBIDDEN -> 403;
             case RATE_LIMITED, SESSION_LIMIT -> 429;

@@ -225,9 +225,6 @@ public final class StreamableHttpTransport {
             refuse(ctx, 404, SESSION_NOT_FOUND, SESSION_NOT_FOUND_MESSAGE);
             return Optional.empty();
         }
-        if (protocolVersionMismatch(ctx, sessionId.get(), principal.get())) {
-            return Optional.empty();
-        }
         return Optional.of(new StreamTarget(sessionId.get(), principal.get()));
     }
 
@@ -249,10 +246,6 @@ public final class StreamableHttpTransport {
             return;
         }
         String sessionId = header.get().get();
-        // a DELETE that names another revision than the session's ends nothing, as any refused DELETE
-        if (protocolVersionMismatch(ctx, sessionId, principal.get())) {
-            return;
-        }
         if (endpoint.endSession(sessionId, principal.get()) != McpEndpoint.SessionStatus.ACTIVE) {
             refuse(ctx, 404, SESSION_NOT_FOUND, SESSION_NOT_FOUND_MESSAGE);
             return;
@@ -298,17 +291,6 @@ public final class StreamableHttpTransport {
         String header = ctx.header(PROTOCOL_HEADER);
         Optional<String> refusal = header == null ? Optional.empty() : endpoint.unsupportedProtocolVersion(header);
         refusal.ifPresent(message -> refuse(ctx, 400, "Bad Request: " + message));
-        return refusal.isPresent();
-    }
-
-    /**
-     * Refuses (400) a request whose {@code MCP-Protocol-Version} names another revision than the one
-     * its session negotiated at {@code initialize}; true when refused.
-     */
-    private boolean protocolVersionMismatch(Context ctx, String sessionId, Principal principal) {
-        String header = ctx.header(PROTOCOL_HEADER);
-        Optional<String> refusal = header == null ? Optional.empty() : endpoint.protocolVersionMismatch(sessionId, principal, header);
-        refusal.ifPresent(message -> refuse(ctx, 400, message));
         return refusal.isPresent();
     }
 

@@ -46,11 +46,6 @@ final class WebSocketTestServer {
         public Optional<String> unsupportedProtocolVersion(String header) {
             return Optional.empty();
         }
-
-        @Override
-        public Optional<String> protocolVersionMismatch(String sessionId, Principal principal, String header) {
-            return Optional.empty();
-        }
     }
 
     /** Serves {@code transport} at {@code /mcp/ws} on 127.0.0.1 and a free port, and starts its keep-alive. */

@@ -172,22 +172,15 @@ class BatchTest {
     }
 
     @Test
-    void aLaterProtocolVersionHeader_inA2025_03_26Session_refusesTheBatch_asNotTheNegotiatedRevision() {
-        // MCP 2025-06-18 "Protocol Version Header": the header names the revision the session negotiated
+    void aLaterProtocolVersionHeader_inA2025_03_26Session_refusesTheBatch() {
         initialized(client, "2025-03-26");
         McpReply reply = gateway.mcp().handle(new McpInbound(Principal.anonymous(), Optional.of(client.sessionId()),
                 Optional.of("2025-06-18"), batch(PING_1), McpTransport.STREAMABLE_HTTP), McpOutbound.discarding());
         assertThat(reply).isInstanceOfSatisfying(McpReply.Refused.class, r -> {
-            assertThat(r.refusal()).isEqualTo(Refusal.PROTOCOL_VERSION_MISMATCH);
-            assertThat(r.body().getJsonObject("error").getString("message")).contains("'2025-06-18'", "negotiated", "(2025-03-26)");
+            assertThat(r.refusal()).isEqualTo(Refusal.BATCH_NOT_SUPPORTED);
+            assertThat(r.body().getJsonObject("error").getString("message")).contains("not supported in MCP 2025-06-18");
         });
         assertThat(seen).isEmpty();
-
-        // with the negotiated revision in the header, the same batch runs
-        McpReply matching = gateway.mcp().handle(new McpInbound(Principal.anonymous(), Optional.of(client.sessionId()),
-                Optional.of("2025-03-26"), batch(PING_1), McpTransport.STREAMABLE_HTTP), McpOutbound.discarding());
-        assertThat(array(matching)).hasSize(1);
-        assertThat(seen).containsExactly("ping");
     }
 
     @Test

@@ -363,56 +363,6 @@ class DispatcherProtocolTest {
         });
     }
 
-    /** A message in {@code session} with {@code MCP-Protocol-Version: header}, as Streamable HTTP hands it over. */
-    private static McpReply withProtocolHeader(Gateway in, String session, String header, String body) {
-        return in.mcp().handle(new McpInbound(Principal.anonymous(), Optional.of(session), Optional.of(header), body,
-                McpTransport.STREAMABLE_HTTP), McpOutbound.discarding());
-    }
-
-    @Test
-    void aProtocolVersionHeaderNamingAnotherSupportedRevisionThanTheSessions_isRefused_andNothingRuns() {
-        // MCP 2025-06-18 "Protocol Version Header": the client sends the negotiated revision; another is invalid (400)
-        AtomicInteger reached = new AtomicInteger();
-        Gateway counting = Gateway.builder().interceptor(countingInterceptor(reached)).build();
-        McpTestClient c = new McpTestClient(counting.mcp(), Principal.anonymous());
-        c.initialize("2025-06-18");
-        reached.set(0);
-        for (String body : List.of(
-                "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"tools/list\"}",
-                "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/initialized\"}",
-                "{\"jsonrpc\":\"2.0\",\"id\":\"omcp-1\",\"result\":{}}")) {
-            for (String other : List.of("2025-11-25", "2025-03-26")) {
-                assertThat(withProtocolHeader(counting, c.sessionId(), other, body)).as(body + " " + other)
-                        .isInstanceOfSatisfying(McpReply.Refused.class, r -> {
-                            assertThat(r.refusal()).isEqualTo(Refusal.PROTOCOL_VERSION_MISMATCH);
-                            assertThat(r.body().getJsonObject("error").getInt("code")).isEqualTo(JsonRpc.INVALID_REQUEST);
-                            assertThat(r.body().getJsonObject("error").getString("message"))
-                                    .contains("'" + other + "'", "negotiated at initialize (2025-06-18)", "MCP-Protocol-Version: 2025-06-18");
-                        });
-            }
-        }
-        assertThat(reached).as("nothing reached the chain").hasValue(0);
-        // the refused id is echoed where it can be read
-        assertThat(withProtocolHeader(counting, c.sessionId(), "2025-11-25", "{\"jsonrpc\":\"2.0\",\"id\":9,\"method\":\"ping\"}"))
-                .isInstanceOfSatisfying(McpReply.Refused.class, r -> assertThat(r.body().getInt("id")).isEqualTo(9));
-
-        // the negotiated revision in the header, or no header, is served; the session lives on
-        assertThat(withProtocolHeader(counting, c.sessionId(), "2025-06-18", "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\"}"))
-                .isInstanceOf(McpReply.Response.class);
-        assertThat(c.request("ping", "{}").getJsonObject("result")).isEmpty();
-    }
-
-    @Test
-    void protocolVersionMismatch_forGetAndDelete_namesTheNegotiatedRevision_andSaysNothingOfOtherSessions() {
-        client.initialize("2025-06-18");
-        assertThat(gateway.mcp().protocolVersionMismatch(client.sessionId(), Principal.anonymous(), "2025-06-18")).isEmpty();
-        assertThat(gateway.mcp().protocolVersionMismatch(client.sessionId(), Principal.anonymous(), "2025-11-25"))
-                .hasValueSatisfying(message -> assertThat(message).contains("'2025-11-25'", "(2025-06-18)"));
-        // an unknown session, or one of another credential: nothing to compare with; the session check answers 404
-        assertThat(gateway.mcp().protocolVersionMismatch(client.sessionId(), Principal.apiKey("other", ""), "2025-11-25")).isEmpty();
-        assertThat(gateway.mcp().protocolVersionMismatch("no-such-session", Principal.anonymous(), "2025-11-25")).isEmpty();
-    }
-
     @Test
     void notification_isAcceptedWithoutAnswer() {
         client.initialize("2025-11-25");
