@@ -22,7 +22,6 @@ import jakarta.json.JsonObject;
 import jakarta.json.JsonString;
 import java.io.IOException;
 import java.time.Clock;
-import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -174,20 +173,20 @@ public final class LoginRoutes {
                 answer.put("error", "invalid credentials");
                 JsonResponses.json(ctx, 401, answer);
             }
-            case LoginResult.AccountLocked locked -> tooMany(ctx, locked.retryAfter(), "OMCP_LOGIN_LOCKED",
+            case LoginResult.AccountLocked locked -> LoginRefusals.tooMany(ctx, locked.retryAfter(), "OMCP_LOGIN_LOCKED",
                     "too many failed logins for this account; try again after the Retry-After seconds");
-            case LoginResult.TooManyAttempts limited -> tooMany(ctx, limited.retryAfter(), "OMCP_LOGIN_RATE_LIMIT",
+            case LoginResult.TooManyAttempts limited -> LoginRefusals.tooMany(ctx, limited.retryAfter(), "OMCP_LOGIN_RATE_LIMIT",
                     "more than 20 login attempts per minute from this address; try again after the Retry-After seconds");
             case LoginResult.AddressTableFull full -> {
                 // its own code: a table filled by many addresses is a different incident from one client guessing
                 tableFull.refused(full.capacity());
-                tooMany(ctx, full.retryAfter(), "OMCP_LOGIN_ADDRESS_TABLE_FULL",
+                LoginRefusals.tooMany(ctx, full.retryAfter(), "OMCP_LOGIN_ADDRESS_TABLE_FULL",
                         "logins are coming from more addresses at once than the gateway counts, so logins from an address it "
                                 + "is not counting yet are refused for now; try again after the Retry-After seconds");
             }
             case LoginResult.Busy busy -> {
                 countRefusal(ctx, "OMCP_LOGIN_BUSY");
-                ctx.header("Retry-After", Long.toString(seconds(busy.retryAfter())));
+                ctx.header("Retry-After", Long.toString(LoginRefusals.seconds(busy.retryAfter())));
                 JsonResponses.error(ctx, 503, "OMCP_LOGIN_BUSY",
                         "too many password checks are running; try again after the Retry-After seconds");
             }
@@ -203,17 +202,6 @@ public final class LoginRoutes {
         boolean named = result instanceof LoginResult.LoggedIn || result instanceof LoginResult.AccountLocked
                 || login.orElseThrow().isKnownUser(username);
         return named ? printable(username) : UNKNOWN_USER;
-    }
-
-    private static void tooMany(Context ctx, Duration retryAfter, String code, String message) {
-        countRefusal(ctx, code);
-        long seconds = seconds(retryAfter);
-        ctx.header("Retry-After", Long.toString(seconds));
-        Map<String, Object> answer = new LinkedHashMap<>();
-        answer.put("code", code);
-        answer.put("error", message);
-        answer.put("retryAfterSeconds", seconds);
-        JsonResponses.json(ctx, 429, answer);
     }
 
     /**
@@ -296,11 +284,6 @@ public final class LoginRoutes {
         entry.put("revokedAt", revocation.revokedAt().toString());
         entry.put("revokedBy", revocation.revokedBy());
         return entry;
-    }
-
-    private static long seconds(Duration duration) {
-        long millis = duration.toMillis();
-        return Math.max(1, (millis + 999) / 1000);
     }
 
     /** For logs and audit: no control characters, bounded. */

@@ -6,9 +6,9 @@ import dev.omcp.adapters.http.api.ApiCaller;
 import dev.omcp.adapters.http.api.ApiRoutes;
 import dev.omcp.adapters.http.api.JsonResponses;
 import dev.omcp.adapters.http.auth.AddressTableFullWarnings;
+import dev.omcp.adapters.http.auth.LoginRefusals;
 import dev.omcp.adapters.http.auth.SessionCookies;
 import dev.omcp.adapters.http.auth.SignedValue;
-import dev.omcp.adapters.http.metrics.GatewayMetrics;
 import dev.omcp.adapters.http.security.CsrfProtection;
 import dev.omcp.ports.auth.AttemptsPerAddress;
 import dev.omcp.ports.auth.ClientMetadata;
@@ -227,14 +227,7 @@ public final class OidcRoutes {
             code = "OMCP_LOGIN_RATE_LIMIT";
             message = "more than 20 sign-ins per minute from this address; open the same page again after the Retry-After seconds";
         }
-        long seconds = Math.max(1, (refused.get().retryAfter().toMillis() + 999) / 1000);
-        ctx.attribute(GatewayMetrics.LOGIN_REFUSAL_ATTRIBUTE, code);
-        ctx.header("Retry-After", Long.toString(seconds));
-        Map<String, Object> answer = new LinkedHashMap<>();
-        answer.put("code", code);
-        answer.put("error", message);
-        answer.put("retryAfterSeconds", seconds);
-        JsonResponses.json(ctx, 429, answer);
+        LoginRefusals.tooMany(ctx, refused.get().retryAfter(), code, message);
         return false;
     }
 
