@@ -24,7 +24,7 @@ import java.util.zip.ZipException;
  * normalization (one would overwrite the other on macOS or Windows), a file that is also a
  * directory's parent, corrupt headers, and entries, totals, entry counts or compression ratios over
  * the limits ({@link PluginLimits}). Every refusal names the limit and what to do. Understands
- * ustar (with the 155-byte prefix), POSIX pax path records and GNU long names, so bundles from
+ * ustar (with the 155-byte prefix), POSIX pax path and size records and GNU long names, so bundles from
  * {@code tar} and {@code npm pack} are accepted. A single top-level directory that holds the whole
  * plugin (npm's {@code package/}) is stripped.
  */
@@ -135,7 +135,7 @@ final class TarballReader {
         Set<String> seen = new HashSet<>();
         Map<String, String> folded = new HashMap<>();
         String longName = null;
-        String paxPath = null;
+        PaxRecords pax = PaxRecords.NONE;
         int count = 0;
         while (true) {
             byte[] header = in.block();
@@ -150,8 +150,10 @@ final class TarballReader {
                         + " bundle needs package.json, manifest.json, a signature and the entry JAR: pack only the plugin's own files");
             }
             char type = (char) header[156];
-            long size = size(header);
-            String rawName = longName != null ? longName : paxPath != null ? paxPath : headerName(header);
+            // a pax size record overrides the header's size field, as every tar reader does; reading
+            // the header's instead would see other files than `tar tf` shows for the same bundle
+            long size = pax.size() >= 0 ? pax.size() : size(header);
+            String rawName = longName != null ? longName : pax.path() != null ? pax.path() : headerName(header);
             switch (type) {
                 case 'L' -> {
                     longName = text(in.readFully(bounded(size, MAX_NAME_LENGTH, "a GNU long name"), "long name"));
@@ -159,13 +161,17 @@ final class TarballReader {
                     continue;
                 }
                 case 'x' -> {
-                    paxPath = paxPath(in.readFully(bounded(size, MAX_PAX_BYTES, "a pax header"), "pax header"));
+                    pax = paxRecords(in.readFully(bounded(size, MAX_PAX_BYTES, "a pax header"), "pax header"));
                     in.skipPadding(size);
                     continue;
                 }
                 case 'g' -> {
-                    in.readFully(bounded(size, MAX_PAX_BYTES, "a global pax header"), "pax header");
+                    PaxRecords global = paxRecords(in.readFully(bounded(size, MAX_PAX_BYTES, "a global pax header"), "pax header"));
                     in.skipPadding(size);
+                    if (global.path() != null || global.size() >= 0) {
+                        throw new BundleRejectedException("the bundle has a global pax header that sets a path or size for every later entry;"
+                                + " tar and npm pack never write one: pack the plugin's files again with tar or npm pack");
+                    }
                     continue;
                 }
                 case '1' -> throw new BundleRejectedException("entry '" + shown(rawName) + "' is a hard link; bundles may hold only files and directories");
@@ -179,7 +185,7 @@ final class TarballReader {
                 default -> throw new BundleRejectedException("entry '" + shown(rawName) + "' has the unsupported tar type '" + shown(String.valueOf(type)) + "'");
             }
             longName = null;
-            paxPath = null;
+            pax = PaxRecords.NONE;
             String path = checkedPath(rawName);
             boolean directory = type == '5' || rawName.endsWith("/");
             if (!seen.add(path)) {
@@ -391,8 +397,14 @@ final class TarballReader {
     }
 
     /** The {@code path} record of a pax extended header, or null. */
-    private static String paxPath(byte[] bytes) throws BundleRejectedException {
+    /** What a pax extended header sets for the next entry: its path, or null, and its size, or -1. */
+    private record PaxRecords(String path, long size) {
+        static final PaxRecords NONE = new PaxRecords(null, -1);
+    }
+
+    private static PaxRecords paxRecords(byte[] bytes) throws BundleRejectedException {
         String path = null;
+        long size = -1;
         int i = 0;
         while (i < bytes.length) {
             int space = i;
@@ -412,14 +424,26 @@ final class TarballReader {
             int equals = record.indexOf('=');
             if (equals > 0) {
                 String key = record.substring(0, equals);
-                if (key.equals("path")) {
-                    path = record.substring(equals + 1);
-                } else if (key.equals("linkpath")) {
-                    throw new BundleRejectedException("the bundle has a link (pax linkpath); bundles may hold only files and directories");
+                String value = record.substring(equals + 1);
+                switch (key) {
+                    case "path" -> path = value;
+                    case "size" -> size = paxSize(value);
+                    case "linkpath" -> throw new BundleRejectedException("the bundle has a link (pax linkpath); bundles may hold only files and directories");
+                    default -> {
+                        // times, owners, charset and vendor records change nothing the gateway unpacks
+                    }
                 }
             }
             i += length;
         }
-        return path;
+        return new PaxRecords(path, size);
+    }
+
+    /** A pax size: decimal digits only, and small enough that the entry bounds, not an overflow, decide. */
+    private static long paxSize(String value) throws BundleRejectedException {
+        if (value.isEmpty() || value.length() > 18 || !value.chars().allMatch(c -> c >= '0' && c <= '9')) {
+            throw new BundleRejectedException("the bundle is corrupt: a pax size record is not a byte count");
+        }
+        return Long.parseLong(value);
     }
 }

@@ -45,6 +45,24 @@ final class TarWriter {
 
     /** A pax extended header with one record {@code key=value} for the next entry. */
     TarWriter pax(String key, String value) {
+        return paxHeader('x', key, value);
+    }
+
+    /** A pax global header with one record {@code key=value} for every later entry. */
+    TarWriter globalPax(String key, String value) {
+        return paxHeader('g', key, value);
+    }
+
+    /** A file whose header's size field says {@code headerSize}, whatever its content's length. */
+    TarWriter fileWithHeaderSize(String name, String content, long headerSize) {
+        byte[] bytes = content.getBytes(StandardCharsets.UTF_8);
+        tar.writeBytes(header(name, '0', headerSize, ""));
+        tar.writeBytes(bytes);
+        tar.writeBytes(new byte[(512 - bytes.length % 512) % 512]);
+        return this;
+    }
+
+    private TarWriter paxHeader(char type, String key, String value) {
         byte[] record = (" " + key + "=" + value + "\n").getBytes(StandardCharsets.UTF_8);
         int length = record.length + String.valueOf(record.length).length();
         if (String.valueOf(length).length() != String.valueOf(record.length).length()) {
@@ -53,7 +71,7 @@ final class TarWriter {
         ByteArrayOutputStream full = new ByteArrayOutputStream();
         full.writeBytes(String.valueOf(length).getBytes(StandardCharsets.US_ASCII));
         full.writeBytes(record);
-        return entry("PaxHeaders/x", 'x', full.toByteArray(), "");
+        return entry("PaxHeaders/x", type, full.toByteArray(), "");
     }
 
     /** A file whose header name is these raw bytes (at most 100), which need not be UTF-8. */

@@ -60,6 +60,41 @@ class TarballReaderTest {
     }
 
     @Test
+    void aPaxSizeRecord_overridesTheHeadersSize_asTarReadsIt() throws Exception {
+        // the header says 0 bytes; a reader that trusted it would take "abc" for the next header
+        List<TarballReader.Entry> entries = read(new TarWriter().file("package.json", "{}")
+                .pax("size", "3").fileWithHeaderSize("a.txt", "abc", 0).file("b.txt", "b"));
+        assertThat(entries).extracting(TarballReader.Entry::path).containsExactly("package.json", "a.txt", "b.txt");
+        assertThat(new String(entries.get(1).content(), StandardCharsets.UTF_8)).isEqualTo("abc");
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"", "-1", "3 ", "0x10", "99999999999999999999", "\u0663"})
+    void aPaxSizeRecordThatIsNoByteCount_isRefusedAsCorrupt(String size) {
+        assertThatThrownBy(() -> read(new TarWriter().pax("size", size).file("a.txt", "abc")))
+                .isInstanceOf(BundleRejectedException.class)
+                .hasMessage("the bundle is corrupt: a pax size record is not a byte count");
+    }
+
+    @Test
+    void aPaxSizeOverTheEntryLimit_isRefusedByTheLimit() {
+        TarballReader.Bounds small = new TarballReader.Bounds(1 << 20, 10, 1 << 20, 10, 100, 1 << 20);
+        assertThatThrownBy(() -> TarballReader.read(new TarWriter().pax("size", "11").fileWithHeaderSize("a.txt", "x".repeat(11), 1).tgz(), small))
+                .hasMessageContaining("entry 'a.txt' is larger than 10 bytes");
+    }
+
+    @Test
+    void aGlobalPaxHeaderSettingPathOrSize_isRefused_butItsCommentIsNot() throws Exception {
+        assertThatThrownBy(() -> read(new TarWriter().globalPax("path", "evil").file("package.json", "{}")))
+                .hasMessageContaining("global pax header that sets a path or size");
+        assertThatThrownBy(() -> read(new TarWriter().globalPax("size", "0").file("package.json", "{}")))
+                .hasMessageContaining("global pax header that sets a path or size");
+        // git archive writes one with the commit id
+        assertThat(read(new TarWriter().globalPax("comment", "77bdae3").file("package.json", "{}")))
+                .extracting(TarballReader.Entry::path).containsExactly("package.json");
+    }
+
+    @Test
     void aPaxPathWithDotDot_isRefusedLikeAHeaderName() {
         assertThatThrownBy(() -> read(new TarWriter().paxPath("../../escape").file("harmless", "x"))).hasMessageContaining("'..' segment");
     }
