@@ -12,6 +12,7 @@ import dev.omcp.sdk.hook.HookKind;
 import dev.omcp.sdk.manifest.Capabilities;
 import dev.omcp.sdk.manifest.ConnectorManifest;
 import dev.omcp.sdk.manifest.HookEntry;
+import dev.omcp.sdk.text.BackendText;
 import jakarta.json.JsonObject;
 import jakarta.json.JsonReader;
 import java.nio.ByteBuffer;
@@ -37,6 +38,9 @@ final class ManifestMapping {
         JSON.getFactory().setStreamReadConstraints(StreamReadConstraints.builder().maxNestingDepth(64).build());
     }
 
+    /** How much of the JSON parser's own message a refusal quotes. */
+    private static final int MAX_PARSER_MESSAGE = 200;
+
     private ManifestMapping() {}
 
     /** Parses JSON text, or says why it is not a JSON object. */
@@ -57,7 +61,10 @@ final class ManifestMapping {
             }
             return new Parsed(node, null);
         } catch (JsonProcessingException e) {
-            return new Parsed(null, what + " is not valid JSON: " + e.getOriginalMessage());
+            // the parser quotes the file's own text (a bad token, a duplicate key): an unsigned or
+            // uploaded file's text must not forge a log line or run on for kilobytes in a refusal
+            String where = e.getLocation() == null ? "" : " (line " + e.getLocation().getLineNr() + ", column " + e.getLocation().getColumnNr() + ")";
+            return new Parsed(null, what + " is not valid JSON" + where + ": " + BackendText.clean(e.getOriginalMessage(), MAX_PARSER_MESSAGE));
         }
     }
 
