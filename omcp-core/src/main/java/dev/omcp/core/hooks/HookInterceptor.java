@@ -41,8 +41,7 @@ public final class HookInterceptor implements McpInterceptor {
         if (!(call.params().get("name") instanceof JsonString name)) {
             return next.proceed(call);
         }
-        JsonValue argumentsValue = call.params().getOrDefault("arguments", JsonValue.EMPTY_JSON_OBJECT);
-        if (!(argumentsValue instanceof JsonObject arguments)) {
+        if (!(arguments(call) instanceof JsonObject arguments)) {
             // Malformed arguments are the handler's to refuse with its own message.
             return next.proceed(call);
         }
@@ -103,8 +102,7 @@ public final class HookInterceptor implements McpInterceptor {
         if (!(call.params().get("name") instanceof JsonString nameValue)) {
             return next.proceed(call);
         }
-        JsonValue argumentsValue = call.params().getOrDefault("arguments", JsonValue.EMPTY_JSON_OBJECT);
-        if (!(argumentsValue instanceof JsonObject arguments)) {
+        if (!(arguments(call) instanceof JsonObject arguments)) {
             return next.proceed(call);
         }
         String name = nameValue.getString();
@@ -134,6 +132,16 @@ public final class HookInterceptor implements McpInterceptor {
         JsonValue replaced = ((HookVerdict.Proceed) post).payload().get("messages");
         return replaced.equals(messages) ? success
                 : McpResult.Success.of(Jsonp.provider().createObjectBuilder(success.result()).add("messages", replaced).build());
+    }
+
+    /**
+     * The call's {@code arguments} as its handler reads them: absent and {@code null} both mean no
+     * arguments ({@code {}}). Read any other way, {@code "arguments": null} would slip past every
+     * hook while the handler still runs the call.
+     */
+    private static JsonValue arguments(McpCall call) {
+        JsonValue value = call.params().getOrDefault("arguments", JsonValue.EMPTY_JSON_OBJECT);
+        return value.getValueType() == JsonValue.ValueType.NULL ? JsonValue.EMPTY_JSON_OBJECT : value;
     }
 
     private static HookContext context(McpCall call, HookKind kind, String target) {

@@ -240,6 +240,56 @@ class HookInterceptorTest {
         }
     }
 
+    /** {@code "arguments": null} means no arguments to the handlers, so the hooks must see the call too. */
+    @Nested
+    class NullArguments {
+        private JsonObject sendWithNullArguments(String method, String name) {
+            return send(gateway(), method, Json.createObjectBuilder().add("name", name).addNull("arguments").build());
+        }
+
+        @Test
+        void tool_aRefusingPreHookRefusesTheCall_andTheHandlerNeverRuns() {
+            List<JsonObject> hookSaw = new CopyOnWriteArrayList<>();
+            register("guard", HookKind.TOOL_PRE_INVOKE, (ctx, payload) -> {
+                hookSaw.add(payload);
+                return HookResult.deny("echo is not allowed");
+            });
+            JsonObject result = sendWithNullArguments("tools/call", "echo").getJsonObject("result");
+            assertThat(result.getBoolean("isError")).isTrue();
+            assertThat(result.getJsonArray("content").getJsonObject(0).getString("text")).isEqualTo("echo is not allowed");
+            assertThat(hookSaw).as("the hook saw no arguments as {}")
+                    .containsExactly(Json.createObjectBuilder().add("args", JsonObject.EMPTY_JSON_OBJECT).build());
+            assertThat(toolSaw).as("the handler never ran").isEmpty();
+        }
+
+        @Test
+        void tool_aPostHookStillRefusesTheResult() {
+            register("dlp", HookKind.TOOL_POST_INVOKE, (ctx, payload) -> HookResult.deny("result withheld"));
+            JsonObject result = sendWithNullArguments("tools/call", "echo").getJsonObject("result");
+            assertThat(result.getBoolean("isError")).isTrue();
+            assertThat(result.getJsonArray("content").getJsonObject(0).getString("text")).isEqualTo("result withheld");
+            assertThat(toolSaw).containsExactly(JsonObject.EMPTY_JSON_OBJECT);
+        }
+
+        @Test
+        void prompt_aPreHookSeesThemAsEmpty_andItsArgumentsReachThePrompt() {
+            register("who", HookKind.PROMPT_PRE_FETCH, (ctx, payload) -> HookResult.replace(Json.createObjectBuilder(payload)
+                    .add("arguments", args("who", "bob")).build()));
+            JsonObject result = sendWithNullArguments("prompts/get", "greet").getJsonObject("result");
+            assertThat(promptSaw).containsExactly(Map.of("who", "bob"));
+            assertThat(result.containsKey("isError")).isFalse();
+        }
+
+        @Test
+        void prompt_aRefusingPreHookRefusesTheCall() {
+            register("guard", HookKind.PROMPT_PRE_FETCH, (ctx, payload) -> HookResult.deny("prompts are off"));
+            JsonObject result = sendWithNullArguments("prompts/get", "greet").getJsonObject("result");
+            assertThat(result.getBoolean("isError")).isTrue();
+            assertThat(result.getString("description")).isEqualTo("prompts are off");
+            assertThat(promptSaw).isEmpty();
+        }
+    }
+
     @Nested
     class Rule2_AllowFalseStopsTheChain {
         @Test
