@@ -9,6 +9,7 @@ import java.util.regex.Pattern;
  */
 public final class BackendText {
     private static final Pattern UNSAFE_CHARS = Pattern.compile("[[\\p{Cc}\\p{Cf}\\p{Cs}\\p{Zl}\\p{Zp}]&&[^\\t]]+");
+    private static final Pattern UNQUOTABLE_CHARS = Pattern.compile("[\\p{Cc}\\p{Cf}\\p{Cs}\\p{Zl}\\p{Zp}]");
     private static final Pattern URL_IN_TEXT = Pattern.compile("(?i)\\b[a-z][a-z0-9+.-]*://[^\\s\"'<>]+");
 
     private BackendText() {}
@@ -37,5 +38,25 @@ public final class BackendText {
             end--;
         }
         return withoutUrls.substring(0, end) + "…";
+    }
+
+    /**
+     * A piece of a file or request as an error message quotes it: control, format and
+     * line-separator characters (a tab too) become {@code ?}, so the message stays one line that
+     * shows where the odd character was, and at most {@code maxChars} characters are kept, followed
+     * by an ellipsis when cut. Unlike {@link #clean}, URLs are kept: the quoted text is the
+     * operator's own, and they need to see it.
+     */
+    public static String quoted(Object value, int maxChars) {
+        if (maxChars < 1) {
+            throw new IllegalArgumentException("maxChars must be at least 1");
+        }
+        String text = String.valueOf(value);
+        int end = Math.min(maxChars, text.length());
+        if (end > 0 && end < text.length() && Character.isHighSurrogate(text.charAt(end - 1))) {
+            end--;
+        }
+        String printable = UNQUOTABLE_CHARS.matcher(text.substring(0, end)).replaceAll("?");
+        return end < text.length() ? printable + "…" : printable;
     }
 }

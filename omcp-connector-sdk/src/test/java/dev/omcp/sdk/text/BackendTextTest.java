@@ -30,4 +30,16 @@ class BackendTextTest {
         assertThat(BackendText.clean("too old resource version: 5 (7) at https://10.0.0.1:6443/api", 200))
                 .isEqualTo("too old resource version: 5 (7) at <url>");
     }
+
+    @Test
+    void quotedText_marksEachUnsafeCharacterWithAQuestionMark_andKeepsUrls() {
+        assertThat(BackendText.quoted("evil\u001b[2J\nrole\u202e at http://x/", 64)).isEqualTo("evil?[2J?role? at http://x/");
+    }
+
+    @Test
+    void quotedText_isCutWithAnEllipsis_neverInsideACharacter() {
+        assertThat(BackendText.quoted("x".repeat(100), 64)).isEqualTo("x".repeat(64) + "…");
+        assertThat(BackendText.quoted("a" + "😀".repeat(10), 4)).isEqualTo("a😀…");
+        assertThat(BackendText.quoted(null, 8)).isEqualTo("null");
+    }
 }

@@ -6,6 +6,7 @@ import dev.omcp.ports.access.Permission;
 import dev.omcp.ports.access.PolicyDocument;
 import dev.omcp.ports.access.PolicyView;
 import dev.omcp.ports.identity.Principal;
+import dev.omcp.sdk.text.BackendText;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
@@ -62,12 +63,12 @@ public final class RolePolicy implements AccessPolicy {
         catalog.forEach(permission -> resources.add(permission.resource()));
         document.roles().forEach((role, permissions) -> {
             if (!ROLE_NAME.matcher(role).matches()) {
-                problems.add("role '" + role + "': names are 1-64 of a-z, 0-9, '_', '-' starting with a letter");
+                problems.add("role '" + shown(role) + "': names are 1-64 of a-z, 0-9, '_', '-' starting with a letter");
             }
             for (String text : permissions) {
                 String problem = permissionProblem(text, catalog, resources);
                 if (problem != null) {
-                    problems.add("role '" + role + "': " + problem);
+                    problems.add("role '" + shown(role) + "': " + problem);
                 }
             }
         });
@@ -86,19 +87,24 @@ public final class RolePolicy implements AccessPolicy {
         try {
             permission = Permission.parse(text);
         } catch (IllegalArgumentException e) {
-            return "'" + text + "' is not resource:action, resource:* or *";
+            return "'" + shown(text) + "' is not resource:action, resource:* or *";
         }
         if (!resources.contains(permission.resource())) {
-            return "'" + text + "' names the unknown resource '" + permission.resource() + "'; known resources: "
+            return "'" + shown(text) + "' names the unknown resource '" + shown(permission.resource()) + "'; known resources: "
                     + String.join(", ", resources);
         }
         if (!permission.action().equals("*") && !catalog.contains(permission)) {
             List<String> actions = catalog.stream()
                     .filter(p -> p.resource().equals(permission.resource())).map(Permission::action).toList();
-            return "'" + text + "' names an action '" + permission.resource() + "' does not have; its actions: "
+            return "'" + shown(text) + "' names an action '" + permission.resource() + "' does not have; its actions: "
                     + String.join(", ", actions);
         }
         return null;
+    }
+
+    /** A role name or permission as a message quotes it: YAML escapes can put control characters in either. */
+    private static String shown(String text) {
+        return BackendText.quoted(text, 64);
     }
 
     private static Set<Permission> expand(List<String> written, List<Permission> catalog) {

@@ -94,4 +94,19 @@ class RolePolicyTest {
         assertThatThrownBy(() -> RolePolicy.fromDocument(new PolicyDocument(Map.of()), BuiltinPolicy.ALL, "p.yaml"))
                 .isInstanceOf(InvalidPolicyException.class).hasMessageContaining("no roles");
     }
+
+    @Test
+    void problemsQuoteNamesWithoutControlCharacters_andCutLongOnes() {
+        Map<String, List<String>> roles = new LinkedHashMap<>();
+        roles.put("evil\u001b[2J\nrole", List.of("audit:read"));
+        roles.put("ok", List.of("bad\u0007\u202epermission", "x".repeat(10_000)));
+        assertThatThrownBy(() -> RolePolicy.fromDocument(new PolicyDocument(roles), BuiltinPolicy.ALL, "p.yaml"))
+                .isInstanceOfSatisfying(InvalidPolicyException.class, e -> {
+                    assertThat(e.problems()).hasSize(3)
+                            .anySatisfy(m -> assertThat(m).contains("role 'evil?[2J?role'"))
+                            .anySatisfy(m -> assertThat(m).contains("'bad??permission' is not resource:action"))
+                            .anySatisfy(m -> assertThat(m).contains("'" + "x".repeat(64) + "…'"))
+                            .allSatisfy(m -> assertThat(m).doesNotContainPattern("[\\p{Cc}\\p{Cf}]").hasSizeLessThan(200));
+                });
+    }
 }

@@ -4,6 +4,7 @@ import dev.omcp.adapters.storage.files.OperatorTextFile;
 import dev.omcp.adapters.storage.yaml.YamlExpansion;
 import dev.omcp.adapters.storage.yaml.YamlProblem;
 import dev.omcp.ports.access.PolicyDocument;
+import dev.omcp.sdk.text.BackendText;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -69,12 +70,12 @@ public final class YamlPolicyFile {
         }
         for (Object key : top.keySet()) {
             if (!(key instanceof String name) || !TOP_LEVEL.contains(name)) {
-                problems.add("unknown top-level key '" + key + "'; allowed: version, roles");
+                problems.add("unknown top-level key '" + shown(key) + "'; allowed: version, roles");
             }
         }
         Object version = top.get("version");
         if (version != null && !Integer.valueOf(1).equals(version)) {
-            problems.add("version must be 1, got '" + version + "'");
+            problems.add("version must be 1, got '" + shown(version) + "'");
         }
         Map<String, List<String>> roles = new LinkedHashMap<>();
         Object rolesNode = top.get("roles");
@@ -83,17 +84,17 @@ public final class YamlPolicyFile {
         } else {
             roleMap.forEach((role, permissions) -> {
                 if (!(role instanceof String roleName)) {
-                    problems.add("role name '" + role + "' must be a string");
+                    problems.add("role name '" + shown(role) + "' must be a string");
                     return;
                 }
                 if (!(permissions instanceof List<?> list)) {
-                    problems.add("role '" + roleName + "' must map to a list of permissions, e.g. [sources:read]");
+                    problems.add("role '" + shown(roleName) + "' must map to a list of permissions, e.g. [sources:read]");
                     return;
                 }
                 List<String> texts = new ArrayList<>();
                 for (Object permission : list) {
                     if (!(permission instanceof String text)) {
-                        problems.add("role '" + roleName + "': '" + permission + "' is not a string; quote it");
+                        problems.add("role '" + shown(roleName) + "': '" + shown(permission) + "' is not a string; quote it");
                         continue;
                     }
                     texts.add(text.trim());
@@ -105,5 +106,10 @@ public final class YamlPolicyFile {
             throw new InvalidPolicyFileException(problems);
         }
         return new PolicyDocument(roles);
+    }
+
+    /** A value from the file as a message quotes it: YAML escapes ({@code "\e[2J"}) can put control characters in it, and it may be a large nested structure. */
+    private static String shown(Object value) {
+        return BackendText.quoted(value, 64);
     }
 }

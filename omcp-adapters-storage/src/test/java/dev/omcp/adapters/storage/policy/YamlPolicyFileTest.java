@@ -72,4 +72,20 @@ class YamlPolicyFileTest {
         assertThatThrownBy(() -> YamlPolicyFile.parse(yaml, "p.yaml"))
                 .isInstanceOf(InvalidPolicyFileException.class).hasMessageContaining("expands to more than 4 MiB");
     }
+
+    @Test
+    void problemsQuoteTheFileWithoutControlCharacters_andCutLongValues() {
+        String yaml = "\"top\\e[2Jkey\": 1\n"
+                + "version: \"1\\u202e\"\n"
+                + "roles:\n"
+                + "  \"evil\\e[2J\\nrole\": sources:read\n"
+                + "  ok: [1, {k: \"" + "y".repeat(5000) + "\"}]\n";
+        assertThatThrownBy(() -> YamlPolicyFile.parse(yaml, "p.yaml"))
+                .isInstanceOfSatisfying(InvalidPolicyFileException.class, e -> assertThat(e.problems()).hasSize(5)
+                        .anySatisfy(p -> assertThat(p).contains("unknown top-level key 'top?[2Jkey'"))
+                        .anySatisfy(p -> assertThat(p).contains("version must be 1, got '1?'"))
+                        .anySatisfy(p -> assertThat(p).contains("role 'evil?[2J?role' must map to a list"))
+                        .anySatisfy(p -> assertThat(p).contains("'{k=yyy").contains("…' is not a string"))
+                        .allSatisfy(p -> assertThat(p).doesNotContainPattern("[\\p{Cc}\\p{Cf}]").hasSizeLessThan(200)));
+    }
 }
