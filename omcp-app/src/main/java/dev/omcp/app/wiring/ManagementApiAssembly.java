@@ -13,6 +13,7 @@ import dev.omcp.core.management.RuntimeSettings;
 import dev.omcp.core.postmortems.PostmortemArchive;
 import dev.omcp.core.tools.observability.Toolkit;
 import dev.omcp.ports.access.AccessPolicy;
+import dev.omcp.ports.postmortems.PostmortemStoreException;
 import dev.omcp.ports.settings.HealthThresholdsStore;
 import dev.omcp.ports.sources.ManageSources;
 import dev.omcp.sdk.json.Jsonp;
@@ -20,6 +21,8 @@ import jakarta.json.JsonObject;
 import java.security.SecureRandom;
 import java.time.Clock;
 import java.util.List;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The management routes beyond sources, connectors, audit and access: services, topology, health,
@@ -28,14 +31,24 @@ import java.util.List;
  * its tool through {@link Gateway#invokeTool()}, the same chain as {@code /mcp}.
  */
 final class ManagementApiAssembly {
+    private static final Logger LOG = LoggerFactory.getLogger(ManagementApiAssembly.class);
+
     private ManagementApiAssembly() {}
 
     /** The route modules, ready to add to the HTTP server. */
     static List<HttpModule> modules(Settings settings, Gateway gateway, Toolkit toolkit, ManageSources sources,
             HealthThresholdsStore thresholds, AccessPolicy policy, Clock clock, SecureRandom random, boolean auditPersisted) {
         RuntimeSettings runtime = new RuntimeSettings(toolkit, fixedSettings(settings, auditPersisted), thresholds);
-        PostmortemArchive postmortems = new PostmortemArchive(gateway.invokeTool(),
-                new JsonlPostmortemStore(settings.management().postmortemsFile()), clock, random);
+        JsonlPostmortemStore store = new JsonlPostmortemStore(settings.management().postmortemsFile());
+        try {
+            // read now, so a torn last line left by a crash is logged at start-up rather than at first use
+            store.open();
+        } catch (PostmortemStoreException e) {
+            // not fatal: the post-mortem routes answer 503 with the same reason until the file is fixed
+            LOG.error("event=postmortems-file-unusable reason=\"{}\" effect=\"the post-mortem routes answer 503 until it is fixed\"",
+                    e.getMessage());
+        }
+        PostmortemArchive postmortems = new PostmortemArchive(gateway.invokeTool(), store, clock, random);
         return List.of(
                 new ToolRoutes(gateway.invokeTool()),
                 new HealthRoutes(sources, policy, gateway.invokeTool(), runtime, new HistorySparklines(toolkit.history())),

@@ -44,11 +44,14 @@ import org.slf4j.LoggerFactory;
  *       appending.</li>
  *   <li><b>Crash tolerance.</b> An incomplete last line (a write cut short) is not indexed and is
  *       reported with its byte offset; the next append first ends it with a newline, so the new
- *       record never merges with it. Unreadable lines are skipped and reported the same way.</li>
+ *       record never merges with it. A last line that lacks only its newline holds a whole record:
+ *       it is indexed at once, and reported as such. Unreadable lines are skipped and reported the
+ *       same way. Every report is logged with the file's path.</li>
  *   <li><b>Failed writes leave nothing.</b> An append that fails part way (a full disk, a failed
  *       sync) is cut back to where it began, so an entry whose caller was told "nothing was stored"
  *       never turns up later. When even the cut fails, this gateway skips those bytes.</li>
- *   <li><b>Lazy.</b> Nothing touches the disk until the first use; the file is created then.</li>
+ *   <li><b>Lazy.</b> Nothing is written until the first entry; the file is created then. {@link #open}
+ *       reads an existing file at start-up, so a torn last line is reported then, not at first use.</li>
  *   <li><b>Hostile files.</b> A symbolic link, or a file other users may write, is refused (the
  *       default lives in a shared {@code /tmp}); a file other users may read is used with a
  *       warning.</li>
@@ -100,6 +103,27 @@ public final class JsonlPostmortemStore implements PostmortemStore {
     JsonlPostmortemStore(Path file, AppendChannels appendChannels) {
         this.file = Objects.requireNonNull(file, "file").toAbsolutePath();
         this.appendChannels = Objects.requireNonNull(appendChannels, "appendChannels");
+    }
+
+    /**
+     * Indexes the file now, at start-up, so what is wrong with it (a torn last line after a crash)
+     * is logged before anyone uses the store. A missing file stays missing: it is created by the
+     * first entry.
+     *
+     * @return how many entries the file holds
+     * @throws PostmortemStoreException when the file cannot be used (its message says what to do)
+     */
+    public int open() throws PostmortemStoreException {
+        lock.lock();
+        try {
+            refresh();
+            if (fileKey != null) {
+                LOG.info("event=postmortems-file-opened file=\"{}\" entries={} problems={}", file, live.size(), problems.size());
+            }
+            return live.size();
+        } finally {
+            lock.unlock();
+        }
     }
 
     @Override
@@ -330,8 +354,15 @@ public final class JsonlPostmortemStore implements PostmortemStore {
         indexedBytes = lineStart;
         if (lineStart < size) {
             if (tornAt != lineStart && !failedWrite(lineStart)) {
-                problem("bytes " + lineStart + "-" + size + ": incomplete last line (a write cut short, for example by a crash); "
-                        + "ignored, and the next entry starts on a new line");
+                // killed after the record's bytes, before its newline: the record is whole, so it is kept, not lost
+                if (!oversized && PostmortemLines.parse(current.toByteArray()).isPresent()) {
+                    accept(lineStart, current.toByteArray(), (int) (size - lineStart));
+                    problem("bytes " + lineStart + "-" + size + ": the last line has no newline (a write cut short, for example by a "
+                            + "crash), but its record is whole and was kept; the next entry starts on a new line");
+                } else {
+                    problem("bytes " + lineStart + "-" + size + ": incomplete last line (a write cut short, for example by a crash); "
+                            + "ignored, and the next entry starts on a new line");
+                }
             }
             tornAt = lineStart;
         } else {
@@ -360,7 +391,11 @@ public final class JsonlPostmortemStore implements PostmortemStore {
         }
         switch (line.get()) {
             case PostmortemLines.Entry entry -> {
-                if (live.containsKey(entry.id())) {
+                Indexed known = live.get(entry.id());
+                if (known != null && known.offset() == offset) {
+                    // a last line kept without its newline, now ended by the next append: the same record
+                    live.put(entry.id(), new Indexed(entry.id(), entry.tenant(), offset, length));
+                } else if (known != null) {
                     problem("line at byte " + offset + ": a second entry with id " + entry.id() + "; skipped");
                 } else {
                     live.put(entry.id(), new Indexed(entry.id(), entry.tenant(), offset, length));
@@ -434,7 +469,7 @@ public final class JsonlPostmortemStore implements PostmortemStore {
     }
 
     private void problem(String text) {
-        LOG.warn("event=postmortems-file-problem detail=\"{}\"", text);
+        LOG.warn("event=postmortems-file-problem file=\"{}\" detail=\"{}\"", file, text);
         if (problems.size() < MAX_PROBLEMS) {
             problems.add(text);
         } else if (problems.size() == MAX_PROBLEMS) {

@@ -128,6 +128,43 @@ class JsonlPostmortemStoreIT {
     }
 
     @Test
+    void aLastRecordThatLacksOnlyItsNewline_isKeptAtOnce_andNoOtherRecordIsLost() throws Exception {
+        JsonlPostmortemStore writer = new JsonlPostmortemStore(file());
+        writer.append(entry("pm-1", "", 1));
+        writer.append(entry("pm-2", "", 2));
+        String whole = Files.readString(file());
+        // the process was killed after the record's bytes reached the file, before its newline did
+        Files.writeString(file(), whole.substring(0, whole.length() - 1));
+
+        JsonlPostmortemStore store = new JsonlPostmortemStore(file());
+        assertThat(ids(store.newestFirst(ALL, 10))).containsExactly("pm-2", "pm-1");
+        assertThat(store.problems()).singleElement().asString().contains("no newline").contains("kept");
+
+        store.append(entry("pm-3", "", 3));
+
+        assertThat(Files.readAllLines(file())).hasSize(3);
+        JsonlPostmortemStore reopened = new JsonlPostmortemStore(file());
+        assertThat(ids(reopened.newestFirst(ALL, 10))).containsExactly("pm-3", "pm-2", "pm-1");
+        assertThat(reopened.problems()).isEmpty();
+    }
+
+    @Test
+    void opening_readsTheFileAtStartUp_andReportsATornLastLine_withoutCreatingAMissingFile() throws Exception {
+        JsonlPostmortemStore missing = new JsonlPostmortemStore(file());
+        assertThat(missing.open()).isEqualTo(0);
+        assertThat(file()).doesNotExist();
+
+        JsonlPostmortemStore writer = new JsonlPostmortemStore(file());
+        writer.append(entry("pm-1", "", 1));
+        Files.writeString(file(), "{\"type\":\"postmortem\",\"id\":\"pm-2\"", StandardOpenOption.APPEND);
+
+        JsonlPostmortemStore store = new JsonlPostmortemStore(file());
+        assertThat(store.open()).isEqualTo(1);
+        assertThat(store.problems()).singleElement().asString().contains("incomplete last line");
+        assertThat(ids(store.newestFirst(ALL, 10))).containsExactly("pm-1");
+    }
+
+    @Test
     void unreadableAndOversizedLines_areSkippedAndReported_theRestIsServed() throws Exception {
         Files.createDirectories(file().getParent());
         Files.createFile(file(), PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")));
