@@ -90,7 +90,7 @@ public final class PostmortemBuilder {
         // with sources that did not answer, "nothing found" is not the same as "nothing there"
         Optional<String> notice = noSignal
                 ? Optional.of(String.format(Locale.ROOT, "No signal: no anomaly scores, traces or log highlights were found for %s"
-                        + " between %s and %s%s. This draft has nothing to report yet.", in.service(), in.from(), in.to(),
+                        + " between %s and %s%s. This draft has nothing to report yet.", inline(in.service()), in.from(), in.to(),
                         silent.isEmpty() ? "" : ", and " + String.join(", ", silent) + " did not answer"))
                 : Optional.empty();
         Optional<PostmortemReport.LogSearch> logSearch = logSearch(in);
@@ -108,9 +108,9 @@ public final class PostmortemBuilder {
     private static Optional<String> scopeNote(PostmortemInput in) {
         SourceState topology = in.situation().topology();
         return switch (topology.availability()) {
-            case PARTIAL -> Optional.of("Scope incomplete: " + topology.detail() + ", so the blast radius of " + md(in.service())
+            case PARTIAL -> Optional.of("Scope incomplete: " + topology.detail() + ", so the blast radius of " + inline(in.service())
                     + " may miss services, and their anomalies are not in this timeline.");
-            case UNAVAILABLE -> Optional.of("Scope incomplete: " + md(in.service()) + " alone, because no topology source answered ("
+            case UNAVAILABLE -> Optional.of("Scope incomplete: " + inline(in.service()) + " alone, because no topology source answered ("
                     + topology.detail() + "); anomalies of the services its degradation reaches are not in this timeline.");
             case AVAILABLE, NOT_CONFIGURED -> Optional.empty();
         };
@@ -153,10 +153,10 @@ public final class PostmortemBuilder {
     /** How {@code o} relates to the suspected service, for a sentence about it. */
     private static String relation(PostmortemInput in, OutsideScope o) {
         String inScope = o.reachesInScope().isEmpty() ? ""
-                : ", but its blast radius holds " + String.join(", ", o.reachesInScope().stream().map(PostmortemBuilder::md).toList())
+                : ", but its blast radius holds " + String.join(", ", o.reachesInScope().stream().map(PostmortemBuilder::inline).toList())
                         + ", anomalous in this report";
-        return o.reachesService().map(r -> r ? ", and " + md(in.service()) + " is in its blast radius"
-                : "; the topology shows no path from it to " + md(in.service()) + inScope).orElse("");
+        return o.reachesService().map(r -> r ? ", and " + inline(in.service()) + " is in its blast radius"
+                : "; the topology shows no path from it to " + inline(in.service()) + inScope).orElse("");
     }
 
     /** Whether a post-mortem of {@code o} may explain this one: it reaches the service, something in the scope, or nobody can tell. */
@@ -166,7 +166,7 @@ public final class PostmortemBuilder {
 
     /** When and on what {@code o} began: {@code latency_p99 from 2025-…} or {@code cpu, first recorded at …}. */
     private static String began(OutsideScope o) {
-        return md(o.signal()) + (o.onsetKnown() ? " from " : ", first recorded at ") + o.onset();
+        return inline(o.signal()) + (o.onsetKnown() ? " from " : ", first recorded at ") + o.onset();
     }
 
     /** How the logs were searched, and what a reader must know about it; empty without a logs source. */
@@ -183,13 +183,13 @@ public final class PostmortemBuilder {
         }
         LogRange range = in.logRange();
         if (range.narrowerThan(in.from(), in.to())) {
-            String why = ", not the whole " + md(in.window()) + " window: a log search over a long window is slow on most backends and "
+            String why = ", not the whole " + inline(in.window()) + " window: a log search over a long window is slow on most backends and "
                     + "would not finish in time. query_logs searches any other part.";
             notes.add(range.onset().isPresent()
                     ? String.format(Locale.ROOT, "Searched from %s to %s (from %d min before the earliest anomaly onset of %s, at most %d h)%s",
-                            range.from(), range.to(), LogRange.LEAD.toMinutes(), md(in.service()), LogRange.MAX_SPAN.toHours(), why)
+                            range.from(), range.to(), LogRange.LEAD.toMinutes(), inline(in.service()), LogRange.MAX_SPAN.toHours(), why)
                     : String.format(Locale.ROOT, "Searched the last %d h (%s to %s)%s", LogRange.MAX_SPAN.toHours(), range.from(), range.to(),
-                            why.replace(" query_logs", " No anomaly of " + md(in.service()) + " was recorded to start from; query_logs")));
+                            why.replace(" query_logs", " No anomaly of " + inline(in.service()) + " was recorded to start from; query_logs")));
         }
         return Optional.of(new PostmortemReport.LogSearch(range.from(), range.to(), logs.incomplete(),
                 notes.isEmpty() ? Optional.empty() : Optional.of(String.join(" ", notes))));
@@ -211,7 +211,7 @@ public final class PostmortemBuilder {
         Map<String, java.util.List<String>> byContact = new java.util.TreeMap<>();
         contacts.forEach((service, contact) -> byContact.computeIfAbsent(contact, c -> new ArrayList<>()).add(service));
         return byContact.entrySet().stream().limit(8)
-                .map(e -> md(e.getKey()) + " for " + String.join(", ", e.getValue().stream().sorted().map(PostmortemBuilder::md).toList()))
+                .map(e -> inline(e.getKey()) + " for " + String.join(", ", e.getValue().stream().sorted().map(PostmortemBuilder::inline).toList()))
                 .collect(java.util.stream.Collectors.joining("; "));
     }
 
@@ -285,12 +285,12 @@ public final class PostmortemBuilder {
     private String synopsis(PostmortemInput in, Optional<HistoryRow> peak, List<AnomalyEpisode> episodes, PostmortemReport.Timeline timeline,
             Optional<OutsideScope> earlier, BlastSection blast, TracesSection traces) {
         StringBuilder s = new StringBuilder();
-        s.append(String.format(Locale.ROOT, "Post-mortem draft for %s over %s (%s to %s%s).", md(in.service()), in.window(),
-                in.from(), in.to(), in.tenant().isEmpty() ? "" : ", tenant " + md(in.tenant())));
+        s.append(String.format(Locale.ROOT, "Post-mortem draft for %s over %s (%s to %s%s).", inline(in.service()), in.window(),
+                in.from(), in.to(), in.tenant().isEmpty() ? "" : ", tenant " + inline(in.tenant())));
         if (peak.isPresent()) {
             HistoryRow p = peak.get();
             s.append(String.format(Locale.ROOT, " Peak anomaly score %s%.1f on %s of %s (judged at %s%s%s).",
-                    p.levelAboveLargestBucket() ? "at least " : "", p.score(), signal(p.signal()), md(p.service()), p.at(),
+                    p.levelAboveLargestBucket() ? "at least " : "", p.score(), signal(p.signal()), inline(p.service()), p.at(),
                     p.kind().map(k -> ", " + k).orElse(""), p.levelAboveLargestBucket() ? ABOVE_BUCKET : ""));
             if (!episodes.isEmpty()) {
                 s.append(onsetSentence(in, episodes, timeline));
@@ -302,11 +302,11 @@ public final class PostmortemBuilder {
         }
         earlier.ifPresent(o -> {
             boolean reaches = o.reachesService().orElse(false);
-            s.append(' ').append(md(o.service())).append(", outside this report's scope, deviated ")
+            s.append(' ').append(inline(o.service())).append(", outside this report's scope, deviated ")
                     .append(episodes.isEmpty() ? "in this window" : "earlier").append(" (").append(began(o)).append(')')
                     .append(relation(in, o));
             if (mayExplain(o)) {
-                s.append(": a post-mortem for ").append(md(o.service())).append(reaches ? " may find the root cause" : " may tell whether it "
+                s.append(": a post-mortem for ").append(inline(o.service())).append(reaches ? " may find the root cause" : " may tell whether it "
                         + "is the root cause");
             }
             s.append('.');
@@ -315,7 +315,7 @@ public final class PostmortemBuilder {
             s.append(" The anomaly-history sink is not configured: no scores recorded beyond the gateway's in-memory last hour.");
         }
         switch (blast) {
-            case BlastIncluded b when b.targets().isEmpty() -> s.append(" Blast radius: ").append(md(in.service()))
+            case BlastIncluded b when b.targets().isEmpty() -> s.append(" Blast radius: ").append(inline(in.service()))
                     .append(" is not in the topology.");
             case BlastIncluded b -> {
                 int affected = b.totalNodes() - b.targets().size();
@@ -355,34 +355,34 @@ public final class PostmortemBuilder {
                 timeline.scopeNote().isPresent() ? " in an incomplete scope (the topology did not fully answer)" : ""));
         if (first.onsetKnown()) {
             s.append(String.format(Locale.ROOT, " The earliest onset is %s (%s of %s%s)", first.onset(), signal(first.signal()),
-                    md(first.service()), first.kind().map(k -> ", " + k).orElse("")));
+                    inline(first.service()), first.kind().map(k -> ", " + k).orElse("")));
         } else {
             s.append(String.format(Locale.ROOT, " The earliest anomaly was first recorded at %s (%s of %s; its onset was not dated, so it "
-                    + "began then or earlier)", first.onset(), signal(first.signal()), md(first.service())));
+                    + "began then or earlier)", first.onset(), signal(first.signal()), inline(first.service())));
         }
         // scoped on purpose: a service outside the scope may have deviated earlier (said next, when it did)
         s.append(firstServices.size() == 1
-                ? ": " + md(firstServices.getFirst()) + " went wrong first among the services in this report"
-                : ": " + String.join(" and ", firstServices.stream().map(PostmortemBuilder::md).toList())
+                ? ": " + inline(firstServices.getFirst()) + " went wrong first among the services in this report"
+                : ": " + String.join(" and ", firstServices.stream().map(PostmortemBuilder::inline).toList())
                         + " went wrong first among the services in this report, at the same time");
         if (firstServices.stream().noneMatch(in::isTheService)) {
             Optional<AnomalyEpisode> suspect = episodes.stream().filter(e -> in.isTheService(e.service())).findFirst();
-            s.append(suspect.map(e -> ", before " + md(in.service()) + " (from " + e.onset() + ")")
-                    .orElse(", while " + md(in.service()) + " has no anomaly in this window"));
+            s.append(suspect.map(e -> ", before " + inline(in.service()) + " (from " + e.onset() + ")")
+                    .orElse(", while " + inline(in.service()) + " has no anomaly in this window"));
         }
         return s.append('.').toString();
     }
 
     /** A signal name, with what it measures when known ({@code cpu_utilization (share of CPU limit)}). */
     private String signal(String name) {
-        return md(name) + measureOf.apply(name).map(m -> " (" + md(m) + ")").orElse("");
+        return inline(name) + measureOf.apply(name).map(m -> " (" + inline(m) + ")").orElse("");
     }
 
     private List<String> followUps(PostmortemInput in, Optional<HistoryRow> peak, List<AnomalyEpisode> episodes,
             Optional<OutsideScope> earlier, BlastSection blast, TracesSection traces, List<ContributingSignal> signals, boolean noSignal) {
         List<String> f = new ArrayList<>();
         if (noSignal && silentSources(in.situation()).isEmpty()) {
-            f.add("Check that " + md(in.service()) + " is the name the sources use (list_services), then widen the window.");
+            f.add("Check that " + inline(in.service()) + " is the name the sources use (list_services), then widen the window.");
         }
         if (!in.situation().historySinkConfigured()) {
             f.add("Enable durable anomaly history: set " + SINK_VARIABLE + " to a Prometheus remote-write endpoint so scores"
@@ -391,8 +391,8 @@ public final class PostmortemBuilder {
         Optional<AnomalyEpisode> first = episodes.stream().findFirst();
         earlier.filter(PostmortemBuilder::mayExplain).ifPresent(o -> f.add(String.format(Locale.ROOT,
                 "%s deviated %s (%s)%s. It is outside this report's scope: check whether it is the root cause (generate_postmortem for %s).",
-                md(o.service()), first.isPresent() ? "before anything in this report" : "in this window", began(o), relation(in, o),
-                md(o.service()))));
+                inline(o.service()), first.isPresent() ? "before anything in this report" : "in this window", began(o), relation(in, o),
+                inline(o.service()))));
         first.ifPresent(e -> {
             List<String> firstServices = firstServices(episodes);
             if (episodes.stream().noneMatch(x -> in.isTheService(x.service()))) {
@@ -400,24 +400,24 @@ public final class PostmortemBuilder {
                 f.add(insteadOfTheService(in, episodes));
             } else if (firstServices.stream().noneMatch(in::isTheService)) {
                 f.add(String.format(Locale.ROOT, "%s went wrong before %s: check whether it is the root cause (generate_postmortem or "
-                        + "get_blast_radius for %s).", md(e.service()), md(in.service()), md(e.service())));
+                        + "get_blast_radius for %s).", inline(e.service()), inline(in.service()), inline(e.service())));
             }
             f.add(String.format(Locale.ROOT, "Start at the %s: what changed on %s around %s (a deploy, a configuration, load, one of its "
                     + "dependencies)? query_metrics for %s of %s with duration %s reaches back to shortly before it.",
-                    e.onsetKnown() ? "onset" : "first anomaly", md(e.service()), e.onset(), md(e.signal()), md(e.service()),
+                    e.onsetKnown() ? "onset" : "first anomaly", inline(e.service()), e.onset(), inline(e.signal()), inline(e.service()),
                     lookBackTo(e.onset(), in.to())));
         });
         if (first.isEmpty() && peak.isPresent()) {
             f.add(String.format(Locale.ROOT, "No recorded score crossed the anomaly threshold: run detect_anomalies with sensitivity high "
-                    + "for %s, or widen the window.", md(in.service())));
+                    + "for %s, or widen the window.", inline(in.service())));
         }
         signals.stream().filter(s -> !in.isTheService(s.service())).findFirst().ifPresent(s -> f.add(String.format(Locale.ROOT,
-                "Check %s too: its %s moved during the window (mean score %s%.1f%s).", md(s.service()), md(s.signal()),
+                "Check %s too: its %s moved during the window (mean score %s%.1f%s).", inline(s.service()), inline(s.signal()),
                 s.levelAboveLargestBucket() ? "at least " : "", s.meanScore(), s.levelAboveLargestBucket() ? ABOVE_BUCKET : "")));
         switch (traces) {
             case TracesIncluded t when t.listedErrors() > 0 -> {
                 TraceSummary e = t.traces().stream().filter(TraceSummary::hasError).findFirst().orElseThrow();
-                f.add("Open error trace " + md(e.traceId()) + " (" + md(e.rootName()) + " on " + md(e.rootService())
+                f.add("Open error trace " + inline(e.traceId()) + " (" + inline(e.rootName()) + " on " + inline(e.rootService())
                         + ") in your tracing UI, or query_traces with errorsOnly.");
             }
             case TracesIncluded t -> { }
@@ -425,32 +425,32 @@ public final class PostmortemBuilder {
                 if (in.situation().traces().availability() == SourceState.Availability.NOT_CONFIGURED) {
                     f.add("Add a traces-capable connector (for example the tempo connector plugin) so post-mortems can show related traces.");
                 } else {
-                    f.add(rerun(in.situation().traces(), "query_traces for " + md(in.service())));
+                    f.add(rerun(in.situation().traces(), "query_traces for " + inline(in.service())));
                 }
             }
         }
         if (traces instanceof TracesIncluded t && t.partialNote().isPresent()) {
-            f.add(rerun(in.situation().traces(), "query_traces for " + md(in.service()))
+            f.add(rerun(in.situation().traces(), "query_traces for " + inline(in.service()))
                     + " The related traces above miss what it holds.");
         }
         switch (blast) {
             // an incomplete walk is no list of everyone to tell: rerun it first
             case BlastIncluded b when b.partialNote().isPresent() -> f.add(String.format(Locale.ROOT,
                     "%s The blast radius above is incomplete: it lists at least %d affected resource%s, not all of them; tell the owners "
-                            + "once it is whole.", rerun(in.situation().topology(), "get_blast_radius for " + md(in.service())),
+                            + "once it is whole.", rerun(in.situation().topology(), "get_blast_radius for " + inline(in.service())),
                     b.totalNodes() - b.targets().size(), b.totalNodes() - b.targets().size() == 1 ? "" : "s"));
             case BlastIncluded b when b.totalNodes() > b.targets().size() && !in.contacts().isEmpty() -> f.add(String.format(Locale.ROOT,
                     "Tell the teams of the affected services (service catalog): %s; get_blast_radius lists all %d affected resources.",
                     teams(in.contacts()), b.totalNodes() - b.targets().size()));
             case BlastIncluded b when b.totalNodes() > b.targets().size() -> f.add(String.format(Locale.ROOT,
                     "Tell the owners of the %d affected resources%s; get_blast_radius lists them all.", b.totalNodes() - b.targets().size(),
-                    b.owners().isEmpty() ? "" : " (" + String.join(", ", b.owners().keySet().stream().limit(5).map(PostmortemBuilder::md).toList()) + ")"));
+                    b.owners().isEmpty() ? "" : " (" + String.join(", ", b.owners().keySet().stream().limit(5).map(PostmortemBuilder::inline).toList()) + ")"));
             case BlastIncluded b -> { }
             case BlastOmitted o -> f.add(in.situation().topology().availability() == SourceState.Availability.NOT_CONFIGURED
                     ? "Configure a topology source (the kubernetes connector) to see the blast radius."
-                    : rerun(in.situation().topology(), "get_blast_radius for " + md(in.service())));
+                    : rerun(in.situation().topology(), "get_blast_radius for " + inline(in.service())));
         }
-        String logSearch = "query_logs for " + md(in.service()) + " with level=error and duration ";
+        String logSearch = "query_logs for " + inline(in.service()) + " with level=error and duration ";
         if (in.situation().logs().incomplete()) {
             // the range that failed, not the whole window: that would take longer still
             f.add(rerun(in.situation().logs(), logSearch + lookBackTo(in.logRange().from(), in.to()))
@@ -477,18 +477,18 @@ public final class PostmortemBuilder {
         episodes.forEach(e -> earliest.putIfAbsent(e.service(), e));
         List<AnomalyEpisode> anomalous = List.copyOf(earliest.values());
         AnomalyEpisode first = anomalous.getFirst();
-        StringBuilder f = new StringBuilder(md(in.service())).append(" has no anomaly in this window; ");
+        StringBuilder f = new StringBuilder(inline(in.service())).append(" has no anomaly in this window; ");
         if (anomalous.size() == 1) {
-            f.append(md(first.service())).append(" does, ").append(since(first));
+            f.append(inline(first.service())).append(" does, ").append(since(first));
         } else {
-            List<String> named = anomalous.stream().limit(MAX_INSTEAD).map(e -> md(e.service()) + " (" + since(e) + ")").toList();
+            List<String> named = anomalous.stream().limit(MAX_INSTEAD).map(e -> inline(e.service()) + " (" + since(e) + ")").toList();
             int more = anomalous.size() - named.size();
             String last = more > 0 ? more + " more" : named.getLast();
             List<String> before = more > 0 ? named : named.subList(0, named.size() - 1);
             f.append(String.join(", ", before)).append(" and ").append(last).append(" do");
         }
-        return f.append(": generate the post-mortem for ").append(md(first.service())).append(anomalous.size() == 1 ? "" : ", the earliest,")
-                .append(" instead (generate_postmortem for ").append(md(first.service())).append(").").toString();
+        return f.append(": generate the post-mortem for ").append(inline(first.service())).append(anomalous.size() == 1 ? "" : ", the earliest,")
+                .append(" instead (generate_postmortem for ").append(inline(first.service())).append(").").toString();
     }
 
     /** {@code from 2025-…}, or {@code first recorded at 2025-…} when the onset was not dated. */
@@ -519,10 +519,27 @@ public final class PostmortemBuilder {
                 : "Restore " + state.failedSources() + " and rerun " + what + " (" + state.detail() + ").";
     }
 
-    /** Makes untrusted text safe inside one markdown line: no line breaks, no table separators. */
-    static String md(String text) {
-        String oneLine = oneLine(text).replace("|", "\\|");
-        return oneLine.length() > 200 ? oneLine.substring(0, 199) + "…" : oneLine;
+    /** The longest name a sentence of the report quotes whole; the structured fields carry every name whole. */
+    static final int MAX_QUOTED = 200;
+
+    /**
+     * A name from a backend or the caller as a sentence of the report quotes it: on one line, at most {@value #MAX_QUOTED}
+     * characters. Plain text, not markdown: the report's text goes to JSON as it is, and {@link PostmortemMarkdown} escapes it.
+     */
+    static String inline(String text) {
+        return shorten(oneLine(text), MAX_QUOTED);
+    }
+
+    /** {@code text}, cut to at most {@code max} characters with an ellipsis, never between the two halves of a surrogate pair. */
+    static String shorten(String text, int max) {
+        if (text.length() <= max) {
+            return text;
+        }
+        int cut = max - 1;
+        if (Character.isHighSurrogate(text.charAt(cut - 1))) {
+            cut--;
+        }
+        return text.substring(0, cut) + "…";
     }
 
     /**

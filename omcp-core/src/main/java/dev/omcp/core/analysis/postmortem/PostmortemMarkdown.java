@@ -14,8 +14,13 @@ import java.util.Map;
  * Renders a {@link PostmortemReport} as markdown. The built-in layout has the spec 4.4 sections
  * in the prescribed order: Synopsis; Anomaly timeline; Blast radius at peak; Contributing signals;
  * Related traces; Log highlights (only when extracted); Suggested follow-ups. A section omitted by
- * a situation rule keeps its heading and shows the note instead. Every piece of data is made safe
- * for a markdown table cell or line (no line breaks, no {@code |}, at most 200 characters).
+ * a situation rule keeps its heading and shows the note instead.
+ *
+ * <p>The report holds plain text (the JSON form carries it as it is); this is the one place that makes it markdown. Every
+ * piece of the report's text, its sentences as much as the names from backends and callers in them, goes through
+ * {@link #text} or {@link #cell}: one line, and inert, whatever it holds (a name like {@code [x](javascript:…)},
+ * {@code ![](http://…)} or {@code <img …>} shows as those characters, never as a link, an image or HTML, and a {@code |}
+ * never splits a table cell). Log lines and trace ids are shown in code spans ({@link #code}), where markdown is not read.
  */
 public final class PostmortemMarkdown {
     /** The rendered body of each section, without headings; also what the template tokens expand to. */
@@ -28,7 +33,7 @@ public final class PostmortemMarkdown {
     public static String render(PostmortemReport r) {
         Blocks b = blocks(r);
         StringBuilder out = new StringBuilder();
-        out.append("# Post-mortem draft: ").append(PostmortemBuilder.md(r.service())).append("\n\n");
+        out.append("# Post-mortem draft: ").append(cell(r.service())).append("\n\n");
         r.noSignalNotice().ifPresent(n -> out.append(notice(n)));
         section(out, "Synopsis", b.synopsis());
         section(out, "Anomaly timeline", b.timeline());
@@ -43,7 +48,7 @@ public final class PostmortemMarkdown {
     }
 
     static String notice(String text) {
-        return "> **" + text.replace("\n", " ") + "**\n\n";
+        return "> **" + text(text) + "**\n\n";
     }
 
     private static void section(StringBuilder out, String title, String body) {
@@ -52,7 +57,7 @@ public final class PostmortemMarkdown {
 
     /** The section bodies. */
     public static Blocks blocks(PostmortemReport r) {
-        return new Blocks(r.synopsis() + "\n", timeline(r), blast(r), signals(r), traces(r), logs(r), followUps(r));
+        return new Blocks(text(r.synopsis()) + "\n", timeline(r), blast(r), signals(r), traces(r), logs(r), followUps(r));
     }
 
     private static String timeline(PostmortemReport r) {
@@ -114,12 +119,12 @@ public final class PostmortemMarkdown {
 
     /** The scope note in place, before the rows it qualifies; empty when the scope is whole. */
     private static String scopeNote(PostmortemReport.Timeline t) {
-        return t.scopeNote().map(n -> "_" + n + "_\n\n").orElse("");
+        return t.scopeNote().map(n -> "_" + text(n) + "_\n\n").orElse("");
     }
 
     /** A section's partial note in place, before what it qualifies. */
     private static String partialNote(java.util.Optional<String> note) {
-        return note.map(n -> "_" + n + "_\n\n").orElse("");
+        return note.map(n -> "_" + text(n) + "_\n\n").orElse("");
     }
 
     /** A signal cell: the name, and what it measures when the report knows. */
@@ -129,7 +134,7 @@ public final class PostmortemMarkdown {
 
     private static String blast(PostmortemReport r) {
         return switch (r.blastRadius()) {
-            case BlastOmitted o -> "_" + o.note() + "_\n";
+            case BlastOmitted o -> "_" + text(o.note()) + "_\n";
             case BlastIncluded in -> {
                 StringBuilder b = new StringBuilder(partialNote(in.partialNote()));
                 if (in.nodes().isEmpty()) {
@@ -202,7 +207,7 @@ public final class PostmortemMarkdown {
 
     private static String traces(PostmortemReport r) {
         return switch (r.traces()) {
-            case TracesOmitted o -> "_" + o.note() + "_\n";
+            case TracesOmitted o -> "_" + text(o.note()) + "_\n";
             case TracesIncluded in -> {
                 if (in.traces().isEmpty()) {
                     yield partialNote(in.partialNote()) + "_No related traces found in this window._\n";
@@ -248,13 +253,45 @@ public final class PostmortemMarkdown {
     private static String followUps(PostmortemReport r) {
         StringBuilder b = new StringBuilder();
         for (int i = 0; i < r.followUps().size(); i++) {
-            b.append(i + 1).append(". ").append(r.followUps().get(i).replace('\n', ' ')).append('\n');
+            b.append(i + 1).append(". ").append(text(r.followUps().get(i))).append('\n');
         }
         return b.toString();
     }
 
+    /** A name or short value from a backend or the caller, for a table cell or a line: {@link #text}, at most 200 characters. */
     static String cell(String text) {
-        return PostmortemBuilder.md(text);
+        return escape(PostmortemBuilder.inline(text));
+    }
+
+    /**
+     * Report text as inert markdown on one line: control characters (line breaks included) become spaces, and every character
+     * that could start a link, an image, raw HTML, an autolink, a code span, emphasis or a table cell is escaped with a
+     * backslash, so the reader sees the text as it is. Public for the tool's footnotes, which quote what sources said.
+     */
+    public static String text(String text) {
+        return escape(PostmortemBuilder.oneLine(text));
+    }
+
+    /**
+     * The backslash escapes of {@link #text}. {@code [ ]} stop links and images (an {@code !} alone is harmless), {@code <}
+     * raw HTML and {@code <…>} autolinks, {@code ://} and {@code www.} the autolinks GFM makes of bare addresses,
+     * {@code `} code spans, {@code *} emphasis, {@code |} table cells, {@code \} an escape of ours undone by a backslash
+     * before it. Bidirectional overrides become spaces: they would make a name read as another. {@code _} is left alone:
+     * it is in most signal names ({@code latency_p99}) and emphasises nothing inside a word.
+     */
+    private static String escape(String text) {
+        StringBuilder out = new StringBuilder(text.length() + 16);
+        for (int i = 0; i < text.length(); i++) {
+            char c = text.charAt(i);
+            switch (c) {
+                case '\\', '`', '*', '[', ']', '<', '>', '|' -> out.append('\\').append(c);
+                case ':' -> out.append(text.startsWith("//", i + 1) ? "\\:" : ":");
+                case '.' -> out.append(i >= 3 && text.regionMatches(true, i - 3, "www", 0, 3) ? "\\." : ".");
+                case '\u202A', '\u202B', '\u202C', '\u202D', '\u202E', '\u2066', '\u2067', '\u2068', '\u2069' -> out.append(' ');
+                default -> out.append(c);
+            }
+        }
+        return out.toString();
     }
 
     /**
@@ -262,15 +299,28 @@ public final class PostmortemMarkdown {
      * tool's footnote, which quotes a failed source's query as the draft quotes its lines.
      */
     public static String code(String text) {
-        String oneLine = PostmortemBuilder.oneLine(text).replace('`', '\'');
-        return oneLine.length() > 300 ? oneLine.substring(0, 299) + "…" : oneLine;
+        return PostmortemBuilder.shorten(PostmortemBuilder.oneLine(text).replace('`', '\''), 300);
     }
 
     /**
-     * {@link #code} for a table cell: a {@code |} splits a table cell even inside a code span, so it
-     * is escaped ({@code \|}, which a table shows as {@code |} there too).
+     * {@link #code} for a table cell: a {@code |} splits a table cell even inside a code span, so it is escaped ({@code \|},
+     * which a table shows as {@code |} there too). GFM reads a backslash and the character after it as a pair before it looks
+     * for pipes, so a backslash right before a pipe is doubled too, or {@code \\|} would end the cell (the cell then shows
+     * that backslash twice).
      */
     static String codeCell(String text) {
-        return code(text).replace("|", "\\|");
+        String code = code(text);
+        StringBuilder out = new StringBuilder(code.length() + 8);
+        for (int i = 0; i < code.length(); i++) {
+            char c = code.charAt(i);
+            if (c == '|') {
+                out.append("\\|");
+            } else if (c == '\\' && i + 1 < code.length() && code.charAt(i + 1) == '|') {
+                out.append("\\\\");
+            } else {
+                out.append(c);
+            }
+        }
+        return out.toString();
     }
 }

@@ -17,6 +17,8 @@ import org.slf4j.LoggerFactory;
  * {@code logHighlights}, {@code followUps} to the rendered markdown block of that section (its
  * note when omitted by a situation rule; empty for log highlights when none were extracted and no
  * logs source failed).
+ * Every value is escaped as in the built-in layout ({@link PostmortemMarkdown#text}): a name from a backend or a
+ * caller cannot add a link, an image, HTML or a line to the operator's layout.
  * Whitespace inside the braces is allowed ({@code {{ service }}}). An unknown token stays verbatim.
  * Expansion is a single pass: text that arrives through a token (a log line containing
  * {@code {{synopsis}}}) is never expanded again. The no-signal notice, when there is one, is
@@ -63,12 +65,12 @@ public final class PostmortemTemplate {
     public String render(PostmortemReport r) {
         PostmortemMarkdown.Blocks b = PostmortemMarkdown.blocks(r);
         Map<String, String> values = Map.ofEntries(
-                // one line each, as in the built-in layout: a tenant comes from an identity provider's claim
-                Map.entry("service", PostmortemBuilder.md(r.service())),
-                Map.entry("window", r.window()),
+                // one line each and inert, as in the built-in layout: a tenant comes from an identity provider's claim
+                Map.entry("service", PostmortemMarkdown.cell(r.service())),
+                Map.entry("window", PostmortemMarkdown.cell(r.window())),
                 Map.entry("from", r.from().toString()),
                 Map.entry("to", r.to().toString()),
-                Map.entry("tenant", PostmortemBuilder.md(r.tenant())),
+                Map.entry("tenant", PostmortemMarkdown.cell(r.tenant())),
                 Map.entry("synopsis", b.synopsis().stripTrailing()),
                 Map.entry("timeline", b.timeline().stripTrailing()),
                 Map.entry("blastRadius", b.blastRadius().stripTrailing()),

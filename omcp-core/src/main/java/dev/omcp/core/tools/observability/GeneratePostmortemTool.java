@@ -429,8 +429,10 @@ public final class GeneratePostmortemTool extends ObservabilityTool {
         if (json) {
             return ToolResult.structured(result);
         }
-        return ToolResult.structured(result, markdown(report) + footnote(failed) + logWarnings(logs.warned()) + detection.map(d -> "\n> " + d.note() + "\n").orElse("")
-                + (topology.hasGaps() ? "\n> " + TopologySnapshot.GAPS_NOTE + "\n" : "") + unknown.map(u -> "\n> " + u + "\n").orElse(""));
+        return ToolResult.structured(result, markdown(report) + footnote(failed) + logWarnings(logs.warned())
+                + detection.map(d -> "\n> " + PostmortemMarkdown.text(d.note()) + "\n").orElse("")
+                + (topology.hasGaps() ? "\n> " + TopologySnapshot.GAPS_NOTE + "\n" : "")
+                + unknown.map(u -> "\n> " + PostmortemMarkdown.text(u) + "\n").orElse(""));
     }
 
     /**
@@ -629,8 +631,9 @@ public final class GeneratePostmortemTool extends ObservabilityTool {
         StringBuilder b = new StringBuilder("\n> Partial data: ");
         for (int i = 0; i < failed.size(); i++) {
             Failed f = failed.get(i);
-            b.append(i == 0 ? "" : "; ").append(f.source()).append(" (").append(f.signal()).append(") failed: ")
-                    .append(f.error().replace('\n', ' '));
+            // what a source said is its text, not markdown: escaped as the draft escapes every name and note
+            b.append(i == 0 ? "" : "; ").append(PostmortemMarkdown.text(f.source())).append(" (").append(f.signal()).append(") failed: ")
+                    .append(PostmortemMarkdown.text(f.error()));
             f.query().ifPresent(q -> b.append(" (while running `").append(PostmortemMarkdown.code(q)).append("`)"));
         }
         return b.append(".\n").toString();
@@ -648,8 +651,9 @@ public final class GeneratePostmortemTool extends ObservabilityTool {
         List<JsonObject> entries = warned.entries();
         for (int i = 0; i < entries.size(); i++) {
             JsonObject entry = entries.get(i);
-            b.append(i == 0 ? "" : "; ").append(entry.getString("source")).append(" (logs) warned: ")
-                    .append(String.join(" / ", entry.getJsonArray("warnings").getValuesAs(jakarta.json.JsonString::getString)));
+            b.append(i == 0 ? "" : "; ").append(PostmortemMarkdown.text(entry.getString("source"))).append(" (logs) warned: ")
+                    .append(PostmortemMarkdown.text(String.join(" / ",
+                            entry.getJsonArray("warnings").getValuesAs(jakarta.json.JsonString::getString))));
         }
         return b.append(".\n").toString();
     }

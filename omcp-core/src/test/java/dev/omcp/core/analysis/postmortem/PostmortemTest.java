@@ -467,7 +467,7 @@ class PostmortemTest {
         String md = PostmortemMarkdown.render(r);
         String row = md.lines().filter(l -> l.startsWith("| `abc")).findFirst().orElseThrow();
         assertThat(cells(row)).isEqualTo(cells("| Trace | Root | Service | Duration (ms) | Spans | Error |")).isEqualTo(6);
-        assertThat(row).contains("`abc\\|def\\|ghi`").contains("GET /x [2J    end").contains("api x");
+        assertThat(row).contains("`abc\\|def\\|ghi`").contains("GET /x \\[2J    end").contains("api x");
         assertThat(md.chars().filter(c -> Character.isISOControl(c) && c != '\n')).isEmpty();
     }
 

@@ -433,7 +433,7 @@ class GeneratePostmortemToolTest {
         });
         assertThat(report.getJsonArray("logHighlights")).hasSize(2);
         assertThat(result.firstText()).contains("> Log highlights may be incomplete: loki (logs) warned: query timed out on 3 of 16 "
-                + "shards, results may be partial; ask [REDACTED:email].").doesNotContain("ops@example.com");
+                + "shards, results may be partial; ask \\[REDACTED:email\\].").doesNotContain("ops@example.com");
         assertThat(UndeclaredMembers.in(report, tool(everything()).definition().outputSchema().orElseThrow())).isEmpty();
 
         ToolResult quiet = call(tool(new ScriptedSources().add("kubernetes", kubernetes).add("loki", loki)), "{\"service\":\"db\"}");
