@@ -109,6 +109,44 @@ class PostmortemApiIT {
     }
 
     @Test
+    void olderEntriesAreReachedPageByPage_throughNextBefore_andAStaleOrForeignCursorIsRefusedClearly() {
+        start();
+        Browser olivia = ManagementUsers.login(gateway, "olivia");
+        List<String> created = new java.util.ArrayList<>();
+        for (String service : List.of("checkout", "payments", "frontend", "catalog", "inventory")) {
+            created.add(create(olivia, service));
+            clock.advance(Duration.ofMinutes(1));
+        }
+
+        JsonNode page1 = olivia.get("/api/postmortems?limit=2").json();
+        assertThat(page1.path("postmortems").findValuesAsText("id")).containsExactly(created.get(4), created.get(3));
+        assertThat(page1.path("nextBefore").asText()).isEqualTo(created.get(3));
+        JsonNode page2 = olivia.get("/api/postmortems?limit=2&before=" + created.get(3)).json();
+        assertThat(page2.path("postmortems").findValuesAsText("id")).containsExactly(created.get(2), created.get(1));
+        JsonNode page3 = olivia.get("/api/postmortems?limit=2&before=" + page2.path("nextBefore").asText()).json();
+        assertThat(page3.path("postmortems").findValuesAsText("id")).containsExactly(created.get(0));
+        assertThat(page3.has("nextBefore")).as("a page that is not full is the last").isFalse();
+
+        Browser.Reply malformed = olivia.get("/api/postmortems?before=..%2Fetc");
+        assertThat(malformed.status()).isEqualTo(400);
+        assertThat(malformed.json().path("errors").get(0).asText()).startsWith("before: '../etc' is not a post-mortem id");
+        Browser.Reply twice = olivia.get("/api/postmortems?before=" + created.get(1) + "&before=" + created.get(2));
+        assertThat(twice.status()).isEqualTo(400);
+        assertThat(twice.json().path("errors").get(0).asText()).isEqualTo("before: given 2 times; give it once");
+
+        ManagementUsers.login(gateway, "alice").send("DELETE", "/api/postmortems/" + created.get(2), null);
+        Browser.Reply stale = olivia.get("/api/postmortems?before=" + created.get(2));
+        assertThat(stale.status()).isEqualTo(400);
+        assertThat(stale.json().path("errors").get(0).asText()).contains("no post-mortem " + created.get(2))
+                .contains("list again without before");
+        assertThat(listed(olivia)).as("nothing was lost to the refused requests").hasSize(4);
+        // another tenant's entry is no cursor, exactly like one that does not exist
+        String globex = create(ManagementUsers.login(gateway, "gus"), "billing");
+        Browser opal = ManagementUsers.login(gateway, "opal");
+        assertThat(opal.get("/api/postmortems?before=" + globex).status()).isEqualTo(400);
+    }
+
+    @Test
     void postmortemsAreTenantScoped_anotherTenantsEntryCannotBeSeenOrDeleted() {
         start();
         Browser opal = ManagementUsers.login(gateway, "opal");

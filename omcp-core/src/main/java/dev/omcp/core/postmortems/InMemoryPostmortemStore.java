@@ -50,6 +50,26 @@ public final class InMemoryPostmortemStore implements PostmortemStore {
     }
 
     @Override
+    public synchronized Optional<List<StoredPostmortem>> olderThan(String before, TenantScope scope, int limit) {
+        List<StoredPostmortem> result = new ArrayList<>();
+        boolean past = false;
+        for (StoredPostmortem entry : newestFirst) {
+            if (result.size() >= limit) {
+                break;
+            }
+            if (!scope.admits(entry.tenant())) {
+                continue;
+            }
+            if (past) {
+                result.add(entry);
+            } else if (entry.id().equals(before)) {
+                past = true;
+            }
+        }
+        return past ? Optional.of(result) : Optional.empty();
+    }
+
+    @Override
     public synchronized Optional<StoredPostmortem> find(String id, TenantScope scope) {
         return newestFirst.stream().filter(e -> e.id().equals(id) && scope.admits(e.tenant())).findFirst();
     }

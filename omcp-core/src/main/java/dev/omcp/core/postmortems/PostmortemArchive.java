@@ -107,6 +107,17 @@ public final class PostmortemArchive implements ManagePostmortems {
     }
 
     @Override
+    public Optional<List<StoredPostmortem>> listOlderThan(Principal caller, String before, int limit) throws PostmortemStoreException {
+        if (limit < 1 || limit > PostmortemStore.MAX_LIMIT) {
+            throw new IllegalArgumentException("limit must be 1-" + PostmortemStore.MAX_LIMIT + ", got " + limit);
+        }
+        if (!StoredPostmortem.ID.matcher(before).matches()) {
+            return Optional.empty();
+        }
+        return store.olderThan(before, scopeOf(caller), limit);
+    }
+
+    @Override
     public Optional<StoredPostmortem> find(Principal caller, String id) throws PostmortemStoreException {
         if (!StoredPostmortem.ID.matcher(id).matches()) {
             return Optional.empty();

@@ -94,6 +94,27 @@ class PostmortemArchiveTest {
     }
 
     @Test
+    void thePageAfterAnEntry_continuesBelowIt_inTheCallersTenant_andAStaleCursorIsToldApart() throws PostmortemStoreException {
+        StoredPostmortem first = generate(ACME_OPS, "checkout");
+        clock.advance(Duration.ofMinutes(1));
+        StoredPostmortem other = generate(GLOBEX_OPS, "billing");
+        clock.advance(Duration.ofMinutes(1));
+        StoredPostmortem second = generate(ACME_OPS, "payments");
+        clock.advance(Duration.ofMinutes(1));
+        StoredPostmortem third = generate(ACME_OPS, "frontend");
+
+        assertThat(archive.listOlderThan(ACME_OPS, third.id(), 1)).contains(List.of(second));
+        assertThat(archive.listOlderThan(ACME_OPS, second.id(), 10)).contains(List.of(first));
+        assertThat(archive.listOlderThan(ACME_OPS, first.id(), 10)).contains(List.of());
+        assertThat(archive.listOlderThan(GLOBAL_ADMIN, third.id(), 2)).contains(List.of(second, other));
+        // another tenant's entry is no cursor for this caller, exactly like one that does not exist
+        assertThat(archive.listOlderThan(ACME_OPS, other.id(), 10)).isEmpty();
+        assertThat(archive.delete(GLOBAL_ADMIN, second.id())).isInstanceOf(PostmortemOutcome.Deleted.class);
+        assertThat(archive.listOlderThan(ACME_OPS, second.id(), 10)).isEmpty();
+        assertThat(archive.listOlderThan(ACME_OPS, "../x", 10)).isEmpty();
+    }
+
+    @Test
     void anEntryOfAnotherTenant_cannotBeReadOrDeleted_itBehavesAsMissing() throws PostmortemStoreException {
         StoredPostmortem globex = generate(GLOBEX_OPS, "billing");
 
@@ -145,6 +166,11 @@ class PostmortemArchiveTest {
             @Override
             public List<StoredPostmortem> newestFirst(TenantScope scope, int limit) {
                 return List.of();
+            }
+
+            @Override
+            public Optional<List<StoredPostmortem>> olderThan(String before, TenantScope scope, int limit) {
+                return Optional.empty();
             }
 
             @Override

@@ -38,6 +38,14 @@ public interface ManagePostmortems {
     /** Up to {@code limit} (1 to {@link PostmortemStore#MAX_LIMIT}) entries the caller may see, newest first. */
     List<StoredPostmortem> list(Principal caller, int limit) throws PostmortemStoreException;
 
+    /**
+     * The next page of {@link #list}: up to {@code limit} entries the caller may see that were stored
+     * before the entry {@code before}, newest first.
+     *
+     * @return empty when {@code before} is no entry the caller may see (deleted meanwhile, or never one)
+     */
+    Optional<List<StoredPostmortem>> listOlderThan(Principal caller, String before, int limit) throws PostmortemStoreException;
+
     /** One entry the caller may see. */
     Optional<StoredPostmortem> find(Principal caller, String id) throws PostmortemStoreException;
 

@@ -32,6 +32,16 @@ public interface PostmortemStore {
      */
     List<StoredPostmortem> newestFirst(TenantScope scope, int limit) throws PostmortemStoreException;
 
+    /**
+     * The page after one that ended with {@code before}: up to {@code limit} live entries inside
+     * {@code scope} stored before the live entry {@code before}, newest first.
+     *
+     * @param limit 1 to {@link #MAX_LIMIT}
+     * @return empty when {@code before} is no live entry inside {@code scope} (never stored, deleted,
+     *     another tenant's), so a stale cursor is told apart from the end of the list
+     */
+    Optional<List<StoredPostmortem>> olderThan(String before, TenantScope scope, int limit) throws PostmortemStoreException;
+
     /** The live entry {@code id} when it is inside {@code scope}. */
     Optional<StoredPostmortem> find(String id, TenantScope scope) throws PostmortemStoreException;
 

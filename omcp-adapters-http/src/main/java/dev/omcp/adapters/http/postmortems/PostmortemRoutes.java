@@ -44,6 +44,7 @@ import java.util.Set;
  */
 public final class PostmortemRoutes implements HttpModule {
     private static final int DEFAULT_LIMIT = 20;
+    private static final List<String> LIST_PARAMETERS = List.of("limit", "before");
 
     private final ManagePostmortems postmortems;
 
@@ -66,10 +67,12 @@ public final class PostmortemRoutes implements HttpModule {
                         + "(OMCP_POSTMORTEMS_UNAVAILABLE); nothing stored")
                 .handle(this::generate);
         routes.route(HandlerType.GET, "/api/postmortems").permission("postmortems", "read").tag("postmortems")
-                .summary("Stored post-mortems of the caller's tenant, newest first; ?limit=1-100 (default 20); needs "
-                        + "postmortems:read")
-                .response(200, "{postmortems: [entries], warnings?: [what the store skipped]}")
-                .response(400, "limit is not an integer from 1 to 100 (OMCP_INVALID_PARAMETERS)")
+                .summary("Stored post-mortems of the caller's tenant, newest first; ?limit=1-100 (default 20); "
+                        + "?before=<id> for the page after the one that ended with that entry (its nextBefore); needs postmortems:read")
+                .response(200, "{postmortems: [entries], nextBefore?: id of the last entry when the page is full, "
+                        + "warnings?: [what the store skipped]}")
+                .response(400, "limit is not an integer from 1 to 100, or before is no entry the caller may see "
+                        + "(OMCP_INVALID_PARAMETERS)")
                 .response(503, "the store cannot be read (OMCP_POSTMORTEMS_UNAVAILABLE)")
                 .handle(this::list);
         routes.route(HandlerType.GET, "/api/postmortems/{id}").permission("postmortems", "read").tag("postmortems")
@@ -130,17 +133,19 @@ public final class PostmortemRoutes implements HttpModule {
     }
 
     private void list(Context ctx) {
-        Optional<String> unknown = ctx.queryParamMap().keySet().stream().filter(name -> !name.equals("limit")).sorted().findFirst();
+        Optional<String> unknown = ctx.queryParamMap().keySet().stream().filter(name -> !LIST_PARAMETERS.contains(name)).sorted().findFirst();
         if (unknown.isPresent()) {
             JsonpExchange.invalid(ctx, "OMCP_INVALID_PARAMETERS", List.of("'" + JsonpExchange.printable(unknown.get())
-                    + "' is not a parameter of this route; the only one is limit"));
+                    + "' is not a parameter of this route; its parameters are limit and before"));
             return;
         }
-        if (ctx.queryParams("limit").size() > 1) {
-            // the first or the last would win silently; which one the caller meant is not ours to guess
-            JsonpExchange.invalid(ctx, "OMCP_INVALID_PARAMETERS", List.of("limit: given " + ctx.queryParams("limit").size()
-                    + " times; give it once"));
-            return;
+        for (String name : LIST_PARAMETERS) {
+            if (ctx.queryParams(name).size() > 1) {
+                // the first or the last would win silently; which one the caller meant is not ours to guess
+                JsonpExchange.invalid(ctx, "OMCP_INVALID_PARAMETERS", List.of(name + ": given " + ctx.queryParams(name).size()
+                        + " times; give it once"));
+                return;
+            }
         }
         int limit = DEFAULT_LIMIT;
         String requested = ctx.queryParam("limit");
@@ -152,10 +157,26 @@ public final class PostmortemRoutes implements HttpModule {
             }
             limit = Integer.parseInt(requested);
         }
+        String before = ctx.queryParam("before");
+        if (before != null && !StoredPostmortem.ID.matcher(before).matches()) {
+            JsonpExchange.invalid(ctx, "OMCP_INVALID_PARAMETERS", List.of("before: '" + JsonpExchange.printable(before)
+                    + "' is not a post-mortem id (1-64 of A-Z a-z 0-9 _ -); pass the nextBefore of the previous page"));
+            return;
+        }
         Principal caller = ApiCaller.principal(ctx).orElseThrow();
         List<StoredPostmortem> entries;
         try {
-            entries = postmortems.list(caller, limit);
+            if (before == null) {
+                entries = postmortems.list(caller, limit);
+            } else {
+                Optional<List<StoredPostmortem>> page = postmortems.listOlderThan(caller, before, limit);
+                if (page.isEmpty()) {
+                    JsonpExchange.invalid(ctx, "OMCP_INVALID_PARAMETERS", List.of("before: no post-mortem " + before
+                            + " that you may see (deleted since the previous page?); list again without before"));
+                    return;
+                }
+                entries = page.get();
+            }
         } catch (PostmortemStoreException e) {
             unavailable(ctx, e.getMessage());
             return;
@@ -163,6 +184,10 @@ public final class PostmortemRoutes implements HttpModule {
         JsonArrayBuilder items = Jsonp.array();
         entries.forEach(entry -> items.add(json(entry)));
         JsonObjectBuilder body = Jsonp.object().add("postmortems", items);
+        if (entries.size() == limit) {
+            // a full page may have more below it; the last page is the first one that is not full
+            body.add("nextBefore", entries.getLast().id());
+        }
         List<String> problems = postmortems.storeProblems();
         if (!problems.isEmpty()) {
             JsonArrayBuilder warnings = Jsonp.array();

@@ -147,6 +147,16 @@ public final class JsonlPostmortemStore implements PostmortemStore {
 
     @Override
     public List<StoredPostmortem> newestFirst(TenantScope scope, int limit) throws PostmortemStoreException {
+        return page(Optional.empty(), scope, limit).orElseThrow();
+    }
+
+    @Override
+    public Optional<List<StoredPostmortem>> olderThan(String before, TenantScope scope, int limit) throws PostmortemStoreException {
+        return page(Optional.of(before), scope, limit);
+    }
+
+    /** Entries newest first from the newest, or from the one stored before {@code before}; empty when that one is not live in scope. */
+    private Optional<List<StoredPostmortem>> page(Optional<String> before, TenantScope scope, int limit) throws PostmortemStoreException {
         if (limit < 1 || limit > MAX_LIMIT) {
             throw new IllegalArgumentException("limit must be 1-" + MAX_LIMIT + ", got " + limit);
         }
@@ -154,12 +164,20 @@ public final class JsonlPostmortemStore implements PostmortemStore {
         try {
             refresh();
             List<Indexed> candidates = new ArrayList<>(live.values());
+            int start = candidates.size() - 1;
+            if (before.isPresent()) {
+                Indexed cursor = live.get(before.get());
+                if (cursor == null || !scope.admits(cursor.tenant())) {
+                    return Optional.empty();
+                }
+                start = candidates.indexOf(cursor) - 1;
+            }
             List<StoredPostmortem> result = new ArrayList<>();
-            if (candidates.isEmpty()) {
-                return result;
+            if (start < 0) {
+                return Optional.of(result);
             }
             try (FileChannel channel = openForReading()) {
-                for (int i = candidates.size() - 1; i >= 0 && result.size() < limit; i--) {
+                for (int i = start; i >= 0 && result.size() < limit; i--) {
                     Indexed indexed = candidates.get(i);
                     if (scope.admits(indexed.tenant())) {
                         read(channel, indexed).ifPresent(result::add);
@@ -168,7 +186,7 @@ public final class JsonlPostmortemStore implements PostmortemStore {
             } catch (IOException e) {
                 throw unreadable(e);
             }
-            return result;
+            return Optional.of(result);
         } finally {
             lock.unlock();
         }

@@ -76,6 +76,25 @@ class JsonlPostmortemStoreIT {
     }
 
     @Test
+    void thePageAfterAnEntry_continuesBelowIt_acrossARestart_andADeletedCursorIsToldApart() throws Exception {
+        JsonlPostmortemStore store = new JsonlPostmortemStore(file());
+        for (int i = 1; i <= 5; i++) {
+            store.append(entry("pm-" + i, i % 2 == 0 ? "globex" : "acme", i));
+        }
+        JsonlPostmortemStore reopened = new JsonlPostmortemStore(file());
+        assertThat(reopened.olderThan("pm-5", ALL, 2).orElseThrow()).extracting(StoredPostmortem::id).containsExactly("pm-4", "pm-3");
+        assertThat(reopened.olderThan("pm-3", ALL, 10).orElseThrow()).extracting(StoredPostmortem::id).containsExactly("pm-2", "pm-1");
+        assertThat(reopened.olderThan("pm-1", ALL, 10).orElseThrow()).isEmpty();
+        assertThat(reopened.olderThan("pm-5", TenantScope.only("acme"), 10).orElseThrow()).extracting(StoredPostmortem::id)
+                .containsExactly("pm-3", "pm-1");
+        assertThat(reopened.olderThan("pm-4", TenantScope.only("acme"), 10)).isEmpty();
+        assertThat(reopened.delete("pm-3", ALL, "admin", Instant.EPOCH)).isTrue();
+        assertThat(reopened.olderThan("pm-3", ALL, 10)).isEmpty();
+        assertThat(reopened.olderThan("pm-4", ALL, 10).orElseThrow()).extracting(StoredPostmortem::id).containsExactly("pm-2", "pm-1");
+        assertThat(reopened.olderThan("nope", ALL, 10)).isEmpty();
+    }
+
+    @Test
     void readsAndDeletesAreTenantScoped() throws Exception {
         JsonlPostmortemStore store = new JsonlPostmortemStore(file());
         store.append(entry("pm-a", "acme", 1));
