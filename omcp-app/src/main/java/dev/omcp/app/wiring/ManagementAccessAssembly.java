@@ -261,7 +261,7 @@ final class ManagementAccessAssembly {
         Duration timeout = Duration.ofSeconds(5);
         HttpClient http = HttpClient.newBuilder().connectTimeout(timeout).followRedirects(HttpClient.Redirect.NEVER).build();
         OidcClient client = new OidcClient(new OidcSettings(oidc.issuer(), oidc.clientId(), oidc.clientSecret(), oidc.redirectUri(),
-                oidc.scopes(), timeout), http);
+                oidc.scopes(), timeout), http, clock);
         Set<String> knownRoles = policy instanceof RolePolicy roles ? roles.roleNames() : Set.copyOf(BuiltinPolicy.roleNames());
         ClaimMapping mapping = new ClaimMapping(oidc.rolesClaim(), oidc.roleMap(), oidc.tenantClaim(), knownRoles);
         Optional<ClientRegistrar> registrar = Optional.empty();

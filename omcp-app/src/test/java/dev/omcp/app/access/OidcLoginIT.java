@@ -224,6 +224,55 @@ class OidcLoginIT {
     }
 
     @Test
+    void aSubjectWithQuotesBidiAndInvisibleCharacters_isAuditedAndLoggedEscaped_soItStillNamesOnePerson() {
+        // what a provider (or a person who may choose their own subject there) can put into sub
+        String sub = "u-9\" principal=\"admin\u202Enimda\u200B";
+        String shown = "u-9\\u{22} principal=\\u{22}admin\\u{202E}nimda\\u{200B}";
+        Browser browser = gateway.browser();
+
+        Browser.Reply callback = signIn(browser, person(sub, Map.of("groups", List.of("platform-admins"))));
+        assertThat(callback.status()).isEqualTo(302);
+        assertThat(browser.get("/api/me").json().path("sub").asText()).as("the session keeps the subject as sent").isEqualTo(sub);
+        // a later change by the same person: the actor comes from the session, and reads the same
+        assertThat(browser.post("/api/auth/revocations", "{\"sid\": \"some-other-session\", \"reason\": \"test\"}").status())
+                .isEqualTo(201);
+
+        assertThat(gateway.audit.events()).filteredOn(e -> e.action().equals("oidc-login")).singleElement()
+                .satisfies(e -> assertThat(e.actor()).isEqualTo(shown));
+        assertThat(gateway.audit.events()).filteredOn(e -> e.path().equals("/api/auth/revocations")).singleElement()
+                .satisfies(e -> assertThat(e.actor()).isEqualTo(shown));
+        assertThat(log.messages()).filteredOn(m -> m.contains("outcome=ok mode=oidc")).singleElement().asString()
+                .startsWith("event=login outcome=ok mode=oidc principal=\"" + shown + "\" roles=");
+    }
+
+    @Test
+    void aSubjectWithALineBreak_isRefused_becauseNoRevocationCouldNameIt_andIsAuditedEscaped() {
+        String sub = "u-9\n2026-01-01 INFO event=login outcome=ok principal=\"admin\"";
+        Browser browser = gateway.browser();
+
+        Browser.Reply callback = signIn(browser, person(sub, Map.of("groups", List.of("platform-admins"))));
+
+        assertThat(callback.status()).isEqualTo(401);
+        assertThat(callback.json().path("code").asText()).isEqualTo("OMCP_OIDC_FAILED");
+        assertThat(callback.json().path("error").asText()).contains("sub claim holds control characters").doesNotContain("u-9");
+        assertThat(callback.cookie("omcp_session")).isNull();
+        assertThat(gateway.audit.events()).filteredOn(e -> e.action().equals("oidc-login")).singleElement()
+                .satisfies(e -> assertThat(e.actor()).isEqualTo("u-9\\u{A}2026-01-01 INFO event=login outcome=ok principal=\\u{22}admin\\u{22}"));
+        assertThat(log.messages()).noneMatch(m -> m.contains("\n"));
+    }
+
+    @Test
+    void aSubjectLongerThanAnyRealOne_isRefused_andAuditedBoundedWithADigest() {
+        String sub = "s".repeat(5000);
+        Browser.Reply callback = signIn(gateway.browser(), person(sub, Map.of()));
+
+        assertThat(callback.status()).isEqualTo(401);
+        assertThat(callback.body()).contains("OMCP_OIDC_FAILED").doesNotContain("ssssssssss");
+        assertThat(gateway.audit.events()).filteredOn(e -> e.action().equals("oidc-login")).singleElement()
+                .satisfies(e -> assertThat(e.actor()).matches("s{160}\\.\\.\\.#[0-9a-f]{16}"));
+    }
+
+    @Test
     void theCallbackHandsThePageTheNewSessionsCsrfToken_andOneFromBeforeTheSignInIsRefused() {
         Browser browser = gateway.browser();
         browser.get("/api/me");

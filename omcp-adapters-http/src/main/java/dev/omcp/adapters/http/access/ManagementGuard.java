@@ -4,6 +4,7 @@ import dev.omcp.adapters.http.api.AccessRefusals;
 import dev.omcp.adapters.http.api.ApiCaller;
 import dev.omcp.adapters.http.api.ApiGuard;
 import dev.omcp.adapters.http.api.ApiRoutes;
+import dev.omcp.adapters.http.api.IdentityText;
 import dev.omcp.adapters.http.api.JsonResponses;
 import dev.omcp.adapters.http.api.ManagementIdentity;
 import dev.omcp.adapters.http.auth.AuthMode;
@@ -159,7 +160,7 @@ public final class ManagementGuard implements ApiGuard, ManagementIdentity {
                 return;
             }
             LOG.error("event=audit-unavailable method={} path=\"{}\" actor=\"{}\" outcome=refused reason=\"{}\"", method, path,
-                    principal.map(Principal::id).orElse("unauthenticated"), reason.get());
+                    principal.map(Principal::id).map(IdentityText::of).orElse("unauthenticated"), reason.get());
             // the reason may name a file: it stays in the operator's log
             JsonResponses.error(ctx, 503, "OMCP_AUDIT_UNAVAILABLE", "the audit log cannot record changes right now, so this"
                     + " request was refused and nothing was changed; retry later, and tell an operator (the gateway log says"
@@ -171,7 +172,7 @@ public final class ManagementGuard implements ApiGuard, ManagementIdentity {
     public void reportUnrouted(Context ctx, String resource, String action, String target) {
         locateClient(ctx);
         Optional<Principal> principal = resolve(ctx);
-        String actor = principal.map(Principal::id).orElse("unauthenticated");
+        String actor = principal.map(Principal::id).map(IdentityText::of).orElse("unauthenticated");
         write(new AuditEvent(actor, principal.map(Principal::tenant).orElse(""), resource, action, ctx.method().name(), ctx.path(),
                 ctx.statusCode(), ApiCaller.clientIp(ctx), target));
     }
@@ -228,7 +229,7 @@ public final class ManagementGuard implements ApiGuard, ManagementIdentity {
             case AccessDecision.Denied denied -> AccessRefusals.permissionDenied(ctx, permission, denied.have());
             case AccessDecision.Unavailable unavailable -> {
                 LOG.error("event=policy-unavailable principal=\"{}\" permission={} reason=\"{}\"",
-                        principal.id(), permission, unavailable.reason());
+                        IdentityText.of(principal.id()), permission, unavailable.reason());
                 AccessRefusals.policyUnavailable(ctx, unavailable.reason());
             }
         }
@@ -245,7 +246,8 @@ public final class ManagementGuard implements ApiGuard, ManagementIdentity {
         } else {
             status = ctx.statusCode();
         }
-        String actor = ApiCaller.auditActor(ctx).orElseGet(() -> principal.map(Principal::id).orElse("unauthenticated"));
+        // the one place an actor enters the audit: a user name or an OIDC subject may hold anything
+        String actor = IdentityText.of(ApiCaller.auditActor(ctx).orElseGet(() -> principal.map(Principal::id).orElse("unauthenticated")));
         String target = ApiCaller.auditTarget(ctx).orElseGet(() -> {
             List<String> names = route.pathParameters();
             if (names.isEmpty()) {

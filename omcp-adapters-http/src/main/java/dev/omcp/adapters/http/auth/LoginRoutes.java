@@ -3,6 +3,7 @@ package dev.omcp.adapters.http.auth;
 import dev.omcp.adapters.http.api.ApiCaller;
 import dev.omcp.adapters.http.api.ApiRoutes;
 import dev.omcp.adapters.http.api.BodyRefusal;
+import dev.omcp.adapters.http.api.IdentityText;
 import dev.omcp.adapters.http.api.JsonResponses;
 import dev.omcp.adapters.http.api.JsonpExchange;
 import dev.omcp.adapters.http.metrics.GatewayMetrics;
@@ -164,7 +165,7 @@ public final class LoginRoutes {
                 answer.put("ok", true);
                 answer.put("user", user);
                 JsonResponses.json(ctx, 200, answer);
-                LOG.info("event=login outcome=ok principal=\"{}\" ip={}", printable(claims.sub()), ApiCaller.clientIp(ctx));
+                LOG.info("event=login outcome=ok principal=\"{}\" ip={}", IdentityText.of(claims.sub()), ApiCaller.clientIp(ctx));
             }
             case LoginResult.InvalidCredentials invalid -> {
                 countRefusal(ctx, "OMCP_INVALID_CREDENTIALS");
@@ -201,7 +202,8 @@ public final class LoginRoutes {
     private String auditActor(String username, LoginResult result) {
         boolean named = result instanceof LoginResult.LoggedIn || result instanceof LoginResult.AccountLocked
                 || login.orElseThrow().isKnownUser(username);
-        return named ? printable(username) : UNKNOWN_USER;
+        // as typed: the audit writes every actor in its printable, bounded form (IdentityText)
+        return named ? username : UNKNOWN_USER;
     }
 
     /**
@@ -224,7 +226,7 @@ public final class LoginRoutes {
                 sessions.close(claims.get());
             } catch (IllegalStateException e) {
                 // The blocklist is full: the cookie is still cleared, and the operator learns why.
-                LOG.error("event=logout-revocation-failed principal=\"{}\" reason=\"{}\"", printable(claims.get().sub()), e.getMessage());
+                LOG.error("event=logout-revocation-failed principal=\"{}\" reason=\"{}\"", IdentityText.of(claims.get().sub()), e.getMessage());
             }
         }
         ctx.res().addHeader("Set-Cookie", SessionCookies.clearCookie(ApiCaller.secure(ctx)));
@@ -261,7 +263,7 @@ public final class LoginRoutes {
         RevocationTarget target = sid ? RevocationTarget.SID : RevocationTarget.SUB;
         String value = named.getString();
         String reason = body.get("reason") instanceof JsonString text ? text.getString() : "";
-        ApiCaller.auditTarget(ctx, (sid ? "sid:" : "sub:") + printable(value));
+        ApiCaller.auditTarget(ctx, (sid ? "sid:" : "sub:") + IdentityText.of(value));
         Principal by = ApiCaller.principal(ctx).orElse(Principal.anonymous());
         Revocation revocation;
         try {
@@ -273,7 +275,7 @@ public final class LoginRoutes {
             JsonResponses.error(ctx, 507, "OMCP_BLOCKLIST_FULL", e.getMessage());
             return;
         }
-        LOG.info("event=session-revoked target={} by=\"{}\"", target.name().toLowerCase(java.util.Locale.ROOT), printable(by.id()));
+        LOG.info("event=session-revoked target={} by=\"{}\"", target.name().toLowerCase(java.util.Locale.ROOT), IdentityText.of(by.id()));
         JsonResponses.json(ctx, 201, describe(revocation));
     }
 
@@ -284,11 +286,5 @@ public final class LoginRoutes {
         entry.put("revokedAt", revocation.revokedAt().toString());
         entry.put("revokedBy", revocation.revokedBy());
         return entry;
-    }
-
-    /** For logs and audit: no control characters, bounded. */
-    static String printable(String text) {
-        String clean = text.replaceAll("[^\\x20-\\x7e]", "?").replace("\"", "'");
-        return clean.length() <= 256 ? clean : clean.substring(0, 256);
     }
 }

@@ -22,9 +22,10 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.text.ParseException;
+import java.time.Clock;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.Base64;
+import java.util.Date;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -64,15 +65,21 @@ public final class OidcClient {
 
     private final OidcSettings settings;
     private final BoundedExchange exchange;
+    private final Clock clock;
     private final AtomicReference<Provider> provider = new AtomicReference<>();
     /** The discovery in progress, if any: requests that need one while it runs wait for its outcome. */
     private final AtomicReference<CompletableFuture<Provider>> discovering = new AtomicReference<>();
 
     private record Provider(URI authorization, URI token, DefaultJWTProcessor<SecurityContext> processor, long fetchedNanos) {}
 
-    public OidcClient(OidcSettings settings, HttpClient http) {
+    /**
+     * @param clock the gateway's clock: an ID token's {@code iat}, {@code exp} and {@code nbf} are
+     *     judged against it (with 60 seconds of tolerance), as sessions and login states are
+     */
+    public OidcClient(OidcSettings settings, HttpClient http, Clock clock) {
         this.settings = Objects.requireNonNull(settings, "settings");
         this.exchange = new BoundedExchange(Objects.requireNonNull(http, "http"), settings.timeout(), MAX_RESPONSE);
+        this.clock = Objects.requireNonNull(clock, "clock");
     }
 
     /** The URL to send the browser to, with state, nonce and the PKCE challenge. */
@@ -129,7 +136,7 @@ public final class OidcClient {
             JWTClaimsSet claims = processor.process(idToken, null);
             // OpenID Connect Core 3.1.3.7 step 10; Nimbus checks exp and nbf but not iat. A token
             // issued in the future was not issued for this login, and its exp may lie far beyond it.
-            if (claims.getIssueTime().toInstant().isAfter(Instant.now().plus(CLOCK_SKEW))) {
+            if (claims.getIssueTime().toInstant().isAfter(clock.instant().plus(CLOCK_SKEW))) {
                 throw new OidcException("the ID token was refused: it was issued in the future (iat); "
                         + "check the clocks of the gateway and the identity provider", false);
             }
@@ -247,7 +254,13 @@ public final class OidcClient {
         processor.setJWTClaimsSetVerifier(new DefaultJWTClaimsVerifier<>(
                 settings.clientId(),
                 new JWTClaimsSet.Builder().issuer(issuer).build(),
-                Set.of("sub", "iat", "exp", "nonce")));
+                Set.of("sub", "iat", "exp", "nonce")) {
+            @Override
+            protected Date currentTime() {
+                // exp and nbf by the same clock as iat, not the system's own
+                return Date.from(clock.instant());
+            }
+        });
         LOG.info("event=oidc-discovered issuer=\"{}\"", issuer);
         return new Provider(authorization, token, processor, System.nanoTime());
     }

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.omcp.adapters.http.api.ApiCaller;
 import dev.omcp.adapters.http.api.ApiRoutes;
+import dev.omcp.adapters.http.api.IdentityText;
 import dev.omcp.adapters.http.api.JsonResponses;
 import dev.omcp.adapters.http.auth.AddressTableFullWarnings;
 import dev.omcp.adapters.http.auth.LoginRefusals;
@@ -195,6 +196,7 @@ public final class OidcRoutes {
             return;
         }
         if (claims.get("sub") instanceof String sub) {
+            // as the provider sent it: the audit writes it in its printable, bounded form (IdentityText)
             ApiCaller.auditActor(ctx, sub);
         }
         MappedIdentity identity = mapping.map(claims);
@@ -205,7 +207,7 @@ public final class OidcRoutes {
         SessionClaims session = sessions.open(((MappedIdentity.Mapped) identity).subject());
         ctx.res().addHeader("Set-Cookie", cookies.setCookie(session, sessions.lifetime(), ApiCaller.secure(ctx)));
         csrf.issueForSession(ctx, session.sid(), ApiCaller.secure(ctx));
-        LOG.info("event=login outcome=ok mode=oidc principal=\"{}\" roles={}", session.sub().replaceAll("[^\\x20-\\x7e]", "?"),
+        LOG.info("event=login outcome=ok mode=oidc principal=\"{}\" roles={}", IdentityText.of(session.sub()),
                 session.roles());
         ctx.redirect(expected.path("returnTo").asText("/"));
     }

@@ -4,6 +4,7 @@ import dev.omcp.sdk.json.Jsonp;
 import dev.omcp.adapters.http.api.ApiCaller;
 import dev.omcp.adapters.http.api.ApiRoutes;
 import dev.omcp.adapters.http.api.BodyRefusal;
+import dev.omcp.adapters.http.api.IdentityText;
 import dev.omcp.adapters.http.api.JsonpExchange;
 import dev.omcp.adapters.http.api.ManagementIdentity;
 import dev.omcp.adapters.http.server.HttpModule;
@@ -340,7 +341,7 @@ public final class SourcesRoutes implements HttpModule {
             case SourceOutcome.Removed r -> "removed";
             case SourceOutcome.Refused r -> "refused code=" + r.code();
         };
-        LOG.info("event=source-{} actor={} source={} outcome={}", action, caller.id(), name.replaceAll("[^A-Za-z0-9._-]", "?"), result);
+        LOG.info("event=source-{} actor=\"{}\" source={} outcome={}", action, IdentityText.of(caller.id()), name.replaceAll("[^A-Za-z0-9._-]", "?"), result);
     }
 
     /** For documentation: the routes and their permissions as {@code METHOD path permission} lines. */

@@ -2,6 +2,7 @@ package dev.omcp.adapters.http.tools;
 
 import dev.omcp.adapters.http.api.ApiCaller;
 import dev.omcp.adapters.http.api.ApiRoutes;
+import dev.omcp.adapters.http.api.IdentityText;
 import dev.omcp.adapters.http.api.JsonpExchange;
 import dev.omcp.adapters.http.server.HttpModule;
 import dev.omcp.ports.identity.Principal;
@@ -113,7 +114,7 @@ public final class ToolRoutes implements HttpModule {
         String tool = ((JsonString) toolValue).getString();
         JsonObject argumentsObject = arguments.asJsonObject();
         ToolOutcome outcome = tools.invoke(caller, tool, argumentsObject);
-        LOG.info("event=playground-invoke actor=\"{}\" tool={} outcome={}", caller.id(), tool, describe(outcome));
+        LOG.info("event=playground-invoke actor=\"{}\" tool={} outcome={}", IdentityText.of(caller.id()), tool, describe(outcome));
         if (outcome instanceof ToolOutcome.UnknownTool) {
             JsonpExchange.error(ctx, 404, "OMCP_UNKNOWN_TOOL", "no tool named " + tool + " that you may use; list the tools "
                     + "with tools/list on /mcp", Jsonp.object().add("tool", tool).build());

@@ -16,6 +16,7 @@ import com.nimbusds.jwt.PlainJWT;
 import com.nimbusds.jwt.SignedJWT;
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
+import dev.omcp.testkit.time.ManualClock;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.net.InetAddress;
@@ -58,6 +59,8 @@ class OidcClientIT {
     private final Map<String, Behaviour> behaviour = new ConcurrentHashMap<>();
     private final AtomicReference<String> idToken = new AtomicReference<>();
     private final Map<String, AtomicInteger> served = new ConcurrentHashMap<>();
+    /** The gateway's clock: years away from the system clock, so a check that reads the system clock shows. */
+    private final ManualClock clock = new ManualClock(Instant.parse("2031-03-01T00:00:00Z"));
     private RSAKey signingKey;
     private HttpServer provider;
     private String issuer;
@@ -128,11 +131,11 @@ class OidcClientIT {
 
     private OidcClient client(Duration timeout) {
         return new OidcClient(new OidcSettings(URI.create(issuer), CLIENT_ID, "", URI.create("https://gw.example.test/api/auth/oidc/callback"),
-                List.of("openid"), timeout), HttpClient.newBuilder().followRedirects(HttpClient.Redirect.NEVER).build());
+                List.of("openid"), timeout), HttpClient.newBuilder().followRedirects(HttpClient.Redirect.NEVER).build(), clock);
     }
 
     private JWTClaimsSet claims() {
-        Instant now = Instant.now();
+        Instant now = clock.instant();
         return new JWTClaimsSet.Builder().issuer(issuer).audience(CLIENT_ID).subject("u-1").issueTime(Date.from(now))
                 .expirationTime(Date.from(now.plusSeconds(300))).claim("nonce", NONCE).build();
     }
@@ -299,7 +302,7 @@ class OidcClientIT {
     void anIdTokenIssuedInTheFuture_isRefused_butOneWithinTheClockSkewLogsIn() throws JOSEException, OidcException {
         // OpenID Connect Core 3.1.3.7 step 10: a token issued a day from now was not issued for this
         // login; it would also stay valid long after it (exp follows iat)
-        Instant tomorrow = Instant.now().plus(Duration.ofDays(1));
+        Instant tomorrow = clock.instant().plus(Duration.ofDays(1));
         idToken.set(signed(new JWTClaimsSet.Builder(claims()).issueTime(Date.from(tomorrow))
                 .expirationTime(Date.from(tomorrow.plusSeconds(300))).build()));
         assertThatThrownBy(() -> client().redeem("code", "verifier", NONCE)).isInstanceOfSatisfying(OidcException.class, e -> {
@@ -308,14 +311,42 @@ class OidcClientIT {
             assertCleanRefusal(e, false);
         });
 
-        idToken.set(signed(new JWTClaimsSet.Builder(claims()).issueTime(Date.from(Instant.now().plusSeconds(30))).build()));
+        idToken.set(signed(new JWTClaimsSet.Builder(claims()).issueTime(Date.from(clock.instant().plusSeconds(30))).build()));
         assertThat(client().redeem("code", "verifier", NONCE)).containsEntry("sub", "u-1");
+    }
+
+    @Test
+    void theFutureIatCheck_readsTheGatewaysClock_andAllowsExactlySixtySecondsOfSkew() throws JOSEException, OidcException {
+        OidcClient client = client();
+        Instant now = clock.instant();
+        idToken.set(signed(new JWTClaimsSet.Builder(claims()).issueTime(Date.from(now.plusSeconds(60))).build()));
+        assertThat(client.redeem("code", "verifier", NONCE)).as("iat 60 s ahead: within the skew").containsEntry("sub", "u-1");
+
+        idToken.set(signed(new JWTClaimsSet.Builder(claims()).issueTime(Date.from(now.plusSeconds(61))).build()));
+        assertThatThrownBy(() -> client.redeem("code", "verifier", NONCE)).as("iat 61 s ahead")
+                .isInstanceOfSatisfying(OidcException.class, e -> assertThat(e.getMessage()).contains("issued in the future (iat)"));
+
+        clock.advance(Duration.ofSeconds(1));
+        assertThat(client.redeem("code", "verifier", NONCE)).as("the same token one second later").containsEntry("sub", "u-1");
+    }
+
+    @Test
+    void expiryIsJudgedByTheGatewaysClock_notTheSystemClock() throws JOSEException {
+        // valid by the system clock, long expired by the gateway's
+        Instant systemNow = Instant.now();
+        idToken.set(signed(new JWTClaimsSet.Builder(claims()).issueTime(Date.from(systemNow))
+                .expirationTime(Date.from(systemNow.plusSeconds(300))).build()));
+
+        assertThatThrownBy(() -> client().redeem("code", "verifier", NONCE)).isInstanceOfSatisfying(OidcException.class, e -> {
+            assertThat(e.getMessage()).startsWith("the ID token was refused: ").containsIgnoringCase("expired");
+            assertCleanRefusal(e, false);
+        });
     }
 
     @Test
     void anIdTokenWithoutExpiry_orWithAnotherIssuerOrAudience_isRefused() throws JOSEException {
         JWTClaimsSet noExpiry = new JWTClaimsSet.Builder(claims()).expirationTime(null).build();
-        JWTClaimsSet expired = new JWTClaimsSet.Builder(claims()).expirationTime(Date.from(Instant.now().minusSeconds(120))).build();
+        JWTClaimsSet expired = new JWTClaimsSet.Builder(claims()).expirationTime(Date.from(clock.instant().minusSeconds(120))).build();
         JWTClaimsSet otherIssuer = new JWTClaimsSet.Builder(claims()).issuer(issuer + "/other").build();
         JWTClaimsSet otherAudience = new JWTClaimsSet.Builder(claims()).audience("another-client").build();
         JWTClaimsSet severalAudiencesNoAzp = new JWTClaimsSet.Builder(claims()).audience(List.of(CLIENT_ID, "api")).build();

@@ -20,6 +20,10 @@ import java.util.Set;
  * that are exactly a role name of the policy are taken as that role. Values naming no role are
  * ignored, so a person without any mapped group logs in with no permissions.
  *
+ * <p>The {@code sub} claim must be 1-256 characters without control characters or a leading or
+ * trailing space (OpenID Connect Core 2 asks for at most 255 ASCII characters): sessions are revoked
+ * by naming it, and the revocation refuses control characters and trims what it is given.
+ *
  * <p>An {@code email} claim grants roles or a tenant only when {@code email_verified} is true
  * (OpenID Connect Core 5.1): an address the provider did not verify is only what the person typed,
  * so mapping it (the {@code google} profile maps addresses) would let anyone claim a mapped one.
@@ -54,6 +58,12 @@ public final class ClaimMapping implements ExternalIdentityMapping {
         Object sub = claims.get("sub");
         if (!(sub instanceof String subject) || subject.isBlank() || subject.length() > MAX_TEXT) {
             return new MappedIdentity.Refused("the ID token has no usable sub claim");
+        }
+        // An admin revokes a person's sessions by naming this value (POST /api/auth/revocations), which
+        // refuses control characters and trims: a subject either way could never be revoked.
+        if (subject.chars().anyMatch(Character::isISOControl) || !subject.trim().equals(subject)) {
+            return new MappedIdentity.Refused("the ID token's sub claim holds control characters or begins or ends with "
+                    + "a space, so its sessions could not be revoked; the identity provider must send a plain identifier");
         }
         String name = firstText(claims, "name", "preferred_username", "email").orElse(subject);
         Set<String> roles = new LinkedHashSet<>();

@@ -98,4 +98,21 @@ class ClaimMappingTest {
         assertThat(OidcProfile.named("unknown")).isEmpty();
         assertThat(OidcProfile.acceptedNames()).contains("keycloak", "google", "auth0");
     }
+
+    @Test
+    void aSubjectThatARevocationCouldNotName_isRefused_controlCharactersOrASurroundingSpace() {
+        // POST /api/auth/revocations {"sub": ...} refuses control characters and trims: a session
+        // opened for such a subject could never be revoked by subject
+        ClaimMapping mapping = new ClaimMapping("groups", Map.of(), "", ROLES);
+        for (String sub : List.of("u-1\n", "u\u00071", "u-1\u0085", " u-1", "u-1 ", "u-1\t")) {
+            assertThat(mapping.map(Map.of("sub", sub))).as("sub %s", sub.codePoints().boxed().toList())
+                    .isInstanceOfSatisfying(MappedIdentity.Refused.class, refused -> assertThat(refused.reason())
+                            .contains("sub claim holds control characters or begins or ends with a space")
+                            .doesNotContain("u-1"));
+        }
+        // what real providers send keeps working, spaces and non-ASCII inside included
+        for (String sub : List.of("248289761001", "auth0|5f7c8ec7c33c6c004bbafe82", "John Smith", "josé", "ad\u200Bmin")) {
+            assertThat(mapped(mapping, Map.of("sub", sub)).sub()).isEqualTo(sub);
+        }
+    }
 }
