@@ -1,5 +1,6 @@
 package dev.omcp.app.settings;
 
+import dev.omcp.sdk.text.BackendText;
 import java.nio.file.Files;
 import java.nio.file.InvalidPathException;
 import java.nio.file.Path;
@@ -176,8 +177,12 @@ final class Environment {
         return value == null || value.isBlank() ? Optional.empty() : Optional.of(value.trim());
     }
 
+    /**
+     * Records a problem. The values, file names and parser messages it quotes are escaped
+     * ({@link BackendText#escaped}): the launcher prints problems to the operator's terminal.
+     */
     void problem(Variable variable, String message) {
-        problems.add(variable.name() + " " + message);
+        problems.add(variable.name() + " " + BackendText.escaped(message));
     }
 
     List<String> problems() {

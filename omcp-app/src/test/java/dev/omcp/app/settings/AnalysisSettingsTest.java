@@ -117,6 +117,24 @@ class AnalysisSettingsTest {
     }
 
     @Test
+    void aCatalogListThatNamesAServiceTwice_isInvalid_ratherThanKeepingTheLastSilently() {
+        // the object form was refused by the JSON reader; the list form kept the second entry and dropped the first
+        files.put(Path.of("/c.json"), """
+                {"services": [{"name": "checkout", "owner": "team-a"}, {"name": "cart"}, {"name": "checkout", "owner": "team-b"}]}""");
+
+        assertThat(problems("OMCP_SERVICE_CATALOG_FILE", "/c.json")).isEqualTo(
+                "OMCP_SERVICE_CATALOG_FILE /c.json: services[2] names 'checkout' again (first in services[0]); give each service one entry");
+    }
+
+    @Test
+    void aCatalogNameWithControlCharacters_isShownEscapedInTheProblem() {
+        files.put(Path.of("/c.json"), "{\"services\": {\"pay\\u001b[2Jments\": 7}}");
+
+        assertThat(problems("OMCP_SERVICE_CATALOG_FILE", "/c.json"))
+                .isEqualTo("OMCP_SERVICE_CATALOG_FILE /c.json: services.pay\\u001b[2Jments must be an object of catalog fields");
+    }
+
+    @Test
     void everyProblemOfACatalog_isListed() {
         files.put(Path.of("/c.json"), "{\"services\": [{\"name\": \"ok\"}, {\"owner\": \"nameless\"}, 7]}");
 

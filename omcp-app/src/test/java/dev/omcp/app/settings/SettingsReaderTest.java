@@ -57,6 +57,22 @@ class SettingsReaderTest {
                 .as("empty entries beside real ones are still dropped").containsExactly("gw.example.com");
     }
 
+    @Test
+    void aValueWithControlCharacters_isShownEscaped_soItCanNeitherDriveTheTerminalNorForgeAProblemLine() {
+        // an escape sequence (here: set the terminal's title) or a line break inside a value went to stderr as written
+        InvalidSettingsException e = catchThrowableOfType(InvalidSettingsException.class, () -> SettingsReader.read(Map.of(
+                "OMCP_LOG_LEVEL", "in\u001b]0;owned\u0007fo",
+                "PORT", "80\n  - OMCP_AUTH is fine",
+                "OMCP_LOG_FORMAT", "js\u202eon")));
+
+        assertThat(e.problems()).containsExactlyInAnyOrder(
+                "OMCP_LOG_LEVEL must be one of trace, debug, info, warn, error, got 'in\\u001b]0;owned\\u0007fo'",
+                "PORT must be an integer from 0 to 65535, got '80\\n  - OMCP_AUTH is fine'",
+                "OMCP_LOG_FORMAT must be one of text, json, got 'js\\u202eon'");
+        assertThat(e.getMessage().lines()).hasSize(4);
+        assertThat(e.getMessage()).doesNotContain("\u001b", "\u0007", "\u202e");
+    }
+
     /** Each would otherwise start and fail later: at the first dead letter, registration or report, or as "cannot be read". */
     @Test
     void everyFileVariable_namingADirectory_isReportedAtOnce(@TempDir Path dir) throws Exception {

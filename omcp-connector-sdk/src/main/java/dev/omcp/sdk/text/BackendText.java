@@ -59,4 +59,41 @@ public final class BackendText {
         String printable = UNQUOTABLE_CHARS.matcher(text.substring(0, end)).replaceAll("?");
         return end < text.length() ? printable + "…" : printable;
     }
+
+    /**
+     * Text as a message for an operator's terminal or log may print it whole: control, format,
+     * line-separator and lone surrogate characters written as escapes ({@code \n}, {@code \r},
+     * {@code \t}, otherwise &#92;u001b-style per UTF-16 unit), every other character as it is.
+     * Printed raw, an escape sequence would drive the terminal, a line break would forge a further
+     * line, and a bidirectional override would reorder what is read. Nothing is cut: bound the text
+     * first where it may be large.
+     */
+    public static String escaped(String text) {
+        if (text.codePoints().allMatch(BackendText::printable)) {
+            return text;
+        }
+        StringBuilder out = new StringBuilder(text.length() + 16);
+        text.codePoints().forEach(c -> {
+            if (printable(c)) {
+                out.appendCodePoint(c);
+            } else if (c == '\n') {
+                out.append("\\n");
+            } else if (c == '\r') {
+                out.append("\\r");
+            } else if (c == '\t') {
+                out.append("\\t");
+            } else {
+                for (char unit : Character.toChars(c)) {
+                    out.append(String.format("\\u%04x", (int) unit));
+                }
+            }
+        });
+        return out.toString();
+    }
+
+    private static boolean printable(int c) {
+        int type = Character.getType(c);
+        return !Character.isISOControl(c) && type != Character.FORMAT && type != Character.LINE_SEPARATOR
+                && type != Character.PARAGRAPH_SEPARATOR && type != Character.SURROGATE;
+    }
 }

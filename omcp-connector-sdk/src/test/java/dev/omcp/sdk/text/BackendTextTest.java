@@ -42,4 +42,11 @@ class BackendTextTest {
         assertThat(BackendText.quoted("a" + "😀".repeat(10), 4)).isEqualTo("a😀…");
         assertThat(BackendText.quoted(null, 8)).isEqualTo("null");
     }
+
+    @Test
+    void escapedText_showsEveryInvisibleCharacterAsAnEscape_andKeepsTheRestWhole() {
+        assertThat(BackendText.escaped("in\u001b]0;owned\u0007fo\n  - forged\r\t\u202eend /tmp/a\\b " + "x".repeat(300)))
+                .isEqualTo("in\\u001b]0;owned\\u0007fo\\n  - forged\\r\\t\\u202eend /tmp/a\\b " + "x".repeat(300));
+        assertThat(BackendText.escaped("plain text, é and 😀")).isEqualTo("plain text, é and 😀");
+    }
 }

@@ -367,7 +367,11 @@ public final class YamlSourceStore implements SourceStore {
         int index = 0;
         for (Object item : list) {
             index++;
-            if (item instanceof Map<?, ?> m && m.get("name") instanceof String name && m.get("version") != null) {
+            if (item instanceof Map<?, ?> m && m.get("name") instanceof String name && m.get("version") instanceof Number) {
+                // YAML reads version: 1.10 as the number 1.1; naming '1.1' would name a version nobody wrote
+                problems.add("plugins entry " + index + ": 'version' of '" + name + "' is a number to YAML; write the exact semantic "
+                        + "version in quotes, for example version: \"1.2.0\"");
+            } else if (item instanceof Map<?, ?> m && m.get("name") instanceof String name && m.get("version") != null) {
                 try {
                     pins.add(new PluginPin(substitution.apply(name), substitution.apply(String.valueOf(m.get("version")))));
                 } catch (IllegalArgumentException e) {
@@ -439,7 +443,13 @@ public final class YamlSourceStore implements SourceStore {
             return Jsonp.value(bi);
         }
         if (value instanceof Double || value instanceof Float) {
-            return Jsonp.value(((Number) value).doubleValue());
+            double number = ((Number) value).doubleValue();
+            if (!Double.isFinite(number)) {
+                // JSON has no such number; the JSON library's own "Infinite or NaN" named neither the key nor the fix
+                throw new IllegalArgumentException("'" + path + "' is not a finite number (.nan, .inf, or too large for a double); "
+                        + "write a number such as 0.5");
+            }
+            return Jsonp.value(number);
         }
         if (value instanceof Map<?, ?> map) {
             JsonObjectBuilder out = Jsonp.object();

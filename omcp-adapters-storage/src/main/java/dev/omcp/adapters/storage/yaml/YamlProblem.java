@@ -1,5 +1,6 @@
 package dev.omcp.adapters.storage.yaml;
 
+import dev.omcp.sdk.text.BackendText;
 import org.yaml.snakeyaml.error.Mark;
 import org.yaml.snakeyaml.error.MarkedYAMLException;
 import org.yaml.snakeyaml.error.YAMLException;
@@ -17,6 +18,12 @@ public final class YamlProblem {
      * in parentheses: {@code (Number of aliases for non-scalar nodes exceeds the specified max=20)}.
      */
     public static String describe(YAMLException e) {
+        // it can quote a key (a duplicate one), and the file's escapes ("\e[2J") would otherwise reach
+        // the log and the sources API as a live terminal sequence or a forged line
+        return BackendText.escaped(located(e));
+    }
+
+    private static String located(YAMLException e) {
         if (e instanceof MarkedYAMLException marked && marked.getProblem() != null) {
             Mark mark = marked.getProblemMark();
             String context = marked.getContext() == null ? "" : " (" + marked.getContext().strip() + ")";

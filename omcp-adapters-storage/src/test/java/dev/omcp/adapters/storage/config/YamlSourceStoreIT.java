@@ -333,6 +333,44 @@ class YamlSourceStoreIT {
     }
 
     @Test
+    void aPinVersionThatYamlReadAsANumber_isRefusedAsWritten_withHowToQuoteIt() throws Exception {
+        // version: 1.10 is the number 1.1 to YAML; the problem named '1.1', a version nobody wrote
+        Path file = write("sources.yaml", """
+                plugins:
+                  - {name: tempo, version: 1.10}
+                  - {name: zipkin, version: 2.0.1}
+                """);
+        SourcesDocument document = store(file, List.of()).load();
+
+        assertThat(document.problems()).containsExactly("plugins entry 1: 'version' of 'tempo' is a number to YAML; write the exact "
+                + "semantic version in quotes, for example version: \"1.2.0\"");
+        assertThat(document.plugins()).containsExactly(new PluginPin("zipkin", "2.0.1"));
+    }
+
+    @Test
+    void aNumberThatIsNotFinite_isRefusedNamingItsKey_andTheOtherSourcesLoad() throws Exception {
+        // .nan, .inf and 1e999 (beyond a double) failed as "Infinite or NaN", naming neither the key nor what to write
+        Path file = write("sources.yaml", """
+                sources:
+                  - {name: a, type: prometheus, url: 'https://a.example.com', timeout: .nan}
+                  - {name: b, type: prometheus, url: 'https://b.example.com', limits: {max: 1e999}}
+                  - {name: c, type: prometheus, url: 'https://c.example.com', ratio: 0.5}
+                health:
+                  thresholds:
+                    latency: {degraded: -.inf}
+                """);
+        SourcesDocument document = store(file, List.of()).load();
+
+        assertThat(document.problems()).containsExactly(
+                "sources entry 1: 'timeout' is not a finite number (.nan, .inf, or too large for a double); write a number such as 0.5",
+                "sources entry 2: 'limits.max' is not a finite number (.nan, .inf, or too large for a double); write a number such as 0.5");
+        assertThat(document.sources()).extracting(s -> s.config().name()).containsExactly("c");
+        assertThat(document.healthThresholds()).isEqualTo(new dev.omcp.ports.settings.StoredThresholds.Unreadable(List.of(
+                "health.thresholds.latency.degraded: 'health.thresholds.latency.degraded' is not a finite number (.nan, .inf, or too "
+                        + "large for a double); write a number such as 0.5")));
+    }
+
+    @Test
     void aSyntaxErrorIsLocated_withoutQuotingTheLineThatHoldsASecret() throws Exception {
         Path file = write("sources.yaml", """
                 sources:

@@ -34,6 +34,13 @@ class YamlProblemTest {
     }
 
     @Test
+    void aDuplicateKeyWithControlCharacters_isNamedWithThemEscaped() {
+        // the key came as written into the log and the sources API: an escape sequence drove the reader's terminal
+        assertThat(problem("\"k\\e[31m\": 1\n\"k\\e[31m\": 2\n"))
+                .isEqualTo("at line 2, column 1: found duplicate key k\\u001b[31m (while constructing a mapping)");
+    }
+
+    @Test
     void aPassedLimit_isSaidInParentheses() {
         String aliases = "a: &x [1]\nb: [" + String.join(", ", Collections.nCopies(3, "*x")) + "]\n";
         assertThat(problem(aliases)).startsWith("(Number of aliases for non-scalar nodes exceeds the specified max=2");

@@ -59,8 +59,16 @@ public final class ServiceCatalog {
                 }
             });
         } else if (services instanceof jakarta.json.JsonArray list) {
+            Map<String, Integer> firstAt = new java.util.HashMap<>();
             for (int i = 0; i < list.size(); i++) {
                 if (list.get(i) instanceof JsonObject entry && entry.get("name") instanceof jakarta.json.JsonString name) {
+                    // as the object form, whose reader refuses a repeated key: which of two entries was meant is a guess
+                    Integer first = firstAt.putIfAbsent(name.getString(), i);
+                    if (first != null) {
+                        problems.add("services[" + i + "] names '" + name.getString() + "' again (first in services[" + first
+                                + "]); give each service one entry");
+                        continue;
+                    }
                     JsonObject without = Jsonp.provider().createObjectBuilder(entry).remove("name").build();
                     entries.put(name.getString(), without);
                 } else {

@@ -41,4 +41,13 @@ class ServiceCatalogTest {
         JsonObject entry = c.entry("shop/payments-db").orElseThrow();
         assertThat(entry.getString("owner")).isEqualTo("db");
     }
+
+    @Test
+    void aListThatNamesAServiceTwice_isRejected_namingBothPlaces() {
+        // spec 2.11: one entry per service; the list form kept the last entry without a word
+        try (var reader = Jsonp.reader("{\"services\":[{\"name\":\"cart\",\"owner\":\"a\"},{\"name\":\"cart\",\"owner\":\"b\"}]}")) {
+            assertThat(ServiceCatalog.parse(reader.readObject())).isEqualTo(new ServiceCatalog.Parsed.Rejected(
+                    java.util.List.of("services[1] names 'cart' again (first in services[0]); give each service one entry")));
+        }
+    }
 }
