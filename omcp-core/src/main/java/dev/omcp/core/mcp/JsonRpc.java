@@ -2,9 +2,12 @@ package dev.omcp.core.mcp;
 
 import dev.omcp.sdk.json.Jsonp;
 
+import jakarta.json.JsonNumber;
 import jakarta.json.JsonObject;
 import jakarta.json.JsonObjectBuilder;
+import jakarta.json.JsonString;
 import jakarta.json.JsonValue;
+import java.math.BigDecimal;
 
 /** JSON-RPC 2.0 codes and message builders. */
 public final class JsonRpc {
@@ -21,6 +24,27 @@ public final class JsonRpc {
     public static final int RESOURCE_NOT_FOUND = -32002;
 
     private JsonRpc() {}
+
+    /**
+     * Whether {@code id} may identify a request: a string or an integer (MCP "Messages": requests
+     * MUST include a string or integer id, never null). A number whose value is an integer counts
+     * however it is written ({@code 1.0}, {@code 1e2}): a JavaScript client, the official SDK's
+     * included, reads those as integers, so refusing them would refuse what those servers serve.
+     * A fraction ({@code 1.5}) is refused; JSON-RPC 2.0 itself asks for no fractional parts.
+     */
+    static boolean isRequestId(JsonValue id) {
+        if (id instanceof JsonString) {
+            return true;
+        }
+        if (!(id instanceof JsonNumber number)) {
+            return false;
+        }
+        if (number.isIntegral()) {
+            return true;
+        }
+        BigDecimal value = number.bigDecimalValue();
+        return value.signum() == 0 || value.stripTrailingZeros().scale() <= 0;
+    }
 
     /** A JSON-RPC error response; {@code id} is {@link JsonValue#NULL} when it is unknown. */
     public static JsonObject error(JsonValue id, int code, String message) {

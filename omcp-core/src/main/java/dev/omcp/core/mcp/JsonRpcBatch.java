@@ -3,7 +3,6 @@ package dev.omcp.core.mcp;
 import dev.omcp.ports.mcp.McpReply;
 import dev.omcp.ports.mcp.Refusal;
 import jakarta.json.JsonArray;
-import jakarta.json.JsonNumber;
 import jakarta.json.JsonObject;
 import jakarta.json.JsonString;
 import jakarta.json.JsonValue;
@@ -108,10 +107,10 @@ final class JsonRpcBatch {
             return new McpReply.Accepted("");
         }
 
-        /** The id of an element that is a request: it has a method and a string or number id. */
+        /** The id of an element that is a request: it has a method and a string or integer id. */
         private static Optional<JsonValue> requestId(JsonValue element) {
             if (element instanceof JsonObject message && message.get("method") instanceof JsonString
-                    && (message.get("id") instanceof JsonString || message.get("id") instanceof JsonNumber)) {
+                    && JsonRpc.isRequestId(message.get("id"))) {
                 return Optional.of(message.get("id"));
             }
             return Optional.empty();

@@ -5,6 +5,7 @@ import dev.omcp.sdk.json.Jsonp;
 import dev.omcp.core.mcp.revision.ProtocolRevision;
 import dev.omcp.core.mcp.session.ClientRequests;
 import dev.omcp.core.mcp.session.McpSessions;
+import dev.omcp.core.mcp.session.RequestsInFlight;
 import dev.omcp.core.mcp.session.SessionStreams;
 import dev.omcp.ports.identity.Principal;
 import dev.omcp.ports.mcp.McpEndpoint;
@@ -16,7 +17,6 @@ import dev.omcp.ports.mcp.McpTransport;
 import dev.omcp.ports.mcp.Refusal;
 import jakarta.json.JsonArray;
 import jakarta.json.JsonException;
-import jakarta.json.JsonNumber;
 import jakarta.json.JsonObject;
 import jakarta.json.JsonString;
 import jakarta.json.JsonValue;
@@ -68,6 +68,9 @@ public final class McpDispatcher implements McpEndpoint {
      * in flight under the id it names.
      */
     private final Map<Thread, InFlight> inFlight = new ConcurrentHashMap<>();
+
+    /** How many requests each session has in flight, so one session cannot run any number at once. */
+    private final RequestsInFlight requestsInFlight = new RequestsInFlight();
 
     /** A request in flight: its session and id. */
     private record InFlight(String sessionId, JsonValue id) {}
@@ -144,7 +147,8 @@ public final class McpDispatcher implements McpEndpoint {
         } catch (RuntimeException e) {
             // Parsson's own limits throw plain runtime exceptions: nesting deeper than its maximum
             // depth, numbers longer than it will convert, and a key repeated in one object
-            LOG.debug("event=mcp-body-refused reason={}", e.toString());
+            // the message may quote the client's text (a repeated key): escaped, so it cannot forge lines
+            LOG.debug("event=mcp-body-refused reason=\"{}\"", LogText.of(e.toString()));
             if (e instanceof IllegalStateException && String.valueOf(e.getMessage()).startsWith("Duplicate key")) {
                 // said as such: "the parser's limits" sent a client whose body merely repeated a key looking for depth
                 return refused("", Refusal.MALFORMED, JsonValue.NULL, JsonRpc.PARSE_ERROR,
@@ -207,15 +211,17 @@ public final class McpDispatcher implements McpEndpoint {
                     "Invalid Request: expected a JSON-RPC 2.0 object with \"jsonrpc\": \"2.0\"");
         }
         JsonValue id = message.get("id");
-        // JSON-RPC 2.0 section 5: the error to an invalid request carries its id whenever it can be read
-        JsonValue readableId = id instanceof JsonString || id instanceof JsonNumber ? id : JsonValue.NULL;
+        // JSON-RPC 2.0 section 5: the error to an invalid request carries its id whenever it can be
+        // read; an id of a type no request may have (null, a fraction, an object) cannot be
+        JsonValue readableId = JsonRpc.isRequestId(id) ? id : JsonValue.NULL;
         if (!"2.0".equals(stringOrNull(message.get("jsonrpc")))) {
             return refused("", Refusal.MALFORMED, readableId, JsonRpc.INVALID_REQUEST,
                     "Invalid Request: expected a JSON-RPC 2.0 object with \"jsonrpc\": \"2.0\"");
         }
         if (id != null && readableId == JsonValue.NULL) {
             return refused("", Refusal.MALFORMED, JsonValue.NULL, JsonRpc.INVALID_REQUEST,
-                    "Invalid Request: \"id\" must be a string or a number");
+                    "Invalid Request: \"id\" must be a string or an integer (MCP allows no null id and no fraction); "
+                            + "send a unique string or integer per request");
         }
         JsonValue methodValue = message.get("method");
         if (methodValue == null) {
@@ -305,16 +311,30 @@ public final class McpDispatcher implements McpEndpoint {
             }
             return new McpReply.Accepted(call.method());
         }
+        String sessionId = call.sessionId();
+        boolean counted = call.session().isPresent();
+        if (counted && !requestsInFlight.tryEnter(sessionId)) {
+            // no log line per refusal: a client at the bound would flood the log; the refusal
+            // shows in omcp_mcp_requests_total{outcome="refused"}
+            return new McpReply.Refused(call.method(), Refusal.TOO_MANY_IN_FLIGHT, JsonRpc.error(call.id(), JsonRpc.REQUEST_REFUSED,
+                    "Too many requests in flight: this session has " + RequestsInFlight.PER_SESSION + " requests in flight, "
+                            + "and a session may have at most " + RequestsInFlight.PER_SESSION
+                            + " at once; wait for an answer before sending more (this request did not run)"));
+        }
         // MCP asks clients never to reuse an id within a session, but one that does (an HTTP retry of
         // a request still running) gets both answered rather than the retry refused; a cancellation
         // of that id then ends every request in flight under it.
         Thread handler = Thread.currentThread();
-        inFlight.put(handler, new InFlight(call.sessionId(), call.id()));
+        inFlight.put(handler, new InFlight(sessionId, call.id()));
         McpResult result;
         try {
             result = proceedAnswering(call);
         } finally {
             inFlight.remove(handler);
+            // the session's place is given back however the request ended (answer, error, cancellation)
+            if (counted) {
+                requestsInFlight.exit(sessionId);
+            }
             // A cancellation that raced the end of the call must not leak into the next one.
             Thread.interrupted();
         }
@@ -331,7 +351,9 @@ public final class McpDispatcher implements McpEndpoint {
             return chain.proceed(call);
         } catch (RuntimeException e) {
             String errorId = UUID.randomUUID().toString().substring(0, 8);
-            LOG.error("method={} principal={} errorId={} outcome=bug", abbreviate(call.method()), call.principal().id(), errorId, e);
+            // the method is the client's text: a line break in it would forge log lines
+            LOG.error("method=\"{}\" principal=\"{}\" errorId={} outcome=bug",
+                    LogText.of(call.method()), LogText.of(call.principal().id()), errorId, e);
             return McpResult.Failure.of(JsonRpc.INTERNAL_ERROR,
                     "Internal error (error id " + errorId + "); the gateway log has the details");
         }

@@ -27,5 +27,10 @@ public enum Refusal {
      * An {@code initialize} that would open more sessions than the caller's credential, or the
      * whole gateway, may hold at once [429]. No session was opened.
      */
-    SESSION_LIMIT
+    SESSION_LIMIT,
+    /**
+     * A request of a session that has as many requests in flight as one session may have at once
+     * [429]. The request did not run; it may be sent again once an answer has come.
+     */
+    TOO_MANY_IN_FLIGHT
 }

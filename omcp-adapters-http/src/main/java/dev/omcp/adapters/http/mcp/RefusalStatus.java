@@ -11,7 +11,7 @@ final class RefusalStatus {
             case MALFORMED, BATCH_NOT_SUPPORTED, SESSION_REQUIRED, UNSUPPORTED_PROTOCOL_VERSION -> 400;
             case SESSION_NOT_FOUND -> 404;
             case FORBIDDEN -> 403;
-            case RATE_LIMITED, SESSION_LIMIT -> 429;
+            case RATE_LIMITED, SESSION_LIMIT, TOO_MANY_IN_FLIGHT -> 429;
         };
     }
 }

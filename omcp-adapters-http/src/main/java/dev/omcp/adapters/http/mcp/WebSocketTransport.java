@@ -92,6 +92,8 @@ public final class WebSocketTransport {
         final UnsentBytes unsent;
         /** Set once the socket is being closed for not reading, so it is closed (and logged) once. */
         final AtomicBoolean closingForNotReading = new AtomicBoolean();
+        /** Set when the socket has closed: a session an initialize opens after that has nobody to serve. */
+        volatile boolean closed;
         volatile AutoCloseable attachedStream;
 
         ConnectionState(long maxUnsentBytes) {
@@ -239,8 +241,10 @@ public final class WebSocketTransport {
             ConnectionState state = ctx.attribute(STATE);
             Principal principal = ctx.attribute(PRINCIPAL);
             if (state != null && principal != null) {
+                state.closed = true;
                 closeQuietly(state.attachedStream);
-                String sessionId = state.sessionId.get();
+                // taken, not read: an initialize answered after this point ends its own session (see handle)
+                String sessionId = state.sessionId.getAndSet(null);
                 if (sessionId != null) {
                     endpoint.endSession(sessionId, principal);
                 }
@@ -358,6 +362,13 @@ public final class WebSocketTransport {
                         endpoint.endSession(previous, principal);
                     }
                     state.attachedStream = endpoint.attachStream(id, outbound);
+                    // The socket closed while initialize ran (a client that sent it and left): nothing
+                    // will end this session, which would hold a place of the credential's session
+                    // limit until it expired. Whichever of this and the close takes the id ends it.
+                    if (state.closed && state.sessionId.compareAndSet(id, null)) {
+                        closeQuietly(state.attachedStream);
+                        endpoint.endSession(id, principal);
+                    }
                 });
                 send(ctx, state, response.json());
             }

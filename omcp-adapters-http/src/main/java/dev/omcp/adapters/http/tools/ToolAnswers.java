@@ -61,7 +61,7 @@ public final class ToolAnswers {
 
     private static void refused(Context ctx, ToolOutcome.Refused refused) {
         int status = switch (refused.refusal()) {
-            case RATE_LIMITED -> 429;
+            case RATE_LIMITED, TOO_MANY_IN_FLIGHT -> 429;
             case FORBIDDEN -> 403;
             default -> 400;
         };

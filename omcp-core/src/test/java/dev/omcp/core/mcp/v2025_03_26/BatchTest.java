@@ -125,6 +125,19 @@ class BatchTest {
     }
 
     @Test
+    void anElementWithAFractionalId_getsItsOwnInvalidRequestWithIdNull_andDoesNotRun() {
+        // MCP: a request id is a string or an integer
+        initialized(client, "2025-03-26");
+        JsonArray answers = array(client.raw(batch("{\"jsonrpc\":\"2.0\",\"id\":2.5,\"method\":\"tools/list\"}", PING_1)));
+        assertThat(answers).hasSize(2);
+        assertThat(answers.getJsonObject(0).isNull("id")).isTrue();
+        assertThat(answers.getJsonObject(0).getJsonObject("error").getInt("code")).isEqualTo(JsonRpc.INVALID_REQUEST);
+        assertThat(answers.getJsonObject(0).getJsonObject("error").getString("message")).contains("string or an integer");
+        assertThat(answers.getJsonObject(1).getInt("id")).isEqualTo(1);
+        assertThat(seen).containsExactly("ping");
+    }
+
+    @Test
     void errorsOfSomeElements_leaveTheBatchASuccess_onlyAllErrorsMakeItAnError() {
         initialized(client, "2025-03-26");
         assertThat(client.raw(batch(PING_1, "{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"no/such\"}")))

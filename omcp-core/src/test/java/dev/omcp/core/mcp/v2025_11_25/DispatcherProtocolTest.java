@@ -266,6 +266,53 @@ class DispatcherProtocolTest {
     }
 
     @Test
+    void aFractionalId_isAnInvalidRequestWithIdNull_thatSaysIdsAreStringsOrIntegers_andDoesNotRun() {
+        // MCP 2025-11-25 "Messages": requests MUST include a string or integer id
+        AtomicInteger reached = new AtomicInteger();
+        Gateway counting = Gateway.builder().interceptor(countingInterceptor(reached)).build();
+        McpTestClient c = new McpTestClient(counting.mcp(), Principal.anonymous());
+        c.initialize("2025-11-25");
+        reached.set(0);
+        for (String id : List.of("1.5", "-0.25", "1e-3", "7.000000000000000000001")) {
+            for (String body : List.of(
+                    "{\"jsonrpc\":\"2.0\",\"id\":" + id + ",\"method\":\"ping\"}",
+                    "{\"jsonrpc\":\"2.0\",\"id\":" + id + ",\"result\":{}}")) {
+                assertThat(c.raw(body)).as(body).isInstanceOfSatisfying(McpReply.Refused.class, r -> {
+                    assertThat(r.refusal()).isEqualTo(Refusal.MALFORMED);
+                    assertThat(r.body().isNull("id")).isTrue();
+                    assertThat(r.body().getJsonObject("error").getInt("code")).isEqualTo(JsonRpc.INVALID_REQUEST);
+                    assertThat(r.body().getJsonObject("error").getString("message"))
+                            .contains("\"id\" must be a string or an integer");
+                });
+            }
+        }
+        assertThat(reached).as("nothing ran").hasValue(0);
+        // the id's type is judged before the rest, so an invalid request with such an id has no readable one either
+        assertThat(c.raw("{\"jsonrpc\":\"1.0\",\"id\":1.5,\"method\":\"ping\"}"))
+                .isInstanceOfSatisfying(McpReply.Refused.class, r -> assertThat(r.body().isNull("id")).isTrue());
+    }
+
+    @Test
+    void integerIds_andStringIds_andIntegersWrittenWithAFractionOrExponent_areAnsweredWithTheirId() {
+        // A JavaScript client (the official SDK included) reads 1.0 as the integer 1, so tolerating it
+        // serves what those servers serve; the answer echoes the id's value, as JSON-RPC asks.
+        client.initialize("2025-11-25");
+        for (String id : List.of("1", "-3", "0", "\"1\"", "\"1.5\"", "1.0", "2.50e1", "1E2", "123456789012345678901234567890")) {
+            McpReply reply = client.raw("{\"jsonrpc\":\"2.0\",\"id\":" + id + ",\"method\":\"ping\"}");
+            jakarta.json.JsonValue sent = McpTestClient.parse("{\"id\":" + id + "}").get("id");
+            assertThat(reply).as(id).isInstanceOfSatisfying(McpReply.Response.class, r -> {
+                JsonObject answer = McpTestClient.parse(r.json());
+                assertThat(answer.getJsonObject("result")).isEmpty();
+                if (sent instanceof jakarta.json.JsonNumber number) {
+                    assertThat(answer.getJsonNumber("id").bigDecimalValue()).isEqualByComparingTo(number.bigDecimalValue());
+                } else {
+                    assertThat(answer.get("id")).isEqualTo(sent);
+                }
+            });
+        }
+    }
+
+    @Test
     void aClientResponseWithBothResultAndError_isRefused() {
         client.initialize("2025-11-25");
         McpReply reply = client.raw("{\"jsonrpc\":\"2.0\",\"id\":\"omcp-1\",\"result\":{},\"error\":{\"code\":-1,\"message\":\"x\"}}");
@@ -347,6 +394,84 @@ class DispatcherProtocolTest {
             assertThat(other.raw(request)).isInstanceOf(McpReply.Response.class);
             release.countDown();
             assertThat(first.get(10, TimeUnit.SECONDS)).isInstanceOf(McpReply.Response.class);
+        } finally {
+            release.countDown();
+            executor.shutdownNow();
+        }
+    }
+
+    @Test
+    void aSessionMayHave32RequestsInFlight_theNextIsRefusedWithTheBound_andEveryEndGivesItsPlaceBack() throws Exception {
+        // Each request in flight holds a thread and backend queries; without a bound one session
+        // could run any number at once. Ends of every kind give the place back: an answer, a
+        // handler that throws, a cancellation.
+        int bound = dev.omcp.core.mcp.session.RequestsInFlight.PER_SESSION;
+        assertThat(bound).isEqualTo(32);
+        CountDownLatch release = new CountDownLatch(1);
+        AtomicInteger entered = new AtomicInteger();
+        Gateway blocking = Gateway.builder().interceptor((call, next) -> {
+            switch (call.method()) {
+                case "tools/list" -> {
+                    entered.incrementAndGet();
+                    try {
+                        release.await();
+                    } catch (InterruptedException e) {
+                        return McpResult.Failure.of(JsonRpc.REQUEST_REFUSED, "cancelled");
+                    }
+                }
+                case "prompts/list" -> throw new IllegalStateException("a bug");
+                default -> { }
+            }
+            return next.proceed(call);
+        }).build();
+        McpTestClient c = new McpTestClient(blocking.mcp(), Principal.anonymous());
+        McpTestClient other = new McpTestClient(blocking.mcp(), Principal.anonymous());
+        c.initialize("2025-11-25");
+        other.initialize("2025-11-25");
+        ExecutorService executor = Executors.newVirtualThreadPerTaskExecutor();
+        try {
+            List<Future<McpReply>> running = new ArrayList<>();
+            for (int i = 0; i < bound; i++) {
+                String request = "{\"jsonrpc\":\"2.0\",\"id\":" + (100 + i) + ",\"method\":\"tools/list\"}";
+                running.add(executor.submit(() -> c.raw(request)));
+            }
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+            while (entered.get() < bound) {
+                assertThat(System.nanoTime()).as("all " + bound + " requests are running").isLessThan(deadline);
+                Thread.sleep(5);
+            }
+
+            McpReply refused = c.raw("{\"jsonrpc\":\"2.0\",\"id\":\"one-too-many\",\"method\":\"ping\"}");
+            assertThat(refused).isInstanceOfSatisfying(McpReply.Refused.class, r -> {
+                assertThat(r.refusal()).isEqualTo(Refusal.TOO_MANY_IN_FLIGHT);
+                assertThat(r.method()).isEqualTo("ping");
+                assertThat(r.body().getString("id")).isEqualTo("one-too-many");
+                assertThat(r.body().getJsonObject("error").getInt("code")).isEqualTo(JsonRpc.REQUEST_REFUSED);
+                assertThat(r.body().getJsonObject("error").getString("message"))
+                        .contains("32 requests in flight").contains("at most 32").contains("wait for an answer");
+            });
+            // notifications are no requests: they still get through (a cancellation above all)
+            assertThat(c.raw("{\"jsonrpc\":\"2.0\",\"method\":\"notifications/initialized\"}")).isInstanceOf(McpReply.Accepted.class);
+            // the bound is per session: another session of the same credential is not held up
+            assertThat(other.raw("{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\"}")).isInstanceOf(McpReply.Response.class);
+
+            // a cancelled request gives its place back
+            c.raw("{\"jsonrpc\":\"2.0\",\"method\":\"notifications/cancelled\",\"params\":{\"requestId\":100}}");
+            assertThat(running.getFirst().get(10, TimeUnit.SECONDS)).isInstanceOf(McpReply.Response.class);
+            assertThat(c.raw("{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"ping\"}")).isInstanceOf(McpReply.Response.class);
+            // so does one whose handler throws (answered with an internal error)
+            for (int i = 0; i < bound + 1; i++) {
+                assertThat(c.request("prompts/list", "{}").getJsonObject("error").getInt("code")).isEqualTo(JsonRpc.INTERNAL_ERROR);
+            }
+
+            release.countDown();
+            for (Future<McpReply> answer : running) {
+                assertThat(answer.get(10, TimeUnit.SECONDS)).isInstanceOf(McpReply.Response.class);
+            }
+            // answered requests gave their places back: a full round fits again
+            for (int i = 0; i < bound + 1; i++) {
+                assertThat(c.raw("{\"jsonrpc\":\"2.0\",\"id\":3,\"method\":\"tools/list\"}")).isInstanceOf(McpReply.Response.class);
+            }
         } finally {
             release.countDown();
             executor.shutdownNow();
