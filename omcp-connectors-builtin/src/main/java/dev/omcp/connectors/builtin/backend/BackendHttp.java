@@ -46,6 +46,9 @@ public final class BackendHttp {
     /** The most characters of a version a backend reports that a health message carries. */
     public static final int MAX_VERSION_CHARS = 64;
 
+    /** How an agent asks a backend for a smaller answer, in refusals. */
+    private static final String NARROW = "narrow the query (shorter window, fewer series, larger step)";
+
     private final HttpClient client;
     private final URI base;
     private final Duration timeout;
@@ -62,6 +65,15 @@ public final class BackendHttp {
     @FunctionalInterface
     public interface TreeReader<T> {
         T read(JsonObject answer) throws ConnectorException;
+    }
+
+    /**
+     * Reads a 2xx answer's body token by token while its bytes are still reserved, telling
+     * {@code charge} how much heap its values take when that can exceed the answer's own size.
+     */
+    @FunctionalInterface
+    public interface ValuesReader<T> {
+        T read(byte[] body, ValuesCharge charge) throws ConnectorException;
     }
 
     /** Reads an answer of any status while its bytes are still reserved. */
@@ -128,6 +140,33 @@ public final class BackendHttp {
     /** POST of a form asking for JSON, the body handed to {@code reader}, which reads it token by token. */
     public <T> T postForm(String path, Map<String, String> form, BodyReader<T> reader) throws ConnectorException {
         return send(formRequest(path, form), Reading.TOKENS, reader);
+    }
+
+    /**
+     * POST of a form asking for JSON, the body handed to {@code reader}, which reads it token by
+     * token and charges the budget for values larger than the answer ({@link ValuesCharge}); what it
+     * charged is given back with the answer's bytes.
+     */
+    public <T> T postFormValues(String path, Map<String, String> form, ValuesReader<T> reader) throws ConnectorException {
+        return sendValues(formRequest(path, form), reader);
+    }
+
+    /** GET asking for JSON, read as {@link #postFormValues} reads its answer. */
+    public <T> T getValues(String path, Map<String, String> query, ValuesReader<T> reader) throws ConnectorException {
+        return sendValues(getRequest(path, query), reader);
+    }
+
+    private <T> T sendValues(HttpRequest request, ValuesReader<T> reader) throws ConnectorException {
+        try (AnswerLease lease = new AnswerLease(budget, MAX_BODY_BYTES, Reading.TOKENS)) {
+            HttpResponse<byte[]> response = arrival(request, lease);
+            int status = response.statusCode();
+            if (status < 200 || status >= 300) {
+                throw statusFailure(status, response.body(), backend);
+            }
+            try (ValuesCharge charge = new ValuesCharge(budget, response.body().length, lease::held, backend, NARROW)) {
+                return reader.read(response.body(), charge);
+            }
+        }
     }
 
     /** GET returning the body as text. */
@@ -208,8 +247,7 @@ public final class BackendHttp {
 
     /** An answer the budget had no room for: what happened, and what the agent and the operator can do. */
     private static ConnectorException overBudget(AnswerBudget.Exhausted exhausted, String backend) {
-        return new ConnectorException(Kind.UNAVAILABLE, exhausted.refusalFor(backend,
-                "narrow the query (shorter window, fewer series, larger step)"));
+        return new ConnectorException(Kind.UNAVAILABLE, exhausted.refusalFor(backend, NARROW));
     }
 
     private static ConnectorException tooLarge(String backend) {

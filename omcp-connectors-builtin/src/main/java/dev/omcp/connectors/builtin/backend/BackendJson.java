@@ -157,16 +157,22 @@ public final class BackendJson {
      * Puts into {@code into} the members of the object the parser is on (its {@code START_OBJECT})
      * whose values are strings: a series' or stream's labels. Members with other values are skipped;
      * the parser is left on the object's {@code END_OBJECT}.
+     *
+     * @return the characters of the names and values put, for a reader that weighs what it keeps
      */
-    public static void putStringMembers(JsonParser p, Map<String, String> into) throws IOException {
+    public static long putStringMembers(JsonParser p, Map<String, String> into) throws IOException {
+        long chars = 0;
         for (JsonToken m = next(p); m == JsonToken.FIELD_NAME; m = next(p)) {
             String name = p.currentName();
             if (next(p) == JsonToken.VALUE_STRING) {
-                into.put(name, p.getText());
+                String value = p.getText();
+                into.put(name, value);
+                chars += name.length() + value.length();
             } else {
                 p.skipChildren();
             }
         }
+        return chars;
     }
 
     /** The next token; the end of the input where a value was still expected is an error. */

@@ -6,6 +6,7 @@ import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonToken;
 import dev.omcp.sdk.connector.ConnectorException;
 import dev.omcp.sdk.connector.ConnectorException.Kind;
+import dev.omcp.sdk.memory.AnswerBudget;
 import java.io.IOException;
 import java.util.HashSet;
 import java.util.Set;
@@ -28,8 +29,24 @@ final class LabelValues {
 
     private LabelValues() {}
 
-    /** The string values of {@code label} in {@code body}; values of other types are skipped. */
+    /**
+     * Heap one kept value takes besides its characters: its string, the set's entry and slot while
+     * it is read, and its slot in the copy answered. A value of a few characters is about five bytes
+     * of the answer, so an answer of the most values took twenty times what its bytes counted.
+     */
+    static final long VALUE_BYTES = 96;
+
+    /** As {@link #read(byte[], ValuesCharge, String, String)}, with a budget that never refuses (tests). */
     static Set<String> read(byte[] body, String backend, String label) throws ConnectorException {
+        return read(body, new ValuesCharge(AnswerBudget.ofBytes(Long.MAX_VALUE), body.length, () -> 0, backend, ""),
+                backend, label);
+    }
+
+    /**
+     * The string values of {@code label} in {@code body}; values of other types are skipped. The
+     * heap the values take is told to {@code charge} as they are read.
+     */
+    static Set<String> read(byte[] body, ValuesCharge charge, String backend, String label) throws ConnectorException {
         Set<String> values = null;
         String status = "";
         String error = "";
@@ -42,7 +59,7 @@ final class LabelValues {
                 String key = p.currentName();
                 JsonToken value = next(p);
                 if (key.equals("data") && value == JsonToken.START_ARRAY) {
-                    values = strings(p, backend, label);
+                    values = strings(p, charge, backend, label);
                 } else if (value == JsonToken.VALUE_STRING && key.equals("status")) {
                     status = p.getText();
                 } else if (value == JsonToken.VALUE_STRING && key.equals("error")) {
@@ -65,8 +82,10 @@ final class LabelValues {
         return Set.copyOf(values);
     }
 
-    private static Set<String> strings(JsonParser p, String backend, String label) throws IOException, ConnectorException {
+    private static Set<String> strings(JsonParser p, ValuesCharge charge, String backend, String label)
+            throws IOException, ConnectorException {
         Set<String> values = new HashSet<>();
+        long heap = 0;
         for (JsonToken t = next(p); t != JsonToken.END_ARRAY; t = next(p)) {
             if (t != JsonToken.VALUE_STRING) {
                 p.skipChildren();
@@ -81,7 +100,11 @@ final class LabelValues {
                         + "with that many values does not name services: leave it out of the service labels (the source's serviceLabels, "
                         + "or PROMETHEUS_SERVICE_LABELS / LOKI_SERVICE_LABELS)");
             }
-            values.add(p.getText());
+            String value = p.getText();
+            if (values.add(value)) {
+                heap += VALUE_BYTES + value.length();
+                charge.valuesSoFar(heap);
+            }
         }
         return values;
     }

@@ -67,6 +67,6 @@ public final class ServiceLabels {
      * selector narrowing the series or streams that count), not cached.
      */
     public Set<String> fetch(String label, Map<String, String> query) throws ConnectorException {
-        return http.get(labelApi + label + "/values", query, body -> LabelValues.read(body, http.backend(), label));
+        return http.getValues(labelApi + label + "/values", query, (body, charge) -> LabelValues.read(body, charge, http.backend(), label));
     }
 }

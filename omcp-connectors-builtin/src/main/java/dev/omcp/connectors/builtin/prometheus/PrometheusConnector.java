@@ -104,7 +104,7 @@ final class PrometheusConnector extends HttpBackendConnector
         form.put("start", seconds(query.range().start()));
         form.put("end", seconds(query.range().end()));
         form.put("step", Long.toString(step.toSeconds()));
-        BackendJson.Answer<List<Series>> answer = http().postForm("/api/v1/query_range", form, PrometheusMatrix::readAnswer);
+        BackendJson.Answer<List<Series>> answer = http().postFormValues("/api/v1/query_range", form, PrometheusMatrix::readAnswer);
         return new MetricResult(answer.result(), promql, identifyingLabel(query.metric(), selected.get().label()), Optional.of(step),
                 answer.warnings());
     }

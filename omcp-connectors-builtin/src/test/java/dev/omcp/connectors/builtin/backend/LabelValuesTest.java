@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.omcp.sdk.connector.ConnectorException;
+import dev.omcp.sdk.memory.AnswerBudget;
 import java.nio.charset.StandardCharsets;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
@@ -27,6 +28,32 @@ class LabelValuesTest {
     void theStringValues_areRead_whateverTheMembersOrder_andOtherValuesAreSkipped() throws ConnectorException {
         assertThat(read("{\"data\":[\"api\",7,{\"x\":[1]},null,\"web\",\"api\"],\"status\":\"success\",\"warnings\":[\"w\"]}"))
                 .containsExactlyInAnyOrder("api", "web");
+    }
+
+    @Test
+    void manyShortValues_areChargedForTheHeapTheyTake_andRefusedWhenTheBudgetCannotHoldThem() {
+        // 50 000 values of about nine bytes each: 450 KB of answer, about 5 MB of strings and set entries
+        byte[] body = values(50_000, "v").getBytes(StandardCharsets.UTF_8);
+        AnswerBudget budget = AnswerBudget.ofBytes(2 << 20);
+        try (ValuesCharge charge = new ValuesCharge(budget, body.length, () -> 3L * body.length, "Prometheus", "narrow the query")) {
+            assertThatThrownBy(() -> LabelValues.read(body, charge, "Prometheus", "job")).isInstanceOfSatisfying(ConnectorException.class,
+                    e -> {
+                        assertThat(e.kind()).isEqualTo(ConnectorException.Kind.UNAVAILABLE);
+                        assertThat(e.getMessage()).startsWith("Prometheus answered more than the gateway's memory budget for backend "
+                                + "answers in flight (2 MiB) can hold");
+                    });
+        }
+        assertThat(budget.inFlight()).isZero();
+    }
+
+    @Test
+    void aLabelOfAFewHundredValues_passesASmallBudget_andGivesItBack() throws ConnectorException {
+        byte[] body = values(500, "payments-").getBytes(StandardCharsets.UTF_8);
+        AnswerBudget budget = AnswerBudget.ofBytes(1 << 20);
+        try (ValuesCharge charge = new ValuesCharge(budget, body.length, () -> 3L * body.length, "Prometheus", "narrow the query")) {
+            assertThat(LabelValues.read(body, charge, "Prometheus", "job")).hasSize(500);
+        }
+        assertThat(budget.inFlight()).isZero();
     }
 
     @Test

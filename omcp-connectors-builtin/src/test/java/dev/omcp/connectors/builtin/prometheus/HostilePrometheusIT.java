@@ -121,6 +121,39 @@ class HostilePrometheusIT {
     }
 
     @Test
+    void anAnswerOfManyTinySeries_isRefusedForTheHeapItsSeriesTake_whileAnOrdinaryAnswerOfTheSameSizePasses() throws Exception {
+        ANSWERS.put("/api/v1/label/job/values", "{\"status\":\"success\",\"data\":[\"api\"]}");
+        String head = "{\"status\":\"success\",\"data\":{\"resultType\":\"matrix\",\"result\":[";
+        // 300 KB whose bytes, counted three times, fit the 4 MiB budget; but each "{}" is a series in memory, about 10 MB in all
+        ANSWERS.put("/api/v1/query_range", head + "{}" + ",{}".repeat(99_999) + "]}}");
+        AnswerBudget budget = AnswerBudget.ofBytes(4 << 20);
+        SourceConfig source = new SourceConfig("small", "prometheus", "http://127.0.0.1:" + server.getAddress().getPort(), "",
+                JsonObject.EMPTY_JSON_OBJECT);
+        try (PrometheusConnector small = (PrometheusConnector) new PrometheusConnectorFactory(PrometheusConnectorFactory.DEFAULT_SERVICE_LABELS,
+                Duration.ZERO).create(source, TestContexts.contexts(Clock.systemUTC(), Duration.ofSeconds(5), budget).contextFor(source))
+                .toCompletableFuture().get()) {
+            MetricQuery query = new MetricQuery("api", "cpu", TimeRange.ending(Instant.parse("2026-01-01T12:00:00Z"), Duration.ofHours(1)),
+                    Duration.ofMinutes(1), List.of(), Map.of());
+            assertThatThrownBy(() -> small.queryMetrics(query))
+                    .isInstanceOfSatisfying(ConnectorException.class, e -> assertThat(e.kind()).isEqualTo(ConnectorException.Kind.UNAVAILABLE))
+                    .hasMessage("Prometheus answered more than the gateway's memory budget for backend answers in flight (4 MiB) can "
+                            + "hold; narrow the query (shorter window, fewer series, larger step) (an operator can raise "
+                            + "OMCP_BACKEND_ANSWER_BUDGET_MIB)");
+            assertThat(budget.inFlight()).isZero();
+
+            StringBuilder samples = new StringBuilder();
+            for (int i = 0; i < 15_000; i++) {
+                samples.append(i == 0 ? "" : ",").append("[").append(1_767_225_600 + i).append(",\"0.25\"]");
+            }
+            ANSWERS.put("/api/v1/query_range", head + "{\"metric\":{\"job\":\"api\"},\"values\":[" + samples + "]}]}}");
+            assertThat(ANSWERS.get("/api/v1/query_range")).hasSizeGreaterThan(300_000);
+            assertThat(small.queryMetrics(query).series()).as("an ordinary answer of the same size").singleElement()
+                    .satisfies(s -> assertThat(s.size()).isEqualTo(15_000));
+            assertThat(budget.inFlight()).isZero();
+        }
+    }
+
+    @Test
     void labelValuesNestedTooDeeply_areABadResponse() {
         ANSWERS.put("/api/v1/label/job/values", DEEP);
         assertThatThrownBy(() -> connector.listServices())

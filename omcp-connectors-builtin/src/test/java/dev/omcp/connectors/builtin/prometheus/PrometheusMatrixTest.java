@@ -4,7 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 
+import dev.omcp.connectors.builtin.backend.ValuesCharge;
 import dev.omcp.sdk.connector.ConnectorException;
+import dev.omcp.sdk.memory.AnswerBudget;
 import dev.omcp.sdk.query.Series;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -17,6 +19,56 @@ class PrometheusMatrixTest {
 
     private static List<Series> read(String json) throws ConnectorException {
         return PrometheusMatrix.read(json.getBytes(StandardCharsets.UTF_8));
+    }
+
+    private static dev.omcp.connectors.builtin.backend.BackendJson.Answer<List<Series>> readAnswer(String json) throws ConnectorException {
+        byte[] body = json.getBytes(StandardCharsets.UTF_8);
+        return PrometheusMatrix.readAnswer(body, new ValuesCharge(AnswerBudget.ofBytes(1L << 40), body.length, () -> 0, "Prometheus", ""));
+    }
+
+    @Test
+    void manyTinySeries_areChargedForTheHeapTheyTake_notOnlyForTheirBytes() {
+        // 30 KB of "{}", 10 000 series objects with their arrays: about a megabyte
+        byte[] body = ("{\"data\":{\"resultType\":\"matrix\",\"result\":[{}" + ",{}".repeat(9_999) + "]}}").getBytes(StandardCharsets.UTF_8);
+        AnswerBudget budget = AnswerBudget.ofBytes(512 << 10);
+        try (ValuesCharge charge = new ValuesCharge(budget, body.length, () -> 3L * body.length, "Prometheus", "ask for fewer series")) {
+            assertThatThrownBy(() -> PrometheusMatrix.readAnswer(body, charge)).isInstanceOfSatisfying(ConnectorException.class, e -> {
+                assertThat(e.kind()).isEqualTo(ConnectorException.Kind.UNAVAILABLE);
+                assertThat(e.getMessage()).isEqualTo("Prometheus answered more than the gateway's memory budget for backend answers in "
+                        + "flight (512 KiB) can hold; ask for fewer series (an operator can raise OMCP_BACKEND_ANSWER_BUDGET_MIB)");
+            });
+        }
+        assertThat(budget.inFlight()).isZero();
+    }
+
+    @Test
+    void seriesOfOrdinarySamples_takeNoMoreThanTheirBytes_soNothingIsChargedForThem() throws ConnectorException {
+        StringBuilder json = new StringBuilder("{\"data\":{\"resultType\":\"matrix\",\"result\":[");
+        for (int s = 0; s < 50; s++) {
+            json.append(s == 0 ? "" : ",").append("{\"metric\":{\"job\":\"api\",\"instance\":\"10.0.0.").append(s).append(":8080\"},\"values\":[");
+            for (int i = 0; i < 60; i++) {
+                json.append(i == 0 ? "" : ",").append("[").append(1_795_846_440 + 60 * i).append(".123,\"0.0199\"]");
+            }
+            json.append("]}");
+        }
+        byte[] body = json.append("]}}").toString().getBytes(StandardCharsets.UTF_8);
+        AnswerBudget budget = AnswerBudget.ofBytes(1 << 20);
+        try (ValuesCharge charge = new ValuesCharge(budget, body.length, () -> 0, "Prometheus", "")) {
+            assertThat(PrometheusMatrix.readAnswer(body, charge).result()).hasSize(50);
+            assertThat(charge.reserved()).isZero();
+        }
+    }
+
+    @Test
+    void aRepeatedValuesMember_addsItsSamples_insteadOfAPhantomSampleAtTheEpoch() throws ConnectorException {
+        List<Series> series = read("""
+                {"data":{"resultType":"matrix","result":[
+                  {"metric":{"job":"api"},"values":[[1795316400,"1"]],"values":[[1795316415,"2"]]}]}}
+                """);
+        assertThat(series).singleElement().satisfies(s -> {
+            assertThat(s.epochMillis()).containsExactly(1_795_316_400_000L, 1_795_316_415_000L);
+            assertThat(s.values()).containsExactly(1.0, 2.0);
+        });
     }
 
     private static void refused(String json, String message) {
@@ -35,14 +87,14 @@ class PrometheusMatrixTest {
         String json = "{\"status\":\"success\",\"warnings\":[" + many + "],\"infos\":[\"metric might not be a counter\"],"
                 + "\"data\":{\"resultType\":\"matrix\",\"result\":[]}}";
 
-        var answer = PrometheusMatrix.readAnswer(json.getBytes(StandardCharsets.UTF_8));
+        var answer = readAnswer(json);
 
         assertThat(answer.result()).isEmpty();
         assertThat(answer.warnings()).hasSize(11).startsWith("store 0 did not answer").endsWith("(3 more not shown)");
 
         String hostile = "{\"warnings\":[\"line one\\nforged: second line " + "x".repeat(400) + "\", 42, {\"a\":1}],"
                 + "\"data\":{\"resultType\":\"matrix\",\"result\":[]}}";
-        List<String> warnings = PrometheusMatrix.readAnswer(hostile.getBytes(StandardCharsets.UTF_8)).warnings();
+        List<String> warnings = readAnswer(hostile).warnings();
         assertThat(warnings).singleElement().satisfies(w -> {
             assertThat(w).startsWith("line one forged: second line").doesNotContain("\n");
             assertThat(w.length()).isLessThanOrEqualTo(301);
