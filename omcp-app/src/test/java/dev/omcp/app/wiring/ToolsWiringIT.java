@@ -23,6 +23,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -30,6 +31,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
@@ -48,9 +50,11 @@ class ToolsWiringIT {
     private HttpServer receiver;
     private final List<Map<String, String>> writes = Collections.synchronizedList(new ArrayList<>());
     private final List<String> rdapPaths = Collections.synchronizedList(new ArrayList<>());
+    private final CountDownLatch rdapRelease = new CountDownLatch(1);
 
     @AfterEach
     void stop() {
+        rdapRelease.countDown();
         if (receiver != null) {
             receiver.stop(0);
         }
@@ -90,6 +94,21 @@ class ToolsWiringIT {
             rdapPaths.add(exchange.getRequestURI().getPath());
             exchange.getResponseHeaders().add("Location", "http://169.254.169.254/ip/8.8.8.8");
             exchange.sendResponseHeaders(302, -1);
+            exchange.close();
+        });
+        receiver.createContext("/rdap-held", exchange -> {
+            // counts, then holds the answer until the test lets it go, so calls asking meanwhile overlap
+            rdapPaths.add(exchange.getRequestURI().getPath());
+            try {
+                if (!rdapRelease.await(10, TimeUnit.SECONDS)) {
+                    exchange.sendResponseHeaders(503, -1);
+                    exchange.close();
+                    return;
+                }
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+            exchange.sendResponseHeaders(404, -1);
             exchange.close();
         });
         receiver.createContext("/rdap", exchange -> {
@@ -178,6 +197,32 @@ class ToolsWiringIT {
                 .hasMessageStartingWith("OMCP_ANOMALY_HISTORY_REMOTE_WRITE: the host localhost is refused by the egress rules: ")
                 .hasMessageContaining("OMCP_ALLOW_PRIVATE_BACKENDS=true");
         assertThat(writes).isEmpty();
+    }
+
+    @Test
+    void concurrentCallsAboutTheSameAddress_sendTheRegistryOneRequest() throws Exception {
+        String base = startReceiver();
+        try (RunningGateway gateway = RunningGateway.start(Map.of(
+                "OMCP_IP_ENRICH_RDAP", base + "/rdap-held", "OMCP_ALLOW_PRIVATE_BACKENDS", "true"))) {
+            IpEnricher enricher = gateway.assembly().toolkit().ipEnricher();
+            List<IpEnricher.Result> results = Collections.synchronizedList(new ArrayList<>());
+            List<Thread> callers = new ArrayList<>();
+            for (int i = 0; i < 4; i++) {
+                callers.add(Thread.ofVirtual().start(() -> results.add(enricher.enrich(List.of("9.9.9.9")))));
+            }
+            long giveUp = System.nanoTime() + 10_000_000_000L;
+            while (rdapPaths.isEmpty() || !callers.stream().allMatch(t -> t.getState() == Thread.State.TIMED_WAITING)) {
+                assertThat(System.nanoTime()).as("the calls wait for the registry within 10 s").isLessThan(giveUp);
+                Thread.onSpinWait();
+            }
+            rdapRelease.countDown();
+            for (Thread t : callers) {
+                assertThat(t.join(Duration.ofSeconds(10))).isTrue();
+            }
+
+            assertThat(rdapPaths).containsExactly("/rdap-held/ip/9.9.9.9");
+            assertThat(results).hasSize(4).allSatisfy(r -> assertThat(r.results().getFirst()).isInstanceOf(IpEnrichment.NotFound.class));
+        }
     }
 
     @Test

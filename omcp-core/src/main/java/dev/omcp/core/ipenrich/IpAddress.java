@@ -46,17 +46,35 @@ public record IpAddress(boolean v4, long hi, long lo) {
         }
         int zone = t.indexOf('%');
         if (zone >= 0) {
-            t = t.substring(0, zone); // a zone names a link, not an address
+            if (zone == t.length() - 1) {
+                throw new IllegalArgumentException("not an IP address: '%' starts a zone, which is missing; give the address "
+                        + "without '%'");
+            }
+            t = t.substring(0, zone); // a zone names a link, not an address: the address is what is looked up
         }
         if (t.indexOf(':') >= 0) {
-            return v6(t);
+            IpAddress v6 = v6(t);
+            if (zone >= 0 && v6.v4()) {
+                throw zoneOnIpv4(v6);
+            }
+            return v6;
         }
         if (!t.chars().allMatch(c -> c == '.' || (c >= '0' && c <= '9'))) {
             // a host name, a word: the IPv4 rule would only puzzle its sender
             throw new IllegalArgumentException("not an IP address: expected an IPv4 address such as 203.0.113.7 or an IPv6 "
                     + "address such as 2001:db8::1 (host names are not resolved)");
         }
-        return new IpAddress(true, 0, v4(t));
+        IpAddress v4 = new IpAddress(true, 0, v4(t));
+        if (zone >= 0) {
+            // dropping it answered for the plain address as if the input had been valid
+            throw zoneOnIpv4(v4);
+        }
+        return v4;
+    }
+
+    private static IllegalArgumentException zoneOnIpv4(IpAddress address) {
+        return new IllegalArgumentException("not an IP address: a zone ('%' and an interface name) belongs only to an IPv6 "
+                + "address such as fe80::1%eth0, never to an IPv4 one; ask for " + address + " without it");
     }
 
     private static long v4(String t) {

@@ -5,16 +5,14 @@ import dev.omcp.ports.ipenrich.RegistrationAnswer;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
-import java.util.Set;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
@@ -23,7 +21,8 @@ import java.util.concurrent.TimeoutException;
  * Asks the RDAP port about addresses the offline dataset does not know, for {@code enrich_ips}:
  * answers are cached (bounded, with a time to live), at most {@code maxParallel} lookups run at once
  * (on virtual threads), and one call waits at most {@code deadline}; an address without an answer by
- * then is reported as a transient failure, never as "not found". Thread-safe.
+ * then is reported as a transient failure, never as "not found". Calls that want the same address
+ * while it is being looked up share that one lookup. Thread-safe.
  *
  * <p>Cached: registrations and "not registered" answers, for {@code ttl}. Not cached: failures, so
  * a registry that was down is asked again next time.
@@ -57,7 +56,9 @@ public final class RdapFallback {
     private final IpRegistrationLookup lookup;
     private final Clock clock;
     private final Settings settings;
+    /** Guarded by {@link #cache}, as {@link #cache} itself. */
     private final Map<IpAddress, Cached> cache;
+    private final Map<IpAddress, Flight> flights = new HashMap<>();
 
     public RdapFallback(IpRegistrationLookup lookup, Clock clock, Settings settings) {
         this.lookup = Objects.requireNonNull(lookup, "lookup");
@@ -84,52 +85,45 @@ public final class RdapFallback {
     public Map<IpAddress, RegistrationAnswer> lookupAll(List<IpAddress> addresses, Duration within) {
         Duration wait = within.compareTo(settings.deadline()) < 0 && within.isPositive() ? within : settings.deadline();
         Map<IpAddress, RegistrationAnswer> answers = new LinkedHashMap<>();
-        Set<IpAddress> missing = new LinkedHashSet<>();
+        Map<IpAddress, Flight> joined = new LinkedHashMap<>();
+        List<Flight> started = new ArrayList<>();
         Instant now = clock.instant();
         synchronized (cache) {
             for (IpAddress a : addresses) {
-                if (answers.containsKey(a) || missing.contains(a)) {
+                if (answers.containsKey(a) || joined.containsKey(a)) {
                     continue;
                 }
                 Cached c = cache.get(a);
                 if (c != null && now.isBefore(c.expires())) {
                     answers.put(a, c.answer());
-                } else {
-                    missing.add(a);
+                    continue;
                 }
+                // a lookup of the address another call started is joined, not sent again
+                Flight flight = flights.get(a);
+                if (flight == null) {
+                    flight = new Flight(a);
+                    flights.put(a, flight);
+                    started.add(flight);
+                }
+                flight.waiters++;
+                joined.put(a, flight);
             }
         }
-        if (missing.isEmpty()) {
+        if (joined.isEmpty()) {
             return answers;
         }
         Semaphore permits = new Semaphore(settings.maxParallel());
-        Map<IpAddress, Future<RegistrationAnswer>> running = new LinkedHashMap<>();
-        ExecutorService threads = Executors.newVirtualThreadPerTaskExecutor();
         try {
-            for (IpAddress a : missing) {
-                running.put(a, threads.submit(() -> {
-                    permits.acquire();
-                    try {
-                        return lookup.lookup(a.toString());
-                    } finally {
-                        permits.release();
-                    }
-                }));
+            for (Flight flight : started) {
+                flight.start(permits);
             }
             long deadline = System.nanoTime() + wait.toNanos();
-            for (Map.Entry<IpAddress, Future<RegistrationAnswer>> e : running.entrySet()) {
-                answers.put(e.getKey(), await(e.getValue(), deadline, wait));
+            for (Map.Entry<IpAddress, Flight> e : joined.entrySet()) {
+                answers.put(e.getKey(), await(e.getValue().answer, deadline, wait));
             }
         } finally {
-            threads.shutdownNow(); // lookups still waiting past the deadline are interrupted, not left running
-        }
-        Instant expires = clock.instant().plus(settings.ttl());
-        synchronized (cache) {
-            for (IpAddress a : missing) {
-                RegistrationAnswer answer = answers.get(a);
-                if (!(answer instanceof RegistrationAnswer.Failed) && settings.maxCached() > 0) {
-                    cache.put(a, new Cached(answer, expires));
-                }
+            for (Flight flight : joined.values()) {
+                leave(flight);
             }
         }
         Map<IpAddress, RegistrationAnswer> ordered = new LinkedHashMap<>();
@@ -139,22 +133,103 @@ public final class RdapFallback {
         return ordered;
     }
 
-    private RegistrationAnswer await(Future<RegistrationAnswer> f, long deadline, Duration wait) {
+    /**
+     * One registry lookup of one address, shared by every call that wants it while it runs: several
+     * agents enriching the same addresses at once sent one request per call each, to registries that
+     * answer many requests with 429. It is forgotten when it ends, whatever the outcome, or when the
+     * last call waiting for it gives up, which interrupts it (a lookup still waiting for a turn or an
+     * answer past every caller's deadline is not left running).
+     */
+    private final class Flight {
+        final IpAddress address;
+        final CompletableFuture<RegistrationAnswer> answer = new CompletableFuture<>();
+        /** Calls waiting for the answer; guarded by {@link #cache}. */
+        int waiters;
+        /** The thread asking the registry; guarded by {@link #cache}. */
+        Thread thread;
+
+        Flight(IpAddress address) {
+            this.address = address;
+        }
+
+        void start(Semaphore permits) {
+            Thread t = Thread.ofVirtual().unstarted(() -> land(this, ask(permits)));
+            synchronized (cache) {
+                if (flights.get(address) != this) {
+                    return; // every caller already gave up before it started
+                }
+                thread = t;
+            }
+            t.start();
+        }
+
+        private RegistrationAnswer ask(Semaphore permits) {
+            try {
+                permits.acquire();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return new RegistrationAnswer.Failed(true, "the RDAP lookup was cancelled: every call waiting for it gave up");
+            }
+            try {
+                RegistrationAnswer a = lookup.lookup(address.toString());
+                return a != null ? a : new RegistrationAnswer.Failed(false, "the RDAP lookup gave no answer");
+            } catch (RuntimeException e) {
+                // the port promises not to throw; if an adapter does anyway, the address is reported, not lost
+                return new RegistrationAnswer.Failed(true, "the RDAP lookup failed: " + e.getClass().getSimpleName());
+            } finally {
+                permits.release();
+            }
+        }
+    }
+
+    /** A flight's answer: cached unless it is a failure, and the flight forgotten in the same step, so no call misses both. */
+    private void land(Flight flight, RegistrationAnswer answer) {
+        synchronized (cache) {
+            if (flights.get(flight.address) == flight) {
+                flights.remove(flight.address);
+                if (!(answer instanceof RegistrationAnswer.Failed) && settings.maxCached() > 0) {
+                    cache.put(flight.address, new Cached(answer, clock.instant().plus(settings.ttl())));
+                }
+            }
+        }
+        flight.answer.complete(answer);
+    }
+
+    /** A call stops waiting for {@code flight}; the last one to leave a flight still running cancels and forgets it. */
+    private void leave(Flight flight) {
+        Thread cancel = null;
+        synchronized (cache) {
+            flight.waiters--;
+            if (flight.waiters == 0 && !flight.answer.isDone() && flights.get(flight.address) == flight) {
+                flights.remove(flight.address);
+                cancel = flight.thread;
+            }
+        }
+        if (cancel != null) {
+            cancel.interrupt();
+        }
+    }
+
+    private RegistrationAnswer await(CompletableFuture<RegistrationAnswer> f, long deadline, Duration wait) {
         long left = deadline - System.nanoTime();
         try {
-            RegistrationAnswer a = f.get(Math.max(left, 0), TimeUnit.NANOSECONDS);
-            return a != null ? a : new RegistrationAnswer.Failed(false, "the RDAP lookup gave no answer");
+            return f.get(Math.max(left, 0), TimeUnit.NANOSECONDS);
         } catch (TimeoutException e) {
-            f.cancel(true);
             // whole seconds rounded up, so a wait under a second never reads as 0 s
             return new RegistrationAnswer.Failed(true, "no RDAP answer within " + (wait.toMillis() + 999) / 1000 + " s");
         } catch (ExecutionException e) {
-            // the port promises not to throw; if an adapter does anyway, the address is reported, not lost
-            return new RegistrationAnswer.Failed(true, "the RDAP lookup failed: " + e.getCause().getClass().getSimpleName());
+            // a flight's future is only ever completed with an answer
+            throw new IllegalStateException("an RDAP lookup ended without an answer", e.getCause());
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            f.cancel(true);
             return new RegistrationAnswer.Failed(true, "interrupted while waiting for RDAP");
+        }
+    }
+
+    /** How many registry lookups are running now (each shared by every call waiting for it). */
+    int lookupsInFlight() {
+        synchronized (cache) {
+            return flights.size();
         }
     }
 

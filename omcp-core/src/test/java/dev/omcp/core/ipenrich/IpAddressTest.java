@@ -43,6 +43,10 @@ class IpAddressTest {
         "\uFF12\uFF10\uFF10\uFF11:db8::1 | not a hex group",
         "\u0662\u0660\u0660\u0661:db8::1 | not a hex group",
         "2001:db8::\u0661 | not a hex group",
+        // a zone names an IPv6 link: on an IPv4 address it was dropped and the address answered as if the input were valid
+        "203.0.113.7%eth0 | and an interface name) belongs only to an IPv6 address such as fe80::1%eth0, never to an IPv4 one; ask for 203.0.113.7 without it",
+        "::ffff:203.0.113.7%eth0 | never to an IPv4 one; ask for 203.0.113.7 without it",
+        "fe80::1% | starts a zone, which is missing; give the address without",
     })
     void refusesWhatIsNotAnAddressAndSaysWhy(String text, String reason) {
         assertThatThrownBy(() -> IpAddress.parseOrError(text)).isInstanceOf(IllegalArgumentException.class).hasMessageContaining(reason);

@@ -243,6 +243,118 @@ class IpEnricherTest {
     }
 
     @Test
+    void anIpv4AddressWithAZone_isInvalidSayingWhy_andNeitherLookedUpNorAnsweredAsThePlainAddress() {
+        FakeRegistry registry = new FakeRegistry();
+        IpEnricher e = new IpEnricher(Optional.empty(), Optional.of(new RdapFallback(registry, clock, RdapFallback.Settings.defaults())));
+
+        JsonObject json = e.enrich(List.of("1.2.3.4%eth0", "fe80::1%eth0", "1.2.3.4")).toJson();
+
+        var results = json.getJsonArray("results");
+        assertThat(results.getJsonObject(0).getString("input")).isEqualTo("1.2.3.4%eth0");
+        assertThat(results.getJsonObject(0).getString("status")).isEqualTo("invalid");
+        assertThat(results.getJsonObject(0).getString("reason")).isEqualTo("not an IP address: a zone ('%' and an interface name) "
+                + "belongs only to an IPv6 address such as fe80::1%eth0, never to an IPv4 one; ask for 1.2.3.4 without it");
+        assertThat(results.getJsonObject(1).getString("status")).as("a zone on an IPv6 link-local address is fine").isEqualTo("not_found");
+        assertThat(results.getJsonObject(1).getString("scope")).isEqualTo("link-local");
+        assertThat(results.getJsonObject(2).getString("status")).isEqualTo("not_found");
+        assertThat(registry.asked).as("only the plain address is asked about").containsExactly("1.2.3.4");
+        assertThat(json.getJsonObject("summary").getInt("invalid")).isEqualTo(1);
+    }
+
+    /** Waits until every thread waits (for a registry answer), or fails after 10 s. */
+    private static void untilAllWait(List<Thread> threads) {
+        long giveUp = System.nanoTime() + 10_000_000_000L;
+        while (!threads.stream().allMatch(t -> t.getState() == Thread.State.WAITING || t.getState() == Thread.State.TIMED_WAITING)) {
+            assertThat(System.nanoTime()).as("the callers wait for the registry within 10 s").isLessThan(giveUp);
+            Thread.onSpinWait();
+        }
+    }
+
+    @Test
+    void concurrentCallsForTheSameAddress_shareOneRegistryLookup_andEachGetsItsAnswer() throws InterruptedException {
+        FakeRegistry registry = new FakeRegistry();
+        registry.gate = new CountDownLatch(1);
+        registry.answers.put("1.1.1.1", new RegistrationAnswer.Found("1.1.1.0/24", Map.of("name", "APNIC-LABS")));
+        RdapFallback rdap = new RdapFallback(registry, clock, new RdapFallback.Settings(4, Duration.ofSeconds(20), Duration.ofHours(1), 100));
+        IpEnricher enricher = new IpEnricher(Optional.empty(), Optional.of(rdap));
+        List<IpEnricher.Result> results = Collections.synchronizedList(new ArrayList<>());
+        List<Thread> callers = new ArrayList<>();
+        for (int i = 0; i < 6; i++) {
+            callers.add(Thread.ofVirtual().start(() -> results.add(enricher.enrich(List.of("1.1.1.1", "1.1.1.1")))));
+        }
+        untilAllWait(callers);
+        registry.gate.countDown();
+        for (Thread t : callers) {
+            assertThat(t.join(Duration.ofSeconds(10))).isTrue();
+        }
+
+        assertThat(registry.asked).as("one lookup for six calls").containsExactly("1.1.1.1");
+        assertThat(results).hasSize(6).allSatisfy(r -> assertThat(r.results()).hasSize(2).allSatisfy(x ->
+                assertThat(x).isInstanceOfSatisfying(IpEnrichment.Found.class, f -> assertThat(f.network()).isEqualTo("1.1.1.0/24"))));
+        assertThat(rdap.lookupsInFlight()).isZero();
+        assertThat(rdap.cached()).isEqualTo(1);
+    }
+
+    @Test
+    void aSharedLookup_outlivesTheCallThatStartedIt_whileAnotherCallStillWaitsForIt() throws InterruptedException {
+        FakeRegistry registry = new FakeRegistry();
+        registry.gate = new CountDownLatch(1);
+        RdapFallback rdap = new RdapFallback(registry, clock, new RdapFallback.Settings(4, Duration.ofSeconds(20), Duration.ofHours(1), 100));
+        IpEnricher enricher = new IpEnricher(Optional.empty(), Optional.of(rdap));
+        IpEnricher.Result[] hasty = new IpEnricher.Result[1];
+        IpEnricher.Result[] patient = new IpEnricher.Result[1];
+        Thread first = Thread.ofVirtual().start(() -> hasty[0] = enricher.enrich(List.of("9.9.9.9"), Duration.ofMillis(1500)));
+        untilAllWait(List.of(first));
+        Thread second = Thread.ofVirtual().start(() -> patient[0] = enricher.enrich(List.of("9.9.9.9"), Duration.ofSeconds(20)));
+        untilAllWait(List.of(second));
+        assertThat(first.join(Duration.ofSeconds(10))).isTrue();
+        assertThat(hasty[0].results().getFirst()).isInstanceOf(IpEnrichment.Unavailable.class);
+
+        registry.gate.countDown();
+        assertThat(second.join(Duration.ofSeconds(10))).isTrue();
+
+        assertThat(patient[0].results().getFirst()).as("not cancelled with the first call").isInstanceOf(IpEnrichment.NotFound.class);
+        assertThat(registry.asked).containsExactly("9.9.9.9");
+        assertThat(rdap.lookupsInFlight()).isZero();
+    }
+
+    @Test
+    void aLookupEveryCallerGaveUpOn_isCancelledAndForgotten_soTheNextCallAsksAgain() {
+        FakeRegistry registry = new FakeRegistry();
+        registry.gate = new CountDownLatch(1);
+        RdapFallback rdap = new RdapFallback(registry, clock, new RdapFallback.Settings(2, Duration.ofMillis(200), Duration.ofHours(1), 100));
+        IpEnricher enricher = new IpEnricher(Optional.empty(), Optional.of(rdap));
+
+        assertThat(enricher.enrich(List.of("9.9.9.9")).results().getFirst()).isInstanceOf(IpEnrichment.Unavailable.class);
+        assertThat(rdap.lookupsInFlight()).as("nothing kept for a lookup nobody waits for").isZero();
+        long giveUp = System.nanoTime() + 10_000_000_000L;
+        while (registry.running.get() > 0) {
+            assertThat(System.nanoTime()).as("the abandoned lookup is interrupted").isLessThan(giveUp);
+            Thread.onSpinWait();
+        }
+
+        registry.gate.countDown();
+        assertThat(enricher.enrich(List.of("9.9.9.9")).results().getFirst()).isInstanceOf(IpEnrichment.NotFound.class);
+        assertThat(registry.asked).containsExactly("9.9.9.9", "9.9.9.9");
+        assertThat(rdap.lookupsInFlight()).isZero();
+    }
+
+    @Test
+    void aLookupThatThrows_isReportedAsUnavailable_andForgotten() {
+        IpRegistrationLookup broken = address -> {
+            throw new IllegalStateException("adapter bug");
+        };
+        RdapFallback rdap = new RdapFallback(broken, clock, RdapFallback.Settings.defaults());
+
+        IpEnricher.Result r = new IpEnricher(Optional.empty(), Optional.of(rdap)).enrich(List.of("9.9.9.9"));
+
+        assertThat(r.results().getFirst()).isInstanceOfSatisfying(IpEnrichment.Unavailable.class,
+                u -> assertThat(u.reason()).isEqualTo("the RDAP lookup failed: IllegalStateException"));
+        assertThat(rdap.lookupsInFlight()).isZero();
+        assertThat(rdap.cached()).isZero();
+    }
+
+    @Test
     void settings_refuseNonsense() {
         assertThatThrownBy(() -> new RdapFallback.Settings(0, Duration.ofSeconds(1), Duration.ofHours(1), 10)).hasMessageContaining("maxParallel");
         assertThatThrownBy(() -> new RdapFallback.Settings(2, Duration.ZERO, Duration.ofHours(1), 10)).hasMessageContaining("deadline");

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.omcp.ports.ipenrich.RegistrationAnswer;
+import dev.omcp.sdk.text.BackendText;
 import java.math.BigInteger;
 import java.net.InetAddress;
 import java.net.UnknownHostException;
@@ -22,8 +23,9 @@ import java.util.regex.Pattern;
  * {@code country}, {@code type}, {@code registry} (the RIR, from {@code port43}) and {@code org}
  * (the full name, vCard {@code fn}, of the registrant entity).
  *
- * <p>The registry's answer is untrusted: every kept string is cut to {@value #MAX_VALUE_CHARS}
- * characters without control characters, addresses are parsed as literals only (never resolved),
+ * <p>The registry's answer is untrusted: every kept string is one line of at most
+ * {@value #MAX_VALUE_CHARS} characters without control, format (bidi, zero-width) or separator
+ * characters ({@link #clean}), addresses are parsed as literals only (never resolved),
  * and an answer about a network that does not contain the asked address is refused.
  */
 final class RdapIpNetwork {
@@ -273,14 +275,16 @@ final class RdapIpNetwork {
         return value.isTextual() && !value.asText().isBlank() ? Optional.of(value.asText()) : Optional.empty();
     }
 
-    /** One printable line of at most {@value #MAX_VALUE_CHARS} characters. */
+    /**
+     * One printable line of at most {@value #MAX_VALUE_CHARS} characters, an ellipsis after it when
+     * cut. Besides control characters, format characters (bidi overrides and isolates, zero-width
+     * characters), line and paragraph separators and lone surrogates become a space: a registry's
+     * {@code name} with U+202E read to the agent as other text than it is, and a zero-width space
+     * made two names that look alike differ. URLs become {@code <url>}, as in every backend text
+     * the gateway passes on; a character is never cut in half.
+     */
     static String clean(String value) {
-        StringBuilder out = new StringBuilder(Math.min(value.length(), MAX_VALUE_CHARS));
-        for (int i = 0; i < value.length() && out.length() < MAX_VALUE_CHARS; i++) {
-            char c = value.charAt(i);
-            out.append(Character.isISOControl(c) ? ' ' : c);
-        }
-        return out.toString().strip();
+        return BackendText.clean(value.replace('\t', ' '), MAX_VALUE_CHARS);
     }
 
     private static RegistrationAnswer failed(String reason) {

@@ -97,8 +97,26 @@ class RdapIpNetworkTest {
                 + " \"endAddress\": \"192.0.2.255\", \"name\": \"" + longName + "\", \"handle\": \"NET\\r\\nInjected: yes\"}"), "192.0.2.1");
 
         assertThat(answer).isInstanceOfSatisfying(RegistrationAnswer.Found.class, found -> {
-            assertThat(found.attributes().get("name")).hasSize(RdapIpNetwork.MAX_VALUE_CHARS);
-            assertThat(found.attributes().get("handle")).isEqualTo("NET  Injected: yes");
+            assertThat(found.attributes().get("name")).hasSize(RdapIpNetwork.MAX_VALUE_CHARS + 1).endsWith("X…");
+            assertThat(found.attributes().get("handle")).isEqualTo("NET Injected: yes");
+        });
+    }
+
+    @Test
+    void bidiOverridesInvisibleAndSeparatorCharacters_areNotPassedOnAsText() {
+        // "EXAMPLE-NET" followed by a right-to-left override that shows the rest reversed, a zero-width space, a bidi
+        // isolate, a line separator, a byte order mark and a lone surrogate: each one became part of the text the agent read
+        String name = "EXAMPLE-NET\u202Ekcab-esrever\u200B-zw\u2066iso\u2069\u2028second line\uFEFF\\uD800end";
+        RegistrationAnswer answer = RdapIpNetwork.read(json("{\"objectClassName\": \"ip network\", \"startAddress\": \"192.0.2.0\","
+                + " \"endAddress\": \"192.0.2.255\", \"name\": \"" + name + "\", \"country\": \"n\u200Bl\", \"entities\": [{\"roles\":"
+                + " [\"registrant\"], \"vcardArray\": [\"vcard\", [[\"fn\", {}, \"text\", \"Example\u00A0Org\u202Bhttp://x.example/a\"]]]}]}"),
+                "192.0.2.1");
+
+        assertThat(answer).isInstanceOfSatisfying(RegistrationAnswer.Found.class, found -> {
+            assertThat(found.attributes().get("name")).isEqualTo("EXAMPLE-NET kcab-esrever -zw iso second line end");
+            assertThat(found.attributes().get("country")).isEqualTo("N L");
+            assertThat(found.attributes().get("org")).isEqualTo("Example\u00A0Org <url>");
+            assertThat(String.join("", found.attributes().values())).doesNotContainPattern("[\\p{Cc}\\p{Cf}\\p{Cs}\\p{Zl}\\p{Zp}]");
         });
     }
 
