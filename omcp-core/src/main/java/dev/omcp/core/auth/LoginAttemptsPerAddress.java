@@ -12,6 +12,9 @@ import java.util.concurrent.atomic.AtomicReference;
  * Login attempts per client address in fixed one-minute windows (spec 5.2 rule 3, spec 8: 20 per
  * minute per IP, fixed). Counted in this process; every attempt counts, successful or not.
  *
+ * <p>"Per IP" is per IPv4 address or per IPv6 /64 ({@link ClientNetwork}): a client holding a /64
+ * could otherwise take a fresh counter for each of its addresses, and fill the table by itself.
+ *
  * <p>The table is bounded: past windows are dropped as it grows, and when {@code maxAddresses}
  * addresses all hold a live window (a client spraying source addresses, from an IPv6 range or
  * through a proxy trusted too far), an address without a window is refused until windows end:
@@ -53,7 +56,8 @@ public final class LoginAttemptsPerAddress implements AttemptsPerAddress {
     }
 
     @Override
-    public Optional<Refusal> tryAttempt(String address, Instant now) {
+    public Optional<Refusal> tryAttempt(String clientAddress, Instant now) {
+        String address = ClientNetwork.of(clientAddress);
         if (windows.size() >= maxAddresses && !windows.containsKey(address)) {
             // at most one full scan per second, so a flood at the bound costs no scan per request
             Instant last = lastPruneWhenFull.get();
@@ -87,7 +91,7 @@ public final class LoginAttemptsPerAddress implements AttemptsPerAddress {
         windows.entrySet().removeIf(entry -> !entry.getValue().start().plus(WINDOW).isAfter(now));
     }
 
-    /** How many addresses hold a window; for tests of the bound. */
+    /** How many addresses (IPv4) and /64s (IPv6) hold a window; for tests of the bound. */
     int size() {
         return windows.size();
     }

@@ -25,13 +25,14 @@ class LoginAttemptsPerAddressTest {
     void sprayedAddresses_cannotGrowTheTableBeyondItsBound_newOnesAreRefusedUntilWindowsEnd() {
         LoginAttemptsPerAddress attempts = new LoginAttemptsPerAddress(20, 100);
         for (int i = 0; i < 100; i++) {
-            assertThat(attempts.tryAttempt("2001:db8::" + Integer.toHexString(i), start)).isEmpty();
+            // a /64 each: addresses within one /64 are one client (see below)
+            assertThat(attempts.tryAttempt("2001:db8:0:" + Integer.toHexString(i) + "::1", start)).isEmpty();
         }
-        assertThat(attempts.tryAttempt("2001:db8::ffff", start.plusSeconds(2))).as("fails closed, saying why")
+        assertThat(attempts.tryAttempt("2001:db8:0:ffff::1", start.plusSeconds(2))).as("fails closed, saying why")
                 .contains(new LoginAttemptsPerAddress.Refusal(Duration.ofMinutes(1), true));
         assertThat(attempts.size()).isEqualTo(100);
-        assertThat(attempts.tryAttempt("2001:db8::1", start.plusSeconds(2))).as("a known address keeps its window").isEmpty();
-        assertThat(attempts.tryAttempt("2001:db8::ffff", start.plusSeconds(61))).as("ended windows make room").isEmpty();
+        assertThat(attempts.tryAttempt("2001:db8:0:1::1", start.plusSeconds(2))).as("a known address keeps its window").isEmpty();
+        assertThat(attempts.tryAttempt("2001:db8:0:ffff::1", start.plusSeconds(61))).as("ended windows make room").isEmpty();
         assertThat(attempts.size()).isEqualTo(1);
     }
 
@@ -47,5 +48,43 @@ class LoginAttemptsPerAddressTest {
                 .as("a counted address is never refused for the table").contains(new LoginAttemptsPerAddress.Refusal(Duration.ofSeconds(50), false));
         assertThat(attempts.tryAttempt("192.0.2.9", start.plusSeconds(10))).map(LoginAttemptsPerAddress.Refusal::tableFull).contains(true);
         assertThat(attempts.capacity()).isEqualTo(3);
+    }
+
+    @Test
+    void everyAddressOfOneIpv6Slash64_sharesOneCounter_soRotatingAddressesDoesNotEscapeTheLimit() {
+        // spec 8: 20 logins per minute per IP, an IPv6 client counted by its /64 (docs/access-control.md)
+        LoginAttemptsPerAddress attempts = new LoginAttemptsPerAddress();
+        for (int i = 0; i < 20; i++) {
+            assertThat(attempts.tryAttempt("2001:db8:aa:bb:" + Integer.toHexString(i) + "::" + Integer.toHexString(i * 7 + 1),
+                    start.plusSeconds(i))).isEmpty();
+        }
+
+        assertThat(attempts.tryAttempt("2001:db8:aa:bb:ffff:ffff:ffff:fffe", start.plusSeconds(20)))
+                .contains(new LoginAttemptsPerAddress.Refusal(Duration.ofSeconds(40), false));
+        assertThat(attempts.tryAttempt("[2001:DB8:AA:BB::1]", start.plusSeconds(20))).as("any notation of the /64")
+                .contains(new LoginAttemptsPerAddress.Refusal(Duration.ofSeconds(40), false));
+        assertThat(attempts.tryAttempt("2001:db8:aa:bc::1", start.plusSeconds(20))).as("the next /64 is another client").isEmpty();
+        assertThat(attempts.size()).isEqualTo(2);
+    }
+
+    @Test
+    void addressesSprayedFromOneSlash64_takeOneEntry_soTheyCannotFillTheTableForEveryoneElse() {
+        LoginAttemptsPerAddress attempts = new LoginAttemptsPerAddress(20, 100);
+        for (int i = 0; i < 1000; i++) {
+            attempts.tryAttempt("2001:db8:aa:bb:" + Integer.toHexString(i) + "::1", start);
+        }
+
+        assertThat(attempts.size()).isEqualTo(1);
+        assertThat(attempts.tryAttempt("198.51.100.9", start.plusSeconds(1))).as("another client still gets in").isEmpty();
+    }
+
+    @Test
+    void anIpv4MappedIpv6Address_isCountedAsItsIpv4Address() {
+        LoginAttemptsPerAddress attempts = new LoginAttemptsPerAddress(2, 100);
+        assertThat(attempts.tryAttempt("192.0.2.1", start)).isEmpty();
+        assertThat(attempts.tryAttempt("::ffff:192.0.2.1", start)).isEmpty();
+
+        assertThat(attempts.tryAttempt("::ffff:c000:201", start)).map(LoginAttemptsPerAddress.Refusal::tableFull).contains(false);
+        assertThat(attempts.tryAttempt("192.0.2.2", start)).as("neighbouring IPv4 addresses are other clients").isEmpty();
     }
 }

@@ -142,6 +142,22 @@ class PasswordLoginServiceTest {
     }
 
     @Test
+    void anIpv6ClientRotatingAddressesWithinItsSlash64_isRefusedOnTheTwentyFirstAttempt_withoutHashing() {
+        // spec 8: login per IP 20 per minute; an IPv6 client is counted by its /64 (docs/access-control.md)
+        PasswordLoginService service = service();
+        for (int i = 0; i < 20; i++) {
+            assertThat(service.login("user" + i, "x", "2001:db8:5:6::" + Integer.toHexString(i + 1)))
+                    .isInstanceOf(LoginResult.InvalidCredentials.class);
+        }
+        int verifications = hasher.verifications();
+
+        assertThat(service.login("alice", "correct horse 1", "2001:db8:5:6:dead:beef:0:1"))
+                .isEqualTo(new LoginResult.TooManyAttempts(Duration.ofSeconds(60)));
+        assertThat(hasher.verifications()).isEqualTo(verifications);
+        assertThat(service.login("alice", "correct horse 1", "2001:db8:5:7::1")).as("another /64").isInstanceOf(LoginResult.LoggedIn.class);
+    }
+
+    @Test
     void aNewAddressWhileTheAddressTableIsFull_isRefusedAsTableFull_notAsRateLimited_withoutHashing() {
         PasswordLoginService service = service(Optional.of(LockoutPolicy.DEFAULT), VerificationSlots.perCore(),
                 new LoginAttemptsPerAddress(LoginAttemptsPerAddress.LIMIT, 2));

@@ -11,6 +11,10 @@ import java.util.Optional;
  * could otherwise make the gateway work or call out as often as it likes: the password login, and
  * the OIDC callback, each of which may cost a call to the identity provider.
  *
+ * <p>"Per address" is per IPv4 address, or per /64 prefix for an IPv6 address (the smallest block
+ * a client is usually given; an IPv4-mapped IPv6 address counts as its IPv4 address): counted by
+ * full IPv6 address, one client could take a fresh counter for each attempt.
+ *
  * <p>Implementations are thread-safe: attempts arrive on many request threads at once.
  */
 public interface AttemptsPerAddress {

@@ -99,6 +99,8 @@ public final class LoginRoutes {
                 .response(429, "the account is locked (OMCP_LOGIN_LOCKED), more than 20 attempts per minute from this address "
                         + "(OMCP_LOGIN_RATE_LIMIT), or the per-address counter is full and this address is new "
                         + "(OMCP_LOGIN_ADDRESS_TABLE_FULL); see Retry-After")
+                .response(500, "the password was right but the account's session does not fit in the session cookie "
+                        + "(OMCP_SESSION_TOO_LARGE: a name, tenant or role list too long, or more than 64 roles); no cookie is set")
                 .response(503, "too many password verifications in progress; see Retry-After")
                 .handle(this::login);
         // Not CSRF-exempt: a page of another site must not be able to sign the user out.
@@ -125,6 +127,9 @@ public final class LoginRoutes {
     }
 
     private void login(Context ctx) throws IOException {
+        // Whatever the answer: a success carries the user and sets the session cookie, and no cache
+        // between the browser and the gateway may keep or replay either (as on the OIDC routes).
+        ctx.header("Cache-Control", "no-store");
         // Answered before the body is read: whatever it holds, this mode has no password login, and
         // where to sign in instead is the useful answer.
         if (mode != AuthMode.BASIC || login.isEmpty()) {
@@ -154,7 +159,12 @@ public final class LoginRoutes {
         switch (result) {
             case LoginResult.LoggedIn loggedIn -> {
                 SessionClaims claims = loggedIn.session();
-                ctx.res().addHeader("Set-Cookie", cookies.setCookie(claims, sessions.lifetime(), ApiCaller.secure(ctx)));
+                SessionCookies.Issue cookie = cookies.issue(claims, sessions.lifetime(), ApiCaller.secure(ctx));
+                if (cookie instanceof SessionCookies.Issue.TooLarge tooLarge) {
+                    LoginRefusals.sessionTooLarge(ctx, claims.sub(), tooLarge.problem());
+                    return;
+                }
+                ctx.res().addHeader("Set-Cookie", ((SessionCookies.Issue.Issued) cookie).setCookie());
                 // a new session, a new token: one kept from before this login no longer matches
                 csrf.issueForSession(ctx, claims.sid(), ApiCaller.secure(ctx));
                 Map<String, Object> user = new LinkedHashMap<>();
@@ -179,11 +189,8 @@ public final class LoginRoutes {
             case LoginResult.TooManyAttempts limited -> LoginRefusals.tooMany(ctx, limited.retryAfter(), "OMCP_LOGIN_RATE_LIMIT",
                     "more than 20 login attempts per minute from this address; try again after the Retry-After seconds");
             case LoginResult.AddressTableFull full -> {
-                // its own code: a table filled by many addresses is a different incident from one client guessing
                 tableFull.refused(full.capacity());
-                LoginRefusals.tooMany(ctx, full.retryAfter(), "OMCP_LOGIN_ADDRESS_TABLE_FULL",
-                        "logins are coming from more addresses at once than the gateway counts, so logins from an address it "
-                                + "is not counting yet are refused for now; try again after the Retry-After seconds");
+                LoginRefusals.addressTableFull(ctx, full.retryAfter());
             }
             case LoginResult.Busy busy -> {
                 countRefusal(ctx, "OMCP_LOGIN_BUSY");
@@ -215,6 +222,8 @@ public final class LoginRoutes {
     }
 
     private void logout(Context ctx) {
+        // it clears the session cookie: a cached copy of this answer must not stand in for it
+        ctx.header("Cache-Control", "no-store");
         // Only the session the guard ran this request as: a bearer request, which skipped CSRF, has none
         // even when a cookie came along, so it cannot end the cookie's session.
         Optional<String> sid = ApiCaller.principal(ctx).flatMap(Principal::sessionId);

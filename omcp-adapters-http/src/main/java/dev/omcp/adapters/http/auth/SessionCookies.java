@@ -17,12 +17,22 @@ import java.util.Optional;
  * iat, exp, sid, tenant?}} signed with HMAC-SHA256 under {@code OMCP_SESSION_SECRET}; attributes
  * {@code HttpOnly}, {@code SameSite=Lax}, {@code Path=/}, {@code Max-Age} of the lifetime, and
  * {@code Secure} when the request came over HTTPS. Rotating the secret voids every session.
+ *
+ * <p>A cookie is issued only when it will verify whole: its value fits {@link #MAX_VALUE} (so name
+ * and value stay within the 4096 bytes browsers keep of a cookie, and within what
+ * {@link SignedValue} accepts) and it carries at most {@link #MAX_ROLES} roles, the most
+ * {@link #decode} reads. Claims beyond either bound are refused with a {@link Issue.TooLarge} that
+ * says which part is too long, never issued as a cookie that every later request would find
+ * invalid, nor with roles cut off.
  */
 public final class SessionCookies {
     /** The cookie name. */
     public static final String NAME = "omcp_session";
     private static final ObjectMapper MAPPER = new ObjectMapper();
-    private static final int MAX_ROLES = 64;
+    /** Most roles a session carries. */
+    public static final int MAX_ROLES = 64;
+    /** Longest cookie value issued: {@code omcp_session=} and the value fit {@link SignedValue#MAX_LENGTH}. */
+    public static final int MAX_VALUE = SignedValue.MAX_LENGTH - NAME.length() - 1;
 
     private final SignedValue signer;
 
@@ -31,8 +41,73 @@ public final class SessionCookies {
         this.signer = new SignedValue(secret);
     }
 
-    /** The cookie value for {@code claims}. */
+    /** A {@code Set-Cookie} value that stores a session, or why the session cannot be stored. */
+    public sealed interface Issue {
+        /** @param setCookie the {@code Set-Cookie} header value */
+        record Issued(String setCookie) implements Issue {}
+
+        /** @param problem what is too long and what to do, naming no value of the claims */
+        record TooLarge(String problem) implements Issue {}
+    }
+
+    /**
+     * The cookie value for {@code claims}.
+     *
+     * @throws IllegalArgumentException when the claims exceed a bound of the cookie; {@link #issue}
+     *     answers that case as a result
+     */
     public String encode(SessionClaims claims) {
+        Optional<String> problem = problem(claims);
+        if (problem.isPresent()) {
+            throw new IllegalArgumentException(problem.get());
+        }
+        return sign(claims);
+    }
+
+    /** Why {@code claims} cannot travel in a cookie that verifies whole; empty when they can. */
+    public Optional<String> problem(SessionClaims claims) {
+        if (claims.roles().size() > MAX_ROLES) {
+            return Optional.of("this account holds " + claims.roles().size() + " roles and a session carries at most " + MAX_ROLES
+                    + "; ask the operator to give it at most " + MAX_ROLES + " roles");
+        }
+        int length = sign(claims).length();
+        if (length <= MAX_VALUE) {
+            return Optional.empty();
+        }
+        // Each part as it is written in the cookie: JSON-escaped, UTF-8, then base64url (4 characters per 3 bytes).
+        Map<String, Integer> parts = new LinkedHashMap<>();
+        parts.put("display name", cookieLength(claims.name()));
+        parts.put("tenant", cookieLength(claims.tenant()));
+        parts.put("role names", cookieLength(claims.roles()));
+        parts.put("subject", cookieLength(claims.sub()));
+        String longest = parts.entrySet().stream().max(Map.Entry.comparingByValue()).orElseThrow().getKey();
+        StringBuilder sizes = new StringBuilder();
+        parts.forEach((part, size) -> sizes.append(sizes.isEmpty() ? "" : ", ").append(part).append(' ').append(size));
+        String fix = longest.equals("role names") ? "shorten the role names or give the account fewer roles" : "shorten the " + longest;
+        return Optional.of("this account's session does not fit in the session cookie: it would take " + length
+                + " characters, at most " + MAX_VALUE + " fit (" + sizes + "; an ASCII character takes about 1.3, others up "
+                + "to 6, control characters 8); ask the operator to " + fix);
+    }
+
+    /**
+     * The {@code Set-Cookie} value that stores a session, or {@link Issue.TooLarge} when the claims
+     * exceed a bound of the cookie (then nothing should be set).
+     */
+    public Issue issue(SessionClaims claims, Duration lifetime, boolean secure) {
+        Optional<String> problem = problem(claims);
+        return problem.<Issue>map(Issue.TooLarge::new).orElseGet(() -> new Issue.Issued(NAME + "=" + sign(claims)
+                + "; Path=/; Max-Age=" + lifetime.toSeconds() + "; HttpOnly; SameSite=Lax" + (secure ? "; Secure" : "")));
+    }
+
+    private static int cookieLength(Object value) {
+        try {
+            return (MAPPER.writeValueAsBytes(value).length * 4 + 2) / 3;
+        } catch (IOException e) {
+            throw new IllegalStateException("session claims could not be serialized", e);
+        }
+    }
+
+    private String sign(SessionClaims claims) {
         Map<String, Object> payload = new LinkedHashMap<>();
         payload.put("sub", claims.sub());
         payload.put("name", claims.name());
@@ -79,12 +154,6 @@ public final class SessionCookies {
             // Signed by us but unreadable: only possible with a leaked secret or a bug; never trusted.
             return Optional.empty();
         }
-    }
-
-    /** The {@code Set-Cookie} value that stores a session. */
-    public String setCookie(SessionClaims claims, Duration lifetime, boolean secure) {
-        return NAME + "=" + encode(claims) + "; Path=/; Max-Age=" + lifetime.toSeconds() + "; HttpOnly; SameSite=Lax"
-                + (secure ? "; Secure" : "");
     }
 
     /** The {@code Set-Cookie} value that removes the session cookie. */

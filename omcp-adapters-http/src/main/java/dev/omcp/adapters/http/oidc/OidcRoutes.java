@@ -110,6 +110,8 @@ public final class OidcRoutes {
                 .response(401, "the provider refused, or the ID token was invalid")
                 .response(429, "more than 20 callbacks per minute from this address (OMCP_LOGIN_RATE_LIMIT), or the "
                         + "per-address counter is full and this address is new (OMCP_LOGIN_ADDRESS_TABLE_FULL); see Retry-After")
+                .response(500, "the person's session does not fit in the session cookie (OMCP_SESSION_TOO_LARGE: a name, "
+                        + "tenant or role list too long, or more than 64 roles); no cookie is set")
                 .response(502, "the provider cannot be reached")
                 .handle(this::callback);
         if (registrar.isPresent()) {
@@ -205,7 +207,12 @@ public final class OidcRoutes {
             return;
         }
         SessionClaims session = sessions.open(((MappedIdentity.Mapped) identity).subject());
-        ctx.res().addHeader("Set-Cookie", cookies.setCookie(session, sessions.lifetime(), ApiCaller.secure(ctx)));
+        SessionCookies.Issue cookie = cookies.issue(session, sessions.lifetime(), ApiCaller.secure(ctx));
+        if (cookie instanceof SessionCookies.Issue.TooLarge tooLarge) {
+            LoginRefusals.sessionTooLarge(ctx, session.sub(), tooLarge.problem());
+            return;
+        }
+        ctx.res().addHeader("Set-Cookie", ((SessionCookies.Issue.Issued) cookie).setCookie());
         csrf.issueForSession(ctx, session.sid(), ApiCaller.secure(ctx));
         LOG.info("event=login outcome=ok mode=oidc principal=\"{}\" roles={}", IdentityText.of(session.sub()),
                 session.roles());
@@ -218,18 +225,13 @@ public final class OidcRoutes {
         if (refused.isEmpty()) {
             return true;
         }
-        String code;
-        String message;
         if (refused.get().tableFull()) {
             tableFull.refused(callbacks.capacity());
-            code = "OMCP_LOGIN_ADDRESS_TABLE_FULL";
-            message = "logins are coming from more addresses at once than the gateway counts, so logins from an address it "
-                    + "is not counting yet are refused for now; try again after the Retry-After seconds";
+            LoginRefusals.addressTableFull(ctx, refused.get().retryAfter());
         } else {
-            code = "OMCP_LOGIN_RATE_LIMIT";
-            message = "more than 20 sign-ins per minute from this address; open the same page again after the Retry-After seconds";
+            LoginRefusals.tooMany(ctx, refused.get().retryAfter(), "OMCP_LOGIN_RATE_LIMIT",
+                    "more than 20 sign-ins per minute from this address; open the same page again after the Retry-After seconds");
         }
-        LoginRefusals.tooMany(ctx, refused.get().retryAfter(), code, message);
         return false;
     }
 

@@ -35,6 +35,7 @@ class LoginRoutesIT {
     private final List<String> auditActors = new CopyOnWriteArrayList<>();
     private final List<String> passwordsTried = new CopyOnWriteArrayList<>();
     private final List<String> revoked = new CopyOnWriteArrayList<>();
+    private final byte[] secret = "0123456789abcdef0123456789abcdef".getBytes(StandardCharsets.UTF_8);
     private final HttpClient client = HttpClient.newBuilder().proxy(HttpClient.Builder.NO_PROXY).build();
     private Javalin app;
 
@@ -89,7 +90,6 @@ class LoginRoutesIT {
                 return username.equals("sam");
             }
         };
-        byte[] secret = "0123456789abcdef0123456789abcdef".getBytes(StandardCharsets.UTF_8);
         LoginRoutes routes = new LoginRoutes(AuthMode.BASIC, Optional.of(login), sessions, new SessionCookies(secret),
                 new CsrfProtection(true, secret, new java.security.SecureRandom()), revocations);
         ApiGuard recordingActors = (ctx, route, handler) -> {
@@ -310,5 +310,80 @@ class LoginRoutesIT {
         assertThat(login("mallory").statusCode()).isEqualTo(429);
 
         assertThat(auditActors).containsExactly("mallory");
+    }
+
+    private static dev.omcp.ports.auth.SessionClaims session(String name, List<String> roles, String tenant) {
+        return new dev.omcp.ports.auth.SessionClaims("sam", name, roles, 1_700_000_000L, 1_700_043_200L, "sid-1234567890", tenant);
+    }
+
+    private static List<String> roles(int count) {
+        return java.util.stream.IntStream.range(0, count).mapToObj(i -> "role-" + i).toList();
+    }
+
+    @Test
+    void aLoginWhoseSessionDoesNotFitInTheCookie_is500NamingWhatIsTooLong_andSetsNoCookieThatCouldNotVerify() throws Exception {
+        // control characters are JSON-escaped to six bytes each: 600 of them are 4800 characters of cookie
+        String name = "\u0001".repeat(600);
+        next.set(new LoginResult.LoggedIn(session(name, List.of("viewer"), "acme")));
+
+        HttpResponse<String> response = login();
+
+        assertThat(response.statusCode()).as(response.body()).isEqualTo(500);
+        assertThat(response.body()).contains("\"code\":\"OMCP_SESSION_TOO_LARGE\"").contains("does not fit in the session cookie")
+                .contains("at most " + SessionCookies.MAX_VALUE).contains("shorten the display name").doesNotContain("\\u0001");
+        assertThat(response.headers().allValues("Set-Cookie")).as("neither a session nor its CSRF token").isEmpty();
+        assertThat(response.headers().firstValue("Cache-Control")).contains("no-store");
+        assertThat(auditActors).containsExactly("sam");
+    }
+
+    @Test
+    void aLoginWithMoreRolesThanACookieCarries_is500_notACookieThatSilentlyDropsRoles() throws Exception {
+        next.set(new LoginResult.LoggedIn(session("Sam", roles(SessionCookies.MAX_ROLES + 1), "")));
+
+        HttpResponse<String> response = login();
+
+        assertThat(response.statusCode()).as(response.body()).isEqualTo(500);
+        assertThat(response.body()).contains("\"code\":\"OMCP_SESSION_TOO_LARGE\"").contains("holds 65 roles")
+                .contains("at most 64");
+        assertThat(response.headers().allValues("Set-Cookie")).isEmpty();
+    }
+
+    @Test
+    void aSessionThatJustFits_isIssued_andItsCookieVerifiesWithEveryRoleAndTheWholeName() throws Exception {
+        SessionCookies codec = new SessionCookies(secret);
+        int length = 1;
+        while (codec.problem(session("\u00e9".repeat(length + 1), roles(SessionCookies.MAX_ROLES), "acme")).isEmpty()) {
+            length++;
+        }
+        dev.omcp.ports.auth.SessionClaims largest = session("\u00e9".repeat(length), roles(SessionCookies.MAX_ROLES), "acme");
+        next.set(new LoginResult.LoggedIn(largest));
+
+        HttpResponse<String> response = login();
+
+        assertThat(response.statusCode()).as(response.body()).isEqualTo(200);
+        String cookie = response.headers().allValues("Set-Cookie").stream().filter(c -> c.startsWith(SessionCookies.NAME + "="))
+                .findFirst().orElseThrow();
+        String value = cookie.substring(SessionCookies.NAME.length() + 1, cookie.indexOf(';'));
+        assertThat(value.length()).isBetween(SessionCookies.MAX_VALUE - 4, SessionCookies.MAX_VALUE);
+        assertThat(SessionCookies.NAME.length() + 1 + value.length()).as("name and value fit what browsers keep").isLessThanOrEqualTo(4096);
+        assertThat(codec.decode(value)).as("the next request verifies it, with nothing dropped").contains(largest);
+    }
+
+    @Test
+    void loginAndLogoutAnswers_mayNotBeStoredByACache() throws Exception {
+        next.set(new LoginResult.LoggedIn(session("Sam", List.of("viewer"), "")));
+        HttpResponse<String> loggedIn = login();
+        assertThat(loggedIn.statusCode()).isEqualTo(200);
+        assertThat(loggedIn.headers().firstValue("Cache-Control")).contains("no-store");
+
+        next.set(new LoginResult.InvalidCredentials());
+        HttpResponse<String> refused = login();
+        assertThat(refused.statusCode()).isEqualTo(401);
+        assertThat(refused.headers().firstValue("Cache-Control")).contains("no-store");
+
+        HttpResponse<String> loggedOut = post("/api/auth/logout", "application/json", "");
+        assertThat(loggedOut.statusCode()).isEqualTo(204);
+        assertThat(loggedOut.headers().allValues("Set-Cookie")).anyMatch(c -> c.startsWith(SessionCookies.NAME + "=;"));
+        assertThat(loggedOut.headers().firstValue("Cache-Control")).contains("no-store");
     }
 }

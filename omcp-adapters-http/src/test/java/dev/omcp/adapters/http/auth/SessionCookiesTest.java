@@ -1,6 +1,7 @@
 package dev.omcp.adapters.http.auth;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.omcp.ports.auth.SessionClaims;
 import java.nio.charset.StandardCharsets;
@@ -72,9 +73,27 @@ class SessionCookiesTest {
 
     @Test
     void cookieAttributes_spec52Rule4() {
-        assertThat(cookies.setCookie(claims, Duration.ofHours(12), false))
+        assertThat(((SessionCookies.Issue.Issued) cookies.issue(claims, Duration.ofHours(12), false)).setCookie())
                 .startsWith("omcp_session=").endsWith("; Path=/; Max-Age=43200; HttpOnly; SameSite=Lax");
-        assertThat(cookies.setCookie(claims, Duration.ofHours(12), true)).endsWith("; HttpOnly; SameSite=Lax; Secure");
+        assertThat(((SessionCookies.Issue.Issued) cookies.issue(claims, Duration.ofHours(12), true)).setCookie()).endsWith("; HttpOnly; SameSite=Lax; Secure");
         assertThat(SessionCookies.clearCookie(false)).isEqualTo("omcp_session=; Path=/; Max-Age=0; HttpOnly; SameSite=Lax");
+    }
+
+    @Test
+    void claimsBeyondTheCookiesBounds_areNeverEncoded_andTheProblemNamesTheLongestPart() {
+        SessionClaims longTenant = new SessionClaims("alice", "Alice", List.of("operator"), 1, 2, "s", "t".repeat(4000));
+        assertThat(cookies.problem(longTenant)).hasValueSatisfying(problem -> assertThat(problem)
+                .contains("at most " + SessionCookies.MAX_VALUE).contains("tenant 5336").contains("shorten the tenant")
+                .doesNotContain("ttt"));
+        assertThat(cookies.issue(longTenant, Duration.ofHours(12), false)).isInstanceOf(SessionCookies.Issue.TooLarge.class);
+        assertThatThrownBy(() -> cookies.encode(longTenant)).isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("shorten the tenant");
+
+        List<String> manyRoles = java.util.stream.IntStream.range(0, 300).mapToObj(i -> "r" + i).toList();
+        SessionClaims roles = new SessionClaims("alice", "Alice", manyRoles.subList(0, 64), 1, 2, "s", "");
+        assertThat(cookies.problem(roles)).isEmpty();
+        assertThat(cookies.decode(cookies.encode(roles))).contains(roles);
+        assertThat(cookies.problem(new SessionClaims("alice", "Alice", manyRoles.subList(0, 65), 1, 2, "s", "")))
+                .hasValueSatisfying(problem -> assertThat(problem).contains("holds 65 roles"));
     }
 }
