@@ -170,6 +170,11 @@ public final class TrustedProxies {
         if (!v4 && !(address.contains(":") && IPV6.matcher(address).matches())) {
             return Optional.empty();
         }
+        if (v4 && !octetsInRange(address)) {
+            // 999.1.1.1 is no literal to the JDK: it would ask DNS for it, on a request's thread, for
+            // any client that writes it into X-Forwarded-For
+            return Optional.empty();
+        }
         try {
             // A literal never triggers a DNS lookup.
             InetAddress parsed = InetAddress.getByName(address);
@@ -179,6 +184,15 @@ public final class TrustedProxies {
         } catch (UnknownHostException e) {
             return Optional.empty();
         }
+    }
+
+    private static boolean octetsInRange(String dotted) {
+        for (String octet : dotted.split("\\.")) {
+            if (octet.length() > 3 || Integer.parseInt(octet) > 255) {
+                return false;
+            }
+        }
+        return true;
     }
 
     @Override

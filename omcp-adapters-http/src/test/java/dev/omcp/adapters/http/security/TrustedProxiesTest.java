@@ -42,6 +42,17 @@ class TrustedProxiesTest {
     }
 
     @Test
+    void anIpv4LookingEntryWithAnOctetOver255_isNoAddress_andNeverLookedUp() {
+        // the JDK takes 999.1.1.1 for a host name and asks DNS for it: a client could make the gateway
+        // send DNS queries by writing such entries into X-Forwarded-For
+        assertThat(TrustedProxies.normalize("999.1.1.1")).isEmpty();
+        assertThat(TrustedProxies.normalize("1.2.3.256")).isEmpty();
+        assertThat(TrustedProxies.normalize("001.2.3.4")).contains("1.2.3.4");
+        assertThat(TrustedProxies.parse("true").clientIp("192.0.2.1", List.of("999.1.1.1"))).isEqualTo("192.0.2.1");
+        assertThatThrownBy(() -> TrustedProxies.parse("999.1.1.1")).hasMessageContaining("is not an IP address");
+    }
+
+    @Test
     void aHopCount_trustsTheNearestHops() {
         TrustedProxies one = TrustedProxies.parse("1");
         assertThat(one.clientIp("192.0.2.1", CHAIN)).isEqualTo("10.0.0.5");

@@ -1,5 +1,6 @@
 package dev.omcp.core.auth.oidc;
 
+import dev.omcp.core.auth.ClientNetwork;
 import dev.omcp.ports.auth.ClientMetadata;
 import dev.omcp.ports.auth.ClientRegistrar;
 import dev.omcp.ports.auth.ClientRegistrationStore;
@@ -70,7 +71,8 @@ public final class DynamicClientRegistrar implements ClientRegistrar {
         if (invalid != null) {
             return invalid;
         }
-        Optional<Duration> refused = perAddress.tryAdmit(clientIp, now);
+        // an IPv6 client by its /64, as the login limits count it: every address of its range would count anew
+        Optional<Duration> refused = perAddress.tryAdmit(ClientNetwork.of(clientIp), now);
         if (refused.isPresent()) {
             return new RegistrationResult.TooMany(refused.get());
         }

@@ -115,27 +115,40 @@ class DynamicClientRegistrarTest {
     }
 
     @Test
+    void theAddressesOfOneIpv6Slash64_shareTenRegistrationsAnHour() {
+        for (int i = 0; i < 10; i++) {
+            assertThat(registrar.register(metadata(List.of("https://a.example/cb"), "none"), "2001:db8:5:6::" + Integer.toHexString(i + 1)))
+                    .isInstanceOf(RegistrationResult.Registered.class);
+        }
+        assertThat(registrar.register(metadata(List.of("https://a.example/cb"), "none"), "2001:db8:5:6:ffff::99"))
+                .isInstanceOf(RegistrationResult.TooMany.class);
+        assertThat(registrar.register(metadata(List.of("https://a.example/cb"), "none"), "2001:db8:5:7::1"))
+                .isInstanceOf(RegistrationResult.Registered.class);
+    }
+
+    @Test
     void addressesSprayedFromARange_areRefusedOnceTheCounterIsFull_soItsMemoryStaysBounded() {
         // 10 000 addresses, the documented bound: a client holding an IPv6 range could otherwise
         // add an entry with every request, and every request past 10 000 scanned the whole table
         int bound = 10_000;
         DynamicClientRegistrar open = new DynamicClientRegistrar(store, clock, new SecureRandom(), 2 * bound);
         for (int i = 0; i < bound; i++) {
-            assertThat(open.register(metadata(List.of("https://a.example/cb"), "none"), "2001:db8::" + Integer.toHexString(i)))
+            // one /64 each: addresses within one /64 share one allowance
+            assertThat(open.register(metadata(List.of("https://a.example/cb"), "none"), "2001:db8:" + Integer.toHexString(i) + "::1"))
                     .isInstanceOf(RegistrationResult.Registered.class);
         }
         clock.advance(Duration.ofMinutes(15));
 
-        assertThat(open.register(metadata(List.of("https://a.example/cb"), "none"), "2001:db8:1::1"))
+        assertThat(open.register(metadata(List.of("https://a.example/cb"), "none"), "2001:db9::1"))
                 .isInstanceOfSatisfying(RegistrationResult.TooMany.class, tooMany -> assertThat(tooMany.retryAfter())
                         .isGreaterThan(Duration.ZERO).isLessThanOrEqualTo(Duration.ofMinutes(45)));
         // an address already counted keeps its own allowance
-        assertThat(open.register(metadata(List.of("https://a.example/cb"), "none"), "2001:db8::0"))
+        assertThat(open.register(metadata(List.of("https://a.example/cb"), "none"), "2001:db8:0::2"))
                 .isInstanceOf(RegistrationResult.Registered.class);
         assertThat(store.count()).isEqualTo(bound + 1);
 
         clock.advance(Duration.ofMinutes(45));
-        assertThat(open.register(metadata(List.of("https://a.example/cb"), "none"), "2001:db8:1::1"))
+        assertThat(open.register(metadata(List.of("https://a.example/cb"), "none"), "2001:db9::1"))
                 .isInstanceOf(RegistrationResult.Registered.class);
     }
 
