@@ -155,6 +155,8 @@ public final class GatewayAssembly implements AutoCloseable {
         GatewayHttpServer.Builder httpBuilder = GatewayHttpServer.builder()
                 .settings(http)
                 .clock(clock)
+                // each initialized WebSocket holds a session: a credential may hold as many sockets as sessions
+                .webSocketsPerCredential(settings.agent().maxSessionsPerCredential())
                 .mcp(gateway.mcp())
                 .agentAuthentication(gateway.agentAuthentication())
                 .description(gateway.description())

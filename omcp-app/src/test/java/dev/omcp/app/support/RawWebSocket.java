@@ -205,6 +205,11 @@ public final class RawWebSocket implements AutoCloseable {
         send(TEXT, text.getBytes(StandardCharsets.UTF_8));
     }
 
+    /** Sends a text frame holding {@code payload} as it is, valid UTF-8 or not. */
+    public void sendTextBytes(byte[] payload) throws IOException {
+        send(TEXT, payload);
+    }
+
     public void sendPing(byte[] payload) throws IOException {
         send(PING, payload);
     }

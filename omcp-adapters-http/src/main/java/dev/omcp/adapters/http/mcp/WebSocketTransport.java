@@ -20,6 +20,7 @@ import jakarta.json.JsonValue;
 import java.nio.ByteBuffer;
 import java.time.Clock;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.Optional;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
@@ -59,6 +60,15 @@ public final class WebSocketTransport {
     private static final int MAX_IN_FLIGHT = 32;
     /** RFC 6455 close code for an endpoint going away: the peer stopped answering. */
     static final int GOING_AWAY = 1001;
+    /** RFC 6455 (IANA registry) close code "Try Again Later": the credential holds the most sockets it may. */
+    static final int TRY_AGAIN_LATER = 1013;
+    /** How long after the upgrade a socket has to open its session with {@code initialize}. */
+    public static final Duration DEFAULT_INITIALIZE_DEADLINE = Duration.ofSeconds(30);
+    /**
+     * WebSockets one credential may hold open at once, by default: as many as MCP sessions (each
+     * initialized socket holds one), so the bound only bites on sockets that open no session.
+     */
+    public static final int DEFAULT_MAX_PER_CREDENTIAL = 1_000;
     /** Bounds of the keep-alive sweep period: often enough to close near the deadline, rarely enough to cost nothing. */
     private static final Duration MIN_SWEEP = Duration.ofMillis(10);
     private static final Duration MAX_SWEEP = Duration.ofSeconds(1);
@@ -79,6 +89,13 @@ public final class WebSocketTransport {
     private final int maxMessageBytes;
     private final Duration pongTimeout;
     private final long maxUnsentBytes;
+    private final Duration initializeDeadline;
+    private final int maxPerCredential;
+    private final Clock clock;
+    /** Open authenticated sockets per credential (principal id); a credential with none has no entry. */
+    private final Map<String, Integer> perCredential = new ConcurrentHashMap<>();
+    /** Sockets that have not opened a session yet, with the instant by which they must. */
+    private final Map<Session, Instant> awaitingInitialize = new ConcurrentHashMap<>();
     /** The authenticated sockets, by the Jetty session the keep-alive knows them by. */
     private final Map<Session, WsContext> open = new ConcurrentHashMap<>();
     private final KeepAliveLedger<Session> keepAlive;
@@ -109,10 +126,27 @@ public final class WebSocketTransport {
             Duration pingInterval,
             Duration pongTimeout,
             Clock clock) {
-        this(endpoint, authentication, metrics, maxMessageBytes, pingInterval, pongTimeout, DEFAULT_MAX_UNSENT_BYTES, clock);
+        this(endpoint, authentication, metrics, maxMessageBytes, pingInterval, pongTimeout, DEFAULT_MAX_PER_CREDENTIAL, clock);
     }
 
-    /** As above, with the bound of bytes a socket may have waiting to be written (tests use a small one). */
+    /** As above, with the number of WebSockets one credential may hold open at once. */
+    public WebSocketTransport(
+            McpEndpoint endpoint,
+            AgentAuthentication authentication,
+            GatewayMetrics metrics,
+            int maxMessageBytes,
+            Duration pingInterval,
+            Duration pongTimeout,
+            int maxPerCredential,
+            Clock clock) {
+        this(endpoint, authentication, metrics, maxMessageBytes, pingInterval, pongTimeout, DEFAULT_MAX_UNSENT_BYTES,
+                DEFAULT_INITIALIZE_DEADLINE, maxPerCredential, clock);
+    }
+
+    /**
+     * As above, with the bound of bytes a socket may have waiting to be written and the deadline for
+     * {@code initialize} (tests use small ones).
+     */
     WebSocketTransport(
             McpEndpoint endpoint,
             AgentAuthentication authentication,
@@ -121,7 +155,18 @@ public final class WebSocketTransport {
             Duration pingInterval,
             Duration pongTimeout,
             long maxUnsentBytes,
+            Duration initializeDeadline,
+            int maxPerCredential,
             Clock clock) {
+        if (maxPerCredential < 1) {
+            throw new IllegalArgumentException("the bound of WebSockets per credential must be at least 1, got " + maxPerCredential);
+        }
+        if (initializeDeadline.isNegative() || initializeDeadline.isZero()) {
+            throw new IllegalArgumentException("the WebSocket initialize deadline must be positive, got " + initializeDeadline);
+        }
+        this.initializeDeadline = initializeDeadline;
+        this.maxPerCredential = maxPerCredential;
+        this.clock = clock;
         if (maxUnsentBytes < 1) {
             throw new IllegalArgumentException("the bound of unsent bytes per WebSocket must be at least 1, got " + maxUnsentBytes);
         }
@@ -200,13 +245,20 @@ public final class WebSocketTransport {
                 ctx.closeSession(POLICY_VIOLATION, refused.reason());
                 return;
             }
-            ctx.attribute(PRINCIPAL, ((AgentAuthResult.Authenticated) result).principal());
+            Principal principal = ((AgentAuthResult.Authenticated) result).principal();
+            if (!admit(principal)) {
+                LOG.warn("event=ws-refused reason=too-many-sockets principal=\"{}\" limit={}", printable(principal.id()), maxPerCredential);
+                ctx.closeSession(TRY_AGAIN_LATER, tooManySocketsReason(maxPerCredential));
+                return;
+            }
+            ctx.attribute(PRINCIPAL, principal);
             ctx.attribute(STATE, new ConnectionState(maxUnsentBytes));
             ctx.session.setMaxTextMessageSize(maxMessageBytes);
             // Only a backstop for a socket whose writes stall: Jetty restarts this timer on every
             // write, our pings included, so the keep-alive below is what closes a silent peer.
             ctx.session.setIdleTimeout(pongTimeout);
             open.put(ctx.session, ctx);
+            awaitingInitialize.put(ctx.session, clock.instant().plus(initializeDeadline));
             keepAlive.opened(ctx.session);
         });
         ws.onMessage(ctx -> {
@@ -217,7 +269,9 @@ public final class WebSocketTransport {
             }
             String message = ctx.message();
             if (!state.inFlight.tryAcquire()) {
-                send(ctx, state, errorFrame("too many requests in flight on this connection; wait for answers before sending more"));
+                send(ctx, state, errorFrame(RequestId.of(message),
+                        "too many requests in flight on this connection (at most " + MAX_IN_FLIGHT
+                                + "); wait for answers before sending more"));
                 return;
             }
             // Each message runs on its own virtual thread so a slow tool does not stall the socket.
@@ -232,16 +286,18 @@ public final class WebSocketTransport {
         ws.onBinaryMessage(ctx -> {
             ConnectionState state = ctx.attribute(STATE);
             if (state != null) {
-                send(ctx, state, errorFrame("binary frames are not supported: send one JSON-RPC message per text frame"));
+                send(ctx, state, errorFrame(JsonValue.NULL, "binary frames are not supported: send one JSON-RPC message per text frame"));
             }
         });
         ws.onClose(ctx -> {
             open.remove(ctx.session);
+            awaitingInitialize.remove(ctx.session);
             keepAlive.closed(ctx.session);
             ConnectionState state = ctx.attribute(STATE);
             Principal principal = ctx.attribute(PRINCIPAL);
             if (state != null && principal != null) {
                 state.closed = true;
+                release(principal);
                 closeQuietly(state.attachedStream);
                 // taken, not read: an initialize answered after this point ends its own session (see handle)
                 String sessionId = state.sessionId.getAndSet(null);
@@ -269,8 +325,33 @@ public final class WebSocketTransport {
         }
     }
 
+    /** Takes a place of the credential's sockets; false when it holds the most it may. */
+    private boolean admit(Principal principal) {
+        boolean[] admitted = {false};
+        perCredential.compute(principal.id(), (id, count) -> {
+            int held = count == null ? 0 : count;
+            if (held >= maxPerCredential) {
+                return count;
+            }
+            admitted[0] = true;
+            return held + 1;
+        });
+        return admitted[0];
+    }
+
+    /** Gives back the place {@link #admit} took; the entry of a credential with no socket left goes. */
+    private void release(Principal principal) {
+        perCredential.computeIfPresent(principal.id(), (id, count) -> count <= 1 ? null : count - 1);
+    }
+
+    /** How many WebSockets a credential holds open; for tests. */
+    int openConnections(Principal principal) {
+        return perCredential.getOrDefault(principal.id(), 0);
+    }
+
     /** One keep-alive round: the pings that are due, and the closes of peers silent past the deadline. */
     private void sweep() {
+        closeUninitialized();
         for (KeepAliveLedger.Action<Session> action : keepAlive.due()) {
             try {
                 switch (action) {
@@ -285,6 +366,46 @@ public final class WebSocketTransport {
             } catch (RuntimeException e) {
                 // One broken socket must not end the keep-alive of every other one.
                 LOG.warn("event=ws-keepalive-failed action={} reason=\"{}\"", action.getClass().getSimpleName(), e.getMessage());
+            }
+        }
+    }
+
+    /**
+     * Closes the sockets that opened no session within the initialize deadline: keep-alive pings
+     * would otherwise hold a socket that never sends {@code initialize} open for ever. A socket
+     * with a request still running (an {@code initialize} sent just before the deadline) gets
+     * until that request has been answered.
+     */
+    private void closeUninitialized() {
+        Instant now = clock.instant();
+        for (Map.Entry<Session, Instant> entry : awaitingInitialize.entrySet()) {
+            if (now.isBefore(entry.getValue())) {
+                continue;
+            }
+            Session session = entry.getKey();
+            try {
+                WsContext ctx = open.get(session);
+                ConnectionState state = ctx == null ? null : ctx.attribute(STATE);
+                if (state == null) {
+                    awaitingInitialize.remove(session);
+                    continue;
+                }
+                if (state.sessionId.get() != null) {
+                    awaitingInitialize.remove(session);
+                    continue;
+                }
+                if (state.inFlight.availablePermits() < MAX_IN_FLIGHT) {
+                    continue; // a request runs, perhaps the initialize: look again next round
+                }
+                awaitingInitialize.remove(session);
+                Principal principal = ctx.attribute(PRINCIPAL);
+                LOG.info("event=ws-closed reason=no-initialize principal=\"{}\" limitMs={}",
+                        principal == null ? "" : printable(principal.id()), initializeDeadline.toMillis());
+                session.close(POLICY_VIOLATION, noInitializeReason(initializeDeadline), Callback.from(() -> { },
+                        failure -> LOG.debug("websocket close failed: {}", failure.getMessage())));
+            } catch (RuntimeException e) {
+                // One broken socket must not end the deadline of every other one.
+                LOG.warn("event=ws-initialize-deadline-failed reason=\"{}\"", e.getMessage());
             }
         }
     }
@@ -342,6 +463,16 @@ public final class WebSocketTransport {
                 failure -> LOG.debug("websocket close failed: {}", failure.getMessage())));
     }
 
+    /** The close reason of a socket refused for its credential's bound; RFC 6455 allows 123 bytes, this stays below. */
+    static String tooManySocketsReason(int maxPerCredential) {
+        return "too many WebSockets: this credential holds " + maxPerCredential + " open, the most it may; close one, then try again";
+    }
+
+    /** The close reason of a socket that sent no initialize in time; RFC 6455 allows 123 bytes, this stays below. */
+    static String noInitializeReason(Duration deadline) {
+        return "initialize not sent within " + describe(deadline) + " of connecting; send initialize first, then reconnect";
+    }
+
     /** A duration as an operator reads it in a close reason: {@code 90 s} or {@code 600 ms}. */
     static String describe(Duration duration) {
         return duration.toMillis() % 1000 == 0 ? duration.toSeconds() + " s" : duration.toMillis() + " ms";
@@ -357,6 +488,7 @@ public final class WebSocketTransport {
             case McpReply.Response response -> {
                 response.newSessionId().ifPresent(id -> {
                     String previous = state.sessionId.getAndSet(id);
+                    awaitingInitialize.remove(ctx.session);
                     closeQuietly(state.attachedStream);
                     if (previous != null) {
                         endpoint.endSession(previous, principal);
@@ -436,10 +568,10 @@ public final class WebSocketTransport {
         return bytes % (1024 * 1024) == 0 ? bytes / (1024 * 1024) + " MiB" : bytes + " bytes";
     }
 
-    private static String errorFrame(String message) {
+    private static String errorFrame(JsonValue id, String message) {
         JsonObject error = Jsonp.object()
                 .add("jsonrpc", "2.0")
-                .add("id", JsonValue.NULL)
+                .add("id", id)
                 .add("error", Jsonp.object().add("code", -32600).add("message", message))
                 .build();
         return error.toString();

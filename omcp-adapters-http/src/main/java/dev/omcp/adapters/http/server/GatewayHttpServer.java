@@ -73,7 +73,7 @@ public final class GatewayHttpServer implements AutoCloseable {
         this.streamableHttp = new StreamableHttpTransport(builder.mcp, builder.agentAuthentication, metrics, settings.maxBodyBytes());
         this.webSocket = new WebSocketTransport(
                 builder.mcp, builder.agentAuthentication, metrics, settings.maxBodyBytes(),
-                settings.wsPingInterval(), settings.wsPongTimeout(), builder.clock);
+                settings.wsPingInterval(), settings.wsPongTimeout(), builder.webSocketsPerCredential, builder.clock);
         PublicEndpoints publicEndpoints = new PublicEndpoints(
                 builder.description, metrics, builder.managementIdentity, () -> state.get() == State.RUNNING);
         List<HttpModule> modules = List.copyOf(builder.modules);
@@ -343,8 +343,20 @@ public final class GatewayHttpServer implements AutoCloseable {
         private ApiGuard apiGuard = ApiGuard.open();
         private SecurityHeaders securityHeaders = SecurityHeaders.standard();
         private Clock clock = Clock.systemUTC();
+        private int webSocketsPerCredential = WebSocketTransport.DEFAULT_MAX_PER_CREDENTIAL;
 
         private Builder() {}
+
+        /**
+         * How many WebSockets one credential may hold open at once (default
+         * {@value WebSocketTransport#DEFAULT_MAX_PER_CREDENTIAL}); the gateway passes its MCP session
+         * limit per credential, since each initialized socket holds one session. At least 1: {@link #build}
+         * refuses less.
+         */
+        public Builder webSocketsPerCredential(int limit) {
+            this.webSocketsPerCredential = limit;
+            return this;
+        }
 
         /** The gateway's clock, read by the WebSocket keep-alive (default: the system clock). */
         public Builder clock(Clock clock) {

@@ -53,7 +53,8 @@ class WebSocketUnreadAnswersIT {
     @BeforeEach
     void start() {
         transport = new WebSocketTransport(endpoint, WebSocketTestServer.ANONYMOUS, new GatewayMetrics(Set.of("ping")), 1024 * 1024,
-                Duration.ofSeconds(30), Duration.ofSeconds(90), MAX_UNSENT_BYTES, Clock.systemUTC());
+                Duration.ofSeconds(30), Duration.ofSeconds(90), MAX_UNSENT_BYTES, WebSocketTransport.DEFAULT_INITIALIZE_DEADLINE,
+                WebSocketTransport.DEFAULT_MAX_PER_CREDENTIAL, Clock.systemUTC());
         app = WebSocketTestServer.start(transport);
     }
 

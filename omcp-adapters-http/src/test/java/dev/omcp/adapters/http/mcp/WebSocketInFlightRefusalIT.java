@@ -1,0 +1,106 @@
+package dev.omcp.adapters.http.mcp;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.omcp.adapters.http.metrics.GatewayMetrics;
+import dev.omcp.ports.mcp.McpEndpoint;
+import dev.omcp.ports.mcp.McpInbound;
+import dev.omcp.ports.mcp.McpOutbound;
+import dev.omcp.ports.mcp.McpReply;
+import dev.omcp.sdk.json.Jsonp;
+import io.javalin.Javalin;
+import jakarta.json.JsonObject;
+import jakarta.json.JsonValue;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * A request refused because 32 are already in flight on the socket: its error frame carries the
+ * request's own id when the request has a string or integer one, so the client knows which request
+ * to send again; null only when no id can be read. Real Javalin on a loopback port and the JDK client.
+ */
+class WebSocketInFlightRefusalIT {
+    private final CountDownLatch mayAnswer = new CountDownLatch(1);
+    private final AtomicInteger running = new AtomicInteger();
+    private final McpEndpoint endpoint = new WebSocketTestServer.StubEndpoint() {
+        @Override
+        public McpReply handle(McpInbound inbound, McpOutbound outbound) {
+            running.incrementAndGet();
+            try {
+                mayAnswer.await();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+            return new McpReply.Response("ping", "{\"jsonrpc\":\"2.0\",\"id\":0,\"result\":{}}", false, Optional.empty());
+        }
+    };
+    private WebSocketTransport transport;
+    private Javalin app;
+    private WebSocketClient client;
+
+    @BeforeEach
+    void start() throws Exception {
+        transport = new WebSocketTransport(endpoint, WebSocketTestServer.ANONYMOUS, new GatewayMetrics(Set.of("ping")), 1024 * 1024,
+                Duration.ofSeconds(30), Duration.ofSeconds(90), Clock.systemUTC());
+        app = WebSocketTestServer.start(transport);
+        client = WebSocketClient.connect(app.port(), Map.of());
+        for (int i = 0; i < 32; i++) {
+            client.send("{\"jsonrpc\":\"2.0\",\"id\":" + (1000 + i) + ",\"method\":\"ping\"}");
+        }
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        while (running.get() < 32 && System.nanoTime() < deadline) {
+            Thread.sleep(10);
+        }
+        assertThat(running).as("32 requests in flight").hasValue(32);
+    }
+
+    @AfterEach
+    void stop() {
+        mayAnswer.countDown();
+        client.close();
+        transport.close();
+        app.stop();
+    }
+
+    private JsonObject refusalOf(String message) throws Exception {
+        client.send(message);
+        JsonObject frame = Jsonp.reader(client.nextText()).readObject();
+        assertThat(frame.getJsonObject("error").getString("message"))
+                .isEqualTo("too many requests in flight on this connection (at most 32); wait for answers before sending more");
+        return frame;
+    }
+
+    @Test
+    void theRefusalEchoesAStringId() throws Exception {
+        JsonObject frame = refusalOf("{\"jsonrpc\":\"2.0\",\"method\":\"tools/call\",\"params\":{\"name\":\"x\",\"arguments\":{\"id\":9}},"
+                + "\"id\":\"req-33\"}");
+        assertThat(frame.get("id")).isEqualTo(Jsonp.value("req-33"));
+    }
+
+    @Test
+    void theRefusalEchoesAnIntegerId_evenWrittenWithAnExponent() throws Exception {
+        assertThat(refusalOf("{\"jsonrpc\":\"2.0\",\"id\":33,\"method\":\"ping\"}").get("id").toString()).isEqualTo("33");
+        assertThat(refusalOf("{\"jsonrpc\":\"2.0\",\"id\":1e2,\"method\":\"ping\"}").getJsonNumber("id").intValueExact()).isEqualTo(100);
+    }
+
+    @Test
+    void theRefusalCarriesNullWhenNoIdCanBeRead() throws Exception {
+        assertThat(refusalOf("{\"jsonrpc\":\"2.0\",\"id\":1.5,\"method\":\"ping\"}").get("id")).as("fractional").isEqualTo(JsonValue.NULL);
+        assertThat(refusalOf("{\"jsonrpc\":\"2.0\",\"method\":\"notifications/x\"}").get("id")).as("notification").isEqualTo(JsonValue.NULL);
+        assertThat(refusalOf("{\"jsonrpc\":\"2.0\",\"id\":7,\"result\":{}}").get("id")).as("a response, not a request").isEqualTo(JsonValue.NULL);
+        assertThat(refusalOf("[{\"jsonrpc\":\"2.0\",\"id\":7,\"method\":\"ping\"}]").get("id")).as("batch").isEqualTo(JsonValue.NULL);
+        assertThat(refusalOf("{\"id\":7,\"method\":\"ping\",").get("id")).as("not JSON").isEqualTo(JsonValue.NULL);
+        assertThat(refusalOf("{\"id\":7,\"id\":8,\"method\":\"ping\"}").get("id")).as("two ids").isEqualTo(JsonValue.NULL);
+        assertThat(refusalOf("{\"id\":{\"a\":1},\"method\":\"ping\"}").get("id")).as("object id").isEqualTo(JsonValue.NULL);
+        assertThat(client.closed).as("the socket stays open").isNotDone();
+    }
+}
