@@ -6,6 +6,7 @@ import dev.omcp.connectors.builtin.backend.HttpBackendConnector;
 import dev.omcp.connectors.builtin.backend.QueryText;
 import dev.omcp.connectors.builtin.backend.ServiceLabels;
 import dev.omcp.connectors.builtin.backend.TimedHealthCheck;
+import dev.omcp.sdk.text.BackendText;
 import dev.omcp.sdk.connector.ConnectorException;
 import dev.omcp.sdk.connector.ConnectorException.Kind;
 import dev.omcp.sdk.connector.Health;
@@ -282,8 +283,8 @@ final class PrometheusConnector extends HttpBackendConnector
         return java.math.BigDecimal.valueOf(t.toEpochMilli(), 3).toPlainString();
     }
 
+    /** The agent's metric as a refusal quotes it: a bidi override or a line break in it would reorder or forge what is read. */
     private static String abbreviate(String text) {
-        String clean = text.replaceAll("\\p{Cntrl}", "?");
-        return clean.length() > 64 ? clean.substring(0, 64) + "…" : clean;
+        return BackendText.quoted(text, 64);
     }
 }

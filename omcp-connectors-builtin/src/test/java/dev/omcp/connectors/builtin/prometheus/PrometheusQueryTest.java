@@ -97,6 +97,13 @@ class PrometheusQueryTest {
     }
 
     @Test
+    void aRefusedMetricIsQuotedOnOneLine_withBidiAndInvisibleCharactersShownAsQuestionMarks() {
+        assertThatThrownBy(() -> promql("api", "up\u202e)1(rotcev ro\u200b\n", List.of(), Map.of()))
+                .isInstanceOf(ConnectorException.class)
+                .hasMessageStartingWith("metric 'up?)1(rotcev ro??' is neither a curated metric");
+    }
+
+    @Test
     void theStepIsWidenedToCapPoints() {
         assertThat(QueryText.step(Duration.ofDays(7), Duration.ofSeconds(15), 1000)).isEqualTo(Duration.ofSeconds(605));
         assertThat(QueryText.step(Duration.ofHours(1), Duration.ofSeconds(15), 1000)).isEqualTo(Duration.ofSeconds(15));
