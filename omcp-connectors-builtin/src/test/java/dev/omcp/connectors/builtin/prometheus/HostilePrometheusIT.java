@@ -103,13 +103,8 @@ class HostilePrometheusIT {
         }
         ANSWERS.put("/api/v1/query_range", matrix.append("]}]}}").toString());
         AnswerBudget budget = AnswerBudget.ofBytes(256 << 10); // the ~200 KB answer read as tokens counts three times
-        SourceConfig source = new SourceConfig("small", "prometheus", "http://127.0.0.1:" + server.getAddress().getPort(), "",
-                JsonObject.EMPTY_JSON_OBJECT);
-        try (PrometheusConnector small = (PrometheusConnector) new PrometheusConnectorFactory(PrometheusConnectorFactory.DEFAULT_SERVICE_LABELS,
-                Duration.ZERO).create(source, TestContexts.contexts(Clock.systemUTC(), Duration.ofSeconds(5), budget).contextFor(source))
-                .toCompletableFuture().get()) {
-            MetricQuery query = new MetricQuery("api", "cpu", TimeRange.ending(Instant.parse("2026-01-01T12:00:00Z"), Duration.ofHours(1)),
-                    Duration.ofMinutes(1), List.of(), Map.of());
+        try (PrometheusConnector small = connectorWithin(budget)) {
+            MetricQuery query = hourOfCpu();
             assertThatThrownBy(() -> small.queryMetrics(query))
                     .isInstanceOfSatisfying(ConnectorException.class, e -> assertThat(e.kind()).isEqualTo(ConnectorException.Kind.UNAVAILABLE))
                     .hasMessage("Prometheus answered more than the gateway's memory budget for backend answers in flight (256 KiB) can "
@@ -127,13 +122,8 @@ class HostilePrometheusIT {
         // 300 KB whose bytes, counted three times, fit the 4 MiB budget; but each "{}" is a series in memory, about 10 MB in all
         ANSWERS.put("/api/v1/query_range", head + "{}" + ",{}".repeat(99_999) + "]}}");
         AnswerBudget budget = AnswerBudget.ofBytes(4 << 20);
-        SourceConfig source = new SourceConfig("small", "prometheus", "http://127.0.0.1:" + server.getAddress().getPort(), "",
-                JsonObject.EMPTY_JSON_OBJECT);
-        try (PrometheusConnector small = (PrometheusConnector) new PrometheusConnectorFactory(PrometheusConnectorFactory.DEFAULT_SERVICE_LABELS,
-                Duration.ZERO).create(source, TestContexts.contexts(Clock.systemUTC(), Duration.ofSeconds(5), budget).contextFor(source))
-                .toCompletableFuture().get()) {
-            MetricQuery query = new MetricQuery("api", "cpu", TimeRange.ending(Instant.parse("2026-01-01T12:00:00Z"), Duration.ofHours(1)),
-                    Duration.ofMinutes(1), List.of(), Map.of());
+        try (PrometheusConnector small = connectorWithin(budget)) {
+            MetricQuery query = hourOfCpu();
             assertThatThrownBy(() -> small.queryMetrics(query))
                     .isInstanceOfSatisfying(ConnectorException.class, e -> assertThat(e.kind()).isEqualTo(ConnectorException.Kind.UNAVAILABLE))
                     .hasMessage("Prometheus answered more than the gateway's memory budget for backend answers in flight (4 MiB) can "
@@ -151,6 +141,20 @@ class HostilePrometheusIT {
                     .satisfies(s -> assertThat(s.size()).isEqualTo(15_000));
             assertThat(budget.inFlight()).isZero();
         }
+    }
+
+    /** A connector to the fake backend whose answers are read within {@code budget}. */
+    private static PrometheusConnector connectorWithin(AnswerBudget budget) throws Exception {
+        SourceConfig source = new SourceConfig("small", "prometheus", "http://127.0.0.1:" + server.getAddress().getPort(), "",
+                JsonObject.EMPTY_JSON_OBJECT);
+        return (PrometheusConnector) new PrometheusConnectorFactory(PrometheusConnectorFactory.DEFAULT_SERVICE_LABELS, Duration.ZERO)
+                .create(source, TestContexts.contexts(Clock.systemUTC(), Duration.ofSeconds(5), budget).contextFor(source))
+                .toCompletableFuture().get();
+    }
+
+    private static MetricQuery hourOfCpu() {
+        return new MetricQuery("api", "cpu", TimeRange.ending(Instant.parse("2026-01-01T12:00:00Z"), Duration.ofHours(1)),
+                Duration.ofMinutes(1), List.of(), Map.of());
     }
 
     @Test
