@@ -55,6 +55,19 @@ class ConnectorSettingsTest {
     }
 
     @Test
+    void aBackendUrlWithoutAHost_isRefusedAtTheStart_sayingWhatAUrlLooksLike() throws Exception {
+        for (String url : List.of("http://", "http:///metrics", "http:/prometheus:9090", "https:prometheus", "http://prom:9090 x")) {
+            assertThatThrownBy(() -> SettingsReader.read(Map.of("PROMETHEUS_URL", "http://ok.example.com," + url)))
+                    .as(url).isInstanceOfSatisfying(InvalidSettingsException.class, e -> assertThat(e.problems()).containsExactly(
+                            "PROMETHEUS_URL entry 2 must be an http:// or https:// URL with a host, for example http://prometheus:9090"));
+        }
+        assertThatThrownBy(() -> SettingsReader.read(Map.of("LOKI_URL", "http://")))
+                .hasMessageContaining("LOKI_URL entry 1 must be an http:// or https:// URL with a host, for example http://loki:3100");
+        assertThat(SettingsReader.read(Map.of("PROMETHEUS_URL", "HTTPS://user:pw@Prom.example.com:9090/prefix?x=1"))
+                .connectors().environmentSources()).hasSize(1);
+    }
+
+    @Test
     void theAnswerBudget_isDerivedFromTheHeapWhenUnset_andTakenInMebibytesWhenSet() throws Exception {
         assertThat(SettingsReader.read(Map.of()).connectors().answerBudgetMib()).isEmpty();
         assertThat(SettingsReader.read(Map.of("OMCP_BACKEND_ANSWER_BUDGET_MIB", "96")).connectors().answerBudgetMib()).hasValue(96);

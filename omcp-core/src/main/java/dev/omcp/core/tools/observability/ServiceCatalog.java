@@ -52,7 +52,10 @@ public final class ServiceCatalog {
         List<String> problems = new java.util.ArrayList<>();
         if (services instanceof JsonObject byName) {
             byName.forEach((name, value) -> {
-                if (value instanceof JsonObject entry) {
+                if (name.isBlank()) {
+                    // no service is named so: the entry could never enrich anything, and was a slip
+                    problems.add("services has an entry with an empty name; name the service it describes");
+                } else if (value instanceof JsonObject entry) {
                     entries.put(name, entry);
                 } else {
                     problems.add("services." + name + " must be an object of catalog fields");
@@ -63,6 +66,10 @@ public final class ServiceCatalog {
             for (int i = 0; i < list.size(); i++) {
                 if (list.get(i) instanceof JsonObject entry && entry.get("name") instanceof jakarta.json.JsonString name) {
                     // as the object form, whose reader refuses a repeated key: which of two entries was meant is a guess
+                    if (name.getString().isBlank()) {
+                        problems.add("services[" + i + "] has an empty \"name\"; name the service it describes");
+                        continue;
+                    }
                     Integer first = firstAt.putIfAbsent(name.getString(), i);
                     if (first != null) {
                         problems.add("services[" + i + "] names '" + name.getString() + "' again (first in services[" + first

@@ -43,6 +43,18 @@ class ServiceCatalogTest {
     }
 
     @Test
+    void anEntryWithAnEmptyName_isRejected_inBothForms() {
+        try (var reader = Jsonp.reader("{\"services\": [{\"name\": \" \", \"owner\": \"a\"}, {\"name\": \"b\"}]}")) {
+            assertThat(ServiceCatalog.parse(reader.readObject())).isEqualTo(new ServiceCatalog.Parsed.Rejected(
+                    java.util.List.of("services[0] has an empty \"name\"; name the service it describes")));
+        }
+        try (var reader = Jsonp.reader("{\"services\": {\"\": {\"owner\": \"a\"}}}")) {
+            assertThat(ServiceCatalog.parse(reader.readObject())).isEqualTo(new ServiceCatalog.Parsed.Rejected(
+                    java.util.List.of("services has an entry with an empty name; name the service it describes")));
+        }
+    }
+
+    @Test
     void aListThatNamesAServiceTwice_isRejected_namingBothPlaces() {
         // spec 2.11: one entry per service; the list form kept the last entry without a word
         try (var reader = Jsonp.reader("{\"services\":[{\"name\":\"cart\",\"owner\":\"a\"},{\"name\":\"cart\",\"owner\":\"b\"}]}")) {
