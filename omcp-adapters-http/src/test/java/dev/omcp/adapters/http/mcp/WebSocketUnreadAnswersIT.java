@@ -105,34 +105,17 @@ class WebSocketUnreadAnswersIT {
 
     @Test
     void aClientThatReadsWhatItAsksFor_staysConnected_howeverMuchItIsSentInAll() throws Exception {
-        java.util.concurrent.BlockingQueue<String> answers = new java.util.concurrent.LinkedBlockingQueue<>();
-        WebSocket.Listener reader = new WebSocket.Listener() {
-            private final StringBuilder partial = new StringBuilder();
-
-            @Override
-            public CompletionStage<?> onText(WebSocket webSocket, CharSequence data, boolean last) {
-                partial.append(data);
-                if (last) {
-                    answers.add(partial.toString());
-                    partial.setLength(0);
-                }
-                webSocket.request(1);
-                return null;
-            }
-        };
-        WebSocket socket = HttpClient.newHttpClient().newWebSocketBuilder()
-                .buildAsync(URI.create("ws://127.0.0.1:" + app.port() + "/mcp/ws"), reader)
-                .get(10, TimeUnit.SECONDS);
+        WebSocketClient client = WebSocketClient.connect(app.port(), java.util.Map.of());
 
         // 100 answers of 64 KiB: over 6 MiB in all, six times the bound on what may wait unread
         for (int i = 0; i < 100; i++) {
-            socket.sendText("{\"jsonrpc\":\"2.0\",\"id\":" + i + ",\"method\":\"ping\"}", true).get(10, TimeUnit.SECONDS);
-            String answer = answers.poll(BOUND.toSeconds(), TimeUnit.SECONDS);
+            client.send("{\"jsonrpc\":\"2.0\",\"id\":" + i + ",\"method\":\"ping\"}");
+            String answer = client.texts.poll(BOUND.toSeconds(), TimeUnit.SECONDS);
             assertThat(answer).as("answer %d", i).isNotNull().hasSizeGreaterThan(ANSWER_CHARS);
         }
 
         assertThat(transport.openConnections()).isEqualTo(1);
-        socket.sendClose(WebSocket.NORMAL_CLOSURE, "done").get(10, TimeUnit.SECONDS);
+        client.socket.sendClose(WebSocket.NORMAL_CLOSURE, "done").get(10, TimeUnit.SECONDS);
         awaitOpenConnections(0);
     }
 
