@@ -242,21 +242,6 @@ final class AccessControlSettingsReader {
         return map;
     }
 
-    /**
-     * Whether {@code text} parses as an absolute http(s) URL with a host: the decision client builds
-     * its request URI from it, so anything {@link URI} refuses (a space, a stray character) would
-     * otherwise stop the start later with the raw value in the message.
-     */
-    static boolean usableHttpUrl(String text) {
-        try {
-            URI uri = new URI(text);
-            String scheme = uri.getScheme() == null ? "" : uri.getScheme().toLowerCase(Locale.ROOT);
-            return (scheme.equals("http") || scheme.equals("https")) && uri.getHost() != null && !uri.getHost().isBlank();
-        } catch (URISyntaxException e) {
-            return false;
-        }
-    }
-
     private static Optional<AccessControlSettings.Opa> opa(Environment env) {
         Optional<String> url = env.raw(Variables.OPA_URL);
         env.requiresWith(Variables.OPA_URL, List.of(Variables.OPA_DECISION, Variables.OPA_CACHE_TTL, Variables.OPA_TIMEOUT));
@@ -265,7 +250,7 @@ final class AccessControlSettingsReader {
         if (url.isEmpty()) {
             return Optional.empty();
         }
-        if (!usableHttpUrl(url.get())) {
+        if (!HttpUrls.usable(url.get())) {
             // a URL with user info is not repeated: the part before '@' may be a password
             env.problem(Variables.OPA_URL, "must be an http(s) URL with a host such as http://opa:8181"
                     + (url.get().contains("@") ? " (the value is not shown: it may carry credentials)" : ", got '" + url.get() + "'"));

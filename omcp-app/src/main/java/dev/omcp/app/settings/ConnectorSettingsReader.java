@@ -1,11 +1,8 @@
 package dev.omcp.app.settings;
 
 import java.time.Duration;
-import java.net.URI;
-import java.net.URISyntaxException;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalInt;
@@ -67,24 +64,13 @@ final class ConnectorSettingsReader {
             used = variable.aliases().stream().filter(a -> env.get(a) != null && !env.get(a).isBlank()).findFirst().orElse(used);
         }
         for (int i = 0; i < list.size(); i++) {
-            if (!httpWithHost(list.get(i))) {
+            if (!HttpUrls.usable(list.get(i))) {
                 // the value is not shown: a URL may carry a token in its query
                 environment.problem(variable, "entry " + (i + 1) + " must be an http:// or https:// URL with a host, for example "
                         + (type.equals("loki") ? "http://loki:3100" : "http://prometheus:9090"));
             }
         }
         return Optional.of(new Settings.EnvironmentUrls(type, used, list));
-    }
-
-    /** http(s) with an authority: {@code http://} alone, or a typo such as {@code http:/prom:9090}, could never reach a backend. */
-    private static boolean httpWithHost(String text) {
-        try {
-            URI uri = new URI(text);
-            String scheme = uri.getScheme() == null ? "" : uri.getScheme().toLowerCase(Locale.ROOT);
-            return (scheme.equals("http") || scheme.equals("https")) && uri.getRawAuthority() != null && !uri.getRawAuthority().isBlank();
-        } catch (URISyntaxException e) {
-            return false;
-        }
     }
 
     private static List<String> labels(Environment environment, Variable variable) {
