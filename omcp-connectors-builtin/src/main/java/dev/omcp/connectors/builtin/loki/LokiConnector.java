@@ -112,8 +112,8 @@ final class LokiConnector extends HttpBackendConnector
         params.put("end", nanos(query.range().end()));
         params.put("limit", Integer.toString(limit));
         params.put("direction", "backward");
-        BackendJson.Answer<List<LogEntry>> answer = http().get("/loki/api/v1/query_range", told(listener, params),
-                body -> LokiStreams.readAnswer(body, limit));
+        BackendJson.Answer<List<LogEntry>> answer = http().getValues("/loki/api/v1/query_range", told(listener, params),
+                (body, charge) -> LokiStreams.readAnswer(body, limit, charge));
         List<LogEntry> entries = new ArrayList<>(answer.result());
         entries.sort(Comparator.comparing(LogEntry::timestamp).reversed());
         boolean truncated = entries.size() >= limit;

@@ -5,8 +5,10 @@ import static dev.omcp.connectors.builtin.backend.BackendJson.next;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonToken;
 import dev.omcp.connectors.builtin.backend.BackendJson;
+import dev.omcp.connectors.builtin.backend.ValuesCharge;
 import dev.omcp.sdk.connector.ConnectorException;
 import dev.omcp.sdk.connector.ConnectorException.Kind;
+import dev.omcp.sdk.memory.AnswerBudget;
 import dev.omcp.sdk.query.LogEntry;
 import java.io.IOException;
 import java.time.Instant;
@@ -31,6 +33,11 @@ import java.util.TreeMap;
  * same name wins); anything else after the line is skipped. A stream without {@code values} has no
  * lines. Anything else that is not the documented shape is a {@link Kind#BAD_RESPONSE} naming what
  * was wrong.
+ *
+ * <p>The labels read are told to a {@link ValuesCharge}, stream by stream and while a large label
+ * object is read: the answer's bytes are what its lease counts, and a stream of millions of tiny
+ * labels takes ten times more heap than its bytes. The lines kept are bounded by
+ * {@link NewestFirst} and their text is the answer's own, so they are not told again.
  */
 final class LokiStreams {
     private static final String BACKEND = "Loki";
@@ -47,6 +54,13 @@ final class LokiStreams {
         return readAnswer(body, LokiConnector.MAX_LINES);
     }
 
+    /** As {@link #readAnswer(byte[], int, ValuesCharge)} with a budget that never refuses (tests). */
+    static BackendJson.Answer<List<LogEntry>> readAnswer(byte[] body, int limit) throws ConnectorException {
+        try (ValuesCharge charge = new ValuesCharge(AnswerBudget.ofBytes(Long.MAX_VALUE), body.length, () -> 0, BACKEND, "")) {
+            return readAnswer(body, limit, charge);
+        }
+    }
+
     /**
      * The newest {@code limit} log entries of the answer and what Loki said alongside them: its
      * top-level {@code warnings}, bounded as {@link dev.omcp.connectors.builtin.backend.BackendWarnings}
@@ -54,39 +68,10 @@ final class LokiStreams {
      * than {@code limit} ({@link NewestFirst}): Loki never answers more lines than asked for, so
      * more are a broken or hostile backend's, and keeping them all could fill the heap.
      */
-    static BackendJson.Answer<List<LogEntry>> readAnswer(byte[] body, int limit) throws ConnectorException {
+    static BackendJson.Answer<List<LogEntry>> readAnswer(byte[] body, int limit, ValuesCharge charge) throws ConnectorException {
         return BackendJson.readAnswer(body, BACKEND, "streams",
-                type -> BACKEND + " answered " + (type == null ? "nothing" : type) + " instead of streams", p -> streams(p, limit));
-    }
-
-    private static List<LogEntry> streams(JsonParser p, int limit) throws IOException, ConnectorException {
-        NewestFirst<LogEntry> out = new NewestFirst<>(limit, LogEntry::timestamp);
-        for (JsonToken s = next(p); s != JsonToken.END_ARRAY; s = next(p)) {
-            if (s != JsonToken.START_OBJECT) {
-                p.skipChildren();
-                continue;
-            }
-            Map<String, String> labels = new TreeMap<>();
-            // a stream's values may come before its labels, so they wait here, as bounded as the entries
-            NewestFirst<Value> pairs = new NewestFirst<>(limit, Value::time);
-            for (JsonToken m = next(p); m == JsonToken.FIELD_NAME; m = next(p)) {
-                String key = p.currentName();
-                JsonToken v = next(p);
-                if (key.equals("stream") && v == JsonToken.START_OBJECT) {
-                    BackendJson.putStringMembers(p, labels); // a repeated member adds to the labels
-                } else if (key.equals("values") && v == JsonToken.START_ARRAY) {
-                    values(p, pairs);
-                } else {
-                    p.skipChildren();
-                }
-            }
-            // one immutable copy per stream, which every entry of it shares (LogEntry keeps an immutable map as it is)
-            Map<String, String> shared = Map.copyOf(labels);
-            for (Value value : pairs.items()) {
-                out.offer(new LogEntry(value.time(), value.line(), value.labelsWith(shared)));
-            }
-        }
-        return out.items();
+                type -> BACKEND + " answered " + (type == null ? "nothing" : type) + " instead of streams",
+                p -> new Reading(p, charge).streams(limit));
     }
 
     /**
@@ -105,45 +90,100 @@ final class LokiStreams {
         }
     }
 
-    /** Appends each {@code ["<ns>", "<line>"(, {categorized labels})]} of a stream's values to {@code pairs}. */
-    private static void values(JsonParser p, NewestFirst<Value> pairs) throws IOException, ConnectorException {
-        for (JsonToken v = next(p); v != JsonToken.END_ARRAY; v = next(p)) {
-            if (v != JsonToken.START_ARRAY || next(p) != JsonToken.VALUE_STRING) {
-                throw badValue();
+    /** One answer's reading: its parser, and the heap its labels take so far, told to the charge. */
+    private static final class Reading {
+        private final JsonParser p;
+        private final ValuesCharge charge;
+        private long labelHeap;
+
+        Reading(JsonParser p, ValuesCharge charge) {
+            this.p = p;
+            this.charge = charge;
+        }
+
+        /** Puts the string members of the object the parser is on into {@code labels}, and tells the charge what they take. */
+        void putLabels(Map<String, String> labels) throws IOException, ConnectorException {
+            int before = labels.size();
+            long chars = BackendJson.putStringMembers(p, labels, charge, labelHeap);
+            labelHeap += (labels.size() - before) * BackendJson.MEMBER_BYTES + chars;
+            charge.valuesSoFar(labelHeap);
+        }
+
+        List<LogEntry> streams(int limit) throws IOException, ConnectorException {
+            NewestFirst<LogEntry> out = new NewestFirst<>(limit, LogEntry::timestamp);
+            for (JsonToken s = next(p); s != JsonToken.END_ARRAY; s = next(p)) {
+                if (s != JsonToken.START_OBJECT) {
+                    p.skipChildren();
+                    continue;
+                }
+                Map<String, String> labels = new TreeMap<>();
+                // a stream's values may come before its labels, so they wait here, as bounded as the entries
+                NewestFirst<Value> pairs = new NewestFirst<>(limit, Value::time);
+                for (JsonToken m = next(p); m == JsonToken.FIELD_NAME; m = next(p)) {
+                    String key = p.currentName();
+                    JsonToken v = next(p);
+                    if (key.equals("stream") && v == JsonToken.START_OBJECT) {
+                        putLabels(labels); // a repeated member adds to the labels
+                    } else if (key.equals("values") && v == JsonToken.START_ARRAY) {
+                        values(pairs);
+                    } else {
+                        p.skipChildren();
+                    }
+                }
+                // one immutable copy per stream, which every entry of it shares (LogEntry keeps an immutable map as it is)
+                Map<String, String> shared = Map.copyOf(labels);
+                for (Value value : pairs.items()) {
+                    if (!value.lineLabels().isEmpty()) {
+                        // a map of its own per line, the stream's labels copied into it: told before it is built
+                        labelHeap += (value.lineLabels().size() + shared.size()) * BackendJson.MEMBER_BYTES;
+                        charge.valuesSoFar(labelHeap);
+                    }
+                    out.offer(new LogEntry(value.time(), value.line(), value.labelsWith(shared)));
+                }
             }
-            Instant time = LokiConnector.instantOfNanos(p.getText());
-            if (next(p) != JsonToken.VALUE_STRING) {
-                throw badValue();
+            return out.items();
+        }
+
+        /** Appends each {@code ["<ns>", "<line>"(, {categorized labels})]} of a stream's values to {@code pairs}. */
+        private void values(NewestFirst<Value> pairs) throws IOException, ConnectorException {
+            for (JsonToken v = next(p); v != JsonToken.END_ARRAY; v = next(p)) {
+                if (v != JsonToken.START_ARRAY || next(p) != JsonToken.VALUE_STRING) {
+                    throw badValue();
+                }
+                Instant time = LokiConnector.instantOfNanos(p.getText());
+                if (next(p) != JsonToken.VALUE_STRING) {
+                    throw badValue();
+                }
+                String line = p.getText();
+                Map<String, String> lineLabels = Map.of();
+                for (JsonToken extra = next(p); extra != JsonToken.END_ARRAY; extra = next(p)) {
+                    if (extra == JsonToken.START_OBJECT && lineLabels.isEmpty()) {
+                        lineLabels = categorized();
+                    } else {
+                        p.skipChildren();
+                    }
+                }
+                pairs.offer(new Value(time, line, lineLabels));
             }
-            String line = p.getText();
-            Map<String, String> lineLabels = Map.of();
-            for (JsonToken extra = next(p); extra != JsonToken.END_ARRAY; extra = next(p)) {
-                if (extra == JsonToken.START_OBJECT && lineLabels.isEmpty()) {
-                    lineLabels = categorized(p);
+        }
+
+        /**
+         * The string members of {@code structuredMetadata} and {@code parsed} in the object the parser is
+         * on; other members are skipped. The parser is left on the object's end.
+         */
+        private Map<String, String> categorized() throws IOException, ConnectorException {
+            Map<String, String> labels = new TreeMap<>();
+            for (JsonToken m = next(p); m == JsonToken.FIELD_NAME; m = next(p)) {
+                String key = p.currentName();
+                JsonToken v = next(p);
+                if ((key.equals("structuredMetadata") || key.equals("parsed")) && v == JsonToken.START_OBJECT) {
+                    putLabels(labels);
                 } else {
                     p.skipChildren();
                 }
             }
-            pairs.offer(new Value(time, line, lineLabels));
+            return labels.isEmpty() ? Map.of() : labels;
         }
-    }
-
-    /**
-     * The string members of {@code structuredMetadata} and {@code parsed} in the object the parser is
-     * on; other members are skipped. The parser is left on the object's end.
-     */
-    private static Map<String, String> categorized(JsonParser p) throws IOException {
-        Map<String, String> labels = new TreeMap<>();
-        for (JsonToken m = next(p); m == JsonToken.FIELD_NAME; m = next(p)) {
-            String key = p.currentName();
-            JsonToken v = next(p);
-            if ((key.equals("structuredMetadata") || key.equals("parsed")) && v == JsonToken.START_OBJECT) {
-                BackendJson.putStringMembers(p, labels);
-            } else {
-                p.skipChildren();
-            }
-        }
-        return labels.isEmpty() ? Map.of() : labels;
     }
 
     private static ConnectorException badValue() {

@@ -49,12 +49,6 @@ final class PrometheusMatrix {
      * about 51 bytes for {@code {}}, which is three bytes of an answer.
      */
     static final long SERIES_BYTES = 64;
-    /**
-     * Heap one label takes besides its characters: the value's string and the map's slots (a name is
-     * one string shared by every series that has it). Measured at about 90 bytes for a label whose
-     * value has seven characters, and 333 for a series of three labels and one sample in all.
-     */
-    static final long LABEL_BYTES = 64;
     /** Heap one sample takes: a {@code long} time and a {@code double} value. */
     static final long SAMPLE_BYTES = 16;
 
@@ -91,7 +85,8 @@ final class PrometheusMatrix {
                 String key = p.currentName();
                 JsonToken v = next(p);
                 if (key.equals("metric") && v == JsonToken.START_OBJECT) {
-                    labelChars += BackendJson.putStringMembers(p, labels); // a repeated member adds to the labels
+                    long before = heap + SERIES_BYTES + labels.size() * BackendJson.MEMBER_BYTES + labelChars;
+                    labelChars += BackendJson.putStringMembers(p, labels, charge, before); // a repeated member adds to the labels
                 } else if (key.equals("values") && v == JsonToken.START_ARRAY) {
                     if (times.length == 0) {
                         // a repeated member adds to the samples, as a repeated "metric" adds to the labels: starting new
@@ -128,7 +123,7 @@ final class PrometheusMatrix {
             }
             out.add(new Series(labels, Arrays.copyOf(times, n), Arrays.copyOf(values, n)));
             // once per series, never per sample: the reading of samples stays as it was
-            heap += SERIES_BYTES + labels.size() * LABEL_BYTES + labelChars + n * SAMPLE_BYTES;
+            heap += SERIES_BYTES + labels.size() * BackendJson.MEMBER_BYTES + labelChars + n * SAMPLE_BYTES;
             charge.valuesSoFar(heap);
         }
         if (histogramSeries > 0) {

@@ -3,7 +3,9 @@ package dev.omcp.connectors.builtin.loki;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.omcp.connectors.builtin.backend.ValuesCharge;
 import dev.omcp.sdk.connector.ConnectorException;
+import dev.omcp.sdk.memory.AnswerBudget;
 import dev.omcp.sdk.query.LogEntry;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
@@ -135,6 +137,88 @@ class LokiStreamsTest {
         String deep = "[".repeat(5000) + "]".repeat(5000);
         refused("{\"data\":{\"resultType\":\"streams\",\"result\":[{\"values\":[[\"1\",\"x\",\"more\"," + deep + "]]}]}}",
                 "answered JSON beyond what the gateway reads (nested deeper than 1000 levels");
+    }
+
+    /** Reads {@code json} against a budget of 512 KiB and expects the budget's refusal, with every byte given back. */
+    private static void refusedByTheBudget(String json) {
+        byte[] body = json.getBytes(StandardCharsets.UTF_8);
+        AnswerBudget budget = AnswerBudget.ofBytes(512 << 10);
+        try (ValuesCharge charge = new ValuesCharge(budget, body.length, () -> body.length, "Loki", "ask for fewer lines")) {
+            assertThatThrownBy(() -> LokiStreams.readAnswer(body, LokiConnector.MAX_LINES, charge))
+                    .isInstanceOfSatisfying(ConnectorException.class, e -> {
+                        assertThat(e.kind()).isEqualTo(ConnectorException.Kind.UNAVAILABLE);
+                        assertThat(e.getMessage()).startsWith("Loki answered more than the gateway's memory budget");
+                    });
+        }
+        assertThat(budget.inFlight()).isZero();
+    }
+
+    private static String tinyMembers(int count) {
+        StringBuilder members = new StringBuilder();
+        for (int i = 0; i < count; i++) {
+            members.append(i == 0 ? "" : ",").append("\"l").append(i).append("\":\"\"");
+        }
+        return members.toString();
+    }
+
+    @Test
+    void aStreamOfManyTinyLabels_isRefusedWhileItsLabelsAreRead_beforeTheRestOfTheAnswer() {
+        // 20 000 labels of 12 bytes, about 2 MB of heap: refused while read, so the broken end is never reached
+        refusedByTheBudget("{\"data\":{\"resultType\":\"streams\",\"result\":[{\"stream\":{" + tinyMembers(20_000) + ",\"broken\"");
+    }
+
+    @Test
+    void categorizedLabelsOfALine_areChargedAsTheStreamsAre() {
+        refusedByTheBudget("{\"data\":{\"resultType\":\"streams\",\"result\":[{\"stream\":{\"app\":\"api\"},\"values\":[[\"1\",\"a\","
+                + "{\"structuredMetadata\":{" + tinyMembers(20_000) + "}, \"broken\"");
+    }
+
+    @Test
+    void theStreamsLabelsCopiedIntoEveryLineWithLabelsOfItsOwn_areCharged() {
+        // 1 000 stream labels (14 KB of answer) copied into a map of its own for each of 200 lines: 200 000 map entries
+        StringBuilder json = new StringBuilder("{\"data\":{\"resultType\":\"streams\",\"result\":[{\"stream\":{")
+                .append(tinyMembers(1_000)).append("},\"values\":[");
+        for (int i = 0; i < 200; i++) {
+            json.append(i == 0 ? "" : ",").append("[\"").append(i).append("\",\"a\",{\"parsed\":{\"k\":\"v\"}}]");
+        }
+        refusedByTheBudget(json.append("]}]}}").toString());
+    }
+
+    @Test
+    void anOrdinaryPageOfLines_isReadWithinTheBudget_andChargesNothingBeyondItsBytes() throws ConnectorException {
+        byte[] body = page("").getBytes(StandardCharsets.UTF_8);
+        AnswerBudget budget = AnswerBudget.ofBytes(1 << 20);
+        try (ValuesCharge charge = new ValuesCharge(budget, body.length, () -> 0, "Loki", "")) {
+            assertThat(LokiStreams.readAnswer(body, LokiConnector.MAX_LINES, charge).result()).hasSize(1_000);
+            assertThat(charge.reserved()).isZero();
+        }
+    }
+
+    @Test
+    void anOrdinaryPageOfLinesWithStructuredMetadata_isReadWithinTheBudget_chargedForTheLinesOwnLabelMaps() throws ConnectorException {
+        // a map of three labels per line takes more heap than the line's 110 bytes of answer: that part is charged
+        byte[] body = page(",{\"structuredMetadata\":{\"trace_id\":\"abc\"}}").getBytes(StandardCharsets.UTF_8);
+        AnswerBudget budget = AnswerBudget.ofBytes(1 << 20);
+        try (ValuesCharge charge = new ValuesCharge(budget, body.length, () -> 0, "Loki", "")) {
+            assertThat(LokiStreams.readAnswer(body, LokiConnector.MAX_LINES, charge).result()).hasSize(1_000)
+                    .allSatisfy(e -> assertThat(e.labels()).containsEntry("trace_id", "abc").hasSize(3));
+            assertThat(charge.reserved()).isPositive();
+        }
+        assertThat(budget.inFlight()).isZero();
+    }
+
+    /** 20 streams of 50 lines, each value ending in {@code extra}. */
+    private static String page(String extra) {
+        StringBuilder json = new StringBuilder("{\"data\":{\"resultType\":\"streams\",\"result\":[");
+        for (int s = 0; s < 20; s++) {
+            json.append(s == 0 ? "" : ",").append("{\"stream\":{\"app\":\"api\",\"pod\":\"api-").append(s).append("\"},\"values\":[");
+            for (int i = 0; i < 50; i++) {
+                json.append(i == 0 ? "" : ",").append("[\"").append(1_795_846_440_000_000_000L + i)
+                        .append("\",\"GET /api/orders 200 in 12ms user=42\"").append(extra).append("]");
+            }
+            json.append("]}");
+        }
+        return json.append("]}}").toString();
     }
 
     @Test

@@ -42,6 +42,24 @@ class PrometheusMatrixTest {
     }
 
     @Test
+    void oneSeriesOfManyTinyLabels_isRefusedWhileItsLabelsAreRead_notOnlyOnceTheSeriesEnds() {
+        // 20 000 labels of 12 bytes each, a map of about 2 MB: charged while the map grows, so the
+        // refusal comes before the broken end of the answer is reached (a series of millions of such
+        // labels filled the heap before its first charge)
+        StringBuilder json = new StringBuilder("{\"data\":{\"resultType\":\"matrix\",\"result\":[{\"metric\":{");
+        for (int i = 0; i < 20_000; i++) {
+            json.append(i == 0 ? "" : ",").append("\"l").append(i).append("\":\"\"");
+        }
+        byte[] body = json.append(",\"broken\"").toString().getBytes(StandardCharsets.UTF_8);
+        AnswerBudget budget = AnswerBudget.ofBytes(512 << 10);
+        try (ValuesCharge charge = new ValuesCharge(budget, body.length, () -> body.length, "Prometheus", "ask for fewer series")) {
+            assertThatThrownBy(() -> PrometheusMatrix.readAnswer(body, charge)).isInstanceOfSatisfying(ConnectorException.class,
+                    e -> assertThat(e.kind()).isEqualTo(ConnectorException.Kind.UNAVAILABLE));
+        }
+        assertThat(budget.inFlight()).isZero();
+    }
+
+    @Test
     void seriesOfOrdinarySamples_takeNoMoreThanTheirBytes_soNothingIsChargedForThem() throws ConnectorException {
         StringBuilder json = new StringBuilder("{\"data\":{\"resultType\":\"matrix\",\"result\":[");
         for (int s = 0; s < 50; s++) {
