@@ -58,6 +58,14 @@ public final class WebSocketTransport {
     static final int POLICY_VIOLATION = 1008;
     /** Requests one connection may have in flight; more are refused rather than queued without bound. */
     private static final int MAX_IN_FLIGHT = 32;
+    /** JSON-RPC "Invalid Request": a frame that is no request at all (a binary frame). */
+    private static final int INVALID_REQUEST = -32600;
+    /**
+     * The code the dispatcher answers a request it refused to run with (a session's requests in
+     * flight over Streamable HTTP among them): a valid request a client may send again later, which
+     * {@code -32600} would have called malformed.
+     */
+    private static final int REQUEST_REFUSED = -32002;
     /** RFC 6455 close code for an endpoint going away: the peer stopped answering. */
     static final int GOING_AWAY = 1001;
     /** RFC 6455 (IANA registry) close code "Try Again Later": the credential holds the most sockets it may. */
@@ -269,9 +277,9 @@ public final class WebSocketTransport {
             }
             String message = ctx.message();
             if (!state.inFlight.tryAcquire()) {
-                send(ctx, state, errorFrame(RequestId.of(message),
+                send(ctx, state, errorFrame(RequestId.of(message), REQUEST_REFUSED,
                         "too many requests in flight on this connection (at most " + MAX_IN_FLIGHT
-                                + "); wait for answers before sending more"));
+                                + "); wait for answers before sending more (this request did not run)"));
                 return;
             }
             // Each message runs on its own virtual thread so a slow tool does not stall the socket.
@@ -286,7 +294,7 @@ public final class WebSocketTransport {
         ws.onBinaryMessage(ctx -> {
             ConnectionState state = ctx.attribute(STATE);
             if (state != null) {
-                send(ctx, state, errorFrame(JsonValue.NULL, "binary frames are not supported: send one JSON-RPC message per text frame"));
+                send(ctx, state, errorFrame(JsonValue.NULL, INVALID_REQUEST, "binary frames are not supported: send one JSON-RPC message per text frame"));
             }
         });
         ws.onClose(ctx -> {
@@ -568,11 +576,11 @@ public final class WebSocketTransport {
         return bytes % (1024 * 1024) == 0 ? bytes / (1024 * 1024) + " MiB" : bytes + " bytes";
     }
 
-    private static String errorFrame(JsonValue id, String message) {
+    private static String errorFrame(JsonValue id, int code, String message) {
         JsonObject error = Jsonp.object()
                 .add("jsonrpc", "2.0")
                 .add("id", id)
-                .add("error", Jsonp.object().add("code", -32600).add("message", message))
+                .add("error", Jsonp.object().add("code", code).add("message", message))
                 .build();
         return error.toString();
     }

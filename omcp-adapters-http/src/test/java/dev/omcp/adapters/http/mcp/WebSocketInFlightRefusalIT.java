@@ -74,8 +74,9 @@ class WebSocketInFlightRefusalIT {
     private JsonObject refusalOf(String message) throws Exception {
         client.send(message);
         JsonObject frame = Jsonp.reader(client.nextText()).readObject();
-        assertThat(frame.getJsonObject("error").getString("message"))
-                .isEqualTo("too many requests in flight on this connection (at most 32); wait for answers before sending more");
+        assertThat(frame.getJsonObject("error").getString("message")).isEqualTo("too many requests in flight on this connection "
+                + "(at most 32); wait for answers before sending more (this request did not run)");
+        assertThat(frame.getJsonObject("error").getInt("code")).as("refused, as over Streamable HTTP, not malformed").isEqualTo(-32002);
         return frame;
     }
 
