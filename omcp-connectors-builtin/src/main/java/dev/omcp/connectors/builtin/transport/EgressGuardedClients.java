@@ -12,7 +12,7 @@ import java.util.Optional;
  * sinks): the same guarded client connectors get,
  * so every request passes the egress rules of spec 5.9 (scheme, literal addresses in any spelling,
  * and every address a name resolves to, through the JDK resolver provider), follows no redirect,
- * and has a connect and a request timeout. The client adds no credentials of its own; the caller
+ * uses no proxy (whatever the JVM's proxy settings), and has a connect and a request timeout. The client adds no credentials of its own; the caller
  * sets its headers.
  */
 public final class EgressGuardedClients {
@@ -29,6 +29,9 @@ public final class EgressGuardedClients {
         HttpClient delegate = HttpClient.newBuilder()
                 .connectTimeout(connectTimeout)
                 .followRedirects(HttpClient.Redirect.NEVER)
+                // a JVM-wide proxy (an embedding service's https.proxyHost, a ProxySelector of its own) would
+                // resolve the destination itself: its addresses would never meet the egress rules, as for sources
+                .proxy(HttpClient.Builder.NO_PROXY)
                 .build();
         return new GuardedHttpClient(delegate, policy, requestTimeout, Optional.empty(), Map.of(), Optional.empty());
     }

@@ -67,6 +67,30 @@ class EgressGuardedClientsIT {
     }
 
     @Test
+    void aJvmWideProxy_isNotUsed_soTheEgressRulesJudgeTheRealDestination() throws Exception {
+        // through a proxy the JVM resolves only the proxy's name: the destination's addresses would never meet the rules
+        HttpServer proxy = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
+        AtomicInteger proxied = new AtomicInteger();
+        proxy.createContext("/", ex -> {
+            proxied.incrementAndGet();
+            ex.sendResponseHeaders(502, -1);
+            ex.close();
+        });
+        proxy.start();
+        java.net.ProxySelector previous = java.net.ProxySelector.getDefault();
+        java.net.ProxySelector.setDefault(java.net.ProxySelector.of(proxy.getAddress()));
+        try {
+            BackendHostGuard.install(new TestContexts.LoopbackPolicy());
+            HttpClient client = EgressGuardedClients.create(new TestContexts.LoopbackPolicy(), Duration.ofSeconds(2), Duration.ofSeconds(2));
+            assertThat(get(client, url("127.0.0.1", "/ok")).statusCode()).isEqualTo(204);
+            assertThat(proxied).hasValue(0);
+        } finally {
+            java.net.ProxySelector.setDefault(previous);
+            proxy.stop(0);
+        }
+    }
+
+    @Test
     void aRefusedAddress_isNeverConnectedTo_whetherWrittenAsALiteralOrAsAName() {
         var strict = new TestContexts.LoopbackPolicy() {
             @Override
