@@ -1,5 +1,6 @@
 package dev.omcp.core.ipenrich;
 
+import dev.omcp.sdk.text.BackendText;
 import java.util.Objects;
 
 /**
@@ -30,7 +31,7 @@ public record Cidr(IpAddress network, int prefix) {
         if (slash >= 0) {
             String p = t.substring(slash + 1);
             if (p.isEmpty() || p.length() > 3 || !p.chars().allMatch(c -> c >= '0' && c <= '9')) {
-                throw new IllegalArgumentException("'" + p + "' is not a prefix length");
+                throw new IllegalArgumentException("'" + BackendText.quoted(p, 16) + "' is not a prefix length");
             }
             prefix = Integer.parseInt(p);
             if (address.v4() && t.substring(0, slash).contains(":")) {

@@ -1,5 +1,6 @@
 package dev.omcp.core.ipenrich;
 
+import dev.omcp.sdk.text.BackendText;
 import java.io.IOException;
 import java.io.Reader;
 import java.util.ArrayList;
@@ -9,6 +10,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
+import java.util.stream.Collectors;
 
 /**
  * Reads the offline IP dataset ({@code OMCP_IP_ENRICH_FILE}): CSV per RFC 4180 (comma-separated,
@@ -35,6 +37,8 @@ import java.util.Set;
 public final class IpDatasetParser {
     /** How many row errors are reported (the count of skipped rows is always exact). */
     public static final int MAX_REPORTED_ERRORS = 100;
+    /** Columns of a header a message names; the rest are counted. */
+    private static final int SHOWN_COLUMNS = 10;
     private static final Set<String> NETWORK_COLUMNS = Set.of("network", "cidr", "prefix", "subnet", "ip_range");
 
     /**
@@ -98,7 +102,7 @@ public final class IpDatasetParser {
         for (int i = 0; i < header.fields().size(); i++) {
             String name = header.fields().get(i).strip();
             if (!seen.add(name.toLowerCase(Locale.ROOT))) {
-                return new DatasetLoad.Rejected("header row: the column name '" + name + "' appears twice");
+                return new DatasetLoad.Rejected("header row: the column name '" + BackendText.quoted(name, 64) + "' appears twice");
             }
             if (networkColumn < 0 && NETWORK_COLUMNS.contains(name.toLowerCase(Locale.ROOT))) {
                 networkColumn = i;
@@ -108,7 +112,7 @@ public final class IpDatasetParser {
         }
         if (networkColumn < 0) {
             return new DatasetLoad.Rejected("header row: no network column; name one network, cidr, prefix, subnet or ip_range (found: "
-                    + String.join(", ", header.fields()) + ")");
+                    + shownColumns(header.fields()) + ")");
         }
         int width = header.fields().size();
 
@@ -206,7 +210,13 @@ public final class IpDatasetParser {
     }
 
     private static String shorten(String s) {
-        return s.length() > 64 ? s.substring(0, 64) + "..." : s;
+        return BackendText.quoted(s, 64);
+    }
+
+    /** The first columns of a header as a message shows them: a header may have 64 fields of 4,096 characters. */
+    private static String shownColumns(List<String> fields) {
+        String shown = fields.stream().limit(SHOWN_COLUMNS).map(f -> BackendText.quoted(f.strip(), 64)).collect(Collectors.joining(", "));
+        return fields.size() > SHOWN_COLUMNS ? shown + " and " + (fields.size() - SHOWN_COLUMNS) + " more" : shown;
     }
 
     /** An RFC 4180 record reader with line numbers and bounded fields. */

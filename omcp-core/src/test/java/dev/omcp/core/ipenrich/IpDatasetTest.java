@@ -141,6 +141,12 @@ class IpDatasetTest {
     }
 
     @Test
+    void aLongPrefix_isQuotedShortInItsRowError() throws IOException {
+        DatasetLoad.Loaded l = loaded("network,org\n192.0.2.0/" + "9".repeat(2_000) + ",x\n198.51.100.0/24,ok\n");
+        assertThat(l.errors()).singleElement().satisfies(e -> assertThat(e.message()).hasSizeLessThan(200).contains("is not a prefix length"));
+    }
+
+    @Test
     void oversizedFieldsAndTextAfterAClosingQuote_areRowErrors() throws IOException {
         IpDatasetParser small = new IpDatasetParser(new IpDatasetParser.Limits(100, 8, 32));
         DatasetLoad.Loaded l = (DatasetLoad.Loaded) small.parse(new StringReader(
@@ -155,6 +161,11 @@ class IpDatasetTest {
         assertThat(rejected("")).contains("empty").contains("network column");
         assertThat(rejected("asn,org\n1,x\n")).contains("no network column").contains("found: asn, org");
         assertThat(rejected("network,org,ORG\n")).contains("'ORG' appears twice");
+        // a header of 64 fields of 4,096 characters was quoted whole: a quarter of a megabyte in one start-up message
+        String wide = String.join(",", java.util.stream.IntStream.range(0, 64).mapToObj(i -> i + "x".repeat(4_000)).toList());
+        assertThat(rejected(wide + "\n")).hasSizeLessThan(1_200).contains("and 54 more");
+        assertThat(rejected("a,org,\"" + "y".repeat(3_000) + "\u001b\",\"" + "y".repeat(3_000) + "\u001b\"\n"))
+                .hasSizeLessThan(200).contains("appears twice").doesNotContain("\u001b");
         IpDatasetParser tiny = new IpDatasetParser(new IpDatasetParser.Limits(2, 8, 64));
         assertThat(((DatasetLoad.Rejected) tiny.parse(new StringReader("network\n1.0.0.0/8\n2.0.0.0/8\n3.0.0.0/8\n"))).reason())
                 .contains("more than 2 rows");
