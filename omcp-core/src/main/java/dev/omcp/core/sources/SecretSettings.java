@@ -70,38 +70,54 @@ final class SecretSettings {
     }
 
     /**
-     * {@code submitted} with every masked value replaced by the value at the same path of
-     * {@code current}: a client that read masked settings and sends them back keeps the secrets.
+     * Settings sent back with their masks replaced, and the paths ({@code tls.ca},
+     * {@code upstreams[1].password}) of masks with no stored string at their place, for which the
+     * draft is refused rather than saved with the mask as the secret.
      */
-    static JsonObject unmask(JsonObject submitted, JsonObject current) {
-        return (JsonObject) unmask((JsonValue) submitted, Optional.of(current));
+    record Unmasked(JsonObject settings, List<String> unresolved) {}
+
+    /**
+     * {@code submitted} with every masked value replaced by the value at the same path of
+     * {@code current} (an element of a list by its index, as {@link #mask} showed it): a client
+     * that read masked settings and sends them back keeps the secrets.
+     */
+    static Unmasked unmask(JsonObject submitted, JsonObject current) {
+        List<String> unresolved = new ArrayList<>();
+        JsonObject settings = (JsonObject) unmask(submitted, Optional.of(current), "", unresolved);
+        return new Unmasked(settings, List.copyOf(unresolved));
     }
 
-    private static JsonValue unmask(JsonValue submitted, Optional<JsonValue> current) {
+    private static JsonValue unmask(JsonValue submitted, Optional<JsonValue> current, String path, List<String> unresolved) {
         if (submitted instanceof JsonString s && s.getString().equals(ManageSources.MASK)) {
-            return current.filter(c -> c.getValueType() == JsonValue.ValueType.STRING).orElse(JsonValue.NULL);
+            Optional<JsonValue> kept = current.filter(c -> c.getValueType() == JsonValue.ValueType.STRING);
+            if (kept.isEmpty()) {
+                unresolved.add(path);
+            }
+            return kept.orElse(submitted);
         }
         if (submitted.getValueType() == JsonValue.ValueType.OBJECT) {
             JsonObjectBuilder out = Jsonp.object();
             JsonObject cur = current.filter(c -> c.getValueType() == JsonValue.ValueType.OBJECT)
                     .map(JsonValue::asJsonObject).orElse(JsonValue.EMPTY_JSON_OBJECT);
             for (Map.Entry<String, JsonValue> e : submitted.asJsonObject().entrySet()) {
-                out.add(e.getKey(), unmask(e.getValue(), Optional.ofNullable(cur.get(e.getKey()))));
+                out.add(e.getKey(), unmask(e.getValue(), Optional.ofNullable(cur.get(e.getKey())),
+                        path.isEmpty() ? e.getKey() : path + "." + e.getKey(), unresolved));
+            }
+            return out.build();
+        }
+        if (submitted.getValueType() == JsonValue.ValueType.ARRAY) {
+            // mask() masks a list element by element, so a list sent back is matched element by element
+            JsonArrayBuilder out = Jsonp.array();
+            List<JsonValue> cur = current.filter(c -> c.getValueType() == JsonValue.ValueType.ARRAY)
+                    .map(JsonValue::asJsonArray).<List<JsonValue>>map(a -> a).orElse(List.of());
+            List<JsonValue> items = submitted.asJsonArray();
+            for (int i = 0; i < items.size(); i++) {
+                out.add(unmask(items.get(i), i < cur.size() ? Optional.of(cur.get(i)) : Optional.empty(),
+                        path + "[" + i + "]", unresolved));
             }
             return out.build();
         }
         return submitted;
-    }
-
-    /** Paths ({@code tls.caFile}) of masked values that had nothing to keep, so the draft is refused. */
-    static List<String> unresolvedMasks(JsonObject unmasked) {
-        List<String> paths = new ArrayList<>();
-        walk(unmasked, "", (path, v) -> {
-            if (v == JsonValue.NULL) {
-                paths.add(path);
-            }
-        });
-        return paths;
     }
 
     /** Every (path, value) of a file-path setting. */

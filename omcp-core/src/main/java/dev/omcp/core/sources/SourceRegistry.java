@@ -33,6 +33,7 @@ import dev.omcp.sdk.connector.SourceConfig;
 import dev.omcp.sdk.connector.TopologyCapability;
 import dev.omcp.sdk.connector.TracesCapability;
 import dev.omcp.sdk.manifest.Capabilities;
+import dev.omcp.sdk.text.BackendText;
 import jakarta.json.JsonObject;
 import java.net.URI;
 import java.net.URISyntaxException;
@@ -347,11 +348,15 @@ public final class SourceRegistry implements ManageSources, ConnectorUsers, Auto
                         + name + "'; sources cannot be renamed, add a new one and remove the old");
             }
             SourceConfig old = current.definition().config();
-            JsonObject settings = SecretSettings.unmask(draft.settings(), old.settings());
-            List<String> unresolved = SecretSettings.unresolvedMasks(settings);
+            SecretSettings.Unmasked unmasked = SecretSettings.unmask(draft.settings(), old.settings());
+            JsonObject settings = unmasked.settings();
+            List<String> unresolved = unmasked.unresolved();
             if (!unresolved.isEmpty()) {
-                return refused(SourceOutcome.INVALID, "settings " + String.join(", ", unresolved)
-                        + " are masked but the source has no stored value there; send the secret itself");
+                // the paths are the caller's keys, any size: each quoted bounded and printable, the first ten
+                return refused(SourceOutcome.INVALID, "settings " + String.join(", ", unresolved.stream().limit(10)
+                        .map(path -> BackendText.quoted(path, 64)).toList()) + (unresolved.size() > 10 ? " and "
+                        + (unresolved.size() - 10) + " more" : "") + " are masked but the source has no stored value there; "
+                        + "send the secret itself");
             }
             Map<String, String> oldPaths = SecretSettings.filePaths(old.settings());
             for (Map.Entry<String, String> p : SecretSettings.filePaths(settings).entrySet()) {
@@ -361,7 +366,9 @@ public final class SourceRegistry implements ManageSources, ConnectorUsers, Auto
                 }
             }
             String url = draft.url().filter(u -> !u.isBlank()).orElse(old.url());
-            Object built = definition(draft, url, settings, caller, current.definition().origin());
+            // a tenant user's change leaves the binding as it is unless the body names their tenant: a
+            // shared source they read (tenant "") and send back stays shared, not taken from every other tenant
+            Object built = definition(draft, url, settings, caller, current.definition().origin(), old.tenant());
             if (built instanceof SourceOutcome.Refused r) {
                 return r;
             }
@@ -435,12 +442,23 @@ public final class SourceRegistry implements ManageSources, ConnectorUsers, Auto
 
     /** Validates a draft into a definition, or a refusal. */
     private Object definition(SourceDraft draft, String url, JsonObject settings, Principal caller, SourceDefinition.Origin origin) {
+        return definition(draft, url, settings, caller, origin, caller.tenant());
+    }
+
+    /**
+     * @param unnamedTenant the binding a tenant user's draft without a tenant gets: their own for a
+     *     new source, the stored one (theirs or none) for a changed one
+     */
+    private Object definition(SourceDraft draft, String url, JsonObject settings, Principal caller, SourceDefinition.Origin origin,
+            String unnamedTenant) {
         String tenant = draft.tenant();
         if (!caller.tenant().isEmpty()) {
             if (!tenant.isEmpty() && !tenant.equals(caller.tenant())) {
                 return refused(SourceOutcome.INVALID, "you may bind sources only to your own tenant '" + caller.tenant() + "'");
             }
-            tenant = caller.tenant();
+            if (tenant.isEmpty()) {
+                tenant = unnamedTenant;
+            }
         }
         SourceConfig config;
         try {
@@ -449,8 +467,9 @@ public final class SourceRegistry implements ManageSources, ConnectorUsers, Auto
             return refused(SourceOutcome.INVALID, e.getMessage());
         }
         if (catalog.find(draft.type()).isEmpty()) {
-            return refused(SourceOutcome.TYPE_UNKNOWN, "no connector type '" + draft.type() + "' is loaded; known types: "
-                    + String.join(", ", catalog.all().stream().map(ConnectorType::name).toList()));
+            // the type is the caller's text, any size: quoted bounded and printable, like a refused name
+            return refused(SourceOutcome.TYPE_UNKNOWN, "no connector type '" + BackendText.quoted(draft.type(), 64)
+                    + "' is loaded; known types: " + String.join(", ", catalog.all().stream().map(ConnectorType::name).toList()));
         }
         EgressVerdict verdict = admit(url);
         if (verdict instanceof EgressVerdict.Refused r) {

@@ -355,6 +355,107 @@ class SourceRegistryTest {
     }
 
     @Test
+    void maskedSecretsInsideAListAreKeptWhenSentBack_neverSavedAsTheMaskItself() {
+        // a list of objects or credential values is masked element by element when shown
+        JsonObject settings = Json.createObjectBuilder()
+                .add("upstreams", Json.createArrayBuilder()
+                        .add(Json.createObjectBuilder().add("url", "https://a.example.com").add("password", "pw-one"))
+                        .add(Json.createObjectBuilder().add("url", "https://b.example.com").add("password", "pw-two")))
+                .add("extraAuth", Json.createArrayBuilder().add("Bearer opaque-9").add("plain")).build();
+        store.sources.add(def("prom", "prometheus", "https://prom.example.com", "", settings));
+        SourceRegistry registry = registry(false);
+        JsonObject shown = registry.list(Principal.anonymous()).get(0).settings();
+        assertThat(shown.toString()).doesNotContain("pw-one").doesNotContain("pw-two").doesNotContain("opaque-9");
+
+        SourceOutcome outcome = registry.update("prom", new SourceDraft("prom", "prometheus", Optional.empty(), "", true, shown),
+                Principal.anonymous());
+
+        assertThat(outcome).isInstanceOf(SourceOutcome.Saved.class);
+        assertThat(store.sources.get(0).config().settings()).isEqualTo(settings);
+    }
+
+    @Test
+    void aMaskInsideAListWithNothingStoredAtItsPlace_isRefused_andNothingIsSaved() {
+        JsonObject settings = Json.createObjectBuilder()
+                .add("upstreams", Json.createArrayBuilder().add(Json.createObjectBuilder().add("password", "pw-one"))).build();
+        store.sources.add(def("prom", "prometheus", "https://prom.example.com", "", settings));
+        SourceRegistry registry = registry(false);
+        JsonObject twoMasks = Json.createObjectBuilder().add("upstreams", Json.createArrayBuilder()
+                .add(Json.createObjectBuilder().add("password", ManageSources.MASK))
+                .add(Json.createObjectBuilder().add("password", ManageSources.MASK))).build();
+
+        SourceOutcome outcome = registry.update("prom", new SourceDraft("prom", "prometheus", Optional.empty(), "", true, twoMasks),
+                Principal.anonymous());
+
+        assertThat(outcome).isInstanceOfSatisfying(SourceOutcome.Refused.class, r -> {
+            assertThat(r.code()).isEqualTo(SourceOutcome.INVALID);
+            assertThat(r.reason()).contains("upstreams[1].password").doesNotContain("upstreams[0]");
+        });
+        // a key is the caller's text: quoted bounded and printable, and only the first ten of many
+        JsonObject hugeKeys = Json.createObjectBuilder().add("k\n" + "x".repeat(100_000), ManageSources.MASK)
+                .add("a1", ManageSources.MASK).add("a2", ManageSources.MASK).add("a3", ManageSources.MASK).add("a4", ManageSources.MASK)
+                .add("a5", ManageSources.MASK).add("a6", ManageSources.MASK).add("a7", ManageSources.MASK).add("a8", ManageSources.MASK)
+                .add("a9", ManageSources.MASK).add("b1", ManageSources.MASK).build();
+        assertThat(registry.update("prom", new SourceDraft("prom", "prometheus", Optional.empty(), "", true, hugeKeys),
+                Principal.anonymous())).isInstanceOfSatisfying(SourceOutcome.Refused.class, r ->
+                        assertThat(r.reason()).hasSizeLessThan(400).doesNotContain("\n").contains("and 1 more"));
+        assertThat(store.saves).isZero();
+        assertThat(store.sources.get(0).config().settings()).isEqualTo(settings);
+    }
+
+    @Test
+    void aNullInsideTheSettings_isNotMistakenForAMask() {
+        store.sources.add(def("prom", "prometheus", "https://prom.example.com", "", JsonObject.EMPTY_JSON_OBJECT));
+        SourceRegistry registry = registry(false);
+        JsonObject withNull = Json.createObjectBuilder().add("labels", Json.createArrayBuilder().add("a").addNull()).build();
+
+        SourceOutcome outcome = registry.update("prom", new SourceDraft("prom", "prometheus", Optional.empty(), "", true, withNull),
+                Principal.anonymous());
+
+        assertThat(outcome).isInstanceOf(SourceOutcome.Saved.class);
+        assertThat(store.sources.get(0).config().settings()).isEqualTo(withNull);
+    }
+
+    @Test
+    void anUnknownTypeIsQuotedBoundedAndPrintable_neverEchoedWhole() {
+        SourceRegistry registry = registry(false);
+        String type = "x\u202e\n" + "y".repeat(100_000);
+
+        SourceOutcome outcome = registry.add(draft("x", type, "https://prom.example.com"), Principal.anonymous());
+        SourceCheck check = registry.test(draft("x", type, "https://prom.example.com"), Principal.anonymous());
+
+        assertThat(outcome).isInstanceOfSatisfying(SourceOutcome.Refused.class, r -> {
+            assertThat(r.code()).isEqualTo(SourceOutcome.TYPE_UNKNOWN);
+            assertThat(r.reason()).hasSizeLessThan(400).doesNotContain("\u202e").doesNotContain("\n").contains("known types: liar, loki");
+        });
+        assertThat(check.message()).hasSizeLessThan(400).doesNotContain("\u202e").doesNotContain("\n");
+        assertThat(store.saves).isZero();
+    }
+
+    @Test
+    void aTenantUsersChangeOfASharedSource_keepsItShared_unlessTheyBindItToTheirTenant() {
+        store.sources.add(def("shared", "prometheus", "https://prom.example.com", "", JsonObject.EMPTY_JSON_OBJECT));
+        SourceRegistry registry = registry(false);
+        SourceView read = registry.list(tenantUser("acme")).get(0);
+        assertThat(read.tenant()).isEmpty();
+
+        // what acme read, sent back with one change: globex must not lose the source
+        SourceOutcome changed = registry.update("shared", new SourceDraft("shared", "prometheus", Optional.empty(), read.tenant(),
+                true, Json.createObjectBuilder().add("step", "30s").build()),
+                tenantUser("acme"));
+
+        assertThat(changed).isInstanceOfSatisfying(SourceOutcome.Saved.class, s -> assertThat(s.source().tenant()).isEmpty());
+        assertThat(store.sources.get(0).config().tenant()).isEmpty();
+        assertThat(registry.with(MetricsCapability.class, tenantUser("globex"))).extracting(Bound::source).containsExactly("shared");
+
+        // binding it to their own tenant is still theirs to ask for
+        SourceOutcome bound = registry.update("shared", new SourceDraft("shared", "prometheus", Optional.empty(), "acme", true,
+                JsonObject.EMPTY_JSON_OBJECT), tenantUser("acme"));
+        assertThat(bound).isInstanceOfSatisfying(SourceOutcome.Saved.class, s -> assertThat(s.source().tenant()).isEqualTo("acme"));
+        assertThat(registry.with(MetricsCapability.class, tenantUser("globex"))).isEmpty();
+    }
+
+    @Test
     void updateReplacesTheConnectorKeepsMaskedSecretsAndRefusesNewFilePaths() {
         JsonObject settings = Json.createObjectBuilder()
                 .add("auth", Json.createObjectBuilder().add("type", "bearer").add("token", "from-env"))
