@@ -24,7 +24,6 @@ import jakarta.json.JsonObject;
 import jakarta.json.JsonObjectBuilder;
 import java.io.IOException;
 import java.time.Duration;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -102,7 +101,8 @@ public final class HealthRoutes implements HttpModule {
                 .summary("One service's health from get_service_health; the name may contain slashes; query parameters are "
                         + "the tool's other arguments; needs health:read")
                 .response(200, "get_service_health's structured result")
-                .response(400, "an invalid service name or query parameter (OMCP_INVALID_PARAMETERS)")
+                .response(400, "an invalid service name or query parameter, or a query parameter 'service' (the path names the "
+                        + "service) (OMCP_INVALID_PARAMETERS)")
                 .response(502, "the tool answered an error (OMCP_TOOL_ERROR)")
                 .response(503, "this gateway has no get_service_health tool (OMCP_TOOL_UNAVAILABLE)")
                 .handle(this::service);
@@ -217,8 +217,14 @@ public final class HealthRoutes implements HttpModule {
                     + "' is not a service name (1-128 of A-Z a-z 0-9 _ . : / -)"));
             return;
         }
-        Map<String, List<String>> parameters = new HashMap<>(ctx.queryParamMap());
-        parameters.remove("service");
+        if (ctx.queryParamMap().containsKey("service")) {
+            // the path names the service; a second one in the query was dropped silently, so the caller
+            // got the health of a service they may not have meant
+            JsonpExchange.invalid(ctx, "OMCP_INVALID_PARAMETERS", List.of("service: the service is named by the path, "
+                    + "/api/health/<service>; leave out the query parameter 'service'"));
+            return;
+        }
+        Map<String, List<String>> parameters = ctx.queryParamMap();
         Principal caller = ApiCaller.principal(ctx).orElseThrow();
         ToolAnswers.answer(ctx, tools.invokeWithParameters(caller, GET_SERVICE_HEALTH, parameters,
                 Jsonp.object().add("service", service).build()));

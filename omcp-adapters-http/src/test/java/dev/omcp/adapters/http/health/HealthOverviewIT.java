@@ -22,6 +22,7 @@ import dev.omcp.ports.sources.SourceOutcome;
 import dev.omcp.ports.sources.SourceView;
 import dev.omcp.ports.tools.InvokeTool;
 import dev.omcp.ports.tools.ToolOutcome;
+import dev.omcp.ports.tools.ToolResult;
 import dev.omcp.sdk.connector.ConnectorException.Kind;
 import io.javalin.Javalin;
 import jakarta.json.Json;
@@ -37,6 +38,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -52,6 +54,7 @@ class HealthOverviewIT {
     private volatile List<SourceView> listed = List.of();
     private volatile Optional<String> fileProblem = Optional.empty();
     private final AtomicBoolean session = new AtomicBoolean(true);
+    private final AtomicInteger toolCalls = new AtomicInteger();
     private final HttpClient client = HttpClient.newBuilder().proxy(HttpClient.Builder.NO_PROXY).build();
     private Javalin app;
 
@@ -94,6 +97,25 @@ class HealthOverviewIT {
     private static SourceContact failing(int calls, Duration span) {
         return new SourceContact(Optional.of(T0.minusSeconds(60)), Optional.of(T0.plus(span)), Optional.of(Kind.TIMEOUT),
                 calls, Optional.of(T0));
+    }
+
+    @Test
+    void aServiceQueryParameterBesideTheServiceInThePath_isRefused_neverSilentlyDropped() throws Exception {
+        HttpResponse<String> asked = client.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + app.port()
+                + "/api/health/checkout?service=payments%0Adb")).build(), HttpResponse.BodyHandlers.ofString());
+
+        assertThat(asked.statusCode()).isEqualTo(400);
+        JsonObject body = Json.createReader(new StringReader(asked.body())).readObject();
+        assertThat(body.getString("code")).isEqualTo("OMCP_INVALID_PARAMETERS");
+        assertThat(body.getString("error")).contains("/api/health/<service>").doesNotContain("\n");
+        assertThat(toolCalls).hasValue(0);
+
+        // the path alone asks the tool for that service
+        HttpResponse<String> plain = client.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + app.port()
+                + "/api/health/payments/db")).build(), HttpResponse.BodyHandlers.ofString());
+        assertThat(plain.statusCode()).isEqualTo(200);
+        assertThat(Json.createReader(new StringReader(plain.body())).readObject().getString("service")).isEqualTo("payments/db");
+        assertThat(toolCalls).hasValue(1);
     }
 
     @Test
@@ -207,15 +229,17 @@ class HealthOverviewIT {
         }
     }
 
-    private static final class NoTools implements InvokeTool {
+    /** Records the calls of {@code /api/health/<service>}; the overview calls no tool. */
+    private final class NoTools implements InvokeTool {
         @Override
         public ToolOutcome invoke(Principal caller, String tool, JsonObject arguments) {
-            throw new UnsupportedOperationException("not used by the overview");
+            throw new UnsupportedOperationException("not used by the health routes");
         }
 
         @Override
         public ToolOutcome invokeWithParameters(Principal caller, String tool, Map<String, List<String>> parameters, JsonObject fixed) {
-            throw new UnsupportedOperationException("not used by the overview");
+            toolCalls.incrementAndGet();
+            return new ToolOutcome.Completed(tool, new ToolResult(List.of(), Optional.of(fixed), false));
         }
     }
 
