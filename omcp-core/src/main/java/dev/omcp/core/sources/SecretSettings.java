@@ -20,6 +20,8 @@ import java.util.regex.Pattern;
  * file only, never from the API).
  */
 final class SecretSettings {
+    /** The indexes a path gives a list's elements, {@code [1]} of {@code caFile[1]}. */
+    private static final Pattern LIST_INDEX = Pattern.compile("(\\[\\d+])+$");
     private static final Pattern URL_IN_TEXT = Pattern.compile("(?i)\\b[a-z][a-z0-9+.-]*://[^\\s\"'<>]+");
 
     private SecretSettings() {}
@@ -120,11 +122,14 @@ final class SecretSettings {
         return submitted;
     }
 
-    /** Every (path, value) of a file-path setting. */
+    /**
+     * Every (path, value) of a file-path setting, in lists too: {@code upstreams[1].caFile}, and
+     * {@code tls.caFile[0]} for a list under a file key.
+     */
     static Map<String, String> filePaths(JsonObject settings) {
         Map<String, String> out = new java.util.TreeMap<>();
         walk(settings, "", (path, v) -> {
-            String last = path.substring(path.lastIndexOf('.') + 1);
+            String last = LIST_INDEX.matcher(path.substring(path.lastIndexOf('.') + 1)).replaceAll("");
             if (isFileKey(last) && v instanceof JsonString s) {
                 out.put(path, s.getString());
             }
@@ -140,6 +145,11 @@ final class SecretSettings {
         if (value.getValueType() == JsonValue.ValueType.OBJECT) {
             for (Map.Entry<String, JsonValue> e : value.asJsonObject().entrySet()) {
                 walk(e.getValue(), path.isEmpty() ? e.getKey() : path + "." + e.getKey(), visitor);
+            }
+        } else if (value.getValueType() == JsonValue.ValueType.ARRAY) {
+            List<JsonValue> items = value.asJsonArray();
+            for (int i = 0; i < items.size(); i++) {
+                walk(items.get(i), path + "[" + i + "]", visitor);
             }
         } else {
             visitor.visit(path, value);

@@ -313,8 +313,10 @@ public final class SourceRegistry implements ManageSources, ConnectorUsers, Auto
             }
             Map<String, String> paths = SecretSettings.filePaths(draft.settings());
             if (!paths.isEmpty()) {
-                return refused(SourceOutcome.INVALID, "settings " + String.join(", ", paths.keySet())
-                        + " name files on the gateway host; those are accepted only in the sources file. Send the PEM or token inline");
+                return refused(SourceOutcome.INVALID, "settings " + String.join(", ", paths.keySet().stream().limit(10)
+                        .map(path -> BackendText.quoted(path, 64)).toList()) + (paths.size() > 10 ? " and " + (paths.size() - 10)
+                        + " more" : "") + " name files on the gateway host; those are accepted only in the sources file. Send the PEM "
+                        + "or token inline");
             }
             if (draft.settings().toString().contains(MASK)) {
                 return refused(SourceOutcome.INVALID, "a new source cannot keep masked values; send the secrets themselves");
@@ -361,7 +363,7 @@ public final class SourceRegistry implements ManageSources, ConnectorUsers, Auto
             Map<String, String> oldPaths = SecretSettings.filePaths(old.settings());
             for (Map.Entry<String, String> p : SecretSettings.filePaths(settings).entrySet()) {
                 if (!p.getValue().equals(oldPaths.get(p.getKey()))) {
-                    return refused(SourceOutcome.INVALID, "setting " + p.getKey()
+                    return refused(SourceOutcome.INVALID, "setting " + BackendText.quoted(p.getKey(), 64)
                             + " names a file on the gateway host; file paths can be changed only in the sources file");
                 }
             }

@@ -494,6 +494,24 @@ class SourceRegistryTest {
     }
 
     @Test
+    void theApiCannotNameFilesOnTheGatewayHost_insideListsEither() {
+        // a plugin's connector may read a list of upstreams, each with its own CA file
+        SourceRegistry registry = registry(false);
+        JsonObject inAList = Json.createObjectBuilder().add("upstreams", Json.createArrayBuilder()
+                .add(Json.createObjectBuilder().add("url", "https://a.example.com"))
+                .add(Json.createObjectBuilder().add("caFile", "/etc/shadow"))).build();
+        JsonObject aListOfFiles = Json.createObjectBuilder().add("tls", Json.createObjectBuilder()
+                .add("caFile", Json.createArrayBuilder().add("/etc/omcp/ca.pem").add("/root/.ssh/id_rsa"))).build();
+        assertThat(registry.add(new SourceDraft("k", "prometheus", Optional.of("https://prom.example.com"), "", true, inAList),
+                Principal.anonymous())).isInstanceOfSatisfying(SourceOutcome.Refused.class,
+                        r -> assertThat(r.reason()).contains("upstreams[1].caFile"));
+        assertThat(registry.add(new SourceDraft("k", "prometheus", Optional.of("https://prom.example.com"), "", true, aListOfFiles),
+                Principal.anonymous())).isInstanceOfSatisfying(SourceOutcome.Refused.class,
+                        r -> assertThat(r.reason()).contains("tls.caFile[0]", "tls.caFile[1]"));
+        assertThat(store.sources).isEmpty();
+    }
+
+    @Test
     void unusableTlsSettingsAreABadRequestNotASavedFailure() {
         SourceRegistry registry = registry(false);
         JsonObject settings = Json.createObjectBuilder().add("tls", Json.createObjectBuilder().add("ca", "not a pem")).build();
