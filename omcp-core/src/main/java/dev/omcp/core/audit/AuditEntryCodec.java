@@ -3,6 +3,7 @@ package dev.omcp.core.audit;
 import dev.omcp.sdk.json.Jsonp;
 import dev.omcp.core.canonical.CanonicalJson;
 import dev.omcp.ports.audit.AuditEntry;
+import dev.omcp.sdk.text.BackendText;
 import jakarta.json.JsonNumber;
 import jakarta.json.JsonObject;
 import jakarta.json.JsonObjectBuilder;
@@ -73,7 +74,8 @@ public final class AuditEntryCodec {
     public static AuditEntry fromJson(JsonObject json) {
         for (String name : json.keySet()) {
             if (!FIELDS.contains(name)) {
-                throw new IllegalArgumentException("unexpected field '" + name + "'");
+                // the name comes from the file: bounded and on one line, so it cannot drive the terminal showing it
+                throw new IllegalArgumentException("unexpected field '" + BackendText.quoted(name, 64) + "'");
             }
         }
         Instant ts;

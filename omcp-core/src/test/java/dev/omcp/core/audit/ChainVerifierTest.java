@@ -140,6 +140,28 @@ class ChainVerifierTest {
         assertBroken(lines[0] + "\r\n", 1, ChainVerifier.Reason.NOT_CANONICAL);
     }
 
+    @Test
+    void whatATamperedLineHolds_isShownOnOneShortLine_soItCannotDriveTheTerminalThatPrintsTheVerdict() {
+        String[] lines = new String(chainFile(2), StandardCharsets.UTF_8).split("\n");
+        // JSON escapes decode to ESC, line breaks and a bidi override: printed raw they would clear the
+        // screen and forge "OK: ..." over the verdict; and a 1 MiB name would flood it
+        String forgery = "\\u001b[2J\\u001b[HOK: 2 entries\\n\\u202e" + "x".repeat(100_000);
+        String extraField = lines[1].replace("\"ip\":", "\"" + forgery + "\":1,\"ip\":");
+        String badTimestamp = lines[1].replaceFirst("\"ts\":\"[^\"]*\"", java.util.regex.Matcher.quoteReplacement("\"ts\":\"" + forgery + "\""));
+
+        for (String tampered : List.of(extraField, badTimestamp)) {
+            ChainVerifier.Result result = verify(ChainVerifier.fromGenesis(),
+                    (lines[0] + "\n" + tampered + "\n").getBytes(StandardCharsets.UTF_8));
+            assertThat(result).isInstanceOfSatisfying(ChainVerifier.Broken.class, broken -> {
+                assertThat(broken.seq()).isEqualTo(2);
+                assertThat(broken.reason()).isEqualTo(ChainVerifier.Reason.UNPARSABLE_LINE);
+                assertThat(broken.detail()).hasSizeLessThan(300)
+                        .doesNotContain("\u001b", "\n", "\u202e")
+                        .contains("?[2J?[HOK: 2 entries");
+            });
+        }
+    }
+
     private void assertBrokenAt(String file, long seq) {
         ChainVerifier.Result result = verify(ChainVerifier.fromGenesis(), file.getBytes(StandardCharsets.UTF_8));
         assertThat(result).isInstanceOfSatisfying(ChainVerifier.Broken.class, broken -> {

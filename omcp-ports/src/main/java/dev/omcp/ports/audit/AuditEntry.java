@@ -1,5 +1,6 @@
 package dev.omcp.ports.audit;
 
+import dev.omcp.sdk.text.BackendText;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
@@ -91,11 +92,16 @@ public record AuditEntry(
         try {
             Instant parsed = Instant.from(TS_FORMAT.parse(text));
             if (!formatTimestamp(parsed).equals(text)) {
-                throw new IllegalArgumentException("timestamp '" + text + "' is not in the form 2025-01-31T12:00:00.000Z");
+                throw new IllegalArgumentException(notATimestamp(text));
             }
             return parsed;
         } catch (DateTimeParseException e) {
-            throw new IllegalArgumentException("timestamp '" + text + "' is not in the form 2025-01-31T12:00:00.000Z", e);
+            throw new IllegalArgumentException(notATimestamp(text), e);
         }
+    }
+
+    /** The refusal quotes the text bounded and on one line: it comes from a file anyone may have edited. */
+    private static String notATimestamp(String text) {
+        return "timestamp '" + BackendText.quoted(text, 40) + "' is not in the form 2025-01-31T12:00:00.000Z";
     }
 }

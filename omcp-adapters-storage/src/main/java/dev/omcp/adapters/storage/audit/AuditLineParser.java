@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.omcp.ports.audit.AuditEntry;
+import dev.omcp.sdk.text.BackendText;
 import java.io.IOException;
 import java.util.Iterator;
 import java.util.Set;
@@ -32,7 +33,8 @@ final class AuditLineParser {
         try {
             node = MAPPER.readTree(line);
         } catch (JsonProcessingException e) {
-            throw new IllegalArgumentException("not valid JSON (" + e.getOriginalMessage() + ")", e);
+            // the parser's message quotes the offending token, which may hold control characters
+            throw new IllegalArgumentException("not valid JSON (" + BackendText.quoted(e.getOriginalMessage(), 200) + ")", e);
         } catch (IOException e) {
             throw new IllegalArgumentException("not readable as JSON", e);
         }
@@ -42,7 +44,8 @@ final class AuditLineParser {
         for (Iterator<String> names = node.fieldNames(); names.hasNext(); ) {
             String name = names.next();
             if (!FIELDS.contains(name)) {
-                throw new IllegalArgumentException("unexpected field '" + name + "'");
+                // the name comes from the file: bounded and on one line, so it cannot forge a log line or drive a terminal
+                throw new IllegalArgumentException("unexpected field '" + BackendText.quoted(name, 64) + "'");
             }
         }
         try {

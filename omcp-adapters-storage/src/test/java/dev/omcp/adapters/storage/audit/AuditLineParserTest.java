@@ -40,4 +40,20 @@ class AuditLineParserTest {
                 .hasMessageContaining("not valid JSON");
         assertThatThrownBy(() -> AuditLineParser.parse(bytes(line.replace(".250Z", "Z")))).hasMessageContaining("ts");
     }
+
+    @Test
+    void whatALineHolds_isQuotedOnOneShortLine_inTheMessageThatStopsTheStart() {
+        // JSON escapes decode to ESC, a line break and a bidi override; the message goes to the log and the terminal
+        String forgery = "\\u001b[2J\\nevent=forged\\u202e" + "x".repeat(100_000);
+        String extraField = line.replace("\"ip\":", "\"" + forgery + "\":1,\"ip\":");
+        String badTimestamp = line.replaceFirst("\"ts\":\"[^\"]*\"", java.util.regex.Matcher.quoteReplacement("\"ts\":\"" + forgery + "\""));
+        String rawControl = line.replace("\"ip\":", "\"\u001b[2J\":1,\"ip\":");
+
+        for (String tampered : java.util.List.of(extraField, badTimestamp, rawControl)) {
+            assertThatThrownBy(() -> AuditLineParser.parse(bytes(tampered)))
+                    .isInstanceOf(IllegalArgumentException.class)
+                    .satisfies(e -> assertThat(e.getMessage()).hasSizeLessThan(400)
+                            .doesNotContain("\u001b", "\n", "\u202e"));
+        }
+    }
 }
