@@ -22,8 +22,10 @@ import java.util.regex.Pattern;
  * Writes a batch as one JSONL object to S3-compatible storage with a path-style {@code PUT}
  * signed with SigV4. The object holds the entries exactly as the audit file does (one per line),
  * so {@code omcp audit verify --segment} checks it. The key depends only on the batch:
- * {@code <prefix><yyyy>/<MM>/<dd>/<firstSeq>-<lastSeq>.jsonl} (date of the first entry, UTC; seqs
- * zero-padded to 20 digits so keys sort in chain order), so a retry overwrites the same object.
+ * {@code <prefix><yyyy>/<MM>/<dd>/<firstSeq>-<lastSeq>-<16 hex of the last hash>.jsonl} (date of the
+ * first entry, UTC; seqs zero-padded to 20 digits so keys sort in chain order), so a retry
+ * overwrites the same object, but another chain's batch with the same seqs (a restart without an
+ * audit file, a file moved aside) never does.
  */
 final class S3Delivery implements Delivery {
     private static final DateTimeFormatter DAY = DateTimeFormatter.ofPattern("uuuu/MM/dd/").withZone(ZoneOffset.UTC);
@@ -82,8 +84,11 @@ final class S3Delivery implements Delivery {
 
     /** The object key of {@code batch}. */
     static String key(String prefix, List<AuditRecord> batch) {
-        return prefix + DAY.format(batch.get(0).entry().ts())
-                + String.format("%020d-%020d.jsonl", batch.get(0).entry().seq(), batch.get(batch.size() - 1).entry().seq());
+        AuditRecord last = batch.get(batch.size() - 1);
+        // the seqs alone repeat whenever a chain starts over at 1; the last hash tells the chains apart (as in the
+        // webhook's Idempotency-Key), so an earlier chain's object, perhaps its only lasting copy, is never replaced
+        return prefix + DAY.format(batch.get(0).entry().ts()) + String.format("%020d-%020d-%s.jsonl",
+                batch.get(0).entry().seq(), last.entry().seq(), last.entry().hash().substring(0, 16));
     }
 
     /** The object body of {@code batch}: each entry's line and a line break. */

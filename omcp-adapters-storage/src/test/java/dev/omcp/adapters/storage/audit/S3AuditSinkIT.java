@@ -177,7 +177,7 @@ class S3AuditSinkIT {
         ByteArrayOutputStream stored = new ByteArrayOutputStream();
         long nextSeq = 1;
         for (String key : keys) {
-            Matcher range = Pattern.compile(Pattern.quote(prefix) + "2025/01/31/(\\d{20})-(\\d{20})\\.jsonl").matcher(key);
+            Matcher range = Pattern.compile(Pattern.quote(prefix) + "2025/01/31/(\\d{20})-(\\d{20})-[0-9a-f]{16}\\.jsonl").matcher(key);
             assertThat(range.matches()).as(key).isTrue();
             assertThat(Long.parseLong(range.group(1))).isEqualTo(nextSeq);
             nextSeq = Long.parseLong(range.group(2)) + 1;

@@ -88,10 +88,34 @@ class SinkPoliciesTest {
         String key1 = S3Delivery.key("omcp-audit/", first);
         String key2 = S3Delivery.key("omcp-audit/", second);
 
-        assertThat(key1).isEqualTo("omcp-audit/2025/01/31/00000000000000000009-00000000000000000010.jsonl");
-        assertThat(key2).isEqualTo("omcp-audit/2025/02/01/00000000000000000011-00000000000000000011.jsonl");
+        assertThat(key1).isEqualTo("omcp-audit/2025/01/31/00000000000000000009-00000000000000000010-"
+                + TestRecords.fakeHash(10).substring(0, 16) + ".jsonl");
+        assertThat(key2).isEqualTo("omcp-audit/2025/02/01/00000000000000000011-00000000000000000011-"
+                + TestRecords.fakeHash(11).substring(0, 16) + ".jsonl");
         assertThat(S3Delivery.key("omcp-audit/", first)).isEqualTo(key1);
         assertThat(key1.substring(22)).isLessThan(key2.substring(22));
+    }
+
+    @Test
+    void anotherChainsBatchWithTheSameSeqsOnTheSameDay_getsItsOwnObject_insteadOfOverwritingTheFirst() {
+        // without an audit file every restart begins a new chain at seq 1 (so does moving the file aside):
+        // the bucket may be the only lasting copy of the earlier chain, and a PUT to the same key would replace it
+        Instant t = Instant.parse("2025-01-31T09:00:00Z");
+        List<AuditRecord> beforeRestart = List.of(TestRecords.record(1, t, "user:a", "create", "x"),
+                TestRecords.record(2, t, "user:a", "delete", "x"));
+        List<AuditRecord> afterRestart = List.of(TestRecords.record(1, t.plusSeconds(3600), "user:b", "create", "y"),
+                withHash(TestRecords.record(2, t.plusSeconds(3600), "user:b", "delete", "y"), "ab".repeat(32)));
+
+        assertThat(S3Delivery.key("omcp-audit/", afterRestart)).isNotEqualTo(S3Delivery.key("omcp-audit/", beforeRestart));
+        // a retry of one batch still writes the same object
+        assertThat(S3Delivery.key("omcp-audit/", afterRestart)).isEqualTo(S3Delivery.key("omcp-audit/", afterRestart));
+    }
+
+    private static AuditRecord withHash(AuditRecord record, String hash) {
+        var e = record.entry();
+        var entry = new dev.omcp.ports.audit.AuditEntry(e.ts(), e.seq(), e.actor(), e.tenant(), e.resource(), e.action(),
+                e.method(), e.path(), e.status(), e.ip(), e.target(), e.prevHash(), hash);
+        return new AuditRecord(entry, TestRecords.json(entry));
     }
 
     @Test
