@@ -44,6 +44,9 @@ final class AuditSettingsReader {
             return Optional.empty();
         }
         Optional<URI> uri = httpUri(env, Variables.AUDIT_WEBHOOK_URL, url.get(), egress);
+        if (token.isPresent() && !headerSafe(env, Variables.AUDIT_WEBHOOK_TOKEN, token.get())) {
+            return Optional.empty();
+        }
         Optional<Path> deadLetter = env.file(Variables.AUDIT_WEBHOOK_DEADLETTER)
                 .or(() -> file.map(f -> f.resolveSibling(f.getFileName() + ".webhook-deadletter.jsonl")));
         return uri.map(u -> new AuditSettings.Webhook(u, token, deadLetter));
@@ -77,6 +80,9 @@ final class AuditSettingsReader {
             }
         }
         Optional<URI> uri = endpoint.flatMap(e -> httpUri(env, Variables.AUDIT_S3_ENDPOINT, e, egress));
+        if (keyId.isPresent() && !headerSafe(env, Variables.AUDIT_S3_ACCESS_KEY_ID, keyId.get())) {
+            complete = false;
+        }
         if (bucket.isPresent() && !BUCKET.matcher(bucket.get()).matches()) {
             env.problem(Variables.AUDIT_S3_BUCKET, "must be a bucket name: 3-63 of a-z, 0-9, '.', '-', starting and ending"
                     + " with a letter or digit, got '" + bucket.get() + "'");
@@ -101,6 +107,21 @@ final class AuditSettingsReader {
         }
         return Optional.of(new AuditSettings.S3(uri.get(), bucket.get(), prefix, region, keyId.get(), secret.get(), batchSize,
                 flush, deadLetter));
+    }
+
+    /**
+     * Whether {@code value} can go into an HTTP header as it is: visible ASCII, no spaces. The
+     * webhook token and the S3 access key id are sent in {@code Authorization}; a pasted line break
+     * or invisible character would otherwise make the HTTP client refuse the header at the first
+     * delivery, with the value in its exception (and so in the log), and stop the sink.
+     */
+    private static boolean headerSafe(Environment env, Variable variable, String value) {
+        if (value.chars().allMatch(c -> c > 0x20 && c < 0x7f)) {
+            return true;
+        }
+        env.problem(variable, "must be printable ASCII without spaces (the value is not shown); look for a line break,"
+                + " a space or an invisible character pasted with it");
+        return false;
     }
 
     /**

@@ -106,6 +106,27 @@ class AuditSettingsReaderTest {
     }
 
     @Test
+    void aTokenOrKeyIdAnHttpHeaderCannotCarry_refusesTheStart_withoutShowingIt() {
+        // a pasted zero-width space or line break: the HTTP client would refuse the header at the first delivery
+        // with the value in its message, in the log, and stop the sink's thread
+        for (String bad : List.of("tok\u200b123", "tok\n123", "tok 123", "tok\u00e9123")) {
+            assertThatThrownBy(() -> read(
+                    "OMCP_ALLOW_PRIVATE_BACKENDS", "true",
+                    "OMCP_AUDIT_WEBHOOK_URL", "https://siem.example.test/ingest",
+                    "OMCP_AUDIT_WEBHOOK_TOKEN", bad,
+                    "OMCP_AUDIT_S3_ENDPOINT", "http://127.0.0.1:9000",
+                    "OMCP_AUDIT_S3_BUCKET", "audit-logs",
+                    "OMCP_AUDIT_S3_ACCESS_KEY_ID", bad,
+                    "OMCP_AUDIT_S3_SECRET_ACCESS_KEY", "s3cr3t"))
+                    .as(bad)
+                    .isInstanceOf(InvalidSettingsException.class)
+                    .hasMessageContaining("OMCP_AUDIT_WEBHOOK_TOKEN must be printable ASCII without spaces")
+                    .hasMessageContaining("OMCP_AUDIT_S3_ACCESS_KEY_ID must be printable ASCII without spaces")
+                    .satisfies(e -> assertThat(e.getMessage()).doesNotContain("tok"));
+        }
+    }
+
+    @Test
     void aWebhookTokenWithoutAUrlIsAMistake() {
         assertThatThrownBy(() -> read("OMCP_AUDIT_WEBHOOK_TOKEN", "tok"))
                 .hasMessageContaining("OMCP_AUDIT_WEBHOOK_TOKEN is set but OMCP_AUDIT_WEBHOOK_URL is not")
