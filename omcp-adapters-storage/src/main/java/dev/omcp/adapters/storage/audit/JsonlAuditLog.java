@@ -38,7 +38,8 @@ import org.slf4j.LoggerFactory;
  * <p>At start the file's end is checked: an incomplete last line (a crash during a write) is
  * never extended; the {@link TornTailPolicy} either moves it aside and cuts the file back, or
  * refuses to start. The newest complete line becomes the chain's tip; the line before it is read
- * too, so the chain can check that the tip follows it.
+ * too, so the chain can check that the tip follows it. Both are read before a torn tail is cut
+ * off, so a damaged one stops the start with the file unchanged.
  *
  * <p>Searches read the file backwards from its end in chunks and stop as soon as they have
  * enough entries, or reach entries older than {@code from} (timestamps never decrease), so the
@@ -118,6 +119,12 @@ public final class JsonlAuditLog implements AuditLog {
         long size = channel.size();
         Optional<AuditLogState.TornTail> torn = Optional.empty();
         long complete = completeLength(size);
+        // The entries the chain continues from are read (and a damaged one refused) before a torn tail is
+        // cut off: a start that is refused leaves the file as it was found, as evidence.
+        ReverseLines tail = new ReverseLines(reader, complete, MAX_LINE_BYTES);
+        Optional<AuditEntry> last = entry(tail.previous(), "last line");
+        // the entry before the tip, so the chain can check that the tip follows it
+        Optional<AuditEntry> beforeLast = last.isEmpty() ? Optional.empty() : entry(tail.previous(), "line before the last");
         if (complete < size) {
             long length = size - complete;
             if (options.tornTail() == TornTailPolicy.REFUSE) {
@@ -136,10 +143,6 @@ public final class JsonlAuditLog implements AuditLog {
         }
         written = complete;
         synced = complete;
-        ReverseLines tail = new ReverseLines(reader, complete, MAX_LINE_BYTES);
-        Optional<AuditEntry> last = entry(tail.previous(), "last line");
-        // the entry before the tip, so the chain can check that the tip follows it
-        Optional<AuditEntry> beforeLast = last.isEmpty() ? Optional.empty() : entry(tail.previous(), "line before the last");
         if (options.fsync() == FsyncPolicy.BATCH) {
             flusher = Thread.ofVirtual().name("omcp-audit-fsync").start(this::flushPeriodically);
         }

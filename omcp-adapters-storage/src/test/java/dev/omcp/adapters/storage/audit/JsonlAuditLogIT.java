@@ -185,6 +185,27 @@ class JsonlAuditLogIT {
     }
 
     @Test
+    void aDamagedLastLineBeforeATornTail_stopsTheStartUnderRepairToo_andTheFileIsLeftAsItWasFound() throws Exception {
+        // the refusal asks the operator to keep the file as evidence: the repair must not have cut it first
+        Path file = dir.resolve("audit.jsonl");
+        JsonlAuditLog log = open(file, JsonlAuditLog.Options.defaults());
+        log.append(TestRecords.record(1, T0, "user:a", "create", "x"));
+        log.close();
+        long offset = Files.size(file);
+        Files.writeString(file, "not an entry\n{\"ts\":", StandardOpenOption.APPEND);
+        byte[] before = Files.readAllBytes(file);
+
+        assertThatThrownBy(() -> new JsonlAuditLog(file, JsonlAuditLog.Options.defaults()).open())
+                .isInstanceOf(UncheckedIOException.class)
+                .hasMessageContaining("byte offset " + offset)
+                .hasMessageContaining("omcp audit verify");
+        assertThat(Files.readAllBytes(file)).isEqualTo(before);
+        try (var files = Files.list(dir)) {
+            assertThat(files.map(p -> p.getFileName().toString())).containsExactly("audit.jsonl");
+        }
+    }
+
+    @Test
     void anAuditFileThatIsALinkIsRefusedAtStartAndItsTargetIsNeitherWrittenNorChmodded() throws Exception {
         Path victim = dir.resolve("gateway-key.pem");
         Files.writeString(victim, "-----BEGIN KEY-----\n");
