@@ -116,6 +116,11 @@ public final class PrometheusRemoteWriteSink implements AnomalyScoreSink, AutoCl
                     public void leftAtShutdown(List<AnomalyScoreSample> samples) {
                         abandon(samples.size(), "the gateway stopped before the scores were sent");
                     }
+
+                    @Override
+                    public void failed(List<AnomalyScoreSample> batch, RuntimeException cause) {
+                        abandon(batch.size(), "the request failed unexpectedly (" + cause.getClass().getName() + "; see the log)");
+                    }
                 });
     }
 

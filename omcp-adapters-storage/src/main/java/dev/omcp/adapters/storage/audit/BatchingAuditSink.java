@@ -84,6 +84,13 @@ public final class BatchingAuditSink implements AuditSink {
                     public void leftAtShutdown(List<AuditRecord> records) {
                         deadLetter(records, "the gateway stopped before the entries were delivered", 0);
                     }
+
+                    @Override
+                    public void failed(List<AuditRecord> batch, RuntimeException cause) {
+                        // the class only: an exception's message may quote what was sent, a credential included
+                        deadLetter(batch, "the delivery failed unexpectedly (" + cause.getClass().getName() + "; see the gateway's log)",
+                                0);
+                    }
                 });
     }
 

@@ -35,6 +35,12 @@ public final class BatchPump<T> implements AutoCloseable {
 
         /** Takes the items the gateway stopped before they were sent (possibly none). */
         void leftAtShutdown(List<T> items);
+
+        /**
+         * Takes a batch whose {@link #deliver} failed with an exception the sink did not expect (a
+         * bug, a value the HTTP client refuses); the pump has logged it and goes on with the next.
+         */
+        void failed(List<T> batch, RuntimeException cause);
     }
 
     private final String threadName;
@@ -157,7 +163,17 @@ public final class BatchPump<T> implements AutoCloseable {
                     handler.leftAtShutdown(batch);
                     continue;
                 }
-                handler.deliver(batch);
+                try {
+                    handler.deliver(batch);
+                } catch (RuntimeException e) {
+                    // one failed batch must not stop the worker: the batch in hand would be lost and every later
+                    // item wait in the queue until shutdown; the sink keeps what failed (a dead letter, a count)
+                    // the class and where it was thrown, not the message: the HTTP client's refusal of a header
+                    // quotes the header's value, a credential
+                    LOG.error("event=batch-delivery-failed thread={} items={} reason=\"{}\" at=\"{}\"", threadName, batch.size(),
+                            e.getClass().getName(), thrownAt(e));
+                    handler.failed(batch, e);
+                }
             }
         } catch (InterruptedException e) {
             handler.leftAtShutdown(drain());
@@ -166,6 +182,16 @@ public final class BatchPump<T> implements AutoCloseable {
             LOG.error("event=batch-worker-stopped thread={} reason=\"{}\"", threadName, e.getClass().getName(), e);
             throw e;
         }
+    }
+
+    /** The first frames of {@code e}'s stack, enough to find the bug without the message. */
+    private static String thrownAt(RuntimeException e) {
+        StringBuilder at = new StringBuilder();
+        StackTraceElement[] frames = e.getStackTrace();
+        for (int i = 0; i < Math.min(frames.length, 6); i++) {
+            at.append(i == 0 ? "" : " < ").append(frames[i]);
+        }
+        return at.toString();
     }
 
     private List<T> collect(T first) {

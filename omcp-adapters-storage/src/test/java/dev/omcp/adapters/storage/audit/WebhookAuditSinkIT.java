@@ -235,6 +235,34 @@ class WebhookAuditSinkIT {
         assertThat(JSON.readTree(received.get(0).body()).get("count").asInt()).isEqualTo(20);
     }
     @Test
+    void aDeliveryThatFailsUnexpectedly_deadLettersItsBatchWithoutTheMessage_andTheSinkGoesOn() throws Exception {
+        // the JDK refuses a header value with a line break in an exception that quotes it: a credential, here
+        java.util.concurrent.atomic.AtomicInteger calls = new java.util.concurrent.atomic.AtomicInteger();
+        List<Long> delivered = new java.util.concurrent.CopyOnWriteArrayList<>();
+        Delivery flaky = batch -> {
+            if (calls.incrementAndGet() == 1) {
+                throw new IllegalArgumentException("invalid header value: \"Bearer s3cr3t\n\"");
+            }
+            batch.forEach(r -> delivered.add(r.entry().seq()));
+            return new Delivery.Delivered();
+        };
+        Path deadLetter = dir.resolve("dead.jsonl");
+        BatchingAuditSink sink = new BatchingAuditSink("webhook", flaky, settings(100, 10, 3),
+                new DeadLetterFile(Optional.of(deadLetter), Clock.systemUTC()), Clock.systemUTC(), new SplittableRandom(1), pauses::add);
+        sinks.add(sink);
+        sink.publish(TestRecords.record(1, T0, "user:a", "update", "s"));
+        await(() -> sink.stats().deadLettered() == 1);
+        sink.publish(TestRecords.record(2, T0, "user:a", "update", "s"));
+        await(() -> delivered.contains(2L));
+
+        List<String> lines = Files.readAllLines(deadLetter);
+        assertThat(lines).hasSize(1);
+        assertThat(JSON.readTree(lines.get(0)).get("reason").asText())
+                .isEqualTo("the delivery failed unexpectedly (java.lang.IllegalArgumentException; see the gateway's log)");
+        assertThat(lines.get(0)).doesNotContain("s3cr3t");
+    }
+
+    @Test
     void aBatchStillInFlightWhenTheShutdownGraceRunsOutIsDeadLetteredNotLost() throws Exception {
         CountDownLatch hold = new CountDownLatch(1);
         URI url = receiver(() -> 200, hold);
