@@ -23,6 +23,8 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.Callable;
+import java.util.concurrent.TimeUnit;
+import java.util.function.BooleanSupplier;
 import java.util.regex.Pattern;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
@@ -70,16 +72,23 @@ public final class HashPasswordCommand implements Callable<Integer> {
     private final InputStream stdin;
     private final Optional<Console> console;
     private final Optional<PasswordRules> rules;
+    private final BooleanSupplier stdinIsTerminal;
 
     public HashPasswordCommand() {
-        this(System.in, interactiveConsole(), Optional.empty());
+        this(System.in, interactiveConsole(), Optional.empty(), HashPasswordCommand::standardInputIsTerminal);
     }
 
-    /** For tests: where the password comes from and which rules apply. */
+    /** For tests: where the password comes from and which rules apply; standard input is not a terminal. */
     HashPasswordCommand(InputStream stdin, Optional<Console> console, Optional<PasswordRules> rules) {
+        this(stdin, console, rules, () -> false);
+    }
+
+    /** For tests: also whether standard input is a terminal (asked only when there is no console). */
+    HashPasswordCommand(InputStream stdin, Optional<Console> console, Optional<PasswordRules> rules, BooleanSupplier stdinIsTerminal) {
         this.stdin = stdin;
         this.console = console;
         this.rules = rules;
+        this.stdinIsTerminal = stdinIsTerminal;
     }
 
     @Override
@@ -159,6 +168,14 @@ public final class HashPasswordCommand implements Callable<Integer> {
             }
             return checked(password, err);
         }
+        if (stdinIsTerminal.getAsBoolean()) {
+            // no console although the keyboard is standard input: standard output is redirected
+            // (`> entry.json`, `| jq`), and a line read from standard input would be echoed as it is typed
+            err.println("omcp hash-password: standard output is not a terminal (redirected to a file or a pipe), so the password "
+                    + "cannot be read without echo; run it without redirecting standard output and copy the entry, or pipe the "
+                    + "password in: printf '%s\\n' \"$PW\" | omcp hash-password <username> > entry.json");
+            return Optional.empty();
+        }
         try {
             BufferedReader reader = new BufferedReader(new InputStreamReader(stdin, StandardCharsets.UTF_8));
             String line = reader.readLine();
@@ -179,6 +196,31 @@ public final class HashPasswordCommand implements Callable<Integer> {
             return Optional.empty();
         }
         return Optional.of(password);
+    }
+
+    /**
+     * Whether standard input is a terminal. Java only tells whether standard input and output both are
+     * (the console), so the shell is asked ({@code test -t 0} on the inherited standard input, which it
+     * does not read); without a POSIX shell (Windows) the answer is no, and standard input is read as before.
+     */
+    private static boolean standardInputIsTerminal() {
+        try {
+            Process test = new ProcessBuilder("/bin/sh", "-c", "test -t 0")
+                    .redirectInput(ProcessBuilder.Redirect.INHERIT)
+                    .redirectOutput(ProcessBuilder.Redirect.DISCARD)
+                    .redirectError(ProcessBuilder.Redirect.DISCARD)
+                    .start();
+            if (!test.waitFor(5, TimeUnit.SECONDS)) {
+                test.destroyForcibly();
+                return false;
+            }
+            return test.exitValue() == 0;
+        } catch (IOException e) {
+            return false;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return false;
+        }
     }
 
     /** The console when standard input and output are a terminal; from JDK 22 on the console also exists without one. */

@@ -103,6 +103,22 @@ class HashPasswordCommandTest {
     }
 
     @Test
+    void aTerminalOnStandardInput_whoseOutputIsRedirected_isRefused_insteadOfEchoingThePassword() {
+        // `omcp hash-password alice > entry.json` on a terminal: there is no console (standard output is
+        // a file), so reading standard input would show the password as it is typed, without a prompt
+        CommandLine command = new CommandLine(new HashPasswordCommand(
+                new ByteArrayInputStream("Tide-Lantern-42-Orbit\n".getBytes(StandardCharsets.UTF_8)), Optional.empty(),
+                Optional.of(PasswordRules.DEFAULT), () -> true));
+        command.setOut(new PrintWriter(out, true));
+        command.setErr(new PrintWriter(err, true));
+
+        assertThat(command.execute("alice")).isEqualTo(1);
+        assertThat(out.toString()).isEmpty();
+        assertThat(err.toString()).contains("standard output is not a terminal").contains("without echo")
+                .contains("printf '%s\\n' \"$PW\" | omcp hash-password");
+    }
+
+    @Test
     void aWindowsLineEndIsNotPartOfThePassword() {
         assertThat(run("Tide-Lantern-42-Orbit\r\n", PasswordRules.DEFAULT, "dave")).isZero();
         JsonObject entry = Json.createReader(new StringReader(out.toString())).readObject();
