@@ -62,7 +62,7 @@ public final class DemoCommand implements Callable<Integer> {
                 System.err.println("omcp: cannot start the demo, " + e.getMessage());
                 return 1;
             }
-            String url = "http://" + settings.server().host() + ":" + assembly.port() + "/mcp";
+            String url = mcpUrl(settings.server().host(), assembly.port());
             System.out.println("OMCP " + VersionProvider.version() + " demo listening on " + url);
             System.out.println("""
                     The simulated shop: frontend, catalog, catalog-cache, checkout, inventory, payments, payments-db.
@@ -77,6 +77,11 @@ public final class DemoCommand implements Callable<Integer> {
         } finally {
             deleteRecursively(work);
         }
+    }
+
+    /** The URL the demo prints for agents: the serve command's, brackets around an IPv6 address included. */
+    static String mcpUrl(String host, int port) {
+        return ServeCommand.mcpUrl(host, port);
     }
 
     private static void deleteRecursively(Path dir) throws IOException {

@@ -62,12 +62,16 @@ public final class ServeCommand implements Callable<Integer> {
             System.err.println("omcp: cannot start, " + e.getMessage());
             return 1;
         }
-        String host = settings.server().host().contains(":") ? "[" + settings.server().host() + "]" : settings.server().host();
-        System.out.println("OMCP " + VersionProvider.version() + " listening on http://" + host + ":" + assembly.port()
-                + "/mcp (MCP over Streamable HTTP; WebSocket at /mcp/ws)");
+        System.out.println("OMCP " + VersionProvider.version() + " listening on " + mcpUrl(settings.server().host(), assembly.port())
+                + " (MCP over Streamable HTTP; WebSocket at /mcp/ws)");
         System.out.flush();
         stopSignals.await();
         assembly.close();
         return 0;
+    }
+
+    /** The MCP endpoint's URL on {@code host}: an IPv6 address goes in brackets (RFC 3986), or the port would read as part of it. */
+    static String mcpUrl(String host, int port) {
+        return "http://" + (host.contains(":") ? "[" + host + "]" : host) + ":" + port + "/mcp";
     }
 }
