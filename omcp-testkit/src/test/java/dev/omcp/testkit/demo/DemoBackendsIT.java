@@ -127,6 +127,20 @@ class DemoBackendsIT {
     }
 
     @Test
+    void zipkin_spanNames_areLowerCase_andASearchFindsTheNameItListed_inAnyCase() throws Exception {
+        // Zipkin lower-cases span names when it stores them and the spanName it is asked for
+        JsonArray names = json(get(backends.zipkinUrl() + "/api/v2/spans?serviceName=frontend", false).body()).asJsonArray();
+        assertThat(names.getValuesAs(jakarta.json.JsonString::getString)).contains("get /api/checkout")
+                .allSatisfy(name -> assertThat(name).isLowerCase());
+        String search = backends.zipkinUrl() + "/api/v2/traces?serviceName=frontend&lookback=600000&limit=5&endTs=" + NOW.toEpochMilli()
+                + "&spanName=";
+        for (String asked : java.util.List.of("get /api/checkout", "GET /api/checkout")) {
+            JsonArray traces = json(get(search + URLEncoder.encode(asked, StandardCharsets.UTF_8), false).body()).asJsonArray();
+            assertThat(traces).as(asked).isNotEmpty().allSatisfy(t -> assertThat(t.toString()).contains("\"name\":\"get /api/checkout\""));
+        }
+    }
+
+    @Test
     void zipkin_annotationQuery_filtersOnTagsAsZipkinDoes() throws Exception {
         String search = backends.zipkinUrl() + "/api/v2/traces?serviceName=payments&lookback=600000&limit=50&endTs=" + NOW.toEpochMilli()
                 + "&annotationQuery=";

@@ -55,7 +55,7 @@ public final class FakeZipkinServer implements AutoCloseable {
         long now = system.clock().millis();
         TreeSet<String> names = new TreeSet<>();
         for (List<TraceGenerator.Span> trace : traces.traces(now - 600_000, now)) {
-            trace.stream().filter(s -> s.service().equals(service)).forEach(s -> names.add(s.name()));
+            trace.stream().filter(s -> s.service().equals(service)).forEach(s -> names.add(spanName(s)));
         }
         request.json(200, JsonText.array(names));
     }
@@ -67,14 +67,15 @@ public final class FakeZipkinServer implements AutoCloseable {
         int limit = request.param("limit") == null ? 10 : Integer.parseInt(request.param("limit"));
         long minDuration = request.param("minDuration") == null ? 0 : Long.parseLong(request.param("minDuration"));
         long maxDuration = request.param("maxDuration") == null ? Long.MAX_VALUE : Long.parseLong(request.param("maxDuration"));
-        String spanName = request.param("spanName");
+        // Zipkin stores span names in lower case and lower-cases the one asked for: any case finds the span
+        String spanName = request.param("spanName") == null ? null : request.param("spanName").toLowerCase(java.util.Locale.ROOT);
         List<String> terms = annotationTerms(request.param("annotationQuery"));
         List<List<TraceGenerator.Span>> found = new ArrayList<>();
         List<List<TraceGenerator.Span>> all = traces.traces(end - Math.min(lookback, 86_400_000L), end);
         for (int i = all.size() - 1; i >= 0 && found.size() < limit; i--) {
             List<TraceGenerator.Span> trace = all.get(i);
             boolean matches = trace.stream().anyMatch(s -> (service == null || s.service().equals(service))
-                    && (spanName == null || spanName.equals("all") || s.name().equals(spanName))
+                    && (spanName == null || spanName.equals("all") || spanName(s).equals(spanName))
                     && s.durationMicros() >= minDuration && s.durationMicros() <= maxDuration
                     && matchesAll(tags(s), terms));
             if (matches) {
@@ -138,7 +139,7 @@ public final class FakeZipkinServer implements AutoCloseable {
                 out.append(",\"parentId\":").append(JsonText.quote(s.parentId()));
             }
             out.append(",\"kind\":").append(JsonText.quote(s.kind()))
-                    .append(",\"name\":").append(JsonText.quote(s.name().toLowerCase(java.util.Locale.ROOT)))
+                    .append(",\"name\":").append(JsonText.quote(spanName(s)))
                     .append(",\"timestamp\":").append(s.timestampMicros())
                     .append(",\"duration\":").append(s.durationMicros())
                     .append(",\"localEndpoint\":{\"serviceName\":").append(JsonText.quote(s.service())).append('}');
@@ -148,6 +149,11 @@ public final class FakeZipkinServer implements AutoCloseable {
             out.append(",\"tags\":").append(JsonText.object(tags(s))).append('}');
         }
         return out.append(']').toString();
+    }
+
+    /** A span's name as Zipkin keeps it: lower case (its span model lower-cases names when they are stored). */
+    private static String spanName(TraceGenerator.Span s) {
+        return s.name().toLowerCase(java.util.Locale.ROOT);
     }
 
     private static Map<String, String> tags(TraceGenerator.Span s) {
