@@ -45,6 +45,7 @@ public final class DemoCommand implements Callable<Integer> {
             Logger log = LoggerFactory.getLogger(DemoCommand.class);
             UnknownVariableWarnings.log(SettingsReader.unknownVariablesOfProcessEnvironment());
             UnusedVariableWarnings.log(SettingsReader.unusedVariablesOfProcessEnvironment(overrides));
+            OpenAccessWarning.log(settings);
             if (!overrides.containsKey("PLUGIN_TRUST_ROOT")) {
                 // DemoEnvironment found no signed reference Zipkin plugin in the jar: say so rather than
                 // leave the agent wondering why the demo has no traces

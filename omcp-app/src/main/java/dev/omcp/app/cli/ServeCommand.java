@@ -45,6 +45,7 @@ public final class ServeCommand implements Callable<Integer> {
         Logger log = LoggerFactory.getLogger(ServeCommand.class);
         UnknownVariableWarnings.log(SettingsReader.unknownVariablesOfProcessEnvironment());
         UnusedVariableWarnings.log(SettingsReader.unusedVariablesOfProcessEnvironment());
+        OpenAccessWarning.log(settings);
         if (conformanceFixture) {
             log.warn("event=conformance-fixture-mounted note=\"test tools are exposed; never use this in production\"");
         }
