@@ -1,11 +1,15 @@
 package dev.omcp.adapters.storage.auth;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.StreamReadFeature;
+import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.json.JsonMapper;
 import dev.omcp.ports.auth.LocalUser;
 import dev.omcp.ports.auth.PasswordHash;
 import dev.omcp.ports.auth.UserDirectory;
+import dev.omcp.sdk.text.BackendText;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.file.Files;
@@ -31,11 +35,30 @@ import org.slf4j.LoggerFactory;
  * changed; when the re-read fails (the file is being written, or is broken) the users read last
  * stay in force and the problem is logged (spec 5.2 rule 2). A valid file with no users is
  * applied: nobody can log in until users are added.
+ *
+ * <p>Every entry is checked whole: a username of 1-{@value #MAX_TEXT} characters, a display name and
+ * a tenant of at most {@value #MAX_TEXT}, at most {@value #MAX_ROLES} roles (what a session cookie
+ * carries) of 1-{@value #MAX_TEXT} characters each, none of them with control, format or
+ * line-separator characters (they would forge log lines and audit fields). A key repeated in one
+ * object is refused rather than read as its last value. A message names at most
+ * {@value #MAX_PROBLEMS} entries and quotes at most {@value #MAX_QUOTED} characters of a value.
  */
 public final class JsonUsersFile implements UserDirectory {
     private static final Logger LOG = LoggerFactory.getLogger(JsonUsersFile.class);
-    private static final ObjectMapper MAPPER = new ObjectMapper();
+    // Duplicate keys are refused: {"roles": ["viewer"], "roles": ["admin"]} must not silently grant the last one.
+    private static final ObjectMapper MAPPER = JsonMapper.builder()
+            .enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION)
+            .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS)
+            .build();
     private static final long MAX_BYTES = 10L * 1024 * 1024;
+    /** Longest username, display name, tenant or role name; the login route takes usernames of 1-256 characters too. */
+    static final int MAX_TEXT = 256;
+    /** Most roles of one user: a session cookie carries at most 64 (docs/access-control.md). */
+    static final int MAX_ROLES = 64;
+    /** Most invalid entries one message lists: a 10 MiB file of broken entries must not become a 100 MiB message. */
+    static final int MAX_PROBLEMS = 20;
+    /** Most characters of a value from the file a message quotes. */
+    static final int MAX_QUOTED = 64;
 
     private final Path file;
     private final AtomicReference<Snapshot> current;
@@ -141,8 +164,10 @@ public final class JsonUsersFile implements UserDirectory {
         try {
             root = MAPPER.readTree(bytes);
         } catch (JsonProcessingException e) {
-            throw new UsersFileException("the users file " + file + " is not valid JSON (line "
-                    + e.getLocation().getLineNr() + ")");
+            // the parser's own message may quote the file, and so a password hash: only the line is shown
+            String what = String.valueOf(e.getOriginalMessage()).startsWith("Duplicate field")
+                    ? " repeats a key in one object" : " is not valid JSON";
+            throw new UsersFileException("the users file " + file + what + " (line " + e.getLocation().getLineNr() + ")");
         } catch (IOException e) {
             throw new UsersFileException("the users file " + file + " cannot be parsed", e);
         }
@@ -157,7 +182,9 @@ public final class JsonUsersFile implements UserDirectory {
             parse(entry, index, users, problems);
         }
         if (!problems.isEmpty()) {
-            throw new UsersFileException("the users file " + file + " has invalid entries: " + String.join("; ", problems));
+            String listed = String.join("; ", problems.subList(0, Math.min(problems.size(), MAX_PROBLEMS)));
+            String more = problems.size() > MAX_PROBLEMS ? "; and " + (problems.size() - MAX_PROBLEMS) + " more invalid entries" : "";
+            throw new UsersFileException("the users file " + file + " has invalid entries: " + listed + more);
         }
         return new Snapshot(version, Map.copyOf(users));
     }
@@ -169,40 +196,24 @@ public final class JsonUsersFile implements UserDirectory {
             return;
         }
         JsonNode username = entry.path("username");
-        if (!username.isTextual() || username.asText().isBlank() || username.asText().length() > 256) {
-            problems.add(where + " needs a username of 1-256 characters");
+        if (!username.isTextual() || username.asText().isBlank() || username.asText().length() > MAX_TEXT) {
+            problems.add(where + " needs a username of 1-" + MAX_TEXT + " characters"
+                    + (username.isTextual() && !username.asText().isBlank() ? " (it starts " + quoted(username.asText()) + ")" : ""));
             return;
         }
         String name = username.asText();
-        where = where + " (" + name.replaceAll("[^\\x20-\\x7e]", "?") + ")";
+        where = where + " (" + BackendText.quoted(name, MAX_QUOTED) + ")";
+        if (!printable(name)) {
+            problems.add(where + ": the username holds a control, format or line-separator character (shown as ?); remove it");
+            return;
+        }
         if (users.containsKey(name)) {
             problems.add(where + " repeats a username");
             return;
         }
-        if (entry.has("name") && !entry.path("name").isTextual()) {
-            problems.add(where + ": name must be a string");
-            return;
-        }
-        List<String> roles = new ArrayList<>();
-        if (entry.has("roles")) {
-            if (!entry.path("roles").isArray()) {
-                problems.add(where + ": roles must be an array of strings");
-                return;
-            }
-            for (JsonNode role : entry.path("roles")) {
-                if (!role.isTextual()) {
-                    problems.add(where + ": roles must be an array of strings");
-                    return;
-                }
-                roles.add(role.asText());
-            }
-        }
-        if (entry.has("tenant") && !entry.path("tenant").isTextual()) {
-            problems.add(where + ": tenant must be a string");
-            return;
-        }
-        if (!entry.path("passwordHash").isTextual()) {
-            problems.add(where + " has no passwordHash; mint one with: omcp hash-password " + name.replaceAll("[^\\x20-\\x7e]", "?"));
+        Optional<String> problem = fieldsProblem(entry, name);
+        if (problem.isPresent()) {
+            problems.add(where + problem.get());
             return;
         }
         PasswordHash hash;
@@ -212,6 +223,84 @@ public final class JsonUsersFile implements UserDirectory {
             problems.add(where + ": " + e.getMessage());
             return;
         }
+        List<String> roles = new ArrayList<>();
+        entry.path("roles").forEach(role -> roles.add(role.asText()));
         users.put(name, new LocalUser(name, entry.path("name").asText(name), roles, hash, entry.path("tenant").asText("")));
+    }
+
+    /** The first problem of the entry's name, roles, tenant and passwordHash fields, worded to follow its position. */
+    private static Optional<String> fieldsProblem(JsonNode entry, String username) {
+        if (entry.has("name")) {
+            if (!entry.path("name").isTextual()) {
+                return Optional.of(": name must be a string");
+            }
+            Optional<String> problem = textProblem(entry.path("name").asText(), "name");
+            if (problem.isPresent()) {
+                return problem;
+            }
+        }
+        if (entry.has("roles")) {
+            JsonNode roles = entry.path("roles");
+            if (!roles.isArray()) {
+                return Optional.of(": roles must be an array of strings");
+            }
+            if (roles.size() > MAX_ROLES) {
+                return Optional.of(" has " + roles.size() + " roles; a session carries at most " + MAX_ROLES
+                        + ", so give the user at most " + MAX_ROLES);
+            }
+            for (JsonNode role : roles) {
+                if (!role.isTextual()) {
+                    return Optional.of(": roles must be an array of strings");
+                }
+                if (role.asText().isEmpty()) {
+                    return Optional.of(": a role must not be empty");
+                }
+                Optional<String> problem = textProblem(role.asText(), "role");
+                if (problem.isPresent()) {
+                    return problem;
+                }
+            }
+        }
+        if (entry.has("tenant")) {
+            if (!entry.path("tenant").isTextual()) {
+                return Optional.of(": tenant must be a string");
+            }
+            Optional<String> problem = textProblem(entry.path("tenant").asText(), "tenant");
+            if (problem.isPresent()) {
+                return problem;
+            }
+        }
+        if (!entry.path("passwordHash").isTextual() || entry.path("passwordHash").asText().isEmpty()) {
+            return Optional.of(" has no passwordHash; mint one with: omcp hash-password " + BackendText.quoted(username, MAX_QUOTED));
+        }
+        return Optional.empty();
+    }
+
+    /** What is wrong with a name, role or tenant from the file, quoting at most a bounded part of it. */
+    private static Optional<String> textProblem(String value, String field) {
+        if (value.length() > MAX_TEXT) {
+            return Optional.of(": " + field + " has " + value.length() + " characters, at most " + MAX_TEXT + " are allowed (it starts "
+                    + quoted(value) + ")");
+        }
+        if (!printable(value)) {
+            return Optional.of(": " + field + " " + quoted(value) + " holds a control, format or line-separator character (shown as ?); "
+                    + "remove it");
+        }
+        return Optional.empty();
+    }
+
+    /**
+     * Whether the text has no character a log line or an audit field must not carry (what {@link BackendText} escapes),
+     * but for the zero-width non-joiner and joiner: format characters that Persian and other names and emoji
+     * sequences need, and that reorder or forge nothing.
+     */
+    private static boolean printable(String value) {
+        String written = value.replace("\u200c", "").replace("\u200d", "");
+        return BackendText.escaped(written).equals(written);
+    }
+
+    /** In single quotes: the message also goes into a {@code reason="..."} field of a log line when a re-read fails. */
+    private static String quoted(String value) {
+        return "'" + BackendText.quoted(value, MAX_QUOTED) + "'";
     }
 }

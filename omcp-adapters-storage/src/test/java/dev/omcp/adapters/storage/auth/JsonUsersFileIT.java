@@ -77,6 +77,68 @@ class JsonUsersFileIT {
     }
 
     @Test
+    void namesRolesAndTenantsThatWouldForgeLogLinesOrOverflowASession_stopTheStart_quotingOnlyABoundedPrintablePart() throws Exception {
+        String roles65 = String.join(", ", java.util.stream.IntStream.range(0, 65).mapToObj(i -> "\"r" + i + "\"").toList());
+        Path file = write("users.json", "{\"users\": ["
+                + user("ali\\u001b[31mce", "") + ", "
+                + user("bob", ", \"name\": \"Bob\\nevent=login outcome=ok\"") + ", "
+                + user("carol", ", \"roles\": [" + roles65 + "]") + ", "
+                + user("dave", ", \"roles\": [\"viewer\", \"\"]") + ", "
+                + user("erin", ", \"roles\": [\"" + "x".repeat(300) + "\"]") + ", "
+                + user("frank", ", \"tenant\": \"acme\\u202egnp.exe\"") + ", "
+                + user("g".repeat(300), "") + ", "
+                + "{\"username\": \"heidi\", \"passwordHash\": \"\"}]}");
+
+        assertThatThrownBy(() -> JsonUsersFile.load(file)).isInstanceOf(UsersFileException.class)
+                .hasMessageContaining("entry 1 (ali?[31mce): the username holds a control")
+                .hasMessageContaining("entry 2 (bob): name 'Bob?event=login outcome=ok' holds a control")
+                .hasMessageContaining("entry 3 (carol) has 65 roles; a session carries at most 64")
+                .hasMessageContaining("entry 4 (dave): a role must not be empty")
+                .hasMessageContaining("entry 5 (erin): role has 300 characters, at most 256")
+                .hasMessageContaining("entry 6 (frank): tenant 'acme?gnp.exe' holds a control")
+                .hasMessageContaining("entry 7 needs a username of 1-256 characters (it starts '" + "g".repeat(64) + "…')")
+                .hasMessageContaining("entry 8 (heidi) has no passwordHash")
+                .hasMessageNotContaining("\u001b").hasMessageNotContaining("\n").hasMessageNotContaining("\u202e")
+                .hasMessageNotContaining("x".repeat(65)).hasMessageNotContaining("g".repeat(65));
+    }
+
+    @Test
+    void aValidFileWithLettersOfAnyScript_andAsManyRolesAsASessionCarries_stillLoads() throws Exception {
+        String roles64 = String.join(", ", java.util.stream.IntStream.range(0, 64).mapToObj(i -> "\"r" + i + "\"").toList());
+        Path file = write("users.json", "{\"users\": [" + user("jos\u00e9", ", \"name\": \"Jos\u00e9 M\u00fcller \u6771\u4eac\", "
+                + "\"tenant\": \"acme-eu\", \"roles\": [" + roles64 + "]") + ", " + user("n".repeat(256), ", \"roles\": [\"team:payments\"]")
+                + ", " + user("sara", ", \"name\": \"\u0633\u0627\u0631\u0627 \u0645\u06cc\u200c\u062e\u0648\u0627\u0647\u062f\"") + "]}");
+
+        JsonUsersFile users = JsonUsersFile.load(file);
+
+        assertThat(users.find("sara").orElseThrow().name()).as("a Persian name with its zero-width non-joiner").contains("\u200c");
+        assertThat(users.find("jos\u00e9").orElseThrow().roles()).hasSize(64);
+        assertThat(users.find("jos\u00e9").orElseThrow().name()).isEqualTo("Jos\u00e9 M\u00fcller \u6771\u4eac");
+        assertThat(users.find("n".repeat(256)).orElseThrow().roles()).containsExactly("team:payments");
+    }
+
+    @Test
+    void aKeyRepeatedInOneEntry_orASecondDocument_stopsTheStart_ratherThanOneReadingWinning() throws Exception {
+        Path file = write("users.json", "{\"users\": [\n" + user("alice", ", \"roles\": [\"viewer\"], \"roles\": [\"admin\"]") + "]}");
+
+        assertThatThrownBy(() -> JsonUsersFile.load(file)).isInstanceOf(UsersFileException.class)
+                .hasMessageContaining("repeats a key in one object (line 2)").hasMessageNotContaining("xy6UCICz8");
+        Path twoDocuments = write("two.json", "{\"users\": [" + user("alice", "") + "]}\n{\"users\": [" + user("mallory", ", \"roles\": [\"admin\"]") + "]}");
+        assertThatThrownBy(() -> JsonUsersFile.load(twoDocuments)).as("a second document another reader might take instead")
+                .isInstanceOf(UsersFileException.class).hasMessageContaining("is not valid JSON (line 2)");
+    }
+
+    @Test
+    void aHugeFileOfBrokenEntries_namesTheFirstTwenty_andCountsTheRest() throws Exception {
+        Path file = write("users.json", "{\"users\": [" + String.join(",", java.util.Collections.nCopies(100_000, "1")) + "]}");
+
+        assertThatThrownBy(() -> JsonUsersFile.load(file)).isInstanceOf(UsersFileException.class)
+                .hasMessageContaining("entry 20 is not an object").hasMessageNotContaining("entry 21 ")
+                .hasMessageContaining("and 99980 more invalid entries")
+                .satisfies(e -> assertThat(e.getMessage()).hasSizeLessThan(2_000));
+    }
+
+    @Test
     void aChangedFileIsReReadOnTheNextLookup_spec52Rule2() throws Exception {
         Path file = write("users.json", "{\"users\": [" + user("alice", "") + "]}");
         JsonUsersFile users = JsonUsersFile.load(file);
