@@ -509,6 +509,80 @@ class OidcLoginIT {
         assertThat(signIn(attacker, person("u-1", Map.of())).status()).isEqualTo(302);
     }
 
+    @Test
+    void callbacksFromOneIpv6Slash64_shareOneLimitOfTwentyAMinute_whileTheNeighbouringSlash64SignsIn() throws Exception {
+        gateway.close();
+        gateway = TestGateway.start(oidcEnv(Map.of("OMCP_TRUST_PROXY", "loopback")), clock);
+        Browser attacker = gateway.browser();
+        attacker.headers.put("X-Forwarded-For", "2001:db8:1:2::1");
+        String state = query(attacker.get("/api/auth/oidc/login").header("Location")).get("state");
+        String stateCookie = attacker.cookies.get("omcp_oidc");
+        // a client given a /64 rotates its address on every callback: each is a fresh address, one network
+        for (int i = 0; i < 20; i++) {
+            attacker.headers.put("X-Forwarded-For", "2001:db8:1:2:" + Integer.toHexString(i + 1) + ":abcd:" + Integer.toHexString((i * 7919) & 0xffff) + ":1");
+            attacker.cookies.put("omcp_oidc", stateCookie);
+            Browser.Reply guess = attacker.get("/api/auth/oidc/callback?code=guess-" + i + "&state=" + state);
+            assertThat(guess.status()).as("callback %d", i + 1).isNotEqualTo(429);
+        }
+        assertThat(gateway.audit.events()).filteredOn(e -> e.action().equals("oidc-login")).extracting(AuditEvent::ip)
+                .as("twenty addresses, all in one /64").hasSize(20).doesNotHaveDuplicates().allMatch(ip -> ip.startsWith("2001:db8:1:2:"));
+        drainProviderRequests();
+
+        attacker.headers.put("X-Forwarded-For", "2001:0db8:0001:0002:ffff:ffff:ffff:ffff");
+        attacker.cookies.put("omcp_oidc", stateCookie);
+        Browser.Reply limited = attacker.get("/api/auth/oidc/callback?code=guess-21&state=" + state);
+
+        // spec 5.2 rule 3: 20 sign-ins per minute per address, an IPv6 address counted by its /64 (ClientNetwork)
+        assertThat(limited.status()).isEqualTo(429);
+        assertThat(limited.json().path("code").asText()).isEqualTo("OMCP_LOGIN_RATE_LIMIT");
+        assertThat(limited.header("Retry-After")).isEqualTo("60");
+        assertThat(drainProviderRequests()).as("nothing was sent to the provider").isEmpty();
+
+        Browser neighbour = gateway.browser();
+        neighbour.headers.put("X-Forwarded-For", "2001:db8:1:3::1");
+        assertThat(signIn(neighbour, person("u-2", Map.of())).status()).as("the next /64 has a counter of its own").isEqualTo(302);
+    }
+
+    @Test
+    void claimsWhoseSessionDoesNotFitInTheCookie_are500SessionTooLarge_withNoSessionCookie_andCounted() throws Exception {
+        String manyRoles = java.util.stream.IntStream.range(0, 65).mapToObj(i -> "\"role-" + i + "\"")
+                .collect(java.util.stream.Collectors.joining(", "));
+        String longRoles = java.util.stream.IntStream.range(0, 40).mapToObj(i -> "\"team-" + i + "-" + "x".repeat(100) + "\"")
+                .collect(java.util.stream.Collectors.joining(", "));
+        gateway.close();
+        gateway = TestGateway.start(oidcEnv(Map.of("OMCP_OIDC_ROLE_MAP", "{\"everyone\": [" + manyRoles + "], \"long\": [" + longRoles + "]}")),
+                clock);
+
+        Browser many = gateway.browser();
+        Browser.Reply tooMany = signIn(many, person("u-many", Map.of("groups", List.of("everyone"))));
+        Browser wordy = gateway.browser();
+        Browser.Reply tooLong = signIn(wordy, person("u-long", Map.of("groups", List.of("long"))));
+
+        // docs/access-control.md: the right credentials, but the session would not verify whole
+        assertThat(tooMany.status()).as(tooMany.body()).isEqualTo(500);
+        assertThat(tooMany.json().path("code").asText()).isEqualTo("OMCP_SESSION_TOO_LARGE");
+        assertThat(tooMany.json().path("error").asText()).contains("holds 65 roles").contains("at most 64");
+        assertThat(tooLong.status()).as(tooLong.body()).isEqualTo(500);
+        assertThat(tooLong.json().path("code").asText()).isEqualTo("OMCP_SESSION_TOO_LARGE");
+        assertThat(tooLong.json().path("error").asText()).contains("does not fit in the session cookie")
+                .contains("shorten the role names").doesNotContain("x".repeat(100));
+        for (Browser.Reply refused : List.of(tooMany, tooLong)) {
+            assertThat(refused.cookie("omcp_session")).as("no session cookie that could not verify").isNull();
+        }
+        assertThat(many.get("/api/me").status()).isEqualTo(401);
+        assertThat(gateway.audit.events()).filteredOn(e -> e.action().equals("oidc-login")).extracting(AuditEvent::status)
+                .containsExactly(500, 500);
+        // the request logger counts a refusal once its answer is sent: poll briefly rather than race it
+        String counted = "omcp_login_refusals_total{code=\"OMCP_SESSION_TOO_LARGE\"} 2.0";
+        long deadline = System.nanoTime() + Duration.ofSeconds(5).toNanos();
+        String metrics = many.get("/metrics").body();
+        while (!metrics.contains(counted) && System.nanoTime() < deadline) {
+            Thread.sleep(20);
+            metrics = many.get("/metrics").body();
+        }
+        assertThat(metrics).contains(counted);
+    }
+
     /** The paths the provider was asked for since the last call. */
     private List<String> drainProviderRequests() {
         List<String> paths = new java.util.ArrayList<>();

@@ -28,6 +28,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.stream.IntStream;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -75,13 +76,14 @@ class LoginRefusalMetricsIT {
     }
 
     @Test
-    void eachLogin429_isCountedUnderItsOwnCode_whileTheHttpCounterLumpsThemTogether() throws Exception {
+    void eachLoginRefusal_isCountedUnderItsOwnCode_whileTheHttpCounterLumpsThe429sTogether() throws Exception {
         String before = metrics();
         // spec 7.4: all three are answered 429 on one route
         assertThat(before).as("every code is exported from 0, before any refusal")
                 .contains("omcp_login_refusals_total{code=\"OMCP_LOGIN_ADDRESS_TABLE_FULL\"} 0.0")
                 .contains("omcp_login_refusals_total{code=\"OMCP_LOGIN_RATE_LIMIT\"} 0.0")
-                .contains("omcp_login_refusals_total{code=\"OMCP_LOGIN_LOCKED\"} 0.0");
+                .contains("omcp_login_refusals_total{code=\"OMCP_LOGIN_LOCKED\"} 0.0")
+                .contains("omcp_login_refusals_total{code=\"OMCP_SESSION_TOO_LARGE\"} 0.0");
 
         next.set(new LoginResult.AddressTableFull(Duration.ofSeconds(60), 100_000));
         assertThat(login()).isEqualTo(429);
@@ -92,6 +94,10 @@ class LoginRefusalMetricsIT {
         assertThat(login()).isEqualTo(429);
         next.set(new LoginResult.InvalidCredentials());
         assertThat(login()).isEqualTo(401);
+        // the right password, but more roles than a session cookie carries: 500 OMCP_SESSION_TOO_LARGE
+        next.set(new LoginResult.LoggedIn(new SessionClaims("sam", "Sam", IntStream.range(0, SessionCookies.MAX_ROLES + 1)
+                .mapToObj(i -> "role-" + i).toList(), 1_700_000_000L, 1_700_043_200L, "sid-1234567890", "")));
+        assertThat(login()).isEqualTo(500);
 
         List<String> expected = List.of(
                 "omcp_login_refusals_total{code=\"OMCP_LOGIN_ADDRESS_TABLE_FULL\"} 2.0",
@@ -99,6 +105,7 @@ class LoginRefusalMetricsIT {
                 "omcp_login_refusals_total{code=\"OMCP_LOGIN_LOCKED\"} 1.0",
                 "omcp_login_refusals_total{code=\"OMCP_INVALID_CREDENTIALS\"} 1.0",
                 "omcp_login_refusals_total{code=\"OMCP_LOGIN_BUSY\"} 0.0",
+                "omcp_login_refusals_total{code=\"OMCP_SESSION_TOO_LARGE\"} 1.0",
                 "omcp_http_requests_total{method=\"POST\",route=\"/api/auth/login\",status=\"429\"} 4.0");
         String after = metricsOnce(expected);
         assertThat(after).contains(expected);

@@ -36,11 +36,14 @@ public final class LoginRefusals {
      * Answers 500 {@code OMCP_SESSION_TOO_LARGE} and sets no cookie: the sign-in succeeded, but the
      * session of this account does not fit in the session cookie (a name, tenant or role list the
      * operator must shorten), and a cookie that cannot verify, or one missing roles, is never issued.
+     * Counted in {@code omcp_login_refusals_total} under this code: the 500 means one account (or, in
+     * OIDC mode, one person's claims) cannot sign in at all, which an operator wants to see there.
      *
      * @param sub the account's subject, for the operator's log line (written escaped and bounded)
      * @param problem what is too long and what to do ({@link SessionCookies#problem})
      */
     public static void sessionTooLarge(Context ctx, String sub, String problem) {
+        ctx.attribute(GatewayMetrics.LOGIN_REFUSAL_ATTRIBUTE, "OMCP_SESSION_TOO_LARGE");
         LOG.warn("event=login outcome=session-too-large principal=\"{}\" reason=\"{}\"", IdentityText.of(sub), problem);
         JsonResponses.error(ctx, 500, "OMCP_SESSION_TOO_LARGE", problem);
     }

@@ -32,10 +32,12 @@ public final class GatewayMetrics {
      * password, and the three 429s and the 503 that tell apart one account under attack, one
      * address guessing, logins from more addresses than the gateway counts, and a saturated
      * verifier. {@code /api/auth/login} answers all three 429s on one route, so
-     * {@code omcp_http_requests_total} cannot tell them apart; this counter can.
+     * {@code omcp_http_requests_total} cannot tell them apart; this counter can. Also the 500 of a
+     * sign-in whose session does not fit in the cookie (a password login or an OIDC callback): the
+     * account cannot sign in until the operator shortens it.
      */
     public static final List<String> LOGIN_REFUSAL_CODES = List.of("OMCP_INVALID_CREDENTIALS", "OMCP_LOGIN_LOCKED", "OMCP_LOGIN_RATE_LIMIT",
-            "OMCP_LOGIN_ADDRESS_TABLE_FULL", "OMCP_LOGIN_BUSY");
+            "OMCP_LOGIN_ADDRESS_TABLE_FULL", "OMCP_LOGIN_BUSY", "OMCP_SESSION_TOO_LARGE");
     /**
      * The request attribute a login route sets to the code it refused with; the request logger counts
      * it once the answer is sent, as it counts the request itself.
@@ -89,8 +91,10 @@ public final class GatewayMetrics {
                 .register(registry);
         loginRefusals = Counter.builder()
                 .name("omcp_login_refusals")
-                .help("Password logins refused after their body was read, by answer code: OMCP_INVALID_CREDENTIALS (401), "
-                        + "OMCP_LOGIN_LOCKED, OMCP_LOGIN_RATE_LIMIT, OMCP_LOGIN_ADDRESS_TABLE_FULL (429), OMCP_LOGIN_BUSY (503)")
+                .help("Sign-ins refused after their body was read (password logins; OIDC callbacks over their limit or with a "
+                        + "session too large), by answer code: OMCP_INVALID_CREDENTIALS (401), "
+                        + "OMCP_LOGIN_LOCKED, OMCP_LOGIN_RATE_LIMIT, OMCP_LOGIN_ADDRESS_TABLE_FULL (429), OMCP_LOGIN_BUSY (503), "
+                        + "OMCP_SESSION_TOO_LARGE (500)")
                 .labelNames("code")
                 .register(registry);
         // every code from 0, so a rate or an alert on one works from the first refusal on

@@ -72,11 +72,14 @@ class GatewayMetricsTest {
         metrics.loginRefused("OMCP_LOGIN_RATE_LIMIT");
         metrics.loginRefused("OMCP_LOGIN_RATE_LIMIT");
         metrics.loginRefused("OMCP_MADE_UP");
+        metrics.loginRefused("OMCP_SESSION_TOO_LARGE");
 
         String text = scrape(metrics);
         assertThat(text).contains("omcp_login_refusals_total{code=\"OMCP_LOGIN_ADDRESS_TABLE_FULL\"} 1.0")
                 .contains("omcp_login_refusals_total{code=\"OMCP_LOGIN_RATE_LIMIT\"} 2.0")
                 .contains("omcp_login_refusals_total{code=\"(other)\"} 1.0")
+                .as("a sign-in refused because its session does not fit in the cookie has its own code, not (other)")
+                .contains("omcp_login_refusals_total{code=\"OMCP_SESSION_TOO_LARGE\"} 1.0")
                 .doesNotContain("OMCP_MADE_UP");
     }
 }
