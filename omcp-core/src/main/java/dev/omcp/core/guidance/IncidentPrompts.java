@@ -8,6 +8,7 @@ import dev.omcp.ports.prompts.PromptArgument;
 import dev.omcp.ports.prompts.PromptDefinition;
 import dev.omcp.ports.tools.ToolResult;
 import dev.omcp.sdk.json.Jsonp;
+import dev.omcp.sdk.text.BackendText;
 import jakarta.json.JsonObject;
 import java.util.ArrayList;
 import java.util.List;
@@ -151,14 +152,9 @@ public final class IncidentPrompts {
         return value;
     }
 
-    /** The start of a refused value, quoted, with control characters replaced: enough to spot the typo. */
+    /** The start of a refused value, quoted, with control and format characters replaced: enough to spot the typo. */
     private static String shown(String value) {
-        StringBuilder out = new StringBuilder("'");
-        for (int i = 0; i < value.length() && i < 40; i++) {
-            char c = value.charAt(i);
-            out.append(Character.isISOControl(c) ? '?' : c);
-        }
-        return out.append(value.length() > 40 ? "...'" : "'").toString();
+        return "'" + BackendText.quoted(value, 40) + "'";
     }
 
     /** A prompt that renders one user message of text. */

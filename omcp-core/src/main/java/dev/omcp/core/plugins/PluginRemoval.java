@@ -7,6 +7,7 @@ import dev.omcp.ports.plugins.PluginStore;
 import dev.omcp.ports.plugins.RemoveOutcome;
 import dev.omcp.ports.plugins.SourceAudience;
 import dev.omcp.sdk.manifest.ConnectorManifest;
+import dev.omcp.sdk.text.BackendText;
 import java.io.UncheckedIOException;
 import java.util.List;
 import java.util.Objects;
@@ -171,11 +172,9 @@ public final class PluginRemoval {
         return "source(s) " + String.join(", ", visible) + (hidden == 0 ? "" : " and " + more);
     }
 
-    /** {@code name} as a message may show it: one line (control characters replaced), at most 64 characters. */
+    /** {@code name} as a message may show it: one line (control and format characters replaced), at most 64 characters. */
     private static String shown(String name) {
-        String line = name.codePoints().map(c -> Character.isISOControl(c) ? '?' : c)
-                .collect(StringBuilder::new, StringBuilder::appendCodePoint, StringBuilder::append).toString();
-        return line.length() > SHOWN_NAME ? line.substring(0, SHOWN_NAME) + "…" : line;
+        return BackendText.quoted(name, SHOWN_NAME);
     }
 
     private static RemoveOutcome refused(RemoveOutcome.Refused refused) {

@@ -113,7 +113,10 @@ class IncidentPromptsTest {
     @Test
     void aHostileValue_isShownCutAndWithoutControlCharacters() {
         assertThatThrownBy(() -> triage.render(Map.of("service", "a\nb" + "x".repeat(100)), Principal.anonymous()))
-                .hasMessageStartingWith("argument service 'a?b" + "x".repeat(37) + "...'");
+                .hasMessageStartingWith("argument service 'a?b" + "x".repeat(37) + "…'");
+        // a bidi override is no control character, but would reorder what the agent or operator reads
+        assertThatThrownBy(() -> triage.render(Map.of("service", "a\u202eb"), Principal.anonymous()))
+                .hasMessageStartingWith("argument service 'a?b'");
     }
 
     @Test

@@ -76,6 +76,8 @@ class PluginRemovalTest {
         RemoveOutcome.Refused refused = refused(management(store, true).remove("evil\nevent=forged " + "x".repeat(200), false));
 
         assertThat(refused.reason()).doesNotContain("\n").contains("evil?event=forged").doesNotContain("x".repeat(100));
+        RemoveOutcome.Refused bidi = refused(management(store, true).remove("evil\u202egpj.exe", false));
+        assertThat(bidi.reason()).as("a bidi override reorders what is read").contains("evil?gpj.exe");
     }
 
     @Test

@@ -1,6 +1,7 @@
 package dev.omcp.adapters.http.audit;
 
 import dev.omcp.ports.audit.AuditQuery;
+import dev.omcp.sdk.text.BackendText;
 import java.time.DateTimeException;
 import java.time.Instant;
 import java.time.OffsetDateTime;
@@ -90,9 +91,8 @@ final class AuditQueryParameters {
         }
     }
 
-    /** A caller's value as it may appear in an error message: bounded, printable. */
+    /** A caller's value as it may appear in an error message: bounded, one line, no bidi override or other format character. */
     private static String shown(String text) {
-        String bounded = text.length() > 40 ? text.substring(0, 40) + "…" : text;
-        return bounded.replaceAll("[\\p{Cntrl}]", "?");
+        return BackendText.quoted(text, 40);
     }
 }
