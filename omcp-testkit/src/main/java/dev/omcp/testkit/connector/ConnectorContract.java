@@ -66,6 +66,8 @@ public final class ConnectorContract {
     /** How long the factory may take to create a connector for the backend that never answers. */
     private static final Duration SILENT_CREATE_TIMEOUT = Duration.ofSeconds(5);
     private static final Pattern HEX = Pattern.compile("[0-9a-f]+");
+    /** The limit the sample {@code discoverMetrics} call is given. */
+    private static final int DISCOVERY_LIMIT = 20;
     /** How long a quoted query may be in a message: a connector's query may be any length. */
     static final int EXCERPT_CHARS = 120;
 
@@ -258,9 +260,15 @@ public final class ConnectorContract {
     private static void extras(Connector connector, Capabilities declared, SampleQueries samples, List<String> passed, List<String> failures,
             List<String> notes) {
         if (declared.queryMetrics() && connector instanceof MetricDiscoveryCapability discovery) {
-            var metrics = call("MetricDiscoveryCapability", () -> discovery.discoverMetrics(samples.service(), 20), failures);
+            var metrics = call("MetricDiscoveryCapability", () -> discovery.discoverMetrics(samples.service(), DISCOVERY_LIMIT), failures);
             if (metrics != null) {
-                passed.add("MetricDiscoveryCapability: " + metrics.size() + " metrics");
+                // the gateway asks for what it can show; the SDK promises at most that many
+                if (metrics.size() > DISCOVERY_LIMIT) {
+                    failures.add("MetricDiscoveryCapability: returned " + metrics.size() + " metrics for a limit of " + DISCOVERY_LIMIT
+                            + "; stop at the limit discoverMetrics(service, limit) is given");
+                } else {
+                    passed.add("MetricDiscoveryCapability: " + metrics.size() + " metrics");
+                }
             }
         }
         if (declared.queryLogs() && connector instanceof LogAggregatesCapability aggregates) {

@@ -4,6 +4,8 @@ import dev.omcp.ports.plugins.LoadedPlugin;
 import dev.omcp.ports.plugins.PluginCandidate;
 import dev.omcp.ports.plugins.PluginInspector;
 import dev.omcp.ports.plugins.PluginLoadException;
+import dev.omcp.ports.plugins.TrustRoot;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -37,14 +39,31 @@ public final class ConnectorTestKit {
 
     /** As {@link #load(Path, Path)} with an explicit verifier. */
     public static VerifiedPlugin load(Path directory, Path trustRootPem, PluginInspector inspector) {
+        if (!Files.isDirectory(directory)) {
+            // The usual cause: the tests ran before the build packed the plugin (an IDE run, or mvn test).
+            throw new PluginRefusedException("there is no plugin to verify at " + directory.toAbsolutePath(), List.of(
+                    (Files.exists(directory) ? "it is a file, not a directory" : "the directory does not exist")
+                            + ": pack the plugin there first (your packing program around PluginPackager.pack), as `mvn verify`"
+                            + " does in pre-integration-test before failsafe runs the tests"));
+        }
         PluginInspector.Inspection inspection = inspector.inspect(directory, trustRootPem);
         List<String> problems = new ArrayList<>();
+        // The gateway's reason names PLUGIN_TRUST_ROOT, its setting; here the key is the file the test gave.
+        String gatewayReason = inspection.trustRoot().unavailableReason();
+        String kitReason = inspection.trustRoot().state() == TrustRoot.State.INVALID && trustRootPem != null
+                ? "the trust root " + trustRootPem.toAbsolutePath() + " is unusable: " + inspection.trustRoot().detail()
+                : gatewayReason;
         if (!inspection.trustRoot().isLoaded()) {
-            problems.add(inspection.trustRoot().unavailableReason());
+            problems.add(kitReason);
         }
         PluginCandidate candidate = inspection.candidate();
         if (!candidate.fullyVerified()) {
-            problems.addAll(candidate.problems());
+            for (String problem : candidate.problems()) {
+                String shown = gatewayReason.isEmpty() ? problem : problem.replace(gatewayReason, kitReason);
+                if (!problems.contains(shown)) {
+                    problems.add(shown);
+                }
+            }
         }
         if (!problems.isEmpty()) {
             throw new PluginRefusedException("the gateway would refuse plugin '" + candidate.name()

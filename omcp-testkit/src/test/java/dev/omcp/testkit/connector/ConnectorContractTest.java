@@ -9,6 +9,8 @@ import dev.omcp.sdk.connector.ConnectorFactory;
 import dev.omcp.sdk.connector.Health;
 import dev.omcp.sdk.connector.LogAggregatesCapability;
 import dev.omcp.sdk.connector.LogsCapability;
+import dev.omcp.sdk.connector.MetricDiscoveryCapability;
+import dev.omcp.sdk.connector.MetricsCapability;
 import dev.omcp.sdk.connector.QueryListener;
 import dev.omcp.sdk.connector.ServiceListingCapability;
 import dev.omcp.sdk.connector.SourceConfig;
@@ -19,6 +21,8 @@ import dev.omcp.sdk.query.LogAggregation;
 import dev.omcp.sdk.query.LogEntry;
 import dev.omcp.sdk.query.LogQuery;
 import dev.omcp.sdk.query.LogResult;
+import dev.omcp.sdk.query.MetricInfo;
+import dev.omcp.sdk.query.MetricQuery;
 import dev.omcp.sdk.query.MetricResult;
 import dev.omcp.sdk.query.Series;
 import dev.omcp.sdk.query.ServiceInfo;
@@ -42,6 +46,7 @@ import java.util.concurrent.CompletionStage;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.BiFunction;
 import java.util.function.Function;
+import java.util.stream.IntStream;
 import org.junit.jupiter.api.Test;
 
 /** spec 2.3: the contract check catches each way a connector can break the SDK's promises. */
@@ -562,5 +567,38 @@ class ConnectorContractTest {
         assertThat(report.passed()).contains("LogAggregatesCapability is implemented (not exercised: SampleQueries.withLogAggregation "
                 + "gives it an aggregation your mock answers)");
         assertThat(report.passed()).noneMatch(line -> line.startsWith("LogAggregatesCapability: "));
+    }
+    /** Metrics with discovery that lists {@code discovered} metrics whatever limit it is given. */
+    private record DiscoveringConnector(SourceConfig source, int discovered) implements Connector, MetricsCapability, MetricDiscoveryCapability {
+        @Override
+        public Health health() {
+            return new Health(true, "fine", Duration.ZERO);
+        }
+
+        @Override
+        public MetricResult queryMetrics(MetricQuery query) {
+            return new MetricResult(List.of(), "request_rate", "");
+        }
+
+        @Override
+        public List<MetricInfo> discoverMetrics(String service, int limit) {
+            return IntStream.range(0, discovered).mapToObj(i -> new MetricInfo("m" + i, "gauge", "")).toList();
+        }
+
+        @Override
+        public void close() {}
+    }
+
+    @Test
+    void metricDiscoveryThatReturnsMoreThanItsLimit_fails_whileOneWithinItPasses() {
+        Capabilities metrics = new Capabilities(true, false, false, false, false);
+
+        ContractReport tooMany = check(metrics, source -> new DiscoveringConnector(source, 25));
+        ContractReport within = check(metrics, source -> new DiscoveringConnector(source, 20));
+
+        assertThat(tooMany.failures()).containsExactly("MetricDiscoveryCapability: returned 25 metrics for a limit of 20; "
+                + "stop at the limit discoverMetrics(service, limit) is given");
+        assertThat(within.failures()).isEmpty();
+        assertThat(within.passed()).contains("MetricDiscoveryCapability: 20 metrics");
     }
 }

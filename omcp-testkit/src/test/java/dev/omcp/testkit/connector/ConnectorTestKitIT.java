@@ -72,4 +72,31 @@ class ConnectorTestKitIT {
         assertThatThrownBy(() -> ConnectorTestKit.load(REFERENCE.resolve("plugins/tempo"), tmp.resolve("none.pem")))
                 .hasMessageContaining("the file does not exist");
     }
+
+    @Test
+    void aPluginDirectoryNotPackedYet_isRefusedSayingToPackItFirst() {
+        Path notPacked = tmp.resolve("target/plugin/minimetrics");
+        assertThatThrownBy(() -> ConnectorTestKit.load(notPacked, REFERENCE.resolve("trust-root.pem")))
+                .isInstanceOf(PluginRefusedException.class)
+                .hasMessageContaining("there is no plugin to verify at " + notPacked.toAbsolutePath())
+                .hasMessageContaining("the directory does not exist: pack the plugin there first")
+                .hasMessageNotContaining("no connector plugin found");
+    }
+
+    @Test
+    void aTrustRootFileThatIsNotThere_isNamedByItsPath_notByTheGatewaysSetting() {
+        Path missing = tmp.resolve("src/test/resources/trust-root.pem");
+        assertThatThrownBy(() -> ConnectorTestKit.load(REFERENCE.resolve("plugins/tempo"), missing))
+                .isInstanceOf(PluginRefusedException.class)
+                .hasMessageContaining("the trust root " + missing.toAbsolutePath() + " is unusable: the file does not exist")
+                .hasMessageNotContaining("PLUGIN_TRUST_ROOT is unusable");
+    }
+
+    @Test
+    void aDirectoryWithoutAPlugin_listsEachReasonOnce() throws IOException {
+        Path empty = Files.createDirectories(tmp.resolve("empty"));
+        assertThatThrownBy(() -> ConnectorTestKit.load(empty, REFERENCE.resolve("trust-root.pem")))
+                .isInstanceOfSatisfying(PluginRefusedException.class,
+                        e -> assertThat(e.problems()).doesNotHaveDuplicates().anyMatch(p -> p.startsWith("no connector plugin here")));
+    }
 }
