@@ -8,10 +8,8 @@ import dev.omcp.sdk.connector.SourceConfig;
 import dev.omcp.sdk.http.BackendApi;
 import dev.omcp.sdk.manifest.Capabilities;
 import dev.omcp.sdk.manifest.ConnectorManifest;
-import jakarta.json.JsonObject;
 import java.net.URI;
 import java.util.List;
-import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 
@@ -20,9 +18,8 @@ public final class JaegerConnectorFactory implements ConnectorFactory {
     /** A backend's answer is bounded while it arrives, as the page's rules ask. */
     static final int MAX_ANSWER_BYTES = 32 << 20;
     /** The gateway reads all but the name from the verified manifest.json; this copy names the type. */
-    private static final ConnectorManifest MANIFEST = new ConnectorManifest(1, "jaeger", "Jaeger", "0.0.0",
-            "Traces from Jaeger's query API.", List.of("traces"), new Capabilities(false, false, true, true, false),
-            JsonObject.EMPTY_JSON_OBJECT, Optional.empty(), Optional.empty(), List.of(), Optional.empty(), Optional.empty());
+    private static final ConnectorManifest MANIFEST =
+            ConnectorManifest.named("jaeger", "Jaeger", List.of("traces"), new Capabilities(false, false, true, true, false));
 
     @Override
     public ConnectorManifest manifest() {

@@ -50,4 +50,22 @@ public record ConnectorManifest(
         Objects.requireNonNull(homepage, "homepage");
         Objects.requireNonNull(license, "license");
     }
+
+    /**
+     * The manifest a plugin's factory returns from {@code ConnectorFactory.manifest()}. The gateway
+     * reads only its {@code name} (which must equal {@code manifest.json}'s): version, capabilities,
+     * config schema and hooks come from the verified {@code manifest.json}. The other values are for
+     * a factory also used outside a plugin: keep {@code capabilities} in step with the manifest.
+     * Version {@code 0.0.0}, {@code displayName} as the description, an empty config schema, and no
+     * compat range, integrity, hooks, homepage or license.
+     *
+     * @param name the connector type, as in {@code manifest.json}
+     * @param displayName human-readable name
+     * @param signalTypes {@code metrics}, {@code logs}, {@code traces}, {@code topology}
+     * @param capabilities what the connector implements and its manifest declares
+     */
+    public static ConnectorManifest named(String name, String displayName, List<String> signalTypes, Capabilities capabilities) {
+        return new ConnectorManifest(1, name, displayName, "0.0.0", displayName, signalTypes, capabilities, JsonObject.EMPTY_JSON_OBJECT,
+                Optional.empty(), Optional.empty(), List.of(), Optional.empty(), Optional.empty());
+    }
 }
