@@ -69,7 +69,12 @@ public final class RedisAccountLocks implements AccountLocks {
         if (until == null) {
             return Optional.empty();
         }
-        long millis = Long.parseLong(until);
+        long millis;
+        try {
+            millis = Long.parseLong(until);
+        } catch (NumberFormatException e) {
+            throw redis.unexpectedValue(stateKey(account));
+        }
         return millis > now.toEpochMilli() ? Optional.of(Instant.ofEpochMilli(millis)) : Optional.empty();
     }
 

@@ -6,6 +6,7 @@ import java.net.URI;
 import java.net.URISyntaxException;
 import java.time.Duration;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.Semaphore;
@@ -17,6 +18,7 @@ import redis.clients.jedis.DefaultJedisClientConfig;
 import redis.clients.jedis.RedisClient;
 import redis.clients.jedis.exceptions.JedisAccessControlException;
 import redis.clients.jedis.exceptions.JedisConnectionException;
+import redis.clients.jedis.exceptions.JedisDataException;
 import redis.clients.jedis.exceptions.JedisException;
 
 /**
@@ -35,7 +37,9 @@ import redis.clients.jedis.exceptions.JedisException;
  * within {@value #PERMIT_WAIT_SECONDS} s, a connection within {@value #CONNECT_TIMEOUT_MILLIS} ms, each
  * answer within {@value #READ_TIMEOUT_MILLIS} ms (set here, not left to the client library's
  * defaults). A server that is down, frozen or saturated is reported as a
- * {@link SharedStateUnavailableException}, which callers treat as "refuse", never as "no entry".
+ * {@link SharedStateUnavailableException}, which callers treat as "refuse", never as "no entry"; so
+ * is a server that answers with an error reply (out of memory, a read-only replica, a missing ACL
+ * permission), with the reply's code and what to do in the message.
  */
 public final class RedisConnection implements AutoCloseable {
     /** Connections in the pool, and commands in flight at most. */
@@ -48,6 +52,20 @@ public final class RedisConnection implements AutoCloseable {
     private static final Set<String> CLIENT_CERTIFICATE_ALERTS = Set.of("certificate_required", "bad_certificate",
             "unsupported_certificate", "certificate_revoked", "certificate_expired", "certificate_unknown", "unknown_ca",
             "access_denied", "handshake_failure");
+
+    /** What to do about an error reply, by its code. */
+    private static final Map<String, String> REFUSAL_HINTS = Map.of(
+            "OOM", "the server is out of memory (maxmemory); raise its maxmemory or free memory, and keep maxmemory-policy noeviction",
+            "READONLY", "the URL names a read-only replica; point OMCP_REDIS_URL at the primary",
+            "NOPERM", "the URL's ACL user lacks a permission; grant it ~omcp:* +@all -@dangerous",
+            "NOAUTH", "the server asks for credentials; put the user and password in OMCP_REDIS_URL",
+            "WRONGPASS", "the server refused the credentials; check the user and password in OMCP_REDIS_URL",
+            "LOADING", "the server is loading its data after a restart; it answers once that is done",
+            "MISCONF", "the server cannot save its snapshot and refuses writes (stop-writes-on-bgsave-error); check its disk and log",
+            "BUSY", "a long-running script blocks the server",
+            "MASTERDOWN", "the URL names a replica that lost its primary; point OMCP_REDIS_URL at the primary",
+            "WRONGTYPE", "a key under omcp: holds another type than the gateway writes there: another program uses these keys; "
+                    + "give the gateway its own database");
 
     private final RedisClient client;
     private final String description;
@@ -181,14 +199,38 @@ public final class RedisConnection implements AutoCloseable {
             client.getPool().clear();
             try {
                 return command.apply(client);
+            } catch (JedisDataException again) {
+                throw refused(again);
             } catch (JedisException again) {
                 throw unavailable(again);
             }
+        } catch (JedisDataException e) {
+            throw refused(e);
         } catch (JedisException e) {
             throw unavailable(e);
         } finally {
             permits.release();
         }
+    }
+
+    /**
+     * The server answered with an error reply: it is up, so "check that it is up" would mislead.
+     * Only the reply's code (its first word) is shown, with what to do about it.
+     */
+    private SharedStateUnavailableException refused(JedisDataException e) {
+        String message = e.getMessage() == null ? "" : e.getMessage();
+        int space = message.indexOf(' ');
+        String first = space < 0 ? message : message.substring(0, space);
+        String code = first.matches("[A-Z]{2,20}") ? first : "ERR";
+        return new SharedStateUnavailableException("the shared store " + description + " (OMCP_REDIS_URL) refused the command ("
+                + code + "): " + REFUSAL_HINTS.getOrDefault(code, "see the server's log; another program writing keys under omcp: "
+                        + "causes this too: give the gateway its own database"), e);
+    }
+
+    /** A key held a value the gateway never writes there (refused, never taken for "no entry"). */
+    SharedStateUnavailableException unexpectedValue(String key) {
+        return new SharedStateUnavailableException("the shared store " + description + " (OMCP_REDIS_URL) holds a value the gateway "
+                + "does not write at " + key + ": another program uses the gateway's keys; give the gateway its own database");
     }
 
     private SharedStateUnavailableException unavailable(JedisException e) {

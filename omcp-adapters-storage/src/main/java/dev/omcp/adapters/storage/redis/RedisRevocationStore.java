@@ -35,6 +35,11 @@ import org.slf4j.LoggerFactory;
  * {@code omcp:revoked:all} time, merged into each lookup like a revocation of every subject), and
  * users log in again. A replica that starts on an empty store voids the sessions issued before the
  * second it started (a store that lost its data looks exactly like a new one).
+ *
+ * <p>No key of the blocklist has an expiry (the adding script deletes entries past the retention),
+ * so a server under {@code maxmemory} with a {@code volatile-*} policy never evicts one of them
+ * apart from the others. An {@code allkeys-*} policy can: it may drop an entry yet keep the epoch,
+ * which every request reads; the operator documentation asks for {@code noeviction}.
  */
 public final class RedisRevocationStore implements RevocationStore {
     private static final Logger LOG = LoggerFactory.getLogger(RedisRevocationStore.class);
@@ -43,9 +48,12 @@ public final class RedisRevocationStore implements RevocationStore {
     private static final String ENTRIES = RedisKeys.PREFIX + "revocations:entries";
     private static final String EPOCH = RedisKeys.PREFIX + "revocations:epoch";
     private static final String VOID_BEFORE = RedisKeys.PREFIX + "revoked:all";
+    private static final String ENTRY = RedisKeys.PREFIX + "revoked:";
     /**
      * Sets a new epoch when there is none, moves the void time forward to ARGV[2], and returns the
-     * current epoch. ARGV[1] the new epoch, ARGV[3] the retention in milliseconds.
+     * current epoch. ARGV[1] the new epoch. The void time has no expiry, so no eviction policy can
+     * take it (a {@code volatile-*} one evicts only keys with one); once older than the retention it
+     * voids nothing, since every session issued before it has expired.
      */
     private static final String RENEW_EPOCH = """
             local epoch = redis.call('GET', KEYS[1])
@@ -55,7 +63,7 @@ public final class RedisRevocationStore implements RevocationStore {
             end
             local before = tonumber(redis.call('GET', KEYS[2]) or '0')
             if before < tonumber(ARGV[2]) then
-              redis.call('SET', KEYS[2], ARGV[2], 'PX', ARGV[3])
+              redis.call('SET', KEYS[2], ARGV[2])
             end
             return epoch
             """;
@@ -68,10 +76,17 @@ public final class RedisRevocationStore implements RevocationStore {
             redis.call('SET', KEYS[1], ARGV[1])
             local before = tonumber(redis.call('GET', KEYS[2]) or '0')
             if before < tonumber(ARGV[2]) then
-              redis.call('SET', KEYS[2], ARGV[2], 'PX', ARGV[3])
+              redis.call('SET', KEYS[2], ARGV[2])
             end
             return ARGV[1]
             """;
+    /**
+     * Adds one entry. Its string key has no expiry, like the epoch: a {@code volatile-*} eviction
+     * policy (evicting only keys with an expiry) could otherwise drop an entry while the epoch stays,
+     * and the revoked session would be accepted again unnoticed. Entries past the retention are
+     * deleted here instead, so the keys stay bounded by {@code maxEntries}. ARGV[6] is the prefix of
+     * the entries' string keys.
+     */
     private static final String ADD = """
             local at = tonumber(ARGV[1])
             local retention = tonumber(ARGV[2])
@@ -82,6 +97,7 @@ public final class RedisRevocationStore implements RevocationStore {
             local expired = redis.call('ZRANGEBYSCORE', KEYS[2], '-inf', oldest)
             for _, old in ipairs(expired) do
               redis.call('HDEL', KEYS[3], old)
+              redis.call('DEL', ARGV[6] .. old)
             end
             redis.call('ZREMRANGEBYSCORE', KEYS[2], '-inf', oldest)
             local existing = redis.call('ZSCORE', KEYS[2], field)
@@ -93,7 +109,7 @@ public final class RedisRevocationStore implements RevocationStore {
             end
             redis.call('ZADD', KEYS[2], at, field)
             redis.call('HSET', KEYS[3], field, json)
-            redis.call('SET', KEYS[1], tostring(at), 'PX', retention)
+            redis.call('SET', KEYS[1], tostring(at))
             return 1
             """;
 
@@ -118,7 +134,7 @@ public final class RedisRevocationStore implements RevocationStore {
         this.clock = clock;
         // a session issued in the second the store starts stays valid: a gateway is often logged in to right after its start
         long voidBefore = clock.millis() - 1000;
-        List<String> args = List.of(UUID.randomUUID().toString(), Long.toString(voidBefore), Long.toString(retention.toMillis()));
+        List<String> args = List.of(UUID.randomUUID().toString(), Long.toString(voidBefore));
         Object current = redis.execute(c -> c.eval(START_EPOCH, List.of(EPOCH, VOID_BEFORE), args));
         epoch.set((String) current);
     }
@@ -126,13 +142,14 @@ public final class RedisRevocationStore implements RevocationStore {
     @Override
     public void add(Revocation revocation) {
         String field = field(revocation.target(), revocation.value());
-        List<String> keys = List.of(RedisKeys.PREFIX + "revoked:" + field, INDEX, ENTRIES);
+        List<String> keys = List.of(ENTRY + field, INDEX, ENTRIES);
         List<String> args = List.of(
                 Long.toString(revocation.revokedAt().toEpochMilli()),
                 Long.toString(retention.toMillis()),
                 field,
                 json(revocation),
-                Integer.toString(maxEntries));
+                Integer.toString(maxEntries),
+                ENTRY);
         Object added = redis.execute(c -> c.eval(ADD, keys, args));
         if (Long.valueOf(0).equals(added)) {
             throw new IllegalStateException("the shared session blocklist holds " + maxEntries
@@ -169,28 +186,28 @@ public final class RedisRevocationStore implements RevocationStore {
             dataLost(seen);
             values = redis.execute(c -> c.mget(EPOCH, VOID_BEFORE));
         }
-        // the key expires after the retention by the server's clock; the gateway's clock decides, as for the entries
+        // the key has no expiry; the gateway's clock decides when it stops mattering, as for the entries
         Instant oldest = now.minus(retention);
-        return millis(values.get(1)).filter(at -> at.isAfter(oldest));
+        return millis(values.get(1), VOID_BEFORE).filter(at -> at.isAfter(oldest));
     }
 
     @Override
     public RevocationFacts lookup(String sid, String sub) {
-        String sidKey = RedisKeys.PREFIX + "revoked:" + field(RevocationTarget.SID, sid);
-        String subKey = RedisKeys.PREFIX + "revoked:" + field(RevocationTarget.SUB, sub);
+        String sidKey = ENTRY + field(RevocationTarget.SID, sid);
+        String subKey = ENTRY + field(RevocationTarget.SUB, sub);
         List<String> values = redis.execute(c -> c.mget(sidKey, subKey, EPOCH, VOID_BEFORE));
         String seen = epoch.get();
         if (!seen.equals(values.get(2))) {
             dataLost(seen);
             values = redis.execute(c -> c.mget(sidKey, subKey, EPOCH, VOID_BEFORE));
         }
-        Optional<Instant> subjectRevokedAt = later(millis(values.get(1)), millis(values.get(3)));
+        Optional<Instant> subjectRevokedAt = later(millis(values.get(1), subKey), millis(values.get(3), VOID_BEFORE));
         return new RevocationFacts(values.get(0) != null, subjectRevokedAt);
     }
 
     /** The epoch is gone or another one: entries may be lost, so every session issued until now is void. */
     private void dataLost(String seen) {
-        List<String> args = List.of(UUID.randomUUID().toString(), Long.toString(clock.millis()), Long.toString(retention.toMillis()));
+        List<String> args = List.of(UUID.randomUUID().toString(), Long.toString(clock.millis()));
         String current = (String) redis.execute(c -> c.eval(RENEW_EPOCH, List.of(EPOCH, VOID_BEFORE), args));
         if (epoch.compareAndSet(seen, current)) {
             LOG.warn("event=shared-store-data-lost store={} effect=\"every session issued until now is void; users log in again\" "
@@ -200,8 +217,15 @@ public final class RedisRevocationStore implements RevocationStore {
         }
     }
 
-    private static Optional<Instant> millis(String value) {
-        return Optional.ofNullable(value).map(v -> Instant.ofEpochMilli(Long.parseLong(v)));
+    private Optional<Instant> millis(String value, String key) {
+        if (value == null) {
+            return Optional.empty();
+        }
+        try {
+            return Optional.of(Instant.ofEpochMilli(Long.parseLong(value)));
+        } catch (NumberFormatException e) {
+            throw redis.unexpectedValue(key);
+        }
     }
 
     private static Optional<Instant> later(Optional<Instant> a, Optional<Instant> b) {
