@@ -336,7 +336,7 @@ public final class Gateway {
 
             LifecycleMethods lifecycle = new LifecycleMethods(name, title, version, instructions, sessions);
             ToolMethods toolMethods = new ToolMethods(registry, toolVisibility, new JsonSchemaValidator(), clientRequests, toolsPageSize);
-            ResourceMethods resourceMethods = new ResourceMethods(resourceProviders);
+            ResourceMethods resourceMethods = new ResourceMethods(resourceProviders, sessions::isLive);
             PromptMethods promptMethods = new PromptMethods(prompts);
             CompletionMethods completions = new CompletionMethods(promptMethods, resourceMethods);
 

@@ -16,17 +16,31 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Predicate;
 
 /** {@code resources/list}, {@code resources/templates/list}, {@code resources/read}, subscriptions. */
 public final class ResourceMethods {
     private static final int MAX_URI_LENGTH = 2048;
     private static final int MAX_SUBSCRIPTIONS_PER_SESSION = 256;
 
+    /** Sessions with subscriptions held before the first sweep for ended ones. */
+    static final int SWEEP_FLOOR = 1_024;
+
     private final List<ResourceProvider> providers;
     private final Map<String, Set<String>> subscriptions = new ConcurrentHashMap<>();
+    private final Predicate<String> liveSession;
+    /** How many sessions may hold subscriptions before the next sweep for ended ones. */
+    private final AtomicInteger sweepAt = new AtomicInteger(SWEEP_FLOOR);
 
-    public ResourceMethods(List<ResourceProvider> providers) {
+    /**
+     * @param liveSession whether a session id names a session that still exists: a session that
+     *     expired (most clients never send DELETE) ends without {@link #forget}, so its subscriptions
+     *     are found and dropped by asking this
+     */
+    public ResourceMethods(List<ResourceProvider> providers, Predicate<String> liveSession) {
         this.providers = List.copyOf(providers);
+        this.liveSession = liveSession;
     }
 
     public McpResult list(McpCall call) {
@@ -99,6 +113,9 @@ public final class ResourceMethods {
         if (providers.stream().noneMatch(p -> p.read(uri.get(), call.principal()).isPresent())) {
             return notFound(uri.get());
         }
+        if (!subscriptions.containsKey(call.sessionId()) && subscriptions.size() >= sweepAt.get()) {
+            sweepEndedSessions();
+        }
         Set<String> uris = subscriptions.computeIfAbsent(call.sessionId(), id -> ConcurrentHashMap.newKeySet());
         if (uris.size() >= MAX_SUBSCRIPTIONS_PER_SESSION && !uris.contains(uri.get())) {
             return McpResult.Failure.of(JsonRpc.INVALID_PARAMS, "a session may hold at most " + MAX_SUBSCRIPTIONS_PER_SESSION + " subscriptions; unsubscribe first");
@@ -128,6 +145,21 @@ public final class ResourceMethods {
     /** Forgets the subscriptions of a session that ended. */
     public void forget(String sessionId) {
         subscriptions.remove(sessionId);
+    }
+
+    /**
+     * Drops the subscriptions of sessions that ended without {@link #forget} (expired while idle).
+     * Run when the table has doubled since the last sweep, so its cost per subscription stays
+     * constant and the table holds at most twice the sessions that still exist (or the floor).
+     */
+    private void sweepEndedSessions() {
+        subscriptions.keySet().removeIf(sessionId -> !liveSession.test(sessionId));
+        sweepAt.set(Math.max(SWEEP_FLOOR, subscriptions.size() * 2));
+    }
+
+    /** How many sessions hold subscriptions. */
+    int sessionsWithSubscriptions() {
+        return subscriptions.size();
     }
 
     /** Suggestions for a template variable. */

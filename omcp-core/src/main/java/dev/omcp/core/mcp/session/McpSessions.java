@@ -163,6 +163,18 @@ public final class McpSessions {
         return Optional.of(session);
     }
 
+    /**
+     * Whether {@code id} names a session that exists and has not expired, whoever owns it. For the
+     * gateway's own bookkeeping (forgetting what an expired session left behind); it neither
+     * refreshes the idle timer nor removes anything.
+     */
+    public boolean isLive(String id) {
+        if (id.length() != ID_LENGTH || !ISSUED_ID.matcher(id).matches()) {
+            return false;
+        }
+        return store.find(id).filter(session -> !session.lastSeen().plus(idleTimeout).isBefore(clock.instant())).isPresent();
+    }
+
     /** Ends a session; only its owner may. Returns whether a session was ended. */
     public boolean end(String id, Principal principal) {
         if (find(id, principal).isEmpty()) {

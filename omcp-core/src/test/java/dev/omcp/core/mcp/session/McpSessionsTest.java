@@ -60,6 +60,21 @@ class McpSessionsTest {
     }
 
     @Test
+    void isLive_tellsWhetherASessionExists_withoutRefreshingOrRemovingIt() {
+        McpSession session = open(sessions, alice);
+        assertThat(sessions.isLive(session.id())).isTrue();
+        assertThat(sessions.isLive("x".repeat(43))).isFalse();
+        assertThat(sessions.isLive("not an id")).isFalse();
+        clock.advance(Duration.ofMinutes(20));
+        assertThat(sessions.isLive(session.id())).isTrue();
+        clock.advance(Duration.ofMinutes(11));
+        assertThat(sessions.isLive(session.id())).as("asking did not refresh its idle timer").isFalse();
+        McpSession ended = open(sessions, alice);
+        sessions.end(ended.id(), alice);
+        assertThat(sessions.isLive(ended.id())).isFalse();
+    }
+
+    @Test
     void session_isBoundToTheCredentialThatOpenedIt() {
         McpSession session = open(sessions, alice);
         assertThat(sessions.find(session.id(), Principal.apiKey("mallory", ""))).isEmpty();
