@@ -10,8 +10,10 @@ import dev.omcp.ports.mcp.McpSession;
 import dev.omcp.ports.tools.ClientRequestException;
 import dev.omcp.ports.tools.LogLevel;
 import dev.omcp.ports.tools.ToolCall;
+import dev.omcp.sdk.text.BackendText;
 import jakarta.json.JsonObject;
 import jakarta.json.JsonObjectBuilder;
+import jakarta.json.JsonString;
 import jakarta.json.JsonValue;
 import java.time.Duration;
 import java.util.Optional;
@@ -21,6 +23,9 @@ import java.util.concurrent.TimeoutException;
 
 /** A {@link ToolCall} bound to the MCP request that carried it. */
 final class DispatchedToolCall implements ToolCall {
+    /** The most of a client's error text a tool is told. */
+    private static final int MAX_CLIENT_TEXT = 300;
+
     private final McpCall call;
     private final JsonObject arguments;
     private final ClientRequests clientRequests;
@@ -90,9 +95,7 @@ final class DispatchedToolCall implements ToolCall {
             }
             JsonObject response = pending.response().get(timeout.toMillis(), TimeUnit.MILLISECONDS);
             if (response.containsKey("error")) {
-                JsonObject error = response.getJsonObject("error");
-                throw new ClientRequestException("the client answered " + method + " with an error: "
-                        + error.getString("message", error.toString()));
+                throw new ClientRequestException("the client answered " + method + " with an error: " + errorText(response.get("error")));
             }
             JsonValue result = response.get("result");
             if (!(result instanceof JsonObject object)) {
@@ -104,5 +107,19 @@ final class DispatchedToolCall implements ToolCall {
         } finally {
             pending.release().run();
         }
+    }
+
+    /**
+     * The client's error as a tool may quote it: the client's own text, so bounded and on one line
+     * (a tool puts it in its answer, the gateway in its log). JSON-RPC asks for an object with a
+     * message; anything else is reported as what it is rather than failing the tool as a bug.
+     */
+    private static String errorText(JsonValue error) {
+        if (!(error instanceof JsonObject object)) {
+            return "malformed (JSON-RPC asks for an error object with code and message, it sent "
+                    + BackendText.quoted(error, MAX_CLIENT_TEXT) + ")";
+        }
+        String text = object.get("message") instanceof JsonString message ? message.getString() : object.toString();
+        return BackendText.quoted(text, MAX_CLIENT_TEXT);
     }
 }

@@ -218,6 +218,39 @@ class DispatcherProtocolTest {
     }
 
     @Test
+    void completion_withANameOrValueThatIsNotAString_isInvalidParamsThatSaysWhich_notAnEmptyCompletion() {
+        // MCP CompleteRequest: argument.name and argument.value are strings, and so is the prompt's
+        // ref.name; a number there was read as "" and answered as if nothing matched
+        Gateway.Builder builder = Gateway.builder();
+        dev.omcp.core.guidance.IncidentPrompts.all().forEach(builder::prompt);
+        McpTestClient c = new McpTestClient(builder.build().mcp(), Principal.anonymous());
+        c.initialize("2025-11-25");
+        String prompt = "{\"type\":\"ref/prompt\",\"name\":\"write-postmortem\"}";
+        for (String[] params : List.of(
+                new String[] {"{\"ref\":" + prompt + ",\"argument\":{\"name\":5,\"value\":\"1\"}}", "params.argument.name"},
+                new String[] {"{\"ref\":" + prompt + ",\"argument\":{\"name\":\"duration\",\"value\":[1]}}", "params.argument.value"},
+                new String[] {"{\"ref\":{\"type\":\"ref/prompt\",\"name\":5},\"argument\":{\"name\":\"duration\",\"value\":\"1\"}}",
+                        "params.ref.name"},
+                new String[] {"{\"ref\":{\"type\":\"ref/resource\",\"uri\":{}},\"argument\":{\"name\":\"v\",\"value\":\"1\"}}",
+                        "params.ref.uri"})) {
+            JsonObject error = c.request("completion/complete", params[0]).getJsonObject("error");
+            assertThat(error).as(params[0]).isNotNull();
+            assertThat(error.getInt("code")).as(params[0]).isEqualTo(JsonRpc.INVALID_PARAMS);
+            assertThat(error.getString("message")).as(params[0]).contains(params[1]);
+        }
+        // an unknown prompt's name is quoted bounded and on one line
+        String unknown = c.request("completion/complete", "{\"ref\":{\"type\":\"ref/prompt\",\"name\":\"a\\n" + "b".repeat(10_000)
+                + "\"},\"argument\":{\"name\":\"x\",\"value\":\"\"}}").getJsonObject("error").getString("message");
+        assertThat(unknown).doesNotContain("\n").hasSizeLessThan(300);
+        // valid requests, a missing value included (read as nothing typed yet), still complete
+        JsonObject values = c.request("completion/complete", "{\"ref\":" + prompt + ",\"argument\":{\"name\":\"duration\"}}")
+                .getJsonObject("result").getJsonObject("completion");
+        assertThat(values.getJsonArray("values")).isNotEmpty();
+        assertThat(c.request("completion/complete", "{\"ref\":" + prompt + ",\"argument\":{\"name\":\"duration\",\"value\":\"1\"}}")
+                .getJsonObject("result").getJsonObject("completion").getJsonArray("values")).isNotEmpty();
+    }
+
+    @Test
     void metaThatIsNotAnObject_carriesNoProgressToken() {
         McpCall call = new McpCall(Principal.anonymous(), Optional.empty(), ProtocolRevision.LATEST, "tools/call",
                 jakarta.json.Json.createValue(1), McpTestClient.parse("{\"_meta\":\"x\"}"), McpTransport.STREAMABLE_HTTP,
@@ -663,6 +696,55 @@ class DispatcherProtocolTest {
             JsonObject result = answer.get(10, TimeUnit.SECONDS).getJsonObject("result");
             assertThat(result.getBoolean("isError")).isTrue();
             assertThat(result.getJsonArray("content").getJsonObject(0).getString("text")).contains("session ended");
+        } finally {
+            executor.shutdownNow();
+        }
+    }
+
+    @Test
+    void aClientAnswerWithAnErrorThatIsNotAnObject_failsTheQuestionAsMalformed_notTheToolAsABug() throws Exception {
+        // JSON-RPC 2.0 section 5.1: "error" is an object with code and message; a client that sends
+        // a string (or a number) there answered badly, which the tool is told as it is told any
+        // error answer, not a ClassCastException reported as a gateway bug
+        for (String error : List.of("\"nope\"", "42", "[]", "null")) {
+            JsonObject result = askAndAnswer("{\"error\":" + error + "}");
+            assertThat(result.getBoolean("isError")).as(error).isTrue();
+            assertThat(result.getJsonArray("content").getJsonObject(0).getString("text")).as(error)
+                    .contains("sampling/createMessage").contains("error").doesNotContain("failed unexpectedly");
+        }
+    }
+
+    @Test
+    void theMessageOfAClientsErrorAnswer_reachesTheToolBoundedAndOnOneLine() throws Exception {
+        // the client's text goes into the tool's exception, and from there into answers and logs
+        String huge = "line one\\nforged line " + "x".repeat(100_000);
+        String text = askAndAnswer("{\"error\":{\"code\":-1,\"message\":\"" + huge + "\"}}")
+                .getJsonArray("content").getJsonObject(0).getString("text");
+        assertThat(text).contains("line one").doesNotContain("\n").hasSizeLessThan(1_000);
+        // an error without a message is quoted bounded too
+        String noMessage = askAndAnswer("{\"error\":{\"code\":-1,\"data\":\"" + "y".repeat(100_000) + "\"}}")
+                .getJsonArray("content").getJsonObject(0).getString("text");
+        assertThat(noMessage).hasSizeLessThan(1_000);
+    }
+
+    /** Runs a tool that asks the client, answers its question with {@code answerMembers}, and returns the tool's result. */
+    private static JsonObject askAndAnswer(String answerMembers) throws Exception {
+        Gateway asking = Gateway.builder().tool(askingTool("ask", java.time.Duration.ofSeconds(30))).build();
+        McpTestClient c = new McpTestClient(asking.mcp(), Principal.anonymous());
+        c.initialize("2025-11-25");
+        ExecutorService executor = Executors.newVirtualThreadPerTaskExecutor();
+        try {
+            Future<JsonObject> answer = executor.submit(() -> c.request("tools/call", "{\"name\":\"ask\",\"arguments\":{}}"));
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+            Optional<JsonObject> question = Optional.empty();
+            while (question.isEmpty()) {
+                assertThat(System.nanoTime()).as("the tool asked the client").isLessThan(deadline);
+                question = c.notifications.stream().filter(m -> "sampling/createMessage".equals(m.getString("method", ""))).findFirst();
+                Thread.sleep(5);
+            }
+            String reply = "{\"jsonrpc\":\"2.0\",\"id\":\"" + question.get().getString("id") + "\"," + answerMembers.substring(1);
+            assertThat(c.raw(reply)).isInstanceOf(McpReply.Accepted.class);
+            return answer.get(10, TimeUnit.SECONDS).getJsonObject("result");
         } finally {
             executor.shutdownNow();
         }
