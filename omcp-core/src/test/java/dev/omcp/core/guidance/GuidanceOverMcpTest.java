@@ -55,6 +55,18 @@ class GuidanceOverMcpTest {
     }
 
     @Test
+    void anArgumentThatIsNotAString_isRefusedQuotingItsNameShortAndOnOneLine() {
+        client.initialize("2025-11-25");
+        String key = "k\\n" + "x".repeat(5_000);
+
+        JsonObject error = client.request("prompts/get", "{\"name\":\"triage-incident\",\"arguments\":{\"" + key + "\":7}}")
+                .getJsonObject("error");
+
+        assertThat(error.getInt("code")).isEqualTo(JsonRpc.INVALID_PARAMS);
+        assertThat(error.getString("message")).startsWith("prompt argument 'k?xxx").endsWith("…' must be a string").hasSizeLessThan(120);
+    }
+
+    @Test
     void anUnknownPromptArgument_isRefusedNamingThePromptOnce() {
         client.initialize("2025-11-25");
 

@@ -9,6 +9,7 @@ import dev.omcp.ports.identity.Principal;
 import dev.omcp.ports.prompts.Prompt;
 import dev.omcp.ports.prompts.PromptArgument;
 import dev.omcp.ports.prompts.PromptDefinition;
+import dev.omcp.sdk.text.BackendText;
 import jakarta.json.JsonArrayBuilder;
 import jakarta.json.JsonObject;
 import jakarta.json.JsonObjectBuilder;
@@ -76,7 +77,8 @@ public final class PromptMethods {
         Map<String, String> arguments = new LinkedHashMap<>();
         for (Map.Entry<String, JsonValue> entry : argumentsObject.entrySet()) {
             if (!(entry.getValue() instanceof JsonString text)) {
-                return McpResult.Failure.of(JsonRpc.INVALID_PARAMS, "prompt argument '" + entry.getKey() + "' must be a string");
+                return McpResult.Failure.of(JsonRpc.INVALID_PARAMS, "prompt argument '" + BackendText.quoted(entry.getKey(), 64)
+                        + "' must be a string");
             }
             arguments.put(entry.getKey(), text.getString());
         }
