@@ -12,6 +12,7 @@ import java.nio.ByteBuffer;
 import java.nio.charset.CharacterCodingException;
 import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -41,7 +42,8 @@ public final class ChainVerifier {
         HASH_MISMATCH("hash mismatch"),
         TORN_LINE("torn last line"),
         ANCHOR_MISMATCH("anchor mismatch"),
-        CUT_BEFORE_ANCHOR("cut off before an anchor");
+        CUT_BEFORE_ANCHOR("cut off before an anchor"),
+        TIME_BACKWARDS("time goes backwards");
 
         private final String text;
 
@@ -125,6 +127,8 @@ public final class ChainVerifier {
     private long lastSeq;
     private String lastHash = AuditEntry.GENESIS_HASH;
     private byte[] lastLine;
+    /** The ts of the last entry checked: no entry after it may be earlier. */
+    private Instant lastTs = Instant.EPOCH;
     private long lineInFile;
     private int fileIndex = -1;
     private boolean atFileStart;
@@ -273,6 +277,13 @@ public final class ChainVerifier {
                     + " but the entry hashes to " + computed);
             return;
         }
+        if (count > 0 && entry.ts().isBefore(lastTs)) {
+            // the gateway never writes this (it holds ts at the last entry's when its clock steps back),
+            // and searches by time stop at the first entry older than asked, so such an entry would be hidden
+            fail(expected, Reason.TIME_BACKWARDS, "ts " + AuditEntry.formatTimestamp(entry.ts()) + " is before the previous entry's "
+                    + AuditEntry.formatTimestamp(lastTs) + "; the gateway never writes a time earlier than the last one");
+            return;
+        }
         Anchor anchored = pendingAnchors.remove(entry.seq());
         if (anchored != null && !anchored.hash().equals(entry.hash())) {
             fail(entry.seq(), Reason.ANCHOR_MISMATCH, "the anchor names hash " + anchored.hash() + " for seq " + entry.seq()
@@ -288,6 +299,7 @@ public final class ChainVerifier {
         count++;
         lastSeq = entry.seq();
         lastHash = entry.hash();
+        lastTs = entry.ts();
         lastLine = line;
     }
 

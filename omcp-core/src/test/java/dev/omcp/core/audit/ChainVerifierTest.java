@@ -4,6 +4,7 @@ import dev.omcp.testkit.time.ManualClock;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.omcp.ports.audit.AuditEntry;
 import dev.omcp.ports.audit.AuditEvent;
 import java.io.ByteArrayOutputStream;
 import java.nio.charset.StandardCharsets;
@@ -187,6 +188,21 @@ class ChainVerifierTest {
         String file = log.records.get(0).json() + "\n" + forgedLine + "\n" + log.records.get(2).json() + "\n";
 
         assertBroken(file, 3, ChainVerifier.Reason.PREV_HASH_MISMATCH);
+    }
+
+    @Test
+    void aChainWhoseTimeGoesBackwards_isBroken_evenWithEveryHashRecomputed() {
+        // the writer holds ts at the last entry's when the clock steps back, and searches by time stop early
+        // relying on it; a rewritten chain with an earlier ts would hide that entry from them
+        AuditEntryCodec.Entry first = new AuditEntryCodec.Entry(Instant.parse("2025-03-01T10:00:05Z"), 1, "user:alice", null,
+                "sources", "delete", "DELETE", "/api/sources/a", 204, "", "a", "0".repeat(64), null);
+        AuditEntry firstSealed = first.withHash(AuditEntryCodec.hash(first));
+        AuditEntryCodec.Entry second = new AuditEntryCodec.Entry(Instant.parse("2025-03-01T10:00:04Z"), 2, "user:alice", null,
+                "sources", "delete", "DELETE", "/api/sources/b", 204, "", "b", firstSealed.hash(), null);
+        String file = AuditEntryCodec.line(firstSealed) + "\n" + AuditEntryCodec.line(second.withHash(AuditEntryCodec.hash(second)))
+                + "\n";
+
+        assertBroken(file, 2, ChainVerifier.Reason.TIME_BACKWARDS);
     }
 
     @Test
