@@ -47,6 +47,7 @@ import dev.omcp.ports.auth.ClientRegistrar;
 import dev.omcp.ports.auth.ClientRegistrationStore;
 import dev.omcp.ports.auth.PasswordLogin;
 import dev.omcp.ports.auth.RevocationStore;
+import dev.omcp.ports.auth.SharedStateUnavailableException;
 import java.io.IOException;
 import java.net.http.HttpClient;
 import java.nio.charset.StandardCharsets;
@@ -139,8 +140,16 @@ final class ManagementAccessAssembly {
             return connection;
         });
         AccountLocks locks = redis.<AccountLocks>map(RedisAccountLocks::new).orElseGet(InMemoryAccountLocks::new);
-        RevocationStore store = redis.<RevocationStore>map(r -> new RedisRevocationStore(r, lifetime,
-                InMemoryRevocationStore.DEFAULT_MAX_ENTRIES, clock)).orElseGet(() -> new InMemoryRevocationStore(lifetime));
+        RevocationStore store;
+        try {
+            store = redis.<RevocationStore>map(r -> new RedisRevocationStore(r, lifetime, InMemoryRevocationStore.DEFAULT_MAX_ENTRIES,
+                    clock)).orElseGet(() -> new InMemoryRevocationStore(lifetime));
+        } catch (SharedStateUnavailableException e) {
+            // a server that answers PING but refuses the blocklist's first write (a read-only replica, an ACL
+            // user without eval, out of memory): a start refusal in one line, as an unreachable server is
+            throw new StartRefusedException(e.getMessage() + "; the gateway keeps its sessions' blocklist and login locks there, "
+                    + "so it does not start without it");
+        }
         if (settings.revocationFile().isPresent()) {
             Path file = Path.of(settings.revocationFile().get());
             try {

@@ -90,4 +90,16 @@ class TwoReplicasIT {
         assertThatThrownBy(() -> TestGateway.start(env, clock)).isInstanceOf(StartRefusedException.class)
                 .hasMessageContaining("redis://127.0.0.1:9 (OMCP_REDIS_URL) does not answer").hasMessageNotContaining("password");
     }
+
+    @Test
+    void aRedisThatAnswersButRefusesTheBlocklistsSetUp_refusesTheStartInOneLine_namingWhy() {
+        // a read-only replica answers PING, then refuses the first write: that too is a start refusal, not a crash
+        try (RedisServerProcess replica = RedisServerProcess.start(java.util.List.of("--replicaof", "127.0.0.1", "1"),
+                java.util.Optional.empty())) {
+            Map<String, String> env = new HashMap<>(TestGateway.basicMode(dir));
+            env.put("OMCP_REDIS_URL", replica.url());
+            assertThatThrownBy(() -> TestGateway.start(env, clock)).isInstanceOf(StartRefusedException.class)
+                    .hasMessageContaining("READONLY").hasMessageContaining("does not start without it");
+        }
+    }
 }
