@@ -1,5 +1,6 @@
 package dev.omcp.sdk.connector;
 
+import dev.omcp.sdk.text.BackendText;
 import jakarta.json.JsonObject;
 import java.util.Objects;
 import java.util.regex.Pattern;
@@ -11,7 +12,9 @@ import java.util.regex.Pattern;
  * @param name unique source name, for example {@code prometheus} or {@code prod-loki}
  * @param type the connector type that serves it, for example {@code prometheus}
  * @param url the backend's base URL
- * @param tenant the tenant the source is bound to, or empty string for every tenant
+ * @param tenant the tenant the source is bound to, or empty string for every tenant; at most
+ *     {@value #MAX_TENANT} characters, none of them a control, format or line-separator character
+ *     but the zero-width (non-)joiner ({@link #TENANT_RULE})
  * @param settings the rest of the source entry (auth, TLS, metric overrides, connector-specific
  *     keys). Before the factory sees them, the gateway checks them, with {@code url} and without
  *     {@code auth}, {@code tls} and {@code headers}, against the manifest's {@code configSchema}
@@ -23,6 +26,11 @@ public record SourceConfig(String name, String type, String url, String tenant, 
     private static final Pattern NAME = Pattern.compile("[a-z0-9][a-z0-9._-]{0,62}");
     /** What a source name is, for messages: the rule {@link #isValidName} checks. */
     public static final String NAME_RULE = "1-63 lower-case letters, digits, '.', '_' or '-', starting with a letter or digit";
+    /** Longest tenant, the same bound the users file puts on a user's tenant. */
+    public static final int MAX_TENANT = 256;
+    /** What a tenant is, for messages. */
+    public static final String TENANT_RULE = "at most " + MAX_TENANT + " characters with no control, format or line-separator "
+            + "character";
     /** How much of a refused name a message shows: a name can be as long as a request. */
     private static final int SHOWN_NAME = 64;
 
@@ -35,6 +43,24 @@ public record SourceConfig(String name, String type, String url, String tenant, 
         if (!isValidName(name)) {
             throw new IllegalArgumentException("source name '" + shown(name) + "' must be " + NAME_RULE);
         }
+        if (!isValidTenant(tenant)) {
+            // a tenant is matched exactly against a principal's, and goes into audit entries and log lines:
+            // one no login can carry would bind the source to nobody, without a word
+            throw new IllegalArgumentException("tenant '" + BackendText.quoted(tenant, SHOWN_NAME) + "' of source '" + name
+                    + "' must have " + TENANT_RULE + " (shown as ?)");
+        }
+    }
+
+    /**
+     * Whether {@code tenant} can bind a source ({@link #TENANT_RULE}); the empty string (every
+     * tenant) can. The zero-width non-joiner and joiner are allowed: Persian and other names need them.
+     */
+    public static boolean isValidTenant(String tenant) {
+        if (tenant == null || tenant.length() > MAX_TENANT) {
+            return false;
+        }
+        String written = tenant.replace("\u200c", "").replace("\u200d", "");
+        return BackendText.escaped(written).equals(written);
     }
 
     /**

@@ -448,12 +448,13 @@ public final class SourceRegistry implements ManageSources, ConnectorUsers, Auto
     }
 
     /**
-     * @param unnamedTenant the binding a tenant user's draft without a tenant gets: their own for a
-     *     new source, the stored one (theirs or none) for a changed one
+     * @param unnamedTenant the binding a draft that does not name one gets (and a tenant user's draft
+     *     that names none, "" included): the caller's tenant for a new source, the stored one for a
+     *     changed one
      */
     private Object definition(SourceDraft draft, String url, JsonObject settings, Principal caller, SourceDefinition.Origin origin,
             String unnamedTenant) {
-        String tenant = draft.tenant();
+        String tenant = draft.tenant().orElse(unnamedTenant);
         if (!caller.tenant().isEmpty()) {
             if (!tenant.isEmpty() && !tenant.equals(caller.tenant())) {
                 return refused(SourceOutcome.INVALID, "you may bind sources only to your own tenant '" + caller.tenant() + "'");

@@ -456,6 +456,43 @@ class SourceRegistryTest {
     }
 
     @Test
+    void anOperatorsChangeThatLeavesTheTenantOut_keepsTheSourceBound_andOnlyAnExplicitEmptyTenantSharesIt() {
+        store.sources.add(def("acme-prom", "prometheus", "https://prom.example.com", "acme", JsonObject.EMPTY_JSON_OBJECT));
+        SourceRegistry registry = registry(false);
+
+        // an operator of the whole gateway changes one setting with a body that does not mention the tenant
+        SourceOutcome changed = registry.update("acme-prom", new SourceDraft("acme-prom", "prometheus", Optional.empty(),
+                Optional.empty(), true, Json.createObjectBuilder().add("step", "30s").build()), Principal.anonymous());
+
+        assertThat(changed).isInstanceOfSatisfying(SourceOutcome.Saved.class, s -> assertThat(s.source().tenant()).isEqualTo("acme"));
+        assertThat(store.sources.get(0).config().tenant()).isEqualTo("acme");
+        assertThat(registry.with(MetricsCapability.class, tenantUser("globex"))).isEmpty();
+
+        SourceOutcome shared = registry.update("acme-prom", new SourceDraft("acme-prom", "prometheus", Optional.empty(), "", true,
+                JsonObject.EMPTY_JSON_OBJECT), Principal.anonymous());
+        assertThat(shared).isInstanceOfSatisfying(SourceOutcome.Saved.class, s -> assertThat(s.source().tenant()).isEmpty());
+        assertThat(registry.with(MetricsCapability.class, tenantUser("globex"))).extracting(Bound::source).containsExactly("acme-prom");
+    }
+
+    @Test
+    void aTenantNoLoginCouldCarry_isRefusedBoundedAndNothingIsSaved() {
+        SourceRegistry registry = registry(false);
+        for (String tenant : List.of("ac\u001b[31mme", "acme\n2026-11-30 INFO forged", "acme\u202e", "t".repeat(257))) {
+            SourceOutcome outcome = registry.add(new SourceDraft("p", "prometheus", Optional.of("https://prom.example.com"), tenant, true,
+                    JsonObject.EMPTY_JSON_OBJECT), Principal.anonymous());
+            assertThat(outcome).isInstanceOfSatisfying(SourceOutcome.Refused.class, r -> {
+                assertThat(r.code()).isEqualTo(SourceOutcome.INVALID);
+                assertThat(r.reason()).contains("tenant").contains("at most 256 characters").hasSizeLessThan(300)
+                        .doesNotContain("\u001b").doesNotContain("\n").doesNotContain("\u202e");
+            });
+        }
+        // names that need the zero-width joiners, and any script, are tenants
+        assertThat(registry.add(new SourceDraft("p", "prometheus", Optional.of("https://prom.example.com"), "\u0645\u06cc\u200c\u0631",
+                true, JsonObject.EMPTY_JSON_OBJECT), Principal.anonymous())).isInstanceOf(SourceOutcome.Saved.class);
+        assertThat(store.saves).isEqualTo(1);
+    }
+
+    @Test
     void updateReplacesTheConnectorKeepsMaskedSecretsAndRefusesNewFilePaths() {
         JsonObject settings = Json.createObjectBuilder()
                 .add("auth", Json.createObjectBuilder().add("type", "bearer").add("token", "from-env"))

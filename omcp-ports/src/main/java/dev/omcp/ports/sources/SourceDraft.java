@@ -10,18 +10,25 @@ import java.util.Optional;
  * @param name unique source name
  * @param type connector type, for example {@code prometheus}
  * @param url the backend URL; empty on an update means "keep the current one"
- * @param tenant the tenant to bind the source to, or empty string for every tenant
+ * @param tenant the tenant to bind the source to, the empty string for every tenant, or empty when
+ *     the body did not say: a change then keeps the source's binding (a body that leaves the field
+ *     out must not make a tenant's source everyone's), a new source is bound to the caller's tenant
  * @param enabled whether the source should get a connector
  * @param settings connector settings ({@code auth}, {@code tls}, {@code metrics}, connector keys);
  *     a secret shown masked by {@link ManageSources#list} and sent back unchanged keeps its value
  */
-public record SourceDraft(String name, String type, Optional<String> url, String tenant, boolean enabled, JsonObject settings) {
+public record SourceDraft(String name, String type, Optional<String> url, Optional<String> tenant, boolean enabled, JsonObject settings) {
     public SourceDraft {
         Objects.requireNonNull(name, "name");
         Objects.requireNonNull(type, "type");
         Objects.requireNonNull(url, "url");
         Objects.requireNonNull(tenant, "tenant");
         Objects.requireNonNull(settings, "settings");
+    }
+
+    /** A draft that names its binding: {@code tenant} is the empty string for every tenant. */
+    public SourceDraft(String name, String type, Optional<String> url, String tenant, boolean enabled, JsonObject settings) {
+        this(name, type, url, Optional.of(tenant), enabled, settings);
     }
 
     /** Never prints the URL or the settings. */

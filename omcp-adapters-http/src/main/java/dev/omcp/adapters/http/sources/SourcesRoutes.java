@@ -120,7 +120,8 @@ public final class SourcesRoutes implements HttpModule {
                 .response(415, "the body is not application/json")
                 .handle(this::test);
         routes.route(HandlerType.PUT, "/api/sources/{name}").permission("sources", "write").tag("sources")
-                .summary("Replace a source; a masked secret or an omitted url keeps the stored value; needs sources:write")
+                .summary("Replace a source; a masked secret, an omitted url or an omitted tenant keeps the stored value; "
+                        + "needs sources:write")
                 .response(200, "replaced")
                 .response(400, "invalid body or URL refused by the egress guard, or the path's name is not a source name "
                         + "(OMCP_INVALID_PARAMETERS)")
@@ -291,7 +292,7 @@ public final class SourcesRoutes implements HttpModule {
             return Optional.empty();
         }
         return Optional.of(new SourceDraft(name.get(), type.get(), string(body, "url").filter(u -> !u.isBlank()),
-                string(body, "tenant").orElse(""), enabled == JsonValue.TRUE, settings.asJsonObject()));
+                string(body, "tenant"), enabled == JsonValue.TRUE, settings.asJsonObject()));
     }
 
     private static Optional<String> string(JsonObject body, String key) {

@@ -82,6 +82,9 @@ class SourcesRoutesIT {
         assertThat(updated.statusCode()).isEqualTo(200);
         assertThat(json(updated).getJsonObject("source").getBoolean("enabled")).isFalse();
         assertThat(sources.lastDraft.url()).isEmpty(); // omitted url: keep the stored one
+        assertThat(sources.lastDraft.tenant()).isEmpty(); // omitted tenant: keep the stored binding, not "every tenant"
+        call("PUT", "/api/sources/prom", "{\"type\":\"prometheus\",\"tenant\":\"\"}");
+        assertThat(sources.lastDraft.tenant()).contains(""); // said: every tenant
 
         assertThat(call("DELETE", "/api/sources/prom", null).statusCode()).isEqualTo(204);
         assertThat(call("DELETE", "/api/sources/prom", null).statusCode()).isEqualTo(404);
@@ -229,7 +232,8 @@ class SourcesRoutesIT {
                 URI uri = URI.create(u);
                 return uri.getScheme() + "://" + uri.getHost() + (uri.getPort() > 0 ? ":" + uri.getPort() : "");
             }).orElse("");
-            return new SourceView(d.name(), d.type(), endpoint, d.tenant(), d.enabled(), SourceDefinition.Origin.API, "connected", "",
+            return new SourceView(d.name(), d.type(), endpoint, d.tenant().orElse(""), d.enabled(), SourceDefinition.Origin.API,
+                    "connected", "",
                     List.of("queryMetrics"), Json.createObjectBuilder().add("auth", Json.createObjectBuilder().add("token", MASK)).build(),
                     new dev.omcp.ports.sources.SourceContact(java.util.Optional.of(java.time.Instant.parse("2026-11-28T10:00:00Z")),
                             java.util.Optional.of(java.time.Instant.parse("2026-11-28T10:05:00Z")),

@@ -106,6 +106,25 @@ class YamlSourceStoreIT {
     }
 
     @Test
+    void aTenantWithAnEscapeSequence_skipsItsSourceNamingWhy_andTheOthersLoad() throws Exception {
+        Path file = write("sources.yaml", """
+                sources:
+                  - name: acme-prom
+                    type: prometheus
+                    url: https://prom.example.com
+                    tenant: "acme\\e[2J"
+                  - name: shared
+                    type: prometheus
+                    url: https://prom.example.com
+                """);
+        SourcesDocument document = store(file, List.of()).load();
+
+        assertThat(document.sources()).extracting(SourceDefinition::name).containsExactly("shared");
+        assertThat(document.problems()).singleElement().asString().contains("entry 1").contains("tenant 'acme?[2J'")
+                .doesNotContain("\u001b");
+    }
+
+    @Test
     void aBrokenFileIsNeverOverwritten() throws Exception {
         Path file = write("sources.yaml", "sources:\n  - name: [unclosed\n");
         YamlSourceStore store = store(file, List.of());
