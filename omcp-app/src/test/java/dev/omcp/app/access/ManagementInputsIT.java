@@ -139,6 +139,19 @@ class ManagementInputsIT {
     }
 
     @Test
+    void aSourceTest_isAuditedWithTheNameItTested_likeAnAdd() throws IOException {
+        // the test route connects to whatever URL the body names: the audit trail must say which source it was
+        start();
+        Browser alice = ManagementUsers.login(gateway, "alice");
+        Browser.Reply tested = alice.post("/api/sources/test", "{\"name\": \"probe-me\", \"type\": \"prometheus\", "
+                + "\"url\": \"http://127.0.0.1:1\"}");
+        assertThat(tested.status()).as(tested.body()).isEqualTo(200);
+
+        assertThat(gateway.audit.events()).filteredOn(e -> e.path().equals("/api/sources/test"))
+                .singleElement().satisfies(e -> assertThat(e.target()).isEqualTo("probe-me"));
+    }
+
+    @Test
     void theRevocationList_saysWhetherEverySessionWasVoidedAtOnce_nullForTheInMemoryStore() throws IOException {
         // docs/access-control.md, Revocation: allSessionsRevokedAt is always a member; the in-memory
         // blocklist cannot lose entries while it runs, so it never voids every session at once

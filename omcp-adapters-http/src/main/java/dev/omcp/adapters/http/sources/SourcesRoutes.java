@@ -214,6 +214,8 @@ public final class SourcesRoutes implements HttpModule {
         if (draft.isEmpty()) {
             return;
         }
+        // like an add: the audit entry names the source whose URL the gateway was made to connect to
+        ApiCaller.auditTarget(ctx, JsonpExchange.printable(draft.get().name()));
         SourceCheck check = sources.test(draft.get(), caller.get());
         if (check.stage().equals("egress")) {
             refuse(ctx, new SourceOutcome.Refused(SourceOutcome.URL_REJECTED, check.message()));
