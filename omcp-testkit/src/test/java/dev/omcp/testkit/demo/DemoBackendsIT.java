@@ -21,6 +21,7 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneOffset;
+import java.util.List;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -63,6 +64,18 @@ class DemoBackendsIT {
         JsonArray replicaSets = json(get(backends.kubernetesUrl() + "/apis/apps/v1/replicasets", true).body()).asJsonObject().getJsonArray("items");
         assertThat(replicaSets.getJsonObject(0).getJsonObject("metadata").getJsonArray("ownerReferences").getJsonObject(0).getString("kind"))
                 .isEqualTo("Deployment");
+    }
+
+    @Test
+    void aBrokenPercentEscapeInAForm_isTheClientsMistake_400() throws Exception {
+        // a query target with one is refused by the HTTP server itself; a form body reaches the parameter reader
+        for (String url : List.of(backends.prometheusUrl() + "/api/v1/query", backends.lokiUrl() + "/loki/api/v1/query_range")) {
+            HttpResponse<String> response = CLIENT.send(HttpRequest.newBuilder(URI.create(url))
+                    .header("Content-Type", "application/x-www-form-urlencoded")
+                    .POST(HttpRequest.BodyPublishers.ofString("query=up%zz")).build(), HttpResponse.BodyHandlers.ofString());
+            assertThat(response.statusCode()).as(url + ": " + response.body()).isEqualTo(400);
+            assertThat(response.body()).contains("bad_data").contains("invalid URL escape");
+        }
     }
 
     @Test

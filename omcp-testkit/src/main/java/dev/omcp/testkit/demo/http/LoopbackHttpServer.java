@@ -114,7 +114,19 @@ public final class LoopbackHttpServer implements AutoCloseable {
                         break;
                     }
                 }
-                Request request = new Request(exchange, parameters(exchange));
+                Map<String, List<String>> parameters;
+                try {
+                    parameters = parameters(exchange);
+                } catch (IllegalArgumentException e) {
+                    // what the real backends answer to a broken %-escape: the client's mistake, not the server's
+                    byte[] body = "{\"status\":\"error\",\"errorType\":\"bad_data\",\"error\":\"invalid URL escape in the query or form\"}"
+                            .getBytes(StandardCharsets.UTF_8);
+                    exchange.getResponseHeaders().set("Content-Type", "application/json");
+                    exchange.sendResponseHeaders(400, body.length);
+                    exchange.getResponseBody().write(body);
+                    return;
+                }
+                Request request = new Request(exchange, parameters);
                 if (route == null) {
                     request.respond(404, "text/plain", "404 page not found\n");
                     return;
