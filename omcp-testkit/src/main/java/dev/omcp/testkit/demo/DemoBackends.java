@@ -8,6 +8,8 @@ import dev.omcp.testkit.demo.zipkin.FakeZipkinServer;
 import java.io.IOException;
 import java.security.SecureRandom;
 import java.time.Clock;
+import java.util.ArrayDeque;
+import java.util.Deque;
 import java.util.HexFormat;
 
 /**
@@ -23,20 +25,49 @@ public final class DemoBackends implements AutoCloseable {
     private final FakeZipkinServer zipkin;
     private final String kubernetesToken;
 
-    private DemoBackends(SimulatedSystem system, String kubernetesToken) throws IOException {
+    private DemoBackends(SimulatedSystem system, String kubernetesToken, FakePrometheusServer prometheus, FakeLokiServer loki,
+            FakeKubernetesApiServer kubernetes, FakeZipkinServer zipkin) {
         this.system = system;
         this.kubernetesToken = kubernetesToken;
-        this.prometheus = FakePrometheusServer.start(system);
-        this.loki = FakeLokiServer.start(system);
-        this.kubernetes = FakeKubernetesApiServer.start(system, kubernetesToken);
-        this.zipkin = FakeZipkinServer.start(system);
+        this.prometheus = prometheus;
+        this.loki = loki;
+        this.kubernetes = kubernetes;
+        this.zipkin = zipkin;
     }
 
     /** Starts every simulated backend for {@code system}. */
     public static DemoBackends start(SimulatedSystem system) throws IOException {
-        byte[] token = new byte[24];
-        new SecureRandom().nextBytes(token);
-        return new DemoBackends(system, HexFormat.of().formatHex(token));
+        byte[] bytes = new byte[24];
+        new SecureRandom().nextBytes(bytes);
+        String token = HexFormat.of().formatHex(bytes);
+        // a backend that cannot start must not leave the ones before it listening, with their threads, in a
+        // launcher or test that goes on (the demo prints the refusal and exits; a test class fails and the next runs)
+        Deque<AutoCloseable> started = new ArrayDeque<>();
+        try {
+            FakePrometheusServer prometheus = remember(started, FakePrometheusServer.start(system));
+            FakeLokiServer loki = remember(started, FakeLokiServer.start(system));
+            FakeKubernetesApiServer kubernetes = remember(started, FakeKubernetesApiServer.start(system, token));
+            FakeZipkinServer zipkin = remember(started, FakeZipkinServer.start(system));
+            return new DemoBackends(system, token, prometheus, loki, kubernetes, zipkin);
+        } catch (IOException | RuntimeException e) {
+            closeAll(started, e);
+            throw e;
+        }
+    }
+
+    private static <T extends AutoCloseable> T remember(Deque<AutoCloseable> started, T backend) {
+        started.push(backend);
+        return backend;
+    }
+
+    private static void closeAll(Deque<AutoCloseable> started, Exception cause) {
+        for (AutoCloseable backend : started) {
+            try {
+                backend.close();
+            } catch (Exception closing) {
+                cause.addSuppressed(closing);
+            }
+        }
     }
 
     /** Starts the standard demo shop on the system clock. */
