@@ -8,6 +8,7 @@ import dev.omcp.app.wiring.GatewayAssembly;
 import dev.omcp.app.wiring.StartRefusedException;
 import dev.omcp.testkit.demo.DemoBackends;
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Comparator;
@@ -32,6 +33,7 @@ public final class DemoCommand implements Callable<Integer> {
     public Integer call() throws IOException, InterruptedException {
         StopSignals stopSignals = StopSignals.install();
         Path work = Files.createTempDirectory("omcp-demo");
+        stopSignals.beforeHalt(() -> deleteOnHalt(work));
         try (DemoBackends backends = DemoBackends.startStandard()) {
             Map<String, String> overrides = DemoEnvironment.prepare(backends, work, Optional.empty());
             Settings settings;
@@ -83,6 +85,15 @@ public final class DemoCommand implements Callable<Integer> {
     /** The URL the demo prints for agents: the serve command's, brackets around an IPv6 address included. */
     static String mcpUrl(String host, int port) {
         return ServeCommand.mcpUrl(host, port);
+    }
+
+    /** Removes the demo's directory when an impatient second Ctrl+C skips the graceful stop that would. */
+    static void deleteOnHalt(Path dir) {
+        try {
+            deleteRecursively(dir);
+        } catch (IOException e) {
+            throw new UncheckedIOException("could not remove " + dir + " (" + e.getMessage() + "); remove it by hand", e);
+        }
     }
 
     private static void deleteRecursively(Path dir) throws IOException {

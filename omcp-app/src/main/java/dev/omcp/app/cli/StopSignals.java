@@ -1,7 +1,10 @@
 package dev.omcp.app.cli;
 
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.IntConsumer;
 import sun.misc.Signal;
 
 /**
@@ -18,25 +21,45 @@ import sun.misc.Signal;
 final class StopSignals {
     private final CountDownLatch requested = new CountDownLatch(1);
     private final AtomicInteger received = new AtomicInteger();
+    private final IntConsumer halt;
+    private final List<Runnable> beforeHalt = new CopyOnWriteArrayList<>();
 
-    private StopSignals() {}
+    StopSignals(IntConsumer halt) {
+        this.halt = halt;
+    }
 
     static StopSignals install() {
-        StopSignals signals = new StopSignals();
-        Signal.handle(new Signal("TERM"), signals::received);
-        Signal.handle(new Signal("INT"), signals::received);
+        // halt, not exit: a shutdown hook still waiting on the drain must not hold the process
+        StopSignals signals = new StopSignals(status -> Runtime.getRuntime().halt(status));
+        Signal.handle(new Signal("TERM"), signal -> signals.received(signal.getName(), signal.getNumber()));
+        Signal.handle(new Signal("INT"), signal -> signals.received(signal.getName(), signal.getNumber()));
         return signals;
     }
 
-    private void received(Signal signal) {
+    /**
+     * Runs {@code cleanup} when a second signal stops the process at once: what a graceful stop
+     * would remove (the demo's directory: its sources file, unpacked plugin and datasets) must not
+     * pile up in the temporary directory because the operator did not wait. It should be quick; a failure is reported, not thrown.
+     */
+    void beforeHalt(Runnable cleanup) {
+        beforeHalt.add(cleanup);
+    }
+
+    void received(String name, int number) {
         if (received.incrementAndGet() == 1) {
             requested.countDown();
             return;
         }
-        System.err.println("omcp: a second SIG" + signal.getName() + ": stopping now, without waiting for in-flight requests");
+        System.err.println("omcp: a second SIG" + name + ": stopping now, without waiting for in-flight requests");
+        for (Runnable cleanup : beforeHalt) {
+            try {
+                cleanup.run();
+            } catch (RuntimeException e) {
+                System.err.println("omcp: could not clean up before stopping: " + e);
+            }
+        }
         System.err.flush();
-        // halt, not exit: a shutdown hook still waiting on the drain must not hold the process
-        Runtime.getRuntime().halt(128 + signal.getNumber());
+        halt.accept(128 + number);
     }
 
     /** Blocks until a stop signal came (at once if one came already) or the thread is interrupted. */
