@@ -3,13 +3,14 @@ package dev.omcp.app.cli;
 import ch.qos.logback.classic.Level;
 import ch.qos.logback.classic.Logger;
 import ch.qos.logback.classic.LoggerContext;
+import ch.qos.logback.classic.PatternLayout;
 import ch.qos.logback.classic.encoder.JsonEncoder;
-import ch.qos.logback.classic.encoder.PatternLayoutEncoder;
 import ch.qos.logback.classic.spi.Configurator;
 import ch.qos.logback.classic.spi.ConfiguratorRank;
 import ch.qos.logback.classic.spi.ILoggingEvent;
 import ch.qos.logback.core.ConsoleAppender;
 import ch.qos.logback.core.encoder.Encoder;
+import ch.qos.logback.core.encoder.LayoutWrappingEncoder;
 import ch.qos.logback.core.spi.ContextAwareBase;
 import ch.qos.logback.core.status.NopStatusListener;
 
@@ -28,7 +29,8 @@ import ch.qos.logback.core.status.NopStatusListener;
 public final class LauncherLogConfigurator extends ContextAwareBase implements Configurator {
     static final String LEVEL_PROPERTY = "omcp.log.level";
     static final String FORMAT_PROPERTY = "omcp.log.appender";
-    private static final String PATTERN = "%d{yyyy-MM-dd'T'HH:mm:ss.SSSXXX} %-5level %logger{24} %msg%n%ex{short}";
+    private static final String PATTERN = "%d{yyyy-MM-dd'T'HH:mm:ss.SSSXXX} %-5level %logger{24} %" + OneLineMessageConverter.WORD
+            + "%n%ex{short}";
 
     /** Public for Logback's service loader. */
     public LauncherLogConfigurator() {}
@@ -58,7 +60,7 @@ public final class LauncherLogConfigurator extends ContextAwareBase implements C
         return ExecutionStatus.DO_NOT_INVOKE_NEXT_IF_ANY;
     }
 
-    private static Encoder<ILoggingEvent> encoder(LoggerContext context, boolean json) {
+    static Encoder<ILoggingEvent> encoder(LoggerContext context, boolean json) {
         if (json) {
             JsonEncoder encoder = new JsonEncoder();
             encoder.setContext(context);
@@ -66,12 +68,21 @@ public final class LauncherLogConfigurator extends ContextAwareBase implements C
             encoder.setWithNanoseconds(false);
             encoder.setWithContext(false);
             encoder.setWithArguments(false);
+            // the event with its values: Logback's "message" is the template ("event=listening url={}"),
+            // which alone left every JSON line without the values it was written for
+            encoder.setWithMessage(false);
+            encoder.setWithFormattedMessage(true);
             encoder.start();
             return encoder;
         }
-        PatternLayoutEncoder encoder = new PatternLayoutEncoder();
+        PatternLayout layout = new PatternLayout();
+        layout.setContext(context);
+        layout.getInstanceConverterMap().put(OneLineMessageConverter.WORD, OneLineMessageConverter::new);
+        layout.setPattern(PATTERN);
+        layout.start();
+        LayoutWrappingEncoder<ILoggingEvent> encoder = new LayoutWrappingEncoder<>();
         encoder.setContext(context);
-        encoder.setPattern(PATTERN);
+        encoder.setLayout(layout);
         encoder.start();
         return encoder;
     }

@@ -34,7 +34,9 @@ class LauncherLoggingSystemTest {
             assertThat(event.getString("level")).isNotBlank();
             assertThat(event.getString("loggerName")).startsWith("dev.omcp");
         }
-        assertThat(events).anySatisfy(line -> assertThat(line).contains("event=listening"));
+        assertThat(events).as("each event with its values, not Logback's template with {} in it")
+                .anySatisfy(line -> assertThat(Jsonp.reader(new StringReader(line)).readObject().getString("formattedMessage"))
+                        .contains("event=listening").containsPattern("port=\\d+"));
     }
 
     @Test
