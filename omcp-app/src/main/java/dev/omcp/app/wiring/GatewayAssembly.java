@@ -170,8 +170,8 @@ public final class GatewayAssembly implements AutoCloseable {
         HealthThresholdsStore thresholdsStore = options.throwawayFiles()
                 ? HealthThresholdsStore.memoryOnly("the demo's files are removed when it stops")
                 : sourceStore.thresholds();
-        ManagementApiAssembly.modules(settings, gateway, tools.toolkit(), sources.registry(), thresholdsStore, access.policy(), clock,
-                random, audit.persisted()).forEach(httpBuilder::module);
+        ManagementApiAssembly.modules(settings, gateway, tools.toolkit(), sources.registry(), thresholdsStore, document.healthThresholds(),
+                access.policy(), clock, random, audit.persisted()).forEach(httpBuilder::module);
         GatewayHttpServer httpServer;
         try {
             httpServer = httpBuilder.build().start();

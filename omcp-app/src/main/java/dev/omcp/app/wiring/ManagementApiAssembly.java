@@ -15,6 +15,7 @@ import dev.omcp.core.tools.observability.Toolkit;
 import dev.omcp.ports.access.AccessPolicy;
 import dev.omcp.ports.postmortems.PostmortemStoreException;
 import dev.omcp.ports.settings.HealthThresholdsStore;
+import dev.omcp.ports.settings.StoredThresholds;
 import dev.omcp.ports.sources.ManageSources;
 import dev.omcp.sdk.json.Jsonp;
 import jakarta.json.JsonObject;
@@ -37,8 +38,9 @@ final class ManagementApiAssembly {
 
     /** The route modules, ready to add to the HTTP server. */
     static List<HttpModule> modules(Settings settings, Gateway gateway, Toolkit toolkit, ManageSources sources,
-            HealthThresholdsStore thresholds, AccessPolicy policy, Clock clock, SecureRandom random, boolean auditPersisted) {
-        RuntimeSettings runtime = new RuntimeSettings(toolkit, fixedSettings(settings, auditPersisted), thresholds);
+            HealthThresholdsStore thresholds, StoredThresholds thresholdsAtStart, AccessPolicy policy, Clock clock, SecureRandom random,
+            boolean auditPersisted) {
+        RuntimeSettings runtime = new RuntimeSettings(toolkit, fixedSettings(settings, auditPersisted), thresholds, thresholdsAtStart);
         JsonlPostmortemStore store = new JsonlPostmortemStore(settings.management().postmortemsFile());
         try {
             // read now, so a torn last line left by a crash is logged at start-up rather than at first use

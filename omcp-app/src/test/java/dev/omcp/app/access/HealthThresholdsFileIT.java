@@ -132,6 +132,31 @@ class HealthThresholdsFileIT {
     }
 
     @Test
+    void aVariableThatEqualsTheDefault_staysInTheFile_whenAnotherSignalChanges() throws IOException {
+        // the shipped default 500 written as a variable's default, so that a deployment can set it
+        Path file = sourcesFile("""
+                health:
+                  thresholds:
+                    latency_p99:
+                      degraded: ${OMCP_IT_P99_DEGRADED_MS:-500}
+                """);
+        Map<String, String> env = env(file);
+        start(env);
+        Browser olivia = ManagementUsers.login(gateway, "olivia");
+
+        Browser.Reply changed = olivia.send("PUT", "/api/health/thresholds", "{\"cpu\": {\"critical\": 0.99}}");
+
+        assertThat(changed.status()).as(changed.body()).isEqualTo(200);
+        assertThat(Files.readString(file)).contains("degraded: ${OMCP_IT_P99_DEGRADED_MS:-500}", "critical: 0.99");
+        // the deployment now sets the variable: it still steers the threshold
+        env.put("OMCP_IT_P99_DEGRADED_MS", "300");
+        restart(env);
+        JsonNode after = ManagementUsers.login(gateway, "olivia").get("/api/health/thresholds").json().path("thresholds");
+        assertThat(after.path("latency_p99").path("degraded").asDouble()).isEqualTo(300);
+        assertThat(after.path("cpu").path("critical").asDouble()).isEqualTo(0.99);
+    }
+
+    @Test
     void whenTheFileCannotBeWritten_theChangeIsRefusedWith503_andNothingChanges() throws IOException {
         Path file = sourcesFile("");
         start(env(file));

@@ -40,17 +40,29 @@ public final class RuntimeSettings implements ManageSettings {
     private final HealthThresholdsStore store;
     /** One change at a time: the file and the toolkit must agree on which change came last. */
     private final ReentrantLock changes = new ReentrantLock();
+    /**
+     * The block as the store holds it: read at start, then as last written (guarded by
+     * {@link #changes}). A save keeps what of it still holds, so the operator's {@code ${VAR}} survives.
+     */
+    private JsonObject written;
 
     /**
      * @param toolkit the tools' shared state, whose thresholds this changes
      * @param fixed the settings fixed at start that operators may see: never a secret, a URL or a
      *     path (the composition root chooses them)
      * @param store where changes persist (the sources file), or a memory-only store
+     * @param atStart the store's block as the gateway started with it (the toolkit's thresholds came from it)
      */
-    public RuntimeSettings(Toolkit toolkit, JsonObject fixed, HealthThresholdsStore store) {
+    public RuntimeSettings(Toolkit toolkit, JsonObject fixed, HealthThresholdsStore store, StoredThresholds atStart) {
         this.toolkit = Objects.requireNonNull(toolkit, "toolkit");
         this.fixed = Objects.requireNonNull(fixed, "fixed");
         this.store = Objects.requireNonNull(store, "store");
+        this.written = atStart instanceof StoredThresholds.Found found ? found.overrides() : JsonValue.EMPTY_JSON_OBJECT;
+    }
+
+    /** Settings over a store that held no thresholds at start. */
+    public RuntimeSettings(Toolkit toolkit, JsonObject fixed, HealthThresholdsStore store) {
+        this(toolkit, fixed, store, StoredThresholds.absent());
     }
 
     /** Settings whose changes are kept in memory only. */
@@ -142,8 +154,10 @@ public final class RuntimeSettings implements ManageSettings {
         try {
             boolean persistent = store.persistent();
             if (persistent) {
+                JsonObject overrides = thresholds.overridesOfDefaultsKeeping(written);
                 try {
-                    store.save(thresholds.overridesOfDefaults());
+                    store.save(overrides);
+                    written = overrides;
                 } catch (SettingsStoreException e) {
                     LOG.error("event=settings-not-persisted actor=\"{}\" changed={} store=\"{}\" reason=\"{}\"", caller.id(), CHANGEABLE,
                             store.describe(), e.getMessage());

@@ -128,6 +128,26 @@ class RuntimeSettingsTest {
     }
 
     @Test
+    void aFieldTheFileWroteThatStillHolds_isWrittenAgain_evenWhenItEqualsTheDefault() {
+        RecordingStore store = new RecordingStore();
+        // latency's degraded 500 is the shipped default, written in the file as ${P99_MS:-500}
+        RuntimeSettings persisted = new RuntimeSettings(toolkit, JsonObject.EMPTY_JSON_OBJECT, store, new StoredThresholds.Found(json("""
+                {"latency_p99": {"degraded": 500, "critical": 1200}, "memory": {"enabled": false, "degraded": 0.9}}""")));
+
+        persisted.replaceHealthThresholds(json("""
+                {"latency_p99": {"critical": 1500}, "cpu": {"degraded": 0.7}, "memory": {"enabled": false}}"""), OPS);
+
+        // critical changed; degraded still says what the file said, so the store can keep its ${VAR}
+        assertThat(store.saved).last().isEqualTo(json("""
+                {"latency_p99": {"degraded": 500, "critical": 1500}, "cpu": {"degraded": 0.7},
+                 "memory": {"enabled": false, "degraded": 0.9}}"""));
+
+        // what was written last is what the next change keeps from: a value that no longer holds goes
+        persisted.replaceHealthThresholds(json("{\"latency_p99\": {\"degraded\": 400}}"), OPS);
+        assertThat(store.saved).last().isEqualTo(json("{\"latency_p99\": {\"degraded\": 400}}"));
+    }
+
+    @Test
     void whenTheSourcesFileCannotBeWritten_nothingChanges_andTheReasonIsGiven() {
         RecordingStore store = new RecordingStore();
         store.failing = true;

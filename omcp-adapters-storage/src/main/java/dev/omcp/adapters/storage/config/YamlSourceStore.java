@@ -10,6 +10,7 @@ import dev.omcp.ports.sources.SourceStore;
 import dev.omcp.ports.sources.SourceStoreException;
 import dev.omcp.ports.sources.SourcesDocument;
 import dev.omcp.sdk.connector.SourceConfig;
+import dev.omcp.sdk.text.BackendText;
 import dev.omcp.adapters.storage.files.OperatorTextFile;
 import dev.omcp.adapters.storage.yaml.YamlExpansion;
 import dev.omcp.adapters.storage.yaml.YamlProblem;
@@ -289,7 +290,7 @@ public final class YamlSourceStore implements SourceStore {
         List<String> errors = new ArrayList<>();
         for (Object key : block.keySet()) {
             if (!THRESHOLDS.equals(key)) {
-                errors.add(HEALTH + "." + key + ": unknown key; the health block holds '" + THRESHOLDS + "' only");
+                errors.add(HEALTH + "." + quotedKey(key) + ": unknown key; the health block holds '" + THRESHOLDS + "' only");
             }
         }
         Object thresholds = block.get(THRESHOLDS);
@@ -321,7 +322,7 @@ public final class YamlSourceStore implements SourceStore {
             if (fields instanceof Map<?, ?> fieldMap) {
                 JsonObjectBuilder signalJson = Jsonp.object();
                 asStringMap(fieldMap).forEach((field, value) -> {
-                    String where = path + "." + signal + "." + field;
+                    String where = path + "." + quotedKey(signal) + "." + quotedKey(field);
                     if (value instanceof String text && Substitution.hasReference(text)) {
                         String substituted = substitution.apply(text).strip();
                         Optional<BigDecimal> number = decimal(substituted);
@@ -338,13 +339,21 @@ public final class YamlSourceStore implements SourceStore {
             } else {
                 try {
                     // not a mapping: passed on so the core names what a signal needs
-                    out.add(signal, json(fields, path + "." + signal));
+                    out.add(signal, json(fields, path + "." + quotedKey(signal)));
                 } catch (IllegalArgumentException e) {
-                    errors.add(path + "." + signal + ": " + e.getMessage());
+                    errors.add(path + "." + quotedKey(signal) + ": " + e.getMessage());
                 }
             }
         });
         return out.build();
+    }
+
+    /**
+     * A key of the health block as a problem quotes it: the start-refused message and its log line
+     * print it, so a key (quoted YAML may hold line breaks and escapes) stays one printable line, cut.
+     */
+    private static String quotedKey(Object key) {
+        return BackendText.quoted(key, 64);
     }
 
     private static Optional<BigDecimal> decimal(String text) {

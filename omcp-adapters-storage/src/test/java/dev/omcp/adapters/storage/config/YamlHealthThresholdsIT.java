@@ -109,6 +109,21 @@ class YamlHealthThresholdsIT {
     }
 
     @Test
+    void keysInProblems_areQuotedOnOneLine_soTheStartRefusalCannotForgeALine() throws Exception {
+        StoredThresholds odd = store(write("""
+                health:
+                  "colour\\nevent=forged": red
+                  thresholds:
+                    cpu: {"when\\u001b[2J": 2026-01-01}
+                """)).load().healthThresholds();
+
+        assertThat(odd).isInstanceOfSatisfying(StoredThresholds.Unreadable.class, u -> assertThat(u.errors()).containsExactly(
+                "health.colour?event=forged: unknown key; the health block holds 'thresholds' only",
+                "health.thresholds.cpu.when?[2J: 'health.thresholds.cpu.when?[2J' has a value of an unsupported YAML type "
+                        + "(dates and binary are not settings)"));
+    }
+
+    @Test
     void savingThresholds_rewritesOnlyTheBlock_andKeepsEveryVariableReference() throws Exception {
         Path file = write(FILE);
         Files.setPosixFilePermissions(file, PosixFilePermissions.fromString("rw-r-----"));

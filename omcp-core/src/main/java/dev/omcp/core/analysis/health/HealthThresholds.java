@@ -1,6 +1,7 @@
 package dev.omcp.core.analysis.health;
 
 import dev.omcp.sdk.json.Jsonp;
+import dev.omcp.sdk.text.BackendText;
 
 import jakarta.json.JsonNumber;
 import jakarta.json.JsonObject;
@@ -33,6 +34,14 @@ public final class HealthThresholds {
     /** Latency thresholds above one hour are refused as a unit mistake (seconds for milliseconds). */
     static final double MAX_LATENCY_MS = 3_600_000;
     static final double MAX_WEIGHT = 100;
+    /**
+     * How many unknown signals, or unknown fields of one signal, an answer names; the rest are
+     * counted. A body of a megabyte of made-up keys would otherwise come back as tens of megabytes
+     * of errors.
+     */
+    static final int MAX_NAMED_UNKNOWN = 10;
+    /** How much of a key an error quotes: keys come from request bodies and files, any length and any characters. */
+    private static final int MAX_QUOTED_KEY = 64;
 
     private final Map<HealthSignal, SignalThreshold> bySignal;
 
@@ -101,11 +110,14 @@ public final class HealthThresholds {
         List<String> errors = new ArrayList<>();
         Map<HealthSignal, SignalThreshold> result = new EnumMap<>(HealthSignal.class);
         result.putAll(bySignal);
+        int unknown = 0;
         for (Map.Entry<String, JsonValue> entry : json.entrySet()) {
-            String where = path + "." + entry.getKey();
+            String where = path + "." + quoted(entry.getKey());
             Optional<HealthSignal> signal = HealthSignal.fromWireName(entry.getKey());
             if (signal.isEmpty()) {
-                errors.add(where + ": unknown signal; known signals are " + HealthSignal.wireNames());
+                if (++unknown <= MAX_NAMED_UNKNOWN) {
+                    errors.add(where + ": unknown signal; known signals are " + HealthSignal.wireNames());
+                }
                 continue;
             }
             if (entry.getValue().getValueType() != JsonValue.ValueType.OBJECT) {
@@ -116,6 +128,16 @@ public final class HealthThresholds {
             SignalThreshold base = bySignal.getOrDefault(s, defaults().bySignal.get(s));
             readSignal(s, base, entry.getValue().asJsonObject(), where, errors).ifPresentOrElse(
                     t -> result.put(s, t), () -> result.remove(s));
+        }
+        if (unknown > MAX_NAMED_UNKNOWN) {
+            errors.add(path + ": and " + (unknown - MAX_NAMED_UNKNOWN) + " more unknown signals; known signals are "
+                    + HealthSignal.wireNames());
+        }
+        if (errors.isEmpty() && result.isEmpty()) {
+            // nothing would be measured: every service would read "unknown, no signal returned data", as if
+            // no source knew it, rather than "not judged"
+            errors.add(path + ": every signal is disabled, so get_service_health could only answer unknown for every service; "
+                    + "keep at least one of " + HealthSignal.wireNames() + " enabled");
         }
         return errors.isEmpty() ? new Valid(new HealthThresholds(result)) : new Invalid(errors);
     }
@@ -128,8 +150,9 @@ public final class HealthThresholds {
         double degraded = base.degraded();
         double critical = base.critical();
         double weight = base.weight();
+        int unknown = 0;
         for (Map.Entry<String, JsonValue> f : o.entrySet()) {
-            String field = where + "." + f.getKey();
+            String field = where + "." + quoted(f.getKey());
             switch (f.getKey()) {
                 case "enabled" -> {
                     JsonValue v = f.getValue();
@@ -154,8 +177,16 @@ public final class HealthThresholds {
                         errors.add(field + ": " + s.wireName() + " is always read from the metric " + s.metric());
                     }
                 }
-                default -> errors.add(field + ": unknown field; allowed are degraded, critical, weight, enabled");
+                default -> {
+                    if (++unknown <= MAX_NAMED_UNKNOWN) {
+                        errors.add(field + ": unknown field; allowed are degraded, critical, weight, enabled");
+                    }
+                }
             }
+        }
+        if (unknown > MAX_NAMED_UNKNOWN) {
+            errors.add(where + ": and " + (unknown - MAX_NAMED_UNKNOWN) + " more unknown fields; allowed are degraded, critical, "
+                    + "weight, enabled");
         }
         if (errors.size() > before) {
             return Optional.empty();
@@ -189,6 +220,11 @@ public final class HealthThresholds {
         }
         errors.add(field + ": must be a number");
         return fallback;
+    }
+
+    /** A key as an error path quotes it: one line, printable, bounded. */
+    private static String quoted(String key) {
+        return BackendText.quoted(key, MAX_QUOTED_KEY);
     }
 
     private static String num(double d) {
@@ -231,6 +267,47 @@ public final class HealthThresholds {
             }
         }
         return b.build();
+    }
+
+    /**
+     * {@link #overridesOfDefaults()}, plus each field of {@code written} (the block as the sources
+     * file holds it now) that still says what this model says, even where that is the default: the
+     * operator's {@code degraded: ${P99_MS:-500}} equals the default 500, and dropping it at the
+     * next API change would cut the variable off without a word, so that a later {@code P99_MS=300}
+     * no longer applies. An entry of a signal that was disabled and still is stays as written. What
+     * no longer holds is left to the smallest form. {@link #parse} of it gives this model back.
+     */
+    public JsonObject overridesOfDefaultsKeeping(JsonObject written) {
+        JsonObject smallest = overridesOfDefaults();
+        JsonObjectBuilder b = Jsonp.provider().createObjectBuilder();
+        for (HealthSignal s : HealthSignal.values()) {
+            JsonObject now = smallest.get(s.wireName()) instanceof JsonObject o ? o : JsonValue.EMPTY_JSON_OBJECT;
+            JsonObject was = written.get(s.wireName()) instanceof JsonObject o ? o : JsonValue.EMPTY_JSON_OBJECT;
+            SignalThreshold t = bySignal.get(s);
+            JsonObject entry;
+            if (t == null) {
+                entry = was.get("enabled") == JsonValue.FALSE ? was : now;
+            } else {
+                JsonObjectBuilder fields = Jsonp.provider().createObjectBuilder();
+                keepOrSet(fields, "degraded", now, was, t.degraded());
+                keepOrSet(fields, "critical", now, was, t.critical());
+                keepOrSet(fields, "weight", now, was, t.weight());
+                entry = fields.build();
+            }
+            if (!entry.isEmpty()) {
+                b.add(s.wireName(), entry);
+            }
+        }
+        return b.build();
+    }
+
+    /** The field as the smallest form has it, else as it was written if it still holds {@code value}. */
+    private static void keepOrSet(JsonObjectBuilder fields, String name, JsonObject now, JsonObject was, double value) {
+        if (now.containsKey(name)) {
+            fields.add(name, now.get(name));
+        } else if (was.get(name) instanceof JsonNumber n && n.doubleValue() == value) {
+            fields.add(name, n);
+        }
     }
 
     /** A whole number as an integer (so files read {@code 1200}, not {@code 1200.0}). */

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import jakarta.json.Json;
 import jakarta.json.JsonObject;
+import jakarta.json.JsonObjectBuilder;
 import java.io.StringReader;
 import org.junit.jupiter.api.Test;
 
@@ -111,5 +112,73 @@ class HealthThresholdsTest {
         assertThat(overrides.getJsonObject("latency_p99").getJsonNumber("critical").isIntegral()).isTrue();
         assertThat(HealthThresholds.parse(overrides)).isEqualTo(new HealthThresholds.Valid(t));
         assertThat(HealthThresholds.defaults().overridesOfDefaults()).isEmpty();
+    }
+
+    @Test
+    void unknownKeys_areQuotedOnOneLine_andCut() {
+        JsonObject body = Json.createObjectBuilder()
+                .add("disk\nevent=forged", Json.createObjectBuilder())
+                .add("cpu", Json.createObjectBuilder().add("x".repeat(5000), 1))
+                .build();
+
+        HealthThresholds.Parsed p = HealthThresholds.parse(body);
+
+        assertThat(((HealthThresholds.Invalid) p).errors()).containsExactlyInAnyOrder(
+                "thresholds.disk?event=forged: unknown signal; known signals are error_rate, latency_p99, cpu, memory, request_rate_drop",
+                "thresholds.cpu." + "x".repeat(64) + "…: unknown field; allowed are degraded, critical, weight, enabled");
+    }
+
+    @Test
+    void manyUnknownKeys_nameTenAndCountTheRest_soTheAnswerStaysSmall() {
+        JsonObjectBuilder body = Json.createObjectBuilder();
+        JsonObjectBuilder cpu = Json.createObjectBuilder();
+        for (int i = 0; i < 5000; i++) {
+            body.add("signal" + i, Json.createObjectBuilder());
+            cpu.add("field" + i, 1);
+        }
+        body.add("cpu", cpu);
+
+        HealthThresholds.Parsed p = HealthThresholds.parse(body.build());
+
+        var errors = ((HealthThresholds.Invalid) p).errors();
+        assertThat(errors).hasSize(2 * HealthThresholds.MAX_NAMED_UNKNOWN + 2)
+                .contains("thresholds.signal0: unknown signal; known signals are error_rate, latency_p99, cpu, memory, request_rate_drop",
+                        "thresholds: and 4990 more unknown signals; known signals are error_rate, latency_p99, cpu, memory, "
+                                + "request_rate_drop",
+                        "thresholds.cpu.field0: unknown field; allowed are degraded, critical, weight, enabled",
+                        "thresholds.cpu: and 4990 more unknown fields; allowed are degraded, critical, weight, enabled");
+    }
+
+    @Test
+    void overridesKeepingWhatWasWritten_keepFieldsThatStillHold_andParseBackToTheSameModel() {
+        HealthThresholds t = ((HealthThresholds.Valid) HealthThresholds.parse(json("""
+                {"latency_p99": {"critical": 1500}, "error_rate": {"enabled": false}}"""))).thresholds();
+        JsonObject written = json("""
+                {"latency_p99": {"degraded": 500, "critical": 1200, "weight": 2},
+                 "cpu": {"degraded": 0.5},
+                 "error_rate": {"enabled": false, "weight": 5}}""");
+
+        JsonObject overrides = t.overridesOfDefaultsKeeping(written);
+
+        // latency's degraded and weight equal the defaults but still hold; its critical and cpu's degraded no longer do
+        assertThat(overrides).isEqualTo(json("""
+                {"error_rate": {"enabled": false, "weight": 5}, "latency_p99": {"degraded": 500, "critical": 1500, "weight": 2}}"""));
+        assertThat(HealthThresholds.parse(overrides)).isEqualTo(new HealthThresholds.Valid(t));
+        assertThat(t.overridesOfDefaultsKeeping(JsonObject.EMPTY_JSON_OBJECT)).isEqualTo(t.overridesOfDefaults());
+    }
+
+    @Test
+    void everySignalDisabled_isRefused_becauseEveryServiceWouldReadUnknown() {
+        HealthThresholds.Parsed none = HealthThresholds.parse(json("""
+                {"error_rate": {"enabled": false}, "latency_p99": {"enabled": false}, "cpu": {"enabled": false},
+                 "memory": {"enabled": false}, "request_rate_drop": {"enabled": false}}"""));
+
+        assertThat(((HealthThresholds.Invalid) none).errors()).containsExactly("thresholds: every signal is disabled, so "
+                + "get_service_health could only answer unknown for every service; keep at least one of error_rate, latency_p99, "
+                + "cpu, memory, request_rate_drop enabled");
+        HealthThresholds.Parsed one = HealthThresholds.parse(json("""
+                {"error_rate": {"enabled": false}, "latency_p99": {"enabled": false}, "cpu": {"enabled": false},
+                 "memory": {"enabled": false}}"""));
+        assertThat(one).isInstanceOf(HealthThresholds.Valid.class);
     }
 }
