@@ -7,13 +7,18 @@ import dev.omcp.sdk.connector.ConnectorException;
 import dev.omcp.sdk.connector.ConnectorException.Kind;
 import dev.omcp.sdk.connector.SourceConfig;
 import dev.omcp.sdk.connector.TlsMaterial;
+import dev.omcp.sdk.text.BackendText;
+import java.net.URI;
+import java.net.URISyntaxException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Base64;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
+import java.util.regex.Pattern;
 import org.yaml.snakeyaml.LoaderOptions;
 import org.yaml.snakeyaml.Yaml;
 import org.yaml.snakeyaml.constructor.SafeConstructor;
@@ -33,6 +38,10 @@ final class Credentials {
     static final String SERVICE_ACCOUNT_DIR = "/var/run/secrets/kubernetes.io/serviceaccount";
     static final String IN_CLUSTER_URL = "https://kubernetes.default.svc";
     private static final int MAX_KUBECONFIG_BYTES = 1 << 20;
+    /** A URL's scheme and {@code //}: what a server without one lacks. */
+    private static final Pattern WITH_SCHEME = Pattern.compile("[A-Za-z][A-Za-z0-9+.-]*://");
+    /** The most characters of a kubeconfig name a message repeats. */
+    private static final int MAX_QUOTED_CHARS = 64;
 
     private Credentials() {}
 
@@ -103,13 +112,43 @@ final class Credentials {
         Optional<String> cert = pem(user, "client-certificate-data", "client-certificate", base);
         Optional<String> key = pem(user, "client-key-data", "client-key", base);
         boolean skip = Boolean.TRUE.equals(cluster.get("insecure-skip-tls-verify"));
-        String server = string(cluster, "server");
-        if (server.isEmpty()) {
-            throw bad("the kubeconfig cluster has no server");
-        }
+        String clusterName = string(ctx, "cluster");
+        String server = serverUrl(string(cluster, "server"), clusterName, ca.isPresent() || cert.isPresent() || skip);
         Optional<String> token = Optional.of(string(user, "token")).filter(t -> !t.isEmpty());
         Optional<Path> tokenFile = Optional.of(string(user, "tokenFile")).filter(t -> !t.isEmpty()).map(base::resolve);
         return new ClusterAccess(server, context.httpClient(new TlsMaterial(ca, cert, key, skip)), token, tokenFile, context.clock());
+    }
+
+    /**
+     * The cluster's server as the base URL of every request. kubectl (client-go) also accepts a server
+     * without a scheme ({@code 10.0.0.1:6443}): https when the cluster has TLS settings, else http;
+     * so does this. Anything else that is no http(s) URL with a host is refused here, naming the
+     * cluster, rather than failing the source's start as an unexpected error.
+     */
+    private static String serverUrl(String server, String clusterName, boolean tls) throws ConnectorException {
+        String url = server.strip();
+        if (url.isEmpty()) {
+            throw bad("the kubeconfig cluster " + quoted(clusterName) + " has no server");
+        }
+        if (!WITH_SCHEME.matcher(url).lookingAt()) {
+            url = (tls ? "https://" : "http://") + url;
+        }
+        try {
+            URI uri = new URI(url);
+            String scheme = uri.getScheme().toLowerCase(Locale.ROOT);
+            if ((scheme.equals("https") || scheme.equals("http")) && uri.getHost() != null && uri.getRawQuery() == null
+                    && uri.getRawFragment() == null) {
+                return url;
+            }
+        } catch (URISyntaxException e) {
+            // refused below, without the server's text: a URL may carry credentials
+        }
+        throw bad("the kubeconfig cluster " + quoted(clusterName) + " has a server that is not an http(s) URL with a host name or "
+                + "address (https://host:port, optionally with a path); fix its server in the kubeconfig");
+    }
+
+    private static String quoted(String name) {
+        return "'" + BackendText.quoted(name, MAX_QUOTED_CHARS) + "'";
     }
 
     private static Optional<String> pem(Map<String, Object> section, String dataKey, String fileKey, Path base) throws ConnectorException {
@@ -142,7 +181,7 @@ final class Credentials {
                 }
             }
         }
-        throw bad("the kubeconfig has no " + field + " named '" + name + "'");
+        throw bad("the kubeconfig has no " + field + " named " + quoted(name));
     }
 
     private static String string(Map<String, Object> map, String key) {

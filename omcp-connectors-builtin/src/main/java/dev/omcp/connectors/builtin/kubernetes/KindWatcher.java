@@ -354,7 +354,7 @@ final class KindWatcher implements Runnable {
                 return new Expired();
             }
             if (status < 200 || status > 299) {
-                throw BackendHttp.statusFailure(status, body, "Kubernetes");
+                throw refused("list", status, body);
             }
             return pageOf(http.json(body), listing);
         });
@@ -521,8 +521,7 @@ final class KindWatcher implements Runnable {
                 // Refused (RBAC without watch, a failing server): retrying from the same version would leave the kind
                 // frozen while health called it current. List again after the backoff, which reports the kind stale when
                 // the list is refused too, and say meanwhile that it is not watched.
-                ConnectorException refused = BackendHttp.statusFailure(status, BackendHttp.readBounded(body, 1 << 16, "Kubernetes"),
-                        "Kubernetes");
+                ConnectorException refused = refused("watch", status, BackendHttp.readBounded(body, 1 << 16, "Kubernetes"));
                 resourceVersion = null;
                 watchRefused = Optional.of(refused);
                 throw refused;
@@ -570,6 +569,24 @@ final class KindWatcher implements Runnable {
         } finally {
             deadlineWatch.interrupt();
         }
+    }
+
+    /**
+     * The failure of a list or watch the API server answered with {@code status}. A 403 is RBAC: the
+     * credentials were accepted but may not {@code verb} this kind, so it says which rule the source's
+     * identity lacks, also when no Kubernetes words come with it (a proxy, an authorizing webhook).
+     */
+    private ConnectorException refused(String verb, int status, byte[] body) {
+        if (status != 403) {
+            return BackendHttp.statusFailure(status, body, "Kubernetes");
+        }
+        String said = BackendHttp.backendMessage(body);
+        String resource = path.substring(path.lastIndexOf('/') + 1);
+        String group = path.startsWith("/apis/") ? path.split("/")[2] : "";
+        return new ConnectorException(ConnectorException.Kind.UNAUTHORIZED, "the Kubernetes API forbade the source's identity to "
+                + verb + " " + resource + " (status 403)" + (said.isEmpty() ? "" : ": " + said) + ". Grant it get, list and watch on "
+                + resource + " in API group " + (group.isEmpty() ? "\"\" (core)" : "\"" + group + "\"")
+                + " in all namespaces (a ClusterRole bound with a ClusterRoleBinding)");
     }
 
     /** A watch that ends sooner did not live as watches do: the next one waits for the backoff. */

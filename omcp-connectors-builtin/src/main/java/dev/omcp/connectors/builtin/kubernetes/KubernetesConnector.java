@@ -178,6 +178,7 @@ final class KubernetesConnector implements Connector, TopologyCapability, Servic
         }
         Map<String, TopologyNode> nodes = new LinkedHashMap<>();
         Set<TopologyEdge> edges = new LinkedHashSet<>();
+        SelectedPods selected = null;
         for (Map.Entry<String, Map<String, Resource>> kind : state.entrySet()) {
             for (Resource r : kind.getValue().values()) {
                 if (!namespace.isEmpty() && !r.namespace().equals(namespace) && !(r.kind().equals("namespace") && r.name().equals(namespace))) {
@@ -221,10 +222,11 @@ final class KubernetesConnector implements Connector, TopologyCapability, Servic
                     }
                 }
                 if (r.kind().equals("service") && !r.selector().isEmpty()) {
-                    for (Resource pod : state.get("pod").values()) {
-                        if (pod.namespace().equals(r.namespace()) && pod.labels().entrySet().containsAll(r.selector().entrySet())) {
-                            edges.add(new TopologyEdge(id, TopologyNode.idOf("pod", pod.namespace(), pod.name()), Relation.DEPENDS_ON));
-                        }
+                    if (selected == null) {
+                        selected = new SelectedPods(state.get("pod").values()); // once per topology, and only when a service selects
+                    }
+                    for (Resource pod : selected.of(r.namespace(), r.selector())) {
+                        edges.add(new TopologyEdge(id, TopologyNode.idOf("pod", pod.namespace(), pod.name()), Relation.DEPENDS_ON));
                     }
                 }
             }

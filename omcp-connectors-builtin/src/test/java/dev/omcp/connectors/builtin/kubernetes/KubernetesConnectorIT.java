@@ -372,6 +372,25 @@ class KubernetesConnectorIT {
     }
 
     @Test
+    void aKindThatRbacForbids_saysWhichRuleTheIdentityLacks_notThatItsCredentialsWereRefused() throws Exception {
+        // before: "Kubernetes refused the credentials (status 403)", although the API server had accepted them
+        api.forbid("/apis/apps/v1/daemonsets").forbidWatches("/api/v1/pods");
+        connector = withToken();
+        eventually(() -> watcher("pod").watchRefused().isPresent());
+        assertThat(watcher("daemonset").lastError()).get().satisfies(e -> {
+            assertThat(e.kind()).isEqualTo(ConnectorException.Kind.UNAUTHORIZED);
+            assertThat(e.getMessage()).startsWith("the Kubernetes API forbade the source's identity to list daemonsets (status 403): ")
+                    .contains("cannot list resource").doesNotContain("refused the credentials")
+                    .endsWith("Grant it get, list and watch on daemonsets in API group \"apps\" in all namespaces "
+                            + "(a ClusterRole bound with a ClusterRoleBinding)");
+        });
+        assertThat(watcher("pod").watchRefused()).get().satisfies(e -> assertThat(e.getMessage())
+                .startsWith("the Kubernetes API forbade the source's identity to watch pods (status 403)")
+                .contains("Grant it get, list and watch on pods in API group \"\" (core)"));
+        assertThat(connector.health().message()).contains("not yet listed: daemonset (the Kubernetes API forbade");
+    }
+
+    @Test
     void aSlowListIsATimeoutInHealth_andTheKindCatchesUpOnTheRetry() throws Exception {
         api.delayNext(Duration.ofSeconds(5)); // one of the first lists stalls past the 1 s request timeout
         connector = withToken();
@@ -413,6 +432,37 @@ class KubernetesConnectorIT {
                 """.formatted(api.url(), TOKEN));
         connector = create("", Json.createObjectBuilder().add("kubeconfig", kubeconfig.toString()).build());
         assertThat(topology("").nodes()).isNotEmpty();
+    }
+
+    private static Path kubeconfigWithServer(Path dir, String server) throws Exception {
+        return Files.writeString(dir.resolve("config"), """
+                current-context: test
+                contexts: [{name: test, context: {cluster: fake, user: reader}}]
+                clusters: [{name: fake, cluster: {server: "%s"}}]
+                users: [{name: reader, user: {token: %s}}]
+                """.formatted(server, TOKEN));
+    }
+
+    @Test
+    void aKubeconfigServerWithoutScheme_isReadAsKubectlReadsIt(@TempDir Path dir) throws Exception {
+        // client-go takes "host:port" as https with TLS settings, else http: this cluster has none
+        Path kubeconfig = kubeconfigWithServer(dir, api.url().substring("http://".length()));
+        connector = create("", Json.createObjectBuilder().add("kubeconfig", kubeconfig.toString()).build());
+        assertThat(topology("").nodes()).isNotEmpty();
+    }
+
+    @Test
+    void aKubeconfigServerThatIsNoUrl_failsTheSourceNamingTheCluster_notAsAnUnexpectedError(@TempDir Path dir) throws Exception {
+        // before: URI.create threw out of the factory, and the source failed as "the connector factory failed unexpectedly"
+        for (String server : List.of("https://api.example .com:6443", "https://:6443", "ftp://api.example.com")) {
+            Path kubeconfig = kubeconfigWithServer(dir, server);
+            assertThatThrownBy(() -> create("", Json.createObjectBuilder().add("kubeconfig", kubeconfig.toString()).build()))
+                    .as(server).isInstanceOfSatisfying(ConnectorException.class, e -> {
+                        assertThat(e.kind()).isEqualTo(ConnectorException.Kind.BAD_QUERY);
+                        assertThat(e.getMessage()).contains("kubeconfig cluster 'fake'").contains("not an http(s) URL")
+                                .doesNotContain("example");
+                    });
+        }
     }
 
     @Test
