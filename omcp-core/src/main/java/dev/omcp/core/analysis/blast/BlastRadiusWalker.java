@@ -62,6 +62,43 @@ public final class BlastRadiusWalker {
             }
             start.addAll(ids);
         }
+        Walk walk = traverse(graph, start, options.maxHops());
+        List<String> order = walk.order();
+        Map<String, Integer> hops = walk.hops();
+        int cap = Math.min(options.maxNodes(), order.size());
+        List<AffectedNode> nodes = new ArrayList<>(cap);
+        Map<String, List<String>> byHost = new TreeMap<>();
+        Map<String, List<String>> byOwner = new TreeMap<>();
+        for (String id : order.subList(0, cap)) {
+            TopologyNode n = graph.node(id).node();
+            Optional<String> host = Optional.ofNullable(graph.placementRoot(id));
+            Optional<String> owner = Optional.ofNullable(graph.ownershipRoot(id));
+            host.ifPresent(h -> byHost.computeIfAbsent(h, k -> new ArrayList<>()).add(id));
+            owner.ifPresent(o -> byOwner.computeIfAbsent(o, k -> new ArrayList<>()).add(id));
+            nodes.add(new AffectedNode(id, n.kind(), n.name(), n.namespace(), hops.get(id), Optional.ofNullable(walk.via().get(id)),
+                    walk.impact().get(id), host, owner));
+        }
+        return new BlastRadius(List.copyOf(start), unresolved, nodes, byHost, byOwner, order.size() > cap,
+                order.size() - cap, walk.maxHopsReached(), graph.sources(), affectedServices(graph, order, hops));
+    }
+
+    /**
+     * The ids of everything the degradation of {@code targets} reaches within {@code maxHops},
+     * targets included, nearest first: the whole walk, with no cap on how many (a caller that asks
+     * "is X affected?" must not miss X because nearer resources filled a listing cap). Targets no
+     * node matches are left out.
+     */
+    public List<String> reached(TopologyGraph graph, List<String> targets, int maxHops) {
+        Set<String> start = new LinkedHashSet<>();
+        targets.forEach(t -> start.addAll(graph.resolve(t)));
+        return List.copyOf(traverse(graph, start, maxHops).order());
+    }
+
+    /** What a walk found: every reached id in visiting order, with its distance, predecessor and impact. */
+    private record Walk(List<String> order, Map<String, Integer> hops, Map<String, String> via, Map<String, String> impact,
+            boolean maxHopsReached) {}
+
+    private static Walk traverse(TopologyGraph graph, Set<String> start, int maxHops) {
         Map<String, Integer> hops = new HashMap<>();
         Map<String, Boolean> down = new HashMap<>();
         Map<String, String> via = new HashMap<>();
@@ -83,7 +120,7 @@ public final class BlastRadiusWalker {
                 continue; // superseded by a later visit that may also go down
             }
             List<Move> moves = moves(graph, v.id(), v.down());
-            if (v.hops() >= options.maxHops()) {
+            if (v.hops() >= maxHops) {
                 for (Move m : moves) {
                     if (!hops.containsKey(m.to())) {
                         maxHopsReached = true;
@@ -109,21 +146,7 @@ public final class BlastRadiusWalker {
             }
         }
 
-        int cap = Math.min(options.maxNodes(), order.size());
-        List<AffectedNode> nodes = new ArrayList<>(cap);
-        Map<String, List<String>> byHost = new TreeMap<>();
-        Map<String, List<String>> byOwner = new TreeMap<>();
-        for (String id : order.subList(0, cap)) {
-            TopologyNode n = graph.node(id).node();
-            Optional<String> host = Optional.ofNullable(graph.placementRoot(id));
-            Optional<String> owner = Optional.ofNullable(graph.ownershipRoot(id));
-            host.ifPresent(h -> byHost.computeIfAbsent(h, k -> new ArrayList<>()).add(id));
-            owner.ifPresent(o -> byOwner.computeIfAbsent(o, k -> new ArrayList<>()).add(id));
-            nodes.add(new AffectedNode(id, n.kind(), n.name(), n.namespace(), hops.get(id), Optional.ofNullable(via.get(id)),
-                    impact.get(id), host, owner));
-        }
-        return new BlastRadius(List.copyOf(start), unresolved, nodes, byHost, byOwner, order.size() > cap,
-                order.size() - cap, maxHopsReached, graph.sources(), affectedServices(graph, order, hops));
+        return new Walk(order, hops, via, impact, maxHopsReached);
     }
 
     /**

@@ -1,7 +1,5 @@
 package dev.omcp.core.analysis.rootcause;
 
-import dev.omcp.core.analysis.blast.AffectedNode;
-import dev.omcp.core.analysis.blast.BlastRadiusOptions;
 import dev.omcp.core.analysis.blast.BlastRadiusWalker;
 import dev.omcp.core.analysis.topology.TopologyGraph;
 import java.time.Duration;
@@ -46,6 +44,8 @@ public final class RootCauseRanker {
     public static final double SEVERITY_WEIGHT = 0.20;
     /** Sigmas at which an anomaly counts as fully severe (see the class comment for why there is a cap). */
     public static final double SEVERITY_SATURATION = 20;
+    /** How deep the walk for dependents goes: far beyond any real call chain, yet bounded. */
+    private static final int MAX_HOPS = 100;
 
     private final BlastRadiusWalker walker = new BlastRadiusWalker();
 
@@ -76,12 +76,10 @@ public final class RootCauseRanker {
             }
             topologyUsed = !idsOf.isEmpty() && services.size() > 1;
             if (topologyUsed) {
-                BlastRadiusOptions everything = new BlastRadiusOptions(BlastRadiusOptions.LIMIT_MAX_NODES, 100);
                 for (Map.Entry<String, Set<String>> s : idsOf.entrySet()) {
-                    Set<String> affected = new HashSet<>();
-                    for (AffectedNode n : walker.walk(g, List.copyOf(s.getValue()), everything).nodes()) {
-                        affected.add(n.id());
-                    }
+                    // the whole walk, not a listing capped at some thousand nodes: a service with many pods
+                    // and containers would push a dependent a few calls away out of the list
+                    Set<String> affected = new HashSet<>(walker.reached(g, List.copyOf(s.getValue()), MAX_HOPS));
                     List<String> deps = new ArrayList<>();
                     for (Map.Entry<String, Set<String>> other : idsOf.entrySet()) {
                         if (!other.getKey().equals(s.getKey()) && other.getValue().stream().anyMatch(affected::contains)

@@ -22,9 +22,10 @@ import java.util.regex.Pattern;
  * ({@link TopologyNode#id()}). Immutable and thread-safe once built.
  *
  * <p>Merging: a node reported by several sources keeps the kind, name and namespace of the first
- * source (sources are taken in name order, so the result does not depend on which answered first)
- * and the union of the attributes (first source wins a conflicting key); it remembers every source
- * that reported it. Edges are de-duplicated on (from, to, relation). An edge naming a node no source
+ * source (sources are taken in name order, so the result does not depend on which answered first),
+ * except that a namespaced reading of the id wins over a namespace-less one (see below), and the
+ * union of the attributes (first source wins a conflicting key); it remembers every source that
+ * reported it. Edges are de-duplicated on (from, to, relation). An edge naming a node no source
  * listed gets a placeholder node whose kind is read from the id ({@code pod/...} is a pod) and which
  * has no sources.
  *
@@ -32,7 +33,8 @@ import java.util.regex.Pattern;
  * ({@link #canonical}): {@code kind/namespace/name} for a namespaced resource, whose namespace and
  * name hold no {@code /}; {@code kind/name} for one without a namespace, whose name may be a path
  * ({@code shop/payments} from a trace source that has no namespaces is the same id as the service
- * {@code payments} in namespace {@code shop}, and merges with it on purpose); and
+ * {@code payments} in namespace {@code shop}, and merges with it on purpose, keeping the name
+ * {@code payments} and namespace {@code shop} that the other tools resolve); and
  * {@code container/namespace/pod/name} for a container. Anything else would let one id mean two
  * resources (pod {@code a/b} in namespace {@code x} and pod {@code b} in namespace {@code x/a} are
  * both {@code pod/x/a/b}), or let one source give another's resource its kind and name. Kubernetes
@@ -210,7 +212,10 @@ public final class TopologyGraph {
     private static TopologyNode mergeNode(TopologyNode first, TopologyNode later) {
         Map<String, String> attributes = new TreeMap<>(later.attributes());
         attributes.putAll(first.attributes());
-        return new TopologyNode(first.id(), first.kind(), first.name(), first.namespace(), attributes);
+        // one id read two ways (service shop/payments without a namespace, payments in namespace shop):
+        // the namespaced reading wins whichever source sorts first, or "payments" would stop naming it
+        TopologyNode named = first.namespace().isEmpty() && !later.namespace().isEmpty() ? later : first;
+        return new TopologyNode(first.id(), first.kind(), named.name(), named.namespace(), attributes);
     }
 
     private static TopologyNode placeholder(String id) {

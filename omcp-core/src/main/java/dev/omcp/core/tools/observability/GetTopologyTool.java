@@ -16,6 +16,7 @@ import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.Deque;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -152,7 +153,8 @@ public final class GetTopologyTool extends ObservabilityTool {
         }
         List<String> matching = new ArrayList<>();
         for (String id : hops.keySet()) {
-            if (kinds.isEmpty() || kinds.contains(graph.node(id).node().kind())) {
+            TopologyNode n = graph.node(id).node();
+            if ((kinds.isEmpty() || kinds.contains(n.kind())) && inNamespace(n, namespace)) {
                 matching.add(id);
             }
         }
@@ -169,24 +171,20 @@ public final class GetTopologyTool extends ObservabilityTool {
         Map<String, Integer> byKind = new TreeMap<>();
         matching.forEach(id -> byKind.merge(graph.node(id).node().kind(), 1, Integer::sum));
         int totalEdges = 0;
-        List<TopologyEdge> edges = new ArrayList<>();
-        int maxEdges = Math.max(1, listed.size()) * EDGES_PER_NODE;
-        boolean edgesCut = false;
-        int edgesAmongListed = 0;
+        List<TopologyEdge> among = new ArrayList<>();
         for (TopologyEdge e : graph.edges()) {
             if (e.relation() == Relation.IN_NAMESPACE || !matchingSet.contains(e.from()) || !matchingSet.contains(e.to())) {
                 continue;
             }
             totalEdges++;
             if (listedSet.contains(e.from()) && listedSet.contains(e.to())) {
-                edgesAmongListed++;
-                if (edges.size() < maxEdges) {
-                    edges.add(e);
-                } else {
-                    edgesCut = true;
-                }
+                among.add(e);
             }
         }
+        int edgesAmongListed = among.size();
+        int maxEdges = Math.max(1, listed.size()) * EDGES_PER_NODE;
+        boolean edgesCut = edgesAmongListed > maxEdges;
+        List<TopologyEdge> edges = new ArrayList<>(edgesCut ? keptEdges(among, listed, maxEdges) : among);
         edges.sort(Comparator.comparing(TopologyEdge::from).thenComparing(TopologyEdge::to).thenComparing(e -> e.relation().name()));
 
         JsonArrayBuilder nodes = Jsonp.array();
@@ -219,6 +217,45 @@ public final class GetTopologyTool extends ObservabilityTool {
         }
         note.ifPresent(n -> result.add("note", n));
         return ToolResult.structured(result.build());
+    }
+
+    /**
+     * The {@code max} edges kept when there are more: those of the first listed nodes (the focus and
+     * its nearest, or services before pods), then by id. Chosen by the listing, not by the order the
+     * sources gave their edges in: the kubernetes connector lists them in hash order, which changes
+     * between processes, and the same cluster would show other edges from one call to the next.
+     */
+    private static List<TopologyEdge> keptEdges(List<TopologyEdge> among, List<String> listed, int max) {
+        Map<String, Integer> position = new HashMap<>();
+        for (int i = 0; i < listed.size(); i++) {
+            position.put(listed.get(i), i);
+        }
+        Comparator<TopologyEdge> nearestFirst = Comparator
+                .comparingInt((TopologyEdge e) -> Math.min(position.get(e.from()), position.get(e.to())))
+                .thenComparingInt(e -> Math.max(position.get(e.from()), position.get(e.to())))
+                .thenComparing(TopologyEdge::from).thenComparing(TopologyEdge::to).thenComparing(e -> e.relation().name());
+        return among.stream().sorted(nearestFirst).limit(max).toList();
+    }
+
+    /**
+     * Whether a node may be listed under the {@code namespace} asked for: one of that namespace, or a
+     * cluster-wide one (a node, a host; of the namespaces, that one). Every source is asked for the
+     * namespace only, but a plugin may answer its whole topology regardless, and "only resources of
+     * this namespace" must still hold. A service a source without namespaces spells {@code ns/name}
+     * is of namespace {@code ns}.
+     */
+    private static boolean inNamespace(TopologyNode n, String namespace) {
+        if (namespace.isEmpty()) {
+            return true;
+        }
+        if (!n.namespace().isEmpty()) {
+            return n.namespace().equals(namespace);
+        }
+        if (n.kind().equals("namespace")) {
+            return n.name().equals(namespace);
+        }
+        int slash = n.name().indexOf('/');
+        return slash < 0 || n.name().substring(0, slash).equals(namespace);
     }
 
     private static String suggestion(TopologyGraph graph, String focus) {

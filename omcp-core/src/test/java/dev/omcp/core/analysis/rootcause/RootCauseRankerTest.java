@@ -6,9 +6,15 @@ import static org.assertj.core.data.Offset.offset;
 
 import dev.omcp.core.analysis.topology.ClusterFixture;
 import dev.omcp.core.analysis.topology.TopologyGraph;
+import dev.omcp.sdk.query.Relation;
+import dev.omcp.sdk.query.Topology;
+import dev.omcp.sdk.query.TopologyEdge;
+import dev.omcp.sdk.query.TopologyNode;
 import jakarta.json.JsonObject;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
 
@@ -119,5 +125,36 @@ class RootCauseRankerTest {
         assertThat(first.getString("service")).isEqualTo("db");
         assertThat(first.getJsonArray("factors").getJsonObject(0).keySet()).containsExactly("name", "value", "weight", "contribution", "detail");
         assertThat(json.getBoolean("topologyUsed")).isTrue();
+    }
+
+    /**
+     * A database run by a statefulset of 3000 pods (each with a container), called by api, called
+     * by frontend, called by edge: edge is four calls away, behind the 6000 pods and containers of
+     * the walk. The dependents were read from the walk's listed nodes, capped at 5000, so edge was
+     * not counted among db's dependents, and db lost the dependents factor it had earned.
+     */
+    @Test
+    void aDependentBeyondTheListCapOfTheWalk_stillCounts() {
+        List<TopologyNode> nodes = new ArrayList<>();
+        List<TopologyEdge> edges = new ArrayList<>();
+        for (String s : List.of("db", "api", "frontend", "edge")) {
+            nodes.add(new TopologyNode("service/shop/" + s, "service", s, "shop", Map.of()));
+        }
+        nodes.add(new TopologyNode("statefulset/shop/db", "statefulset", "db", "shop", Map.of()));
+        for (int i = 0; i < 3000; i++) {
+            nodes.add(new TopologyNode("pod/shop/db-" + i, "pod", "db-" + i, "shop", Map.of()));
+            nodes.add(new TopologyNode("container/shop/db-" + i + "/db", "container", "db", "shop", Map.of()));
+            edges.add(new TopologyEdge("pod/shop/db-" + i, "statefulset/shop/db", Relation.OWNED_BY));
+            edges.add(new TopologyEdge("pod/shop/db-" + i, "container/shop/db-" + i + "/db", Relation.CONTAINS));
+        }
+        edges.add(new TopologyEdge("service/shop/api", "service/shop/db", Relation.CALLS));
+        edges.add(new TopologyEdge("service/shop/frontend", "service/shop/api", Relation.CALLS));
+        edges.add(new TopologyEdge("service/shop/edge", "service/shop/frontend", Relation.CALLS));
+        TopologyGraph large = TopologyGraph.of("kubernetes", new Topology(nodes, edges));
+
+        RootCauseRanking r = ranker.rank(List.of(svc("edge", 2, 5), svc("db", 0, 5)), Optional.of(large));
+
+        assertThat(r.ranking().getFirst().service()).isEqualTo("db");
+        assertThat(r.ranking().getFirst().dependents()).containsExactly("edge");
     }
 }

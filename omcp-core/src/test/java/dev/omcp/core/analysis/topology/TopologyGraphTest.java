@@ -160,4 +160,26 @@ class TopologyGraphTest {
         Topology pathForm = new Topology(List.of(new TopologyNode("pod/shop/web-0/x", "pod", "x", "shop", Map.of())), List.of());
         assertThat(TopologyGraph.merge(Map.of("odd", pathForm)).gaps()).containsOnlyKeys("odd");
     }
+
+    /**
+     * A trace source without namespaces spells the service shop/payments; the cluster calls it
+     * payments in namespace shop. Which reading the merged node keeps must not hang on how the
+     * operator named the sources: a trace source named jaeger sorts before kubernetes, and its
+     * spelling made the name "shop/payments", so "payments" no longer found the service.
+     */
+    @Test
+    void theNamespacedReadingOfAMergedService_winsWhicheverSourceSortsFirst() {
+        Topology kubernetes = new Topology(List.of(new TopologyNode("service/shop/payments", "service", "payments", "shop", Map.of()),
+                new TopologyNode("deployment/shop/payments", "deployment", "payments", "shop", Map.of())), List.of());
+        Topology traces = new Topology(List.of(new TopologyNode("service/shop/payments", "service", "shop/payments", "", Map.of())),
+                List.of());
+        for (String traceSource : List.of("jaeger", "zipkin")) {
+            TopologyGraph g = TopologyGraph.merge(Map.of("kubernetes", kubernetes, traceSource, traces));
+            TopologyNode merged = g.node("service/shop/payments").node();
+            assertThat(merged.name()).as(traceSource).isEqualTo("payments");
+            assertThat(merged.namespace()).as(traceSource).isEqualTo("shop");
+            assertThat(g.resolve("payments")).as(traceSource).containsExactly("deployment/shop/payments", "service/shop/payments");
+            assertThat(g.resolve("shop/payments")).as(traceSource).containsExactly("deployment/shop/payments", "service/shop/payments");
+        }
+    }
 }

@@ -256,4 +256,23 @@ class GetBlastRadiusToolTest {
         JsonObject result = structured(call(tool(clusterAndMesh()), "{\"service\":\"prod/db\"}"));
         assertThat(strings(result, "targets")).containsExactly("service/prod/db", "statefulset/prod/db");
     }
+
+    @Test
+    void aTraceSourceThatSortsBeforeTheCluster_doesNotMakeTheTargetItsOwnAffectedService() {
+        // a trace source without namespaces spells shop/payments; named jaeger, it sorts before kubernetes
+        Topology kubernetes = new Topology(List.of(new TopologyNode("service/shop/payments", "service", "payments", "shop", Map.of()),
+                new TopologyNode("deployment/shop/payments", "deployment", "payments", "shop", Map.of())), List.of());
+        Topology traces = new Topology(List.of(new TopologyNode("service/shop/payments", "service", "shop/payments", "", Map.of()),
+                new TopologyNode("service/shop/web", "service", "shop/web", "", Map.of())),
+                List.of(new TopologyEdge("service/shop/web", "service/shop/payments", Relation.CALLS)));
+        ScriptedSources sources = new ScriptedSources().add("jaeger", new ScriptedConnector().topology(traces))
+                .add("kubernetes", new ScriptedConnector().topology(kubernetes));
+
+        JsonObject result = structured(call(tool(sources), "{\"service\":\"payments\"}"));
+
+        assertThat(strings(result, "targets")).containsExactly("deployment/shop/payments", "service/shop/payments");
+        assertThat(strings(result, "affectedServices")).containsExactly("shop/web");
+        assertThat(result.getJsonArray("nodes").getValuesAs(JsonObject.class)).filteredOn(n -> n.getString("id").equals("service/shop/web"))
+                .singleElement().satisfies(n -> assertThat(n.getInt("hops")).isEqualTo(1));
+    }
 }

@@ -6,6 +6,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.omcp.core.analysis.topology.ClusterFixture;
 import dev.omcp.ports.tools.ToolResult;
+import dev.omcp.sdk.query.Relation;
+import dev.omcp.sdk.query.Topology;
+import dev.omcp.sdk.query.TopologyEdge;
+import dev.omcp.sdk.query.TopologyNode;
 import dev.omcp.testkit.time.ManualClock;
 import jakarta.json.JsonObject;
 import jakarta.json.JsonValue;
@@ -110,6 +114,35 @@ class GetTopologyToolTest {
         structured(call(tool(new ScriptedSources().add("kubernetes", kubernetes).add("mesh", mesh)), "{\"namespace\":\"prod\"}"));
         assertThat(kubernetes.topologyNamespaces).containsExactly("prod");
         assertThat(mesh.topologyNamespaces).containsExactly("prod");
+    }
+
+    @Test
+    void aSourceThatIgnoresTheNamespace_doesNotBringOtherNamespacesIntoTheAnswer() {
+        // a plugin that answers its whole topology whatever namespace it is asked for
+        Topology everything = new Topology(List.of(
+                new TopologyNode("service/shop/payments", "service", "payments", "shop", Map.of()),
+                new TopologyNode("pod/shop/payments-0", "pod", "payments-0", "shop", Map.of()),
+                new TopologyNode("node/worker-1", "node", "worker-1", "", Map.of()),
+                new TopologyNode("namespace/shop", "namespace", "shop", "", Map.of()),
+                new TopologyNode("namespace/kube-system", "namespace", "kube-system", "", Map.of()),
+                new TopologyNode("service/kube-system/dns", "service", "dns", "kube-system", Map.of()),
+                new TopologyNode("service/billing/ledger", "service", "billing/ledger", "", Map.of())),
+                List.of(new TopologyEdge("service/shop/payments", "pod/shop/payments-0", Relation.DEPENDS_ON),
+                        new TopologyEdge("pod/shop/payments-0", "node/worker-1", Relation.RUNS_ON),
+                        new TopologyEdge("service/shop/payments", "service/kube-system/dns", Relation.CALLS),
+                        new TopologyEdge("service/billing/ledger", "service/shop/payments", Relation.CALLS)));
+        ScriptedSources sources = new ScriptedSources().add("careless", new ScriptedConnector().topology(everything));
+
+        JsonObject result = structured(call(tool(sources), "{\"namespace\":\"shop\"}"));
+        assertThat(ids(result)).containsExactlyInAnyOrder("service/shop/payments", "pod/shop/payments-0", "node/worker-1",
+                "namespace/shop");
+        assertThat(result.getInt("totalNodes")).isEqualTo(4);
+        assertThat(result.getInt("totalEdges")).isEqualTo(2);
+
+        JsonObject focused = structured(call(tool(sources), "{\"namespace\":\"shop\",\"focus\":\"payments\"}"));
+        assertThat(ids(focused)).doesNotContain("service/kube-system/dns", "service/billing/ledger");
+        // without a namespace, everything is listed
+        assertThat(structured(call(tool(sources), "{}")).getInt("totalNodes")).isEqualTo(7);
     }
 
     @Test
@@ -248,6 +281,43 @@ class GetTopologyToolTest {
         assertThat(result.getBoolean("truncated")).isTrue();
         assertThat(result.getString("note")).isEqualTo("Edges cut to 24 of the 30 between the listed nodes (at most 4 per listed node): "
                 + "narrow with focus, namespace or kinds to see how they connect.");
+    }
+
+    /** Six services that all call each other, their 30 edges listed in the given order. */
+    private static ScriptedSources denseMesh(boolean reversed) {
+        List<String> names = List.of("a", "b", "c", "d", "e", "f");
+        List<dev.omcp.sdk.query.TopologyNode> nodes = names.stream()
+                .map(n -> new dev.omcp.sdk.query.TopologyNode("service/prod/" + n, "service", n, "prod", Map.of())).toList();
+        List<dev.omcp.sdk.query.TopologyEdge> edges = new java.util.ArrayList<>();
+        for (String from : names) {
+            for (String to : names) {
+                if (!from.equals(to)) {
+                    edges.add(new dev.omcp.sdk.query.TopologyEdge("service/prod/" + from, "service/prod/" + to,
+                            dev.omcp.sdk.query.Relation.CALLS));
+                }
+            }
+        }
+        if (reversed) {
+            java.util.Collections.reverse(edges);
+        }
+        return new ScriptedSources().add("mesh", new ScriptedConnector().topology(new dev.omcp.sdk.query.Topology(nodes, edges)));
+    }
+
+    private static List<String> edges(JsonObject result) {
+        return result.getJsonArray("edges").stream().map(JsonValue::asJsonObject)
+                .map(e -> e.getString("from") + " " + e.getString("relation") + " " + e.getString("to")).toList();
+    }
+
+    @Test
+    void edgesCutByTheCap_areTheSameWhateverOrderTheSourceListedThemIn_andThoseOfTheFocusAreKept() {
+        // the kubernetes connector lists edges in hash order, which changes from one process (or resync) to the next
+        List<String> forwards = edges(structured(call(tool(denseMesh(false)), "{}")));
+        List<String> backwards = edges(structured(call(tool(denseMesh(true)), "{}")));
+        assertThat(forwards).hasSize(24).isEqualTo(backwards);
+
+        JsonObject focused = structured(call(tool(denseMesh(true)), "{\"focus\":\"f\",\"depth\":1}"));
+        assertThat(focused.getBoolean("truncated")).isTrue();
+        assertThat(edges(focused)).as("every relation of the focus is listed").filteredOn(e -> e.contains("service/prod/f")).hasSize(10);
     }
 
     @Test
