@@ -533,8 +533,20 @@ public final class GeneratePostmortemTool extends ObservabilityTool {
     private static Set<String> scope(String service, Optional<BlastRadius> blast, UnaryOperator<String> names) {
         Set<String> related = new HashSet<>();
         related.add(service);
-        blast.ifPresent(b -> b.nodes().stream().map(AffectedNode::name).map(names).forEach(related::add));
+        blast.ifPresent(b -> reachedNames(b, names).forEach(related::add));
         return related;
+    }
+
+    /**
+     * The names of what a walk reached: its listed nodes and, beyond the listing's cap, the affected
+     * services and workloads of the whole walk, so a service behind hundreds of pods and containers
+     * still counts as reached.
+     */
+    private static Set<String> reachedNames(BlastRadius radius, UnaryOperator<String> names) {
+        Set<String> reached = new HashSet<>();
+        radius.nodes().stream().map(AffectedNode::name).map(names).forEach(reached::add);
+        radius.affectedServices().stream().map(names).forEach(reached::add);
+        return reached;
     }
 
     /**
@@ -597,12 +609,12 @@ public final class GeneratePostmortemTool extends ObservabilityTool {
             if (radius.unresolved().contains(other)) {
                 return;
             }
-            List<String> held = radius.nodes().stream().map(AffectedNode::name).map(names).filter(anomalousInScope::contains).distinct()
-                    .sorted().toList();
+            Set<String> reached = reachedNames(radius, names);
+            List<String> held = reached.stream().filter(anomalousInScope::contains).sorted().toList();
             if (!held.isEmpty()) {
                 reachesInScope.put(other, held);
             }
-            boolean found = radius.nodes().stream().anyMatch(n -> names.apply(n.name()).equals(service));
+            boolean found = reached.contains(service);
             if (found || !radius.truncated()) {
                 reaches.put(other, found);
             }

@@ -342,6 +342,60 @@ class GeneratePostmortemToolTest {
         assertThat(namespaced.getString("synopsis")).contains("prod/db went wrong first among the services in this report");
     }
 
+    /**
+     * db runs 300 pods with a container each, api calls db, edge calls api, and ops is apart: the
+     * walk from db lists its pods and containers before it reaches edge, three hops away.
+     */
+    private static Topology bigDatabase() {
+        List<TopologyNode> nodes = new ArrayList<>();
+        List<TopologyEdge> edges = new ArrayList<>();
+        for (String s : List.of("db", "api", "edge", "ops")) {
+            nodes.add(new TopologyNode("service/shop/" + s, "service", s, "shop", Map.of()));
+        }
+        nodes.add(new TopologyNode("statefulset/shop/db", "statefulset", "db", "shop", Map.of()));
+        for (int i = 0; i < 300; i++) {
+            nodes.add(new TopologyNode("pod/shop/db-" + i, "pod", "db-" + i, "shop", Map.of()));
+            nodes.add(new TopologyNode("container/shop/db-" + i + "/db", "container", "db", "shop", Map.of()));
+            edges.add(new TopologyEdge("pod/shop/db-" + i, "statefulset/shop/db", Relation.OWNED_BY));
+            edges.add(new TopologyEdge("pod/shop/db-" + i, "container/shop/db-" + i + "/db", Relation.CONTAINS));
+            edges.add(new TopologyEdge("service/shop/db", "pod/shop/db-" + i, Relation.DEPENDS_ON));
+        }
+        edges.add(new TopologyEdge("service/shop/api", "service/shop/db", Relation.CALLS));
+        edges.add(new TopologyEdge("service/shop/edge", "service/shop/api", Relation.CALLS));
+        return new Topology(nodes, edges);
+    }
+
+    @Test
+    void aServiceTheDegradationReachesBeyondTheBlastRadiusListing_isStillInTheReportsScope() {
+        anomaly("db", "latency_p99", 0, 12, 25 * 60);
+        anomaly("edge", "error_rate", 0, 7, 15 * 60);
+        anomaly("ops", "cpu", 0, 5, 10 * 60);
+        ScriptedConnector cluster = new ScriptedConnector().topology(bigDatabase());
+
+        JsonObject report = structured(call(tool(new ScriptedSources().add("kubernetes", cluster)),
+                "{\"service\":\"db\",\"format\":\"json\"}"));
+
+        assertThat(report.getJsonObject("timeline").getJsonArray("episodes").getValuesAs(JsonObject.class))
+                .extracting(e -> e.getString("service")).containsExactly("db", "edge");
+        assertThat(report.getJsonObject("timeline").getJsonArray("outsideScope").getValuesAs(JsonObject.class))
+                .extracting(o -> o.getString("service") + " " + o.getBoolean("reachesService")).containsExactly("ops false");
+    }
+
+    @Test
+    void aServiceOutsideTheScopeWhoseWalkReachesTheReportsServiceFarOut_isSaidToReachIt() {
+        // the report is for edge; db deviated first, and edge is in db's blast radius, behind 600 pods and containers
+        anomaly("db", "latency_p99", 0, 12, 25 * 60);
+        anomaly("edge", "error_rate", 0, 7, 15 * 60);
+        ScriptedConnector cluster = new ScriptedConnector().topology(bigDatabase());
+
+        JsonObject report = structured(call(tool(new ScriptedSources().add("kubernetes", cluster)),
+                "{\"service\":\"edge\",\"format\":\"json\"}"));
+
+        List<JsonObject> outside = report.getJsonObject("timeline").getJsonArray("outsideScope").getValuesAs(JsonObject.class);
+        assertThat(outside).extracting(o -> o.getString("service")).containsExactly("db");
+        assertThat(outside.getFirst().getBoolean("reachesService")).as(outside.toString()).isTrue();
+    }
+
     @Test
     void withTheTopologyIncomplete_aServiceOutsideTheScopeThatDeviatedEarlier_isNamedWithoutGuessingHowItRelates() {
         incidentScores();
