@@ -32,7 +32,8 @@ import java.util.concurrent.ConcurrentHashMap;
  * {@link #delete}; open watches receive the events. {@link #compact()} forgets history so a watch
  * from an older resource version gets 410 Gone, {@link #breakWatches()} cuts open watch streams in
  * the middle of an event, {@link #watchError} sends a watch ERROR event with the server's words of
- * choice, and {@link #applyAll} streams many events at once (an API server flooding a watch).
+ * choice ({@link #endWatchesWithError} ends every watch with one), and {@link #applyAll} streams
+ * many events at once (an API server flooding a watch).
  *
  * <p>Lists are paged as the API server pages them (API concepts, "Retrieving large results sets in
  * chunks"): with {@code limit} a list answers at most that many objects, sorted by key as etcd
@@ -128,6 +129,9 @@ public final class KubernetesFake extends FakeBackend {
     private boolean ignoreWatchTimeout;
     private boolean endWatchesAtOnce;
     private boolean goneWatchesAsStatus;
+    /** The ERROR event every watch ends with, and how long into the watch: see {@link #endWatchesWithError}. */
+    private Optional<JsonObject> watchEndingError = Optional.empty();
+    private Duration watchEndingErrorAfter = Duration.ZERO;
     private final Set<String> forbiddenWatches = ConcurrentHashMap.newKeySet();
 
     public KubernetesFake() throws IOException {
@@ -326,6 +330,19 @@ public final class KubernetesFake extends FakeBackend {
     public KubernetesFake ignoreWatchTimeout() {
         synchronized (lock) {
             ignoreWatchTimeout = true;
+        }
+        return this;
+    }
+
+    /**
+     * Makes the fake end every watch {@code after} its start with an ERROR event (a {@code Status} of
+     * {@code code}), as an API server whose etcd keeps timing out does: every watch delivers its
+     * events until then, and the client has to list again.
+     */
+    public KubernetesFake endWatchesWithError(Duration after, int code, String reason, String message) {
+        synchronized (lock) {
+            watchEndingError = Optional.of(statusObject(code, reason, message));
+            watchEndingErrorAfter = after;
         }
         return this;
     }
@@ -530,8 +547,12 @@ public final class KubernetesFake extends FakeBackend {
         boolean holdHeaders;
         boolean endless;
         boolean atOnce;
+        Optional<JsonObject> endingError;
+        long errorAt;
         synchronized (lock) {
             atOnce = endWatchesAtOnce;
+            endingError = watchEndingError;
+            errorAt = System.nanoTime() + watchEndingErrorAfter.toNanos();
             bookmarkInterval = bookmarks ? bookmarkEvery : Duration.ZERO;
             holdHeaders = holdQuietWatchHeaders;
             endless = ignoreWatchTimeout;
@@ -556,6 +577,11 @@ public final class KubernetesFake extends FakeBackend {
         }
         long sent = from;
         while (!closing() && System.nanoTime() < deadline) {
+            if (endingError.isPresent() && System.nanoTime() >= errorAt) {
+                write(out, Jsonp.object().add("type", "ERROR").add("object", endingError.get()).build().toString() + "\n");
+                out.close();
+                return true;
+            }
             List<Event> pending = new ArrayList<>();
             boolean broken;
             long current;
@@ -573,7 +599,8 @@ public final class KubernetesFake extends FakeBackend {
                 }
                 if (pending.isEmpty() && !broken) {
                     try {
-                        lock.wait(100);
+                        // no later than the ending error is due
+                        lock.wait(endingError.isEmpty() ? 100 : Math.clamp((errorAt - System.nanoTime()) / 1_000_000 + 1, 1, 100));
                     } catch (InterruptedException e) {
                         Thread.currentThread().interrupt();
                         return true;

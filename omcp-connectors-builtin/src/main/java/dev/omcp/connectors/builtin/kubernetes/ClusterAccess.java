@@ -12,22 +12,28 @@ import java.util.Optional;
 
 /**
  * How to reach one cluster: the API server's base URL, a guarded client with the cluster's TLS
- * material, and the bearer token (read again from its file every minute, as projected service
- * account tokens rotate).
+ * material, and the credentials to send: a token file (read again every minute, as projected
+ * service account tokens rotate) or a fixed {@code Authorization} value (a bearer token, basic
+ * credentials).
  */
 final class ClusterAccess {
     /** A service account token is a JWT of a few KiB; a file far larger is not one. */
     private static final int MAX_TOKEN_FILE_BYTES = 64 * 1024;
     private final String baseUrl;
     private final HttpClient client;
-    private final Optional<String> token;
+    private final Optional<String> fixedAuthorization;
     private final Optional<Path> tokenFile;
     private final TtlCache<String, String> tokenCache;
 
-    ClusterAccess(String baseUrl, HttpClient client, Optional<String> token, Optional<Path> tokenFile, Clock clock) {
+    /**
+     * @param fixedAuthorization the {@code Authorization} value to send ({@code Bearer …}, {@code Basic …}); with a
+     *     {@code tokenFile} too, only while that file cannot be read (client-go: the file's token takes precedence)
+     * @param tokenFile a file holding the bearer token, read again every minute
+     */
+    ClusterAccess(String baseUrl, HttpClient client, Optional<String> fixedAuthorization, Optional<Path> tokenFile, Clock clock) {
         this.baseUrl = baseUrl;
         this.client = client;
-        this.token = token;
+        this.fixedAuthorization = fixedAuthorization;
         this.tokenFile = tokenFile;
         this.tokenCache = new TtlCache<>(clock, Duration.ofMinutes(1), 1);
     }
@@ -42,25 +48,34 @@ final class ClusterAccess {
 
     /** The {@code Authorization} header value to add, if the cluster needs one the source does not provide. */
     Optional<String> authorization() throws ConnectorException {
-        if (token.isPresent()) {
-            return Optional.of("Bearer " + token.get());
-        }
         if (tokenFile.isEmpty()) {
-            return Optional.empty();
+            return fixedAuthorization;
         }
+        try {
+            return Optional.of("Bearer " + fileToken());
+        } catch (ConnectorException e) {
+            // client-go keeps the kubeconfig's token for when the file cannot be read (yet): so does this
+            if (fixedAuthorization.isPresent()) {
+                return fixedAuthorization;
+            }
+            throw e;
+        }
+    }
+
+    private String fileToken() throws ConnectorException {
         Optional<String> cached = tokenCache.get("token");
         if (cached.isPresent()) {
-            return Optional.of("Bearer " + cached.get());
+            return cached.get();
         }
         try {
             String read = SettingFile.read(tokenFile.get(), MAX_TOKEN_FILE_BYTES, StandardCharsets.US_ASCII).strip();
             if (read.isEmpty() || read.chars().anyMatch(c -> c < 0x21 || c > 0x7e)) {
-                throw new ConnectorException(ConnectorException.Kind.UNAUTHORIZED, "the service account token file is empty or malformed");
+                throw new ConnectorException(ConnectorException.Kind.UNAUTHORIZED, "the token file is empty or malformed");
             }
             tokenCache.put("token", read);
-            return Optional.of("Bearer " + read);
+            return read;
         } catch (SettingFile.UnusableException e) {
-            throw new ConnectorException(ConnectorException.Kind.UNAUTHORIZED, "the service account token file " + e.getMessage());
+            throw new ConnectorException(ConnectorException.Kind.UNAUTHORIZED, "the token file " + e.getMessage());
         }
     }
 }

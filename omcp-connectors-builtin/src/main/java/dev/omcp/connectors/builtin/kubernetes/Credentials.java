@@ -12,6 +12,7 @@ import java.net.URI;
 import java.net.URISyntaxException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
+import java.nio.file.InvalidPathException;
 import java.nio.file.Path;
 import java.util.Base64;
 import java.util.List;
@@ -37,11 +38,20 @@ import org.yaml.snakeyaml.constructor.SafeConstructor;
 final class Credentials {
     static final String SERVICE_ACCOUNT_DIR = "/var/run/secrets/kubernetes.io/serviceaccount";
     static final String IN_CLUSTER_URL = "https://kubernetes.default.svc";
+    private static final String IMPERSONATION = "the gateway does not impersonate, and would read the cluster as the user itself. "
+            + "Use a user whose own identity may get, list and watch the cluster's objects";
     private static final int MAX_KUBECONFIG_BYTES = 1 << 20;
     /** A URL's scheme and {@code //}: what a server without one lacks. */
     private static final Pattern WITH_SCHEME = Pattern.compile("[A-Za-z][A-Za-z0-9+.-]*://");
     /** The most characters of a kubeconfig name a message repeats. */
     private static final int MAX_QUOTED_CHARS = 64;
+    /** Fields of a kubeconfig cluster the gateway cannot honour, with what to do instead. */
+    private static final Map<String, String> UNSUPPORTED_CLUSTER_FIELDS = Map.of(
+            "proxy-url", "the gateway reaches a backend only directly, as a proxy would resolve the address its egress rules judge. "
+                    + "Remove proxy-url if the API server can be reached directly, or run the gateway where it can");
+    /** Fields of a kubeconfig user the gateway cannot honour, with what to do instead. */
+    private static final Map<String, String> UNSUPPORTED_USER_FIELDS = Map.of(
+            "as", IMPERSONATION, "as-uid", IMPERSONATION, "as-groups", IMPERSONATION, "as-user-extra", IMPERSONATION);
 
     private Credentials() {}
 
@@ -60,13 +70,14 @@ final class Credentials {
             }
             case "inCluster" -> inCluster(source, context);
             case "kubeconfig" -> fromKubeconfig(source, context,
-                    Path.of(kubeconfig.orElse(System.getProperty("user.home") + "/.kube/config")));
+                    path(kubeconfig.orElse(System.getProperty("user.home") + "/.kube/config"), "the setting kubeconfig"));
             default -> throw bad("mode must be auto, source, inCluster or kubeconfig");
         };
     }
 
     private static ClusterAccess inCluster(SourceConfig source, ConnectorContext context) throws ConnectorException {
-        Path dir = Path.of(SourceSettings.string(source.settings(), "serviceAccountDir").orElse(SERVICE_ACCOUNT_DIR));
+        Path dir = path(SourceSettings.string(source.settings(), "serviceAccountDir").orElse(SERVICE_ACCOUNT_DIR),
+                "the setting serviceAccountDir");
         Path ca = dir.resolve("ca.crt");
         Path token = dir.resolve("token");
         if (!Files.isReadable(token)) {
@@ -107,16 +118,103 @@ final class Credentials {
             throw bad("the kubeconfig user runs an exec or auth-provider plugin, which the gateway does not run; "
                     + "use a service account token or a client certificate");
         }
+        String clusterName = string(ctx, "cluster");
+        String userName = string(ctx, "user");
+        refuseUnsupported(cluster, "cluster " + quoted(clusterName), UNSUPPORTED_CLUSTER_FIELDS);
+        refuseUnsupported(user, "user " + quoted(userName), UNSUPPORTED_USER_FIELDS);
         Path base = file.toAbsolutePath().getParent();
         Optional<String> ca = pem(cluster, "certificate-authority-data", "certificate-authority", base);
         Optional<String> cert = pem(user, "client-certificate-data", "client-certificate", base);
         Optional<String> key = pem(user, "client-key-data", "client-key", base);
         boolean skip = Boolean.TRUE.equals(cluster.get("insecure-skip-tls-verify"));
-        String clusterName = string(ctx, "cluster");
         String server = serverUrl(string(cluster, "server"), clusterName, ca.isPresent() || cert.isPresent() || skip);
+        checkTlsServerName(cluster, clusterName, server, skip);
         Optional<String> token = Optional.of(string(user, "token")).filter(t -> !t.isEmpty());
-        Optional<Path> tokenFile = Optional.of(string(user, "tokenFile")).filter(t -> !t.isEmpty()).map(base::resolve);
-        return new ClusterAccess(server, context.httpClient(new TlsMaterial(ca, cert, key, skip)), token, tokenFile, context.clock());
+        String tokenFileName = string(user, "tokenFile");
+        Optional<Path> tokenFile = tokenFileName.isEmpty() ? Optional.empty()
+                : Optional.of(base.resolve(path(tokenFileName, "the kubeconfig's tokenFile")));
+        Optional<String> authorization = token.map(t -> "Bearer " + t);
+        Optional<String> basic = basic(user, userName);
+        if (basic.isPresent()) {
+            if (token.isPresent() || tokenFile.isPresent()) {
+                // client-go refuses this too: "username/password or bearer token may be set, but not both"
+                throw bad("the kubeconfig user " + quoted(userName) + " has both a username and a token or tokenFile; keep one of "
+                        + "them");
+            }
+            authorization = basic;
+        }
+        return new ClusterAccess(server, context.httpClient(new TlsMaterial(ca, cert, key, skip)), authorization, tokenFile,
+                context.clock());
+    }
+
+    /**
+     * Basic authentication, as client-go sends a kubeconfig user's {@code username} and
+     * {@code password}. API servers dropped it in Kubernetes 1.19, but a proxy in front of one may
+     * still take it, and sending nothing would only get a bare 401.
+     */
+    private static Optional<String> basic(Map<String, Object> user, String userName) throws ConnectorException {
+        if (!(user.getOrDefault("username", "") instanceof String name)
+                || !(user.getOrDefault("password", "") instanceof String password)) {
+            throw bad("the kubeconfig user " + quoted(userName) + " has a username or password that is not a string; quote it");
+        }
+        if (name.isEmpty()) {
+            if (!password.isEmpty()) {
+                throw bad("the kubeconfig user " + quoted(userName) + " has a password but no username; add its username");
+            }
+            return Optional.empty();
+        }
+        return Optional.of("Basic " + Base64.getEncoder().encodeToString((name + ":" + password).getBytes(StandardCharsets.UTF_8)));
+    }
+
+    /**
+     * Refuses a kubeconfig section that sets a field the gateway cannot honour: ignored, it would
+     * leave the connection failing (or going elsewhere, or as someone else) for no visible reason.
+     */
+    private static void refuseUnsupported(Map<String, Object> section, String what, Map<String, String> fields) throws ConnectorException {
+        for (Map.Entry<String, String> field : fields.entrySet()) {
+            Object value = section.get(field.getKey());
+            if (value != null && !"".equals(value) && !(value instanceof List<?> l && l.isEmpty())
+                    && !(value instanceof Map<?, ?> m && m.isEmpty())) {
+                throw bad("the kubeconfig " + what + " sets " + field.getKey() + ", which the gateway does not support: "
+                        + field.getValue());
+            }
+        }
+    }
+
+    /**
+     * client-go checks the server's certificate against {@code tls-server-name} instead of the
+     * server's host; the JDK's client always checks the host. A name that is the host changes
+     * nothing, and without verification ({@code insecure-skip-tls-verify}) there is nothing to check;
+     * any other would fail every request with a host name mismatch, so it fails the source here.
+     */
+    private static void checkTlsServerName(Map<String, Object> cluster, String clusterName, String server, boolean skip)
+            throws ConnectorException {
+        String name = string(cluster, "tls-server-name").strip();
+        String host = URI.create(server).getHost();
+        if (name.isEmpty() || skip || !server.regionMatches(true, 0, "https:", 0, 6) || sameHost(name, host)) {
+            return;
+        }
+        throw bad("the kubeconfig cluster " + quoted(clusterName) + " sets tls-server-name " + quoted(name) + ", which the gateway "
+                + "does not support: it checks the API server's certificate against the host of the cluster's server. Set server to "
+                + "a URL whose host the certificate names (add the name to DNS or /etc/hosts if it resolves nowhere)");
+    }
+
+    private static boolean sameHost(String name, String host) {
+        String bare = host.startsWith("[") && host.endsWith("]") ? host.substring(1, host.length() - 1) : host;
+        return stripDot(name).equalsIgnoreCase(stripDot(bare));
+    }
+
+    private static String stripDot(String name) {
+        return name.endsWith(".") ? name.substring(0, name.length() - 1) : name;
+    }
+
+    /** A path a setting or the kubeconfig names; one this file system cannot hold (a NUL character) fails naming it. */
+    private static Path path(String value, String what) throws ConnectorException {
+        try {
+            return Path.of(value);
+        } catch (InvalidPathException e) {
+            throw bad(what + " is not a file path this system accepts (" + e.getReason() + "); set it to the file's path");
+        }
     }
 
     /**
@@ -161,7 +259,8 @@ final class Credentials {
             }
         }
         String file = string(section, fileKey);
-        return file.isEmpty() ? Optional.empty() : Optional.of(readSmall(base.resolve(file), "kubeconfig " + fileKey));
+        return file.isEmpty() ? Optional.empty()
+                : Optional.of(readSmall(base.resolve(path(file, "the kubeconfig's " + fileKey)), "kubeconfig " + fileKey));
     }
 
     private static String readSmall(Path path, String what) throws ConnectorException {

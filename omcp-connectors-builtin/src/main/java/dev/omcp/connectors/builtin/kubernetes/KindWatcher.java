@@ -2,6 +2,7 @@ package dev.omcp.connectors.builtin.kubernetes;
 
 import dev.omcp.sdk.json.Jsonp;
 import dev.omcp.connectors.builtin.backend.BackendHttp;
+import dev.omcp.connectors.builtin.backend.QueryText;
 import dev.omcp.sdk.connector.ConnectorException;
 import dev.omcp.sdk.memory.AnswerBudget;
 import jakarta.json.JsonArray;
@@ -30,7 +31,8 @@ import org.slf4j.LoggerFactory;
 /**
  * Keeps one kind of resource current: list, then watch from the list's resource version; after a
  * broken stream it watches again from the last version seen, and after 410 Gone (or any watch
- * error) it lists again. Runs on its own virtual thread until closed.
+ * error) it lists again, after a backoff that only a watch needing no new list resets. Runs on its
+ * own virtual thread until closed.
  *
  * <p>A watch asks the API server to end it after the watch timeout ({@code timeoutSeconds}) and
  * to send {@code BOOKMARK} events, which move the version a quiet kind watches from. The client
@@ -201,16 +203,19 @@ final class KindWatcher implements Runnable {
                 watch();
                 // A watch lives until its timeoutSeconds; one that ended at once (a server or proxy that closes every watch, or
                 // a 410 each time) must not be renewed back to back, nor, over a limit, each ended watch's new list of up to
-                // hundreds of pages.
+                // hundreds of pages. Nor may a watch that ended needing a new list (an ERROR event, an unreadable one) reset
+                // the backoff, however long it lived: a server that sends an error a second into every watch would get a full
+                // list of the kind every second, the most expensive request of a large cluster.
                 boolean endedAtOnce = System.nanoTime() - started < shortestNormalWatch().toNanos();
-                backoff = overLimit.isPresent() || endedAtOnce ? wait(backoff) : FIRST_BACKOFF;
+                boolean needsList = resourceVersion == null;
+                backoff = overLimit.isPresent() || endedAtOnce || needsList ? wait(backoff) : FIRST_BACKOFF;
             } catch (ConnectorException e) {
                 if (stopped.getCount() == 0) {
                     return; // a request the closing client cut short: nothing failed
                 }
                 lastError = Optional.of(e);
                 firstList.countDown();
-                LOG.warn("event=kubernetes-watch-failed source={} kind={} reason=\"{}\"", source, kind, e.getMessage());
+                LOG.warn("event=kubernetes-watch-failed source={} kind={} reason={}", source, kind, logValue(e.getMessage()));
                 backoff = wait(backoff);
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
@@ -455,8 +460,8 @@ final class KindWatcher implements Runnable {
         lastError = error;
         overLimit = error;
         if (first) {
-            LOG.warn("event=kubernetes-kind-over-limit source={} kind={} objects={} maxObjects={} maxBytes={} reason=\"{}\"", source, kind,
-                    resources.size(), limits.resourcesPerKind(), limits.bytesPerSource(), message);
+            LOG.warn("event=kubernetes-kind-over-limit source={} kind={} objects={} maxObjects={} maxBytes={} reason={}", source, kind,
+                    resources.size(), limits.resourcesPerKind(), limits.bytesPerSource(), logValue(message));
         }
     }
 
@@ -544,8 +549,8 @@ final class KindWatcher implements Runnable {
             // stream was not cut): a watch from the same version would replay it forever. List again, which reports the kind
             // stale if its list cannot be read either.
             resourceVersion = null;
-            LOG.warn("event=kubernetes-watch-unreadable source={} kind={} reason=\"{}\" effect=\"listing the kind again\"", source,
-                    kind, e.getMessage());
+            LOG.warn("event=kubernetes-watch-unreadable source={} kind={} reason={} effect=\"listing the kind again\"", source,
+                    kind, logValue(e.getMessage()));
         } catch (AnswerBudget.Exhausted e) {
             // The event is replayed by the next watch from the same version, after the backoff of a watch that ended at once.
             // One that could never fit would be replayed forever: list instead, whose pages the budget judges as well and
@@ -553,7 +558,7 @@ final class KindWatcher implements Runnable {
             if (!e.fitsAlone()) {
                 resourceVersion = null;
             }
-            LOG.warn("event=kubernetes-watch-over-budget source={} kind={} reason=\"{}\" effect=\"{}\"", source, kind, e.getMessage(),
+            LOG.warn("event=kubernetes-watch-over-budget source={} kind={} reason={} effect=\"{}\"", source, kind, logValue(e.getMessage()),
                     e.fitsAlone() ? "watching again after a backoff" : "listing the kind again");
         } catch (IOException e) {
             if (endedByClient.get()) {
@@ -695,6 +700,16 @@ final class KindWatcher implements Runnable {
         UnreadableEvent(String message) {
             super(message);
         }
+    }
+
+    /**
+     * A message as the quoted value of a log line's key: a failure's message may carry the API
+     * server's words and the quotes of ours ({@code API group "apps"}), and unescaped they would
+     * end the value early and forge keys after it. Escaped as a JSON string is, so a parser of
+     * {@code key="value"} lines reads it whole.
+     */
+    private static String logValue(String message) {
+        return QueryText.quote(message == null ? "" : message);
     }
 
     private static String logged(String serverText) {

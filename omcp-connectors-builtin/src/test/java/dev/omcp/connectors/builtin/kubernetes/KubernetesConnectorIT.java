@@ -23,10 +23,14 @@ import dev.omcp.sdk.query.TopologyNode;
 import dev.omcp.testkit.kubernetes.KubernetesFake;
 import jakarta.json.Json;
 import jakarta.json.JsonObject;
+import java.net.URI;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.Base64;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ExecutionException;
@@ -297,6 +301,39 @@ class KubernetesConnectorIT {
     }
 
     @Test
+    void aServerThatEndsEveryWatchWithAnError_getsItsListsNoFasterThanTheBackoff_evenWhenTheWatchesLivedASecond() throws Exception {
+        // before: a watch that lived past the shortest normal watch (here 0.5 s, half the 1 s watch timeout) reset the backoff,
+        // so an error 0.6 s into every watch got a full list of every kind every 0.6 s, the most expensive request there is
+        api.endWatchesWithError(Duration.ofMillis(600), 500, "InternalError", "etcdserver: request timed out");
+        connector = withToken(Duration.ofSeconds(1));
+        KindWatcher nodes = watcher("node");
+        eventually(() -> nodes.relists() >= 4);
+        long seen = nodes.relists();
+        long since = System.nanoTime();
+        eventually(() -> nodes.relists() > seen);
+        // the fourth error-ended watch waits 0.6 s and then 1.6 s of backoff (200, 400, 800, 1600 ms...) before its list
+        assertThat(Duration.ofNanos(System.nanoTime() - since)).as("time from one list to the next")
+                .isGreaterThan(Duration.ofMillis(1500));
+    }
+
+    @Test
+    void aWatchFailuresLogLine_quotesItsReason_soQuotesInsideItCannotEndTheValue() throws Exception {
+        // before: reason="...in API group "apps" in all..." ended the value at the first quote inside it
+        api.forbid("/apis/apps/v1/daemonsets");
+        WatcherLog log = new WatcherLog();
+        log.attach();
+        try {
+            connector = withToken();
+            eventually(() -> log.messages().stream().anyMatch(m -> m.contains("kubernetes-watch-failed") && m.contains("daemonset")));
+            String line = log.messages().stream().filter(m -> m.contains("kubernetes-watch-failed")).findFirst().orElseThrow();
+            assertThat(line).contains("API group \\\"apps\\\"")
+                    .matches("event=kubernetes-watch-failed source=cluster kind=daemonset reason=\"([^\"\\\\]|\\\\.)*\"");
+        } finally {
+            log.detach();
+        }
+    }
+
+    @Test
     void aServerThatHoldsAQuietWatchsHeaders_orKeepsItOpen_hasTheWatchEndedByTheClientAtItsDeadline_quietly() throws Exception {
         // a proxy that sends nothing of a quiet watch until its first event, and keeps it open past timeoutSeconds: the request
         // timeout (1 s) must not end it as a failure; the client ends it at the watch timeout plus one request timeout (2 s)
@@ -476,6 +513,127 @@ class KubernetesConnectorIT {
                 """.formatted(api.url()));
         assertThatThrownBy(() -> create("", Json.createObjectBuilder().add("kubeconfig", kubeconfig.toString()).build()))
                 .isInstanceOfSatisfying(ConnectorException.class, e -> assertThat(e.getMessage()).contains("exec"));
+    }
+
+    @Test
+    void aKubeconfigUserWithATokenAndATokenFile_readsTheFile_asClientGoDoes(@TempDir Path dir) throws Exception {
+        // client-go: the file's last read token takes precedence over token, so a rotated token is picked up; before, the
+        // inline token (here an expired one) won and every request got 401
+        Files.writeString(dir.resolve("token"), TOKEN + "\n");
+        Path kubeconfig = Files.writeString(dir.resolve("config"), """
+                current-context: test
+                contexts: [{name: test, context: {cluster: fake, user: reader}}]
+                clusters: [{name: fake, cluster: {server: "%s"}}]
+                users: [{name: reader, user: {token: expired-token, tokenFile: token}}]
+                """.formatted(api.url()));
+        connector = create("", Json.createObjectBuilder().add("kubeconfig", kubeconfig.toString()).build());
+        assertThat(topology("").nodes()).isNotEmpty();
+    }
+
+    @Test
+    void aKubeconfigUserWithATokenAndATokenFileThatCannotBeRead_usesTheToken_asClientGoDoes(@TempDir Path dir) throws Exception {
+        Path kubeconfig = Files.writeString(dir.resolve("config"), """
+                current-context: test
+                contexts: [{name: test, context: {cluster: fake, user: reader}}]
+                clusters: [{name: fake, cluster: {server: "%s"}}]
+                users: [{name: reader, user: {token: %s, tokenFile: not-yet-written}}]
+                """.formatted(api.url(), TOKEN));
+        connector = create("", Json.createObjectBuilder().add("kubeconfig", kubeconfig.toString()).build());
+        assertThat(topology("").nodes()).isNotEmpty();
+    }
+
+    @Test
+    void aKubeconfigUsersUsernameAndPassword_areSentAsBasicAuthentication_notDropped(@TempDir Path dir) throws Exception {
+        // before: ignored, so every request went without credentials and got a bare 401
+        try (KubernetesFake open = new KubernetesFake()) {
+            Path kubeconfig = Files.writeString(dir.resolve("config"), """
+                    current-context: test
+                    contexts: [{name: test, context: {cluster: fake, user: admin}}]
+                    clusters: [{name: fake, cluster: {server: "%s"}}]
+                    users: [{name: admin, user: {username: admin, password: "pa:ss"}}]
+                    """.formatted(open.url()));
+            Connector basic = create("", Json.createObjectBuilder().add("kubeconfig", kubeconfig.toString()).build());
+            basic.close();
+            assertThat(open.requests()).isNotEmpty().allSatisfy(r -> assertThat(r.headers()).containsEntry("authorization",
+                    "Basic " + Base64.getEncoder().encodeToString("admin:pa:ss".getBytes(StandardCharsets.UTF_8))));
+        }
+    }
+
+    @Test
+    void kubeconfigFieldsTheGatewayCannotHonour_failTheSourceNamingThem_insteadOfBeingIgnored(@TempDir Path dir) throws Exception {
+        String ca = caData();
+        String https = api.url().replace("http://", "https://");
+        Map<String, String> clusters = Map.of(
+                "proxy-url", "{server: \"" + api.url() + "\", proxy-url: \"http://proxy.example:3128\"}",
+                "tls-server-name", "{server: \"" + https + "\", certificate-authority-data: " + ca + ", tls-server-name: api.internal}");
+        Map<String, String> users = Map.of(
+                "as", "{token: " + TOKEN + ", as: someone-else}",
+                "as-groups", "{token: " + TOKEN + ", as-groups: [system:masters]}",
+                "username", "{username: admin, password: secret, token: " + TOKEN + "}");
+        Map<String, String[]> configs = new LinkedHashMap<>();
+        clusters.forEach((field, cluster) -> configs.put(field, new String[] {cluster, "{token: " + TOKEN + "}"}));
+        users.forEach((field, user) -> configs.put(field, new String[] {"{server: \"" + api.url() + "\"}", user}));
+        for (Map.Entry<String, String[]> config : configs.entrySet()) {
+            Path kubeconfig = Files.writeString(dir.resolve("config"), """
+                    current-context: test
+                    contexts: [{name: test, context: {cluster: fake, user: reader}}]
+                    clusters: [{name: fake, cluster: %s}]
+                    users: [{name: reader, user: %s}]
+                    """.formatted(config.getValue()[0], config.getValue()[1]));
+            assertThatThrownBy(() -> create("", Json.createObjectBuilder().add("kubeconfig", kubeconfig.toString()).build()))
+                    .as(config.getKey()).isInstanceOfSatisfying(ConnectorException.class, e -> {
+                        assertThat(e.kind()).isEqualTo(ConnectorException.Kind.BAD_QUERY);
+                        assertThat(e.getMessage()).contains("kubeconfig").contains(config.getKey()).doesNotContain("secret");
+                    });
+        }
+    }
+
+    private static String caData() throws Exception {
+        return Base64.getEncoder().encodeToString(new TestPki().ca.certificatePem().getBytes(StandardCharsets.US_ASCII));
+    }
+
+    @Test
+    void aKubeconfigTlsServerNameThatIsTheServersHost_orWithoutVerification_isNoReasonToRefuseIt(@TempDir Path dir) throws Exception {
+        String ca = caData();
+        String https = api.url().replace("http://", "https://");
+        String host = URI.create(api.url()).getHost();
+        for (String cluster : List.of("{server: \"" + https + "\", certificate-authority-data: " + ca + ", tls-server-name: " + host + "}",
+                "{server: \"" + https + "\", insecure-skip-tls-verify: true, tls-server-name: api.internal}")) {
+            Path kubeconfig = Files.writeString(dir.resolve("config"), """
+                    current-context: test
+                    contexts: [{name: test, context: {cluster: fake, user: reader}}]
+                    clusters: [{name: fake, cluster: %s}]
+                    users: [{name: reader, user: {token: %s}}]
+                    """.formatted(cluster, TOKEN));
+            // the fake speaks plain HTTP, so the TLS handshake fails: what matters is that it was tried
+            assertThatThrownBy(() -> create("", Json.createObjectBuilder().add("kubeconfig", kubeconfig.toString()).build()))
+                    .as(cluster).isInstanceOfSatisfying(ConnectorException.class, e -> assertThat(e.getMessage())
+                            .doesNotContain("tls-server-name"));
+        }
+    }
+
+    @Test
+    void aPathSettingThatNoFileSystemAccepts_failsTheSourceNamingTheSetting_notAsAnUnexpectedError(@TempDir Path dir) throws Exception {
+        // before: Path.of threw InvalidPathException out of the factory
+        for (JsonObject settings : List.of(Json.createObjectBuilder().add("kubeconfig", "/etc/kube\0config").build(),
+                Json.createObjectBuilder().add("mode", "inCluster").add("serviceAccountDir", "/var/run\0secrets").build())) {
+            String setting = settings.containsKey("kubeconfig") ? "kubeconfig" : "serviceAccountDir";
+            assertThatThrownBy(() -> create("", settings)).as(setting).isInstanceOfSatisfying(ConnectorException.class, e -> {
+                assertThat(e.kind()).isEqualTo(ConnectorException.Kind.BAD_QUERY);
+                assertThat(e.getMessage()).contains("the setting " + setting).contains("not a file path");
+            });
+        }
+        Path kubeconfig = Files.writeString(dir.resolve("config"), """
+                current-context: test
+                contexts: [{name: test, context: {cluster: fake, user: reader}}]
+                clusters: [{name: fake, cluster: {server: "%s"}}]
+                users: [{name: reader, user: {tokenFile: "token\\0file"}}]
+                """.formatted(api.url()));
+        assertThatThrownBy(() -> create("", Json.createObjectBuilder().add("kubeconfig", kubeconfig.toString()).build()))
+                .isInstanceOfSatisfying(ConnectorException.class, e -> {
+                    assertThat(e.kind()).isEqualTo(ConnectorException.Kind.BAD_QUERY);
+                    assertThat(e.getMessage()).contains("tokenFile").contains("not a file path");
+                });
     }
 
     @Test
