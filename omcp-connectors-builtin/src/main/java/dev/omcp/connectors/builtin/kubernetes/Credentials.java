@@ -129,7 +129,12 @@ final class Credentials {
         boolean skip = Boolean.TRUE.equals(cluster.get("insecure-skip-tls-verify"));
         String server = serverUrl(string(cluster, "server"), clusterName, ca.isPresent() || cert.isPresent() || skip);
         checkTlsServerName(cluster, clusterName, server, skip);
-        Optional<String> token = Optional.of(string(user, "token")).filter(t -> !t.isEmpty());
+        Optional<String> token = Optional.of(string(user, "token").strip()).filter(t -> !t.isEmpty());
+        if (token.isPresent() && token.get().chars().anyMatch(c -> c < 0x21 || c > 0x7e)) {
+            // refused here, by name: an HTTP header cannot carry it, and every request would fail as a connector bug
+            throw bad("the kubeconfig user " + quoted(userName) + " has a token with a space, line break or other character a "
+                    + "bearer token cannot hold; copy the token again");
+        }
         String tokenFileName = string(user, "tokenFile");
         Optional<Path> tokenFile = tokenFileName.isEmpty() ? Optional.empty()
                 : Optional.of(base.resolve(path(tokenFileName, "the kubeconfig's tokenFile")));

@@ -637,6 +637,23 @@ class KubernetesConnectorIT {
     }
 
     @Test
+    void aKubeconfigTokenWithASpaceOrControlCharacter_failsTheSourceNamingTheUser_withoutShowingTheToken(@TempDir Path dir)
+            throws Exception {
+        // before: the header builder refused it at the first list, reported as a connector that failed unexpectedly
+        Path kubeconfig = Files.writeString(dir.resolve("config"), """
+                current-context: test
+                contexts: [{name: test, context: {cluster: fake, user: reader}}]
+                clusters: [{name: fake, cluster: {server: "%s"}}]
+                users: [{name: reader, user: {token: "s3cret half\\nof-it"}}]
+                """.formatted(api.url()));
+        assertThatThrownBy(() -> create("", Json.createObjectBuilder().add("kubeconfig", kubeconfig.toString()).build()))
+                .isInstanceOfSatisfying(ConnectorException.class, e -> {
+                    assertThat(e.kind()).isEqualTo(ConnectorException.Kind.BAD_QUERY);
+                    assertThat(e.getMessage()).contains("user 'reader'").contains("token").doesNotContain("s3cret");
+                });
+    }
+
+    @Test
     void inClusterUsesTheMountedServiceAccount(@TempDir Path dir) throws Exception {
         Files.writeString(dir.resolve("token"), TOKEN + "\n");
         Files.writeString(dir.resolve("ca.crt"), new TestPki().ca.certificatePem());
