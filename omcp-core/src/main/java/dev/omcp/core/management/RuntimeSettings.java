@@ -9,6 +9,7 @@ import dev.omcp.ports.settings.SettingsChange;
 import dev.omcp.ports.settings.SettingsStoreException;
 import dev.omcp.ports.settings.StoredThresholds;
 import dev.omcp.sdk.json.Jsonp;
+import dev.omcp.sdk.text.LogField;
 import jakarta.json.JsonObject;
 import jakarta.json.JsonValue;
 import java.util.ArrayList;
@@ -159,14 +160,15 @@ public final class RuntimeSettings implements ManageSettings {
                     store.save(overrides);
                     written = overrides;
                 } catch (SettingsStoreException e) {
-                    LOG.error("event=settings-not-persisted actor=\"{}\" changed={} store=\"{}\" reason=\"{}\"", caller.id(), CHANGEABLE,
-                            store.describe(), e.getMessage());
+                    LOG.error("event=settings-not-persisted actor=\"{}\" changed={} store=\"{}\" reason=\"{}\"", LogField.of(caller.id()),
+                            CHANGEABLE, LogField.of(store.describe()), LogField.of(e.getMessage()));
                     return new SettingsChange.NotSaved("the thresholds could not be written to " + store.describe()
                             + ", nothing changed: " + e.getMessage());
                 }
             }
             toolkit.replaceThresholds(thresholds);
-            LOG.info("event=settings-changed actor=\"{}\" changed={} persisted={}", caller.id(), CHANGEABLE, persistent);
+            // the caller's id is an OIDC subject, a user or key name: it may hold a quote or a backslash
+            LOG.info("event=settings-changed actor=\"{}\" changed={} persisted={}", LogField.of(caller.id()), CHANGEABLE, persistent);
             return new SettingsChange.Applied(shape.apply(thresholds.toJson()), CHANGEABLE, persistent);
         } finally {
             changes.unlock();

@@ -12,6 +12,7 @@ import dev.omcp.ports.postmortems.TenantScope;
 import dev.omcp.ports.tools.InvokeTool;
 import dev.omcp.ports.tools.ToolOutcome;
 import dev.omcp.sdk.json.Jsonp;
+import dev.omcp.sdk.text.LogField;
 import jakarta.json.JsonObject;
 import java.time.Clock;
 import java.util.ArrayList;
@@ -77,10 +78,13 @@ public final class PostmortemArchive implements ManagePostmortems {
         try {
             store.append(entry);
         } catch (PostmortemStoreException e) {
-            LOG.error("event=postmortem-store-failed operation=append actor=\"{}\" reason=\"{}\"", caller.id(), e.getMessage());
+            LOG.error("event=postmortem-store-failed operation=append actor=\"{}\" reason=\"{}\"", LogField.of(caller.id()),
+                    LogField.of(e.getMessage()));
             return new PostmortemOutcome.StoreUnavailable(e.getMessage());
         }
-        LOG.info("event=postmortem-stored id={} service=\"{}\" duration={} actor=\"{}\"", entry.id(), service, window, caller.id());
+        // service and window passed the checks above; the caller's id may hold anything
+        LOG.info("event=postmortem-stored id={} service=\"{}\" duration={} actor=\"{}\"", entry.id(), service, window,
+                LogField.of(caller.id()));
         return new PostmortemOutcome.Stored(entry);
     }
 
@@ -135,10 +139,11 @@ public final class PostmortemArchive implements ManagePostmortems {
                 return new PostmortemOutcome.NotFound(id);
             }
         } catch (PostmortemStoreException e) {
-            LOG.error("event=postmortem-store-failed operation=delete id={} actor=\"{}\" reason=\"{}\"", id, caller.id(), e.getMessage());
+            LOG.error("event=postmortem-store-failed operation=delete id={} actor=\"{}\" reason=\"{}\"", id, LogField.of(caller.id()),
+                    LogField.of(e.getMessage()));
             return new PostmortemOutcome.StoreUnavailable(e.getMessage());
         }
-        LOG.info("event=postmortem-deleted id={} actor=\"{}\"", id, caller.id());
+        LOG.info("event=postmortem-deleted id={} actor=\"{}\"", id, LogField.of(caller.id()));
         return new PostmortemOutcome.Deleted(id);
     }
 

@@ -34,6 +34,7 @@ import dev.omcp.sdk.connector.TopologyCapability;
 import dev.omcp.sdk.connector.TracesCapability;
 import dev.omcp.sdk.manifest.Capabilities;
 import dev.omcp.sdk.text.BackendText;
+import dev.omcp.sdk.text.LogField;
 import jakarta.json.JsonObject;
 import java.net.URI;
 import java.net.URISyntaxException;
@@ -402,7 +403,7 @@ public final class SourceRegistry implements ManageSources, ConnectorUsers, Auto
             }
             live = Collections.unmodifiableMap(next);
             close(current);
-            LOG.info("event=source-removed source={} actor={}", name, caller.id());
+            LOG.info("event=source-removed source={} actor=\"{}\"", name, LogField.of(caller.id()));
             return new SourceOutcome.Removed(name);
         } finally {
             changes.unlock();

@@ -2,10 +2,12 @@ package dev.omcp.core.management;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import ch.qos.logback.classic.Level;
 import dev.omcp.core.analysis.health.HealthSignal;
 import dev.omcp.core.analysis.health.HealthThresholds;
 import dev.omcp.core.egress.EgressRules;
 import dev.omcp.core.sources.SourceRegistry;
+import dev.omcp.core.testing.CapturedLog;
 import dev.omcp.core.tools.observability.Toolkit;
 import dev.omcp.ports.connectors.ConnectorCatalog;
 import dev.omcp.ports.connectors.ConnectorType;
@@ -28,10 +30,16 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /** Health thresholds change at run time, validated with every violation listed; fixed settings stay fixed. */
 class RuntimeSettingsTest {
     private static final Principal OPS = Principal.apiKey("ops", "");
+    /** An API key id, a user name or an OIDC subject may hold anything, a quote too. */
+    private static final Principal FORGER = Principal.apiKey("evil\" actor=\"admin", "");
+
+    @RegisterExtension
+    final CapturedLog log = new CapturedLog(RuntimeSettings.class);
     private final Toolkit toolkit = Toolkit.builder(emptyRegistry(), new ManualClock(Instant.parse("2026-03-01T10:00:00Z"))).build();
     private final RuntimeSettings settings = new RuntimeSettings(toolkit,
             Jsonp.object().add("authMode", "basic").add("toolDeadlineSeconds", 20).build());
@@ -160,6 +168,21 @@ class RuntimeSettingsTest {
         assertThat(toolkit.thresholds()).isEqualTo(HealthThresholds.defaults());
         // an invalid change is refused as invalid, before any write is tried
         assertThat(persisted.replaceHealthThresholds(json("{\"cpu\": {\"critical\": 7}}"), OPS)).isInstanceOf(SettingsChange.Invalid.class);
+    }
+
+    @Test
+    void aCallerIdHoldingAQuote_cannotForgeTheActorOfTheSettingsLines() {
+        RecordingStore store = new RecordingStore();
+        RuntimeSettings persisted = new RuntimeSettings(toolkit, JsonObject.EMPTY_JSON_OBJECT, store);
+
+        persisted.replaceHealthThresholds(json("{\"error_rate\": {\"degraded\": 0.02}}"), FORGER);
+        store.failing = true;
+        persisted.replaceHealthThresholds(json("{\"error_rate\": {\"degraded\": 0.03}}"), FORGER);
+
+        assertThat(log.messages(Level.INFO)).singleElement().asString().startsWith("event=settings-changed ")
+                .contains("actor=\"key:evil\\\" actor=\\\"admin\" ").doesNotContain(" actor=\"admin\"");
+        assertThat(log.messages(Level.ERROR)).singleElement().asString().startsWith("event=settings-not-persisted ")
+                .contains("actor=\"key:evil\\\" actor=\\\"admin\" ").doesNotContain(" actor=\"admin\"");
     }
 
     @Test

@@ -2,6 +2,8 @@ package dev.omcp.core.postmortems;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import ch.qos.logback.classic.Level;
+import dev.omcp.core.testing.CapturedLog;
 import dev.omcp.ports.identity.AuthKind;
 import dev.omcp.ports.identity.Principal;
 import dev.omcp.ports.mcp.Refusal;
@@ -26,6 +28,7 @@ import java.util.Set;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.Function;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /** spec 2.13, 4.3: post-mortems generated through the tool chain, stored per tenant, deleted by tombstone. */
 class PostmortemArchiveTest {
@@ -53,6 +56,9 @@ class PostmortemArchiveTest {
         }
     };
     private final PostmortemArchive archive = new PostmortemArchive(tools, store, clock, new Random(7));
+
+    @RegisterExtension
+    final CapturedLog log = new CapturedLog(PostmortemArchive.class);
 
     private static Principal user(String name, String tenant) {
         return new Principal("user:" + name, name, AuthKind.SESSION, tenant, Set.of("operator"), Optional.of("sid-" + name));
@@ -112,6 +118,17 @@ class PostmortemArchiveTest {
         assertThat(archive.delete(GLOBAL_ADMIN, second.id())).isInstanceOf(PostmortemOutcome.Deleted.class);
         assertThat(archive.listOlderThan(ACME_OPS, second.id(), 10)).isEmpty();
         assertThat(archive.listOlderThan(ACME_OPS, "../x", 10)).isEmpty();
+    }
+
+    @Test
+    void aUserNameHoldingAQuote_cannotForgeTheActorOfTheStoredAndDeletedLines() {
+        // a user name (or an OIDC subject) comes from outside and may hold anything
+        Principal forger = user("eve\" actor=\"user:alice", "");
+        StoredPostmortem entry = generate(forger, "payments");
+        archive.delete(forger, entry.id());
+
+        assertThat(log.messages(Level.INFO)).hasSize(2).allSatisfy(line -> assertThat(line)
+                .endsWith(" actor=\"user:eve\\\" actor=\\\"user:alice\"").doesNotContain(" actor=\"user:alice\""));
     }
 
     @Test

@@ -3,7 +3,9 @@ package dev.omcp.core.sources;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import ch.qos.logback.classic.Level;
 import dev.omcp.core.egress.EgressRules;
+import dev.omcp.core.testing.CapturedLog;
 import dev.omcp.ports.connectors.ConnectorCatalog;
 import dev.omcp.ports.connectors.ConnectorType;
 import dev.omcp.ports.identity.Principal;
@@ -49,6 +51,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.CopyOnWriteArrayList;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 class SourceRegistryTest {
     private static final byte[] PUBLIC_ADDRESS = {93, (byte) 184, (byte) 216, 34};
@@ -56,6 +59,9 @@ class SourceRegistryTest {
 
     private final List<FakeConnector> created = new CopyOnWriteArrayList<>();
     private final MemoryStore store = new MemoryStore();
+
+    @RegisterExtension
+    final CapturedLog log = new CapturedLog(SourceRegistry.class);
     private final Map<String, List<byte[]>> dns = new HashMap<>();
     private final Map<String, ConnectorType> types = new HashMap<>();
 
@@ -692,6 +698,16 @@ class SourceRegistryTest {
         assertThat(store.sources).isEmpty();
         assertThat(registry.remove("prom", Principal.anonymous())).isInstanceOfSatisfying(SourceOutcome.Refused.class,
                 r -> assertThat(r.code()).isEqualTo(SourceOutcome.NOT_FOUND));
+    }
+
+    @Test
+    void theRemovedLine_quotesTheCallersId_soASpaceOrQuoteInItCannotAddAField() {
+        store.sources.add(def("prom", "prometheus", "https://prom.example.com", "", JsonObject.EMPTY_JSON_OBJECT));
+        SourceRegistry registry = registry(false);
+        registry.remove("prom", Principal.apiKey("ci outcome=\"x\" actor=admin", ""));
+
+        assertThat(log.messages(Level.INFO)).filteredOn(line -> line.startsWith("event=source-removed ")).singleElement()
+                .isEqualTo("event=source-removed source=prom actor=\"key:ci outcome=\\\"x\\\" actor=admin\"");
     }
 
     @Test

@@ -20,6 +20,7 @@ import dev.omcp.ports.auth.SessionAuthority;
 import dev.omcp.ports.auth.SessionCheck;
 import dev.omcp.ports.auth.SharedStateUnavailableException;
 import dev.omcp.ports.identity.Principal;
+import dev.omcp.sdk.text.LogField;
 import io.javalin.http.Context;
 import io.javalin.http.Handler;
 import io.javalin.http.HttpResponseException;
@@ -267,9 +268,12 @@ public final class ManagementGuard implements ApiGuard, ManagementIdentity {
             // The request already took effect; it cannot be undone, so the failure is reported loudly with
             // every field of the event (this line is then its only record), and later changes are refused
             // until the trail records again (failClosed).
+            // The path and target come from the request (a path parameter arrives decoded, %22 as a quote), the
+            // tenant from a users file or an identity provider: escaped, none of them can forge another field.
             LOG.error("event=audit-failed method={} path=\"{}\" status={} actor=\"{}\" tenant=\"{}\" resource={} action={}"
-                    + " target=\"{}\" ip={} reason=\"{}\"", event.method(), event.path(), event.status(), event.actor(),
-                    event.tenant(), event.resource(), event.action(), event.target(), event.ip(), e.getMessage(), e);
+                    + " target=\"{}\" ip={} reason=\"{}\"", event.method(), LogField.of(event.path()), event.status(), event.actor(),
+                    LogField.of(event.tenant()), event.resource(), event.action(), LogField.of(event.target()), event.ip(),
+                    LogField.of(e.getMessage()), e);
         }
     }
 }

@@ -5,6 +5,7 @@ import dev.omcp.ports.access.AccessPolicy;
 import dev.omcp.ports.access.Permission;
 import dev.omcp.ports.auth.SharedStateUnavailableException;
 import dev.omcp.ports.identity.Principal;
+import dev.omcp.sdk.text.LogField;
 import io.javalin.http.Context;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -78,7 +79,8 @@ public final class AccessRefusals {
         long last = LAST_LOGGED.get();
         if (now - last >= LOG_EVERY_NANOS && LAST_LOGGED.compareAndSet(last, now)) {
             LOG.error("event=shared-state-unavailable method={} path=\"{}\" outcome=refused reason=\"{}\" cause=\"{}\"",
-                    ctx.method(), ctx.path(), e.getMessage(), e.getCause() == null ? "" : e.getCause().getClass().getSimpleName());
+                    ctx.method(), LogField.of(ctx.path()), LogField.of(e.getMessage()),
+                    e.getCause() == null ? "" : e.getCause().getClass().getSimpleName());
         }
         ctx.header("Retry-After", "5");
         JsonResponses.error(ctx, 503, "OMCP_SHARED_STATE_UNAVAILABLE", "the store the gateway's replicas share (the sessions'"

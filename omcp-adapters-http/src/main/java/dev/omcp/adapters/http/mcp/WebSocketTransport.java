@@ -2,6 +2,7 @@ package dev.omcp.adapters.http.mcp;
 
 import dev.omcp.sdk.json.Jsonp;
 
+import dev.omcp.adapters.http.api.IdentityText;
 import dev.omcp.adapters.http.metrics.GatewayMetrics;
 import dev.omcp.adapters.http.security.BearerToken;
 import dev.omcp.ports.identity.AgentAuthResult;
@@ -255,7 +256,8 @@ public final class WebSocketTransport {
             }
             Principal principal = ((AgentAuthResult.Authenticated) result).principal();
             if (!admit(principal)) {
-                LOG.warn("event=ws-refused reason=too-many-sockets principal=\"{}\" limit={}", printable(principal.id()), maxPerCredential);
+                LOG.warn("event=ws-refused reason=too-many-sockets principal=\"{}\" limit={}", IdentityText.of(principal.id()),
+                        maxPerCredential);
                 ctx.closeSession(TRY_AGAIN_LATER, tooManySocketsReason(maxPerCredential));
                 return;
             }
@@ -408,7 +410,7 @@ public final class WebSocketTransport {
                 awaitingInitialize.remove(session);
                 Principal principal = ctx.attribute(PRINCIPAL);
                 LOG.info("event=ws-closed reason=no-initialize principal=\"{}\" limitMs={}",
-                        principal == null ? "" : printable(principal.id()), initializeDeadline.toMillis());
+                        principal == null ? "" : IdentityText.of(principal.id()), initializeDeadline.toMillis());
                 session.close(POLICY_VIOLATION, noInitializeReason(initializeDeadline), Callback.from(() -> { },
                         failure -> LOG.debug("websocket close failed: {}", failure.getMessage())));
             } catch (RuntimeException e) {
@@ -451,15 +453,10 @@ public final class WebSocketTransport {
                     || !sessionId.equals(state.sessionId.get()) || !session.isOpen()) {
                 return;
             }
-            LOG.info("event=ws-closed reason=session-gone principal=\"{}\"", printable(principal.id()));
+            LOG.info("event=ws-closed reason=session-gone principal=\"{}\"", IdentityText.of(principal.id()));
             session.close(GOING_AWAY, "the MCP session of this connection no longer exists; reconnect and initialize again",
                     Callback.from(() -> { }, failure -> LOG.debug("websocket close failed: {}", failure.getMessage())));
         });
-    }
-
-    /** A principal id as it may appear in a log line: control characters could forge lines. */
-    private static String printable(String text) {
-        return text.replaceAll("[^\\x20-\\x7e]", "?");
     }
 
     private void closeSilent(Session session, Duration silentFor) {
@@ -562,7 +559,7 @@ public final class WebSocketTransport {
         }
         Principal principal = ctx.attribute(PRINCIPAL);
         LOG.warn("event=ws-closed reason=not-reading principal=\"{}\" unsentBytes={} limitBytes={}",
-                principal == null ? "" : printable(principal.id()), state.unsent.waiting(), state.unsent.max());
+                principal == null ? "" : IdentityText.of(principal.id()), state.unsent.waiting(), state.unsent.max());
         Session session = ctx.session;
         // RFC 6455 limits a close reason to 123 bytes; this one stays well below
         session.close(POLICY_VIOLATION, "the client is not reading: over " + describeBytes(state.unsent.max())

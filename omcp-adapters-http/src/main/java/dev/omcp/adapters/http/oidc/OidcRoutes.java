@@ -19,6 +19,7 @@ import dev.omcp.ports.auth.MappedIdentity;
 import dev.omcp.ports.auth.RegistrationResult;
 import dev.omcp.ports.auth.SessionAuthority;
 import dev.omcp.ports.auth.SessionClaims;
+import dev.omcp.sdk.text.LogField;
 import io.javalin.http.Context;
 import io.javalin.http.HandlerType;
 import java.io.IOException;
@@ -279,10 +280,11 @@ public final class OidcRoutes {
 
     private void failed(Context ctx, OidcException e) {
         if (e.providerUnavailable()) {
-            LOG.warn("event=oidc-provider-unavailable reason=\"{}\"", e.getMessage());
+            // the message may quote the provider's own text (an error code, a token check): it may hold a quote
+            LOG.warn("event=oidc-provider-unavailable reason=\"{}\"", LogField.of(e.getMessage()));
             JsonResponses.error(ctx, 502, "OMCP_OIDC_UNAVAILABLE", e.getMessage() + "; try again later");
         } else {
-            LOG.warn("event=login outcome=refused mode=oidc reason=\"{}\"", e.getMessage());
+            LOG.warn("event=login outcome=refused mode=oidc reason=\"{}\"", LogField.of(e.getMessage()));
             JsonResponses.error(ctx, 401, "OMCP_OIDC_FAILED", e.getMessage());
         }
     }

@@ -2,6 +2,10 @@ package dev.omcp.adapters.http.access;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import ch.qos.logback.classic.Level;
+import ch.qos.logback.classic.Logger;
+import ch.qos.logback.classic.spi.ILoggingEvent;
+import ch.qos.logback.core.read.ListAppender;
 import dev.omcp.adapters.http.api.ApiRoutes;
 import dev.omcp.adapters.http.auth.AuthMode;
 import dev.omcp.adapters.http.auth.SessionCookies;
@@ -36,6 +40,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.slf4j.LoggerFactory;
 
 /**
  * A change that cannot be audited is not made: while the audit trail reports that its store
@@ -48,9 +53,13 @@ class AuditFailClosedIT {
     private static final class SwitchableTrail implements AuditTrail {
         final List<AuditEvent> recorded = Collections.synchronizedList(new ArrayList<>());
         volatile String failure;
+        volatile boolean throwing;
 
         @Override
         public void record(AuditEvent event) {
+            if (throwing) {
+                throw new IllegalStateException("the audit store failed");
+            }
             recorded.add(event);
         }
 
@@ -109,10 +118,14 @@ class AuditFailClosedIT {
     private final SwitchableTrail trail = new SwitchableTrail();
     private final AtomicInteger changesMade = new AtomicInteger();
     private final HttpClient client = HttpClient.newBuilder().proxy(HttpClient.Builder.NO_PROXY).build();
+    private final ListAppender<ILoggingEvent> log = new ListAppender<>();
+    private final Logger guardLogger = (Logger) LoggerFactory.getLogger(ManagementGuard.class);
     private Javalin app;
 
     @BeforeEach
     void start() {
+        log.start();
+        guardLogger.addAppender(log);
         ManagementGuard guard = new ManagementGuard(AuthMode.ANONYMOUS,
                 new SessionCookies("0123456789abcdef0123456789abcdef".getBytes(StandardCharsets.UTF_8)), new NoSessions(),
                 new AllowAll(), new CsrfProtection(true, new byte[32], new SecureRandom()), TrustedProxies.none(), trail);
@@ -133,6 +146,7 @@ class AuditFailClosedIT {
 
     @AfterEach
     void stop() {
+        guardLogger.detachAppender(log);
         app.stop();
     }
 
@@ -168,6 +182,20 @@ class AuditFailClosedIT {
         assertThat(changesMade).hasValue(0);
         // the refusal's own entry is the next attempt to write: once the store works again, so does the API
         assertThat(trail.recorded).singleElement().satisfies(event -> assertThat(event.status()).isEqualTo(503));
+    }
+
+    @Test
+    void whenRecordingAChangeFails_itsLogLine_quotesTheDecodedTarget_soAPathCannotForgeAField() throws Exception {
+        trail.throwing = true;
+
+        // %22 arrives as a quote in the path parameter, which names the target
+        assertThat(call("PUT", "/api/sources/x%22%20actor%3D%22admin").statusCode()).isEqualTo(200);
+
+        assertThat(log.list).filteredOn(e -> e.getLevel() == Level.ERROR).singleElement()
+                .extracting(ILoggingEvent::getFormattedMessage).asString()
+                .startsWith("event=audit-failed ")
+                .contains(" target=\"x\\\" actor=\\\"admin\" ")
+                .doesNotContain(" actor=\"admin\"");
     }
 
     @Test

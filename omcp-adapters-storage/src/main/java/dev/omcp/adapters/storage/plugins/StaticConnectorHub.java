@@ -7,6 +7,7 @@ import dev.omcp.ports.plugins.HubCatalog;
 import dev.omcp.ports.plugins.HubEntry;
 import dev.omcp.ports.plugins.HubRelease;
 import dev.omcp.ports.plugins.HubUnavailableException;
+import dev.omcp.sdk.text.LogField;
 import java.io.IOException;
 import java.io.InputStream;
 import java.net.URI;
@@ -47,6 +48,8 @@ import org.slf4j.LoggerFactory;
  */
 public final class StaticConnectorHub implements ConnectorHub {
     private static final Logger LOG = LoggerFactory.getLogger(StaticConnectorHub.class);
+    /** Characters of a version's manifest violations a log line keeps: enough for the hub's author to see them all. */
+    private static final int MAX_LOGGED_VIOLATIONS = 2000;
     private static final Duration CONNECT_TIMEOUT = Duration.ofSeconds(10);
     private static final Duration REQUEST_TIMEOUT = Duration.ofSeconds(60);
 
@@ -125,7 +128,7 @@ public final class StaticConnectorHub implements ConnectorHub {
             String name = item.path("name").asText("");
             String ref = item.path("catalog").asText("");
             if (name.isEmpty() || ref.isEmpty()) {
-                LOG.warn("event=hub-entry-ignored source=\"{}\" reason=\"an index entry needs name and catalog\"", source);
+                LOG.warn("event=hub-entry-ignored source=\"{}\" reason=\"an index entry needs name and catalog\"", LogField.of(source));
                 continue;
             }
             URI entryUri = resolve(index, ref);
@@ -138,7 +141,8 @@ public final class StaticConnectorHub implements ConnectorHub {
 
     private Optional<HubEntry> entry(String name, URI entryUri, JsonNode node) throws HubUnavailableException {
         if (!name.equals(node.path("name").asText())) {
-            LOG.warn("event=hub-entry-ignored source=\"{}\" connector={} reason=\"its catalog file names another connector\"", source, name);
+            LOG.warn("event=hub-entry-ignored source=\"{}\" connector=\"{}\" reason=\"its catalog file names another connector\"",
+                    LogField.of(source), LogField.of(name));
             return Optional.empty();
         }
         if (node.path("versions").size() > PluginLimits.MAX_HUB_VERSIONS) {
@@ -152,16 +156,19 @@ public final class StaticConnectorHub implements ConnectorHub {
             List<String> violations = manifestNode.isObject() ? schema.violations(manifestNode) : List.of("no manifest object");
             String number = version.path("version").asText("");
             if (!violations.isEmpty() || !number.equals(manifestNode.path("version").asText()) || !name.equals(manifestNode.path("name").asText())) {
-                LOG.warn("event=hub-version-ignored source=\"{}\" connector={} version=\"{}\" reason=\"{}\"", source, name, number,
-                        violations.isEmpty() ? "the manifest's name or version differs from the entry" : String.join("; ", violations));
+                // the hub is another party: its names, versions and the violations quoting them may hold anything
+                String reason = violations.isEmpty() ? "the manifest's name or version differs from the entry"
+                        : String.join("; ", violations);
+                LOG.warn("event=hub-version-ignored source=\"{}\" connector=\"{}\" version=\"{}\" reason=\"{}\"", LogField.of(source),
+                        LogField.of(name), LogField.of(number), LogField.of(reason, MAX_LOGGED_VIOLATIONS));
                 continue;
             }
             String tarball = version.path("tarballUrl").asText("");
             String signature = version.path("signatureUrl").asText(tarball.isEmpty() ? "" : tarball + ".sig");
             String integrity = version.path("integrity").asText("");
             if (tarball.isEmpty() || !integrity.matches("sha256-[A-Za-z0-9+/]{43}=")) {
-                LOG.warn("event=hub-version-ignored source=\"{}\" connector={} version=\"{}\" reason=\"tarballUrl and integrity sha256-<base64> are required\"",
-                        source, name, number);
+                LOG.warn("event=hub-version-ignored source=\"{}\" connector=\"{}\" version=\"{}\" reason=\"tarballUrl and integrity "
+                        + "sha256-<base64> are required\"", LogField.of(source), LogField.of(name), LogField.of(number));
                 continue;
             }
             resolved.put(name + "@" + number, new URI[] {resolve(entryUri, tarball), resolve(entryUri, signature)});

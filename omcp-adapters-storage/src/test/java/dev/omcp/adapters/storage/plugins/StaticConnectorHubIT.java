@@ -3,11 +3,13 @@ package dev.omcp.adapters.storage.plugins;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import ch.qos.logback.classic.Level;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.sun.net.httpserver.HttpHandler;
 import com.sun.net.httpserver.HttpServer;
+import dev.omcp.adapters.storage.CapturedLog;
 import dev.omcp.ports.plugins.BundleRejectedException;
 import dev.omcp.ports.plugins.HubCatalog;
 import dev.omcp.ports.plugins.HubEntry;
@@ -26,6 +28,7 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.Executors;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 /** spec 2.18: the static hub catalog, local and over HTTP, and the checks before a tarball is handed out. */
@@ -34,6 +37,8 @@ class StaticConnectorHubIT {
 
     @TempDir
     Path tmp;
+    @RegisterExtension
+    final CapturedLog log = new CapturedLog(StaticConnectorHub.class);
     private Path hub;
     private Path trustRoot;
     private byte[] tarball;
@@ -135,6 +140,26 @@ class StaticConnectorHubIT {
         String entry = Files.readString(hub.resolve("connectors/echo.json")).replace("\"signalTypes\":[\"traces\"]", "\"signalTypes\":[\"events\"]");
         Files.writeString(hub.resolve("connectors/echo.json"), entry);
         assertThat(StaticConnectorHub.at(hub.toString(), Optional.of(trustRoot)).catalog().entries()).isEmpty();
+    }
+
+    @Test
+    void theNamesAndVersionsAHubSends_areQuotedInTheLog_soTheyCannotForgeAField() throws Exception {
+        // the hub is another party: a name with a space and =, a version with quotes
+        String name = "echo reason=\"signed by the trust root\"";
+        ObjectNode index = PluginFixture.JSON.createObjectNode().put("schemaVersion", 1);
+        index.putArray("connectors").addObject().put("name", name).put("catalog", "connectors/echo.json");
+        Files.write(hub.resolve("index.json"), PluginFixture.JSON.writeValueAsBytes(index));
+        ObjectNode entry = (ObjectNode) PluginFixture.JSON.readTree(hub.resolve("connectors/echo.json").toFile());
+        entry.put("name", name);
+        ((ObjectNode) entry.get("versions").get(0)).put("version", "2\" outcome=\"installed");
+        Files.write(hub.resolve("connectors/echo.json"), PluginFixture.JSON.writeValueAsBytes(entry));
+
+        assertThat(StaticConnectorHub.at(hub.toString(), Optional.of(trustRoot)).catalog().entries()).isEmpty();
+
+        assertThat(log.messages(Level.WARN)).singleElement().asString()
+                .startsWith("event=hub-version-ignored ")
+                .contains(" connector=\"echo reason=\\\"signed by the trust root\\\"\" version=\"2\\\" outcome=\\\"installed\" ")
+                .doesNotContain(" reason=\"signed").doesNotContain(" outcome=\"installed\"");
     }
 
     @Test

@@ -2,9 +2,9 @@ package dev.omcp.connectors.builtin.kubernetes;
 
 import dev.omcp.sdk.json.Jsonp;
 import dev.omcp.connectors.builtin.backend.BackendHttp;
-import dev.omcp.connectors.builtin.backend.QueryText;
 import dev.omcp.sdk.connector.ConnectorException;
 import dev.omcp.sdk.memory.AnswerBudget;
+import dev.omcp.sdk.text.LogField;
 import jakarta.json.JsonArray;
 import jakarta.json.JsonException;
 import jakarta.json.JsonObject;
@@ -62,6 +62,8 @@ final class KindWatcher implements Runnable {
     private static final Duration MAX_BACKOFF = Duration.ofSeconds(30);
     /** Server-supplied text in a log line: one line, at most this long. */
     private static final int MAX_LOGGED_CHARS = 200;
+    /** Characters of a failure's message a log line's reason keeps: the whole of any the connector writes. */
+    private static final int MAX_LOGGED_REASON = 1000;
     private static final Duration FIRST_BACKOFF = Duration.ofMillis(200);
     /**
      * Objects asked for per list page: kubectl's default chunk size. A page of even large objects
@@ -705,11 +707,11 @@ final class KindWatcher implements Runnable {
     /**
      * A message as the quoted value of a log line's key: a failure's message may carry the API
      * server's words and the quotes of ours ({@code API group "apps"}), and unescaped they would
-     * end the value early and forge keys after it. Escaped as a JSON string is, so a parser of
+     * end the value early and forge keys after it. Escaped for a quoted field, so a parser of
      * {@code key="value"} lines reads it whole.
      */
     private static String logValue(String message) {
-        return QueryText.quote(message == null ? "" : message);
+        return "\"" + LogField.of(message == null ? "" : message, MAX_LOGGED_REASON) + "\"";
     }
 
     private static String logged(String serverText) {

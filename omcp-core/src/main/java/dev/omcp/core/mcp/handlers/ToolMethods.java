@@ -4,6 +4,7 @@ import dev.omcp.sdk.json.CompactJson;
 import dev.omcp.sdk.json.Jsonp;
 
 import dev.omcp.core.mcp.JsonRpc;
+import dev.omcp.core.mcp.LogText;
 import dev.omcp.core.mcp.McpCall;
 import dev.omcp.core.mcp.McpResult;
 import dev.omcp.core.mcp.revision.ProtocolRevision;
@@ -146,7 +147,7 @@ public final class ToolMethods {
             result = tool.get().call(new DispatchedToolCall(call, arguments, clientRequests));
         } catch (RuntimeException e) {
             String errorId = UUID.randomUUID().toString().substring(0, 8);
-            LOG.error("tool={} principal={} errorId={} outcome=bug", name, call.principal().id(), errorId, e);
+            LOG.error("tool={} principal=\"{}\" errorId={} outcome=bug", name, LogText.of(call.principal().id()), errorId, e);
             result = ToolResult.error("Tool " + name + " failed unexpectedly (error id " + errorId
                     + "); the gateway log has the details. Retrying will likely fail the same way.");
         }
