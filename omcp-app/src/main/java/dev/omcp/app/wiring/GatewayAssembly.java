@@ -190,9 +190,8 @@ public final class GatewayAssembly implements AutoCloseable {
     }
 
     /**
-     * What the operator must change when the server cannot listen: the HTTP server reports every
-     * bind failure as "port already in use", also a {@code HOST} that does not resolve or is not
-     * an address of this machine.
+     * What the operator must change when the server cannot listen, in the variables they set: the
+     * HTTP server's own message speaks to an embedder, who passes the address in code.
      */
     static Optional<StartRefusedException> listenRefusal(String host, int port, Throwable failure) {
         for (Throwable cause = failure; cause != null; cause = cause.getCause()) {

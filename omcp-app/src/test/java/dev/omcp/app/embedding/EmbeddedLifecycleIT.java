@@ -14,18 +14,28 @@ import dev.omcp.ports.tools.ToolCall;
 import dev.omcp.ports.tools.ToolDefinition;
 import dev.omcp.ports.tools.ToolResult;
 import dev.omcp.sdk.json.Jsonp;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.InetAddress;
+import java.net.ServerSocket;
 import java.net.http.HttpResponse;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
 
 /**
  * What a Java service that embeds the gateway relies on around its own life cycle: the HTTP server
- * leaves no thread that keeps the JVM from exiting, says so when it is started again after close,
- * and two gateways in one JVM answer each for itself.
+ * leaves no thread that keeps the JVM from exiting, says so when it is started again after close or
+ * cannot listen, stops before close() returns, names its threads for OMCP, and two gateways in one
+ * JVM answer each for itself.
  */
 class EmbeddedLifecycleIT {
 
@@ -43,9 +53,49 @@ class EmbeddedLifecycleIT {
         }
     }
 
+    /** A tool that tells the name of the thread it runs on. */
+    private record ThreadName() implements Tool {
+        @Override
+        public ToolDefinition definition() {
+            return new ToolDefinition("thread_name", "Thread name", "The thread the call runs on.",
+                    Jsonp.object().add("type", "object").build(), Optional.of(Jsonp.object().add("type", "object").build()),
+                    ToolAnnotations.readOnlyLocal());
+        }
+
+        @Override
+        public ToolResult call(ToolCall call) {
+            return ToolResult.structured(Jsonp.object().add("thread", Thread.currentThread().getName()).build());
+        }
+    }
+
+    /** A tool whose call runs until the test lets it finish. */
+    private record Held(CountDownLatch entered, CountDownLatch release, AtomicBoolean finished) implements Tool {
+        @Override
+        public ToolDefinition definition() {
+            return new ToolDefinition("held", "Held", "Runs until released.", Jsonp.object().add("type", "object").build(),
+                    Optional.of(Jsonp.object().add("type", "object").build()), ToolAnnotations.readOnlyLocal());
+        }
+
+        @Override
+        public ToolResult call(ToolCall call) {
+            entered.countDown();
+            try {
+                release.await(20, TimeUnit.SECONDS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+            finished.set(true);
+            return ToolResult.structured(Jsonp.object().add("released", true).build());
+        }
+    }
+
     private static GatewayHttpServer server(Gateway gateway) {
+        return server(gateway, HttpServerSettings.loopback(0));
+    }
+
+    private static GatewayHttpServer server(Gateway gateway, HttpServerSettings settings) {
         return GatewayHttpServer.builder()
-                .settings(HttpServerSettings.loopback(0))
+                .settings(settings)
                 .mcp(gateway.mcp())
                 .agentAuthentication(gateway.agentAuthentication())
                 .description(gateway.description())
@@ -88,6 +138,84 @@ class EmbeddedLifecycleIT {
 
         assertThatThrownBy(server::start).isInstanceOf(IllegalStateException.class).hasMessageContaining("closed")
                 .hasMessageContaining("build a new one");
+    }
+
+    @Test
+    void aPortInUse_failsStartWithAJdkExceptionNamingTheAddress_andLeavesNothingRunning() throws IOException, InterruptedException {
+        Set<Thread> before = nonDaemonThreads();
+        try (ServerSocket taken = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+            GatewayHttpServer server = server(Gateway.builder().build(), HttpServerSettings.loopback(taken.getLocalPort()));
+
+            // not Javalin's JavalinBindException: a type of the JDK the embedding service can catch without depending on Javalin
+            assertThatThrownBy(server::start).isExactlyInstanceOf(UncheckedIOException.class)
+                    .hasMessageContaining("127.0.0.1:" + taken.getLocalPort()).hasMessageContaining("already in use")
+                    .hasMessageContaining("0 picks a free one");
+            assertThat(server.isReady()).as("a server that never listened is not ready").isFalse();
+            assertThatThrownBy(server::start).isInstanceOf(IllegalStateException.class).hasMessageContaining("failed to start")
+                    .hasMessageContaining("build a new one");
+            server.close();
+        }
+        long until = System.nanoTime() + Duration.ofSeconds(3).toNanos();
+        Set<Thread> left = leftSince(before);
+        while (!left.isEmpty() && System.nanoTime() < until) {
+            Thread.sleep(50);
+            left = leftSince(before);
+        }
+        assertThat(left).as("non-daemon threads left by a server that could not listen").extracting(Thread::getName).isEmpty();
+    }
+
+    @Test
+    void anAddressOfAnotherMachine_isNotReportedAsAPortInUse() {
+        // 192.0.2.1 is TEST-NET-1 (RFC 5737): never an address of this machine
+        HttpServerSettings elsewhere = new HttpServerSettings("192.0.2.1", 0, List.of(), List.of(),
+                HttpServerSettings.DEFAULT_MAX_BODY_BYTES, Duration.ofSeconds(30), Duration.ofSeconds(90), Duration.ofSeconds(1));
+        GatewayHttpServer server = server(Gateway.builder().build(), elsewhere);
+
+        assertThatThrownBy(server::start).isExactlyInstanceOf(UncheckedIOException.class).hasMessageContaining("192.0.2.1:0")
+                .hasMessageContaining("Cannot assign requested address").hasMessageNotContaining("already in use");
+        server.close();
+    }
+
+    @Test
+    void aToolCalledOverHttp_runsOnAThreadNamedForOmcp() {
+        try (GatewayHttpServer server = server(Gateway.builder().tool(new ThreadName()).build()).start()) {
+            McpHttpClient client = new McpHttpClient("http://127.0.0.1:" + server.port());
+            client.initialize();
+
+            // a host service with a Jetty or Javalin of its own tells our request threads from its own in a thread dump
+            assertThat(client.tool("thread_name", "{}").getString("thread")).startsWith("omcp-http");
+        }
+    }
+
+    @Test
+    void closeWhileAnotherThreadShutsDown_returnsOnlyOnceTheServerHasStopped() throws InterruptedException {
+        CountDownLatch entered = new CountDownLatch(1);
+        CountDownLatch release = new CountDownLatch(1);
+        AtomicBoolean finished = new AtomicBoolean();
+        GatewayHttpServer server = server(Gateway.builder().tool(new Held(entered, release, finished)).build()).start();
+        McpHttpClient client = new McpHttpClient("http://127.0.0.1:" + server.port());
+        client.initialize();
+        CompletableFuture<Void> call = CompletableFuture.runAsync(() -> client.tool("held", "{}"));
+        assertThat(entered.await(10, TimeUnit.SECONDS)).as("the held call started").isTrue();
+        Thread shutdown = Thread.ofVirtual().start(server::shutdown);
+        while (server.isReady()) {
+            Thread.sleep(10);
+        }
+        Thread.ofVirtual().start(() -> {
+            try {
+                Thread.sleep(500);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+            release.countDown();
+        });
+
+        // the embedder closes the source registry next: the call still in flight must have finished by then
+        server.close();
+
+        assertThat(finished).as("the in-flight call finished before close() returned").isTrue();
+        shutdown.join(Duration.ofSeconds(10));
+        call.join();
     }
 
     @Test

@@ -23,12 +23,14 @@ import io.javalin.http.HandlerType;
 import io.javalin.http.HttpResponseException;
 import io.javalin.router.Endpoint;
 import io.javalin.router.ParsedEndpoint;
+import io.javalin.util.ConcurrencyUtil;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Objects;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicReference;
 import org.eclipse.jetty.server.AbstractConnector;
 import org.eclipse.jetty.server.Connector;
@@ -55,6 +57,13 @@ public final class GatewayHttpServer implements AutoCloseable {
     private static final int COPY_BUFFER_BYTES = 8 * 1024;
     /** How long an idle connection may stay open once the stop began; well within the stop timeout. */
     private static final long SHUTDOWN_IDLE_TIMEOUT_MS = 50;
+    /**
+     * The name of the threads that serve requests (Javalin's default pool of virtual threads, with its
+     * sizes, under our name): a host service with a Jetty of its own tells them apart in a thread dump.
+     */
+    private static final String REQUEST_THREADS = "omcp-http";
+    private static final int REQUEST_THREADS_MIN = 8;
+    private static final int REQUEST_THREADS_MAX = 250;
 
     private final HttpServerSettings settings;
     private final Javalin app;
@@ -62,9 +71,11 @@ public final class GatewayHttpServer implements AutoCloseable {
     private final WebSocketTransport webSocket;
     private final InFlightRequests inFlight = new InFlightRequests();
     private final AtomicReference<State> state = new AtomicReference<>(State.CREATED);
+    /** Opened once the server can no longer serve (stopped, closed unstarted, failed to start): what a second shutdown() waits for. */
+    private final CountDownLatch stopped = new CountDownLatch(1);
     private final List<ApiRoutes.Route> documentedRoutes = new ArrayList<>();
 
-    private enum State { CREATED, RUNNING, DRAINING, STOPPED }
+    private enum State { CREATED, RUNNING, DRAINING, STOPPED, FAILED }
 
     private GatewayHttpServer(Builder builder) {
         this.settings = builder.settings;
@@ -83,6 +94,7 @@ public final class GatewayHttpServer implements AutoCloseable {
 
         this.app = Javalin.create(config -> {
             config.concurrency.useVirtualThreads = true;
+            config.jetty.threadPool = ConcurrencyUtil.jettyThreadPool(REQUEST_THREADS, REQUEST_THREADS_MIN, REQUEST_THREADS_MAX, true);
             config.jetty.host = settings.host();
             config.jetty.port = settings.port();
             config.startup.showJavalinBanner = false;
@@ -185,16 +197,28 @@ public final class GatewayHttpServer implements AutoCloseable {
     /**
      * Starts listening.
      *
-     * @throws IllegalStateException when the server was started before, or closed: a server starts
-     *     once; build a new one to listen again
+     * @throws java.io.UncheckedIOException when the address cannot be listened on (a port in use, a
+     *     host that is not an address of this machine or does not resolve); the message names the
+     *     address and the reason, and nothing is left running
+     * @throws IllegalStateException when the server was started before, failed to start, or was
+     *     closed: a server starts once; build a new one to listen again
      */
     public GatewayHttpServer start() {
         if (!state.compareAndSet(State.CREATED, State.RUNNING)) {
-            throw new IllegalStateException(state.get() == State.RUNNING
-                    ? "the server was already started"
-                    : "the server was closed; a server starts once, build a new one to listen again");
+            throw new IllegalStateException(switch (state.get()) {
+                case RUNNING -> "the server was already started";
+                case FAILED -> "the server failed to start; a server starts once, build a new one to listen again";
+                default -> "the server was closed; a server starts once, build a new one to listen again";
+            });
         }
-        app.start();
+        try {
+            app.start();
+        } catch (RuntimeException e) {
+            // Javalin stopped Jetty already; what is left is to say so in types the embedder knows
+            state.set(State.FAILED);
+            stopped.countDown();
+            throw ListenFailure.of(e, settings.host(), settings.port());
+        }
         webSocket.start();
         LOG.info("event=listening host={} port={}", settings.host(), app.port());
         return this;
@@ -238,12 +262,25 @@ public final class GatewayHttpServer implements AutoCloseable {
 
     /**
      * Graceful shutdown: report not-ready, end streaming connections, let in-flight requests finish
-     * (up to the grace period), then stop.
+     * (up to the grace period), then stop. Returns once the server has stopped, also when another
+     * thread began the shutdown, so what the embedder closes next (the sources) is no longer in use.
      */
     public void shutdown() {
         if (!state.compareAndSet(State.RUNNING, State.DRAINING)) {
+            awaitStopped();
             return;
         }
+        try {
+            drainAndStop();
+        } finally {
+            // set even if a step threw, or a close() waiting on another thread would wait forever
+            state.set(State.STOPPED);
+            stopped.countDown();
+        }
+        LOG.info("event=stopped");
+    }
+
+    private void drainAndStop() {
         LOG.info("event=shutdown-begin inFlight={}", inFlight.count());
         streamableHttp.close();
         webSocket.close();
@@ -270,14 +307,25 @@ public final class GatewayHttpServer implements AutoCloseable {
             LOG.warn("event=stop-timeout waitMs={} reason=\"{}\"", JETTY_STOP_TIMEOUT_MS,
                     e.getCause() == null ? e.getClass().getSimpleName() : e.getCause().getClass().getSimpleName());
         }
-        state.set(State.STOPPED);
-        LOG.info("event=stopped");
     }
 
+    /** Waits for a shutdown begun on another thread; a server never started has nothing to wait for. */
+    private void awaitStopped() {
+        if (state.get() != State.DRAINING) {
+            return;
+        }
+        try {
+            stopped.await();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    /** Like {@link #shutdown()}; a server never started is closed too, so it cannot start later. Idempotent. */
     @Override
     public void close() {
-        if (state.get() == State.CREATED) {
-            state.set(State.STOPPED);
+        if (state.compareAndSet(State.CREATED, State.STOPPED)) {
+            stopped.countDown();
             return;
         }
         shutdown();

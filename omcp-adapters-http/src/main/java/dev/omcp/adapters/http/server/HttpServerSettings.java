@@ -15,7 +15,7 @@ import java.util.Objects;
  * @param wsPingInterval how often WebSocket clients are pinged; positive
  * @param wsPongTimeout how long a WebSocket may stay silent (no pong, no message) before it is closed
  *     with 1001; longer than the ping interval, so a peer is always pinged before its deadline
- * @param shutdownGrace how long in-flight requests may run after shutdown begins
+ * @param shutdownGrace how long in-flight requests may run after shutdown begins; zero or more
  */
 public record HttpServerSettings(
         String host,
@@ -49,6 +49,10 @@ public record HttpServerSettings(
         if (wsPongTimeout.compareTo(wsPingInterval) <= 0) {
             throw new IllegalArgumentException("wsPongTimeout (" + wsPongTimeout + ") must be longer than wsPingInterval ("
                     + wsPingInterval + "), or a peer could be closed before it was ever pinged");
+        }
+        if (shutdownGrace.isNegative()) {
+            throw new IllegalArgumentException("shutdownGrace must not be negative, got " + shutdownGrace
+                    + "; Duration.ZERO stops without waiting");
         }
     }
 

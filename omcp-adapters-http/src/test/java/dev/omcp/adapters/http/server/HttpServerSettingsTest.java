@@ -44,4 +44,15 @@ class HttpServerSettingsTest {
     void shortTimesForTests_areAccepted() {
         assertThat(withWebSocketTimes(Duration.ofMillis(200), Duration.ofMillis(600)).wsPongTimeout()).isEqualTo(Duration.ofMillis(600));
     }
+
+    @Test
+    void aNegativeShutdownGrace_isRefusedNamingTheField_andZeroMeansNoWait() {
+        // a negative grace would be taken as none at shutdown, without a word to the embedder who set it
+        assertThatThrownBy(() -> new HttpServerSettings("127.0.0.1", 0, List.of(), List.of(), HttpServerSettings.DEFAULT_MAX_BODY_BYTES,
+                Duration.ofSeconds(30), Duration.ofSeconds(90), Duration.ofSeconds(-5)))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("shutdownGrace must not be negative, got PT-5S");
+        assertThat(new HttpServerSettings("127.0.0.1", 0, List.of(), List.of(), HttpServerSettings.DEFAULT_MAX_BODY_BYTES,
+                Duration.ofSeconds(30), Duration.ofSeconds(90), Duration.ZERO).shutdownGrace()).isZero();
+    }
 }
