@@ -245,4 +245,17 @@ class EmbeddedLifecycleIT {
             assertThat(McpHttpClient.parse(document.body()).getJsonObject("info").getString("version")).isEqualTo("4.2.0");
         }
     }
+
+    @Test
+    void aServerBuiltWithoutItsParts_namesEveryMissingOneAndTheCallThatGivesIt() {
+        assertThatThrownBy(() -> GatewayHttpServer.builder().settings(HttpServerSettings.loopback(0)).build())
+                .isInstanceOf(IllegalStateException.class)
+                .hasMessageContaining("mcp(gateway.mcp())")
+                .hasMessageContaining("agentAuthentication(gateway.agentAuthentication())")
+                .hasMessageContaining("description(gateway.description())");
+        Gateway gateway = Gateway.builder().build();
+        assertThatThrownBy(() -> GatewayHttpServer.builder().mcp(gateway.mcp()).description(gateway.description()).build())
+                .isInstanceOf(IllegalStateException.class).hasMessage("the HTTP server needs the agent authentication "
+                        + "(agentAuthentication(gateway.agentAuthentication())) before build()");
+    }
 }

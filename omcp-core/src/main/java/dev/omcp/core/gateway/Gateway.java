@@ -307,9 +307,18 @@ public final class Gateway {
             return this;
         }
 
-        /** How long one hook may run before it counts as a throw; default 5 seconds. */
+        /**
+         * How long one hook may run before it counts as a throw; default 5 seconds.
+         *
+         * @throws IllegalArgumentException when not positive: every hook would count as timed out
+         */
         public Builder hookTimeout(Duration timeout) {
-            this.hookTimeout = Objects.requireNonNull(timeout, "timeout");
+            Objects.requireNonNull(timeout, "timeout");
+            if (timeout.isNegative() || timeout.isZero()) {
+                throw new IllegalArgumentException("hookTimeout must be positive, got " + timeout
+                        + "; every hook would count as timed out");
+            }
+            this.hookTimeout = timeout;
             return this;
         }
 

@@ -16,6 +16,7 @@ import dev.omcp.ports.tools.ToolResult;
 import dev.omcp.sdk.json.Jsonp;
 import jakarta.json.JsonObject;
 import jakarta.json.JsonValue;
+import java.time.Duration;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
@@ -107,5 +108,14 @@ class GatewayBuilderTest {
         assertThatThrownBy(() -> Gateway.builder().version("")).isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("version must not be blank");
         assertThat(Gateway.builder().name("shop").version("1.0").build().description().info().name()).isEqualTo("shop");
+    }
+
+    @Test
+    void aHookTimeoutThatIsNotPositive_isRefusedWhereItIsGiven() {
+        for (Duration timeout : List.of(Duration.ZERO, Duration.ofSeconds(-1))) {
+            assertThatThrownBy(() -> Gateway.builder().hookTimeout(timeout)).isInstanceOf(IllegalArgumentException.class)
+                    .hasMessageContaining("hookTimeout must be positive").hasMessageContaining("every hook would count as timed out");
+        }
+        assertThat(Gateway.builder().hookTimeout(Duration.ofMillis(1)).build()).isNotNull();
     }
 }

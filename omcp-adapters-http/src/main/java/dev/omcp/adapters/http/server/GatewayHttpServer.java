@@ -459,10 +459,23 @@ public final class GatewayHttpServer implements AutoCloseable {
             return this;
         }
 
+        /**
+         * @throws IllegalStateException naming every missing part and the call that gives it
+         */
         public GatewayHttpServer build() {
-            Objects.requireNonNull(mcp, "mcp endpoint is required");
-            Objects.requireNonNull(agentAuthentication, "agent authentication is required");
-            Objects.requireNonNull(description, "gateway description is required");
+            List<String> missing = new ArrayList<>();
+            if (mcp == null) {
+                missing.add("the MCP endpoint (mcp(gateway.mcp()))");
+            }
+            if (agentAuthentication == null) {
+                missing.add("the agent authentication (agentAuthentication(gateway.agentAuthentication()))");
+            }
+            if (description == null) {
+                missing.add("the gateway description (description(gateway.description()))");
+            }
+            if (!missing.isEmpty()) {
+                throw new IllegalStateException("the HTTP server needs " + String.join(", ", missing) + " before build()");
+            }
             return new GatewayHttpServer(this);
         }
     }
