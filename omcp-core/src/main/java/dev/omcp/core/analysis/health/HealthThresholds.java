@@ -42,6 +42,8 @@ public final class HealthThresholds {
     static final int MAX_NAMED_UNKNOWN = 10;
     /** How much of a key an error quotes: keys come from request bodies and files, any length and any characters. */
     private static final int MAX_QUOTED_KEY = 64;
+    /** How much of a number an error quotes: JSON numbers may have thousands of digits. */
+    private static final int MAX_QUOTED_NUMBER = 32;
 
     private final Map<HealthSignal, SignalThreshold> bySignal;
 
@@ -212,14 +214,22 @@ public final class HealthThresholds {
     }
 
     private static double number(JsonValue v, String field, List<String> errors, double fallback) {
-        if (v instanceof JsonNumber n) {
-            double d = n.doubleValue();
-            if (Double.isFinite(d)) {
-                return d;
-            }
+        if (!(v instanceof JsonNumber n)) {
+            errors.add(field + ": must be a number");
+            return fallback;
         }
-        errors.add(field + ": must be a number");
-        return fallback;
+        double d = n.doubleValue();
+        if (!Double.isFinite(d)) {
+            // 1e400 is a JSON number; as a double it is infinite, and "must be a number" would puzzle its author
+            errors.add(field + ": " + BackendText.quoted(n, MAX_QUOTED_NUMBER) + " is too large for a threshold");
+            return fallback;
+        }
+        if (d == 0 && n.bigDecimalValue().signum() != 0) {
+            // 1e-400 reads as 0 as a double: say what was written, not "0 is out of range"
+            errors.add(field + ": " + BackendText.quoted(n, MAX_QUOTED_NUMBER) + " is too small for a threshold");
+            return fallback;
+        }
+        return d;
     }
 
     /** A key as an error path quotes it: one line, printable, bounded. */

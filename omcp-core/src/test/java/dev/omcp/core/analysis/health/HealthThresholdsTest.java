@@ -181,4 +181,14 @@ class HealthThresholdsTest {
                  "memory": {"enabled": false}}"""));
         assertThat(one).isInstanceOf(HealthThresholds.Valid.class);
     }
+
+    @Test
+    void aNumberBeyondWhatADoubleHolds_isNamedAsWritten_notAsNoNumberOrZero() {
+        HealthThresholds.Parsed p = HealthThresholds.parse(json("""
+                {"latency_p99": {"degraded": 1e400}, "cpu": {"degraded": 1e-400}}"""));
+
+        assertThat(((HealthThresholds.Invalid) p).errors()).containsExactlyInAnyOrder(
+                "thresholds.latency_p99.degraded: 1E+400 is too large for a threshold",
+                "thresholds.cpu.degraded: 1E-400 is too small for a threshold");
+    }
 }
