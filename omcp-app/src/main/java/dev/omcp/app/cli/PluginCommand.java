@@ -30,6 +30,7 @@ import dev.omcp.ports.plugins.PluginInspector;
 import dev.omcp.ports.plugins.PluginLoadException;
 import dev.omcp.sdk.manifest.Capabilities;
 import dev.omcp.sdk.manifest.ConnectorManifest;
+import dev.omcp.sdk.text.BackendText;
 import java.io.PrintWriter;
 import java.net.URI;
 import java.nio.file.FileSystemNotFoundException;
@@ -155,6 +156,15 @@ public final class PluginCommand implements Callable<Integer> {
         }
     }
 
+    /**
+     * Text from the hub catalog as the terminal may print it: the catalog is not signed, and a hub
+     * that is hostile (or broken) must not drive the operator's terminal with escape sequences or
+     * forge lines of the listing.
+     */
+    static String shown(String catalogText) {
+        return BackendText.escaped(catalogText);
+    }
+
     static String capabilities(Capabilities c) {
         List<String> names = new ArrayList<>();
         if (c.queryMetrics()) {
@@ -193,8 +203,8 @@ public final class PluginCommand implements Callable<Integer> {
                 HubListing listing = HubListings.fromScan(catalog, store.scan(List.of()).candidates());
                 out.printf("%-20s %-16s %-16s %s%n", "NAME", "LATEST", "INSTALLED", "DESCRIPTION");
                 for (HubListing.Item item : listing.entries()) {
-                    out.printf("%-20s %-16s %-16s %s%n", item.entry().name(), item.entry().latest(),
-                            item.installedVersion().orElse("-"), item.entry().description());
+                    out.printf("%-20s %-16s %-16s %s%n", item.entry().name(), shown(item.entry().latest()),
+                            item.installedVersion().orElse("-"), shown(item.entry().description()));
                 }
                 out.println(listing.entries().size() + " connectors in " + listing.source());
                 return 0;
@@ -223,18 +233,21 @@ public final class PluginCommand implements Callable<Integer> {
                     return 1;
                 }
                 HubEntry e = entry.get();
-                out.println(e.name() + " - " + e.displayName());
-                out.println("  " + e.description());
-                out.println("  latest: " + e.latest());
+                out.println(e.name() + " - " + shown(e.displayName()));
+                out.println("  " + shown(e.description()));
+                out.println("  latest: " + shown(e.latest()));
                 for (HubRelease release : e.releases()) {
                     ConnectorManifest manifest = release.manifest();
-                    out.println("  version " + release.version() + (release.published().isEmpty() ? "" : " (" + release.published() + ")"));
+                    out.println("  version " + release.version()
+                            + (release.published().isEmpty() ? "" : " (" + shown(release.published()) + ")"));
                     out.println("    signal types: " + String.join(", ", manifest.signalTypes()));
                     out.println("    capabilities: " + capabilities(manifest.capabilities()));
-                    manifest.serverVersion().ifPresent(range -> out.println("    needs gateway: " + range));
+                    manifest.serverVersion().ifPresent(range -> out.println("    needs gateway: " + shown(range)));
                     out.println("    integrity: " + release.integrity());
                     if (!release.changelog().isBlank()) {
-                        out.println("    changelog: " + release.changelog());
+                        // a changelog of several lines keeps them, indented under its label, each shown as text
+                        out.println("    changelog: " + String.join(System.lineSeparator() + "      ",
+                                release.changelog().strip().lines().map(PluginCommand::shown).toList()));
                     }
                 }
                 return 0;
@@ -320,20 +333,29 @@ public final class PluginCommand implements Callable<Integer> {
 
         @Override
         public Integer call() {
-            PrintWriter out = spec.commandLine().getOut();
             PrintWriter err = spec.commandLine().getErr();
             Optional<Settings> settings = settings(err);
-            if (settings.isEmpty()) {
+            return settings.isEmpty() ? 1 : run(settings.get(), spec.commandLine().getOut(), err);
+        }
+
+        /** Verifies with {@code settings}; the exit status. */
+        int run(Settings settings, PrintWriter out, PrintWriter err) {
+            // a mistyped path is said as such, not as a directory without a plugin whose every check was skipped
+            Path absolute = directory.toAbsolutePath().normalize();
+            if (!Files.isDirectory(absolute)) {
+                err.println("omcp: " + absolute + (Files.exists(absolute) ? " is not a directory" : " does not exist")
+                        + "; pass the plugin's directory, the one holding its package.json");
+                out.println("verdict: REFUSED (no plugin directory)");
                 return 1;
             }
-            Optional<Path> pem = trustRoot.or(() -> settings.get().plugins().trustRoot());
+            Optional<Path> pem = trustRoot.or(() -> settings.plugins().trustRoot());
             if (pem.isEmpty()) {
                 err.println("omcp: no trust root: set PLUGIN_TRUST_ROOT or pass --trust-root <pem>");
                 out.println("verdict: REFUSED (nothing to verify the signature against)");
                 return 1;
             }
             PluginInspector inspector = new DirectoryPluginInspector();
-            PluginInspector.Inspection inspection = inspector.inspect(directory, pem.get(), settings.get().plugins().revokedKeys());
+            PluginInspector.Inspection inspection = inspector.inspect(directory, pem.get(), settings.plugins().revokedKeys());
             PluginCandidate candidate = inspection.candidate();
             out.println("plugin: " + candidate.name() + candidate.manifest().map(m -> " " + m.version()).orElse("") + " in " + candidate.location());
             // name where the key came from: the shared reason names PLUGIN_TRUST_ROOT, which is wrong after --trust-root
@@ -375,8 +397,21 @@ public final class PluginCommand implements Callable<Integer> {
             switch (result.status()) {
                 case PASSED -> out.println(check + ": ok");
                 case FAILED -> result.problems().forEach(p -> out.println(check + ": FAILED: " + p));
-                case NOT_CHECKED -> result.problems().forEach(p -> out.println(check + ": NOT CHECKED: " + p));
+                case NOT_CHECKED -> result.problems().forEach(p -> out.println(check + ": NOT CHECKED: " + withoutLabel(check, p)));
             }
+        }
+
+        /**
+         * The reason without its own "integrity not checked: " or "not checked: ": the gateway log needs
+         * it there, but after this line's "integrity: NOT CHECKED: " it stuttered.
+         */
+        private static String withoutLabel(String check, String reason) {
+            for (String label : List.of(check + " not checked: ", "not checked: ")) {
+                if (reason.startsWith(label)) {
+                    return reason.substring(label.length());
+                }
+            }
+            return reason;
         }
     }
 }

@@ -7,14 +7,17 @@ import dev.omcp.ports.plugins.HubCatalog;
 import dev.omcp.ports.plugins.HubEntry;
 import dev.omcp.ports.plugins.HubRelease;
 import dev.omcp.ports.plugins.HubUnavailableException;
+import dev.omcp.sdk.text.BackendText;
 import dev.omcp.sdk.text.LogField;
-import java.io.IOException;
-import java.io.InputStream;
+import java.io.ByteArrayOutputStream;
 import java.net.URI;
 import java.net.URISyntaxException;
 import java.net.http.HttpClient;
+import java.net.http.HttpConnectTimeoutException;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.net.http.HttpTimeoutException;
+import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -26,7 +29,14 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Flow;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicReference;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -44,28 +54,45 @@ import org.slf4j.LoggerFactory;
  * <p>The catalog is not trusted until a tarball verifies, so it must not make the gateway a probe of
  * other hosts: a remote hub reads only from the origin (scheme, host, port) of its configured URL,
  * follows no redirect, and reads at most {@value PluginLimits#MAX_HUB_INDEX_ENTRIES} index entries and
- * {@value PluginLimits#MAX_HUB_VERSIONS} versions per connector.
+ * {@value PluginLimits#MAX_HUB_VERSIONS} versions per connector. Each remote file must arrive whole
+ * within its {@link Timeouts deadline}: an install holds the plugins directory while it downloads, so
+ * a hub that sends headers and then stalls, or trickles, must not hold it for ever.
  */
 public final class StaticConnectorHub implements ConnectorHub {
     private static final Logger LOG = LoggerFactory.getLogger(StaticConnectorHub.class);
     /** Characters of a version's manifest violations a log line keeps: enough for the hub's author to see them all. */
     private static final int MAX_LOGGED_VIOLATIONS = 2000;
     private static final Duration CONNECT_TIMEOUT = Duration.ofSeconds(10);
-    private static final Duration REQUEST_TIMEOUT = Duration.ofSeconds(60);
+    /** How much of a name, version or URL from the catalog a log line or message quotes. */
+    private static final int MAX_QUOTED = 200;
+
+    /**
+     * How long one remote file may take, from the request to its last byte. The request timeout of
+     * {@link HttpRequest} ends with the headers, so without a deadline of its own a body that stalls
+     * blocked the fetch, and every install and removal queued behind it, until the hub closed.
+     *
+     * @param file the index, a catalog file or a signature (at most 4 MiB)
+     * @param tarball a tarball (at most 50 MiB: about 170 KiB/s at the default)
+     */
+    record Timeouts(Duration file, Duration tarball) {
+        static final Timeouts DEFAULT = new Timeouts(Duration.ofSeconds(60), Duration.ofMinutes(5));
+    }
 
     private final URI index;
     private final Optional<Path> localRoot;
     private final String source;
     private final TrustRootKeys trust;
+    private final Timeouts timeouts;
     private final ManifestSchema schema = new ManifestSchema();
     private final HttpClient http;
     private final Map<String, URI[]> resolved = new ConcurrentHashMap<>();
 
-    private StaticConnectorHub(URI index, Optional<Path> localRoot, String source, TrustRootKeys trust) {
+    private StaticConnectorHub(URI index, Optional<Path> localRoot, String source, TrustRootKeys trust, Timeouts timeouts) {
         this.index = index;
         this.localRoot = localRoot;
         this.source = source;
         this.trust = trust;
+        this.timeouts = timeouts;
         this.http = localRoot.isPresent() ? null : HttpClient.newBuilder()
                 .connectTimeout(CONNECT_TIMEOUT)
                 .followRedirects(HttpClient.Redirect.NEVER)
@@ -88,6 +115,11 @@ public final class StaticConnectorHub implements ConnectorHub {
      * {@code revokedKeys} ({@code OMCP_PLUGIN_REVOKED_KEYS}) names.
      */
     public static StaticConnectorHub at(String location, Optional<Path> trustRootPem, Optional<Path> revokedKeys) {
+        return at(location, trustRootPem, revokedKeys, Timeouts.DEFAULT);
+    }
+
+    /** A hub whose remote files must arrive within {@code timeouts}; tests use short ones. */
+    static StaticConnectorHub at(String location, Optional<Path> trustRootPem, Optional<Path> revokedKeys, Timeouts timeouts) {
         TrustRootKeys trust = TrustRootKeys.load(trustRootPem, revokedKeys);
         String trimmed = location.trim();
         if (trimmed.startsWith("http://") || trimmed.startsWith("https://")) {
@@ -102,12 +134,13 @@ public final class StaticConnectorHub implements ConnectorHub {
             }
             URI indexUri = uri.getPath() != null && uri.getPath().endsWith(".json") ? uri
                     : URI.create(uri.toString().endsWith("/") ? uri.toString() : uri + "/").resolve("index.json");
-            return new StaticConnectorHub(indexUri, Optional.empty(), display(indexUri), trust);
+            return new StaticConnectorHub(indexUri, Optional.empty(), display(indexUri), trust, timeouts);
         }
         Path path = trimmed.startsWith("file:") ? Path.of(URI.create(trimmed)) : Path.of(trimmed);
         path = path.toAbsolutePath().normalize();
         Path indexFile = Files.isDirectory(path) ? path.resolve("index.json") : path;
-        return new StaticConnectorHub(indexFile.toUri(), Optional.of(indexFile.getParent()), indexFile.getParent().toString(), trust);
+        return new StaticConnectorHub(indexFile.toUri(), Optional.of(indexFile.getParent()), indexFile.getParent().toString(), trust,
+                timeouts);
     }
 
     /** A URL without user info, query or fragment: safe for messages. */
@@ -129,6 +162,12 @@ public final class StaticConnectorHub implements ConnectorHub {
             String ref = item.path("catalog").asText("");
             if (name.isEmpty() || ref.isEmpty()) {
                 LOG.warn("event=hub-entry-ignored source=\"{}\" reason=\"an index entry needs name and catalog\"", LogField.of(source));
+                continue;
+            }
+            if (!PackageMarker.NAME.matcher(name).matches()) {
+                // no manifest could match it; and from here on the name is safe in a log line, a message and a terminal
+                LOG.warn("event=hub-entry-ignored source=\"{}\" connector=\"{}\" reason=\"not a connector name: lower-case letters, "
+                        + "digits, '.', '_' and '-', at most 64\"", LogField.of(source), LogField.of(name, MAX_QUOTED));
                 continue;
             }
             URI entryUri = resolve(index, ref);
@@ -195,13 +234,13 @@ public final class StaticConnectorHub implements ConnectorHub {
         if (uris == null) {
             throw new HubUnavailableException("the hub catalog no longer lists " + key);
         }
-        byte[] tarball = fetch(uris[0], PluginLimits.MAX_BUNDLE_BYTES, "the tarball of " + key);
+        byte[] tarball = fetch(uris[0], PluginLimits.MAX_BUNDLE_BYTES, "the tarball of " + key, timeouts.tarball());
         String actual = PluginFiles.integrity(tarball);
         if (!MessageDigest.isEqual(actual.getBytes(StandardCharsets.US_ASCII), release.integrity().getBytes(StandardCharsets.US_ASCII))) {
             throw new BundleRejectedException("the tarball of " + key + " does not match the catalog's integrity (catalog "
                     + release.integrity() + ", downloaded " + actual + ")");
         }
-        byte[] signature = fetch(uris[1], PluginLimits.MAX_SIGNATURE_BYTES, "the tarball signature of " + key);
+        byte[] signature = fetch(uris[1], PluginLimits.MAX_SIGNATURE_BYTES, "the tarball signature of " + key, timeouts.file());
         Optional<String> problem = trust.verify(tarball, signature);
         if (problem.isPresent()) {
             throw new BundleRejectedException("the tarball of " + key + ": " + problem.get());
@@ -210,27 +249,37 @@ public final class StaticConnectorHub implements ConnectorHub {
     }
 
     private URI resolve(URI base, String reference) throws HubUnavailableException {
+        // the catalog is not verified: its text is quoted short, with control characters shown as '?'
+        String shown = BackendText.quoted(reference, MAX_QUOTED);
         URI target;
         try {
             target = base.resolve(new URI(reference));
         } catch (URISyntaxException | IllegalArgumentException e) {
-            throw new HubUnavailableException("the hub catalog has an invalid URL '" + reference + "'");
+            throw new HubUnavailableException("the hub catalog has an invalid URL '" + shown + "'");
         }
         if (localRoot.isPresent()) {
             if (!"file".equals(target.getScheme())) {
-                throw new HubUnavailableException("the local hub refers to '" + reference + "' outside its directory");
+                throw new HubUnavailableException("the local hub refers to '" + shown + "' outside its directory");
             }
-            Path path = Path.of(target).normalize();
+            Path path;
+            try {
+                path = Path.of(target).normalize();
+            } catch (IllegalArgumentException e) {
+                // a file: URL with a host, a query or a fragment names no file of the hub's directory
+                throw new HubUnavailableException("the local hub refers to '" + shown + "', which is no file of its directory; "
+                        + "write it as a path relative to the file that holds it");
+            }
             if (!path.startsWith(localRoot.get())) {
-                throw new HubUnavailableException("the local hub refers to '" + reference + "' outside its directory");
+                throw new HubUnavailableException("the local hub refers to '" + shown + "' outside its directory");
             }
             return target;
         }
         if (!"https".equals(target.getScheme()) && !"http".equals(target.getScheme())) {
-            throw new HubUnavailableException("the hub catalog refers to '" + reference + "', which is not an http(s) URL");
+            throw new HubUnavailableException("the hub catalog refers to '" + shown + "', which is not an http(s) URL");
         }
         if (!sameOrigin(target, index)) {
-            throw new HubUnavailableException("the hub catalog refers to " + display(target) + ", which is not on the hub's own origin "
+            throw new HubUnavailableException("the hub catalog refers to " + BackendText.quoted(display(target), MAX_QUOTED)
+                    + ", which is not on the hub's own origin "
                     + origin(index) + "; a hub must serve its catalog files and tarballs itself, with URLs relative to them");
         }
         return target;
@@ -247,7 +296,7 @@ public final class StaticConnectorHub implements ConnectorHub {
     }
 
     private JsonNode json(URI uri, String what) throws HubUnavailableException {
-        byte[] bytes = fetch(uri, PluginLimits.MAX_CATALOG_BYTES, what);
+        byte[] bytes = fetch(uri, PluginLimits.MAX_CATALOG_BYTES, what, timeouts.file());
         ManifestMapping.Parsed parsed = ManifestMapping.parse(bytes, what);
         if (parsed.problem() != null) {
             throw new HubUnavailableException(parsed.problem());
@@ -255,7 +304,7 @@ public final class StaticConnectorHub implements ConnectorHub {
         return parsed.node();
     }
 
-    private byte[] fetch(URI uri, int limit, String what) throws HubUnavailableException {
+    private byte[] fetch(URI uri, int limit, String what, Duration timeout) throws HubUnavailableException {
         if (localRoot.isPresent()) {
             Path path = Path.of(uri);
             try {
@@ -264,29 +313,144 @@ public final class StaticConnectorHub implements ConnectorHub {
                 throw new HubUnavailableException(e.getMessage() + " (hub " + source + ")");
             }
         }
-        HttpRequest request = HttpRequest.newBuilder(uri).timeout(REQUEST_TIMEOUT).GET().build();
-        try {
-            HttpResponse<InputStream> response = http.send(request, HttpResponse.BodyHandlers.ofInputStream());
-            try (InputStream body = response.body()) {
-                if (response.statusCode() / 100 == 3) {
-                    throw new HubUnavailableException(what + " could not be fetched from the hub " + source + ": HTTP "
-                            + response.statusCode() + ", a redirect, which the gateway does not follow; point HUB_CATALOG_URL at the "
-                            + "final location and have the hub serve its files without redirects");
-                }
-                if (response.statusCode() != 200) {
-                    throw new HubUnavailableException(what + " could not be fetched from the hub " + source + ": HTTP " + response.statusCode());
-                }
-                byte[] bytes = body.readNBytes(limit + 1);
-                if (bytes.length > limit) {
-                    throw new HubUnavailableException(what + " is larger than " + limit + " bytes");
-                }
-                return bytes;
+        HttpRequest request = HttpRequest.newBuilder(uri).timeout(timeout).GET().build();
+        AtomicReference<BoundedBody> body = new AtomicReference<>();
+        CompletableFuture<HttpResponse<byte[]>> pending = http.sendAsync(request, info -> {
+            if (info.statusCode() != 200) {
+                return HttpResponse.BodySubscribers.replacing(null);
             }
-        } catch (IOException e) {
-            throw new HubUnavailableException(what + " could not be fetched from the hub " + source + ": " + e.getClass().getSimpleName());
+            body.set(new BoundedBody(limit, info.headers().firstValueAsLong("Content-Length").orElse(-1)));
+            return body.get();
+        });
+        HttpResponse<byte[]> response;
+        try {
+            response = pending.get(timeout.toMillis(), TimeUnit.MILLISECONDS);
+        } catch (TimeoutException e) {
+            abandon(pending, body);
+            throw late(what, timeout);
         } catch (InterruptedException e) {
+            abandon(pending, body);
             Thread.currentThread().interrupt();
             throw new HubUnavailableException(what + " could not be fetched: interrupted");
+        } catch (ExecutionException e) {
+            if (e.getCause() instanceof BoundedBody.TooLarge) {
+                throw new HubUnavailableException(what + " is larger than " + limit + " bytes");
+            }
+            if (e.getCause() instanceof HttpTimeoutException && !(e.getCause() instanceof HttpConnectTimeoutException)) {
+                throw late(what, timeout);
+            }
+            throw new HubUnavailableException(what + " could not be fetched from the hub " + source + ": "
+                    + (e.getCause() == null ? e : e.getCause()).getClass().getSimpleName());
+        }
+        if (response.statusCode() / 100 == 3) {
+            throw new HubUnavailableException(what + " could not be fetched from the hub " + source + ": HTTP "
+                    + response.statusCode() + ", a redirect, which the gateway does not follow; point HUB_CATALOG_URL at the "
+                    + "final location and have the hub serve its files without redirects");
+        }
+        if (response.statusCode() != 200) {
+            throw new HubUnavailableException(what + " could not be fetched from the hub " + source + ": HTTP " + response.statusCode());
+        }
+        return response.body();
+    }
+
+    private HubUnavailableException late(String what, Duration timeout) {
+        return new HubUnavailableException(what + " could not be fetched from the hub " + source + ": it did not arrive whole within "
+                + timeout.toSeconds() + " seconds; check that the hub is reachable and serves its files in full");
+    }
+
+    /** Stops a fetch the caller gave up on, so its body does not go on arriving into memory. */
+    private static void abandon(CompletableFuture<?> pending, AtomicReference<BoundedBody> body) {
+        pending.cancel(true);
+        BoundedBody started = body.get();
+        if (started != null) {
+            started.abandon();
+        }
+    }
+
+    /**
+     * Collects a hub response's body into memory, refusing it as soon as it passes {@code limit} bytes
+     * (or declares a {@code Content-Length} over it), not once it was all read. Its owner can
+     * {@linkplain #abandon() abandon} it, which stops the transfer: a body that trickles past the
+     * fetch's deadline must not go on filling memory behind the caller's back.
+     */
+    private static final class BoundedBody implements HttpResponse.BodySubscriber<byte[]> {
+
+        /** The body passed the limit; nothing more of it is read. */
+        static final class TooLarge extends Exception {
+            private static final long serialVersionUID = 1L;
+
+            TooLarge() {
+                super(null, null, false, false);
+            }
+        }
+
+        private final int limit;
+        private final long declared;
+        private final ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+        private final CompletableFuture<byte[]> result = new CompletableFuture<>();
+        private volatile Flow.Subscription subscription;
+        private volatile boolean abandoned;
+
+        /** @param declared the response's {@code Content-Length}, or -1 when it declared none */
+        BoundedBody(int limit, long declared) {
+            this.limit = limit;
+            this.declared = declared;
+        }
+
+        @Override
+        public CompletionStage<byte[]> getBody() {
+            return result;
+        }
+
+        @Override
+        public void onSubscribe(Flow.Subscription subscription) {
+            this.subscription = subscription;
+            if (abandoned) {
+                subscription.cancel();
+                return;
+            }
+            if (declared > limit) {
+                subscription.cancel();
+                result.completeExceptionally(new TooLarge());
+                return;
+            }
+            subscription.request(Long.MAX_VALUE);
+        }
+
+        @Override
+        public void onNext(List<ByteBuffer> buffers) {
+            if (result.isDone()) {
+                return;
+            }
+            for (ByteBuffer buffer : buffers) {
+                if ((long) bytes.size() + buffer.remaining() > limit) {
+                    subscription.cancel();
+                    result.completeExceptionally(new TooLarge());
+                    return;
+                }
+                byte[] chunk = new byte[buffer.remaining()];
+                buffer.get(chunk);
+                bytes.writeBytes(chunk);
+            }
+        }
+
+        @Override
+        public void onError(Throwable error) {
+            result.completeExceptionally(error);
+        }
+
+        @Override
+        public void onComplete() {
+            result.complete(bytes.toByteArray());
+        }
+
+        /** Stops reading the body: the caller gave up on it. */
+        void abandon() {
+            abandoned = true;
+            Flow.Subscription current = subscription;
+            if (current != null) {
+                current.cancel();
+            }
         }
     }
 }

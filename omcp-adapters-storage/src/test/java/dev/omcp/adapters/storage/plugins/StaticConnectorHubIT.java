@@ -2,6 +2,7 @@ package dev.omcp.adapters.storage.plugins;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 
 import ch.qos.logback.classic.Level;
 import com.fasterxml.jackson.databind.JsonNode;
@@ -22,10 +23,13 @@ import java.net.InetSocketAddress;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.KeyPair;
+import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -35,10 +39,10 @@ import org.junit.jupiter.api.io.TempDir;
 class StaticConnectorHubIT {
     private static final KeyPair KEY = Keys.ed25519();
 
-    @TempDir
-    Path tmp;
     @RegisterExtension
     final CapturedLog log = new CapturedLog(StaticConnectorHub.class);
+    @TempDir
+    Path tmp;
     private Path hub;
     private Path trustRoot;
     private byte[] tarball;
@@ -148,18 +152,20 @@ class StaticConnectorHubIT {
         String name = "echo reason=\"signed by the trust root\"";
         ObjectNode index = PluginFixture.JSON.createObjectNode().put("schemaVersion", 1);
         index.putArray("connectors").addObject().put("name", name).put("catalog", "connectors/echo.json");
+        index.withArray("connectors").addObject().put("name", "echo").put("catalog", "connectors/echo.json");
         Files.write(hub.resolve("index.json"), PluginFixture.JSON.writeValueAsBytes(index));
         ObjectNode entry = (ObjectNode) PluginFixture.JSON.readTree(hub.resolve("connectors/echo.json").toFile());
-        entry.put("name", name);
         ((ObjectNode) entry.get("versions").get(0)).put("version", "2\" outcome=\"installed");
         Files.write(hub.resolve("connectors/echo.json"), PluginFixture.JSON.writeValueAsBytes(entry));
 
         assertThat(StaticConnectorHub.at(hub.toString(), Optional.of(trustRoot)).catalog().entries()).isEmpty();
 
-        assertThat(log.messages(Level.WARN)).singleElement().asString()
-                .startsWith("event=hub-version-ignored ")
-                .contains(" connector=\"echo reason=\\\"signed by the trust root\\\"\" version=\"2\\\" outcome=\\\"installed\" ")
-                .doesNotContain(" reason=\"signed").doesNotContain(" outcome=\"installed\"");
+        assertThat(log.messages(Level.WARN)).hasSize(2)
+                .anySatisfy(line -> assertThat(line).startsWith("event=hub-entry-ignored ")
+                        .contains(" connector=\"echo reason=\\\"signed by the trust root\\\"\" reason=\"not a connector name"))
+                .anySatisfy(line -> assertThat(line).startsWith("event=hub-version-ignored ")
+                        .contains(" connector=\"echo\" version=\"2\\\" outcome=\\\"installed\" "))
+                .allSatisfy(line -> assertThat(line).doesNotContain(" reason=\"signed").doesNotContain(" outcome=\"installed\""));
     }
 
     @Test
@@ -314,5 +320,135 @@ class StaticConnectorHubIT {
         StaticConnectorHub local = StaticConnectorHub.at(hub.toString(), Optional.of(trustRoot));
         assertThatThrownBy(local::catalog).isInstanceOf(HubUnavailableException.class)
                 .hasMessageContaining("lists 501 versions, more than the 500");
+    }
+
+    @Test
+    void aHubThatSendsHeadersAndThenStalls_isHubUnavailableWithinTheDeadline_notBlockedOnForEver() throws Exception {
+        CountDownLatch release = new CountDownLatch(1);
+        HttpServer stalling = serve(exchange -> {
+            exchange.sendResponseHeaders(200, 1000);
+            exchange.getResponseBody().write("{\"connectors\": [".getBytes());
+            exchange.getResponseBody().flush();
+            try {
+                release.await(30, TimeUnit.SECONDS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+            exchange.close();
+        });
+        try {
+            StaticConnectorHub remote = StaticConnectorHub.at(base(stalling), Optional.of(trustRoot), Optional.empty(),
+                    new StaticConnectorHub.Timeouts(Duration.ofSeconds(1), Duration.ofSeconds(1)));
+            // the request timeout of the JDK client ends with the headers: before the deadline on the whole body, this blocked
+            assertTimeoutPreemptively(Duration.ofSeconds(10), () -> assertThatThrownBy(remote::catalog)
+                    .isInstanceOf(HubUnavailableException.class)
+                    .hasMessageContaining("the hub index could not be fetched from the hub " + base(stalling) + "index.json")
+                    .hasMessageContaining("did not arrive whole within 1 seconds"));
+        } finally {
+            release.countDown();
+            stalling.stop(0);
+        }
+    }
+
+    @Test
+    void aTarballThatTricklesPastItsDeadline_isHubUnavailable() throws Exception {
+        CountDownLatch release = new CountDownLatch(1);
+        HttpServer server = serve(exchange -> {
+            if (!exchange.getRequestURI().getPath().endsWith(".tgz")) {
+                byte[] body = Files.readAllBytes(hub.resolve(exchange.getRequestURI().getPath().substring("/catalog/".length())));
+                exchange.sendResponseHeaders(200, body.length);
+                try (OutputStream out = exchange.getResponseBody()) {
+                    out.write(body);
+                }
+                return;
+            }
+            exchange.sendResponseHeaders(200, tarball.length);
+            try (OutputStream out = exchange.getResponseBody()) {
+                // five bytes a second, each arriving well within any per-read timeout: only a deadline on the whole body stops it
+                for (int i = 0; i < tarball.length && release.getCount() > 0; i++) {
+                    out.write(tarball[i]);
+                    out.flush();
+                    release.await(200, TimeUnit.MILLISECONDS);
+                }
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            } catch (IOException e) {
+                // the client gave up: what the test wants
+            }
+        });
+        try {
+            StaticConnectorHub remote = StaticConnectorHub.at(base(server), Optional.of(trustRoot), Optional.empty(),
+                    new StaticConnectorHub.Timeouts(Duration.ofSeconds(5), Duration.ofSeconds(1)));
+            HubRelease release1 = release(remote);
+            assertTimeoutPreemptively(Duration.ofSeconds(10), () -> assertThatThrownBy(() -> remote.fetchBundle(release1))
+                    .isInstanceOf(HubUnavailableException.class)
+                    .hasMessageContaining("the tarball of echo@1.0.0 could not be fetched")
+                    .hasMessageContaining("did not arrive whole within 1 seconds"));
+        } finally {
+            release.countDown();
+            server.stop(0);
+        }
+    }
+
+    @Test
+    void aCatalogFileLargerThanTheLimit_isRefusedWhileItStreams_withOrWithoutAContentLength() throws Exception {
+        byte[] huge = new byte[PluginLimits.MAX_CATALOG_BYTES + 1];
+        java.util.Arrays.fill(huge, (byte) ' ');
+        for (long declared : new long[] {huge.length, 0}) {
+            HttpServer server = serve(exchange -> {
+                exchange.sendResponseHeaders(200, declared);
+                try (OutputStream out = exchange.getResponseBody()) {
+                    out.write(huge);
+                } catch (IOException e) {
+                    // the client stopped reading: expected
+                }
+            });
+            try {
+                StaticConnectorHub remote = StaticConnectorHub.at(base(server), Optional.of(trustRoot));
+                assertThatThrownBy(remote::catalog).as("Content-Length " + declared).isInstanceOf(HubUnavailableException.class)
+                        .hasMessage("the hub index is larger than " + PluginLimits.MAX_CATALOG_BYTES + " bytes");
+            } finally {
+                server.stop(0);
+            }
+        }
+    }
+
+    @Test
+    void theCatalogsOwnText_isQuotedInTheLog_soAHubCannotForgeLogLines() throws Exception {
+        ObjectNode entry = (ObjectNode) PluginFixture.JSON.readTree(hub.resolve("connectors/echo.json").toFile());
+        ((ArrayNode) entry.get("versions")).addObject().put("version", "9.9.9\nevent=forged-version").put("tarballUrl", "x.tgz")
+                .put("integrity", PluginFiles.integrity(tarball)).set("manifest", entry.get("versions").get(0).get("manifest"));
+        Files.write(hub.resolve("connectors/echo.json"), PluginFixture.JSON.writeValueAsBytes(entry));
+        ObjectNode index = (ObjectNode) PluginFixture.JSON.readTree(hub.resolve("index.json").toFile());
+        ((ArrayNode) index.get("connectors")).addObject().put("name", "echo\nevent=forged-entry").put("catalog", "connectors/echo.json");
+        Files.write(hub.resolve("index.json"), PluginFixture.JSON.writeValueAsBytes(index));
+
+        HubCatalog catalog = StaticConnectorHub.at(hub.toString(), Optional.of(trustRoot)).catalog();
+
+        assertThat(catalog.entries()).extracting(HubEntry::name).containsExactly("echo");
+        assertThat(log.messages(Level.WARN)).allSatisfy(line -> assertThat(line).doesNotContain("\n"))
+                .anySatisfy(line -> assertThat(line).contains("connector=\"echo\\u000aevent=forged-entry\"")
+                        .contains("not a connector name"))
+                .anySatisfy(line -> assertThat(line).contains("version=\"9.9.9\\u000aevent=forged-version\""));
+    }
+
+    @Test
+    void aLocalCatalogUrlWithAQueryOrAHost_isHubUnavailable_notAnUncaughtError() throws Exception {
+        for (String reference : List.of("connectors/echo.json?v=1", "file://elsewhere/connectors/echo.json")) {
+            writeIndex(reference);
+            StaticConnectorHub local = StaticConnectorHub.at(hub.toString(), Optional.of(trustRoot));
+            assertThatThrownBy(local::catalog).as(reference).isInstanceOf(HubUnavailableException.class)
+                    .hasMessage("the local hub refers to '" + reference + "', which is no file of its directory; write it as a path "
+                            + "relative to the file that holds it");
+        }
+    }
+
+    @Test
+    void anInvalidUrlInTheCatalog_isQuotedShortAndOnOneLine() throws Exception {
+        writeIndex("connectors/\u001b]0;owned\u0007" + "x".repeat(5000) + ".json");
+        StaticConnectorHub local = StaticConnectorHub.at(hub.toString(), Optional.of(trustRoot));
+        assertThatThrownBy(local::catalog).isInstanceOf(HubUnavailableException.class)
+                .hasMessageStartingWith("the hub catalog has an invalid URL 'connectors/?]0;owned?xxx")
+                .hasMessageNotContaining("\u001b").satisfies(e -> assertThat(e.getMessage()).hasSizeLessThan(300));
     }
 }
