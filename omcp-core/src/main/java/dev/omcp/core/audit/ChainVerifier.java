@@ -266,6 +266,12 @@ public final class ChainVerifier {
                             : ""));
             return;
         }
+        if (anchor && entry.seq() == 1 && !entry.prevHash().equals(AuditEntry.GENESIS_HASH)) {
+            // a segment that starts at seq 1 starts the chain: nothing came before it to vouch for another prevHash
+            fail(1, Reason.PREV_HASH_MISMATCH, "prevHash " + entry.prevHash() + " of seq 1 is not the genesis hash "
+                    + AuditEntry.GENESIS_HASH);
+            return;
+        }
         if (!anchor && !entry.prevHash().equals(lastHash)) {
             fail(expected, Reason.PREV_HASH_MISMATCH, "prevHash " + entry.prevHash() + " is not the previous entry's hash "
                     + lastHash);

@@ -221,6 +221,21 @@ class ChainVerifierTest {
     }
 
     @Test
+    void aSegmentThatStartsAtSeqOne_mustStartFromTheGenesisHash() {
+        // seq 1 rewritten with a prevHash of its own choosing and sealed again: as a segment its hash checks out,
+        // but nothing can come before seq 1
+        AuditEntryCodec.Entry forged = new AuditEntryCodec.Entry(Instant.parse("2025-03-01T10:00:00Z"), 1, "user:mallory", null,
+                "sources", "delete", "DELETE", "/api/sources/a", 204, "", "a", "ab".repeat(32), null);
+        byte[] file = (AuditEntryCodec.line(forged.withHash(AuditEntryCodec.hash(forged))) + "\n").getBytes(StandardCharsets.UTF_8);
+
+        ChainVerifier.Result result = verify(ChainVerifier.segment(), file);
+
+        assertThat(result).isInstanceOf(ChainVerifier.Broken.class);
+        assertThat(((ChainVerifier.Broken) result).reason()).isEqualTo(ChainVerifier.Reason.PREV_HASH_MISMATCH);
+        assertThat(verify(ChainVerifier.segment(), chainFile(2))).isInstanceOf(ChainVerifier.Valid.class);
+    }
+
+    @Test
     void rotatedFilesVerifyInOrderAndTheOverlapLineIsSkipped() {
         String[] lines = new String(chainFile(4), StandardCharsets.UTF_8).split("\n");
         byte[] older = (lines[0] + "\n" + lines[1] + "\n").getBytes(StandardCharsets.UTF_8);
