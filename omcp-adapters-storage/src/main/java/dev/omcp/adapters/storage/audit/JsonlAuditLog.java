@@ -127,6 +127,14 @@ public final class JsonlAuditLog implements AuditLog {
         Optional<AuditEntry> beforeLast = last.isEmpty() ? Optional.empty() : entry(tail.previous(), "line before the last");
         if (complete < size) {
             long length = size - complete;
+            if (length > MAX_LINE_BYTES) {
+                // one entry's write cut short is never longer than a line may be: this is something else (an
+                // appended file, a tampered tail), and copying it aside at every start could fill the disk
+                throw new IOException("it ends with " + length + " bytes without a line break at byte offset " + complete
+                        + ", more than one entry can hold (" + MAX_LINE_BYTES + " bytes), so not a write cut short by a crash;"
+                        + " the gateway does not repair it. Look at it with: tail -c " + length + " " + file + " | head -c 2000;"
+                        + " keep a copy, then cut it off with: truncate -s " + complete + " " + file);
+            }
             if (options.tornTail() == TornTailPolicy.REFUSE) {
                 throw new IOException("it ends with an incomplete line at byte offset " + complete + " (" + length
                         + " bytes without a line break), left by a crash during a write. Look at it with: tail -c "

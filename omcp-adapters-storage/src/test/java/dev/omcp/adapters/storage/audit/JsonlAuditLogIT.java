@@ -133,6 +133,26 @@ class JsonlAuditLogIT {
     }
 
     @Test
+    void aTailWithoutALineBreakLongerThanAnyEntry_isNoTornWrite_andStopsTheStartUnderRepairToo() throws Exception {
+        Path file = dir.resolve("audit.jsonl");
+        JsonlAuditLog log = open(file, JsonlAuditLog.Options.defaults());
+        log.append(TestRecords.record(1, T0, "user:a", "create", "x"));
+        log.close();
+        long completeLength = Files.size(file);
+        Files.write(file, new byte[JsonlAuditLog.MAX_LINE_BYTES + 1], StandardOpenOption.APPEND);
+        byte[] before = Files.readAllBytes(file);
+
+        assertThatThrownBy(() -> new JsonlAuditLog(file, JsonlAuditLog.Options.defaults()).open())
+                .isInstanceOf(UncheckedIOException.class)
+                .hasMessageContaining("not a write cut short by a crash")
+                .hasMessageContaining("truncate -s " + completeLength);
+        assertThat(Files.readAllBytes(file)).isEqualTo(before);
+        try (var files = Files.list(dir)) {
+            assertThat(files.map(p -> p.getFileName().toString())).containsExactly("audit.jsonl");
+        }
+    }
+
+    @Test
     void aTornTailWithoutAnyCompleteLineLeavesAnEmptyLog() throws Exception {
         Path file = dir.resolve("audit.jsonl");
         Files.writeString(file, "{\"ts\":\"2025-");
