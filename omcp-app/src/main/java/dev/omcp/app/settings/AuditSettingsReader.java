@@ -80,6 +80,12 @@ final class AuditSettingsReader {
             }
         }
         Optional<URI> uri = endpoint.flatMap(e -> httpUri(env, Variables.AUDIT_S3_ENDPOINT, e, egress));
+        if (uri.isPresent() && uri.get().getRawQuery() != null) {
+            // the sink builds and signs each request's own URL: a query here would be dropped without a word
+            env.problem(Variables.AUDIT_S3_ENDPOINT, "must not have a query ('?...'): the S3 sink signs its own requests; give "
+                    + "the endpoint as scheme://host[:port][/path]");
+            uri = Optional.empty();
+        }
         if (keyId.isPresent() && !headerSafe(env, Variables.AUDIT_S3_ACCESS_KEY_ID, keyId.get())) {
             complete = false;
         }
@@ -89,8 +95,13 @@ final class AuditSettingsReader {
             complete = false;
         }
         String prefix = env.string(Variables.AUDIT_S3_PREFIX);
-        if (prefix.startsWith("/") || prefix.length() > 512 || prefix.chars().anyMatch(c -> c < 0x20)) {
+        if (prefix.startsWith("/") || prefix.length() > 512 || prefix.chars().anyMatch(c -> c < 0x20 || c == 0x7f)) {
             env.problem(Variables.AUDIT_S3_PREFIX, "must not start with '/' and must be at most 512 printable characters");
+            complete = false;
+        } else if (List.of(prefix.split("/", -1)).stream().anyMatch(segment -> segment.equals(".") || segment.equals(".."))) {
+            // in a path-style URL, /bucket/../x is another bucket's key to any server or proxy that normalises paths
+            env.problem(Variables.AUDIT_S3_PREFIX, "must not have '.' or '..' segments, which a server may resolve out of the "
+                    + "bucket; write the folder as name/ or a/b/");
             complete = false;
         }
         String region = env.string(Variables.AUDIT_S3_REGION);

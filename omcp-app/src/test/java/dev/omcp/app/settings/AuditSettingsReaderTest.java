@@ -127,6 +127,25 @@ class AuditSettingsReaderTest {
     }
 
     @Test
+    void anS3PrefixWithDotSegments_orAnEndpointWithAQuery_refusesTheStart() throws InvalidSettingsException {
+        for (String prefix : List.of("../other-bucket/", "audit/./x", "a/..", "..")) {
+            assertThatThrownBy(() -> read("OMCP_ALLOW_PRIVATE_BACKENDS", "true", "OMCP_AUDIT_S3_ENDPOINT", "http://127.0.0.1:9000",
+                    "OMCP_AUDIT_S3_BUCKET", "audit-logs", "OMCP_AUDIT_S3_ACCESS_KEY_ID", "key", "OMCP_AUDIT_S3_SECRET_ACCESS_KEY", "s3cr3t",
+                    "OMCP_AUDIT_S3_PREFIX", prefix))
+                    .as(prefix).isInstanceOf(InvalidSettingsException.class)
+                    .hasMessageContaining("OMCP_AUDIT_S3_PREFIX must not have '.' or '..' segments");
+        }
+        assertThatThrownBy(() -> read("OMCP_ALLOW_PRIVATE_BACKENDS", "true", "OMCP_AUDIT_S3_ENDPOINT", "http://127.0.0.1:9000/?x=1",
+                "OMCP_AUDIT_S3_BUCKET", "audit-logs", "OMCP_AUDIT_S3_ACCESS_KEY_ID", "key", "OMCP_AUDIT_S3_SECRET_ACCESS_KEY", "s3cr3t"))
+                .isInstanceOf(InvalidSettingsException.class)
+                .hasMessageContaining("OMCP_AUDIT_S3_ENDPOINT must not have a query");
+        // dots inside a name are fine
+        assertThat(read("OMCP_ALLOW_PRIVATE_BACKENDS", "true", "OMCP_AUDIT_S3_ENDPOINT", "http://127.0.0.1:9000/minio",
+                "OMCP_AUDIT_S3_BUCKET", "audit-logs", "OMCP_AUDIT_S3_ACCESS_KEY_ID", "key", "OMCP_AUDIT_S3_SECRET_ACCESS_KEY", "s3cr3t",
+                "OMCP_AUDIT_S3_PREFIX", "gw.v1/..hidden/").s3()).isPresent();
+    }
+
+    @Test
     void aWebhookTokenWithoutAUrlIsAMistake() {
         assertThatThrownBy(() -> read("OMCP_AUDIT_WEBHOOK_TOKEN", "tok"))
                 .hasMessageContaining("OMCP_AUDIT_WEBHOOK_TOKEN is set but OMCP_AUDIT_WEBHOOK_URL is not")
