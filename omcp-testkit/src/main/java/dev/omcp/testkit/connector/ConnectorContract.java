@@ -20,6 +20,7 @@ import dev.omcp.sdk.query.LogAggregation;
 import dev.omcp.sdk.query.LogEntry;
 import dev.omcp.sdk.query.LogResult;
 import dev.omcp.sdk.query.MetricResult;
+import dev.omcp.sdk.query.TimeRange;
 import dev.omcp.sdk.query.ServiceInfo;
 import dev.omcp.sdk.query.Topology;
 import dev.omcp.sdk.query.TopologyEdge;
@@ -28,6 +29,7 @@ import dev.omcp.sdk.query.TraceSummary;
 import java.io.IOException;
 import java.net.URISyntaxException;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.HashSet;
@@ -68,6 +70,8 @@ public final class ConnectorContract {
     private static final Pattern HEX = Pattern.compile("[0-9a-f]+");
     /** The limit the sample {@code discoverMetrics} call is given. */
     private static final int DISCOVERY_LIMIT = 20;
+    /** How far outside the asked window a log line may be: backends round a window's ends to the second. */
+    private static final Duration LOG_WINDOW_SLACK = Duration.ofSeconds(1);
     /** How long a quoted query may be in a message: a connector's query may be any length. */
     static final int EXCERPT_CHARS = 120;
 
@@ -245,9 +249,9 @@ public final class ConnectorContract {
     private static List<Capability> capabilities(Capabilities declared) {
         return List.of(
                 new Capability("queryMetrics", declared.queryMetrics(), MetricsCapability.class,
-                        (c, s) -> metrics(((MetricsCapability) c).queryMetrics(s.metrics()))),
+                        (c, s) -> metrics(((MetricsCapability) c).queryMetrics(s.metrics()), s.metrics().range(), s.metrics().step())),
                 new Capability("queryLogs", declared.queryLogs(), LogsCapability.class,
-                        (c, s) -> logs(((LogsCapability) c).queryLogs(s.logs()), s.logs().limit())),
+                        (c, s) -> logs(((LogsCapability) c).queryLogs(s.logs()), s.logs().limit(), s.logs().range())),
                 new Capability("listServices", declared.listServices(), ServiceListingCapability.class,
                         (c, s) -> services(((ServiceListingCapability) c).listServices())),
                 new Capability("queryTraces", declared.queryTraces(), TracesCapability.class,
@@ -428,6 +432,15 @@ public final class ConnectorContract {
     }
 
     private static Outcome metrics(MetricResult result) {
+        return metrics(result, null, null);
+    }
+
+    /**
+     * @param range the window asked for, or null where the call asked none (an aggregation's own);
+     *     points more than one step outside it break the promise: the gateway reads every point of
+     *     an answer as inside the window, and the anomaly detector would judge the wrong minutes
+     */
+    private static Outcome metrics(MetricResult result, TimeRange range, Duration step) {
         List<String> broken = new ArrayList<>();
         if (result == null) {
             return new Outcome(List.of("returned null"), "");
@@ -440,11 +453,23 @@ public final class ConnectorContract {
                     break;
                 }
             }
+            if (range != null) {
+                Duration slack = result.step().filter(widened -> widened.compareTo(step) > 0).orElse(step);
+                long from = range.start().minus(slack).toEpochMilli();
+                long to = range.end().plus(slack).toEpochMilli();
+                for (long at : times) {
+                    if (at < from || at > to) {
+                        broken.add("series " + series.labels() + " has a point at " + Instant.ofEpochMilli(at) + ", outside the asked "
+                                + "window " + range.start() + " to " + range.end() + " (one step of slack): answer only the window");
+                        break;
+                    }
+                }
+            }
         });
         return new Outcome(broken, result.series().size() + " series", result);
     }
 
-    private static Outcome logs(LogResult result, int limit) {
+    private static Outcome logs(LogResult result, int limit, TimeRange range) {
         if (result == null) {
             return new Outcome(List.of("returned null"), "");
         }
@@ -453,6 +478,11 @@ public final class ConnectorContract {
             broken.add("returned " + result.entries().size() + " lines for a limit of " + limit);
         }
         List<LogEntry> entries = result.entries();
+        Instant from = range.start().minus(LOG_WINDOW_SLACK);
+        Instant to = range.end().plus(LOG_WINDOW_SLACK);
+        entries.stream().filter(e -> e.timestamp().isBefore(from) || e.timestamp().isAfter(to)).findFirst().ifPresent(e ->
+                broken.add("a line at " + e.timestamp() + " is outside the asked window " + range.start() + " to " + range.end()
+                        + ": answer only the window"));
         for (int i = 1; i < entries.size(); i++) {
             if (entries.get(i).timestamp().isAfter(entries.get(i - 1).timestamp())) {
                 broken.add("lines are not newest first");

@@ -601,4 +601,44 @@ class ConnectorContractTest {
         assertThat(within.failures()).isEmpty();
         assertThat(within.passed()).contains("MetricDiscoveryCapability: 20 metrics");
     }
+
+    /** A connector answering metrics and logs with points and lines at the given times. */
+    private record WindowConnector(SourceConfig source, List<Instant> times) implements Connector, MetricsCapability, LogsCapability {
+        @Override
+        public Health health() {
+            return new Health(true, "fine", Duration.ZERO);
+        }
+
+        @Override
+        public MetricResult queryMetrics(MetricQuery query) {
+            long[] millis = times.stream().mapToLong(Instant::toEpochMilli).sorted().toArray();
+            return new MetricResult(List.of(new Series(Map.of(), millis, new double[millis.length])), "request_rate", "service");
+        }
+
+        @Override
+        public LogResult queryLogs(LogQuery query) {
+            return new LogResult(times.stream().sorted(java.util.Comparator.reverseOrder())
+                    .map(at -> new LogEntry(at, "line", Map.of())).toList(), false, "{service=\"checkout\"}");
+        }
+
+        @Override
+        public void close() {}
+    }
+
+    @Test
+    void pointsAndLinesOutsideTheAskedWindow_fail_whileOnesAtItsEdgesPass() {
+        Capabilities metricsAndLogs = new Capabilities(true, true, false, false, false);
+        Instant start = SAMPLES.range().start();
+        Instant end = SAMPLES.range().end();
+
+        ContractReport within = check(metricsAndLogs, source -> new WindowConnector(source, List.of(start.minusSeconds(1), end)));
+        ContractReport outside = check(metricsAndLogs, source -> new WindowConnector(source, List.of(start.minus(Duration.ofDays(1)),
+                end)));
+
+        assertThat(within.failures()).noneMatch(f -> f.contains("outside the asked window"));
+        assertThat(outside.failures()).anySatisfy(f -> assertThat(f).startsWith("MetricsCapability: series {} has a point at "
+                + start.minus(Duration.ofDays(1)) + ", outside the asked window"))
+                .anySatisfy(f -> assertThat(f).startsWith("LogsCapability: a line at " + start.minus(Duration.ofDays(1))
+                        + " is outside the asked window"));
+    }
 }
