@@ -26,6 +26,8 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /**
  * A fake Kubernetes API server. Tests add, change and delete objects with {@link #apply} and
@@ -50,7 +52,15 @@ import java.util.concurrent.ConcurrentHashMap;
  * events with the current version. {@link #holdQuietWatchHeaders()} and
  * {@link #ignoreWatchTimeout()} make it a server (or a proxy in front of one) that sends nothing of
  * a quiet watch until its first event, or keeps watches open past their timeout;
- * {@link #watchRequests} shows what watches clients opened. Thread-safe.
+ * {@link #watchRequests} shows what watches clients opened.
+ *
+ * <p>The namespaced kinds are served per namespace too, at the paths the API server serves them
+ * (API concepts, "Resource URIs"): {@code /api/v1/namespaces/{ns}/pods},
+ * {@code /apis/apps/v1/namespaces/{ns}/deployments}; a list or watch there holds that namespace's
+ * objects only (a namespace that does not exist lists empty, as on a real server), and a watch
+ * there also gets the kind's {@code ERROR} events. {@link #grantOnlyNamespaces} makes the fake's
+ * identity one that RBAC grants namespaces only (a Role and RoleBinding in each): every
+ * cluster-wide list and watch gets 403, as do those of other namespaces. Thread-safe.
  */
 public final class KubernetesFake extends FakeBackend {
     /** The resource collections the fake serves, by list path. */
@@ -59,7 +69,46 @@ public final class KubernetesFake extends FakeBackend {
             "/apis/apps/v1/deployments", "Deployment", "/apis/apps/v1/replicasets", "ReplicaSet",
             "/apis/apps/v1/statefulsets", "StatefulSet", "/apis/apps/v1/daemonsets", "DaemonSet");
 
+    /** Kinds that live outside namespaces: no namespaced path serves them. */
+    private static final Set<String> CLUSTER_SCOPED = Set.of("/api/v1/nodes", "/api/v1/namespaces");
+    /** {@code /api/v1/namespaces/shop/pods}: the group's prefix, the namespace and the resource. */
+    private static final Pattern NAMESPACED_PATH = Pattern.compile("(/api/v1|/apis/apps/v1)/namespaces/([^/]+)/([^/]+)");
+
     private record Event(long version, String path, String type, JsonObject object) {}
+
+    /**
+     * What a request path lists or watches: a kind's objects ({@code path}, as in {@link #KINDS})
+     * in one namespace, or in all when {@code namespace} is empty.
+     */
+    private record Collection(String path, String namespace) {
+        static Optional<Collection> of(String requestPath) {
+            if (KINDS.containsKey(requestPath)) {
+                return Optional.of(new Collection(requestPath, ""));
+            }
+            Matcher m = NAMESPACED_PATH.matcher(requestPath);
+            if (!m.matches()) {
+                return Optional.empty();
+            }
+            String path = m.group(1) + "/" + m.group(3);
+            boolean namespaced = KINDS.containsKey(path) && !CLUSTER_SCOPED.contains(path);
+            return namespaced ? Optional.of(new Collection(path, m.group(2))) : Optional.empty();
+        }
+
+        boolean holds(JsonObject object) {
+            return namespace.isEmpty() || namespace.equals(object.getJsonObject("metadata").getString("namespace", ""));
+        }
+
+        /** The objects of {@code all} (the kind's, by key) in this collection, sorted by key as etcd returns them. */
+        NavigableMap<String, JsonObject> objectsIn(Map<String, JsonObject> all) {
+            TreeMap<String, JsonObject> held = new TreeMap<>();
+            all.forEach((key, object) -> {
+                if (holds(object)) {
+                    held.put(key, object);
+                }
+            });
+            return Collections.unmodifiableNavigableMap(held);
+        }
+    }
 
     /** The objects of one list at one version, by key: what the continue tokens of that list read from. */
     private record Snapshot(String path, long version, NavigableMap<String, JsonObject> objects) {}
@@ -133,6 +182,8 @@ public final class KubernetesFake extends FakeBackend {
     private Optional<JsonObject> watchEndingError = Optional.empty();
     private Duration watchEndingErrorAfter = Duration.ZERO;
     private final Set<String> forbiddenWatches = ConcurrentHashMap.newKeySet();
+    /** The namespaces RBAC grants the identity; empty: the whole cluster. */
+    private volatile Optional<Set<String>> grantedNamespaces = Optional.empty();
 
     public KubernetesFake() throws IOException {
         super();
@@ -148,6 +199,16 @@ public final class KubernetesFake extends FakeBackend {
     /** Lists and watches of {@code path} get 403, as with missing RBAC. */
     public KubernetesFake forbid(String path) {
         forbidden.add(path);
+        return this;
+    }
+
+    /**
+     * Makes the identity a namespace-scoped one, as a Role and RoleBinding in each of
+     * {@code namespaces} grant it: lists and watches of every cluster-wide collection ({@code /api/v1/pods},
+     * {@code /api/v1/nodes}...) get 403, and so do those of the namespaced paths of other namespaces.
+     */
+    public KubernetesFake grantOnlyNamespaces(String... namespaces) {
+        grantedNamespaces = Optional.of(Set.of(namespaces));
         return this;
     }
 
@@ -347,6 +408,14 @@ public final class KubernetesFake extends FakeBackend {
         return this;
     }
 
+    /** Ends {@link #endWatchesWithError}: watches opened from now on live as usual, as once the server recovered. */
+    public KubernetesFake stopEndingWatchesWithError() {
+        synchronized (lock) {
+            watchEndingError = Optional.empty();
+        }
+        return this;
+    }
+
     /** Makes the fake end every watch right after its headers, as a server or proxy that closes every watch does. */
     public KubernetesFake endWatchesAtOnce() {
         synchronized (lock) {
@@ -401,10 +470,11 @@ public final class KubernetesFake extends FakeBackend {
                     + "\"gitTreeState\":\"clean\",\"buildDate\":\"2024-06-11T20:21:00Z\",\"goVersion\":\"go1.22.4\",\"compiler\":\"gc\","
                     + "\"platform\":\"linux/amd64\"}");
         }
-        String kind = KINDS.get(request.path());
-        if (kind == null) {
+        Optional<Collection> collection = Collection.of(request.path());
+        if (collection.isEmpty()) {
             return status(404, "NotFound", "the server could not find the requested resource");
         }
+        String kind = KINDS.get(collection.get().path());
         Runnable action = null;
         if (!request.query().getOrDefault("continue", "").isEmpty()) {
             synchronized (lock) {
@@ -416,12 +486,12 @@ public final class KubernetesFake extends FakeBackend {
             action.run(); // outside the lock: the action may change objects
         }
         synchronized (lock) {
-            return list(request, kind);
+            return list(request, collection.get(), kind);
         }
     }
 
     /** Under {@link #lock}. */
-    private Answer list(Request request, String kind) {
+    private Answer list(Request request, Collection collection, String kind) {
         String path = request.path();
         if (endlessPages.containsKey(path)) {
             String token = Base64.getEncoder().encodeToString(("endless-" + ++endlessTokens + "-").getBytes(StandardCharsets.UTF_8));
@@ -440,7 +510,7 @@ public final class KubernetesFake extends FakeBackend {
         String after = "";
         if (token.isEmpty()) {
             id = ++snapshotIds;
-            snapshot = new Snapshot(path, version, Collections.unmodifiableNavigableMap(new TreeMap<>(objects.get(path))));
+            snapshot = new Snapshot(path, version, collection.objectsIn(objects.get(collection.path())));
         } else {
             Optional<Continue> from = Continue.decode(token);
             if (from.isEmpty() || !from.get().path().equals(path)) {
@@ -450,7 +520,7 @@ public final class KubernetesFake extends FakeBackend {
             snapshot = snapshots.get(id);
             if (expireContinues > 0 || snapshot == null || snapshot.version() < compactedBefore - 1) {
                 expireContinues = Math.max(0, expireContinues - 1);
-                return expired(path, from.get().after());
+                return expired(path, collection, from.get().after());
             }
             after = from.get().after();
         }
@@ -489,9 +559,9 @@ public final class KubernetesFake extends FakeBackend {
      * on from the same key in the current state (an inconsistent list, for clients that accept one).
      * Under {@link #lock}.
      */
-    private Answer expired(String path, String after) {
+    private Answer expired(String path, Collection collection, String after) {
         long id = ++snapshotIds;
-        snapshots.put(id, new Snapshot(path, version, Collections.unmodifiableNavigableMap(new TreeMap<>(objects.get(path)))));
+        snapshots.put(id, new Snapshot(path, version, collection.objectsIn(objects.get(collection.path()))));
         JsonObject status = Jsonp.provider().createObjectBuilder(statusObject(410, "Expired", EXPIRED_MESSAGE))
                 .add("metadata", Jsonp.object().add("continue", new Continue(path, id, after).encode())).build();
         return Answer.json(410, status.toString());
@@ -502,12 +572,25 @@ public final class KubernetesFake extends FakeBackend {
                 && !("Bearer " + requiredToken.get()).equals(request.headers().getOrDefault("authorization", ""))) {
             return Optional.of(status(401, "Unauthorized", "Unauthorized"));
         }
-        if (forbidden.contains(request.path())) {
-            String resource = request.path().substring(request.path().lastIndexOf('/') + 1);
-            return Optional.of(status(403, "Forbidden", resource + " is forbidden: User \"system:serviceaccount:omcp:omcp\" cannot list resource \""
-                    + resource + "\" in API group \"" + (request.path().startsWith("/apis/apps") ? "apps" : "") + "\" at the cluster scope"));
+        Optional<Collection> collection = Collection.of(request.path());
+        if (forbidden.contains(request.path()) || collection.isPresent() && !granted(collection.get())) {
+            return Optional.of(forbidden(request, watch(request) ? "watch" : "list"));
         }
         return Optional.empty();
+    }
+
+    private boolean granted(Collection collection) {
+        Optional<Set<String>> namespaces = grantedNamespaces;
+        return namespaces.isEmpty() || namespaces.get().contains(collection.namespace());
+    }
+
+    /** 403 in the API server's words: what the identity cannot do, and where (the cluster scope, or a namespace). */
+    private static Answer forbidden(Request request, String verb) {
+        String resource = request.path().substring(request.path().lastIndexOf('/') + 1);
+        String namespace = Collection.of(request.path()).map(Collection::namespace).orElse("");
+        return status(403, "Forbidden", resource + " is forbidden: User \"system:serviceaccount:omcp:omcp\" cannot " + verb
+                + " resource \"" + resource + "\" in API group \"" + (request.path().startsWith("/apis/apps") ? "apps" : "") + "\" "
+                + (namespace.isEmpty() ? "at the cluster scope" : "in the namespace \"" + namespace + "\""));
     }
 
     private static Answer status(int code, String reason, String message) {
@@ -524,14 +607,13 @@ public final class KubernetesFake extends FakeBackend {
         if (!watch(request)) {
             return false;
         }
-        if (refusal(request).isPresent() || !KINDS.containsKey(request.path())) {
+        Optional<Collection> watched = Collection.of(request.path());
+        if (refusal(request).isPresent() || watched.isEmpty()) {
             return false;
         }
+        Collection collection = watched.get();
         if (forbiddenWatches.contains(request.path())) {
-            String resource = request.path().substring(request.path().lastIndexOf('/') + 1);
-            reply(exchange, status(403, "Forbidden", resource + " is forbidden: User \"system:serviceaccount:omcp:omcp\" cannot watch "
-                    + "resource \"" + resource + "\" in API group \"" + (request.path().startsWith("/apis/apps") ? "apps" : "")
-                    + "\" at the cluster scope"));
+            reply(exchange, forbidden(request, "watch"));
             return true;
         }
         long from = Long.parseLong(request.query().getOrDefault("resourceVersion", "0"));
@@ -587,7 +669,9 @@ public final class KubernetesFake extends FakeBackend {
             long current;
             synchronized (lock) {
                 for (Event e : history) {
-                    if (e.version() > sent && e.path().equals(request.path())) {
+                    // an ERROR ends every watch of the kind; other events reach the watches of the object's namespace
+                    boolean reaches = e.type().equals("ERROR") || collection.holds(e.object());
+                    if (e.version() > sent && e.path().equals(collection.path()) && reaches) {
                         pending.add(e);
                     }
                 }
@@ -595,7 +679,7 @@ public final class KubernetesFake extends FakeBackend {
                 current = version;
                 if (pending.isEmpty() && !broken && System.nanoTime() >= nextBookmark) {
                     nextBookmark = System.nanoTime() + bookmarkInterval.toNanos();
-                    pending.add(new Event(current, request.path(), "BOOKMARK", bookmarkObject(request.path(), current)));
+                    pending.add(new Event(current, collection.path(), "BOOKMARK", bookmarkObject(collection.path(), current)));
                 }
                 if (pending.isEmpty() && !broken) {
                     try {

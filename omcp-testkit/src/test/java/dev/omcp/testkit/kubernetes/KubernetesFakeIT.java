@@ -53,7 +53,11 @@ class KubernetesFakeIT {
     }
 
     private Answer list(String rawQuery) throws Exception {
-        HttpResponse<String> response = CLIENT.send(HttpRequest.newBuilder(URI.create(api.url() + PODS + "?" + rawQuery)).build(),
+        return list(PODS, rawQuery);
+    }
+
+    private Answer list(String path, String rawQuery) throws Exception {
+        HttpResponse<String> response = CLIENT.send(HttpRequest.newBuilder(URI.create(api.url() + path + "?" + rawQuery)).build(),
                 HttpResponse.BodyHandlers.ofString());
         return new Answer(response.statusCode(), Json.createReader(new StringReader(response.body())).readObject());
     }
@@ -128,5 +132,36 @@ class KubernetesFakeIT {
         assertThat(endless.body().getJsonArray("items")).isEqualTo(JsonValue.EMPTY_JSON_ARRAY);
         assertThat(endless.next()).hasSize(30);
         assertThat(list(continuing(endless.next())).next()).hasSize(30).isNotEqualTo(endless.next());
+    }
+
+    @Test
+    void aNamespacedPath_listsThatNamespacesObjectsOnly_pagedLikeTheClusterWideOne() throws Exception {
+        api.apply(PODS, pod("dev", "z", Map.of(), "worker-1", null, List.of("app")));
+        Answer first = list("/api/v1/namespaces/prod/pods", "limit=3");
+        assertThat(first.status()).isEqualTo(200);
+        assertThat(first.names()).containsExactly("a", "b", "c");
+        Answer rest = list("/api/v1/namespaces/prod/pods", continuing(first.next()));
+        assertThat(rest.names()).containsExactly("d", "e");
+        assertThat(rest.next()).isEmpty();
+        assertThat(list("/api/v1/namespaces/dev/pods", "").names()).containsExactly("z");
+        assertThat(list("/api/v1/namespaces/absent/pods", "").names()).isEmpty(); // as a real server lists it: empty, not 404
+        // a token belongs to its list: not to the same kind in another namespace
+        assertThat(list("/api/v1/namespaces/dev/pods", continuing(first.next())).status()).isEqualTo(400);
+        // nodes and namespaces live outside namespaces
+        assertThat(list("/api/v1/namespaces/prod/nodes", "").status()).isEqualTo(404);
+    }
+
+    @Test
+    void aNamespaceScopedIdentity_isForbiddenTheClusterScope_andOtherNamespaces_inTheApiServersWords() throws Exception {
+        api.grantOnlyNamespaces("prod");
+        assertThat(list("/api/v1/namespaces/prod/pods", "").names()).hasSize(5);
+        Answer cluster = list("/api/v1/nodes", "");
+        assertThat(cluster.status()).isEqualTo(403);
+        assertThat(cluster.body().getString("message")).isEqualTo("nodes is forbidden: User \"system:serviceaccount:omcp:omcp\" cannot "
+                + "list resource \"nodes\" in API group \"\" at the cluster scope");
+        Answer other = list("/apis/apps/v1/namespaces/dev/deployments", "watch=1");
+        assertThat(other.status()).isEqualTo(403);
+        assertThat(other.body().getString("message")).isEqualTo("deployments is forbidden: User \"system:serviceaccount:omcp:omcp\" "
+                + "cannot watch resource \"deployments\" in API group \"apps\" in the namespace \"dev\"");
     }
 }

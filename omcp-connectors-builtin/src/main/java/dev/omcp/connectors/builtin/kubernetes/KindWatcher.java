@@ -29,10 +29,10 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Keeps one kind of resource current: list, then watch from the list's resource version; after a
- * broken stream it watches again from the last version seen, and after 410 Gone (or any watch
- * error) it lists again, after a backoff that only a watch needing no new list resets. Runs on its
- * own virtual thread until closed.
+ * Keeps one kind of resource current, cluster-wide or in one namespace ({@link WatchedCollection}):
+ * list, then watch from the list's resource version; after a broken stream it watches again from
+ * the last version seen, and after 410 Gone (or any watch error) it lists again, after a backoff
+ * that only a watch needing no new list resets. Runs on its own virtual thread until closed.
  *
  * <p>A watch asks the API server to end it after the watch timeout ({@code timeoutSeconds}) and
  * to send {@code BOOKMARK} events, which move the version a quiet kind watches from. The client
@@ -66,6 +66,11 @@ final class KindWatcher implements Runnable {
     private static final int MAX_LOGGED_REASON = 1000;
     private static final Duration FIRST_BACKOFF = Duration.ofMillis(200);
     /**
+     * Watches in a row ended by an {@code ERROR} (other than 410 Gone) before health reports the
+     * kind's watches failing: one is a blip, three (about 1.4 s of backoff apart at first) a pattern.
+     */
+    static final int WATCH_ERRORS_REPORTED = 3;
+    /**
      * Objects asked for per list page: kubectl's default chunk size. A page of even large objects
      * stays a few MiB, far below the 64 MiB one answer may carry, the API server serves it as one
      * short read, and 100,000 objects take 200 requests.
@@ -86,8 +91,11 @@ final class KindWatcher implements Runnable {
     static final int MAX_CONTINUE_CHARS = 4096;
 
     private final String source;
+    private final WatchedCollection collection;
     private final String kind;
     private final String path;
+    /** The {@code kind} field of this watcher's log lines, with its namespace if it has one. */
+    private final String logKind;
     private final ClusterAccess access;
     private final BackendHttp http;
     private final Duration requestTimeout;
@@ -106,6 +114,12 @@ final class KindWatcher implements Runnable {
     private volatile Optional<ConnectorException> overLimit = Optional.empty();
     private volatile Optional<ConnectorException> stale = Optional.empty();
     private volatile Optional<ConnectorException> watchRefused = Optional.empty();
+    private volatile Optional<ConnectorException> notPermitted = Optional.empty();
+    /** Set by {@link #refused} when a list got 403; read by the watcher's own thread only. */
+    private volatile boolean listForbidden;
+    private volatile Optional<ConnectorException> watchesFailing = Optional.empty();
+    /** Watches ended by an ERROR event other than 410 Gone since one ended without an error; the watcher's own thread only. */
+    private int watchErrorsInARow;
     private volatile long renewals;
     /** This kind's share of {@link #sourceBytes}; written by the watcher's own thread only. */
     private long bytes;
@@ -115,11 +129,13 @@ final class KindWatcher implements Runnable {
      * @param sourceBytes the estimated heap bytes all watchers of the source hold, shared among them
      * @param answerBudget the process's budget for backend answers in flight, which each list page counts against
      */
-    KindWatcher(String source, String kind, String path, ClusterAccess access, Duration requestTimeout, Duration watchTimeout, WatchLimits limits,
-            AtomicLong sourceBytes, CountDownLatch stopped, AnswerBudget answerBudget) {
+    KindWatcher(String source, WatchedCollection collection, ClusterAccess access, Duration requestTimeout, Duration watchTimeout,
+            WatchLimits limits, AtomicLong sourceBytes, CountDownLatch stopped, AnswerBudget answerBudget) {
         this.source = source;
-        this.kind = kind;
-        this.path = path;
+        this.collection = collection;
+        this.kind = collection.kind();
+        this.path = collection.path();
+        this.logKind = collection.logFields();
         this.access = access;
         this.http = new BackendHttp(access.client(), access.baseUrl(), requestTimeout, "Kubernetes", answerBudget);
         this.requestTimeout = requestTimeout;
@@ -135,6 +151,10 @@ final class KindWatcher implements Runnable {
 
     String kind() {
         return kind;
+    }
+
+    WatchedCollection collection() {
+        return collection;
     }
 
     boolean synced() {
@@ -184,6 +204,25 @@ final class KindWatcher implements Runnable {
         return watchRefused;
     }
 
+    /**
+     * Why the kind is not available to this source: it {@linkplain WatchedCollection#mayBeForbidden() may be
+     * forbidden}, and the API server forbade its list (403) before it was ever listed. The kind is tried
+     * again after the longest backoff, so a role granted later is picked up; empty once it is listed.
+     */
+    Optional<ConnectorException> notPermitted() {
+        return notPermitted;
+    }
+
+    /**
+     * Why the kind's watches cannot be relied on: the API server ended {@link #WATCH_ERRORS_REPORTED} or
+     * more watches in a row with an {@code ERROR} event other than 410 Gone (an etcd timing out, a
+     * failing server), so the kind is only as current as its last list; empty once a watch ends
+     * without an error.
+     */
+    Optional<ConnectorException> watchesFailing() {
+        return watchesFailing;
+    }
+
     Map<String, Resource> snapshot() {
         return Map.copyOf(resources);
     }
@@ -216,8 +255,14 @@ final class KindWatcher implements Runnable {
                     return; // a request the closing client cut short: nothing failed
                 }
                 lastError = Optional.of(e);
+                if (collection.mayBeForbidden() && listForbidden && !synced) {
+                    notPermitted(e);
+                    firstList.countDown();
+                    backoff = wait(MAX_BACKOFF);
+                    continue;
+                }
                 firstList.countDown();
-                LOG.warn("event=kubernetes-watch-failed source={} kind={} reason={}", source, kind, logValue(e.getMessage()));
+                LOG.warn("event=kubernetes-watch-failed source={} kind={} reason={}", source, logKind, logValue(e.getMessage()));
                 backoff = wait(backoff);
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
@@ -238,10 +283,22 @@ final class KindWatcher implements Runnable {
                 resourceVersion = null;
                 lastError = Optional.of(failure);
                 firstList.countDown();
-                LOG.warn("event=kubernetes-watch-bug source={} kind={} error={}", source, kind, e.getClass().getName(), e);
+                LOG.warn("event=kubernetes-watch-bug source={} kind={} error={}", source, logKind, e.getClass().getName(), e);
                 backoff = wait(backoff);
             }
         }
+    }
+
+    /**
+     * A kind the source's namespace-scoped identity may not list, as expected: said once at info, not
+     * warned about every time it is tried again, and not a failure of the source.
+     */
+    private void notPermitted(ConnectorException e) {
+        if (notPermitted.isEmpty()) {
+            LOG.info("event=kubernetes-kind-not-permitted source={} kind={} reason={} effect=\"the topology has no {} objects; "
+                    + "tried again every {}\"", source, logKind, logValue(e.getMessage()), kind, seconds(MAX_BACKOFF));
+        }
+        notPermitted = Optional.of(e);
     }
 
     private Duration wait(Duration backoff) {
@@ -256,6 +313,7 @@ final class KindWatcher implements Runnable {
 
     private void list() throws ConnectorException, InterruptedException {
         Listing listing;
+        listForbidden = false;
         try {
             listing = listWithRestarts();
         } catch (ConnectorException e) {
@@ -265,7 +323,8 @@ final class KindWatcher implements Runnable {
             throw e;
         }
         if (listing.nameless > 0) {
-            LOG.warn("event=kubernetes-objects-without-name source={} kind={} count={} effect=\"left out of the topology\"", source, kind,
+            LOG.warn("event=kubernetes-objects-without-name source={} kind={} count={} effect=\"left out of the topology\"", source,
+                    logKind,
                     listing.nameless);
         }
         resources.keySet().retainAll(listing.fresh.keySet());
@@ -275,6 +334,7 @@ final class KindWatcher implements Runnable {
         relists++;
         synced = true;
         stale = Optional.empty();
+        notPermitted = Optional.empty();
         // lastError before overLimit, here and below: whoever sees overLimit change sees lastError agree
         if (listing.refused.isPresent()) {
             overLimit(listing.refused.get());
@@ -283,7 +343,7 @@ final class KindWatcher implements Runnable {
             lastError = Optional.empty();
             if (overLimit.isPresent()) {
                 overLimit = Optional.empty();
-                LOG.info("event=kubernetes-kind-within-limits source={} kind={} objects={}", source, kind, listing.fresh.size());
+                LOG.info("event=kubernetes-kind-within-limits source={} kind={} objects={}", source, logKind, listing.fresh.size());
             }
         }
         firstList.countDown();
@@ -303,7 +363,7 @@ final class KindWatcher implements Runnable {
                         + "Reading the pages took longer than the API server keeps a list's snapshot (until etcd compacts it, every 5 "
                         + "minutes by default), or the server expires every token; the kind is listed again after a backoff");
             }
-            LOG.info("event=kubernetes-list-restarted source={} kind={} reason=continue-expired restart={}", source, kind, restarts + 1);
+            LOG.info("event=kubernetes-list-restarted source={} kind={} reason=continue-expired restart={}", source, logKind, restarts + 1);
             pause = wait(pause); // the same backoff as after a failure: a server that expires every token gets no tight loop
             if (stopped.getCount() == 0 || Thread.currentThread().isInterrupted()) {
                 throw new InterruptedException("the connector closed");
@@ -378,7 +438,7 @@ final class KindWatcher implements Runnable {
         }
         JsonArray items = list.get("items") instanceof JsonArray a ? a : JsonValue.EMPTY_JSON_ARRAY;
         // before the objects are read: a list that takes long shows here how far it got
-        LOG.debug("event=kubernetes-list-page source={} kind={} objects={} listed={} more={}", source, kind, items.size(),
+        LOG.debug("event=kubernetes-list-page source={} kind={} objects={} listed={} more={}", source, logKind, items.size(),
                 listing.fresh.size(), !next.isEmpty());
         boolean allFitted = listing.add(items);
         return new Page(metadata.getString("resourceVersion", "0"), next.isEmpty() ? Optional.empty() : Optional.of(next), allFitted);
@@ -462,7 +522,7 @@ final class KindWatcher implements Runnable {
         lastError = error;
         overLimit = error;
         if (first) {
-            LOG.warn("event=kubernetes-kind-over-limit source={} kind={} objects={} maxObjects={} maxBytes={} reason={}", source, kind,
+            LOG.warn("event=kubernetes-kind-over-limit source={} kind={} objects={} maxObjects={} maxBytes={} reason={}", source, logKind,
                     resources.size(), limits.resourcesPerKind(), limits.bytesPerSource(), logValue(message));
         }
     }
@@ -500,7 +560,7 @@ final class KindWatcher implements Runnable {
         AtomicBoolean endedByClient = new AtomicBoolean();
         InputStream body = response.body();
         // the server ends the watch at timeoutSeconds; one that does not (a half-open connection, a proxy) is ended here
-        Thread deadlineWatch = Thread.ofVirtual().name("omcp-k8s-" + source + "-" + kind + "-deadline").start(() -> {
+        Thread deadlineWatch = Thread.ofVirtual().name("omcp-k8s-" + source + "-" + collection.threadName() + "-deadline").start(() -> {
             long left = endsAt - System.nanoTime();
             try {
                 if (left > 0) {
@@ -518,7 +578,7 @@ final class KindWatcher implements Runnable {
                 // The version is too old, refused before any event (an API server without the watch cache, an aggregated
                 // API server, a proxy): the same as an ERROR event with 410. Watching from this version again would be
                 // refused forever while the kind looked current; list again.
-                LOG.info("event=kubernetes-watch-resync source={} kind={} code=410 reason=\"{}\"", source, kind,
+                LOG.info("event=kubernetes-watch-resync source={} kind={} code=410 reason=\"{}\"", source, logKind,
                         logged(BackendHttp.backendMessage(BackendHttp.readBounded(body, 1 << 16, "Kubernetes"))));
                 resourceVersion = null;
                 watchRefused = Optional.empty();
@@ -552,7 +612,7 @@ final class KindWatcher implements Runnable {
             // stale if its list cannot be read either.
             resourceVersion = null;
             LOG.warn("event=kubernetes-watch-unreadable source={} kind={} reason={} effect=\"listing the kind again\"", source,
-                    kind, logValue(e.getMessage()));
+                    logKind, logValue(e.getMessage()));
         } catch (AnswerBudget.Exhausted e) {
             // The event is replayed by the next watch from the same version, after the backoff of a watch that ended at once.
             // One that could never fit would be replayed forever: list instead, whose pages the budget judges as well and
@@ -560,18 +620,19 @@ final class KindWatcher implements Runnable {
             if (!e.fitsAlone()) {
                 resourceVersion = null;
             }
-            LOG.warn("event=kubernetes-watch-over-budget source={} kind={} reason={} effect=\"{}\"", source, kind, logValue(e.getMessage()),
-                    e.fitsAlone() ? "watching again after a backoff" : "listing the kind again");
+            LOG.warn("event=kubernetes-watch-over-budget source={} kind={} reason={} effect=\"{}\"", source, logKind,
+                    logValue(e.getMessage()), e.fitsAlone() ? "watching again after a backoff" : "listing the kind again");
         } catch (IOException e) {
             if (endedByClient.get()) {
                 renewed("the API server kept it open past the watch's " + seconds(deadline) + " (its " + seconds(watchTimeout)
                         + " timeoutSeconds and one " + seconds(requestTimeout) + " request timeout more), so the client ended it");
             } else if (stopped.getCount() == 0) {
                 // closing the connector closes its client, which breaks every open watch: that is the stop, not a fault
-                LOG.debug("event=kubernetes-watch-closed source={} kind={}", source, kind);
+                LOG.debug("event=kubernetes-watch-closed source={} kind={}", source, logKind);
             } else {
                 // the stream broke: watch again from the last version seen
-                LOG.info("event=kubernetes-watch-broken source={} kind={} error={}", source, kind, e.getClass().getSimpleName());
+                watchEndedWithoutError();
+                LOG.info("event=kubernetes-watch-broken source={} kind={} error={}", source, logKind, e.getClass().getSimpleName());
             }
         } finally {
             deadlineWatch.interrupt();
@@ -587,13 +648,17 @@ final class KindWatcher implements Runnable {
         if (status != 403) {
             return BackendHttp.statusFailure(status, body, "Kubernetes");
         }
+        listForbidden |= verb.equals("list");
         String said = BackendHttp.backendMessage(body);
         String resource = path.substring(path.lastIndexOf('/') + 1);
         String group = path.startsWith("/apis/") ? path.split("/")[2] : "";
+        String namespace = collection.namespace();
         return new ConnectorException(ConnectorException.Kind.UNAUTHORIZED, "the Kubernetes API forbade the source's identity to "
-                + verb + " " + resource + " (status 403)" + (said.isEmpty() ? "" : ": " + said) + ". Grant it get, list and watch on "
-                + resource + " in API group " + (group.isEmpty() ? "\"\" (core)" : "\"" + group + "\"")
-                + " in all namespaces (a ClusterRole bound with a ClusterRoleBinding)");
+                + verb + " " + resource + (namespace.isEmpty() ? "" : " in namespace " + namespace) + " (status 403)"
+                + (said.isEmpty() ? "" : ": " + said) + ". Grant it get, list and watch on " + resource + " in API group "
+                + (group.isEmpty() ? "\"\" (core)" : "\"" + group + "\"")
+                + (namespace.isEmpty() ? " in all namespaces (a ClusterRole bound with a ClusterRoleBinding)"
+                        : " in namespace " + namespace + " (a Role bound with a RoleBinding in " + namespace + ")"));
     }
 
     /** A watch that ends sooner did not live as watches do: the next one waits for the backoff. */
@@ -605,7 +670,9 @@ final class KindWatcher implements Runnable {
     /** A watch that ended as watches do: renewed from the last version seen, without a list. */
     private void renewed(String why) {
         renewals++;
-        LOG.debug("event=kubernetes-watch-renewed source={} kind={} resourceVersion={} reason=\"{}\"", source, kind, resourceVersion, why);
+        watchEndedWithoutError();
+        LOG.debug("event=kubernetes-watch-renewed source={} kind={} resourceVersion={} reason=\"{}\"", source, logKind, resourceVersion,
+                why);
     }
 
     /** {@code 30 s}, {@code 1.5 s}. */
@@ -664,8 +731,11 @@ final class KindWatcher implements Runnable {
             case "ERROR" -> {
                 int code = object.getInt("code", 0);
                 // the server's words, one line and short: a reason may be megabytes long and carry newlines
-                LOG.info("event=kubernetes-watch-resync source={} kind={} code={} reason=\"{}\" message=\"{}\"", source, kind, code,
+                LOG.info("event=kubernetes-watch-resync source={} kind={} code={} reason=\"{}\" message=\"{}\"", source, logKind, code,
                         logged(object.getString("reason", "")), logged(object.getString("message", "")));
+                if (code != 410) {
+                    watchEndedWithError(code, object);
+                }
                 resourceVersion = null; // 410 Gone: the version is too old; list again
                 return false;
             }
@@ -675,12 +745,34 @@ final class KindWatcher implements Runnable {
     }
 
     /**
+     * Counts a watch the API server ended with an error that is not 410 Gone (which only says the
+     * version is too old, as compaction makes it in a healthy cluster). One now and then is a blip
+     * the new list repairs; {@link #WATCH_ERRORS_REPORTED} in a row is a server that cannot keep a
+     * watch, reported until a watch ends without an error, so health does not flap between lists.
+     */
+    private void watchEndedWithError(int code, JsonObject status) {
+        watchErrorsInARow++;
+        if (watchErrorsInARow >= WATCH_ERRORS_REPORTED) {
+            String reason = logged(status.getString("reason", ""));
+            String message = logged(status.getString("message", ""));
+            watchesFailing = Optional.of(new ConnectorException(ConnectorException.Kind.UNAVAILABLE, "the Kubernetes API ended the last "
+                    + watchErrorsInARow + " watches of " + collection.label() + " with an error (code " + code
+                    + (reason.isEmpty() ? "" : " " + reason) + (message.isEmpty() ? "" : ": " + message) + ")"));
+        }
+    }
+
+    private void watchEndedWithoutError() {
+        watchErrorsInARow = 0;
+        watchesFailing = Optional.empty();
+    }
+
+    /**
      * An event whose object has no name: no object of a cluster (every one has a name), so it is left
      * out rather than kept as a node named "" or a service listed as "", and objects without names
      * would all share one key. The watch goes on from the event's version.
      */
     private boolean withoutName(Resource r) {
-        LOG.debug("event=kubernetes-object-without-name source={} kind={} effect=\"left out of the topology\"", source, kind);
+        LOG.debug("event=kubernetes-object-without-name source={} kind={} effect=\"left out of the topology\"", source, logKind);
         advanceTo(r.resourceVersion());
         return true;
     }

@@ -23,6 +23,7 @@ import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.regex.Pattern;
 import java.util.concurrent.CountDownLatch;
@@ -31,6 +32,11 @@ import java.util.concurrent.atomic.AtomicLong;
 /**
  * A Kubernetes cluster as topology: every resource kind is kept in memory by a {@link KindWatcher},
  * so {@link #topology} answers from memory without calling the API server.
+ *
+ * <p>A source that watches {@linkplain WatchedNamespaces namespaces} (an identity with namespace-scoped
+ * RBAC, which gets 403 on every cluster-wide list) has one watcher per namespaced kind and namespace,
+ * at the kind's namespaced path. It tries nodes and namespaces too, which only a ClusterRole grants;
+ * forbidden, they are not available, which the topology's gaps say, rather than a failure of the source.
  */
 final class KubernetesConnector implements Connector, TopologyCapability, ServiceListingCapability {
     /** Kind name to list path. */
@@ -43,6 +49,10 @@ final class KubernetesConnector implements Connector, TopologyCapability, Servic
     private static final Set<String> CLUSTER_SCOPED = Set.of("node", "namespace");
     /** A referenced owner's kind that can name a topology node (lower-cased from the reference); others are dropped. */
     private static final Pattern REFERENCED_KIND = Pattern.compile("[a-z][a-z0-9]{0,31}");
+    /** What the topology lacks when the source's identity may not read a cluster-scoped kind. */
+    private static final Map<String, String> WITHOUT = Map.of(
+            "node", "pods show no node placement (no RUNS_ON edges, no node objects), so a node's blast radius is unknown",
+            "namespace", "the watched namespaces are shown from the namespaces setting (knownFrom: setting), not as listed");
 
     private final SourceConfig source;
     private final ClusterAccess access;
@@ -52,17 +62,48 @@ final class KubernetesConnector implements Connector, TopologyCapability, Servic
     private final CountDownLatch stopped = new CountDownLatch(1);
     private final List<KindWatcher> watchers = new ArrayList<>();
     private final List<Thread> threads = new ArrayList<>();
+    /** The namespaces watched; empty: the whole cluster. */
+    private final Optional<List<String>> namespaces;
 
+    /** @param namespaces the namespaces to watch, each namespaced kind at its namespaced path; empty: the whole cluster */
     KubernetesConnector(SourceConfig source, ClusterAccess access, Clock clock, Duration requestTimeout, Duration watchTimeout,
-            WatchLimits limits, AnswerBudget answerBudget) {
+            WatchLimits limits, AnswerBudget answerBudget, Optional<List<String>> namespaces) {
         this.source = source;
         this.access = access;
         this.clock = clock;
         this.requestTimeout = requestTimeout;
         this.answerBudget = answerBudget;
+        this.namespaces = namespaces;
         AtomicLong sourceBytes = new AtomicLong();
-        KINDS.forEach((kind, path) -> watchers.add(new KindWatcher(source.name(), kind, path, access, requestTimeout, watchTimeout, limits, sourceBytes,
-                stopped, answerBudget)));
+        for (WatchedCollection c : collections(namespaces)) {
+            watchers.add(new KindWatcher(source.name(), c, access, requestTimeout, watchTimeout, limits, sourceBytes, stopped,
+                    answerBudget));
+        }
+    }
+
+    /**
+     * Every kind cluster-wide; or, for namespaces, the namespaced kinds in each, then the cluster-scoped
+     * ones as optional (last, so an error of a required kind is the one a failed start reports).
+     */
+    private static List<WatchedCollection> collections(Optional<List<String>> namespaces) {
+        List<WatchedCollection> out = new ArrayList<>();
+        if (namespaces.isEmpty()) {
+            KINDS.forEach((kind, path) -> out.add(WatchedCollection.clusterWide(kind, path)));
+            return out;
+        }
+        for (String ns : namespaces.get()) {
+            KINDS.forEach((kind, path) -> {
+                if (!CLUSTER_SCOPED.contains(kind)) {
+                    out.add(WatchedCollection.inNamespace(kind, path, ns));
+                }
+            });
+        }
+        KINDS.forEach((kind, path) -> {
+            if (CLUSTER_SCOPED.contains(kind)) {
+                out.add(WatchedCollection.clusterScopedOptional(kind, path));
+            }
+        });
+        return out;
     }
 
     private static Map<String, String> kinds() {
@@ -81,7 +122,7 @@ final class KubernetesConnector implements Connector, TopologyCapability, Servic
     /** Starts the watchers, one virtual thread each. */
     void start() {
         for (KindWatcher w : watchers) {
-            threads.add(Thread.ofVirtual().name("omcp-k8s-" + source.name() + "-" + w.kind()).start(w));
+            threads.add(Thread.ofVirtual().name("omcp-k8s-" + source.name() + "-" + w.collection().threadName()).start(w));
         }
     }
 
@@ -127,24 +168,50 @@ final class KubernetesConnector implements Connector, TopologyCapability, Servic
         } catch (ConnectorException e) {
             return check.down(e.getMessage());
         }
-        List<String> problems = gaps();
+        List<String> problems = problems();
         if (!problems.isEmpty()) {
             return check.down("Kubernetes " + version + ": " + String.join("; ", problems));
         }
-        return check.up("Kubernetes " + version + ", watching " + watchers.size() + " kinds");
+        String watching = namespaces.map(ns -> KINDS.size() - CLUSTER_SCOPED.size() + " kinds in namespaces " + String.join(", ", ns))
+                .orElse(watchers.size() + " kinds");
+        List<String> unavailable = unavailable();
+        return check.up("Kubernetes " + version + ", watching " + watching
+                + (unavailable.isEmpty() ? "" : "; " + String.join("; ", unavailable)));
+    }
+
+    /** Everything the topology lacks or may have wrong: its {@link #problems()}, and the kinds not {@link #unavailable()}. */
+    private List<String> gaps() {
+        List<String> gaps = new ArrayList<>(problems());
+        gaps.addAll(unavailable());
+        return gaps;
+    }
+
+    /**
+     * Cluster-scoped kinds a namespace-scoped source's identity may not read: the source works as
+     * configured, so its health stays up, but the topology lacks them and says what that costs.
+     */
+    private List<String> unavailable() {
+        List<String> out = new ArrayList<>();
+        for (KindWatcher w : watchers) {
+            if (w.notPermitted().isPresent() && !w.synced()) {
+                out.add("no " + w.kind() + " objects: the source's identity may not list " + w.kind() + "s, which only a ClusterRole "
+                        + "grants; " + WITHOUT.get(w.kind()));
+            }
+        }
+        return out;
     }
 
     /**
      * What the watched state lacks or may have wrong, kind by kind: what health reports, and what a
      * topology carries as its gaps so a blast radius over it is not taken as complete.
      */
-    private List<String> gaps() {
+    private List<String> problems() {
         List<String> behind = new ArrayList<>();
         List<String> problems = new ArrayList<>();
         String firstError = "";
         for (KindWatcher w : watchers) {
-            if (!w.synced()) {
-                behind.add(w.kind());
+            if (!w.synced() && w.notPermitted().isEmpty()) {
+                behind.add(w.collection().label());
                 if (firstError.isEmpty() && w.lastError().isPresent()) {
                     firstError = w.lastError().get().getMessage();
                 }
@@ -154,28 +221,35 @@ final class KubernetesConnector implements Connector, TopologyCapability, Servic
             problems.add("not yet listed: " + String.join(", ", behind) + (firstError.isEmpty() ? "" : " (" + firstError + ")"));
         }
         // a kind past its limits is listed but incomplete: the topology misses objects, so the source is not healthy
-        watchers.forEach(w -> w.overLimit().ifPresent(e -> problems.add("incomplete " + w.kind() + ": " + e.getMessage())));
+        watchers.forEach(w -> w.overLimit().ifPresent(e -> problems.add("incomplete " + w.collection().label() + ": " + e.getMessage())));
         // a kind whose new list failed answers from its earlier one and is not watched: the topology may be out of date
-        watchers.forEach(w -> w.stale().ifPresent(e -> problems.add("stale " + w.kind() + " (listing it again failed): " + e.getMessage())));
-        // a kind whose watch is refused is only as current as its last list: changes between lists are missed
-        watchers.forEach(w -> w.watchRefused().filter(e -> w.stale().isEmpty()).ifPresent(e -> problems.add("unwatched " + w.kind()
-                + " (the API server refused the watch; the kind is listed again after each backoff, changes in between are missed): "
+        watchers.forEach(w -> w.stale().ifPresent(e -> problems.add("stale " + w.collection().label() + " (listing it again failed): "
                 + e.getMessage())));
+        // a kind whose watch is refused is only as current as its last list: changes between lists are missed
+        watchers.forEach(w -> w.watchRefused().filter(e -> w.stale().isEmpty()).ifPresent(e -> problems.add("unwatched "
+                + w.collection().label() + " (the API server refused the watch; the kind is listed again after each backoff, changes in "
+                + "between are missed): " + e.getMessage())));
+        // a kind whose watches keep ending in errors is, like an unwatched one, only as current as its last list
+        watchers.forEach(w -> w.watchesFailing().filter(e -> w.stale().isEmpty() && w.watchRefused().isEmpty()).ifPresent(e -> problems.add(
+                "failing watches of " + w.collection().label() + " (the kind is listed again after each, changes in between may be "
+                + "missed until a watch lasts): " + e.getMessage())));
         return problems;
     }
 
     @Override
     public Topology topology(String namespace) throws ConnectorException {
         Map<String, Map<String, Resource>> state = new LinkedHashMap<>();
+        KINDS.keySet().forEach(kind -> state.put(kind, new LinkedHashMap<>()));
         boolean any = false;
         for (KindWatcher w : watchers) {
-            state.put(w.kind(), w.snapshot());
+            state.get(w.kind()).putAll(w.snapshot()); // keys hold the namespace: the namespaces' watchers of a kind never collide
             any |= w.synced();
         }
         if (!any) {
             throw watchers.get(0).lastError().orElse(new ConnectorException(ConnectorException.Kind.UNAVAILABLE,
                     "the cluster has not been listed yet"));
         }
+        namespaces.ifPresent(watched -> state.put("namespace", watchedNamespaces(watched, state.get("namespace"))));
         Map<String, TopologyNode> nodes = new LinkedHashMap<>();
         Set<TopologyEdge> edges = new LinkedHashSet<>();
         SelectedPods selected = null;
@@ -243,15 +317,34 @@ final class KubernetesConnector implements Connector, TopologyCapability, Servic
         return new Topology(sorted, kept, gaps());
     }
 
+    /**
+     * The namespace objects of a source that watches {@code watched}: those listed, when the source may
+     * list namespaces, as far as it watches them; else one per watched namespace, known from the setting,
+     * so its objects are still {@code IN_NAMESPACE}.
+     */
+    private Map<String, Resource> watchedNamespaces(List<String> watched, Map<String, Resource> listed) {
+        boolean listable = watchers.stream().anyMatch(w -> w.kind().equals("namespace") && w.synced());
+        Map<String, Resource> out = new LinkedHashMap<>();
+        for (String ns : watched) {
+            Resource r = listable ? listed.get(ns)
+                    : new Resource("namespace", "", ns, Map.of(), List.of(), "", Map.of(), List.of(), Map.of("knownFrom", "setting"), "");
+            if (r != null) {
+                out.put(ns, r);
+            }
+        }
+        return out;
+    }
+
     @Override
     public List<ServiceInfo> listServices() throws ConnectorException {
-        KindWatcher services = watchers.stream().filter(w -> w.kind().equals("service")).findFirst().orElseThrow();
-        if (!services.synced()) {
-            throw services.lastError().orElse(new ConnectorException(ConnectorException.Kind.UNAVAILABLE,
+        List<KindWatcher> services = watchers.stream().filter(w -> w.kind().equals("service")).toList();
+        if (services.stream().noneMatch(KindWatcher::synced)) {
+            throw services.get(0).lastError().orElse(new ConnectorException(ConnectorException.Kind.UNAVAILABLE,
                     "the cluster's services have not been listed yet"));
         }
+        // a namespace not listed yet is missing here, and health says so
         List<ServiceInfo> out = new ArrayList<>();
-        for (Resource r : services.snapshot().values()) {
+        for (Resource r : services.stream().flatMap(w -> w.snapshot().values().stream()).toList()) {
             out.add(new ServiceInfo(r.name(), Map.of("namespace", r.namespace(), "type", r.attributes().getOrDefault("type", ""),
                     "label", "kubernetes-service")));
         }

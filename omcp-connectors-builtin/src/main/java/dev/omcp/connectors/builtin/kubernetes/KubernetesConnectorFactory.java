@@ -11,6 +11,7 @@ import dev.omcp.sdk.manifest.Capabilities;
 import dev.omcp.sdk.manifest.ConnectorManifest;
 import java.time.Duration;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 
@@ -26,7 +27,9 @@ public final class KubernetesConnectorFactory implements ConnectorFactory {
                     .add("mode", Jsonp.object().add("enum", Jsonp.array().add("auto").add("source").add("inCluster").add("kubeconfig")))
                     .add("kubeconfig", Jsonp.object().add("type", "string"))
                     .add("context", Jsonp.object().add("type", "string"))
-                    .add("serviceAccountDir", Jsonp.object().add("type", "string")));
+                    .add("serviceAccountDir", Jsonp.object().add("type", "string"))
+                    .add(WatchedNamespaces.SETTING, Jsonp.object().add("type", "array").add("items", Jsonp.object().add("type", "string"))
+                            .add("minItems", 1).add("maxItems", WatchedNamespaces.MAX)));
 
     private final Duration watchTimeout;
     private final WatchLimits limits;
@@ -50,13 +53,15 @@ public final class KubernetesConnectorFactory implements ConnectorFactory {
     @Override
     public CompletionStage<Connector> create(SourceConfig source, ConnectorContext context) {
         ClusterAccess access;
+        Optional<List<String>> namespaces;
         try {
+            namespaces = WatchedNamespaces.from(source.settings());
             access = Credentials.resolve(source, context);
         } catch (ConnectorException e) {
             return CompletableFuture.failedFuture(e);
         }
         KubernetesConnector connector = new KubernetesConnector(source, access, context.clock(), context.requestTimeout(), watchTimeout,
-                limits, context.answerBudget());
+                limits, context.answerBudget(), namespaces);
         connector.start();
         CompletableFuture<Connector> ready = new CompletableFuture<>();
         Thread.ofVirtual().name("omcp-k8s-" + source.name() + "-start").start(() -> {

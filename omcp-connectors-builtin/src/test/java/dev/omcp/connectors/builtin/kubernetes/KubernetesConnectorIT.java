@@ -317,6 +317,39 @@ class KubernetesConnectorIT {
     }
 
     @Test
+    void aServerThatEndsEveryWatchWithAnError_isUnhealthy_steadilyBetweenItsLists_untilAWatchLastsAgain() throws Exception {
+        // before: an ERROR event other than 410 only reached an info log; each new list cleared the kind's error, so a server
+        // that could not keep one watch looked healthy
+        api.endWatchesWithError(Duration.ofMillis(100), 500, "InternalError", "etcdserver: request timed out");
+        connector = withToken(Duration.ofSeconds(1));
+        eventually(() -> !connector.health().up());
+        assertThat(connector.health().message()).containsPattern("failing watches of [a-z]+ \\(the kind is listed again after each")
+                .containsPattern("ended the last [0-9]+ watches of [a-z]+ with an error \\(code 500 InternalError: etcdserver: request "
+                        + "timed out\\)");
+        eventually(() -> topology("").gaps().stream().anyMatch(gap -> gap.startsWith("failing watches of pod")));
+        long lists = watcher("node").relists();
+        eventually(() -> watcher("node").relists() >= lists + 2); // the kind is listed again: the report does not flap with it
+        for (int i = 0; i < 5; i++) {
+            assertThat(connector.health().up()).isFalse();
+        }
+        api.stopEndingWatchesWithError();
+        eventually(() -> connector.health().up()); // a watch that lasts to its timeout clears the report
+    }
+
+    @Test
+    void oneWatchError_orA410Gone_isABlipTheNewListRepairs_notAFailure() throws Exception {
+        connector = withToken(Duration.ofSeconds(1));
+        api.watchError("/api/v1/pods", 500, "InternalError", "etcdserver: leader changed");
+        eventually(() -> watcher("pod").relists() >= 2);
+        api.watchError("/api/v1/pods", 410, "Expired", "too old resource version");
+        eventually(() -> watcher("pod").relists() >= 3);
+        api.watchError("/api/v1/pods", 500, "InternalError", "etcdserver: leader changed");
+        eventually(() -> watcher("pod").relists() >= 4);
+        assertThat(watcher("pod").watchesFailing()).isEmpty();
+        assertThat(connector.health().up()).isTrue();
+    }
+
+    @Test
     void aWatchFailuresLogLine_quotesItsReason_soQuotesInsideItCannotEndTheValue() throws Exception {
         // before: reason="...in API group "apps" in all..." ended the value at the first quote inside it
         api.forbid("/apis/apps/v1/daemonsets");

@@ -97,7 +97,7 @@ class KubernetesListBudgetIT {
                 HttpResponse.BodyHandlers.ofByteArray());
         long pageAsTree = (long) direct.body().length * AnswerBudget.Reading.TREE.weight();
         AnswerBudget budget = AnswerBudget.ofBytes(pageAsTree + pageAsTree / 2);
-        KindWatcher pods = new KindWatcher("budgeted", "pod", PODS,
+        KindWatcher pods = new KindWatcher("budgeted", WatchedCollection.clusterWide("pod", PODS),
                 new ClusterAccess(api.url(), client, Optional.empty(), Optional.empty(), Clock.systemUTC()), Duration.ofSeconds(2),
                 Duration.ofSeconds(30), WatchLimits.DEFAULT, new AtomicLong(), stopped, budget);
         running = Thread.ofVirtual().name("omcp-test-k8s-pods").start(pods);

@@ -1,0 +1,198 @@
+package dev.omcp.connectors.builtin.kubernetes;
+
+import static dev.omcp.connectors.builtin.kubernetes.WatchThread.eventually;
+import static dev.omcp.testkit.kubernetes.KubernetesFake.namespace;
+import static dev.omcp.testkit.kubernetes.KubernetesFake.node;
+import static dev.omcp.testkit.kubernetes.KubernetesFake.owner;
+import static dev.omcp.testkit.kubernetes.KubernetesFake.pod;
+import static dev.omcp.testkit.kubernetes.KubernetesFake.service;
+import static dev.omcp.testkit.kubernetes.KubernetesFake.workload;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.omcp.connectors.builtin.TestContexts;
+import dev.omcp.sdk.connector.ConnectorException;
+import dev.omcp.sdk.connector.Health;
+import dev.omcp.sdk.connector.SourceConfig;
+import dev.omcp.sdk.query.Relation;
+import dev.omcp.sdk.query.ServiceInfo;
+import dev.omcp.sdk.query.Topology;
+import dev.omcp.sdk.query.TopologyEdge;
+import dev.omcp.sdk.query.TopologyNode;
+import dev.omcp.testkit.kubernetes.KubernetesFake;
+import jakarta.json.Json;
+import jakarta.json.JsonArrayBuilder;
+import jakarta.json.JsonObject;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ExecutionException;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/** A source whose identity RBAC grants some namespaces only (a Role and RoleBinding in each), watching them with {@code namespaces}. */
+class KubernetesNamespacesIT {
+    private static final Map<String, String> WEB = Map.of("app", "web");
+    private KubernetesFake api;
+    private KubernetesConnector connector;
+
+    @BeforeEach
+    void cluster() throws Exception {
+        api = new KubernetesFake();
+        api.apply("/api/v1/namespaces", namespace("shop"))
+                .apply("/api/v1/namespaces", namespace("admin"))
+                .apply("/api/v1/nodes", node("worker-1"))
+                .apply("/apis/apps/v1/deployments", workload("Deployment", "shop", "web", WEB, null))
+                .apply("/apis/apps/v1/replicasets", workload("ReplicaSet", "shop", "web-5c", WEB, owner("Deployment", "web")))
+                .apply("/api/v1/pods", pod("shop", "web-5c-a", WEB, "worker-1", owner("ReplicaSet", "web-5c"), List.of("app")))
+                .apply("/api/v1/services", service("shop", "web", WEB))
+                .apply("/api/v1/pods", pod("admin", "vault-0", Map.of("app", "vault"), "worker-1", null, List.of("vault")))
+                .apply("/api/v1/services", service("admin", "vault", Map.of("app", "vault")));
+    }
+
+    @AfterEach
+    void stop() {
+        if (connector != null) {
+            connector.close();
+        }
+        api.close();
+    }
+
+    private KubernetesConnector watching(String... namespaces) throws Exception {
+        JsonArrayBuilder list = Json.createArrayBuilder();
+        for (String ns : namespaces) {
+            list.add(ns);
+        }
+        JsonObject settings = Json.createObjectBuilder().add("namespaces", list).build();
+        SourceConfig source = new SourceConfig("shop-cluster", "kubernetes", api.url(), "", settings);
+        var context = TestContexts.contexts(Clock.systemUTC(), Duration.ofSeconds(1)).contextFor(source);
+        try {
+            return (KubernetesConnector) new KubernetesConnectorFactory(Duration.ofSeconds(5)).create(source, context)
+                    .toCompletableFuture().get();
+        } catch (ExecutionException e) {
+            throw (Exception) e.getCause();
+        }
+    }
+
+    private Topology topology() {
+        try {
+            return connector.topology("");
+        } catch (ConnectorException e) {
+            throw new AssertionError(e);
+        }
+    }
+
+    private static boolean has(Topology t, String from, Relation relation, String to) {
+        return t.edges().contains(new TopologyEdge(from, to, relation));
+    }
+
+    @Test
+    void aNamespaceScopedIdentity_watchingItsNamespace_getsItsServicesAndPods_atTheNamespacedPaths() throws Exception {
+        api.grantOnlyNamespaces("shop");
+        connector = watching("shop");
+        Topology t = topology();
+        assertThat(t.nodes()).extracting(TopologyNode::id)
+                .contains("service/shop/web", "pod/shop/web-5c-a", "deployment/shop/web", "replicaset/shop/web-5c",
+                        "container/shop/web-5c-a/app", "namespace/shop")
+                .noneMatch(id -> id.contains("admin") || id.startsWith("node/"));
+        assertThat(has(t, "service/shop/web", Relation.DEPENDS_ON, "pod/shop/web-5c-a")).isTrue();
+        assertThat(has(t, "pod/shop/web-5c-a", Relation.OWNED_BY, "replicaset/shop/web-5c")).isTrue();
+        // the namespace comes from the setting: the identity may not list namespaces
+        assertThat(has(t, "pod/shop/web-5c-a", Relation.IN_NAMESPACE, "namespace/shop")).isTrue();
+        assertThat(t.nodes()).filteredOn(n -> n.id().equals("namespace/shop")).singleElement()
+                .satisfies(n -> assertThat(n.attributes()).containsEntry("knownFrom", "setting"));
+        assertThat(api.listRequests("/api/v1/namespaces/shop/pods")).isNotEmpty();
+        assertThat(api.watchRequests("/apis/apps/v1/namespaces/shop/deployments")).isNotEmpty();
+        assertThat(connector.listServices()).extracting(ServiceInfo::name).containsExactly("web");
+    }
+
+    @Test
+    void nodesAndNamespacesForbidden_leaveTheSourceHealthy_butTheTopologySaysItHasNoNodePlacement() throws Exception {
+        api.grantOnlyNamespaces("shop");
+        connector = watching("shop");
+        Health health = connector.health();
+        assertThat(health.up()).as(health.message()).isTrue();
+        assertThat(health.message()).contains("watching 6 kinds in namespaces shop")
+                .contains("no node objects: the source's identity may not list nodes").contains("no node placement");
+        Topology t = topology();
+        assertThat(t.edges()).noneMatch(e -> e.relation() == Relation.RUNS_ON);
+        assertThat(t.gaps()).anySatisfy(gap -> assertThat(gap).startsWith("no node objects").contains("no RUNS_ON edges"))
+                .anySatisfy(gap -> assertThat(gap).startsWith("no namespace objects"))
+                .noneSatisfy(gap -> assertThat(gap).contains("not yet listed"));
+    }
+
+    @Test
+    void aWatchEventInTheNamespace_reachesTheTopology_andOneInAnotherNamespaceDoesNot() throws Exception {
+        api.grantOnlyNamespaces("shop");
+        connector = watching("shop");
+        api.apply("/api/v1/pods", pod("shop", "web-5c-b", WEB, "worker-1", owner("ReplicaSet", "web-5c"), List.of("app")))
+                .apply("/api/v1/pods", pod("admin", "vault-1", Map.of("app", "vault"), "worker-1", null, List.of("vault")));
+        eventually(() -> has(topology(), "service/shop/web", Relation.DEPENDS_ON, "pod/shop/web-5c-b"));
+        api.delete("/api/v1/services", "shop", "web");
+        eventually(() -> topology().nodes().stream().noneMatch(n -> n.id().equals("service/shop/web")));
+        assertThat(topology().nodes()).extracting(TopologyNode::id).noneMatch(id -> id.contains("admin"));
+        assertThat(BoundedConnectors.watcher(connector, "pod").relists()).isEqualTo(1);
+    }
+
+    @Test
+    void whereTheIdentityMayListNodesAndNamespaces_theyAreShown_asFarAsTheSourceWatchesThem() throws Exception {
+        // a Role per namespace for the workloads, and a ClusterRole for nodes and namespaces only
+        for (String path : KubernetesFake.KINDS.keySet()) {
+            if (!path.equals("/api/v1/nodes") && !path.equals("/api/v1/namespaces")) {
+                api.forbid(path);
+            }
+        }
+        connector = watching("shop");
+        Topology t = topology();
+        assertThat(has(t, "pod/shop/web-5c-a", Relation.RUNS_ON, "node/worker-1")).isTrue();
+        assertThat(t.nodes()).extracting(TopologyNode::id).contains("namespace/shop").doesNotContain("namespace/admin");
+        assertThat(t.nodes()).filteredOn(n -> n.id().equals("namespace/shop")).singleElement()
+                .satisfies(n -> assertThat(n.attributes()).doesNotContainKey("knownFrom"));
+        assertThat(t.gaps()).isEmpty();
+        assertThat(connector.health().up()).isTrue();
+    }
+
+    @Test
+    void aNamespacedKindTheRoleLacks_makesTheSourceUnhealthy_sayingWhichRoleToGrantInWhichNamespace() throws Exception {
+        api.grantOnlyNamespaces("shop").forbid("/apis/apps/v1/namespaces/shop/daemonsets");
+        connector = watching("shop");
+        Health health = connector.health();
+        assertThat(health.up()).isFalse();
+        assertThat(health.message()).contains("not yet listed: daemonset in shop (the Kubernetes API forbade the source's identity to "
+                + "list daemonsets in namespace shop (status 403)")
+                .contains("Grant it get, list and watch on daemonsets in API group \"apps\" in namespace shop (a Role bound with a "
+                        + "RoleBinding in shop)");
+    }
+
+    @Test
+    void aNamespaceTheIdentityIsNotGranted_makesTheSourceUnhealthy_whileTheOthersWork() throws Exception {
+        api.grantOnlyNamespaces("shop");
+        connector = watching("shop", "admin");
+        assertThat(connector.health().up()).isFalse();
+        assertThat(connector.health().message()).contains("not yet listed: ").contains("pod in admin").contains("service in admin")
+                .doesNotContain("in shop");
+        assertThat(topology().nodes()).extracting(TopologyNode::id).contains("pod/shop/web-5c-a").noneMatch(id -> id.contains("/admin/"));
+    }
+
+    @Test
+    void anInvalidNamespaceName_failsTheSourceNamingIt_beforeAnyRequest() {
+        assertThatThrownBy(() -> watching("shop", "Shop_Prod")).isInstanceOfSatisfying(ConnectorException.class, e -> {
+            assertThat(e.kind()).isEqualTo(ConnectorException.Kind.BAD_QUERY);
+            assertThat(e.getMessage()).contains("the setting namespaces names 'Shop_Prod', which is no namespace name");
+        });
+        assertThat(api.requests()).isEmpty();
+    }
+
+    @Test
+    void withoutTheSetting_aNamespaceScopedIdentityGetsNothing_asBefore() {
+        api.grantOnlyNamespaces("shop");
+        SourceConfig source = new SourceConfig("cluster", "kubernetes", api.url(), "", JsonObject.EMPTY_JSON_OBJECT);
+        assertThatThrownBy(() -> new KubernetesConnectorFactory(Duration.ofSeconds(5))
+                .create(source, TestContexts.contexts(Clock.systemUTC(), Duration.ofSeconds(1)).contextFor(source))
+                .toCompletableFuture().get())
+                .hasCauseInstanceOf(ConnectorException.class)
+                .hasMessageContaining("in all namespaces (a ClusterRole bound with a ClusterRoleBinding)");
+    }
+}
