@@ -5,6 +5,7 @@ import dev.omcp.ports.plugins.DowngradePolicy;
 import dev.omcp.ports.plugins.InstallOutcome;
 import dev.omcp.ports.plugins.PluginCandidate;
 import dev.omcp.ports.plugins.PluginDirectoryBusyException;
+import dev.omcp.ports.plugins.PluginDirectoryWriteException;
 import dev.omcp.ports.plugins.PluginStore;
 import dev.omcp.ports.plugins.StagedBundle;
 import dev.omcp.sdk.manifest.ConnectorManifest;
@@ -107,6 +108,8 @@ public final class BundleInstaller {
             return refused(InstallOutcome.Kind.VERIFICATION_FAILED, e.getMessage());
         } catch (PluginDirectoryBusyException e) {
             return refused(InstallOutcome.Kind.BUSY, e.getMessage());
+        } catch (PluginDirectoryWriteException e) {
+            return refused(InstallOutcome.Kind.STORAGE_FAILED, e.getMessage());
         }
     }
 

@@ -17,10 +17,12 @@ import dev.omcp.ports.plugins.HubUnavailableException;
 import dev.omcp.ports.plugins.InstallOutcome;
 import dev.omcp.ports.plugins.ManageConnectors;
 import dev.omcp.ports.plugins.PluginCandidate;
+import dev.omcp.ports.plugins.PluginDirectoryWriteException;
 import dev.omcp.ports.plugins.SourceAudience;
 import dev.omcp.ports.plugins.SourceReconnection;
 import dev.omcp.ports.plugins.TrustRoot;
 import dev.omcp.sdk.hook.HookKind;
+import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
@@ -421,6 +423,19 @@ class ConnectorManagementTest {
             assertThat(installed.sources()).containsExactly(new SourceReconnection("traces-acme", "connected", ""));
             assertThat(installed.detail()).doesNotContain("globex");
         });
+    }
+
+    @Test
+    void anUploadThePluginsDirectoryCannotHold_isRefusedAsTheHostsStorageFailure_notAsABundleThatDoesNotVerify() {
+        FakePluginStore store = new FakePluginStore(KEY, tempoAt("1.0.0"));
+        String diskFull = "the bundle could not be unpacked into the plugins directory /plugins: the disk is full";
+        store.unwritable(TEMPO, new PluginDirectoryWriteException(diskFull, new IOException("full")));
+        ConnectorManagement management = management(store, true);
+
+        InstallOutcome outcome = management.upload(TEMPO);
+
+        assertThat(outcome).isEqualTo(new InstallOutcome.Refused(InstallOutcome.Kind.STORAGE_FAILED, diskFull));
+        assertThat(store.directory).singleElement().satisfies(c -> assertThat(c.manifest().orElseThrow().version()).isEqualTo("1.0.0"));
     }
 
     @Test

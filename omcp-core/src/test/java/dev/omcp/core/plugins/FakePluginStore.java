@@ -5,6 +5,7 @@ import dev.omcp.ports.plugins.BundleRejectedException;
 import dev.omcp.ports.plugins.LoadedHook;
 import dev.omcp.ports.plugins.LoadedPlugin;
 import dev.omcp.ports.plugins.PluginCandidate;
+import dev.omcp.ports.plugins.PluginDirectoryWriteException;
 import dev.omcp.ports.plugins.PluginLoadException;
 import dev.omcp.ports.plugins.PluginPin;
 import dev.omcp.ports.plugins.PluginScan;
@@ -75,6 +76,11 @@ final class FakePluginStore implements PluginStore {
     }
 
     /** A bundle whose unpacked check yields {@code candidate}. */
+    /** {@code bytes} cannot be unpacked: the plugins directory refuses the writes, as a full disk would. */
+    void unwritable(byte[] bytes, PluginDirectoryWriteException failure) {
+        bundles.add(Map.entry(bytes, failure));
+    }
+
     void bundle(byte[] bytes, PluginCandidate candidate) {
         bundles.add(Map.entry(bytes, candidate));
     }
@@ -117,11 +123,14 @@ final class FakePluginStore implements PluginStore {
     }
 
     @Override
-    public StagedBundle stage(byte[] tarball) throws BundleRejectedException {
+    public StagedBundle stage(byte[] tarball) throws BundleRejectedException, PluginDirectoryWriteException {
         for (Map.Entry<byte[], Object> bundle : bundles) {
             if (Arrays.equals(bundle.getKey(), tarball)) {
                 if (bundle.getValue() instanceof String reason) {
                     throw new BundleRejectedException(reason);
+                }
+                if (bundle.getValue() instanceof PluginDirectoryWriteException failure) {
+                    throw failure;
                 }
                 PluginCandidate candidate = (PluginCandidate) bundle.getValue();
                 change("stage");

@@ -95,6 +95,11 @@ public sealed interface InstallOutcome {
          * Another install or removal (another process, such as {@code omcp plugin install}) holds the
          * plugins directory; nothing was written, try again once it finished: 503.
          */
-        BUSY
+        BUSY,
+        /**
+         * The plugins directory could not be written (the disk is full, the directory is not
+         * writable): a problem of the host, not of the bundle; nothing was installed: 500.
+         */
+        STORAGE_FAILED
     }
 }

@@ -38,8 +38,10 @@ public interface PluginStore {
      * Unpacks a {@code .tgz} bundle into a staging directory and checks it.
      *
      * @throws BundleRejectedException when the archive is unsafe or malformed; nothing is left behind
+     * @throws PluginDirectoryWriteException when the plugins directory cannot be written (disk full, not
+     *     writable): the host's problem, not the bundle's; nothing is left behind
      */
-    StagedBundle stage(byte[] tarball) throws BundleRejectedException;
+    StagedBundle stage(byte[] tarball) throws BundleRejectedException, PluginDirectoryWriteException;
 
     /**
      * Takes the plugins directory for one change: an install's whole stage, commit and settling

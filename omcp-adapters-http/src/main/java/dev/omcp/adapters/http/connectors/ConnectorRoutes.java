@@ -83,6 +83,11 @@ public final class ConnectorRoutes implements HttpModule {
      * for this gateway's other uploads does not help.
      */
     static final String PLUGINS_DIR_BUSY = "OMCP_PLUGINS_DIR_BUSY";
+    /**
+     * The plugins directory could not be written while a bundle was unpacked (disk full, not writable): 500, the host's
+     * problem, where a 400 would blame a bundle that is not at fault.
+     */
+    static final String PLUGINS_DIR_WRITE_FAILED = "OMCP_PLUGINS_DIR_WRITE_FAILED";
     /** About how long reading, verifying and installing one 50 MiB bundle takes. */
     private static final long UPLOAD_RETRY_AFTER_SECONDS = 5;
 
@@ -144,6 +149,8 @@ public final class ConnectorRoutes implements HttpModule {
                 .response(413, "the body is larger than 1 MiB")
                 .response(415, "the body is not application/json")
                 .response(422, "the bundle verified but did not load; taken back, the earlier version is live again")
+                .response(500, "the plugins directory could not be written (disk full, not writable; OMCP_PLUGINS_DIR_WRITE_FAILED); "
+                        + "nothing installed")
                 .response(502, "the hub cannot be read")
                 .response(503, "another install or removal (an omcp plugin command, another gateway) holds the plugins directory "
                         + "(OMCP_PLUGINS_DIR_BUSY); nothing written; see Retry-After")
@@ -162,6 +169,8 @@ public final class ConnectorRoutes implements HttpModule {
                 .response(413, "the bundle is larger than 50 MiB; nothing written")
                 .response(415, "the body is not application/octet-stream")
                 .response(422, "the bundle verified but did not load; taken back, the earlier version is live again")
+                .response(500, "the plugins directory could not be written (disk full, not writable; OMCP_PLUGINS_DIR_WRITE_FAILED); "
+                        + "nothing installed")
                 .response(503, "another bundle upload is being read or installed (OMCP_UPLOAD_BUSY), or another install or removal "
                         + "(an omcp plugin command, another gateway) holds the plugins directory (OMCP_PLUGINS_DIR_BUSY); see Retry-After")
                 .handle(this::upload);
@@ -457,6 +466,7 @@ public final class ConnectorRoutes implements HttpModule {
                     case NAME_CONFLICT, DOWNGRADE, VERSION_CONFLICT -> 409;
                     case HUB_UNAVAILABLE -> 502;
                     case BUSY -> 503;
+                    case STORAGE_FAILED -> 500;
                 };
                 String code = switch (refused.kind()) {
                     case DISABLED -> "OMCP_UI_INSTALL_DISABLED";
@@ -470,6 +480,7 @@ public final class ConnectorRoutes implements HttpModule {
                     case VERSION_CONFLICT -> "OMCP_PLUGIN_VERSION_CONFLICT";
                     case HUB_UNAVAILABLE -> "OMCP_HUB_UNAVAILABLE";
                     case BUSY -> PLUGINS_DIR_BUSY;
+                    case STORAGE_FAILED -> PLUGINS_DIR_WRITE_FAILED;
                 };
                 if (refused.kind() == InstallOutcome.Kind.BUSY) {
                     ctx.header("Retry-After", Long.toString(UPLOAD_RETRY_AFTER_SECONDS));

@@ -5,12 +5,14 @@ import dev.omcp.ports.plugins.BundleRejectedException;
 import dev.omcp.ports.plugins.LoadedPlugin;
 import dev.omcp.ports.plugins.PluginCandidate;
 import dev.omcp.ports.plugins.PluginDirectoryBusyException;
+import dev.omcp.ports.plugins.PluginDirectoryWriteException;
 import dev.omcp.ports.plugins.PluginLoadException;
 import dev.omcp.ports.plugins.PluginPin;
 import dev.omcp.ports.plugins.PluginScan;
 import dev.omcp.ports.plugins.PluginStore;
 import dev.omcp.ports.plugins.StagedBundle;
 import dev.omcp.ports.plugins.TrustRoot;
+import dev.omcp.sdk.text.LogField;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.DirectoryStream;
@@ -171,14 +173,14 @@ public final class FilesystemPluginStore implements PluginStore {
     }
 
     @Override
-    public StagedBundle stage(byte[] tarball) throws BundleRejectedException {
+    public StagedBundle stage(byte[] tarball) throws BundleRejectedException, PluginDirectoryWriteException {
         List<TarballReader.Entry> entries = TarballReader.read(tarball);
         Path staging;
         try {
             Files.createDirectories(directory);
             staging = Files.createTempDirectory(directory, ".staging-");
         } catch (IOException e) {
-            throw new UncheckedIOException("cannot create a staging directory inside the plugins directory", e);
+            throw writeFailed(e);
         }
         try {
             for (TarballReader.Entry entry : entries) {
@@ -204,10 +206,23 @@ public final class FilesystemPluginStore implements PluginStore {
         } catch (BundleRejectedException e) {
             FilesystemStagedBundle.deleteTree(staging);
             throw e;
-        } catch (IOException | RuntimeException e) {
+        } catch (IOException e) {
+            // the reader refused every bundle-made write failure (duplicates, a file as a directory, long names): this is the host's
+            FilesystemStagedBundle.deleteTree(staging);
+            throw writeFailed(e);
+        } catch (UncheckedIOException e) {
+            FilesystemStagedBundle.deleteTree(staging);
+            throw writeFailed(e.getCause());
+        } catch (RuntimeException e) {
             FilesystemStagedBundle.deleteTree(staging);
             throw new BundleRejectedException("the bundle could not be unpacked: " + e.getClass().getSimpleName());
         }
+    }
+
+    private PluginDirectoryWriteException writeFailed(IOException e) {
+        PluginDirectoryWriteException failure = PluginDirectoryWriteFailure.of(directory, e);
+        LOG.error("event=plugin-staging-failed location={} reason=\"{}\"", directory, LogField.of(failure.getMessage()));
+        return failure;
     }
 
     /** Forces every directory under {@code root} (their entries: the files just written), deepest first, {@code root} last. */

@@ -50,6 +50,11 @@ final class PluginLimits {
     static final long RATIO_FLOOR_BYTES = 8L * 1024 * 1024;
     /** One hub catalog file. */
     static final int MAX_CATALOG_BYTES = 4 * 1024 * 1024;
+    /**
+     * A hub catalog's index and catalog files together, in one read: {@link #MAX_HUB_INDEX_ENTRIES} files of
+     * {@link #MAX_CATALOG_BYTES} each would be 4 GiB, parsed into a 256 MiB heap. A real catalog's manifests are a few KiB each.
+     */
+    static final long MAX_HUB_CATALOG_BYTES = 16L * 1024 * 1024;
     /** Connectors in a hub index: each one is a fetch. */
     static final int MAX_HUB_INDEX_ENTRIES = 1000;
     /** Versions in one connector's hub catalog file. */

@@ -22,16 +22,18 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.MessageDigest;
+import java.time.Clock;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Flow;
 import java.util.concurrent.TimeUnit;
@@ -57,6 +59,13 @@ import org.slf4j.LoggerFactory;
  * {@value PluginLimits#MAX_HUB_VERSIONS} versions per connector. Each remote file must arrive whole
  * within its {@link Timeouts deadline}: an install holds the plugins directory while it downloads, so
  * a hub that sends headers and then stalls, or trickles, must not hold it for ever.
+ *
+ * <p>Anyone with {@code connectors:read} can ask for the catalog, and one read is up to
+ * {@value PluginLimits#MAX_HUB_INDEX_ENTRIES} fetches: the catalog read is kept for
+ * {@link CatalogReads#maxAge() a short while} and shared, and readers that ask while it is being read
+ * wait for that one read instead of starting their own, so the heap holds one catalog however many ask
+ * (a failed read is shared with those waiting for it, but not kept). One read stops once its files
+ * together pass {@link CatalogReads#maxTotalBytes()}. Thread-safe.
  */
 public final class StaticConnectorHub implements ConnectorHub {
     private static final Logger LOG = LoggerFactory.getLogger(StaticConnectorHub.class);
@@ -78,6 +87,18 @@ public final class StaticConnectorHub implements ConnectorHub {
         static final Timeouts DEFAULT = new Timeouts(Duration.ofSeconds(60), Duration.ofMinutes(5));
     }
 
+    /**
+     * How the whole catalog is read: how long a read is kept for every caller ({@link #DEFAULT}: 30
+     * seconds, so a release the hub publishes shows within that) and how many bytes its files may hold
+     * together ({@link PluginLimits#MAX_HUB_CATALOG_BYTES}); tests use a clock they move and small bounds.
+     */
+    record CatalogReads(Duration maxAge, long maxTotalBytes, Clock clock) {
+        static final CatalogReads DEFAULT = new CatalogReads(Duration.ofSeconds(30), PluginLimits.MAX_HUB_CATALOG_BYTES, Clock.systemUTC());
+    }
+
+    /** One read of the catalog, with the resolved tarball and signature URLs of each {@code name@version}. */
+    private record Snapshot(HubCatalog catalog, Map<String, URI[]> uris, Instant readAt) {}
+
     private final URI index;
     private final Optional<Path> localRoot;
     private final String source;
@@ -85,9 +106,14 @@ public final class StaticConnectorHub implements ConnectorHub {
     private final Timeouts timeouts;
     private final ManifestSchema schema = new ManifestSchema();
     private final HttpClient http;
-    private final Map<String, URI[]> resolved = new ConcurrentHashMap<>();
+    private final CatalogReads reads;
+    private volatile Snapshot current;
+    /** The read under way, which every caller that asks meanwhile waits for; null when none is. */
+    private final AtomicReference<CompletableFuture<Snapshot>> reading = new AtomicReference<>();
 
-    private StaticConnectorHub(URI index, Optional<Path> localRoot, String source, TrustRootKeys trust, Timeouts timeouts) {
+    private StaticConnectorHub(URI index, Optional<Path> localRoot, String source, TrustRootKeys trust, Timeouts timeouts,
+            CatalogReads reads) {
+        this.reads = reads;
         this.index = index;
         this.localRoot = localRoot;
         this.source = source;
@@ -120,6 +146,12 @@ public final class StaticConnectorHub implements ConnectorHub {
 
     /** A hub whose remote files must arrive within {@code timeouts}; tests use short ones. */
     static StaticConnectorHub at(String location, Optional<Path> trustRootPem, Optional<Path> revokedKeys, Timeouts timeouts) {
+        return at(location, trustRootPem, revokedKeys, timeouts, CatalogReads.DEFAULT);
+    }
+
+    /** A hub whose catalog reads are kept and bounded as {@code reads} says; tests move its clock. */
+    static StaticConnectorHub at(String location, Optional<Path> trustRootPem, Optional<Path> revokedKeys, Timeouts timeouts,
+            CatalogReads reads) {
         TrustRootKeys trust = TrustRootKeys.load(trustRootPem, revokedKeys);
         String trimmed = location.trim();
         if (trimmed.startsWith("http://") || trimmed.startsWith("https://")) {
@@ -134,13 +166,13 @@ public final class StaticConnectorHub implements ConnectorHub {
             }
             URI indexUri = uri.getPath() != null && uri.getPath().endsWith(".json") ? uri
                     : URI.create(uri.toString().endsWith("/") ? uri.toString() : uri + "/").resolve("index.json");
-            return new StaticConnectorHub(indexUri, Optional.empty(), display(indexUri), trust, timeouts);
+            return new StaticConnectorHub(indexUri, Optional.empty(), display(indexUri), trust, timeouts, reads);
         }
         Path path = trimmed.startsWith("file:") ? Path.of(URI.create(trimmed)) : Path.of(trimmed);
         path = path.toAbsolutePath().normalize();
         Path indexFile = Files.isDirectory(path) ? path.resolve("index.json") : path;
         return new StaticConnectorHub(indexFile.toUri(), Optional.of(indexFile.getParent()), indexFile.getParent().toString(), trust,
-                timeouts);
+                timeouts, reads);
     }
 
     /** A URL without user info, query or fragment: safe for messages. */
@@ -150,7 +182,61 @@ public final class StaticConnectorHub implements ConnectorHub {
 
     @Override
     public HubCatalog catalog() throws HubUnavailableException {
-        JsonNode indexNode = json(index, "the hub index");
+        return snapshot().catalog();
+    }
+
+    /** The kept read while it is fresh, else the read under way, else a read of its own that others may join. */
+    private Snapshot snapshot() throws HubUnavailableException {
+        Snapshot kept = current;
+        if (fresh(kept)) {
+            return kept;
+        }
+        CompletableFuture<Snapshot> mine = new CompletableFuture<>();
+        CompletableFuture<Snapshot> underWay = reading.compareAndExchange(null, mine);
+        if (underWay != null) {
+            return await(underWay);
+        }
+        try {
+            kept = current;
+            // another read may have finished between the first look and taking the turn
+            Snapshot read = fresh(kept) ? kept : read();
+            current = read;
+            mine.complete(read);
+            return read;
+        } catch (HubUnavailableException | RuntimeException e) {
+            mine.completeExceptionally(e);
+            throw e;
+        } finally {
+            reading.set(null);
+        }
+    }
+
+    private boolean fresh(Snapshot snapshot) {
+        return snapshot != null && reads.clock().instant().isBefore(snapshot.readAt().plus(reads.maxAge()));
+    }
+
+    private static Snapshot await(CompletableFuture<Snapshot> underWay) throws HubUnavailableException {
+        try {
+            return underWay.get();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new HubUnavailableException("the hub catalog could not be read: interrupted");
+        } catch (ExecutionException e) {
+            if (e.getCause() instanceof HubUnavailableException unavailable) {
+                throw new HubUnavailableException(unavailable.getMessage());
+            }
+            if (e.getCause() instanceof RuntimeException bug) {
+                throw bug;
+            }
+            throw new IllegalStateException("a catalog read fails only as the hub being unavailable", e.getCause());
+        }
+    }
+
+    private Snapshot read() throws HubUnavailableException {
+        Instant startedAt = reads.clock().instant();
+        long[] total = {0};
+        Map<String, URI[]> uris = new HashMap<>();
+        JsonNode indexNode = json(index, "the hub index", total);
         if (indexNode.path("connectors").size() > PluginLimits.MAX_HUB_INDEX_ENTRIES) {
             throw new HubUnavailableException("the hub index " + source + " lists " + indexNode.path("connectors").size()
                     + " connectors, more than the " + PluginLimits.MAX_HUB_INDEX_ENTRIES + " a hub may list; split the hub or point "
@@ -171,14 +257,14 @@ public final class StaticConnectorHub implements ConnectorHub {
                 continue;
             }
             URI entryUri = resolve(index, ref);
-            JsonNode entryNode = json(entryUri, "the catalog file of '" + name + "'");
-            entry(name, entryUri, entryNode).ifPresent(entries::add);
+            JsonNode entryNode = json(entryUri, "the catalog file of '" + name + "'", total);
+            entry(name, entryUri, entryNode, uris).ifPresent(entries::add);
         }
         entries.sort(Comparator.comparing(HubEntry::name));
-        return new HubCatalog(source, entries);
+        return new Snapshot(new HubCatalog(source, entries), Map.copyOf(uris), startedAt);
     }
 
-    private Optional<HubEntry> entry(String name, URI entryUri, JsonNode node) throws HubUnavailableException {
+    private Optional<HubEntry> entry(String name, URI entryUri, JsonNode node, Map<String, URI[]> uris) throws HubUnavailableException {
         if (!name.equals(node.path("name").asText())) {
             LOG.warn("event=hub-entry-ignored source=\"{}\" connector=\"{}\" reason=\"its catalog file names another connector\"",
                     LogField.of(source), LogField.of(name));
@@ -210,15 +296,33 @@ public final class StaticConnectorHub implements ConnectorHub {
                         + "sha256-<base64> are required\"", LogField.of(source), LogField.of(name), LogField.of(number));
                 continue;
             }
-            resolved.put(name + "@" + number, new URI[] {resolve(entryUri, tarball), resolve(entryUri, signature)});
+            uris.put(name + "@" + number, new URI[] {resolve(entryUri, tarball), resolve(entryUri, signature)});
             releases.add(new HubRelease(number, ManifestMapping.toManifest(manifestNode), tarball, signature, integrity,
                     version.path("changelog").asText(""), version.path("published").asText("")));
         }
         if (releases.isEmpty()) {
             return Optional.empty();
         }
-        String latest = node.path("latest").asText(releases.getFirst().version());
+        String latest = latest(name, node.path("latest").asText(""), releases);
         return Optional.of(new HubEntry(name, node.path("displayName").asText(name), node.path("description").asText(""), latest, releases));
+    }
+
+    /**
+     * The version {@code install} picks: the entry's {@code latest} when it is one of the releases listed,
+     * else the highest of them. A {@code latest} naming no release (a typo, a version left out as invalid)
+     * would make every listing offer an update that cannot be installed.
+     */
+    private String latest(String name, String named, List<HubRelease> releases) {
+        if (releases.stream().anyMatch(r -> r.version().equals(named))) {
+            return named;
+        }
+        String highest = releases.stream().map(HubRelease::version).max(ReleasePrecedence.INSTANCE).orElseThrow();
+        if (!named.isEmpty()) {
+            LOG.warn("event=hub-latest-corrected source=\"{}\" connector=\"{}\" latest=\"{}\" used=\"{}\" reason=\"latest names none "
+                    + "of the versions listed; the highest of them is offered instead\"", LogField.of(source), LogField.of(name),
+                    LogField.of(named, MAX_QUOTED), LogField.of(highest));
+        }
+        return highest;
     }
 
     @Override
@@ -227,10 +331,7 @@ public final class StaticConnectorHub implements ConnectorHub {
             throw new BundleRejectedException("the tarball cannot be verified: " + trust.state().unavailableReason());
         }
         String key = release.manifest().name() + "@" + release.version();
-        if (!resolved.containsKey(key)) {
-            catalog();
-        }
-        URI[] uris = resolved.get(key);
+        URI[] uris = snapshot().uris().get(key);
         if (uris == null) {
             throw new HubUnavailableException("the hub catalog no longer lists " + key);
         }
@@ -295,8 +396,15 @@ public final class StaticConnectorHub implements ConnectorHub {
         return scheme + "://" + (uri.getHost() == null ? "" : uri.getHost().toLowerCase(Locale.ROOT)) + ":" + port;
     }
 
-    private JsonNode json(URI uri, String what) throws HubUnavailableException {
+    /** @param total the bytes the catalog's files read so far hold together, this one's added */
+    private JsonNode json(URI uri, String what, long[] total) throws HubUnavailableException {
         byte[] bytes = fetch(uri, PluginLimits.MAX_CATALOG_BYTES, what, timeouts.file());
+        total[0] += bytes.length;
+        if (total[0] > reads.maxTotalBytes()) {
+            throw new HubUnavailableException("the hub catalog " + source + " is larger than " + reads.maxTotalBytes()
+                    + " bytes in all (its index and catalog files together; reading stopped at " + what + "); the hub must drop old "
+                    + "versions or list fewer connectors, or point HUB_CATALOG_URL at a smaller hub");
+        }
         ManifestMapping.Parsed parsed = ManifestMapping.parse(bytes, what);
         if (parsed.problem() != null) {
             throw new HubUnavailableException(parsed.problem());

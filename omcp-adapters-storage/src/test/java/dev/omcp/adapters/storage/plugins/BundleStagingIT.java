@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.omcp.ports.plugins.BundleRejectedException;
 import dev.omcp.ports.plugins.PluginCandidate;
+import dev.omcp.ports.plugins.PluginDirectoryWriteException;
 import dev.omcp.ports.plugins.StagedBundle;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -40,6 +41,42 @@ class BundleStagingIT {
         try (Stream<Path> walk = Files.walk(dir)) {
             return walk.map(p -> dir.relativize(p).toString()).sorted().toList();
         }
+    }
+
+    @Test
+    void aFullDiskWhileUnpacking_isAFailureToWriteThePluginsDirectory_namingIt_notABundleThatDoesNotVerify() throws Exception {
+        Path trustRoot = tmp.resolve("trust-root.pem");
+        Durability fullDisk = new Durability() {
+            @Override
+            public void forceFile(Path file) throws IOException {
+                // what write(2) or fsync(2) answer on a full disk; a test running as root cannot fill one otherwise
+                throw new IOException("No space left on device");
+            }
+
+            @Override
+            public void forceDirectory(Path directory) {}
+        };
+        FilesystemPluginStore onFullDisk = new FilesystemPluginStore(plugins, Optional.of(trustRoot), Optional.empty(), false, fullDisk);
+
+        assertThatThrownBy(() -> onFullDisk.stage(PluginFixture.named("echo").signedBy(KEY).bundle("package")))
+                .isInstanceOf(PluginDirectoryWriteException.class)
+                .hasMessageContaining("plugins directory " + plugins.toAbsolutePath())
+                .hasMessageContaining("the disk is full (IOException: No space left on device)")
+                .hasMessageContaining("free space on the disk that holds it, then install again")
+                .hasMessageContaining("the bundle itself is not at fault");
+        assertThat(everythingIn(plugins)).as("the half-unpacked staging directory is deleted").containsExactly("");
+    }
+
+    @Test
+    void aPluginsDirectoryPathThatIsAFile_isAFailureToWriteThePluginsDirectory_notAnUncaughtError() throws Exception {
+        // a read-only directory does not stop root, who may run the tests: a file in the directory's place stops everyone
+        Files.writeString(plugins, "not a directory");
+
+        assertThatThrownBy(() -> store.stage(PluginFixture.named("echo").signedBy(KEY).bundle("package")))
+                .isInstanceOf(PluginDirectoryWriteException.class)
+                .hasMessageContaining("plugins directory " + plugins.toAbsolutePath())
+                .hasMessageContaining("FileAlreadyExistsException")
+                .hasMessageContaining("nothing was installed");
     }
 
     @Test

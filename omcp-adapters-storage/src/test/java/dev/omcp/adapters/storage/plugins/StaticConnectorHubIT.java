@@ -23,12 +23,18 @@ import java.net.InetSocketAddress;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.KeyPair;
+import java.time.Clock;
 import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneId;
+import java.time.ZoneOffset;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -166,6 +172,130 @@ class StaticConnectorHubIT {
                 .anySatisfy(line -> assertThat(line).startsWith("event=hub-version-ignored ")
                         .contains(" connector=\"echo\" version=\"2\\\" outcome=\\\"installed\" "))
                 .allSatisfy(line -> assertThat(line).doesNotContain(" reason=\"signed").doesNotContain(" outcome=\"installed\""));
+    }
+
+    /** A clock the test moves. */
+    private static final class MovableClock extends Clock {
+        private volatile Instant now = Instant.parse("2026-01-01T00:00:00Z");
+
+        void advance(Duration by) {
+            now = now.plus(by);
+        }
+
+        @Override
+        public Instant instant() {
+            return now;
+        }
+
+        @Override
+        public ZoneId getZone() {
+            return ZoneOffset.UTC;
+        }
+
+        @Override
+        public Clock withZone(ZoneId zone) {
+            throw new UnsupportedOperationException();
+        }
+    }
+
+    private static long indexReads(List<String> asked) {
+        return asked.stream().filter(path -> path.endsWith("/index.json")).count();
+    }
+
+    @Test
+    void theCatalogIsReadOnceForEveryCallerWithinItsMaxAge_andAgainAfterIt() throws Exception {
+        MovableClock clock = new MovableClock();
+        List<String> asked = new CopyOnWriteArrayList<>();
+        HttpServer server = serveHub(asked);
+        try {
+            StaticConnectorHub remote = StaticConnectorHub.at(base(server), Optional.of(trustRoot), Optional.empty(),
+                    StaticConnectorHub.Timeouts.DEFAULT, new StaticConnectorHub.CatalogReads(Duration.ofSeconds(30), 1 << 20, clock));
+
+            HubCatalog first = remote.catalog();
+            clock.advance(Duration.ofSeconds(29));
+            assertThat(remote.catalog()).isSameAs(first);
+            assertThat(remote.fetchBundle(release(remote))).as("an install uses the kept read too").isEqualTo(tarball);
+            assertThat(indexReads(asked)).isEqualTo(1);
+
+            clock.advance(Duration.ofSeconds(1));
+            assertThat(remote.catalog().entries()).singleElement().satisfies(e -> assertThat(e.name()).isEqualTo("echo"));
+            assertThat(indexReads(asked)).as("read again once 30 seconds old").isEqualTo(2);
+        } finally {
+            server.stop(0);
+        }
+    }
+
+    @Test
+    void readersThatAskWhileTheCatalogIsBeingRead_shareThatOneRead() throws Exception {
+        CountDownLatch release = new CountDownLatch(1);
+        List<String> asked = new CopyOnWriteArrayList<>();
+        HttpServer slow = serve(exchange -> {
+            asked.add(exchange.getRequestURI().getPath());
+            try {
+                release.await();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+            byte[] body = Files.readAllBytes(hub.resolve(exchange.getRequestURI().getPath().substring("/catalog/".length())));
+            exchange.sendResponseHeaders(200, body.length);
+            try (OutputStream out = exchange.getResponseBody()) {
+                out.write(body);
+            }
+        });
+        try (var readers = Executors.newVirtualThreadPerTaskExecutor()) {
+            StaticConnectorHub remote = StaticConnectorHub.at(base(slow), Optional.of(trustRoot));
+            List<Future<HubCatalog>> results = new ArrayList<>();
+            for (int i = 0; i < 8; i++) {
+                results.add(readers.submit(remote::catalog));
+            }
+            while (asked.isEmpty()) {
+                Thread.onSpinWait();
+            }
+            // the others arrive while the index is held back: without sharing, each would fetch its own
+            Thread.sleep(300);
+            release.countDown();
+            for (var result : results) {
+                assertThat(result.get(10, TimeUnit.SECONDS).entries()).hasSize(1);
+            }
+            assertThat(indexReads(asked)).isEqualTo(1);
+        } finally {
+            release.countDown();
+            slow.stop(0);
+        }
+    }
+
+    @Test
+    void aCatalogWhoseFilesTogetherPassTheBound_isHubUnavailable_namingTheBound() throws Exception {
+        long indexBytes = Files.size(hub.resolve("index.json"));
+        StaticConnectorHub local = StaticConnectorHub.at(hub.toString(), Optional.of(trustRoot), Optional.empty(),
+                StaticConnectorHub.Timeouts.DEFAULT, new StaticConnectorHub.CatalogReads(Duration.ofSeconds(30), indexBytes + 10,
+                        Clock.systemUTC()));
+
+        assertThatThrownBy(local::catalog).isInstanceOf(HubUnavailableException.class)
+                .hasMessageContaining("is larger than " + (indexBytes + 10) + " bytes in all")
+                .hasMessageContaining("reading stopped at the catalog file of 'echo'")
+                .hasMessageContaining("the hub must drop old versions or list fewer connectors");
+    }
+
+    @Test
+    void aLatestThatNamesNoListedVersion_isReplacedByTheHighestListed_andLogged() throws Exception {
+        ObjectNode entry = (ObjectNode) PluginFixture.JSON.readTree(hub.resolve("connectors/echo.json").toFile());
+        ArrayNode versions = (ArrayNode) entry.get("versions");
+        for (String number : new String[] {"1.10.0", "1.9.0", "1.10.0-rc.1"}) {
+            ObjectNode copy = versions.get(0).deepCopy();
+            copy.put("version", number);
+            ((ObjectNode) copy.get("manifest")).put("version", number);
+            versions.add(copy);
+        }
+        entry.put("latest", "9.9.9");
+        Files.write(hub.resolve("connectors/echo.json"), PluginFixture.JSON.writeValueAsBytes(entry));
+
+        HubEntry echo = StaticConnectorHub.at(hub.toString(), Optional.of(trustRoot)).catalog().find("echo").orElseThrow();
+
+        assertThat(echo.latest()).isEqualTo("1.10.0");
+        assertThat(echo.latestRelease()).isPresent();
+        assertThat(log.messages(Level.WARN)).singleElement().satisfies(line -> assertThat(line).startsWith("event=hub-latest-corrected ")
+                .contains(" connector=\"echo\" latest=\"9.9.9\" used=\"1.10.0\" "));
     }
 
     @Test

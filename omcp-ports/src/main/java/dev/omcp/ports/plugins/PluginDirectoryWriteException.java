@@ -1,0 +1,14 @@
+package dev.omcp.ports.plugins;
+
+/**
+ * The plugins directory could not be written while a bundle was unpacked: the disk is full, the
+ * directory is not writable, or the file system failed. A problem of the host, not of the bundle;
+ * nothing was installed, and the message names the directory, the reason and what to do.
+ */
+public class PluginDirectoryWriteException extends Exception {
+    private static final long serialVersionUID = 1L;
+
+    public PluginDirectoryWriteException(String message, Throwable cause) {
+        super(message, cause);
+    }
+}
