@@ -4,6 +4,7 @@ import dev.omcp.core.analysis.topology.TopologyGraph;
 import dev.omcp.sdk.query.Relation;
 import dev.omcp.sdk.query.TopologyEdge;
 import dev.omcp.sdk.query.TopologyNode;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
@@ -12,7 +13,6 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.PriorityQueue;
 import java.util.Set;
 import java.util.TreeMap;
 
@@ -34,7 +34,9 @@ import java.util.TreeMap;
  *       pod does not take its sibling pods down, so once a move went up, no move goes down again.</li>
  * </ul>
  * {@code IN_NAMESPACE} carries no impact. The walk is breadth-first, so the listed nodes are the
- * nearest ones and {@code hops} is the distance from the nearest target. Every affected node is
+ * nearest ones and {@code hops} is the length of the shortest path the degradation travels from a
+ * target under these rules (what a resource reached going up affects going down counts from the
+ * nearest way it was reached going down). Every affected node is
  * grouped by where it runs (its placement root: container to pod to node to host) and by its
  * ownership root. Beyond {@link BlastRadiusOptions#maxNodes()} nodes the walk still counts what is
  * reachable, so the result says how many were left out.
@@ -46,7 +48,7 @@ public final class BlastRadiusWalker {
 
     private record Move(String to, String impact, boolean down) {}
 
-    private record Visit(String id, int hops, long seq, boolean down) {}
+    private record Visit(String id, int hops, boolean down) {}
 
     /**
      * The blast radius of {@code targets} (node ids or service names, resolved by
@@ -98,51 +100,52 @@ public final class BlastRadiusWalker {
     private record Walk(List<String> order, Map<String, Integer> hops, Map<String, String> via, Map<String, String> impact,
             boolean maxHopsReached) {}
 
+    /**
+     * Breadth-first over (resource, may it still spread down): a resource reached going up spreads
+     * only up, so when it is later reached going down its way down starts from that longer path, not
+     * from the shorter way up, or what lies beneath it would be listed nearer than it is. Every visit
+     * is one hop beyond the one it came from, so a FIFO queue visits nearest first.
+     */
     private static Walk traverse(TopologyGraph graph, Set<String> start, int maxHops) {
         Map<String, Integer> hops = new HashMap<>();
-        Map<String, Boolean> down = new HashMap<>();
+        Map<String, Integer> downHops = new HashMap<>();
         Map<String, String> via = new HashMap<>();
         Map<String, String> impact = new HashMap<>();
         List<String> order = new ArrayList<>();
-        PriorityQueue<Visit> queue = new PriorityQueue<>(Comparator.comparingInt(Visit::hops).thenComparingLong(Visit::seq));
-        long seq = 0;
+        ArrayDeque<Visit> queue = new ArrayDeque<>();
         for (String id : start) {
             hops.put(id, 0);
-            down.put(id, true);
+            downHops.put(id, 0);
             impact.put(id, "target");
             order.add(id);
-            queue.add(new Visit(id, 0, seq++, true));
+            queue.add(new Visit(id, 0, true));
         }
         boolean maxHopsReached = false;
         while (!queue.isEmpty()) {
             Visit v = queue.poll();
-            if (v.down() != down.get(v.id())) {
-                continue; // superseded by a later visit that may also go down
+            if (!v.down() && downHops.getOrDefault(v.id(), Integer.MAX_VALUE) <= v.hops()) {
+                continue; // reached going down as near: that visit makes every move this one would
             }
             List<Move> moves = moves(graph, v.id(), v.down());
             if (v.hops() >= maxHops) {
-                for (Move m : moves) {
-                    if (!hops.containsKey(m.to())) {
-                        maxHopsReached = true;
-                        break;
-                    }
-                }
+                // a resource not yet reached going down may have more beneath it
+                maxHopsReached |= moves.stream().anyMatch(m -> !hops.containsKey(m.to()) || (m.down() && !downHops.containsKey(m.to())));
                 continue;
             }
+            int next = v.hops() + 1;
             for (Move m : moves) {
-                Integer known = hops.get(m.to());
-                if (known == null) {
-                    hops.put(m.to(), v.hops() + 1);
-                    down.put(m.to(), m.down());
+                if (!hops.containsKey(m.to())) {
+                    hops.put(m.to(), next);
                     via.put(m.to(), v.id());
                     impact.put(m.to(), m.impact());
                     order.add(m.to());
-                    queue.add(new Visit(m.to(), v.hops() + 1, seq++, m.down()));
-                } else if (m.down() && !down.get(m.to())) {
-                    // reached going down after it was reached going up: it may now spread down too
-                    down.put(m.to(), true);
-                    queue.add(new Visit(m.to(), known, seq++, true));
+                } else if (!m.down() || downHops.containsKey(m.to())) {
+                    continue; // reached before, as near, in a way that spreads as far
                 }
+                if (m.down()) {
+                    downHops.put(m.to(), next);
+                }
+                queue.add(new Visit(m.to(), next, m.down()));
             }
         }
 

@@ -3,6 +3,7 @@ package dev.omcp.core.analysis.topology;
 import dev.omcp.sdk.query.Topology;
 import dev.omcp.sdk.query.TopologyEdge;
 import dev.omcp.sdk.query.TopologyNode;
+import dev.omcp.sdk.text.BackendText;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collections;
@@ -13,6 +14,7 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.regex.Pattern;
@@ -26,8 +28,10 @@ import java.util.regex.Pattern;
  * except that a namespaced reading of the id wins over a namespace-less one (see below), and the
  * union of the attributes (first source wins a conflicting key); it remembers every source that
  * reported it. Edges are de-duplicated on (from, to, relation). An edge naming a node no source
- * listed gets a placeholder node whose kind is read from the id ({@code pod/...} is a pod) and which
- * has no sources.
+ * listed gets a placeholder node whose kind, namespace and name are read from the id
+ * ({@code pod/shop/web-0} is pod {@code web-0} of namespace {@code shop}) and which has no sources;
+ * the id must read as one the rules below would accept from a listed node, or the edge is left out
+ * and {@link #gaps()} says so for the source that drew it.
  *
  * <p>Only a node whose id is made of its own kind, namespace and name is merged
  * ({@link #canonical}): {@code kind/namespace/name} for a namespaced resource, whose namespace and
@@ -119,7 +123,7 @@ public final class TopologyGraph {
         Map<String, Topology> ordered = new TreeMap<>(bySource);
         Map<String, TopologyNode> merged = new TreeMap<>();
         Map<String, Set<String>> reporters = new HashMap<>();
-        Set<TopologyEdge> edges = new LinkedHashSet<>();
+        Map<String, List<TopologyEdge>> edgesBySource = new LinkedHashMap<>();
         Map<String, List<String>> gaps = new TreeMap<>();
         for (Map.Entry<String, Topology> s : ordered.entrySet()) {
             List<String> refused = new ArrayList<>();
@@ -136,23 +140,44 @@ public final class TopologyGraph {
             Set<String> leftOut = new HashSet<>(refused);
             leftOut.removeAll(accepted);
             int edgesLeftOut = 0;
+            List<TopologyEdge> kept = new ArrayList<>();
             for (TopologyEdge e : s.getValue().edges()) {
                 if (leftOut.contains(e.from()) || leftOut.contains(e.to())) {
                     edgesLeftOut++;
                 } else {
-                    edges.add(e);
+                    kept.add(e);
                 }
             }
+            edgesBySource.put(s.getKey(), kept);
             if (!refused.isEmpty()) {
-                gaps.put(s.getKey(), List.of(refusedSentence(refused, edgesLeftOut)));
+                gaps.computeIfAbsent(s.getKey(), k -> new ArrayList<>()).add(refusedSentence(refused, edgesLeftOut));
             }
         }
         Map<String, Node> nodes = new LinkedHashMap<>();
         merged.forEach((id, n) -> nodes.put(id, new Node(n, List.copyOf(reporters.get(id)))));
-        for (TopologyEdge e : edges) {
-            nodes.computeIfAbsent(e.from(), id -> new Node(placeholder(id), List.of()));
-            nodes.computeIfAbsent(e.to(), id -> new Node(placeholder(id), List.of()));
+        // an end no source listed becomes a placeholder read from its id, so the id must be one the
+        // listed nodes could have: known only once every source is merged, as another may list it
+        Set<TopologyEdge> edges = new LinkedHashSet<>();
+        for (Map.Entry<String, List<TopologyEdge>> s : edgesBySource.entrySet()) {
+            List<String> unreadable = new ArrayList<>();
+            int edgesLeftOut = 0;
+            for (TopologyEdge e : s.getValue()) {
+                Optional<TopologyNode> from = listedOrPlaceholder(nodes, e.from());
+                Optional<TopologyNode> to = listedOrPlaceholder(nodes, e.to());
+                if (from.isPresent() && to.isPresent()) {
+                    edges.add(e);
+                    nodes.computeIfAbsent(e.from(), id -> new Node(from.get(), List.of()));
+                    nodes.computeIfAbsent(e.to(), id -> new Node(to.get(), List.of()));
+                } else {
+                    edgesLeftOut++;
+                    unreadable.add(from.isEmpty() ? e.from() : e.to());
+                }
+            }
+            if (edgesLeftOut > 0) {
+                gaps.computeIfAbsent(s.getKey(), k -> new ArrayList<>()).add(unreadableEndsSentence(edgesLeftOut, unreadable));
+            }
         }
+        gaps.replaceAll((source, sentences) -> List.copyOf(sentences));
         return new TopologyGraph(nodes, new ArrayList<>(edges), List.copyOf(ordered.keySet()), gaps);
     }
 
@@ -192,13 +217,25 @@ public final class TopologyGraph {
 
     private static String refusedSentence(List<String> refused, int edgesLeftOut) {
         boolean one = refused.size() == 1;
-        String first = refused.get(0).length() <= MAX_QUOTED_ID ? refused.get(0) : refused.get(0).substring(0, MAX_QUOTED_ID - 1) + "…";
         return refused.size() + (one ? " node" : " nodes") + " left out"
                 + (edgesLeftOut == 0 ? "" : " (and " + edgesLeftOut + (edgesLeftOut == 1 ? " edge" : " edges") + " naming "
                         + (one ? "it" : "them") + ")")
                 + ": " + (one ? "its id is" : "their ids are") + " not kind/namespace/name of " + (one ? "its" : "their")
                 + " own kind, namespace and name, or " + (one ? "its" : "a") + " name or namespace holds '/', so "
-                + (one ? "it" : "they") + " could be mistaken for another resource (first: " + first + "); a connector bug to report";
+                + (one ? "it" : "they") + " could be mistaken for another resource (first: " + quotedId(refused.get(0))
+                + "); a connector bug to report";
+    }
+
+    private static String unreadableEndsSentence(int edgesLeftOut, List<String> ids) {
+        boolean one = edgesLeftOut == 1;
+        return edgesLeftOut + (one ? " edge" : " edges") + " left out: " + (one ? "it names" : "they name") + " a node no source"
+                + " listed whose id is not kind/name, kind/namespace/name or container/namespace/pod/name, so it could be"
+                + " mistaken for another resource (first: " + quotedId(ids.get(0)) + "); a connector bug to report";
+    }
+
+    /** A source's id as a gap quotes it: one line, and not all of a huge one. */
+    private static String quotedId(String id) {
+        return BackendText.quoted(id, MAX_QUOTED_ID);
     }
 
     /**
@@ -218,12 +255,29 @@ public final class TopologyGraph {
         return new TopologyNode(first.id(), first.kind(), named.name(), named.namespace(), attributes);
     }
 
-    private static TopologyNode placeholder(String id) {
+    private static Optional<TopologyNode> listedOrPlaceholder(Map<String, Node> nodes, String id) {
+        Node listed = nodes.get(id);
+        return listed != null ? Optional.of(listed.node()) : placeholder(id);
+    }
+
+    /**
+     * The node an id no source listed stands for, read from the id as {@link #canonical} would check
+     * it: {@code kind/name}; {@code kind/namespace/name} (the namespaced reading, as a merge prefers
+     * it); {@code container/namespace/pod/name}; a longer path of another kind is a name without a
+     * namespace. Empty when that reading is not canonical (no kind, an empty part): such an id could
+     * be read as another resource's.
+     */
+    static Optional<TopologyNode> placeholder(String id) {
         String[] parts = id.split("/", -1);
-        String kind = parts.length > 1 && KIND.matcher(parts[0]).matches() ? parts[0] : "unknown";
-        String name = parts[parts.length - 1];
-        String namespace = parts.length == 3 ? parts[1] : "";
-        return new TopologyNode(id, kind, name, namespace, Map.of());
+        if (parts.length < 2 || !KIND.matcher(parts[0]).matches()) {
+            return Optional.empty();
+        }
+        String kind = parts[0];
+        boolean namespaced = parts.length == 3 || (parts.length > 3 && kind.equals("container"));
+        String namespace = namespaced ? parts[1] : "";
+        String name = namespaced ? parts[parts.length - 1] : id.substring(kind.length() + 1);
+        TopologyNode node = new TopologyNode(id, kind, name, namespace, Map.of());
+        return canonical(node) ? Optional.of(node) : Optional.empty();
     }
 
     /** The sources merged, in name order. */

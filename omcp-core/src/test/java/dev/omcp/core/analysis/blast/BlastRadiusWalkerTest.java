@@ -178,4 +178,68 @@ class BlastRadiusWalkerTest {
         assertThat(r.affectedServices()).containsExactly("b", "c");
         assertThat(r.truncated()).isFalse();
     }
+
+    /** Container app of pod shop/p: its id has the pod between namespace and name. */
+    private static final TopologyNode APP = new TopologyNode("container/shop/p/app", "container", "app", "shop", Map.of());
+
+    private static TopologyNode node(String kind, String namespace, String name) {
+        return new TopologyNode(TopologyNode.idOf(kind, namespace, name), kind, name, namespace, Map.of());
+    }
+
+    /**
+     * A pod that depends on a failed volume is one hop from it, but the failed host reaches it only
+     * going down, three hops away (host, vm, node, pod); its container is hit through the host alone,
+     * so it is four hops away. The walk counted the pod's way down from its one hop up and listed the
+     * container at two, after a caller three hops away.
+     */
+    @Test
+    void aResourceReachedUpFirstAndDownLater_spreadsDownFromItsWayDown_soHopsAreTrueDistancesNearestFirst() {
+        Topology t = new Topology(List.of(node("host", "", "h1"), node("vm", "", "v1"), node("node", "", "n1"),
+                node("volume", "shop", "data"), node("pod", "shop", "p"), APP,
+                node("service", "shop", "s"), node("service", "shop", "f")),
+                List.of(new TopologyEdge("vm/v1", "host/h1", Relation.RUNS_ON),
+                        new TopologyEdge("node/n1", "vm/v1", Relation.RUNS_ON),
+                        new TopologyEdge("pod/shop/p", "node/n1", Relation.RUNS_ON),
+                        new TopologyEdge("pod/shop/p", "container/shop/p/app", Relation.CONTAINS),
+                        new TopologyEdge("pod/shop/p", "volume/shop/data", Relation.DEPENDS_ON),
+                        new TopologyEdge("service/shop/s", "pod/shop/p", Relation.DEPENDS_ON),
+                        new TopologyEdge("service/shop/f", "service/shop/s", Relation.CALLS)));
+        TopologyGraph g = TopologyGraph.of("kubernetes", t);
+        BlastRadius b = walker.walk(g, List.of("volume/shop/data", "host/h1"), BlastRadiusOptions.defaults());
+        Map<String, AffectedNode> r = b.nodes().stream().collect(Collectors.toMap(AffectedNode::id, Function.identity()));
+        assertThat(r.get("pod/shop/p").hops()).isEqualTo(1);
+        assertThat(r.get("pod/shop/p").impact()).isEqualTo("depends on volume/shop/data");
+        assertThat(r.get("service/shop/s").hops()).isEqualTo(2);
+        assertThat(r.get("service/shop/f").hops()).isEqualTo(3);
+        assertThat(r.get("container/shop/p/app").hops()).isEqualTo(4);
+        assertThat(r.get("container/shop/p/app").impact()).isEqualTo("part of pod/shop/p");
+        assertThat(b.nodes()).extracting(AffectedNode::hops).isSorted();
+        assertThat(walker.reached(g, List.of("volume/shop/data", "host/h1"), 10)).endsWith("service/shop/f", "container/shop/p/app");
+        // the container lies beyond three hops: the limit cuts it off and says so
+        BlastRadius three = walker.walk(g, List.of("volume/shop/data", "host/h1"), new BlastRadiusOptions(200, 3));
+        assertThat(three.nodes()).extracting(AffectedNode::id).doesNotContain("container/shop/p/app");
+        assertThat(three.maxHopsReached()).isTrue();
+    }
+
+    /**
+     * The host's node reaches the pod going down in the same round in which the pod, reached going up
+     * one hop from the volume, waits to spread up: its dependent stays two hops away, its container is
+     * three (host, node, pod, container), not two.
+     */
+    @Test
+    void aResourceReachedUpAndThenDownInTheSameRound_spreadsUpFromItsNearWayAndDownFromItsWayDown() {
+        Topology t = new Topology(List.of(node("host", "", "h1"), node("node", "", "n1"), node("volume", "shop", "data"),
+                node("pod", "shop", "p"), APP, node("service", "shop", "s")),
+                List.of(new TopologyEdge("node/n1", "host/h1", Relation.RUNS_ON),
+                        new TopologyEdge("pod/shop/p", "node/n1", Relation.RUNS_ON),
+                        new TopologyEdge("pod/shop/p", "container/shop/p/app", Relation.CONTAINS),
+                        new TopologyEdge("pod/shop/p", "volume/shop/data", Relation.DEPENDS_ON),
+                        new TopologyEdge("service/shop/s", "pod/shop/p", Relation.DEPENDS_ON)));
+        BlastRadius b = walker.walk(TopologyGraph.of("kubernetes", t), List.of("host/h1", "volume/shop/data"),
+                BlastRadiusOptions.defaults());
+        Map<String, Integer> hops = b.nodes().stream().collect(Collectors.toMap(AffectedNode::id, AffectedNode::hops));
+        assertThat(hops).containsEntry("pod/shop/p", 1).containsEntry("service/shop/s", 2)
+                .containsEntry("container/shop/p/app", 3);
+        assertThat(b.nodes()).extracting(AffectedNode::hops).isSorted();
+    }
 }

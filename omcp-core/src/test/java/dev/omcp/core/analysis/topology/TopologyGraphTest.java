@@ -182,4 +182,51 @@ class TopologyGraphTest {
             assertThat(g.resolve("shop/payments")).as(traceSource).containsExactly("deployment/shop/payments", "service/shop/payments");
         }
     }
+
+    @Test
+    void aPlaceholder_takesKindNamespaceAndNameFromItsId_aContainerToo() {
+        Topology t = new Topology(List.of(), List.of(new TopologyEdge("pod/shop/web-0", "container/shop/web-0/app", Relation.CONTAINS),
+                new TopologyEdge("pod/shop/web-0", "node/n1", Relation.RUNS_ON),
+                new TopologyEdge("service/web", "service/a/b/c", Relation.CALLS)));
+        TopologyGraph g = TopologyGraph.of("mesh", t);
+        assertThat(g.nodes().values()).allMatch(TopologyGraph.Node::placeholder);
+        TopologyNode app = g.node("container/shop/web-0/app").node();
+        assertThat(List.of(app.kind(), app.namespace(), app.name())).containsExactly("container", "shop", "app");
+        TopologyNode pod = g.node("pod/shop/web-0").node();
+        assertThat(List.of(pod.kind(), pod.namespace(), pod.name())).containsExactly("pod", "shop", "web-0");
+        TopologyNode node = g.node("node/n1").node();
+        assertThat(List.of(node.kind(), node.namespace(), node.name())).containsExactly("node", "", "n1");
+        // a longer path of another kind is a name without a namespace, as a listed node may have it
+        TopologyNode path = g.node("service/a/b/c").node();
+        assertThat(List.of(path.kind(), path.namespace(), path.name())).containsExactly("service", "", "a/b/c");
+        assertThat(g.resolve("shop/app")).containsExactly("container/shop/web-0/app");
+        assertThat(g.gaps()).isEmpty();
+    }
+
+    /**
+     * A placeholder is read from its id alone, so an id no listed node could have (no kind, an empty
+     * part, a kind in capitals) would put a resource into answers under a name no rule gave it: the
+     * edge is left out and its source's gaps say so, quoting the first such id on one line.
+     */
+    @Test
+    void anEdgeToAnUnlistedIdThatIsNotCanonical_isLeftOutAndReportedAsAGapOfItsSource() {
+        Topology kubernetes = new Topology(List.of(new TopologyNode("pod/shop/web-0", "pod", "web-0", "shop", Map.of())),
+                List.of(new TopologyEdge("pod/shop/web-0", "node/n1", Relation.RUNS_ON)));
+        Topology broken = new Topology(List.of(new TopologyNode("service/shop/web", "service", "web", "shop", Map.of())),
+                List.of(new TopologyEdge("service/shop/web", "pod/shop//web-0\nforged", Relation.DEPENDS_ON),
+                        new TopologyEdge("service/shop/web", "payments", Relation.CALLS),
+                        new TopologyEdge("Service/shop/x", "service/shop/web", Relation.CALLS),
+                        new TopologyEdge("service/shop/web", "pod/shop/", Relation.DEPENDS_ON),
+                        new TopologyEdge("container//web-0/app", "service/shop/web", Relation.DEPENDS_ON),
+                        // an id another source lists is not a placeholder, whatever order the sources come in
+                        new TopologyEdge("service/shop/web", "pod/shop/web-0", Relation.DEPENDS_ON)));
+        TopologyGraph g = TopologyGraph.merge(Map.of("kubernetes", kubernetes, "broken", broken));
+        assertThat(g.nodes()).containsOnlyKeys("pod/shop/web-0", "service/shop/web", "node/n1");
+        assertThat(g.edges()).containsExactlyInAnyOrder(new TopologyEdge("pod/shop/web-0", "node/n1", Relation.RUNS_ON),
+                new TopologyEdge("service/shop/web", "pod/shop/web-0", Relation.DEPENDS_ON));
+        assertThat(g.gaps()).containsOnlyKeys("broken");
+        assertThat(g.gaps().get("broken")).containsExactly("5 edges left out: they name a node no source listed whose id is not"
+                + " kind/name, kind/namespace/name or container/namespace/pod/name, so it could be mistaken for another resource"
+                + " (first: pod/shop//web-0?forged); a connector bug to report");
+    }
 }
