@@ -18,6 +18,7 @@ import java.net.http.HttpRequest;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
@@ -39,7 +40,7 @@ import java.util.concurrent.atomic.AtomicLong;
  * forbidden, they are not available, which the topology's gaps say, rather than a failure of the source.
  */
 final class KubernetesConnector implements Connector, TopologyCapability, ServiceListingCapability {
-    /** Kind name to list path. */
+    /** Kind name to list path, in the order health and topology gaps name the kinds. */
     static final Map<String, String> KINDS = kinds();
     /**
      * Kinds that live outside namespaces. An owner reference names no namespace: a namespaced owner
@@ -51,7 +52,9 @@ final class KubernetesConnector implements Connector, TopologyCapability, Servic
     private static final Pattern REFERENCED_KIND = Pattern.compile("[a-z][a-z0-9]{0,31}");
     /** What the topology lacks when the source's identity may not read a cluster-scoped kind. */
     private static final Map<String, String> WITHOUT = Map.of(
-            "node", "pods show no node placement (no RUNS_ON edges, no node objects), so a node's blast radius is unknown",
+            "node", "the nodes themselves (labels, conditions) are unknown, but the pods' placement comes from their spec.nodeName "
+                    + "(RUNS_ON edges to nodes known from the pod spec, knownFrom: podSpec), so a node's blast radius covers the "
+                    + "pods of the watched namespaces on it, not those of other namespaces",
             "namespace", "the watched namespaces are shown from the namespaces setting (knownFrom: setting), not as listed");
 
     private final SourceConfig source;
@@ -116,7 +119,8 @@ final class KubernetesConnector implements Connector, TopologyCapability, Servic
         k.put("replicaset", "/apis/apps/v1/replicasets");
         k.put("statefulset", "/apis/apps/v1/statefulsets");
         k.put("daemonset", "/apis/apps/v1/daemonsets");
-        return Map.copyOf(k);
+        // not Map.copyOf: its iteration order changes from run to run, and so would the kinds' order in health messages
+        return Collections.unmodifiableMap(k);
     }
 
     /** Starts the watchers, one virtual thread each. */
@@ -193,12 +197,21 @@ final class KubernetesConnector implements Connector, TopologyCapability, Servic
     private List<String> unavailable() {
         List<String> out = new ArrayList<>();
         for (KindWatcher w : watchers) {
-            if (w.notPermitted().isPresent() && !w.synced()) {
+            if (unavailable(w)) {
                 out.add("no " + w.kind() + " objects: the source's identity may not list " + w.kind() + "s, which only a ClusterRole "
                         + "grants; " + WITHOUT.get(w.kind()));
             }
         }
         return out;
+    }
+
+    /** Whether the source's identity may not list {@code kind}, which a namespace-scoped source then shows without. */
+    private boolean unavailable(String kind) {
+        return watchers.stream().anyMatch(w -> w.kind().equals(kind) && unavailable(w));
+    }
+
+    private static boolean unavailable(KindWatcher w) {
+        return w.notPermitted().isPresent() && !w.synced();
     }
 
     /**
@@ -250,6 +263,7 @@ final class KubernetesConnector implements Connector, TopologyCapability, Servic
                     "the cluster has not been listed yet"));
         }
         namespaces.ifPresent(watched -> state.put("namespace", watchedNamespaces(watched, state.get("namespace"))));
+        boolean nodesFromPods = unavailable("node");
         Map<String, TopologyNode> nodes = new LinkedHashMap<>();
         Set<TopologyEdge> edges = new LinkedHashSet<>();
         SelectedPods selected = null;
@@ -287,6 +301,11 @@ final class KubernetesConnector implements Connector, TopologyCapability, Servic
                         Resource n = state.get("node").get(r.nodeName());
                         if (n != null) {
                             nodes.putIfAbsent(node, new TopologyNode(node, "node", n.name(), "", n.attributes()));
+                        } else if (nodesFromPods) {
+                            // An identity that may not list nodes still sees where its pods run: the node is known
+                            // from the pod spec, so a node's blast radius reaches its pods. Where nodes are listed,
+                            // one missing from the list was deleted, and gets no node.
+                            nodes.putIfAbsent(node, new TopologyNode(node, "node", r.nodeName(), "", Map.of("knownFrom", "podSpec")));
                         }
                     }
                     for (String container : r.containers()) {
