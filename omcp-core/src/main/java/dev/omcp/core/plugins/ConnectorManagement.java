@@ -15,12 +15,14 @@ import dev.omcp.ports.plugins.PluginStore;
 import dev.omcp.ports.plugins.RemoveOutcome;
 import dev.omcp.ports.plugins.SourceAudience;
 import dev.omcp.sdk.connector.ConnectorFactory;
+import java.time.Duration;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Supplier;
 
@@ -33,7 +35,9 @@ import java.util.function.Supplier;
  * any other one connects those that have no connector, as at a start ({@link InstalledSources}). A version that
  * verifies but does not load is taken back and the one it replaced is live again. A removal (also
  * gated by {@code ENABLE_UI_INSTALL}) is refused while sources use the plugin's connector unless
- * forced, and reconnects those sources afterwards; installs and removals run one at a time.
+ * forced, and reconnects those sources afterwards; installs and removals run one at a time: one that
+ * cannot start within a few seconds, because another is still running (a slow hub download), is
+ * refused as busy rather than queued without bound.
  */
 public final class ConnectorManagement implements ManageConnectors {
     private final PluginCatalog catalog;
@@ -43,8 +47,15 @@ public final class ConnectorManagement implements ManageConnectors {
     private final BundleInstaller installer;
     private final PluginRemoval removal;
     private final ConnectorUsers users;
+    /**
+     * How long an install or removal waits for the one in progress: long enough to ride out a short
+     * one, short enough that callers are answered rather than queued behind a slow hub download.
+     */
+    static final Duration INSTALL_WAIT = Duration.ofSeconds(3);
+
     private final InstallChecks liveChecks = new LiveChecks();
     private final ReentrantLock installs = new ReentrantLock();
+    private final Duration installWait;
 
     /**
      * @param hub the hub catalog; empty when none is configured ({@code HUB_CATALOG_URL} unset)
@@ -53,6 +64,13 @@ public final class ConnectorManagement implements ManageConnectors {
      */
     public ConnectorManagement(PluginCatalog catalog, PluginStore store, Optional<ConnectorHub> hub, boolean installEnabled,
             ConnectorUsers users) {
+        this(catalog, store, hub, installEnabled, users, INSTALL_WAIT);
+    }
+
+    /** @param installWait how long an install or removal waits for the one in progress before it is refused as busy */
+    ConnectorManagement(PluginCatalog catalog, PluginStore store, Optional<ConnectorHub> hub, boolean installEnabled,
+            ConnectorUsers users, Duration installWait) {
+        this.installWait = Objects.requireNonNull(installWait, "installWait");
         this.catalog = Objects.requireNonNull(catalog, "catalog");
         this.store = Objects.requireNonNull(store, "store");
         this.hub = Objects.requireNonNull(hub, "hub");
@@ -95,7 +113,9 @@ public final class ConnectorManagement implements ManageConnectors {
                     + "ENABLE_UI_INSTALL=true to remove connectors through the API, or use omcp plugin remove with the gateway stopped");
         }
         // under the install lock: no install can be between moving an earlier version aside and settling it
-        installs.lock();
+        if (!takeInstallLock()) {
+            return new RemoveOutcome.Refused(RemoveOutcome.Kind.BUSY, busy("nothing was removed"));
+        }
         try {
             return removal.remove(name, force, new LiveRemovalChecks(), audience);
         } finally {
@@ -126,7 +146,9 @@ public final class ConnectorManagement implements ManageConnectors {
         if (refusal.isPresent()) {
             return refusal.get();
         }
-        installs.lock();
+        if (!takeInstallLock()) {
+            return new InstallOutcome.Refused(InstallOutcome.Kind.BUSY, busy("nothing was written"));
+        }
         try {
             // what served each type before: an upgrade must not leave connected sources on the version it replaced
             Map<String, ConnectorFactory> servedBefore = new HashMap<>();
@@ -141,6 +163,21 @@ public final class ConnectorManagement implements ManageConnectors {
         } finally {
             installs.unlock();
         }
+    }
+
+    /** Whether the install lock was had within {@link #installWait}; an interrupted wait is not had. */
+    private boolean takeInstallLock() {
+        try {
+            return installs.tryLock(installWait.toMillis(), TimeUnit.MILLISECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return false;
+        }
+    }
+
+    private static String busy(String nothingDone) {
+        return "another install, upgrade or removal is running in this gateway; " + nothingDone + ". Try again once it has finished "
+                + "(GET /api/connectors shows its result)";
     }
 
     /** The running gateway's answers to an install: strict mode before the commit, the re-scan after it. */

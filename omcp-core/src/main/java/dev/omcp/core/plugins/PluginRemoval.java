@@ -2,6 +2,7 @@ package dev.omcp.core.plugins;
 
 import dev.omcp.ports.plugins.PluginCandidate;
 import dev.omcp.ports.plugins.PluginDirectoryBusyException;
+import dev.omcp.ports.plugins.PluginDirectoryWriteException;
 import dev.omcp.ports.plugins.PluginPin;
 import dev.omcp.ports.plugins.PluginStore;
 import dev.omcp.ports.plugins.RemoveOutcome;
@@ -96,9 +97,10 @@ public final class PluginRemoval {
             held = store.lockForChange();
         } catch (PluginDirectoryBusyException e) {
             return refused(new RemoveOutcome.Refused(RemoveOutcome.Kind.BUSY, e.getMessage()));
-        } catch (UncheckedIOException e) {
+        } catch (PluginDirectoryWriteException e) {
+            // the message names the directory and what to do, and says nothing was changed
             LOG.error("event=plugin-remove-failed plugin={} reason=\"{}\"", shown(name), e.getMessage());
-            return new RemoveOutcome.Refused(RemoveOutcome.Kind.FAILED, e.getMessage() + "; nothing was removed");
+            return new RemoveOutcome.Refused(RemoveOutcome.Kind.FAILED, e.getMessage());
         }
         // held from the first look at the plugin until the re-scan: another process's install must not rename in between
         try (held) {

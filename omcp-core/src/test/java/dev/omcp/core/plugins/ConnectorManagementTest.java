@@ -2,6 +2,7 @@ package dev.omcp.core.plugins;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 
 import dev.omcp.core.hooks.HookRegistry;
 import dev.omcp.ports.connectors.ConnectorType;
@@ -18,15 +19,20 @@ import dev.omcp.ports.plugins.InstallOutcome;
 import dev.omcp.ports.plugins.ManageConnectors;
 import dev.omcp.ports.plugins.PluginCandidate;
 import dev.omcp.ports.plugins.PluginDirectoryWriteException;
+import dev.omcp.ports.plugins.RemoveOutcome;
 import dev.omcp.ports.plugins.SourceAudience;
 import dev.omcp.ports.plugins.SourceReconnection;
 import dev.omcp.ports.plugins.TrustRoot;
 import dev.omcp.sdk.hook.HookKind;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 
 /** spec 7.4 and 6.1 rule 5: the install use cases behind the management API. */
@@ -56,6 +62,8 @@ class ConnectorManagementTest {
         final List<HubEntry> entries = new ArrayList<>();
         final java.util.Map<String, byte[]> tarballs = new java.util.HashMap<>();
         HubUnavailableException down;
+        /** Runs inside every fetch, under the install lock: lets a test hold an install there. */
+        Runnable whileFetching = () -> {};
 
         void publish(String name, String version, byte[] tarball) {
             HubRelease release = new HubRelease(version, Candidates.manifest(name, version, Optional.empty(), List.of()),
@@ -75,6 +83,7 @@ class ConnectorManagementTest {
         @Override
         public byte[] fetchBundle(HubRelease release) throws BundleRejectedException {
             fetched.add(release.tarballUrl());
+            whileFetching.run();
             byte[] bytes = tarballs.get(release.tarballUrl());
             if (bytes == null) {
                 throw new BundleRejectedException("signature does not verify");
@@ -467,5 +476,84 @@ class ConnectorManagementTest {
 
         assertThat(store.unlockedChanges).as("stage, commit, roll-back and settling all happen under the lock").isEmpty();
         assertThat(store.staged).containsExactly("tempo", "tempo");
+    }
+
+    @Test
+    void anInstallWhenThePluginsDirectoryCannotBeLocked_isRefusedAsTheHostsStorageFailure_andNothingIsStaged() {
+        FakePluginStore store = new FakePluginStore(KEY, tempoAt("1.0.0"));
+        store.bundle(TEMPO, tempoAt("1.1.0"));
+        String readOnly = "the plugins directory /plugins could not be locked for the change: it is not writable";
+        store.lockFailure = new PluginDirectoryWriteException(readOnly, new IOException("Read-only file system"));
+        ConnectorManagement management = management(store, true);
+
+        assertThat(management.upload(TEMPO)).isEqualTo(new InstallOutcome.Refused(InstallOutcome.Kind.STORAGE_FAILED, readOnly));
+        assertThat(management.remove("tempo", false)).isEqualTo(new RemoveOutcome.Refused(RemoveOutcome.Kind.FAILED, readOnly));
+        assertThat(store.staged).isEmpty();
+        assertThat(store.directory).singleElement().satisfies(c -> assertThat(c.manifest().orElseThrow().version()).isEqualTo("1.0.0"));
+    }
+
+    @Test
+    void anUpgradeWhoseCommitFails_isRefusedAsTheHostsStorageFailure_andTheInstalledVersionKeepsServing() {
+        FakePluginStore store = new FakePluginStore(KEY, tempoAt("1.0.0"));
+        store.bundle(TEMPO, tempoAt("1.1.0"));
+        String renameFailed = "the verified bundle of 'tempo' could not be renamed into the plugins directory /plugins: the disk is full";
+        store.commitFailure = new PluginDirectoryWriteException(renameFailed, new IOException("No space left on device"));
+        ConnectorManagement management = management(store, true);
+
+        assertThat(management.upload(TEMPO)).isEqualTo(new InstallOutcome.Refused(InstallOutcome.Kind.STORAGE_FAILED, renameFailed));
+        assertThat(store.discarded).as("the staging is deleted").containsExactly("tempo");
+        assertThat(management.connectors()).filteredOn(s -> s.name().equals("tempo")).singleElement()
+                .satisfies(s -> assertThat(s.state()).isEqualTo(ConnectorStatus.State.LOADED));
+        assertThat(store.directory).singleElement().satisfies(c -> assertThat(c.manifest().orElseThrow().version()).isEqualTo("1.0.0"));
+    }
+
+    @Test
+    void anInstallOrRemovalWhileAnotherRunsInThisGateway_isRefusedAsBusyAfterAShortWait_notQueuedBehindIt() throws Exception {
+        FakePluginStore store = new FakePluginStore(KEY, tempoAt("1.0.0"));
+        store.bundle(TEMPO, tempoAt("1.1.0"));
+        byte[] loki = "loki bundle".getBytes(StandardCharsets.UTF_8);
+        store.bundle(loki, Candidates.verified("loki"));
+        FakeHub hub = new FakeHub();
+        hub.publish("loki", "1.0.0", loki);
+        CountDownLatch fetching = new CountDownLatch(1);
+        CountDownLatch release = new CountDownLatch(1);
+        hub.whileFetching = () -> {
+            fetching.countDown();
+            awaitUninterruptibly(release);
+        };
+        PluginCatalog catalog = PluginCatalog.start(List.of(FakePluginStore.builtin("prometheus")), store, List.of(),
+                VerificationPolicy.defaults(), SemanticVersion.of(0, 1, 0), hooks);
+        ConnectorManagement management = new ConnectorManagement(catalog, store, Optional.of(hub), true, new FakeConnectorUsers(),
+                Duration.ofMillis(100));
+        CompletableFuture<InstallOutcome> slow = CompletableFuture.supplyAsync(() -> management.install("loki", Optional.empty()));
+        try {
+            assertThat(fetching.await(10, TimeUnit.SECONDS)).as("the slow install holds the install lock").isTrue();
+
+            InstallOutcome upload = assertTimeoutPreemptively(Duration.ofSeconds(5), () -> management.upload(TEMPO));
+            RemoveOutcome removal = assertTimeoutPreemptively(Duration.ofSeconds(5), () -> management.remove("tempo", false));
+
+            assertThat(upload).isInstanceOfSatisfying(InstallOutcome.Refused.class, refused -> {
+                assertThat(refused.kind()).isEqualTo(InstallOutcome.Kind.BUSY);
+                assertThat(refused.reason()).contains("another install, upgrade or removal is running in this gateway")
+                        .contains("nothing was written").contains("Try again once it has finished");
+            });
+            assertThat(removal).isInstanceOfSatisfying(RemoveOutcome.Refused.class, refused -> {
+                assertThat(refused.kind()).isEqualTo(RemoveOutcome.Kind.BUSY);
+                assertThat(refused.reason()).contains("running in this gateway").contains("nothing was removed");
+            });
+            assertThat(store.staged).as("the refused upload staged nothing").isEmpty();
+        } finally {
+            release.countDown();
+        }
+        assertThat(slow.get(10, TimeUnit.SECONDS)).isInstanceOf(InstallOutcome.Installed.class);
+        assertThat(management.upload(TEMPO)).as("once it finished, the next one goes ahead").isInstanceOf(InstallOutcome.Installed.class);
+    }
+
+    private static void awaitUninterruptibly(CountDownLatch latch) {
+        try {
+            latch.await(30, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
     }
 }

@@ -48,14 +48,21 @@ final class FakePluginStore implements PluginStore {
     boolean removeDeletesAll = true;
     /** When set, another process holds the plugins directory: {@link #lockForChange} refuses with this. */
     String heldElsewhere;
+    /** When set, the lock file cannot be created (a read-only directory): {@link #lockForChange} fails with this. */
+    PluginDirectoryWriteException lockFailure;
+    /** When set, the commit's rename fails with this, and the earlier install stays in place. */
+    PluginDirectoryWriteException commitFailure;
     private volatile boolean locked;
     /** Every change of the directory (stage, commit, roll-back, close, remove) made without the change lock held. */
     final List<String> unlockedChanges = new CopyOnWriteArrayList<>();
 
     @Override
-    public ChangeLock lockForChange() throws dev.omcp.ports.plugins.PluginDirectoryBusyException {
+    public ChangeLock lockForChange() throws dev.omcp.ports.plugins.PluginDirectoryBusyException, PluginDirectoryWriteException {
         if (heldElsewhere != null) {
             throw new dev.omcp.ports.plugins.PluginDirectoryBusyException(heldElsewhere);
+        }
+        if (lockFailure != null) {
+            throw lockFailure;
         }
         if (locked) {
             throw new IllegalStateException("the change lock is not re-entrant");
@@ -145,8 +152,11 @@ final class FakePluginStore implements PluginStore {
                     }
 
                     @Override
-                    public void commit() {
+                    public void commit() throws PluginDirectoryWriteException {
                         change("commit");
+                        if (commitFailure != null) {
+                            throw commitFailure;
+                        }
                         replaced = directory.stream().filter(c -> c.origin() == ConnectorType.Origin.FILESYSTEM
                                 && c.location().equals(candidate.name())).findFirst().orElse(null);
                         directory.removeIf(c -> c.origin() == ConnectorType.Origin.FILESYSTEM && c.location().equals(candidate.name()));

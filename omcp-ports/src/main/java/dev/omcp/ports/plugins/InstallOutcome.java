@@ -92,13 +92,15 @@ public sealed interface InstallOutcome {
          */
         LOAD_FAILED,
         /**
-         * Another install or removal (another process, such as {@code omcp plugin install}) holds the
-         * plugins directory; nothing was written, try again once it finished: 503.
+         * Another install or removal (another process, such as {@code omcp plugin install}, or this
+         * gateway's own, still running after a few seconds) holds the plugins directory; nothing was
+         * written, try again once it finished: 503.
          */
         BUSY,
         /**
-         * The plugins directory could not be written (the disk is full, the directory is not
-         * writable): a problem of the host, not of the bundle; nothing was installed: 500.
+         * The plugins directory could not be written, locked, or the bundle renamed into it (the disk
+         * is full, the directory is not writable): a problem of the host, not of the bundle; nothing
+         * was installed, and the version in place stays: 500.
          */
         STORAGE_FAILED
     }

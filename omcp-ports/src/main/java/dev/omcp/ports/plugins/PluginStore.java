@@ -50,9 +50,10 @@ public interface PluginStore {
      * this change's. It is not waited for: a second change is refused at once.
      *
      * @throws PluginDirectoryBusyException when another change holds the directory; nothing was written
-     * @throws java.io.UncheckedIOException when the lock file cannot be created or locked
+     * @throws PluginDirectoryWriteException when the lock file cannot be created or locked (a read-only
+     *     plugins directory, a full disk): the host's problem; nothing was written
      */
-    ChangeLock lockForChange() throws PluginDirectoryBusyException;
+    ChangeLock lockForChange() throws PluginDirectoryBusyException, PluginDirectoryWriteException;
 
     /** The plugins directory held for one change, until {@link #close()}. */
     interface ChangeLock extends AutoCloseable {

@@ -60,11 +60,12 @@ public sealed interface RemoveOutcome {
          * has to go first, whatever {@code force} says: 409.
          */
         PINNED,
-        /** The file system refused to move the plugin out of the way; nothing changed: 500. */
+        /** The file system refused to move the plugin out of the way, or to lock the directory; nothing changed: 500. */
         FAILED,
         /**
-         * Another install or removal (another process, such as {@code omcp plugin install}) holds the
-         * plugins directory; nothing changed, try again once it finished: 503.
+         * Another install or removal (another process, such as {@code omcp plugin install}, or this
+         * gateway's own, still running after a few seconds) holds the plugins directory; nothing
+         * changed, try again once it finished: 503.
          */
         BUSY
     }

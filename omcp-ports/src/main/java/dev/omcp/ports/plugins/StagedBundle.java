@@ -16,9 +16,10 @@ public interface StagedBundle extends AutoCloseable {
      * Moves the unpacked plugin to {@code <plugins dir>/<name>/}, replacing an earlier install of
      * the same name, which is kept aside until {@link #close()} or {@link #rollBack()}.
      *
-     * @throws java.io.UncheckedIOException when the move fails; the earlier install is then kept
+     * @throws PluginDirectoryWriteException when a rename fails: the host's problem, not the bundle's. The
+     *     earlier install is put back in place; the message says where it is kept when even that failed
      */
-    void commit();
+    void commit() throws PluginDirectoryWriteException;
 
     /**
      * Undoes {@link #commit()}: the new install is removed and the earlier one, if there was one,

@@ -78,9 +78,10 @@ public final class ConnectorRoutes implements HttpModule {
     /** The query parameter of a removal that lets it leave sources without their connector. */
     static final String FORCE = "force";
     /**
-     * Another process (an {@code omcp plugin} command, a second gateway on the same directory) holds the
-     * plugins directory: 503 with {@code Retry-After}, as a busy upload, but its own code, since waiting
-     * for this gateway's other uploads does not help.
+     * Another change holds the plugins directory: another process (an {@code omcp plugin} command, a
+     * second gateway on the same directory), or another install or removal of this gateway that did not
+     * finish within a few seconds (the message says which). 503 with {@code Retry-After}, as a busy
+     * upload, but its own code: the client's remedy is the same, and the message tells them apart.
      */
     static final String PLUGINS_DIR_BUSY = "OMCP_PLUGINS_DIR_BUSY";
     /**
@@ -149,10 +150,12 @@ public final class ConnectorRoutes implements HttpModule {
                 .response(413, "the body is larger than 1 MiB")
                 .response(415, "the body is not application/json")
                 .response(422, "the bundle verified but did not load; taken back, the earlier version is live again")
-                .response(500, "the plugins directory could not be written (disk full, not writable; OMCP_PLUGINS_DIR_WRITE_FAILED); "
+                .response(500, "the plugins directory could not be written, locked or renamed into (disk full, not writable; "
+                        + "OMCP_PLUGINS_DIR_WRITE_FAILED); "
                         + "nothing installed")
                 .response(502, "the hub cannot be read")
-                .response(503, "another install or removal (an omcp plugin command, another gateway) holds the plugins directory "
+                .response(503, "another install or removal (in this gateway, an omcp plugin command, another gateway) holds the plugins "
+                        + "directory "
                         + "(OMCP_PLUGINS_DIR_BUSY); nothing written; see Retry-After")
                 .handle(this::install);
         routes.route(HandlerType.POST, "/api/connectors/upload").permission("connectors", "write").tag("connectors")
@@ -169,10 +172,12 @@ public final class ConnectorRoutes implements HttpModule {
                 .response(413, "the bundle is larger than 50 MiB; nothing written")
                 .response(415, "the body is not application/octet-stream")
                 .response(422, "the bundle verified but did not load; taken back, the earlier version is live again")
-                .response(500, "the plugins directory could not be written (disk full, not writable; OMCP_PLUGINS_DIR_WRITE_FAILED); "
+                .response(500, "the plugins directory could not be written, locked or renamed into (disk full, not writable; "
+                        + "OMCP_PLUGINS_DIR_WRITE_FAILED); "
                         + "nothing installed")
                 .response(503, "another bundle upload is being read or installed (OMCP_UPLOAD_BUSY), or another install or removal "
-                        + "(an omcp plugin command, another gateway) holds the plugins directory (OMCP_PLUGINS_DIR_BUSY); see Retry-After")
+                        + "(in this gateway, an omcp plugin command, another gateway) holds the plugins directory (OMCP_PLUGINS_DIR_BUSY); "
+                        + "see Retry-After")
                 .handle(this::upload);
         routes.route(HandlerType.DELETE, "/api/connectors/{name}").permission("connectors", "delete").tag("connectors")
                 .summary("Removes the plugin installed as {name} (its location in GET /api/connectors): unloads its connector and hooks "
@@ -184,8 +189,10 @@ public final class ConnectorRoutes implements HttpModule {
                 .response(409, "the name is a builtin connector (OMCP_CONNECTOR_NAME_CONFLICT), or sources use the plugin's connector and "
                         + "force is not true (OMCP_PLUGIN_IN_USE, the body lists them), or it is a versioned directory the sources file "
                         + "pins (OMCP_PLUGIN_PINNED: take the pin out first); nothing removed")
-                .response(500, "the plugin could not be moved out of the plugins directory (OMCP_PLUGIN_REMOVE_FAILED); nothing removed")
-                .response(503, "another install or removal (an omcp plugin command, another gateway) holds the plugins directory "
+                .response(500, "the plugin could not be moved out of the plugins directory, or the directory could not be locked "
+                        + "(OMCP_PLUGIN_REMOVE_FAILED); nothing removed")
+                .response(503, "another install or removal (in this gateway, an omcp plugin command, another gateway) holds the plugins "
+                        + "directory "
                         + "(OMCP_PLUGINS_DIR_BUSY); nothing removed; see Retry-After")
                 .handle(this::remove);
     }

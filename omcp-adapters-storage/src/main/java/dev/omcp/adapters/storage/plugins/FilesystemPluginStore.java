@@ -49,6 +49,7 @@ public final class FilesystemPluginStore implements PluginStore {
      */
     private final ManifestTrust manifestTrust;
     private final Durability durability;
+    private final PluginRemover.Move move;
 
     /**
      * @param directory the plugins directory; it need not exist
@@ -82,6 +83,13 @@ public final class FilesystemPluginStore implements PluginStore {
 
     FilesystemPluginStore(Path directory, Optional<Path> trustRootPem, Optional<Path> revokedKeys, boolean signaturesDemanded,
             Durability durability) {
+        this(directory, trustRootPem, revokedKeys, signaturesDemanded, durability, FilesystemStagedBundle::move);
+    }
+
+    /** @param move renames atomically; a seam so a refusing file system can be tested as root too */
+    FilesystemPluginStore(Path directory, Optional<Path> trustRootPem, Optional<Path> revokedKeys, boolean signaturesDemanded,
+            Durability durability, PluginRemover.Move move) {
+        this.move = move;
         this.manifestTrust = ManifestTrust.of(signaturesDemanded);
         this.durability = durability;
         this.directory = directory.toAbsolutePath().normalize();
@@ -202,7 +210,7 @@ public final class FilesystemPluginStore implements PluginStore {
             if (checked.isEmpty()) {
                 throw new BundleRejectedException("the bundle is not a connector plugin: it has no package.json with an observabilityMcp marker of kind connector");
             }
-            return new FilesystemStagedBundle(directory, staging, checked.get().candidate(), durability);
+            return new FilesystemStagedBundle(directory, staging, checked.get().candidate(), durability, move);
         } catch (BundleRejectedException e) {
             FilesystemStagedBundle.deleteTree(staging);
             throw e;
@@ -236,8 +244,13 @@ public final class FilesystemPluginStore implements PluginStore {
 
     /** See {@link PluginDirectoryLock}. */
     @Override
-    public ChangeLock lockForChange() throws PluginDirectoryBusyException {
-        return PluginDirectoryLock.acquire(directory);
+    public ChangeLock lockForChange() throws PluginDirectoryBusyException, PluginDirectoryWriteException {
+        try {
+            return PluginDirectoryLock.acquire(directory);
+        } catch (PluginDirectoryWriteException e) {
+            LOG.error("event=plugin-dir-lock-failed location={} reason=\"{}\"", directory, LogField.of(e.getMessage()));
+            throw e;
+        }
     }
 
     /** Checks only {@code <plugins dir>/<name>}, not every plugin as a scan would. */
@@ -258,7 +271,7 @@ public final class FilesystemPluginStore implements PluginStore {
     /** See {@link PluginRemover}. */
     @Override
     public boolean remove(String name) {
-        return new PluginRemover(directory, FilesystemStagedBundle::move, FilesystemStagedBundle::deleteTreeOrThrow, durability).remove(name);
+        return new PluginRemover(directory, move, FilesystemStagedBundle::deleteTreeOrThrow, durability).remove(name);
     }
 
     /**
@@ -280,7 +293,7 @@ public final class FilesystemPluginStore implements PluginStore {
             LOG.warn("event=plugin-recovery-skipped reason=\"{}\" effect=\"leftovers of interrupted installs are settled at the next start\"",
                     e.getMessage());
             return;
-        } catch (UncheckedIOException e) {
+        } catch (PluginDirectoryWriteException e) {
             // a read-only plugins directory: nothing can be installed into it either, so nothing can be in progress
             new InterruptedInstalls(directory, check, trust, manifestTrust, FilesystemStagedBundle::deleteTreeOrThrow).recover();
             return;

@@ -1,9 +1,9 @@
 package dev.omcp.adapters.storage.plugins;
 
 import dev.omcp.ports.plugins.PluginDirectoryBusyException;
+import dev.omcp.ports.plugins.PluginDirectoryWriteException;
 import dev.omcp.ports.plugins.PluginStore;
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.nio.channels.FileChannel;
 import java.nio.channels.FileLock;
 import java.nio.channels.OverlappingFileLockException;
@@ -25,8 +25,12 @@ final class PluginDirectoryLock {
 
     private PluginDirectoryLock() {}
 
-    /** Locks {@code directory} (creating it and the lock file when missing). */
-    static PluginStore.ChangeLock acquire(Path directory) throws PluginDirectoryBusyException {
+    /**
+     * Locks {@code directory} (creating it and the lock file when missing).
+     *
+     * @throws PluginDirectoryWriteException when the lock file cannot be created or locked (a read-only directory, a full disk)
+     */
+    static PluginStore.ChangeLock acquire(Path directory) throws PluginDirectoryBusyException, PluginDirectoryWriteException {
         Path file = directory.resolve(FILE_NAME);
         FileChannel channel;
         try {
@@ -37,7 +41,7 @@ final class PluginDirectoryLock {
             }
             channel = FileChannel.open(file, StandardOpenOption.CREATE, StandardOpenOption.WRITE, LinkOption.NOFOLLOW_LINKS);
         } catch (IOException e) {
-            throw new UncheckedIOException("cannot lock the plugins directory " + directory + " for the change (" + e.getMessage() + ")", e);
+            throw PluginDirectoryWriteFailure.ofLock(directory, e);
         }
         FileLock lock;
         try {
@@ -47,7 +51,7 @@ final class PluginDirectoryLock {
             lock = null;
         } catch (IOException e) {
             close(channel);
-            throw new UncheckedIOException("cannot lock the plugins directory " + directory + " for the change (" + e.getMessage() + ")", e);
+            throw PluginDirectoryWriteFailure.ofLock(directory, e);
         }
         if (lock == null) {
             close(channel);

@@ -119,6 +119,50 @@ class BundleStagingIT {
         assertThat(store.scan(List.of()).candidates().getFirst().manifest().orElseThrow().version()).isEqualTo("1.0.0");
     }
 
+    /** A store whose renames out of {@code refusedPrefixes} fail as a file system refusing them would (root cannot be refused). */
+    private FilesystemPluginStore refusingRenamesFrom(String... refusedPrefixes) {
+        return new FilesystemPluginStore(plugins, Optional.of(tmp.resolve("trust-root.pem")), Optional.empty(), false, Durability.DISK,
+                (from, to) -> {
+                    if (Stream.of(refusedPrefixes).anyMatch(prefix -> from.getFileName().toString().startsWith(prefix))) {
+                        throw new java.nio.file.FileSystemException(from.toString(), to.toString(), "Read-only file system");
+                    }
+                    FilesystemStagedBundle.move(from, to);
+                });
+    }
+
+    @Test
+    void aCommitWhoseRenameFails_isAFailureToWriteThePluginsDirectory_andTheInstalledVersionIsBackInPlace() throws Exception {
+        PluginFixture.named("echo").version("1.0.0").signedBy(KEY).writeInto(plugins);
+        Files.writeString(plugins.resolve("echo/leftover.txt"), "from 1.0.0");
+        List<String> before = everythingIn(plugins);
+        FilesystemPluginStore refusing = refusingRenamesFrom(".staging-");
+
+        try (StagedBundle staged = refusing.stage(PluginFixture.named("echo").version("2.0.0").signedBy(KEY).bundle(""))) {
+            assertThatThrownBy(staged::commit).isInstanceOf(PluginDirectoryWriteException.class)
+                    .hasMessageContaining("the verified bundle of 'echo' could not be renamed into the plugins directory "
+                            + plugins.toAbsolutePath())
+                    .hasMessageContaining("it is not writable (FileSystemException: Read-only file system)")
+                    .hasMessageContaining("the installed version is back in place, and the bundle itself is not at fault");
+        }
+        assertThat(everythingIn(plugins)).as("the earlier install whole, the staging deleted, nothing aside").isEqualTo(before);
+        assertThat(store.scan(List.of()).candidates().getFirst().manifest().orElseThrow().version()).isEqualTo("1.0.0");
+    }
+
+    @Test
+    void aCommitWhoseRenameAndPutBackBothFail_saysWhereTheInstalledVersionIsKept_andAStartPutsItBack() throws Exception {
+        PluginFixture.named("echo").version("1.0.0").signedBy(KEY).writeInto(plugins);
+        FilesystemPluginStore refusing = refusingRenamesFrom(".staging-", ".replaced-");
+
+        try (StagedBundle staged = refusing.stage(PluginFixture.named("echo").version("2.0.0").signedBy(KEY).bundle(""))) {
+            assertThatThrownBy(staged::commit).isInstanceOf(PluginDirectoryWriteException.class)
+                    .hasMessageContaining("putting the installed version back failed too (FileSystemException): it is kept in "
+                            + ".replaced-echo-")
+                    .hasMessageContaining("rename it to echo, or restart the gateway, which puts it back");
+        }
+        store.recoverInterruptedInstalls();
+        assertThat(store.scan(List.of()).candidates().getFirst().manifest().orElseThrow().version()).isEqualTo("1.0.0");
+    }
+
     @Test
     void aFirstCommitRolledBack_leavesNothing() throws Exception {
         try (StagedBundle staged = store.stage(PluginFixture.named("echo").signedBy(KEY).bundle(""))) {

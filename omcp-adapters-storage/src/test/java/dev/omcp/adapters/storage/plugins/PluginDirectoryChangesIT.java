@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.omcp.ports.plugins.PluginCandidate;
 import dev.omcp.ports.plugins.PluginDirectoryBusyException;
+import dev.omcp.ports.plugins.PluginDirectoryWriteException;
 import dev.omcp.ports.plugins.PluginStore;
 import dev.omcp.ports.plugins.StagedBundle;
 import java.io.BufferedReader;
@@ -63,6 +64,18 @@ class PluginDirectoryChangesIT {
         try (PluginStore.ChangeLock held = store().lockForChange()) {
             assertThat(held).isNotNull();
         }
+    }
+
+    @Test
+    void aLockFileThatCannotBeCreated_isAFailureToWriteThePluginsDirectory_namingItAndWhatToDo_notAnUncaughtError() throws Exception {
+        // a read-only directory does not stop root, who may run the tests: a directory in the lock file's place stops everyone
+        Files.createDirectories(plugins.resolve(PluginDirectoryLock.FILE_NAME));
+
+        assertThatThrownBy(() -> store().lockForChange()).isInstanceOf(PluginDirectoryWriteException.class)
+                .hasMessageContaining("the plugins directory " + plugins.toAbsolutePath() + " could not be locked for the change")
+                .hasMessageContaining("its lock file " + PluginDirectoryLock.FILE_NAME + " could not be created")
+                .hasMessageContaining("check the disk and the directory's permissions, then try again")
+                .hasMessageContaining("nothing was changed");
     }
 
     @Test
