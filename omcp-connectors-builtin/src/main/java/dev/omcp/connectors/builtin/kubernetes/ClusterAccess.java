@@ -9,6 +9,9 @@ import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.Optional;
+import java.util.concurrent.atomic.AtomicReference;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * How to reach one cluster: the API server's base URL, a guarded client with the cluster's TLS
@@ -17,6 +20,7 @@ import java.util.Optional;
  * credentials).
  */
 final class ClusterAccess {
+    private static final Logger LOG = LoggerFactory.getLogger(ClusterAccess.class);
     /** A service account token is a JWT of a few KiB; a file far larger is not one. */
     private static final int MAX_TOKEN_FILE_BYTES = 64 * 1024;
     private final String baseUrl;
@@ -24,6 +28,8 @@ final class ClusterAccess {
     private final Optional<String> fixedAuthorization;
     private final Optional<Path> tokenFile;
     private final TtlCache<String, String> tokenCache;
+    /** The token the file last held, kept for when a later read fails: see {@link #fileToken()}. */
+    private final AtomicReference<String> lastGoodToken = new AtomicReference<>();
 
     /**
      * @param fixedAuthorization the {@code Authorization} value to send ({@code Bearer …}, {@code Basic …}); with a
@@ -62,17 +68,39 @@ final class ClusterAccess {
         }
     }
 
+    /**
+     * The file's token, read again once a minute. When a re-read fails (the kubelet swaps the projected token
+     * through a symlink, a volume hiccups) the token last read is kept, as client-go does: it is usually still
+     * valid for the better part of an hour, and dropping it would fail every request with 401 at once.
+     */
     private String fileToken() throws ConnectorException {
         Optional<String> cached = tokenCache.get("token");
         if (cached.isPresent()) {
             return cached.get();
         }
         try {
+            String read = readTokenFile();
+            tokenCache.put("token", read);
+            lastGoodToken.set(read);
+            return read;
+        } catch (ConnectorException e) {
+            String last = lastGoodToken.get();
+            if (last == null) {
+                throw e;
+            }
+            LOG.warn("Kubernetes token file could not be read again ({}); the token read before is still used", e.getMessage());
+            // retried after the usual minute, not on every request
+            tokenCache.put("token", last);
+            return last;
+        }
+    }
+
+    private String readTokenFile() throws ConnectorException {
+        try {
             String read = SettingFile.read(tokenFile.get(), MAX_TOKEN_FILE_BYTES, StandardCharsets.US_ASCII).strip();
             if (read.isEmpty() || read.chars().anyMatch(c -> c < 0x21 || c > 0x7e)) {
                 throw new ConnectorException(ConnectorException.Kind.UNAUTHORIZED, "the token file is empty or malformed");
             }
-            tokenCache.put("token", read);
             return read;
         } catch (SettingFile.UnusableException e) {
             throw new ConnectorException(ConnectorException.Kind.UNAUTHORIZED, "the token file " + e.getMessage());
