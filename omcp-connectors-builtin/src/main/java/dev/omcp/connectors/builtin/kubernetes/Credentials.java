@@ -19,6 +19,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
+import java.util.function.UnaryOperator;
 import java.util.regex.Pattern;
 import org.yaml.snakeyaml.LoaderOptions;
 import org.yaml.snakeyaml.Yaml;
@@ -29,7 +30,8 @@ import org.yaml.snakeyaml.constructor.SafeConstructor;
  * <ul>
  *   <li>{@code source}: the source's URL with its {@code auth} (bearer token) and {@code tls};
  *   <li>{@code inCluster}: the pod's service account (token and CA under
- *       {@code /var/run/secrets/kubernetes.io/serviceaccount}, API at {@code https://kubernetes.default.svc});
+ *       {@code /var/run/secrets/kubernetes.io/serviceaccount}, API at the address the kubelet gives every pod in
+ *       {@code KUBERNETES_SERVICE_HOST} and {@code KUBERNETES_SERVICE_PORT}, else {@code https://kubernetes.default.svc});
  *   <li>{@code kubeconfig}: a kubeconfig file's current (or named) context, token or client certificate.
  * </ul>
  * {@code auto} (default) picks {@code source} when the source has a URL, else {@code kubeconfig}
@@ -56,6 +58,12 @@ final class Credentials {
     private Credentials() {}
 
     static ClusterAccess resolve(SourceConfig source, ConnectorContext context) throws ConnectorException {
+        return resolve(source, context, System::getenv);
+    }
+
+    /** @param environment the process environment: a parameter so tests can give a pod's */
+    static ClusterAccess resolve(SourceConfig source, ConnectorContext context, UnaryOperator<String> environment)
+            throws ConnectorException {
         String mode = SourceSettings.string(source.settings(), "mode").orElse("auto");
         Optional<String> kubeconfig = SourceSettings.string(source.settings(), "kubeconfig");
         if (mode.equals("auto")) {
@@ -68,14 +76,15 @@ final class Credentials {
                 }
                 yield new ClusterAccess(source.url(), context.httpClient(), Optional.empty(), Optional.empty(), context.clock());
             }
-            case "inCluster" -> inCluster(source, context);
+            case "inCluster" -> inCluster(source, context, environment);
             case "kubeconfig" -> fromKubeconfig(source, context,
                     path(kubeconfig.orElse(System.getProperty("user.home") + "/.kube/config"), "the setting kubeconfig"));
             default -> throw bad("mode must be auto, source, inCluster or kubeconfig");
         };
     }
 
-    private static ClusterAccess inCluster(SourceConfig source, ConnectorContext context) throws ConnectorException {
+    private static ClusterAccess inCluster(SourceConfig source, ConnectorContext context, UnaryOperator<String> environment)
+            throws ConnectorException {
         Path dir = path(SourceSettings.string(source.settings(), "serviceAccountDir").orElse(SERVICE_ACCOUNT_DIR),
                 "the setting serviceAccountDir");
         Path ca = dir.resolve("ca.crt");
@@ -84,9 +93,36 @@ final class Credentials {
             throw bad("no service account token is mounted (not running in a pod?); set the source's url and auth, or a kubeconfig");
         }
         String caPem = readSmall(ca, "the service account CA");
-        String url = source.url().isBlank() ? IN_CLUSTER_URL : source.url();
+        String url = source.url().isBlank() ? inClusterUrl(environment) : source.url();
         return new ClusterAccess(url, context.httpClient(new TlsMaterial(Optional.of(caPem), Optional.empty(), Optional.empty(), false)),
                 Optional.empty(), Optional.of(token), context.clock());
+    }
+
+    /**
+     * The API server's address inside a pod. The kubelet puts the {@code kubernetes} service's address in every
+     * pod's environment, and client-go connects there: it works where the cluster's DNS does not (host-network
+     * pods, {@code dnsPolicy: Default}, a custom cluster domain). Without those variables the service's DNS name
+     * is the fallback.
+     */
+    static String inClusterUrl(UnaryOperator<String> environment) throws ConnectorException {
+        String host = Optional.ofNullable(environment.apply("KUBERNETES_SERVICE_HOST")).orElse("").strip();
+        String port = Optional.ofNullable(environment.apply("KUBERNETES_SERVICE_PORT")).orElse("").strip();
+        if (host.isEmpty() || port.isEmpty()) {
+            return IN_CLUSTER_URL;
+        }
+        if (!port.matches("[0-9]{1,5}") || Integer.parseInt(port) < 1 || Integer.parseInt(port) > 65535) {
+            throw bad("KUBERNETES_SERVICE_PORT is not a port number (1-65535); unset it or set the source's url");
+        }
+        String url = "https://" + (host.contains(":") ? "[" + host + "]" : host) + ":" + port;
+        try {
+            URI uri = new URI(url);
+            if (uri.getHost() == null || uri.getRawPath() == null || !uri.getRawPath().isEmpty()) {
+                throw new URISyntaxException(url, "not a bare host");
+            }
+        } catch (URISyntaxException e) {
+            throw bad("KUBERNETES_SERVICE_HOST is not a host name or IP address; unset it or set the source's url");
+        }
+        return url;
     }
 
     @SuppressWarnings("unchecked")
