@@ -62,11 +62,18 @@ public final class SourceConnectorContexts implements ConnectorContexts {
         Optional<String> origin = origin(source.url());
         // registered before anything resolves it, so no unfiltered answer for it lands in the JDK's cache
         host(source.url()).filter(h -> policy.literalAddress(h).isEmpty()).ifPresent(BackendHostGuard::registerBackendHost);
-        HttpClient client = client(settings.tls(), settings, origin);
-        return new Context(client, settings, origin);
+        // the TLS material is checked now, so a bad PEM fails the source at once; the client itself is built on first
+        // use, as a connector that brings its own TLS material (Kubernetes in-cluster, kubeconfig) never uses it and
+        // an unused JDK client keeps a selector thread until it is collected
+        Optional<SSLContext> ssl = TlsContexts.build(settings.tls());
+        return new Context(ssl, settings, origin);
     }
 
     private HttpClient client(TlsMaterial tls, SourceTransportSettings settings, Optional<String> origin) throws ConnectorException {
+        return client(TlsContexts.build(tls), settings, origin);
+    }
+
+    private HttpClient client(Optional<SSLContext> ssl, SourceTransportSettings settings, Optional<String> origin) {
         HttpClient.Builder builder = HttpClient.newBuilder()
                 .connectTimeout(connectTimeout)
                 .followRedirects(HttpClient.Redirect.NEVER)
@@ -79,7 +86,6 @@ public final class SourceConnectorContexts implements ConnectorContexts {
                 // Callers' own dependent stages still run in the common pool (JDK-8204339), and
                 // body handlers of the builtin connectors never block.
                 .executor(Runnable::run);
-        Optional<SSLContext> ssl = TlsContexts.build(tls);
         ssl.ifPresent(builder::sslContext);
         return new GuardedHttpClient(builder.build(), policy, requestTimeout, settings.authorization(), settings.headers(), origin);
     }
@@ -109,18 +115,22 @@ public final class SourceConnectorContexts implements ConnectorContexts {
     }
 
     private final class Context implements ConnectorContext {
-        private final HttpClient client;
+        private final Optional<SSLContext> ssl;
         private final SourceTransportSettings settings;
         private final Optional<String> origin;
+        private HttpClient client;
 
-        Context(HttpClient client, SourceTransportSettings settings, Optional<String> origin) {
-            this.client = client;
+        Context(Optional<SSLContext> ssl, SourceTransportSettings settings, Optional<String> origin) {
+            this.ssl = ssl;
             this.settings = settings;
             this.origin = origin;
         }
 
         @Override
-        public HttpClient httpClient() {
+        public synchronized HttpClient httpClient() {
+            if (client == null) {
+                client = client(ssl, settings, origin);
+            }
             return client;
         }
 
