@@ -23,7 +23,7 @@ public final class HubListings {
                     .findFirst();
             Optional<String> version = installed.flatMap(ConnectorStatus::manifest).map(m -> m.version());
             boolean loaded = installed.map(s -> s.state() == ConnectorStatus.State.LOADED).orElse(false);
-            items.add(new HubListing.Item(entry, version, loaded));
+            items.add(new HubListing.Item(entry, version, loaded, newerInCatalog(entry, version)));
         }
         return new HubListing(catalog.source(), items);
     }
@@ -37,8 +37,24 @@ public final class HubListings {
                     .findFirst()
                     .flatMap(PluginCandidate::manifest)
                     .map(m -> m.version());
-            items.add(new HubListing.Item(entry, version, false));
+            items.add(new HubListing.Item(entry, version, false, newerInCatalog(entry, version)));
         }
         return new HubListing(catalog.source(), items);
+    }
+
+    /**
+     * Whether the catalog's latest release is newer than the installed version. A version that is no semantic version
+     * (the manifest schema refuses those, so only a hand-edited directory has one) counts as outdated when it differs.
+     */
+    static boolean newerInCatalog(HubEntry entry, Optional<String> installed) {
+        if (installed.isEmpty()) {
+            return false;
+        }
+        Optional<SemanticVersion> latest = SemanticVersion.parse(entry.latest());
+        Optional<SemanticVersion> current = SemanticVersion.parse(installed.get());
+        if (latest.isEmpty() || current.isEmpty()) {
+            return !installed.get().equals(entry.latest());
+        }
+        return latest.get().compareTo(current.get()) > 0;
     }
 }

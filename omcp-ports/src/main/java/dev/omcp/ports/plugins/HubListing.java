@@ -23,16 +23,17 @@ public record HubListing(String source, List<Item> entries) {
      * @param entry the catalog entry
      * @param installedVersion the version installed in the plugins directory, if any
      * @param loaded whether the installed plugin is loaded right now
+     * @param updateAvailable whether the catalog's latest version is newer than the installed one (by semantic-version
+     *     precedence: an installed build newer than the catalog's is no update, and installing "latest" would be a
+     *     refused downgrade)
      */
-    public record Item(HubEntry entry, Optional<String> installedVersion, boolean loaded) {
+    public record Item(HubEntry entry, Optional<String> installedVersion, boolean loaded, boolean updateAvailable) {
         public Item {
             Objects.requireNonNull(entry, "entry");
             Objects.requireNonNull(installedVersion, "installedVersion");
-        }
-
-        /** Whether the catalog's latest version differs from the installed one. */
-        public boolean updateAvailable() {
-            return installedVersion.isPresent() && !installedVersion.get().equals(entry.latest());
+            if (updateAvailable && installedVersion.isEmpty()) {
+                throw new IllegalArgumentException("an update is available only for an installed connector");
+            }
         }
     }
 }
