@@ -122,8 +122,10 @@ public final class BundleInstaller {
         } catch (UncheckedIOException e) {
             LOG.error("event=plugin-rollback-failed plugin={} version={} reason=\"{}\"", manifest.name(), manifest.version(),
                     e.getMessage());
-            return new InstallOutcome.Installed(manifest.name(), manifest.version(), false, what + ", and taking it back failed: "
-                    + e.getMessage());
+            // not an install: the new version sits in the directory unloaded, and a 201 would read as success to a script
+            return refused(InstallOutcome.Kind.STORAGE_FAILED, what + ", and taking it back failed (" + e.getMessage()
+                    + "): the new version stays in the plugins directory, not loaded. Fix the directory (space, permissions), "
+                    + "then install a working version again or remove '" + manifest.name() + "' with `omcp plugin remove`.");
         }
         InstallChecks.Rescanned restored = checks.rescan(manifest.name());
         String after = !earlierBack ? "nothing was installed"

@@ -212,6 +212,25 @@ class ConnectorManagementTest {
     }
 
     @Test
+    void anUpgradeThatDoesNotLoadAndCannotBeTakenBack_isAStorageFailure_notAnInstall() {
+        // before: answered as installed (201, loaded false), which a script reads as success
+        FakePluginStore store = new FakePluginStore(KEY, Candidates.verified("tempo"));
+        byte[] broken = "tempo 1.1.0 bundle".getBytes(StandardCharsets.UTF_8);
+        store.bundle(broken, Candidates.verified("tempo", "tempo", ConnectorType.Origin.FILESYSTEM,
+                Candidates.manifest("tempo", "1.1.0", Optional.of(">=0.1.0"), List.of())));
+        store.loadFailures.put("tempo@1.1.0", "the factory class com.acme.TempoFactory is not in the JAR");
+        store.rollBackFailure = "the disk is full";
+
+        InstallOutcome outcome = management(store, true).upload(broken);
+
+        assertThat(outcome).isInstanceOfSatisfying(InstallOutcome.Refused.class, refused -> {
+            assertThat(refused.kind()).isEqualTo(InstallOutcome.Kind.STORAGE_FAILED);
+            assertThat(refused.reason()).contains("tempo 1.1.0 verified but did not load").contains("the disk is full")
+                    .contains("stays in the plugins directory, not loaded").contains("omcp plugin remove");
+        });
+    }
+
+    @Test
     void aFirstInstallThatVerifiesButDoesNotLoad_leavesNothingInstalled() {
         FakePluginStore store = new FakePluginStore(KEY);
         store.bundle(TEMPO, Candidates.verified("tempo"));

@@ -52,6 +52,8 @@ final class FakePluginStore implements PluginStore {
     PluginDirectoryWriteException lockFailure;
     /** When set, the commit's rename fails with this, and the earlier install stays in place. */
     PluginDirectoryWriteException commitFailure;
+    /** When set, taking a committed bundle back fails with it, as a full or read-only disk would. */
+    String rollBackFailure;
     private volatile boolean locked;
     /** Every change of the directory (stage, commit, roll-back, close, remove) made without the change lock held. */
     final List<String> unlockedChanges = new CopyOnWriteArrayList<>();
@@ -168,6 +170,9 @@ final class FakePluginStore implements PluginStore {
                     @Override
                     public boolean rollBack() {
                         change("rollBack");
+                        if (rollBackFailure != null) {
+                            throw new java.io.UncheckedIOException(rollBackFailure, new java.io.IOException(rollBackFailure));
+                        }
                         if (!committed) {
                             return false;
                         }

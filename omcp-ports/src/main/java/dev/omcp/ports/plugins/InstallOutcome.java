@@ -100,7 +100,9 @@ public sealed interface InstallOutcome {
         /**
          * The plugins directory could not be written, locked, or the bundle renamed into it (the disk
          * is full, the directory is not writable): a problem of the host, not of the bundle; nothing
-         * was installed, and the version in place stays: 500.
+         * was installed, and the version in place stays: 500. Also when a bundle that did not load
+         * could not be taken back: the reason then says the new version stays in the directory, not
+         * loaded.
          */
         STORAGE_FAILED
     }
