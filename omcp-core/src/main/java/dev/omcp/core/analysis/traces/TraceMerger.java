@@ -30,8 +30,9 @@ import java.util.stream.Collectors;
  *   <li><b>De-duplicate</b> by trace id, normalised: lower case, and an id of up to 32 hex digits
  *       left-padded with zeros to 32 (a 64-bit Zipkin id and the same id padded to 128 bits by Tempo
  *       are one trace). Of several copies the most complete is kept: most spans, then longest
- *       duration, then one with root name and service, then the first source. {@code hasError} is
- *       true when any copy saw an error span.</li>
+ *       duration, then one with root name and service, then the first source. When the kept copy
+ *       lacks the root's name or service (its source has not seen the root span yet) and another
+ *       copy names both, those are taken. {@code hasError} is true when any copy saw an error span.</li>
  *   <li><b>Filter</b> to traces with an error when {@code errorsOnly}.</li>
  *   <li><b>Rank</b>: traces with an error first, then by duration, slowest first (a trace without a
  *       valid duration, NaN, infinite or negative, after the timed ones); ties by trace id.</li>
@@ -217,11 +218,21 @@ public final class TraceMerger {
     private static TraceSummary moreComplete(TraceSummary kept, TraceSummary other) {
         Comparator<TraceSummary> completeness = Comparator.comparingInt(TraceSummary::spanCount)
                 .thenComparingDouble(t -> timed(t) ? t.durationMs() : -1)
-                .thenComparing(t -> !t.rootName().isEmpty() && !t.rootService().isEmpty());
+                .thenComparing(TraceMerger::hasRoot);
         TraceSummary best = completeness.compare(other, kept) > 0 ? other : kept;
+        TraceSummary rest = best == kept ? other : kept;
         boolean error = kept.hasError() || other.hasError();
-        return best.hasError() == error ? best
-                : new TraceSummary(best.traceId(), best.rootName(), best.rootService(), best.start(), best.durationMs(),
-                        best.spanCount(), error);
+        // a copy that has not seen the root span (Tempo before it arrives) says nothing about it: another copy's root stands
+        boolean borrowRoot = !hasRoot(best) && hasRoot(rest);
+        if (best.hasError() == error && !borrowRoot) {
+            return best;
+        }
+        return new TraceSummary(best.traceId(), borrowRoot ? rest.rootName() : best.rootName(),
+                borrowRoot ? rest.rootService() : best.rootService(), best.start(), best.durationMs(), best.spanCount(), error);
+    }
+
+    /** Whether the copy names its root span's operation and service. */
+    private static boolean hasRoot(TraceSummary t) {
+        return !t.rootName().isEmpty() && !t.rootService().isEmpty();
     }
 }

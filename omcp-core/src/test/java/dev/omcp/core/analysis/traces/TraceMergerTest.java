@@ -46,6 +46,29 @@ class TraceMergerTest {
     }
 
     @Test
+    void aKeptCopyThatHasNotSeenTheRootSpan_takesTheRootFromACopyThatHas() {
+        // Tempo counts every span it holds but names no root until the root span arrives; Zipkin got the root
+        TraceSummary tempo = new TraceSummary("4bf92f3577b34da6a3ce929d0e0e4736", "", "", T, 240, 9, true);
+        TraceSummary zipkin = new TraceSummary("4bf92f3577b34da6a3ce929d0e0e4736", "POST /checkout", "checkout", T, 235, 8, false);
+        for (List<TraceSourceOutcome> order : List.of(
+                List.<TraceSourceOutcome>of(new Answered("tempo", List.of(tempo)), new Answered("zipkin", List.of(zipkin))),
+                List.<TraceSourceOutcome>of(new Answered("zipkin", List.of(zipkin)), new Answered("tempo", List.of(tempo))))) {
+            assertThat(merger.merge(TraceQueryEcho.defaults("checkout"), order).traces()).singleElement().satisfies(t -> {
+                assertThat(t.rootName()).isEqualTo("POST /checkout");
+                assertThat(t.rootService()).isEqualTo("checkout");
+                assertThat(t.spanCount()).as("the rest is still the most complete copy's").isEqualTo(9);
+                assertThat(t.durationMs()).isEqualTo(240);
+                assertThat(t.hasError()).isTrue();
+            });
+        }
+        // a copy with only half a root does not lend it; the kept copy keeps what it has
+        TraceSummary half = new TraceSummary("4bf92f3577b34da6a3ce929d0e0e4736", "", "checkout", T, 235, 8, false);
+        assertThat(merger.merge(TraceQueryEcho.defaults("checkout"), List.of(new Answered("tempo", List.of(tempo)),
+                new Answered("zipkin", List.of(half)))).traces()).singleElement()
+                .satisfies(t -> assertThat(t.rootService()).isEmpty());
+    }
+
+    @Test
     void ranking_putsErrorsFirstThenTheSlowest_andCapsAtLimit() {
         List<TraceSummary> traces = List.of(trace("a", 50, 1, false), trace("b", 900, 1, false), trace("c", 20, 1, true),
                 trace("d", 300, 1, true), trace("e", 10, 1, false));
