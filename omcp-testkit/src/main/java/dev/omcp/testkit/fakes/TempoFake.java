@@ -50,7 +50,8 @@ import java.util.regex.Pattern;
  *   <li>{@code GET /api/search/tag/service.name/values}: the recorded service names.
  * </ul>
  * Failures on demand: {@link #fail} answers a status and body, {@link #stall} holds answers until
- * {@link #release()} (a slow backend), {@link #garble} answers bytes that are not JSON.
+ * {@link #release()} (a slow backend), {@link #garble} answers bytes that are not JSON;
+ * {@link #hitFields} changes what a search hit says.
  */
 public final class TempoFake implements AutoCloseable {
     private static final String RECORDINGS = "/dev/omcp/testkit/fakes/tempo/";
@@ -68,6 +69,7 @@ public final class TempoFake implements AutoCloseable {
     private final Map<String, Boolean> garbled = new ConcurrentHashMap<>();
     private final Map<String, Boolean> stalled = new ConcurrentHashMap<>();
     private final Map<String, JsonValue> serviceStats = new ConcurrentHashMap<>();
+    private final Map<String, JsonObject> hitFields = new ConcurrentHashMap<>();
     private volatile boolean withoutServiceStats;
     private volatile CountDownLatch stall = new CountDownLatch(1);
     private final JsonObject search = recording("search.json");
@@ -160,6 +162,17 @@ public final class TempoFake implements AutoCloseable {
         return this;
     }
 
+    /**
+     * Answers the hit {@code traceId} with the members of the JSON object {@code json} in place of the
+     * recorded ones (a JSON {@code null} member removes it). The search still matches on the recording.
+     */
+    public TempoFake hitFields(String traceId, String json) {
+        try (JsonReader reader = Jsonp.reader(json)) {
+            hitFields.put(traceId, reader.readObject());
+        }
+        return this;
+    }
+
     /** Lets stalled answers go and stops stalling. */
     public void release() {
         stalled.clear();
@@ -243,7 +256,7 @@ public final class TempoFake implements AutoCloseable {
             if (errorsOnly && !recording("traces/" + trace.getString("traceID") + ".json").toString().contains("STATUS_CODE_ERROR")) {
                 continue;
             }
-            traces.add(withServiceStatsAsAsked(trace));
+            traces.add(withFieldsAsAsked(withServiceStatsAsAsked(trace)));
             count++;
         }
         send(exchange, 200, "application/json",
@@ -259,6 +272,22 @@ public final class TempoFake implements AutoCloseable {
         if (!withoutServiceStats) {
             hit.add("serviceStats", replaced);
         }
+        return hit.build();
+    }
+
+    private JsonObject withFieldsAsAsked(JsonObject trace) {
+        JsonObject fields = hitFields.get(trace.getString("traceID"));
+        if (fields == null) {
+            return trace;
+        }
+        JsonObjectBuilder hit = Jsonp.provider().createObjectBuilder(trace);
+        fields.forEach((name, value) -> {
+            if (value.getValueType() == JsonValue.ValueType.NULL) {
+                hit.remove(name);
+            } else {
+                hit.add(name, value);
+            }
+        });
         return hit.build();
     }
 

@@ -8,6 +8,7 @@ import dev.omcp.sdk.connector.ConnectorException;
 import dev.omcp.sdk.connector.ServiceListingCapability;
 import dev.omcp.sdk.connector.TracesCapability;
 import dev.omcp.sdk.query.ServiceInfo;
+import dev.omcp.sdk.query.TimeRange;
 import dev.omcp.sdk.query.TraceQuery;
 import dev.omcp.sdk.query.TraceSummary;
 import dev.omcp.testkit.connector.PluginUnderTest;
@@ -116,6 +117,40 @@ class TempoReferencePluginIT {
     }
 
     @Test
+    void aTraceWhoseRootSpanTempoHasNotReceived_hasNoRootService_notTemposPlaceholder() throws Exception {
+        tempo.hitFields("4bf92f3577b34da6a3ce929d0e0e4736",
+                "{\"rootServiceName\":\"<root span not yet received>\",\"rootTraceName\":null}");
+        try (Connector connector = connect(Duration.ofSeconds(5))) {
+            assertThat(((TracesCapability) connector).queryTraces(query("checkout", false, Optional.empty())))
+                    .filteredOn(t -> t.traceId().equals("4bf92f3577b34da6a3ce929d0e0e4736")).singleElement().satisfies(t -> {
+                        assertThat(t.rootService()).as("unknown, so another source's root can stand in the merge").isEmpty();
+                        assertThat(t.rootName()).isEmpty();
+                        assertThat(t.spanCount()).isEqualTo(4);
+                    });
+        }
+        tempo.withoutServiceStats();
+        try (Connector connector = connect(Duration.ofSeconds(5))) {
+            assertThat(((TracesCapability) connector).queryTraces(query("checkout", false, Optional.empty())))
+                    .filteredOn(t -> t.traceId().equals("4bf92f3577b34da6a3ce929d0e0e4736")).singleElement().satisfies(t -> {
+                        assertThat(t.rootService()).as("the fetched trace has its root by now").isEqualTo("checkout");
+                        assertThat(t.rootName()).isEqualTo("POST /checkout");
+                    });
+        }
+    }
+
+    @Test
+    void aWindowEndingWithinASecond_isSearchedToTheEndOfThatSecond_soItsNewestTraceIsNotCutOff() throws Exception {
+        // 0af7651916cd43dd8448eb211c80319c starts at 10:20:00.500, inside a window that ends at 10:20:00.600
+        TimeRange window = new TimeRange(Instant.parse("2026-01-15T10:00:00Z"), Instant.parse("2026-01-15T10:20:00.600Z"));
+        try (Connector connector = connect(Duration.ofSeconds(5))) {
+            assertThat(((TracesCapability) connector).queryTraces(new TraceQuery("checkout", window, Optional.empty(), 20, false)))
+                    .extracting(TraceSummary::traceId).contains("0af7651916cd43dd8448eb211c80319c");
+            assertThat(tempo.requests().getFirst().query()).containsEntry("start", Long.toString(window.start().getEpochSecond()))
+                    .containsEntry("end", Long.toString(Instant.parse("2026-01-15T10:20:01Z").getEpochSecond()));
+        }
+    }
+
+    @Test
     void theFoundTracesAreFetchedInParallel() throws Exception {
         tempo.withoutServiceStats();
         try (Connector connector = connect(Duration.ofSeconds(10))) {
@@ -142,7 +177,25 @@ class TempoReferencePluginIT {
             ((TracesCapability) connector).queryTraces(query("checkout", false, Optional.of("{ span.db.system = \"postgresql\" }")));
             assertThat(tempo.requests()).filteredOn(r -> r.path().equals("/api/search")).extracting(r -> r.query().get("q")).containsExactly(
                     "{ resource.service.name = \"checkout\" && (span.http.status_code >= 500) } && { status = error }",
-                    "{ resource.service.name = \"checkout\" } && { span.db.system = \"postgresql\" }");
+                    "{ resource.service.name = \"checkout\" } && ({ span.db.system = \"postgresql\" })");
+        }
+    }
+
+    @Test
+    void aSpansetFilterIsParenthesised_soItsOrCannotReachOtherServicesTraces() throws Exception {
+        // TraceQL's && and || bind equally, left to right: unparenthesised, "|| { b }" would match b in any service's traces
+        try (Connector connector = connect(Duration.ofSeconds(5))) {
+            TracesCapability traces = (TracesCapability) connector;
+            traces.queryTraces(query("checkout", true, Optional.of("{ span.http.status_code >= 500 } || { name = \"a|b\" }")));
+            traces.queryTraces(query("checkout", false,
+                    Optional.of("{ span.db.system = \"postgresql\" } || { kind = client } | count() > 2")));
+            traces.queryTraces(query("checkout", false, Optional.of("span.http.route = \"{id}\" || span.http.route = \"/\"")));
+            assertThat(tempo.requests()).filteredOn(r -> r.path().equals("/api/search")).extracting(r -> r.query().get("q"))
+                    .containsExactly(
+                    "{ resource.service.name = \"checkout\" } && ({ span.http.status_code >= 500 } || { name = \"a|b\" })"
+                            + " && { status = error }",
+                    "{ resource.service.name = \"checkout\" } && ({ span.db.system = \"postgresql\" } || { kind = client }) | count() > 2",
+                    "{ resource.service.name = \"checkout\" && (span.http.route = \"{id}\" || span.http.route = \"/\") }");
         }
     }
 

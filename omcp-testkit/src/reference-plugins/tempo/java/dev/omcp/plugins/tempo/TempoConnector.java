@@ -38,6 +38,8 @@ import java.util.concurrent.Semaphore;
  * once: the search alone only describes the matched spans.
  */
 final class TempoConnector implements Connector, TracesCapability, ServiceListingCapability {
+    /** What Tempo's search answers as {@code rootServiceName} while a trace's root span has not arrived. */
+    static final String ROOT_NOT_RECEIVED = "<root span not yet received>";
     private final SourceConfig source;
     private final BackendApi api;
     private final int fetchConcurrency;
@@ -88,8 +90,11 @@ final class TempoConnector implements Connector, TracesCapability, ServiceListin
     public List<TraceSummary> queryTraces(TraceQuery query) throws ConnectorException {
         Map<String, String> params = new LinkedHashMap<>();
         params.put("q", TraceQl.of(query));
-        params.put("start", Long.toString(query.range().start().getEpochSecond()));
-        params.put("end", Long.toString(Math.max(query.range().start().getEpochSecond() + 1, query.range().end().getEpochSecond())));
+        // Tempo takes whole seconds: the start rounded down and the end up, so no trace of the window's first or last
+        // fraction of a second is cut off (the newest traces are the ones an agent asking about "now" wants)
+        long start = query.range().start().getEpochSecond();
+        params.put("start", Long.toString(start));
+        params.put("end", Long.toString(Math.max(start + 1, secondsRoundedUp(query.range().end()))));
         params.put("limit", Integer.toString(query.limit()));
         JsonObject answer = api.getObject("api/search", params);
         List<JsonObject> found = new ArrayList<>();
@@ -117,6 +122,10 @@ final class TempoConnector implements Connector, TracesCapability, ServiceListin
         }
         summaries.sort(Comparator.comparing(TraceSummary::start).reversed());
         return summaries;
+    }
+
+    private static long secondsRoundedUp(Instant instant) {
+        return instant.getNano() == 0 ? instant.getEpochSecond() : instant.getEpochSecond() + 1;
     }
 
     /** Fetches every trace by id on virtual threads, at most {@code fetchConcurrency} at once, in order. */
@@ -171,7 +180,7 @@ final class TempoConnector implements Connector, TracesCapability, ServiceListin
         long startNanos = TempoTrace.nanos(found, "startTimeUnixNano");
         double durationMs = found.get("durationMs") instanceof JsonNumber number ? Math.max(0, number.doubleValue()) : 0;
         return new TraceSummary(TempoTrace.hexId(found.getString("traceID")), found.getString("rootTraceName", ""),
-                found.getString("rootServiceName", ""), Instant.ofEpochSecond(startNanos / 1_000_000_000L, startNanos % 1_000_000_000L),
+                rootService(found, ""), Instant.ofEpochSecond(startNanos / 1_000_000_000L, startNanos % 1_000_000_000L),
                 durationMs, stats.spanCount(), stats.error());
     }
 
@@ -180,9 +189,19 @@ final class TempoConnector implements Connector, TracesCapability, ServiceListin
         double durationMs = found.containsKey("durationMs") ? found.getJsonNumber("durationMs").doubleValue()
                 : (trace.endNanos() - trace.startNanos()) / 1_000_000.0;
         String rootName = found.getString("rootTraceName", trace.rootName());
-        String rootService = found.getString("rootServiceName", trace.rootService());
+        String rootService = rootService(found, trace.rootService());
         return new TraceSummary(TempoTrace.hexId(found.getString("traceID")), rootName, rootService,
                 Instant.ofEpochSecond(startNanos / 1_000_000_000L, startNanos % 1_000_000_000L), durationMs, trace.spanCount(), trace.error());
+    }
+
+    /**
+     * The hit's root service, or {@code otherwise} when it has none. Tempo names a trace whose root
+     * span it has not received yet {@value #ROOT_NOT_RECEIVED}: that is not a service, and read as
+     * one it would stand in the answer (and win over another source's real root) as the trace's root.
+     */
+    private static String rootService(JsonObject found, String otherwise) {
+        String service = found.getString("rootServiceName", otherwise);
+        return service.equals(ROOT_NOT_RECEIVED) ? otherwise : service;
     }
 
     @Override

@@ -38,9 +38,10 @@ import java.util.TreeSet;
 
 /**
  * A Zipkin server as a traces source (API v2). {@code queryTraces} asks {@code /api/v2/traces} for
- * the service's traces in the window and summarises each: the root span (the one without a parent,
- * else the earliest), the trace's start and duration from its spans, the span count, and whether any
- * span carries the {@code error} tag.
+ * the service's traces in the window and summarises each: the trace id (the 128-bit one when
+ * Zipkin, not strict about trace ids, grouped a 64-bit id with it), the root span (the one without a
+ * parent, else the earliest), the trace's start and duration from its spans, the span count, and
+ * whether any span carries the {@code error} tag.
  *
  * <p>"Errors only" means a failed span anywhere in the trace. Zipkin's {@code annotationQuery}
  * only matches the spans of {@code serviceName} itself, so the connector first asks Zipkin for the
@@ -171,7 +172,12 @@ final class ZipkinConnector implements Connector, TracesCapability, ServiceListi
             if (!(value instanceof JsonObject span)) {
                 throw new ConnectorException(ConnectorException.Kind.BAD_RESPONSE, "Zipkin returned a span that is not an object");
             }
-            traceId = span.getString("traceId", traceId);
+            // Zipkin with STRICT_TRACE_ID=false groups spans by the low 64 bits, so one trace can mix a 64-bit id with its
+            // 128-bit form: the longer is the trace's full id, the one other backends (Tempo) know it by
+            String spanTraceId = span.getString("traceId", "");
+            if (spanTraceId.length() > traceId.length()) {
+                traceId = spanTraceId;
+            }
             long start = timestamp(span);
             long duration = micros(span, "duration", 0);
             if (start != Long.MAX_VALUE) {

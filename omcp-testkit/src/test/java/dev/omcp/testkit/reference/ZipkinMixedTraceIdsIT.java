@@ -1,0 +1,112 @@
+package dev.omcp.testkit.reference;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.sun.net.httpserver.HttpServer;
+import dev.omcp.sdk.connector.Connector;
+import dev.omcp.sdk.connector.SourceConfig;
+import dev.omcp.sdk.connector.TracesCapability;
+import dev.omcp.sdk.query.TimeRange;
+import dev.omcp.sdk.query.TraceQuery;
+import dev.omcp.sdk.query.TraceSummary;
+import dev.omcp.testkit.connector.PluginUnderTest;
+import dev.omcp.testkit.connector.TestConnectorContext;
+import jakarta.json.JsonValue;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Optional;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+/**
+ * A Zipkin run with {@code STRICT_TRACE_ID=false} (while instrumentation moves to 128-bit ids)
+ * groups spans by the low 64 bits of their trace id, so one trace it answers can hold the 64-bit id
+ * and its 128-bit form. The zipkin reference plugin names such a trace by its 128-bit id, whatever
+ * the order of its spans: that is the id Tempo and the trace's other spans know it by, so the
+ * gateway's merge can tell it is one trace.
+ */
+class ZipkinMixedTraceIdsIT {
+    @RegisterExtension
+    static final PluginUnderTest ZIPKIN = PluginUnderTest.at(ReferencePlugins.plugin("zipkin")).trustRoot(ReferencePlugins.trustRoot());
+
+    private static final String LOW = "48485a3953bb6124";
+    private static final String FULL = "463ac35c9f6413ad" + LOW;
+    private static final long START_MICROS = Instant.parse("2026-01-15T10:20:00Z").toEpochMilli() * 1000;
+
+    private HttpServer zipkin;
+    private volatile String traces = "[]";
+
+    @BeforeEach
+    void start() throws IOException {
+        zipkin = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
+        zipkin.createContext("/api/v2/traces", exchange -> {
+            try (exchange) {
+                byte[] body = traces.getBytes(StandardCharsets.UTF_8);
+                exchange.getResponseHeaders().set("Content-Type", "application/json");
+                exchange.sendResponseHeaders(200, body.length);
+                try (OutputStream out = exchange.getResponseBody()) {
+                    out.write(body);
+                }
+            }
+        });
+        zipkin.start();
+    }
+
+    @AfterEach
+    void stop() {
+        zipkin.stop(0);
+    }
+
+    @Test
+    void aTraceMixingA64BitIdWithIts128BitForm_isNamedByThe128BitId_whicheverSpanComesLast() throws Exception {
+        String root = span(FULL, "a2fb4a1d1a96d312", null, "post /checkout", "checkout", 0, 235_000);
+        String child = span(LOW, "b7ad6b7169203331", "a2fb4a1d1a96d312", "charge", "payments", 50_000, 150_000);
+        try (Connector connector = connect()) {
+            for (String answer : new String[] {"[[" + root + "," + child + "]]", "[[" + child + "," + root + "]]"}) {
+                traces = answer;
+                assertThat(((TracesCapability) connector).queryTraces(query())).singleElement().satisfies(t -> {
+                    assertThat(t.traceId()).isEqualTo(FULL);
+                    assertThat(t.rootName()).isEqualTo("post /checkout");
+                    assertThat(t.spanCount()).isEqualTo(2);
+                    assertThat(t.durationMs()).isEqualTo(235.0);
+                });
+            }
+        }
+    }
+
+    @Test
+    void aTraceWhoseSpansAllHaveThe64BitId_keepsIt() throws Exception {
+        traces = "[[" + span(LOW, "a2fb4a1d1a96d312", null, "post /checkout", "checkout", 0, 235_000) + "]]";
+        try (Connector connector = connect()) {
+            assertThat(((TracesCapability) connector).queryTraces(query())).extracting(TraceSummary::traceId).containsExactly(LOW);
+        }
+    }
+
+    private static String span(String traceId, String id, String parentId, String name, String service, long offsetMicros,
+            long durationMicros) {
+        return """
+                {"traceId":"%s","id":"%s",%s"name":"%s","kind":"SERVER","timestamp":%d,"duration":%d,"localEndpoint":{"serviceName":"%s"}}
+                """.formatted(traceId, id, parentId == null ? "" : "\"parentId\":\"" + parentId + "\",", name, START_MICROS + offsetMicros,
+                durationMicros, service).strip();
+    }
+
+    private static TraceQuery query() {
+        TimeRange window = new TimeRange(Instant.parse("2026-01-15T10:00:00Z"), Instant.parse("2026-01-15T10:35:00Z"));
+        return new TraceQuery("checkout", window, Optional.empty(), 20, false);
+    }
+
+    private Connector connect() throws Exception {
+        SourceConfig source = new SourceConfig("zipkin", "zipkin", "http://127.0.0.1:" + zipkin.getAddress().getPort(), "",
+                JsonValue.EMPTY_JSON_OBJECT);
+        return ZIPKIN.verified().factory().create(source, TestConnectorContext.withTimeout(Duration.ofSeconds(10)))
+                .toCompletableFuture().get(10, TimeUnit.SECONDS);
+    }
+}
