@@ -46,6 +46,20 @@ public final class JsonRpc {
         return value.signum() == 0 || value.stripTrailingZeros().scale() <= 0;
     }
 
+    /**
+     * Whether two ids name the same request: strings by their text, numbers by their value, so
+     * {@code 100}, {@code 1e2} and {@code 100.0} are one id (JSON has one number type, and the
+     * gateway takes each of them as the integer 100). A string never equals a number: {@code "5"} is
+     * not {@code 5}. Parsson's {@code JsonNumber.equals} compares scales as well, which would tell
+     * {@code 1e2} from {@code 100}.
+     */
+    static boolean sameId(JsonValue one, JsonValue other) {
+        if (one instanceof JsonNumber a && other instanceof JsonNumber b) {
+            return a.bigDecimalValue().compareTo(b.bigDecimalValue()) == 0;
+        }
+        return one instanceof JsonString && one.equals(other);
+    }
+
     /** A JSON-RPC error response; {@code id} is {@link JsonValue#NULL} when it is unknown. */
     public static JsonObject error(JsonValue id, int code, String message) {
         return Jsonp.object()

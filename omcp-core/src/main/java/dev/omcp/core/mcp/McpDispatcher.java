@@ -242,7 +242,7 @@ public final class McpDispatcher implements McpEndpoint {
         if (inbound.transport() != McpTransport.IN_PROCESS || inbound.sessionId().isPresent()) {
             if (inbound.sessionId().isEmpty()) {
                 return refused(method, Refusal.SESSION_REQUIRED, idOrNull(id), JsonRpc.INVALID_REQUEST,
-                        "Bad Request: MCP-Session-Id header is required; send initialize first and repeat the id it returns");
+                        sessionRequired(inbound.transport()));
             }
             session = sessions.find(inbound.sessionId().get(), inbound.principal());
             if (session.isEmpty()) {
@@ -384,8 +384,7 @@ public final class McpDispatcher implements McpEndpoint {
                     "Invalid Request: a response carries either \"result\" or \"error\", never both");
         }
         if (inbound.sessionId().isEmpty()) {
-            return refused("", Refusal.SESSION_REQUIRED, JsonValue.NULL, JsonRpc.INVALID_REQUEST,
-                    "Bad Request: MCP-Session-Id header is required");
+            return refused("", Refusal.SESSION_REQUIRED, JsonValue.NULL, JsonRpc.INVALID_REQUEST, sessionRequired(inbound.transport()));
         }
         Optional<McpSession> session = sessions.find(inbound.sessionId().get(), inbound.principal());
         if (session.isEmpty()) {
@@ -401,10 +400,11 @@ public final class McpDispatcher implements McpEndpoint {
     public McpResult cancel(McpCall call) {
         JsonValue requestId = call.params().get("requestId");
         if (requestId != null) {
-            InFlight cancelled = new InFlight(call.sessionId(), requestId);
-            // a scan, not a lookup: cancellations are rare, and the map is bounded by the requests in flight
+            String sessionId = call.sessionId();
+            // a scan, not a lookup: cancellations are rare, and the map is bounded by the requests in
+            // flight; ids compare by value, so a client that wrote 100 as 1e2 still reaches its request
             inFlight.forEach((handler, request) -> {
-                if (request.equals(cancelled)) {
+                if (request.sessionId().equals(sessionId) && JsonRpc.sameId(request.id(), requestId)) {
                     handler.interrupt();
                 }
             });
@@ -467,6 +467,19 @@ public final class McpDispatcher implements McpEndpoint {
     @Override
     public AutoCloseable attachStream(String sessionId, McpOutbound stream) {
         return streams.attach(sessionId, stream);
+    }
+
+    /**
+     * What a message that needs a session and came without one is told: over Streamable HTTP the
+     * header is missing; a WebSocket has no headers per message, the socket is the session, so it
+     * is told to send initialize on that socket.
+     */
+    private static String sessionRequired(McpTransport transport) {
+        if (transport == McpTransport.WEBSOCKET) {
+            return "Invalid Request: this WebSocket has no MCP session yet; send initialize on it first "
+                    + "(the connection is the session), then this message";
+        }
+        return "Bad Request: MCP-Session-Id header is required; send initialize first and repeat the id it returns";
     }
 
     private static McpReply refused(String method, Refusal refusal, JsonValue id, int code, String message) {

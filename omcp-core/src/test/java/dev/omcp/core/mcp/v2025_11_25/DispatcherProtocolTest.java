@@ -24,6 +24,7 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
@@ -82,6 +83,27 @@ class DispatcherProtocolTest {
             assertThat(r.body().getJsonObject("error").getString("message")).contains("MCP-Session-Id");
         });
         assertThat(reached).hasValue(0);
+    }
+
+    @Test
+    void aMessageBeforeInitializeOnAWebSocket_isToldToInitializeTheSocket_notToSendAHeaderItCannotSend() {
+        // a WebSocket has no Mcp-Session-Id header: the connection is the session, opened by initialize on it
+        for (String body : List.of("{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"tools/list\"}",
+                "{\"jsonrpc\":\"2.0\",\"id\":\"omcp-1\",\"result\":{}}")) {
+            McpReply reply = gateway.mcp().handle(
+                    new McpInbound(Principal.anonymous(), Optional.empty(), Optional.empty(), body, McpTransport.WEBSOCKET),
+                    McpOutbound.discarding());
+            assertThat(reply).as(body).isInstanceOfSatisfying(McpReply.Refused.class, r -> {
+                assertThat(r.refusal()).isEqualTo(Refusal.SESSION_REQUIRED);
+                assertThat(r.body().getJsonObject("error").getString("message"))
+                        .doesNotContain("header")
+                        .contains("this WebSocket has no MCP session yet").contains("send initialize on it first");
+            });
+        }
+        // over Streamable HTTP the header is what is missing, and a client response is told what to do too
+        McpReply response = client.send(Optional.empty(), "{\"jsonrpc\":\"2.0\",\"id\":\"omcp-1\",\"result\":{}}");
+        assertThat(response).isInstanceOfSatisfying(McpReply.Refused.class, r -> assertThat(
+                r.body().getJsonObject("error").getString("message")).contains("MCP-Session-Id header is required").contains("initialize"));
     }
 
     @Test
@@ -393,6 +415,43 @@ class DispatcherProtocolTest {
                 McpReply.Response cancelled = (McpReply.Response) answer.get(10, TimeUnit.SECONDS);
                 assertThat(McpTestClient.parse(cancelled.json()).getInt("id")).isEqualTo(5);
                 assertThat(McpTestClient.parse(cancelled.json()).getJsonObject("error").getString("message")).isEqualTo("cancelled");
+            }
+        } finally {
+            // a request the cancellation missed would otherwise block forever
+            executor.shutdownNow();
+        }
+    }
+
+    @Test
+    void aCancellationNamesTheRequestByTheValueOfItsId_howeverTheIntegerIsWritten() throws Exception {
+        // JSON-RPC ids are values: 1e2, 100 and 100.0 are one integer (the gateway answers a request
+        // sent with id 1e2 as id 100), so a cancellation must reach the request whichever the client wrote
+        Semaphore entered = new Semaphore(0);
+        Gateway blocking = Gateway.builder().interceptor((call, next) -> {
+            if (call.method().equals("tools/list")) {
+                entered.release();
+                try {
+                    new CountDownLatch(1).await();
+                } catch (InterruptedException e) {
+                    return McpResult.Failure.of(JsonRpc.REQUEST_REFUSED, "cancelled");
+                }
+            }
+            return next.proceed(call);
+        }).build();
+        McpTestClient c = new McpTestClient(blocking.mcp(), Principal.anonymous());
+        c.initialize("2025-11-25");
+        ExecutorService executor = Executors.newVirtualThreadPerTaskExecutor();
+        try {
+            for (String[] ids : new String[][] {{"100", "1e2"}, {"1E+2", "100"}, {"100.0", "1.00e2"}, {"0", "-0.0"}}) {
+                String request = "{\"jsonrpc\":\"2.0\",\"id\":" + ids[0] + ",\"method\":\"tools/list\"}";
+                Future<McpReply> running = executor.submit(() -> c.raw(request));
+                assertThat(entered.tryAcquire(10, TimeUnit.SECONDS)).as("request " + ids[0] + " reached the chain").isTrue();
+
+                c.raw("{\"jsonrpc\":\"2.0\",\"method\":\"notifications/cancelled\",\"params\":{\"requestId\":" + ids[1] + "}}");
+
+                McpReply.Response answer = (McpReply.Response) running.get(10, TimeUnit.SECONDS);
+                assertThat(McpTestClient.parse(answer.json()).getJsonObject("error").getString("message"))
+                        .as("request id " + ids[0] + " cancelled as " + ids[1]).isEqualTo("cancelled");
             }
         } finally {
             // a request the cancellation missed would otherwise block forever
