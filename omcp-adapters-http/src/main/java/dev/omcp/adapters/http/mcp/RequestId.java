@@ -52,6 +52,36 @@ final class RequestId {
         return method && id != null ? id : JsonValue.NULL;
     }
 
+    /**
+     * Whether {@code message} is one the server never answers: a JSON object that is a notification
+     * (a {@code method} and no {@code id}) or a client's response (an {@code id} and no
+     * {@code method}). Anything else (a request, a batch, text that is not JSON) is false.
+     */
+    static boolean answersNothing(String message) {
+        boolean id = false;
+        boolean method = false;
+        try (JsonParser parser = Jsonp.provider().createParser(new StringReader(message))) {
+            if (!parser.hasNext() || parser.next() != JsonParser.Event.START_OBJECT) {
+                return false;
+            }
+            while (parser.hasNext()) {
+                JsonParser.Event event = parser.next();
+                if (event == JsonParser.Event.END_OBJECT) {
+                    break;
+                }
+                String key = parser.getString();
+                JsonParser.Event value = parser.next();
+                id |= key.equals("id");
+                method |= key.equals("method");
+                skip(parser, value);
+            }
+        } catch (RuntimeException e) {
+            // not JSON: the dispatcher answers it with a parse error, so it is no message left unanswered
+            return false;
+        }
+        return id != method;
+    }
+
     /** A string id, or a number whose value is an integer (as the dispatcher takes it); else {@code NULL}. */
     private static JsonValue idValue(JsonParser parser, JsonParser.Event value) {
         if (value == JsonParser.Event.VALUE_STRING) {

@@ -59,6 +59,12 @@ public final class WebSocketTransport {
     static final int POLICY_VIOLATION = 1008;
     /** Requests one connection may have in flight; more are refused rather than queued without bound. */
     private static final int MAX_IN_FLIGHT = 32;
+    /**
+     * Notifications and client responses one connection may have in flight once its requests fill
+     * {@link #MAX_IN_FLIGHT}: a bound of their own, so the messages that end requests (a
+     * {@code notifications/cancelled}, the client's answer a tool waits for) still get through.
+     */
+    private static final int MAX_UNANSWERED_IN_FLIGHT = 32;
     /** JSON-RPC "Invalid Request": a frame that is no request at all (a binary frame). */
     private static final int INVALID_REQUEST = -32600;
     /**
@@ -115,6 +121,8 @@ public final class WebSocketTransport {
     private static final class ConnectionState {
         final AtomicReference<String> sessionId = new AtomicReference<>();
         final Semaphore inFlight = new Semaphore(MAX_IN_FLIGHT);
+        /** Places for notifications and client responses that arrive while the requests hold every place of {@link #inFlight}. */
+        final Semaphore unansweredInFlight = new Semaphore(MAX_UNANSWERED_IN_FLIGHT);
         final UnsentBytes unsent;
         /** Set once the socket is being closed for not reading, so it is closed (and logged) once. */
         final AtomicBoolean closingForNotReading = new AtomicBoolean();
@@ -278,18 +286,30 @@ public final class WebSocketTransport {
                 return;
             }
             String message = ctx.message();
-            if (!state.inFlight.tryAcquire()) {
-                send(ctx, state, errorFrame(RequestId.of(message), REQUEST_REFUSED,
-                        "too many requests in flight on this connection (at most " + MAX_IN_FLIGHT
-                                + "); wait for answers before sending more (this request did not run)"));
-                return;
+            Semaphore place = state.inFlight;
+            if (!place.tryAcquire()) {
+                // Only read when the requests hold every place: most messages are not looked at twice.
+                if (!RequestId.answersNothing(message)) {
+                    send(ctx, state, errorFrame(RequestId.of(message), REQUEST_REFUSED,
+                            "too many requests in flight on this connection (at most " + MAX_IN_FLIGHT
+                                    + "); wait for answers before sending more (this request did not run)"));
+                    return;
+                }
+                place = state.unansweredInFlight;
+                if (!place.tryAcquire()) {
+                    send(ctx, state, errorFrame(JsonValue.NULL, REQUEST_REFUSED,
+                            "too many notifications and responses in flight on this connection (at most " + MAX_UNANSWERED_IN_FLIGHT
+                                    + "); wait before sending more (this message was not handled)"));
+                    return;
+                }
             }
+            Semaphore taken = place;
             // Each message runs on its own virtual thread so a slow tool does not stall the socket.
             Thread.ofVirtual().name("omcp-ws-message").start(() -> {
                 try {
                     handle(ctx, principal, state, message);
                 } finally {
-                    state.inFlight.release();
+                    taken.release();
                 }
             });
         });

@@ -16,7 +16,9 @@ import java.time.Duration;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterEach;
@@ -31,9 +33,15 @@ import org.junit.jupiter.api.Test;
 class WebSocketInFlightRefusalIT {
     private final CountDownLatch mayAnswer = new CountDownLatch(1);
     private final AtomicInteger running = new AtomicInteger();
+    private final BlockingQueue<String> reachedTheEndpoint = new LinkedBlockingQueue<>();
     private final McpEndpoint endpoint = new WebSocketTestServer.StubEndpoint() {
         @Override
         public McpReply handle(McpInbound inbound, McpOutbound outbound) {
+            if (!inbound.body().contains("\"method\":\"ping\"") && !inbound.body().contains("notifications/hold")) {
+                // a notification or a client response: handled at once, answered with nothing
+                reachedTheEndpoint.add(inbound.body());
+                return new McpReply.Accepted("");
+            }
             running.incrementAndGet();
             try {
                 mayAnswer.await();
@@ -96,12 +104,50 @@ class WebSocketInFlightRefusalIT {
     @Test
     void theRefusalCarriesNullWhenNoIdCanBeRead() throws Exception {
         assertThat(refusalOf("{\"jsonrpc\":\"2.0\",\"id\":1.5,\"method\":\"ping\"}").get("id")).as("fractional").isEqualTo(JsonValue.NULL);
-        assertThat(refusalOf("{\"jsonrpc\":\"2.0\",\"method\":\"notifications/x\"}").get("id")).as("notification").isEqualTo(JsonValue.NULL);
-        assertThat(refusalOf("{\"jsonrpc\":\"2.0\",\"id\":7,\"result\":{}}").get("id")).as("a response, not a request").isEqualTo(JsonValue.NULL);
         assertThat(refusalOf("[{\"jsonrpc\":\"2.0\",\"id\":7,\"method\":\"ping\"}]").get("id")).as("batch").isEqualTo(JsonValue.NULL);
         assertThat(refusalOf("{\"id\":7,\"method\":\"ping\",").get("id")).as("not JSON").isEqualTo(JsonValue.NULL);
         assertThat(refusalOf("{\"id\":7,\"id\":8,\"method\":\"ping\"}").get("id")).as("two ids").isEqualTo(JsonValue.NULL);
         assertThat(refusalOf("{\"id\":{\"a\":1},\"method\":\"ping\"}").get("id")).as("object id").isEqualTo(JsonValue.NULL);
         assertThat(client.closed).as("the socket stays open").isNotDone();
+    }
+
+    @Test
+    void aCancellationAndAClientResponse_stillReachTheEndpointWhenTheRequestsFillTheBound() throws Exception {
+        // when 32 requests hang is when a client needs notifications/cancelled most, and a tool that
+        // waits for the client's answer (sampling, elicitation) holds a place until that answer arrives
+        String cancellation = "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/cancelled\",\"params\":{\"requestId\":1000}}";
+        String clientResponse = "{\"jsonrpc\":\"2.0\",\"id\":\"omcp-1\",\"result\":{\"action\":\"accept\"}}";
+        client.send(cancellation);
+        client.send(clientResponse);
+
+        assertThat(Set.of(nextReached(), nextReached())).containsExactlyInAnyOrder(cancellation, clientResponse);
+        // a request is still refused, and it is the first frame: neither message above was answered
+        assertThat(refusalOf("{\"jsonrpc\":\"2.0\",\"id\":34,\"method\":\"ping\"}").get("id").toString()).isEqualTo("34");
+    }
+
+    @Test
+    void notificationsHaveABoundOfTheirOwn() throws Exception {
+        for (int i = 0; i < 32; i++) {
+            client.send("{\"jsonrpc\":\"2.0\",\"method\":\"notifications/hold\"}");
+        }
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        while (running.get() < 64 && System.nanoTime() < deadline) {
+            Thread.sleep(10);
+        }
+        assertThat(running).as("32 requests and 32 notifications in flight").hasValue(64);
+
+        client.send("{\"jsonrpc\":\"2.0\",\"method\":\"notifications/hold\"}");
+        JsonObject frame = Jsonp.reader(client.nextText()).readObject();
+        assertThat(frame.get("id")).isEqualTo(JsonValue.NULL);
+        assertThat(frame.getJsonObject("error").getInt("code")).isEqualTo(-32002);
+        assertThat(frame.getJsonObject("error").getString("message")).isEqualTo("too many notifications and responses in flight on "
+                + "this connection (at most 32); wait before sending more (this message was not handled)");
+        assertThat(client.closed).as("the socket stays open").isNotDone();
+    }
+
+    private String nextReached() throws InterruptedException {
+        String body = reachedTheEndpoint.poll(10, TimeUnit.SECONDS);
+        assertThat(body).as("a message reached the endpoint within 10 s").isNotNull();
+        return body;
     }
 }
