@@ -36,6 +36,7 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
+import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
@@ -52,6 +53,8 @@ final class PrometheusConnector extends HttpBackendConnector
     /** The label Kubernetes service discovery and kube-state-metrics put a namespace in. */
     static final String NAMESPACE_LABEL = "namespace";
     private static final Pattern METRIC_NAME = Pattern.compile("[a-zA-Z_:][a-zA-Z0-9_:]{0,199}");
+    /** The placeholders of a template ({@link CuratedMetrics}); any other text, braces included, is PromQL. */
+    private static final Pattern PLACEHOLDER = Pattern.compile("\\{\\{(container_selector|selector|window|by_le|by|label|service)}}");
     private static final String BACKEND = "Prometheus";
 
     private final ServiceLabels serviceLabels;
@@ -149,14 +152,11 @@ final class PrometheusConnector extends HttpBackendConnector
             String raw = query.metric() + "{" + selector + "}";
             return by.isEmpty() ? raw : "sum by (" + by + ") (" + raw + ")";
         }
-        return template
-                .replace("{{container_selector}}", containers)
-                .replace("{{selector}}", selector)
-                .replace("{{window}}", window)
-                .replace("{{by_le}}", byLe)
-                .replace("{{by}}", by)
-                .replace("{{label}}", label)
-                .replace("{{service}}", QueryText.quote(service.value()));
+        Map<String, String> fills = Map.of("container_selector", containers.toString(), "selector", selector.toString(),
+                "window", window, "by_le", byLe, "by", by, "label", label, "service", QueryText.quote(service.value()));
+        // one pass over the template: a value filled in is never searched for placeholders again, so a label
+        // value spelling "{{service}}" stays that text instead of becoming a quote that ends its string
+        return PLACEHOLDER.matcher(template).replaceAll(m -> Matcher.quoteReplacement(fills.get(m.group(1))));
     }
 
     /**

@@ -89,6 +89,17 @@ class PrometheusQueryTest {
     }
 
     @Test
+    void aValueThatSpellsAPlaceholder_staysTheValue_andCannotEndItsString() throws ConnectorException {
+        // the values are filled into the template: a placeholder inside one is the caller's text, never filled in turn
+        String q = promql("api", "saturation", List.of("pod"), Map.of("path", "/x/{{service}}", "route", "{{window}}{{by}}{{label}}"));
+
+        assertThat(q).isEqualTo("max by (pod) (x{job=\"api\",path=\"/x/{{service}}\",route=\"{{window}}{{by}}{{label}}\"})"
+                + " / on() group_left count(job=\"api\")");
+        assertThat(promql("api", "latency_p99", List.of(), Map.of("path", "{{by_le}}")))
+                .contains("path=\"{{by_le}}\"").contains("sum by (le)");
+    }
+
+    @Test
     void rawMetricNamesAreAllowedPromqlIsNot() throws ConnectorException {
         assertThat(promql("api", "up", List.of(), Map.of())).isEqualTo("up{job=\"api\"}");
         assertThat(promql("api", "up", List.of("instance"), Map.of())).isEqualTo("sum by (instance) (up{job=\"api\"})");
