@@ -156,7 +156,8 @@ class SourcesWiringIT {
             }
             JsonObject counts = tools.tool("query_logs", "{\"service\":\"api\",\"aggregate\":\"sum\",\"level\":\"error\"}");
             assertThat(counts.getJsonArray("failedSources").getJsonObject(0).getString("query"))
-                    .isEqualTo("sum(count_over_time({service_name=\"api\"} | json | level=~\"(?i)(error|err)\" [60s]))");
+                    .isEqualTo("sum(count_over_time({service_name=\"api\"} | json | __error__=\"\""
+                            + " | level=~\"(?i)(error|err)\" [60s]))");
             // the post-mortem's log search as well, in its json form
             JsonObject postmortem = tools.tool("generate_postmortem", "{\"service\":\"api\",\"format\":\"json\"}");
             assertThat(postmortem.getJsonArray("failedSources").getValuesAs(JsonObject.class))

@@ -131,6 +131,23 @@ public final class LokiFake extends FakeBackend {
             return evaluateQuery(parsed, request, range);
         } catch (java.util.regex.PatternSyntaxException e) {
             return Answer.text(400, "parse error : error parsing regexp: " + e.getDescription());
+        } catch (PipelineError e) {
+            return Answer.text(400, e.getMessage());
+        }
+    }
+
+    /**
+     * Like Loki: a metric query fails when a line its pipeline could not parse reaches the range
+     * aggregation (a plain-text line after {@code | json}); a log query returns such lines with
+     * their {@code __error__} label.
+     */
+    private static final class PipelineError extends RuntimeException {
+        private static final long serialVersionUID = 1L;
+
+        PipelineError(Map<String, String> labels) {
+            super("pipeline error: '" + labels.get("__error__") + "' for series: '" + labels + "'.\n"
+                    + "Use a label filter to intentionally skip this error. (e.g | __error__!=\"" + labels.get("__error__") + "\").\n"
+                    + "To skip all potential errors you can match empty errors.(e.g __error__=\"\")");
         }
     }
 
@@ -239,6 +256,9 @@ public final class LokiFake extends FakeBackend {
             Map<String, String> labels = evaluate(query.logs(), line);
             if (labels == null) {
                 continue;
+            }
+            if (labels.containsKey("__error__")) {
+                throw new PipelineError(labels);
             }
             Map<String, String> group = new TreeMap<>();
             if (query.sum()) {

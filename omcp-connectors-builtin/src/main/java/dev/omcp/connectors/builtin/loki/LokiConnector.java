@@ -122,17 +122,30 @@ final class LokiConnector extends HttpBackendConnector
 
     /** The LogQL of a log search: selector, line regex, parser, level and exact-match filters, every value quoted. */
     String logql(LogQuery query, String label) throws ConnectorException {
-        return logql(query, label, false);
+        return logql(query, label, false, false);
     }
 
-    /** As above; {@code parse} adds the parser stage even without filters, so aggregates can group by fields. */
-    String logql(LogQuery query, String label, boolean parse) throws ConnectorException {
+    /**
+     * The log query an aggregate counts the lines of. {@code parse} adds the parser stage even
+     * without filters, so aggregates can group by fields. After a parser, the lines it could not
+     * read are left out: Loki refuses a whole metric query ("pipeline error: 'JSONParserErr'") as
+     * soon as one such line reaches the count, and one plain-text line among JSON ones (a stack
+     * trace, a start-up banner) is enough. A log search keeps them, with their {@code __error__} label.
+     */
+    String aggregatedLogql(LogQuery query, String label, boolean parse) throws ConnectorException {
+        return logql(query, label, parse, true);
+    }
+
+    private String logql(LogQuery query, String label, boolean parse, boolean counted) throws ConnectorException {
         StringBuilder q = new StringBuilder(selector(query, label));
         if (query.lineRegex().isPresent()) {
             q.append(" |~ ").append(QueryText.quote(query.lineRegex().get()));
         }
         if (parses(query, parse)) {
             q.append(" | ").append(logFormat);
+            if (counted) {
+                q.append(" | __error__=\"\"");
+            }
         }
         if (query.level().isPresent()) {
             // every spelling of the level: warn and warning, err and error, ...
@@ -190,7 +203,7 @@ final class LokiConnector extends HttpBackendConnector
         if (label.isEmpty()) {
             return new MetricResult(List.of(), "", "");
         }
-        String logs = logql(query, label.get(), !aggregation.by().isEmpty());
+        String logs = aggregatedLogql(query, label.get(), !aggregation.by().isEmpty());
         String by = String.join(", ", aggregation.by());
         TimeRange range = query.range();
         if (aggregation.function() == LogAggregation.Function.TOPK) {
@@ -236,8 +249,9 @@ final class LokiConnector extends HttpBackendConnector
 
     /**
      * The names of the labels of the streams {@code selector} selects in the window, from Loki's
-     * series API, always with the service label. A server without that API (or that rejects the
-     * question) leaves the service label alone: counts per service rather than per line.
+     * series API, always with the service label. A server without that API (status 404), one that
+     * rejects the question, or an answer that cannot be read leaves the service label alone: counts
+     * per service rather than per line.
      */
     private List<String> streamLabelNames(String selector, TimeRange range, String serviceLabel) throws ConnectorException {
         Set<String> names = new TreeSet<>(Set.of(serviceLabel));
@@ -255,7 +269,9 @@ final class LokiConnector extends HttpBackendConnector
                         return names;
                     });
         } catch (ConnectorException e) {
-            if (e.kind() != Kind.BAD_QUERY) {
+            // a server without the API answers 404 (BAD_RESPONSE), one that rejects the question 400: either way the
+            // counts per service are still true, only coarser; a backend that is down or slow fails the aggregate
+            if (e.kind() != Kind.BAD_QUERY && e.kind() != Kind.BAD_RESPONSE) {
                 throw e;
             }
         }

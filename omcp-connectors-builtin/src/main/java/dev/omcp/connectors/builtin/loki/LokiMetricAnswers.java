@@ -30,6 +30,8 @@ final class LokiMetricAnswers {
     private static final String BACKEND = "Loki";
     /** Sample times beyond this many seconds from the epoch (year 33658) are no times a Loki answers. */
     private static final BigDecimal LATEST_SAMPLE_SECONDS = BigDecimal.valueOf(1_000_000_000_000L);
+    /** Times nearer the epoch than this round to it. */
+    private static final BigDecimal HALF_A_MILLISECOND = new BigDecimal("0.0005");
 
     private LokiMetricAnswers() {}
 
@@ -109,9 +111,15 @@ final class LokiMetricAnswers {
             throw badSample();
         }
         BigDecimal value = seconds.bigDecimalValue();
-        // compared before scaling: rescaling a hostile 1e999999999 would build a billion-digit number
-        if (value.abs().compareTo(LATEST_SAMPLE_SECONDS) > 0) {
+        // Both ends compared before scaling (comparing looks at exponents first): rescaling a hostile 1e999999999
+        // would build a billion-digit number, and rounding 1e-30000000 to milliseconds took minutes of CPU (a power
+        // of ten of thirty million digits), 1e-999999999 an unchecked ArithmeticException.
+        BigDecimal magnitude = value.abs();
+        if (magnitude.compareTo(LATEST_SAMPLE_SECONDS) > 0) {
             throw badSample();
+        }
+        if (magnitude.compareTo(HALF_A_MILLISECOND) < 0) {
+            return 0;
         }
         return value.movePointRight(3).setScale(0, RoundingMode.HALF_UP).longValueExact();
     }

@@ -203,7 +203,8 @@ class LokiConnectorIT {
         LogQuery errors = query("api", Optional.empty(), Optional.of("error"), Map.of(), 1);
         MetricResult count = connector.aggregateLogs(new LogAggregation(errors, LogAggregation.Function.SUM, List.of(), 0,
                 Duration.ofMinutes(10)));
-        assertThat(count.resolvedSeries()).isEqualTo("sum(count_over_time({service_name=\"api\"} | json | level=~\"(?i)(error|err)\" [600s]))");
+        assertThat(count.resolvedSeries())
+                .isEqualTo("sum(count_over_time({service_name=\"api\"} | json | __error__=\"\" | level=~\"(?i)(error|err)\" [600s]))");
         assertThat(count.series()).singleElement().satisfies(s -> {
             double total = 0;
             for (int i = 0; i < s.size(); i++) {
@@ -226,7 +227,8 @@ class LokiConnectorIT {
                 LogAggregation.Function.COUNT_OVER_TIME, List.of(), 0, Duration.ofMinutes(10)));
 
         assertThat(errors.resolvedSeries())
-                .isEqualTo("sum by (env, service_name) (count_over_time({service_name=\"api\"} | json | level=~\"(?i)(error|err)\" [600s]))");
+                .isEqualTo("sum by (env, service_name) (count_over_time({service_name=\"api\"} | json | __error__=\"\""
+                        + " | level=~\"(?i)(error|err)\" [600s]))");
         assertThat(errors.series()).singleElement().satisfies(s -> {
             assertThat(s.labels()).containsOnlyKeys("env", "service_name");
             assertThat(java.util.Arrays.stream(s.values()).sum()).isEqualTo(9);
@@ -237,6 +239,17 @@ class LokiConnectorIT {
     void aServerWithoutTheSeriesApi_countsPerService() throws ConnectorException {
         connector.resolveServiceLabel("api"); // cached: the next request is the series question
         loki.failNext(FakeBackend.Answer.text(400, "unknown endpoint"));
+        MetricResult errors = connector.aggregateLogs(new LogAggregation(query("api", Optional.empty(), Optional.of("error"), Map.of(), 1),
+                LogAggregation.Function.COUNT_OVER_TIME, List.of(), 0, Duration.ofMinutes(10)));
+        assertThat(errors.resolvedSeries()).startsWith("sum by (service_name) (count_over_time(");
+        assertThat(errors.series()).singleElement().satisfies(s -> assertThat(s.labels()).containsOnlyKeys("service_name"));
+    }
+
+    @Test
+    void aServerThatHasNoSeriesApiAtAll_countsPerServiceToo() throws ConnectorException {
+        connector.resolveServiceLabel("api"); // cached: the next request is the series question
+        // what a Loki-compatible server or a gateway that routes only the query APIs answers
+        loki.failNext(FakeBackend.Answer.text(404, "404 page not found\n"));
         MetricResult errors = connector.aggregateLogs(new LogAggregation(query("api", Optional.empty(), Optional.of("error"), Map.of(), 1),
                 LogAggregation.Function.COUNT_OVER_TIME, List.of(), 0, Duration.ofMinutes(10)));
         assertThat(errors.resolvedSeries()).startsWith("sum by (service_name) (count_over_time(");
@@ -256,6 +269,36 @@ class LokiConnectorIT {
                     assertThat(e.kind()).isEqualTo(ConnectorException.Kind.BAD_QUERY);
                     assertThat(e.getMessage()).contains("maximum number of series (500)", "topk()");
                 });
+            }
+        }
+    }
+
+    @Test
+    void aPlainTextLineAmongJsonOnes_isLeftOutOfCountsByField_insteadOfFailingTheWholeAggregate() throws Exception {
+        try (LokiFake mixed = new LokiFake()) {
+            Map<String, String> stream = Map.of("service_name", "orders");
+            for (int i = 0; i < 6; i++) {
+                mixed.push(stream, T0.plusSeconds(60L * i + 1), "{\"status\":\"" + (i % 3 == 0 ? "500" : "200") + "\"}");
+            }
+            // what a crashing service writes between its JSON lines: Loki refuses a metric query that counts such a line
+            mixed.push(stream, T0.plusSeconds(30), "panic: runtime error: index out of range [3] with length 3");
+            try (LokiConnector orders = create(mixed, JsonObject.EMPTY_JSON_OBJECT)) {
+                LogQuery all = new LogQuery("orders", HOUR, Optional.empty(), Optional.empty(), Map.of(), 1);
+
+                MetricResult byStatus = orders.aggregateLogs(new LogAggregation(all, LogAggregation.Function.SUM, List.of("status"), 0,
+                        Duration.ofMinutes(15)));
+                MetricResult top = orders.aggregateLogs(new LogAggregation(all, LogAggregation.Function.TOPK, List.of("status"), 1,
+                        Duration.ofMinutes(1)));
+
+                assertThat(byStatus.resolvedSeries())
+                        .isEqualTo("sum by (status) (count_over_time({service_name=\"orders\"} | json | __error__=\"\" [900s]))");
+                assertThat(byStatus.series()).extracting(s -> s.labels().get("status"), s -> java.util.Arrays.stream(s.values()).sum())
+                        .containsExactlyInAnyOrder(org.assertj.core.groups.Tuple.tuple("200", 4.0), org.assertj.core.groups.Tuple.tuple(
+                                "500", 2.0));
+                assertThat(top.series()).singleElement().satisfies(s -> assertThat(s.labels()).containsEntry("status", "200"));
+                // a log search still shows the line, with what Loki says of it
+                assertThat(orders.queryLogs(new LogQuery("orders", HOUR, Optional.empty(), Optional.empty(), Map.of("status", ""), 10))
+                        .entries()).singleElement().satisfies(e -> assertThat(e.line()).startsWith("panic:"));
             }
         }
     }
@@ -305,7 +348,8 @@ class LokiConnectorIT {
     void topkRanksGroupsOverTheWholeWindow() throws ConnectorException {
         MetricResult top = connector.aggregateLogs(new LogAggregation(query("api", Optional.empty(), Optional.empty(), Map.of(), 1),
                 LogAggregation.Function.TOPK, List.of("level"), 1, Duration.ofMinutes(1)));
-        assertThat(top.resolvedSeries()).isEqualTo("topk(1, sum by (level) (count_over_time({service_name=\"api\"} | json [3600s])))");
+        assertThat(top.resolvedSeries())
+                .isEqualTo("topk(1, sum by (level) (count_over_time({service_name=\"api\"} | json | __error__=\"\" [3600s])))");
         assertThat(top.step()).as("an instant query has no step").isEmpty();
         List<Series> series = top.series();
         assertThat(series).singleElement().satisfies(s -> {
@@ -379,7 +423,7 @@ class LokiConnectorIT {
         LogAggregation top = new LogAggregation(slow, LogAggregation.Function.TOPK, List.of("tenant"), 5, Duration.ofMinutes(1));
         assertThatThrownBy(() -> connector.aggregateLogs(top, heard::add))
                 .isInstanceOfSatisfying(ConnectorException.class, e -> assertThat(e.kind()).isEqualTo(ConnectorException.Kind.TIMEOUT));
-        assertThat(heard).containsExactly("topk(5, sum by (tenant) (count_over_time(" + logql + " | json [604800s])))")
+        assertThat(heard).containsExactly("topk(5, sum by (tenant) (count_over_time(" + logql + " | json | __error__=\"\" [604800s])))")
                 .isEqualTo(logqlSent());
     }
 

@@ -86,6 +86,18 @@ class LokiMetricAnswersTest {
     }
 
     @Test
+    void aTimeOfATinyFraction_isTheEpoch_readWithoutScalingItsExponent_andOneBeyondWhatScalingHolds_isNoUncheckedException()
+            throws ConnectorException {
+        // 1e-30000000 seconds scaled to whole milliseconds took minutes of CPU; 1e-999999999 escaped as an ArithmeticException
+        List<Series> series = LokiMetricAnswers.matrix(json("""
+                {"data":{"resultType":"matrix","result":[{"metric":{},"values":[[1e-999999999,"1"],[-1e-999999999,"2"],[1e-30000000,"3"],
+                 [0.0004999,"4"],[0.0005,"5"]]}]}}
+                """));
+
+        assertThat(series).singleElement().satisfies(s -> assertThat(s.epochMillis()).containsExactly(0L, 0L, 0L, 0L, 1L));
+    }
+
+    @Test
     void anErrorEnvelope_passesOnLokisWords() {
         refused("""
                 {"status":"error","errorType":"bad_data","error":"parse error at line 1, col 10: syntax error: unexpected IDENTIFIER"}
