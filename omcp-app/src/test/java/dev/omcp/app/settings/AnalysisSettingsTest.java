@@ -34,6 +34,18 @@ class AnalysisSettingsTest {
                 public void close() {}
             };
         }
+        if (path.toString().endsWith("huge.csv")) {
+            return new Reader() {
+                @Override
+                public int read(char[] buffer, int offset, int length) {
+                    // what a dataset of millions of rows does to a small heap, without filling this one
+                    throw new OutOfMemoryError("Java heap space");
+                }
+
+                @Override
+                public void close() {}
+            };
+        }
         String text = files.get(path);
         if (text == null) {
             throw new NoSuchFileException(path.toString());
@@ -309,6 +321,14 @@ class AnalysisSettingsTest {
                 .isEqualTo("OMCP_IP_ENRICH_FILE /nope.csv does not exist; point it at the CSV dataset or unset it");
         assertThat(problems("OMCP_IP_ENRICH_FILE", "/latin1.csv"))
                 .isEqualTo("OMCP_IP_ENRICH_FILE /latin1.csv cannot be read: it is not UTF-8 text");
+    }
+
+    @Test
+    void anIpDatasetTooLargeForTheHeap_refusesTheStartSayingHowToFit_insteadOfEndingItWithAnOutOfMemoryError() {
+        String problem = problems("OMCP_IP_ENRICH_FILE", "/huge.csv");
+
+        assertThat(problem).startsWith("OMCP_IP_ENRICH_FILE /huge.csv does not fit in the gateway's heap (")
+                .contains("MiB per million rows").contains("OMCP_JAVA_OPTS=-Xmx").contains("keep fewer rows");
     }
 
     // --- OMCP_IP_ENRICH_RDAP -------------------------------------------------------------------
