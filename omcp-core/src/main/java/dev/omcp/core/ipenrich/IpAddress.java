@@ -41,6 +41,16 @@ public record IpAddress(boolean v4, long hi, long lo) {
             throw new IllegalArgumentException("not an IP address: longer than " + MAX_TEXT + " characters");
         }
         String t = text.strip();
+        if (t.isEmpty()) {
+            throw new IllegalArgumentException("empty address");
+        }
+        Optional<String> host = hostBeforePort(t);
+        if (host.isPresent()) {
+            // access logs write the client as 203.0.113.7:51234 or [2001:db8::1]:443; the port is no part of who owns it
+            IpAddress address = parseOrError(host.get()); // a host part that is no address either says what is wrong with it
+            throw new IllegalArgumentException("not an IP address: it ends with a port (" + t.substring(t.lastIndexOf(':'))
+                    + "); ask for " + address + " alone");
+        }
         if (t.startsWith("[") && t.endsWith("]")) {
             t = t.substring(1, t.length() - 1);
         }
@@ -70,6 +80,29 @@ public record IpAddress(boolean v4, long hi, long lo) {
             throw zoneOnIpv4(v4);
         }
         return v4;
+    }
+
+    /**
+     * The address of an address-and-port ({@code 203.0.113.7:443}, {@code [2001:db8::1]:443}); empty
+     * for anything else. An IPv6 address with a port is only recognised in brackets: without them
+     * {@code 2001:db8::1:443} is itself an address.
+     */
+    private static Optional<String> hostBeforePort(String t) {
+        int colon = t.lastIndexOf(':');
+        String port = colon < 0 ? "" : t.substring(colon + 1);
+        if (port.isEmpty() || port.length() > 5 || !port.chars().allMatch(IpAddress::isDigit)) {
+            return Optional.empty();
+        }
+        String host = t.substring(0, colon);
+        if (host.startsWith("[") && host.endsWith("]")) {
+            return Optional.of(host.substring(1, host.length() - 1));
+        }
+        boolean dottedQuad = host.indexOf(':') < 0 && host.indexOf('.') >= 0 && host.chars().allMatch(c -> c == '.' || isDigit(c));
+        return dottedQuad ? Optional.of(host) : Optional.empty();
+    }
+
+    private static boolean isDigit(int c) {
+        return c >= '0' && c <= '9';
     }
 
     private static IllegalArgumentException zoneOnIpv4(IpAddress address) {

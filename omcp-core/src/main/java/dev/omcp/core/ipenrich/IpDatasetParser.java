@@ -9,6 +9,7 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.stream.Collectors;
 
@@ -112,7 +113,7 @@ public final class IpDatasetParser {
         }
         if (networkColumn < 0) {
             return new DatasetLoad.Rejected("header row: no network column; name one network, cidr, prefix, subnet or ip_range (found: "
-                    + shownColumns(header.fields()) + ")");
+                    + shownColumns(header.fields()) + ")" + headerHint(header.fields()));
         }
         int width = header.fields().size();
 
@@ -144,7 +145,8 @@ public final class IpDatasetParser {
                 try {
                     cidr = Cidr.parse(r.fields().get(networkColumn));
                 } catch (IllegalArgumentException e) {
-                    problem = "network '" + shorten(r.fields().get(networkColumn)) + "': " + e.getMessage();
+                    problem = "network '" + shorten(r.fields().get(networkColumn)) + "': "
+                            + rangeAdvice(r.fields().get(networkColumn)).orElse(e.getMessage());
                 }
             }
             if (problem != null) {
@@ -207,6 +209,58 @@ public final class IpDatasetParser {
         return new DatasetLoad.Rejected("line " + r.line() + ": a record runs past " + limits.maxRecordLength() + " characters (what "
                 + limits.maxColumns() + " fields of " + limits.maxFieldLength() + " characters take) without ending; is this a CSV "
                 + "file, and is every quote closed?");
+    }
+
+    /**
+     * Why a header without a network column is no header: the usual causes are an export with
+     * another separator (spreadsheets in many locales write ';') and a file without a header row,
+     * whose first row of data was read as column names. Empty when neither applies.
+     */
+    private static String headerHint(List<String> fields) {
+        if (fields.size() == 1) {
+            String only = fields.getFirst();
+            for (char separator : new char[] {';', '\t', '|'}) {
+                if (only.indexOf(separator) >= 0) {
+                    return "; the columns are separated by " + (separator == '\t' ? "tabs" : "'" + separator + "'")
+                            + ", and the dataset is comma-separated CSV: export it with ',' between the fields";
+                }
+            }
+        }
+        for (String field : fields) {
+            try {
+                Cidr.parse(field);
+                return "; the first row holds data, not column names: add a header row naming the columns, for example "
+                        + "network,asn,org";
+            } catch (IllegalArgumentException notANetwork) {
+                // a column name, as it should be
+            }
+        }
+        return "";
+    }
+
+    /**
+     * What to write instead of a range ({@code 10.0.0.0-10.0.0.255}), which is not CIDR notation: the
+     * network it is when it is one block, else its split into several rows. Empty when the field is
+     * no range of two addresses.
+     */
+    static Optional<String> rangeAdvice(String field) {
+        int dash = field.indexOf('-');
+        if (dash < 0) {
+            return Optional.empty();
+        }
+        Optional<IpAddress> first = IpAddress.parse(field.substring(0, dash));
+        Optional<IpAddress> last = IpAddress.parse(field.substring(dash + 1));
+        if (first.isEmpty() || last.isEmpty() || first.get().v4() != last.get().v4()) {
+            return Optional.empty();
+        }
+        for (int prefix = 0; prefix <= first.get().bits(); prefix++) {
+            Cidr block = new Cidr(Cidr.masked(first.get(), prefix), prefix);
+            if (block.network().equals(first.get()) && block.last().equals(last.get())) {
+                return Optional.of("a range is not CIDR notation; write it as " + block);
+            }
+        }
+        return Optional.of("a range is not CIDR notation, and " + first.get() + " - " + last.get() + " is no single CIDR network;"
+                + " write one row per CIDR network it spans");
     }
 
     private static String shorten(String s) {

@@ -100,12 +100,15 @@ public final class IpEnricher {
         for (int i = 0; i < inputs.size(); i++) {
             String input = inputs.get(i) == null ? "" : inputs.get(i);
             IpAddress address;
-            if (input.indexOf('/') >= 0) {
-                out[i] = new IpEnrichment.Invalid(input, "a network (CIDR) is not an address: ask for one address in it, for example "
-                        + input.substring(0, input.indexOf('/')).strip());
-                continue;
-            }
+            int slash = input.indexOf('/');
             try {
+                if (slash >= 0) {
+                    // only what starts with an address is a network; "example.com/24" is told what is wrong with its start
+                    IpAddress start = IpAddress.parseOrError(input.substring(0, slash));
+                    out[i] = new IpEnrichment.Invalid(input, "a network (CIDR) is not an address: ask for one address in it, for example "
+                            + start);
+                    continue;
+                }
                 address = IpAddress.parseOrError(input);
             } catch (IllegalArgumentException e) {
                 out[i] = new IpEnrichment.Invalid(input, e.getMessage());

@@ -20,6 +20,8 @@ class IpAddressTest {
         "::, ::",
         "1:0:0:2:0:0:0:3, 1:0:0:2::3",
         "64:ff9b::192.0.2.33, 64:ff9b::c000:221",
+        // without brackets the last group is no port: this is an address
+        "2001:db8::1:443, 2001:db8::1:443",
     })
     void parsesAndPrintsCanonically(String text, String canonical) {
         assertThat(IpAddress.parseOrError(text).toString()).isEqualTo(canonical);
@@ -47,6 +49,11 @@ class IpAddressTest {
         "203.0.113.7%eth0 | and an interface name) belongs only to an IPv6 address such as fe80::1%eth0, never to an IPv4 one; ask for 203.0.113.7 without it",
         "::ffff:203.0.113.7%eth0 | never to an IPv4 one; ask for 203.0.113.7 without it",
         "fe80::1% | starts a zone, which is missing; give the address without",
+        // how access logs write a client: the reason names the address to ask for, not a rule about embedded IPv4
+        "203.0.113.7:51234 | not an IP address: it ends with a port (:51234); ask for 203.0.113.7 alone",
+        "[2001:DB8::1]:443 | it ends with a port (:443); ask for 2001:db8::1 alone",
+        "[::ffff:203.0.113.7]:443 | ask for 203.0.113.7 alone",
+        "203.0.113.007:80 | has a leading zero",
     })
     void refusesWhatIsNotAnAddressAndSaysWhy(String text, String reason) {
         assertThatThrownBy(() -> IpAddress.parseOrError(text)).isInstanceOf(IllegalArgumentException.class).hasMessageContaining(reason);
@@ -55,6 +62,7 @@ class IpAddressTest {
     @Test
     void refusesEmptyAndOverlongInput() {
         assertThatThrownBy(() -> IpAddress.parseOrError("")).hasMessageContaining("empty");
+        assertThatThrownBy(() -> IpAddress.parseOrError(" \t ")).hasMessage("empty address");
         assertThatThrownBy(() -> IpAddress.parseOrError("1".repeat(100))).hasMessageContaining("longer than 64");
     }
 

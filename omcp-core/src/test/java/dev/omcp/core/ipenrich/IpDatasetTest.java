@@ -171,6 +171,32 @@ class IpDatasetTest {
                 .contains("more than 2 rows");
     }
 
+    @Test
+    void aFileWithAnotherSeparatorOrWithoutAHeader_isRejectedSayingWhich() throws IOException {
+        // spreadsheets in many locales export with ';': the reason said only that no column was named network
+        assertThat(rejected("network;asn;org\n203.0.113.0/24;64500;Example\n"))
+                .contains("found: network;asn;org").contains("separated by ';'").contains("export it with ','");
+        assertThat(rejected("network\tasn\n203.0.113.0/24\t64500\n")).contains("separated by tabs");
+        assertThat(rejected("203.0.113.0/24,64500,Example\n198.51.100.0/24,64501,Other\n"))
+                .contains("the first row holds data, not column names: add a header row");
+        assertThat(rejected("asn,org\n1,x\n")).as("a header that is one, without a network column").endsWith("(found: asn, org)");
+    }
+
+    @Test
+    void aRangeInTheNetworkColumn_saysWhichCidrToWrite_notThatHostNamesAreNotResolved() throws IOException {
+        DatasetLoad.Loaded l = loaded("ip_range,org\n"
+                + "203.0.113.0-203.0.113.255,one block\n"
+                + "2001:db8:: - 2001:db8::ffff,v6 block\n"
+                + "198.51.100.0-198.51.100.9,no block\n"
+                + "198.51.100.7,fine\n");
+        assertThat(l.errors()).extracting(Object::toString).containsExactly(
+                "line 2: network '203.0.113.0-203.0.113.255': a range is not CIDR notation; write it as 203.0.113.0/24",
+                "line 3: network '2001:db8:: - 2001:db8::ffff': a range is not CIDR notation; write it as 2001:db8::/112",
+                "line 4: network '198.51.100.0-198.51.100.9': a range is not CIDR notation, and 198.51.100.0 - 198.51.100.9 is no single"
+                        + " CIDR network; write one row per CIDR network it spans");
+        assertThat(l.dataset().size()).isEqualTo(1);
+    }
+
     /** A reader that never ends, as {@code /dev/zero} named by mistake, counting what was asked of it. */
     private static final class Endless extends java.io.Reader {
         private final char fill;

@@ -105,6 +105,16 @@ class IpEnricherTest {
     }
 
     @Test
+    void somethingWithASlashThatDoesNotStartWithAnAddress_isNotCalledANetwork_norOfferedAsAnAddressToAsk() throws IOException {
+        IpEnricher e = new IpEnricher(Optional.of(dataset()), Optional.empty());
+        var result = e.enrich(List.of("example.com/24", "/24", "2001:DB8::/32")).toJson().getJsonArray("results");
+        // it read "a network (CIDR) is not an address: ask for one address in it, for example example.com"
+        assertThat(result.getJsonObject(0).getString("reason")).doesNotContain("network").contains("host names are not resolved");
+        assertThat(result.getJsonObject(1).getString("reason")).isEqualTo("empty address");
+        assertThat(result.getJsonObject(2).getString("reason")).endsWith("for example 2001:db8::");
+    }
+
+    @Test
     void aDatasetThatCoversEveryPublicAddress_needsNoNote() throws IOException {
         IpEnricher e = new IpEnricher(Optional.of(dataset()), Optional.empty());
         JsonObject json = e.enrich(List.of("8.8.8.8", "10.0.0.5", "2001:4860::8888", "not-an-ip")).toJson();
