@@ -518,8 +518,10 @@ public final class ConnectorContract {
             if (!HEX.matcher(trace.traceId()).matches()) {
                 broken.add("trace id '" + trace.traceId() + "' is not lower-case hex");
             }
-            if (trace.durationMs() < 0 || Double.isNaN(trace.durationMs())) {
-                broken.add("trace " + trace.traceId() + " has a negative duration");
+            // NaN is how a connector says "unknown" (TraceSummary.UNKNOWN_DURATION); a negative or infinite one is a bug
+            if (trace.durationMs() < 0 || Double.isInfinite(trace.durationMs())) {
+                broken.add("trace " + trace.traceId() + " has a duration of " + trace.durationMs()
+                        + " ms; a duration the backend did not tell is TraceSummary.UNKNOWN_DURATION (NaN)");
             }
             if (trace.spanCount() < 1) {
                 broken.add("trace " + trace.traceId() + " has no spans");

@@ -163,8 +163,20 @@ class ConnectorContractTest {
         ContractReport report = check(TRACES, source -> new TracesConnector(source, List.of(upperCase, noSpans), true));
         assertThat(report.failures()).containsExactly(
                 "TracesCapability: trace id '4BF92F' is not lower-case hex",
-                "TracesCapability: trace abc has a negative duration",
+                "TracesCapability: trace abc has a duration of -1.0 ms; a duration the backend did not tell is "
+                        + "TraceSummary.UNKNOWN_DURATION (NaN)",
                 "TracesCapability: trace abc has no spans");
+    }
+
+    @Test
+    void anUnknownDuration_isNaN_whichTheContractAllows_butAnInfiniteOneIsABug() {
+        TraceSummary unknown = new TraceSummary("abc", "x", "checkout", TraceSummary.UNKNOWN_START, TraceSummary.UNKNOWN_DURATION,
+                1, false);
+        assertThat(check(TRACES, source -> new TracesConnector(source, List.of(unknown), true)).failures()).isEmpty();
+        TraceSummary infinite = new TraceSummary("abd", "x", "checkout", Instant.EPOCH, Double.POSITIVE_INFINITY, 1, false);
+        assertThat(check(TRACES, source -> new TracesConnector(source, List.of(infinite), true)).failures()).containsExactly(
+                "TracesCapability: trace abd has a duration of Infinity ms; a duration the backend did not tell is "
+                        + "TraceSummary.UNKNOWN_DURATION (NaN)");
     }
 
     @Test
