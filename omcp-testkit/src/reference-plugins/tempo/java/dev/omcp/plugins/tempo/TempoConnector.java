@@ -15,6 +15,7 @@ import jakarta.json.JsonNumber;
 import jakarta.json.JsonObject;
 import jakarta.json.JsonString;
 import jakarta.json.JsonValue;
+import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -24,11 +25,13 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.OptionalDouble;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.Semaphore;
+import java.util.regex.Pattern;
 
 /**
  * Grafana Tempo as a traces source. {@code queryTraces} runs one TraceQL search for the service in
@@ -40,13 +43,21 @@ import java.util.concurrent.Semaphore;
 final class TempoConnector implements Connector, TracesCapability, ServiceListingCapability {
     /** What Tempo's search answers as {@code rootServiceName} while a trace's root span has not arrived. */
     static final String ROOT_NOT_RECEIVED = "<root span not yet received>";
+    /**
+     * How far back the service list looks. Without {@code start} and {@code end} Tempo lists only the
+     * services of its live store (the last minutes), so a service quiet since would look unknown.
+     */
+    static final Duration SERVICE_LOOKBACK = Duration.ofHours(24);
+    private static final Pattern TRACE_ID = Pattern.compile("[0-9a-f]{1,32}");
     private final SourceConfig source;
     private final BackendApi api;
+    private final Clock clock;
     private final int fetchConcurrency;
 
-    TempoConnector(SourceConfig source, BackendApi api, int fetchConcurrency) {
+    TempoConnector(SourceConfig source, BackendApi api, Clock clock, int fetchConcurrency) {
         this.source = source;
         this.api = api;
+        this.clock = clock;
         this.fetchConcurrency = fetchConcurrency;
     }
 
@@ -71,7 +82,20 @@ final class TempoConnector implements Connector, TracesCapability, ServiceListin
 
     @Override
     public List<ServiceInfo> listServices() throws ConnectorException {
-        JsonObject answer = api.getObject("api/search/tag/service.name/values", Map.of());
+        Instant now = clock.instant();
+        Map<String, String> window = new LinkedHashMap<>();
+        window.put("start", Long.toString(now.minus(SERVICE_LOOKBACK).getEpochSecond()));
+        window.put("end", Long.toString(secondsRoundedUp(now)));
+        JsonObject answer;
+        try {
+            answer = api.getObject("api/search/tag/service.name/values", window);
+        } catch (ConnectorException e) {
+            if (e.kind() != ConnectorException.Kind.BAD_QUERY) {
+                throw e;
+            }
+            // a tenant whose max_search_duration is shorter refuses the window: its live store's services are what remains
+            answer = api.getObject("api/search/tag/service.name/values", Map.of());
+        }
         List<ServiceInfo> services = new ArrayList<>();
         if (answer.get("tagValues") instanceof JsonArray values) {
             for (JsonValue value : values) {
@@ -101,6 +125,7 @@ final class TempoConnector implements Connector, TracesCapability, ServiceListin
         if (answer.get("traces") instanceof JsonArray traces) {
             for (JsonValue trace : traces) {
                 if (trace instanceof JsonObject object && !object.getString("traceID", "").isEmpty()) {
+                    traceId(object); // checked before any is fetched: the id becomes part of a request path
                     found.add(object);
                 }
                 if (found.size() == query.limit()) {
@@ -137,12 +162,12 @@ final class TempoConnector implements Connector, TracesCapability, ServiceListin
         try (ExecutorService executor = Executors.newVirtualThreadPerTaskExecutor()) {
             List<Future<TempoTrace>> futures = new ArrayList<>();
             for (JsonObject trace : found) {
-                String id = trace.getString("traceID");
+                String id = traceId(trace);
                 futures.add(executor.submit(() -> {
                     permits.acquire();
                     try {
                         // a whole trace, every span: reduced while the answer still counts against the memory budget
-                        return api.getJson("api/traces/" + TempoTrace.hexId(id), Map.of(), answer -> {
+                        return api.getJson("api/traces/" + id, Map.of(), answer -> {
                             if (!(answer instanceof JsonObject object)) {
                                 throw new ConnectorException(ConnectorException.Kind.BAD_RESPONSE,
                                         "Tempo answered something that is not a JSON object");
@@ -176,22 +201,59 @@ final class TempoConnector implements Connector, TracesCapability, ServiceListin
     }
 
     /** A hit whose {@code serviceStats} told the span count and error state; absent fields are protobuf's zero values. */
-    private static TraceSummary summary(JsonObject found, SearchStats stats) {
-        long startNanos = TempoTrace.nanos(found, "startTimeUnixNano");
-        double durationMs = found.get("durationMs") instanceof JsonNumber number ? Math.max(0, number.doubleValue()) : 0;
-        return new TraceSummary(TempoTrace.hexId(found.getString("traceID")), found.getString("rootTraceName", ""),
-                rootService(found, ""), Instant.ofEpochSecond(startNanos / 1_000_000_000L, startNanos % 1_000_000_000L),
-                durationMs, stats.spanCount(), stats.error());
+    private static TraceSummary summary(JsonObject found, SearchStats stats) throws ConnectorException {
+        // a trace shorter than a millisecond has durationMs 0, which protobuf's JSON leaves out
+        return new TraceSummary(traceId(found), found.getString("rootTraceName", ""), rootService(found, ""),
+                start(TempoTrace.nanos(found, "startTimeUnixNano")), durationMs(found).orElse(0), stats.spanCount(), stats.error());
     }
 
-    private static TraceSummary summary(JsonObject found, TempoTrace trace) {
-        long startNanos = found.containsKey("startTimeUnixNano") ? TempoTrace.nanos(found, "startTimeUnixNano") : trace.startNanos();
-        double durationMs = found.containsKey("durationMs") ? found.getJsonNumber("durationMs").doubleValue()
-                : (trace.endNanos() - trace.startNanos()) / 1_000_000.0;
+    private static TraceSummary summary(JsonObject found, TempoTrace trace) throws ConnectorException {
+        long hitStart = TempoTrace.nanos(found, "startTimeUnixNano");
+        double durationMs = durationMs(found).orElseGet(trace::durationMs);
         String rootName = found.getString("rootTraceName", trace.rootName());
         String rootService = rootService(found, trace.rootService());
-        return new TraceSummary(TempoTrace.hexId(found.getString("traceID")), rootName, rootService,
-                Instant.ofEpochSecond(startNanos / 1_000_000_000L, startNanos % 1_000_000_000L), durationMs, trace.spanCount(), trace.error());
+        long startNanos = hitStart != TempoTrace.NO_TIME ? hitStart : trace.startNanos();
+        return new TraceSummary(traceId(found), rootName, rootService, start(startNanos), durationMs, trace.spanCount(), trace.error());
+    }
+
+    private static Instant start(long nanos) {
+        return nanos == TempoTrace.NO_TIME ? TraceSummary.UNKNOWN_START
+                : Instant.ofEpochSecond(nanos / 1_000_000_000L, nanos % 1_000_000_000L);
+    }
+
+    /**
+     * The hit's {@code durationMs}: empty when it has none. Tempo writes an unsigned number, so a
+     * negative one (or one beyond a double) is no duration, NaN, rather than a plausible 0 that would
+     * hide the broken answer; a value that is not a number at all is a BAD_RESPONSE.
+     */
+    private static OptionalDouble durationMs(JsonObject found) throws ConnectorException {
+        JsonValue value = found.get("durationMs");
+        if (value == null || value.getValueType() == JsonValue.ValueType.NULL) {
+            return OptionalDouble.empty();
+        }
+        double durationMs;
+        if (value instanceof JsonNumber number) {
+            durationMs = number.doubleValue();
+        } else if (value instanceof JsonString text && text.getString().matches("-?[0-9]{1,18}")) {
+            durationMs = Long.parseLong(text.getString()); // protobuf's JSON may quote integers
+        } else {
+            throw new ConnectorException(ConnectorException.Kind.BAD_RESPONSE,
+                    "Tempo's search answered a trace whose 'durationMs' is not a number");
+        }
+        return OptionalDouble.of(Double.isFinite(durationMs) && durationMs >= 0 ? durationMs : TraceSummary.UNKNOWN_DURATION);
+    }
+
+    /**
+     * The hit's trace id as lower-case hex. Tempo's ids are 1 to 32 hex digits (or base64 of up to 16
+     * bytes); anything else is a broken answer, refused before it becomes part of a fetch's path.
+     */
+    static String traceId(JsonObject found) throws ConnectorException {
+        String id = TempoTrace.hexId(found.getString("traceID", ""));
+        if (!TRACE_ID.matcher(id).matches()) {
+            throw new ConnectorException(ConnectorException.Kind.BAD_RESPONSE,
+                    "Tempo's search answered a 'traceID' that is not a trace id (1 to 32 hex digits)");
+        }
+        return id;
     }
 
     /**

@@ -44,6 +44,7 @@ public final class TempoConnectorFactory implements ConnectorFactory {
         if (configured instanceof JsonNumber number && number.isIntegral() && number.intValue() >= 1 && number.intValue() <= 32) {
             concurrency = number.intValue();
         }
-        return CompletableFuture.completedFuture(new TempoConnector(source, new BackendApi("Tempo", base, context, MAX_ANSWER_BYTES), concurrency));
+        BackendApi api = new BackendApi("Tempo", base, context, MAX_ANSWER_BYTES);
+        return CompletableFuture.completedFuture(new TempoConnector(source, api, context.clock(), concurrency));
     }
 }

@@ -2,7 +2,9 @@ package dev.omcp.plugins.tempo;
 
 import dev.omcp.sdk.connector.ConnectorException;
 import jakarta.json.JsonArray;
+import jakarta.json.JsonNumber;
 import jakarta.json.JsonObject;
+import jakarta.json.JsonString;
 import jakarta.json.JsonValue;
 import java.util.Base64;
 import java.util.HexFormat;
@@ -11,22 +13,29 @@ import java.util.Locale;
 /**
  * Reads a trace as Tempo returns it from {@code /api/traces/<id>}: OTLP JSON, either
  * {@code {batches: [...]}} or {@code {resourceSpans: [...]}} (optionally under {@code trace}), with
- * {@code scopeSpans} or the older {@code instrumentationLibrarySpans}.
+ * {@code scopeSpans} or the older {@code instrumentationLibrarySpans}. A span without a start or end
+ * time (OTLP's 0 is "unset") says nothing about the trace's: counted as 1970 it would stretch the
+ * trace over decades and rank it the slowest. An entry of the wrong JSON type is a BAD_RESPONSE naming
+ * the field, not a ClassCastException.
  *
  * @param spanCount how many spans the trace has
  * @param error whether any span's status is an error
  * @param rootName the root span's name (the span without parent), or empty
  * @param rootService the root span's {@code service.name}, or empty
- * @param startNanos the earliest span start, Unix nanoseconds
- * @param endNanos the latest span end, Unix nanoseconds
+ * @param startNanos the earliest span start, Unix nanoseconds; {@link #NO_TIME} when no span has one
+ * @param endNanos the latest span end, Unix nanoseconds; {@link #NO_TIME} when no span has one
  */
 record TempoTrace(int spanCount, boolean error, String rootName, String rootService, long startNanos, long endNanos) {
+    /** A time Tempo did not give (absent, 0, or not a whole number of nanoseconds). */
+    static final long NO_TIME = -1;
 
     static TempoTrace read(JsonObject answer) throws ConnectorException {
-        JsonObject trace = answer.containsKey("trace") && answer.get("trace") instanceof JsonObject inner ? inner : answer;
-        JsonArray resources = array(trace, "batches");
+        JsonObject trace = answer.get("trace") instanceof JsonObject inner ? inner : answer;
+        String resourcesField = "batches";
+        JsonArray resources = array(trace, resourcesField);
         if (resources == null) {
-            resources = array(trace, "resourceSpans");
+            resourcesField = "resourceSpans";
+            resources = array(trace, resourcesField);
         }
         if (resources == null) {
             throw new ConnectorException(ConnectorException.Kind.BAD_RESPONSE, "Tempo's trace has neither batches nor resourceSpans");
@@ -36,30 +45,33 @@ record TempoTrace(int spanCount, boolean error, String rootName, String rootServ
         String rootName = "";
         String rootService = "";
         long start = Long.MAX_VALUE;
-        long end = Long.MIN_VALUE;
+        long end = NO_TIME;
         for (JsonValue resourceValue : resources) {
-            JsonObject resource = (JsonObject) resourceValue;
-            String service = serviceName(resource.getJsonObject("resource"));
-            JsonArray scopes = array(resource, "scopeSpans");
+            JsonObject resource = entry(resourceValue, resourcesField);
+            String service = serviceName(object(resource, "resource"));
+            String scopesField = "scopeSpans";
+            JsonArray scopes = array(resource, scopesField);
             if (scopes == null) {
-                scopes = array(resource, "instrumentationLibrarySpans");
+                scopesField = "instrumentationLibrarySpans";
+                scopes = array(resource, scopesField);
             }
             if (scopes == null) {
                 continue;
             }
             for (JsonValue scopeValue : scopes) {
-                JsonArray spans = array((JsonObject) scopeValue, "spans");
+                JsonArray spans = array(entry(scopeValue, scopesField), "spans");
                 if (spans == null) {
                     continue;
                 }
                 for (JsonValue spanValue : spans) {
-                    JsonObject span = (JsonObject) spanValue;
+                    JsonObject span = entry(spanValue, "spans");
                     count++;
                     long spanStart = nanos(span, "startTimeUnixNano");
-                    long spanEnd = nanos(span, "endTimeUnixNano");
-                    start = Math.min(start, spanStart);
-                    end = Math.max(end, spanEnd);
-                    JsonObject status = span.getJsonObject("status");
+                    if (spanStart != NO_TIME) {
+                        start = Math.min(start, spanStart);
+                    }
+                    end = Math.max(end, nanos(span, "endTimeUnixNano"));
+                    JsonObject status = object(span, "status");
                     if (status != null && isError(status.get("code"))) {
                         error = true;
                     }
@@ -71,7 +83,13 @@ record TempoTrace(int spanCount, boolean error, String rootName, String rootServ
                 }
             }
         }
-        return new TempoTrace(count, error, rootName, rootService, start == Long.MAX_VALUE ? 0 : start, end == Long.MIN_VALUE ? 0 : end);
+        return new TempoTrace(count, error, rootName, rootService, start == Long.MAX_VALUE ? NO_TIME : start, end);
+    }
+
+    /** From the earliest span start to the latest span end; NaN (unknown) when the spans do not tell both. */
+    double durationMs() {
+        return startNanos == NO_TIME || endNanos == NO_TIME || endNanos < startNanos ? Double.NaN
+                : (endNanos - startNanos) / 1_000_000.0;
     }
 
     private static boolean isError(JsonValue code) {
@@ -85,7 +103,7 @@ record TempoTrace(int spanCount, boolean error, String rootName, String rootServ
         };
     }
 
-    private static String serviceName(JsonObject resource) {
+    private static String serviceName(JsonObject resource) throws ConnectorException {
         if (resource == null) {
             return "";
         }
@@ -94,9 +112,9 @@ record TempoTrace(int spanCount, boolean error, String rootName, String rootServ
             return "";
         }
         for (JsonValue value : attributes) {
-            JsonObject attribute = (JsonObject) value;
+            JsonObject attribute = entry(value, "attributes");
             if ("service.name".equals(attribute.getString("key", ""))) {
-                JsonObject v = attribute.getJsonObject("value");
+                JsonObject v = object(attribute, "value");
                 return v == null ? "" : v.getString("stringValue", "");
             }
         }
@@ -107,18 +125,46 @@ record TempoTrace(int spanCount, boolean error, String rootName, String rootServ
         return object.get(key) instanceof JsonArray array ? array : null;
     }
 
-    /** OTLP JSON writes 64-bit integers as strings. */
-    static long nanos(JsonObject span, String key) {
-        JsonValue value = span.get(key);
-        if (value == null) {
-            return 0;
+    /** An entry of the array {@code field}: a BAD_RESPONSE naming the field when it is not an object. */
+    private static JsonObject entry(JsonValue value, String field) throws ConnectorException {
+        if (value instanceof JsonObject object) {
+            return object;
         }
+        throw new ConnectorException(ConnectorException.Kind.BAD_RESPONSE,
+                "Tempo's trace has an entry of '" + field + "' that is not a JSON object");
+    }
+
+    /** The object field {@code field}, null when absent or null; a BAD_RESPONSE naming it when it is something else. */
+    private static JsonObject object(JsonObject parent, String field) throws ConnectorException {
+        JsonValue value = parent.get(field);
+        if (value == null || value.getValueType() == JsonValue.ValueType.NULL) {
+            return null;
+        }
+        if (value instanceof JsonObject object) {
+            return object;
+        }
+        throw new ConnectorException(ConnectorException.Kind.BAD_RESPONSE, "Tempo's trace has a '" + field + "' that is not a JSON object");
+    }
+
+    /**
+     * A time in Unix nanoseconds (OTLP JSON writes 64-bit integers as strings); {@link #NO_TIME} when it
+     * is absent, 0 (OTLP's "unset"), negative or not a whole number.
+     */
+    static long nanos(JsonObject object, String key) {
+        JsonValue value = object.get(key);
+        long nanos;
         try {
-            return value.getValueType() == JsonValue.ValueType.STRING ? Long.parseLong(span.getString(key))
-                    : span.getJsonNumber(key).longValueExact();
+            if (value instanceof JsonString text && text.getString().matches("[0-9]{1,19}")) {
+                nanos = Long.parseLong(text.getString());
+            } else if (value instanceof JsonNumber number && number.isIntegral()) {
+                nanos = number.longValueExact();
+            } else {
+                return NO_TIME;
+            }
         } catch (NumberFormatException | ArithmeticException e) {
-            return 0;
+            return NO_TIME; // beyond a long: no time Tempo stored
         }
+        return nanos > 0 ? nanos : NO_TIME;
     }
 
     /** A trace id as lower-case hex: Tempo's search answers hex, OTLP JSON base64. */

@@ -40,7 +40,7 @@ import java.util.TreeSet;
  * A Zipkin server as a traces source (API v2). {@code queryTraces} asks {@code /api/v2/traces} for
  * the service's traces in the window and summarises each: the trace id (the 128-bit one when
  * Zipkin, not strict about trace ids, grouped a 64-bit id with it), the root span (the one without a
- * parent, else the earliest), the trace's start and duration from its spans, the span count, and
+ * parent, else the earliest), the trace's start and duration from its spans (unknown when none tells them), the span count, and
  * whether any span carries the {@code error} tag.
  *
  * <p>"Errors only" means a failed span anywhere in the trace. Zipkin's {@code annotationQuery}
@@ -167,6 +167,7 @@ final class ZipkinConnector implements Connector, TracesCapability, ServiceListi
         long first = Long.MAX_VALUE;
         long last = Long.MIN_VALUE;
         boolean error = false;
+        boolean anyDuration = false;
         String traceId = "";
         for (JsonValue value : spans) {
             if (!(value instanceof JsonObject span)) {
@@ -179,10 +180,11 @@ final class ZipkinConnector implements Connector, TracesCapability, ServiceListi
                 traceId = spanTraceId;
             }
             long start = timestamp(span);
-            long duration = micros(span, "duration", 0);
+            long duration = micros(span, "duration", 0); // 0: unset, as in Zipkin's model
             if (start != Long.MAX_VALUE) {
                 first = Math.min(first, start);
                 last = Math.max(last, saturatedSum(start, duration));
+                anyDuration |= duration > 0;
             }
             JsonObject tags = object(span, "tags");
             if (tags != null && tags.containsKey("error")) {
@@ -196,8 +198,11 @@ final class ZipkinConnector implements Connector, TracesCapability, ServiceListi
         }
         JsonObject endpoint = object(root, "localEndpoint");
         String service = endpoint == null ? "" : endpoint.getString("serviceName", "");
-        Instant start = first == Long.MAX_VALUE ? Instant.EPOCH : Instant.ofEpochSecond(first / 1_000_000, (first % 1_000_000) * 1000);
-        double durationMs = first == Long.MAX_VALUE ? 0 : (last - first) / 1000.0;
+        // Zipkin leaves out a time it does not know (a span still in flight, or reported without one): without a timed
+        // span with a duration the trace's duration is unknown, not 0 ms, and without any timestamp so is its start
+        Instant start = first == Long.MAX_VALUE ? TraceSummary.UNKNOWN_START
+                : Instant.ofEpochSecond(first / 1_000_000, (first % 1_000_000) * 1000);
+        double durationMs = anyDuration ? (last - first) / 1000.0 : TraceSummary.UNKNOWN_DURATION;
         return new TraceSummary(traceId.toLowerCase(Locale.ROOT), root.getString("name", ""), service, start, durationMs, spans.size(), error);
     }
 
@@ -239,8 +244,10 @@ final class ZipkinConnector implements Connector, TracesCapability, ServiceListi
         return TopologyNode.idOf("service", topologyNamespace, name);
     }
 
+    /** The span's start, Long.MAX_VALUE when it has none (Zipkin's model reads a 0 as unset too). */
     private static long timestamp(JsonObject span) throws ConnectorException {
-        return micros(span, "timestamp", Long.MAX_VALUE);
+        long micros = micros(span, "timestamp", Long.MAX_VALUE);
+        return micros == 0 ? Long.MAX_VALUE : micros;
     }
 
     /**

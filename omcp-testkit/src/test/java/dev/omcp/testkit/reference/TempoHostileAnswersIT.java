@@ -1,0 +1,226 @@
+package dev.omcp.testkit.reference;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import com.sun.net.httpserver.HttpExchange;
+import com.sun.net.httpserver.HttpServer;
+import dev.omcp.sdk.connector.Connector;
+import dev.omcp.sdk.connector.ConnectorException;
+import dev.omcp.sdk.connector.ServiceListingCapability;
+import dev.omcp.sdk.connector.SourceConfig;
+import dev.omcp.sdk.connector.TracesCapability;
+import dev.omcp.sdk.query.ServiceInfo;
+import dev.omcp.sdk.query.TimeRange;
+import dev.omcp.sdk.query.TraceQuery;
+import dev.omcp.sdk.query.TraceSummary;
+import dev.omcp.testkit.connector.PluginUnderTest;
+import dev.omcp.testkit.connector.TestConnectorContext;
+import jakarta.json.JsonValue;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.nio.charset.StandardCharsets;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+/**
+ * The tempo reference plugin against answers no healthy Tempo gives (spans without times, a
+ * negative or non-numeric {@code durationMs}, entries of the wrong JSON type, a trace id that is a
+ * path) and against Tempo's tag-values API, which without a window lists only its live store. A
+ * canned loopback server answers each path with the body a test sets.
+ */
+class TempoHostileAnswersIT {
+    @RegisterExtension
+    static final PluginUnderTest TEMPO = PluginUnderTest.at(ReferencePlugins.plugin("tempo")).trustRoot(ReferencePlugins.trustRoot());
+
+    private static final String ID = "0af7651916cd43dd8448eb211c80319c";
+    private static final long START_NANOS = Instant.parse("2026-01-15T10:20:00Z").toEpochMilli() * 1_000_000L;
+    private static final Instant NOW = Instant.parse("2026-01-15T10:35:00.250Z");
+
+    private HttpServer tempo;
+    private final Map<String, String> answers = new ConcurrentHashMap<>();
+    private final List<String> requests = new CopyOnWriteArrayList<>();
+
+    @BeforeEach
+    void start() throws IOException {
+        tempo = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
+        tempo.createContext("/", this::answer);
+        tempo.start();
+    }
+
+    @AfterEach
+    void stop() {
+        tempo.stop(0);
+    }
+
+    private void answer(HttpExchange exchange) throws IOException {
+        try (exchange) {
+            String query = exchange.getRequestURI().getRawQuery();
+            String path = exchange.getRequestURI().getPath();
+            requests.add(path + (query == null ? "" : "?" + query));
+            String body = answers.get(path);
+            int status = body == null ? 404 : 200;
+            if (path.startsWith("/api/search/tag/") && query != null && answers.containsKey("refuse windows")) {
+                status = 400;
+                body = "range specified by start and end exceeds 12h0m0s";
+            }
+            byte[] bytes = (body == null ? "404 page not found" : body).getBytes(StandardCharsets.UTF_8);
+            exchange.getResponseHeaders().set("Content-Type", status == 200 ? "application/json" : "text/plain");
+            exchange.sendResponseHeaders(status, bytes.length);
+            try (OutputStream out = exchange.getResponseBody()) {
+                out.write(bytes);
+            }
+        }
+    }
+
+    /** A search answering one hit of {@link #ID} without serviceStats (so the trace is fetched), plus {@code fields}. */
+    private void searchHit(String fields) {
+        answers.put("/api/search", """
+                {"traces":[{"traceID":"%s","rootServiceName":"checkout","rootTraceName":"POST /checkout"%s}]}
+                """.formatted(ID, fields.isEmpty() ? "" : "," + fields));
+    }
+
+    private void trace(String spans) {
+        answers.put("/api/traces/" + ID, """
+                {"batches":[{"resource":{"attributes":[{"key":"service.name","value":{"stringValue":"checkout"}}]},
+                 "scopeSpans":[{"spans":[%s]}]}]}
+                """.formatted(spans));
+    }
+
+    private static String span(String id, String parent, Long startOffsetMs, Long endOffsetMs) {
+        return "{\"spanId\":\"" + id + "\",\"parentSpanId\":\"" + parent + "\",\"name\":\"op\""
+                + (startOffsetMs == null ? "" : ",\"startTimeUnixNano\":\"" + (START_NANOS + startOffsetMs * 1_000_000L) + "\"")
+                + (endOffsetMs == null ? "" : ",\"endTimeUnixNano\":\"" + (START_NANOS + endOffsetMs * 1_000_000L) + "\"") + "}";
+    }
+
+    @Test
+    void aSpanWithoutAStartTime_doesNotStretchTheTraceTo1970() throws Exception {
+        searchHit("\"startTimeUnixNano\":\"" + START_NANOS + "\"");
+        trace(span("AAAAAAAAAAE=", "", 0L, 240L) + "," + span("AAAAAAAAAAI=", "AAAAAAAAAAE=", null, 120L));
+        assertThat(onlyTrace()).satisfies(t -> {
+            assertThat(t.durationMs()).as("from the spans that have times").isEqualTo(240.0);
+            assertThat(t.spanCount()).isEqualTo(2);
+        });
+    }
+
+    @Test
+    void aTraceWhoseSpansHaveNoTimes_hasAnUnknownDurationAndStart_notOneFrom1970() throws Exception {
+        searchHit("");
+        trace(span("AAAAAAAAAAE=", "", null, null) + "," + span("AAAAAAAAAAI=", "AAAAAAAAAAE=", null, 120L));
+        assertThat(onlyTrace()).satisfies(t -> {
+            assertThat(t.durationMs()).isNaN();
+            assertThat(t.start()).isEqualTo(TraceSummary.UNKNOWN_START);
+            assertThat(t.spanCount()).isEqualTo(2);
+        });
+    }
+
+    @Test
+    void aNegativeDurationMs_isNoDuration_notAPlausibleZero() throws Exception {
+        searchHit("\"durationMs\":-5,\"serviceStats\":{\"checkout\":{\"spanCount\":2}}");
+        assertThat(onlyTrace().durationMs()).as("with serviceStats").isNaN();
+        searchHit("\"durationMs\":-5");
+        trace(span("AAAAAAAAAAE=", "", 0L, 240L));
+        assertThat(onlyTrace().durationMs()).as("fetched").isNaN();
+    }
+
+    @Test
+    void aDurationMsThatIsNotANumber_isABadResponseNamingIt() throws Exception {
+        trace(span("AAAAAAAAAAE=", "", 0L, 240L));
+        String stats = ",\"serviceStats\":{\"checkout\":{\"spanCount\":2}}";
+        for (String hit : new String[] {"\"durationMs\":\"slow\"", "\"durationMs\":\"slow\"" + stats}) {
+            searchHit(hit);
+            assertBadResponse("'durationMs' is not a number");
+        }
+        searchHit("\"durationMs\":\"240\"");
+        assertThat(onlyTrace().durationMs()).as("protobuf's JSON may quote an integer").isEqualTo(240.0);
+    }
+
+    @Test
+    void traceEntriesOfTheWrongType_areABadResponseNamingTheField() throws Exception {
+        searchHit("");
+        trace("\"not a span\"");
+        assertBadResponse("an entry of 'spans' that is not a JSON object");
+        answers.put("/api/traces/" + ID, "{\"batches\":[7]}");
+        assertBadResponse("an entry of 'batches' that is not a JSON object");
+        answers.put("/api/traces/" + ID, "{\"resourceSpans\":[{\"resource\":\"checkout\",\"scopeSpans\":[]}]}");
+        assertBadResponse("a 'resource' that is not a JSON object");
+        answers.put("/api/traces/" + ID, "{\"batches\":[{\"instrumentationLibrarySpans\":[[]]}]}");
+        assertBadResponse("an entry of 'instrumentationLibrarySpans' that is not a JSON object");
+        trace("{\"spanId\":\"AAAAAAAAAAE=\",\"status\":\"error\"}");
+        assertBadResponse("a 'status' that is not a JSON object");
+    }
+
+    @Test
+    void aTraceIdThatIsNotOne_isABadResponse_andNeverBecomesAFetchPath() throws Exception {
+        answers.put("/api/search", "{\"traces\":[{\"traceID\":\"../../metrics\",\"rootServiceName\":\"checkout\"}]}");
+        answers.put("/metrics", "{\"batches\":[]}");
+        assertBadResponse("'traceID' that is not a trace id");
+        assertThat(requests).noneMatch(r -> r.startsWith("/metrics") || r.startsWith("/api/traces"));
+    }
+
+    @Test
+    void theServiceList_coversTheLastDay_notOnlyTheLiveStore() throws Exception {
+        answers.put("/api/search/tag/service.name/values", "{\"tagValues\":[\"checkout\",\"cart\"]}");
+        try (Connector connector = connect()) {
+            assertThat(((ServiceListingCapability) connector).listServices()).extracting(ServiceInfo::name)
+                    .containsExactly("cart", "checkout");
+        }
+        assertThat(requests).containsExactly("/api/search/tag/service.name/values?start=" + NOW.minus(Duration.ofDays(1)).getEpochSecond()
+                + "&end=" + (NOW.getEpochSecond() + 1));
+    }
+
+    @Test
+    void aTempoRefusingTheWindow_stillListsItsLiveStoresServices() throws Exception {
+        answers.put("/api/search/tag/service.name/values", "{\"tagValues\":[{\"type\":\"string\",\"value\":\"checkout\"}]}");
+        answers.put("refuse windows", "");
+        try (Connector connector = connect()) {
+            assertThat(((ServiceListingCapability) connector).listServices()).extracting(ServiceInfo::name).containsExactly("checkout");
+        }
+        assertThat(requests).hasSize(2).last().isEqualTo("/api/search/tag/service.name/values");
+    }
+
+    private TraceSummary onlyTrace() throws Exception {
+        try (Connector connector = connect()) {
+            List<TraceSummary> traces = ((TracesCapability) connector).queryTraces(query());
+            assertThat(traces).hasSize(1);
+            return traces.get(0);
+        }
+    }
+
+    private void assertBadResponse(String message) throws Exception {
+        try (Connector connector = connect()) {
+            assertThatThrownBy(() -> ((TracesCapability) connector).queryTraces(query()))
+                    .isInstanceOfSatisfying(ConnectorException.class,
+                            e -> assertThat(e.kind()).isEqualTo(ConnectorException.Kind.BAD_RESPONSE))
+                    .hasMessageContaining(message);
+        }
+    }
+
+    private static TraceQuery query() {
+        TimeRange window = new TimeRange(Instant.parse("2026-01-15T10:00:00Z"), Instant.parse("2026-01-15T10:35:00Z"));
+        return new TraceQuery("checkout", window, Optional.empty(), 20, false);
+    }
+
+    private Connector connect() throws Exception {
+        SourceConfig source = new SourceConfig("tempo", "tempo", "http://127.0.0.1:" + tempo.getAddress().getPort(), "",
+                JsonValue.EMPTY_JSON_OBJECT);
+        TestConnectorContext defaults = TestConnectorContext.withTimeout(Duration.ofSeconds(10));
+        TestConnectorContext context = new TestConnectorContext(defaults.httpClient(), defaults.requestTimeout(),
+                Clock.fixed(NOW, ZoneOffset.UTC));
+        return TEMPO.verified().factory().create(source, context).toCompletableFuture().get(10, TimeUnit.SECONDS);
+    }
+}
