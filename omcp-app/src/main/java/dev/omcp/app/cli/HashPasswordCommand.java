@@ -10,14 +10,11 @@ import dev.omcp.core.auth.password.PasswordPolicy;
 import dev.omcp.core.auth.password.PasswordRules;
 import jakarta.json.JsonArrayBuilder;
 import jakarta.json.JsonObjectBuilder;
-import java.io.BufferedReader;
 import java.io.Console;
 import java.io.IOException;
 import java.io.InputStream;
-import java.io.InputStreamReader;
 import java.io.PrintWriter;
 import java.lang.reflect.Method;
-import java.nio.charset.StandardCharsets;
 import java.security.SecureRandom;
 import java.util.Arrays;
 import java.util.List;
@@ -35,7 +32,7 @@ import picocli.CommandLine.Spec;
 /**
  * {@code omcp hash-password <username> [--name <n>] [--roles <r>] [--tenant <t>] [--force]}:
  * reads a password (from the terminal without echo, asked twice; else the first line of standard
- * input), checks the password policy of spec 5.3 and prints one users-file entry with its scrypt
+ * input, bounded by {@link PasswordLine}), checks the password policy of spec 5.3 and prints one users-file entry with its scrypt
  * hash on standard output. Every policy violation is listed on standard error; a weak password is
  * refused (exit 1) unless {@code --force} or {@code OMCP_PASSWORD_POLICY_DISABLED} is set.
  */
@@ -73,6 +70,7 @@ public final class HashPasswordCommand implements Callable<Integer> {
     private final Optional<Console> console;
     private final Optional<PasswordRules> rules;
     private final BooleanSupplier stdinIsTerminal;
+    private final PasswordLine.Wait stdinWait;
 
     public HashPasswordCommand() {
         this(System.in, interactiveConsole(), Optional.empty(), HashPasswordCommand::standardInputIsTerminal);
@@ -85,7 +83,14 @@ public final class HashPasswordCommand implements Callable<Integer> {
 
     /** For tests: also whether standard input is a terminal (asked only when there is no console). */
     HashPasswordCommand(InputStream stdin, Optional<Console> console, Optional<PasswordRules> rules, BooleanSupplier stdinIsTerminal) {
+        this(stdin, console, rules, stdinIsTerminal, PasswordLine.Wait.STANDARD);
+    }
+
+    /** For tests: also how long standard input is waited for. */
+    HashPasswordCommand(InputStream stdin, Optional<Console> console, Optional<PasswordRules> rules, BooleanSupplier stdinIsTerminal,
+            PasswordLine.Wait stdinWait) {
         this.stdin = stdin;
+        this.stdinWait = stdinWait;
         this.console = console;
         this.rules = rules;
         this.stdinIsTerminal = stdinIsTerminal;
@@ -176,18 +181,13 @@ public final class HashPasswordCommand implements Callable<Integer> {
                     + "password in: printf '%s\\n' \"$PW\" | omcp hash-password <username> > entry.json");
             return Optional.empty();
         }
-        try {
-            BufferedReader reader = new BufferedReader(new InputStreamReader(stdin, StandardCharsets.UTF_8));
-            String line = reader.readLine();
-            if (line == null) {
-                err.println("omcp hash-password: standard input is empty; pipe the password in, or run it in a terminal");
-                return Optional.empty();
+        return switch (PasswordLine.read(stdin, MAX_PASSWORD, stdinWait, err)) {
+            case PasswordLine.Result.Read read -> Optional.of(read.password());
+            case PasswordLine.Result.Refused refused -> {
+                err.println("omcp hash-password: " + refused.message());
+                yield Optional.empty();
             }
-            return checked(line.endsWith("\r") ? line.substring(0, line.length() - 1) : line, err);
-        } catch (IOException e) {
-            err.println("omcp hash-password: standard input cannot be read: " + e.getMessage());
-            return Optional.empty();
-        }
+        };
     }
 
     private static Optional<String> checked(String password, PrintWriter err) {

@@ -8,13 +8,20 @@ import dev.omcp.ports.auth.PasswordHash;
 import jakarta.json.Json;
 import jakarta.json.JsonObject;
 import java.io.ByteArrayInputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.PipedInputStream;
+import java.io.PipedOutputStream;
 import java.io.PrintWriter;
 import java.io.StringReader;
 import java.io.StringWriter;
 import java.nio.charset.StandardCharsets;
 import java.security.SecureRandom;
+import java.time.Duration;
 import java.util.Optional;
+import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 import picocli.CommandLine;
 
 /** Spec 5.3: omcp hash-password and its password policy. */
@@ -124,5 +131,74 @@ class HashPasswordCommandTest {
         JsonObject entry = Json.createReader(new StringReader(out.toString())).readObject();
         assertThat(new ScryptPasswordHasher(new SecureRandom()).verify("Tide-Lantern-42-Orbit",
                 PasswordHash.parse(entry.getString("passwordHash")))).isTrue();
+    }
+
+    @Test
+    void aPasswordThatIsNotUtf8_isRefused_insteadOfHashingAReplacementCharacter() {
+        // "pässword" from a Latin-1 terminal: the byte 0xE4 alone is not UTF-8, and replaced by U+FFFD
+        // the hash would be of a password nobody can type at login
+        byte[] latin1 = "P\u00e4ssword-Tide-42X\n".getBytes(StandardCharsets.ISO_8859_1);
+        CommandLine command = commandReading(new ByteArrayInputStream(latin1), PasswordLine.Wait.STANDARD);
+
+        assertThat(command.execute("alice")).isEqualTo(1);
+        assertThat(out.toString()).isEmpty();
+        assertThat(err.toString()).contains("not UTF-8").contains("iconv").doesNotContain("ssword-Tide");
+    }
+
+    @Test
+    void aUtf8PasswordOfTheLongestLength_isHashedAsTyped() {
+        String password = "\u20ac".repeat(1024); // 3 bytes each in UTF-8
+        assertThat(run(password + "\r\n", PasswordRules.DEFAULT, "erin", "--force")).isZero();
+        JsonObject entry = Json.createReader(new StringReader(out.toString())).readObject();
+        assertThat(new ScryptPasswordHasher(new SecureRandom()).verify(password, PasswordHash.parse(entry.getString("passwordHash"))))
+                .isTrue();
+        out.getBuffer().setLength(0);
+        assertThat(run("a".repeat(1025) + "\n", PasswordRules.DEFAULT, "erin", "--force")).isEqualTo(1);
+        assertThat(err.toString()).contains("1-1024 characters");
+    }
+
+    @Test
+    @Timeout(60)
+    void aStreamWithoutALineBreak_isReadOnlyAPasswordsWorth_notUntilTheHeapRunsOut() {
+        // `omcp hash-password alice < /dev/zero`: the line never ends
+        AtomicLong served = new AtomicLong();
+        InputStream endless = new InputStream() {
+            @Override
+            public int read() {
+                // a bound of its own, so that a reader without one fails this test instead of the test JVM
+                return served.incrementAndGet() > (64L << 20) ? -1 : 'a';
+            }
+        };
+        CommandLine command = commandReading(endless, PasswordLine.Wait.STANDARD);
+
+        assertThat(command.execute("alice")).isEqualTo(1);
+        assertThat(served.get()).as("bytes read from standard input").isLessThan(8192);
+        assertThat(err.toString()).contains("1-1024 characters").contains("longer");
+        assertThat(out.toString()).isEmpty();
+    }
+
+    @Test
+    @Timeout(60)
+    void aPipeThatStaysOpenWithoutALine_isGivenUpOn_withWhatToDo() throws IOException {
+        // a CI step or `ssh host omcp hash-password alice` whose standard input never closes: it used to hang for ever
+        PipedOutputStream neverWritten = new PipedOutputStream();
+        try (PipedInputStream stdin = new PipedInputStream(neverWritten)) {
+            CommandLine command = commandReading(stdin, new PasswordLine.Wait(Duration.ofMillis(1), Duration.ofMillis(200)));
+
+            assertThat(command.execute("alice")).isEqualTo(1);
+        } finally {
+            neverWritten.close();
+        }
+        assertThat(out.toString()).isEmpty();
+        assertThat(err.toString()).contains("waiting for the password as the first line of standard input")
+                .contains("no line arrived on standard input").contains("printf '%s\\n' \"$PW\" | omcp hash-password");
+    }
+
+    private CommandLine commandReading(InputStream stdin, PasswordLine.Wait wait) {
+        CommandLine command = new CommandLine(new HashPasswordCommand(stdin, Optional.empty(), Optional.of(PasswordRules.DEFAULT),
+                () -> false, wait));
+        command.setOut(new PrintWriter(out, true));
+        command.setErr(new PrintWriter(err, true));
+        return command;
     }
 }
