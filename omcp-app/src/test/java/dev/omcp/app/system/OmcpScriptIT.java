@@ -180,6 +180,31 @@ class OmcpScriptIT {
     }
 
     @Test
+    void onJdk25_OMCP_AOT_isReadLikeTheGatewaysSwitches_soFalseOrOFFAlsoTurnsTheCacheOff() throws Exception {
+        jdk25();
+        builtJar();
+        for (String off : List.of("OFF", "false", "0", "No", " off ")) {
+            Run run = omcp(Map.of("OMCP_AOT", off), "serve");
+            assertThat(run.exitCode()).as(off + ": " + run.output()).isZero();
+            assertThat(run.output()).as(off).doesNotContain("training");
+        }
+        assertThat(lines(runs)).hasSize(5).allSatisfy(call -> assertThat(call).doesNotContain("AOT"));
+
+        Run on = omcp(Map.of("OMCP_AOT", "TRUE"), "serve");
+        assertThat(on.exitCode()).as(on.output()).isZero();
+        assertThat(on.output()).contains("training the start-up cache");
+    }
+
+    @Test
+    void anOMCP_AOTThatIsNeitherOnNorOff_isNamed_exitsOne_andBuildsOrStartsNothing() throws Exception {
+        Run run = omcp(Map.of("OMCP_AOT", "disabled"), "serve");
+        assertThat(run.exitCode()).as(run.output()).isEqualTo(1);
+        assertThat(run.output()).contains("OMCP_AOT must be on or off").contains("got 'disabled'");
+        assertThat(lines(builds)).isEmpty();
+        assertThat(lines(runs)).isEmpty();
+    }
+
+    @Test
     void withoutMaven_aMissingJar_isExplained_exitsOne_andStartsNothing() throws Exception {
         Path noMaven = Files.createDirectories(tools.resolve("no-maven-bin"));
         for (String command : List.of("bash", "sed", "find", "dirname", "readlink", "cut", "rm", "mkdir")) {
