@@ -68,10 +68,16 @@ public final class PluginCommand implements Callable<Integer> {
         return 2;
     }
 
-    /** Settings, or a message and exit status 1. */
+    /**
+     * Settings, or a message and exit status 1. Their log level and format apply from here on, before
+     * the first logger: without them the store's and installer's events came at info, as text, whatever
+     * OMCP_LOG_LEVEL and OMCP_LOG_FORMAT said.
+     */
     static Optional<Settings> settings(PrintWriter err) {
         try {
-            return Optional.of(SettingsReader.fromProcessEnvironment());
+            Settings settings = SettingsReader.fromProcessEnvironment();
+            LoggingSetup.apply(settings.logging());
+            return Optional.of(settings);
         } catch (InvalidSettingsException e) {
             err.println("omcp: " + e.getMessage());
             return Optional.empty();
@@ -282,23 +288,30 @@ public final class PluginCommand implements Callable<Integer> {
 
         @Override
         public Integer call() {
-            PrintWriter out = spec.commandLine().getOut();
             PrintWriter err = spec.commandLine().getErr();
             Optional<Settings> settings = settings(err);
-            if (settings.isEmpty()) {
-                return 1;
-            }
-            Optional<Path> pem = trustRoot.or(() -> settings.get().plugins().trustRoot());
-            Optional<ConnectorHub> hub = hub(from, settings.get(), pem, err);
+            return settings.isEmpty() ? 1 : run(settings.get(), spec.commandLine().getOut(), err);
+        }
+
+        /** Installs with {@code settings}; the exit status. */
+        int run(Settings settings, PrintWriter out, PrintWriter err) {
+            Optional<Path> pem = trustRoot.or(() -> settings.plugins().trustRoot());
+            Optional<ConnectorHub> hub = hub(from, settings, pem, err);
             if (hub.isEmpty()) {
                 return 1;
             }
             int at = target.indexOf('@');
             String name = at < 0 ? target : target.substring(0, at);
             Optional<String> version = at < 0 ? Optional.empty() : Optional.of(target.substring(at + 1));
-            Path directory = settings.get().plugins().directory();
-            FilesystemPluginStore store = new FilesystemPluginStore(directory, pem, settings.get().plugins().revokedKeys(),
-                    settings.get().plugins().signaturesDemanded());
+            Path directory = settings.plugins().directory();
+            FilesystemPluginStore store = new FilesystemPluginStore(directory, pem, settings.plugins().revokedKeys(),
+                    settings.plugins().signaturesDemanded());
+            if (trustRoot.isPresent() && !store.trustRoot().isLoaded()) {
+                // said here: the installer's refusal names PLUGIN_TRUST_ROOT, which sent the operator to a variable they did not set
+                err.println("omcp: install refused (verification failed): the trust root --trust-root " + trustRoot.get()
+                        + " is unusable: " + store.trustRoot().detail() + "; nothing was installed");
+                return 1;
+            }
             BundleInstaller installer = new BundleInstaller(store, GatewayAssembly.builtinConnectorNames(), VersionProvider.serverVersion());
             InstallOutcome outcome = new HubInstall(hub.get(), installer).install(name, version, InstallChecks.none(),
                     allowDowngrade ? DowngradePolicy.ALLOW : DowngradePolicy.REFUSE);

@@ -128,6 +128,24 @@ class PluginCliSystemTest {
     }
 
     @Test
+    void thePluginCommands_logAtOMCP_LOG_LEVEL_inOMCP_LOG_FORMAT_asTheGatewayDoes() throws Exception {
+        Map<String, String> quiet = new HashMap<>(withTrustRoot());
+        quiet.put("OMCP_LOG_LEVEL", "warn");
+        Run install = run(quiet, "plugin", "install", "tempo", "--from", TestPlugins.hub().toString());
+        assertThat(install.exit()).as(install.err()).isZero();
+        assertThat(install.err()).as("no information events at warn").doesNotContain("event=trust-root-loaded")
+                .doesNotContain("event=plugin-installed");
+
+        Map<String, String> json = new HashMap<>(withTrustRoot());
+        json.put("OMCP_LOG_FORMAT", "json");
+        Run remove = run(json, "plugin", "remove", "tempo");
+        assertThat(remove.exit()).as(remove.err()).isZero();
+        List<String> events = remove.err().lines().filter(line -> line.contains("event=")).toList();
+        assertThat(events).isNotEmpty().allSatisfy(line -> assertThat(JSON.readTree(line).path("formattedMessage").asText())
+                .contains("event="));
+    }
+
+    @Test
     void spec4_6_listAndInfoReadTheCatalog() throws Exception {
         Run list = run(withTrustRoot(), "plugin", "list", "--from", TestPlugins.hub().toString());
         assertThat(list.exit()).as(list.err()).isZero();
