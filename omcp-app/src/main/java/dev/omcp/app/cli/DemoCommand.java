@@ -29,11 +29,50 @@ import picocli.CommandLine.Command;
         description = "Run the gateway on a simulated shop with an ongoing incident (no backends needed).")
 public final class DemoCommand implements Callable<Integer> {
 
+    /** Where the demo's working directory is made: the JVM's temporary directory, unless a test says otherwise. */
+    private final Path temporaryParent;
+
+    public DemoCommand() {
+        this(Path.of(System.getProperty("java.io.tmpdir")));
+    }
+
+    DemoCommand(Path temporaryParent) {
+        this.temporaryParent = temporaryParent;
+    }
+
     @Override
-    public Integer call() throws IOException, InterruptedException {
+    public Integer call() throws InterruptedException {
+        Path work;
+        try {
+            work = Files.createTempDirectory(temporaryParent, "omcp-demo");
+        } catch (IOException | UnsupportedOperationException e) {
+            System.err.println("omcp: cannot start the demo, its working directory cannot be created in " + temporaryParent + " ("
+                    + reason(e) + "); free space there, or point OMCP_JAVA_OPTS=-Djava.io.tmpdir=<dir> at a writable directory");
+            return 1;
+        }
         StopSignals stopSignals = StopSignals.install();
-        Path work = Files.createTempDirectory("omcp-demo");
         stopSignals.beforeHalt(() -> deleteOnHalt(work));
+        try {
+            return run(work, stopSignals);
+        } catch (IOException e) {
+            // the simulated backends could not listen, or their files not be written: said, not a stack trace
+            System.err.println("omcp: cannot start the demo, " + reason(e));
+            return 1;
+        } finally {
+            try {
+                deleteRecursively(work);
+            } catch (IOException e) {
+                // the demo ran; a leftover directory is worth a line, not a failed exit
+                System.err.println("omcp: could not remove the demo's directory " + work + " (" + reason(e) + "); remove it by hand");
+            }
+        }
+    }
+
+    private static String reason(Exception e) {
+        return e.getMessage() == null ? e.getClass().getSimpleName() : e.getClass().getSimpleName() + ": " + e.getMessage();
+    }
+
+    private int run(Path work, StopSignals stopSignals) throws IOException, InterruptedException {
         try (DemoBackends backends = DemoBackends.startStandard()) {
             Map<String, String> overrides = DemoEnvironment.prepare(backends, work, Optional.empty());
             Settings settings;
@@ -77,8 +116,6 @@ public final class DemoCommand implements Callable<Integer> {
             stopSignals.await();
             assembly.close();
             return 0;
-        } finally {
-            deleteRecursively(work);
         }
     }
 
