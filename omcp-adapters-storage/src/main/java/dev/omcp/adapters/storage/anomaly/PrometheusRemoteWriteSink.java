@@ -6,6 +6,7 @@ import dev.omcp.adapters.storage.delivery.Pacer;
 import dev.omcp.adapters.storage.delivery.RetryPolicy;
 import dev.omcp.ports.anomaly.AnomalyScoreSample;
 import dev.omcp.ports.anomaly.AnomalyScoreSink;
+import dev.omcp.sdk.text.LogField;
 import java.net.http.HttpClient;
 import java.security.SecureRandom;
 import java.time.Clock;
@@ -24,7 +25,9 @@ import org.slf4j.LoggerFactory;
  * ({@link RemoteWriteEncoding}), posts them and retries failures that may pass with exponential
  * backoff and jitter. What cannot be queued (queue full, sink stopped), what the receiver refuses
  * and what is still failing after the last retry is dropped, counted in {@link #stats()} and
- * logged (the first time and then every 1000th, never with the URL).
+ * logged, never with the URL: drops the first time and every 1000th; failed batches the first of
+ * each outage (the first since start or since {@code anomaly-remote-write-recovered}) and every
+ * 1000th.
  *
  * <p>{@link #close()} stops taking scores, keeps sending what is queued for at most the shutdown
  * grace, then drops the rest and logs the totals. Thread-safe.
@@ -217,7 +220,7 @@ public final class PrometheusRemoteWriteSink implements AnomalyScoreSink, AutoCl
                 case RemoteWriteClient.Retry r -> {
                     lastReason = r.reason();
                     LOG.debug("event=anomaly-remote-write-retry receiver={} attempt={} of={} reason=\"{}\"", target.displayName(), attempt,
-                            retry.maxAttempts(), r.reason());
+                            retry.maxAttempts(), LogField.of(r.reason()));
                 }
             }
         }
@@ -233,11 +236,14 @@ public final class PrometheusRemoteWriteSink implements AnomalyScoreSink, AutoCl
     }
 
     private void failed(String outcome, int count, String reason) {
+        // the first failure of every outage, not only of the first: after "recovered" a new outage must not pass in silence
+        boolean outageBegins = !failing;
         failing = true;
         long n = failedBatches.incrementAndGet();
-        if (n == 1 || n % 1000 == 0) {
+        if (outageBegins || n % 1000 == 0) {
+            // the reason may quote the receiver's answer: escaped, so it cannot end the field or forge another
             LOG.warn("event=anomaly-remote-write-failed receiver={} outcome={} scores={} failedBatches={} reason=\"{}\"",
-                    target.displayName(), outcome, count, n, reason);
+                    target.displayName(), outcome, count, n, LogField.of(reason));
         }
     }
 

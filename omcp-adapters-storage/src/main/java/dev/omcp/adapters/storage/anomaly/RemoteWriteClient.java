@@ -1,5 +1,6 @@
 package dev.omcp.adapters.storage.anomaly;
 
+import dev.omcp.sdk.text.BackendText;
 import java.io.IOException;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -83,13 +84,13 @@ final class RemoteWriteClient {
         return status >= 200 && status < 300;
     }
 
-    /** The start of a refusal's body as one printable line, for the log. */
+    /**
+     * The start of a refusal's body as one line for the log: the receiver is outside the gateway, so
+     * line and paragraph separators, bidi overrides and other invisible characters go as well as
+     * controls, and a URL it quotes (which may carry a token) is replaced. The sink still quotes the
+     * whole reason as a log field.
+     */
     private static String printable(String text) {
-        StringBuilder line = new StringBuilder();
-        for (int i = 0; i < text.length() && line.length() < MAX_REASON_CHARS; i++) {
-            char c = text.charAt(i);
-            line.append(Character.isISOControl(c) || c == '"' ? ' ' : c);
-        }
-        return line.toString().strip();
+        return text.isBlank() ? "" : BackendText.clean(text, MAX_REASON_CHARS);
     }
 }

@@ -2,7 +2,9 @@ package dev.omcp.adapters.storage.anomaly;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import ch.qos.logback.classic.Level;
 import com.sun.net.httpserver.HttpServer;
+import dev.omcp.adapters.storage.CapturedLog;
 import dev.omcp.adapters.storage.delivery.BatchWindow;
 import dev.omcp.adapters.storage.delivery.RetryPolicy;
 import dev.omcp.ports.anomaly.AnomalyScoreSample;
@@ -27,6 +29,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.IntSupplier;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /** The sink against a loopback HTTP receiver that records what it gets and answers what the test says. */
 class PrometheusRemoteWriteSinkIT {
@@ -37,6 +40,8 @@ class PrometheusRemoteWriteSinkIT {
     private final List<Duration> pauses = Collections.synchronizedList(new ArrayList<>());
     private final List<PrometheusRemoteWriteSink> sinks = new ArrayList<>();
     private final CountDownLatch release = new CountDownLatch(1);
+    @RegisterExtension
+    final CapturedLog log = new CapturedLog(PrometheusRemoteWriteSink.class);
 
     record Received(String contentEncoding, String contentType, String version, String authorization, byte[] body) {}
 
@@ -74,6 +79,21 @@ class PrometheusRemoteWriteSinkIT {
             if (answer.length > 0) {
                 exchange.getResponseBody().write(answer);
             }
+            exchange.close();
+        });
+        server.start();
+        return URI.create("http://127.0.0.1:" + server.getAddress().getPort() + "/api/v1/write");
+    }
+
+    /** A receiver on a free loopback port answering every request with {@code status} and {@code body}. */
+    private URI answering(int status, String body) throws IOException {
+        server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
+        server.setExecutor(Executors.newVirtualThreadPerTaskExecutor());
+        server.createContext("/api/v1/write", exchange -> {
+            received.add(new Received(null, null, null, null, exchange.getRequestBody().readAllBytes()));
+            byte[] answer = body.getBytes(StandardCharsets.UTF_8);
+            exchange.sendResponseHeaders(status, answer.length);
+            exchange.getResponseBody().write(answer);
             exchange.close();
         });
         server.start();
@@ -212,6 +232,48 @@ class PrometheusRemoteWriteSinkIT {
         assertThat(sink.stats().requests()).isEqualTo(1);
         assertThat(sink.stats().refused()).isEqualTo(1);
         assertThat(pauses).isEmpty();
+    }
+
+    @Test
+    void anOutageAfterARecovery_isLoggedAgain_notOnlyTheFirstOutageSinceStart() throws Exception {
+        AtomicInteger calls = new AtomicInteger();
+        int[] statuses = {503, 204, 503};
+        URI url = receiver(() -> statuses[Math.min(calls.getAndIncrement(), statuses.length - 1)], false);
+        PrometheusRemoteWriteSink sink = sink(RemoteWriteTarget.of(url), settings(100, 1, 1));
+
+        sink.offer(List.of(score("checkout", 0, 1.0)));
+        awaitRequests(1);
+        sink.offer(List.of(score("payments", 0, 1.0)));
+        awaitRequests(2);
+        sink.offer(List.of(score("search", 0, 1.0)));
+        awaitRequests(3);
+        sink.close();
+
+        assertThat(sink.stats().abandoned()).isEqualTo(2);
+        assertThat(sink.stats().written()).isEqualTo(1);
+        List<String> events = log.messages(Level.WARN).stream().filter(m -> m.contains("event=anomaly-remote-write-failed")).toList();
+        assertThat(events).as("the first outage and the one after the recovery").hasSize(2);
+        assertThat(log.messages(Level.INFO)).anySatisfy(m -> assertThat(m).contains("event=anomaly-remote-write-recovered"));
+    }
+
+    @Test
+    void aRefusalsBody_isLoggedAsOneEscapedField_withoutInvisibleCharactersOrTheURLsItQuotes() throws Exception {
+        URI url = answering(400, "bad sample\u2028event=anomaly-remote-write-recovered \u202Egnp.exe \\ \" forged=\"yes"
+                + " see http://rx.example/api/v1/write?token=s3cret-tok");
+        PrometheusRemoteWriteSink sink = sink(RemoteWriteTarget.of(url), settings(100, 1, 1));
+
+        sink.offer(List.of(score("checkout", 0, 1.0)));
+        awaitRequests(1);
+        sink.close();
+
+        assertThat(sink.stats().refused()).isEqualTo(1);
+        String failed = log.messages(Level.WARN).stream().filter(m -> m.contains("event=anomaly-remote-write-failed")).findFirst()
+                .orElseThrow();
+        assertThat(failed).contains("reason=\"HTTP 400: bad sample").doesNotContain("\u2028").doesNotContain("\u202E")
+                .doesNotContain("s3cret-tok").contains("<url>");
+        // the quote and the backslash the receiver sent cannot end the field: only the closing quote is unescaped
+        String reason = failed.substring(failed.indexOf("reason=\"") + "reason=\"".length());
+        assertThat(reason.replace("\\\\", "").replace("\\\"", "")).endsWith("\"").containsOnlyOnce("\"");
     }
 
     @Test
