@@ -88,11 +88,13 @@ public final class AnomalyHistory {
      * for an anomaly; an onset after {@code at} (a backend that answered points from the future) is
      * left out rather than failing the call, so the row says the onset is unknown. An anomaly whose
      * level is above the largest histogram bucket ({@code +Inf}) is flagged so: its score is a
-     * lower bound.
+     * lower bound. Empty too for a name longer than {@link AnomalyScoreSample#MAX_NAME_LENGTH}: a
+     * backend may list a service by any label value, and the call that judged it must still answer
+     * (its verdict is in the answer, only not in the history).
      */
     public static Optional<AnomalyScoreSample> sampleOf(String tenant, String service, String signal, Instant at,
             AnomalyFinding finding) {
-        if (!Double.isFinite(finding.score())) {
+        if (!Double.isFinite(finding.score()) || !recordable(tenant) || !recordable(service) || !recordable(signal)) {
             return Optional.empty();
         }
         Optional<Instant> onset = finding.anomalous() ? finding.onset().filter(o -> !o.isAfter(at)) : Optional.empty();
@@ -100,6 +102,10 @@ public final class AnomalyHistory {
         boolean aboveBucket = finding.anomalous() && finding.evidence().map(e -> e.anomalyLevel() == Double.POSITIVE_INFINITY).orElse(false);
         return Optional.of(new AnomalyScoreSample(tenant, service, signal, at, finding.score(), finding.anomalous(),
                 finding.kind().map(AnomalyKind::wireName), onset, aboveBucket));
+    }
+
+    private static boolean recordable(String name) {
+        return name.length() <= AnomalyScoreSample.MAX_NAME_LENGTH;
     }
 
     /** Records one score; see {@link #recordAll}. */
@@ -218,6 +224,7 @@ public final class AnomalyHistory {
         PriorityQueue<HistoryRow> newest = new PriorityQueue<>(ROW_ORDER);
         List<HistoryRow> ofOneSeries = new ArrayList<>();
         long matched = 0;
+        long overwrittenUntil = Long.MIN_VALUE;
         for (Map.Entry<Key, Ring> e : series.entrySet()) {
             Key k = e.getKey();
             if (!k.tenant().equals(q.tenant()) || q.service().filter(s -> !answers(s, k.service())).isPresent()
@@ -226,6 +233,10 @@ public final class AnomalyHistory {
             }
             ofOneSeries.clear();
             e.getValue().collect(k.service(), k.signal(), from, to, q.anomalousOnly(), ofOneSeries);
+            long overwritten = e.getValue().overwrittenUntil();
+            if (overwritten >= from) {
+                overwrittenUntil = Math.max(overwrittenUntil, Math.min(overwritten, to));
+            }
             matched += ofOneSeries.size();
             for (HistoryRow row : ofOneSeries) {
                 if (newest.size() < q.limit()) {
@@ -248,7 +259,8 @@ public final class AnomalyHistory {
             note = Optional.of("no anomaly scores recorded in this window: scores are recorded when detect_anomalies or"
                     + " get_service_health judge a service");
         }
-        return new HistoryResult(kept, truncated, limits.retention(), sink.isPresent(), note);
+        return new HistoryResult(kept, truncated, limits.retention(), sink.isPresent(), note,
+                overwrittenUntil == Long.MIN_VALUE ? Optional.empty() : Optional.of(Instant.ofEpochMilli(overwrittenUntil)));
     }
 
     /**
@@ -311,6 +323,8 @@ public final class AnomalyHistory {
         private int size;
         private int head; // index of the oldest when full
         private volatile long latest = Long.MIN_VALUE;
+        /** The newest time of a score the full ring overwrote: scores up to it may be missing although retained in time. */
+        private long overwrittenUntil = Long.MIN_VALUE;
 
         Ring(int capacity) {
             this.capacity = capacity;
@@ -336,6 +350,7 @@ public final class AnomalyHistory {
             } else {
                 slot = head;
                 head = (head + 1) % capacity;
+                overwrittenUntil = Math.max(overwrittenUntil, times[slot]);
             }
             times[slot] = at;
             scores[slot] = score;
@@ -346,6 +361,10 @@ public final class AnomalyHistory {
             if (at > latest) {
                 latest = at;
             }
+        }
+
+        synchronized long overwrittenUntil() {
+            return overwrittenUntil;
         }
 
         synchronized void collect(String service, String signal, long from, long to, boolean anomalousOnly, List<HistoryRow> out) {

@@ -6,6 +6,7 @@ import jakarta.json.JsonArrayBuilder;
 import jakarta.json.JsonObject;
 import jakarta.json.JsonObjectBuilder;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
@@ -18,12 +19,23 @@ import java.util.Optional;
  * @param retention how far back the in-memory history reaches
  * @param remoteSinkConfigured whether scores are also sent to a durable sink
  * @param note what the rows cannot show (for example that only the last hour is kept), when relevant
+ * @param overwrittenUntil when a series asked for was judged more often than its
+ *     {@link HistoryLimits#maxPointsPerSeries} fit in the retention: its scores up to this time
+ *     (within the range asked) were overwritten, so rows the range covers may be missing
  */
-public record HistoryResult(List<HistoryRow> rows, boolean truncated, Duration retention, boolean remoteSinkConfigured, Optional<String> note) {
+public record HistoryResult(List<HistoryRow> rows, boolean truncated, Duration retention, boolean remoteSinkConfigured,
+        Optional<String> note, Optional<Instant> overwrittenUntil) {
     public HistoryResult {
         rows = List.copyOf(rows);
         Objects.requireNonNull(retention, "retention");
         Objects.requireNonNull(note, "note");
+        Objects.requireNonNull(overwrittenUntil, "overwrittenUntil");
+    }
+
+    /** A result from which no score was overwritten. */
+    public HistoryResult(List<HistoryRow> rows, boolean truncated, Duration retention, boolean remoteSinkConfigured,
+            Optional<String> note) {
+        this(rows, truncated, retention, remoteSinkConfigured, note, Optional.empty());
     }
 
     /**

@@ -5,10 +5,12 @@ import dev.omcp.core.analysis.history.HistoryQuery;
 import dev.omcp.core.analysis.history.HistoryRow;
 import dev.omcp.core.analysis.history.HistoryResult;
 import dev.omcp.core.analysis.postmortem.ContributingSignal;
+import dev.omcp.ports.identity.Principal;
 import dev.omcp.ports.tools.ToolAnnotations;
 import dev.omcp.ports.tools.ToolCall;
 import dev.omcp.ports.tools.ToolDefinition;
 import dev.omcp.ports.tools.ToolResult;
+import dev.omcp.sdk.connector.MetricsCapability;
 import dev.omcp.sdk.json.Jsonp;
 import jakarta.json.JsonArrayBuilder;
 import jakarta.json.JsonObject;
@@ -124,10 +126,8 @@ public final class GetAnomalyHistoryTool extends ObservabilityTool {
         Duration window = args.duration("window", Durations.format(retention));
         if (window.compareTo(retention) > 0) {
             throw new InvalidArgumentException("window " + windowText + " is longer than the in-memory anomaly history ("
-                    + Durations.format(retention) + "); ask for at most " + Durations.format(retention)
-                    + (history.remoteSinkConfigured() ? ". Older scores were sent to the remote-write sink: read them from the metrics "
-                            + "backend it writes to." : ". Older scores are not kept: an operator sets " + REMOTE_WRITE_VARIABLE
-                            + " to keep them in Prometheus."));
+                    + Durations.format(retention) + "); ask for at most " + Durations.format(retention) + ". "
+                    + olderScores(history, call.principal()));
         }
         Instant to = WindowEnd.endOfCurrentSecond(toolkit.clock());
         Instant from = to.minus(window);
@@ -176,8 +176,32 @@ public final class GetAnomalyHistoryTool extends ObservabilityTool {
                 note = note.map(n -> n + underItsName);
             }
         }
+        Optional<String> overwritten = result.overwrittenUntil().map(until -> "Some of these series were judged more often than the "
+                + "history keeps (" + history.limits().maxPointsPerSeries() + " scores per series): their scores up to " + until
+                + " were overwritten, so rows up to then may be missing.");
+        note = note.isEmpty() ? overwritten : note.map(n -> n + overwritten.map(o -> " " + o).orElse(""));
         note.ifPresent(n -> out.add("note", n));
         return ToolResult.structured(out.build());
+    }
+
+    /**
+     * Where the scores before the in-memory history are and how an agent reads them: "the metrics
+     * backend it writes to" alone names neither the metric nor the tool, and with no metrics source
+     * there is nothing to read them through, which an operator must fix.
+     */
+    private String olderScores(AnomalyHistory history, Principal caller) {
+        if (!history.remoteSinkConfigured()) {
+            return "Older scores are not kept: an operator sets " + REMOTE_WRITE_VARIABLE + " to keep them in Prometheus.";
+        }
+        // the series names and labels the remote-write sink writes (omcp-adapters-storage, RemoteWriteEncoding)
+        String sent = "Older scores were sent to the " + REMOTE_WRITE_VARIABLE + " receiver as the metrics omcp_anomaly_score and "
+                + "omcp_anomaly_detected, labelled service and signal";
+        if (toolkit.sources().with(MetricsCapability.class, caller).isEmpty()) {
+            return sent + ", but no metrics source is configured to read them back: an operator adds that receiver as a "
+                    + "Prometheus source. " + toolkit.howToAddSources();
+        }
+        return sent + ": query_metrics with metric omcp_anomaly_score, the service and groupBy [\"signal\"] reads them when that "
+                + "receiver is also a metrics source.";
     }
 
     private static Optional<String> note(HistoryResult result, Optional<String> service, Optional<String> signal, boolean anomalousOnly,

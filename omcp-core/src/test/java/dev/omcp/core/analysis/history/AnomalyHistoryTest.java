@@ -238,6 +238,33 @@ class AnomalyHistoryTest {
     }
 
     @Test
+    void aSeriesJudgedMoreOftenThanItsPointsFit_saysUpToWhenItsScoresWereOverwritten() {
+        AnomalyHistory h = new AnomalyHistory(clock, new HistoryLimits(Duration.ofHours(1), 10, 3), Optional.empty());
+        for (int secondsAgo = 50; secondsAgo >= 10; secondsAgo -= 10) {
+            h.record(sample("", "checkout", "latency_p99", T0.minusSeconds(secondsAgo), 1, false));
+        }
+        h.record(sample("", "search", "latency_p99", T0.minusSeconds(50), 1, false));
+
+        HistoryResult wide = h.query(all("", T0.minusSeconds(600), T0));
+        assertThat(wide.rows()).hasSize(4);
+        assertThat(wide.overwrittenUntil()).as("the scores 50 s and 40 s ago are gone").contains(T0.minusSeconds(40));
+        assertThat(h.query(all("", T0.minusSeconds(35), T0)).overwrittenUntil()).as("nothing overwritten is in this range").isEmpty();
+        assertThat(h.query(new HistoryQuery("", Optional.of("search"), Optional.empty(), T0.minusSeconds(600), T0, 10, false))
+                .overwrittenUntil()).as("only the series asked for count").isEmpty();
+    }
+
+    @Test
+    void sampleOf_skipsANameTooLongToRecord_ratherThanFailingTheCallThatJudgedIt() {
+        AnomalyFinding step = new AnomalyFinding(java.util.Map.of(), AnomalyFinding.Status.ANOMALOUS, 12, Direction.UP,
+                Optional.of(T0.minusSeconds(600)), Optional.of(AnomalyKind.STEP), Optional.empty(), "step up");
+        String longest = "s".repeat(AnomalyScoreSample.MAX_NAME_LENGTH);
+        assertThat(AnomalyHistory.sampleOf("", longest, "latency_p99", T0, step)).isPresent();
+        assertThat(AnomalyHistory.sampleOf("", longest + "s", "latency_p99", T0, step)).isEmpty();
+        assertThat(AnomalyHistory.sampleOf(longest + "t", "db", "latency_p99", T0, step)).isEmpty();
+        assertThat(AnomalyHistory.sampleOf("", "db", longest + "m", T0, step)).isEmpty();
+    }
+
+    @Test
     void theOnsetOfAnAnomaly_isKeptWithItsScore_andReturnedInTheRowsAndTheirJson() {
         AnomalyHistory h = new AnomalyHistory(clock, HistoryLimits.defaults(), Optional.empty());
         Instant onset = T0.minusSeconds(1500);

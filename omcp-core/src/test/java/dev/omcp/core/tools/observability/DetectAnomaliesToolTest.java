@@ -377,6 +377,23 @@ class DetectAnomaliesToolTest {
     }
 
     @Test
+    void aListedServiceWhoseNameIsTooLongToRecord_isStillJudged_andTheOtherServicesScoresAreRecorded() {
+        // a backend lists services by any label value; one longer than a history name may be must not fail the whole call
+        String longName = "svc-" + "x".repeat(300);
+        FakeMetricsBackend prom = new FakeMetricsBackend("prom")
+                .serve(longName, "error_rate", noisy(0.001, 0.1))
+                .serve("db", "error_rate", noisy(0.001, 0.1));
+
+        JsonObject result = ToolHarness.ok(tool(new InMemorySources().add(prom)), "{\"metrics\":[\"error_rate\"]}");
+
+        assertThat(result.getJsonObject("summary").getInt("series")).as("both services judged").isEqualTo(2);
+        assertThat(result.getJsonObject("history").getInt("recorded")).isEqualTo(1);
+        List<HistoryRow> rows = history.query(new HistoryQuery("", Optional.empty(), Optional.empty(), NOW.minusSeconds(60), NOW,
+                HistoryQuery.MAX_LIMIT, false)).rows();
+        assertThat(rows).extracting(HistoryRow::service).containsExactly("db");
+    }
+
+    @Test
     void badArgumentsAreRefusedWithWhatIsWrong() {
         DetectAnomaliesTool tool = tool(new InMemorySources());
         assertThat(ToolHarness.error(tool, "{\"sensitivity\":\"extreme\"}")).contains("arguments.sensitivity", "low", "medium", "high");

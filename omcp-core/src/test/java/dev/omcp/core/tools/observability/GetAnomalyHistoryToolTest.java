@@ -196,6 +196,49 @@ class GetAnomalyHistoryToolTest {
     }
 
     @Test
+    void aWindowLongerThanTheRetention_withTheSink_namesTheMetricAndTheToolThatReadsOlderScores() {
+        AnomalyHistory withSink = new AnomalyHistory(clock, HistoryLimits.defaults(), Optional.of(samples -> true));
+        GetAnomalyHistoryTool readable = new GetAnomalyHistoryTool(Toolkit.builder(
+                new InMemorySources().add(new FakeMetricsBackend("prom")).registry(), clock).history(withSink).build());
+
+        ToolResult tooLong = call(readable, "{\"window\":\"6h\"}");
+
+        assertThat(tooLong.isError()).isTrue();
+        assertThat(tooLong.firstText()).isEqualTo("get_anomaly_history: window 6h is longer than the in-memory anomaly history (1h); "
+                + "ask for at most 1h. Older scores were sent to the OMCP_ANOMALY_HISTORY_REMOTE_WRITE receiver as the metrics "
+                + "omcp_anomaly_score and omcp_anomaly_detected, labelled service and signal: query_metrics with metric "
+                + "omcp_anomaly_score, the service and groupBy [\"signal\"] reads them when that receiver is also a metrics source.");
+    }
+
+    @Test
+    void aWindowLongerThanTheRetention_withTheSinkButNoMetricsSource_saysNothingCanReadThemBack() {
+        AnomalyHistory withSink = new AnomalyHistory(clock, HistoryLimits.defaults(), Optional.of(samples -> true));
+        GetAnomalyHistoryTool noMetrics = new GetAnomalyHistoryTool(Toolkit.builder(new ScriptedSources().registry(), clock)
+                .history(withSink).howToAddSources("Set PROMETHEUS_URL.").build());
+
+        String text = call(noMetrics, "{\"window\":\"2h\"}").firstText();
+
+        assertThat(text).contains("omcp_anomaly_score").contains("no metrics source is configured to read them back")
+                .endsWith("Set PROMETHEUS_URL.").doesNotContain("query_metrics");
+    }
+
+    @Test
+    void scoresOverwrittenBecauseASeriesWasJudgedTooOften_areNamedInTheNote_ratherThanLookingLikeNoData() {
+        AnomalyHistory small = new AnomalyHistory(clock, new HistoryLimits(Duration.ofHours(1), 10, 3), Optional.empty());
+        clock.set(NOW);
+        for (int secondsAgo = 50; secondsAgo >= 10; secondsAgo -= 10) {
+            small.record(new AnomalyScoreSample("", "checkout", "latency_p99", NOW.minusSeconds(secondsAgo), 1, false, Optional.empty(),
+                    Optional.empty()));
+        }
+
+        JsonObject result = structured(call(tool(small), "{\"service\":\"checkout\"}"));
+
+        assertThat(result.getJsonArray("rows")).hasSize(3);
+        assertThat(result.getString("note")).isEqualTo("Some of these series were judged more often than the history keeps (3 scores "
+                + "per series): their scores up to 2025-03-10T09:59:20Z were overwritten, so rows up to then may be missing.");
+    }
+
+    @Test
     void theDefaultWindowFollowsTheRetention() {
         AnomalyHistory short15 = new AnomalyHistory(clock, new HistoryLimits(Duration.ofMinutes(15), 10, 10), Optional.empty());
         GetAnomalyHistoryTool tool = tool(short15);
