@@ -72,8 +72,40 @@ public final class McpDispatcher implements McpEndpoint {
     /** How many requests each session has in flight, so one session cannot run any number at once. */
     private final RequestsInFlight requestsInFlight = new RequestsInFlight();
 
-    /** A request in flight: its session and id. */
-    private record InFlight(String sessionId, JsonValue id) {}
+    /**
+     * Called by {@link #cancel} between finding a request in flight and interrupting its handler;
+     * a test holds it there to let the request end first. Does nothing otherwise.
+     */
+    private volatile Consumer<JsonValue> beforeInterrupt = id -> { };
+
+    /**
+     * A request in flight: its session, id and handler thread. A cancellation interrupts the
+     * handler only under the request's lock and only while it has not ended, so it can never reach
+     * what the same thread runs next (a batch's next element, another POST on a reused thread).
+     */
+    private static final class InFlight {
+        private final String sessionId;
+        private final JsonValue id;
+        private final Thread handler;
+        private boolean ended;
+
+        InFlight(String sessionId, JsonValue id, Thread handler) {
+            this.sessionId = sessionId;
+            this.id = id;
+            this.handler = handler;
+        }
+
+        synchronized void interrupt() {
+            if (!ended) {
+                handler.interrupt();
+            }
+        }
+
+        /** No cancellation reaches the handler after this returns. */
+        synchronized void end() {
+            ended = true;
+        }
+    }
     private final List<Consumer<String>> onSessionEnd;
 
     public McpDispatcher(
@@ -218,7 +250,7 @@ public final class McpDispatcher implements McpEndpoint {
             return refused("", Refusal.MALFORMED, readableId, JsonRpc.INVALID_REQUEST,
                     "Invalid Request: expected a JSON-RPC 2.0 object with \"jsonrpc\": \"2.0\"");
         }
-        if (id != null && readableId == JsonValue.NULL) {
+        if (id != null && readableId == JsonValue.NULL && !isErrorResponseWithoutId(message)) {
             return refused("", Refusal.MALFORMED, JsonValue.NULL, JsonRpc.INVALID_REQUEST,
                     "Invalid Request: \"id\" must be a string or an integer (MCP allows no null id and no fraction); "
                             + "send a unique string or integer per request");
@@ -325,17 +357,20 @@ public final class McpDispatcher implements McpEndpoint {
         // a request still running) gets both answered rather than the retry refused; a cancellation
         // of that id then ends every request in flight under it.
         Thread handler = Thread.currentThread();
-        inFlight.put(handler, new InFlight(sessionId, call.id()));
+        InFlight request = new InFlight(sessionId, call.id(), handler);
+        inFlight.put(handler, request);
         McpResult result;
         try {
             result = proceedAnswering(call);
         } finally {
-            inFlight.remove(handler);
+            request.end();
+            inFlight.remove(handler, request);
             // the session's place is given back however the request ended (answer, error, cancellation)
             if (counted) {
                 requestsInFlight.exit(sessionId);
             }
-            // A cancellation that raced the end of the call must not leak into the next one.
+            // A cancellation that came before the end but after the handler last looked must not
+            // leak into the next call on this thread; none can come after end().
             Thread.interrupted();
         }
         return toReply(call, result, newSession);
@@ -373,8 +408,20 @@ public final class McpDispatcher implements McpEndpoint {
         };
     }
 
+    /**
+     * Whether {@code message} is an error response whose id is {@code null} or missing: what a client
+     * answers a server request it could not read the id of (JSON-RPC 2.0 section 5; MCP 2025-11-25
+     * "Error Responses" lets the id go then).
+     */
+    private static boolean isErrorResponseWithoutId(JsonObject message) {
+        JsonValue id = message.get("id");
+        return (id == null || id == JsonValue.NULL) && !message.containsKey("method")
+                && message.containsKey("error") && !message.containsKey("result");
+    }
+
     private McpReply handleClientResponse(McpInbound inbound, JsonObject message, JsonValue id) {
-        if (id == null || !(message.containsKey("result") || message.containsKey("error"))) {
+        boolean withoutId = isErrorResponseWithoutId(message);
+        if ((id == null && !withoutId) || !(message.containsKey("result") || message.containsKey("error"))) {
             return refused("", Refusal.MALFORMED, idOrNull(id), JsonRpc.INVALID_REQUEST,
                     "Invalid Request: a message needs \"method\" (request or notification) or \"result\"/\"error\" with \"id\" (response)");
         }
@@ -390,6 +437,14 @@ public final class McpDispatcher implements McpEndpoint {
         if (session.isEmpty()) {
             return refused("", Refusal.SESSION_NOT_FOUND, JsonValue.NULL, JsonRpc.SESSION_NOT_FOUND, SESSION_NOT_FOUND_MESSAGE);
         }
+        if (withoutId) {
+            // It answers none of the server's requests that anyone could name, so nothing waits for it;
+            // a request it was meant for times out as any unanswered one does. Logged for whoever
+            // chases that timeout: the client's own words, escaped and cut.
+            LOG.debug("event=mcp-client-error-without-id principal=\"{}\" error=\"{}\"",
+                    LogText.of(inbound.principal().id()), LogText.of(String.valueOf(message.get("error"))));
+            return new McpReply.Accepted("");
+        }
         String key = id instanceof JsonString s ? s.getString() : id.toString();
         // A response nobody waits for (late, or for a request that timed out) is accepted and dropped.
         clientRequests.complete(session.get().id(), key, message);
@@ -404,12 +459,19 @@ public final class McpDispatcher implements McpEndpoint {
             // a scan, not a lookup: cancellations are rare, and the map is bounded by the requests in
             // flight; ids compare by value, so a client that wrote 100 as 1e2 still reaches its request
             inFlight.forEach((handler, request) -> {
-                if (request.sessionId().equals(sessionId) && JsonRpc.sameId(request.id(), requestId)) {
-                    handler.interrupt();
+                if (request.sessionId.equals(sessionId) && JsonRpc.sameId(request.id, requestId)) {
+                    beforeInterrupt.accept(request.id);
+                    // a no-op when the request ended since the scan read it
+                    request.interrupt();
                 }
             });
         }
         return new McpResult.Done();
+    }
+
+    /** Test hook: runs {@code hook} where {@link #cancel} has found a request and not yet interrupted it. */
+    void beforeInterrupt(Consumer<JsonValue> hook) {
+        this.beforeInterrupt = hook;
     }
 
     /**

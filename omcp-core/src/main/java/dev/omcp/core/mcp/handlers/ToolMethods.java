@@ -82,6 +82,13 @@ public final class ToolMethods {
                 visible.add(tool);
             }
         }
+        if (offset.get() > 0 && offset.get() >= visible.size()) {
+            // Every cursor the gateway issues points at a tool; one past the end was made up, or the
+            // list shrank since it was issued. Either way the next page is unknown, so none is made up.
+            return McpResult.Failure.of(JsonRpc.INVALID_PARAMS, "params.cursor points past the end of the tool list ("
+                    + visible.size() + " tools now; the list may have changed since the cursor was issued); "
+                    + "call tools/list without a cursor to start over");
+        }
         return McpResult.Success.of(page(visible, offset.get(), call.revision()));
     }
 
@@ -105,9 +112,11 @@ public final class ToolMethods {
         }
     }
 
+    /** The page of {@code tools} from {@code offset}, which is at most their number. */
     private JsonObject page(List<Tool> tools, int offset, ProtocolRevision revision) {
         JsonArrayBuilder array = Jsonp.array();
-        int end = Math.min(tools.size(), offset + pageSize);
+        // not offset + pageSize, which overflows into a negative end (and cursor) for an offset near the int's maximum
+        int end = offset + Math.min(pageSize, tools.size() - offset);
         for (int i = offset; i < end; i++) {
             array.add(ToolDescriptors.describe(tools.get(i).definition(), revision));
         }

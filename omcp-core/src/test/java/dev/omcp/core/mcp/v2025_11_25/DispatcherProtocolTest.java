@@ -368,6 +368,23 @@ class DispatcherProtocolTest {
     }
 
     @Test
+    void aClientErrorResponseWithANullOrNoId_isAccepted_asJsonRpcAndMcpAllowWhenTheRequestsIdWasUnreadable() {
+        client.initialize("2025-11-25");
+        for (String body : List.of("{\"jsonrpc\":\"2.0\",\"id\":null,\"error\":{\"code\":-32700,\"message\":\"Parse error\"}}",
+                "{\"jsonrpc\":\"2.0\",\"error\":{\"code\":-32600,\"message\":\"Invalid Request\"}}")) {
+            assertThat(client.raw(body)).as(body).isInstanceOf(McpReply.Accepted.class);
+            // still a message of a session: without one it is refused as any response is
+            assertThat(client.send(Optional.empty(), body)).as(body).isInstanceOfSatisfying(McpReply.Refused.class,
+                    r -> assertThat(r.refusal()).isEqualTo(Refusal.SESSION_REQUIRED));
+        }
+        // a result always answers a request the client could read, so it names it
+        for (String body : List.of("{\"jsonrpc\":\"2.0\",\"id\":null,\"result\":{}}", "{\"jsonrpc\":\"2.0\",\"result\":{}}")) {
+            assertThat(client.raw(body)).as(body).isInstanceOfSatisfying(McpReply.Refused.class,
+                    r -> assertThat(r.refusal()).isEqualTo(Refusal.MALFORMED));
+        }
+    }
+
+    @Test
     void aClientResponseWithBothResultAndError_isRefused() {
         client.initialize("2025-11-25");
         McpReply reply = client.raw("{\"jsonrpc\":\"2.0\",\"id\":\"omcp-1\",\"result\":{},\"error\":{\"code\":-1,\"message\":\"x\"}}");

@@ -62,6 +62,21 @@ class ToolMethodsTest {
     }
 
     @Test
+    void toolsList_withACursorPastTheEnd_isInvalidParams_andNeverIssuesANegativeCursor() {
+        List<EchoTool> tools = IntStream.range(0, 7).mapToObj(i -> new EchoTool("tool" + i)).toList();
+        McpTestClient client = clientOf(Gateway.builder().tools(tools).toolsPageSize(3).build());
+        // crafted the way the gateway encodes its cursors, at offsets it never issues
+        for (long offset : new long[] {Integer.MAX_VALUE - 1, Integer.MAX_VALUE, 7, 8}) {
+            String cursor = java.util.Base64.getUrlEncoder().withoutPadding()
+                    .encodeToString(("tools:" + offset).getBytes(java.nio.charset.StandardCharsets.UTF_8));
+            JsonObject answer = client.request("tools/list", "{\"cursor\":\"" + cursor + "\"}");
+            assertThat(answer.containsKey("error")).as("offset %d: %s", offset, answer).isTrue();
+            assertThat(answer.getJsonObject("error").getInt("code")).isEqualTo(JsonRpc.INVALID_PARAMS);
+            assertThat(answer.getJsonObject("error").getString("message")).contains("past the end").contains("without a cursor");
+        }
+    }
+
+    @Test
     void toolsCall_returnsStructuredContentAndTheSameJsonAsText() {
         McpTestClient client = clientOf(Gateway.builder().tool(new EchoTool("echo")).build());
         JsonObject result = client.request("tools/call", "{\"name\":\"echo\",\"arguments\":{\"service\":\"shop/api\"}}")
