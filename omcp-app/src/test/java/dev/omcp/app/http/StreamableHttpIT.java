@@ -144,6 +144,17 @@ class StreamableHttpIT {
     }
 
     @Test
+    void aClientErrorResponseWithANullId_is202() {
+        // JSON-RPC 2.0 and MCP 2025-11-25: a client that could not read a server request's id answers with an
+        // error whose id is null (or missing); it answers nothing that waits, and is accepted as any response is
+        McpHttpClient client = initialized();
+        HttpResponse<String> response = client.post(
+                "{\"jsonrpc\":\"2.0\",\"id\":null,\"error\":{\"code\":-32700,\"message\":\"Parse error\"}}", Map.of());
+        assertThat(response.statusCode()).as(response.body()).isEqualTo(202);
+        assertThat(response.body()).isEmpty();
+    }
+
+    @Test
     void initializeRepeatedInALiveSession_is400_opensNoSession_andTheSessionLivesOn() {
         McpHttpClient client = initialized();
         HttpResponse<String> again = client.post("""
@@ -740,6 +751,43 @@ class StreamableHttpIT {
                 assertThat(sawListChanged).as("the newer stream carries the session's notifications").isTrue();
             } finally {
                 gateway.assembly().gateway().tools().unregister("late_tool_2");
+            }
+        }
+    }
+
+    @Test
+    void resumingAPostStream_is405_andLeavesTheSessionsOwnStreamOpen() throws Exception {
+        // A client whose POST stream broke resumes it with a GET and the last event id it read (the
+        // official SDK's does); served as the session's stream, that GET took over the client's own
+        // standalone stream, which the client reconnected and took back, over and over.
+        McpHttpClient client = initialized();
+        try (java.io.BufferedReader standalone = openStream(client)) {
+            HttpResponse<String> post = client.post("""
+                    {"jsonrpc":"2.0","id":9,"method":"tools/call","params":{"name":"test_tool_with_progress","arguments":{},
+                    "_meta":{"progressToken":"p1"}}}""", Map.of());
+            String lastEventId = post.body().lines().filter(line -> line.startsWith("id: ")).reduce((a, b) -> b).orElseThrow()
+                    .substring("id: ".length());
+
+            HttpResponse<String> resumed = refusable(HttpRequest.newBuilder(URI.create(gateway.baseUrl() + "/mcp"))
+                    .header("Accept", "text/event-stream").header("Mcp-Session-Id", client.sessionId())
+                    .header("Last-Event-ID", lastEventId).timeout(Duration.ofSeconds(10)).GET().build());
+            assertThat(resumed.statusCode()).isEqualTo(405);
+            assertThat(resumed.headers().firstValue("Allow")).contains("GET, HEAD, POST, DELETE, OPTIONS");
+            assertThat(error(resumed).getString("message")).contains("cannot be resumed").contains("send that request again");
+
+            gateway.assembly().gateway().tools().register(new dev.omcp.app.support.NamedTool("late_tool_3"));
+            try {
+                String line;
+                boolean sawListChanged = false;
+                while ((line = standalone.readLine()) != null) {
+                    if (line.contains("notifications/tools/list_changed")) {
+                        sawListChanged = true;
+                        break;
+                    }
+                }
+                assertThat(sawListChanged).as("the session's own stream still carries its notifications").isTrue();
+            } finally {
+                gateway.assembly().gateway().tools().unregister("late_tool_3");
             }
         }
     }

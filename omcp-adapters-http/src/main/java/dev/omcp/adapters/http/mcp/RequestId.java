@@ -55,11 +55,14 @@ final class RequestId {
     /**
      * Whether {@code message} is one the server never answers: a JSON object that is a notification
      * (a {@code method} and no {@code id}) or a client's response (an {@code id} and no
-     * {@code method}). Anything else (a request, a batch, text that is not JSON) is false.
+     * {@code method}, or an {@code error} alone, which MCP lets go without an id when the client could
+     * not read the request's). Anything else (a request, a batch, text that is not JSON) is false.
      */
     static boolean answersNothing(String message) {
         boolean id = false;
         boolean method = false;
+        boolean error = false;
+        boolean result = false;
         try (JsonParser parser = Jsonp.provider().createParser(new StringReader(message))) {
             if (!parser.hasNext() || parser.next() != JsonParser.Event.START_OBJECT) {
                 return false;
@@ -73,13 +76,15 @@ final class RequestId {
                 JsonParser.Event value = parser.next();
                 id |= key.equals("id");
                 method |= key.equals("method");
+                error |= key.equals("error");
+                result |= key.equals("result");
                 skip(parser, value);
             }
         } catch (RuntimeException e) {
             // not JSON: the dispatcher answers it with a parse error, so it is no message left unanswered
             return false;
         }
-        return id != method;
+        return id != method || (!id && !method && error && !result);
     }
 
     /** A string id, or a number whose value is an integer (as the dispatcher takes it); else {@code NULL}. */

@@ -37,6 +37,7 @@ import java.util.concurrent.locks.ReentrantLock;
 public final class StreamableHttpTransport {
     static final String SESSION_HEADER = "Mcp-Session-Id";
     static final String PROTOCOL_HEADER = "Mcp-Protocol-Version";
+    private static final String LAST_EVENT_ID_HEADER = "Last-Event-ID";
     private static final String JSON = "application/json";
     private static final String EVENT_STREAM = "text/event-stream";
     private static final Duration KEEP_ALIVE = Duration.ofSeconds(15);
@@ -135,7 +136,7 @@ public final class StreamableHttpTransport {
         String sessionId = streamable.get().sessionId();
         Principal principal = streamable.get().principal();
         ctx.status(200).contentType(EVENT_STREAM).header("Cache-Control", "no-cache").header("X-Accel-Buffering", "no");
-        SseWriter writer = new SseWriter(ctx.res().getOutputStream(), "g" + Long.toHexString(System.nanoTime()));
+        SseWriter writer = new SseWriter(ctx.res().getOutputStream(), SseStreamIds.PROCESS.next(SseStreamIds.GET));
         OpenStream stream = new OpenStream(Thread.currentThread());
         // A newer stream replaces an older one of the same session (a client reconnecting after a
         // network break, whose old stream the server has not yet found dead, must not be refused).
@@ -223,6 +224,18 @@ public final class StreamableHttpTransport {
         }
         if (endpoint.checkSession(sessionId.get(), principal.get()) != McpEndpoint.SessionStatus.ACTIVE) {
             refuse(ctx, 404, SESSION_NOT_FOUND, SESSION_NOT_FOUND_MESSAGE);
+            return Optional.empty();
+        }
+        String lastEventId = ctx.header(LAST_EVENT_ID_HEADER);
+        if (lastEventId != null && SseStreamIds.isPostStreamEvent(lastEventId)) {
+            // A client resumes a broken POST stream with a GET (MCP 2025-11-25). Served as the session's
+            // stream, it would take over the client's own standalone stream, which the client then
+            // reconnects and takes back, and so on every retry interval. Nothing of a POST stream is
+            // kept to replay, and 405 is the refusal MCP gives a GET; clients end that resumption on it.
+            refuseMethod(ctx, "Method Not Allowed: Last-Event-ID names an event of the stream that answered a POST, which "
+                    + "cannot be resumed (the gateway keeps no history of sent events); an answer that stream had not "
+                    + "delivered is lost, so send that request again (a new id is best). The session's own stream, if "
+                    + "open, goes on; to open it, GET without Last-Event-ID");
             return Optional.empty();
         }
         return Optional.of(new StreamTarget(sessionId.get(), principal.get()));
@@ -408,7 +421,7 @@ public final class StreamableHttpTransport {
         private void openStream() throws IOException {
             if (stream == null) {
                 ctx.status(200).contentType(EVENT_STREAM).header("Cache-Control", "no-cache").header("X-Accel-Buffering", "no");
-                stream = new SseWriter(ctx.res().getOutputStream(), "p" + Long.toHexString(System.nanoTime()));
+                stream = new SseWriter(ctx.res().getOutputStream(), SseStreamIds.PROCESS.next(SseStreamIds.POST));
                 stream.prime();
             }
         }
