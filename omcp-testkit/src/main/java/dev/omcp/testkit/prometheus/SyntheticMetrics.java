@@ -13,6 +13,17 @@ import java.util.Locale;
 public final class SyntheticMetrics {
     /** Spacing of the generated samples. */
     public static final Duration SCRAPE_INTERVAL = Duration.ofSeconds(15);
+    /**
+     * A counter of {@code api} ({@code job="api"}) sampled only every {@link #SPARSE_SCRAPE_INTERVAL}
+     * (Prometheus' own default scrape interval), 17 s off the minute as a real target's scrapes are
+     * off the query's step grid, rising {@link #SPARSE_PER_SECOND} a second.
+     */
+    public static final String SPARSE_COUNTER = "batch_jobs_total";
+    /** Spacing of the samples of {@link #SPARSE_COUNTER}. */
+    public static final Duration SPARSE_SCRAPE_INTERVAL = Duration.ofMinutes(1);
+    /** The rate of {@link #SPARSE_COUNTER}. */
+    public static final double SPARSE_PER_SECOND = 3;
+    private static final long SPARSE_OFFSET_SECONDS = 17;
     /** Latency bucket bounds in seconds (plus +Inf). */
     static final double[] BUCKETS = {0.05, 0.1, 0.25, 0.5, 1.0};
 
@@ -93,6 +104,9 @@ public final class SyntheticMetrics {
             series(out, "http_request_duration_seconds_sum", sel(s, ""), first, last, step, perSecond * mid, 0);
             series(out, "http_request_duration_seconds_count", sel(s, ""), first, last, step, perSecond, 0);
         }
+        out.append("# TYPE batch_jobs counter\n");
+        series(out, SPARSE_COUNTER, sel(api, ""), first + SPARSE_OFFSET_SECONDS, last, SPARSE_SCRAPE_INTERVAL.toSeconds(),
+                SPARSE_PER_SECOND, 0);
         out.append("# EOF\n");
         return out.toString();
     }

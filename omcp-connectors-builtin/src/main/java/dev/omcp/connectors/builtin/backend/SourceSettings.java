@@ -4,15 +4,21 @@ import dev.omcp.sdk.connector.ConnectorException;
 import jakarta.json.JsonObject;
 import jakarta.json.JsonString;
 import jakarta.json.JsonValue;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /** Typed reads of connector-specific settings of a source entry, with messages that name the setting. */
 public final class SourceSettings {
+    /** A duration as Prometheus writes one in whole seconds or more: {@code 15s}, {@code 1m}, {@code 1m30s}, {@code 1h}. */
+    private static final Pattern DURATION = Pattern.compile("(?:(\\d{1,4})h)?(?:(\\d{1,6})m)?(?:(\\d{1,7})s)?");
+
     private SourceSettings() {}
 
     /** A list of label names given as an array or a comma-separated string, or {@code fallback}. */
@@ -69,6 +75,43 @@ public final class SourceSettings {
             throw bad(key + " must be a string");
         }
         return Optional.of(s.getString());
+    }
+
+    /**
+     * A duration written as Prometheus writes one ({@code 15s}, {@code 1m}, {@code 1m30s}), between
+     * {@code min} and {@code max}, or {@code fallback}. The message names the setting and the
+     * limits, not the value given.
+     */
+    public static Duration duration(JsonObject settings, String key, Duration fallback, Duration min, Duration max)
+            throws ConnectorException {
+        JsonValue v = settings.get(key);
+        if (v == null || v == JsonValue.NULL) {
+            return fallback;
+        }
+        String expected = key + " must be a duration from " + written(min) + " to " + written(max)
+                + " in h, m and s, for example 15s or 1m";
+        if (!(v instanceof JsonString s)) {
+            throw bad(expected);
+        }
+        Matcher m = DURATION.matcher(s.getString());
+        if (s.getString().isEmpty() || !m.matches()) {
+            throw bad(expected);
+        }
+        Duration d = Duration.ofHours(part(m, 1)).plusMinutes(part(m, 2)).plusSeconds(part(m, 3));
+        if (d.compareTo(min) < 0 || d.compareTo(max) > 0) {
+            throw bad(expected);
+        }
+        return d;
+    }
+
+    /** {@code d} in the largest whole unit: {@code 1h}, {@code 5m}, {@code 90s}. */
+    private static String written(Duration d) {
+        long seconds = d.toSeconds();
+        return seconds % 3600 == 0 ? seconds / 3600 + "h" : seconds % 60 == 0 ? seconds / 60 + "m" : seconds + "s";
+    }
+
+    private static long part(Matcher m, int group) {
+        return m.group(group) == null ? 0 : Long.parseLong(m.group(group));
     }
 
     /** A boolean, or {@code fallback}. */

@@ -52,17 +52,33 @@ final class PrometheusConnector extends HttpBackendConnector
     static final int MAX_POINTS = 1000;
     /** The label Kubernetes service discovery and kube-state-metrics put a namespace in. */
     static final String NAMESPACE_LABEL = "namespace";
-    private static final Pattern METRIC_NAME = Pattern.compile("[a-zA-Z_:][a-zA-Z0-9_:]{0,199}");
+    /**
+     * A metric name an agent may ask for: the classic grammar widened by the '.', '-' and '/' of
+     * OpenTelemetry instrument names, which Prometheus 3 stores as they are. No space, bracket,
+     * quote or operator, so query language stays refused; the name is quoted all the same.
+     */
+    private static final Pattern METRIC_NAME = Pattern.compile("[a-zA-Z_:][a-zA-Z0-9_:./-]{0,299}");
+    /** A metric name PromQL may write bare, before the braces. */
+    private static final Pattern CLASSIC_METRIC_NAME = Pattern.compile("[a-zA-Z_:][a-zA-Z0-9_:]*");
     /** The placeholders of a template ({@link CuratedMetrics}); any other text, braces included, is PromQL. */
     private static final Pattern PLACEHOLDER = Pattern.compile("\\{\\{(container_selector|selector|window|by_le|by|label|service)}}");
     private static final String BACKEND = "Prometheus";
+    /**
+     * Scrapes a rate window spans at least: rate() needs two samples in it, and a window of four
+     * scrapes still has them when a scrape or two is missed or late (Grafana's $__rate_interval
+     * uses the same four).
+     */
+    private static final int RATE_WINDOW_SCRAPES = 4;
 
     private final ServiceLabels serviceLabels;
     private final Map<String, String> templates;
+    private final Duration shortestRateWindow;
 
+    /** @param scrapeInterval how often the source's targets are scraped: a rate window holds at least four of its samples */
     PrometheusConnector(SourceConfig source, HttpClient client, Duration timeout, Clock clock, AnswerBudget answerBudget,
-            List<String> serviceLabels, Map<String, String> overrides, Duration labelCacheTtl) {
+            List<String> serviceLabels, Map<String, String> overrides, Duration labelCacheTtl, Duration scrapeInterval) {
         super(source, client, timeout, clock, answerBudget, BACKEND);
+        this.shortestRateWindow = scrapeInterval.multipliedBy(RATE_WINDOW_SCRAPES);
         this.serviceLabels = new ServiceLabels(http(), "/api/v1/label/", serviceLabels, clock, labelCacheTtl);
         Map<String, String> merged = new LinkedHashMap<>(CuratedMetrics.DEFAULTS);
         merged.putAll(overrides);
@@ -142,14 +158,15 @@ final class PrometheusConnector extends HttpBackendConnector
         });
         String by = String.join(", ", query.groupBy());
         String byLe = by.isEmpty() ? "le" : by + ", le";
-        String window = QueryText.duration(step.multipliedBy(2).compareTo(Duration.ofMinutes(1)) < 0 ? Duration.ofMinutes(1) : step.multipliedBy(2));
+        String window = QueryText.duration(rateWindow(step));
         String template = templates.get(query.metric());
         if (template == null) {
             if (!METRIC_NAME.matcher(query.metric()).matches()) {
                 throw new ConnectorException(Kind.BAD_QUERY, "metric '" + abbreviate(query.metric()) + "' is neither a curated metric ("
-                        + String.join(", ", new TreeSet<>(templates.keySet())) + ") nor a metric name");
+                        + String.join(", ", new TreeSet<>(templates.keySet())) + ") nor a metric name (letters, digits, '_', ':', "
+                        + "'.', '-' and '/', starting with a letter, '_' or ':')");
             }
-            String raw = query.metric() + "{" + selector + "}";
+            String raw = selectorOf(query.metric(), selector);
             return by.isEmpty() ? raw : "sum by (" + by + ") (" + raw + ")";
         }
         Map<String, String> fills = Map.of("container_selector", containers.toString(), "selector", selector.toString(),
@@ -157,6 +174,25 @@ final class PrometheusConnector extends HttpBackendConnector
         // one pass over the template: a value filled in is never searched for placeholders again, so a label
         // value spelling "{{service}}" stays that text instead of becoming a quote that ends its string
         return PLACEHOLDER.matcher(template).replaceAll(m -> Matcher.quoteReplacement(fills.get(m.group(1))));
+    }
+
+    /**
+     * The series selector of raw metric {@code name}: bare before the braces when PromQL allows it,
+     * else as a quoted {@code __name__} matcher, which Prometheus 3 reads as its {@code {"a.b"}} form
+     * does and which 2.x and compatible servers parse too (they then have no such series).
+     */
+    private static String selectorOf(String name, CharSequence matchers) {
+        return CLASSIC_METRIC_NAME.matcher(name).matches() ? name + "{" + matchers + "}"
+                : "{__name__=" + QueryText.quote(name) + "," + matchers + "}";
+    }
+
+    /**
+     * The window rates are taken over at {@code step}: two steps, so consecutive points overlap and
+     * no sample falls between them, and at least four scrapes, so the window holds samples to rate.
+     */
+    private Duration rateWindow(Duration step) {
+        Duration twoSteps = step.multipliedBy(2);
+        return twoSteps.compareTo(shortestRateWindow) < 0 ? shortestRateWindow : twoSteps;
     }
 
     /**
@@ -262,8 +298,9 @@ final class PrometheusConnector extends HttpBackendConnector
         Set<String> all = serviceLabels.fetch("__name__", match);
         List<String> names = new TreeSet<>(all).stream().limit(limit).toList();
         // the metadata answer holds every metric Prometheus knows, with its help text: only the ones listed are kept,
-        // while the answer's memory still counts
-        return http().getJson("/api/v1/metadata", Map.of(), metadata -> {
+        // while the answer's memory still counts. Only an entry per metric is read, so only one is asked for: targets
+        // that disagree on a metric's help would each add theirs (older servers, 2.42 for one, ignore the parameter)
+        return http().getJson("/api/v1/metadata", Map.of("limit_per_metric", "1"), metadata -> {
             JsonObject byName = metadata.get("data") instanceof JsonObject d ? d : JsonValue.EMPTY_JSON_OBJECT;
             List<MetricInfo> out = new ArrayList<>(names.size());
             for (String name : names) {

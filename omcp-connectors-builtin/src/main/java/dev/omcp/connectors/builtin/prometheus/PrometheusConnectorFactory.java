@@ -19,12 +19,19 @@ import java.util.Map;
  * The builtin {@code prometheus} connector type.
  *
  * <p>Source settings besides {@code auth}, {@code tls} and {@code headers}: {@code serviceLabels}
- * (overrides {@code PROMETHEUS_SERVICE_LABELS}) and {@code metrics} (curated name to PromQL
- * template, spec 2.17).
+ * (overrides {@code PROMETHEUS_SERVICE_LABELS}), {@code metrics} (curated name to PromQL
+ * template, spec 2.17) and {@code scrapeInterval} (how often the source's targets are scraped, which
+ * sets the shortest rate window; default 15s).
  */
 public final class PrometheusConnectorFactory extends ServiceLabelConnectorFactory {
     /** The default of {@code PROMETHEUS_SERVICE_LABELS}. */
     public static final List<String> DEFAULT_SERVICE_LABELS = List.of("job", "service", "app", "service_name");
+    /** The source setting that says how often its targets are scraped. */
+    static final String SCRAPE_INTERVAL = "scrapeInterval";
+    /** The common scrape interval (Grafana's default too); it keeps the rate window the connector always had: at least 1m. */
+    static final Duration DEFAULT_SCRAPE_INTERVAL = Duration.ofSeconds(15);
+    /** Longer than any workable scrape interval: Prometheus marks a series stale 5 minutes after its last sample. */
+    private static final Duration MAX_SCRAPE_INTERVAL = Duration.ofHours(1);
 
     private static final ConnectorManifest MANIFEST = BuiltinManifest.of("prometheus", "Prometheus",
             "Metrics from Prometheus and Prometheus-compatible servers (Thanos, Mimir, VictoriaMetrics).", "metrics",
@@ -32,7 +39,8 @@ public final class PrometheusConnectorFactory extends ServiceLabelConnectorFacto
             Jsonp.object()
                     .add(SERVICE_LABELS, SERVICE_LABELS_SCHEMA)
                     .add("metrics", Jsonp.object().add("type", "object")
-                            .add("additionalProperties", Jsonp.object().add("type", "string"))));
+                            .add("additionalProperties", Jsonp.object().add("type", "string")))
+                    .add(SCRAPE_INTERVAL, Jsonp.object().add("type", "string")));
 
     /**
      * @param serviceLabels {@code PROMETHEUS_SERVICE_LABELS}: label candidates, first match wins
@@ -53,8 +61,9 @@ public final class PrometheusConnectorFactory extends ServiceLabelConnectorFacto
                         + " must be a lower-case name mapped to a PromQL template");
             }
         }
+        Duration scrapeInterval = SourceSettings.duration(source.settings(), SCRAPE_INTERVAL, DEFAULT_SCRAPE_INTERVAL,
+                Duration.ofSeconds(1), MAX_SCRAPE_INTERVAL);
         return new PrometheusConnector(source, context.httpClient(), context.requestTimeout(), context.clock(), context.answerBudget(),
-                serviceLabels, overrides,
-                labelCacheTtl());
+                serviceLabels, overrides, labelCacheTtl(), scrapeInterval);
     }
 }

@@ -37,6 +37,8 @@ import org.junit.jupiter.api.Test;
 class HostilePrometheusIT {
     private static final String DEEP = "{\"status\":\"success\",\"data\":" + "[".repeat(3000) + "]".repeat(3000) + "}";
     private static final Map<String, String> ANSWERS = new ConcurrentHashMap<>();
+    /** The raw query string of the last request to each path. */
+    private static final Map<String, String> QUERIES = new ConcurrentHashMap<>();
     private static HttpServer server;
     private static PrometheusConnector connector;
 
@@ -45,6 +47,7 @@ class HostilePrometheusIT {
         server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
         server.setExecutor(Executors.newVirtualThreadPerTaskExecutor());
         server.createContext("/", ex -> {
+            QUERIES.put(ex.getRequestURI().getPath(), String.valueOf(ex.getRequestURI().getRawQuery()));
             String answer = ANSWERS.getOrDefault(ex.getRequestURI().getPath(), "{\"status\":\"success\",\"data\":[]}");
             byte[] body = answer.getBytes(StandardCharsets.UTF_8);
             ex.getResponseHeaders().add("Content-Type", "application/json");
@@ -68,6 +71,18 @@ class HostilePrometheusIT {
     @BeforeEach
     void reset() {
         ANSWERS.clear();
+        QUERIES.clear();
+    }
+
+    @Test
+    void metricDiscovery_asksForOneMetadataEntryPerMetric_theOnlyOneItReads() throws ConnectorException {
+        ANSWERS.put("/api/v1/label/__name__/values", "{\"status\":\"success\",\"data\":[\"up\"]}");
+        ANSWERS.put("/api/v1/metadata", "{\"status\":\"success\",\"data\":{\"up\":[{\"type\":\"gauge\",\"help\":\"Up.\"}]}}");
+
+        assertThat(connector.discoverMetrics("", 10)).singleElement()
+                .satisfies(m -> assertThat(m.type()).isEqualTo("gauge"));
+        // a server where many targets export one name with differing help answers every variant unless told otherwise
+        assertThat(QUERIES.get("/api/v1/metadata")).isEqualTo("limit_per_metric=1");
     }
 
     @Test

@@ -190,6 +190,34 @@ class PrometheusConnectorIT {
     }
 
     @Test
+    void aTargetScrapedEveryMinute_hasARateOnceTheSourceSaysSo_andTheWindowShowsInTheQueryThatRan() throws Exception {
+        String template = "sum by ({{by}}) (rate(" + SyntheticMetrics.SPARSE_COUNTER + "{{{selector}}}[{{window}}]))";
+        TimeRange range = TimeRange.ending(prometheus.end(), Duration.ofMinutes(30));
+        MetricQuery query = new MetricQuery("api", "batch_rate", range, Duration.ofSeconds(30), List.of(), Map.of());
+        JsonObject metrics = Json.createObjectBuilder().add("batch_rate", template).build();
+        try (PrometheusConnector fifteen = create(Json.createObjectBuilder().add("metrics", metrics).build())) {
+            // the default (15s) window of 1m holds one sample of a minute scrape: rate() has nothing to answer
+            assertThat(fifteen.queryMetrics(query).series()).isEmpty();
+        }
+        try (PrometheusConnector minute = create(Json.createObjectBuilder().add("metrics", metrics).add("scrapeInterval", "1m").build())) {
+            MetricResult result = minute.queryMetrics(query);
+            assertThat(result.resolvedSeries()).contains("[240s]");
+            assertThat(result.series()).singleElement().satisfies(s -> assertThat(last(s))
+                    .isCloseTo(SyntheticMetrics.SPARSE_PER_SECOND, within(1e-6)));
+        }
+    }
+
+    @Test
+    void aDottedMetricName_isAQueryThisPrometheusParses() throws ConnectorException {
+        // the fixture is Prometheus 2.42, which stores no UTF-8 names: the query must parse and match nothing, not be refused
+        MetricResult dotted = query("api", "http.server.request.duration", List.of("instance"), Map.of());
+        assertThat(dotted.resolvedSeries()).isEqualTo("sum by (instance) ({__name__=\"http.server.request.duration\",job=\"api\"})");
+        assertThat(dotted.series()).isEmpty();
+        assertThat(query("api", "http_requests_total", List.of(), Map.of("code", "500")).series()).as("legacy names unchanged")
+                .isNotEmpty();
+    }
+
+    @Test
     void backendErrorsCarryTheBackendsMessage() throws Exception {
         JsonObject broken = Json.createObjectBuilder()
                 .add("metrics", Json.createObjectBuilder().add("cpu", "sum(rate(process_cpu_seconds_total{{{selector}}}[")).build();

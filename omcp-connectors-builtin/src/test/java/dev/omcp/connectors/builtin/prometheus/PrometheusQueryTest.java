@@ -3,12 +3,14 @@ package dev.omcp.connectors.builtin.prometheus;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.omcp.connectors.builtin.TestContexts;
 import dev.omcp.connectors.builtin.backend.QueryText;
 import dev.omcp.sdk.connector.ConnectorException;
 import dev.omcp.sdk.memory.AnswerBudget;
 import dev.omcp.sdk.connector.SourceConfig;
 import dev.omcp.sdk.query.MetricQuery;
 import dev.omcp.sdk.query.TimeRange;
+import jakarta.json.Json;
 import jakarta.json.JsonObject;
 import java.net.http.HttpClient;
 import java.time.Clock;
@@ -25,7 +27,8 @@ class PrometheusQueryTest {
     private final PrometheusConnector connector = new PrometheusConnector(
             new SourceConfig("p", "prometheus", "http://prom.example.com", "", JsonObject.EMPTY_JSON_OBJECT),
             HttpClient.newBuilder().build(), Duration.ofSeconds(1), Clock.systemUTC(), AnswerBudget.ofBytes(1 << 20), List.of("job"),
-            Map.of("saturation", "max by ({{by}}) (x{{{selector}}}) / on() group_left count({{label}}={{service}})"), Duration.ofMinutes(1));
+            Map.of("saturation", "max by ({{by}}) (x{{{selector}}}) / on() group_left count({{label}}={{service}})"), Duration.ofMinutes(1),
+            PrometheusConnectorFactory.DEFAULT_SCRAPE_INTERVAL);
 
     private String promql(String service, String metric, List<String> by, Map<String, String> labels) throws ConnectorException {
         return connector.promql(new MetricQuery(service, metric, HOUR, Duration.ofSeconds(30), by, labels), "job", Duration.ofSeconds(30));
@@ -112,6 +115,62 @@ class PrometheusQueryTest {
         assertThatThrownBy(() -> promql("api", "up\u202e)1(rotcev ro\u200b\n", List.of(), Map.of()))
                 .isInstanceOf(ConnectorException.class)
                 .hasMessageStartingWith("metric 'up?)1(rotcev ro??' is neither a curated metric");
+    }
+
+    @Test
+    void theRateWindowCoversFourScrapesOfTheSourcesScrapeInterval_soAMinuteScrapeStillHasSamplesToRate() throws Exception {
+        try (PrometheusConnector minute = withSettings(Json.createObjectBuilder().add("scrapeInterval", "1m").build());
+                PrometheusConnector compound = withSettings(Json.createObjectBuilder().add("scrapeInterval", "1m30s").build())) {
+            // a 30 s step would give a 1m window: one sample of a target scraped every minute, and rate() answers nothing
+            assertThat(minute.promql(new MetricQuery("api", "cpu", HOUR, Duration.ofSeconds(30), List.of(), Map.of()), "job",
+                    Duration.ofSeconds(30))).contains("process_cpu_seconds_total{job=\"api\"}[240s]").doesNotContain("[60s]");
+            assertThat(minute.promql(new MetricQuery("api", "cpu", HOUR, Duration.ofMinutes(5), List.of(), Map.of()), "job",
+                    Duration.ofMinutes(5))).as("a wide step still rates over two steps").contains("[600s]");
+            assertThat(compound.promql(new MetricQuery("api", "cpu", HOUR, Duration.ofSeconds(30), List.of(), Map.of()), "job",
+                    Duration.ofSeconds(30))).contains("[360s]");
+        }
+        // the default, 15s, keeps the window it always had: twice the step, at least 1m
+        assertThat(promql("api", "cpu", List.of(), Map.of())).contains("[60s]");
+        assertThat(connector.promql(new MetricQuery("api", "cpu", HOUR, Duration.ofMinutes(2), List.of(), Map.of()), "job",
+                Duration.ofMinutes(2))).contains("[240s]");
+    }
+
+    @Test
+    void aScrapeIntervalThatIsNoDurationOrOutOfRange_isRefusedNamingTheSettingAndTheForm() {
+        for (String bad : new String[] {"fast", "0s", "500ms", "2h", "15", "-1m", " 15s"}) {
+            assertThatThrownBy(() -> withSettings(Json.createObjectBuilder().add("scrapeInterval", bad).build()))
+                    .as(bad).hasRootCauseInstanceOf(ConnectorException.class)
+                    .rootCause().hasMessageStartingWith("scrapeInterval must be")
+                    .hasMessageContaining("for example 15s or 1m");
+        }
+        assertThatThrownBy(() -> withSettings(Json.createObjectBuilder().add("scrapeInterval", 60).build()))
+                .rootCause().hasMessageStartingWith("scrapeInterval must be");
+    }
+
+    @Test
+    void dottedOpenTelemetryMetricNames_areSelectedByAQuotedName_thatOlderServersParseToo() throws ConnectorException {
+        // Prometheus 3 stores UTF-8 names; {__name__="..."} selects them there and is valid PromQL on 2.x as well
+        assertThat(promql("api", "http.server.request.duration", List.of(), Map.of()))
+                .isEqualTo("{__name__=\"http.server.request.duration\",job=\"api\"}");
+        assertThat(promql("api", "k8s.pod/cpu-time_seconds_total", List.of("pod"), Map.of("env", "prod")))
+                .isEqualTo("sum by (pod) ({__name__=\"k8s.pod/cpu-time_seconds_total\",job=\"api\",env=\"prod\"})");
+        // legacy names read as they always did
+        assertThat(promql("api", "up", List.of(), Map.of())).isEqualTo("up{job=\"api\"}");
+    }
+
+    @Test
+    void metricNamesThatAreQueryLanguageOrUnbounded_areStillRefused() {
+        for (String bad : new String[] {"rate(x[5m])", "x{job=\"api\"}", "up or vector(1)", "a\"b", "a b", "a\nb", ".leading",
+                "x".repeat(301), "a.b\u202e", "a.b\u200b"}) {
+            assertThatThrownBy(() -> promql("api", bad, List.of(), Map.of())).as(bad).isInstanceOf(ConnectorException.class)
+                    .hasMessageContaining("neither a curated metric");
+        }
+    }
+
+    private static PrometheusConnector withSettings(JsonObject settings) throws Exception {
+        SourceConfig source = new SourceConfig("p", "prometheus", "http://prom.example.com", "", settings);
+        return (PrometheusConnector) new PrometheusConnectorFactory(List.of("job"), Duration.ofMinutes(1))
+                .create(source, TestContexts.contexts(Clock.systemUTC()).contextFor(source)).toCompletableFuture().get();
     }
 
     @Test

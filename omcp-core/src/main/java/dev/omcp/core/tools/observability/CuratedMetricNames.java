@@ -16,8 +16,13 @@ import java.util.Optional;
  * name the backend knows; agents never send query language.
  */
 public final class CuratedMetricNames {
-    /** A curated name or a plain metric name, as Prometheus spells metric names. */
-    public static final String METRIC_PATTERN = "^[a-zA-Z_:][a-zA-Z0-9_:]{0,199}$";
+    /**
+     * A curated name or a plain metric name: Prometheus' classic grammar widened by the '.', '-' and
+     * '/' of OpenTelemetry instrument names ({@code http.server.request.duration}), which Prometheus 3
+     * stores as they are. Still no space, bracket, quote or operator, so query language is refused
+     * with this schema's description; ASCII only, as a portable JSON Schema pattern can say.
+     */
+    public static final String METRIC_PATTERN = "^[a-zA-Z_:][a-zA-Z0-9_:./-]{0,299}$";
 
     public static final String CPU = "cpu";
     public static final String MEMORY = "memory";
@@ -152,7 +157,8 @@ public final class CuratedMetricNames {
                 .add("description", description + " A curated name (any metrics source understands them): cpu (cores), memory "
                         + "(bytes), cpu_utilization and memory_utilization (share of the containers' limits, 0..1), request_rate "
                         + "(requests/s), error_rate (share of 5xx, 0..1), latency_p99, latency_p50, latency_avg (seconds). Or a "
-                        + "plain metric name the backend stores, for example http_requests_total. Query language is not "
+                        + "plain metric name the backend stores, for example http_requests_total or, OpenTelemetry-style, "
+                        + "http.server.request.duration. Query language is not "
                         + "accepted: no functions, ranges or selectors such as rate(x[5m]) or x{job=\"api\"}.")
                 .build();
     }

@@ -112,6 +112,25 @@ class QueryMetricsToolTest {
     }
 
     @Test
+    void openTelemetryMetricNamesWithDotsDashesAndSlashes_areAccepted_asPrometheus3StoresThem() {
+        FakeMetricsBackend prom = new FakeMetricsBackend("prom").serve("api", "http.server.request.duration", noisy(0.2, 0.05))
+                .serve("api", "k8s.pod/cpu-time", noisy(1, 0.05));
+        QueryMetricsTool tool = tool(new InMemorySources().add(prom));
+
+        assertThat(ToolHarness.ok(tool, "{\"service\":\"api\",\"metric\":\"http.server.request.duration\"}")
+                .getJsonArray("series")).hasSize(1);
+        assertThat(ToolHarness.ok(tool, "{\"service\":\"api\",\"metric\":\"k8s.pod/cpu-time\"}").getJsonArray("series")).hasSize(1);
+        // the same names reach detect_anomalies, whose metrics share the schema
+        ToolHarness.ok(new DetectAnomaliesTool(Toolkit.builder(new InMemorySources().add(prom).registry(), clock).build()),
+                "{\"service\":\"api\",\"metrics\":[\"http.server.request.duration\"]}");
+        // still no query language, no spaces, no unbounded names
+        for (String bad : new String[] {"sum(up)", "x{job=\\\"api\\\"}", "up or vector(1)", "x".repeat(301), ".x", "a\\u202eb"}) {
+            assertThat(ToolHarness.error(tool, "{\"service\":\"api\",\"metric\":\"" + bad + "\"}")).as(bad)
+                    .contains("arguments.metric: must match");
+        }
+    }
+
+    @Test
     void aGroupByLabelNoSeriesCarries_isSaid_notQuietlyIgnored() {
         FakeMetricsBackend prom = new FakeMetricsBackend("prom").serve("api", "http_requests_total", Map.of("pod", "api-1"), noisy(10, 0.05));
         QueryMetricsTool tool = tool(new InMemorySources().add(prom));
