@@ -9,6 +9,7 @@ import dev.omcp.sdk.query.TraceSummary;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.regex.Pattern;
 
 /**
  * Renders a {@link PostmortemReport} as markdown. The built-in layout has the spec 4.4 sections
@@ -26,6 +27,9 @@ public final class PostmortemMarkdown {
     /** The rendered body of each section, without headings; also what the template tokens expand to. */
     public record Blocks(String synopsis, String timeline, String blastRadius, String signals, String traces,
             String logHighlights, String followUps) {}
+
+    /** What markdown decodes as a character reference: an entity name or a decimal or hex code point, then {@code ;}. */
+    private static final Pattern CHARACTER_REFERENCE = Pattern.compile("&(?:#[0-9]{1,7}|#[xX][0-9a-fA-F]{1,6}|[A-Za-z][A-Za-z0-9]{0,31});");
 
     private PostmortemMarkdown() {}
 
@@ -276,7 +280,9 @@ public final class PostmortemMarkdown {
      * The backslash escapes of {@link #text}. {@code [ ]} stop links and images (an {@code !} alone is harmless), {@code <}
      * raw HTML and {@code <…>} autolinks, {@code ://} and {@code www.} the autolinks GFM makes of bare addresses,
      * {@code `} code spans, {@code *} emphasis, {@code |} table cells, {@code \} an escape of ours undone by a backslash
-     * before it. Bidirectional overrides become spaces: they would make a name read as another. {@code _} is left alone:
+     * before it. Bidirectional overrides become spaces: they would make a name read as another. An {@code &} that starts a
+     * character reference ({@code &#x202E;}, {@code &lt;}) is escaped too, or the reader would decode it to the override or
+     * the character the escapes just neutralised; a plain {@code &} ({@code R&D}) is left as it is. {@code _} is left alone:
      * it is in most signal names ({@code latency_p99}) and emphasises nothing inside a word.
      */
     private static String escape(String text) {
@@ -287,6 +293,7 @@ public final class PostmortemMarkdown {
                 case '\\', '`', '*', '[', ']', '<', '>', '|' -> out.append('\\').append(c);
                 case ':' -> out.append(text.startsWith("//", i + 1) ? "\\:" : ":");
                 case '.' -> out.append(i >= 3 && text.regionMatches(true, i - 3, "www", 0, 3) ? "\\." : ".");
+                case '&' -> out.append(CHARACTER_REFERENCE.matcher(text).region(i, text.length()).lookingAt() ? "\\&" : "&");
                 case '\u202A', '\u202B', '\u202C', '\u202D', '\u202E', '\u2066', '\u2067', '\u2068', '\u2069' -> out.append(' ');
                 default -> out.append(c);
             }

@@ -90,6 +90,24 @@ class PostmortemMarkdownSafetyTest {
     }
 
     @Test
+    void aCharacterReference_cannotBringBackWhatTheEscapesTakeOut() {
+        // markdown decodes &#x202E; to the right-to-left override the escapes turn into a space: "evilexe.png" on screen
+        String spoof = "evil&#x202E;gnp.exe";
+        PostmortemReport r = report(spoof, "lat&#8238;ycn", "GET &lt;img src=x&gt;", ALL_UP, "acme&#x2066;");
+
+        String md = PostmortemMarkdown.render(r);
+        String custom = PostmortemTemplate.of("{{service}} {{tenant}}\n{{timeline}}\n{{traces}}\n").render(r);
+
+        Pattern reference = Pattern.compile("(?<!\\\\)&(#[0-9]+|#[xX][0-9a-fA-F]+|[A-Za-z][A-Za-z0-9]*);");
+        assertThat(outsideCode(md)).as(md).doesNotContainPattern(reference);
+        assertThat(outsideCode(custom)).as(custom).doesNotContainPattern(reference);
+        // still readable as sent, and a plain ampersand is left alone
+        assertThat(md).contains("evil\\&#x202E;gnp.exe").contains("GET \\&lt;img src=x\\&gt;");
+        assertThat(PostmortemMarkdown.text("R&D & ops; a&b")).isEqualTo("R&D & ops; a&b");
+        assertThat(r.toJson().getString("service")).isEqualTo(spoof);
+    }
+
+    @Test
     void theJson_carriesTheValuesAsTheBackendsSentThem_withoutMarkdownEscapes() {
         PostmortemReport r = report("pay|ments\\" + LINK, IMAGE, HTML, ALL_UP, "acme|corp");
 
