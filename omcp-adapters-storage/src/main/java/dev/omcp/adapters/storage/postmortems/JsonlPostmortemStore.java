@@ -1,5 +1,6 @@
 package dev.omcp.adapters.storage.postmortems;
 
+import dev.omcp.adapters.storage.files.FileOwner;
 import dev.omcp.adapters.storage.files.PartialWriteException;
 import dev.omcp.adapters.storage.files.PrivateFiles;
 import dev.omcp.ports.postmortems.PostmortemStore;
@@ -26,6 +27,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.OptionalInt;
 import java.util.Set;
 import java.util.concurrent.locks.ReentrantLock;
 import org.slf4j.Logger;
@@ -52,9 +54,9 @@ import org.slf4j.LoggerFactory;
  *       never turns up later. When even the cut fails, this gateway skips those bytes.</li>
  *   <li><b>Lazy.</b> Nothing is written until the first entry; the file is created then. {@link #open}
  *       reads an existing file at start-up, so a torn last line is reported then, not at first use.</li>
- *   <li><b>Hostile files.</b> A symbolic link, or a file other users may write, is refused (the
- *       default lives in a shared {@code /tmp}); a file other users may read is used with a
- *       warning.</li>
+ *   <li><b>Hostile files.</b> A symbolic link, a file another user owns, or a file other users may
+ *       write, is refused (the default lives in a shared {@code /tmp}, where anyone may create it
+ *       first); a file other users may read is used with a warning.</li>
  * </ul>
  *
  * <p>The file is indexed incrementally: lines appended by anyone since the last look are read
@@ -86,6 +88,8 @@ public final class JsonlPostmortemStore implements PostmortemStore {
 
     private final Path file;
     private final AppendChannels appendChannels;
+    /** The user the gateway runs as: a file another user owns is refused. Empty where there are no user ids. */
+    private final OptionalInt gatewayUid;
     private final ReentrantLock lock = new ReentrantLock();
     private final Map<String, Indexed> live = new LinkedHashMap<>();
     private final List<String> problems = new ArrayList<>();
@@ -101,8 +105,14 @@ public final class JsonlPostmortemStore implements PostmortemStore {
     }
 
     JsonlPostmortemStore(Path file, AppendChannels appendChannels) {
+        this(file, appendChannels, FileOwner.processUid());
+    }
+
+    /** @param gatewayUid whom the file must belong to: a seam for tests, which cannot give a file to another user */
+    JsonlPostmortemStore(Path file, AppendChannels appendChannels, OptionalInt gatewayUid) {
         this.file = Objects.requireNonNull(file, "file").toAbsolutePath();
         this.appendChannels = Objects.requireNonNull(appendChannels, "appendChannels");
+        this.gatewayUid = Objects.requireNonNull(gatewayUid, "gatewayUid");
     }
 
     /**
@@ -322,12 +332,18 @@ public final class JsonlPostmortemStore implements PostmortemStore {
         }
     }
 
+    /**
+     * Forgets the file indexed so far, problems included: they name byte offsets of that file, and the
+     * warnings must describe the file in use (one repaired or rotated away shows none of them).
+     */
     private void reset(Object key) {
         live.clear();
         indexedBytes = 0;
         tornAt = -1;
         fileKey = key;
         failedWrites.clear();
+        problems.clear();
+        readableWarned = false;
     }
 
     /** Indexes complete lines from {@link #indexedBytes} to {@code size}. */
@@ -466,6 +482,7 @@ public final class JsonlPostmortemStore implements PostmortemStore {
         if (!attributes.isRegularFile()) {
             throw new PostmortemStoreException("the post-mortems file is not a regular file; check OMCP_POSTMORTEMS_FILE");
         }
+        refuseAnotherOwner();
         if (attributes instanceof PosixFileAttributes posix) {
             Set<PosixFilePermission> permissions = posix.permissions();
             if (permissions.contains(PosixFilePermission.GROUP_WRITE) || permissions.contains(PosixFilePermission.OTHERS_WRITE)) {
@@ -482,11 +499,38 @@ public final class JsonlPostmortemStore implements PostmortemStore {
         return attributes;
     }
 
+    /**
+     * Refuses a file another user owns, whatever its mode: its owner may rewrite it (chmod is theirs), so
+     * the reports it serves could be anyone's forgery. In the default shared {@code /tmp} any local user
+     * can create the file before the first report does.
+     */
+    private void refuseAnotherOwner() throws PostmortemStoreException {
+        if (gatewayUid.isEmpty()) {
+            return;
+        }
+        OptionalInt owner;
+        try {
+            owner = FileOwner.uid(file);
+        } catch (IOException e) {
+            throw unreadable(e);
+        }
+        if (owner.isPresent() && owner.getAsInt() != gatewayUid.getAsInt()) {
+            throw new PostmortemStoreException("the post-mortems file belongs to another user (uid "
+                    + Integer.toUnsignedString(owner.getAsInt()) + "; the gateway runs as uid "
+                    + Integer.toUnsignedString(gatewayUid.getAsInt()) + "), who could rewrite the stored reports; refused: "
+                    + "give it to the gateway's user (chown) or point OMCP_POSTMORTEMS_FILE at a private directory");
+        }
+    }
+
     private FileChannel openForReading() throws IOException {
         return FileChannel.open(file, StandardOpenOption.READ, LinkOption.NOFOLLOW_LINKS);
     }
 
+    /** Records and logs a problem, once: a line read again and again (a record changed in place) is one problem. */
     private void problem(String text) {
+        if (problems.contains(text)) {
+            return;
+        }
         LOG.warn("event=postmortems-file-problem file=\"{}\" detail=\"{}\"", file, text);
         if (problems.size() < MAX_PROBLEMS) {
             problems.add(text);

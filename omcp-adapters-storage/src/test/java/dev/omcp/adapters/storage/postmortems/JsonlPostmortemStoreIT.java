@@ -17,6 +17,7 @@ import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Instant;
 import java.util.List;
+import java.util.OptionalInt;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
@@ -229,6 +230,29 @@ class JsonlPostmortemStoreIT {
     }
 
     @Test
+    void aFileAnotherUserOwns_isRefused_evenWhenOnlyItsOwnerMayWriteIt() throws Exception {
+        // another local user created the file first (the default is in the shared /tmp) and planted a report in it
+        Files.createDirectories(file().getParent());
+        Files.writeString(file(), new String(PostmortemLines.entry(entry("pm-planted", "acme", 1)), StandardCharsets.UTF_8) + "\n");
+        Files.setPosixFilePermissions(file(), PosixFilePermissions.fromString("rw-r--r--"));
+        int owner = (Integer) Files.getAttribute(file(), "unix:uid");
+        String before = Files.readString(file());
+        // the gateway runs as someone else than the file's owner (tests cannot chown, so the gateway's uid is the seam)
+        JsonlPostmortemStore store = new JsonlPostmortemStore(file(),
+                path -> FileChannel.open(path, StandardOpenOption.WRITE, StandardOpenOption.APPEND), OptionalInt.of(owner + 1));
+
+        assertThatThrownBy(store::open).isInstanceOf(PostmortemStoreException.class).hasMessageContaining("belongs to another user")
+                .hasMessageContaining("chown").hasMessageNotContaining(dir.toString());
+        assertThatThrownBy(() -> store.find("pm-planted", ALL)).hasMessageContaining("belongs to another user");
+        assertThatThrownBy(() -> store.newestFirst(ALL, 10)).hasMessageContaining("belongs to another user");
+        assertThatThrownBy(() -> store.append(entry("pm-1", "acme", 2))).hasMessageContaining("belongs to another user");
+        assertThat(Files.readString(file())).isEqualTo(before);
+
+        // the gateway's own file is used as before
+        assertThat(new JsonlPostmortemStore(file()).find("pm-planted", ALL)).isPresent();
+    }
+
+    @Test
     void linesAppendedBySomeoneElse_areSeen_andAReplacedFileIsIndexedAgain() throws Exception {
         JsonlPostmortemStore store = new JsonlPostmortemStore(file());
         store.append(entry("pm-1", "", 1));
@@ -240,6 +264,42 @@ class JsonlPostmortemStoreIT {
         Files.setPosixFilePermissions(replacement, PosixFilePermissions.fromString("rw-------"));
         Files.move(replacement, file(), java.nio.file.StandardCopyOption.REPLACE_EXISTING);
         assertThat(ids(store.newestFirst(ALL, 10))).containsExactly("pm-9");
+    }
+
+    @Test
+    void theWarningsDescribeTheFileInUse_notOneItReplaced() throws Exception {
+        JsonlPostmortemStore writer = new JsonlPostmortemStore(file());
+        writer.append(entry("pm-1", "", 1));
+        Files.writeString(file(), "{\"type\":\"postmortem\",\"id\":\"pm-2\"", StandardOpenOption.APPEND);
+        JsonlPostmortemStore store = new JsonlPostmortemStore(file());
+        assertThat(store.problems()).isEmpty();
+        store.open();
+        assertThat(store.problems()).singleElement().asString().contains("incomplete last line");
+
+        // the operator repairs the file (an editor writes a new one in its place), or rotates it away
+        Path repaired = dir.resolve("repaired.jsonl");
+        Files.write(repaired, (new String(PostmortemLines.entry(entry("pm-1", "", 1)), StandardCharsets.UTF_8) + "\n").getBytes());
+        Files.setPosixFilePermissions(repaired, PosixFilePermissions.fromString("rw-------"));
+        Files.move(repaired, file(), java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+
+        assertThat(ids(store.newestFirst(ALL, 10))).containsExactly("pm-1");
+        assertThat(store.problems()).isEmpty();
+    }
+
+    @Test
+    void aLineChangedInPlace_isReportedOnce_howeverOftenItIsAskedFor() throws Exception {
+        JsonlPostmortemStore store = new JsonlPostmortemStore(file());
+        store.append(entry("pm-1", "", 1));
+        store.append(entry("pm-2", "", 2));
+        // someone edits the first record in place, same length: its id no longer is the one indexed
+        String text = Files.readString(file());
+        Files.writeString(file(), text.replaceFirst("\"pm-1\"", "\"pm-X\""));
+
+        for (int i = 0; i < 3; i++) {
+            assertThat(store.find("pm-1", ALL)).isEmpty();
+            assertThat(ids(store.newestFirst(ALL, 10))).containsExactly("pm-2");
+        }
+        assertThat(store.problems()).containsExactly("line at byte 0: changed since it was indexed; skipped");
     }
 
     @Test
