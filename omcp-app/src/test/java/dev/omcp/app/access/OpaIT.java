@@ -106,6 +106,7 @@ class OpaIT {
         assertThat(reply.status()).isEqualTo(503);
         assertThat(reply.json().path("code").asText()).isEqualTo("OMCP_POLICY_UNAVAILABLE");
         assertThat(reply.body()).doesNotContain("127.0.0.1");
+        assertThat(reply.json().path("error").asText()).as("says what failed").contains("OPA answered HTTP 500");
         failing.set(false);
         assertThat(admin.get("/api/auth/revocations").json().path("revocations")).as("nothing was revoked").isEmpty();
         opa.stop(0);

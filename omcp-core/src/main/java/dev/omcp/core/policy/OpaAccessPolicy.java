@@ -29,8 +29,9 @@ import java.util.concurrent.Semaphore;
  * explicit allow, nothing is allowed. An unreachable engine is answered as
  * {@link AccessDecision.Unavailable} (503 at the HTTP layer, so operators can tell an outage from a
  * denial) and is never cached, so the first answer after recovery applies at once. Allows and
- * denials are cached for {@code ttl} per (subject, roles, tenant, permission); expired entries are
- * never served. The anonymous principal of anonymous mode is allowed without asking.
+ * denials are cached for {@code ttl} per (subject, name, roles, tenant, permission), every field of
+ * the engine's input, so no decision is served for a caller the engine did not see; expired entries
+ * are never served. The anonymous principal of anonymous mode is allowed without asking.
  */
 public final class OpaAccessPolicy implements AccessPolicy {
     private static final int MAX_CACHED = 10_000;
@@ -43,9 +44,9 @@ public final class OpaAccessPolicy implements AccessPolicy {
     private final List<Permission> catalog;
     private final Map<Key, Cached> cache = new ConcurrentHashMap<>();
 
-    private record Key(String subject, String authKind, List<String> roles, String tenant, Permission permission) {
+    private record Key(String subject, String name, String authKind, List<String> roles, String tenant, Permission permission) {
         Key with(Permission other) {
-            return new Key(subject, authKind, roles, tenant, other);
+            return new Key(subject, name, authKind, roles, tenant, other);
         }
     }
 
@@ -63,12 +64,14 @@ public final class OpaAccessPolicy implements AccessPolicy {
         if (principal.isAnonymous()) {
             return new AccessDecision.Allowed();
         }
-        Outcome outcome = ask(principal, permission);
-        return switch (outcome) {
-            case ALLOWED -> new AccessDecision.Allowed();
-            case DENIED -> new AccessDecision.Denied(permission, permissionsOf(principal));
-            case UNAVAILABLE -> new AccessDecision.Unavailable(
-                    "the policy engine (OMCP_OPA_URL) could not decide; access is refused until it answers");
+        return switch (ask(principal, permission)) {
+            case ExternalDecision.Allow allow -> new AccessDecision.Allowed();
+            case ExternalDecision.Deny deny -> new AccessDecision.Denied(permission, permissionsOf(principal));
+            // the engine's reason (a timeout, a status such as 401, an unreadable answer) is what tells an
+            // operator where to look; it names no address (PolicyDecisionPoint's contract)
+            case ExternalDecision.Unavailable unavailable -> new AccessDecision.Unavailable("the policy engine (OMCP_OPA_URL) "
+                    + "could not decide: " + unavailable.reason() + "; access is refused until it answers: retry after the "
+                    + "Retry-After seconds, and tell an operator if it persists");
         };
     }
 
@@ -86,10 +89,10 @@ public final class OpaAccessPolicy implements AccessPolicy {
         }
         Key subject = keyOf(principal, null);
         Instant now = clock.instant();
-        Map<Permission, Outcome> outcomes = new HashMap<>();
+        Map<Permission, ExternalDecision> outcomes = new HashMap<>();
         List<Permission> undecided = new ArrayList<>();
         for (Permission permission : catalog) {
-            Outcome cached = cached(subject.with(permission), now);
+            ExternalDecision cached = cached(subject.with(permission), now);
             if (cached == null) {
                 undecided.add(permission);
             } else {
@@ -97,15 +100,15 @@ public final class OpaAccessPolicy implements AccessPolicy {
             }
         }
         if (!undecided.isEmpty()) {
-            Outcome first = ask(principal, undecided.getFirst());
+            ExternalDecision first = ask(principal, undecided.getFirst());
             outcomes.put(undecided.getFirst(), first);
-            if (first != Outcome.UNAVAILABLE) {
+            if (!(first instanceof ExternalDecision.Unavailable)) {
                 outcomes.putAll(askTogether(principal, undecided.subList(1, undecided.size())));
             }
         }
         List<Permission> held = new ArrayList<>();
         for (Permission permission : catalog) {
-            if (outcomes.get(permission) == Outcome.ALLOWED) {
+            if (outcomes.get(permission) instanceof ExternalDecision.Allow) {
                 held.add(permission);
             }
         }
@@ -113,8 +116,8 @@ public final class OpaAccessPolicy implements AccessPolicy {
     }
 
     /** Asks for each of {@code permissions} on virtual threads, at most {@link #ASKED_AT_ONCE} at once. */
-    private Map<Permission, Outcome> askTogether(Principal principal, List<Permission> permissions) {
-        Map<Permission, Outcome> outcomes = new ConcurrentHashMap<>();
+    private Map<Permission, ExternalDecision> askTogether(Principal principal, List<Permission> permissions) {
+        Map<Permission, ExternalDecision> outcomes = new ConcurrentHashMap<>();
         Semaphore slots = new Semaphore(ASKED_AT_ONCE);
         try (ExecutorService executor = Executors.newVirtualThreadPerTaskExecutor()) {
             for (Permission permission : permissions) {
@@ -148,43 +151,36 @@ public final class OpaAccessPolicy implements AccessPolicy {
                         + "fails closed with 503 OMCP_POLICY_UNAVAILABLE.");
     }
 
-    private enum Outcome { ALLOWED, DENIED, UNAVAILABLE }
-
     private static Key keyOf(Principal principal, Permission permission) {
-        return new Key(principal.id(), principal.authKind().name(), List.copyOf(new TreeSet<>(principal.roles())), principal.tenant(),
-                permission);
+        return new Key(principal.id(), principal.name(), principal.authKind().name(), List.copyOf(new TreeSet<>(principal.roles())),
+                principal.tenant(), permission);
     }
 
-    /** The cached outcome for {@code key} while it has not expired, else null. */
-    private Outcome cached(Key key, Instant now) {
+    /** The cached allow or deny for {@code key} while it has not expired, else null. */
+    private ExternalDecision cached(Key key, Instant now) {
         Cached cached = cache.get(key);
         if (cached != null && cached.expires().isAfter(now)) {
-            return cached.allowed() ? Outcome.ALLOWED : Outcome.DENIED;
+            return cached.allowed() ? new ExternalDecision.Allow() : new ExternalDecision.Deny();
         }
         return null;
     }
 
-    private Outcome ask(Principal principal, Permission permission) {
+    private ExternalDecision ask(Principal principal, Permission permission) {
         Instant now = clock.instant();
         Key key = keyOf(principal, permission);
-        Outcome cached = cached(key, now);
+        ExternalDecision cached = cached(key, now);
         if (cached != null) {
             return cached;
         }
-        ExternalDecision decision = engine.decide(new PolicyQuery(principal, permission));
-        Outcome outcome = switch (decision) {
-            case ExternalDecision.Allow allow -> Outcome.ALLOWED;
-            case ExternalDecision.Deny deny -> Outcome.DENIED;
-            case ExternalDecision.Unavailable unavailable -> Outcome.UNAVAILABLE;
-        };
-        if (outcome != Outcome.UNAVAILABLE) {
+        ExternalDecision outcome = engine.decide(new PolicyQuery(principal, permission));
+        if (!(outcome instanceof ExternalDecision.Unavailable)) {
             if (cache.size() >= MAX_CACHED) {
                 cache.values().removeIf(entry -> !entry.expires().isAfter(now));
                 if (cache.size() >= MAX_CACHED) {
                     cache.clear();
                 }
             }
-            cache.put(key, new Cached(outcome == Outcome.ALLOWED, now.plus(ttl)));
+            cache.put(key, new Cached(outcome instanceof ExternalDecision.Allow, now.plus(ttl)));
         } else {
             cache.remove(key);
         }

@@ -52,6 +52,27 @@ class OpaAccessPolicyTest {
     }
 
     @Test
+    void anOutageSaysWhatFailed_soAnOperatorCanTellATimeoutFromARefusedToken() {
+        // the engine's reason was dropped: a 401 from an OPA that wants a token, a 404 of a wrong
+        // OMCP_OPA_URL and a timeout all read "could not decide", in the 503 and in the gateway log
+        answer.set(new ExternalDecision.Unavailable("OPA answered HTTP 401"));
+        assertThat(policy.decide(alice, write)).isInstanceOfSatisfying(AccessDecision.Unavailable.class, u -> assertThat(u.reason())
+                .contains("OMCP_OPA_URL").contains("OPA answered HTTP 401").contains("retry"));
+    }
+
+    @Test
+    void theCacheKeyIncludesEveryFieldOfTheInput_theNameToo() {
+        // the input document carries the display name, so a policy may decide on it: a decision made
+        // for one name must not be served for another within the TTL
+        PolicyDecisionPoint byName = query -> query.subject().name().equals("Alice")
+                ? new ExternalDecision.Allow() : new ExternalDecision.Deny();
+        OpaAccessPolicy names = new OpaAccessPolicy(byName, clock, Duration.ofSeconds(30), BuiltinPolicy.ALL);
+        Principal renamed = new Principal("alice", "Mallory", AuthKind.SESSION, "acme", Set.of("sre"), Optional.of("s"));
+        assertThat(names.decide(alice, write)).isInstanceOf(AccessDecision.Allowed.class);
+        assertThat(names.decide(renamed, write)).isInstanceOf(AccessDecision.Denied.class);
+    }
+
+    @Test
     void anOutageStopsThePermissionListingAfterTheFirstFailure() {
         answer.set(new ExternalDecision.Unavailable("timeout"));
         policy.permissionsOf(alice);

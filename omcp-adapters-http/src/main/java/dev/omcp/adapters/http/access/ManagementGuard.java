@@ -230,7 +230,7 @@ public final class ManagementGuard implements ApiGuard, ManagementIdentity {
             case AccessDecision.Denied denied -> AccessRefusals.permissionDenied(ctx, permission, denied.have());
             case AccessDecision.Unavailable unavailable -> {
                 LOG.error("event=policy-unavailable principal=\"{}\" permission={} reason=\"{}\"",
-                        IdentityText.of(principal.id()), permission, unavailable.reason());
+                        IdentityText.of(principal.id()), permission, LogField.of(unavailable.reason()));
                 AccessRefusals.policyUnavailable(ctx, unavailable.reason());
             }
         }
