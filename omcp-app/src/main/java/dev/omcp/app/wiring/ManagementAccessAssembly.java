@@ -258,7 +258,8 @@ final class ManagementAccessAssembly {
             AccessControlSettings.Opa opa = settings.opa().get();
             HttpClient http = HttpClient.newBuilder().connectTimeout(opa.timeout())
                     .followRedirects(HttpClient.Redirect.NEVER).build();
-            OpaDecisionClient client = new OpaDecisionClient(OpaDecisionClient.decisionUrl(opa.url(), opa.decision()), http, opa.timeout());
+            OpaDecisionClient client = new OpaDecisionClient(OpaDecisionClient.decisionUrl(opa.url(), opa.decision()), http, opa.timeout(),
+                    clock);
             return new OpaAccessPolicy(client, clock, opa.cacheTtl(), BuiltinPolicy.ALL);
         }
         return RolePolicy.builtin();

@@ -2,6 +2,10 @@ package dev.omcp.adapters.http.opa;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import ch.qos.logback.classic.Level;
+import ch.qos.logback.classic.Logger;
+import ch.qos.logback.classic.spi.ILoggingEvent;
+import ch.qos.logback.core.read.ListAppender;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.sun.net.httpserver.HttpServer;
@@ -10,6 +14,7 @@ import dev.omcp.ports.access.Permission;
 import dev.omcp.ports.access.PolicyQuery;
 import dev.omcp.ports.identity.AuthKind;
 import dev.omcp.ports.identity.Principal;
+import dev.omcp.testkit.time.ManualClock;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.net.InetAddress;
@@ -18,12 +23,15 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.slf4j.LoggerFactory;
 
 /**
  * Against an HTTP server that speaks OPA's Data API ({@code POST /v1/data/<path>} with
@@ -41,10 +49,15 @@ class OpaDecisionClientIT {
     private final AtomicReference<Duration> trickle = new AtomicReference<>(Duration.ZERO);
     /** Whether the answer goes out chunked, without a Content-Length. */
     private final AtomicReference<Boolean> chunked = new AtomicReference<>(false);
+    private final ManualClock clock = new ManualClock(Instant.parse("2026-03-01T10:00:00Z"));
+    private final ListAppender<ILoggingEvent> log = new ListAppender<>();
+    private final Logger clientLogger = (Logger) LoggerFactory.getLogger(OpaDecisionClient.class);
     private final Principal alice = new Principal("alice", "Alice", AuthKind.SESSION, "acme", Set.of("sre", "dev"), Optional.of("s"));
 
     @BeforeEach
     void start() throws IOException {
+        log.start();
+        clientLogger.addAppender(log);
         server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
         server.createContext("/v1/data/", exchange -> {
             lastPath.set(exchange.getRequestURI().getPath());
@@ -82,12 +95,20 @@ class OpaDecisionClientIT {
 
     @AfterEach
     void stop() {
+        clientLogger.detachAppender(log);
         server.stop(0);
     }
 
     private ExternalDecision ask() {
+        return ask(client());
+    }
+
+    private OpaDecisionClient client() {
         URI url = OpaDecisionClient.decisionUrl("http://127.0.0.1:" + server.getAddress().getPort(), "omcp/authz/allow");
-        OpaDecisionClient client = new OpaDecisionClient(url, HttpClient.newHttpClient(), Duration.ofMillis(1500));
+        return new OpaDecisionClient(url, HttpClient.newHttpClient(), Duration.ofMillis(1500), clock);
+    }
+
+    private ExternalDecision ask(OpaDecisionClient client) {
         return client.decide(new PolicyQuery(alice, Permission.parse("sources:write")));
     }
 
@@ -114,6 +135,44 @@ class OpaDecisionClientIT {
             answer.set(denial);
             assertThat(ask()).as(denial).isInstanceOf(ExternalDecision.Deny.class);
         }
+    }
+
+    @Test
+    void anAmbiguousAnswer_aRepeatedResultOrASecondDocument_isUnavailable_neverAnAllow() {
+        // read leniently, the last "result" won and whatever followed the first document was ignored: a
+        // proxy or a mock in front of OPA that repeats a key or appends a document could turn a denial into an allow
+        for (String ambiguous : new String[] {"{\"result\": false, \"result\": true}", "{\"result\": {\"allow\": false, \"allow\": true}}",
+                "{\"result\": true} {\"result\": false}", "{\"result\": true}<html>"}) {
+            answer.set(ambiguous);
+            assertThat(ask()).as(ambiguous).isInstanceOfSatisfying(ExternalDecision.Unavailable.class,
+                    u -> assertThat(u.reason()).isEqualTo("OPA's answer is not a single JSON document without repeated keys"));
+        }
+        answer.set("{\"result\": true}\n");
+        assertThat(ask()).as("OPA ends its answer with a line break").isInstanceOf(ExternalDecision.Allow.class);
+    }
+
+    @Test
+    void anUndefinedDecisionDenies_andIsLogged_soAWrongDecisionPathDoesNotLookLikeOrdinaryDenials() {
+        // OMCP_OPA_DECISION naming a rule that does not exist (or a policy not loaded) answers {} to every
+        // question: everybody got 403 and nothing said why
+        OpaDecisionClient client = client();
+        answer.set("{}");
+        assertThat(ask(client)).isInstanceOf(ExternalDecision.Deny.class);
+        assertThat(ask(client)).isInstanceOf(ExternalDecision.Deny.class);
+        assertThat(warnings()).singleElement().satisfies(line -> assertThat(line).contains("event=opa-decision-undefined")
+                .contains("/v1/data/omcp/authz/allow").contains("OMCP_OPA_DECISION").contains("default").doesNotContain("127.0.0.1"));
+        clock.advance(Duration.ofMinutes(1));
+        assertThat(ask(client)).isInstanceOf(ExternalDecision.Deny.class);
+        assertThat(warnings()).as("at most one line a minute, with the count since the last").hasSize(2)
+                .last().satisfies(line -> assertThat(line).contains("undefined=2"));
+        answer.set("{\"result\": false}");
+        clock.advance(Duration.ofMinutes(1));
+        assertThat(ask(client)).isInstanceOf(ExternalDecision.Deny.class);
+        assertThat(warnings()).as("a defined denial is no warning").hasSize(2);
+    }
+
+    private List<String> warnings() {
+        return log.list.stream().filter(e -> e.getLevel() == Level.WARN).map(ILoggingEvent::getFormattedMessage).toList();
     }
 
     @Test
