@@ -47,6 +47,8 @@ public final class RedisConnection implements AutoCloseable {
     static final int PERMIT_WAIT_SECONDS = 5;
     static final int CONNECT_TIMEOUT_MILLIS = 2000;
     static final int READ_TIMEOUT_MILLIS = 2000;
+    /** The port of a URL without one, for redis:// and rediss:// alike (the schemes' IANA registrations). */
+    static final int DEFAULT_PORT = 6379;
     private static final Duration PERMIT_WAIT = Duration.ofSeconds(PERMIT_WAIT_SECONDS);
     /** The TLS alerts (RFC 8446 6.2) a server sends about the client's certificate, or the lack of one. */
     private static final Set<String> CLIENT_CERTIFICATE_ALERTS = Set.of("certificate_required", "bad_certificate",
@@ -109,7 +111,10 @@ public final class RedisConnection implements AutoCloseable {
             throw new IllegalArgumentException("OMCP_REDIS_URL is not a rediss:// URL, yet TLS settings are set (" + tls.get().settings()
                     + "): use rediss:// for a server that speaks TLS, or unset them");
         }
-        String description = scheme + "://" + uri.getHost() + ":" + (uri.getPort() < 0 ? 6379 : uri.getPort());
+        if (uri.getPort() < 0) {
+            uri = withDefaultPort(uri);
+        }
+        String description = scheme + "://" + uri.getHost() + ":" + uri.getPort();
         ConnectionPoolConfig pool = new ConnectionPoolConfig();
         pool.setMaxTotal(MAX_CONNECTIONS);
         pool.setMaxIdle(MAX_CONNECTIONS);
@@ -144,6 +149,29 @@ public final class RedisConnection implements AutoCloseable {
     }
 
     /**
+     * {@code uri} with the default port written out: {@code redis://host} means port 6379, yet the
+     * client library refuses a URL without a port. Only the raw (still percent-encoded) parts are
+     * copied, so a password's escapes stay as they were.
+     */
+    private static URI withDefaultPort(URI uri) {
+        String authority = uri.getRawAuthority();
+        StringBuilder text = new StringBuilder(uri.getScheme()).append("://")
+                .append(authority.endsWith(":") ? authority.substring(0, authority.length() - 1) : authority)
+                .append(':').append(DEFAULT_PORT);
+        if (uri.getRawPath() != null) {
+            text.append(uri.getRawPath());
+        }
+        if (uri.getRawQuery() != null) {
+            text.append('?').append(uri.getRawQuery());
+        }
+        try {
+            return new URI(text.toString());
+        } catch (URISyntaxException e) {
+            throw new IllegalArgumentException("OMCP_REDIS_URL is not a URL; use redis://host:6379 or rediss://host:6380");
+        }
+    }
+
+    /**
      * What to check when a {@code rediss://} server does not answer, by the TLS alert it sent: the
      * Redis client rarely sees it (see {@link TlsAlertProbe}), so a probe asks once more.
      */
@@ -152,7 +180,7 @@ public final class RedisConnection implements AutoCloseable {
         SSLSocketFactory factory = tls.map(RedisTls::socketFactory).orElseGet(() -> (SSLSocketFactory) SSLSocketFactory.getDefault());
         TlsAlertProbe.Outcome probe = TlsAlertProbe.receivedAlert(error)
                 .map(alert -> new TlsAlertProbe.Outcome(Optional.of(alert), false))
-                .orElseGet(() -> TlsAlertProbe.probe(uri.getHost(), uri.getPort() < 0 ? 6379 : uri.getPort(), factory,
+                .orElseGet(() -> TlsAlertProbe.probe(uri.getHost(), uri.getPort(), factory,
                         CONNECT_TIMEOUT_MILLIS));
         String alert = probe.alert().orElse("");
         if (!clientCertificate && CLIENT_CERTIFICATE_ALERTS.contains(alert)) {
