@@ -12,6 +12,7 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -36,6 +37,12 @@ import org.slf4j.LoggerFactory;
  * users log in again. A replica that starts on an empty store voids the sessions issued before the
  * second it started (a store that lost its data looks exactly like a new one).
  *
+ * <p>A server that comes back from an older snapshot, or a replica that lagged and is promoted,
+ * keeps the epoch but not the entries added since. So each new entry also raises a generation
+ * count, and each replica remembers the highest count it saw: a read showing fewer is a loss too.
+ * The replica that meets a loss first sets a new epoch with the void time, in one script; one that
+ * meets it later finds that newer epoch and takes it over without voiding the sessions issued since.
+ *
  * <p>No key of the blocklist has an expiry (the adding script deletes entries past the retention),
  * so a server under {@code maxmemory} with a {@code volatile-*} policy never evicts one of them
  * apart from the others. An {@code allkeys-*} policy can: it may drop an entry yet keep the epoch,
@@ -47,45 +54,61 @@ public final class RedisRevocationStore implements RevocationStore {
     private static final String INDEX = RedisKeys.PREFIX + "revocations:index";
     private static final String ENTRIES = RedisKeys.PREFIX + "revocations:entries";
     private static final String EPOCH = RedisKeys.PREFIX + "revocations:epoch";
+    /** How many entries were ever added in this epoch: a count that goes back means the store lost some. */
+    private static final String GENERATION = RedisKeys.PREFIX + "revocations:generation";
     private static final String VOID_BEFORE = RedisKeys.PREFIX + "revoked:all";
     private static final String ENTRY = RedisKeys.PREFIX + "revoked:";
     /**
-     * Sets a new epoch when there is none, moves the void time forward to ARGV[2], and returns the
-     * current epoch. ARGV[1] the new epoch. The void time has no expiry, so no eviction policy can
-     * take it (a {@code volatile-*} one evicts only keys with one); once older than the retention it
-     * voids nothing, since every session issued before it has expired.
+     * Called when a read did not match what this replica saw before (the epoch missing or another
+     * one, or fewer entries added than it saw): entries may be lost. ARGV[1] the epoch this replica
+     * saw, ARGV[2] a new epoch, ARGV[3] now. Returns the current epoch, its generation and 1 when
+     * it voided every session until now, else 0.
+     *
+     * <p>An epoch created after the one this replica saw was set by a replica that met the loss
+     * first, and voided every session until then in the same script: voiding again would log out
+     * everyone who logged in since. Any other state (no epoch, the same one, an older one: a
+     * server back at a snapshot from before a loss was handled) means a loss no one handled.
+     * Epochs are {@code <creation millis>:<random>}; one of an older release, without the time,
+     * never counts as newer.
      */
-    private static final String RENEW_EPOCH = """
-            local epoch = redis.call('GET', KEYS[1])
-            if not epoch then
-              epoch = ARGV[1]
-              redis.call('SET', KEYS[1], epoch)
+    private static final String RECOVER = """
+            local current = redis.call('GET', KEYS[1])
+            local generation = tonumber(redis.call('GET', KEYS[3]) or '0')
+            if current and current ~= ARGV[1] then
+              local created = tonumber(string.match(current, '^(%d+):') or '')
+              local seen = tonumber(string.match(ARGV[1], '^(%d+):') or '')
+              if created and (not seen or created > seen) then
+                return {current, generation, 0}
+              end
             end
+            redis.call('SET', KEYS[1], ARGV[2])
             local before = tonumber(redis.call('GET', KEYS[2]) or '0')
-            if before < tonumber(ARGV[2]) then
-              redis.call('SET', KEYS[2], ARGV[2])
+            if before < tonumber(ARGV[3]) then
+              redis.call('SET', KEYS[2], ARGV[3])
             end
-            return epoch
+            return {ARGV[2], generation, 1}
             """;
-    /** At start: the current epoch, or a new one (then sessions issued before ARGV[2] are void). */
+    /** At start: the current epoch, or a new one (then sessions issued before ARGV[2] are void); and its generation. */
     private static final String START_EPOCH = """
             local epoch = redis.call('GET', KEYS[1])
+            local generation = tonumber(redis.call('GET', KEYS[3]) or '0')
             if epoch then
-              return epoch
+              return {epoch, generation}
             end
             redis.call('SET', KEYS[1], ARGV[1])
             local before = tonumber(redis.call('GET', KEYS[2]) or '0')
             if before < tonumber(ARGV[2]) then
               redis.call('SET', KEYS[2], ARGV[2])
             end
-            return ARGV[1]
+            return {ARGV[1], generation}
             """;
     /**
      * Adds one entry. Its string key has no expiry, like the epoch: a {@code volatile-*} eviction
      * policy (evicting only keys with an expiry) could otherwise drop an entry while the epoch stays,
      * and the revoked session would be accepted again unnoticed. Entries past the retention are
      * deleted here instead, so the keys stay bounded by {@code maxEntries}. ARGV[6] is the prefix of
-     * the entries' string keys.
+     * the entries' string keys. Returns 0 when the blocklist is full, else 1; then the epoch and
+     * the generation, which each new entry raises.
      */
     private static final String ADD = """
             local at = tonumber(ARGV[1])
@@ -101,23 +124,41 @@ public final class RedisRevocationStore implements RevocationStore {
             end
             redis.call('ZREMRANGEBYSCORE', KEYS[2], '-inf', oldest)
             local existing = redis.call('ZSCORE', KEYS[2], field)
+            local epoch = redis.call('GET', KEYS[5])
             if existing and tonumber(existing) >= at then
-              return 1
+              return {1, epoch, tonumber(redis.call('GET', KEYS[4]) or '0')}
             end
             if (not existing) and redis.call('ZCARD', KEYS[2]) >= max then
-              return 0
+              return {0, epoch, tonumber(redis.call('GET', KEYS[4]) or '0')}
             end
             redis.call('ZADD', KEYS[2], at, field)
             redis.call('HSET', KEYS[3], field, json)
             redis.call('SET', KEYS[1], tostring(at))
-            return 1
+            return {1, epoch, redis.call('INCR', KEYS[4])}
             """;
 
     private final RedisConnection redis;
     private final Duration retention;
     private final int maxEntries;
     private final Clock clock;
-    private final AtomicReference<String> epoch = new AtomicReference<>();
+    /** The epoch this replica last saw, and the highest generation it saw in it. */
+    private final AtomicReference<Seen> seen = new AtomicReference<>();
+
+    /**
+     * What one replica saw of the store. A later read showing another epoch, or a lower generation
+     * in the same one, shows entries may be lost.
+     */
+    private record Seen(String epoch, long generation) {
+        /** Whether a read made after this was seen matches it: the same epoch, no fewer entries added. */
+        boolean matches(String readEpoch, long readGeneration) {
+            return epoch.equals(readEpoch) && readGeneration >= generation;
+        }
+
+        /** This, with a later read of the same epoch taken in; a read of another epoch is left to {@link #matches}. */
+        Seen with(Seen read) {
+            return epoch.equals(read.epoch) && read.generation > generation ? read : this;
+        }
+    }
 
     /**
      * Reads (or sets) the store's epoch, so the server must answer.
@@ -134,15 +175,15 @@ public final class RedisRevocationStore implements RevocationStore {
         this.clock = clock;
         // a session issued in the second the store starts stays valid: a gateway is often logged in to right after its start
         long voidBefore = clock.millis() - 1000;
-        List<String> args = List.of(UUID.randomUUID().toString(), Long.toString(voidBefore));
-        Object current = redis.execute(c -> c.eval(START_EPOCH, List.of(EPOCH, VOID_BEFORE), args));
-        epoch.set((String) current);
+        List<String> args = List.of(newEpoch(), Long.toString(voidBefore));
+        List<?> current = (List<?>) redis.execute(c -> c.eval(START_EPOCH, List.of(EPOCH, VOID_BEFORE, GENERATION), args));
+        seen.set(new Seen((String) current.get(0), (Long) current.get(1)));
     }
 
     @Override
     public void add(Revocation revocation) {
         String field = field(revocation.target(), revocation.value());
-        List<String> keys = List.of(ENTRY + field, INDEX, ENTRIES);
+        List<String> keys = List.of(ENTRY + field, INDEX, ENTRIES, GENERATION, EPOCH);
         List<String> args = List.of(
                 Long.toString(revocation.revokedAt().toEpochMilli()),
                 Long.toString(retention.toMillis()),
@@ -150,8 +191,12 @@ public final class RedisRevocationStore implements RevocationStore {
                 json(revocation),
                 Integer.toString(maxEntries),
                 ENTRY);
-        Object added = redis.execute(c -> c.eval(ADD, keys, args));
-        if (Long.valueOf(0).equals(added)) {
+        List<?> added = (List<?>) redis.execute(c -> c.eval(ADD, keys, args));
+        if (added.get(1) instanceof String addedEpoch) {
+            // the next read compares against this entry too: a store that loses it is caught by the generation
+            seen.updateAndGet(s -> s.with(new Seen(addedEpoch, (Long) added.get(2))));
+        }
+        if (Long.valueOf(0).equals(added.get(0))) {
             throw new IllegalStateException("the shared session blocklist holds " + maxEntries
                     + " live entries; wait for old entries to expire or rotate OMCP_SESSION_SECRET to void every session");
         }
@@ -180,41 +225,78 @@ public final class RedisRevocationStore implements RevocationStore {
      */
     @Override
     public Optional<Instant> allSessionsRevokedAt(Instant now) {
-        List<String> values = redis.execute(c -> c.mget(EPOCH, VOID_BEFORE));
-        String seen = epoch.get();
-        if (!seen.equals(values.get(0))) {
-            dataLost(seen);
-            values = redis.execute(c -> c.mget(EPOCH, VOID_BEFORE));
-        }
+        String voidBefore = readChecked().voidBefore();
         // the key has no expiry; the gateway's clock decides when it stops mattering, as for the entries
         Instant oldest = now.minus(retention);
-        return millis(values.get(1), VOID_BEFORE).filter(at -> at.isAfter(oldest));
+        return millis(voidBefore, VOID_BEFORE).filter(at -> at.isAfter(oldest));
     }
 
     @Override
     public RevocationFacts lookup(String sid, String sub) {
         String sidKey = ENTRY + field(RevocationTarget.SID, sid);
         String subKey = ENTRY + field(RevocationTarget.SUB, sub);
-        List<String> values = redis.execute(c -> c.mget(sidKey, subKey, EPOCH, VOID_BEFORE));
-        String seen = epoch.get();
-        if (!seen.equals(values.get(2))) {
-            dataLost(seen);
-            values = redis.execute(c -> c.mget(sidKey, subKey, EPOCH, VOID_BEFORE));
-        }
-        Optional<Instant> subjectRevokedAt = later(millis(values.get(1), subKey), millis(values.get(3), VOID_BEFORE));
-        return new RevocationFacts(values.get(0) != null, subjectRevokedAt);
+        CheckedRead read = readChecked(sidKey, subKey);
+        Optional<Instant> subjectRevokedAt = later(millis(read.values().get(1), subKey), millis(read.voidBefore(), VOID_BEFORE));
+        return new RevocationFacts(read.values().get(0) != null, subjectRevokedAt);
     }
 
-    /** The epoch is gone or another one: entries may be lost, so every session issued until now is void. */
-    private void dataLost(String seen) {
-        List<String> args = List.of(UUID.randomUUID().toString(), Long.toString(clock.millis()));
-        String current = (String) redis.execute(c -> c.eval(RENEW_EPOCH, List.of(EPOCH, VOID_BEFORE), args));
-        if (epoch.compareAndSet(seen, current)) {
-            LOG.warn("event=shared-store-data-lost store={} effect=\"every session issued until now is void; users log in again\" "
-                    + "cause=\"the session blocklist's epoch key was missing or replaced: the Redis server restarted without "
-                    + "persistence, was flushed or evicted keys\" fix=\"enable persistence (appendonly yes) and "
-                    + "maxmemory-policy noeviction on the server\"", redis.description());
+    /** The values of the keys a read asked for, and the void time ({@code omcp:revoked:all}), if any. */
+    private record CheckedRead(List<String> values, String voidBefore) {}
+
+    /**
+     * Reads {@code keys} and the void time after making sure no loss went unnoticed. What this
+     * replica saw is taken before the read is sent: the server answers commands one by one, so that
+     * read must show at least as much, unless the server lost it.
+     */
+    private CheckedRead readChecked(String... keys) {
+        String[] all = Arrays.copyOf(keys, keys.length + 3);
+        all[keys.length] = EPOCH;
+        all[keys.length + 1] = GENERATION;
+        all[keys.length + 2] = VOID_BEFORE;
+        Seen before = seen.get();
+        List<String> values = redis.execute(c -> c.mget(all));
+        String readEpoch = values.get(keys.length);
+        long readGeneration = generation(values.get(keys.length + 1));
+        if (readEpoch == null || !before.matches(readEpoch, readGeneration)) {
+            dataLost(before);
+            values = redis.execute(c -> c.mget(all));
+        } else {
+            Seen read = new Seen(readEpoch, readGeneration);
+            seen.updateAndGet(s -> s.with(read));
         }
+        return new CheckedRead(values.subList(0, keys.length), values.get(keys.length + 2));
+    }
+
+    private long generation(String value) {
+        if (value == null) {
+            return 0;
+        }
+        try {
+            return Long.parseLong(value);
+        } catch (NumberFormatException e) {
+            throw redis.unexpectedValue(GENERATION);
+        }
+    }
+
+    /** The store may have lost entries this replica saw, so every session issued until now is void, unless another replica did that. */
+    private void dataLost(Seen before) {
+        List<String> args = List.of(before.epoch(), newEpoch(), Long.toString(clock.millis()));
+        List<?> result = (List<?>) redis.execute(c -> c.eval(RECOVER, List.of(EPOCH, VOID_BEFORE, GENERATION), args));
+        Seen current = new Seen((String) result.get(0), (Long) result.get(1));
+        // another thread may have moved on to this epoch already, and seen more of it
+        seen.updateAndGet(s -> s.epoch().equals(current.epoch()) ? s.with(current) : current);
+        if (Long.valueOf(1).equals(result.get(2))) {
+            LOG.warn("event=shared-store-data-lost store={} effect=\"every session issued until now is void; users log in again\" "
+                    + "cause=\"the session blocklist's epoch key was missing or replaced, or the store holds fewer entries than it "
+                    + "did: the Redis server restarted without persistence or from an older snapshot, failed over to a replica "
+                    + "that lagged, was flushed or evicted keys\" fix=\"enable persistence (appendonly yes, appendfsync always) "
+                    + "and maxmemory-policy noeviction on the server\"", redis.description());
+        }
+    }
+
+    /** {@code <creation millis>:<random>}: a replica that meets a loss after another handled it can tell the newer epoch. */
+    private String newEpoch() {
+        return clock.millis() + ":" + UUID.randomUUID();
     }
 
     private Optional<Instant> millis(String value, String key) {
