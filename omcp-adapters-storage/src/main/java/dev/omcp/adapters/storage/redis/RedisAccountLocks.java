@@ -12,6 +12,9 @@ import java.util.Optional;
  * Per account a sorted set of failure times and a hash {@code level, until, last}; a failure is
  * one Lua script that implements the {@link AccountLocks} contract exactly like the in-memory
  * store, with the caller's time. Key expiry only collects garbage; the rule never depends on it.
+ * An account that was never locked keeps its keys only for the failure window, not the streak
+ * memory: nothing about it outlives its failures, and failed logins for invented names (anyone
+ * can send those) must not pile up keys for a day.
  */
 public final class RedisAccountLocks implements AccountLocks {
     private static final String FAILURE = """
@@ -53,7 +56,11 @@ public final class RedisAccountLocks implements AccountLocks {
             end
             redis.call('HSET', KEYS[2], 'level', level, 'last', now)
             redis.call('PEXPIRE', KEYS[1], window)
-            redis.call('PEXPIRE', KEYS[2], memory)
+            if level > 0 then
+              redis.call('PEXPIRE', KEYS[2], memory)
+            else
+              redis.call('PEXPIRE', KEYS[2], window)
+            end
             return {count, 0}
             """;
 
