@@ -29,6 +29,14 @@ import java.util.Set;
  */
 final class HealthReadings {
     static final int RECENT_MINUTES = 5;
+    /**
+     * The fewest requests the usual rate must bring in the recent stretch for a drop to be judged.
+     * A service that serves a request every minute or so has rate points of 0 and 1/60 by chance,
+     * and the median of a quiet five minutes read as "down 100 %", critical, on a call in twenty.
+     * Of 10 expected requests, losing the 80 % that is critical happens by chance less than once in
+     * 300 (Poisson); fewer leave the signal missing, with the usual rate named.
+     */
+    static final int MIN_EXPECTED_REQUESTS = 10;
 
     /** What the evaluator needs. */
     record Inputs(List<SignalReading> readings, List<MissingSignal> missing, List<SignalAnomaly> anomalies) {
@@ -89,6 +97,13 @@ final class HealthReadings {
                         OptionalDouble usual = median(series, baselineStart, windowStart);
                         if (usual.isEmpty() || usual.getAsDouble() <= 0) {
                             problems.add(answer.source() + " has no traffic in the baseline before the window to compare with");
+                            continue;
+                        }
+                        double expectedRequests = usual.getAsDouble() * recent.toMillis() / 1000.0;
+                        if (expectedRequests < MIN_EXPECTED_REQUESTS) {
+                            problems.add(String.format(Locale.ROOT, "%s usually serves %.3g requests/s, about %.0f in the last %s: too"
+                                    + " few to tell a drop from chance (at least %d are needed)", answer.source(), usual.getAsDouble(),
+                                    expectedRequests, Durations.format(recent), MIN_EXPECTED_REQUESTS));
                             continue;
                         }
                         readings.add(SignalReading.requestRate(value, usual.getAsDouble(), answer.source()));

@@ -223,6 +223,26 @@ class ServiceHealthToolTest {
         assertThat(missing.getString("reason")).isEqualTo("prom has no traffic in the baseline before the window to compare with");
     }
 
+    /**
+     * A service that serves about a request a minute: its one-minute rate points are 1/60 or, a third
+     * of the time, 0. Five quiet minutes are chance at that traffic, not an outage; judged against the
+     * usual 1/60 they read "down 100 %", critical.
+     */
+    @Test
+    void aServiceWithTooLittleTrafficToTellADropFromChance_hasTheDropMissing_notCritical() {
+        long fiveMinutesAgo = NOW.minus(Duration.ofMinutes(5)).toEpochMilli();
+        FakeMetricsBackend.Curve aRequestAMinute = t -> t < fiveMinutesAgo && FakeMetricsBackend.jitter(t) > -0.4 ? 1 / 60.0 : 0;
+        FakeMetricsBackend prom = withTraffic("admin", aRequestAMinute);
+
+        JsonObject result = ToolHarness.ok(tool(new InMemorySources().add(prom)), "{\"service\":\"admin\"}");
+
+        assertThat(result.getString("status")).as(result.toString()).isEqualTo("healthy");
+        JsonObject missing = result.getJsonArray("missing").getValuesAs(JsonObject.class).stream()
+                .filter(m -> m.getString("signal").equals("request_rate_drop")).findFirst().orElseThrow();
+        assertThat(missing.getString("reason")).isEqualTo("prom usually serves 0.0167 requests/s, about 5 in the last 5m: too few to tell"
+                + " a drop from chance (at least 10 are needed)");
+    }
+
     @Test
     void signalsWithoutDataAreListedWithTheReasonAndNeverCountedAsZero() {
         FakeMetricsBackend prom = new FakeMetricsBackend("prom")
