@@ -49,7 +49,8 @@ import java.util.Optional;
  *       points beyond T, so a lone spike never fires, and when it moved the series by the settings'
  *       minimum changes (absolute, and as a share of the expected level). One-sided for latency,
  *       errors and saturation; two-sided for request rate. The run is measured (score, change,
- *       level) from its onset, so a lead-in the onset leaves out does not water it down.</li>
+ *       level) from its onset, so a lead-in the onset leaves out does not water it down; an escalation
+ *       (dated from its first stage) scores as its last stage when that is higher.</li>
  *   <li><b>Ramp test</b> (latency, errors, saturation): when the level test finds nothing, a window
  *       whose Mann-Kendall trend z reaches the sensitivity's {@code trendZ}, whose Theil-Sen rise
  *       over the window (minus any trend the baseline already had) reaches {@code rampRise} sigmas
@@ -161,7 +162,8 @@ public final class AnomalyDetector {
             return AnomalyFinding.insufficient(labels, "the series holds no finite values (only gaps)");
         }
         long windowMillis = settings.window().toMillis();
-        long windowStart = series.timeAt(n - 1) - windowMillis;
+        long windowEnd = latestTime(series);
+        long windowStart = windowEnd - windowMillis;
         int split = all.firstAfter(windowStart);
         // a baseline is measured from values: one above the largest bucket has none, and left in it would move the median and MAD
         Points judged = all.withoutInfinityBefore(split);
@@ -179,6 +181,13 @@ public final class AnomalyDetector {
             return AnomalyFinding.insufficient(labels, String.format(Locale.ROOT,
                     "the baseline before the %s window holds %d finite points%s; at least %d are needed: query a range"
                             + " that reaches further back", human(settings.window()), baselineCount, aboveBucket, MIN_BASELINE_POINTS));
+        }
+        if (windowCount == 0) {
+            // a series that stopped reporting (a crashed or removed pod, a service scaled to zero) is no normal one
+            return AnomalyFinding.insufficient(labels, String.format(Locale.ROOT,
+                    "the %s window up to %s holds no finite point: the series' last value is at %s, %s earlier; it stopped"
+                            + " reporting (or reports only gaps) since", human(settings.window()), Instant.ofEpochMilli(windowEnd),
+                    Instant.ofEpochMilli(all.t[all.n - 1]), human(Duration.ofMillis(windowEnd - all.t[all.n - 1]))));
         }
         if (windowCount < neededWindow) {
             return AnomalyFinding.insufficient(labels, String.format(Locale.ROOT,
@@ -215,6 +224,20 @@ public final class AnomalyDetector {
             expectation = expectation.measuredOffZero(all, split);
         }
         return judge(labels, all, split, expectation, settings, seasonNote, baselineAboveBucket);
+    }
+
+    /**
+     * Where the window ends: the series' latest timestamp, gaps included (a series whose last points
+     * are NaN is judged up to them, and finds its window empty). Not simply the last one: the SDK
+     * promises ascending timestamps, but a connector that breaks the promise had its window anchored
+     * at whatever time came last, and a descending series read as having no baseline at all.
+     */
+    static long latestTime(Series series) {
+        long latest = Long.MIN_VALUE;
+        for (int i = 0; i < series.size(); i++) {
+            latest = Math.max(latest, series.timeAt(i));
+        }
+        return latest;
     }
 
     /**
@@ -407,15 +430,12 @@ public final class AnomalyDetector {
             }
             // a lead-in the onset leaves out (a drift T/2 off that the hysteresis joined to a large
             // step) is no part of the anomaly: its score, change and level are measured from the onset
-            int onsetIndex = onsetOf(all, split, e, z, sign, sens, minimum, start, end);
+            Onset onset = onsetOf(all, split, e, z, sign, sens, minimum, start, end);
+            int onsetIndex = onset.index();
             if (onsetIndex - split > start && exceeding(z, sign, t, onsetIndex - split, end) >= dwell) {
                 start = onsetIndex - split;
             }
-            double[] run = new double[end - start + 1];
-            for (int k = start; k <= end; k++) {
-                run[k - start] = sign * z[k];
-            }
-            double score = RobustStatistics.median(run);
+            double score = medianDeviation(z, sign, start, end);
             if (!minimum.none()) {
                 RunChange change = RunChange.of(all, split, e, start, end);
                 if (!minimum.metBy(change.change, change.expected)) {
@@ -423,9 +443,20 @@ public final class AnomalyDetector {
                     continue;
                 }
             }
+            // an escalation is dated from its first stage, but is as severe as its last: measured whole, 20
+            // minutes at 6 sigma and then 10 at 30 scored 6 and read as where the first stage went
+            int measuredFrom = start;
+            int topStage = onset.topStage() - split;
+            if (topStage > start && exceeding(z, sign, t, topStage, end) >= dwell) {
+                double topScore = medianDeviation(z, sign, topStage, end);
+                if (topScore > score) {
+                    score = topScore;
+                    measuredFrom = topStage;
+                }
+            }
             if (score > bestScore) {
                 bestScore = score;
-                strongestStart = start;
+                strongestStart = measuredFrom;
                 strongestEnd = end;
             }
             if (firstOnset < 0) {
@@ -496,7 +527,8 @@ public final class AnomalyDetector {
 
     /**
      * The onset of the run {@code [start, end]} (window indices) as an index into all points: where
-     * the deviation that became this anomaly began.
+     * the deviation that became this anomaly began; with where its top stage began, which for an
+     * escalation is later.
      *
      * <p>A point belongs to the step when it is at least {@code max(T/2, H/2)} off, half-way from
      * the expectation to the step's level, with {@code H} the run's {@link #height}. For a small
@@ -521,10 +553,11 @@ public final class AnomalyDetector {
      *       an escalation is dated from its first stage, by that stage's own height.</li>
      * </ol>
      */
-    private static int onsetOf(Points all, int split, Expectation e, double[] z, int sign, Sensitivity sens,
+    private static Onset onsetOf(Points all, int split, Expectation e, double[] z, int sign, Sensitivity sens,
             MinimumChange minimum, int start, int end) {
         double cont = sens.levelThreshold() / 2;
         int to = end;
+        int topStage = -1;
         while (true) {
             double[] run = new double[to - start + 1];
             for (int j = start; j <= to; j++) {
@@ -537,14 +570,33 @@ public final class AnomalyDetector {
                 k++;
             }
             int g = stepStart(all, split, e, z, sign, split + k, core, cont);
+            if (topStage < 0) {
+                topStage = g;
+            }
             int leadIn = g - split - 1;
             if (leadIn >= start && anomalyOfItsOwn(all, split, e, z, sign, sens, minimum, start, leadIn)) {
                 // the run began before the step with a stretch that is an anomaly by itself: date that
                 to = leadIn;
                 continue;
             }
-            return g;
+            return new Onset(g, topStage);
         }
+    }
+
+    /**
+     * Where a run's anomaly began ({@code index}) and where the step that reaches the run's height
+     * began ({@code topStage}), both indices into all points; the same but for an escalation, whose
+     * onset is its first stage.
+     */
+    private record Onset(int index, int topStage) {}
+
+    /** The median of the window's z scores {@code [from, to]} in the direction {@code sign}. */
+    private static double medianDeviation(double[] z, int sign, int from, int to) {
+        double[] run = new double[to - from + 1];
+        for (int k = from; k <= to; k++) {
+            run[k - from] = sign * z[k];
+        }
+        return RobustStatistics.median(run);
     }
 
     /**

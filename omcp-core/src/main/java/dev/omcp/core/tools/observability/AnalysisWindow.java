@@ -108,7 +108,8 @@ public record AnalysisWindow(Duration window, TimeRange range, Duration step, Du
      * previous days; one that does not is cut to its last window and baseline (as read without a
      * season), and the detector's note says that a seasonal baseline needs two periods.
      */
-    Judged forDetection(Series series, DetectionSettings settings) {
+    Judged forDetection(Series read, DetectionSettings settings) {
+        Series series = endingAtRangeEnd(read);
         if (season.isEmpty()) {
             return new Judged(series, settings);
         }
@@ -136,6 +137,38 @@ public record AnalysisWindow(Duration window, TimeRange range, Duration step, Du
         long[] t = series.epochMillis();
         double[] x = series.values();
         return new Judged(new Series(series.labels(), Arrays.copyOfRange(t, first, n), Arrays.copyOfRange(x, first, n)), seasonal);
+    }
+
+    /**
+     * The series with a gap (NaN) at the range's end when its points stop a step or more before it,
+     * so the detector, which judges the stretch before a series' latest timestamp, judges this
+     * window. A series stops when its pod is replaced or crashes, or the whole service stops
+     * reporting (Prometheus returns no points once a series is stale, rather than gaps): judged on
+     * its own last points, it read as normal (or anomalous) for a window that had ended minutes or
+     * hours ago; now its window is empty and the verdict says since when it has reported nothing.
+     * A last point less than a step before the end is where the backend's step grid ends, and stays
+     * the window's end.
+     */
+    private Series endingAtRangeEnd(Series series) {
+        int n = series.size();
+        if (n == 0) {
+            return series;
+        }
+        long latest = Long.MIN_VALUE;
+        for (int i = 0; i < n; i++) {
+            latest = Math.max(latest, series.timeAt(i));
+        }
+        // the backend may have widened the step (Prometheus returns at most 1,000 points): the series' own is the larger
+        long ownStep = n > 1 ? Math.abs(series.timeAt(n - 1) - series.timeAt(n - 2)) : 0;
+        long end = range.end().toEpochMilli();
+        if (end - latest < Math.max(step.toMillis(), ownStep)) {
+            return series;
+        }
+        long[] t = Arrays.copyOf(series.epochMillis(), n + 1);
+        double[] x = Arrays.copyOf(series.values(), n + 1);
+        t[n] = end;
+        x[n] = Double.NaN;
+        return new Series(series.labels(), t, x);
     }
 
     /** A series and the settings it is judged with. */

@@ -222,6 +222,27 @@ class AnomalyDetectorTest {
     }
 
     @Test
+    void anEscalation_scoresAndReportsTheLevelOfItsWorstStage_notTheMedianOfBothStages() {
+        // the same escalation: 20 minutes 6 sigma up, then 30 sigma up. Measured whole, the median of
+        // the run (20 points at 6, 10 at 30) scored 6 and said the latency went to 112, while it is at 160
+        double[] x = noise(390, 100, 2, 42);
+        for (int i = 360; i < 390; i++) {
+            x[i] += i < 380 ? 12 : 60;
+        }
+        AnomalyFinding f = detector.detect(series(x), latency);
+
+        assertThat(f.onset()).as(f.note()).contains(Instant.ofEpochMilli(T0 + 360 * STEP));
+        assertThat(f.score()).as(f.note()).isGreaterThan(25);
+        assertThat(f.evidence().orElseThrow().anomalyLevel()).as(f.note()).isCloseTo(160, org.assertj.core.data.Offset.offset(3.0));
+        // more deviation never scores less: the first stage alone, and the escalation
+        double[] firstStageOnly = noise(390, 100, 2, 42);
+        for (int i = 360; i < 390; i++) {
+            firstStageOnly[i] += 12;
+        }
+        assertThat(f.score()).isGreaterThan(detector.detect(series(firstStageOnly), latency).score());
+    }
+
+    @Test
     void aShortStepAfterALongLeadIn_isMeasuredFromItsOnset_soItMeetsTheMinimumChange() {
         // 20 minutes 3.3-3.7 sigma (+7 %) up, then +40 %: the hysteresis joins them into one run,
         // whose median moved the latency by 7 %, under a 20 % minimum; from the onset it moved 40 %.
@@ -658,11 +679,11 @@ class AnomalyDetectorTest {
     void windowWithTooFewFinitePoints_isInsufficientData() {
         double[] x = noise(390, 100, 2, 9);
         for (int i = 360; i < 390; i++) {
-            x[i] = Double.NaN;
+            x[i] = i == 370 || i == 380 ? x[i] : Double.NaN;
         }
         AnomalyFinding f = detector.detect(series(x), latency);
         assertThat(f.status()).isEqualTo(AnomalyFinding.Status.INSUFFICIENT_DATA);
-        assertThat(f.note()).contains("window holds 0 finite points");
+        assertThat(f.note()).contains("window holds 2 finite points; at least 3 are needed");
     }
 
     @Test
@@ -736,6 +757,41 @@ class AnomalyDetectorTest {
         x[10] = x[11];
         x[11] = xx;
         assertThat(detector.detect(new Series(Map.of(), t, x), latency).anomalous()).isTrue();
+    }
+
+    @Test
+    void descendingTimestamps_areJudgedOnTheWindowBeforeTheLatestTime_notBeforeTheLastPointInTheArray() {
+        double[] x = noise(390, 100, 2, 13);
+        for (int i = 370; i < 390; i++) {
+            x[i] += 30;
+        }
+        AnomalyFinding ascending = detector.detect(series(x), latency);
+        long[] t = new long[390];
+        double[] reversed = new double[390];
+        for (int i = 0; i < 390; i++) {
+            t[389 - i] = T0 + i * STEP;
+            reversed[389 - i] = x[i];
+        }
+
+        AnomalyFinding descending = detector.detect(new Series(Map.of(), t, reversed), latency);
+
+        assertThat(descending.anomalous()).as(descending.note()).isTrue();
+        assertThat(descending.onset()).isEqualTo(ascending.onset());
+        assertThat(descending.score()).isEqualTo(ascending.score());
+    }
+
+    @Test
+    void aSeriesThatStoppedReportingBeforeTheWindow_isInsufficientData_andSaysSinceWhen() {
+        double[] x = noise(390, 100, 2, 15);
+        for (int i = 340; i < 390; i++) {
+            x[i] = Double.NaN;
+        }
+
+        AnomalyFinding f = detector.detect(series(x), latency);
+
+        assertThat(f.status()).isEqualTo(AnomalyFinding.Status.INSUFFICIENT_DATA);
+        assertThat(f.note()).isEqualTo("the 30m window up to 2025-03-10T06:29:00Z holds no finite point: the series' last value is at"
+                + " 2025-03-10T05:39:00Z, 50m earlier; it stopped reporting (or reports only gaps) since");
     }
 
     @Test

@@ -156,6 +156,27 @@ class AnalysisWindowTest {
         assertThat(f.note()).contains("No seasonal baseline: a seasonal baseline needs two full periods (2d) of history");
     }
 
+    /**
+     * A service whose pods all crashed 40 minutes ago: Prometheus returns its request rate up to the
+     * last scrape and nothing after (no gaps). Judged on its own last points, the window was the 15
+     * minutes before the crash, and the draining traffic of those minutes read as the state now.
+     */
+    @Test
+    void aSeriesThatStoppedBeforeTheWindow_isJudgedOnTheWindow_notOnItsOwnLastPoints() {
+        AnalysisWindow w = AnalysisWindow.ending(NOW, Duration.ofMinutes(15), "window");
+        Instant stopped = NOW.minus(Duration.ofMinutes(40));
+        Series read = sample(FLAT_CPU, w.range().start(), stopped, w.step());
+        DetectionSettings settings = CuratedMetricNames.detectionSettings(CuratedMetricNames.CPU_UTILIZATION).withWindow(w.window());
+
+        AnalysisWindow.Judged judged = w.forDetection(read, settings);
+        AnomalyFinding f = new AnomalyDetector().detect(judged.series(), judged.settings());
+
+        assertThat(judged.series().timeAt(judged.series().size() - 1)).isEqualTo(NOW.toEpochMilli());
+        assertThat(f.status()).as(f.note()).isEqualTo(AnomalyFinding.Status.INSUFFICIENT_DATA);
+        assertThat(f.note()).contains("holds no finite point: the series' last value is at " + Instant.ofEpochMilli(
+                read.timeAt(read.size() - 1)));
+    }
+
     @Test
     void withoutASeasonTheSeriesAndSettingsAreJudgedAsRead() {
         AnalysisWindow w = AnalysisWindow.ending(NOW, Duration.ofMinutes(15), "window");
