@@ -187,7 +187,8 @@ public final class Variables {
     public static final Variable OIDC_ROLE_MAP = new Variable("OMCP_OIDC_ROLE_MAP", List.of(), "",
             "JSON object mapping claim values to a role or a list of roles, e.g. {\"sre\":\"operator\"}.", false);
     public static final Variable OIDC_TENANT_CLAIM = new Variable("OMCP_OIDC_TENANT_CLAIM", List.of(), "",
-            "ID-token claim holding the tenant; unset means no tenant.", false);
+            "ID-token claim holding the tenant; unset means no tenant. When set (or set by the entra or google profile), a token "
+                    + "without one usable tenant value is refused (401), since no tenant means every tenant.", false);
     public static final Variable OIDC_PROFILE = new Variable("OMCP_OIDC_PROFILE", List.of(), "generic",
             "Provider profile setting claim defaults: generic, okta, entra (azure-ad), keycloak, google, auth0.", false);
     public static final Variable OIDC_DCR_ENABLED = new Variable("OMCP_OIDC_DCR_ENABLED", List.of(), "false",

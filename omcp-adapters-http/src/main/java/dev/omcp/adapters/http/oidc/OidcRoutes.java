@@ -176,6 +176,13 @@ public final class OidcRoutes {
                     "the state returned by the identity provider does not match this browser's login; start again at GET /api/auth/oidc/login");
             return;
         }
+        // RFC 9207: the response must come from the configured provider, before its error or code counts
+        try {
+            client.checkResponseIssuer(ctx.queryParam("iss"));
+        } catch (OidcException e) {
+            failed(ctx, e);
+            return;
+        }
         // Only after the state matched (RFC 6749 4.1.2.1 returns it with an error too): anyone can
         // craft a callback URL with an error text of their choosing, but not with this browser's state.
         String error = ctx.queryParam("error");
@@ -204,6 +211,8 @@ public final class OidcRoutes {
         }
         MappedIdentity identity = mapping.map(claims);
         if (identity instanceof MappedIdentity.Refused refused) {
+            // the operator's clue too: a claim the provider does not send (a tenant, a usable sub)
+            LOG.warn("event=login outcome=refused mode=oidc reason=\"{}\"", LogField.of(refused.reason()));
             JsonResponses.error(ctx, 401, "OMCP_OIDC_FAILED", refused.reason());
             return;
         }

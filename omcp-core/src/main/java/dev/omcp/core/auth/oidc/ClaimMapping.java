@@ -3,12 +3,14 @@ package dev.omcp.core.auth.oidc;
 import dev.omcp.ports.auth.ExternalIdentityMapping;
 import dev.omcp.ports.auth.MappedIdentity;
 import dev.omcp.ports.auth.SessionSubject;
+import dev.omcp.sdk.connector.SourceConfig;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.Set;
 
 /**
@@ -27,6 +29,9 @@ import java.util.Set;
  * <p>An {@code email} claim grants roles or a tenant only when {@code email_verified} is true
  * (OpenID Connect Core 5.1): an address the provider did not verify is only what the person typed,
  * so mapping it (the {@code google} profile maps addresses) would let anyone claim a mapped one.
+ *
+ * <p>With a tenant claim, every login must name exactly one usable tenant: a session without one
+ * operates every tenant's data, so a missing or unusable tenant refuses the login (fail closed).
  */
 public final class ClaimMapping implements ExternalIdentityMapping {
     private static final int MAX_VALUES = 256;
@@ -78,19 +83,63 @@ public final class ClaimMapping implements ExternalIdentityMapping {
         }
         String tenant = "";
         if (!tenantClaim.isEmpty()) {
-            List<String> tenants = values(trusted(claims, tenantClaim));
-            tenant = tenants.isEmpty() ? "" : tenants.get(0);
+            Optional<String> problem = tenantProblem(claims);
+            if (problem.isPresent()) {
+                return new MappedIdentity.Refused(problem.get());
+            }
+            tenant = tenantOf(claim(claims, tenantClaim));
         }
         return new MappedIdentity.Mapped(new SessionSubject(subject, name, List.copyOf(roles), tenant));
     }
 
-    private static java.util.Optional<String> firstText(Map<String, Object> claims, String... names) {
-        for (String claimName : names) {
-            if (claims.get(claimName) instanceof String text && !text.isBlank() && text.length() <= MAX_TEXT) {
-                return java.util.Optional.of(text);
+    /**
+     * Why the claims name no tenant, when the tenant claim is set. A session without a tenant
+     * operates every tenant's data, so a token that lacks the claim, or carries a value no tenant
+     * can have (a number, an object, several tenants, text a source could not be bound to), is
+     * refused rather than given that reach.
+     */
+    private Optional<String> tenantProblem(Map<String, Object> claims) {
+        String what = tenantClaim + " claim, which names the tenant (OMCP_OIDC_TENANT_CLAIM)";
+        Object value = claim(claims, tenantClaim);
+        if (value == null) {
+            return Optional.of("the ID token has no " + what + "; without a tenant the session would reach every tenant's data, "
+                    + "so the identity provider must send one");
+        }
+        if (tenantClaim.equals(EMAIL) && !verifiedEmail(claims.get("email_verified"))) {
+            return Optional.of("the ID token's " + what + ", is not one the identity provider verified (email_verified is not "
+                    + "true), so it cannot name a tenant");
+        }
+        if (tenantOf(value).isEmpty()) {
+            return Optional.of("the ID token's " + what + ", is not one tenant name: it must be a string (or an array holding "
+                    + "one) of 1-" + SourceConfig.MAX_TENANT + " characters without control, format or line-separator characters");
+        }
+        return Optional.empty();
+    }
+
+    /** The one tenant a claim value names, or "" when it names none or several. */
+    private static String tenantOf(Object value) {
+        Set<String> names = new LinkedHashSet<>();
+        if (value instanceof String text) {
+            names.add(text);
+        } else if (value instanceof List<?> list && !list.isEmpty() && list.size() <= MAX_VALUES) {
+            for (Object item : list) {
+                names.add(item instanceof String text ? text : "");
             }
         }
-        return java.util.Optional.empty();
+        if (names.size() != 1) {
+            return "";
+        }
+        String tenant = names.iterator().next();
+        return !tenant.isBlank() && SourceConfig.isValidTenant(tenant) ? tenant : "";
+    }
+
+    private static Optional<String> firstText(Map<String, Object> claims, String... names) {
+        for (String claimName : names) {
+            if (claims.get(claimName) instanceof String text && !text.isBlank() && text.length() <= MAX_TEXT) {
+                return Optional.of(text);
+            }
+        }
+        return Optional.empty();
     }
 
     /** The claim's value, or null for an email address its provider did not verify. */

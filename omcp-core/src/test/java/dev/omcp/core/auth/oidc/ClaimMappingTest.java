@@ -47,31 +47,64 @@ class ClaimMappingTest {
         // Google account may carry an address at another domain it never proved it owns.
         ClaimMapping google = new ClaimMapping(OidcProfile.GOOGLE.rolesClaim(), Map.of("boss@example.com", List.of("admin")),
                 OidcProfile.GOOGLE.tenantClaim(), ROLES);
-        assertThat(mapped(google, Map.of("sub", "u", "email", "boss@example.com", "email_verified", true)).roles())
+        // a Workspace account: its domain (hd) is the profile's tenant claim
+        assertThat(mapped(google, Map.of("sub", "u", "hd", "example.com", "email", "boss@example.com", "email_verified", true)).roles())
                 .containsExactly("admin");
-        assertThat(mapped(google, Map.of("sub", "u", "email", "boss@example.com", "email_verified", false)).roles()).isEmpty();
-        assertThat(mapped(google, Map.of("sub", "u", "email", "boss@example.com")).roles()).isEmpty();
-        assertThat(mapped(google, Map.of("sub", "u", "email", "boss@example.com", "email_verified", "yes")).roles()).isEmpty();
+        assertThat(mapped(google, Map.of("sub", "u", "hd", "example.com", "email", "boss@example.com", "email_verified", false))
+                .roles()).isEmpty();
+        assertThat(mapped(google, Map.of("sub", "u", "hd", "example.com", "email", "boss@example.com")).roles()).isEmpty();
+        assertThat(mapped(google, Map.of("sub", "u", "hd", "example.com", "email", "boss@example.com", "email_verified", "yes"))
+                .roles()).isEmpty();
         // some providers send the flag as the string "true"
-        assertThat(mapped(google, Map.of("sub", "u", "email", "boss@example.com", "email_verified", "true")).roles())
-                .containsExactly("admin");
+        assertThat(mapped(google, Map.of("sub", "u", "hd", "example.com", "email", "boss@example.com", "email_verified", "true"))
+                .roles()).containsExactly("admin");
         // the person still logs in, named by the address, with no permissions
-        assertThat(mapped(google, Map.of("sub", "u", "email", "boss@example.com")).name()).isEqualTo("boss@example.com");
+        assertThat(mapped(google, Map.of("sub", "u", "hd", "example.com", "email", "boss@example.com")).name())
+                .isEqualTo("boss@example.com");
     }
 
     @Test
-    void anUnverifiedEmailIsNoTenantEither() {
+    void anUnverifiedEmailIsNoTenant_soTheLoginIsRefused_ratherThanScopedToEveryTenant() {
         ClaimMapping mapping = new ClaimMapping("groups", Map.of(), "email", ROLES);
         assertThat(mapped(mapping, Map.of("sub", "u", "email", "a@acme.example", "email_verified", true)).tenant())
                 .isEqualTo("a@acme.example");
-        assertThat(mapped(mapping, Map.of("sub", "u", "email", "a@acme.example", "email_verified", false)).tenant()).isEmpty();
+        assertThat(mapping.map(Map.of("sub", "u", "email", "a@acme.example", "email_verified", false, "groups", "admin")))
+                .isInstanceOfSatisfying(MappedIdentity.Refused.class, refused -> assertThat(refused.reason())
+                        .contains("email claim").contains("email_verified"));
     }
 
     @Test
     void theTenantComesFromTheTenantClaim() {
         ClaimMapping mapping = new ClaimMapping("groups", Map.of(), "org", ROLES);
         assertThat(mapped(mapping, Map.of("sub", "u", "org", "acme")).tenant()).isEqualTo("acme");
-        assertThat(mapped(mapping, Map.of("sub", "u")).tenant()).isEmpty();
+        assertThat(mapped(mapping, Map.of("sub", "u", "org", List.of("acme"))).tenant()).isEqualTo("acme");
+        assertThat(mapped(mapping, Map.of("sub", "u", "org", List.of("acme", "acme"))).tenant()).isEqualTo("acme");
+        assertThat(mapped(mapping, Map.of("sub", "u", "org", "Ærø \u200c tenant")).tenant()).isEqualTo("Ærø \u200c tenant");
+        // without a tenant claim configured, nobody has one, as in basic mode without tenants
+        assertThat(mapped(new ClaimMapping("groups", Map.of(), "", ROLES), Map.of("sub", "u", "org", "acme")).tenant()).isEmpty();
+    }
+
+    @Test
+    void aConfiguredTenantClaimThatIsMissingOrUnusable_refusesTheLogin_becauseNoTenantMeansEveryTenant() {
+        // A session without a tenant operates the whole gateway (every tenant's sources and
+        // postmortems). With OMCP_OIDC_TENANT_CLAIM set, a token that lacks it, or carries a value no
+        // tenant can have, must not fall back to that.
+        ClaimMapping mapping = new ClaimMapping("groups", Map.of("sre", List.of("operator")), "org", ROLES);
+        Map<String, Object> missing = Map.of("sub", "u", "groups", List.of("sre"));
+        assertThat(mapping.map(missing)).isInstanceOfSatisfying(MappedIdentity.Refused.class, refused -> assertThat(refused.reason())
+                .isEqualTo("the ID token has no org claim, which names the tenant (OMCP_OIDC_TENANT_CLAIM); without a tenant the "
+                        + "session would reach every tenant's data, so the identity provider must send one"));
+        List<Object> unusable = List.of(42, true, Map.of("id", "acme"), "", " ", "x".repeat(257), "acme\n", "ac\u202eme",
+                List.of(), List.of(42), List.of("acme", "globex"));
+        for (Object value : unusable) {
+            assertThat(mapping.map(Map.of("sub", "u", "groups", List.of("sre"), "org", value))).as("org %s", value)
+                    .isInstanceOfSatisfying(MappedIdentity.Refused.class, refused -> assertThat(refused.reason())
+                            .startsWith("the ID token's org claim, which names the tenant (OMCP_OIDC_TENANT_CLAIM), is not one "));
+        }
+        // a nested tenant claim is read like a nested roles claim
+        ClaimMapping nested = new ClaimMapping("groups", Map.of(), "organization.id", ROLES);
+        assertThat(mapped(nested, Map.of("sub", "u", "organization", Map.of("id", "acme"))).tenant()).isEqualTo("acme");
+        assertThat(nested.map(Map.of("sub", "u", "organization", Map.of("name", "Acme")))).isInstanceOf(MappedIdentity.Refused.class);
     }
 
     @Test
