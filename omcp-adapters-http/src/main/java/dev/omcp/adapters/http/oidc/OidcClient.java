@@ -70,7 +70,12 @@ public final class OidcClient {
     /** The discovery in progress, if any: requests that need one while it runs wait for its outcome. */
     private final AtomicReference<CompletableFuture<Provider>> discovering = new AtomicReference<>();
 
-    private record Provider(URI authorization, URI token, DefaultJWTProcessor<SecurityContext> processor, long fetchedNanos) {}
+    /**
+     * @param issuerInResponses whether the provider names itself ({@code iss}) in every authorization
+     *     response: {@code authorization_response_iss_parameter_supported} of its metadata (RFC 9207)
+     */
+    private record Provider(URI authorization, URI token, boolean issuerInResponses, DefaultJWTProcessor<SecurityContext> processor,
+            long fetchedNanos) {}
 
     /**
      * @param clock the gateway's clock: an ID token's {@code iat}, {@code exp} and {@code nbf} are
@@ -96,6 +101,30 @@ public final class OidcClient {
         query.put("code_challenge_method", "S256");
         String base = current.authorization().toString();
         return URI.create(base + (base.contains("?") ? "&" : "?") + form(query));
+    }
+
+    /**
+     * Checks the {@code iss} parameter of an authorization response (RFC 9207 2.4), before anything
+     * else in it is acted on, error responses included: when present it must be the issuer, compared
+     * as a plain string; when the provider's metadata says it always sends one, it must be present.
+     * A response another authorization server sent (a mix-up) is refused.
+     *
+     * @param iss the response's {@code iss} parameter; null when absent
+     */
+    public void checkResponseIssuer(String iss) throws OidcException {
+        Provider current = provider();
+        if (iss == null) {
+            if (current.issuerInResponses()) {
+                throw new OidcException("the authorization response names no issuer (iss), though the identity provider says it "
+                        + "always does (RFC 9207); start again at GET /api/auth/oidc/login", false);
+            }
+            return;
+        }
+        if (!iss.equals(settings.issuer().toString())) {
+            // the value is not repeated: anyone can put text of their choosing into a callback URL
+            throw new OidcException("the authorization response was issued by another identity provider than OMCP_OIDC_ISSUER "
+                    + "(its iss differs, RFC 9207); start again at GET /api/auth/oidc/login", false);
+        }
     }
 
     /**
@@ -235,6 +264,7 @@ public final class OidcClient {
         URI authorization = endpoint(document, "authorization_endpoint");
         URI token = endpoint(document, "token_endpoint");
         URI jwks = endpoint(document, "jwks_uri");
+        boolean issuerInResponses = document.path("authorization_response_iss_parameter_supported").asBoolean(false);
         JWKSource<SecurityContext> keys;
         try {
             // Unknown key ids refetch the JWKS at once (rotation); no background threads.
@@ -262,7 +292,7 @@ public final class OidcClient {
             }
         });
         LOG.info("event=oidc-discovered issuer=\"{}\"", issuer);
-        return new Provider(authorization, token, processor, System.nanoTime());
+        return new Provider(authorization, token, issuerInResponses, processor, System.nanoTime());
     }
 
     private URI endpoint(JsonNode document, String field) throws OidcException {

@@ -58,6 +58,8 @@ class OidcClientIT {
 
     private final Map<String, Behaviour> behaviour = new ConcurrentHashMap<>();
     private final AtomicReference<String> idToken = new AtomicReference<>();
+    /** Members appended to the discovery document, each with its leading comma. */
+    private final AtomicReference<String> extraMetadata = new AtomicReference<>("");
     private final Map<String, AtomicInteger> served = new ConcurrentHashMap<>();
     /** The gateway's clock: years away from the system clock, so a check that reads the system clock shows. */
     private final ManualClock clock = new ManualClock(Instant.parse("2031-03-01T00:00:00Z"));
@@ -71,8 +73,9 @@ class OidcClientIT {
         provider = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
         issuer = "http://127.0.0.1:" + provider.getAddress().getPort();
         provider.createContext("/.well-known/openid-configuration", exchange -> answer(exchange, "/discovery", """
-                {"issuer": "%1$s", "authorization_endpoint": "%1$s/authorize", "token_endpoint": "%1$s/token", "jwks_uri": "%1$s/jwks"}"""
-                .formatted(issuer)));
+                {"issuer": "%1$s", "authorization_endpoint": "%1$s/authorize", "token_endpoint": "%1$s/token",
+                 "jwks_uri": "%1$s/jwks"%2$s}"""
+                .formatted(issuer, extraMetadata.get())));
         provider.createContext("/jwks", exchange -> answer(exchange, "/jwks", new JWKSet(signingKey.toPublicJWK()).toString()));
         provider.createContext("/token", exchange -> {
             exchange.getRequestBody().readAllBytes();
@@ -355,6 +358,32 @@ class OidcClientIT {
             assertThatThrownBy(() -> client().redeem("code", "verifier", NONCE)).as(claims.toString())
                     .isInstanceOfSatisfying(OidcException.class, e -> assertCleanRefusal(e, false));
         }
+    }
+
+    @Test
+    void theIssuerOfAnAuthorizationResponse_mustBeTheProvider_whenItIsNamed_rfc9207() throws OidcException {
+        OidcClient client = client();
+        client.checkResponseIssuer(issuer);
+        client.checkResponseIssuer(null);
+        // simple string comparison (RFC 9207 2.4): a trailing slash or another case is another issuer
+        for (String other : List.of("https://attacker.example", issuer + "/", issuer.toUpperCase(java.util.Locale.ROOT), "")) {
+            assertThatThrownBy(() -> client.checkResponseIssuer(other)).as(other).isInstanceOfSatisfying(OidcException.class, e -> {
+                assertThat(e.getMessage()).isEqualTo("the authorization response was issued by another identity provider than "
+                        + "OMCP_OIDC_ISSUER (its iss differs, RFC 9207); start again at GET /api/auth/oidc/login");
+                assertCleanRefusal(e, false);
+            });
+        }
+    }
+
+    @Test
+    void aProviderThatAlwaysNamesItself_rfc9207_hasAResponseWithoutIssRefused() throws OidcException {
+        extraMetadata.set(", \"authorization_response_iss_parameter_supported\": true");
+        OidcClient client = client();
+        client.checkResponseIssuer(issuer);
+        assertThatThrownBy(() -> client.checkResponseIssuer(null)).isInstanceOfSatisfying(OidcException.class, e -> {
+            assertThat(e.getMessage()).startsWith("the authorization response names no issuer (iss)");
+            assertCleanRefusal(e, false);
+        });
     }
 
     @Test
