@@ -48,6 +48,7 @@ import dev.omcp.ports.auth.ClientRegistrationStore;
 import dev.omcp.ports.auth.PasswordLogin;
 import dev.omcp.ports.auth.RevocationStore;
 import dev.omcp.ports.auth.SharedStateUnavailableException;
+import dev.omcp.sdk.text.LogField;
 import java.io.IOException;
 import java.net.http.HttpClient;
 import java.nio.charset.StandardCharsets;
@@ -58,6 +59,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Base64;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import org.slf4j.Logger;
@@ -195,8 +197,24 @@ final class ManagementAccessAssembly {
                 loginMode && ephemeral, proxies.enabled(), closeables);
     }
 
-    /** A role a user holds that the policy does not define. */
+    /** A role a user (or, in an OIDC role map, a claim value) is given that the policy does not define. */
     record UndefinedRole(String user, String role) {}
+
+    /**
+     * The roles {@code OMCP_OIDC_ROLE_MAP} hands out that the policy does not define: like a users
+     * file's, such a role grants nothing, so a typo ({@code "Operator"}) lets people log in with no
+     * permissions and no word why. Policies that list no roles (OPA) take any role and are not checked.
+     */
+    static List<UndefinedRole> undefinedMappedRoles(Map<String, List<String>> roleMap, AccessPolicy policy) {
+        List<String> defined = policy.view().roles();
+        List<UndefinedRole> undefined = new ArrayList<>();
+        if (defined.isEmpty()) {
+            return undefined;
+        }
+        roleMap.forEach((value, roles) -> roles.stream().filter(role -> !defined.contains(role))
+                .forEach(role -> undefined.add(new UndefinedRole(value, role))));
+        return undefined;
+    }
 
     /**
      * A role the policy does not define grants nothing: a user holding only such a role can log in
@@ -274,6 +292,12 @@ final class ManagementAccessAssembly {
                 oidc.scopes(), timeout), http, clock);
         Set<String> knownRoles = policy instanceof RolePolicy roles ? roles.roleNames() : Set.copyOf(BuiltinPolicy.roleNames());
         ClaimMapping mapping = new ClaimMapping(oidc.rolesClaim(), oidc.roleMap(), oidc.tenantClaim(), knownRoles);
+        for (UndefinedRole undefined : undefinedMappedRoles(oidc.roleMap(), policy)) {
+            // operator text, but printed as a log field: a claim value may hold a quote
+            LOG.warn("event=oidc-role-map-role-undefined value=\"{}\" role=\"{}\" effect=\"grants nothing\" hint=\"use one of {} "
+                    + "or define it in OMCP_RBAC_POLICY_FILE\"", LogField.of(undefined.user()), LogField.of(undefined.role()),
+                    String.join(", ", policy.view().roles()));
+        }
         Optional<ClientRegistrar> registrar = Optional.empty();
         if (oidc.dcrEnabled()) {
             ClientRegistrationStore store;

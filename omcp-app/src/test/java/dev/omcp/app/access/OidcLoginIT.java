@@ -183,8 +183,11 @@ class OidcLoginIT {
         return browser.get(local(authorize.header("Location")));
     }
 
+    /** A person of tenant {@code acme} (OMCP_OIDC_TENANT_CLAIM=org), unless the claims name another. */
     private static Person person(String subject, Map<String, Object> claims) {
-        return new Person(subject, claims);
+        Map<String, Object> withTenant = new HashMap<>(Map.of("org", "acme"));
+        withTenant.putAll(claims);
+        return new Person(subject, withTenant);
     }
 
     @Test
@@ -290,6 +293,38 @@ class OidcLoginIT {
         assertThat(refused.json().path("code").asText()).isEqualTo("OMCP_CSRF_MISMATCH");
         browser.cookies.put("omcp-csrf", after);
         assertThat(browser.post("/api/auth/revocations", "{\"sid\": \"s1\"}").status()).isEqualTo(201);
+    }
+
+    @Test
+    void aTokenWithoutTheTenantClaim_isRefused_ratherThanGivenEveryTenant() {
+        // a session without a tenant operates the whole gateway: a person the provider sent without
+        // one (a user whose org attribute was never set) must not get that reach
+        Browser browser = gateway.browser();
+        Browser.Reply callback = signIn(browser, new Person("u-no-org", Map.of("groups", List.of("sre"))));
+        assertThat(callback.status()).isEqualTo(401);
+        assertThat(callback.json().path("code").asText()).isEqualTo("OMCP_OIDC_FAILED");
+        assertThat(callback.json().path("error").asText()).startsWith("the ID token has no org claim, which names the tenant");
+        assertThat(callback.cookie("omcp_session")).isNull();
+        assertThat(log.messages()).anySatisfy(line -> assertThat(line).contains("event=login outcome=refused mode=oidc")
+                .contains("has no org claim"));
+    }
+
+    @Test
+    void aCallbackNamingAnotherIssuer_rfc9207_isRefused_beforeItsCodeIsRedeemed() {
+        Browser browser = gateway.browser();
+        provider.enqueueCallback(person("u-1", Map.of("groups", List.of("sre"))));
+        Browser.Reply start = browser.get("/api/auth/oidc/login");
+        String back = browser.get(start.header("Location")).header("Location");
+        assertThat(query(back)).doesNotContainKey("iss");
+
+        Browser.Reply mixedUp = browser.get(local(back) + "&iss=" + URLEncoder.encode("https://attacker.example", StandardCharsets.UTF_8));
+
+        assertThat(mixedUp.status()).isEqualTo(401);
+        assertThat(mixedUp.json().path("code").asText()).isEqualTo("OMCP_OIDC_FAILED");
+        assertThat(mixedUp.json().path("error").asText()).contains("another identity provider").doesNotContain("attacker");
+        assertThat(mixedUp.cookie("omcp_session")).isNull();
+        assertThat(drainProviderRequests()).as("asked of the provider").anyMatch(path -> path.endsWith("/authorize"))
+                .noneMatch(path -> path.endsWith("/token"));
     }
 
     @Test

@@ -42,8 +42,26 @@ class UndefinedRolesTest {
     }
 
     @Test
+    void anOidcRoleMapNamingARoleThePolicyDoesNotDefine_isNamedWithItsClaimValue() {
+        // {"sre": "Operator"}: a typo that lets every sre log in with no permissions, and no word why
+        Map<String, List<String>> roleMap = new java.util.LinkedHashMap<>();
+        roleMap.put("sre", List.of("Operator"));
+        roleMap.put("platform-admins", List.of("admin", "superuser"));
+        roleMap.put("readers", List.of("viewer"));
+
+        assertThat(ManagementAccessAssembly.undefinedMappedRoles(roleMap, RolePolicy.builtin())).containsExactly(
+                new ManagementAccessAssembly.UndefinedRole("sre", "Operator"),
+                new ManagementAccessAssembly.UndefinedRole("platform-admins", "superuser"));
+        assertThat(ManagementAccessAssembly.undefinedMappedRoles(roleMap, decidesPerRequest())).as("OPA takes any role").isEmpty();
+    }
+
+    @Test
     void aPolicyThatListsNoRoles_isNotChecked_itDecidesPerRequest() throws Exception {
-        AccessPolicy decidesPerRequest = new AccessPolicy() {
+        assertThat(ManagementAccessAssembly.undefinedRoles(users("bob", "\"superuser\""), decidesPerRequest())).isEmpty();
+    }
+
+    private static AccessPolicy decidesPerRequest() {
+        return new AccessPolicy() {
             @Override
             public AccessDecision decide(Principal principal, Permission permission) {
                 return new AccessDecision.Allowed();
@@ -64,7 +82,5 @@ class UndefinedRolesTest {
                 return new PolicyView(Map.of(), List.of(), "decided by a server");
             }
         };
-
-        assertThat(ManagementAccessAssembly.undefinedRoles(users("bob", "\"superuser\""), decidesPerRequest)).isEmpty();
     }
 }
