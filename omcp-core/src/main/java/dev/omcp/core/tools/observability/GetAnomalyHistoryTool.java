@@ -5,6 +5,7 @@ import dev.omcp.core.analysis.history.HistoryQuery;
 import dev.omcp.core.analysis.history.HistoryRow;
 import dev.omcp.core.analysis.history.HistoryResult;
 import dev.omcp.core.analysis.postmortem.ContributingSignal;
+import dev.omcp.ports.anomaly.AnomalyScoreSample;
 import dev.omcp.ports.identity.Principal;
 import dev.omcp.ports.tools.ToolAnnotations;
 import dev.omcp.ports.tools.ToolCall;
@@ -27,7 +28,11 @@ import java.util.Optional;
  */
 public final class GetAnomalyHistoryTool extends ObservabilityTool {
     static final String NAME = "get_anomaly_history";
-    static final String SIGNAL_PATTERN = "^[A-Za-z0-9_:.-]{1,128}$";
+    /**
+     * A signal as the history records it: a curated name or the raw metric detect_anomalies judged,
+     * OpenTelemetry's '.', '-' and '/' included, as long as the history keeps a name.
+     */
+    static final String SIGNAL_PATTERN = "^[A-Za-z0-9_:./-]{1," + AnomalyScoreSample.MAX_NAME_LENGTH + "}$";
     static final String REMOTE_WRITE_VARIABLE = "OMCP_ANOMALY_HISTORY_REMOTE_WRITE";
 
     private final Toolkit toolkit;
@@ -65,7 +70,9 @@ public final class GetAnomalyHistoryTool extends ObservabilityTool {
                 Schemas.object()
                         .property("service", Schemas.service("Only this service. A bare name (payments) also finds scores recorded for it in a namespace (shop/payments); each row says which."))
                         .property("signal", Jsonp.object().add("type", "string").add("pattern", SIGNAL_PATTERN)
-                                .add("description", "Only this signal, for example latency_p99 or error_rate.").build())
+                                .add("description", "Only this signal, for example latency_p99, error_rate or a metric name "
+                                        + "detect_anomalies judged. Names longer than " + AnomalyScoreSample.MAX_NAME_LENGTH
+                                        + " characters are judged but not recorded.").build())
                         .property("window", Schemas.duration("How far back from now; at most " + kept + ", the in-memory history.",
                                 kept, examples(retention)))
                         .property("limit", Schemas.integer("The most rows to return; the newest are kept.", 1, HistoryQuery.MAX_LIMIT,

@@ -101,6 +101,25 @@ class GetAnomalyHistoryToolTest {
     }
 
     @Test
+    void aLongOpenTelemetryMetricJudgedByDetectAnomalies_canBeAskedForByName_asLongAsTheHistoryKeepsIt() {
+        // detect_anomalies takes metric names of up to 300 characters with '.', '-' and '/'; the history keeps up to 256
+        String longest = "k8s.pod/" + "network-io.".repeat(22) + "x".repeat(AnomalyScoreSample.MAX_NAME_LENGTH - 8 - 11 * 22);
+        assertThat(longest).hasSize(AnomalyScoreSample.MAX_NAME_LENGTH);
+        record("", "api", longest, clock.instant(), 7, true);
+        record("", "api", "k8s.pod/cpu-time", clock.instant(), 1, false);
+        record("", "api", "latency_p99", clock.instant(), 2, false);
+
+        JsonObject result = structured(call(tool(history), "{\"signal\":\"" + longest + "\"}"));
+        assertThat(result.getJsonArray("rows")).singleElement().satisfies(r -> assertThat(r.asJsonObject().getString("signal"))
+                .isEqualTo(longest));
+        assertThat(structured(call(tool(history), "{\"signal\":\"k8s.pod/cpu-time\"}")).getJsonArray("rows")).hasSize(1);
+        // a longer name is never recorded, so the argument says how long a signal can be
+        assertThat(call(tool(history), "{\"signal\":\"" + longest + "x\"}").firstText()).contains("arguments.signal");
+        assertThat(tool(history).definition().inputSchema().getJsonObject("properties").getJsonObject("signal").getString("description"))
+                .contains("longer than 256 characters are judged but not recorded");
+    }
+
+    @Test
     void rowScores_haveTwoDecimals_likeTheSummary() {
         record("", "payments-db", "latency_p99", clock.instant(), 1016.7847824338621, true);
         JsonObject result = structured(call(tool(history), "{}"));
