@@ -1,5 +1,6 @@
 package dev.omcp.app.settings;
 
+import dev.omcp.connectors.builtin.prometheus.PrometheusConnectorFactory;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -25,6 +26,7 @@ final class ConnectorSettingsReader {
                 environment.file(Variables.CONFIG_PATH).map(java.nio.file.Path::toString),
                 urls,
                 labels(environment, Variables.PROMETHEUS_SERVICE_LABELS),
+                scrapeInterval(environment),
                 labels(environment, Variables.LOKI_SERVICE_LABELS),
                 environment.flag(Variables.ALLOW_PRIVATE_BACKENDS),
                 Duration.ofSeconds(environment.integer(Variables.CONNECTOR_CONNECT_TIMEOUT, 1, 300)),
@@ -71,6 +73,22 @@ final class ConnectorSettingsReader {
             }
         }
         return Optional.of(new Settings.EnvironmentUrls(type, used, list));
+    }
+
+    /**
+     * {@code PROMETHEUS_SCRAPE_INTERVAL}, by the rule of a source's {@code scrapeInterval}: the only way a
+     * source from {@code PROMETHEUS_URL}, which has no entry of its own, can say its targets are scraped
+     * every minute.
+     */
+    private static Duration scrapeInterval(Environment environment) {
+        Variable variable = Variables.PROMETHEUS_SCRAPE_INTERVAL;
+        String text = environment.string(variable);
+        Optional<Duration> interval = PrometheusConnectorFactory.scrapeInterval(text);
+        if (interval.isEmpty()) {
+            environment.problem(variable, "must be " + PrometheusConnectorFactory.SCRAPE_INTERVAL_FORM + ", got '" + text + "'");
+            return PrometheusConnectorFactory.DEFAULT_SCRAPE_INTERVAL;
+        }
+        return interval.get();
     }
 
     private static List<String> labels(Environment environment, Variable variable) {

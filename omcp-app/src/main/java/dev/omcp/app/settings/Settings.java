@@ -68,6 +68,7 @@ public record Settings(Server server, Agent agent, Logging logging, AuditSetting
      * @param configPath {@code CONFIG_PATH}, if set
      * @param environmentSources {@code PROMETHEUS_URL} / {@code LOKI_URL} (type, the variable that held them, URLs)
      * @param prometheusServiceLabels {@code PROMETHEUS_SERVICE_LABELS}
+     * @param prometheusScrapeInterval {@code PROMETHEUS_SCRAPE_INTERVAL}: of Prometheus sources that set no {@code scrapeInterval}
      * @param lokiServiceLabels {@code LOKI_SERVICE_LABELS}
      * @param allowPrivateBackends {@code OMCP_ALLOW_PRIVATE_BACKENDS}
      * @param connectTimeout {@code OMCP_CONNECTOR_CONNECT_TIMEOUT}
@@ -78,8 +79,9 @@ public record Settings(Server server, Agent agent, Logging logging, AuditSetting
      * @param environment the whole environment, for {@code ${VAR}} in the sources file (never logged)
      */
     public record Connectors(Optional<String> configPath, List<EnvironmentUrls> environmentSources, List<String> prometheusServiceLabels,
-            List<String> lokiServiceLabels, boolean allowPrivateBackends, Duration connectTimeout, Duration requestTimeout,
-            Duration startTimeout, Duration serviceLabelCacheTtl, OptionalInt answerBudgetMib, Map<String, String> environment) {
+            Duration prometheusScrapeInterval, List<String> lokiServiceLabels, boolean allowPrivateBackends, Duration connectTimeout,
+            Duration requestTimeout, Duration startTimeout, Duration serviceLabelCacheTtl, OptionalInt answerBudgetMib,
+            Map<String, String> environment) {
         public Connectors {
             environmentSources = List.copyOf(environmentSources);
             prometheusServiceLabels = List.copyOf(prometheusServiceLabels);

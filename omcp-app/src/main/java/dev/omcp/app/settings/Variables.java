@@ -76,6 +76,9 @@ public final class Variables {
             "Loki URL, or a comma-separated list (loki-1, loki-2...); used only when no sources file exists.", false);
     public static final Variable PROMETHEUS_SERVICE_LABELS = new Variable("PROMETHEUS_SERVICE_LABELS", List.of("METRICS_SERVICE_LABELS"),
             "job,service,app,service_name", "Labels that may name a service in Prometheus, in order; the first that has the service wins.", false);
+    public static final Variable PROMETHEUS_SCRAPE_INTERVAL = new Variable("PROMETHEUS_SCRAPE_INTERVAL", List.of(), "15s",
+            "How often Prometheus sources' targets are scraped (1s to 1h, such as 15s or 1m); a rate window spans at least four.",
+            false);
     public static final Variable LOKI_SERVICE_LABELS = new Variable("LOKI_SERVICE_LABELS", List.of("LOGS_SERVICE_LABELS"),
             "service_name,service,job,app,container", "Labels that may name a service in Loki, in order; the first that has the service wins.", false);
     public static final Variable ALLOW_PRIVATE_BACKENDS = new Variable("OMCP_ALLOW_PRIVATE_BACKENDS", List.of(), "false",
@@ -242,7 +245,8 @@ public final class Variables {
             AUDIT_WEBHOOK_DEADLETTER, AUDIT_S3_ENDPOINT, AUDIT_S3_BUCKET, AUDIT_S3_PREFIX, AUDIT_S3_REGION,
             AUDIT_S3_ACCESS_KEY_ID, AUDIT_S3_SECRET_ACCESS_KEY, AUDIT_S3_BATCH_SIZE, AUDIT_S3_FLUSH_INTERVAL,
             AUDIT_S3_DEADLETTER,
-            CONFIG_PATH, PROMETHEUS_URL, LOKI_URL, PROMETHEUS_SERVICE_LABELS, LOKI_SERVICE_LABELS, ALLOW_PRIVATE_BACKENDS,
+            CONFIG_PATH, PROMETHEUS_URL, LOKI_URL, PROMETHEUS_SERVICE_LABELS, PROMETHEUS_SCRAPE_INTERVAL, LOKI_SERVICE_LABELS,
+            ALLOW_PRIVATE_BACKENDS,
             CONNECTOR_CONNECT_TIMEOUT, CONNECTOR_REQUEST_TIMEOUT, CONNECTOR_START_TIMEOUT, SERVICE_LABEL_CACHE_TTL,
             BACKEND_ANSWER_BUDGET_MIB, PLUGINS_DIR, VERIFY_PLUGINS, PLUGIN_TRUST_ROOT, PLUGIN_REVOKED_KEYS, PLUGIN_REQUIRE_SIGNATURE, ENABLE_UI_INSTALL, HUB_CATALOG_URL, HOOK_MODE,
             POSTMORTEMS_FILE),

@@ -33,8 +33,8 @@ final class SourcesAssembly implements AutoCloseable {
 
     /** The builtin connector types, configured from the settings. */
     static BuiltinConnectorCatalog builtins(Settings.Connectors settings) {
-        return new BuiltinConnectorCatalog(settings.prometheusServiceLabels(), settings.lokiServiceLabels(),
-                settings.serviceLabelCacheTtl(), Duration.ofMinutes(5));
+        return new BuiltinConnectorCatalog(settings.prometheusServiceLabels(), settings.prometheusScrapeInterval(),
+                settings.lokiServiceLabels(), settings.serviceLabelCacheTtl(), Duration.ofMinutes(5));
     }
 
     /** The sources file (or the environment URLs when there is none). */

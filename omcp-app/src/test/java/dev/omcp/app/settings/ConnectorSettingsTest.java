@@ -55,6 +55,25 @@ class ConnectorSettingsTest {
     }
 
     @Test
+    void prometheusScrapeInterval_isTheDefaultOfSourcesWithoutTheirOwn_readByTheSettingsRule() throws Exception {
+        assertThat(SettingsReader.read(Map.of()).connectors().prometheusScrapeInterval()).isEqualTo(Duration.ofSeconds(15));
+        assertThat(SettingsReader.read(Map.of("PROMETHEUS_URL", "http://prom.example.com", "PROMETHEUS_SCRAPE_INTERVAL", "1m"))
+                .connectors().prometheusScrapeInterval()).isEqualTo(Duration.ofMinutes(1));
+        assertThat(SettingsReader.read(Map.of("PROMETHEUS_SCRAPE_INTERVAL", "1m30s")).connectors().prometheusScrapeInterval())
+                .isEqualTo(Duration.ofSeconds(90));
+        for (String bad : List.of("60", "fast", "0s", "2h", "500ms")) {
+            assertThatThrownBy(() -> SettingsReader.read(Map.of("PROMETHEUS_SCRAPE_INTERVAL", bad))).as(bad)
+                    .isInstanceOfSatisfying(InvalidSettingsException.class, e -> assertThat(e.problems()).containsExactly(
+                            "PROMETHEUS_SCRAPE_INTERVAL must be a duration from 1s to 1h in h, m and s, for example 15s or 1m, got '"
+                                    + bad + "'"));
+        }
+        // a known variable, and a typo of it is pointed at it
+        assertThat(UnknownVariables.in(Map.of("PROMETHEUS_SCRAPE_INTERVAL", "1m"))).isEmpty();
+        assertThat(UnknownVariables.in(Map.of("PROMETHEUS_SCRAPE_INTERVALL", "1m"))).singleElement()
+                .satisfies(u -> assertThat(u.suggestion()).contains("PROMETHEUS_SCRAPE_INTERVAL"));
+    }
+
+    @Test
     void aBackendUrlWithoutAHost_isRefusedAtTheStart_sayingWhatAUrlLooksLike() throws Exception {
         for (String url : List.of("http://", "http:///metrics", "http:/prometheus:9090", "https:prometheus", "http://prom:9090 x")) {
             assertThatThrownBy(() -> SettingsReader.read(Map.of("PROMETHEUS_URL", "http://ok.example.com," + url)))

@@ -11,6 +11,12 @@ import java.util.regex.Pattern;
  */
 public final class QueryText {
     private static final Pattern LABEL_NAME = Pattern.compile("[a-zA-Z_][a-zA-Z0-9_]{0,127}");
+    /**
+     * A label name of a metrics query: the classic grammar widened by the '.', '-' and '/' of
+     * OpenTelemetry attribute names ({@code http.route}, {@code service.name}), which Prometheus 3
+     * stores as they are. No quote, brace or space, and written quoted all the same when not classic.
+     */
+    private static final Pattern METRIC_LABEL_NAME = Pattern.compile("[a-zA-Z_][a-zA-Z0-9_./-]{0,127}");
 
     private QueryText() {}
 
@@ -47,6 +53,29 @@ public final class QueryText {
                     + "' is not a label name (letters, digits and '_', not starting with a digit)");
         }
         return name;
+    }
+
+    /** Checks a label name of a metrics query, classic or OpenTelemetry-style; refuses anything else. */
+    public static String metricLabelName(String name, String what) throws ConnectorException {
+        if (!METRIC_LABEL_NAME.matcher(name).matches()) {
+            throw new ConnectorException(ConnectorException.Kind.BAD_QUERY, what + " '" + abbreviate(name)
+                    + "' is not a label name (letters, digits, '_', '.', '-' and '/', starting with a letter or '_')");
+        }
+        return name;
+    }
+
+    /** Whether PromQL may write {@code name} bare; any other label name must be quoted, which only Prometheus 3 parses. */
+    public static boolean classicLabelName(String name) {
+        return LABEL_NAME.matcher(name).matches();
+    }
+
+    /**
+     * A label name as PromQL writes it in a matcher or a {@code by (...)} list: bare when classic,
+     * so queries stay what 2.x and compatible servers always parsed, else a quoted string
+     * ({@code "http.route"}), Prometheus 3's form for UTF-8 names.
+     */
+    public static String promqlLabelName(String name) {
+        return classicLabelName(name) ? name : quote(name);
     }
 
     /** Checks every label name of a list. */

@@ -88,20 +88,29 @@ public final class SourceSettings {
         if (v == null || v == JsonValue.NULL) {
             return fallback;
         }
-        String expected = key + " must be a duration from " + written(min) + " to " + written(max)
-                + " in h, m and s, for example 15s or 1m";
         if (!(v instanceof JsonString s)) {
-            throw bad(expected);
+            throw bad(key + " must be " + durationForm(min, max));
         }
-        Matcher m = DURATION.matcher(s.getString());
-        if (s.getString().isEmpty() || !m.matches()) {
-            throw bad(expected);
+        return duration(s.getString(), min, max).orElseThrow(() -> bad(key + " must be " + durationForm(min, max)));
+    }
+
+    /**
+     * {@code text} as a duration written as Prometheus writes one ({@code 15s}, {@code 1m},
+     * {@code 1m30s}), between {@code min} and {@code max}; empty when it is no such duration. For a
+     * setting given elsewhere than a source entry (an environment variable), checked by the same rule.
+     */
+    public static Optional<Duration> duration(String text, Duration min, Duration max) {
+        Matcher m = DURATION.matcher(text);
+        if (text.isEmpty() || !m.matches()) {
+            return Optional.empty();
         }
         Duration d = Duration.ofHours(part(m, 1)).plusMinutes(part(m, 2)).plusSeconds(part(m, 3));
-        if (d.compareTo(min) < 0 || d.compareTo(max) > 0) {
-            throw bad(expected);
-        }
-        return d;
+        return d.compareTo(min) < 0 || d.compareTo(max) > 0 ? Optional.empty() : Optional.of(d);
+    }
+
+    /** What {@link #duration(String, Duration, Duration)} accepts, in words: {@code a duration from 1s to 1h in h, m and s, ...}. */
+    public static String durationForm(Duration min, Duration max) {
+        return "a duration from " + written(min) + " to " + written(max) + " in h, m and s, for example 15s or 1m";
     }
 
     /** {@code d} in the largest whole unit: {@code 1h}, {@code 5m}, {@code 90s}. */

@@ -26,8 +26,22 @@ public final class BuiltinConnectorCatalog implements ConnectorCatalog {
      */
     public BuiltinConnectorCatalog(List<String> prometheusServiceLabels, List<String> lokiServiceLabels, Duration labelCacheTtl,
             Duration kubernetesWatchTimeout) {
+        this(prometheusServiceLabels, PrometheusConnectorFactory.DEFAULT_SCRAPE_INTERVAL, lokiServiceLabels, labelCacheTtl,
+                kubernetesWatchTimeout);
+    }
+
+    /**
+     * @param prometheusServiceLabels {@code PROMETHEUS_SERVICE_LABELS}
+     * @param prometheusScrapeInterval {@code PROMETHEUS_SCRAPE_INTERVAL}: the scrape interval of Prometheus
+     *     sources that set no {@code scrapeInterval}, from 1s to 1h
+     * @param lokiServiceLabels {@code LOKI_SERVICE_LABELS}
+     * @param labelCacheTtl how long service-label answers are cached
+     * @param kubernetesWatchTimeout how long one Kubernetes watch stays open before it is renewed
+     */
+    public BuiltinConnectorCatalog(List<String> prometheusServiceLabels, Duration prometheusScrapeInterval, List<String> lokiServiceLabels,
+            Duration labelCacheTtl, Duration kubernetesWatchTimeout) {
         List<ConnectorFactory> factories = List.of(
-                new PrometheusConnectorFactory(prometheusServiceLabels, labelCacheTtl),
+                new PrometheusConnectorFactory(prometheusServiceLabels, labelCacheTtl, prometheusScrapeInterval),
                 new LokiConnectorFactory(lokiServiceLabels, labelCacheTtl),
                 new KubernetesConnectorFactory(kubernetesWatchTimeout));
         this.types = factories.stream()

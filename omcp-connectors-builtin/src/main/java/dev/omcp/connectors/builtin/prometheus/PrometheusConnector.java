@@ -38,6 +38,7 @@ import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import java.util.stream.Stream;
 
 /**
  * A Prometheus (or Prometheus-compatible: Thanos, Mimir, VictoriaMetrics) source.
@@ -109,9 +110,11 @@ final class PrometheusConnector extends HttpBackendConnector
 
     @Override
     public MetricResult queryMetrics(MetricQuery query) throws ConnectorException {
-        QueryText.labelNames(query.groupBy(), "groupBy label");
+        for (String label : query.groupBy()) {
+            QueryText.metricLabelName(label, "groupBy label");
+        }
         for (String label : query.labels().keySet()) {
-            QueryText.labelName(label, "label filter");
+            QueryText.metricLabelName(label, "label filter");
         }
         Optional<ServiceSelector> selected = resolveService(query.service());
         if (selected.isEmpty()) {
@@ -124,9 +127,29 @@ final class PrometheusConnector extends HttpBackendConnector
         form.put("start", seconds(query.range().start()));
         form.put("end", seconds(query.range().end()));
         form.put("step", Long.toString(step.toSeconds()));
-        BackendJson.Answer<List<Series>> answer = http().postFormValues("/api/v1/query_range", form, PrometheusMatrix::readAnswer);
+        BackendJson.Answer<List<Series>> answer;
+        try {
+            answer = http().postFormValues("/api/v1/query_range", form, PrometheusMatrix::readAnswer);
+        } catch (ConnectorException e) {
+            throw withQuotedLabelHint(e, query);
+        }
         return new MetricResult(answer.result(), promql, identifyingLabel(query.metric(), selected.get().label()), Optional.of(step),
                 answer.warnings());
+    }
+
+    /**
+     * A refused query that wrote a label name quoted: servers before Prometheus 3 cannot parse that
+     * form (and store no such label), which their parse error does not say.
+     */
+    private static ConnectorException withQuotedLabelHint(ConnectorException e, MetricQuery query) {
+        List<String> quoted = Stream.concat(query.groupBy().stream(), query.labels().keySet().stream())
+                .filter(name -> !QueryText.classicLabelName(name)).distinct().sorted().toList();
+        if (e.kind() != Kind.BAD_QUERY || quoted.isEmpty()) {
+            return e;
+        }
+        return new ConnectorException(Kind.BAD_QUERY, e.getMessage() + ". The label names " + String.join(", ", quoted)
+                + " are written quoted, as only Prometheus 3 and later parse them; with an older server use the label names "
+                + "it stores (letters, digits and '_')", e);
     }
 
     /**
@@ -153,10 +176,11 @@ final class PrometheusConnector extends HttpBackendConnector
         // the namespace of a namespace/name, unless the caller filtered on a namespace of its own
         service.namespace().ifPresent(ns -> filters.putIfAbsent(NAMESPACE_LABEL, ns));
         filters.forEach((k, v) -> {
-            selector.append(',').append(k).append('=').append(QueryText.quote(v));
-            containers.append(',').append(k).append('=').append(QueryText.quote(v));
+            String name = QueryText.promqlLabelName(k);
+            selector.append(',').append(name).append('=').append(QueryText.quote(v));
+            containers.append(',').append(name).append('=').append(QueryText.quote(v));
         });
-        String by = String.join(", ", query.groupBy());
+        String by = String.join(", ", query.groupBy().stream().map(QueryText::promqlLabelName).toList());
         String byLe = by.isEmpty() ? "le" : by + ", le";
         String window = QueryText.duration(rateWindow(step));
         String template = templates.get(query.metric());

@@ -158,6 +158,25 @@ class HostilePrometheusIT {
         }
     }
 
+    @Test
+    void aServerThatCannotParseQuotedLabelNames_isRefusedSayingWhichNamesNeedPrometheus3() {
+        ANSWERS.put("/api/v1/label/job/values", "{\"status\":\"success\",\"data\":[\"api\"]}");
+        // what a 2.x server says of sum by ("http.route") (...)
+        ANSWERS.put("/api/v1/query_range", "{\"status\":\"error\",\"errorType\":\"bad_data\",\"error\":\"1:9: parse error: "
+                + "unexpected string in grouping opts, expected label\"}");
+        MetricQuery query = new MetricQuery("api", "http_requests_total", TimeRange.ending(Instant.parse("2026-01-01T12:00:00Z"),
+                Duration.ofHours(1)), Duration.ofMinutes(1), List.of("http.route", "pod"), Map.of("service.name", "shop"));
+        assertThatThrownBy(() -> connector.queryMetrics(query))
+                .isInstanceOfSatisfying(ConnectorException.class, e -> assertThat(e.kind()).isEqualTo(ConnectorException.Kind.BAD_QUERY))
+                .hasMessageStartingWith("Prometheus rejected the query (bad_data): 1:9: parse error")
+                .hasMessageEndingWith("The label names http.route, service.name are written quoted, as only Prometheus 3 and later "
+                        + "parse them; with an older server use the label names it stores (letters, digits and '_')");
+
+        MetricQuery classic = new MetricQuery("api", "cpu", query.range(), query.step(), List.of("pod"), Map.of());
+        assertThatThrownBy(() -> connector.queryMetrics(classic)).as("a query without quoted names gets no such hint")
+                .isInstanceOf(ConnectorException.class).message().doesNotContain("Prometheus 3");
+    }
+
     /** A connector to the fake backend whose answers are read within {@code budget}. */
     private static PrometheusConnector connectorWithin(AnswerBudget budget) throws Exception {
         SourceConfig source = new SourceConfig("small", "prometheus", "http://127.0.0.1:" + server.getAddress().getPort(), "",

@@ -218,6 +218,16 @@ class PrometheusConnectorIT {
     }
 
     @Test
+    void aDottedLabelName_isWrittenQuoted_whichThis2xServerRefuses_andTheRefusalSaysItNeedsPrometheus3() {
+        // 2.42 stores no such label and cannot parse the quoted form: the agent learns why instead of a bare parse error
+        assertThatThrownBy(() -> query("api", "http_requests_total", List.of("http.route"), Map.of()))
+                .isInstanceOfSatisfying(ConnectorException.class, e -> assertThat(e.kind()).isEqualTo(ConnectorException.Kind.BAD_QUERY))
+                .hasMessageContaining("parse error").hasMessageContaining("http.route are written quoted, as only Prometheus 3");
+        assertThatThrownBy(() -> query("api", "http_requests_total", List.of(), Map.of("service.name", "shop")))
+                .isInstanceOf(ConnectorException.class).hasMessageContaining("service.name are written quoted");
+    }
+
+    @Test
     void backendErrorsCarryTheBackendsMessage() throws Exception {
         JsonObject broken = Json.createObjectBuilder()
                 .add("metrics", Json.createObjectBuilder().add("cpu", "sum(rate(process_cpu_seconds_total{{{selector}}}[")).build();

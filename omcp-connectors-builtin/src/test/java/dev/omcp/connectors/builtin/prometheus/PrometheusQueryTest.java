@@ -5,7 +5,9 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.omcp.connectors.builtin.TestContexts;
 import dev.omcp.connectors.builtin.backend.QueryText;
+import dev.omcp.connectors.builtin.catalog.BuiltinConnectorCatalog;
 import dev.omcp.sdk.connector.ConnectorException;
+import dev.omcp.sdk.connector.ConnectorFactory;
 import dev.omcp.sdk.memory.AnswerBudget;
 import dev.omcp.sdk.connector.SourceConfig;
 import dev.omcp.sdk.query.MetricQuery;
@@ -136,6 +138,34 @@ class PrometheusQueryTest {
     }
 
     @Test
+    void aSourceWithoutItsOwnScrapeInterval_takesTheGatewaysDefault_soAPrometheusUrlSourceCanSayItToo() throws Exception {
+        // PROMETHEUS_SCRAPE_INTERVAL reaches the catalog: a source from PROMETHEUS_URL has no entry to say scrapeInterval in
+        BuiltinConnectorCatalog catalog = new BuiltinConnectorCatalog(List.of("job"), Duration.ofMinutes(1), List.of("app"),
+                Duration.ofMinutes(1), Duration.ofMinutes(5));
+        ConnectorFactory factory = catalog.find("prometheus").orElseThrow().factory();
+        MetricQuery cpu = new MetricQuery("api", "cpu", HOUR, Duration.ofSeconds(30), List.of(), Map.of());
+        try (PrometheusConnector fromEnvironment = create(factory, JsonObject.EMPTY_JSON_OBJECT);
+                PrometheusConnector ownSetting = create(factory, Json.createObjectBuilder().add("scrapeInterval", "15s").build())) {
+            assertThat(fromEnvironment.promql(cpu, "job", Duration.ofSeconds(30))).contains("[240s]");
+            assertThat(ownSetting.promql(cpu, "job", Duration.ofSeconds(30))).as("a source's own setting wins").contains("[60s]");
+        }
+        assertThat(((PrometheusConnectorFactory) BuiltinConnectorCatalog.withDefaults().find("prometheus").orElseThrow().factory())
+                .defaultScrapeInterval()).isEqualTo(Duration.ofSeconds(15));
+        assertThat(PrometheusConnectorFactory.scrapeInterval("1m30s")).contains(Duration.ofSeconds(90));
+        for (String bad : new String[] {"0s", "2h", "15", "fast", ""}) {
+            assertThat(PrometheusConnectorFactory.scrapeInterval(bad)).as(bad).isEmpty();
+        }
+        assertThatThrownBy(() -> new PrometheusConnectorFactory(List.of("job"), Duration.ZERO, Duration.ZERO))
+                .isInstanceOf(IllegalArgumentException.class);
+    }
+
+    private static PrometheusConnector create(ConnectorFactory factory, JsonObject settings) throws Exception {
+        SourceConfig source = new SourceConfig("p", "prometheus", "http://prom.example.com", "", settings);
+        return (PrometheusConnector) factory.create(source, TestContexts.contexts(Clock.systemUTC()).contextFor(source))
+                .toCompletableFuture().get();
+    }
+
+    @Test
     void aScrapeIntervalThatIsNoDurationOrOutOfRange_isRefusedNamingTheSettingAndTheForm() {
         for (String bad : new String[] {"fast", "0s", "500ms", "2h", "15", "-1m", " 15s"}) {
             assertThatThrownBy(() -> withSettings(Json.createObjectBuilder().add("scrapeInterval", bad).build()))
@@ -156,6 +186,34 @@ class PrometheusQueryTest {
                 .isEqualTo("sum by (pod) ({__name__=\"k8s.pod/cpu-time_seconds_total\",job=\"api\",env=\"prod\"})");
         // legacy names read as they always did
         assertThat(promql("api", "up", List.of(), Map.of())).isEqualTo("up{job=\"api\"}");
+    }
+
+    @Test
+    void openTelemetryLabelNames_areWrittenQuoted_asPrometheus3ParsesThem_whileClassicNamesStayBare() throws ConnectorException {
+        // Prometheus 3 stores OTel attributes as labels with dots; {"http.route"="/x"} and by ("http.route") select them there
+        assertThat(promql("api", "http_requests_total", List.of("http.route", "pod"), Map.of("service.name", "shop", "env", "prod")))
+                .isEqualTo("sum by (\"http.route\", pod) (http_requests_total{job=\"api\",env=\"prod\",\"service.name\"=\"shop\"})");
+        assertThat(promql("api", "latency_p99", List.of("http.route"), Map.of("k8s.pod/name-x", "p")))
+                .contains("sum by (\"http.route\", le) (rate(http_request_duration_seconds_bucket{job=\"api\","
+                        + "\"k8s.pod/name-x\"=\"p\"}[60s]))");
+        assertThat(promql("api", "cpu_utilization", List.of(), Map.of("http.route", "/x")))
+                .contains("container_cpu_usage_seconds_total{container=\"api\",\"http.route\"=\"/x\"}");
+        // nothing changes for the names every server parses
+        assertThat(promql("api", "http_requests_total", List.of("instance"), Map.of("code", "500")))
+                .isEqualTo("sum by (instance) (http_requests_total{job=\"api\",code=\"500\"})");
+    }
+
+    @Test
+    void labelNamesThatAreQueryLanguageOrUnbounded_areRefusedBeforeAnyCall() {
+        for (String bad : new String[] {"a\"b", "a b", "x) or vector(1", "x}", "1x", ".x", "-x", "a\nb", "a=b", "x".repeat(129),
+                "a.b\u202e", "é"}) {
+            assertThatThrownBy(() -> connector.queryMetrics(new MetricQuery("api", "cpu", HOUR, Duration.ofSeconds(30), List.of(bad),
+                    Map.of()))).as(bad).isInstanceOfSatisfying(ConnectorException.class,
+                            e -> assertThat(e.kind()).isEqualTo(ConnectorException.Kind.BAD_QUERY))
+                    .hasMessageContaining("groupBy label").hasMessageContaining("is not a label name");
+            assertThatThrownBy(() -> connector.queryMetrics(new MetricQuery("api", "cpu", HOUR, Duration.ofSeconds(30), List.of(),
+                    Map.of(bad, "v")))).as(bad).isInstanceOf(ConnectorException.class).hasMessageContaining("label filter");
+        }
     }
 
     @Test

@@ -53,8 +53,10 @@ public final class QueryMetricsTool extends ObservabilityTool {
                     .property("step", OutputFields.optionalDuration("Resolution of the backend query (default: the window / "
                             + TARGET_POINTS + ", at least 15s). The backend may widen it to stay under its point limit."))
                     .property("groupBy", Schemas.labelNames("Labels to keep as separate series, for example [\"pod\"]; "
-                            + "by default all series of the service are summed into one.", 8))
-                    .property("labels", Schemas.labels("Exact-match label filters, for example {\"namespace\": \"prod\"}."))
+                            + "by default all series of the service are summed into one. OpenTelemetry-style names such as "
+                            + "http.route need Prometheus 3.", 8, Schemas.METRIC_LABEL_PATTERN))
+                    .property("labels", Schemas.labels("Exact-match label filters, for example {\"namespace\": \"prod\"}.",
+                            Schemas.METRIC_LABEL_PATTERN))
                     .property("source", Schemas.source("Only ask this source (a name from list_sources)."))
                     .property("limit", Schemas.integer("The most series to return, highest average first.", 1, MAX_LIMIT, DEFAULT_LIMIT))
                     .property("points", Schemas.integer("The most values per series: the window is cut into this many equal "
@@ -109,7 +111,7 @@ public final class QueryMetricsTool extends ObservabilityTool {
             throw new InvalidArgumentException("step " + Durations.format(step) + " is longer than the window "
                     + Durations.format(duration) + "; use a shorter step or a longer duration");
         }
-        Map<String, String> labels = LabelArguments.filters(args, "labels");
+        Map<String, String> labels = LabelArguments.metricFilters(args, "labels");
         List<String> groupBy = args.strings("groupBy");
         Optional<String> onlySource = args.optionalString("source");
         int limit = args.integer("limit", DEFAULT_LIMIT);

@@ -19,6 +19,12 @@ public final class Schemas {
     public static final String SOURCE_PATTERN = "^[a-z0-9][a-z0-9._-]{0,62}$";
     /** A label name as Prometheus and Loki spell it. */
     public static final String LABEL_PATTERN = "^[A-Za-z_][A-Za-z0-9_]{0,127}$";
+    /**
+     * A label name of a metrics query: {@link #LABEL_PATTERN} widened by the '.', '-' and '/' of
+     * OpenTelemetry attribute names ({@code http.route}, {@code service.name}), which Prometheus 3
+     * stores as they are. Logs keep {@link #LABEL_PATTERN}: LogQL has no quoted label names.
+     */
+    public static final String METRIC_LABEL_PATTERN = "^[A-Za-z_][A-Za-z0-9_./-]{0,127}$";
 
     private Schemas() {}
 
@@ -116,8 +122,13 @@ public final class Schemas {
 
     /** Exact-match label filters: an object of label name to value. */
     public static JsonObject labels(String description) {
+        return labels(description, LABEL_PATTERN);
+    }
+
+    /** Exact-match label filters whose names match {@code namePattern} ({@link #LABEL_PATTERN} or {@link #METRIC_LABEL_PATTERN}). */
+    public static JsonObject labels(String description, String namePattern) {
         return Jsonp.object().add("type", "object")
-                .add("propertyNames", Jsonp.object().add("pattern", LABEL_PATTERN))
+                .add("propertyNames", Jsonp.object().add("pattern", namePattern))
                 .add("additionalProperties", Jsonp.object().add("type", "string").add("maxLength", 256))
                 .add("maxProperties", 16)
                 .add("description", description).build();
@@ -125,8 +136,13 @@ public final class Schemas {
 
     /** A list of label names. */
     public static JsonObject labelNames(String description, int maxItems) {
+        return labelNames(description, maxItems, LABEL_PATTERN);
+    }
+
+    /** A list of label names matching {@code namePattern} ({@link #LABEL_PATTERN} or {@link #METRIC_LABEL_PATTERN}). */
+    public static JsonObject labelNames(String description, int maxItems, String namePattern) {
         return Jsonp.object().add("type", "array")
-                .add("items", Jsonp.object().add("type", "string").add("pattern", LABEL_PATTERN))
+                .add("items", Jsonp.object().add("type", "string").add("pattern", namePattern))
                 .add("maxItems", maxItems).add("uniqueItems", true).add("description", description).build();
     }
 

@@ -131,6 +131,27 @@ class QueryMetricsToolTest {
     }
 
     @Test
+    void openTelemetryLabelNames_areAcceptedInGroupByAndLabels_andReachTheBackendAsGiven() {
+        FakeMetricsBackend prom = new FakeMetricsBackend("prom")
+                .serve("api", "http.server.request.duration", Map.of("http.route", "/pay"), noisy(0.2, 0.05));
+        QueryMetricsTool tool = tool(new InMemorySources().add(prom));
+        JsonObject result = ToolHarness.ok(tool, """
+                {"service":"api","metric":"http.server.request.duration","groupBy":["http.route","k8s.pod/name-x"],
+                 "labels":{"service.name":"shop","deployment.environment":"prod"}}""");
+        MetricQuery sent = prom.queries.getFirst();
+        assertThat(sent.groupBy()).containsExactly("http.route", "k8s.pod/name-x");
+        assertThat(sent.labels()).containsOnly(Map.entry("service.name", "shop"), Map.entry("deployment.environment", "prod"));
+        assertThat(result.getJsonArray("series").getJsonObject(0).getJsonObject("labels").getString("http.route")).isEqualTo("/pay");
+        // still nothing that could be query language, and still bounded
+        for (String bad : new String[] {"a b", "x)", "a\\\"b", "1x", ".x", "x".repeat(129), "a=b", "é"}) {
+            assertThat(ToolHarness.error(tool, "{\"service\":\"api\",\"metric\":\"cpu\",\"groupBy\":[\"" + bad + "\"]}")).as(bad)
+                    .contains("arguments.groupBy[0]: must match");
+            assertThat(ToolHarness.error(tool, "{\"service\":\"api\",\"metric\":\"cpu\",\"labels\":{\"" + bad + "\":\"v\"}}")).as(bad)
+                    .contains("(the name): must match");
+        }
+    }
+
+    @Test
     void aGroupByLabelNoSeriesCarries_isSaid_notQuietlyIgnored() {
         FakeMetricsBackend prom = new FakeMetricsBackend("prom").serve("api", "http_requests_total", Map.of("pod", "api-1"), noisy(10, 0.05));
         QueryMetricsTool tool = tool(new InMemorySources().add(prom));
@@ -392,8 +413,8 @@ class QueryMetricsToolTest {
                 .contains("duration '90d' is longer than the longest window, 30d");
         assertThat(ToolHarness.error(tool, "{\"service\":\"api\",\"metric\":\"cpu\",\"duration\":\"5m\",\"step\":\"10m\"}"))
                 .contains("step 10m is longer than the window 5m");
-        assertThat(ToolHarness.error(tool, "{\"service\":\"api\",\"metric\":\"cpu\",\"labels\":{\"bad-name\":\"x\"}}"))
-                .contains("arguments.labels.bad-name (the name): must match " + Schemas.LABEL_PATTERN);
+        assertThat(ToolHarness.error(tool, "{\"service\":\"api\",\"metric\":\"cpu\",\"labels\":{\"bad name\":\"x\"}}"))
+                .contains("arguments.labels.bad name (the name): must match " + Schemas.METRIC_LABEL_PATTERN);
         assertThat(ToolHarness.error(tool, "{\"service\":\"api\",\"metric\":\"cpu\",\"groupBy\":[\"pod)\"]}")).contains("arguments.groupBy");
         assertThat(ToolHarness.error(tool, "{\"service\":\"api\",\"metric\":\"cpu\",\"limit\":101}")).contains("arguments.limit");
         assertThat(ToolHarness.error(tool, "{\"service\":\"api\",\"metric\":\"cpu\",\"points\":0}")).contains("arguments.points");

@@ -49,9 +49,12 @@ class ToolSchemaKeywordsTest {
                 continue;
             }
             assertThat(labels.containsKey("propertyNames")).as(tool.definition().name()).isTrue();
-            assertThat(new JsonSchemaValidator().validate(labels, jakarta.json.Json.createObjectBuilder().add("pod-name", "x").build(),
+            // metrics take OpenTelemetry-style names (Prometheus 3 quotes them), logs only the names LogQL writes bare
+            String rule = tool.definition().name().equals("query_metrics") ? Schemas.METRIC_LABEL_PATTERN : Schemas.LABEL_PATTERN;
+            assertThat(labels.getJsonObject("propertyNames").getString("pattern")).as(tool.definition().name()).isEqualTo(rule);
+            assertThat(new JsonSchemaValidator().validate(labels, jakarta.json.Json.createObjectBuilder().add("pod name", "x").build(),
                     "arguments.labels")).as(tool.definition().name())
-                    .containsExactly("arguments.labels.pod-name (the name): must match " + Schemas.LABEL_PATTERN);
+                    .containsExactly("arguments.labels.pod name (the name): must match " + rule);
         }
     }
 
