@@ -136,9 +136,9 @@ class DemoManagementApiIT {
         traces.path("structuredContent").path("traces").forEach(t -> assertThat(t.path("hasError").asBoolean()).isTrue());
 
         JsonNode refused = ok(olivia.post("/api/playground/invoke",
-                "{\"tool\": \"query_metrics\", \"arguments\": {\"service\": \"payments\", \"metric\": \"cpu\", \"labels\": {\"bad-name\": \"x\"}}}"));
+                "{\"tool\": \"query_metrics\", \"arguments\": {\"service\": \"payments\", \"metric\": \"cpu\", \"labels\": {\"bad name\": \"x\"}}}"));
         assertThat(refused.path("isError").asBoolean()).as(refused.toString()).isTrue();
-        assertThat(refused.path("content").get(0).path("text").asText()).contains("arguments.labels.bad-name (the name)");
+        assertThat(refused.path("content").get(0).path("text").asText()).contains("arguments.labels.bad name (the name)");
 
         assertThat(olivia.post("/api/playground/invoke", "{\"tool\": \"no_such_tool\"}").status()).isEqualTo(404);
     }
