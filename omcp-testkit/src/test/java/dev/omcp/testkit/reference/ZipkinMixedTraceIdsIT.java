@@ -2,25 +2,14 @@ package dev.omcp.testkit.reference;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import com.sun.net.httpserver.HttpServer;
 import dev.omcp.sdk.connector.Connector;
-import dev.omcp.sdk.connector.SourceConfig;
 import dev.omcp.sdk.connector.TracesCapability;
 import dev.omcp.sdk.query.TimeRange;
 import dev.omcp.sdk.query.TraceQuery;
 import dev.omcp.sdk.query.TraceSummary;
 import dev.omcp.testkit.connector.PluginUnderTest;
-import dev.omcp.testkit.connector.TestConnectorContext;
-import jakarta.json.JsonValue;
-import java.io.IOException;
-import java.io.OutputStream;
-import java.net.InetAddress;
-import java.net.InetSocketAddress;
-import java.nio.charset.StandardCharsets;
-import java.time.Duration;
 import java.time.Instant;
 import java.util.Optional;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -41,28 +30,16 @@ class ZipkinMixedTraceIdsIT {
     private static final String FULL = "463ac35c9f6413ad" + LOW;
     private static final long START_MICROS = Instant.parse("2026-01-15T10:20:00Z").toEpochMilli() * 1000;
 
-    private HttpServer zipkin;
-    private volatile String traces = "[]";
+    private CannedZipkin zipkin;
 
     @BeforeEach
-    void start() throws IOException {
-        zipkin = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
-        zipkin.createContext("/api/v2/traces", exchange -> {
-            try (exchange) {
-                byte[] body = traces.getBytes(StandardCharsets.UTF_8);
-                exchange.getResponseHeaders().set("Content-Type", "application/json");
-                exchange.sendResponseHeaders(200, body.length);
-                try (OutputStream out = exchange.getResponseBody()) {
-                    out.write(body);
-                }
-            }
-        });
-        zipkin.start();
+    void start() {
+        zipkin = new CannedZipkin();
     }
 
     @AfterEach
     void stop() {
-        zipkin.stop(0);
+        zipkin.close();
     }
 
     @Test
@@ -71,7 +48,7 @@ class ZipkinMixedTraceIdsIT {
         String child = span(LOW, "b7ad6b7169203331", "a2fb4a1d1a96d312", "charge", "payments", 50_000, 150_000);
         try (Connector connector = connect()) {
             for (String answer : new String[] {"[[" + root + "," + child + "]]", "[[" + child + "," + root + "]]"}) {
-                traces = answer;
+                zipkin.answer(answer);
                 assertThat(((TracesCapability) connector).queryTraces(query())).singleElement().satisfies(t -> {
                     assertThat(t.traceId()).isEqualTo(FULL);
                     assertThat(t.rootName()).isEqualTo("post /checkout");
@@ -84,7 +61,7 @@ class ZipkinMixedTraceIdsIT {
 
     @Test
     void aTraceWhoseSpansAllHaveThe64BitId_keepsIt() throws Exception {
-        traces = "[[" + span(LOW, "a2fb4a1d1a96d312", null, "post /checkout", "checkout", 0, 235_000) + "]]";
+        zipkin.answer("[[" + span(LOW, "a2fb4a1d1a96d312", null, "post /checkout", "checkout", 0, 235_000) + "]]");
         try (Connector connector = connect()) {
             assertThat(((TracesCapability) connector).queryTraces(query())).extracting(TraceSummary::traceId).containsExactly(LOW);
         }
@@ -104,9 +81,6 @@ class ZipkinMixedTraceIdsIT {
     }
 
     private Connector connect() throws Exception {
-        SourceConfig source = new SourceConfig("zipkin", "zipkin", "http://127.0.0.1:" + zipkin.getAddress().getPort(), "",
-                JsonValue.EMPTY_JSON_OBJECT);
-        return ZIPKIN.verified().factory().create(source, TestConnectorContext.withTimeout(Duration.ofSeconds(10)))
-                .toCompletableFuture().get(10, TimeUnit.SECONDS);
+        return zipkin.connect(ZIPKIN);
     }
 }

@@ -2,26 +2,15 @@ package dev.omcp.testkit.reference;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import com.sun.net.httpserver.HttpServer;
 import dev.omcp.sdk.connector.Connector;
-import dev.omcp.sdk.connector.SourceConfig;
 import dev.omcp.sdk.connector.TracesCapability;
 import dev.omcp.sdk.query.TimeRange;
 import dev.omcp.sdk.query.TraceQuery;
 import dev.omcp.sdk.query.TraceSummary;
 import dev.omcp.testkit.connector.PluginUnderTest;
-import dev.omcp.testkit.connector.TestConnectorContext;
-import jakarta.json.JsonValue;
-import java.io.IOException;
-import java.io.OutputStream;
-import java.net.InetAddress;
-import java.net.InetSocketAddress;
-import java.nio.charset.StandardCharsets;
-import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -39,39 +28,27 @@ class ZipkinUntimedSpansIT {
 
     private static final long START_MICROS = Instant.parse("2026-01-15T10:20:00Z").toEpochMilli() * 1000;
 
-    private HttpServer zipkin;
-    private volatile String traces = "[]";
+    private CannedZipkin zipkin;
 
     @BeforeEach
-    void start() throws IOException {
-        zipkin = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
-        zipkin.createContext("/api/v2/traces", exchange -> {
-            try (exchange) {
-                byte[] body = traces.getBytes(StandardCharsets.UTF_8);
-                exchange.getResponseHeaders().set("Content-Type", "application/json");
-                exchange.sendResponseHeaders(200, body.length);
-                try (OutputStream out = exchange.getResponseBody()) {
-                    out.write(body);
-                }
-            }
-        });
-        zipkin.start();
+    void start() {
+        zipkin = new CannedZipkin();
     }
 
     @AfterEach
     void stop() {
-        zipkin.stop(0);
+        zipkin.close();
     }
 
     @Test
     void aTraceWithoutTimestamps_hasAnUnknownDurationAndStart() throws Exception {
-        traces = "[[" + span("a1", null, null, null) + "," + span("a2", "a1", null, 5_000L) + "]]";
+        zipkin.answer("[[" + span("a1", null, null, null) + "," + span("a2", "a1", null, 5_000L) + "]]");
         assertThat(onlyTrace()).satisfies(t -> {
             assertThat(t.durationMs()).isNaN();
             assertThat(t.start()).isEqualTo(TraceSummary.UNKNOWN_START);
             assertThat(t.spanCount()).isEqualTo(2);
         });
-        traces = "[[" + span("a1", null, 0L, 0L) + "]]";
+        zipkin.answer("[[" + span("a1", null, 0L, 0L) + "]]");
         assertThat(onlyTrace()).as("0 is unset in Zipkin's model").satisfies(t -> {
             assertThat(t.durationMs()).isNaN();
             assertThat(t.start()).isEqualTo(TraceSummary.UNKNOWN_START);
@@ -80,7 +57,7 @@ class ZipkinUntimedSpansIT {
 
     @Test
     void aTraceWhoseTimedSpansHaveNoDuration_hasAnUnknownDuration_butItsStart() throws Exception {
-        traces = "[[" + span("a1", null, START_MICROS, null) + "]]";
+        zipkin.answer("[[" + span("a1", null, START_MICROS, null) + "]]");
         assertThat(onlyTrace()).satisfies(t -> {
             assertThat(t.durationMs()).isNaN();
             assertThat(t.start()).isEqualTo(Instant.parse("2026-01-15T10:20:00Z"));
@@ -89,7 +66,7 @@ class ZipkinUntimedSpansIT {
 
     @Test
     void aTraceWithSomeUntimedSpans_isTimedByTheOthers() throws Exception {
-        traces = "[[" + span("a1", null, START_MICROS, 235_000L) + "," + span("a2", "a1", null, null) + "]]";
+        zipkin.answer("[[" + span("a1", null, START_MICROS, 235_000L) + "," + span("a2", "a1", null, null) + "]]");
         assertThat(onlyTrace().durationMs()).isEqualTo(235.0);
     }
 
@@ -101,10 +78,7 @@ class ZipkinUntimedSpansIT {
 
     private TraceSummary onlyTrace() throws Exception {
         TimeRange window = new TimeRange(Instant.parse("2026-01-15T10:00:00Z"), Instant.parse("2026-01-15T10:35:00Z"));
-        SourceConfig source = new SourceConfig("zipkin", "zipkin", "http://127.0.0.1:" + zipkin.getAddress().getPort(), "",
-                JsonValue.EMPTY_JSON_OBJECT);
-        try (Connector connector = ZIPKIN.verified().factory().create(source, TestConnectorContext.withTimeout(Duration.ofSeconds(10)))
-                .toCompletableFuture().get(10, TimeUnit.SECONDS)) {
+        try (Connector connector = zipkin.connect(ZIPKIN)) {
             TraceQuery query = new TraceQuery("checkout", window, Optional.empty(), 20, false);
             List<TraceSummary> found = ((TracesCapability) connector).queryTraces(query);
             assertThat(found).hasSize(1);
