@@ -402,17 +402,7 @@ class DispatcherProtocolTest {
         // MCP asks clients not to reuse ids, but an HTTP retry of a request still running does: both
         // get answered, and a cancellation of the id reaches both (not just the last one, as it did)
         CountDownLatch entered = new CountDownLatch(2);
-        Gateway blocking = Gateway.builder().interceptor((call, next) -> {
-            if (call.method().equals("tools/list")) {
-                entered.countDown();
-                try {
-                    new CountDownLatch(1).await();
-                } catch (InterruptedException e) {
-                    return McpResult.Failure.of(JsonRpc.REQUEST_REFUSED, "cancelled");
-                }
-            }
-            return next.proceed(call);
-        }).build();
+        Gateway blocking = blockingToolsList(entered::countDown);
         McpTestClient c = new McpTestClient(blocking.mcp(), Principal.anonymous());
         c.initialize("2025-11-25");
         String request = "{\"jsonrpc\":\"2.0\",\"id\":5,\"method\":\"tools/list\"}";
@@ -444,17 +434,7 @@ class DispatcherProtocolTest {
         // JSON-RPC ids are values: 1e2, 100 and 100.0 are one integer (the gateway answers a request
         // sent with id 1e2 as id 100), so a cancellation must reach the request whichever the client wrote
         Semaphore entered = new Semaphore(0);
-        Gateway blocking = Gateway.builder().interceptor((call, next) -> {
-            if (call.method().equals("tools/list")) {
-                entered.release();
-                try {
-                    new CountDownLatch(1).await();
-                } catch (InterruptedException e) {
-                    return McpResult.Failure.of(JsonRpc.REQUEST_REFUSED, "cancelled");
-                }
-            }
-            return next.proceed(call);
-        }).build();
+        Gateway blocking = blockingToolsList(entered::release);
         McpTestClient c = new McpTestClient(blocking.mcp(), Principal.anonymous());
         c.initialize("2025-11-25");
         ExecutorService executor = Executors.newVirtualThreadPerTaskExecutor();
@@ -876,5 +856,20 @@ class DispatcherProtocolTest {
             counter.incrementAndGet();
             return next.proceed(call);
         };
+    }
+
+    /** A gateway whose {@code tools/list} tells {@code entered} and then waits until its thread is interrupted (cancelled). */
+    private static Gateway blockingToolsList(Runnable entered) {
+        return Gateway.builder().interceptor((call, next) -> {
+            if (call.method().equals("tools/list")) {
+                entered.run();
+                try {
+                    new CountDownLatch(1).await();
+                } catch (InterruptedException e) {
+                    return McpResult.Failure.of(JsonRpc.REQUEST_REFUSED, "cancelled");
+                }
+            }
+            return next.proceed(call);
+        }).build();
     }
 }
