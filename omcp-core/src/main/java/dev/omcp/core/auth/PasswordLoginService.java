@@ -24,6 +24,13 @@ import java.util.Optional;
  * then the account lock, and only then one password verification, against the user's hash or a
  * dummy hash with the same cost for unknown users. A lock therefore answers without hashing, and
  * an unknown user takes as long and is locked the same way as a known one.
+ *
+ * <p>Each attempt is counted as a failure before its password is verified, in the same atomic step
+ * that checks the lock, and a success clears the count again. Checking first and counting only
+ * after a wrong password would let guesses sent at once all pass the check while the first ones
+ * are still being verified: with enough of them, far more than {@code maxFailures} passwords of one
+ * account would be tried before it locks. The count is taken inside a verification slot, so an
+ * attempt answered "busy" is never counted.
  */
 public final class PasswordLoginService implements PasswordLogin {
     /** Longest username considered; longer ones are refused by the HTTP adapter. */
@@ -87,6 +94,7 @@ public final class PasswordLoginService implements PasswordLogin {
                     : new LoginResult.TooManyAttempts(retryAfter);
         }
         if (lockout.isPresent()) {
+            // a locked account answers without taking a verification slot (a flood against it costs one read each)
             Optional<Instant> lockedUntil = locks.lockedUntil(username, now);
             if (lockedUntil.isPresent()) {
                 return new LoginResult.AccountLocked(Duration.between(now, lockedUntil.get()));
@@ -94,25 +102,54 @@ public final class PasswordLoginService implements PasswordLogin {
         }
         Optional<LocalUser> user = users.find(username);
         PasswordHash expected = user.map(LocalUser::passwordHash).orElse(dummy);
-        Optional<Boolean> verified = slots.run(() -> hasher.verify(password, expected));
-        if (verified.isEmpty()) {
+        Optional<Attempt> attempt = slots.run(() -> countThenVerify(username, password, expected));
+        if (attempt.isEmpty()) {
             return new LoginResult.Busy(BUSY_RETRY);
         }
-        if (verified.get() && user.isPresent()) {
-            lockout.ifPresent(policy -> locks.clear(username));
-            LocalUser found = user.get();
-            return new LoginResult.LoggedIn(sessions.open(
-                    new SessionSubject(found.username(), found.name(), found.roles(), found.tenant())));
-        }
-        if (lockout.isPresent()) {
-            Instant failedAt = clock.instant();
-            FailureOutcome outcome = locks.recordFailure(username, failedAt, lockout.get());
-            if (outcome.lockedUntil().isPresent()) {
-                // spec 3.3: the failure that reaches the limit already answers 429.
-                return new LoginResult.AccountLocked(Duration.between(failedAt, outcome.lockedUntil().get()));
+        return switch (attempt.get()) {
+            case Attempt.Refused refused -> lockedFor(refused.lockedUntil());
+            case Attempt.Verified verified when verified.valid() && user.isPresent() -> {
+                lockout.ifPresent(policy -> locks.clear(username));
+                LocalUser found = user.get();
+                yield new LoginResult.LoggedIn(sessions.open(
+                        new SessionSubject(found.username(), found.name(), found.roles(), found.tenant())));
             }
+            // spec 3.3: the failure that reaches the limit already answers 429.
+            case Attempt.Verified verified -> verified.lockedByThisFailure()
+                    .<LoginResult>map(this::lockedFor)
+                    .orElseGet(LoginResult.InvalidCredentials::new);
+        };
+    }
+
+    /** The answer for a lock ending at {@code until}; never a negative wait when the verification took longer than the lock. */
+    private LoginResult lockedFor(Instant until) {
+        Duration left = Duration.between(clock.instant(), until);
+        return new LoginResult.AccountLocked(left.isNegative() ? Duration.ZERO : left);
+    }
+
+    /**
+     * Counts the attempt as a failure (when the lockout is on), then verifies the password unless the
+     * account was locked at that moment: the count and the lock check are one atomic step of the store.
+     */
+    private Attempt countThenVerify(String username, String password, PasswordHash expected) {
+        Optional<Instant> lockedByThisFailure = Optional.empty();
+        if (lockout.isPresent()) {
+            FailureOutcome counted = locks.recordFailure(username, clock.instant(), lockout.get());
+            if (counted.failuresInWindow() == 0 && counted.lockedUntil().isPresent()) {
+                return new Attempt.Refused(counted.lockedUntil().get());
+            }
+            lockedByThisFailure = counted.lockedUntil();
         }
-        return new LoginResult.InvalidCredentials();
+        return new Attempt.Verified(hasher.verify(password, expected), lockedByThisFailure);
+    }
+
+    /** What became of an attempt inside its verification slot. */
+    private sealed interface Attempt {
+        /** The account was locked when the attempt was to be counted: no password was verified. */
+        record Refused(Instant lockedUntil) implements Attempt {}
+
+        /** The password was verified; the failure counted for it locked the account until then, if it did. */
+        record Verified(boolean valid, Optional<Instant> lockedByThisFailure) implements Attempt {}
     }
 
     @Override

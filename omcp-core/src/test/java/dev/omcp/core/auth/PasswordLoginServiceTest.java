@@ -3,6 +3,7 @@ package dev.omcp.core.auth;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.omcp.testkit.auth.ConcurrentGuesses;
 import dev.omcp.testkit.time.ManualClock;
 import dev.omcp.core.testing.Sha512Hasher;
 import dev.omcp.ports.auth.LocalUser;
@@ -16,6 +17,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CountDownLatch;
+import java.util.stream.IntStream;
 import org.junit.jupiter.api.Test;
 
 /** Spec 5.2 and 3.3: the order of the checks of a password login and what each answers. */
@@ -192,6 +194,33 @@ class PasswordLoginServiceTest {
         }
         holder.release();
         assertThat(locks.lockedUntil("alice", clock.instant())).isEmpty();
+    }
+
+    @Test
+    void concurrentWrongGuesses_getNoMorePasswordVerificationsThanTheLockoutAllows() throws Exception {
+        // spec 3.3: 5 failures lock the account; guesses sent at once must not all pass the lock check first
+        ConcurrentGuesses gate = new ConcurrentGuesses(hasher);
+        PasswordLoginService service = new PasswordLoginService(name -> Optional.ofNullable(users.get(name)), gate, locks,
+                Optional.of(LockoutPolicy.DEFAULT), sessions, clock, new VerificationSlots(20, 0, Duration.ofSeconds(5)),
+                new LoginAttemptsPerAddress(), new SecureRandom());
+
+        ConcurrentGuesses.Outcome outcome = gate.guess(service, "alice", IntStream.range(0, 20).mapToObj(i -> "guess " + i).toList());
+
+        assertThat(outcome.verifications()).isEqualTo(5);
+        assertThat(outcome.count(LoginResult.InvalidCredentials.class)).isEqualTo(4);
+        assertThat(outcome.count(LoginResult.AccountLocked.class)).as("the locking failure and every refused guess").isEqualTo(16);
+        assertThat(locks.lockedUntil("alice", clock.instant())).contains(clock.instant().plusSeconds(60));
+    }
+
+    @Test
+    void theCorrectPassword_whoseAttemptReachesTheLimit_stillLogsIn_andClearsTheStreak() {
+        PasswordLoginService service = service();
+        for (int i = 0; i < 4; i++) {
+            assertThat(service.login("alice", "wrong", IP)).isInstanceOf(LoginResult.InvalidCredentials.class);
+        }
+        assertThat(service.login("alice", "correct horse 1", IP)).isInstanceOf(LoginResult.LoggedIn.class);
+        assertThat(locks.lockedUntil("alice", clock.instant())).isEmpty();
+        assertThat(service.login("alice", "wrong", IP)).as("a new streak").isInstanceOf(LoginResult.InvalidCredentials.class);
     }
 
     @Test

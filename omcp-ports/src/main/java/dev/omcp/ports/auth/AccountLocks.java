@@ -22,6 +22,9 @@ import java.util.Optional;
  *     (counted from the end of the last lock).</li>
  *   <li>{@link #clear}: forgets failures, lock and level (a successful login).</li>
  * </ul>
+ * The login service counts every attempt with {@link #recordFailure} <em>before</em> it verifies
+ * the password and clears on success: the lock check and the count are then one atomic step, so
+ * attempts sent at once cannot all pass the check before the first failures are counted.
  * Account names are opaque strings of at most 256 characters; unknown usernames are tracked like
  * known ones so a lock looks the same whether or not the account exists.
  *
@@ -33,7 +36,10 @@ public interface AccountLocks {
     /** When the account is locked at {@code now}, the end of the lock. */
     Optional<Instant> lockedUntil(String account, Instant now);
 
-    /** Counts one failed login of {@code account} at {@code now}. */
+    /**
+     * Counts one failed login of {@code account} at {@code now}, or reports the current lock without
+     * counting ({@link FailureOutcome#failuresInWindow()} 0) when the account is locked at {@code now}.
+     */
     FailureOutcome recordFailure(String account, Instant now, LockoutPolicy policy);
 
     /** Clears failures, lock and streak of {@code account}. */
