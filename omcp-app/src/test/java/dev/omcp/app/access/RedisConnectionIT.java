@@ -147,6 +147,34 @@ class RedisConnectionIT {
     }
 
     @Test
+    void aDatabaseNumberBeyondTheServersDatabases_isRefusedAtStart_sayingWhatToDo() {
+        try (RedisServerProcess server = RedisServerProcess.start(List.of("--databases", "4"), Optional.empty())) {
+            // before: "does not answer: JedisDataException", although the server answered
+            assertThatThrownBy(() -> RedisConnection.connect("redis://:" + ENCODED + "@127.0.0.1:" + server.port() + "/4"))
+                    .isInstanceOf(IllegalStateException.class)
+                    .hasMessageContaining("redis://127.0.0.1:" + server.port())
+                    .hasMessageContaining("has no database 4")
+                    .hasMessageContaining("use a lower number")
+                    .hasMessageNotContaining("does not answer")
+                    .hasMessageNotContaining("s3cret");
+            try (RedisConnection last = RedisConnection.connect(server.url() + "/3")) {
+                assertThat(new RedisAccountLocks(last).lockedUntil("alice", T0)).isEmpty();
+            }
+        }
+    }
+
+    @Test
+    void aServerThatWantsAPassword_whenTheUrlHasNone_saysTheUrlHasNone() {
+        try (RedisServerProcess server = RedisServerProcess.start(List.of("--requirepass", PASSWORD), Optional.of(PASSWORD))) {
+            // before: "refused the credentials: check the user and password in the URL", of a URL without any
+            assertThatThrownBy(() -> RedisConnection.connect(server.url()))
+                    .isInstanceOf(IllegalStateException.class)
+                    .hasMessageContaining("asks for credentials and the URL has none")
+                    .hasMessageContaining("redis://:password@host:port");
+        }
+    }
+
+    @Test
     void twoDeploymentsOnOneServer_keepApartWithADatabaseNumberInTheUrl() {
         try (RedisServerProcess server = RedisServerProcess.start();
                 RedisConnection first = RedisConnection.connect(server.url() + "/1");

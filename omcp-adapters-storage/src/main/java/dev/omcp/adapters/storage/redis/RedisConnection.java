@@ -105,8 +105,13 @@ public final class RedisConnection implements AutoCloseable {
         }
         String scheme = uri.getScheme() == null ? "" : uri.getScheme().toLowerCase(Locale.ROOT);
         if (!(scheme.equals("redis") || scheme.equals("rediss")) || uri.getHost() == null) {
-            throw new IllegalArgumentException("OMCP_REDIS_URL must be redis://host:port or rediss://host:port");
+            throw new IllegalArgumentException("OMCP_REDIS_URL must be redis://host:port or rediss://host:port (percent-encode"
+                    + " @ : / # ? in a user name or password)");
         }
+        if (uri.getPort() == 0 || uri.getPort() > 65535) {
+            throw new IllegalArgumentException("the port of OMCP_REDIS_URL must be from 1 to 65535 (6379 when left out)");
+        }
+        int database = database(uri);
         if (tls.isPresent() && !scheme.equals("rediss")) {
             throw new IllegalArgumentException("OMCP_REDIS_URL is not a rediss:// URL, yet TLS settings are set (" + tls.get().settings()
                     + "): use rediss:// for a server that speaks TLS, or unset them");
@@ -139,13 +144,66 @@ public final class RedisConnection implements AutoCloseable {
             client.ping();
         } catch (JedisException e) {
             client.close();
-            throw new IllegalStateException(refusedCredentials(e)
-                    ? "the Redis server at " + description + " (OMCP_REDIS_URL) refused the credentials: check the user and "
-                            + "password in the URL (percent-encode @ : / in them)"
-                    : "the Redis server at " + description + " (OMCP_REDIS_URL) does not answer: " + causes(e)
-                            + (scheme.equals("rediss") ? tlsHint(e, uri, tls) : ""), e);
+            throw new IllegalStateException(startFailure(e, description, database, uri, tls), e);
         }
         return new RedisConnection(client, description);
+    }
+
+    /**
+     * The database the URL's path names: none (or a bare {@code /}) is 0. The client library would
+     * take a negative number for 0 and report a word as a bare NumberFormatException; the path is
+     * not echoed, as a password with an unencoded {@code /} would continue there.
+     */
+    private static int database(URI uri) {
+        String path = uri.getRawPath() == null ? "" : uri.getRawPath();
+        if (path.isEmpty() || path.equals("/")) {
+            return 0;
+        }
+        if (!path.matches("/[0-9]{1,9}")) {
+            throw new IllegalArgumentException("the path of OMCP_REDIS_URL must be a database number (redis://host:port/0 to /15 on a"
+                    + " server with the default 16 databases) or be left out for database 0; percent-encode / in a password");
+        }
+        return Integer.parseInt(path.substring(1));
+    }
+
+    /** Why the first command failed, and what to do, for a start refusal; never the URL's credentials. */
+    private static String startFailure(JedisException e, String description, int database, URI uri, Optional<RedisTls> tls) {
+        String server = "the Redis server at " + description + " (OMCP_REDIS_URL)";
+        if (refusedCredentials(e) && uri.getRawUserInfo() == null) {
+            return server + " asks for credentials and the URL has none: put them in OMCP_REDIS_URL as"
+                    + " redis://user:password@host:port (redis://:password@host:port for requirepass)";
+        }
+        if (refusedCredentials(e)) {
+            return server + " refused the credentials: check the user and password in the URL (percent-encode @ : / in them)";
+        }
+        Optional<JedisDataException> reply = errorReply(e);
+        if (reply.isPresent() && String.valueOf(reply.get().getMessage()).contains("DB index is out of range")) {
+            return server + " has no database " + database + " (the number in the URL's path): a server has as many as its"
+                    + " `databases` setting says (16 by default), numbered from 0; use a lower number, or raise `databases`"
+                    + " in the server's configuration";
+        }
+        if (reply.isPresent()) {
+            String code = replyCode(reply.get());
+            return server + " refused the connection's set-up (" + code + "): " + REFUSAL_HINTS.getOrDefault(code, "see the server's log");
+        }
+        return server + " does not answer: " + causes(e) + (uri.getScheme().equalsIgnoreCase("rediss") ? tlsHint(e, uri, tls) : "");
+    }
+
+    private static Optional<JedisDataException> errorReply(Throwable error) {
+        for (Throwable cause = error; cause != null; cause = cause.getCause() == cause ? null : cause.getCause()) {
+            if (cause instanceof JedisDataException reply) {
+                return Optional.of(reply);
+            }
+        }
+        return Optional.empty();
+    }
+
+    /** The first word of an error reply when it looks like a Redis error code, else ERR. */
+    private static String replyCode(JedisDataException e) {
+        String message = e.getMessage() == null ? "" : e.getMessage();
+        int space = message.indexOf(' ');
+        String first = space < 0 ? message : message.substring(0, space);
+        return first.matches("[A-Z]{2,20}") ? first : "ERR";
     }
 
     /**
@@ -246,10 +304,7 @@ public final class RedisConnection implements AutoCloseable {
      * Only the reply's code (its first word) is shown, with what to do about it.
      */
     private SharedStateUnavailableException refused(JedisDataException e) {
-        String message = e.getMessage() == null ? "" : e.getMessage();
-        int space = message.indexOf(' ');
-        String first = space < 0 ? message : message.substring(0, space);
-        String code = first.matches("[A-Z]{2,20}") ? first : "ERR";
+        String code = replyCode(e);
         return new SharedStateUnavailableException("the shared store " + description + " (OMCP_REDIS_URL) refused the command ("
                 + code + "): " + REFUSAL_HINTS.getOrDefault(code, "see the server's log; another program writing keys under omcp: "
                         + "causes this too: give the gateway its own database"), e);
