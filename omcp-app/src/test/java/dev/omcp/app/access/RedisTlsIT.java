@@ -78,6 +78,24 @@ class RedisTlsIT {
     }
 
     @Test
+    void anIpv6LiteralHost_connectsOverTls_andIsCheckedAgainstTheCertificatesIpAddresses() throws Exception {
+        RedisTestPki pki = new RedisTestPki();
+        try (TlsRedis server = TlsRedis.start(dir, pki, pki.server(new GeneralName(GeneralName.iPAddress, "::1")), false, "127.0.0.1 ::1");
+                RedisConnection redis = RedisConnection.connect("rediss://:" + PASSWORD + "@[::1]:" + server.tlsPort, trusting(pki))) {
+            assertThat(redis.description()).isEqualTo("rediss://[::1]:" + server.tlsPort);
+            assertServesTheSharedState(redis);
+        }
+        try (TlsRedis server = TlsRedis.start(dir, pki, pki.server(LOOPBACK), false, "127.0.0.1 ::1")) {
+            assertThatThrownBy(() -> RedisConnection.connect("rediss://:" + PASSWORD + "@[::1]:" + server.tlsPort, trusting(pki)))
+                    .as("a certificate for 127.0.0.1 does not name ::1")
+                    .isInstanceOf(IllegalStateException.class)
+                    .hasMessageContaining("rediss://[::1]:" + server.tlsPort)
+                    .hasMessageContaining("name that host")
+                    .hasMessageNotContaining(PASSWORD);
+        }
+    }
+
+    @Test
     void aCaFileWithoutACertificate_orWithAPrivateKey_orADirectory_isRefusedNamingTheFile() throws Exception {
         RedisTestPki pki = new RedisTestPki();
         Path notPem = Files.writeString(dir.resolve("ca.txt"), "not a certificate\n");
@@ -168,13 +186,18 @@ class RedisTlsIT {
     /** A redis-server with a plain port (for the testkit's own PING) and a TLS port that asks for client certificates or not. */
     private record TlsRedis(RedisServerProcess process, int tlsPort) implements AutoCloseable {
         static TlsRedis start(Path dir, RedisTestPki pki, Issued server, boolean authClients) throws Exception {
+            return start(dir, pki, server, authClients, "127.0.0.1");
+        }
+
+        /** {@code bind} lists the addresses to listen on, for example {@code 127.0.0.1 ::1}. */
+        static TlsRedis start(Path dir, RedisTestPki pki, Issued server, boolean authClients, String bind) throws Exception {
             Path cert = Files.writeString(dir.resolve("server.crt"), pem(server.certificate()));
             Path key = Files.writeString(dir.resolve("server.key"), pem(server.keys()));
             int tlsPort = freePort();
             RedisServerProcess process = RedisServerProcess.start(List.of("--tls-port", Integer.toString(tlsPort),
                     "--tls-cert-file", cert.toString(), "--tls-key-file", key.toString(),
                     "--tls-ca-cert-file", pki.caFile(dir).toString(), "--tls-auth-clients", authClients ? "yes" : "no",
-                    "--requirepass", PASSWORD), Optional.of(PASSWORD));
+                    "--requirepass", PASSWORD, "--bind", bind), Optional.of(PASSWORD));
             return new TlsRedis(process, tlsPort);
         }
 
