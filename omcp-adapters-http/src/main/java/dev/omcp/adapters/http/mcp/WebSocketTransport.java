@@ -31,6 +31,7 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 import org.eclipse.jetty.ee10.websocket.server.JettyWebSocketCreator;
 import org.eclipse.jetty.ee10.websocket.server.JettyWebSocketServletFactory;
@@ -124,6 +125,8 @@ public final class WebSocketTransport {
         /** Places for notifications and client responses that arrive while the requests hold every place of {@link #inFlight}. */
         final Semaphore unansweredInFlight = new Semaphore(MAX_UNANSWERED_IN_FLIGHT);
         final UnsentBytes unsent;
+        /** Notifications and client responses dropped over {@link #MAX_UNANSWERED_IN_FLIGHT}: only the first is logged. */
+        final AtomicLong droppedUnanswered = new AtomicLong();
         /** Set once the socket is being closed for not reading, so it is closed (and logged) once. */
         final AtomicBoolean closingForNotReading = new AtomicBoolean();
         /** Set when the socket has closed: a session an initialize opens after that has nobody to serve. */
@@ -297,9 +300,7 @@ public final class WebSocketTransport {
                 }
                 place = state.unansweredInFlight;
                 if (!place.tryAcquire()) {
-                    send(ctx, state, errorFrame(JsonValue.NULL, REQUEST_REFUSED,
-                            "too many notifications and responses in flight on this connection (at most " + MAX_UNANSWERED_IN_FLIGHT
-                                    + "); wait before sending more (this message was not handled)"));
+                    dropUnanswered(ctx, state);
                     return;
                 }
             }
@@ -337,6 +338,22 @@ public final class WebSocketTransport {
             }
         });
         ws.onError(ctx -> LOG.debug("websocket error: {}", ctx.error() == null ? "unknown" : ctx.error().getMessage()));
+    }
+
+    /**
+     * Drops a notification or client response over its bound. JSON-RPC never answers either (the
+     * client would read an error frame with a null id as the answer to a request of its own), so the
+     * drop is counted and logged instead: the first of each connection, as a flooding client would
+     * otherwise flood the log too.
+     */
+    private void dropUnanswered(WsContext ctx, ConnectionState state) {
+        metrics.mcp("", "websocket", "dropped", 0);
+        if (state.droppedUnanswered.getAndIncrement() == 0) {
+            Principal principal = ctx.attribute(PRINCIPAL);
+            LOG.warn("event=ws-message-dropped reason=too-many-in-flight principal=\"{}\" limit={} note=\"later drops on this "
+                    + "connection are only counted\"", principal == null ? "" : IdentityText.of(principal.id()),
+                    MAX_UNANSWERED_IN_FLIGHT);
+        }
     }
 
     /** Stops the keep-alive and closes every open socket with 1001 (going away); used on shutdown. */

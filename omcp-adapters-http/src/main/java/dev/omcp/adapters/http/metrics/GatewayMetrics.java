@@ -78,7 +78,7 @@ public final class GatewayMetrics {
                 .register(registry);
         mcpRequests = Counter.builder()
                 .name("omcp_mcp_requests")
-                .help("MCP JSON-RPC messages handled, by method, transport and outcome (ok, error, refused, accepted)")
+                .help("MCP JSON-RPC messages handled, by method, transport and outcome (ok, error, refused, accepted, dropped)")
                 .labelNames("method", "transport", "outcome")
                 .register(registry);
         mcpDuration = Histogram.builder()
