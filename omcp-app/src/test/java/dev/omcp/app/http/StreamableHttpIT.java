@@ -756,7 +756,7 @@ class StreamableHttpIT {
     }
 
     @Test
-    void resumingAPostStream_is405_andLeavesTheSessionsOwnStreamOpen() throws Exception {
+    void resumingAPostStream_replaysItsAnswerOnItsOwn_andLeavesTheSessionsOwnStreamOpen() throws Exception {
         // A client whose POST stream broke resumes it with a GET and the last event id it read (the
         // official SDK's does); served as the session's stream, that GET took over the client's own
         // standalone stream, which the client reconnected and took back, over and over.
@@ -765,15 +765,23 @@ class StreamableHttpIT {
             HttpResponse<String> post = client.post("""
                     {"jsonrpc":"2.0","id":9,"method":"tools/call","params":{"name":"test_tool_with_progress","arguments":{},
                     "_meta":{"progressToken":"p1"}}}""", Map.of());
-            String lastEventId = post.body().lines().filter(line -> line.startsWith("id: ")).reduce((a, b) -> b).orElseThrow()
-                    .substring("id: ".length());
+            List<String> ids = post.body().lines().filter(line -> line.startsWith("id: ")).map(line -> line.substring(4)).toList();
+            String beforeTheAnswer = ids.get(ids.size() - 2);
 
-            HttpResponse<String> resumed = refusable(HttpRequest.newBuilder(URI.create(gateway.baseUrl() + "/mcp"))
+            HttpResponse<String> resumed = Http.send(HttpRequest.newBuilder(URI.create(gateway.baseUrl() + "/mcp"))
                     .header("Accept", "text/event-stream").header("Mcp-Session-Id", client.sessionId())
-                    .header("Last-Event-ID", lastEventId).timeout(Duration.ofSeconds(10)).GET().build());
-            assertThat(resumed.statusCode()).isEqualTo(405);
-            assertThat(resumed.headers().firstValue("Allow")).contains("GET, HEAD, POST, DELETE, OPTIONS");
-            assertThat(error(resumed).getString("message")).contains("cannot be resumed").contains("send that request again");
+                    .header("Last-Event-ID", beforeTheAnswer).timeout(Duration.ofSeconds(10)).GET().build());
+            assertThat(resumed.statusCode()).isEqualTo(200);
+            assertThat(resumed.body()).as("the answer again, under its own id, and the stream ends")
+                    .contains("id: " + ids.getLast()).contains("\"id\":9").contains("\"result\"");
+
+            String unknown = ids.getLast().substring(0, ids.getLast().lastIndexOf('.')) + ".ffffff-1";
+            HttpResponse<String> refused = refusable(HttpRequest.newBuilder(URI.create(gateway.baseUrl() + "/mcp"))
+                    .header("Accept", "text/event-stream").header("Mcp-Session-Id", client.sessionId())
+                    .header("Last-Event-ID", unknown).timeout(Duration.ofSeconds(10)).GET().build());
+            assertThat(refused.statusCode()).as("a POST stream the gateway does not keep").isEqualTo(405);
+            assertThat(refused.headers().firstValue("Allow")).contains("GET, HEAD, POST, DELETE, OPTIONS");
+            assertThat(error(refused).getString("message")).contains("cannot be resumed").contains("send that request again");
 
             gateway.assembly().gateway().tools().register(new dev.omcp.app.support.NamedTool("late_tool_3"));
             try {

@@ -2,6 +2,7 @@ package dev.omcp.adapters.http.mcp;
 
 import java.security.SecureRandom;
 import java.util.HexFormat;
+import java.util.Optional;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
@@ -35,6 +36,29 @@ final class SseStreamIds {
     /** The name of a new stream of {@code kind} ({@link #POST} or {@link #GET}). */
     String next(char kind) {
         return kind + processPart + "." + Long.toHexString(streams.incrementAndGet());
+    }
+
+    /** An event id read back: the name of its stream and its number in it. */
+    record EventId(String stream, long number) {}
+
+    /**
+     * The stream and number of {@code lastEventId}, an id as {@link SseWriter} writes them; empty
+     * for anything else (an id this server did not write, or one a client made up).
+     */
+    static Optional<EventId> parse(String lastEventId) {
+        int dash = lastEventId.lastIndexOf('-');
+        if (dash < 1 || dash == lastEventId.length() - 1 || lastEventId.length() - dash > 20) {
+            return Optional.empty();
+        }
+        long number = 0;
+        for (int i = dash + 1; i < lastEventId.length(); i++) {
+            char c = lastEventId.charAt(i);
+            if (c < '0' || c > '9') {
+                return Optional.empty();
+            }
+            number = number * 10 + (c - '0');
+        }
+        return Optional.of(new EventId(lastEventId.substring(0, dash), number));
     }
 
     /** Whether {@code lastEventId} names an event of a stream that answered a POST. */

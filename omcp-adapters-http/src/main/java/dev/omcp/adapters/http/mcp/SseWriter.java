@@ -35,6 +35,23 @@ final class SseWriter {
         return write("id: " + nextId() + "\nevent: message\ndata: " + json + "\n\n");
     }
 
+    /**
+     * Writes one JSON-RPC message as the event numbered {@code number} of this stream: an event a
+     * broken stream did not deliver, sent again on the stream that resumes it, under its own id.
+     */
+    boolean replay(long number, String json) {
+        return write("id: " + streamId + "-" + number + "\nevent: message\ndata: " + json + "\n\n");
+    }
+
+    /**
+     * The number of the last event this writer numbered, written or not (a broken stream numbers
+     * its events all the same, so a resumption can say which ones it missed). Read by the one thread
+     * writing, as the POST's answer does under its lock.
+     */
+    long lastNumber() {
+        return sequence.get();
+    }
+
     /** Writes a comment line that keeps idle connections and proxies from timing out. */
     boolean keepAlive() {
         return write(": keep-alive\n\n");

@@ -2,6 +2,7 @@ package dev.omcp.adapters.http.mcp;
 
 import dev.omcp.sdk.json.Jsonp;
 
+import dev.omcp.adapters.http.api.IdentityText;
 import dev.omcp.adapters.http.api.RequestBodies;
 import dev.omcp.adapters.http.metrics.GatewayMetrics;
 import dev.omcp.adapters.http.security.BearerToken;
@@ -19,7 +20,9 @@ import jakarta.json.JsonReader;
 import jakarta.json.JsonValue;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
+import java.time.Clock;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.Collections;
 import java.util.Enumeration;
 import java.util.List;
@@ -27,6 +30,8 @@ import java.util.Optional;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.locks.ReentrantLock;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The Streamable HTTP transport at {@code /mcp} (MCP 2025-11-25 "Transports"): one JSON-RPC message
@@ -35,6 +40,7 @@ import java.util.concurrent.locks.ReentrantLock;
  * answers what it would, without the stream); {@code DELETE} ends a session. Other methods get 405.
  */
 public final class StreamableHttpTransport {
+    private static final Logger LOG = LoggerFactory.getLogger(StreamableHttpTransport.class);
     static final String SESSION_HEADER = "Mcp-Session-Id";
     static final String PROTOCOL_HEADER = "Mcp-Protocol-Version";
     private static final String LAST_EVENT_ID_HEADER = "Last-Event-ID";
@@ -59,14 +65,25 @@ public final class StreamableHttpTransport {
      * each message on only one stream, and one per session bounds what a client can hold open.
      */
     private final Map<String, OpenStream> openStreams = new ConcurrentHashMap<>();
+    /** The answers of POST streams, which a client whose stream broke may fetch with a GET. */
+    private final PostStreamReplay replay;
     private volatile boolean closing;
 
     public StreamableHttpTransport(
             McpEndpoint endpoint, AgentAuthentication authentication, GatewayMetrics metrics, int maxBodyBytes) {
+        this(endpoint, authentication, metrics, maxBodyBytes,
+                new PostStreamReplay(Clock.systemUTC(), PostStreamReplay.DEFAULT_MAX_CHARS, PostStreamReplay.DEFAULT_RETENTION));
+    }
+
+    /** As above, with the store of answers kept for resumption (tests use a small one). */
+    StreamableHttpTransport(
+            McpEndpoint endpoint, AgentAuthentication authentication, GatewayMetrics metrics, int maxBodyBytes,
+            PostStreamReplay replay) {
         this.endpoint = endpoint;
         this.authentication = authentication;
         this.metrics = metrics;
         this.maxBodyBytes = maxBodyBytes;
+        this.replay = replay;
     }
 
     /** {@code POST /mcp}: one JSON-RPC message, or a batch of them. */
@@ -120,17 +137,28 @@ public final class StreamableHttpTransport {
                 McpTransport.STREAMABLE_HTTP);
         // Messages sent before the answer turn it into an SSE stream when the client named that type
         // (a bare */* gets JSON, as curl's default always did); a client that refused JSON gets SSE always.
-        PostResponse response = new PostResponse(ctx, sseAllowed && (!jsonAllowed || accept.names("text", "event-stream")), !jsonAllowed);
+        PostResponse response = new PostResponse(ctx, sseAllowed && (!jsonAllowed || accept.names("text", "event-stream")), !jsonAllowed,
+                sessionId.get(), principal.get());
         long start = System.nanoTime();
-        McpReply reply = endpoint.handle(inbound, response);
-        response.finish(reply);
-        metrics.mcp(reply.method(), "streamable-http", outcome(reply), (System.nanoTime() - start) / 1e9);
+        try {
+            McpReply reply = endpoint.handle(inbound, response);
+            response.finish(reply);
+            metrics.mcp(reply.method(), "streamable-http", outcome(reply), (System.nanoTime() - start) / 1e9);
+        } finally {
+            // a request that ended without an answer on its stream (its handler threw) ends a
+            // resumption waiting for that answer, which will not come; after the answer, nothing
+            response.endResumption();
+        }
     }
 
     /** {@code GET /mcp}: the session's standalone server-to-client SSE stream. */
     public void get(Context ctx) throws IOException {
         Optional<StreamTarget> streamable = streamableSession(ctx);
         if (streamable.isEmpty()) {
+            return;
+        }
+        if (streamable.get().resumption().isPresent()) {
+            resume(ctx, streamable.get(), streamable.get().resumption().get());
             return;
         }
         String sessionId = streamable.get().sessionId();
@@ -163,6 +191,46 @@ public final class StreamableHttpTransport {
             throw new IOException("closing the SSE stream of a session failed", e);
         } finally {
             openStreams.remove(sessionId, stream);
+        }
+    }
+
+    /**
+     * A {@code GET} with the {@code Last-Event-ID} of a POST's stream: the events of that stream the
+     * client did not read (its answer, once the request has ended), then the stream ends, as the
+     * POST's would have. Not the session's own stream, which goes on undisturbed.
+     */
+    private void resume(Context ctx, StreamTarget target, Resumption resumption) throws IOException {
+        PostStreamReplay.Stream stream = resumption.stream();
+        ctx.status(200).contentType(EVENT_STREAM).header("Cache-Control", "no-cache").header("X-Accel-Buffering", "no");
+        SseWriter writer = new SseWriter(ctx.res().getOutputStream(), stream.name());
+        stream.resumeOn(Thread.currentThread());
+        try {
+            // the head goes out now: the answer may be a while
+            writer.keepAlive();
+            while (!closing && !writer.isBroken()) {
+                Optional<List<PostStreamReplay.Event>> answer = stream.answer(KEEP_ALIVE);
+                if (answer.isPresent()) {
+                    boolean delivered = true;
+                    for (PostStreamReplay.Event event : answer.get()) {
+                        if (event.number() > resumption.after()) {
+                            delivered &= writer.replay(event.number(), event.json());
+                        }
+                    }
+                    if (delivered) {
+                        replay.delivered(stream);
+                    }
+                    return;
+                }
+                if (endpoint.checkSession(target.sessionId(), target.principal()) != McpEndpoint.SessionStatus.ACTIVE) {
+                    return;
+                }
+                writer.keepAlive();
+            }
+        } catch (InterruptedException e) {
+            // a newer GET resumes the stream, or shutdown: this response just ends
+            Thread.currentThread().interrupt();
+        } finally {
+            stream.resumedOn(Thread.currentThread());
         }
     }
 
@@ -230,15 +298,24 @@ public final class StreamableHttpTransport {
         if (lastEventId != null && SseStreamIds.isPostStreamEvent(lastEventId)) {
             // A client resumes a broken POST stream with a GET (MCP 2025-11-25). Served as the session's
             // stream, it would take over the client's own standalone stream, which the client then
-            // reconnects and takes back, and so on every retry interval. Nothing of a POST stream is
-            // kept to replay, and 405 is the refusal MCP gives a GET; clients end that resumption on it.
-            refuseMethod(ctx, "Method Not Allowed: Last-Event-ID names an event of the stream that answered a POST, which "
-                    + "cannot be resumed (the gateway keeps no history of sent events); an answer that stream had not "
-                    + "delivered is lost, so send that request again (a new id is best). The session's own stream, if "
-                    + "open, goes on; to open it, GET without Last-Event-ID");
-            return Optional.empty();
+            // reconnects and takes back, and so on every retry interval: a POST stream is resumed on its
+            // own, or, when its answer is no longer kept, refused with the 405 MCP gives a GET, on which
+            // clients end that resumption.
+            Optional<SseStreamIds.EventId> event = SseStreamIds.parse(lastEventId);
+            Optional<PostStreamReplay.Stream> stream = event.flatMap(id -> replay.find(id.stream(), sessionId.get(),
+                    principal.get().id()));
+            if (stream.isEmpty()) {
+                refuseMethod(ctx, "Method Not Allowed: Last-Event-ID names an event of a stream that answered a POST, which "
+                        + "cannot be resumed: its answer is no longer kept (the gateway keeps answers for a minute, on the "
+                        + "replica that sent them, within a bound) or the stream is not one of this session's. An answer "
+                        + "that stream had not delivered is lost, so send that request again (a new id is best). The "
+                        + "session's own stream, if open, goes on; to open it, GET without Last-Event-ID");
+                return Optional.empty();
+            }
+            return Optional.of(new StreamTarget(sessionId.get(), principal.get(),
+                    Optional.of(new Resumption(stream.get(), event.get().number()))));
         }
-        return Optional.of(new StreamTarget(sessionId.get(), principal.get()));
+        return Optional.of(new StreamTarget(sessionId.get(), principal.get(), Optional.empty()));
     }
 
     /** {@code DELETE /mcp}: the client ends its session. */
@@ -263,7 +340,8 @@ public final class StreamableHttpTransport {
             refuse(ctx, 404, SESSION_NOT_FOUND, SESSION_NOT_FOUND_MESSAGE);
             return;
         }
-        // the session's stream ends with it, now rather than at its next keep-alive
+        // the session's streams end with it, now rather than at their next keep-alive
+        replay.endSession(sessionId);
         OpenStream stream = openStreams.remove(sessionId);
         if (stream != null) {
             stream.end();
@@ -275,10 +353,17 @@ public final class StreamableHttpTransport {
     public void close() {
         closing = true;
         openStreams.values().forEach(OpenStream::end);
+        replay.close();
     }
 
-    /** A session whose stream a {@code GET} may open, and the credential that asked. */
-    private record StreamTarget(String sessionId, Principal principal) {}
+    /**
+     * A session whose stream a {@code GET} may open, the credential that asked, and the POST stream
+     * it resumes, if it names one.
+     */
+    private record StreamTarget(String sessionId, Principal principal, Optional<Resumption> resumption) {}
+
+    /** A POST stream to resume, and the number of the last of its events the client read. */
+    private record Resumption(PostStreamReplay.Stream stream, long after) {}
 
     /** A {@code GET} stream in progress: ending it wakes the thread that serves it. */
     private static final class OpenStream {
@@ -393,12 +478,19 @@ public final class StreamableHttpTransport {
         /** Whether the answer is an SSE stream even when nothing comes before it: the client refused JSON. */
         private final boolean answersOnStream;
         private final ReentrantLock lock = new ReentrantLock();
+        private final Optional<String> sessionId;
+        private final Principal principal;
         private SseWriter stream;
+        /** The answer stream as a client may resume it: only in a session, whose GET can resume it. */
+        private PostStreamReplay.Stream resumable;
 
-        PostResponse(Context ctx, boolean streamsEarlyMessages, boolean answersOnStream) {
+        PostResponse(Context ctx, boolean streamsEarlyMessages, boolean answersOnStream, Optional<String> sessionId,
+                Principal principal) {
             this.ctx = ctx;
             this.streamsEarlyMessages = streamsEarlyMessages;
             this.answersOnStream = answersOnStream;
+            this.sessionId = sessionId;
+            this.principal = principal;
         }
 
         @Override
@@ -421,8 +513,22 @@ public final class StreamableHttpTransport {
         private void openStream() throws IOException {
             if (stream == null) {
                 ctx.status(200).contentType(EVENT_STREAM).header("Cache-Control", "no-cache").header("X-Accel-Buffering", "no");
-                stream = new SseWriter(ctx.res().getOutputStream(), SseStreamIds.PROCESS.next(SseStreamIds.POST));
+                String name = SseStreamIds.PROCESS.next(SseStreamIds.POST);
+                stream = new SseWriter(ctx.res().getOutputStream(), name);
+                resumable = sessionId.map(id -> replay.opened(name, id, principal.id())).orElse(null);
                 stream.prime();
+            }
+        }
+
+        /** Ends a resumption still waiting for the answer: the request ended without one. */
+        void endResumption() {
+            lock.lock();
+            try {
+                if (resumable != null) {
+                    replay.answered(resumable, List.of());
+                }
+            } finally {
+                lock.unlock();
             }
         }
 
@@ -443,17 +549,36 @@ public final class StreamableHttpTransport {
          * specification's "one JSON-RPC response per each JSON-RPC request" reads, since some
          * clients parse every event as one message and fail on an array.
          */
-        private void answerOnStream(String json) {
+        private List<PostStreamReplay.Event> answerOnStream(String json) {
             if (!json.startsWith("[")) {
-                stream.message(json);
-                return;
+                return List.of(event(json));
             }
+            List<PostStreamReplay.Event> events = new ArrayList<>();
             try (JsonReader reader = Jsonp.reader(json)) {
                 for (JsonValue answer : reader.readArray()) {
-                    if (!stream.message(answer.toString())) {
-                        return;
-                    }
+                    // written on as the stream breaks: a broken writer numbers each event all the same,
+                    // so a resumption gets the answers the client missed under their own ids
+                    events.add(event(answer.toString()));
                 }
+            }
+            return events;
+        }
+
+        /** Writes one message on the stream; the caller holds the lock. */
+        private PostStreamReplay.Event event(String json) {
+            stream.message(json);
+            return new PostStreamReplay.Event(stream.lastNumber(), json);
+        }
+
+        /**
+         * Keeps the answer for a client that resumes the stream (a write into a connection the client
+         * already left may succeed, so every answer is kept), and logs one the stream could not carry.
+         */
+        private void keepForResumption(List<PostStreamReplay.Event> answer) {
+            boolean kept = resumable != null && replay.answered(resumable, answer);
+            if (stream.isBroken() && !answer.isEmpty()) {
+                LOG.warn("event=mcp-answer-undelivered transport=streamable-http principal=\"{}\" stream={} resumable={}",
+                        IdentityText.of(principal.id()), resumable == null ? "none" : resumable.name(), kept);
             }
         }
 
@@ -467,11 +592,11 @@ public final class StreamableHttpTransport {
                 }
                 if (stream != null) {
                     // The response goes on the stream that carried the notifications, then the stream ends.
-                    switch (reply) {
+                    keepForResumption(switch (reply) {
                         case McpReply.Response response -> answerOnStream(response.json());
-                        case McpReply.Refused refused -> stream.message(refused.body().toString());
-                        case McpReply.Accepted accepted -> {}
-                    }
+                        case McpReply.Refused refused -> List.of(event(refused.body().toString()));
+                        case McpReply.Accepted accepted -> List.of();
+                    });
                     return;
                 }
                 switch (reply) {

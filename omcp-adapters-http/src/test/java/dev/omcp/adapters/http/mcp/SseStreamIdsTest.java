@@ -48,4 +48,15 @@ class SseStreamIdsTest {
         assertThat(SseStreamIds.isPostStreamEvent("")).isFalse();
         assertThat(SseStreamIds.isPostStreamEvent("42")).isFalse();
     }
+
+    @Test
+    void anEventIdReadsBackAsItsStreamAndNumber_andAnythingElseAsNothing() {
+        String post = SseStreamIds.PROCESS.next(SseStreamIds.POST);
+        assertThat(SseStreamIds.parse(post + "-3")).contains(new SseStreamIds.EventId(post, 3));
+        assertThat(SseStreamIds.parse(post)).as("no number").isEmpty();
+        assertThat(SseStreamIds.parse(post + "-")).as("empty number").isEmpty();
+        assertThat(SseStreamIds.parse(post + "-x1")).as("not a number").isEmpty();
+        assertThat(SseStreamIds.parse("-3")).as("no stream").isEmpty();
+        assertThat(SseStreamIds.parse(post + "-99999999999999999999")).as("past a long").isEmpty();
+    }
 }
