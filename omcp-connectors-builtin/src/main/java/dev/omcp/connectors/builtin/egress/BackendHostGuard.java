@@ -3,6 +3,7 @@ package dev.omcp.connectors.builtin.egress;
 import dev.omcp.ports.egress.EgressPolicy;
 import dev.omcp.ports.egress.EgressVerdict;
 import dev.omcp.ports.egress.HostResolver;
+import dev.omcp.sdk.text.LogField;
 import java.net.InetAddress;
 import java.net.UnknownHostException;
 import java.net.spi.InetAddressResolver;
@@ -96,7 +97,8 @@ public final class BackendHostGuard {
         for (InetAddress address : addresses) {
             EgressVerdict verdict = policy.checkAddress(address.getAddress());
             if (verdict instanceof EgressVerdict.Refused refused) {
-                LOG.warn("event=egress-refused host={} reason=\"{}\"", host, refused.reason());
+                // the name as the JDK was asked for it, so quoted and escaped like any value from outside
+                LOG.warn("event=egress-refused host=\"{}\" reason=\"{}\"", LogField.of(host), LogField.of(refused.reason()));
                 throw new EgressRefusedException(refused.reason());
             }
         }

@@ -92,6 +92,28 @@ class GuardedResolverTest {
     }
 
     @Test
+    void theRefusalLogLine_quotesTheHostEscaped_soAHostCannotForgeLinesOrFields() throws Exception {
+        String host = "forged\" reason=\"fine\nevent=egress-allowed.example.com";
+        ChangingResolver dns = new ChangingResolver().answer(169, 254, 169, 254);
+        BackendHostGuard.registerBackendHost(host);
+        Logger logger = (Logger) LoggerFactory.getLogger(BackendHostGuard.class);
+        ListAppender<ILoggingEvent> events = new ListAppender<>();
+        events.start();
+        logger.addAppender(events);
+        try {
+            assertThatThrownBy(() -> new GuardedResolverProvider.GuardedResolver(dns).lookupByName(host, ANY))
+                    .isInstanceOf(EgressRefusedException.class);
+
+            assertThat(events.list).singleElement().extracting(ILoggingEvent::getFormattedMessage).asString()
+                    .doesNotContain("\n")
+                    .startsWith("event=egress-refused host=\"forged\\\" reason=\\\"fine\\u000a"
+                            + "event=egress-allowed.example.com\" reason=\"");
+        } finally {
+            logger.detachAppender(events);
+        }
+    }
+
+    @Test
     void oneRefusedAddressRefusesTheWholeAnswer() {
         InetAddressResolver both = new InetAddressResolver() {
             @Override
