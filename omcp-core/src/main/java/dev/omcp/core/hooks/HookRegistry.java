@@ -17,11 +17,16 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Registration rules (spec 6.1 rule 5): registering the same (plugin, kind) again replaces the
  * earlier hook; {@link #replacePlugin} first drops every registration of the plugin. Readers get an
- * immutable snapshot per kind, sorted by ascending priority; writers are serialized. Thread-safe.
+ * immutable snapshot per kind, sorted by ascending priority and then plugin name; writers are serialized. Thread-safe.
  */
 public final class HookRegistry {
     private static final Logger LOG = LoggerFactory.getLogger(HookRegistry.class);
-    private static final Comparator<HookRegistration> ORDER = Comparator.comparingInt(HookRegistration::priority);
+    /**
+     * Ascending priority, then plugin name: spec 6.1 rule 4 leaves equal priorities in any order, but
+     * an order that followed registration would change with every install and every re-scan.
+     */
+    private static final Comparator<HookRegistration> ORDER =
+            Comparator.comparingInt(HookRegistration::priority).thenComparing(HookRegistration::plugin);
 
     private record Key(String plugin, HookKind kind) {}
 
@@ -67,7 +72,7 @@ public final class HookRegistry {
         replacePlugin(plugin, List.of());
     }
 
-    /** The hooks of {@code kind}, lowest priority first; equal priorities in registration order. */
+    /** The hooks of {@code kind}, lowest priority first; equal priorities in plugin name order. */
     public List<HookRegistration> hooks(HookKind kind) {
         return byKind.get(kind);
     }

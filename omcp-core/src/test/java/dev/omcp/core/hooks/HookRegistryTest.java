@@ -27,6 +27,16 @@ class HookRegistryTest {
     }
 
     @Test
+    void rule4_equalPrioritiesRunInPluginNameOrder_whateverOrderTheyWereRegisteredOrReinstalledIn() {
+        registry.register(hook("zeta", HookKind.TOOL_PRE_INVOKE, 100));
+        registry.register(hook("alpha", HookKind.TOOL_PRE_INVOKE, 100));
+        registry.register(hook("mid", HookKind.TOOL_PRE_INVOKE, 100));
+        // a reinstall re-registers a plugin last; the order must not depend on install history
+        registry.replacePlugin("alpha", List.of(hook("alpha", HookKind.TOOL_PRE_INVOKE, 100)));
+        assertThat(registry.hooks(HookKind.TOOL_PRE_INVOKE)).extracting(HookRegistration::plugin).containsExactly("alpha", "mid", "zeta");
+    }
+
+    @Test
     void rule5_registeringTheSamePluginAndKindAgain_replacesTheEarlierHook() {
         Hook first = (ctx, payload) -> HookResult.deny("first");
         Hook second = (ctx, payload) -> HookResult.deny("second");
