@@ -12,6 +12,11 @@ import jakarta.json.JsonObject;
  * {@code disabled}). A hook should stop when interrupted: one with 8 calls still running past the
  * timeout is not started again until one of them ends. Implementations must be thread-safe: one
  * instance serves every call.
+ *
+ * <p>What the hook hands back is read on that thread, within the timeout: a returned payload is
+ * copied into the gateway's own JSON values (at most 16777216 characters and 1000 levels deep, or
+ * the hook counts as failing), so changing it afterwards has no effect; a thrown exception's message
+ * is read there too. Hooks of equal priority run in the order of their plugins' names.
  */
 @FunctionalInterface
 public interface Hook {

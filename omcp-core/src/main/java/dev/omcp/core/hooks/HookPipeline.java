@@ -208,7 +208,8 @@ public final class HookPipeline {
                     + "' are still running " + stuck + " earlier calls past their " + timeout.toMillis()
                     + " ms timeout; they are not started again until one of those ends");
         }
-        CompletableFuture<HookResult> answer = new CompletableFuture<>();
+        // Completed on the worker with what the hook handed back, already read: plugin code never runs on the caller's thread.
+        CompletableFuture<Outcome> answer = new CompletableFuture<>();
         AtomicInteger state = new AtomicInteger(RUNNING);
         ClassLoader pluginLoader = registration.hook().getClass().getClassLoader();
         Future<?> worker = workers.submit(() -> {
@@ -219,10 +220,10 @@ public final class HookPipeline {
             thread.setName("omcp-hook-" + registration.label());
             thread.setContextClassLoader(pluginLoader);
             try {
-                answer.complete(registration.hook().handle(context, payload));
+                answer.complete(answered(registration, registration.hook().handle(context, payload)));
             } catch (Throwable e) {
                 // Anything a plugin throws, errors included, is the hook failing, never the gateway.
-                answer.completeExceptionally(e);
+                answer.complete(threw(registration, e));
             } finally {
                 // a pooled thread must not keep the plugin's class loader reachable
                 thread.setContextClassLoader(poolLoader);
@@ -233,29 +234,57 @@ public final class HookPipeline {
             }
         });
         try {
-            HookResult result = answer.get(timeout.toNanos(), TimeUnit.NANOSECONDS);
-            if (result == null) {
-                return new Outcome.Failed("hook " + registration.label() + " returned no result");
-            }
-            return new Outcome.Answered(result);
+            return answer.get(timeout.toNanos(), TimeUnit.NANOSECONDS);
         } catch (TimeoutException e) {
             markOverdue(registration, state);
             worker.cancel(true);
             return new Outcome.Failed("hook " + registration.label() + " did not answer within " + timeout.toMillis() + " ms");
         } catch (ExecutionException e) {
-            Throwable cause = e.getCause();
-            String message = cause.getMessage();
-            if (message == null || message.isBlank()) {
-                return new Outcome.Failed("hook " + registration.label() + " failed with " + cause.getClass().getSimpleName());
-            }
-            ThrownMessage.Texts texts = thrown.of(message);
-            return new Outcome.Failed(texts.forAgent(), texts.forLog(), texts.shortened());
+            // the worker only ever completes normally; kept so a future change cannot turn this into a gateway error
+            return new Outcome.Failed("hook " + registration.label() + " failed");
         } catch (InterruptedException e) {
             markOverdue(registration, state);
             worker.cancel(true);
             Thread.currentThread().interrupt();
             return new Outcome.Failed("the call was cancelled while hook " + registration.label() + " ran");
         }
+    }
+
+    /** On the worker: the hook's result, its payload copied and bounded ({@link HookAnswer}). */
+    private static Outcome answered(HookRegistration registration, HookResult result) {
+        if (result == null) {
+            return new Outcome.Failed("hook " + registration.label() + " returned no result");
+        }
+        try {
+            return new Outcome.Answered(HookAnswer.settle(result));
+        } catch (HookAnswer.PayloadRefused refused) {
+            return new Outcome.Failed("hook " + registration.label() + " " + refused.getMessage());
+        }
+    }
+
+    /**
+     * On the worker: what the agent and the log may show of what the hook threw. {@code getMessage()}
+     * is plugin code like the hook, so it is read here, within the timeout, and may itself fail.
+     */
+    private Outcome threw(HookRegistration registration, Throwable thrownByHook) {
+        String message;
+        try {
+            message = thrownByHook.getMessage();
+        } catch (Throwable unreadable) {
+            // the plugin failing again while explaining its failure: the failure stands, without its message
+            return new Outcome.Failed("hook " + registration.label() + " failed with an exception whose message could not be read");
+        }
+        if (message == null || message.isBlank()) {
+            return new Outcome.Failed("hook " + registration.label() + " failed with " + className(thrownByHook));
+        }
+        ThrownMessage.Texts texts = thrown.of(message);
+        return new Outcome.Failed(texts.forAgent(), texts.forLog(), texts.shortened());
+    }
+
+    /** The simple name, or the full one for an anonymous class, whose simple name is empty. */
+    private static String className(Throwable thrownByHook) {
+        String simple = thrownByHook.getClass().getSimpleName();
+        return simple.isEmpty() ? thrownByHook.getClass().getName() : simple;
     }
 
     /**
