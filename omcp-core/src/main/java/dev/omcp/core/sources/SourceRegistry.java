@@ -309,8 +309,9 @@ public final class SourceRegistry implements ManageSources, ConnectorUsers, Auto
         changes.lock();
         try {
             requireStarted();
-            if (live.containsKey(draft.name())) {
-                return refused(SourceOutcome.EXISTS, "a source named '" + draft.name() + "' exists; use PUT to change it");
+            LiveSource taken = live.get(draft.name());
+            if (taken != null) {
+                return refused(SourceOutcome.EXISTS, taken(draft.name(), taken.visibleTo(caller.tenant(), true)));
             }
             Map<String, String> paths = SecretSettings.filePaths(draft.settings());
             if (!paths.isEmpty()) {
@@ -371,7 +372,10 @@ public final class SourceRegistry implements ManageSources, ConnectorUsers, Auto
             String url = draft.url().filter(u -> !u.isBlank()).orElse(old.url());
             // a tenant user's change leaves the binding as it is unless the body names their tenant: a
             // shared source they read (tenant "") and send back stays shared, not taken from every other tenant
-            Object built = definition(draft, url, settings, caller, current.definition().origin(), old.tenant());
+            // likewise an omitted 'enabled' keeps the source as it was: a PUT that changes one setting must not
+            // switch on a source an operator switched off
+            Object built = definition(draft, url, settings, caller, current.definition().origin(), old.tenant(),
+                    current.definition().enabled());
             if (built instanceof SourceOutcome.Refused r) {
                 return r;
             }
@@ -433,6 +437,18 @@ public final class SourceRegistry implements ManageSources, ConnectorUsers, Auto
         }
     }
 
+    /**
+     * Why a name is taken. Names are unique across the gateway, so a tenant user may ask for the name
+     * of another tenant's source; the answer then says only that the name is taken (which the 409
+     * says anyway), never that a source they cannot see exists, nor what it is, and does not send
+     * them to a {@code PUT} that would answer 404.
+     */
+    private static String taken(String name, boolean visible) {
+        return visible
+                ? "a source named '" + name + "' exists; change it with PUT /api/sources/" + name + ", or choose another name"
+                : "the name '" + name + "' is not available (source names are unique across the gateway); choose another name";
+    }
+
     /** A change is saved over the store's sources, so they must have been read, and its connector must be closed some day. */
     private void requireStarted() {
         switch (state) {
@@ -445,16 +461,18 @@ public final class SourceRegistry implements ManageSources, ConnectorUsers, Auto
 
     /** Validates a draft into a definition, or a refusal. */
     private Object definition(SourceDraft draft, String url, JsonObject settings, Principal caller, SourceDefinition.Origin origin) {
-        return definition(draft, url, settings, caller, origin, caller.tenant());
+        return definition(draft, url, settings, caller, origin, caller.tenant(), true);
     }
 
     /**
      * @param unnamedTenant the binding a draft that does not name one gets (and a tenant user's draft
      *     that names none, "" included): the caller's tenant for a new source, the stored one for a
      *     changed one
+     * @param unsaidEnabled whether a draft that does not say is enabled: a new source is, a changed
+     *     one stays as it was
      */
     private Object definition(SourceDraft draft, String url, JsonObject settings, Principal caller, SourceDefinition.Origin origin,
-            String unnamedTenant) {
+            String unnamedTenant, boolean unsaidEnabled) {
         String tenant = draft.tenant().orElse(unnamedTenant);
         if (!caller.tenant().isEmpty()) {
             if (!tenant.isEmpty() && !tenant.equals(caller.tenant())) {
@@ -479,7 +497,7 @@ public final class SourceRegistry implements ManageSources, ConnectorUsers, Auto
         if (verdict instanceof EgressVerdict.Refused r) {
             return refused(SourceOutcome.URL_REJECTED, r.reason());
         }
-        return new SourceDefinition(config, draft.enabled(), origin);
+        return new SourceDefinition(config, draft.enabled().orElse(unsaidEnabled), origin);
     }
 
     /**

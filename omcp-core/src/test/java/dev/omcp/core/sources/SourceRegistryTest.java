@@ -279,7 +279,8 @@ class SourceRegistryTest {
         SourceRegistry registry = registry(false);
 
         assertThat(registry.add(draft("prom", "prometheus", "https://prom.example.com"), Principal.anonymous()))
-                .isEqualTo(new SourceOutcome.Refused(SourceOutcome.EXISTS, "a source named 'prom' exists; use PUT to change it"));
+                .isEqualTo(new SourceOutcome.Refused(SourceOutcome.EXISTS,
+                        "a source named 'prom' exists; change it with PUT /api/sources/prom, or choose another name"));
         assertThat(((SourceOutcome.Refused) registry.add(draft("x", "graphite", "https://prom.example.com"), Principal.anonymous())).code())
                 .isEqualTo(SourceOutcome.TYPE_UNKNOWN);
         assertThat(((SourceOutcome.Refused) registry.add(draft("Bad Name", "prometheus", "https://prom.example.com"),
@@ -723,6 +724,41 @@ class SourceRegistryTest {
         assertThat(views.get(1).problem()).contains("did not start within");
         lateCompletions.forEach(Runnable::run);
         assertThat(created).singleElement().satisfies(c -> assertThat(c.closed).isTrue());
+    }
+
+    @Test
+    void aNameTakenByAnotherTenantsSource_isRefusedWithoutSayingItExistsOrSendingTheCallerToPut() {
+        store.sources.add(def("globex-prom", "prometheus", "https://prom.example.com", "globex", JsonObject.EMPTY_JSON_OBJECT));
+        SourceRegistry registry = registry(false);
+
+        SourceOutcome outcome = registry.add(draft("globex-prom", "prometheus", "https://other.example.com"), tenantUser("acme"));
+
+        // the 409 cannot hide that the name is taken (names are unique), but it tells nothing more
+        assertThat(outcome).isEqualTo(new SourceOutcome.Refused(SourceOutcome.EXISTS, "the name 'globex-prom' is not available "
+                + "(source names are unique across the gateway); choose another name"));
+        assertThat(store.saves).isZero();
+    }
+
+    @Test
+    void aChangeThatDoesNotSayWhetherTheSourceIsEnabled_keepsItAsItWas() {
+        store.sources.add(new SourceDefinition(new SourceConfig("off", "prometheus", "https://prom.example.com", "",
+                JsonObject.EMPTY_JSON_OBJECT), false, SourceDefinition.Origin.FILE));
+        store.sources.add(def("on", "prometheus", "https://prom.example.com", "", JsonObject.EMPTY_JSON_OBJECT));
+        SourceRegistry registry = registry(false);
+
+        for (String name : List.of("off", "on")) {
+            assertThat(registry.update(name, new SourceDraft(name, "prometheus", Optional.empty(), Optional.empty(), Optional.empty(),
+                    JsonObject.EMPTY_JSON_OBJECT), Principal.anonymous())).isInstanceOf(SourceOutcome.Saved.class);
+        }
+
+        assertThat(registry.list(Principal.anonymous())).extracting(SourceView::name, SourceView::enabled, SourceView::status)
+                .containsExactly(org.assertj.core.groups.Tuple.tuple("off", false, "disabled"),
+                        org.assertj.core.groups.Tuple.tuple("on", true, "connected"));
+        assertThat(store.sources).extracting(SourceDefinition::enabled).containsExactly(false, true);
+        // a new source that does not say is enabled
+        assertThat(registry.add(new SourceDraft("new", "prometheus", Optional.of("https://prom.example.com"), Optional.empty(),
+                Optional.empty(), JsonObject.EMPTY_JSON_OBJECT), Principal.anonymous()))
+                .isInstanceOfSatisfying(SourceOutcome.Saved.class, saved -> assertThat(saved.source().enabled()).isTrue());
     }
 
     @Test

@@ -105,9 +105,9 @@ public final class SourcesRoutes implements HttpModule {
                 .handle(this::list);
         routes.route(HandlerType.POST, "/api/sources").permission("sources", "write").tag("sources")
                 .summary("Add a source and connect it; needs sources:write")
-                .response(201, "added")
+                .response(201, "added; Location is its path, /api/sources/{name}")
                 .response(400, "invalid body, unknown type, or URL refused by the egress guard (OMCP_SOURCE_URL_REJECTED)")
-                .response(409, "a source of that name exists")
+                .response(409, "the name is taken: source names are unique across the gateway (OMCP_SOURCE_EXISTS)")
                 .response(413, "the body is larger than 1 MiB")
                 .response(415, "the body is not application/json")
                 .response(503, "the sources file could not be written; nothing changed")
@@ -120,7 +120,7 @@ public final class SourcesRoutes implements HttpModule {
                 .response(415, "the body is not application/json")
                 .handle(this::test);
         routes.route(HandlerType.PUT, "/api/sources/{name}").permission("sources", "write").tag("sources")
-                .summary("Replace a source; a masked secret, an omitted url or an omitted tenant keeps the stored value; "
+                .summary("Replace a source; a masked secret, an omitted url, tenant or enabled keeps the stored value; "
                         + "needs sources:write")
                 .response(200, "replaced")
                 .response(400, "invalid body or URL refused by the egress guard, or the path's name is not a source name "
@@ -170,6 +170,10 @@ public final class SourcesRoutes implements HttpModule {
         ApiCaller.auditTarget(ctx, JsonpExchange.printable(draft.get().name()));
         SourceOutcome outcome = sources.add(draft.get(), caller.get());
         log("add", caller.get(), draft.get().name(), outcome);
+        if (outcome instanceof SourceOutcome.Saved saved) {
+            // where PUT and DELETE find it; the name is a checked source name, safe in a path
+            ctx.header("Location", "/api/sources/" + saved.source().name());
+        }
         answer(ctx, outcome, 201);
     }
 
@@ -281,8 +285,9 @@ public final class SourcesRoutes implements HttpModule {
         if (body.containsKey("tenant") && !(body.get("tenant") instanceof JsonString)) {
             problems.add("'tenant' must be a string");
         }
-        JsonValue enabled = body.getOrDefault("enabled", JsonValue.TRUE);
-        if (enabled != JsonValue.TRUE && enabled != JsonValue.FALSE) {
+        // left out: a new source is enabled, a replaced one keeps what it was (SourceDraft#enabled)
+        JsonValue enabled = body.get("enabled");
+        if (enabled != null && enabled != JsonValue.TRUE && enabled != JsonValue.FALSE) {
             problems.add("'enabled' must be true or false");
         }
         JsonValue settings = body.getOrDefault("settings", JsonValue.EMPTY_JSON_OBJECT);
@@ -294,7 +299,7 @@ public final class SourcesRoutes implements HttpModule {
             return Optional.empty();
         }
         return Optional.of(new SourceDraft(name.get(), type.get(), string(body, "url").filter(u -> !u.isBlank()),
-                string(body, "tenant"), enabled == JsonValue.TRUE, settings.asJsonObject()));
+                string(body, "tenant"), Optional.ofNullable(enabled).map(JsonValue.TRUE::equals), settings.asJsonObject()));
     }
 
     private static Optional<String> string(JsonObject body, String key) {

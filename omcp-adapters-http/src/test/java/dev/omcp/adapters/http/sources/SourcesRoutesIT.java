@@ -72,6 +72,7 @@ class SourcesRoutesIT {
                 "{\"name\":\"prom\",\"type\":\"prometheus\",\"url\":\"https://prom.example.com:9090/x?token=abc\","
                         + "\"settings\":{\"auth\":{\"type\":\"bearer\",\"token\":\"t0ken\"}}}");
         assertThat(added.statusCode()).isEqualTo(201);
+        assertThat(added.headers().firstValue("Location")).contains("/api/sources/prom");
         assertThat(json(added).getJsonObject("source").getString("endpoint")).isEqualTo("https://prom.example.com:9090");
 
         HttpResponse<String> list = call("GET", "/api/sources", null);
@@ -104,7 +105,22 @@ class SourcesRoutesIT {
         JsonObject changed = Json.createObjectBuilder(listed).add("enabled", false).build();
         HttpResponse<String> put = call("PUT", "/api/sources/prom", changed.toString());
         assertThat(put.statusCode()).as(put.body()).isEqualTo(200);
-        assertThat(sources.lastDraft.enabled()).isFalse();
+        assertThat(sources.lastDraft.enabled()).contains(false);
+    }
+
+    @Test
+    void aBodyThatLeavesEnabledOut_saysNothingAboutIt_soAReplacedSourceKeepsItsState() throws Exception {
+        call("POST", "/api/sources", "{\"name\":\"prom\",\"type\":\"prometheus\",\"url\":\"https://prom.example.com\"}");
+        assertThat(sources.lastDraft.enabled()).as("a new source: the core enables it").isEmpty();
+
+        call("PUT", "/api/sources/prom", "{\"type\":\"prometheus\",\"enabled\":false}");
+        assertThat(sources.lastDraft.enabled()).contains(false);
+        HttpResponse<String> put = call("PUT", "/api/sources/prom", "{\"type\":\"prometheus\",\"settings\":{\"timeout\":\"5s\"}}");
+        assertThat(put.statusCode()).as(put.body()).isEqualTo(200);
+        // not true: a PUT that changes one setting must not switch a disabled source back on
+        assertThat(sources.lastDraft.enabled()).isEmpty();
+        call("PUT", "/api/sources/prom", "{\"type\":\"prometheus\",\"enabled\":true}");
+        assertThat(sources.lastDraft.enabled()).contains(true);
     }
 
     @Test
@@ -119,6 +135,7 @@ class SourcesRoutesIT {
         HttpResponse<String> duplicate = call("POST", "/api/sources", "{\"name\":\"dup\",\"type\":\"prometheus\",\"url\":\"https://a.example.com\"}");
         assertThat(duplicate.statusCode()).isEqualTo(409);
         assertThat(json(duplicate).getString("code")).isEqualTo(SourceOutcome.EXISTS);
+        assertThat(duplicate.headers().firstValue("Location")).as("nothing was added").isEmpty();
 
         sources.failSave = true;
         HttpResponse<String> notSaved = call("POST", "/api/sources", "{\"name\":\"x\",\"type\":\"prometheus\",\"url\":\"https://a.example.com\"}");
@@ -232,7 +249,8 @@ class SourcesRoutesIT {
                 URI uri = URI.create(u);
                 return uri.getScheme() + "://" + uri.getHost() + (uri.getPort() > 0 ? ":" + uri.getPort() : "");
             }).orElse("");
-            return new SourceView(d.name(), d.type(), endpoint, d.tenant().orElse(""), d.enabled(), SourceDefinition.Origin.API,
+            return new SourceView(d.name(), d.type(), endpoint, d.tenant().orElse(""), d.enabled().orElse(true),
+                    SourceDefinition.Origin.API,
                     "connected", "",
                     List.of("queryMetrics"), Json.createObjectBuilder().add("auth", Json.createObjectBuilder().add("token", MASK)).build(),
                     new dev.omcp.ports.sources.SourceContact(java.util.Optional.of(java.time.Instant.parse("2026-11-28T10:00:00Z")),
