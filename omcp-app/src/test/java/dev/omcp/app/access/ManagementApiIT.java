@@ -280,6 +280,60 @@ class ManagementApiIT {
     }
 
     @Test
+    void twoOperatorsWhoReadTheSameThresholds_cannotOverwriteEachOthersChangeUnseen_whenTheySendIfMatch() throws IOException {
+        start();
+        Browser olivia = ManagementUsers.login(gateway, "olivia");
+        Browser alice = ManagementUsers.login(gateway, "alice");
+        String read = olivia.get("/api/health/thresholds").header("ETag");
+        assertThat(read).matches("\"[0-9a-f]{32}\"");
+        assertThat(alice.get("/api/health/thresholds").header("ETag")).isEqualTo(read);
+
+        olivia.headers.put("If-Match", read);
+        Browser.Reply first = put(olivia, "/api/health/thresholds", "{\"cpu\": {\"critical\": 0.99}}");
+        alice.headers.put("If-Match", read);
+        Browser.Reply second = put(alice, "/api/health/thresholds", "{\"memory\": {\"enabled\": false}}");
+
+        assertThat(first.status()).as(first.body()).isEqualTo(200);
+        String now = first.header("ETag");
+        assertThat(now).isNotEqualTo(read).isEqualTo(olivia.get("/api/health/thresholds").header("ETag"));
+        assertThat(second.status()).as(second.body()).isEqualTo(412);
+        assertThat(second.json().path("code").asText()).isEqualTo("OMCP_PRECONDITION_FAILED");
+        assertThat(second.json().path("error").asText()).contains("GET /api/health/thresholds again");
+        assertThat(second.header("ETag")).isEqualTo(now);
+        JsonNode kept = olivia.get("/api/health/thresholds").json().path("thresholds");
+        assertThat(kept.path("cpu").path("critical").asDouble()).isEqualTo(0.99);
+        assertThat(kept.path("memory").path("enabled").asBoolean()).isTrue();
+
+        // the settings page holds the same thresholds, under its own version
+        String page = alice.get("/api/settings").header("ETag");
+        assertThat(page).matches("\"[0-9a-f]{32}\"").isNotEqualTo(now);
+        assertThat(put(alice, "/api/settings", "{\"healthThresholds\": {}}").status()).isEqualTo(412);
+        alice.headers.put("If-Match", page);
+        assertThat(put(alice, "/api/settings", "{\"healthThresholds\": {}}").status()).isEqualTo(200);
+        // the version olivia's change made is gone (the one she first read is back: the defaults again)
+        olivia.headers.put("If-Match", now);
+        assertThat(put(olivia, "/api/health/thresholds", "{}").status()).isEqualTo(412);
+
+        // If-Match is the caller's choice: without it a change is made as before; a weak tag never matches
+        olivia.headers.remove("If-Match");
+        assertThat(put(olivia, "/api/health/thresholds", "{}").status()).isEqualTo(200);
+        String current = olivia.get("/api/health/thresholds").header("ETag");
+        olivia.headers.put("If-Match", "W/" + current);
+        assertThat(put(olivia, "/api/health/thresholds", "{}").status()).isEqualTo(412);
+        olivia.headers.put("If-Match", "\"0000\", " + current);
+        assertThat(put(olivia, "/api/health/thresholds", "{}").status()).isEqualTo(200);
+        olivia.headers.put("If-Match", "*");
+        assertThat(put(olivia, "/api/health/thresholds", "{}").status()).isEqualTo(200);
+        olivia.headers.put("If-Match", current.replace("\"", ""));
+        Browser.Reply malformed = put(olivia, "/api/health/thresholds", "{}");
+        assertThat(malformed.status()).isEqualTo(400);
+        assertThat(malformed.json().path("code").asText()).isEqualTo("OMCP_INVALID_THRESHOLDS");
+        assertThat(malformed.json().path("error").asText()).contains("If-Match").contains("quotes included");
+
+        assertThat(audited("health")).extracting(AuditEvent::status).containsExactly(200, 412, 412, 200, 412, 200, 200, 400);
+    }
+
+    @Test
     void addingASource_isAuditedUnderItsName_whichIsInTheBodyNotThePath() throws IOException {
         start();
         Browser olivia = ManagementUsers.login(gateway, "olivia");
@@ -297,6 +351,40 @@ class ManagementApiIT {
         assertThat(audited("sources")).extracting(AuditEvent::target, AuditEvent::status)
                 .containsExactly(org.assertj.core.groups.Tuple.tuple("edge-prometheus", 201),
                         org.assertj.core.groups.Tuple.tuple("bad-settings", 400));
+    }
+
+    @Test
+    void aPutThatLeavesEnabledOut_keepsADisabledSourceDisabled() throws IOException {
+        start();
+        Browser olivia = ManagementUsers.login(gateway, "olivia");
+        assertThat(put(olivia, "/api/sources/shared-prometheus", "{\"type\": \"prometheus\", \"enabled\": false}").status())
+                .isEqualTo(200);
+
+        Browser.Reply changed = put(olivia, "/api/sources/shared-prometheus",
+                "{\"type\": \"prometheus\", \"settings\": {\"serviceLabels\": [\"job\"]}}");
+
+        assertThat(changed.status()).as(changed.body()).isEqualTo(200);
+        assertThat(changed.json().path("source").path("enabled").asBoolean()).isFalse();
+        assertThat(changed.json().path("source").path("status").asText()).isEqualTo("disabled");
+        assertThat(olivia.get("/api/sources").json().path("sources").findValues("enabled").toString()).isEqualTo("[true, false]");
+    }
+
+    @Test
+    void aTenantUserAskingForTheNameOfASourceTheyCannotSee_learnsOnlyThatTheNameIsTaken() throws IOException {
+        start();
+        Browser opal = ManagementUsers.login(gateway, "opal");
+        assertThat(opal.get("/api/sources").body()).doesNotContain("globex-loki");
+
+        Browser.Reply refused = opal.post("/api/sources", "{\"name\": \"globex-loki\", \"type\": \"prometheus\", "
+                + "\"url\": \"http://127.0.0.1:1\"}");
+
+        assertThat(refused.status()).isEqualTo(409);
+        assertThat(refused.json().path("code").asText()).isEqualTo("OMCP_SOURCE_EXISTS");
+        assertThat(refused.json().path("error").asText()).isEqualTo("the name 'globex-loki' is not available (source names are "
+                + "unique across the gateway); choose another name");
+        // what a PUT would have sent it to: the same 404 as for a name nobody has
+        assertThat(put(opal, "/api/sources/globex-loki", "{\"type\": \"loki\"}").json().path("code").asText())
+                .isEqualTo("OMCP_SOURCE_NOT_FOUND");
     }
 
     @Test

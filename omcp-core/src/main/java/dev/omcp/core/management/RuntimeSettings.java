@@ -16,7 +16,10 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.UnaryOperator;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -105,7 +108,7 @@ public final class RuntimeSettings implements ManageSettings {
     }
 
     @Override
-    public SettingsChange change(JsonObject requested, Principal caller) {
+    public SettingsChange change(JsonObject requested, Principal caller, Optional<Set<String>> ifVersionIn) {
         List<String> errors = new ArrayList<>();
         if (requested.isEmpty()) {
             errors.add("nothing to change: send an object with one or more of " + CHANGEABLE);
@@ -133,7 +136,7 @@ public final class RuntimeSettings implements ManageSettings {
         if (!errors.isEmpty()) {
             return new SettingsChange.Invalid(errors);
         }
-        return apply(thresholds, caller, current -> Jsonp.object().add(HEALTH_THRESHOLDS, current).build());
+        return apply(thresholds, caller, current -> Jsonp.object().add(HEALTH_THRESHOLDS, current).build(), ifVersionIn);
     }
 
     @Override
@@ -142,17 +145,29 @@ public final class RuntimeSettings implements ManageSettings {
     }
 
     @Override
-    public SettingsChange replaceHealthThresholds(JsonObject overrides, Principal caller) {
+    public SettingsChange replaceHealthThresholds(JsonObject overrides, Principal caller, Optional<Set<String>> ifVersionIn) {
         return switch (HealthThresholds.parse(overrides)) {
             case HealthThresholds.Invalid invalid -> new SettingsChange.Invalid(invalid.errors());
-            case HealthThresholds.Valid valid -> apply(valid.thresholds(), caller, current -> current);
+            case HealthThresholds.Valid valid -> apply(valid.thresholds(), caller, current -> current, ifVersionIn);
         };
     }
 
-    /** Writes (when changes persist), then puts the thresholds in force; nothing changes when the write fails. */
-    private SettingsChange apply(HealthThresholds thresholds, Principal caller, java.util.function.UnaryOperator<JsonObject> shape) {
+    /**
+     * Writes (when changes persist), then puts the thresholds in force; nothing changes when the write
+     * fails, or when the caller's version is not the one in force (checked under the lock, so of two
+     * changes made on the same version only the first is applied).
+     *
+     * @param shape the thresholds as the caller's route shows them, whose version the caller holds
+     */
+    private SettingsChange apply(HealthThresholds thresholds, Principal caller, UnaryOperator<JsonObject> shape,
+            Optional<Set<String>> ifVersionIn) {
         changes.lock();
         try {
+            String inForce = ManageSettings.versionOf(shape.apply(toolkit.thresholds().toJson()));
+            if (ifVersionIn.isPresent() && !ifVersionIn.get().contains(inForce)) {
+                LOG.info("event=settings-change-stale actor=\"{}\" changed={}", LogField.of(caller.id()), CHANGEABLE);
+                return new SettingsChange.Stale(inForce);
+            }
             boolean persistent = store.persistent();
             if (persistent) {
                 JsonObject overrides = thresholds.overridesOfDefaultsKeeping(written);

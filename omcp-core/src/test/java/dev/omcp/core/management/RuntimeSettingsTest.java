@@ -232,6 +232,28 @@ class RuntimeSettingsTest {
     }
 
     @Test
+    void ofTwoChangesMadeOnTheSameVersion_onlyTheFirstIsApplied_andTheSecondLearnsTheVersionInForce() {
+        String read = ManageSettings.versionOf(settings.healthThresholds());
+        SettingsChange first = settings.replaceHealthThresholds(json("{\"cpu\": {\"critical\": 0.99}}"), OPS,
+                Optional.of(java.util.Set.of(read)));
+        JsonObject afterFirst = settings.healthThresholds();
+
+        SettingsChange second = settings.replaceHealthThresholds(json("{\"memory\": {\"enabled\": false}}"), OPS,
+                Optional.of(java.util.Set.of(read)));
+
+        assertThat(first).isInstanceOfSatisfying(SettingsChange.Applied.class,
+                applied -> assertThat(ManageSettings.versionOf(applied.current())).isNotEqualTo(read));
+        assertThat(second).isEqualTo(new SettingsChange.Stale(ManageSettings.versionOf(afterFirst)));
+        assertThat(settings.healthThresholds()).isEqualTo(afterFirst);
+        // through the settings page the version is the one of its changeable part
+        String page = ManageSettings.versionOf(settings.view(OPS).getJsonObject("changeable"));
+        assertThat(settings.change(json("{\"healthThresholds\": {}}"), OPS, Optional.of(java.util.Set.of(read))))
+                .isInstanceOf(SettingsChange.Stale.class);
+        assertThat(settings.change(json("{\"healthThresholds\": {}}"), OPS, Optional.of(java.util.Set.of(page))))
+                .isInstanceOf(SettingsChange.Applied.class);
+    }
+
+    @Test
     void whatGetReturns_canBeSentBackUnchanged() {
         JsonObject current = settings.healthThresholds();
         assertThat(settings.replaceHealthThresholds(current, OPS)).isInstanceOf(SettingsChange.Applied.class);

@@ -2,6 +2,12 @@ package dev.omcp.ports.settings;
 
 import dev.omcp.ports.identity.Principal;
 import jakarta.json.JsonObject;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.HexFormat;
+import java.util.Optional;
+import java.util.Set;
 
 /**
  * Driving port: the settings the management API shows and changes at run time. Implemented by the
@@ -30,7 +36,16 @@ public interface ManageSettings {
      * Applies the members of {@code requested}, each a key of the {@code changeable} part. Nothing
      * changes unless every member is valid and, when changes persist, was written.
      */
-    SettingsChange change(JsonObject requested, Principal caller);
+    default SettingsChange change(JsonObject requested, Principal caller) {
+        return change(requested, caller, Optional.empty());
+    }
+
+    /**
+     * Like {@link #change(JsonObject, Principal)}, only when the {@code changeable} part as it reads
+     * when the change is made has one of {@code ifVersionIn}'s {@link #versionOf versions}, else
+     * {@link SettingsChange.Stale}; empty applies the change whatever was changed since the caller read.
+     */
+    SettingsChange change(JsonObject requested, Principal caller, Optional<Set<String>> ifVersionIn);
 
     /** The health thresholds in force, every signal written out (as {@link #replaceHealthThresholds} accepts it back). */
     JsonObject healthThresholds();
@@ -43,5 +58,29 @@ public interface ManageSettings {
      * so an empty object restores them. When changes persist they are written first, and nothing
      * changes if that fails.
      */
-    SettingsChange replaceHealthThresholds(JsonObject thresholds, Principal caller);
+    default SettingsChange replaceHealthThresholds(JsonObject thresholds, Principal caller) {
+        return replaceHealthThresholds(thresholds, caller, Optional.empty());
+    }
+
+    /**
+     * Like {@link #replaceHealthThresholds(JsonObject, Principal)}, only when the thresholds in force
+     * when the change is made have one of {@code ifVersionIn}'s {@link #versionOf versions}, else
+     * {@link SettingsChange.Stale}: two operators who read the same thresholds cannot overwrite each
+     * other's change unseen. Empty replaces them whatever was changed since the caller read.
+     */
+    SettingsChange replaceHealthThresholds(JsonObject thresholds, Principal caller, Optional<Set<String>> ifVersionIn);
+
+    /**
+     * The version of a value this port answers ({@link #healthThresholds()}, the {@code changeable}
+     * part of {@link #view}): equal values have equal versions, and any change makes another one,
+     * so it survives a restart and needs no counter. 32 lower-case hex digits.
+     */
+    static String versionOf(JsonObject value) {
+        try {
+            byte[] digest = MessageDigest.getInstance("SHA-256").digest(value.toString().getBytes(StandardCharsets.UTF_8));
+            return HexFormat.of().formatHex(digest, 0, 16);
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException("every Java runtime has SHA-256", e);
+        }
+    }
 }

@@ -33,6 +33,18 @@ public sealed interface SettingsChange {
         }
     }
 
+    /**
+     * Nothing changed: the caller's change was made on a version it read, and the value has changed
+     * since (another operator's change came first).
+     *
+     * @param currentVersion the version now in force ({@link ManageSettings#versionOf})
+     */
+    record Stale(String currentVersion) implements SettingsChange {
+        public Stale {
+            Objects.requireNonNull(currentVersion, "currentVersion");
+        }
+    }
+
     /** Nothing changed; every problem found, each naming its path and what is allowed. */
     record Invalid(List<String> errors) implements SettingsChange {
         public Invalid {

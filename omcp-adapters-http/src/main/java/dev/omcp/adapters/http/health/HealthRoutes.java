@@ -3,6 +3,7 @@ package dev.omcp.adapters.http.health;
 import dev.omcp.adapters.http.api.ApiCaller;
 import dev.omcp.adapters.http.api.ApiRoutes;
 import dev.omcp.adapters.http.api.BodyRefusal;
+import dev.omcp.adapters.http.api.EntityTags;
 import dev.omcp.adapters.http.api.JsonpExchange;
 import dev.omcp.adapters.http.server.HttpModule;
 import dev.omcp.adapters.http.settings.SettingsAnswers;
@@ -48,6 +49,7 @@ import java.util.regex.Pattern;
  */
 public final class HealthRoutes implements HttpModule {
     static final String GET_SERVICE_HEALTH = "get_service_health";
+    private static final String INVALID_THRESHOLDS = "OMCP_INVALID_THRESHOLDS";
     private static final Permission HEALTH_READ = new Permission("health", "read");
     private static final Pattern SERVICE = Pattern.compile("[A-Za-z0-9_.:/-]{1,128}");
     private static final Pattern BUCKET = Pattern.compile("([1-9][0-9]{0,3})([smh])");
@@ -84,16 +86,19 @@ public final class HealthRoutes implements HttpModule {
                 .response(400, "bucket is not a duration from 10s to 15m, or another parameter is given (OMCP_INVALID_PARAMETERS)")
                 .handle(this::sparklines);
         routes.route(HandlerType.GET, "/api/health/thresholds").permission("health", "read").tag("health")
-                .summary("The health thresholds in force, every signal written out; needs health:read")
-                .response(200, "{thresholds, persisted}")
-                .handle(ctx -> JsonpExchange.write(ctx, 200, Jsonp.object().add("thresholds", settings.healthThresholds())
-                        .add("persisted", settings.persistent()).build()));
+                .summary("The health thresholds in force, every signal written out, with their ETag; needs health:read")
+                .response(200, "{thresholds, persisted}; the ETag header is their version, for If-Match on PUT")
+                .handle(this::thresholds);
         routes.route(HandlerType.PUT, "/api/health/thresholds").permission("health", "write").tag("health")
                 .summary("Replaces the health thresholds: per signal {degraded, critical, weight, enabled} over the shipped "
                         + "defaults (an omitted signal returns to its default; a whole GET answer is accepted too); written to the sources file's health block "
-                        + "when a sources file is in use (persisted: true), else kept until restart; needs health:write")
-                .response(200, "{thresholds, changed, persisted}")
-                .response(400, "invalid thresholds, every violation listed (OMCP_INVALID_THRESHOLDS)")
+                        + "when a sources file is in use (persisted: true), else kept until restart; with If-Match only on "
+                        + "that version (the ETag of GET); needs health:write")
+                .response(200, "{thresholds, changed, persisted}; the ETag header is the new version")
+                .response(400, "invalid thresholds, every violation listed, or an If-Match that is not a list of entity tags "
+                        + "(OMCP_INVALID_THRESHOLDS)")
+                .response(412, "If-Match names a version no longer in force: someone changed them since; nothing changed; the "
+                        + "ETag header is the version in force (OMCP_PRECONDITION_FAILED)")
                 .response(503, "valid, but the sources file could not be written; nothing changed (OMCP_SETTINGS_NOT_PERSISTED)")
                 .response(413, "the body is larger than 1 MiB")
                 .handle(this::replaceThresholds);
@@ -187,14 +192,26 @@ public final class HealthRoutes implements HttpModule {
                 .build());
     }
 
+    private void thresholds(Context ctx) {
+        JsonObject thresholds = settings.healthThresholds();
+        // the version of what this answer shows, not read apart from it: a change in between cannot give it a newer tag
+        EntityTags.send(ctx, ManageSettings.versionOf(thresholds));
+        JsonpExchange.write(ctx, 200, Jsonp.object().add("thresholds", thresholds).add("persisted", settings.persistent()).build());
+    }
+
     private void replaceThresholds(Context ctx) throws IOException {
-        Optional<JsonObject> body = JsonpExchange.object(ctx, BodyRefusal.COMMON, "OMCP_INVALID_THRESHOLDS");
+        EntityTags.IfMatch ifMatch = EntityTags.ifMatch(ctx);
+        if (ifMatch instanceof EntityTags.IfMatch.Malformed malformed) {
+            SettingsAnswers.malformedIfMatch(ctx, INVALID_THRESHOLDS, malformed);
+            return;
+        }
+        Optional<JsonObject> body = JsonpExchange.object(ctx, BodyRefusal.COMMON, INVALID_THRESHOLDS);
         if (body.isEmpty()) {
             return;
         }
         Principal caller = ApiCaller.principal(ctx).orElseThrow();
-        SettingsAnswers.answer(ctx, settings.replaceHealthThresholds(unwrapped(body.get()), caller), "OMCP_INVALID_THRESHOLDS",
-                applied -> Jsonp.object().add("thresholds", applied.current()));
+        SettingsAnswers.answer(ctx, settings.replaceHealthThresholds(unwrapped(body.get()), caller, ifMatch.required()),
+                INVALID_THRESHOLDS, "GET /api/health/thresholds", applied -> Jsonp.object().add("thresholds", applied.current()));
     }
 
     /**

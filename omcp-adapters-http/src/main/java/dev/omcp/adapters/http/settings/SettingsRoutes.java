@@ -4,6 +4,7 @@ import dev.omcp.adapters.http.api.AccessRefusals;
 import dev.omcp.adapters.http.api.ApiCaller;
 import dev.omcp.adapters.http.api.ApiRoutes;
 import dev.omcp.adapters.http.api.BodyRefusal;
+import dev.omcp.adapters.http.api.EntityTags;
 import dev.omcp.adapters.http.api.JsonpExchange;
 import dev.omcp.adapters.http.server.HttpModule;
 import dev.omcp.ports.access.AccessPolicy;
@@ -27,6 +28,7 @@ import java.util.Optional;
  */
 public final class SettingsRoutes implements HttpModule {
     private static final Permission HEALTH_WRITE = new Permission("health", "write");
+    private static final String INVALID_SETTINGS = "OMCP_INVALID_SETTINGS";
 
     private final ManageSettings settings;
     private final AccessPolicy policy;
@@ -41,21 +43,37 @@ public final class SettingsRoutes implements HttpModule {
         routes.route(HandlerType.GET, "/api/settings").permission("settings", "read").tag("settings")
                 .summary("The settings: changeable (at run time), fixed (by the environment at start) and whether changes "
                         + "persist; never secrets, URLs or paths; needs settings:read")
-                .response(200, "{changeable, fixed, persisted, note}")
-                .handle(ctx -> JsonpExchange.write(ctx, 200, settings.view(ApiCaller.principal(ctx).orElseThrow())));
+                .response(200, "{changeable, fixed, persisted, note}; the ETag header is the version of changeable, for If-Match "
+                        + "on PUT")
+                .handle(this::view);
         routes.route(HandlerType.PUT, "/api/settings").permission("settings", "write").tag("settings")
                 .summary("Changes run-time settings: a body with keys of 'changeable' (healthThresholds, which also needs "
-                        + "health:write); nothing changes unless all are valid; needs settings:write")
+                        + "health:write); nothing changes unless all are valid; with If-Match only on that version of changeable "
+                        + "(the ETag of GET); needs settings:write")
                 .response(200, "{changeable, changed, persisted}")
-                .response(400, "unknown, fixed or invalid settings, every violation listed (OMCP_INVALID_SETTINGS)")
+                .response(400, "unknown, fixed or invalid settings, every violation listed, or an If-Match that is not a list "
+                        + "of entity tags (OMCP_INVALID_SETTINGS)")
+                .response(412, "If-Match names a version of changeable no longer in force; nothing changed; the ETag header is "
+                        + "the version in force (OMCP_PRECONDITION_FAILED)")
                 .response(403, "no settings:write, or a key that needs a further permission")
                 .response(503, "valid, but the sources file could not be written; nothing changed (OMCP_SETTINGS_NOT_PERSISTED)")
                 .response(413, "the body is larger than 1 MiB")
                 .handle(this::change);
     }
 
+    private void view(Context ctx) {
+        JsonObject view = settings.view(ApiCaller.principal(ctx).orElseThrow());
+        EntityTags.send(ctx, ManageSettings.versionOf(view.getJsonObject("changeable")));
+        JsonpExchange.write(ctx, 200, view);
+    }
+
     private void change(Context ctx) throws IOException {
-        Optional<JsonObject> body = JsonpExchange.object(ctx, BodyRefusal.COMMON, "OMCP_INVALID_SETTINGS");
+        EntityTags.IfMatch ifMatch = EntityTags.ifMatch(ctx);
+        if (ifMatch instanceof EntityTags.IfMatch.Malformed malformed) {
+            SettingsAnswers.malformedIfMatch(ctx, INVALID_SETTINGS, malformed);
+            return;
+        }
+        Optional<JsonObject> body = JsonpExchange.object(ctx, BodyRefusal.COMMON, INVALID_SETTINGS);
         if (body.isEmpty()) {
             return;
         }
@@ -63,7 +81,7 @@ public final class SettingsRoutes implements HttpModule {
         if (body.get().containsKey(ManageSettings.HEALTH_THRESHOLDS) && !AccessRefusals.allowed(ctx, policy, caller, HEALTH_WRITE)) {
             return;
         }
-        SettingsAnswers.answer(ctx, settings.change(body.get(), caller), "OMCP_INVALID_SETTINGS",
+        SettingsAnswers.answer(ctx, settings.change(body.get(), caller, ifMatch.required()), INVALID_SETTINGS, "GET /api/settings",
                 applied -> Jsonp.object().add("changeable", applied.current()));
     }
 }

@@ -250,7 +250,7 @@ class HealthOverviewIT {
         }
 
         @Override
-        public SettingsChange change(JsonObject requested, Principal caller) {
+        public SettingsChange change(JsonObject requested, Principal caller, Optional<java.util.Set<String>> ifVersionIn) {
             throw new UnsupportedOperationException("not used by the overview");
         }
 
@@ -265,7 +265,8 @@ class HealthOverviewIT {
         }
 
         @Override
-        public SettingsChange replaceHealthThresholds(JsonObject thresholds, Principal caller) {
+        public SettingsChange replaceHealthThresholds(JsonObject thresholds, Principal caller,
+                Optional<java.util.Set<String>> ifVersionIn) {
             throw new UnsupportedOperationException("not used by the overview");
         }
     }
