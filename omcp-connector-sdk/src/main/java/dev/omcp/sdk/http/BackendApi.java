@@ -19,6 +19,7 @@ import java.net.http.HttpTimeoutException;
 import java.nio.charset.StandardCharsets;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.StringJoiner;
 
 /**
@@ -51,6 +52,7 @@ public final class BackendApi {
     /** How much of a failed answer's body is decoded, and how much of it a message quotes. */
     private static final int FAILURE_BYTES_READ = 4096;
     private static final int FAILURE_CHARS_QUOTED = 300;
+    private static final int NOT_FOUND = 404;
 
     private final String backend;
     private final URI base;
@@ -142,15 +144,37 @@ public final class BackendApi {
      */
     public <T> T getJson(String path, Map<String, String> query, StructureReader<T> reader) throws ConnectorException {
         Objects.requireNonNull(reader, "reader");
-        return get(path, query, AnswerBudget.Reading.TREE, answer -> {
-            JsonStructure parsed;
-            try (JsonReader json = Jsonp.reader(new ByteArrayInputStream(answer))) {
-                parsed = json.read();
-            } catch (JsonException e) {
-                throw new ConnectorException(ConnectorException.Kind.BAD_RESPONSE, backend + " answered something that is not JSON");
+        return get(path, query, AnswerBudget.Reading.TREE, answer -> parsed(answer, reader));
+    }
+
+    private <T> T parsed(byte[] answer, StructureReader<T> reader) throws ConnectorException {
+        JsonStructure parsed;
+        try (JsonReader json = Jsonp.reader(new ByteArrayInputStream(answer))) {
+            parsed = json.read();
+        } catch (JsonException e) {
+            throw new ConnectorException(ConnectorException.Kind.BAD_RESPONSE, backend + " answered something that is not JSON");
+        }
+        return reader.read(parsed);
+    }
+
+    /**
+     * Like {@link #getJson(String, Map, StructureReader)}, but an HTTP 404 is an answer, not a
+     * failure: empty. For an API whose 404 means "no such item" rather than "no such API", such as a
+     * trace fetched by the id a search found, which may have expired in between: the caller can skip
+     * that one item instead of failing the whole call. Every other failure is as {@code getJson}'s.
+     *
+     * @param reader as {@code getJson}'s; it must not return null
+     * @return what {@code reader} made of the answer, or empty when the backend answered 404
+     */
+    public <T> Optional<T> getJsonIfFound(String path, Map<String, String> query, StructureReader<T> reader) throws ConnectorException {
+        Objects.requireNonNull(reader, "reader");
+        try (AnswerLease lease = new AnswerLease(budget, maxBodyBytes, AnswerBudget.Reading.TREE)) {
+            HttpResponse<byte[]> response = send(request(path, query), lease);
+            if (response.statusCode() == NOT_FOUND) {
+                return Optional.empty();
             }
-            return reader.read(parsed);
-        });
+            return Optional.of(parsed(successBody(response), reader));
+        }
     }
 
     /** GETs {@code path} (relative to the base) with {@code query} and returns a 2xx answer's body as UTF-8 text. */
@@ -161,14 +185,17 @@ public final class BackendApi {
     /** GETs and hands a 2xx answer's body to {@code reader}; the body's bytes count against the budget until it returns. */
     private <T> T get(String path, Map<String, String> query, AnswerBudget.Reading reading, BodyReader<T> reader)
             throws ConnectorException {
-        HttpRequest request = HttpRequest.newBuilder(uri(path, query)).timeout(context.requestTimeout())
-                .header("Accept", "application/json").GET().build();
         try (AnswerLease lease = new AnswerLease(budget, maxBodyBytes, reading)) {
-            return reader.read(send(request, lease));
+            return reader.read(successBody(send(request(path, query), lease)));
         }
     }
 
-    private byte[] send(HttpRequest request, AnswerLease lease) throws ConnectorException {
+    private HttpRequest request(String path, Map<String, String> query) {
+        return HttpRequest.newBuilder(uri(path, query)).timeout(context.requestTimeout()).header("Accept", "application/json")
+                .GET().build();
+    }
+
+    private HttpResponse<byte[]> send(HttpRequest request, AnswerLease lease) throws ConnectorException {
         HttpResponse<byte[]> response;
         try {
             response = context.httpClient().send(request, lease);
@@ -196,6 +223,11 @@ public final class BackendApi {
             Thread.currentThread().interrupt();
             throw new ConnectorException(ConnectorException.Kind.TIMEOUT, "the " + backend + " call was cancelled");
         }
+        return response;
+    }
+
+    /** The body of a 2xx answer; any other status is the failure of its kind. */
+    private byte[] successBody(HttpResponse<byte[]> response) throws ConnectorException {
         int status = response.statusCode();
         if (status >= 200 && status < 300) {
             return response.body();

@@ -184,6 +184,16 @@ class BackendApiIT {
     }
 
     @Test
+    void aNotFoundItem_isAnEmptyAnswer_whenAskedForOneThatMayBeGone_andEveryOtherFailureStaysOne() throws Exception {
+        assertThat(api().getJsonIfFound("api/status", Map.of("code", "404"), answer -> answer)).isEmpty();
+        assertThat(api().getJsonIfFound("api/array", Map.of(), answer -> answer.asJsonArray().size())).contains(2);
+        assertFailure(() -> api().getJsonIfFound("api/status", Map.of("code", "400"), answer -> answer), Kind.BAD_QUERY, "HTTP 400");
+        assertFailure(() -> api().getJsonIfFound("api/status", Map.of("code", "503"), answer -> answer), Kind.UNAVAILABLE, "HTTP 503");
+        assertFailure(() -> api().getJsonIfFound("api/garbage", Map.of(), answer -> answer), Kind.BAD_RESPONSE, "not JSON");
+        assertFailure(() -> api().getJson("api/status", Map.of("code", "404")), Kind.BAD_QUERY, "Tracer answered HTTP 404");
+    }
+
+    @Test
     void aRedirectIsNotFollowed_andNamesTheFix() {
         assertFailure(() -> api().getText("api/redirect", Map.of()), Kind.BAD_RESPONSE, "a redirect, which connectors do not follow");
     }

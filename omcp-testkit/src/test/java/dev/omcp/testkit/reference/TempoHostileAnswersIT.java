@@ -138,6 +138,17 @@ class TempoHostileAnswersIT {
     }
 
     @Test
+    void aDurationMsBeyondTemposUint32_isNoDuration_notCenturiesRankedTheSlowest() throws Exception {
+        String stats = ",\"serviceStats\":{\"checkout\":{\"spanCount\":2}}";
+        for (String huge : new String[] {"4294967296", "1e300", "\"999999999999999999\""}) {
+            searchHit("\"durationMs\":" + huge + stats);
+            assertThat(onlyTrace().durationMs()).as(huge).isNaN();
+        }
+        searchHit("\"durationMs\":4294967295" + stats);
+        assertThat(onlyTrace().durationMs()).as("the largest uint32").isEqualTo(4294967295.0);
+    }
+
+    @Test
     void aDurationMsThatIsNotANumber_isABadResponseNamingIt() throws Exception {
         trace(span("AAAAAAAAAAE=", "", 0L, 240L));
         String stats = ",\"serviceStats\":{\"checkout\":{\"spanCount\":2}}";

@@ -247,9 +247,40 @@ class TempoReferencePluginIT {
     void aFailedTraceFetch_failsTheQueryWithTheReason() throws Exception {
         tempo.withoutServiceStats();
         try (Connector connector = connect(Duration.ofSeconds(5))) {
-            tempo.fail("/api/traces/4bf92f3577b34da6a3ce929d0e0e4736", 404, "trace not found");
+            tempo.fail("/api/traces/4bf92f3577b34da6a3ce929d0e0e4736", 500, "failed to read block");
             assertThatThrownBy(() -> ((TracesCapability) connector).queryTraces(query("checkout", false, Optional.empty())))
-                    .hasMessage("fetching a found trace failed: Tempo answered HTTP 404: trace not found");
+                    .isInstanceOfSatisfying(ConnectorException.class,
+                            e -> assertThat(e.kind()).isEqualTo(ConnectorException.Kind.UNAVAILABLE))
+                    .hasMessage("fetching a found trace failed: Tempo answered HTTP 500: failed to read block");
+        }
+    }
+
+    @Test
+    void aTraceGoneBetweenSearchAndFetch_isLeftOut_andTheOthersAreStillAnswered() throws Exception {
+        tempo.withoutServiceStats();
+        try (Connector connector = connect(Duration.ofSeconds(5))) {
+            tempo.fail("/api/traces/4bf92f3577b34da6a3ce929d0e0e4736", 404, "trace not found");
+            List<TraceSummary> traces = ((TracesCapability) connector).queryTraces(query("checkout", false, Optional.empty()));
+            assertThat(traces).singleElement().satisfies(t -> {
+                assertThat(t.traceId()).isEqualTo("0af7651916cd43dd8448eb211c80319c");
+                assertThat(t.spanCount()).isEqualTo(3);
+                assertThat(t.hasError()).isTrue();
+            });
+            tempo.fail("/api/traces/0af7651916cd43dd8448eb211c80319c", 404, "trace not found");
+            assertThat(((TracesCapability) connector).queryTraces(query("checkout", false, Optional.empty())))
+                    .as("every found trace gone: nothing to show, not a failure").isEmpty();
+        }
+    }
+
+    @Test
+    void aSearchApiThatIsNotThere_isASourceError_sayingWhereToPointTheUrl() throws Exception {
+        try (Connector connector = connect(Duration.ofSeconds(5))) {
+            tempo.fail("/api/search", 404, "404 page not found");
+            assertThatThrownBy(() -> ((TracesCapability) connector).queryTraces(query("checkout", false, Optional.empty())))
+                    .isInstanceOfSatisfying(ConnectorException.class,
+                            e -> assertThat(e.kind()).isEqualTo(ConnectorException.Kind.BAD_QUERY))
+                    .hasMessageStartingWith("Tempo answered HTTP 404 to its search API (api/search): "
+                            + "point the source URL at Tempo's HTTP API");
         }
     }
 

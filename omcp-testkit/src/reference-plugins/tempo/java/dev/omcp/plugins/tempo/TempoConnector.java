@@ -49,6 +49,8 @@ final class TempoConnector implements Connector, TracesCapability, ServiceListin
      */
     static final Duration SERVICE_LOOKBACK = Duration.ofHours(24);
     private static final Pattern TRACE_ID = Pattern.compile("[0-9a-f]{1,32}");
+    /** The largest {@code durationMs} a search hit can hold: Tempo declares it a {@code uint32}. */
+    static final long MAX_DURATION_MS = 0xFFFF_FFFFL;
     private final SourceConfig source;
     private final BackendApi api;
     private final Clock clock;
@@ -120,7 +122,7 @@ final class TempoConnector implements Connector, TracesCapability, ServiceListin
         params.put("start", Long.toString(start));
         params.put("end", Long.toString(Math.max(start + 1, secondsRoundedUp(query.range().end()))));
         params.put("limit", Integer.toString(query.limit()));
-        JsonObject answer = api.getObject("api/search", params);
+        JsonObject answer = search(params);
         List<JsonObject> found = new ArrayList<>();
         if (answer.get("traces") instanceof JsonArray traces) {
             for (JsonValue trace : traces) {
@@ -140,47 +142,75 @@ final class TempoConnector implements Connector, TracesCapability, ServiceListin
                 unknown.add(found.get(i));
             }
         }
-        Iterator<TempoTrace> fetched = fetchAll(unknown).iterator();
+        Iterator<Optional<TempoTrace>> fetched = fetchAll(unknown).iterator();
         List<TraceSummary> summaries = new ArrayList<>();
         for (int i = 0; i < found.size(); i++) {
-            summaries.add(stats.get(i).isPresent() ? summary(found.get(i), stats.get(i).get()) : summary(found.get(i), fetched.next()));
+            if (stats.get(i).isPresent()) {
+                summaries.add(summary(found.get(i), stats.get(i).get()));
+                continue;
+            }
+            // a trace the search found and Tempo no longer has (expired or compacted away since) is left out:
+            // its id would open nothing, and the traces that are still there are the answer
+            Optional<TempoTrace> trace = fetched.next();
+            if (trace.isPresent()) {
+                summaries.add(summary(found.get(i), trace.get()));
+            }
         }
         summaries.sort(Comparator.comparing(TraceSummary::start).reversed());
         return summaries;
+    }
+
+    /**
+     * The TraceQL search. Its 404 is no missing trace but a missing API: the source URL does not
+     * reach Tempo's HTTP API (or reaches a Tempo 1.x without search), which Tempo's "404 page not
+     * found" does not say.
+     */
+    private JsonObject search(Map<String, String> params) throws ConnectorException {
+        Optional<JsonObject> answer = api.getJsonIfFound("api/search", params, TempoConnector::object);
+        if (answer.isEmpty()) {
+            throw new ConnectorException(ConnectorException.Kind.BAD_QUERY, "Tempo answered HTTP 404 to its search API (api/search): "
+                    + "point the source URL at Tempo's HTTP API (the query frontend, port 3200 by default, with any path prefix "
+                    + "it is served under); a Tempo 1.x must have search enabled");
+        }
+        return answer.get();
+    }
+
+    private static JsonObject object(JsonValue answer) throws ConnectorException {
+        if (answer instanceof JsonObject object) {
+            return object;
+        }
+        throw new ConnectorException(ConnectorException.Kind.BAD_RESPONSE, "Tempo answered something that is not a JSON object");
     }
 
     private static long secondsRoundedUp(Instant instant) {
         return instant.getNano() == 0 ? instant.getEpochSecond() : instant.getEpochSecond() + 1;
     }
 
-    /** Fetches every trace by id on virtual threads, at most {@code fetchConcurrency} at once, in order. */
-    private List<TempoTrace> fetchAll(List<JsonObject> found) throws ConnectorException {
+    /**
+     * Fetches every trace by id on virtual threads, at most {@code fetchConcurrency} at once, in
+     * order; empty for a trace Tempo answers 404 for (it expired between the search and the fetch).
+     */
+    private List<Optional<TempoTrace>> fetchAll(List<JsonObject> found) throws ConnectorException {
         if (found.isEmpty()) {
             return List.of();
         }
         Semaphore permits = new Semaphore(fetchConcurrency);
         try (ExecutorService executor = Executors.newVirtualThreadPerTaskExecutor()) {
-            List<Future<TempoTrace>> futures = new ArrayList<>();
+            List<Future<Optional<TempoTrace>>> futures = new ArrayList<>();
             for (JsonObject trace : found) {
                 String id = traceId(trace);
                 futures.add(executor.submit(() -> {
                     permits.acquire();
                     try {
                         // a whole trace, every span: reduced while the answer still counts against the memory budget
-                        return api.getJson("api/traces/" + id, Map.of(), answer -> {
-                            if (!(answer instanceof JsonObject object)) {
-                                throw new ConnectorException(ConnectorException.Kind.BAD_RESPONSE,
-                                        "Tempo answered something that is not a JSON object");
-                            }
-                            return TempoTrace.read(object);
-                        });
+                        return api.getJsonIfFound("api/traces/" + id, Map.of(), answer -> TempoTrace.read(object(answer)));
                     } finally {
                         permits.release();
                     }
                 }));
             }
-            List<TempoTrace> details = new ArrayList<>();
-            for (Future<TempoTrace> future : futures) {
+            List<Optional<TempoTrace>> details = new ArrayList<>();
+            for (Future<Optional<TempoTrace>> future : futures) {
                 try {
                     details.add(future.get());
                 } catch (ExecutionException e) {
@@ -222,9 +252,11 @@ final class TempoConnector implements Connector, TracesCapability, ServiceListin
     }
 
     /**
-     * The hit's {@code durationMs}: empty when it has none. Tempo writes an unsigned number, so a
-     * negative one (or one beyond a double) is no duration, NaN, rather than a plausible 0 that would
-     * hide the broken answer; a value that is not a number at all is a BAD_RESPONSE.
+     * The hit's {@code durationMs}: empty when it has none. Tempo writes an unsigned 32-bit number
+     * (protobuf's {@code uint32}), so a negative one or one beyond {@value #MAX_DURATION_MS} is no
+     * duration, NaN, rather than a plausible 0 that would hide the broken answer or a number of
+     * centuries that would rank the trace the slowest; a value that is not a number at all is a
+     * BAD_RESPONSE.
      */
     private static OptionalDouble durationMs(JsonObject found) throws ConnectorException {
         JsonValue value = found.get("durationMs");
@@ -240,7 +272,7 @@ final class TempoConnector implements Connector, TracesCapability, ServiceListin
             throw new ConnectorException(ConnectorException.Kind.BAD_RESPONSE,
                     "Tempo's search answered a trace whose 'durationMs' is not a number");
         }
-        return OptionalDouble.of(Double.isFinite(durationMs) && durationMs >= 0 ? durationMs : TraceSummary.UNKNOWN_DURATION);
+        return OptionalDouble.of(durationMs >= 0 && durationMs <= MAX_DURATION_MS ? durationMs : TraceSummary.UNKNOWN_DURATION);
     }
 
     /**
