@@ -70,10 +70,16 @@ class ZipkinUntimedSpansIT {
         assertThat(onlyTrace().durationMs()).isEqualTo(235.0);
     }
 
+    /** A span of one trace; {@code id} and {@code parentId} are short hex, padded to Zipkin's 16 digits. */
     private static String span(String id, String parentId, Long timestamp, Long duration) {
-        return "{\"traceId\":\"48485a3953bb6124\",\"id\":\"" + id + "\"" + (parentId == null ? "" : ",\"parentId\":\"" + parentId + "\"")
+        return "{\"traceId\":\"48485a3953bb6124\",\"id\":\"" + spanId(id) + "\""
+                + (parentId == null ? "" : ",\"parentId\":\"" + spanId(parentId) + "\"")
                 + ",\"name\":\"op\"" + (timestamp == null ? "" : ",\"timestamp\":" + timestamp)
                 + (duration == null ? "" : ",\"duration\":" + duration) + ",\"localEndpoint\":{\"serviceName\":\"checkout\"}}";
+    }
+
+    private static String spanId(String shortHex) {
+        return "0".repeat(16 - shortHex.length()) + shortHex;
     }
 
     private TraceSummary onlyTrace() throws Exception {

@@ -35,13 +35,15 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
+import java.util.regex.Pattern;
 
 /**
  * A Zipkin server as a traces source (API v2). {@code queryTraces} asks {@code /api/v2/traces} for
  * the service's traces in the window and summarises each: the trace id (the 128-bit one when
  * Zipkin, not strict about trace ids, grouped a 64-bit id with it), the root span (the one without a
  * parent, else the earliest), the trace's start and duration from its spans (unknown when none tells them), the span count, and
- * whether any span carries the {@code error} tag.
+ * whether any span carries the {@code error} tag. Ids are checked against Zipkin's API (trace ids 16 or 32 hex digits, span
+ * and parent ids 16): an answer with other text in their place is a BAD_RESPONSE, so none reaches an agent as a trace id.
  *
  * <p>"Errors only" means a failed span anywhere in the trace. Zipkin's {@code annotationQuery}
  * only matches the spans of {@code serviceName} itself, so the connector first asks Zipkin for the
@@ -64,6 +66,10 @@ final class ZipkinConnector implements Connector, TracesCapability, ServiceListi
     /** How far back dependency links are read for the topology. */
     static final Duration DEPENDENCY_LOOKBACK = Duration.ofHours(1);
     private static final int MAX_FETCH = 1000;
+    /** Zipkin's API v2 writes a trace id as 16 or 32 hex digits (64 or 128 bits), a span id as 16. */
+    private static final Pattern TRACE_ID = Pattern.compile("[0-9a-fA-F]{16}|[0-9a-fA-F]{32}");
+    private static final Pattern SPAN_ID = Pattern.compile("[0-9a-fA-F]{16}");
+    private static final String NO_PARENT = "0".repeat(16);
     private final SourceConfig source;
     private final BackendApi api;
     private final Clock clock;
@@ -175,10 +181,15 @@ final class ZipkinConnector implements Connector, TracesCapability, ServiceListi
             }
             // Zipkin with STRICT_TRACE_ID=false groups spans by the low 64 bits, so one trace can mix a 64-bit id with its
             // 128-bit form: the longer is the trace's full id, the one other backends (Tempo) know it by
-            String spanTraceId = span.getString("traceId", "");
+            String spanTraceId = id(span, "traceId", TRACE_ID, "a trace id (16 or 32 hex digits)");
+            if (!traceId.isEmpty() && !lowBits(spanTraceId).equals(lowBits(traceId))) {
+                throw new ConnectorException(ConnectorException.Kind.BAD_RESPONSE,
+                        "Zipkin returned a trace whose spans carry trace ids that are not one trace's");
+            }
             if (spanTraceId.length() > traceId.length()) {
                 traceId = spanTraceId;
             }
+            id(span, "id", SPAN_ID, "a span id (16 hex digits)");
             long start = timestamp(span);
             long duration = micros(span, "duration", 0); // 0: unset, as in Zipkin's model
             if (start != Long.MAX_VALUE) {
@@ -190,9 +201,8 @@ final class ZipkinConnector implements Connector, TracesCapability, ServiceListi
             if (tags != null && tags.containsKey("error")) {
                 error = true;
             }
-            boolean isRoot = !span.containsKey("parentId");
-            if (root == null || (isRoot && root.containsKey("parentId"))
-                    || (isRoot == !root.containsKey("parentId") && start < timestamp(root))) {
+            boolean isRoot = isRoot(span);
+            if (root == null || (isRoot && !isRoot(root)) || (isRoot == isRoot(root) && start < timestamp(root))) {
                 root = span;
             }
         }
@@ -203,7 +213,37 @@ final class ZipkinConnector implements Connector, TracesCapability, ServiceListi
         Instant start = first == Long.MAX_VALUE ? TraceSummary.UNKNOWN_START
                 : Instant.ofEpochSecond(first / 1_000_000, (first % 1_000_000) * 1000);
         double durationMs = anyDuration ? (last - first) / 1000.0 : TraceSummary.UNKNOWN_DURATION;
-        return new TraceSummary(traceId.toLowerCase(Locale.ROOT), root.getString("name", ""), service, start, durationMs, spans.size(), error);
+        return new TraceSummary(traceId, root.getString("name", ""), service, start, durationMs, spans.size(), error);
+    }
+
+    /**
+     * The span's id field {@code field}, lower case, when it matches {@code form}; else a BAD_RESPONSE
+     * naming the field and never quoting it: an id becomes part of the answer an agent reads (and of a
+     * link into a tracing UI), so a broken or hostile backend's text does not pass as one.
+     */
+    private static String id(JsonObject span, String field, Pattern form, String formInWords) throws ConnectorException {
+        if (span.get(field) instanceof JsonString text && form.matcher(text.getString()).matches()) {
+            return text.getString().toLowerCase(Locale.ROOT);
+        }
+        throw new ConnectorException(ConnectorException.Kind.BAD_RESPONSE,
+                "Zipkin returned a span whose '" + field + "' is not " + formInWords);
+    }
+
+    /**
+     * Whether the span is a root: it has no {@code parentId} (absent or null, or all zeros, which
+     * Zipkin's model reads as none). A parent that is not a span id is a BAD_RESPONSE.
+     */
+    private static boolean isRoot(JsonObject span) throws ConnectorException {
+        JsonValue parent = span.get("parentId");
+        if (parent == null || parent.getValueType() == JsonValue.ValueType.NULL) {
+            return true;
+        }
+        return id(span, "parentId", SPAN_ID, "a span id (16 hex digits)").equals(NO_PARENT);
+    }
+
+    /** The low 64 bits of a trace id, the part Zipkin groups spans by when it is not strict about trace ids. */
+    private static String lowBits(String traceId) {
+        return traceId.substring(traceId.length() - 16);
     }
 
     @Override
