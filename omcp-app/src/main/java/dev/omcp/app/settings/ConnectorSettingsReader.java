@@ -11,6 +11,10 @@ import java.util.OptionalInt;
 /** Reads the sources-and-connectors variables; part of {@link SettingsReader}, kept apart so each area stays small. */
 final class ConnectorSettingsReader {
     private static final String LABEL = "[a-zA-Z_][a-zA-Z0-9_]{0,127}";
+    private static final String LABEL_IN_WORDS = "ASCII letters, digits and '_', not starting with a digit";
+    /** Prometheus 3 stores OpenTelemetry attributes as labels with dots (service.name); the connector quotes them. */
+    private static final String METRIC_LABEL = "[a-zA-Z_][a-zA-Z0-9_./-]{0,127}";
+    private static final String METRIC_LABEL_IN_WORDS = "ASCII letters, digits, '_', '.', '-' and '/', starting with a letter or '_'";
     /** Below this, ordinary answers (a service's label values, a short range) would be refused. */
     private static final int MIN_ANSWER_BUDGET_MIB = 8;
     /** 1 TiB: a bound that keeps the value in bytes far from overflow, not a heap anyone has. */
@@ -25,9 +29,9 @@ final class ConnectorSettingsReader {
         return new Settings.Connectors(
                 environment.file(Variables.CONFIG_PATH).map(java.nio.file.Path::toString),
                 urls,
-                labels(environment, Variables.PROMETHEUS_SERVICE_LABELS),
+                labels(environment, Variables.PROMETHEUS_SERVICE_LABELS, METRIC_LABEL, METRIC_LABEL_IN_WORDS),
                 scrapeInterval(environment),
-                labels(environment, Variables.LOKI_SERVICE_LABELS),
+                labels(environment, Variables.LOKI_SERVICE_LABELS, LABEL, LABEL_IN_WORDS),
                 environment.flag(Variables.ALLOW_PRIVATE_BACKENDS),
                 Duration.ofSeconds(environment.integer(Variables.CONNECTOR_CONNECT_TIMEOUT, 1, 300)),
                 Duration.ofSeconds(environment.integer(Variables.CONNECTOR_REQUEST_TIMEOUT, 1, 3600)),
@@ -91,14 +95,14 @@ final class ConnectorSettingsReader {
         return interval.get();
     }
 
-    private static List<String> labels(Environment environment, Variable variable) {
+    private static List<String> labels(Environment environment, Variable variable, String rule, String ruleInWords) {
         List<String> labels = environment.list(variable);
         if (labels.isEmpty()) {
             labels = List.of(variable.defaultValue().split(","));
         }
         for (String label : labels) {
-            if (!label.matches(LABEL)) {
-                environment.problem(variable, "entry '" + label + "' is not a label name (letters, digits and '_', not starting with a digit)");
+            if (!label.matches(rule)) {
+                environment.problem(variable, "entry '" + label + "' is not a label name (" + ruleInWords + ")");
             }
         }
         return labels;

@@ -55,6 +55,19 @@ class ConnectorSettingsTest {
     }
 
     @Test
+    void prometheusServiceLabels_mayBeOpenTelemetryNames_whichLokisCannot() throws Exception {
+        // Prometheus 3 stores resource attributes as labels with dots; LogQL has no quoted label names
+        assertThat(SettingsReader.read(Map.of("PROMETHEUS_SERVICE_LABELS", "service.name,job")).connectors().prometheusServiceLabels())
+                .containsExactly("service.name", "job");
+        assertThatThrownBy(() -> SettingsReader.read(Map.of("LOKI_SERVICE_LABELS", "service.name")))
+                .isInstanceOfSatisfying(InvalidSettingsException.class, e -> assertThat(e.problems()).containsExactly("LOKI_SERVICE_LABELS"
+                        + " entry 'service.name' is not a label name (ASCII letters, digits and '_', not starting with a digit)"));
+        assertThatThrownBy(() -> SettingsReader.read(Map.of("PROMETHEUS_SERVICE_LABELS", "job,service name,dienst\u00e9")))
+                .isInstanceOfSatisfying(InvalidSettingsException.class, e -> assertThat(e.problems()).hasSize(2)
+                        .allSatisfy(p -> assertThat(p).contains("(ASCII letters, digits, '_', '.', '-' and '/'")));
+    }
+
+    @Test
     void prometheusScrapeInterval_isTheDefaultOfSourcesWithoutTheirOwn_readByTheSettingsRule() throws Exception {
         assertThat(SettingsReader.read(Map.of()).connectors().prometheusScrapeInterval()).isEqualTo(Duration.ofSeconds(15));
         assertThat(SettingsReader.read(Map.of("PROMETHEUS_URL", "http://prom.example.com", "PROMETHEUS_SCRAPE_INTERVAL", "1m"))

@@ -46,22 +46,58 @@ public final class QueryText {
         return out.append('"').toString();
     }
 
+    /** How a label name is checked: returns it when it is one, else a BAD_QUERY naming {@code what} and the allowed form. */
+    @FunctionalInterface
+    public interface LabelNameRule {
+        String check(String name, String what) throws ConnectorException;
+    }
+
     /** Checks a label name; refuses anything that is not one. */
     public static String labelName(String name, String what) throws ConnectorException {
         if (!LABEL_NAME.matcher(name).matches()) {
             throw new ConnectorException(ConnectorException.Kind.BAD_QUERY, what + " '" + abbreviate(name)
-                    + "' is not a label name (letters, digits and '_', not starting with a digit)");
+                    + "' is not a label name (ASCII letters, digits and '_', not starting with a digit, at most 128)");
         }
         return name;
     }
 
-    /** Checks a label name of a metrics query, classic or OpenTelemetry-style; refuses anything else. */
+    /**
+     * Checks a label name of a metrics query, classic or OpenTelemetry-style; refuses anything else.
+     * Prometheus 3 stores any UTF-8 name, but the tools' JSON Schemas can only say ASCII portably, so
+     * the connector accepts the same names as they do and its refusal says so.
+     */
     public static String metricLabelName(String name, String what) throws ConnectorException {
         if (!METRIC_LABEL_NAME.matcher(name).matches()) {
             throw new ConnectorException(ConnectorException.Kind.BAD_QUERY, what + " '" + abbreviate(name)
-                    + "' is not a label name (letters, digits, '_', '.', '-' and '/', starting with a letter or '_')");
+                    + "' is not a label name the gateway queries (ASCII letters, digits, '_', '.', '-' and '/', starting with a "
+                    + "letter or '_', at most 128; other characters Prometheus 3 allows are not supported)");
         }
         return name;
+    }
+
+    /**
+     * A label name as the path of Prometheus' label-values API ({@code /api/v1/label/<name>/values})
+     * takes it: a classic name as it is; any other in Prometheus 3's escaped form ({@code U__}, then
+     * letters, digits and ':' as they are, '_' doubled, every other character its code point in hex
+     * between underscores: {@code service.name} is {@code U__service_2e_name}). A Prometheus 3 reads it
+     * as the name; a 2.x server, which would refuse the name itself with a 400, reads a name it has no
+     * values of, so a candidate it cannot store costs nothing.
+     */
+    public static String labelValuesPathName(String name) {
+        if (classicLabelName(name)) {
+            return name;
+        }
+        StringBuilder out = new StringBuilder("U__");
+        name.codePoints().forEach(c -> {
+            if (c == '_') {
+                out.append("__");
+            } else if (c < 0x80 && (Character.isLetterOrDigit(c) || c == ':')) {
+                out.appendCodePoint(c);
+            } else {
+                out.append('_').append(Integer.toHexString(c)).append('_');
+            }
+        });
+        return out.toString();
     }
 
     /** Whether PromQL may write {@code name} bare; any other label name must be quoted, which only Prometheus 3 parses. */

@@ -56,11 +56,25 @@ public abstract class ServiceLabelConnectorFactory implements ConnectorFactory {
             if (source.url().isBlank()) {
                 throw new ConnectorException(ConnectorException.Kind.BAD_QUERY, "a " + manifest.name() + " source needs a url");
             }
-            List<String> serviceLabels = SourceSettings.labelList(source.settings(), SERVICE_LABELS, defaultServiceLabels);
+            List<String> serviceLabels = SourceSettings.labelList(source.settings(), SERVICE_LABELS, defaultServiceLabels,
+                    this::serviceLabelName);
+            // the gateway's own list is checked too: it reaches the backend's queries as a source's does
+            for (String label : serviceLabels) {
+                serviceLabelName(label, "service label");
+            }
             return CompletableFuture.completedFuture(connector(source, context, serviceLabels));
         } catch (ConnectorException e) {
             return CompletableFuture.failedFuture(e);
         }
+    }
+
+    /**
+     * Checks a service label name, {@code what} naming where it came from. Classic names (letters,
+     * digits and '_') by default, the names every query language of these backends writes bare; a
+     * backend whose queries can quote other names widens it.
+     */
+    protected String serviceLabelName(String name, String what) throws ConnectorException {
+        return QueryText.labelName(name, what);
     }
 
     /** How long the connectors cache label values. */

@@ -67,6 +67,8 @@ public final class ServiceLabels {
      * selector narrowing the series or streams that count), not cached.
      */
     public Set<String> fetch(String label, Map<String, String> query) throws ConnectorException {
-        return http.getValues(labelApi + label + "/values", query, (body, charge) -> LabelValues.read(body, charge, http.backend(), label));
+        // a name that is not classic goes escaped: raw, a '/' in it would split the path, and servers before Prometheus 3 refuse it
+        return http.getValues(labelApi + QueryText.labelValuesPathName(label) + "/values", query,
+                (body, charge) -> LabelValues.read(body, charge, http.backend(), label));
     }
 }

@@ -21,8 +21,9 @@ public final class SourceSettings {
 
     private SourceSettings() {}
 
-    /** A list of label names given as an array or a comma-separated string, or {@code fallback}. */
-    public static List<String> labelList(JsonObject settings, String key, List<String> fallback) throws ConnectorException {
+    /** A list of label names given as an array or a comma-separated string, or {@code fallback}; each name checked by {@code rule}. */
+    public static List<String> labelList(JsonObject settings, String key, List<String> fallback, QueryText.LabelNameRule rule)
+            throws ConnectorException {
         JsonValue v = settings.get(key);
         if (v == null || v == JsonValue.NULL) {
             return fallback;
@@ -43,7 +44,10 @@ public final class SourceSettings {
         if (out.isEmpty()) {
             throw bad(key + " must name at least one label");
         }
-        return QueryText.labelNames(out, key + " entry");
+        for (String name : out) {
+            rule.check(name, key + " entry");
+        }
+        return out;
     }
 
     /** A map of strings, or empty. */

@@ -170,7 +170,7 @@ final class PrometheusConnector extends HttpBackendConnector
     /** The PromQL for {@code query} as {@code service} selects it, with every value quoted. */
     String promql(MetricQuery query, ServiceSelector service, Duration step) throws ConnectorException {
         String label = service.label();
-        StringBuilder selector = new StringBuilder(label).append('=').append(QueryText.quote(service.value()));
+        StringBuilder selector = new StringBuilder(QueryText.promqlLabelName(label)).append('=').append(QueryText.quote(service.value()));
         StringBuilder containers = new StringBuilder("container=").append(QueryText.quote(service.value()));
         TreeMap<String, String> filters = new TreeMap<>(query.labels());
         // the namespace of a namespace/name, unless the caller filtered on a namespace of its own
@@ -194,7 +194,8 @@ final class PrometheusConnector extends HttpBackendConnector
             return by.isEmpty() ? raw : "sum by (" + by + ") (" + raw + ")";
         }
         Map<String, String> fills = Map.of("container_selector", containers.toString(), "selector", selector.toString(),
-                "window", window, "by_le", byLe, "by", by, "label", label, "service", QueryText.quote(service.value()));
+                "window", window, "by_le", byLe, "by", by, "label", QueryText.promqlLabelName(label),
+                "service", QueryText.quote(service.value()));
         // one pass over the template: a value filled in is never searched for placeholders again, so a label
         // value spelling "{{service}}" stays that text instead of becoming a quote that ends its string
         return PLACEHOLDER.matcher(template).replaceAll(m -> Matcher.quoteReplacement(fills.get(m.group(1))));
@@ -316,7 +317,7 @@ final class PrometheusConnector extends HttpBackendConnector
                 return List.of();
             }
             ServiceSelector s = selected.get();
-            match.put("match[]", "{" + s.label() + "=" + QueryText.quote(s.value())
+            match.put("match[]", "{" + QueryText.promqlLabelName(s.label()) + "=" + QueryText.quote(s.value())
                     + s.namespace().map(ns -> "," + NAMESPACE_LABEL + "=" + QueryText.quote(ns)).orElse("") + "}");
         }
         Set<String> all = serviceLabels.fetch("__name__", match);

@@ -87,10 +87,18 @@ public final class PrometheusConnectorFactory extends ServiceLabelConnectorFacto
         return defaultScrapeInterval;
     }
 
+    /**
+     * OpenTelemetry-style names ({@code service.name}) too: Prometheus 3 stores resource attributes
+     * promoted to labels as they are, and the connector writes such a name quoted in PromQL and
+     * escaped in the label-values API's path.
+     */
+    @Override
+    protected String serviceLabelName(String name, String what) throws ConnectorException {
+        return QueryText.metricLabelName(name, what);
+    }
+
     @Override
     protected Connector connector(SourceConfig source, ConnectorContext context, List<String> serviceLabels) throws ConnectorException {
-        // a source's own list was checked as it was read; the gateway's reaches PromQL unquoted too
-        QueryText.labelNames(serviceLabels, "service label");
         Map<String, String> overrides = SourceSettings.stringMap(source.settings(), "metrics");
         for (Map.Entry<String, String> e : overrides.entrySet()) {
             if (!e.getKey().matches("[a-z][a-z0-9_]{0,63}") || e.getValue().isBlank()) {

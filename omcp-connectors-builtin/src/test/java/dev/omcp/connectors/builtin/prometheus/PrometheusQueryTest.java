@@ -204,6 +204,24 @@ class PrometheusQueryTest {
     }
 
     @Test
+    void aDottedServiceLabel_isWrittenQuotedWhereverTheQueryNamesIt() throws ConnectorException {
+        MetricQuery raw = new MetricQuery("api", "up", HOUR, Duration.ofSeconds(30), List.of(), Map.of());
+        assertThat(connector.promql(raw, "service.name", Duration.ofSeconds(30))).isEqualTo("up{\"service.name\"=\"api\"}");
+        MetricQuery custom = new MetricQuery("api", "saturation", HOUR, Duration.ofSeconds(30), List.of(), Map.of());
+        assertThat(connector.promql(custom, "service.name", Duration.ofSeconds(30)))
+                .isEqualTo("max by () (x{\"service.name\"=\"api\"}) / on() group_left count(\"service.name\"=\"api\")");
+    }
+
+    @Test
+    void theLabelValuesPath_escapesANameThatIsNotClassic_asPrometheus3ReadsIt() {
+        assertThat(QueryText.labelValuesPathName("job")).isEqualTo("job");
+        assertThat(QueryText.labelValuesPathName("service_name")).as("classic names stay as they are").isEqualTo("service_name");
+        assertThat(QueryText.labelValuesPathName("service.name")).isEqualTo("U__service_2e_name");
+        assertThat(QueryText.labelValuesPathName("k8s.pod_name")).isEqualTo("U__k8s_2e_pod__name");
+        assertThat(QueryText.labelValuesPathName("a/b-c")).as("a '/' would split the path").isEqualTo("U__a_2f_b_2d_c");
+    }
+
+    @Test
     void labelNamesThatAreQueryLanguageOrUnbounded_areRefusedBeforeAnyCall() {
         for (String bad : new String[] {"a\"b", "a b", "x) or vector(1", "x}", "1x", ".x", "-x", "a\nb", "a=b", "x".repeat(129),
                 "a.b\u202e", "é"}) {
