@@ -143,14 +143,30 @@ class ConnectorApiIT {
     @Test
     void uploadOver50MiB_is413_andNothingIsWritten() throws Exception {
         startWithInstall();
-        // Declared too large: refused from the header, the body is never read.
+        // Declared too large by a client that asks before sending: refused from the header, no 100 Continue.
         try (Socket socket = new Socket(InetAddress.getLoopbackAddress(), gateway.port())) {
             OutputStream out = socket.getOutputStream();
-            out.write(("POST /api/connectors/upload HTTP/1.1\r\nHost: 127.0.0.1:" + gateway.port()
-                    + "\r\nAuthorization: Bearer test-cli\r\nContent-Type: application/octet-stream\r\nContent-Length: 60000000\r\n\r\n").getBytes(StandardCharsets.US_ASCII));
+            out.write(("POST /api/connectors/upload HTTP/1.1\r\nHost: 127.0.0.1:" + gateway.port() + "\r\nAuthorization: Bearer test-cli"
+                    + "\r\nContent-Type: application/octet-stream\r\nContent-Length: 60000000\r\nExpect: 100-continue\r\n\r\n")
+                    .getBytes(StandardCharsets.US_ASCII));
             out.flush();
             String status = new String(socket.getInputStream().readNBytes(12), StandardCharsets.US_ASCII);
             assertThat(status).isEqualTo("HTTP/1.1 413");
+        }
+        // Declared too large by a client that sends at once: the body is read and dropped, so the whole of it
+        // goes out and the 413 arrives (closing mid-body would reset the connection under the sender).
+        try (Socket socket = new Socket(InetAddress.getLoopbackAddress(), gateway.port())) {
+            socket.setSoTimeout(60_000);
+            OutputStream out = socket.getOutputStream();
+            out.write(("POST /api/connectors/upload HTTP/1.1\r\nHost: 127.0.0.1:" + gateway.port() + "\r\nAuthorization: Bearer test-cli"
+                    + "\r\nContent-Type: application/octet-stream\r\nContent-Length: 60000000\r\n\r\n").getBytes(StandardCharsets.US_ASCII));
+            byte[] chunk = new byte[1 << 20];
+            for (int sent = 0; sent < 60_000_000; sent += chunk.length) {
+                out.write(chunk, 0, Math.min(chunk.length, 60_000_000 - sent));
+            }
+            out.flush();
+            String answer = new String(socket.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+            assertThat(answer).startsWith("HTTP/1.1 413").contains("OMCP_BUNDLE_TOO_LARGE");
         }
         // Streamed without a length: refused once one byte past 50 MiB has arrived.
         byte[] big = new byte[50 * 1024 * 1024 + 1];

@@ -110,8 +110,13 @@ public final class RequestBodies {
      * the refusal; a body declared or found larger than that ends the connection instead.
      */
     public static void drainOrClose(Context ctx) {
+        drainOrClose(ctx, DRAIN_LIMIT);
+    }
+
+    /** As {@link #drainOrClose(Context)}, reading and dropping at most {@code limit} bytes. */
+    public static void drainOrClose(Context ctx, long limit) {
         long declared = ctx.req().getContentLengthLong();
-        if (declared > DRAIN_LIMIT) {
+        if (declared > limit) {
             ctx.header("Connection", "close");
             return;
         }
@@ -120,10 +125,10 @@ public final class RequestBodies {
             byte[] sink = new byte[64 * 1024];
             long drained = 0;
             int read;
-            while (drained <= DRAIN_LIMIT && (read = in.read(sink)) >= 0) {
+            while (drained <= limit && (read = in.read(sink)) >= 0) {
                 drained += read;
             }
-            if (drained > DRAIN_LIMIT) {
+            if (drained > limit) {
                 ctx.header("Connection", "close");
             }
         } catch (IOException | IllegalStateException e) {

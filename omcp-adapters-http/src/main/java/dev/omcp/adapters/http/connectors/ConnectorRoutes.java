@@ -91,6 +91,8 @@ public final class ConnectorRoutes implements HttpModule {
     static final String PLUGINS_DIR_WRITE_FAILED = "OMCP_PLUGINS_DIR_WRITE_FAILED";
     /** About how long reading, verifying and installing one 50 MiB bundle takes. */
     private static final long UPLOAD_RETRY_AFTER_SECONDS = 5;
+    /** How much of a bundle refused as too large is read and dropped so its sender sees the 413. */
+    private static final long TOO_LARGE_DRAIN_LIMIT = 2L * ManageConnectors.MAX_BUNDLE_BYTES;
 
     private static final Permission SOURCES_READ = new Permission("sources", "read");
 
@@ -305,7 +307,7 @@ public final class ConnectorRoutes implements HttpModule {
         }
         long declared = ctx.req().getContentLengthLong();
         if (declared > ManageConnectors.MAX_BUNDLE_BYTES) {
-            tooLarge(ctx);
+            tooLarge(ctx, false);
             return;
         }
         if (!uploading.tryAcquire()) {
@@ -330,7 +332,7 @@ public final class ConnectorRoutes implements HttpModule {
             bundle = in.readNBytes(ManageConnectors.MAX_BUNDLE_BYTES + 1);
         }
         if (bundle.length > ManageConnectors.MAX_BUNDLE_BYTES) {
-            tooLarge(ctx);
+            tooLarge(ctx, true);
             return;
         }
         if (bundle.length == 0) {
@@ -433,7 +435,18 @@ public final class ConnectorRoutes implements HttpModule {
         answer(ctx, outcome);
     }
 
-    private static void tooLarge(Context ctx) {
+    /**
+     * Answers 413 to a bundle over the limit. A client that sends the body without asking first sees
+     * the answer only if the body is read: closing while it still sends resets the connection, and it
+     * sees no refusal at all. So up to {@link #TOO_LARGE_DRAIN_LIMIT} is read and dropped (a bundle a
+     * little over the limit is the usual mistake); a larger one ends the connection. A client that
+     * asked for {@code 100 Continue} before an unread body has sent nothing and is answered at once:
+     * reading would invite it to send the whole bundle for nothing.
+     */
+    private static void tooLarge(Context ctx, boolean bodyStarted) {
+        if (bodyStarted || !"100-continue".equalsIgnoreCase(ctx.header("Expect"))) {
+            RequestBodies.drainOrClose(ctx, TOO_LARGE_DRAIN_LIMIT);
+        }
         JsonResponses.error(ctx, 413, "OMCP_BUNDLE_TOO_LARGE",
                 "the bundle is larger than " + (ManageConnectors.MAX_BUNDLE_BYTES >> 20) + " MiB; nothing was written");
         ctx.header("Connection", "close");
