@@ -43,7 +43,8 @@ public final class McpHttpClient {
 
     public HttpResponse<String> post(String body, Map<String, String> extraHeaders) {
         HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(url))
-                .timeout(Duration.ofSeconds(30))
+                // past the demo gateway's 60 s tool deadline: a slow call fails on the gateway's answer, never here
+                .timeout(Duration.ofSeconds(90))
                 .header("Content-Type", "application/json")
                 .header("Accept", "application/json, text/event-stream")
                 .POST(HttpRequest.BodyPublishers.ofString(body));

@@ -8,6 +8,7 @@ import dev.omcp.testkit.demo.zipkin.FakeZipkinServer;
 import java.io.IOException;
 import java.security.SecureRandom;
 import java.time.Clock;
+import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.Deque;
 import java.util.HexFormat;
@@ -37,6 +38,15 @@ public final class DemoBackends implements AutoCloseable {
 
     /** Starts every simulated backend for {@code system}. */
     public static DemoBackends start(SimulatedSystem system) throws IOException {
+        return start(system, FakeLokiServer.QUERY_TIMEOUT);
+    }
+
+    /**
+     * Starts every simulated backend for {@code system}, the simulated Loki ending a query after
+     * {@code lokiQueryTimeout}: tests on a loaded machine give it the time their gateway's source
+     * timeout gives, since generating an hour of the shop's logs there takes longer than the default.
+     */
+    public static DemoBackends start(SimulatedSystem system, Duration lokiQueryTimeout) throws IOException {
         byte[] bytes = new byte[24];
         new SecureRandom().nextBytes(bytes);
         String token = HexFormat.of().formatHex(bytes);
@@ -45,7 +55,7 @@ public final class DemoBackends implements AutoCloseable {
         Deque<AutoCloseable> started = new ArrayDeque<>();
         try {
             FakePrometheusServer prometheus = remember(started, FakePrometheusServer.start(system));
-            FakeLokiServer loki = remember(started, FakeLokiServer.start(system));
+            FakeLokiServer loki = remember(started, FakeLokiServer.start(system, lokiQueryTimeout));
             FakeKubernetesApiServer kubernetes = remember(started, FakeKubernetesApiServer.start(system, token));
             FakeZipkinServer zipkin = remember(started, FakeZipkinServer.start(system));
             return new DemoBackends(system, token, prometheus, loki, kubernetes, zipkin);

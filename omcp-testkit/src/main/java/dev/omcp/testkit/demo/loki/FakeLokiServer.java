@@ -35,7 +35,7 @@ public final class FakeLokiServer implements AutoCloseable {
      * (10 s by default) anyway. A query past it ends with Loki's 504, and the CPU goes back to the
      * gateway and the other simulated backends, which share the machine.
      */
-    static final Duration QUERY_TIMEOUT = Duration.ofSeconds(15);
+    public static final Duration QUERY_TIMEOUT = Duration.ofSeconds(15);
 
     private final SimulatedSystem system;
     private final LogQlEngine engine;
