@@ -6,6 +6,7 @@ import dev.omcp.adapters.http.api.ApiGuard;
 import dev.omcp.adapters.http.api.ApiRoutes;
 import dev.omcp.adapters.http.api.IdentityText;
 import dev.omcp.adapters.http.api.JsonResponses;
+import dev.omcp.adapters.http.api.LogPace;
 import dev.omcp.adapters.http.api.ManagementIdentity;
 import dev.omcp.adapters.http.auth.AuthMode;
 import dev.omcp.adapters.http.auth.SessionCookies;
@@ -24,6 +25,8 @@ import dev.omcp.sdk.text.LogField;
 import io.javalin.http.Context;
 import io.javalin.http.Handler;
 import io.javalin.http.HttpResponseException;
+import java.time.Clock;
+import java.time.Duration;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -64,9 +67,17 @@ public final class ManagementGuard implements ApiGuard, ManagementIdentity {
     private final CsrfProtection csrf;
     private final TrustedProxies proxies;
     private final AuditTrail audit;
+    /** During a policy outage every request would log a line: one a minute, counting the refusals in between. */
+    private final LogPace outageLines;
 
     public ManagementGuard(AuthMode mode, SessionCookies cookies, SessionAuthority sessions, AccessPolicy policy,
             CsrfProtection csrf, TrustedProxies proxies, AuditTrail audit) {
+        this(mode, cookies, sessions, policy, csrf, proxies, audit, Clock.systemUTC());
+    }
+
+    /** As above, with the clock that paces the {@code event=policy-unavailable} lines. */
+    public ManagementGuard(AuthMode mode, SessionCookies cookies, SessionAuthority sessions, AccessPolicy policy,
+            CsrfProtection csrf, TrustedProxies proxies, AuditTrail audit, Clock clock) {
         this.mode = Objects.requireNonNull(mode, "mode");
         this.cookies = Objects.requireNonNull(cookies, "cookies");
         this.sessions = Objects.requireNonNull(sessions, "sessions");
@@ -74,6 +85,7 @@ public final class ManagementGuard implements ApiGuard, ManagementIdentity {
         this.csrf = Objects.requireNonNull(csrf, "csrf");
         this.proxies = Objects.requireNonNull(proxies, "proxies");
         this.audit = Objects.requireNonNull(audit, "audit");
+        this.outageLines = new LogPace(clock, Duration.ofMinutes(1));
     }
 
     @Override
@@ -229,8 +241,13 @@ public final class ManagementGuard implements ApiGuard, ManagementIdentity {
             case AccessDecision.Allowed allowed -> handler.handle(ctx);
             case AccessDecision.Denied denied -> AccessRefusals.permissionDenied(ctx, permission, denied.have());
             case AccessDecision.Unavailable unavailable -> {
-                LOG.error("event=policy-unavailable principal=\"{}\" permission={} reason=\"{}\"",
-                        IdentityText.of(principal.id()), permission, LogField.of(unavailable.reason()));
+                long refused = outageLines.occurred();
+                if (refused > 0) {
+                    // the principal and permission of the request that wrote the line; refused counts the others
+                    LOG.error("event=policy-unavailable principal=\"{}\" permission={} reason=\"{}\" refused={} "
+                            + "note=\"at most one line a minute; refused counts the requests since the previous line\"",
+                            IdentityText.of(principal.id()), permission, LogField.of(unavailable.reason()), refused);
+                }
                 AccessRefusals.policyUnavailable(ctx, unavailable.reason());
             }
         }

@@ -53,7 +53,9 @@ public final class AccessRefusals {
     public static void permissionDenied(Context ctx, Permission permission, List<Permission> have) {
         Map<String, Object> body = new LinkedHashMap<>();
         body.put("code", "OMCP_PERMISSION_DENIED");
-        body.put("error", "this needs the permission " + permission + ", which your roles do not grant");
+        // not "your roles": with OPA a policy decides, on whatever it reads; what to do holds for every policy source
+        body.put("error", "this needs the permission " + permission + ", which you do not hold (what you hold is listed in "
+                + "'have'); ask an administrator to grant you " + permission);
         // spec 7.1 names the resource first; a LinkedHashMap keeps that order on the wire
         Map<String, String> required = new LinkedHashMap<>();
         required.put("resource", permission.resource());

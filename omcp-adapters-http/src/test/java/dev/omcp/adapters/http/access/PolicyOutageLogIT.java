@@ -1,0 +1,167 @@
+package dev.omcp.adapters.http.access;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import ch.qos.logback.classic.Level;
+import ch.qos.logback.classic.Logger;
+import ch.qos.logback.classic.spi.ILoggingEvent;
+import ch.qos.logback.core.read.ListAppender;
+import dev.omcp.adapters.http.api.ApiRoutes;
+import dev.omcp.adapters.http.auth.AuthMode;
+import dev.omcp.adapters.http.auth.SessionCookies;
+import dev.omcp.adapters.http.security.CsrfProtection;
+import dev.omcp.adapters.http.security.TrustedProxies;
+import dev.omcp.ports.access.AccessDecision;
+import dev.omcp.ports.access.AccessPolicy;
+import dev.omcp.ports.access.Permission;
+import dev.omcp.ports.access.PolicyView;
+import dev.omcp.ports.audit.AuditEvent;
+import dev.omcp.ports.audit.AuditTrail;
+import dev.omcp.ports.auth.SessionAuthority;
+import dev.omcp.ports.auth.SessionCheck;
+import dev.omcp.ports.auth.SessionClaims;
+import dev.omcp.ports.auth.SessionSubject;
+import dev.omcp.ports.identity.Principal;
+import dev.omcp.testkit.time.ManualClock;
+import io.javalin.Javalin;
+import io.javalin.http.HandlerType;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.security.SecureRandom;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.slf4j.LoggerFactory;
+
+/**
+ * While the policy engine cannot decide, every request that needs a permission is refused with 503;
+ * the operator's log gets one {@code event=policy-unavailable} line a minute, not one per request.
+ */
+class PolicyOutageLogIT {
+    private static final Permission READ = new Permission("sources", "read");
+
+    /** An engine in an outage: it decides nothing. */
+    private static final class Outage implements AccessPolicy {
+        @Override
+        public AccessDecision decide(Principal principal, Permission permission) {
+            return new AccessDecision.Unavailable("OPA did not answer in full within 2000 ms");
+        }
+
+        @Override
+        public List<Permission> permissionsOf(Principal principal) {
+            return List.of();
+        }
+
+        @Override
+        public List<Permission> catalog() {
+            return List.of(READ);
+        }
+
+        @Override
+        public PolicyView view() {
+            return new PolicyView(Map.of(), List.of(), "test");
+        }
+    }
+
+    /** Anonymous mode never reads a session; any use of this is a bug in the guard. */
+    private static final class NoSessions implements SessionAuthority {
+        @Override
+        public SessionClaims open(SessionSubject subject) {
+            throw new AssertionError("anonymous mode opens no session");
+        }
+
+        @Override
+        public SessionCheck check(SessionClaims claims) {
+            throw new AssertionError("anonymous mode checks no session");
+        }
+
+        @Override
+        public void close(SessionClaims claims) {
+            throw new AssertionError("anonymous mode closes no session");
+        }
+
+        @Override
+        public Duration lifetime() {
+            return Duration.ofHours(12);
+        }
+    }
+
+    /** Reads are not audited; any entry is a bug in the test's routes. */
+    private static final class NoAudit implements AuditTrail {
+        @Override
+        public void record(AuditEvent event) {
+            throw new AssertionError("a read is not audited");
+        }
+
+        @Override
+        public Optional<String> unavailable() {
+            return Optional.empty();
+        }
+    }
+
+    private final ManualClock clock = new ManualClock(Instant.parse("2026-03-01T10:00:00Z"));
+    private final HttpClient client = HttpClient.newBuilder().proxy(HttpClient.Builder.NO_PROXY).build();
+    private final ListAppender<ILoggingEvent> log = new ListAppender<>();
+    private final Logger guardLogger = (Logger) LoggerFactory.getLogger(ManagementGuard.class);
+    private Javalin app;
+
+    @BeforeEach
+    void start() {
+        log.start();
+        guardLogger.addAppender(log);
+        ManagementGuard guard = new ManagementGuard(AuthMode.ANONYMOUS,
+                new SessionCookies("0123456789abcdef0123456789abcdef".getBytes(StandardCharsets.UTF_8)), new NoSessions(),
+                new Outage(), new CsrfProtection(true, new byte[32], new SecureRandom()), TrustedProxies.none(), new NoAudit(), clock);
+        app = Javalin.create(config -> {
+            config.jetty.host = "127.0.0.1";
+            config.jetty.port = 0;
+            config.startup.showJavalinBanner = false;
+            ApiRoutes routes = new ApiRoutes(config.routes, guard);
+            routes.route(HandlerType.GET, "/api/sources").summary("list").permission("sources", "read")
+                    .handle(ctx -> ctx.json(Map.of("sources", List.of())));
+        }).start();
+    }
+
+    @AfterEach
+    void stop() {
+        guardLogger.detachAppender(log);
+        app.stop();
+    }
+
+    private int get() throws Exception {
+        HttpRequest request = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + app.port() + "/api/sources")).GET().build();
+        return client.send(request, HttpResponse.BodyHandlers.ofString()).statusCode();
+    }
+
+    private List<String> outageLines() {
+        return log.list.stream().filter(e -> e.getLevel() == Level.ERROR).map(ILoggingEvent::getFormattedMessage)
+                .filter(line -> line.startsWith("event=policy-unavailable ")).toList();
+    }
+
+    @Test
+    void anOutageUnderLoad_logsOneLineAMinute_countingTheRefusalsInBetween() throws Exception {
+        for (int i = 0; i < 5; i++) {
+            assertThat(get()).as("every request is refused, logged or not").isEqualTo(503);
+        }
+        assertThat(outageLines()).as("the first refusal of the outage at once, the next four only counted").singleElement()
+                .satisfies(line -> assertThat(line).contains("permission=sources:read").contains("refused=1")
+                        .contains("OPA did not answer in full within 2000 ms"));
+
+        clock.advance(Duration.ofSeconds(59));
+        assertThat(get()).isEqualTo(503);
+        assertThat(outageLines()).hasSize(1);
+
+        clock.advance(Duration.ofSeconds(1));
+        assertThat(get()).isEqualTo(503);
+        assertThat(outageLines()).as("a minute after the first line, one line for the six refusals since").hasSize(2)
+                .last().satisfies(line -> assertThat(line).contains("refused=6"));
+    }
+}
