@@ -116,8 +116,23 @@ public record AccessControlSettings(
      * @param decision the decision path under {@code /v1/data/}
      * @param cacheTtl how long decisions are cached
      * @param timeout timeout of one request
+     * @param token the bearer token sent to OPA ({@code OMCP_OPA_TOKEN}); secret, so not in {@link #toString()}
      */
-    public record Opa(String url, String decision, Duration cacheTtl, Duration timeout) {}
+    public record Opa(String url, String decision, Duration cacheTtl, Duration timeout, Optional<String> token) {
+        public Opa {
+            Objects.requireNonNull(url, "url");
+            Objects.requireNonNull(decision, "decision");
+            Objects.requireNonNull(cacheTtl, "cacheTtl");
+            Objects.requireNonNull(timeout, "timeout");
+            Objects.requireNonNull(token, "token");
+        }
+
+        @Override
+        public String toString() {
+            return "Opa[url=" + url + ", decision=" + decision + ", cacheTtl=" + cacheTtl + ", timeout=" + timeout
+                    + ", token=" + (token.isPresent() ? "hidden" : "none") + "]";
+        }
+    }
 
     @Override
     public String toString() {

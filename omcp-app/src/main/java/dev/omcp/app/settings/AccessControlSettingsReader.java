@@ -1,6 +1,7 @@
 package dev.omcp.app.settings;
 
 import dev.omcp.sdk.json.Jsonp;
+import dev.omcp.adapters.http.opa.OpaDecisionClient;
 import dev.omcp.adapters.http.security.TrustedProxies;
 import dev.omcp.core.auth.oidc.OidcProfile;
 import dev.omcp.core.auth.password.PasswordRules;
@@ -244,22 +245,106 @@ final class AccessControlSettingsReader {
 
     private static Optional<AccessControlSettings.Opa> opa(Environment env) {
         Optional<String> url = env.raw(Variables.OPA_URL);
-        env.requiresWith(Variables.OPA_URL, List.of(Variables.OPA_DECISION, Variables.OPA_CACHE_TTL, Variables.OPA_TIMEOUT));
+        env.requiresWith(Variables.OPA_URL, List.of(Variables.OPA_DECISION, Variables.OPA_CACHE_TTL, Variables.OPA_TIMEOUT,
+                Variables.OPA_TOKEN));
         int ttl = env.integer(Variables.OPA_CACHE_TTL, 0, 3600);
         int timeout = env.integer(Variables.OPA_TIMEOUT, 100, 30_000);
         if (url.isEmpty()) {
             return Optional.empty();
         }
-        if (!HttpUrls.usable(url.get())) {
-            // a URL with user info is not repeated: the part before '@' may be a password
-            env.problem(Variables.OPA_URL, "must be an http(s) URL with a host such as http://opa:8181"
-                    + (url.get().contains("@") ? " (the value is not shown: it may carry credentials)" : ", got '" + url.get() + "'"));
+        String decision = env.string(Variables.OPA_DECISION);
+        boolean decisionUsable = opaDecisionUsable(env, Variables.OPA_DECISION, decision);
+        Optional<String> token = env.raw(Variables.OPA_TOKEN);
+        boolean tokenUsable = token.isEmpty() || opaTokenUsable(env, token.get());
+        if (!opaUrlUsable(env, url.get()) || !decisionUsable || !tokenUsable) {
             return Optional.empty();
         }
-        String decision = env.string(Variables.OPA_DECISION);
-        if (!decision.matches("[A-Za-z0-9_./-]{1,256}")) {
-            env.problem(Variables.OPA_DECISION, "must be a path such as omcp/authz/allow");
+        return Optional.of(new AccessControlSettings.Opa(url.get(), decision, Duration.ofSeconds(ttl), Duration.ofMillis(timeout),
+                token));
+    }
+
+    /**
+     * An OPA address the gateway can append {@code /v1/data/<decision>} to, or a full Data API URL of
+     * a decision; anything else would fail only at the first permission check, as a 503 for everyone.
+     * A value with user info is never repeated: the part before '@' may be a password.
+     */
+    private static boolean opaUrlUsable(Environment env, String url) {
+        boolean credentials = url.contains("@");
+        if (!HttpUrls.usable(url)) {
+            env.problem(Variables.OPA_URL, "must be an http(s) URL with a host such as http://opa:8181"
+                    + (credentials ? " (the value is not shown: it may carry credentials)" : ", got '" + url + "'"));
+            return false;
         }
-        return Optional.of(new AccessControlSettings.Opa(url.get(), decision, Duration.ofSeconds(ttl), Duration.ofMillis(timeout)));
+        URI uri = URI.create(url);
+        if (uri.getRawUserInfo() != null) {
+            // the JDK client would not even send them: OPA's token authentication reads a bearer token
+            env.problem(Variables.OPA_URL, "must not carry credentials before the host (user:password@; the value is not shown): "
+                    + "give the address as http(s)://host[:port] and OPA's token in OMCP_OPA_TOKEN");
+            return false;
+        }
+        if (uri.getRawQuery() != null || uri.getRawFragment() != null) {
+            env.problem(Variables.OPA_URL, "must not have a query ('?...') or a fragment ('#...'): the gateway appends "
+                    + "/v1/data/<OMCP_OPA_DECISION> to its path; give http(s)://host[:port][/path], got '" + url + "'");
+            return false;
+        }
+        String path = uri.getRawPath() == null ? "" : uri.getRawPath().replaceAll("/+$", "");
+        int data = path.indexOf("/v1/data/");
+        if (data >= 0) {
+            if (env.raw(Variables.OPA_DECISION).isPresent()) {
+                env.problem(Variables.OPA_URL, "names a decision (its path holds /v1/data/) and OMCP_OPA_DECISION is set too, so one "
+                        + "of them would be ignored; give the server's address alone (such as http://opa:8181) and the decision in "
+                        + "OMCP_OPA_DECISION, or unset OMCP_OPA_DECISION");
+                return false;
+            }
+            return opaDecisionUsable(env, Variables.OPA_URL, path.substring(data + "/v1/data/".length()));
+        }
+        if (path.endsWith("/v1/data")) {
+            env.problem(Variables.OPA_URL, "ends in /v1/data, which the gateway appends itself (it asks "
+                    + "<OMCP_OPA_URL>/v1/data/<OMCP_OPA_DECISION>); give the server's address, such as http://opa:8181");
+            return false;
+        }
+        return true;
+    }
+
+    /**
+     * A decision path under {@code /v1/data/}: segments of letters, digits, {@code _} and {@code -},
+     * separated by {@code /} or (as in a Rego package name) {@code .}. An empty segment ({@code a//b},
+     * {@code a..b}) or the API prefix pasted in would ask a document no policy defines, and every
+     * question would be denied as undefined.
+     */
+    private static boolean opaDecisionUsable(Environment env, Variable variable, String decision) {
+        String shown = decision.length() > 64 ? decision.substring(0, 64) + "..." : decision;
+        if (!decision.matches("[A-Za-z0-9_./-]{1,256}")) {
+            env.problem(variable, "must name a decision such as omcp/authz/allow (or omcp.authz.allow): letters, digits, '_' and '-' "
+                    + "in segments separated by '/' or '.', at most 256 characters, got '" + shown + "'");
+            return false;
+        }
+        String path = OpaDecisionClient.decisionPath(decision);
+        if (path.startsWith("v1/data/") || path.equals("v1/data")) {
+            env.problem(variable, "starts with v1/data, which the gateway adds itself; give the path after it, such as omcp/authz/allow,"
+                    + " got '" + shown + "'");
+            return false;
+        }
+        if (path.isEmpty() || List.of(path.split("/", -1)).contains("")) {
+            env.problem(variable, "has an empty segment ('//', '..' or nothing between separators), which names no rule; write it "
+                    + "as omcp/authz/allow or omcp.authz.allow, got '" + shown + "'");
+            return false;
+        }
+        return true;
+    }
+
+    /** A token that can go in an HTTP header as it is; never repeated, since it is a secret. */
+    private static boolean opaTokenUsable(Environment env, String token) {
+        if (token.regionMatches(true, 0, "Bearer ", 0, "Bearer ".length())) {
+            env.problem(Variables.OPA_TOKEN, "starts with 'Bearer ', which the gateway adds itself; give the token alone (the value is "
+                    + "not shown)");
+            return false;
+        }
+        if (!token.chars().allMatch(c -> c > 0x20 && c < 0x7f)) {
+            env.problem(Variables.OPA_TOKEN, "must be printable ASCII without spaces (the value is not shown); look for a line break, a"
+                    + " space or an invisible character pasted with it");
+            return false;
+        }
+        return true;
     }
 }

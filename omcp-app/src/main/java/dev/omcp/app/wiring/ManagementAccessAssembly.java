@@ -169,7 +169,7 @@ final class ManagementAccessAssembly {
         SessionCookies cookies = new SessionCookies(secret);
         TrustedProxies proxies = TrustedProxies.parse(settings.trustProxy());
         CsrfProtection csrf = new CsrfProtection(settings.csrfBypassBearer(), secret, random);
-        ManagementGuard guard = new ManagementGuard(mode, cookies, sessions, policy, csrf, proxies, audit);
+        ManagementGuard guard = new ManagementGuard(mode, cookies, sessions, policy, csrf, proxies, audit, clock);
 
         Optional<PasswordLogin> login = Optional.empty();
         if (mode == AuthMode.BASIC) {
@@ -277,7 +277,7 @@ final class ManagementAccessAssembly {
             HttpClient http = HttpClient.newBuilder().connectTimeout(opa.timeout())
                     .followRedirects(HttpClient.Redirect.NEVER).build();
             OpaDecisionClient client = new OpaDecisionClient(OpaDecisionClient.decisionUrl(opa.url(), opa.decision()), http, opa.timeout(),
-                    clock);
+                    clock, opa.token());
             return new OpaAccessPolicy(client, clock, opa.cacheTtl(), BuiltinPolicy.ALL);
         }
         return RolePolicy.builtin();

@@ -19,6 +19,7 @@ import java.util.Map;
 import java.util.concurrent.Executors;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -37,6 +38,8 @@ class OpaIT {
     private final ManualClock clock = new ManualClock(Instant.parse("2026-03-01T10:00:00Z"));
     private final AtomicBoolean failing = new AtomicBoolean();
     private final AtomicInteger queries = new AtomicInteger();
+    /** When set, the fake OPA answers 401 to a question without {@code Authorization: Bearer <this>}, as OPA does with token auth. */
+    private final AtomicReference<String> requiredToken = new AtomicReference<>();
     private HttpServer opa;
     private TestGateway gateway;
 
@@ -46,6 +49,16 @@ class OpaIT {
         opa.setExecutor(Executors.newVirtualThreadPerTaskExecutor());
         opa.createContext("/v1/data/omcp/authz/allow", exchange -> {
             queries.incrementAndGet();
+            String authorization = exchange.getRequestHeaders().getFirst("Authorization");
+            if (requiredToken.get() != null && !("Bearer " + requiredToken.get()).equals(authorization)) {
+                byte[] unauthorized = "{\"code\": \"unauthorized\", \"message\": \"missing authentication\"}"
+                        .getBytes(StandardCharsets.UTF_8);
+                exchange.sendResponseHeaders(401, unauthorized.length);
+                try (OutputStream out = exchange.getResponseBody()) {
+                    out.write(unauthorized);
+                }
+                return;
+            }
             JsonNode input = MAPPER.readTree(exchange.getRequestBody().readAllBytes()).path("input");
             String roles = input.path("subject").path("roles").toString();
             boolean allow = roles.contains("\"admin\"") || (roles.contains("\"viewer\"") && input.path("action").asText().equals("read"));
@@ -56,10 +69,14 @@ class OpaIT {
             }
         });
         opa.start();
+        gateway = TestGateway.start(env(), clock);
+    }
+
+    private Map<String, String> env() {
         Map<String, String> env = new HashMap<>(TestGateway.basicMode(dir));
         env.put("OMCP_OPA_URL", "http://127.0.0.1:" + opa.getAddress().getPort());
         env.put("OMCP_OPA_CACHE_TTL", "30");
-        gateway = TestGateway.start(env, clock);
+        return env;
     }
 
     @AfterEach
@@ -113,5 +130,35 @@ class OpaIT {
         clock.advance(Duration.ofMinutes(1));
         assertThat(admin.get("/api/policy").status()).isEqualTo(503);
         assertThat(gateway.audit.events()).anySatisfy(e -> assertThat(e.status()).isEqualTo(503));
+    }
+
+    @Test
+    void aDenial_namesThePermission_andWhatToDo_andListsOnlyWhatTheCallerHolds() {
+        Browser viewer = gateway.browser();
+        viewer.login("victor", TestGateway.PASSWORD);
+        Browser.Reply refused = viewer.post("/api/auth/revocations", "{\"sub\": \"alice\"}");
+        assertThat(refused.status()).isEqualTo(403);
+        // with OPA no role table decides, so "which your roles do not grant" told the caller nothing true or useful
+        assertThat(refused.json().path("error").asText()).isEqualTo("this needs the permission users:delete, which you do not hold"
+                + " (what you hold is listed in 'have'); ask an administrator to grant you users:delete");
+        assertThat(refused.json().path("have").toString()).as("spec 7.1: what the caller holds, not the catalog")
+                .contains("sources:read").doesNotContain("write").doesNotContain("delete");
+    }
+
+    @Test
+    void anOpaWithTokenAuthentication_isAskedWithOmcpOpaToken_andRefusesWithoutIt() {
+        requiredToken.set("opa-token-value-1");
+        Browser admin = gateway.browser();
+        admin.login("alice", TestGateway.PASSWORD);
+        Browser.Reply refused = admin.get("/api/policy");
+        assertThat(refused.status()).as("the gateway without OMCP_OPA_TOKEN").isEqualTo(503);
+        assertThat(refused.json().path("error").asText()).contains("OPA answered HTTP 401 (unauthorized)").contains("set OMCP_OPA_TOKEN");
+        gateway.close();
+        Map<String, String> env = env();
+        env.put("OMCP_OPA_TOKEN", "opa-token-value-1");
+        gateway = TestGateway.start(env, clock);
+        Browser again = gateway.browser();
+        again.login("alice", TestGateway.PASSWORD);
+        assertThat(again.get("/api/policy").status()).isEqualTo(200);
     }
 }

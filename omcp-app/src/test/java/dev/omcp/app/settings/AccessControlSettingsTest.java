@@ -62,6 +62,75 @@ class AccessControlSettingsTest {
         assertThat(read(Map.of("OMCP_OPA_URL", "https://opa.example.com:8181/base")).opa()).isPresent();
     }
 
+    private static String problemOf(Map<String, String> env) {
+        try {
+            read(env);
+        } catch (InvalidSettingsException e) {
+            assertThat(e.problems()).as("one problem for %s", env).hasSize(1);
+            return e.problems().getFirst();
+        }
+        throw new AssertionError("the start was not refused for " + env);
+    }
+
+    @Test
+    void anOpaToken_isKept_forTheBearerHeader_andNeverShown() throws Exception {
+        AccessControlSettings.Opa opa = read(Map.of("OMCP_OPA_URL", "https://opa:8181", "OMCP_OPA_TOKEN", "opa-token-value-1"))
+                .opa().orElseThrow();
+        assertThat(opa.token()).contains("opa-token-value-1");
+        assertThat(opa.toString()).contains("token=hidden").doesNotContain("opa-token-value-1");
+        assertThat(read(Map.of("OMCP_OPA_URL", "https://opa:8181")).opa().orElseThrow().token()).isEmpty();
+    }
+
+    @Test
+    void anOpaTokenThatCannotBeAHeader_refusesTheStart_withoutShowingIt() {
+        assertThat(problemOf(Map.of("OMCP_OPA_URL", "http://opa:8181", "OMCP_OPA_TOKEN", "Bearer opa-token-value-1")))
+                .startsWith("OMCP_OPA_TOKEN starts with 'Bearer ', which the gateway adds itself").doesNotContain("opa-token-value-1");
+        assertThat(problemOf(Map.of("OMCP_OPA_URL", "http://opa:8181", "OMCP_OPA_TOKEN", "opa-token\nvalue-1")))
+                .startsWith("OMCP_OPA_TOKEN must be printable ASCII without spaces").doesNotContain("value-1");
+    }
+
+    @Test
+    void anOpaUrlWithCredentials_refusesTheStart_pointingAtTheTokenSetting_withoutShowingThem() {
+        // the JDK client drops user info silently, so OPA would answer 401 to every question
+        assertThat(problemOf(Map.of("OMCP_OPA_URL", "http://svc:opa-pass-123@opa:8181")))
+                .startsWith("OMCP_OPA_URL must not carry credentials").contains("OMCP_OPA_TOKEN").doesNotContain("opa-pass-123");
+    }
+
+    @Test
+    void anOpaUrlWithAQueryOrFragment_refusesTheStart() {
+        // the decision path was appended after the query: http://opa:8181?x=1/v1/data/... asks OPA's root
+        for (String url : List.of("http://opa:8181?pretty=true", "http://opa:8181/#frag")) {
+            assertThat(problemOf(Map.of("OMCP_OPA_URL", url))).as(url)
+                    .startsWith("OMCP_OPA_URL must not have a query ('?...') or a fragment ('#...')").contains("got '" + url + "'");
+        }
+    }
+
+    @Test
+    void anOpaUrlThatNamesTheDecision_isTakenAsItIs_unlessOmcpOpaDecisionIsSetToo() throws Exception {
+        assertThat(read(Map.of("OMCP_OPA_URL", "http://opa:8181/v1/data/custom/rule/")).opa()).isPresent();
+        assertThat(problemOf(Map.of("OMCP_OPA_URL", "http://opa:8181/v1/data/custom/rule", "OMCP_OPA_DECISION", "omcp/authz/allow")))
+                .startsWith("OMCP_OPA_URL names a decision (its path holds /v1/data/) and OMCP_OPA_DECISION is set too");
+        assertThat(problemOf(Map.of("OMCP_OPA_URL", "http://opa:8181/v1/data/")))
+                .startsWith("OMCP_OPA_URL ends in /v1/data, which the gateway appends itself");
+        assertThat(problemOf(Map.of("OMCP_OPA_URL", "http://opa:8181/v1/data/omcp//allow")))
+                .startsWith("OMCP_OPA_URL has an empty segment");
+    }
+
+    @Test
+    void anOpaDecisionPath_mayUseDotsOrSlashes_butNoEmptySegmentNorTheApiPrefix() throws Exception {
+        for (String usable : List.of("omcp.authz.allow", "/omcp/authz/allow/", "team-a/authz_v2/allow")) {
+            assertThat(read(Map.of("OMCP_OPA_URL", "http://opa:8181", "OMCP_OPA_DECISION", usable)).opa()).as(usable).isPresent();
+        }
+        for (String empty : List.of("omcp//allow", "omcp..allow", "omcp./allow", "/", "...")) {
+            assertThat(problemOf(Map.of("OMCP_OPA_URL", "http://opa:8181", "OMCP_OPA_DECISION", empty))).as(empty)
+                    .startsWith("OMCP_OPA_DECISION has an empty segment").contains("got '" + empty + "'");
+        }
+        assertThat(problemOf(Map.of("OMCP_OPA_URL", "http://opa:8181", "OMCP_OPA_DECISION", "/v1/data/omcp/authz/allow")))
+                .startsWith("OMCP_OPA_DECISION starts with v1/data, which the gateway adds itself");
+        assertThat(problemOf(Map.of("OMCP_OPA_URL", "http://opa:8181", "OMCP_OPA_DECISION", "omcp/authz/allow?x")))
+                .startsWith("OMCP_OPA_DECISION must name a decision such as omcp/authz/allow").contains("got 'omcp/authz/allow?x'");
+    }
+
     @Test
     void aLoginConfigured_withoutOmcpAuth_refusesTheStart_ratherThanRunTheManagementApiWithoutLogin() throws Exception {
         assertThatThrownBy(() -> read(Map.of("OMCP_OIDC_ISSUER", "https://idp.example.com", "OMCP_OIDC_CLIENT_SECRET", "s3cr3t-oidc")))
@@ -184,7 +253,8 @@ class AccessControlSettingsTest {
 
     @Test
     void opaSettingsWithoutAnOpaUrl_refuseTheStart_namingTheUrl() {
-        Map<String, String> env = Map.of("OMCP_OPA_DECISION", "omcp/authz/allow", "OMCP_OPA_CACHE_TTL", "10", "OMCP_OPA_TIMEOUT_MS", "500");
+        Map<String, String> env = Map.of("OMCP_OPA_DECISION", "omcp/authz/allow", "OMCP_OPA_CACHE_TTL", "10", "OMCP_OPA_TIMEOUT_MS", "500",
+                "OMCP_OPA_TOKEN", "opa-token-value-1");
         assertThatThrownBy(() -> read(env)).isInstanceOfSatisfying(InvalidSettingsException.class, e -> assertThat(e.problems())
                 .containsExactlyInAnyOrder(env.keySet().stream().map(name -> name + " is set but OMCP_OPA_URL is not, and it applies"
                         + " only with OMCP_OPA_URL; set OMCP_OPA_URL or unset " + name).toArray(String[]::new)));

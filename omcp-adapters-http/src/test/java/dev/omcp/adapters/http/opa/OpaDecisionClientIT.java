@@ -44,6 +44,10 @@ class OpaDecisionClientIT {
     private final AtomicReference<Integer> status = new AtomicReference<>(200);
     private final AtomicReference<JsonNode> lastInput = new AtomicReference<>();
     private final AtomicReference<String> lastPath = new AtomicReference<>();
+    private final AtomicReference<String> lastAuthorization = new AtomicReference<>();
+    private final java.util.concurrent.atomic.AtomicInteger requests = new java.util.concurrent.atomic.AtomicInteger();
+    /** When set, sent as the answer's Location header (with a 3xx status). */
+    private final AtomicReference<String> location = new AtomicReference<>();
     private final AtomicReference<Duration> delay = new AtomicReference<>(Duration.ZERO);
     /** When set, the answer's body is sent one byte at a time with this pause between bytes. */
     private final AtomicReference<Duration> trickle = new AtomicReference<>(Duration.ZERO);
@@ -60,7 +64,9 @@ class OpaDecisionClientIT {
         clientLogger.addAppender(log);
         server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
         server.createContext("/v1/data/", exchange -> {
+            requests.incrementAndGet();
             lastPath.set(exchange.getRequestURI().getPath());
+            lastAuthorization.set(exchange.getRequestHeaders().getFirst("Authorization"));
             lastInput.set(MAPPER.readTree(exchange.getRequestBody().readAllBytes()).path("input"));
             try {
                 Thread.sleep(delay.get().toMillis());
@@ -69,6 +75,9 @@ class OpaDecisionClientIT {
             }
             byte[] body = answer.get().getBytes(StandardCharsets.UTF_8);
             exchange.getResponseHeaders().add("Content-Type", "application/json");
+            if (location.get() != null) {
+                exchange.getResponseHeaders().add("Location", location.get());
+            }
             exchange.sendResponseHeaders(status.get(), chunked.get() ? 0 : body.length);
             try (OutputStream out = exchange.getResponseBody()) {
                 if (trickle.get().isZero()) {
@@ -104,8 +113,15 @@ class OpaDecisionClientIT {
     }
 
     private OpaDecisionClient client() {
-        URI url = OpaDecisionClient.decisionUrl("http://127.0.0.1:" + server.getAddress().getPort(), "omcp/authz/allow");
-        return new OpaDecisionClient(url, HttpClient.newHttpClient(), Duration.ofMillis(1500), clock);
+        return new OpaDecisionClient(url(), HttpClient.newHttpClient(), Duration.ofMillis(1500), clock);
+    }
+
+    private URI url() {
+        return OpaDecisionClient.decisionUrl("http://127.0.0.1:" + server.getAddress().getPort(), "omcp/authz/allow");
+    }
+
+    private OpaDecisionClient clientWithToken(String token) {
+        return new OpaDecisionClient(url(), HttpClient.newHttpClient(), Duration.ofMillis(1500), clock, Optional.of(token));
     }
 
     private ExternalDecision ask(OpaDecisionClient client) {
@@ -227,6 +243,93 @@ class OpaDecisionClientIT {
         assertThat(OpaDecisionClient.decisionUrl("http://opa:8181/", "omcp.authz.allow").toString())
                 .isEqualTo("http://opa:8181/v1/data/omcp/authz/allow");
         assertThat(OpaDecisionClient.decisionUrl("http://opa:8181/v1/data/custom/rule", "ignored").toString())
+                .isEqualTo("http://opa:8181/v1/data/custom/rule");
+    }
+
+    @Test
+    void aConfiguredToken_isSentAsBearer_andNoAuthorizationWithoutOne() {
+        // an OPA run with --authentication=token answers 401 to every question that carries no token
+        assertThat(ask(clientWithToken("opa-secret-token-1"))).isInstanceOf(ExternalDecision.Allow.class);
+        assertThat(lastAuthorization.get()).isEqualTo("Bearer opa-secret-token-1");
+        assertThat(ask()).isInstanceOf(ExternalDecision.Allow.class);
+        assertThat(lastAuthorization.get()).isNull();
+    }
+
+    @Test
+    void a401_saysWhatToDo_withAndWithoutAToken_andNeverRepeatsTheToken() {
+        status.set(401);
+        answer.set("{\"code\": \"unauthorized\", \"message\": \"missing authentication\"}");
+        assertThat(ask()).isInstanceOfSatisfying(ExternalDecision.Unavailable.class, u -> assertThat(u.reason())
+                .startsWith("OPA answered HTTP 401 (unauthorized)").contains("set OMCP_OPA_TOKEN"));
+        assertThat(ask(clientWithToken("opa-secret-token-1"))).isInstanceOfSatisfying(ExternalDecision.Unavailable.class,
+                u -> assertThat(u.reason()).contains("did not accept the token").contains("OMCP_OPA_TOKEN")
+                        .doesNotContain("opa-secret-token-1"));
+        assertThat(warnings()).as("the token is not logged either").noneMatch(line -> line.contains("opa-secret-token-1"));
+    }
+
+    @Test
+    void aRedirect_isNotFollowed_andTheReasonSaysSo_withoutItsTarget() {
+        // followed, a redirect would carry the question, and the token, to whatever address it names
+        status.set(307);
+        location.set("http://other-opa-host.example:8181/v1/data/omcp/authz/allow");
+        answer.set("");
+        assertThat(ask(clientWithToken("opa-secret-token-1"))).isInstanceOfSatisfying(ExternalDecision.Unavailable.class,
+                u -> assertThat(u.reason()).startsWith("OPA answered HTTP 307, a redirect, which is not followed")
+                        .contains("OMCP_OPA_URL").doesNotContain("other-opa-host"));
+        assertThat(requests).hasValue(1);
+    }
+
+    @Test
+    void aClientThatFollowsRedirects_isRefused() {
+        HttpClient following = HttpClient.newBuilder().followRedirects(HttpClient.Redirect.NORMAL).build();
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> new OpaDecisionClient(url(), following, Duration.ofSeconds(1), clock,
+                Optional.of("t"))).isInstanceOf(IllegalArgumentException.class).hasMessageContaining("redirect");
+    }
+
+    @Test
+    void a404_pointsAtTheAddress_andOpasErrorCodeIsKept_butNotItsMessage() {
+        status.set(404);
+        answer.set("<html>not found</html>");
+        assertThat(ask()).isInstanceOfSatisfying(ExternalDecision.Unavailable.class, u -> assertThat(u.reason())
+                .isEqualTo("OPA answered HTTP 404: check that OMCP_OPA_URL is the OPA server's address (the gateway appends "
+                        + "/v1/data/<decision>)"));
+        status.set(500);
+        answer.set("{\"code\": \"internal_error\", \"message\": \"eval_conflict_error: rule in policy.rego:7\"}");
+        assertThat(ask()).isInstanceOfSatisfying(ExternalDecision.Unavailable.class, u -> assertThat(u.reason())
+                .isEqualTo("OPA answered HTTP 500 (internal_error)"));
+        answer.set("{\"code\": \"not an <identifier>\"}");
+        assertThat(ask()).isInstanceOfSatisfying(ExternalDecision.Unavailable.class, u -> assertThat(u.reason())
+                .isEqualTo("OPA answered HTTP 500"));
+    }
+
+    @Test
+    void aResultOfAnotherShape_denies_andIsLoggedOnceAMinute_withItsKeysButNoValues() {
+        // {"Allow": true} or "true" is a policy bug that denies everybody; the 403s alone would not tell
+        OpaDecisionClient client = client();
+        answer.set("{\"result\": {\"Allow\": true, \"reason\": \"secret-policy-detail\"}}");
+        assertThat(ask(client)).isInstanceOf(ExternalDecision.Deny.class);
+        answer.set("{\"result\": \"true\"}");
+        assertThat(ask(client)).isInstanceOf(ExternalDecision.Deny.class);
+        assertThat(warnings()).singleElement().satisfies(line -> assertThat(line).startsWith("event=opa-decision-unexpected ")
+                .contains("decision=\"/v1/data/omcp/authz/allow\"").contains("keys [Allow, reason]").contains("unexpected=1")
+                .doesNotContain("secret-policy-detail"));
+        clock.advance(Duration.ofMinutes(1));
+        assertThat(ask(client)).isInstanceOf(ExternalDecision.Deny.class);
+        assertThat(warnings()).hasSize(2).last().satisfies(line -> assertThat(line).contains("result=\"a string\"")
+                .contains("unexpected=2"));
+        answer.set("{\"result\": {\"allow\": false}}");
+        clock.advance(Duration.ofMinutes(1));
+        assertThat(ask(client)).isInstanceOf(ExternalDecision.Deny.class);
+        assertThat(warnings()).as("a boolean allow of false is an ordinary denial").hasSize(2);
+    }
+
+    @Test
+    void decisionUrls_dropEveryTrailingSlash_andKeepABasePath() {
+        assertThat(OpaDecisionClient.decisionUrl("http://opa:8181//", "omcp/authz/allow").toString())
+                .isEqualTo("http://opa:8181/v1/data/omcp/authz/allow");
+        assertThat(OpaDecisionClient.decisionUrl("https://gw.example/opa/", "/omcp.authz.allow/").toString())
+                .isEqualTo("https://gw.example/opa/v1/data/omcp/authz/allow");
+        assertThat(OpaDecisionClient.decisionUrl("http://opa:8181/v1/data/custom/rule/", "ignored").toString())
                 .isEqualTo("http://opa:8181/v1/data/custom/rule");
     }
 }
