@@ -34,7 +34,9 @@ class FakeLokiServerIT {
     @BeforeAll
     static void start() throws Exception {
         SimulatedSystem system = SimulatedSystem.create(Clock.fixed(NOW, ZoneOffset.UTC), 7, Duration.ofHours(3), Duration.ofMinutes(25));
-        loki = FakeLokiServer.start(system);
+        // past the 15 s of Loki's default query timeout: on a machine loaded by a whole build a half-hour metric query
+        // took longer, and these tests judge the answers (the one on the timeout starts a server of its own)
+        loki = FakeLokiServer.start(system, Duration.ofSeconds(60));
     }
 
     @AfterAll
