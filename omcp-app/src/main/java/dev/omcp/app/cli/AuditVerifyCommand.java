@@ -27,8 +27,8 @@ import picocli.CommandLine.Spec;
         description = {"Check an audit file's hash chain offline and name the first broken entry.",
             "Give rotated files oldest first; a file may start with a copy of the previous file's last line."},
         exitCodeListHeading = "%nExit codes:%n",
-        exitCodeList = {"0:the chain verifies", "1:the chain is broken (the first broken seq is printed)",
-            "2:a file cannot be read, or the command line is wrong"})
+        exitCodeList = {"0:the chain verifies (an empty file is an empty chain: nothing to verify, said on a second line)",
+            "1:the chain is broken (the first broken seq is printed)", "2:a file cannot be read, or the command line is wrong"})
 public final class AuditVerifyCommand implements Callable<Integer> {
     static final int OK = 0;
     static final int BROKEN = 1;
@@ -101,6 +101,12 @@ public final class AuditVerifyCommand implements Callable<Integer> {
                 ? "OK: 0 entries (empty chain), tip " + valid.tipHash()
                 : "OK: " + valid.count() + " entries, seq " + valid.firstSeq() + ".." + valid.lastSeq() + ", tip " + valid.tipHash())
                 + (anchors.isEmpty() ? "" : ", " + anchors.size() + (anchors.size() == 1 ? " anchor" : " anchors") + " held"));
+        if (valid.count() == 0) {
+            // not a silent "all good": a file emptied after an incident is an empty chain too, and only an anchor tells the two apart
+            out.println("No entry, so nothing was verified: a new gateway's audit file is empty until the first audited change, but so"
+                    + " is a file emptied after the fact. To tell them apart, verify with --expect SEQ:HASH, a tip recorded elsewhere"
+                    + " (docs/audit.md, Anchors).");
+        }
         out.flush();
         return OK;
     }

@@ -326,6 +326,27 @@ class AuditAcceptanceIT {
     }
 
     @Test
+    void anEmptyFile_verifiesAsAnEmptyChain_butSaysNothingWasChecked_andHowToTellATruncatedOne() throws Exception {
+        Path file = dir.resolve("audit.jsonl");
+        AuditChain chain = chain(file, FsyncPolicy.ALWAYS, TornTailPolicy.REPAIR);
+        write(chain, 3);
+        chain.close();
+        String tip = omcp("audit", "verify", file.toString()).out().strip().replaceAll(".*, tip ([0-9a-f]{64})$", "$1");
+        // after an incident, someone empties the file: what is left is an empty chain, valid on its own
+        Files.write(file, new byte[0]);
+
+        Run alone = omcp("audit", "verify", file.toString());
+        assertThat(alone.exit()).as("a new gateway's file is empty too: that is not a broken chain").isZero();
+        assertThat(alone.out()).startsWith("OK: 0 entries (empty chain), tip " + "0".repeat(64) + "\n")
+                .contains("nothing was verified").contains("emptied after the fact").contains("--expect SEQ:HASH");
+
+        Run anchored = omcp("audit", "verify", "--expect", "3:" + tip, file.toString());
+        assertThat(anchored.exit()).isEqualTo(1);
+        assertThat(anchored.out()).startsWith("BROKEN at seq 1 ").contains("cut off before an anchor")
+                .doesNotContain("nothing was verified");
+    }
+
+    @Test
     void aLineLongerThanAnyEntryIsNamedWithoutReadingItIntoMemory() throws Exception {
         Path file = dir.resolve("audit.jsonl");
         AuditChain chain = chain(file, FsyncPolicy.NEVER, TornTailPolicy.REPAIR);
