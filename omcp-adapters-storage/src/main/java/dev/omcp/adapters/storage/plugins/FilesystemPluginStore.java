@@ -222,8 +222,9 @@ public final class FilesystemPluginStore implements PluginStore {
             FilesystemStagedBundle.deleteTree(staging);
             throw writeFailed(e.getCause());
         } catch (RuntimeException e) {
+            // a bug, neither the bundle's fault nor the host's: as a refused bundle it was answered 400, blaming the request
             FilesystemStagedBundle.deleteTree(staging);
-            throw new BundleRejectedException("the bundle could not be unpacked: " + e.getClass().getSimpleName());
+            throw e;
         }
     }
 

@@ -68,6 +68,26 @@ class BundleStagingIT {
     }
 
     @Test
+    void anUnexpectedErrorWhileUnpacking_staysAnError_notABundleThatDoesNotVerify_andLeavesNothing() throws Exception {
+        Path trustRoot = tmp.resolve("trust-root.pem");
+        Durability broken = new Durability() {
+            @Override
+            public void forceFile(Path file) {
+                throw new IllegalStateException("a bug in the gateway");
+            }
+
+            @Override
+            public void forceDirectory(Path directory) {}
+        };
+        FilesystemPluginStore withABug = new FilesystemPluginStore(plugins, Optional.of(trustRoot), Optional.empty(), false, broken);
+
+        // a refused bundle is the request's fault (400); a bug is the server's, and its callers answer it as one (500)
+        assertThatThrownBy(() -> withABug.stage(PluginFixture.named("echo").signedBy(KEY).bundle("package")))
+                .isInstanceOf(IllegalStateException.class).hasMessage("a bug in the gateway");
+        assertThat(everythingIn(plugins)).as("the half-unpacked staging directory is deleted").containsExactly("");
+    }
+
+    @Test
     void aPluginsDirectoryPathThatIsAFile_isAFailureToWriteThePluginsDirectory_notAnUncaughtError() throws Exception {
         // a read-only directory does not stop root, who may run the tests: a file in the directory's place stops everyone
         Files.writeString(plugins, "not a directory");
