@@ -447,8 +447,10 @@ public final class StaticConnectorHub implements ConnectorHub {
             if (e.getCause() instanceof HttpTimeoutException && !(e.getCause() instanceof HttpConnectTimeoutException)) {
                 throw late(what, timeout);
             }
+            // every way the network can fail is the hub being unavailable, said as what happened and what to do
             throw new HubUnavailableException(what + " could not be fetched from the hub " + source + ": "
-                    + (e.getCause() == null ? e : e.getCause()).getClass().getSimpleName());
+                    + (e.getCause() instanceof HttpConnectTimeoutException ? HubFetchFailure.connectTimedOut()
+                    : HubFetchFailure.of(e.getCause() == null ? e : e.getCause())));
         }
         if (response.statusCode() / 100 == 3) {
             throw new HubUnavailableException(what + " could not be fetched from the hub " + source + ": HTTP "
@@ -456,7 +458,8 @@ public final class StaticConnectorHub implements ConnectorHub {
                     + "final location and have the hub serve its files without redirects");
         }
         if (response.statusCode() != 200) {
-            throw new HubUnavailableException(what + " could not be fetched from the hub " + source + ": HTTP " + response.statusCode());
+            throw new HubUnavailableException(what + " could not be fetched from the hub " + source + ": "
+                    + HubFetchFailure.ofStatus(response.statusCode()));
         }
         return response.body();
     }

@@ -20,6 +20,8 @@ import java.io.IOException;
 import java.io.OutputStream;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
+import java.net.ServerSocket;
+import java.net.Socket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.KeyPair;
@@ -352,6 +354,62 @@ class StaticConnectorHubIT {
             assertThatThrownBy(missing::catalog).isInstanceOf(HubUnavailableException.class).hasMessageContaining("HTTP 404");
         } finally {
             server.stop(0);
+        }
+    }
+
+    @Test
+    void aHubServerError_isHubUnavailable_sayingItIsTheHubsServer_andWhatToDo() throws Exception {
+        HttpServer failing = serve(exchange -> {
+            exchange.sendResponseHeaders(503, -1);
+            exchange.close();
+        });
+        try {
+            assertThatThrownBy(StaticConnectorHub.at(base(failing), Optional.of(trustRoot))::catalog)
+                    .isInstanceOf(HubUnavailableException.class)
+                    .hasMessageContaining("the hub index could not be fetched from the hub " + base(failing)
+                            + "index.json: HTTP 503, an error of the hub's server")
+                    .hasMessageContaining("try again later").hasMessageContaining("--from <dir>");
+        } finally {
+            failing.stop(0);
+        }
+    }
+
+    @Test
+    void aRefusedConnection_isHubUnavailable_sayingSo_andWhatToDo() throws Exception {
+        int closedPort;
+        try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+            closedPort = socket.getLocalPort();
+        }
+        String base = "http://127.0.0.1:" + closedPort + "/catalog/";
+        assertThatThrownBy(StaticConnectorHub.at(base, Optional.of(trustRoot))::catalog)
+                .isInstanceOf(HubUnavailableException.class)
+                .hasMessageContaining("the hub index could not be fetched from the hub " + base + "index.json: the connection was refused")
+                .hasMessageContaining("check that HUB_CATALOG_URL (or --from) names the hub and that it is reachable from this host")
+                .hasMessageNotContaining("ConnectException");
+    }
+
+    @Test
+    void aConnectionTheHubResets_isHubUnavailable_sayingSo_andWhatToDo() throws Exception {
+        try (ServerSocket socket = new ServerSocket(0, 50, InetAddress.getLoopbackAddress())) {
+            // answers every connection by closing it at once, as a hub that crashes or a proxy that drops it would;
+            // a backlog of 50: with 1, a retried connection found it full under load and was refused instead
+            Thread closer = Thread.ofVirtual().start(() -> {
+                while (!socket.isClosed()) {
+                    try (Socket accepted = socket.accept()) {
+                        accepted.setSoLinger(true, 0);
+                    } catch (IOException e) {
+                        return;
+                    }
+                }
+            });
+            String base = "http://127.0.0.1:" + socket.getLocalPort() + "/catalog/";
+            assertThatThrownBy(StaticConnectorHub.at(base, Optional.of(trustRoot))::catalog)
+                    .isInstanceOf(HubUnavailableException.class)
+                    .hasMessageContaining("the hub index could not be fetched from the hub " + base + "index.json: the hub closed or reset "
+                            + "the connection before its answer was complete")
+                    .hasMessageContaining("check that HUB_CATALOG_URL (or --from) names the hub");
+            socket.close();
+            closer.join();
         }
     }
 
