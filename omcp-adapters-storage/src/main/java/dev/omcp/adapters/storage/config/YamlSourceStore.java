@@ -123,6 +123,14 @@ public final class YamlSourceStore implements SourceStore {
      */
     private Optional<String> fingerprint = Optional.empty();
     private boolean warnedWithoutPermissions;
+    /**
+     * What the last load said about the file being missing or unreadable: the gateway loads at start
+     * twice (the plugin pins, then the sources), and the same warning twice on standard error read as
+     * two problems. A change of state is said again.
+     */
+    private Optional<String> lastFileWarning = Optional.empty();
+    /** The variables already said to be ignored: for the same reason, once per variable. */
+    private final Set<String> ignoredVariablesSaid = new HashSet<>();
     private Map<String, Object> document = new LinkedHashMap<>();
     private final Map<String, Map<String, Object>> rawEntries = new HashMap<>();
     private final List<Object> unreadableEntries = new ArrayList<>();
@@ -149,7 +157,7 @@ public final class YamlSourceStore implements SourceStore {
         this.named = configPath.isPresent();
         this.environmentSources = List.copyOf(environmentSources);
         this.substitution = new Substitution(environment,
-                name -> LOG.warn("event=sources-variable-unset variable={} effect=\"kept literally as ${{{}}}\"", name, name));
+                name -> LOG.warn("event=sources-variable-unset variable={} effect=\"kept literally as ${{}}\"", name, name));
     }
 
     @Override
@@ -167,7 +175,7 @@ public final class YamlSourceStore implements SourceStore {
                 readable = true;
                 document = new LinkedHashMap<>();
                 fingerprint = Optional.empty();
-                if (named) {
+                if (named && firstTimeSaid("missing")) {
                     LOG.warn("event=sources-file-missing file={} effect=\"sources from PROMETHEUS_URL and LOKI_URL, if set; the first "
                             + "change through /api/sources creates the file\" hint=\"check CONFIG_PATH if the file should exist\"", file);
                 }
@@ -196,6 +204,7 @@ public final class YamlSourceStore implements SourceStore {
                 document = new LinkedHashMap<>();
                 map.forEach((k, v) -> document.put(String.valueOf(k), v));
                 readable = true;
+                lastFileWarning = Optional.empty();
                 warnOfIgnoredEnvironmentSources(text);
                 return parse();
             } catch (YAMLException e) {
@@ -216,7 +225,7 @@ public final class YamlSourceStore implements SourceStore {
      */
     private void warnOfIgnoredEnvironmentSources(String fileText) {
         for (EnvironmentSource env : environmentSources) {
-            if (!env.urls().isEmpty() && !fileText.contains("${" + env.variable() + "}")) {
+            if (!env.urls().isEmpty() && !fileText.contains("${" + env.variable() + "}") && ignoredVariablesSaid.add(env.variable())) {
                 LOG.warn("event=environment-source-ignored variable={} file={} reason=\"the sources file exists, and it alone defines "
                         + "the sources\" hint=\"add the source to the file or through /api/sources (url: ${{}} keeps it following the "
                         + "variable), or unset {}\"", env.variable(), file, env.variable(), env.variable());
@@ -224,8 +233,18 @@ public final class YamlSourceStore implements SourceStore {
         }
     }
 
+    /** Whether {@code warning} differs from what the last load said about the file; either way it is what was said last. */
+    private boolean firstTimeSaid(String warning) {
+        boolean first = !lastFileWarning.equals(Optional.of(warning));
+        lastFileWarning = Optional.of(warning);
+        return first;
+    }
+
     private SourcesDocument unreadable(String reason) {
         readable = false;
+        if (!firstTimeSaid("unreadable: " + reason)) {
+            return new SourcesDocument(List.of(), List.of(), List.of(reason), false);
+        }
         LOG.error("event=sources-file-unreadable file={} reason=\"{}\" effect=\"no sources from the file; it will not be overwritten\""
                 + " hint=\"fix the file and restart the gateway\"", file, reason);
         return new SourcesDocument(List.of(), List.of(), List.of(reason), false);
