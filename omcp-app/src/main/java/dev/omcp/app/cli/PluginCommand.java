@@ -77,6 +77,7 @@ public final class PluginCommand implements Callable<Integer> {
         try {
             Settings settings = SettingsReader.fromProcessEnvironment();
             LoggingSetup.apply(settings.logging());
+            LoggingSetup.leaveOutcomesToTheCommand(settings.logging());
             return Optional.of(settings);
         } catch (InvalidSettingsException e) {
             err.println("omcp: " + e.getMessage());

@@ -6,6 +6,7 @@ import dev.omcp.app.wiring.GatewayAssembly;
 import dev.omcp.core.plugins.PluginRemoval;
 import dev.omcp.ports.plugins.PluginPin;
 import dev.omcp.ports.plugins.RemoveOutcome;
+import dev.omcp.ports.sources.SourcesDocument;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.List;
@@ -52,20 +53,30 @@ final class PluginRemoveCommand implements Callable<Integer> {
                 settings.plugins().signaturesDemanded());
         PluginRemoval removal = new PluginRemoval(store, GatewayAssembly.builtinConnectorNames());
         RemoveOutcome outcome = removal.remove(name, force, new PluginRemoval.Checks() {
+            /** Read at the first question only, then kept: a missing sources file's warning came once per question. */
+            private SourcesDocument sourcesFile;
+
+            private SourcesDocument sourcesFile() {
+                if (sourcesFile == null) {
+                    sourcesFile = GatewayAssembly.sourcesFile(settings.connectors());
+                }
+                return sourcesFile;
+            }
+
             @Override
             public List<String> sourcesLeftWithout(String location, String type) {
                 // no catalog here: whether the plugin would load at the next start is not known, so every source of its type counts
-                return GatewayAssembly.sourcesOfType(settings.connectors(), type);
+                return GatewayAssembly.sourcesOfType(sourcesFile(), type);
             }
 
             @Override
             public List<PluginPin> pins() {
-                return GatewayAssembly.pluginPins(settings.connectors());
+                return sourcesFile().plugins();
             }
 
             @Override
             public PluginRemoval.Unloaded afterRemoval(String type) {
-                return new PluginRemoval.Unloaded(GatewayAssembly.sourcesOfType(settings.connectors(), type), "");
+                return new PluginRemoval.Unloaded(GatewayAssembly.sourcesOfType(sourcesFile(), type), "");
             }
         });
         return switch (outcome) {

@@ -18,7 +18,6 @@ import dev.omcp.ports.settings.HealthThresholdsStore;
 import dev.omcp.ports.connectors.ConnectorCatalog;
 import dev.omcp.ports.connectors.ConnectorType;
 import dev.omcp.ports.info.Governance;
-import dev.omcp.ports.plugins.PluginPin;
 import dev.omcp.ports.sources.SourcesDocument;
 import dev.omcp.sdk.connector.ConnectorFactory;
 import dev.omcp.sdk.connector.TracesCapability;
@@ -248,19 +247,18 @@ public final class GatewayAssembly implements AutoCloseable {
     }
 
     /**
-     * The sources of the sources file ({@code CONFIG_PATH}, or the environment) whose type is
-     * {@code connectorType}, sorted: what {@code omcp plugin remove} asks before it removes a plugin the
-     * next start would have served them with.
+     * The sources file ({@code CONFIG_PATH}) as the next start reads it: what {@code omcp plugin remove}
+     * checks. Read once per command: each read of a missing or broken file logs its warning again.
      */
-    public static List<String> sourcesOfType(Settings.Connectors settings, String connectorType) {
-        return SourcesAssembly.store(settings).load().sources().stream()
-                .filter(source -> source.config().type().equals(connectorType))
-                .map(source -> source.name()).sorted().toList();
+    public static SourcesDocument sourcesFile(Settings.Connectors settings) {
+        return SourcesAssembly.store(settings).load();
     }
 
-    /** The {@code plugins:} pins of the sources file ({@code CONFIG_PATH}): what {@code omcp plugin remove} must not remove. */
-    public static List<PluginPin> pluginPins(Settings.Connectors settings) {
-        return SourcesAssembly.store(settings).load().plugins();
+    /** The names of the sources of {@code document} of {@code connectorType}, sorted. */
+    public static List<String> sourcesOfType(SourcesDocument document, String connectorType) {
+        return document.sources().stream()
+                .filter(source -> source.config().type().equals(connectorType))
+                .map(source -> source.name()).sorted().toList();
     }
 
     /** The connector types sources are served with: builtins, then verified and pinned plugins. */

@@ -2,8 +2,10 @@ package dev.omcp.app.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.omcp.adapters.storage.config.YamlSourceStore;
 import dev.omcp.app.settings.Settings;
 import dev.omcp.app.settings.SettingsReader;
+import dev.omcp.app.support.CapturedLog;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.StringWriter;
@@ -13,6 +15,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 import picocli.CommandLine;
 
@@ -22,6 +25,8 @@ class PluginRemoveCommandTest {
     Path dir;
     private final StringWriter out = new StringWriter();
     private final StringWriter err = new StringWriter();
+    @RegisterExtension
+    final CapturedLog sourcesLog = CapturedLog.of(YamlSourceStore.class);
 
     private Path plugins() {
         return dir.resolve("plugins");
@@ -133,6 +138,20 @@ class PluginRemoveCommandTest {
 
         assertThat(run("sources: []\n", "prometheus")).isEqualTo(1);
         assertThat(err.toString()).contains("remove refused (builtin): 'prometheus' is a builtin connector");
+    }
+
+    @Test
+    void aMissingSourcesFile_isWarnedAboutOnce_notOncePerCheckOfTheRemoval() throws Exception {
+        installTempo();
+        Settings settings = SettingsReader.read(Map.of("PLUGINS_DIR", plugins().toString(), "CONFIG_PATH",
+                dir.resolve("no-such-sources.yaml").toString(), "PLUGIN_TRUST_ROOT", reference().resolve("trust-root.pem").toString()));
+        PluginRemoveCommand command = new PluginRemoveCommand();
+        new CommandLine(command).parseArgs("tempo");
+
+        assertThat(command.run(settings, new PrintWriter(out, true), new PrintWriter(err, true))).as(err.toString()).isZero();
+
+        // the pins, the sources using it and those left without it were three reads of the file, and three warnings on stderr
+        assertThat(sourcesLog.warnings()).filteredOn(m -> m.startsWith("event=sources-file-missing ")).hasSize(1);
     }
 
     @Test

@@ -146,6 +146,30 @@ class PluginCliSystemTest {
     }
 
     @Test
+    void aRefusalOrAnOutcome_isSaidOnceOnStandardError_notAgainAsALogLine() throws Exception {
+        Run remove = run(withTrustRoot(), "plugin", "remove", "nope");
+        assertThat(remove.exit()).isEqualTo(1);
+        assertThat(occurrences(remove.err(), "no plugin 'nope' is installed")).as(remove.err()).isEqualTo(1);
+        assertThat(occurrences(remove.err(), "event=sources-file-missing")).as("the sources file is read once").isLessThanOrEqualTo(1);
+
+        Path hub = tmp.resolve("hub");
+        copyTree(TestPlugins.hub(), hub);
+        Files.write(hub.resolve("tarballs/tempo-0.1.0-SNAPSHOT.tgz"), new byte[] {0}, StandardOpenOption.APPEND);
+        Run install = run(withTrustRoot(), "plugin", "install", "tempo", "--from", hub.toString());
+        assertThat(install.exit()).isEqualTo(1);
+        assertThat(occurrences(install.err(), "does not match the catalog's integrity")).as(install.err()).isEqualTo(1);
+
+        Run installed = run(withTrustRoot(), "plugin", "install", "tempo", "--from", TestPlugins.hub().toString());
+        assertThat(installed.exit()).as(installed.err()).isZero();
+        assertThat(installed.out()).contains("installed tempo 0.1.0-SNAPSHOT");
+        assertThat(installed.err()).doesNotContain("event=plugin-installed");
+    }
+
+    private static int occurrences(String text, String part) {
+        return text.split(java.util.regex.Pattern.quote(part), -1).length - 1;
+    }
+
+    @Test
     void spec4_6_listAndInfoReadTheCatalog() throws Exception {
         Run list = run(withTrustRoot(), "plugin", "list", "--from", TestPlugins.hub().toString());
         assertThat(list.exit()).as(list.err()).isZero();
