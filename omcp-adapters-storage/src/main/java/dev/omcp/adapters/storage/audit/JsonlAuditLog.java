@@ -7,6 +7,7 @@ import dev.omcp.ports.audit.AuditLog;
 import dev.omcp.ports.audit.AuditLogState;
 import dev.omcp.ports.audit.AuditQuery;
 import dev.omcp.ports.audit.AuditRecord;
+import java.io.Closeable;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
@@ -81,6 +82,7 @@ public final class JsonlAuditLog implements AuditLog {
     private final ReentrantLock writeLock = new ReentrantLock();
     private final ReentrantLock syncLock = new ReentrantLock();
     private final AtomicLong bytesScanned = new AtomicLong();
+    private AuditFileLock lock;
     private FileChannel channel;
     private FileChannel reader;
     private volatile long written;
@@ -113,6 +115,8 @@ public final class JsonlAuditLog implements AuditLog {
         if (PrivateFiles.exists(file) && !Files.isRegularFile(file, LinkOption.NOFOLLOW_LINKS)) {
             throw new IOException("it is not a regular file");
         }
+        // before the end is read: another writer's line under way must not look like a torn one to cut off
+        lock = AuditFileLock.acquire(file);
         createIfMissing(parent);
         channel = PrivateFiles.open(file, StandardOpenOption.WRITE, StandardOpenOption.APPEND);
         reader = PrivateFiles.open(file, StandardOpenOption.READ);
@@ -440,7 +444,8 @@ public final class JsonlAuditLog implements AuditLog {
     }
 
     private void closeQuietly() {
-        for (FileChannel open : new FileChannel[] {channel, reader}) {
+        // the lock last: no other writer may start before this one has stopped writing
+        for (Closeable open : new Closeable[] {channel, reader, lock}) {
             if (open != null) {
                 try {
                     open.close();
