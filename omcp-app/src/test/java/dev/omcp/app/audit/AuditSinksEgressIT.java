@@ -3,6 +3,8 @@ package dev.omcp.app.audit;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import com.sun.net.httpserver.HttpServer;
 import dev.omcp.app.settings.SettingsReader;
 import dev.omcp.app.wiring.GatewayAssembly;
@@ -11,6 +13,10 @@ import dev.omcp.ports.audit.AuditEvent;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
@@ -31,6 +37,8 @@ class AuditSinksEgressIT {
     /** What the receiver was sent: method, path and body. */
     private record Received(String method, String path, String body) {}
 
+    private static final ObjectMapper JSON = new ObjectMapper();
+
     private final List<Received> received = new CopyOnWriteArrayList<>();
     private HttpServer receiver;
 
@@ -42,6 +50,11 @@ class AuditSinksEgressIT {
             received.add(new Received(exchange.getRequestMethod(), exchange.getRequestURI().getPath(),
                     new String(body, StandardCharsets.UTF_8)));
             exchange.sendResponseHeaders(200, -1);
+            exchange.close();
+        });
+        receiver.createContext("/refuse", exchange -> {
+            exchange.getRequestBody().readAllBytes();
+            exchange.sendResponseHeaders(400, -1);
             exchange.close();
         });
         receiver.start();
@@ -112,5 +125,42 @@ class AuditSinksEgressIT {
             assertThat(r.path()).startsWith("/audit-logs/omcp-audit/").endsWith(".jsonl");
             assertThat(r.body()).contains("\"actor\":\"user:alice\"");
         });
+    }
+
+    @Test
+    void aSinkThatFails_isReportedByGetApiAudit_withWhyAndSinceWhen_butNotItsAddressOrToken() throws Exception {
+        Map<String, String> env = new HashMap<>();
+        env.put("OMCP_AUDIT_WEBHOOK_URL", receiverByName() + "/refuse");
+        env.put("OMCP_AUDIT_WEBHOOK_TOKEN", "whk-secret-token-42");
+        env.put("OMCP_ALLOW_PRIVATE_BACKENDS", "true");
+        HttpClient http = HttpClient.newHttpClient();
+        try (GatewayAssembly gateway = start(env)) {
+            URI audit = URI.create("http://127.0.0.1:" + gateway.port() + "/api/audit");
+            JsonNode sinks = JSON.readTree(http.send(HttpRequest.newBuilder(audit).build(), HttpResponse.BodyHandlers.ofString())
+                    .body()).get("sinks");
+            assertThat(sinks).as("before any delivery").singleElement().satisfies(sink -> {
+                assertThat(sink.get("name").asText()).isEqualTo("webhook");
+                assertThat(sink.get("failingSince").isNull()).isTrue();
+            });
+
+            gateway.audit().record(new AuditEvent("user:alice", "", "sources", "write", "PUT", "/api/sources/prom", 200,
+                    "127.0.0.1", "prom"));
+
+            String body = "";
+            Instant deadline = Instant.now().plus(Duration.ofSeconds(15));
+            while (Instant.now().isBefore(deadline)) {
+                body = http.send(HttpRequest.newBuilder(audit).build(), HttpResponse.BodyHandlers.ofString()).body();
+                if (JSON.readTree(body).at("/sinks/0/deadLettered").asLong() == 1) {
+                    break;
+                }
+                Thread.sleep(50); // waits for the background delivery; no time rule is judged here
+            }
+            JsonNode sink = JSON.readTree(body).at("/sinks/0");
+            assertThat(sink.get("deadLettered").asLong()).as(body).isEqualTo(1);
+            assertThat(sink.get("delivered").asLong()).isZero();
+            assertThat(sink.get("lastFailure").asText()).startsWith("HTTP 400");
+            assertThat(Instant.parse(sink.get("failingSince").asText())).isBefore(Instant.now().plusSeconds(1));
+            assertThat(body).doesNotContain("whk-secret-token-42").doesNotContain(String.valueOf(receiver.getAddress().getPort()));
+        }
     }
 }

@@ -9,6 +9,7 @@ import dev.omcp.ports.audit.AuditPage;
 import dev.omcp.ports.audit.AuditQuery;
 import dev.omcp.ports.audit.AuditRecord;
 import dev.omcp.ports.audit.AuditSink;
+import dev.omcp.ports.audit.AuditSinkStatus;
 import dev.omcp.ports.audit.AuditTrail;
 import java.time.Clock;
 import java.time.Instant;
@@ -75,13 +76,19 @@ public final class AuditChain implements AuditTrail, AuditHistory, AutoCloseable
                 throw new IllegalStateException("the audit chain was already started");
             }
             AuditLogState state = log.open();
-            state.last().ifPresent(last -> {
-                requireOwnHash(last, "newest");
-                state.beforeLast().ifPresent(before -> requireLink(before, last));
-                lastSeq = last.seq();
-                lastHash = last.hash();
-                lastTs = last.ts();
-            });
+            try {
+                state.last().ifPresent(last -> {
+                    requireOwnHash(last, "newest");
+                    state.beforeLast().ifPresent(before -> requireLink(before, last));
+                    lastSeq = last.seq();
+                    lastHash = last.hash();
+                    lastTs = last.ts();
+                });
+            } catch (IllegalStateException refused) {
+                // a refused start lets go of the store (its file and its writer's lock), so it can be looked at and repaired
+                log.close();
+                throw refused;
+            }
             publication.continueAfter(lastSeq);
             started = true;
             // the tip in a log line that leaves the machine is an anchor: `omcp audit verify --expect` then shows a cut-off end
@@ -197,6 +204,11 @@ public final class AuditChain implements AuditTrail, AuditHistory, AutoCloseable
     @Override
     public boolean persisted() {
         return log.persistent();
+    }
+
+    @Override
+    public List<AuditSinkStatus> sinks() {
+        return sinks.stream().flatMap(sink -> sink.status().stream()).toList();
     }
 
     /** Stops the sinks (they deliver what is queued, for a bounded time) and closes the store. */

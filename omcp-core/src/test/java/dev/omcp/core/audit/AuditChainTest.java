@@ -13,6 +13,7 @@ import dev.omcp.ports.audit.AuditPage;
 import dev.omcp.ports.audit.AuditQuery;
 import dev.omcp.ports.audit.AuditRecord;
 import dev.omcp.ports.audit.AuditSink;
+import dev.omcp.ports.audit.AuditSinkStatus;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
@@ -83,8 +84,12 @@ class AuditChainTest {
             return true;
         }
 
+        boolean closed;
+
         @Override
-        public void close() {}
+        public void close() {
+            closed = true;
+        }
     }
 
     @Test
@@ -171,6 +176,7 @@ class AuditChainTest {
                 .hasMessageContaining("seq 1")
                 .hasMessageContaining("omcp audit verify");
         assertThat(after.records).isEmpty();
+        assertThat(after.closed).as("the store was closed").isTrue();
     }
 
     /** Three chained entries, as a store would hold them. */
@@ -193,6 +199,8 @@ class AuditChainTest {
                 .hasMessageContaining(named[0])
                 .hasMessageContaining(named.length > 1 ? named[1] : named[0]);
         assertThat(after.records).isEmpty();
+        // the store lets go of the file and its writer's lock, so the operator can look at and repair it
+        assertThat(after.closed).as("the store was closed").isTrue();
     }
 
     @Test
@@ -372,6 +380,26 @@ class AuditChainTest {
 
         assertThat(seen).containsExactly(1L, 2L);
         assertThat(log.records).hasSize(2);
+    }
+
+    @Test
+    void theHistoryReportsEverySinksStatus_soAnOperatorSeesADestinationThatIsDown() {
+        AuditSinkStatus down = new AuditSinkStatus("webhook", 3, 0, 7, 2, Optional.of(Instant.parse("2025-03-01T09:00:00Z")),
+                Optional.of("HTTP 503"));
+        AuditSink failing = new AuditSink() {
+            public String name() { return "webhook"; }
+            public void publish(AuditRecord record) {}
+            public void close() {}
+            public Optional<AuditSinkStatus> status() { return Optional.of(down); }
+        };
+        AuditSink silent = new AuditSink() {
+            public String name() { return "custom"; }
+            public void publish(AuditRecord record) {}
+            public void close() {}
+        };
+        AuditChain chain = new AuditChain(new ListLog(), List.of(silent, failing), clock).start();
+
+        assertThat(chain.sinks()).containsExactly(down);
     }
 
     /** A store whose fsync of seq 1 waits until the test lets it finish; later entries are durable at once. */

@@ -1,5 +1,7 @@
 package dev.omcp.ports.audit;
 
+import java.util.List;
+
 /** Driving port: reads the audit log back ({@code GET /api/audit}). Thread-safe. */
 public interface AuditHistory {
 
@@ -8,4 +10,9 @@ public interface AuditHistory {
 
     /** Whether entries survive a restart (a file is configured), as {@code /api/info} reports. */
     boolean persisted();
+
+    /** How each sink that reports it is doing ({@link AuditSink#status()}), in the order they were configured. */
+    default List<AuditSinkStatus> sinks() {
+        return List.of();
+    }
 }

@@ -1,5 +1,7 @@
 package dev.omcp.ports.audit;
 
+import java.util.Optional;
+
 /**
  * Driven port: an external copy of the audit log (a webhook, object storage). Sinks receive
  * every record after it was stored, in {@code seq} order.
@@ -17,4 +19,12 @@ public interface AuditSink {
 
     /** Delivers what is queued (for a bounded time), dead-letters the rest and stops. */
     void close();
+
+    /**
+     * How delivery is going, for operators; empty for a sink that does not track it. Thread-safe,
+     * cheap, never waits for the network.
+     */
+    default Optional<AuditSinkStatus> status() {
+        return Optional.empty();
+    }
 }

@@ -6,6 +6,7 @@ import dev.omcp.adapters.http.server.HttpModule;
 import dev.omcp.ports.audit.AuditEntry;
 import dev.omcp.ports.audit.AuditHistory;
 import dev.omcp.ports.audit.AuditPage;
+import dev.omcp.ports.audit.AuditSinkStatus;
 import io.javalin.http.Context;
 import io.javalin.http.HandlerType;
 import java.util.ArrayList;
@@ -17,7 +18,8 @@ import java.util.Objects;
 /**
  * {@code GET /api/audit?from=&to=&actor=&action=&limit=} (spec 4.3): matching entries newest
  * first, each with exactly the fields and values of its line in the audit file (so a client can
- * recompute the hashes), plus the chain's {@code tipSeq} and {@code tipHash}. Served from the
+ * recompute the hashes), plus the chain's {@code tipSeq} and {@code tipHash} and each sink's
+ * delivery status ({@code sinks}). Served from the
  * file when one is configured. Needs the permission {@code audit:read} (held by every builtin role,
  * spec 5.5), which the management guard enforces.
  */
@@ -36,7 +38,7 @@ public final class AuditRoutes implements HttpModule {
         routes.route(HandlerType.GET, "/api/audit").permission("audit", "read").tag("audit")
                 .summary("Audit entries newest first with the chain's tipHash; filters from, to (ISO-8601), actor, action,"
                         + " limit (1-1000, default 100). Permission audit:read")
-                .response(200, "entries, count, tipSeq, tipHash, persisted")
+                .response(200, "entries, count, tipSeq, tipHash, persisted, sinks (each sink's delivery status)")
                 .response(400, "a parameter is invalid: {code, error}")
                 .handle(this::list);
     }
@@ -56,9 +58,23 @@ public final class AuditRoutes implements HttpModule {
                 body.put("tipSeq", page.tipSeq());
                 body.put("tipHash", page.tipHash());
                 body.put("persisted", history.persisted());
+                body.put("sinks", history.sinks().stream().map(AuditRoutes::json).toList());
                 JsonResponses.json(ctx, 200, body);
             }
         }
+    }
+
+    /** A sink's delivery status: a destination that has been failing shows here, not only in the log. */
+    static Map<String, Object> json(AuditSinkStatus sink) {
+        Map<String, Object> json = new LinkedHashMap<>();
+        json.put("name", sink.name());
+        json.put("queued", sink.queued());
+        json.put("delivered", sink.delivered());
+        json.put("deadLettered", sink.deadLettered());
+        json.put("overflowed", sink.overflowed());
+        json.put("failingSince", sink.failingSince().map(AuditEntry::formatTimestamp).orElse(null));
+        json.put("lastFailure", sink.lastFailure().orElse(null));
+        return json;
     }
 
     /** The entry with the names and values its line in the audit file has (members in canonical order). */

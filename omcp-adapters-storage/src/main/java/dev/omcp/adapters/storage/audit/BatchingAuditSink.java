@@ -6,11 +6,14 @@ import dev.omcp.adapters.storage.delivery.Pacer;
 import dev.omcp.adapters.storage.delivery.RetryPolicy;
 import dev.omcp.ports.audit.AuditRecord;
 import dev.omcp.ports.audit.AuditSink;
+import dev.omcp.ports.audit.AuditSinkStatus;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.List;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.random.RandomGenerator;
 import org.slf4j.Logger;
@@ -27,6 +30,9 @@ public final class BatchingAuditSink implements AuditSink {
 
     /** Counters for tests and metrics. */
     public record Stats(long delivered, long deadLettered, long overflowed, long attempts) {}
+
+    /** The current run of failed attempts: since when, and why the latest one failed. */
+    private record Failing(Instant since, String reason) {}
 
     /**
      * How a sink queues, batches and retries.
@@ -58,6 +64,9 @@ public final class BatchingAuditSink implements AuditSink {
     private final AtomicLong deadLettered = new AtomicLong();
     private final AtomicLong overflowed = new AtomicLong();
     private final AtomicLong attempts = new AtomicLong();
+    private final Clock clock;
+    /** Written by the pump's thread only; null while deliveries succeed. */
+    private volatile Failing failing;
 
     BatchingAuditSink(String name, Delivery delivery, Settings settings, DeadLetterFile deadLetters, Clock clock,
             RandomGenerator random, Pacer pacer) {
@@ -67,6 +76,7 @@ public final class BatchingAuditSink implements AuditSink {
         this.deadLetters = Objects.requireNonNull(deadLetters, "deadLetters");
         this.random = Objects.requireNonNull(random, "random");
         this.pacer = Objects.requireNonNull(pacer, "pacer");
+        this.clock = Objects.requireNonNull(clock, "clock");
         this.pump = new BatchPump<>("omcp-audit-sink-" + name, settings.queueCapacity(), settings.window(),
                 settings.shutdownGrace(), clock, new BatchPump.Handler<>() {
                     @Override
@@ -88,8 +98,9 @@ public final class BatchingAuditSink implements AuditSink {
                     @Override
                     public void failed(List<AuditRecord> batch, RuntimeException cause) {
                         // the class only: an exception's message may quote what was sent, a credential included
-                        deadLetter(batch, "the delivery failed unexpectedly (" + cause.getClass().getName() + "; see the gateway's log)",
-                                0);
+                        String reason = "the delivery failed unexpectedly (" + cause.getClass().getName() + "; see the gateway's log)";
+                        noteFailure(reason);
+                        deadLetter(batch, reason, 0);
                     }
                 });
     }
@@ -127,6 +138,20 @@ public final class BatchingAuditSink implements AuditSink {
         return new Stats(delivered.get(), deadLettered.get(), overflowed.get(), attempts.get());
     }
 
+    /** How delivery is going, for {@code GET /api/audit}: reasons never hold the URL, a token or a credential. */
+    @Override
+    public Optional<AuditSinkStatus> status() {
+        Failing now = failing;
+        return Optional.of(new AuditSinkStatus(name, pump.queued(), delivered.get(), deadLettered.get(), overflowed.get(),
+                Optional.ofNullable(now).map(Failing::since), Optional.ofNullable(now).map(Failing::reason)));
+    }
+
+    /** Notes a failed attempt; the run of failures keeps the time its first attempt failed. */
+    private void noteFailure(String reason) {
+        Failing before = failing;
+        failing = new Failing(before == null ? clock.instant() : before.since(), reason);
+    }
+
     /** Delivers one batch with retries; dead-letters it when that fails. Called on the pump's thread. */
     private void deliverWithRetries(List<AuditRecord> batch) throws InterruptedException {
         RetryPolicy retry = settings.retry();
@@ -143,16 +168,19 @@ public final class BatchingAuditSink implements AuditSink {
             Delivery.Outcome outcome = delivery.deliver(batch);
             switch (outcome) {
                 case Delivery.Delivered d -> {
+                    failing = null;
                     delivered.addAndGet(batch.size());
                     LOG.debug("event=audit-sink-delivered sink={} firstSeq={} lastSeq={} attempt={}", name,
                             batch.get(0).entry().seq(), batch.get(batch.size() - 1).entry().seq(), attempt);
                     return;
                 }
                 case Delivery.Permanent p -> {
+                    noteFailure(p.reason());
                     deadLetter(batch, p.reason(), attempt);
                     return;
                 }
                 case Delivery.Retry r -> {
+                    noteFailure(r.reason());
                     lastReason = r.reason();
                     LOG.info("event=audit-sink-retry sink={} firstSeq={} attempt={} of={} reason=\"{}\"", name,
                             batch.get(0).entry().seq(), attempt, retry.maxAttempts(), r.reason());

@@ -108,6 +108,11 @@ public final class BatchPump<T> implements AutoCloseable {
         }
     }
 
+    /** How many items wait in the queue now (the batch being delivered is not counted). */
+    public int queued() {
+        return queue.size();
+    }
+
     /** Whether {@link #close} has begun: the sink should take no more items. */
     public boolean closing() {
         return closing;

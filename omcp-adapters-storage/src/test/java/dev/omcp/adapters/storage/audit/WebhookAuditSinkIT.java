@@ -8,6 +8,7 @@ import com.sun.net.httpserver.HttpServer;
 import dev.omcp.adapters.storage.delivery.BatchWindow;
 import dev.omcp.adapters.storage.delivery.RetryPolicy;
 import dev.omcp.ports.audit.AuditRecord;
+import dev.omcp.ports.audit.AuditSinkStatus;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
@@ -137,6 +138,41 @@ class WebhookAuditSinkIT {
         assertThat(pauses.get(1)).isBetween(Duration.ofMillis(200), Duration.ofMillis(400));
         assertThat(Files.exists(deadLetter)).isFalse();
         assertThat(sink.stats().deadLettered()).isZero();
+    }
+
+    @Test
+    void aFailingReceiver_showsInTheStatusSinceWhenAndWhy_withoutItsAddress_untilADeliverySucceeds() throws Exception {
+        AtomicInteger calls = new AtomicInteger();
+        URI url = receiver(() -> calls.incrementAndGet() <= 2 ? 503 : 204, null);
+        List<AuditSinkStatus> duringBackoff = Collections.synchronizedList(new ArrayList<>());
+        BatchingAuditSink[] holder = new BatchingAuditSink[1];
+        HttpClient client = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
+        // the pause before each retry comes right after a failed attempt: what an operator would see then
+        BatchingAuditSink sink = new BatchingAuditSink("webhook", new WebhookDelivery(client, url, Optional.of(TOKEN),
+                Duration.ofSeconds(5)), settings(100, 10, 5), new DeadLetterFile(Optional.empty(), Clock.systemUTC()),
+                Clock.systemUTC(), new SplittableRandom(3), delay -> duringBackoff.add(holder[0].status().orElseThrow()));
+        holder[0] = sink;
+        sinks.add(sink);
+        assertThat(sink.status().orElseThrow().failingSince()).isEmpty();
+        Instant before = Instant.now();
+
+        sink.publish(TestRecords.record(1, T0, "user:a", "update", "s"));
+        await(() -> sink.stats().delivered() == 1);
+
+        assertThat(duringBackoff).hasSize(2);
+        AuditSinkStatus failing = duringBackoff.get(1);
+        assertThat(failing.name()).isEqualTo("webhook");
+        assertThat(failing.lastFailure()).contains("HTTP 503");
+        // since the first failed attempt of the run, not the latest one
+        assertThat(failing.failingSince()).isEqualTo(duringBackoff.get(0).failingSince());
+        assertThat(failing.failingSince().orElseThrow()).isBetween(before, Instant.now());
+        assertThat(failing.toString()).doesNotContain(TOKEN).doesNotContain(String.valueOf(server.getAddress().getPort()));
+        AuditSinkStatus recovered = sink.status().orElseThrow();
+        assertThat(recovered.failingSince()).isEmpty();
+        assertThat(recovered.lastFailure()).isEmpty();
+        assertThat(recovered.delivered()).isEqualTo(1);
+        assertThat(recovered.deadLettered()).isZero();
+        assertThat(recovered.queued()).isZero();
     }
 
     @Test
