@@ -7,7 +7,9 @@ import java.util.Optional;
 
 /**
  * A source of MCP resources. The gateway merges every provider's resources; the first provider
- * that can read a URI answers it.
+ * that can read a URI answers it. The gateway announces its resources without {@code listChanged}:
+ * {@link #resources()} is asked on every {@code resources/list}, but no client is told when its
+ * answer changes, so a provider should serve a fixed list.
  */
 public interface ResourceProvider {
 

@@ -29,12 +29,17 @@ public final class LifecycleMethods {
         this.sessions = sessions;
     }
 
-    /** The capabilities announced in every {@code initialize} result. */
+    /**
+     * The capabilities announced in every {@code initialize} result. {@code listChanged} promises
+     * notifications: the tool list sends them (a plugin installed or removed changes it), while the
+     * resources and prompts are fixed when the gateway is built and never change, so they promise
+     * none. Subscribing to a resource is accepted; a fixed resource never sends an update.
+     */
     public static JsonObject serverCapabilities() {
         return Jsonp.object()
                 .add("tools", Jsonp.object().add("listChanged", true))
-                .add("resources", Jsonp.object().add("subscribe", true).add("listChanged", true))
-                .add("prompts", Jsonp.object().add("listChanged", true))
+                .add("resources", Jsonp.object().add("subscribe", true).add("listChanged", false))
+                .add("prompts", Jsonp.object().add("listChanged", false))
                 .add("logging", JsonObject.EMPTY_JSON_OBJECT)
                 .add("completions", JsonObject.EMPTY_JSON_OBJECT)
                 .build();

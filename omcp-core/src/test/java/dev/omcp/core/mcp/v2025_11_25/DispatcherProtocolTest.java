@@ -43,6 +43,11 @@ class DispatcherProtocolTest {
         assertThat(result.getJsonObject("serverInfo").getString("name")).isEqualTo("omcp");
         assertThat(result.getJsonObject("serverInfo").getString("version")).isEqualTo("1.2.3");
         assertThat(result.getJsonObject("capabilities").keySet()).contains("tools", "resources", "prompts", "logging", "completions");
+        // listChanged promises notifications: the tool list sends them (plugins come and go), the resources and
+        // prompts, fixed when the gateway is built, never would
+        assertThat(result.getJsonObject("capabilities").getJsonObject("tools").getBoolean("listChanged")).isTrue();
+        assertThat(result.getJsonObject("capabilities").getJsonObject("resources").getBoolean("listChanged")).isFalse();
+        assertThat(result.getJsonObject("capabilities").getJsonObject("prompts").getBoolean("listChanged")).isFalse();
         assertThat(result.getString("instructions")).isEqualTo("use list_services first");
         assertThat(client.sessionId()).hasSizeGreaterThanOrEqualTo(43).matches("[A-Za-z0-9_-]+");
     }
