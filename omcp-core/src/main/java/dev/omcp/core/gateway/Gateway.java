@@ -370,7 +370,7 @@ public final class Gateway {
             methods.put("notifications/cancelled", call -> self[0].cancel(call));
             List<McpInterceptor> chain = new ArrayList<>(interceptors);
             if (hookRegistry != null) {
-                chain.add(new HookInterceptor(new HookPipeline(hookRegistry, hookModeOverride, hookTimeout)));
+                chain.add(new HookInterceptor(new HookPipeline(hookRegistry, hookModeOverride, hookTimeout, clock)));
             }
             McpDispatcher dispatcher = new McpDispatcher(
                     methods, chain, sessions, streams, clientRequests, List.of(resourceMethods::forget, clientRequests::forget));

@@ -4,8 +4,10 @@ import dev.omcp.core.redaction.Redactor;
 import dev.omcp.sdk.hook.HookContext;
 import dev.omcp.sdk.hook.HookKind;
 import dev.omcp.sdk.hook.HookResult;
+import dev.omcp.sdk.text.LogPace;
 import jakarta.json.JsonObject;
 import jakarta.json.JsonValue;
+import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
 import java.util.Locale;
@@ -48,6 +50,8 @@ public final class HookPipeline {
     static final int MAX_OVERDUE_RUNS = 8;
     private static final Logger LOG = LoggerFactory.getLogger(HookPipeline.class);
     /** A run's state, settled once by whichever of its worker and its caller comes first. */
+    /** At most one line a minute per hook for the failures a permissive hook ignores. */
+    private static final Duration IGNORED_FAILURE_LINES_EVERY = Duration.ofMinutes(1);
     private static final int RUNNING = 0;
     private static final int ENDED = 1;
     private static final int OVERDUE = 2;
@@ -58,6 +62,13 @@ public final class HookPipeline {
     /** Per plugin, its hooks' runs still going past their timeout; a plugin without any has no entry. */
     private final ConcurrentHashMap<String, Integer> overdue = new ConcurrentHashMap<>();
     private final ThrownMessage thrown = new ThrownMessage(new Redactor());
+    private final Clock clock;
+    /**
+     * Per hook, the pace of the lines of failures its permissive mode ignores: a hook that fails every
+     * call would otherwise write a line per call. An enforced failure is always logged, since the
+     * agent's refusal names its line's reference.
+     */
+    private final ConcurrentHashMap<String, LogPace> ignoredFailureLines = new ConcurrentHashMap<>();
     /** Daemon threads, kept for a minute between calls, so a steady load does not create one per call. */
     private final ExecutorService workers = Executors.newCachedThreadPool(Thread.ofPlatform().daemon().name("omcp-hook-", 0).factory());
 
@@ -67,6 +78,12 @@ public final class HookPipeline {
      * @param timeout how long one hook may run
      */
     public HookPipeline(HookRegistry registry, Optional<HookMode> modeOverride, Duration timeout) {
+        this(registry, modeOverride, timeout, Clock.systemUTC());
+    }
+
+    /** As above, with the clock that paces the log lines of failures a permissive hook shrugs off. */
+    public HookPipeline(HookRegistry registry, Optional<HookMode> modeOverride, Duration timeout, Clock clock) {
+        this.clock = Objects.requireNonNull(clock, "clock");
         this.registry = Objects.requireNonNull(registry, "registry");
         this.modeOverride = Objects.requireNonNull(modeOverride, "modeOverride");
         this.timeout = Objects.requireNonNull(timeout, "timeout");
@@ -154,11 +171,17 @@ public final class HookPipeline {
     private Optional<HookVerdict> fail(HookMode mode, HookRegistration registration, HookContext context, Outcome.Failed failure) {
         String ref = ThrownMessage.newReference();
         String modeName = mode.name().toLowerCase(Locale.ROOT);
-        LOG.warn("event=hook-failed hook={} mode={} outcome={} ref={} target=\"{}\" reason=\"{}\"", registration.label(), modeName,
-                mode == HookMode.ENFORCE ? "blocked" : "ignored", ref, forLog(context.target()), forLog(failure.logReason(), LOG_REASON_MAX));
         if (mode != HookMode.ENFORCE) {
+            long failures = ignoredFailureLines.computeIfAbsent(registration.label(), label -> new LogPace(clock, IGNORED_FAILURE_LINES_EVERY))
+                    .occurred();
+            if (failures > 0) {
+                LOG.warn("event=hook-failed hook={} mode={} outcome=ignored failures={} ref={} target=\"{}\" reason=\"{}\"",
+                        registration.label(), modeName, failures, ref, forLog(context.target()), forLog(failure.logReason(), LOG_REASON_MAX));
+            }
             return Optional.empty();
         }
+        LOG.warn("event=hook-failed hook={} mode={} outcome=blocked ref={} target=\"{}\" reason=\"{}\"", registration.label(), modeName,
+                ref, forLog(context.target()), forLog(failure.logReason(), LOG_REASON_MAX));
         String reason = failure.shortened()
                 ? failure.reason() + " (hook " + registration.label() + ", " + modeName + " mode; the gateway log has the rest as ref=" + ref + ")"
                 : failure.reason();

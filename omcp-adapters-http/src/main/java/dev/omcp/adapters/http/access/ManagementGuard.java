@@ -6,7 +6,7 @@ import dev.omcp.adapters.http.api.ApiGuard;
 import dev.omcp.adapters.http.api.ApiRoutes;
 import dev.omcp.adapters.http.api.IdentityText;
 import dev.omcp.adapters.http.api.JsonResponses;
-import dev.omcp.adapters.http.api.LogPace;
+import dev.omcp.sdk.text.LogPace;
 import dev.omcp.adapters.http.api.ManagementIdentity;
 import dev.omcp.adapters.http.auth.AuthMode;
 import dev.omcp.adapters.http.auth.SessionCookies;

@@ -5,7 +5,7 @@ import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.json.JsonMapper;
-import dev.omcp.adapters.http.api.LogPace;
+import dev.omcp.sdk.text.LogPace;
 import dev.omcp.adapters.http.outbound.BoundedExchange;
 import dev.omcp.ports.access.ExternalDecision;
 import dev.omcp.ports.access.PolicyDecisionPoint;

@@ -1,4 +1,4 @@
-package dev.omcp.adapters.http.api;
+package dev.omcp.sdk.text;
 
 import java.time.Clock;
 import java.time.Duration;
@@ -6,10 +6,10 @@ import java.time.Instant;
 import java.util.Objects;
 
 /**
- * Paces a log line that a failure repeats on every request (an OPA outage, an undefined decision):
- * the first occurrence is written at once, then at most one line per {@code every}, which says how
- * many occurrences it stands for. Under load an outage would otherwise write one line per request
- * and bury everything else in the log. Thread-safe.
+ * Paces a log line that a failure repeats on every request (a policy server's outage, a plugin's
+ * hook that fails every call): the first occurrence is written at once, then at most one line per
+ * {@code every}, which says how many occurrences it stands for. Under load an outage would
+ * otherwise write one line per request and bury everything else in the log. Thread-safe.
  */
 public final class LogPace {
     private final Clock clock;
