@@ -55,6 +55,10 @@ public final class HookPipeline {
     private static final int RUNNING = 0;
     private static final int ENDED = 1;
     private static final int OVERDUE = 2;
+    /** Submitted, not started yet: on a loaded machine a worker may not start within the timeout. */
+    private static final int QUEUED = 3;
+    /** The caller stopped waiting before the worker started: it never runs the hook. */
+    private static final int ABANDONED = 4;
 
     private final HookRegistry registry;
     private final Optional<HookMode> modeOverride;
@@ -70,7 +74,7 @@ public final class HookPipeline {
      */
     private final ConcurrentHashMap<String, LogPace> ignoredFailureLines = new ConcurrentHashMap<>();
     /** Daemon threads, kept for a minute between calls, so a steady load does not create one per call. */
-    private final ExecutorService workers = Executors.newCachedThreadPool(Thread.ofPlatform().daemon().name("omcp-hook-", 0).factory());
+    private final ExecutorService workers;
 
     /**
      * @param registry the hooks in force
@@ -83,6 +87,13 @@ public final class HookPipeline {
 
     /** As above, with the clock that paces the log lines of failures a permissive hook shrugs off. */
     public HookPipeline(HookRegistry registry, Optional<HookMode> modeOverride, Duration timeout, Clock clock) {
+        this(registry, modeOverride, timeout, clock,
+                Executors.newCachedThreadPool(Thread.ofPlatform().daemon().name("omcp-hook-", 0).factory()));
+    }
+
+    /** As above, with the threads hooks run on (tests hold them back). */
+    HookPipeline(HookRegistry registry, Optional<HookMode> modeOverride, Duration timeout, Clock clock, ExecutorService workers) {
+        this.workers = Objects.requireNonNull(workers, "workers");
         this.clock = Objects.requireNonNull(clock, "clock");
         this.registry = Objects.requireNonNull(registry, "registry");
         this.modeOverride = Objects.requireNonNull(modeOverride, "modeOverride");
@@ -233,9 +244,12 @@ public final class HookPipeline {
         }
         // Completed on the worker with what the hook handed back, already read: plugin code never runs on the caller's thread.
         CompletableFuture<Outcome> answer = new CompletableFuture<>();
-        AtomicInteger state = new AtomicInteger(RUNNING);
+        AtomicInteger state = new AtomicInteger(QUEUED);
         ClassLoader pluginLoader = registration.hook().getClass().getClassLoader();
         Future<?> worker = workers.submit(() -> {
+            if (!state.compareAndSet(QUEUED, RUNNING)) {
+                return; // abandoned before it started: the call has its answer, nothing runs for it now
+            }
             Thread thread = Thread.currentThread();
             String poolName = thread.getName();
             ClassLoader poolLoader = thread.getContextClassLoader();
@@ -313,9 +327,15 @@ public final class HookPipeline {
     /**
      * Counts a run its caller stopped waiting for as overdue until its worker ends. The count goes
      * up before the state says so, so a worker that ends at that moment always finds a count to
-     * take back; if the worker ended first, the count is taken back here.
+     * take back; if the worker ended first, the count is taken back here. A run that had not started
+     * is abandoned instead and never counted: a worker cancelled before it starts never runs its
+     * {@code finally}, so a count taken for it would never come back, and a few slow starts on a
+     * loaded machine would block the plugin's hooks for good.
      */
     private void markOverdue(HookRegistration registration, AtomicInteger state) {
+        if (state.compareAndSet(QUEUED, ABANDONED)) {
+            return;
+        }
         overdue.merge(registration.plugin(), 1, Integer::sum);
         if (!state.compareAndSet(RUNNING, OVERDUE)) {
             overdue.computeIfPresent(registration.plugin(), (key, count) -> count == 1 ? null : count - 1);

@@ -7,9 +7,12 @@ import dev.omcp.sdk.hook.HookKind;
 import dev.omcp.sdk.hook.HookResult;
 import jakarta.json.Json;
 import jakarta.json.JsonObject;
+import java.time.Clock;
 import java.time.Duration;
 import java.util.Optional;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -53,6 +56,39 @@ class HookPipelineTest {
         CountDownLatch ran = new CountDownLatch(1);
         Thread.ofVirtual().start(ran::countDown);
         assertThat(ran.await(5, TimeUnit.SECONDS)).as("a virtual thread still gets to run").isTrue();
+    }
+
+    @Test
+    void runsWhoseThreadDidNotStartInTime_areAbandoned_notCountedAsStuck_soTheHookIsNotBlockedForGood() throws Exception {
+        // one worker thread, held by a task of the test's: every run waits in its queue past the timeout,
+        // as on a machine too loaded to start a thread within 50 ms
+        ExecutorService held = Executors.newSingleThreadExecutor();
+        CountDownLatch holding = new CountDownLatch(1);
+        held.submit(() -> {
+            holding.await();
+            return null;
+        });
+        Duration timeout = Duration.ofMillis(250);
+        HookPipeline slowToStart = new HookPipeline(registry, Optional.empty(), timeout, Clock.systemUTC(), held);
+        AtomicInteger ran = new AtomicInteger();
+        registry.register(new HookRegistration("queued", HookKind.TOOL_PRE_INVOKE, 100, HookMode.ENFORCE, (context, payload) -> {
+            ran.incrementAndGet();
+            return HookResult.proceed();
+        }));
+        try {
+            for (int i = 0; i < HookPipeline.MAX_OVERDUE_RUNS + 2; i++) {
+                assertThat(slowToStart.run(CONTEXT, PAYLOAD)).as("call %d", i).isInstanceOfSatisfying(HookVerdict.Blocked.class,
+                        blocked -> assertThat(blocked.reason()).isEqualTo("hook queued/tool_pre_invoke did not answer within 250 ms"));
+            }
+            holding.countDown();
+            held.submit(() -> { }).get(); // the queue is empty: what was waiting in it has been dropped or has run
+            assertThat(slowToStart.run(CONTEXT, PAYLOAD)).as("the thread is free again, and nothing counts as stuck")
+                    .isInstanceOf(HookVerdict.Proceed.class);
+            assertThat(ran.get()).as("the abandoned runs never ran the hook").isEqualTo(1);
+        } finally {
+            holding.countDown();
+            held.shutdownNow();
+        }
     }
 
     @Test
