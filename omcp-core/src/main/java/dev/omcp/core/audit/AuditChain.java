@@ -183,7 +183,9 @@ public final class AuditChain implements AuditTrail, AuditHistory, AutoCloseable
 
     /**
      * Present from a failed store write (or fsync) until the next write succeeds; the management
-     * plane then refuses changes instead of making them unaudited.
+     * plane then refuses changes instead of making them unaudited. A store that cannot vouch for
+     * its data any more (a failed fsync, a failed undo) refuses every write, so this stays present
+     * until a restart.
      */
     @Override
     public Optional<String> unavailable() {
@@ -192,7 +194,11 @@ public final class AuditChain implements AuditTrail, AuditHistory, AutoCloseable
 
     @Override
     public AuditPage find(AuditQuery query) {
-        List<AuditEntry> entries = log.find(query);
+        // an entry holds its tenant bounded as it was written; the caller's is compared the same way
+        AuditQuery asWritten = query.tenant()
+                .map(tenant -> query.onlyTenant(AuditEventFields.bounded(tenant, AuditEventFields.MAX_NAME)))
+                .orElse(query);
+        List<AuditEntry> entries = log.find(asWritten);
         lock.lock();
         try {
             return new AuditPage(entries, lastSeq, lastHash);

@@ -50,4 +50,41 @@ class MemoryAuditLogTest {
 
         assertThat(found).extracting(AuditEntry::target).containsExactly("s8", "s4");
     }
+
+    @Test
+    void pagingByBeforeSeq_returnsEachEntryOnce_whenMoreThanAPageShareOneMillisecond() {
+        AuditChain chain = new AuditChain(new MemoryAuditLog(), List.of(), clock).start();
+        for (int i = 1; i <= 5; i++) {
+            chain.record(new AuditEvent("user:a", "", "sources", "update", "PUT", "/api/sources/s", 200, "", "s" + i));
+        }
+
+        List<Long> seen = new java.util.ArrayList<>();
+        java.util.OptionalLong cursor = java.util.OptionalLong.empty();
+        for (int page = 0; page < 10; page++) {
+            List<AuditEntry> entries = chain.find(new AuditQuery(Optional.empty(), Optional.empty(), Optional.empty(),
+                    Optional.empty(), cursor, Optional.empty(), 2)).entries();
+            if (entries.isEmpty()) {
+                break;
+            }
+            entries.forEach(entry -> seen.add(entry.seq()));
+            cursor = java.util.OptionalLong.of(entries.get(entries.size() - 1).seq());
+        }
+
+        assertThat(seen).containsExactly(5L, 4L, 3L, 2L, 1L);
+    }
+
+    @Test
+    void aTenantFilter_matchesTheTenantAsTheEntryHoldsIt_evenWhenItWasBoundedOnTheWayIn() {
+        AuditChain chain = new AuditChain(new MemoryAuditLog(), List.of(), clock).start();
+        String longTenant = "t".repeat(300);
+        chain.record(new AuditEvent("user:a", "acme", "sources", "update", "PUT", "/api/sources/a", 200, "", "a"));
+        chain.record(new AuditEvent("user:g", "globex", "sources", "update", "PUT", "/api/sources/g", 200, "", "g"));
+        chain.record(new AuditEvent("user:root", "", "sources", "update", "PUT", "/api/sources/r", 200, "", "r"));
+        chain.record(new AuditEvent("user:l", longTenant, "sources", "update", "PUT", "/api/sources/l", 200, "", "l"));
+
+        assertThat(chain.find(AuditQuery.latest().onlyTenant("acme")).entries()).extracting(AuditEntry::target).containsExactly("a");
+        assertThat(chain.find(AuditQuery.latest().onlyTenant(longTenant)).entries()).extracting(AuditEntry::target)
+                .containsExactly("l");
+        assertThat(chain.find(AuditQuery.latest()).entries()).hasSize(4);
+    }
 }

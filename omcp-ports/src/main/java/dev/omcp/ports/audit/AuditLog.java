@@ -33,7 +33,9 @@ public interface AuditLog {
      * Returns once the record that {@link #append} answered {@code ticket} for is as durable as
      * the store's policy promises (for a file with fsync {@code always}: on disk).
      *
-     * @throws java.io.UncheckedIOException when the store could not make it durable
+     * @throws java.io.UncheckedIOException when the store could not make it durable; a store whose
+     *     durability failed (a failed fsync) refuses every further append until it is reopened,
+     *     since a later success would not show that the earlier records were kept
      */
     void awaitDurable(long ticket);
 

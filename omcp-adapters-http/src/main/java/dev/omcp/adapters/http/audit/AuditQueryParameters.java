@@ -9,17 +9,19 @@ import java.time.format.DateTimeFormatter;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.OptionalLong;
 import java.util.Set;
 
 /**
  * Turns the query string of {@code GET /api/audit} into an {@link AuditQuery}, or says exactly
  * which parameter is wrong: {@code from} and {@code to} are ISO-8601 times with a zone,
- * {@code limit} is 1 to 1000 (default 100), {@code actor} and {@code action} are bounded text.
+ * {@code limit} is 1 to 1000 (default 100), {@code actor} and {@code action} are bounded text,
+ * {@code beforeSeq} (the cursor of the next page) is a {@code seq} of at least 1.
  */
 final class AuditQueryParameters {
     static final int MAX_ACTOR = 256;
     static final int MAX_ACTION = 64;
-    private static final Set<String> KNOWN = Set.of("from", "to", "actor", "action", "limit");
+    private static final Set<String> KNOWN = Set.of("from", "to", "actor", "action", "beforeSeq", "limit");
 
     /** The outcome of reading the parameters. */
     sealed interface Result {}
@@ -34,7 +36,8 @@ final class AuditQueryParameters {
         for (String name : new java.util.TreeSet<>(parameters.keySet())) {
             // a typo such as ?acter= would otherwise answer every entry, as if no filter had been asked for
             if (!KNOWN.contains(name)) {
-                return new Invalid("unknown parameter '" + shown(name) + "'; the parameters are from, to, actor, action and limit");
+                return new Invalid("unknown parameter '" + shown(name)
+                        + "'; the parameters are from, to, actor, action, beforeSeq and limit");
             }
         }
         for (String name : KNOWN) {
@@ -74,7 +77,18 @@ final class AuditQueryParameters {
             }
             limit = Integer.parseInt(text);
         }
-        return new Valid(new AuditQuery(from, to, actor, action, limit));
+        OptionalLong beforeSeq = OptionalLong.empty();
+        Optional<String> beforeSeqText = single(parameters, "beforeSeq");
+        if (beforeSeqText.isPresent()) {
+            String text = beforeSeqText.get();
+            // 18 digits: far beyond any chain, and never past Long.MAX_VALUE
+            if (!text.matches("[0-9]{1,18}") || Long.parseLong(text) < 1) {
+                return new Invalid("'beforeSeq' must be a whole number of at least 1 (the nextBeforeSeq of the previous"
+                        + " page), got '" + shown(text) + "'");
+            }
+            beforeSeq = OptionalLong.of(Long.parseLong(text));
+        }
+        return new Valid(new AuditQuery(from, to, actor, action, beforeSeq, Optional.empty(), limit));
     }
 
     private static Optional<String> single(Map<String, List<String>> parameters, String name) {

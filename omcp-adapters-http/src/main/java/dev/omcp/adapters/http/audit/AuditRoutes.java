@@ -1,12 +1,15 @@
 package dev.omcp.adapters.http.audit;
 
+import dev.omcp.adapters.http.api.ApiCaller;
 import dev.omcp.adapters.http.api.ApiRoutes;
 import dev.omcp.adapters.http.api.JsonResponses;
 import dev.omcp.adapters.http.server.HttpModule;
 import dev.omcp.ports.audit.AuditEntry;
 import dev.omcp.ports.audit.AuditHistory;
 import dev.omcp.ports.audit.AuditPage;
+import dev.omcp.ports.audit.AuditQuery;
 import dev.omcp.ports.audit.AuditSinkStatus;
+import dev.omcp.ports.identity.Principal;
 import io.javalin.http.Context;
 import io.javalin.http.HandlerType;
 import java.util.ArrayList;
@@ -16,12 +19,16 @@ import java.util.Map;
 import java.util.Objects;
 
 /**
- * {@code GET /api/audit?from=&to=&actor=&action=&limit=} (spec 4.3): matching entries newest
- * first, each with exactly the fields and values of its line in the audit file (so a client can
- * recompute the hashes), plus the chain's {@code tipSeq} and {@code tipHash} and each sink's
- * delivery status ({@code sinks}). Served from the
- * file when one is configured. Needs the permission {@code audit:read} (held by every builtin role,
- * spec 5.5), which the management guard enforces.
+ * {@code GET /api/audit?from=&to=&actor=&action=&beforeSeq=&limit=} (spec 4.3): matching entries
+ * newest first, each with exactly the fields and values of its line in the audit file (so a client
+ * can recompute the hashes), plus the chain's {@code tipSeq} and {@code tipHash}, each sink's
+ * delivery status ({@code sinks}) and the cursor of the next page ({@code nextBeforeSeq}). Served
+ * from the file when one is configured. Needs the permission {@code audit:read} (held by every
+ * builtin role, spec 5.5), which the management guard enforces.
+ *
+ * <p>A caller bound to a tenant sees only the entries recorded with that tenant (those of its
+ * tenant's actors), as it sees only its tenant's sources and post-mortems: other tenants' entries
+ * name their users, addresses and sources. A caller without a tenant sees every entry.
  */
 public final class AuditRoutes implements HttpModule {
     /** The permission this route needs (spec 4.3). */
@@ -37,8 +44,9 @@ public final class AuditRoutes implements HttpModule {
     public void register(ApiRoutes routes) {
         routes.route(HandlerType.GET, "/api/audit").permission("audit", "read").tag("audit")
                 .summary("Audit entries newest first with the chain's tipHash; filters from, to (ISO-8601), actor, action,"
-                        + " limit (1-1000, default 100). Permission audit:read")
-                .response(200, "entries, count, tipSeq, tipHash, persisted, sinks (each sink's delivery status)")
+                        + " beforeSeq (the next page's cursor), limit (1-1000, default 100); a caller with a tenant sees that"
+                        + " tenant's entries only. Permission audit:read")
+                .response(200, "entries, count, nextBeforeSeq, tipSeq, tipHash, persisted, sinks (each sink's delivery status)")
                 .response(400, "a parameter is invalid: {code, error}")
                 .handle(this::list);
     }
@@ -47,7 +55,10 @@ public final class AuditRoutes implements HttpModule {
         switch (AuditQueryParameters.parse(ctx.queryParamMap())) {
             case AuditQueryParameters.Invalid invalid -> JsonResponses.error(ctx, 400, "OMCP_INVALID_PARAMETERS", invalid.message());
             case AuditQueryParameters.Valid valid -> {
-                AuditPage page = history.find(valid.query());
+                AuditQuery query = valid.query();
+                String tenant = ApiCaller.principal(ctx).map(Principal::tenant).orElse("");
+                // a caller bound to a tenant reads its tenant's entries only; one without a tenant operates the whole gateway
+                AuditPage page = history.find(tenant.isEmpty() ? query : query.onlyTenant(tenant));
                 List<Map<String, Object>> entries = new ArrayList<>(page.entries().size());
                 for (AuditEntry entry : page.entries()) {
                     entries.add(json(entry));
@@ -55,6 +66,7 @@ public final class AuditRoutes implements HttpModule {
                 Map<String, Object> body = new LinkedHashMap<>();
                 body.put("entries", entries);
                 body.put("count", entries.size());
+                body.put("nextBeforeSeq", nextBeforeSeq(page, query.limit()));
                 body.put("tipSeq", page.tipSeq());
                 body.put("tipHash", page.tipHash());
                 body.put("persisted", history.persisted());
@@ -62,6 +74,19 @@ public final class AuditRoutes implements HttpModule {
                 JsonResponses.json(ctx, 200, body);
             }
         }
+    }
+
+    /**
+     * Where the next page starts: the oldest entry of a full page (a page with fewer entries than the
+     * limit was the last). A cursor by {@code seq}, not by time, so entries sharing one millisecond
+     * are neither repeated nor skipped. May lead to an empty last page.
+     */
+    private static Long nextBeforeSeq(AuditPage page, int limit) {
+        if (page.entries().size() < limit) {
+            return null;
+        }
+        long oldest = page.entries().get(page.entries().size() - 1).seq();
+        return oldest > 1 ? oldest : null;
     }
 
     /** A sink's delivery status: a destination that has been failing shows here, not only in the log. */

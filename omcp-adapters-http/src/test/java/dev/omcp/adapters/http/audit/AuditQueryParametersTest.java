@@ -52,7 +52,8 @@ class AuditQueryParametersTest {
 
     @Test
     void anUnknownParameterIsRefused_aTypoMustNotAnswerEveryEntry() {
-        assertThat(invalid("acter", "alice")).isEqualTo("unknown parameter 'acter'; the parameters are from, to, actor, action and limit");
+        assertThat(invalid("acter", "alice"))
+                .isEqualTo("unknown parameter 'acter'; the parameters are from, to, actor, action, beforeSeq and limit");
         // a bidi override would reorder the message a browser or terminal shows; a cut keeps surrogate pairs whole
         assertThat(invalid("act\u202eor", "alice")).startsWith("unknown parameter 'act?or';");
         assertThat(invalid("x".repeat(39) + "\ud83d\ude00tail", "alice")).startsWith("unknown parameter '" + "x".repeat(39) + "…';");
@@ -90,5 +91,15 @@ class AuditQueryParametersTest {
     void echoedValuesAreBoundedAndPrintable() {
         String message = invalid("limit", "1\n2" + "9".repeat(100));
         assertThat(message).doesNotContain("\n").hasSizeLessThan(150);
+    }
+
+    @Test
+    void beforeSeqIsTheCursorOfTheNextPage_aWholeNumberOfAtLeastOne() {
+        assertThat(valid("beforeSeq", "42").beforeSeq()).hasValue(42);
+        assertThat(valid().beforeSeq()).isEmpty();
+        for (String bad : new String[] {"0", "-1", "abc", "", " 5", "1.5", "1e3", "9999999999999999999"}) {
+            assertThat(invalid("beforeSeq", bad)).as(bad).startsWith("'beforeSeq' must be a whole number of at least 1");
+        }
+        assertThat(invalid("beforeSeq", "1", "beforeSeq", "2")).isEqualTo("parameter 'beforeSeq' is given 2 times; give it once");
     }
 }

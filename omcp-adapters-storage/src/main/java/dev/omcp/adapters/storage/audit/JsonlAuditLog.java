@@ -28,6 +28,7 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.UnaryOperator;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -45,6 +46,10 @@ import org.slf4j.LoggerFactory;
  * <p>Searches read the file backwards from its end in chunks and stop as soon as they have
  * enough entries, or reach entries older than {@code from} (timestamps never decrease), so the
  * newest entries of a large file cost a few kilobytes of reading, not the whole file.
+ *
+ * <p>A failed fsync is never retried: Linux may drop the pages it could not write and report the
+ * next fsync as a success, so after one the store refuses every append until it is reopened (a
+ * restart), as it does after a write it could not undo.
  *
  * <p>Thread-safety: appends are serialized by the caller (see {@link AuditLog}) and by an internal
  * lock; fsyncs are grouped; searches run concurrently with appends and see complete lines only.
@@ -79,6 +84,8 @@ public final class JsonlAuditLog implements AuditLog {
 
     private final Path file;
     private final Options options;
+    /** Wraps the channel entries are appended through; the identity except in tests that make the disk fail. */
+    private final UnaryOperator<FileChannel> appendChannel;
     private final ReentrantLock writeLock = new ReentrantLock();
     private final ReentrantLock syncLock = new ReentrantLock();
     private final AtomicLong bytesScanned = new AtomicLong();
@@ -87,13 +94,22 @@ public final class JsonlAuditLog implements AuditLog {
     private FileChannel reader;
     private volatile long written;
     private volatile long synced;
+    /** Why appends are refused until a restart (an undo or an fsync that failed); null while they are taken. */
     private volatile String refusal;
+    /** Why no fsync is trusted any more; null until one fails. */
+    private volatile String fsyncFailure;
     private volatile boolean closed;
     private Thread flusher;
 
     public JsonlAuditLog(Path file, Options options) {
+        this(file, options, UnaryOperator.identity());
+    }
+
+    /** For tests: appends and fsyncs go through {@code appendChannel} applied to the file's channel. */
+    JsonlAuditLog(Path file, Options options, UnaryOperator<FileChannel> appendChannel) {
         this.file = Objects.requireNonNull(file, "file");
         this.options = Objects.requireNonNull(options, "options");
+        this.appendChannel = Objects.requireNonNull(appendChannel, "appendChannel");
     }
 
     @Override
@@ -118,7 +134,7 @@ public final class JsonlAuditLog implements AuditLog {
         // before the end is read: another writer's line under way must not look like a torn one to cut off
         lock = AuditFileLock.acquire(file);
         createIfMissing(parent);
-        channel = PrivateFiles.open(file, StandardOpenOption.WRITE, StandardOpenOption.APPEND);
+        channel = appendChannel.apply(PrivateFiles.open(file, StandardOpenOption.WRITE, StandardOpenOption.APPEND));
         reader = PrivateFiles.open(file, StandardOpenOption.READ);
         long size = channel.size();
         Optional<AuditLogState.TornTail> torn = Optional.empty();
@@ -290,10 +306,23 @@ public final class JsonlAuditLog implements AuditLog {
             if (synced >= ticket) {
                 return; // another writer's fsync covered this entry
             }
+            if (fsyncFailure != null) {
+                // a later fsync's success would not show that what the failed one covered reached the disk
+                throw new UncheckedIOException(new IOException(fsyncFailure));
+            }
             long target = written;
             channel.force(false);
             synced = target;
         } catch (IOException e) {
+            // Sticky: after a failed fsync, Linux may drop the dirty pages and report the next fsync as a success
+            // ("fsyncgate"), so entries already answered as written could be lost without any later error.
+            fsyncFailure = "an fsync of the audit file " + file + " failed (" + describe(e) + "); entries written before it"
+                    + " may not be on disk, and a later fsync cannot show whether they are, so the audit log takes no further"
+                    + " entries; restart the gateway after checking the disk (free space, I/O errors in the kernel log), then"
+                    + " run 'omcp audit verify' on the file";
+            if (refusal == null) {
+                refusal = fsyncFailure;
+            }
             throw new UncheckedIOException("could not fsync the audit file " + file + ": " + describe(e), e);
         } finally {
             syncLock.unlock();
@@ -311,7 +340,8 @@ public final class JsonlAuditLog implements AuditLog {
                 try {
                     syncTo(written);
                 } catch (UncheckedIOException e) {
-                    LOG.error("event=audit-fsync-failed file={} outcome=retry-next-interval", file, e);
+                    LOG.error("event=audit-fsync-failed file={} outcome=refusing-entries-until-restart", file, e);
+                    return;
                 }
             }
         }
@@ -326,6 +356,7 @@ public final class JsonlAuditLog implements AuditLog {
         }
         Optional<String> actorNeedle = query.actor().flatMap(actor -> needle("actor", actor));
         Optional<String> actionNeedle = query.action().flatMap(action -> needle("action", action));
+        Optional<String> tenantNeedle = query.tenant().flatMap(tenant -> needle("tenant", tenant));
         int skipped = 0;
         ReverseLines lines;
         try {
@@ -348,7 +379,8 @@ public final class JsonlAuditLog implements AuditLog {
                 }
                 // Lines are canonical JSON, so a plain value appears exactly as "name":"value".
                 if (actorNeedle.isPresent() && !text.contains(actorNeedle.get())
-                        || actionNeedle.isPresent() && !text.contains(actionNeedle.get())) {
+                        || actionNeedle.isPresent() && !text.contains(actionNeedle.get())
+                        || tenantNeedle.isPresent() && !text.contains(tenantNeedle.get())) {
                     continue;
                 }
                 AuditEntry entry;

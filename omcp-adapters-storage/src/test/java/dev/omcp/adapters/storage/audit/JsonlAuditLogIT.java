@@ -354,4 +354,96 @@ class JsonlAuditLogIT {
         assertThat(rareBytes).isLessThan(size / 30);
         log.close();
     }
+
+    @Test
+    void pagingByBeforeSeq_returnsEachEntryOnce_evenWhenMoreThanAPageShareOneMillisecond() {
+        JsonlAuditLog log = open(dir.resolve("audit.jsonl"), JsonlAuditLog.Options.defaults());
+        for (int seq = 1; seq <= 7; seq++) {
+            // a burst: every entry in the same millisecond, more of them than one page holds
+            log.append(TestRecords.record(seq, T0, "user:a", "update", "s" + seq));
+        }
+
+        List<Long> seen = new java.util.ArrayList<>();
+        java.util.OptionalLong cursor = java.util.OptionalLong.empty();
+        for (int page = 0; page < 10; page++) {
+            List<AuditEntry> entries = log.find(new AuditQuery(Optional.empty(), Optional.empty(), Optional.empty(),
+                    Optional.empty(), cursor, Optional.empty(), 3));
+            if (entries.isEmpty()) {
+                break;
+            }
+            entries.forEach(entry -> seen.add(entry.seq()));
+            cursor = java.util.OptionalLong.of(entries.get(entries.size() - 1).seq());
+        }
+
+        assertThat(seen).containsExactly(7L, 6L, 5L, 4L, 3L, 2L, 1L);
+        log.close();
+    }
+
+    @Test
+    void aTenantFilter_keepsOnlyThatTenantsEntries_notThoseOfOtherTenantsOrOfNone() {
+        JsonlAuditLog log = open(dir.resolve("audit.jsonl"), JsonlAuditLog.Options.defaults());
+        log.append(TestRecords.record(1, T0, "user:a", "acme", "update", "a1"));
+        log.append(TestRecords.record(2, T0, "user:g", "globex", "update", "g1"));
+        log.append(TestRecords.record(3, T0, "user:root", null, "update", "r1"));
+        // a tenant whose name another one starts with must not match it
+        log.append(TestRecords.record(4, T0, "user:b", "acme-labs", "update", "b1"));
+        log.append(TestRecords.record(5, T0, "user:a", "acme", "delete", "a2"));
+
+        List<AuditEntry> acme = log.find(AuditQuery.latest().onlyTenant("acme"));
+
+        assertThat(acme).extracting(AuditEntry::target).containsExactly("a2", "a1");
+        assertThat(log.find(AuditQuery.latest())).hasSize(5);
+        log.close();
+    }
+
+    @Test
+    void afterAFailedFsync_theStoreRefusesEveryEntry_evenWhenTheNextFsyncWouldSucceed() throws Exception {
+        Path file = dir.resolve("audit.jsonl");
+        java.util.concurrent.atomic.AtomicReference<dev.omcp.adapters.storage.files.FailingAfterChannel> disk =
+                new java.util.concurrent.atomic.AtomicReference<>();
+        JsonlAuditLog log = new JsonlAuditLog(file, JsonlAuditLog.Options.defaults(), real -> {
+            disk.set(new dev.omcp.adapters.storage.files.FailingAfterChannel(real, Integer.MAX_VALUE, false));
+            return disk.get();
+        });
+        log.open();
+        AuditRecord first = TestRecords.record(1, T0, "user:a", "update", "s1");
+        log.awaitDurable(log.append(first));
+
+        disk.get().failForces(1); // one fsync fails; Linux may have dropped the pages and report the next as a success
+        long ticket = log.append(TestRecords.record(2, T0, "user:a", "update", "s2"));
+        assertThatThrownBy(() -> log.awaitDurable(ticket)).isInstanceOf(UncheckedIOException.class)
+                .hasMessageContaining("could not fsync").hasMessageContaining("Input/output error");
+
+        // a waiter whose entry that fsync covered is not told it is durable by a retry
+        assertThatThrownBy(() -> log.awaitDurable(ticket)).isInstanceOf(UncheckedIOException.class)
+                .hasMessageContaining("an fsync of the audit file").hasMessageContaining("Input/output error");
+        // fail closed until a restart: the next entry is refused, names the cause and what to do
+        assertThatThrownBy(() -> log.append(TestRecords.record(3, T0, "user:a", "update", "s3")))
+                .isInstanceOf(UncheckedIOException.class)
+                .hasMessageContaining("an fsync of the audit file " + file + " failed (Input/output error)")
+                .hasMessageContaining("restart the gateway after checking the disk");
+        log.close();
+        assertThat(Files.readAllLines(file)).hasSize(2);
+
+        // a restart takes entries again
+        JsonlAuditLog restarted = open(file, JsonlAuditLog.Options.defaults());
+        restarted.awaitDurable(restarted.append(TestRecords.record(3, T0, "user:a", "update", "s3")));
+        assertThat(Files.readAllLines(file)).hasSize(3);
+        restarted.close();
+    }
+
+    @Test
+    void aWriteWhoseUndoFails_makesTheStoreRefuseEveryEntryUntilARestart() {
+        Path file = dir.resolve("audit.jsonl");
+        JsonlAuditLog log = new JsonlAuditLog(file, JsonlAuditLog.Options.defaults(),
+                real -> new dev.omcp.adapters.storage.files.FailingAfterChannel(real, 5, true));
+        log.open();
+
+        assertThatThrownBy(() -> log.append(TestRecords.record(1, T0, "user:a", "update", "s1")))
+                .isInstanceOf(UncheckedIOException.class).hasMessageContaining("No space left on device");
+        assertThatThrownBy(() -> log.append(TestRecords.record(1, T0, "user:a", "update", "s1")))
+                .isInstanceOf(UncheckedIOException.class).hasMessageContaining("could not be undone")
+                .hasMessageContaining("restart the gateway");
+        log.close();
+    }
 }

@@ -25,7 +25,11 @@ final class TestRecords {
     }
 
     static AuditRecord record(long seq, Instant ts, String actor, String action, String target) {
-        AuditEntry entry = new AuditEntry(ts, seq, actor, null, "sources", action, "POST", "/api/sources", 201,
+        return record(seq, ts, actor, null, action, target);
+    }
+
+    static AuditRecord record(long seq, Instant ts, String actor, String tenant, String action, String target) {
+        AuditEntry entry = new AuditEntry(ts, seq, actor, tenant, "sources", action, "POST", "/api/sources", 201,
                 "127.0.0.1", target, seq == 1 ? AuditEntry.GENESIS_HASH : fakeHash(seq - 1), fakeHash(seq));
         return new AuditRecord(entry, json(entry));
     }

@@ -11,18 +11,28 @@ import java.nio.channels.WritableByteChannel;
 /**
  * A real file's channel that writes only the first {@code budget} bytes handed to it and then fails
  * every write, as a disk that fills up in the middle of a line does; optionally its truncation fails
- * too. Every other operation goes to the real channel. Public for the stores of other packages that
- * append through {@link PrivateFiles#appendWhole}.
+ * too, and forces fail on request ({@link #failForces}). Every other operation goes to the real
+ * channel. Public for the stores of other packages that append through {@link PrivateFiles#appendWhole}.
  */
 public final class FailingAfterChannel extends FileChannel {
     private final FileChannel real;
     private int budget;
     private final boolean truncateFails;
+    private int forcesToFail;
 
     public FailingAfterChannel(FileChannel real, int budget, boolean truncateFails) {
         this.real = real;
         this.budget = budget;
         this.truncateFails = truncateFails;
+    }
+
+    /**
+     * Makes the next {@code count} forces fail with an I/O error and the ones after succeed, as Linux
+     * may report after it dropped the pages a failed fsync could not write.
+     */
+    public FailingAfterChannel failForces(int count) {
+        forcesToFail = count;
+        return this;
     }
 
     @Override
@@ -79,6 +89,10 @@ public final class FailingAfterChannel extends FileChannel {
 
     @Override
     public void force(boolean metaData) throws IOException {
+        if (forcesToFail > 0) {
+            forcesToFail--;
+            throw new IOException("Input/output error");
+        }
         real.force(metaData);
     }
 
