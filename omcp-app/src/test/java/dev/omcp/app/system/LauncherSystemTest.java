@@ -236,6 +236,20 @@ class LauncherSystemTest {
     }
 
     @Test
+    void aSourcesFileThatDoesNotRead_isSaidOnce_notAgainAsASkippedSource(@TempDir Path dir) throws Exception {
+        Path sources = Files.writeString(dir.resolve("sources.yaml"), "sources: [\n");
+        try (LauncherProcess launcher = LauncherProcess.start(Map.of("CONFIG_PATH", sources.toString()), "serve")) {
+            launcher.awaitPort(Duration.ofSeconds(30));
+            launcher.terminate();
+            assertThat(launcher.awaitExit(Duration.ofSeconds(20))).as("a broken sources file does not stop the start").isZero();
+            launcher.awaitOutputDrained(Duration.ofSeconds(10));
+            String stderr = String.join("\n", launcher.stderr());
+            assertThat(stderr).contains("event=sources-file-unreadable").doesNotContain("event=source-skipped");
+            assertThat(stderr.split("is not valid YAML", -1)).as(stderr).hasSize(2);
+        }
+    }
+
+    @Test
     void anAlteredAuditFile_refusesTheStartInOneLine_sayingWhatToRun(@TempDir Path dir) throws Exception {
         Path audit = dir.resolve("audit.jsonl");
         AuditChain chain = new AuditChain(new JsonlAuditLog(audit, new JsonlAuditLog.Options(FsyncPolicy.ALWAYS, Duration.ofMillis(50),

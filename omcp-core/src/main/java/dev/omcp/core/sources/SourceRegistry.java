@@ -159,10 +159,13 @@ public final class SourceRegistry implements ManageSources, ConnectorUsers, Auto
                 case NEW -> state = State.STARTED;
             }
             SourcesDocument document = store.load();
-            document.problems().forEach(p -> LOG.warn("event=source-skipped store={} reason=\"{}\"", store.describe(), p));
             writable = document.writable();
-            // a store that may not be written and says why could not read its file (a read-only store says nothing)
+            // a store that may not be written and says why could not read its file (a read-only store says nothing); it logged
+            // that itself, with the effect and what to do, so its reason is not said again as a skipped source
             storeProblem = writable || document.problems().isEmpty() ? Optional.empty() : Optional.of(String.join("; ", document.problems()));
+            if (writable) {
+                document.problems().forEach(p -> LOG.warn("event=source-skipped store={} reason=\"{}\"", store.describe(), p));
+            }
             pins = document.plugins();
             List<SourceDefinition> definitions = document.sources();
             List<LiveSource> connected = connectAll(definitions);

@@ -9,7 +9,11 @@ package dev.omcp.ports.sources;
  */
 public interface SourceStore {
 
-    /** Reads every source; problems with single entries are reported, not thrown. */
+    /**
+     * Reads every source; problems with single entries are reported, not thrown. A file that cannot be
+     * read at all gives a document that is not writable, whose problems say why; the store logs that
+     * itself, so the caller does not say it again.
+     */
     SourcesDocument load();
 
     /**
