@@ -28,6 +28,7 @@ import dev.omcp.ports.plugins.LoadedPlugin;
 import dev.omcp.ports.plugins.PluginCandidate;
 import dev.omcp.ports.plugins.PluginInspector;
 import dev.omcp.ports.plugins.PluginLoadException;
+import dev.omcp.ports.plugins.TrustRoot;
 import dev.omcp.sdk.manifest.Capabilities;
 import dev.omcp.sdk.manifest.ConnectorManifest;
 import dev.omcp.sdk.text.BackendText;
@@ -297,6 +298,14 @@ public final class PluginCommand implements Callable<Integer> {
         /** Installs with {@code settings}; the exit status. */
         int run(Settings settings, PrintWriter out, PrintWriter err) {
             Optional<Path> pem = trustRoot.or(() -> settings.plugins().trustRoot());
+            // first: without a usable key no install can succeed, so the hub is not read (no network call), and the refusal is
+            // this one line, not the hub's "tarball cannot be verified" labelled as a verification failure
+            TrustRoot trust = FilesystemPluginStore.readTrustRoot(pem, settings.plugins().revokedKeys());
+            if (!trust.isLoaded()) {
+                err.println("omcp: install refused (no trust root): " + withoutTrustRoot(pem, trust)
+                        + "; nothing was downloaded or installed");
+                return 1;
+            }
             Optional<ConnectorHub> hub = hub(from, settings, pem, err);
             if (hub.isEmpty()) {
                 return 1;
@@ -307,12 +316,6 @@ public final class PluginCommand implements Callable<Integer> {
             Path directory = settings.plugins().directory();
             FilesystemPluginStore store = new FilesystemPluginStore(directory, pem, settings.plugins().revokedKeys(),
                     settings.plugins().signaturesDemanded());
-            if (trustRoot.isPresent() && !store.trustRoot().isLoaded()) {
-                // said here: the installer's refusal names PLUGIN_TRUST_ROOT, which sent the operator to a variable they did not set
-                err.println("omcp: install refused (verification failed): the trust root --trust-root " + trustRoot.get()
-                        + " is unusable: " + store.trustRoot().detail() + "; nothing was installed");
-                return 1;
-            }
             BundleInstaller installer = new BundleInstaller(store, GatewayAssembly.builtinConnectorNames(), VersionProvider.serverVersion());
             InstallOutcome outcome = new HubInstall(hub.get(), installer).install(name, version, InstallChecks.none(),
                     allowDowngrade ? DowngradePolicy.ALLOW : DowngradePolicy.REFUSE);
@@ -329,6 +332,20 @@ public final class PluginCommand implements Callable<Integer> {
                     yield 1;
                 }
             };
+        }
+
+        /**
+         * Why {@code trust} verifies nothing and what to do, naming where the key came from: the installer's
+         * reason names PLUGIN_TRUST_ROOT, which sent the operator to a variable they did not set after --trust-root.
+         */
+        private String withoutTrustRoot(Optional<Path> pem, TrustRoot trust) {
+            if (pem.isEmpty()) {
+                return "PLUGIN_TRUST_ROOT is not set and no --trust-root was given, so the plugin's signature cannot be verified; "
+                        + "pass --trust-root <pem> or set PLUGIN_TRUST_ROOT to the PEM public key the hub's plugins are signed with";
+            }
+            String origin = trustRoot.isPresent() ? "--trust-root " + pem.get() : "PLUGIN_TRUST_ROOT " + pem.get();
+            return "the trust root " + origin + " is unusable: " + trust.detail() + "; fix that file, or pass --trust-root <pem> "
+                    + "with the PEM public key the hub's plugins are signed with";
         }
     }
 

@@ -36,7 +36,7 @@ class PluginInstallCommandTest {
                 "--trust-root", missing.toString());
 
         assertThat(status).isEqualTo(1);
-        assertThat(err.toString()).contains("install refused (verification failed)").contains("--trust-root " + missing + " is unusable")
+        assertThat(err.toString()).contains("install refused (no trust root)").contains("--trust-root " + missing + " is unusable")
                 .contains("does not exist").doesNotContain("PLUGIN_TRUST_ROOT");
         assertThat(out.toString()).isEmpty();
         assertThat(plugins).doesNotExist();

@@ -4,9 +4,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.sun.net.httpserver.HttpServer;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -20,6 +23,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
@@ -190,6 +194,48 @@ class PluginCliSystemTest {
         Run noHub = run(withTrustRoot(), "plugin", "install", "tempo");
         assertThat(noHub.exit()).isEqualTo(1);
         assertThat(noHub.err()).contains("pass --from <dir|url> or set HUB_CATALOG_URL");
+        assertThat(plugins).doesNotExist();
+    }
+
+    @Test
+    void installWithoutATrustRoot_isRefusedAsSuch_sayingWhatToDo_beforeTheHubIsAsked() throws Exception {
+        AtomicInteger requests = new AtomicInteger();
+        HttpServer hub = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
+        hub.createContext("/", exchange -> {
+            requests.incrementAndGet();
+            exchange.sendResponseHeaders(404, -1);
+            exchange.close();
+        });
+        hub.start();
+        try {
+            String url = "http://127.0.0.1:" + hub.getAddress().getPort() + "/index.json";
+            Run install = run(Map.of(), "plugin", "install", "tempo", "--from", url);
+            assertThat(install.exit()).isEqualTo(1);
+            assertThat(install.err()).contains("omcp: install refused (no trust root): PLUGIN_TRUST_ROOT is not set")
+                    .contains("pass --trust-root <pem> or set PLUGIN_TRUST_ROOT").doesNotContain("hub unavailable");
+            assertThat(requests).as("nothing can install without a key: the hub is not asked").hasValue(0);
+        } finally {
+            hub.stop(0);
+        }
+
+        Run local = run(Map.of(), "plugin", "install", "tempo", "--from", TestPlugins.hub().toString());
+        assertThat(local.exit()).isEqualTo(1);
+        assertThat(local.err()).contains("install refused (no trust root)").doesNotContain("verification failed");
+        assertThat(plugins).doesNotExist();
+    }
+
+    @Test
+    void installWithAnUnusableTrustRootOption_saysItOnce_namingTheOption() throws Exception {
+        Path notAKey = Files.writeString(tmp.resolve("not-a-key.pem"), "hello\n");
+
+        Run install = run(withTrustRoot(), "plugin", "install", "tempo", "--from", TestPlugins.hub().toString(), "--trust-root",
+                notAKey.toString());
+
+        assertThat(install.exit()).isEqualTo(1);
+        assertThat(install.err())
+                .contains("omcp: install refused (no trust root): the trust root --trust-root " + notAKey + " is unusable: ")
+                .doesNotContain("event=trust-root-unusable");
+        assertThat(occurrences(install.err(), "holds no PEM public key")).as(install.err()).isEqualTo(1);
         assertThat(plugins).doesNotExist();
     }
 

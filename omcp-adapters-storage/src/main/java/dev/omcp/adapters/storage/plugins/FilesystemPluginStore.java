@@ -103,6 +103,15 @@ public final class FilesystemPluginStore implements PluginStore {
         }
     }
 
+    /**
+     * The trust root {@code trustRootPem} makes without the keys {@code revokedKeys} revokes, read as a
+     * store reads it but not logged: for {@code omcp plugin install}, which checks it before it reads the
+     * hub and says an unusable one itself (the store's {@code trust-root-unusable} said it a second time).
+     */
+    public static TrustRoot readTrustRoot(Optional<Path> trustRootPem, Optional<Path> revokedKeys) {
+        return TrustRootKeys.load(trustRootPem, revokedKeys).state();
+    }
+
     @Override
     public TrustRoot trustRoot() {
         return trust.state();
