@@ -2,8 +2,9 @@ package dev.omcp.app;
 
 import dev.omcp.app.cli.OmcpCommand;
 import dev.omcp.app.cli.ServeCommand;
+import dev.omcp.app.cli.UnexpectedFailure;
+import java.io.PrintWriter;
 import java.util.List;
-import picocli.CommandLine;
 
 /** Entry point of the launcher jar. */
 public final class Main {
@@ -21,9 +22,14 @@ public final class Main {
         // model of every subcommand costs hundreds of milliseconds of reflection, so the plain
         // serve command (what operators and containers run) skips it; everything else parses fully.
         if (isPlainServe(args)) {
-            return ServeCommand.withConformanceFixture(args.length == 2).call();
+            try {
+                return ServeCommand.withConformanceFixture(args.length == 2).call();
+            } catch (RuntimeException e) {
+                // what picocli's handler does for the other commands: one line before the trace
+                return UnexpectedFailure.report("omcp serve", e, new PrintWriter(System.err, true));
+            }
         }
-        return new CommandLine(new OmcpCommand()).execute(args);
+        return OmcpCommand.commandLine().execute(args);
     }
 
     static boolean isPlainServe(String... args) {

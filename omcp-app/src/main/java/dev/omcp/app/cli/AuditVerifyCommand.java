@@ -28,7 +28,8 @@ import picocli.CommandLine.Spec;
             "Give rotated files oldest first; a file may start with a copy of the previous file's last line."},
         exitCodeListHeading = "%nExit codes:%n",
         exitCodeList = {"0:the chain verifies (an empty file is an empty chain: nothing to verify, said on a second line)",
-            "1:the chain is broken (the first broken seq is printed)", "2:a file cannot be read, or the command line is wrong"})
+            "1:the chain is broken (the first broken seq is printed)", "2:a file cannot be read, or the command line is wrong",
+            OmcpCommand.EXIT_BUG})
 public final class AuditVerifyCommand implements Callable<Integer> {
     static final int OK = 0;
     static final int BROKEN = 1;

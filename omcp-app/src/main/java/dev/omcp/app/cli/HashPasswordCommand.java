@@ -42,7 +42,7 @@ import picocli.CommandLine.Spec;
         exitCodeListHeading = OmcpCommand.EXIT_CODES_HEADING,
         exitCodeList = {"0:the entry was printed on standard output",
                 "1:refused: the password breaks the policy, the two entries differ, no password, an invalid setting",
-                OmcpCommand.EXIT_USAGE})
+                OmcpCommand.EXIT_USAGE, OmcpCommand.EXIT_BUG})
 public final class HashPasswordCommand implements Callable<Integer> {
     private static final Pattern ROLE = Pattern.compile("[a-z][a-z0-9_-]{0,63}");
     private static final int MAX_PASSWORD = 1024;

@@ -15,7 +15,8 @@ import picocli.CommandLine.Option;
 @Command(name = "serve", mixinStandardHelpOptions = true,
         description = "Run the gateway (the default command) until SIGTERM or SIGINT, then drain in-flight requests and exit.",
         exitCodeListHeading = OmcpCommand.EXIT_CODES_HEADING,
-        exitCodeList = {OmcpCommand.EXIT_OK, OmcpCommand.EXIT_FAILURE, OmcpCommand.EXIT_USAGE, OmcpCommand.EXIT_FORCED},
+        exitCodeList = {OmcpCommand.EXIT_OK, OmcpCommand.EXIT_FAILURE, OmcpCommand.EXIT_USAGE, OmcpCommand.EXIT_BUG,
+                OmcpCommand.EXIT_FORCED},
         footerHeading = "%nConfiguration:%n",
         footer = OmcpCommand.CONFIGURATION)
 public final class ServeCommand implements Callable<Integer> {

@@ -4,8 +4,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.PrintWriter;
 import java.io.StringWriter;
+import java.util.concurrent.Callable;
 import org.junit.jupiter.api.Test;
 import picocli.CommandLine;
+import picocli.CommandLine.Command;
 
 /** What an operator or a CI job sees from the root command: help, usage errors and their exit codes. */
 class OmcpCommandLineTest {
@@ -13,10 +15,22 @@ class OmcpCommandLineTest {
     private final StringWriter err = new StringWriter();
 
     private int run(String... args) {
-        CommandLine line = new CommandLine(new OmcpCommand());
+        return run(OmcpCommand.commandLine(), args);
+    }
+
+    private int run(CommandLine line, String... args) {
         line.setOut(new PrintWriter(out, true));
         line.setErr(new PrintWriter(err, true));
         return line.execute(args);
+    }
+
+    /** A command with a bug: what no command of OMCP is meant to do, and what the launcher must still say well. */
+    @Command(name = "explode")
+    static final class Exploding implements Callable<Integer> {
+        @Override
+        public Integer call() {
+            throw new IllegalStateException("the index went\nnegative");
+        }
     }
 
     @Test
@@ -47,6 +61,33 @@ class OmcpCommandLineTest {
         assertThat(run("servee")).isEqualTo(2);
         assertThat(err.toString()).contains("'servee'").contains("Did you mean: omcp serve?");
         assertThat(out.toString()).isEmpty();
+    }
+
+    @Test
+    void version_isAUsageError_exit2_pointingToTheVersionOption() {
+        assertThat(run("version")).isEqualTo(2);
+        assertThat(err.toString()).contains("'version'").contains("Did you mean: omcp --version?").doesNotContain("omcp serve");
+        assertThat(out.toString()).isEmpty();
+    }
+
+    @Test
+    void anUnexpectedException_isOneLineSayingItIsABug_thenTheTrace_exit70() {
+        CommandLine line = OmcpCommand.commandLine();
+        line.getSubcommands().get("plugin").addSubcommand(new Exploding());
+
+        assertThat(run(line, "plugin", "explode")).isEqualTo(UnexpectedFailure.EXIT_CODE).isEqualTo(70);
+
+        String[] lines = err.toString().split("\\R");
+        assertThat(lines[0]).isEqualTo("omcp: a bug in OMCP stopped omcp plugin explode: an unexpected java.lang.IllegalStateException: "
+                + "the index went\\nnegative; its stack trace follows; please report it with the trace");
+        assertThat(lines[1]).startsWith("java.lang.IllegalStateException: the index went");
+        assertThat(err.toString()).contains("at dev.omcp.app.cli.OmcpCommandLineTest$Exploding.call(");
+    }
+
+    @Test
+    void theHelp_listsTheBugExitCode() {
+        assertThat(run("--help")).isZero();
+        assertThat(out.toString().replaceAll("\\s+", " ")).contains(" 70 a bug in OMCP");
     }
 
     @Test
