@@ -164,7 +164,7 @@ public final class SourceRegistry implements ManageSources, ConnectorUsers, Auto
             // that itself, with the effect and what to do, so its reason is not said again as a skipped source
             storeProblem = writable || document.problems().isEmpty() ? Optional.empty() : Optional.of(String.join("; ", document.problems()));
             if (writable) {
-                document.problems().forEach(p -> LOG.warn("event=source-skipped store={} reason=\"{}\"", store.describe(), p));
+                document.problems().forEach(p -> LOG.warn("event=source-skipped store=\"{}\" reason=\"{}\"", LogField.of(store.describe()), LogField.of(p)));
             }
             pins = document.plugins();
             List<SourceDefinition> definitions = document.sources();
@@ -172,7 +172,7 @@ public final class SourceRegistry implements ManageSources, ConnectorUsers, Auto
             Map<String, LiveSource> next = new TreeMap<>();
             connected.forEach(s -> next.put(s.definition().name(), s));
             live = Collections.unmodifiableMap(next);
-            LOG.info("event=sources-loaded store={} sources={} connected={}", store.describe(), next.size(),
+            LOG.info("event=sources-loaded store=\"{}\" sources={} connected={}", LogField.of(store.describe()), next.size(),
                     next.values().stream().filter(s -> s.connector().isPresent()).count());
         } finally {
             changes.unlock();

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import ch.qos.logback.classic.Level;
+import ch.qos.logback.classic.spi.ILoggingEvent;
 import dev.omcp.core.egress.EgressRules;
 import dev.omcp.core.testing.CapturedLog;
 import dev.omcp.ports.connectors.ConnectorCatalog;
@@ -843,6 +844,17 @@ class SourceRegistryTest {
     }
 
     @Test
+    void theStoreAndAProblem_areQuotedInTheLogLines_soTheirSpacesAndQuotesKeepTheLineParseable() {
+        store.description = "sources file sources.yaml";
+        store.problems.add("source 'x' has \"type\": 42, not a name");
+        registry(false);
+        assertThat(log.events()).extracting(ILoggingEvent::getFormattedMessage)
+                .anySatisfy(line -> assertThat(line).startsWith("event=sources-loaded store=\"sources file sources.yaml\" sources=0 "))
+                .anySatisfy(line -> assertThat(line).isEqualTo(
+                        "event=source-skipped store=\"sources file sources.yaml\" reason=\"source 'x' has \\\"type\\\": 42, not a name\""));
+    }
+
+    @Test
     void endpointShowsSchemeHostAndPortOnly() {
         assertThat(SourceRegistry.endpoint("https://prom.example.com:9443/a/b?token=x")).isEqualTo("https://prom.example.com:9443");
         assertThat(SourceRegistry.endpoint("http://[::1]:9090/")).isEqualTo("http://[::1]:9090");
@@ -875,9 +887,11 @@ class SourceRegistryTest {
             sources.addAll(next);
         }
 
+        String description = "memory";
+
         @Override
         public String describe() {
-            return "memory";
+            return description;
         }
     }
 
