@@ -57,6 +57,9 @@ import java.util.regex.Pattern;
  * listener, when it tells any, must be the one its answer carries ({@link LogResult#resolvedQuery()},
  * {@link MetricResult#resolvedSeries()}). Telling is optional: a connector that tells nothing
  * passes, with a note.
+ *
+ * <p>Every request that reaches the backend must have gone through the context's client
+ * ({@link ContextClientCheck}). Each failure says what to change.
  */
 public final class ConnectorContract {
     /** How long the factory and each call may take against a mock. */
@@ -74,6 +77,8 @@ public final class ConnectorContract {
     private static final Duration LOG_WINDOW_SLACK = Duration.ofSeconds(1);
     /** How long a quoted query may be in a message: a connector's query may be any length. */
     static final int EXCERPT_CHARS = 120;
+    private static final String RETURNED_NULL = "returned null: return an empty answer when there is nothing, or throw a "
+            + "ConnectorException when the call failed";
 
     private ConnectorContract() {}
 
@@ -109,29 +114,34 @@ public final class ConnectorContract {
             Thread.currentThread().interrupt();
             return new ContractReport(passed, List.of("interrupted while create() ran"), notes);
         } catch (RuntimeException e) {
-            return new ContractReport(passed, List.of("create() threw instead of returning a failed stage: " + describe(e)), notes);
+            return new ContractReport(passed, List.of("create() threw instead of returning a failed stage: " + describe(e)
+                    + ": return CompletableFuture.failedFuture(new ConnectorException(kind, message)) instead"), notes);
         }
         if (connector == null) {
-            return new ContractReport(passed, List.of("create() completed with null"), notes);
+            return new ContractReport(passed, List.of("create() completed with null: complete it with the connector, or fail it with a "
+                    + "ConnectorException that says what is wrong"), notes);
         }
         passed.add("create() completed with a connector");
         try {
             if (!source.equals(connector.source())) {
-                failures.add("source() does not return the source the connector was created for");
+                failures.add("source() does not return the source the connector was created for: return the SourceConfig that create() was "
+                        + "given");
             }
             Health health = call("health()", connector::health, failures);
             if (health != null) {
                 if (health.up()) {
                     passed.add("health() is up: " + health.message());
                 } else {
-                    failures.add("health() says down against the mock: " + health.message());
+                    failures.add("health() says down against the mock: " + health.message()
+                            + ": make the mock answer what health() asks, or make health() read its answer as up");
                 }
             }
             for (Capability capability : capabilities(manifest.capabilities())) {
                 boolean implemented = capability.type().isInstance(connector);
                 String name = capability.type().getSimpleName();
                 if (capability.declared() && !implemented) {
-                    failures.add("the manifest declares capabilities." + capability.flag() + " but the connector does not implement " + name);
+                    failures.add("the manifest declares capabilities." + capability.flag() + " but the connector does not implement " + name
+                            + ": implement it, or set capabilities." + capability.flag() + " to false in the manifest");
                     continue;
                 }
                 if (!capability.declared()) {
@@ -157,6 +167,9 @@ public final class ConnectorContract {
                 }
             }
             extras(connector, manifest.capabilities(), samples, passed, failures, notes);
+            // while this connector is open, as for interruptibility below
+            ContextClientCheck.run(factory, source, context, created -> calls(created, manifest.capabilities(), samples), CALL_TIMEOUT,
+                    passed, failures, notes);
             if (connector.interruptible()) {
                 // while this connector is open: a connector may close the context's client when it closes
                 interruptibility(factory, manifest.capabilities(), source, context, samples, passed, failures, notes);
@@ -246,6 +259,43 @@ public final class ConnectorContract {
         }
     }
 
+    /**
+     * Every call the checks above make of a connector, named as the author knows the methods: for
+     * the check that counts the requests they send ({@link ContextClientCheck}).
+     */
+    private static List<ContextClientCheck.NamedCall> calls(Connector connector, Capabilities declared, SampleQueries samples) {
+        List<ContextClientCheck.NamedCall> calls = new ArrayList<>();
+        calls.add(new ContextClientCheck.NamedCall("health()", connector::health));
+        if (declared.queryMetrics() && connector instanceof MetricsCapability metrics) {
+            calls.add(new ContextClientCheck.NamedCall("queryMetrics(query)", () -> metrics.queryMetrics(samples.metrics())));
+            if (connector instanceof MetricDiscoveryCapability discovery) {
+                calls.add(new ContextClientCheck.NamedCall("discoverMetrics(service, limit)",
+                        () -> discovery.discoverMetrics(samples.service(), DISCOVERY_LIMIT)));
+            }
+        }
+        if (declared.queryLogs() && connector instanceof LogsCapability logs) {
+            calls.add(new ContextClientCheck.NamedCall("queryLogs(query)", () -> logs.queryLogs(samples.logs())));
+            calls.add(new ContextClientCheck.NamedCall("queryLogs(query, listener)",
+                    () -> logs.queryLogs(samples.logs(), QueryListener.NONE)));
+            if (connector instanceof LogAggregatesCapability aggregates && samples.logAggregation().isPresent()) {
+                LogAggregation aggregation = samples.logAggregation().get();
+                calls.add(new ContextClientCheck.NamedCall("aggregateLogs(aggregation)", () -> aggregates.aggregateLogs(aggregation)));
+                calls.add(new ContextClientCheck.NamedCall("aggregateLogs(aggregation, listener)",
+                        () -> aggregates.aggregateLogs(aggregation, QueryListener.NONE)));
+            }
+        }
+        if (declared.listServices() && connector instanceof ServiceListingCapability services) {
+            calls.add(new ContextClientCheck.NamedCall("listServices()", services::listServices));
+        }
+        if (declared.queryTraces() && connector instanceof TracesCapability traces) {
+            calls.add(new ContextClientCheck.NamedCall("queryTraces(query)", () -> traces.queryTraces(samples.traces())));
+        }
+        if (declared.topology() && connector instanceof TopologyCapability topology) {
+            calls.add(new ContextClientCheck.NamedCall("topology(namespace)", () -> topology.topology(samples.namespace())));
+        }
+        return calls;
+    }
+
     private static List<Capability> capabilities(Capabilities declared) {
         return List.of(
                 new Capability("queryMetrics", declared.queryMetrics(), MetricsCapability.class,
@@ -327,7 +377,8 @@ public final class ConnectorContract {
             }
             List<String> queries = heard.queries();
             if (queries.contains(null)) {
-                failures.add(capability + ": " + withListener + " told its listener a null query");
+                failures.add(capability + ": " + withListener + " told its listener a null query: tell the text of the query you send, or "
+                        + "nothing");
                 return;
             }
             String ran = resolved.apply(answer);
@@ -443,13 +494,14 @@ public final class ConnectorContract {
     private static Outcome metrics(MetricResult result, TimeRange range, Duration step) {
         List<String> broken = new ArrayList<>();
         if (result == null) {
-            return new Outcome(List.of("returned null"), "");
+            return new Outcome(List.of(RETURNED_NULL), "");
         }
         result.series().forEach(series -> {
             long[] times = series.epochMillis();
             for (int i = 1; i < times.length; i++) {
                 if (times[i] < times[i - 1]) {
-                    broken.add("series " + series.labels() + " has timestamps out of order");
+                    broken.add("series " + series.labels() + " has a point at " + Instant.ofEpochMilli(times[i]) + " after one at "
+                            + Instant.ofEpochMilli(times[i - 1]) + ": give each series' points oldest first");
                     break;
                 }
             }
@@ -471,11 +523,12 @@ public final class ConnectorContract {
 
     private static Outcome logs(LogResult result, int limit, TimeRange range) {
         if (result == null) {
-            return new Outcome(List.of("returned null"), "");
+            return new Outcome(List.of(RETURNED_NULL), "");
         }
         List<String> broken = new ArrayList<>();
         if (result.entries().size() > limit) {
-            broken.add("returned " + result.entries().size() + " lines for a limit of " + limit);
+            broken.add("returned " + result.entries().size() + " lines for a limit of " + limit + ": stop at the query's limit "
+                    + "(LogQuery.limit())");
         }
         List<LogEntry> entries = result.entries();
         Instant from = range.start().minus(LOG_WINDOW_SLACK);
@@ -485,7 +538,8 @@ public final class ConnectorContract {
                         + ": answer only the window"));
         for (int i = 1; i < entries.size(); i++) {
             if (entries.get(i).timestamp().isAfter(entries.get(i - 1).timestamp())) {
-                broken.add("lines are not newest first");
+                broken.add("lines are not newest first (line " + (i + 1) + ", at " + entries.get(i).timestamp() + ", is newer than line "
+                        + i + ", at " + entries.get(i - 1).timestamp() + "): sort them by timestamp, newest first");
                 break;
             }
         }
@@ -494,12 +548,13 @@ public final class ConnectorContract {
 
     private static Outcome services(List<ServiceInfo> services) {
         if (services == null) {
-            return new Outcome(List.of("returned null"), "");
+            return new Outcome(List.of(RETURNED_NULL), "");
         }
         List<String> broken = new ArrayList<>();
         for (int i = 1; i < services.size(); i++) {
             if (services.get(i).name().compareTo(services.get(i - 1).name()) < 0) {
-                broken.add("services are not sorted by name");
+                broken.add("services are not sorted by name ('" + services.get(i).name() + "' is listed after '"
+                        + services.get(i - 1).name() + "'): sort them by name, as Comparator.comparing(ServiceInfo::name) does");
                 break;
             }
         }
@@ -508,15 +563,17 @@ public final class ConnectorContract {
 
     private static Outcome traces(List<TraceSummary> traces, int limit) {
         if (traces == null) {
-            return new Outcome(List.of("returned null"), "");
+            return new Outcome(List.of(RETURNED_NULL), "");
         }
         List<String> broken = new ArrayList<>();
         if (traces.size() > limit) {
-            broken.add("returned " + traces.size() + " traces for a limit of " + limit);
+            broken.add("returned " + traces.size() + " traces for a limit of " + limit
+                    + ": stop at the query's limit (TraceQuery.limit())");
         }
         for (TraceSummary trace : traces) {
             if (!HEX.matcher(trace.traceId()).matches()) {
-                broken.add("trace id '" + trace.traceId() + "' is not lower-case hex");
+                broken.add("trace id '" + trace.traceId() + "' is not lower-case hex: give trace ids in lower-case hex (a hex id in "
+                        + "capitals through toLowerCase(Locale.ROOT))");
             }
             // NaN is how a connector says "unknown" (TraceSummary.UNKNOWN_DURATION); a negative or infinite one is a bug
             if (trace.durationMs() < 0 || Double.isInfinite(trace.durationMs())) {
@@ -524,7 +581,8 @@ public final class ConnectorContract {
                         + " ms; a duration the backend did not tell is TraceSummary.UNKNOWN_DURATION (NaN)");
             }
             if (trace.spanCount() < 1) {
-                broken.add("trace " + trace.traceId() + " has no spans");
+                broken.add("trace " + trace.traceId() + " has a spanCount of " + trace.spanCount() + ": count the trace's spans (a trace "
+                        + "the backend found has at least one)");
             }
         }
         return new Outcome(broken, traces.size() + " traces");
@@ -532,21 +590,22 @@ public final class ConnectorContract {
 
     private static Outcome topology(Topology topology) {
         if (topology == null) {
-            return new Outcome(List.of("returned null"), "");
+            return new Outcome(List.of(RETURNED_NULL), "");
         }
         Set<String> ids = new HashSet<>();
         topology.nodes().stream().map(TopologyNode::id).forEach(ids::add);
         List<String> broken = new ArrayList<>();
         for (TopologyEdge edge : topology.edges()) {
             if (!ids.contains(edge.from()) || !ids.contains(edge.to())) {
-                broken.add("edge " + edge.from() + " " + edge.relation() + " " + edge.to() + " names a node the topology does not hold");
+                broken.add("edge " + edge.from() + " " + edge.relation() + " " + edge.to() + " names a node the topology does not hold: "
+                        + "add a TopologyNode for both ends of every edge, or leave the edge out");
             }
         }
         return new Outcome(broken, topology.nodes().size() + " nodes, " + topology.edges().size() + " edges");
     }
 
     @FunctionalInterface
-    private interface Call<T> {
+    interface Call<T> {
         T run() throws ConnectorException;
     }
 
@@ -578,7 +637,7 @@ public final class ConnectorContract {
         return null;
     }
 
-    private static String describe(Throwable e) {
+    static String describe(Throwable e) {
         if (e instanceof ConnectorException failure) {
             return "ConnectorException(" + failure.kind() + "): " + failure.getMessage();
         }

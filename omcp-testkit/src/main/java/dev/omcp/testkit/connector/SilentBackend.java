@@ -30,9 +30,14 @@ final class SilentBackend implements AutoCloseable {
 
     /** {@code url} with its host and port replaced by this backend's (scheme and path kept). */
     String urlFor(String url) throws URISyntaxException {
+        return onLoopback(url, server.getLocalPort());
+    }
+
+    /** {@code url} with its host and port replaced by loopback and {@code port} (scheme and path kept). */
+    static String onLoopback(String url, int port) throws URISyntaxException {
         URI original = new URI(url);
         String scheme = original.getScheme() == null ? "http" : original.getScheme();
-        return new URI(scheme, null, "127.0.0.1", server.getLocalPort(), original.getPath(), null, null).toString();
+        return new URI(scheme, null, "127.0.0.1", port, original.getPath(), null, null).toString();
     }
 
     private void acceptForever() {

@@ -14,6 +14,7 @@ import dev.omcp.sdk.connector.MetricsCapability;
 import dev.omcp.sdk.connector.QueryListener;
 import dev.omcp.sdk.connector.ServiceListingCapability;
 import dev.omcp.sdk.connector.SourceConfig;
+import dev.omcp.sdk.connector.TopologyCapability;
 import dev.omcp.sdk.connector.TracesCapability;
 import dev.omcp.sdk.manifest.Capabilities;
 import dev.omcp.sdk.manifest.ConnectorManifest;
@@ -24,9 +25,13 @@ import dev.omcp.sdk.query.LogResult;
 import dev.omcp.sdk.query.MetricInfo;
 import dev.omcp.sdk.query.MetricQuery;
 import dev.omcp.sdk.query.MetricResult;
+import dev.omcp.sdk.query.Relation;
 import dev.omcp.sdk.query.Series;
 import dev.omcp.sdk.query.ServiceInfo;
 import dev.omcp.sdk.query.TimeRange;
+import dev.omcp.sdk.query.Topology;
+import dev.omcp.sdk.query.TopologyEdge;
+import dev.omcp.sdk.query.TopologyNode;
 import dev.omcp.sdk.query.TraceQuery;
 import dev.omcp.sdk.query.TraceSummary;
 import jakarta.json.JsonValue;
@@ -124,7 +129,8 @@ class ConnectorContractTest {
     @Test
     void aDeclaredCapabilityThatIsNotImplemented_fails() {
         ContractReport report = check(TRACES, BareConnector::new);
-        assertThat(report.failures()).containsExactly("the manifest declares capabilities.queryTraces but the connector does not implement TracesCapability");
+        assertThat(report.failures()).containsExactly("the manifest declares capabilities.queryTraces but the connector does not implement "
+                + "TracesCapability: implement it, or set capabilities.queryTraces to false in the manifest");
     }
 
     @Test
@@ -162,10 +168,11 @@ class ConnectorContractTest {
         TraceSummary noSpans = new TraceSummary("abc", "x", "checkout", Instant.EPOCH, -1, 0, false);
         ContractReport report = check(TRACES, source -> new TracesConnector(source, List.of(upperCase, noSpans), true));
         assertThat(report.failures()).containsExactly(
-                "TracesCapability: trace id '4BF92F' is not lower-case hex",
+                "TracesCapability: trace id '4BF92F' is not lower-case hex: give trace ids in lower-case hex (a hex id in capitals "
+                        + "through toLowerCase(Locale.ROOT))",
                 "TracesCapability: trace abc has a duration of -1.0 ms; a duration the backend did not tell is "
                         + "TraceSummary.UNKNOWN_DURATION (NaN)",
-                "TracesCapability: trace abc has no spans");
+                "TracesCapability: trace abc has a spanCount of 0: count the trace's spans (a trace the backend found has at least one)");
     }
 
     @Test
@@ -182,7 +189,11 @@ class ConnectorContractTest {
     @Test
     void aNullAnswerOrADownHealth_fails() {
         ContractReport report = check(TRACES, source -> new TracesConnector(source, null, false));
-        assertThat(report.failures()).containsExactly("health() says down against the mock: 503 from backend", "TracesCapability: returned null");
+        assertThat(report.failures()).containsExactly(
+                "health() says down against the mock: 503 from backend: make the mock answer what health() asks, or make health() "
+                        + "read its answer as up",
+                "TracesCapability: returned null: return an empty answer when there is nothing, or throw a ConnectorException when "
+                        + "the call failed");
     }
 
     @Test
@@ -203,11 +214,41 @@ class ConnectorContractTest {
         assertThat(report.failures()).containsExactly("create() failed: ConnectorException(UNAUTHORIZED): 401 from the backend");
     }
 
+    private static ContractReport checkFactory(Function<SourceConfig, CompletionStage<Connector>> create) {
+        ConnectorFactory factory = new ConnectorFactory() {
+            @Override
+            public ConnectorManifest manifest() {
+                return ConnectorContractTest.manifest(TRACES);
+            }
+
+            @Override
+            public CompletionStage<Connector> create(SourceConfig source, ConnectorContext context) {
+                return create.apply(source);
+            }
+        };
+        return ConnectorContract.check(factory, manifest(TRACES), SOURCE, TestConnectorContext.defaults(), SAMPLES);
+    }
+
+    @Test
+    void aFactoryThatThrowsOrCompletesWithNull_isToldHowToFailInstead() {
+        ContractReport threw = checkFactory(source -> {
+            throw new IllegalArgumentException("no url");
+        });
+        ContractReport withNull = checkFactory(source -> CompletableFuture.completedFuture(null));
+
+        assertThat(threw.failures()).containsExactly("create() threw instead of returning a failed stage: "
+                + "java.lang.IllegalArgumentException: no url: return CompletableFuture.failedFuture(new ConnectorException(kind, "
+                + "message)) instead");
+        assertThat(withNull.failures()).containsExactly("create() completed with null: complete it with the connector, or fail it "
+                + "with a ConnectorException that says what is wrong");
+    }
+
     @Test
     void aConnectorThatForgetsItsSource_fails() {
         SourceConfig other = new SourceConfig("other", "t", "http://mock", "", JsonValue.EMPTY_JSON_OBJECT);
         ContractReport report = check(TRACES, source -> new TracesConnector(other, List.of(), true));
-        assertThat(report.failures()).containsExactly("source() does not return the source the connector was created for");
+        assertThat(report.failures()).containsExactly("source() does not return the source the connector was created for: return the "
+                + "SourceConfig that create() was given");
     }
 
     /** A traces connector that is up and promises an interrupt ends its calls. */
@@ -269,14 +310,32 @@ class ConnectorContractTest {
         }
     }
 
-    /** Says an interrupt ends its calls, but against any backend other than the mock it spins until released, deaf to interrupts. */
-    private record DeafTraces(SourceConfig source, AtomicBoolean release) implements InterruptibleTraces {
+    /** Says an interrupt ends its calls, but waits for any backend other than the mock {@link #deafly}. */
+    private record DeafTraces(SourceConfig source, ConnectorContext context, AtomicBoolean release) implements InterruptibleTraces {
         @Override
         public List<TraceSummary> queryTraces(TraceQuery query) {
-            while (!source.url().equals(SOURCE.url()) && !release.get()) {
-                Thread.onSpinWait();
+            if (!source.url().equals(SOURCE.url())) {
+                deafly(context, source.url(), release);
             }
             return List.of(GOOD);
+        }
+    }
+
+    /**
+     * A GET of {@code url} through the context's client whose interrupt is swallowed: the thread
+     * spins on until released, the bug a connector that says {@code interruptible()} must not have.
+     * A backend that answers (even with an error) ends it at once.
+     */
+    private static void deafly(ConnectorContext context, String url, AtomicBoolean release) {
+        try {
+            HttpRequest request = HttpRequest.newBuilder(URI.create(url)).timeout(context.requestTimeout()).build();
+            context.httpClient().send(request, HttpResponse.BodyHandlers.discarding());
+        } catch (IOException e) {
+            // answered or not, the call goes on
+        } catch (InterruptedException e) {
+            while (!release.get()) {
+                Thread.onSpinWait();
+            }
         }
     }
 
@@ -284,7 +343,7 @@ class ConnectorContractTest {
     void aConnectorThatSaysAnInterruptEndsItsCallsButIgnoresIt_fails() {
         AtomicBoolean release = new AtomicBoolean();
         try {
-            ContractReport report = check(TRACES, SOURCE, (source, context) -> new DeafTraces(source, release));
+            ContractReport report = check(TRACES, SOURCE, (source, context) -> new DeafTraces(source, context, release));
 
             assertThat(report.failures()).containsExactly("interruptible() is true, but TracesCapability did not end within 2 s of an "
                     + "interrupt while its backend did not answer: the gateway would wait for it past the tool's timeout");
@@ -296,8 +355,8 @@ class ConnectorContractTest {
 
     /**
      * Logs over HTTP through the context's client, which an interrupt ends, and says so; with
-     * {@code deafAggregates} its aggregates spin, deaf to interrupts, against any backend but the
-     * mock at {@code mockUrl} until released.
+     * {@code deafAggregates} its aggregates wait for any backend but the mock at {@code mockUrl}
+     * {@link #deafly}.
      */
     private record HttpLogs(SourceConfig source, ConnectorContext context, String mockUrl, AtomicBoolean release, boolean deafAggregates)
             implements Connector, LogsCapability, LogAggregatesCapability {
@@ -335,8 +394,8 @@ class ConnectorContractTest {
             String query = "sum(" + LokiLike.logql(aggregation.query()) + ")";
             listener.sending(query);
             if (deafAggregates) {
-                while (!source.url().equals(mockUrl) && !release.get()) {
-                    Thread.onSpinWait();
+                if (!source.url().equals(mockUrl)) {
+                    deafly(context, source.url(), release);
                 }
             } else {
                 get();
@@ -568,7 +627,8 @@ class ConnectorContractTest {
     void aNullToldForAQuery_fails() {
         // the gateway ignores it, but it is a bug of the connector's: it meant to tell something
         ContractReport report = checkLogs(SAMPLES, source -> new LokiLike(source, sent -> null));
-        assertThat(report.failures()).containsExactly("LogsCapability: queryLogs(query, listener) told its listener a null query");
+        assertThat(report.failures()).containsExactly("LogsCapability: queryLogs(query, listener) told its listener a null query: tell "
+                + "the text of the query you send, or nothing");
     }
 
     @Test
@@ -652,5 +712,95 @@ class ConnectorContractTest {
                 + start.minus(Duration.ofDays(1)) + ", outside the asked window"))
                 .anySatisfy(f -> assertThat(f).startsWith("LogsCapability: a line at " + start.minus(Duration.ofDays(1))
                         + " is outside the asked window"));
+    }
+
+    /** A connector answering every capability from memory with the given values. */
+    private record Answers(SourceConfig source, List<Instant> lineTimes, List<String> serviceNames, long[] pointTimes, Topology topology,
+            int traces)
+            implements Connector, MetricsCapability, LogsCapability, ServiceListingCapability, TracesCapability, TopologyCapability {
+        static Answers good(SourceConfig source) {
+            Instant at = SAMPLES.range().start().plusSeconds(60);
+            TopologyNode pod = new TopologyNode("pod/shop/a", "pod", "a", "shop", Map.of());
+            TopologyNode node = new TopologyNode("node/n1", "node", "n1", "", Map.of());
+            return new Answers(source, List.of(at.plusSeconds(1), at), List.of("cart", "checkout"),
+                    new long[] {at.toEpochMilli(), at.plusSeconds(60).toEpochMilli()},
+                    new Topology(List.of(pod, node), List.of(new TopologyEdge(pod.id(), node.id(), Relation.RUNS_ON))), 1);
+        }
+
+        @Override
+        public MetricResult queryMetrics(MetricQuery query) {
+            return new MetricResult(List.of(new Series(Map.of("service", "checkout"), pointTimes, new double[pointTimes.length])),
+                    "request_rate", "service");
+        }
+
+        @Override
+        public LogResult queryLogs(LogQuery query) {
+            return new LogResult(lineTimes.stream().map(at -> new LogEntry(at, "line", Map.of())).toList(), false, "{}");
+        }
+
+        @Override
+        public List<ServiceInfo> listServices() {
+            return serviceNames.stream().map(name -> new ServiceInfo(name, Map.of())).toList();
+        }
+
+        @Override
+        public List<TraceSummary> queryTraces(TraceQuery query) {
+            return IntStream.range(0, traces).mapToObj(i -> new TraceSummary("abc" + i, "GET /", "checkout", GOOD.start(), 1, 1, false))
+                    .toList();
+        }
+
+        @Override
+        public Topology topology(String namespace) {
+            return topology;
+        }
+
+        @Override
+        public Health health() {
+            return new Health(true, "fine", Duration.ZERO);
+        }
+
+        @Override
+        public void close() {}
+    }
+
+    private static final Capabilities EVERYTHING = new Capabilities(true, true, true, true, true);
+
+    @Test
+    void answersThatKeepEveryPromise_pass() {
+        assertThat(check(EVERYTHING, Answers::good).failures()).isEmpty();
+    }
+
+    @Test
+    void answersInTheWrongOrder_fail_sayingHowToOrderThem() {
+        Instant at = SAMPLES.range().start().plusSeconds(60);
+        ContractReport report = check(EVERYTHING, source -> {
+            Answers good = Answers.good(source);
+            return new Answers(source, List.of(at, at.plusSeconds(1)), List.of("checkout", "cart"),
+                    new long[] {at.plusSeconds(60).toEpochMilli(), at.toEpochMilli()}, good.topology(), 1);
+        });
+
+        assertThat(report.failures()).containsExactly(
+                "MetricsCapability: series {service=checkout} has a point at " + at + " after one at " + at.plusSeconds(60)
+                        + ": give each series' points oldest first",
+                "LogsCapability: lines are not newest first (line 2, at " + at.plusSeconds(1) + ", is newer than line 1, at " + at
+                        + "): sort them by timestamp, newest first",
+                "ServiceListingCapability: services are not sorted by name ('cart' is listed after 'checkout'): sort them by name, "
+                        + "as Comparator.comparing(ServiceInfo::name) does");
+    }
+
+    @Test
+    void answersPastTheirLimitOrWithAnEdgeToNowhere_fail_sayingWhatToDo() {
+        ContractReport report = check(EVERYTHING, source -> {
+            Answers good = Answers.good(source);
+            List<Instant> lines = IntStream.range(0, 11).mapToObj(i -> SAMPLES.range().end().minusSeconds(i)).toList();
+            Topology dangling = new Topology(good.topology().nodes().subList(0, 1), good.topology().edges());
+            return new Answers(source, lines, good.serviceNames(), good.pointTimes(), dangling, 11);
+        });
+
+        assertThat(report.failures()).containsExactly(
+                "LogsCapability: returned 11 lines for a limit of 10: stop at the query's limit (LogQuery.limit())",
+                "TracesCapability: returned 11 traces for a limit of 10: stop at the query's limit (TraceQuery.limit())",
+                "TopologyCapability: edge pod/shop/a RUNS_ON node/n1 names a node the topology does not hold: add a TopologyNode "
+                        + "for both ends of every edge, or leave the edge out");
     }
 }

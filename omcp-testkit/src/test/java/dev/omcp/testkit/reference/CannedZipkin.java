@@ -47,11 +47,14 @@ final class CannedZipkin implements AutoCloseable {
         this.traces = traces;
     }
 
+    /** A source reading this server. */
+    SourceConfig source() {
+        return new SourceConfig("zipkin", "zipkin", "http://127.0.0.1:" + server.getAddress().getPort(), "", JsonValue.EMPTY_JSON_OBJECT);
+    }
+
     /** A connector of the zipkin reference plugin reading this server. */
     Connector connect(PluginUnderTest zipkin) throws Exception {
-        SourceConfig source = new SourceConfig("zipkin", "zipkin", "http://127.0.0.1:" + server.getAddress().getPort(), "",
-                JsonValue.EMPTY_JSON_OBJECT);
-        return zipkin.verified().factory().create(source, TestConnectorContext.withTimeout(Duration.ofSeconds(10)))
+        return zipkin.verified().factory().create(source(), TestConnectorContext.withTimeout(Duration.ofSeconds(10)))
                 .toCompletableFuture().get(10, TimeUnit.SECONDS);
     }
 

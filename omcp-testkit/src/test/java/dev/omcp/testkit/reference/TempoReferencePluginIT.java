@@ -11,6 +11,7 @@ import dev.omcp.sdk.query.ServiceInfo;
 import dev.omcp.sdk.query.TimeRange;
 import dev.omcp.sdk.query.TraceQuery;
 import dev.omcp.sdk.query.TraceSummary;
+import dev.omcp.testkit.connector.ContractReport;
 import dev.omcp.testkit.connector.PluginUnderTest;
 import dev.omcp.testkit.connector.SampleQueries;
 import dev.omcp.testkit.connector.TestConnectorContext;
@@ -48,7 +49,10 @@ class TempoReferencePluginIT {
 
     @Test
     void spec2_3_theContractHoldsAgainstTheRecording() {
-        PLUGIN.verified().checkContract(tempo.source("tempo"), SampleQueries.of("checkout", TempoFake.window())).assertConforms();
+        ContractReport report = PLUGIN.verified().checkContract(tempo.source("tempo"), SampleQueries.of("checkout", TempoFake.window()));
+        report.assertConforms();
+        assertThat(report.passed()).as("its requests were counted, all through the context's client")
+                .anyMatch(line -> line.matches("every backend request went through context\\.httpClient\\(\\) \\([1-9]\\d* of \\d+\\)"));
     }
 
     @Test

@@ -18,6 +18,7 @@ import dev.omcp.sdk.query.TopologyNode;
 import dev.omcp.sdk.query.TraceQuery;
 import dev.omcp.sdk.query.TraceSummary;
 import dev.omcp.testkit.backends.ZipkinServer;
+import dev.omcp.testkit.connector.ContractReport;
 import dev.omcp.testkit.connector.PluginUnderTest;
 import dev.omcp.testkit.connector.SampleQueries;
 import dev.omcp.testkit.connector.TestConnectorContext;
@@ -91,7 +92,10 @@ class ZipkinReferencePluginIT {
 
     @Test
     void spec2_3_theContractHoldsAgainstARealZipkin() {
-        PLUGIN.verified().checkContract(zipkin.source("zipkin"), SampleQueries.of("checkout", window())).assertConforms();
+        ContractReport report = PLUGIN.verified().checkContract(zipkin.source("zipkin"), SampleQueries.of("checkout", window()));
+        report.assertConforms();
+        assertThat(report.passed()).as("its requests were counted, all through the context's client")
+                .anyMatch(line -> line.matches("every backend request went through context\\.httpClient\\(\\) \\([1-9]\\d* of \\d+\\)"));
     }
 
     @Test
