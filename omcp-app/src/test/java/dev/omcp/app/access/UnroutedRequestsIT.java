@@ -68,7 +68,7 @@ class UnroutedRequestsIT {
         allowed.put("POST /api/info", "GET, HEAD, OPTIONS");
         allowed.put("PUT /api/sources", "GET, HEAD, POST, OPTIONS");
         allowed.put("GET /api/playground/invoke", "POST, OPTIONS");
-        allowed.put("PATCH /api/sources/prod", "PUT, DELETE, OPTIONS");
+        allowed.put("PATCH /api/sources/prod", "GET, HEAD, PUT, DELETE, OPTIONS");
         // the fixed path and /api/health/<service> both match: every method of either is allowed
         allowed.put("DELETE /api/health/thresholds", "GET, HEAD, PUT, OPTIONS");
         allowed.put("POST /healthz", "GET, HEAD, OPTIONS");
@@ -107,7 +107,7 @@ class UnroutedRequestsIT {
         assertThat(options.status()).isEqualTo(204);
         assertThat(options.header("Allow")).isEqualTo("GET, HEAD, POST, OPTIONS");
         assertThat(options.body()).isEmpty();
-        assertThat(send(anonymous, "OPTIONS /api/sources/prod").header("Allow")).isEqualTo("PUT, DELETE, OPTIONS");
+        assertThat(send(anonymous, "OPTIONS /api/sources/prod").header("Allow")).isEqualTo("GET, HEAD, PUT, DELETE, OPTIONS");
 
         Browser.Reply nowhere = send(anonymous, "OPTIONS /api/nothing-here");
         assertThat(nowhere.status()).isEqualTo(404);

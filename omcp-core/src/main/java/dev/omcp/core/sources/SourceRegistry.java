@@ -15,6 +15,7 @@ import dev.omcp.ports.sources.SourceCheck;
 import dev.omcp.ports.sources.SourceDefinition;
 import dev.omcp.ports.sources.SourceDraft;
 import dev.omcp.ports.sources.SourceOutcome;
+import dev.omcp.ports.sources.SourcePrecondition;
 import dev.omcp.ports.sources.SourceStore;
 import dev.omcp.ports.sources.SourceStoreException;
 import dev.omcp.ports.sources.SourceView;
@@ -38,6 +39,7 @@ import dev.omcp.sdk.text.LogField;
 import jakarta.json.JsonObject;
 import java.net.URI;
 import java.net.URISyntaxException;
+import java.security.SecureRandom;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -90,6 +92,7 @@ public final class SourceRegistry implements ManageSources, ConnectorUsers, Auto
     private final HostResolver resolver;
     private final Duration factoryTimeout;
     private final Clock clock;
+    private final SourceVersions versions;
     private final ReentrantLock changes = new ReentrantLock();
     private volatile Map<String, LiveSource> live = Map.of();
     private volatile List<PluginPin> pins = List.of();
@@ -135,6 +138,16 @@ public final class SourceRegistry implements ManageSources, ConnectorUsers, Auto
      */
     public SourceRegistry(ConnectorCatalog catalog, ConnectorContexts contexts, SourceStore store, EgressPolicy egress,
             HostResolver resolver, Duration factoryTimeout, Clock clock) {
+        this(catalog, contexts, store, egress, resolver, factoryTimeout, clock, new SecureRandom());
+    }
+
+    /**
+     * Like the other constructor, with the random source of the key that {@link SourceView#version()
+     * versions} are drawn under (one key per registry, never shown).
+     */
+    public SourceRegistry(ConnectorCatalog catalog, ConnectorContexts contexts, SourceStore store, EgressPolicy egress,
+            HostResolver resolver, Duration factoryTimeout, Clock clock, SecureRandom random) {
+        this.versions = SourceVersions.drawnFrom(Objects.requireNonNull(random, "random"));
         this.clock = Objects.requireNonNull(clock, "clock");
         this.catalog = Objects.requireNonNull(catalog, "catalog");
         this.contexts = Objects.requireNonNull(contexts, "contexts");
@@ -298,6 +311,12 @@ public final class SourceRegistry implements ManageSources, ConnectorUsers, Auto
     }
 
     @Override
+    public Optional<SourceView> find(String name, Principal caller) {
+        LiveSource s = live.get(name);
+        return s == null || !s.visibleTo(caller.tenant(), true) ? Optional.empty() : Optional.of(view(s));
+    }
+
+    @Override
     public Optional<String> storeProblem() {
         return storeProblem;
     }
@@ -342,7 +361,7 @@ public final class SourceRegistry implements ManageSources, ConnectorUsers, Auto
      * @throws IllegalStateException before {@link #start()} or after {@link #close()}
      */
     @Override
-    public SourceOutcome update(String name, SourceDraft draft, Principal caller) {
+    public SourceOutcome update(String name, SourceDraft draft, Principal caller, SourcePrecondition precondition) {
         changes.lock();
         try {
             requireStarted();
@@ -353,6 +372,17 @@ public final class SourceRegistry implements ManageSources, ConnectorUsers, Auto
             if (!draft.name().equals(name)) {
                 return refused(SourceOutcome.INVALID, "the body names source '" + draft.name() + "' but the path names '"
                         + name + "'; sources cannot be renamed, add a new one and remove the old");
+            }
+            // under the lock, before anything is checked against the stored source: of two changes made on
+            // the same version only the first is made, and the second is told so rather than judged on a
+            // source its sender never read
+            SourceView seen = view(current);
+            if (!precondition.acceptsVersionOf(seen)) {
+                return stale("update", name, seen, caller);
+            }
+            List<String> problems = precondition.problems().apply(seen);
+            if (!problems.isEmpty()) {
+                return refused(SourceOutcome.INVALID, String.join("; ", problems));
             }
             SourceConfig old = current.definition().config();
             SecretSettings.Unmasked unmasked = SecretSettings.unmask(draft.settings(), old.settings());
@@ -394,13 +424,17 @@ public final class SourceRegistry implements ManageSources, ConnectorUsers, Auto
      * @throws IllegalStateException before {@link #start()} or after {@link #close()}
      */
     @Override
-    public SourceOutcome remove(String name, Principal caller) {
+    public SourceOutcome remove(String name, Principal caller, Optional<Set<String>> ifVersionIn) {
         changes.lock();
         try {
             requireStarted();
             LiveSource current = live.get(name);
             if (current == null || !current.visibleTo(caller.tenant(), true)) {
                 return refused(SourceOutcome.NOT_FOUND, "no source named '" + name + "'");
+            }
+            SourceView seen = view(current);
+            if (!SourcePrecondition.onVersions(ifVersionIn).acceptsVersionOf(seen)) {
+                return stale("remove", name, seen, caller);
             }
             Map<String, LiveSource> next = new TreeMap<>(live);
             next.remove(name);
@@ -438,6 +472,11 @@ public final class SourceRegistry implements ManageSources, ConnectorUsers, Auto
             return new SourceCheck(false, "health", "the connector failed unexpectedly (" + e.getClass().getSimpleName() + ")", -1,
                     List.of());
         }
+    }
+
+    private static SourceOutcome.Stale stale(String action, String name, SourceView seen, Principal caller) {
+        LOG.info("event=source-change-stale action={} source={} actor=\"{}\"", action, name, LogField.of(caller.id()));
+        return new SourceOutcome.Stale(seen.version());
     }
 
     /**
@@ -649,10 +688,11 @@ public final class SourceRegistry implements ManageSources, ConnectorUsers, Auto
         });
     }
 
-    private static SourceView view(LiveSource s) {
+    private SourceView view(LiveSource s) {
         SourceConfig c = s.definition().config();
         return new SourceView(c.name(), c.type(), endpoint(c.url()), c.tenant(), s.definition().enabled(), s.definition().origin(),
-                s.status(), s.problem(), capabilities(s), SecretSettings.mask(c.settings()), s.activity().contact());
+                s.status(), s.problem(), capabilities(s), SecretSettings.mask(c.settings()), s.activity().contact(),
+                versions.of(s.definition()));
     }
 
     private static List<String> capabilities(LiveSource s) {
@@ -671,19 +711,7 @@ public final class SourceRegistry implements ManageSources, ConnectorUsers, Auto
 
     /** {@code scheme://host[:port]} of a URL: never the path, query or credentials. */
     static String endpoint(String url) {
-        if (url.isBlank()) {
-            return "";
-        }
-        try {
-            URI uri = new URI(url.strip());
-            if (uri.getScheme() == null || uri.getHost() == null) {
-                return "";
-            }
-            String host = uri.getHost();
-            return uri.getScheme().toLowerCase(java.util.Locale.ROOT) + "://" + host + (uri.getPort() >= 0 ? ":" + uri.getPort() : "");
-        } catch (URISyntaxException e) {
-            return "";
-        }
+        return SourceView.endpointOf(url);
     }
 
     private static SourceOutcome.Refused refused(String code, String reason) {

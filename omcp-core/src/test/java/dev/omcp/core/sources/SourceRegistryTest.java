@@ -18,6 +18,7 @@ import dev.omcp.ports.sources.SourceCheck;
 import dev.omcp.ports.sources.SourceDefinition;
 import dev.omcp.ports.sources.SourceDraft;
 import dev.omcp.ports.sources.SourceOutcome;
+import dev.omcp.ports.sources.SourcePrecondition;
 import dev.omcp.ports.sources.SourceStore;
 import dev.omcp.ports.sources.SourceStoreException;
 import dev.omcp.ports.sources.SourceView;
@@ -527,6 +528,102 @@ class SourceRegistryTest {
                 Principal.anonymous());
         assertThat(refused).isInstanceOfSatisfying(SourceOutcome.Refused.class, r -> assertThat(r.reason()).contains("tls.caFile"));
         assertThat(store.sources.get(0).config().settings().getJsonObject("tls").getString("caFile")).isEqualTo("/etc/omcp/ca.pem");
+    }
+
+    @Test
+    void aSourcesVersionIsTheSameAtEveryRead_andChangesWhenAnotherOperatorChangesASecretBehindTheMask() {
+        JsonObject settings = Json.createObjectBuilder().add("auth", Json.createObjectBuilder().add("type", "bearer").add("token", "t0ken"))
+                .build();
+        store.sources.add(def("prom", "prometheus", "https://prom.example.com", "", settings));
+        SourceRegistry registry = registry(false);
+        SourceView first = registry.find("prom", Principal.anonymous()).orElseThrow();
+        assertThat(first.version()).matches("[0-9a-f]{32}").doesNotContain("t0ken");
+        assertThat(registry.find("prom", Principal.anonymous()).orElseThrow().version()).isEqualTo(first.version());
+        assertThat(registry.list(Principal.anonymous()).get(0).version()).isEqualTo(first.version());
+
+        // the masked settings sent back as shown: the definition is what it was, so is its version
+        SourceOutcome unchanged = registry.update("prom", new SourceDraft("prom", "prometheus", Optional.empty(), "", true,
+                first.settings()), Principal.anonymous());
+        assertThat(unchanged).isInstanceOfSatisfying(SourceOutcome.Saved.class,
+                saved -> assertThat(saved.source().version()).isEqualTo(first.version()));
+
+        JsonObject newSecret = Json.createObjectBuilder().add("auth", Json.createObjectBuilder().add("type", "bearer").add("token", "n3w"))
+                .build();
+        registry.update("prom", new SourceDraft("prom", "prometheus", Optional.empty(), "", true, newSecret), Principal.anonymous());
+        SourceView after = registry.find("prom", Principal.anonymous()).orElseThrow();
+        assertThat(after.settings()).as("what readers see did not change").isEqualTo(first.settings());
+        assertThat(after.version()).isNotEqualTo(first.version());
+    }
+
+    @Test
+    void aChangeMadeOnAVersionNoLongerStored_isStale_andChangesNothing() {
+        store.sources.add(def("prom", "prometheus", "https://prom.example.com", "", JsonObject.EMPTY_JSON_OBJECT));
+        SourceRegistry registry = registry(false);
+        String read = registry.find("prom", Principal.anonymous()).orElseThrow().version();
+        SourcePrecondition onRead = SourcePrecondition.onVersions(Optional.of(Set.of(read)));
+
+        SourceOutcome first = registry.update("prom", new SourceDraft("prom", "prometheus", Optional.empty(), "", false,
+                JsonObject.EMPTY_JSON_OBJECT), Principal.anonymous(), onRead);
+        assertThat(first).isInstanceOf(SourceOutcome.Saved.class);
+        String stored = registry.find("prom", Principal.anonymous()).orElseThrow().version();
+        int saves = store.saves;
+
+        SourceOutcome second = registry.update("prom", new SourceDraft("prom", "prometheus", Optional.of("https://loki.example.com"),
+                "", true, JsonObject.EMPTY_JSON_OBJECT), Principal.anonymous(), onRead);
+        assertThat(second).isEqualTo(new SourceOutcome.Stale(stored));
+        assertThat(registry.remove("prom", Principal.anonymous(), Optional.of(Set.of(read)))).isEqualTo(new SourceOutcome.Stale(stored));
+        assertThat(store.saves).isEqualTo(saves);
+        assertThat(store.sources.get(0).config().url()).isEqualTo("https://prom.example.com");
+        assertThat(store.sources.get(0).enabled()).isFalse();
+        assertThat(log.messages(Level.INFO)).anyMatch(line -> line.startsWith("event=source-change-stale action=update source=prom"));
+
+        assertThat(registry.remove("prom", Principal.anonymous(), Optional.of(Set.of(stored))))
+                .isEqualTo(new SourceOutcome.Removed("prom"));
+        // a source that is gone is not found, whatever version the caller holds
+        assertThat(registry.update("prom", draft("prom", "prometheus", "https://prom.example.com"), Principal.anonymous(),
+                SourcePrecondition.onVersions(Optional.of(Set.of(stored))))).isInstanceOfSatisfying(SourceOutcome.Refused.class,
+                r -> assertThat(r.code()).isEqualTo(SourceOutcome.NOT_FOUND));
+        assertThat(registry.remove("prom", Principal.anonymous(), Optional.of(Set.of(stored))))
+                .isInstanceOfSatisfying(SourceOutcome.Refused.class, r -> assertThat(r.code()).isEqualTo(SourceOutcome.NOT_FOUND));
+    }
+
+    @Test
+    void ofTwoChangesSentAtOnceOnTheSameVersion_exactlyOneIsMade() throws Exception {
+        store.sources.add(def("prom", "prometheus", "https://prom.example.com", "", JsonObject.EMPTY_JSON_OBJECT));
+        SourceRegistry registry = registry(false);
+        SourcePrecondition onRead = SourcePrecondition.onVersions(
+                Optional.of(Set.of(registry.find("prom", Principal.anonymous()).orElseThrow().version())));
+        java.util.concurrent.CyclicBarrier together = new java.util.concurrent.CyclicBarrier(2);
+        java.util.concurrent.Callable<SourceOutcome> change = () -> {
+            together.await();
+            return registry.update("prom", new SourceDraft("prom", "prometheus", Optional.empty(), "", true,
+                    Json.createObjectBuilder().add("step", Thread.currentThread().getName()).build()), Principal.anonymous(), onRead);
+        };
+        try (var executor = java.util.concurrent.Executors.newVirtualThreadPerTaskExecutor()) {
+            var one = executor.submit(change);
+            var other = executor.submit(change);
+            List<SourceOutcome> outcomes = List.of(one.get(), other.get());
+            assertThat(outcomes).filteredOn(SourceOutcome.Saved.class::isInstance).hasSize(1);
+            assertThat(outcomes).filteredOn(SourceOutcome.Stale.class::isInstance).hasSize(1);
+        }
+    }
+
+    @Test
+    void whatAPreconditionFindsWrongWithTheStoredSource_refusesTheChange() {
+        store.sources.add(def("prom", "prometheus", "https://prom.example.com", "", JsonObject.EMPTY_JSON_OBJECT));
+        SourceRegistry registry = registry(false);
+        List<SourceView> judged = new ArrayList<>();
+        SourcePrecondition endpointMustBeElsewhere = new SourcePrecondition(Optional.empty(), stored -> {
+            judged.add(stored);
+            return List.of("'endpoint' is read-only");
+        });
+
+        SourceOutcome outcome = registry.update("prom", draft("prom", "prometheus", "https://prom.example.com"), Principal.anonymous(),
+                endpointMustBeElsewhere);
+
+        assertThat(outcome).isEqualTo(new SourceOutcome.Refused(SourceOutcome.INVALID, "'endpoint' is read-only"));
+        assertThat(judged).extracting(SourceView::endpoint).containsExactly("https://prom.example.com");
+        assertThat(store.saves).isZero();
     }
 
     @Test

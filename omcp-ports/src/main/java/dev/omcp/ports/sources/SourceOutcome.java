@@ -20,6 +20,18 @@ public sealed interface SourceOutcome {
     }
 
     /**
+     * Nothing changed: the change was asked on a version of the source's definition that is no longer
+     * the stored one (another operator changed it since the caller read it).
+     *
+     * @param currentVersion the version stored now ({@link SourceView#version()})
+     */
+    record Stale(String currentVersion) implements SourceOutcome {
+        public Stale {
+            Objects.requireNonNull(currentVersion, "currentVersion");
+        }
+    }
+
+    /**
      * The request was refused; nothing changed.
      *
      * @param code a stable code, one of {@code OMCP_SOURCE_INVALID}, {@code OMCP_SOURCE_URL_REJECTED},

@@ -1,7 +1,10 @@
 package dev.omcp.ports.sources;
 
 import jakarta.json.JsonObject;
+import java.net.URI;
+import java.net.URISyntaxException;
 import java.util.List;
+import java.util.Locale;
 import java.util.Objects;
 
 /**
@@ -20,10 +23,13 @@ import java.util.Objects;
  *     {@code queryMetrics}
  * @param settings the settings with every secret replaced by {@link ManageSources#MASK}
  * @param contact when tool calls last got an answer from the source and when one last failed
+ * @param version the version of the stored definition, for {@code If-Match}: another definition
+ *     (a secret changed included) has another version, the same one the same version; it reveals
+ *     nothing of the definition. Empty when the implementation keeps no versions
  */
 public record SourceView(
         String name, String type, String endpoint, String tenant, boolean enabled, SourceDefinition.Origin origin,
-        String status, String problem, List<String> capabilities, JsonObject settings, SourceContact contact) {
+        String status, String problem, List<String> capabilities, JsonObject settings, SourceContact contact, String version) {
     public SourceView {
         Objects.requireNonNull(name, "name");
         Objects.requireNonNull(type, "type");
@@ -35,11 +41,37 @@ public record SourceView(
         capabilities = List.copyOf(capabilities);
         Objects.requireNonNull(settings, "settings");
         Objects.requireNonNull(contact, "contact");
+        Objects.requireNonNull(version, "version");
+    }
+
+    /** A source whose definition has no version. */
+    public SourceView(String name, String type, String endpoint, String tenant, boolean enabled, SourceDefinition.Origin origin,
+            String status, String problem, List<String> capabilities, JsonObject settings, SourceContact contact) {
+        this(name, type, endpoint, tenant, enabled, origin, status, problem, capabilities, settings, contact, "");
     }
 
     /** A source no tool call has reached yet. */
     public SourceView(String name, String type, String endpoint, String tenant, boolean enabled, SourceDefinition.Origin origin,
             String status, String problem, List<String> capabilities, JsonObject settings) {
         this(name, type, endpoint, tenant, enabled, origin, status, problem, capabilities, settings, SourceContact.NONE);
+    }
+
+    /**
+     * What {@code endpoint} shows of a URL: {@code scheme://host[:port]}, never the path, query or
+     * credentials; empty for a blank or malformed URL.
+     */
+    public static String endpointOf(String url) {
+        if (url.isBlank()) {
+            return "";
+        }
+        try {
+            URI uri = new URI(url.strip());
+            if (uri.getScheme() == null || uri.getHost() == null) {
+                return "";
+            }
+            return uri.getScheme().toLowerCase(Locale.ROOT) + "://" + uri.getHost() + (uri.getPort() >= 0 ? ":" + uri.getPort() : "");
+        } catch (URISyntaxException e) {
+            return "";
+        }
     }
 }

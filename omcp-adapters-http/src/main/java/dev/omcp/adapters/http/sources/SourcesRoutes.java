@@ -4,6 +4,7 @@ import dev.omcp.sdk.json.Jsonp;
 import dev.omcp.adapters.http.api.ApiCaller;
 import dev.omcp.adapters.http.api.ApiRoutes;
 import dev.omcp.adapters.http.api.BodyRefusal;
+import dev.omcp.adapters.http.api.EntityTags;
 import dev.omcp.adapters.http.api.IdentityText;
 import dev.omcp.adapters.http.api.JsonpExchange;
 import dev.omcp.adapters.http.api.ManagementIdentity;
@@ -14,6 +15,7 @@ import dev.omcp.ports.sources.ManageSources;
 import dev.omcp.ports.sources.SourceCheck;
 import dev.omcp.ports.sources.SourceDraft;
 import dev.omcp.ports.sources.SourceOutcome;
+import dev.omcp.ports.sources.SourcePrecondition;
 import dev.omcp.ports.sources.SourceView;
 import dev.omcp.sdk.connector.SourceConfig;
 import jakarta.json.JsonArrayBuilder;
@@ -31,14 +33,21 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
+import java.util.function.Function;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * {@code GET/POST /api/sources}, {@code PUT/DELETE /api/sources/{name}} and
+ * {@code GET/POST /api/sources}, {@code GET/PUT/DELETE /api/sources/{name}} and
  * {@code POST /api/sources/test}. A source body is
  * {@code {name, type, url, tenant?, enabled?, settings?}}; responses show {@code endpoint}
- * (scheme, host and port) instead of the URL and mask every secret setting.
+ * (scheme, host and port) instead of the URL and mask every secret setting. The read-only fields of
+ * an answer may be sent back ({@link ReadOnlyFields}).
+ *
+ * <p>Optimistic concurrency ({@link EntityTags}): one source's {@code GET}, and the answers of
+ * {@code POST} and {@code PUT}, carry its version as {@code ETag}; {@code PUT} and {@code DELETE}
+ * with {@code If-Match} are made only on that version, else 412 {@code OMCP_PRECONDITION_FAILED}
+ * with the stored version's {@code ETag}.
  *
  * <p>Refusals are {@code {code, reason, error}}: 400 for a bad body, an unknown type or a URL the
  * egress guard refuses ({@code OMCP_SOURCE_URL_REJECTED}), 404 for an unknown name, 409 for a
@@ -54,6 +63,7 @@ public final class SourcesRoutes implements HttpModule {
     /** The permission each route needs, keyed {@code METHOD path}. */
     public static final Map<String, Permission> PERMISSIONS = Map.of(
             "GET /api/sources", new Permission("sources", "read"),
+            "GET /api/sources/{name}", new Permission("sources", "read"),
             "POST /api/sources", new Permission("sources", "write"),
             "POST /api/sources/test", new Permission("sources", "write"),
             "PUT /api/sources/{name}", new Permission("sources", "write"),
@@ -61,9 +71,6 @@ public final class SourcesRoutes implements HttpModule {
 
     private static final Logger LOG = LoggerFactory.getLogger(SourcesRoutes.class);
     private static final Set<String> FIELDS = Set.of("name", "type", "url", "tenant", "enabled", "settings");
-    // what GET shows besides the body fields: a listed source sent back as it came is accepted
-    private static final Set<String> READ_ONLY_FIELDS = Set.of("endpoint", "origin", "status", "problem", "capabilities",
-            "lastAnswerAt", "lastFailureAt", "lastFailure", "consecutiveFailures", "failingSince");
 
     /**
      * The common body refusals in this module's shape, {@code {code, reason, error}}, with every
@@ -112,6 +119,13 @@ public final class SourcesRoutes implements HttpModule {
                 .response(415, "the body is not application/json")
                 .response(503, "the sources file could not be written; nothing changed")
                 .handle(this::add);
+        routes.route(HandlerType.GET, "/api/sources/{name}").permission("sources", "read").tag("sources")
+                .summary("One source as the list shows it, with its version as ETag (for If-Match on PUT and DELETE); "
+                        + "needs sources:read")
+                .response(200, "{source}; the ETag header is the version of its stored definition")
+                .response(400, "the path's name is not a source name (OMCP_INVALID_PARAMETERS)")
+                .response(404, "no such source")
+                .handle(this::one);
         routes.route(HandlerType.POST, "/api/sources/test").permission("sources", "write").tag("sources")
                 .summary("Connect to a source and check its health without saving it; needs sources:write")
                 .response(200, "the check ran; ok tells whether the backend answered")
@@ -121,20 +135,28 @@ public final class SourcesRoutes implements HttpModule {
                 .handle(this::test);
         routes.route(HandlerType.PUT, "/api/sources/{name}").permission("sources", "write").tag("sources")
                 .summary("Replace a source; a masked secret, an omitted url, tenant or enabled keeps the stored value; "
-                        + "needs sources:write")
-                .response(200, "replaced")
-                .response(400, "invalid body or URL refused by the egress guard, or the path's name is not a source name "
+                        + "read-only fields are accepted only as the source has them; with If-Match only on that version "
+                        + "(the ETag of GET /api/sources/{name}); needs sources:write")
+                .response(200, "replaced; the ETag header is the new version")
+                .response(400, "invalid body, a read-only field that says otherwise than the source, URL refused by the egress "
+                        + "guard, an If-Match that is not a list of entity tags, or the path's name is not a source name "
                         + "(OMCP_INVALID_PARAMETERS)")
                 .response(404, "no such source")
+                .response(412, "If-Match names a version no longer stored: someone changed the source since; nothing changed; "
+                        + "the ETag header is the stored version (OMCP_PRECONDITION_FAILED)")
                 .response(413, "the body is larger than 1 MiB")
                 .response(415, "the body is not application/json")
                 .response(503, "the sources file could not be written; nothing changed")
                 .handle(this::update);
         routes.route(HandlerType.DELETE, "/api/sources/{name}").permission("sources", "delete").tag("sources")
-                .summary("Remove a source and close its connector; needs sources:delete")
+                .summary("Remove a source and close its connector; with If-Match only on that version (the ETag of "
+                        + "GET /api/sources/{name}); needs sources:delete")
                 .response(204, "removed", "")
-                .response(400, "the path's name is not a source name (OMCP_INVALID_PARAMETERS)")
+                .response(400, "the path's name is not a source name (OMCP_INVALID_PARAMETERS), or an If-Match that is not "
+                        + "a list of entity tags (OMCP_SOURCE_INVALID)")
                 .response(404, "no such source")
+                .response(412, "If-Match names a version no longer stored: someone changed the source since; nothing was "
+                        + "removed; the ETag header is the stored version (OMCP_PRECONDITION_FAILED)")
                 .response(503, "the sources file could not be written; nothing changed")
                 .handle(this::remove);
     }
@@ -153,8 +175,27 @@ public final class SourcesRoutes implements HttpModule {
             return;
         }
         JsonArrayBuilder items = Jsonp.array();
-        sources.list(caller.get()).forEach(v -> items.add(view(v)));
+        sources.list(caller.get()).forEach(v -> items.add(json(v)));
         write(ctx, 200, Jsonp.object().add("sources", items).build());
+    }
+
+    private void one(Context ctx) {
+        Optional<Principal> caller = caller(ctx);
+        if (caller.isEmpty()) {
+            return;
+        }
+        Optional<String> name = pathName(ctx);
+        if (name.isEmpty()) {
+            return;
+        }
+        Optional<SourceView> source = sources.find(name.get(), caller.get());
+        if (source.isEmpty()) {
+            refuse(ctx, new SourceOutcome.Refused(SourceOutcome.NOT_FOUND, "no source named '" + name.get() + "'"));
+            return;
+        }
+        // the version of the view this answer shows, read with it: never a newer tag on an older body
+        sendVersion(ctx, source.get());
+        write(ctx, 200, Jsonp.object().add("source", json(source.get())).build());
     }
 
     private void add(Context ctx) throws IOException {
@@ -162,7 +203,7 @@ public final class SourcesRoutes implements HttpModule {
         if (caller.isEmpty()) {
             return;
         }
-        Optional<SourceDraft> draft = draft(ctx, Optional.empty());
+        Optional<SourceDraft> draft = draft(ctx, Optional.empty(), ReadOnlyFields::forNewSource);
         if (draft.isEmpty()) {
             return;
         }
@@ -186,11 +227,22 @@ public final class SourcesRoutes implements HttpModule {
         if (name.isEmpty()) {
             return;
         }
-        Optional<SourceDraft> draft = draft(ctx, name);
+        Optional<EntityTags.IfMatch> ifMatch = ifMatch(ctx);
+        if (ifMatch.isEmpty()) {
+            return;
+        }
+        Optional<JsonObject> body = JsonpExchange.object(ctx, BODY_REFUSAL, SourceOutcome.INVALID);
+        if (body.isEmpty()) {
+            return;
+        }
+        // what is not sent as the source has it is refused (the core asks in the same step as the change);
+        // the body's own problems are refused first, whatever If-Match says
+        Optional<SourceDraft> draft = draft(ctx, body.get(), name, unused -> List.of());
         if (draft.isEmpty()) {
             return;
         }
-        SourceOutcome outcome = sources.update(name.get(), draft.get(), caller.get());
+        SourcePrecondition precondition = new SourcePrecondition(ifMatch.get().required(), ReadOnlyFields.againstStored(body.get()));
+        SourceOutcome outcome = sources.update(name.get(), draft.get(), caller.get(), precondition);
         log("update", caller.get(), name.get(), outcome);
         answer(ctx, outcome, 200);
     }
@@ -204,7 +256,11 @@ public final class SourcesRoutes implements HttpModule {
         if (name.isEmpty()) {
             return;
         }
-        SourceOutcome outcome = sources.remove(name.get(), caller.get());
+        Optional<EntityTags.IfMatch> ifMatch = ifMatch(ctx);
+        if (ifMatch.isEmpty()) {
+            return;
+        }
+        SourceOutcome outcome = sources.remove(name.get(), caller.get(), ifMatch.get().required());
         log("remove", caller.get(), name.get(), outcome);
         answer(ctx, outcome, 204);
     }
@@ -214,7 +270,7 @@ public final class SourcesRoutes implements HttpModule {
         if (caller.isEmpty()) {
             return;
         }
-        Optional<SourceDraft> draft = draft(ctx, Optional.empty());
+        Optional<SourceDraft> draft = draft(ctx, Optional.empty(), ReadOnlyFields::forNewSource);
         if (draft.isEmpty()) {
             return;
         }
@@ -253,19 +309,40 @@ public final class SourcesRoutes implements HttpModule {
     }
 
     /**
-     * Reads a source body into a draft, or answers 400 {@code OMCP_SOURCE_INVALID} listing every
-     * problem of the body (or the management API's 415, 413, 400 {@code OMCP_INVALID_BODY} when it
-     * could not be used at all) and returns empty.
+     * The request's {@code If-Match}, or empty after answering 400 {@code OMCP_SOURCE_INVALID} when it
+     * is not a list of entity tags (before the body is read, as the thresholds route does).
      */
-    private static Optional<SourceDraft> draft(Context ctx, Optional<String> pathName) throws IOException {
+    private static Optional<EntityTags.IfMatch> ifMatch(Context ctx) {
+        EntityTags.IfMatch ifMatch = EntityTags.ifMatch(ctx);
+        if (ifMatch instanceof EntityTags.IfMatch.Malformed malformed) {
+            BODY_REFUSAL.invalid(ctx, SourceOutcome.INVALID, List.of(malformed.problem()));
+            return Optional.empty();
+        }
+        return Optional.of(ifMatch);
+    }
+
+    /** Reads the request's body into a draft, as {@link #draft(Context, JsonObject, Optional, Function)} does. */
+    private static Optional<SourceDraft> draft(Context ctx, Optional<String> pathName, Function<JsonObject, List<String>> readOnly)
+            throws IOException {
         Optional<JsonObject> read = JsonpExchange.object(ctx, BODY_REFUSAL, SourceOutcome.INVALID);
         if (read.isEmpty()) {
             return Optional.empty();
         }
-        JsonObject body = read.get();
+        return draft(ctx, read.get(), pathName, readOnly);
+    }
+
+    /**
+     * A source body as a draft, or empty after answering 400 {@code OMCP_SOURCE_INVALID} listing every
+     * problem of the body (or the management API's 415, 413, 400 {@code OMCP_INVALID_BODY} when it
+     * could not be used at all).
+     *
+     * @param readOnly what the body's read-only fields say wrongly, judged without a stored source
+     */
+    private static Optional<SourceDraft> draft(Context ctx, JsonObject body, Optional<String> pathName,
+            Function<JsonObject, List<String>> readOnly) {
         List<String> problems = new ArrayList<>();
         Set<String> accepted = new HashSet<>(FIELDS);
-        accepted.addAll(READ_ONLY_FIELDS);
+        accepted.addAll(ReadOnlyFields.names());
         JsonpExchange.unknownFields(body, accepted)
                 .ifPresent(unknown -> problems.add(unknown + "; connector settings go under 'settings'"));
         Optional<String> name = string(body, "name");
@@ -294,6 +371,7 @@ public final class SourcesRoutes implements HttpModule {
         if (settings.getValueType() != JsonValue.ValueType.OBJECT) {
             problems.add("'settings' must be an object");
         }
+        problems.addAll(readOnly.apply(body));
         if (!problems.isEmpty()) {
             BODY_REFUSAL.invalid(ctx, SourceOutcome.INVALID, problems);
             return Optional.empty();
@@ -308,9 +386,27 @@ public final class SourcesRoutes implements HttpModule {
 
     private static void answer(Context ctx, SourceOutcome outcome, int success) {
         switch (outcome) {
-            case SourceOutcome.Saved saved -> write(ctx, success, Jsonp.object().add("source", view(saved.source())).build());
+            case SourceOutcome.Saved saved -> {
+                sendVersion(ctx, saved.source());
+                write(ctx, success, Jsonp.object().add("source", json(saved.source())).build());
+            }
             case SourceOutcome.Removed removed -> ctx.status(204);
+            case SourceOutcome.Stale stale -> {
+                EntityTags.send(ctx, stale.currentVersion());
+                // the path holds a checked source name: safe to repeat
+                String reason = "the source was changed by someone else since the version in If-Match was read, so nothing "
+                        + "changed; GET " + ctx.path() + " again, make your change on what it answers and send it with its ETag";
+                write(ctx, 412, Jsonp.object().add("code", EntityTags.PRECONDITION_FAILED).add("reason", reason)
+                        .add("error", reason).build());
+            }
             case SourceOutcome.Refused refused -> refuse(ctx, refused);
+        }
+    }
+
+    /** The {@code ETag} of {@code source}, when its implementation keeps versions. */
+    private static void sendVersion(Context ctx, SourceView source) {
+        if (!source.version().isEmpty()) {
+            EntityTags.send(ctx, source.version());
         }
     }
 
@@ -325,7 +421,8 @@ public final class SourcesRoutes implements HttpModule {
                 .add("error", refused.reason()).build());
     }
 
-    private static JsonObject view(SourceView v) {
+    /** A source as answers show it. */
+    static JsonObject json(SourceView v) {
         JsonArrayBuilder caps = Jsonp.array();
         v.capabilities().forEach(caps::add);
         JsonObjectBuilder b = Jsonp.object()
@@ -347,6 +444,7 @@ public final class SourcesRoutes implements HttpModule {
         String result = switch (outcome) {
             case SourceOutcome.Saved s -> "saved status=" + s.source().status();
             case SourceOutcome.Removed r -> "removed";
+            case SourceOutcome.Stale stale -> "stale";
             case SourceOutcome.Refused r -> "refused code=" + r.code();
         };
         LOG.info("event=source-{} actor=\"{}\" source={} outcome={}", action, IdentityText.of(caller.id()), name.replaceAll("[^A-Za-z0-9._-]", "?"), result);

@@ -192,12 +192,13 @@ class HealthOverviewIT {
         }
 
         @Override
-        public SourceOutcome update(String name, SourceDraft draft, Principal caller) {
+        public SourceOutcome update(String name, SourceDraft draft, Principal caller,
+                dev.omcp.ports.sources.SourcePrecondition precondition) {
             throw new UnsupportedOperationException("not a health route");
         }
 
         @Override
-        public SourceOutcome remove(String name, Principal caller) {
+        public SourceOutcome remove(String name, Principal caller, Optional<java.util.Set<String>> ifVersionIn) {
             throw new UnsupportedOperationException("not a health route");
         }
 

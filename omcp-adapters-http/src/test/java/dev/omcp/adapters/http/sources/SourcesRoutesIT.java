@@ -10,6 +10,7 @@ import dev.omcp.ports.sources.SourceCheck;
 import dev.omcp.ports.sources.SourceDefinition;
 import dev.omcp.ports.sources.SourceDraft;
 import dev.omcp.ports.sources.SourceOutcome;
+import dev.omcp.ports.sources.SourcePrecondition;
 import dev.omcp.ports.sources.SourceView;
 import io.javalin.Javalin;
 import jakarta.json.Json;
@@ -23,6 +24,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.TreeMap;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.junit.jupiter.api.AfterEach;
@@ -106,6 +108,120 @@ class SourcesRoutesIT {
         HttpResponse<String> put = call("PUT", "/api/sources/prom", changed.toString());
         assertThat(put.statusCode()).as(put.body()).isEqualTo(200);
         assertThat(sources.lastDraft.enabled()).contains(false);
+    }
+
+    private HttpResponse<String> call(String method, String path, String body, String ifMatch) throws Exception {
+        HttpRequest.Builder b = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + app.port() + path))
+                .header("Content-Type", "application/json").header("If-Match", ifMatch);
+        b.method(method, body == null ? HttpRequest.BodyPublishers.noBody() : HttpRequest.BodyPublishers.ofString(body));
+        return client.send(b.build(), HttpResponse.BodyHandlers.ofString());
+    }
+
+    @Test
+    void oneSourceIsReadWithItsVersion_andAPutOnAnOlderVersionIsRefusedWith412() throws Exception {
+        HttpResponse<String> added = call("POST", "/api/sources",
+                "{\"name\":\"prom\",\"type\":\"prometheus\",\"url\":\"https://a.example.com\"}");
+        String addedTag = added.headers().firstValue("ETag").orElseThrow();
+
+        HttpResponse<String> read = call("GET", "/api/sources/prom", null);
+        assertThat(read.statusCode()).isEqualTo(200);
+        assertThat(json(read).getJsonObject("source").getString("name")).isEqualTo("prom");
+        String tag = read.headers().firstValue("ETag").orElseThrow();
+        assertThat(tag).isEqualTo(addedTag).isEqualTo("\"" + sources.stored.get("prom").version() + "\"");
+
+        // two operators read the same version; the first change is made, the second is told and changes nothing
+        HttpResponse<String> first = call("PUT", "/api/sources/prom", "{\"type\":\"prometheus\",\"enabled\":false}", tag);
+        assertThat(first.statusCode()).as(first.body()).isEqualTo(200);
+        String newTag = first.headers().firstValue("ETag").orElseThrow();
+        assertThat(newTag).isNotEqualTo(tag);
+        HttpResponse<String> second = call("PUT", "/api/sources/prom", "{\"type\":\"prometheus\",\"tenant\":\"acme\"}", tag);
+        assertThat(second.statusCode()).isEqualTo(412);
+        assertThat(json(second).getString("code")).isEqualTo("OMCP_PRECONDITION_FAILED");
+        assertThat(json(second).getString("reason")).contains("GET /api/sources/prom again");
+        assertThat(second.headers().firstValue("ETag")).contains(newTag);
+        assertThat(json(call("GET", "/api/sources/prom", null)).getJsonObject("source").getString("tenant")).isEmpty();
+
+        // a DELETE on the old version removes nothing; on the stored one it removes
+        HttpResponse<String> staleDelete = call("DELETE", "/api/sources/prom", null, tag);
+        assertThat(staleDelete.statusCode()).isEqualTo(412);
+        assertThat(staleDelete.headers().firstValue("ETag")).contains(newTag);
+        assertThat(sources.stored).containsKey("prom");
+        assertThat(call("DELETE", "/api/sources/prom", null, newTag).statusCode()).isEqualTo(204);
+        // gone is gone, whatever If-Match says
+        assertThat(call("PUT", "/api/sources/prom", "{\"type\":\"prometheus\"}", newTag).statusCode()).isEqualTo(404);
+        assertThat(call("DELETE", "/api/sources/prom", null, newTag).statusCode()).isEqualTo(404);
+        assertThat(call("GET", "/api/sources/prom", null).statusCode()).isEqualTo(404);
+    }
+
+    @Test
+    void ifMatchAnyOrAbsentChangesWhateverIsStored_aMalformedOneIsRefusedBeforeTheCoreIsAsked() throws Exception {
+        call("POST", "/api/sources", "{\"name\":\"prom\",\"type\":\"prometheus\",\"url\":\"https://a.example.com\"}");
+        assertThat(call("PUT", "/api/sources/prom", "{\"type\":\"prometheus\"}", "*").statusCode()).isEqualTo(200);
+        assertThat(call("PUT", "/api/sources/prom", "{\"type\":\"prometheus\"}").statusCode()).isEqualTo(200);
+        // a weak tag never matches (strong comparison)
+        String stored = sources.stored.get("prom").version();
+        assertThat(call("PUT", "/api/sources/prom", "{\"type\":\"prometheus\"}", "W/\"" + stored + "\"").statusCode()).isEqualTo(412);
+        assertThat(call("PUT", "/api/sources/prom", "{\"type\":\"prometheus\"}", "\"old\", \"" + stored + "\"").statusCode())
+                .isEqualTo(200);
+
+        int calls = sources.calls;
+        for (String method : List.of("PUT", "DELETE")) {
+            HttpResponse<String> r = call(method, "/api/sources/prom", "{\"type\":\"prometheus\"}", "no-quotes");
+            assertThat(r.statusCode()).as(method).isEqualTo(400);
+            assertThat(json(r).getString("code")).isEqualTo(SourceOutcome.INVALID);
+            assertThat(json(r).getString("reason")).contains("If-Match");
+        }
+        assertThat(sources.calls).isEqualTo(calls);
+        assertThat(call("GET", "/api/sources/BAD NAME".replace(" ", "%20"), null).statusCode()).isEqualTo(400);
+    }
+
+    @Test
+    void readOnlyFieldsSentBackAsTheSourceHasThemAreAccepted_anotherValueIsRefusedNamingTheField() throws Exception {
+        call("POST", "/api/sources", "{\"name\":\"prom\",\"type\":\"prometheus\",\"url\":\"https://prom.example.com:9090\"}");
+        JsonObject read = json(call("GET", "/api/sources/prom", null)).getJsonObject("source");
+
+        // read, edit, send back: accepted, the url changed while endpoint still says the old one included
+        JsonObject edited = Json.createObjectBuilder(read).add("url", "https://other.example.com").build();
+        HttpResponse<String> put = call("PUT", "/api/sources/prom", edited.toString());
+        assertThat(put.statusCode()).as(put.body()).isEqualTo(200);
+
+        Map<String, String> refusedFields = Map.of(
+                "endpoint", "\"https://elsewhere.example.com\"",
+                "status", "\"disabled\"",
+                "origin", "\"file\"",
+                "capabilities", "[\"queryLogs\"]",
+                "problem", "\"broken\"");
+        for (Map.Entry<String, String> field : refusedFields.entrySet()) {
+            HttpResponse<String> r = call("PUT", "/api/sources/prom",
+                    "{\"type\":\"prometheus\",\"" + field.getKey() + "\":" + field.getValue() + "}");
+            assertThat(r.statusCode()).as(field.getKey() + ": " + r.body()).isEqualTo(400);
+            assertThat(json(r).getString("code")).isEqualTo(SourceOutcome.INVALID);
+            assertThat(json(r).getString("reason")).startsWith("'" + field.getKey() + "' is read-only");
+        }
+        // the endpoint of the url the body sends is no contradiction
+        assertThat(call("PUT", "/api/sources/prom", "{\"type\":\"prometheus\",\"url\":\"https://new.example.com:8443/x\","
+                + "\"endpoint\":\"https://new.example.com:8443\"}").statusCode()).isEqualTo(200);
+        // what tool calls report changes at any moment: never compared
+        assertThat(call("PUT", "/api/sources/prom", "{\"type\":\"prometheus\",\"lastAnswerAt\":\"2000-01-01T00:00:00Z\","
+                + "\"consecutiveFailures\":7}").statusCode()).isEqualTo(200);
+    }
+
+    @Test
+    void aNewSourceIsRefusedAnEndpointOtherThanItsUrlsOrAnOriginOtherThanApi() throws Exception {
+        HttpResponse<String> endpoint = call("POST", "/api/sources", "{\"name\":\"a\",\"type\":\"prometheus\","
+                + "\"url\":\"https://a.example.com\",\"endpoint\":\"https://b.example.com\"}");
+        assertThat(endpoint.statusCode()).isEqualTo(400);
+        assertThat(json(endpoint).getJsonArray("errors").getString(0)).startsWith("'endpoint' is read-only");
+        HttpResponse<String> origin = call("POST", "/api/sources", "{\"name\":\"a\",\"type\":\"prometheus\","
+                + "\"url\":\"https://a.example.com\",\"origin\":\"file\"}");
+        assertThat(origin.statusCode()).isEqualTo(400);
+        assertThat(json(origin).getJsonArray("errors").getString(0)).startsWith("'origin' is read-only");
+        assertThat(sources.calls).isZero();
+
+        HttpResponse<String> consistent = call("POST", "/api/sources", "{\"name\":\"a\",\"type\":\"prometheus\","
+                + "\"url\":\"https://a.example.com/x\",\"endpoint\":\"https://a.example.com\",\"origin\":\"api\","
+                + "\"status\":\"connected\"}");
+        assertThat(consistent.statusCode()).as(consistent.body()).isEqualTo(201);
     }
 
     @Test
@@ -228,6 +344,7 @@ class SourcesRoutesIT {
         loggedIn.set(false);
         assertThat(call("GET", "/api/sources", null).statusCode()).isEqualTo(401);
         assertThat(call("DELETE", "/api/sources/x", null).statusCode()).isEqualTo(401);
+        assertThat(call("GET", "/api/sources/x", null).statusCode()).isEqualTo(401);
         assertThat(sources.calls).isZero();
     }
 
@@ -237,14 +354,16 @@ class SourcesRoutesIT {
                 .containsExactlyInAnyOrderElementsOf(SourcesRoutes.PERMISSIONS.keySet());
     }
 
-    /** ManageSources in memory, with the refusals the core gives. */
+    /** ManageSources in memory, with the refusals the core gives; each change of a source gives it a new version. */
     private static final class FakeSources implements ManageSources {
         final Map<String, SourceView> stored = new TreeMap<>();
+        int revision;
         SourceDraft lastDraft;
         boolean failSave;
         int calls;
 
         private SourceView view(SourceDraft d) {
+            revision++;
             String endpoint = d.url().map(u -> {
                 URI uri = URI.create(u);
                 return uri.getScheme() + "://" + uri.getHost() + (uri.getPort() > 0 ? ":" + uri.getPort() : "");
@@ -255,7 +374,7 @@ class SourcesRoutesIT {
                     List.of("queryMetrics"), Json.createObjectBuilder().add("auth", Json.createObjectBuilder().add("token", MASK)).build(),
                     new dev.omcp.ports.sources.SourceContact(java.util.Optional.of(java.time.Instant.parse("2026-11-28T10:00:00Z")),
                             java.util.Optional.of(java.time.Instant.parse("2026-11-28T10:05:00Z")),
-                            java.util.Optional.of(dev.omcp.sdk.connector.ConnectorException.Kind.TIMEOUT)));
+                            java.util.Optional.of(dev.omcp.sdk.connector.ConnectorException.Kind.TIMEOUT)), "v" + revision);
         }
 
         @Override
@@ -282,19 +401,29 @@ class SourcesRoutesIT {
         }
 
         @Override
-        public SourceOutcome update(String name, SourceDraft draft, Principal caller) {
+        public SourceOutcome update(String name, SourceDraft draft, Principal caller, SourcePrecondition precondition) {
             calls++;
             lastDraft = draft;
             if (!stored.containsKey(name)) {
                 return new SourceOutcome.Refused(SourceOutcome.NOT_FOUND, "no source named '" + name + "'");
+            }
+            if (!precondition.acceptsVersionOf(stored.get(name))) {
+                return new SourceOutcome.Stale(stored.get(name).version());
+            }
+            List<String> problems = precondition.problems().apply(stored.get(name));
+            if (!problems.isEmpty()) {
+                return new SourceOutcome.Refused(SourceOutcome.INVALID, String.join("; ", problems));
             }
             stored.put(name, view(draft));
             return new SourceOutcome.Saved(stored.get(name));
         }
 
         @Override
-        public SourceOutcome remove(String name, Principal caller) {
+        public SourceOutcome remove(String name, Principal caller, Optional<Set<String>> ifVersionIn) {
             calls++;
+            if (stored.containsKey(name) && !SourcePrecondition.onVersions(ifVersionIn).acceptsVersionOf(stored.get(name))) {
+                return new SourceOutcome.Stale(stored.get(name).version());
+            }
             return stored.remove(name) == null
                     ? new SourceOutcome.Refused(SourceOutcome.NOT_FOUND, "no source named '" + name + "'")
                     : new SourceOutcome.Removed(name);
