@@ -80,12 +80,8 @@ public final class HookPipeline {
      * @param registry the hooks in force
      * @param modeOverride {@code OMCP_HOOK_MODE}: when present, the mode of every hook
      * @param timeout how long one hook may run
+     * @param clock paces the log lines of the failures a permissive hook shrugs off
      */
-    public HookPipeline(HookRegistry registry, Optional<HookMode> modeOverride, Duration timeout) {
-        this(registry, modeOverride, timeout, Clock.systemUTC());
-    }
-
-    /** As above, with the clock that paces the log lines of failures a permissive hook shrugs off. */
     public HookPipeline(HookRegistry registry, Optional<HookMode> modeOverride, Duration timeout, Clock clock) {
         this(registry, modeOverride, timeout, clock,
                 Executors.newCachedThreadPool(Thread.ofPlatform().daemon().name("omcp-hook-", 0).factory()));

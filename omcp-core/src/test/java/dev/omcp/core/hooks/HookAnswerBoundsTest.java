@@ -10,6 +10,7 @@ import jakarta.json.JsonObject;
 import jakarta.json.JsonObjectBuilder;
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Proxy;
+import java.time.Clock;
 import java.time.Duration;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
@@ -33,7 +34,7 @@ class HookAnswerBoundsTest {
     private static final long CALLER_WAIT_SECONDS = 10;
 
     private final HookRegistry registry = new HookRegistry();
-    private final HookPipeline pipeline = new HookPipeline(registry, Optional.empty(), TIMEOUT);
+    private final HookPipeline pipeline = new HookPipeline(registry, Optional.empty(), TIMEOUT, Clock.systemUTC());
     private final CountDownLatch release = new CountDownLatch(1);
 
     @AfterEach

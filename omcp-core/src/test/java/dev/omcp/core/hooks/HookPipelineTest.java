@@ -30,7 +30,7 @@ class HookPipelineTest {
     private static final Duration TIMEOUT = Duration.ofMillis(50);
 
     private final HookRegistry registry = new HookRegistry();
-    private final HookPipeline pipeline = new HookPipeline(registry, Optional.empty(), TIMEOUT);
+    private final HookPipeline pipeline = new HookPipeline(registry, Optional.empty(), TIMEOUT, Clock.systemUTC());
     private final AtomicBoolean stop = new AtomicBoolean();
     private final CountDownLatch release = new CountDownLatch(1);
 
