@@ -17,10 +17,6 @@ import dev.omcp.ports.access.Permission;
 import dev.omcp.ports.access.PolicyView;
 import dev.omcp.ports.audit.AuditEvent;
 import dev.omcp.ports.audit.AuditTrail;
-import dev.omcp.ports.auth.SessionAuthority;
-import dev.omcp.ports.auth.SessionCheck;
-import dev.omcp.ports.auth.SessionClaims;
-import dev.omcp.ports.auth.SessionSubject;
 import dev.omcp.ports.identity.Principal;
 import dev.omcp.testkit.time.ManualClock;
 import io.javalin.Javalin;
@@ -68,29 +64,6 @@ class PolicyOutageLogIT {
         @Override
         public PolicyView view() {
             return new PolicyView(Map.of(), List.of(), "test");
-        }
-    }
-
-    /** Anonymous mode never reads a session; any use of this is a bug in the guard. */
-    private static final class NoSessions implements SessionAuthority {
-        @Override
-        public SessionClaims open(SessionSubject subject) {
-            throw new AssertionError("anonymous mode opens no session");
-        }
-
-        @Override
-        public SessionCheck check(SessionClaims claims) {
-            throw new AssertionError("anonymous mode checks no session");
-        }
-
-        @Override
-        public void close(SessionClaims claims) {
-            throw new AssertionError("anonymous mode closes no session");
-        }
-
-        @Override
-        public Duration lifetime() {
-            return Duration.ofHours(12);
         }
     }
 
