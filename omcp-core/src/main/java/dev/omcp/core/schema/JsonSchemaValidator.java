@@ -57,21 +57,31 @@ public final class JsonSchemaValidator {
             "writeOnly", "deprecated", "contentMediaType", "contentEncoding");
 
     private static final int MAX_DEPTH = 64;
+    /**
+     * The most violations one validation lists. The message is the answer to the caller, so it must
+     * stay small whatever was sent: one line per bad item made a 1 MiB array of numbers, where
+     * strings belong, into a 30 MB error. Twenty covers every argument of any tool at once.
+     */
+    public static final int MAX_REPORTED = 20;
+    /** The longest member name a message quotes whole; a longer one is cut, as a message never echoes a megabyte. */
+    private static final int MAX_QUOTED_NAME = 64;
     private final Map<String, Pattern> patterns = new ConcurrentHashMap<>();
 
     /**
      * Validates {@code value} against {@code schema}.
      *
      * @param rootName how the value is named in messages, for example {@code arguments}
-     * @return every violation found, each as {@code path: what is wrong}; empty when valid
+     * @return the first {@value #MAX_REPORTED} violations found, each as {@code path: what is wrong},
+     *     and when there were more, a last line {@code rootName: N more problems not listed; ...};
+     *     empty when valid
      */
     public List<String> validate(JsonObject schema, JsonValue value, String rootName) {
-        List<String> violations = new ArrayList<>();
+        Violations violations = new Violations(MAX_REPORTED);
         check(schema, schema, value, rootName, violations, 0);
-        return violations;
+        return violations.report(rootName);
     }
 
-    private void check(JsonObject root, JsonValue schemaValue, JsonValue value, String path, List<String> out, int depth) {
+    private void check(JsonObject root, JsonValue schemaValue, JsonValue value, String path, Violations out, int depth) {
         if (depth > MAX_DEPTH) {
             out.add(path + ": schema nesting is too deep");
             return;
@@ -117,7 +127,7 @@ public final class JsonSchemaValidator {
         combinators(root, schema, value, path, out, depth);
     }
 
-    private void combinators(JsonObject root, JsonObject schema, JsonValue value, String path, List<String> out, int depth) {
+    private void combinators(JsonObject root, JsonObject schema, JsonValue value, String path, Violations out, int depth) {
         if (schema.containsKey("allOf")) {
             for (JsonValue sub : schema.getJsonArray("allOf")) {
                 check(root, sub, value, path, out, depth + 1);
@@ -159,12 +169,13 @@ public final class JsonSchemaValidator {
     }
 
     private boolean passes(JsonObject root, JsonValue schema, JsonValue value, String path, int depth) {
-        List<String> scratch = new ArrayList<>();
+        // whether it passes is all that is asked: one violation answers that, and no more are kept
+        Violations scratch = new Violations(1);
         check(root, schema, value, path, scratch, depth + 1);
         return scratch.isEmpty();
     }
 
-    private void checkObject(JsonObject root, JsonObject schema, JsonObject object, String path, List<String> out, int depth) {
+    private void checkObject(JsonObject root, JsonObject schema, JsonObject object, String path, Violations out, int depth) {
         if (schema.containsKey("required")) {
             for (JsonValue name : schema.getJsonArray("required")) {
                 if (name instanceof JsonString s && !object.containsKey(s.getString())) {
@@ -188,7 +199,7 @@ public final class JsonSchemaValidator {
         JsonValue additional = schema.get("additionalProperties");
         JsonValue propertyNames = schema.get("propertyNames");
         for (Map.Entry<String, JsonValue> entry : object.entrySet()) {
-            String childPath = path + "." + entry.getKey();
+            String childPath = path + "." + quotedName(entry.getKey());
             if (propertyNames != null) {
                 // the name is validated as a string instance; messages name the member and say it is its name
                 check(root, propertyNames, Jsonp.value(entry.getKey()), childPath + " (the name)", out, depth + 1);
@@ -227,7 +238,7 @@ public final class JsonSchemaValidator {
         }
     }
 
-    private void checkArray(JsonObject root, JsonObject schema, JsonArray array, String path, List<String> out, int depth) {
+    private void checkArray(JsonObject root, JsonObject schema, JsonArray array, String path, Violations out, int depth) {
         if (schema.containsKey("minItems") && array.size() < schema.getInt("minItems")) {
             out.add(path + ": must have at least " + counted(schema.getInt("minItems"), "item") + ", got " + array.size());
         }
@@ -265,7 +276,7 @@ public final class JsonSchemaValidator {
         }
     }
 
-    private void checkContains(JsonObject root, JsonObject schema, JsonArray array, String path, List<String> out, int depth) {
+    private void checkContains(JsonObject root, JsonObject schema, JsonArray array, String path, Violations out, int depth) {
         int matching = 0;
         for (int i = 0; i < array.size(); i++) {
             if (passes(root, schema.get("contains"), array.get(i), path + "[" + i + "]", depth)) {
@@ -282,7 +293,7 @@ public final class JsonSchemaValidator {
         }
     }
 
-    private void checkString(JsonObject schema, String text, String path, List<String> out) {
+    private void checkString(JsonObject schema, String text, String path, Violations out) {
         int length = text.codePointCount(0, text.length());
         if (schema.containsKey("minLength") && length < schema.getInt("minLength")) {
             out.add(path + ": must be at least " + counted(schema.getInt("minLength"), "character"));
@@ -303,7 +314,7 @@ public final class JsonSchemaValidator {
         }
     }
 
-    private static void checkNumber(JsonObject schema, BigDecimal number, String path, List<String> out) {
+    private static void checkNumber(JsonObject schema, BigDecimal number, String path, Violations out) {
         if (schema.containsKey("minimum") && number.compareTo(schema.getJsonNumber("minimum").bigDecimalValue()) < 0) {
             out.add(path + ": must be >= " + schema.get("minimum"));
         }
@@ -479,5 +490,49 @@ public final class JsonSchemaValidator {
             return n.bigDecimalValue().stripTrailingZeros().toPlainString();
         }
         return value.toString();
+    }
+
+    /** A member name for a message path: whole up to {@value #MAX_QUOTED_NAME} characters, else its start and "...". */
+    private static String quotedName(String name) {
+        return name.length() <= MAX_QUOTED_NAME ? name : name.substring(0, MAX_QUOTED_NAME) + "...";
+    }
+
+    /**
+     * The violations of one validation: the first {@code limit} are kept, the rest only counted, so
+     * neither the answer nor the memory behind it grows with the number of bad items sent.
+     */
+    private static final class Violations {
+        private final int limit;
+        private List<String> kept;
+        private int count;
+
+        Violations(int limit) {
+            this.limit = limit;
+        }
+
+        void add(String violation) {
+            count++;
+            if (count <= limit) {
+                if (kept == null) {
+                    kept = new ArrayList<>();
+                }
+                kept.add(violation);
+            }
+        }
+
+        boolean isEmpty() {
+            return count == 0;
+        }
+
+        /** The kept violations, and a line counting those not kept. */
+        List<String> report(String rootName) {
+            if (count == 0) {
+                return List.of();
+            }
+            if (count > limit) {
+                kept.add(rootName + ": " + (count - limit) + " more problems not listed; correct the ones above and send it again");
+            }
+            return kept;
+        }
     }
 }

@@ -6,6 +6,7 @@ import jakarta.json.Json;
 import jakarta.json.JsonObject;
 import jakarta.json.JsonValue;
 import java.io.StringReader;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 
 class JsonSchemaValidatorTest {
@@ -202,5 +203,36 @@ class JsonSchemaValidatorTest {
         JsonObject price = schema("{\"type\":\"string\",\"pattern\":\"^\\\\$[0-9]+$\"}");
         assertThat(validator.validate(price, json("\"$12\""), "p")).isEmpty();
         assertThat(validator.validate(price, json("\"$12\\n\""), "p")).hasSize(1);
+    }
+
+    @Test
+    void aValueWithThousandsOfViolations_isAnsweredWithTheFirstTwentyAndACount_notAMessageManyTimesItsSize() {
+        // a 1 MiB tools/call body of numbers where strings belong made a 30 MB error text, one line per item
+        JsonObject s = schema("{\"type\":\"array\",\"items\":{\"type\":\"string\"}}");
+        String many = "[" + "1,".repeat(4999) + "1]";
+        List<String> violations = validator.validate(s, json(many), "x");
+        assertThat(violations).hasSize(21);
+        assertThat(violations.getFirst()).isEqualTo("x[0]: must be a string, got a number");
+        assertThat(violations.get(19)).isEqualTo("x[19]: must be a string, got a number");
+        assertThat(violations.getLast()).isEqualTo("x: 4980 more problems not listed; correct the ones above and send it again");
+        assertThat(String.join("; ", violations).length()).isLessThan(1000);
+    }
+
+    @Test
+    void exactlyTwentyViolations_areAllListed_withoutACount() {
+        JsonObject s = schema("{\"type\":\"array\",\"items\":{\"type\":\"string\"}}");
+        assertThat(validator.validate(s, json("[" + "1,".repeat(19) + "1]"), "x")).hasSize(20).last()
+                .isEqualTo("x[19]: must be a string, got a number");
+    }
+
+    @Test
+    void aVeryLongMemberName_isShortenedInTheMessage_notEchoedWhole() {
+        JsonObject s = schema("{\"type\":\"object\",\"properties\":{\"service\":{}},\"additionalProperties\":false,"
+                + "\"propertyNames\":{\"maxLength\":32}}");
+        String name = "k".repeat(100_000);
+        List<String> violations = validator.validate(s, json("{\"" + name + "\":1}"), "arguments");
+        assertThat(violations).containsExactly(
+                "arguments." + "k".repeat(64) + "... (the name): must be at most 32 characters",
+                "arguments." + "k".repeat(64) + "...: is not a known argument; allowed: [service]");
     }
 }
