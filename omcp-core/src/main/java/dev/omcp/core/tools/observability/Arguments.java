@@ -55,6 +55,18 @@ public final class Arguments {
                 name + " '" + text + "' is longer than the longest window, " + Durations.format(Durations.MAX)));
     }
 
+    /**
+     * A duration argument whose tool accepts a range narrower than {@link Durations#MAX} and checks
+     * it itself (get_service_health, detect_anomalies, get_anomaly_history): a window past
+     * {@link Durations#MAX} reaches that check too, so the refusal names the tool's own bound
+     * instead of a {@link Durations#MAX} the tool would refuse next.
+     */
+    public Duration durationCheckedByTool(String name, String defaultValue) {
+        String text = string(name, defaultValue);
+        return Durations.parseAnyLength(text).orElseThrow(() -> new InvalidArgumentException(
+                name + " '" + text + "' is not a duration: a number and a unit s, m, h or d, for example 15m"));
+    }
+
     public Map<String, String> labels(String name) {
         Map<String, String> labels = new LinkedHashMap<>();
         JsonValue value = json.get(name);

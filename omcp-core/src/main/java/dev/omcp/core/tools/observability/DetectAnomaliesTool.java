@@ -178,7 +178,7 @@ public final class DetectAnomaliesTool extends ObservabilityTool {
         int maxServices = args.integer("maxServices", DEFAULT_MAX_SERVICES);
         // whole seconds: backends align to them, and answers read better
         Instant now = toolkit.clock().instant().truncatedTo(ChronoUnit.SECONDS);
-        AnalysisWindow window = AnalysisWindow.ending(now, args.duration("window", "15m"), "window");
+        AnalysisWindow window = AnalysisWindow.ending(now, args.durationCheckedByTool("window", "15m"), "window");
 
         SourceArgument.check(toolkit.sources(), onlySource, MetricsCapability.class, "metric queries", call.principal());
         List<Bound<MetricsCapability>> metricSources = toolkit.sources().with(MetricsCapability.class, call.principal(),

@@ -15,6 +15,15 @@ public final class Durations {
 
     /** Parses a duration; empty when the text is not one or exceeds {@link #MAX}. */
     public static Optional<Duration> parse(String text) {
+        return parseAnyLength(text).filter(duration -> duration.compareTo(MAX) <= 0);
+    }
+
+    /**
+     * Parses a duration of any length the form allows (up to 99999d), for a tool whose own longest
+     * window is shorter than {@link #MAX} and checks it itself: its refusal then names that bound,
+     * not a {@link #MAX} it would refuse as well. Empty when the text is not a duration.
+     */
+    static Optional<Duration> parseAnyLength(String text) {
         if (text == null || !DURATION.matcher(text).matches()) {
             return Optional.empty();
         }
@@ -25,7 +34,7 @@ public final class Durations {
             case 'h' -> Duration.ofHours(amount);
             default -> Duration.ofDays(amount);
         };
-        return duration.compareTo(MAX) > 0 ? Optional.empty() : Optional.of(duration);
+        return Optional.of(duration);
     }
 
     /** The shortest spelling of {@code duration}, for echoing it back. */

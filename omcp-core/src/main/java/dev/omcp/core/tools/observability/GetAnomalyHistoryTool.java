@@ -130,7 +130,7 @@ public final class GetAnomalyHistoryTool extends ObservabilityTool {
         AnomalyHistory history = toolkit.history();
         Duration retention = history.limits().retention();
         String windowText = args.string("window", Durations.format(retention));
-        Duration window = args.duration("window", Durations.format(retention));
+        Duration window = args.durationCheckedByTool("window", Durations.format(retention));
         if (window.compareTo(retention) > 0) {
             throw new InvalidArgumentException("window " + windowText + " is longer than the in-memory anomaly history ("
                     + Durations.format(retention) + "); ask for at most " + Durations.format(retention) + ". "

@@ -145,7 +145,7 @@ public final class ServiceHealthTool extends ObservabilityTool {
         String service = args.string("service");
         Optional<String> onlySource = args.optionalString("source");
         Instant now = toolkit.clock().instant().truncatedTo(ChronoUnit.SECONDS);
-        AnalysisWindow window = AnalysisWindow.ending(now, args.duration("window", "15m"), "window");
+        AnalysisWindow window = AnalysisWindow.ending(now, args.durationCheckedByTool("window", "15m"), "window");
         HealthThresholds thresholds = toolkit.thresholds();
         List<HealthSignal> signals = new ArrayList<>();
         List<MetricBatch.Request> requests = new ArrayList<>();

@@ -402,6 +402,7 @@ class DetectAnomaliesToolTest {
         assertThat(ToolHarness.error(tool, "{\"metrics\":[\"cpu\",\"cpu\"]}")).contains("arguments.metrics");
         assertThat(ToolHarness.error(tool, "{\"maxServices\":0}")).contains("arguments.maxServices");
         assertThat(ToolHarness.error(tool, "{\"window\":\"1m\"}")).contains("window 1m is outside 2m..1d");
+        assertThat(ToolHarness.error(tool, "{\"window\":\"99999d\"}")).contains("window 99999d is outside 2m..1d").doesNotContain("30d");
         assertThat(ToolHarness.error(tool, "{\"service\":\"\"}")).contains("arguments.service");
         // an argument that cannot apply is refused, not silently ignored
         assertThat(ToolHarness.error(tool, "{\"service\":\"api\",\"maxServices\":3}")).isEqualTo("detect_anomalies: maxServices "

@@ -215,6 +215,14 @@ class GetAnomalyHistoryToolTest {
     }
 
     @Test
+    void aWindowLongerThanEveryToolsLongest_isStillAnsweredWithTheRetention_notWithA30dItWouldRefuseNext() {
+        ToolResult tooLong = call(tool(history), "{\"window\":\"31d\"}");
+        assertThat(tooLong.isError()).isTrue();
+        assertThat(tooLong.firstText()).startsWith("get_anomaly_history: window 31d is longer than the in-memory anomaly history (1h); "
+                + "ask for at most 1h.").doesNotContain("30d");
+    }
+
+    @Test
     void aWindowLongerThanTheRetention_withTheSink_namesTheMetricAndTheToolThatReadsOlderScores() {
         AnomalyHistory withSink = new AnomalyHistory(clock, HistoryLimits.defaults(), Optional.of(samples -> true));
         GetAnomalyHistoryTool readable = new GetAnomalyHistoryTool(Toolkit.builder(

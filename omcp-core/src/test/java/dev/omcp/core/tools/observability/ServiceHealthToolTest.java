@@ -393,6 +393,9 @@ class ServiceHealthToolTest {
         assertThat(ToolHarness.error(tool, "{\"service\":\"api\",\"window\":\"1m\"}")).contains("window 1m is outside 2m..1d");
         assertThat(ToolHarness.error(tool, "{\"service\":\"api\",\"window\":\"2d\"}")).contains("window 2d is outside 2m..1d");
         assertThat(ToolHarness.error(tool, "{\"service\":\"api\",\"window\":\"15\"}")).contains("arguments.window");
+        // past every tool's longest window too: the answer is still this tool's range, not a 30d it would refuse next
+        assertThat(ToolHarness.error(tool, "{\"service\":\"api\",\"window\":\"31d\"}")).contains("window 31d is outside 2m..1d")
+                .doesNotContain("30d");
         assertThat(ToolHarness.error(tool, "{}")).contains("service");
         assertThat(ToolHarness.error(tool, "{\"service\":\"a b\"}")).contains("arguments.service");
     }
