@@ -13,16 +13,22 @@ import dev.omcp.ports.identity.Principal;
 import java.security.SecureRandom;
 import java.time.Clock;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.Base64;
 import java.util.LinkedHashSet;
 import java.util.Objects;
 import java.util.Optional;
 
 /**
- * The session rules of spec 2.6 and 3.4: a session lives {@code lifetime} from its issue time, is
+ * The session rules of spec 2.6 and 3.4: a session lives {@code lifetime} from its opening, is
  * voided by a revocation of its {@code sid}, or of its {@code sub} when it was issued up to the
- * second of that revocation (issue times have whole-second precision, so a login in the very
- * second of a subject revocation is voided too: the rule errs on the safe side).
+ * second of that revocation.
+ *
+ * <p>Issue times have whole-second precision, so a session opened in the very second of a subject
+ * revocation, or after a revocation another replica stamped with a clock running ahead, would carry
+ * an issue time the revocation covers. Spec 2.8 says a later login is unaffected: a session opened
+ * after such a revocation was read is therefore issued in the second after it. A session opened
+ * before the revocation (even in its second) keeps the current second and stays voided.
  */
 public final class SessionService implements SessionAuthority {
     /** Spec 5.2 rule 4: 12 hours. */
@@ -48,11 +54,26 @@ public final class SessionService implements SessionAuthority {
     @Override
     public SessionClaims open(SessionSubject subject) {
         long now = clock.instant().getEpochSecond();
-        byte[] sid = new byte[18];
-        random.nextBytes(sid);
-        return new SessionClaims(
-                subject.sub(), subject.name(), subject.roles(), now, now + lifetime.toSeconds(),
-                Base64.getUrlEncoder().withoutPadding().encodeToString(sid), subject.tenant());
+        byte[] bytes = new byte[18];
+        random.nextBytes(bytes);
+        String sid = Base64.getUrlEncoder().withoutPadding().encodeToString(bytes);
+        return new SessionClaims(subject.sub(), subject.name(), subject.roles(), issueTime(subject.sub(), sid, now),
+                now + lifetime.toSeconds(), sid, subject.tenant());
+    }
+
+    /**
+     * {@code now}, or the second after a revocation of {@code sub} (or of every session) stamped in
+     * this second or later, so that this later login is not voided by it (spec 2.8). A revocation
+     * further ahead than the tolerated skew is not stepped over ({@link #check} would refuse such an
+     * issue time): the session is voided by it, and the replica whose clock runs that far ahead needs fixing.
+     */
+    private long issueTime(String sub, String sid, long now) {
+        Optional<Instant> revokedAt = revocations.lookup(sid, sub).subjectRevokedAt();
+        if (revokedAt.isEmpty() || revokedAt.get().getEpochSecond() < now) {
+            return now;
+        }
+        long after = revokedAt.get().getEpochSecond() + 1;
+        return after <= now + SKEW_SECONDS ? after : now;
     }
 
     @Override

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.omcp.testkit.time.ManualClock;
+import dev.omcp.ports.auth.Revocation;
 import dev.omcp.ports.auth.RevocationTarget;
 import dev.omcp.ports.auth.SessionCheck;
 import dev.omcp.ports.auth.SessionClaims;
@@ -80,10 +81,37 @@ class SessionServiceTest {
     }
 
     @Test
-    void aLoginInTheSameSecondAsASubRevocationIsVoidedToo_theRuleErrsOnTheSafeSide() {
+    void aLoginInTheSameSecondAfterASubRevocationIsUnaffected() {
+        // spec 2.8: "a later login is unaffected", also when it falls in the revocation's second
         revocations.revoke(RevocationTarget.SUB, "alice", "", admin);
         clock.advance(Duration.ofMillis(500));
-        assertThat(sessions.check(open("alice"))).isInstanceOf(SessionCheck.Revoked.class);
+        SessionClaims later = open("alice");
+        assertThat(sessions.check(later)).isInstanceOf(SessionCheck.Valid.class);
+        assertThat(later.exp()).isEqualTo(clock.instant().getEpochSecond() + Duration.ofHours(12).toSeconds());
+    }
+
+    @Test
+    void aSessionOpenedEarlierInTheSameSecondAsASubRevocationIsVoided() {
+        SessionClaims earlier = open("alice");
+        clock.advance(Duration.ofMillis(500));
+        revocations.revoke(RevocationTarget.SUB, "alice", "", admin);
+        assertThat(sessions.check(earlier)).isInstanceOf(SessionCheck.Revoked.class);
+    }
+
+    @Test
+    void aLoginAfterASubRevocationStampedAheadByAReplicaWhoseClockIsFast_isUnaffected() {
+        // another replica, 5 seconds ahead, wrote the revocation; this replica opens the session after reading it
+        store.add(new Revocation(RevocationTarget.SUB, "alice", "", clock.instant().plusSeconds(5), "root"));
+        SessionClaims later = open("alice");
+        assertThat(sessions.check(later)).isInstanceOf(SessionCheck.Valid.class);
+        clock.advance(Duration.ofSeconds(10));
+        assertThat(sessions.check(later)).isInstanceOf(SessionCheck.Valid.class);
+    }
+
+    @Test
+    void aSubRevocationOfAnotherSubjectLeavesTheIssueTimeAtNow() {
+        revocations.revoke(RevocationTarget.SUB, "bob", "", admin);
+        assertThat(open("alice").iat()).isEqualTo(clock.instant().getEpochSecond());
     }
 
     @Test
