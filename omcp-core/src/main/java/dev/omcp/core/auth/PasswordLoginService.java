@@ -15,15 +15,19 @@ import java.security.SecureRandom;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.Base64;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * Basic-mode login (spec 5.2, 3.3). The order is the security property: the per-address limit,
  * then the account lock, and only then one password verification, against the user's hash or a
- * dummy hash with the same cost for unknown users. A lock therefore answers without hashing, and
- * an unknown user takes as long and is locked the same way as a known one.
+ * dummy hash for unknown users. A lock therefore answers without hashing, and an unknown user
+ * takes as long and is locked the same way as a known one. The dummy has the cost most users'
+ * hashes use ({@link UserDirectory#prevailingCost}), not the minting cost: a users file minted
+ * elsewhere at another cost would otherwise make every existing name answer faster or slower than
+ * an invented one.
  *
  * <p>Each attempt is counted as a failure before its password is verified, in the same atomic step
  * that checks the lock, and a success clears the count again. Checking first and counting only
@@ -47,11 +51,13 @@ public final class PasswordLoginService implements PasswordLogin {
     private final Clock clock;
     private final VerificationSlots slots;
     private final LoginAttemptsPerAddress perAddress;
-    private final PasswordHash dummy;
+    private final SecureRandom random;
+    /** One dummy per cost met; at most one per cost a hash may have, in practice one or two. */
+    private final Map<PasswordHash.Cost, PasswordHash> dummies = new ConcurrentHashMap<>();
 
     /**
      * @param lockout the lockout rule, or empty when {@code OMCP_AUTH_LOCKOUT_DISABLED} is set
-     * @param random the source of the dummy password
+     * @param random the source of the dummy hashes
      */
     public PasswordLoginService(
             UserDirectory users,
@@ -71,10 +77,21 @@ public final class PasswordLoginService implements PasswordLogin {
         this.clock = Objects.requireNonNull(clock, "clock");
         this.slots = Objects.requireNonNull(slots, "slots");
         this.perAddress = Objects.requireNonNull(perAddress, "perAddress");
-        byte[] secret = new byte[24];
-        random.nextBytes(secret);
-        // Hashed once at start with the minting cost, so unknown users cost one real verification.
-        this.dummy = hasher.hash(Base64.getEncoder().encodeToString(secret));
+        this.random = Objects.requireNonNull(random, "random");
+    }
+
+    /**
+     * A hash of {@code cost} no password matches: a random salt and a random key. Verifying against it
+     * derives a key with that cost, exactly the work of verifying against a user's hash of that cost.
+     */
+    private PasswordHash dummy(PasswordHash.Cost cost) {
+        return dummies.computeIfAbsent(cost, c -> {
+            byte[] salt = new byte[PasswordHash.SALT_BYTES];
+            byte[] key = new byte[PasswordHash.HASH_BYTES];
+            random.nextBytes(salt);
+            random.nextBytes(key);
+            return new PasswordHash(c.n(), c.r(), c.p(), salt, key);
+        });
     }
 
     @Override
@@ -101,7 +118,8 @@ public final class PasswordLoginService implements PasswordLogin {
             }
         }
         Optional<LocalUser> user = users.find(username);
-        PasswordHash expected = user.map(LocalUser::passwordHash).orElse(dummy);
+        PasswordHash expected = user.map(LocalUser::passwordHash)
+                .orElseGet(() -> dummy(users.prevailingCost().orElse(PasswordHash.Cost.MINT)));
         Optional<Attempt> attempt = slots.run(() -> countThenVerify(username, password, expected));
         if (attempt.isEmpty()) {
             return new LoginResult.Busy(BUSY_RETRY);

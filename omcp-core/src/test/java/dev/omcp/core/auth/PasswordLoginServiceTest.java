@@ -9,7 +9,9 @@ import dev.omcp.core.testing.Sha512Hasher;
 import dev.omcp.ports.auth.LocalUser;
 import dev.omcp.ports.auth.LockoutPolicy;
 import dev.omcp.ports.auth.LoginResult;
+import dev.omcp.ports.auth.PasswordHash;
 import dev.omcp.ports.auth.SessionClaims;
+import dev.omcp.ports.auth.UserDirectory;
 import java.security.SecureRandom;
 import java.time.Duration;
 import java.time.Instant;
@@ -73,6 +75,35 @@ class PasswordLoginServiceTest {
         assertThat(service.login("mallory", "whatever", IP)).isInstanceOf(LoginResult.InvalidCredentials.class);
         // spec 5.2: the unknown user costs one verification against the dummy hash too
         assertThat(hasher.verifications()).isEqualTo(before + 2);
+    }
+
+    @Test
+    void anUnknownUsernameIsVerifiedAtTheCostMostUsersHashesUse_soItsTimingDoesNotTellTheNameIsUnknown() {
+        PasswordHash.Cost older = new PasswordHash.Cost(16384, 8, 1);
+        LocalUser bob = new LocalUser("bob", "Bob", List.of("viewer"), hasher.hash("battery staple 9", older), "");
+        UserDirectory directory = new UserDirectory() {
+            @Override
+            public Optional<LocalUser> find(String username) {
+                return Optional.of(bob).filter(user -> user.username().equals(username));
+            }
+
+            @Override
+            public Optional<PasswordHash.Cost> prevailingCost() {
+                return Optional.of(older);
+            }
+        };
+        PasswordLoginService service = new PasswordLoginService(directory, hasher, locks, Optional.of(LockoutPolicy.DEFAULT),
+                sessions, clock, VerificationSlots.perCore(), new LoginAttemptsPerAddress(), new SecureRandom());
+        assertThat(service.login("bob", "wrong", IP)).isInstanceOf(LoginResult.InvalidCredentials.class);
+        assertThat(hasher.lastVerifiedCost()).isEqualTo(older);
+        assertThat(service.login("mallory", "wrong", IP)).isInstanceOf(LoginResult.InvalidCredentials.class);
+        assertThat(hasher.lastVerifiedCost()).isEqualTo(older);
+    }
+
+    @Test
+    void anUnknownUsernameIsVerifiedAtTheMintingCost_whenTheDirectoryDoesNotSayWhichCostPrevails() {
+        assertThat(service().login("mallory", "wrong", IP)).isInstanceOf(LoginResult.InvalidCredentials.class);
+        assertThat(hasher.lastVerifiedCost()).isEqualTo(PasswordHash.Cost.MINT);
     }
 
     @Test

@@ -100,7 +100,24 @@ public record PasswordHash(int n, int r, int p, byte[] salt, byte[] hash) {
 
     /** Whether this hash uses the same cost parameters as {@code other}. */
     public boolean sameCost(PasswordHash other) {
-        return n == other.n && r == other.r && p == other.p;
+        return cost().equals(other.cost());
+    }
+
+    /** The cost parameters of this hash: what one verification against it takes. */
+    public Cost cost() {
+        return new Cost(n, r, p);
+    }
+
+    /**
+     * The scrypt cost parameters of a hash, within the bounds a hash may use.
+     *
+     * @param n CPU/memory cost
+     * @param r block size
+     * @param p parallelization
+     */
+    public record Cost(int n, int r, int p) {
+        /** The cost of newly minted hashes (spec 2.5). */
+        public static final Cost MINT = new Cost(MINT_N, MINT_R, MINT_P);
     }
 
     @Override

@@ -13,4 +13,13 @@ public interface UserDirectory {
 
     /** The user with exactly this username, if any. */
     Optional<LocalUser> find(String username);
+
+    /**
+     * The cost most users' password hashes use, as of the last {@link #find}. A login for an unknown
+     * username verifies a dummy hash of this cost, so it takes as long as a login for most users and
+     * its timing does not tell which names exist. Empty when not known: the minting cost is used.
+     */
+    default Optional<PasswordHash.Cost> prevailingCost() {
+        return Optional.empty();
+    }
 }

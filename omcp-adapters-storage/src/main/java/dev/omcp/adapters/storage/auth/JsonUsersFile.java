@@ -17,6 +17,7 @@ import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.attribute.BasicFileAttributes;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -34,7 +35,8 @@ import org.slf4j.LoggerFactory;
  * 1). {@link #find} runs on each login and re-reads the file when its modification time or size
  * changed; when the re-read fails (the file is being written, or is broken) the users read last
  * stay in force and the problem is logged (spec 5.2 rule 2). A valid file with no users is
- * applied: nobody can log in until users are added.
+ * applied: nobody can log in until users are added. It also says which hash cost most users have
+ * ({@link #prevailingCost}), the cost a login for an unknown name is verified at.
  *
  * <p>Every entry is checked whole: a username of 1-{@value #MAX_TEXT} characters, a display name and
  * a tenant of at most {@value #MAX_TEXT}, at most {@value #MAX_ROLES} roles (what a session cookie
@@ -66,7 +68,23 @@ public final class JsonUsersFile implements UserDirectory {
 
     private record Version(long modifiedMillis, long size) {}
 
-    private record Snapshot(Version version, Map<String, LocalUser> users) {}
+    /** @param prevailingCost the cost most users' hashes use (on a tie, the one met first in the file); empty without users */
+    private record Snapshot(Version version, Map<String, LocalUser> users, Optional<PasswordHash.Cost> prevailingCost) {
+        /** @param users in the order of the file */
+        static Optional<PasswordHash.Cost> prevailing(Collection<LocalUser> users) {
+            Map<PasswordHash.Cost, Integer> counts = new LinkedHashMap<>();
+            users.forEach(user -> counts.merge(user.passwordHash().cost(), 1, Integer::sum));
+            Optional<PasswordHash.Cost> most = Optional.empty();
+            int highest = 0;
+            for (Map.Entry<PasswordHash.Cost, Integer> count : counts.entrySet()) {
+                if (count.getValue() > highest) {
+                    most = Optional.of(count.getKey());
+                    highest = count.getValue();
+                }
+            }
+            return most;
+        }
+    }
 
     private JsonUsersFile(Path file, Snapshot snapshot) {
         this.file = file;
@@ -91,6 +109,12 @@ public final class JsonUsersFile implements UserDirectory {
     public Optional<LocalUser> find(String username) {
         refreshIfChanged();
         return Optional.ofNullable(current.get().users().get(username));
+    }
+
+    /** The cost most users' hashes in force use: an unknown username is verified at it. */
+    @Override
+    public Optional<PasswordHash.Cost> prevailingCost() {
+        return current.get().prevailingCost();
     }
 
     /** The users in force, by user name. */
@@ -186,7 +210,7 @@ public final class JsonUsersFile implements UserDirectory {
             String more = problems.size() > MAX_PROBLEMS ? "; and " + (problems.size() - MAX_PROBLEMS) + " more invalid entries" : "";
             throw new UsersFileException("the users file " + file + " has invalid entries: " + listed + more);
         }
-        return new Snapshot(version, Map.copyOf(users));
+        return new Snapshot(version, Map.copyOf(users), Snapshot.prevailing(users.values()));
     }
 
     private static void parse(JsonNode entry, int index, Map<String, LocalUser> users, List<String> problems) {

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.omcp.ports.auth.LocalUser;
+import dev.omcp.ports.auth.PasswordHash;
 import dev.omcp.adapters.storage.files.SpecialFiles;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -41,6 +42,20 @@ class JsonUsersFileIT {
         assertThat(users.find("bob").orElseThrow().name()).isEqualTo("bob");
         assertThat(users.find("Alice")).as("usernames are exact").isEmpty();
         assertThat(users.count()).isEqualTo(2);
+    }
+
+    @Test
+    void theCostMostHashesUseIsThePrevailingCost_andFollowsAReload() throws Exception {
+        String older = HASH.replace("scrypt$32768$", "scrypt$16384$");
+        String entry = "{\"username\": \"%s\", \"passwordHash\": \"%s\"}";
+        Path file = write("users.json", "{\"users\": [" + entry.formatted("a", HASH) + ", " + entry.formatted("b", older) + ", "
+                + entry.formatted("c", older) + "]}");
+        JsonUsersFile users = JsonUsersFile.load(file);
+        assertThat(users.prevailingCost()).contains(new PasswordHash.Cost(16384, 8, 1));
+        Files.writeString(file, "{\"users\": [" + entry.formatted("a", HASH) + "]}");
+        Files.setLastModifiedTime(file, FileTime.from(Instant.now().plusSeconds(5)));
+        assertThat(users.find("a")).isPresent();
+        assertThat(users.prevailingCost()).contains(PasswordHash.Cost.MINT);
     }
 
     @Test
