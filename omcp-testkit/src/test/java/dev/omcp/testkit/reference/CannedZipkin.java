@@ -3,6 +3,10 @@ package dev.omcp.testkit.reference;
 import com.sun.net.httpserver.HttpServer;
 import dev.omcp.sdk.connector.Connector;
 import dev.omcp.sdk.connector.SourceConfig;
+import dev.omcp.sdk.connector.TracesCapability;
+import dev.omcp.sdk.query.TimeRange;
+import dev.omcp.sdk.query.TraceQuery;
+import dev.omcp.sdk.query.TraceSummary;
 import dev.omcp.testkit.connector.PluginUnderTest;
 import dev.omcp.testkit.connector.TestConnectorContext;
 import jakarta.json.JsonValue;
@@ -13,23 +17,68 @@ import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.extension.AfterEachCallback;
+import org.junit.jupiter.api.extension.BeforeEachCallback;
+import org.junit.jupiter.api.extension.ExtensionContext;
 
 /**
  * A loopback Zipkin that answers {@code /api/v2/traces} with whatever a test sets: for answers a
- * real Zipkin will not store (spans without times, ids mixed by {@code STRICT_TRACE_ID=false}).
+ * real Zipkin will not store (spans without times, ids mixed by {@code STRICT_TRACE_ID=false},
+ * hostile ids and times). Registered as an instance extension it runs one fresh server per test:
+ *
+ * <pre>{@code
+ * @RegisterExtension static final PluginUnderTest ZIPKIN = CannedZipkin.plugin();
+ * @RegisterExtension final CannedZipkin zipkin = new CannedZipkin(ZIPKIN);
+ * }</pre>
  */
-final class CannedZipkin implements AutoCloseable {
-    private final HttpServer server;
+final class CannedZipkin implements BeforeEachCallback, AfterEachCallback, AutoCloseable {
+    /** The window of {@link #query()}: the canned spans of the tests start within it. */
+    static final TimeRange WINDOW = new TimeRange(Instant.parse("2026-01-15T10:00:00Z"), Instant.parse("2026-01-15T10:35:00Z"));
+    /** A time inside {@link #WINDOW}, in Zipkin's microseconds, for the tests' spans to start at. */
+    static final long START_MICROS = Instant.parse("2026-01-15T10:20:00Z").toEpochMilli() * 1000;
+
+    private final PluginUnderTest plugin;
+    private volatile HttpServer server;
     private volatile String traces = "[]";
 
-    CannedZipkin() {
+    /** A canned Zipkin whose connectors are {@code plugin}'s; its server runs from each test's start to its end. */
+    CannedZipkin(PluginUnderTest plugin) {
+        this.plugin = plugin;
+    }
+
+    /** The zipkin reference plugin, verified and loaded as the gateway would (register it as a static extension). */
+    static PluginUnderTest plugin() {
+        return PluginUnderTest.at(ReferencePlugins.plugin("zipkin")).trustRoot(ReferencePlugins.trustRoot());
+    }
+
+    /** The search every canned test asks: {@code checkout}'s traces in {@link #WINDOW}, at most 20. */
+    static TraceQuery query() {
+        return new TraceQuery("checkout", WINDOW, Optional.empty(), 20, false);
+    }
+
+    @Override
+    public void beforeEach(ExtensionContext context) {
+        start();
+    }
+
+    @Override
+    public void afterEach(ExtensionContext context) {
+        close();
+    }
+
+    /** Starts the server on a free loopback port; {@link #close()} stops it. */
+    CannedZipkin start() {
+        HttpServer started;
         try {
-            server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
+            started = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
         } catch (IOException e) {
             throw new UncheckedIOException("a loopback port for the canned Zipkin", e);
         }
-        server.createContext("/api/v2/traces", exchange -> {
+        started.createContext("/api/v2/traces", exchange -> {
             try (exchange) {
                 byte[] body = traces.getBytes(StandardCharsets.UTF_8);
                 exchange.getResponseHeaders().set("Content-Type", "application/json");
@@ -39,7 +88,9 @@ final class CannedZipkin implements AutoCloseable {
                 }
             }
         });
-        server.start();
+        started.start();
+        server = started;
+        return this;
     }
 
     /** What the next searches answer: a JSON array of traces, each an array of spans. */
@@ -49,17 +100,32 @@ final class CannedZipkin implements AutoCloseable {
 
     /** A source reading this server. */
     SourceConfig source() {
-        return new SourceConfig("zipkin", "zipkin", "http://127.0.0.1:" + server.getAddress().getPort(), "", JsonValue.EMPTY_JSON_OBJECT);
+        HttpServer running = server;
+        if (running == null) {
+            throw new IllegalStateException("the canned Zipkin is not running: register it with @RegisterExtension or call start()");
+        }
+        return new SourceConfig("zipkin", "zipkin", "http://127.0.0.1:" + running.getAddress().getPort(), "", JsonValue.EMPTY_JSON_OBJECT);
     }
 
-    /** A connector of the zipkin reference plugin reading this server. */
-    Connector connect(PluginUnderTest zipkin) throws Exception {
-        return zipkin.verified().factory().create(source(), TestConnectorContext.withTimeout(Duration.ofSeconds(10)))
+    /** A connector of the plugin reading this server. */
+    Connector connect() throws Exception {
+        return plugin.verified().factory().create(source(), TestConnectorContext.withTimeout(Duration.ofSeconds(10)))
                 .toCompletableFuture().get(10, TimeUnit.SECONDS);
+    }
+
+    /** The traces a fresh connector finds for {@link #query()} in what the server answers now. */
+    List<TraceSummary> traces() throws Exception {
+        try (Connector connector = connect()) {
+            return ((TracesCapability) connector).queryTraces(query());
+        }
     }
 
     @Override
     public void close() {
-        server.stop(0);
+        HttpServer running = server;
+        server = null;
+        if (running != null) {
+            running.stop(0);
+        }
     }
 }

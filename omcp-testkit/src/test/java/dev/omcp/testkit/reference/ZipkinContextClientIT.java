@@ -18,18 +18,19 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  */
 class ZipkinContextClientIT {
     @RegisterExtension
-    static final PluginUnderTest ZIPKIN = PluginUnderTest.at(ReferencePlugins.plugin("zipkin")).trustRoot(ReferencePlugins.trustRoot());
+    static final PluginUnderTest ZIPKIN = CannedZipkin.plugin();
+
+    @RegisterExtension
+    final CannedZipkin zipkin = new CannedZipkin(ZIPKIN);
 
     @Test
     void everyRequestOfTheZipkinPlugin_goesThroughTheContextsClient() {
-        try (CannedZipkin zipkin = new CannedZipkin()) {
-            ContractReport report = ZIPKIN.verified().checkContract(zipkin.source(),
-                    SampleQueries.of("checkout", TimeRange.ending(Instant.parse("2026-01-15T11:00:00Z"), Duration.ofHours(1))));
+        ContractReport report = ZIPKIN.verified().checkContract(zipkin.source(),
+                SampleQueries.of("checkout", TimeRange.ending(Instant.parse("2026-01-15T11:00:00Z"), Duration.ofHours(1))));
 
-            assertThat(report.failures()).noneMatch(failure -> failure.contains("context.httpClient()"));
-            assertThat(report.passed()).as("its requests were counted, all through the context's client")
-                    .anyMatch(line -> line.matches(
-                            "every backend request went through context\\.httpClient\\(\\) \\([1-9]\\d* of \\d+\\)"));
-        }
+        assertThat(report.failures()).noneMatch(failure -> failure.contains("context.httpClient()"));
+        assertThat(report.passed()).as("its requests were counted, all through the context's client")
+                .anyMatch(line -> line.matches(
+                        "every backend request went through context\\.httpClient\\(\\) \\([1-9]\\d* of \\d+\\)"));
     }
 }

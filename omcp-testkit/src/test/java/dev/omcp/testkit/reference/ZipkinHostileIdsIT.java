@@ -6,16 +6,10 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.omcp.sdk.connector.Connector;
 import dev.omcp.sdk.connector.ConnectorException;
 import dev.omcp.sdk.connector.TracesCapability;
-import dev.omcp.sdk.query.TimeRange;
-import dev.omcp.sdk.query.TraceQuery;
 import dev.omcp.sdk.query.TraceSummary;
 import dev.omcp.testkit.connector.PluginUnderTest;
-import java.time.Instant;
 import java.util.List;
 import java.util.Locale;
-import java.util.Optional;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
@@ -27,24 +21,14 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  */
 class ZipkinHostileIdsIT {
     @RegisterExtension
-    static final PluginUnderTest ZIPKIN = PluginUnderTest.at(ReferencePlugins.plugin("zipkin")).trustRoot(ReferencePlugins.trustRoot());
+    static final PluginUnderTest ZIPKIN = CannedZipkin.plugin();
+
+    @RegisterExtension
+    final CannedZipkin zipkin = new CannedZipkin(ZIPKIN);
 
     private static final String TRACE = "463ac35c9f6413ad48485a3953bb6124";
     private static final String ROOT = "a2fb4a1d1a96d312";
     private static final String CHILD = "b7ad6b7169203331";
-    private static final long START_MICROS = Instant.parse("2026-01-15T10:20:00Z").toEpochMilli() * 1000;
-
-    private CannedZipkin zipkin;
-
-    @BeforeEach
-    void start() {
-        zipkin = new CannedZipkin();
-    }
-
-    @AfterEach
-    void stop() {
-        zipkin.close();
-    }
 
     @Test
     void aTraceIdThatIsNotOne_isABadResponseNamingTheField_withoutQuotingIt() throws Exception {
@@ -97,30 +81,23 @@ class ZipkinHostileIdsIT {
     private static String span(String traceId, String id, String parentId, long offsetMicros) {
         String name = id == null ? "op" : "op " + id.replace("\"", "");
         return "{\"traceId\":" + traceId + (id == null ? "" : ",\"id\":" + id) + (parentId == null ? "" : ",\"parentId\":" + parentId)
-                + ",\"name\":\"" + name.replace("<", "").replace(">", "") + "\",\"timestamp\":" + (START_MICROS + offsetMicros)
+                + ",\"name\":\"" + name.replace("<", "").replace(">", "") + "\",\"timestamp\":" + (CannedZipkin.START_MICROS + offsetMicros)
                 + ",\"duration\":1000,\"localEndpoint\":{\"serviceName\":\"checkout\"}}";
     }
 
     private TraceSummary onlyTrace() throws Exception {
-        try (Connector connector = zipkin.connect(ZIPKIN)) {
-            List<TraceSummary> traces = ((TracesCapability) connector).queryTraces(query());
-            assertThat(traces).hasSize(1);
-            return traces.get(0);
-        }
+        List<TraceSummary> traces = zipkin.traces();
+        assertThat(traces).hasSize(1);
+        return traces.get(0);
     }
 
     private void assertBadResponse(String message, String notQuoted) throws Exception {
-        try (Connector connector = zipkin.connect(ZIPKIN)) {
-            assertThatThrownBy(() -> ((TracesCapability) connector).queryTraces(query()))
+        try (Connector connector = zipkin.connect()) {
+            assertThatThrownBy(() -> ((TracesCapability) connector).queryTraces(CannedZipkin.query()))
                     .isInstanceOfSatisfying(ConnectorException.class, e -> {
                         assertThat(e.kind()).isEqualTo(ConnectorException.Kind.BAD_RESPONSE);
                         assertThat(e.getMessage()).contains(message).doesNotContain(notQuoted);
                     });
         }
-    }
-
-    private static TraceQuery query() {
-        TimeRange window = new TimeRange(Instant.parse("2026-01-15T10:00:00Z"), Instant.parse("2026-01-15T10:35:00Z"));
-        return new TraceQuery("checkout", window, Optional.empty(), 20, false);
     }
 }

@@ -4,14 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.omcp.sdk.connector.Connector;
 import dev.omcp.sdk.connector.TracesCapability;
-import dev.omcp.sdk.query.TimeRange;
-import dev.omcp.sdk.query.TraceQuery;
 import dev.omcp.sdk.query.TraceSummary;
 import dev.omcp.testkit.connector.PluginUnderTest;
-import java.time.Instant;
-import java.util.Optional;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
@@ -24,32 +18,22 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  */
 class ZipkinMixedTraceIdsIT {
     @RegisterExtension
-    static final PluginUnderTest ZIPKIN = PluginUnderTest.at(ReferencePlugins.plugin("zipkin")).trustRoot(ReferencePlugins.trustRoot());
+    static final PluginUnderTest ZIPKIN = CannedZipkin.plugin();
+
+    @RegisterExtension
+    final CannedZipkin zipkin = new CannedZipkin(ZIPKIN);
 
     private static final String LOW = "48485a3953bb6124";
     private static final String FULL = "463ac35c9f6413ad" + LOW;
-    private static final long START_MICROS = Instant.parse("2026-01-15T10:20:00Z").toEpochMilli() * 1000;
-
-    private CannedZipkin zipkin;
-
-    @BeforeEach
-    void start() {
-        zipkin = new CannedZipkin();
-    }
-
-    @AfterEach
-    void stop() {
-        zipkin.close();
-    }
 
     @Test
     void aTraceMixingA64BitIdWithIts128BitForm_isNamedByThe128BitId_whicheverSpanComesLast() throws Exception {
         String root = span(FULL, "a2fb4a1d1a96d312", null, "post /checkout", "checkout", 0, 235_000);
         String child = span(LOW, "b7ad6b7169203331", "a2fb4a1d1a96d312", "charge", "payments", 50_000, 150_000);
-        try (Connector connector = connect()) {
+        try (Connector connector = zipkin.connect()) {
             for (String answer : new String[] {"[[" + root + "," + child + "]]", "[[" + child + "," + root + "]]"}) {
                 zipkin.answer(answer);
-                assertThat(((TracesCapability) connector).queryTraces(query())).singleElement().satisfies(t -> {
+                assertThat(((TracesCapability) connector).queryTraces(CannedZipkin.query())).singleElement().satisfies(t -> {
                     assertThat(t.traceId()).isEqualTo(FULL);
                     assertThat(t.rootName()).isEqualTo("post /checkout");
                     assertThat(t.spanCount()).isEqualTo(2);
@@ -62,8 +46,9 @@ class ZipkinMixedTraceIdsIT {
     @Test
     void aTraceWhoseSpansAllHaveThe64BitId_keepsIt() throws Exception {
         zipkin.answer("[[" + span(LOW, "a2fb4a1d1a96d312", null, "post /checkout", "checkout", 0, 235_000) + "]]");
-        try (Connector connector = connect()) {
-            assertThat(((TracesCapability) connector).queryTraces(query())).extracting(TraceSummary::traceId).containsExactly(LOW);
+        try (Connector connector = zipkin.connect()) {
+            assertThat(((TracesCapability) connector).queryTraces(CannedZipkin.query())).extracting(TraceSummary::traceId)
+                    .containsExactly(LOW);
         }
     }
 
@@ -71,16 +56,7 @@ class ZipkinMixedTraceIdsIT {
             long durationMicros) {
         return """
                 {"traceId":"%s","id":"%s",%s"name":"%s","kind":"SERVER","timestamp":%d,"duration":%d,"localEndpoint":{"serviceName":"%s"}}
-                """.formatted(traceId, id, parentId == null ? "" : "\"parentId\":\"" + parentId + "\",", name, START_MICROS + offsetMicros,
-                durationMicros, service).strip();
-    }
-
-    private static TraceQuery query() {
-        TimeRange window = new TimeRange(Instant.parse("2026-01-15T10:00:00Z"), Instant.parse("2026-01-15T10:35:00Z"));
-        return new TraceQuery("checkout", window, Optional.empty(), 20, false);
-    }
-
-    private Connector connect() throws Exception {
-        return zipkin.connect(ZIPKIN);
+                """.formatted(traceId, id, parentId == null ? "" : "\"parentId\":\"" + parentId + "\",", name,
+                CannedZipkin.START_MICROS + offsetMicros, durationMicros, service).strip();
     }
 }

@@ -2,17 +2,10 @@ package dev.omcp.testkit.reference;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.omcp.sdk.connector.Connector;
-import dev.omcp.sdk.connector.TracesCapability;
-import dev.omcp.sdk.query.TimeRange;
-import dev.omcp.sdk.query.TraceQuery;
 import dev.omcp.sdk.query.TraceSummary;
 import dev.omcp.testkit.connector.PluginUnderTest;
 import java.time.Instant;
 import java.util.List;
-import java.util.Optional;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
@@ -24,21 +17,10 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  */
 class ZipkinUntimedSpansIT {
     @RegisterExtension
-    static final PluginUnderTest ZIPKIN = PluginUnderTest.at(ReferencePlugins.plugin("zipkin")).trustRoot(ReferencePlugins.trustRoot());
+    static final PluginUnderTest ZIPKIN = CannedZipkin.plugin();
 
-    private static final long START_MICROS = Instant.parse("2026-01-15T10:20:00Z").toEpochMilli() * 1000;
-
-    private CannedZipkin zipkin;
-
-    @BeforeEach
-    void start() {
-        zipkin = new CannedZipkin();
-    }
-
-    @AfterEach
-    void stop() {
-        zipkin.close();
-    }
+    @RegisterExtension
+    final CannedZipkin zipkin = new CannedZipkin(ZIPKIN);
 
     @Test
     void aTraceWithoutTimestamps_hasAnUnknownDurationAndStart() throws Exception {
@@ -57,7 +39,7 @@ class ZipkinUntimedSpansIT {
 
     @Test
     void aTraceWhoseTimedSpansHaveNoDuration_hasAnUnknownDuration_butItsStart() throws Exception {
-        zipkin.answer("[[" + span("a1", null, START_MICROS, null) + "]]");
+        zipkin.answer("[[" + span("a1", null, CannedZipkin.START_MICROS, null) + "]]");
         assertThat(onlyTrace()).satisfies(t -> {
             assertThat(t.durationMs()).isNaN();
             assertThat(t.start()).isEqualTo(Instant.parse("2026-01-15T10:20:00Z"));
@@ -66,7 +48,7 @@ class ZipkinUntimedSpansIT {
 
     @Test
     void aTraceWithSomeUntimedSpans_isTimedByTheOthers() throws Exception {
-        zipkin.answer("[[" + span("a1", null, START_MICROS, 235_000L) + "," + span("a2", "a1", null, null) + "]]");
+        zipkin.answer("[[" + span("a1", null, CannedZipkin.START_MICROS, 235_000L) + "," + span("a2", "a1", null, null) + "]]");
         assertThat(onlyTrace().durationMs()).isEqualTo(235.0);
     }
 
@@ -83,12 +65,8 @@ class ZipkinUntimedSpansIT {
     }
 
     private TraceSummary onlyTrace() throws Exception {
-        TimeRange window = new TimeRange(Instant.parse("2026-01-15T10:00:00Z"), Instant.parse("2026-01-15T10:35:00Z"));
-        try (Connector connector = zipkin.connect(ZIPKIN)) {
-            TraceQuery query = new TraceQuery("checkout", window, Optional.empty(), 20, false);
-            List<TraceSummary> found = ((TracesCapability) connector).queryTraces(query);
-            assertThat(found).hasSize(1);
-            return found.get(0);
-        }
+        List<TraceSummary> found = zipkin.traces();
+        assertThat(found).hasSize(1);
+        return found.get(0);
     }
 }
