@@ -21,6 +21,7 @@ import jakarta.json.JsonObject;
 import jakarta.json.JsonString;
 import jakarta.json.JsonStructure;
 import jakarta.json.JsonValue;
+import java.math.BigDecimal;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -70,6 +71,15 @@ final class ZipkinConnector implements Connector, TracesCapability, ServiceListi
     private static final Pattern TRACE_ID = Pattern.compile("[0-9a-fA-F]{16}|[0-9a-fA-F]{32}");
     private static final Pattern SPAN_ID = Pattern.compile("[0-9a-fA-F]{16}");
     private static final String NO_PARENT = "0".repeat(16);
+    /**
+     * The longest span or trace duration believed, in microseconds: the tempo plugin's bound (Tempo's
+     * {@code durationMs} is a {@code uint32}, about 49.7 days), so both read a hostile duration alike.
+     */
+    static final long MAX_DURATION_MICROS = 0xFFFF_FFFFL * 1000;
+    /** The latest span start believed, in microseconds: the last one Unix nanoseconds in a long reach (2262), as Tempo's. */
+    static final long MAX_TIMESTAMP_MICROS = Long.MAX_VALUE / 1000;
+    /** What {@link #micros} reads for a time a span does not tell. */
+    private static final long NO_TIME = -1;
     private final SourceConfig source;
     private final BackendApi api;
     private final Clock clock;
@@ -191,10 +201,10 @@ final class ZipkinConnector implements Connector, TracesCapability, ServiceListi
             }
             id(span, "id", SPAN_ID, "a span id (16 hex digits)");
             long start = timestamp(span);
-            long duration = micros(span, "duration", 0); // 0: unset, as in Zipkin's model
+            long duration = micros(span, "duration", MAX_DURATION_MICROS); // 0: unset, as in Zipkin's model
             if (start != Long.MAX_VALUE) {
                 first = Math.min(first, start);
-                last = Math.max(last, saturatedSum(start, duration));
+                last = Math.max(last, start + Math.max(0, duration)); // both bounded: the sum fits a long
                 anyDuration |= duration > 0;
             }
             JsonObject tags = object(span, "tags");
@@ -212,7 +222,9 @@ final class ZipkinConnector implements Connector, TracesCapability, ServiceListi
         // span with a duration the trace's duration is unknown, not 0 ms, and without any timestamp so is its start
         Instant start = first == Long.MAX_VALUE ? TraceSummary.UNKNOWN_START
                 : Instant.ofEpochSecond(first / 1_000_000, (first % 1_000_000) * 1000);
-        double durationMs = anyDuration ? (last - first) / 1000.0 : TraceSummary.UNKNOWN_DURATION;
+        // spans decades apart (one dated 1970) would make the trace the slowest by far: beyond the bound no duration is believed
+        double durationMs = anyDuration && last - first <= MAX_DURATION_MICROS ? (last - first) / 1000.0
+                : TraceSummary.UNKNOWN_DURATION;
         return new TraceSummary(traceId, root.getString("name", ""), service, start, durationMs, spans.size(), error);
     }
 
@@ -284,34 +296,36 @@ final class ZipkinConnector implements Connector, TracesCapability, ServiceListi
         return TopologyNode.idOf("service", topologyNamespace, name);
     }
 
-    /** The span's start, Long.MAX_VALUE when it has none (Zipkin's model reads a 0 as unset too). */
+    /**
+     * The span's start, Long.MAX_VALUE when it tells none: absent, 0 (unset in Zipkin's model) or no
+     * time Zipkin could have stored ({@link #micros}), which would otherwise rank the trace the newest.
+     */
     private static long timestamp(JsonObject span) throws ConnectorException {
-        long micros = micros(span, "timestamp", Long.MAX_VALUE);
-        return micros == 0 ? Long.MAX_VALUE : micros;
+        long micros = micros(span, "timestamp", MAX_TIMESTAMP_MICROS);
+        return micros <= 0 ? Long.MAX_VALUE : micros;
     }
 
     /**
-     * A span's field in microseconds: {@code absent} when the span has none, a BAD_RESPONSE when it
-     * is not a whole non-negative number (a string, a fraction, a negative or out-of-range value),
-     * so a malformed answer is reported as one instead of failing with a ClassCastException.
+     * A span's field in microseconds, from 0 to {@code max}; {@link #NO_TIME} when the span has none or
+     * a number that is no such time (negative, a fraction, beyond {@code max}), as the tempo plugin reads
+     * Tempo's times: the span then tells nothing, rather than a made-up 0 or centuries. A value that is
+     * not a number at all is a BAD_RESPONSE naming the field, never a ClassCastException.
      */
-    private static long micros(JsonObject span, String field, long absent) throws ConnectorException {
+    private static long micros(JsonObject span, String field, long max) throws ConnectorException {
         JsonValue value = span.get(field);
         if (value == null || value.getValueType() == JsonValue.ValueType.NULL) {
-            return absent;
+            return NO_TIME;
         }
-        if (value instanceof JsonNumber number && number.isIntegral()) {
-            try {
-                long micros = number.longValueExact();
-                if (micros >= 0) {
-                    return micros;
-                }
-            } catch (ArithmeticException e) {
-                // beyond a long: refused below like any other value that is not a time
-            }
+        if (!(value instanceof JsonNumber number)) {
+            throw new ConnectorException(ConnectorException.Kind.BAD_RESPONSE,
+                    "Zipkin returned a span whose '" + field + "' is not a number of microseconds");
         }
-        throw new ConnectorException(ConnectorException.Kind.BAD_RESPONSE,
-                "Zipkin returned a span whose '" + field + "' is not a whole number of microseconds");
+        // compared as a BigDecimal before anything else: a 1e400 is never expanded into a BigInteger
+        BigDecimal micros = number.bigDecimalValue();
+        if (micros.signum() < 0 || micros.compareTo(BigDecimal.valueOf(max)) > 0 || micros.stripTrailingZeros().scale() > 0) {
+            return NO_TIME;
+        }
+        return micros.longValue();
     }
 
     /** A span's object field, null when absent; a BAD_RESPONSE when it is something else. */
@@ -324,12 +338,6 @@ final class ZipkinConnector implements Connector, TracesCapability, ServiceListi
             return object;
         }
         throw new ConnectorException(ConnectorException.Kind.BAD_RESPONSE, "Zipkin returned a span whose '" + field + "' is not an object");
-    }
-
-    /** {@code a + b} for non-negative values, at most Long.MAX_VALUE - 1 (MAX_VALUE means "no time"). */
-    private static long saturatedSum(long a, long b) {
-        long sum = a + b;
-        return sum < 0 || sum == Long.MAX_VALUE ? Long.MAX_VALUE - 1 : sum;
     }
 
     @Override
