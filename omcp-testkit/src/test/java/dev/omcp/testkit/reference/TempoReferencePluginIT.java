@@ -10,6 +10,7 @@ import dev.omcp.sdk.connector.TracesCapability;
 import dev.omcp.sdk.query.ServiceInfo;
 import dev.omcp.sdk.query.TimeRange;
 import dev.omcp.sdk.query.TraceQuery;
+import dev.omcp.sdk.query.TraceResult;
 import dev.omcp.sdk.query.TraceSummary;
 import dev.omcp.testkit.connector.ContractReport;
 import dev.omcp.testkit.connector.PluginUnderTest;
@@ -273,6 +274,30 @@ class TempoReferencePluginIT {
             tempo.fail("/api/traces/0af7651916cd43dd8448eb211c80319c", 404, "trace not found");
             assertThat(((TracesCapability) connector).queryTraces(query("checkout", false, Optional.empty())))
                     .as("every found trace gone: nothing to show, not a failure").isEmpty();
+        }
+    }
+
+    @Test
+    void aTraceGoneBetweenSearchAndFetch_isNamedInAWarning_soAnAgentKnowsWhyItIsMissing() throws Exception {
+        tempo.withoutServiceStats();
+        try (Connector connector = connect(Duration.ofSeconds(5))) {
+            TraceResult whole = ((TracesCapability) connector).searchTraces(query("checkout", false, Optional.empty()));
+            assertThat(whole.traces()).hasSize(2);
+            assertThat(whole.warnings()).as("nothing gone, nothing said").isEmpty();
+
+            tempo.fail("/api/traces/4bf92f3577b34da6a3ce929d0e0e4736", 404, "trace not found");
+            TraceResult oneGone = ((TracesCapability) connector).searchTraces(query("checkout", false, Optional.empty()));
+            assertThat(oneGone.traces()).extracting(TraceSummary::traceId).containsExactly("0af7651916cd43dd8448eb211c80319c");
+            assertThat(oneGone.warnings()).containsExactly("1 trace the search found was gone when fetched "
+                    + "(HTTP 404: expired or compacted away since) and left out: 4bf92f3577b34da6a3ce929d0e0e4736");
+
+            tempo.fail("/api/traces/0af7651916cd43dd8448eb211c80319c", 404, "trace not found");
+            TraceResult allGone = ((TracesCapability) connector).searchTraces(query("checkout", false, Optional.empty()));
+            assertThat(allGone.traces()).isEmpty();
+            assertThat(allGone.warnings()).singleElement().asString()
+                    .startsWith("2 traces the search found were gone when fetched")
+                    .contains("4bf92f3577b34da6a3ce929d0e0e4736").contains("0af7651916cd43dd8448eb211c80319c")
+                    .doesNotContain("more");
         }
     }
 

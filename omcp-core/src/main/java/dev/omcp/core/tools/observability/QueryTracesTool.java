@@ -14,7 +14,9 @@ import dev.omcp.sdk.connector.TracesCapability;
 import dev.omcp.sdk.json.Jsonp;
 import dev.omcp.sdk.query.TimeRange;
 import dev.omcp.sdk.query.TraceQuery;
+import dev.omcp.sdk.query.TraceResult;
 import dev.omcp.sdk.query.TraceSummary;
+import jakarta.json.JsonObject;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -89,6 +91,13 @@ public final class QueryTracesTool extends ObservabilityTool {
                             .add("description", "One \"source: message\" per failed source; present only when a source failed."))
                     .add("partial", Jsonp.object().add("type", "boolean")
                             .add("description", "true when some sources failed while others answered."))
+                    .add("backendWarnings", Jsonp.object().add("type", "array").add("items", Jsonp.object().add("type", "object")
+                                    .add("properties", Jsonp.object()
+                                            .add("source", Jsonp.object().add("type", "string"))
+                                            .add("warnings", Jsonp.object().add("type", "array")
+                                                    .add("items", Jsonp.object().add("type", "string")))))
+                            .add("description", "Present only when a source answered without some of its traces (Tempo: "
+                                    + "traces its search found but that were gone when fetched, named by id)."))
                     .add("note", Jsonp.object().add("type", "string")),
                     List.of("service", "duration", "sources", "summary", "traces"))),
             ToolAnnotations.readOnlyQuery());
@@ -112,11 +121,18 @@ public final class QueryTracesTool extends ObservabilityTool {
         TraceQueryEcho echo = new TraceQueryEcho(service, durationText, args.integer("limit", TraceQueryEcho.DEFAULT_LIMIT),
                 args.bool("errorsOnly", false));
         TimeRange range = TimeRange.ending(toolkit.clock().instant(), duration);
-        return ToolResult.structured(search(toolkit, call.principal(), echo, range, args.optionalString("filter")).merged().toJson());
+        return ToolResult.structured(search(toolkit, call.principal(), echo, range, args.optionalString("filter")).toJson());
     }
 
-    /** What a trace search gathered: the raw fan-out (for its failures) and the merged answer. */
-    record Search(Gathered<List<TraceSummary>> gathered, TraceMergeResult merged) {}
+    /** What a trace search gathered: the raw fan-out (for its failures and warnings) and the merged answer. */
+    record Search(Gathered<TraceResult> gathered, TraceMergeResult merged) {
+        /** The merged answer (spec 4.4) with {@code backendWarnings} when a source said its answer lacks traces. */
+        JsonObject toJson() {
+            WarnedSources warned = new WarnedSources();
+            gathered.answers().forEach(a -> warned.add(a.source(), a.value() == null ? List.of() : a.value().warnings()));
+            return warned.writeTo(Jsonp.provider().createObjectBuilder(merged.toJson())).build();
+        }
+    }
 
     /**
      * Asks every traces source the principal may use for up to {@value #FETCH_PER_SOURCE} traces of
@@ -135,11 +151,11 @@ public final class QueryTracesTool extends ObservabilityTool {
         int fetch = Math.max(echo.limit(), FETCH_PER_SOURCE);
         TraceQuery query = new TraceQuery(name.traced(), range, filter, fetch, echo.errorsOnly());
         List<Bound<TracesCapability>> bound = toolkit.sources().with(TracesCapability.class, principal);
-        Gathered<List<TraceSummary>> gathered = Gathered.from(toolkit, bound, c -> c.queryTraces(query), overall);
+        Gathered<TraceResult> gathered = Gathered.from(toolkit, bound, c -> c.searchTraces(query), overall);
         List<TraceSourceOutcome> outcomes = new ArrayList<>();
         List<String> answeredEmpty = new ArrayList<>();
         gathered.answers().forEach(a -> {
-            List<TraceSummary> traces = a.value() == null ? List.of() : a.value();
+            List<TraceSummary> traces = a.value() == null ? List.of() : a.value().traces();
             outcomes.add(new TraceSourceOutcome.Answered(a.source(), traces, traces.size() >= fetch));
             if (traces.isEmpty()) {
                 answeredEmpty.add(a.source());
@@ -163,7 +179,7 @@ public final class QueryTracesTool extends ObservabilityTool {
     }
 
     /** The search of a fan-out given up at a caller's deadline: every source in {@code gathered} failed. */
-    static Search unanswered(TraceQueryEcho echo, Gathered<List<TraceSummary>> gathered) {
+    static Search unanswered(TraceQueryEcho echo, Gathered<TraceResult> gathered) {
         List<TraceSourceOutcome> outcomes = new ArrayList<>();
         gathered.failures().forEach(f -> outcomes.add(new TraceSourceOutcome.Failed(f.source(), f.message())));
         return new Search(gathered, new TraceMerger().merge(echo, outcomes));

@@ -214,6 +214,26 @@ class QueryTracesToolTest {
     }
 
     @Test
+    void aSourceThatAnsweredWithoutSomeOfItsTraces_saysWhichInBackendWarnings_andIsNotAFailure() {
+        String gone = "1 trace the search found was gone when fetched (HTTP 404: expired or compacted away since) and left out: "
+                + id("4bf9");
+        ScriptedSources sources = new ScriptedSources()
+                .add("tempo", new ScriptedConnector().traces(List.of(trace(id("1"), 100, false))).traceWarnings(gone))
+                .add("zipkin", new ScriptedConnector().traces(List.of(trace(id("2"), 200, false))));
+        JsonObject result = structured(call(tool(sources), "{\"service\":\"checkout\"}"));
+        assertThat(traceIds(result)).containsExactly(id("2"), id("1"));
+        assertThat(result.getJsonArray("backendWarnings")).singleElement().satisfies(entry -> {
+            assertThat(entry.asJsonObject().getString("source")).isEqualTo("tempo");
+            assertThat(entry.asJsonObject().getJsonArray("warnings").getValuesAs(JsonString::getString)).containsExactly(gone);
+        });
+        assertThat(result).doesNotContainKeys("errors", "partial");
+
+        JsonObject quiet = structured(call(tool(new ScriptedSources().add("zipkin", new ScriptedConnector().traces(List.of(
+                trace(id("2"), 200, false))))), "{\"service\":\"checkout\"}"));
+        assertThat(quiet).as("nothing lacking, nothing said").doesNotContainKey("backendWarnings");
+    }
+
+    @Test
     void aHangingSource_timesOut_andIsReportedInErrors() {
         ScriptedSources sources = new ScriptedSources()
                 .add("tempo", new ScriptedConnector().traces(ScriptedConnector.hanging()))

@@ -15,6 +15,7 @@ import dev.omcp.sdk.query.LogResult;
 import dev.omcp.sdk.query.ServiceInfo;
 import dev.omcp.sdk.query.Topology;
 import dev.omcp.sdk.query.TraceQuery;
+import dev.omcp.sdk.query.TraceResult;
 import dev.omcp.sdk.query.TraceSummary;
 import jakarta.json.JsonObject;
 import java.time.Duration;
@@ -40,6 +41,7 @@ final class ScriptedConnector implements Connector, TopologyCapability, TracesCa
 
     private Answer<String, Topology> topology;
     private Answer<TraceQuery, List<TraceSummary>> traces;
+    private List<String> traceWarnings = List.of();
     private Answer<LogQuery, LogResult> logs;
     private Answer<Void, List<ServiceInfo>> services;
     final List<String> topologyNamespaces = new CopyOnWriteArrayList<>();
@@ -65,6 +67,12 @@ final class ScriptedConnector implements Connector, TopologyCapability, TracesCa
 
     ScriptedConnector traces(List<TraceSummary> answer) {
         return traces(query -> answer);
+    }
+
+    /** What every trace search says its answer lacks ({@link TraceResult#warnings()}), alongside its traces. */
+    ScriptedConnector traceWarnings(String... warnings) {
+        this.traceWarnings = List.of(warnings);
+        return this;
     }
 
     ScriptedConnector logs(Answer<LogQuery, LogResult> answer) {
@@ -164,6 +172,11 @@ final class ScriptedConnector implements Connector, TopologyCapability, TracesCa
     public List<TraceSummary> queryTraces(TraceQuery query) throws ConnectorException {
         traceQueries.add(query);
         return traces.answer(query);
+    }
+
+    @Override
+    public TraceResult searchTraces(TraceQuery query) throws ConnectorException {
+        return new TraceResult(queryTraces(query), traceWarnings);
     }
 
     @Override

@@ -9,6 +9,7 @@ import dev.omcp.sdk.connector.TracesCapability;
 import dev.omcp.sdk.http.BackendApi;
 import dev.omcp.sdk.query.ServiceInfo;
 import dev.omcp.sdk.query.TraceQuery;
+import dev.omcp.sdk.query.TraceResult;
 import dev.omcp.sdk.query.TraceSummary;
 import jakarta.json.JsonArray;
 import jakarta.json.JsonNumber;
@@ -51,6 +52,8 @@ final class TempoConnector implements Connector, TracesCapability, ServiceListin
     private static final Pattern TRACE_ID = Pattern.compile("[0-9a-f]{1,32}");
     /** The largest {@code durationMs} a search hit can hold: Tempo declares it a {@code uint32}. */
     static final long MAX_DURATION_MS = 0xFFFF_FFFFL;
+    /** How many ids of traces gone between search and fetch the warning names; it counts the rest. */
+    static final int GONE_IDS_NAMED = 3;
     private final SourceConfig source;
     private final BackendApi api;
     private final Clock clock;
@@ -114,6 +117,12 @@ final class TempoConnector implements Connector, TracesCapability, ServiceListin
 
     @Override
     public List<TraceSummary> queryTraces(TraceQuery query) throws ConnectorException {
+        return searchTraces(query).traces();
+    }
+
+    /** The traces found, and a warning naming those the search found that Tempo no longer had when fetched. */
+    @Override
+    public TraceResult searchTraces(TraceQuery query) throws ConnectorException {
         Map<String, String> params = new LinkedHashMap<>();
         params.put("q", TraceQl.of(query));
         // Tempo takes whole seconds: the start rounded down and the end up, so no trace of the window's first or last
@@ -144,20 +153,35 @@ final class TempoConnector implements Connector, TracesCapability, ServiceListin
         }
         Iterator<Optional<TempoTrace>> fetched = fetchAll(unknown).iterator();
         List<TraceSummary> summaries = new ArrayList<>();
+        List<String> gone = new ArrayList<>();
         for (int i = 0; i < found.size(); i++) {
             if (stats.get(i).isPresent()) {
                 summaries.add(summary(found.get(i), stats.get(i).get()));
                 continue;
             }
             // a trace the search found and Tempo no longer has (expired or compacted away since) is left out:
-            // its id would open nothing, and the traces that are still there are the answer
+            // its id would open nothing, and the traces that are still there are the answer; the warning names it
             Optional<TempoTrace> trace = fetched.next();
             if (trace.isPresent()) {
                 summaries.add(summary(found.get(i), trace.get()));
+            } else {
+                gone.add(traceId(found.get(i)));
             }
         }
         summaries.sort(Comparator.comparing(TraceSummary::start).reversed());
-        return summaries;
+        return new TraceResult(summaries, gone.isEmpty() ? List.of() : List.of(goneWarning(gone)));
+    }
+
+    /**
+     * Says which found traces Tempo answered 404 for when fetched: the first {@value #GONE_IDS_NAMED}
+     * ids and how many more, so an agent that saw one elsewhere (a log line, an alert) knows why it is
+     * not listed, and the line stays short however many expired.
+     */
+    static String goneWarning(List<String> gone) {
+        String named = String.join(", ", gone.subList(0, Math.min(GONE_IDS_NAMED, gone.size())));
+        String more = gone.size() > GONE_IDS_NAMED ? " and " + (gone.size() - GONE_IDS_NAMED) + " more" : "";
+        return gone.size() + (gone.size() == 1 ? " trace" : " traces") + " the search found " + (gone.size() == 1 ? "was" : "were")
+                + " gone when fetched (HTTP 404: expired or compacted away since) and left out: " + named + more;
     }
 
     /**
