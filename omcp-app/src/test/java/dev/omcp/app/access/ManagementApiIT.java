@@ -213,7 +213,7 @@ class ManagementApiIT {
         // a misspelt parameter is refused, not ignored in favour of the default bucket
         Browser.Reply misspelt = victor.get("/api/health/anomaly-sparklines?buckets=5m");
         assertThat(misspelt.status()).isEqualTo(400);
-        assertThat(misspelt.json().path("error").asText()).contains("'buckets' is not a parameter").contains("bucket");
+        assertThat(misspelt.json().path("error").asText()).contains("'buckets' is not a query parameter").contains("bucket");
     }
 
     @Test

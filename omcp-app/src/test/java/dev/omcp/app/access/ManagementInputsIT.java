@@ -165,4 +165,82 @@ class ManagementInputsIT {
         assertThat(list.path("allSessionsRevokedAt").isNull()).isTrue();
         assertThat(list.path("revocations").findValuesAsText("sub")).containsExactly("victor");
     }
+
+    @Test
+    void aQueryParameterTheRouteDoesNotTake_is400NamingIt_andNothingIsDone() throws IOException {
+        // docs/management-api.md, Parameters: a parameter the caller believes in (a trial run, a filter)
+        // was dropped without a word, and the change made or everything listed
+        start();
+        Browser alice = ManagementUsers.login(gateway, "alice");
+        String sourcesBefore = alice.get("/api/sources").body();
+        String thresholdsBefore = alice.get("/api/health/thresholds").body();
+        String[][] cases = {
+                // method, path, body, the parameter named
+                {"PUT", "/api/sources/shared-prometheus?dryRun=true",
+                        "{\"name\": \"shared-prometheus\", \"type\": \"prometheus\", \"url\": \"http://127.0.0.1:2\"}", "dryRun"},
+                {"DELETE", "/api/sources/shared-prometheus?ifUnused=true", null, "ifUnused"},
+                {"GET", "/api/sources?tenant=acme", null, "tenant"},
+                {"PUT", "/api/health/thresholds?validateOnly=true", "{\"cpu\": {\"critical\": 0.99}}", "validateOnly"},
+                {"PUT", "/api/settings?validateOnly=true", "{\"healthThresholds\": {\"cpu\": {\"critical\": 0.99}}}", "validateOnly"},
+                {"POST", "/api/postmortems?format=markdown", "{\"service\": \"checkout\"}", "format"},
+                {"POST", "/api/connectors/upload?allowdowngrade=true", null, "allowdowngrade"},
+                {"GET", "/api/policy?role=admin", null, "role"},
+        };
+        List<String> problems = new ArrayList<>();
+        for (String[] c : cases) {
+            Browser.Reply reply = alice.send(c[0], c[1], c[2]);
+            JsonNode body = reply.status() == 400 ? reply.json() : null;
+            if (body == null || !body.path("code").asText().equals("OMCP_INVALID_PARAMETERS")
+                    || !body.path("error").asText().contains("'" + c[3] + "' is not a query parameter of")
+                    || !body.path("errors").toString().contains("'" + c[3] + "'")) {
+                problems.add(c[0] + " " + c[1] + " -> " + reply.status() + " " + reply.body());
+            }
+        }
+        assertThat(problems).isEmpty();
+        Browser.Reply sources = alice.get("/api/sources?tenant=acme");
+        assertThat(sources.json().path("reason").asText()).as("the sources routes' own shape").contains("'tenant'");
+        assertThat(sources.json().path("error").asText()).contains("GET /api/sources (it takes none)");
+
+        assertThat(alice.get("/api/sources").body()).as("the source is neither changed nor removed").isEqualTo(sourcesBefore);
+        assertThat(alice.get("/api/health/thresholds").body()).isEqualTo(thresholdsBefore);
+        assertThat(alice.get("/api/postmortems").json().path("postmortems")).isEmpty();
+        assertThat(gateway.audit.events()).as("a refused change is audited with its 400")
+                .filteredOn(e -> e.path().equals("/api/sources/shared-prometheus") && e.method().equals("PUT"))
+                .singleElement().satisfies(e -> assertThat(e.status()).isEqualTo(400));
+
+        JsonNode paths = alice.get("/api/openapi.json").json().path("paths");
+        assertThat(paths.path("/api/postmortems").path("get").path("parameters").findValuesAsText("name"))
+                .as("the document lists what a route takes").containsExactly("limit", "before");
+        assertThat(paths.path("/api/sources/{name}").path("put").path("responses").has("400")).isTrue();
+    }
+
+    @Test
+    void aPathParameterNoRouteCanUse_isAuditedPrintableAndBounded_whateverTheRoute() throws IOException {
+        // docs/management-api.md, Parameters: the audit entry quotes such a value only printable and bounded
+        start();
+        Browser alice = ManagementUsers.login(gateway, "alice");
+        String huge = "x".repeat(4000);
+        String[][] cases = {
+                // method, path, status
+                {"DELETE", "/api/postmortems/" + huge, "400"},
+                {"DELETE", "/api/postmortems/evil%01%1B%5B31mid", "400"},
+                {"POST", "/api/postmortems/" + huge, "405"},
+                {"POST", "/api/sources/evil%01%1B%5B31m" + huge, "405"},
+                {"DELETE", "/api/connectors/evil%01%1B%5B31m" + huge, "403"},
+        };
+        for (String[] c : cases) {
+            Browser.Reply reply = alice.send(c[0], c[1], null);
+            String shortPath = c[1].substring(0, Math.min(40, c[1].length()));
+            assertThat(reply.status()).as(c[0] + " " + shortPath + " -> " + reply.body()).isEqualTo(Integer.parseInt(c[2]));
+        }
+        assertThat(gateway.audit.events()).as("one entry per request, each target printable and bounded")
+                .filteredOn(e -> e.path().startsWith("/api/postmortems/") || e.path().startsWith("/api/sources/evil")
+                        || e.path().startsWith("/api/connectors/"))
+                .hasSize(cases.length)
+                .allSatisfy(e -> assertThat(e.target()).hasSizeLessThanOrEqualTo(200).doesNotContain("\u0001")
+                        .doesNotContain("\u001b").doesNotContain("x".repeat(200)));
+        assertThat(gateway.audit.events()).filteredOn(e -> e.method().equals("DELETE") && e.path().startsWith("/api/postmortems/"))
+                .as("a post-mortem id is quoted as the answer quotes it: cut at 64 characters")
+                .allSatisfy(e -> assertThat(e.target()).hasSizeLessThanOrEqualTo(67));
+    }
 }

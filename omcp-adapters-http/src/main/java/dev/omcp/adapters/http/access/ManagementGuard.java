@@ -187,7 +187,16 @@ public final class ManagementGuard implements ApiGuard, ManagementIdentity {
         Optional<Principal> principal = resolve(ctx);
         String actor = principal.map(Principal::id).map(IdentityText::of).orElse("unauthenticated");
         write(new AuditEvent(actor, principal.map(Principal::tenant).orElse(""), resource, action, ctx.method().name(), ctx.path(),
-                ctx.statusCode(), ApiCaller.clientIp(ctx), target));
+                ctx.statusCode(), ApiCaller.clientIp(ctx), pathTarget(target)));
+    }
+
+    /**
+     * A path parameter as the audit entry's target: printable and bounded ({@link IdentityText}). It
+     * arrives decoded and unchecked (a route that refuses it as invalid, a 405, a name no plugin has),
+     * so it may hold control characters or be kilobytes long; every valid name reads as itself.
+     */
+    private static String pathTarget(String value) {
+        return IdentityText.of(value);
     }
 
     /** Records the client address and HTTPS flag after the trusted-proxy rules; returns the flag. */
@@ -272,7 +281,7 @@ public final class ManagementGuard implements ApiGuard, ManagementIdentity {
                 return "";
             }
             String value = ctx.pathParamMap().get(names.get(0));
-            return value == null ? "" : value;
+            return value == null ? "" : pathTarget(value);
         });
         write(new AuditEvent(actor, principal.map(Principal::tenant).orElse(""), route.auditedResource(),
                 route.auditedAction(), route.method(), ctx.path(), status, ApiCaller.clientIp(ctx), target));

@@ -18,7 +18,7 @@ public final class PolicyRoutes {
 
     /** Registers the route. */
     public void register(ApiRoutes routes) {
-        routes.route(HandlerType.GET, "/api/policy").tag("access").permission("policy", "read")
+        routes.route(HandlerType.GET, "/api/policy").tag("access").permission("policy", "read").queryParameters()
                 .summary("The access policy: role to permissions, the role names and where the policy comes from")
                 .response(200, "{policy, roles, note}")
                 .handle(ctx -> {

@@ -8,6 +8,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.Set;
 
 /**
@@ -44,10 +45,12 @@ public final class ApiRoutes {
      * @param auditAction action named in audit events when the route has no permission
      * @param auditAlways whether even a non-mutating request is audited (the OIDC callback is a
      *     login, though a {@code GET})
+     * @param queryParameters the query parameters the route takes, any other refused before its
+     *     handler runs; empty when the route reads them itself (a tool's arguments, a probe)
      */
     public record Route(String method, String path, String summary, String tag, boolean publicRoute, List<Response> responses,
             Permission permission, boolean csrfExempt, boolean audited, String auditResource, String auditAction,
-            boolean auditAlways) {
+            boolean auditAlways, Optional<List<String>> queryParameters) {
         public Route {
             Objects.requireNonNull(method, "method");
             Objects.requireNonNull(path, "path");
@@ -56,11 +59,12 @@ public final class ApiRoutes {
             responses = List.copyOf(responses);
             Objects.requireNonNull(auditResource, "auditResource");
             Objects.requireNonNull(auditAction, "auditAction");
+            queryParameters = queryParameters.map(List::copyOf);
         }
 
         public Route(String method, String path, String summary, String tag, boolean publicRoute, List<Response> responses) {
             this(method, path, summary, tag, publicRoute, responses, null, false, true,
-                    defaultAuditResource(path), defaultAuditAction(method, path), false);
+                    defaultAuditResource(path), defaultAuditAction(method, path), false, Optional.empty());
         }
 
         /** Whether a request of this route is reported to the audit trail. */
@@ -149,6 +153,8 @@ public final class ApiRoutes {
         private boolean audited = true;
         private String auditResource;
         private String auditAction;
+        private Optional<List<String>> queryParameters = Optional.empty();
+        private BodyRefusal queryRefusal = BodyRefusal.COMMON;
         private final List<Response> responses = new ArrayList<>();
 
         private RouteBuilder(HandlerType method, String path) {
@@ -207,6 +213,23 @@ public final class ApiRoutes {
             return this;
         }
 
+        /**
+         * The query parameters this route takes (none when called without names): a request with any
+         * other is answered 400 {@code OMCP_INVALID_PARAMETERS} naming it, after the access checks and
+         * before the handler, so nothing is done. Without this call the handler reads the query
+         * itself (a tool-backed route passes it to the tool, whose schema judges it).
+         */
+        public RouteBuilder queryParameters(String... names) {
+            this.queryParameters = Optional.of(List.of(names));
+            return this;
+        }
+
+        /** As {@link #queryParameters(String...)}, refused in the route's own error shape. */
+        public RouteBuilder queryParameters(BodyRefusal shape, String... names) {
+            this.queryRefusal = Objects.requireNonNull(shape, "shape");
+            return queryParameters(names);
+        }
+
         public RouteBuilder response(int status, String description) {
             responses.add(new Response(status, description, "application/json"));
             return this;
@@ -225,10 +248,14 @@ public final class ApiRoutes {
             if (responses.isEmpty()) {
                 responses.add(new Response(200, "OK", "application/json"));
             }
+            if (queryParameters.isPresent() && responses.stream().noneMatch(response -> response.status() == 400)) {
+                responses.add(new Response(400, "a query parameter this route does not take (OMCP_INVALID_PARAMETERS)",
+                        "application/json"));
+            }
             Route route = new Route(method.name(), path, summary, tag, publicRoute, responses, permission, csrfExempt, audited,
                     auditResource != null ? auditResource : defaultAuditResource(path),
                     auditAction != null ? auditAction : defaultAuditAction(method.name(), path),
-                    auditResource != null && audited);
+                    auditResource != null && audited, queryParameters);
             if (route.mutating() && permission == null && !publicRoute && path.startsWith("/api/")) {
                 throw new IllegalStateException("route " + method + " " + path + " changes state but declares no permission; "
                         + "add .permission(resource, action) (spec 5.5: every mutating route checks a permission)");
@@ -238,7 +265,8 @@ public final class ApiRoutes {
                         + "a public route answers without a session, so it cannot check one");
             }
             guard.validate(route);
-            routes.addHttpHandler(method, path, ctx -> guard.handle(ctx, route, handler));
+            Handler checked = queryParameters.isEmpty() ? handler : checkingQuery(route, queryParameters.get(), queryRefusal, handler);
+            routes.addHttpHandler(method, path, ctx -> guard.handle(ctx, route, checked));
             if (method == HandlerType.GET && route.auditAlways()) {
                 // a GET that acts (the OIDC callback redeems its code and starts a session): a HEAD, which
                 // a link checker or prefetcher may send, must not act too, nor answer 200 for it
@@ -251,9 +279,18 @@ public final class ApiRoutes {
                 // HEAD is GET without the body (RFC 9110 9.3.2), so it runs the same guard and handler
                 // and answers the same status; Jetty sends no body for it. Left to Javalin, a HEAD of a
                 // GET route answered 200 without running either: 200 where GET is 401, 403 or 404.
-                routes.addHttpHandler(HandlerType.HEAD, path, ctx -> guard.handle(ctx, route, handler));
+                routes.addHttpHandler(HandlerType.HEAD, path, ctx -> guard.handle(ctx, route, checked));
             }
             documented.add(route);
         }
+    }
+
+    /** {@code handler} behind the refusal of a query parameter the route does not take. */
+    private static Handler checkingQuery(Route route, List<String> accepted, BodyRefusal refusal, Handler handler) {
+        return ctx -> {
+            if (QueryParameters.onlyAccepted(ctx, route, accepted, refusal)) {
+                handler.handle(ctx);
+            }
+        };
     }
 }

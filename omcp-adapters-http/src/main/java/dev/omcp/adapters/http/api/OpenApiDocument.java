@@ -26,6 +26,9 @@ public final class OpenApiDocument {
             operation.put("summary", route.summary());
             operation.put("tags", List.of(route.tag()));
             List<Map<String, Object>> parameters = pathParameters(route.path());
+            // the query parameters a route declares are all it takes (any other is a 400), so a client can be generated from them
+            route.queryParameters().ifPresent(names -> names.forEach(name -> parameters.add(Map.of("name", name, "in", "query",
+                    "required", false, "schema", Map.of("type", "string")))));
             if (!parameters.isEmpty()) {
                 operation.put("parameters", parameters);
             }

@@ -127,16 +127,17 @@ public final class ConnectorRoutes implements HttpModule {
 
     @Override
     public void register(ApiRoutes routes) {
-        routes.route(HandlerType.GET, "/api/connectors").permission("connectors", "read").tag("connectors")
+        routes.route(HandlerType.GET, "/api/connectors").permission("connectors", "read").tag("connectors").queryParameters()
                 .summary("Connector types: builtin, filesystem and pinned plugins with manifest, state and hooks (needs connectors:read)")
                 .response(200, "the connectors")
                 .handle(this::list);
-        routes.route(HandlerType.GET, "/api/hub/catalog").permission("connectors", "read").tag("connectors")
+        routes.route(HandlerType.GET, "/api/hub/catalog").permission("connectors", "read").tag("connectors").queryParameters()
                 .summary("The hub catalog merged with what is installed (needs connectors:read)")
                 .response(200, "the catalog")
                 .response(502, "the hub is not configured or cannot be read")
                 .handle(this::catalog);
         routes.route(HandlerType.POST, "/api/connectors/install").permission("connectors", "write").tag("connectors")
+                .queryParameters(ALLOW_DOWNGRADE)
                 .summary("Installs {name, version?} from the hub catalog; only the catalog's tarball URL is fetched; ?allowDowngrade=true"
                         + " lets an older version replace the installed one (needs connectors:write)")
                 .response(201, "installed and re-scanned")
@@ -161,6 +162,7 @@ public final class ConnectorRoutes implements HttpModule {
                         + "(OMCP_PLUGINS_DIR_BUSY); nothing written; see Retry-After")
                 .handle(this::install);
         routes.route(HandlerType.POST, "/api/connectors/upload").permission("connectors", "write").tag("connectors")
+                .queryParameters(ALLOW_DOWNGRADE)
                 .summary("Installs an uploaded .tgz bundle (application/octet-stream, at most 50 MiB); ?allowDowngrade=true lets an "
                         + "older version replace the installed one (needs connectors:write)")
                 .response(201, "installed and re-scanned")
@@ -182,6 +184,7 @@ public final class ConnectorRoutes implements HttpModule {
                         + "see Retry-After")
                 .handle(this::upload);
         routes.route(HandlerType.DELETE, "/api/connectors/{name}").permission("connectors", "delete").tag("connectors")
+                .queryParameters(FORCE)
                 .summary("Removes the plugin installed as {name} (its location in GET /api/connectors): unloads its connector and hooks "
                         + "and deletes its directory; ?force=true removes it even when sources use its connector (needs connectors:delete)")
                 .response(200, "removed and re-scanned; sourcesWithoutConnector names the sources a forced removal left without one")

@@ -77,7 +77,7 @@ public final class HealthRoutes implements HttpModule {
                 .response(200, "{status} without a session; with one also sources (the caller's tenant) and counts; status is "
                         + "degraded when a source is not connected or a connected one keeps failing")
                 .handle(this::overview);
-        routes.route(HandlerType.GET, "/api/health/anomaly-sparklines").permission("health", "read").tag("health")
+        routes.route(HandlerType.GET, "/api/health/anomaly-sparklines").permission("health", "read").tag("health").queryParameters("bucket")
                 .summary("Per-service anomaly-score series of the last hour for the caller's tenant; ?bucket=1m (10s-15m); "
                         + "needs health:read")
                 .response(200, "{retentionSeconds, bucketSeconds, durableSink, services: [{service, start, bucketSeconds, scores, anomalous, "
@@ -85,11 +85,11 @@ public final class HealthRoutes implements HttpModule {
                         + "lower bound: a latency above its histogram's largest bucket) only when some bucket has one")
                 .response(400, "bucket is not a duration from 10s to 15m, or another parameter is given (OMCP_INVALID_PARAMETERS)")
                 .handle(this::sparklines);
-        routes.route(HandlerType.GET, "/api/health/thresholds").permission("health", "read").tag("health")
+        routes.route(HandlerType.GET, "/api/health/thresholds").permission("health", "read").tag("health").queryParameters()
                 .summary("The health thresholds in force, every signal written out, with their ETag; needs health:read")
                 .response(200, "{thresholds, persisted}; the ETag header is their version, for If-Match on PUT")
                 .handle(this::thresholds);
-        routes.route(HandlerType.PUT, "/api/health/thresholds").permission("health", "write").tag("health")
+        routes.route(HandlerType.PUT, "/api/health/thresholds").permission("health", "write").tag("health").queryParameters()
                 .summary("Replaces the health thresholds: per signal {degraded, critical, weight, enabled} over the shipped "
                         + "defaults (an omitted signal returns to its default; a whole GET answer is accepted too); written to the sources file's health block "
                         + "when a sources file is in use (persisted: true), else kept until restart; with If-Match only on "
@@ -158,12 +158,7 @@ public final class HealthRoutes implements HttpModule {
     }
 
     private void sparklines(Context ctx) {
-        Optional<String> unknown = ctx.queryParamMap().keySet().stream().filter(name -> !name.equals("bucket")).sorted().findFirst();
-        if (unknown.isPresent()) {
-            JsonpExchange.invalid(ctx, "OMCP_INVALID_PARAMETERS", List.of("'" + JsonpExchange.printable(unknown.get())
-                    + "' is not a parameter of this route; the only one is bucket"));
-            return;
-        }
+        // a parameter other than bucket was refused before this handler (ApiRoutes#queryParameters)
         if (ctx.queryParams("bucket").size() > 1) {
             // the first or the last would win silently; which one the caller meant is not ours to guess
             JsonpExchange.invalid(ctx, "OMCP_INVALID_PARAMETERS", List.of("bucket: given " + ctx.queryParams("bucket").size()

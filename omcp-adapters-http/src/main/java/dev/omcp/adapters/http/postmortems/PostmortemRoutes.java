@@ -54,7 +54,7 @@ public final class PostmortemRoutes implements HttpModule {
 
     @Override
     public void register(ApiRoutes routes) {
-        routes.route(HandlerType.POST, "/api/postmortems").permission("postmortems", "write").tag("postmortems")
+        routes.route(HandlerType.POST, "/api/postmortems").permission("postmortems", "write").tag("postmortems").queryParameters()
                 .summary("Generates a post-mortem with generate_postmortem (format json) as the caller and stores it; body "
                         + "{service, duration?} (duration default 1h); needs postmortems:write")
                 .response(201, "the stored entry {id, tenant, service, duration, createdAt, createdBy, report}")
@@ -67,6 +67,7 @@ public final class PostmortemRoutes implements HttpModule {
                         + "(OMCP_POSTMORTEMS_UNAVAILABLE); nothing stored")
                 .handle(this::generate);
         routes.route(HandlerType.GET, "/api/postmortems").permission("postmortems", "read").tag("postmortems")
+                .queryParameters(LIST_PARAMETERS.toArray(String[]::new))
                 .summary("Stored post-mortems of the caller's tenant, newest first; ?limit=1-100 (default 20); "
                         + "?before=<id> for the page after the one that ended with that entry (its nextBefore); needs postmortems:read")
                 .response(200, "{postmortems: [entries], nextBefore?: id of the last entry when the page is full, "
@@ -75,14 +76,14 @@ public final class PostmortemRoutes implements HttpModule {
                         + "(OMCP_INVALID_PARAMETERS)")
                 .response(503, "the store cannot be read (OMCP_POSTMORTEMS_UNAVAILABLE)")
                 .handle(this::list);
-        routes.route(HandlerType.GET, "/api/postmortems/{id}").permission("postmortems", "read").tag("postmortems")
+        routes.route(HandlerType.GET, "/api/postmortems/{id}").permission("postmortems", "read").tag("postmortems").queryParameters()
                 .summary("One stored post-mortem of the caller's tenant; needs postmortems:read")
                 .response(200, "the entry")
                 .response(400, "not a post-mortem id (OMCP_INVALID_PARAMETERS)")
                 .response(404, "no such entry in the caller's tenant (OMCP_POSTMORTEM_NOT_FOUND)")
                 .response(503, "the store cannot be read (OMCP_POSTMORTEMS_UNAVAILABLE)")
                 .handle(this::find);
-        routes.route(HandlerType.DELETE, "/api/postmortems/{id}").permission("postmortems", "delete").tag("postmortems")
+        routes.route(HandlerType.DELETE, "/api/postmortems/{id}").permission("postmortems", "delete").tag("postmortems").queryParameters()
                 .summary("Deletes a stored post-mortem of the caller's tenant (a tombstone is appended); needs "
                         + "postmortems:delete, admins only in the builtin roles")
                 .response(204, "deleted", "")
@@ -133,12 +134,7 @@ public final class PostmortemRoutes implements HttpModule {
     }
 
     private void list(Context ctx) {
-        Optional<String> unknown = ctx.queryParamMap().keySet().stream().filter(name -> !LIST_PARAMETERS.contains(name)).sorted().findFirst();
-        if (unknown.isPresent()) {
-            JsonpExchange.invalid(ctx, "OMCP_INVALID_PARAMETERS", List.of("'" + JsonpExchange.printable(unknown.get())
-                    + "' is not a parameter of this route; its parameters are limit and before"));
-            return;
-        }
+        // a parameter other than these was refused before this handler (ApiRoutes#queryParameters)
         for (String name : LIST_PARAMETERS) {
             if (ctx.queryParams(name).size() > 1) {
                 // the first or the last would win silently; which one the caller meant is not ours to guess
@@ -232,6 +228,8 @@ public final class PostmortemRoutes implements HttpModule {
     private static Optional<String> id(Context ctx) {
         String id = ctx.pathParam("id");
         if (!StoredPostmortem.ID.matcher(id).matches()) {
+            // as the answer quotes it: the audit entry of a DELETE names the id only printable and bounded
+            ApiCaller.auditTarget(ctx, JsonpExchange.printable(id));
             JsonpExchange.invalid(ctx, "OMCP_INVALID_PARAMETERS", List.of("id: '" + JsonpExchange.printable(id)
                     + "' is not a post-mortem id (1-64 of A-Z a-z 0-9 _ -)"));
             return Optional.empty();

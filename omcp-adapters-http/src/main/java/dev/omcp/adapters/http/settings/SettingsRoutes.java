@@ -40,13 +40,13 @@ public final class SettingsRoutes implements HttpModule {
 
     @Override
     public void register(ApiRoutes routes) {
-        routes.route(HandlerType.GET, "/api/settings").permission("settings", "read").tag("settings")
+        routes.route(HandlerType.GET, "/api/settings").permission("settings", "read").tag("settings").queryParameters()
                 .summary("The settings: changeable (at run time), fixed (by the environment at start) and whether changes "
                         + "persist; never secrets, URLs or paths; needs settings:read")
                 .response(200, "{changeable, fixed, persisted, note}; the ETag header is the version of changeable, for If-Match "
                         + "on PUT")
                 .handle(this::view);
-        routes.route(HandlerType.PUT, "/api/settings").permission("settings", "write").tag("settings")
+        routes.route(HandlerType.PUT, "/api/settings").permission("settings", "write").tag("settings").queryParameters()
                 .summary("Changes run-time settings: a body with keys of 'changeable' (healthThresholds, which also needs "
                         + "health:write); nothing changes unless all are valid; with If-Match only on that version of changeable "
                         + "(the ETag of GET); needs settings:write")

@@ -105,12 +105,12 @@ public final class SourcesRoutes implements HttpModule {
 
     @Override
     public void register(ApiRoutes routes) {
-        routes.route(HandlerType.GET, "/api/sources").permission("sources", "read").tag("sources")
+        routes.route(HandlerType.GET, "/api/sources").permission("sources", "read").tag("sources").queryParameters(BODY_REFUSAL)
                 .summary("List sources (URLs shown as scheme://host:port, secrets masked); needs sources:read")
                 .response(200, "the sources the caller may see")
                 .response(401, "login modes: no valid session")
                 .handle(this::list);
-        routes.route(HandlerType.POST, "/api/sources").permission("sources", "write").tag("sources")
+        routes.route(HandlerType.POST, "/api/sources").permission("sources", "write").tag("sources").queryParameters(BODY_REFUSAL)
                 .summary("Add a source and connect it; needs sources:write")
                 .response(201, "added; Location is its path, /api/sources/{name}")
                 .response(400, "invalid body, unknown type, or URL refused by the egress guard (OMCP_SOURCE_URL_REJECTED)")
@@ -119,21 +119,21 @@ public final class SourcesRoutes implements HttpModule {
                 .response(415, "the body is not application/json")
                 .response(503, "the sources file could not be written; nothing changed")
                 .handle(this::add);
-        routes.route(HandlerType.GET, "/api/sources/{name}").permission("sources", "read").tag("sources")
+        routes.route(HandlerType.GET, "/api/sources/{name}").permission("sources", "read").tag("sources").queryParameters(BODY_REFUSAL)
                 .summary("One source as the list shows it, with its version as ETag (for If-Match on PUT and DELETE); "
                         + "needs sources:read")
                 .response(200, "{source}; the ETag header is the version of its stored definition")
                 .response(400, "the path's name is not a source name (OMCP_INVALID_PARAMETERS)")
                 .response(404, "no such source")
                 .handle(this::one);
-        routes.route(HandlerType.POST, "/api/sources/test").permission("sources", "write").tag("sources")
+        routes.route(HandlerType.POST, "/api/sources/test").permission("sources", "write").tag("sources").queryParameters(BODY_REFUSAL)
                 .summary("Connect to a source and check its health without saving it; needs sources:write")
                 .response(200, "the check ran; ok tells whether the backend answered")
                 .response(400, "invalid body, unknown type, or URL refused by the egress guard (OMCP_SOURCE_URL_REJECTED)")
                 .response(413, "the body is larger than 1 MiB")
                 .response(415, "the body is not application/json")
                 .handle(this::test);
-        routes.route(HandlerType.PUT, "/api/sources/{name}").permission("sources", "write").tag("sources")
+        routes.route(HandlerType.PUT, "/api/sources/{name}").permission("sources", "write").tag("sources").queryParameters(BODY_REFUSAL)
                 .summary("Replace a source; a masked secret, an omitted url, tenant or enabled keeps the stored value; "
                         + "read-only fields are accepted only as the source has them; with If-Match only on that version "
                         + "(the ETag of GET /api/sources/{name}); needs sources:write")
@@ -148,7 +148,7 @@ public final class SourcesRoutes implements HttpModule {
                 .response(415, "the body is not application/json")
                 .response(503, "the sources file could not be written; nothing changed")
                 .handle(this::update);
-        routes.route(HandlerType.DELETE, "/api/sources/{name}").permission("sources", "delete").tag("sources")
+        routes.route(HandlerType.DELETE, "/api/sources/{name}").permission("sources", "delete").tag("sources").queryParameters(BODY_REFUSAL)
                 .summary("Remove a source and close its connector; with If-Match only on that version (the ETag of "
                         + "GET /api/sources/{name}); needs sources:delete")
                 .response(204, "removed", "")

@@ -70,7 +70,7 @@ public final class ToolRoutes implements HttpModule {
                 .response(502, "the tool answered an error (OMCP_TOOL_ERROR)")
                 .response(503, "this gateway has no get_topology tool (OMCP_TOOL_UNAVAILABLE)")
                 .handle(ctx -> fromParameters(ctx, GET_TOPOLOGY));
-        routes.route(HandlerType.POST, "/api/playground/invoke").permission("playground", "invoke").tag("playground")
+        routes.route(HandlerType.POST, "/api/playground/invoke").permission("playground", "invoke").tag("playground").queryParameters()
                 .summary("Runs a tool as the caller through the same interceptor chain as /mcp; body {tool, arguments?}; "
                         + "needs playground:invoke")
                 .response(200, "the tool's answer, error results included: {tool, isError, structuredContent, content}")
