@@ -57,6 +57,8 @@ public final class JsonSchemaValidator {
             "writeOnly", "deprecated", "contentMediaType", "contentEncoding");
 
     private static final int MAX_DEPTH = 64;
+    /** The most digits a number checked against {@code multipleOf} may span; past it the check is refused, not run. */
+    private static final int MAX_MULTIPLE_OF_DIGITS = 1000;
     /**
      * The most violations one validation lists. The message is the answer to the caller, so it must
      * stay small whatever was sent: one line per bad item made a 1 MiB array of numbers, where
@@ -327,10 +329,26 @@ public final class JsonSchemaValidator {
         if (schema.get("exclusiveMaximum") instanceof JsonNumber max && number.compareTo(max.bigDecimalValue()) >= 0) {
             out.add(path + ": must be < " + max);
         }
-        if (schema.get("multipleOf") instanceof JsonNumber step && step.bigDecimalValue().signum() > 0
-                && number.remainder(step.bigDecimalValue()).signum() != 0) {
-            out.add(path + ": must be a multiple of " + step);
+        if (schema.get("multipleOf") instanceof JsonNumber step && step.bigDecimalValue().signum() > 0) {
+            BigDecimal divisor = step.bigDecimalValue();
+            if (digitsToDivide(number, divisor) > MAX_MULTIPLE_OF_DIGITS) {
+                out.add(path + ": is too large or has too many decimal places to check as a multiple of " + step
+                        + "; send a number of at most " + MAX_MULTIPLE_OF_DIGITS + " digits");
+            } else if (number.remainder(divisor).signum() != 0) {
+                out.add(path + ": must be a multiple of " + step);
+            }
         }
+    }
+
+    /**
+     * How many digits {@code number} has when written to the decimal places of itself or {@code divisor},
+     * whichever has more: what the remainder must work through. A JSON number is short to send but its
+     * exponent is not bounded ({@code 1e999999999}), and the remainder of such a number runs for minutes.
+     */
+    private static long digitsToDivide(BigDecimal number, BigDecimal divisor) {
+        long integerDigits = Math.max(0L, (long) number.precision() - number.scale());
+        long decimalPlaces = Math.max(0L, Math.max((long) number.scale(), divisor.scale()));
+        return integerDigits + decimalPlaces;
     }
 
     private Pattern pattern(String regex) {

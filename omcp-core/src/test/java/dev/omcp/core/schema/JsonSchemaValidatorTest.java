@@ -8,6 +8,7 @@ import jakarta.json.JsonValue;
 import java.io.StringReader;
 import java.util.List;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 
 class JsonSchemaValidatorTest {
     private final JsonSchemaValidator validator = new JsonSchemaValidator();
@@ -234,5 +235,16 @@ class JsonSchemaValidatorTest {
         assertThat(violations).containsExactly(
                 "arguments." + "k".repeat(64) + "... (the name): must be at most 32 characters",
                 "arguments." + "k".repeat(64) + "...: is not a known argument; allowed: [service]");
+    }
+
+    @Test
+    @Timeout(30) // a guard against the hang this test is about, not a speed limit: the old check ran for minutes
+    void aNumberWithAHugeExponent_isRefusedForMultipleOf_insteadOfDividingItOut() {
+        JsonObject s = schema("{\"type\":\"number\",\"multipleOf\":0.5}");
+        assertThat(validator.validate(s, json("1e999999999"), "n")).containsExactly(
+                "n: is too large or has too many decimal places to check as a multiple of 0.5; send a number of at most 1000 digits");
+        assertThat(validator.validate(s, json("1e-999999999"), "n")).hasSize(1);
+        assertThat(validator.validate(s, json("1e900"), "n")).isEmpty();
+        assertThat(validator.validate(s, json("1.25"), "n")).containsExactly("n: must be a multiple of 0.5");
     }
 }
