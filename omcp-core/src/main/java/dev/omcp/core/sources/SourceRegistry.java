@@ -443,6 +443,7 @@ public final class SourceRegistry implements ManageSources, ConnectorUsers, Auto
                 return saved.get();
             }
             live = Collections.unmodifiableMap(next);
+            versions.forget(name);
             close(current);
             LOG.info("event=source-removed source={} actor=\"{}\"", name, LogField.of(caller.id()));
             return new SourceOutcome.Removed(name);
@@ -798,6 +799,7 @@ public final class SourceRegistry implements ManageSources, ConnectorUsers, Auto
             state = State.CLOSED;
             live.values().forEach(this::close);
             live = Map.of();
+            versions.forgetAll();
         } finally {
             changes.unlock();
         }

@@ -9,6 +9,8 @@ import java.security.NoSuchAlgorithmException;
 import java.security.SecureRandom;
 import java.util.HexFormat;
 import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import javax.crypto.Mac;
 import javax.crypto.spec.SecretKeySpec;
 
@@ -22,12 +24,21 @@ import javax.crypto.spec.SecretKeySpec;
  * another operator changed makes another version. The price of the key: versions are new at every
  * restart, and another replica's versions differ; a change sent with an old one is refused, never
  * made unseen.
+ *
+ * <p>A source's version is kept with the definition it was computed from, so reading an unchanged
+ * source again (every {@code GET}, the check of an {@code If-Match}) reuses it instead of
+ * serializing and hashing the definition again. It is reused only for that very definition object:
+ * a changed source is a new definition, whose version is computed anew. Thread-safe.
  */
 final class SourceVersions {
     private static final String ALGORITHM = "HmacSHA256";
     private static final int KEY_BYTES = 32;
 
     private final SecretKeySpec key;
+    /** Per source name, the last version computed and the definition it is of. */
+    private final Map<String, Computed> lastComputed = new ConcurrentHashMap<>();
+
+    private record Computed(SourceDefinition definition, String version) {}
 
     /** @param key at least 32 random bytes */
     SourceVersions(byte[] key) {
@@ -46,6 +57,27 @@ final class SourceVersions {
 
     /** 32 lower-case hex digits; the same for equal definitions under this key. */
     String of(SourceDefinition definition) {
+        Computed last = lastComputed.get(definition.name());
+        // identity, not equals: comparing two definitions field by field would cost about what hashing one does
+        if (last != null && last.definition() == definition) {
+            return last.version();
+        }
+        String version = computed(definition);
+        lastComputed.put(definition.name(), new Computed(definition, version));
+        return version;
+    }
+
+    /** Drops the version kept for a source that is gone, so a removed definition is not held. */
+    void forget(String name) {
+        lastComputed.remove(name);
+    }
+
+    /** Drops every version kept (the registry serves no source any more). */
+    void forgetAll() {
+        lastComputed.clear();
+    }
+
+    private String computed(SourceDefinition definition) {
         SourceConfig config = definition.config();
         // every field in a fixed order, the settings as stored (secrets unmasked)
         String canonical = Jsonp.object().add("name", config.name()).add("type", config.type()).add("url", config.url())

@@ -556,6 +556,21 @@ class SourceRegistryTest {
     }
 
     @Test
+    void readingAnUnchangedSourceAgain_reusesItsVersion_andAnUpdateMakesANewOneThatIsReusedInTurn() {
+        store.sources.add(def("prom", "prometheus", "https://prom.example.com", "", JsonObject.EMPTY_JSON_OBJECT));
+        SourceRegistry registry = registry(false);
+        String first = registry.find("prom", Principal.anonymous()).orElseThrow().version();
+        assertThat(registry.find("prom", Principal.anonymous()).orElseThrow().version()).as("not computed again").isSameAs(first);
+
+        registry.update("prom", new SourceDraft("prom", "prometheus", Optional.of("https://prom2.example.com"), "", true,
+                JsonObject.EMPTY_JSON_OBJECT), Principal.anonymous());
+        String updated = registry.find("prom", Principal.anonymous()).orElseThrow().version();
+        assertThat(updated).matches("[0-9a-f]{32}").isNotEqualTo(first);
+        assertThat(registry.find("prom", Principal.anonymous()).orElseThrow().version()).isSameAs(updated);
+        assertThat(registry.list(Principal.anonymous()).get(0).version()).isSameAs(updated);
+    }
+
+    @Test
     void aChangeMadeOnAVersionNoLongerStored_isStale_andChangesNothing() {
         store.sources.add(def("prom", "prometheus", "https://prom.example.com", "", JsonObject.EMPTY_JSON_OBJECT));
         SourceRegistry registry = registry(false);

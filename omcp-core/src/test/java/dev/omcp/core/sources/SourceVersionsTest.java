@@ -36,6 +36,17 @@ class SourceVersionsTest {
     }
 
     @Test
+    void readingTheSameDefinitionAgain_reusesItsVersion_whileAnotherDefinitionIsHashedAnew() {
+        SourceVersions versions = new SourceVersions(KEY);
+        SourceDefinition stored = withToken("t0ken");
+        String first = versions.of(stored);
+
+        assertThat(versions.of(stored)).as("the version kept for this definition, not computed again").isSameAs(first);
+        assertThat(versions.of(withToken("n3w"))).isNotEqualTo(first);
+        assertThat(versions.of(withToken("t0ken"))).as("an equal definition has the same version").isEqualTo(first);
+    }
+
+    @Test
     void aSecretChangedBehindTheMask_makesAnotherVersion() {
         SourceVersions versions = new SourceVersions(KEY);
         assertThat(versions.of(withToken("t0ken"))).isNotEqualTo(versions.of(withToken("t0ken2")));
