@@ -115,6 +115,8 @@ public final class ManagementGuard implements ApiGuard, ManagementIdentity {
 
     @Override
     public void handle(Context ctx, ApiRoutes.Route route, Handler handler) throws Exception {
+        // a handler's further permission check meets the same outage: its lines share this pacing
+        AccessRefusals.paceOutageLinesWith(ctx, outageLines);
         boolean secure = locateClient(ctx);
         Optional<Principal> principal;
         try {
@@ -249,16 +251,8 @@ public final class ManagementGuard implements ApiGuard, ManagementIdentity {
         switch (decision) {
             case AccessDecision.Allowed allowed -> handler.handle(ctx);
             case AccessDecision.Denied denied -> AccessRefusals.permissionDenied(ctx, permission, denied.have());
-            case AccessDecision.Unavailable unavailable -> {
-                long refused = outageLines.occurred();
-                if (refused > 0) {
-                    // the principal and permission of the request that wrote the line; refused counts the others
-                    LOG.error("event=policy-unavailable principal=\"{}\" permission={} reason=\"{}\" refused={} "
-                            + "note=\"at most one line a minute; refused counts the requests since the previous line\"",
-                            IdentityText.of(principal.id()), permission, LogField.of(unavailable.reason()), refused);
-                }
-                AccessRefusals.policyUnavailable(ctx, unavailable.reason());
-            }
+            case AccessDecision.Unavailable unavailable ->
+                AccessRefusals.policyUnavailable(ctx, principal, permission, unavailable.reason());
         }
     }
 

@@ -6,7 +6,10 @@ import dev.omcp.ports.access.Permission;
 import dev.omcp.ports.auth.SharedStateUnavailableException;
 import dev.omcp.ports.identity.Principal;
 import dev.omcp.sdk.text.LogField;
+import dev.omcp.sdk.text.LogPace;
 import io.javalin.http.Context;
+import java.time.Clock;
+import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -23,11 +26,19 @@ import org.slf4j.LoggerFactory;
  * touches the health thresholds also needs {@code health:write}). Also 503
  * {@code OMCP_SHARED_STATE_UNAVAILABLE} when the store shared by replicas does not answer, so a
  * session's blocklist entry or an account's lock cannot be read (fail closed).
+ *
+ * <p>Every policy-unavailable refusal, the guard's and a handler's further check alike, writes the
+ * operator's {@code event=policy-unavailable} line here, paced by one {@link LogPace}: the guard's,
+ * which it hands to the request ({@link #paceOutageLinesWith}), so an outage writes one line a minute
+ * whichever check met it.
  */
 public final class AccessRefusals {
     private static final Logger LOG = LoggerFactory.getLogger(AccessRefusals.class);
     private static final long LOG_EVERY_NANOS = TimeUnit.SECONDS.toNanos(10);
     private static final AtomicLong LAST_LOGGED = new AtomicLong(System.nanoTime() - LOG_EVERY_NANOS);
+    private static final String OUTAGE_LINES = "omcp.access.outage-lines";
+    /** Paces a refusal in a request the guard did not hand its pacing to (none is expected): never unpaced, never silent. */
+    private static final LogPace UNGUARDED_OUTAGE_LINES = new LogPace(Clock.systemUTC(), Duration.ofMinutes(1));
 
     private AccessRefusals() {}
 
@@ -43,7 +54,7 @@ public final class AccessRefusals {
                 yield false;
             }
             case AccessDecision.Unavailable unavailable -> {
-                policyUnavailable(ctx, unavailable.reason());
+                policyUnavailable(ctx, principal, permission, unavailable.reason());
                 yield false;
             }
         };
@@ -65,8 +76,25 @@ public final class AccessRefusals {
         JsonResponses.json(ctx, 403, body);
     }
 
-    /** 503 {@code OMCP_POLICY_UNAVAILABLE}: the policy engine could not decide, so nothing is allowed. */
-    public static void policyUnavailable(Context ctx, String reason) {
+    /** Makes the policy-unavailable lines of this request count toward {@code lines}, the guard's pacing of them. */
+    public static void paceOutageLinesWith(Context ctx, LogPace lines) {
+        ctx.attribute(OUTAGE_LINES, lines);
+    }
+
+    /**
+     * 503 {@code OMCP_POLICY_UNAVAILABLE}: the policy engine could not decide, so nothing is allowed.
+     * The operator's log says which request was refused and why (the engine's reason names neither
+     * its address nor a token): the first refusal of an outage at once, then at most one line a minute.
+     */
+    public static void policyUnavailable(Context ctx, Principal principal, Permission permission, String reason) {
+        LogPace paced = ctx.attribute(OUTAGE_LINES);
+        long refused = (paced == null ? UNGUARDED_OUTAGE_LINES : paced).occurred();
+        if (refused > 0) {
+            // the request that wrote the line; refused counts the others
+            LOG.error("event=policy-unavailable method={} path=\"{}\" principal=\"{}\" permission={} reason=\"{}\" refused={} "
+                    + "note=\"at most one line a minute; refused counts the requests since the previous line\"",
+                    ctx.method(), LogField.of(ctx.path()), IdentityText.of(principal.id()), permission, LogField.of(reason), refused);
+        }
         ctx.header("Retry-After", "5");
         JsonResponses.error(ctx, 503, "OMCP_POLICY_UNAVAILABLE", reason);
     }

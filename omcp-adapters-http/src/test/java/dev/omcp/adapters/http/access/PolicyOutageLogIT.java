@@ -6,6 +6,8 @@ import ch.qos.logback.classic.Level;
 import ch.qos.logback.classic.Logger;
 import ch.qos.logback.classic.spi.ILoggingEvent;
 import ch.qos.logback.core.read.ListAppender;
+import dev.omcp.adapters.http.api.AccessRefusals;
+import dev.omcp.adapters.http.api.ApiCaller;
 import dev.omcp.adapters.http.api.ApiRoutes;
 import dev.omcp.adapters.http.auth.AuthMode;
 import dev.omcp.adapters.http.auth.SessionCookies;
@@ -39,15 +41,20 @@ import org.slf4j.LoggerFactory;
 
 /**
  * While the policy engine cannot decide, every request that needs a permission is refused with 503;
- * the operator's log gets one {@code event=policy-unavailable} line a minute, not one per request.
+ * the operator's log gets one {@code event=policy-unavailable} line a minute, not one per request,
+ * naming the request, whether the route's permission or a handler's further check met the outage.
  */
 class PolicyOutageLogIT {
     private static final Permission READ = new Permission("sources", "read");
+    private static final Permission HEALTH_WRITE = new Permission("health", "write");
 
-    /** An engine in an outage: it decides nothing. */
+    /** An engine in an outage: it decides nothing, except that {@link #HEALTH_WRITE}'s route permission was cached before. */
     private static final class Outage implements AccessPolicy {
         @Override
         public AccessDecision decide(Principal principal, Permission permission) {
+            if (permission.equals(HEALTH_WRITE)) {
+                return new AccessDecision.Allowed();
+            }
             return new AccessDecision.Unavailable("OPA did not answer in full within 2000 ms");
         }
 
@@ -58,7 +65,7 @@ class PolicyOutageLogIT {
 
         @Override
         public List<Permission> catalog() {
-            return List.of(READ);
+            return List.of(READ, HEALTH_WRITE);
         }
 
         @Override
@@ -83,13 +90,13 @@ class PolicyOutageLogIT {
     private final ManualClock clock = new ManualClock(Instant.parse("2026-03-01T10:00:00Z"));
     private final HttpClient client = HttpClient.newBuilder().proxy(HttpClient.Builder.NO_PROXY).build();
     private final ListAppender<ILoggingEvent> log = new ListAppender<>();
-    private final Logger guardLogger = (Logger) LoggerFactory.getLogger(ManagementGuard.class);
+    private final Logger refusalLogger = (Logger) LoggerFactory.getLogger(AccessRefusals.class);
     private Javalin app;
 
     @BeforeEach
     void start() {
         log.start();
-        guardLogger.addAppender(log);
+        refusalLogger.addAppender(log);
         ManagementGuard guard = new ManagementGuard(AuthMode.ANONYMOUS,
                 new SessionCookies("0123456789abcdef0123456789abcdef".getBytes(StandardCharsets.UTF_8)), new NoSessions(),
                 new Outage(), new CsrfProtection(true, new byte[32], new SecureRandom()), TrustedProxies.none(), new NoAudit(), clock);
@@ -100,17 +107,27 @@ class PolicyOutageLogIT {
             ApiRoutes routes = new ApiRoutes(config.routes, guard);
             routes.route(HandlerType.GET, "/api/sources").summary("list").permission("sources", "read")
                     .handle(ctx -> ctx.json(Map.of("sources", List.of())));
+            // a handler that needs a further permission for part of its work, as the settings' health thresholds do
+            routes.route(HandlerType.GET, "/api/health").summary("further").permission("health", "write").handle(ctx -> {
+                if (AccessRefusals.allowed(ctx, new Outage(), ApiCaller.principal(ctx).orElseThrow(), READ)) {
+                    ctx.json(Map.of());
+                }
+            });
         }).start();
     }
 
     @AfterEach
     void stop() {
-        guardLogger.detachAppender(log);
+        refusalLogger.detachAppender(log);
         app.stop();
     }
 
     private int get() throws Exception {
-        HttpRequest request = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + app.port() + "/api/sources")).GET().build();
+        return get("/api/sources");
+    }
+
+    private int get(String path) throws Exception {
+        HttpRequest request = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + app.port() + path)).GET().build();
         return client.send(request, HttpResponse.BodyHandlers.ofString()).statusCode();
     }
 
@@ -125,7 +142,8 @@ class PolicyOutageLogIT {
             assertThat(get()).as("every request is refused, logged or not").isEqualTo(503);
         }
         assertThat(outageLines()).as("the first refusal of the outage at once, the next four only counted").singleElement()
-                .satisfies(line -> assertThat(line).contains("permission=sources:read").contains("refused=1")
+                .satisfies(line -> assertThat(line).contains("method=GET path=\"/api/sources\"")
+                        .contains("permission=sources:read").contains("refused=1")
                         .contains("OPA did not answer in full within 2000 ms"));
 
         clock.advance(Duration.ofSeconds(59));
@@ -136,5 +154,20 @@ class PolicyOutageLogIT {
         assertThat(get()).isEqualTo(503);
         assertThat(outageLines()).as("a minute after the first line, one line for the six refusals since").hasSize(2)
                 .last().satisfies(line -> assertThat(line).contains("refused=6"));
+    }
+
+    @Test
+    void aHandlersFurtherCheckThatMeetsAnOutage_isLoggedWithItsRequest_andPacedWithTheGuardsLines() throws Exception {
+        assertThat(get("/api/health")).isEqualTo(503);
+        assertThat(outageLines()).as("the route's permission was allowed; the handler's own check met the outage").singleElement()
+                .satisfies(line -> assertThat(line).contains("method=GET path=\"/api/health\"").contains("permission=sources:read")
+                        .contains("reason=\"OPA did not answer in full within 2000 ms\"").contains("refused=1"));
+
+        assertThat(get("/api/sources")).isEqualTo(503);
+        assertThat(outageLines()).as("one outage, one pacing: the guard's refusal within the minute is only counted").hasSize(1);
+
+        clock.advance(Duration.ofMinutes(1));
+        assertThat(get("/api/health")).isEqualTo(503);
+        assertThat(outageLines()).hasSize(2).last().satisfies(line -> assertThat(line).contains("refused=2"));
     }
 }
