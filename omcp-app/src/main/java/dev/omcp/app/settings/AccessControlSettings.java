@@ -117,9 +117,13 @@ public record AccessControlSettings(
      * @param cacheTtl how long decisions are cached
      * @param timeout timeout of one request
      * @param token the bearer token sent to OPA ({@code OMCP_OPA_TOKEN}); secret, so not in {@link #toString()}
+     * @param breakerFailures failures in a row after which OPA is not asked for {@code breakerCoolDown}
+     * @param breakerCoolDown how long requests are refused at once before one probes OPA again
      */
-    public record Opa(String url, String decision, Duration cacheTtl, Duration timeout, Optional<String> token) {
+    public record Opa(String url, String decision, Duration cacheTtl, Duration timeout, Optional<String> token, int breakerFailures,
+            Duration breakerCoolDown) {
         public Opa {
+            Objects.requireNonNull(breakerCoolDown, "breakerCoolDown");
             Objects.requireNonNull(url, "url");
             Objects.requireNonNull(decision, "decision");
             Objects.requireNonNull(cacheTtl, "cacheTtl");
@@ -130,7 +134,8 @@ public record AccessControlSettings(
         @Override
         public String toString() {
             return "Opa[url=" + url + ", decision=" + decision + ", cacheTtl=" + cacheTtl + ", timeout=" + timeout
-                    + ", token=" + (token.isPresent() ? "hidden" : "none") + "]";
+                    + ", token=" + (token.isPresent() ? "hidden" : "none") + ", breakerFailures=" + breakerFailures
+                    + ", breakerCoolDown=" + breakerCoolDown + "]";
         }
     }
 

@@ -246,9 +246,11 @@ final class AccessControlSettingsReader {
     private static Optional<AccessControlSettings.Opa> opa(Environment env) {
         Optional<String> url = env.raw(Variables.OPA_URL);
         env.requiresWith(Variables.OPA_URL, List.of(Variables.OPA_DECISION, Variables.OPA_CACHE_TTL, Variables.OPA_TIMEOUT,
-                Variables.OPA_TOKEN));
+                Variables.OPA_TOKEN, Variables.OPA_BREAKER_FAILURES, Variables.OPA_BREAKER_COOLDOWN));
         int ttl = env.integer(Variables.OPA_CACHE_TTL, 0, 3600);
         int timeout = env.integer(Variables.OPA_TIMEOUT, 100, 30_000);
+        int breakerFailures = env.integer(Variables.OPA_BREAKER_FAILURES, 1, 100);
+        int breakerCoolDown = env.integer(Variables.OPA_BREAKER_COOLDOWN, 100, 300_000);
         if (url.isEmpty()) {
             return Optional.empty();
         }
@@ -260,7 +262,7 @@ final class AccessControlSettingsReader {
             return Optional.empty();
         }
         return Optional.of(new AccessControlSettings.Opa(url.get(), decision, Duration.ofSeconds(ttl), Duration.ofMillis(timeout),
-                token));
+                token, breakerFailures, Duration.ofMillis(breakerCoolDown)));
     }
 
     /**

@@ -210,6 +210,11 @@ public final class Variables {
             "Timeout of one OPA request in milliseconds (100-30000).", false);
     public static final Variable OPA_TOKEN = new Variable("OMCP_OPA_TOKEN", List.of(), "",
             "Bearer token sent to OPA (for an OPA run with --authentication=token).", true);
+    public static final Variable OPA_BREAKER_FAILURES = new Variable("OMCP_OPA_BREAKER_FAILURES", List.of(), "5",
+            "OPA failures in a row after which requests are refused (503) at once, without asking OPA, for the cool-down (1-100).",
+            false);
+    public static final Variable OPA_BREAKER_COOLDOWN = new Variable("OMCP_OPA_BREAKER_COOLDOWN_MS", List.of(), "5000",
+            "Milliseconds OPA is not asked after those failures; then one request probes it (100-300000).", false);
     public static final Variable CSRF_BYPASS_BEARER = new Variable("OMCP_CSRF_BYPASS_BEARER", List.of(), "true",
             "false makes requests with Authorization: Bearer also echo the CSRF token.", false);
     public static final Variable CSP_STRICT_REPORT = new Variable("OMCP_CSP_STRICT_REPORT", List.of(), "false",
@@ -236,7 +241,7 @@ public final class Variables {
             REVOCATION_FILE, REDIS_URL, REDIS_CA_FILE, REDIS_CERT_FILE, REDIS_KEY_FILE,
             OIDC_ISSUER, OIDC_CLIENT_ID, OIDC_CLIENT_SECRET, OIDC_REDIRECT_URI, OIDC_SCOPES, OIDC_ROLES_CLAIM, OIDC_ROLE_MAP,
             OIDC_TENANT_CLAIM, OIDC_PROFILE, OIDC_DCR_ENABLED, OIDC_DCR_STORE,
-            RBAC_POLICY_FILE, OPA_URL, OPA_DECISION, OPA_CACHE_TTL, OPA_TIMEOUT, OPA_TOKEN,
+            RBAC_POLICY_FILE, OPA_URL, OPA_DECISION, OPA_CACHE_TTL, OPA_TIMEOUT, OPA_TOKEN, OPA_BREAKER_FAILURES, OPA_BREAKER_COOLDOWN,
             CSRF_BYPASS_BEARER, CSP_STRICT_REPORT, TRUST_PROXY,
             PASSWORD_MIN_LENGTH, PASSWORD_MIN_CLASSES, PASSWORD_DENYLIST_DISABLED, PASSWORD_POLICY_DISABLED);
 

@@ -9,6 +9,7 @@ import dev.omcp.adapters.http.auth.SessionCookies;
 import dev.omcp.adapters.http.oidc.OidcClient;
 import dev.omcp.adapters.http.oidc.OidcRoutes;
 import dev.omcp.adapters.http.oidc.OidcSettings;
+import dev.omcp.adapters.http.opa.OpaCircuitBreaker;
 import dev.omcp.adapters.http.opa.OpaDecisionClient;
 import dev.omcp.adapters.http.security.CspViolationReports;
 import dev.omcp.adapters.http.security.CsrfProtection;
@@ -278,7 +279,9 @@ final class ManagementAccessAssembly {
                     .followRedirects(HttpClient.Redirect.NEVER).build();
             OpaDecisionClient client = new OpaDecisionClient(OpaDecisionClient.decisionUrl(opa.url(), opa.decision()), http, opa.timeout(),
                     clock, opa.token());
-            return new OpaAccessPolicy(client, clock, opa.cacheTtl(), BuiltinPolicy.ALL);
+            // during an outage, requests are refused at once instead of each waiting the whole timeout
+            OpaCircuitBreaker breaker = new OpaCircuitBreaker(client, opa.breakerFailures(), opa.breakerCoolDown(), clock);
+            return new OpaAccessPolicy(breaker, clock, opa.cacheTtl(), BuiltinPolicy.ALL);
         }
         return RolePolicy.builtin();
     }

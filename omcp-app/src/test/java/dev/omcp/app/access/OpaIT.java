@@ -133,6 +133,30 @@ class OpaIT {
     }
 
     @Test
+    void afterOmcpOpaBreakerFailuresInARow_opaIsNotAskedForTheCoolDown_andRequestsAreRefusedAtOnce() {
+        gateway.close();
+        Map<String, String> env = env();
+        env.put("OMCP_OPA_BREAKER_FAILURES", "1");
+        env.put("OMCP_OPA_BREAKER_COOLDOWN_MS", "10000");
+        env.put("OMCP_OPA_CACHE_TTL", "0");
+        gateway = TestGateway.start(env, clock);
+        Browser admin = gateway.browser();
+        admin.login("alice", TestGateway.PASSWORD);
+        failing.set(true);
+        assertThat(admin.get("/api/policy").status()).isEqualTo(503);
+        int asked = queries.get();
+        failing.set(false);
+
+        Browser.Reply refused = admin.get("/api/policy");
+        assertThat(refused.status()).as("fail closed while open, though OPA would allow now").isEqualTo(503);
+        assertThat(refused.json().path("error").asText()).contains("OPA failed 1 time(s) in a row (last: OPA answered HTTP 500");
+        assertThat(queries.get()).as("OPA was not asked").isEqualTo(asked);
+
+        clock.advance(Duration.ofSeconds(10));
+        assertThat(admin.get("/api/policy").status()).as("the probe is answered").isEqualTo(200);
+    }
+
+    @Test
     void aDenial_namesThePermission_andWhatToDo_andListsOnlyWhatTheCallerHolds() {
         Browser viewer = gateway.browser();
         viewer.login("victor", TestGateway.PASSWORD);

@@ -73,6 +73,30 @@ class AccessControlSettingsTest {
     }
 
     @Test
+    void theOpaBreaker_opensAfterFiveFailuresForFiveSeconds_unlessSetOtherwise() throws Exception {
+        AccessControlSettings.Opa defaults = read(Map.of("OMCP_OPA_URL", "https://opa:8181")).opa().orElseThrow();
+        assertThat(defaults.breakerFailures()).isEqualTo(5);
+        assertThat(defaults.breakerCoolDown()).isEqualTo(Duration.ofSeconds(5));
+
+        AccessControlSettings.Opa set = read(Map.of("OMCP_OPA_URL", "https://opa:8181", "OMCP_OPA_BREAKER_FAILURES", "2",
+                "OMCP_OPA_BREAKER_COOLDOWN_MS", "30000")).opa().orElseThrow();
+        assertThat(set.breakerFailures()).isEqualTo(2);
+        assertThat(set.breakerCoolDown()).isEqualTo(Duration.ofSeconds(30));
+    }
+
+    @Test
+    void invalidOpaBreakerSettings_areReportedTogether() {
+        assertThatThrownBy(() -> read(Map.of("OMCP_OPA_URL", "https://opa:8181", "OMCP_OPA_BREAKER_FAILURES", "0",
+                "OMCP_OPA_BREAKER_COOLDOWN_MS", "5s")))
+                .isInstanceOfSatisfying(InvalidSettingsException.class, e -> assertThat(e.problems()).containsExactly(
+                        "OMCP_OPA_BREAKER_FAILURES must be an integer from 1 to 100, got '0'",
+                        "OMCP_OPA_BREAKER_COOLDOWN_MS must be an integer from 100 to 300000, got '5s'"));
+        assertThatThrownBy(() -> read(Map.of("OMCP_OPA_BREAKER_FAILURES", "3")))
+                .isInstanceOfSatisfying(InvalidSettingsException.class, e -> assertThat(e.problems()).singleElement().asString()
+                        .contains("OMCP_OPA_BREAKER_FAILURES").contains("OMCP_OPA_URL"));
+    }
+
+    @Test
     void anOpaToken_isKept_forTheBearerHeader_andNeverShown() throws Exception {
         AccessControlSettings.Opa opa = read(Map.of("OMCP_OPA_URL", "https://opa:8181", "OMCP_OPA_TOKEN", "opa-token-value-1"))
                 .opa().orElseThrow();
