@@ -408,7 +408,10 @@ public final class GeneratePostmortemTool extends ObservabilityTool {
         answered.forEach(sources::add);
         detection.ifPresent(d -> structured.add("detection", d.toJson()));
         topology.writeGaps(structured);
-        logs.warned().writeTo(structured);
+        // the traces section comes before the log highlights, and so do its sources' warnings; they are shown
+        // unredacted, as query_traces shows them and as the traces they name are listed
+        WarnedSources traceWarnings = traceSearch.warned();
+        new WarnedSources().addAll(traceWarnings).addAll(logs.warned()).writeTo(structured);
         structured.add("sources", sources).add("partial", !failed.isEmpty());
         if (!failed.isEmpty()) {
             JsonArrayBuilder list = Jsonp.array();
@@ -429,7 +432,9 @@ public final class GeneratePostmortemTool extends ObservabilityTool {
         if (json) {
             return ToolResult.structured(result);
         }
-        return ToolResult.structured(result, markdown(report) + footnote(failed) + logWarnings(logs.warned())
+        return ToolResult.structured(result, markdown(report) + footnote(failed)
+                + warnings("Related traces may be incomplete", "traces", traceWarnings)
+                + warnings("Log highlights may be incomplete", "logs", logs.warned())
                 + detection.map(d -> "\n> " + PostmortemMarkdown.text(d.note()) + "\n").orElse("")
                 + (topology.hasGaps() ? "\n> " + TopologySnapshot.GAPS_NOTE + "\n" : "")
                 + unknown.map(u -> "\n> " + PostmortemMarkdown.text(u) + "\n").orElse(""));
@@ -652,18 +657,24 @@ public final class GeneratePostmortemTool extends ObservabilityTool {
     }
 
     /**
-     * Names the logs sources that warned alongside their answers and what they said, so a markdown
-     * reader knows the log highlights may be counted from part of the lines only.
+     * Names the sources of one section that warned alongside their answers and what they said, so a
+     * markdown reader knows the section may be built from part of the data only: log highlights
+     * counted from part of the lines, related traces without those a traces source lost between
+     * its search and its fetch (which the warning names).
+     *
+     * @param heading what the warnings mean for the section
+     * @param signal what was asked of the sources: traces or logs
      */
-    private static String logWarnings(WarnedSources warned) {
+    private static String warnings(String heading, String signal, WarnedSources warned) {
         if (warned.isEmpty()) {
             return "";
         }
-        StringBuilder b = new StringBuilder("\n> Log highlights may be incomplete: ");
+        StringBuilder b = new StringBuilder("\n> ").append(heading).append(": ");
         List<JsonObject> entries = warned.entries();
         for (int i = 0; i < entries.size(); i++) {
             JsonObject entry = entries.get(i);
-            b.append(i == 0 ? "" : "; ").append(PostmortemMarkdown.text(entry.getString("source"))).append(" (logs) warned: ")
+            b.append(i == 0 ? "" : "; ").append(PostmortemMarkdown.text(entry.getString("source"))).append(" (").append(signal)
+                    .append(") warned: ")
                     .append(PostmortemMarkdown.text(String.join(" / ",
                             entry.getJsonArray("warnings").getValuesAs(jakarta.json.JsonString::getString))));
         }

@@ -128,9 +128,14 @@ public final class QueryTracesTool extends ObservabilityTool {
     record Search(Gathered<TraceResult> gathered, TraceMergeResult merged) {
         /** The merged answer (spec 4.4) with {@code backendWarnings} when a source said its answer lacks traces. */
         JsonObject toJson() {
+            return warned().writeTo(Jsonp.provider().createObjectBuilder(merged.toJson())).build();
+        }
+
+        /** What the sources that answered said their answers lack (traces gone before they were read), per source. */
+        WarnedSources warned() {
             WarnedSources warned = new WarnedSources();
             gathered.answers().forEach(a -> warned.add(a.source(), a.value() == null ? List.of() : a.value().warnings()));
-            return warned.writeTo(Jsonp.provider().createObjectBuilder(merged.toJson())).build();
+            return warned;
         }
     }
 

@@ -42,6 +42,24 @@ final class WarnedSources {
         return this;
     }
 
+    /**
+     * Adds what {@code other} holds, source by source, after what this one holds: for a tool whose
+     * answer joins several searches ({@code generate_postmortem}: traces and logs) in one list. Its
+     * warnings are already cleaned (and perhaps redacted), so they are kept as they are, within
+     * {@value #MAX_WARNINGS_PER_SOURCE} per source here too.
+     */
+    WarnedSources addAll(WarnedSources other) {
+        other.bySource.forEach((source, warnings) -> {
+            Set<String> distinct = bySource.computeIfAbsent(source, k -> new LinkedHashSet<>());
+            for (String warning : warnings) {
+                if (distinct.size() < MAX_WARNINGS_PER_SOURCE) {
+                    distinct.add(warning);
+                }
+            }
+        });
+        return this;
+    }
+
     boolean isEmpty() {
         return bySource.isEmpty();
     }

@@ -496,6 +496,60 @@ class GeneratePostmortemToolTest {
     }
 
     @Test
+    void aTracesSourceThatAnsweredWithoutSomeOfItsTraces_namesTheMissingOnesBesideTheLogWarnings_inTheJsonAndTheMarkdown() {
+        incidentScores();
+        String gone = "1 trace the search found was gone when fetched (HTTP 404: expired or compacted away since) and left out: "
+                + "4bf92f3577b34da6a3ce929d0e0e4736";
+        ScriptedConnector tempo = new ScriptedConnector().traces(List.of(trace("a1", 4200, true))).traceWarnings(gone);
+        ScriptedConnector partialLoki = new ScriptedConnector().logs(q -> {
+            LogResult lines = dbLogs(q);
+            return new LogResult(lines.entries(), false, lines.resolvedQuery(), List.of("query timed out on 3 of 16 shards"));
+        });
+
+        ToolResult result = call(tool(new ScriptedSources().add("kubernetes", kubernetes).add("tempo", tempo).add("loki", partialLoki)),
+                "{\"service\":\"db\",\"duration\":\"30m\"}");
+
+        JsonObject report = structured(result);
+        // the traces it did return are in the report, and the lost one is not a failure: the source answered
+        assertThat(report.getJsonObject("traces").getJsonArray("items")).hasSize(1);
+        assertThat(report.getBoolean("partial")).isFalse();
+        assertThat(report.getJsonArray("backendWarnings").getValuesAs(JsonObject.class)).satisfiesExactly(
+                w -> {
+                    assertThat(w.getString("source")).isEqualTo("tempo");
+                    assertThat(w.getJsonArray("warnings").getValuesAs(JsonString::getString)).containsExactly(gone);
+                },
+                w -> {
+                    assertThat(w.getString("source")).isEqualTo("loki");
+                    assertThat(w.getJsonArray("warnings").getValuesAs(JsonString::getString))
+                            .containsExactly("query timed out on 3 of 16 shards");
+                });
+        assertThat(result.firstText()).contains("> Related traces may be incomplete: tempo (traces) warned: " + gone + ".")
+                .contains("> Log highlights may be incomplete: loki (logs) warned: query timed out on 3 of 16 shards.");
+        assertThat(UndeclaredMembers.in(report, tool(everything()).definition().outputSchema().orElseThrow())).isEmpty();
+
+        ToolResult quiet = call(tool(everything()), "{\"service\":\"db\"}");
+        assertThat(structured(quiet).containsKey("backendWarnings")).isFalse();
+        assertThat(quiet.firstText()).doesNotContain("Related traces may be incomplete");
+    }
+
+    @Test
+    void aTracesSourceThatWarnsAtLength_isBoundedAsEveryBackendWarningIs() {
+        String[] many = new String[WarnedSources.MAX_WARNINGS_PER_SOURCE + 5];
+        for (int i = 0; i < many.length; i++) {
+            many[i] = "trace " + i + " was gone when fetched " + "x".repeat(WarnedSources.MAX_WARNING_CHARS);
+        }
+        ScriptedConnector tempo = new ScriptedConnector().traces(List.of(trace("a1", 4200, true))).traceWarnings(many);
+
+        JsonObject report = structured(call(tool(new ScriptedSources().add("tempo", tempo)), "{\"service\":\"db\"}"));
+
+        List<String> shown = report.getJsonArray("backendWarnings").getJsonObject(0).getJsonArray("warnings")
+                .getValuesAs(JsonString::getString);
+        assertThat(shown).hasSize(WarnedSources.MAX_WARNINGS_PER_SOURCE)
+                .allSatisfy(w -> assertThat(w).hasSize(WarnedSources.MAX_WARNING_CHARS + 1).endsWith("…"));
+        assertThat(shown.getFirst()).startsWith("trace 0 was gone when fetched");
+    }
+
+    @Test
     void theWindowEndsAtTheEndOfTheCurrentSecond_soAScoreRecordedJustBeforeIsIncluded() {
         clock.set(NOW.plusMillis(300));
         history.record(new AnomalyScoreSample("", "db", "latency_p99", NOW.plusMillis(250), 9, true, Optional.of("step"), Optional.empty()));
