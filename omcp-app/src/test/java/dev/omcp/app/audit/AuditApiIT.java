@@ -71,6 +71,7 @@ class AuditApiIT {
             assertThat(body.get("count").asInt()).isEqualTo(4);
             assertThat(body.get("tipSeq").asLong()).isEqualTo(6);
             assertThat(body.get("persisted").asBoolean()).isTrue();
+            assertThat(body.get("recording").asText()).isEqualTo("ok");
             List<String> lines = Files.readAllLines(file);
             assertThat(body.get("tipHash").asText()).isEqualTo(JSON.readTree(lines.get(5)).get("hash").asText());
             ObjectMapper sorted = new ObjectMapper().enable(SerializationFeature.ORDER_MAP_ENTRIES_BY_KEYS);

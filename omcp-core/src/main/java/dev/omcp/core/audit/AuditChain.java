@@ -8,6 +8,7 @@ import dev.omcp.ports.audit.AuditLogState;
 import dev.omcp.ports.audit.AuditPage;
 import dev.omcp.ports.audit.AuditQuery;
 import dev.omcp.ports.audit.AuditRecord;
+import dev.omcp.ports.audit.AuditRecording;
 import dev.omcp.ports.audit.AuditSink;
 import dev.omcp.ports.audit.AuditSinkStatus;
 import dev.omcp.ports.audit.AuditTrail;
@@ -185,11 +186,21 @@ public final class AuditChain implements AuditTrail, AuditHistory, AutoCloseable
      * Present from a failed store write (or fsync) until the next write succeeds; the management
      * plane then refuses changes instead of making them unaudited. A store that cannot vouch for
      * its data any more (a failed fsync, a failed undo) refuses every write, so this stays present
-     * until a restart.
+     * until a restart, also when it learned of the failure between appends (a background fsync).
      */
     @Override
     public Optional<String> unavailable() {
-        return Optional.ofNullable(failure);
+        String failed = failure;
+        // a store that failed between appends (a background fsync) is refused before the next change, not after it
+        return failed != null ? Optional.of(failed) : log.refusing();
+    }
+
+    @Override
+    public AuditRecording recording() {
+        if (log.refusing().isPresent()) {
+            return AuditRecording.STOPPED;
+        }
+        return failure != null ? AuditRecording.FAILING : AuditRecording.OK;
     }
 
     @Override

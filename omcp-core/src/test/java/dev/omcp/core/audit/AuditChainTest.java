@@ -12,6 +12,7 @@ import dev.omcp.ports.audit.AuditLogState;
 import dev.omcp.ports.audit.AuditPage;
 import dev.omcp.ports.audit.AuditQuery;
 import dev.omcp.ports.audit.AuditRecord;
+import dev.omcp.ports.audit.AuditRecording;
 import dev.omcp.ports.audit.AuditSink;
 import dev.omcp.ports.audit.AuditSinkStatus;
 import java.io.IOException;
@@ -61,6 +62,13 @@ class AuditChainTest {
         }
 
         UncheckedIOException failNextDurable;
+        /** Set as a store that fsyncs in the background sets it when that fsync fails. */
+        volatile String refusing;
+
+        @Override
+        public java.util.Optional<String> refusing() {
+            return java.util.Optional.ofNullable(refusing);
+        }
 
         @Override
         public void awaitDurable(long ticket) {
@@ -316,6 +324,33 @@ class AuditChainTest {
         assertThat(chain.unavailable()).hasValueSatisfying(reason -> assertThat(reason).contains("fsync"));
         chain.record(event("b"));
         assertThat(chain.unavailable()).isEmpty();
+    }
+
+    @Test
+    void aStoreThatStoppedBetweenAppends_makesTheTrailUnavailableBeforeTheNextChange_andReportsItStopped() {
+        ListLog log = new ListLog();
+        AuditChain chain = new AuditChain(log, List.of(), clock).start();
+        chain.record(event("a"));
+        assertThat(chain.unavailable()).isEmpty();
+        assertThat(chain.recording()).isEqualTo(AuditRecording.OK);
+
+        log.refusing = "an fsync of the audit file failed (Input/output error)"; // the store's background fsync failed
+
+        // no append has failed yet, but the next change must be refused before it is made
+        assertThat(chain.unavailable()).contains("an fsync of the audit file failed (Input/output error)");
+        assertThat(chain.recording()).isEqualTo(AuditRecording.STOPPED);
+    }
+
+    @Test
+    void aFailedWriteReportsRecordingAsFailingUntilAWriteSucceeds() {
+        ListLog log = new ListLog();
+        AuditChain chain = new AuditChain(log, List.of(), clock).start();
+        log.failNext = new IOException("No space left on device");
+
+        assertThatThrownBy(() -> chain.record(event("a"))).isInstanceOf(UncheckedIOException.class);
+        assertThat(chain.recording()).isEqualTo(AuditRecording.FAILING);
+        chain.record(event("b"));
+        assertThat(chain.recording()).isEqualTo(AuditRecording.OK);
     }
 
     @Test

@@ -1,6 +1,7 @@
 package dev.omcp.ports.audit;
 
 import java.util.List;
+import java.util.Optional;
 
 /**
  * Driven port: where audit entries are stored (a JSONL file, or a memory ring).
@@ -38,6 +39,17 @@ public interface AuditLog {
      *     since a later success would not show that the earlier records were kept
      */
     void awaitDurable(long ticket);
+
+    /**
+     * Why the store refuses every further append until it is reopened (a failed fsync, a write it
+     * could not undo), found without an append: a store that fsyncs in the background learns of a
+     * failure between appends, and the management plane must refuse the next change before it is
+     * made, not after. Empty while the store takes entries. The reason is for the operator's log
+     * (it may name a file).
+     */
+    default Optional<String> refusing() {
+        return Optional.empty();
+    }
 
     /** Matching entries, newest first, at most {@code query.limit()}. */
     List<AuditEntry> find(AuditQuery query);

@@ -15,6 +15,7 @@ import io.javalin.http.HandlerType;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
 
@@ -22,9 +23,10 @@ import java.util.Objects;
  * {@code GET /api/audit?from=&to=&actor=&action=&beforeSeq=&limit=} (spec 4.3): matching entries
  * newest first, each with exactly the fields and values of its line in the audit file (so a client
  * can recompute the hashes), plus the chain's {@code tipSeq} and {@code tipHash}, each sink's
- * delivery status ({@code sinks}) and the cursor of the next page ({@code nextBeforeSeq}). Served
- * from the file when one is configured. Needs the permission {@code audit:read} (held by every
- * builtin role, spec 5.5), which the management guard enforces.
+ * delivery status ({@code sinks}), whether the log records ({@code recording}) and the cursor of
+ * the next page ({@code nextBeforeSeq}). Served from the file when one is configured. Needs the
+ * permission {@code audit:read} (held by every builtin role, spec 5.5), which the management guard
+ * enforces.
  *
  * <p>A caller bound to a tenant sees only the entries recorded with that tenant (those of its
  * tenant's actors), as it sees only its tenant's sources and post-mortems: other tenants' entries
@@ -46,7 +48,8 @@ public final class AuditRoutes implements HttpModule {
                 .summary("Audit entries newest first with the chain's tipHash; filters from, to (ISO-8601), actor, action,"
                         + " beforeSeq (the next page's cursor), limit (1-1000, default 100); a caller with a tenant sees that"
                         + " tenant's entries only. Permission audit:read")
-                .response(200, "entries, count, nextBeforeSeq, tipSeq, tipHash, persisted, sinks (each sink's delivery status)")
+                .response(200, "entries, count, nextBeforeSeq, tipSeq, tipHash, persisted, recording (ok, failing or stopped),"
+                        + " sinks (each sink's delivery status)")
                 .response(400, "a parameter is invalid: {code, error}")
                 .handle(this::list);
     }
@@ -70,6 +73,8 @@ public final class AuditRoutes implements HttpModule {
                 body.put("tipSeq", page.tipSeq());
                 body.put("tipHash", page.tipHash());
                 body.put("persisted", history.persisted());
+                // whether changes are refused (503) for want of an audit entry, without the reason, which may name a file
+                body.put("recording", history.recording().name().toLowerCase(Locale.ROOT));
                 body.put("sinks", history.sinks().stream().map(AuditRoutes::json).toList());
                 JsonResponses.json(ctx, 200, body);
             }

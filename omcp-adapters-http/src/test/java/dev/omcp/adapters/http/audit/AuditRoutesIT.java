@@ -11,6 +11,7 @@ import dev.omcp.ports.audit.AuditEntry;
 import dev.omcp.ports.audit.AuditHistory;
 import dev.omcp.ports.audit.AuditPage;
 import dev.omcp.ports.audit.AuditQuery;
+import dev.omcp.ports.audit.AuditRecording;
 import dev.omcp.ports.identity.AuthKind;
 import dev.omcp.ports.identity.Principal;
 import io.javalin.Javalin;
@@ -37,6 +38,7 @@ class AuditRoutesIT {
 
     private final List<AuditEntry> stored = new CopyOnWriteArrayList<>();
     private final AtomicReference<Principal> caller = new AtomicReference<>(Principal.anonymous());
+    private final AtomicReference<AuditRecording> recording = new AtomicReference<>(AuditRecording.OK);
     private final HttpClient client = HttpClient.newBuilder().proxy(HttpClient.Builder.NO_PROXY).build();
     private Javalin app;
 
@@ -54,6 +56,11 @@ class AuditRoutesIT {
         @Override
         public boolean persisted() {
             return true;
+        }
+
+        @Override
+        public AuditRecording recording() {
+            return recording.get();
         }
     }
 
@@ -115,6 +122,17 @@ class AuditRoutesIT {
         // the cursor combines with the filters
         assertThat(page("?beforeSeq=3&actor=user:alice").get("entries")).extracting(e -> e.get("seq").asLong())
                 .containsExactly(2L, 1L);
+    }
+
+    @Test
+    void theAnswerSaysWhetherTheLogRecords_andWhetherOnlyARestartBringsItBack() throws Exception {
+        store("user:alice", null, "s1");
+
+        assertThat(page("").get("recording").asText()).isEqualTo("ok");
+        recording.set(AuditRecording.FAILING);
+        assertThat(page("").get("recording").asText()).isEqualTo("failing");
+        recording.set(AuditRecording.STOPPED); // a failed fsync: every change is refused until a restart
+        assertThat(page("").get("recording").asText()).isEqualTo("stopped");
     }
 
     @Test

@@ -25,7 +25,10 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.OptionalLong;
 import java.util.Set;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.UnaryOperator;
@@ -45,7 +48,8 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Searches read the file backwards from its end in chunks and stop as soon as they have
  * enough entries, or reach entries older than {@code from} (timestamps never decrease), so the
- * newest entries of a large file cost a few kilobytes of reading, not the whole file.
+ * newest entries of a large file cost a few kilobytes of reading, not the whole file. A page far
+ * back ({@code beforeSeq}) first finds where its entries end by halving the file ({@link SeqBoundary}).
  *
  * <p>A failed fsync is never retried: Linux may drop the pages it could not write and report the
  * next fsync as a success, so after one the store refuses every append until it is reopened (a
@@ -99,6 +103,8 @@ public final class JsonlAuditLog implements AuditLog {
     /** Why no fsync is trusted any more; null until one fails. */
     private volatile String fsyncFailure;
     private volatile boolean closed;
+    /** Wakes the batch fsync thread to stop. Not an interrupt: one during its fsync would close the channel under it. */
+    private final CountDownLatch stopFlusher = new CountDownLatch(1);
     private Thread flusher;
 
     public JsonlAuditLog(Path file, Options options) {
@@ -332,8 +338,11 @@ public final class JsonlAuditLog implements AuditLog {
     private void flushPeriodically() {
         while (!closed) {
             try {
-                Thread.sleep(options.batchInterval());
+                if (stopFlusher.await(options.batchInterval().toNanos(), TimeUnit.NANOSECONDS)) {
+                    return; // close() makes the rest durable
+                }
             } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
                 return;
             }
             if (!closed && written > synced) {
@@ -341,7 +350,7 @@ public final class JsonlAuditLog implements AuditLog {
                     syncTo(written);
                 } catch (UncheckedIOException e) {
                     LOG.error("event=audit-fsync-failed file={} outcome=refusing-entries-until-restart", file, e);
-                    return;
+                    return; // never retried: a later success would not show that these entries reached the disk
                 }
             }
         }
@@ -360,6 +369,9 @@ public final class JsonlAuditLog implements AuditLog {
         int skipped = 0;
         ReverseLines lines;
         try {
+            if (query.beforeSeq().isPresent()) {
+                end = endBefore(end, query.beforeSeq().getAsLong());
+            }
             lines = new ReverseLines(reader, end, MAX_LINE_BYTES);
             ReverseLines.Line line;
             while (found.size() < query.limit() && (line = lines.previous()) != null) {
@@ -406,6 +418,23 @@ public final class JsonlAuditLog implements AuditLog {
                     + " 'omcp audit verify' on the file\"", file, skipped);
         }
         return found;
+    }
+
+    /**
+     * Where the lines below {@code beforeSeq} end, found by halving the file rather than by reading it
+     * from its end, so a page far back costs about as much as the first. When a line the search lands
+     * on is not an entry, the whole of {@code end}: the scan then finds the page as it always did.
+     */
+    private long endBefore(long end, long beforeSeq) throws IOException {
+        SeqBoundary boundary = new SeqBoundary(reader, end, MAX_LINE_BYTES);
+        OptionalLong found = boundary.firstLineFrom(beforeSeq);
+        bytesScanned.addAndGet(boundary.bytesRead());
+        return found.orElse(end);
+    }
+
+    @Override
+    public Optional<String> refusing() {
+        return Optional.ofNullable(refusal);
     }
 
     /** The exact text {@code "name":"value"} has in a canonical line, when the value needs no escaping. */
@@ -456,7 +485,7 @@ public final class JsonlAuditLog implements AuditLog {
             writeLock.unlock();
         }
         if (flusher != null) {
-            flusher.interrupt();
+            stopFlusher.countDown();
             try {
                 flusher.join(Duration.ofSeconds(5));
             } catch (InterruptedException e) {
@@ -464,7 +493,11 @@ public final class JsonlAuditLog implements AuditLog {
             }
         }
         try {
-            if (channel != null && channel.isOpen() && written > synced) {
+            if (fsyncFailure != null) {
+                // as for appends: a success now would not show that what the failed fsync covered is on disk
+                LOG.error("event=audit-fsync-skipped file={} at=close unsyncedBytes={} reason=\"an earlier fsync failed;"
+                        + " check the disk and run 'omcp audit verify' on the file\"", file, written - synced);
+            } else if (channel != null && channel.isOpen() && written > synced) {
                 channel.force(false);
                 synced = written;
             }

@@ -379,6 +379,102 @@ class JsonlAuditLogIT {
         log.close();
     }
 
+    /** Pages as {@code GET /api/audit} does: the next cursor is the oldest seq of a full page, until a page is not full. */
+    private static List<Long> pageThrough(JsonlAuditLog log, AuditQuery first) {
+        List<Long> seen = new java.util.ArrayList<>();
+        java.util.OptionalLong cursor = java.util.OptionalLong.empty();
+        while (true) {
+            AuditQuery query = new AuditQuery(first.from(), first.to(), first.actor(), first.action(), cursor, first.tenant(),
+                    first.limit());
+            List<AuditEntry> page = log.find(query);
+            page.forEach(entry -> seen.add(entry.seq()));
+            if (page.size() < first.limit() || page.get(page.size() - 1).seq() == 1) {
+                return seen;
+            }
+            cursor = java.util.OptionalLong.of(page.get(page.size() - 1).seq());
+        }
+    }
+
+    private static List<AuditRecord> burstyRecords(int count) {
+        List<AuditRecord> records = new java.util.ArrayList<>();
+        for (int seq = 1; seq <= count; seq++) {
+            // five entries per millisecond, three actors, two tenants and none, a delete now and then
+            records.add(TestRecords.record(seq, T0.plusMillis(seq / 5), "user:" + "abc".charAt(seq % 3),
+                    seq % 4 == 0 ? null : seq % 4 == 1 ? "acme" : "globex", seq % 7 == 0 ? "delete" : "update", "s" + seq));
+        }
+        return records;
+    }
+
+    private static List<Long> expected(List<AuditRecord> records, AuditQuery query) {
+        return records.reversed().stream().map(AuditRecord::entry).filter(query::matches).map(AuditEntry::seq).toList();
+    }
+
+    @Test
+    void pagingByBeforeSeqWithFilters_givesEveryMatchingEntryOnceNewestFirst_acrossPageBoundaries() {
+        JsonlAuditLog log = open(dir.resolve("audit.jsonl"), JsonlAuditLog.Options.defaults());
+        List<AuditRecord> records = burstyRecords(1500);
+        records.forEach(log::append);
+        List<AuditQuery> queries = List.of(
+                query(Optional.empty(), Optional.empty(), null, null, 1000),
+                query(Optional.empty(), Optional.empty(), null, null, 25),
+                query(Optional.empty(), Optional.empty(), "user:b", "delete", 4),
+                query(Optional.of(T0.plusMillis(101)), Optional.of(T0.plusMillis(433)), "user:c", null, 10),
+                query(Optional.empty(), Optional.of(T0.plusMillis(250)), null, "update", 33).onlyTenant("acme"),
+                query(Optional.empty(), Optional.empty(), "user:nobody", null, 5));
+
+        for (AuditQuery query : queries) {
+            assertThat(pageThrough(log, query)).as(query.toString()).isEqualTo(expected(records, query));
+        }
+        assertThat(expected(records, queries.get(2))).hasSizeGreaterThan(4 * 15);
+        log.close();
+    }
+
+    @Test
+    void pagingByBeforeSeq_pastLinesThatAreNotEntries_stillGivesEveryEntryOnce() throws Exception {
+        Path file = dir.resolve("audit.jsonl");
+        List<AuditRecord> records = burstyRecords(600);
+        try (BufferedWriter out = Files.newBufferedWriter(file)) {
+            for (AuditRecord record : records) {
+                out.write(record.json());
+                out.write('\n');
+                if (record.entry().seq() % 97 == 0) {
+                    out.write("garbage\n"); // lines that are not entries, where the search for a page may land
+                }
+            }
+        }
+        JsonlAuditLog log = open(file, JsonlAuditLog.Options.defaults());
+        AuditQuery query = query(Optional.empty(), Optional.empty(), "user:a", null, 9);
+
+        assertThat(pageThrough(log, query)).isEqualTo(expected(records, query));
+        log.close();
+    }
+
+    @Test
+    void aPageFarBackIsFoundWithoutReadingTheFileFromItsEnd() throws Exception {
+        Path file = dir.resolve("audit.jsonl");
+        int count = 40_000;
+        try (BufferedWriter out = Files.newBufferedWriter(file)) {
+            for (int seq = 1; seq <= count; seq++) {
+                out.write(TestRecords.record(seq, T0.plusMillis(seq), seq % 3 == 0 ? "user:b" : "user:a", "update", "s").json());
+                out.write('\n');
+            }
+        }
+        long size = Files.size(file);
+        JsonlAuditLog log = open(file, JsonlAuditLog.Options.defaults());
+
+        long before = log.bytesScanned();
+        List<AuditEntry> deep = log.find(new AuditQuery(Optional.empty(), Optional.empty(), Optional.of("user:b"), Optional.empty(),
+                java.util.OptionalLong.of(1_000), Optional.empty(), 100));
+        long deepBytes = log.bytesScanned() - before;
+
+        assertThat(size).isGreaterThan(10_000_000);
+        assertThat(deep).hasSize(100).first().extracting(AuditEntry::seq).isEqualTo(999L);
+        assertThat(deep).last().extracting(AuditEntry::seq).isEqualTo(702L);
+        // the newest page costs one 64 KiB chunk; halving the file to the page adds a few kilobytes, not the 10 MB after it
+        assertThat(deepBytes).isLessThan(200_000);
+        log.close();
+    }
+
     @Test
     void aTenantFilter_keepsOnlyThatTenantsEntries_notThoseOfOtherTenantsOrOfNone() {
         JsonlAuditLog log = open(dir.resolve("audit.jsonl"), JsonlAuditLog.Options.defaults());
@@ -430,6 +526,82 @@ class JsonlAuditLogIT {
         restarted.awaitDurable(restarted.append(TestRecords.record(3, T0, "user:a", "update", "s3")));
         assertThat(Files.readAllLines(file)).hasSize(3);
         restarted.close();
+    }
+
+    private static void await(java.util.function.BooleanSupplier condition) throws InterruptedException {
+        long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(15);
+        while (!condition.getAsBoolean()) {
+            if (System.nanoTime() > deadline) {
+                throw new AssertionError("condition not met within 15 s");
+            }
+            Thread.sleep(5);
+        }
+    }
+
+    private static JsonlAuditLog.Options batch() {
+        return new JsonlAuditLog.Options(FsyncPolicy.BATCH, Duration.ofMillis(5), TornTailPolicy.REPAIR);
+    }
+
+    @Test
+    void aFailedBatchFsync_stopsTheStoreUntilARestart_andNoLaterFsyncVouchesForWhatItCovered() throws Exception {
+        Path file = dir.resolve("audit.jsonl");
+        java.util.concurrent.atomic.AtomicReference<dev.omcp.adapters.storage.files.FailingAfterChannel> disk =
+                new java.util.concurrent.atomic.AtomicReference<>();
+        JsonlAuditLog log = new JsonlAuditLog(file, batch(), real -> {
+            disk.set(new dev.omcp.adapters.storage.files.FailingAfterChannel(real, Integer.MAX_VALUE, false).failForces(1));
+            return disk.get();
+        });
+        log.open();
+        assertThat(log.refusing()).isEmpty();
+
+        // the request path does not wait under batch; the background fsync then fails
+        log.awaitDurable(log.append(TestRecords.record(1, T0, "user:a", "update", "s1")));
+        await(() -> log.refusing().isPresent());
+
+        // known without an append, so the management plane refuses the next change before making it
+        assertThat(log.refusing()).hasValueSatisfying(reason -> assertThat(reason)
+                .contains("an fsync of the audit file " + file + " failed (Input/output error)")
+                .contains("restart the gateway after checking the disk"));
+        assertThatThrownBy(() -> log.append(TestRecords.record(2, T0, "user:a", "update", "s2")))
+                .isInstanceOf(UncheckedIOException.class).hasMessageContaining("an fsync of the audit file");
+        log.close();
+        // neither a later batch nor the close forced again: a success would vouch for entries the failed fsync may have lost
+        assertThat(disk.get().forceAttempts()).isEqualTo(1);
+        assertThat(Files.readAllLines(file)).hasSize(1);
+
+        JsonlAuditLog restarted = open(file, batch());
+        assertThat(restarted.refusing()).isEmpty();
+        restarted.append(TestRecords.record(2, T0, "user:a", "update", "s2"));
+        restarted.close();
+        assertThat(Files.readAllLines(file)).hasSize(2);
+    }
+
+    @Test
+    void closingWhileTheBatchThreadFsyncs_letsThatFsyncFinish_ratherThanBreakingTheFileUnderIt() throws Exception {
+        Path file = dir.resolve("audit.jsonl");
+        java.util.concurrent.CountDownLatch entered = new java.util.concurrent.CountDownLatch(1);
+        java.util.concurrent.CountDownLatch release = new java.util.concurrent.CountDownLatch(1);
+        java.util.concurrent.atomic.AtomicReference<dev.omcp.adapters.storage.files.FailingAfterChannel> disk =
+                new java.util.concurrent.atomic.AtomicReference<>();
+        JsonlAuditLog log = new JsonlAuditLog(file, batch(), real -> {
+            disk.set(new dev.omcp.adapters.storage.files.FailingAfterChannel(real, Integer.MAX_VALUE, false)
+                    .holdNextForce(entered, release));
+            return disk.get();
+        });
+        log.open();
+        log.append(TestRecords.record(1, T0, "user:a", "update", "s1"));
+        entered.await(); // the batch thread is in its fsync
+
+        Thread closing = Thread.ofPlatform().start(log::close);
+        // close() waits for the batch thread; an interrupt sent to stop it would have reached the fsync by now
+        await(() -> closing.getState() == Thread.State.TIMED_WAITING || closing.getState() == Thread.State.WAITING);
+        release.countDown();
+        closing.join();
+
+        // the fsync completed: nothing refused, nothing left unsynced at close
+        assertThat(log.refusing()).isEmpty();
+        assertThat(disk.get().forceAttempts()).isEqualTo(1);
+        assertThat(Files.readAllLines(file)).hasSize(1);
     }
 
     @Test

@@ -7,6 +7,8 @@ import java.nio.channels.FileChannel;
 import java.nio.channels.FileLock;
 import java.nio.channels.ReadableByteChannel;
 import java.nio.channels.WritableByteChannel;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * A real file's channel that writes only the first {@code budget} bytes handed to it and then fails
@@ -18,7 +20,10 @@ public final class FailingAfterChannel extends FileChannel {
     private final FileChannel real;
     private int budget;
     private final boolean truncateFails;
-    private int forcesToFail;
+    private volatile int forcesToFail;
+    private final AtomicInteger forceAttempts = new AtomicInteger();
+    private volatile CountDownLatch forceEntered;
+    private volatile CountDownLatch forceRelease;
 
     public FailingAfterChannel(FileChannel real, int budget, boolean truncateFails) {
         this.real = real;
@@ -32,6 +37,22 @@ public final class FailingAfterChannel extends FileChannel {
      */
     public FailingAfterChannel failForces(int count) {
         forcesToFail = count;
+        return this;
+    }
+
+    /** How many forces were asked for, failed or not: a failed fsync must not be followed by one that vouches for it. */
+    public int forceAttempts() {
+        return forceAttempts.get();
+    }
+
+    /**
+     * Makes the next force count down {@code entered} and wait for {@code release} before it goes to
+     * the disk, as a slow fsync does; an interrupt while it waits is kept for the real force, as a
+     * thread interrupted during a real fsync has it.
+     */
+    public FailingAfterChannel holdNextForce(CountDownLatch entered, CountDownLatch release) {
+        forceRelease = release;
+        forceEntered = entered;
         return this;
     }
 
@@ -89,6 +110,24 @@ public final class FailingAfterChannel extends FileChannel {
 
     @Override
     public void force(boolean metaData) throws IOException {
+        forceAttempts.incrementAndGet();
+        CountDownLatch entered = forceEntered;
+        if (entered != null) {
+            forceEntered = null;
+            entered.countDown();
+            boolean interrupted = false;
+            while (true) {
+                try {
+                    forceRelease.await();
+                    break;
+                } catch (InterruptedException e) {
+                    interrupted = true;
+                }
+            }
+            if (interrupted) {
+                Thread.currentThread().interrupt();
+            }
+        }
         if (forcesToFail > 0) {
             forcesToFail--;
             throw new IOException("Input/output error");

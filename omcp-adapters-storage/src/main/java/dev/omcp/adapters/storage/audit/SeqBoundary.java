@@ -1,0 +1,123 @@
+package dev.omcp.adapters.storage.audit;
+
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.util.OptionalLong;
+
+/**
+ * Finds where the entries below a given {@code seq} end in the audit file by halving its byte range,
+ * so a page far back ({@code beforeSeq}) starts its backward scan at the right line instead of
+ * reading the file from its end to there. The file's {@code seq} grows from line to line (the chain
+ * writes them in order; {@code omcp audit verify} reports a file where it does not), so the lines
+ * whose {@code seq} is at least N are exactly those from some line on. Each halving reads the one
+ * line it lands in (a few hundred bytes): about 30 lines for a file of a gigabyte, in memory one block
+ * and one line at a time, with no index to keep.
+ *
+ * <p>Not thread-safe; one per search. Reads only below {@code end}, which must end with a line break.
+ */
+final class SeqBoundary {
+    /** Enough for the line a halving lands in and the next one, as entries are a few hundred bytes. */
+    private static final int BLOCK = 2048;
+
+    private final FileChannel channel;
+    private final long end;
+    private final int maxLine;
+    private final byte[] block = new byte[BLOCK];
+    private long blockStart = -1;
+    private int blockLength;
+    private long bytesRead;
+
+    SeqBoundary(FileChannel channel, long end, int maxLine) {
+        this.channel = channel;
+        this.end = end;
+        this.maxLine = maxLine;
+    }
+
+    /**
+     * The byte offset of the first line whose {@code seq} is {@code seq} or more ({@code end} when there
+     * is none), or empty when a line the search landed on is not an entry; the caller then scans from
+     * the end, which skips such lines.
+     */
+    OptionalLong firstLineFrom(long seq) throws IOException {
+        // Smallest position whose next line start holds a seq >= the one sought (or is the end): that line start.
+        long low = 0;
+        long high = end;
+        while (low < high) {
+            long middle = (low + high) >>> 1;
+            long start = lineStartFrom(middle);
+            boolean atOrAfter;
+            if (start == end) {
+                atOrAfter = true;
+            } else {
+                OptionalLong found = seqOfLineAt(start);
+                if (found.isEmpty()) {
+                    return OptionalLong.empty();
+                }
+                atOrAfter = found.getAsLong() >= seq;
+            }
+            if (atOrAfter) {
+                high = middle;
+            } else {
+                low = middle + 1;
+            }
+        }
+        return OptionalLong.of(lineStartFrom(low));
+    }
+
+    /** How many bytes this search read. */
+    long bytesRead() {
+        return bytesRead;
+    }
+
+    /** The first line start at or after {@code position}: the position itself when the byte before it ends a line. */
+    private long lineStartFrom(long position) throws IOException {
+        if (position == 0) {
+            return 0;
+        }
+        for (long at = position - 1; at < end; at++) {
+            if (byteAt(at) == '\n') {
+                return at + 1;
+            }
+        }
+        return end;
+    }
+
+    /** The {@code seq} of the line starting at {@code start}; empty when it is too long or not an entry. */
+    private OptionalLong seqOfLineAt(long start) throws IOException {
+        long lineEnd = start;
+        while (lineEnd < end && byteAt(lineEnd) != '\n') {
+            if (lineEnd - start >= maxLine) {
+                return OptionalLong.empty();
+            }
+            lineEnd++;
+        }
+        byte[] line = new byte[(int) (lineEnd - start)];
+        for (int i = 0; i < line.length; i++) {
+            line[i] = byteAt(start + i);
+        }
+        try {
+            return OptionalLong.of(AuditLineParser.parse(line).seq());
+        } catch (IllegalArgumentException e) {
+            return OptionalLong.empty(); // not an entry: the scan from the end skips it and reports it
+        }
+    }
+
+    /** One byte below {@code end}; reads the block that starts there when it is not the one in memory. */
+    private byte byteAt(long position) throws IOException {
+        if (position < blockStart || position >= blockStart + blockLength) {
+            blockStart = position;
+            blockLength = (int) Math.min(BLOCK, end - position);
+            ByteBuffer buffer = ByteBuffer.wrap(block, 0, blockLength);
+            while (buffer.hasRemaining()) {
+                int n = channel.read(buffer, blockStart + buffer.position());
+                if (n < 0) {
+                    throw new IOException("the file ended early at byte " + (blockStart + buffer.position())
+                            + "; was it truncated while being read?");
+                }
+                bytesRead += n;
+            }
+        }
+        return block[(int) (position - blockStart)];
+    }
+}
