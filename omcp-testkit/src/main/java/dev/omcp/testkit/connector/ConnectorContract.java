@@ -25,6 +25,8 @@ import dev.omcp.sdk.query.ServiceInfo;
 import dev.omcp.sdk.query.Topology;
 import dev.omcp.sdk.query.TopologyEdge;
 import dev.omcp.sdk.query.TopologyNode;
+import dev.omcp.sdk.query.TraceQuery;
+import dev.omcp.sdk.query.TraceResult;
 import dev.omcp.sdk.query.TraceSummary;
 import java.io.IOException;
 import java.net.URISyntaxException;
@@ -289,6 +291,9 @@ public final class ConnectorContract {
         }
         if (declared.queryTraces() && connector instanceof TracesCapability traces) {
             calls.add(new ContextClientCheck.NamedCall("queryTraces(query)", () -> traces.queryTraces(samples.traces())));
+            if (overridesSearchTraces(traces)) {
+                calls.add(new ContextClientCheck.NamedCall("searchTraces(query)", () -> traces.searchTraces(samples.traces())));
+            }
         }
         if (declared.topology() && connector instanceof TopologyCapability topology) {
             calls.add(new ContextClientCheck.NamedCall("topology(namespace)", () -> topology.topology(samples.namespace())));
@@ -305,7 +310,7 @@ public final class ConnectorContract {
                 new Capability("listServices", declared.listServices(), ServiceListingCapability.class,
                         (c, s) -> services(((ServiceListingCapability) c).listServices())),
                 new Capability("queryTraces", declared.queryTraces(), TracesCapability.class,
-                        (c, s) -> traces(((TracesCapability) c).queryTraces(s.traces()), s.traces().limit())),
+                        (c, s) -> traces((TracesCapability) c, s.traces())),
                 new Capability("topology", declared.topology(), TopologyCapability.class,
                         (c, s) -> topology(((TopologyCapability) c).topology(s.namespace()))));
     }
@@ -559,6 +564,41 @@ public final class ConnectorContract {
             }
         }
         return new Outcome(broken, services.size() + " services");
+    }
+
+    /**
+     * searchTraces is the call the gateway makes. A connector that overrides it is held to the contract
+     * there; otherwise it is queryTraces with nothing missing, and queryTraces is what is checked (so a
+     * null answer is named as such rather than as the default's failure to wrap it).
+     */
+    private static Outcome traces(TracesCapability connector, TraceQuery query) throws ConnectorException {
+        return overridesSearchTraces(connector)
+                ? traces(connector.searchTraces(query), query.limit())
+                : traces(connector.queryTraces(query), query.limit());
+    }
+
+    private static boolean overridesSearchTraces(TracesCapability connector) {
+        try {
+            return connector.getClass().getMethod("searchTraces", TraceQuery.class).getDeclaringClass() != TracesCapability.class;
+        } catch (NoSuchMethodException e) {
+            throw new IllegalStateException("TracesCapability.searchTraces(TraceQuery) is part of the SDK this kit was built with", e);
+        }
+    }
+
+    private static Outcome traces(TraceResult result, int limit) {
+        if (result == null) {
+            return new Outcome(List.of(RETURNED_NULL), "");
+        }
+        Outcome traces = traces(result.traces(), limit);
+        List<String> broken = new ArrayList<>(traces.broken());
+        for (String warning : result.warnings()) {
+            if (warning.isBlank()) {
+                broken.add("searchTraces returned a blank warning: give each warning as one line saying what the answer lacks, "
+                        + "or return no warning");
+            }
+        }
+        String warned = result.warnings().isEmpty() ? "" : " (" + result.warnings().size() + " warnings)";
+        return new Outcome(broken, traces.summary() + warned);
     }
 
     private static Outcome traces(List<TraceSummary> traces, int limit) {

@@ -33,6 +33,7 @@ import dev.omcp.sdk.query.Topology;
 import dev.omcp.sdk.query.TopologyEdge;
 import dev.omcp.sdk.query.TopologyNode;
 import dev.omcp.sdk.query.TraceQuery;
+import dev.omcp.sdk.query.TraceResult;
 import dev.omcp.sdk.query.TraceSummary;
 import jakarta.json.JsonValue;
 import com.sun.net.httpserver.HttpServer;
@@ -102,6 +103,27 @@ class ConnectorContractTest {
         @Override
         public List<TraceSummary> queryTraces(TraceQuery query) {
             return answer;
+        }
+
+        @Override
+        public void close() {}
+    }
+
+    /** A connector whose searchTraces (the gateway's call) answers other than its queryTraces. */
+    private record SearchingConnector(SourceConfig source, TraceResult searched) implements Connector, TracesCapability {
+        @Override
+        public Health health() {
+            return new Health(true, "fine", Duration.ZERO);
+        }
+
+        @Override
+        public List<TraceSummary> queryTraces(TraceQuery query) {
+            return List.of(GOOD);
+        }
+
+        @Override
+        public TraceResult searchTraces(TraceQuery query) {
+            return searched;
         }
 
         @Override
@@ -802,5 +824,17 @@ class ConnectorContractTest {
                 "TracesCapability: returned 11 traces for a limit of 10: stop at the query's limit (TraceQuery.limit())",
                 "TopologyCapability: edge pod/shop/a RUNS_ON node/n1 names a node the topology does not hold: add a TopologyNode "
                         + "for both ends of every edge, or leave the edge out");
+    }
+    @Test
+    void searchTraces_theCallTheGatewayMakes_isHeldToTheContract_notOnlyQueryTraces() {
+        TraceSummary capitals = new TraceSummary("4BF92F3577B34DA6", "GET /", "checkout", GOOD.start(), 12, 3, false);
+        ContractReport broken = check(TRACES, source -> new SearchingConnector(source, new TraceResult(List.of(capitals), List.of(" "))));
+        assertThat(broken.failures()).anySatisfy(f -> assertThat(f).contains("trace id '4BF92F3577B34DA6' is not lower-case hex"))
+                .anySatisfy(f -> assertThat(f).contains("searchTraces returned a blank warning"));
+
+        ContractReport warned = check(TRACES, source -> new SearchingConnector(source,
+                new TraceResult(List.of(GOOD), List.of("1 trace the search found was gone when fetched"))));
+        assertThat(warned.failures()).isEmpty();
+        assertThat(warned.passed()).contains("TracesCapability: 1 traces (1 warnings)");
     }
 }
