@@ -5,7 +5,6 @@ import dev.omcp.app.settings.InvalidSettingsException;
 import dev.omcp.app.settings.Settings;
 import dev.omcp.app.settings.SettingsReader;
 import dev.omcp.app.wiring.GatewayAssembly;
-import dev.omcp.app.wiring.StartRefusedException;
 import dev.omcp.testkit.demo.DemoBackends;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -93,17 +92,13 @@ public final class DemoCommand implements Callable<Integer> {
                 log.warn("event=demo-without-traces reason=\"the signed reference Zipkin plugin is missing from the jar\" "
                         + "effect=\"query_traces and trace-derived topology have no source\" fix=\"rebuild with mvn package\"");
             }
-            GatewayAssembly assembly;
-            try {
-                assembly = GatewayAssembly.start(settings, GatewayAssembly.Options.demo(), VersionProvider.version());
-            } catch (StartRefusedException e) {
-                System.err.println("omcp: cannot start the demo, " + e.getMessage());
-                return 1;
-            } catch (RuntimeException e) {
-                log.error("event=demo-start-failed reason=\"{}\"", e.getMessage(), e);
-                System.err.println("omcp: cannot start the demo, " + e.getMessage());
+            // a refusal is one message, exit 1; a bug goes on to UnexpectedFailure, exit 70
+            Optional<GatewayAssembly> started = GatewayStart.startOrRefuse(GatewayStart.ASSEMBLY, settings, GatewayAssembly.Options.demo(),
+                    "omcp: cannot start the demo, ", System.err, reason -> { });
+            if (started.isEmpty()) {
                 return 1;
             }
+            GatewayAssembly assembly = started.get();
             String url = mcpUrl(settings.server().host(), assembly.port());
             System.out.println("OMCP " + VersionProvider.version() + " demo listening on " + url);
             System.out.println("""

@@ -4,7 +4,7 @@ import dev.omcp.app.settings.InvalidSettingsException;
 import dev.omcp.app.settings.Settings;
 import dev.omcp.app.settings.SettingsReader;
 import dev.omcp.app.wiring.GatewayAssembly;
-import dev.omcp.app.wiring.StartRefusedException;
+import java.util.Optional;
 import java.util.concurrent.Callable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -50,20 +50,14 @@ public final class ServeCommand implements Callable<Integer> {
         if (conformanceFixture) {
             log.warn("event=conformance-fixture-mounted note=\"test tools are exposed; never use this in production\"");
         }
-        GatewayAssembly assembly;
-        try {
-            assembly = GatewayAssembly.start(settings, new GatewayAssembly.Options(conformanceFixture), VersionProvider.version());
-        } catch (StartRefusedException e) {
-            // the operator's configuration: every problem in one message, no stack trace
-            log.error("event=start-refused reason=\"{}\"", e.getMessage());
-            System.err.println("omcp: cannot start, " + e.getMessage());
-            return 1;
-        } catch (RuntimeException e) {
-            log.error("event=start-failed reason=\"{}\"", e.getMessage(), e);
-            // the log has the stack trace; the operator also gets the reason where refusals go
-            System.err.println("omcp: cannot start, " + e.getMessage());
+        // the operator's configuration: every problem in one message, no stack trace; a bug goes on to exit 70
+        Optional<GatewayAssembly> started = GatewayStart.startOrRefuse(GatewayStart.ASSEMBLY, settings,
+                new GatewayAssembly.Options(conformanceFixture), "omcp: cannot start, ", System.err,
+                reason -> log.error("event=start-refused reason=\"{}\"", reason));
+        if (started.isEmpty()) {
             return 1;
         }
+        GatewayAssembly assembly = started.get();
         System.out.println("OMCP " + VersionProvider.version() + " listening on " + mcpUrl(settings.server().host(), assembly.port())
                 + " (MCP over Streamable HTTP; WebSocket at /mcp/ws)");
         System.out.flush();
