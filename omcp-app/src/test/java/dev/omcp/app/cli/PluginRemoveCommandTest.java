@@ -3,9 +3,11 @@ package dev.omcp.app.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.omcp.adapters.storage.config.YamlSourceStore;
+import dev.omcp.adapters.storage.plugins.FilesystemPluginStore;
 import dev.omcp.app.settings.Settings;
 import dev.omcp.app.settings.SettingsReader;
 import dev.omcp.app.support.CapturedLog;
+import dev.omcp.core.plugins.PluginRemoval;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.StringWriter;
@@ -27,6 +29,10 @@ class PluginRemoveCommandTest {
     private final StringWriter err = new StringWriter();
     @RegisterExtension
     final CapturedLog sourcesLog = CapturedLog.of(YamlSourceStore.class);
+    @RegisterExtension
+    final CapturedLog storeLog = CapturedLog.of(FilesystemPluginStore.class);
+    @RegisterExtension
+    final CapturedLog removalLog = CapturedLog.of(PluginRemoval.class);
 
     private Path plugins() {
         return dir.resolve("plugins");
@@ -129,6 +135,30 @@ class PluginRemoveCommandTest {
 
         assertThat(run("sources: []\n", "tempo-0.1.0-SNAPSHOT")).as("once the pin is out").isZero();
         assertThat(plugins().resolve("tempo-0.1.0-SNAPSHOT")).doesNotExist();
+    }
+
+    @Test
+    void aPluginsDirectoryThatCannotBeLocked_isSaidOnce_withWhatToDo_andNothingIsRemoved() throws Exception {
+        installTempo();
+        // what stands in the lock file's place: the lock cannot be taken, whoever runs the command
+        Files.createDirectories(plugins().resolve(".omcp-install.lock"));
+
+        int status = run("sources: []\n", "tempo");
+
+        assertThat(status).isEqualTo(1);
+        assertThat(err.toString().lines()).singleElement().asString()
+                .startsWith("omcp: remove refused (failed): the plugins directory " + plugins() + " could not be locked for the change")
+                .contains(".omcp-install.lock is not a plain file but a directory; delete " + plugins().resolve(".omcp-install.lock"))
+                .contains("nothing was changed");
+        // what the command shows: its line, everything the store logs, and its removal's errors (LoggingSetup)
+        List<String> shown = new java.util.ArrayList<>(err.toString().lines().toList());
+        shown.addAll(storeLog.messages());
+        shown.addAll(removalLog.errors());
+        assertThat(shown).as("one cause, said once").filteredOn(line -> line.contains("could not be locked")).hasSize(1);
+        assertThat(removalLog.messages()).as("the gateway's log has it once too, as the refusal")
+                .filteredOn(line -> line.contains("could not be locked")).singleElement().asString()
+                .startsWith("event=plugin-remove-refused kind=FAILED");
+        assertThat(plugins().resolve("tempo/manifest.json")).exists();
     }
 
     @Test

@@ -46,6 +46,11 @@ public final class CapturedLog implements BeforeEachCallback, AfterEachCallback 
         return appender.list.stream().map(ILoggingEvent::getFormattedMessage).toList();
     }
 
+    /** The ERROR messages logged so far in this test, formatted: what {@code omcp plugin} commands still show of their outcomes. */
+    public List<String> errors() {
+        return appender.list.stream().filter(e -> e.getLevel() == Level.ERROR).map(ILoggingEvent::getFormattedMessage).toList();
+    }
+
     /** The WARN messages logged so far in this test, formatted. */
     public List<String> warnings() {
         return appender.list.stream().filter(e -> e.getLevel() == Level.WARN).map(ILoggingEvent::getFormattedMessage).toList();

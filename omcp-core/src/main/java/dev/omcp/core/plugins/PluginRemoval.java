@@ -98,9 +98,9 @@ public final class PluginRemoval {
         } catch (PluginDirectoryBusyException e) {
             return refused(new RemoveOutcome.Refused(RemoveOutcome.Kind.BUSY, e.getMessage()));
         } catch (PluginDirectoryWriteException e) {
-            // the message names the directory and what to do, and says nothing was changed
-            LOG.error("event=plugin-remove-failed plugin={} reason=\"{}\"", shown(name), e.getMessage());
-            return new RemoveOutcome.Refused(RemoveOutcome.Kind.FAILED, e.getMessage());
+            // the message names the directory and what to do, and says nothing was changed: one refusal, logged once
+            // (as an install's is), which omcp plugin remove leaves to its own line
+            return refused(new RemoveOutcome.Refused(RemoveOutcome.Kind.FAILED, e.getMessage()));
         }
         // held from the first look at the plugin until the re-scan: another process's install must not rename in between
         try (held) {

@@ -12,7 +12,6 @@ import dev.omcp.ports.plugins.PluginScan;
 import dev.omcp.ports.plugins.PluginStore;
 import dev.omcp.ports.plugins.StagedBundle;
 import dev.omcp.ports.plugins.TrustRoot;
-import dev.omcp.sdk.text.LogField;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.DirectoryStream;
@@ -237,10 +236,9 @@ public final class FilesystemPluginStore implements PluginStore {
         }
     }
 
+    /** Not logged here, as a lock failure is not: the installer logs its refusal, and the command or the API answer says it. */
     private PluginDirectoryWriteException writeFailed(IOException e) {
-        PluginDirectoryWriteException failure = PluginDirectoryWriteFailure.of(directory, e);
-        LOG.error("event=plugin-staging-failed location={} reason=\"{}\"", directory, LogField.of(failure.getMessage()));
-        return failure;
+        return PluginDirectoryWriteFailure.of(directory, e);
     }
 
     /** Forces every directory under {@code root} (their entries: the files just written), deepest first, {@code root} last. */
@@ -252,15 +250,14 @@ public final class FilesystemPluginStore implements PluginStore {
         directories.forEach(durability::forceDirectory);
     }
 
-    /** See {@link PluginDirectoryLock}. */
+    /**
+     * See {@link PluginDirectoryLock}. A failure is not logged here: the installer or the removal that
+     * asked logs it as its outcome, and the command or the API answer says it; a line here said the
+     * same cause a second (with {@code omcp plugin remove}, a third) time.
+     */
     @Override
     public ChangeLock lockForChange() throws PluginDirectoryBusyException, PluginDirectoryWriteException {
-        try {
-            return PluginDirectoryLock.acquire(directory);
-        } catch (PluginDirectoryWriteException e) {
-            LOG.error("event=plugin-dir-lock-failed location={} reason=\"{}\"", directory, LogField.of(e.getMessage()));
-            throw e;
-        }
+        return PluginDirectoryLock.acquire(directory);
     }
 
     /** Checks only {@code <plugins dir>/<name>}, not every plugin as a scan would. */

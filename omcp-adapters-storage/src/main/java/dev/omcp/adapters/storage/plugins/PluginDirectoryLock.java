@@ -28,16 +28,22 @@ final class PluginDirectoryLock {
     /**
      * Locks {@code directory} (creating it and the lock file when missing).
      *
-     * @throws PluginDirectoryWriteException when the lock file cannot be created or locked (a read-only directory, a full disk)
+     * @throws PluginDirectoryWriteException when the lock file cannot be created or locked (a read-only directory, a full disk,
+     *     something else in its place); not logged here: whoever asked for the lock says why, once
      */
     static PluginStore.ChangeLock acquire(Path directory) throws PluginDirectoryBusyException, PluginDirectoryWriteException {
         Path file = directory.resolve(FILE_NAME);
         FileChannel channel;
         try {
             Files.createDirectories(directory);
+            // a link would let whoever planted it make the gateway create or lock a file elsewhere; a directory
+            // (or a device) cannot be locked at all. Either way the fix is to delete it, which no disk or permission reason says.
             if (Files.isSymbolicLink(file)) {
-                // a link would let whoever planted it make the gateway create or lock a file elsewhere
-                throw new IOException(file + " is a symbolic link; delete it (it is recreated as a plain file)");
+                throw PluginDirectoryWriteFailure.ofLockInTheWay(directory, "a symbolic link");
+            }
+            if (Files.exists(file, LinkOption.NOFOLLOW_LINKS) && !Files.isRegularFile(file, LinkOption.NOFOLLOW_LINKS)) {
+                throw PluginDirectoryWriteFailure.ofLockInTheWay(directory, Files.isDirectory(file, LinkOption.NOFOLLOW_LINKS)
+                        ? "a directory" : "a special file");
             }
             channel = FileChannel.open(file, StandardOpenOption.CREATE, StandardOpenOption.WRITE, LinkOption.NOFOLLOW_LINKS);
         } catch (IOException e) {

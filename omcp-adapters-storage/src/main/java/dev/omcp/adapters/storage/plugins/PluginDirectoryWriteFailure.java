@@ -36,6 +36,17 @@ final class PluginDirectoryWriteFailure {
     }
 
     /**
+     * Something other than a plain file stands where the lock file goes ({@code what}: "a directory",
+     * "a symbolic link"): no disk or permission fix helps, deleting it does.
+     */
+    static PluginDirectoryWriteException ofLockInTheWay(Path pluginsDirectory, String what) {
+        return new PluginDirectoryWriteException("the plugins directory " + pluginsDirectory + " could not be locked for the change: "
+                + "its lock file " + PluginDirectoryLock.FILE_NAME + " is not a plain file but " + what + "; delete "
+                + pluginsDirectory.resolve(PluginDirectoryLock.FILE_NAME) + " (it is recreated as a plain file), then try again; "
+                + "nothing was changed", null);
+    }
+
+    /**
      * A verified bundle could not be renamed into place.
      *
      * @param state where the earlier install is now, and what to do when it is not back in place

@@ -3,6 +3,7 @@ package dev.omcp.adapters.storage.plugins;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.omcp.adapters.storage.CapturedLog;
 import dev.omcp.ports.plugins.PluginCandidate;
 import dev.omcp.ports.plugins.PluginDirectoryBusyException;
 import dev.omcp.ports.plugins.PluginDirectoryWriteException;
@@ -22,6 +23,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 /** What keeps an install's changes of the plugins directory whole: the change lock, forcing to disk, and verifying before parsing. */
@@ -32,6 +34,8 @@ class PluginDirectoryChangesIT {
     Path tmp;
     private Path plugins;
     private Path trustRoot;
+    @RegisterExtension
+    final CapturedLog storeLog = new CapturedLog(FilesystemPluginStore.class);
 
     @BeforeEach
     void setUp() throws IOException {
@@ -69,13 +73,50 @@ class PluginDirectoryChangesIT {
     @Test
     void aLockFileThatCannotBeCreated_isAFailureToWriteThePluginsDirectory_namingItAndWhatToDo_notAnUncaughtError() throws Exception {
         // a read-only directory does not stop root, who may run the tests: a directory in the lock file's place stops everyone
-        Files.createDirectories(plugins.resolve(PluginDirectoryLock.FILE_NAME));
+        Path lockFile = Files.createDirectories(plugins.resolve(PluginDirectoryLock.FILE_NAME));
 
         assertThatThrownBy(() -> store().lockForChange()).isInstanceOf(PluginDirectoryWriteException.class)
                 .hasMessageContaining("the plugins directory " + plugins.toAbsolutePath() + " could not be locked for the change")
-                .hasMessageContaining("its lock file " + PluginDirectoryLock.FILE_NAME + " could not be created")
-                .hasMessageContaining("check the disk and the directory's permissions, then try again")
+                .hasMessageContaining("its lock file " + PluginDirectoryLock.FILE_NAME + " is not a plain file but a directory")
+                .hasMessageContaining("delete " + lockFile.toAbsolutePath() + " (it is recreated as a plain file), then try again")
+                .hasMessageContaining("nothing was changed")
+                .hasMessageNotContaining("check the disk");
+        assertThat(storeLog.events()).as("the store throws; whoever asked for the lock says why, once")
+                .noneMatch(e -> e.getFormattedMessage().contains(PluginDirectoryLock.FILE_NAME));
+    }
+
+    @Test
+    void aLinkInTheLockFilesPlace_isNotFollowed_andTheMessageSaysToDeleteIt() throws Exception {
+        Path elsewhere = Files.writeString(tmp.resolve("elsewhere"), "");
+        Files.createDirectories(plugins);
+        Files.createSymbolicLink(plugins.resolve(PluginDirectoryLock.FILE_NAME), elsewhere);
+
+        assertThatThrownBy(() -> store().lockForChange()).isInstanceOf(PluginDirectoryWriteException.class)
+                .hasMessageContaining("its lock file " + PluginDirectoryLock.FILE_NAME + " is not a plain file but a symbolic link")
+                .hasMessageContaining("; delete " + plugins.resolve(PluginDirectoryLock.FILE_NAME))
                 .hasMessageContaining("nothing was changed");
+        assertThat(storeLog.events()).noneMatch(e -> e.getFormattedMessage().contains(PluginDirectoryLock.FILE_NAME));
+        assertThat(Files.readString(elsewhere)).isEmpty();
+    }
+
+    @Test
+    void aBundleThatCannotBeWrittenToDisk_isAFailureToWriteThePluginsDirectory_leftToTheInstallerToSay() throws Exception {
+        Durability full = new Durability() {
+            @Override
+            public void forceFile(Path file) {
+                throw new java.io.UncheckedIOException(new IOException("No space left on device"));
+            }
+
+            @Override
+            public void forceDirectory(Path directory) {
+            }
+        };
+        FilesystemPluginStore store = new FilesystemPluginStore(plugins, Optional.of(trustRoot), Optional.empty(), true, full);
+
+        assertThatThrownBy(() -> store.stage(PluginFixture.named("echo").signedBy(KEY).bundle("package")))
+                .isInstanceOf(PluginDirectoryWriteException.class).hasMessageContaining("the disk is full");
+        assertThat(storeLog.events()).as("the installer logs its refusal; a line here said the same cause twice")
+                .noneMatch(e -> e.getFormattedMessage().contains("No space left"));
     }
 
     @Test
