@@ -80,6 +80,33 @@ class SharedStoreOutageIT {
     }
 
     @Test
+    void logoutWhileRedisHangs_clearsTheCookies_butSays503ThatACopyStaysValid_untilTheSubjectIsRevoked() {
+        Browser victor = gateway.browser();
+        assertThat(victor.login("victor", TestGateway.PASSWORD).status()).isEqualTo(200);
+        Browser copy = gateway.browser();
+        copy.cookies.put("omcp_session", victor.cookies.get("omcp_session"));
+        redis.freeze();
+        Browser.Reply logout;
+        try {
+            logout = victor.post("/api/auth/logout", null);
+        } finally {
+            redis.thaw();
+        }
+
+        assertThat(logout.status()).as(logout.body()).isEqualTo(503);
+        assertThat(logout.json().path("code").asText()).isEqualTo("OMCP_SESSION_NOT_ENDED");
+        assertThat(logout.json().path("error").asText()).contains("logged out in this browser").contains("POST /api/auth/revocations");
+        assertThat(logout.cookie("omcp_session")).as("spec 4.2: the cookie is cleared all the same").contains("Max-Age=0");
+        assertThat(victor.cookies).doesNotContainKey("omcp_session");
+        assertThat(copy.get("/api/me").status()).as("what the answer warns of: the copy still works").isEqualTo(200);
+
+        Browser admin = gateway.browser();
+        assertThat(admin.login("alice", TestGateway.PASSWORD).status()).isEqualTo(200);
+        assertThat(admin.post("/api/auth/revocations", "{\"sub\": \"victor\"}").status()).isEqualTo(201);
+        assertThat(copy.get("/api/me").status()).as("what the answer says to do ends it").isEqualTo(401);
+    }
+
+    @Test
     void aRevokedSession_staysRefusedWhenRedisRestartsWithoutItsData() {
         Browser victor = gateway.browser();
         assertThat(victor.login("victor", TestGateway.PASSWORD).status()).isEqualTo(200);

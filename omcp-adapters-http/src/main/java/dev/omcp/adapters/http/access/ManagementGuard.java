@@ -123,7 +123,8 @@ public final class ManagementGuard implements ApiGuard, ManagementIdentity {
             principal = resolve(ctx);
         } catch (SharedStateUnavailableException e) {
             // The session's blocklist entry cannot be read: never taken as "not revoked". A public route
-            // (probes, login) runs without the session; any other is refused.
+            // (probes, login) runs without the session, told why (logout then says it could not end it);
+            // any other is refused.
             if (!route.publicRoute()) {
                 AccessRefusals.sharedStateUnavailable(ctx, e);
                 if (route.reportsToAudit()) {
@@ -131,6 +132,7 @@ public final class ManagementGuard implements ApiGuard, ManagementIdentity {
                 }
                 return;
             }
+            ApiCaller.setSessionUnchecked(ctx, e);
             principal = Optional.empty();
         }
         Optional<String> sessionId = principal.flatMap(Principal::sessionId);

@@ -1,5 +1,6 @@
 package dev.omcp.adapters.http.api;
 
+import dev.omcp.ports.auth.SharedStateUnavailableException;
 import dev.omcp.ports.identity.Principal;
 import io.javalin.http.Context;
 import java.util.Optional;
@@ -15,6 +16,7 @@ public final class ApiCaller {
     private static final String AUDIT_ACTOR = "omcp.api.auditActor";
     private static final String AUDIT_TARGET = "omcp.api.auditTarget";
     private static final String SECURE = "omcp.api.secure";
+    private static final String SESSION_UNCHECKED = "omcp.api.sessionUnchecked";
 
     private ApiCaller() {}
 
@@ -66,6 +68,20 @@ public final class ApiCaller {
     /** For guards: records whether the request came over HTTPS. */
     public static void setSecure(Context ctx, boolean secure) {
         ctx.attribute(SECURE, secure);
+    }
+
+    /**
+     * Why the session cookie of the request could not be checked: the shared store did not answer
+     * when its blocklist entry was read. A public route then runs without a principal, and logout
+     * learns from this that there was a session it cannot end.
+     */
+    public static Optional<SharedStateUnavailableException> sessionUnchecked(Context ctx) {
+        return Optional.ofNullable(ctx.attribute(SESSION_UNCHECKED));
+    }
+
+    /** For guards: records that the request's session cookie could not be checked, and why. */
+    public static void setSessionUnchecked(Context ctx, SharedStateUnavailableException reason) {
+        ctx.attribute(SESSION_UNCHECKED, reason);
     }
 
     /** For guards: records the client address. */

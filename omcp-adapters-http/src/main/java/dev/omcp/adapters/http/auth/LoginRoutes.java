@@ -16,7 +16,9 @@ import dev.omcp.ports.auth.SessionAuthority;
 import dev.omcp.ports.auth.SessionCheck;
 import dev.omcp.ports.auth.SessionClaims;
 import dev.omcp.ports.auth.SessionRevocations;
+import dev.omcp.ports.auth.SharedStateUnavailableException;
 import dev.omcp.ports.identity.Principal;
+import dev.omcp.sdk.text.LogField;
 import io.javalin.http.Context;
 import io.javalin.http.HandlerType;
 import jakarta.json.JsonObject;
@@ -106,9 +108,12 @@ public final class LoginRoutes {
         // Not CSRF-exempt: a page of another site must not be able to sign the user out.
         routes.route(HandlerType.POST, "/api/auth/logout").tag("auth").publicRoute().audit("auth", "logout")
                 .summary("Ends the session: revokes its sid and clears the cookies; needs the X-CSRF-Token header")
-                .response(204, "logged out")
+                .response(204, "logged out (also when there was no session to end)")
                 .response(403, "the X-CSRF-Token header does not hold the session's token (OMCP_CSRF_MISMATCH); the session "
                         + "stays valid")
+                .response(503, "the session store (OMCP_REDIS_URL) does not answer: the cookies are cleared, but the session could "
+                        + "not be revoked and a copy of its cookie stays valid until it expires (OMCP_SESSION_NOT_ENDED); revoke the "
+                        + "subject's sessions with POST /api/auth/revocations {sub} once the store answers")
                 .handle(this::logout);
         routes.route(HandlerType.GET, "/api/auth/revocations").tag("auth").permission("users", "delete")
                 .summary("The session blocklist: revoked sids and subjects still in force, and when every session was "
@@ -224,23 +229,62 @@ public final class LoginRoutes {
     private void logout(Context ctx) {
         // it clears the session cookie: a cached copy of this answer must not stand in for it
         ctx.header("Cache-Control", "no-store");
-        // Only the session the guard ran this request as: a bearer request, which skipped CSRF, has none
-        // even when a cookie came along, so it cannot end the cookie's session.
-        Optional<String> sid = ApiCaller.principal(ctx).flatMap(Principal::sessionId);
-        Optional<SessionClaims> claims = sid.flatMap(verified -> Optional.ofNullable(ctx.cookie(SessionCookies.NAME))
-                .flatMap(cookies::decode).filter(decoded -> decoded.sid().equals(verified)));
-        if (claims.isPresent() && sessions.check(claims.get()) instanceof SessionCheck.Valid) {
+        Optional<SessionClaims> claims = sessionToEnd(ctx);
+        Optional<SharedStateUnavailableException> notEnded = ApiCaller.sessionUnchecked(ctx);
+        if (claims.isPresent()) {
             ApiCaller.auditActor(ctx, claims.get().sub());
-            try {
-                sessions.close(claims.get());
-            } catch (IllegalStateException e) {
-                // The blocklist is full: the cookie is still cleared, and the operator learns why.
-                LOG.error("event=logout-revocation-failed principal=\"{}\" reason=\"{}\"", IdentityText.of(claims.get().sub()), e.getMessage());
+            if (notEnded.isEmpty()) {
+                notEnded = end(claims.get());
             }
         }
+        // spec 4.2: logout clears the cookies, even when the server could not end the session
         ctx.res().addHeader("Set-Cookie", SessionCookies.clearCookie(ApiCaller.secure(ctx)));
         csrf.clearCookie(ctx, ApiCaller.secure(ctx));
-        ctx.status(204);
+        if (claims.isEmpty() || notEnded.isEmpty()) {
+            ctx.status(204);
+            return;
+        }
+        // Not a 204: a copy of the cookie (another tab's jar, a stolen one) still works, and the user and
+        // the operator must learn that and how to end it.
+        LOG.error("event=logout-revocation-failed principal=\"{}\" reason=\"{}\" effect=\"the cookies were cleared but the session"
+                + " stays valid until it expires\" hint=\"once the store answers, revoke the subject's sessions with"
+                + " POST /api/auth/revocations {sub}\"", IdentityText.of(claims.get().sub()), LogField.of(notEnded.get().getMessage()));
+        JsonResponses.error(ctx, 503, "OMCP_SESSION_NOT_ENDED", "you are logged out in this browser, but the session could not be"
+                + " ended on the server because the session store is unavailable: a copy of the session cookie stays valid until it"
+                + " expires. Once the store is back, an administrator can end every session of this user with"
+                + " POST /api/auth/revocations {\"sub\": \"<user>\"}");
+    }
+
+    /**
+     * The session this logout ends: the one the guard ran the request as or, when the guard could not
+     * read the blocklist of the cookie's session, that correctly signed cookie's session. A bearer
+     * request, which skipped CSRF, has neither even when a cookie came along, so it cannot end the
+     * cookie's session.
+     */
+    private Optional<SessionClaims> sessionToEnd(Context ctx) {
+        Optional<SessionClaims> cookie = Optional.ofNullable(ctx.cookie(SessionCookies.NAME)).flatMap(cookies::decode);
+        if (ApiCaller.sessionUnchecked(ctx).isPresent()) {
+            return cookie;
+        }
+        Optional<String> sid = ApiCaller.principal(ctx).flatMap(Principal::sessionId);
+        return cookie.filter(decoded -> sid.isPresent() && decoded.sid().equals(sid.get()));
+    }
+
+    /** Revokes the session's sid when it is still valid; the store's failure when it did not answer. */
+    private Optional<SharedStateUnavailableException> end(SessionClaims claims) {
+        try {
+            if (sessions.check(claims) instanceof SessionCheck.Valid) {
+                sessions.close(claims);
+            }
+            return Optional.empty();
+        } catch (SharedStateUnavailableException e) {
+            return Optional.of(e);
+        } catch (IllegalStateException e) {
+            // The blocklist is full: the cookie is still cleared, and the operator learns why.
+            LOG.error("event=logout-revocation-failed principal=\"{}\" reason=\"{}\"", IdentityText.of(claims.sub()),
+                    LogField.of(e.getMessage()));
+            return Optional.empty();
+        }
     }
 
     private void listRevocations(Context ctx) {
