@@ -105,7 +105,7 @@ final class ManagementAccessAssembly {
         AuthMode mode = AuthMode.valueOf(settings.authMode().toUpperCase(java.util.Locale.ROOT));
         Optional<JsonUsersFile> users = Optional.empty();
         if (mode == AuthMode.BASIC) {
-            users = usersFile(settings);
+            users = usersFile(settings, clock);
             if (users.isEmpty()) {
                 mode = AuthMode.ANONYMOUS;
             }
@@ -241,13 +241,13 @@ final class ManagementAccessAssembly {
         }
     }
 
-    private static Optional<JsonUsersFile> usersFile(AccessControlSettings settings) {
+    private static Optional<JsonUsersFile> usersFile(AccessControlSettings settings, Clock clock) {
         String problem;
         if (settings.usersFile().isEmpty()) {
             problem = "OMCP_AUTH=basic needs OMCP_USERS_FILE";
         } else {
             try {
-                return Optional.of(JsonUsersFile.load(Path.of(settings.usersFile().get())));
+                return Optional.of(JsonUsersFile.load(Path.of(settings.usersFile().get()), clock));
             } catch (UsersFileException e) {
                 problem = e.getMessage();
             }

@@ -30,7 +30,7 @@ class UndefinedRolesTest {
             json.append(i == 0 ? "" : ",").append("{\"username\": \"").append(userRoles[i]).append("\", \"roles\": [")
                     .append(userRoles[i + 1]).append("], \"passwordHash\": \"").append(HASH).append("\"}");
         }
-        return JsonUsersFile.load(Files.writeString(dir.resolve("users.json"), json.append("]}").toString()));
+        return JsonUsersFile.load(Files.writeString(dir.resolve("users.json"), json.append("]}").toString()), java.time.Clock.systemUTC());
     }
 
     @Test

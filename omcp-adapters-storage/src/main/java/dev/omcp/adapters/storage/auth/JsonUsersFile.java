@@ -10,17 +10,22 @@ import dev.omcp.ports.auth.LocalUser;
 import dev.omcp.ports.auth.PasswordHash;
 import dev.omcp.ports.auth.UserDirectory;
 import dev.omcp.sdk.text.BackendText;
+import dev.omcp.sdk.text.LogField;
+import dev.omcp.sdk.text.LogPace;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.attribute.BasicFileAttributes;
+import java.time.Clock;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.locks.ReentrantLock;
@@ -32,9 +37,11 @@ import org.slf4j.LoggerFactory;
  * passwordHash, tenant?}]}}.
  *
  * <p>{@link #load} refuses a missing, unreadable, invalid or empty file (the launcher then exits
- * 1). {@link #find} runs on each login and re-reads the file when its modification time or size
- * changed; when the re-read fails (the file is being written, or is broken) the users read last
- * stay in force and the problem is logged (spec 5.2 rule 2). A valid file with no users is
+ * 1). {@link #find} runs on each login and re-reads the file when its modification time, size or
+ * file key (the inode on Linux) changed, so an atomic replacement is seen even with the old time
+ * and size; when the re-read fails (the file is being written, or is broken) the users read last
+ * stay in force and the problem is logged, at most once a minute while it lasts (every login meets
+ * it), with how many lookups met it since the previous line (spec 5.2 rule 2). A valid file with no users is
  * applied: nobody can log in until users are added. It also says which hash cost most users have
  * ({@link #prevailingCost}), the cost a login for an unknown name is verified at.
  *
@@ -53,6 +60,10 @@ public final class JsonUsersFile implements UserDirectory {
             .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS)
             .build();
     private static final long MAX_BYTES = 10L * 1024 * 1024;
+    /** Longest reason a warning quotes: an invalid file's message lists at most 20 entries, well below this. */
+    private static final int MAX_LOGGED_REASON = 8_000;
+    private static final String PACED_NOTE = "at most one line a minute; failures counts the user lookups (logins) that met it since"
+            + " the previous line";
     /** Longest username, display name, tenant or role name; the login route takes usernames of 1-256 characters too. */
     static final int MAX_TEXT = 256;
     /** Most roles of one user: a session cookie carries at most 64 (docs/access-control.md). */
@@ -62,11 +73,23 @@ public final class JsonUsersFile implements UserDirectory {
     /** Most characters of a value from the file a message quotes. */
     static final int MAX_QUOTED = 64;
 
+    /** A file that stays broken is met by every login: one line a minute says so, with the count. */
+    private static final Duration PROBLEM_LINES_EVERY = Duration.ofMinutes(1);
+
     private final Path file;
     private final AtomicReference<Snapshot> current;
     private final ReentrantLock reloading = new ReentrantLock();
+    private final Clock clock;
+    /** Replaced at each good reload, so a file broken again is reported at once, not hidden by an older line. */
+    private volatile LogPace invalidLines;
+    private volatile LogPace unreadableLines;
 
-    private record Version(long modifiedMillis, long size) {}
+    /**
+     * @param fileKey the file's identity ({@link BasicFileAttributes#fileKey()}, device and inode on
+     *     Linux), null where the filesystem has none: a file renamed over this one has another, even
+     *     with the same time and size (a coarse-timestamp filesystem, a tool that keeps times)
+     */
+    private record Version(long modifiedMillis, long size, Object fileKey) {}
 
     /** @param prevailingCost the cost most users' hashes use (on a tie, the one met first in the file); empty without users */
     private record Snapshot(Version version, Map<String, LocalUser> users, Optional<PasswordHash.Cost> prevailingCost) {
@@ -86,23 +109,27 @@ public final class JsonUsersFile implements UserDirectory {
         }
     }
 
-    private JsonUsersFile(Path file, Snapshot snapshot) {
+    private JsonUsersFile(Path file, Snapshot snapshot, Clock clock) {
         this.file = file;
         this.current = new AtomicReference<>(snapshot);
+        this.clock = Objects.requireNonNull(clock, "clock");
+        this.invalidLines = new LogPace(clock, PROBLEM_LINES_EVERY);
+        this.unreadableLines = new LogPace(clock, PROBLEM_LINES_EVERY);
     }
 
     /**
      * Reads the file at start.
      *
+     * @param clock paces the warnings of a file that stays broken or unreadable
      * @throws UsersFileException when it is missing, unreadable, invalid or has no users
      */
-    public static JsonUsersFile load(Path file) throws UsersFileException {
+    public static JsonUsersFile load(Path file, Clock clock) throws UsersFileException {
         Snapshot snapshot = read(file);
         if (snapshot.users().isEmpty()) {
             throw new UsersFileException("the users file " + file + " lists no users; add one with: omcp hash-password <username>");
         }
         LOG.info("event=users-loaded count={}", snapshot.users().size());
-        return new JsonUsersFile(file, snapshot);
+        return new JsonUsersFile(file, snapshot, clock);
     }
 
     @Override
@@ -132,7 +159,11 @@ public final class JsonUsersFile implements UserDirectory {
         try {
             seen = version(file);
         } catch (IOException e) {
-            LOG.warn("event=users-file-unreadable action=kept-cached-users reason=\"{}\"", e.getClass().getSimpleName());
+            long failures = unreadableLines.occurred();
+            if (failures > 0) {
+                LOG.warn("event=users-file-unreadable action=kept-cached-users reason=\"{}\" failures={} note=\"{}\"",
+                        e.getClass().getSimpleName(), failures, PACED_NOTE);
+            }
             return;
         }
         if (seen.equals(current.get().version())) {
@@ -145,9 +176,16 @@ public final class JsonUsersFile implements UserDirectory {
             }
             Snapshot fresh = read(file);
             current.set(fresh);
+            invalidLines = new LogPace(clock, PROBLEM_LINES_EVERY);
+            unreadableLines = new LogPace(clock, PROBLEM_LINES_EVERY);
             LOG.info("event=users-reloaded count={}", fresh.users().size());
         } catch (UsersFileException e) {
-            LOG.warn("event=users-file-invalid action=kept-cached-users reason=\"{}\"", e.getMessage());
+            long failures = invalidLines.occurred();
+            if (failures > 0) {
+                // whole (it names up to 20 entries, bounded), escaped: it quotes the path and "users" in double quotes
+                LOG.warn("event=users-file-invalid action=kept-cached-users reason=\"{}\" failures={} note=\"{}\"",
+                        LogField.of(e.getMessage(), MAX_LOGGED_REASON), failures, PACED_NOTE);
+            }
         } finally {
             reloading.unlock();
         }
@@ -155,7 +193,7 @@ public final class JsonUsersFile implements UserDirectory {
 
     private static Version version(Path file) throws IOException {
         BasicFileAttributes attributes = Files.readAttributes(file, BasicFileAttributes.class);
-        return new Version(attributes.lastModifiedTime().toMillis(), attributes.size());
+        return new Version(attributes.lastModifiedTime().toMillis(), attributes.size(), attributes.fileKey());
     }
 
     static Snapshot read(Path file) throws UsersFileException {

@@ -6,10 +6,20 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.omcp.ports.auth.LocalUser;
 import dev.omcp.ports.auth.PasswordHash;
 import dev.omcp.adapters.storage.files.SpecialFiles;
+import ch.qos.logback.classic.Level;
+import ch.qos.logback.classic.Logger;
+import ch.qos.logback.classic.spi.ILoggingEvent;
+import ch.qos.logback.core.read.ListAppender;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.nio.file.attribute.FileTime;
+import java.time.Clock;
+import java.time.Duration;
 import java.time.Instant;
+import java.time.ZoneId;
+import java.time.ZoneOffset;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -19,6 +29,55 @@ class JsonUsersFileIT {
 
     @TempDir
     Path dir;
+
+    private final MovableClock clock = new MovableClock(Instant.parse("2026-03-01T10:00:00Z"));
+
+    /** Paces the log lines of a users file that stays broken; moved by hand, never by waiting. */
+    private static final class MovableClock extends Clock {
+        private volatile Instant now;
+
+        MovableClock(Instant start) {
+            this.now = start;
+        }
+
+        void advance(Duration by) {
+            now = now.plus(by);
+        }
+
+        @Override
+        public Instant instant() {
+            return now;
+        }
+
+        @Override
+        public ZoneId getZone() {
+            return ZoneOffset.UTC;
+        }
+
+        @Override
+        public Clock withZone(ZoneId zone) {
+            throw new UnsupportedOperationException("the users file reads instants only");
+        }
+    }
+
+    /** The warnings of the users file while {@code action} runs. */
+    private static List<String> warnings(ThrowingRunnable action) throws Exception {
+        ListAppender<ILoggingEvent> log = new ListAppender<>();
+        Logger logger = (Logger) org.slf4j.LoggerFactory.getLogger(JsonUsersFile.class);
+        log.start();
+        logger.addAppender(log);
+        try {
+            action.run();
+        } finally {
+            logger.detachAppender(log);
+        }
+        return log.list.stream().filter(e -> e.getLevel() == Level.WARN).map(ILoggingEvent::getFormattedMessage).toList();
+    }
+
+    @FunctionalInterface
+    private interface ThrowingRunnable {
+        void run() throws Exception;
+    }
 
     private Path write(String name, String content) throws Exception {
         Path file = dir.resolve(name);
@@ -34,7 +93,7 @@ class JsonUsersFileIT {
     void loadsUsersWithTheirRolesAndTenant() throws Exception {
         Path file = write("users.json", "{\"users\": [" + user("alice", ", \"name\": \"Alice A.\", \"roles\": [\"admin\"], \"tenant\": \"acme\"")
                 + ", " + user("bob", "") + "]}");
-        JsonUsersFile users = JsonUsersFile.load(file);
+        JsonUsersFile users = JsonUsersFile.load(file, clock);
         LocalUser alice = users.find("alice").orElseThrow();
         assertThat(alice.name()).isEqualTo("Alice A.");
         assertThat(alice.roles()).containsExactly("admin");
@@ -50,7 +109,7 @@ class JsonUsersFileIT {
         String entry = "{\"username\": \"%s\", \"passwordHash\": \"%s\"}";
         Path file = write("users.json", "{\"users\": [" + entry.formatted("a", HASH) + ", " + entry.formatted("b", older) + ", "
                 + entry.formatted("c", older) + "]}");
-        JsonUsersFile users = JsonUsersFile.load(file);
+        JsonUsersFile users = JsonUsersFile.load(file, clock);
         assertThat(users.prevailingCost()).contains(new PasswordHash.Cost(16384, 8, 1));
         Files.writeString(file, "{\"users\": [" + entry.formatted("a", HASH) + "]}");
         Files.setLastModifiedTime(file, FileTime.from(Instant.now().plusSeconds(5)));
@@ -60,22 +119,22 @@ class JsonUsersFileIT {
 
     @Test
     void missingEmptyInvalidOrUserlessFilesAreRefusedAtStart_spec52Rule1() throws Exception {
-        assertThatThrownBy(() -> JsonUsersFile.load(dir.resolve("absent.json"))).isInstanceOf(UsersFileException.class)
+        assertThatThrownBy(() -> JsonUsersFile.load(dir.resolve("absent.json"), clock)).isInstanceOf(UsersFileException.class)
                 .hasMessageContaining("does not exist").hasMessageContaining("OMCP_AUTH_ALLOW_FALLBACK");
-        assertThatThrownBy(() -> JsonUsersFile.load(write("empty.json", ""))).hasMessageContaining("is empty");
-        assertThatThrownBy(() -> JsonUsersFile.load(write("bad.json", "{\"users\": [")))
+        assertThatThrownBy(() -> JsonUsersFile.load(write("empty.json", ""), clock)).hasMessageContaining("is empty");
+        assertThatThrownBy(() -> JsonUsersFile.load(write("bad.json", "{\"users\": ["), clock))
                 .hasMessageContaining("not valid JSON");
-        assertThatThrownBy(() -> JsonUsersFile.load(write("none.json", "{\"users\": []}"))).hasMessageContaining("lists no users");
-        assertThatThrownBy(() -> JsonUsersFile.load(write("shape.json", "[]"))).hasMessageContaining("\"users\" array");
+        assertThatThrownBy(() -> JsonUsersFile.load(write("none.json", "{\"users\": []}"), clock)).hasMessageContaining("lists no users");
+        assertThatThrownBy(() -> JsonUsersFile.load(write("shape.json", "[]"), clock)).hasMessageContaining("\"users\" array");
         Path fifo = SpecialFiles.fifo(dir.resolve("fifo.json"));
         assertThatThrownBy(() -> org.junit.jupiter.api.Assertions.assertTimeoutPreemptively(java.time.Duration.ofSeconds(10),
-                () -> JsonUsersFile.load(fifo))).isInstanceOf(UsersFileException.class).hasMessageContaining("not a regular file");
-        assertThatThrownBy(() -> JsonUsersFile.load(dir)).isInstanceOf(UsersFileException.class)
+                () -> JsonUsersFile.load(fifo, clock))).isInstanceOf(UsersFileException.class).hasMessageContaining("not a regular file");
+        assertThatThrownBy(() -> JsonUsersFile.load(dir, clock)).isInstanceOf(UsersFileException.class)
                 .hasMessageContaining("not a regular file");
         Path unreadable = write("secret.json", "{\"users\": [" + user("a", "") + "]}");
         unreadable.toFile().setReadable(false);
         if (!Files.isReadable(unreadable)) {
-            assertThatThrownBy(() -> JsonUsersFile.load(unreadable)).hasMessageContaining("cannot be read");
+            assertThatThrownBy(() -> JsonUsersFile.load(unreadable, clock)).hasMessageContaining("cannot be read");
         }
     }
 
@@ -83,7 +142,7 @@ class JsonUsersFileIT {
     void everyInvalidEntryIsNamed_andHashesNeverAppearInMessages() throws Exception {
         Path file = write("users.json", "{\"users\": [" + user("a", "") + ", " + user("a", "") + ", {\"username\": \"b\"},"
                 + " {\"username\": \"c\", \"passwordHash\": \"scrypt$99$8$1$AAAA$AAAA\"}, " + user("d", ", \"roles\": \"admin\"") + "]}");
-        assertThatThrownBy(() -> JsonUsersFile.load(file)).isInstanceOf(UsersFileException.class)
+        assertThatThrownBy(() -> JsonUsersFile.load(file, clock)).isInstanceOf(UsersFileException.class)
                 .hasMessageContaining("entry 2 (a) repeats a username")
                 .hasMessageContaining("entry 3 (b) has no passwordHash")
                 .hasMessageContaining("entry 4 (c)")
@@ -104,7 +163,7 @@ class JsonUsersFileIT {
                 + user("g".repeat(300), "") + ", "
                 + "{\"username\": \"heidi\", \"passwordHash\": \"\"}]}");
 
-        assertThatThrownBy(() -> JsonUsersFile.load(file)).isInstanceOf(UsersFileException.class)
+        assertThatThrownBy(() -> JsonUsersFile.load(file, clock)).isInstanceOf(UsersFileException.class)
                 .hasMessageContaining("entry 1 (ali?[31mce): the username holds a control")
                 .hasMessageContaining("entry 2 (bob): name 'Bob?event=login outcome=ok' holds a control")
                 .hasMessageContaining("entry 3 (carol) has 65 roles; a session carries at most 64")
@@ -124,7 +183,7 @@ class JsonUsersFileIT {
                 + "\"tenant\": \"acme-eu\", \"roles\": [" + roles64 + "]") + ", " + user("n".repeat(256), ", \"roles\": [\"team:payments\"]")
                 + ", " + user("sara", ", \"name\": \"\u0633\u0627\u0631\u0627 \u0645\u06cc\u200c\u062e\u0648\u0627\u0647\u062f\"") + "]}");
 
-        JsonUsersFile users = JsonUsersFile.load(file);
+        JsonUsersFile users = JsonUsersFile.load(file, clock);
 
         assertThat(users.find("sara").orElseThrow().name()).as("a Persian name with its zero-width non-joiner").contains("\u200c");
         assertThat(users.find("jos\u00e9").orElseThrow().roles()).hasSize(64);
@@ -136,10 +195,10 @@ class JsonUsersFileIT {
     void aKeyRepeatedInOneEntry_orASecondDocument_stopsTheStart_ratherThanOneReadingWinning() throws Exception {
         Path file = write("users.json", "{\"users\": [\n" + user("alice", ", \"roles\": [\"viewer\"], \"roles\": [\"admin\"]") + "]}");
 
-        assertThatThrownBy(() -> JsonUsersFile.load(file)).isInstanceOf(UsersFileException.class)
+        assertThatThrownBy(() -> JsonUsersFile.load(file, clock)).isInstanceOf(UsersFileException.class)
                 .hasMessageContaining("repeats a key in one object (line 2)").hasMessageNotContaining("xy6UCICz8");
         Path twoDocuments = write("two.json", "{\"users\": [" + user("alice", "") + "]}\n{\"users\": [" + user("mallory", ", \"roles\": [\"admin\"]") + "]}");
-        assertThatThrownBy(() -> JsonUsersFile.load(twoDocuments)).as("a second document another reader might take instead")
+        assertThatThrownBy(() -> JsonUsersFile.load(twoDocuments, clock)).as("a second document another reader might take instead")
                 .isInstanceOf(UsersFileException.class).hasMessageContaining("is not valid JSON (line 2)");
     }
 
@@ -147,7 +206,7 @@ class JsonUsersFileIT {
     void aHugeFileOfBrokenEntries_namesTheFirstTwenty_andCountsTheRest() throws Exception {
         Path file = write("users.json", "{\"users\": [" + String.join(",", java.util.Collections.nCopies(100_000, "1")) + "]}");
 
-        assertThatThrownBy(() -> JsonUsersFile.load(file)).isInstanceOf(UsersFileException.class)
+        assertThatThrownBy(() -> JsonUsersFile.load(file, clock)).isInstanceOf(UsersFileException.class)
                 .hasMessageContaining("entry 20 is not an object").hasMessageNotContaining("entry 21 ")
                 .hasMessageContaining("and 99980 more invalid entries")
                 .satisfies(e -> assertThat(e.getMessage()).hasSizeLessThan(2_000));
@@ -156,7 +215,7 @@ class JsonUsersFileIT {
     @Test
     void aChangedFileIsReReadOnTheNextLookup_spec52Rule2() throws Exception {
         Path file = write("users.json", "{\"users\": [" + user("alice", "") + "]}");
-        JsonUsersFile users = JsonUsersFile.load(file);
+        JsonUsersFile users = JsonUsersFile.load(file, clock);
         Files.writeString(file, "{\"users\": [" + user("alice", "") + ", " + user("carol", ", \"roles\": [\"viewer\"]") + "]}");
         Files.setLastModifiedTime(file, FileTime.from(Instant.now().plusSeconds(5)));
         assertThat(users.find("carol")).isPresent();
@@ -165,7 +224,7 @@ class JsonUsersFileIT {
     @Test
     void aUsersFileSwappedForAFifo_keepsTheCachedUsers_andTheLookupDoesNotBlock() throws Exception {
         Path file = write("users.json", "{\"users\": [" + user("alice", "") + "]}");
-        JsonUsersFile users = JsonUsersFile.load(file);
+        JsonUsersFile users = JsonUsersFile.load(file, clock);
         Files.delete(file);
         SpecialFiles.fifo(file);
         assertThat(org.junit.jupiter.api.Assertions.assertTimeoutPreemptively(java.time.Duration.ofSeconds(10),
@@ -175,7 +234,7 @@ class JsonUsersFileIT {
     @Test
     void aBrokenOrVanishedFileKeepsTheCachedUsers_spec52Rule2() throws Exception {
         Path file = write("users.json", "{\"users\": [" + user("alice", "") + "]}");
-        JsonUsersFile users = JsonUsersFile.load(file);
+        JsonUsersFile users = JsonUsersFile.load(file, clock);
         Files.writeString(file, "{\"users\": [ {\"username\": ");
         Files.setLastModifiedTime(file, FileTime.from(Instant.now().plusSeconds(5)));
         assertThat(users.find("alice")).isPresent();
@@ -190,9 +249,90 @@ class JsonUsersFileIT {
     @Test
     void aValidFileWithoutUsersIsAppliedOnReload_nobodyCanLogIn() throws Exception {
         Path file = write("users.json", "{\"users\": [" + user("alice", "") + "]}");
-        JsonUsersFile users = JsonUsersFile.load(file);
+        JsonUsersFile users = JsonUsersFile.load(file, clock);
         Files.writeString(file, "{\"users\": []}");
         Files.setLastModifiedTime(file, FileTime.from(Instant.now().plusSeconds(5)));
         assertThat(users.find("alice")).isEmpty();
+    }
+
+    @Test
+    void anAtomicReplacementWithTheSameTimeAndSize_isStillReRead_soAChangedPasswordHashTakesEffect() throws Exception {
+        // a coarse-timestamp filesystem (or a deploy tool that keeps times) gives the new file the old one's time
+        FileTime sameTime = FileTime.from(Instant.parse("2026-01-01T00:00:00Z"));
+        Path file = write("users.json", "{\"users\": [" + user("alice", "") + "]}");
+        Files.setLastModifiedTime(file, sameTime);
+        JsonUsersFile users = JsonUsersFile.load(file, clock);
+        String newHash = "X" + HASH.substring(HASH.lastIndexOf('$') + 2);
+        String rotated = HASH.substring(0, HASH.lastIndexOf('$') + 1) + newHash;
+        Path temp = write("users.json.tmp", "{\"users\": [" + user("alice", "").replace(HASH, rotated) + "]}");
+        Files.setLastModifiedTime(temp, sameTime);
+        assertThat(Files.size(temp)).as("the same size").isEqualTo(Files.size(file));
+
+        Files.move(temp, file, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+
+        assertThat(Files.getLastModifiedTime(file)).isEqualTo(sameTime);
+        assertThat(users.find("alice").orElseThrow().passwordHash().hash()).as("the hash of the replacement")
+                .isEqualTo(PasswordHash.parse(rotated).hash());
+    }
+
+    @Test
+    void aUsersFileThatStaysInvalid_isReportedOnceAMinute_withHowManyLoginsMetItSinceTheLastLine() throws Exception {
+        Path file = write("users.json", "{\"users\": [" + user("alice", "") + "]}");
+        JsonUsersFile users = JsonUsersFile.load(file, clock);
+        Files.writeString(file, "{\"users\": [ {\"username\": ");
+        Files.setLastModifiedTime(file, FileTime.from(Instant.now().plusSeconds(5)));
+
+        List<String> lines = warnings(() -> {
+            for (int i = 0; i < 5; i++) {
+                assertThat(users.find("alice")).as("the users read last stay in force").isPresent();
+            }
+            clock.advance(Duration.ofSeconds(59));
+            users.find("alice");
+            clock.advance(Duration.ofSeconds(1));
+            users.find("alice");
+        });
+
+        assertThat(lines).as("the first failure at once, the next five only counted until a minute has passed").hasSize(2);
+        assertThat(lines.get(0)).startsWith("event=users-file-invalid action=kept-cached-users ").contains("is not valid JSON")
+                .contains(" failures=1 ");
+        assertThat(lines.get(1)).startsWith("event=users-file-invalid ").contains(" failures=6 ");
+    }
+
+    @Test
+    void aUsersFileThatStaysUnreadable_isReportedOnceAMinute_too() throws Exception {
+        Path file = write("users.json", "{\"users\": [" + user("alice", "") + "]}");
+        JsonUsersFile users = JsonUsersFile.load(file, clock);
+        Files.delete(file);
+
+        List<String> lines = warnings(() -> {
+            for (int i = 0; i < 3; i++) {
+                assertThat(users.find("alice")).isPresent();
+            }
+            clock.advance(Duration.ofMinutes(1));
+            users.find("alice");
+        });
+
+        assertThat(lines).hasSize(2);
+        assertThat(lines.get(0)).startsWith("event=users-file-unreadable action=kept-cached-users ").contains(" failures=1 ");
+        assertThat(lines.get(1)).contains(" failures=3 ");
+    }
+
+    @Test
+    void aFileBrokenAgainAfterAGoodReload_isReportedAtOnce_notHiddenByTheEarlierLine() throws Exception {
+        Path file = write("users.json", "{\"users\": [" + user("alice", "") + "]}");
+        JsonUsersFile users = JsonUsersFile.load(file, clock);
+        List<String> lines = warnings(() -> {
+            Files.writeString(file, "{\"users\": [");
+            Files.setLastModifiedTime(file, FileTime.from(Instant.now().plusSeconds(5)));
+            users.find("alice");
+            Files.writeString(file, "{\"users\": [" + user("alice", "") + ", " + user("bob", "") + "]}");
+            Files.setLastModifiedTime(file, FileTime.from(Instant.now().plusSeconds(10)));
+            assertThat(users.find("bob")).isPresent();
+            Files.writeString(file, "{\"users\": [ {");
+            Files.setLastModifiedTime(file, FileTime.from(Instant.now().plusSeconds(15)));
+            users.find("alice");
+        });
+
+        assertThat(lines).filteredOn(line -> line.startsWith("event=users-file-invalid ")).hasSize(2);
     }
 }
