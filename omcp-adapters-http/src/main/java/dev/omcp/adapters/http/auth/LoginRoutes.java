@@ -114,6 +114,8 @@ public final class LoginRoutes {
                 .response(503, "the session store (OMCP_REDIS_URL) does not answer: the cookies are cleared, but the session could "
                         + "not be revoked and a copy of its cookie stays valid until it expires (OMCP_SESSION_NOT_ENDED); revoke the "
                         + "subject's sessions with POST /api/auth/revocations {sub} once the store answers")
+                .response(507, "the session blocklist is full: the cookies are cleared, but the session could not be revoked "
+                        + "(OMCP_BLOCKLIST_FULL); rotating the session secret voids every session at once")
                 .handle(this::logout);
         routes.route(HandlerType.GET, "/api/auth/revocations").tag("auth").permission("users", "delete")
                 .summary("The session blocklist: revoked sids and subjects still in force, and when every session was "
@@ -230,7 +232,7 @@ public final class LoginRoutes {
         // it clears the session cookie: a cached copy of this answer must not stand in for it
         ctx.header("Cache-Control", "no-store");
         Optional<SessionClaims> claims = sessionToEnd(ctx);
-        Optional<SharedStateUnavailableException> notEnded = ApiCaller.sessionUnchecked(ctx);
+        Optional<NotEnded> notEnded = ApiCaller.sessionUnchecked(ctx).map(NotEnded::storeDown);
         if (claims.isPresent()) {
             ApiCaller.auditActor(ctx, claims.get().sub());
             if (notEnded.isEmpty()) {
@@ -246,13 +248,31 @@ public final class LoginRoutes {
         }
         // Not a 204: a copy of the cookie (another tab's jar, a stolen one) still works, and the user and
         // the operator must learn that and how to end it.
+        NotEnded why = notEnded.get();
         LOG.error("event=logout-revocation-failed principal=\"{}\" reason=\"{}\" effect=\"the cookies were cleared but the session"
-                + " stays valid until it expires\" hint=\"once the store answers, revoke the subject's sessions with"
-                + " POST /api/auth/revocations {sub}\"", IdentityText.of(claims.get().sub()), LogField.of(notEnded.get().getMessage()));
-        JsonResponses.error(ctx, 503, "OMCP_SESSION_NOT_ENDED", "you are logged out in this browser, but the session could not be"
-                + " ended on the server because the session store is unavailable: a copy of the session cookie stays valid until it"
-                + " expires. Once the store is back, an administrator can end every session of this user with"
-                + " POST /api/auth/revocations {\"sub\": \"<user>\"}");
+                + " stays valid until it expires\" hint=\"{}\"", IdentityText.of(claims.get().sub()), LogField.of(why.reason()),
+                why.operatorHint());
+        JsonResponses.error(ctx, why.status(), why.code(), "you are logged out in this browser, but the session could not be"
+                + " ended on the server because " + why.cause() + ": a copy of the session cookie stays valid until it"
+                + " expires. " + why.remedy());
+    }
+
+    /** Why a logout could not end its session on the server, and what the user and the operator are told. */
+    private record NotEnded(int status, String code, String cause, String remedy, String reason, String operatorHint) {
+        static NotEnded storeDown(SharedStateUnavailableException e) {
+            return new NotEnded(503, "OMCP_SESSION_NOT_ENDED", "the session store is unavailable",
+                    "Once the store is back, an administrator can end every session of this user with"
+                            + " POST /api/auth/revocations {\"sub\": \"<user>\"}",
+                    e.getMessage(), "once the store answers, revoke the subject's sessions with POST /api/auth/revocations {sub}");
+        }
+
+        static NotEnded blocklistFull(IllegalStateException e) {
+            return new NotEnded(507, "OMCP_BLOCKLIST_FULL", "the server's session blocklist is full",
+                    "Entries are freed as the sessions they void expire; until then an administrator can void every"
+                            + " session at once by rotating the session secret",
+                    e.getMessage(), "rotate the session secret (OMCP_SESSION_SECRET) to void every session at once; entries"
+                            + " are freed as the sessions they void expire");
+        }
     }
 
     /**
@@ -270,20 +290,17 @@ public final class LoginRoutes {
         return cookie.filter(decoded -> sid.isPresent() && decoded.sid().equals(sid.get()));
     }
 
-    /** Revokes the session's sid when it is still valid; the store's failure when it did not answer. */
-    private Optional<SharedStateUnavailableException> end(SessionClaims claims) {
+    /** Revokes the session's sid when it is still valid; why not, when the store did not answer or had no room. */
+    private Optional<NotEnded> end(SessionClaims claims) {
         try {
             if (sessions.check(claims) instanceof SessionCheck.Valid) {
                 sessions.close(claims);
             }
             return Optional.empty();
         } catch (SharedStateUnavailableException e) {
-            return Optional.of(e);
+            return Optional.of(NotEnded.storeDown(e));
         } catch (IllegalStateException e) {
-            // The blocklist is full: the cookie is still cleared, and the operator learns why.
-            LOG.error("event=logout-revocation-failed principal=\"{}\" reason=\"{}\"", IdentityText.of(claims.sub()),
-                    LogField.of(e.getMessage()));
-            return Optional.empty();
+            return Optional.of(NotEnded.blocklistFull(e));
         }
     }
 

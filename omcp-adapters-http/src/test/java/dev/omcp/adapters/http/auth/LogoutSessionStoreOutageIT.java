@@ -67,6 +67,7 @@ class LogoutSessionStoreOutageIT {
         final List<String> closed = Collections.synchronizedList(new ArrayList<>());
         volatile boolean readsFail;
         volatile boolean writesFail;
+        volatile boolean blocklistFull;
 
         @Override
         public SessionClaims open(SessionSubject subject) {
@@ -86,6 +87,9 @@ class LogoutSessionStoreOutageIT {
         public void close(SessionClaims claims) {
             if (writesFail) {
                 throw new SharedStateUnavailableException(OUTAGE);
+            }
+            if (blocklistFull) {
+                throw new IllegalStateException("the session blocklist holds its maximum of 100000 entries");
             }
             closed.add(claims.sid());
         }
@@ -304,5 +308,23 @@ class LogoutSessionStoreOutageIT {
         assertCookiesCleared(response);
         assertThat(sessions.closed).containsExactly(SID);
         assertThat(errorLines()).isEmpty();
+    }
+
+    @Test
+    void aFullBlocklist_clearsTheCookies_butAnswers507SayingTheSessionWasNotEnded_notA204() throws Exception {
+        Browser browser = loggedIn();
+        sessions.blocklistFull = true;
+
+        HttpResponse<String> response = logout(browser);
+
+        assertThat(response.statusCode()).as(response.body()).isEqualTo(507);
+        JsonNode body = new ObjectMapper().readTree(response.body());
+        assertThat(body.path("code").asText()).isEqualTo("OMCP_BLOCKLIST_FULL");
+        assertThat(body.path("error").asText()).contains("logged out in this browser").contains("blocklist is full")
+                .contains("stays valid until it expires").contains("rotating the session secret").doesNotContain(SID);
+        assertCookiesCleared(response);
+        assertThat(sessions.closed).isEmpty();
+        assertThat(errorLines()).singleElement().satisfies(line -> assertThat(line)
+                .startsWith("event=logout-revocation-failed principal=\"sam\" ").contains("maximum of 100000").doesNotContain(SID));
     }
 }
