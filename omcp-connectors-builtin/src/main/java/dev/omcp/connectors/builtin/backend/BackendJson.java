@@ -23,6 +23,9 @@ import java.util.function.Function;
  * Field names are not interned: a hostile backend's keys must not fill the JVM's string table.
  */
 public final class BackendJson {
+    /** The most characters of a backend's {@code resultType} a message quotes: every real one is a short word. */
+    static final int MAX_TYPE_CHARS = 40;
+
     private static final JsonFactory FACTORY = JsonFactory.builder().disable(JsonFactory.Feature.INTERN_FIELD_NAMES).build();
 
     private BackendJson() {}
@@ -43,7 +46,8 @@ public final class BackendJson {
      * members in any order, unknown ones skipped, the {@code result} array handed to {@code reader}.
      * A missing {@code data} object or {@code result} list, or a {@code resultType} other than
      * {@code expectedType}, is a {@link Kind#BAD_RESPONSE}; {@code wrongType} words the last one
-     * from the type the backend answered (null when it named none). An envelope whose {@code status}
+     * from the type the backend answered (null when it named none), made one short line
+     * ({@link #quotedType}). An envelope whose {@code status}
      * is {@code error} fails with the backend's {@code error} and {@code errorType}, whatever its
      * HTTP status was.
      */
@@ -119,12 +123,21 @@ public final class BackendJson {
             throw new ConnectorException(Kind.BAD_RESPONSE, backend + " answered without the expected 'data' object");
         }
         if (!expectedType.equals(resultType)) {
-            throw new ConnectorException(Kind.BAD_RESPONSE, wrongType.apply(resultType));
+            throw new ConnectorException(Kind.BAD_RESPONSE, wrongType.apply(resultType == null ? null : quotedType(resultType)));
         }
         if (result == null) {
             throw new ConnectorException(Kind.BAD_RESPONSE, backend + " answered without the expected 'result' list");
         }
         return new Answer<>(result, warnings.lines());
+    }
+
+    /**
+     * A {@code resultType} the backend named, as a message quotes it: one safe line of at most
+     * {@value #MAX_TYPE_CHARS} characters. The real ones are short words ({@code matrix}, {@code streams});
+     * this one is the backend's text, which may be megabytes and carry line breaks into logs and answers.
+     */
+    public static String quotedType(String resultType) {
+        return BackendHttp.clean(resultType, MAX_TYPE_CHARS);
     }
 
     /** The strings of a {@code warnings} or {@code infos} array, each one safe line; other members skipped. */

@@ -64,8 +64,7 @@ final class LokiMetricAnswers {
     static List<Series> matrix(JsonObject answer) throws ConnectorException {
         JsonObject data = data(answer);
         if (!"matrix".equals(data.getString("resultType", ""))) {
-            throw new ConnectorException(Kind.BAD_RESPONSE, BACKEND + " answered " + data.getString("resultType", "nothing")
-                    + " instead of a matrix");
+            throw wrongType(data, "a matrix");
         }
         List<Series> out = new ArrayList<>();
         for (JsonValue r : BackendHttp.array(data, "result", BACKEND)) {
@@ -88,8 +87,7 @@ final class LokiMetricAnswers {
     static List<Series> vector(JsonObject answer) throws ConnectorException {
         JsonObject data = data(answer);
         if (!"vector".equals(data.getString("resultType", ""))) {
-            throw new ConnectorException(Kind.BAD_RESPONSE, BACKEND + " answered " + data.getString("resultType", "nothing")
-                    + " instead of a vector");
+            throw wrongType(data, "a vector");
         }
         List<Series> out = new ArrayList<>();
         for (JsonValue r : BackendHttp.array(data, "result", BACKEND)) {
@@ -141,6 +139,12 @@ final class LokiMetricAnswers {
                 }
             }
         };
+    }
+
+    /** The refusal of an answer of another type than {@code expected}, quoting the backend's type as one short line. */
+    private static ConnectorException wrongType(JsonObject data, String expected) {
+        String type = data.get("resultType") instanceof JsonString s ? BackendJson.quotedType(s.getString()) : "nothing";
+        return new ConnectorException(Kind.BAD_RESPONSE, BACKEND + " answered " + type + " instead of " + expected);
     }
 
     private static ConnectorException badSample() {

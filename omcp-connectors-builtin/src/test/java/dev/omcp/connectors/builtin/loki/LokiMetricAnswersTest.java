@@ -98,6 +98,18 @@ class LokiMetricAnswersTest {
     }
 
     @Test
+    void aResultTypeThatIsNoTypeAtAll_isQuotedInTheRefusalAsOneShortLine_rangeOrInstant() {
+        String hostile = "matrix\\u2028event=forged" + "x".repeat(100_000);
+        String answer = "{\"data\":{\"resultType\":\"" + hostile + "\",\"result\":[]}}";
+        assertThatThrownBy(() -> LokiMetricAnswers.matrix(json(answer))).isInstanceOfSatisfying(ConnectorException.class, e ->
+                assertThat(e.getMessage()).startsWith("Loki answered matrix event=forged").endsWith("… instead of a matrix")
+                        .doesNotContain("\u2028").hasSizeLessThan(200));
+        assertThatThrownBy(() -> LokiMetricAnswers.vector(json(answer))).isInstanceOfSatisfying(ConnectorException.class, e ->
+                assertThat(e.getMessage()).startsWith("Loki answered matrix event=forged").endsWith("… instead of a vector")
+                        .hasSizeLessThan(200));
+    }
+
+    @Test
     void anErrorEnvelope_passesOnLokisWords() {
         refused("""
                 {"status":"error","errorType":"bad_data","error":"parse error at line 1, col 10: syntax error: unexpected IDENTIFIER"}

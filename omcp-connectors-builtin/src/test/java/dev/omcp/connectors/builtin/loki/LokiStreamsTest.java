@@ -114,6 +114,17 @@ class LokiStreamsTest {
     }
 
     @Test
+    void aResultTypeThatIsNoTypeAtAll_isQuotedInTheRefusalAsOneShortLine() {
+        String hostile = "streams\\nevent=forged outcome=ok" + "x".repeat(100_000);
+        assertThatThrownBy(() -> read("{\"data\":{\"resultType\":\"" + hostile + "\",\"result\":[]}}"))
+                .isInstanceOfSatisfying(ConnectorException.class, e -> {
+                    assertThat(e.kind()).isEqualTo(ConnectorException.Kind.BAD_RESPONSE);
+                    assertThat(e.getMessage()).startsWith("Loki answered streams event=forged").endsWith("… instead of streams")
+                            .doesNotContain("\n").hasSizeLessThan(200);
+                });
+    }
+
+    @Test
     void anythingButTheDocumentedShapeIsABadResponseThatSaysWhatWasWrong() {
         refused("", "not a JSON object");
         refused("not json", "not a JSON object");
