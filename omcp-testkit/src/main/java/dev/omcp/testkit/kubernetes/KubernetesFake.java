@@ -171,6 +171,7 @@ public final class KubernetesFake extends FakeBackend {
     private boolean ignoreLimit;
     private int expireContinues;
     private final Map<String, Integer> endlessPages = new LinkedHashMap<>();
+    private final Map<String, String> listVersions = new LinkedHashMap<>();
     private long endlessTokens;
     private Runnable beforeContinue;
     private Duration bookmarkEvery = Duration.ZERO;
@@ -351,6 +352,17 @@ public final class KubernetesFake extends FakeBackend {
         }
         synchronized (lock) {
             endlessPages.put(path, tokenChars);
+        }
+        return this;
+    }
+
+    /**
+     * A hostile server: every list of {@code path} answers {@code resourceVersion} as its version
+     * instead of the fake's own (a number), the objects as before.
+     */
+    public KubernetesFake answerListsWithVersion(String path, String resourceVersion) {
+        synchronized (lock) {
+            listVersions.put(path, resourceVersion);
         }
         return this;
     }
@@ -542,15 +554,19 @@ public final class KubernetesFake extends FakeBackend {
         } else {
             snapshots.remove(id); // the list is complete
         }
-        return listAnswer(path, kind, snapshot.version(), page, metadata);
+        return listAnswer(path, kind, listVersions.getOrDefault(path, Long.toString(snapshot.version())), page, metadata);
     }
 
     private static Answer listAnswer(String path, String kind, long resourceVersion, List<JsonObject> items, JsonObjectBuilder metadata) {
+        return listAnswer(path, kind, Long.toString(resourceVersion), items, metadata);
+    }
+
+    private static Answer listAnswer(String path, String kind, String resourceVersion, List<JsonObject> items, JsonObjectBuilder metadata) {
         JsonArrayBuilder array = Jsonp.array();
         items.forEach(array::add);
         String apiVersion = path.startsWith("/apis/apps") ? "apps/v1" : "v1";
         return Answer.json(200, Jsonp.object().add("kind", kind + "List").add("apiVersion", apiVersion)
-                .add("metadata", metadata.add("resourceVersion", Long.toString(resourceVersion)))
+                .add("metadata", metadata.add("resourceVersion", resourceVersion))
                 .add("items", array).build().toString());
     }
 

@@ -436,12 +436,20 @@ final class KindWatcher implements Runnable {
                     + " list with a continue token of more than " + MAX_CONTINUE_CHARS + " characters (a real one is well under 1 KiB); "
                     + "check that the source URL points at the cluster's API server; the kind is listed again after a backoff");
         }
+        String version = metadata.getString("resourceVersion", "0");
+        if (!version.isEmpty() && ResourceReader.version(version).isEmpty()) {
+            // the watch starts from it: megabytes would be kept outside every bound and sent back in each watch's URL
+            throw new ConnectorException(ConnectorException.Kind.BAD_RESPONSE, "the Kubernetes API answered the " + kind
+                    + " list with a resourceVersion that is none an API server sends (at most " + ResourceReader.MAX_VERSION_CHARS
+                    + " visible ASCII characters, no spaces); check that the source URL points at the cluster's API server; the kind is "
+                    + "listed again after a backoff");
+        }
         JsonArray items = list.get("items") instanceof JsonArray a ? a : JsonValue.EMPTY_JSON_ARRAY;
         // before the objects are read: a list that takes long shows here how far it got
         LOG.debug("event=kubernetes-list-page source={} kind={} objects={} listed={} more={}", source, logKind, items.size(),
                 listing.fresh.size(), !next.isEmpty());
         boolean allFitted = listing.add(items);
-        return new Page(metadata.getString("resourceVersion", "0"), next.isEmpty() ? Optional.empty() : Optional.of(next), allFitted);
+        return new Page(version, next.isEmpty() ? Optional.empty() : Optional.of(next), allFitted);
     }
 
     /** What a list request answered: a page, or that its continue token expired. */
@@ -778,8 +786,9 @@ final class KindWatcher implements Runnable {
     }
 
     /**
-     * The next watch starts from {@code version}, unless the event carried none: an empty version
-     * would start it from "now", and it would never learn of objects deleted in between.
+     * The next watch starts from {@code version}, unless the event carried none (or none an API server
+     * sends, which {@link ResourceReader#version} made empty): an empty version would start it from
+     * "now", and it would never learn of objects deleted in between.
      */
     private void advanceTo(String version) {
         if (!version.isEmpty()) {

@@ -9,6 +9,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.regex.Pattern;
 
 /**
  * Reads the fields the topology needs from Kubernetes objects; missing fields are empty, never an error.
@@ -30,6 +31,13 @@ final class ResourceReader {
     static final int MAX_NAME_CHARS = 253;
     /** Owner references and containers kept per object. */
     static final int MAX_REFERENCES = 64;
+    /**
+     * The longest resource version kept. An API server's is a decimal number (etcd's revision, at most
+     * 20 digits); the value is opaque to clients, so some room is left.
+     */
+    static final int MAX_VERSION_CHARS = 128;
+    /** A resource version the watcher keeps, sends back and logs: visible ASCII, no space. */
+    private static final Pattern VERSION = Pattern.compile("[!-~]+");
 
     private ResourceReader() {}
 
@@ -95,7 +103,18 @@ final class ResourceReader {
         }
         return new Resource(kind, text(metadata, "namespace", ""), text(metadata, "name", ""), labels,
                 first(owners, "ownersDropped", attributes), text(spec, "nodeName", ""), selector,
-                first(containers, "containersDropped", attributes), Map.copyOf(attributes), text(metadata, "resourceVersion", ""));
+                first(containers, "containersDropped", attributes), Map.copyOf(attributes),
+                version(metadata.getString("resourceVersion", "")));
+    }
+
+    /**
+     * {@code version} when it can be a resource version an API server sends, else empty (no version,
+     * which a watch does not start from): at most {@link #MAX_VERSION_CHARS} visible ASCII characters.
+     * The watcher keeps the value, sends it back in the next watch's URL and writes it into its log
+     * lines, so megabytes, a space or a line break (forging keys or a second log event) are refused.
+     */
+    static String version(String version) {
+        return version.length() <= MAX_VERSION_CHARS && VERSION.matcher(version).matches() ? version : "";
     }
 
     private static JsonObject object(JsonObject o, String key) {

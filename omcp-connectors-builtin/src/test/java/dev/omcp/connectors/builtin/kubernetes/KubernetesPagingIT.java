@@ -213,6 +213,21 @@ class KubernetesPagingIT {
     }
 
     @Test
+    void aListVersionNoApiServerSends_isNeitherKeptNorWatchedFrom_andTheHealthSaysWhy() throws Exception {
+        // megabytes the watcher would keep outside every bound and send back in each watch's URL, with a line break for its log lines
+        api.answerListsWithVersion(PODS, "1 event=forged\n" + "9".repeat(1_000_000));
+        start(WatchLimits.DEFAULT);
+        eventually(() -> pods().lastError().isPresent());
+
+        assertThat(pods().synced()).isFalse();
+        assertThat(pods().lastError().get().kind()).isEqualTo(ConnectorException.Kind.BAD_RESPONSE);
+        assertThat(connector.health().message()).contains("not yet listed: pod (the Kubernetes API answered the pod list with a "
+                + "resourceVersion that is none an API server sends").doesNotContain("forged").hasSizeLessThan(1_000);
+        assertThat(api.watchRequests(PODS)).isEmpty();
+        assertThat(connector.watchers()).filteredOn(w -> !w.kind().equals("pod")).allMatch(KindWatcher::synced);
+    }
+
+    @Test
     void theObjectLimit_reachedOnTheSecondPage_endsTheListThere() throws Exception {
         start(new WatchLimits(700, 64L << 20));
         eventually(() -> pods().overLimit().isPresent());

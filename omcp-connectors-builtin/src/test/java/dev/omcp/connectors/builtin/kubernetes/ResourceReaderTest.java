@@ -70,4 +70,21 @@ class ResourceReaderTest {
         assertThat(r.owners()).hasSize(ResourceReader.MAX_REFERENCES).startsWith("replicaset/r0");
         assertThat(r.attributes()).containsEntry("containersDropped", "6").containsEntry("ownersDropped", "6");
     }
+
+    private static Resource withVersion(String version) {
+        return ResourceReader.read("pod", Json.createObjectBuilder().add("metadata", Json.createObjectBuilder().add("namespace", "prod")
+                .add("name", "p").add("resourceVersion", version)).build());
+    }
+
+    @Test
+    void aResourceVersionNoApiServerSends_isNone_soAWatchNeitherStartsFromItNorLogsIt() {
+        assertThat(withVersion("918273").resourceVersion()).isEqualTo("918273");
+        assertThat(withVersion("opaque:v2/AbC+=_-~").resourceVersion()).isEqualTo("opaque:v2/AbC+=_-~");
+        assertThat(withVersion("7".repeat(ResourceReader.MAX_VERSION_CHARS)).resourceVersion()).hasSize(ResourceReader.MAX_VERSION_CHARS);
+        // a space, a line break or a control character would forge keys in the watcher's log lines; megabytes would be kept and sent back
+        for (String hostile : new String[] {"12 event=forged", "12\nevent=forged", "12\u0000", "12\u00e9", "",
+                "7".repeat(ResourceReader.MAX_VERSION_CHARS + 1), "9".repeat(1_000_000)}) {
+            assertThat(withVersion(hostile).resourceVersion()).as("%.40s", hostile).isEmpty();
+        }
+    }
 }
