@@ -57,6 +57,13 @@ final class LokiConnector extends HttpBackendConnector
     private static final String BACKEND = "Loki";
     private static final long NANOS_PER_SECOND = 1_000_000_000L;
     private static final Pattern LABEL_NAME = Pattern.compile("[A-Za-z_][A-Za-z0-9_]*");
+    /**
+     * Label names of a service's streams a count groups by at most: Loki keeps 15 a stream by default
+     * ({@code max_label_names_per_series}), and a service's streams share most of theirs.
+     */
+    static final int MAX_STREAM_LABEL_NAMES = 64;
+    /** The longest label name of a stream a count groups by: real ones are short words ({@code namespace}, {@code pod}). */
+    static final int MAX_STREAM_LABEL_NAME_CHARS = 128;
     /** Digits of the latest nanosecond time an {@link Instant} holds (year 1000000000, about 3.2e25 ns); a sign may come besides. */
     static final int MAX_NANOS_DIGITS = 26;
     private static final Pattern WHOLE_NANOS = Pattern.compile("[-+]?[0-9]+");
@@ -251,7 +258,9 @@ final class LokiConnector extends HttpBackendConnector
      * The names of the labels of the streams {@code selector} selects in the window, from Loki's
      * series API, always with the service label. A server without that API (status 404), one that
      * rejects the question, or an answer that cannot be read leaves the service label alone: counts
-     * per service rather than per line.
+     * per service rather than per line. So does an answer with more than {@link #MAX_STREAM_LABEL_NAMES}
+     * names, or a name longer than {@link #MAX_STREAM_LABEL_NAME_CHARS}: the names become the LogQL
+     * sent and shown to the agent, which would grow with whatever the answer holds.
      */
     private List<String> streamLabelNames(String selector, TimeRange range, String serviceLabel) throws ConnectorException {
         Set<String> names = new TreeSet<>(Set.of(serviceLabel));
@@ -265,6 +274,9 @@ final class LokiConnector extends HttpBackendConnector
                                 labels.keySet().stream().filter(n -> LABEL_NAME.matcher(n).matches() && !n.startsWith("__"))
                                         .forEach(names::add);
                             }
+                            if (names.size() > MAX_STREAM_LABEL_NAMES) {
+                                break;
+                            }
                         }
                         return names;
                     });
@@ -274,6 +286,10 @@ final class LokiConnector extends HttpBackendConnector
             if (e.kind() != Kind.BAD_QUERY && e.kind() != Kind.BAD_RESPONSE) {
                 throw e;
             }
+            return List.of(serviceLabel);
+        }
+        if (names.size() > MAX_STREAM_LABEL_NAMES || names.stream().anyMatch(n -> n.length() > MAX_STREAM_LABEL_NAME_CHARS)) {
+            return List.of(serviceLabel); // no labelling a Loki keeps: per service, still true, and a query of one label
         }
         return List.copyOf(names);
     }

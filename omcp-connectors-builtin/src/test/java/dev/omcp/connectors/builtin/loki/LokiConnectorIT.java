@@ -257,6 +257,26 @@ class LokiConnectorIT {
     }
 
     @Test
+    void streamLabelNamesNoLokiKeeps_tooManyOrTooLong_countPerService_insteadOfGroupingByAllOfThem() throws ConnectorException {
+        StringBuilder many = new StringBuilder("{\"status\":\"success\",\"data\":[{\"service_name\":\"api\"");
+        for (int i = 0; i < 10_000; i++) {
+            many.append(",\"l").append(i).append("\":\"v\"");
+        }
+        String tooMany = many.append("}]}").toString();
+        String tooLong = "{\"status\":\"success\",\"data\":[{\"service_name\":\"api\",\"" + "n".repeat(5_000) + "\":\"v\"}]}";
+        for (String series : List.of(tooMany, tooLong)) {
+            connector.resolveServiceLabel("api"); // cached: the next request is the series question
+            loki.failNext(FakeBackend.Answer.json(200, series));
+            MetricResult errors = connector.aggregateLogs(new LogAggregation(query("api", Optional.empty(), Optional.of("error"), Map.of(),
+                    1), LogAggregation.Function.COUNT_OVER_TIME, List.of(), 0, Duration.ofMinutes(10)));
+
+            // the LogQL sent and shown to the agent stays a query of one label, not one of ten thousand (or of a 5,000-character name)
+            assertThat(errors.resolvedSeries()).startsWith("sum by (service_name) (count_over_time(").hasSizeLessThan(200);
+            assertThat(errors.series()).singleElement().satisfies(s -> assertThat(s.labels()).containsOnlyKeys("service_name"));
+        }
+    }
+
+    @Test
     void aCountOverMoreSeriesThanLokiAnswersFailsWithLokisAdvice() throws Exception {
         try (LokiFake busy = new LokiFake()) {
             for (int i = 0; i <= LokiFake.MAX_QUERY_SERIES; i++) {
