@@ -13,6 +13,7 @@ import dev.omcp.ports.mcp.McpInbound;
 import dev.omcp.ports.mcp.McpOutbound;
 import dev.omcp.ports.mcp.McpReply;
 import dev.omcp.ports.mcp.McpTransport;
+import dev.omcp.ports.mcp.Refusal;
 import io.javalin.http.Context;
 import io.javalin.websocket.WsConfig;
 import io.javalin.websocket.WsContext;
@@ -535,18 +536,28 @@ public final class WebSocketTransport {
                     if (previous != null) {
                         endpoint.endSession(previous, principal);
                     }
-                    state.attachedStream = endpoint.attachStream(id, outbound);
+                    AutoCloseable attached = endpoint.attachStream(id, outbound);
+                    state.attachedStream = attached;
                     // The socket closed while initialize ran (a client that sent it and left): nothing
                     // will end this session, which would hold a place of the credential's session
                     // limit until it expired. Whichever of this and the close takes the id ends it.
                     if (state.closed && state.sessionId.compareAndSet(id, null)) {
-                        closeQuietly(state.attachedStream);
+                        closeQuietly(attached);
                         endpoint.endSession(id, principal);
+                    } else if (!id.equals(state.sessionId.get())) {
+                        // The close (or a newer initialize) took the id and ended the session, perhaps
+                        // before the stream above was attached: ending a session drops its streams,
+                        // but not one attached after that, which would hold this socket for ever.
+                        closeQuietly(attached);
                     }
                 });
                 send(ctx, state, response.json());
             }
-            case McpReply.Refused refused -> send(ctx, state, refused.body().toString());
+            case McpReply.Refused refused -> {
+                if (answersRefusal(refused, message)) {
+                    send(ctx, state, refused.body().toString());
+                }
+            }
             case McpReply.Accepted accepted -> {}
         }
         String outcome = switch (reply) {
@@ -555,6 +566,18 @@ public final class WebSocketTransport {
             case McpReply.Refused refused -> "refused";
         };
         metrics.mcp(reply.method(), "websocket", outcome, (System.nanoTime() - start) / 1e9);
+    }
+
+    /**
+     * Whether a refused message gets the refusal as a frame. Streamable HTTP carries a refusal of any
+     * message in its status; a WebSocket has only frames, and JSON-RPC 2.0 answers no notification and
+     * no response: an error frame with a null id would reach the client as the answer to nothing it
+     * sent. So a well-formed notification or client response refused (no session yet, a policy, a
+     * limit) gets nothing; a request gets its refusal, and so does a message that is no valid JSON-RPC
+     * message, whose error JSON-RPC asks for with a null id. Read again only on this rare path.
+     */
+    private static boolean answersRefusal(McpReply.Refused refused, String message) {
+        return refused.refusal() == Refusal.MALFORMED || !RequestId.answersNothing(message);
     }
 
     /**
