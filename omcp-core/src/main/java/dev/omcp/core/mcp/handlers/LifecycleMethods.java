@@ -9,6 +9,7 @@ import dev.omcp.core.mcp.session.McpSessions;
 import dev.omcp.ports.tools.LogLevel;
 import jakarta.json.JsonObject;
 import jakarta.json.JsonObjectBuilder;
+import jakarta.json.JsonString;
 import jakarta.json.JsonValue;
 import java.util.Optional;
 
@@ -52,6 +53,10 @@ public final class LifecycleMethods {
     public McpResult initialize(McpCall call) {
         if (!call.params().containsKey("protocolVersion")) {
             return McpResult.Failure.of(JsonRpc.INVALID_PARAMS, "initialize needs params.protocolVersion, for example \"2025-11-25\"");
+        }
+        if (!(call.params().get("protocolVersion") instanceof JsonString)) {
+            return McpResult.Failure.of(JsonRpc.INVALID_PARAMS, "initialize params.protocolVersion must be a string naming a protocol "
+                    + "revision, for example \"2025-11-25\"");
         }
         for (String member : new String[] {"capabilities", "clientInfo"}) {
             JsonValue value = call.params().get(member);

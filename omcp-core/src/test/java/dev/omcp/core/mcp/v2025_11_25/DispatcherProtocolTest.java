@@ -205,10 +205,13 @@ class DispatcherProtocolTest {
     }
 
     @Test
-    void initialize_withCapabilitiesOrClientInfoThatAreNotObjects_isInvalidParams_andOpensNoSession() {
+    void initialize_withCapabilitiesOrClientInfoThatAreNotObjects_orAProtocolVersionThatIsNoString_isInvalidParams_andOpensNoSession() {
         for (String params : List.of(
                 "{\"protocolVersion\":\"2025-11-25\",\"capabilities\":\"x\",\"clientInfo\":{\"name\":\"t\",\"version\":\"1\"}}",
-                "{\"protocolVersion\":\"2025-11-25\",\"capabilities\":{},\"clientInfo\":\"t\"}")) {
+                "{\"protocolVersion\":\"2025-11-25\",\"capabilities\":{},\"clientInfo\":\"t\"}",
+                // a revision is named by a string: a number or null names none, and is not read as "the latest"
+                "{\"protocolVersion\":5,\"capabilities\":{},\"clientInfo\":{\"name\":\"t\",\"version\":\"1\"}}",
+                "{\"protocolVersion\":null,\"capabilities\":{},\"clientInfo\":{\"name\":\"t\",\"version\":\"1\"}}")) {
             McpReply reply = client.send(Optional.empty(), "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"initialize\",\"params\":" + params + "}");
             assertThat(reply).as(params).isInstanceOfSatisfying(McpReply.Response.class, r -> {
                 assertThat(r.newSessionId()).isEmpty();
