@@ -31,6 +31,7 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.Predicate;
 import java.util.function.UnaryOperator;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -48,8 +49,9 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Searches read the file backwards from its end in chunks and stop as soon as they have
  * enough entries, or reach entries older than {@code from} (timestamps never decrease), so the
- * newest entries of a large file cost a few kilobytes of reading, not the whole file. A page far
- * back ({@code beforeSeq}) first finds where its entries end by halving the file ({@link SeqBoundary}).
+ * newest entries of a large file cost a few kilobytes of reading, not the whole file. A search far
+ * back ({@code beforeSeq}, or {@code to} long ago) first finds where its entries end by halving the
+ * file ({@link LineBoundary}), so it reads from there, not from the file's end.
  *
  * <p>A failed fsync is never retried: Linux may drop the pages it could not write and report the
  * next fsync as a success, so after one the store refuses every append until it is reopened (a
@@ -369,8 +371,9 @@ public final class JsonlAuditLog implements AuditLog {
         int skipped = 0;
         ReverseLines lines;
         try {
-            if (query.beforeSeq().isPresent()) {
-                end = endBefore(end, query.beforeSeq().getAsLong());
+            Optional<Predicate<AuditEntry>> pastTheQuery = pastTheQuery(query);
+            if (pastTheQuery.isPresent()) {
+                end = endOfCandidates(end, pastTheQuery.get());
             }
             lines = new ReverseLines(reader, end, MAX_LINE_BYTES);
             ReverseLines.Line line;
@@ -421,13 +424,30 @@ public final class JsonlAuditLog implements AuditLog {
     }
 
     /**
-     * Where the lines below {@code beforeSeq} end, found by halving the file rather than by reading it
-     * from its end, so a page far back costs about as much as the first. When a line the search lands
-     * on is not an entry, the whole of {@code end}: the scan then finds the page as it always did.
+     * What holds for the entries newer than any this search can match ({@code seq} at or above
+     * {@code beforeSeq}, {@code ts} after {@code to}); empty when it has no such bound. Since the
+     * chain writes {@code seq} ascending and {@code ts} never decreasing, these entries are the end of
+     * the file, from some line on.
      */
-    private long endBefore(long end, long beforeSeq) throws IOException {
-        SeqBoundary boundary = new SeqBoundary(reader, end, MAX_LINE_BYTES);
-        OptionalLong found = boundary.firstLineFrom(beforeSeq);
+    private static Optional<Predicate<AuditEntry>> pastTheQuery(AuditQuery query) {
+        OptionalLong beforeSeq = query.beforeSeq();
+        Optional<Instant> to = query.to();
+        if (beforeSeq.isEmpty() && to.isEmpty()) {
+            return Optional.empty();
+        }
+        return Optional.of(entry -> beforeSeq.isPresent() && entry.seq() >= beforeSeq.getAsLong()
+                || to.isPresent() && entry.ts().isAfter(to.get()));
+    }
+
+    /**
+     * Where the lines a search can match end, found by halving the file rather than by reading it
+     * from its end, so a page far back (by {@code beforeSeq} or by {@code to}) costs about as much as
+     * the first. When a line the search lands on is not an entry, the whole of {@code end}: the scan
+     * then finds the page as it always did.
+     */
+    private long endOfCandidates(long end, Predicate<AuditEntry> pastTheQuery) throws IOException {
+        LineBoundary boundary = new LineBoundary(reader, end, MAX_LINE_BYTES);
+        OptionalLong found = boundary.firstLineWhere(pastTheQuery);
         bytesScanned.addAndGet(boundary.bytesRead());
         return found.orElse(end);
     }

@@ -443,9 +443,12 @@ class JsonlAuditLogIT {
             }
         }
         JsonlAuditLog log = open(file, JsonlAuditLog.Options.defaults());
-        AuditQuery query = query(Optional.empty(), Optional.empty(), "user:a", null, 9);
+        List<AuditQuery> queries = List.of(query(Optional.empty(), Optional.empty(), "user:a", null, 9),
+                query(Optional.empty(), Optional.of(T0.plusMillis(77)), "user:a", null, 9));
 
-        assertThat(pageThrough(log, query)).isEqualTo(expected(records, query));
+        for (AuditQuery query : queries) {
+            assertThat(pageThrough(log, query)).as(query.toString()).isEqualTo(expected(records, query));
+        }
         log.close();
     }
 
@@ -472,6 +475,86 @@ class JsonlAuditLogIT {
         assertThat(deep).last().extracting(AuditEntry::seq).isEqualTo(702L);
         // the newest page costs one 64 KiB chunk; halving the file to the page adds a few kilobytes, not the 10 MB after it
         assertThat(deepBytes).isLessThan(200_000);
+        log.close();
+    }
+
+    /**
+     * Entries as the chain writes them: bursts sharing a millisecond, and a stretch where the wall
+     * clock stepped back 100 ms and the chain held {@code ts} at the last entry's until it caught up.
+     */
+    private static List<AuditRecord> recordsWithAClockStepBack(int count) {
+        List<AuditRecord> records = new java.util.ArrayList<>();
+        Instant last = Instant.EPOCH;
+        for (int seq = 1; seq <= count; seq++) {
+            Instant clock = seq <= 300 ? T0.plusMillis(seq / 5) : T0.plusMillis(seq / 5 - 100);
+            Instant ts = clock.isBefore(last) ? last : clock;
+            records.add(TestRecords.record(seq, ts, "user:" + "abc".charAt(seq % 3), seq % 4 == 0 ? null : "acme",
+                    seq % 7 == 0 ? "delete" : "update", "s" + seq));
+            last = ts;
+        }
+        return records;
+    }
+
+    @Test
+    void searchesByTime_giveWhatAFullScanGives_acrossPagesEqualTimestampsAndAClockThatSteppedBack() {
+        JsonlAuditLog log = open(dir.resolve("audit.jsonl"), JsonlAuditLog.Options.defaults());
+        List<AuditRecord> records = recordsWithAClockStepBack(1200);
+        records.forEach(log::append);
+        Instant held = records.get(299).entry().ts(); // the ts the chain held while the clock was behind
+        assertThat(records.get(700).entry().ts()).isEqualTo(held);
+        List<AuditQuery> queries = List.of(
+                query(Optional.empty(), Optional.of(T0.minusMillis(1)), null, null, 10), // before the first entry
+                query(Optional.empty(), Optional.of(T0), null, null, 3), // the first millisecond only
+                query(Optional.empty(), Optional.of(T0.plusMillis(33)), null, null, 7), // inside a burst
+                query(Optional.empty(), Optional.of(held.minusMillis(1)), null, null, 50),
+                query(Optional.empty(), Optional.of(held), null, null, 50), // the whole held stretch
+                query(Optional.of(held), Optional.of(held), "user:b", null, 20),
+                query(Optional.of(T0.plusMillis(20)), Optional.of(held), null, "delete", 4).onlyTenant("acme"),
+                query(Optional.empty(), Optional.of(held.plusMillis(1)), "user:c", null, 1000),
+                query(Optional.of(held.plusMillis(3)), Optional.of(held.plusMillis(90)), null, null, 11),
+                query(Optional.empty(), Optional.of(T0.plusSeconds(86_400)), null, null, 97), // after the last entry
+                query(Optional.empty(), Optional.of(held), "user:nobody", null, 5));
+
+        for (AuditQuery query : queries) {
+            assertThat(pageThrough(log, query)).as(query.toString()).isEqualTo(expected(records, query));
+        }
+        log.close();
+    }
+
+    @Test
+    void aSearchToATimeFarBackIsFoundWithoutReadingTheFileFromItsEnd() throws Exception {
+        Path file = dir.resolve("audit.jsonl");
+        int count = 40_000;
+        try (BufferedWriter out = Files.newBufferedWriter(file)) {
+            for (int seq = 1; seq <= count; seq++) {
+                out.write(TestRecords.record(seq, T0.plusMillis(seq), seq % 3 == 0 ? "user:b" : "user:a", "update", "s").json());
+                out.write('\n');
+            }
+        }
+        long size = Files.size(file);
+        JsonlAuditLog log = open(file, JsonlAuditLog.Options.defaults());
+
+        long before = log.bytesScanned();
+        List<AuditEntry> deep = log.find(query(Optional.empty(), Optional.of(T0.plusMillis(1_000)), "user:b", null, 100));
+        long deepBytes = log.bytesScanned() - before;
+        before = log.bytesScanned();
+        List<AuditEntry> none = log.find(query(Optional.empty(), Optional.of(T0.minusSeconds(60)), null, null, 100));
+        long noneBytes = log.bytesScanned() - before;
+        before = log.bytesScanned();
+        List<AuditEntry> window = log.find(query(Optional.of(T0.plusMillis(2_000)), Optional.of(T0.plusMillis(3_000)),
+                "user:nobody", null, 100));
+        long windowBytes = log.bytesScanned() - before;
+
+        assertThat(size).isGreaterThan(10_000_000);
+        assertThat(deep).hasSize(100).first().extracting(AuditEntry::seq).isEqualTo(999L);
+        assertThat(deep).last().extracting(AuditEntry::seq).isEqualTo(702L);
+        assertThat(none).isEmpty();
+        assertThat(window).isEmpty();
+        // halving the file to the time costs a few kilobytes, not the 10 MB after it
+        assertThat(deepBytes).isLessThan(200_000);
+        assertThat(noneBytes).isLessThan(100_000);
+        // a search that matches nothing reads the thousand entries of its window, not the file from its end
+        assertThat(windowBytes).isLessThan(500_000);
         log.close();
     }
 

@@ -1,22 +1,26 @@
 package dev.omcp.adapters.storage.audit;
 
+import dev.omcp.ports.audit.AuditEntry;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.util.OptionalLong;
+import java.util.function.Predicate;
 
 /**
- * Finds where the entries below a given {@code seq} end in the audit file by halving its byte range,
- * so a page far back ({@code beforeSeq}) starts its backward scan at the right line instead of
- * reading the file from its end to there. The file's {@code seq} grows from line to line (the chain
- * writes them in order; {@code omcp audit verify} reports a file where it does not), so the lines
- * whose {@code seq} is at least N are exactly those from some line on. Each halving reads the one
- * line it lands in (a few hundred bytes): about 30 lines for a file of a gigabyte, in memory one block
- * and one line at a time, with no index to keep.
+ * Finds where the entries a search can match end in the audit file by halving its byte range, so a
+ * search far back ({@code beforeSeq}, or {@code to} long ago) starts its backward scan at the right
+ * line instead of reading the file from its end to there. It relies on the order the chain writes
+ * in: {@code seq} grows from line to line and {@code ts} never decreases (the chain holds it at the
+ * previous entry's when the clock steps back, and one writer holds the file's lock), so for a test
+ * such as "seq at least N" or "ts after T" the lines that pass are exactly those from some line on.
+ * {@code omcp audit verify} reports a file where that order is broken. Each halving reads the one
+ * line it lands in (a few hundred bytes): about 30 lines for a file of a gigabyte, in memory one
+ * block and one line at a time, with no index to keep.
  *
  * <p>Not thread-safe; one per search. Reads only below {@code end}, which must end with a line break.
  */
-final class SeqBoundary {
+final class LineBoundary {
     /** Enough for the line a halving lands in and the next one, as entries are a few hundred bytes. */
     private static final int BLOCK = 2048;
 
@@ -28,19 +32,20 @@ final class SeqBoundary {
     private int blockLength;
     private long bytesRead;
 
-    SeqBoundary(FileChannel channel, long end, int maxLine) {
+    LineBoundary(FileChannel channel, long end, int maxLine) {
         this.channel = channel;
         this.end = end;
         this.maxLine = maxLine;
     }
 
     /**
-     * The byte offset of the first line whose {@code seq} is {@code seq} or more ({@code end} when there
-     * is none), or empty when a line the search landed on is not an entry; the caller then scans from
-     * the end, which skips such lines.
+     * The byte offset of the first line whose entry passes {@code reached} ({@code end} when none
+     * does), or empty when a line the search landed on is not an entry; the caller then scans from the
+     * end, which skips such lines. {@code reached} must hold for every entry after one it holds for,
+     * as "seq at least N" and "ts after T" do in a file the chain wrote.
      */
-    OptionalLong firstLineFrom(long seq) throws IOException {
-        // Smallest position whose next line start holds a seq >= the one sought (or is the end): that line start.
+    OptionalLong firstLineWhere(Predicate<AuditEntry> reached) throws IOException {
+        // Smallest position whose next line start holds an entry that passes (or is the end): that line start.
         long low = 0;
         long high = end;
         while (low < high) {
@@ -50,11 +55,11 @@ final class SeqBoundary {
             if (start == end) {
                 atOrAfter = true;
             } else {
-                OptionalLong found = seqOfLineAt(start);
-                if (found.isEmpty()) {
+                AuditEntry entry = entryOfLineAt(start);
+                if (entry == null) {
                     return OptionalLong.empty();
                 }
-                atOrAfter = found.getAsLong() >= seq;
+                atOrAfter = reached.test(entry);
             }
             if (atOrAfter) {
                 high = middle;
@@ -83,12 +88,12 @@ final class SeqBoundary {
         return end;
     }
 
-    /** The {@code seq} of the line starting at {@code start}; empty when it is too long or not an entry. */
-    private OptionalLong seqOfLineAt(long start) throws IOException {
+    /** The entry of the line starting at {@code start}; null when it is too long or not an entry. */
+    private AuditEntry entryOfLineAt(long start) throws IOException {
         long lineEnd = start;
         while (lineEnd < end && byteAt(lineEnd) != '\n') {
             if (lineEnd - start >= maxLine) {
-                return OptionalLong.empty();
+                return null;
             }
             lineEnd++;
         }
@@ -97,9 +102,9 @@ final class SeqBoundary {
             line[i] = byteAt(start + i);
         }
         try {
-            return OptionalLong.of(AuditLineParser.parse(line).seq());
+            return AuditLineParser.parse(line);
         } catch (IllegalArgumentException e) {
-            return OptionalLong.empty(); // not an entry: the scan from the end skips it and reports it
+            return null; // not an entry: the scan from the end skips it and reports it
         }
     }
 
