@@ -233,6 +233,25 @@ class StreamableHttpIT {
     }
 
     @Test
+    void aRepeatedProtocolVersionHeader_is400_onEveryMethod_soAnUnsupportedSecondValueCannotPassUnseen() {
+        McpHttpClient client = initialized();
+        for (String method : new String[] {"POST", "GET", "DELETE"}) {
+            HttpRequest.BodyPublisher body = method.equals("POST")
+                    ? HttpRequest.BodyPublishers.ofString("{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\"}")
+                    : HttpRequest.BodyPublishers.noBody();
+            HttpResponse<String> response = Http.send(HttpRequest.newBuilder(URI.create(gateway.baseUrl() + "/mcp"))
+                    .header("Content-Type", "application/json").header("Accept", "application/json, text/event-stream")
+                    .header("Mcp-Session-Id", client.sessionId())
+                    .header("MCP-Protocol-Version", "2025-11-25").header("MCP-Protocol-Version", "2023-01-01")
+                    .method(method, body).build());
+            assertThat(response.statusCode()).as(method).isEqualTo(400);
+            assertThat(response.body()).as(method).contains("more than one MCP-Protocol-Version header");
+        }
+        // the refused DELETE ended nothing
+        assertThat(client.post("{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"ping\"}", Map.of()).statusCode()).isEqualTo(200);
+    }
+
+    @Test
     void unsupportedProtocolVersion_onGetAndDelete_is400_andTheSessionLives() {
         McpHttpClient client = initialized();
         for (String method : new String[] {"GET", "DELETE"}) {

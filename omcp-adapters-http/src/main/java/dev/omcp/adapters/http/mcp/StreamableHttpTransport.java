@@ -116,6 +116,10 @@ public final class StreamableHttpTransport {
         if (sessionId.isEmpty()) {
             return;
         }
+        Optional<Optional<String>> protocolVersion = protocolVersionOrRefuse(ctx);
+        if (protocolVersion.isEmpty()) {
+            return;
+        }
         RequestBody.Read read = RequestBody.read(ctx.req().getInputStream(), ctx.req().getContentLengthLong(), maxBodyBytes);
         if (read instanceof RequestBody.Read.TooLarge) {
             // Answering while the client still sends would reach it as a connection reset, not a 413.
@@ -132,7 +136,7 @@ public final class StreamableHttpTransport {
         McpInbound inbound = new McpInbound(
                 principal.get(),
                 sessionId.get(),
-                Optional.ofNullable(ctx.header(PROTOCOL_HEADER)),
+                protocolVersion.get(),
                 body,
                 McpTransport.STREAMABLE_HTTP);
         // Messages sent before the answer turn it into an SSE stream when the client named that type
@@ -386,10 +390,33 @@ public final class StreamableHttpTransport {
 
     /** Refuses (400) a request whose MCP-Protocol-Version the endpoint does not speak; true when refused. */
     private boolean unsupportedProtocolVersion(Context ctx) {
-        String header = ctx.header(PROTOCOL_HEADER);
-        Optional<String> refusal = header == null ? Optional.empty() : endpoint.unsupportedProtocolVersion(header);
+        Optional<Optional<String>> header = protocolVersionOrRefuse(ctx);
+        if (header.isEmpty()) {
+            return true;
+        }
+        Optional<String> refusal = header.get().flatMap(endpoint::unsupportedProtocolVersion);
         refusal.ifPresent(message -> refuse(ctx, 400, "Bad Request: " + message));
         return refusal.isPresent();
+    }
+
+    /**
+     * The request's {@code MCP-Protocol-Version}; several are refused with 400, as a server reading only
+     * the first would let a second, unsupported one pass unseen.
+     *
+     * @return the header's value, or an empty inner value without the header; empty when the request was refused
+     */
+    private static Optional<Optional<String>> protocolVersionOrRefuse(Context ctx) {
+        Enumeration<String> values = ctx.req().getHeaders(PROTOCOL_HEADER);
+        if (values == null || !values.hasMoreElements()) {
+            return Optional.of(Optional.empty());
+        }
+        String first = values.nextElement();
+        if (values.hasMoreElements()) {
+            refuse(ctx, 400, "Bad Request: the request carries more than one MCP-Protocol-Version header; send one, the "
+                    + "revision initialize negotiated");
+            return Optional.empty();
+        }
+        return Optional.of(Optional.of(first));
     }
 
     /**
