@@ -219,6 +219,8 @@ public final class PluginCatalog implements ConnectorCatalog {
                     statuses.add(status(candidate, ConnectorStatus.State.SKIPPED, e.getMessage(), List.of()));
                     continue;
                 }
+                // said once, when the plugin's code is loaded: a re-scan that keeps the plugin keeps its hooks as they were
+                warnSkippedHooks(plugin);
             }
             loaded.put(key(candidate), plugin);
             types.put(candidate.name(), new ConnectorType(plugin.factory(), candidate.manifest().orElseThrow(), candidate.origin()));
@@ -238,10 +240,6 @@ public final class PluginCatalog implements ConnectorCatalog {
         for (LoadedPlugin plugin : loaded.values()) {
             String name = plugin.candidate().name();
             now.add(name);
-            for (LoadedPlugin.SkippedHook skipped : plugin.skippedHooks()) {
-                LOG.warn("event=hook-skipped plugin={} kind={} module=\"{}\" reason=\"{}\"",
-                        name, skipped.entry().kind().wireName(), skipped.entry().module(), skipped.reason());
-            }
             List<HookRegistration> registrations = new ArrayList<>();
             for (LoadedHook hook : plugin.hooks()) {
                 registrations.add(new HookRegistration(name, hook.entry().kind(), hook.entry().priority(), mode(hook.entry()), hook.hook()));
@@ -253,6 +251,14 @@ public final class PluginCatalog implements ConnectorCatalog {
                 hooks.removePlugin(plugin);
                 LOG.info("event=hooks-removed plugin={}", plugin);
             }
+        }
+    }
+
+    /** Skipped hooks: a module that is no usable hook, or one a later hook of the same kind in the manifest replaced. */
+    private static void warnSkippedHooks(LoadedPlugin plugin) {
+        for (LoadedPlugin.SkippedHook skipped : plugin.skippedHooks()) {
+            LOG.warn("event=hook-skipped plugin={} kind={} module=\"{}\" reason=\"{}\"",
+                    plugin.candidate().name(), skipped.entry().kind().wireName(), skipped.entry().module(), skipped.reason());
         }
     }
 

@@ -128,7 +128,7 @@ final class FakePluginStore implements PluginStore {
                 hooks.add(new LoadedHook(entry, hookInstances.getOrDefault(entry.module(), (ctx, payload) -> HookResult.proceed())));
             }
         }
-        return new LoadedPlugin(candidate, new NamedFactory(manifest, candidate.location()), hooks, skipped);
+        return LoadedPlugin.of(candidate, new NamedFactory(manifest, candidate.location()), hooks, skipped);
     }
 
     @Override

@@ -3,21 +3,29 @@ package dev.omcp.core.plugins;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import ch.qos.logback.classic.Level;
 import dev.omcp.core.hooks.HookRegistry;
+import dev.omcp.core.testing.CapturedLog;
 import dev.omcp.ports.connectors.ConnectorType;
 import dev.omcp.ports.plugins.ConnectorStatus;
 import dev.omcp.ports.plugins.PluginCandidate;
 import dev.omcp.ports.plugins.PluginPin;
 import dev.omcp.ports.plugins.TrustRoot;
+import dev.omcp.sdk.hook.Hook;
 import dev.omcp.sdk.hook.HookKind;
+import dev.omcp.sdk.hook.HookResult;
 import java.util.List;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 class PluginCatalogTest {
     private static final SemanticVersion SERVER = SemanticVersion.of(0, 1, 0);
     private static final TrustRoot KEY = TrustRoot.loaded("Ed25519 key");
     private final HookRegistry hooks = new HookRegistry();
+
+    @RegisterExtension
+    final CapturedLog log = new CapturedLog(PluginCatalog.class);
 
     private PluginCatalog start(FakePluginStore store, VerificationPolicy policy, List<PluginPin> pins, String... builtins) {
         return PluginCatalog.start(
@@ -126,6 +134,35 @@ class PluginCatalogTest {
         assertThat(hooks.hooks(HookKind.TOOL_POST_INVOKE)).isEmpty();
         ConnectorStatus audit = catalog.statuses().stream().filter(s -> s.name().equals("audit")).findFirst().orElseThrow();
         assertThat(audit.hooks()).anyMatch(h -> !h.registered() && h.reason().contains("escapes the plugin root"));
+    }
+
+    @Test
+    void spec6_1_rule5_twoHooksOfOneKindInAManifest_onlyTheLaterRuns_andTheEarlierIsShownReplaced_andWarnedOnceAtLoad() {
+        Hook earlier = (ctx, payload) -> HookResult.deny("earlier");
+        Hook later = (ctx, payload) -> HookResult.deny("later");
+        FakePluginStore store = new FakePluginStore(KEY, Candidates.withHooks("audit",
+                Candidates.hook(HookKind.TOOL_PRE_INVOKE, "com/acme/Earlier.class"),
+                Candidates.hook(HookKind.TOOL_POST_INVOKE, "com/acme/Post.class"),
+                Candidates.hook(HookKind.TOOL_PRE_INVOKE, "com/acme/Later.class")));
+        store.hookInstances.put("com/acme/Earlier.class", earlier);
+        store.hookInstances.put("com/acme/Later.class", later);
+        PluginCatalog catalog = start(store, VerificationPolicy.defaults(), List.of());
+
+        assertThat(hooks.hooks(HookKind.TOOL_PRE_INVOKE)).singleElement().extracting(r -> r.hook()).isSameAs(later);
+        ConnectorStatus audit = catalog.statuses().stream().filter(s -> s.name().equals("audit")).findFirst().orElseThrow();
+        assertThat(audit.hooks()).filteredOn(h -> h.kind().equals("tool_pre_invoke")).extracting(
+                ConnectorStatus.HookStatus::module, ConnectorStatus.HookStatus::registered, ConnectorStatus.HookStatus::reason)
+                .containsExactlyInAnyOrder(
+                        org.assertj.core.groups.Tuple.tuple("com/acme/Later.class", true, ""),
+                        org.assertj.core.groups.Tuple.tuple("com/acme/Earlier.class", false, "replaced by module 'com/acme/Later.class' "
+                                + "(a tool_pre_invoke hook registered later in the manifest; a plugin runs one hook of each kind)"));
+        assertThat(audit.hooks()).filteredOn(h -> h.kind().equals("tool_post_invoke")).singleElement()
+                .satisfies(h -> assertThat(h.registered()).isTrue());
+        assertThat(log.messages(Level.WARN)).singleElement().asString()
+                .startsWith("event=hook-skipped plugin=audit kind=tool_pre_invoke module=\"com/acme/Earlier.class\" reason=\"replaced by");
+
+        catalog.rescan();
+        assertThat(log.messages(Level.WARN)).as("a re-scan that keeps the plugin does not say it again").hasSize(1);
     }
 
     @Test

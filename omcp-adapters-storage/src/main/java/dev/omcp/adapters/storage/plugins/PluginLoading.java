@@ -53,7 +53,7 @@ final class PluginLoading {
                     skipped.add(new LoadedPlugin.SkippedHook(entry, e.getMessage()));
                 }
             }
-            return new LoadedPlugin(candidate, factory, hooks, skipped);
+            return LoadedPlugin.of(candidate, factory, hooks, skipped);
         } finally {
             thread.setContextClassLoader(previous);
         }

@@ -295,4 +295,35 @@ class PluginVerificationIT {
                 "module 'dev.omcp.adapters.storage.plugins.fixture.NotAHook' is not a hook: dev.omcp.adapters.storage.plugins.fixture.NotAHook does not implement dev.omcp.sdk.hook.Hook",
                 "module 'dev.omcp.adapters.storage.plugins.fixture.BrokenHook' failed in its constructor: IllegalStateException: hook configuration missing");
     }
+
+    @Test
+    void spec6_1_rule5_twoHooksOfOneKind_theLaterIsTheOneLoaded_andTheEarlierIsSkippedAsReplaced() throws Exception {
+        String pathModule = "dev/omcp/adapters/storage/plugins/fixture/AuditHook.class";
+        String classModule = "dev.omcp.adapters.storage.plugins.fixture.AuditHook";
+        PluginFixture.named("echo").signedBy(KEY)
+                .hook("tool_pre_invoke", pathModule)
+                .hook("tool_pre_invoke", classModule)
+                .writeInto(plugins);
+        FilesystemPluginStore store = store();
+        LoadedPlugin loaded = store.load(only(store));
+        assertThat(loaded.hooks()).singleElement().satisfies(h -> assertThat(h.entry().module()).isEqualTo(classModule));
+        assertThat(loaded.skippedHooks()).singleElement().satisfies(skipped -> {
+            assertThat(skipped.entry().module()).isEqualTo(pathModule);
+            assertThat(skipped.reason()).isEqualTo("replaced by module '" + classModule
+                    + "' (a tool_pre_invoke hook registered later in the manifest; a plugin runs one hook of each kind)");
+        });
+    }
+
+    @Test
+    void spec6_1_rule5_anEarlierHookStaysWhenTheLaterOneOfItsKindCannotBeLoaded() throws Exception {
+        PluginFixture.named("echo").signedBy(KEY)
+                .hook("tool_pre_invoke", "dev/omcp/adapters/storage/plugins/fixture/AuditHook.class")
+                .hook("tool_pre_invoke", "dev.omcp.adapters.storage.plugins.fixture.Missing")
+                .writeInto(plugins);
+        FilesystemPluginStore store = store();
+        LoadedPlugin loaded = store.load(only(store));
+        assertThat(loaded.hooks()).singleElement()
+                .satisfies(h -> assertThat(h.entry().module()).isEqualTo("dev/omcp/adapters/storage/plugins/fixture/AuditHook.class"));
+        assertThat(loaded.skippedHooks()).singleElement().satisfies(skipped -> assertThat(skipped.reason()).contains("is missing"));
+    }
 }
