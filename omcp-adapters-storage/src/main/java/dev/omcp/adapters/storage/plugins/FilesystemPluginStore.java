@@ -126,8 +126,8 @@ public final class FilesystemPluginStore implements PluginStore {
                 if (name.startsWith(".") || pins.stream().anyMatch(pin -> pin.directoryName().equals(name))) {
                     continue;
                 }
-                Optional<PluginDirectoryCheck.Checked> checked = check.check(child, name, ConnectorType.Origin.FILESYSTEM, Optional.empty(), trust,
-                        manifestTrust);
+                Optional<PluginDirectoryCheck.Checked> checked = check.checkInside(directory, child, name, ConnectorType.Origin.FILESYSTEM,
+                        Optional.empty(), trust, manifestTrust);
                 if (checked.isEmpty()) {
                     LOG.debug("event=plugin-dir-ignored location={} reason=\"no package.json with a connector marker\"", name);
                     continue;
@@ -142,7 +142,7 @@ public final class FilesystemPluginStore implements PluginStore {
         }
         for (PluginPin pin : pins) {
             Path pinned = directory.resolve(pin.directoryName());
-            check.check(pinned, pin.directoryName(), ConnectorType.Origin.PINNED, Optional.of(pin), trust, manifestTrust)
+            check.checkInside(directory, pinned, pin.directoryName(), ConnectorType.Origin.PINNED, Optional.of(pin), trust, manifestTrust)
                     .ifPresent(checked -> candidates.add(checked.candidate()));
         }
         candidates.sort(Comparator.comparing(PluginCandidate::location));
@@ -175,7 +175,7 @@ public final class FilesystemPluginStore implements PluginStore {
                 ? candidate.manifest().map(m -> new PluginPin(candidate.name(), m.version()))
                 : Optional.empty();
         // the manifest is parsed again only when the files are the very bytes the candidate was checked from
-        return loadChecked(candidate, check.check(root, candidate.location(), candidate.origin(), pin, trust,
+        return loadChecked(candidate, check.checkInside(directory, root, candidate.location(), candidate.origin(), pin, trust,
                 ManifestTrust.sameAs(candidate.fingerprint())), gateway);
     }
 
@@ -271,7 +271,7 @@ public final class FilesystemPluginStore implements PluginStore {
         if (!Files.isDirectory(root)) {
             return Optional.empty();
         }
-        return check.check(root, name, ConnectorType.Origin.FILESYSTEM, Optional.empty(), trust, manifestTrust)
+        return check.checkInside(directory, root, name, ConnectorType.Origin.FILESYSTEM, Optional.empty(), trust, manifestTrust)
                 .map(PluginDirectoryCheck.Checked::candidate);
     }
 

@@ -6,6 +6,7 @@ import dev.omcp.ports.plugins.PluginCandidate;
 import dev.omcp.ports.plugins.PluginPin;
 import dev.omcp.sdk.manifest.ConnectorManifest;
 import java.io.ByteArrayOutputStream;
+import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -58,18 +59,48 @@ final class PluginDirectoryCheck {
      */
     Optional<Checked> check(Path root, String location, ConnectorType.Origin origin, Optional<PluginPin> pin, TrustRootKeys trust,
             ManifestTrust manifestTrust) {
+        return check(Optional.empty(), root, location, origin, pin, trust, manifestTrust);
+    }
+
+    /**
+     * Checks {@code root}, a directory of the plugins directory {@code pluginsDirectory}, as
+     * {@link #check} does; when {@code root} is a symbolic link (a ConfigMap mounted with
+     * {@code items} paths makes {@code tempo -> ..data/tempo}), it is followed only to a directory
+     * inside the plugins directory, so no link in it reaches out of it.
+     */
+    Optional<Checked> checkInside(Path pluginsDirectory, Path root, String location, ConnectorType.Origin origin, Optional<PluginPin> pin,
+            TrustRootKeys trust, ManifestTrust manifestTrust) {
+        return check(Optional.of(pluginsDirectory), root, location, origin, pin, trust, manifestTrust);
+    }
+
+    private Optional<Checked> check(Optional<Path> pluginsDirectory, Path root, String location, ConnectorType.Origin origin,
+            Optional<PluginPin> pin, TrustRootKeys trust, ManifestTrust manifestTrust) {
         String fallbackName = pin.map(PluginPin::name).orElse(root.getFileName() == null ? location : root.getFileName().toString());
-        Path packageFile = root.resolve(PACKAGE_JSON);
-        if (!Files.exists(packageFile, java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
+        if (!Files.exists(root.resolve(PACKAGE_JSON), java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
             if (pin.isPresent()) {
                 return Optional.of(failed(location, origin, fallbackName, root,
                         Files.isDirectory(root) ? "the pinned directory has no package.json" : "the pinned directory '" + location + "' does not exist"));
             }
             return Optional.empty();
         }
+        // every file is read below the real path resolved here, once: the one the plugins directory check accepted
+        Path realRoot;
+        try {
+            realRoot = root.toRealPath();
+        } catch (IOException e) {
+            return Optional.of(failed(location, origin, fallbackName, root,
+                    "the plugin directory '" + location + "' cannot be read: " + e.getClass().getSimpleName()));
+        }
+        if (pluginsDirectory.isPresent()) {
+            Optional<String> outside = outsidePluginsDirectory(pluginsDirectory.get(), realRoot, location);
+            if (outside.isPresent()) {
+                return Optional.of(failed(location, origin, fallbackName, root, outside.get()));
+            }
+        }
+        Path packageFile = realRoot.resolve(PACKAGE_JSON);
         byte[] packageBytes;
         try {
-            packageBytes = PluginFiles.read(root, packageFile, PluginLimits.MAX_PACKAGE_JSON_BYTES, "package descriptor");
+            packageBytes = PluginFiles.read(realRoot, packageFile, PluginLimits.MAX_PACKAGE_JSON_BYTES, "package descriptor");
         } catch (PluginFiles.Unreadable e) {
             return Optional.of(failed(location, origin, fallbackName, root, e.getMessage()));
         }
@@ -92,13 +123,13 @@ final class PluginDirectoryCheck {
         }
 
         List<String> manifestProblems = new ArrayList<>();
-        Optional<Path> manifestFile = PluginFiles.resolveInside(root, marker.manifest());
+        Optional<Path> manifestFile = PluginFiles.resolveInside(realRoot, marker.manifest());
         byte[] manifestBytes = null;
         if (manifestFile.isEmpty()) {
             manifestProblems.add("package.json: observabilityMcp.manifest '" + marker.manifest() + "' escapes the plugin directory");
         } else {
             try {
-                manifestBytes = PluginFiles.read(root, manifestFile.get(), PluginLimits.MAX_MANIFEST_BYTES, "manifest");
+                manifestBytes = PluginFiles.read(realRoot, manifestFile.get(), PluginLimits.MAX_MANIFEST_BYTES, "manifest");
             } catch (PluginFiles.Unreadable e) {
                 manifestProblems.add(e.getMessage());
             }
@@ -107,18 +138,18 @@ final class PluginDirectoryCheck {
         // decided over the raw bytes (their signature, or their fingerprint)
         byte[] jar = null;
         String jarProblem = null;
-        Optional<Path> jarFile = PluginFiles.resolveInside(root, marker.main());
+        Optional<Path> jarFile = PluginFiles.resolveInside(realRoot, marker.main());
         if (jarFile.isEmpty()) {
             jarProblem = "package.json: main '" + marker.main() + "' escapes the plugin directory";
         } else {
             try {
-                jar = PluginFiles.read(root, jarFile.get(), PluginLimits.MAX_JAR_BYTES, "entry JAR");
+                jar = PluginFiles.read(realRoot, jarFile.get(), PluginLimits.MAX_JAR_BYTES, "entry JAR");
             } catch (PluginFiles.Unreadable e) {
                 jarProblem = e.getMessage();
             }
         }
         String fingerprint = fingerprint(packageBytes, manifestBytes, jar);
-        CheckResult signature = signature(root, location, manifestFile, manifestBytes, marker.manifest(), trust);
+        CheckResult signature = signature(root, realRoot, location, manifestFile, manifestBytes, marker.manifest(), trust);
         ConnectorManifest manifest = null;
         String unread = manifestBytes == null ? null : manifestTrust.refusal(signature, fingerprint);
         if (unread != null) {
@@ -173,8 +204,9 @@ final class PluginDirectoryCheck {
                         + "; the JAR was changed after the manifest was written");
     }
 
-    private CheckResult signature(Path root, String location, Optional<Path> manifestFile, byte[] manifestBytes, String manifestName,
-            TrustRootKeys trust) {
+    /** @param root the plugin directory as the scan names it, for the log; {@code realRoot} its real path, where files are read */
+    private CheckResult signature(Path root, Path realRoot, String location, Optional<Path> manifestFile, byte[] manifestBytes,
+            String manifestName, TrustRootKeys trust) {
         if (!trust.state().isLoaded()) {
             return CheckResult.notChecked("signature not checked: " + trust.state().unavailableReason());
         }
@@ -187,7 +219,7 @@ final class PluginDirectoryCheck {
         }
         byte[] signatureBytes;
         try {
-            signatureBytes = PluginFiles.read(root, signatureFile, PluginLimits.MAX_SIGNATURE_BYTES, "signature");
+            signatureBytes = PluginFiles.read(realRoot, signatureFile, PluginLimits.MAX_SIGNATURE_BYTES, "signature");
         } catch (PluginFiles.Unreadable e) {
             return CheckResult.failed(e.getMessage());
         }
@@ -201,6 +233,22 @@ final class PluginDirectoryCheck {
             revokedKeyLog.forget(root);
         }
         return problem.map(p -> CheckResult.failed(manifestName + ".sig: " + p)).orElseGet(CheckResult::passed);
+    }
+
+    /** Why {@code realRoot} is not a plugin directory of {@code pluginsDirectory}; empty when it is one. */
+    private static Optional<String> outsidePluginsDirectory(Path pluginsDirectory, Path realRoot, String location) {
+        Path realPluginsDirectory;
+        try {
+            realPluginsDirectory = pluginsDirectory.toRealPath();
+        } catch (IOException e) {
+            return Optional.of("the plugins directory cannot be read: " + e.getClass().getSimpleName());
+        }
+        if (realRoot.startsWith(realPluginsDirectory) && !realRoot.equals(realPluginsDirectory)) {
+            return Optional.empty();
+        }
+        return Optional.of("the plugin directory '" + location + "' is a symbolic link leading outside the plugins directory; a link"
+                + " there is followed only to a directory inside the plugins directory: copy the plugin into it, or mount it"
+                + " there");
     }
 
     private static Checked failed(String location, ConnectorType.Origin origin, String name, Path root, String problem) {

@@ -15,7 +15,7 @@ import java.util.HexFormat;
 import java.util.List;
 import java.util.Optional;
 
-/** Reads files of a plugin directory: relative paths only, never through a link, never past a size limit. */
+/** Reads files of a plugin directory: relative paths only, never through a link leading out of it, never past a size limit. */
 final class PluginFiles {
     private PluginFiles() {}
 
@@ -57,39 +57,52 @@ final class PluginFiles {
     }
 
     /**
-     * Reads a regular file completely; a symbolic link anywhere below {@code root} is refused, so a
-     * plugin cannot make the gateway read (and vouch for) a file outside its directory.
+     * Reads a regular file completely. Links in {@code root} itself are followed: whether the root
+     * may be one is the caller's decision. A symbolic link below it is followed only when the file it
+     * leads to lies inside the root's real path, as in a Kubernetes ConfigMap or Secret mount
+     * ({@code manifest.json -> ..data/manifest.json}); one leading anywhere else is refused, so a
+     * plugin cannot make the gateway read (and vouch for) a file outside its directory. The file is
+     * then opened by its real path without following a link, and the bytes returned are the ones
+     * checked and loaded.
      */
     static byte[] read(Path root, Path file, int limit, String what) throws Unreadable {
-        Path cursor = root;
-        for (Path part : root.relativize(file)) {
-            cursor = cursor.resolve(part);
-            if (Files.isSymbolicLink(cursor)) {
-                throw new Unreadable(what + " '" + root.relativize(file) + "' is or lies under a symbolic link; plugin files must be regular files inside the plugin directory");
-            }
+        String shown = what + " '" + root.relativize(file) + "'";
+        Path realRoot;
+        Path real;
+        try {
+            realRoot = root.toRealPath();
+            real = file.toRealPath();
+        } catch (NoSuchFileException e) {
+            throw new Unreadable(shown + (Files.isSymbolicLink(file) ? " is a symbolic link to nothing" : " is missing"));
+        } catch (IOException e) {
+            throw new Unreadable(shown + " cannot be read: " + e.getClass().getSimpleName());
+        }
+        if (!real.startsWith(realRoot) || real.equals(realRoot)) {
+            throw new Unreadable(shown + " is or lies under a symbolic link leading outside the plugin directory; links are followed only"
+                    + " to files inside the plugin directory");
         }
         BasicFileAttributes attributes;
         try {
-            attributes = Files.readAttributes(file, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
+            attributes = Files.readAttributes(real, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
         } catch (NoSuchFileException e) {
-            throw new Unreadable(what + " '" + root.relativize(file) + "' is missing");
+            throw new Unreadable(shown + " is missing");
         } catch (IOException e) {
-            throw new Unreadable(what + " '" + root.relativize(file) + "' cannot be read: " + e.getClass().getSimpleName());
+            throw new Unreadable(shown + " cannot be read: " + e.getClass().getSimpleName());
         }
         if (!attributes.isRegularFile()) {
-            throw new Unreadable(what + " '" + root.relativize(file) + "' is not a regular file");
+            throw new Unreadable(shown + " is not a regular file");
         }
         if (attributes.size() > limit) {
-            throw new Unreadable(what + " '" + root.relativize(file) + "' is larger than " + limit + " bytes");
+            throw new Unreadable(shown + " is larger than " + limit + " bytes");
         }
-        try (InputStream in = Files.newInputStream(file, LinkOption.NOFOLLOW_LINKS)) {
+        try (InputStream in = Files.newInputStream(real, LinkOption.NOFOLLOW_LINKS)) {
             byte[] bytes = in.readNBytes(limit + 1);
             if (bytes.length > limit) {
-                throw new Unreadable(what + " '" + root.relativize(file) + "' is larger than " + limit + " bytes");
+                throw new Unreadable(shown + " is larger than " + limit + " bytes");
             }
             return bytes;
         } catch (IOException e) {
-            throw new Unreadable(what + " '" + root.relativize(file) + "' cannot be read: " + e.getClass().getSimpleName());
+            throw new Unreadable(shown + " cannot be read: " + e.getClass().getSimpleName());
         }
     }
 
