@@ -98,11 +98,14 @@ public final class KubernetesFake extends FakeBackend {
             return namespace.isEmpty() || namespace.equals(object.getJsonObject("metadata").getString("namespace", ""));
         }
 
-        /** The objects of {@code all} (the kind's, by key) in this collection, sorted by key as etcd returns them. */
-        NavigableMap<String, JsonObject> objectsIn(Map<String, JsonObject> all) {
+        /**
+         * The objects of {@code all} (the kind's, by key) in this collection, sorted by key as etcd returns them; with
+         * {@code leak}, those of every namespace (see {@link KubernetesFake#leakOtherNamespaces()}).
+         */
+        NavigableMap<String, JsonObject> objectsIn(Map<String, JsonObject> all, boolean leak) {
             TreeMap<String, JsonObject> held = new TreeMap<>();
             all.forEach((key, object) -> {
-                if (holds(object)) {
+                if (leak || holds(object)) {
                     held.put(key, object);
                 }
             });
@@ -179,6 +182,7 @@ public final class KubernetesFake extends FakeBackend {
     private boolean ignoreWatchTimeout;
     private boolean endWatchesAtOnce;
     private boolean goneWatchesAsStatus;
+    private boolean leakOtherNamespaces;
     /** The ERROR event every watch ends with, and how long into the watch: see {@link #endWatchesWithError}. */
     private Optional<JsonObject> watchEndingError = Optional.empty();
     private Duration watchEndingErrorAfter = Duration.ZERO;
@@ -399,6 +403,17 @@ public final class KubernetesFake extends FakeBackend {
         return this;
     }
 
+    /**
+     * Makes the fake a hostile (or broken) server whose namespaced lists and watches answer the objects of every
+     * namespace, not only the one in their path: no API server does, and a client must not take them as that namespace's.
+     */
+    public KubernetesFake leakOtherNamespaces() {
+        synchronized (lock) {
+            leakOtherNamespaces = true;
+        }
+        return this;
+    }
+
     /** Makes the fake keep watches open past their {@code timeoutSeconds}, until the client ends them or the fake closes. */
     public KubernetesFake ignoreWatchTimeout() {
         synchronized (lock) {
@@ -522,7 +537,7 @@ public final class KubernetesFake extends FakeBackend {
         String after = "";
         if (token.isEmpty()) {
             id = ++snapshotIds;
-            snapshot = new Snapshot(path, version, collection.objectsIn(objects.get(collection.path())));
+            snapshot = new Snapshot(path, version, collection.objectsIn(objects.get(collection.path()), leakOtherNamespaces));
         } else {
             Optional<Continue> from = Continue.decode(token);
             if (from.isEmpty() || !from.get().path().equals(path)) {
@@ -577,7 +592,7 @@ public final class KubernetesFake extends FakeBackend {
      */
     private Answer expired(String path, Collection collection, String after) {
         long id = ++snapshotIds;
-        snapshots.put(id, new Snapshot(path, version, collection.objectsIn(objects.get(collection.path()))));
+        snapshots.put(id, new Snapshot(path, version, collection.objectsIn(objects.get(collection.path()), leakOtherNamespaces)));
         JsonObject status = Jsonp.provider().createObjectBuilder(statusObject(410, "Expired", EXPIRED_MESSAGE))
                 .add("metadata", Jsonp.object().add("continue", new Continue(path, id, after).encode())).build();
         return Answer.json(410, status.toString());
@@ -686,7 +701,7 @@ public final class KubernetesFake extends FakeBackend {
             synchronized (lock) {
                 for (Event e : history) {
                     // an ERROR ends every watch of the kind; other events reach the watches of the object's namespace
-                    boolean reaches = e.type().equals("ERROR") || collection.holds(e.object());
+                    boolean reaches = e.type().equals("ERROR") || leakOtherNamespaces || collection.holds(e.object());
                     if (e.version() > sent && e.path().equals(collection.path()) && reaches) {
                         pending.add(e);
                     }

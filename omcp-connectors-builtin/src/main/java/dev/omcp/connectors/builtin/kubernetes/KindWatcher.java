@@ -5,6 +5,7 @@ import dev.omcp.connectors.builtin.backend.BackendHttp;
 import dev.omcp.sdk.connector.ConnectorException;
 import dev.omcp.sdk.memory.AnswerBudget;
 import dev.omcp.sdk.text.LogField;
+import dev.omcp.sdk.text.LogPace;
 import jakarta.json.JsonArray;
 import jakarta.json.JsonException;
 import jakarta.json.JsonObject;
@@ -16,6 +17,7 @@ import java.net.http.HttpConnectTimeoutException;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.net.http.HttpTimeoutException;
+import java.time.Clock;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -55,6 +57,12 @@ import org.slf4j.LoggerFactory;
  * changed object that no longer fits is dropped rather than kept stale), reports the bound in
  * {@link #overLimit()} and {@link #lastError()}, logs it once, and lists again whenever its watch
  * ends; a list that fits clears the report.
+ *
+ * <p>A watcher of one namespace keeps only that namespace's objects: an API server answers a
+ * namespaced path with nothing else, so an object of another namespace (or none) in a list or watch
+ * event is a hostile or broken server's, and taking it would put objects the source's identity was
+ * never granted into the namespace's view. Such objects are counted ({@link #objectsOutsideNamespace()})
+ * and left out, with a log line at most once a minute.
  */
 final class KindWatcher implements Runnable {
     private static final Logger LOG = LoggerFactory.getLogger(KindWatcher.class);
@@ -107,6 +115,9 @@ final class KindWatcher implements Runnable {
     private final int maxPages;
     private final AnswerBudget answerBudget;
     private final Map<String, Resource> resources = new ConcurrentHashMap<>();
+    /** Paces the line about objects of other namespaces, which a hostile server could send in every event. */
+    private final LogPace outsideNamespacePace;
+    private final AtomicLong outsideNamespace = new AtomicLong();
     private volatile String resourceVersion;
     private volatile boolean synced;
     private volatile Optional<ConnectorException> lastError = Optional.empty();
@@ -130,7 +141,7 @@ final class KindWatcher implements Runnable {
      * @param answerBudget the process's budget for backend answers in flight, which each list page counts against
      */
     KindWatcher(String source, WatchedCollection collection, ClusterAccess access, Duration requestTimeout, Duration watchTimeout,
-            WatchLimits limits, AtomicLong sourceBytes, CountDownLatch stopped, AnswerBudget answerBudget) {
+            WatchLimits limits, AtomicLong sourceBytes, CountDownLatch stopped, AnswerBudget answerBudget, Clock clock) {
         this.source = source;
         this.collection = collection;
         this.kind = collection.kind();
@@ -144,6 +155,7 @@ final class KindWatcher implements Runnable {
         this.sourceBytes = sourceBytes;
         this.stopped = stopped;
         this.answerBudget = answerBudget;
+        this.outsideNamespacePace = new LogPace(clock, Duration.ofMinutes(1));
         // twice the full pages the object limit needs, for a server whose pages come back short; one that keeps answering
         // pages (empty ones, or the same objects again) with a continue token stops here
         this.maxPages = 2 * Math.ceilDiv(limits.resourcesPerKind(), PAGE_SIZE);
@@ -167,6 +179,30 @@ final class KindWatcher implements Runnable {
 
     long relists() {
         return relists;
+    }
+
+    /** Objects of another namespace (or none) a list or watch of this watcher's namespace answered, left out. */
+    long objectsOutsideNamespace() {
+        return outsideNamespace.get();
+    }
+
+    /** Whether {@code r} is none of this watcher's objects: it watches one namespace, and {@code r} is not in it. */
+    private boolean outsideNamespace(Resource r) {
+        return !collection.namespace().isEmpty() && !collection.namespace().equals(r.namespace());
+    }
+
+    /**
+     * Counts {@code count} objects of other namespaces left out (one list's, or one event's), and says so
+     * at most once a minute with the total so far. The namespace logged is the setting's; the objects'
+     * own namespaces, the server's text, are not.
+     */
+    private void leftOutsideNamespace(long count) {
+        long total = outsideNamespace.addAndGet(count);
+        if (outsideNamespacePace.occurred() > 0) {
+            LOG.warn("event=kubernetes-objects-outside-namespace source={} kind={} count={} total={} effect=\"left out: the API server "
+                    + "answered the namespace's list or watch with objects of other namespaces, which no API server does; check that the "
+                    + "source URL points at the cluster's API server\"", source, logKind, count, total);
+        }
     }
 
     /** Watches that ended as watches do (the server's timeout, or the client's deadline) and were renewed without a list. */
@@ -327,6 +363,9 @@ final class KindWatcher implements Runnable {
                     logKind,
                     listing.nameless);
         }
+        if (listing.elsewhere > 0) {
+            leftOutsideNamespace(listing.elsewhere);
+        }
         resources.keySet().retainAll(listing.fresh.keySet());
         resources.putAll(listing.fresh);
         hold(listing.freshBytes - bytes);
@@ -474,6 +513,8 @@ final class KindWatcher implements Runnable {
         private Optional<String> refused = Optional.empty();
         /** Objects the pages held without a name, left out. */
         private int nameless;
+        /** Objects of other namespaces the pages of a namespace's list held, left out. */
+        private int elsewhere;
 
         /** Adds one page's objects; false when one did not fit, and the list stops there. */
         boolean add(JsonArray items) {
@@ -484,6 +525,10 @@ final class KindWatcher implements Runnable {
                     if (r.name().isEmpty()) {
                         nameless++;
                         continue; // no object of the cluster: see withoutName
+                    }
+                    if (outsideNamespace(r)) {
+                        elsewhere++;
+                        continue; // no object of this namespace: see elsewhere
                     }
                     Resource same = fresh.get(r.key());
                     long delta = r.footprint() - (same == null ? 0 : same.footprint());
@@ -706,6 +751,9 @@ final class KindWatcher implements Runnable {
                 if (r.name().isEmpty()) {
                     return withoutName(r);
                 }
+                if (outsideNamespace(r)) {
+                    return elsewhere(r);
+                }
                 Resource old = resources.get(r.key());
                 long delta = r.footprint() - (old == null ? 0 : old.footprint());
                 Optional<String> refused = refusal(resources.size(), old != null, delta, sourceBytes.get() + delta);
@@ -725,6 +773,9 @@ final class KindWatcher implements Runnable {
                 Resource r = ResourceReader.read(kind, object);
                 if (r.name().isEmpty()) {
                     return withoutName(r);
+                }
+                if (outsideNamespace(r)) {
+                    return elsewhere(r);
                 }
                 Resource old = resources.remove(r.key());
                 if (old != null) {
@@ -781,6 +832,16 @@ final class KindWatcher implements Runnable {
      */
     private boolean withoutName(Resource r) {
         LOG.debug("event=kubernetes-object-without-name source={} kind={} effect=\"left out of the topology\"", source, logKind);
+        advanceTo(r.resourceVersion());
+        return true;
+    }
+
+    /**
+     * An event of an object in another namespace than the one watched: left out of the namespace's view
+     * (see the class comment). The watch goes on from the event's version, as the server's stream does.
+     */
+    private boolean elsewhere(Resource r) {
+        leftOutsideNamespace(1);
         advanceTo(r.resourceVersion());
         return true;
     }

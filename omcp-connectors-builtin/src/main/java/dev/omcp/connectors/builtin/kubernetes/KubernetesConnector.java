@@ -80,7 +80,7 @@ final class KubernetesConnector implements Connector, TopologyCapability, Servic
         AtomicLong sourceBytes = new AtomicLong();
         for (WatchedCollection c : collections(namespaces)) {
             watchers.add(new KindWatcher(source.name(), c, access, requestTimeout, watchTimeout, limits, sourceBytes, stopped,
-                    answerBudget));
+                    answerBudget, clock));
         }
     }
 

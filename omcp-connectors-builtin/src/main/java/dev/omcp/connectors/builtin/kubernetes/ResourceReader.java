@@ -19,6 +19,14 @@ import java.util.regex.Pattern;
  * exceeds them, a broken or hostile one gets cut. What is dropped is counted in an attribute
  * ({@code labelsDropped}, {@code selectorDropped}, {@code ownersDropped}, {@code containersDropped}),
  * and the resource itself is kept.
+ *
+ * <p>No name the topology builds a key or node id from may hold a {@code '/'}: the keys and ids join
+ * namespace, kind and name with it ({@link Resource#key()}, {@code TopologyNode.idOf}), so a pod named
+ * {@code a/b} outside namespaces would be the pod {@code b} of namespace {@code a}, and an owner of kind
+ * {@code apps/deployment} another object than the one referenced. Kubernetes names, namespaces, kinds
+ * and container names never hold one (a name is a path segment of the API), so only a hostile or
+ * broken server sends it: such an object is read without a name (left out as one without a name is),
+ * such an owner reference or container is dropped and counted, and such a node name is none.
  */
 final class ResourceReader {
     /** Labels kept per object (Kubernetes has no count limit; real objects carry a few dozen at most). */
@@ -47,18 +55,31 @@ final class ResourceReader {
         JsonObject status = object(object, "status");
         Map<String, String> attributes = new TreeMap<>();
         List<String> owners = new ArrayList<>();
+        int slashedOwners = 0;
         if (metadata.get("ownerReferences") instanceof JsonArray refs) {
             for (JsonValue r : refs) {
                 if (r instanceof JsonObject ref) {
-                    owners.add(text(ref, "kind", "").toLowerCase(Locale.ROOT) + "/" + text(ref, "name", ""));
+                    String ownerKind = text(ref, "kind", "").toLowerCase(Locale.ROOT);
+                    String ownerName = text(ref, "name", "");
+                    if (keyPart(ownerKind) && keyPart(ownerName)) {
+                        owners.add(ownerKind + "/" + ownerName);
+                    } else {
+                        slashedOwners++;
+                    }
                 }
             }
         }
         List<String> containers = new ArrayList<>();
+        int slashedContainers = 0;
         if (spec.get("containers") instanceof JsonArray cs) {
             for (JsonValue c : cs) {
                 if (c instanceof JsonObject container) {
-                    containers.add(text(container, "name", ""));
+                    String name = text(container, "name", "");
+                    if (keyPart(name)) {
+                        containers.add(name);
+                    } else {
+                        slashedContainers++;
+                    }
                 }
             }
         }
@@ -101,10 +122,18 @@ final class ResourceReader {
             Map<String, String> whole = labels(spec, "selector", "selectorDropped", attributes);
             selector = attributes.containsKey("selectorDropped") ? Map.of() : whole;
         }
-        return new Resource(kind, text(metadata, "namespace", ""), text(metadata, "name", ""), labels,
-                first(owners, "ownersDropped", attributes), text(spec, "nodeName", ""), selector,
-                first(containers, "containersDropped", attributes), Map.copyOf(attributes),
+        String namespace = text(metadata, "namespace", "");
+        String name = text(metadata, "name", "");
+        String nodeName = text(spec, "nodeName", "");
+        return new Resource(kind, keyPart(namespace) ? namespace : "", keyPart(name) && keyPart(namespace) ? name : "", labels,
+                first(owners, slashedOwners, "ownersDropped", attributes), keyPart(nodeName) ? nodeName : "", selector,
+                first(containers, slashedContainers, "containersDropped", attributes), Map.copyOf(attributes),
                 version(metadata.getString("resourceVersion", "")));
+    }
+
+    /** Whether {@code part} can be joined into a key or node id with {@code '/'} and read back: it holds none. */
+    private static boolean keyPart(String part) {
+        return part.indexOf('/') < 0;
     }
 
     /**
@@ -159,11 +188,12 @@ final class ResourceReader {
         return Map.copyOf(valid);
     }
 
-    private static List<String> first(List<String> all, String droppedAttribute, Map<String, String> attributes) {
-        if (all.size() <= MAX_REFERENCES) {
-            return List.copyOf(all);
+    /** The first {@link #MAX_REFERENCES} of {@code all}; the rest and {@code refused} more are counted in {@code droppedAttribute}. */
+    private static List<String> first(List<String> all, int refused, String droppedAttribute, Map<String, String> attributes) {
+        int dropped = refused + Math.max(0, all.size() - MAX_REFERENCES);
+        if (dropped > 0) {
+            attributes.put(droppedAttribute, Integer.toString(dropped));
         }
-        attributes.put(droppedAttribute, Integer.toString(all.size() - MAX_REFERENCES));
-        return List.copyOf(all.subList(0, MAX_REFERENCES));
+        return List.copyOf(all.size() <= MAX_REFERENCES ? all : all.subList(0, MAX_REFERENCES));
     }
 }

@@ -718,4 +718,21 @@ class KubernetesConnectorIT {
         connector = withToken();
         assertThat(((KubernetesConnector) connector).listServices()).extracting(ServiceInfo::name).containsExactly("aardvark", "api");
     }
+
+    @Test
+    void aPodWhoseNameHoldsASlash_isLeftOut_soItCannotTakeTheKeyOfThePodItsNameSpells() throws Exception {
+        connector = withToken();
+        assertThat(topology("").nodes()).extracting(TopologyNode::id).contains("pod/prod/api-7d9f-a");
+        // a hostile server: a pod outside namespaces named "prod/api-7d9f-a", the key and id of pod api-7d9f-a of prod
+        api.apply("/api/v1/pods", pod("", "prod/api-7d9f-a", Map.of("app", "forged"), "worker-9", null, List.of("forged")));
+        api.apply("/api/v1/pods", pod("prod", "api-7d9f-c", Map.of("app", "api"), "worker-1", owner("ReplicaSet", "api-7d9f"),
+                List.of("app")));
+        eventually(() -> topology("").nodes().stream().anyMatch(n -> n.id().equals("pod/prod/api-7d9f-c"))); // after the forged event
+
+        Topology t = topology("");
+        assertThat(t.nodes()).filteredOn(n -> n.id().equals("pod/prod/api-7d9f-a")).singleElement()
+                .satisfies(n -> assertThat(n.namespace()).isEqualTo("prod"));
+        assertThat(t.nodes()).extracting(TopologyNode::id).noneMatch(id -> id.contains("forged") || id.contains("worker-9"));
+        assertThat(has(t, "pod/prod/api-7d9f-a", Relation.OWNED_BY, "replicaset/prod/api-7d9f")).isTrue();
+    }
 }

@@ -99,7 +99,7 @@ class KubernetesListBudgetIT {
         AnswerBudget budget = AnswerBudget.ofBytes(pageAsTree + pageAsTree / 2);
         KindWatcher pods = new KindWatcher("budgeted", WatchedCollection.clusterWide("pod", PODS),
                 new ClusterAccess(api.url(), client, Optional.empty(), Optional.empty(), Clock.systemUTC()), Duration.ofSeconds(2),
-                Duration.ofSeconds(30), WatchLimits.DEFAULT, new AtomicLong(), stopped, budget);
+                Duration.ofSeconds(30), WatchLimits.DEFAULT, new AtomicLong(), stopped, budget, Clock.systemUTC());
         running = Thread.ofVirtual().name("omcp-test-k8s-pods").start(pods);
 
         assertThat(pause.reached.await(10, TimeUnit.SECONDS)).as("the watcher reached the reduction of its first page").isTrue();

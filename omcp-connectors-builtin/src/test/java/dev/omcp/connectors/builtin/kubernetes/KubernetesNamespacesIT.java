@@ -250,4 +250,20 @@ class KubernetesNamespacesIT {
                 .hasCauseInstanceOf(ConnectorException.class)
                 .hasMessageContaining("in all namespaces (a ClusterRole bound with a ClusterRoleBinding)");
     }
+
+    @Test
+    void aServerAnsweringANamespacesListAndWatchWithOtherNamespacesObjects_hasThemLeftOutOfTheView_andCounted() throws Exception {
+        api.grantOnlyNamespaces("shop").leakOtherNamespaces();
+        connector = watching("shop");
+        api.apply("/api/v1/pods", pod("admin", "vault-1", Map.of("app", "vault"), "worker-1", null, List.of("vault"))); // a watch event
+        api.apply("/api/v1/pods", pod("shop", "web-5c-b", WEB, "worker-1", owner("ReplicaSet", "web-5c"), List.of("app")));
+        eventually(() -> topology().nodes().stream().anyMatch(n -> n.id().equals("pod/shop/web-5c-b"))); // after the leaked event
+
+        Topology t = topology();
+        assertThat(t.nodes()).extracting(TopologyNode::id).contains("pod/shop/web-5c-a", "service/shop/web")
+                .noneMatch(id -> id.contains("admin") || id.contains("vault"));
+        assertThat(connector.listServices()).extracting(ServiceInfo::name).containsExactly("web");
+        KindWatcher pods = connector.watchers().stream().filter(w -> w.kind().equals("pod")).findFirst().orElseThrow();
+        assertThat(pods.objectsOutsideNamespace()).isEqualTo(2); // vault-0 in the list, vault-1 in the watch
+    }
 }

@@ -87,4 +87,29 @@ class ResourceReaderTest {
             assertThat(withVersion(hostile).resourceVersion()).as("%.40s", hostile).isEmpty();
         }
     }
+
+    @Test
+    void namesHoldingASlash_whichNoApiServerSends_makeNoKeys_theObjectIsNameless_andSuchOwnersAndContainersAreDroppedAndCounted() {
+        // keys and ids join namespace, kind and name with '/': "prod/api" outside namespaces would be the "api" of namespace "prod"
+        JsonObject outside = Json.createObjectBuilder().add("metadata", Json.createObjectBuilder().add("name", "prod/api")).build();
+        JsonObject slashedNamespace = Json.createObjectBuilder().add("metadata", Json.createObjectBuilder().add("namespace", "prod/api")
+                .add("name", "p")).build();
+        assertThat(ResourceReader.read("pod", outside).name()).isEmpty();
+        assertThat(ResourceReader.read("pod", slashedNamespace).name()).isEmpty();
+
+        JsonObject pod = Json.createObjectBuilder().add("metadata", Json.createObjectBuilder().add("namespace", "prod").add("name", "p")
+                .add("ownerReferences", Json.createArrayBuilder()
+                        .add(Json.createObjectBuilder().add("kind", "apps/ReplicaSet").add("name", "api"))
+                        .add(Json.createObjectBuilder().add("kind", "ReplicaSet").add("name", "api/x"))
+                        .add(Json.createObjectBuilder().add("kind", "ReplicaSet").add("name", "api-7d9f"))))
+                .add("spec", Json.createObjectBuilder().add("nodeName", "worker/1").add("containers", Json.createArrayBuilder()
+                        .add(Json.createObjectBuilder().add("name", "app/sidecar")).add(Json.createObjectBuilder().add("name", "app"))))
+                .build();
+        Resource r = ResourceReader.read("pod", pod);
+        assertThat(r.key()).isEqualTo("prod/p");
+        assertThat(r.owners()).containsExactly("replicaset/api-7d9f");
+        assertThat(r.containers()).containsExactly("app");
+        assertThat(r.nodeName()).isEmpty();
+        assertThat(r.attributes()).containsEntry("ownersDropped", "2").containsEntry("containersDropped", "1");
+    }
 }
