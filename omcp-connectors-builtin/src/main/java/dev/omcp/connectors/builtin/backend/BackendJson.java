@@ -9,6 +9,7 @@ import dev.omcp.sdk.connector.ConnectorException.Kind;
 import java.io.EOFException;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Function;
@@ -64,6 +65,13 @@ public final class BackendJson {
     public record Answer<T>(T result, List<String> warnings) {
         public Answer {
             warnings = List.copyOf(warnings);
+        }
+
+        /** The same result with one more line after the warnings: the gateway's own about what it left out of the answer. */
+        public Answer<T> withWarning(String line) {
+            List<String> more = new ArrayList<>(warnings);
+            more.add(line);
+            return new Answer<>(result, more);
         }
     }
 

@@ -5,6 +5,7 @@ import dev.omcp.connectors.builtin.backend.BackendJson;
 import dev.omcp.connectors.builtin.backend.HttpBackendConnector;
 import dev.omcp.sdk.memory.AnswerBudget;
 import dev.omcp.connectors.builtin.backend.QueryText;
+import dev.omcp.connectors.builtin.backend.SampleChecks;
 import dev.omcp.connectors.builtin.backend.ServiceLabels;
 import dev.omcp.connectors.builtin.backend.TimedHealthCheck;
 import dev.omcp.connectors.builtin.backend.TtlCache;
@@ -120,7 +121,7 @@ final class LokiConnector extends HttpBackendConnector
         params.put("limit", Integer.toString(limit));
         params.put("direction", "backward");
         BackendJson.Answer<List<LogEntry>> answer = http().getValues("/loki/api/v1/query_range", told(listener, params),
-                (body, charge) -> LokiStreams.readAnswer(body, limit, charge));
+                (body, charge) -> LokiStreams.readAnswer(body, limit, query.range(), charge));
         List<LogEntry> entries = new ArrayList<>(answer.result());
         entries.sort(Comparator.comparing(LogEntry::timestamp).reversed());
         boolean truncated = entries.size() >= limit;
@@ -240,8 +241,9 @@ final class LokiConnector extends HttpBackendConnector
         params.put("start", nanos(range.start().plus(step)));
         params.put("end", nanos(range.end()));
         params.put("step", Long.toString(step.toSeconds()));
+        SampleChecks checks = SampleChecks.within(range, step);
         BackendJson.Answer<List<Series>> answer = http().getJson("/loki/api/v1/query_range", told(listener, params),
-                LokiMetricAnswers::matrixAnswer);
+                tree -> LokiMetricAnswers.matrixAnswer(tree, checks));
         return new MetricResult(answer.result(), logql, label.get(), Optional.of(step), answer.warnings());
     }
 

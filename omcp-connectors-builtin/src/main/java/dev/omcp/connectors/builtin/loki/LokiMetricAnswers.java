@@ -3,6 +3,7 @@ package dev.omcp.connectors.builtin.loki;
 import dev.omcp.connectors.builtin.backend.BackendHttp;
 import dev.omcp.connectors.builtin.backend.BackendJson;
 import dev.omcp.connectors.builtin.backend.BackendWarnings;
+import dev.omcp.connectors.builtin.backend.SampleChecks;
 import dev.omcp.sdk.connector.ConnectorException;
 import dev.omcp.sdk.connector.ConnectorException.Kind;
 import dev.omcp.sdk.query.Series;
@@ -14,6 +15,7 @@ import jakarta.json.JsonValue;
 import java.math.BigDecimal;
 import java.math.RoundingMode;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -24,7 +26,8 @@ import java.util.TreeMap;
  * "values":[[<seconds>,"<value>"],...]}]}}} for a range query, {@code "vector"} with one
  * {@code "value"} per series for an instant one. Values are Prometheus' spellings ({@code "NaN"},
  * {@code "+Inf"}, {@code "-Inf"} included); times are read from their decimal text, exactly. Any
- * other shape is a {@link Kind#BAD_RESPONSE}, never an unchecked exception.
+ * other shape is a {@link Kind#BAD_RESPONSE}, never an unchecked exception. A range query's samples
+ * are held to {@link SampleChecks}: ascending, none repeated, none more than a step outside the window.
  */
 final class LokiMetricAnswers {
     private static final String BACKEND = "Loki";
@@ -52,7 +55,15 @@ final class LokiMetricAnswers {
      * bounded as {@link BackendWarnings} keeps them).
      */
     static BackendJson.Answer<List<Series>> matrixAnswer(JsonObject answer) throws ConnectorException {
-        return new BackendJson.Answer<>(matrix(answer), BackendWarnings.of(answer));
+        return matrixAnswer(answer, SampleChecks.anyTime());
+    }
+
+    /**
+     * As {@link #matrixAnswer(JsonObject)}, each series' samples held to {@code checks}, and a line after
+     * Loki's warnings for what they changed.
+     */
+    static BackendJson.Answer<List<Series>> matrixAnswer(JsonObject answer, SampleChecks checks) throws ConnectorException {
+        return checks.told(new BackendJson.Answer<>(matrix(answer, checks), BackendWarnings.of(answer)), BACKEND);
     }
 
     /** As {@link #matrixAnswer}, for an instant query's answer ({@code resultType} vector). */
@@ -62,6 +73,10 @@ final class LokiMetricAnswers {
 
     /** The series of a range query's answer ({@code resultType} matrix). */
     static List<Series> matrix(JsonObject answer) throws ConnectorException {
+        return matrix(answer, SampleChecks.anyTime());
+    }
+
+    private static List<Series> matrix(JsonObject answer, SampleChecks checks) throws ConnectorException {
         JsonObject data = data(answer);
         if (!"matrix".equals(data.getString("resultType", ""))) {
             throw wrongType(data, "a matrix");
@@ -74,11 +89,22 @@ final class LokiMetricAnswers {
             JsonArray values = series.get("values") instanceof JsonArray a ? a : JsonValue.EMPTY_JSON_ARRAY;
             long[] times = new long[values.size()];
             double[] samples = new double[values.size()];
-            for (int i = 0; i < values.size(); i++) {
-                times[i] = sampleTime(values.get(i));
-                samples[i] = sampleValue(values.get(i));
+            int n = 0;
+            boolean disordered = false;
+            for (JsonValue pair : values) {
+                long time = sampleTime(pair);
+                double sample = sampleValue(pair);
+                if (checks.admits(time)) {
+                    disordered |= n > 0 && time <= times[n - 1];
+                    times[n] = time;
+                    samples[n++] = sample;
+                }
             }
-            out.add(new Series(labels(series.get("metric")), times, samples));
+            if (disordered) {
+                n = checks.ascending(times, samples, n);
+            }
+            out.add(new Series(labels(series.get("metric")), n == times.length ? times : Arrays.copyOf(times, n),
+                    n == samples.length ? samples : Arrays.copyOf(samples, n)));
         }
         return out;
     }

@@ -10,6 +10,7 @@ import dev.omcp.sdk.connector.ConnectorException;
 import dev.omcp.sdk.connector.ConnectorException.Kind;
 import dev.omcp.sdk.memory.AnswerBudget;
 import dev.omcp.sdk.query.LogEntry;
+import dev.omcp.sdk.query.TimeRange;
 import java.io.IOException;
 import java.time.Instant;
 import java.util.List;
@@ -38,9 +39,16 @@ import java.util.TreeMap;
  * object is read: the answer's bytes are what its lease counts, and a stream of millions of tiny
  * labels takes ten times more heap than its bytes. The lines kept are bounded by
  * {@link NewestFirst} and their text is the answer's own, so they are not told again.
+ *
+ * <p>A line outside the asked window ({@code [start, end)}, as Loki selects them) is left out as it
+ * is read, before it is offered to {@link NewestFirst}: Loki never answers one, and a hostile or
+ * clock-skewed backend's lines stamped far ahead would otherwise be the newest and push every real
+ * line out of the {@code limit} kept. How many were left out is said in one warning line.
  */
 final class LokiStreams {
     private static final String BACKEND = "Loki";
+    /** The window of the readers without one (tests): every time a timestamp can hold but the very last. */
+    private static final TimeRange ANY_TIME = new TimeRange(Instant.MIN, Instant.MAX);
 
     private LokiStreams() {}
 
@@ -57,7 +65,7 @@ final class LokiStreams {
     /** As {@link #readAnswer(byte[], int, ValuesCharge)} with a budget that never refuses (tests). */
     static BackendJson.Answer<List<LogEntry>> readAnswer(byte[] body, int limit) throws ConnectorException {
         try (ValuesCharge charge = new ValuesCharge(AnswerBudget.ofBytes(Long.MAX_VALUE), body.length, () -> 0, BACKEND, "")) {
-            return readAnswer(body, limit, charge);
+            return readAnswer(body, limit, ANY_TIME, charge);
         }
     }
 
@@ -66,12 +74,17 @@ final class LokiStreams {
      * top-level {@code warnings}, bounded as {@link dev.omcp.connectors.builtin.backend.BackendWarnings}
      * keeps them. The entries come in the answer's order, or newest first when the answer held more
      * than {@code limit} ({@link NewestFirst}): Loki never answers more lines than asked for, so
-     * more are a broken or hostile backend's, and keeping them all could fill the heap.
+     * more are a broken or hostile backend's, and keeping them all could fill the heap. Lines outside
+     * {@code window} are left out, and a warning line says how many.
      */
-    static BackendJson.Answer<List<LogEntry>> readAnswer(byte[] body, int limit, ValuesCharge charge) throws ConnectorException {
-        return BackendJson.readAnswer(body, BACKEND, "streams",
+    static BackendJson.Answer<List<LogEntry>> readAnswer(byte[] body, int limit, TimeRange window, ValuesCharge charge)
+            throws ConnectorException {
+        Reading reading = new Reading(charge, window);
+        BackendJson.Answer<List<LogEntry>> answer = BackendJson.readAnswer(body, BACKEND, "streams",
                 type -> BACKEND + " answered " + (type == null ? "nothing" : type) + " instead of streams",
-                p -> new Reading(p, charge).streams(limit));
+                p -> reading.streams(p, limit));
+        return reading.outside == 0 ? answer : answer.withWarning(BACKEND + " returned " + reading.outside + " line"
+                + (reading.outside == 1 ? "" : "s") + " outside the asked window; they were left out");
     }
 
     /**
@@ -90,15 +103,22 @@ final class LokiStreams {
         }
     }
 
-    /** One answer's reading: its parser, and the heap its labels take so far, told to the charge. */
+    /**
+     * One answer's reading: its parser, the heap its labels take so far, told to the charge, and the
+     * lines left out for their time.
+     */
     private static final class Reading {
-        private final JsonParser p;
         private final ValuesCharge charge;
+        private final Instant start;
+        private final Instant end;
+        private JsonParser p;
         private long labelHeap;
+        private long outside;
 
-        Reading(JsonParser p, ValuesCharge charge) {
-            this.p = p;
+        Reading(ValuesCharge charge, TimeRange window) {
             this.charge = charge;
+            this.start = window.start();
+            this.end = window.end();
         }
 
         /** Puts the string members of the object the parser is on into {@code labels}, and tells the charge what they take. */
@@ -109,7 +129,8 @@ final class LokiStreams {
             charge.valuesSoFar(labelHeap);
         }
 
-        List<LogEntry> streams(int limit) throws IOException, ConnectorException {
+        List<LogEntry> streams(JsonParser parser, int limit) throws IOException, ConnectorException {
+            this.p = parser;
             NewestFirst<LogEntry> out = new NewestFirst<>(limit, LogEntry::timestamp);
             for (JsonToken s = next(p); s != JsonToken.END_ARRAY; s = next(p)) {
                 if (s != JsonToken.START_OBJECT) {
@@ -163,7 +184,11 @@ final class LokiStreams {
                         p.skipChildren();
                     }
                 }
-                pairs.offer(new Value(time, line, lineLabels));
+                if (time.isBefore(start) || !time.isBefore(end)) {
+                    outside++; // never offered: a line that is not in the window must not displace one that is
+                } else {
+                    pairs.offer(new Value(time, line, lineLabels));
+                }
             }
         }
 

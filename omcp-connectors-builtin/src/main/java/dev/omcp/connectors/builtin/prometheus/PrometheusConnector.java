@@ -4,6 +4,7 @@ import dev.omcp.connectors.builtin.backend.BackendHttp;
 import dev.omcp.connectors.builtin.backend.BackendJson;
 import dev.omcp.connectors.builtin.backend.HttpBackendConnector;
 import dev.omcp.connectors.builtin.backend.QueryText;
+import dev.omcp.connectors.builtin.backend.SampleChecks;
 import dev.omcp.connectors.builtin.backend.ServiceLabels;
 import dev.omcp.connectors.builtin.backend.TimedHealthCheck;
 import dev.omcp.sdk.text.BackendText;
@@ -129,7 +130,9 @@ final class PrometheusConnector extends HttpBackendConnector
         form.put("step", Long.toString(step.toSeconds()));
         BackendJson.Answer<List<Series>> answer;
         try {
-            answer = http().postFormValues("/api/v1/query_range", form, PrometheusMatrix::readAnswer);
+            SampleChecks checks = SampleChecks.within(query.range(), step);
+            answer = http().postFormValues("/api/v1/query_range", form,
+                    (body, charge) -> PrometheusMatrix.readAnswer(body, charge, checks));
         } catch (ConnectorException e) {
             throw withQuotedLabelHint(e, query);
         }

@@ -6,6 +6,7 @@ import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.core.io.NumberInput;
 import dev.omcp.connectors.builtin.backend.BackendJson;
+import dev.omcp.connectors.builtin.backend.SampleChecks;
 import dev.omcp.connectors.builtin.backend.ValuesCharge;
 import dev.omcp.sdk.connector.ConnectorException;
 import dev.omcp.sdk.connector.ConnectorException.Kind;
@@ -31,7 +32,9 @@ import java.util.TreeMap;
  * samples ({@code histograms} instead of {@code values}) have no single value a {@link Series} can
  * carry: skipping them answered a series without points, which reads as "no data" although the
  * service has some, so they fail the query with a {@link Kind#BAD_QUERY} that says why. Anything
- * else that is not the documented shape is a {@link Kind#BAD_RESPONSE}.
+ * else that is not the documented shape is a {@link Kind#BAD_RESPONSE}. Each series' samples are
+ * held to {@link SampleChecks} in the loop that reads them: ascending, none repeated, none more
+ * than a step outside the asked window.
  */
 final class PrometheusMatrix {
     private static final String BACKEND = "Prometheus";
@@ -57,17 +60,24 @@ final class PrometheusMatrix {
         return readAnswer(body, new ValuesCharge(AnswerBudget.ofBytes(Long.MAX_VALUE), body.length, () -> 0, BACKEND, "")).result();
     }
 
-    /**
-     * The series and what Prometheus (or a query frontend before it) said alongside them: warnings
-     * and infos. The series' heap is told to {@code charge} after each series, so an answer of
-     * many tiny series is refused when the budget cannot hold what they take, not only their bytes.
-     */
+    /** As {@link #readAnswer(byte[], ValuesCharge, SampleChecks)}, admitting samples at any time (tests, benchmarks). */
     static BackendJson.Answer<List<Series>> readAnswer(byte[] body, ValuesCharge charge) throws ConnectorException {
-        return BackendJson.readAnswer(body, BACKEND, "matrix",
-                type -> BACKEND + " answered a " + (type == null ? "" : type) + " instead of a matrix", p -> results(p, charge));
+        return readAnswer(body, charge, SampleChecks.anyTime());
     }
 
-    private static List<Series> results(JsonParser p, ValuesCharge charge) throws IOException, ConnectorException {
+    /**
+     * The series and what Prometheus (or a query frontend before it) said alongside them: warnings
+     * and infos, then a line for each thing {@code checks} changed. The series' heap is told to
+     * {@code charge} after each series, so an answer of many tiny series is refused when the budget
+     * cannot hold what they take, not only their bytes.
+     */
+    static BackendJson.Answer<List<Series>> readAnswer(byte[] body, ValuesCharge charge, SampleChecks checks) throws ConnectorException {
+        return checks.told(BackendJson.readAnswer(body, BACKEND, "matrix",
+                type -> BACKEND + " answered a " + (type == null ? "" : type) + " instead of a matrix", p -> results(p, charge, checks)),
+                BACKEND);
+    }
+
+    private static List<Series> results(JsonParser p, ValuesCharge charge, SampleChecks checks) throws IOException, ConnectorException {
         List<Series> out = new ArrayList<>();
         long heap = 0;
         int histogramSeries = 0;
@@ -80,6 +90,7 @@ final class PrometheusMatrix {
             long[] times = new long[0];
             double[] values = new double[0];
             int n = 0;
+            boolean disordered = false;
             long labelChars = 0;
             for (JsonToken m = next(p); m == JsonToken.FIELD_NAME; m = next(p)) {
                 String key = p.currentName();
@@ -106,6 +117,10 @@ final class PrometheusMatrix {
                         if (next(p) != JsonToken.END_ARRAY) {
                             throw badSample();
                         }
+                        if (!checks.admits(millis)) {
+                            continue;
+                        }
+                        disordered |= n > 0 && millis <= times[n - 1];
                         if (n == times.length) {
                             times = Arrays.copyOf(times, n * 2);
                             values = Arrays.copyOf(values, n * 2);
@@ -120,6 +135,9 @@ final class PrometheusMatrix {
                 } else {
                     p.skipChildren();
                 }
+            }
+            if (disordered) {
+                n = checks.ascending(times, values, n); // a hostile answer's: sorted once, never on the way of an ordered one
             }
             out.add(new Series(labels, Arrays.copyOf(times, n), Arrays.copyOf(values, n)));
             // once per series, never per sample: the reading of samples stays as it was

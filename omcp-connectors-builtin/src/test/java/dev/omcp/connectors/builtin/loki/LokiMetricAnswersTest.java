@@ -3,10 +3,14 @@ package dev.omcp.connectors.builtin.loki;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.omcp.connectors.builtin.backend.SampleChecks;
 import dev.omcp.sdk.connector.ConnectorException;
 import dev.omcp.sdk.json.Jsonp;
 import dev.omcp.sdk.query.Series;
+import dev.omcp.sdk.query.TimeRange;
 import jakarta.json.JsonObject;
+import java.time.Duration;
+import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -89,12 +93,14 @@ class LokiMetricAnswersTest {
     void aTimeOfATinyFraction_isTheEpoch_readWithoutScalingItsExponent_andOneBeyondWhatScalingHolds_isNoUncheckedException()
             throws ConnectorException {
         // 1e-30000000 seconds scaled to whole milliseconds took minutes of CPU; 1e-999999999 escaped as an ArithmeticException
+        // one series each: the samples of one series with equal times would be one sample
         List<Series> series = LokiMetricAnswers.matrix(json("""
-                {"data":{"resultType":"matrix","result":[{"metric":{},"values":[[1e-999999999,"1"],[-1e-999999999,"2"],[1e-30000000,"3"],
-                 [0.0004999,"4"],[0.0005,"5"]]}]}}
+                {"data":{"resultType":"matrix","result":[{"metric":{},"values":[[1e-999999999,"1"]]},
+                 {"metric":{},"values":[[-1e-999999999,"2"]]},{"metric":{},"values":[[1e-30000000,"3"]]},
+                 {"metric":{},"values":[[0.0004999,"4"]]},{"metric":{},"values":[[0.0005,"5"]]}]}}
                 """));
 
-        assertThat(series).singleElement().satisfies(s -> assertThat(s.epochMillis()).containsExactly(0L, 0L, 0L, 0L, 1L));
+        assertThat(series).extracting(s -> s.timeAt(0)).containsExactly(0L, 0L, 0L, 0L, 1L);
     }
 
     @Test
@@ -116,5 +122,26 @@ class LokiMetricAnswersTest {
                 """, ConnectorException.Kind.BAD_QUERY, "Loki rejected the query (bad_data): parse error at line 1, col 10");
         refused("{\"status\":\"error\",\"error\":\"context deadline exceeded\"}", ConnectorException.Kind.TIMEOUT,
                 "Loki timed out: context deadline exceeded");
+    }
+
+    @Test
+    void aHostileMatrix_hasItsSamplesSorted_repeatsAndTimesFarOutsideTheWindowLeftOut_andTwoLinesSaySo() throws ConnectorException {
+        // counts asked from 1060 s to 1600 s at 60 s (Loki evaluates from start + step): the window with one step of slack
+        SampleChecks checks = SampleChecks.within(new TimeRange(Instant.ofEpochSecond(1000), Instant.ofEpochSecond(1600)),
+                Duration.ofSeconds(60));
+        var answer = LokiMetricAnswers.matrixAnswer(json("""
+                {"data":{"resultType":"matrix","result":[
+                  {"metric":{"s":"hostile"},"values":[[1120,"2"],[4102444800,"99"],[1060,"1"],[1120,"7"],[1,"0"]]},
+                  {"metric":{"s":"ordered"},"values":[[1060,"1"],[1600,"2"]]}]}}
+                """), checks);
+
+        assertThat(answer.result()).satisfiesExactly(hostile -> {
+            assertThat(hostile.epochMillis()).containsExactly(1_060_000L, 1_120_000L);
+            assertThat(hostile.values()).containsExactly(1.0, 2.0);
+        }, ordered -> assertThat(ordered.epochMillis()).containsExactly(1_060_000L, 1_600_000L));
+        assertThat(answer.warnings()).containsExactly(
+                "Loki answered 2 samples more than one step outside the asked window; they were left out",
+                "Loki answered the samples of 1 series out of time order or with repeated times; they were sorted, and 1 repeated time "
+                        + "left out (the first sample answered for a time was kept)");
     }
 }

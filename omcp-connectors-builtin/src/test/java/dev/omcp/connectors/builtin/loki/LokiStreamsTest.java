@@ -7,6 +7,7 @@ import dev.omcp.connectors.builtin.backend.ValuesCharge;
 import dev.omcp.sdk.connector.ConnectorException;
 import dev.omcp.sdk.memory.AnswerBudget;
 import dev.omcp.sdk.query.LogEntry;
+import dev.omcp.sdk.query.TimeRange;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.util.List;
@@ -15,6 +16,7 @@ import org.junit.jupiter.api.Test;
 
 /** A log query's answer read from the parser's tokens, and every shape that is not one refused as a bad response. */
 class LokiStreamsTest {
+    private static final TimeRange ALL_TIME = new TimeRange(Instant.EPOCH, Instant.parse("3000-01-01T00:00:00Z"));
 
     private static List<LogEntry> read(String json) throws ConnectorException {
         return LokiStreams.read(json.getBytes(StandardCharsets.UTF_8));
@@ -155,7 +157,7 @@ class LokiStreamsTest {
         byte[] body = json.getBytes(StandardCharsets.UTF_8);
         AnswerBudget budget = AnswerBudget.ofBytes(512 << 10);
         try (ValuesCharge charge = new ValuesCharge(budget, body.length, () -> body.length, "Loki", "ask for fewer lines")) {
-            assertThatThrownBy(() -> LokiStreams.readAnswer(body, LokiConnector.MAX_LINES, charge))
+            assertThatThrownBy(() -> LokiStreams.readAnswer(body, LokiConnector.MAX_LINES, ALL_TIME, charge))
                     .isInstanceOfSatisfying(ConnectorException.class, e -> {
                         assertThat(e.kind()).isEqualTo(ConnectorException.Kind.UNAVAILABLE);
                         assertThat(e.getMessage()).startsWith("Loki answered more than the gateway's memory budget");
@@ -200,7 +202,7 @@ class LokiStreamsTest {
         byte[] body = page("").getBytes(StandardCharsets.UTF_8);
         AnswerBudget budget = AnswerBudget.ofBytes(1 << 20);
         try (ValuesCharge charge = new ValuesCharge(budget, body.length, () -> 0, "Loki", "")) {
-            assertThat(LokiStreams.readAnswer(body, LokiConnector.MAX_LINES, charge).result()).hasSize(1_000);
+            assertThat(LokiStreams.readAnswer(body, LokiConnector.MAX_LINES, ALL_TIME, charge).result()).hasSize(1_000);
             assertThat(charge.reserved()).isZero();
         }
     }
@@ -211,7 +213,7 @@ class LokiStreamsTest {
         byte[] body = page(",{\"structuredMetadata\":{\"trace_id\":\"abc\"}}").getBytes(StandardCharsets.UTF_8);
         AnswerBudget budget = AnswerBudget.ofBytes(1 << 20);
         try (ValuesCharge charge = new ValuesCharge(budget, body.length, () -> 0, "Loki", "")) {
-            assertThat(LokiStreams.readAnswer(body, LokiConnector.MAX_LINES, charge).result()).hasSize(1_000)
+            assertThat(LokiStreams.readAnswer(body, LokiConnector.MAX_LINES, ALL_TIME, charge).result()).hasSize(1_000)
                     .allSatisfy(e -> assertThat(e.labels()).containsEntry("trace_id", "abc").hasSize(3));
             assertThat(charge.reserved()).isPositive();
         }
@@ -259,6 +261,38 @@ class LokiStreamsTest {
                     : LokiStreams.readAnswer(body, limit).result());
             kept.sort(java.util.Comparator.comparing(LogEntry::timestamp).reversed()); // as the connector does
             assertThat(kept).as("limit " + limit).containsExactlyElementsOf(newestFirst.subList(0, limit));
+        }
+    }
+
+    @Test
+    void linesOutsideTheAskedWindow_areLeftOutBeforeTheNewestAreKept_soFarFutureLinesCannotDisplaceTheRealOnes_andAWarningCountsThem()
+            throws ConnectorException {
+        // the window [12:00, 12:10); Loki answers [start, end), a hostile or clock-skewed one lines stamped years ahead
+        TimeRange window = new TimeRange(Instant.parse("2026-11-30T12:00:00Z"), Instant.parse("2026-11-30T12:10:00Z"));
+        long start = window.start().getEpochSecond() * 1_000_000_000L;
+        long end = window.end().getEpochSecond() * 1_000_000_000L;
+        String json = """
+                {"status":"success","warnings":["results may be partial"],"data":{"resultType":"streams","result":[
+                  {"stream":{"app":"api"},"values":[["%d","future one"],["%d","future two"],["%d","at the end"],
+                    ["%d","newest real"],["%d","older real"],["%d","at the start"],["%d","before the start"]]},
+                  {"stream":{"app":"web"},"values":[["%d","far future"]]}]}}
+                """.formatted(4_102_444_800_000_000_000L, 4_102_444_800_000_000_001L, end, end - 1, start + 60_000_000_000L, start,
+                start - 1, 9_000_000_000_000_000_000L);
+        byte[] body = json.getBytes(StandardCharsets.UTF_8);
+
+        try (ValuesCharge charge = new ValuesCharge(AnswerBudget.ofBytes(1 << 20), body.length, () -> 0, "Loki", "")) {
+            var answer = LokiStreams.readAnswer(body, 3, window, charge);
+
+            assertThat(answer.result()).extracting(LogEntry::line).containsExactly("newest real", "older real", "at the start");
+            assertThat(answer.warnings()).containsExactly("results may be partial",
+                    "Loki returned 5 lines outside the asked window; they were left out");
+        }
+        try (ValuesCharge charge = new ValuesCharge(AnswerBudget.ofBytes(1 << 20), body.length, () -> 0, "Loki", "")) {
+            // a well-behaved answer (every line inside) is read as before, with no line of the gateway's
+            String inside = "{\"data\":{\"resultType\":\"streams\",\"result\":[{\"values\":[[\"" + start + "\",\"a\"]]}]}}";
+            var answer = LokiStreams.readAnswer(inside.getBytes(StandardCharsets.UTF_8), 3, window, charge);
+            assertThat(answer.result()).extracting(LogEntry::line).containsExactly("a");
+            assertThat(answer.warnings()).isEmpty();
         }
     }
 }

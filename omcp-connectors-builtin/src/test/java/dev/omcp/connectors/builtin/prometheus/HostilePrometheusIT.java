@@ -147,8 +147,9 @@ class HostilePrometheusIT {
             assertThat(budget.inFlight()).isZero();
 
             StringBuilder samples = new StringBuilder();
-            for (int i = 0; i < 15_000; i++) {
-                samples.append(i == 0 ? "" : ",").append("[").append(1_767_225_600 + i).append(",\"0.25\"]");
+            for (int i = 0; i < 15_000; i++) { // five a second from 11:00, inside the asked hour as an ordinary answer's samples are
+                samples.append(i == 0 ? "" : ",").append("[").append(1_767_265_200 + i / 5).append('.').append(i % 5 * 2)
+                        .append(",\"0.25\"]");
             }
             ANSWERS.put("/api/v1/query_range", head + "{\"metric\":{\"job\":\"api\"},\"values\":[" + samples + "]}]}}");
             assertThat(ANSWERS.get("/api/v1/query_range")).hasSizeGreaterThan(300_000);

@@ -4,12 +4,15 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 
+import dev.omcp.connectors.builtin.backend.SampleChecks;
 import dev.omcp.connectors.builtin.backend.ValuesCharge;
 import dev.omcp.sdk.connector.ConnectorException;
 import dev.omcp.sdk.memory.AnswerBudget;
 import dev.omcp.sdk.query.Series;
+import dev.omcp.sdk.query.TimeRange;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -163,13 +166,15 @@ class PrometheusMatrixTest {
 
     @Test
     void fractionalTimesAreExactMilliseconds_likeARealPrometheusAnswersAStartWithMilliseconds() throws ConnectorException {
-        Series s = read("""
-                {"data":{"resultType":"matrix","result":[{"metric":{},"values":[
-                  [1795846440.123,"1"],[1795846500.1,"2"],[1795846560.12,"3"],[1795846620.1234,"4"],[1795846680.1235,"5"],
-                  [1795846740.0,"6"],[-1.5,"7"],[1.5e3,"8"],[1.7958464401235e9,"9"],[1e-999999999,"10"],[5e-4,"11"]]}]}}
-                """).getFirst();
-        assertThat(s.epochMillis()).containsExactly(1795846440123L, 1795846500100L, 1795846560120L, 1795846620123L,
-                1795846680124L, 1795846740000L, -1500L, 1_500_000L, 1795846440124L, 0L, 1L);
+        // one series each, as a series' samples out of time order would be sorted
+        String[] times = {"1795846440.123", "1795846500.1", "1795846560.12", "1795846620.1234", "1795846680.1235", "1795846740.0",
+            "-1.5", "1.5e3", "1.7958464401235e9", "1e-999999999", "5e-4"};
+        StringBuilder json = new StringBuilder("{\"data\":{\"resultType\":\"matrix\",\"result\":[");
+        for (int i = 0; i < times.length; i++) {
+            json.append(i == 0 ? "" : ",").append("{\"metric\":{},\"values\":[[").append(times[i]).append(",\"1\"]]}");
+        }
+        assertThat(read(json.append("]}}").toString())).extracting(s -> s.timeAt(0)).containsExactly(1795846440123L, 1795846500100L,
+                1795846560120L, 1795846620123L, 1795846680124L, 1795846740000L, -1500L, 1_500_000L, 1795846440124L, 0L, 1L);
     }
 
     @Test
@@ -273,5 +278,67 @@ class PrometheusMatrixTest {
         String deep = "[".repeat(5000) + "]".repeat(5000);
         refused("{\"warnings\":" + deep + ",\"data\":{\"resultType\":\"matrix\",\"result\":[]}}",
                 "answered JSON beyond what the gateway reads (nested deeper than 1000 levels");
+    }
+
+    private static dev.omcp.connectors.builtin.backend.BackendJson.Answer<List<Series>> readAnswer(String json, SampleChecks checks)
+            throws ConnectorException {
+        byte[] body = json.getBytes(StandardCharsets.UTF_8);
+        return PrometheusMatrix.readAnswer(body, new ValuesCharge(AnswerBudget.ofBytes(1L << 40), body.length, () -> 0, "Prometheus", ""),
+                checks);
+    }
+
+    @Test
+    void samplesOutOfTimeOrderOrRepeated_areSortedOncePerSeries_keepingTheFirstAnsweredOfATime_andOneWarningSaysSo()
+            throws ConnectorException {
+        var answer = readAnswer("""
+                {"status":"success","warnings":["partial"],"data":{"resultType":"matrix","result":[
+                  {"metric":{"s":"unordered"},"values":[[1060,"2"],[1000,"0"],[1120,"4"],[1060,"9"],[1030,"1"]],
+                                              "values":[[1000,"8"],[1090,"3"]]},
+                  {"metric":{"s":"ordered"},"values":[[1000,"1"],[1060,"2"]]},
+                  {"metric":{"s":"repeated"},"values":[[1000,"1"],[1000,"5"]]}]}}
+                """, SampleChecks.anyTime());
+
+        assertThat(answer.result()).satisfiesExactly(unordered -> {
+            assertThat(unordered.epochMillis()).containsExactly(1_000_000L, 1_030_000L, 1_060_000L, 1_090_000L, 1_120_000L);
+            assertThat(unordered.values()).containsExactly(0.0, 1.0, 2.0, 3.0, 4.0);
+        }, ordered -> {
+            assertThat(ordered.epochMillis()).containsExactly(1_000_000L, 1_060_000L);
+            assertThat(ordered.values()).containsExactly(1.0, 2.0);
+        }, repeated -> {
+            assertThat(repeated.epochMillis()).containsExactly(1_000_000L);
+            assertThat(repeated.values()).containsExactly(1.0);
+        });
+        assertThat(answer.warnings()).containsExactly("partial", "Prometheus answered the samples of 2 series out of time order or "
+                + "with repeated times; they were sorted, and 3 repeated times left out (the first sample answered for a time was kept)");
+    }
+
+    @Test
+    void samplesMoreThanAStepOutsideTheAskedWindow_areLeftOut_thoseWithinAStep_kept_asAStepAligningFrontendAnswersThem()
+            throws ConnectorException {
+        // asked 1000 s to 1600 s at 60 s: a frontend aligning to the step may answer from 960 s; a hostile one the year 2100
+        SampleChecks checks = SampleChecks.within(new TimeRange(Instant.ofEpochSecond(1000), Instant.ofEpochSecond(1600)),
+                Duration.ofSeconds(60));
+        var answer = readAnswer("""
+                {"data":{"resultType":"matrix","result":[{"metric":{},"values":[[939,"0"],[940,"1"],[1000,"2"],[1600,"3"],[1660,"4"],
+                  [4102444800,"99"],[1661,"5"]]}]}}
+                """, checks);
+
+        assertThat(answer.result()).singleElement().satisfies(s -> {
+            assertThat(s.epochMillis()).containsExactly(940_000L, 1_000_000L, 1_600_000L, 1_660_000L);
+            assertThat(s.values()).containsExactly(1.0, 2.0, 3.0, 4.0);
+        });
+        assertThat(answer.warnings()).containsExactly(
+                "Prometheus answered 3 samples more than one step outside the asked window; they were left out");
+    }
+
+    @Test
+    void anOrderedAnswerWithinTheWindow_isReadAsBefore_withoutALineOfTheGateways() throws ConnectorException {
+        SampleChecks checks = SampleChecks.within(new TimeRange(Instant.ofEpochSecond(1000), Instant.ofEpochSecond(1600)),
+                Duration.ofSeconds(60));
+        var answer = readAnswer("{\"data\":{\"resultType\":\"matrix\",\"result\":[{\"metric\":{},\"values\":"
+                + "[[1000,\"1\"],[1060,\"2\"],[1600,\"3\"]]}]}}", checks);
+        assertThat(answer.result()).singleElement().satisfies(s -> assertThat(s.epochMillis())
+                .containsExactly(1_000_000L, 1_060_000L, 1_600_000L));
+        assertThat(answer.warnings()).isEmpty();
     }
 }
