@@ -2,7 +2,6 @@ package dev.omcp.adapters.http.api;
 
 import io.javalin.http.Context;
 import java.io.IOException;
-import java.io.InputStream;
 import java.nio.ByteBuffer;
 import java.nio.charset.CharacterCodingException;
 import java.nio.charset.CodingErrorAction;
@@ -57,7 +56,7 @@ public final class RequestBodies {
             return Optional.empty();
         }
         // The container owns the request stream: it is read, never closed here.
-        byte[] bytes = ctx.req().getInputStream().readNBytes(limit + 1);
+        byte[] bytes = BodyDeadlines.of(ctx).readNBytes(ctx, limit + 1);
         if (bytes.length > limit) {
             tooLarge(ctx, limit, refusal);
             return Optional.empty();
@@ -107,7 +106,8 @@ public final class RequestBodies {
 
     /**
      * Reads and drops the rest of a refused body, up to {@link #DRAIN_LIMIT}, so the client can read
-     * the refusal; a body declared or found larger than that ends the connection instead.
+     * the refusal; a body declared or found larger than that, or not sent within its deadline
+     * ({@link BodyDeadlines}), ends the connection instead.
      */
     public static void drainOrClose(Context ctx) {
         drainOrClose(ctx, DRAIN_LIMIT);
@@ -121,13 +121,7 @@ public final class RequestBodies {
             return;
         }
         try {
-            InputStream in = ctx.req().getInputStream();
-            byte[] sink = new byte[64 * 1024];
-            long drained = 0;
-            int read;
-            while (drained <= limit && (read = in.read(sink)) >= 0) {
-                drained += read;
-            }
+            long drained = BodyDeadlines.of(ctx).drain(ctx, limit);
             if (drained > limit) {
                 ctx.header("Connection", "close");
             }

@@ -3,6 +3,7 @@ package dev.omcp.adapters.http.connectors;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import dev.omcp.adapters.http.api.ApiCaller;
 import dev.omcp.adapters.http.api.ApiRoutes;
+import dev.omcp.adapters.http.api.BodyDeadlines;
 import dev.omcp.adapters.http.api.JsonResponses;
 import dev.omcp.adapters.http.api.RequestBodies;
 import dev.omcp.adapters.http.server.HttpModule;
@@ -26,7 +27,6 @@ import dev.omcp.sdk.manifest.ConnectorManifest;
 import io.javalin.http.Context;
 import io.javalin.http.HandlerType;
 import java.io.IOException;
-import java.io.InputStream;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -330,10 +330,9 @@ public final class ConnectorRoutes implements HttpModule {
     private void readAndInstall(Context ctx, DowngradePolicy downgrade) throws IOException {
         byte[] bundle;
         // Read the raw stream ourselves: the server-wide JSON body limit does not apply to bundles,
-        // and reading stops one byte past 50 MiB whatever Content-Length claimed.
-        try (InputStream in = ctx.req().getInputStream()) {
-            bundle = in.readNBytes(ManageConnectors.MAX_BUNDLE_BYTES + 1);
-        }
+        // and reading stops one byte past 50 MiB whatever Content-Length claimed. The body deadline
+        // holds here too: a trickled upload would hold the one upload slot for everyone.
+        bundle = BodyDeadlines.of(ctx).readNBytes(ctx, ManageConnectors.MAX_BUNDLE_BYTES + 1);
         if (bundle.length > ManageConnectors.MAX_BUNDLE_BYTES) {
             tooLarge(ctx, true);
             return;

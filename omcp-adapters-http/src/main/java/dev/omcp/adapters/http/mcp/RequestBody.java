@@ -21,7 +21,17 @@ final class RequestBody {
         record NotUtf8() implements Read {}
     }
 
+    /** Reads up to the given number of bytes, fewer only at the body's end (as {@code InputStream.readNBytes}). */
+    @FunctionalInterface
+    interface Source {
+        byte[] readNBytes(int max) throws IOException;
+    }
+
     static Read read(InputStream in, long declaredLength, int limit) throws IOException {
+        return read(in::readNBytes, declaredLength, limit);
+    }
+
+    static Read read(Source in, long declaredLength, int limit) throws IOException {
         if (declaredLength > limit) {
             return new Read.TooLarge();
         }

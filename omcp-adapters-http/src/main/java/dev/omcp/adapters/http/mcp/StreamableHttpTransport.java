@@ -2,6 +2,7 @@ package dev.omcp.adapters.http.mcp;
 
 import dev.omcp.sdk.json.Jsonp;
 
+import dev.omcp.adapters.http.api.BodyDeadlines;
 import dev.omcp.adapters.http.api.IdentityText;
 import dev.omcp.adapters.http.api.RequestBodies;
 import dev.omcp.adapters.http.metrics.GatewayMetrics;
@@ -28,6 +29,7 @@ import java.util.Enumeration;
 import java.util.List;
 import java.util.Optional;
 import java.util.Map;
+import java.util.Objects;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.locks.ReentrantLock;
 import org.slf4j.Logger;
@@ -60,6 +62,7 @@ public final class StreamableHttpTransport {
     private final AgentAuthentication authentication;
     private final GatewayMetrics metrics;
     private final int maxBodyBytes;
+    private final BodyDeadlines bodyDeadlines;
     /**
      * The open {@code GET} stream of each session: at most one. MCP 2025-11-25 has the server send
      * each message on only one stream, and one per session bounds what a client can hold open.
@@ -70,19 +73,21 @@ public final class StreamableHttpTransport {
     private volatile boolean closing;
 
     public StreamableHttpTransport(
-            McpEndpoint endpoint, AgentAuthentication authentication, GatewayMetrics metrics, int maxBodyBytes) {
-        this(endpoint, authentication, metrics, maxBodyBytes,
+            McpEndpoint endpoint, AgentAuthentication authentication, GatewayMetrics metrics, int maxBodyBytes,
+            BodyDeadlines bodyDeadlines) {
+        this(endpoint, authentication, metrics, maxBodyBytes, bodyDeadlines,
                 new PostStreamReplay(Clock.systemUTC(), PostStreamReplay.DEFAULT_MAX_CHARS, PostStreamReplay.DEFAULT_RETENTION));
     }
 
     /** As above, with the store of answers kept for resumption (tests use a small one). */
     StreamableHttpTransport(
             McpEndpoint endpoint, AgentAuthentication authentication, GatewayMetrics metrics, int maxBodyBytes,
-            PostStreamReplay replay) {
+            BodyDeadlines bodyDeadlines, PostStreamReplay replay) {
         this.endpoint = endpoint;
         this.authentication = authentication;
         this.metrics = metrics;
         this.maxBodyBytes = maxBodyBytes;
+        this.bodyDeadlines = Objects.requireNonNull(bodyDeadlines, "bodyDeadlines");
         this.replay = replay;
     }
 
@@ -120,7 +125,9 @@ public final class StreamableHttpTransport {
         if (protocolVersion.isEmpty()) {
             return;
         }
-        RequestBody.Read read = RequestBody.read(ctx.req().getInputStream(), ctx.req().getContentLengthLong(), maxBodyBytes);
+        // within the body deadline: a client may not hold a connection and a thread by trickling its message
+        RequestBody.Read read = RequestBody.read(max -> bodyDeadlines.readNBytes(ctx, max), ctx.req().getContentLengthLong(),
+                maxBodyBytes);
         if (read instanceof RequestBody.Read.TooLarge) {
             // Answering while the client still sends would reach it as a connection reset, not a 413.
             RequestBodies.drainOrClose(ctx);
@@ -466,6 +473,15 @@ public final class StreamableHttpTransport {
                         .build()
                         .toString());
         return Optional.empty();
+    }
+
+    /**
+     * 408 for a message whose body did not arrive within its deadline ({@link BodyDeadlines}), in the
+     * transport's refusal shape; the connection is closed, since the rest of the body may still come.
+     */
+    public static void refuseLateBody(Context ctx, String message) {
+        ctx.header("Connection", "close");
+        refuse(ctx, 408, message);
     }
 
     private static void refuse(Context ctx, int status, String message) {

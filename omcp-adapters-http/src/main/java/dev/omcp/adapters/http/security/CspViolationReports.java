@@ -4,12 +4,12 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.omcp.adapters.http.api.ApiRoutes;
+import dev.omcp.adapters.http.api.BodyDeadlines;
 import dev.omcp.adapters.http.api.JsonResponses;
 import dev.omcp.adapters.http.api.RequestBodies;
 import io.javalin.http.Context;
 import io.javalin.http.HandlerType;
 import java.io.IOException;
-import java.io.InputStream;
 import java.net.URI;
 import java.net.URISyntaxException;
 import java.util.concurrent.atomic.AtomicLong;
@@ -61,9 +61,7 @@ public final class CspViolationReports {
             return;
         }
         byte[] body;
-        try (InputStream in = ctx.bodyInputStream()) {
-            body = in.readNBytes(MAX_BODY + 1);
-        }
+        body = BodyDeadlines.of(ctx).readNBytes(ctx, MAX_BODY + 1);
         if (body.length > MAX_BODY) {
             tooLarge(ctx);
             return;

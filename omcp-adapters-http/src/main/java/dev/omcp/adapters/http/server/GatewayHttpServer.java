@@ -3,6 +3,8 @@ package dev.omcp.adapters.http.server;
 import dev.omcp.adapters.http.api.AccessRefusals;
 import dev.omcp.adapters.http.api.ApiGuard;
 import dev.omcp.adapters.http.api.ApiRoutes;
+import dev.omcp.adapters.http.api.BodyDeadlines;
+import dev.omcp.adapters.http.api.BodyReadTimeoutException;
 import dev.omcp.adapters.http.api.JsonResponses;
 import dev.omcp.adapters.http.api.ManagementIdentity;
 import dev.omcp.adapters.http.api.OpenApiDocument;
@@ -17,6 +19,8 @@ import dev.omcp.ports.auth.SharedStateUnavailableException;
 import dev.omcp.ports.identity.AgentAuthentication;
 import dev.omcp.ports.info.GatewayDescription;
 import dev.omcp.ports.mcp.McpEndpoint;
+import dev.omcp.sdk.text.LogField;
+import dev.omcp.sdk.text.LogPace;
 import io.javalin.Javalin;
 import io.javalin.http.Context;
 import io.javalin.http.HandlerType;
@@ -64,10 +68,14 @@ public final class GatewayHttpServer implements AutoCloseable {
     private static final String REQUEST_THREADS = "omcp-http";
     private static final int REQUEST_THREADS_MIN = 8;
     private static final int REQUEST_THREADS_MAX = 250;
+    /** A client trickling bodies repeats its timeout on every connection: one line per minute says how many. */
+    private static final Duration LATE_BODY_LOG_EVERY = Duration.ofMinutes(1);
 
     private final HttpServerSettings settings;
     private final Javalin app;
     private final StreamableHttpTransport streamableHttp;
+    /** The deadline of every request body, whose watchdog runs while the server does. */
+    private final BodyDeadlines bodyDeadlines;
     private final WebSocketTransport webSocket;
     private final InFlightRequests inFlight = new InFlightRequests();
     private final AtomicReference<State> state = new AtomicReference<>(State.CREATED);
@@ -81,7 +89,10 @@ public final class GatewayHttpServer implements AutoCloseable {
         this.settings = builder.settings;
         GatewayMetrics metrics = new GatewayMetrics(new HashSet<>(builder.description.conformance().methods()));
         HostOriginGuard guard = new HostOriginGuard(settings.host(), settings.allowedHosts(), settings.allowedOrigins());
-        this.streamableHttp = new StreamableHttpTransport(builder.mcp, builder.agentAuthentication, metrics, settings.maxBodyBytes());
+        this.bodyDeadlines = new BodyDeadlines(settings.bodyReadGrace(), settings.bodyMinBytesPerSecond());
+        this.streamableHttp = new StreamableHttpTransport(
+                builder.mcp, builder.agentAuthentication, metrics, settings.maxBodyBytes(), bodyDeadlines);
+        LogPace lateBodyLines = new LogPace(builder.clock, LATE_BODY_LOG_EVERY);
         this.webSocket = new WebSocketTransport(
                 builder.mcp, builder.agentAuthentication, metrics, settings.maxBodyBytes(),
                 settings.wsPingInterval(), settings.wsPongTimeout(), builder.webSocketsPerCredential, builder.clock);
@@ -102,6 +113,7 @@ public final class GatewayHttpServer implements AutoCloseable {
             // server never started: it held the JVM of an embedding service open after close()
             config.startup.startupWatcherEnabled = false;
             config.http.maxRequestSize = settings.maxBodyBytes();
+            config.appData(BodyDeadlines.KEY, bodyDeadlines);
             config.jetty.modifyHttpConfiguration(http -> http.setOutputBufferSize(OUTPUT_BUFFER_BYTES));
             // Javalin copies each answer through a new array of this size (it defaults to Jetty's
             // buffer): 8 KB pieces are gathered in Jetty's buffer and still leave in one write.
@@ -179,6 +191,7 @@ public final class GatewayHttpServer implements AutoCloseable {
                 }
                 JsonResponses.error(ctx, e.getStatus(), code, message);
             });
+            config.routes.exception(BodyReadTimeoutException.class, (e, ctx) -> answerLateBody(ctx, e, lateBodyLines));
             // a login or a revocation whose shared store did not answer: refused with a retry, not a bug
             config.routes.exception(SharedStateUnavailableException.class, (e, ctx) -> AccessRefusals.sharedStateUnavailable(ctx, e));
             config.routes.exception(Exception.class, (e, ctx) -> {
@@ -220,6 +233,7 @@ public final class GatewayHttpServer implements AutoCloseable {
             throw ListenFailure.of(e, settings.host(), settings.port());
         }
         webSocket.start();
+        bodyDeadlines.start();
         LOG.info("event=listening host={} port={}", settings.host(), app.port());
         return this;
     }
@@ -307,6 +321,8 @@ public final class GatewayHttpServer implements AutoCloseable {
             LOG.warn("event=stop-timeout waitMs={} reason=\"{}\"", JETTY_STOP_TIMEOUT_MS,
                     e.getCause() == null ? e.getClass().getSimpleName() : e.getCause().getClass().getSimpleName());
         }
+        // after Jetty: requests still reading during the drain keep their deadline
+        bodyDeadlines.close();
     }
 
     /** Waits for a shutdown begun on another thread; a server never started has nothing to wait for. */
@@ -357,6 +373,27 @@ public final class GatewayHttpServer implements AutoCloseable {
             }
         }
         return true;
+    }
+
+    /**
+     * 408 for a body that did not arrive within its deadline, in the route's own error shape, and the
+     * connection closed (the rest of the body may still be on its way). The log line names the peer
+     * and the route, never what the body held.
+     */
+    private static void answerLateBody(Context ctx, BodyReadTimeoutException e, LogPace lines) {
+        String route = routeOf(ctx);
+        long occurrences = lines.occurred();
+        if (occurrences > 0) {
+            LOG.warn("event=request-body-timeout client={} route={} method={} arrivedBytes={} elapsedMs={} occurrences={}",
+                    LogField.of(ctx.req().getRemoteAddr()), LogField.of(route), ctx.method(), e.arrivedBytes(), e.elapsedMillis(),
+                    occurrences);
+        }
+        if ("/mcp".equals(route)) {
+            StreamableHttpTransport.refuseLateBody(ctx, "Request Timeout: " + e.getMessage());
+            return;
+        }
+        ctx.header("Connection", "close");
+        JsonResponses.error(ctx, 408, "OMCP_BODY_TIMEOUT", e.getMessage());
     }
 
     private void enterTracked(Context ctx) {

@@ -1,5 +1,6 @@
 package dev.omcp.adapters.http.server;
 
+import dev.omcp.adapters.http.api.BodyDeadlines;
 import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
@@ -16,6 +17,9 @@ import java.util.Objects;
  * @param wsPongTimeout how long a WebSocket may stay silent (no pong, no message) before it is closed
  *     with 1001; longer than the ping interval, so a peer is always pinged before its deadline
  * @param shutdownGrace how long in-flight requests may run after shutdown begins; zero or more
+ * @param bodyReadGrace how long any request body may take to arrive, whatever its size; positive
+ *     ({@link BodyDeadlines})
+ * @param bodyMinBytesPerSecond the slowest average rate a body may arrive at beyond the grace; positive
  */
 public record HttpServerSettings(
         String host,
@@ -25,7 +29,9 @@ public record HttpServerSettings(
         int maxBodyBytes,
         Duration wsPingInterval,
         Duration wsPongTimeout,
-        Duration shutdownGrace) {
+        Duration shutdownGrace,
+        Duration bodyReadGrace,
+        int bodyMinBytesPerSecond) {
 
     /** 1 MiB: the largest JSON body accepted anywhere. */
     public static final int DEFAULT_MAX_BODY_BYTES = 1024 * 1024;
@@ -50,10 +56,30 @@ public record HttpServerSettings(
             throw new IllegalArgumentException("wsPongTimeout (" + wsPongTimeout + ") must be longer than wsPingInterval ("
                     + wsPingInterval + "), or a peer could be closed before it was ever pinged");
         }
+        Objects.requireNonNull(bodyReadGrace, "bodyReadGrace");
+        if (bodyReadGrace.isNegative() || bodyReadGrace.isZero()) {
+            throw new IllegalArgumentException("bodyReadGrace must be positive, got " + bodyReadGrace);
+        }
+        if (bodyMinBytesPerSecond <= 0) {
+            throw new IllegalArgumentException("bodyMinBytesPerSecond must be positive, got " + bodyMinBytesPerSecond);
+        }
         if (shutdownGrace.isNegative()) {
             throw new IllegalArgumentException("shutdownGrace must not be negative, got " + shutdownGrace
                     + "; Duration.ZERO stops without waiting");
         }
+    }
+
+    /** As the canonical constructor, with the default body deadline ({@link BodyDeadlines#DEFAULT_GRACE} and rate). */
+    public HttpServerSettings(String host, int port, List<String> allowedHosts, List<String> allowedOrigins, int maxBodyBytes,
+            Duration wsPingInterval, Duration wsPongTimeout, Duration shutdownGrace) {
+        this(host, port, allowedHosts, allowedOrigins, maxBodyBytes, wsPingInterval, wsPongTimeout, shutdownGrace,
+                BodyDeadlines.DEFAULT_GRACE, BodyDeadlines.DEFAULT_MIN_BYTES_PER_SECOND);
+    }
+
+    /** These settings with another body deadline: {@code grace} plus one second per {@code minBytesPerSecond} bytes. */
+    public HttpServerSettings withBodyDeadline(Duration grace, int minBytesPerSecond) {
+        return new HttpServerSettings(host, port, allowedHosts, allowedOrigins, maxBodyBytes, wsPingInterval, wsPongTimeout,
+                shutdownGrace, grace, minBytesPerSecond);
     }
 
     /** Loopback on a free port with the defaults: what tests and embedders start from. */

@@ -2,6 +2,7 @@ package dev.omcp.adapters.http.mcp;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.omcp.adapters.http.api.BodyDeadlines;
 import dev.omcp.adapters.http.metrics.GatewayMetrics;
 import dev.omcp.ports.identity.Principal;
 import dev.omcp.ports.mcp.McpInbound;
@@ -68,7 +69,7 @@ class StreamableHttpResumptionIT {
             }
         };
         transport = new StreamableHttpTransport(endpoint, WebSocketTestServer.ANONYMOUS, new GatewayMetrics(Set.of("tools/call")),
-                1024 * 1024);
+                1024 * 1024, new BodyDeadlines(BodyDeadlines.DEFAULT_GRACE, BodyDeadlines.DEFAULT_MIN_BYTES_PER_SECOND));
         app = Javalin.create(config -> {
             config.jetty.host = "127.0.0.1";
             config.jetty.port = 0;

@@ -55,4 +55,23 @@ class HttpServerSettingsTest {
         assertThat(new HttpServerSettings("127.0.0.1", 0, List.of(), List.of(), HttpServerSettings.DEFAULT_MAX_BODY_BYTES,
                 Duration.ofSeconds(30), Duration.ofSeconds(90), Duration.ZERO).shutdownGrace()).isZero();
     }
+
+    @Test
+    void theDefaultBodyDeadline_isTenSecondsPlusOneSecondPer16KiB() {
+        HttpServerSettings defaults = HttpServerSettings.loopback(0);
+        assertThat(defaults.bodyReadGrace()).isEqualTo(Duration.ofSeconds(10));
+        assertThat(defaults.bodyMinBytesPerSecond()).isEqualTo(16 * 1024);
+    }
+
+    @Test
+    void aBodyDeadlineWithoutGraceOrRate_isRefusedNamingTheField() {
+        HttpServerSettings defaults = HttpServerSettings.loopback(0);
+        assertThatThrownBy(() -> defaults.withBodyDeadline(Duration.ZERO, 1024))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("bodyReadGrace must be positive");
+        assertThatThrownBy(() -> defaults.withBodyDeadline(Duration.ofSeconds(5), 0))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("bodyMinBytesPerSecond must be positive");
+        assertThat(defaults.withBodyDeadline(Duration.ofMillis(500), 1).bodyReadGrace()).isEqualTo(Duration.ofMillis(500));
+    }
 }
