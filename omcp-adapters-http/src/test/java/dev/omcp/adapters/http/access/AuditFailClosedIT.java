@@ -161,7 +161,7 @@ class AuditFailClosedIT {
         trail.throwing = true;
 
         // %22 arrives as a quote in the path parameter, which names the target: the target is made
-        // printable (the quote as \u{22}) and the log line escapes that again, so no field is forged
+        // printable (the quote in its escaped form) and the log line escapes that again, so no field is forged
         assertThat(call("PUT", "/api/sources/x%22%20actor%3D%22admin").statusCode()).isEqualTo(200);
 
         assertThat(log.list).filteredOn(e -> e.getLevel() == Level.ERROR).singleElement()
