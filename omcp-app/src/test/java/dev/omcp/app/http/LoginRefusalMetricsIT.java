@@ -2,6 +2,8 @@ package dev.omcp.app.http;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.omcp.app.support.NoRevocations;
+import dev.omcp.app.support.NoSessions;
 import dev.omcp.adapters.http.auth.AuthMode;
 import dev.omcp.adapters.http.auth.LoginRoutes;
 import dev.omcp.adapters.http.security.CsrfProtection;
@@ -10,14 +12,7 @@ import dev.omcp.adapters.http.server.GatewayHttpServer;
 import dev.omcp.core.gateway.Gateway;
 import dev.omcp.ports.auth.LoginResult;
 import dev.omcp.ports.auth.PasswordLogin;
-import dev.omcp.ports.auth.Revocation;
-import dev.omcp.ports.auth.RevocationTarget;
-import dev.omcp.ports.auth.SessionAuthority;
-import dev.omcp.ports.auth.SessionCheck;
 import dev.omcp.ports.auth.SessionClaims;
-import dev.omcp.ports.auth.SessionRevocations;
-import dev.omcp.ports.auth.SessionSubject;
-import dev.omcp.ports.identity.Principal;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -132,42 +127,5 @@ class LoginRefusalMetricsIT {
             text = metrics();
         }
         return text;
-    }
-
-    private static final class NoSessions implements SessionAuthority {
-        @Override
-        public SessionClaims open(SessionSubject subject) {
-            throw new UnsupportedOperationException("these tests open no session");
-        }
-
-        @Override
-        public SessionCheck check(SessionClaims claims) {
-            throw new UnsupportedOperationException("these tests check no session");
-        }
-
-        @Override
-        public void close(SessionClaims claims) {}
-
-        @Override
-        public Duration lifetime() {
-            return Duration.ofHours(12);
-        }
-    }
-
-    private static final class NoRevocations implements SessionRevocations {
-        @Override
-        public Revocation revoke(RevocationTarget target, String value, String reason, Principal by) {
-            throw new UnsupportedOperationException("these tests revoke nothing");
-        }
-
-        @Override
-        public List<Revocation> current() {
-            return List.of();
-        }
-
-        @Override
-        public java.util.Optional<java.time.Instant> allSessionsRevokedAt() {
-            return java.util.Optional.empty();
-        }
     }
 }

@@ -2,6 +2,8 @@ package dev.omcp.app.http;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.omcp.app.support.NoRevocations;
+import dev.omcp.app.support.NoSessions;
 import dev.omcp.adapters.http.auth.AuthMode;
 import dev.omcp.adapters.http.auth.LoginRoutes;
 import dev.omcp.adapters.http.auth.SessionCookies;
@@ -13,14 +15,6 @@ import dev.omcp.core.gateway.Gateway;
 import dev.omcp.ports.access.AccessPolicy;
 import dev.omcp.ports.auth.LoginResult;
 import dev.omcp.ports.auth.PasswordLogin;
-import dev.omcp.ports.auth.Revocation;
-import dev.omcp.ports.auth.RevocationTarget;
-import dev.omcp.ports.auth.SessionAuthority;
-import dev.omcp.ports.auth.SessionCheck;
-import dev.omcp.ports.auth.SessionClaims;
-import dev.omcp.ports.auth.SessionRevocations;
-import dev.omcp.ports.auth.SessionSubject;
-import dev.omcp.ports.identity.Principal;
 import dev.omcp.ports.plugins.ManageConnectors;
 import dev.omcp.ports.sources.ManageSources;
 import java.io.ByteArrayOutputStream;
@@ -36,7 +30,6 @@ import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.security.SecureRandom;
 import java.time.Duration;
-import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.junit.jupiter.api.AfterEach;
@@ -233,42 +226,5 @@ class SlowRequestBodyIT {
         return type.cast(Proxy.newProxyInstance(type.getClassLoader(), new Class<?>[] {type}, (proxy, method, args) -> {
             throw new UnsupportedOperationException("not used by these tests: " + method.getName());
         }));
-    }
-
-    private static final class NoSessions implements SessionAuthority {
-        @Override
-        public SessionClaims open(SessionSubject subject) {
-            throw new UnsupportedOperationException("these tests open no session");
-        }
-
-        @Override
-        public SessionCheck check(SessionClaims claims) {
-            throw new UnsupportedOperationException("these tests check no session");
-        }
-
-        @Override
-        public void close(SessionClaims claims) {}
-
-        @Override
-        public Duration lifetime() {
-            return Duration.ofHours(12);
-        }
-    }
-
-    private static final class NoRevocations implements SessionRevocations {
-        @Override
-        public Revocation revoke(RevocationTarget target, String value, String reason, Principal by) {
-            throw new UnsupportedOperationException("these tests revoke nothing");
-        }
-
-        @Override
-        public List<Revocation> current() {
-            return List.of();
-        }
-
-        @Override
-        public Optional<java.time.Instant> allSessionsRevokedAt() {
-            return Optional.empty();
-        }
     }
 }
