@@ -142,8 +142,17 @@ class PluginRemoveCommandTest {
         installTempo();
         // what stands in the lock file's place: the lock cannot be taken, whoever runs the command
         Files.createDirectories(plugins().resolve(".omcp-install.lock"));
-
-        int status = run("sources: []\n", "tempo");
+        // another command test of this JVM may have left the removal's outcome lines hidden (LoggingSetup):
+        // this test reads them, so it logs them at the level a gateway does, and leaves the level as it was
+        ch.qos.logback.classic.Logger removal = (ch.qos.logback.classic.Logger) org.slf4j.LoggerFactory.getLogger(PluginRemoval.class);
+        ch.qos.logback.classic.Level before = removal.getLevel();
+        removal.setLevel(null);
+        int status;
+        try {
+            status = run("sources: []\n", "tempo");
+        } finally {
+            removal.setLevel(before);
+        }
 
         assertThat(status).isEqualTo(1);
         assertThat(err.toString().lines()).singleElement().asString()
