@@ -258,7 +258,7 @@ class ToolContractsIT {
                 bad("detect_anomalies", "{\"maxServices\":101}", "arguments.maxServices", "must be <= 100"),
                 bad("detect_anomalies", "{\"metrics\":[]}", "arguments.metrics", "at least 1 item"),
                 bad("detect_anomalies", "{\"metrics\":[\"cpu\",\"cpu\"]}", "arguments.metrics", "unique"),
-                bad("detect_anomalies", "{\"window\":\"99999d\"}", "window '99999d'", "the longest window, 30d"),
+                bad("detect_anomalies", "{\"window\":\"99999d\"}", "window 99999d", "outside 2m..1d"),
 
                 bad("get_topology", "{\"depth\":7}", "arguments.depth", "must be <= 6"),
                 bad("get_topology", "{\"limit\":2001}", "arguments.limit", "must be <= 2000"),
@@ -279,7 +279,7 @@ class ToolContractsIT {
 
                 bad("get_anomaly_history", "{\"limit\":0}", "arguments.limit", "must be >= 1"),
                 bad("get_anomaly_history", "{\"signal\":\"latency p99\"}", "arguments.signal", "must match"),
-                bad("get_anomaly_history", "{\"window\":\"99999d\"}", "window '99999d'", "the longest window, 30d"),
+                bad("get_anomaly_history", "{\"window\":\"99999d\"}", "window 99999d", "ask for at most 1h"),
 
                 bad("enrich_ips", "{}", "arguments.addresses", "required"),
                 bad("enrich_ips", "{\"addresses\":[]}", "arguments.addresses", "at least 1 item"),
