@@ -8,8 +8,6 @@ import dev.omcp.ports.mcp.McpInbound;
 import dev.omcp.ports.mcp.McpOutbound;
 import dev.omcp.ports.mcp.McpReply;
 import io.javalin.Javalin;
-import java.io.ByteArrayOutputStream;
-import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.Map;
@@ -102,17 +100,7 @@ class WebSocketClosedDuringReinitializeIT {
 
     /** Waits until {@code count} initialize requests were dealt with: the transport counts each once it is done with it. */
     private void awaitAnsweredInitializes(int count) throws Exception {
-        String line = "omcp_mcp_requests_total{method=\"initialize\",outcome=\"ok\",transport=\"websocket\"} " + count + ".0";
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-        while (!scrape().contains(line) && System.nanoTime() < deadline) {
-            Thread.sleep(10);
-        }
-        assertThat(scrape()).contains(line);
-    }
-
-    private String scrape() throws Exception {
-        ByteArrayOutputStream out = new ByteArrayOutputStream();
-        metrics.scrape(out);
-        return out.toString(StandardCharsets.UTF_8);
+        ScrapedMetrics.awaitLine(metrics,
+                "omcp_mcp_requests_total{method=\"initialize\",outcome=\"ok\",transport=\"websocket\"} " + count + ".0");
     }
 }

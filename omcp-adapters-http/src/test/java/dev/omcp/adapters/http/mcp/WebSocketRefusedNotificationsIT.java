@@ -11,14 +11,10 @@ import dev.omcp.sdk.json.Jsonp;
 import io.javalin.Javalin;
 import jakarta.json.JsonObject;
 import jakarta.json.JsonValue;
-import java.io.ByteArrayOutputStream;
-import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.Map;
-import java.util.Optional;
 import java.util.Set;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -96,17 +92,7 @@ class WebSocketRefusedNotificationsIT {
 
     /** Waits until {@code count} refusals were counted: the transport counts one after it has dealt with it. */
     private void awaitRefused(int count) throws Exception {
-        String line = "omcp_mcp_requests_total{method=\"(none)\",outcome=\"refused\",transport=\"websocket\"} " + count + ".0";
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-        while (!scrape().contains(line) && System.nanoTime() < deadline) {
-            Thread.sleep(10);
-        }
-        assertThat(scrape()).contains(line);
-    }
-
-    private String scrape() throws Exception {
-        ByteArrayOutputStream out = new ByteArrayOutputStream();
-        metrics.scrape(out);
-        return out.toString(StandardCharsets.UTF_8);
+        ScrapedMetrics.awaitLine(metrics,
+                "omcp_mcp_requests_total{method=\"(none)\",outcome=\"refused\",transport=\"websocket\"} " + count + ".0");
     }
 }
