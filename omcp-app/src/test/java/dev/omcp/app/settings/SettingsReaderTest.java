@@ -26,6 +26,12 @@ class SettingsReaderTest {
     }
 
     @Test
+    void thePostmortemStore_defaultsToTheSpecsFile() throws Exception {
+        // spec 8: OMCP_POSTMORTEMS_FILE default /tmp/postmortems.jsonl
+        assertThat(SettingsReader.read(Map.of()).management().postmortemsFile()).isEqualTo(Path.of("/tmp/postmortems.jsonl"));
+    }
+
+    @Test
     void everyInvalidValue_isReportedAtOnce() {
         InvalidSettingsException e = catchThrowableOfType(InvalidSettingsException.class, () -> SettingsReader.read(Map.of(
                 "PORT", "http",

@@ -22,6 +22,20 @@ class LoginAttemptsPerAddressTest {
     }
 
     @Test
+    void theMinuteIsFixed_notSliding_whenItEndsAWholeNewTwentyMayTryAtOnce() {
+        // spec 8: 20 per minute (fixed): a sliding minute would still hold the attempts of seconds 1-19 at second 60
+        LoginAttemptsPerAddress attempts = new LoginAttemptsPerAddress();
+        for (int i = 0; i < 20; i++) {
+            assertThat(attempts.tryAttempt("192.0.2.1", start.plusSeconds(i))).isEmpty();
+        }
+        for (int i = 0; i < 20; i++) {
+            assertThat(attempts.tryAttempt("192.0.2.1", start.plusSeconds(60))).as("attempt %d of the next minute", i + 1).isEmpty();
+        }
+        assertThat(attempts.tryAttempt("192.0.2.1", start.plusSeconds(60)))
+                .contains(new LoginAttemptsPerAddress.Refusal(Duration.ofSeconds(60), false));
+    }
+
+    @Test
     void sprayedAddresses_cannotGrowTheTableBeyondItsBound_newOnesAreRefusedUntilWindowsEnd() {
         LoginAttemptsPerAddress attempts = new LoginAttemptsPerAddress(20, 100);
         for (int i = 0; i < 100; i++) {
