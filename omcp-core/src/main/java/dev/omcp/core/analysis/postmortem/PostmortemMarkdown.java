@@ -191,7 +191,7 @@ public final class PostmortemMarkdown {
             b.append("| ").append(cell(s.service())).append(" | ").append(signal(r, s.signal())).append(" | ")
                     .append(score(s.meanScore(), s.levelAboveLargestBucket())).append(" | ")
                     .append(score(s.peakScore(), s.levelAboveLargestBucket()))
-                    .append(String.format(Locale.ROOT, " | %d | %d |%n", s.samples(), s.anomalousSamples()));
+                    .append(String.format(Locale.ROOT, " | %d | %d |\n", s.samples(), s.anomalousSamples()));
         }
         boolean lowerBounds = r.signals().stream().anyMatch(ContributingSignal::levelAboveLargestBucket);
         if (r.signalsTotal() > r.signals().size() || lowerBounds) {
