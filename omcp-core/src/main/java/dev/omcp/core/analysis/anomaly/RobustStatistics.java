@@ -33,7 +33,18 @@ public final class RobustStatistics {
 
     static double sortedMedian(double[] sorted, int n) {
         int mid = n >>> 1;
-        return (n & 1) == 1 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2.0;
+        return (n & 1) == 1 ? sorted[mid] : midpoint(sorted[mid - 1], sorted[mid]);
+    }
+
+    /**
+     * The mean of two values, as {@code (a + b) / 2} gives it, except where that sum overflows: two
+     * values beyond half the largest double (a backend's 1.7e308) would otherwise have an infinite
+     * median, which read as a latency above the largest histogram bucket. Halving first is exact for
+     * such values; an infinite input still gives what the sum gives.
+     */
+    public static double midpoint(double a, double b) {
+        double sum = a + b;
+        return Double.isInfinite(sum) && Double.isFinite(a) && Double.isFinite(b) ? a / 2 + b / 2 : sum / 2.0;
     }
 
     /**
@@ -54,7 +65,7 @@ public final class RobustStatistics {
                 lower = work[i];
             }
         }
-        return (lower + upper) / 2.0;
+        return midpoint(lower, upper);
     }
 
     /** The median absolute deviation of the first {@code n} values around {@code center}. */

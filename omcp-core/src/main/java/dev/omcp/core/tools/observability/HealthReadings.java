@@ -1,5 +1,6 @@
 package dev.omcp.core.tools.observability;
 
+import dev.omcp.core.analysis.anomaly.RobustStatistics;
 import dev.omcp.core.analysis.health.HealthSignal;
 import dev.omcp.core.analysis.health.MissingSignal;
 import dev.omcp.core.analysis.health.SignalAnomaly;
@@ -168,6 +169,6 @@ final class HealthReadings {
         Arrays.sort(values, 0, n);
         // of an even count the mean of the middle two: +Inf when one of them is, so half the points beyond the
         // largest bucket already count as beyond it (the p99 of half the minutes is too high to measure)
-        return OptionalDouble.of(n % 2 == 1 ? values[n / 2] : (values[n / 2 - 1] + values[n / 2]) / 2);
+        return OptionalDouble.of(n % 2 == 1 ? values[n / 2] : RobustStatistics.midpoint(values[n / 2 - 1], values[n / 2]));
     }
 }

@@ -911,6 +911,28 @@ class AnomalyDetectorTest {
     }
 
     @Test
+    void aRawMetricNearTheLargestDouble_isJudgedInItsOwnUnit_notAsAboveAHistogramBucket() {
+        // the median of an even count took the mean of its middle two as (a + b) / 2, which overflows for two
+        // values beyond half the largest double: a raw gauge stepping to 1.7e308 read "above the largest
+        // histogram bucket", came first in detect_anomalies as a latency that left its histogram, and lost its level
+        double[] x = noise(75, 1e307, 1e305, 61);
+        for (int i = 65; i < 75; i++) {
+            x[i] = 1.7e308;
+        }
+        AnomalyFinding f = detector.detect(series(x), DetectionSettings.forMetric("app_queue_depth"));
+
+        assertThat(f.anomalous()).as(f.note()).isTrue();
+        Evidence e = f.evidence().orElseThrow();
+        assertThat(e.anomalyLevel()).isEqualTo(1.7e308);
+        assertThat(e.currentLevel()).isEqualTo(1.7e308);
+        assertThat(e.windowMedian()).isFinite();
+        assertThat(f.note()).doesNotContain("histogram").contains("1.700e+308");
+        assertThat(f.toJson().getJsonObject("evidence").containsKey("anomalyLevelAboveLargestBucket")).isFalse();
+        assertThat(RobustStatistics.median(new double[] {Double.MAX_VALUE, Double.MAX_VALUE})).isEqualTo(Double.MAX_VALUE);
+        assertThat(RobustStatistics.median(new double[] {-Double.MAX_VALUE, -Double.MAX_VALUE})).isEqualTo(-Double.MAX_VALUE);
+    }
+
+    @Test
     void aLatencyAboveTheLargestBucket_isAStepUp_whoseLevelIsSaidInWordsNotInvented() {
         // a p99 of 50 ms that histogram_quantile places above the largest finite bucket for the last 20 minutes (+Inf)
         double[] x = noise(390, 0.050, 0.002, 51);

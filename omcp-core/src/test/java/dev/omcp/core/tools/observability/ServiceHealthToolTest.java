@@ -85,6 +85,24 @@ class ServiceHealthToolTest {
     }
 
     @Test
+    void signalsNearTheLargestDouble_areJudged_notACrash() {
+        // the median of an even count of values beyond half the largest double overflowed to +Inf: an error rate
+        // (or the usual request rate) of +Inf is no reading, and the evaluator's refusal failed the whole call
+        FakeMetricsBackend prom = new FakeMetricsBackend("prom")
+                .serve("svc", "error_rate", t -> 1.5e308)
+                .serve("svc", "latency_p99", noisy(0.1, 0.05))
+                .serve("svc", "request_rate", t -> 1.5e308)
+                .serve("svc", "cpu_utilization", noisy(0.3, 0.05))
+                .serve("svc", "memory_utilization", noisy(0.4, 0.02));
+        JsonObject result = ToolHarness.ok(tool(new InMemorySources().add(prom)), "{\"service\":\"svc\"}");
+
+        assertThat(result.getString("status")).isEqualTo("critical");
+        assertThat(signal(result, "error_rate").getString("status")).isEqualTo("critical");
+        assertThat(signal(result, "error_rate").getJsonNumber("value").doubleValue()).isEqualTo(1.5e308);
+        assertThat(signal(result, "request_rate_drop").getJsonNumber("drop").doubleValue()).isZero();
+    }
+
+    @Test
     void theFiveSignalsAreAskedInOneParallelBatchOverTheWindowAndItsBaseline() {
         FakeMetricsBackend prom = healthy("prom", "payments");
         ToolHarness.ok(tool(new InMemorySources().add(prom)), "{\"service\":\"payments\",\"window\":\"30m\"}");
