@@ -38,6 +38,8 @@ final class HealthReadings {
      * 300 (Poisson); fewer leave the signal missing, with the usual rate named.
      */
     static final int MIN_EXPECTED_REQUESTS = 10;
+    /** How far below zero a reading may be and still be float rounding of zero (in the signal's unit). */
+    static final double ROUNDING_NOISE = 1e-9;
 
     /** What the evaluator needs. */
     record Inputs(List<SignalReading> readings, List<MissingSignal> missing, List<SignalAnomaly> anomalies) {
@@ -89,7 +91,7 @@ final class HealthReadings {
                         readings.add(SignalReading.latencyAboveLargestBucket(answer.source()));
                         continue;
                     }
-                    double value = signal.fromSeries(current.getAsDouble());
+                    double value = roundingNoiseAsZero(signal.fromSeries(current.getAsDouble()));
                     if (value < 0) {
                         problems.add(answer.source() + " returned a negative " + metric + " (" + value + ")");
                         continue;
@@ -130,6 +132,15 @@ final class HealthReadings {
             }
         }
         return new Inputs(readings, missing, anomalies);
+    }
+
+    /**
+     * A reading a hair below zero is zero: a ratio a template computes as {@code 1 - ok / total} comes
+     * back as -2.2e-16 when every request succeeded, and naming that "a negative error_rate" would drop
+     * the signal of a service with no errors at all. Anything further below zero is a bad answer.
+     */
+    static double roundingNoiseAsZero(double value) {
+        return value < 0 && value >= -ROUNDING_NOISE ? 0 : value;
     }
 
     private static String noSeries(HealthSignal signal, String service, String metric) {

@@ -103,6 +103,34 @@ class ServiceHealthToolTest {
     }
 
     @Test
+    void anErrorRateOfRoundingNoiseBelowZero_readsAsNoErrors_notAsAMissingSignal() {
+        // a template such as 1 - ok/total gives -2.2e-16 when every request succeeded: that is 0, not a bad answer
+        FakeMetricsBackend prom = new FakeMetricsBackend("prom")
+                .serve("svc", "error_rate", t -> -2.220446049250313e-16)
+                .serve("svc", "latency_p99", noisy(0.1, 0.05))
+                .serve("svc", "request_rate", noisy(50, 0.05))
+                .serve("svc", "cpu_utilization", noisy(0.3, 0.05))
+                .serve("svc", "memory_utilization", noisy(0.4, 0.02));
+        JsonObject result = ToolHarness.ok(tool(new InMemorySources().add(prom)), "{\"service\":\"svc\"}");
+
+        assertThat(signal(result, "error_rate").getString("status")).isEqualTo("healthy");
+        assertThat(signal(result, "error_rate").getJsonNumber("value").doubleValue()).isZero();
+    }
+
+    @Test
+    void aClearlyNegativeErrorRate_isStillNamedAsABadAnswer() {
+        FakeMetricsBackend prom = new FakeMetricsBackend("prom")
+                .serve("svc", "error_rate", t -> -0.01)
+                .serve("svc", "latency_p99", noisy(0.1, 0.05))
+                .serve("svc", "request_rate", noisy(50, 0.05))
+                .serve("svc", "cpu_utilization", noisy(0.3, 0.05))
+                .serve("svc", "memory_utilization", noisy(0.4, 0.02));
+        JsonObject result = ToolHarness.ok(tool(new InMemorySources().add(prom)), "{\"service\":\"svc\"}");
+
+        assertThat(result.getJsonArray("missing").toString()).contains("returned a negative error_rate (-0.01)");
+    }
+
+    @Test
     void theFiveSignalsAreAskedInOneParallelBatchOverTheWindowAndItsBaseline() {
         FakeMetricsBackend prom = healthy("prom", "payments");
         ToolHarness.ok(tool(new InMemorySources().add(prom)), "{\"service\":\"payments\",\"window\":\"30m\"}");
