@@ -16,7 +16,8 @@ import java.util.Set;
 /**
  * Turns verified ID-token claims into a session subject (spec 5.1).
  *
- * <p>Roles: the values of the roles claim (a string or an array of strings; a dotted name such as
+ * <p>Roles: the values of the roles claim (a string, an array of strings, or an object whose keys
+ * are the values, as ZITADEL sends project roles; a dotted name such as
  * {@code realm_access.roles} walks nested objects when no top-level claim has that exact name).
  * With a role map ({@code OMCP_OIDC_ROLE_MAP}) only mapped values grant roles; without one, values
  * that are exactly a role name of the policy are taken as that role. Values naming no role are
@@ -170,21 +171,31 @@ public final class ClaimMapping implements ExternalIdentityMapping {
         return current;
     }
 
+    /**
+     * The role values of the claim: a string, the strings of an array, or the keys of an object
+     * (ZITADEL sends project roles as {@code {"<role key>": {"<org id>": "<org domain>"}}}).
+     */
     private static List<String> values(Object value) {
         List<String> values = new ArrayList<>();
         if (value instanceof String text) {
             addText(values, text);
         } else if (value instanceof List<?> list) {
-            for (Object item : list) {
-                if (values.size() >= MAX_VALUES) {
-                    break;
-                }
-                if (item instanceof String text) {
-                    addText(values, text);
-                }
-            }
+            addTexts(values, list);
+        } else if (value instanceof Map<?, ?> object) {
+            addTexts(values, object.keySet());
         }
         return values;
+    }
+
+    private static void addTexts(List<String> values, Iterable<?> items) {
+        for (Object item : items) {
+            if (values.size() >= MAX_VALUES) {
+                break;
+            }
+            if (item instanceof String text) {
+                addText(values, text);
+            }
+        }
     }
 
     private static void addText(List<String> values, String text) {

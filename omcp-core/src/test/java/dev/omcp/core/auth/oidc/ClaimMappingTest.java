@@ -42,6 +42,14 @@ class ClaimMappingTest {
     }
 
     @Test
+    void aRolesClaimThatIsAnObject_grantsItsKeys_asZitadelSendsProjectRoles() {
+        // ZITADEL: {"urn:zitadel:iam:org:project:roles": {"<role key>": {"<org id>": "<org domain>"}}}
+        ClaimMapping mapping = new ClaimMapping("urn:zitadel:iam:org:project:roles", Map.of("sre", List.of("operator")), "", ROLES);
+        Map<String, Object> roles = Map.of("sre", Map.of("2173", "acme.example"), "billing", Map.of("2173", "acme.example"));
+        assertThat(mapped(mapping, Map.of("sub", "u", "urn:zitadel:iam:org:project:roles", roles)).roles()).containsExactly("operator");
+    }
+
+    @Test
     void anEmailGrantsItsMappedRolesOnlyWhenTheProviderVerifiedIt() {
         // OpenID Connect Core 5.1: email_verified says whether the provider checked the address. A
         // Google account may carry an address at another domain it never proved it owns.
