@@ -25,7 +25,11 @@ import java.util.stream.Collectors;
  */
 public final class TrustedProxies {
     private static final Pattern IPV4 = Pattern.compile("\\d{1,3}(\\.\\d{1,3}){3}");
-    private static final Pattern IPV6 = Pattern.compile("[0-9a-fA-F:.]+(%[0-9A-Za-z]+)?");
+    /**
+     * What may be an IPv6 literal. It starts with a hex digit or a colon: only then does the JDK parse
+     * the text as a literal; anything else (a leading dot) it would send to DNS.
+     */
+    private static final Pattern IPV6 = Pattern.compile("[0-9a-fA-F:][0-9a-fA-F:.]*");
 
     private enum Kind { NONE, ALL, LOOPBACK, HOPS, LIST }
 
@@ -166,6 +170,12 @@ public final class TrustedProxies {
         } else if (address.indexOf(':') > 0 && address.indexOf(':') == address.lastIndexOf(':') && address.contains(".")) {
             address = address.substring(0, address.indexOf(':'));
         }
+        int zone = address.indexOf('%');
+        if (zone >= 0) {
+            // a zone id names an interface of the sender's host, no part of the address; the JDK would
+            // look it up among this host's interfaces on every request
+            address = address.substring(0, zone);
+        }
         boolean v4 = IPV4.matcher(address).matches();
         if (!v4 && !(address.contains(":") && IPV6.matcher(address).matches())) {
             return Optional.empty();
@@ -176,11 +186,8 @@ public final class TrustedProxies {
             return Optional.empty();
         }
         try {
-            // A literal never triggers a DNS lookup.
-            InetAddress parsed = InetAddress.getByName(address);
-            String host = parsed.getHostAddress();
-            int zone = host.indexOf('%');
-            return Optional.of(zone >= 0 ? host.substring(0, zone) : host);
+            // A literal never triggers a DNS lookup; the patterns above let only literals through.
+            return Optional.of(InetAddress.getByName(address).getHostAddress());
         } catch (UnknownHostException e) {
             return Optional.empty();
         }

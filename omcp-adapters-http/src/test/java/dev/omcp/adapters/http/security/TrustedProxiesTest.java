@@ -30,6 +30,21 @@ class TrustedProxiesTest {
     }
 
     @Test
+    void aForwardedEntryThatIsNoAddressLiteral_isNeverResolved_itStopsTheWalk() {
+        // The client writes X-Forwarded-For: a name the JDK would send to DNS (one starting with a dot), or a
+        // zone id it would look up among the network interfaces, would cost a lookup on the request's thread
+        // for every request, chosen by anyone who can reach the gateway.
+        String name = ".:.:" + Long.toHexString(System.nanoTime());
+        TrustedProxies all = TrustedProxies.parse("true");
+        assertThat(all.clientIp("192.0.2.1", List.of("203.0.113.9, " + name))).isEqualTo("192.0.2.1");
+        assertThat(TrustedProxies.normalize(name)).isEmpty();
+        assertThat(RecordingResolverProvider.LOOKED_UP).as("names sent to the resolver").doesNotContain(name);
+        String zoned = "fe80::1%nosuchif" + Long.toHexString(System.nanoTime() & 0xfff);
+        assertThat(all.clientIp("192.0.2.1", List.of(zoned))).as("the zone is no part of the client's address")
+                .isEqualTo("fe80:0:0:0:0:0:0:1");
+    }
+
+    @Test
     void loopback_trustsOnlyLoopbackPeers() {
         TrustedProxies loopback = TrustedProxies.parse("loopback");
         assertThat(loopback.clientIp("127.0.0.1", List.of("203.0.113.9"))).isEqualTo("203.0.113.9");
