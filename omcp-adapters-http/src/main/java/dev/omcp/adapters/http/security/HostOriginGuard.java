@@ -72,8 +72,7 @@ public final class HostOriginGuard {
         if (allowedOrigins.contains(normalized)) {
             return ALLOWED;
         }
-        Optional<String> originAuthority = authority(normalized);
-        if (originAuthority.isPresent() && originAuthority.get().equals(host.toLowerCase(Locale.ROOT))) {
+        if (sameOrigin(normalized, host)) {
             return ALLOWED;
         }
         return new Verdict.Refused("OMCP_ORIGIN_REJECTED", "Origin '" + abbreviate(origin)
@@ -104,13 +103,37 @@ public final class HostOriginGuard {
         return h;
     }
 
-    private static Optional<String> authority(String origin) {
+    /**
+     * Whether a normalized origin names the authority of the {@code Host} header. The scheme's default
+     * port counts as written or left out on either side: browsers leave it out of {@code Origin},
+     * while a proxy may write {@code Host} as {@code name:443}.
+     */
+    private static boolean sameOrigin(String origin, String host) {
+        Optional<URI> uri = parse(origin);
+        if (uri.isEmpty() || uri.get().getRawAuthority() == null) {
+            return false;
+        }
+        String defaultPort = switch (String.valueOf(uri.get().getScheme())) {
+            case "http" -> ":80";
+            case "https" -> ":443";
+            default -> "";
+        };
+        String originAuthority = withoutPort(uri.get().getRawAuthority().toLowerCase(Locale.ROOT), defaultPort);
+        return originAuthority.equals(withoutPort(host.trim().toLowerCase(Locale.ROOT), defaultPort));
+    }
+
+    /** {@code authority} without the given {@code :port} suffix, which only a name, IPv4 or bracketed IPv6 host carries. */
+    private static String withoutPort(String authority, String portSuffix) {
+        if (portSuffix.isEmpty() || !authority.endsWith(portSuffix)) {
+            return authority;
+        }
+        String hostPart = authority.substring(0, authority.length() - portSuffix.length());
+        return hostPart.endsWith("]") || hostPart.indexOf(':') < 0 ? hostPart : authority;
+    }
+
+    private static Optional<URI> parse(String origin) {
         try {
-            URI uri = new URI(origin);
-            if (uri.getRawAuthority() == null) {
-                return Optional.empty();
-            }
-            return Optional.of(uri.getRawAuthority().toLowerCase(Locale.ROOT));
+            return Optional.of(new URI(origin));
         } catch (URISyntaxException e) {
             return Optional.empty();
         }

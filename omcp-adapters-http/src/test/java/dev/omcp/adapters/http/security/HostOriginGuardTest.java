@@ -54,6 +54,18 @@ class HostOriginGuardTest {
     }
 
     @Test
+    void theSchemesDefaultPort_isTheSameOrigin_whetherHostOrOriginSpellsItOut() {
+        HostOriginGuard ingress = new HostOriginGuard("0.0.0.0", List.of(), List.of());
+        assertThat(refusalCode(ingress.check("omcp.example.com:443", "https://omcp.example.com"))).isEqualTo("allowed");
+        assertThat(refusalCode(ingress.check("omcp.example.com", "https://omcp.example.com:443"))).isEqualTo("allowed");
+        assertThat(refusalCode(loopback.check("127.0.0.1:80", "http://127.0.0.1"))).isEqualTo("allowed");
+        assertThat(refusalCode(loopback.check("[::1]:80", "http://[::1]"))).isEqualTo("allowed");
+        assertThat(refusalCode(ingress.check("omcp.example.com:80", "https://omcp.example.com"))).isEqualTo("OMCP_ORIGIN_REJECTED");
+        assertThat(refusalCode(ingress.check("omcp.example.com:8443", "https://omcp.example.com"))).isEqualTo("OMCP_ORIGIN_REJECTED");
+        assertThat(refusalCode(ingress.check("omcp.example.com", "https://omcp.example.com:8443"))).isEqualTo("OMCP_ORIGIN_REJECTED");
+    }
+
+    @Test
     void aListedOrigin_isAccepted_andOnlyItIsListedForCors() {
         assertThat(refusalCode(loopback.check("127.0.0.1:3000", "https://ui.example.com"))).isEqualTo("allowed");
         assertThat(refusalCode(loopback.check("127.0.0.1:3000", "https://UI.example.com/"))).isEqualTo("allowed");
