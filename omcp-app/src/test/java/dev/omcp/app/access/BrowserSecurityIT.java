@@ -252,6 +252,58 @@ class BrowserSecurityIT {
     }
 
     @Test
+    void refusalsBeforeAnyRoute_carryTheHardeningHeadersToo() {
+        // a Host or Origin refusal quotes what the request sent, and Jetty's own 400 comes before routing:
+        // spec 5.9 and this module's docs say every response carries the policy, these included
+        gateway = TestGateway.start(Map.of("OMCP_CSP_STRICT_REPORT", "true"), clock);
+        Browser page = gateway.browser();
+        page.headers.put("Origin", "http://evil.example");
+        Browser.Reply origin = page.get("/api/me");
+        assertThat(origin.json().path("code").asText()).isEqualTo("OMCP_ORIGIN_REJECTED");
+        assertHardened("Origin refusal", origin.raw().headers().map());
+        assertThat(origin.header("Content-Security-Policy-Report-Only")).contains("script-src 'self';");
+        String host = Browser.raw(gateway.port(), "GET /api/me HTTP/1.1\r\nHost: evil.example\r\nConnection: close\r\n\r\n");
+        assertThat(host).startsWith("HTTP/1.1 403").contains("OMCP_HOST_REJECTED");
+        assertHardened("Host refusal", RawHttpHead.headers(host));
+        String malformed = Browser.raw(gateway.port(), "GET /api/%ZZ HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n");
+        assertThat(malformed).startsWith("HTTP/1.1 400").contains("OMCP_MALFORMED_REQUEST");
+        assertHardened("Jetty's 400", RawHttpHead.headers(malformed));
+    }
+
+    private static void assertHardened(String what, Map<String, java.util.List<String>> headers) {
+        java.util.Map<String, String> lower = new java.util.HashMap<>();
+        headers.forEach((name, values) -> lower.put(name.toLowerCase(java.util.Locale.ROOT), String.join(",", values)));
+        assertThat(lower.get("content-security-policy")).as(what).contains("frame-ancestors 'none'");
+        assertThat(lower.get("x-frame-options")).as(what).isEqualTo("DENY");
+        assertThat(lower.get("x-content-type-options")).as(what).isEqualTo("nosniff");
+        assertThat(lower.get("referrer-policy")).as(what).isEqualTo("no-referrer");
+    }
+
+    @Test
+    void managementAnswers_areNeverStoredByACache_soOneUsersDataCannotBeServedToAnother() {
+        gateway = TestGateway.start(TestGateway.basicMode(dir), clock);
+        Browser browser = gateway.browser();
+        assertThat(browser.get("/api/audit").header("Cache-Control")).as("401").isEqualTo("no-store");
+        browser.login("alice", TestGateway.PASSWORD);
+        for (String path : new String[] {"/api/me", "/api/audit", "/api/auth/revocations", "/api/nowhere"}) {
+            assertThat(browser.get(path).header("Cache-Control")).as(path).isEqualTo("no-store");
+        }
+    }
+
+    @Test
+    void aSameOriginPage_isAccepted_whenTheHostHeaderSpellsOutTheDefaultPort() {
+        // a proxy that writes Host as name:port (nginx "$host:$server_port") while the browser's Origin
+        // leaves the scheme's default port out: the same origin, not a foreign page
+        gateway = TestGateway.start(Map.of(), clock);
+        String answer = Browser.raw(gateway.port(), "GET /api/info HTTP/1.1\r\nHost: 127.0.0.1:80\r\nOrigin: http://127.0.0.1\r\n"
+                + "Connection: close\r\n\r\n");
+        assertThat(answer).startsWith("HTTP/1.1 200");
+        String other = Browser.raw(gateway.port(), "GET /api/info HTTP/1.1\r\nHost: 127.0.0.1:80\r\nOrigin: https://127.0.0.1\r\n"
+                + "Connection: close\r\n\r\n");
+        assertThat(other).as("https's default port is 443, not 80").startsWith("HTTP/1.1 403").contains("OMCP_ORIGIN_REJECTED");
+    }
+
+    @Test
     void withStrictReport_theStrictPolicyIsReportedOnly_toTheViolationSink() {
         gateway = TestGateway.start(Map.of("OMCP_CSP_STRICT_REPORT", "true"), clock);
         Browser.Reply reply = gateway.browser().get("/api/info");

@@ -1,12 +1,14 @@
 package dev.omcp.adapters.http.security;
 
 import io.javalin.http.Context;
+import java.util.function.BiConsumer;
 
 /**
- * Browser hardening headers on every response (spec 5.9): the enforced content security policy,
- * which still allows the inline handlers of the UI but forbids framing ({@code frame-ancestors
- * 'none'}), and with {@code OMCP_CSP_STRICT_REPORT=true} the strict policy in report-only mode, so
- * an operator sees what a strict policy would break before it is enforced.
+ * Browser hardening headers on every response, refusals and the container's own errors included
+ * (spec 5.9): the enforced content security policy, which still allows the inline handlers of the UI
+ * but forbids framing ({@code frame-ancestors 'none'}), and with {@code OMCP_CSP_STRICT_REPORT=true}
+ * the strict policy in report-only mode, so an operator sees what a strict policy would break before
+ * it is enforced. Also {@code nosniff} and {@code Referrer-Policy: no-referrer}.
  */
 public final class SecurityHeaders {
     /** The enforced policy. */
@@ -31,11 +33,21 @@ public final class SecurityHeaders {
 
     /** Adds the headers to a response. */
     public void apply(Context ctx) {
-        ctx.header("Content-Security-Policy", ENFORCED);
-        ctx.header("X-Frame-Options", "DENY");
+        forEach(ctx::header);
+    }
+
+    /**
+     * Hands each header to {@code header}, name then value: also for answers written outside a
+     * route's context (the container's own errors), which must carry them as well.
+     */
+    public void forEach(BiConsumer<String, String> header) {
+        header.accept("Content-Security-Policy", ENFORCED);
+        header.accept("X-Frame-Options", "DENY");
+        header.accept("X-Content-Type-Options", "nosniff");
+        header.accept("Referrer-Policy", "no-referrer");
         if (strictReport) {
-            ctx.header("Content-Security-Policy-Report-Only", STRICT_REPORT_ONLY);
-            ctx.header("Reporting-Endpoints", "csp=\"" + CspViolationReports.PATH + "\"");
+            header.accept("Content-Security-Policy-Report-Only", STRICT_REPORT_ONLY);
+            header.accept("Reporting-Endpoints", "csp=\"" + CspViolationReports.PATH + "\"");
         }
     }
 }

@@ -1,5 +1,6 @@
 package dev.omcp.adapters.http.server;
 
+import dev.omcp.adapters.http.security.SecurityHeaders;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
@@ -14,10 +15,13 @@ import org.eclipse.jetty.util.Callback;
  * ambiguous percent-encoding such as {@code %ZZ} or {@code %00}, a request line over its limit,
  * headers over theirs) in the management API's error shape, {@code {code, error}}, instead of
  * Jetty's HTML page. The answer is fixed per status: nothing of the request is echoed, and no
- * exception or stack trace is ever written.
+ * exception or stack trace is ever written. Like every answer it carries the {@link SecurityHeaders}.
  */
 final class ContainerErrors extends ErrorHandler {
-    ContainerErrors() {
+    private final SecurityHeaders securityHeaders;
+
+    ContainerErrors(SecurityHeaders securityHeaders) {
+        this.securityHeaders = securityHeaders;
         setShowStacks(false);
         setShowCauses(false);
         setShowOrigin(false);
@@ -28,6 +32,7 @@ final class ContainerErrors extends ErrorHandler {
             Callback callback) throws IOException {
         String body = "{\"code\":\"" + code(status) + "\",\"error\":\"" + explanation(status) + "\"}";
         response.getHeaders().put(HttpHeader.CONTENT_TYPE, "application/json");
+        securityHeaders.forEach(response.getHeaders()::put);
         response.write(true, ByteBuffer.wrap(body.getBytes(StandardCharsets.UTF_8)), callback);
     }
 

@@ -123,7 +123,7 @@ public final class GatewayHttpServer implements AutoCloseable {
             config.jetty.modifyServer(server -> {
                 server.setStopTimeout(JETTY_STOP_TIMEOUT_MS);
                 // requests refused before routing (a malformed path, an over-long URI) answer as JSON with a code too
-                server.setErrorHandler(new ContainerErrors());
+                server.setErrorHandler(new ContainerErrors(securityHeaders));
             });
             // Javalin does not pass pongs on; the WebSocket keep-alive needs them to tell live peers from dead ones.
             config.jetty.modifyWebSocketServletFactory(webSocket::observeInboundFrames);
@@ -136,7 +136,7 @@ public final class GatewayHttpServer implements AutoCloseable {
             });
 
             config.routes.before(ctx -> {
-                if (guard(ctx, guard)) {
+                if (guard(ctx, guard, securityHeaders)) {
                     enterTracked(ctx);
                 }
             });
@@ -152,13 +152,12 @@ public final class GatewayHttpServer implements AutoCloseable {
             config.routes.patch("/mcp", streamableHttp::methodNotAllowed);
             config.routes.wsBeforeUpgrade("/mcp/ws", ctx -> {
                 // An upgrade is not tracked as in flight: open sockets are closed with 1001 on shutdown.
-                if (guard(ctx, guard)) {
+                if (guard(ctx, guard, securityHeaders)) {
                     webSocket.beforeUpgrade(ctx);
                 }
             });
             config.routes.ws("/mcp/ws", webSocket::configure);
 
-            config.routes.before(securityHeaders::apply);
             ApiRoutes routes = new ApiRoutes(config.routes, apiGuard);
             // the version the gateway reports in initialize and /api/info, so an embedding service's document carries its own
             GatewayDescription description = builder.description;
@@ -347,16 +346,21 @@ public final class GatewayHttpServer implements AutoCloseable {
         shutdown();
     }
 
-    /** Applies the Host/Origin rules and the common headers; returns whether the request may go on. */
-    private static boolean guard(Context ctx, HostOriginGuard guard) {
+    /** Applies the common headers and the Host/Origin rules; returns whether the request may go on. */
+    private static boolean guard(Context ctx, HostOriginGuard guard, SecurityHeaders securityHeaders) {
+        // first, so a refusal, which quotes the Host or Origin it was sent, carries them too
+        securityHeaders.apply(ctx);
+        if (ctx.path().startsWith("/api/")) {
+            // management answers hold one user's data (identity, audit, sources): a shared or browser cache must not keep
+            // them for the next user; a route's own Cache-Control replaces this one
+            ctx.header("Cache-Control", "no-store");
+        }
         HostOriginGuard.Verdict verdict = guard.check(ctx.header("Host"), ctx.header("Origin"));
         if (verdict instanceof HostOriginGuard.Verdict.Refused refused) {
             JsonResponses.error(ctx, 403, refused.code(), refused.message());
             ctx.skipRemainingHandlers();
             return false;
         }
-        ctx.header("X-Content-Type-Options", "nosniff");
-        ctx.header("Referrer-Policy", "no-referrer");
         String origin = ctx.header("Origin");
         if (guard.isListedOrigin(origin)) {
             ctx.header("Access-Control-Allow-Origin", origin);
