@@ -1,11 +1,14 @@
 package dev.omcp.adapters.http.security;
 
+import java.net.InetAddress;
 import java.net.URI;
 import java.net.URISyntaxException;
+import java.net.UnknownHostException;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
 import java.util.Set;
+import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 
 /**
@@ -48,6 +51,7 @@ public final class HostOriginGuard {
     }
 
     private static final Verdict ALLOWED = new Verdict.Allowed();
+    private static final Pattern IPV6_LITERAL = Pattern.compile("[0-9a-f:][0-9a-f:.]*:[0-9a-f:.]*");
 
     /**
      * Checks one request.
@@ -86,8 +90,21 @@ public final class HostOriginGuard {
     }
 
     static boolean isLoopback(String bindHost) {
-        String h = bindHost.toLowerCase(Locale.ROOT);
-        return h.equals("localhost") || h.startsWith("127.") || h.equals("::1") || h.equals("[::1]");
+        String h = bindHost.trim().toLowerCase(Locale.ROOT);
+        if (h.equals("localhost") || h.startsWith("127.") || h.equals("::1") || h.equals("[::1]")) {
+            return true;
+        }
+        // the same addresses spelled otherwise: 0:0:0:0:0:0:0:1, bracketed, IPv4-mapped ::ffff:127.0.0.1
+        String literal = h.startsWith("[") && h.endsWith("]") ? h.substring(1, h.length() - 1) : h;
+        if (!IPV6_LITERAL.matcher(literal).matches()) {
+            return false;
+        }
+        try {
+            // only a literal gets here (it starts with a hex digit or a colon and holds one): no DNS lookup
+            return InetAddress.getByName(literal).isLoopbackAddress();
+        } catch (UnknownHostException e) {
+            return false; // not an address after all: a name other than localhost is no loopback bind
+        }
     }
 
     private static String hostName(String host) {

@@ -30,6 +30,20 @@ class HostOriginGuardTest {
     }
 
     @Test
+    void aGatewayBoundToLoopbackSpelledAnotherWay_isStillALoopbackGateway() {
+        // the bind address in full IPv6 form, bracketed, or IPv4-mapped is loopback all the same: taking it for a
+        // public bind would answer any Host, which is what a DNS-rebinding page needs
+        for (String bind : List.of("0:0:0:0:0:0:0:1", "[0:0:0:0:0:0:0:1]", "::ffff:127.0.0.1", "[::FFFF:7f00:1]")) {
+            HostOriginGuard guard = new HostOriginGuard(bind, List.of(), List.of());
+            assertThat(refusalCode(guard.check("evil.example:3000", null))).as(bind).isEqualTo("OMCP_HOST_REJECTED");
+            assertThat(refusalCode(guard.check("localhost:3000", null))).as(bind).isEqualTo("allowed");
+        }
+        assertThat(HostOriginGuard.isLoopback("::2")).isFalse();
+        assertThat(HostOriginGuard.isLoopback("fe80::1")).isFalse();
+        assertThat(HostOriginGuard.isLoopback("0.0.0.0")).isFalse();
+    }
+
+    @Test
     void allowedHosts_addNamesToALoopbackGateway_andRestrictAnyOtherGateway() {
         HostOriginGuard listed = new HostOriginGuard("127.0.0.1", List.of("omcp.internal"), List.of());
         assertThat(refusalCode(listed.check("omcp.internal:3000", null))).isEqualTo("allowed");
