@@ -7,6 +7,9 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutionException;
 
 /**
  * How a backend that names services by label (Prometheus, Loki) finds the label of a service: the
@@ -21,6 +24,8 @@ public final class ServiceLabels {
     private final String labelApi;
     private final List<String> candidates;
     private final TtlCache<String, Set<String>> values;
+    /** The fetch of each label's values under way, which every call wanting them meanwhile waits for. */
+    private final ConcurrentHashMap<String, CompletableFuture<Set<String>>> fetching = new ConcurrentHashMap<>();
 
     /**
      * @param http the backend
@@ -51,15 +56,60 @@ public final class ServiceLabels {
         return Optional.empty();
     }
 
-    /** Every value of {@code label}, cached. */
+    /**
+     * Every value of {@code label}, cached. Calls that want a label while its values are being
+     * fetched wait for that fetch instead of sending their own: when the cache expired under load,
+     * every call sent the same request at once, each reading a list of up to
+     * {@value LabelValues#MAX_VALUES} values into the shared answer budget, which then refused other
+     * calls' answers. A failed fetch is not shared: each waiting call then asks for itself, so one
+     * call's deadline or interrupt never fails another.
+     */
     public Set<String> values(String label) throws ConnectorException {
         Optional<Set<String>> cached = values.get(label);
         if (cached.isPresent()) {
             return cached.get();
         }
+        CompletableFuture<Set<String>> mine = new CompletableFuture<>();
+        CompletableFuture<Set<String>> underWay = fetching.putIfAbsent(label, mine);
+        if (underWay != null) {
+            Optional<Set<String>> shared = joined(underWay);
+            if (shared.isPresent()) {
+                return shared.get();
+            }
+            return fetchAndCache(label);
+        }
+        try {
+            // another fetch may have finished between the look at the cache and taking the turn
+            Set<String> fetched = values.get(label).orElse(null);
+            if (fetched == null) {
+                fetched = fetchAndCache(label);
+            }
+            mine.complete(fetched);
+            return fetched;
+        } catch (ConnectorException | RuntimeException e) {
+            mine.completeExceptionally(e);
+            throw e;
+        } finally {
+            fetching.remove(label, mine);
+        }
+    }
+
+    private Set<String> fetchAndCache(String label) throws ConnectorException {
         Set<String> fetched = fetch(label, Map.of());
         values.put(label, fetched);
         return fetched;
+    }
+
+    /** The values another call fetched, or empty when its fetch failed (then this call asks for itself). */
+    private Optional<Set<String>> joined(CompletableFuture<Set<String>> underWay) throws ConnectorException {
+        try {
+            return Optional.of(underWay.get());
+        } catch (ExecutionException e) {
+            return Optional.empty();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new ConnectorException(ConnectorException.Kind.UNAVAILABLE, "the call to " + http.backend() + " was interrupted");
+        }
     }
 
     /**

@@ -13,6 +13,13 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -119,5 +126,55 @@ class ServiceLabelsIT {
                     .hasMessageContaining("leave it out of the service labels");
         }
         assertThat(askedPaths()).as("a refused answer is asked again, not cached").hasSize(2);
+    }
+
+    /** Answers the values of {@code app} only once the test lets it. */
+    private static final class HeldFake extends FakeBackend {
+        final CountDownLatch answer = new CountDownLatch(1);
+
+        HeldFake() throws IOException {
+            super();
+        }
+
+        @Override
+        protected Answer handle(Request request) {
+            try {
+                answer.await(10, TimeUnit.SECONDS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+            return Answer.json(200, "{\"status\":\"success\",\"data\":[\"api\",\"web\"]}");
+        }
+    }
+
+    @Test
+    void callsThatWantTheSameUncachedLabelAtOnce_shareOneRequest() throws Exception {
+        try (HeldFake held = new HeldFake(); HttpClient heldClient = HttpClient.newHttpClient();
+                ExecutorService callers = Executors.newVirtualThreadPerTaskExecutor()) {
+            ServiceLabels shared = new ServiceLabels(new BackendHttp(heldClient, held.url(), Duration.ofSeconds(10), "Prometheus", budget),
+                    "/api/v1/label/", List.of("app"), clock, TTL);
+            try {
+                Future<Set<String>> first = callers.submit(() -> shared.values("app"));
+                while (held.requests().isEmpty()) {
+                    Thread.onSpinWait();
+                }
+                AtomicReference<Thread> second = new AtomicReference<>();
+                Future<Set<String>> next = callers.submit(() -> {
+                    second.set(Thread.currentThread());
+                    return shared.values("app");
+                });
+                // until the second call has sent a request of its own, or waits (for the first one's answer, or its own)
+                while (held.requests().size() < 2 && (second.get() == null || second.get().getState() != Thread.State.WAITING)) {
+                    Thread.onSpinWait();
+                }
+                held.answer.countDown();
+
+                assertThat(first.get(10, TimeUnit.SECONDS)).containsExactlyInAnyOrder("api", "web");
+                assertThat(next.get(10, TimeUnit.SECONDS)).containsExactlyInAnyOrder("api", "web");
+                assertThat(held.requests()).as("one request for both calls").hasSize(1);
+            } finally {
+                held.answer.countDown();
+            }
+        }
     }
 }
