@@ -13,12 +13,19 @@ import java.util.Objects;
  * @param capability the connector, seen as the capability
  * @param connector the same connector, for its health
  * @param activity where {@link FanOut} records how each call to the source ended
+ * @param use where {@link FanOut} enters and leaves each call, so the registry closes a replaced connector only after them
  * @param <C> the capability interface
  */
-public record Bound<C>(String source, String type, String tenant, C capability, Connector connector, SourceActivity activity) {
+public record Bound<C>(String source, String type, String tenant, C capability, Connector connector, SourceActivity activity,
+        ConnectorUse use) {
     /** A connector whose calls are recorded nowhere (tests, connectors wrapped outside a registry). */
     public Bound(String source, String type, String tenant, C capability, Connector connector) {
         this(source, type, tenant, capability, connector, SourceActivity.discarding());
+    }
+
+    /** A connector no registry owns, whose calls are recorded in {@code activity} (tests). */
+    public Bound(String source, String type, String tenant, C capability, Connector connector, SourceActivity activity) {
+        this(source, type, tenant, capability, connector, activity, ConnectorUse.unowned());
     }
 
     public Bound {
@@ -28,5 +35,14 @@ public record Bound<C>(String source, String type, String tenant, C capability, 
         Objects.requireNonNull(capability, "capability");
         Objects.requireNonNull(connector, "connector");
         Objects.requireNonNull(activity, "activity");
+        Objects.requireNonNull(use, "use");
+    }
+
+    /**
+     * The same source and connector seen as {@code other} (a capability paired with its query), whose
+     * calls are recorded and entered as this one's.
+     */
+    public <D> Bound<D> carrying(D other) {
+        return new Bound<>(source, type, tenant, other, connector, activity, use);
     }
 }

@@ -72,7 +72,7 @@ public final class FanOut {
         DeadlineTimer.Armed deadline = null;
         try {
             for (Bound<C> b : bound) {
-                futures.add(executor.submit(() -> call.apply(b.capability())));
+                futures.add(executor.submit(() -> entered(b, call)));
             }
             // At the deadline the timer cancels what is still running, which also ends the waits below;
             // the waits themselves are untimed (see DeadlineTimer for why a timed wait per call was too costly).
@@ -108,6 +108,23 @@ public final class FanOut {
         return outcome;
     }
 
+    /**
+     * Runs {@code call} as one use of the source's connector, which is then not closed under it. A
+     * connector retired meanwhile (the source was replaced or removed after the tool picked it) is
+     * not called: it may be closed already.
+     */
+    private static <C, R> R entered(Bound<C> b, Call<C, R> call) throws ConnectorException {
+        if (!b.use().enter()) {
+            throw new ConnectorException(ConnectorException.Kind.UNAVAILABLE, "source '" + b.source() + "' was changed or removed "
+                    + "while this call ran; call the tool again to use it as it is now");
+        }
+        try {
+            return call.apply(b.capability());
+        } finally {
+            b.use().leave();
+        }
+    }
+
     /** Runs the one call on this thread; at {@code end} the timer interrupts it. */
     private static <C, R> Outcome<R> callHere(Bound<C> b, Call<C, R> call, long end) {
         InterruptAtDeadline deadline = new InterruptAtDeadline(Thread.currentThread());
@@ -115,7 +132,7 @@ public final class FanOut {
         Outcome<R> outcome;
         boolean expired;
         try {
-            outcome = new Outcome.Answered<>(b.source(), call.apply(b.capability()));
+            outcome = new Outcome.Answered<>(b.source(), entered(b, call));
         } catch (ConnectorException e) {
             outcome = new Outcome.Failed<>(b.source(), e.kind(), message(e));
         } catch (RuntimeException e) {

@@ -69,7 +69,8 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Reads ({@link #with}, {@link #list}) see an immutable snapshot and never block. Changes are
  * serialized; each creates the new connector first, then persists, then swaps the snapshot and
- * closes the old connector, so a failure at any step leaves the previous state intact.
+ * retires the old connector, so a failure at any step leaves the previous state intact. A retired
+ * connector is closed once the calls running on it end ({@link ConnectorUse}).
  *
  * <p>Life cycle: {@link #start()} once, then reads and changes, then {@link #close()}. Before
  * {@code start()} the registry serves no source and refuses changes, which would otherwise
@@ -105,11 +106,11 @@ public final class SourceRegistry implements ManageSources, ConnectorUsers, Auto
 
     /** One source and what became of it. */
     private record LiveSource(SourceDefinition definition, Optional<ConnectorType> type, Optional<Connector> connector,
-            String status, String problem, boolean badSettings, SourceActivity activity) {
+            String status, String problem, boolean badSettings, SourceActivity activity, ConnectorUse use) {
         LiveSource(SourceDefinition definition, Optional<ConnectorType> type, Optional<Connector> connector, String status,
                 String problem, boolean badSettings) {
-            // a source that is not connected is never called; its activity stays empty
-            this(definition, type, connector, status, problem, badSettings, SourceActivity.discarding());
+            // a source that is not connected is never called; its activity stays empty and it has nothing to close
+            this(definition, type, connector, status, problem, badSettings, SourceActivity.discarding(), ConnectorUse.unowned());
         }
 
         LiveSource(SourceDefinition definition, Optional<ConnectorType> type, Optional<Connector> connector, String status,
@@ -253,7 +254,8 @@ public final class SourceRegistry implements ManageSources, ConnectorUsers, Auto
             Connector connector = s.connector().get();
             if (DeclaredCapabilities.serves(s.type().get().manifest().capabilities(), connector, capability)) {
                 SourceConfig config = s.definition().config();
-                out.add(new Bound<>(config.name(), config.type(), config.tenant(), capability.cast(connector), connector, s.activity()));
+                out.add(new Bound<>(config.name(), config.type(), config.tenant(), capability.cast(connector), connector, s.activity(),
+                        s.use()));
             }
         }
         return out;
@@ -649,7 +651,8 @@ public final class SourceRegistry implements ManageSources, ConnectorUsers, Auto
         }
         try {
             Connector connector = creation.get(factoryTimeout.toMillis(), TimeUnit.MILLISECONDS);
-            return new LiveSource(definition, type, Optional.of(connector), "connected", "", false, new SourceActivity(clock));
+            return new LiveSource(definition, type, Optional.of(connector), "connected", "", false, new SourceActivity(clock),
+                    new ConnectorUse(() -> closeQuietly(config.name(), connector)));
         } catch (TimeoutException e) {
             creation.thenAccept(Connector::close); // a late connector must not leak
             return failed(definition, type, "the connector did not start within " + factoryTimeout.toSeconds() + " s");
@@ -679,14 +682,20 @@ public final class SourceRegistry implements ManageSources, ConnectorUsers, Auto
         return new LiveSource(definition, type, Optional.empty(), "failed", reason);
     }
 
+    /**
+     * A source replaced, removed or never shown: its connector is closed now when no call runs on it,
+     * else when the last one ends (see {@link ConnectorUse}), so a change never waits for a slow call.
+     */
     private void close(LiveSource source) {
-        source.connector().ifPresent(c -> {
-            try {
-                c.close();
-            } catch (RuntimeException e) {
-                LOG.warn("event=connector-close-failed source={} error={}", source.definition().name(), e.getClass().getName());
-            }
-        });
+        source.use().retire();
+    }
+
+    private static void closeQuietly(String source, Connector connector) {
+        try {
+            connector.close();
+        } catch (RuntimeException e) {
+            LOG.warn("event=connector-close-failed source={} error={}", source, e.getClass().getName());
+        }
     }
 
     private SourceView view(LiveSource s) {

@@ -52,6 +52,12 @@ import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
@@ -804,6 +810,68 @@ class SourceRegistryTest {
     }
 
     @Test
+    void aReplacedConnector_isClosedOnlyAfterTheCallInFlightOnItEnds_andTheChangeDoesNotWaitForThatCall() throws Exception {
+        store.sources.add(def("prom", "prometheus", "https://prom.example.com", "", JsonObject.EMPTY_JSON_OBJECT));
+        SourceRegistry registry = registry(false);
+        List<Bound<MetricsCapability>> bound = registry.with(MetricsCapability.class, Principal.anonymous());
+        FakeConnector old = created.get(0);
+        CountDownLatch inCall = new CountDownLatch(1);
+        CountDownLatch answer = new CountDownLatch(1);
+        AtomicBoolean closedUnderTheCall = new AtomicBoolean();
+        try (ExecutorService caller = Executors.newVirtualThreadPerTaskExecutor()) {
+            Future<List<FanOut.Outcome<String>>> call = caller.submit(() -> FanOut.call(bound, metrics -> {
+                inCall.countDown();
+                awaitQuietly(answer);
+                // the JDK client's close() fails every request sent after it and waits for those in flight
+                closedUnderTheCall.set(old.closed);
+                return "answered";
+            }, Duration.ofSeconds(30), Duration.ofSeconds(30)));
+            try {
+                assertThat(inCall.await(10, TimeUnit.SECONDS)).isTrue();
+
+                SourceOutcome outcome = registry.update("prom", new SourceDraft("prom", "prometheus", Optional.empty(), "", true,
+                        Json.createObjectBuilder().add("step", "30s").build()), Principal.anonymous());
+
+                assertThat(outcome).isInstanceOf(SourceOutcome.Saved.class);
+                assertThat(old.closed).as("closed while a call still runs on it").isFalse();
+            } finally {
+                answer.countDown();
+            }
+            assertThat(call.get(10, TimeUnit.SECONDS)).singleElement().isInstanceOf(FanOut.Outcome.Answered.class);
+        }
+        assertThat(closedUnderTheCall).isFalse();
+        assertThat(old.closing.await(10, TimeUnit.SECONDS)).as("closed once the call ended").isTrue();
+    }
+
+    @Test
+    void aCallStartedOnARemovedSourcesConnector_failsSayingSo_insteadOfUsingTheClosedConnector() {
+        store.sources.add(def("prom", "prometheus", "https://prom.example.com", "", JsonObject.EMPTY_JSON_OBJECT));
+        SourceRegistry registry = registry(false);
+        List<Bound<MetricsCapability>> bound = registry.with(MetricsCapability.class, Principal.anonymous());
+        assertThat(registry.remove("prom", Principal.anonymous())).isEqualTo(new SourceOutcome.Removed("prom"));
+        AtomicBoolean called = new AtomicBoolean();
+
+        List<FanOut.Outcome<String>> outcomes = FanOut.call(bound, metrics -> {
+            called.set(true);
+            return "answered by a closed connector";
+        }, Duration.ofSeconds(5), Duration.ofSeconds(5));
+
+        assertThat(called).isFalse();
+        assertThat(outcomes).singleElement().isInstanceOfSatisfying(FanOut.Outcome.Failed.class, f -> {
+            assertThat(f.kind()).isEqualTo(ConnectorException.Kind.UNAVAILABLE);
+            assertThat(f.message()).contains("'prom' was changed or removed").contains("call the tool again");
+        });
+    }
+
+    private static void awaitQuietly(CountDownLatch latch) {
+        try {
+            latch.await();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    @Test
     void removeClosesTheConnector() {
         store.sources.add(def("prom", "prometheus", "https://prom.example.com", "", JsonObject.EMPTY_JSON_OBJECT));
         SourceRegistry registry = registry(false);
@@ -1027,6 +1095,7 @@ class SourceRegistryTest {
     private abstract static class FakeConnector implements Connector {
         private final SourceConfig source;
         volatile boolean closed;
+        final CountDownLatch closing = new CountDownLatch(1);
 
         FakeConnector(SourceConfig source) {
             this.source = source;
@@ -1045,6 +1114,7 @@ class SourceRegistryTest {
         @Override
         public void close() {
             closed = true;
+            closing.countDown();
         }
     }
 

@@ -106,8 +106,7 @@ public final class Gathered<R> {
             List<Bound<Heard<C>>> paired = new ArrayList<>();
             for (int i = 0; i < bound.size(); i++) {
                 Bound<C> b = bound.get(i);
-                paired.add(new Bound<>(b.source(), b.type(), b.tenant(), new Heard<>(b.capability(), heard.get(i)), b.connector(),
-                        b.activity()));
+                paired.add(b.carrying(new Heard<>(b.capability(), heard.get(i))));
             }
             List<FanOut.Outcome<R>> outcomes = FanOut.call(paired, h -> call.apply(h.capability(), h.last()), toolkit.perSourceTimeout(),
                     overall);

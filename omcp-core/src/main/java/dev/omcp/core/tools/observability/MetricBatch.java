@@ -84,8 +84,7 @@ public final class MetricBatch {
             MetricQuery query = new MetricQuery(request.service(), request.metric(), shape.range(), shape.step(), shape.groupBy(),
                     shape.labels());
             for (Bound<MetricsCapability> source : sources) {
-                pairs.add(new Bound<>(source.source(), source.type(), source.tenant(), new Pending(source.capability(), query),
-                        source.connector(), source.activity()));
+                pairs.add(source.carrying(new Pending(source.capability(), query)));
                 requestOf.add(request);
             }
         }
