@@ -26,7 +26,7 @@ import java.util.Optional;
  * @param opa the OPA settings
  * @param csrfBypassBearer whether bearer requests skip CSRF
  * @param cspStrictReport whether the strict CSP is reported
- * @param trustProxy the validated {@code OMCP_TRUST_PROXY} value
+ * @param trustProxy the validated {@code OMCP_TRUST_PROXY} value in its canonical form ({@code false} when it trusts nobody)
  * @param passwordRules the password policy of {@code omcp hash-password}
  */
 public record AccessControlSettings(

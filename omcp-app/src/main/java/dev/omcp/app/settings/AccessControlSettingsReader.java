@@ -70,13 +70,7 @@ final class AccessControlSettingsReader {
         if (policyFile.isPresent() && opa.isPresent()) {
             env.problem(Variables.OPA_URL, "and OMCP_RBAC_POLICY_FILE are both set; choose one policy source");
         }
-        String trustProxy = env.string(Variables.TRUST_PROXY);
-        try {
-            TrustedProxies.parse(trustProxy);
-        } catch (IllegalArgumentException e) {
-            env.problem(Variables.TRUST_PROXY, e.getMessage());
-            trustProxy = "false";
-        }
+        String trustProxy = trustProxy(env);
         Optional<String> redis = env.raw(Variables.REDIS_URL);
         if (redis.isPresent() && !redis.get().toLowerCase(Locale.ROOT).matches("rediss?://.+")) {
             env.problem(Variables.REDIS_URL, "must be redis://host:port or rediss://host:port (the value is not shown: it may hold a password)");
@@ -100,6 +94,25 @@ final class AccessControlSettingsReader {
                 env.flag(Variables.CSP_STRICT_REPORT),
                 trustProxy,
                 passwordRules(env));
+    }
+
+    /**
+     * {@code OMCP_TRUST_PROXY} (spec 5.2 rule 5) in the canonical form of {@link TrustedProxies#description()}, so that
+     * whoever reads it sees one spelling per meaning ({@code 0} and {@code FALSE} both trust nobody and read as
+     * {@code false}). A value of commas alone is refused like every list: read as unset, an address list a template
+     * left empty would make the proxy every client, one address sharing the per-address login limit.
+     */
+    private static String trustProxy(Environment env) {
+        String value = env.string(Variables.TRUST_PROXY);
+        if (value.contains(",") && env.list(Variables.TRUST_PROXY).isEmpty()) {
+            return "false"; // the list reported the problem
+        }
+        try {
+            return TrustedProxies.parse(value).description();
+        } catch (IllegalArgumentException e) {
+            env.problem(Variables.TRUST_PROXY, e.getMessage());
+            return "false";
+        }
     }
 
     /** The TLS files of the shared store: each needs a rediss:// URL, and a client certificate needs its key. */
@@ -139,10 +152,18 @@ final class AccessControlSettingsReader {
         boolean disabled = env.flag(Variables.LOCKOUT_DISABLED);
         int maxFailures = env.integer(Variables.LOCKOUT_MAX_FAILURES, 1, 100);
         int window = env.integer(Variables.LOCKOUT_WINDOW, 1, 86_400);
+        int problemsBefore = env.problems().size();
         int base = env.integer(Variables.LOCKOUT_BASE, 1, 86_400);
         int max = env.integer(Variables.LOCKOUT_MAX, 1, 7 * 86_400);
+        if (env.problems().size() != problemsBefore) {
+            // the start is refused anyway; compared with a rejected value's stand-in, its default, the
+            // operator would also be told about a value they never set
+            return Optional.of(LockoutPolicy.DEFAULT);
+        }
         if (max < base) {
-            env.problem(Variables.LOCKOUT_MAX, "(" + max + " s) must not be shorter than OMCP_AUTH_LOCKOUT_BASE (" + base + " s)");
+            env.problem(Variables.LOCKOUT_MAX, "(" + max + " s" + (env.raw(Variables.LOCKOUT_MAX).isEmpty() ? ", the default" : "")
+                    + ") must not be shorter than OMCP_AUTH_LOCKOUT_BASE (" + base + " s); raise OMCP_AUTH_LOCKOUT_MAX or lower "
+                    + "OMCP_AUTH_LOCKOUT_BASE");
             return Optional.of(LockoutPolicy.DEFAULT);
         }
         if (disabled) {
@@ -191,7 +212,7 @@ final class AccessControlSettingsReader {
         try {
             uri = new URI(raw.get());
         } catch (URISyntaxException e) {
-            env.problem(variable, "is not a URL" + shownUrl(raw.get()));
+            env.problem(variable, "is not a URL" + HttpUrls.shown(raw.get()));
             return fallback;
         }
         String scheme = uri.getScheme() == null ? "" : uri.getScheme().toLowerCase(Locale.ROOT);
@@ -199,18 +220,13 @@ final class AccessControlSettingsReader {
                 || uri.getHost().equals("[::1]"));
         if (uri.getHost() == null || !(scheme.equals("https") || (scheme.equals("http") && (loopback || !issuer)))) {
             env.problem(variable, (issuer ? "must be an https URL (http only on localhost)" : "must be an absolute http(s) URL")
-                    + shownUrl(raw.get()));
+                    + HttpUrls.shown(raw.get()));
             return fallback;
         }
         if (uri.getRawFragment() != null) {
             env.problem(variable, "must not have a fragment");
         }
         return uri;
-    }
-
-    /** A URL for a problem: not repeated when it has an '@', whose user info may hold a password. */
-    private static String shownUrl(String text) {
-        return text.contains("@") ? " (the value is not shown: it may carry credentials)" : ", got '" + text + "'";
     }
 
     private static Map<String, List<String>> roleMap(Environment env) {
@@ -268,13 +284,11 @@ final class AccessControlSettingsReader {
     /**
      * An OPA address the gateway can append {@code /v1/data/<decision>} to, or a full Data API URL of
      * a decision; anything else would fail only at the first permission check, as a 503 for everyone.
-     * A value with user info is never repeated: the part before '@' may be a password.
+     * A value with user info or a query is never repeated: either may hold a password or a token.
      */
     private static boolean opaUrlUsable(Environment env, String url) {
-        boolean credentials = url.contains("@");
         if (!HttpUrls.usable(url)) {
-            env.problem(Variables.OPA_URL, "must be an http(s) URL with a host such as http://opa:8181"
-                    + (credentials ? " (the value is not shown: it may carry credentials)" : ", got '" + url + "'"));
+            env.problem(Variables.OPA_URL, "must be an http(s) URL with a host such as http://opa:8181" + HttpUrls.shown(url));
             return false;
         }
         URI uri = URI.create(url);
@@ -286,7 +300,7 @@ final class AccessControlSettingsReader {
         }
         if (uri.getRawQuery() != null || uri.getRawFragment() != null) {
             env.problem(Variables.OPA_URL, "must not have a query ('?...') or a fragment ('#...'): the gateway appends "
-                    + "/v1/data/<OMCP_OPA_DECISION> to its path; give http(s)://host[:port][/path], got '" + url + "'");
+                    + "/v1/data/<OMCP_OPA_DECISION> to its path; give http(s)://host[:port][/path]" + HttpUrls.shown(url));
             return false;
         }
         String path = uri.getRawPath() == null ? "" : uri.getRawPath().replaceAll("/+$", "");

@@ -223,7 +223,7 @@ final class AnalysisSettingsReader {
      * {@code OMCP_ALLOW_PRIVATE_BACKENDS=true}; names are checked again each time they resolve).
      */
     private static Optional<URI> httpUrl(Environment env, Variable variable, String text, EgressRules egress, String example) {
-        String shown = variable.secret() ? " (the value is not shown: it may carry a token)" : ", got '" + text + "'";
+        String shown = variable.secret() ? " (the value is not shown: it may carry a token)" : HttpUrls.shown(text);
         URI uri;
         try {
             uri = new URI(text);

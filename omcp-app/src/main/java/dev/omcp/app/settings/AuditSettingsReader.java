@@ -147,7 +147,7 @@ final class AuditSettingsReader {
             if (!("http".equals(uri.getScheme()) || "https".equals(uri.getScheme())) || uri.getHost() == null
                     || uri.getRawUserInfo() != null || uri.getRawFragment() != null) {
                 env.problem(variable, "must be an http:// or https:// URL with a host and without user info or fragment"
-                        + (variable.secret() ? " (the value is not shown)" : ", got '" + text + "'"));
+                        + (variable.secret() ? " (the value is not shown)" : HttpUrls.shown(text)));
                 return Optional.empty();
             }
             if (egress.checkUrl(text) instanceof EgressVerdict.Refused refused) {

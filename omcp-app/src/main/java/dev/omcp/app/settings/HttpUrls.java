@@ -4,7 +4,7 @@ import java.net.URI;
 import java.net.URISyntaxException;
 import java.util.Locale;
 
-/** The one check of a setting that names a backend or service by its http(s) URL. */
+/** The one check of a setting that names a backend or service by its http(s) URL, and how problems quote one. */
 final class HttpUrls {
     private HttpUrls() {}
 
@@ -22,5 +22,15 @@ final class HttpUrls {
         } catch (URISyntaxException e) {
             return false;
         }
+    }
+
+    /**
+     * How a problem quotes a URL setting: not at all when it may carry a credential, in user info
+     * ({@code user:password@}, also before a scheme that is missing or wrong) or in a query
+     * ({@code ?access_token=}); as written otherwise, since the operator searches their files for it.
+     */
+    static String shown(String text) {
+        boolean mayCarryCredentials = text.contains("@") || text.contains("?");
+        return mayCarryCredentials ? " (the value is not shown: it may carry credentials)" : ", got '" + text + "'";
     }
 }

@@ -56,7 +56,7 @@ final class PluginSettingsReader {
         }
         if (!location.startsWith("/")) {
             environment.problem(Variables.HUB_CATALOG_URL, "must be an http(s) URL, a file: URL or an absolute directory"
-                    + (location.contains("@") ? " (the value is not shown: it may carry credentials)" : ", got '" + location + "'"));
+                    + HttpUrls.shown(location));
         }
     }
 }

@@ -14,6 +14,7 @@ import java.util.regex.Pattern;
 public final class SettingsReader {
     private static final Pattern KEY_NAME = Pattern.compile("[A-Za-z0-9_.@-]{1,64}");
     private static final int MIN_TOKEN_LENGTH = 16;
+    private static final Pattern ALLOWED_HOST = Pattern.compile("[A-Za-z0-9._-]+|\\[[0-9A-Fa-f:.]+]");
 
     private SettingsReader() {}
 
@@ -95,7 +96,7 @@ public final class SettingsReader {
         Settings.Server server = new Settings.Server(
                 environment.string(Variables.HOST),
                 environment.integer(Variables.PORT, 0, 65535),
-                environment.list(Variables.ALLOWED_HOSTS),
+                allowedHosts(environment),
                 origins(environment),
                 Duration.ofSeconds(environment.integer(Variables.SHUTDOWN_GRACE, 0, 300)));
         Settings.Agent agent = agent(environment);
@@ -155,6 +156,22 @@ public final class SettingsReader {
             return new Settings.Tools(deadline, deadline);
         }
         return new Settings.Tools(perSource, deadline);
+    }
+
+    /**
+     * Host names as the Host guard compares them: without port, scheme or path (it drops the request's
+     * port), IPv6 in brackets as in a Host header. Any other entry could never match, and the
+     * gateway would refuse every request to the name the operator meant to allow.
+     */
+    private static List<String> allowedHosts(Environment environment) {
+        List<String> hosts = environment.list(Variables.ALLOWED_HOSTS);
+        for (String host : hosts) {
+            if (!ALLOWED_HOST.matcher(host).matches()) {
+                environment.problem(Variables.ALLOWED_HOSTS, "entry '" + host + "' must be a host name without scheme, port or path, "
+                        + "such as gw.example.com, or an IP address (IPv6 in brackets: [2001:db8::1])");
+            }
+        }
+        return hosts;
     }
 
     private static List<String> origins(Environment environment) {

@@ -123,10 +123,12 @@ class AccessControlSettingsTest {
     @Test
     void anOpaUrlWithAQueryOrFragment_refusesTheStart() {
         // the decision path was appended after the query: http://opa:8181?x=1/v1/data/... asks OPA's root
-        for (String url : List.of("http://opa:8181?pretty=true", "http://opa:8181/#frag")) {
-            assertThat(problemOf(Map.of("OMCP_OPA_URL", url))).as(url)
-                    .startsWith("OMCP_OPA_URL must not have a query ('?...') or a fragment ('#...')").contains("got '" + url + "'");
-        }
+        assertThat(problemOf(Map.of("OMCP_OPA_URL", "http://opa:8181/#frag")))
+                .startsWith("OMCP_OPA_URL must not have a query ('?...') or a fragment ('#...')").contains("got 'http://opa:8181/#frag'");
+        // a query may hold a token (?access_token=...), so that value is not repeated
+        assertThat(problemOf(Map.of("OMCP_OPA_URL", "http://opa:8181?pretty=true")))
+                .startsWith("OMCP_OPA_URL must not have a query ('?...') or a fragment ('#...')").contains("(the value is not shown")
+                .doesNotContain("pretty=true");
     }
 
     @Test
@@ -302,6 +304,52 @@ class AccessControlSettingsTest {
         AccessControlSettings access = read(Map.of("OMCP_SESSION_SECRET", secret));
         assertThat(access.sessionSecret()).contains(secret);
         assertThat(access.toString()).doesNotContain(secret);
+    }
+
+    /** As for the tool timeouts: a rejected value stands in as its default, and a comparison with it would blame a value never set. */
+    @Test
+    void theLockoutCap_isComparedWithTheFirstLockOnlyWhenBothWereReadAsGiven() {
+        assertThatThrownBy(() -> read(Map.of("OMCP_AUTH_LOCKOUT_BASE", "1m", "OMCP_AUTH_LOCKOUT_MAX", "30")))
+                .isInstanceOfSatisfying(InvalidSettingsException.class, e -> assertThat(e.problems()).containsExactly(
+                        "OMCP_AUTH_LOCKOUT_BASE must be an integer from 1 to 86400, got '1m'"));
+        // spec 8: a first lock longer than the default cap needs the cap raised too, and the problem says so
+        assertThatThrownBy(() -> read(Map.of("OMCP_AUTH_LOCKOUT_BASE", "7200")))
+                .isInstanceOfSatisfying(InvalidSettingsException.class, e -> assertThat(e.problems()).containsExactly(
+                        "OMCP_AUTH_LOCKOUT_MAX (3600 s, the default) must not be shorter than OMCP_AUTH_LOCKOUT_BASE (7200 s); raise"
+                                + " OMCP_AUTH_LOCKOUT_MAX or lower OMCP_AUTH_LOCKOUT_BASE"));
+    }
+
+    /**
+     * Spec 5.2 rule 5. The value is kept in one canonical form: /api/settings told "trusted" from "not"
+     * by comparing the text with "false", so OMCP_TRUST_PROXY=0 or FALSE, which trust nobody, showed as trusted.
+     */
+    @Test
+    void trustProxy_isKeptInItsCanonicalForm_soEveryFormThatTrustsNobodyReadsAsFalse() throws Exception {
+        Map<String, String> canonical = Map.of(
+                "FALSE", "false", "0", "false", " false ", "false", "000", "false",
+                "TRUE", "true", "LoopBack", "loopback", "2", "2",
+                "10.0.0.5, [2001:DB8::1]", "10.0.0.5,2001:db8:0:0:0:0:0:1");
+        for (Map.Entry<String, String> form : canonical.entrySet()) {
+            assertThat(read(Map.of("OMCP_TRUST_PROXY", form.getKey())).trustProxy()).as(form.getKey()).isEqualTo(form.getValue());
+        }
+    }
+
+    /** Read as unset, a list a template left empty (OMCP_TRUST_PROXY=${PROXIES},) would quietly make the proxy every client. */
+    @Test
+    void trustProxy_madeOnlyOfCommas_isRefused_likeEveryOtherList() {
+        assertThatThrownBy(() -> read(Map.of("OMCP_TRUST_PROXY", " , ,"))).isInstanceOfSatisfying(InvalidSettingsException.class,
+                e -> assertThat(e.problems()).containsExactly("OMCP_TRUST_PROXY is set but holds no entry, only commas and spaces;"
+                        + " give at least one comma-separated entry, or unset it"));
+    }
+
+    /** Spec 5.2 rule 5 names no CIDR ranges and no negative or huge hop counts: each is refused, naming the variable. */
+    @Test
+    void trustProxy_formsOutsideTheSpec_areRefused_namingTheVariable() {
+        for (String invalid : List.of("10.0.0.0/8", "-1", "99999999999999999999", "yes", "proxy.local,10.0.0.5")) {
+            assertThatThrownBy(() -> read(Map.of("OMCP_TRUST_PROXY", invalid))).as(invalid)
+                    .isInstanceOfSatisfying(InvalidSettingsException.class, e -> assertThat(e.problems()).singleElement()
+                            .satisfies(problem -> assertThat(problem).startsWith("OMCP_TRUST_PROXY ")));
+        }
     }
 
     @Test

@@ -140,6 +140,51 @@ class SettingsReaderTest {
                 "OMCP_ALLOW_PRIVATE_BACKENDS must be true or false (also 1/0, yes/no, on/off), got 'Ja'");
     }
 
+    /**
+     * The Host guard compares names without their port, so an entry with a port, a scheme or a path
+     * never matched: the gateway started and refused every request to the name the operator had
+     * listed, telling them to list it in OMCP_ALLOWED_HOSTS.
+     */
+    @Test
+    void allowedHosts_thatCouldNeverMatchAHostHeader_areRefused_namingTheForm() throws Exception {
+        for (String unusable : List.of("gw.example.com:8443", "https://gw.example.com", "gw.example.com/mcp", "2001:db8::1", "*")) {
+            InvalidSettingsException e = catchThrowableOfType(InvalidSettingsException.class,
+                    () -> SettingsReader.read(Map.of("OMCP_ALLOWED_HOSTS", "ok.example.com," + unusable)));
+            assertThat(e).as(unusable).isNotNull();
+            assertThat(e.problems()).as(unusable).containsExactly("OMCP_ALLOWED_HOSTS entry '" + unusable + "' must be a host name"
+                    + " without scheme, port or path, such as gw.example.com, or an IP address (IPv6 in brackets: [2001:db8::1])");
+        }
+        assertThat(SettingsReader.read(Map.of("OMCP_ALLOWED_HOSTS", "gw.example.com, 10.0.0.5,[2001:db8::1],my_host")).server()
+                .allowedHosts()).containsExactly("gw.example.com", "10.0.0.5", "[2001:db8::1]", "my_host");
+    }
+
+    /**
+     * A URL setting is repeated in a problem only when it cannot carry a credential: user info
+     * ({@code user:password@}) or a query ({@code ?token=}) is never shown, whatever else is wrong with it.
+     */
+    @Test
+    void aUrlThatMayCarryCredentials_isNeverRepeatedInAProblem() {
+        Map<String, String> s3 = Map.of("OMCP_AUDIT_S3_BUCKET", "audit", "OMCP_AUDIT_S3_ACCESS_KEY_ID", "AKIAEXAMPLE",
+                "OMCP_AUDIT_S3_SECRET_ACCESS_KEY", "not-the-leak-under-test");
+        List<Map<String, String>> envs = List.of(
+                with(s3, "OMCP_AUDIT_S3_ENDPOINT", "http://minio:Pa55w0rd-leak@minio.example.com:9000"),
+                with(s3, "OMCP_AUDIT_S3_ENDPOINT", "minio:Pa55w0rd-leak@minio.example.com:9000"),
+                Map.of("OMCP_IP_ENRICH_RDAP", "ftp://rdap:Pa55w0rd-leak@rdap.example.com"),
+                Map.of("OMCP_IP_ENRICH_RDAP", "rdap:Pa55w0rd-leak@rdap.example.com"),
+                Map.of("OMCP_OPA_URL", "https://opa.example.com/?access_token=Pa55w0rd-leak"));
+        for (Map<String, String> env : envs) {
+            InvalidSettingsException e = catchThrowableOfType(InvalidSettingsException.class, () -> SettingsReader.read(env));
+            assertThat(e).as(env.toString()).isNotNull();
+            assertThat(e.getMessage()).as(env.toString()).doesNotContain("Pa55w0rd-leak").contains("not shown");
+        }
+    }
+
+    private static Map<String, String> with(Map<String, String> env, String name, String value) {
+        Map<String, String> all = new HashMap<>(env);
+        all.put(name, value);
+        return all;
+    }
+
     @Test
     void toolTimeouts_areComparedOnlyWhenBothWereReadAsGiven() {
         InvalidSettingsException mistyped = catchThrowableOfType(InvalidSettingsException.class, () -> SettingsReader.read(Map.of(
