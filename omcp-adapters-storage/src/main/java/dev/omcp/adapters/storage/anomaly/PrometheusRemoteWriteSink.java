@@ -25,7 +25,7 @@ import org.slf4j.LoggerFactory;
  * ({@link RemoteWriteEncoding}), posts them and retries failures that may pass with exponential
  * backoff and jitter. What cannot be queued (queue full, sink stopped), what the receiver refuses
  * and what is still failing after the last retry is dropped, counted in {@link #stats()} and
- * logged, never with the URL: drops the first time and every 1000th; failed batches the first of
+ * logged, never with the URL: drops and scores left out as out of order the first time and every 1000th; failed batches the first of
  * each outage (the first since start or since {@code anomaly-remote-write-recovered}) and every
  * 1000th.
  *
@@ -176,9 +176,25 @@ public final class PrometheusRemoteWriteSink implements AnomalyScoreSink, AutoCl
         }
     }
 
+    /**
+     * Late scores are left out; said the first time and every 1000th, since a clock that stepped back
+     * leaves out every series' scores until it catches up, which only the totals at shutdown would show.
+     */
+    private void countOutOfOrder(int count) {
+        if (count == 0) {
+            return;
+        }
+        long before = outOfOrder.getAndAdd(count);
+        if (before == 0 || before / 1000 != (before + count) / 1000) {
+            LOG.warn("event=anomaly-remote-write-out-of-order receiver={} outOfOrder={} reason=\"scores not newer than one already "
+                    + "sent for their series are left out: two calls judged a series at once, or the gateway's clock stepped back\" "
+                    + "note=\"scores stay in the in-memory last hour\"", target.displayName(), before + count);
+        }
+    }
+
     private void send(List<AnomalyScoreSample> batch) throws InterruptedException {
         List<AnomalyScoreSample> admitted = order.admit(batch);
-        outOfOrder.addAndGet(batch.size() - admitted.size());
+        countOutOfOrder(batch.size() - admitted.size());
         if (admitted.isEmpty()) {
             return;
         }

@@ -428,4 +428,23 @@ class PrometheusRemoteWriteSinkIT {
         assertThat(sink.stats().outOfOrder()).isEqualTo(1);
         assertThat(sink.stats().written()).isEqualTo(2);
     }
+
+    @Test
+    void lateScoresLeftOut_areLoggedTheFirstTime_soAClockThatSteppedBackDoesNotLoseScoresInSilence() throws Exception {
+        URI url = receiver(() -> 204, false);
+        PrometheusRemoteWriteSink sink = sink(RemoteWriteTarget.of(url), settings(100, 1, 1));
+
+        sink.offer(List.of(score("checkout", 20, 1.0)));
+        awaitRequests(1);
+        // the gateway's clock stepped back: the next scores of the series are older than the one sent
+        sink.offer(List.of(score("checkout", 10, 1.0)));
+        sink.offer(List.of(score("checkout", 11, 1.0)));
+        sink.offer(List.of(score("checkout", 30, 1.0)));
+        awaitRequests(2);
+        sink.close();
+
+        assertThat(sink.stats().outOfOrder()).isEqualTo(2);
+        assertThat(log.messages(Level.WARN)).filteredOn(m -> m.startsWith("event=anomaly-remote-write-out-of-order")).singleElement()
+                .satisfies(m -> assertThat(m).contains("outOfOrder=1").contains("clock").doesNotContain("checkout"));
+    }
 }
