@@ -36,6 +36,9 @@ import org.slf4j.LoggerFactory;
  * returned and are overwritten or evicted; at most {@code maxSeries} series of at most
  * {@code maxPointsPerSeries} scores each. At the cap the tenant holding the most series loses its
  * least recently updated one, so tenants share the cap rather than the busiest taking all of it.
+ * Such a drop is logged (first and every 1000th, counts only: the names come from backends) and
+ * the tenant's queries say up to when rows may be missing ({@link HistoryResult#evictedUntil()}),
+ * so a dropped series does not read as a quiet service.
  */
 public final class AnomalyHistory {
     private static final Logger LOG = LoggerFactory.getLogger(AnomalyHistory.class);
@@ -58,6 +61,11 @@ public final class AnomalyHistory {
             .thenComparing(HistoryRow::signal).thenComparingDouble(HistoryRow::score);
     private final Object evictionLock = new Object();
     private final AtomicLong evictedSeries = new AtomicLong();
+    private final AtomicLong droppedAtCap = new AtomicLong();
+    /** Per tenant, the newest score time of a series dropped at the cap; entries older than the retention go at the next drop. */
+    private final ConcurrentHashMap<String, Long> evictedUntil = new ConcurrentHashMap<>();
+    /** When recording began (the gateway's start): the memory holds nothing judged before. */
+    private final Instant recordingSince;
     private final AtomicLong refusedSamples = new AtomicLong();
     private final AtomicLong sinkDropped = new AtomicLong();
     private final AtomicLong sinkFailures = new AtomicLong();
@@ -71,6 +79,15 @@ public final class AnomalyHistory {
         this.clock = Objects.requireNonNull(clock, "clock");
         this.limits = Objects.requireNonNull(limits, "limits");
         this.sink = Objects.requireNonNull(sink, "sink");
+        this.recordingSince = clock.instant();
+    }
+
+    /**
+     * When this history began recording, which is when the gateway started: scores judged before
+     * (by an earlier run) are not in memory, only in the durable sink when one is configured.
+     */
+    public Instant recordingSince() {
+        return recordingSince;
     }
 
     /** Whether scores also go to a durable sink (the post-mortem and the tools say so when not). */
@@ -195,7 +212,19 @@ public final class AnomalyHistory {
                     break;
                 }
                 evictedSeries.incrementAndGet();
+                droppedAtCap(oldest.tenant(), oldestTime, cut);
             }
+        }
+    }
+
+    /** Remembers up to when the tenant's rows may be missing and tells the operator (counts only, never names). */
+    private void droppedAtCap(String tenant, long newestScore, long cutoff) {
+        evictedUntil.values().removeIf(t -> t < cutoff);
+        evictedUntil.merge(tenant, newestScore, Math::max);
+        long n = droppedAtCap.incrementAndGet();
+        if (n == 1 || n % 1000 == 0) {
+            LOG.warn("event=anomaly-history-full maxSeries={} evictedSeries={} effect=\"series judged least recently are dropped "
+                    + "before the hour is up; get_anomaly_history says when its rows may be missing\"", limits.maxSeries(), n);
         }
     }
 
@@ -247,6 +276,9 @@ public final class AnomalyHistory {
                 }
             }
         }
+        Long evicted = evictedUntil.get(q.tenant());
+        Optional<Instant> evictedInRange = evicted == null || evicted < from ? Optional.empty()
+                : Optional.of(Instant.ofEpochMilli(Math.min(evicted, to)));
         List<HistoryRow> kept = new ArrayList<>(newest);
         kept.sort(ROW_ORDER);
         boolean truncated = matched > q.limit();
@@ -260,7 +292,8 @@ public final class AnomalyHistory {
                     + " get_service_health judge a service");
         }
         return new HistoryResult(kept, truncated, limits.retention(), sink.isPresent(), note,
-                overwrittenUntil == Long.MIN_VALUE ? Optional.empty() : Optional.of(Instant.ofEpochMilli(overwrittenUntil)));
+                overwrittenUntil == Long.MIN_VALUE ? Optional.empty() : Optional.of(Instant.ofEpochMilli(overwrittenUntil)),
+                evictedInRange);
     }
 
     /**

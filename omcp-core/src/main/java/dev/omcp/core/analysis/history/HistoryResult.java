@@ -22,20 +22,30 @@ import java.util.Optional;
  * @param overwrittenUntil when a series asked for was judged more often than its
  *     {@link HistoryLimits#maxPointsPerSeries} fit in the retention: its scores up to this time
  *     (within the range asked) were overwritten, so rows the range covers may be missing
+ * @param evictedUntil when the history was full ({@link HistoryLimits#maxSeries}) and series of the
+ *     tenant were dropped to make room for others: the newest time any of them had been judged
+ *     (within the range asked), so rows of series no longer held may be missing up to it
  */
 public record HistoryResult(List<HistoryRow> rows, boolean truncated, Duration retention, boolean remoteSinkConfigured,
-        Optional<String> note, Optional<Instant> overwrittenUntil) {
+        Optional<String> note, Optional<Instant> overwrittenUntil, Optional<Instant> evictedUntil) {
     public HistoryResult {
         rows = List.copyOf(rows);
         Objects.requireNonNull(retention, "retention");
         Objects.requireNonNull(note, "note");
         Objects.requireNonNull(overwrittenUntil, "overwrittenUntil");
+        Objects.requireNonNull(evictedUntil, "evictedUntil");
     }
 
-    /** A result from which no score was overwritten. */
+    /** A result from which no series was evicted (the form before {@code evictedUntil}, kept for callers built against it). */
+    public HistoryResult(List<HistoryRow> rows, boolean truncated, Duration retention, boolean remoteSinkConfigured,
+            Optional<String> note, Optional<Instant> overwrittenUntil) {
+        this(rows, truncated, retention, remoteSinkConfigured, note, overwrittenUntil, Optional.empty());
+    }
+
+    /** A result from which no score was overwritten or evicted. */
     public HistoryResult(List<HistoryRow> rows, boolean truncated, Duration retention, boolean remoteSinkConfigured,
             Optional<String> note) {
-        this(rows, truncated, retention, remoteSinkConfigured, note, Optional.empty());
+        this(rows, truncated, retention, remoteSinkConfigured, note, Optional.empty(), Optional.empty());
     }
 
     /**

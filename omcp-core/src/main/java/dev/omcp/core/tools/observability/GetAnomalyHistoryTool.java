@@ -18,6 +18,7 @@ import jakarta.json.JsonObject;
 import jakarta.json.JsonObjectBuilder;
 import java.time.Duration;
 import java.time.Instant;
+import java.time.temporal.ChronoUnit;
 import java.util.List;
 import java.util.Optional;
 
@@ -186,7 +187,14 @@ public final class GetAnomalyHistoryTool extends ObservabilityTool {
         Optional<String> overwritten = result.overwrittenUntil().map(until -> "Some of these series were judged more often than the "
                 + "history keeps (" + history.limits().maxPointsPerSeries() + " scores per series): their scores up to " + until
                 + " were overwritten, so rows up to then may be missing.");
-        note = note.isEmpty() ? overwritten : note.map(n -> n + overwritten.map(o -> " " + o).orElse(""));
+        Optional<String> evicted = result.evictedUntil().map(until -> "The history holds at most " + history.limits().maxSeries()
+                + " series and was full: series last judged up to " + until + " were dropped to make room for others, so their rows "
+                + "may be missing.");
+        Optional<String> beforeStart = history.remoteSinkConfigured() && from.isBefore(history.recordingSince())
+                ? Optional.of(scoresBeforeTheStart(history, call.principal())) : Optional.empty();
+        for (Optional<String> more : List.of(overwritten, evicted, beforeStart)) {
+            note = note.isEmpty() ? more : note.map(n -> n + more.map(m -> " " + m).orElse(""));
+        }
         note.ifPresent(n -> out.add("note", n));
         return ToolResult.structured(out.build());
     }
@@ -200,8 +208,21 @@ public final class GetAnomalyHistoryTool extends ObservabilityTool {
         if (!history.remoteSinkConfigured()) {
             return "Older scores are not kept: an operator sets " + REMOTE_WRITE_VARIABLE + " to keep them in Prometheus.";
         }
+        return whereSentScoresAre("Older scores", caller);
+    }
+
+    /**
+     * After a restart the memory is empty while the receiver holds the scores of the earlier run: without
+     * this, an empty answer reads as "nothing was judged" and rows since the start as "it began to move then".
+     */
+    private String scoresBeforeTheStart(AnomalyHistory history, Principal caller) {
+        return "The gateway started at " + history.recordingSince().truncatedTo(ChronoUnit.SECONDS)
+                + " and its in-memory history begins then: " + whereSentScoresAre("scores judged before", caller);
+    }
+
+    private String whereSentScoresAre(String which, Principal caller) {
         // the series names and labels the remote-write sink writes (omcp-adapters-storage, RemoteWriteEncoding)
-        String sent = "Older scores were sent to the " + REMOTE_WRITE_VARIABLE + " receiver as the metrics omcp_anomaly_score and "
+        String sent = which + " were sent to the " + REMOTE_WRITE_VARIABLE + " receiver as the metrics omcp_anomaly_score and "
                 + "omcp_anomaly_detected, labelled service and signal";
         if (toolkit.sources().with(MetricsCapability.class, caller).isEmpty()) {
             return sent + ", but no metrics source is configured to read them back: an operator adds that receiver as a "

@@ -1,5 +1,7 @@
 package dev.omcp.core.analysis.history;
 
+import ch.qos.logback.classic.Level;
+import dev.omcp.core.testing.CapturedLog;
 import dev.omcp.testkit.time.ManualClock;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -23,10 +25,13 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 class AnomalyHistoryTest {
     private static final Instant T0 = Instant.parse("2025-03-10T10:00:00Z");
     private final ManualClock clock = new ManualClock(T0);
+    @RegisterExtension
+    final CapturedLog log = new CapturedLog(AnomalyHistory.class);
 
     private static AnomalyScoreSample sample(String tenant, String service, String signal, Instant at, double score, boolean anomalous) {
         return new AnomalyScoreSample(tenant, service, signal, at, score, anomalous, anomalous ? Optional.of("step") : Optional.empty(), Optional.empty());
@@ -137,6 +142,32 @@ class AnomalyHistoryTest {
         assertThat(h.stats().series()).isEqualTo(3);
         assertThat(h.stats().evictedSeries()).isEqualTo(1);
         assertThat(h.query(all("", T0.minusSeconds(600), T0)).rows()).extracting(HistoryRow::service).containsExactly("b", "c", "d");
+    }
+
+    @Test
+    void seriesEvictedAtTheCap_areLoggedOnce_andTheQueryOfTheirTenantSaysRowsMayBeMissing() {
+        AnomalyHistory h = new AnomalyHistory(clock, new HistoryLimits(Duration.ofHours(1), 3, 10), Optional.empty());
+        h.record(sample("quiet", "billing", "cpu", T0.minusSeconds(50), 1, false));
+        for (int i = 0; i < 5; i++) {
+            h.record(sample("busy", "svc-" + i, "cpu", T0.minusSeconds(40 - i), 1, false));
+        }
+
+        // svc-0 .. svc-2 made room for the next: the newest of them was judged at T0 - 38 s
+        assertThat(h.query(all("busy", T0.minusSeconds(600), T0)).evictedUntil()).contains(T0.minusSeconds(38));
+        assertThat(h.query(all("busy", T0.minusSeconds(30), T0)).evictedUntil()).as("nothing evicted in this range").isEmpty();
+        assertThat(h.query(all("quiet", T0.minusSeconds(600), T0)).evictedUntil()).as("another tenant lost nothing").isEmpty();
+        assertThat(log.messages(Level.WARN)).singleElement().satisfies(m -> assertThat(m).startsWith("event=anomaly-history-full")
+                .contains("maxSeries=3").contains("evictedSeries=1").doesNotContain("svc-"));
+    }
+
+    @Test
+    void expiredSeriesMakingRoom_areNeitherLoggedNorReportedAsMissing() {
+        AnomalyHistory h = new AnomalyHistory(clock, new HistoryLimits(Duration.ofHours(1), 1, 10), Optional.empty());
+        h.record(sample("", "old", "cpu", T0.minusSeconds(50), 1, false));
+        clock.set(T0.plus(Duration.ofHours(2)));
+        h.record(sample("", "new", "cpu", clock.instant(), 1, false));
+        assertThat(h.query(all("", clock.instant().minusSeconds(600), clock.instant())).evictedUntil()).isEmpty();
+        assertThat(log.messages(Level.WARN)).isEmpty();
     }
 
     @Test

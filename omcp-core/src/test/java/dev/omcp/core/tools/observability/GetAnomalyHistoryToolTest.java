@@ -202,7 +202,9 @@ class GetAnomalyHistoryToolTest {
         AnomalyHistory withSink = new AnomalyHistory(clock, HistoryLimits.defaults(), Optional.of(samples -> true));
         JsonObject result = structured(call(tool(withSink), "{}"));
         assertThat(result.getBoolean("remoteSinkConfigured")).isTrue();
-        assertThat(result.getString("note")).contains("detect_anomalies").doesNotContain("OMCP_ANOMALY_HISTORY_REMOTE_WRITE");
+        // the variable may name the receiver the earlier scores went to, but nobody is asked to set it
+        assertThat(result.getString("note")).contains("detect_anomalies").doesNotContain("an operator sets")
+                .doesNotContain("to keep them");
     }
 
     @Test
@@ -263,6 +265,49 @@ class GetAnomalyHistoryToolTest {
         assertThat(result.getJsonArray("rows")).hasSize(3);
         assertThat(result.getString("note")).isEqualTo("Some of these series were judged more often than the history keeps (3 scores "
                 + "per series): their scores up to 2025-03-10T09:59:20Z were overwritten, so rows up to then may be missing.");
+    }
+
+    @Test
+    void seriesDroppedBecauseTheHistoryWasFull_areNamedInTheNote_ratherThanLookingLikeNoData() {
+        AnomalyHistory small = new AnomalyHistory(clock, new HistoryLimits(Duration.ofHours(1), 2, 10), Optional.empty());
+        clock.set(NOW);
+        for (int i = 0; i < 4; i++) {
+            small.record(new AnomalyScoreSample("", "svc-" + i, "latency_p99", NOW.minusSeconds(40 - i), 1, false, Optional.empty(),
+                    Optional.empty()));
+        }
+
+        JsonObject result = structured(call(tool(small), "{\"service\":\"svc-0\"}"));
+
+        assertThat(result.getJsonArray("rows")).isEmpty();
+        assertThat(result.getString("note")).endsWith(" The history holds at most 2 series and was full: series last judged up to "
+                + "2025-03-10T09:59:21Z were dropped to make room for others, so their rows may be missing.");
+        assertThat(structured(call(tool(small), "{\"window\":\"30s\"}")).getString("note")).as("nothing dropped in this window")
+                .doesNotContain("was full");
+    }
+
+    @Test
+    void afterARestart_withTheSink_theNoteSaysTheMemoryBeginsAtTheStart_andWhereTheEarlierScoresAre() {
+        clock.set(NOW.minus(Duration.ofMinutes(10)));
+        AnomalyHistory restarted = new AnomalyHistory(clock, HistoryLimits.defaults(), Optional.of(samples -> true));
+        GetAnomalyHistoryTool readable = new GetAnomalyHistoryTool(Toolkit.builder(
+                new InMemorySources().add(new FakeMetricsBackend("prom")).registry(), clock).history(restarted).build());
+        clock.set(NOW);
+        String startedAndWhere = "The gateway started at 2025-03-10T09:50:00Z and its in-memory history begins then: scores judged "
+                + "before were sent to the OMCP_ANOMALY_HISTORY_REMOTE_WRITE receiver as the metrics omcp_anomaly_score and "
+                + "omcp_anomaly_detected, labelled service and signal: query_metrics with metric omcp_anomaly_score, the service and "
+                + "groupBy [\"signal\"] reads them when that receiver is also a metrics source.";
+
+        JsonObject empty = structured(call(readable, "{\"service\":\"payments-db\"}"));
+        assertThat(empty.getJsonArray("rows")).isEmpty();
+        assertThat(empty.getString("note")).endsWith(" " + startedAndWhere);
+
+        restarted.record(new AnomalyScoreSample("", "payments-db", "latency_p99", NOW.minusSeconds(60), 9, true, Optional.of("step"),
+                Optional.empty()));
+        JsonObject some = structured(call(readable, "{\"service\":\"payments-db\"}"));
+        assertThat(some.getJsonArray("rows")).as("the rows since the start do not say the signal began to move then").hasSize(1);
+        assertThat(some.getString("note")).isEqualTo(startedAndWhere);
+        assertThat(structured(call(readable, "{\"service\":\"payments-db\",\"window\":\"5m\"}")))
+                .as("a window since the start misses nothing").doesNotContainKey("note");
     }
 
     @Test
