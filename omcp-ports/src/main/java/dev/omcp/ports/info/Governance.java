@@ -1,5 +1,7 @@
 package dev.omcp.ports.info;
 
+import java.util.Objects;
+
 /**
  * The governance block of {@code GET /api/info} (spec 2.10): which opt-in layers are active. It
  * never carries file paths, secrets or user counts.
@@ -27,4 +29,17 @@ public record Governance(
         boolean trustProxy,
         Integer toolRatePerMin,
         boolean anomalyHistoryActive,
-        int tracesCapabilityCount) {}
+        int tracesCapabilityCount) {
+    // The block is built by the embedder's supplier and serialized as it is into the public /api/info answer:
+    // a value spec 2.10 does not allow is refused here, where the stack trace names the supplier, rather than served.
+    public Governance {
+        Objects.requireNonNull(authMode, "authMode");
+        if (toolRatePerMin != null && toolRatePerMin < 1) {
+            throw new IllegalArgumentException("toolRatePerMin must be a positive number of requests a minute, got " + toolRatePerMin
+                    + "; pass null when the limit is disabled");
+        }
+        if (tracesCapabilityCount < 0) {
+            throw new IllegalArgumentException("tracesCapabilityCount counts sources and cannot be negative, got " + tracesCapabilityCount);
+        }
+    }
+}
