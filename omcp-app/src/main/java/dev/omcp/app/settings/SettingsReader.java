@@ -5,6 +5,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
@@ -14,6 +15,8 @@ import java.util.regex.Pattern;
 public final class SettingsReader {
     private static final Pattern KEY_NAME = Pattern.compile("[A-Za-z0-9_.@-]{1,64}");
     private static final int MIN_TOKEN_LENGTH = 16;
+    /** An Origin header as browsers send it: scheme://host[:port], an optional trailing slash; group 1 is the port. */
+    private static final Pattern ORIGIN = Pattern.compile("https?://(?:[A-Za-z0-9._-]+|\\[[0-9A-Fa-f:.]+])(?::([0-9]{1,5}))?/?");
     private static final Pattern ALLOWED_HOST = Pattern.compile("[A-Za-z0-9._-]+|\\[[0-9A-Fa-f:.]+]");
 
     private SettingsReader() {}
@@ -177,12 +180,21 @@ public final class SettingsReader {
     private static List<String> origins(Environment environment) {
         List<String> origins = environment.list(Variables.ALLOWED_ORIGINS);
         for (String origin : origins) {
-            if (!origin.matches("https?://[^/\\s]+/?")) {
-                environment.problem(Variables.ALLOWED_ORIGINS,
-                        "entry '" + origin + "' must be an origin like https://ui.example.com or http://localhost:5173");
+            Matcher m = ORIGIN.matcher(origin);
+            if (!m.matches() || (m.group(1) != null && !validPort(m.group(1)))) {
+                // user info never reaches an Origin header, and it may hold a password: not repeated
+                String shown = origin.contains("@") ? "an entry (not shown: it has user info, which may hold a password)"
+                        : "entry '" + origin + "'";
+                environment.problem(Variables.ALLOWED_ORIGINS, shown + " must be an origin like https://ui.example.com or "
+                        + "http://localhost:5173");
             }
         }
         return origins;
+    }
+
+    private static boolean validPort(String digits) {
+        int port = Integer.parseInt(digits);
+        return port >= 1 && port <= 65535;
     }
 
     private static List<Settings.ApiKeyEntry> apiKeys(Environment environment) {

@@ -158,6 +158,26 @@ class SettingsReaderTest {
                 .allowedHosts()).containsExactly("gw.example.com", "10.0.0.5", "[2001:db8::1]", "my_host");
     }
 
+    @Test
+    void allowedOrigins_thatNoBrowserSends_areRefused_withoutRepeatingUserInfo() throws Exception {
+        // an Origin header is scheme://host[:port]: user info, a query, a fragment or a port out of range never arrives
+        for (String unusable : List.of("https://ui.example.com?x=1", "https://ui.example.com#top", "https://ui.example.com:0",
+                "https://ui.example.com:65536", "https://ui.example.com:x")) {
+            InvalidSettingsException e = catchThrowableOfType(InvalidSettingsException.class,
+                    () -> SettingsReader.read(Map.of("OMCP_ALLOWED_ORIGINS", unusable)));
+            assertThat(e).as(unusable).isNotNull();
+            assertThat(e.problems()).as(unusable).containsExactly("OMCP_ALLOWED_ORIGINS entry '" + unusable
+                    + "' must be an origin like https://ui.example.com or http://localhost:5173");
+        }
+        InvalidSettingsException e = catchThrowableOfType(InvalidSettingsException.class,
+                () -> SettingsReader.read(Map.of("OMCP_ALLOWED_ORIGINS", "https://admin:s3cret-leak@ui.example.com")));
+        assertThat(e).isNotNull();
+        assertThat(e.problems()).singleElement().asString().doesNotContain("s3cret-leak")
+                .contains("must be an origin like https://ui.example.com");
+        assertThat(SettingsReader.read(Map.of("OMCP_ALLOWED_ORIGINS", "https://ui.example.com, http://localhost:5173/,"
+                + "http://[::1]:8080")).server().allowedOrigins()).hasSize(3);
+    }
+
     /**
      * A URL setting is repeated in a problem only when it cannot carry a credential: user info
      * ({@code user:password@}) or a query ({@code ?token=}) is never shown, whatever else is wrong with it.

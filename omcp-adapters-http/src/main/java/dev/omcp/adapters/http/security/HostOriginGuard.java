@@ -156,9 +156,21 @@ public final class HostOriginGuard {
         }
     }
 
+    /**
+     * An origin as compared: lower case, without a trailing slash, and without the scheme's default
+     * port, which browsers leave out of {@code Origin} (so a listed {@code https://ui.example.com:443}
+     * is the origin they send).
+     */
     private static String normalizeOrigin(String origin) {
         String o = origin.trim().toLowerCase(Locale.ROOT);
-        return o.endsWith("/") ? o.substring(0, o.length() - 1) : o;
+        o = o.endsWith("/") ? o.substring(0, o.length() - 1) : o;
+        if (o.startsWith("https://") && o.endsWith(":443")) {
+            return o.substring(0, o.length() - ":443".length());
+        }
+        if (o.startsWith("http://") && o.endsWith(":80")) {
+            return o.substring(0, o.length() - ":80".length());
+        }
+        return o;
     }
 
     private static String abbreviate(String text) {

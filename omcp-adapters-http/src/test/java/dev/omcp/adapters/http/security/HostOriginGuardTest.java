@@ -61,6 +61,17 @@ class HostOriginGuardTest {
     }
 
     @Test
+    void aListedOriginThatSpellsOutItsDefaultPort_matchesWhatBrowsersSend() {
+        // browsers leave the scheme's default port out of Origin: a listed https://ui.example.com:443 is that origin
+        HostOriginGuard listed = new HostOriginGuard("127.0.0.1", List.of(), List.of("https://ui.example.com:443", "http://ops.example:80/"));
+        assertThat(refusalCode(listed.check("127.0.0.1:3000", "https://ui.example.com"))).isEqualTo("allowed");
+        assertThat(refusalCode(listed.check("127.0.0.1:3000", "http://ops.example"))).isEqualTo("allowed");
+        assertThat(refusalCode(listed.check("127.0.0.1:3000", "http://ui.example.com"))).isEqualTo("OMCP_ORIGIN_REJECTED");
+        assertThat(refusalCode(listed.check("127.0.0.1:3000", "https://ui.example.com:8443"))).isEqualTo("OMCP_ORIGIN_REJECTED");
+        assertThat(listed.isListedOrigin("https://ui.example.com")).isTrue();
+    }
+
+    @Test
     void anAbsentOrSameOrigin_isAccepted() {
         assertThat(refusalCode(loopback.check("127.0.0.1:3000", null))).isEqualTo("allowed");
         assertThat(refusalCode(loopback.check("127.0.0.1:3000", "http://127.0.0.1:3000"))).isEqualTo("allowed");
