@@ -69,7 +69,8 @@ public final class TrustedProxies {
         }
         if (lower.chars().allMatch(Character::isDigit)) {
             if (lower.length() > 3) {
-                throw new IllegalArgumentException("a hop count must be 0-999, got " + text);
+                throw new IllegalArgumentException("hop count " + text + " is more than 999; give the number of proxies in front of "
+                        + "the gateway (0-999)");
             }
             int n = Integer.parseInt(lower);
             return n == 0 ? none() : new TrustedProxies(Kind.HOPS, n, Set.of(), Integer.toString(n));
