@@ -297,12 +297,21 @@ public final class GatewayHttpServer implements AutoCloseable {
         LOG.info("event=shutdown-begin inFlight={}", inFlight.count());
         streamableHttp.close();
         webSocket.close();
+        boolean drained;
         try {
-            if (!inFlight.awaitIdle(settings.shutdownGrace())) {
+            drained = inFlight.awaitIdle(settings.shutdownGrace());
+            if (!drained) {
                 LOG.warn("event=shutdown-grace-exceeded inFlight={} graceMs={}", inFlight.count(), settings.shutdownGrace().toMillis());
             }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
+            drained = false;
+            LOG.warn("event=shutdown-drain-interrupted inFlight={}", inFlight.count());
+        }
+        if (!drained) {
+            // What still runs is cut off now. Jetty's own graceful wait would only wait for it once more and
+            // then fail, which Javalin logs as an error with a stack trace.
+            app.jettyServer().server().setStopTimeout(0);
         }
         // Idle keep-alive connections (clients such as the JDK's keep them open) are what Jetty's
         // graceful stop waits for; ours are drained already, so close them quickly instead of letting
