@@ -4,6 +4,7 @@ import dev.omcp.adapters.http.connectors.ConnectorRoutes;
 import dev.omcp.adapters.http.server.GatewayHttpServer;
 import dev.omcp.adapters.http.server.HttpServerSettings;
 import dev.omcp.adapters.http.audit.AuditRoutes;
+import dev.omcp.adapters.storage.config.YamlSourceStore;
 import dev.omcp.app.settings.Settings;
 import dev.omcp.core.analysis.health.HealthThresholds;
 import dev.omcp.core.auth.ApiKey;
@@ -23,7 +24,6 @@ import dev.omcp.sdk.connector.ConnectorFactory;
 import dev.omcp.sdk.connector.TracesCapability;
 import dev.omcp.testkit.conformance.ConformanceFixture;
 import java.security.SecureRandom;
-import java.util.ArrayList;
 import java.time.Clock;
 import java.util.List;
 import java.util.Optional;
@@ -39,17 +39,18 @@ public final class GatewayAssembly implements AutoCloseable {
     private final SourcesAssembly sources;
     private final ToolsAssembly tools;
     private final PluginWiring plugins;
-    private final List<AutoCloseable> resources;
+    /** Everything started, closed newest first: the HTTP server, the tools, the sources, access control, the audit chain. */
+    private final OpenedParts opened;
 
     private GatewayAssembly(Gateway gateway, GatewayHttpServer server, AuditChain audit, SourcesAssembly sources, ToolsAssembly tools,
-            PluginWiring plugins, List<AutoCloseable> resources) {
+            PluginWiring plugins, OpenedParts opened) {
         this.gateway = gateway;
         this.server = server;
         this.audit = audit;
         this.sources = sources;
         this.tools = tools;
         this.plugins = plugins;
-        this.resources = List.copyOf(resources);
+        this.opened = opened;
     }
 
     /** Launch options that are not settings: test-only switches of the command line. */
@@ -97,6 +98,27 @@ public final class GatewayAssembly implements AutoCloseable {
         // spec 3.5: in strict mode an unverifiable plugin stops the start here, before anything listens.
         PluginWiring plugins = PluginWiring.start(settings.plugins(), builtinConnectors(settings), document.plugins(), version);
         AuditChain audit = AuditAssembly.start(settings.audit(), settings.connectors().allowPrivateBackends(), clock);
+        // a start refused from here on closes what it opened: an embedder's next start in this JVM finds the audit file free
+        OpenedParts opened = new OpenedParts();
+        opened.add(audit);
+        try {
+            return startAfterAudit(settings, options, version, clock,
+                    new Started(document, thresholds, plugins, sourceStore, audit, opened), observer);
+        } catch (RuntimeException e) {
+            throw opened.closeAfter(e);
+        }
+    }
+
+    /** What {@link #start(Settings, Options, String, Clock, AuditTrail)} read and started before the rest is built. */
+    private record Started(SourcesDocument document, HealthThresholds thresholds, PluginWiring plugins, YamlSourceStore sourceStore,
+            AuditChain audit, OpenedParts opened) {}
+
+    private static GatewayAssembly startAfterAudit(Settings settings, Options options, String version, Clock clock, Started started,
+            AuditTrail observer) {
+        SourcesDocument document = started.document();
+        PluginWiring plugins = started.plugins();
+        AuditChain audit = started.audit();
+        OpenedParts opened = started.opened();
         AuditTrail trail = new AuditTrail() {
             @Override
             public void record(AuditEvent event) {
@@ -110,19 +132,11 @@ public final class GatewayAssembly implements AutoCloseable {
             }
         };
         SecureRandom random = new SecureRandom();
-        List<AutoCloseable> resources = new ArrayList<>();
         ManagementAccessAssembly.Built access = ManagementAccessAssembly.build(settings.access(), clock, random, trail);
-        resources.addAll(access.closeables());
-        SourcesAssembly sources = SourcesAssembly.start(settings.connectors(), clock, plugins.connectorCatalog(), sourceStore);
-        ToolsAssembly tools;
-        try {
-            tools = ToolsAssembly.start(settings, sources.registry(), clock, version, thresholds);
-        } catch (RuntimeException e) {
-            ManagementAccessAssembly.closeAll(resources);
-            sources.close();
-            audit.close();
-            throw e;
-        }
+        opened.add(() -> ManagementAccessAssembly.closeAll(access.closeables()));
+        SourcesAssembly sources = opened.add(SourcesAssembly.start(settings.connectors(), clock, plugins.connectorCatalog(),
+                started.sourceStore()));
+        ToolsAssembly tools = opened.add(ToolsAssembly.start(settings, sources.registry(), clock, version, started.thresholds()));
         Gateway.Builder builder = Gateway.builder()
                 .version(version)
                 .instructions(AgentGuide.INSTRUCTIONS)
@@ -168,24 +182,16 @@ public final class GatewayAssembly implements AutoCloseable {
         access.modules().forEach(httpBuilder::module);
         HealthThresholdsStore thresholdsStore = options.throwawayFiles()
                 ? HealthThresholdsStore.memoryOnly("the demo's files are removed when it stops")
-                : sourceStore.thresholds();
+                : started.sourceStore().thresholds();
         ManagementApiAssembly.modules(settings, gateway, tools.toolkit(), sources.registry(), thresholdsStore, document.healthThresholds(),
                 access.policy(), clock, random, audit.persisted()).forEach(httpBuilder::module);
         GatewayHttpServer httpServer;
         try {
-            httpServer = httpBuilder.build().start();
+            httpServer = opened.add(httpBuilder.build().start());
         } catch (RuntimeException e) {
-            tools.close();
-            ManagementAccessAssembly.closeAll(resources);
-            sources.close();
-            audit.close();
-            Optional<StartRefusedException> refusal = listenRefusal(server.host(), server.port(), e);
-            if (refusal.isPresent()) {
-                throw refusal.get();
-            }
-            throw e;
+            throw listenRefusal(server.host(), server.port(), e).<RuntimeException>map(refusal -> refusal).orElse(e);
         }
-        return new GatewayAssembly(gateway, httpServer, audit, sources, tools, plugins, resources);
+        return new GatewayAssembly(gateway, httpServer, audit, sources, tools, plugins, opened);
     }
 
     /**
@@ -288,14 +294,13 @@ public final class GatewayAssembly implements AutoCloseable {
         return audit;
     }
 
-    /** Graceful shutdown: not ready, finish in-flight requests, stop; flush the anomaly scores; then the audit sinks and file. */
+    /**
+     * Graceful shutdown: not ready, finish in-flight requests, stop; flush the anomaly scores; then the audit sinks and file.
+     * Each part is closed even when one before it failed to (the first failure is thrown afterwards).
+     */
     @Override
     public void close() {
-        server.shutdown();
-        tools.close();
-        sources.close();
-        ManagementAccessAssembly.closeAll(resources);
-        audit.close();
+        opened.close();
     }
 
     /** The tools' shared state: catalog, anomaly history, thresholds, IP enrichment, post-mortem template. */
