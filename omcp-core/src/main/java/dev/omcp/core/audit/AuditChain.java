@@ -15,6 +15,7 @@ import dev.omcp.ports.audit.AuditTrail;
 import java.time.Clock;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
@@ -228,15 +229,32 @@ public final class AuditChain implements AuditTrail, AuditHistory, AutoCloseable
         return sinks.stream().flatMap(sink -> sink.status().stream()).toList();
     }
 
-    /** Stops the sinks (they deliver what is queued, for a bounded time) and closes the store. */
+    /**
+     * Stops the sinks and closes the store. The sinks close at the same time, each delivering what it
+     * has queued for its own bounded time: one after the other, a webhook and an S3 copy that were
+     * both slow added their times up, past the termination grace of an orchestrator, which then
+     * killed the process before the second had tried.
+     */
     @Override
     public void close() {
+        List<Thread> closing = new ArrayList<>(sinks.size());
         for (AuditSink sink : sinks) {
-            try {
-                sink.close();
-            } catch (RuntimeException e) {
-                LOG.error("event=audit-sink-close-failed sink={}", sink.name(), e);
+            closing.add(Thread.ofVirtual().name("omcp-audit-sink-close-" + sink.name()).start(() -> closeSink(sink)));
+        }
+        boolean interrupted = false;
+        for (Thread thread : closing) {
+            while (true) {
+                try {
+                    thread.join();
+                    break;
+                } catch (InterruptedException e) {
+                    // the store closes only after every sink let go of its queue; the interrupt is kept for the caller
+                    interrupted = true;
+                }
             }
+        }
+        if (interrupted) {
+            Thread.currentThread().interrupt();
         }
         log.close();
         lock.lock();
@@ -246,6 +264,14 @@ public final class AuditChain implements AuditTrail, AuditHistory, AutoCloseable
             }
         } finally {
             lock.unlock();
+        }
+    }
+
+    private static void closeSink(AuditSink sink) {
+        try {
+            sink.close();
+        } catch (RuntimeException e) {
+            LOG.error("event=audit-sink-close-failed sink={}", sink.name(), e);
         }
     }
 }

@@ -28,6 +28,7 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 
 class AuditChainTest {
@@ -392,6 +393,40 @@ class AuditChainTest {
             verifier.accept(log.records.get(i).json().getBytes(StandardCharsets.UTF_8), true);
         }
         assertThat(verifier.result()).isEqualTo(new ChainVerifier.Valid(8000, 1, 8000, log.records.get(7999).entry().hash()));
+    }
+
+    @Test
+    void sinksDeliverTheirQueuesAtCloseAtTheSameTime_soTheStopTakesTheSlowestSinksTime_notTheSum() throws Exception {
+        // each sink may spend its bounded delivery time at close (webhook, S3): one after the other they added up past an
+        // orchestrator's termination grace. Each of these two closes returns only once the other's has begun.
+        CountDownLatch webhookClosing = new CountDownLatch(1);
+        CountDownLatch s3Closing = new CountDownLatch(1);
+        List<String> delivered = Collections.synchronizedList(new ArrayList<>());
+        AuditSink webhook = closingWith("webhook", webhookClosing, s3Closing, delivered);
+        AuditSink s3 = closingWith("s3", s3Closing, webhookClosing, delivered);
+        ListLog log = new ListLog();
+        AuditChain chain = new AuditChain(log, List.of(webhook, s3), clock).start();
+
+        chain.close();
+
+        assertThat(delivered).containsExactlyInAnyOrder("webhook", "s3");
+    }
+
+    private static AuditSink closingWith(String name, CountDownLatch mine, CountDownLatch other, List<String> delivered) {
+        return new AuditSink() {
+            public String name() { return name; }
+            public void publish(AuditRecord record) {}
+            public void close() {
+                mine.countDown();
+                try {
+                    if (other.await(5, TimeUnit.SECONDS)) {
+                        delivered.add(name);
+                    }
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+            }
+        };
     }
 
     @Test
