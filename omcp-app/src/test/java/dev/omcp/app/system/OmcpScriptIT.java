@@ -34,6 +34,7 @@ class OmcpScriptIT {
     private Path jar;
     private Path builds;
     private Path runs;
+    private Path mavenOpts;
 
     @BeforeEach
     void aFreshClone() throws IOException {
@@ -49,14 +50,17 @@ class OmcpScriptIT {
         tools = Files.createDirectories(temp.resolve("tools"));
         builds = tools.resolve("builds.log");
         runs = tools.resolve("runs.log");
+        mavenOpts = tools.resolve("maven-opts.log");
         Path bin = Files.createDirectories(tools.resolve("bin"));
         // mvn: logs the call and leaves a jar, as `mvn -pl omcp-app -am package` would
         Files.writeString(bin.resolve("mvn"), """
                 #!/bin/sh
                 echo "mvn $*" >> '%s'
+                echo "$MAVEN_OPTS" >> '%s'
                 [ -f "$PWD/fail-the-build" ] && { echo 'BUILD FAILURE: Thing.java does not compile'; exit 1; }
+                [ -f "$PWD/slow-build" ] && { echo $$ > "$PWD/build.pid"; exec sleep 60; }
                 mkdir -p "$PWD/omcp-app/target" && echo jar > "$PWD/omcp-app/target/omcp.jar"
-                """.formatted(builds));
+                """.formatted(builds, mavenOpts));
         executable(bin.resolve("mvn"));
         // a JDK 21 whose java logs its arguments instead of starting anything
         fakeJdk("21.0.5", "");
@@ -75,6 +79,60 @@ class OmcpScriptIT {
         assertThat(second.output()).doesNotContain("building");
         assertThat(lines(builds)).as("an up-to-date jar is not rebuilt").hasSize(1);
         assertThat(lines(runs)).hasSize(2);
+    }
+
+    @Test
+    void onJdk21_theBuildsJvmGetsNoOptionItDoesNotKnow() throws Exception {
+        // --sun-misc-unsafe-memory-access exists from JDK 23 on: a JDK 21 or 22 refuses to start with it
+        // ("Unrecognized option"), so Maven, which runs on the chosen JDK, could not build the jar at all
+        Run run = omcp(Map.of("MAVEN_OPTS", "-Xmx1g"), "serve");
+        assertThat(run.exitCode()).as(run.output()).isZero();
+        assertThat(lines(mavenOpts)).singleElement().satisfies(opts -> assertThat(opts)
+                .contains("-Xmx1g").doesNotContain("--sun-misc-unsafe-memory-access"));
+    }
+
+    @Test
+    void onJdk25_theBuildsJvmAllowsUnsafeMemoryAccess_soMavensGuiceDoesNotWarn() throws Exception {
+        jdk25();
+        Run run = omcp(Map.of("OMCP_AOT", "off"), "serve");
+        assertThat(run.exitCode()).as(run.output()).isZero();
+        assertThat(lines(mavenOpts)).singleElement().satisfies(opts -> assertThat(opts).contains("--sun-misc-unsafe-memory-access=allow"));
+    }
+
+    @Test
+    void runThroughASymlinkFromAnotherDirectory_buildsAndRunsTheCheckoutItLinksTo() throws Exception {
+        Path elsewhere = Files.createDirectories(temp.resolve("my bin"));
+        Path link = Files.createSymbolicLink(elsewhere.resolve("omcp"), Path.of("..", "clone", "omcp"));
+        Run run = omcp(elsewhere, Map.of(), link.toString(), "serve");
+        assertThat(run.exitCode()).as(run.output()).isZero();
+        assertThat(lines(builds)).singleElement();
+        assertThat(jar).as("built in the checkout, not beside the link").exists();
+        assertThat(lines(runs)).singleElement().satisfies(call -> assertThat(call).endsWith("-jar " + jar + " serve"));
+    }
+
+    @Test
+    void aSigtermDuringTheBuild_stopsMavenToo_andExits143() throws Exception {
+        Files.writeString(clone.resolve("slow-build"), "");
+        // output to a file: Process.destroy() closes the pipes, and the script's last words would then end it with SIGPIPE
+        Path output = tools.resolve("script-output.log");
+        Process script = start(clone, Map.of(), ProcessBuilder.Redirect.to(output.toFile()), clone.resolve("omcp").toString(), "serve");
+        Path buildPid = clone.resolve("build.pid");
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
+        while (!Files.exists(buildPid) || Files.readString(buildPid).isBlank()) {
+            assertThat(System.nanoTime()).as("the build started").isLessThan(deadline);
+            Thread.sleep(50);
+        }
+        ProcessHandle maven = ProcessHandle.of(Long.parseLong(Files.readString(buildPid).strip())).orElseThrow();
+        try {
+            script.destroy();
+            assertThat(script.waitFor(20, TimeUnit.SECONDS)).as("./omcp stopped").isTrue();
+            assertThat(script.exitValue()).as("128 + SIGTERM").isEqualTo(143);
+            assertThat(Files.readString(output)).contains("omcp: stopped during the build");
+            assertThat(maven.onExit().get(10, TimeUnit.SECONDS).isAlive()).as("no orphan build left running").isFalse();
+            assertThat(lines(runs)).isEmpty();
+        } finally {
+            maven.destroyForcibly();
+        }
     }
 
     @Test
@@ -284,16 +342,25 @@ class OmcpScriptIT {
     private Run omcp(Map<String, String> env, String... args) throws Exception {
         List<String> command = new java.util.ArrayList<>(List.of(clone.resolve("omcp").toString()));
         command.addAll(List.of(args));
-        ProcessBuilder builder = new ProcessBuilder(command).directory(clone.toFile()).redirectErrorStream(true);
+        return omcp(clone, env, command.toArray(String[]::new));
+    }
+
+    /** Runs {@code command} (the script first) in {@code directory} and waits for it. */
+    private Run omcp(Path directory, Map<String, String> env, String... command) throws Exception {
+        Process process = start(directory, env, ProcessBuilder.Redirect.PIPE, command);
+        String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertThat(process.waitFor(30, TimeUnit.SECONDS)).as("./omcp finished").isTrue();
+        return new Run(process.exitValue(), output);
+    }
+
+    private Process start(Path directory, Map<String, String> env, ProcessBuilder.Redirect output, String... command) throws IOException {
+        ProcessBuilder builder = new ProcessBuilder(command).directory(directory.toFile()).redirectErrorStream(true).redirectOutput(output);
         builder.environment().clear();
         builder.environment().put("PATH", tools.resolve("bin") + ":/usr/bin:/bin");
         builder.environment().put("JAVA_HOME", tools.resolve("jdk").toString());
         builder.environment().put("HOME", tools.toString());
         builder.environment().putAll(env);
-        Process process = builder.start();
-        String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-        assertThat(process.waitFor(30, TimeUnit.SECONDS)).as("./omcp finished").isTrue();
-        return new Run(process.exitValue(), output);
+        return builder.start();
     }
 
     /**
