@@ -80,6 +80,9 @@ public final class DemoEnvironment {
             env.put("OMCP_SERVICE_CATALOG_FILE", catalog.toString());
             Path networks = Files.writeString(workDir.resolve("ip-networks.csv"), IP_NETWORKS);
             env.put("OMCP_IP_ENRICH_FILE", networks.toString());
+            // The simulated shop's post-mortems go with the demo: in the default /tmp/postmortems.jsonl (or
+            // the operator's OMCP_POSTMORTEMS_FILE) they were listed by every later gateway on the machine.
+            env.put("OMCP_POSTMORTEMS_FILE", workDir.resolve("postmortems.jsonl").toString());
             if (zipkin) {
                 env.put("PLUGIN_TRUST_ROOT", trustRoot.toString());
             }
