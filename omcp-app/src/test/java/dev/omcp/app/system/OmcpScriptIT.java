@@ -82,6 +82,16 @@ class OmcpScriptIT {
     }
 
     @Test
+    void aJavaRuntimeWithoutACompiler_isNamed_beforeMavenFailsOnIt() throws Exception {
+        // a JRE 21 runs the jar but cannot build it: Maven only said "No compiler is provided in this environment"
+        Files.delete(tools.resolve("jdk/bin/javac"));
+        Run run = omcp("serve");
+        assertThat(run.exitCode()).isEqualTo(1);
+        assertThat(run.output()).contains("has no compiler (bin/javac)").contains("install a JDK 21+");
+        assertThat(lines(builds)).isEmpty();
+    }
+
+    @Test
     void onJdk21_theBuildsJvmGetsNoOptionItDoesNotKnow() throws Exception {
         // --sun-misc-unsafe-memory-access exists from JDK 23 on: a JDK 21 or 22 refuses to start with it
         // ("Unrecognized option"), so Maven, which runs on the chosen JDK, could not build the jar at all
@@ -331,6 +341,8 @@ class OmcpScriptIT {
         Files.writeString(tools.resolve("jdk/release"), "JAVA_VERSION=\"" + version + "\"\n");
         Files.writeString(java, "#!/bin/sh\necho \"java $*\" >> '" + runs + "'\n" + more);
         executable(java);
+        Files.writeString(tools.resolve("jdk/bin/javac"), "#!/bin/sh\nexit 0\n");
+        executable(tools.resolve("jdk/bin/javac"));
     }
 
     private record Run(int exitCode, String output) {}
