@@ -293,6 +293,9 @@ class OmcpScriptIT {
         // what happens next depends on the JDKs of this machine (another 21+ is used, or none is
         // found and the script exits 1); either way the operator learns why JAVA_HOME was not used
         assertThat(run.output()).contains("JAVA_HOME=" + tools.resolve("jdk") + " is JDK 17, older than 21");
+
+        fakeJdk("1.8.0_392", ""); // JDK 8 and older spell their version 1.x
+        assertThat(omcp("serve").output()).contains("JAVA_HOME=" + tools.resolve("jdk") + " is JDK 8, older than 21");
         assertThat(lines(runs)).as("the JDK 17 never runs the jar").isEmpty();
         if (run.exitCode() == 1 && run.output().contains("found none")) {
             assertThat(run.output()).contains("needs a JDK 21 or newer and found none (JAVA_HOME=");
