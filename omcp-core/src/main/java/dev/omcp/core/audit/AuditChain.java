@@ -40,6 +40,12 @@ public final class AuditChain implements AuditTrail, AuditHistory, AutoCloseable
     private static final String ALTERED = "; the log was altered. Run 'omcp audit verify' on the audit file to find the"
             + " first broken entry, then move the file aside to start a new chain";
 
+    /**
+     * Why nothing is recorded once {@link #close} began: a management request the shutdown grace did
+     * not wait for may still be running, and its change must be refused, not made without an entry.
+     */
+    private static final String CLOSED = "the audit log was closed because the gateway is stopping";
+
     /** Actor of the entries the gateway writes about itself. */
     public static final String SYSTEM_ACTOR = "omcp";
 
@@ -54,6 +60,8 @@ public final class AuditChain implements AuditTrail, AuditHistory, AutoCloseable
     private boolean started;
     /** Why the last write to the store failed, until a write succeeds again; read without the lock. */
     private volatile String failure;
+    /** Set under the lock when {@link #close} begins: from then on every change is refused and no entry is stored. */
+    private volatile boolean closed;
 
     public AuditChain(AuditLog log, List<AuditSink> sinks, Clock clock) {
         this.log = Objects.requireNonNull(log, "log");
@@ -146,6 +154,9 @@ public final class AuditChain implements AuditTrail, AuditHistory, AutoCloseable
             if (!started) {
                 throw new IllegalStateException("the audit chain must be started before it records");
             }
+            if (closed) {
+                throw new IllegalStateException(CLOSED + "; this entry was not written");
+            }
             Instant now = clock.instant().truncatedTo(ChronoUnit.MILLIS);
             // ts never goes backwards, even when the wall clock does, so searches by time can stop early.
             Instant ts = now.isBefore(lastTs) ? lastTs : now;
@@ -191,6 +202,9 @@ public final class AuditChain implements AuditTrail, AuditHistory, AutoCloseable
      */
     @Override
     public Optional<String> unavailable() {
+        if (closed) {
+            return Optional.of(CLOSED);
+        }
         String failed = failure;
         // a store that failed between appends (a background fsync) is refused before the next change, not after it
         return failed != null ? Optional.of(failed) : log.refusing();
@@ -198,7 +212,7 @@ public final class AuditChain implements AuditTrail, AuditHistory, AutoCloseable
 
     @Override
     public AuditRecording recording() {
-        if (log.refusing().isPresent()) {
+        if (closed || log.refusing().isPresent()) {
             return AuditRecording.STOPPED;
         }
         return failure != null ? AuditRecording.FAILING : AuditRecording.OK;
@@ -233,10 +247,20 @@ public final class AuditChain implements AuditTrail, AuditHistory, AutoCloseable
      * Stops the sinks and closes the store. The sinks close at the same time, each delivering what it
      * has queued for its own bounded time: one after the other, a webhook and an S3 copy that were
      * both slow added their times up, past the termination grace of an orchestrator, which then
-     * killed the process before the second had tried.
+     * killed the process before the second had tried. From the start of the close on, changes are
+     * refused ({@link #unavailable}) and entries fail: a management request still running past the
+     * HTTP server's shutdown grace takes the fail-closed path of an audit log that cannot record.
      */
     @Override
     public void close() {
+        lock.lock();
+        try {
+            // first, and under the lock: an entry being written ends before, none begins after, so
+            // what the sinks get to deliver and the store to fsync below is all there will be
+            closed = true;
+        } finally {
+            lock.unlock();
+        }
         List<Thread> closing = new ArrayList<>(sinks.size());
         for (AuditSink sink : sinks) {
             closing.add(Thread.ofVirtual().name("omcp-audit-sink-close-" + sink.name()).start(() -> closeSink(sink)));

@@ -102,6 +102,24 @@ class AuditChainTest {
     }
 
     @Test
+    void onceClosed_theChainRefusesChangesBeforeTheyAreMade_andAnEntryAfterwardsFailsSayingTheGatewayStops() {
+        // a management request still running after the HTTP server stopped (its grace ran out) meets a closed chain
+        ListLog log = new ListLog();
+        AuditChain chain = new AuditChain(log, List.of(), clock).start();
+        chain.record(event("before"));
+
+        chain.close();
+
+        assertThat(chain.unavailable()).as("checked before a change is made (fail closed)")
+                .hasValueSatisfying(reason -> assertThat(reason).contains("closed because the gateway is stopping"));
+        assertThat(chain.recording()).isEqualTo(AuditRecording.STOPPED);
+        assertThatThrownBy(() -> chain.record(event("after"))).isInstanceOf(IllegalStateException.class)
+                .hasMessageContaining("the audit log was closed because the gateway is stopping")
+                .hasMessageContaining("not written");
+        assertThat(log.records).as("nothing reached the store after the close").hasSize(1);
+    }
+
+    @Test
     void firstEntryChainsToSixtyFourZerosAndEachNextToThePreviousHash() {
         ListLog log = new ListLog();
         AuditChain chain = new AuditChain(log, List.of(), clock).start();

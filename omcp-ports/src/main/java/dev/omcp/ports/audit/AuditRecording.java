@@ -10,6 +10,9 @@ public enum AuditRecording {
     OK,
     /** The last write failed; the next change's entry tries again, and the log recovers by itself once one is written. */
     FAILING,
-    /** The store refuses every entry until the gateway is restarted (a failed fsync, or a failed write it could not undo). */
+    /**
+     * The store refuses every entry until the gateway is restarted (a failed fsync, or a failed write it
+     * could not undo), or the log was closed because the gateway is stopping.
+     */
     STOPPED
 }
