@@ -25,6 +25,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.Optional;
 import java.util.Map;
+import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executors;
@@ -32,6 +33,7 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 import org.eclipse.jetty.ee10.websocket.server.JettyWebSocketCreator;
@@ -51,6 +53,11 @@ import org.slf4j.LoggerFactory;
  * <p>Keep-alive: one scheduler for all connections pings each one every ping interval and closes
  * with 1001 a connection from which nothing (no pong, no message) arrived for the pong timeout; see
  * {@link KeepAliveLedger} and {@link KeepAliveListener}.
+ *
+ * <p>Shutdown: {@link #drain} refuses new sockets and new requests, closes with 1001 the sockets with
+ * nothing in flight, and each other socket once its last message has been handled; the messages are
+ * counted by the server's {@link InFlightTracker}, so the server's one shutdown grace bounds the wait,
+ * after which {@link #close} closes what is left.
  */
 public final class WebSocketTransport {
     private static final Logger LOG = LoggerFactory.getLogger(WebSocketTransport.class);
@@ -95,6 +102,11 @@ public final class WebSocketTransport {
      * server queue its answers without bound.
      */
     public static final long DEFAULT_MAX_UNSENT_BYTES = 16L * 1024 * 1024;
+    /** The answer to a request sent once the shutdown began: it did not run, and another gateway may run it. */
+    static final String SHUTTING_DOWN = "the gateway is shutting down: this request did not run; reconnect (to another"
+            + " replica, or once the gateway is back) and send it again";
+    /** The close reason of every socket closed by a shutdown. */
+    private static final String SHUTDOWN_CLOSE_REASON = "server shutting down";
     /** How long a socket closed for not reading may take its close frame before the connection is cut. */
     private static final Duration NOT_READING_CLOSE_GRACE = Duration.ofSeconds(5);
     /** Javalin's catch-all WebSocket mapping, whose creator builds its own listener. */
@@ -118,6 +130,10 @@ public final class WebSocketTransport {
     private final KeepAliveLedger<Session> keepAlive;
     private final Duration sweepPeriod;
     private final AtomicReference<ScheduledExecutorService> scheduler = new AtomicReference<>();
+    /** Where the messages being handled are counted, so the server's shutdown waits for them. */
+    private final InFlightTracker inFlightTracker;
+    /** Set once the shutdown began: no new socket, no new request, and each socket closes once it has nothing in flight. */
+    private volatile boolean draining;
 
     /** Per-connection state. */
     private static final class ConnectionState {
@@ -133,6 +149,10 @@ public final class WebSocketTransport {
         /** Set when the socket has closed: a session an initialize opens after that has nobody to serve. */
         volatile boolean closed;
         volatile AutoCloseable attachedStream;
+        /** Messages received and not yet handled to the end: a draining socket closes when this reaches zero. */
+        final AtomicInteger handling = new AtomicInteger();
+        /** Set once the shutdown closes the socket, so it is closed once. */
+        final AtomicBoolean closingForShutdown = new AtomicBoolean();
 
         ConnectionState(long maxUnsentBytes) {
             this.unsent = new UnsentBytes(maxUnsentBytes);
@@ -165,6 +185,24 @@ public final class WebSocketTransport {
     }
 
     /**
+     * As above, with where the messages being handled are counted: the server whose shutdown waits
+     * for its in-flight requests passes its count, so it waits for these messages too.
+     */
+    public WebSocketTransport(
+            McpEndpoint endpoint,
+            AgentAuthentication authentication,
+            GatewayMetrics metrics,
+            int maxMessageBytes,
+            Duration pingInterval,
+            Duration pongTimeout,
+            int maxPerCredential,
+            Clock clock,
+            InFlightTracker inFlightTracker) {
+        this(endpoint, authentication, metrics, maxMessageBytes, pingInterval, pongTimeout, DEFAULT_MAX_UNSENT_BYTES,
+                DEFAULT_INITIALIZE_DEADLINE, maxPerCredential, clock, inFlightTracker);
+    }
+
+    /**
      * As above, with the bound of bytes a socket may have waiting to be written and the deadline for
      * {@code initialize} (tests use small ones).
      */
@@ -179,12 +217,29 @@ public final class WebSocketTransport {
             Duration initializeDeadline,
             int maxPerCredential,
             Clock clock) {
+        this(endpoint, authentication, metrics, maxMessageBytes, pingInterval, pongTimeout, maxUnsentBytes, initializeDeadline,
+                maxPerCredential, clock, InFlightTracker.untracked());
+    }
+
+    private WebSocketTransport(
+            McpEndpoint endpoint,
+            AgentAuthentication authentication,
+            GatewayMetrics metrics,
+            int maxMessageBytes,
+            Duration pingInterval,
+            Duration pongTimeout,
+            long maxUnsentBytes,
+            Duration initializeDeadline,
+            int maxPerCredential,
+            Clock clock,
+            InFlightTracker inFlightTracker) {
         if (maxPerCredential < 1) {
             throw new IllegalArgumentException("the bound of WebSockets per credential must be at least 1, got " + maxPerCredential);
         }
         if (initializeDeadline.isNegative() || initializeDeadline.isZero()) {
             throw new IllegalArgumentException("the WebSocket initialize deadline must be positive, got " + initializeDeadline);
         }
+        this.inFlightTracker = Objects.requireNonNull(inFlightTracker, "inFlightTracker");
         this.initializeDeadline = initializeDeadline;
         this.maxPerCredential = maxPerCredential;
         this.clock = clock;
@@ -259,6 +314,11 @@ public final class WebSocketTransport {
     /** Wires the socket's events. */
     public void configure(WsConfig ws) {
         ws.onConnect(ctx -> {
+            if (draining) {
+                // upgraded while the shutdown began: nothing this socket sends would run
+                ctx.closeSession(GOING_AWAY, SHUTDOWN_CLOSE_REASON);
+                return;
+            }
             String token = ctx.attribute(TOKEN);
             AgentAuthResult result = authentication.authenticate(Optional.ofNullable(token));
             if (result instanceof AgentAuthResult.Refused refused) {
@@ -289,31 +349,16 @@ public final class WebSocketTransport {
             if (principal == null || state == null) {
                 return;
             }
-            String message = ctx.message();
-            Semaphore place = state.inFlight;
-            if (!place.tryAcquire()) {
-                // Only read when the requests hold every place: most messages are not looked at twice.
-                if (!RequestId.answersNothing(message)) {
-                    send(ctx, state, errorFrame(RequestId.of(message), REQUEST_REFUSED,
-                            "too many requests in flight on this connection (at most " + MAX_IN_FLIGHT
-                                    + "); wait for answers before sending more (this request did not run)"));
-                    return;
-                }
-                place = state.unansweredInFlight;
-                if (!place.tryAcquire()) {
-                    dropUnanswered(ctx, state);
-                    return;
+            // counted before the shutdown flag is read: a drain that begins meanwhile sees this message
+            state.handling.incrementAndGet();
+            boolean dispatched = false;
+            try {
+                dispatched = dispatch(ctx, principal, state, ctx.message());
+            } finally {
+                if (!dispatched) {
+                    handled(ctx, state);
                 }
             }
-            Semaphore taken = place;
-            // Each message runs on its own virtual thread so a slow tool does not stall the socket.
-            Thread.ofVirtual().name("omcp-ws-message").start(() -> {
-                try {
-                    handle(ctx, principal, state, message);
-                } finally {
-                    taken.release();
-                }
-            });
         });
         ws.onBinaryMessage(ctx -> {
             ConnectionState state = ctx.attribute(STATE);
@@ -342,6 +387,71 @@ public final class WebSocketTransport {
     }
 
     /**
+     * Runs {@code message} on a virtual thread of its own, so a slow tool does not stall the socket;
+     * returns false when it was refused or dropped instead. Once the shutdown began, a request is
+     * refused, while notifications and client responses still run: they end requests in flight (a
+     * {@code notifications/cancelled}, the client's answer a tool waits for).
+     */
+    private boolean dispatch(WsContext ctx, Principal principal, ConnectionState state, String message) {
+        if (draining && !RequestId.answersNothing(message)) {
+            send(ctx, state, errorFrame(RequestId.of(message), REQUEST_REFUSED, SHUTTING_DOWN));
+            return false;
+        }
+        Semaphore place = state.inFlight;
+        if (!place.tryAcquire()) {
+            // Only read when the requests hold every place: most messages are not looked at twice.
+            if (!RequestId.answersNothing(message)) {
+                send(ctx, state, errorFrame(RequestId.of(message), REQUEST_REFUSED,
+                        "too many requests in flight on this connection (at most " + MAX_IN_FLIGHT
+                                + "); wait for answers before sending more (this request did not run)"));
+                return false;
+            }
+            place = state.unansweredInFlight;
+            if (!place.tryAcquire()) {
+                dropUnanswered(ctx, state);
+                return false;
+            }
+        }
+        Semaphore taken = place;
+        inFlightTracker.enter();
+        try {
+            Thread.ofVirtual().name("omcp-ws-message").start(() -> {
+                try {
+                    handle(ctx, principal, state, message);
+                } finally {
+                    taken.release();
+                    // the answer is queued before the close frame a draining socket now gets
+                    handled(ctx, state);
+                    inFlightTracker.exit();
+                }
+            });
+        } catch (RuntimeException | Error e) {
+            taken.release();
+            inFlightTracker.exit();
+            throw e;
+        }
+        return true;
+    }
+
+    /** One message of {@code state} was handled (or refused); a draining socket with nothing left in flight closes. */
+    private void handled(WsContext ctx, ConnectionState state) {
+        if (state.handling.decrementAndGet() == 0 && draining) {
+            closeForShutdown(ctx, state);
+        }
+    }
+
+    private static void closeForShutdown(WsContext ctx, ConnectionState state) {
+        if (!state.closingForShutdown.compareAndSet(false, true)) {
+            return;
+        }
+        try {
+            ctx.closeSession(GOING_AWAY, SHUTDOWN_CLOSE_REASON);
+        } catch (RuntimeException e) {
+            LOG.debug("closing a websocket on shutdown failed: {}", e.getMessage());
+        }
+    }
+
+    /**
      * Drops a notification or client response over its bound. JSON-RPC never answers either (the
      * client would read an error frame with a null id as the answer to a request of its own), so the
      * drop is counted and logged instead: the first of each connection, as a flooding client would
@@ -357,8 +467,24 @@ public final class WebSocketTransport {
         }
     }
 
-    /** Stops the keep-alive and closes every open socket with 1001 (going away); used on shutdown. */
+    /**
+     * Begins the shutdown: new sockets and new requests are refused ({@link #SHUTTING_DOWN}), the
+     * sockets with nothing in flight close now with 1001 (going away), and each other socket once the
+     * messages it is handling are done, their answers sent first. {@link #close} ends what is left.
+     */
+    public void drain() {
+        draining = true;
+        for (WsContext ctx : open.values()) {
+            ConnectionState state = ctx.attribute(STATE);
+            if (state != null && state.handling.get() == 0) {
+                closeForShutdown(ctx, state);
+            }
+        }
+    }
+
+    /** Stops the keep-alive and closes every open socket with 1001 (going away), in flight or not; used on shutdown. */
     public void close() {
+        draining = true;
         ScheduledExecutorService executor = scheduler.getAndSet(null);
         if (executor != null) {
             executor.shutdownNow();
@@ -366,7 +492,7 @@ public final class WebSocketTransport {
         keepAlive.clear();
         for (WsContext ctx : open.values()) {
             try {
-                ctx.closeSession(GOING_AWAY, "server shutting down");
+                ctx.closeSession(GOING_AWAY, SHUTDOWN_CLOSE_REASON);
             } catch (RuntimeException e) {
                 LOG.debug("closing a websocket on shutdown failed: {}", e.getMessage());
             }

@@ -95,7 +95,7 @@ public final class GatewayHttpServer implements AutoCloseable {
         LogPace lateBodyLines = new LogPace(builder.clock, LATE_BODY_LOG_EVERY);
         this.webSocket = new WebSocketTransport(
                 builder.mcp, builder.agentAuthentication, metrics, settings.maxBodyBytes(),
-                settings.wsPingInterval(), settings.wsPongTimeout(), builder.webSocketsPerCredential, builder.clock);
+                settings.wsPingInterval(), settings.wsPongTimeout(), builder.webSocketsPerCredential, builder.clock, inFlight);
         PublicEndpoints publicEndpoints = new PublicEndpoints(
                 builder.description, metrics, builder.managementIdentity, () -> state.get() == State.RUNNING);
         List<HttpModule> modules = List.copyOf(builder.modules);
@@ -151,7 +151,8 @@ public final class GatewayHttpServer implements AutoCloseable {
             config.routes.put("/mcp", streamableHttp::methodNotAllowed);
             config.routes.patch("/mcp", streamableHttp::methodNotAllowed);
             config.routes.wsBeforeUpgrade("/mcp/ws", ctx -> {
-                // An upgrade is not tracked as in flight: open sockets are closed with 1001 on shutdown.
+                // An upgrade is not tracked as in flight, an open socket neither: the messages it is handling
+                // are (WebSocketTransport counts them in inFlight), and shutdown closes it with 1001 once they are done.
                 if (guard(ctx, guard, securityHeaders)) {
                     webSocket.beforeUpgrade(ctx);
                 }
@@ -296,7 +297,8 @@ public final class GatewayHttpServer implements AutoCloseable {
     private void drainAndStop() {
         LOG.info("event=shutdown-begin inFlight={}", inFlight.count());
         streamableHttp.close();
-        webSocket.close();
+        // WebSocket messages in flight are counted in inFlight: the one grace below waits for them too
+        webSocket.drain();
         boolean drained;
         try {
             drained = inFlight.awaitIdle(settings.shutdownGrace());
@@ -308,6 +310,8 @@ public final class GatewayHttpServer implements AutoCloseable {
             drained = false;
             LOG.warn("event=shutdown-drain-interrupted inFlight={}", inFlight.count());
         }
+        // what is still open holds messages the grace did not see end: their sockets close now
+        webSocket.close();
         if (!drained) {
             // What still runs is cut off now. Jetty's own graceful wait would only wait for it once more and
             // then fail, which Javalin logs as an error with a stack trace.

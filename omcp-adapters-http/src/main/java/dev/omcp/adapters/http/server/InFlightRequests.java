@@ -1,17 +1,19 @@
 package dev.omcp.adapters.http.server;
 
+import dev.omcp.adapters.http.mcp.InFlightTracker;
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
 
-/** Counts requests being served, so shutdown can wait for them to finish. */
-final class InFlightRequests {
+/** Counts requests being served (HTTP requests and WebSocket messages), so shutdown can wait for them to finish. */
+final class InFlightRequests implements InFlightTracker {
     private final ReentrantLock lock = new ReentrantLock();
     private final Condition idle = lock.newCondition();
     private int count;
 
-    void enter() {
+    @Override
+    public void enter() {
         lock.lock();
         try {
             count++;
@@ -20,7 +22,8 @@ final class InFlightRequests {
         }
     }
 
-    void exit() {
+    @Override
+    public void exit() {
         lock.lock();
         try {
             count--;
