@@ -1,6 +1,8 @@
 package dev.omcp.core.sources;
 
 import java.util.Objects;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * The calls running on one live source's connector, so that replacing or removing the source closes
@@ -12,14 +14,20 @@ import java.util.Objects;
  * behind it, waited for the slowest call on the old source. Now the change only retires the
  * connector; the last call to leave closes it, on a thread of its own so no tool call waits for it.
  * A call that arrives after the retirement is refused ({@link #enter()} is false) and never reaches
- * the connector. Thread-safe; the lock is held for a few field updates only, never around a call or
- * a close.
+ * the connector. Thread-safe and lock-free.
  */
 public final class ConnectorUse {
+    /** The bit of {@link #state} set at the retirement; the bits below it count the calls running. */
+    private static final long RETIRED = 1L << 62;
+
     private final Runnable close;
-    private int running;
-    private boolean retired;
-    private boolean closed;
+    /**
+     * Retired flag and running count in one word, so a call's enter and leave are one compare-and-set
+     * each: every backend call of every tool passes here, and a monitor that 32 calls contend for
+     * parks virtual threads.
+     */
+    private final AtomicLong state = new AtomicLong();
+    private final AtomicBoolean closed = new AtomicBoolean();
 
     /** @param close closes the connector after the retirement, once no call runs on it; catches and logs what it throws */
     ConnectorUse(Runnable close) {
@@ -32,25 +40,25 @@ public final class ConnectorUse {
     }
 
     /** A call starts on the connector; false when the source was replaced or removed meanwhile (then it must not call). */
-    public synchronized boolean enter() {
-        if (retired) {
-            return false;
+    public boolean enter() {
+        while (true) {
+            long s = state.get();
+            if ((s & RETIRED) != 0) {
+                return false;
+            }
+            if (state.compareAndSet(s, s + 1)) {
+                return true;
+            }
         }
-        running++;
-        return true;
     }
 
     /** A call that {@link #enter() entered} ended, however it ended; the last one out of a retired connector closes it. */
     public void leave() {
-        boolean closeNow;
-        synchronized (this) {
-            if (running == 0) {
-                throw new IllegalStateException("a call left a connector it never entered");
-            }
-            running--;
-            closeNow = takeClose();
+        long s = state.getAndUpdate(current -> (current & ~RETIRED) == 0 ? current : current - 1);
+        if ((s & ~RETIRED) == 0) {
+            throw new IllegalStateException("a call left a connector it never entered");
         }
-        if (closeNow) {
+        if (s == (RETIRED | 1) && closed.compareAndSet(false, true)) {
             // not on the caller's thread: the tool call has its answer and must not wait for a close
             Thread.ofVirtual().name("omcp-connector-close").start(close);
         }
@@ -61,22 +69,9 @@ public final class ConnectorUse {
      * (on this thread) when none runs, else by the last call to leave.
      */
     void retire() {
-        boolean closeNow;
-        synchronized (this) {
-            retired = true;
-            closeNow = takeClose();
-        }
-        if (closeNow) {
+        long s = state.getAndUpdate(current -> current | RETIRED);
+        if ((s & ~RETIRED) == 0 && closed.compareAndSet(false, true)) {
             close.run();
         }
-    }
-
-    /** Whether this is the moment to close: retired, idle, not closed yet. Call under the lock. */
-    private boolean takeClose() {
-        if (retired && running == 0 && !closed) {
-            closed = true;
-            return true;
-        }
-        return false;
     }
 }

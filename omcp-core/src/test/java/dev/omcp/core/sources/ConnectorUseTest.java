@@ -3,6 +3,8 @@ package dev.omcp.core.sources;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -39,6 +41,47 @@ class ConnectorUseTest {
 
         assertThat(closed.await(10, TimeUnit.SECONDS)).isTrue();
         assertThat(closes).hasValue(1);
+    }
+
+    @Test
+    void callsRacingTheRetirement_closeTheConnectorOnce_andOnlyAfterTheLastOneLeft() throws Exception {
+        AtomicInteger running = new AtomicInteger();
+        AtomicInteger runningAtClose = new AtomicInteger(-1);
+        ConnectorUse raced = new ConnectorUse(() -> {
+            runningAtClose.set(running.get());
+            closes.incrementAndGet();
+            closed.countDown();
+        });
+        CountDownLatch go = new CountDownLatch(1);
+        List<Thread> callers = new ArrayList<>();
+        for (int t = 0; t < 8; t++) {
+            callers.add(Thread.ofPlatform().start(() -> {
+                awaitQuietly(go);
+                for (int i = 0; i < 20_000 && raced.enter(); i++) {
+                    running.incrementAndGet();
+                    running.decrementAndGet();
+                    raced.leave();
+                }
+            }));
+        }
+        go.countDown();
+        raced.retire();
+        for (Thread caller : callers) {
+            caller.join();
+        }
+
+        assertThat(closed.await(10, TimeUnit.SECONDS)).isTrue();
+        assertThat(closes).hasValue(1);
+        assertThat(runningAtClose).hasValue(0);
+        assertThat(raced.enter()).isFalse();
+    }
+
+    private static void awaitQuietly(CountDownLatch latch) {
+        try {
+            latch.await();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
     }
 
     @Test
