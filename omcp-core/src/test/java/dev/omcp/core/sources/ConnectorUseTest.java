@@ -6,6 +6,9 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
@@ -53,35 +56,30 @@ class ConnectorUseTest {
             closed.countDown();
         });
         CountDownLatch go = new CountDownLatch(1);
-        List<Thread> callers = new ArrayList<>();
-        for (int t = 0; t < 8; t++) {
-            callers.add(Thread.ofPlatform().start(() -> {
-                awaitQuietly(go);
-                for (int i = 0; i < 20_000 && raced.enter(); i++) {
-                    running.incrementAndGet();
-                    running.decrementAndGet();
-                    raced.leave();
-                }
-            }));
+        List<Future<Void>> calls = new ArrayList<>();
+        try (ExecutorService callers = Executors.newFixedThreadPool(8)) {
+            for (int t = 0; t < 8; t++) {
+                calls.add(callers.submit(() -> {
+                    go.await();
+                    for (int i = 0; i < 20_000 && raced.enter(); i++) {
+                        running.incrementAndGet();
+                        running.decrementAndGet();
+                        raced.leave();
+                    }
+                    return null;
+                }));
+            }
+            go.countDown();
+            raced.retire();
         }
-        go.countDown();
-        raced.retire();
-        for (Thread caller : callers) {
-            caller.join();
+        for (Future<Void> call : calls) {
+            call.get(); // a caller that failed (a leave refused as never entered) fails the test
         }
 
         assertThat(closed.await(10, TimeUnit.SECONDS)).isTrue();
         assertThat(closes).hasValue(1);
         assertThat(runningAtClose).hasValue(0);
         assertThat(raced.enter()).isFalse();
-    }
-
-    private static void awaitQuietly(CountDownLatch latch) {
-        try {
-            latch.await();
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
     }
 
     @Test
