@@ -6,6 +6,7 @@ import dev.omcp.ports.audit.AuditHistory;
 import dev.omcp.ports.audit.AuditLog;
 import dev.omcp.ports.audit.AuditLogState;
 import dev.omcp.ports.audit.AuditPage;
+import dev.omcp.ports.audit.AuditSearch;
 import dev.omcp.ports.audit.AuditQuery;
 import dev.omcp.ports.audit.AuditRecord;
 import dev.omcp.ports.audit.AuditRecording;
@@ -224,10 +225,10 @@ public final class AuditChain implements AuditTrail, AuditHistory, AutoCloseable
         AuditQuery asWritten = query.tenant()
                 .map(tenant -> query.onlyTenant(AuditEventFields.bounded(tenant, AuditEventFields.MAX_NAME)))
                 .orElse(query);
-        List<AuditEntry> entries = log.find(asWritten);
+        AuditSearch found = log.search(asWritten);
         lock.lock();
         try {
-            return new AuditPage(entries, lastSeq, lastHash);
+            return new AuditPage(found.entries(), lastSeq, lastHash, found.resumeBeforeSeq());
         } finally {
             lock.unlock();
         }

@@ -51,8 +51,17 @@ public interface AuditLog {
         return Optional.empty();
     }
 
-    /** Matching entries, newest first, at most {@code query.limit()}. */
+    /** Matching entries, newest first, at most {@code query.limit()}, however much of the store that takes to read. */
     List<AuditEntry> find(AuditQuery query);
+
+    /**
+     * Like {@link #find}, but a store that can hold more than a request should read (a file) may stop
+     * at its work budget and say where to continue ({@link AuditSearch#resumeBeforeSeq()}): a filter
+     * that matches nothing would otherwise read the whole file for every request that asks.
+     */
+    default AuditSearch search(AuditQuery query) {
+        return AuditSearch.complete(find(query));
+    }
 
     /** Whether entries survive a restart. */
     boolean persistent();

@@ -24,7 +24,8 @@ import java.util.Objects;
  * newest first, each with exactly the fields and values of its line in the audit file (so a client
  * can recompute the hashes), plus the chain's {@code tipSeq} and {@code tipHash}, each sink's
  * delivery status ({@code sinks}), whether the log records ({@code recording}) and the cursor of
- * the next page ({@code nextBeforeSeq}). Served from the file when one is configured. Needs the
+ * the next page ({@code nextBeforeSeq}), which a page cut short by the file store's work budget
+ * carries too ({@code searchComplete: false}). Served from the file when one is configured. Needs the
  * permission {@code audit:read} (held by every builtin role, spec 5.5), which the management guard
  * enforces.
  *
@@ -48,7 +49,8 @@ public final class AuditRoutes implements HttpModule {
                 .summary("Audit entries newest first with the chain's tipHash; filters from, to (ISO-8601), actor, action,"
                         + " beforeSeq (the next page's cursor), limit (1-1000, default 100); a caller with a tenant sees that"
                         + " tenant's entries only. Permission audit:read")
-                .response(200, "entries, count, nextBeforeSeq, tipSeq, tipHash, persisted, recording (ok, failing or stopped),"
+                .response(200, "entries, count, nextBeforeSeq, searchComplete (false: the search stopped at its work budget;"
+                        + " continue with beforeSeq=nextBeforeSeq), tipSeq, tipHash, persisted, recording (ok, failing or stopped),"
                         + " sinks (each sink's delivery status)")
                 .response(400, "a parameter is invalid: {code, error}")
                 .handle(this::list);
@@ -70,6 +72,8 @@ public final class AuditRoutes implements HttpModule {
                 body.put("entries", entries);
                 body.put("count", entries.size());
                 body.put("nextBeforeSeq", nextBeforeSeq(page, query.limit()));
+                // a short page is not the last when the store stopped at its work budget: say so, not only by the cursor
+                body.put("searchComplete", page.resumeBeforeSeq().isEmpty());
                 body.put("tipSeq", page.tipSeq());
                 body.put("tipHash", page.tipHash());
                 body.put("persisted", history.persisted());
@@ -82,11 +86,15 @@ public final class AuditRoutes implements HttpModule {
     }
 
     /**
-     * Where the next page starts: the oldest entry of a full page (a page with fewer entries than the
-     * limit was the last). A cursor by {@code seq}, not by time, so entries sharing one millisecond
-     * are neither repeated nor skipped. May lead to an empty last page.
+     * Where the next page starts: where the store stopped when it reached its work budget first,
+     * otherwise the oldest entry of a full page (a page with fewer entries than the limit was the
+     * last). A cursor by {@code seq}, not by time, so entries sharing one millisecond are neither
+     * repeated nor skipped. May lead to an empty last page.
      */
     private static Long nextBeforeSeq(AuditPage page, int limit) {
+        if (page.resumeBeforeSeq().isPresent()) {
+            return page.resumeBeforeSeq().getAsLong(); // the store stopped at its work budget before the page was full
+        }
         if (page.entries().size() < limit) {
             return null;
         }

@@ -24,8 +24,10 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 import java.util.Optional;
+import java.util.OptionalLong;
 import java.util.Set;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -39,6 +41,7 @@ class AuditRoutesIT {
     private final List<AuditEntry> stored = new CopyOnWriteArrayList<>();
     private final AtomicReference<Principal> caller = new AtomicReference<>(Principal.anonymous());
     private final AtomicReference<AuditRecording> recording = new AtomicReference<>(AuditRecording.OK);
+    private final AtomicInteger judgedPerSearch = new AtomicInteger(Integer.MAX_VALUE);
     private final HttpClient client = HttpClient.newBuilder().proxy(HttpClient.Builder.NO_PROXY).build();
     private Javalin app;
 
@@ -48,8 +51,19 @@ class AuditRoutesIT {
         public AuditPage find(AuditQuery query) {
             List<AuditEntry> newestFirst = new ArrayList<>(stored);
             Collections.reverse(newestFirst);
-            List<AuditEntry> found = newestFirst.stream().filter(query::matches).limit(query.limit()).toList();
             AuditEntry tip = stored.get(stored.size() - 1);
+            List<AuditEntry> candidates = newestFirst.stream()
+                    .filter(entry -> query.beforeSeq().isEmpty() || entry.seq() < query.beforeSeq().getAsLong()).toList();
+            List<AuditEntry> found = new ArrayList<>();
+            for (int judged = 0; judged < candidates.size() && found.size() < query.limit(); judged++) {
+                if (judged == judgedPerSearch.get()) {
+                    // the file store's work budget: stop before this entry, which the next search starts with
+                    return new AuditPage(found, tip.seq(), tip.hash(), OptionalLong.of(candidates.get(judged).seq() + 1));
+                }
+                if (query.matches(candidates.get(judged))) {
+                    found.add(candidates.get(judged));
+                }
+            }
             return new AuditPage(found, tip.seq(), tip.hash());
         }
 
@@ -133,6 +147,29 @@ class AuditRoutesIT {
         assertThat(page("").get("recording").asText()).isEqualTo("failing");
         recording.set(AuditRecording.STOPPED); // a failed fsync: every change is refused until a restart
         assertThat(page("").get("recording").asText()).isEqualTo("stopped");
+    }
+
+    @Test
+    void aPageTheStoreCutShortAtItsWorkBudget_saysSo_andItsCursorLeadsToEveryMatchingEntryOnce() throws Exception {
+        for (int i = 1; i <= 7; i++) {
+            store(i == 2 || i == 6 ? "user:bob" : "user:alice", null, "s" + i);
+        }
+        judgedPerSearch.set(2);
+
+        List<Long> seen = new ArrayList<>();
+        List<Boolean> complete = new ArrayList<>();
+        String query = "?limit=3&actor=user:bob";
+        for (int pages = 0; pages < 10 && query != null; pages++) {
+            JsonNode page = page(query);
+            page.get("entries").forEach(entry -> seen.add(entry.get("seq").asLong()));
+            complete.add(page.get("searchComplete").asBoolean());
+            JsonNode next = page.get("nextBeforeSeq");
+            query = next.isNull() ? null : "?limit=3&actor=user:bob&beforeSeq=" + next.asLong();
+        }
+
+        assertThat(seen).containsExactly(6L, 2L);
+        // short pages that are not the last say so; the last one, which ends the paging, is complete
+        assertThat(complete).containsExactly(false, false, false, true);
     }
 
     @Test

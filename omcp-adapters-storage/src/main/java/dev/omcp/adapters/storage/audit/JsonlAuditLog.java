@@ -7,6 +7,7 @@ import dev.omcp.ports.audit.AuditLog;
 import dev.omcp.ports.audit.AuditLogState;
 import dev.omcp.ports.audit.AuditQuery;
 import dev.omcp.ports.audit.AuditRecord;
+import dev.omcp.ports.audit.AuditSearch;
 import java.io.Closeable;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -64,6 +65,13 @@ public final class JsonlAuditLog implements AuditLog {
     private static final Logger LOG = LoggerFactory.getLogger(JsonlAuditLog.class);
     /** Lines longer than this are not audit entries (an entry is bounded well below it). */
     static final int MAX_LINE_BYTES = 1 << 20;
+    /**
+     * How much of the file one {@link #search} reads before it returns a short page with a cursor:
+     * tens of thousands of entries, a fraction of a second from the page cache. Without it a filter that
+     * matches nothing read the whole file (gigabytes after a year) for every request that asked, and a
+     * caller with {@code audit:read} could keep the disk busy at will.
+     */
+    static final long SEARCH_BUDGET_BYTES = 32L << 20;
 
     /**
      * How the file store behaves.
@@ -95,6 +103,7 @@ public final class JsonlAuditLog implements AuditLog {
     private final ReentrantLock writeLock = new ReentrantLock();
     private final ReentrantLock syncLock = new ReentrantLock();
     private final AtomicLong bytesScanned = new AtomicLong();
+    private final long searchBudgetBytes;
     private AuditFileLock lock;
     private FileChannel channel;
     private FileChannel reader;
@@ -115,9 +124,18 @@ public final class JsonlAuditLog implements AuditLog {
 
     /** For tests: appends and fsyncs go through {@code appendChannel} applied to the file's channel. */
     JsonlAuditLog(Path file, Options options, UnaryOperator<FileChannel> appendChannel) {
+        this(file, options, appendChannel, SEARCH_BUDGET_BYTES);
+    }
+
+    /** For tests: a search stops after reading {@code searchBudgetBytes} of the file without filling its page. */
+    JsonlAuditLog(Path file, Options options, UnaryOperator<FileChannel> appendChannel, long searchBudgetBytes) {
         this.file = Objects.requireNonNull(file, "file");
         this.options = Objects.requireNonNull(options, "options");
         this.appendChannel = Objects.requireNonNull(appendChannel, "appendChannel");
+        if (searchBudgetBytes < 1) {
+            throw new IllegalArgumentException("searchBudgetBytes must be positive, got " + searchBudgetBytes);
+        }
+        this.searchBudgetBytes = searchBudgetBytes;
     }
 
     @Override
@@ -360,10 +378,20 @@ public final class JsonlAuditLog implements AuditLog {
 
     @Override
     public List<AuditEntry> find(AuditQuery query) {
+        return scan(query, Long.MAX_VALUE).entries();
+    }
+
+    /** {@inheritDoc} Stops after about {@link #SEARCH_BUDGET_BYTES} of the file read without filling the page. */
+    @Override
+    public AuditSearch search(AuditQuery query) {
+        return scan(query, searchBudgetBytes);
+    }
+
+    private AuditSearch scan(AuditQuery query, long budgetBytes) {
         List<AuditEntry> found = new ArrayList<>();
         long end = written;
         if (reader == null || end == 0) {
-            return found;
+            return AuditSearch.complete(found);
         }
         Optional<String> actorNeedle = query.actor().flatMap(actor -> needle("actor", actor));
         Optional<String> actionNeedle = query.action().flatMap(action -> needle("action", action));
@@ -377,11 +405,24 @@ public final class JsonlAuditLog implements AuditLog {
             }
             lines = new ReverseLines(reader, end, MAX_LINE_BYTES);
             ReverseLines.Line line;
+            boolean judgedAny = false;
             while (found.size() < query.limit() && (line = lines.previous()) != null) {
                 if (line.bytes() == null) {
                     skipped++;
                     continue;
                 }
+                if (judgedAny && lines.bytesRead() > budgetBytes) {
+                    // the page is not full and this line is the first past the budget: continue before it next time
+                    OptionalLong resume = seqOf(line.bytes());
+                    // only a cursor below the one asked for gets further; lines above it come first only when the
+                    // halving landed on a run of lines that are not entries and the scan began at the file's end
+                    if (resume.isPresent() && (query.beforeSeq().isEmpty() || resume.getAsLong() + 1 < query.beforeSeq().getAsLong())) {
+                        bytesScanned.addAndGet(lines.bytesRead());
+                        logSkipped(skipped);
+                        return resumeBefore(found, resume.getAsLong());
+                    }
+                }
+                judgedAny = true; // each search judges one line at least, so continuing always gets further
                 String text = new String(line.bytes(), StandardCharsets.UTF_8);
                 Instant ts = trailingTimestamp(text);
                 if (ts != null) {
@@ -416,11 +457,30 @@ public final class JsonlAuditLog implements AuditLog {
         } catch (IOException e) {
             throw new UncheckedIOException("could not read the audit file " + file + ": " + describe(e), e);
         }
+        logSkipped(skipped);
+        return AuditSearch.complete(found);
+    }
+
+    /** The search stopped at {@code seq} without reading it: everything from it up was searched. */
+    private static AuditSearch resumeBefore(List<AuditEntry> found, long seq) {
+        // the line at seq was not judged, so the next search starts with it; nothing lies below seq 1
+        long next = seq + 1;
+        return next < 2 ? AuditSearch.complete(found) : new AuditSearch(found, OptionalLong.of(next));
+    }
+
+    private static OptionalLong seqOf(byte[] line) {
+        try {
+            return OptionalLong.of(AuditLineParser.parse(line).seq());
+        } catch (IllegalArgumentException e) {
+            return OptionalLong.empty(); // not an entry: the search judges the next line as before and stops at one that is
+        }
+    }
+
+    private void logSkipped(int skipped) {
         if (skipped > 0) {
             LOG.warn("event=audit-query-skipped-lines file={} lines={} note=\"lines that are not audit entries; run"
                     + " 'omcp audit verify' on the file\"", file, skipped);
         }
-        return found;
     }
 
     /**

@@ -23,6 +23,10 @@ import java.util.function.Predicate;
 final class LineBoundary {
     /** Enough for the line a halving lands in and the next one, as entries are a few hundred bytes. */
     private static final int BLOCK = 2048;
+    /** Lines that are not entries a halving steps over before it gives up and the scan reads from the end. */
+    private static final int MAX_SKIPPED_LINES = 64;
+
+    private enum Verdict { REACHED, NOT_REACHED, UNKNOWN }
 
     private final FileChannel channel;
     private final long end;
@@ -40,9 +44,11 @@ final class LineBoundary {
 
     /**
      * The byte offset of the first line whose entry passes {@code reached} ({@code end} when none
-     * does), or empty when a line the search landed on is not an entry; the caller then scans from the
-     * end, which skips such lines. {@code reached} must hold for every entry after one it holds for,
-     * as "seq at least N" and "ts after T" do in a file the chain wrote.
+     * does), or empty when the search landed
+     * on a run of more than {@link #MAX_SKIPPED_LINES} lines that are not entries, or on one too long to
+     * be an entry; the caller then scans from the end, which skips such lines. {@code reached} must
+     * hold for every entry after one it holds for, as "seq at least N" and "ts after T" do in a file
+     * the chain wrote.
      */
     OptionalLong firstLineWhere(Predicate<AuditEntry> reached) throws IOException {
         // Smallest position whose next line start holds an entry that passes (or is the end): that line start.
@@ -50,18 +56,11 @@ final class LineBoundary {
         long high = end;
         while (low < high) {
             long middle = (low + high) >>> 1;
-            long start = lineStartFrom(middle);
-            boolean atOrAfter;
-            if (start == end) {
-                atOrAfter = true;
-            } else {
-                AuditEntry entry = entryOfLineAt(start);
-                if (entry == null) {
-                    return OptionalLong.empty();
-                }
-                atOrAfter = reached.test(entry);
+            Verdict verdict = firstEntryFrom(lineStartFrom(middle), reached);
+            if (verdict == Verdict.UNKNOWN) {
+                return OptionalLong.empty();
             }
-            if (atOrAfter) {
+            if (verdict == Verdict.REACHED) {
                 high = middle;
             } else {
                 low = middle + 1;
@@ -88,15 +87,44 @@ final class LineBoundary {
         return end;
     }
 
-    /** The entry of the line starting at {@code start}; null when it is too long or not an entry. */
-    private AuditEntry entryOfLineAt(long start) throws IOException {
+    /**
+     * Whether the first entry from the line start {@code start} on passes {@code reached} (the end counts
+     * as passing), past up to {@link #MAX_SKIPPED_LINES} lines that are not entries: a line the halving
+     * lands on that is not an entry gives the verdict of the entry after it, which keeps the verdicts in
+     * file order, so the boundary found is still an entry's line start. Without that, every search
+     * landing on such a line read the file from its end, and paging far back in a file with a few such
+     * lines read the part above the page again for every page.
+     */
+    private Verdict firstEntryFrom(long start, Predicate<AuditEntry> reached) throws IOException {
+        long at = start;
+        for (int skipped = 0; at < end; skipped++) {
+            long lineEnd = lineEndFrom(at);
+            AuditEntry entry = lineEnd < 0 ? null : entryOf(at, lineEnd);
+            if (entry != null) {
+                return reached.test(entry) ? Verdict.REACHED : Verdict.NOT_REACHED;
+            }
+            if (lineEnd < 0 || skipped == MAX_SKIPPED_LINES) {
+                return Verdict.UNKNOWN; // a line too long to be an entry, or many that are not: the caller reads from the end
+            }
+            at = lineEnd + 1;
+        }
+        return Verdict.REACHED;
+    }
+
+    /** Where the line starting at {@code start} ends (its line break, or {@code end}); -1 when it is longer than an entry can be. */
+    private long lineEndFrom(long start) throws IOException {
         long lineEnd = start;
         while (lineEnd < end && byteAt(lineEnd) != '\n') {
             if (lineEnd - start >= maxLine) {
-                return null;
+                return -1;
             }
             lineEnd++;
         }
+        return lineEnd;
+    }
+
+    /** The entry of the line between {@code start} and {@code lineEnd}; null when it is not an entry. */
+    private AuditEntry entryOf(long start, long lineEnd) throws IOException {
         byte[] line = new byte[(int) (lineEnd - start)];
         for (int i = 0; i < line.length; i++) {
             line[i] = byteAt(start + i);

@@ -7,6 +7,7 @@ import dev.omcp.ports.audit.AuditEntry;
 import dev.omcp.ports.audit.AuditLogState;
 import dev.omcp.ports.audit.AuditQuery;
 import dev.omcp.ports.audit.AuditRecord;
+import dev.omcp.ports.audit.AuditSearch;
 import java.io.BufferedWriter;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
@@ -449,6 +450,84 @@ class JsonlAuditLogIT {
         for (AuditQuery query : queries) {
             assertThat(pageThrough(log, query)).as(query.toString()).isEqualTo(expected(records, query));
         }
+        log.close();
+    }
+
+    /** Pages as {@code GET /api/audit} does through {@link JsonlAuditLog#search}: on to the resume cursor or the full page's end. */
+    private static List<Long> searchThrough(JsonlAuditLog log, AuditQuery first, List<Integer> pageSizes) {
+        List<Long> seen = new java.util.ArrayList<>();
+        java.util.OptionalLong cursor = java.util.OptionalLong.empty();
+        while (true) {
+            // a cursor that does not get further would page forever
+            assertThat(pageSizes).as("pages so far").hasSizeLessThan(10_000);
+            AuditQuery query = new AuditQuery(first.from(), first.to(), first.actor(), first.action(), cursor, first.tenant(),
+                    first.limit());
+            AuditSearch found = log.search(query);
+            found.entries().forEach(entry -> seen.add(entry.seq()));
+            pageSizes.add(found.entries().size());
+            if (found.resumeBeforeSeq().isPresent()) {
+                cursor = found.resumeBeforeSeq();
+            } else if (found.entries().size() < first.limit() || found.entries().getLast().seq() == 1) {
+                return seen;
+            } else {
+                cursor = java.util.OptionalLong.of(found.entries().getLast().seq());
+            }
+        }
+    }
+
+    @Test
+    void aSearchThatMatchesLittle_stopsAtItsWorkBudget_andContinuingFromItsCursorGivesEveryEntryOnce() throws Exception {
+        Path file = dir.resolve("audit.jsonl");
+        List<AuditRecord> records = burstyRecords(6000);
+        try (BufferedWriter out = Files.newBufferedWriter(file)) {
+            for (AuditRecord record : records) {
+                out.write(record.json());
+                out.write('\n');
+                if (record.entry().seq() % 97 == 0) {
+                    out.write("garbage\n"); // where a search may stop: it resumes at an entry, never at such a line
+                }
+            }
+        }
+        long budget = 3 * ReverseLines.CHUNK;
+        JsonlAuditLog log = new JsonlAuditLog(file, JsonlAuditLog.Options.defaults(), java.util.function.UnaryOperator.identity(),
+                budget);
+        log.open();
+        List<AuditQuery> queries = List.of(query(Optional.empty(), Optional.empty(), "user:nobody", null, 5),
+                query(Optional.empty(), Optional.empty(), "user:b", "delete", 40),
+                query(Optional.empty(), Optional.of(T0.plusMillis(900)), null, "update", 1000).onlyTenant("acme"),
+                query(Optional.empty(), Optional.empty(), null, null, 1000));
+
+        for (AuditQuery query : queries) {
+            List<Integer> pageSizes = new java.util.ArrayList<>();
+            long before = log.bytesScanned();
+            assertThat(searchThrough(log, query, pageSizes)).as(query.toString()).isEqualTo(expected(records, query));
+            // several short pages, each a few chunks of reading, instead of one read of the whole file
+            assertThat(pageSizes).as(query.toString()).hasSizeGreaterThan(2);
+            assertThat(log.bytesScanned() - before).as(query.toString())
+                    .isLessThan(Files.size(file) + (long) pageSizes.size() * (budget + 40 * 1024));
+        }
+        long before = log.bytesScanned();
+        AuditSearch first = log.search(queries.getFirst());
+        assertThat(first.entries()).isEmpty();
+        assertThat(first.resumeBeforeSeq()).isPresent();
+        assertThat(log.bytesScanned() - before).isLessThanOrEqualTo(budget + ReverseLines.CHUNK);
+        // find() still reads as far as it must: an embedder calling it gets the whole answer, not a silent cut
+        assertThat(log.find(queries.get(1))).hasSize(40);
+        log.close();
+    }
+
+    @Test
+    void aSearchWhoseBudgetIsSmallerThanOneLine_stillJudgesALinePerCall_soContinuingEnds() throws Exception {
+        JsonlAuditLog log = new JsonlAuditLog(dir.resolve("audit.jsonl"), JsonlAuditLog.Options.defaults(),
+                java.util.function.UnaryOperator.identity(), 1);
+        log.open();
+        List<AuditRecord> records = burstyRecords(30);
+        records.forEach(log::append);
+        AuditQuery nobody = query(Optional.empty(), Optional.empty(), "user:nobody", null, 5);
+
+        List<Integer> pageSizes = new java.util.ArrayList<>();
+        assertThat(searchThrough(log, nobody, pageSizes)).isEmpty();
+        assertThat(pageSizes).hasSizeBetween(2, 31);
         log.close();
     }
 
