@@ -151,12 +151,14 @@ public final class AnomalyDetector {
     }
 
     /** Judges one series. */
-    public AnomalyFinding detect(Series series, DetectionSettings settings) {
-        Map<String, String> labels = series.labels();
-        int n = series.size();
+    public AnomalyFinding detect(Series read, DetectionSettings settings) {
+        Map<String, String> labels = read.labels();
+        int n = read.size();
         if (n == 0) {
             return AnomalyFinding.insufficient(labels, "the series has no points");
         }
+        // the tools order series where they enter (MetricBatch); an embedder's series is ordered here, by the same rule
+        Series series = SeriesOrder.ascending(read);
         Points all = Points.judged(series, settings.censoredAtInfinity());
         if (all.n == 0) {
             return AnomalyFinding.insufficient(labels, "the series holds no finite values (only gaps)");
@@ -228,16 +230,11 @@ public final class AnomalyDetector {
 
     /**
      * Where the window ends: the series' latest timestamp, gaps included (a series whose last points
-     * are NaN is judged up to them, and finds its window empty). Not simply the last one: the SDK
-     * promises ascending timestamps, but a connector that breaks the promise had its window anchored
-     * at whatever time came last, and a descending series read as having no baseline at all.
+     * are NaN is judged up to them, and finds its window empty). The series is in time order
+     * ({@link SeriesOrder}), so that is its last one.
      */
     static long latestTime(Series series) {
-        long latest = Long.MIN_VALUE;
-        for (int i = 0; i < series.size(); i++) {
-            latest = Math.max(latest, series.timeAt(i));
-        }
-        return latest;
+        return series.timeAt(series.size() - 1);
     }
 
     /**
@@ -826,39 +823,18 @@ public final class AnomalyDetector {
             this.n = n;
         }
 
-        /** The finite points, and with {@code censoredAtInfinity} also the {@code +Inf} ones. */
+        /** The finite points, and with {@code censoredAtInfinity} also the {@code +Inf} ones, of a series in time order. */
         static Points judged(Series series, boolean censoredAtInfinity) {
             int size = series.size();
             long[] t = new long[size];
             double[] x = new double[size];
             int n = 0;
-            boolean sorted = true;
             for (int i = 0; i < size; i++) {
                 double v = series.valueAt(i);
                 if (Double.isFinite(v) || (censoredAtInfinity && v == Double.POSITIVE_INFINITY)) {
                     t[n] = series.timeAt(i);
-                    x[n] = v;
-                    if (n > 0 && t[n] < t[n - 1]) {
-                        sorted = false;
-                    }
-                    n++;
+                    x[n++] = v;
                 }
-            }
-            if (!sorted) {
-                // the SDK promises ascending timestamps; a backend that breaks it still gets a correct answer
-                Integer[] order = new Integer[n];
-                for (int i = 0; i < n; i++) {
-                    order[i] = i;
-                }
-                long[] ft = t;
-                Arrays.sort(order, (a, b) -> Long.compare(ft[a], ft[b]));
-                long[] st = new long[n];
-                double[] sx = new double[n];
-                for (int i = 0; i < n; i++) {
-                    st[i] = t[order[i]];
-                    sx[i] = x[order[i]];
-                }
-                return new Points(st, sx, n);
             }
             return new Points(t, x, n);
         }

@@ -1,5 +1,6 @@
 package dev.omcp.core.tools.observability;
 
+import dev.omcp.core.analysis.anomaly.SeriesOrder;
 import dev.omcp.core.sources.Bound;
 import dev.omcp.core.sources.FanOut;
 import dev.omcp.sdk.connector.ConnectorException;
@@ -7,6 +8,7 @@ import dev.omcp.sdk.connector.MetricsCapability;
 import dev.omcp.sdk.json.Jsonp;
 import dev.omcp.sdk.query.MetricQuery;
 import dev.omcp.sdk.query.MetricResult;
+import dev.omcp.sdk.query.Series;
 import dev.omcp.sdk.query.TimeRange;
 import jakarta.json.JsonArrayBuilder;
 import jakarta.json.JsonObject;
@@ -94,11 +96,30 @@ public final class MetricBatch {
         List<Failure> failures = new ArrayList<>();
         for (int i = 0; i < outcomes.size(); i++) {
             switch (outcomes.get(i)) {
-                case FanOut.Outcome.Answered<MetricResult> a -> answers.add(new Answer(requestOf.get(i), a.source(), a.value()));
+                case FanOut.Outcome.Answered<MetricResult> a ->
+                        answers.add(new Answer(requestOf.get(i), a.source(), inTimeOrder(a.value())));
                 case FanOut.Outcome.Failed<MetricResult> f -> failures.add(new Failure(requestOf.get(i), f.source(), f.kind(), f.message()));
             }
         }
         return new MetricBatch(requests, sources.size(), answers, failures);
+    }
+
+    /**
+     * The answer with every series in time order, one point per timestamp ({@link SeriesOrder}); the
+     * same instance when they already are. The one place series enter the tools' analysis: a plugin
+     * connector may break the SDK's promise of ascending timestamps, and every reader after this one
+     * takes the first point as the oldest and the last as the latest.
+     */
+    static MetricResult inTimeOrder(MetricResult result) {
+        List<Series> ordered = new ArrayList<>(result.series().size());
+        boolean changed = false;
+        for (Series s : result.series()) {
+            Series o = SeriesOrder.ascending(s);
+            changed |= o != s;
+            ordered.add(o);
+        }
+        return changed ? new MetricResult(ordered, result.resolvedSeries(), result.resolvedLabel(), result.step(), result.warnings())
+                : result;
     }
 
     public List<Request> requests() {

@@ -1,5 +1,6 @@
 package dev.omcp.core.tools.observability;
 
+import dev.omcp.core.analysis.anomaly.SeriesOrder;
 import dev.omcp.core.redaction.RedactionCounts;
 import dev.omcp.core.redaction.Redactor;
 import dev.omcp.core.sources.Bound;
@@ -451,10 +452,11 @@ public final class QueryLogsTool extends ObservabilityTool {
                     resolvedAnywhere = true;
                     resolved.add(Jsonp.object().add("source", answer.source()).add("query", answer.value().resolvedSeries()));
                 }
-                for (Series s : answer.value().series()) {
-                    double lines = SeriesSummary.Stats.of(s).last();
+                for (Series read : answer.value().series()) {
+                    // the latest step's count, which is the last point only in time order (a plugin may break it)
+                    double lines = SeriesSummary.Stats.of(SeriesOrder.ascending(read)).last();
                     if (Double.isFinite(lines)) {
-                        groups.add(new Group(answer.source(), s.labels(), lines));
+                        groups.add(new Group(answer.source(), read.labels(), lines));
                     }
                 }
             }
@@ -479,7 +481,9 @@ public final class QueryLogsTool extends ObservabilityTool {
                 }
                 Duration ranStep = answer.value().step().orElse(step);
                 widestStep = Math.max(widestStep, ranStep.toMillis());
-                for (Series s : answer.value().series()) {
+                for (Series read : answer.value().series()) {
+                    // in time order, as every reader below takes the first point as the oldest (a plugin may break it)
+                    Series s = SeriesOrder.ascending(read);
                     for (int i = 0; i < s.size(); i++) {
                         if (s.valueAt(i) > 0) {
                             firstCounted = Math.min(firstCounted, s.timeAt(i));

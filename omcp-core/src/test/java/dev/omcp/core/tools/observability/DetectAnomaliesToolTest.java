@@ -10,12 +10,14 @@ import dev.omcp.core.analysis.history.HistoryQuery;
 import dev.omcp.core.analysis.history.HistoryRow;
 import dev.omcp.sdk.connector.ConnectorException;
 import dev.omcp.sdk.query.MetricQuery;
+import dev.omcp.sdk.query.Series;
 import dev.omcp.testkit.time.ManualClock;
 import jakarta.json.JsonObject;
 import jakarta.json.JsonString;
 import jakarta.json.JsonValue;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
@@ -186,6 +188,57 @@ class DetectAnomaliesToolTest {
         return result.getJsonArray("anomalies").stream().map(JsonValue::asJsonObject)
                 .filter(a -> a.getString("service").equals(service) && a.getString("metric").equals(metric)).findFirst()
                 .orElseThrow(() -> new AssertionError("no " + metric + " anomaly of " + service + " in " + result));
+    }
+
+    /** Traffic-driven CPU: +-70 % round its level over the day, highest at noon (NOW), 1 % noise. */
+    private static double dailyCpu(long t) {
+        return 0.3 * (1 + 0.7 * Math.sin(2 * Math.PI * (t / 3_600_000.0 - 6) / 24)) * (1 + 0.01 * FakeMetricsBackend.jitter(t));
+    }
+
+    /**
+     * The series with the points between {@code fromAgo} and {@code toAgo} before its end sent again
+     * after its last one (with the same values): a connector that merges two stores' pages, or
+     * appends a page it fetched late, and breaks the SDK's promise of ascending, distinct timestamps.
+     */
+    private static Series withAPageSentAgain(Series s, Duration fromAgo, Duration toAgo) {
+        long end = s.timeAt(s.size() - 1);
+        List<Long> times = new ArrayList<>();
+        List<Double> values = new ArrayList<>();
+        for (int i = 0; i < s.size(); i++) {
+            times.add(s.timeAt(i));
+            values.add(s.valueAt(i));
+        }
+        for (int i = 0; i < s.size(); i++) {
+            if (s.timeAt(i) >= end - fromAgo.toMillis() && s.timeAt(i) < end - toAgo.toMillis()) {
+                times.add(s.timeAt(i));
+                values.add(s.valueAt(i));
+            }
+        }
+        return new Series(s.labels(), times.stream().mapToLong(Long::longValue).toArray(),
+                values.stream().mapToDouble(Double::doubleValue).toArray());
+    }
+
+    /**
+     * A surge of 40 % at the daily peak is a seasonal deviation against the same time of the two
+     * previous days; against the flat median of a day and a half it is inside the daily curve's
+     * spread. A connector that answered the series out of order had its window anchored at the
+     * re-sent page's end, its history cut there, and the surge judged against that flat median.
+     */
+    @Test
+    void aSeriesAConnectorAnswersOutOfOrder_isJudgedAsItsSortedSelf_againstTheSameTimeOfThePreviousDays() {
+        long surge = minutesAgo(40);
+        FakeMetricsBackend.Curve cpu = t -> dailyCpu(t) * (t >= surge ? 1.4 : 1);
+        String args = "{\"service\":\"shop\",\"metrics\":[\"cpu\"],\"window\":\"2h\"}";
+        JsonObject sorted = ToolHarness.ok(tool(new InMemorySources().add(new FakeMetricsBackend("prom").serve("shop", "cpu", cpu))), args);
+        assertThat(anomaly(sorted, "shop", "cpu").getString("kind")).isEqualTo("seasonal-deviation");
+
+        FakeMetricsBackend unsorted = new FakeMetricsBackend("prom").serve("shop", "cpu", cpu)
+                .reordering(s -> withAPageSentAgain(s, Duration.ofHours(30), Duration.ofHours(29)));
+        JsonObject result = ToolHarness.ok(tool(new InMemorySources().add(unsorted)), args);
+
+        JsonObject found = anomaly(result, "shop", "cpu");
+        assertThat(found.getString("kind")).as(found.toString()).isEqualTo("seasonal-deviation");
+        assertThat(found.getString("onset")).isEqualTo(anomaly(sorted, "shop", "cpu").getString("onset"));
     }
 
     @Test

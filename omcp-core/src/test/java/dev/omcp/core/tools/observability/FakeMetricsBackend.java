@@ -42,6 +42,7 @@ final class FakeMetricsBackend implements Connector, MetricsCapability, ServiceL
     private volatile long retainedFrom = Long.MIN_VALUE;
     private volatile ConnectorException failAll;
     private volatile List<String> warnings = List.of();
+    private volatile java.util.function.UnaryOperator<Series> reorder = java.util.function.UnaryOperator.identity();
 
     private record Labelled(Map<String, String> labels, Curve curve) {}
 
@@ -115,7 +116,7 @@ final class FakeMetricsBackend implements Connector, MetricsCapability, ServiceL
         String promql = query.metric() + "{job=\"" + query.service() + "\"}";
         List<Series> out = new ArrayList<>();
         for (Labelled l : byMetric.getOrDefault(query.metric(), List.of())) {
-            out.add(sample(l.labels(), l.curve(), query, maxPoints));
+            out.add(reorder.apply(sample(l.labels(), l.curve(), query, maxPoints)));
         }
         return new MetricResult(out, promql, "job", Optional.empty(), warnings);
     }
@@ -123,6 +124,12 @@ final class FakeMetricsBackend implements Connector, MetricsCapability, ServiceL
     /** Every answer says {@code lines} alongside it, as Prometheus' warnings or a frontend's partial-response warning. */
     FakeMetricsBackend warning(String... lines) {
         this.warnings = List.of(lines);
+        return this;
+    }
+
+    /** Every series answered passes through {@code r}: a connector that breaks the SDK's promise of ascending timestamps. */
+    FakeMetricsBackend reordering(java.util.function.UnaryOperator<Series> r) {
+        this.reorder = r;
         return this;
     }
 

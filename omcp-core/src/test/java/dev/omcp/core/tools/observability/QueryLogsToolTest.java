@@ -248,6 +248,26 @@ class QueryLogsToolTest {
     }
 
     @Test
+    void aCountAConnectorAnswersNewestFirst_isSummedInTimeOrder() {
+        // a plugin that breaks the SDK's ascending promise, with a point for every one of the fifteen steps
+        long[] times = new long[15];
+        double[] values = new double[15];
+        for (int i = 0; i < 15; i++) {
+            times[i] = NOW.minus(Duration.ofMinutes(i)).toEpochMilli();
+            values[i] = i == 0 ? 99 : i;
+        }
+        FakeLogsBackend.WithAggregates loki = payments("loki").aggregates("payments", List.of(new Series(Map.of(), times, values)));
+        JsonObject series = ToolHarness.ok(tool(new InMemorySources().add(loki)), "{\"service\":\"payments\",\"aggregate\":\"sum\"}")
+                .getJsonArray("series").getJsonObject(0);
+
+        assertThat(series.getJsonNumber("last").doubleValue()).as("the count of the step ending now").isEqualTo(99);
+        assertThat(series.getString("lastAt")).isEqualTo(NOW.toString());
+        assertThat(series.getJsonObject("downsampled").getJsonArray("values").getValuesAs(jakarta.json.JsonNumber.class))
+                .extracting(jakarta.json.JsonNumber::doubleValue)
+                .containsExactly(14.0, 13.0, 12.0, 11.0, 10.0, 9.0, 8.0, 7.0, 6.0, 5.0, 4.0, 3.0, 2.0, 1.0, 99.0);
+    }
+
+    @Test
     void stepsWithoutLines_countAsZero_soTheStatisticsDescribeTheWholeWindow() {
         // Loki leaves a step without lines out of its answer: three minutes with lines out of fifteen, none in the last one
         long t0 = NOW.minus(Duration.ofMinutes(3)).toEpochMilli();
