@@ -265,7 +265,7 @@ public final class AnomalyDetector {
                 z[i] = censoredZ(largestFinite, e.expected[i], e.scaleAt(i));
                 windowAboveBucket++;
             } else {
-                z[i] = bounded((x - e.expected[i]) / e.scaleAt(i));
+                z[i] = bounded(RobustStatistics.zScore(x, e.expected[i], e.scaleAt(i)));
             }
         }
         double windowMedian = RobustStatistics.median(Arrays.copyOfRange(all.x, split, all.n));
@@ -334,7 +334,7 @@ public final class AnomalyDetector {
      * and at least the z of the series' largest finite value, which the censored one lies above.
      */
     static double censoredZ(double largestFinite, double expected, double scale) {
-        double below = Double.isFinite(largestFinite) ? bounded((largestFinite - expected) / scale) : 0;
+        double below = Double.isFinite(largestFinite) ? bounded(RobustStatistics.zScore(largestFinite, expected, scale)) : 0;
         return Math.max(CENSORED_Z, below);
     }
 
@@ -1175,10 +1175,10 @@ public final class AnomalyDetector {
         /** The z score of baseline point {@code index}, for moving an onset back into the baseline. */
         double baselineZ(Points all, int index) {
             if (line != null) {
-                return (all.x[index] - line.at(all.t[index])) / scale;
+                return RobustStatistics.zScore(all.x[index], line.at(all.t[index]), scale);
             }
             if (!seasonal) {
-                return (all.x[index] - flatMedian) / scale;
+                return RobustStatistics.zScore(all.x[index], flatMedian, scale);
             }
             int k = index - residualFrom;
             return k >= 0 && k < baselineResidualZ.length ? baselineResidualZ[k] : Double.NaN;

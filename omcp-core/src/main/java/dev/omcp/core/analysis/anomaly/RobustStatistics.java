@@ -5,6 +5,8 @@ import java.util.Arrays;
 /**
  * Outlier-resistant statistics the detectors are built from. Every method ignores nothing and
  * checks nothing about NaN: callers pass finite values only (the detector drops gaps first).
+ * Differences and sums of finite values near the largest double do not overflow where the
+ * statistic itself is finite; for ordinary values each is the plain formula's result, to the bit.
  *
  * <p>All methods work on a copy of their input; the caller's arrays are never modified. Medians are
  * found by selection, not by sorting (the detector takes dozens per series, and sorting was half its
@@ -80,7 +82,27 @@ public final class RobustStatistics {
         return selectMedian(deviations, n);
     }
 
-    /** The mean absolute deviation of the first {@code n} values around {@code center}. */
+    /**
+     * How many {@code scale}s {@code x} lies from {@code center}: {@code (x - center) / scale}, except
+     * where the difference of two finite values overflows (1.5e308 against -1.5e308, a hostile or
+     * broken backend): then both are halved first, which is exact for such values, so 3e308 in units
+     * of 1.25e308 is 2.4, not infinity.
+     */
+    public static double zScore(double x, double center, double scale) {
+        double d = x - center;
+        if (Double.isInfinite(d) && Double.isFinite(x) && Double.isFinite(center)) {
+            return (x / 2 - center / 2) / scale * 2;
+        }
+        return d / scale;
+    }
+
+    /**
+     * The mean absolute deviation of the first {@code n} values around {@code center}. The plain
+     * sum, except where finite values near the largest double overflow it (four deviations of 1e308
+     * have a mean of 1e308, and their sum is infinite): then every deviation is taken of halved values
+     * and divided by {@code n} before it is added, so no partial sum exceeds the largest double. For
+     * any sum that stays finite the result is the plain formula's, to the bit.
+     */
     public static double meanAbsoluteDeviation(double[] values, int n, double center) {
         if (n == 0) {
             return Double.NaN;
@@ -89,7 +111,23 @@ public final class RobustStatistics {
         for (int i = 0; i < n; i++) {
             sum += Math.abs(values[i] - center);
         }
+        if (Double.isInfinite(sum) && Double.isFinite(center) && allFinite(values, n)) {
+            double halves = 0;
+            for (int i = 0; i < n; i++) {
+                halves += Math.abs(values[i] / 2 - center / 2) / n;
+            }
+            return halves * 2;
+        }
         return sum / n;
+    }
+
+    private static boolean allFinite(double[] values, int n) {
+        for (int i = 0; i < n; i++) {
+            if (!Double.isFinite(values[i])) {
+                return false;
+            }
+        }
+        return true;
     }
 
     /**
@@ -107,7 +145,10 @@ public final class RobustStatistics {
             for (int j = i + 1; j < n; j++) {
                 double dx = x[j] - x[i];
                 if (dx != 0) {
-                    slopes[count++] = (y[j] - y[i]) / dx;
+                    double dy = y[j] - y[i];
+                    // a rise between finite values beyond the largest double (-1e308 to 1e308) is halved first, exactly
+                    slopes[count++] = Double.isInfinite(dy) && Double.isFinite(y[i]) && Double.isFinite(y[j])
+                            ? (y[j] / 2 - y[i] / 2) / dx * 2 : dy / dx;
                 }
             }
         }

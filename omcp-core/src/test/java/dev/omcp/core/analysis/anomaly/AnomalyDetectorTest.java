@@ -933,6 +933,25 @@ class AnomalyDetectorTest {
     }
 
     @Test
+    void aBaselineSplitBetweenPlusAndMinusNearTheLargestDouble_hasAFiniteScale_andADropToItsLowerLevelIsNoAnomaly() {
+        // two thirds at +1.5e308, a third at -1.5e308: MAD 0, so the scale is the mean absolute deviation, 1e308, whose
+        // sum (20 deviations of 3e308) overflowed: an infinite scale made every z NaN, read as 0, and wrote no JSON number
+        double[] x = new double[75];
+        for (int i = 0; i < 75; i++) {
+            x[i] = i >= 60 || i % 3 == 0 ? -1.5e308 : 1.5e308;
+        }
+        AnomalyFinding f = detector.detect(series(x), requests.withWindow(Duration.ofMinutes(15)));
+
+        Evidence e = f.evidence().orElseThrow();
+        assertThat(e.scale()).as(f.note())
+                .isCloseTo(RobustStatistics.MEAN_ABS_DEV_TO_SIGMA * 1e308, org.assertj.core.data.Offset.offset(1e300));
+        // -3e308 off in units of 1.2533e308: about 2.4 sigma, a level the baseline held a third of the time
+        assertThat(f.status()).as(f.note()).isEqualTo(AnomalyFinding.Status.NORMAL);
+        assertThat(f.score()).isCloseTo(2.39, org.assertj.core.data.Offset.offset(0.01));
+        assertThat(f.toJson().toString()).doesNotContain("Infinity", "NaN");
+    }
+
+    @Test
     void aLatencyAboveTheLargestBucket_isAStepUp_whoseLevelIsSaidInWordsNotInvented() {
         // a p99 of 50 ms that histogram_quantile places above the largest finite bucket for the last 20 minutes (+Inf)
         double[] x = noise(390, 0.050, 0.002, 51);
