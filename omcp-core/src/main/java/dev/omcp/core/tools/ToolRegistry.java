@@ -5,6 +5,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.CopyOnWriteArrayList;
 
@@ -19,11 +20,31 @@ public final class ToolRegistry {
     private final List<Runnable> listeners = new CopyOnWriteArrayList<>();
 
     /**
-     * An immutable view of the registered tools.
+     * An immutable view of the registered tools. It keeps its own copies: an embedder that builds one
+     * and changes its lists afterwards changes nothing a reader of the snapshot sees.
      *
+     * @param tools the tools in registration order, none null
+     * @param byName the same tools by name, none null
      * @param version increases with every change, so caches can tell snapshots apart
      */
     public record Snapshot(List<Tool> tools, Map<String, Tool> byName, long version) {
+        public Snapshot {
+            Objects.requireNonNull(tools, "tools must not be null: pass List.of() for no tools");
+            Objects.requireNonNull(byName, "byName must not be null: pass Map.of() for no tools");
+            for (int i = 0; i < tools.size(); i++) {
+                if (tools.get(i) == null) {
+                    throw new NullPointerException("tools[" + i + "] is null: a snapshot lists registered tools only");
+                }
+            }
+            byName.forEach((name, tool) -> {
+                if (name == null || tool == null) {
+                    throw new NullPointerException("byName maps '" + name + "' to " + tool + ": a snapshot names registered tools only");
+                }
+            });
+            tools = List.copyOf(tools);
+            byName = Map.copyOf(byName);
+        }
+
         public Optional<Tool> find(String name) {
             return Optional.ofNullable(byName.get(name));
         }
