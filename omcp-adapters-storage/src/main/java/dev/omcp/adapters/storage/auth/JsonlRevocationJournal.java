@@ -15,6 +15,8 @@ import java.nio.channels.FileChannel;
 import java.nio.charset.CharacterCodingException;
 import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.time.Duration;
@@ -62,6 +64,13 @@ public final class JsonlRevocationJournal implements RevocationStore {
      *     a revocation; the message names the file and the line
      */
     public static JsonlRevocationJournal open(Path file, RevocationStore delegate, Instant now, Duration retention) throws IOException {
+        PrivateFiles.refuseLink(file);
+        if (PrivateFiles.exists(file) && !Files.isRegularFile(file, LinkOption.NOFOLLOW_LINKS)) {
+            // before anything touches it: reading a FIFO blocks the start until something writes to it, and
+            // compacting a device (/dev/null, set to mean "no journal") would chmod it and rename a file over it
+            throw new IOException("it is not a regular file (a directory, a FIFO or a device); point OMCP_AUTH_REVOCATION_FILE at"
+                    + " a file the gateway may create and rewrite, or unset it to keep revocations in memory");
+        }
         PrivateFiles.ensure(file);
         byte[] content = PrivateFiles.readAll(file);
         int complete = content.length;

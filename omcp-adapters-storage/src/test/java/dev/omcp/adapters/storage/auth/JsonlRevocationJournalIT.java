@@ -2,7 +2,10 @@ package dev.omcp.adapters.storage.auth;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import dev.omcp.adapters.storage.files.SpecialFiles;
 import dev.omcp.ports.auth.Revocation;
 import dev.omcp.ports.auth.RevocationFacts;
 import dev.omcp.ports.auth.RevocationStore;
@@ -180,5 +183,36 @@ class JsonlRevocationJournalIT {
         assertThat(Files.readString(victim)).isEqualTo("untouched\n");
         // the revocation is still in force for this run, as the message says
         assertThat(journal.lookup("s1", "nobody").sessionRevoked()).isTrue();
+    }
+
+    @Test
+    void aJournalThatIsAFifo_isRefusedAtOnce_andLeftAsItWas() throws Exception {
+        Path fifo = SpecialFiles.fifo(dir.resolve("revocations.jsonl"));
+        Files.setPosixFilePermissions(fifo, PosixFilePermissions.fromString("rw-r--r--"));
+
+        // opening a FIFO to read it blocks until something writes to it: the start would hang for good
+        assertThatThrownBy(() -> assertTimeoutPreemptively(Duration.ofSeconds(10),
+                () -> JsonlRevocationJournal.open(fifo, new ListStore(), NOW, RETENTION)))
+                .isInstanceOf(IOException.class).hasMessageContaining("not a regular file");
+
+        assertThat(Files.isRegularFile(fifo)).isFalse();
+        assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(fifo))).isEqualTo("rw-r--r--");
+    }
+
+    @Test
+    void aJournalThatIsADevice_isRefused_neitherChmoddedNorReplacedByARegularFile() throws Exception {
+        // OMCP_AUTH_REVOCATION_FILE=/dev/null is a natural way to ask for "no journal"; as root, compacting
+        // it used to chmod the device to 0600 and then rename a regular file over it
+        Optional<Path> device = SpecialFiles.device(dir.resolve("null"));
+        assumeTrue(device.isPresent(), "this process may not create a device node");
+        Path file = device.get();
+        Files.setPosixFilePermissions(file, PosixFilePermissions.fromString("rw-rw-rw-"));
+
+        assertThatThrownBy(() -> JsonlRevocationJournal.open(file, new ListStore(), NOW, RETENTION))
+                .isInstanceOf(IOException.class).hasMessageContaining("not a regular file");
+
+        assertThat(Files.isRegularFile(file)).isFalse();
+        assertThat(Files.exists(file)).isTrue();
+        assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(file))).isEqualTo("rw-rw-rw-");
     }
 }

@@ -22,6 +22,21 @@ public final class SpecialFiles {
         return path;
     }
 
+    /**
+     * A character device at {@code path} with the numbers of {@code /dev/null}, so a test can see
+     * whether a device node is changed or replaced without touching the real one; empty when this
+     * process may not create devices (not root, or no CAP_MKNOD).
+     */
+    public static java.util.Optional<Path> device(Path path) throws IOException, InterruptedException {
+        Process mknod = new ProcessBuilder("mknod", path.toString(), "c", "1", "3").redirectErrorStream(true).start();
+        if (!mknod.waitFor(10, TimeUnit.SECONDS)) {
+            mknod.destroyForcibly();
+            throw new IllegalStateException("mknod did not finish");
+        }
+        return mknod.exitValue() == 0 && Files.exists(path) && !Files.isRegularFile(path) ? java.util.Optional.of(path)
+                : java.util.Optional.empty();
+    }
+
     /** A link at {@code path} to {@code /dev/zero}, which never ends. */
     public static Path endless(Path path) throws IOException {
         return Files.createSymbolicLink(path, Path.of("/dev/zero"));
