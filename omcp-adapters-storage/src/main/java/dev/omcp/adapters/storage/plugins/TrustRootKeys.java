@@ -1,5 +1,6 @@
 package dev.omcp.adapters.storage.plugins;
 
+import dev.omcp.adapters.storage.files.OperatorTextFile;
 import dev.omcp.ports.plugins.TrustRoot;
 import java.io.IOException;
 import java.io.InputStream;
@@ -7,8 +8,6 @@ import java.io.InputStreamReader;
 import java.io.Reader;
 import java.io.StringReader;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.security.PublicKey;
 import java.util.ArrayList;
@@ -90,24 +89,12 @@ final class TrustRootKeys {
         if (pemFile.isEmpty()) {
             return absent();
         }
-        Path file = pemFile.get();
-        byte[] bytes;
-        try {
-            if (!Files.isRegularFile(file)) {
-                return invalid(Files.exists(file) ? "it is not a regular file" : "the file does not exist");
-            }
-            try (InputStream in = Files.newInputStream(file)) {
-                bytes = in.readNBytes(PluginLimits.MAX_TRUST_ROOT_BYTES + 1);
-            }
-        } catch (NoSuchFileException e) {
-            return invalid("the file does not exist");
-        } catch (IOException e) {
-            return invalid("the file cannot be read (" + e.getClass().getSimpleName() + ")");
-        }
-        if (bytes.length > PluginLimits.MAX_TRUST_ROOT_BYTES) {
-            return invalid("the file is larger than " + PluginLimits.MAX_TRUST_ROOT_BYTES + " bytes; it should hold PEM public keys");
-        }
-        return parse(new String(bytes, StandardCharsets.US_ASCII));
+        // the shared reader: a FIFO or a device is refused unopened, and a byte-order mark (which would make
+        // BouncyCastle skip the first BEGIN line, and so the first key) is dropped
+        return switch (OperatorTextFile.read(pemFile.get(), PluginLimits.MAX_TRUST_ROOT_BYTES)) {
+            case OperatorTextFile.Read.Text text -> parse(text.text());
+            case OperatorTextFile.Read.Unusable unusable -> invalid("the file " + unusable.reason());
+        };
     }
 
     /** Parses PEM text. */
