@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.json.JsonMapper;
+import dev.omcp.adapters.storage.files.OperatorTextFile;
 import dev.omcp.ports.auth.LocalUser;
 import dev.omcp.ports.auth.PasswordHash;
 import dev.omcp.ports.auth.UserDirectory;
@@ -219,12 +220,21 @@ public final class JsonUsersFile implements UserDirectory {
             throw new UsersFileException("the users file " + file + " cannot be read (" + e.getClass().getSimpleName()
                     + "); check its permissions", e);
         }
+        if (bytes.length > MAX_BYTES) {
+            throw new UsersFileException("the users file " + file + " grew past 10 MiB while being read");
+        }
         if (bytes.length == 0) {
             throw new UsersFileException("the users file " + file + " is empty; it must hold {\"users\": [...]}");
         }
+        // decoded here rather than by the JSON parser, which would call a file saved in another encoding invalid JSON
+        String text = switch (OperatorTextFile.decode(bytes)) {
+            case OperatorTextFile.Read.Text decoded -> decoded.text();
+            case OperatorTextFile.Read.Unusable unusable ->
+                    throw new UsersFileException("the users file " + file + " " + unusable.reason());
+        };
         JsonNode root;
         try {
-            root = MAPPER.readTree(bytes);
+            root = MAPPER.readTree(text);
         } catch (JsonProcessingException e) {
             // the parser's own message may quote the file, and so a password hash: only the line is shown
             String what = String.valueOf(e.getOriginalMessage()).startsWith("Duplicate field")

@@ -71,8 +71,12 @@ public final class OperatorTextFile {
         return decode(bytes);
     }
 
-    /** Strict UTF-8: the first byte that is not names its line and column (counted in characters). */
-    static Read decode(byte[] bytes) {
+    /**
+     * Strict UTF-8 for bytes a caller read itself (under its own bound): the first byte that is not
+     * names its line and column (counted in characters), never the text around it, which may be a
+     * secret; a leading byte-order mark is dropped.
+     */
+    public static Read decode(byte[] bytes) {
         CharsetDecoder decoder = StandardCharsets.UTF_8.newDecoder().onMalformedInput(CodingErrorAction.REPORT)
                 .onUnmappableCharacter(CodingErrorAction.REPORT);
         ByteBuffer in = ByteBuffer.wrap(bytes);

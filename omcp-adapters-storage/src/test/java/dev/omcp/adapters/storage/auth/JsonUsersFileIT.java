@@ -10,6 +10,7 @@ import ch.qos.logback.classic.Level;
 import ch.qos.logback.classic.Logger;
 import ch.qos.logback.classic.spi.ILoggingEvent;
 import ch.qos.logback.core.read.ListAppender;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
@@ -200,6 +201,26 @@ class JsonUsersFileIT {
         Path twoDocuments = write("two.json", "{\"users\": [" + user("alice", "") + "]}\n{\"users\": [" + user("mallory", ", \"roles\": [\"admin\"]") + "]}");
         assertThatThrownBy(() -> JsonUsersFile.load(twoDocuments, clock)).as("a second document another reader might take instead")
                 .isInstanceOf(UsersFileException.class).hasMessageContaining("is not valid JSON (line 2)");
+    }
+
+    @Test
+    void aByteOrderMarkAndCrlfLineEnds_load() throws Exception {
+        String json = "{\"users\": [\r\n" + user("alice", "") + "\r\n]}\r\n";
+        Path file = Files.write(dir.resolve("users.json"), ("\uFEFF" + json).getBytes(StandardCharsets.UTF_8));
+
+        assertThat(JsonUsersFile.load(file, clock).find("alice")).isPresent();
+    }
+
+    @Test
+    void aFileSavedInAnotherEncoding_isNamedAsNotUtf8WithItsLine_notAsBrokenJson() throws Exception {
+        // an editor that saves Latin-1 turns a name such as José into one byte that is not UTF-8; the file is
+        // valid JSON to the eye, so "not valid JSON" sent the operator looking for a missing comma
+        String json = "{\"users\": [\n" + user("alice", ", \"name\": \"Jos\u00e9\"") + "]}";
+        Path file = Files.write(dir.resolve("latin1.json"), json.getBytes(StandardCharsets.ISO_8859_1));
+
+        assertThatThrownBy(() -> JsonUsersFile.load(file, clock)).isInstanceOf(UsersFileException.class)
+                .hasMessageContaining("is not UTF-8 text: line 2, column").hasMessageContaining("save the file as UTF-8")
+                .hasMessageNotContaining("xy6UCICz8");
     }
 
     @Test
