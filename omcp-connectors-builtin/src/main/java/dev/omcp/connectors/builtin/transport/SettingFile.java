@@ -11,15 +11,18 @@ import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.attribute.BasicFileAttributes;
+import java.util.Arrays;
 
 /**
  * A small file a source setting of the sources file names (a PEM file, a kubeconfig, a service
  * account token): only a regular file is opened, and at most {@code maxBytes} are read. A setting
  * naming {@code /dev/zero} would otherwise be read until the heap is gone, and a FIFO would block
  * the source's start until something writes to it. A symbolic link is followed (mounted secrets are
- * links).
+ * links), and a leading UTF-8 byte-order mark is dropped.
  */
 public final class SettingFile {
+    private static final byte[] UTF8_BYTE_ORDER_MARK = {(byte) 0xEF, (byte) 0xBB, (byte) 0xBF};
+
     private SettingFile() {}
 
     /**
@@ -66,11 +69,19 @@ public final class SettingFile {
         if (bytes.length > maxBytes) {
             throw new UnusableException("grew past " + maxBytes + " bytes while being read");
         }
+        // a UTF-8 byte-order mark, as some editors start a file with, is not part of the text: in a PEM file
+        // read as US-ASCII it would refuse a file that looks like ASCII
+        int start = startsWithByteOrderMark(bytes) ? UTF8_BYTE_ORDER_MARK.length : 0;
         try {
             return charset.newDecoder().onMalformedInput(CodingErrorAction.REPORT).onUnmappableCharacter(CodingErrorAction.REPORT)
-                    .decode(ByteBuffer.wrap(bytes)).toString();
+                    .decode(ByteBuffer.wrap(bytes, start, bytes.length - start)).toString();
         } catch (CharacterCodingException e) {
             throw new UnusableException("is not " + charset.displayName() + " text");
         }
+    }
+
+    private static boolean startsWithByteOrderMark(byte[] bytes) {
+        return bytes.length >= UTF8_BYTE_ORDER_MARK.length
+                && Arrays.equals(bytes, 0, UTF8_BYTE_ORDER_MARK.length, UTF8_BYTE_ORDER_MARK, 0, UTF8_BYTE_ORDER_MARK.length);
     }
 }

@@ -55,4 +55,19 @@ class SettingFileIT {
         assertThat(SettingFile.read(link, 1024, StandardCharsets.US_ASCII)).isEqualTo("-----BEGIN CERTIFICATE-----\n");
         assertThatThrownBy(() -> SettingFile.read(link, 8, StandardCharsets.US_ASCII)).hasMessage("is larger than 8 bytes");
     }
+
+    @Test
+    void aLeadingByteOrderMark_isDropped_soAPemOrTokenSavedByAWindowsEditorReads() throws Exception {
+        // the mark is three bytes outside US-ASCII: the file looked like ASCII and was refused as not ASCII
+        byte[] text = "-----BEGIN CERTIFICATE-----\r\n".getBytes(StandardCharsets.US_ASCII);
+        byte[] marked = new byte[text.length + 3];
+        marked[0] = (byte) 0xEF;
+        marked[1] = (byte) 0xBB;
+        marked[2] = (byte) 0xBF;
+        System.arraycopy(text, 0, marked, 3, text.length);
+        Path pem = Files.write(dir.resolve("ca.pem"), marked);
+
+        assertThat(SettingFile.read(pem, 1024, StandardCharsets.US_ASCII)).isEqualTo("-----BEGIN CERTIFICATE-----\r\n");
+        assertThat(SettingFile.read(pem, 1024, StandardCharsets.UTF_8)).isEqualTo("-----BEGIN CERTIFICATE-----\r\n");
+    }
 }
