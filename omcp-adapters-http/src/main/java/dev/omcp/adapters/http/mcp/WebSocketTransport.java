@@ -394,16 +394,15 @@ public final class WebSocketTransport {
      */
     private boolean dispatch(WsContext ctx, Principal principal, ConnectionState state, String message) {
         if (draining && !RequestId.answersNothing(message)) {
-            send(ctx, state, errorFrame(RequestId.of(message), REQUEST_REFUSED, SHUTTING_DOWN));
+            refuse(ctx, state, message, SHUTTING_DOWN);
             return false;
         }
         Semaphore place = state.inFlight;
         if (!place.tryAcquire()) {
             // Only read when the requests hold every place: most messages are not looked at twice.
             if (!RequestId.answersNothing(message)) {
-                send(ctx, state, errorFrame(RequestId.of(message), REQUEST_REFUSED,
-                        "too many requests in flight on this connection (at most " + MAX_IN_FLIGHT
-                                + "); wait for answers before sending more (this request did not run)"));
+                refuse(ctx, state, message, "too many requests in flight on this connection (at most " + MAX_IN_FLIGHT
+                        + "); wait for answers before sending more (this request did not run)");
                 return false;
             }
             place = state.unansweredInFlight;
@@ -431,6 +430,18 @@ public final class WebSocketTransport {
             throw e;
         }
         return true;
+    }
+
+    /**
+     * Refuses a request the transport does not hand to the dispatcher (the shutdown began, or the
+     * socket's requests fill their places), with {@code -32002} and the request's id. Counted as
+     * refused under its method, as the dispatcher's refusals are on either transport, so an operator
+     * sees these refusals in {@code omcp_mcp_requests_total} too. Read once more only on this path.
+     */
+    private void refuse(WsContext ctx, ConnectionState state, String message, String reason) {
+        RequestId.Head head = RequestId.head(message);
+        metrics.mcp(head.method(), "websocket", "refused", 0);
+        send(ctx, state, errorFrame(head.id(), REQUEST_REFUSED, reason));
     }
 
     /** One message of {@code state} was handled (or refused); a draining socket with nothing left in flight closes. */
@@ -699,7 +710,8 @@ public final class WebSocketTransport {
      * message in its status; a WebSocket has only frames, and JSON-RPC 2.0 answers no notification and
      * no response: an error frame with a null id would reach the client as the answer to nothing it
      * sent. So a well-formed notification or client response refused (no session yet, a policy, a
-     * limit) gets nothing; a request gets its refusal, and so does a message that is no valid JSON-RPC
+     * limit) gets nothing, nor does a batch of only such messages (JSON-RPC answers it with nothing);
+     * a request gets its refusal, and so does a message that is no valid JSON-RPC
      * message, whose error JSON-RPC asks for with a null id. Read again only on this rare path.
      */
     private static boolean answersRefusal(McpReply.Refused refused, String message) {

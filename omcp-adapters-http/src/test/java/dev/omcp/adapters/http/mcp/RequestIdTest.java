@@ -2,6 +2,7 @@ package dev.omcp.adapters.http.mcp;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import jakarta.json.JsonValue;
 import org.junit.jupiter.api.Test;
 
 class RequestIdTest {
@@ -21,11 +22,35 @@ class RequestIdTest {
         assertThat(RequestId.answersNothing("{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\"}")).isFalse();
         // an id nested in params makes no request of a notification, nor of a request a notification
         assertThat(RequestId.answersNothing("{\"jsonrpc\":\"2.0\",\"method\":\"tools/call\",\"params\":{\"id\":1},\"id\":2}")).isFalse();
-        assertThat(RequestId.answersNothing("[{\"jsonrpc\":\"2.0\",\"method\":\"notifications/initialized\"}]")).isFalse();
+        assertThat(RequestId.answersNothing("[{\"jsonrpc\":\"2.0\",\"method\":\"notifications/initialized\"},"
+                + "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\"}]")).as("a batch holding a request").isFalse();
+        assertThat(RequestId.answersNothing("[]")).as("an empty batch is invalid: JSON-RPC answers it").isFalse();
+        assertThat(RequestId.answersNothing("[{\"jsonrpc\":\"2.0\",\"method\":\"notifications/initialized\"},1]")).isFalse();
+        assertThat(RequestId.answersNothing("[{\"jsonrpc\":\"2.0\",\"method\":\"notifications/initialized\"}")).isFalse();
         assertThat(RequestId.answersNothing("{\"jsonrpc\":\"2.0\",\"method\":\"notifications/initialized\"")).isFalse();
         assertThat(RequestId.answersNothing("{\"jsonrpc\":\"2.0\"}")).isFalse();
         // a result without id is no valid response: the dispatcher answers it with an error
         assertThat(RequestId.answersNothing("{\"jsonrpc\":\"2.0\",\"result\":{}}")).isFalse();
         assertThat(RequestId.answersNothing("42")).isFalse();
+    }
+
+    @Test
+    void aBatchOfOnlyNotificationsAndClientResponses_answersNothing() {
+        // JSON-RPC 2.0: a batch of only notifications gets no response at all
+        assertThat(RequestId.answersNothing("[{\"jsonrpc\":\"2.0\",\"method\":\"notifications/initialized\"}]")).isTrue();
+        assertThat(RequestId.answersNothing("[{\"jsonrpc\":\"2.0\",\"method\":\"notifications/cancelled\",\"params\":{\"requestId\":1}},"
+                + "{\"jsonrpc\":\"2.0\",\"id\":\"omcp-1\",\"result\":{}}]")).isTrue();
+    }
+
+    @Test
+    void theHead_namesTheMethodBesideTheId_andNothingForABatchOrTextThatIsNotJson() {
+        RequestId.Head head = RequestId.head("{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"tools/call\",\"params\":{\"method\":\"x\"}}");
+        assertThat(head.id().toString()).isEqualTo("1");
+        assertThat(head.method()).as("the top-level method, not one nested in params").isEqualTo("tools/call");
+        assertThat(RequestId.head("{\"id\":7,\"id\":8,\"method\":\"ping\"}")).as("two ids")
+                .isEqualTo(new RequestId.Head(JsonValue.NULL, "ping"));
+        assertThat(RequestId.head("[{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\"}]").method()).isEmpty();
+        assertThat(RequestId.head("{\"method\":\"ping\",").method()).isEmpty();
+        assertThat(RequestId.head("{\"id\":1,\"method\":5}")).isEqualTo(new RequestId.Head(JsonValue.NULL, ""));
     }
 }

@@ -127,6 +127,26 @@ class WebSocketInFlightRefusalIT {
     }
 
     @Test
+    void aRequestRefusedOverTheBound_isCountedAsRefusedUnderItsMethod_asOnStreamableHttp() throws Exception {
+        refusalOf("{\"jsonrpc\":\"2.0\",\"id\":33,\"method\":\"ping\"}");
+        refusalOf("{\"jsonrpc\":\"2.0\",\"id\":34,\"method\":\"ping\"}");
+        refusalOf("{\"jsonrpc\":\"2.0\",\"id\":35,\"method\":\"made/up\"}");
+        ScrapedMetrics.awaitLine(metrics, "omcp_mcp_requests_total{method=\"ping\",outcome=\"refused\",transport=\"websocket\"} 2.0");
+        ScrapedMetrics.awaitLine(metrics, "omcp_mcp_requests_total{method=\"(unknown)\",outcome=\"refused\",transport=\"websocket\"} 1.0");
+    }
+
+    @Test
+    void aBatchOfOnlyNotificationsAndResponses_takesTheirBound_andIsNeverAnswered() throws Exception {
+        // JSON-RPC 2.0: a batch holding only notifications gets no response at all
+        String batch = "[{\"jsonrpc\":\"2.0\",\"method\":\"notifications/cancelled\",\"params\":{\"requestId\":1000}},"
+                + "{\"jsonrpc\":\"2.0\",\"id\":\"omcp-1\",\"result\":{}}]";
+        client.send(batch);
+        assertThat(nextReached()).isEqualTo(batch);
+        assertThat(refusalOf("{\"jsonrpc\":\"2.0\",\"id\":36,\"method\":\"ping\"}").get("id").toString())
+                .as("the first frame after the batch answers the request sent after it").isEqualTo("36");
+    }
+
+    @Test
     void notificationsHaveABoundOfTheirOwn_pastWhichTheyAreDroppedAndCounted_neverAnswered() throws Exception {
         for (int i = 0; i < 32; i++) {
             client.send("{\"jsonrpc\":\"2.0\",\"method\":\"notifications/hold\"}");

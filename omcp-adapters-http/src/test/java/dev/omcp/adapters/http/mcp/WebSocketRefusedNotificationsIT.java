@@ -36,6 +36,10 @@ class WebSocketRefusedNotificationsIT {
             if (inbound.body().contains("\"params\":5")) {
                 return refused(Refusal.MALFORMED, JsonValue.NULL, -32602, "Invalid params: \"params\" must be an object");
             }
+            if (inbound.body().startsWith("[")) {
+                // as the dispatcher refuses a batch on a socket without a 2025-03-26 session
+                return refused(Refusal.BATCH_NOT_SUPPORTED, JsonValue.NULL, -32600, "Batch requests are not supported");
+            }
             JsonObject message = Jsonp.reader(inbound.body()).readObject();
             JsonValue id = message.containsKey("method") && message.containsKey("id") ? message.get("id") : JsonValue.NULL;
             return refused(inbound.body().contains("forbidden") ? Refusal.FORBIDDEN : Refusal.SESSION_REQUIRED, id, -32600, NO_SESSION);
@@ -79,6 +83,23 @@ class WebSocketRefusedNotificationsIT {
         JsonObject first = Jsonp.reader(client.nextText()).readObject();
         assertThat(first.get("id").toString()).as("the first frame answers the request, not one of the four before it").isEqualTo("7");
         assertThat(first.getJsonObject("error").getString("message")).startsWith(NO_SESSION);
+        assertThat(client.closed).as("the socket stays open").isNotDone();
+    }
+
+    @Test
+    void aRefusedBatchOfOnlyNotificationsAndResponses_getsNoFrame_whileARefusedBatchWithARequestStillGetsItsError() throws Exception {
+        // JSON-RPC 2.0: a batch holding only notifications (and responses) gets no response at all
+        client.send("[{\"jsonrpc\":\"2.0\",\"method\":\"notifications/initialized\"},"
+                + "{\"jsonrpc\":\"2.0\",\"id\":\"omcp-1\",\"result\":{}}]");
+        client.send("[{\"jsonrpc\":\"2.0\",\"method\":\"notifications/cancelled\",\"params\":{\"requestId\":1}}]");
+        awaitRefused(2);
+
+        client.send("{\"jsonrpc\":\"2.0\",\"id\":7,\"method\":\"ping\"}");
+        assertThat(Jsonp.reader(client.nextText()).readObject().get("id").toString())
+                .as("the first frame answers the request, not one of the batches before it").isEqualTo("7");
+        client.send("[{\"jsonrpc\":\"2.0\",\"method\":\"notifications/initialized\"},{\"jsonrpc\":\"2.0\",\"id\":8,\"method\":\"ping\"}]");
+        assertThat(Jsonp.reader(client.nextText()).readObject().getJsonObject("error").getString("message"))
+                .as("a batch holding a request gets its refusal").isEqualTo("Batch requests are not supported");
         assertThat(client.closed).as("the socket stays open").isNotDone();
     }
 
