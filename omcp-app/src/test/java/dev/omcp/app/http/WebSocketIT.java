@@ -162,6 +162,20 @@ class WebSocketIT {
     }
 
     @Test
+    void pingBeforeInitialize_isAnswered_asTheMcpLifecycleAllows_andOpensNoSession() throws Exception {
+        // MCP lifecycle: a client SHOULD NOT send requests other than pings before initialize is answered
+        Frames frames = new Frames();
+        WebSocket socket = connect(open, frames, Map.of());
+        socket.sendText("{\"jsonrpc\":\"2.0\",\"id\":6,\"method\":\"ping\"}", true).join();
+        JsonObject pong = frames.next();
+        assertThat(pong.getInt("id")).isEqualTo(6);
+        assertThat(pong.getJsonObject("result")).isEmpty();
+        socket.sendText("{\"jsonrpc\":\"2.0\",\"id\":7,\"method\":\"tools/list\"}", true).join();
+        assertThat(frames.next().getJsonObject("error").getString("message")).as("still no session").contains("initialize");
+        socket.sendClose(WebSocket.NORMAL_CLOSURE, "done").join();
+    }
+
+    @Test
     void binaryFrame_isAnsweredWithAnErrorAndTheSocketStaysOpen() throws Exception {
         Frames frames = new Frames();
         WebSocket socket = connect(open, frames, Map.of());

@@ -45,6 +45,7 @@ import org.slf4j.LoggerFactory;
 public final class McpDispatcher implements McpEndpoint {
     private static final Logger LOG = LoggerFactory.getLogger(McpDispatcher.class);
     private static final String INITIALIZE = "initialize";
+    private static final String PING = "ping";
     private static final String SESSION_NOT_FOUND_MESSAGE =
             "Session not found: it expired, was deleted or belongs to another credential; send initialize to start a new one";
     private static final Map<String, Object> READER_CONFIG = Map.of(
@@ -271,7 +272,8 @@ public final class McpDispatcher implements McpEndpoint {
             return initialize(inbound, outbound, id, params);
         }
         Optional<McpSession> session = Optional.empty();
-        if (inbound.transport() != McpTransport.IN_PROCESS || inbound.sessionId().isPresent()) {
+        if ((inbound.transport() != McpTransport.IN_PROCESS || inbound.sessionId().isPresent())
+                && !isPingBeforeInitialize(inbound, method, id)) {
             if (inbound.sessionId().isEmpty()) {
                 return refused(method, Refusal.SESSION_REQUIRED, idOrNull(id), JsonRpc.INVALID_REQUEST,
                         sessionRequired(inbound.transport()));
@@ -287,6 +289,18 @@ public final class McpDispatcher implements McpEndpoint {
                 .orElse(ProtocolRevision.LATEST));
         McpCall call = new McpCall(inbound.principal(), session, revision, method, id, params, inbound.transport(), outbound);
         return run(call, Optional.empty());
+    }
+
+    /**
+     * Whether this is a {@code ping} request on a WebSocket that has no session yet. The MCP lifecycle
+     * lets a client send pings, and no other request, before {@code initialize} is answered, and on a
+     * WebSocket the socket is the session, so nothing else could name one. It runs without a session,
+     * as an in-process call does (the chain sees it, nothing is counted against a session). Streamable
+     * HTTP keeps its rule: a server that requires sessions answers 400 to any request but
+     * {@code initialize} that comes without {@code Mcp-Session-Id}.
+     */
+    private static boolean isPingBeforeInitialize(McpInbound inbound, String method, JsonValue id) {
+        return inbound.transport() == McpTransport.WEBSOCKET && inbound.sessionId().isEmpty() && id != null && PING.equals(method);
     }
 
     private McpReply initialize(McpInbound inbound, McpOutbound outbound, JsonValue id, JsonObject params) {

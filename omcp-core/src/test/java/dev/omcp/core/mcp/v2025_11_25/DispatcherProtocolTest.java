@@ -16,6 +16,7 @@ import dev.omcp.ports.mcp.McpInbound;
 import dev.omcp.ports.mcp.McpOutbound;
 import dev.omcp.ports.mcp.McpTransport;
 import dev.omcp.ports.mcp.Refusal;
+import dev.omcp.sdk.json.Jsonp;
 import jakarta.json.JsonObject;
 import java.util.ArrayList;
 import java.util.List;
@@ -88,6 +89,29 @@ class DispatcherProtocolTest {
             assertThat(r.body().getJsonObject("error").getString("message")).contains("MCP-Session-Id");
         });
         assertThat(reached).hasValue(0);
+    }
+
+    @Test
+    void aPingBeforeInitializeOnAWebSocket_isAnsweredThroughTheChain_asTheMcpLifecycleAllows() {
+        // MCP lifecycle: the client SHOULD NOT send requests other than pings before initialize is answered
+        AtomicInteger reached = new AtomicInteger();
+        Gateway counting = Gateway.builder().interceptor(countingInterceptor(reached)).build();
+        McpReply reply = counting.mcp().handle(new McpInbound(Principal.anonymous(), Optional.empty(), Optional.empty(),
+                "{\"jsonrpc\":\"2.0\",\"id\":7,\"method\":\"ping\"}", McpTransport.WEBSOCKET), McpOutbound.discarding());
+        assertThat(reply).isInstanceOfSatisfying(McpReply.Response.class, r -> {
+            assertThat(r.error()).isFalse();
+            assertThat(r.newSessionId()).as("a ping opens no session").isEmpty();
+            assertThat(Jsonp.reader(r.json()).readObject().getJsonObject("result")).isEmpty();
+        });
+        assertThat(reached).as("policies and audit see it as any request").hasValue(1);
+    }
+
+    @Test
+    void aPingWithoutSessionOverStreamableHttp_isStillRefused_asTheTransportAsksOfAServerThatRequiresSessions() {
+        // MCP Streamable HTTP: a server that requires a session answers 400 to a request without
+        // Mcp-Session-Id other than initialize; a WebSocket has no such header, the socket is the session
+        McpReply reply = client.send(Optional.empty(), "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\"}");
+        assertThat(reply).isInstanceOfSatisfying(McpReply.Refused.class, r -> assertThat(r.refusal()).isEqualTo(Refusal.SESSION_REQUIRED));
     }
 
     @Test
