@@ -365,6 +365,21 @@ class BrowserSecurityIT {
     }
 
     @Test
+    void everyXForwardedProtoLine_isRead_theTrustedProxysValueDecidesSecure() {
+        // A proxy that adds its own line after the one the client sent: only the client's first line was read.
+        gateway = TestGateway.start(Map.of("OMCP_TRUST_PROXY", "127.0.0.1"), clock);
+        String added = Browser.raw(gateway.port(), "GET /api/me HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Forwarded-Proto: http\r\n"
+                + "X-Forwarded-Proto: https\r\nConnection: close\r\n\r\n");
+        assertThat(RawHttpHead.headers(added).get("Set-Cookie")).as("the proxy said https").singleElement(
+                org.assertj.core.api.InstanceOfAssertFactories.STRING).startsWith("__Host-omcp-csrf=").endsWith("; Secure");
+        // a client claiming https to a proxy that appends the plain http it came over: the first entry was read
+        String forged = Browser.raw(gateway.port(), "GET /api/me HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+                + "X-Forwarded-Proto: https, http\r\nConnection: close\r\n\r\n");
+        assertThat(RawHttpHead.headers(forged).get("Set-Cookie")).as("the proxy said http").singleElement(
+                org.assertj.core.api.InstanceOfAssertFactories.STRING).startsWith("omcp-csrf=").doesNotContain("Secure");
+    }
+
+    @Test
     void anInvalidTrustProxyValueIsASettingsError() {
         org.assertj.core.api.Assertions.assertThatThrownBy(() -> TestGateway.start(Map.of("OMCP_TRUST_PROXY", "my-proxy.local"), clock))
                 .hasMessageContaining("OMCP_TRUST_PROXY");

@@ -206,9 +206,12 @@ public final class ManagementGuard implements ApiGuard, ManagementIdentity {
     /** Records the client address and HTTPS flag after the trusted-proxy rules; returns the flag. */
     private boolean locateClient(Context ctx) {
         String peer = ctx.req().getRemoteAddr();
-        ApiCaller.setClientIp(ctx, proxies.clientIp(peer, Collections.list(ctx.req().getHeaders("X-Forwarded-For"))));
+        List<String> forwardedFor = Collections.list(ctx.req().getHeaders("X-Forwarded-For"));
+        ApiCaller.setClientIp(ctx, proxies.clientIp(peer, forwardedFor));
+        // every line: a proxy may add its own after the client's (ctx.header reads only the first)
+        List<String> forwardedProto = Collections.list(ctx.req().getHeaders("X-Forwarded-Proto"));
         boolean secure = ctx.req().isSecure()
-                || proxies.forwardedProto(peer, ctx.header("X-Forwarded-Proto")).filter("https"::equals).isPresent();
+                || proxies.forwardedProto(peer, forwardedFor, forwardedProto).filter("https"::equals).isPresent();
         ApiCaller.setSecure(ctx, secure);
         return secure;
     }

@@ -106,23 +106,59 @@ public final class TrustedProxies {
      * @param forwardedFor every {@code X-Forwarded-For} header value, in order
      */
     public String clientIp(String peer, List<String> forwardedFor) {
+        return walk(peer, forwardedFor).client();
+    }
+
+    /**
+     * The scheme the client used, as the trusted proxies report it in {@code X-Forwarded-Proto}, lower
+     * case; empty when the peer is not trusted, or no trusted hop tells it (then the request is no
+     * HTTPS request).
+     *
+     * <p>Every header line counts, each a comma-separated list, read nearest first as
+     * {@code X-Forwarded-For} is: a proxy that appends writes the scheme of the connection it received,
+     * so the entry at the client's hop (the {@code n}-th from the right when the walk of
+     * {@link #clientIp} passed {@code n} trusted hops) is the client's scheme, and entries further left
+     * are the client's own words. Proxies that overwrite the header leave fewer entries than hops: the
+     * entries are then believed only when they all say the same, since which one is the client's cannot
+     * be told. A trusted peer that sends no {@code X-Forwarded-For} speaks for its own connection.
+     *
+     * @param peer the TCP peer address
+     * @param forwardedFor every {@code X-Forwarded-For} header value, in order
+     * @param forwardedProto every {@code X-Forwarded-Proto} header value, in order
+     */
+    public Optional<String> forwardedProto(String peer, List<String> forwardedFor, List<String> forwardedProto) {
+        if (!trusts(peer, 0)) {
+            return Optional.empty();
+        }
+        List<String> nearestFirst = entries(forwardedProto).reversed();
+        if (nearestFirst.isEmpty()) {
+            return Optional.empty();
+        }
+        int clientHop = Math.max(walk(peer, forwardedFor).hops(), 1) - 1;
+        if (clientHop < nearestFirst.size()) {
+            return scheme(nearestFirst.get(clientHop));
+        }
+        Set<String> said = nearestFirst.stream().map(e -> e.toLowerCase(Locale.ROOT)).collect(Collectors.toSet());
+        return said.size() == 1 ? scheme(nearestFirst.getFirst()) : Optional.empty();
+    }
+
+    private static Optional<String> scheme(String entry) {
+        String scheme = entry.toLowerCase(Locale.ROOT);
+        return scheme.equals("https") || scheme.equals("http") ? Optional.of(scheme) : Optional.empty();
+    }
+
+    /** The client and how many trusted hops handed over to reach it. */
+    private record Walk(String client, int hops) {}
+
+    private Walk walk(String peer, List<String> forwardedFor) {
         if (kind == Kind.NONE) {
-            return peer;
+            return new Walk(peer, 0);
         }
         List<String> chain = new ArrayList<>();
         chain.add(peer);
-        List<String> entries = new ArrayList<>();
-        for (String header : forwardedFor) {
-            for (String entry : header.split(",")) {
-                if (!entry.isBlank()) {
-                    entries.add(entry.trim());
-                }
-            }
-        }
-        for (int i = entries.size() - 1; i >= 0; i--) {
-            chain.add(entries.get(i));
-        }
+        chain.addAll(entries(forwardedFor).reversed());
         String client = peer;
+        int hops = 0;
         for (int i = 0; i < chain.size() - 1; i++) {
             if (!trusts(client, i)) {
                 break;
@@ -132,20 +168,22 @@ public final class TrustedProxies {
                 break;
             }
             client = next.get();
+            hops++;
         }
-        return client;
+        return new Walk(client, hops);
     }
 
-    /**
-     * The scheme a trusted proxy reports in {@code X-Forwarded-Proto}, lower case; empty when the
-     * peer is not trusted or sent none.
-     */
-    public Optional<String> forwardedProto(String peer, String forwardedProto) {
-        if (forwardedProto == null || !trusts(peer, 0)) {
-            return Optional.empty();
+    /** The non-blank entries of every line of a list header, trimmed, in order. */
+    private static List<String> entries(List<String> lines) {
+        List<String> entries = new ArrayList<>();
+        for (String line : lines) {
+            for (String entry : line.split(",")) {
+                if (!entry.isBlank()) {
+                    entries.add(entry.trim());
+                }
+            }
         }
-        String first = forwardedProto.split(",")[0].trim().toLowerCase(Locale.ROOT);
-        return first.equals("https") || first.equals("http") ? Optional.of(first) : Optional.empty();
+        return entries;
     }
 
     private boolean trusts(String address, int hop) {

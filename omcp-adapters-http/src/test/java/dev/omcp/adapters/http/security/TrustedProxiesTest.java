@@ -16,7 +16,7 @@ class TrustedProxiesTest {
             TrustedProxies none = TrustedProxies.parse(value);
             assertThat(none.enabled()).isFalse();
             assertThat(none.clientIp("127.0.0.1", CHAIN)).isEqualTo("127.0.0.1");
-            assertThat(none.forwardedProto("127.0.0.1", "https")).isEmpty();
+            assertThat(none.forwardedProto("127.0.0.1", List.of(), List.of("https"))).isEmpty();
         }
     }
 
@@ -26,7 +26,7 @@ class TrustedProxiesTest {
         assertThat(all.enabled()).isTrue();
         assertThat(all.clientIp("192.0.2.1", CHAIN)).isEqualTo("203.0.113.9");
         assertThat(all.clientIp("192.0.2.1", List.of())).isEqualTo("192.0.2.1");
-        assertThat(all.forwardedProto("192.0.2.1", "https")).contains("https");
+        assertThat(all.forwardedProto("192.0.2.1", List.of(), List.of("https"))).contains("https");
     }
 
     @Test
@@ -52,8 +52,8 @@ class TrustedProxiesTest {
         assertThat(loopback.clientIp("192.0.2.1", List.of("203.0.113.9"))).isEqualTo("192.0.2.1");
         // a forged entry behind a loopback proxy stops at the first non-loopback address
         assertThat(loopback.clientIp("127.0.0.1", List.of("6.6.6.6, 203.0.113.9"))).isEqualTo("203.0.113.9");
-        assertThat(loopback.forwardedProto("192.0.2.1", "https")).isEmpty();
-        assertThat(loopback.forwardedProto("127.0.0.1", "HTTPS")).contains("https");
+        assertThat(loopback.forwardedProto("192.0.2.1", List.of(), List.of("https"))).isEmpty();
+        assertThat(loopback.forwardedProto("127.0.0.1", List.of(), List.of("HTTPS"))).contains("https");
     }
 
     @Test
@@ -91,7 +91,56 @@ class TrustedProxiesTest {
         assertThat(all.clientIp("192.0.2.1", List.of("<script>, 198.51.100.1"))).isEqualTo("198.51.100.1");
         assertThat(all.clientIp("192.0.2.1", List.of("unknown"))).isEqualTo("192.0.2.1");
         assertThat(all.clientIp("192.0.2.1", List.of("203.0.113.9:4711"))).isEqualTo("203.0.113.9");
-        assertThat(all.forwardedProto("192.0.2.1", "gopher")).isEmpty();
+        assertThat(all.forwardedProto("192.0.2.1", List.of(), List.of("gopher"))).isEmpty();
+    }
+
+    /** X-Forwarded-Proto as a trusted proxy chain writes it: the value of the hop whose sender is the client. */
+    private static java.util.Optional<String> proto(String trust, String peer, List<String> forwardedFor, String... protoLines) {
+        return TrustedProxies.parse(trust).forwardedProto(peer, forwardedFor, List.of(protoLines));
+    }
+
+    @Test
+    void severalProtoLines_areOneList_theNearestLineIsTheTrustedProxys() {
+        // HAProxy's add-header writes a line of its own after whatever the client sent: the servlet's
+        // getHeader returned the client's line
+        assertThat(proto("127.0.0.1", "127.0.0.1", List.of(), "http", "https")).contains("https");
+        assertThat(proto("127.0.0.1", "127.0.0.1", List.of(), "https", "http")).contains("http");
+        assertThat(proto("loopback", "127.0.0.1", List.of("203.0.113.9"), "https", "http")).contains("http");
+    }
+
+    @Test
+    void aCommaList_isReadAtTheClientsHop_asXForwardedForIs() {
+        // client 203.0.113.9 -https-> CDN 198.51.100.1 -http-> LB 10.0.0.5 -> gateway; each hop appends
+        List<String> forwardedFor = List.of("203.0.113.9, 198.51.100.1");
+        assertThat(proto("2", "10.0.0.5", forwardedFor, "https, http")).as("the client's own hop").contains("https");
+        assertThat(proto("1", "10.0.0.5", forwardedFor, "https, http")).as("the CDN is the client at one hop").contains("http");
+        // what the client wrote itself, left of the trusted hops, is never read
+        assertThat(proto("2", "10.0.0.5", forwardedFor, "http, https, http")).contains("https");
+        assertThat(proto("2", "10.0.0.5", forwardedFor, "gopher, https, http")).contains("https");
+        // a client that claims https to a proxy that appends the plain http it really used
+        assertThat(proto("loopback", "127.0.0.1", List.of("203.0.113.9"), "https, http")).contains("http");
+        assertThat(proto("loopback", "127.0.0.1", List.of("203.0.113.9"), "HTTPS , ,http")).contains("http");
+    }
+
+    @Test
+    void fewerProtoEntriesThanTrustedHops_areBelievedOnlyWhenTheyAgree() {
+        // proxies that overwrite X-Forwarded-Proto (nginx's $scheme, a load balancer) leave one value for many hops
+        List<String> forwardedFor = List.of("6.6.6.6, 203.0.113.9, 198.51.100.1");
+        assertThat(proto("true", "10.0.0.5", forwardedFor, "https")).contains("https");
+        assertThat(proto("3", "10.0.0.5", forwardedFor, "https", "https")).contains("https");
+        // which of two disagreeing values is the client's cannot be told: not https
+        assertThat(proto("3", "10.0.0.5", forwardedFor, "https, http")).isEmpty();
+        assertThat(proto("3", "10.0.0.5", forwardedFor, "https, gopher")).isEmpty();
+        assertThat(proto("3", "10.0.0.5", forwardedFor, "gopher")).isEmpty();
+    }
+
+    @Test
+    void aTrustedPeerWithoutXForwardedFor_speaksForItsOwnConnection_anUntrustedOneNever() {
+        assertThat(proto("127.0.0.1", "127.0.0.1", List.of(), "https")).contains("https");
+        assertThat(proto("true", "192.0.2.1", List.of("unknown"), "https")).contains("https");
+        assertThat(proto("127.0.0.1", "192.0.2.1", List.of(), "https")).isEmpty();
+        assertThat(proto("127.0.0.1", "127.0.0.1", List.of())).isEmpty();
+        assertThat(proto("127.0.0.1", "127.0.0.1", List.of(), " , ")).isEmpty();
     }
 
     @Test
