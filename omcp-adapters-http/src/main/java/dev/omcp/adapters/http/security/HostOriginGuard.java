@@ -35,12 +35,21 @@ public final class HostOriginGuard {
      */
     public HostOriginGuard(String bindHost, List<String> extraHosts, List<String> allowedOrigins) {
         boolean loopbackBind = isLoopback(bindHost);
-        this.anyHost = !loopbackBind && extraHosts.isEmpty();
+        this.anyHost = answersAnyHost(bindHost, extraHosts);
         this.allowedHosts = extraHosts.stream().map(h -> h.toLowerCase(Locale.ROOT)).collect(Collectors.toSet());
         if (loopbackBind) {
             this.allowedHosts.addAll(LOOPBACK_NAMES);
         }
         this.allowedOrigins = allowedOrigins.stream().map(HostOriginGuard::normalizeOrigin).collect(Collectors.toSet());
+    }
+
+    /**
+     * Whether a gateway bound to {@code bindHost} with these {@code OMCP_ALLOWED_HOSTS} accepts every
+     * {@code Host}, so a page whose name was rebound to the gateway's address can call it: the start-up
+     * warns with this very rule, so it cannot disagree with the guard.
+     */
+    public static boolean answersAnyHost(String bindHost, List<String> extraHosts) {
+        return !isLoopback(bindHost) && extraHosts.isEmpty();
     }
 
     /** The verdict on one request. */
