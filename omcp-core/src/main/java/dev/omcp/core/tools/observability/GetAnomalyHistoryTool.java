@@ -163,7 +163,9 @@ public final class GetAnomalyHistoryTool extends ObservabilityTool {
         }
         out.add("signals", signals);
         boolean anomalousOnly = args.bool("anomalousOnly", false);
-        Optional<String> note = note(result, service, signal, anomalousOnly, windowText, history.remoteSinkConfigured());
+        boolean beforeTheStart = from.isBefore(history.recordingSince());
+        // the start sentence below names the variable already: the generic advice would say it twice
+        Optional<String> note = note(result, service, signal, anomalousOnly, windowText, history.remoteSinkConfigured() || beforeTheStart);
         Optional<String> elsewhere = Optional.empty();
         if (result.rows().isEmpty()) {
             elsewhere = recordedElsewhere(history, call.principal().tenant(), service, signal, anomalousOnly, from, to);
@@ -190,8 +192,7 @@ public final class GetAnomalyHistoryTool extends ObservabilityTool {
         Optional<String> evicted = result.evictedUntil().map(until -> "The history holds at most " + history.limits().maxSeries()
                 + " series and was full: series last judged up to " + until + " were dropped to make room for others, so their rows "
                 + "may be missing.");
-        Optional<String> beforeStart = history.remoteSinkConfigured() && from.isBefore(history.recordingSince())
-                ? Optional.of(scoresBeforeTheStart(history, call.principal())) : Optional.empty();
+        Optional<String> beforeStart = beforeTheStart ? Optional.of(scoresBeforeTheStart(history, call.principal())) : Optional.empty();
         for (Optional<String> more : List.of(overwritten, evicted, beforeStart)) {
             note = note.isEmpty() ? more : note.map(n -> n + more.map(m -> " " + m).orElse(""));
         }
@@ -212,12 +213,18 @@ public final class GetAnomalyHistoryTool extends ObservabilityTool {
     }
 
     /**
-     * After a restart the memory is empty while the receiver holds the scores of the earlier run: without
-     * this, an empty answer reads as "nothing was judged" and rows since the start as "it began to move then".
+     * The memory begins empty at every start: without this, an empty answer for a window reaching back before
+     * it reads as "nothing was judged" (no anomalies while nobody watched) and rows since the start as "it began
+     * to move then". With the sink the receiver holds the earlier scores; without it nothing does.
      */
     private String scoresBeforeTheStart(AnomalyHistory history, Principal caller) {
-        return "The gateway started at " + history.recordingSince().truncatedTo(ChronoUnit.SECONDS)
-                + " and its in-memory history begins then: " + whereSentScoresAre("scores judged before", caller);
+        Instant start = history.recordingSince().truncatedTo(ChronoUnit.SECONDS);
+        String begins = "The gateway started at " + start + " and its in-memory history begins then: ";
+        if (!history.remoteSinkConfigured()) {
+            return begins + "nothing judged before was recorded, so this window shows nothing before " + start + "; an operator sets "
+                    + REMOTE_WRITE_VARIABLE + " to keep the history across restarts.";
+        }
+        return begins + whereSentScoresAre("scores judged before", caller);
     }
 
     private String whereSentScoresAre(String which, Principal caller) {

@@ -19,7 +19,16 @@ import org.junit.jupiter.api.Test;
 class GetAnomalyHistoryToolTest {
     private static final Instant NOW = Instant.parse("2025-03-10T10:00:00Z");
     private final ManualClock clock = new ManualClock(NOW.minus(Duration.ofMinutes(50)));
-    private final AnomalyHistory history = new AnomalyHistory(clock, HistoryLimits.defaults(), Optional.empty());
+    /** Started long before every window asked for, so only the tests about the start see its note. */
+    private final AnomalyHistory history = runningForHours(HistoryLimits.defaults());
+
+    private AnomalyHistory runningForHours(HistoryLimits limits) {
+        Instant now = clock.instant();
+        clock.set(NOW.minus(Duration.ofHours(3)));
+        AnomalyHistory running = new AnomalyHistory(clock, limits, Optional.empty());
+        clock.set(now);
+        return running;
+    }
 
     private GetAnomalyHistoryTool tool(AnomalyHistory h) {
         return new GetAnomalyHistoryTool(Toolkit.builder(new ScriptedSources().registry(), clock).history(h).build());
@@ -253,7 +262,7 @@ class GetAnomalyHistoryToolTest {
 
     @Test
     void scoresOverwrittenBecauseASeriesWasJudgedTooOften_areNamedInTheNote_ratherThanLookingLikeNoData() {
-        AnomalyHistory small = new AnomalyHistory(clock, new HistoryLimits(Duration.ofHours(1), 10, 3), Optional.empty());
+        AnomalyHistory small = runningForHours(new HistoryLimits(Duration.ofHours(1), 10, 3));
         clock.set(NOW);
         for (int secondsAgo = 50; secondsAgo >= 10; secondsAgo -= 10) {
             small.record(new AnomalyScoreSample("", "checkout", "latency_p99", NOW.minusSeconds(secondsAgo), 1, false, Optional.empty(),
@@ -269,7 +278,7 @@ class GetAnomalyHistoryToolTest {
 
     @Test
     void seriesDroppedBecauseTheHistoryWasFull_areNamedInTheNote_ratherThanLookingLikeNoData() {
-        AnomalyHistory small = new AnomalyHistory(clock, new HistoryLimits(Duration.ofHours(1), 2, 10), Optional.empty());
+        AnomalyHistory small = runningForHours(new HistoryLimits(Duration.ofHours(1), 2, 10));
         clock.set(NOW);
         for (int i = 0; i < 4; i++) {
             small.record(new AnomalyScoreSample("", "svc-" + i, "latency_p99", NOW.minusSeconds(40 - i), 1, false, Optional.empty(),
@@ -307,6 +316,30 @@ class GetAnomalyHistoryToolTest {
         assertThat(some.getJsonArray("rows")).as("the rows since the start do not say the signal began to move then").hasSize(1);
         assertThat(some.getString("note")).isEqualTo(startedAndWhere);
         assertThat(structured(call(readable, "{\"service\":\"payments-db\",\"window\":\"5m\"}")))
+                .as("a window since the start misses nothing").doesNotContainKey("note");
+    }
+
+    @Test
+    void aWindowBeforeTheStart_withoutTheSink_saysTheMemoryBeginsAtTheStart_andHowToKeepTheHistoryAcrossRestarts() {
+        // without this an empty answer reads as "no anomalies" for a stretch nobody watched
+        clock.set(NOW.minus(Duration.ofMinutes(10)));
+        AnomalyHistory started = new AnomalyHistory(clock, HistoryLimits.defaults(), Optional.empty());
+        clock.set(NOW);
+        String startedAt = "The gateway started at 2025-03-10T09:50:00Z and its in-memory history begins then: nothing judged before "
+                + "was recorded, so this window shows nothing before 2025-03-10T09:50:00Z; an operator sets "
+                + "OMCP_ANOMALY_HISTORY_REMOTE_WRITE to keep the history across restarts.";
+
+        JsonObject empty = structured(call(tool(started), "{\"service\":\"payments-db\"}"));
+        assertThat(empty.getJsonArray("rows")).isEmpty();
+        assertThat(empty.getString("note")).isEqualTo("No anomaly scores of payments-db recorded in the last 1h. Scores are recorded "
+                + "when get_service_health or detect_anomalies judge a service: call one of them first. " + startedAt);
+
+        started.record(new AnomalyScoreSample("", "payments-db", "latency_p99", NOW.minusSeconds(60), 9, true, Optional.of("step"),
+                Optional.empty()));
+        JsonObject some = structured(call(tool(started), "{\"service\":\"payments-db\"}"));
+        assertThat(some.getJsonArray("rows")).as("the rows since the start do not say the signal began to move then").hasSize(1);
+        assertThat(some.getString("note")).isEqualTo(startedAt);
+        assertThat(structured(call(tool(started), "{\"service\":\"payments-db\",\"window\":\"10m\"}")))
                 .as("a window since the start misses nothing").doesNotContainKey("note");
     }
 
