@@ -1,5 +1,6 @@
 package dev.omcp.app.settings;
 
+import dev.omcp.adapters.storage.anomaly.ExternalLabels;
 import dev.omcp.core.ipenrich.IpDataset;
 import dev.omcp.core.tools.observability.ServiceCatalog;
 import java.net.URI;
@@ -14,7 +15,7 @@ import java.util.Optional;
  *
  * @param catalog {@code OMCP_SERVICE_CATALOG_FILE}
  * @param redaction {@code OMCP_REDACTION}: whether {@code query_logs} output is redacted (spec 5.7)
- * @param remoteWrite {@code OMCP_ANOMALY_HISTORY_REMOTE_WRITE} and its credentials, when set
+ * @param remoteWrite {@code OMCP_ANOMALY_HISTORY_REMOTE_WRITE}, its credentials and external labels, when set
  * @param ipDataset {@code OMCP_IP_ENRICH_FILE}, loaded, when set
  * @param rdap {@code OMCP_IP_ENRICH_RDAP}, the RDAP service's base URL, when set
  * @param postmortemTemplate {@code OMCP_POSTMORTEM_TEMPLATE}, read at each call, when set
@@ -60,16 +61,24 @@ public record AnalysisSettings(CatalogFile catalog, boolean redaction, Optional<
      *
      * @param url the receiver's endpoint (may carry a token in its query: never logged whole)
      * @param credentials how the request authenticates
+     * @param externalLabels {@code OMCP_ANOMALY_HISTORY_EXTERNAL_LABELS}: added to every series written, none when unset
      */
-    public record RemoteWrite(URI url, Credentials credentials) {
+    public record RemoteWrite(URI url, Credentials credentials, ExternalLabels externalLabels) {
         public RemoteWrite {
             Objects.requireNonNull(url, "url");
             Objects.requireNonNull(credentials, "credentials");
+            Objects.requireNonNull(externalLabels, "externalLabels");
+        }
+
+        /** A receiver written to without external labels, as by a single gateway. */
+        public RemoteWrite(URI url, Credentials credentials) {
+            this(url, credentials, ExternalLabels.none());
         }
 
         @Override
         public String toString() {
-            return "RemoteWrite[" + url.getScheme() + "://" + url.getHost() + ", credentials " + credentials.kind() + "]";
+            return "RemoteWrite[" + url.getScheme() + "://" + url.getHost() + ", credentials " + credentials.kind() + ", external labels "
+                    + (externalLabels.isEmpty() ? "none" : externalLabels) + "]";
         }
     }
 

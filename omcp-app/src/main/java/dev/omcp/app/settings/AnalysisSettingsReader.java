@@ -1,5 +1,6 @@
 package dev.omcp.app.settings;
 
+import dev.omcp.adapters.storage.anomaly.ExternalLabels;
 import dev.omcp.core.egress.EgressRules;
 import dev.omcp.core.ipenrich.DatasetLoad;
 import dev.omcp.core.ipenrich.IpDatasetParser;
@@ -126,9 +127,12 @@ final class AnalysisSettingsReader {
         Optional<String> token = env.raw(Variables.ANOMALY_REMOTE_WRITE_BEARER_TOKEN);
         Optional<String> username = env.raw(Variables.ANOMALY_REMOTE_WRITE_USERNAME);
         Optional<String> password = env.raw(Variables.ANOMALY_REMOTE_WRITE_PASSWORD);
+        Optional<String> external = env.raw(Variables.ANOMALY_HISTORY_EXTERNAL_LABELS);
         if (url.isEmpty()) {
             for (var credential : List.of(Map.entry(Variables.ANOMALY_REMOTE_WRITE_BEARER_TOKEN, token),
-                    Map.entry(Variables.ANOMALY_REMOTE_WRITE_USERNAME, username), Map.entry(Variables.ANOMALY_REMOTE_WRITE_PASSWORD, password))) {
+                    Map.entry(Variables.ANOMALY_REMOTE_WRITE_USERNAME, username),
+                    Map.entry(Variables.ANOMALY_REMOTE_WRITE_PASSWORD, password),
+                    Map.entry(Variables.ANOMALY_HISTORY_EXTERNAL_LABELS, external))) {
                 if (credential.getValue().isPresent()) {
                     env.problem(credential.getKey(), "is set but OMCP_ANOMALY_HISTORY_REMOTE_WRITE is not; set the receiver's URL or unset it");
                 }
@@ -156,7 +160,17 @@ final class AnalysisSettingsReader {
             }
             credentials = new AnalysisSettings.Credentials.Basic(username.get(), password.get());
         }
-        return valid ? Optional.of(new AnalysisSettings.RemoteWrite(uri.get(), credentials)) : Optional.empty();
+        ExternalLabels labels = ExternalLabels.none();
+        if (external.isPresent()) {
+            switch (ExternalLabels.parse(external.get())) {
+                case ExternalLabels.Parsed.Accepted accepted -> labels = accepted.labels();
+                case ExternalLabels.Parsed.Rejected rejected -> {
+                    rejected.problems().forEach(p -> env.problem(Variables.ANOMALY_HISTORY_EXTERNAL_LABELS, p));
+                    valid = false;
+                }
+            }
+        }
+        return valid ? Optional.of(new AnalysisSettings.RemoteWrite(uri.get(), credentials, labels)) : Optional.empty();
     }
 
     private static Optional<AnalysisSettings.IpDatasetFile> ipDataset(Environment env, SettingsFiles files) {

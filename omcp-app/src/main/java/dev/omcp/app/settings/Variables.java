@@ -127,6 +127,9 @@ public final class Variables {
             "User name of HTTP basic authentication at the remote-write receiver (with the password).", false);
     public static final Variable ANOMALY_REMOTE_WRITE_PASSWORD = new Variable("OMCP_ANOMALY_HISTORY_REMOTE_WRITE_PASSWORD", List.of(), "",
             "Password of HTTP basic authentication at the remote-write receiver.", true);
+    public static final Variable ANOMALY_HISTORY_EXTERNAL_LABELS = new Variable("OMCP_ANOMALY_HISTORY_EXTERNAL_LABELS", List.of(),
+            "", "Labels name=value,name=value added to every series written to the remote-write receiver, one set per gateway replica.",
+            false);
     public static final Variable IP_ENRICH_FILE = new Variable("OMCP_IP_ENRICH_FILE", List.of(), "",
             "CSV dataset of IP networks (CIDR column plus attributes) for enrich_ips; every row must be valid.", false);
     public static final Variable IP_ENRICH_RDAP = new Variable("OMCP_IP_ENRICH_RDAP", List.of(), "",
@@ -138,7 +141,7 @@ public final class Variables {
     /** The analysis variables, in the order the configuration page lists them. */
     public static final List<Variable> ANALYSIS = List.of(
             SERVICE_CATALOG_FILE, REDACTION, ANOMALY_REMOTE_WRITE, ANOMALY_REMOTE_WRITE_BEARER_TOKEN, ANOMALY_REMOTE_WRITE_USERNAME,
-            ANOMALY_REMOTE_WRITE_PASSWORD, IP_ENRICH_FILE, IP_ENRICH_RDAP, POSTMORTEM_TEMPLATE);
+            ANOMALY_REMOTE_WRITE_PASSWORD, ANOMALY_HISTORY_EXTERNAL_LABELS, IP_ENRICH_FILE, IP_ENRICH_RDAP, POSTMORTEM_TEMPLATE);
 
 
     // --- Access control (docs/access-control.md) ---------------------------------------------------

@@ -126,7 +126,7 @@ final class ToolsAssembly implements AutoCloseable {
         }
         PrometheusRemoteWriteSink.Settings queueing = PrometheusRemoteWriteSink.Settings.defaults();
         HttpClient client = EgressGuardedClients.create(egress, connectTimeout, queueing.requestTimeout());
-        return PrometheusRemoteWriteSink.start(client, target, queueing, clock, "omcp/" + version);
+        return PrometheusRemoteWriteSink.start(client, target, settings.externalLabels(), queueing, clock, "omcp/" + version);
     }
 
     /** Whether the URL names loopback ({@code localhost} or a loopback literal), judged without resolving anything. */

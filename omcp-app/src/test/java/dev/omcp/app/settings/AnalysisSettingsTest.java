@@ -3,6 +3,7 @@ package dev.omcp.app.settings;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.omcp.adapters.storage.anomaly.ExternalLabels;
 import java.io.IOException;
 import java.io.Reader;
 import java.io.StringReader;
@@ -261,6 +262,42 @@ class AnalysisSettingsTest {
         assertThat(problems("OMCP_ANOMALY_HISTORY_REMOTE_WRITE", "https://m.example.com/push",
                 "OMCP_ANOMALY_HISTORY_REMOTE_WRITE_USERNAME", "a:b", "OMCP_ANOMALY_HISTORY_REMOTE_WRITE_PASSWORD", "p"))
                 .contains("must not contain ':'");
+    }
+
+    // --- OMCP_ANOMALY_HISTORY_EXTERNAL_LABELS -----------------------------------------------------
+
+    @Test
+    void withoutExternalLabels_theRemoteWriteCarriesNone() throws Exception {
+        var remote = read("OMCP_ANOMALY_HISTORY_REMOTE_WRITE", "https://mimir.example.com/api/v1/push").remoteWrite().orElseThrow();
+
+        assertThat(remote.externalLabels()).isEqualTo(ExternalLabels.none());
+    }
+
+    @Test
+    void externalLabels_areReadInNameOrder() throws Exception {
+        var remote = read("OMCP_ANOMALY_HISTORY_REMOTE_WRITE", "https://mimir.example.com/api/v1/push",
+                "OMCP_ANOMALY_HISTORY_EXTERNAL_LABELS", "replica=omcp-1, cluster=eu").remoteWrite().orElseThrow();
+
+        assertThat(remote.externalLabels().asList()).containsExactly(Map.entry("cluster", "eu"), Map.entry("replica", "omcp-1"));
+    }
+
+    @Test
+    void everyBadExternalLabel_isReportedTogether_withWhatToDo() {
+        assertThat(problems("OMCP_ANOMALY_HISTORY_REMOTE_WRITE", "https://m.example.com/push",
+                "OMCP_ANOMALY_HISTORY_EXTERNAL_LABELS", "replica=a,replica=b,service=x,__name__=y,zone"))
+                .isEqualTo("OMCP_ANOMALY_HISTORY_EXTERNAL_LABELS label replica is given twice; give each label once\n"
+                        + "OMCP_ANOMALY_HISTORY_EXTERNAL_LABELS label name 'service' is already written on every anomaly series; choose "
+                        + "another, for example replica\n"
+                        + "OMCP_ANOMALY_HISTORY_EXTERNAL_LABELS label name '__name__' is reserved (names starting with '__' belong to "
+                        + "Prometheus); choose another, for example replica\n"
+                        + "OMCP_ANOMALY_HISTORY_EXTERNAL_LABELS entry 'zone' is not name=value; write the labels as name=value,name=value, "
+                        + "for example replica=omcp-0");
+    }
+
+    @Test
+    void externalLabelsWithoutARemoteWriteReceiver_areRefused() {
+        assertThat(problems("OMCP_ANOMALY_HISTORY_EXTERNAL_LABELS", "replica=a")).isEqualTo("OMCP_ANOMALY_HISTORY_EXTERNAL_LABELS is set "
+                + "but OMCP_ANOMALY_HISTORY_REMOTE_WRITE is not; set the receiver's URL or unset it");
     }
 
     // --- OMCP_IP_ENRICH_FILE -------------------------------------------------------------------

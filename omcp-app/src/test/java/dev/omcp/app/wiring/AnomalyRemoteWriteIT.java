@@ -95,6 +95,56 @@ class AnomalyRemoteWriteIT {
         });
     }
 
+    @Test
+    void twoReplicasWithExternalLabels_bothStoreTheirScores_andReadingBackMergesThem() throws Exception {
+        Map<String, String> common = Map.of("PROMETHEUS_URL", prometheus.url(), "OMCP_ANOMALY_HISTORY_REMOTE_WRITE",
+                prometheus.remoteWriteUrl(), "OMCP_ALLOW_PRIVATE_BACKENDS", "true", "OMCP_SERVICE_LABEL_CACHE_TTL", "0");
+        Instant at = latest(Instant.now(), prometheus.end().plusSeconds(1)).truncatedTo(ChronoUnit.SECONDS).plusSeconds(1);
+        try (RunningGateway a = RunningGateway.start(with(common, "OMCP_ANOMALY_HISTORY_EXTERNAL_LABELS", "replica=omcp-a"));
+                RunningGateway b = RunningGateway.start(with(common, "OMCP_ANOMALY_HISTORY_EXTERNAL_LABELS", "replica=omcp-b"))) {
+            // both judged the same service and signal at the same moment, as replicas behind one load balancer do:
+            // without external labels these would be one series, the second point refused as a duplicate
+            a.assembly().toolkit().history().record(new AnomalyScoreSample("", "rw/replicated", "latency_p99", at, 6.0, true,
+                    Optional.of("step"), Optional.of(at.minusSeconds(20))));
+            b.assembly().toolkit().history().record(new AnomalyScoreSample("", "rw/replicated", "latency_p99", at, 7.5, true,
+                    Optional.of("step"), Optional.of(at.minusSeconds(10))));
+
+            MetricsCapability metrics = gateway.assembly().sources().with(MetricsCapability.class, Principal.anonymous()).getFirst()
+                    .capability();
+            TimeRange range = new TimeRange(at.minusSeconds(60), at.plusSeconds(60));
+            MetricResult perReplica = awaitSeries(metrics, new MetricQuery("rw/replicated", "omcp_anomaly_score", range,
+                    Duration.ofSeconds(15), List.of("replica"), Map.of()), 2);
+            assertThat(last(replica(perReplica, "omcp-a"))).as("both replicas' points are stored").isEqualTo(6.0);
+            assertThat(last(replica(perReplica, "omcp-b"))).isEqualTo(7.5);
+
+            // read back as get_anomaly_history advises (groupBy signal): one series, the strongest verdict of the two
+            MetricResult merged = metrics.queryMetrics(new MetricQuery("rw/replicated", "omcp_anomaly_score", range,
+                    Duration.ofSeconds(15), List.of("signal"), Map.of()));
+            assertThat(merged.series()).singleElement().satisfies(s -> assertThat(last(s)).isEqualTo(7.5));
+            MetricResult unGrouped = metrics.queryMetrics(new MetricQuery("rw/replicated", "omcp_anomaly_score", range,
+                    Duration.ofSeconds(15), List.of(), Map.of()));
+            assertThat(unGrouped.series()).as("without groupBy too").singleElement().satisfies(s -> {
+                assertThat(s.labels()).containsEntry("signal", "latency_p99").doesNotContainKey("replica");
+                assertThat(last(s)).isEqualTo(7.5);
+            });
+            MetricResult onsets = awaitSeries(metrics, new MetricQuery("rw/replicated", "omcp_anomaly_onset_timestamp_seconds", range,
+                    Duration.ofSeconds(15), List.of("signal"), Map.of()), 1);
+            assertThat(onsets.series()).as("the earliest onset either replica dated").singleElement()
+                    .satisfies(s -> assertThat(last(s)).isEqualTo(at.minusSeconds(20).getEpochSecond()));
+        }
+    }
+
+    private static Map<String, String> with(Map<String, String> env, String name, String value) {
+        Map<String, String> more = new java.util.HashMap<>(env);
+        more.put(name, value);
+        return more;
+    }
+
+    private static Series replica(MetricResult result, String replica) {
+        return result.series().stream().filter(s -> replica.equals(s.labels().get("replica"))).findFirst()
+                .orElseThrow(() -> new AssertionError("no series of replica " + replica + " in " + result.series()));
+    }
+
     private static Instant latest(Instant a, Instant b) {
         return a.isAfter(b) ? a : b;
     }

@@ -87,6 +87,7 @@ public final class PrometheusRemoteWriteSink implements AnomalyScoreSink, AutoCl
     private final RemoteWriteClient client;
     private final RemoteWriteTarget target;
     private final Settings settings;
+    private final ExternalLabels externalLabels;
     private final RandomGenerator random;
     private final Pacer pacer;
     private final SeriesOrder order = new SeriesOrder(MAX_REMEMBERED_SERIES);
@@ -103,6 +104,12 @@ public final class PrometheusRemoteWriteSink implements AnomalyScoreSink, AutoCl
 
     PrometheusRemoteWriteSink(RemoteWriteClient client, RemoteWriteTarget target, Settings settings, Clock clock,
             RandomGenerator random, Pacer pacer) {
+        this(client, target, ExternalLabels.none(), settings, clock, random, pacer);
+    }
+
+    PrometheusRemoteWriteSink(RemoteWriteClient client, RemoteWriteTarget target, ExternalLabels externalLabels, Settings settings,
+            Clock clock, RandomGenerator random, Pacer pacer) {
+        this.externalLabels = Objects.requireNonNull(externalLabels, "externalLabels");
         this.client = Objects.requireNonNull(client, "client");
         this.target = Objects.requireNonNull(target, "target");
         this.settings = Objects.requireNonNull(settings, "settings");
@@ -135,10 +142,21 @@ public final class PrometheusRemoteWriteSink implements AnomalyScoreSink, AutoCl
      */
     public static PrometheusRemoteWriteSink start(HttpClient client, RemoteWriteTarget target, Settings settings, Clock clock,
             String userAgent) {
+        return start(client, target, ExternalLabels.none(), settings, clock, userAgent);
+    }
+
+    /**
+     * Starts a sink whose every series also carries {@code externalLabels}, so several gateway replicas
+     * writing to one receiver write distinct series ({@code OMCP_ANOMALY_HISTORY_EXTERNAL_LABELS}).
+     */
+    public static PrometheusRemoteWriteSink start(HttpClient client, RemoteWriteTarget target, ExternalLabels externalLabels,
+            Settings settings, Clock clock, String userAgent) {
         RemoteWriteClient remote = new RemoteWriteClient(client, target, settings.requestTimeout(), userAgent);
-        PrometheusRemoteWriteSink sink = new PrometheusRemoteWriteSink(remote, target, settings, clock, new SecureRandom(), Thread::sleep);
-        LOG.info("event=anomaly-remote-write-started receiver={} authorization={} queue={} batch={}", target.displayName(),
-                target.authorization().isPresent() ? "set" : "none", settings.queueCapacity(), settings.window().maxCount());
+        PrometheusRemoteWriteSink sink = new PrometheusRemoteWriteSink(remote, target, externalLabels, settings, clock, new SecureRandom(),
+                Thread::sleep);
+        LOG.info("event=anomaly-remote-write-started receiver={} authorization={} queue={} batch={} externalLabels=\"{}\"",
+                target.displayName(), target.authorization().isPresent() ? "set" : "none", settings.queueCapacity(),
+                settings.window().maxCount(), externalLabels);
         return sink;
     }
 
@@ -198,7 +216,7 @@ public final class PrometheusRemoteWriteSink implements AnomalyScoreSink, AutoCl
         if (admitted.isEmpty()) {
             return;
         }
-        byte[] body = RemoteWriteEncoding.body(admitted);
+        byte[] body = RemoteWriteEncoding.body(admitted, externalLabels);
         try {
             deliver(admitted.size(), body);
         } catch (InterruptedException e) {

@@ -31,7 +31,10 @@ import java.util.TreeMap;
  *       only a lower bound, so whoever ranks the durable scores can rank it as the in-memory history
  *       does (at least as severe as any measured score).</li>
  * </ul>
- * Labels are sorted by name and the points of a series by time, as the protocol requires. The
+ * Every series also carries the {@link ExternalLabels} of this gateway, when set (several replicas writing
+ * to one receiver tell their series apart by them). Labels are sorted by name (byte order, so an upper-case
+ * external label comes before {@code __name__}) and the points of a series by time, as the protocol
+ * requires. The
  * wire layout, from {@code prompb/remote.proto} and {@code prompb/types.proto}:
  * <pre>
  * WriteRequest { repeated TimeSeries timeseries = 1; }
@@ -62,18 +65,24 @@ final class RemoteWriteEncoding {
     /** One series: its labels (sorted by name, {@code __name__} included) and its points in time order. */
     record Series(List<Map.Entry<String, String>> labels, List<Point> points) {}
 
-    /** The series the samples make, in a stable order (by labels). */
+    /** The series the samples make without external labels; see {@link #series(List, ExternalLabels)}. */
     static List<Series> series(List<AnomalyScoreSample> samples) {
+        return series(samples, ExternalLabels.none());
+    }
+
+    /** The series the samples make, each also labelled with {@code external}, in a stable order (by labels). */
+    static List<Series> series(List<AnomalyScoreSample> samples, ExternalLabels external) {
         Map<List<Map.Entry<String, String>>, List<Point>> byLabels = new TreeMap<>(RemoteWriteEncoding::compareLabels);
         for (AnomalyScoreSample s : samples) {
             long at = s.at().toEpochMilli();
-            byLabels.computeIfAbsent(labels(SCORE_METRIC, s), k -> new ArrayList<>()).add(new Point(at, s.score()));
-            byLabels.computeIfAbsent(labels(DETECTED_METRIC, s), k -> new ArrayList<>()).add(new Point(at, s.anomalous() ? 1 : 0));
-            s.onset().ifPresent(onset -> byLabels.computeIfAbsent(labels(ONSET_METRIC, s), k -> new ArrayList<>())
+            byLabels.computeIfAbsent(labels(SCORE_METRIC, s, external), k -> new ArrayList<>()).add(new Point(at, s.score()));
+            byLabels.computeIfAbsent(labels(DETECTED_METRIC, s, external), k -> new ArrayList<>())
+                    .add(new Point(at, s.anomalous() ? 1 : 0));
+            s.onset().ifPresent(onset -> byLabels.computeIfAbsent(labels(ONSET_METRIC, s, external), k -> new ArrayList<>())
                     .add(new Point(at, onset.toEpochMilli() / 1000.0)));
             if (s.levelAboveLargestBucket()) {
                 // only when true, as the onset: a series of zeros for every measured score would double the bytes sent for nothing
-                byLabels.computeIfAbsent(labels(ABOVE_BUCKET_METRIC, s), k -> new ArrayList<>()).add(new Point(at, 1));
+                byLabels.computeIfAbsent(labels(ABOVE_BUCKET_METRIC, s, external), k -> new ArrayList<>()).add(new Point(at, 1));
             }
         }
         List<Series> out = new ArrayList<>(byLabels.size());
@@ -84,14 +93,21 @@ final class RemoteWriteEncoding {
         return out;
     }
 
-    /** The labels of one metric for one sample, sorted by name; an empty tenant is left out (Prometheus treats it as absent). */
-    static List<Map.Entry<String, String>> labels(String metric, AnomalyScoreSample sample) {
-        List<Map.Entry<String, String>> labels = new ArrayList<>(4);
+    /**
+     * The labels of one metric for one sample, with the external ones, sorted by name; an empty tenant is
+     * left out (Prometheus treats it as absent). {@link ExternalLabels} cannot name any of the others.
+     */
+    static List<Map.Entry<String, String>> labels(String metric, AnomalyScoreSample sample, ExternalLabels external) {
+        List<Map.Entry<String, String>> labels = new ArrayList<>(4 + external.labels().size());
         labels.add(Map.entry("__name__", metric));
         labels.add(Map.entry("service", sample.service()));
         labels.add(Map.entry("signal", sample.signal()));
         if (!sample.tenant().isEmpty()) {
             labels.add(Map.entry("tenant", sample.tenant()));
+        }
+        if (!external.isEmpty()) {
+            labels.addAll(external.asList());
+            labels.sort(Map.Entry.comparingByKey());
         }
         return List.copyOf(labels);
     }
@@ -145,9 +161,14 @@ final class RemoteWriteEncoding {
         return bytes;
     }
 
-    /** The request body: the {@code WriteRequest} of {@code samples}, snappy block-compressed. */
+    /** The request body without external labels; see {@link #body(List, ExternalLabels)}. */
     static byte[] body(List<AnomalyScoreSample> samples) {
-        return snappy(writeRequest(series(samples)));
+        return body(samples, ExternalLabels.none());
+    }
+
+    /** The request body: the {@code WriteRequest} of {@code samples} labelled with {@code external}, snappy block-compressed. */
+    static byte[] body(List<AnomalyScoreSample> samples, ExternalLabels external) {
+        return snappy(writeRequest(series(samples, external)));
     }
 
     static byte[] snappy(byte[] raw) {

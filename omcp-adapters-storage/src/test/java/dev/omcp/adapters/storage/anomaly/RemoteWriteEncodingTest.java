@@ -144,4 +144,30 @@ class RemoteWriteEncodingTest {
                 .filter(s -> s.labels().get("__name__").equals(metric) && s.labels().get("signal").equals(signal))
                 .findFirst().orElseThrow().samples().get(0).value();
     }
+
+    @Test
+    void externalLabels_areAddedToEverySeries_inNameOrder_soReplicasWriteDistinctSeries() throws Exception {
+        // "Zone" sorts before "__name__" (upper case comes before '_'): the protocol wants byte order, not __name__ first
+        ExternalLabels replica = ExternalLabels.of(Map.of("replica", "omcp-1", "Zone", "a"));
+        byte[] body = RemoteWriteEncoding.body(List.of(
+                new AnomalyScoreSample("acme", "payments-db", "latency_p99", T0, 20, true, Optional.of("step"), Optional.of(T0), true)),
+                replica);
+
+        List<WriteRequestDecoder.TimeSeries> series = WriteRequestDecoder.decodeBody(body);
+
+        assertThat(series).hasSize(4).allSatisfy(s -> {
+            assertThat(s.labelOrder()).containsExactly("Zone", "__name__", "replica", "service", "signal", "tenant");
+            assertThat(s.labels()).containsEntry("replica", "omcp-1").containsEntry("Zone", "a");
+        });
+    }
+
+    @Test
+    void withoutExternalLabels_theBodyIsByteForByteWhatItWasBefore() {
+        List<AnomalyScoreSample> samples = List.of(sample("acme", "shop/checkout", "latency_p99", T0, 4.25, true));
+
+        assertThat(RemoteWriteEncoding.body(samples, ExternalLabels.none())).isEqualTo(RemoteWriteEncoding.body(samples));
+        assertThat(RemoteWriteEncoding.labels("omcp_anomaly_score", samples.getFirst(), ExternalLabels.none()))
+                .containsExactly(Map.entry("__name__", "omcp_anomaly_score"), Map.entry("service", "shop/checkout"),
+                        Map.entry("signal", "latency_p99"), Map.entry("tenant", "acme"));
+    }
 }

@@ -194,6 +194,10 @@ final class PrometheusConnector extends HttpBackendConnector
                         + "'.', '-' and '/', starting with a letter, '_' or ':')");
             }
             String raw = selectorOf(query.metric(), selector);
+            Optional<String> merge = GatewayAnomalySeries.merge(query.metric());
+            if (merge.isPresent()) {
+                return merge.get() + " by (" + (by.isEmpty() ? GatewayAnomalySeries.OWN_LABELS : by) + ") (" + raw + ")";
+            }
             return by.isEmpty() ? raw : "sum by (" + by + ") (" + raw + ")";
         }
         Map<String, String> fills = Map.of("container_selector", containers.toString(), "selector", selector.toString(),

@@ -105,6 +105,25 @@ class PrometheusQueryTest {
     }
 
     @Test
+    void theGatewaysOwnAnomalySeries_mergeTheReplicasThatWroteThem_insteadOfSummingTheirScores() throws ConnectorException {
+        // OMCP_ANOMALY_HISTORY_EXTERNAL_LABELS: replicas write one series each; a sum would add two judgements of one moment
+        assertThat(promql("api", "omcp_anomaly_score", List.of("signal"), Map.of()))
+                .isEqualTo("max by (signal) (omcp_anomaly_score{job=\"api\"})");
+        assertThat(promql("api", "omcp_anomaly_detected", List.of("signal"), Map.of()))
+                .isEqualTo("max by (signal) (omcp_anomaly_detected{job=\"api\"})");
+        assertThat(promql("api", "omcp_anomaly_level_above_largest_bucket", List.of("signal"), Map.of()))
+                .isEqualTo("max by (signal) (omcp_anomaly_level_above_largest_bucket{job=\"api\"})");
+        assertThat(promql("api", "omcp_anomaly_onset_timestamp_seconds", List.of("signal"), Map.of()))
+                .as("the earliest onset any replica dated")
+                .isEqualTo("min by (signal) (omcp_anomaly_onset_timestamp_seconds{job=\"api\"})");
+        assertThat(promql("api", "omcp_anomaly_score", List.of(), Map.of()))
+                .as("without groupBy: one series per series the gateway writes, the replicas merged")
+                .isEqualTo("max by (service, signal, tenant) (omcp_anomaly_score{job=\"api\"})");
+        assertThat(promql("api", "omcp_anomaly_scores", List.of("signal"), Map.of())).as("only the gateway's own series")
+                .isEqualTo("sum by (signal) (omcp_anomaly_scores{job=\"api\"})");
+    }
+
+    @Test
     void rawMetricNamesAreAllowedPromqlIsNot() throws ConnectorException {
         assertThat(promql("api", "up", List.of(), Map.of())).isEqualTo("up{job=\"api\"}");
         assertThat(promql("api", "up", List.of("instance"), Map.of())).isEqualTo("sum by (instance) (up{job=\"api\"})");
