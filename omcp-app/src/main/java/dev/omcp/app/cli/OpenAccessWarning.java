@@ -1,7 +1,7 @@
 package dev.omcp.app.cli;
 
+import dev.omcp.adapters.http.security.HostOriginGuard;
 import dev.omcp.app.settings.Settings;
-import java.util.Locale;
 import java.util.Optional;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -42,12 +42,12 @@ final class OpenAccessWarning {
                 + (openMcp ? "OMCP_API_KEYS" : "") + ", unless a proxy in front authenticates every request\"");
     }
 
-    /** A loopback address as HOST may give it: 127.0.0.0/8, ::1 or localhost; anything else (0.0.0.0, ::, a name) may be reachable. */
+    /**
+     * A loopback address as HOST may give it, judged as the Host guard judges it (so this warning and
+     * {@code event=any-host-accepted} never disagree): 127.0.0.0/8, ::1 in any spelling or localhost;
+     * anything else (0.0.0.0, ::, a name) may be reachable.
+     */
     static boolean loopback(String host) {
-        String h = host.strip().toLowerCase(Locale.ROOT);
-        if (h.startsWith("[") && h.endsWith("]")) {
-            h = h.substring(1, h.length() - 1);
-        }
-        return h.equals("localhost") || h.equals("::1") || h.equals("0:0:0:0:0:0:0:1") || h.matches("127(\\.\\d{1,3}){3}");
+        return HostOriginGuard.isLoopback(host);
     }
 }

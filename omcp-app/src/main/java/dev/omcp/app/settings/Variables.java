@@ -16,7 +16,8 @@ public final class Variables {
     public static final Variable ALLOWED_ORIGINS = new Variable("OMCP_ALLOWED_ORIGINS", List.of(), "",
             "Comma-separated browser origins (scheme://host[:port]) allowed besides same-origin requests.", false);
     public static final Variable ALLOWED_HOSTS = new Variable("OMCP_ALLOWED_HOSTS", List.of(), "",
-            "Comma-separated Host names accepted besides the loopback names of a loopback-bound gateway.", false);
+            "Comma-separated Host names accepted: besides localhost, 127.0.0.1 and [::1] on a loopback bind; the only ones accepted"
+                    + " on any other bind, which answers any Host while this is unset.", false);
     public static final Variable MCP_MAX_SESSIONS_PER_CREDENTIAL = new Variable("OMCP_MCP_MAX_SESSIONS_PER_CREDENTIAL", List.of(),
             "1000", "MCP sessions one credential (an API key, or everyone in anonymous mode) may hold open at once.", false);
     public static final Variable MCP_MAX_SESSIONS = new Variable("OMCP_MCP_MAX_SESSIONS", List.of(), "10000",

@@ -26,6 +26,7 @@ public final class HostOriginGuard {
 
     private final Set<String> allowedHosts;
     private final boolean anyHost;
+    private final boolean loopbackBind;
     private final Set<String> allowedOrigins;
 
     /**
@@ -34,7 +35,7 @@ public final class HostOriginGuard {
      * @param allowedOrigins origins from {@code OMCP_ALLOWED_ORIGINS}, for example {@code https://ui.example.com}
      */
     public HostOriginGuard(String bindHost, List<String> extraHosts, List<String> allowedOrigins) {
-        boolean loopbackBind = isLoopback(bindHost);
+        this.loopbackBind = isLoopback(bindHost);
         this.anyHost = answersAnyHost(bindHost, extraHosts);
         this.allowedHosts = extraHosts.stream().map(h -> h.toLowerCase(Locale.ROOT)).collect(Collectors.toSet());
         if (loopbackBind) {
@@ -60,6 +61,7 @@ public final class HostOriginGuard {
     }
 
     private static final Verdict ALLOWED = new Verdict.Allowed();
+    private static final Pattern IPV4_LOOPBACK = Pattern.compile("127(\\.\\d{1,3}){3}");
     private static final Pattern IPV6_LITERAL = Pattern.compile("[0-9a-f:][0-9a-f:.]*:[0-9a-f:.]*");
 
     /**
@@ -74,9 +76,9 @@ public final class HostOriginGuard {
         }
         String hostName = hostName(host);
         if (!anyHost && !allowedHosts.contains(hostName)) {
-            return new Verdict.Refused("OMCP_HOST_REJECTED", "Host '" + abbreviate(host)
-                    + "' is not allowed: a gateway bound to loopback answers only to localhost, 127.0.0.1 and [::1]; "
-                    + "list other names in OMCP_ALLOWED_HOSTS");
+            return new Verdict.Refused("OMCP_HOST_REJECTED", "Host '" + abbreviate(host) + "' is not allowed: " + (loopbackBind
+                    ? "a gateway bound to loopback answers only to localhost, 127.0.0.1 and [::1]; list other names in OMCP_ALLOWED_HOSTS"
+                    : "this gateway answers only to the names in OMCP_ALLOWED_HOSTS; add the name clients use there"));
         }
         if (origin == null) {
             return ALLOWED;
@@ -98,9 +100,15 @@ public final class HostOriginGuard {
         return origin != null && allowedOrigins.contains(normalizeOrigin(origin));
     }
 
-    static boolean isLoopback(String bindHost) {
+    /**
+     * Whether {@code bindHost} (a {@code HOST} value) listens on loopback only: {@code localhost} or a
+     * loopback literal in any spelling (127.0.0.0/8, {@code ::1} in full or bracketed, IPv4-mapped
+     * {@code ::ffff:127.0.0.1}). A name is never loopback, whatever it starts with: it may resolve
+     * anywhere. The start-up warnings use this too, so they judge a bind as the guard does.
+     */
+    public static boolean isLoopback(String bindHost) {
         String h = bindHost.trim().toLowerCase(Locale.ROOT);
-        if (h.equals("localhost") || h.startsWith("127.") || h.equals("::1") || h.equals("[::1]")) {
+        if (h.equals("localhost") || IPV4_LOOPBACK.matcher(h).matches() || h.equals("::1") || h.equals("[::1]")) {
             return true;
         }
         // the same addresses spelled otherwise: 0:0:0:0:0:0:0:1, bracketed, IPv4-mapped ::ffff:127.0.0.1

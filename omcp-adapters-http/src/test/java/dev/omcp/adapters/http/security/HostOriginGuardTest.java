@@ -41,6 +41,19 @@ class HostOriginGuardTest {
         assertThat(HostOriginGuard.isLoopback("::2")).isFalse();
         assertThat(HostOriginGuard.isLoopback("fe80::1")).isFalse();
         assertThat(HostOriginGuard.isLoopback("0.0.0.0")).isFalse();
+        // a name is no loopback literal, whatever it starts with: it may resolve anywhere
+        assertThat(HostOriginGuard.isLoopback("127.0.0.1.example.com")).isFalse();
+    }
+
+    @Test
+    void aHostRefusedOffLoopback_isToldWhichNamesThisGatewayAnswersTo() {
+        HostOriginGuard restricted = new HostOriginGuard("0.0.0.0", List.of("omcp.example.com"), List.of());
+        HostOriginGuard.Verdict.Refused refused = (HostOriginGuard.Verdict.Refused) restricted.check("evil.example", null);
+        assertThat(refused.message()).isEqualTo("Host 'evil.example' is not allowed: this gateway answers only to the names in"
+                + " OMCP_ALLOWED_HOSTS; add the name clients use there");
+        HostOriginGuard loopback = new HostOriginGuard("127.0.0.1", List.of(), List.of());
+        assertThat(((HostOriginGuard.Verdict.Refused) loopback.check("evil.example", null)).message())
+                .contains("a gateway bound to loopback answers only to localhost, 127.0.0.1 and [::1]");
     }
 
     @Test
