@@ -59,7 +59,20 @@ class OmcpScriptIT {
                 echo "$MAVEN_OPTS" >> '%s'
                 [ -f "$PWD/fail-the-build" ] && { echo 'BUILD FAILURE: Thing.java does not compile'; exit 1; }
                 [ -f "$PWD/slow-build" ] && { echo $$ > "$PWD/build.pid"; exec sleep 60; }
-                mkdir -p "$PWD/omcp-app/target" && echo jar > "$PWD/omcp-app/target/omcp.jar"
+                mkdir -p "$PWD/omcp-app/target"
+                # stopped while writing the jar, as a build killed half-way through the shade step
+                if [ -f "$PWD/stop-while-writing" ]; then
+                  echo 'half a j' > "$PWD/omcp-app/target/omcp.jar"
+                  echo $$ > "$PWD/build.pid"
+                  exec sleep 60
+                fi
+                # a build that goes on until the test lets it finish (or 30 s pass: a failed test leaves no build behind)
+                if [ -f "$PWD/held-build" ]; then
+                  echo $$ > "$PWD/build.pid"
+                  n=0
+                  while [ ! -f "$PWD/release-build" ] && [ $n -lt 600 ]; do sleep 0.05; n=$((n + 1)); done
+                fi
+                echo jar > "$PWD/omcp-app/target/omcp.jar"
                 """.formatted(builds, mavenOpts));
         executable(bin.resolve("mvn"));
         // a JDK 21 whose java logs its arguments instead of starting anything
@@ -143,6 +156,92 @@ class OmcpScriptIT {
         } finally {
             maven.destroyForcibly();
         }
+    }
+
+    @Test
+    void twoRunsAtOnceOnAFreshClone_buildOnce_andTheSecondWaitsThenRunsTheFreshJar() throws Exception {
+        twoRunsAtOnce(Map.of());
+    }
+
+    @Test
+    void withoutFlock_twoRunsAtOnce_stillBuildOnce() throws Exception {
+        // macOS has no flock: the script then locks with a file of its own, in bash alone
+        twoRunsAtOnce(Map.of("PATH", pathWithout("flock")));
+    }
+
+    private void twoRunsAtOnce(Map<String, String> env) throws Exception {
+        Files.writeString(clone.resolve("held-build"), "");
+        Path firstOutput = tools.resolve("first-output.log");
+        Path secondOutput = tools.resolve("second-output.log");
+        Process first = start(clone, env, ProcessBuilder.Redirect.to(firstOutput.toFile()), clone.resolve("omcp").toString(), "serve");
+        Process second = null;
+        try {
+            awaitFile(clone.resolve("build.pid"), "the first run's build started");
+            second = start(clone, env, ProcessBuilder.Redirect.to(secondOutput.toFile()), clone.resolve("omcp").toString(), "serve");
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
+            while (!Files.readString(secondOutput).contains("waiting")) {
+                assertThat(System.nanoTime()).as("the second run says it waits: " + Files.readString(secondOutput)).isLessThan(deadline);
+                Thread.sleep(50);
+            }
+            Files.writeString(clone.resolve("release-build"), "");
+            assertThat(first.waitFor(30, TimeUnit.SECONDS)).as("the first ./omcp finished").isTrue();
+            assertThat(second.waitFor(30, TimeUnit.SECONDS)).as("the second ./omcp finished").isTrue();
+            assertThat(first.exitValue()).as(Files.readString(firstOutput)).isZero();
+            assertThat(second.exitValue()).as(Files.readString(secondOutput)).isZero();
+            assertThat(Files.readString(secondOutput))
+                    .contains("omcp: another ./omcp is building the launcher jar or its start-up cache in " + clone + "; waiting for it")
+                    .doesNotContain("building the launcher jar (");
+            assertThat(lines(builds)).as("one build, not two in the same target/").hasSize(1);
+            assertThat(lines(runs)).hasSize(2).allSatisfy(call -> assertThat(call).endsWith("-jar " + jar + " serve"));
+        } finally {
+            Files.writeString(clone.resolve("release-build"), "");
+            first.destroyForcibly();
+            if (second != null) {
+                second.destroyForcibly();
+            }
+        }
+    }
+
+    @Test
+    void aBuildStoppedWhileWritingTheJar_isRebuiltByTheNextRun_notTrusted() throws Exception {
+        Files.writeString(clone.resolve("stop-while-writing"), "");
+        Path output = tools.resolve("script-output.log");
+        Process script = start(clone, Map.of(), ProcessBuilder.Redirect.to(output.toFile()), clone.resolve("omcp").toString(), "serve");
+        ProcessHandle maven = ProcessHandle.of(Long.parseLong(awaitFile(clone.resolve("build.pid"), "the build started"))).orElseThrow();
+        try {
+            script.destroy();
+            assertThat(script.waitFor(20, TimeUnit.SECONDS)).as("./omcp stopped").isTrue();
+            assertThat(script.exitValue()).isEqualTo(143);
+        } finally {
+            maven.destroyForcibly();
+        }
+        assertThat(jar).as("the half-written jar, newer than every source").hasContent("half a j");
+
+        Files.delete(clone.resolve("stop-while-writing"));
+        Run next = omcp("serve");
+        assertThat(next.exitCode()).as(next.output()).isZero();
+        assertThat(next.output()).contains("building the launcher jar");
+        assertThat(lines(builds)).hasSize(2);
+        assertThat(jar).hasContent("jar");
+    }
+
+    @Test
+    void aJarNoCompletedBuildVouchesFor_isRebuilt() throws Exception {
+        // the script was killed outright (SIGKILL, out of memory, power loss) while Maven wrote the jar: no trap ran
+        builtJar();
+        Files.delete(builtMark());
+        assertThat(omcp("serve").exitCode()).isZero();
+        assertThat(lines(builds)).as("a jar without the mark").hasSize(1);
+
+        // Maven run by hand (perhaps stopped half-way) wrote the jar after the last completed build
+        builtJar();
+        Files.setLastModifiedTime(jar, FileTime.from(BUILT.plusSeconds(1)));
+        assertThat(omcp("serve").exitCode()).isZero();
+        assertThat(lines(builds)).as("a jar newer than the mark").hasSize(2);
+
+        builtJar();
+        assertThat(omcp("serve").exitCode()).isZero();
+        assertThat(lines(builds)).as("a jar the mark vouches for").hasSize(2);
     }
 
     @Test
@@ -385,12 +484,43 @@ class OmcpScriptIT {
     private void builtJar() throws IOException {
         Files.createDirectories(jar.getParent());
         Files.writeString(jar, "jar");
+        Files.writeString(builtMark(), "");
         try (var paths = Files.walk(clone)) {
             for (Path path : paths.toList()) {
                 Files.setLastModifiedTime(path, FileTime.from(BUILT.minusSeconds(3600)));
             }
         }
         Files.setLastModifiedTime(jar, FileTime.from(BUILT));
+        Files.setLastModifiedTime(builtMark(), FileTime.from(BUILT));
+    }
+
+    /** What the script writes once Maven has built the jar completely. */
+    private Path builtMark() {
+        return clone.resolve("omcp-app/target/omcp.jar.complete");
+    }
+
+    /** Waits until {@code file} has content and returns it stripped. */
+    private static String awaitFile(Path file, String what) throws Exception {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
+        while (!Files.exists(file) || Files.readString(file).isBlank()) {
+            assertThat(System.nanoTime()).as(what).isLessThan(deadline);
+            Thread.sleep(50);
+        }
+        return Files.readString(file).strip();
+    }
+
+    /** A PATH with the fake mvn and the commands the script and the fakes use, except {@code missing}. */
+    private String pathWithout(String missing) throws IOException {
+        Path bin = Files.createDirectories(tools.resolve("bin-without-" + missing));
+        for (String command : List.of("bash", "sh", "sed", "find", "dirname", "readlink", "cut", "rm", "mkdir", "mktemp", "cat",
+                "sleep", "ln", "flock")) {
+            Path real = Files.exists(Path.of("/usr/bin", command)) ? Path.of("/usr/bin", command) : Path.of("/bin", command);
+            if (!command.equals(missing) && Files.exists(real)) {
+                Files.createSymbolicLink(bin.resolve(command), real);
+            }
+        }
+        Files.createSymbolicLink(bin.resolve("mvn"), tools.resolve("bin/mvn"));
+        return bin.toString();
     }
 
     private static void newerThanTheJar(Path file) throws IOException {
