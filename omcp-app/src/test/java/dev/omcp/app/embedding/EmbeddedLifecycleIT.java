@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.omcp.adapters.http.server.GatewayHttpServer;
 import dev.omcp.adapters.http.server.HttpServerSettings;
+import dev.omcp.app.support.CapturedLog;
 import dev.omcp.app.support.Http;
 import dev.omcp.app.support.McpHttpClient;
 import dev.omcp.core.gateway.Gateway;
@@ -14,6 +15,7 @@ import dev.omcp.ports.tools.ToolCall;
 import dev.omcp.ports.tools.ToolDefinition;
 import dev.omcp.ports.tools.ToolResult;
 import dev.omcp.sdk.json.Jsonp;
+import io.javalin.Javalin;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.InetAddress;
@@ -30,6 +32,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * What a Java service that embeds the gateway relies on around its own life cycle: the HTTP server
@@ -38,6 +41,9 @@ import org.junit.jupiter.api.Test;
  * JVM answer each for itself.
  */
 class EmbeddedLifecycleIT {
+    // Javalin logs "Failed to start Javalin" at ERROR, with no reason, before the exception that says what went wrong
+    @RegisterExtension
+    final CapturedLog javalinLog = CapturedLog.of(Javalin.class);
 
     /** A tool that tells which gateway answered. */
     private record Whoami(String gateway) implements Tool {
@@ -150,6 +156,7 @@ class EmbeddedLifecycleIT {
             assertThatThrownBy(server::start).isExactlyInstanceOf(UncheckedIOException.class)
                     .hasMessageContaining("127.0.0.1:" + taken.getLocalPort()).hasMessageContaining("already in use")
                     .hasMessageContaining("0 picks a free one");
+            assertThat(javalinLog.errors()).as("the exception alone says it, not an ERROR line of Javalin's before it").isEmpty();
             assertThat(server.isReady()).as("a server that never listened is not ready").isFalse();
             assertThatThrownBy(server::start).isInstanceOf(IllegalStateException.class).hasMessageContaining("failed to start")
                     .hasMessageContaining("build a new one");
@@ -173,6 +180,7 @@ class EmbeddedLifecycleIT {
 
         assertThatThrownBy(server::start).isExactlyInstanceOf(UncheckedIOException.class).hasMessageContaining("192.0.2.1:0")
                 .hasMessageContaining("Cannot assign requested address").hasMessageNotContaining("already in use");
+        assertThat(javalinLog.errors()).isEmpty();
         server.close();
     }
 

@@ -8,6 +8,8 @@ import dev.omcp.app.support.McpHttpClient;
 import jakarta.json.JsonObject;
 import jakarta.json.JsonString;
 import jakarta.json.JsonValue;
+import java.net.InetAddress;
+import java.net.ServerSocket;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -26,6 +28,20 @@ class DemoSystemTest {
 
     private static JsonObject tool(McpHttpClient client, String name, String arguments) {
         return client.tool(name, arguments);
+    }
+
+    @Test
+    void demo_onAPortInUse_saysSoInItsOwnWords_withoutJavalinsFailureLineBeforeThem() throws Exception {
+        try (ServerSocket taken = new ServerSocket(0, 1, InetAddress.getLoopbackAddress());
+                LauncherProcess launcher = LauncherProcess.start(Map.of("PORT", String.valueOf(taken.getLocalPort())), "demo")) {
+            int port = taken.getLocalPort();
+            assertThat(launcher.awaitExit(Duration.ofSeconds(60))).isEqualTo(1);
+            launcher.awaitOutputDrained(Duration.ofSeconds(10));
+            assertThat(launcher.stderr()).contains("omcp: cannot start the demo, cannot listen on 127.0.0.1:" + port + ": PORT " + port
+                    + " is already in use by another process; stop it, or set PORT to a free port (0 picks one)");
+            assertThat(launcher.stdout()).noneMatch(line -> line.contains("io.javalin") || line.contains("Failed to start"));
+            assertThat(launcher.stderr()).noneMatch(line -> line.contains("io.javalin") || line.contains("Failed to start"));
+        }
     }
 
     @Test

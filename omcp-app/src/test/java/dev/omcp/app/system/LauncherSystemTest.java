@@ -10,6 +10,8 @@ import dev.omcp.app.support.LauncherProcess;
 import dev.omcp.app.support.McpHttpClient;
 import dev.omcp.core.audit.AuditChain;
 import dev.omcp.ports.audit.AuditEvent;
+import java.net.InetAddress;
+import java.net.ServerSocket;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpResponse;
@@ -209,8 +211,23 @@ class LauncherSystemTest {
             launcher.awaitOutputDrained(Duration.ofSeconds(10));
             String stderr = String.join("\n", launcher.stderr());
             assertThat(stderr).contains("omcp: cannot start, cannot listen on 192.0.2.1:0: HOST '192.0.2.1' is not an address of this machine")
-                    .doesNotContain("omcp: cannot start, Port already in use");
-            assertThat(launcher.stdout()).noneMatch(line -> line.contains("listening on"));
+                    .doesNotContain("omcp: cannot start, Port already in use").doesNotContain("Failed to start Javalin");
+            assertThat(launcher.stdout()).noneMatch(line -> line.contains("listening on") || line.contains("Failed to start Javalin"));
+        }
+    }
+
+    @Test
+    void aPortInUse_isSaidInTheGatewaysOwnWords_withoutJavalinsFailureLineBeforeThem() throws Exception {
+        try (ServerSocket taken = new ServerSocket(0, 1, InetAddress.getLoopbackAddress());
+                LauncherProcess launcher = LauncherProcess.start(Map.of("PORT", String.valueOf(taken.getLocalPort())), "serve")) {
+            int port = taken.getLocalPort();
+            assertThat(launcher.awaitExit(Duration.ofSeconds(30))).isEqualTo(1);
+            launcher.awaitOutputDrained(Duration.ofSeconds(10));
+            assertThat(launcher.stderr()).contains("omcp: cannot start, cannot listen on 127.0.0.1:" + port + ": PORT " + port
+                    + " is already in use by another process; stop it, or set PORT to a free port (0 picks one)");
+            // Javalin's "ERROR io.javalin.Javalin Failed to start Javalin" said less, first, and at ERROR
+            assertThat(launcher.stdout()).noneMatch(line -> line.contains("io.javalin") || line.contains("Failed to start"));
+            assertThat(launcher.stderr()).noneMatch(line -> line.contains("io.javalin") || line.contains("Failed to start"));
         }
     }
 

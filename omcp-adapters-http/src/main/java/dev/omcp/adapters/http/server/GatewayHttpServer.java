@@ -224,6 +224,12 @@ public final class GatewayHttpServer implements AutoCloseable {
                 default -> "the server was closed; a server starts once, build a new one to listen again";
             });
         }
+        var unbindable = ListenProbe.failure(settings.host(), settings.port());
+        if (unbindable.isPresent()) {
+            state.set(State.FAILED);
+            stopped.countDown();
+            throw ListenFailure.unbound(unbindable.get(), settings.host(), settings.port());
+        }
         try {
             app.start();
         } catch (RuntimeException e) {

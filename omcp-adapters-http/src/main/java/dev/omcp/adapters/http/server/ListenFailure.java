@@ -18,19 +18,28 @@ final class ListenFailure {
 
     /** An {@link UncheckedIOException} when the address could not be bound, else an {@link IllegalStateException}. */
     static RuntimeException of(RuntimeException failure, String host, int port) {
-        String address = BackendText.quoted(host, MAX_HOST_CHARS) + ":" + port;
-        Throwable root = rootOf(failure);
         if (failure instanceof JavalinBindException) {
-            // the JDK's own words: Address already in use, Cannot assign requested address, Permission denied
-            String reason = root instanceof UnresolvedAddressException ? "the host does not resolve to an address"
-                    : root.getMessage() == null ? root.getClass().getSimpleName() : root.getMessage();
-            IOException io = firstOf(failure, IOException.class);
-            return new UncheckedIOException("the HTTP server cannot listen on " + address + ": " + reason
-                    + "; give an address of this machine and a free port (0 picks a free one)",
-                    io != null ? io : new IOException(reason, failure));
+            return unbound(failure, host, port);
         }
-        return new IllegalStateException("the HTTP server failed to start on " + address + ": "
+        Throwable root = rootOf(failure);
+        return new IllegalStateException("the HTTP server failed to start on " + address(host, port) + ": "
                 + (root.getMessage() == null ? root.getClass().getSimpleName() : root.getMessage()), failure);
+    }
+
+    /** The address could not be bound: {@code failure} is Javalin's exception or the JDK's own. */
+    static UncheckedIOException unbound(Throwable failure, String host, int port) {
+        Throwable root = rootOf(failure);
+        // the JDK's own words: Address already in use, Cannot assign requested address, Permission denied
+        String reason = root instanceof UnresolvedAddressException ? "the host does not resolve to an address"
+                : root.getMessage() == null ? root.getClass().getSimpleName() : root.getMessage();
+        IOException io = firstOf(failure, IOException.class);
+        return new UncheckedIOException("the HTTP server cannot listen on " + address(host, port) + ": " + reason
+                + "; give an address of this machine and a free port (0 picks a free one)",
+                io != null ? io : new IOException(reason, failure));
+    }
+
+    private static String address(String host, int port) {
+        return BackendText.quoted(host, MAX_HOST_CHARS) + ":" + port;
     }
 
     private static <T extends Throwable> T firstOf(Throwable failure, Class<T> type) {
