@@ -23,9 +23,11 @@ import java.nio.ByteBuffer;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.Optional;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executors;
@@ -439,9 +441,34 @@ public final class WebSocketTransport {
      * sees these refusals in {@code omcp_mcp_requests_total} too. Read once more only on this path.
      */
     private void refuse(WsContext ctx, ConnectionState state, String message, String reason) {
+        Optional<List<RequestId.Element>> batch = RequestId.batch(message);
+        if (batch.isPresent()) {
+            refuseBatch(ctx, state, batch.get(), reason);
+            return;
+        }
         RequestId.Head head = RequestId.head(message);
         metrics.mcp(head.method(), "websocket", "refused", 0);
         send(ctx, state, errorFrame(head.id(), REQUEST_REFUSED, reason));
+    }
+
+    /**
+     * Refuses a batch whole (it holds a request, or {@link #refuse} would not be reached): JSON-RPC
+     * 2.0 section 6 answers a batch with an array of one response per request in it, none for its
+     * notifications and responses, so the client can match each refusal to the request it sent and
+     * send that again. An element whose id cannot be read gets its error with a null id. Nothing in
+     * the batch ran, its notifications neither: each message is counted as refused under its method.
+     */
+    private void refuseBatch(WsContext ctx, ConnectionState state, List<RequestId.Element> batch, String reason) {
+        List<String> errors = new ArrayList<>();
+        for (RequestId.Element element : batch) {
+            metrics.mcp(element.head().method(), "websocket", "refused", 0);
+            if (element.answered()) {
+                errors.add(errorFrame(element.head().id(), REQUEST_REFUSED, reason));
+            }
+        }
+        if (!errors.isEmpty()) {
+            send(ctx, state, "[" + String.join(",", errors) + "]");
+        }
     }
 
     /** One message of {@code state} was handled (or refused); a draining socket with nothing left in flight closes. */

@@ -3,6 +3,7 @@ package dev.omcp.adapters.http.mcp;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import jakarta.json.JsonValue;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 
 class RequestIdTest {
@@ -52,5 +53,38 @@ class RequestIdTest {
         assertThat(RequestId.head("[{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\"}]").method()).isEmpty();
         assertThat(RequestId.head("{\"method\":\"ping\",").method()).isEmpty();
         assertThat(RequestId.head("{\"id\":1,\"method\":5}")).isEqualTo(new RequestId.Head(JsonValue.NULL, ""));
+    }
+
+    @Test
+    void aBatch_isReadElementByElement_theRequestsWithTheirIdsAndMethods_theOthersAsAnsweringNothing() {
+        List<String> elements = RequestId.batch("[{\"jsonrpc\":\"2.0\",\"id\":\"a\",\"method\":\"ping\"},"
+                + "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/cancelled\",\"params\":{\"requestId\":\"a\"}},"
+                + "{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"tools/call\",\"params\":{\"id\":3,\"method\":\"x\"}},"
+                + "{\"jsonrpc\":\"2.0\",\"id\":\"omcp-1\",\"result\":{}},"
+                + "{\"jsonrpc\":\"2.0\",\"error\":{\"code\":-32700,\"message\":\"x\"}},"
+                + "{\"jsonrpc\":\"2.0\",\"id\":1.5,\"method\":\"ping\"},"
+                + "{\"id\":7,\"id\":8,\"method\":\"ping\"},7,[1],{}]").orElseThrow().stream()
+                .map(e -> e.head().id() + " " + e.head().method() + " " + (e.answered() ? "answered" : "unanswered")).toList();
+        assertThat(elements).containsExactly(
+                "\"a\" ping answered",
+                "null notifications/cancelled unanswered",
+                "2 tools/call answered",
+                "null  unanswered",
+                "null  unanswered",
+                "null ping answered",
+                "null ping answered",
+                "null  answered",
+                "null  answered",
+                "null  answered");
+    }
+
+    @Test
+    void noBatch_isReadFromALoneMessage_anEmptyArray_orTextThatIsNotOneJsonValue() {
+        assertThat(RequestId.batch("{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\"}")).isEmpty();
+        // JSON-RPC 2.0 section 6: an empty array is answered with one error, not an array
+        assertThat(RequestId.batch("[]")).isEmpty();
+        assertThat(RequestId.batch("[{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\"}")).isEmpty();
+        assertThat(RequestId.batch("[{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\"}] [1]")).isEmpty();
+        assertThat(RequestId.batch("42")).isEmpty();
     }
 }

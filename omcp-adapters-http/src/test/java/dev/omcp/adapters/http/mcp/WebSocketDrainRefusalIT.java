@@ -9,7 +9,9 @@ import dev.omcp.ports.mcp.McpOutbound;
 import dev.omcp.ports.mcp.McpReply;
 import dev.omcp.sdk.json.Jsonp;
 import io.javalin.Javalin;
+import jakarta.json.JsonArray;
 import jakarta.json.JsonObject;
+import jakarta.json.JsonValue;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.Map;
@@ -49,7 +51,7 @@ class WebSocketDrainRefusalIT {
             return new McpReply.Response("ping", "{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{}}", false, Optional.empty());
         }
     };
-    private final GatewayMetrics metrics = new GatewayMetrics(Set.of("ping"));
+    private final GatewayMetrics metrics = new GatewayMetrics(Set.of("ping", "tools/call", "notifications/cancelled"));
     private WebSocketTransport transport;
     private Javalin app;
     private WebSocketClient client;
@@ -92,6 +94,37 @@ class WebSocketDrainRefusalIT {
         assertThat(reachedTheEndpoint.poll(10, TimeUnit.SECONDS)).isEqualTo(batch);
         assertThat(refusalOf("{\"jsonrpc\":\"2.0\",\"id\":3,\"method\":\"ping\"}").get("id").toString())
                 .as("the first frame after the batch answers the request sent after it").isEqualTo("3");
+    }
+
+    @Test
+    void aBatchMixingRequestsAndNotificationsSentDuringTheDrain_getsAnArrayOfOneRefusalPerRequest_eachCountedUnderItsMethod()
+            throws Exception {
+        // JSON-RPC 2.0 section 6: a batch is answered with an array holding one response per request,
+        // none for a notification or a response; an element whose id cannot be read gets one with a null id
+        client.send("[{\"jsonrpc\":\"2.0\",\"id\":\"a\",\"method\":\"ping\"},"
+                + "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/cancelled\",\"params\":{\"requestId\":1}},"
+                + "{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"tools/call\",\"params\":{\"name\":\"x\"}},"
+                + "{\"jsonrpc\":\"2.0\",\"id\":\"omcp-1\",\"result\":{}},"
+                + "{\"jsonrpc\":\"2.0\",\"id\":1.5,\"method\":\"ping\"}]");
+        JsonArray answer = Jsonp.reader(client.nextText()).readArray();
+        assertThat(answer.stream().map(element -> element.asJsonObject().get("id").toString())).containsExactly("\"a\"", "2", "null");
+        for (JsonObject refusal : answer.getValuesAs(JsonObject.class)) {
+            assertThat(refusal.getString("jsonrpc")).isEqualTo("2.0");
+            assertThat(refusal.getJsonObject("error").getInt("code")).isEqualTo(-32002);
+            assertThat(refusal.getJsonObject("error").getString("message")).isEqualTo(WebSocketTransport.SHUTTING_DOWN);
+        }
+        // nothing in the batch ran, its notification included: each message is counted as refused
+        ScrapedMetrics.awaitLine(metrics, "omcp_mcp_requests_total{method=\"ping\",outcome=\"refused\",transport=\"websocket\"} 2.0");
+        ScrapedMetrics.awaitLine(metrics, "omcp_mcp_requests_total{method=\"tools/call\",outcome=\"refused\",transport=\"websocket\"} 1.0");
+        ScrapedMetrics.awaitLine(metrics,
+                "omcp_mcp_requests_total{method=\"notifications/cancelled\",outcome=\"refused\",transport=\"websocket\"} 1.0");
+        ScrapedMetrics.awaitLine(metrics, "omcp_mcp_requests_total{method=\"(none)\",outcome=\"refused\",transport=\"websocket\"} 1.0");
+        assertThat(reachedTheEndpoint).as("the notification in the batch did not run").isEmpty();
+    }
+
+    @Test
+    void anEmptyBatchSentDuringTheDrain_getsOneRefusalWithANullId_asJsonRpcAnswersAnEmptyArray() throws Exception {
+        assertThat(refusalOf("[]").get("id")).isEqualTo(JsonValue.NULL);
     }
 
     private JsonObject refusalOf(String message) throws Exception {

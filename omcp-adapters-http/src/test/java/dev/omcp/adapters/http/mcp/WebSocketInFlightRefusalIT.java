@@ -9,6 +9,7 @@ import dev.omcp.ports.mcp.McpOutbound;
 import dev.omcp.ports.mcp.McpReply;
 import dev.omcp.sdk.json.Jsonp;
 import io.javalin.Javalin;
+import jakarta.json.JsonArray;
 import jakarta.json.JsonObject;
 import jakarta.json.JsonValue;
 import java.time.Clock;
@@ -51,7 +52,7 @@ class WebSocketInFlightRefusalIT {
             return new McpReply.Response("ping", "{\"jsonrpc\":\"2.0\",\"id\":0,\"result\":{}}", false, Optional.empty());
         }
     };
-    private final GatewayMetrics metrics = new GatewayMetrics(Set.of("ping"));
+    private final GatewayMetrics metrics = new GatewayMetrics(Set.of("ping", "notifications/initialized"));
     private WebSocketTransport transport;
     private Javalin app;
     private WebSocketClient client;
@@ -105,10 +106,35 @@ class WebSocketInFlightRefusalIT {
     @Test
     void theRefusalCarriesNullWhenNoIdCanBeRead() throws Exception {
         assertThat(refusalOf("{\"jsonrpc\":\"2.0\",\"id\":1.5,\"method\":\"ping\"}").get("id")).as("fractional").isEqualTo(JsonValue.NULL);
-        assertThat(refusalOf("[{\"jsonrpc\":\"2.0\",\"id\":7,\"method\":\"ping\"}]").get("id")).as("batch").isEqualTo(JsonValue.NULL);
+        assertThat(refusalOf("[]").get("id")).as("an empty batch, answered with one error").isEqualTo(JsonValue.NULL);
         assertThat(refusalOf("{\"id\":7,\"method\":\"ping\",").get("id")).as("not JSON").isEqualTo(JsonValue.NULL);
         assertThat(refusalOf("{\"id\":7,\"id\":8,\"method\":\"ping\"}").get("id")).as("two ids").isEqualTo(JsonValue.NULL);
         assertThat(refusalOf("{\"id\":{\"a\":1},\"method\":\"ping\"}").get("id")).as("object id").isEqualTo(JsonValue.NULL);
+        assertThat(client.closed).as("the socket stays open").isNotDone();
+    }
+
+    @Test
+    void aBatchHoldingRequests_getsAnArrayOfOneRefusalPerRequest_noneForItsNotifications() throws Exception {
+        // JSON-RPC 2.0 section 6: one response per request of the batch, in an array; none for a notification
+        client.send("[{\"jsonrpc\":\"2.0\",\"method\":\"notifications/initialized\"},"
+                + "{\"jsonrpc\":\"2.0\",\"id\":7,\"method\":\"ping\"},"
+                + "{\"jsonrpc\":\"2.0\",\"id\":{\"a\":1},\"method\":\"ping\"},"
+                + "{\"jsonrpc\":\"2.0\",\"id\":\"s-8\",\"method\":\"ping\"}]");
+        JsonArray answer = Jsonp.reader(client.nextText()).readArray();
+        assertThat(answer.stream().map(element -> element.asJsonObject().get("id").toString()))
+                .containsExactly("7", "null", "\"s-8\"");
+        for (JsonObject refusal : answer.getValuesAs(JsonObject.class)) {
+            assertThat(refusal.getJsonObject("error").getInt("code")).isEqualTo(-32002);
+            assertThat(refusal.getJsonObject("error").getString("message")).startsWith("too many requests in flight on this connection");
+        }
+        ScrapedMetrics.awaitLine(metrics, "omcp_mcp_requests_total{method=\"ping\",outcome=\"refused\",transport=\"websocket\"} 3.0");
+        ScrapedMetrics.awaitLine(metrics,
+                "omcp_mcp_requests_total{method=\"notifications/initialized\",outcome=\"refused\",transport=\"websocket\"} 1.0");
+
+        client.send("[{\"jsonrpc\":\"2.0\",\"id\":9,\"method\":\"ping\"}]");
+        assertThat(Jsonp.reader(client.nextText()).readArray().getJsonObject(0).get("id").toString())
+                .as("a batch of one request is answered with an array of one").isEqualTo("9");
+        assertThat(reachedTheEndpoint).as("the notification in the refused batch did not run").isEmpty();
         assertThat(client.closed).as("the socket stays open").isNotDone();
     }
 
