@@ -73,6 +73,23 @@ class PublicEndpointsIT {
     }
 
     @Test
+    void metrics_countTheNotificationsTheGatewayHandles_eachUnderItsName_andAMadeUpOneAsUnknown() {
+        McpHttpClient client = new McpHttpClient(gateway.baseUrl());
+        client.initialize();
+        client.post("{\"jsonrpc\":\"2.0\",\"method\":\"notifications/initialized\"}", java.util.Map.of());
+        client.post("{\"jsonrpc\":\"2.0\",\"method\":\"notifications/roots/list_changed\"}", java.util.Map.of());
+        client.post("{\"jsonrpc\":\"2.0\",\"method\":\"notifications/cancelled\",\"params\":{\"requestId\":99}}", java.util.Map.of());
+        client.post("{\"jsonrpc\":\"2.0\",\"method\":\"notifications/made_up_" + "x".repeat(20) + "\"}", java.util.Map.of());
+        String metrics = Http.get(gateway.baseUrl() + "/metrics").body();
+        for (String name : List.of("notifications/initialized", "notifications/roots/list_changed", "notifications/cancelled")) {
+            assertThat(metrics).contains(
+                    "omcp_mcp_requests_total{method=\"" + name + "\",outcome=\"accepted\",transport=\"streamable-http\"}");
+        }
+        assertThat(metrics).as("a name the gateway does not handle stays bounded").doesNotContain("made_up_")
+                .contains("omcp_mcp_requests_total{method=\"(unknown)\",outcome=\"accepted\",transport=\"streamable-http\"}");
+    }
+
+    @Test
     void info_carriesNameVersionRevisionsAndTheGovernanceBlockOnly() {
         JsonObject info = json("/api/info");
         assertThat(info.getString("name")).isEqualTo("omcp");
