@@ -3,10 +3,6 @@ package dev.omcp.adapters.http.mcp;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.omcp.adapters.http.metrics.GatewayMetrics;
-import dev.omcp.ports.mcp.McpEndpoint;
-import dev.omcp.ports.mcp.McpInbound;
-import dev.omcp.ports.mcp.McpOutbound;
-import dev.omcp.ports.mcp.McpReply;
 import dev.omcp.sdk.json.Jsonp;
 import io.javalin.Javalin;
 import jakarta.json.JsonArray;
@@ -15,11 +11,8 @@ import jakarta.json.JsonValue;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.Map;
-import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.BlockingQueue;
-import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -32,25 +25,9 @@ import org.junit.jupiter.api.Test;
  * batch of only them) still run and are never answered. Real Javalin on a loopback port and the JDK client.
  */
 class WebSocketDrainRefusalIT {
-    private final CountDownLatch mayAnswer = new CountDownLatch(1);
-    private final CountDownLatch running = new CountDownLatch(1);
-    private final BlockingQueue<String> reachedTheEndpoint = new LinkedBlockingQueue<>();
-    private final McpEndpoint endpoint = new WebSocketTestServer.StubEndpoint() {
-        @Override
-        public McpReply handle(McpInbound inbound, McpOutbound outbound) {
-            if (!inbound.body().contains("\"method\":\"ping\"")) {
-                reachedTheEndpoint.add(inbound.body());
-                return new McpReply.Accepted("");
-            }
-            running.countDown();
-            try {
-                mayAnswer.await();
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            }
-            return new McpReply.Response("ping", "{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{}}", false, Optional.empty());
-        }
-    };
+    private final WebSocketTestServer.HoldingEndpoint endpoint =
+            new WebSocketTestServer.HoldingEndpoint(body -> body.contains("\"method\":\"ping\""));
+    private final BlockingQueue<String> reachedTheEndpoint = endpoint.reachedTheEndpoint;
     private final GatewayMetrics metrics = new GatewayMetrics(Set.of("ping", "tools/call", "notifications/cancelled"));
     private WebSocketTransport transport;
     private Javalin app;
@@ -63,13 +40,13 @@ class WebSocketDrainRefusalIT {
         app = WebSocketTestServer.start(transport);
         client = WebSocketClient.connect(app.port(), Map.of());
         client.send("{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\"}");
-        assertThat(running.await(10, TimeUnit.SECONDS)).as("a request in flight").isTrue();
+        assertThat(endpoint.awaitHeld(1)).as("a request in flight").isEqualTo(1);
         transport.drain();
     }
 
     @AfterEach
     void stop() {
-        mayAnswer.countDown();
+        endpoint.release();
         client.close();
         transport.close();
         app.stop();
@@ -80,7 +57,7 @@ class WebSocketDrainRefusalIT {
         assertThat(refusalOf("{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"ping\"}").get("id").toString()).isEqualTo("2");
         ScrapedMetrics.awaitLine(metrics, "omcp_mcp_requests_total{method=\"ping\",outcome=\"refused\",transport=\"websocket\"} 1.0");
 
-        mayAnswer.countDown();
+        endpoint.release();
         assertThat(Jsonp.reader(client.nextText()).readObject().get("id").toString()).as("the request in flight is answered")
                 .isEqualTo("1");
         assertThat(client.closed.get(10, TimeUnit.SECONDS).code()).as("then the socket closes").isEqualTo(1001);

@@ -3,10 +3,6 @@ package dev.omcp.adapters.http.mcp;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.omcp.adapters.http.metrics.GatewayMetrics;
-import dev.omcp.ports.mcp.McpEndpoint;
-import dev.omcp.ports.mcp.McpInbound;
-import dev.omcp.ports.mcp.McpOutbound;
-import dev.omcp.ports.mcp.McpReply;
 import dev.omcp.sdk.json.Jsonp;
 import io.javalin.Javalin;
 import jakarta.json.JsonArray;
@@ -15,13 +11,9 @@ import jakarta.json.JsonValue;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.Map;
-import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.BlockingQueue;
-import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -32,26 +24,10 @@ import org.junit.jupiter.api.Test;
  * to send again; null only when no id can be read. Real Javalin on a loopback port and the JDK client.
  */
 class WebSocketInFlightRefusalIT {
-    private final CountDownLatch mayAnswer = new CountDownLatch(1);
-    private final AtomicInteger running = new AtomicInteger();
-    private final BlockingQueue<String> reachedTheEndpoint = new LinkedBlockingQueue<>();
-    private final McpEndpoint endpoint = new WebSocketTestServer.StubEndpoint() {
-        @Override
-        public McpReply handle(McpInbound inbound, McpOutbound outbound) {
-            if (!inbound.body().contains("\"method\":\"ping\"") && !inbound.body().contains("notifications/hold")) {
-                // a notification or a client response: handled at once, answered with nothing
-                reachedTheEndpoint.add(inbound.body());
-                return new McpReply.Accepted("");
-            }
-            running.incrementAndGet();
-            try {
-                mayAnswer.await();
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            }
-            return new McpReply.Response("ping", "{\"jsonrpc\":\"2.0\",\"id\":0,\"result\":{}}", false, Optional.empty());
-        }
-    };
+    // a notification or a client response is handled at once, answered with nothing; pings and notifications/hold stay
+    private final WebSocketTestServer.HoldingEndpoint endpoint = new WebSocketTestServer.HoldingEndpoint(
+            body -> body.contains("\"method\":\"ping\"") || body.contains("notifications/hold"));
+    private final BlockingQueue<String> reachedTheEndpoint = endpoint.reachedTheEndpoint;
     private final GatewayMetrics metrics = new GatewayMetrics(Set.of("ping", "notifications/initialized"));
     private WebSocketTransport transport;
     private Javalin app;
@@ -66,16 +42,12 @@ class WebSocketInFlightRefusalIT {
         for (int i = 0; i < 32; i++) {
             client.send("{\"jsonrpc\":\"2.0\",\"id\":" + (1000 + i) + ",\"method\":\"ping\"}");
         }
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-        while (running.get() < 32 && System.nanoTime() < deadline) {
-            Thread.sleep(10);
-        }
-        assertThat(running).as("32 requests in flight").hasValue(32);
+        assertThat(endpoint.awaitHeld(32)).as("32 requests in flight").isEqualTo(32);
     }
 
     @AfterEach
     void stop() {
-        mayAnswer.countDown();
+        endpoint.release();
         client.close();
         transport.close();
         app.stop();
@@ -177,11 +149,7 @@ class WebSocketInFlightRefusalIT {
         for (int i = 0; i < 32; i++) {
             client.send("{\"jsonrpc\":\"2.0\",\"method\":\"notifications/hold\"}");
         }
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-        while (running.get() < 64 && System.nanoTime() < deadline) {
-            Thread.sleep(10);
-        }
-        assertThat(running).as("32 requests and 32 notifications in flight").hasValue(64);
+        assertThat(endpoint.awaitHeld(64)).as("32 requests and 32 notifications in flight").isEqualTo(64);
 
         // JSON-RPC: a notification is never answered, nor is a response; an error frame with a null
         // id would reach the client as the answer to nothing it sent

@@ -4,9 +4,19 @@ import dev.omcp.ports.identity.AgentAuthResult;
 import dev.omcp.ports.identity.AgentAuthentication;
 import dev.omcp.ports.identity.Principal;
 import dev.omcp.ports.mcp.McpEndpoint;
+import dev.omcp.ports.mcp.McpInbound;
 import dev.omcp.ports.mcp.McpOutbound;
+import dev.omcp.ports.mcp.McpReply;
+import dev.omcp.sdk.json.Jsonp;
 import io.javalin.Javalin;
+import jakarta.json.Json;
 import java.util.Optional;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Predicate;
 
 /** What the WebSocket transport's integration tests share: a server on a free loopback port, and stubs. */
 final class WebSocketTestServer {
@@ -45,6 +55,54 @@ final class WebSocketTestServer {
         @Override
         public Optional<String> unsupportedProtocolVersion(String header) {
             return Optional.empty();
+        }
+    }
+
+    /**
+     * An endpoint that holds every message {@code held} picks (a request under way) until
+     * {@link #release}, then answers it with an empty result under its id, and handles every other message at once
+     * without an answer, recording it in {@link #reachedTheEndpoint} (a notification or a client's
+     * response). The refusal tests fill a socket's places with held requests.
+     */
+    static final class HoldingEndpoint extends StubEndpoint {
+        final BlockingQueue<String> reachedTheEndpoint = new LinkedBlockingQueue<>();
+        private final Predicate<String> held;
+        private final CountDownLatch mayAnswer = new CountDownLatch(1);
+        private final AtomicInteger running = new AtomicInteger();
+
+        HoldingEndpoint(Predicate<String> held) {
+            this.held = held;
+        }
+
+        @Override
+        public McpReply handle(McpInbound inbound, McpOutbound outbound) {
+            if (!held.test(inbound.body())) {
+                reachedTheEndpoint.add(inbound.body());
+                return new McpReply.Accepted("");
+            }
+            running.incrementAndGet();
+            try {
+                mayAnswer.await();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+            // the held request's own id, so a test can tell which answer came; 0 for a held notification
+            String id = Jsonp.reader(inbound.body()).readObject().getOrDefault("id", Json.createValue(0)).toString();
+            return new McpReply.Response("ping", "{\"jsonrpc\":\"2.0\",\"id\":" + id + ",\"result\":{}}", false, Optional.empty());
+        }
+
+        /** Waits up to ten seconds until {@code count} held messages are under way; how many are. */
+        int awaitHeld(int count) throws InterruptedException {
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+            while (running.get() < count && System.nanoTime() < deadline) {
+                Thread.sleep(10);
+            }
+            return running.get();
+        }
+
+        /** Lets every held message be answered, now and from now on. */
+        void release() {
+            mayAnswer.countDown();
         }
     }
 

@@ -430,19 +430,24 @@ class JsonlAuditLogIT {
         log.close();
     }
 
-    @Test
-    void pagingByBeforeSeq_pastLinesThatAreNotEntries_stillGivesEveryEntryOnce() throws Exception {
-        Path file = dir.resolve("audit.jsonl");
-        List<AuditRecord> records = burstyRecords(600);
+    /** The records' lines, with a line that is not an entry after every 97th: where the search for a page may land. */
+    private static void writeWithLinesThatAreNotEntries(Path file, List<AuditRecord> records) throws java.io.IOException {
         try (BufferedWriter out = Files.newBufferedWriter(file)) {
             for (AuditRecord record : records) {
                 out.write(record.json());
                 out.write('\n');
                 if (record.entry().seq() % 97 == 0) {
-                    out.write("garbage\n"); // lines that are not entries, where the search for a page may land
+                    out.write("garbage\n");
                 }
             }
         }
+    }
+
+    @Test
+    void pagingByBeforeSeq_pastLinesThatAreNotEntries_stillGivesEveryEntryOnce() throws Exception {
+        Path file = dir.resolve("audit.jsonl");
+        List<AuditRecord> records = burstyRecords(600);
+        writeWithLinesThatAreNotEntries(file, records);
         JsonlAuditLog log = open(file, JsonlAuditLog.Options.defaults());
         List<AuditQuery> queries = List.of(query(Optional.empty(), Optional.empty(), "user:a", null, 9),
                 query(Optional.empty(), Optional.of(T0.plusMillis(77)), "user:a", null, 9));
@@ -479,15 +484,8 @@ class JsonlAuditLogIT {
     void aSearchThatMatchesLittle_stopsAtItsWorkBudget_andContinuingFromItsCursorGivesEveryEntryOnce() throws Exception {
         Path file = dir.resolve("audit.jsonl");
         List<AuditRecord> records = burstyRecords(6000);
-        try (BufferedWriter out = Files.newBufferedWriter(file)) {
-            for (AuditRecord record : records) {
-                out.write(record.json());
-                out.write('\n');
-                if (record.entry().seq() % 97 == 0) {
-                    out.write("garbage\n"); // where a search may stop: it resumes at an entry, never at such a line
-                }
-            }
-        }
+        // where a search may stop, too: it resumes at an entry, never at such a line
+        writeWithLinesThatAreNotEntries(file, records);
         long budget = 3 * ReverseLines.CHUNK;
         JsonlAuditLog log = new JsonlAuditLog(file, JsonlAuditLog.Options.defaults(), java.util.function.UnaryOperator.identity(),
                 budget);
