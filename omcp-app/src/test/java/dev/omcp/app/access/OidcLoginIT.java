@@ -680,6 +680,9 @@ class OidcLoginIT {
         assertThat(body.path("grant_types").toString()).isEqualTo("[\"authorization_code\"]");
         Browser.Reply confidential = client.post("/api/auth/oidc/register", "{\"redirect_uris\": [\"https://app.example.com/cb\"]}");
         assertThat(confidential.json().path("client_secret").asText()).hasSizeGreaterThanOrEqualTo(43);
+        // RFC 7591 3.2.1: kept 24 hours for certain, after which it may be removed to make room; 0 would promise forever
+        assertThat(confidential.json().path("client_secret_expires_at").asLong())
+                .isEqualTo(confidential.json().path("client_id_issued_at").asLong() + 24 * 3600);
         Browser.Reply rejected = client.post("/api/auth/oidc/register", "{\"redirect_uris\": [\"http://evil.example.com/cb\"]}");
         assertThat(rejected.status()).isEqualTo(400);
         assertThat(rejected.json().path("error").asText()).isEqualTo("invalid_redirect_uri");

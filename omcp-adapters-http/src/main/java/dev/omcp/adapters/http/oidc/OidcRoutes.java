@@ -123,7 +123,8 @@ public final class OidcRoutes {
                     .response(400, "invalid_redirect_uri or invalid_client_metadata (RFC 7591 3.2.2)")
                     .response(413, "the body is larger than 1 MiB (error invalid_client_metadata)")
                     .response(415, "the body is not application/json (error invalid_client_metadata)")
-                    .response(429, "too many registrations from this address; see Retry-After")
+                    .response(429, "too many registrations from this address, or the registry is full and none of its"
+                            + " registrations is 24 hours old yet; see Retry-After")
                     .handle(this::registerClient);
         }
     }
@@ -260,7 +261,8 @@ public final class OidcRoutes {
                 answer.put("client_id_issued_at", registered.client().issuedAt().getEpochSecond());
                 if (!registered.clientSecret().isEmpty()) {
                     answer.put("client_secret", registered.clientSecret());
-                    answer.put("client_secret_expires_at", 0);
+                    // RFC 7591 3.2.1: after it the registration may be removed to make room, so the client registers again
+                    answer.put("client_secret_expires_at", registered.keptUntil().getEpochSecond());
                 }
                 answer.put("redirect_uris", stored.redirectUris());
                 if (!stored.clientName().isEmpty()) {
@@ -279,6 +281,10 @@ public final class OidcRoutes {
             case RegistrationResult.TooMany tooMany -> {
                 ctx.header("Retry-After", Long.toString(Math.max(1, tooMany.retryAfter().toSeconds())));
                 dcrError(ctx, 429, "too_many_registrations", "too many client registrations; try again after the Retry-After seconds");
+            }
+            case RegistrationResult.RegistryFull full -> {
+                ctx.header("Retry-After", Long.toString(Math.max(1, full.retryAfter().toSeconds())));
+                dcrError(ctx, 429, "too_many_registrations", full.description());
             }
         }
     }

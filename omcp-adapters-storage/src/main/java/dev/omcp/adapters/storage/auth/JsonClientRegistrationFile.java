@@ -17,14 +17,16 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.locks.ReentrantLock;
 
 /**
  * Dynamic client registrations in a JSON file ({@code OMCP_OIDC_DCR_STORE}, mode 0600):
  * {@code {"clients": [{client_id, client_secret_sha256, client_id_issued_at, redirect_uris,
  * client_name, token_endpoint_auth_method, grant_types, response_types, scope}]}}. Every save
- * rewrites the file atomically (temp file, fsync, rename) before the client learns its id. Only
- * the SHA-256 of a client secret is stored.
+ * rewrites the file atomically (temp file, fsync, rename) before the client learns its id; the
+ * registrations removed to make room go in that same write. Only the SHA-256 of a client secret is
+ * stored. The format is that of earlier releases, so a rollback reads it (spec 9 rule 4).
  */
 public final class JsonClientRegistrationFile implements ClientRegistrationStore {
     private static final ObjectMapper MAPPER = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
@@ -36,7 +38,7 @@ public final class JsonClientRegistrationFile implements ClientRegistrationStore
     static final int MAX_FILE_BYTES = 128 * 1024 * 1024;
 
     private final Path file;
-    private final List<RegisteredClient> clients;
+    private List<RegisteredClient> clients;
     private final ReentrantLock writing = new ReentrantLock();
 
     private JsonClientRegistrationFile(Path file, List<RegisteredClient> clients) {
@@ -98,17 +100,29 @@ public final class JsonClientRegistrationFile implements ClientRegistrationStore
     }
 
     @Override
-    public void save(RegisteredClient client) {
+    public void replace(Set<String> removedClientIds, RegisteredClient client) {
         writing.lock();
         try {
-            List<RegisteredClient> next = new ArrayList<>(clients);
+            List<RegisteredClient> next = new ArrayList<>(clients.size() + 1);
+            clients.stream().filter(kept -> !removedClientIds.contains(kept.clientId())).forEach(next::add);
             next.add(client);
             List<Map<String, Object>> entries = new ArrayList<>();
             next.forEach(c -> entries.add(format(c)));
             PrivateFiles.replace(file, MAPPER.writeValueAsBytes(Map.of("clients", entries)));
-            clients.add(client);
+            // only once it is on disk: a failed write leaves memory as the file is
+            clients = next;
         } catch (IOException e) {
             throw new UncheckedIOException("the client registration could not be written to OMCP_OIDC_DCR_STORE", e);
+        } finally {
+            writing.unlock();
+        }
+    }
+
+    @Override
+    public List<RegisteredClient> registrations() {
+        writing.lock();
+        try {
+            return List.copyOf(clients);
         } finally {
             writing.unlock();
         }

@@ -40,6 +40,48 @@ class JsonClientRegistrationFileIT {
     }
 
     @Test
+    void replace_dropsRegistrationsAndStoresTheNewOne_inOneWrite_keepingTheFormatEarlierReleasesRead() throws Exception {
+        // a file as earlier releases wrote it: spec 9 rule 4 keeps this format, so a rollback still reads it
+        String old = """
+                {"clients": [
+                  {"client_id": "old-1", "client_secret_sha256": "", "client_id_issued_at": 1772359200,
+                   "redirect_uris": ["https://a.example/cb"], "client_name": "A", "token_endpoint_auth_method": "none",
+                   "grant_types": ["authorization_code"], "response_types": ["code"], "scope": ""},
+                  {"client_id": "old-2", "client_secret_sha256": "%s", "client_id_issued_at": 1772362800,
+                   "redirect_uris": ["https://b.example/cb"], "client_name": "B", "token_endpoint_auth_method": "client_secret_basic",
+                   "grant_types": ["authorization_code", "refresh_token"], "response_types": ["code"], "scope": "openid"}
+                ]}""".formatted("cd".repeat(32));
+        Path file = dir.resolve("dcr.json");
+        Files.writeString(file, old);
+        com.fasterxml.jackson.databind.ObjectMapper json = new com.fasterxml.jackson.databind.ObjectMapper();
+        com.fasterxml.jackson.databind.JsonNode kept = json.readTree(old).path("clients").get(1);
+
+        JsonClientRegistrationFile store = JsonClientRegistrationFile.open(file);
+        assertThat(store.registrations()).extracting(RegisteredClient::clientId).containsExactly("old-1", "old-2");
+        store.replace(java.util.Set.of("old-1", "never-stored"), new RegisteredClient("new-1", "", Instant.parse("2026-03-02T10:00:00Z"),
+                new ClientMetadata(List.of("https://c.example/cb"), "C", "none", List.of("authorization_code"), List.of("code"), "")));
+
+        com.fasterxml.jackson.databind.JsonNode written = json.readTree(Files.readString(file)).path("clients");
+        assertThat(written).hasSize(2);
+        assertThat(written.get(0)).as("the kept registration is written as it was read").isEqualTo(kept);
+        assertThat(written.get(1).path("client_id").asText()).isEqualTo("new-1");
+        assertThat(memberNames(written.get(1))).isEqualTo(memberNames(kept));
+        assertThat(store.registrations()).extracting(RegisteredClient::clientId).containsExactly("old-2", "new-1");
+        assertThat(JsonClientRegistrationFile.open(file).registrations()).extracting(RegisteredClient::clientId)
+                .containsExactly("old-2", "new-1");
+        try (var files = Files.list(dir)) {
+            assertThat(files).as("no temp file is left").hasSize(1);
+        }
+    }
+
+    /** The member names of an entry, in order: the same keys as earlier releases wrote. */
+    private static List<String> memberNames(com.fasterxml.jackson.databind.JsonNode entry) {
+        List<String> names = new java.util.ArrayList<>();
+        entry.fieldNames().forEachRemaining(names::add);
+        return names;
+    }
+
+    @Test
     void aFileThatIsNotARegistrationsFileIsRefused() throws Exception {
         Path file = dir.resolve("dcr.json");
         Files.writeString(file, "[1, 2]");

@@ -15,7 +15,10 @@ import java.security.SecureRandom;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.Base64;
+import java.util.Comparator;
+import java.util.HashSet;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Locale;
@@ -35,6 +38,12 @@ import java.util.concurrent.locks.ReentrantLock;
  * formatting character, so a bidi override cannot make a name or URI read as something else. The
  * per-address counter holds at most {@link #MAX_ADDRESSES} addresses; past that a new address is
  * refused (429) until windows end, so spraying addresses cannot grow memory.
+ *
+ * <p>Registrations are open, so the cap alone would let anyone fill the registry for good. No
+ * endpoint of the gateway redeems a registered {@code client_id} (it has no token endpoint of its
+ * own), so a registration is never used here: once the registry is full, those older than
+ * {@link #UNUSED_GRACE} are removed to make room, in the same write that stores the new one. Junk
+ * registrations thus age out, and no write happens but for a registration admitted.
  */
 public final class DynamicClientRegistrar implements ClientRegistrar {
     static final int MAX_REDIRECT_URIS = 10;
@@ -45,6 +54,8 @@ public final class DynamicClientRegistrar implements ClientRegistrar {
     /** Addresses with a live window the per-address counter holds at most (a couple of MiB). */
     static final int MAX_ADDRESSES = 10_000;
     private static final Duration ADDRESS_WINDOW = Duration.ofHours(1);
+    /** How long a registration is certainly kept; after it, it may be removed when room is needed. */
+    static final Duration UNUSED_GRACE = Duration.ofHours(24);
     private static final Set<String> AUTH_METHODS = Set.of("none", "client_secret_basic", "client_secret_post");
     private static final Set<String> GRANT_TYPES = Set.of("authorization_code", "refresh_token");
     private static final Set<String> LOOPBACK_HOSTS = Set.of("localhost", "127.0.0.1", "[::1]", "::1");
@@ -93,14 +104,51 @@ public final class DynamicClientRegistrar implements ClientRegistrar {
         // ReentrantLock, not synchronized, because a file store's save does I/O.
         registrations.lock();
         try {
-            if (store.count() >= maxClients) {
-                return new RegistrationResult.TooMany(ADDRESS_WINDOW);
+            if (store.count() < maxClients) {
+                store.save(client);
+            } else {
+                Optional<RegistrationResult.RegistryFull> full = saveMakingRoom(client, now);
+                if (full.isPresent()) {
+                    return full.get();
+                }
             }
-            store.save(client);
         } finally {
             registrations.unlock();
         }
-        return new RegistrationResult.Registered(client, secret);
+        return new RegistrationResult.Registered(client, secret, now.plus(UNUSED_GRACE));
+    }
+
+    /**
+     * Saves {@code client} in place of every registration older than the grace period, or says when
+     * one will be old enough. Removes them all at once, not one per registration, so the listing
+     * runs only when the registry is full again.
+     */
+    private Optional<RegistrationResult.RegistryFull> saveMakingRoom(RegisteredClient client, Instant now) {
+        Instant cutoff = now.minus(UNUSED_GRACE);
+        List<RegisteredClient> all = store.registrations();
+        Set<String> expired = new HashSet<>();
+        List<Instant> young = new ArrayList<>();
+        for (RegisteredClient stored : all) {
+            if (stored.issuedAt().isAfter(cutoff)) {
+                young.add(stored.issuedAt());
+            } else {
+                expired.add(stored.clientId());
+            }
+        }
+        // more than the cap may be stored when an operator lowered it or filled the file by hand
+        int mustGo = young.size() - maxClients + 1;
+        if (mustGo <= 0) {
+            store.replace(expired, client);
+            return Optional.empty();
+        }
+        young.sort(Comparator.naturalOrder());
+        Instant roomAt = young.get(mustGo - 1).plus(UNUSED_GRACE);
+        Duration wait = Duration.between(now, roomAt);
+        return Optional.of(new RegistrationResult.RegistryFull(wait, "the gateway holds its maximum of " + maxClients
+                + " client registrations, all made within the last " + UNUSED_GRACE.toHours() + " hours; room frees at " + roomAt
+                + " (after the Retry-After seconds), when the oldest may be removed. An operator can free room at once by removing"
+                + " entries from the OMCP_OIDC_DCR_STORE file and restarting the gateway (without that setting a restart empties"
+                + " the registry)"));
     }
 
     private RegistrationResult.Rejected validate(ClientMetadata metadata) {

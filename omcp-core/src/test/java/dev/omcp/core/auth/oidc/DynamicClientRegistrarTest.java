@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.omcp.testkit.time.ManualClock;
 import dev.omcp.ports.auth.ClientMetadata;
+import dev.omcp.ports.auth.RegisteredClient;
 import dev.omcp.ports.auth.RegistrationResult;
 import java.security.SecureRandom;
 import java.time.Duration;
@@ -156,7 +157,72 @@ class DynamicClientRegistrarTest {
     void theRegistryIsBounded() {
         DynamicClientRegistrar small = new DynamicClientRegistrar(store, clock, new SecureRandom(), 1);
         assertThat(small.register(metadata(List.of("https://a.example/cb"), "none"), "a")).isInstanceOf(RegistrationResult.Registered.class);
-        assertThat(small.register(metadata(List.of("https://a.example/cb"), "none"), "b")).isInstanceOf(RegistrationResult.TooMany.class);
+        assertThat(small.register(metadata(List.of("https://a.example/cb"), "none"), "b"))
+                .isInstanceOf(RegistrationResult.RegistryFull.class);
+    }
+
+    @Test
+    void aFullRegistry_makesRoomByRemovingRegistrationsNotUsedWithin24Hours() {
+        // nothing in the gateway redeems a registered client_id, so a registration 24 hours old has never been used
+        DynamicClientRegistrar small = new DynamicClientRegistrar(store, clock, new SecureRandom(), 2);
+        assertThat(small.register(metadata(List.of("https://a.example/cb"), "none"), "192.0.2.1"))
+                .isInstanceOf(RegistrationResult.Registered.class);
+        clock.advance(Duration.ofHours(1));
+        assertThat(small.register(metadata(List.of("https://a.example/cb"), "none"), "192.0.2.2"))
+                .isInstanceOf(RegistrationResult.Registered.class);
+        clock.advance(Duration.ofHours(23));
+
+        // the first is 24 hours old now, the second 23: only the first makes room
+        assertThat(small.register(metadata(List.of("https://a.example/cb"), "none"), "192.0.2.3"))
+                .isInstanceOf(RegistrationResult.Registered.class);
+        assertThat(store.count()).isEqualTo(2);
+        assertThat(small.register(metadata(List.of("https://a.example/cb"), "none"), "192.0.2.4"))
+                .isInstanceOf(RegistrationResult.RegistryFull.class);
+        assertThat(store.count()).isEqualTo(2);
+    }
+
+    @Test
+    void aFullRegistryWithNothingOldEnough_saysWhenRoomFrees_andWhatAnOperatorCanDo_andKeepsEveryRegistration() {
+        DynamicClientRegistrar small = new DynamicClientRegistrar(store, clock, new SecureRandom(), 2);
+        small.register(metadata(List.of("https://a.example/cb"), "none"), "192.0.2.1");
+        clock.advance(Duration.ofHours(2));
+        small.register(metadata(List.of("https://a.example/cb"), "none"), "192.0.2.2");
+        clock.advance(Duration.ofHours(1));
+
+        assertThat(small.register(metadata(List.of("https://a.example/cb"), "none"), "192.0.2.3"))
+                .isInstanceOfSatisfying(RegistrationResult.RegistryFull.class, full -> {
+                    assertThat(full.retryAfter()).isEqualTo(Duration.ofHours(21));
+                    assertThat(full.description()).isEqualTo("the gateway holds its maximum of 2 client registrations, all made"
+                            + " within the last 24 hours; room frees at 2026-03-02T10:00:00Z (after the Retry-After seconds), when the"
+                            + " oldest may be removed. An operator can free room at once by removing entries from the OMCP_OIDC_DCR_STORE"
+                            + " file and restarting the gateway (without that setting a restart empties the registry)");
+                });
+        assertThat(store.registrations()).hasSize(2);
+    }
+
+    @Test
+    void moreStoredThanTheCap_roomFreesWhenEnoughHaveAgedOut() {
+        // a file filled by hand, or a cap lowered since: three young ones must age out before one more fits under 2
+        for (int i = 0; i < 4; i++) {
+            store.save(new RegisteredClient("id-" + i, "", clock.instant().plus(Duration.ofHours(i)),
+                    metadata(List.of("https://a.example/cb"), "none")));
+        }
+        clock.advance(Duration.ofHours(4));
+        DynamicClientRegistrar small = new DynamicClientRegistrar(store, clock, new SecureRandom(), 2);
+        assertThat(small.register(metadata(List.of("https://a.example/cb"), "none"), "192.0.2.1"))
+                .isInstanceOfSatisfying(RegistrationResult.RegistryFull.class,
+                        full -> assertThat(full.retryAfter()).isEqualTo(Duration.ofHours(22)));
+        clock.advance(Duration.ofHours(22));
+        assertThat(small.register(metadata(List.of("https://a.example/cb"), "none"), "192.0.2.1"))
+                .isInstanceOf(RegistrationResult.Registered.class);
+        assertThat(store.registrations()).extracting(RegisteredClient::clientId).startsWith("id-3").hasSize(2);
+    }
+
+    @Test
+    void aRegistrationIsCertainlyKeptFor24Hours_whichTheClientIsToldAsTheSecretsExpiry() {
+        RegistrationResult.Registered registered = (RegistrationResult.Registered) registrar.register(
+                metadata(List.of("https://app.example.com/callback"), ""), "192.0.2.1");
+        assertThat(registered.keptUntil()).isEqualTo(Instant.parse("2026-03-02T10:00:00Z"));
     }
 
     @Test
@@ -166,9 +232,14 @@ class DynamicClientRegistrarTest {
         InMemoryClientRegistrationStore kept = new InMemoryClientRegistrationStore();
         dev.omcp.ports.auth.ClientRegistrationStore slow = new dev.omcp.ports.auth.ClientRegistrationStore() {
             @Override
-            public void save(dev.omcp.ports.auth.RegisteredClient client) {
+            public void replace(java.util.Set<String> removedClientIds, RegisteredClient client) {
                 Thread.yield();
-                kept.save(client);
+                kept.replace(removedClientIds, client);
+            }
+
+            @Override
+            public List<RegisteredClient> registrations() {
+                return kept.registrations();
             }
 
             @Override
