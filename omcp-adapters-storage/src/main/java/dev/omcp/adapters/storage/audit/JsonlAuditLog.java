@@ -66,6 +66,14 @@ public final class JsonlAuditLog implements AuditLog {
     /** Lines longer than this are not audit entries (an entry is bounded well below it). */
     static final int MAX_LINE_BYTES = 1 << 20;
     /**
+     * How far back from its end the file is searched for its last line break at start. {@code MAX_LINE_BYTES + 1}
+     * would settle the refusal of a longer tail; a few times that still costs milliseconds and lets the refusal
+     * name the offset to cut at for a tail of a few megabytes (a small file appended by mistake). Past it the
+     * offset is not looked for: a multi-gigabyte file that is no audit file (a disk image, a log) would otherwise be
+     * read whole, on every start, only to be refused.
+     */
+    static final int TAIL_SEARCH_BYTES = 4 * MAX_LINE_BYTES;
+    /**
      * How much of the file one {@link #search} reads before it returns a short page with a cursor:
      * tens of thousands of entries, a fraction of a second from the page cache. Without it a filter that
      * matches nothing read the whole file (gigabytes after a year) for every request that asked, and a
@@ -165,6 +173,15 @@ public final class JsonlAuditLog implements AuditLog {
         long size = channel.size();
         Optional<AuditLogState.TornTail> torn = Optional.empty();
         long complete = completeLength(size);
+        if (complete < 0) {
+            throw new IOException("it has no line break in its last " + TAIL_SEARCH_BYTES + " bytes (of " + size
+                    + "), more than one entry can hold (" + MAX_LINE_BYTES + " bytes), so not a write cut short by a crash;"
+                    + " the gateway does not repair it, and did not read further back, so where its last complete line ends"
+                    + " is not known. Check that OMCP_MGMT_AUDIT_FILE names the audit file; see what the file is with: file "
+                    + file + "; and how it ends with: tail -c 2000 " + file + " | od -c | tail -n 20. If it is the audit file"
+                    + " with something appended, keep a copy, then cut it back to just after its last line break: truncate -s"
+                    + " <that offset> " + file);
+        }
         // The entries the chain continues from are read (and a damaged one refused) before a torn tail is
         // cut off: a start that is refused leaves the file as it was found, as evidence.
         ReverseLines tail = new ReverseLines(reader, complete, MAX_LINE_BYTES);
@@ -227,12 +244,16 @@ public final class JsonlAuditLog implements AuditLog {
         }
     }
 
-    /** The length of the file up to and including its last line break. */
+    /**
+     * The length of the file up to and including its last line break; -1 when its last
+     * {@link #TAIL_SEARCH_BYTES} hold none, as that tail is refused whatever lies before it.
+     */
     private long completeLength(long size) throws IOException {
         long position = size;
+        long floor = Math.max(0, size - TAIL_SEARCH_BYTES);
         ByteBuffer buffer = ByteBuffer.allocate(ReverseLines.CHUNK);
-        while (position > 0) {
-            int length = (int) Math.min(ReverseLines.CHUNK, position);
+        while (position > floor) {
+            int length = (int) Math.min(ReverseLines.CHUNK, position - floor);
             long start = position - length;
             buffer.clear().limit(length);
             while (buffer.hasRemaining()) {
@@ -247,7 +268,7 @@ public final class JsonlAuditLog implements AuditLog {
             }
             position = start;
         }
-        return 0;
+        return floor == 0 ? 0 : -1;
     }
 
     private Path keepTornBytes(long offset, long length) throws IOException {

@@ -9,6 +9,7 @@ import dev.omcp.ports.audit.AuditQuery;
 import dev.omcp.ports.audit.AuditRecord;
 import dev.omcp.ports.audit.AuditSearch;
 import java.io.BufferedWriter;
+import java.io.RandomAccessFile;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -152,6 +153,29 @@ class JsonlAuditLogIT {
             // no .torn- copy (the lock file is the only other file)
             assertThat(files.map(p -> p.getFileName().toString())).containsExactlyInAnyOrder("audit.jsonl", "audit.jsonl.lock");
         }
+    }
+
+    @Test
+    void aLargeFileWithoutALineBreakNearItsEnd_isRefusedAfterReadingOnlyItsEnd_withoutAnInventedOffset() throws Exception {
+        Path file = dir.resolve("audit.jsonl");
+        JsonlAuditLog log = open(file, JsonlAuditLog.Options.defaults());
+        log.append(TestRecords.record(1, T0, "user:a", "create", "x"));
+        log.close();
+        long completeLength = Files.size(file);
+        // OMCP_MGMT_AUDIT_FILE pointed at a disk image: sparse, so hundreds of MB cost no disk
+        try (RandomAccessFile raf = new RandomAccessFile(file.toFile(), "rw")) {
+            raf.setLength(300L << 20);
+        }
+
+        // the offset of the last line break (completeLength) is not named: finding it means reading the whole file back
+        assertThatThrownBy(() -> new JsonlAuditLog(file, JsonlAuditLog.Options.defaults()).open())
+                .isInstanceOf(UncheckedIOException.class)
+                .hasMessageContaining("no line break in its last " + JsonlAuditLog.TAIL_SEARCH_BYTES + " bytes")
+                .hasMessageContaining("not a write cut short by a crash")
+                .hasMessageContaining("file " + file)
+                .hasMessageNotContaining("truncate -s " + completeLength)
+                .hasMessageNotContaining("offset " + completeLength);
+        assertThat(Files.size(file)).isEqualTo(300L << 20);
     }
 
     @Test
