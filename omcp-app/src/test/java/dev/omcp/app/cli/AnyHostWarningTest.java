@@ -7,7 +7,6 @@ import dev.omcp.app.settings.InvalidSettingsException;
 import dev.omcp.app.settings.Settings;
 import dev.omcp.app.settings.SettingsReader;
 import dev.omcp.app.support.CapturedLog;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -18,17 +17,9 @@ class AnyHostWarningTest {
     @RegisterExtension
     final CapturedLog log = CapturedLog.of(AnyHostWarning.class);
 
-    private static Settings settings(String... pairs) throws InvalidSettingsException {
-        Map<String, String> env = new HashMap<>();
-        for (int i = 0; i < pairs.length; i += 2) {
-            env.put(pairs[i], pairs[i + 1]);
-        }
-        return SettingsReader.read(env);
-    }
-
     @Test
     void allInterfacesWithoutAllowedHosts_isWarnedAboutOnce_namingTheAddressAndWhatToSet() throws InvalidSettingsException {
-        AnyHostWarning.log(settings("HOST", "0.0.0.0"));
+        AnyHostWarning.log(SettingsReader.read(Map.of("HOST", "0.0.0.0")));
 
         assertThat(log.warnings()).singleElement().asString()
                 .startsWith("event=any-host-accepted host=0.0.0.0 ")
@@ -40,10 +31,10 @@ class AnyHostWarningTest {
 
     @Test
     void aLoopbackBind_orAllowedHosts_logNothing() throws InvalidSettingsException {
-        AnyHostWarning.log(settings());
-        AnyHostWarning.log(settings("HOST", "::1"));
-        AnyHostWarning.log(settings("HOST", "0.0.0.0", "OMCP_ALLOWED_HOSTS", "gateway.example.com"));
-        AnyHostWarning.log(settings("HOST", "::", "OMCP_ALLOWED_HOSTS", "gateway.example.com,[2001:db8::1]"));
+        AnyHostWarning.log(SettingsReader.read(Map.of()));
+        AnyHostWarning.log(SettingsReader.read(Map.of("HOST", "::1")));
+        AnyHostWarning.log(SettingsReader.read(Map.of("HOST", "0.0.0.0", "OMCP_ALLOWED_HOSTS", "gateway.example.com")));
+        AnyHostWarning.log(SettingsReader.read(Map.of("HOST", "::", "OMCP_ALLOWED_HOSTS", "gateway.example.com,[2001:db8::1]")));
 
         assertThat(log.messages()).isEmpty();
     }
@@ -53,8 +44,8 @@ class AnyHostWarningTest {
         // both read one rule: a warning that disagreed with the guard would be a false alarm or a missed one
         for (String host : List.of("0.0.0.0", "::", "10.0.0.5", "127.0.0.1", "::ffff:127.0.0.1", "localhost", "[::1]")) {
             for (List<String> allowed : List.of(List.<String>of(), List.of("gateway.example.com"))) {
-                Settings settings = host.equals("127.0.0.1") && allowed.isEmpty() ? settings()
-                        : settings("HOST", host, "OMCP_ALLOWED_HOSTS", String.join(",", allowed));
+                Settings settings = host.equals("127.0.0.1") && allowed.isEmpty() ? SettingsReader.read(Map.of())
+                        : SettingsReader.read(Map.of("HOST", host, "OMCP_ALLOWED_HOSTS", String.join(",", allowed)));
                 boolean guardOpen = new HostOriginGuard(host, allowed, List.of()).check("rebound.example", null)
                         instanceof HostOriginGuard.Verdict.Allowed;
                 assertThat(AnyHostWarning.of(settings).isPresent()).as(host + " " + allowed).isEqualTo(guardOpen);

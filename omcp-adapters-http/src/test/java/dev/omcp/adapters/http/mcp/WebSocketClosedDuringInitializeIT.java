@@ -12,8 +12,6 @@ import io.javalin.Javalin;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.WebSocket;
-import java.time.Clock;
-import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
@@ -67,8 +65,7 @@ class WebSocketClosedDuringInitializeIT {
 
     @BeforeEach
     void start() {
-        transport = new WebSocketTransport(endpoint, WebSocketTestServer.ANONYMOUS, new GatewayMetrics(Set.of("initialize")),
-                1024 * 1024, Duration.ofSeconds(30), Duration.ofSeconds(90), Clock.systemUTC());
+        transport = WebSocketTestServer.transport(endpoint, new GatewayMetrics(Set.of("initialize")));
         app = WebSocketTestServer.start(transport);
     }
 

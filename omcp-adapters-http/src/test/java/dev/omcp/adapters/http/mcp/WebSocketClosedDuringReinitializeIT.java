@@ -8,8 +8,6 @@ import dev.omcp.ports.mcp.McpInbound;
 import dev.omcp.ports.mcp.McpOutbound;
 import dev.omcp.ports.mcp.McpReply;
 import io.javalin.Javalin;
-import java.time.Clock;
-import java.time.Duration;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
@@ -71,8 +69,7 @@ class WebSocketClosedDuringReinitializeIT {
 
     @BeforeEach
     void start() {
-        transport = new WebSocketTransport(endpoint, WebSocketTestServer.ANONYMOUS, metrics, 1024 * 1024,
-                Duration.ofSeconds(30), Duration.ofSeconds(90), Clock.systemUTC());
+        transport = WebSocketTestServer.transport(endpoint, metrics);
         app = WebSocketTestServer.start(transport);
     }
 

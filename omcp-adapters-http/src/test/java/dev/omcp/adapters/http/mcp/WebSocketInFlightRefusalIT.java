@@ -8,8 +8,6 @@ import io.javalin.Javalin;
 import jakarta.json.JsonArray;
 import jakarta.json.JsonObject;
 import jakarta.json.JsonValue;
-import java.time.Clock;
-import java.time.Duration;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.BlockingQueue;
@@ -35,8 +33,7 @@ class WebSocketInFlightRefusalIT {
 
     @BeforeEach
     void start() throws Exception {
-        transport = new WebSocketTransport(endpoint, WebSocketTestServer.ANONYMOUS, metrics, 1024 * 1024,
-                Duration.ofSeconds(30), Duration.ofSeconds(90), Clock.systemUTC());
+        transport = WebSocketTestServer.transport(endpoint, metrics);
         app = WebSocketTestServer.start(transport);
         client = WebSocketClient.connect(app.port(), Map.of());
         for (int i = 0; i < 32; i++) {

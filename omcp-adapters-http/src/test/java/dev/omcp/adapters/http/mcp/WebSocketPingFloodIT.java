@@ -14,7 +14,6 @@ import java.net.StandardSocketOptions;
 import java.nio.ByteBuffer;
 import java.nio.channels.SocketChannel;
 import java.nio.charset.StandardCharsets;
-import java.time.Clock;
 import java.time.Duration;
 import java.util.Set;
 import org.junit.jupiter.api.AfterEach;
@@ -53,8 +52,7 @@ class WebSocketPingFloodIT {
 
     @BeforeEach
     void start() {
-        transport = new WebSocketTransport(endpoint, WebSocketTestServer.ANONYMOUS, new GatewayMetrics(Set.of("ping")), 1024 * 1024,
-                Duration.ofSeconds(30), Duration.ofSeconds(90), Clock.systemUTC());
+        transport = WebSocketTestServer.transport(endpoint, new GatewayMetrics(Set.of("ping")));
         app = WebSocketTestServer.start(transport);
     }
 

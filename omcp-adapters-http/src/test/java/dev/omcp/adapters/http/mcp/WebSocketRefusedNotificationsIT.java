@@ -11,8 +11,6 @@ import dev.omcp.sdk.json.Jsonp;
 import io.javalin.Javalin;
 import jakarta.json.JsonObject;
 import jakarta.json.JsonValue;
-import java.time.Clock;
-import java.time.Duration;
 import java.util.Map;
 import java.util.Set;
 import org.junit.jupiter.api.AfterEach;
@@ -58,8 +56,7 @@ class WebSocketRefusedNotificationsIT {
 
     @BeforeEach
     void start() throws Exception {
-        transport = new WebSocketTransport(endpoint, WebSocketTestServer.ANONYMOUS, metrics, 1024 * 1024,
-                Duration.ofSeconds(30), Duration.ofSeconds(90), Clock.systemUTC());
+        transport = WebSocketTestServer.transport(endpoint, metrics);
         app = WebSocketTestServer.start(transport);
         client = WebSocketClient.connect(app.port(), Map.of());
     }

@@ -1,5 +1,6 @@
 package dev.omcp.adapters.http.mcp;
 
+import dev.omcp.adapters.http.metrics.GatewayMetrics;
 import dev.omcp.ports.identity.AgentAuthResult;
 import dev.omcp.ports.identity.AgentAuthentication;
 import dev.omcp.ports.identity.Principal;
@@ -10,6 +11,8 @@ import dev.omcp.ports.mcp.McpReply;
 import dev.omcp.sdk.json.Jsonp;
 import io.javalin.Javalin;
 import jakarta.json.Json;
+import java.time.Clock;
+import java.time.Duration;
 import java.util.Optional;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CountDownLatch;
@@ -104,6 +107,12 @@ final class WebSocketTestServer {
         void release() {
             mayAnswer.countDown();
         }
+    }
+
+    /** A transport in front of {@code endpoint} for anonymous callers: 1 MiB messages, pings every 30 s, 90 s idle. */
+    static WebSocketTransport transport(McpEndpoint endpoint, GatewayMetrics metrics) {
+        return new WebSocketTransport(endpoint, ANONYMOUS, metrics, 1024 * 1024, Duration.ofSeconds(30), Duration.ofSeconds(90),
+                Clock.systemUTC());
     }
 
     /** Serves {@code transport} at {@code /mcp/ws} on 127.0.0.1 and a free port, and starts its keep-alive. */
