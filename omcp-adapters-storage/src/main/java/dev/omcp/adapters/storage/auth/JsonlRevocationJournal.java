@@ -7,6 +7,7 @@ import dev.omcp.ports.auth.Revocation;
 import dev.omcp.ports.auth.RevocationFacts;
 import dev.omcp.ports.auth.RevocationStore;
 import dev.omcp.ports.auth.RevocationTarget;
+import dev.omcp.ports.auth.SharedStateUnavailableException;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -34,8 +35,10 @@ import org.slf4j.LoggerFactory;
 /**
  * The blocklist made durable in a JSONL file ({@code OMCP_AUTH_REVOCATION_FILE}, mode 0600, spec
  * 5.2): one {@code {sid | sub, reason, revokedAt, revokedBy}} per line, written with one append
- * and fsynced before the revocation is acknowledged. At start the live entries are replayed into
- * the {@code delegate} (memory, or the shared store) and the file is compacted to them.
+ * and fsynced before the revocation is acknowledged. At start the file is read a line at a time,
+ * the live entries are replayed into the {@code delegate} (memory, or the shared store) and the
+ * file is compacted to them; while running it is compacted again each time it doubles, so it stays
+ * bounded by the live entries rather than by the gateway's uptime.
  *
  * <p>Reading fails closed: session cookies are stateless, so a revocation lost from the file makes
  * a revoked session valid again. A line that cannot be read stops the start with its number; only
@@ -47,23 +50,43 @@ public final class JsonlRevocationJournal implements RevocationStore {
     private static final Logger LOG = LoggerFactory.getLogger(JsonlRevocationJournal.class);
     private static final ObjectMapper MAPPER = new ObjectMapper();
 
+    /**
+     * Longest line read. An entry is four fields of at most {@link Revocation#MAX_TEXT} characters
+     * (the principal about as long) and a timestamp: under 7 KiB even with every character escaped.
+     */
+    static final int MAX_LINE_BYTES = 64 * 1024;
+    /** Below this size the file is not compacted while running: rewriting a small file buys nothing. */
+    static final long COMPACT_FLOOR_BYTES = 1024 * 1024;
+
     private final Path file;
     private final RevocationStore delegate;
+    private final long compactFloor;
+    /** Held for every append and rewrite, so a rewrite never loses a line appended meanwhile. */
     private final ReentrantLock appending = new ReentrantLock();
+    /** The file's size after the last compaction; guarded by {@link #appending}. */
+    private long compactedSize;
 
-    private JsonlRevocationJournal(Path file, RevocationStore delegate) {
+    private JsonlRevocationJournal(Path file, RevocationStore delegate, long compactFloor) {
         this.file = file;
         this.delegate = delegate;
+        this.compactFloor = compactFloor;
     }
 
     /**
      * Opens (creating with mode 0600) the journal, replays entries younger than {@code retention}
-     * into {@code delegate} and compacts the file.
+     * into {@code delegate} and compacts the file. The file is read a line at a time and only the
+     * live entries are kept, so its size does not bound the start; a line longer than
+     * {@link #MAX_LINE_BYTES} is refused unread.
      *
      * @throws IOException when the file cannot be read or a line other than a torn last one is not
      *     a revocation; the message names the file and the line
      */
     public static JsonlRevocationJournal open(Path file, RevocationStore delegate, Instant now, Duration retention) throws IOException {
+        return open(file, delegate, now, retention, COMPACT_FLOOR_BYTES);
+    }
+
+    static JsonlRevocationJournal open(Path file, RevocationStore delegate, Instant now, Duration retention, long compactFloor)
+            throws IOException {
         PrivateFiles.refuseLink(file);
         if (PrivateFiles.exists(file) && !Files.isRegularFile(file, LinkOption.NOFOLLOW_LINKS)) {
             // before anything touches it: reading a FIFO blocks the start until something writes to it, and
@@ -72,68 +95,80 @@ public final class JsonlRevocationJournal implements RevocationStore {
                     + " a file the gateway may create and rewrite, or unset it to keep revocations in memory");
         }
         PrivateFiles.ensure(file);
-        byte[] content = PrivateFiles.readAll(file);
-        int complete = content.length;
-        while (complete > 0 && content[complete - 1] != '\n') {
-            complete--;
+        // Only live entries are held: each one was within the delegate's bound when it was written, while the
+        // expired ones, which a journal running for months piles up, are checked and let go.
+        List<Revocation> live = new ArrayList<>();
+        Optional<JournalLines.Line> torn;
+        try (FileChannel channel = PrivateFiles.open(file, StandardOpenOption.READ)) {
+            torn = readLive(new JournalLines(channel, MAX_LINE_BYTES), file, now.minus(retention), live);
         }
-        List<Revocation> read = new ArrayList<>();
-        int lineNumber = 0;
-        int start = 0;
-        while (start < complete) {
-            int end = start;
-            while (content[end] != '\n') {
-                end++;
-            }
-            lineNumber++;
-            String line = decode(content, start, end, file, lineNumber);
-            if (!line.isBlank()) {
-                read.add(parseLine(line, file, lineNumber));
-            }
-            start = end + 1;
+        if (torn.isPresent()) {
+            JournalLines.Line tail = torn.get();
+            cutBack(file, tail.offset());
+            LOG.warn("event=revocation-torn-tail file=\"{}\" line={} offset={} bytes={} action=dropped "
+                    + "note=\"an incomplete last line without a line break, left by a crash during an append that was never "
+                    + "acknowledged; the file is not compacted at this start\"", file, tail.number(), tail.offset(), tail.bytes().length);
         }
-        boolean tornTailDropped = false;
-        if (complete < content.length) {
-            lineNumber++;
-            Optional<Revocation> last = parseTail(content, complete);
-            if (last.isPresent()) {
-                // A whole entry that only lacks its line break (a hand edit) is kept; compaction adds the break.
-                read.add(last.get());
-            } else {
-                cutBack(file, complete);
-                tornTailDropped = true;
-                LOG.warn("event=revocation-torn-tail file=\"{}\" line={} offset={} bytes={} action=dropped "
-                        + "note=\"an incomplete last line without a line break, left by a crash during an append that was never "
-                        + "acknowledged; the file is not compacted at this start\"", file, lineNumber, complete, content.length - complete);
-            }
+        for (Revocation revocation : live) {
+            delegate.add(revocation);
         }
-        Instant oldest = now.minus(retention);
-        int replayed = 0;
-        for (Revocation revocation : read) {
-            if (!revocation.revokedAt().isBefore(oldest)) {
-                delegate.add(revocation);
-                replayed++;
-            }
-        }
-        JsonlRevocationJournal journal = new JsonlRevocationJournal(file, delegate);
-        if (!tornTailDropped) {
+        JsonlRevocationJournal journal = new JsonlRevocationJournal(file, delegate, compactFloor);
+        if (torn.isEmpty()) {
             journal.compact(now);
+        } else {
+            journal.compactedSize = torn.get().offset();
         }
-        LOG.info("event=revocations-loaded count={}", replayed);
+        LOG.info("event=revocations-loaded count={}", live.size());
         return journal;
     }
 
-    private static String decode(byte[] content, int start, int end, Path file, int lineNumber) throws IOException {
+    /**
+     * Checks every line and adds the live entries to {@code live}, in file order.
+     *
+     * @return the last line when it is torn, to be cut off
+     */
+    private static Optional<JournalLines.Line> readLive(JournalLines lines, Path file, Instant oldest, List<Revocation> live)
+            throws IOException {
         try {
-            return strictUtf8(content, start, end);
+            for (JournalLines.Line line = lines.next(); line != null; line = lines.next()) {
+                Revocation revocation;
+                if (line.terminated()) {
+                    String text = decode(line.bytes(), line.number(), file);
+                    if (text.isBlank()) {
+                        continue;
+                    }
+                    revocation = parseLine(text, file, line.number());
+                } else {
+                    Optional<Revocation> last = parseTail(line.bytes());
+                    if (last.isEmpty()) {
+                        return Optional.of(line);
+                    }
+                    // A whole entry that only lacks its line break (a hand edit) is kept; compaction adds the break.
+                    revocation = last.get();
+                }
+                if (!revocation.revokedAt().isBefore(oldest)) {
+                    live.add(revocation);
+                }
+            }
+            return Optional.empty();
+        } catch (JournalLines.TooLongException e) {
+            // an append writes one entry, far below the bound, so even a last line this long is no torn append
+            throw unreadable(file, e.number(), "it is longer than " + MAX_LINE_BYTES
+                    + " bytes, far more than one revocation takes, and was not read further");
+        }
+    }
+
+    private static String decode(byte[] line, int lineNumber, Path file) throws IOException {
+        try {
+            return strictUtf8(line);
         } catch (CharacterCodingException e) {
             throw unreadable(file, lineNumber, "it is not UTF-8 text");
         }
     }
 
-    private static String strictUtf8(byte[] content, int start, int end) throws CharacterCodingException {
+    private static String strictUtf8(byte[] line) throws CharacterCodingException {
         return StandardCharsets.UTF_8.newDecoder().onMalformedInput(CodingErrorAction.REPORT)
-                .onUnmappableCharacter(CodingErrorAction.REPORT).decode(ByteBuffer.wrap(content, start, end - start)).toString();
+                .onUnmappableCharacter(CodingErrorAction.REPORT).decode(ByteBuffer.wrap(line)).toString();
     }
 
     private static Revocation parseLine(String line, Path file, int lineNumber) throws IOException {
@@ -144,9 +179,9 @@ public final class JsonlRevocationJournal implements RevocationStore {
         }
     }
 
-    private static Optional<Revocation> parseTail(byte[] content, int start) {
+    private static Optional<Revocation> parseTail(byte[] line) {
         try {
-            return Optional.of(parse(strictUtf8(content, start, content.length)));
+            return Optional.of(parse(strictUtf8(line)));
         } catch (IOException | IllegalArgumentException | DateTimeParseException e) {
             return Optional.empty();
         }
@@ -171,14 +206,40 @@ public final class JsonlRevocationJournal implements RevocationStore {
         delegate.add(revocation);
         byte[] line = (format(revocation) + "\n").getBytes(StandardCharsets.UTF_8);
         appending.lock();
-        try (FileChannel channel = PrivateFiles.open(file, StandardOpenOption.WRITE, StandardOpenOption.APPEND)) {
-            // a partial line would glue the next revocation onto it, and a damaged middle line stops the next start
-            PrivateFiles.appendWhole(channel, line, channel.size(), true);
-        } catch (IOException e) {
-            throw new UncheckedIOException("the revocation is in force but could not be written to OMCP_AUTH_REVOCATION_FILE; "
-                    + "it will be lost at restart unless written again", e);
+        try {
+            long size;
+            try (FileChannel channel = PrivateFiles.open(file, StandardOpenOption.WRITE, StandardOpenOption.APPEND)) {
+                size = channel.size();
+                // a partial line would glue the next revocation onto it, and a damaged middle line stops the next start
+                PrivateFiles.appendWhole(channel, line, size, true);
+                size += line.length;
+            } catch (IOException e) {
+                throw new UncheckedIOException("the revocation is in force but could not be written to OMCP_AUTH_REVOCATION_FILE; "
+                        + "it will be lost at restart unless written again", e);
+            }
+            if (size > Math.max(compactFloor, 2 * compactedSize)) {
+                compactWhileRunning(revocation.revokedAt(), size);
+            }
         } finally {
             appending.unlock();
+        }
+    }
+
+    /**
+     * Rewrites the file with the live entries once it has doubled since the last compaction, so a
+     * gateway that runs for months keeps it near twice its live entries, and each rewrite is paid
+     * for by as many bytes of appends. {@code now} is the new entry's time, the clock's reading
+     * when it was revoked: at worst a little early, which keeps an entry or two more, never fewer.
+     * The caller holds {@link #appending}.
+     */
+    private void compactWhileRunning(Instant now, long size) {
+        try {
+            writeLive(now);
+        } catch (IOException | SharedStateUnavailableException e) {
+            // the revocation itself is written; the file stays as it is and the next try waits until it doubles again
+            compactedSize = size;
+            LOG.warn("event=revocation-compaction-failed file=\"{}\" bytes={} note=\"the file keeps every line and is "
+                    + "compacted again when it has doubled, and at the next start\"", file, size, e);
         }
     }
 
@@ -198,16 +259,22 @@ public final class JsonlRevocationJournal implements RevocationStore {
     }
 
     private void compact(Instant now) throws IOException {
+        appending.lock();
+        try {
+            writeLive(now);
+        } finally {
+            appending.unlock();
+        }
+    }
+
+    /** Replaces the file atomically with the delegate's live entries; the caller holds {@link #appending}. */
+    private void writeLive(Instant now) throws IOException {
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         for (Revocation revocation : delegate.current(now)) {
             out.writeBytes((format(revocation) + "\n").getBytes(StandardCharsets.UTF_8));
         }
-        appending.lock();
-        try {
-            PrivateFiles.replace(file, out.toByteArray());
-        } finally {
-            appending.unlock();
-        }
+        PrivateFiles.replace(file, out.toByteArray());
+        compactedSize = out.size();
     }
 
     static String format(Revocation revocation) {

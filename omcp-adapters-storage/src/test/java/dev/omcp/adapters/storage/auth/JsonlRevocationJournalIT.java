@@ -11,6 +11,7 @@ import dev.omcp.ports.auth.RevocationFacts;
 import dev.omcp.ports.auth.RevocationStore;
 import dev.omcp.ports.auth.RevocationTarget;
 import java.io.IOException;
+import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -21,6 +22,7 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -214,5 +216,117 @@ class JsonlRevocationJournalIT {
         assertThat(Files.isRegularFile(file)).isFalse();
         assertThat(Files.exists(file)).isTrue();
         assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(file))).isEqualTo("rw-rw-rw-");
+    }
+
+    @Test
+    void manyExpiredLinesAndAFewLiveOnes_onlyTheLiveOnesAreLoaded_andTheFileIsCompactedToThem() throws Exception {
+        Path file = dir.resolve("revocations.jsonl");
+        StringBuilder content = new StringBuilder();
+        for (int i = 0; i < 20_000; i++) {
+            content.append(line("sid", "expired-" + i, NOW.minus(Duration.ofDays(3)).plusSeconds(i)));
+            if (i % 5_000 == 0) {
+                content.append(line("sid", "live-" + i, NOW.minusSeconds(60 - i / 1_000)));
+            }
+        }
+        Files.writeString(file, content);
+        ListStore store = new ListStore();
+
+        JsonlRevocationJournal.open(file, store, NOW, RETENTION);
+
+        assertThat(store.entries).extracting(Revocation::value).containsExactly("live-0", "live-5000", "live-10000", "live-15000");
+        assertThat(Files.readAllLines(file)).hasSize(4).allMatch(l -> l.contains("live-"));
+    }
+
+    @Test
+    void aJournalLargerThanTheHeap_isReadLineByLine_andItsLiveEntriesLoad() throws Exception {
+        // the start used to read the whole file into one array: a journal grown over months exhausted the heap
+        // (24 MiB here against a 16 MiB heap, as months of revocations against the launcher's 256 MiB)
+        Path file = dir.resolve("revocations.jsonl");
+        byte[] expired = line("sid", "expired-session-0123456789abcdef", NOW.minus(Duration.ofDays(30))).getBytes(StandardCharsets.UTF_8);
+        byte[] block = new byte[1024 * 1024 / expired.length * expired.length];
+        for (int at = 0; at < block.length; at += expired.length) {
+            System.arraycopy(expired, 0, block, at, expired.length);
+        }
+        try (OutputStream out = Files.newOutputStream(file)) {
+            out.write(line("sid", "first", NOW.minusSeconds(30)).getBytes(StandardCharsets.UTF_8));
+            for (int i = 0; i < 24; i++) {
+                out.write(block);
+            }
+            out.write(line("sub", "last", NOW.minusSeconds(10)).getBytes(StandardCharsets.UTF_8));
+        }
+        String java = ProcessHandle.current().info().command().orElse(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+        Process child = new ProcessBuilder(java, "-Xmx16m", "-cp", System.getProperty("java.class.path"),
+                OpenRevocationJournal.class.getName(), file.toString(), NOW.toString(), RETENTION.toString())
+                .redirectErrorStream(true).start();
+        try {
+            child.getOutputStream().close();
+            byte[] output = child.getInputStream().readAllBytes();
+            assertThat(child.waitFor(60, TimeUnit.SECONDS)).isTrue();
+            String text = new String(output, StandardCharsets.UTF_8);
+            assertThat(child.exitValue()).as(text).isZero();
+            assertThat(text.lines().reduce((a, b) -> b)).as(text).contains("first,last");
+        } finally {
+            child.destroyForcibly();
+            child.waitFor(30, TimeUnit.SECONDS);
+        }
+        assertThat(Files.readAllLines(file)).hasSize(2);
+    }
+
+    @Test
+    void aLineLongerThan64KiB_refusesTheStart_withoutReadingIt_andLeavesTheFileUnchanged() throws Exception {
+        Path file = dir.resolve("revocations.jsonl");
+        String live = line("sid", "live", NOW.minusSeconds(30));
+        Files.writeString(file, live + "{\"sid\":\"" + "s".repeat(70_000) + "\"}\n" + live);
+        byte[] before = Files.readAllBytes(file);
+        ListStore store = new ListStore();
+
+        assertThatThrownBy(() -> JsonlRevocationJournal.open(file, store, NOW, RETENTION))
+                .isInstanceOf(IOException.class)
+                .hasMessageContaining("line 2 of the revocation file " + file)
+                .hasMessageContaining("longer than 65536 bytes")
+                .hasMessageNotContaining("sssss");
+        assertThat(Files.readAllBytes(file)).isEqualTo(before);
+        assertThat(store.entries).isEmpty();
+    }
+
+    @Test
+    void anOverlongLastLineWithoutALineBreak_isRefused_notCutBack() throws Exception {
+        // an append writes one entry, far below the bound: an overlong tail is not a torn append, and cutting it
+        // would drop what may be revocations
+        Path file = dir.resolve("revocations.jsonl");
+        Files.writeString(file, line("sid", "live", NOW.minusSeconds(30)) + "x".repeat(70_000));
+        byte[] before = Files.readAllBytes(file);
+
+        assertThatThrownBy(() -> JsonlRevocationJournal.open(file, new ListStore(), NOW, RETENTION))
+                .hasMessageContaining("line 2 of the revocation file").hasMessageContaining("longer than 65536 bytes");
+        assertThat(Files.readAllBytes(file)).isEqualTo(before);
+    }
+
+    @Test
+    void aLongRunOfRevocations_keepsTheFileBounded_byCompactingWhileRunning() throws Exception {
+        Path file = dir.resolve("revocations.jsonl");
+        ListStore store = new ListStore();
+        long floor = 2 * 1024;
+        JsonlRevocationJournal journal = JsonlRevocationJournal.open(file, store, NOW, RETENTION, floor);
+        int count = 600;
+        long largest = 0;
+        for (int i = 0; i < count; i++) {
+            // one every 5 minutes: at most 12 hours' worth (145) are live at any time
+            journal.add(new Revocation(RevocationTarget.SID, "s-" + i, "logout", NOW.plus(Duration.ofMinutes(5L * i)), "root"));
+            largest = Math.max(largest, Files.size(file));
+        }
+        Instant end = NOW.plus(Duration.ofMinutes(5L * (count - 1)));
+        long liveBytes = store.current(end).stream().mapToLong(r -> JsonlRevocationJournal.format(r).length() + 1).sum();
+        assertThat(largest).isLessThanOrEqualTo(Math.max(floor, 2 * liveBytes) + 200);
+
+        ListStore restarted = new ListStore();
+        JsonlRevocationJournal.open(file, restarted, end, RETENTION);
+        assertThat(restarted.entries).extracting(Revocation::value)
+                .containsExactlyElementsOf(store.current(end).stream().map(Revocation::value).toList());
+        assertThat(restarted.entries).hasSize(145);
+    }
+
+    private static String line(String field, String value, Instant at) {
+        return "{\"" + field + "\":\"" + value + "\",\"reason\":\"\",\"revokedAt\":\"" + at + "\",\"revokedBy\":\"root\"}\n";
     }
 }
