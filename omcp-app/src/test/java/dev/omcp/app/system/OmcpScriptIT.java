@@ -160,16 +160,27 @@ class OmcpScriptIT {
 
     @Test
     void twoRunsAtOnceOnAFreshClone_buildOnce_andTheSecondWaitsThenRunsTheFreshJar() throws Exception {
-        twoRunsAtOnce(Map.of());
+        twoRunsAtOnce(Map.of(), Map.of());
     }
 
     @Test
     void withoutFlock_twoRunsAtOnce_stillBuildOnce() throws Exception {
         // macOS has no flock: the script then locks with a file of its own, in bash alone
-        twoRunsAtOnce(Map.of("PATH", pathWithout("flock")));
+        twoRunsAtOnce(Map.of("PATH", pathWithout("flock")), Map.of("PATH", pathWithout("flock")));
     }
 
-    private void twoRunsAtOnce(Map<String, String> env) throws Exception {
+    @Test
+    void aRunWithFlockAndOneWithout_inOneCheckout_stillBuildOnce() throws Exception {
+        // two shells with different PATHs: each must see the other's lock
+        twoRunsAtOnce(Map.of(), Map.of("PATH", pathWithout("flock")));
+        // and the other way round
+        for (Path done : List.of(jar, clone.resolve("release-build"), clone.resolve("build.pid"), builds, runs)) {
+            Files.delete(done);
+        }
+        twoRunsAtOnce(Map.of("PATH", pathWithout("flock")), Map.of());
+    }
+
+    private void twoRunsAtOnce(Map<String, String> env, Map<String, String> secondEnv) throws Exception {
         Files.writeString(clone.resolve("held-build"), "");
         Path firstOutput = tools.resolve("first-output.log");
         Path secondOutput = tools.resolve("second-output.log");
@@ -177,7 +188,7 @@ class OmcpScriptIT {
         Process second = null;
         try {
             awaitFile(clone.resolve("build.pid"), "the first run's build started");
-            second = start(clone, env, ProcessBuilder.Redirect.to(secondOutput.toFile()), clone.resolve("omcp").toString(), "serve");
+            second = start(clone, secondEnv, ProcessBuilder.Redirect.to(secondOutput.toFile()), clone.resolve("omcp").toString(), "serve");
             long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
             while (!Files.readString(secondOutput).contains("waiting")) {
                 assertThat(System.nanoTime()).as("the second run says it waits: " + Files.readString(secondOutput)).isLessThan(deadline);
@@ -200,6 +211,75 @@ class OmcpScriptIT {
                 second.destroyForcibly();
             }
         }
+    }
+
+    @Test
+    void withoutFlock_aLockLeftByAKilledRun_isTakenOverByOneOfTwoWaiters_andTheyBuildOnce() throws Exception {
+        String path = pathWithout("flock");
+        // an rm of the lock that takes its time, as on a loaded machine: both waiters then find the owner
+        // dead before either has replaced the lock, and both replacing it let both build
+        Path rm = Path.of(path, "rm");
+        Path realRm = rm.toRealPath();
+        Files.delete(rm);
+        Files.writeString(rm, "#!/bin/sh\ncase \"$*\" in */.omcp/build*) sleep 1 ;; esac\nexec '" + realRm + "' \"$@\"\n");
+        executable(rm);
+        Map<String, String> env = Map.of("PATH", path);
+        Files.writeString(clone.resolve("held-build"), "");
+        String omcp = clone.resolve("omcp").toString();
+        Process killed = start(clone, env, ProcessBuilder.Redirect.DISCARD, omcp, "serve");
+        ProcessHandle maven = ProcessHandle.of(Long.parseLong(awaitFile(clone.resolve("build.pid"), "the build started"))).orElseThrow();
+        // SIGKILL: no trap runs, and the lock stays behind naming a process that is gone
+        killed.destroyForcibly();
+        maven.destroyForcibly();
+        assertThat(killed.waitFor(20, TimeUnit.SECONDS)).isTrue();
+        maven.onExit().get(10, TimeUnit.SECONDS);
+        Files.delete(clone.resolve("build.pid"));
+
+        Path firstOutput = tools.resolve("first-output.log");
+        Path secondOutput = tools.resolve("second-output.log");
+        Process first = start(clone, env, ProcessBuilder.Redirect.to(firstOutput.toFile()), omcp, "serve");
+        Process second = start(clone, env, ProcessBuilder.Redirect.to(secondOutput.toFile()), omcp, "serve");
+        try {
+            awaitFile(clone.resolve("build.pid"), "a waiter's build started");
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
+            while (!(Files.readString(firstOutput) + Files.readString(secondOutput)).contains("waiting for it")
+                    && lines(builds).size() < 3) {
+                assertThat(System.nanoTime()).as("one waiter waits for the other").isLessThan(deadline);
+                Thread.sleep(50);
+            }
+            Files.writeString(clone.resolve("release-build"), "");
+            assertThat(first.waitFor(30, TimeUnit.SECONDS)).as("the first waiter finished").isTrue();
+            assertThat(second.waitFor(30, TimeUnit.SECONDS)).as("the second waiter finished").isTrue();
+            assertThat(first.exitValue()).as(Files.readString(firstOutput)).isZero();
+            assertThat(second.exitValue()).as(Files.readString(secondOutput)).isZero();
+            assertThat(lines(builds)).as("the killed run's build and one more, not two in the same target/").hasSize(2);
+            assertThat(lines(runs)).hasSize(2);
+        } finally {
+            Files.writeString(clone.resolve("release-build"), "");
+            first.destroyForcibly();
+            second.destroyForcibly();
+        }
+    }
+
+    @Test
+    void aLockNamingAProcessIdNowUsedByAnotherProcess_isTakenOver_notWaitedForForEver() throws Exception {
+        // the id of a live process (this JVM), but the lock was taken by a run started at another time
+        long pid = ProcessHandle.current().pid();
+        Path state = Files.createDirectories(clone.resolve(".omcp"));
+        for (Map<String, String> env : List.of(Map.<String, String>of(), Map.of("PATH", pathWithout("flock")))) {
+            Files.deleteIfExists(state.resolve("build.owner"));
+            Files.createSymbolicLink(state.resolve("build.owner"), Path.of(pid + "-1234-MonJan1000000001970"));
+            Files.writeString(state.resolve("build.pid"), pid + "\n"); // the lock of the script before the link
+            Files.deleteIfExists(jar);
+            Process run = start(clone, env, ProcessBuilder.Redirect.DISCARD, clone.resolve("omcp").toString(), "serve");
+            try {
+                assertThat(run.waitFor(20, TimeUnit.SECONDS)).as("./omcp finished, with " + env).isTrue();
+                assertThat(run.exitValue()).isZero();
+            } finally {
+                run.destroyForcibly();
+            }
+        }
+        assertThat(lines(builds)).hasSize(2);
     }
 
     @Test
@@ -511,9 +591,13 @@ class OmcpScriptIT {
 
     /** A PATH with the fake mvn and the commands the script and the fakes use, except {@code missing}. */
     private String pathWithout(String missing) throws IOException {
-        Path bin = Files.createDirectories(tools.resolve("bin-without-" + missing));
+        Path bin = tools.resolve("bin-without-" + missing);
+        if (Files.isDirectory(bin)) {
+            return bin.toString();
+        }
+        Files.createDirectories(bin);
         for (String command : List.of("bash", "sh", "sed", "find", "dirname", "readlink", "cut", "rm", "mkdir", "mktemp", "cat",
-                "sleep", "ln", "flock")) {
+                "sleep", "ln", "flock", "ps", "rmdir")) {
             Path real = Files.exists(Path.of("/usr/bin", command)) ? Path.of("/usr/bin", command) : Path.of("/bin", command);
             if (!command.equals(missing) && Files.exists(real)) {
                 Files.createSymbolicLink(bin.resolve(command), real);
