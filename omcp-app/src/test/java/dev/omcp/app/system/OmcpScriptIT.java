@@ -553,6 +553,9 @@ class OmcpScriptIT {
         builder.environment().put("PATH", tools.resolve("bin") + ":/usr/bin:/bin");
         builder.environment().put("JAVA_HOME", tools.resolve("jdk").toString());
         builder.environment().put("HOME", tools.toString());
+        // the script's build log lives here: a run the test kills outright leaves it behind, in the test's own directory
+        Path tmp = Files.createDirectories(temp.resolve("tmp"));
+        builder.environment().put("TMPDIR", tmp.toString());
         builder.environment().putAll(env);
         return builder.start();
     }
