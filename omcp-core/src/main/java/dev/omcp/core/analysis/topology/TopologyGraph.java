@@ -12,6 +12,7 @@ import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
@@ -69,6 +70,7 @@ public final class TopologyGraph {
     private final Map<String, List<TopologyEdge>> outgoing;
     private final Map<String, List<TopologyEdge>> incoming;
     private final Map<String, List<String>> idsByName;
+    private final Map<String, List<String>> idsByLowerCase;
     private final List<String> sources;
     private final Map<String, List<String>> gaps;
     /** Per id, the next step of its placement and ownership chains, found once so a chain step costs no edge scan. */
@@ -107,6 +109,10 @@ public final class TopologyGraph {
             byName.computeIfAbsent(n.node().name(), k -> new ArrayList<>()).add(n.id());
         }
         this.idsByName = byName;
+        Map<String, List<String>> byLowerCase = new HashMap<>();
+        nodes.keySet().forEach(id -> byLowerCase.computeIfAbsent(id.toLowerCase(Locale.ROOT), k -> new ArrayList<>()).add(id));
+        byLowerCase.values().removeIf(spellings -> spellings.size() < 2); // kept only where there are twins: a topology has few
+        this.idsByLowerCase = byLowerCase;
     }
 
     private static String smaller(String a, String b) {
@@ -305,6 +311,18 @@ public final class TopologyGraph {
     /** Edges arriving at {@code id} ("x relation id"). */
     public List<TopologyEdge> incoming(String id) {
         return incoming.getOrDefault(id, List.of());
+    }
+
+    /**
+     * The other node ids equal to {@code id} but for case ({@code service/prod/API} for
+     * {@code service/prod/api}), sorted; empty when there are none. Ids are case-sensitive, so such
+     * nodes are not merged: a node's name is what the other tools ask backends for, and a trace
+     * source that spells a service {@code API} finds nothing under {@code api}. A tool names the
+     * twins instead, so a radius split across two spellings is not mistaken for the whole one.
+     */
+    public List<String> sameButCase(String id) {
+        List<String> spellings = idsByLowerCase.getOrDefault(id.toLowerCase(Locale.ROOT), List.of());
+        return spellings.stream().filter(other -> !other.equals(id)).sorted().toList();
     }
 
     /** The kinds a service name means when several nodes share the name. */

@@ -1,5 +1,6 @@
 package dev.omcp.core.tools.observability;
 
+import dev.omcp.core.analysis.blast.AffectedNode;
 import dev.omcp.core.analysis.blast.BlastRadius;
 import dev.omcp.core.analysis.blast.BlastRadiusOptions;
 import dev.omcp.core.analysis.blast.BlastRadiusWalker;
@@ -180,13 +181,15 @@ public final class GetBlastRadiusTool extends ObservabilityTool {
         }
         snapshot.gathered().writeTo(result);
         snapshot.writeGaps(result);
+        Optional<String> twins = CaseTwins.note(graph, blast.nodes().stream().map(AffectedNode::id).toList(), NAME, "resource");
         note(blast, target, snapshot, options, () -> TopologyNameSuggestions.didYouMean(resource.isPresent()
-                ? TopologyNameSuggestions.forId(graph, target) : TopologyNameSuggestions.forName(graph, target))).ifPresent(n -> result.add("note", n));
+                ? TopologyNameSuggestions.forId(graph, target) : TopologyNameSuggestions.forName(graph, target)), twins)
+                .ifPresent(n -> result.add("note", n));
         return ToolResult.structured(result.build());
     }
 
     private static Optional<String> note(BlastRadius blast, String target, TopologySnapshot snapshot, BlastRadiusOptions options,
-            Supplier<String> didYouMean) {
+            Supplier<String> didYouMean, Optional<String> caseTwins) {
         List<String> parts = new ArrayList<>();
         if (!blast.unresolved().isEmpty()) {
             parts.add("'" + target + "' is not in the topology, so its blast radius is unknown. get_topology lists the resources "
@@ -194,6 +197,7 @@ public final class GetBlastRadiusTool extends ObservabilityTool {
         } else if (blast.nodes().size() == blast.targets().size()) {
             parts.add("Nothing else depends on '" + target + "' in the known topology: no callers, dependents or owners were found.");
         }
+        caseTwins.ifPresent(parts::add);
         if (blast.targets().size() > MAX_TARGETS) {
             parts.add("'" + target + "' matched " + blast.targets().size() + " resources (the same name in many namespaces); "
                     + "targets lists " + MAX_TARGETS + " and targetsOmitted counts the rest. Give namespace/name (for example "

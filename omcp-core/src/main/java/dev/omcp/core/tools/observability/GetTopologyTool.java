@@ -212,6 +212,10 @@ public final class GetTopologyTool extends ObservabilityTool {
                 + EDGES_PER_NODE + " per listed node): narrow with focus, namespace or kinds to see how they connect." : "";
         Optional<String> note = note(focus, resolved, matching, listed.size() < matching.size(), limit, namespace, kinds,
                 didYouMean + whatExists, edgesNote);
+        Optional<String> twins = CaseTwins.note(graph, listed, NAME, "focus");
+        if (twins.isPresent()) {
+            note = Optional.of(note.map(n -> n + " ").orElse("") + twins.get());
+        }
         if (snapshot.hasGaps()) {
             note = Optional.of(note.map(n -> n + " ").orElse("") + TopologySnapshot.GAPS_NOTE);
         }

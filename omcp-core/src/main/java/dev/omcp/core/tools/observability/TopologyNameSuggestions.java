@@ -1,6 +1,7 @@
 package dev.omcp.core.tools.observability;
 
 import dev.omcp.core.analysis.topology.TopologyGraph;
+import dev.omcp.sdk.query.TopologyNode;
 import java.util.Optional;
 import java.util.Set;
 import java.util.TreeSet;
@@ -13,14 +14,21 @@ import java.util.TreeSet;
 final class TopologyNameSuggestions {
     private TopologyNameSuggestions() {}
 
-    /** Among the names of service-like nodes (as {@link TopologyGraph#resolve} prefers them), else of any node. */
+    /**
+     * Among the names of service-like nodes (as {@link TopologyGraph#resolve} prefers them), else of
+     * any node. A {@code namespace/name} is compared with the nodes' {@code namespace/name}, so
+     * {@code prod/API} is offered {@code prod/api}: compared with bare names it would be offered nothing.
+     */
     static Optional<String> forName(TopologyGraph graph, String asked) {
+        boolean namespaced = asked.indexOf('/') > 0;
         Set<String> serviceNames = new TreeSet<>();
         Set<String> allNames = new TreeSet<>();
         graph.nodes().values().forEach(n -> {
-            allNames.add(n.node().name());
-            if (TopologyGraph.SERVICE_KINDS.contains(n.node().kind())) {
-                serviceNames.add(n.node().name());
+            TopologyNode node = n.node();
+            String name = namespaced && !node.namespace().isEmpty() ? node.namespace() + "/" + node.name() : node.name();
+            allNames.add(name);
+            if (TopologyGraph.SERVICE_KINDS.contains(node.kind())) {
+                serviceNames.add(name);
             }
         });
         return NearestName.of(asked, serviceNames).or(() -> NearestName.of(asked, allNames));

@@ -45,6 +45,24 @@ class TopologyGraphTest {
     }
 
     @Test
+    void idsThatDifferOnlyInCase_stayTwoNodes_andEachNamesTheOtherAsItsTwin() {
+        // a trace source that keeps the SDK's spelling (API) next to a cluster's lower-case name (api): ids are
+        // case-sensitive and a node's name is what other backends are asked for, so the two are not merged
+        Topology traces = new Topology(List.of(new TopologyNode("service/prod/API", "service", "API", "prod", Map.of()),
+                new TopologyNode("service/prod/mobile", "service", "mobile", "prod", Map.of())),
+                List.of(new TopologyEdge("service/prod/mobile", "service/prod/API", Relation.CALLS)));
+        TopologyGraph g = TopologyGraph.merge(Map.of("kubernetes", ClusterFixture.cluster(), "traces", traces));
+
+        assertThat(g.node("service/prod/api").sources()).containsExactly("kubernetes");
+        assertThat(g.node("service/prod/API").sources()).containsExactly("traces");
+        assertThat(g.resolve("API")).containsExactly("service/prod/API");
+        assertThat(g.sameButCase("service/prod/api")).containsExactly("service/prod/API");
+        assertThat(g.sameButCase("service/prod/API")).containsExactly("service/prod/api");
+        assertThat(g.sameButCase("service/prod/db")).isEmpty();
+        assertThat(g.sameButCase("service/prod/nope")).isEmpty();
+    }
+
+    @Test
     void placementAndOwnershipRoots_followTheChains() {
         TopologyGraph g = ClusterFixture.merged();
         assertThat(g.placementRoot("container/prod/api-1.app")).isEqualTo("host/h1");

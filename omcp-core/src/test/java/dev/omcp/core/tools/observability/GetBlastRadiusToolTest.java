@@ -121,6 +121,50 @@ class GetBlastRadiusToolTest {
     }
 
     @Test
+    void aNamespacedNameInAnotherCase_getsTheNamespacedNameItMeant() {
+        // names are matched exactly, as by every other tool; the note offers the spelling the topology uses
+        JsonObject result = structured(call(tool(clusterAndMesh()), "{\"service\":\"prod/API\"}"));
+        assertThat(strings(result, "unresolved")).containsExactly("prod/API");
+        assertThat(result.getString("note")).endsWith("Did you mean 'prod/api'?");
+        assertThat(structured(call(tool(clusterAndMesh()), "{\"service\":\"Prod/db\"}")).getString("note"))
+                .endsWith("Did you mean 'prod/db'?");
+        assertThat(structured(call(tool(clusterAndMesh()), "{\"service\":\"prod/gatewya\"}")).getString("note"))
+                .endsWith("Did you mean 'prod/gateway'?");
+        assertThat(structured(call(tool(clusterAndMesh()), "{\"service\":\"staging/api\"}")).getString("note"))
+                .doesNotContain("Did you mean");
+    }
+
+    /** The cluster, and a trace source that spells the api service API and knows a caller of it, mobile. */
+    private static ScriptedSources clusterAndTracesSpellingApiInCapitals() {
+        Topology traces = new Topology(List.of(new TopologyNode("service/prod/API", "service", "API", "prod", Map.of()),
+                new TopologyNode("service/prod/mobile", "service", "mobile", "prod", Map.of())),
+                List.of(new TopologyEdge("service/prod/mobile", "service/prod/API", Relation.CALLS)));
+        return new ScriptedSources().add("kubernetes", new ScriptedConnector().topology(ClusterFixture.cluster()))
+                .add("mesh", new ScriptedConnector().topology(ClusterFixture.mesh()))
+                .add("traces", new ScriptedConnector().topology(traces));
+    }
+
+    @Test
+    void anAffectedNodeWithATwinInAnotherCase_isNamedInTheNote_soTheSplitRadiusIsNotMistakenForTheWholeOne() {
+        JsonObject result = structured(call(tool(clusterAndTracesSpellingApiInCapitals()), "{\"service\":\"db\"}"));
+
+        // the walk reaches service/prod/api; the traces source's service/prod/API, and its caller, are another node
+        assertThat(strings(result, "affectedServices")).contains("api").doesNotContain("API", "mobile");
+        assertThat(result.getString("note")).contains("service/prod/API (from traces) beside the listed service/prod/api")
+                .contains("{\"resource\": \"service/prod/API\"}");
+        assertThat(structured(call(tool(clusterAndMesh()), "{\"service\":\"db\"}")).containsKey("note")).isFalse();
+    }
+
+    @Test
+    void aTargetInOneCase_isNotResolvedToItsTwin_andTheTwinIsNamed() {
+        JsonObject result = structured(call(tool(clusterAndTracesSpellingApiInCapitals()), "{\"service\":\"API\"}"));
+
+        assertThat(strings(result, "targets")).containsExactly("service/prod/API");
+        assertThat(strings(result, "affectedServices")).containsExactly("mobile");
+        assertThat(result.getString("note")).contains("service/prod/api (from kubernetes, mesh) beside the listed service/prod/API");
+    }
+
+    @Test
     void aServiceNobodyDependsOn_saysSo() {
         JsonObject result = structured(call(tool(clusterAndMesh()), "{\"service\":\"gateway\",\"maxHops\":3}"));
         assertThat(strings(result, "affectedServices")).isEmpty();

@@ -202,6 +202,29 @@ class GetTopologyToolTest {
     }
 
     @Test
+    void aNamespacedFocusInAnotherCase_getsTheNamespacedNameItMeant() {
+        JsonObject result = structured(call(tool(clusterAndMesh()), "{\"focus\":\"prod/API\"}"));
+        assertThat(result.getJsonObject("focus").getJsonArray("resolved")).isEmpty();
+        assertThat(result.getString("note")).endsWith("Did you mean 'prod/api'?");
+    }
+
+    @Test
+    void aFocusWhoseNeighbourHasATwinInAnotherCase_namesTheTwin() {
+        Topology traces = new Topology(List.of(new TopologyNode("service/prod/API", "service", "API", "prod", Map.of()),
+                new TopologyNode("service/prod/mobile", "service", "mobile", "prod", Map.of())),
+                List.of(new TopologyEdge("service/prod/mobile", "service/prod/API", Relation.CALLS)));
+        ScriptedSources sources = clusterAndMesh().add("traces", new ScriptedConnector().topology(traces));
+
+        JsonObject result = structured(call(tool(sources), "{\"focus\":\"db\",\"depth\":1}"));
+
+        assertThat(ids(result)).contains("service/prod/api").doesNotContain("service/prod/API");
+        assertThat(result.getString("note")).contains("service/prod/API (from traces) beside the listed service/prod/api")
+                .contains("{\"focus\": \"service/prod/API\"}");
+        // listed together, the twins are in plain sight and need no note
+        assertThat(structured(call(tool(sources), "{}")).containsKey("note")).isFalse();
+    }
+
+    @Test
     void limit_capsTheNodes_marksTruncated_andCountsEverythingThatMatched() {
         JsonObject result = structured(call(tool(clusterAndMesh()), "{\"limit\":3}"));
         assertThat(result.getJsonArray("nodes")).hasSize(3);
