@@ -26,6 +26,9 @@ public final class LokiFake extends FakeBackend {
 
     /** Loki's default {@code max_query_series}: a metric query answering more series fails. */
     public static final int MAX_QUERY_SERIES = 500;
+    /** Loki's default {@code max_entries_limit_per_query}: a log query asking for more lines fails. */
+    public static final int MAX_ENTRIES_LIMIT = 5000;
+    private static final long HOUR_NANOS = 3_600_000_000_000L;
 
     private final List<Line> lines = new CopyOnWriteArrayList<>();
     private volatile List<String> warnings = List.of();
@@ -91,7 +94,11 @@ public final class LokiFake extends FakeBackend {
         return Answer.text(404, "404 page not found\n");
     }
 
-    /** Like Loki's series API: the label sets of the streams {@code match[]} selects with a line in {@code [start, end]}. */
+    /**
+     * Like Loki's series API: the label sets of the streams {@code match[]} selects whose lines overlap
+     * {@code [start, end)}, as Loki's ingester considers a stream: its first line before {@code end},
+     * its last at or after {@code start}.
+     */
     private Answer series(Request request) {
         List<LogqlSubset.Matcher> selector;
         try {
@@ -101,15 +108,20 @@ public final class LokiFake extends FakeBackend {
         }
         long start = request.query().containsKey("start") ? nanos(request.query().get("start")) : Long.MIN_VALUE;
         long end = request.query().containsKey("end") ? nanos(request.query().get("end")) : Long.MAX_VALUE;
-        java.util.Set<Map<String, String>> streams = new java.util.LinkedHashSet<>();
+        Map<Map<String, String>, long[]> bounds = new LinkedHashMap<>();
         for (Line line : lines) {
-            long t = epochNanos(line.timestamp());
-            if (t >= start && t <= end && selector.stream().allMatch(m -> m.matches(line.stream()))) {
-                streams.add(new TreeMap<>(line.stream()));
+            if (selector.stream().allMatch(m -> m.matches(line.stream()))) {
+                long t = epochNanos(line.timestamp());
+                bounds.merge(new TreeMap<>(line.stream()), new long[] {t, t},
+                        (a, b) -> new long[] {Math.min(a[0], b[0]), Math.max(a[1], b[1])});
             }
         }
         JsonArrayBuilder data = Jsonp.array();
-        streams.forEach(labels -> data.add(object(labels)));
+        bounds.forEach((labels, firstAndLast) -> {
+            if (firstAndLast[0] < end && firstAndLast[1] >= start) {
+                data.add(object(labels));
+            }
+        });
         return success(data);
     }
 
@@ -153,10 +165,18 @@ public final class LokiFake extends FakeBackend {
 
     private Answer evaluateQuery(Object parsed, Request request, boolean range) {
         if (range) {
-            long start = nanos(request.query().get("start"));
             long end = nanos(request.query().get("end"));
+            long start = request.query().containsKey("start") ? nanos(request.query().get("start")) : end - HOUR_NANOS;
+            if (end < start) {
+                // Loki's words, though it refuses only an end strictly before the start
+                return Answer.text(400, "end timestamp must not be before or equal to start time");
+            }
             if (parsed instanceof LogqlSubset.LogQuery logs) {
                 int limit = Integer.parseInt(request.query().getOrDefault("limit", "100"));
+                if (limit > MAX_ENTRIES_LIMIT) {
+                    return Answer.text(400, "max entries limit per query exceeded, limit > max_entries_limit_per_query ("
+                            + limit + " > " + MAX_ENTRIES_LIMIT + ")");
+                }
                 boolean backward = !"forward".equals(request.query().get("direction"));
                 return streams(logs, start, end, limit, backward);
             }
@@ -220,11 +240,15 @@ public final class LokiFake extends FakeBackend {
         return labels;
     }
 
+    /**
+     * The {@code limit} newest (backward) or oldest (forward) matching lines stamped in {@code [start, end)}:
+     * Loki's HTTP API returns lines at or after {@code start} and before {@code end}.
+     */
     private Answer streams(LogqlSubset.LogQuery query, long start, long end, int limit, boolean backward) {
         List<Map.Entry<Line, Map<String, String>>> hits = new ArrayList<>();
         for (Line line : lines) {
             long t = epochNanos(line.timestamp());
-            if (t < start || t > end) {
+            if (t < start || t >= end) {
                 continue;
             }
             Map<String, String> labels = evaluate(query, line);
@@ -234,15 +258,16 @@ public final class LokiFake extends FakeBackend {
         }
         Comparator<Map.Entry<Line, Map<String, String>>> byTime = Comparator.comparing(e -> e.getKey().timestamp());
         hits.sort(backward ? byTime.reversed() : byTime);
+        List<Map.Entry<Line, Map<String, String>>> returned = hits.subList(0, Math.min(limit, hits.size()));
         Map<Map<String, String>, JsonArrayBuilder> byStream = new LinkedHashMap<>();
-        for (var hit : hits.subList(0, Math.min(limit, hits.size()))) {
+        for (var hit : returned) {
             byStream.computeIfAbsent(hit.getValue(), k -> Jsonp.array())
                     .add(Jsonp.array().add(Long.toString(epochNanos(hit.getKey().timestamp()))).add(hit.getKey().text()));
         }
         JsonArrayBuilder result = Jsonp.array();
         byStream.forEach((labels, values) -> result.add(Jsonp.object().add("stream", object(labels)).add("values", values)));
         return queryAnswer(Jsonp.object().add("resultType", "streams").add("result", result)
-                .add("stats", Jsonp.object().add("summary", Jsonp.object().add("totalEntriesReturned", hits.size()))));
+                .add("stats", Jsonp.object().add("summary", Jsonp.object().add("totalEntriesReturned", returned.size()))));
     }
 
     private Map<Map<String, String>, Long> counts(LogqlSubset.MetricQuery query, long at) {

@@ -220,6 +220,43 @@ class FakeLokiServerIT {
     }
 
     @Test
+    void logQuery_returnsTheLinesOfStartInclusiveToEndExclusive_toTheNanosecond() throws Exception {
+        // Loki's HTTP API: "start ... Loki returns results with timestamp greater or equal to this value",
+        // "end ... Loki returns results with timestamp lower than this value"
+        String selector = "{service_name=\"payments-db\"}";
+        long end = NOW.getEpochSecond();
+        List<String> minute = entries(get("/loki/api/v1/query_range", selector,
+                "&start=" + (end - 60) + "&end=" + end + "&limit=5000&direction=forward"));
+        assertThat(minute.size()).isGreaterThan(2);
+        String line = minute.get(minute.size() / 2);
+        long at = Long.parseLong(line.substring(0, line.indexOf(' ')));
+
+        List<String> endingThere = entries(get("/loki/api/v1/query_range", selector,
+                "&start=" + (at - 60_000_000_000L) + "&end=" + at + "&limit=5000"));
+        assertThat(endingThere).as("the line stamped exactly at end").doesNotContain(line)
+                .allSatisfy(e -> assertThat(Long.parseLong(e.substring(0, e.indexOf(' ')))).isLessThan(at));
+        assertThat(entries(get("/loki/api/v1/query_range", selector,
+                "&start=" + (at - 60_000_000_000L) + "&end=" + (at + 1) + "&limit=5000"))).contains(line);
+
+        List<String> startingThere = entries(get("/loki/api/v1/query_range", selector,
+                "&start=" + at + "&end=" + (at + 60_000_000_000L) + "&limit=5000&direction=forward"));
+        assertThat(startingThere).as("the line stamped exactly at start").contains(line)
+                .allSatisfy(e -> assertThat(Long.parseLong(e.substring(0, e.indexOf(' ')))).isGreaterThanOrEqualTo(at));
+    }
+
+    @Test
+    void logQuery_backwardKeepsTheNewestLimitLines_forwardTheOldest_eachInItsOrder() throws Exception {
+        String selector = "{service_name=\"payments-db\"}";
+        long end = NOW.getEpochSecond();
+        String window = "&start=" + (end - 600) + "&end=" + end;
+        List<String> all = entries(get("/loki/api/v1/query_range", selector, window + "&limit=5000"));
+        assertThat(all.size()).isGreaterThan(10);
+        assertThat(entries(get("/loki/api/v1/query_range", selector, window + "&limit=5"))).isEqualTo(all.subList(0, 5));
+        assertThat(entries(get("/loki/api/v1/query_range", selector, window + "&limit=5&direction=forward")))
+                .isEqualTo(all.subList(all.size() - 5, all.size()));
+    }
+
+    @Test
     void series_listsTheStreamsTheSelectorPicks() throws Exception {
         HttpResponse<String> response = CLIENT.send(HttpRequest.newBuilder(URI.create(loki.baseUrl() + "/loki/api/v1/series?match[]="
                 + URLEncoder.encode("{service_name=\"payments\"}", StandardCharsets.UTF_8))).build(), HttpResponse.BodyHandlers.ofString());

@@ -83,6 +83,22 @@ class LokiConnectorIT {
     }
 
     @Test
+    void aSearchAsksLokiForTheHalfOpenWindow_andGetsItsLinesWithoutAWarning() throws Exception {
+        // Loki returns lines at or after start and before end, the window's own [start, end)
+        try (LokiFake edges = new LokiFake()) {
+            Map<String, String> orders = Map.of("service_name", "orders");
+            edges.push(orders, HOUR.start().minusNanos(1), "just before").push(orders, HOUR.start(), "at start")
+                    .push(orders, HOUR.end().minusNanos(1), "just before end").push(orders, HOUR.end(), "at end");
+            try (LokiConnector connector = create(edges, JsonObject.EMPTY_JSON_OBJECT)) {
+                LogResult found = connector.queryLogs(new LogQuery("orders", HOUR, Optional.empty(), Optional.empty(), Map.of(), 10));
+                assertThat(found.entries()).extracting(LogEntry::line).containsExactly("just before end", "at start");
+                assertThat(found.warnings()).as("no line came back outside the window").isEmpty();
+                assertThat(found.truncated()).isFalse();
+            }
+        }
+    }
+
+    @Test
     void healthReportsTheVersion() {
         assertThat(connector.health().up()).isTrue();
         assertThat(connector.health().message()).isEqualTo("Loki 3.1.0");

@@ -7,6 +7,8 @@ import dev.omcp.testkit.demo.system.DemoPod;
 import dev.omcp.testkit.demo.system.LogGenerator;
 import dev.omcp.testkit.demo.system.SimulatedSystem;
 import java.io.IOException;
+import java.math.BigDecimal;
+import java.math.RoundingMode;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.format.DateTimeParseException;
@@ -29,6 +31,7 @@ public final class FakeLokiServer implements AutoCloseable {
     /** Loki's default {@code max_query_series}: a metric query answering more series fails with a 400. */
     private static final int MAX_QUERY_SERIES = LogQlEngine.MAX_QUERY_SERIES;
     private static final String LABEL_API = "/loki/api/v1/label/";
+    private static final long NANOS_PER_MILLI = 1_000_000L;
     /**
      * How long a query may run, as Loki's {@code query_timeout}: a week of the shop's logs takes the
      * simulation minutes of CPU to generate, and the gateway stops waiting after its source timeout
@@ -81,20 +84,24 @@ public final class FakeLokiServer implements AutoCloseable {
         try {
             Object parsed = LogQlParser.parse(request.param("query"));
             long deadline = System.nanoTime() + queryTimeout.toNanos();
-            long now = system.clock().millis();
-            long end = range ? time(request.param("end"), now) : time(request.param("time"), now);
-            long start = range ? time(request.param("start"), end - 3_600_000L) : end;
+            long now = system.clock().millis() * NANOS_PER_MILLI;
+            long endNanos = range ? nanos(request.param("end"), now) : nanos(request.param("time"), now);
+            long startNanos = range ? nanos(request.param("start"), endNanos - 3_600_000L * NANOS_PER_MILLI) : endNanos;
             int limit = request.param("limit") == null ? 100 : Integer.parseInt(request.param("limit"));
             if (limit > MAX_ENTRIES) {
                 throw new LogQlException("max entries limit per query exceeded, limit > max_entries_limit_per_query (" + limit + " > " + MAX_ENTRIES + ")");
             }
-            if (end < start) {
-                throw new LogQlException("the end time of the query must be after its start time");
+            if (endNanos < startNanos) {
+                // Loki's words, though it refuses only an end strictly before the start
+                throw new LogQlException("end timestamp must not be before or equal to start time");
             }
             if (parsed instanceof LogQl.LogQuery logQuery) {
                 boolean forward = "forward".equalsIgnoreCase(request.param("direction"));
-                request.json(200, streams(logQuery, start, end, limit, forward, deadline));
+                request.json(200, streams(logQuery, startNanos, endNanos, limit, forward, deadline));
             } else {
+                // metric steps are whole milliseconds, as the timestamps of Loki's matrix answers
+                long start = Math.floorDiv(startNanos, NANOS_PER_MILLI);
+                long end = Math.floorDiv(endNanos, NANOS_PER_MILLI);
                 long step = range ? step(request.param("step"), start, end) : 1;
                 request.json(200, matrix((LogQl.MetricExpr) parsed, start, end, step, range, deadline));
             }
@@ -107,8 +114,8 @@ public final class FakeLokiServer implements AutoCloseable {
         }
     }
 
-    private String streams(LogQl.LogQuery query, long start, long end, int limit, boolean forward, long deadline) {
-        List<LogQlEngine.Entry> kept = firstEntries(query, start, end + 1, limit, forward, deadline);
+    private String streams(LogQl.LogQuery query, long startNanos, long endNanos, int limit, boolean forward, long deadline) {
+        List<LogQlEngine.Entry> kept = firstEntries(query, startNanos, endNanos, limit, forward, deadline);
         Map<Map<String, String>, List<LogQlEngine.Entry>> byStream = new LinkedHashMap<>();
         for (LogQlEngine.Entry entry : kept) {
             byStream.computeIfAbsent(entry.labels(), k -> new ArrayList<>()).add(entry);
@@ -129,29 +136,41 @@ public final class FakeLokiServer implements AutoCloseable {
     }
 
     /**
-     * The {@code limit} newest (or, forward, oldest) entries of {@code [start, endExclusive)}. Lines
+     * The {@code limit} newest (or, forward, oldest) entries of {@code [startNanos, endNanos)}: Loki's
+     * HTTP API returns lines stamped at or after {@code start} and before {@code end}. Lines
      * are generated a window at a time from the end the query reads from, stopping once enough
      * matched: a week of the shop's logs is millions of lines, and {@code level=error} over
      * {@code 7d} should take as long as finding 500 errors, as on a real Loki, not as generating the
      * week. Each second's lines are seeded by that second, so windows give the lines one pass would.
      */
-    private List<LogQlEngine.Entry> firstEntries(LogQl.LogQuery query, long start, long endExclusive, int limit, boolean forward,
+    private List<LogQlEngine.Entry> firstEntries(LogQl.LogQuery query, long startNanos, long endNanos, int limit, boolean forward,
             long deadline) {
+        // the milliseconds holding the window's nanoseconds; lines are generated a millisecond at the finest
+        long start = Math.floorDiv(startNanos, NANOS_PER_MILLI);
+        long endExclusive = Math.floorDiv(endNanos - 1, NANOS_PER_MILLI) + 1;
         List<LogQlEngine.Entry> kept = new ArrayList<>();
         if (forward) {
             for (long from = start; from < endExclusive && kept.size() < limit; from += GENERATION_WINDOW_MILLIS) {
                 LogQlEngine.checkDeadline(deadline);
-                kept.addAll(engine.select(query, from, Math.min(endExclusive, from + GENERATION_WINDOW_MILLIS)));
+                keepWithin(engine.select(query, from, Math.min(endExclusive, from + GENERATION_WINDOW_MILLIS)), startNanos, endNanos, kept);
             }
         } else {
             for (long to = endExclusive; to > start && kept.size() < limit; to -= GENERATION_WINDOW_MILLIS) {
                 LogQlEngine.checkDeadline(deadline);
                 List<LogQlEngine.Entry> window = new ArrayList<>(engine.select(query, Math.max(start, to - GENERATION_WINDOW_MILLIS), to));
                 window.sort(Comparator.comparingLong(LogQlEngine.Entry::epochNanos).reversed());
-                kept.addAll(window);
+                keepWithin(window, startNanos, endNanos, kept);
             }
         }
         return kept.subList(0, Math.min(limit, kept.size()));
+    }
+
+    private static void keepWithin(List<LogQlEngine.Entry> entries, long startNanos, long endNanos, List<LogQlEngine.Entry> kept) {
+        for (LogQlEngine.Entry entry : entries) {
+            if (entry.epochNanos() >= startNanos && entry.epochNanos() < endNanos) {
+                kept.add(entry);
+            }
+        }
     }
 
     private String matrix(LogQl.MetricExpr expr, long start, long end, long step, boolean range, long deadline) {
@@ -252,21 +271,22 @@ public final class FakeLokiServer implements AutoCloseable {
         request.json(200, out.append("]}").toString());
     }
 
-    /** Loki accepts nanosecond integers, RFC 3339, and (with a fraction) seconds. */
-    static long time(String text, long fallback) {
+    /** Loki accepts nanosecond integers, RFC 3339, and (with a fraction) seconds; read to the nanosecond, as Loki reads them. */
+    static long nanos(String text, long fallbackNanos) {
         if (text == null || text.isBlank()) {
-            return fallback;
+            return fallbackNanos;
         }
         try {
             if (text.contains(".")) {
-                return Math.round(Double.parseDouble(text) * 1000);
+                return new BigDecimal(text).movePointRight(9).setScale(0, RoundingMode.FLOOR).longValueExact();
             }
             long number = Long.parseLong(text);
-            return text.length() >= 16 ? number / 1_000_000L : text.length() >= 13 ? number : number * 1000;
-        } catch (NumberFormatException e) {
+            return text.length() >= 16 ? number : text.length() >= 13 ? number * NANOS_PER_MILLI : number * 1_000_000_000L;
+        } catch (NumberFormatException | ArithmeticException e) {
             try {
-                return Instant.parse(text).toEpochMilli();
-            } catch (DateTimeParseException ex) {
+                Instant instant = Instant.parse(text);
+                return Math.addExact(Math.multiplyExact(instant.getEpochSecond(), 1_000_000_000L), instant.getNano());
+            } catch (DateTimeParseException | ArithmeticException ex) {
                 throw new LogQlException("invalid time " + text + ": use nanoseconds since the epoch or RFC 3339");
             }
         }

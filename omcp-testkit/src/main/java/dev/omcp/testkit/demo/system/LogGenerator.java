@@ -121,8 +121,11 @@ public final class LogGenerator {
     }
 
     private static void add(List<LogLine> out, long from, long to, long ms, SplittableRandom random, Map<String, String> stream, String line) {
+        // drawn whether or not the line is kept: the lines after it in its second must not depend on
+        // where a query's window cuts that second
+        long nanos = ms * 1_000_000L + random.nextInt(1_000_000);
         if (ms >= from && ms < to) {
-            out.add(new LogLine(ms * 1_000_000L + random.nextInt(1_000_000), stream, line));
+            out.add(new LogLine(nanos, stream, line));
         }
     }
 
