@@ -156,7 +156,7 @@ final class ManagementAccessAssembly {
         if (settings.revocationFile().isPresent()) {
             Path file = Path.of(settings.revocationFile().get());
             try {
-                store = JsonlRevocationJournal.open(file, store, clock.instant(), lifetime);
+                store = JsonlRevocationJournal.open(file, store, clock, lifetime);
             } catch (IOException e) {
                 throw new StartRefusedException("OMCP_AUTH_REVOCATION_FILE " + file + " cannot be opened ("
                         + e.getClass().getSimpleName() + ": " + e.getMessage() + ")");

@@ -1,10 +1,14 @@
 package dev.omcp.app.access;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.omcp.app.wiring.StartRefusedException;
+import dev.omcp.core.auth.InMemoryRevocationStore;
 import dev.omcp.ports.audit.AuditEvent;
 import dev.omcp.testkit.time.ManualClock;
+import java.io.BufferedWriter;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -181,5 +185,49 @@ class SessionStatesIT {
         Browser restarted = gateway.browser();
         restarted.cookies.putAll(victor.cookies);
         assertThat(restarted.get("/api/me").status()).isEqualTo(401);
+    }
+
+    @Test
+    void repeatedRevocationsOfOneSubject_showAsOneEntry_theLatest_beforeAndAfterARestart() throws Exception {
+        Path file = dir.resolve("revocations.jsonl");
+        Map<String, String> env = new HashMap<>(TestGateway.basicMode(dir));
+        env.put("OMCP_AUTH_REVOCATION_FILE", file.toString());
+        gateway = TestGateway.start(env, clock);
+        Browser admin = loggedIn("alice");
+        for (int i = 0; i < 3; i++) {
+            assertThat(admin.post("/api/auth/revocations", "{\"sub\": \"victor\", \"reason\": \"again\"}").status()).isEqualTo(201);
+            clock.advance(Duration.ofMinutes(1));
+        }
+        String latest = clock.instant().minus(Duration.ofMinutes(1)).toString();
+        assertThat(admin.get("/api/auth/revocations").json().path("revocations")).singleElement()
+                .satisfies(entry -> assertThat(entry.path("revokedAt").asText()).isEqualTo(latest));
+        gateway.close();
+
+        gateway = TestGateway.start(env, clock);
+        assertThat(loggedIn("alice").get("/api/auth/revocations").json().path("revocations")).singleElement()
+                .satisfies(entry -> assertThat(entry.path("revokedAt").asText()).isEqualTo(latest));
+        assertThat(Files.readAllLines(file)).hasSize(1);
+    }
+
+    @Test
+    void aRevocationFileWithMoreLiveEntriesThanTheBlocklistHolds_refusesTheStart_sayingWhatToDo() throws Exception {
+        // fail closed: starting with some of them dropped would make those revoked sessions valid again
+        Path file = dir.resolve("revocations.jsonl");
+        int count = InMemoryRevocationStore.DEFAULT_MAX_ENTRIES + 1;
+        try (BufferedWriter out = Files.newBufferedWriter(file)) {
+            for (int i = 0; i < count; i++) {
+                out.write("{\"sid\":\"s-" + i + "\",\"reason\":\"\",\"revokedAt\":\"" + clock.instant().minusSeconds(60) + "\"}\n");
+            }
+        }
+        byte[] before = Files.readAllBytes(file);
+        Map<String, String> env = new HashMap<>(TestGateway.basicMode(dir));
+        env.put("OMCP_AUTH_REVOCATION_FILE", file.toString());
+
+        assertThatThrownBy(() -> TestGateway.start(env, clock)).isInstanceOf(StartRefusedException.class)
+                .hasMessageContaining("OMCP_AUTH_REVOCATION_FILE " + file)
+                .hasMessageContaining("holds " + count + " live revocations")
+                .hasMessageContaining("limit of " + InMemoryRevocationStore.DEFAULT_MAX_ENTRIES)
+                .hasMessageContaining("OMCP_SESSION_SECRET");
+        assertThat(Files.readAllBytes(file)).isEqualTo(before);
     }
 }

@@ -1,5 +1,6 @@
 package dev.omcp.core.auth;
 
+import dev.omcp.ports.auth.BlocklistFullException;
 import dev.omcp.ports.auth.Revocation;
 import dev.omcp.ports.auth.RevocationFacts;
 import dev.omcp.ports.auth.RevocationStore;
@@ -15,10 +16,11 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.locks.ReentrantLock;
 
 /**
- * The blocklist of one process. Entries older than {@code retention} (the session lifetime) can
- * no longer match a live session and are dropped. Bounded: when {@code maxEntries} live entries
- * exist a further revocation is refused rather than growing without limit. Lookups take no lock;
- * adds take one, so concurrent revocations cannot together pass the bound.
+ * The blocklist of one process, one entry per session or subject. Entries older than
+ * {@code retention} (the session lifetime) can no longer match a live session and are dropped when
+ * the list is read or needs room. Bounded: when {@code maxEntries} live entries exist a further
+ * revocation is refused rather than growing without limit. Lookups take no lock; adds take one, so
+ * concurrent revocations cannot together pass the bound.
  */
 public final class InMemoryRevocationStore implements RevocationStore {
     /** Live entries kept at most. */
@@ -45,12 +47,17 @@ public final class InMemoryRevocationStore implements RevocationStore {
         Map<String, Revocation> target = revocation.target() == RevocationTarget.SID ? bySid : bySub;
         adding.lock();
         try {
-            prune(revocation.revokedAt());
             // revoking what is already revoked again takes no new entry, so it is never refused
             if (!target.containsKey(revocation.value()) && bySid.size() + bySub.size() >= maxEntries) {
-                throw new IllegalStateException("the session blocklist holds " + maxEntries
-                        + " live entries; wait for old entries to expire or rotate OMCP_SESSION_SECRET to void every session");
+                // expired entries make room; the list is scanned only then, since a scan on every add made a journal's
+                // replay of up to maxEntries entries at start quadratic (minutes)
+                prune(revocation.revokedAt());
+                if (bySid.size() + bySub.size() >= maxEntries) {
+                    throw new BlocklistFullException(maxEntries, "the session blocklist holds " + maxEntries
+                            + " live entries; wait for old entries to expire or rotate OMCP_SESSION_SECRET to void every session");
+                }
             }
+            // the later of two revocations of one target revokes more (sessions issued until then, for longer)
             target.merge(revocation.value(), revocation, InMemoryRevocationStore::later);
         } finally {
             adding.unlock();

@@ -2,7 +2,10 @@ package dev.omcp.core.auth;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.tuple;
+import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 
+import dev.omcp.ports.auth.BlocklistFullException;
 import dev.omcp.ports.auth.Revocation;
 import dev.omcp.ports.auth.RevocationTarget;
 import java.time.Duration;
@@ -21,6 +24,10 @@ class InMemoryRevocationStoreTest {
 
     private static Revocation sid(String value, Instant at) {
         return new Revocation(RevocationTarget.SID, value, "test", at, "user:admin");
+    }
+
+    private static Revocation sub(String value, Instant at) {
+        return new Revocation(RevocationTarget.SUB, value, "test", at, "user:admin");
     }
 
     @Test
@@ -53,13 +60,39 @@ class InMemoryRevocationStoreTest {
     }
 
     @Test
+    void repeatedRevocationsOfOneSubject_takeOneEntry_neverGoBackToAnEarlierCutOff_andAreNotRefusedAtTheBound() {
+        InMemoryRevocationStore store = new InMemoryRevocationStore(Duration.ofHours(8), 2);
+        store.add(sub("alice", T0));
+        store.add(sid("a", T0.plusSeconds(10)));
+        store.add(sub("alice", T0.plusSeconds(60)));
+        store.add(sub("alice", T0.plusSeconds(30))); // an earlier cut-off (a replayed line) revokes less: it changes nothing
+
+        assertThat(store.current(T0.plusSeconds(60))).extracting(Revocation::value, Revocation::revokedAt)
+                .containsExactly(tuple("a", T0.plusSeconds(10)), tuple("alice", T0.plusSeconds(60)));
+        assertThat(store.lookup("x", "alice").subjectRevokedAt()).contains(T0.plusSeconds(60));
+    }
+
+    @Test
+    void replayingAsManyEntriesAsTheBoundAllows_doesNotScanTheListForEachOne() {
+        // a journal replays up to 100 000 entries at start: pruning the whole list on each add made that quadratic
+        // (minutes of CPU before the gateway listened, or before it could say the file holds too many)
+        InMemoryRevocationStore store = new InMemoryRevocationStore(Duration.ofHours(8));
+        assertTimeoutPreemptively(Duration.ofSeconds(20), () -> {
+            for (int i = 0; i < InMemoryRevocationStore.DEFAULT_MAX_ENTRIES; i++) {
+                store.add(sid("s-" + i, T0.plusMillis(i)));
+            }
+        });
+        assertThatThrownBy(() -> store.add(sid("one-more", T0.plusSeconds(200)))).isInstanceOf(BlocklistFullException.class);
+    }
+
+    @Test
     void atTheBound_aNewEntryIsRefusedWithWhatToDo_butRevokingAgainIsNot_andExpiredEntriesMakeRoom() {
         InMemoryRevocationStore store = new InMemoryRevocationStore(Duration.ofHours(8), 2);
         store.add(sid("a", T0));
         store.add(sid("b", T0.plusSeconds(60)));
 
         assertThatThrownBy(() -> store.add(sid("c", T0.plusSeconds(120))))
-                .isInstanceOf(IllegalStateException.class)
+                .isInstanceOfSatisfying(BlocklistFullException.class, e -> assertThat(e.limit()).isEqualTo(2))
                 .hasMessage("the session blocklist holds 2 live entries; wait for old entries to expire or rotate"
                         + " OMCP_SESSION_SECRET to void every session");
         store.add(sid("a", T0.plusSeconds(180)));

@@ -16,7 +16,14 @@ import java.util.Optional;
  */
 public interface RevocationStore {
 
-    /** Adds an entry; a newer {@code sub} revocation replaces an older one of the same subject. */
+    /**
+     * Adds an entry. The store keeps one per {@code sid} and one per {@code sub}: a later revocation
+     * of the same target replaces an earlier one, and an earlier one changes nothing, so a repeated
+     * revocation never takes a second entry nor revokes less than before.
+     *
+     * @throws BlocklistFullException when the entry names a new target and the store holds as many
+     *     live entries as it may; no entry in force is dropped
+     */
     void add(Revocation revocation);
 
     /** The entries still in force at {@code now}, oldest first. */

@@ -3,6 +3,7 @@ package dev.omcp.adapters.storage.auth;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.omcp.adapters.storage.files.PrivateFiles;
+import dev.omcp.ports.auth.BlocklistFullException;
 import dev.omcp.ports.auth.Revocation;
 import dev.omcp.ports.auth.RevocationFacts;
 import dev.omcp.ports.auth.RevocationStore;
@@ -20,10 +21,13 @@ import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
+import java.util.Collection;
+import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -36,12 +40,14 @@ import org.slf4j.LoggerFactory;
  * The blocklist made durable in a JSONL file ({@code OMCP_AUTH_REVOCATION_FILE}, mode 0600, spec
  * 5.2): one {@code {sid | sub, reason, revokedAt, revokedBy}} per line, written with one append
  * and fsynced before the revocation is acknowledged. At start the file is read a line at a time,
- * the live entries are replayed into the {@code delegate} (memory, or the shared store) and the
- * file is compacted to them; while running it is compacted again each time it doubles, so it stays
- * bounded by the live entries rather than by the gateway's uptime.
+ * the live entries, the latest one per {@code sid} or {@code sub}, are replayed into the
+ * {@code delegate} (memory, or the shared store) and the file is compacted to them; while running
+ * it is compacted again each time it doubles, so it stays bounded by the live entries rather than
+ * by the gateway's uptime.
  *
  * <p>Reading fails closed: session cookies are stateless, so a revocation lost from the file makes
- * a revoked session valid again. A line that cannot be read stops the start with its number; only
+ * a revoked session valid again. More live entries than the delegate holds stop the start, saying
+ * how many and what to do. A line that cannot be read stops the start with its number; only
  * an unreadable last line without its line break (an append torn by a crash, never acknowledged)
  * is dropped, by cutting the file back to its last complete line, and then the file is not
  * compacted.
@@ -60,15 +66,17 @@ public final class JsonlRevocationJournal implements RevocationStore {
 
     private final Path file;
     private final RevocationStore delegate;
+    private final Clock clock;
     private final long compactFloor;
     /** Held for every append and rewrite, so a rewrite never loses a line appended meanwhile. */
     private final ReentrantLock appending = new ReentrantLock();
     /** The file's size after the last compaction; guarded by {@link #appending}. */
     private long compactedSize;
 
-    private JsonlRevocationJournal(Path file, RevocationStore delegate, long compactFloor) {
+    private JsonlRevocationJournal(Path file, RevocationStore delegate, Clock clock, long compactFloor) {
         this.file = file;
         this.delegate = delegate;
+        this.clock = clock;
         this.compactFloor = compactFloor;
     }
 
@@ -78,15 +86,19 @@ public final class JsonlRevocationJournal implements RevocationStore {
      * live entries are kept, so its size does not bound the start; a line longer than
      * {@link #MAX_LINE_BYTES} is refused unread.
      *
-     * @throws IOException when the file cannot be read or a line other than a torn last one is not
-     *     a revocation; the message names the file and the line
+     * @param clock what decides which entries have expired, at start and at each compaction
+     * @throws IOException when the file cannot be read, a line other than a torn last one is not a
+     *     revocation (the message names the file and the line), or the {@code delegate} has no room
+     *     for every live entry (the message says how many there are and what to do); the file is
+     *     then left as it was
      */
-    public static JsonlRevocationJournal open(Path file, RevocationStore delegate, Instant now, Duration retention) throws IOException {
-        return open(file, delegate, now, retention, COMPACT_FLOOR_BYTES);
+    public static JsonlRevocationJournal open(Path file, RevocationStore delegate, Clock clock, Duration retention) throws IOException {
+        return open(file, delegate, clock, retention, COMPACT_FLOOR_BYTES);
     }
 
-    static JsonlRevocationJournal open(Path file, RevocationStore delegate, Instant now, Duration retention, long compactFloor)
+    static JsonlRevocationJournal open(Path file, RevocationStore delegate, Clock clock, Duration retention, long compactFloor)
             throws IOException {
+        Instant now = clock.instant();
         PrivateFiles.refuseLink(file);
         if (PrivateFiles.exists(file) && !Files.isRegularFile(file, LinkOption.NOFOLLOW_LINKS)) {
             // before anything touches it: reading a FIFO blocks the start until something writes to it, and
@@ -95,13 +107,14 @@ public final class JsonlRevocationJournal implements RevocationStore {
                     + " a file the gateway may create and rewrite, or unset it to keep revocations in memory");
         }
         PrivateFiles.ensure(file);
-        // Only live entries are held: each one was within the delegate's bound when it was written, while the
-        // expired ones, which a journal running for months piles up, are checked and let go.
-        List<Revocation> live = new ArrayList<>();
+        // Only live entries are held, the latest one per target: the expired ones and the repeated revocations,
+        // which a journal running for months piles up, are checked and let go.
+        Map<Target, Revocation> latest = new LinkedHashMap<>();
         Optional<JournalLines.Line> torn;
         try (FileChannel channel = PrivateFiles.open(file, StandardOpenOption.READ)) {
-            torn = readLive(new JournalLines(channel, MAX_LINE_BYTES), file, now.minus(retention), live);
+            torn = readLive(new JournalLines(channel, MAX_LINE_BYTES), file, now.minus(retention), latest);
         }
+        List<Revocation> live = oldestFirst(latest.values());
         if (torn.isPresent()) {
             JournalLines.Line tail = torn.get();
             cutBack(file, tail.offset());
@@ -109,10 +122,15 @@ public final class JsonlRevocationJournal implements RevocationStore {
                     + "note=\"an incomplete last line without a line break, left by a crash during an append that was never "
                     + "acknowledged; the file is not compacted at this start\"", file, tail.number(), tail.offset(), tail.bytes().length);
         }
-        for (Revocation revocation : live) {
-            delegate.add(revocation);
+        try {
+            for (Revocation revocation : live) {
+                delegate.add(revocation);
+            }
+        } catch (BlocklistFullException e) {
+            // before the file is compacted, so it stays whole: the operator decides what to drop, if anything
+            throw tooMany(file, live, e.limit(), retention);
         }
-        JsonlRevocationJournal journal = new JsonlRevocationJournal(file, delegate, compactFloor);
+        JsonlRevocationJournal journal = new JsonlRevocationJournal(file, delegate, clock, compactFloor);
         if (torn.isEmpty()) {
             journal.compact(now);
         } else {
@@ -123,11 +141,11 @@ public final class JsonlRevocationJournal implements RevocationStore {
     }
 
     /**
-     * Checks every line and adds the live entries to {@code live}, in file order.
+     * Checks every line and puts the live entries in {@code latest}, the latest one of each target.
      *
      * @return the last line when it is torn, to be cut off
      */
-    private static Optional<JournalLines.Line> readLive(JournalLines lines, Path file, Instant oldest, List<Revocation> live)
+    private static Optional<JournalLines.Line> readLive(JournalLines lines, Path file, Instant oldest, Map<Target, Revocation> latest)
             throws IOException {
         try {
             for (JournalLines.Line line = lines.next(); line != null; line = lines.next()) {
@@ -147,7 +165,7 @@ public final class JsonlRevocationJournal implements RevocationStore {
                     revocation = last.get();
                 }
                 if (!revocation.revokedAt().isBefore(oldest)) {
-                    live.add(revocation);
+                    keepLatest(latest, revocation);
                 }
             }
             return Optional.empty();
@@ -187,6 +205,26 @@ public final class JsonlRevocationJournal implements RevocationStore {
         }
     }
 
+    /**
+     * The start is refused rather than run with some revocations dropped. Entries expire one
+     * retention after they were revoked, oldest first: once all but {@code limit} have, they fit.
+     * No entry is named: it may be a session id.
+     */
+    private static IOException tooMany(Path file, List<Revocation> oldestFirst, int limit, Duration retention) {
+        int count = oldestFirst.size();
+        String why = count > limit
+                ? "more than the session blocklist's limit of " + limit + " live entries"
+                : "and the shared session blocklist, which holds at most " + limit + " live entries, has no room for all of them";
+        String when = count > limit
+                ? "start again after " + oldestFirst.get(count - limit - 1).revokedAt().plus(retention)
+                        + ", when enough of them have expired"
+                : "start again once entries of the shared store have expired";
+        return new IOException("the revocation file " + file + " holds " + count + " live revocations (sessions and subjects revoked"
+                + " within the session lifetime), " + why + ". The gateway does not start with some of them dropped: a dropped"
+                + " revocation makes a revoked session valid again. Either " + when + ", or rotate OMCP_SESSION_SECRET, which voids"
+                + " every session so that none of them is needed, and move the file aside");
+    }
+
     // The line's content is not repeated: it may be a session id.
     private static IOException unreadable(Path file, int lineNumber, String why) {
         return new IOException("line " + lineNumber + " of the revocation file " + file + " cannot be read (" + why
@@ -218,7 +256,7 @@ public final class JsonlRevocationJournal implements RevocationStore {
                         + "it will be lost at restart unless written again", e);
             }
             if (size > Math.max(compactFloor, 2 * compactedSize)) {
-                compactWhileRunning(revocation.revokedAt(), size);
+                compactWhileRunning(size);
             }
         } finally {
             appending.unlock();
@@ -228,13 +266,13 @@ public final class JsonlRevocationJournal implements RevocationStore {
     /**
      * Rewrites the file with the live entries once it has doubled since the last compaction, so a
      * gateway that runs for months keeps it near twice its live entries, and each rewrite is paid
-     * for by as many bytes of appends. {@code now} is the new entry's time, the clock's reading
-     * when it was revoked: at worst a little early, which keeps an entry or two more, never fewer.
-     * The caller holds {@link #appending}.
+     * for by as many bytes of appends. What has expired is decided by the clock, not by the new
+     * entry's time: an entry stamped ahead of it would otherwise drop entries still in force from the
+     * file, and a restart would forget them. The caller holds {@link #appending}.
      */
-    private void compactWhileRunning(Instant now, long size) {
+    private void compactWhileRunning(long size) {
         try {
-            writeLive(now);
+            writeLive(clock.instant());
         } catch (IOException | SharedStateUnavailableException e) {
             // the revocation itself is written; the file stays as it is and the next try waits until it doubles again
             compactedSize = size;
@@ -267,14 +305,36 @@ public final class JsonlRevocationJournal implements RevocationStore {
         }
     }
 
-    /** Replaces the file atomically with the delegate's live entries; the caller holds {@link #appending}. */
+    /**
+     * Replaces the file atomically with the delegate's live entries, one line per target (the store
+     * keeps one already; a line more would only be merged at the next start). The caller holds
+     * {@link #appending}.
+     */
     private void writeLive(Instant now) throws IOException {
-        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        Map<Target, Revocation> latest = new LinkedHashMap<>();
         for (Revocation revocation : delegate.current(now)) {
+            keepLatest(latest, revocation);
+        }
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        for (Revocation revocation : oldestFirst(latest.values())) {
             out.writeBytes((format(revocation) + "\n").getBytes(StandardCharsets.UTF_8));
         }
         PrivateFiles.replace(file, out.toByteArray());
         compactedSize = out.size();
+    }
+
+    /** What a revocation names: two of the same target are one entry, the later one, since it revokes more. */
+    private record Target(RevocationTarget kind, String value) {}
+
+    private static void keepLatest(Map<Target, Revocation> latest, Revocation revocation) {
+        latest.merge(new Target(revocation.target(), revocation.value()), revocation,
+                (kept, next) -> next.revokedAt().isAfter(kept.revokedAt()) ? next : kept);
+    }
+
+    private static List<Revocation> oldestFirst(Collection<Revocation> revocations) {
+        List<Revocation> sorted = new ArrayList<>(revocations);
+        sorted.sort(Comparator.comparing(Revocation::revokedAt));
+        return sorted;
     }
 
     static String format(Revocation revocation) {

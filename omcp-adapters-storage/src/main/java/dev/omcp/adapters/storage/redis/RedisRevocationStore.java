@@ -2,6 +2,7 @@ package dev.omcp.adapters.storage.redis;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.omcp.ports.auth.BlocklistFullException;
 import dev.omcp.ports.auth.Revocation;
 import dev.omcp.ports.auth.RevocationFacts;
 import dev.omcp.ports.auth.RevocationStore;
@@ -197,7 +198,7 @@ public final class RedisRevocationStore implements RevocationStore {
             seen.updateAndGet(s -> s.with(new Seen(addedEpoch, (Long) added.get(2))));
         }
         if (Long.valueOf(0).equals(added.get(0))) {
-            throw new IllegalStateException("the shared session blocklist holds " + maxEntries
+            throw new BlocklistFullException(maxEntries, "the shared session blocklist holds " + maxEntries
                     + " live entries; wait for old entries to expire or rotate OMCP_SESSION_SECRET to void every session");
         }
     }

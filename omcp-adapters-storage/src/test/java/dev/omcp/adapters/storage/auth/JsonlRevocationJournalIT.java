@@ -2,10 +2,12 @@ package dev.omcp.adapters.storage.auth;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.tuple;
 import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import dev.omcp.adapters.storage.files.SpecialFiles;
+import dev.omcp.ports.auth.BlocklistFullException;
 import dev.omcp.ports.auth.Revocation;
 import dev.omcp.ports.auth.RevocationFacts;
 import dev.omcp.ports.auth.RevocationStore;
@@ -16,8 +18,11 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
+import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.time.ZoneId;
+import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
@@ -29,13 +34,14 @@ import org.junit.jupiter.api.io.TempDir;
 /** Spec 5.2: OMCP_AUTH_REVOCATION_FILE, JSONL, mode 0600, kept across restarts. */
 class JsonlRevocationJournalIT {
     private static final Instant NOW = Instant.parse("2026-03-01T10:00:00Z");
+    private static final Clock AT_NOW = Clock.fixed(NOW, ZoneOffset.UTC);
     private static final Duration RETENTION = Duration.ofHours(12);
 
     @TempDir
     Path dir;
 
     /** A minimal list-backed store; the journal's job is the file. */
-    static final class ListStore implements RevocationStore {
+    static class ListStore implements RevocationStore {
         final List<Revocation> entries = new ArrayList<>();
 
         @Override
@@ -61,10 +67,57 @@ class JsonlRevocationJournalIT {
         }
     }
 
+    /** A list store that refuses a new target once it holds {@code limit}, as the blocklists do. */
+    static final class BoundedStore extends ListStore {
+        private final int limit;
+
+        BoundedStore(int limit) {
+            this.limit = limit;
+        }
+
+        @Override
+        public void add(Revocation revocation) {
+            boolean known = entries.stream().anyMatch(r -> r.target() == revocation.target() && r.value().equals(revocation.value()));
+            if (!known && entries.size() >= limit) {
+                throw new BlocklistFullException(limit, "the session blocklist holds " + limit + " live entries");
+            }
+            entries.removeIf(r -> r.target() == revocation.target() && r.value().equals(revocation.value()));
+            entries.add(revocation);
+        }
+    }
+
+    /** A clock a test sets; the journal reads only instants from it. */
+    static final class SettableClock extends Clock {
+        private volatile Instant now;
+
+        SettableClock(Instant start) {
+            this.now = start;
+        }
+
+        void set(Instant instant) {
+            now = instant;
+        }
+
+        @Override
+        public Instant instant() {
+            return now;
+        }
+
+        @Override
+        public ZoneId getZone() {
+            return ZoneOffset.UTC;
+        }
+
+        @Override
+        public Clock withZone(ZoneId zone) {
+            throw new UnsupportedOperationException("the journal reads instants only");
+        }
+    }
+
     @Test
     void createsTheFileWithMode0600_andAppendsOneLinePerRevocation() throws Exception {
         Path file = dir.resolve("sub/revocations.jsonl");
-        JsonlRevocationJournal journal = JsonlRevocationJournal.open(file, new ListStore(), NOW, RETENTION);
+        JsonlRevocationJournal journal = JsonlRevocationJournal.open(file, new ListStore(), AT_NOW, RETENTION);
         assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(file))).isEqualTo("rw-------");
         journal.add(new Revocation(RevocationTarget.SID, "s1", "stolen", NOW, "root"));
         journal.add(new Revocation(RevocationTarget.SUB, "alice", "left", NOW.plusSeconds(1), "root"));
@@ -85,7 +138,7 @@ class JsonlRevocationJournalIT {
                 """);
         Files.setPosixFilePermissions(file, PosixFilePermissions.fromString("rw-r--r--"));
         ListStore store = new ListStore();
-        JsonlRevocationJournal.open(file, store, NOW, RETENTION);
+        JsonlRevocationJournal.open(file, store, AT_NOW, RETENTION);
         assertThat(store.entries).extracting(Revocation::value).containsExactly("live", "bob");
         assertThat(Files.readAllLines(file)).hasSize(2).noneMatch(line -> line.contains("old"));
         assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(file))).isEqualTo("rw-------");
@@ -102,7 +155,7 @@ class JsonlRevocationJournalIT {
         byte[] before = Files.readAllBytes(file);
         ListStore store = new ListStore();
 
-        assertThatThrownBy(() -> JsonlRevocationJournal.open(file, store, NOW, RETENTION))
+        assertThatThrownBy(() -> JsonlRevocationJournal.open(file, store, AT_NOW, RETENTION))
                 .isInstanceOf(IOException.class)
                 .hasMessageContaining("line 2 of the revocation file " + file)
                 .hasMessageContaining("fix or delete that line")
@@ -117,7 +170,7 @@ class JsonlRevocationJournalIT {
         byte[] before = "{\"sid\":\"a\",\"revokedAt\":\"2026-03-01T09:00:00Z\"}\n\u00ff\n".getBytes(StandardCharsets.ISO_8859_1);
         Files.write(file, before);
 
-        assertThatThrownBy(() -> JsonlRevocationJournal.open(file, new ListStore(), NOW, RETENTION))
+        assertThatThrownBy(() -> JsonlRevocationJournal.open(file, new ListStore(), AT_NOW, RETENTION))
                 .hasMessageContaining("line 2 of the revocation file").hasMessageContaining("not UTF-8");
         assertThat(Files.readAllBytes(file)).isEqualTo(before);
     }
@@ -132,14 +185,14 @@ class JsonlRevocationJournalIT {
         Files.writeString(file, complete + "{\"sid\":\"torn\",\"reas");
         ListStore store = new ListStore();
 
-        JsonlRevocationJournal journal = JsonlRevocationJournal.open(file, store, NOW, RETENTION);
+        JsonlRevocationJournal journal = JsonlRevocationJournal.open(file, store, AT_NOW, RETENTION);
 
         assertThat(store.entries).extracting(Revocation::value).containsExactly("live");
         // not compacted: the expired line stays until a start that dropped nothing
         assertThat(Files.readString(file)).isEqualTo(complete);
         journal.add(new Revocation(RevocationTarget.SID, "next", "", NOW, "root"));
         ListStore restarted = new ListStore();
-        JsonlRevocationJournal.open(file, restarted, NOW, RETENTION);
+        JsonlRevocationJournal.open(file, restarted, AT_NOW, RETENTION);
         assertThat(restarted.entries).extracting(Revocation::value).containsExactly("live", "next");
     }
 
@@ -149,7 +202,7 @@ class JsonlRevocationJournalIT {
         Files.writeString(file, "{\"sub\":\"bob\",\"reason\":\"y\",\"revokedAt\":\"2026-03-01T09:30:00Z\",\"revokedBy\":\"root\"}");
         ListStore store = new ListStore();
 
-        JsonlRevocationJournal.open(file, store, NOW, RETENTION);
+        JsonlRevocationJournal.open(file, store, AT_NOW, RETENTION);
 
         assertThat(store.entries).extracting(Revocation::value).containsExactly("bob");
         assertThat(Files.readString(file)).endsWith("}\n");
@@ -162,7 +215,7 @@ class JsonlRevocationJournalIT {
         Files.setPosixFilePermissions(victim, PosixFilePermissions.fromString("rw-r--r--"));
         Path file = Files.createSymbolicLink(dir.resolve("revocations.jsonl"), victim);
 
-        assertThatThrownBy(() -> JsonlRevocationJournal.open(file, new ListStore(), NOW, RETENTION))
+        assertThatThrownBy(() -> JsonlRevocationJournal.open(file, new ListStore(), AT_NOW, RETENTION))
                 .isInstanceOf(IOException.class).hasMessageContaining("symbolic link");
 
         assertThat(Files.readString(victim)).isEqualTo("ssh-ed25519 AAAA operator\n");
@@ -172,7 +225,7 @@ class JsonlRevocationJournalIT {
     @Test
     void aJournalSwappedForALinkAfterStartIsNotAppendedThrough() throws Exception {
         Path file = dir.resolve("revocations.jsonl");
-        JsonlRevocationJournal journal = JsonlRevocationJournal.open(file, new ListStore(), NOW, RETENTION);
+        JsonlRevocationJournal journal = JsonlRevocationJournal.open(file, new ListStore(), AT_NOW, RETENTION);
         Path victim = dir.resolve("elsewhere");
         Files.writeString(victim, "untouched\n");
         Files.delete(file);
@@ -194,7 +247,7 @@ class JsonlRevocationJournalIT {
 
         // opening a FIFO to read it blocks until something writes to it: the start would hang for good
         assertThatThrownBy(() -> assertTimeoutPreemptively(Duration.ofSeconds(10),
-                () -> JsonlRevocationJournal.open(fifo, new ListStore(), NOW, RETENTION)))
+                () -> JsonlRevocationJournal.open(fifo, new ListStore(), AT_NOW, RETENTION)))
                 .isInstanceOf(IOException.class).hasMessageContaining("not a regular file");
 
         assertThat(Files.isRegularFile(fifo)).isFalse();
@@ -210,7 +263,7 @@ class JsonlRevocationJournalIT {
         Path file = device.get();
         Files.setPosixFilePermissions(file, PosixFilePermissions.fromString("rw-rw-rw-"));
 
-        assertThatThrownBy(() -> JsonlRevocationJournal.open(file, new ListStore(), NOW, RETENTION))
+        assertThatThrownBy(() -> JsonlRevocationJournal.open(file, new ListStore(), AT_NOW, RETENTION))
                 .isInstanceOf(IOException.class).hasMessageContaining("not a regular file");
 
         assertThat(Files.isRegularFile(file)).isFalse();
@@ -231,7 +284,7 @@ class JsonlRevocationJournalIT {
         Files.writeString(file, content);
         ListStore store = new ListStore();
 
-        JsonlRevocationJournal.open(file, store, NOW, RETENTION);
+        JsonlRevocationJournal.open(file, store, AT_NOW, RETENTION);
 
         assertThat(store.entries).extracting(Revocation::value).containsExactly("live-0", "live-5000", "live-10000", "live-15000");
         assertThat(Files.readAllLines(file)).hasSize(4).allMatch(l -> l.contains("live-"));
@@ -280,7 +333,7 @@ class JsonlRevocationJournalIT {
         byte[] before = Files.readAllBytes(file);
         ListStore store = new ListStore();
 
-        assertThatThrownBy(() -> JsonlRevocationJournal.open(file, store, NOW, RETENTION))
+        assertThatThrownBy(() -> JsonlRevocationJournal.open(file, store, AT_NOW, RETENTION))
                 .isInstanceOf(IOException.class)
                 .hasMessageContaining("line 2 of the revocation file " + file)
                 .hasMessageContaining("longer than 65536 bytes")
@@ -297,7 +350,7 @@ class JsonlRevocationJournalIT {
         Files.writeString(file, line("sid", "live", NOW.minusSeconds(30)) + "x".repeat(70_000));
         byte[] before = Files.readAllBytes(file);
 
-        assertThatThrownBy(() -> JsonlRevocationJournal.open(file, new ListStore(), NOW, RETENTION))
+        assertThatThrownBy(() -> JsonlRevocationJournal.open(file, new ListStore(), AT_NOW, RETENTION))
                 .hasMessageContaining("line 2 of the revocation file").hasMessageContaining("longer than 65536 bytes");
         assertThat(Files.readAllBytes(file)).isEqualTo(before);
     }
@@ -307,12 +360,14 @@ class JsonlRevocationJournalIT {
         Path file = dir.resolve("revocations.jsonl");
         ListStore store = new ListStore();
         long floor = 2 * 1024;
-        JsonlRevocationJournal journal = JsonlRevocationJournal.open(file, store, NOW, RETENTION, floor);
+        SettableClock clock = new SettableClock(NOW);
+        JsonlRevocationJournal journal = JsonlRevocationJournal.open(file, store, clock, RETENTION, floor);
         int count = 600;
         long largest = 0;
         for (int i = 0; i < count; i++) {
             // one every 5 minutes: at most 12 hours' worth (145) are live at any time
-            journal.add(new Revocation(RevocationTarget.SID, "s-" + i, "logout", NOW.plus(Duration.ofMinutes(5L * i)), "root"));
+            clock.set(NOW.plus(Duration.ofMinutes(5L * i)));
+            journal.add(new Revocation(RevocationTarget.SID, "s-" + i, "logout", clock.instant(), "root"));
             largest = Math.max(largest, Files.size(file));
         }
         Instant end = NOW.plus(Duration.ofMinutes(5L * (count - 1)));
@@ -320,10 +375,123 @@ class JsonlRevocationJournalIT {
         assertThat(largest).isLessThanOrEqualTo(Math.max(floor, 2 * liveBytes) + 200);
 
         ListStore restarted = new ListStore();
-        JsonlRevocationJournal.open(file, restarted, end, RETENTION);
+        JsonlRevocationJournal.open(file, restarted, Clock.fixed(end, ZoneOffset.UTC), RETENTION);
         assertThat(restarted.entries).extracting(Revocation::value)
                 .containsExactlyElementsOf(store.current(end).stream().map(Revocation::value).toList());
         assertThat(restarted.entries).hasSize(145);
+    }
+
+    @Test
+    void repeatedRevocationsOfOneTarget_loadAsOneEntry_theLatest_andTheFileKeepsOneLineForIt() throws Exception {
+        // the delegate here keeps every entry it is given: the journal itself must keep one per target, so the start
+        // holds and counts targets, not lines, and never an earlier revocation in place of a later one
+        Path file = dir.resolve("revocations.jsonl");
+        Files.writeString(file, line("sub", "alice", NOW.minusSeconds(300)) + line("sid", "s1", NOW.minusSeconds(250))
+                + line("sub", "alice", NOW.minusSeconds(100)) + line("sub", "alice", NOW.minusSeconds(200))
+                + line("sid", "s1", NOW.minusSeconds(50)));
+        ListStore store = new ListStore();
+
+        JsonlRevocationJournal.open(file, store, AT_NOW, RETENTION);
+
+        assertThat(store.entries).extracting(Revocation::value, Revocation::revokedAt)
+                .containsExactlyInAnyOrder(tuple("alice", NOW.minusSeconds(100)), tuple("s1", NOW.minusSeconds(50)));
+        assertThat(Files.readAllLines(file)).containsExactly(line("sub", "alice", NOW.minusSeconds(100)).strip(),
+                line("sid", "s1", NOW.minusSeconds(50)).strip());
+    }
+
+    @Test
+    void compactionWhileRunning_keepsOneLinePerTarget_theLatest() throws Exception {
+        Path file = dir.resolve("revocations.jsonl");
+        ListStore store = new ListStore();
+        JsonlRevocationJournal journal = JsonlRevocationJournal.open(file, store, AT_NOW, RETENTION, 1024);
+        for (int i = 0; i < 20; i++) {
+            journal.add(new Revocation(RevocationTarget.SUB, "alice", "again", NOW.minusSeconds(100 - i), "root"));
+        }
+
+        assertThat(Files.readAllLines(file)).hasSizeLessThan(10).filteredOn(l -> l.contains("alice")).last().asString()
+                .contains(NOW.minusSeconds(81).toString());
+        ListStore restarted = new ListStore();
+        JsonlRevocationJournal.open(file, restarted, AT_NOW, RETENTION);
+        assertThat(restarted.entries).extracting(Revocation::revokedAt).containsExactly(NOW.minusSeconds(81));
+    }
+
+    @Test
+    void moreLiveRevocationsThanTheBlocklistHolds_refuseTheStart_sayingHowManyAndWhatToDo_andLeaveTheFileUnchanged() throws Exception {
+        Path file = dir.resolve("revocations.jsonl");
+        StringBuilder content = new StringBuilder(line("sid", "expired", NOW.minus(Duration.ofDays(1))));
+        for (int i = 0; i < 5; i++) {
+            content.append(line("sid", "s-" + i, NOW.minus(Duration.ofHours(5 - i))));
+        }
+        Files.writeString(file, content);
+        byte[] before = Files.readAllBytes(file);
+
+        // fail closed: starting with two of them dropped would make those revoked sessions valid again
+        assertThatThrownBy(() -> JsonlRevocationJournal.open(file, new BoundedStore(3), AT_NOW, RETENTION))
+                .isInstanceOf(IOException.class)
+                .hasMessageContaining("the revocation file " + file + " holds 5 live revocations")
+                .hasMessageContaining("more than the session blocklist's limit of 3")
+                // two must expire first: the second oldest, revoked 4 hours ago, expires 8 hours from now
+                .hasMessageContaining("start again after " + NOW.plus(Duration.ofHours(8)))
+                .hasMessageContaining("OMCP_SESSION_SECRET")
+                .hasMessageNotContaining("s-0");
+        assertThat(Files.readAllBytes(file)).isEqualTo(before);
+    }
+
+    @Test
+    void repeatedRevocationsOfOneTarget_countOnceAgainstTheLimit_atStart() throws Exception {
+        Path file = dir.resolve("revocations.jsonl");
+        StringBuilder content = new StringBuilder();
+        for (int i = 0; i < 10; i++) {
+            content.append(line("sub", "alice", NOW.minusSeconds(600 - i))).append(line("sid", "s-" + (i % 3), NOW.minusSeconds(500 - i)));
+        }
+        Files.writeString(file, content);
+        BoundedStore store = new BoundedStore(4);
+
+        JsonlRevocationJournal.open(file, store, AT_NOW, RETENTION);
+
+        assertThat(store.entries).extracting(Revocation::value).containsExactlyInAnyOrder("alice", "s-0", "s-1", "s-2");
+    }
+
+    @Test
+    void aRevocationWhileTheBlocklistIsFull_isRefused_andNothingRecordedIsLost() throws Exception {
+        Path file = dir.resolve("revocations.jsonl");
+        JsonlRevocationJournal journal = JsonlRevocationJournal.open(file, new BoundedStore(2), AT_NOW, RETENTION);
+        journal.add(new Revocation(RevocationTarget.SID, "a", "", NOW, "root"));
+        journal.add(new Revocation(RevocationTarget.SUB, "bob", "", NOW, "root"));
+        byte[] before = Files.readAllBytes(file);
+
+        assertThatThrownBy(() -> journal.add(new Revocation(RevocationTarget.SID, "c", "", NOW.plusSeconds(1), "root")))
+                .isInstanceOf(BlocklistFullException.class).hasMessageContaining("holds 2 live entries");
+        // revoking a subject again still works: it takes no new entry
+        journal.add(new Revocation(RevocationTarget.SUB, "bob", "again", NOW.plusSeconds(2), "root"));
+
+        assertThat(Files.readString(file)).startsWith(new String(before, StandardCharsets.UTF_8)).doesNotContain("\"sid\":\"c\"");
+        ListStore restarted = new ListStore();
+        JsonlRevocationJournal.open(file, restarted, AT_NOW, RETENTION);
+        assertThat(restarted.entries).extracting(Revocation::value, Revocation::revokedAt)
+                .containsExactly(tuple("a", NOW), tuple("bob", NOW.plusSeconds(2)));
+    }
+
+    @Test
+    void compactionWhileRunning_decidesWhatExpiredByTheClock_notByTheNewEntrysTime() throws Exception {
+        // an entry stamped later than the clock (another replica's clock ahead, a revocation time given by a caller)
+        // used to serve as "now", and the file lost entries still in force, so a restart forgot them
+        Path file = dir.resolve("revocations.jsonl");
+        List<Revocation> inForce = new ArrayList<>();
+        for (int i = 0; i < 5; i++) {
+            inForce.add(new Revocation(RevocationTarget.SID, "s-" + i, "stolen", NOW.minus(Duration.ofHours(1)), "root"));
+        }
+        // the file reaches the floor with the next line, so that one's append compacts it
+        long floor = inForce.stream().mapToLong(r -> JsonlRevocationJournal.format(r).length() + 1).sum();
+        JsonlRevocationJournal journal = JsonlRevocationJournal.open(file, new ListStore(), AT_NOW, RETENTION, floor);
+        for (Revocation revocation : inForce) {
+            journal.add(revocation);
+        }
+        journal.add(new Revocation(RevocationTarget.SID, "ahead", "", NOW.plus(RETENTION).plus(Duration.ofHours(1)), "root"));
+
+        ListStore restarted = new ListStore();
+        JsonlRevocationJournal.open(file, restarted, AT_NOW, RETENTION);
+        assertThat(restarted.entries).extracting(Revocation::value).contains("s-0", "s-1", "s-2", "s-3", "s-4", "ahead");
     }
 
     private static String line(String field, String value, Instant at) {

@@ -2,8 +2,10 @@ package dev.omcp.adapters.storage.auth;
 
 import dev.omcp.ports.auth.Revocation;
 import java.nio.file.Path;
+import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.time.ZoneOffset;
 import java.util.stream.Collectors;
 
 /**
@@ -15,7 +17,7 @@ public final class OpenRevocationJournal {
 
     public static void main(String[] args) throws Exception {
         JsonlRevocationJournalIT.ListStore store = new JsonlRevocationJournalIT.ListStore();
-        JsonlRevocationJournal.open(Path.of(args[0]), store, Instant.parse(args[1]), Duration.parse(args[2]));
+        JsonlRevocationJournal.open(Path.of(args[0]), store, Clock.fixed(Instant.parse(args[1]), ZoneOffset.UTC), Duration.parse(args[2]));
         System.out.println(store.entries.stream().map(Revocation::value).collect(Collectors.joining(",")));
     }
 }
