@@ -188,6 +188,36 @@ class SessionStatesIT {
     }
 
     @Test
+    void aRevocationTheFileCannotTake_is500SayingItHoldsOnlyUntilARestart_andIsInForce_andLogoutStillEnds() throws Exception {
+        Path file = dir.resolve("revocations.jsonl");
+        Map<String, String> env = new HashMap<>(TestGateway.basicMode(dir));
+        env.put("OMCP_AUTH_REVOCATION_FILE", file.toString());
+        gateway = TestGateway.start(env, clock);
+        Browser victor = loggedIn("victor");
+        Browser admin = loggedIn("alice");
+        // the file becomes unwritable while the gateway runs (here: a directory where it was; root ignores modes)
+        Files.deleteIfExists(file);
+        Files.createDirectory(file);
+
+        Browser.Reply refused = admin.post("/api/auth/revocations", "{\"sub\": \"victor\", \"reason\": \"audit\"}");
+
+        assertThat(refused.status()).isEqualTo(500);
+        assertThat(refused.json().path("code").asText()).isEqualTo("OMCP_REVOCATION_NOT_SAVED");
+        assertThat(refused.json().path("error").asText()).contains("in force on this gateway", "restart would forget it",
+                "send this revocation again").doesNotContain(file.toString());
+        assertThat(victor.get("/api/me").status()).isEqualTo(401);
+        assertThat(admin.get("/api/auth/revocations").json().path("revocations")).singleElement()
+                .satisfies(entry -> assertThat(entry.path("sub").asText()).isEqualTo("victor"));
+
+        Browser olivia = loggedIn("olivia");
+        Map<String, String> copy = new HashMap<>(olivia.cookies);
+        assertThat(olivia.post("/api/auth/logout", null).status()).isEqualTo(204);
+        Browser stolen = gateway.browser();
+        stolen.cookies.putAll(copy);
+        assertThat(stolen.get("/api/me").status()).isEqualTo(401);
+    }
+
+    @Test
     void repeatedRevocationsOfOneSubject_showAsOneEntry_theLatest_beforeAndAfterARestart() throws Exception {
         Path file = dir.resolve("revocations.jsonl");
         Map<String, String> env = new HashMap<>(TestGateway.basicMode(dir));

@@ -24,6 +24,7 @@ import io.javalin.http.HandlerType;
 import jakarta.json.JsonObject;
 import jakarta.json.JsonString;
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -129,6 +130,8 @@ public final class LoginRoutes {
                         + "sid and sub, or a value is too long (OMCP_BAD_REQUEST)")
                 .response(413, "the body is larger than 1 MiB")
                 .response(415, "the body is not application/json")
+                .response(500, "the revocation is in force but could not be saved to OMCP_AUTH_REVOCATION_FILE, so a restart "
+                        + "would forget it (OMCP_REVOCATION_NOT_SAVED); fix the file and send it again")
                 .response(507, "the blocklist is full")
                 .handle(this::revoke);
     }
@@ -301,6 +304,12 @@ public final class LoginRoutes {
             return Optional.of(NotEnded.storeDown(e));
         } catch (IllegalStateException e) {
             return Optional.of(NotEnded.blocklistFull(e));
+        } catch (UncheckedIOException e) {
+            // the sid is revoked, but only until a restart: the user is logged out either way, the operator must learn it
+            LOG.error("event=logout-revocation-not-saved principal=\"{}\" effect=\"the session is ended, but a restart before it"
+                    + " expires would make a copy of its cookie valid again\" hint=\"fix OMCP_AUTH_REVOCATION_FILE, then revoke the"
+                    + " subject's sessions with POST /api/auth/revocations {sub}\"", IdentityText.of(claims.sub()), e);
+            return Optional.empty();
         }
     }
 
@@ -343,6 +352,14 @@ public final class LoginRoutes {
             return;
         } catch (IllegalStateException e) {
             JsonResponses.error(ctx, 507, "OMCP_BLOCKLIST_FULL", e.getMessage());
+            return;
+        } catch (UncheckedIOException e) {
+            // the store took the entry but its file (OMCP_AUTH_REVOCATION_FILE) did not: in force until a restart
+            LOG.error("event=revocation-not-saved target={} by=\"{}\" effect=\"in force on this gateway until it restarts\"",
+                    target.name().toLowerCase(java.util.Locale.ROOT), IdentityText.of(by.id()), e);
+            JsonResponses.error(ctx, 500, "OMCP_REVOCATION_NOT_SAVED", "the revocation is in force on this gateway but could not be"
+                    + " saved to its revocation file, so a restart would forget it; the gateway log has the cause"
+                    + " (event=revocation-not-saved): fix the file, then send this revocation again");
             return;
         }
         LOG.info("event=session-revoked target={} by=\"{}\"", target.name().toLowerCase(java.util.Locale.ROOT), IdentityText.of(by.id()));
