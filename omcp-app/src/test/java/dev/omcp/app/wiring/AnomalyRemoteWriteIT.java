@@ -4,14 +4,22 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.omcp.app.support.RunningGateway;
 import dev.omcp.core.sources.Bound;
+import dev.omcp.core.tools.observability.QueryMetricsTool;
 import dev.omcp.ports.anomaly.AnomalyScoreSample;
 import dev.omcp.ports.identity.Principal;
+import dev.omcp.ports.tools.LogLevel;
+import dev.omcp.ports.tools.ToolCall;
+import dev.omcp.ports.tools.ToolResult;
 import dev.omcp.sdk.connector.MetricsCapability;
 import dev.omcp.sdk.query.MetricQuery;
 import dev.omcp.sdk.query.MetricResult;
 import dev.omcp.sdk.query.Series;
 import dev.omcp.sdk.query.TimeRange;
 import dev.omcp.testkit.prometheus.PrometheusFixture;
+import jakarta.json.Json;
+import jakarta.json.JsonObject;
+import jakarta.json.JsonValue;
+import java.io.StringReader;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
@@ -132,6 +140,55 @@ class AnomalyRemoteWriteIT {
             assertThat(onsets.series()).as("the earliest onset either replica dated").singleElement()
                     .satisfies(s -> assertThat(last(s)).isEqualTo(at.minusSeconds(20).getEpochSecond()));
         }
+    }
+
+    @Test
+    void queryMetrics_readsBackOnlyTheCallersTenantsScores_thoughTheReceiverHoldsEveryTenants() throws Exception {
+        Instant at = latest(Instant.now(), prometheus.end().plusSeconds(1)).truncatedTo(ChronoUnit.SECONDS).plusSeconds(1);
+        gateway.assembly().toolkit().history().recordAll(List.of(
+                new AnomalyScoreSample("acme", "rw/shared", "latency_p99", at, 2.5, false, Optional.empty(), Optional.empty()),
+                new AnomalyScoreSample("globex", "rw/shared", "latency_p99", at, 9.5, true, Optional.of("spike"), Optional.empty()),
+                new AnomalyScoreSample("", "rw/shared", "latency_p99", at, 4.5, false, Optional.empty(), Optional.empty())));
+        MetricsCapability metrics = gateway.assembly().sources().with(MetricsCapability.class, Principal.anonymous()).getFirst()
+                .capability();
+        awaitSeries(metrics, new MetricQuery("rw/shared", "omcp_anomaly_score", new TimeRange(at.minusSeconds(60), at.plusSeconds(60)),
+                Duration.ofSeconds(15), List.of("tenant"), Map.of()), 3);
+
+        QueryMetricsTool tool = new QueryMetricsTool(gateway.assembly().toolkit());
+        String arguments = "{\"service\":\"rw/shared\",\"metric\":\"omcp_anomaly_score\",\"groupBy\":[\"signal\"],\"duration\":\"10m\"}";
+        assertThat(maxOfSeries(tool, arguments, Principal.apiKey("acme-agent", "acme"))).as("acme's own score, not globex's 9.5")
+                .containsExactly(2.5);
+        assertThat(maxOfSeries(tool, arguments, Principal.apiKey("globex-agent", "globex"))).containsExactly(9.5);
+        assertThat(maxOfSeries(tool, arguments, Principal.anonymous())).as("without a tenant: the score recorded without one")
+                .containsExactly(4.5);
+    }
+
+    private static List<Double> maxOfSeries(QueryMetricsTool tool, String arguments, Principal caller) {
+        ToolResult result = tool.call(new ToolCall() {
+            @Override
+            public Principal principal() {
+                return caller;
+            }
+
+            @Override
+            public JsonObject arguments() {
+                return Json.createReader(new StringReader(arguments)).readObject();
+            }
+
+            @Override
+            public void progress(double progress, double total, String message) {}
+
+            @Override
+            public void log(LogLevel level, String logger, JsonValue data) {}
+
+            @Override
+            public JsonObject requestFromClient(String method, JsonObject params, Duration timeout) {
+                throw new UnsupportedOperationException("no client in this test");
+            }
+        });
+        assertThat(result.isError()).as(result.firstText()).isFalse();
+        return result.structuredContent().orElseThrow().getJsonArray("series").getValuesAs(JsonObject.class).stream()
+                .map(s -> s.getJsonNumber("max").doubleValue()).toList();
     }
 
     private static Map<String, String> with(Map<String, String> env, String name, String value) {

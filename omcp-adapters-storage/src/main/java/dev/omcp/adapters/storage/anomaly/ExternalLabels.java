@@ -1,5 +1,6 @@
 package dev.omcp.adapters.storage.anomaly;
 
+import dev.omcp.ports.anomaly.AnomalySeries;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
@@ -28,7 +29,7 @@ import java.util.stream.Collectors;
  */
 public record ExternalLabels(Map<String, String> labels) {
     /** The labels {@link RemoteWriteEncoding} writes itself. */
-    static final Set<String> WRITTEN = Set.of("service", "signal", "tenant");
+    static final Set<String> WRITTEN = Set.of(AnomalySeries.SERVICE_LABEL, AnomalySeries.SIGNAL_LABEL, AnomalySeries.TENANT_LABEL);
     private static final Pattern NAME = Pattern.compile("[A-Za-z_][A-Za-z0-9_]*");
     private static final String FORM = "write the labels as name=value,name=value";
 

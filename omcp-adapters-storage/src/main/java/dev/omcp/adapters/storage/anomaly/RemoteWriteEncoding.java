@@ -3,6 +3,7 @@ package dev.omcp.adapters.storage.anomaly;
 import com.google.protobuf.CodedOutputStream;
 import com.google.protobuf.WireFormat;
 import dev.omcp.ports.anomaly.AnomalyScoreSample;
+import dev.omcp.ports.anomaly.AnomalySeries;
 import io.airlift.compress.snappy.SnappyCompressor;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -44,10 +45,10 @@ import java.util.TreeMap;
  * </pre>
  */
 final class RemoteWriteEncoding {
-    static final String SCORE_METRIC = "omcp_anomaly_score";
-    static final String DETECTED_METRIC = "omcp_anomaly_detected";
-    static final String ONSET_METRIC = "omcp_anomaly_onset_timestamp_seconds";
-    static final String ABOVE_BUCKET_METRIC = "omcp_anomaly_level_above_largest_bucket";
+    static final String SCORE_METRIC = AnomalySeries.SCORE;
+    static final String DETECTED_METRIC = AnomalySeries.DETECTED;
+    static final String ONSET_METRIC = AnomalySeries.ONSET;
+    static final String ABOVE_BUCKET_METRIC = AnomalySeries.ABOVE_LARGEST_BUCKET;
 
     private static final int TIMESERIES = 1;
     private static final int LABELS = 1;
@@ -100,10 +101,10 @@ final class RemoteWriteEncoding {
     static List<Map.Entry<String, String>> labels(String metric, AnomalyScoreSample sample, ExternalLabels external) {
         List<Map.Entry<String, String>> labels = new ArrayList<>(4 + external.labels().size());
         labels.add(Map.entry("__name__", metric));
-        labels.add(Map.entry("service", sample.service()));
-        labels.add(Map.entry("signal", sample.signal()));
+        labels.add(Map.entry(AnomalySeries.SERVICE_LABEL, sample.service()));
+        labels.add(Map.entry(AnomalySeries.SIGNAL_LABEL, sample.signal()));
         if (!sample.tenant().isEmpty()) {
-            labels.add(Map.entry("tenant", sample.tenant()));
+            labels.add(Map.entry(AnomalySeries.TENANT_LABEL, sample.tenant()));
         }
         if (!external.isEmpty()) {
             labels.addAll(external.asList());

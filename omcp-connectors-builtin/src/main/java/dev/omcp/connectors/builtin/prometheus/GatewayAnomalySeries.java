@@ -1,5 +1,6 @@
 package dev.omcp.connectors.builtin.prometheus;
 
+import dev.omcp.ports.anomaly.AnomalySeries;
 import java.util.Map;
 import java.util.Optional;
 
@@ -20,10 +21,10 @@ final class GatewayAnomalySeries {
     /** The labels every such series carries besides external ones: without groupBy the merge keeps them apart. */
     static final String OWN_LABELS = "service, signal, tenant";
     private static final Map<String, String> MERGE = Map.of(
-            "omcp_anomaly_score", "max",
-            "omcp_anomaly_detected", "max",
-            "omcp_anomaly_level_above_largest_bucket", "max",
-            "omcp_anomaly_onset_timestamp_seconds", "min");
+            AnomalySeries.SCORE, "max",
+            AnomalySeries.DETECTED, "max",
+            AnomalySeries.ABOVE_LARGEST_BUCKET, "max",
+            AnomalySeries.ONSET, "min");
 
     private GatewayAnomalySeries() {}
 

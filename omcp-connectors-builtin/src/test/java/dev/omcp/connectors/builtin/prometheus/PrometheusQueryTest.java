@@ -124,6 +124,17 @@ class PrometheusQueryTest {
     }
 
     @Test
+    void theTenantTheCoreHandsOverForTheGatewaysAnomalySeries_isAnExactMatcher_andAnEmptyOneSelectsTheSeriesWithoutTheLabel()
+            throws ConnectorException {
+        // the core keeps a caller to its tenant's scores (TenantAnomalySeries); the connector applies the filter as any other
+        assertThat(promql("payments", "omcp_anomaly_score", List.of("signal"), Map.of("tenant", "acme")))
+                .isEqualTo("max by (signal) (omcp_anomaly_score{job=\"payments\",tenant=\"acme\"})");
+        assertThat(promql("payments", "omcp_anomaly_score", List.of("signal"), Map.of("tenant", "")))
+                .as("a caller without a tenant: the scores written without the label")
+                .isEqualTo("max by (signal) (omcp_anomaly_score{job=\"payments\",tenant=\"\"})");
+    }
+
+    @Test
     void rawMetricNamesAreAllowedPromqlIsNot() throws ConnectorException {
         assertThat(promql("api", "up", List.of(), Map.of())).isEqualTo("up{job=\"api\"}");
         assertThat(promql("api", "up", List.of("instance"), Map.of())).isEqualTo("sum by (instance) (up{job=\"api\"})");

@@ -201,7 +201,7 @@ public final class DetectAnomaliesTool extends ObservabilityTool {
             metrics.forEach(metric -> requests.add(new MetricBatch.Request(service, metric)));
         }
         MetricBatch batch = MetricBatch.fetch(toolkit, metricSources, requests,
-                new MetricBatch.Shape(window.range(), window.step(), List.of(), Map.of()));
+                new MetricBatch.Shape(window.range(), window.step(), List.of(), Map.of(), call.principal().tenant()));
         AnomalyScan.Verdicts verdicts = AnomalyScan.judge(batch, window, sensitivity);
         Gathered<Topology> topologies = topology.join();
         Optional<TopologyGraph> graph = merged(topologies);

@@ -38,11 +38,17 @@ public final class MetricBatch {
         }
     }
 
-    /** What the query shape is, besides service and metric. */
-    public record Shape(TimeRange range, Duration step, List<String> groupBy, Map<String, String> labels) {
+    /**
+     * What the query shape is, besides service and metric.
+     *
+     * @param callerTenant the caller's tenant, empty when none: the gateway's own anomaly series are read for it only
+     *     ({@link TenantAnomalySeries})
+     */
+    public record Shape(TimeRange range, Duration step, List<String> groupBy, Map<String, String> labels, String callerTenant) {
         public Shape {
             Objects.requireNonNull(range, "range");
             Objects.requireNonNull(step, "step");
+            Objects.requireNonNull(callerTenant, "callerTenant");
             groupBy = List.copyOf(groupBy);
             labels = Map.copyOf(labels);
         }
@@ -84,7 +90,7 @@ public final class MetricBatch {
         List<Request> requestOf = new ArrayList<>(pairs.size());
         for (Request request : requests) {
             MetricQuery query = new MetricQuery(request.service(), request.metric(), shape.range(), shape.step(), shape.groupBy(),
-                    shape.labels());
+                    TenantAnomalySeries.labels(request.metric(), shape.labels(), shape.callerTenant()));
             for (Bound<MetricsCapability> source : sources) {
                 pairs.add(source.carrying(new Pending(source.capability(), query)));
                 requestOf.add(request);

@@ -131,7 +131,7 @@ final class PostmortemDetection {
             DetectAnomaliesTool.DEFAULT_METRICS.forEach(metric -> requests.add(new MetricBatch.Request(name, metric)));
         }
         MetricBatch batch = MetricBatch.fetch(toolkit, metricSources, requests,
-                new MetricBatch.Shape(window.range(), window.step(), List.of(), Map.of()), deadline.remaining());
+                new MetricBatch.Shape(window.range(), window.step(), List.of(), Map.of(), principal.tenant()), deadline.remaining());
         AnomalyScan.Verdicts verdicts = AnomalyScan.judge(batch, window, AnomalyDetector.DEFAULT_SENSITIVITY);
         int recorded = AnomalyScan.record(toolkit.history(), verdicts.verdicts(), principal.tenant(), at);
         int anomalous = DetectAnomaliesTool.anomalousServices(verdicts.verdicts()).size();

@@ -125,7 +125,7 @@ public final class QueryMetricsTool extends ObservabilityTool {
                 onlySource.map(Set::of));
         MetricBatch.Request request = new MetricBatch.Request(service, metric);
         MetricBatch batch = MetricBatch.fetch(toolkit, bound, List.of(request),
-                new MetricBatch.Shape(range, step, groupBy, labels));
+                new MetricBatch.Shape(range, step, groupBy, labels, call.principal().tenant()));
 
         record Found(String source, Series series, double mean) {}
         List<Found> found = new ArrayList<>();

@@ -160,7 +160,7 @@ public final class ServiceHealthTool extends ObservabilityTool {
         List<Bound<MetricsCapability>> bound = toolkit.sources().with(MetricsCapability.class, call.principal(),
                 onlySource.map(Set::of));
         MetricBatch batch = MetricBatch.fetch(toolkit, bound, requests,
-                new MetricBatch.Shape(window.range(), window.step(), List.of(), Map.of()));
+                new MetricBatch.Shape(window.range(), window.step(), List.of(), Map.of(), call.principal().tenant()));
         AnomalyScan.Verdicts verdicts = AnomalyScan.judge(batch, window, AnomalyDetector.DEFAULT_SENSITIVITY);
         HealthReadings.Inputs inputs = HealthReadings.from(service, signals, batch, verdicts.verdicts(), window);
         HealthReport report = new HealthEvaluator(thresholds).evaluate(service, inputs.readings(), inputs.missing(), inputs.anomalies());

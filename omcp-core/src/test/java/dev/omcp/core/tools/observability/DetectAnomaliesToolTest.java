@@ -8,6 +8,7 @@ import dev.omcp.core.analysis.history.AnomalyHistory;
 import dev.omcp.core.analysis.history.HistoryLimits;
 import dev.omcp.core.analysis.history.HistoryQuery;
 import dev.omcp.core.analysis.history.HistoryRow;
+import dev.omcp.ports.identity.Principal;
 import dev.omcp.sdk.connector.ConnectorException;
 import dev.omcp.sdk.query.MetricQuery;
 import dev.omcp.sdk.query.Series;
@@ -62,6 +63,19 @@ class DetectAnomaliesToolTest {
 
     private static List<String> rankedServices(JsonObject result) {
         return result.getJsonArray("rootCauses").stream().map(c -> c.asJsonObject().getString("service")).toList();
+    }
+
+    @Test
+    void judgingTheGatewaysOwnAnomalySeries_readsOnlyTheCallersTenant_whileOtherMetricsGetNoTenantFilter() {
+        FakeMetricsBackend receiver = new FakeMetricsBackend("history").serve("payments", "omcp_anomaly_score", noisy(1, 0.1))
+                .serve("payments", "error_rate", noisy(0.01, 0.1));
+
+        ToolHarness.ok(tool(new InMemorySources().add(receiver)), "{\"service\":\"payments\",\"metrics\":[\"omcp_anomaly_score\","
+                + "\"error_rate\"]}", Principal.apiKey("acme-agent", "acme"));
+
+        assertThat(receiver.queries).extracting(MetricQuery::metric, MetricQuery::labels).containsExactlyInAnyOrder(
+                org.assertj.core.groups.Tuple.tuple("omcp_anomaly_score", java.util.Map.of("tenant", "acme")),
+                org.assertj.core.groups.Tuple.tuple("error_rate", java.util.Map.of()));
     }
 
     @Test

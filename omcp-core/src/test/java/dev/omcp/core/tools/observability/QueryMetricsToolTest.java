@@ -4,6 +4,7 @@ import static dev.omcp.core.tools.observability.FakeMetricsBackend.noisy;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 
+import dev.omcp.ports.identity.Principal;
 import dev.omcp.sdk.connector.ConnectorException;
 import dev.omcp.sdk.json.Jsonp;
 import dev.omcp.sdk.query.MetricQuery;
@@ -401,6 +402,64 @@ class QueryMetricsToolTest {
                 "{\"metrics\":[\"sum(up)\"]}");
         assertThat(anomalies).contains("arguments.metrics[0]: must match", "A metric to judge. A curated name", "Query language is not accepted")
                 .doesNotContain("`labels`");
+    }
+
+    @Test
+    void aTenantsCaller_readingTheGatewaysAnomalySeries_asksOnlyForItsOwnTenantsSeries() {
+        // the receiver of OMCP_ANOMALY_HISTORY_REMOTE_WRITE holds every tenant's scores, labelled tenant
+        FakeMetricsBackend receiver = new FakeMetricsBackend("history").serve("payments", "omcp_anomaly_score",
+                Map.of("signal", "error_rate", "tenant", "acme"), noisy(1, 0.1));
+        QueryMetricsTool tool = tool(new InMemorySources().add(receiver));
+
+        for (String metric : List.of("omcp_anomaly_score", "omcp_anomaly_detected", "omcp_anomaly_onset_timestamp_seconds",
+                "omcp_anomaly_level_above_largest_bucket")) {
+            ToolHarness.ok(tool, "{\"service\":\"payments\",\"metric\":\"" + metric + "\",\"groupBy\":[\"signal\"]}",
+                    Principal.apiKey("acme-agent", "acme"));
+            assertThat(receiver.queries.getLast().labels()).as(metric).containsExactly(Map.entry("tenant", "acme"));
+        }
+    }
+
+    @Test
+    void aCallerWithoutATenant_readsTheAnomalyScoresRecordedWithoutOne_asGetAnomalyHistoryDoes() {
+        FakeMetricsBackend receiver = new FakeMetricsBackend("history").serve("payments", "omcp_anomaly_score", noisy(1, 0.1));
+        ToolHarness.ok(tool(new InMemorySources().add(receiver)),
+                "{\"service\":\"payments\",\"metric\":\"omcp_anomaly_score\",\"labels\":{\"signal\":\"cpu\"}}");
+
+        // an empty value matches the series without the label: the gateway writes no tenant label for such scores
+        assertThat(receiver.queries.getFirst().labels()).containsOnly(Map.entry("signal", "cpu"), Map.entry("tenant", ""));
+    }
+
+    @Test
+    void aTenantFilterOnTheGatewaysAnomalySeries_namingAnotherTenant_isRefusedWithoutAskingAnySource() {
+        FakeMetricsBackend receiver = new FakeMetricsBackend("history").serve("payments", "omcp_anomaly_score", noisy(1, 0.1));
+        QueryMetricsTool tool = tool(new InMemorySources().add(receiver));
+        String otherTenant = "{\"service\":\"payments\",\"metric\":\"omcp_anomaly_score\",\"labels\":{\"tenant\":\"globex\"}}";
+
+        var refused = ToolHarness.call(tool, otherTenant, Principal.apiKey("acme-agent", "acme"));
+        assertThat(refused.isError()).isTrue();
+        // the same words whether globex has scores or exists at all: nothing about another tenant is revealed
+        assertThat(refused.firstText()).contains("labels.tenant", "only your own tenant's", "leave tenant out of labels")
+                .doesNotContain("globex");
+        assertThat(ToolHarness.call(tool, otherTenant, Principal.anonymous()).isError())
+                .as("without a tenant, the scores recorded without one, as get_anomaly_history").isTrue();
+        assertThat(receiver.queries).isEmpty();
+
+        ToolHarness.ok(tool, "{\"service\":\"payments\",\"metric\":\"omcp_anomaly_score\",\"labels\":{\"tenant\":\"acme\"}}",
+                Principal.apiKey("acme-agent", "acme"));
+        assertThat(receiver.queries.getFirst().labels()).as("its own tenant, named").containsExactly(Map.entry("tenant", "acme"));
+    }
+
+    @Test
+    void aTenantLabelOfTheBackendsOwnMetrics_isTheCallersToFilterOn_andNoneIsAdded() {
+        FakeMetricsBackend prom = new FakeMetricsBackend("prom").serve("api", "http_requests_total", noisy(10, 0.05));
+        QueryMetricsTool tool = tool(new InMemorySources().add(prom));
+
+        ToolHarness.ok(tool, "{\"service\":\"api\",\"metric\":\"http_requests_total\",\"labels\":{\"tenant\":\"shop\"}}",
+                Principal.apiKey("acme-agent", "acme"));
+        ToolHarness.ok(tool, "{\"service\":\"api\",\"metric\":\"error_rate\"}", Principal.apiKey("acme-agent", "acme"));
+
+        assertThat(prom.queries.get(0).labels()).containsExactly(Map.entry("tenant", "shop"));
+        assertThat(prom.queries.get(1).labels()).isEmpty();
     }
 
     @Test
