@@ -97,6 +97,7 @@ public final class IpEnricher {
         IpEnrichment[] out = new IpEnrichment[inputs.size()];
         List<Integer> askRegistry = new ArrayList<>();
         List<IpAddress> registryAddresses = new ArrayList<>();
+        List<Optional<Ipv4Embedding>> registryEmbeddings = new ArrayList<>();
         for (int i = 0; i < inputs.size(); i++) {
             String input = inputs.get(i) == null ? "" : inputs.get(i);
             IpAddress address;
@@ -114,18 +115,23 @@ public final class IpEnricher {
                 out[i] = new IpEnrichment.Invalid(input, e.getMessage());
                 continue;
             }
+            Optional<Ipv4Embedding> embedding = Ipv4Embedding.of(input, address);
+            // an IPv6 address that carries an IPv4 one (NAT64, IPv4-mapped) is answered for that IPv4 address
+            address = embedding.isPresent() ? embedding.get().lookedUp(address) : address;
             IpScope scope = IpScope.of(address);
             Optional<IpDataset.Match> match = dataset.lookup(address);
             if (match.isPresent()) {
-                out[i] = new IpEnrichment.Found(input, address, scope, match.get().network().toString(), match.get().attributes(), "dataset");
+                IpDataset.Match m = match.get();
+                out[i] = new IpEnrichment.Found(input, address, scope, m.network().toString(), m.attributes(), "dataset", embedding);
             } else if (scope != IpScope.PUBLIC) {
-                out[i] = new IpEnrichment.NotFound(input, address, scope, scope.wireName() + " address: not registered in public registries");
+                out[i] = new IpEnrichment.NotFound(input, address, scope, notPublic(scope, address, embedding), embedding);
             } else if (rdap.isPresent()) {
                 askRegistry.add(i);
                 registryAddresses.add(address);
+                registryEmbeddings.add(embedding);
             } else {
                 out[i] = new IpEnrichment.NotFound(input, address, scope,
-                        datasetConfigured ? "not in the offline dataset" : "no offline dataset configured");
+                        datasetConfigured ? "not in the offline dataset" : "no offline dataset configured", embedding);
             }
         }
         if (!askRegistry.isEmpty()) {
@@ -137,11 +143,14 @@ public final class IpEnricher {
                 int i = askRegistry.get(k);
                 IpAddress address = registryAddresses.get(k);
                 String input = inputs.get(i);
+                Optional<Ipv4Embedding> embedding = registryEmbeddings.get(k);
                 out[i] = switch (answers.get(address)) {
-                    case RegistrationAnswer.Found f -> new IpEnrichment.Found(input, address, IpScope.PUBLIC, f.network(), f.attributes(), "rdap");
+                    case RegistrationAnswer.Found f ->
+                            new IpEnrichment.Found(input, address, IpScope.PUBLIC, f.network(), f.attributes(), "rdap", embedding);
                     case RegistrationAnswer.NotFound n -> new IpEnrichment.NotFound(input, address, IpScope.PUBLIC,
-                            "not in the offline dataset and not registered according to RDAP");
-                    case RegistrationAnswer.Failed f -> new IpEnrichment.Unavailable(input, address, IpScope.PUBLIC, f.reason(), f.transientFailure());
+                            "not in the offline dataset and not registered according to RDAP", embedding);
+                    case RegistrationAnswer.Failed f -> new IpEnrichment.Unavailable(input, address, IpScope.PUBLIC, f.reason(),
+                            f.transientFailure(), embedding);
                 };
             }
         }
@@ -158,5 +167,20 @@ public final class IpEnricher {
             }
         }
         return new Result(List.of(out), note);
+    }
+
+    /** Why an address that is not public has no registration, naming the IPv4 address a NAT64 one carries. */
+    private static String notPublic(IpScope scope, IpAddress address, Optional<Ipv4Embedding> embedding) {
+        Ipv4Embedding.Kind kind = embedding.map(Ipv4Embedding::kind).orElse(null);
+        if (kind == Ipv4Embedding.Kind.NAT64) {
+            return "NAT64 address of " + address + ", a " + scope.wireName() + " address, which RFC 6052 forbids in the well-known prefix"
+                    + " 64:ff9b::/96: not registered in public registries";
+        }
+        if (kind == Ipv4Embedding.Kind.NAT64_LOCAL_USE) {
+            return "local-use NAT64 address (64:ff9b:1::/48, RFC 8215): where it carries the IPv4 address depends on the prefix length "
+                    + "the network's operator chose, which the address does not tell; ask for the IPv4 address itself (from the NAT64 "
+                    + "gateway's logs) to look it up";
+        }
+        return scope.wireName() + " address: not registered in public registries";
     }
 }

@@ -1,6 +1,7 @@
 package dev.omcp.core.ipenrich;
 
 import java.util.List;
+import java.util.Optional;
 
 /** Where an address is meant to be routed (IANA special-purpose registries), so an agent knows 10.0.0.5 is internal. */
 public enum IpScope {
@@ -16,7 +17,8 @@ public enum IpScope {
     DOCUMENTATION("documentation"),
     /**
      * Everything else that is not globally reachable (0.0.0.0/8, 192.0.0.0/24, 240.0.0.0/4,
-     * benchmarking, ::, 2001::/23, a 6to4 address of a non-public IPv4 address, outside 2000::/3...).
+     * benchmarking, ::, 2001::/23, a 6to4 address of a non-public IPv4 address, the local-use NAT64
+     * prefix 64:ff9b:1::/48, outside 2000::/3...).
      */
     RESERVED("reserved");
 
@@ -73,8 +75,16 @@ public enum IpScope {
     private static final Cidr GLOBAL_UNICAST = Cidr.parse("2000::/3");
     private static final Cidr SIX_TO_FOUR = Cidr.parse("2002::/16");
 
-    /** The scope of an address. */
+    /**
+     * The scope of an address; an address of the well-known NAT64 prefix has the scope of the IPv4
+     * address it carries ({@link Ipv4Embedding}).
+     */
     public static IpScope of(IpAddress a) {
+        Optional<IpAddress> translated = Ipv4Embedding.nat64(a);
+        if (translated.isPresent()) {
+            // RFC 6052 section 3.1: 64:ff9b::/96 is globally reachable only for a global IPv4 address, the one it names
+            return of(translated.get());
+        }
         for (Range r : RANGES) {
             if (r.cidr().contains(a)) {
                 return r.scope();

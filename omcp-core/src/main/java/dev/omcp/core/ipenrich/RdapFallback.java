@@ -11,6 +11,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Semaphore;
@@ -24,8 +25,12 @@ import java.util.concurrent.TimeoutException;
  * then is reported as a transient failure, never as "not found". Calls that want the same address
  * while it is being looked up share that one lookup. Thread-safe.
  *
- * <p>Cached: registrations and "not registered" answers, for {@code ttl}. Not cached: failures, so
- * a registry that was down is asked again next time.
+ * <p>Cached: registrations, for every address of the registered network ({@link RegistrationCache}
+ * says which networks qualify), and "not registered" answers, for their address, for {@code ttl}.
+ * Not cached: failures, so a registry that was down is asked again next time. The cache lives here,
+ * beside the flights it saves, rather than in an adapter: any implementation of
+ * {@link IpRegistrationLookup} gets it, and the core checks for itself that a network holds the
+ * address asked about before it answers other addresses with it.
  */
 public final class RdapFallback {
     /**
@@ -51,25 +56,18 @@ public final class RdapFallback {
         }
     }
 
-    private record Cached(RegistrationAnswer answer, Instant expires) {}
-
     private final IpRegistrationLookup lookup;
     private final Clock clock;
     private final Settings settings;
     /** Guarded by {@link #cache}, as {@link #cache} itself. */
-    private final Map<IpAddress, Cached> cache;
+    private final RegistrationCache cache;
     private final Map<IpAddress, Flight> flights = new HashMap<>();
 
     public RdapFallback(IpRegistrationLookup lookup, Clock clock, Settings settings) {
         this.lookup = Objects.requireNonNull(lookup, "lookup");
         this.clock = Objects.requireNonNull(clock, "clock");
         this.settings = Objects.requireNonNull(settings, "settings");
-        this.cache = new LinkedHashMap<>(256, 0.75f, true) {
-            @Override
-            protected boolean removeEldestEntry(Map.Entry<IpAddress, Cached> eldest) {
-                return size() > settings.maxCached();
-            }
-        };
+        this.cache = new RegistrationCache(settings.maxCached());
     }
 
     /** The answer for each distinct address, in the order given, waiting at most the settings' deadline. */
@@ -93,9 +91,9 @@ public final class RdapFallback {
                 if (answers.containsKey(a) || joined.containsKey(a)) {
                     continue;
                 }
-                Cached c = cache.get(a);
-                if (c != null && now.isBefore(c.expires())) {
-                    answers.put(a, c.answer());
+                Optional<RegistrationAnswer> cached = cache.find(a, now);
+                if (cached.isPresent()) {
+                    answers.put(a, cached.get());
                     continue;
                 }
                 // a lookup of the address another call started is joined, not sent again
@@ -153,7 +151,7 @@ public final class RdapFallback {
         }
 
         void start(Semaphore permits) {
-            Thread t = Thread.ofVirtual().unstarted(() -> land(this, ask(permits)));
+            Thread t = Thread.ofVirtual().unstarted(() -> ask(permits));
             synchronized (cache) {
                 if (flights.get(address) != this) {
                     return; // every caller already gave up before it started
@@ -163,32 +161,56 @@ public final class RdapFallback {
             t.start();
         }
 
-        private RegistrationAnswer ask(Semaphore permits) {
+        /**
+         * Waits for a turn, then answers from the cache when a lookup that ran meanwhile registered a
+         * network holding the address (the addresses of one network in one call, beyond the first
+         * few, cost no query), else asks the registry. The answer lands before the turn is given
+         * back, so the next lookup waiting for one finds it.
+         */
+        private void ask(Semaphore permits) {
             try {
                 permits.acquire();
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
-                return new RegistrationAnswer.Failed(true, "the RDAP lookup was cancelled: every call waiting for it gave up");
+                land(this, new RegistrationAnswer.Failed(true, "the RDAP lookup was cancelled: every call waiting for it gave up"), false);
+                return;
             }
+            try {
+                Optional<RegistrationAnswer> cached;
+                synchronized (cache) {
+                    cached = cache.find(address, clock.instant());
+                }
+                if (cached.isPresent()) {
+                    land(this, cached.get(), false); // kept once already: caching it again would stretch its time to live
+                    return;
+                }
+                land(this, registry(), true);
+            } finally {
+                permits.release();
+            }
+        }
+
+        private RegistrationAnswer registry() {
             try {
                 RegistrationAnswer a = lookup.lookup(address.toString());
                 return a != null ? a : new RegistrationAnswer.Failed(false, "the RDAP lookup gave no answer");
             } catch (RuntimeException e) {
                 // the port promises not to throw; if an adapter does anyway, the address is reported, not lost
                 return new RegistrationAnswer.Failed(true, "the RDAP lookup failed: " + e.getClass().getSimpleName());
-            } finally {
-                permits.release();
             }
         }
     }
 
-    /** A flight's answer: cached unless it is a failure, and the flight forgotten in the same step, so no call misses both. */
-    private void land(Flight flight, RegistrationAnswer answer) {
+    /**
+     * A flight's answer: cached when it is fresh from the registry and no failure, and the flight
+     * forgotten in the same step, so no call misses both.
+     */
+    private void land(Flight flight, RegistrationAnswer answer, boolean fromRegistry) {
         synchronized (cache) {
             if (flights.get(flight.address) == flight) {
                 flights.remove(flight.address);
-                if (!(answer instanceof RegistrationAnswer.Failed) && settings.maxCached() > 0) {
-                    cache.put(flight.address, new Cached(answer, clock.instant().plus(settings.ttl())));
+                if (fromRegistry && !(answer instanceof RegistrationAnswer.Failed) && settings.maxCached() > 0) {
+                    cache.put(flight.address, answer, clock.instant().plus(settings.ttl()));
                 }
             }
         }
@@ -233,7 +255,7 @@ public final class RdapFallback {
         }
     }
 
-    /** How many answers are cached. */
+    /** How many answers are cached, each for a network or for one address. */
     public int cached() {
         synchronized (cache) {
             return cache.size();

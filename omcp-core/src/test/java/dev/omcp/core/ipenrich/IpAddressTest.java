@@ -123,7 +123,14 @@ class IpAddressTest {
         "2002:7f00:1::1, reserved",
         "2002:808:808::1, public",
         "5f00::1, reserved",
-        "64:ff9b::a00:1, reserved",
+        // RFC 6052: the well-known NAT64 prefix carries an IPv4 address in its last 32 bits, classed as that address
+        "64:ff9b::a00:1, private",
+        "64:ff9b::808:808, public",
+        "64:ff9b::c000:221, documentation",
+        "64:ff9b::7f00:1, loopback",
+        "64:ff9b:0:0:1::808:808, reserved",
+        // RFC 8215: the local-use prefix's embedding depends on the operator's prefix length
+        "64:ff9b:1::808:808, reserved",
     })
     void scope_followsTheSpecialPurposeRegistries(String address, String scope) {
         assertThat(IpScope.of(IpAddress.parseOrError(address)).wireName()).isEqualTo(scope);

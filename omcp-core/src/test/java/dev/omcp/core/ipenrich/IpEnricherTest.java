@@ -364,6 +364,197 @@ class IpEnricherTest {
         assertThat(rdap.cached()).isZero();
     }
 
+    /** A fallback that waits up to 10 s a call and keeps answers for an hour. */
+    private static RdapFallback.Settings settings(int maxParallel, int maxCached) {
+        return new RdapFallback.Settings(maxParallel, Duration.ofSeconds(10), Duration.ofHours(1), maxCached);
+    }
+
+    @Test
+    void aNat64Address_isEnrichedAsTheIpv4ItEmbeds_fromTheDatasetAndTheRegistries_andSaysSo() throws IOException {
+        FakeRegistry registry = new FakeRegistry();
+        registry.answers.put("1.1.1.1", new RegistrationAnswer.Found("1.1.1.0/24", Map.of("name", "APNIC-LABS")));
+        IpEnricher e = new IpEnricher(Optional.of(dataset()),
+                Optional.of(new RdapFallback(registry, clock, RdapFallback.Settings.defaults())));
+
+        var results = e.enrich(List.of("64:ff9b::808:808", "64:ff9b::1.1.1.1")).toJson().getJsonArray("results");
+
+        JsonObject dns = results.getJsonObject(0);
+        assertThat(dns.getString("status")).isEqualTo("found");
+        assertThat(dns.getString("address")).isEqualTo("64:ff9b::8.8.8.8");
+        assertThat(dns.getString("embedding")).isEqualTo("nat64");
+        assertThat(dns.getString("ipv4")).isEqualTo("8.8.8.8");
+        assertThat(dns.getString("scope")).isEqualTo("public");
+        assertThat(dns.getString("network")).isEqualTo("8.8.8.0/24");
+        assertThat(dns.getString("source")).isEqualTo("dataset");
+        JsonObject labs = results.getJsonObject(1);
+        assertThat(labs.getString("status")).isEqualTo("found");
+        assertThat(labs.getString("ipv4")).isEqualTo("1.1.1.1");
+        assertThat(labs.getString("network")).isEqualTo("1.1.1.0/24");
+        assertThat(labs.getString("source")).isEqualTo("rdap");
+        assertThat(registry.asked).as("the registries are asked about the IPv4 address").containsExactly("1.1.1.1");
+    }
+
+    @Test
+    void aNat64AddressOfANonPublicIpv4_isClassedAsThatAddress_andNeverSentToTheRegistries() {
+        FakeRegistry registry = new FakeRegistry();
+        IpEnricher e = new IpEnricher(Optional.empty(), Optional.of(new RdapFallback(registry, clock, RdapFallback.Settings.defaults())));
+
+        JsonObject pod = e.enrich(List.of("64:ff9b::10.42.0.12")).toJson().getJsonArray("results").getJsonObject(0);
+
+        assertThat(pod.getString("status")).isEqualTo("not_found");
+        assertThat(pod.getString("scope")).isEqualTo("private");
+        assertThat(pod.getString("ipv4")).isEqualTo("10.42.0.12");
+        assertThat(pod.getString("embedding")).isEqualTo("nat64");
+        // RFC 6052 section 3.1: the well-known prefix must not carry a non-global IPv4 address
+        assertThat(pod.getString("note")).contains("RFC 6052").contains("10.42.0.12");
+        assertThat(registry.asked).isEmpty();
+    }
+
+    @Test
+    void aLocalUseNat64Address_isReportedAsSuch_withoutGuessingTheIpv4ItEmbeds() {
+        FakeRegistry registry = new FakeRegistry();
+        IpEnricher e = new IpEnricher(Optional.empty(), Optional.of(new RdapFallback(registry, clock, RdapFallback.Settings.defaults())));
+
+        JsonObject local = e.enrich(List.of("64:ff9b:1::808:808")).toJson().getJsonArray("results").getJsonObject(0);
+
+        assertThat(local.getString("status")).isEqualTo("not_found");
+        assertThat(local.getString("scope")).isEqualTo("reserved");
+        assertThat(local.getString("embedding")).isEqualTo("nat64-local-use");
+        assertThat(local.containsKey("ipv4")).isFalse();
+        assertThat(local.getString("note")).contains("RFC 8215").contains("prefix length");
+        assertThat(registry.asked).isEmpty();
+    }
+
+    @Test
+    void anIpv4MappedAddress_isAnsweredLikeANat64One_namingTheIpv4ItLooksUp() throws IOException {
+        IpEnricher e = new IpEnricher(Optional.of(dataset()), Optional.empty());
+
+        var results = e.enrich(List.of("::ffff:8.8.8.8", "::FFFF:808:808", "8.8.8.8")).toJson().getJsonArray("results");
+
+        for (int i = 0; i < 2; i++) {
+            JsonObject mapped = results.getJsonObject(i);
+            assertThat(mapped.getString("status")).isEqualTo("found");
+            assertThat(mapped.getString("address")).isEqualTo("::ffff:8.8.8.8");
+            assertThat(mapped.getString("embedding")).isEqualTo("ipv4-mapped");
+            assertThat(mapped.getString("ipv4")).isEqualTo("8.8.8.8");
+            assertThat(mapped.getString("network")).isEqualTo("8.8.8.0/24");
+        }
+        JsonObject plain = results.getJsonObject(2);
+        assertThat(plain.getString("address")).isEqualTo("8.8.8.8");
+        assertThat(plain.containsKey("embedding")).as("a plain IPv4 address embeds nothing").isFalse();
+        assertThat(plain.containsKey("ipv4")).isFalse();
+    }
+
+    @Test
+    void aRegistryAnswer_coversTheOtherAddressesOfItsNetwork_untilItExpires() {
+        FakeRegistry registry = new FakeRegistry();
+        registry.answers.put("1.1.1.1", new RegistrationAnswer.Found("1.1.1.0/24", Map.of("name", "APNIC-LABS")));
+        RdapFallback rdap = new RdapFallback(registry, clock, settings(4, 100));
+        IpEnricher e = new IpEnricher(Optional.empty(), Optional.of(rdap));
+        e.enrich(List.of("1.1.1.1"));
+
+        IpEnricher.Result r = e.enrich(List.of("1.1.1.7", "1.1.1.255", "64:ff9b::1.1.1.9", "1.1.2.1"));
+
+        assertThat(registry.asked).as("only the address outside the cached network is asked").containsExactly("1.1.1.1", "1.1.2.1");
+        assertThat(r.results().subList(0, 3)).allSatisfy(x -> assertThat(x).isInstanceOfSatisfying(IpEnrichment.Found.class, f -> {
+            assertThat(f.network()).isEqualTo("1.1.1.0/24");
+            assertThat(f.source()).isEqualTo("rdap");
+        }));
+        assertThat(rdap.cached()).as("one network and one address").isEqualTo(2);
+        clock.now = clock.now.plus(Duration.ofHours(2));
+        e.enrich(List.of("1.1.1.7"));
+        assertThat(registry.asked).as("expired").containsExactly("1.1.1.1", "1.1.2.1", "1.1.1.7");
+    }
+
+    @Test
+    void manyAddressesOfOneNetworkInOneCall_askTheRegistryOnce_whenLookupsRunOneAtATime() {
+        FakeRegistry registry = new FakeRegistry();
+        for (int i = 1; i <= 100; i++) {
+            registry.answers.put("81.2.69." + i, new RegistrationAnswer.Found("81.2.69.0/24", Map.of("name", "EXAMPLE-NET")));
+        }
+        RdapFallback rdap = new RdapFallback(registry, clock, settings(1, 100));
+        List<String> log = new ArrayList<>();
+        for (int i = 1; i <= 100; i++) {
+            log.add("81.2.69." + i);
+        }
+
+        IpEnricher.Result r = new IpEnricher(Optional.empty(), Optional.of(rdap)).enrich(log);
+
+        assertThat(registry.asked).hasSize(1);
+        assertThat(r.results()).hasSize(100).allSatisfy(x -> assertThat(x).isInstanceOfSatisfying(IpEnrichment.Found.class,
+                f -> assertThat(f.network()).isEqualTo("81.2.69.0/24")));
+    }
+
+    @Test
+    void aNetworkThatDoesNotHoldTheAskedAddress_isNeverUsedForOtherAddresses() {
+        FakeRegistry registry = new FakeRegistry();
+        // a hostile or broken registry claims an unrelated network for 1.1.1.1
+        registry.answers.put("1.1.1.1", new RegistrationAnswer.Found("9.9.9.0/24", Map.of("name", "NOT-IT")));
+        registry.answers.put("1.0.0.1", new RegistrationAnswer.Found("not a network", Map.of("name", "GARBLED")));
+        RdapFallback rdap = new RdapFallback(registry, clock, settings(4, 100));
+        IpEnricher e = new IpEnricher(Optional.empty(), Optional.of(rdap));
+        e.enrich(List.of("1.1.1.1", "1.0.0.1"));
+
+        e.enrich(List.of("9.9.9.9", "1.1.1.1", "1.0.0.2", "1.0.0.1"));
+
+        assertThat(registry.asked).as("each answer is kept for its own address only")
+                .containsExactlyInAnyOrder("1.1.1.1", "1.0.0.1", "9.9.9.9", "1.0.0.2");
+    }
+
+    @Test
+    void aVeryBroadNetwork_isKeptForTheAskedAddressOnly_andANarrowerOneForItsWholeRange() {
+        FakeRegistry registry = new FakeRegistry();
+        registry.answers.put("23.1.1.1", new RegistrationAnswer.Found("23.0.0.0/8", Map.of("name", "REGISTRY-POOL")));
+        registry.answers.put("5.1.1.1", new RegistrationAnswer.Found("5.0.0.0/15", Map.of("name", "WIDE")));
+        registry.answers.put("31.1.1.1", new RegistrationAnswer.Found("31.1.0.0/16", Map.of("name", "ISP")));
+        registry.answers.put("2a00:1::1", new RegistrationAnswer.Found("2a00::/12", Map.of("name", "RIR-POOL")));
+        registry.answers.put("2a01:1::1", new RegistrationAnswer.Found("2a01:1::/32", Map.of("name", "LIR")));
+        RdapFallback rdap = new RdapFallback(registry, clock, settings(4, 100));
+        IpEnricher e = new IpEnricher(Optional.empty(), Optional.of(rdap));
+        e.enrich(List.of("23.1.1.1", "5.1.1.1", "31.1.1.1", "2a00:1::1", "2a01:1::1"));
+
+        e.enrich(List.of("23.1.1.2", "5.1.1.2", "31.1.200.1", "2a00:1::2", "2a01:1:ffff::9", "23.1.1.1"));
+
+        assertThat(registry.asked.subList(5, registry.asked.size())).as("wider than /16 (IPv4) or /32 (IPv6): asked again")
+                .containsExactlyInAnyOrder("23.1.1.2", "5.1.1.2", "2a00:1::2");
+    }
+
+    @Test
+    void theMostSpecificCachedNetwork_answers() {
+        FakeRegistry registry = new FakeRegistry();
+        registry.answers.put("31.1.5.1", new RegistrationAnswer.Found("31.1.5.0/24", Map.of("name", "CUSTOMER")));
+        registry.answers.put("31.1.1.1", new RegistrationAnswer.Found("31.1.0.0/16", Map.of("name", "ISP")));
+        RdapFallback rdap = new RdapFallback(registry, clock, settings(4, 100));
+        IpEnricher e = new IpEnricher(Optional.empty(), Optional.of(rdap));
+        e.enrich(List.of("31.1.5.1"));
+        e.enrich(List.of("31.1.1.1"));
+
+        IpEnricher.Result r = e.enrich(List.of("31.1.5.77", "31.1.9.9"));
+
+        assertThat(((IpEnrichment.Found) r.results().get(0)).attributes()).containsEntry("name", "CUSTOMER");
+        assertThat(((IpEnrichment.Found) r.results().get(1)).attributes()).containsEntry("name", "ISP");
+        assertThat(registry.asked).hasSize(2);
+    }
+
+    @Test
+    void cachedNetworks_countTowardsMaxCached() {
+        FakeRegistry registry = new FakeRegistry();
+        registry.answers.put("1.1.1.1", new RegistrationAnswer.Found("1.1.1.0/24", Map.of()));
+        registry.answers.put("8.8.8.8", new RegistrationAnswer.Found("8.8.8.0/24", Map.of()));
+        registry.answers.put("9.9.9.9", new RegistrationAnswer.Found("9.9.9.0/24", Map.of()));
+        RdapFallback rdap = new RdapFallback(registry, clock, settings(4, 2));
+        IpEnricher e = new IpEnricher(Optional.empty(), Optional.of(rdap));
+        e.enrich(List.of("1.1.1.1"));
+        e.enrich(List.of("8.8.8.8"));
+        e.enrich(List.of("9.9.9.9"));
+
+        e.enrich(List.of("1.1.1.2", "9.9.9.2"));
+
+        assertThat(rdap.cached()).isEqualTo(2);
+        assertThat(registry.asked).as("the least recently used network was evicted")
+                .containsExactly("1.1.1.1", "8.8.8.8", "9.9.9.9", "1.1.1.2");
+    }
+
     @Test
     void settings_refuseNonsense() {
         assertThatThrownBy(() -> new RdapFallback.Settings(0, Duration.ofSeconds(1), Duration.ofHours(1), 10)).hasMessageContaining("maxParallel");

@@ -31,10 +31,11 @@ public final class EnrichIpsTool extends ObservabilityTool {
                     + "when the operator enabled them; an address of any other scope the dataset does not cover is not_found (the "
                     + "registries hold only public space). Up to "
                     + IpEnricher.MAX_ADDRESSES + " IPv4 or IPv6 addresses per call; each is answered in input order as found, "
-                    + "not_found, invalid or unavailable (a registry error worth retrying). Use it on client addresses (from an "
-                    + "alert, a ticket, or log lines when the operator has turned redaction off: query_logs replaces addresses with "
-                    + "[REDACTED:ipv4] by default) to tell an attack or a single noisy customer from real traffic. Next: query_logs or "
-                    + "query_traces of the service that saw the address, to see what its requests did.",
+                    + "not_found, invalid or unavailable (a registry error worth retrying). A NAT64 (64:ff9b::/96) or IPv4-mapped "
+                    + "(::ffff:0:0/96) address is answered for the IPv4 address it carries, named in ipv4. Use it on client addresses "
+                    + "(from an alert, a ticket, or log lines when the operator has turned redaction off: query_logs replaces "
+                    + "addresses with [REDACTED:ipv4] by default) to tell an attack or a single noisy customer from real traffic. "
+                    + "Next: query_logs or query_traces of the service that saw the address, to see what its requests did.",
             Schemas.object()
                     .required("addresses", Jsonp.object().add("type", "array")
                             .add("items", Jsonp.object().add("type", "string").add("minLength", 1).add("maxLength", MAX_ADDRESS_CHARS))
@@ -49,6 +50,11 @@ public final class EnrichIpsTool extends ObservabilityTool {
                                     .add("status", Jsonp.object().add("type", "string")
                                             .add("enum", Jsonp.array().add("found").add("not_found").add("invalid").add("unavailable")))
                                     .add("address", OutputFields.typed("string", "The address in canonical form."))
+                                    .add("embedding", OutputFields.typed("string", "When the IPv6 address carries an IPv4 one: "
+                                            + "nat64 (64:ff9b::/96), nat64-local-use (64:ff9b:1::/48, whose IPv4 address cannot be "
+                                            + "told) or ipv4-mapped (::ffff:0:0/96)."))
+                                    .add("ipv4", OutputFields.typed("string", "The IPv4 address the IPv6 address carries; scope, "
+                                            + "network and attributes are about it."))
                                     .add("scope", OutputFields.typed("string", "public, private, shared, loopback, link-local, "
                                             + "multicast, documentation or reserved."))
                                     .add("network", OutputFields.typed("string", "found: the network (CIDR) that holds the address."))

@@ -101,6 +101,23 @@ class EnrichIpsToolTest {
     }
 
     @Test
+    void theOutputSchema_declaresTheMembersOfAnAddressThatCarriesAnIpv4One() throws IOException {
+        RdapFallback rdap = new RdapFallback(address -> new RegistrationAnswer.Failed(true, "the registry answered HTTP 429"), CLOCK,
+                new RdapFallback.Settings(2, Duration.ofSeconds(5), Duration.ofHours(1), 100));
+        EnrichIpsTool tool = tool(new IpEnricher(Optional.of(dataset()), Optional.of(rdap)));
+        JsonObject result = structured(call(tool, addresses("64:ff9b::198.51.100.23", "::ffff:10.0.0.5", "64:ff9b::8.8.8.8",
+                "64:ff9b:1::1")));
+
+        assertThat(result.getJsonArray("results").stream().map(r -> r.asJsonObject().getString("embedding")))
+                .containsExactly("nat64", "ipv4-mapped", "nat64", "nat64-local-use");
+        assertThat(result.getJsonArray("results").stream().map(r -> r.asJsonObject().getString("status")))
+                .containsExactly("found", "not_found", "unavailable", "not_found");
+        java.util.Set<String> declared = tool.definition().outputSchema().orElseThrow().getJsonObject("properties")
+                .getJsonObject("results").getJsonObject("items").getJsonObject("properties").keySet();
+        result.getJsonArray("results").forEach(r -> assertThat(declared).containsAll(r.asJsonObject().keySet()));
+    }
+
+    @Test
     void aRegistryThatNeverAnswers_cannotHoldTheCallPastTheToolDeadline() {
         CountDownLatch never = new CountDownLatch(1);
         RdapFallback rdap = new RdapFallback(address -> {
