@@ -3,6 +3,7 @@ package dev.omcp.adapters.storage.auth;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.omcp.adapters.storage.TestClock;
 import dev.omcp.ports.auth.LocalUser;
 import dev.omcp.ports.auth.PasswordHash;
 import dev.omcp.adapters.storage.files.SpecialFiles;
@@ -15,11 +16,8 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.attribute.FileTime;
-import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.time.ZoneId;
-import java.time.ZoneOffset;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -31,35 +29,7 @@ class JsonUsersFileIT {
     @TempDir
     Path dir;
 
-    private final MovableClock clock = new MovableClock(Instant.parse("2026-03-01T10:00:00Z"));
-
-    /** Paces the log lines of a users file that stays broken; moved by hand, never by waiting. */
-    private static final class MovableClock extends Clock {
-        private volatile Instant now;
-
-        MovableClock(Instant start) {
-            this.now = start;
-        }
-
-        void advance(Duration by) {
-            now = now.plus(by);
-        }
-
-        @Override
-        public Instant instant() {
-            return now;
-        }
-
-        @Override
-        public ZoneId getZone() {
-            return ZoneOffset.UTC;
-        }
-
-        @Override
-        public Clock withZone(ZoneId zone) {
-            throw new UnsupportedOperationException("the users file reads instants only");
-        }
-    }
+    private final TestClock clock = new TestClock(Instant.parse("2026-03-01T10:00:00Z"));
 
     /** The warnings of the users file while {@code action} runs. */
     private static List<String> warnings(ThrowingRunnable action) throws Exception {

@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.tuple;
 import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import dev.omcp.adapters.storage.TestClock;
 import dev.omcp.adapters.storage.files.SpecialFiles;
 import dev.omcp.ports.auth.BlocklistFullException;
 import dev.omcp.ports.auth.Revocation;
@@ -21,7 +22,6 @@ import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.time.ZoneId;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -83,34 +83,6 @@ class JsonlRevocationJournalIT {
             }
             entries.removeIf(r -> r.target() == revocation.target() && r.value().equals(revocation.value()));
             entries.add(revocation);
-        }
-    }
-
-    /** A clock a test sets; the journal reads only instants from it. */
-    static final class SettableClock extends Clock {
-        private volatile Instant now;
-
-        SettableClock(Instant start) {
-            this.now = start;
-        }
-
-        void set(Instant instant) {
-            now = instant;
-        }
-
-        @Override
-        public Instant instant() {
-            return now;
-        }
-
-        @Override
-        public ZoneId getZone() {
-            return ZoneOffset.UTC;
-        }
-
-        @Override
-        public Clock withZone(ZoneId zone) {
-            throw new UnsupportedOperationException("the journal reads instants only");
         }
     }
 
@@ -360,7 +332,7 @@ class JsonlRevocationJournalIT {
         Path file = dir.resolve("revocations.jsonl");
         ListStore store = new ListStore();
         long floor = 2 * 1024;
-        SettableClock clock = new SettableClock(NOW);
+        TestClock clock = new TestClock(NOW);
         JsonlRevocationJournal journal = JsonlRevocationJournal.open(file, store, clock, RETENTION, floor);
         int count = 600;
         long largest = 0;

@@ -11,6 +11,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.sun.net.httpserver.HttpHandler;
 import com.sun.net.httpserver.HttpServer;
 import dev.omcp.adapters.storage.CapturedLog;
+import dev.omcp.adapters.storage.TestClock;
 import dev.omcp.ports.plugins.BundleRejectedException;
 import dev.omcp.ports.plugins.HubCatalog;
 import dev.omcp.ports.plugins.HubEntry;
@@ -28,8 +29,6 @@ import java.security.KeyPair;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.time.ZoneId;
-import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -176,37 +175,13 @@ class StaticConnectorHubIT {
                 .allSatisfy(line -> assertThat(line).doesNotContain(" reason=\"signed").doesNotContain(" outcome=\"installed\""));
     }
 
-    /** A clock the test moves. */
-    private static final class MovableClock extends Clock {
-        private volatile Instant now = Instant.parse("2026-01-01T00:00:00Z");
-
-        void advance(Duration by) {
-            now = now.plus(by);
-        }
-
-        @Override
-        public Instant instant() {
-            return now;
-        }
-
-        @Override
-        public ZoneId getZone() {
-            return ZoneOffset.UTC;
-        }
-
-        @Override
-        public Clock withZone(ZoneId zone) {
-            throw new UnsupportedOperationException();
-        }
-    }
-
     private static long indexReads(List<String> asked) {
         return asked.stream().filter(path -> path.endsWith("/index.json")).count();
     }
 
     @Test
     void theCatalogIsReadOnceForEveryCallerWithinItsMaxAge_andAgainAfterIt() throws Exception {
-        MovableClock clock = new MovableClock();
+        TestClock clock = new TestClock(Instant.parse("2026-01-01T00:00:00Z"));
         List<String> asked = new CopyOnWriteArrayList<>();
         HttpServer server = serveHub(asked);
         try {
