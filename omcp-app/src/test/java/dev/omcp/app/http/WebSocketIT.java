@@ -96,7 +96,8 @@ class WebSocketIT {
         WebSocket socket = connect(open, frames, Map.of());
         socket.sendText(INITIALIZE, true).join();
         assertThat(frames.next().getJsonObject("result").getString("protocolVersion")).isEqualTo("2025-11-25");
-        socket.sendText("{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"tools/call\",\"params\":{\"name\":\"test_simple_text\",\"arguments\":{}}}", true).join();
+        socket.sendText("{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"tools/call\","
+                + "\"params\":{\"name\":\"test_simple_text\",\"arguments\":{}}}", true).join();
         JsonObject call = frames.next();
         assertThat(call.getInt("id")).isEqualTo(2);
         assertThat(call.getJsonObject("result").getJsonArray("content")).hasSize(1);
@@ -116,7 +117,8 @@ class WebSocketIT {
         assertThat(answer.getInt("id")).isEqualTo(2);
         assertThat(answer.getJsonObject("result")).isEmpty();
 
-        socket.sendText("{\"jsonrpc\":\"2.0\",\"id\":3,\"method\":\"ping\",\"params\":{\"pad\":\"" + "x".repeat(1024 * 1024) + "\"}}", true);
+        socket.sendText("{\"jsonrpc\":\"2.0\",\"id\":3,\"method\":\"ping\",\"params\":{\"pad\":\""
+                + "x".repeat(1024 * 1024) + "\"}}", true);
         // RFC 6455 7.4.1: 1009, a message too big to process
         assertThat(frames.closed.get(10, TimeUnit.SECONDS)).isEqualTo(1009);
     }

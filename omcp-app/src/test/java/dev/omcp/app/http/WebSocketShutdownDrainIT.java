@@ -2,24 +2,17 @@ package dev.omcp.app.http;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.omcp.adapters.http.mcp.WebSocketTestServer;
 import dev.omcp.adapters.http.server.GatewayHttpServer;
 import dev.omcp.adapters.http.server.HttpServerSettings;
-import dev.omcp.app.support.McpHttpClient;
 import dev.omcp.core.gateway.Gateway;
-import dev.omcp.ports.identity.Principal;
-import dev.omcp.ports.mcp.McpEndpoint;
-import dev.omcp.ports.mcp.McpInbound;
-import dev.omcp.ports.mcp.McpOutbound;
-import dev.omcp.ports.mcp.McpReply;
 import jakarta.json.JsonObject;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.WebSocket;
 import java.time.Duration;
 import java.util.List;
-import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -32,16 +25,15 @@ import org.junit.jupiter.api.Test;
 class WebSocketShutdownDrainIT {
     private static final String TOOL_CALL = "{\"jsonrpc\":\"2.0\",\"id\":7,\"method\":\"tools/call\",\"params\":{\"name\":\"slow\"}}";
 
-    /** Counted down when the tool call reached the endpoint. */
-    private final CountDownLatch running = new CountDownLatch(1);
-    /** Counted down to let the tool call answer. */
-    private final CountDownLatch mayAnswer = new CountDownLatch(1);
+    /** Holds the tool call until the test releases it; nothing else reaches it in these tests. */
+    private final WebSocketTestServer.HoldingEndpoint endpoint =
+            new WebSocketTestServer.HoldingEndpoint(body -> body.contains("\"method\":\"tools/call\""));
     private final HttpClient http = HttpClient.newHttpClient();
     private GatewayHttpServer server;
 
     @AfterEach
     void stop() {
-        mayAnswer.countDown();
+        endpoint.release();
         if (server != null) {
             server.close();
         }
@@ -56,7 +48,7 @@ class WebSocketShutdownDrainIT {
         WebSocketIT.Frames idle = new WebSocketIT.Frames();
         connect(idle);
         busySocket.sendText(TOOL_CALL, true).get(10, TimeUnit.SECONDS);
-        assertThat(running.await(10, TimeUnit.SECONDS)).as("the tool call runs").isTrue();
+        assertThat(endpoint.awaitHeld(1)).as("the tool call runs").isEqualTo(1);
 
         long began = System.nanoTime();
         CompletableFuture<Void> shutdown = CompletableFuture.runAsync(server::shutdown);
@@ -71,7 +63,7 @@ class WebSocketShutdownDrainIT {
         assertThat(busy.closed).as("the socket waits for its tool call").isNotDone();
         assertThat(shutdown).as("the stop waits for the tool call").isNotDone();
 
-        mayAnswer.countDown();
+        endpoint.release();
         JsonObject answer = busy.next();
         assertThat(answer.getInt("id")).as("the tool call's answer arrives").isEqualTo(7);
         assertThat(answer.containsKey("result")).isTrue();
@@ -88,7 +80,7 @@ class WebSocketShutdownDrainIT {
         WebSocketIT.Frames busy = new WebSocketIT.Frames();
         WebSocket busySocket = connect(busy);
         busySocket.sendText(TOOL_CALL, true).get(10, TimeUnit.SECONDS);
-        assertThat(running.await(10, TimeUnit.SECONDS)).as("the tool call runs").isTrue();
+        assertThat(endpoint.awaitHeld(1)).as("the tool call runs").isEqualTo(1);
 
         long began = System.nanoTime();
         CompletableFuture<Long> closedAfter = busy.closed.thenApply(code -> System.nanoTime() - began);
@@ -108,7 +100,7 @@ class WebSocketShutdownDrainIT {
                 HttpServerSettings.DEFAULT_MAX_BODY_BYTES, Duration.ofSeconds(30), Duration.ofSeconds(90), grace);
         server = GatewayHttpServer.builder()
                 .settings(settings)
-                .mcp(new SlowToolEndpoint())
+                .mcp(endpoint)
                 .agentAuthentication(gateway.agentAuthentication())
                 .description(gateway.description())
                 .build()
@@ -118,43 +110,5 @@ class WebSocketShutdownDrainIT {
     private WebSocket connect(WebSocketIT.Frames frames) throws Exception {
         return http.newWebSocketBuilder().buildAsync(URI.create("ws://127.0.0.1:" + server.port() + "/mcp/ws"), frames)
                 .get(10, TimeUnit.SECONDS);
-    }
-
-    /** Answers a tool call once the test lets it, and any other request at once. */
-    private final class SlowToolEndpoint implements McpEndpoint {
-        @Override
-        public McpReply handle(McpInbound inbound, McpOutbound outbound) {
-            JsonObject request = McpHttpClient.parse(inbound.body());
-            if ("tools/call".equals(request.getString("method"))) {
-                running.countDown();
-                try {
-                    mayAnswer.await();
-                } catch (InterruptedException e) {
-                    Thread.currentThread().interrupt();
-                }
-            }
-            return new McpReply.Response(request.getString("method"),
-                    "{\"jsonrpc\":\"2.0\",\"id\":" + request.get("id") + ",\"result\":{}}", false, Optional.empty());
-        }
-
-        @Override
-        public SessionStatus checkSession(String sessionId, Principal principal) {
-            return SessionStatus.NOT_FOUND;
-        }
-
-        @Override
-        public SessionStatus endSession(String sessionId, Principal principal) {
-            return SessionStatus.NOT_FOUND;
-        }
-
-        @Override
-        public AutoCloseable attachStream(String sessionId, McpOutbound stream) {
-            return () -> { };
-        }
-
-        @Override
-        public Optional<String> unsupportedProtocolVersion(String header) {
-            return Optional.empty();
-        }
     }
 }

@@ -209,22 +209,9 @@ public final class McpDispatcher implements McpEndpoint {
      * stream that ends with the batch's array.
      */
     private McpReply handleBatch(McpInbound inbound, McpOutbound outbound, JsonArray batch, Optional<ProtocolRevision> headerRevision) {
-        if (inbound.sessionId().isEmpty()) {
-            return refused("", Refusal.BATCH_NOT_SUPPORTED, JsonValue.NULL, JsonRpc.INVALID_REQUEST,
-                    "Batch requests are not supported without a session: only a session that negotiated MCP 2025-03-26 may send "
-                            + "them, and initialize must come alone; send one JSON-RPC message per request");
-        }
-        Optional<McpSession> session = sessions.find(inbound.sessionId().get(), inbound.principal());
-        if (session.isEmpty()) {
-            return refused("", Refusal.SESSION_NOT_FOUND, JsonValue.NULL, JsonRpc.SESSION_NOT_FOUND, SESSION_NOT_FOUND_MESSAGE);
-        }
-        ProtocolRevision negotiated = ProtocolRevision.fromWireName(session.get().protocolVersion()).orElse(ProtocolRevision.LATEST);
-        ProtocolRevision spoken = negotiated.batching() ? headerRevision.orElse(negotiated) : negotiated;
-        if (!spoken.batching()) {
-            // MCP 2025-06-18 removed JSON-RPC batching; nothing in the batch is executed.
-            return refused("", Refusal.BATCH_NOT_SUPPORTED, JsonValue.NULL, JsonRpc.INVALID_REQUEST,
-                    "Batch requests are not supported in MCP " + spoken.wireName()
-                            + " (2025-06-18 removed JSON-RPC batching); send one JSON-RPC message per request");
+        Optional<McpReply.Refused> notTaken = batchRefusal(inbound.sessionId(), inbound.principal(), headerRevision);
+        if (notTaken.isPresent()) {
+            return notTaken.get();
         }
         Optional<McpReply.Refused> invalid = JsonRpcBatch.refusal(batch);
         if (invalid.isPresent()) {
@@ -235,6 +222,35 @@ public final class McpDispatcher implements McpEndpoint {
             answer.add(element, handleMessage(inbound, outbound, element, headerRevision));
         }
         return answer.reply();
+    }
+
+    @Override
+    public Optional<McpReply.Refused> batchRefusal(Optional<String> sessionId, Principal principal) {
+        return batchRefusal(sessionId, principal, Optional.empty());
+    }
+
+    /** Why no batch of this session may run, whatever it holds; empty when the session takes batches. */
+    private Optional<McpReply.Refused> batchRefusal(Optional<String> sessionId, Principal principal,
+            Optional<ProtocolRevision> headerRevision) {
+        if (sessionId.isEmpty()) {
+            return Optional.of(refused("", Refusal.BATCH_NOT_SUPPORTED, JsonValue.NULL, JsonRpc.INVALID_REQUEST,
+                    "Batch requests are not supported without a session: only a session that negotiated MCP 2025-03-26 may send "
+                            + "them, and initialize must come alone; send one JSON-RPC message per request"));
+        }
+        Optional<McpSession> session = sessions.find(sessionId.get(), principal);
+        if (session.isEmpty()) {
+            return Optional.of(refused("", Refusal.SESSION_NOT_FOUND, JsonValue.NULL, JsonRpc.SESSION_NOT_FOUND,
+                    SESSION_NOT_FOUND_MESSAGE));
+        }
+        ProtocolRevision negotiated = ProtocolRevision.fromWireName(session.get().protocolVersion()).orElse(ProtocolRevision.LATEST);
+        ProtocolRevision spoken = negotiated.batching() ? headerRevision.orElse(negotiated) : negotiated;
+        if (!spoken.batching()) {
+            // MCP 2025-06-18 removed JSON-RPC batching; nothing in the batch is executed.
+            return Optional.of(refused("", Refusal.BATCH_NOT_SUPPORTED, JsonValue.NULL, JsonRpc.INVALID_REQUEST,
+                    "Batch requests are not supported in MCP " + spoken.wireName()
+                            + " (2025-06-18 removed JSON-RPC batching); send one JSON-RPC message per request"));
+        }
+        return Optional.empty();
     }
 
     /** One JSON-RPC message, alone in its body or an element of a batch. */
@@ -558,7 +574,7 @@ public final class McpDispatcher implements McpEndpoint {
         return "Bad Request: MCP-Session-Id header is required; send initialize first and repeat the id it returns";
     }
 
-    private static McpReply refused(String method, Refusal refusal, JsonValue id, int code, String message) {
+    private static McpReply.Refused refused(String method, Refusal refusal, JsonValue id, int code, String message) {
         return new McpReply.Refused(method, refusal, JsonRpc.error(id, code, message));
     }
 

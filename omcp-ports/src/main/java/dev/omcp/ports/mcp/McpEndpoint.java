@@ -24,6 +24,24 @@ public interface McpEndpoint {
     McpReply handle(McpInbound inbound, McpOutbound outbound);
 
     /**
+     * The refusal {@link #handle} answers every batch sent in this session with, whatever the batch
+     * holds: no session yet, an unknown one, or one whose negotiated revision takes no batches (MCP
+     * 2025-06-18 removed JSON-RPC batching). A transport that refuses a batch itself, before it
+     * reaches {@link #handle} (a shutdown, a bound of requests in flight), answers with this refusal
+     * when there is one, so the client is not asked to send again a batch its session never takes.
+     * Judged as for a message without an {@code MCP-Protocol-Version} header, as on a WebSocket.
+     *
+     * @param sessionId the session the batch was sent in; empty when none was opened
+     * @param principal who sent the batch (a session is only found for its own credential)
+     * @return the refusal; empty when the session takes batches. The default answers empty, so an
+     *     endpoint written before this method keeps working; the transport then refuses each request
+     *     of such a batch as it would in a session that takes batches
+     */
+    default Optional<McpReply.Refused> batchRefusal(Optional<String> sessionId, Principal principal) {
+        return Optional.empty();
+    }
+
+    /**
      * Checks that a session exists, has not expired and belongs to {@code principal}; refreshes its
      * idle timer when it does.
      */

@@ -88,6 +88,12 @@ public final class WebSocketTransport {
     static final int GOING_AWAY = 1001;
     /** RFC 6455 (IANA registry) close code "Try Again Later": the credential holds the most sockets it may. */
     static final int TRY_AGAIN_LATER = 1013;
+    /** The largest text frame a socket may send, by default: as large as a Streamable HTTP body may be. */
+    public static final int DEFAULT_MAX_MESSAGE_BYTES = 1024 * 1024;
+    /** How often each socket is pinged, by default. */
+    public static final Duration DEFAULT_PING_INTERVAL = Duration.ofSeconds(30);
+    /** How long a socket may stay silent (no pong, no message) before it is closed, by default. */
+    public static final Duration DEFAULT_PONG_TIMEOUT = Duration.ofSeconds(90);
     /** How long after the upgrade a socket has to open its session with {@code initialize}. */
     public static final Duration DEFAULT_INITIALIZE_DEADLINE = Duration.ofSeconds(30);
     /**
@@ -137,6 +143,13 @@ public final class WebSocketTransport {
     /** Set once the shutdown began: no new socket, no new request, and each socket closes once it has nothing in flight. */
     private volatile boolean draining;
 
+    /**
+     * Whether the batches of one session are refused whatever they hold, as the endpoint said.
+     *
+     * @param sessionId the session asked about; null for a socket that opened none
+     */
+    private record BatchVerdict(String sessionId, Optional<McpReply.Refused> refusal) {}
+
     /** Per-connection state. */
     private static final class ConnectionState {
         final AtomicReference<String> sessionId = new AtomicReference<>();
@@ -155,108 +168,178 @@ public final class WebSocketTransport {
         final AtomicInteger handling = new AtomicInteger();
         /** Set once the shutdown closes the socket, so it is closed once. */
         final AtomicBoolean closingForShutdown = new AtomicBoolean();
+        /** What the endpoint said of batches in this socket's session, once asked; see {@link #batchRefusal}. */
+        final AtomicReference<BatchVerdict> batchVerdict = new AtomicReference<>();
 
         ConnectionState(long maxUnsentBytes) {
             this.unsent = new UnsentBytes(maxUnsentBytes);
         }
     }
 
-    public WebSocketTransport(
-            McpEndpoint endpoint,
-            AgentAuthentication authentication,
-            GatewayMetrics metrics,
-            int maxMessageBytes,
-            Duration pingInterval,
-            Duration pongTimeout,
-            Clock clock) {
-        this(endpoint, authentication, metrics, maxMessageBytes, pingInterval, pongTimeout, DEFAULT_MAX_PER_CREDENTIAL, clock);
-    }
-
-    /** As above, with the number of WebSockets one credential may hold open at once. */
-    public WebSocketTransport(
-            McpEndpoint endpoint,
-            AgentAuthentication authentication,
-            GatewayMetrics metrics,
-            int maxMessageBytes,
-            Duration pingInterval,
-            Duration pongTimeout,
-            int maxPerCredential,
-            Clock clock) {
-        this(endpoint, authentication, metrics, maxMessageBytes, pingInterval, pongTimeout, DEFAULT_MAX_UNSENT_BYTES,
-                DEFAULT_INITIALIZE_DEADLINE, maxPerCredential, clock);
-    }
-
-    /**
-     * As above, with where the messages being handled are counted: the server whose shutdown waits
-     * for its in-flight requests passes its count, so it waits for these messages too.
-     */
-    public WebSocketTransport(
-            McpEndpoint endpoint,
-            AgentAuthentication authentication,
-            GatewayMetrics metrics,
-            int maxMessageBytes,
-            Duration pingInterval,
-            Duration pongTimeout,
-            int maxPerCredential,
-            Clock clock,
-            InFlightTracker inFlightTracker) {
-        this(endpoint, authentication, metrics, maxMessageBytes, pingInterval, pongTimeout, DEFAULT_MAX_UNSENT_BYTES,
-                DEFAULT_INITIALIZE_DEADLINE, maxPerCredential, clock, inFlightTracker);
-    }
-
-    /**
-     * As above, with the bound of bytes a socket may have waiting to be written and the deadline for
-     * {@code initialize} (tests use small ones).
-     */
-    WebSocketTransport(
-            McpEndpoint endpoint,
-            AgentAuthentication authentication,
-            GatewayMetrics metrics,
-            int maxMessageBytes,
-            Duration pingInterval,
-            Duration pongTimeout,
-            long maxUnsentBytes,
-            Duration initializeDeadline,
-            int maxPerCredential,
-            Clock clock) {
-        this(endpoint, authentication, metrics, maxMessageBytes, pingInterval, pongTimeout, maxUnsentBytes, initializeDeadline,
-                maxPerCredential, clock, InFlightTracker.untracked());
-    }
-
-    private WebSocketTransport(
-            McpEndpoint endpoint,
-            AgentAuthentication authentication,
-            GatewayMetrics metrics,
-            int maxMessageBytes,
-            Duration pingInterval,
-            Duration pongTimeout,
-            long maxUnsentBytes,
-            Duration initializeDeadline,
-            int maxPerCredential,
-            Clock clock,
-            InFlightTracker inFlightTracker) {
-        if (maxPerCredential < 1) {
-            throw new IllegalArgumentException("the bound of WebSockets per credential must be at least 1, got " + maxPerCredential);
-        }
-        if (initializeDeadline.isNegative() || initializeDeadline.isZero()) {
-            throw new IllegalArgumentException("the WebSocket initialize deadline must be positive, got " + initializeDeadline);
-        }
-        this.inFlightTracker = Objects.requireNonNull(inFlightTracker, "inFlightTracker");
-        this.initializeDeadline = initializeDeadline;
-        this.maxPerCredential = maxPerCredential;
-        this.clock = clock;
-        if (maxUnsentBytes < 1) {
-            throw new IllegalArgumentException("the bound of unsent bytes per WebSocket must be at least 1, got " + maxUnsentBytes);
-        }
-        this.maxUnsentBytes = maxUnsentBytes;
-        this.endpoint = endpoint;
-        this.authentication = authentication;
-        this.metrics = metrics;
-        this.maxMessageBytes = maxMessageBytes;
-        this.pongTimeout = pongTimeout;
-        this.keepAlive = new KeepAliveLedger<>(clock, pingInterval, pongTimeout);
-        Duration tenth = pingInterval.dividedBy(10);
+    private WebSocketTransport(Builder builder) {
+        this.endpoint = builder.endpoint;
+        this.authentication = builder.authentication;
+        this.metrics = builder.metrics;
+        this.maxMessageBytes = builder.maxMessageBytes;
+        this.pongTimeout = builder.pongTimeout;
+        this.maxUnsentBytes = builder.maxUnsentBytes;
+        this.initializeDeadline = builder.initializeDeadline;
+        this.maxPerCredential = builder.maxSocketsPerCredential;
+        this.clock = builder.clock;
+        this.inFlightTracker = builder.inFlightTracker;
+        this.keepAlive = new KeepAliveLedger<>(clock, builder.pingInterval, pongTimeout);
+        Duration tenth = builder.pingInterval.dividedBy(10);
         this.sweepPeriod = tenth.compareTo(MIN_SWEEP) < 0 ? MIN_SWEEP : tenth.compareTo(MAX_SWEEP) > 0 ? MAX_SWEEP : tenth;
+    }
+
+    /**
+     * Starts a transport; the endpoint, the authentication and the metrics are required, everything
+     * else has the default its setter names:
+     *
+     * <pre>{@code
+     * WebSocketTransport webSocket = WebSocketTransport.builder()
+     *         .endpoint(gateway.mcp())
+     *         .authentication(gateway.agentAuthentication())
+     *         .metrics(metrics)
+     *         .pingInterval(Duration.ofSeconds(30))
+     *         .build();
+     * }</pre>
+     */
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    /** Assembles a {@link WebSocketTransport}; not thread-safe, use it on one thread. */
+    public static final class Builder {
+        private McpEndpoint endpoint;
+        private AgentAuthentication authentication;
+        private GatewayMetrics metrics;
+        private int maxMessageBytes = DEFAULT_MAX_MESSAGE_BYTES;
+        private Duration pingInterval = DEFAULT_PING_INTERVAL;
+        private Duration pongTimeout = DEFAULT_PONG_TIMEOUT;
+        private int maxSocketsPerCredential = DEFAULT_MAX_PER_CREDENTIAL;
+        private long maxUnsentBytes = DEFAULT_MAX_UNSENT_BYTES;
+        private Duration initializeDeadline = DEFAULT_INITIALIZE_DEADLINE;
+        private Clock clock = Clock.systemUTC();
+        private InFlightTracker inFlightTracker = InFlightTracker.untracked();
+
+        private Builder() {}
+
+        /** The MCP server every message is handed to (required): {@code gateway.mcp()}. */
+        public Builder endpoint(McpEndpoint endpoint) {
+            this.endpoint = Objects.requireNonNull(endpoint, "endpoint");
+            return this;
+        }
+
+        /** Checks the credential each socket presents on the upgrade (required): {@code gateway.agentAuthentication()}. */
+        public Builder authentication(AgentAuthentication authentication) {
+            this.authentication = Objects.requireNonNull(authentication, "authentication");
+            return this;
+        }
+
+        /** Where each message is counted, in {@code omcp_mcp_requests_total} under {@code transport="websocket"} (required). */
+        public Builder metrics(GatewayMetrics metrics) {
+            this.metrics = Objects.requireNonNull(metrics, "metrics");
+            return this;
+        }
+
+        /**
+         * The largest text frame a socket may send, in bytes (default
+         * {@value WebSocketTransport#DEFAULT_MAX_MESSAGE_BYTES}); at least 1.
+         */
+        public Builder maxMessageBytes(int maxMessageBytes) {
+            this.maxMessageBytes = maxMessageBytes;
+            return this;
+        }
+
+        /** How often each socket is pinged (default 30 s). */
+        public Builder pingInterval(Duration pingInterval) {
+            this.pingInterval = Objects.requireNonNull(pingInterval, "pingInterval");
+            return this;
+        }
+
+        /** How long a socket may send nothing, no pong either, before it is closed with 1001 (default 90 s). */
+        public Builder pongTimeout(Duration pongTimeout) {
+            this.pongTimeout = Objects.requireNonNull(pongTimeout, "pongTimeout");
+            return this;
+        }
+
+        /**
+         * How many WebSockets one credential may hold open at once (default
+         * {@value WebSocketTransport#DEFAULT_MAX_PER_CREDENTIAL}); at least 1. The gateway passes its MCP session limit per
+         * credential, since each initialized socket holds one session.
+         */
+        public Builder maxSocketsPerCredential(int maxSocketsPerCredential) {
+            this.maxSocketsPerCredential = maxSocketsPerCredential;
+            return this;
+        }
+
+        /** The clock the keep-alive and the initialize deadline read (default: the system clock). */
+        public Builder clock(Clock clock) {
+            this.clock = Objects.requireNonNull(clock, "clock");
+            return this;
+        }
+
+        /**
+         * Where the messages being handled are counted (default: nowhere): the server whose shutdown
+         * waits for its in-flight requests passes its count, so it waits for these messages too.
+         */
+        public Builder inFlightTracker(InFlightTracker inFlightTracker) {
+            this.inFlightTracker = Objects.requireNonNull(inFlightTracker, "inFlightTracker");
+            return this;
+        }
+
+        /**
+         * Bytes of messages one socket may have waiting to be written (default
+         * {@value WebSocketTransport#DEFAULT_MAX_UNSENT_BYTES}); at least 1. Package-private: only tests use another bound.
+         */
+        Builder maxUnsentBytes(long maxUnsentBytes) {
+            this.maxUnsentBytes = maxUnsentBytes;
+            return this;
+        }
+
+        /** How long after the upgrade a socket has to send {@code initialize} (default 30 s); positive. For tests. */
+        Builder initializeDeadline(Duration initializeDeadline) {
+            this.initializeDeadline = Objects.requireNonNull(initializeDeadline, "initializeDeadline");
+            return this;
+        }
+
+        /**
+         * The transport; it serves nothing until wired into Javalin ({@link WebSocketTransport#observeInboundFrames},
+         * {@link WebSocketTransport#beforeUpgrade}, {@link WebSocketTransport#configure}) and {@link WebSocketTransport#start started}.
+         *
+         * @throws IllegalStateException when a required part is missing
+         * @throws IllegalArgumentException when a bound is out of range, naming it and the value
+         */
+        public WebSocketTransport build() {
+            List<String> missing = new ArrayList<>();
+            if (endpoint == null) {
+                missing.add("the MCP endpoint (endpoint(gateway.mcp()))");
+            }
+            if (authentication == null) {
+                missing.add("the agent authentication (authentication(gateway.agentAuthentication()))");
+            }
+            if (metrics == null) {
+                missing.add("the metrics (metrics(...))");
+            }
+            if (!missing.isEmpty()) {
+                throw new IllegalStateException("the WebSocket transport needs " + String.join(", ", missing) + " before build()");
+            }
+            if (maxMessageBytes < 1) {
+                throw new IllegalArgumentException("the largest WebSocket message must be at least 1 byte, got " + maxMessageBytes);
+            }
+            if (maxSocketsPerCredential < 1) {
+                throw new IllegalArgumentException("the bound of WebSockets per credential must be at least 1, got "
+                        + maxSocketsPerCredential);
+            }
+            if (initializeDeadline.isNegative() || initializeDeadline.isZero()) {
+                throw new IllegalArgumentException("the WebSocket initialize deadline must be positive, got " + initializeDeadline);
+            }
+            if (maxUnsentBytes < 1) {
+                throw new IllegalArgumentException("the bound of unsent bytes per WebSocket must be at least 1, got " + maxUnsentBytes);
+            }
+            return new WebSocketTransport(this);
+        }
     }
 
     /**
@@ -365,7 +448,8 @@ public final class WebSocketTransport {
         ws.onBinaryMessage(ctx -> {
             ConnectionState state = ctx.attribute(STATE);
             if (state != null) {
-                send(ctx, state, errorFrame(JsonValue.NULL, INVALID_REQUEST, "binary frames are not supported: send one JSON-RPC message per text frame"));
+                send(ctx, state, errorFrame(JsonValue.NULL, INVALID_REQUEST,
+                        "binary frames are not supported: send one JSON-RPC message per text frame"));
             }
         });
         ws.onClose(ctx -> {
@@ -396,14 +480,14 @@ public final class WebSocketTransport {
      */
     private boolean dispatch(WsContext ctx, Principal principal, ConnectionState state, String message) {
         if (draining && !RequestId.answersNothing(message)) {
-            refuse(ctx, state, message, SHUTTING_DOWN);
+            refuse(ctx, principal, state, message, SHUTTING_DOWN);
             return false;
         }
         Semaphore place = state.inFlight;
         if (!place.tryAcquire()) {
             // Only read when the requests hold every place: most messages are not looked at twice.
             if (!RequestId.answersNothing(message)) {
-                refuse(ctx, state, message, "too many requests in flight on this connection (at most " + MAX_IN_FLIGHT
+                refuse(ctx, principal, state, message, "too many requests in flight on this connection (at most " + MAX_IN_FLIGHT
                         + "); wait for answers before sending more (this request did not run)");
                 return false;
             }
@@ -439,11 +523,20 @@ public final class WebSocketTransport {
      * socket's requests fill their places), with {@code -32002} and the request's id. Counted as
      * refused under its method, as the dispatcher's refusals are on either transport, so an operator
      * sees these refusals in {@code omcp_mcp_requests_total} too. Read once more only on this path.
+     * A batch in a session that takes none gets the dispatcher's refusal of every batch of that
+     * session instead ({@code -32600}, counted as the dispatcher counts it): {@code -32002} would ask
+     * the client to send again a batch that would be refused all the same.
      */
-    private void refuse(WsContext ctx, ConnectionState state, String message, String reason) {
+    private void refuse(WsContext ctx, Principal principal, ConnectionState state, String message, String reason) {
         Optional<List<RequestId.Element>> batch = RequestId.batch(message);
         if (batch.isPresent()) {
-            refuseBatch(ctx, state, batch.get(), reason);
+            Optional<McpReply.Refused> notTaken = batchRefusal(principal, state);
+            if (notTaken.isPresent()) {
+                metrics.mcp(notTaken.get().method(), "websocket", "refused", 0);
+                send(ctx, state, notTaken.get().body().toString());
+            } else {
+                refuseBatch(ctx, state, batch.get(), reason);
+            }
             return;
         }
         RequestId.Head head = RequestId.head(message);
@@ -469,6 +562,29 @@ public final class WebSocketTransport {
         if (!errors.isEmpty()) {
             send(ctx, state, "[" + String.join(",", errors) + "]");
         }
+    }
+
+    /**
+     * Why every batch of the socket's session is refused, as the endpoint says; empty when the
+     * session takes batches. Asked once per session and remembered, since a session's revision does
+     * not change, and only on the refusal path: the answer may come from a shared session store.
+     * An endpoint that cannot answer leaves the batch to the transport's own refusal.
+     */
+    private Optional<McpReply.Refused> batchRefusal(Principal principal, ConnectionState state) {
+        String sessionId = state.sessionId.get();
+        BatchVerdict known = state.batchVerdict.get();
+        if (known != null && Objects.equals(known.sessionId(), sessionId)) {
+            return known.refusal();
+        }
+        Optional<McpReply.Refused> refusal;
+        try {
+            refusal = endpoint.batchRefusal(Optional.ofNullable(sessionId), principal);
+        } catch (RuntimeException e) {
+            LOG.warn("event=ws-batch-check-failed principal=\"{}\" reason=\"{}\"", IdentityText.of(principal.id()), e.getMessage());
+            return Optional.empty();
+        }
+        state.batchVerdict.set(new BatchVerdict(sessionId, refusal));
+        return refusal;
     }
 
     /** One message of {@code state} was handled (or refused); a draining socket with nothing left in flight closes. */

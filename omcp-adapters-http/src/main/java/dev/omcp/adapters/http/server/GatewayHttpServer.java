@@ -93,9 +93,17 @@ public final class GatewayHttpServer implements AutoCloseable {
         this.streamableHttp = new StreamableHttpTransport(
                 builder.mcp, builder.agentAuthentication, metrics, settings.maxBodyBytes(), bodyDeadlines);
         LogPace lateBodyLines = new LogPace(builder.clock, LATE_BODY_LOG_EVERY);
-        this.webSocket = new WebSocketTransport(
-                builder.mcp, builder.agentAuthentication, metrics, settings.maxBodyBytes(),
-                settings.wsPingInterval(), settings.wsPongTimeout(), builder.webSocketsPerCredential, builder.clock, inFlight);
+        this.webSocket = WebSocketTransport.builder()
+                .endpoint(builder.mcp)
+                .authentication(builder.agentAuthentication)
+                .metrics(metrics)
+                .maxMessageBytes(settings.maxBodyBytes())
+                .pingInterval(settings.wsPingInterval())
+                .pongTimeout(settings.wsPongTimeout())
+                .maxSocketsPerCredential(builder.webSocketsPerCredential)
+                .clock(builder.clock)
+                .inFlightTracker(inFlight)
+                .build();
         PublicEndpoints publicEndpoints = new PublicEndpoints(
                 builder.description, metrics, builder.managementIdentity, () -> state.get() == State.RUNNING);
         List<HttpModule> modules = List.copyOf(builder.modules);

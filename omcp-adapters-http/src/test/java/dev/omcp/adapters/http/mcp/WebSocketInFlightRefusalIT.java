@@ -155,7 +155,8 @@ class WebSocketInFlightRefusalIT {
         assertThat(refusalOf("{\"jsonrpc\":\"2.0\",\"id\":77,\"method\":\"ping\"}").get("id").toString())
                 .as("the first frame after the dropped messages answers the request sent after them").isEqualTo("77");
         assertThat(reachedTheEndpoint).as("the dropped messages were not handled").isEmpty();
-        assertThat(ScrapedMetrics.of(metrics)).contains("omcp_mcp_requests_total{method=\"(none)\",outcome=\"dropped\",transport=\"websocket\"} 2.0");
+        assertThat(ScrapedMetrics.of(metrics))
+                .contains("omcp_mcp_requests_total{method=\"(none)\",outcome=\"dropped\",transport=\"websocket\"} 2.0");
         assertThat(client.closed).as("the socket stays open").isNotDone();
     }
 

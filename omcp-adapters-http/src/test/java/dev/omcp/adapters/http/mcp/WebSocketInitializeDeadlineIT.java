@@ -8,7 +8,6 @@ import dev.omcp.ports.mcp.McpInbound;
 import dev.omcp.ports.mcp.McpOutbound;
 import dev.omcp.ports.mcp.McpReply;
 import io.javalin.Javalin;
-import java.time.Clock;
 import java.time.Duration;
 import java.util.Map;
 import java.util.Optional;
@@ -43,9 +42,11 @@ class WebSocketInitializeDeadlineIT {
     @BeforeEach
     void start() {
         // pings every 100 ms (the JDK client answers them), so the socket is never silent
-        transport = new WebSocketTransport(endpoint, WebSocketTestServer.ANONYMOUS, new GatewayMetrics(Set.of("initialize")),
-                1024 * 1024, Duration.ofMillis(100), Duration.ofSeconds(60), WebSocketTransport.DEFAULT_MAX_UNSENT_BYTES,
-                DEADLINE, WebSocketTransport.DEFAULT_MAX_PER_CREDENTIAL, Clock.systemUTC());
+        transport = WebSocketTestServer.builder(endpoint, new GatewayMetrics(Set.of("initialize")))
+                .pingInterval(Duration.ofMillis(100))
+                .pongTimeout(Duration.ofSeconds(60))
+                .initializeDeadline(DEADLINE)
+                .build();
         app = WebSocketTestServer.start(transport);
     }
 

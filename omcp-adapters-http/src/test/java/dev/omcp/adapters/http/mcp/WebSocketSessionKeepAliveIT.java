@@ -12,7 +12,6 @@ import io.javalin.Javalin;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.WebSocket;
-import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
@@ -59,8 +58,10 @@ class WebSocketSessionKeepAliveIT {
 
     @BeforeEach
     void start() {
-        transport = new WebSocketTransport(endpoint, WebSocketTestServer.ANONYMOUS, new GatewayMetrics(Set.of("initialize")), 1024 * 1024,
-                Duration.ofMillis(100), Duration.ofSeconds(60), Clock.systemUTC());
+        transport = WebSocketTestServer.builder(endpoint, new GatewayMetrics(Set.of("initialize")))
+                .pingInterval(Duration.ofMillis(100))
+                .pongTimeout(Duration.ofSeconds(60))
+                .build();
         app = WebSocketTestServer.start(transport);
     }
 

@@ -11,8 +11,6 @@ import dev.omcp.ports.mcp.McpInbound;
 import dev.omcp.ports.mcp.McpOutbound;
 import dev.omcp.ports.mcp.McpReply;
 import io.javalin.Javalin;
-import java.time.Clock;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -57,8 +55,12 @@ class WebSocketSocketsPerCredentialIT {
 
     @BeforeEach
     void start() {
-        transport = new WebSocketTransport(endpoint, KEYS, new GatewayMetrics(Set.of("ping")), 1024 * 1024,
-                Duration.ofSeconds(30), Duration.ofSeconds(90), LIMIT, Clock.systemUTC());
+        transport = WebSocketTransport.builder()
+                .endpoint(endpoint)
+                .authentication(KEYS)
+                .metrics(new GatewayMetrics(Set.of("ping")))
+                .maxSocketsPerCredential(LIMIT)
+                .build();
         app = WebSocketTestServer.start(transport);
     }
 
@@ -84,7 +86,8 @@ class WebSocketSocketsPerCredentialIT {
         WebSocketClient third = connect("a");
         WebSocketClient.Close refused = third.awaitClose();
         assertThat(refused.code()).as("1013: try again later").isEqualTo(1013);
-        assertThat(refused.reason()).isEqualTo("too many WebSockets: this credential holds 2 open, the most it may; close one, then try again");
+        assertThat(refused.reason())
+                .isEqualTo("too many WebSockets: this credential holds 2 open, the most it may; close one, then try again");
         assertThat(transport.openConnections(Principal.apiKey("a", ""))).as("the refused socket took no place").isEqualTo(LIMIT);
 
         // the sockets that were admitted still serve

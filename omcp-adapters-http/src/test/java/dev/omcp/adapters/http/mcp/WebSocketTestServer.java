@@ -10,9 +10,6 @@ import dev.omcp.ports.mcp.McpOutbound;
 import dev.omcp.ports.mcp.McpReply;
 import dev.omcp.sdk.json.Jsonp;
 import io.javalin.Javalin;
-import jakarta.json.Json;
-import java.time.Clock;
-import java.time.Duration;
 import java.util.Optional;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CountDownLatch;
@@ -21,8 +18,11 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Predicate;
 
-/** What the WebSocket transport's integration tests share: a server on a free loopback port, and stubs. */
-final class WebSocketTestServer {
+/**
+ * What the WebSocket transport's integration tests share: a server on a free loopback port, and stubs.
+ * The endpoints are public: omcp-app's tests use them too, through this module's test-jar.
+ */
+public final class WebSocketTestServer {
     private WebSocketTestServer() {}
 
     /** Lets everyone in as the anonymous principal. */
@@ -39,7 +39,13 @@ final class WebSocketTestServer {
     };
 
     /** An endpoint that knows no session; a test overrides what it exercises. */
-    abstract static class StubEndpoint implements McpEndpoint {
+    public abstract static class StubEndpoint implements McpEndpoint {
+        /** Takes batches in every session, so a batch the transport refuses itself gets its own refusal. */
+        @Override
+        public Optional<McpReply.Refused> batchRefusal(Optional<String> sessionId, Principal principal) {
+            return Optional.empty();
+        }
+
         @Override
         public SessionStatus checkSession(String sessionId, Principal principal) {
             return SessionStatus.NOT_FOUND;
@@ -67,13 +73,15 @@ final class WebSocketTestServer {
      * without an answer, recording it in {@link #reachedTheEndpoint} (a notification or a client's
      * response). The refusal tests fill a socket's places with held requests.
      */
-    static final class HoldingEndpoint extends StubEndpoint {
-        final BlockingQueue<String> reachedTheEndpoint = new LinkedBlockingQueue<>();
+    public static final class HoldingEndpoint extends StubEndpoint {
+        /** The messages handled at once, in the order they came. */
+        public final BlockingQueue<String> reachedTheEndpoint = new LinkedBlockingQueue<>();
         private final Predicate<String> held;
         private final CountDownLatch mayAnswer = new CountDownLatch(1);
         private final AtomicInteger running = new AtomicInteger();
 
-        HoldingEndpoint(Predicate<String> held) {
+        /** Holds every message whose text {@code held} accepts. */
+        public HoldingEndpoint(Predicate<String> held) {
             this.held = held;
         }
 
@@ -90,12 +98,12 @@ final class WebSocketTestServer {
                 Thread.currentThread().interrupt();
             }
             // the held request's own id, so a test can tell which answer came; 0 for a held notification
-            String id = Jsonp.reader(inbound.body()).readObject().getOrDefault("id", Json.createValue(0)).toString();
+            String id = Jsonp.reader(inbound.body()).readObject().getOrDefault("id", Jsonp.value(0)).toString();
             return new McpReply.Response("ping", "{\"jsonrpc\":\"2.0\",\"id\":" + id + ",\"result\":{}}", false, Optional.empty());
         }
 
         /** Waits up to ten seconds until {@code count} held messages are under way; how many are. */
-        int awaitHeld(int count) throws InterruptedException {
+        public int awaitHeld(int count) throws InterruptedException {
             long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
             while (running.get() < count && System.nanoTime() < deadline) {
                 Thread.sleep(10);
@@ -104,15 +112,19 @@ final class WebSocketTestServer {
         }
 
         /** Lets every held message be answered, now and from now on. */
-        void release() {
+        public void release() {
             mayAnswer.countDown();
         }
     }
 
-    /** A transport in front of {@code endpoint} for anonymous callers: 1 MiB messages, pings every 30 s, 90 s idle. */
+    /** A transport in front of {@code endpoint} for anonymous callers, with the defaults: 1 MiB messages, pings every 30 s, 90 s idle. */
     static WebSocketTransport transport(McpEndpoint endpoint, GatewayMetrics metrics) {
-        return new WebSocketTransport(endpoint, ANONYMOUS, metrics, 1024 * 1024, Duration.ofSeconds(30), Duration.ofSeconds(90),
-                Clock.systemUTC());
+        return builder(endpoint, metrics).build();
+    }
+
+    /** A transport builder for {@code endpoint} and anonymous callers, for a test to set what it exercises. */
+    static WebSocketTransport.Builder builder(McpEndpoint endpoint, GatewayMetrics metrics) {
+        return WebSocketTransport.builder().endpoint(endpoint).authentication(ANONYMOUS).metrics(metrics);
     }
 
     /** Serves {@code transport} at {@code /mcp/ws} on 127.0.0.1 and a free port, and starts its keep-alive. */

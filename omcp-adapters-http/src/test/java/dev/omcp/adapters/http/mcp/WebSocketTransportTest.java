@@ -4,14 +4,23 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.omcp.adapters.http.metrics.GatewayMetrics;
+import dev.omcp.ports.mcp.McpInbound;
+import dev.omcp.ports.mcp.McpOutbound;
+import dev.omcp.ports.mcp.McpReply;
 import java.nio.charset.StandardCharsets;
-import java.time.Clock;
 import java.time.Duration;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
 
 /** The parts of the WebSocket transport that need no socket. */
 class WebSocketTransportTest {
+    /** Never reached: these transports serve no socket. */
+    private static final WebSocketTestServer.StubEndpoint STUB = new WebSocketTestServer.StubEndpoint() {
+        @Override
+        public McpReply handle(McpInbound inbound, McpOutbound outbound) {
+            throw new AssertionError("no message reaches a transport that serves no socket");
+        }
+    };
 
     @Test
     void theCloseReasonStatesTheLimitInUnitsAnOperatorReads() {
@@ -39,13 +48,30 @@ class WebSocketTransportTest {
     @Test
     void aBoundOfNoSocketsPerCredential_orNoTimeToInitialize_isRefusedWithTheValue() {
         GatewayMetrics metrics = new GatewayMetrics(Set.of());
-        assertThatThrownBy(() -> new WebSocketTransport(null, WebSocketTestServer.ANONYMOUS, metrics, 1024, Duration.ofSeconds(30),
-                Duration.ofSeconds(90), 0, Clock.systemUTC()))
+        assertThatThrownBy(() -> WebSocketTestServer.builder(STUB, metrics).maxSocketsPerCredential(0).build())
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessage("the bound of WebSockets per credential must be at least 1, got 0");
-        assertThatThrownBy(() -> new WebSocketTransport(null, WebSocketTestServer.ANONYMOUS, metrics, 1024, Duration.ofSeconds(30),
-                Duration.ofSeconds(90), WebSocketTransport.DEFAULT_MAX_UNSENT_BYTES, Duration.ZERO, 1, Clock.systemUTC()))
+        assertThatThrownBy(() -> WebSocketTestServer.builder(STUB, metrics).initializeDeadline(Duration.ZERO).build())
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessage("the WebSocket initialize deadline must be positive, got PT0S");
+        assertThatThrownBy(() -> WebSocketTestServer.builder(STUB, metrics).maxMessageBytes(0).build())
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("the largest WebSocket message must be at least 1 byte, got 0");
+    }
+
+    @Test
+    void aTransportWithoutItsRequiredParts_namesEveryOneMissing() {
+        assertThatThrownBy(() -> WebSocketTransport.builder().metrics(new GatewayMetrics(Set.of())).build())
+                .isInstanceOf(IllegalStateException.class)
+                .hasMessage("the WebSocket transport needs the MCP endpoint (endpoint(gateway.mcp())), the agent authentication "
+                        + "(authentication(gateway.agentAuthentication())) before build()");
+    }
+
+    @Test
+    void aPongTimeoutNoLongerThanThePingInterval_isRefusedWithBoth() {
+        assertThatThrownBy(() -> WebSocketTestServer.builder(STUB, new GatewayMetrics(Set.of()))
+                .pingInterval(Duration.ofSeconds(30)).pongTimeout(Duration.ofSeconds(30)).build())
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("the WebSocket pong timeout (PT30S) must be longer than the ping interval (PT30S)");
     }
 }

@@ -11,7 +11,6 @@ import io.javalin.Javalin;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.WebSocket;
-import java.time.Clock;
 import java.time.Duration;
 import java.util.Optional;
 import java.util.Set;
@@ -52,9 +51,7 @@ class WebSocketUnreadAnswersIT {
 
     @BeforeEach
     void start() {
-        transport = new WebSocketTransport(endpoint, WebSocketTestServer.ANONYMOUS, new GatewayMetrics(Set.of("ping")), 1024 * 1024,
-                Duration.ofSeconds(30), Duration.ofSeconds(90), MAX_UNSENT_BYTES, WebSocketTransport.DEFAULT_INITIALIZE_DEADLINE,
-                WebSocketTransport.DEFAULT_MAX_PER_CREDENTIAL, Clock.systemUTC());
+        transport = WebSocketTestServer.builder(endpoint, new GatewayMetrics(Set.of("ping"))).maxUnsentBytes(MAX_UNSENT_BYTES).build();
         app = WebSocketTestServer.start(transport);
     }
 

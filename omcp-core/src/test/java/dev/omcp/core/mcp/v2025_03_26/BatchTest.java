@@ -253,4 +253,25 @@ class BatchTest {
                 r -> assertThat(r.refusal()).isEqualTo(Refusal.BATCH_NOT_SUPPORTED));
         assertThat(seen).isEmpty();
     }
+
+    @Test
+    void theBatchRefusalOfASession_isWhatEveryBatchInItGets_soATransportRefusingABatchItselfAnswersTheSame() {
+        for (String revision : List.of("2025-06-18", "2025-11-25")) {
+            McpTestClient c = initialized(new McpTestClient(gateway.mcp(), Principal.anonymous()), revision);
+            McpReply answered = c.raw(batch(PING_1));
+            assertThat(gateway.mcp().batchRefusal(Optional.of(c.sessionId()), Principal.anonymous())).as(revision)
+                    .contains((McpReply.Refused) answered);
+        }
+        assertThat(gateway.mcp().batchRefusal(Optional.empty(), Principal.anonymous())).as("no session")
+                .contains((McpReply.Refused) client.send(Optional.empty(), batch(PING_1)));
+        assertThat(gateway.mcp().batchRefusal(Optional.of("no-such-session"), Principal.anonymous())).as("an unknown session")
+                .hasValueSatisfying(r -> assertThat(r.refusal()).isEqualTo(Refusal.SESSION_NOT_FOUND));
+        initialized(client, "2025-03-26");
+        assertThat(gateway.mcp().batchRefusal(Optional.of(client.sessionId()), Principal.anonymous())).as("2025-03-26 takes batches")
+                .isEmpty();
+        assertThat(gateway.mcp().batchRefusal(Optional.of(client.sessionId()), Principal.apiKey("someone-else", "")))
+                .as("another credential's session is unknown to it")
+                .hasValueSatisfying(r -> assertThat(r.refusal()).isEqualTo(Refusal.SESSION_NOT_FOUND));
+        assertThat(seen).isEmpty();
+    }
 }
