@@ -23,8 +23,10 @@ final class LineFilter {
         try {
             Pattern.compile(regex);
         } catch (PatternSyntaxException e) {
-            throw new InvalidArgumentException(argument + " is not a valid regular expression: " + e.getDescription()
-                    + (e.getIndex() >= 0 ? " near position " + e.getIndex() : ""));
+            // in the gateway's words: Java's description ("Illegal repetition") names neither the fix nor RE2
+            throw new InvalidArgumentException(argument + " is not a valid regular expression (it breaks " + where(e.getIndex(), regex)
+                    + "). Put a backslash before . * + ? ( ) [ ] { } | ^ $ \\ to match one literally, for example timeout\\("
+                    + (regex.startsWith("{") ? "; stream labels go in labels, not a {label=\"...\"} selector" : ""));
         }
         String unsupported = unsupportedConstruct(regex);
         if (unsupported != null) {
@@ -32,6 +34,11 @@ final class LineFilter {
                     + "rewrite it without, or filter with labels or level");
         }
         return regex;
+    }
+
+    /** Where a regular expression breaks, counted from 1: Java reports one past the last character for an unclosed group. */
+    private static String where(int index, String regex) {
+        return index < 0 || index >= regex.length() ? "at its end" : "at character " + (index + 1) + " of " + regex.length();
     }
 
     /** The first construct RE2 lacks, described, or null. */

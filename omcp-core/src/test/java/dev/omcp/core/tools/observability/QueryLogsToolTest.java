@@ -442,6 +442,18 @@ class QueryLogsToolTest {
     }
 
     @Test
+    void aFilterThatIsNoRegularExpression_isRefusedInOwnWords_sayingWhereAndHowToWriteIt() {
+        // ToolArgumentFuzzTest: the refusal was Java's own parser message ("Illegal repetition near position 1"),
+        // which neither says what to send nor reads as the gateway's
+        QueryLogsTool tool = tool(new InMemorySources().add(payments("loki")));
+        String selector = ToolHarness.error(tool, "{\"service\":\"payments\",\"filter\":\"{job=~\\\".+\\\"}\"}");
+        assertThat(selector).contains("filter is not a valid regular expression", "at character", "backslash", "labels")
+                .doesNotContain("Illegal", "position");
+        String unclosed = ToolHarness.error(tool, "{\"service\":\"payments\",\"filter\":\"timeout(\"}");
+        assertThat(unclosed).contains("at its end", "backslash").doesNotContain("Unclosed", "selector");
+    }
+
+    @Test
     void otherBadArgumentsAreRefusedWithWhatIsWrong() {
         QueryLogsTool tool = tool(new InMemorySources());
         assertThat(ToolHarness.error(tool, "{}")).contains("service");
