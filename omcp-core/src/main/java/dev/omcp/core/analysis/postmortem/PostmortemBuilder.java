@@ -255,10 +255,32 @@ public final class PostmortemBuilder {
                                 + (topology.oneFailedSource() ? "it reports" : "they report")
                                 + " are missing, so more may be affected than listed here.")
                         : Optional.empty();
+                List<String> didYouMean = b.unresolved().isEmpty() ? List.of() : in.topologyNames();
                 return new BlastIncluded(b.targets(), nodes, b.nodes().size() + b.omitted(), b.truncated(), hosts, owners, b.unresolved(),
-                        partial);
+                        partial, didYouMean, unresolvedNote(in.service(), didYouMean));
             }
         }
+    }
+
+    /**
+     * For a service the topology does not know as named but has a likely name for: says so, offers
+     * the name and the call that walks from it. Names are matched exactly (the backends match them
+     * so), so the report does not walk from the offered name itself: it is the caller's to choose.
+     */
+    private static Optional<String> unresolvedNote(String service, List<String> didYouMean) {
+        if (didYouMean.isEmpty()) {
+            return Optional.empty();
+        }
+        List<String> names = didYouMean.stream().map(PostmortemBuilder::inline).toList();
+        return Optional.of("The topology does not know " + inline(service) + ": nothing to walk (names are matched exactly, case "
+                + "included). Did you mean " + either(names.stream().map(n -> "'" + n + "'").toList()) + "? get_blast_radius with "
+                + either(names.stream().map(n -> "{\"service\": \"" + n + "\"}").toList()) + " walks its blast radius.");
+    }
+
+    /** {@code a}, {@code a or b}, {@code a, b or c}. */
+    private static String either(List<String> items) {
+        return items.size() == 1 ? items.getFirst()
+                : String.join(", ", items.subList(0, items.size() - 1)) + " or " + items.getLast();
     }
 
     private static TracesSection tracesSection(PostmortemInput in) {
@@ -445,6 +467,9 @@ public final class PostmortemBuilder {
             case BlastIncluded b when b.totalNodes() > b.targets().size() -> f.add(String.format(Locale.ROOT,
                     "Tell the owners of the %d affected resources%s; get_blast_radius lists them all.", b.totalNodes() - b.targets().size(),
                     b.owners().isEmpty() ? "" : " (" + String.join(", ", b.owners().keySet().stream().limit(5).map(PostmortemBuilder::inline).toList()) + ")"));
+            case BlastIncluded b when !b.didYouMean().isEmpty() -> f.add("The topology does not know " + inline(in.service())
+                    + ": get_blast_radius for " + either(b.didYouMean().stream().map(PostmortemBuilder::inline).toList())
+                    + " (its spelling there) shows what its degradation reaches, if it is the same service.");
             case BlastIncluded b -> { }
             case BlastOmitted o -> f.add(in.situation().topology().availability() == SourceState.Availability.NOT_CONFIGURED
                     ? "Configure a topology source (the kubernetes connector) to see the blast radius."

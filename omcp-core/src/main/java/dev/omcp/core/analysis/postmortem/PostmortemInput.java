@@ -34,15 +34,20 @@ import java.util.Optional;
  * @param reachesInScope per anomalous service outside the scope, the anomalous services of the
  *     scope (other than the suspected one) its blast radius holds; absent when it holds none or the
  *     topology cannot tell
+ * @param topologyNames when the topology does not know the service as named, the topology's names
+ *     it most likely is (equal but for case, or a typo away: metric labels are free-form, so
+ *     Prometheus may say {@code Payments} where the cluster says {@code payments}); offered in the
+ *     blast radius section, never walked, as names are matched exactly. Empty otherwise
  */
 public record PostmortemInput(
         String service, String window, Instant from, Instant to, String tenant, List<HistoryRow> timeline,
         List<HistoryRow> outsideScope, Map<String, Boolean> reachesService, Optional<BlastRadius> blastRadius, List<ContributingSignal> signals, List<TraceSummary> traces,
         List<LogHighlight> logHighlights, LogRange logRange, Situation situation, Map<String, String> contacts,
-        Map<String, List<String>> reachesInScope) {
+        Map<String, List<String>> reachesInScope, List<String> topologyNames) {
     public PostmortemInput {
         contacts = Map.copyOf(contacts);
         reachesInScope = Map.copyOf(reachesInScope);
+        topologyNames = List.copyOf(topologyNames);
         Objects.requireNonNull(service, "service");
         Objects.requireNonNull(window, "window");
         Objects.requireNonNull(from, "from");
@@ -63,6 +68,15 @@ public record PostmortemInput(
         if (situation.topology().answered() && blastRadius.isEmpty()) {
             throw new IllegalArgumentException("a topology source answered but no blast radius was given");
         }
+    }
+
+    /** The same, without names offered for a service the topology does not know. */
+    public PostmortemInput(String service, String window, Instant from, Instant to, String tenant, List<HistoryRow> timeline,
+            List<HistoryRow> outsideScope, Map<String, Boolean> reachesService, Optional<BlastRadius> blastRadius,
+            List<ContributingSignal> signals, List<TraceSummary> traces, List<LogHighlight> logHighlights, LogRange logRange,
+            Situation situation, Map<String, String> contacts, Map<String, List<String>> reachesInScope) {
+        this(service, window, from, to, tenant, timeline, outsideScope, reachesService, blastRadius, signals, traces, logHighlights,
+                logRange, situation, contacts, reachesInScope, List.of());
     }
 
     /** The same, without catalog contacts. */

@@ -142,7 +142,8 @@ public final class PostmortemMarkdown {
             case BlastIncluded in -> {
                 StringBuilder b = new StringBuilder(partialNote(in.partialNote()));
                 if (in.nodes().isEmpty()) {
-                    b.append("_The topology does not know ").append(cell(r.service())).append(": nothing to walk._\n");
+                    b.append("_").append(in.unresolvedNote().map(PostmortemMarkdown::text)
+                            .orElseGet(() -> "The topology does not know " + cell(r.service()) + ": nothing to walk.")).append("_\n");
                     yield b.toString();
                 }
                 int affected = in.totalNodes() - in.targets().size();

@@ -13,6 +13,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.stream.Stream;
 
 /**
  * A post-mortem draft, already cut to the spec 4.4 caps; rendered as markdown by
@@ -127,11 +128,17 @@ public record PostmortemReport(
      * @param unresolved targets the topology did not know
      * @param partialNote present when some topology source failed: the walk is incomplete and the
      *     counts are lower bounds
+     * @param didYouMean the topology's names an unresolved service most likely is; empty when none is close
+     * @param unresolvedNote present with {@code didYouMean}: that the topology does not know the
+     *     service as named, which names it has, and the call that walks from one
      */
     public record BlastIncluded(List<String> targets, List<AffectedNode> nodes, int totalNodes, boolean truncated, Map<String, Integer> hosts,
-            Map<String, Integer> owners, List<String> unresolved, Optional<String> partialNote) implements BlastSection {
+            Map<String, Integer> owners, List<String> unresolved, Optional<String> partialNote, List<String> didYouMean,
+            Optional<String> unresolvedNote) implements BlastSection {
         public BlastIncluded {
             Objects.requireNonNull(partialNote, "partialNote");
+            Objects.requireNonNull(unresolvedNote, "unresolvedNote");
+            didYouMean = List.copyOf(didYouMean);
             targets = List.copyOf(targets);
             nodes = List.copyOf(nodes);
             hosts = Map.copyOf(hosts);
@@ -235,7 +242,7 @@ public record PostmortemReport(
      * only when true: the peak is a lower bound; each service outside the
      * scope: {@code service, signal, onset, onsetKnown, episodes, reachesService?}),
      * {@code blastRadius {included, targets[], nodes[], totalNodes, truncated, hosts, owners, unresolved,
-     * partial, note?} or {included: false, partial, note}}, {@code signals {items[], total}} (items with
+     * didYouMean[]?, partial, note?} or {included: false, partial, note}}, {@code signals {items[], total}} (items with
      * {@code measure} when known, {@code levelAboveLargestBucket: true} when their scores are lower bounds), {@code traces {included, items[], total, errorCount, partial, note?} or
      * {included: false, partial, note}}, {@code logSearch {from, to, partial, note?}} (when a logs source is
      * configured), {@code logHighlights[]} ({@code firstSeen, line, occurrences}, {@code countIsLowerBound:
@@ -291,7 +298,10 @@ public record PostmortemReport(
                         .add("targets", Jsonp.provider().createArrayBuilder(in.targets())).add("nodes", nodes)
                         .add("totalNodes", in.totalNodes()).add("truncated", in.truncated()).add("hosts", hosts).add("owners", owners)
                         .add("unresolved", Jsonp.provider().createArrayBuilder(in.unresolved()))
-                        .add("partial", in.partialNote().isPresent()).addAll(note(in.partialNote())));
+                        .addAll(didYouMean(in.didYouMean()))
+                        .add("partial", in.partialNote().isPresent())
+                        .addAll(note(Stream.of(in.partialNote(), in.unresolvedNote()).flatMap(Optional::stream)
+                                .reduce((first, second) -> first + " " + second))));
             }
             case BlastOmitted out -> b.add("blastRadius", Jsonp.provider().createObjectBuilder().add("included", false)
                     .add("partial", out.partial()).add("note", out.note()));
@@ -361,7 +371,17 @@ public record PostmortemReport(
         return out;
     }
 
+    /** {@code didYouMean} when there is a name to offer, for {@code addAll}. */
+    private static JsonObjectBuilder didYouMean(List<String> names) {
+        JsonObjectBuilder b = Jsonp.provider().createObjectBuilder();
+        if (!names.isEmpty()) {
+            b.add("didYouMean", Jsonp.provider().createArrayBuilder(names));
+        }
+        return b;
+    }
+
     /** {@code note} when there is one, for {@code addAll}. */
+
     private static JsonObjectBuilder note(Optional<String> note) {
         JsonObjectBuilder b = Jsonp.provider().createObjectBuilder();
         note.ifPresent(n -> b.add("note", n));

@@ -145,6 +145,12 @@ public final class DetectAnomaliesTool extends ObservabilityTool {
                             .add("explanation", OutputFields.type("string"))))
                     .add("topologyUsed", OutputFields.type("boolean"))
                     .add("notInTopology", OutputFields.strings("Anomalous services the topology does not know."))
+                    .add("notInTopologyDidYouMean", Jsonp.object().add("type", "object")
+                            .add("additionalProperties", OutputFields.strings("The topology's names for it."))
+                            .add("description", "Per service of notInTopology, the topology's names it most likely is (equal but "
+                                    + "for case, or a typo away; several only when they differ only in case): metric labels are "
+                                    + "free-form, and names are matched exactly, so get_blast_radius takes the topology's name. "
+                                    + "Present only when there is one."))
                     .add("rankingNote", OutputFields.type("string"))
                     .add("topologySources", OutputFields.strings("Topology sources that answered."))
                     .add("history", OutputFields.recordedHistory()),
@@ -206,6 +212,7 @@ public final class DetectAnomaliesTool extends ObservabilityTool {
         Gathered<Topology> topologies = topology.join();
         Optional<TopologyGraph> graph = merged(topologies);
         RootCauseRanking ranking = ranker.rank(anomalousServices(verdicts.verdicts()), graph);
+        Map<String, List<String>> topologyNames = graph.map(g -> topologyNames(g, ranking.notInTopology())).orElse(Map.of());
         int recorded = AnomalyScan.record(toolkit.history(), verdicts.verdicts(), call.principal().tenant(), now);
 
         JsonObjectBuilder result = Jsonp.object()
@@ -220,8 +227,13 @@ public final class DetectAnomaliesTool extends ObservabilityTool {
         JsonObject rankingJson = ranking.toJson();
         result.add("rootCauses", rankingJson.getJsonArray("rootCauses"))
                 .add("topologyUsed", rankingJson.getBoolean("topologyUsed"))
-                .add("notInTopology", rankingJson.getJsonArray("notInTopology"))
-                .add("rankingNote", rankingNote(ranking, topologies, services))
+                .add("notInTopology", rankingJson.getJsonArray("notInTopology"));
+        if (!topologyNames.isEmpty()) {
+            JsonObjectBuilder byService = Jsonp.object();
+            topologyNames.forEach((service, names) -> byService.add(service, OutputFields.names(names)));
+            result.add("notInTopologyDidYouMean", byService);
+        }
+        result.add("rankingNote", rankingNote(ranking, topologies, services) + topologyNamesClause(topologyNames))
                 .add("topologySources", OutputFields.names(topologies.answers().stream().map(Gathered.Answer::source).toList()))
                 .add("history", ServiceHealthTool.history(toolkit.history(), recorded));
         writeSources(result, batch, services.listing(), topologies);
@@ -267,6 +279,29 @@ public final class DetectAnomaliesTool extends ObservabilityTool {
         Map<String, Topology> bySource = new TreeMap<>();
         topologies.answers().forEach(a -> bySource.put(a.source(), a.value()));
         return Optional.of(TopologyGraph.merge(bySource));
+    }
+
+    /**
+     * For each anomalous service the topology does not know, the topology's names it most likely is
+     * ({@link TopologyNameSuggestions#forName}): metric labels are free-form, so Prometheus may say
+     * {@code Payments} where the cluster says {@code payments}. Offered, never used to walk: names are
+     * matched exactly, as the backends match them.
+     */
+    private static Map<String, List<String>> topologyNames(TopologyGraph graph, List<String> notInTopology) {
+        Map<String, List<String>> out = new LinkedHashMap<>();
+        for (String service : notInTopology) {
+            List<String> meant = TopologyNameSuggestions.forName(graph, service);
+            if (!meant.isEmpty()) {
+                out.put(service, meant);
+            }
+        }
+        return out;
+    }
+
+    /** {@code "; the topology has 'payments' for 'Payments' (...)"} for the ranking note, or nothing. */
+    private static String topologyNamesClause(Map<String, List<String>> topologyNames) {
+        return topologyNames.isEmpty() ? "" : "; the topology has " + NearestName.each(topologyNames) + " (names are matched exactly, "
+                + "case included: get_blast_radius and get_topology take the topology's spelling)";
     }
 
     /** One entry per anomalous service: its earliest onset, strongest score and anomalous metrics. */
@@ -422,19 +457,14 @@ public final class DetectAnomaliesTool extends ObservabilityTool {
                 .add("during", during).build();
     }
 
-    /** {@code " Did you mean error_rate for eror_rate?"}, or nothing. */
-    private static String didYouMeanMetrics(Map<String, String> corrections) {
-        if (corrections.isEmpty()) {
-            return "";
-        }
-        List<String> pairs = new ArrayList<>();
-        corrections.forEach((asked, meant) -> pairs.add("'" + meant + "' for '" + asked + "'"));
-        return " Did you mean " + String.join(", ", pairs) + "?";
+    /** {@code " Did you mean 'error_rate' for 'eror_rate'?"}, or nothing. */
+    private static String didYouMeanMetrics(Map<String, List<String>> corrections) {
+        return NearestName.didYouMeanEach(corrections);
     }
 
     private static String note(MetricBatch batch, ServiceList services, Counts counts, RootCauseRanking ranking, AnalysisWindow window,
             Sensitivity sensitivity, Optional<String> onlySource, int skipped, List<String> metrics, UnaryOperator<String> didYouMean,
-            Supplier<Map<String, String>> metricCorrections) {
+            Supplier<Map<String, List<String>>> metricCorrections) {
         List<String> parts = new ArrayList<>();
         if (batch.noSource()) {
             parts.add(onlySource.isPresent()

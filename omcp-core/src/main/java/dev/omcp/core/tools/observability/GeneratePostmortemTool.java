@@ -186,9 +186,13 @@ public final class GeneratePostmortemTool extends ObservabilityTool {
                             .add("hosts", counts("Affected resources per host (node)."))
                             .add("owners", counts("Affected resources per ownership root."))
                             .add("unresolved", strings("Targets the topology does not know."))
+                            .add("didYouMean", strings("When the topology does not know the service as named: its names the "
+                                    + "service most likely is (equal but for case, or a typo away; several only when they differ only "
+                                    + "in case). Not walked, as names are matched exactly: get_blast_radius walks from one."))
                             .add("partial", bool("A topology source failed or timed out: the radius is missing what it "
                                     + "reports, counts are lower bounds."))
-                            .add("note", string("Why it is omitted or incomplete."))))
+                            .add("note", string("Why it is omitted or incomplete, or which topology name an unresolved "
+                                    + "service most likely is."))))
                     .add("signals", Jsonp.object().add("type", "object").add("properties", Jsonp.object()
                             .add("items", Jsonp.object().add("type", "array").add("description", "Up to 10 signals of the scope, "
                                     + "strongest first: those above the largest histogram bucket (scores are lower bounds), then "
@@ -375,6 +379,9 @@ public final class GeneratePostmortemTool extends ObservabilityTool {
         // service's, and the report's own service is named as the caller named it
         UnaryOperator<String> names = topology.graph().map(graph -> reportNames(graph, service)).orElse(UnaryOperator.identity());
         List<HistoryRow> history = scored.stream().map(r -> renamed(r, names)).toList();
+        // metric labels are free-form (Payments in Prometheus, payments in the cluster): offer the topology's name
+        List<String> topologyNames = blast.filter(b -> !b.unresolved().isEmpty())
+                .map(b -> TopologyNameSuggestions.forName(topology.graph().orElseThrow(), service)).orElse(List.of());
 
         // traces, merged and ranked as query_traces does
         QueryTracesTool.Search traceSearch = g.traces();
@@ -396,7 +403,7 @@ public final class GeneratePostmortemTool extends ObservabilityTool {
         Map<String, String> contacts = contacts(service, topologyState.answered() ? blast : Optional.empty(), names);
         PostmortemReport report = builder.build(new PostmortemInput(service, window, from, to, principal.tenant(), timeline, outside,
                 reaches, topologyState.answered() ? blast : Optional.empty(), ContributingSignal.fromHistory(timeline), traces.traces(),
-                logs.highlights(), logRange, situation, contacts, reachesInScope));
+                logs.highlights(), logRange, situation, contacts, reachesInScope, topologyNames));
 
         JsonObjectBuilder structured = Jsonp.provider().createObjectBuilder(report.toJson());
         if (!contacts.isEmpty()) {

@@ -263,8 +263,8 @@ public final class GetTopologyTool extends ObservabilityTool {
     }
 
     private static String suggestion(TopologyGraph graph, String focus) {
-        return TopologyNameSuggestions.didYouMean(TopologyNameSuggestions.forName(graph, focus)
-                .or(() -> TopologyNameSuggestions.forId(graph, focus)));
+        List<String> names = TopologyNameSuggestions.forName(graph, focus);
+        return TopologyNameSuggestions.didYouMean(names.isEmpty() ? TopologyNameSuggestions.forId(graph, focus) : names);
     }
 
     /**
@@ -283,8 +283,9 @@ public final class GetTopologyTool extends ObservabilityTool {
             List<String> unknown = kinds.stream().filter(k -> !seen.contains(k)).sorted().toList();
             if (!unknown.isEmpty()) {
                 out.append(" Kinds in the topology: ").append(String.join(", ", seen)).append('.');
-                unknown.stream().map(k -> NearestName.of(k, seen).map(m -> "'" + m + "' for '" + k + "'")).flatMap(Optional::stream)
-                        .reduce((a, b) -> a + ", " + b).ifPresent(m -> out.append(" Did you mean ").append(m).append('?'));
+                Map<String, List<String>> meant = new LinkedHashMap<>();
+                unknown.forEach(k -> meant.put(k, NearestName.of(k, seen)));
+                out.append(NearestName.didYouMeanEach(meant));
             }
         }
         return out.toString();

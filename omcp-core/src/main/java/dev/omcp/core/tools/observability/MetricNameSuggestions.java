@@ -41,14 +41,14 @@ final class MetricNameSuggestions {
         if (CuratedMetricNames.curated(metric)) {
             return curatedWithoutSource(service, metric, principal, onlySource);
         }
-        Optional<String> curated = NearestName.of(metric, new TreeSet<>(CuratedMetricNames.names()));
-        if (curated.isPresent()) {
-            return " Did you mean the curated metric '" + curated.get() + "'?";
+        List<String> curated = NearestName.of(metric, new TreeSet<>(CuratedMetricNames.names()));
+        if (!curated.isEmpty()) {
+            return " Did you mean the curated metric " + NearestName.either(curated) + "?";
         }
         Set<String> exported = exported(service, principal, onlySource);
-        Optional<String> own = NearestName.of(metric, exported);
-        if (own.isPresent()) {
-            return " Did you mean '" + own.get() + "'?";
+        List<String> own = NearestName.of(metric, exported);
+        if (!own.isEmpty()) {
+            return NearestName.didYouMean(own);
         }
         List<String> similar = similar(metric, exported);
         String curatedList = " Curated names work for every service: " + String.join(", ", CuratedMetricNames.names()) + ".";
@@ -93,31 +93,34 @@ final class MetricNameSuggestions {
      * The curated name each of {@code metrics} most likely misspells, asking no source: what can be
      * said when several services were judged and no one service's own names apply.
      */
-    static Map<String, String> curatedCorrections(List<String> metrics) {
+    static Map<String, List<String>> curatedCorrections(List<String> metrics) {
         Set<String> curated = new TreeSet<>(CuratedMetricNames.names());
-        Map<String, String> out = new LinkedHashMap<>();
+        Map<String, List<String>> out = new LinkedHashMap<>();
         for (String metric : metrics) {
-            if (!curated.contains(metric)) {
-                NearestName.of(metric, curated).ifPresent(name -> out.put(metric, name));
+            List<String> meant = curated.contains(metric) ? List.of() : NearestName.of(metric, curated);
+            if (!meant.isEmpty()) {
+                out.put(metric, meant);
             }
         }
         return out;
     }
 
-    Map<String, String> corrections(String service, List<String> metrics, Principal principal, Optional<String> onlySource) {
+    Map<String, List<String>> corrections(String service, List<String> metrics, Principal principal, Optional<String> onlySource) {
         Set<String> curated = new TreeSet<>(CuratedMetricNames.names());
         Set<String> exported = null;
-        Map<String, String> out = new LinkedHashMap<>();
+        Map<String, List<String>> out = new LinkedHashMap<>();
         for (String metric : metrics) {
             if (curated.contains(metric)) {
                 continue;
             }
-            Optional<String> meant = NearestName.of(metric, curated);
+            List<String> meant = NearestName.of(metric, curated);
             if (meant.isEmpty()) {
                 exported = exported == null ? exported(service, principal, onlySource) : exported;
                 meant = NearestName.of(metric, exported);
             }
-            meant.ifPresent(name -> out.put(metric, name));
+            if (!meant.isEmpty()) {
+                out.put(metric, meant);
+            }
         }
         return out;
     }

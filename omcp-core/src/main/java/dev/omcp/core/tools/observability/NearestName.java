@@ -3,14 +3,16 @@ package dev.omcp.core.tools.observability;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
-import java.util.Optional;
+import java.util.Map;
 import java.util.Set;
 
 /**
- * The known name an unknown one most likely meant, for the "did you mean" of a note: a name equal
+ * The known names an unknown one most likely meant, for the "did you mean" of a note: a name equal
  * but for case, else the only name within two edits of it (a typo such as {@code paymnets}).
- * Empty when there is no such name or several are equally close: a wrong guess would send an agent
- * the wrong way.
+ * Several only when they differ from each other only in case ({@code API} and {@code api}, two
+ * sources' spellings of one service): they are one spelling, so naming them all is no guess, and
+ * naming one would hide the other. Empty when there is no such name or different names are equally
+ * close ({@code cart} and {@code card}): a wrong guess would send an agent the wrong way.
  */
 final class NearestName {
     /** A typo this far from a known name is still suggested; further off, a guess would mislead. */
@@ -20,17 +22,17 @@ final class NearestName {
 
     private NearestName() {}
 
-    /** The name of {@code names} {@code asked} most likely meant; empty when {@code asked} is one of them. */
-    static Optional<String> of(String asked, Set<String> names) {
+    /** The names of {@code names} {@code asked} most likely meant, sorted; empty when {@code asked} is one of them. */
+    static List<String> of(String asked, Set<String> names) {
         if (names.contains(asked)) {
-            return Optional.empty();
+            return List.of();
         }
-        List<String> sameButCase = names.stream().filter(n -> n.equalsIgnoreCase(asked)).toList();
-        if (sameButCase.size() == 1) {
-            return Optional.of(sameButCase.getFirst());
+        List<String> sameButCase = names.stream().filter(n -> n.equalsIgnoreCase(asked)).sorted().toList();
+        if (!sameButCase.isEmpty()) {
+            return sameButCase;
         }
         if (asked.length() < MIN_LENGTH_FOR_EDITS) {
-            return Optional.empty();
+            return List.of();
         }
         String lower = asked.toLowerCase(Locale.ROOT);
         int best = MAX_EDITS + 1;
@@ -45,6 +47,42 @@ final class NearestName {
                 nearest.add(name);
             }
         }
-        return nearest.size() == 1 ? Optional.of(nearest.getFirst()) : Optional.empty();
+        return oneSpelling(nearest) ? nearest.stream().sorted().toList() : List.of();
+    }
+
+    /** {@code " Did you mean 'api'?"}, {@code " Did you mean 'API' or 'api'?"}, or nothing: appended to a note. */
+    static String didYouMean(List<String> meant) {
+        return meant.isEmpty() ? "" : " Did you mean " + either(meant) + "?";
+    }
+
+    /** {@code 'api'}, {@code 'API' or 'api'}, {@code 'API', 'Api' or 'api'}. */
+    static String either(List<String> meant) {
+        List<String> quoted = meant.stream().map(n -> "'" + n + "'").toList();
+        return quoted.size() == 1 ? quoted.getFirst()
+                : String.join(", ", quoted.subList(0, quoted.size() - 1)) + " or " + quoted.getLast();
+    }
+
+    /**
+     * {@code " Did you mean 'error_rate' for 'eror_rate', 'API' or 'api' for 'Api'?"} for several
+     * names asked at once, each with what it most likely meant (in the map's order); or nothing.
+     */
+    static String didYouMeanEach(Map<String, List<String>> meantByAsked) {
+        String each = each(meantByAsked);
+        return each.isEmpty() ? "" : " Did you mean " + each + "?";
+    }
+
+    /** {@code 'error_rate' for 'eror_rate', 'API' or 'api' for 'Api'}: the names asked with an offer, in the map's order. */
+    static String each(Map<String, List<String>> meantByAsked) {
+        List<String> pairs = new ArrayList<>();
+        meantByAsked.forEach((asked, meant) -> {
+            if (!meant.isEmpty()) {
+                pairs.add(either(meant) + " for '" + asked + "'");
+            }
+        });
+        return String.join(", ", pairs);
+    }
+
+    private static boolean oneSpelling(List<String> names) {
+        return !names.isEmpty() && names.stream().allMatch(n -> n.equalsIgnoreCase(names.getFirst()));
     }
 }

@@ -62,17 +62,17 @@ public final class ServiceNameSuggestions {
      * else the only name within two edits (a typo such as {@code paymnets}). Empty when there is no
      * such name or several are equally close: a wrong guess would send an agent the wrong way.
      */
-    public Optional<String> closest(String asked, Principal principal) {
+    public List<String> closest(String asked, Principal principal) {
         return closest(asked, known(principal));
     }
 
-    private static Optional<String> closest(String asked, Set<String> names) {
+    private static List<String> closest(String asked, Set<String> names) {
         if (names.contains(asked)) {
-            return Optional.empty();
+            return List.of();
         }
         int slash = asked.lastIndexOf('/');
         if (slash >= 0 && names.contains(asked.substring(slash + 1))) {
-            return Optional.of(asked.substring(slash + 1));
+            return List.of(asked.substring(slash + 1));
         }
         return NearestName.of(asked, names);
     }
@@ -90,12 +90,12 @@ public final class ServiceNameSuggestions {
             return Optional.empty();
         }
         return Optional.of("No source lists a service named '" + asked + "'; list_services shows the names."
-                + NearestName.of(asked, names).map(name -> " Did you mean '" + name + "'?").orElse(""));
+                + NearestName.didYouMean(NearestName.of(asked, names)));
     }
 
     /** {@code " Did you mean 'payments'?"}, or nothing: appended to a note that says a name is unknown. */
     public String didYouMean(String asked, Principal principal) {
-        return closest(asked, principal).map(name -> " Did you mean '" + name + "'?").orElse("");
+        return NearestName.didYouMean(closest(asked, principal));
     }
 
     /**
@@ -124,7 +124,7 @@ public final class ServiceNameSuggestions {
             return " '" + asked + "' is listed by " + String.join(", ", listing) + (tools.isEmpty() ? "."
                     : ", which " + (listing.size() == 1 ? "holds" : "hold") + " other signals of it: use " + String.join(", ", tools) + ".");
         }
-        return closest(asked, names(gathered)).map(name -> " Did you mean '" + name + "'?").orElse("");
+        return NearestName.didYouMean(closest(asked, names(gathered)));
     }
 
     /** Whether any of {@code sources} can answer {@code capability}. */

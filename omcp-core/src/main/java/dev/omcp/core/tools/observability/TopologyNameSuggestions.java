@@ -2,7 +2,7 @@ package dev.omcp.core.tools.observability;
 
 import dev.omcp.core.analysis.topology.TopologyGraph;
 import dev.omcp.sdk.query.TopologyNode;
-import java.util.Optional;
+import java.util.List;
 import java.util.Set;
 import java.util.TreeSet;
 
@@ -19,7 +19,7 @@ final class TopologyNameSuggestions {
      * any node. A {@code namespace/name} is compared with the nodes' {@code namespace/name}, so
      * {@code prod/API} is offered {@code prod/api}: compared with bare names it would be offered nothing.
      */
-    static Optional<String> forName(TopologyGraph graph, String asked) {
+    static List<String> forName(TopologyGraph graph, String asked) {
         boolean namespaced = asked.indexOf('/') > 0;
         Set<String> serviceNames = new TreeSet<>();
         Set<String> allNames = new TreeSet<>();
@@ -31,16 +31,17 @@ final class TopologyNameSuggestions {
                 serviceNames.add(name);
             }
         });
-        return NearestName.of(asked, serviceNames).or(() -> NearestName.of(asked, allNames));
+        List<String> meant = NearestName.of(asked, serviceNames);
+        return meant.isEmpty() ? NearestName.of(asked, allNames) : meant;
     }
 
     /** Among the node ids. */
-    static Optional<String> forId(TopologyGraph graph, String asked) {
+    static List<String> forId(TopologyGraph graph, String asked) {
         return NearestName.of(asked, new TreeSet<>(graph.nodes().keySet()));
     }
 
-    /** {@code " Did you mean 'x'?"}, or nothing. */
-    static String didYouMean(Optional<String> suggestion) {
-        return suggestion.map(s -> " Did you mean '" + s + "'?").orElse("");
+    /** {@code " Did you mean 'x'?"}, {@code " Did you mean 'X' or 'x'?"}, or nothing. */
+    static String didYouMean(List<String> meant) {
+        return NearestName.didYouMean(meant);
     }
 }

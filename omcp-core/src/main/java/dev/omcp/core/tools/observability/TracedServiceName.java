@@ -18,37 +18,42 @@ import java.util.Optional;
  * @param traced the name the traces sources are asked for
  * @param resolvedFrom the topology node {@code traced} is the name of; empty when asked as given
  * @param unresolved why a namespaced name could not be resolved; empty when it was, or had no slash
+ * @param suggested the topology's {@code namespace/name}s an unresolved one most likely meant
+ *     ({@code shop/payments} for {@code shop/Payments}, {@link TopologyNameSuggestions#forName}): offered
+ *     in the note, never asked for, as names are matched exactly everywhere
  */
-record TracedServiceName(String asked, String traced, Optional<String> resolvedFrom, Optional<String> unresolved) {
+record TracedServiceName(String asked, String traced, Optional<String> resolvedFrom, Optional<String> unresolved,
+        List<String> suggested) {
     TracedServiceName {
         Objects.requireNonNull(asked, "asked");
         Objects.requireNonNull(traced, "traced");
         Objects.requireNonNull(resolvedFrom, "resolvedFrom");
         Objects.requireNonNull(unresolved, "unresolved");
+        suggested = List.copyOf(suggested);
     }
 
     /** Resolves {@code asked}; asks the topology sources only when the name has a slash. */
     static TracedServiceName resolve(Toolkit toolkit, Principal principal, String asked) {
         if (asked.indexOf('/') < 0) {
-            return new TracedServiceName(asked, asked, Optional.empty(), Optional.empty());
+            return new TracedServiceName(asked, asked, Optional.empty(), Optional.empty(), List.of());
         }
         TopologySnapshot topology = TopologySnapshot.gather(toolkit, principal, "");
         if (topology.graph().isEmpty()) {
             return asGiven(asked, topology.noSource() ? "no source serves topology"
-                    : "the topology sources failed (" + topology.failureSummary() + ")");
+                    : "the topology sources failed (" + topology.failureSummary() + ")", List.of());
         }
         TopologyGraph graph = topology.graph().get();
         List<String> ids = graph.resolve(asked);
         if (ids.isEmpty()) {
-            return asGiven(asked, "the topology has no service " + asked);
+            return asGiven(asked, "the topology has no service " + asked, TopologyNameSuggestions.forName(graph, asked));
         }
         // a Kubernetes service and its deployment share the name; the service reads best in a note
         String id = ids.stream().filter(i -> graph.node(i).node().kind().equals("service")).findFirst().orElse(ids.getFirst());
-        return new TracedServiceName(asked, graph.node(id).node().name(), Optional.of(id), Optional.empty());
+        return new TracedServiceName(asked, graph.node(id).node().name(), Optional.of(id), Optional.empty(), List.of());
     }
 
-    private static TracedServiceName asGiven(String asked, String why) {
-        return new TracedServiceName(asked, asked, Optional.empty(), Optional.of(why));
+    private static TracedServiceName asGiven(String asked, String why, List<String> suggested) {
+        return new TracedServiceName(asked, asked, Optional.empty(), Optional.of(why), suggested);
     }
 
     /** How the traces sources were asked, when not by the name as given. */

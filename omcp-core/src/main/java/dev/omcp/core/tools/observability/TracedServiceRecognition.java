@@ -79,7 +79,8 @@ final class TracedServiceRecognition {
                     + "; they list " + listed(u.listed()) + "."
                     + name.unresolved().map(why -> " A namespace/name is resolved through the topology, but " + why + ".").orElse("")
                     + " list_services shows the names every source knows."
-                    + NearestName.of(name.asked(), u.listed()).map(n -> " Did you mean '" + n + "'?").orElse(""));
+                    // a namespace/name the topology lacks: its namespace/name spelled alike is what resolves here
+                    + NearestName.didYouMean(name.suggested().isEmpty() ? NearestName.of(name.asked(), u.listed()) : name.suggested()));
             case Verdict.Unchecked x -> Optional.empty();
         };
     }

@@ -37,12 +37,17 @@ class DetectAnomaliesToolTest {
      * db, breaks worst and first (10 minutes ago, 20x), api follows 7 minutes ago (5x).
      */
     private static FakeMetricsBackend cascade(String name) {
+        return cascade(name, "db");
+    }
+
+    /** The cascade, with the database labelled {@code db} in the metrics (metric labels are free-form). */
+    private static FakeMetricsBackend cascade(String name, String db) {
         FakeMetricsBackend prom = new FakeMetricsBackend(name)
-                .serve("db", "latency_p99", stepAt(minutesAgo(9), 0.05, 0.20, 0.05))
+                .serve(db, "latency_p99", stepAt(minutesAgo(9), 0.05, 0.20, 0.05))
                 .serve("api", "latency_p99", stepAt(minutesAgo(7), 0.10, 0.50, 0.05))
                 .serve("web", "latency_p99", stepAt(minutesAgo(10), 0.10, 2.00, 0.05))
                 .serve("search", "latency_p99", noisy(0.08, 0.05));
-        for (String service : List.of("db", "api", "web", "search")) {
+        for (String service : List.of(db, "api", "web", "search")) {
             prom.serve(service, "error_rate", noisy(0.001, 0.1)).serve(service, "request_rate", noisy(40, 0.05))
                     .serve(service, "cpu", noisy(0.3, 0.05)).serve(service, "memory", noisy(2e8, 0.02));
         }
@@ -312,6 +317,24 @@ class DetectAnomaliesToolTest {
         assertThat(result.getString("rankingNote")).contains("ranked by onset and severity only",
                 "no topology source is configured (a kubernetes source provides one)");
         assertThat(result.getBoolean("partial")).isFalse();
+    }
+
+    @Test
+    void anAnomalousServiceTheMetricsSpellInAnotherCase_isNotInTheTopology_andGetsTheTopologysSpelling() {
+        // Prometheus labels the database Db, the cluster calls it db: names stay exact, so it is not walked,
+        // but the answer says which topology name it most likely is
+        JsonObject result = ToolHarness.ok(tool(new InMemorySources().add(cascade("prom", "Db")).add(callChain())), "{}");
+        assertThat(rankedServices(result)).contains("Db", "api", "web");
+        assertThat(result.getJsonArray("notInTopology").getValuesAs(JsonString::getString)).containsExactly("Db");
+        assertThat(result.getJsonObject("notInTopologyDidYouMean").getJsonArray("Db").getValuesAs(JsonString::getString))
+                .containsExactly("db");
+        assertThat(result.getString("rankingNote")).endsWith("not in the topology: Db; the topology has 'db' for 'Db' (names are "
+                + "matched exactly, case included: get_blast_radius and get_topology take the topology's spelling)");
+        JsonObject declared = tool(new InMemorySources()).definition().outputSchema().orElseThrow().getJsonObject("properties");
+        assertThat(declared.keySet()).containsAll(result.keySet());
+
+        JsonObject exact = ToolHarness.ok(tool(new InMemorySources().add(cascade("prom")).add(callChain())), "{}");
+        assertThat(exact.containsKey("notInTopologyDidYouMean")).isFalse();
     }
 
     @Test

@@ -796,6 +796,37 @@ class GeneratePostmortemToolTest {
     }
 
     @Test
+    void aServiceTheMetricsSpellInAnotherCase_isNotWalkedUnderTheTopologysSpelling_butTheBlastRadiusSaysWhichNodeAndHowToAsk() {
+        // metric labels are free-form: Prometheus says Db, the cluster db. Names stay exact (the backends match
+        // them exactly), so nothing is walked; the section offers the topology's name and the call that walks it
+        anomaly("Db", "latency_p99", 5, 8, 600);
+        JsonObject report = structured(call(tool(everything()), "{\"service\":\"Db\",\"format\":\"json\"}"));
+        JsonObject blast = report.getJsonObject("blastRadius");
+        assertThat(blast.getJsonArray("targets")).isEmpty();
+        assertThat(blast.getJsonArray("unresolved").getValuesAs(JsonString::getString)).containsExactly("Db");
+        assertThat(blast.getJsonArray("didYouMean").getValuesAs(JsonString::getString)).containsExactly("db");
+        assertThat(blast.getBoolean("partial")).isFalse();
+        assertThat(blast.getString("note")).isEqualTo("The topology does not know Db: nothing to walk (names are matched exactly, "
+                + "case included). Did you mean 'db'? get_blast_radius with {\"service\": \"db\"} walks its blast radius.");
+        assertThat(report.getJsonArray("followUps").getValuesAs(JsonString::getString)).contains("The topology does not know Db: "
+                + "get_blast_radius for db (its spelling there) shows what its degradation reaches, if it is the same service.");
+        assertThat(report.containsKey("note")).as("signals were found: no 'no source lists' note").isFalse();
+        assertThat(UndeclaredMembers.in(report, tool(everything()).definition().outputSchema().orElseThrow())).isEmpty();
+
+        String md = call(tool(everything()), "{\"service\":\"Db\"}").firstText();
+        assertThat(md).contains("_The topology does not know Db: nothing to walk (names are matched exactly, case included). "
+                + "Did you mean 'db'? get_blast_radius with {\"service\": \"db\"} walks its blast radius._");
+
+        JsonObject namespaced = structured(call(tool(everything()), "{\"service\":\"prod/DB\",\"format\":\"json\"}"));
+        assertThat(namespaced.getJsonObject("blastRadius").getJsonArray("didYouMean").getValuesAs(JsonString::getString))
+                .containsExactly("prod/db");
+        JsonObject known = structured(call(tool(everything()), "{\"service\":\"db\",\"format\":\"json\"}"));
+        assertThat(known.getJsonObject("blastRadius").containsKey("didYouMean")).isFalse();
+        JsonObject unknown = structured(call(tool(everything()), "{\"service\":\"ghost\",\"format\":\"json\"}"));
+        assertThat(unknown.getJsonObject("blastRadius").containsKey("didYouMean")).as("nothing close").isFalse();
+    }
+
+    @Test
     void aTracesSourceThatFails_whileAnotherAnswers_marksRelatedTracesIncomplete() {
         ScriptedConnector tempo = new ScriptedConnector().traces(ScriptedConnector.unavailable("Tempo answered HTTP 500"));
         JsonObject report = structured(call(tool(everything().add("tempo", tempo)), "{\"service\":\"db\",\"format\":\"json\"}"));

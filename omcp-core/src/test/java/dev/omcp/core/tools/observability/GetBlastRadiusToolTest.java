@@ -156,6 +156,18 @@ class GetBlastRadiusToolTest {
     }
 
     @Test
+    void aTargetInAThirdCase_ofTwoNodesSpelledInTwoCases_getsBothSpellings() {
+        // API (traces) and api (cluster) both exist: either may be meant, and each name works as it is spelled
+        JsonObject result = structured(call(tool(clusterAndTracesSpellingApiInCapitals()), "{\"service\":\"Api\"}"));
+        assertThat(strings(result, "unresolved")).containsExactly("Api");
+        assertThat(result.getString("note")).endsWith("Did you mean 'API' or 'api'?");
+        assertThat(structured(call(tool(clusterAndTracesSpellingApiInCapitals()), "{\"service\":\"prod/Api\"}")).getString("note"))
+                .endsWith("Did you mean 'prod/API' or 'prod/api'?");
+        assertThat(structured(call(tool(clusterAndTracesSpellingApiInCapitals()), "{\"resource\":\"service/prod/Api\"}"))
+                .getString("note")).endsWith("Did you mean 'service/prod/API' or 'service/prod/api'?");
+    }
+
+    @Test
     void aTargetInOneCase_isNotResolvedToItsTwin_andTheTwinIsNamed() {
         JsonObject result = structured(call(tool(clusterAndTracesSpellingApiInCapitals()), "{\"service\":\"API\"}"));
 

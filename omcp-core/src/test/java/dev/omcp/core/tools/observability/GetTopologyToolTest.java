@@ -225,6 +225,14 @@ class GetTopologyToolTest {
     }
 
     @Test
+    void aFocusInAThirdCase_ofTwoNodesSpelledInTwoCases_getsBothSpellings() {
+        Topology traces = new Topology(List.of(new TopologyNode("service/prod/API", "service", "API", "prod", Map.of())), List.of());
+        ScriptedSources sources = clusterAndMesh().add("traces", new ScriptedConnector().topology(traces));
+
+        assertThat(structured(call(tool(sources), "{\"focus\":\"Api\"}")).getString("note")).endsWith("Did you mean 'API' or 'api'?");
+    }
+
+    @Test
     void limit_capsTheNodes_marksTruncated_andCountsEverythingThatMatched() {
         JsonObject result = structured(call(tool(clusterAndMesh()), "{\"limit\":3}"));
         assertThat(result.getJsonArray("nodes")).hasSize(3);

@@ -321,6 +321,18 @@ class QueryTracesToolTest {
     }
 
     @Test
+    void aNamespacedNameInAnotherCaseThanTheTopology_isAskedAsGiven_andTheNoteOffersTheTopologysSpelling() {
+        ScriptedConnector zipkin = zipkinKnowingPayments();
+        ScriptedSources sources = new ScriptedSources().add("kubernetes", kubernetes()).add("zipkin", zipkin);
+        JsonObject result = structured(call(tool(sources), "{\"service\":\"shop/Payments\"}"));
+        // exact, as every tool: shop/Payments is not resolved to payments
+        assertThat(zipkin.traceQueries).extracting(TraceQuery::service).containsExactly("shop/Payments");
+        assertThat(result.getString("note")).isEqualTo("None of the traces sources that answered (zipkin) knows a service named "
+                + "shop/Payments; they list checkout, payments. A namespace/name is resolved through the topology, but the topology "
+                + "has no service shop/Payments. list_services shows the names every source knows. Did you mean 'shop/payments'?");
+    }
+
+    @Test
     void whenATracesSourceCannotListServices_anEmptyAnswerClaimsNothingAboutTheName() {
         ScriptedSources sources = new ScriptedSources().add("tempo", new ScriptedConnector().traces(List.of()))
                 .add("zipkin", zipkinKnowingPayments());

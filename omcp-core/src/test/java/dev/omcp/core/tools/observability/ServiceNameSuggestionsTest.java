@@ -38,10 +38,10 @@ class ServiceNameSuggestionsTest {
         ServiceNameSuggestions names = suggestions(new InMemorySources().add(prom));
         Principal anyone = Principal.anonymous();
 
-        assertThat(names.closest("shop/payments", anyone)).contains("payments");
-        assertThat(names.closest("checkout", anyone)).contains("Checkout");
-        assertThat(names.closest("paymnets", anyone)).contains("payments");
-        assertThat(names.closest("payments-bd", anyone)).contains("payments-db");
+        assertThat(names.closest("shop/payments", anyone)).containsExactly("payments");
+        assertThat(names.closest("checkout", anyone)).containsExactly("Checkout");
+        assertThat(names.closest("paymnets", anyone)).containsExactly("payments");
+        assertThat(names.closest("payments-bd", anyone)).containsExactly("payments-db");
         assertThat(names.closest("payments", anyone)).as("a known name needs no guess").isEmpty();
         assertThat(names.closest("inventory", anyone)).as("nothing close").isEmpty();
         assertThat(names.closest("carx", anyone)).as("cart and card are equally close: no guess").isEmpty();
