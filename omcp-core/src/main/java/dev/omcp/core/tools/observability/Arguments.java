@@ -51,8 +51,14 @@ public final class Arguments {
     /** A duration argument; the schema's pattern guarantees the form, the maximum is checked here. */
     public Duration duration(String name, String defaultValue) {
         String text = string(name, defaultValue);
-        return Durations.parse(text).orElseThrow(() -> new InvalidArgumentException(
-                name + " '" + text + "' is longer than the longest window, " + Durations.format(Durations.MAX)));
+        return Durations.parse(text).orElseThrow(() -> longerThanTheLongestWindow(name, text));
+    }
+
+    /** The refusal of a duration past {@link Durations#MAX}: what it is, and what to send instead. */
+    static InvalidArgumentException longerThanTheLongestWindow(String name, String text) {
+        String longest = Durations.format(Durations.MAX);
+        return new InvalidArgumentException(name + " '" + text + "' is longer than the longest window, " + longest + "; send "
+                + longest + " or less");
     }
 
     /**

@@ -82,7 +82,7 @@ final class OutputFields {
 
     /** The value of an optional duration argument. */
     static Optional<Duration> optionalDuration(Arguments args, String name) {
-        return args.optionalString(name).map(text -> Durations.parse(text).orElseThrow(() -> new InvalidArgumentException(
-                name + " '" + text + "' is longer than the longest window, " + Durations.format(Durations.MAX))));
+        return args.optionalString(name).map(text -> Durations.parse(text)
+                .orElseThrow(() -> Arguments.longerThanTheLongestWindow(name, text)));
     }
 }

@@ -1000,6 +1000,6 @@ class GeneratePostmortemToolTest {
         assertThat(call(tool, "{\"service\":\"db\",\"format\":\"pdf\"}").firstText()).contains("arguments.format");
         assertThat(call(tool, "{\"service\":\"db\",\"duration\":\"0h\"}").firstText()).contains("arguments.duration");
         assertThat(call(tool, "{\"service\":\"db\",\"duration\":\"45d\"}").firstText())
-                .isEqualTo("generate_postmortem: duration '45d' is longer than the longest window, 30d");
+                .isEqualTo("generate_postmortem: duration '45d' is longer than the longest window, 30d; send 30d or less");
     }
 }

@@ -349,7 +349,7 @@ class QueryTracesToolTest {
                 + "names it");
         assertThat(call(tool, "{\"service\":\"checkout\",\"duration\":\"15 minutes\"}").firstText()).contains("arguments.duration");
         assertThat(call(tool, "{\"service\":\"checkout\",\"duration\":\"31d\"}").firstText())
-                .isEqualTo("query_traces: duration '31d' is longer than the longest window, 30d");
+                .isEqualTo("query_traces: duration '31d' is longer than the longest window, 30d; send 30d or less");
         assertThat(call(tool, "{\"service\":\"checkout\",\"limit\":0}").firstText()).contains("arguments.limit: must be >= 1");
         assertThat(call(tool, "{\"service\":\"checkout\",\"errorsOnly\":\"yes\"}").firstText()).contains("arguments.errorsOnly");
         assertThat(call(tool, "{\"service\":\"checkout\",\"limit\":1001}").firstText()).contains("arguments.limit: must be <= 1000");
