@@ -32,6 +32,10 @@ public final class FakeLokiServer implements AutoCloseable {
     private static final int MAX_QUERY_SERIES = LogQlEngine.MAX_QUERY_SERIES;
     private static final String LABEL_API = "/loki/api/v1/label/";
     private static final long NANOS_PER_MILLI = 1_000_000L;
+    /** Digits of whole seconds a time in fractional seconds may have: a long of nanoseconds ends in 2262. */
+    private static final int MAX_SECONDS_DIGITS = 10;
+    /** Fraction digits a time in seconds may have; more than a nanosecond's 9 are cut, far more are refused unread. */
+    private static final int MAX_SECONDS_SCALE = 64;
     /**
      * How long a query may run, as Loki's {@code query_timeout}: a week of the shop's logs takes the
      * simulation minutes of CPU to generate, and the gateway stops waiting after its source timeout
@@ -278,7 +282,13 @@ public final class FakeLokiServer implements AutoCloseable {
         }
         try {
             if (text.contains(".")) {
-                return new BigDecimal(text).movePointRight(9).setScale(0, RoundingMode.FLOOR).longValueExact();
+                BigDecimal seconds = new BigDecimal(text);
+                // bounded before the exact arithmetic: 1.0e300000000 would be worked out to its 300 million digits (minutes
+                // of every core), and no time a long holds in nanoseconds has more than 10 digits of seconds
+                if (seconds.precision() - seconds.scale() > MAX_SECONDS_DIGITS || seconds.scale() > MAX_SECONDS_SCALE) {
+                    throw new LogQlException("invalid time " + text + ": use nanoseconds since the epoch or RFC 3339");
+                }
+                return seconds.movePointRight(9).setScale(0, RoundingMode.FLOOR).longValueExact();
             }
             long number = Long.parseLong(text);
             return text.length() >= 16 ? number : text.length() >= 13 ? number * NANOS_PER_MILLI : number * 1_000_000_000L;
