@@ -9,6 +9,7 @@ import dev.omcp.core.analysis.postmortem.PostmortemReport.BlastSection;
 import dev.omcp.core.analysis.postmortem.PostmortemReport.TracesIncluded;
 import dev.omcp.core.analysis.postmortem.PostmortemReport.TracesOmitted;
 import dev.omcp.core.analysis.postmortem.PostmortemReport.TracesSection;
+import dev.omcp.sdk.json.Jsonp;
 import dev.omcp.sdk.query.TraceSummary;
 import java.time.Duration;
 import java.time.Instant;
@@ -274,7 +275,7 @@ public final class PostmortemBuilder {
         List<String> names = didYouMean.stream().map(PostmortemBuilder::inline).toList();
         return Optional.of("The topology does not know " + inline(service) + ": nothing to walk (names are matched exactly, case "
                 + "included). Did you mean " + either(names.stream().map(n -> "'" + n + "'").toList()) + "? get_blast_radius with "
-                + either(names.stream().map(n -> "{\"service\": \"" + n + "\"}").toList()) + " walks its blast radius.");
+                + either(names.stream().map(n -> "{\"service\": " + Jsonp.value(n) + "}").toList()) + " walks its blast radius.");
     }
 
     /** {@code a}, {@code a or b}, {@code a, b or c}. */

@@ -1,6 +1,7 @@
 package dev.omcp.core.tools.observability;
 
 import dev.omcp.core.analysis.topology.TopologyGraph;
+import dev.omcp.sdk.json.Jsonp;
 import dev.omcp.sdk.text.BackendText;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -50,7 +51,7 @@ final class CaseTwins {
                 List<String> sources = graph.node(twin).sources();
                 pairs.add(quoted(twin) + (sources.isEmpty() ? "" : " (from " + String.join(", ", sources) + ")")
                         + " beside the listed " + quoted(id));
-                retries.add("{\"" + argument + "\": \"" + quoted(twin) + "\"}");
+                retries.add("{\"" + argument + "\": " + Jsonp.value(quoted(twin)) + "}");
             }
         }
         if (pairs.isEmpty()) {

@@ -13,14 +13,18 @@ import dev.omcp.sdk.query.Relation;
 import dev.omcp.sdk.query.Topology;
 import dev.omcp.sdk.query.TopologyEdge;
 import dev.omcp.sdk.query.TraceSummary;
+import jakarta.json.Json;
 import jakarta.json.JsonObject;
 import jakarta.json.JsonValue;
+import java.io.StringReader;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 
 class PostmortemTest {
@@ -676,5 +680,21 @@ class PostmortemTest {
                 .isEqualTo("share of CPU limit");
         assertThat(json.getJsonObject("signals").getJsonArray("items").stream().map(JsonValue::asJsonObject)
                 .filter(o -> o.getString("signal").equals("cpu")).findFirst().orElseThrow().getString("measure")).isEqualTo("cores used");
+    }
+
+    @Test
+    void theCallOfferedForAnUnresolvedService_isJsonThatNamesTheTopologysNameExactly() {
+        // the offered names are the topology's, a source's text: a quote or a backslash in one must not break the call
+        String offered = "pay\"ments\\v2";
+        BlastRadius unresolved = new BlastRadiusWalker().walk(ClusterFixture.merged(), List.of("Db"), BlastRadiusOptions.defaults());
+        PostmortemInput in = new PostmortemInput("Db", "1h", FROM, TO, "", rows(3), List.of(), Map.of(), Optional.of(unresolved),
+                List.of(), List.of(), List.of(), WHOLE_WINDOW, ALL_UP, Map.of(), Map.of(), List.of(offered));
+
+        String note = builder.build(in).toJson().getJsonObject("blastRadius").getString("note");
+
+        Matcher call = Pattern.compile("with (\\{.*}) walks").matcher(note);
+        assertThat(call.find()).as(note).isTrue();
+        JsonObject asked = Json.createReader(new StringReader(call.group(1))).readObject();
+        assertThat(asked.getString("service")).isEqualTo(offered);
     }
 }
