@@ -148,6 +148,12 @@ public record PostmortemReport(
                 throw new IllegalArgumentException("at most " + MAX_BLAST_NODES + " blast nodes");
             }
         }
+
+        /** The section without a suggestion for an unresolved service, as built before suggestions existed. */
+        public BlastIncluded(List<String> targets, List<AffectedNode> nodes, int totalNodes, boolean truncated, Map<String, Integer> hosts,
+                Map<String, Integer> owners, List<String> unresolved, Optional<String> partialNote) {
+            this(targets, nodes, totalNodes, truncated, hosts, owners, unresolved, partialNote, List.of(), Optional.empty());
+        }
     }
 
     /**
