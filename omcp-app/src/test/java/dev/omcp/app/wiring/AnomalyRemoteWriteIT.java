@@ -4,6 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.omcp.app.support.RunningGateway;
 import dev.omcp.core.sources.Bound;
+import dev.omcp.core.tools.observability.ListServicesTool;
+import dev.omcp.core.tools.observability.ObservabilityTool;
 import dev.omcp.core.tools.observability.QueryMetricsTool;
 import dev.omcp.ports.anomaly.AnomalyScoreSample;
 import dev.omcp.ports.identity.Principal;
@@ -163,7 +165,41 @@ class AnomalyRemoteWriteIT {
                 .containsExactly(4.5);
     }
 
+    @Test
+    void listServices_namesNoServiceOnlyTheGatewaysScoresCarry_soNoTenantSeesTheNamesAnotherTenantJudged() throws Exception {
+        Instant at = latest(Instant.now(), prometheus.end().plusSeconds(1)).truncatedTo(ChronoUnit.SECONDS).plusSeconds(1);
+        gateway.assembly().toolkit().history().recordAll(List.of(
+                new AnomalyScoreSample("acme", "rw/acme-only", "latency_p99", at, 1.5, false, Optional.empty(), Optional.empty()),
+                new AnomalyScoreSample("globex", "rw/globex-only", "error_rate", at, 8.5, true, Optional.of("spike"), Optional.empty())));
+        MetricsCapability metrics = gateway.assembly().sources().with(MetricsCapability.class, Principal.anonymous()).getFirst()
+                .capability();
+        awaitSeries(metrics, new MetricQuery("rw/globex-only", "omcp_anomaly_score", new TimeRange(at.minusSeconds(60),
+                at.plusSeconds(60)), Duration.ofSeconds(15), List.of("tenant"), Map.of()), 1);
+
+        ListServicesTool list = new ListServicesTool(gateway.assembly().toolkit());
+        for (Principal caller : List.of(Principal.apiKey("acme-agent", "acme"), Principal.apiKey("globex-agent", "globex"),
+                Principal.anonymous())) {
+            List<String> names = structured(list, "{\"limit\":1000}", caller).getJsonArray("services").getValuesAs(JsonObject.class)
+                    .stream().map(s -> s.getString("name")).toList();
+            assertThat(names).as("the backend's own services, not the names judged for any tenant").contains("api", "checkout")
+                    .noneMatch(name -> name.startsWith("rw/"));
+        }
+
+        QueryMetricsTool query = new QueryMetricsTool(gateway.assembly().toolkit());
+        JsonObject probe = structured(query, "{\"service\":\"rw/globex-only\",\"metric\":\"up\",\"duration\":\"10m\"}",
+                Principal.apiKey("acme-agent", "acme"));
+        assertThat(probe.isNull("resolvedLabel")).as("another tenant's judged name is no service of the source: " + probe).isTrue();
+        assertThat(maxOfSeries(query, "{\"service\":\"rw/globex-only\",\"metric\":\"omcp_anomaly_score\",\"groupBy\":[\"signal\"],"
+                + "\"duration\":\"10m\"}", Principal.apiKey("globex-agent", "globex"))).as("its own tenant still reads it back")
+                .containsExactly(8.5);
+    }
+
     private static List<Double> maxOfSeries(QueryMetricsTool tool, String arguments, Principal caller) {
+        return structured(tool, arguments, caller).getJsonArray("series").getValuesAs(JsonObject.class).stream()
+                .map(s -> s.getJsonNumber("max").doubleValue()).toList();
+    }
+
+    private static JsonObject structured(ObservabilityTool tool, String arguments, Principal caller) {
         ToolResult result = tool.call(new ToolCall() {
             @Override
             public Principal principal() {
@@ -187,8 +223,7 @@ class AnomalyRemoteWriteIT {
             }
         });
         assertThat(result.isError()).as(result.firstText()).isFalse();
-        return result.structuredContent().orElseThrow().getJsonArray("series").getValuesAs(JsonObject.class).stream()
-                .map(s -> s.getJsonNumber("max").doubleValue()).toList();
+        return result.structuredContent().orElseThrow();
     }
 
     private static Map<String, String> with(Map<String, String> env, String name, String value) {

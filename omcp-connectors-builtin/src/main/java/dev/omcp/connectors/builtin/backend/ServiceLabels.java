@@ -24,7 +24,7 @@ public final class ServiceLabels {
     private final String labelApi;
     private final List<String> candidates;
     private final TtlCache<String, Set<String>> values;
-    /** The fetch of each label's values under way, which every call wanting them meanwhile waits for. */
+    /** The fetch of each label's values (or derived set) under way, which every call wanting them meanwhile waits for. */
     private final ConcurrentHashMap<String, CompletableFuture<Set<String>>> fetching = new ConcurrentHashMap<>();
 
     /**
@@ -65,24 +65,46 @@ public final class ServiceLabels {
      * call's deadline or interrupt never fails another.
      */
     public Set<String> values(String label) throws ConnectorException {
-        Optional<Set<String>> cached = values.get(label);
+        return cached(label, () -> fetch(label, Map.of()));
+    }
+
+    /** How a set of values other than a label's whole is fetched: label values narrowed by selectors, say. */
+    @FunctionalInterface
+    public interface ValuesFetch {
+        Set<String> fetch() throws ConnectorException;
+    }
+
+    /**
+     * A set of values {@code fetch} derives, cached and fetched once at a time as a label's {@link #values} are.
+     *
+     * @param key names the set; it holds a space, so it never names a label, whose values share the cache
+     */
+    public Set<String> derived(String key, ValuesFetch fetch) throws ConnectorException {
+        if (key.indexOf(' ') < 0) {
+            throw new IllegalArgumentException("a derived set's key holds a space, so it never names a label: " + key);
+        }
+        return cached(key, fetch);
+    }
+
+    private Set<String> cached(String key, ValuesFetch fetch) throws ConnectorException {
+        Optional<Set<String>> cached = values.get(key);
         if (cached.isPresent()) {
             return cached.get();
         }
         CompletableFuture<Set<String>> mine = new CompletableFuture<>();
-        CompletableFuture<Set<String>> underWay = fetching.putIfAbsent(label, mine);
+        CompletableFuture<Set<String>> underWay = fetching.putIfAbsent(key, mine);
         if (underWay != null) {
             Optional<Set<String>> shared = joined(underWay);
             if (shared.isPresent()) {
                 return shared.get();
             }
-            return fetchAndCache(label);
+            return fetchAndCache(key, fetch);
         }
         try {
             // another fetch may have finished between the look at the cache and taking the turn
-            Set<String> fetched = values.get(label).orElse(null);
+            Set<String> fetched = values.get(key).orElse(null);
             if (fetched == null) {
-                fetched = fetchAndCache(label);
+                fetched = fetchAndCache(key, fetch);
             }
             mine.complete(fetched);
             return fetched;
@@ -90,13 +112,13 @@ public final class ServiceLabels {
             mine.completeExceptionally(e);
             throw e;
         } finally {
-            fetching.remove(label, mine);
+            fetching.remove(key, mine);
         }
     }
 
-    private Set<String> fetchAndCache(String label) throws ConnectorException {
-        Set<String> fetched = fetch(label, Map.of());
-        values.put(label, fetched);
+    private Set<String> fetchAndCache(String key, ValuesFetch fetch) throws ConnectorException {
+        Set<String> fetched = fetch.fetch();
+        values.put(key, fetched);
         return fetched;
     }
 

@@ -7,6 +7,7 @@ import dev.omcp.connectors.builtin.backend.QueryText;
 import dev.omcp.connectors.builtin.backend.SampleChecks;
 import dev.omcp.connectors.builtin.backend.ServiceLabels;
 import dev.omcp.connectors.builtin.backend.TimedHealthCheck;
+import dev.omcp.ports.anomaly.AnomalySeries;
 import dev.omcp.sdk.text.BackendText;
 import dev.omcp.sdk.connector.ConnectorException;
 import dev.omcp.sdk.connector.ConnectorException.Kind;
@@ -45,7 +46,9 @@ import java.util.stream.Stream;
  * A Prometheus (or Prometheus-compatible: Thanos, Mimir, VictoriaMetrics) source.
  *
  * <p>The service is found by the first of the configured service labels whose values contain it
- * (cached for the label cache time-to-live). Curated metrics expand to PromQL templates, overridable
+ * (cached for the label cache time-to-live); the names only the gateway's own anomaly series carry, on a source that is
+ * also its remote-write receiver, are no services of the backend ({@link BackendServiceNames}), and those series select
+ * their service by {@code service} without a look-up. Curated metrics expand to PromQL templates, overridable
  * per source in {@code metrics:}; any other name must be a plain metric name. Agents never write
  * PromQL here: every value they pass is quoted.
  */
@@ -73,6 +76,7 @@ final class PrometheusConnector extends HttpBackendConnector
     private static final int RATE_WINDOW_SCRAPES = 4;
 
     private final ServiceLabels serviceLabels;
+    private final BackendServiceNames backendServiceNames;
     private final Map<String, String> templates;
     private final Duration shortestRateWindow;
 
@@ -82,6 +86,7 @@ final class PrometheusConnector extends HttpBackendConnector
         super(source, client, timeout, clock, answerBudget, BACKEND);
         this.shortestRateWindow = scrapeInterval.multipliedBy(RATE_WINDOW_SCRAPES);
         this.serviceLabels = new ServiceLabels(http(), "/api/v1/label/", serviceLabels, clock, labelCacheTtl);
+        this.backendServiceNames = new BackendServiceNames(this.serviceLabels);
         Map<String, String> merged = new LinkedHashMap<>(CuratedMetrics.DEFAULTS);
         merged.putAll(overrides);
         this.templates = Map.copyOf(merged);
@@ -117,7 +122,8 @@ final class PrometheusConnector extends HttpBackendConnector
         for (String label : query.labels().keySet()) {
             QueryText.metricLabelName(label, "label filter");
         }
-        Optional<ServiceSelector> selected = resolveService(query.service());
+        Optional<ServiceSelector> selected = AnomalySeries.isOwn(query.metric()) ? Optional.of(ofGatewaySeries(query.service()))
+                : resolveService(query.service());
         if (selected.isEmpty()) {
             return new MetricResult(List.of(), "", "");
         }
@@ -234,13 +240,22 @@ final class PrometheusConnector extends HttpBackendConnector
     record ServiceSelector(String label, String value, Optional<String> namespace) {}
 
     /**
+     * The selector of {@code service} in the gateway's own anomaly series: they name it in {@code service}, whatever
+     * label the backend's series name it in, and a name only they carry is theirs to read back (the core keeps a
+     * caller to its tenant's). Never looked up, so a name answers the same whether any tenant was judged under it.
+     */
+    private static ServiceSelector ofGatewaySeries(String service) {
+        return new ServiceSelector(AnomalySeries.SERVICE_LABEL, service, Optional.empty());
+    }
+
+    /**
      * The selector of {@code service}: a label whose values contain it as given; failing that, for
      * {@code namespace/name} (as Kubernetes and log streams' {@code job} labels spell services),
      * a label whose values contain {@code name}, in a namespace the {@value #NAMESPACE_LABEL} label
      * knows. So {@code shop/payments} reads {@code job="payments",namespace="shop"}.
      */
     Optional<ServiceSelector> resolveService(String service) throws ConnectorException {
-        Optional<String> label = serviceLabels.resolve(service);
+        Optional<String> label = serviceLabel(service);
         if (label.isPresent()) {
             return Optional.of(new ServiceSelector(label.get(), service, Optional.empty()));
         }
@@ -253,8 +268,26 @@ final class PrometheusConnector extends HttpBackendConnector
         if (!serviceLabels.values(NAMESPACE_LABEL).contains(namespace)) {
             return Optional.empty();
         }
-        Optional<String> byName = serviceLabels.resolve(name);
+        Optional<String> byName = serviceLabel(name);
         return byName.map(l -> new ServiceSelector(l, name, Optional.of(namespace)));
+    }
+
+    /** The first candidate label whose {@linkplain #serviceNames values} contain {@code service}. */
+    private Optional<String> serviceLabel(String service) throws ConnectorException {
+        for (String label : serviceLabels.candidates()) {
+            if (serviceNames(label).contains(service)) {
+                return Optional.of(label);
+            }
+        }
+        return Optional.empty();
+    }
+
+    /**
+     * The values of candidate {@code label} that name services of the backend: for the label the gateway's own anomaly
+     * series name services in, not the names only those carry ({@link BackendServiceNames}). Cached.
+     */
+    private Set<String> serviceNames(String label) throws ConnectorException {
+        return BackendServiceNames.replace(label) ? backendServiceNames.values() : serviceLabels.values(label);
     }
 
     @Override
@@ -270,9 +303,10 @@ final class PrometheusConnector extends HttpBackendConnector
             }
             services = new TreeMap<>(); // no targets API (for example a remote-write-only server): label values below
         }
-        // then label values, so services that are not scraped directly (remote write, federation) are listed too
+        // then label values, so services that are not scraped directly (remote write, federation) are listed too,
+        // but not the names only the gateway's own anomaly series carry: those are every tenant's judgements
         for (String label : serviceLabels.candidates()) {
-            for (String name : serviceLabels.values(label)) {
+            for (String name : serviceNames(label)) {
                 services.putIfAbsent(name, Map.of("label", label, "discoveredBy", "labels"));
             }
         }
