@@ -272,10 +272,30 @@ public final class PostmortemBuilder {
         if (didYouMean.isEmpty()) {
             return Optional.empty();
         }
-        List<String> names = didYouMean.stream().map(PostmortemBuilder::inline).toList();
         return Optional.of("The topology does not know " + inline(service) + ": nothing to walk (names are matched exactly, case "
-                + "included). Did you mean " + either(names.stream().map(n -> "'" + n + "'").toList()) + "? get_blast_radius with "
-                + either(names.stream().map(n -> "{\"service\": " + Jsonp.value(n) + "}").toList()) + " walks its blast radius.");
+                + "included). Did you mean " + quotedOffer(didYouMean) + "? get_blast_radius with "
+                + either(offered(didYouMean).stream().map(n -> "{\"service\": " + Jsonp.value(n) + "}").toList())
+                + " walks its blast radius.");
+    }
+
+    /** The first {@value PostmortemReport#MAX_DID_YOU_MEAN} of the topology's names offered, as a sentence quotes a name. */
+    private static List<String> offered(List<String> didYouMean) {
+        return didYouMean.stream().limit(PostmortemReport.MAX_DID_YOU_MEAN).map(PostmortemBuilder::inline).toList();
+    }
+
+    /** {@code 'db'}, {@code 'DB' or 'db'}, {@code 'DB', 'Db' or 'dB' (and 1 more case variant)}: the offer of a question. */
+    private static String quotedOffer(List<String> didYouMean) {
+        List<String> offered = offered(didYouMean);
+        int more = didYouMean.size() - offered.size();
+        return either(offered.stream().map(n -> "'" + n + "'").toList()) + (more > 0 ? " (" + moreCaseVariants(more) + ")" : "");
+    }
+
+    /**
+     * {@code and 3 more case variants}: the names {@link #offered} leaves out. Several names are only ever offered when they
+     * differ only in case (the tools' NearestName), so the count says what they are without naming them.
+     */
+    private static String moreCaseVariants(int more) {
+        return "and " + more + " more case variant" + (more == 1 ? "" : "s");
     }
 
     /** {@code a}, {@code a or b}, {@code a, b or c}. */
@@ -338,8 +358,10 @@ public final class PostmortemBuilder {
             s.append(" The anomaly-history sink is not configured: no scores recorded beyond the gateway's in-memory last hour.");
         }
         switch (blast) {
+            // read first: with a name the topology has instead, "not in the topology" alone would read as an isolated service
             case BlastIncluded b when b.targets().isEmpty() -> s.append(" Blast radius: ").append(inline(in.service()))
-                    .append(" is not in the topology.");
+                    .append(" is not in the topology").append(b.didYouMean().isEmpty() ? "."
+                            : " (names are matched exactly, case included). Did you mean " + quotedOffer(b.didYouMean()) + "?");
             case BlastIncluded b -> {
                 int affected = b.totalNodes() - b.targets().size();
                 // an incomplete walk found at least this many: say so, never present it as the whole radius
@@ -469,8 +491,10 @@ public final class PostmortemBuilder {
                     "Tell the owners of the %d affected resources%s; get_blast_radius lists them all.", b.totalNodes() - b.targets().size(),
                     b.owners().isEmpty() ? "" : " (" + String.join(", ", b.owners().keySet().stream().limit(5).map(PostmortemBuilder::inline).toList()) + ")"));
             case BlastIncluded b when !b.didYouMean().isEmpty() -> f.add("The topology does not know " + inline(in.service())
-                    + ": get_blast_radius for " + either(b.didYouMean().stream().map(PostmortemBuilder::inline).toList())
-                    + " (its spelling there) shows what its degradation reaches, if it is the same service.");
+                    + ": get_blast_radius for " + either(offered(b.didYouMean())) + " (its spelling there"
+                    + (b.didYouMean().size() > PostmortemReport.MAX_DID_YOU_MEAN
+                            ? ", " + moreCaseVariants(b.didYouMean().size() - PostmortemReport.MAX_DID_YOU_MEAN) : "")
+                    + ") shows what its degradation reaches, if it is the same service.");
             case BlastIncluded b -> { }
             case BlastOmitted o -> f.add(in.situation().topology().availability() == SourceState.Availability.NOT_CONFIGURED
                     ? "Configure a topology source (the kubernetes connector) to see the blast radius."

@@ -54,6 +54,12 @@ public record PostmortemReport(
     public static final int MAX_LOG_HIGHLIGHTS = 20;
     /** Not in the spec: services outside the scope named under the timeline. */
     public static final int MAX_OUTSIDE_SCOPE = 10;
+    /**
+     * Not in the spec: the topology's names offered for a service it does not know, in the JSON and in every sentence
+     * (the rest are counted there). Several are case variants of one spelling, which a source may list without end;
+     * as many as the tools offer.
+     */
+    public static final int MAX_DID_YOU_MEAN = 3;
 
     public PostmortemReport {
         Objects.requireNonNull(service, "service");
@@ -128,7 +134,8 @@ public record PostmortemReport(
      * @param unresolved targets the topology did not know
      * @param partialNote present when some topology source failed: the walk is incomplete and the
      *     counts are lower bounds
-     * @param didYouMean the topology's names an unresolved service most likely is; empty when none is close
+     * @param didYouMean the topology's names an unresolved service most likely is; empty when none is close. All of
+     *     them: the JSON and the sentences offer the first {@value PostmortemReport#MAX_DID_YOU_MEAN}
      * @param unresolvedNote present with {@code didYouMean}: that the topology does not know the
      *     service as named, which names it has, and the call that walks from one
      */
@@ -377,11 +384,11 @@ public record PostmortemReport(
         return out;
     }
 
-    /** {@code didYouMean} when there is a name to offer, for {@code addAll}. */
+    /** {@code didYouMean} when there is a name to offer, with the first {@value #MAX_DID_YOU_MEAN}, for {@code addAll}. */
     private static JsonObjectBuilder didYouMean(List<String> names) {
         JsonObjectBuilder b = Jsonp.provider().createObjectBuilder();
         if (!names.isEmpty()) {
-            b.add("didYouMean", Jsonp.provider().createArrayBuilder(names));
+            b.add("didYouMean", Jsonp.provider().createArrayBuilder(names.subList(0, Math.min(MAX_DID_YOU_MEAN, names.size()))));
         }
         return b;
     }

@@ -148,8 +148,9 @@ public final class DetectAnomaliesTool extends ObservabilityTool {
                     .add("notInTopologyDidYouMean", Jsonp.object().add("type", "object")
                             .add("additionalProperties", OutputFields.strings("The topology's names for it."))
                             .add("description", "Per service of notInTopology, the topology's names it most likely is (equal but "
-                                    + "for case, or a typo away; several only when they differ only in case): metric labels are "
-                                    + "free-form, and names are matched exactly, so get_blast_radius takes the topology's name. "
+                                    + "for case, or a typo away; several only when they differ only in case, at most "
+                                    + NearestName.MAX_OFFERED + ", the rankingNote counting the rest): metric labels are free-form, "
+                                    + "and names are matched exactly, so get_blast_radius takes the topology's name. "
                                     + "Present only when there is one."))
                     .add("rankingNote", OutputFields.type("string"))
                     .add("topologySources", OutputFields.strings("Topology sources that answered."))
@@ -230,7 +231,7 @@ public final class DetectAnomaliesTool extends ObservabilityTool {
                 .add("notInTopology", rankingJson.getJsonArray("notInTopology"));
         if (!topologyNames.isEmpty()) {
             JsonObjectBuilder byService = Jsonp.object();
-            topologyNames.forEach((service, names) -> byService.add(service, OutputFields.names(names)));
+            topologyNames.forEach((service, names) -> byService.add(service, OutputFields.names(NearestName.shown(names))));
             result.add("notInTopologyDidYouMean", byService);
         }
         result.add("rankingNote", rankingNote(ranking, topologies, services) + topologyNamesClause(topologyNames))

@@ -188,7 +188,8 @@ public final class GeneratePostmortemTool extends ObservabilityTool {
                             .add("unresolved", strings("Targets the topology does not know."))
                             .add("didYouMean", strings("When the topology does not know the service as named: its names the "
                                     + "service most likely is (equal but for case, or a typo away; several only when they differ only "
-                                    + "in case). Not walked, as names are matched exactly: get_blast_radius walks from one."))
+                                    + "in case, at most " + PostmortemReport.MAX_DID_YOU_MEAN + ", the note counting the rest). Not "
+                                    + "walked, as names are matched exactly: get_blast_radius walks from one."))
                             .add("partial", bool("A topology source failed or timed out: the radius is missing what it "
                                     + "reports, counts are lower bounds."))
                             .add("note", string("Why it is omitted or incomplete, or which topology name an unresolved "

@@ -17,6 +17,12 @@ import java.util.Set;
 final class NearestName {
     /** A typo this far from a known name is still suggested; further off, a guess would mislead. */
     static final int MAX_EDITS = 2;
+    /**
+     * At most this many names are offered; the rest are counted. Several are only ever case variants of one
+     * spelling, and a source may list any number of them (every case of {@code api}): a note naming them all
+     * would be as long as the source made it.
+     */
+    static final int MAX_OFFERED = 3;
     /** Shorter names are only matched by case: two edits of a three-letter name is another name. */
     private static final int MIN_LENGTH_FOR_EDITS = 4;
 
@@ -55,11 +61,25 @@ final class NearestName {
         return meant.isEmpty() ? "" : " Did you mean " + either(meant) + "?";
     }
 
-    /** {@code 'api'}, {@code 'API' or 'api'}, {@code 'API', 'Api' or 'api'}. */
+    /**
+     * {@code 'api'}, {@code 'API' or 'api'}, {@code 'API', 'Api' or 'api'}; past {@value #MAX_OFFERED} names,
+     * the first of them and a count: {@code 'API', 'APi' or 'ApI' (and 4 more case variants)}.
+     */
     static String either(List<String> meant) {
-        List<String> quoted = meant.stream().map(n -> "'" + n + "'").toList();
-        return quoted.size() == 1 ? quoted.getFirst()
+        List<String> quoted = shown(meant).stream().map(n -> "'" + n + "'").toList();
+        String either = quoted.size() == 1 ? quoted.getFirst()
                 : String.join(", ", quoted.subList(0, quoted.size() - 1)) + " or " + quoted.getLast();
+        return either + more(meant.size() - quoted.size());
+    }
+
+    /** The names of {@code meant} a note or a structured field offers: the first {@value #MAX_OFFERED}. */
+    static List<String> shown(List<String> meant) {
+        return meant.subList(0, Math.min(MAX_OFFERED, meant.size()));
+    }
+
+    /** {@code " (and 4 more case variants)"} for the names {@link #shown} left out, or nothing. */
+    static String more(int left) {
+        return left <= 0 ? "" : " (and " + left + " more case variant" + (left == 1 ? "" : "s") + ")";
     }
 
     /**

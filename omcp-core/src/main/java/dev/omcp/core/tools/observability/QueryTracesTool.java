@@ -175,6 +175,12 @@ public final class QueryTracesTool extends ObservabilityTool {
             if (note.isPresent()) {
                 return new Search(gathered, merged.withNote(note.get()));
             }
+            // the service lists cannot judge the name, but what the topology said of a namespace/name stands
+            Optional<String> unresolved = name.unresolvedNote();
+            if (unresolved.isPresent()) {
+                return new Search(gathered, merged.withNote(merged.note().map(n -> n + (n.endsWith(".") ? " " : ". ")).orElse("")
+                        + unresolved.get()));
+            }
         }
         Optional<String> explanation = name.explanation();
         if (explanation.isPresent()) {

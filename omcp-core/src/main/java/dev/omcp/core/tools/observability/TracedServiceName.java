@@ -56,6 +56,19 @@ record TracedServiceName(String asked, String traced, Optional<String> resolvedF
         return new TracedServiceName(asked, asked, Optional.empty(), Optional.of(why), suggested);
     }
 
+    /** {@code A namespace/name is resolved through the topology, but …}: why it was asked as given, when it was not resolved. */
+    Optional<String> whyAsGiven() {
+        return unresolved.map(why -> "A namespace/name is resolved through the topology, but " + why + ".");
+    }
+
+    /**
+     * {@link #whyAsGiven} with the topology's spelling, if it has one: for an empty answer whose traces sources cannot
+     * say whether they know the name. Offered only: the name asked stays the caller's, as names are matched exactly.
+     */
+    Optional<String> unresolvedNote() {
+        return whyAsGiven().map(why -> why + NearestName.didYouMean(suggested));
+    }
+
     /** How the traces sources were asked, when not by the name as given. */
     Optional<String> explanation() {
         return resolvedFrom.map(id -> "Asked the traces sources for " + traced + ", the name of " + id + " in the topology.");

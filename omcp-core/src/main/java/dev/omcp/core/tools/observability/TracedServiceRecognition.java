@@ -16,7 +16,7 @@ import java.util.TreeSet;
  * source knows (a typo, a namespace the topology does not resolve, a name only other backends use)
  * is a different answer from a service that was quiet in the window. Judged from the service lists
  * of the traces sources that answered; when one of them cannot list services, or its list failed,
- * nothing is claimed.
+ * nothing is claimed (the caller may still say what the topology said of a namespaced name).
  */
 final class TracedServiceRecognition {
     /** At most this many listed names go into a note; list_services has them all. */
@@ -77,7 +77,7 @@ final class TracedServiceRecognition {
                     + ") knows a service named " + name.asked() + name.resolvedFrom().map(id -> " (asked as " + name.traced()
                             + ", the name of " + id + " in the topology)").orElse("")
                     + "; they list " + listed(u.listed()) + "."
-                    + name.unresolved().map(why -> " A namespace/name is resolved through the topology, but " + why + ".").orElse("")
+                    + name.whyAsGiven().map(why -> " " + why).orElse("")
                     + " list_services shows the names every source knows."
                     // a namespace/name the topology lacks: its namespace/name spelled alike is what resolves here
                     + NearestName.didYouMean(name.suggested().isEmpty() ? NearestName.of(name.asked(), u.listed()) : name.suggested()));

@@ -140,6 +140,26 @@ class PostmortemMarkdownSafetyTest {
     }
 
     @Test
+    void theTopologysSpellingsOffered_forAnUnknownService_areInertInTheMarkdown() {
+        // the offered names are a topology source's text, quoted in the synopsis, the section note, its call and a follow-up
+        String offered = "Db|x`y`" + LINK + "\n# Injected heading\r\n| a | b |";
+        List<String> offers = List.of(offered, IMAGE + "\n- item", HTML, "www.evil.example/Db");
+        List<HistoryRow> rows = List.of(new HistoryRow("Db", "cpu", FROM.plusSeconds(60), 9, true, Optional.empty(), Optional.of(FROM)));
+        PostmortemReport r = builder.build(new PostmortemInput("Db", "1h", FROM, TO, "", rows, List.of(), Map.of(),
+                Optional.of(new BlastRadiusWalker().walk(ClusterFixture.merged(), List.of("Db"), BlastRadiusOptions.defaults())),
+                ContributingSignal.fromHistory(rows), List.of(), List.of(), WHOLE_WINDOW, ALL_UP, Map.of(), Map.of(), offers));
+
+        String md = PostmortemMarkdown.render(r) + PostmortemTemplate.of("{{synopsis}}\n{{blastRadius}}\n{{followUps}}\n").render(r);
+
+        assertThat(r.toJson().getJsonObject("blastRadius").getString("note")).contains("Did you mean");
+        assertThat(active(md)).as(md).isEmpty();
+        assertThat(outsideCode(md)).doesNotContainPattern("(?<!\\\\)\\]\\(").doesNotContainPattern("(?<!\\\\)<(img|script)");
+        // every offer stays on the line that quotes it: no heading, list item or table row of its own
+        assertThat(md.lines()).noneMatch(l -> l.startsWith("# Injected") || l.startsWith("- item") || l.startsWith("| a"));
+        assertThat(md).contains("Db\\|x\\`y\\`pay\\[click\\](javascript:alert(1)) # Injected heading");
+    }
+
+    @Test
     void aLongNameCutInTheMiddleOfAnEmoji_staysValidUnicode() {
         String name = "a".repeat(198) + "\uD83D\uDD25".repeat(5); // the cut at 199 chars falls inside the first emoji
         String line = "b".repeat(298) + "\uD83D\uDD25".repeat(5);

@@ -697,4 +697,37 @@ class PostmortemTest {
         JsonObject asked = Json.createReader(new StringReader(call.group(1))).readObject();
         assertThat(asked.getString("service")).isEqualTo(offered);
     }
+
+    private PostmortemReport unresolvedDb(List<String> offered) {
+        BlastRadius unresolved = new BlastRadiusWalker().walk(ClusterFixture.merged(), List.of("Db"), BlastRadiusOptions.defaults());
+        return builder.build(new PostmortemInput("Db", "1h", FROM, TO, "", rows(3), List.of(), Map.of(), Optional.of(unresolved),
+                List.of(), List.of(), List.of(), WHOLE_WINDOW, ALL_UP, Map.of(), Map.of(), offered));
+    }
+
+    @Test
+    void theSynopsis_offersTheTopologysSpelling_ofAServiceItDoesNotKnow_asTheSectionDoes() {
+        // the synopsis is read first: "not in the topology" alone would read as an isolated service
+        assertThat(unresolvedDb(List.of("db")).synopsis()).contains(" Blast radius: Db is not in the topology (names are matched "
+                + "exactly, case included). Did you mean 'db'?");
+        assertThat(unresolvedDb(List.of()).synopsis()).contains(" Blast radius: Db is not in the topology.")
+                .doesNotContain("Did you mean");
+    }
+
+    @Test
+    void manySpellingsOfTheService_areOfferedThreeAtATime_everywhereTheReportOffersThem() {
+        // a hostile or sloppy source may list every case of a name: the report stays short and says how many it left out
+        List<String> offered = List.of("DB-MAIN", "DB-Main", "Db-Main", "db-MAIN", "db-Main", "db-main");
+        PostmortemReport r = unresolvedDb(offered);
+        JsonObject blast = r.toJson().getJsonObject("blastRadius");
+
+        String more = "'DB-MAIN', 'DB-Main' or 'Db-Main' (and 3 more case variants)";
+        assertThat(blast.getString("note")).contains("Did you mean " + more + "?")
+                .contains("get_blast_radius with {\"service\": \"DB-MAIN\"}, {\"service\": \"DB-Main\"} or "
+                        + "{\"service\": \"Db-Main\"} walks").doesNotContain("db-main");
+        assertThat(r.synopsis()).contains("Did you mean " + more + "?").doesNotContain("db-main");
+        assertThat(r.followUps()).anySatisfy(f -> assertThat(f).contains("get_blast_radius for DB-MAIN, DB-Main or Db-Main (its spelling "
+                + "there, and 3 more case variants) shows").doesNotContain("db-main"));
+        assertThat(blast.getJsonArray("didYouMean").getValuesAs(jakarta.json.JsonString::getString))
+                .containsExactly("DB-MAIN", "DB-Main", "Db-Main");
+    }
 }

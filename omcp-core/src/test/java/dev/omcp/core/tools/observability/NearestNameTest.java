@@ -2,6 +2,7 @@ package dev.omcp.core.tools.observability;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.omcp.core.analysis.postmortem.PostmortemReport;
 import java.util.List;
 import java.util.Set;
 import java.util.TreeSet;
@@ -41,5 +42,21 @@ class NearestNameTest {
         assertThat(NearestName.didYouMean(List.of("api"))).isEqualTo(" Did you mean 'api'?");
         assertThat(NearestName.didYouMean(List.of("API", "api"))).isEqualTo(" Did you mean 'API' or 'api'?");
         assertThat(NearestName.either(List.of("API", "Api", "api"))).isEqualTo("'API', 'Api' or 'api'");
+    }
+
+    @Test
+    void aSourceListingEveryCaseOfAName_getsAtMostThreeOffered_andTheRestCounted() {
+        // case variants are each exact, so all are offered; but a hostile source could list hundreds
+        Set<String> variants = names("API", "APi", "ApI", "Api", "aPI", "aPi", "apI", "web");
+        List<String> meant = NearestName.of("api", variants);
+        assertThat(meant).hasSize(7);
+        assertThat(NearestName.didYouMean(meant)).isEqualTo(" Did you mean 'API', 'APi' or 'ApI' (and 4 more case variants)?");
+        assertThat(NearestName.didYouMean(meant.subList(0, 4))).isEqualTo(" Did you mean 'API', 'APi' or 'ApI' (and 1 more case variant)?");
+        assertThat(NearestName.didYouMean(meant.subList(0, 3))).isEqualTo(" Did you mean 'API', 'APi' or 'ApI'?");
+        assertThat(NearestName.didYouMeanEach(new java.util.LinkedHashMap<>(java.util.Map.of("apix", meant))))
+                .isEqualTo(" Did you mean 'API', 'APi' or 'ApI' (and 4 more case variants) for 'apix'?");
+        assertThat(NearestName.shown(meant)).containsExactly("API", "APi", "ApI");
+        // the post-mortem words its own offers (it is no tool), with the same cap
+        assertThat(PostmortemReport.MAX_DID_YOU_MEAN).isEqualTo(NearestName.MAX_OFFERED);
     }
 }

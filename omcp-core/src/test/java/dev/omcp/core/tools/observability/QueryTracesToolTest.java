@@ -341,6 +341,21 @@ class QueryTracesToolTest {
     }
 
     @Test
+    void whenATracesSourceCannotListServices_anUnresolvedNamespacedName_stillGetsTheTopologysSpelling_butIsAskedAsGiven() {
+        // nothing can be claimed about what tempo knows, but the topology's answer does not depend on tempo
+        ScriptedConnector tempo = new ScriptedConnector().traces(List.of());
+        ScriptedSources sources = new ScriptedSources().add("kubernetes", kubernetes()).add("tempo", tempo);
+        JsonObject result = structured(call(tool(sources), "{\"service\":\"shop/Payments\"}"));
+        assertThat(tempo.traceQueries).extracting(TraceQuery::service).containsExactly("shop/Payments");
+        assertThat(result.getString("note")).isEqualTo("no traces of shop/Payments in the last 15m. A namespace/name is resolved "
+                + "through the topology, but the topology has no service shop/Payments. Did you mean 'shop/payments'?");
+        ScriptedSources withoutTopology = new ScriptedSources().add("tempo", new ScriptedConnector().traces(List.of()));
+        assertThat(structured(call(tool(withoutTopology), "{\"service\":\"shop/payments\"}")).getString("note"))
+                .isEqualTo("no traces of shop/payments in the last 15m. A namespace/name is resolved through the topology, but no "
+                        + "source serves topology.");
+    }
+
+    @Test
     void badArguments_areErrorsThatSayWhatIsWrong() {
         QueryTracesTool tool = tool(new ScriptedSources());
         assertThat(call(tool, "{}").firstText()).isEqualTo("Invalid arguments for query_traces: arguments.service: is required");
