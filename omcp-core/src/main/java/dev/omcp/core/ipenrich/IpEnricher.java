@@ -116,7 +116,7 @@ public final class IpEnricher {
                 continue;
             }
             Optional<Ipv4Embedding> embedding = Ipv4Embedding.of(input, address);
-            // an IPv6 address that carries an IPv4 one (NAT64, IPv4-mapped) is answered for that IPv4 address
+            // an IPv6 address that stands for an IPv4 one (NAT64, IPv4-mapped, 6to4, Teredo) is answered for that IPv4 address
             address = embedding.isPresent() ? embedding.get().lookedUp(address) : address;
             IpScope scope = IpScope.of(address);
             Optional<IpDataset.Match> match = dataset.lookup(address);
@@ -169,18 +169,27 @@ public final class IpEnricher {
         return new Result(List.of(out), note);
     }
 
-    /** Why an address that is not public has no registration, naming the IPv4 address a NAT64 one carries. */
+    /** Why an address that is not public has no registration, naming the IPv4 address an embedding stands for. */
     private static String notPublic(IpScope scope, IpAddress address, Optional<Ipv4Embedding> embedding) {
-        Ipv4Embedding.Kind kind = embedding.map(Ipv4Embedding::kind).orElse(null);
-        if (kind == Ipv4Embedding.Kind.NAT64) {
-            return "NAT64 address of " + address + ", a " + scope.wireName() + " address, which RFC 6052 forbids in the well-known prefix"
-                    + " 64:ff9b::/96: not registered in public registries";
+        String unregistered = scope.wireName() + " address: not registered in public registries";
+        if (embedding.isEmpty()) {
+            return unregistered;
         }
-        if (kind == Ipv4Embedding.Kind.NAT64_LOCAL_USE) {
-            return "local-use NAT64 address (64:ff9b:1::/48, RFC 8215): where it carries the IPv4 address depends on the prefix length "
-                    + "the network's operator chose, which the address does not tell; ask for the IPv4 address itself (from the NAT64 "
-                    + "gateway's logs) to look it up";
-        }
-        return scope.wireName() + " address: not registered in public registries";
+        String ofNonPublic = address + ", a " + unregistered;
+        return switch (embedding.get().kind()) {
+            case NAT64 -> "NAT64 address of " + address + ", a " + scope.wireName() + " address, which RFC 6052 forbids in the "
+                    + "well-known prefix 64:ff9b::/96: not registered in public registries";
+            case SIX_TO_FOUR -> "6to4 address of the site at " + ofNonPublic
+                    + " (RFC 3056 builds a 6to4 prefix only from a globally unique IPv4 address)";
+            case TEREDO -> "Teredo address of a client whose public IPv4 address reads " + ofNonPublic + " (RFC 4380: a Teredo server "
+                    + "writes there the public address it saw the client come from)";
+            case NAT64_LOCAL_USE -> "local-use NAT64 address (64:ff9b:1::/48, RFC 8215): where it carries the IPv4 address depends on "
+                    + "the prefix length the network's operator chose, which the address does not tell; ask for the IPv4 address itself "
+                    + "(from the NAT64 gateway's logs) to look it up";
+            case IPV4_COMPATIBLE -> "deprecated IPv4-compatible address (::/96, RFC 4291 section 2.5.5.1), which no transition "
+                    + "mechanism uses any more: not looked up as the IPv4 address in its last 32 bits; if a log means that address, "
+                    + "ask for it in IPv4 form";
+            case IPV4_MAPPED -> unregistered;
+        };
     }
 }

@@ -17,8 +17,8 @@ public enum IpScope {
     DOCUMENTATION("documentation"),
     /**
      * Everything else that is not globally reachable (0.0.0.0/8, 192.0.0.0/24, 240.0.0.0/4,
-     * benchmarking, ::, 2001::/23, a 6to4 address of a non-public IPv4 address, the local-use NAT64
-     * prefix 64:ff9b:1::/48, outside 2000::/3...).
+     * benchmarking, ::, 2001::/23 but Teredo, the local-use NAT64 prefix 64:ff9b:1::/48, the deprecated
+     * IPv4-compatible ::/96, outside 2000::/3...).
      */
     RESERVED("reserved");
 
@@ -69,21 +69,21 @@ public enum IpScope {
             new Range(Cidr.parse("2001:4:112::/48"), PUBLIC), // AS112-v6
             new Range(Cidr.parse("2001:20::/28"), PUBLIC), // ORCHIDv2
             new Range(Cidr.parse("2001:30::/28"), PUBLIC), // drone remote identification
-            // IETF protocol assignments: Teredo, benchmarking, the deprecated ORCHID...
+            // IETF protocol assignments: benchmarking, the deprecated ORCHID... (Teredo, 2001::/32, is classed as its client)
             new Range(Cidr.parse("2001::/23"), RESERVED));
 
     private static final Cidr GLOBAL_UNICAST = Cidr.parse("2000::/3");
-    private static final Cidr SIX_TO_FOUR = Cidr.parse("2002::/16");
 
     /**
-     * The scope of an address; an address of the well-known NAT64 prefix has the scope of the IPv4
-     * address it carries ({@link Ipv4Embedding}).
+     * The scope of an address; a well-known NAT64, a 6to4 or a Teredo address has the scope of the IPv4
+     * address it stands for ({@link Ipv4Embedding#carried}).
      */
     public static IpScope of(IpAddress a) {
-        Optional<IpAddress> translated = Ipv4Embedding.nat64(a);
-        if (translated.isPresent()) {
-            // RFC 6052 section 3.1: 64:ff9b::/96 is globally reachable only for a global IPv4 address, the one it names
-            return of(translated.get());
+        Optional<IpAddress> carried = Ipv4Embedding.carried(a);
+        if (carried.isPresent()) {
+            // RFC 6052 section 3.1, RFC 3056 section 2, RFC 4380 section 4: such an address reaches whoever its IPv4
+            // address reaches, so 2002:c0a8:101:: is 192.168.1.1, private, and no registry hears of it
+            return of(carried.get());
         }
         for (Range r : RANGES) {
             if (r.cidr().contains(a)) {
@@ -91,10 +91,6 @@ public enum IpScope {
             }
         }
         if (!a.v4() && !GLOBAL_UNICAST.contains(a)) {
-            return RESERVED;
-        }
-        if (SIX_TO_FOUR.contains(a) && of(new IpAddress(true, 0, (a.hi() >>> 16) & 0xFFFF_FFFFL)) != PUBLIC) {
-            // 2002:c0a8:101:: is 192.168.1.1 in 6to4 form: asking a registry about it would send the private address out
             return RESERVED;
         }
         return PUBLIC;

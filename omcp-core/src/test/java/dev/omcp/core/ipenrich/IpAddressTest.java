@@ -20,6 +20,7 @@ class IpAddressTest {
         "::, ::",
         "1:0:0:2:0:0:0:3, 1:0:0:2::3",
         "64:ff9b::192.0.2.33, 64:ff9b::c000:221",
+        "::8.8.8.8, ::808:808",
         // without brackets the last group is no port: this is an address
         "2001:db8::1:443, 2001:db8::1:443",
     })
@@ -112,16 +113,25 @@ class IpAddressTest {
         "3fff:1000::1, public",
         "2001:2::1, reserved",
         "2001:10::1, reserved",
-        "2001:0:4136:e378:8000:63bf:3fff:fdd2, reserved",
+        // RFC 4380: a Teredo address is classed as its client's public IPv4 address, the last 32 bits inverted
+        "2001:0:4136:e378:8000:63bf:3fff:fdd2, documentation",
+        "2001:0:4136:e378:8000:63bf:f7f7:f7f7, public",
+        "2001:0:4136:e378::f5ff:fffe, private",
         "2001:1ff:ffff::1, reserved",
         "2001:200::1, public",
         "2001:3::1, public",
         "2001:4:112::1, public",
         "2001:20::1, public",
-        "2002:a00:1::1, reserved",
-        "2002:c0a8:101::1, reserved",
-        "2002:7f00:1::1, reserved",
+        // RFC 3056: a 6to4 address is classed as the IPv4 address of its site, bits 16 to 47
+        "2002:a00:1::1, private",
+        "2002:c0a8:101::1, private",
+        "2002:7f00:1::1, loopback",
+        "2002:c000:221::1, documentation",
         "2002:808:808::1, public",
+        // RFC 4291 section 2.5.5.1: the deprecated IPv4-compatible form is not classed as its IPv4 address
+        "::808:808, reserved",
+        // RFC 5214: an ISATAP interface identifier is no part of who owns the address; its prefix is
+        "2a00:1450::5efe:c0a8:101, public",
         "5f00::1, reserved",
         // RFC 6052: the well-known NAT64 prefix carries an IPv4 address in its last 32 bits, classed as that address
         "64:ff9b::a00:1, private",

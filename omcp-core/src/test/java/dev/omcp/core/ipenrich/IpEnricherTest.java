@@ -163,8 +163,8 @@ class IpEnricherTest {
         RdapFallback rdap = new RdapFallback(registry, clock, RdapFallback.Settings.defaults());
         IpEnricher.Result r = new IpEnricher(Optional.empty(), Optional.of(rdap)).enrich(List.of(
                 "192.0.0.170", "3fff::1", "2001:2::1", "2001:0:4136:e378:8000:63bf:3fff:fdd2", "2002:c0a8:101::1",
-                "10.0.0.1", "fe80::1%eth0", "::ffff:127.0.0.1", "64:ff9b::a00:1", "8.8.8.8", "2002:808:808::1"));
-        assertThat(registry.asked).containsExactlyInAnyOrder("8.8.8.8", "2002:808:808::1");
+                "10.0.0.1", "fe80::1%eth0", "::ffff:127.0.0.1", "64:ff9b::a00:1", "8.8.8.8", "2002:909:909::1"));
+        assertThat(registry.asked).as("a 6to4 address is asked about as its IPv4 address").containsExactlyInAnyOrder("8.8.8.8", "9.9.9.9");
         assertThat(r.results().subList(0, 9)).allSatisfy(x -> assertThat(x).isInstanceOf(IpEnrichment.NotFound.class));
     }
 
@@ -443,6 +443,113 @@ class IpEnricherTest {
         assertThat(plain.getString("address")).isEqualTo("8.8.8.8");
         assertThat(plain.containsKey("embedding")).as("a plain IPv4 address embeds nothing").isFalse();
         assertThat(plain.containsKey("ipv4")).isFalse();
+    }
+
+    @Test
+    void a6to4Address_isEnrichedAsTheIpv4OfItsSite_fromTheDatasetAndTheRegistries_andSaysSo() throws IOException {
+        FakeRegistry registry = new FakeRegistry();
+        registry.answers.put("1.1.1.1", new RegistrationAnswer.Found("1.1.1.0/24", Map.of("name", "APNIC-LABS")));
+        IpEnricher e = new IpEnricher(Optional.of(dataset()),
+                Optional.of(new RdapFallback(registry, clock, RdapFallback.Settings.defaults())));
+
+        var results = e.enrich(List.of("2002:808:808::1", "2002:101:101:5::17")).toJson().getJsonArray("results");
+
+        JsonObject dns = results.getJsonObject(0);
+        assertThat(dns.getString("status")).isEqualTo("found");
+        assertThat(dns.getString("address")).isEqualTo("2002:808:808::1");
+        assertThat(dns.getString("embedding")).isEqualTo("6to4");
+        assertThat(dns.getString("ipv4")).isEqualTo("8.8.8.8");
+        assertThat(dns.getString("scope")).isEqualTo("public");
+        assertThat(dns.getString("network")).isEqualTo("8.8.8.0/24");
+        assertThat(dns.getString("source")).isEqualTo("dataset");
+        assertThat(dns.containsKey("teredoServer")).isFalse();
+        JsonObject labs = results.getJsonObject(1);
+        assertThat(labs.getString("ipv4")).isEqualTo("1.1.1.1");
+        assertThat(labs.getString("network")).isEqualTo("1.1.1.0/24");
+        assertThat(labs.getString("source")).isEqualTo("rdap");
+        assertThat(registry.asked).as("the registries are asked about the site's IPv4 address").containsExactly("1.1.1.1");
+    }
+
+    @Test
+    void a6to4AddressOfANonPublicIpv4_isClassedAsThatAddress_andNeverSentToTheRegistries() {
+        FakeRegistry registry = new FakeRegistry();
+        IpEnricher e = new IpEnricher(Optional.empty(), Optional.of(new RdapFallback(registry, clock, RdapFallback.Settings.defaults())));
+
+        JsonObject home = e.enrich(List.of("2002:c0a8:101::1")).toJson().getJsonArray("results").getJsonObject(0);
+
+        assertThat(home.getString("status")).isEqualTo("not_found");
+        assertThat(home.getString("scope")).isEqualTo("private");
+        assertThat(home.getString("embedding")).isEqualTo("6to4");
+        assertThat(home.getString("ipv4")).isEqualTo("192.168.1.1");
+        // RFC 3056 section 2: a 6to4 prefix is made of the site's globally unique IPv4 address
+        assertThat(home.getString("note")).contains("RFC 3056").contains("192.168.1.1");
+        assertThat(registry.asked).isEmpty();
+    }
+
+    @Test
+    void aTeredoAddress_isEnrichedAsItsClientsPublicIpv4_andNamesItsServer() throws IOException {
+        FakeRegistry registry = new FakeRegistry();
+        registry.answers.put("1.1.1.1", new RegistrationAnswer.Found("1.1.1.0/24", Map.of("name", "APNIC-LABS")));
+        IpEnricher e = new IpEnricher(Optional.of(dataset()),
+                Optional.of(new RdapFallback(registry, clock, RdapFallback.Settings.defaults())));
+
+        // RFC 4380 section 4: server 65.54.227.120 in bits 32-63, client 8.8.8.8 and 1.1.1.1 inverted in the last 32 bits
+        var results = e.enrich(List.of("2001:0:4136:e378:8000:63bf:f7f7:f7f7", "2001:0:4136:e378:8000:63bf:fefe:fefe"))
+                .toJson().getJsonArray("results");
+
+        JsonObject dns = results.getJsonObject(0);
+        assertThat(dns.getString("status")).isEqualTo("found");
+        assertThat(dns.getString("address")).isEqualTo("2001:0:4136:e378:8000:63bf:f7f7:f7f7");
+        assertThat(dns.getString("embedding")).isEqualTo("teredo");
+        assertThat(dns.getString("ipv4")).isEqualTo("8.8.8.8");
+        assertThat(dns.getString("teredoServer")).isEqualTo("65.54.227.120");
+        assertThat(dns.getString("scope")).isEqualTo("public");
+        assertThat(dns.getString("network")).isEqualTo("8.8.8.0/24");
+        JsonObject labs = results.getJsonObject(1);
+        assertThat(labs.getString("ipv4")).isEqualTo("1.1.1.1");
+        assertThat(labs.getString("source")).isEqualTo("rdap");
+        assertThat(registry.asked).as("the client's address is asked about, not the server's").containsExactly("1.1.1.1");
+    }
+
+    @Test
+    void aTeredoAddressOfANonPublicClient_isClassedAsThatAddress_andNeverSentToTheRegistries() {
+        FakeRegistry registry = new FakeRegistry();
+        IpEnricher e = new IpEnricher(Optional.empty(), Optional.of(new RdapFallback(registry, clock, RdapFallback.Settings.defaults())));
+
+        // the RFC 4380 example client, 192.0.2.45: documentation space
+        JsonObject example = e.enrich(List.of("2001:0:4136:e378:8000:63bf:3fff:fdd2")).toJson().getJsonArray("results").getJsonObject(0);
+
+        assertThat(example.getString("status")).isEqualTo("not_found");
+        assertThat(example.getString("scope")).isEqualTo("documentation");
+        assertThat(example.getString("embedding")).isEqualTo("teredo");
+        assertThat(example.getString("ipv4")).isEqualTo("192.0.2.45");
+        assertThat(example.getString("teredoServer")).isEqualTo("65.54.227.120");
+        assertThat(example.getString("note")).contains("Teredo").contains("192.0.2.45");
+        assertThat(registry.asked).isEmpty();
+    }
+
+    @Test
+    void anIpv4CompatibleAddress_isReservedAndNotLookedUp_andAnIsatapOneIsLookedUpAsItself() throws IOException {
+        FakeRegistry registry = new FakeRegistry();
+        IpEnricher e = new IpEnricher(Optional.of(dataset()),
+                Optional.of(new RdapFallback(registry, clock, RdapFallback.Settings.defaults())));
+
+        var results = e.enrich(List.of("::8.8.8.8", "::1", "2a00:1450::5efe:c0a8:101")).toJson().getJsonArray("results");
+
+        JsonObject compatible = results.getJsonObject(0);
+        assertThat(compatible.getString("status")).isEqualTo("not_found");
+        assertThat(compatible.getString("address")).isEqualTo("::8.8.8.8");
+        assertThat(compatible.getString("scope")).isEqualTo("reserved");
+        assertThat(compatible.getString("embedding")).isEqualTo("ipv4-compatible");
+        assertThat(compatible.containsKey("ipv4")).as("the deprecated form is not answered for its IPv4 address").isFalse();
+        assertThat(compatible.getString("note")).contains("RFC 4291").contains("deprecated");
+        JsonObject loopback = results.getJsonObject(1);
+        assertThat(loopback.getString("scope")).isEqualTo("loopback");
+        assertThat(loopback.containsKey("embedding")).isFalse();
+        JsonObject isatap = results.getJsonObject(2);
+        assertThat(isatap.containsKey("embedding")).as("ISATAP: the prefix, not the IPv4 address inside the site, is the owner's")
+                .isFalse();
+        assertThat(registry.asked).containsExactly("2a00:1450::5efe:c0a8:101");
     }
 
     @Test
