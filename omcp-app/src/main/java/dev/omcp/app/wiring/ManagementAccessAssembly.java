@@ -146,7 +146,7 @@ final class ManagementAccessAssembly {
         RevocationStore store;
         try {
             store = redis.<RevocationStore>map(r -> new RedisRevocationStore(r, lifetime, InMemoryRevocationStore.DEFAULT_MAX_ENTRIES,
-                    clock)).orElseGet(() -> new InMemoryRevocationStore(lifetime));
+                    clock)).orElseGet(() -> new InMemoryRevocationStore(lifetime, InMemoryRevocationStore.DEFAULT_MAX_ENTRIES, clock));
         } catch (SharedStateUnavailableException e) {
             // a server that answers PING but refuses the blocklist's first write (a read-only replica, an ACL
             // user without eval, out of memory): a start refusal in one line, as an unreachable server is

@@ -5,6 +5,7 @@ import dev.omcp.ports.auth.Revocation;
 import dev.omcp.ports.auth.RevocationFacts;
 import dev.omcp.ports.auth.RevocationStore;
 import dev.omcp.ports.auth.RevocationTarget;
+import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -18,9 +19,13 @@ import java.util.concurrent.locks.ReentrantLock;
 /**
  * The blocklist of one process, one entry per session or subject. Entries older than
  * {@code retention} (the session lifetime) can no longer match a live session and are dropped when
- * the list is read or needs room. Bounded: when {@code maxEntries} live entries exist a further
+ * the list is read or, given a clock, needs room. Bounded: when {@code maxEntries} live entries exist a further
  * revocation is refused rather than growing without limit. Lookups take no lock; adds take one, so
  * concurrent revocations cannot together pass the bound.
+ *
+ * <p>What has expired when the list needs room is decided by the clock sessions are checked by, not
+ * by the new entry's time: a journal replays entries stamped ahead of the clock after it stepped
+ * back, and taking such an entry as "now" dropped entries still in force.
  */
 public final class InMemoryRevocationStore implements RevocationStore {
     /** Live entries kept at most. */
@@ -32,14 +37,39 @@ public final class InMemoryRevocationStore implements RevocationStore {
     private final Map<String, Revocation> bySub = new ConcurrentHashMap<>();
     /** Held for prune, count and write together: checked apart, n concurrent adds at the bound all passed. */
     private final ReentrantLock adding = new ReentrantLock();
+    /** What decides which entries have expired when the list needs room; empty: nothing may, see the two-argument constructor. */
+    private final Optional<Clock> clock;
 
+    /** A list of {@link #DEFAULT_MAX_ENTRIES} without a clock: see {@link #InMemoryRevocationStore(Duration, int)}. */
     public InMemoryRevocationStore(Duration retention) {
         this(retention, DEFAULT_MAX_ENTRIES);
     }
 
+    /**
+     * A list without a clock, kept for embedders that built it so. It has no time it may trust to
+     * drop an entry to make room (a new entry's time may be ahead of the clock sessions are checked
+     * by), so an add never does: expired entries go only when the list is read, {@link #current}
+     * dropping those older than the retention at the time it is given. A full list therefore refuses
+     * sooner, but never drops an entry still in force. Prefer {@link #InMemoryRevocationStore(Duration, int, Clock)}.
+     */
     public InMemoryRevocationStore(Duration retention, int maxEntries) {
+        this(retention, maxEntries, Optional.empty());
+    }
+
+    /**
+     * @param retention how long an entry can matter: the session lifetime
+     * @param maxEntries live entries kept at most
+     * @param clock the clock sessions are issued and checked by: when the list is full, entries it
+     *     says have expired make room
+     */
+    public InMemoryRevocationStore(Duration retention, int maxEntries, Clock clock) {
+        this(retention, maxEntries, Optional.of(clock));
+    }
+
+    private InMemoryRevocationStore(Duration retention, int maxEntries, Optional<Clock> clock) {
         this.retention = retention;
         this.maxEntries = maxEntries;
+        this.clock = clock;
     }
 
     @Override
@@ -51,7 +81,7 @@ public final class InMemoryRevocationStore implements RevocationStore {
             if (!target.containsKey(revocation.value()) && bySid.size() + bySub.size() >= maxEntries) {
                 // expired entries make room; the list is scanned only then, since a scan on every add made a journal's
                 // replay of up to maxEntries entries at start quadratic (minutes)
-                prune(revocation.revokedAt());
+                clock.ifPresent(c -> prune(c.instant()));
                 if (bySid.size() + bySub.size() >= maxEntries) {
                     throw new BlocklistFullException(maxEntries, "the session blocklist holds " + maxEntries
                             + " live entries; wait for old entries to expire or rotate OMCP_SESSION_SECRET to void every session");

@@ -8,8 +8,11 @@ import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 import dev.omcp.ports.auth.BlocklistFullException;
 import dev.omcp.ports.auth.Revocation;
 import dev.omcp.ports.auth.RevocationTarget;
+import dev.omcp.testkit.time.ManualClock;
+import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
@@ -76,7 +79,8 @@ class InMemoryRevocationStoreTest {
     void replayingAsManyEntriesAsTheBoundAllows_doesNotScanTheListForEachOne() {
         // a journal replays up to 100 000 entries at start: pruning the whole list on each add made that quadratic
         // (minutes of CPU before the gateway listened, or before it could say the file holds too many)
-        InMemoryRevocationStore store = new InMemoryRevocationStore(Duration.ofHours(8));
+        InMemoryRevocationStore store = new InMemoryRevocationStore(Duration.ofHours(8), InMemoryRevocationStore.DEFAULT_MAX_ENTRIES,
+                Clock.fixed(T0.plusSeconds(200), ZoneOffset.UTC));
         assertTimeoutPreemptively(Duration.ofSeconds(20), () -> {
             for (int i = 0; i < InMemoryRevocationStore.DEFAULT_MAX_ENTRIES; i++) {
                 store.add(sid("s-" + i, T0.plusMillis(i)));
@@ -87,7 +91,8 @@ class InMemoryRevocationStoreTest {
 
     @Test
     void atTheBound_aNewEntryIsRefusedWithWhatToDo_butRevokingAgainIsNot_andExpiredEntriesMakeRoom() {
-        InMemoryRevocationStore store = new InMemoryRevocationStore(Duration.ofHours(8), 2);
+        ManualClock clock = new ManualClock(T0.plusSeconds(120));
+        InMemoryRevocationStore store = new InMemoryRevocationStore(Duration.ofHours(8), 2, clock);
         store.add(sid("a", T0));
         store.add(sid("b", T0.plusSeconds(60)));
 
@@ -98,8 +103,51 @@ class InMemoryRevocationStoreTest {
         store.add(sid("a", T0.plusSeconds(180)));
         assertThat(store.lookup("a", "nobody").sessionRevoked()).isTrue();
 
-        store.add(sid("c", T0.plus(Duration.ofHours(8)).plusSeconds(61))); // "a" at T0+180 s is still live, "b" expired
+        clock.set(T0.plus(Duration.ofHours(8)).plusSeconds(61));
+        store.add(sid("c", clock.instant())); // "a" at T0+180 s is still live, "b" expired
         assertThat(store.current(T0.plus(Duration.ofHours(8)).plusSeconds(61))).extracting(Revocation::value)
                 .containsExactly("a", "c");
+    }
+
+    @Test
+    void aFullList_keepsWhatTheClockSaysIsLive_whenTheNewEntryIsStampedAheadOfIt() {
+        // a journal written before the clock stepped back (an NTP correction after a restart) replays entries
+        // stamped ahead of it: taken as "now", such an entry dropped entries still in force, and the next compaction
+        // erased them from the file, so the sessions they revoked came back
+        InMemoryRevocationStore store = new InMemoryRevocationStore(Duration.ofHours(8), 2, Clock.fixed(T0, ZoneOffset.UTC));
+        store.add(sid("seven-hours-old", T0.minus(Duration.ofHours(7))));
+        store.add(sid("ahead", T0.plus(Duration.ofHours(2))));
+
+        assertThatThrownBy(() -> store.add(sid("also-ahead", T0.plus(Duration.ofMinutes(90))))).isInstanceOf(BlocklistFullException.class);
+        assertThat(store.lookup("seven-hours-old", "nobody").sessionRevoked()).isTrue();
+    }
+
+    @Test
+    void aFullList_makesRoomByTheClock_whenTheNewEntryIsStampedBehindIt() {
+        InMemoryRevocationStore store = new InMemoryRevocationStore(Duration.ofHours(8), 2,
+                Clock.fixed(T0.plus(Duration.ofHours(9)), ZoneOffset.UTC));
+        store.add(sid("a", T0));
+        store.add(sid("b", T0));
+
+        store.add(sid("late-line", T0.plusSeconds(1))); // expired entries make room though this one is older than the clock
+
+        assertThat(store.lookup("a", "nobody").sessionRevoked()).isFalse();
+        assertThat(store.lookup("late-line", "nobody").sessionRevoked()).isTrue();
+    }
+
+    @Test
+    void withoutAClock_aFullListDropsNothingToMakeRoom_onlyReadingItAtATimeDropsWhatHasExpiredThen() {
+        // the new entry's time is no clock: it may be stamped ahead of the one sessions are checked by
+        InMemoryRevocationStore store = new InMemoryRevocationStore(Duration.ofHours(8), 2);
+        store.add(sid("a", T0));
+        store.add(sid("b", T0.plusSeconds(60)));
+        Instant later = T0.plus(Duration.ofHours(8)).plusSeconds(61);
+
+        assertThatThrownBy(() -> store.add(sid("c", later))).isInstanceOf(BlocklistFullException.class);
+        assertThat(store.lookup("a", "nobody").sessionRevoked()).isTrue();
+
+        assertThat(store.current(later)).isEmpty();
+        store.add(sid("c", later));
+        assertThat(store.lookup("c", "nobody").sessionRevoked()).isTrue();
     }
 }
