@@ -51,6 +51,21 @@ final class AccessControlSettingsReader {
                 + "login on purpose"));
     }
 
+    /**
+     * With a shared store the revocations of every replica live there. A file as well would be
+     * replayed by each replica into the shared list at its start, stale or not, and then hold that
+     * whole list: one replica's record of nothing in particular. The replays raise the store's
+     * generation count, so a store back at older data could look whole to the other replicas, and an
+     * entry stamped ahead of the clock prunes entries still in force from the shared list.
+     */
+    private static void refuseARevocationFileWithTheSharedStore(Environment env) {
+        if (env.raw(Variables.REVOCATION_FILE).isPresent() && env.raw(Variables.REDIS_URL).isPresent()) {
+            env.problem(Variables.REVOCATION_FILE, "is set together with the shared store (OMCP_REDIS_URL or its alias OMCP_STORE_URL), "
+                    + "which keeps the revocations of every replica itself; the file is for a single gateway. Unset "
+                    + "OMCP_AUTH_REVOCATION_FILE, or unset the store's URL to run one gateway with the file");
+        }
+    }
+
     static AccessControlSettings read(Environment env) {
         String mode = env.oneOf(Variables.AUTH, List.of("anonymous", "basic", "oidc"));
         refuseAnImplicitAnonymousPlaneWithALoginConfigured(env);
@@ -77,6 +92,7 @@ final class AccessControlSettingsReader {
             redis = Optional.empty();
         }
         AccessControlSettings.RedisTlsFiles redisTls = redisTls(env, redis);
+        refuseARevocationFileWithTheSharedStore(env);
         return new AccessControlSettings(
                 mode,
                 env.file(Variables.USERS_FILE).map(java.nio.file.Path::toString),

@@ -278,6 +278,23 @@ class AccessControlSettingsTest {
     }
 
     @Test
+    void aRevocationFile_withTheSharedStore_refusesTheStart_sayingWhichToKeep() throws Exception {
+        // each replica would replay its own, possibly stale, file into the shared list at start and copy the whole list
+        // into its file: the replays raise the store's generation count, which hides a store that lost entries
+        for (String url : List.of("OMCP_REDIS_URL", "OMCP_STORE_URL")) {
+            assertThatThrownBy(() -> read(Map.of(url, "redis://:pass-3@redis:6379", "OMCP_AUTH_REVOCATION_FILE", "/var/lib/omcp/r.jsonl")))
+                    .isInstanceOfSatisfying(InvalidSettingsException.class, e -> {
+                        assertThat(e.problems()).containsExactly("OMCP_AUTH_REVOCATION_FILE is set together with the shared store"
+                                + " (OMCP_REDIS_URL or its alias OMCP_STORE_URL), which keeps the revocations of every replica"
+                                + " itself; the file is for a single gateway. Unset OMCP_AUTH_REVOCATION_FILE, or unset the store's"
+                                + " URL to run one gateway with the file");
+                        assertThat(e.getMessage()).doesNotContain("pass-3");
+                    });
+        }
+        assertThat(read(Map.of("OMCP_AUTH_REVOCATION_FILE", "/var/lib/omcp/r.jsonl")).revocationFile()).contains("/var/lib/omcp/r.jsonl");
+    }
+
+    @Test
     void opaSettingsWithoutAnOpaUrl_refuseTheStart_namingTheUrl() {
         Map<String, String> env = Map.of("OMCP_OPA_DECISION", "omcp/authz/allow", "OMCP_OPA_CACHE_TTL", "10", "OMCP_OPA_TIMEOUT_MS", "500",
                 "OMCP_OPA_TOKEN", "opa-token-value-1");
