@@ -362,7 +362,9 @@ final class PrometheusConnector extends HttpBackendConnector
                     + s.namespace().map(ns -> "," + NAMESPACE_LABEL + "=" + QueryText.quote(ns)).orElse("") + "}");
         }
         Set<String> all = serviceLabels.fetch("__name__", match);
-        List<String> names = new TreeSet<>(all).stream().limit(limit).toList();
+        // not the gateway's own anomaly series: on its receiver they are a service's metrics once any tenant's call judged
+        // it, so listed they would say so; the gateway offers their names itself. Left out before the limit is applied
+        List<String> names = new TreeSet<>(all).stream().filter(name -> !AnomalySeries.isOwn(name)).limit(limit).toList();
         // the metadata answer holds every metric Prometheus knows, with its help text: only the ones listed are kept,
         // while the answer's memory still counts. Only an entry per metric is read, so only one is asked for: targets
         // that disagree on a metric's help would each add theirs (older servers, 2.42 for one, ignore the parameter)

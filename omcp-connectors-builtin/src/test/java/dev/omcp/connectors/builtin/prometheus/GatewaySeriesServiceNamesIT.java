@@ -126,6 +126,18 @@ class GatewaySeriesServiceNamesIT {
         }
     }
 
+    @Test
+    void metricDiscovery_leavesOutTheGatewaysSeries_soAServicesMetricsDoNotTellWhetherAnyTenantJudgedIt() throws Exception {
+        try (PrometheusConnector connector = connector(receiver())) {
+            assertThat(connector.discoverMetrics("payments", 10)).extracting(MetricInfo::name)
+                    .as("acme judged payments: its omcp_anomaly_score would tell every tenant so").containsExactly("http_requests_total");
+            assertThat(connector.discoverMetrics("", 10)).extracting(MetricInfo::name)
+                    .as("and without a service, whether any tenant judged anything").containsExactly("http_requests_total", "up");
+            assertThat(connector.discoverMetrics("", 2)).extracting(MetricInfo::name).as("the limit counts the backend's names only")
+                    .containsExactly("http_requests_total", "up");
+        }
+    }
+
     private static List<String> labelValueRequests(PrometheusWithSeries backend) {
         return backend.requests().stream().filter(r -> r.path().startsWith("/api/v1/label/"))
                 .map(r -> r.query().containsKey("match[]") ? r.path() + " " + r.query().get("match[]") : r.path()).toList();

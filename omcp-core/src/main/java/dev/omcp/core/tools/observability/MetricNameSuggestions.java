@@ -22,7 +22,9 @@ import java.util.TreeSet;
  * names, so the next call can succeed instead of guessing again. The names come from the metric
  * discovery of the sources the call asked (the caller's, scoped as the call was); a source that
  * fails or is slow only leaves its names out, and the sources get at most
- * {@link ServiceNameSuggestions#DEADLINE}, since the answer is already complete without them.
+ * {@link ServiceNameSuggestions#DEADLINE}, since the answer is already complete without them. The names of
+ * the gateway's own anomaly series are never taken from discovery, where they would tell whether any tenant
+ * judged the service, but from the gateway's own knowledge ({@link TenantAnomalySeries}).
  */
 final class MetricNameSuggestions {
     /** The most names one discovery returns; a service rarely exports more. */
@@ -46,7 +48,7 @@ final class MetricNameSuggestions {
             return " Did you mean the curated metric " + NearestName.either(curated) + "?";
         }
         Set<String> exported = exported(service, principal, onlySource);
-        List<String> own = NearestName.of(metric, exported);
+        List<String> own = NearestName.of(metric, withGatewaySeries(exported));
         if (!own.isEmpty()) {
             return NearestName.didYouMean(own);
         }
@@ -107,7 +109,7 @@ final class MetricNameSuggestions {
 
     Map<String, List<String>> corrections(String service, List<String> metrics, Principal principal, Optional<String> onlySource) {
         Set<String> curated = new TreeSet<>(CuratedMetricNames.names());
-        Set<String> exported = null;
+        Set<String> known = null;
         Map<String, List<String>> out = new LinkedHashMap<>();
         for (String metric : metrics) {
             if (curated.contains(metric)) {
@@ -115,8 +117,8 @@ final class MetricNameSuggestions {
             }
             List<String> meant = NearestName.of(metric, curated);
             if (meant.isEmpty()) {
-                exported = exported == null ? exported(service, principal, onlySource) : exported;
-                meant = NearestName.of(metric, exported);
+                known = known == null ? withGatewaySeries(exported(service, principal, onlySource)) : known;
+                meant = NearestName.of(metric, known);
             }
             if (!meant.isEmpty()) {
                 out.put(metric, meant);
@@ -155,6 +157,14 @@ final class MetricNameSuggestions {
         return words;
     }
 
+    /** {@code exported} and the names of the gateway's series, when it writes them: what a name may have meant. */
+    private Set<String> withGatewaySeries(Set<String> exported) {
+        Set<String> names = new TreeSet<>(exported);
+        names.addAll(TenantAnomalySeries.offered(toolkit.history()));
+        return names;
+    }
+
+    /** The names the sources discover for {@code service}, but for the gateway's own series. */
     private Set<String> exported(String service, Principal principal, Optional<String> onlySource) {
         List<Bound<MetricDiscoveryCapability>> bound = toolkit.sources().with(MetricDiscoveryCapability.class, principal,
                 onlySource.map(Set::of));
@@ -165,6 +175,6 @@ final class MetricNameSuggestions {
         for (Gathered.Answer<List<MetricInfo>> answer : gathered.answers()) {
             answer.value().forEach(m -> names.add(m.name()));
         }
-        return names;
+        return TenantAnomalySeries.withoutOwn(names);
     }
 }

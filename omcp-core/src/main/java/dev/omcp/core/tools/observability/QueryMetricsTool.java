@@ -1,6 +1,7 @@
 package dev.omcp.core.tools.observability;
 
 import dev.omcp.core.sources.Bound;
+import dev.omcp.ports.anomaly.AnomalySeries;
 import dev.omcp.ports.tools.ToolAnnotations;
 import dev.omcp.ports.tools.ToolCall;
 import dev.omcp.ports.tools.ToolDefinition;
@@ -184,7 +185,12 @@ public final class QueryMetricsTool extends ObservabilityTool {
                 .add("truncated", found.size() > limit);
         toolkit.catalog().entry(service).ifPresent(entry -> result.add("catalog", entry));
         batch.writeTo(result);
+        // none of the caller's own scores: said in words that hold whatever other tenants' scores there are
+        Optional<String> noneOfTheCallersScores = AnomalySeries.isOwn(metric) ? Optional.of(TenantAnomalySeries.noneRecorded(service,
+                metric, duration, !labels.isEmpty(), call.principal().tenant(), toolkit.history().remoteSinkConfigured()))
+                : Optional.empty();
         Optional<String> note = note(batch, onlySource, service, metric, duration, resolvedLabel, found.size(), limit, !labels.isEmpty(),
+                noneOfTheCallersScores,
                 () -> new ServiceNameSuggestions(toolkit).elsewhereOrDidYouMean(service, call.principal(), MetricsCapability.class),
                 // with label filters the likelier miss is the filters, not the name: no name suggestions then
                 () -> labels.isEmpty() ? new MetricNameSuggestions(toolkit).forMissing(service, metric, call.principal(), onlySource)
@@ -236,8 +242,8 @@ public final class QueryMetricsTool extends ObservabilityTool {
     }
 
     private static Optional<String> note(MetricBatch batch, Optional<String> onlySource, String service, String metric,
-            Duration duration, String resolvedLabel, int total, int limit, boolean filtered, Supplier<String> didYouMean,
-            Supplier<String> metricSuggestion) {
+            Duration duration, String resolvedLabel, int total, int limit, boolean filtered, Optional<String> noneOfTheCallersScores,
+            Supplier<String> didYouMean, Supplier<String> metricSuggestion) {
         if (batch.noSource()) {
             return Optional.of(onlySource.isPresent()
                     ? "Source '" + onlySource.get() + "' does not exist, is not connected, or cannot answer metric queries; call list_sources."
@@ -249,6 +255,9 @@ public final class QueryMetricsTool extends ObservabilityTool {
                     + "if the failures are timeouts or unavailability.");
         }
         String partial = batch.partial() ? " Some sources failed (see failedSources): what they hold is missing." : "";
+        if (total == 0 && noneOfTheCallersScores.isPresent()) {
+            return Optional.of(noneOfTheCallersScores.get() + partial);
+        }
         if (resolvedLabel == null) {
             return Optional.of("No metrics source knows a service named '" + service + "' (none of its service labels has this "
                     + "value)." + didYouMean.get() + " list_services shows every name and the sources that know it." + partial);

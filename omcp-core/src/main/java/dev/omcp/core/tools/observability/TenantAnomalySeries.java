@@ -1,8 +1,12 @@
 package dev.omcp.core.tools.observability;
 
+import dev.omcp.core.analysis.history.AnomalyHistory;
 import dev.omcp.ports.anomaly.AnomalySeries;
+import java.time.Duration;
 import java.util.HashMap;
 import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
 
 /**
  * Keeps the anomaly scores the gateway wrote to its remote-write receiver ({@link AnomalySeries}) to the caller's
@@ -14,6 +18,11 @@ import java.util.Map;
  *
  * <p>The rule is the core's; a connector only applies the extra exact-match label filter it is handed, as any
  * other. Metrics of the backend's own are left alone: a {@code tenant} label there is the caller's to filter on.
+ *
+ * <p>Nor does anything else a caller is told about these series depend on what other tenants did: a service's
+ * discovered metric names include them once any tenant's call judged it, so they are never taken from discovery; the
+ * gateway offers them from its own knowledge instead, when it writes them, and an answer without scores says the same
+ * whoever else has some.
  */
 final class TenantAnomalySeries {
     private TenantAnomalySeries() {}
@@ -39,5 +48,37 @@ final class TenantAnomalySeries {
         Map<String, String> scoped = new HashMap<>(asked);
         scoped.put(AnomalySeries.TENANT_LABEL, callerTenant);
         return Map.copyOf(scoped);
+    }
+
+    /**
+     * {@code discovered} without the gateway's series: on its receiver they are a service's metrics once any tenant's
+     * call judged it, so offered from there they would say so.
+     */
+    static Set<String> withoutOwn(Set<String> discovered) {
+        Set<String> names = new TreeSet<>(discovered);
+        names.removeAll(AnomalySeries.METRICS);
+        return names;
+    }
+
+    /** The gateway's series names to offer a caller, from what the gateway knows: only when it writes them anywhere. */
+    static Set<String> offered(AnomalyHistory history) {
+        return history.remoteSinkConfigured() ? AnomalySeries.METRICS : Set.of();
+    }
+
+    /**
+     * The note of an answer holding none of the caller's scores of {@code metric} (one of the gateway's series): the
+     * same words whether other tenants have scores for {@code service}, and no claim that the service exists, which
+     * the scores of another tenant would make for a name the backend does not know.
+     */
+    static String noneRecorded(String service, String metric, Duration duration, boolean filtered, String callerTenant,
+            boolean remoteSink) {
+        String whose = callerTenant.isEmpty() ? "the calls without a tenant" : "your tenant";
+        String aCall = callerTenant.isEmpty() ? "such a call" : "a call of your tenant";
+        return "No score of " + whose + " for '" + service + "' is in " + metric + " over the last " + Durations.format(duration)
+                + (filtered ? " with these label filters" : "") + ": " + metric + " is the gateway's anomaly history, read for "
+                + whose + " only, and a score is written when " + aCall + " judges the service (detect_anomalies, "
+                + "get_service_health, generate_postmortem); get_anomaly_history shows the last hour's."
+                + (remoteSink ? "" : " This gateway writes no scores to a receiver (OMCP_ANOMALY_HISTORY_REMOTE_WRITE is not set): "
+                        + "any a source holds were written by another gateway or an earlier configuration.");
     }
 }

@@ -20,6 +20,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
 
@@ -294,6 +295,22 @@ class DetectAnomaliesToolTest {
         assertThat(result.getString("note")).contains("hold none of the metrics asked")
                 .contains("Did you mean 'error_rate' for 'eror_rate', 'http_requests_total' for 'http_requests_totl'?")
                 .doesNotContain("kafka_lag'");
+    }
+
+    @Test
+    void aMisspelledMetric_ofOneService_isCorrectedTheSameWhetherAnotherTenantJudgedTheService() {
+        List<String> notes = new ArrayList<>();
+        for (boolean globexJudged : List.of(true, false)) {
+            FakeMetricsBackend receiver = new FakeMetricsBackend("receiver").honouringLabelFilters().serve("shop", "queue_depth", t -> 1);
+            if (globexJudged) {
+                receiver.serve("shop", "omcp_anomaly_score", Map.of("signal", "queue_depth", "tenant", "globex"), t -> 1);
+            }
+            String call = "{\"service\":\"shop\",\"metrics\":[\"omcp_anomaly_scor\"]}";
+            notes.add(ToolHarness.ok(tool(new InMemorySources().add(receiver)), call, Principal.apiKey("acme-agent", "acme"))
+                    .getString("note"));
+        }
+        assertThat(notes.get(0)).as("a correction to omcp_anomaly_score would tell acme that some tenant judged shop")
+                .isEqualTo(notes.get(1));
     }
 
     @Test

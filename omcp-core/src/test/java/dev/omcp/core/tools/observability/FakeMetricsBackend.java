@@ -38,6 +38,7 @@ final class FakeMetricsBackend implements Connector, MetricsCapability, ServiceL
     private final Map<String, ConnectorException> failures = new ConcurrentHashMap<>();
     final List<MetricQuery> queries = new CopyOnWriteArrayList<>();
     private volatile boolean hang;
+    private volatile boolean labelFilters;
     private volatile int maxPoints = Integer.MAX_VALUE;
     private volatile long retainedFrom = Long.MIN_VALUE;
     private volatile ConnectorException failAll;
@@ -86,6 +87,15 @@ final class FakeMetricsBackend implements Connector, MetricsCapability, ServiceL
         return this;
     }
 
+    /**
+     * Answers only the series carrying every label filter's value, an empty value matching a series without the
+     * label, as Prometheus' exact matchers do; without this the filters are only recorded.
+     */
+    FakeMetricsBackend honouringLabelFilters() {
+        this.labelFilters = true;
+        return this;
+    }
+
     /** Every query blocks until the caller gives up (the thread is interrupted). */
     FakeMetricsBackend hanging() {
         this.hang = true;
@@ -116,6 +126,10 @@ final class FakeMetricsBackend implements Connector, MetricsCapability, ServiceL
         String promql = query.metric() + "{job=\"" + query.service() + "\"}";
         List<Series> out = new ArrayList<>();
         for (Labelled l : byMetric.getOrDefault(query.metric(), List.of())) {
+            if (labelFilters && !query.labels().entrySet().stream()
+                    .allMatch(f -> l.labels().getOrDefault(f.getKey(), "").equals(f.getValue()))) {
+                continue;
+            }
             out.add(reorder.apply(sample(l.labels(), l.curve(), query, maxPoints)));
         }
         return new MetricResult(out, promql, "job", Optional.empty(), warnings);

@@ -4,6 +4,8 @@ import static dev.omcp.core.tools.observability.FakeMetricsBackend.noisy;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 
+import dev.omcp.core.analysis.history.AnomalyHistory;
+import dev.omcp.core.analysis.history.HistoryLimits;
 import dev.omcp.ports.identity.Principal;
 import dev.omcp.sdk.connector.ConnectorException;
 import dev.omcp.sdk.json.Jsonp;
@@ -15,6 +17,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import org.junit.jupiter.api.Test;
 
 class QueryMetricsToolTest {
@@ -447,6 +450,56 @@ class QueryMetricsToolTest {
         ToolHarness.ok(tool, "{\"service\":\"payments\",\"metric\":\"omcp_anomaly_score\",\"labels\":{\"tenant\":\"acme\"}}",
                 Principal.apiKey("acme-agent", "acme"));
         assertThat(receiver.queries.getFirst().labels()).as("its own tenant, named").containsExactly(Map.entry("tenant", "acme"));
+    }
+
+    /** A receiver that is also scraped: payments has a metric of its own, and globex's calls may have judged it. */
+    private static FakeMetricsBackend receiver(boolean globexJudgedPayments) {
+        FakeMetricsBackend receiver = new FakeMetricsBackend("receiver").honouringLabelFilters()
+                .serve("payments", "http_requests_total", noisy(10, 0.05));
+        return globexJudgedPayments
+                ? receiver.serve("payments", "omcp_anomaly_score", Map.of("signal", "error_rate", "tenant", "globex"), noisy(1, 0.1))
+                : receiver;
+    }
+
+    private QueryMetricsTool withRemoteWrite(FakeMetricsBackend receiver) {
+        return tool(Toolkit.builder(new InMemorySources().add(receiver).registry(), clock).history(
+                new AnomalyHistory(clock, HistoryLimits.defaults(), Optional.of(samples -> true))));
+    }
+
+    @Test
+    void whatACallerIsToldAboutAServicesAnomalyHistory_isTheSameWhetherAnotherTenantJudgedTheService() {
+        Principal acme = Principal.apiKey("acme-agent", "acme");
+        for (String metric : List.of("omcp_anomaly_score", "omcp_anomaly_detected", "omcp_anomaly_scor", "anomaly_score")) {
+            String call = "{\"service\":\"payments\",\"metric\":\"" + metric + "\"}";
+            JsonObject judged = ToolHarness.ok(withRemoteWrite(receiver(true)), call, acme);
+            JsonObject notJudged = ToolHarness.ok(withRemoteWrite(receiver(false)), call, acme);
+
+            assertThat(judged.getJsonArray("series")).as(metric).isEmpty();
+            for (String member : List.of("note", "resolvedLabel", "resolvedSeries")) {
+                assertThat(judged.get(member)).as(metric + " " + member + ": it would tell acme that some tenant judged payments")
+                        .isEqualTo(notJudged.get(member));
+            }
+        }
+    }
+
+    @Test
+    void theGatewaysAnomalySeriesNames_areOfferedFromTheGatewaysOwnKnowledge_whenItWritesThem() {
+        JsonObject typo = ToolHarness.ok(withRemoteWrite(receiver(false)), "{\"service\":\"payments\",\"metric\":\"omcp_anomaly_scor\"}",
+                Principal.apiKey("acme-agent", "acme"));
+        assertThat(typo.getString("note")).contains("Did you mean 'omcp_anomaly_score'?");
+
+        JsonObject none = ToolHarness.ok(withRemoteWrite(receiver(true)), "{\"service\":\"payments\",\"metric\":\"omcp_anomaly_score\"}",
+                Principal.apiKey("acme-agent", "acme"));
+        assertThat(none.getString("note")).as("no claim about the service, nor about other tenants' scores")
+                .contains("anomaly history", "your tenant", "detect_anomalies").doesNotContain("exists", "similar names");
+
+        JsonObject withoutSink = ToolHarness.ok(tool(new InMemorySources().add(receiver(true))),
+                "{\"service\":\"payments\",\"metric\":\"omcp_anomaly_scor\"}", Principal.apiKey("acme-agent", "acme"));
+        assertThat(withoutSink.getString("note")).as("a gateway that writes no history offers none").doesNotContain("omcp_anomaly_score");
+        JsonObject anonymous = ToolHarness.ok(tool(new InMemorySources().add(receiver(true))),
+                "{\"service\":\"payments\",\"metric\":\"omcp_anomaly_score\"}", Principal.anonymous());
+        assertThat(anonymous.getString("note")).contains("No score of the calls without a tenant", "when such a call judges",
+                "OMCP_ANOMALY_HISTORY_REMOTE_WRITE is not set");
     }
 
     @Test
