@@ -30,6 +30,11 @@ import java.util.stream.Collectors;
 public record ExternalLabels(Map<String, String> labels) {
     /** The labels {@link RemoteWriteEncoding} writes itself. */
     static final Set<String> WRITTEN = Set.of(AnomalySeries.SERVICE_LABEL, AnomalySeries.SIGNAL_LABEL, AnomalySeries.TENANT_LABEL);
+    /**
+     * The labels the builtin Prometheus and Loki connectors read service names from by default, besides
+     * {@code service}: on the receiver a replica's value there would be listed as a service of that source.
+     */
+    static final Set<String> SERVICE_NAME_LABELS = Set.of("job", "app", "service_name", "container");
     private static final Pattern NAME = Pattern.compile("[A-Za-z_][A-Za-z0-9_]*");
     private static final String FORM = "write the labels as name=value,name=value";
 
@@ -110,6 +115,10 @@ public record ExternalLabels(Map<String, String> labels) {
         }
         if (WRITTEN.contains(name)) {
             return Optional.of("label name '" + name + "' is already written on every anomaly series; choose another, for example replica");
+        }
+        if (SERVICE_NAME_LABELS.contains(name)) {
+            return Optional.of("label name '" + name + "' is one the builtin connectors read service names from, so on the receiver "
+                    + "its value would be listed as a service; choose another, for example replica");
         }
         if (value.isEmpty()) {
             return Optional.of("label " + name + " has no value; Prometheus drops a label with an empty value, so the replicas' series "

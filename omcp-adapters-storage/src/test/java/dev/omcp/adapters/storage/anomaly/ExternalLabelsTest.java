@@ -59,6 +59,19 @@ class ExternalLabelsTest {
     }
 
     @Test
+    void labelsTheBuiltinConnectorsReadServiceNamesFrom_areRefused_soAReplicasNameIsNeverListedAsAService() {
+        assertThat(problems("job=omcp-0,app=omcp,service_name=gw,container=omcp,replica=omcp-0")).containsExactly(
+                "label name 'job' is one the builtin connectors read service names from, so on the receiver its value would be "
+                        + "listed as a service; choose another, for example replica",
+                "label name 'app' is one the builtin connectors read service names from, so on the receiver its value would be "
+                        + "listed as a service; choose another, for example replica",
+                "label name 'service_name' is one the builtin connectors read service names from, so on the receiver its value "
+                        + "would be listed as a service; choose another, for example replica",
+                "label name 'container' is one the builtin connectors read service names from, so on the receiver its value "
+                        + "would be listed as a service; choose another, for example replica");
+    }
+
+    @Test
     void aValueWithAControlCharacter_isRefused() {
         assertThat(problems("replica=a\tb")).containsExactly("label replica has a control character in its value; use printable text");
     }
