@@ -51,4 +51,20 @@ final class CountTiles {
         }
         return new Series(counted.labels(), times, values);
     }
+
+    /** Whether {@code series} has exactly one point at the end of every step of {@code range}, as {@link #complete} makes it. */
+    static boolean tiles(Series series, TimeRange range, Duration step) {
+        long stepMillis = step.toMillis();
+        long windowMillis = range.length().toMillis();
+        if (stepMillis <= 0 || windowMillis % stepMillis != 0 || series.size() != windowMillis / stepMillis) {
+            return false;
+        }
+        long from = range.start().toEpochMilli();
+        for (int i = 0; i < series.size(); i++) {
+            if (series.timeAt(i) != from + (i + 1) * stepMillis) {
+                return false;
+            }
+        }
+        return true;
+    }
 }

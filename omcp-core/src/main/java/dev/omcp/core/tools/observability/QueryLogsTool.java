@@ -469,7 +469,8 @@ public final class QueryLogsTool extends ObservabilityTool {
             found = groups.size();
             result.add("groups", out);
         } else {
-            record Counted(String source, Series series, double total) {}
+            // stepMillis: the step each point counts up to its time, 0 for a series off the step grid (shown as it came)
+            record Counted(String source, Series series, double total, long stepMillis) {}
             List<Counted> all = new ArrayList<>();
             // the end of the first step any source counted a line in, and the widest step that ran
             long firstCounted = Long.MAX_VALUE;
@@ -491,7 +492,8 @@ public final class QueryLogsTool extends ObservabilityTool {
                         }
                     }
                     Series tiled = CountTiles.complete(s, query.range(), ranStep);
-                    all.add(new Counted(answer.source(), tiled, SeriesSummary.Stats.of(tiled).sum()));
+                    long counts = CountTiles.tiles(tiled, query.range(), ranStep) ? ranStep.toMillis() : 0;
+                    all.add(new Counted(answer.source(), tiled, SeriesSummary.Stats.of(tiled).sum(), counts));
                 }
             }
             // most lines first, and no more than MAX_SERIES: a count grouped by a field with a value
@@ -499,7 +501,9 @@ public final class QueryLogsTool extends ObservabilityTool {
             all.sort(Comparator.comparingDouble((Counted c) -> -c.total()).thenComparing(Counted::source));
             JsonArrayBuilder out = Jsonp.array();
             for (Counted c : all.subList(0, Math.min(MAX_SERIES, all.size()))) {
-                out.add(SeriesSummary.of(c.series(), AGGREGATE_POINTS, true).add("source", c.source()));
+                JsonObjectBuilder summary = c.stepMillis() > 0 ? SeriesSummary.ofStepCounts(c.series(), AGGREGATE_POINTS, c.stepMillis())
+                        : SeriesSummary.of(c.series(), AGGREGATE_POINTS, true);
+                out.add(summary.add("source", c.source()));
             }
             found = all.size();
             result.add("series", out).add("truncated", all.size() > MAX_SERIES);

@@ -70,6 +70,25 @@ public final class SeriesSummary {
      * stepSeconds, values}}; a series without finite values gets a {@code note} instead of numbers.
      */
     public static JsonObjectBuilder of(Series series, int maxPoints, boolean withTotal) {
+        return summary(series, maxPoints, withTotal, 0);
+    }
+
+    /**
+     * The summary of counts that tile a window, each point counting the {@code stepMillis} that end
+     * at its time (Loki's and Prometheus' range counts), as {@link #of} with {@code total}; but its
+     * {@code downsampled} buckets are placed on the time the counted lines were written: the first
+     * starts where the first step does, the window's start, and the buckets share out the whole window.
+     * Placed on the points' times, each bucket would read one step late, and an onset found in them
+     * a step after the one the metrics show.
+     */
+    static JsonObjectBuilder ofStepCounts(Series series, int maxPoints, long stepMillis) {
+        if (stepMillis <= 0) {
+            throw new IllegalArgumentException("stepMillis must be positive, got " + stepMillis);
+        }
+        return summary(series, maxPoints, true, stepMillis);
+    }
+
+    private static JsonObjectBuilder summary(Series series, int maxPoints, boolean withTotal, long countedBefore) {
         if (maxPoints < 1 || maxPoints > MAX_BUCKETS) {
             throw new IllegalArgumentException("maxPoints must be 1.." + MAX_BUCKETS + ", got " + maxPoints);
         }
@@ -90,7 +109,7 @@ public final class SeriesSummary {
         } else if (withTotal) {
             out.add("note", "the values sum beyond the largest number JSON carries (about 1.8e308), so total is left out");
         }
-        return out.add("downsampled", downsample(series, maxPoints));
+        return out.add("downsampled", downsample(series, maxPoints, countedBefore));
     }
 
     /**
@@ -115,7 +134,10 @@ public final class SeriesSummary {
         }
         return properties.add("downsampled", OutputFields.object("The values averaged into equal time buckets; null for a "
                 + "bucket without a finite value.", Jsonp.object()
-                        .add("from", OutputFields.typed("string", "The start of the first bucket."))
+                        .add("from", OutputFields.typed("string", withTotal
+                                ? "The start of the first bucket: for counts per step, the start of the first step counted, so "
+                                        + "each bucket holds the lines written in its own time."
+                                : "The start of the first bucket."))
                         .add("stepSeconds", OutputFields.typed("integer", "The width of a bucket."))
                         .add("values", Jsonp.object().add("type", "array")
                                 .add("items", Jsonp.object().add("type", Jsonp.array().add("number").add("null"))))));
@@ -129,15 +151,17 @@ public final class SeriesSummary {
     }
 
     /**
-     * The finite values averaged into buckets of equal width starting at the first point; the width
-     * is at least the series' own step, so a short series is returned point by point.
+     * The finite values averaged into buckets of equal width starting at the first point, or
+     * {@code countedBefore} earlier when each point counts that much time before it; the width is
+     * at least the series' own step, so a short series is returned point by point.
      */
-    static JsonObject downsample(Series series, int maxPoints) {
+    static JsonObject downsample(Series series, int maxPoints, long countedBefore) {
         int n = series.size();
         long first = series.timeAt(0);
         long span = series.timeAt(n - 1) - first;
-        // the last point of a window that divides evenly joins the last bucket rather than opening one more
-        long width = Math.max(Math.max(1000, step(series)), ceilDiv(span, maxPoints));
+        // the last point of a window that divides evenly joins the last bucket rather than opening one more;
+        // counts cover their own step too, so their buckets share out the step before the first point as well
+        long width = Math.max(Math.max(1000, step(series)), ceilDiv(span + countedBefore, maxPoints));
         width = ceilDiv(width, 1000) * 1000; // whole seconds, so stepSeconds is exact
         int buckets = (int) Math.min(maxPoints, span / width + 1);
         double[] sums = new double[buckets];
@@ -160,7 +184,7 @@ public final class SeriesSummary {
                         counts[b])));
             }
         }
-        return Jsonp.object().add("from", Instant.ofEpochMilli(first).toString()).add("stepSeconds", width / 1000)
+        return Jsonp.object().add("from", Instant.ofEpochMilli(first - countedBefore).toString()).add("stepSeconds", width / 1000)
                 .add("values", values).build();
     }
 

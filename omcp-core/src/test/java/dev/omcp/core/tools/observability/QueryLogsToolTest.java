@@ -312,6 +312,46 @@ class QueryLogsToolTest {
     }
 
     @Test
+    void theDownsampledCountsStartAtTheWindowsStart_sinceEachPointCountsTheStepEndingAtItsTime() {
+        // lines began in the minute (from+11m, from+12m]: an agent reading downsampled as buckets from `from` must find them
+        // in bucket 11, not one step later, or it puts the onset a step after the metrics' onset
+        long t0 = NOW.minus(Duration.ofMinutes(3)).toEpochMilli();
+        FakeLogsBackend.WithAggregates loki = payments("loki").aggregates("payments", List.of(
+                new Series(Map.of(), new long[] {t0, t0 + 60_000, t0 + 120_000}, new double[] {4, 10, 6})));
+        JsonObject result = ToolHarness.ok(tool(new InMemorySources().add(loki)), "{\"service\":\"payments\",\"aggregate\":\"sum\"}");
+        JsonObject downsampled = result.getJsonArray("series").getJsonObject(0).getJsonObject("downsampled");
+
+        assertThat(downsampled.getString("from")).isEqualTo(result.getString("from"))
+                .isEqualTo(NOW.minus(Duration.ofMinutes(15)).toString());
+        assertThat(downsampled.getInt("stepSeconds")).isEqualTo(60);
+        assertThat(downsampled.getJsonArray("values")).hasSize(15);
+    }
+
+    @Test
+    void moreStepsThanBuckets_areAveragedIntoBucketsThatTileTheWindow() {
+        // 120 one-minute counts into 60 buckets: two whole steps each, the first starting at the window's start
+        long from = NOW.minus(Duration.ofHours(2)).toEpochMilli();
+        long[] times = new long[120];
+        double[] values = new double[120];
+        for (int i = 0; i < 120; i++) {
+            times[i] = from + (i + 1) * 60_000L;
+            values[i] = i < 100 ? 2 : 10; // lines rose in the step (from+100m, from+101m]
+        }
+        FakeLogsBackend.WithAggregates loki = payments("loki").aggregates("payments", List.of(new Series(Map.of(), times, values)));
+        JsonObject downsampled = ToolHarness.ok(tool(new InMemorySources().add(loki)),
+                "{\"service\":\"payments\",\"aggregate\":\"sum\",\"duration\":\"2h\",\"step\":\"1m\"}")
+                .getJsonArray("series").getJsonObject(0).getJsonObject("downsampled");
+
+        assertThat(downsampled.getString("from")).isEqualTo(Instant.ofEpochMilli(from).toString());
+        assertThat(downsampled.getInt("stepSeconds")).isEqualTo(120);
+        List<Double> buckets = downsampled.getJsonArray("values").getValuesAs(jakarta.json.JsonNumber.class).stream()
+                .map(jakarta.json.JsonNumber::doubleValue).toList();
+        assertThat(buckets).hasSize(60);
+        assertThat(buckets.subList(0, 50)).containsOnly(2.0);
+        assertThat(buckets.subList(50, 60)).as("bucket 50 starts at from+100m").containsOnly(10.0);
+    }
+
+    @Test
     void countsOffTheStepGrid_areShownAsTheyCame_notMixedWithInventedZeros() {
         long offGrid = NOW.minus(Duration.ofSeconds(90)).toEpochMilli();
         FakeLogsBackend.WithAggregates loki = payments("loki").aggregates("payments", List.of(
