@@ -2,12 +2,14 @@ package dev.omcp.core.ipenrich;
 
 import dev.omcp.sdk.json.Jsonp;
 
+import dev.omcp.core.redaction.RedactionCategory;
 import dev.omcp.ports.ipenrich.RegistrationAnswer;
 import jakarta.json.JsonArrayBuilder;
 import jakarta.json.JsonObject;
 import jakarta.json.JsonObjectBuilder;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -21,6 +23,13 @@ import java.util.Optional;
 public final class IpEnricher {
     /** The most addresses one call may ask about (issue 4). */
     public static final int MAX_ADDRESSES = 1000;
+
+    /**
+     * Why a placeholder of redaction is no address. An agent copies it from query_logs, where addresses are
+     * hidden by default; parsed, its colon made it a broken IPv6 address, a reason that explains nothing.
+     */
+    static final String REDACTED_INPUT = "not an IP address: the placeholder redaction leaves where it hid an address, which is not "
+            + "in the answer; ask for an address from an alert, a ticket, or log lines an operator reads with redaction off";
 
     private final IpDataset dataset;
     private final boolean datasetConfigured;
@@ -101,6 +110,10 @@ public final class IpEnricher {
         for (int i = 0; i < inputs.size(); i++) {
             String input = inputs.get(i) == null ? "" : inputs.get(i);
             IpAddress address;
+            if (redactionPlaceholder(input)) {
+                out[i] = new IpEnrichment.Invalid(input, REDACTED_INPUT);
+                continue;
+            }
             int slash = input.indexOf('/');
             try {
                 if (slash >= 0) {
@@ -191,5 +204,9 @@ public final class IpEnricher {
                     + "ask for it in IPv4 form";
             case IPV4_MAPPED -> unregistered;
         };
+    }
+
+    private static boolean redactionPlaceholder(String input) {
+        return Arrays.stream(RedactionCategory.values()).anyMatch(c -> input.contains(c.replacement()));
     }
 }

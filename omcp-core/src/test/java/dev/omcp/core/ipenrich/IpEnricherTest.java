@@ -95,6 +95,21 @@ class IpEnricherTest {
     }
 
     @Test
+    void aRedactionPlaceholder_isNamedAsOne_ratherThanParsedAsABrokenIpv6Address() throws IOException {
+        // query_logs hides addresses as [REDACTED:ipv4]; an agent enriching what it read there must learn why
+        // it cannot, not that "each IPv6 group is 1 to 4 hex digits" (the colon made it look like IPv6)
+        IpEnricher e = new IpEnricher(Optional.of(dataset()), Optional.empty());
+        var result = e.enrich(List.of("[REDACTED:ipv4]", " [REDACTED:ipv6] ", "8.8.8.8")).toJson().getJsonArray("results");
+        for (int i = 0; i < 2; i++) {
+            assertThat(result.getJsonObject(i).getString("status")).isEqualTo("invalid");
+            assertThat(result.getJsonObject(i).getString("reason"))
+                    .startsWith("not an IP address: the placeholder redaction leaves where it hid an address")
+                    .contains("alert").doesNotContain("IPv6 group");
+        }
+        assertThat(result.getJsonObject(2).getString("status")).as("the rest is still answered").isEqualTo("found");
+    }
+
+    @Test
     void aNetwork_isNotTakenForAnAddress_andSaysWhatToAskInstead() throws IOException {
         IpEnricher e = new IpEnricher(Optional.of(dataset()), Optional.empty());
         var result = e.enrich(List.of("8.8.8.0/24", "8.8.8.8")).toJson().getJsonArray("results");
