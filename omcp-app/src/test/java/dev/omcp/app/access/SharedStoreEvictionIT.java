@@ -7,6 +7,7 @@ import dev.omcp.adapters.storage.redis.RedisRevocationStore;
 import dev.omcp.ports.auth.Revocation;
 import dev.omcp.ports.auth.RevocationTarget;
 import dev.omcp.testkit.redis.RedisServerProcess;
+import dev.omcp.testkit.time.ManualClock;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -52,14 +53,16 @@ class SharedStoreEvictionIT {
     }
 
     @Test
-    void withoutExpiry_theEntriesPastTheRetentionAreDeleted_whenTheNextOneIsAdded() {
+    void withoutExpiry_theEntriesPastTheRetentionByTheClockAreDeleted_whenTheNextOneIsAdded() {
         try (RedisServerProcess server = RedisServerProcess.start(); RedisConnection redis = RedisConnection.connect(server.url());
                 Jedis jedis = new Jedis("127.0.0.1", server.port())) {
             Instant t0 = Instant.parse("2026-03-01T10:00:00Z");
-            RedisRevocationStore store = new RedisRevocationStore(redis, LIFETIME, 1000, Clock.fixed(t0, java.time.ZoneOffset.UTC));
+            ManualClock clock = new ManualClock(t0);
+            RedisRevocationStore store = new RedisRevocationStore(redis, LIFETIME, 1000, clock);
             store.add(new Revocation(RevocationTarget.SID, "old", "", t0, "admin"));
             store.add(new Revocation(RevocationTarget.SUB, "alice", "", t0, "admin"));
-            store.add(new Revocation(RevocationTarget.SID, "new", "", t0.plus(LIFETIME).plusSeconds(1), "admin"));
+            clock.advance(LIFETIME.plus(RedisRevocationStore.CLOCK_SKEW_MARGIN).plusSeconds(1)); // the clock decides, not the entry
+            store.add(new Revocation(RevocationTarget.SID, "new", "", clock.instant(), "admin"));
 
             assertThat(jedis.keys("omcp:revoked:s*")).as("only the entry still in force is kept").hasSize(1);
             String kept = jedis.keys("omcp:revoked:s*").iterator().next();

@@ -27,8 +27,9 @@ import org.slf4j.LoggerFactory;
  * The session blocklist shared by every replica (spec 3.4: a revocation on one replica applies on
  * all). Per entry a string key ({@code revokedAt}, consulted on every request), plus a hash of the
  * entries and a sorted index by time for the admin list. Adding is one Lua script: it prunes
- * entries older than the retention, keeps the later of two revocations of the same target and
- * refuses to grow past {@code maxEntries}, all atomically.
+ * entries older than the retention (by the gateway's clock, with {@link #CLOCK_SKEW_MARGIN} to
+ * spare), keeps the later of two revocations of the same target and refuses to grow past
+ * {@code maxEntries}, all atomically.
  *
  * <p>A Redis that restarts without persistence (or is flushed, or evicts) forgets its entries, and
  * a revoked session would be accepted again. So the store keeps an epoch key without expiry, set by
@@ -59,6 +60,13 @@ public final class RedisRevocationStore implements RevocationStore {
     private static final String GENERATION = RedisKeys.PREFIX + "revocations:generation";
     private static final String VOID_BEFORE = RedisKeys.PREFIX + "revoked:all";
     private static final String ENTRY = RedisKeys.PREFIX + "revoked:";
+    /**
+     * How far another replica's clock may run behind this one's and still find every entry it needs:
+     * an add deletes only entries older than the retention plus this, by this replica's clock. Each
+     * replica deletes by its own clock, and one running ahead deleted entries still in force for
+     * the others; a deletion lowers no count, so no replica noticed. Entries stay this much longer.
+     */
+    public static final Duration CLOCK_SKEW_MARGIN = Duration.ofMinutes(5);
     /**
      * Called when a read did not match what this replica saw before (the epoch missing or another
      * one, or fewer entries added than it saw): entries may be lost. ARGV[1] the epoch this replica
@@ -106,18 +114,18 @@ public final class RedisRevocationStore implements RevocationStore {
     /**
      * Adds one entry. Its string key has no expiry, like the epoch: a {@code volatile-*} eviction
      * policy (evicting only keys with an expiry) could otherwise drop an entry while the epoch stays,
-     * and the revoked session would be accepted again unnoticed. Entries past the retention are
-     * deleted here instead, so the keys stay bounded by {@code maxEntries}. ARGV[6] is the prefix of
-     * the entries' string keys. Returns 0 when the blocklist is full, else 1; then the epoch and
-     * the generation, which each new entry raises.
+     * and the revoked session would be accepted again unnoticed. Entries revoked before ARGV[2] are
+     * deleted here instead, so the keys stay bounded by {@code maxEntries}. ARGV[2] comes from the
+     * gateway's clock, never from the new entry's time (ARGV[1]), which may be stamped ahead of it.
+     * ARGV[6] is the prefix of the entries' string keys. Returns 0 when the blocklist is full, else
+     * 1; then the epoch and the generation, which each new entry raises.
      */
     private static final String ADD = """
             local at = tonumber(ARGV[1])
-            local retention = tonumber(ARGV[2])
+            local oldest = '(' .. ARGV[2]
             local field = ARGV[3]
             local json = ARGV[4]
             local max = tonumber(ARGV[5])
-            local oldest = '(' .. tostring(at - retention)
             local expired = redis.call('ZRANGEBYSCORE', KEYS[2], '-inf', oldest)
             for _, old in ipairs(expired) do
               redis.call('HDEL', KEYS[3], old)
@@ -185,9 +193,11 @@ public final class RedisRevocationStore implements RevocationStore {
     public void add(Revocation revocation) {
         String field = field(revocation.target(), revocation.value());
         List<String> keys = List.of(ENTRY + field, INDEX, ENTRIES, GENERATION, EPOCH);
+        // what has expired is decided by the gateway's clock, with room for the other replicas' clocks
+        long deleteBefore = clock.millis() - retention.toMillis() - CLOCK_SKEW_MARGIN.toMillis();
         List<String> args = List.of(
                 Long.toString(revocation.revokedAt().toEpochMilli()),
-                Long.toString(retention.toMillis()),
+                Long.toString(deleteBefore),
                 field,
                 json(revocation),
                 Integer.toString(maxEntries),
