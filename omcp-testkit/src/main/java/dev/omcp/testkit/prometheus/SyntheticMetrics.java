@@ -63,6 +63,18 @@ public final class SyntheticMetrics {
             new Service("team/search", "job", 0.125, 96L << 20, 4, 0.4, 0),
             new Service("billing", "app", 0.0625, 64L << 20, 2, 0, 2));
 
+    /**
+     * The service whose container is measured by cAdvisor too: {@code container_cpu_usage_seconds_total} and
+     * {@code container_memory_working_set_bytes} with its {@code job}, {@code container} and {@code pod}, but no
+     * {@code instance} (as a kubelet's cAdvisor series lack the labels of the service's own targets). Their values
+     * differ from the process metrics', so an answer shows which family it came from.
+     */
+    public static final String CONTAINER_MEASURED = "checkout";
+    /** The rate of {@link #CONTAINER_MEASURED}'s {@code container_cpu_usage_seconds_total}. */
+    public static final double CONTAINER_CPU_CORES = 0.75;
+    /** {@link #CONTAINER_MEASURED}'s constant {@code container_memory_working_set_bytes}. */
+    public static final long CONTAINER_MEMORY_BYTES = 280L << 20;
+
     /** A label value with a quote, a backslash and a newline, carried by one series of {@code api}. */
     public static final String AWKWARD_ROUTE = "/q\"uote\\d\nline";
 
@@ -104,6 +116,13 @@ public final class SyntheticMetrics {
             series(out, "http_request_duration_seconds_sum", sel(s, ""), first, last, step, perSecond * mid, 0);
             series(out, "http_request_duration_seconds_count", sel(s, ""), first, last, step, perSecond, 0);
         }
+        Service measured = SERVICES.stream().filter(s -> s.name().equals(CONTAINER_MEASURED)).findFirst().orElseThrow();
+        String container = "{" + measured.label() + "=\"" + escape(measured.name()) + "\",container=\"" + escape(measured.name())
+                + "\",pod=\"" + escape(measured.name()) + "-0\"}";
+        out.append("# TYPE container_cpu_usage_seconds counter\n");
+        series(out, "container_cpu_usage_seconds_total", container, first, last, step, CONTAINER_CPU_CORES, 0);
+        out.append("# TYPE container_memory_working_set_bytes gauge\n");
+        series(out, "container_memory_working_set_bytes", container, first, last, step, 0, CONTAINER_MEMORY_BYTES);
         out.append("# TYPE batch_jobs counter\n");
         series(out, SPARSE_COUNTER, sel(api, ""), first + SPARSE_OFFSET_SECONDS, last, SPARSE_SCRAPE_INTERVAL.toSeconds(),
                 SPARSE_PER_SECOND, 0);

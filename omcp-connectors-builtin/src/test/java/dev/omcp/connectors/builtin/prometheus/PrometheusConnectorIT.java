@@ -112,6 +112,36 @@ class PrometheusConnectorIT {
     }
 
     @Test
+    void aServiceMeasuredByTwoFamilies_answersFromTheFirstOnly_evenWhenTheOtherLacksTheGroupByLabel() throws ConnectorException {
+        // checkout has process_* per instance and cAdvisor container_* without instance: 'or' alone added the containers'
+        // figure as a series without labels beside the process's, two measurements in one answer
+        SyntheticMetrics.Service checkout = SyntheticMetrics.SERVICES.stream()
+                .filter(s -> s.name().equals(SyntheticMetrics.CONTAINER_MEASURED)).findFirst().orElseThrow();
+        MetricResult cpu = query(checkout.name(), "cpu", List.of("instance"), Map.of());
+        assertThat(cpu.series()).singleElement().satisfies(s -> {
+            assertThat(s.labels()).containsEntry("instance", checkout.name() + ":8080");
+            assertThat(last(s)).isCloseTo(checkout.cpuCoresPerSecond(), within(1e-6));
+        });
+        MetricResult memory = query(checkout.name(), "memory", List.of("instance"), Map.of());
+        assertThat(memory.series()).singleElement().satisfies(s -> assertThat(last(s)).isEqualTo((double) checkout.memoryBytes()));
+    }
+
+    @Test
+    void theNextFamilyAnswersWholeWhenTheFirstHasNoSeries() throws ConnectorException {
+        // filtered on the container label only the cAdvisor series are left: they answer, with their own labels
+        MetricResult cpu = query(SyntheticMetrics.CONTAINER_MEASURED, "cpu", List.of("pod"),
+                Map.of("container", SyntheticMetrics.CONTAINER_MEASURED));
+        assertThat(cpu.series()).singleElement().satisfies(s -> {
+            assertThat(s.labels()).containsEntry("pod", SyntheticMetrics.CONTAINER_MEASURED + "-0");
+            assertThat(last(s)).isCloseTo(SyntheticMetrics.CONTAINER_CPU_CORES, within(1e-6));
+        });
+        MetricResult memory = query(SyntheticMetrics.CONTAINER_MEASURED, "memory", List.of(),
+                Map.of("container", SyntheticMetrics.CONTAINER_MEASURED));
+        assertThat(memory.series()).singleElement()
+                .satisfies(s -> assertThat(last(s)).isEqualTo((double) SyntheticMetrics.CONTAINER_MEMORY_BYTES));
+    }
+
+    @Test
     void resolvedSeriesShowsThePromqlThatRan() throws ConnectorException {
         MetricResult result = query("team/search", "cpu", List.of(), Map.of());
         assertThat(result.resolvedSeries()).contains("process_cpu_seconds_total{job=\"team/search\"}");

@@ -71,6 +71,43 @@ class PrometheusQueryTest {
     }
 
     @Test
+    void aFallbackFamilyAnswersOnlyWhenTheFamiliesBeforeItHaveNoSeries_soOneAnswerIsNeverTwoMeasurementsMixed()
+            throws ConnectorException {
+        // 'or' alone fills in per label set: with groupBy node, the kubelet's containers (no node label) were
+        // summed into an extra series next to the kubelet's own CPU per node
+        String process = "sum by (node) (rate(process_cpu_seconds_total{job=\"kubelet\"}[60s]))";
+        String containers = "sum by (node) (rate(container_cpu_usage_seconds_total{job=\"kubelet\"}[60s]))";
+        assertThat(promql("kubelet", "cpu", List.of("node"), Map.of()))
+                .isEqualTo(process + " or (" + containers + " unless on() " + process + ")");
+        // a third family is guarded by both before it
+        String prometheus = "sum by () (rate(http_requests_total{job=\"api\"}[60s]))";
+        String micrometer = "sum by () (rate(http_server_requests_seconds_count{job=\"api\"}[60s]))";
+        String otel = "sum by () (rate(http_server_request_duration_seconds_count{job=\"api\"}[60s]))";
+        assertThat(promql("api", "request_rate", List.of(), Map.of())).isEqualTo(prometheus + " or (" + micrometer + " unless on() "
+                + prometheus + ") or (" + otel + " unless on() (" + prometheus + " or " + micrometer + "))");
+        // an alternative that is a division is guarded as a whole
+        assertThat(promql("api", "latency_avg", List.of("route"), Map.of()))
+                .contains(" unless on() (sum by (route) (rate(http_request_duration_seconds_sum{job=\"api\"}[60s]))"
+                        + " / sum by (route) (rate(http_request_duration_seconds_count{job=\"api\"}[60s]))))");
+        for (String metric : List.of("memory", "latency_p99", "latency_p50")) {
+            String q = promql("api", metric, List.of("pod"), Map.of());
+            assertThat(q.split(" or \\(", -1)).as(metric).hasSizeGreaterThan(1);
+            assertThat(q.split(" unless on\\(\\) ", -1)).as(metric + ": every fallback is guarded")
+                    .hasSize(q.split(" or \\(", -1).length);
+        }
+    }
+
+    @Test
+    void errorRate_stillFillsAGroupWithoutErrorsWithZero_andTheUtilizationsReadTheLimitFromEitherSourcePerGroup()
+            throws ConnectorException {
+        // one measurement each: the 5xx share of one counter, and the usage share of one limit wherever it is published
+        String errors = promql("api", "error_rate", List.of("pod"), Map.of());
+        assertThat(errors).contains(" or 0 * sum by (pod) (rate(http_requests_total{job=\"api\"}[60s])))").doesNotContain("unless");
+        assertThat(promql("api", "cpu_utilization", List.of("pod"), Map.of())).doesNotContain("unless");
+        assertThat(promql("api", "memory_utilization", List.of("pod"), Map.of())).doesNotContain("unless");
+    }
+
+    @Test
     void utilizationMetricsSelectTheServicesContainersAndDivideByTheirLimits() throws ConnectorException {
         String cpu = promql("payments", "cpu_utilization", List.of("pod"), Map.of("namespace", "shop"));
         assertThat(cpu).startsWith("sum by (pod) (rate(container_cpu_usage_seconds_total{container=\"payments\",namespace=\"shop\"}[60s]))"
