@@ -42,21 +42,22 @@ final class PromQlParser {
 
     private Expr expression() {
         Expr left = andExpr();
+        while (cursor.keyword("or") != null) {
+            left = binaryTail("or", left, this::andExpr);
+        }
+        return left;
+    }
+
+    /** {@code and} and {@code unless} share the level above {@code or}, as in Prometheus. */
+    private Expr andExpr() {
+        Expr left = comparison();
         while (true) {
-            String op = cursor.keyword("or", "unless");
+            String op = cursor.keyword("and", "unless");
             if (op == null) {
                 return left;
             }
-            left = binaryTail(op, left, this::andExpr);
+            left = binaryTail(op, left, this::comparison);
         }
-    }
-
-    private Expr andExpr() {
-        Expr left = comparison();
-        while (cursor.keyword("and") != null) {
-            left = binaryTail("and", left, this::comparison);
-        }
-        return left;
     }
 
     private Expr comparison() {
