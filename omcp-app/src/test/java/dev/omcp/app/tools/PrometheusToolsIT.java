@@ -86,7 +86,7 @@ class PrometheusToolsIT {
         JsonObject errorRate = checkout.getJsonArray("signals").stream().map(JsonValue::asJsonObject)
                 .filter(s -> s.getString("signal").equals("error_rate")).findFirst().orElseThrow();
         assertThat(errorRate.getJsonNumber("value").doubleValue()).isCloseTo(service("checkout").errorRatio(), within(1e-3));
-        // the fixture has no container limits: CPU and memory utilization are missing with the reason, not zero
+        // checkout's containers have no limits: CPU and memory utilization are missing with the reason, not zero
         assertThat(checkout.getJsonArray("missing").toString()).contains("cpu", "memory", "container_spec_*");
 
         JsonObject api = tool("get_service_health", "{\"service\":\"api\"}");

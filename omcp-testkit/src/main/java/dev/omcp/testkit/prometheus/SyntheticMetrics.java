@@ -75,6 +75,28 @@ public final class SyntheticMetrics {
     /** {@link #CONTAINER_MEASURED}'s constant {@code container_memory_working_set_bytes}. */
     public static final long CONTAINER_MEMORY_BYTES = 280L << 20;
 
+    /**
+     * The service whose containers have limits, measured by cAdvisor (series without the service's label, as a
+     * kubelet's carry none), in namespace {@link #LIMITED_NAMESPACE}, with two pods: {@code billing-0} has a CPU quota
+     * and a memory limit, {@code billing-1} has neither, reported as cAdvisor reports an unlimited container (quota -1,
+     * memory limit 0), and uses more than {@code billing-0}. Its utilization is {@code billing-0}'s usage over
+     * {@code billing-0}'s limits.
+     */
+    public static final String LIMITED_CONTAINER = "billing";
+    /** The namespace of {@link #LIMITED_CONTAINER}'s pods. */
+    public static final String LIMITED_NAMESPACE = "shop";
+    /** The rate of {@code billing-0}'s {@code container_cpu_usage_seconds_total}. */
+    public static final double LIMITED_CPU_CORES = 0.25;
+    /** {@code billing-0}'s CPU limit in cores: its {@code container_spec_cpu_quota} over {@code container_spec_cpu_period}. */
+    public static final double LIMITED_CPU_LIMIT_CORES = 0.5;
+    /** {@code billing-0}'s constant {@code container_memory_working_set_bytes}. */
+    public static final long LIMITED_MEMORY_BYTES = 128L << 20;
+    /** {@code billing-0}'s {@code container_spec_memory_limit_bytes}. */
+    public static final long LIMITED_MEMORY_LIMIT_BYTES = 512L << 20;
+    private static final long CPU_PERIOD_MICROS = 100_000;
+    private static final double UNLIMITED_CPU_CORES = 1;
+    private static final long UNLIMITED_MEMORY_BYTES = 384L << 20;
+
     /** A label value with a quote, a backslash and a newline, carried by one series of {@code api}. */
     public static final String AWKWARD_ROUTE = "/q\"uote\\d\nline";
 
@@ -121,13 +143,39 @@ public final class SyntheticMetrics {
                 + "\",pod=\"" + escape(measured.name()) + "-0\"}";
         out.append("# TYPE container_cpu_usage_seconds counter\n");
         series(out, "container_cpu_usage_seconds_total", container, first, last, step, CONTAINER_CPU_CORES, 0);
+        // a metric family is written once in OpenMetrics: the other containers' series join it
+        series(out, "container_cpu_usage_seconds_total", containerLabels("-0"), first, last, step, LIMITED_CPU_CORES, 0);
+        series(out, "container_cpu_usage_seconds_total", containerLabels("-1"), first, last, step, UNLIMITED_CPU_CORES, 0);
         out.append("# TYPE container_memory_working_set_bytes gauge\n");
         series(out, "container_memory_working_set_bytes", container, first, last, step, 0, CONTAINER_MEMORY_BYTES);
+        series(out, "container_memory_working_set_bytes", containerLabels("-0"), first, last, step, 0, LIMITED_MEMORY_BYTES);
+        series(out, "container_memory_working_set_bytes", containerLabels("-1"), first, last, step, 0, UNLIMITED_MEMORY_BYTES);
+        limits(out, first, last, step);
         out.append("# TYPE batch_jobs counter\n");
         series(out, SPARSE_COUNTER, sel(api, ""), first + SPARSE_OFFSET_SECONDS, last, SPARSE_SCRAPE_INTERVAL.toSeconds(),
                 SPARSE_PER_SECOND, 0);
         out.append("# EOF\n");
         return out.toString();
+    }
+
+    /** {@link #LIMITED_CONTAINER}'s limits as cAdvisor reports them: {@code billing-1} has none. */
+    private static void limits(StringBuilder out, long first, long last, long step) {
+        String limited = containerLabels("-0");
+        String unlimited = containerLabels("-1");
+        out.append("# TYPE container_spec_cpu_quota gauge\n");
+        series(out, "container_spec_cpu_quota", limited, first, last, step, 0, LIMITED_CPU_LIMIT_CORES * CPU_PERIOD_MICROS);
+        series(out, "container_spec_cpu_quota", unlimited, first, last, step, 0, -1);
+        out.append("# TYPE container_spec_cpu_period gauge\n");
+        series(out, "container_spec_cpu_period", limited, first, last, step, 0, CPU_PERIOD_MICROS);
+        series(out, "container_spec_cpu_period", unlimited, first, last, step, 0, CPU_PERIOD_MICROS);
+        out.append("# TYPE container_spec_memory_limit_bytes gauge\n");
+        series(out, "container_spec_memory_limit_bytes", limited, first, last, step, 0, LIMITED_MEMORY_LIMIT_BYTES);
+        series(out, "container_spec_memory_limit_bytes", unlimited, first, last, step, 0, 0);
+    }
+
+    private static String containerLabels(String podSuffix) {
+        return "{container=\"" + LIMITED_CONTAINER + "\",namespace=\"" + LIMITED_NAMESPACE + "\",pod=\"" + LIMITED_CONTAINER + podSuffix
+                + "\"}";
     }
 
     private static void series(StringBuilder out, String name, String labels, long first, long last, long step, double perSecond,

@@ -19,9 +19,10 @@ import java.util.Map;
  * kube-state-metrics label them ({@code container} equal to the service name, plus the exact-match
  * labels): those series carry no service label, only the container name.
  *
- * <p>{@code cpu_utilization} and {@code memory_utilization} are the share of the containers'
- * limits in use (0..1), the measure health thresholds are written in; a container without a limit
- * has no utilization, and the query returns nothing rather than a made-up figure.
+ * <p>{@code cpu_utilization} and {@code memory_utilization} are the usage of the containers that
+ * have a limit as a share of those limits (0..1), the measure health thresholds are written in
+ * ({@link #shareOfLimit}); a container without a limit counts on neither side, and when none has
+ * one the query returns nothing rather than a made-up figure.
  */
 final class CuratedMetrics {
     static final Map<String, String> DEFAULTS = defaults();
@@ -46,16 +47,15 @@ final class CuratedMetrics {
                 + " or sum by ({{by}}) (rate(http_requests_total{{{selector}},status=~\"5..\"}[{{window}}]))"
                 + " or 0 * sum by ({{by}}) (rate(http_requests_total{{{selector}}}[{{window}}])))"
                 + " / sum by ({{by}}) (rate(http_requests_total{{{selector}}}[{{window}}]))");
-        // the same usage over the same limit, read where it is published: per group, cAdvisor's cgroup limit, else
-        // kube-state-metrics' copy of the pod spec, so 'or' fills in per group on purpose here too
-        m.put("cpu_utilization", "sum by ({{by}}) (rate(container_cpu_usage_seconds_total{{{container_selector}}}[{{window}}]))"
-                + " / sum by ({{by}}) (container_spec_cpu_quota{{{container_selector}}} / container_spec_cpu_period{{{container_selector}}})"
-                + " or sum by ({{by}}) (rate(container_cpu_usage_seconds_total{{{container_selector}}}[{{window}}]))"
-                + " / sum by ({{by}}) (kube_pod_container_resource_limits{{{container_selector}},resource=\"cpu\"})");
-        m.put("memory_utilization", "sum by ({{by}}) (container_memory_working_set_bytes{{{container_selector}}})"
-                + " / sum by ({{by}}) (container_spec_memory_limit_bytes{{{container_selector}}} > 0)"
-                + " or sum by ({{by}}) (container_memory_working_set_bytes{{{container_selector}}})"
-                + " / sum by ({{by}}) (kube_pod_container_resource_limits{{{container_selector}},resource=\"memory\"})");
+        // per group, cAdvisor's cgroup limit, else kube-state-metrics' copy of the pod spec: one usage over one limit,
+        // read where it is published, so 'or' fills in per group on purpose here too
+        String cpuUsage = "rate(container_cpu_usage_seconds_total{{{container_selector}}}[{{window}}])";
+        m.put("cpu_utilization", shareOfLimit(cpuUsage,
+                "(container_spec_cpu_quota{{{container_selector}}} > 0) / container_spec_cpu_period{{{container_selector}}}")
+                + " or " + shareOfLimit(cpuUsage, "kube_pod_container_resource_limits{{{container_selector}},resource=\"cpu\"} > 0"));
+        String workingSet = "container_memory_working_set_bytes{{{container_selector}}}";
+        m.put("memory_utilization", shareOfLimit(workingSet, "container_spec_memory_limit_bytes{{{container_selector}}} > 0")
+                + " or " + shareOfLimit(workingSet, "kube_pod_container_resource_limits{{{container_selector}},resource=\"memory\"} > 0"));
         m.put("latency_p99", quantile("0.99"));
         m.put("latency_p50", quantile("0.5"));
         m.put("latency_avg", firstWithSeries(
@@ -64,6 +64,18 @@ final class CuratedMetrics {
                 "sum by ({{by}}) (rate(http_server_requests_seconds_sum{{{selector}}}[{{window}}]))"
                         + " / sum by ({{by}}) (rate(http_server_requests_seconds_count{{{selector}}}[{{window}}]))"));
         return Map.copyOf(m);
+    }
+
+    /**
+     * The usage of the containers that have a limit over the sum of those limits: each side keeps only the containers the
+     * other has, matched by namespace, pod and container, so an unlimited container's usage is never counted against
+     * another's limit, nor a limit whose usage is not (yet) reported. {@code limit} must already leave out unlimited
+     * containers ({@code > 0}: cAdvisor reports no CPU quota as -1 and no memory limit as 0).
+     */
+    private static String shareOfLimit(String usage, String limit) {
+        String sameContainer = " and on(namespace, pod, container) ";
+        return "sum by ({{by}}) (" + usage + sameContainer + "(" + limit + "))"
+                + " / sum by ({{by}}) ((" + limit + ")" + sameContainer + usage + ")";
     }
 
     private static String quantile(String q) {

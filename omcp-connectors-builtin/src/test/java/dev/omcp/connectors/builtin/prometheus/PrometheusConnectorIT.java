@@ -142,6 +142,25 @@ class PrometheusConnectorIT {
     }
 
     @Test
+    void utilization_isTheUsageOfTheContainersWithALimitOverTheirLimits_aContainerWithoutOneCountsNeitherWay()
+            throws ConnectorException {
+        // billing-1 has no limit (quota -1, memory limit 0) and uses more than billing-0: its usage was counted against
+        // billing-0's limits (cpu 2.5, memory 1.0), and per pod its quota of -1 gave a negative share
+        String billing = SyntheticMetrics.LIMITED_CONTAINER;
+        double cpuShare = SyntheticMetrics.LIMITED_CPU_CORES / SyntheticMetrics.LIMITED_CPU_LIMIT_CORES;
+        double memoryShare = (double) SyntheticMetrics.LIMITED_MEMORY_BYTES / SyntheticMetrics.LIMITED_MEMORY_LIMIT_BYTES;
+        MetricResult cpu = query(billing, "cpu_utilization", List.of(), Map.of());
+        assertThat(cpu.series()).singleElement().satisfies(s -> assertThat(last(s)).isCloseTo(cpuShare, within(1e-6)));
+        MetricResult memory = query(billing, "memory_utilization", List.of(), Map.of());
+        assertThat(memory.series()).singleElement().satisfies(s -> assertThat(last(s)).isCloseTo(memoryShare, within(1e-9)));
+        for (String metric : List.of("cpu_utilization", "memory_utilization")) {
+            MetricResult perPod = query(billing, metric, List.of("pod"), Map.of("namespace", SyntheticMetrics.LIMITED_NAMESPACE));
+            assertThat(perPod.series()).as(metric + " per pod: only the pod with a limit has a share").singleElement()
+                    .satisfies(s -> assertThat(s.labels()).containsEntry("pod", billing + "-0"));
+        }
+    }
+
+    @Test
     void resolvedSeriesShowsThePromqlThatRan() throws ConnectorException {
         MetricResult result = query("team/search", "cpu", List.of(), Map.of());
         assertThat(result.resolvedSeries()).contains("process_cpu_seconds_total{job=\"team/search\"}");

@@ -108,16 +108,27 @@ class PrometheusQueryTest {
     }
 
     @Test
-    void utilizationMetricsSelectTheServicesContainersAndDivideByTheirLimits() throws ConnectorException {
-        String cpu = promql("payments", "cpu_utilization", List.of("pod"), Map.of("namespace", "shop"));
-        assertThat(cpu).startsWith("sum by (pod) (rate(container_cpu_usage_seconds_total{container=\"payments\",namespace=\"shop\"}[60s]))"
-                + " / sum by (pod) (container_spec_cpu_quota{container=\"payments\",namespace=\"shop\"}"
-                + " / container_spec_cpu_period{container=\"payments\",namespace=\"shop\"})")
-                .contains("kube_pod_container_resource_limits{container=\"payments\",namespace=\"shop\",resource=\"cpu\"}")
-                .doesNotContain("{{").doesNotContain("job=");
-        String memory = promql("payments", "memory_utilization", List.of(), Map.of());
-        assertThat(memory).contains("container_spec_memory_limit_bytes{container=\"payments\"} > 0")
-                .contains("resource=\"memory\"").doesNotContain("{{");
+    void utilizationMetricsDivideTheUsageOfTheContainersWithALimitByTheirLimits_bothSidesOverTheSameContainers()
+            throws ConnectorException {
+        // summing every container's usage over only the limited ones' limits counted unlimited containers' usage against
+        // others' limits; and cAdvisor reports an unlimited CPU quota as -1, which made the share negative
+        String containers = "{container=\"payments\",namespace=\"shop\"}";
+        String cpuUsage = "rate(container_cpu_usage_seconds_total" + containers + "[60s])";
+        String quota = "(container_spec_cpu_quota" + containers + " > 0) / container_spec_cpu_period" + containers;
+        String cpuLimit = "kube_pod_container_resource_limits{container=\"payments\",namespace=\"shop\",resource=\"cpu\"} > 0";
+        assertThat(promql("payments", "cpu_utilization", List.of("pod"), Map.of("namespace", "shop"))).isEqualTo(
+                "sum by (pod) (" + cpuUsage + " and on(namespace, pod, container) (" + quota + "))"
+                        + " / sum by (pod) ((" + quota + ") and on(namespace, pod, container) " + cpuUsage + ")"
+                        + " or sum by (pod) (" + cpuUsage + " and on(namespace, pod, container) (" + cpuLimit + "))"
+                        + " / sum by (pod) ((" + cpuLimit + ") and on(namespace, pod, container) " + cpuUsage + ")");
+        String workingSet = "container_memory_working_set_bytes{container=\"payments\"}";
+        String memoryLimit = "container_spec_memory_limit_bytes{container=\"payments\"} > 0";
+        String ksmLimit = "kube_pod_container_resource_limits{container=\"payments\",resource=\"memory\"} > 0";
+        assertThat(promql("payments", "memory_utilization", List.of(), Map.of())).isEqualTo(
+                "sum by () (" + workingSet + " and on(namespace, pod, container) (" + memoryLimit + "))"
+                        + " / sum by () ((" + memoryLimit + ") and on(namespace, pod, container) " + workingSet + ")"
+                        + " or sum by () (" + workingSet + " and on(namespace, pod, container) (" + ksmLimit + "))"
+                        + " / sum by () ((" + ksmLimit + ") and on(namespace, pod, container) " + workingSet + ")");
         // the container name is quoted like every other value
         assertThat(promql("a\"} or vector(1) #", "memory_utilization", List.of(), Map.of()))
                 .contains("container=\"a\\\"} or vector(1) #\"");
