@@ -8,6 +8,7 @@ import dev.omcp.core.analysis.rootcause.RootCauseRanker;
 import dev.omcp.core.analysis.rootcause.RootCauseRanking;
 import dev.omcp.core.analysis.topology.TopologyGraph;
 import dev.omcp.core.sources.Bound;
+import dev.omcp.ports.anomaly.AnomalySeries;
 import dev.omcp.ports.identity.Principal;
 import dev.omcp.ports.tools.ToolAnnotations;
 import dev.omcp.ports.tools.ToolCall;
@@ -37,6 +38,7 @@ import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.concurrent.CompletableFuture;
+import java.util.function.BiFunction;
 import java.util.function.Supplier;
 import java.util.function.UnaryOperator;
 
@@ -238,8 +240,13 @@ public final class DetectAnomaliesTool extends ObservabilityTool {
                 .add("topologySources", OutputFields.names(topologies.answers().stream().map(Gathered.Answer::source).toList()))
                 .add("history", ServiceHealthTool.history(toolkit.history(), recorded));
         writeSources(result, batch, services.listing(), topologies);
+        // the gateway's own series are selected without looking the name up: what they lack says nothing of the service
+        String judgedWhom = services.analysed().size() == 1 ? "'" + services.analysed().getFirst() + "'" : "the analysed services";
+        BiFunction<List<String>, String, String> noScores = (own, outcome) -> TenantAnomalySeries.noneToJudge(judgedWhom,
+                services.analysed().size() == 1, own, "the last " + Durations.format(window.window()) + " and its baseline", outcome,
+                call.principal().tenant(), toolkit.history().remoteSinkConfigured());
         result.add("note", note(batch, services, counts, ranking, window, sensitivity, onlySource, verdicts.seriesSkipped(), metrics,
-                name -> new ServiceNameSuggestions(toolkit).didYouMean(name, call.principal()),
+                noScores, name -> new ServiceNameSuggestions(toolkit).didYouMean(name, call.principal()),
                 () -> services.analysed().size() == 1
                         ? new MetricNameSuggestions(toolkit).corrections(services.analysed().getFirst(), metrics, call.principal(), onlySource)
                         : MetricNameSuggestions.curatedCorrections(metrics)));
@@ -464,9 +471,14 @@ public final class DetectAnomaliesTool extends ObservabilityTool {
     }
 
     private static String note(MetricBatch batch, ServiceList services, Counts counts, RootCauseRanking ranking, AnalysisWindow window,
-            Sensitivity sensitivity, Optional<String> onlySource, int skipped, List<String> metrics, UnaryOperator<String> didYouMean,
+            Sensitivity sensitivity, Optional<String> onlySource, int skipped, List<String> metrics,
+            BiFunction<List<String>, String, String> noScores, UnaryOperator<String> didYouMean,
             Supplier<Map<String, List<String>>> metricCorrections) {
         List<String> parts = new ArrayList<>();
+        List<String> ownAsked = metrics.stream().filter(AnomalySeries::isOwn).toList();
+        // whether the backend knows a name only its own metrics tell: the gateway's series are selected without a look-up
+        List<Boolean> resolvedByBackend = batch.answers().stream().filter(a -> !AnomalySeries.isOwn(a.request().metric()))
+                .map(a -> !a.result().resolvedLabel().isEmpty()).toList();
         if (batch.noSource()) {
             parts.add(onlySource.isPresent()
                     ? "Source '" + onlySource.get() + "' does not exist, is not connected, or cannot answer metric queries; call list_sources."
@@ -476,7 +488,9 @@ public final class DetectAnomaliesTool extends ObservabilityTool {
             parts.add("The metrics sources list no services; pass service to judge one by name.");
         } else if (!batch.requests().isEmpty() && batch.answers().isEmpty()) {
             parts.add("Every metrics query failed (see failedSources); nothing was judged rather than guessed.");
-        } else if (batch.answers().stream().allMatch(a -> a.result().resolvedLabel().isEmpty())) {
+        } else if (ownAsked.size() == metrics.size() && counts.series() == 0) {
+            parts.add(noScores.apply(ownAsked, "nothing was judged"));
+        } else if (!resolvedByBackend.isEmpty() && !resolvedByBackend.contains(true)) {
             parts.add("No metrics source knows " + (services.analysed().size() == 1 ? "a service named '" + services.analysed().getFirst()
                     + "'" : "these services") + " (none of its service labels has the value); call list_services for the exact names."
                     + (services.analysed().size() == 1 ? didYouMean.apply(services.analysed().getFirst()) : ""));
@@ -518,13 +532,17 @@ public final class DetectAnomaliesTool extends ObservabilityTool {
             String whom = services.analysed().size() == 1 ? services.analysed().getFirst() : "the analysed services";
             // a curated name cannot be misspelled: what is missing is the metric it is computed from
             List<String> curatedSilent = silent.stream().filter(CuratedMetricNames::curated).toList();
-            List<String> otherSilent = silent.stream().filter(m -> !CuratedMetricNames.curated(m)).toList();
+            List<String> ownSilent = silent.stream().filter(AnomalySeries::isOwn).toList();
+            List<String> otherSilent = silent.stream().filter(m -> !CuratedMetricNames.curated(m) && !AnomalySeries.isOwn(m)).toList();
             if (!curatedSilent.isEmpty()) {
                 parts.add("No source returned " + String.join(", ", curatedSilent) + " for " + whom + ": "
                         + (services.analysed().size() == 1 ? "it exports" : "they export") + " none of the metrics "
                         + (curatedSilent.size() == 1 ? "this curated metric is" : "these curated metrics are") + " computed from "
                         + "(query_metrics for one of them says which), so " + (curatedSilent.size() == 1 ? "it was" : "they were")
                         + " not judged.");
+            }
+            if (!ownSilent.isEmpty()) {
+                parts.add(noScores.apply(ownSilent, ownSilent.size() == 1 ? "it was not judged" : "they were not judged"));
             }
             if (!otherSilent.isEmpty()) {
                 parts.add("No source returned any series of " + String.join(", ", otherSilent) + " for " + whom

@@ -4,6 +4,7 @@ import dev.omcp.core.analysis.history.AnomalyHistory;
 import dev.omcp.ports.anomaly.AnomalySeries;
 import java.time.Duration;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
@@ -25,6 +26,9 @@ import java.util.TreeSet;
  * whoever else has some.
  */
 final class TenantAnomalySeries {
+    /** The tools whose judgements are written as scores. */
+    private static final String JUDGING_TOOLS = "detect_anomalies, get_service_health, generate_postmortem";
+
     private TenantAnomalySeries() {}
 
     /**
@@ -72,13 +76,47 @@ final class TenantAnomalySeries {
      */
     static String noneRecorded(String service, String metric, Duration duration, boolean filtered, String callerTenant,
             boolean remoteSink) {
-        String whose = callerTenant.isEmpty() ? "the calls without a tenant" : "your tenant";
-        String aCall = callerTenant.isEmpty() ? "such a call" : "a call of your tenant";
-        return "No score of " + whose + " for '" + service + "' is in " + metric + " over the last " + Durations.format(duration)
-                + (filtered ? " with these label filters" : "") + ": " + metric + " is the gateway's anomaly history, read for "
-                + whose + " only, and a score is written when " + aCall + " judges the service (detect_anomalies, "
-                + "get_service_health, generate_postmortem); get_anomaly_history shows the last hour's."
-                + (remoteSink ? "" : " This gateway writes no scores to a receiver (OMCP_ANOMALY_HISTORY_REMOTE_WRITE is not set): "
-                        + "any a source holds were written by another gateway or an earlier configuration.");
+        return "No score of " + whose(callerTenant) + " for '" + service + "' is in " + metric + " over the last "
+                + Durations.format(duration) + (filtered ? " with these label filters" : "") + ": " + metric
+                + " is the gateway's anomaly history, read for " + whose(callerTenant) + " only, and a score is written when "
+                + aCall(callerTenant) + " judges the service (" + JUDGING_TOOLS + "); get_anomaly_history shows the last hour's."
+                + writtenElsewhere(remoteSink);
+    }
+
+    /**
+     * The note of a {@code detect_anomalies} asked to judge {@code metrics} (the gateway's series among those asked) that
+     * found none of the caller's scores in them: what those series are, that they are no metric of the service, and where to
+     * read or what to judge instead. Like {@link #noneRecorded}, the same words whoever else has scores and whether the
+     * backend knows the name: the gateway selects its series by their {@code service} label without looking the name up.
+     *
+     * @param whom {@code 'payments'}, or the services judged when there were several
+     * @param span the time read, as {@code the last 15m and its baseline}
+     * @param outcome what became of the judgement, as {@code nothing was judged}
+     */
+    static String noneToJudge(String whom, boolean oneService, List<String> metrics, String span, String outcome, String callerTenant,
+            boolean remoteSink) {
+        String named = String.join(", ", metrics);
+        boolean several = metrics.size() > 1;
+        return "No score of " + whose(callerTenant) + " for " + whom + " is in " + named + " over " + span + ", so " + outcome + ": "
+                + named + (several ? " are" : " is") + " the gateway's anomaly history, its own judgements read for "
+                + whose(callerTenant) + " only, not a metric of " + (oneService ? "the service" : "the services")
+                + ". A score is written when " + aCall(callerTenant) + " judges a service (" + JUDGING_TOOLS
+                + "): get_anomaly_history shows the last hour's, query_metrics with the metric reads them further back. Judge "
+                + (oneService ? "the service's" : "their") + " own metrics instead (curated: "
+                + String.join(", ", CuratedMetricNames.names()) + "; or a metric the source has, see query_metrics)."
+                + writtenElsewhere(remoteSink);
+    }
+
+    private static String whose(String callerTenant) {
+        return callerTenant.isEmpty() ? "the calls without a tenant" : "your tenant";
+    }
+
+    private static String aCall(String callerTenant) {
+        return callerTenant.isEmpty() ? "such a call" : "a call of your tenant";
+    }
+
+    private static String writtenElsewhere(boolean remoteSink) {
+        return remoteSink ? "" : " This gateway writes no scores to a receiver (OMCP_ANOMALY_HISTORY_REMOTE_WRITE is not set): "
+                + "any a source holds were written by another gateway or an earlier configuration.";
     }
 }

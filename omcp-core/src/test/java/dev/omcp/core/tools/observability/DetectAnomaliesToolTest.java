@@ -85,6 +85,36 @@ class DetectAnomaliesToolTest {
     }
 
     @Test
+    void askedOnlyTheGatewaysOwnSeries_withNoneOfTheCallersScores_saysTheyAreItsJudgements_notThatTheServiceIsKnown() {
+        FakeMetricsBackend receiver = new FakeMetricsBackend("history").honouringLabelFilters()
+                .serve("payments", "error_rate", noisy(0.01, 0.1))
+                .serve("payments", "omcp_anomaly_score", Map.of("signal", "error_rate", "tenant", "globex"), noisy(1, 0.1));
+        DetectAnomaliesTool tool = tool(new InMemorySources().add(receiver));
+        Principal acme = Principal.apiKey("acme-agent", "acme");
+
+        String known = ToolHarness.ok(tool, "{\"service\":\"payments\",\"metrics\":[\"omcp_anomaly_score\"]}", acme).getString("note");
+        String unknown = ToolHarness.ok(tool, "{\"service\":\"nobody\",\"metrics\":[\"omcp_anomaly_score\"]}", acme).getString("note");
+
+        assertThat(known).doesNotContain("know").startsWith("No score of your tenant for 'payments' is in omcp_anomaly_score")
+                .contains("the gateway's anomaly history", "not a metric of the service", "get_anomaly_history")
+                .contains("Judge the service's own metrics instead (curated: cpu, memory, request_rate, error_rate");
+        assertThat(unknown).as("the same words whether the backend knows the name: they are the gateway's judgements")
+                .isEqualTo(known.replace("'payments'", "'nobody'"));
+    }
+
+    @Test
+    void oneOfTheGatewaysOwnSeriesSilentBesideAnotherMetric_isNotCalledAMisspelledName() {
+        FakeMetricsBackend receiver = new FakeMetricsBackend("history").honouringLabelFilters()
+                .serve("payments", "error_rate", noisy(0.01, 0.1));
+
+        String note = ToolHarness.ok(tool(new InMemorySources().add(receiver)),
+                "{\"service\":\"payments\",\"metrics\":[\"error_rate\",\"omcp_anomaly_detected\"]}", Principal.apiKey("acme-agent", "acme"))
+                .getString("note");
+
+        assertThat(note).doesNotContain("check the name").contains("No score of your tenant for 'payments' is in omcp_anomaly_detected");
+    }
+
+    @Test
     void theServiceTheOtherAnomalousServicesDependOnRanksFirstWhenTheTopologyIsKnown() {
         JsonObject result = ToolHarness.ok(tool(new InMemorySources().add(cascade("prom")).add(callChain())), "{}");
 
