@@ -14,18 +14,21 @@ import java.util.Objects;
  * @param connector the same connector, for its health
  * @param activity where {@link FanOut} records how each call to the source ended
  * @param use where {@link FanOut} enters and leaves each call, so the registry closes a replaced connector only after them
+ * @param builtin whether the connector type is built into the gateway, whose rules its connectors keep themselves (the
+ *     Prometheus connector leaves out the names only the gateway's anomaly series carry), rather than a plugin's, whose
+ *     answers the core checks where it can
  * @param <C> the capability interface
  */
 public record Bound<C>(String source, String type, String tenant, C capability, Connector connector, SourceActivity activity,
-        ConnectorUse use) {
-    /** A connector whose calls are recorded nowhere (tests, connectors wrapped outside a registry). */
+        ConnectorUse use, boolean builtin) {
+    /** A connector whose calls are recorded nowhere (tests, connectors wrapped outside a registry), checked as a plugin's. */
     public Bound(String source, String type, String tenant, C capability, Connector connector) {
         this(source, type, tenant, capability, connector, SourceActivity.discarding());
     }
 
-    /** A connector no registry owns, whose calls are recorded in {@code activity} (tests). */
+    /** A connector no registry owns, whose calls are recorded in {@code activity} (tests), checked as a plugin's. */
     public Bound(String source, String type, String tenant, C capability, Connector connector, SourceActivity activity) {
-        this(source, type, tenant, capability, connector, activity, ConnectorUse.unowned());
+        this(source, type, tenant, capability, connector, activity, ConnectorUse.unowned(), false);
     }
 
     public Bound {
@@ -43,6 +46,6 @@ public record Bound<C>(String source, String type, String tenant, C capability, 
      * calls are recorded and entered as this one's.
      */
     public <D> Bound<D> carrying(D other) {
-        return new Bound<>(source, type, tenant, other, connector, activity, use);
+        return new Bound<>(source, type, tenant, other, connector, activity, use, builtin);
     }
 }

@@ -255,7 +255,7 @@ public final class SourceRegistry implements ManageSources, ConnectorUsers, Auto
             if (DeclaredCapabilities.serves(s.type().get().manifest().capabilities(), connector, capability)) {
                 SourceConfig config = s.definition().config();
                 out.add(new Bound<>(config.name(), config.type(), config.tenant(), capability.cast(connector), connector, s.activity(),
-                        s.use()));
+                        s.use(), s.type().get().origin() == ConnectorType.Origin.BUILTIN));
             }
         }
         return out;

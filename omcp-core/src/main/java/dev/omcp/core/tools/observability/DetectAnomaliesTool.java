@@ -270,7 +270,7 @@ public final class DetectAnomaliesTool extends ObservabilityTool {
         metricSources.forEach(b -> metricSourceNames.add(b.source()));
         List<Bound<ServiceListingCapability>> listing = toolkit.sources().with(ServiceListingCapability.class, principal,
                 Optional.of(metricSourceNames));
-        return Gathered.from(toolkit, listing, ServiceListingCapability::listServices, overall);
+        return ServiceListings.of(toolkit, principal, listing, overall);
     }
 
     /** Every service name a listing gave, in name order, once. */

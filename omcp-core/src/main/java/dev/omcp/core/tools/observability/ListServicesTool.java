@@ -62,7 +62,7 @@ public final class ListServicesTool extends ObservabilityTool {
         SourceArgument.check(toolkit.sources(), onlySource, ServiceListingCapability.class, "service listings", call.principal());
         List<Bound<ServiceListingCapability>> bound = toolkit.sources().with(ServiceListingCapability.class, call.principal(),
                 onlySource.map(Set::of));
-        Gathered<List<ServiceInfo>> gathered = Gathered.from(toolkit, bound, ServiceListingCapability::listServices);
+        Gathered<List<ServiceInfo>> gathered = ServiceListings.of(toolkit, call.principal(), bound);
         String filter = args.optionalString("filter").map(f -> f.toLowerCase(Locale.ROOT)).orElse("");
         Map<String, TreeSet<String>> byName = new TreeMap<>();
         for (Gathered.Answer<List<ServiceInfo>> answer : gathered.answers()) {

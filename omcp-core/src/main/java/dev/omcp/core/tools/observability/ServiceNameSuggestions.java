@@ -139,7 +139,7 @@ public final class ServiceNameSuggestions {
     private Gathered<List<ServiceInfo>> listings(Principal principal) {
         List<Bound<ServiceListingCapability>> bound = toolkit.sources().with(ServiceListingCapability.class, principal);
         Duration overall = toolkit.deadline().compareTo(DEADLINE) < 0 ? toolkit.deadline() : DEADLINE;
-        return Gathered.from(toolkit, bound, ServiceListingCapability::listServices, overall);
+        return ServiceListings.of(toolkit, principal, bound, overall);
     }
 
     private static Set<String> names(Gathered<List<ServiceInfo>> gathered) {

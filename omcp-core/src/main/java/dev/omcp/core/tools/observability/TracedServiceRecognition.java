@@ -44,7 +44,7 @@ final class TracedServiceRecognition {
     static Verdict check(Toolkit toolkit, Principal principal, List<String> answered, TracedServiceName name) {
         List<Bound<ServiceListingCapability>> listing = toolkit.sources().with(ServiceListingCapability.class, principal,
                 Optional.of(Set.copyOf(answered)));
-        Gathered<List<ServiceInfo>> lists = Gathered.from(toolkit, listing, ServiceListingCapability::listServices);
+        Gathered<List<ServiceInfo>> lists = ServiceListings.of(toolkit, principal, listing);
         if (lists.answers().size() < answered.size()) {
             return new Verdict.Unchecked();
         }

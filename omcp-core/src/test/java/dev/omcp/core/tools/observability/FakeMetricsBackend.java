@@ -37,6 +37,8 @@ final class FakeMetricsBackend implements Connector, MetricsCapability, ServiceL
     private final Map<String, Map<String, List<Labelled>>> curves = new ConcurrentHashMap<>();
     private final Map<String, ConnectorException> failures = new ConcurrentHashMap<>();
     final List<MetricQuery> queries = new CopyOnWriteArrayList<>();
+    /** The service of every metric discovery asked, in order ({@code ""} for every service's). */
+    final List<String> discoveries = new CopyOnWriteArrayList<>();
     private volatile boolean hang;
     private volatile boolean labelFilters;
     private volatile int maxPoints = Integer.MAX_VALUE;
@@ -183,6 +185,7 @@ final class FakeMetricsBackend implements Connector, MetricsCapability, ServiceL
     /** The metric names served for {@code service} (every service's when empty), as Prometheus' label values list them. */
     @Override
     public List<dev.omcp.sdk.query.MetricInfo> discoverMetrics(String service, int limit) throws ConnectorException {
+        discoveries.add(service);
         if (failAll != null) {
             throw failAll;
         }

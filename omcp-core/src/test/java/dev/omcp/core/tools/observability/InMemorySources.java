@@ -32,6 +32,7 @@ import java.util.concurrent.CompletionStage;
 final class InMemorySources {
     private final Map<String, Connector> connectors = new LinkedHashMap<>();
     private final Map<String, String> tenants = new LinkedHashMap<>();
+    private final java.util.Set<String> plugins = new java.util.HashSet<>();
 
     /** Adds a source whose connector is {@code connector} (its {@code source().name()} names it). */
     InMemorySources add(Connector connector) {
@@ -45,12 +46,23 @@ final class InMemorySources {
         return this;
     }
 
+    /**
+     * Adds a source whose connector type is a plugin's (loaded from {@code PLUGINS_DIR}), not built into the gateway: its
+     * type is {@code plugin-} and the connector's type, so a builtin of the same fake can sit beside it.
+     */
+    InMemorySources addPlugin(Connector connector) {
+        add(connector, "");
+        plugins.add(connector.source().name());
+        return this;
+    }
+
     SourceRegistry registry() {
         Map<String, ConnectorType> types = new LinkedHashMap<>();
         List<SourceDefinition> definitions = new ArrayList<>();
         for (Connector c : connectors.values()) {
             String name = c.source().name();
-            String type = c.source().type();
+            boolean plugin = plugins.contains(name);
+            String type = (plugin ? "plugin-" : "") + c.source().type();
             ConnectorManifest manifest = new ConnectorManifest(1, type, type, "1.0.0", "in-memory test connector", List.of(),
                     capabilitiesOf(c), JsonObject.EMPTY_JSON_OBJECT, Optional.empty(), Optional.empty(), List.of(), Optional.empty(),
                     Optional.empty());
@@ -65,7 +77,7 @@ final class InMemorySources {
                     return CompletableFuture.completedFuture(connectors.get(source.name()));
                 }
             };
-            types.put(type, new ConnectorType(factory, manifest, ConnectorType.Origin.BUILTIN));
+            types.put(type, new ConnectorType(factory, manifest, plugin ? ConnectorType.Origin.FILESYSTEM : ConnectorType.Origin.BUILTIN));
             definitions.add(new SourceDefinition(new SourceConfig(name, type, "https://" + name + ".example.com", tenants.get(name),
                     JsonObject.EMPTY_JSON_OBJECT), true, SourceDefinition.Origin.FILE));
         }

@@ -1,0 +1,87 @@
+package dev.omcp.core.tools.observability;
+
+import static dev.omcp.core.tools.observability.FakeMetricsBackend.noisy;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.omcp.ports.identity.Principal;
+import dev.omcp.testkit.time.ManualClock;
+import jakarta.json.JsonObject;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/**
+ * A plugin connector at the gateway's anomaly receiver lists, as any naive Prometheus reader would, the {@code service}
+ * values of the gateway's own {@code omcp_anomaly_*} series: every tenant's judged names. The core leaves out, for every
+ * plugin, the names whose only metrics at that source are those series; a builtin connector filters them itself.
+ */
+class ServiceListingsTest {
+    private final ManualClock clock = new ManualClock(Instant.parse("2026-03-10T12:00:00Z"));
+
+    /**
+     * A receiver as a plugin reads it: payments is a service of the backend that some call also judged, quiet is listed
+     * without metrics (a target that exports nothing yet), and ghost is a name only the gateway's series carry.
+     */
+    private static FakeMetricsBackend receiver(String name) {
+        return new FakeMetricsBackend(name)
+                .serve("payments", "http_requests_total", noisy(40, 0.05))
+                .serve("payments", "omcp_anomaly_score", Map.of("signal", "error_rate", "tenant", "globex"), noisy(1, 0.1))
+                .serve("ghost", "omcp_anomaly_score", Map.of("signal", "error_rate", "tenant", "globex"), noisy(1, 0.1))
+                .serve("ghost", "omcp_anomaly_detected", Map.of("signal", "error_rate", "tenant", "globex"), t -> 0)
+                .knows("quiet");
+    }
+
+    private Toolkit toolkit(InMemorySources sources) {
+        return Toolkit.builder(sources.registry(), clock).build();
+    }
+
+    private static List<String> names(JsonObject listed) {
+        return listed.getJsonArray("services").stream().map(s -> s.asJsonObject().getString("name")).toList();
+    }
+
+    @Test
+    void aPluginAtTheReceiver_doesNotListTheNamesOnlyTheGatewaysSeriesCarry_butEveryOtherName() {
+        FakeMetricsBackend plugin = receiver("history");
+
+        JsonObject listed = ToolHarness.ok(new ListServicesTool(toolkit(new InMemorySources().addPlugin(plugin))), "{}",
+                Principal.apiKey("acme-agent", "acme"));
+
+        assertThat(names(listed)).containsExactly("payments", "quiet");
+        assertThat(listed.getInt("total")).isEqualTo(2);
+        assertThat(listed.getBoolean("partial")).isFalse();
+    }
+
+    @Test
+    void theNamesOnlyTheGatewaysSeriesCarry_areNeitherSuggestedNorJudged() {
+        Toolkit toolkit = toolkit(new InMemorySources().addPlugin(receiver("history")));
+        Principal acme = Principal.apiKey("acme-agent", "acme");
+
+        assertThat(new ServiceNameSuggestions(toolkit).matching("", acme)).containsExactly("payments", "quiet");
+        assertThat(new ServiceNameSuggestions(toolkit).closest("ghots", acme)).isEmpty();
+        JsonObject judged = ToolHarness.ok(new DetectAnomaliesTool(toolkit), "{\"metrics\":[\"http_requests_total\"]}", acme);
+        assertThat(judged.getJsonObject("services").getInt("total")).isEqualTo(2);
+    }
+
+    @Test
+    void aBuiltinConnector_isLeftToItsOwnFilter_andNotAskedAboutItsNames() {
+        FakeMetricsBackend builtin = receiver("prometheus");
+
+        JsonObject listed = ToolHarness.ok(new ListServicesTool(toolkit(new InMemorySources().add(builtin))), "{}");
+
+        // the builtin Prometheus connector leaves such names out itself (BackendServiceNames); this fake does not
+        assertThat(names(listed)).containsExactly("ghost", "payments", "quiet");
+        assertThat(builtin.discoveries).isEmpty();
+    }
+
+    @Test
+    void aPluginWhoseMetricsIncludeNoneOfTheGatewaysSeries_isAskedOnceForThemAll_notAboutEachName() {
+        FakeMetricsBackend plugin = new FakeMetricsBackend("prom").serve("payments", "http_requests_total", noisy(40, 0.05))
+                .serve("checkout", "http_requests_total", noisy(40, 0.05)).knows("quiet");
+
+        JsonObject listed = ToolHarness.ok(new ListServicesTool(toolkit(new InMemorySources().addPlugin(plugin))), "{}");
+
+        assertThat(names(listed)).containsExactly("checkout", "payments", "quiet");
+        assertThat(plugin.discoveries).containsExactly("");
+    }
+}
