@@ -14,7 +14,6 @@ import dev.omcp.testkit.redis.RedisServerProcess;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -122,8 +121,9 @@ class RedisConnectionIT {
         List<String> acl = List.of("--user", "omcp", "on", ">" + PASSWORD, "~omcp:*", "+@all", "-@dangerous");
         try (RedisServerProcess server = RedisServerProcess.start(acl, Optional.empty());
                 RedisConnection redis = RedisConnection.connect("redis://omcp:" + ENCODED + "@127.0.0.1:" + server.port())) {
-            RedisRevocationStore store = new RedisRevocationStore(redis, Duration.ofHours(12), 1000, Clock.fixed(T0, ZoneOffset.UTC));
-            store.add(new Revocation(RevocationTarget.SID, "s1", "", T0, "root"));
+            // the server's clock, which the store reads (TIME) and such a user may read
+            RedisRevocationStore store = new RedisRevocationStore(redis, Duration.ofHours(12), 1000, Clock.systemUTC());
+            store.add(new Revocation(RevocationTarget.SID, "s1", "", Instant.now(), "root"));
             assertThat(store.lookup("s1", "alice").sessionRevoked()).isTrue();
             RedisAccountLocks locks = new RedisAccountLocks(redis);
             for (int i = 0; i < 5; i++) {

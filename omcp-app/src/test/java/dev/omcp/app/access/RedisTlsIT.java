@@ -19,7 +19,6 @@ import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.time.ZoneOffset;
 import java.util.List;
 import java.util.Optional;
 import org.bouncycastle.asn1.x509.GeneralName;
@@ -37,7 +36,6 @@ import org.junit.jupiter.api.io.TempDir;
  */
 @Tag("backend")
 class RedisTlsIT {
-    private static final Instant T0 = Instant.parse("2026-03-01T10:00:00Z");
     private static final String PASSWORD = "tls-s3cret";
     private static final GeneralName LOOPBACK = new GeneralName(GeneralName.iPAddress, "127.0.0.1");
 
@@ -170,8 +168,8 @@ class RedisTlsIT {
     }
 
     private static void assertServesTheSharedState(RedisConnection redis) {
-        RedisRevocationStore store = new RedisRevocationStore(redis, Duration.ofHours(12), 1000, Clock.fixed(T0, ZoneOffset.UTC));
-        store.add(new Revocation(RevocationTarget.SID, "s1", "", T0, "root"));
+        RedisRevocationStore store = new RedisRevocationStore(redis, Duration.ofHours(12), 1000, Clock.systemUTC());
+        store.add(new Revocation(RevocationTarget.SID, "s1", "", Instant.now(), "root"));
         assertThat(store.lookup("s1", "alice").sessionRevoked()).isTrue();
     }
 

@@ -149,7 +149,7 @@ class SharedStateContractIT {
     void theRedisBlocklistBehavesLikeTheMemoryOne() {
         redisServer.flushAll();
         List<String> memory = revocationScript(new InMemoryRevocationStore(Duration.ofHours(12)));
-        List<String> shared = revocationScript(new RedisRevocationStore(redis, Duration.ofHours(12), 1000, AT_T0));
+        List<String> shared = revocationScript(new RedisRevocationStore(redis, Duration.ofHours(12), 1000, AT_T0, AT_T0));
         assertThat(shared).isEqualTo(memory);
         assertThat(memory).contains("list SUB alice second", "later s3").doesNotContain("later s1");
     }
@@ -157,7 +157,7 @@ class SharedStateContractIT {
     @Test
     void theVoidAllTime_isShownByTheStore_evenBeforeALookupMeetsTheLoss() {
         redisServer.flushAll();
-        RedisRevocationStore store = new RedisRevocationStore(redis, Duration.ofHours(12), 1000, AT_T0);
+        RedisRevocationStore store = new RedisRevocationStore(redis, Duration.ofHours(12), 1000, AT_T0, AT_T0);
         assertThat(store.allSessionsRevokedAt(T0)).as("started on an empty store").contains(T0.minusSeconds(1));
         assertThat(new InMemoryRevocationStore(Duration.ofHours(12)).allSessionsRevokedAt(T0))
                 .as("a blocklist in memory cannot lose entries while it runs").isEmpty();
@@ -173,7 +173,7 @@ class SharedStateContractIT {
     @Test
     void aFullSharedBlocklistRefusesNewEntries() {
         redisServer.flushAll();
-        RedisRevocationStore small = new RedisRevocationStore(redis, Duration.ofHours(12), 2, AT_T0);
+        RedisRevocationStore small = new RedisRevocationStore(redis, Duration.ofHours(12), 2, AT_T0, AT_T0);
         small.add(new Revocation(RevocationTarget.SID, "a", "", T0, "root"));
         small.add(new Revocation(RevocationTarget.SID, "b", "", T0, "root"));
         org.assertj.core.api.Assertions.assertThatThrownBy(() -> small.add(new Revocation(RevocationTarget.SID, "c", "", T0, "root")))

@@ -22,6 +22,9 @@ import redis.clients.jedis.Jedis;
  * clocks, never by the new entry's time: an entry stamped ahead, or a replica whose clock runs
  * ahead, deleted entries the other replicas still needed, and a deletion lowers no count, so no one
  * noticed that revoked sessions were accepted again.
+ *
+ * <p>These tests move their clocks by hours, so each store is compared against the test's clock in
+ * place of the Redis server's; {@link SharedStoreClockAgreementIT} covers that comparison.
  */
 @Tag("backend")
 class SharedStoreClockSkewIT {
@@ -49,7 +52,7 @@ class SharedStoreClockSkewIT {
 
     @Test
     void anEntryStampedAheadOfTheClock_deletesNoEntryStillInForce() {
-        RedisRevocationStore store = new RedisRevocationStore(redis, LIFETIME, 1000, new ManualClock(T0));
+        RedisRevocationStore store = new RedisRevocationStore(redis, LIFETIME, 1000, new ManualClock(T0), new ManualClock(T0));
         store.add(sid("stolen", T0.minus(Duration.ofHours(11)))); // in force for another hour
 
         store.add(sid("ahead", T0.plus(Duration.ofHours(2))));
@@ -62,8 +65,9 @@ class SharedStoreClockSkewIT {
     void aReplicaWhoseClockRunsAheadWithinTheMargin_deletesNoEntryAnotherReplicaStillNeeds() {
         ManualClock clockA = new ManualClock(T0);
         ManualClock clockB = new ManualClock(T0.plus(RedisRevocationStore.CLOCK_SKEW_MARGIN).minusSeconds(1));
-        RedisRevocationStore replicaA = new RedisRevocationStore(redis, LIFETIME, 1000, clockA);
-        RedisRevocationStore replicaB = new RedisRevocationStore(redis, LIFETIME, 1000, clockB);
+        // the margin alone: each replica compared against its own clock (the server's would refuse replica B)
+        RedisRevocationStore replicaA = new RedisRevocationStore(redis, LIFETIME, 1000, clockA, clockA);
+        RedisRevocationStore replicaB = new RedisRevocationStore(redis, LIFETIME, 1000, clockB, clockB);
         replicaA.add(sid("stolen", T0.minus(LIFETIME).plusMillis(500))); // by replica A's clock, in force for half a second
 
         replicaB.add(sid("other", clockB.instant()));
@@ -75,7 +79,7 @@ class SharedStoreClockSkewIT {
     @Test
     void anEntryPastTheRetentionAndTheMargin_isDeletedByTheClock_evenWhenTheNewEntryIsStampedBehindIt() {
         ManualClock clock = new ManualClock(T0);
-        RedisRevocationStore store = new RedisRevocationStore(redis, LIFETIME, 1000, clock);
+        RedisRevocationStore store = new RedisRevocationStore(redis, LIFETIME, 1000, clock, clock);
         store.add(sid("old", T0));
         clock.advance(LIFETIME.plus(RedisRevocationStore.CLOCK_SKEW_MARGIN).plusSeconds(1));
 

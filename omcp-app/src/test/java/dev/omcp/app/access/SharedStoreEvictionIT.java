@@ -58,7 +58,7 @@ class SharedStoreEvictionIT {
                 Jedis jedis = new Jedis("127.0.0.1", server.port())) {
             Instant t0 = Instant.parse("2026-03-01T10:00:00Z");
             ManualClock clock = new ManualClock(t0);
-            RedisRevocationStore store = new RedisRevocationStore(redis, LIFETIME, 1000, clock);
+            RedisRevocationStore store = new RedisRevocationStore(redis, LIFETIME, 1000, clock, clock);
             store.add(new Revocation(RevocationTarget.SID, "old", "", t0, "admin"));
             store.add(new Revocation(RevocationTarget.SUB, "alice", "", t0, "admin"));
             clock.advance(LIFETIME.plus(RedisRevocationStore.CLOCK_SKEW_MARGIN).plusSeconds(1)); // the clock decides, not the entry

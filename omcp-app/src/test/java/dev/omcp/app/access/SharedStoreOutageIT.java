@@ -7,6 +7,7 @@ import dev.omcp.testkit.time.ManualClock;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
+import java.time.temporal.ChronoUnit;
 import java.util.HashMap;
 import java.util.Map;
 import org.junit.jupiter.api.AfterEach;
@@ -25,7 +26,8 @@ class SharedStoreOutageIT {
     @TempDir
     Path dir;
 
-    private final ManualClock clock = new ManualClock(Instant.parse("2026-03-01T10:00:00Z"));
+    /** Within a minute of the server's clock, or the gateway refuses to start ({@link SharedStoreClockAgreementIT}). */
+    private final ManualClock clock = new ManualClock(Instant.now().truncatedTo(ChronoUnit.SECONDS));
     private RedisServerProcess redis;
     private TestGateway gateway;
 
@@ -131,7 +133,7 @@ class SharedStoreOutageIT {
         // docs/access-control.md: the void-all time (omcp:revoked:all) is in the list, or an operator
         // cannot see why every session issued before it is refused
         Instant started = clock.instant();
-        clock.advance(Duration.ofMinutes(5));
+        clock.advance(Duration.ofSeconds(20)); // the gateway's clock stays within a minute of the server's
         Browser admin = gateway.browser();
         assertThat(admin.login("alice", TestGateway.PASSWORD).status()).isEqualTo(200);
         assertThat(admin.get("/api/auth/revocations").json().path("allSessionsRevokedAt").asText())
@@ -139,7 +141,7 @@ class SharedStoreOutageIT {
                 .isEqualTo(started.minusSeconds(1).toString());
 
         redis = redis.restart(); // no persistence: the blocklist is gone
-        clock.advance(Duration.ofMinutes(5));
+        clock.advance(Duration.ofSeconds(20));
         Instant lost = clock.instant();
         assertThat(admin.get("/api/me").status()).as("the loss is met: every session until now is void").isEqualTo(401);
         clock.advance(Duration.ofSeconds(1));
@@ -150,11 +152,7 @@ class SharedStoreOutageIT {
         assertThat(list.status()).isEqualTo(200);
         assertThat(list.json().path("allSessionsRevokedAt").asText()).isEqualTo(lost.toString());
         assertThat(list.json().path("revocations")).isEmpty();
-
-        clock.advance(Duration.ofHours(13));
-        Browser later = gateway.browser();
-        assertThat(later.login("alice", TestGateway.PASSWORD).status()).isEqualTo(200);
-        assertThat(later.get("/api/auth/revocations").json().path("allSessionsRevokedAt").isNull())
-                .as("older than the session lifetime: no session it voided can still be valid").isTrue();
+        // that the time leaves the list after the session lifetime needs a clock hours from the server's, which the
+        // gateway refuses: SharedStateContractIT shows it on the store
     }
 }

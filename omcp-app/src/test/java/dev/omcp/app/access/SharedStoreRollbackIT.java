@@ -65,7 +65,7 @@ class SharedStoreRollbackIT {
     void aRevocationLostToARestartFromAnOlderSnapshot_isNotTrustedAway() {
         ManualClock clock = new ManualClock(T0);
         try (RedisConnection redis = RedisConnection.connect(server.url())) {
-            RedisRevocationStore store = new RedisRevocationStore(redis, LIFETIME, 1000, clock);
+            RedisRevocationStore store = new RedisRevocationStore(redis, LIFETIME, 1000, clock, clock);
             snapshot();
             clock.advance(Duration.ofMinutes(10));
             Instant revokedAt = clock.instant();
@@ -86,7 +86,7 @@ class SharedStoreRollbackIT {
     void aRestartToASnapshotFromBeforeALossThisReplicaHandled_isALossAgain() {
         ManualClock clock = new ManualClock(T0);
         try (RedisConnection redis = RedisConnection.connect(server.url())) {
-            RedisRevocationStore store = new RedisRevocationStore(redis, LIFETIME, 1000, clock);
+            RedisRevocationStore store = new RedisRevocationStore(redis, LIFETIME, 1000, clock, clock);
             snapshot();
             clock.advance(Duration.ofMinutes(10));
             server.flushAll();
@@ -108,8 +108,8 @@ class SharedStoreRollbackIT {
         ManualClock clockA = new ManualClock(T0);
         ManualClock clockB = new ManualClock(T0);
         try (RedisConnection redis = RedisConnection.connect(server.url())) {
-            RedisRevocationStore replicaA = new RedisRevocationStore(redis, LIFETIME, 1000, clockA);
-            RedisRevocationStore replicaB = new RedisRevocationStore(redis, LIFETIME, 1000, clockB);
+            RedisRevocationStore replicaA = new RedisRevocationStore(redis, LIFETIME, 1000, clockA, clockA);
+            RedisRevocationStore replicaB = new RedisRevocationStore(redis, LIFETIME, 1000, clockB, clockB);
             clockA.advance(Duration.ofMinutes(10));
             clockB.advance(Duration.ofMinutes(10));
             server.flushAll();

@@ -8,6 +8,7 @@ import dev.omcp.testkit.redis.RedisServerProcess;
 import dev.omcp.testkit.time.ManualClock;
 import java.nio.file.Path;
 import java.time.Instant;
+import java.time.temporal.ChronoUnit;
 import java.util.HashMap;
 import java.util.Map;
 import org.junit.jupiter.api.AfterEach;
@@ -22,7 +23,8 @@ class TwoReplicasIT {
     @TempDir
     Path dir;
 
-    private final ManualClock clock = new ManualClock(Instant.parse("2026-03-01T10:00:00Z"));
+    /** Within a minute of the server's clock, or the gateway refuses to start ({@link SharedStoreClockAgreementIT}). */
+    private final ManualClock clock = new ManualClock(Instant.now().truncatedTo(ChronoUnit.SECONDS));
     private RedisServerProcess redis;
     private TestGateway one;
     private TestGateway two;
@@ -101,5 +103,14 @@ class TwoReplicasIT {
             assertThatThrownBy(() -> TestGateway.start(env, clock)).isInstanceOf(StartRefusedException.class)
                     .hasMessageContaining("READONLY").hasMessageContaining("does not start without it");
         }
+    }
+
+    @Test
+    void aReplicaWhoseClockIsMinutesOffTheServers_refusesTheStartInOneLine_namingTheFix() {
+        Map<String, String> env = new HashMap<>(TestGateway.basicMode(dir));
+        env.put("OMCP_REDIS_URL", redis.url());
+        ManualClock ahead = new ManualClock(Instant.now().plus(java.time.Duration.ofMinutes(10)));
+        assertThatThrownBy(() -> TestGateway.start(env, ahead)).isInstanceOf(StartRefusedException.class)
+                .hasMessageContaining("ahead of the clock of the shared store").hasMessageContaining("NTP");
     }
 }

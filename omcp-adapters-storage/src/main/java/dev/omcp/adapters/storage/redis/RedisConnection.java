@@ -4,7 +4,10 @@ import dev.omcp.ports.auth.SharedStateUnavailableException;
 import java.net.SocketTimeoutException;
 import java.net.URI;
 import java.net.URISyntaxException;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
@@ -15,6 +18,7 @@ import java.util.function.Function;
 import javax.net.ssl.SSLSocketFactory;
 import redis.clients.jedis.ConnectionPoolConfig;
 import redis.clients.jedis.DefaultJedisClientConfig;
+import redis.clients.jedis.Protocol;
 import redis.clients.jedis.RedisClient;
 import redis.clients.jedis.exceptions.JedisAccessControlException;
 import redis.clients.jedis.exceptions.JedisConnectionException;
@@ -347,6 +351,24 @@ public final class RedisConnection implements AutoCloseable {
             names.append(" < ").append(cause.getClass().getSimpleName());
         }
         return names.toString();
+    }
+
+    /**
+     * The server's clock (TIME), which every replica reads alike.
+     *
+     * @throws SharedStateUnavailableException when the server does not answer, or not with a time
+     */
+    Instant serverTime() {
+        Object reply = execute(c -> c.sendCommand(Protocol.Command.TIME));
+        try {
+            List<?> parts = (List<?>) reply;
+            long seconds = Long.parseLong(new String((byte[]) parts.get(0), StandardCharsets.US_ASCII));
+            long micros = Long.parseLong(new String((byte[]) parts.get(1), StandardCharsets.US_ASCII));
+            return Instant.ofEpochSecond(seconds, micros * 1000);
+        } catch (ClassCastException | IndexOutOfBoundsException | NumberFormatException e) {
+            throw new SharedStateUnavailableException("the shared store " + description + " (OMCP_REDIS_URL) answered TIME without a "
+                    + "time; the server is not a Redis the gateway supports", e);
+        }
     }
 
     /** {@code scheme://host:port}, without credentials. */

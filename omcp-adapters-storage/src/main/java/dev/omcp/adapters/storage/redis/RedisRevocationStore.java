@@ -12,6 +12,7 @@ import java.io.IOException;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.time.InstantSource;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
@@ -30,6 +31,10 @@ import org.slf4j.LoggerFactory;
  * entries older than the retention (by the gateway's clock, with {@link #CLOCK_SKEW_MARGIN} to
  * spare), keeps the later of two revocations of the same target and refuses to grow past
  * {@code maxEntries}, all atomically.
+ *
+ * <p>That margin covers clocks up to {@link #MAX_CLOCK_OFFSET} from the Redis server's, so each
+ * replica measures its clock against the server's (TIME) and refuses while it is further off: at
+ * the start, before each entry it adds, and on reads every 30 s ({@link ClockAgreement}).
  *
  * <p>A Redis that restarts without persistence (or is flushed, or evicts) forgets its entries, and
  * a revoked session would be accepted again. So the store keeps an epoch key without expiry, set by
@@ -61,12 +66,24 @@ public final class RedisRevocationStore implements RevocationStore {
     private static final String VOID_BEFORE = RedisKeys.PREFIX + "revoked:all";
     private static final String ENTRY = RedisKeys.PREFIX + "revoked:";
     /**
-     * How far another replica's clock may run behind this one's and still find every entry it needs:
-     * an add deletes only entries older than the retention plus this, by this replica's clock. Each
-     * replica deletes by its own clock, and one running ahead deleted entries still in force for
-     * the others; a deletion lowers no count, so no replica noticed. Entries stay this much longer.
+     * How much longer than the retention an entry stays: an add deletes only entries older than the
+     * retention plus this, by the adding replica's clock. A deletion lowers no count, so an entry
+     * deleted while another replica still needed it would go unnoticed, its session accepted again.
+     * Four clocks meet in that decision: the issuing replica's sets the expiry, the revoking one's
+     * stamps the entry, the checking one's judges the expiry and the adding one's deletes. An
+     * entry outlives every session it refuses when (deleting - revoking) + (issuing - checking) is
+     * at most this: with each clock within {@link #MAX_CLOCK_OFFSET} of the store's, at most four
+     * times that (2 minutes), with time to spare for measurements and drift between them.
      */
     public static final Duration CLOCK_SKEW_MARGIN = Duration.ofMinutes(5);
+    /**
+     * How far a replica's clock may be from the Redis server's. A replica further off refuses to
+     * start, and refuses sessions and revocations while it stays off: by the rule above, its clock
+     * could delete an entry another replica still needs, or accept a session whose entry another deleted.
+     * Any two replicas are then within a minute of each other, the lead a session's issue time may have
+     * over the replica that checks it (SessionService).
+     */
+    public static final Duration MAX_CLOCK_OFFSET = Duration.ofSeconds(30);
     /**
      * Called when a read did not match what this replica saw before (the epoch missing or another
      * one, or fewer entries added than it saw): entries may be lost. ARGV[1] the epoch this replica
@@ -150,6 +167,7 @@ public final class RedisRevocationStore implements RevocationStore {
     private final Duration retention;
     private final int maxEntries;
     private final Clock clock;
+    private final ClockAgreement clocks;
     /** The epoch this replica last saw, and the highest generation it saw in it. */
     private final AtomicReference<Seen> seen = new AtomicReference<>();
 
@@ -170,18 +188,34 @@ public final class RedisRevocationStore implements RevocationStore {
     }
 
     /**
-     * Reads (or sets) the store's epoch, so the server must answer.
+     * Checks the gateway's clock against the server's, then reads (or sets) the store's epoch, so
+     * the server must answer.
      *
      * @param retention how long an entry can matter: the session lifetime
      * @param maxEntries live entries kept at most
      * @param clock the gateway's clock, the one sessions are issued by
-     * @throws SharedStateUnavailableException when the server does not answer
+     * @throws SharedStateUnavailableException when the server does not answer, or {@code clock} is
+     *     more than {@link #MAX_CLOCK_OFFSET} from the server's
      */
     public RedisRevocationStore(RedisConnection redis, Duration retention, int maxEntries, Clock clock) {
+        this(redis, retention, maxEntries, clock, redis::serverTime);
+    }
+
+    /**
+     * As the other constructor, with the clock {@code clock} is compared against in place of the
+     * Redis server's: a test that moves its clock by hours passes that same clock, or one of its own
+     * standing for the server's.
+     *
+     * @param storeClock the clock every replica is compared against
+     */
+    public RedisRevocationStore(RedisConnection redis, Duration retention, int maxEntries, Clock clock, InstantSource storeClock) {
         this.redis = redis;
         this.retention = retention;
         this.maxEntries = maxEntries;
         this.clock = clock;
+        this.clocks = new ClockAgreement(clock, storeClock, redis.description());
+        // before the first write: a clock far ahead would void the sessions issued until its time on every replica
+        clocks.check();
         // a session issued in the second the store starts stays valid: a gateway is often logged in to right after its start
         long voidBefore = clock.millis() - 1000;
         List<String> args = List.of(newEpoch(), Long.toString(voidBefore));
@@ -191,6 +225,8 @@ public final class RedisRevocationStore implements RevocationStore {
 
     @Override
     public void add(Revocation revocation) {
+        // measured each time: a clock that jumped since the last read would delete entries still in force
+        clocks.check();
         String field = field(revocation.target(), revocation.value());
         List<String> keys = List.of(ENTRY + field, INDEX, ENTRIES, GENERATION, EPOCH);
         // what has expired is decided by the gateway's clock, with room for the other replicas' clocks
@@ -264,6 +300,7 @@ public final class RedisRevocationStore implements RevocationStore {
         all[keys.length] = EPOCH;
         all[keys.length + 1] = GENERATION;
         all[keys.length + 2] = VOID_BEFORE;
+        clocks.checkIfDue();
         Seen before = seen.get();
         List<String> values = redis.execute(c -> c.mget(all));
         String readEpoch = values.get(keys.length);
