@@ -61,6 +61,17 @@ class EgressRulesTest {
             http://[::ffff:a9fe:a9fe]/                 | refuse | refuse
             http://[2002:a9fe:a9fe::]/                 | refuse | refuse
             http://[64:ff9b::169.254.169.254]/         | refuse | refuse
+            http://[64:ff9b:1::808:808]/               | refuse | allow
+            http://[::ffff:0:127.0.0.1]/               | refuse | allow
+            http://[::ffff:0:8.8.8.8]/                 | allow  | allow
+            http://[::ffff:0:169.254.169.254]/         | refuse | refuse
+            http://[::8.8.8.8]/                        | allow  | allow
+            http://[::169.254.169.254]/                | refuse | refuse
+            http://[2001:0:4136:e378:8000:63bf:80ff:fffe]/ | refuse | allow
+            http://[2001:0:4136:e378:8000:63bf:f7f7:f7f7]/ | allow  | allow
+            http://[2001:0:4136:e378:8000:63bf:5601:5601]/ | refuse | refuse
+            http://[2001:0:4136:e378:8000:63bf:3fff:fdd2]/ | refuse | refuse
+            http://[2001:0:4136:e378:8000:63bf:f5ff:fffe]/ | refuse | allow
             http://[fd00:ec2::254]/                    | refuse | refuse
             http://100.100.100.200/                    | refuse | refuse
             http://169.254.170.2/v2/credentials        | refuse | refuse
