@@ -1,8 +1,12 @@
 package dev.omcp.core.egress;
 
+import dev.omcp.core.embeddedipv4.EmbeddedIpv4;
+import java.util.Optional;
+
 /**
- * Classifies IPv4 and IPv6 addresses. IPv6 forms that carry an IPv4 address (mapped, compatible,
- * 6to4, NAT64, Teredo) are judged by the IPv4 address they lead to.
+ * Classifies IPv4 and IPv6 addresses. IPv6 forms that carry an IPv4 address (mapped, SIIT-translated, compatible,
+ * 6to4, NAT64, Teredo; read by {@link EmbeddedIpv4}, as {@code enrich_ips} reads them) are judged by the IPv4 address
+ * they lead to.
  */
 final class AddressClassifier {
     private AddressClassifier() {}
@@ -70,31 +74,9 @@ final class AddressClassifier {
         if (allZero(x, 0, 15) && x[15] == 1) {
             return AddressClass.LOOPBACK;
         }
-        if (allZero(x, 0, 10) && u(x[10]) == 0xff && u(x[11]) == 0xff) {
-            return embedded(x, 12); // ::ffff:a.b.c.d, IPv4-mapped
-        }
-        if (allZero(x, 0, 12)) {
-            return embedded(x, 12); // ::a.b.c.d, IPv4-compatible (deprecated but still routed by some stacks)
-        }
-        if (allZero(x, 0, 8) && u(x[8]) == 0xff && u(x[9]) == 0xff && u(x[10]) == 0 && u(x[11]) == 0) {
-            return embedded(x, 12); // ::ffff:0:a.b.c.d, SIIT IPv4-translated
-        }
-        if (u(x[0]) == 0x00 && u(x[1]) == 0x64 && u(x[2]) == 0xff && u(x[3]) == 0x9b) {
-            if (allZero(x, 4, 12)) {
-                return embedded(x, 12); // 64:ff9b::/96 NAT64
-            }
-            if (u(x[4]) == 0 && u(x[5]) == 1) {
-                return AddressClass.PRIVATE; // 64:ff9b:1::/48 local-use NAT64
-            }
-        }
-        if (u(x[0]) == 0x20 && u(x[1]) == 0x02) {
-            return embedded(x, 2); // 2002::/16 6to4
-        }
-        if (u(x[0]) == 0x20 && u(x[1]) == 0x01 && u(x[2]) == 0 && u(x[3]) == 0) {
-            // 2001::/32 Teredo: the client's IPv4 address is stored inverted in the last four bytes
-            byte[] client = {(byte) ~x[12], (byte) ~x[13], (byte) ~x[14], (byte) ~x[15]};
-            AddressClass inner = classify(client);
-            return inner == AddressClass.PUBLIC ? AddressClass.PUBLIC : inner;
+        Optional<EmbeddedIpv4> embedded = EmbeddedIpv4.decode(x);
+        if (embedded.isPresent()) {
+            return embedded(embedded.get());
         }
         if (u(x[0]) == 0x20 && u(x[1]) == 0x01 && u(x[2]) == 0x0d && u(x[3]) == 0xb8) {
             return AddressClass.RESERVED; // 2001:db8::/32 documentation
@@ -123,8 +105,16 @@ final class AddressClassifier {
         return awsPrefix && ((u(x[14]) == 0x02 && u(x[15]) == 0x54) || (u(x[14]) == 0x00 && u(x[15]) == 0x23));
     }
 
-    private static AddressClass embedded(byte[] x, int offset) {
-        return classify(new byte[] {x[offset], x[offset + 1], x[offset + 2], x[offset + 3]});
+    /**
+     * An IPv6 address that carries an IPv4 one reaches whoever that IPv4 address reaches: mapped, SIIT-translated,
+     * compatible (deprecated, but still routed by some stacks), well-known NAT64, 6to4 and Teredo (its client). A
+     * local-use NAT64 address does not tell where its IPv4 bits are, so it is taken for the private network it is.
+     */
+    private static AddressClass embedded(EmbeddedIpv4 embedded) {
+        if (embedded.form() == EmbeddedIpv4.Form.NAT64_LOCAL_USE) {
+            return AddressClass.PRIVATE;
+        }
+        return classify(embedded.ipv4Bytes().orElseThrow());
     }
 
     private static boolean allZero(byte[] x, int from, int to) {

@@ -129,7 +129,8 @@ public final class IpEnricher {
                 continue;
             }
             Optional<Ipv4Embedding> embedding = Ipv4Embedding.of(input, address);
-            // an IPv6 address that stands for an IPv4 one (NAT64, IPv4-mapped, 6to4, Teredo) is answered for that IPv4 address
+            // an IPv6 address that stands for an IPv4 one (NAT64, IPv4-mapped or -translated, 6to4, Teredo) is answered for
+            // that IPv4 address
             address = embedding.isPresent() ? embedding.get().lookedUp(address) : address;
             IpScope scope = IpScope.of(address);
             Optional<IpDataset.Match> match = dataset.lookup(address);
@@ -202,6 +203,7 @@ public final class IpEnricher {
             case IPV4_COMPATIBLE -> "deprecated IPv4-compatible address (::/96, RFC 4291 section 2.5.5.1), which no transition "
                     + "mechanism uses any more: not looked up as the IPv4 address in its last 32 bits; if a log means that address, "
                     + "ask for it in IPv4 form";
+            case IPV4_TRANSLATED -> "IPv4-translated address (SIIT, RFC 2765) of " + ofNonPublic;
             case IPV4_MAPPED -> unregistered;
         };
     }

@@ -75,14 +75,14 @@ public enum IpScope {
     private static final Cidr GLOBAL_UNICAST = Cidr.parse("2000::/3");
 
     /**
-     * The scope of an address; a well-known NAT64, a 6to4 or a Teredo address has the scope of the IPv4
-     * address it stands for ({@link Ipv4Embedding#carried}).
+     * The scope of an address; a well-known NAT64, an IPv4-translated, a 6to4 or a Teredo address has the scope of
+     * the IPv4 address it stands for ({@link Ipv4Embedding#carried}).
      */
     public static IpScope of(IpAddress a) {
         Optional<IpAddress> carried = Ipv4Embedding.carried(a);
         if (carried.isPresent()) {
-            // RFC 6052 section 3.1, RFC 3056 section 2, RFC 4380 section 4: such an address reaches whoever its IPv4
-            // address reaches, so 2002:c0a8:101:: is 192.168.1.1, private, and no registry hears of it
+            // RFC 6052 section 3.1, RFC 2765 section 2.1, RFC 3056 section 2, RFC 4380 section 4: such an address reaches
+            // whoever its IPv4 address reaches, so 2002:c0a8:101:: is 192.168.1.1, private, and no registry hears of it
             return of(carried.get());
         }
         for (Range r : RANGES) {

@@ -1,20 +1,25 @@
 package dev.omcp.core.ipenrich;
 
+import dev.omcp.core.embeddedipv4.EmbeddedIpv4;
+import java.util.Objects;
 import java.util.Optional;
+import java.util.OptionalInt;
 
 /**
  * An IPv6 address that stands for an IPv4 one, as a log line of an IPv6-only cluster names a client
  * behind NAT64 or a tunnel: what {@code enrich_ips} classes and looks up is then that IPv4 address, and
- * the answer says so.
+ * the answer says so. The forms are read by {@link EmbeddedIpv4}, as the egress guard reads them.
  *
  * @param kind how the IPv6 address carries it
  * @param asked the address as asked, in canonical form
  * @param ipv4 the IPv4 address it stands for; empty when that cannot be known ({@link Kind#NAT64_LOCAL_USE}) or is not
  *     looked up ({@link Kind#IPV4_COMPATIBLE})
  * @param teredoServer for {@link Kind#TEREDO}, the Teredo server that gave the client its address; reported, not looked up
+ * @param teredoClientPort for {@link Kind#TEREDO}, the client's UDP port as its NAT maps it (0 to 65535); reported
  */
-public record Ipv4Embedding(Kind kind, String asked, Optional<IpAddress> ipv4, Optional<IpAddress> teredoServer) {
-    /** How an IPv6 address carries an IPv4 one. */
+public record Ipv4Embedding(Kind kind, String asked, Optional<IpAddress> ipv4, Optional<IpAddress> teredoServer,
+        OptionalInt teredoClientPort) {
+    /** How an IPv6 address carries an IPv4 one ({@link EmbeddedIpv4.Form}), named as {@code enrich_ips} answers it. */
     public enum Kind {
         /** {@code 64:ff9b::/96} (RFC 6052): the IPv4 address is the last 32 bits. */
         NAT64("nat64"),
@@ -25,11 +30,16 @@ public record Ipv4Embedding(Kind kind, String asked, Optional<IpAddress> ipv4, O
         NAT64_LOCAL_USE("nat64-local-use"),
         /** {@code ::ffff:0:0/96} (RFC 4291 section 2.5.5.2): an IPv4 address as an IPv6 socket shows it. */
         IPV4_MAPPED("ipv4-mapped"),
+        /**
+         * {@code ::ffff:0:0:0/96} (SIIT, RFC 2765 section 2.1): an IPv6 node named by the IPv4 address its translator
+         * gave it, the last 32 bits.
+         */
+        IPV4_TRANSLATED("ipv4-translated"),
         /** {@code 2002::/16} (RFC 3056 section 2): bits 16 to 47 are the IPv4 address of the 6to4 site's router. */
         SIX_TO_FOUR("6to4"),
         /**
          * {@code 2001::/32} (RFC 4380 section 4): bits 32 to 63 are the Teredo server's IPv4 address, the last 32 bits
-         * the client's public IPv4 address (as its NAT maps it) with every bit inverted.
+         * the client's public IPv4 address (as its NAT maps it) with every bit inverted, bits 80 to 95 its port, inverted.
          */
         TEREDO("teredo"),
         /**
@@ -47,13 +57,27 @@ public record Ipv4Embedding(Kind kind, String asked, Optional<IpAddress> ipv4, O
         public String wireName() {
             return wireName;
         }
+
+        static Kind of(EmbeddedIpv4.Form form) {
+            return switch (form) {
+                case NAT64 -> NAT64;
+                case NAT64_LOCAL_USE -> NAT64_LOCAL_USE;
+                case IPV4_MAPPED -> IPV4_MAPPED;
+                case IPV4_TRANSLATED -> IPV4_TRANSLATED;
+                case SIX_TO_FOUR -> SIX_TO_FOUR;
+                case TEREDO -> TEREDO;
+                case IPV4_COMPATIBLE -> IPV4_COMPATIBLE;
+            };
+        }
     }
 
-    private static final Cidr NAT64_WELL_KNOWN = Cidr.parse("64:ff9b::/96");
-    private static final Cidr NAT64_LOCAL = Cidr.parse("64:ff9b:1::/48");
-    private static final Cidr SIX_TO_FOUR = Cidr.parse("2002::/16");
-    private static final Cidr TEREDO = Cidr.parse("2001::/32");
-    private static final Cidr IPV4_COMPATIBLE = Cidr.parse("::/96");
+    public Ipv4Embedding {
+        Objects.requireNonNull(kind, "kind");
+        Objects.requireNonNull(asked, "asked");
+        Objects.requireNonNull(ipv4, "ipv4");
+        Objects.requireNonNull(teredoServer, "teredoServer");
+        Objects.requireNonNull(teredoClientPort, "teredoClientPort");
+    }
 
     /**
      * The embedding of {@code parsed}, read from {@code input}: an IPv4-mapped address is already
@@ -62,65 +86,50 @@ public record Ipv4Embedding(Kind kind, String asked, Optional<IpAddress> ipv4, O
     static Optional<Ipv4Embedding> of(String input, IpAddress parsed) {
         if (parsed.v4()) {
             return input.indexOf(':') >= 0
-                    ? Optional.of(new Ipv4Embedding(Kind.IPV4_MAPPED, "::ffff:" + parsed, Optional.of(parsed), Optional.empty()))
+                    ? Optional.of(new Ipv4Embedding(Kind.IPV4_MAPPED, "::ffff:" + parsed, Optional.of(parsed), Optional.empty(),
+                            OptionalInt.empty()))
                     : Optional.empty();
         }
-        return kind(parsed).map(kind -> new Ipv4Embedding(kind, asked(kind, parsed), carried(kind, parsed),
-                kind == Kind.TEREDO ? Optional.of(low32(parsed.hi())) : Optional.empty()));
+        return EmbeddedIpv4.decode(parsed.hi(), parsed.lo()).map(decoded -> {
+            Kind kind = Kind.of(decoded.form());
+            Optional<EmbeddedIpv4.Teredo> teredo = decoded.teredo();
+            return new Ipv4Embedding(kind, asked(kind, parsed), standsFor(decoded), teredo.map(t -> ipv4(t.server())),
+                    teredo.map(t -> OptionalInt.of(t.clientPort())).orElseGet(OptionalInt::empty));
+        });
     }
 
     /**
-     * The IPv4 address an IPv6 address stands for, which is classed in its place: that of a well-known NAT64, a 6to4 or
-     * a Teredo address; empty for any other address.
+     * The IPv4 address an IPv6 address stands for, which is classed in its place: that of a well-known NAT64, an
+     * IPv4-translated, a 6to4 or a Teredo address; empty for any other address.
      */
     static Optional<IpAddress> carried(IpAddress a) {
-        return kind(a).flatMap(kind -> carried(kind, a));
+        // an IPv4 address (an IPv4-mapped one is parsed as such) has a high half of zero, which reads as ::/96
+        return a.v4() ? Optional.empty() : EmbeddedIpv4.decode(a.hi(), a.lo()).flatMap(Ipv4Embedding::standsFor);
     }
 
-    private static Optional<IpAddress> carried(Kind kind, IpAddress a) {
-        return switch (kind) {
-            case NAT64 -> Optional.of(low32(a.lo()));
-            case SIX_TO_FOUR -> Optional.of(low32(a.hi() >>> 16));
-            case TEREDO -> Optional.of(low32(~a.lo()));
-            case NAT64_LOCAL_USE, IPV4_COMPATIBLE, IPV4_MAPPED -> Optional.empty();
+    /** The IPv4 address that is classed and looked up in place of the IPv6 address, when there is one. */
+    private static Optional<IpAddress> standsFor(EmbeddedIpv4 decoded) {
+        return switch (decoded.form()) {
+            case NAT64, IPV4_MAPPED, IPV4_TRANSLATED, SIX_TO_FOUR, TEREDO -> Optional.of(ipv4(decoded.ipv4().orElseThrow()));
+            case NAT64_LOCAL_USE, IPV4_COMPATIBLE -> Optional.empty();
         };
     }
 
     private static String asked(Kind kind, IpAddress a) {
         // RFC 6052 section 2.4 writes the well-known NAT64 prefix with the IPv4 address in dotted form, RFC 4291 section 2.2
-        // the IPv4-compatible address
+        // the IPv4-compatible address and RFC 2765 section 2.1 the IPv4-translated one
+        IpAddress last32 = ipv4(a.lo() & 0xFFFF_FFFFL);
         return switch (kind) {
-            case NAT64 -> "64:ff9b::" + low32(a.lo());
-            case IPV4_COMPATIBLE -> "::" + low32(a.lo());
-            case NAT64_LOCAL_USE, SIX_TO_FOUR, TEREDO, IPV4_MAPPED -> a.toString();
+            case NAT64 -> "64:ff9b::" + last32;
+            case IPV4_COMPATIBLE -> "::" + last32;
+            case IPV4_TRANSLATED -> "::ffff:0:" + last32;
+            case IPV4_MAPPED -> "::ffff:" + last32;
+            case NAT64_LOCAL_USE, SIX_TO_FOUR, TEREDO -> a.toString();
         };
     }
 
-    private static Optional<Kind> kind(IpAddress a) {
-        if (a.v4()) {
-            return Optional.empty();
-        }
-        if (NAT64_WELL_KNOWN.contains(a)) {
-            return Optional.of(Kind.NAT64);
-        }
-        if (NAT64_LOCAL.contains(a)) {
-            return Optional.of(Kind.NAT64_LOCAL_USE);
-        }
-        if (SIX_TO_FOUR.contains(a)) {
-            return Optional.of(Kind.SIX_TO_FOUR);
-        }
-        if (TEREDO.contains(a)) {
-            return Optional.of(Kind.TEREDO);
-        }
-        // :: and ::1 are the unspecified and the loopback address, no IPv4 address in disguise
-        if (IPV4_COMPATIBLE.contains(a) && Long.compareUnsigned(a.lo(), 1) > 0) {
-            return Optional.of(Kind.IPV4_COMPATIBLE);
-        }
-        return Optional.empty();
-    }
-
-    private static IpAddress low32(long bits) {
-        return new IpAddress(true, 0, bits & 0xFFFF_FFFFL);
+    private static IpAddress ipv4(long bits) {
+        return new IpAddress(true, 0, bits);
     }
 
     /** The address that is classed and looked up: the IPv4 address when it is known, else {@code parsed} itself. */

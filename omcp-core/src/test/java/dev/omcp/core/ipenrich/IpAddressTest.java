@@ -139,6 +139,10 @@ class IpAddressTest {
         "64:ff9b::c000:221, documentation",
         "64:ff9b::7f00:1, loopback",
         "64:ff9b:0:0:1::808:808, reserved",
+        // RFC 2765 (SIIT): an IPv4-translated address is classed as the IPv4 address in its last 32 bits
+        "::ffff:0:a00:1, private",
+        "::ffff:0:808:808, public",
+        "::ffff:0:7f00:1, loopback",
         // RFC 8215: the local-use prefix's embedding depends on the operator's prefix length
         "64:ff9b:1::808:808, reserved",
     })

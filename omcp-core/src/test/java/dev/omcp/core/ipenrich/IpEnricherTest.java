@@ -478,6 +478,7 @@ class IpEnricherTest {
         assertThat(dns.getString("network")).isEqualTo("8.8.8.0/24");
         assertThat(dns.getString("source")).isEqualTo("dataset");
         assertThat(dns.containsKey("teredoServer")).isFalse();
+        assertThat(dns.containsKey("teredoClientPort")).isFalse();
         JsonObject labs = results.getJsonObject(1);
         assertThat(labs.getString("ipv4")).isEqualTo("1.1.1.1");
         assertThat(labs.getString("network")).isEqualTo("1.1.1.0/24");
@@ -518,6 +519,8 @@ class IpEnricherTest {
         assertThat(dns.getString("embedding")).isEqualTo("teredo");
         assertThat(dns.getString("ipv4")).isEqualTo("8.8.8.8");
         assertThat(dns.getString("teredoServer")).isEqualTo("65.54.227.120");
+        // bits 80-95, 0x63bf, are the client's port 40000 with every bit inverted
+        assertThat(dns.getInt("teredoClientPort")).isEqualTo(40000);
         assertThat(dns.getString("scope")).isEqualTo("public");
         assertThat(dns.getString("network")).isEqualTo("8.8.8.0/24");
         JsonObject labs = results.getJsonObject(1);
@@ -539,8 +542,48 @@ class IpEnricherTest {
         assertThat(example.getString("embedding")).isEqualTo("teredo");
         assertThat(example.getString("ipv4")).isEqualTo("192.0.2.45");
         assertThat(example.getString("teredoServer")).isEqualTo("65.54.227.120");
+        assertThat(example.getInt("teredoClientPort")).as("RFC 4380 section 4's example port").isEqualTo(40000);
         assertThat(example.getString("note")).contains("Teredo").contains("192.0.2.45");
         assertThat(registry.asked).isEmpty();
+    }
+
+    @Test
+    void aTeredoClientPort_isReadInvertedFromBits80To95_atBothEndsOfItsRange() {
+        IpEnricher e = new IpEnricher(Optional.empty(), Optional.empty());
+
+        var results = e.enrich(List.of("2001:0:4136:e378:8000:ffff:f7f7:f7f7", "2001:0:4136:e378:8000:0:f7f7:f7f7",
+                "2001:0:4136:e378:8000:fb6b:f7f7:f7f7")).toJson().getJsonArray("results");
+
+        assertThat(results.stream().map(r -> r.asJsonObject().getInt("teredoClientPort"))).containsExactly(0, 65535, 1172);
+    }
+
+    @Test
+    void anIpv4TranslatedAddress_isEnrichedAsTheIpv4ItEmbeds_andSaysSo() throws IOException {
+        FakeRegistry registry = new FakeRegistry();
+        registry.answers.put("1.1.1.1", new RegistrationAnswer.Found("1.1.1.0/24", Map.of("name", "APNIC-LABS")));
+        IpEnricher e = new IpEnricher(Optional.of(dataset()),
+                Optional.of(new RdapFallback(registry, clock, RdapFallback.Settings.defaults())));
+
+        // RFC 2765 section 2.1 (SIIT): ::ffff:0:a.b.c.d names an IPv6 node by the IPv4 address the translator gave it
+        var results = e.enrich(List.of("::ffff:0:8.8.8.8", "::FFFF:0:101:101", "::ffff:0:10.42.0.12")).toJson().getJsonArray("results");
+
+        JsonObject dns = results.getJsonObject(0);
+        assertThat(dns.getString("status")).isEqualTo("found");
+        assertThat(dns.getString("address")).isEqualTo("::ffff:0:8.8.8.8");
+        assertThat(dns.getString("embedding")).isEqualTo("ipv4-translated");
+        assertThat(dns.getString("ipv4")).isEqualTo("8.8.8.8");
+        assertThat(dns.getString("scope")).isEqualTo("public");
+        assertThat(dns.getString("network")).isEqualTo("8.8.8.0/24");
+        JsonObject labs = results.getJsonObject(1);
+        assertThat(labs.getString("address")).isEqualTo("::ffff:0:1.1.1.1");
+        assertThat(labs.getString("ipv4")).isEqualTo("1.1.1.1");
+        assertThat(labs.getString("source")).isEqualTo("rdap");
+        JsonObject pod = results.getJsonObject(2);
+        assertThat(pod.getString("status")).isEqualTo("not_found");
+        assertThat(pod.getString("scope")).isEqualTo("private");
+        assertThat(pod.getString("embedding")).isEqualTo("ipv4-translated");
+        assertThat(pod.getString("note")).contains("10.42.0.12").contains("private");
+        assertThat(registry.asked).as("only the public IPv4 address is asked about").containsExactly("1.1.1.1");
     }
 
     @Test

@@ -106,16 +106,23 @@ class EnrichIpsToolTest {
                 new RdapFallback.Settings(2, Duration.ofSeconds(5), Duration.ofHours(1), 100));
         EnrichIpsTool tool = tool(new IpEnricher(Optional.of(dataset()), Optional.of(rdap)));
         JsonObject result = structured(call(tool, addresses("64:ff9b::198.51.100.23", "::ffff:10.0.0.5", "64:ff9b::8.8.8.8",
-                "64:ff9b:1::1", "2002:c633:6417::1", "2001:0:4136:e378:8000:63bf:39cc:9be8", "::8.8.8.8")));
+                "64:ff9b:1::1", "2002:c633:6417::1", "2001:0:4136:e378:8000:63bf:39cc:9be8", "::8.8.8.8", "::ffff:0:198.51.100.200")));
 
         assertThat(result.getJsonArray("results").stream().map(r -> r.asJsonObject().getString("embedding")))
-                .containsExactly("nat64", "ipv4-mapped", "nat64", "nat64-local-use", "6to4", "teredo", "ipv4-compatible");
+                .containsExactly("nat64", "ipv4-mapped", "nat64", "nat64-local-use", "6to4", "teredo", "ipv4-compatible",
+                        "ipv4-translated");
         assertThat(result.getJsonArray("results").stream().map(r -> r.asJsonObject().getString("status")))
-                .containsExactly("found", "not_found", "unavailable", "not_found", "found", "found", "not_found");
+                .containsExactly("found", "not_found", "unavailable", "not_found", "found", "found", "not_found", "found");
         assertThat(result.getJsonArray("results").getJsonObject(5).getString("teredoServer")).isEqualTo("65.54.227.120");
+        assertThat(result.getJsonArray("results").getJsonObject(5).getInt("teredoClientPort")).isEqualTo(40000);
+        assertThat(result.getJsonArray("results").getJsonObject(7).getString("network"))
+                .isEqualTo("198.51.100.128/25");
         java.util.Set<String> declared = tool.definition().outputSchema().orElseThrow().getJsonObject("properties")
                 .getJsonObject("results").getJsonObject("items").getJsonObject("properties").keySet();
         result.getJsonArray("results").forEach(r -> assertThat(declared).containsAll(r.asJsonObject().keySet()));
+        JsonObject port = tool.definition().outputSchema().orElseThrow().getJsonObject("properties").getJsonObject("results")
+                .getJsonObject("items").getJsonObject("properties").getJsonObject("teredoClientPort");
+        assertThat(port.getString("type")).isEqualTo("integer");
     }
 
     @Test
