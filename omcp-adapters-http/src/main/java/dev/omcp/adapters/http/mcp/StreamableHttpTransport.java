@@ -6,6 +6,7 @@ import dev.omcp.adapters.http.api.BodyDeadlines;
 import dev.omcp.adapters.http.api.IdentityText;
 import dev.omcp.adapters.http.api.RequestBodies;
 import dev.omcp.adapters.http.metrics.GatewayMetrics;
+import dev.omcp.adapters.http.metrics.McpRefusalReason;
 import dev.omcp.adapters.http.security.BearerToken;
 import dev.omcp.ports.identity.AgentAuthResult;
 import dev.omcp.ports.identity.AgentAuthentication;
@@ -104,7 +105,7 @@ public final class StreamableHttpTransport {
         }
         Optional<String> unsupportedType = PostContentType.refusal(headerValues(ctx, "Content-Type"));
         if (unsupportedType.isPresent()) {
-            refuse(ctx, 415, unsupportedType.get());
+            refuse(ctx, McpRefusalReason.CONTENT_TYPE, 415, unsupportedType.get());
             return;
         }
         // RFC 9110 12.5.1: a request without Accept accepts any type; the answer is then plain JSON
@@ -113,7 +114,8 @@ public final class StreamableHttpTransport {
         boolean jsonAllowed = accept == null || accept.allows("application", "json");
         boolean sseAllowed = accept != null && accept.allows("text", "event-stream");
         if (!jsonAllowed && !sseAllowed) {
-            refuse(ctx, 406, "Not Acceptable: the Accept header allows neither application/json nor text/event-stream "
+            refuse(ctx, McpRefusalReason.NOT_ACCEPTABLE, 406, "Not Acceptable: the Accept header allows neither application/json "
+                    + "nor text/event-stream "
                     + "(a type with q=0 is not acceptable); send Accept: application/json, text/event-stream");
             return;
         }
@@ -131,12 +133,12 @@ public final class StreamableHttpTransport {
         if (read instanceof RequestBody.Read.TooLarge) {
             // Answering while the client still sends would reach it as a connection reset, not a 413.
             RequestBodies.drainOrClose(ctx);
-            refuse(ctx, 413, "Payload Too Large: a message may be at most " + maxBodyBytes + " bytes");
+            refuse(ctx, McpRefusalReason.BODY_TOO_LARGE, 413, "Payload Too Large: a message may be at most " + maxBodyBytes + " bytes");
             return;
         }
         if (read instanceof RequestBody.Read.NotUtf8) {
             // JSON-RPC: a body that is not JSON text (MCP messages are UTF-8) is a parse error
-            refuse(ctx, 400, PARSE_ERROR, "Parse error: the body is not valid UTF-8");
+            refuse(ctx, McpRefusalReason.MALFORMED, 400, PARSE_ERROR, "Parse error: the body is not valid UTF-8");
             return;
         }
         String body = ((RequestBody.Read.Text) read).text();
@@ -154,6 +156,9 @@ public final class StreamableHttpTransport {
         try {
             McpReply reply = endpoint.handle(inbound, response);
             response.finish(reply);
+            if (reply instanceof McpReply.Refused refused) {
+                metrics.mcpRefused(McpTransport.STREAMABLE_HTTP, McpRefusalReason.of(refused.refusal()));
+            }
             metrics.mcp(reply.method(), "streamable-http", outcome(reply), (System.nanoTime() - start) / 1e9);
         } finally {
             // a request that ended without an answer on its stream (its handler threw) ends a
@@ -268,7 +273,8 @@ public final class StreamableHttpTransport {
 
     /** {@code PUT}, {@code PATCH} (any method {@code /mcp} does not serve): 405 with {@code Allow}. */
     public void methodNotAllowed(Context ctx) {
-        refuseMethod(ctx, "Method Not Allowed: /mcp serves POST (send a message), GET (open the session's SSE stream) "
+        refuseMethod(ctx, McpRefusalReason.METHOD_NOT_ALLOWED, "Method Not Allowed: /mcp serves POST (send a message), "
+                + "GET (open the session's SSE stream) "
                 + "and DELETE (end the session), not " + ctx.method().name());
     }
 
@@ -289,7 +295,8 @@ public final class StreamableHttpTransport {
         }
         List<String> accept = headerValues(ctx, "Accept");
         if (accept.isEmpty() || !AcceptHeader.parse(accept).allows("text", "event-stream")) {
-            refuseMethod(ctx, "Method Not Allowed: GET /mcp opens an SSE stream and needs Accept: text/event-stream; send messages with POST");
+            refuseMethod(ctx, McpRefusalReason.NOT_ACCEPTABLE,
+                    "Method Not Allowed: GET /mcp opens an SSE stream and needs Accept: text/event-stream; send messages with POST");
             return Optional.empty();
         }
         Optional<Optional<String>> header = sessionIdOrRefuse(ctx);
@@ -298,11 +305,11 @@ public final class StreamableHttpTransport {
         }
         Optional<String> sessionId = header.get();
         if (sessionId.isEmpty()) {
-            refuse(ctx, 400, "Bad Request: Mcp-Session-Id header is required to open the SSE stream");
+            refuse(ctx, McpRefusalReason.SESSION_REQUIRED, 400, "Bad Request: Mcp-Session-Id header is required to open the SSE stream");
             return Optional.empty();
         }
         if (endpoint.checkSession(sessionId.get(), principal.get()) != McpEndpoint.SessionStatus.ACTIVE) {
-            refuse(ctx, 404, SESSION_NOT_FOUND, SESSION_NOT_FOUND_MESSAGE);
+            refuse(ctx, McpRefusalReason.SESSION_NOT_FOUND, 404, SESSION_NOT_FOUND, SESSION_NOT_FOUND_MESSAGE);
             return Optional.empty();
         }
         String lastEventId = ctx.header(LAST_EVENT_ID_HEADER);
@@ -316,7 +323,8 @@ public final class StreamableHttpTransport {
             Optional<PostStreamReplay.Stream> stream = event.flatMap(id -> replay.find(id.stream(), sessionId.get(),
                     principal.get().id()));
             if (stream.isEmpty()) {
-                refuseMethod(ctx, "Method Not Allowed: Last-Event-ID names an event of a stream that answered a POST, which "
+                refuseMethod(ctx, McpRefusalReason.STREAM_NOT_RESUMABLE, "Method Not Allowed: Last-Event-ID names an event of a "
+                        + "stream that answered a POST, which "
                         + "cannot be resumed: its answer is no longer kept (the gateway keeps answers for a minute, on the "
                         + "replica that sent them, within a bound) or the stream is not one of this session's. An answer "
                         + "that stream had not delivered is lost, so send that request again (a new id is best). The "
@@ -343,12 +351,12 @@ public final class StreamableHttpTransport {
             return;
         }
         if (header.get().isEmpty()) {
-            refuse(ctx, 400, "Bad Request: Mcp-Session-Id header is required to end a session");
+            refuse(ctx, McpRefusalReason.SESSION_REQUIRED, 400, "Bad Request: Mcp-Session-Id header is required to end a session");
             return;
         }
         String sessionId = header.get().get();
         if (endpoint.endSession(sessionId, principal.get()) != McpEndpoint.SessionStatus.ACTIVE) {
-            refuse(ctx, 404, SESSION_NOT_FOUND, SESSION_NOT_FOUND_MESSAGE);
+            refuse(ctx, McpRefusalReason.SESSION_NOT_FOUND, 404, SESSION_NOT_FOUND, SESSION_NOT_FOUND_MESSAGE);
             return;
         }
         // the session's streams end with it, now rather than at their next keep-alive
@@ -402,7 +410,7 @@ public final class StreamableHttpTransport {
             return true;
         }
         Optional<String> refusal = header.get().flatMap(endpoint::unsupportedProtocolVersion);
-        refusal.ifPresent(message -> refuse(ctx, 400, "Bad Request: " + message));
+        refusal.ifPresent(message -> refuse(ctx, McpRefusalReason.PROTOCOL_VERSION, 400, "Bad Request: " + message));
         return refusal.isPresent();
     }
 
@@ -412,14 +420,15 @@ public final class StreamableHttpTransport {
      *
      * @return the header's value, or an empty inner value without the header; empty when the request was refused
      */
-    private static Optional<Optional<String>> protocolVersionOrRefuse(Context ctx) {
+    private Optional<Optional<String>> protocolVersionOrRefuse(Context ctx) {
         Enumeration<String> values = ctx.req().getHeaders(PROTOCOL_HEADER);
         if (values == null || !values.hasMoreElements()) {
             return Optional.of(Optional.empty());
         }
         String first = values.nextElement();
         if (values.hasMoreElements()) {
-            refuse(ctx, 400, "Bad Request: the request carries more than one MCP-Protocol-Version header; send one, the "
+            refuse(ctx, McpRefusalReason.PROTOCOL_VERSION, 400, "Bad Request: the request carries more than one "
+                    + "MCP-Protocol-Version header; send one, the "
                     + "revision initialize negotiated");
             return Optional.empty();
         }
@@ -432,19 +441,20 @@ public final class StreamableHttpTransport {
      *
      * @return the session id, or an empty inner value without the header; empty when the request was refused
      */
-    private static Optional<Optional<String>> sessionIdOrRefuse(Context ctx) {
+    private Optional<Optional<String>> sessionIdOrRefuse(Context ctx) {
         List<String> values = headerValues(ctx, SESSION_HEADER);
         if (values.isEmpty()) {
             return Optional.of(Optional.empty());
         }
         if (values.size() > 1) {
-            refuse(ctx, 400, "Bad Request: the request carries " + values.size() + " Mcp-Session-Id headers; send one, "
+            refuse(ctx, McpRefusalReason.SESSION_HEADER, 400, "Bad Request: the request carries " + values.size()
+                    + " Mcp-Session-Id headers; send one, "
                     + "the id initialize returned");
             return Optional.empty();
         }
         Optional<String> malformed = SessionIdHeader.malformed(values.getFirst());
         if (malformed.isPresent()) {
-            refuse(ctx, 400, malformed.get());
+            refuse(ctx, McpRefusalReason.SESSION_HEADER, 400, malformed.get());
             return Optional.empty();
         }
         return Optional.of(Optional.of(values.getFirst()));
@@ -463,6 +473,7 @@ public final class StreamableHttpTransport {
             return Optional.of(authenticated.principal());
         }
         String reason = ((AgentAuthResult.Refused) result).reason();
+        metrics.mcpRefused(McpTransport.STREAMABLE_HTTP, McpRefusalReason.UNAUTHENTICATED);
         ctx.status(401)
                 .header("WWW-Authenticate", token.isPresent() ? "Bearer realm=\"omcp\", error=\"invalid_token\"" : "Bearer realm=\"omcp\"")
                 .contentType(JSON)
@@ -481,19 +492,25 @@ public final class StreamableHttpTransport {
      */
     public static void refuseLateBody(Context ctx, String message) {
         ctx.header("Connection", "close");
-        refuse(ctx, 408, message);
+        answerError(ctx, 408, INVALID_REQUEST, message);
     }
 
-    private static void refuse(Context ctx, int status, String message) {
-        refuse(ctx, status, INVALID_REQUEST, message);
+    private void refuse(Context ctx, McpRefusalReason reason, int status, String message) {
+        refuse(ctx, reason, status, INVALID_REQUEST, message);
     }
 
-    private static void refuseMethod(Context ctx, String message) {
+    private void refuseMethod(Context ctx, McpRefusalReason reason, String message) {
         ctx.header("Allow", ALLOWED_METHODS);
-        refuse(ctx, 405, message);
+        refuse(ctx, reason, 405, message);
     }
 
-    private static void refuse(Context ctx, int status, int code, String message) {
+    /** Answers a refusal the transport decided, before (or instead of) the dispatcher, and counts it under {@code reason}. */
+    private void refuse(Context ctx, McpRefusalReason reason, int status, int code, String message) {
+        metrics.mcpRefused(McpTransport.STREAMABLE_HTTP, reason);
+        answerError(ctx, status, code, message);
+    }
+
+    private static void answerError(Context ctx, int status, int code, String message) {
         JsonObject body = Jsonp.object()
                 .add("jsonrpc", "2.0")
                 .add("id", JsonValue.NULL)

@@ -4,6 +4,7 @@ import dev.omcp.sdk.json.Jsonp;
 
 import dev.omcp.adapters.http.api.IdentityText;
 import dev.omcp.adapters.http.metrics.GatewayMetrics;
+import dev.omcp.adapters.http.metrics.McpRefusalReason;
 import dev.omcp.adapters.http.security.BearerToken;
 import dev.omcp.ports.identity.AgentAuthResult;
 import dev.omcp.ports.identity.AgentAuthentication;
@@ -401,6 +402,7 @@ public final class WebSocketTransport {
         ws.onConnect(ctx -> {
             if (draining) {
                 // upgraded while the shutdown began: nothing this socket sends would run
+                metrics.mcpRefused(McpTransport.WEBSOCKET, McpRefusalReason.SHUTTING_DOWN);
                 ctx.closeSession(GOING_AWAY, SHUTDOWN_CLOSE_REASON);
                 return;
             }
@@ -408,11 +410,13 @@ public final class WebSocketTransport {
             AgentAuthResult result = authentication.authenticate(Optional.ofNullable(token));
             if (result instanceof AgentAuthResult.Refused refused) {
                 // A browser cannot read an HTTP 401 on an upgrade, so the refusal is a close frame.
+                metrics.mcpRefused(McpTransport.WEBSOCKET, McpRefusalReason.UNAUTHENTICATED);
                 ctx.closeSession(POLICY_VIOLATION, refused.reason());
                 return;
             }
             Principal principal = ((AgentAuthResult.Authenticated) result).principal();
             if (!admit(principal)) {
+                metrics.mcpRefused(McpTransport.WEBSOCKET, McpRefusalReason.TOO_MANY_SOCKETS);
                 LOG.warn("event=ws-refused reason=too-many-sockets principal=\"{}\" limit={}", IdentityText.of(principal.id()),
                         maxPerCredential);
                 ctx.closeSession(TRY_AGAIN_LATER, tooManySocketsReason(maxPerCredential));
@@ -448,6 +452,7 @@ public final class WebSocketTransport {
         ws.onBinaryMessage(ctx -> {
             ConnectionState state = ctx.attribute(STATE);
             if (state != null) {
+                metrics.mcpRefused(McpTransport.WEBSOCKET, McpRefusalReason.MALFORMED);
                 send(ctx, state, errorFrame(JsonValue.NULL, INVALID_REQUEST,
                         "binary frames are not supported: send one JSON-RPC message per text frame"));
             }
@@ -480,20 +485,20 @@ public final class WebSocketTransport {
      */
     private boolean dispatch(WsContext ctx, Principal principal, ConnectionState state, String message) {
         if (draining && !RequestId.answersNothing(message)) {
-            refuse(ctx, principal, state, message, SHUTTING_DOWN);
+            refuse(ctx, principal, state, message, McpRefusalReason.SHUTTING_DOWN, SHUTTING_DOWN);
             return false;
         }
         Semaphore place = state.inFlight;
         if (!place.tryAcquire()) {
             // Only read when the requests hold every place: most messages are not looked at twice.
             if (!RequestId.answersNothing(message)) {
-                refuse(ctx, principal, state, message, "too many requests in flight on this connection (at most " + MAX_IN_FLIGHT
-                        + "); wait for answers before sending more (this request did not run)");
+                refuse(ctx, principal, state, message, McpRefusalReason.TOO_MANY_IN_FLIGHT, "too many requests in flight on this "
+                        + "connection (at most " + MAX_IN_FLIGHT + "); wait for answers before sending more (this request did not run)");
                 return false;
             }
             place = state.unansweredInFlight;
             if (!place.tryAcquire()) {
-                dropUnanswered(ctx, state);
+                dropUnanswered(ctx, state, message);
                 return false;
             }
         }
@@ -525,20 +530,25 @@ public final class WebSocketTransport {
      * sees these refusals in {@code omcp_mcp_requests_total} too. Read once more only on this path.
      * A batch in a session that takes none gets the dispatcher's refusal of every batch of that
      * session instead ({@code -32600}, counted as the dispatcher counts it): {@code -32002} would ask
-     * the client to send again a batch that would be refused all the same.
+     * the client to send again a batch that would be refused all the same. The frame is counted once
+     * in {@code omcp_mcp_refusals_total}, under {@code why} or the dispatcher's reason.
      */
-    private void refuse(WsContext ctx, Principal principal, ConnectionState state, String message, String reason) {
+    private void refuse(WsContext ctx, Principal principal, ConnectionState state, String message, McpRefusalReason why,
+            String reason) {
         Optional<List<RequestId.Element>> batch = RequestId.batch(message);
         if (batch.isPresent()) {
             Optional<McpReply.Refused> notTaken = batchRefusal(principal, state);
             if (notTaken.isPresent()) {
                 metrics.mcp(notTaken.get().method(), "websocket", "refused", 0);
+                metrics.mcpRefused(McpTransport.WEBSOCKET, McpRefusalReason.of(notTaken.get().refusal()));
                 send(ctx, state, notTaken.get().body().toString());
             } else {
+                metrics.mcpRefused(McpTransport.WEBSOCKET, why);
                 refuseBatch(ctx, state, batch.get(), reason);
             }
             return;
         }
+        metrics.mcpRefused(McpTransport.WEBSOCKET, why);
         RequestId.Head head = RequestId.head(message);
         metrics.mcp(head.method(), "websocket", "refused", 0);
         send(ctx, state, errorFrame(head.id(), REQUEST_REFUSED, reason));
@@ -609,10 +619,17 @@ public final class WebSocketTransport {
      * Drops a notification or client response over its bound. JSON-RPC never answers either (the
      * client would read an error frame with a null id as the answer to a request of its own), so the
      * drop is counted and logged instead: the first of each connection, as a flooding client would
-     * otherwise flood the log too.
+     * otherwise flood the log too. Counted under its method, as a refusal is, so an operator sees
+     * which messages are lost (a lost {@code notifications/cancelled} leaves its request running);
+     * each message of a batch under its own. Read once more only on this path.
      */
-    private void dropUnanswered(WsContext ctx, ConnectionState state) {
-        metrics.mcp("", "websocket", "dropped", 0);
+    private void dropUnanswered(WsContext ctx, ConnectionState state, String message) {
+        Optional<List<RequestId.Element>> batch = RequestId.batch(message);
+        if (batch.isPresent()) {
+            batch.get().forEach(element -> metrics.mcp(element.head().method(), "websocket", "dropped", 0));
+        } else {
+            metrics.mcp(RequestId.head(message).method(), "websocket", "dropped", 0);
+        }
         if (state.droppedUnanswered.getAndIncrement() == 0) {
             Principal principal = ctx.attribute(PRINCIPAL);
             LOG.warn("event=ws-message-dropped reason=too-many-in-flight principal=\"{}\" limit={} note=\"later drops on this "
@@ -834,6 +851,7 @@ public final class WebSocketTransport {
                 send(ctx, state, response.json());
             }
             case McpReply.Refused refused -> {
+                metrics.mcpRefused(McpTransport.WEBSOCKET, McpRefusalReason.of(refused.refusal()));
                 if (answersRefusal(refused, message)) {
                     send(ctx, state, refused.body().toString());
                 }

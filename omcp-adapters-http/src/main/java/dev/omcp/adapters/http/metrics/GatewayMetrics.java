@@ -1,5 +1,7 @@
 package dev.omcp.adapters.http.metrics;
 
+import dev.omcp.ports.mcp.McpTransport;
+import io.prometheus.metrics.core.datapoints.CounterDataPoint;
 import io.prometheus.metrics.core.metrics.Counter;
 import io.prometheus.metrics.core.metrics.Histogram;
 import io.prometheus.metrics.expositionformats.PrometheusTextFormatWriter;
@@ -12,8 +14,8 @@ import java.util.Set;
 
 /**
  * The gateway's own metrics at {@code /metrics}, kept with the official Prometheus Java client:
- * request counts and latency per HTTP route and per MCP method, refused password logins per
- * answer code, and the JVM's metrics.
+ * request counts and latency per HTTP route and per MCP method, refusals of agents per reason,
+ * refused password logins per answer code, and the JVM's metrics.
  */
 public final class GatewayMetrics {
     /** From half a millisecond (a cached {@code tools/list}) to half a minute (a slow backend fan-out). */
@@ -52,6 +54,12 @@ public final class GatewayMetrics {
     private final Counter mcpRequests;
     private final Histogram mcpDuration;
     private final Counter loginRefusals;
+    private final Counter mcpRefusals;
+    /**
+     * The series of {@link #mcpRefusals}, bound once by transport and reason ordinals, so counting a
+     * refusal allocates nothing; null for a pair that cannot happen (see {@link McpRefusalReason#happensOn}).
+     */
+    private final CounterDataPoint[][] mcpRefusalSeries;
     private final PrometheusTextFormatWriter writer = PrometheusTextFormatWriter.create();
     private final Set<String> knownMethods;
     /** Guarded by {@code this}: whether the JVM's metrics are registered yet (see {@link #scrape}). */
@@ -99,6 +107,41 @@ public final class GatewayMetrics {
                 .register(registry);
         // every code from 0, so a rate or an alert on one works from the first refusal on
         LOGIN_REFUSAL_CODES.forEach(code -> loginRefusals.labelValues(code));
+        mcpRefusals = Counter.builder()
+                .name("omcp_mcp_refusals")
+                .help("Requests, messages and WebSockets of agents refused at /mcp and /mcp/ws, before the dispatcher or by it, "
+                        + "by transport and reason (a fixed set; see docs/mcp.md)")
+                .labelNames("transport", "reason")
+                .register(registry);
+        mcpRefusalSeries = new CounterDataPoint[McpTransport.values().length][McpRefusalReason.values().length];
+        for (McpTransport transport : McpTransport.values()) {
+            for (McpRefusalReason reason : McpRefusalReason.values()) {
+                if (reason.happensOn(transport)) {
+                    // from 0, like the login refusals
+                    mcpRefusalSeries[transport.ordinal()][reason.ordinal()] = mcpRefusals.labelValues(transportLabel(transport),
+                            reason.label());
+                }
+            }
+        }
+    }
+
+    /**
+     * Records one refusal of an agent at {@code /mcp} or {@code /mcp/ws}: a request or message
+     * refused (a batch counts once), or a WebSocket refused at its upgrade or closed on connect.
+     */
+    public void mcpRefused(McpTransport transport, McpRefusalReason reason) {
+        CounterDataPoint series = mcpRefusalSeries[transport.ordinal()][reason.ordinal()];
+        // a pair no code path produces today still counts, under its own bounded labels
+        (series != null ? series : mcpRefusals.labelValues(transportLabel(transport), reason.label())).inc();
+    }
+
+    /** The {@code transport} label value, as {@code omcp_mcp_requests_total} spells it. */
+    private static String transportLabel(McpTransport transport) {
+        return switch (transport) {
+            case STREAMABLE_HTTP -> "streamable-http";
+            case WEBSOCKET -> "websocket";
+            case IN_PROCESS -> "in-process";
+        };
     }
 
     /**

@@ -60,6 +60,10 @@ public final class HostOriginGuard {
         record Refused(String code, String message) implements Verdict {}
     }
 
+    /** The code of a refusal for the {@code Host} header. */
+    public static final String HOST_REJECTED = "OMCP_HOST_REJECTED";
+    /** The code of a refusal for the {@code Origin} header. */
+    public static final String ORIGIN_REJECTED = "OMCP_ORIGIN_REJECTED";
     private static final Verdict ALLOWED = new Verdict.Allowed();
     private static final Pattern IPV4_LOOPBACK = Pattern.compile("127(\\.\\d{1,3}){3}");
     private static final Pattern IPV6_LITERAL = Pattern.compile("[0-9a-f:][0-9a-f:.]*:[0-9a-f:.]*");
@@ -72,11 +76,11 @@ public final class HostOriginGuard {
      */
     public Verdict check(String host, String origin) {
         if (host == null || host.isBlank()) {
-            return new Verdict.Refused("OMCP_HOST_REJECTED", "the request has no Host header");
+            return new Verdict.Refused(HOST_REJECTED, "the request has no Host header");
         }
         String hostName = hostName(host);
         if (!anyHost && !allowedHosts.contains(hostName)) {
-            return new Verdict.Refused("OMCP_HOST_REJECTED", "Host '" + abbreviate(host) + "' is not allowed: " + (loopbackBind
+            return new Verdict.Refused(HOST_REJECTED, "Host '" + abbreviate(host) + "' is not allowed: " + (loopbackBind
                     ? "a gateway bound to loopback answers only to localhost, 127.0.0.1 and [::1]; list other names in OMCP_ALLOWED_HOSTS"
                     : "this gateway answers only to the names in OMCP_ALLOWED_HOSTS; add the name clients use there"));
         }
@@ -90,7 +94,7 @@ public final class HostOriginGuard {
         if (sameOrigin(normalized, host)) {
             return ALLOWED;
         }
-        return new Verdict.Refused("OMCP_ORIGIN_REJECTED", "Origin '" + abbreviate(origin)
+        return new Verdict.Refused(ORIGIN_REJECTED, "Origin '" + abbreviate(origin)
                 + "' is not allowed: only same-origin requests are accepted; list the origin in OMCP_ALLOWED_ORIGINS "
                 + "to let pages on it call this gateway");
     }

@@ -13,12 +13,14 @@ import dev.omcp.adapters.http.api.RequestBodies;
 import dev.omcp.adapters.http.mcp.StreamableHttpTransport;
 import dev.omcp.adapters.http.mcp.WebSocketTransport;
 import dev.omcp.adapters.http.metrics.GatewayMetrics;
+import dev.omcp.adapters.http.metrics.McpRefusalReason;
 import dev.omcp.adapters.http.security.HostOriginGuard;
 import dev.omcp.adapters.http.security.SecurityHeaders;
 import dev.omcp.ports.auth.SharedStateUnavailableException;
 import dev.omcp.ports.identity.AgentAuthentication;
 import dev.omcp.ports.info.GatewayDescription;
 import dev.omcp.ports.mcp.McpEndpoint;
+import dev.omcp.ports.mcp.McpTransport;
 import dev.omcp.sdk.text.LogField;
 import dev.omcp.sdk.text.LogPace;
 import io.javalin.Javalin;
@@ -144,7 +146,7 @@ public final class GatewayHttpServer implements AutoCloseable {
             });
 
             config.routes.before(ctx -> {
-                if (guard(ctx, guard, securityHeaders)) {
+                if (guard(ctx, guard, securityHeaders, metrics)) {
                     enterTracked(ctx);
                 }
             });
@@ -161,7 +163,7 @@ public final class GatewayHttpServer implements AutoCloseable {
             config.routes.wsBeforeUpgrade("/mcp/ws", ctx -> {
                 // An upgrade is not tracked as in flight, an open socket neither: the messages it is handling
                 // are (WebSocketTransport counts them in inFlight), and shutdown closes it with 1001 once they are done.
-                if (guard(ctx, guard, securityHeaders)) {
+                if (guard(ctx, guard, securityHeaders, metrics)) {
                     webSocket.beforeUpgrade(ctx);
                 }
             });
@@ -199,7 +201,7 @@ public final class GatewayHttpServer implements AutoCloseable {
                 }
                 JsonResponses.error(ctx, e.getStatus(), code, message);
             });
-            config.routes.exception(BodyReadTimeoutException.class, (e, ctx) -> answerLateBody(ctx, e, lateBodyLines));
+            config.routes.exception(BodyReadTimeoutException.class, (e, ctx) -> answerLateBody(ctx, e, lateBodyLines, metrics));
             // a login or a revocation whose shared store did not answer: refused with a retry, not a bug
             config.routes.exception(SharedStateUnavailableException.class, (e, ctx) -> AccessRefusals.sharedStateUnavailable(ctx, e));
             config.routes.exception(Exception.class, (e, ctx) -> {
@@ -373,8 +375,11 @@ public final class GatewayHttpServer implements AutoCloseable {
         shutdown();
     }
 
-    /** Applies the common headers and the Host/Origin rules; returns whether the request may go on. */
-    private static boolean guard(Context ctx, HostOriginGuard guard, SecurityHeaders securityHeaders) {
+    /**
+     * Applies the common headers and the Host/Origin rules; returns whether the request may go on. A
+     * refusal at {@code /mcp} or {@code /mcp/ws} is counted as a refusal of an agent too.
+     */
+    private static boolean guard(Context ctx, HostOriginGuard guard, SecurityHeaders securityHeaders, GatewayMetrics metrics) {
         // first, so a refusal, which quotes the Host or Origin it was sent, carries them too
         securityHeaders.apply(ctx);
         if (ctx.path().startsWith("/api/")) {
@@ -384,6 +389,11 @@ public final class GatewayHttpServer implements AutoCloseable {
         }
         HostOriginGuard.Verdict verdict = guard.check(ctx.header("Host"), ctx.header("Origin"));
         if (verdict instanceof HostOriginGuard.Verdict.Refused refused) {
+            McpTransport transport = mcpTransportAt(ctx.path());
+            if (transport != null) {
+                metrics.mcpRefused(transport, HostOriginGuard.HOST_REJECTED.equals(refused.code())
+                        ? McpRefusalReason.HOST_REJECTED : McpRefusalReason.ORIGIN_REJECTED);
+            }
             JsonResponses.error(ctx, 403, refused.code(), refused.message());
             ctx.skipRemainingHandlers();
             return false;
@@ -411,7 +421,7 @@ public final class GatewayHttpServer implements AutoCloseable {
      * connection closed (the rest of the body may still be on its way). The log line names the peer
      * and the route, never what the body held.
      */
-    private static void answerLateBody(Context ctx, BodyReadTimeoutException e, LogPace lines) {
+    private static void answerLateBody(Context ctx, BodyReadTimeoutException e, LogPace lines, GatewayMetrics metrics) {
         String route = routeOf(ctx);
         long occurrences = lines.occurred();
         if (occurrences > 0) {
@@ -420,6 +430,7 @@ public final class GatewayHttpServer implements AutoCloseable {
                     occurrences);
         }
         if ("/mcp".equals(route)) {
+            metrics.mcpRefused(McpTransport.STREAMABLE_HTTP, McpRefusalReason.BODY_TIMEOUT);
             StreamableHttpTransport.refuseLateBody(ctx, "Request Timeout: " + e.getMessage());
             return;
         }
@@ -437,6 +448,15 @@ public final class GatewayHttpServer implements AutoCloseable {
             ctx.attribute(TRACKED, Boolean.FALSE);
             inFlight.exit();
         }
+    }
+
+    /** The MCP transport served at {@code path}; null for any other path. */
+    private static McpTransport mcpTransportAt(String path) {
+        return switch (path) {
+            case "/mcp" -> McpTransport.STREAMABLE_HTTP;
+            case "/mcp/ws" -> McpTransport.WEBSOCKET;
+            default -> null;
+        };
     }
 
     private static String routeOf(Context ctx) {

@@ -152,11 +152,19 @@ class WebSocketInFlightRefusalIT {
         // id would reach the client as the answer to nothing it sent
         client.send("{\"jsonrpc\":\"2.0\",\"method\":\"notifications/hold\"}");
         client.send("{\"jsonrpc\":\"2.0\",\"id\":\"omcp-2\",\"result\":{}}");
+        client.send("{\"jsonrpc\":\"2.0\",\"method\":\"notifications/initialized\"}");
+        // a batch of only notifications and responses: each of its messages is dropped, under its own method
+        client.send("[{\"jsonrpc\":\"2.0\",\"method\":\"notifications/initialized\"},{\"jsonrpc\":\"2.0\",\"id\":\"omcp-3\","
+                + "\"result\":{}},{\"jsonrpc\":\"2.0\",\"method\":\"notifications/made-up-by-the-client\"}]");
         assertThat(refusalOf("{\"jsonrpc\":\"2.0\",\"id\":77,\"method\":\"ping\"}").get("id").toString())
                 .as("the first frame after the dropped messages answers the request sent after them").isEqualTo("77");
         assertThat(reachedTheEndpoint).as("the dropped messages were not handled").isEmpty();
+        // counted under the method an operator can act on; a method the gateway does not handle is (unknown), a response (none)
         assertThat(ScrapedMetrics.of(metrics))
-                .contains("omcp_mcp_requests_total{method=\"(none)\",outcome=\"dropped\",transport=\"websocket\"} 2.0");
+                .contains("omcp_mcp_requests_total{method=\"notifications/initialized\",outcome=\"dropped\",transport=\"websocket\"} 2.0")
+                .contains("omcp_mcp_requests_total{method=\"(unknown)\",outcome=\"dropped\",transport=\"websocket\"} 2.0")
+                .contains("omcp_mcp_requests_total{method=\"(none)\",outcome=\"dropped\",transport=\"websocket\"} 2.0")
+                .doesNotContain("made-up-by-the-client");
         assertThat(client.closed).as("the socket stays open").isNotDone();
     }
 

@@ -2,6 +2,8 @@ package dev.omcp.adapters.http.metrics;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.omcp.ports.mcp.McpTransport;
+import dev.omcp.ports.mcp.Refusal;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -81,5 +83,39 @@ class GatewayMetricsTest {
                 .as("a sign-in refused because its session does not fit in the cookie has its own code, not (other)")
                 .contains("omcp_login_refusals_total{code=\"OMCP_SESSION_TOO_LARGE\"} 1.0")
                 .doesNotContain("OMCP_MADE_UP");
+    }
+
+    @Test
+    void mcpRefusals_areExportedFromZero_onlyForTheTransportsEachReasonHappensOn() throws IOException {
+        String fresh = scrape(new GatewayMetrics(Set.of()));
+        long expected = 0;
+        for (McpRefusalReason reason : McpRefusalReason.values()) {
+            for (McpTransport transport : new McpTransport[] {McpTransport.STREAMABLE_HTTP, McpTransport.WEBSOCKET}) {
+                String label = transport == McpTransport.WEBSOCKET ? "websocket" : "streamable-http";
+                String series = "omcp_mcp_refusals_total{reason=\"" + reason.label() + "\",transport=\"" + label + "\"} 0.0";
+                if (reason.happensOn(transport)) {
+                    assertThat(fresh).contains(series);
+                    expected++;
+                } else {
+                    assertThat(fresh).doesNotContain(series);
+                }
+            }
+        }
+        assertThat(lines(fresh, "omcp_mcp_refusals_total{")).isEqualTo(expected);
+    }
+
+    @Test
+    void everyDispatcherRefusal_hasAReason_onBothTransports() throws IOException {
+        GatewayMetrics metrics = new GatewayMetrics(Set.of());
+        for (Refusal refusal : Refusal.values()) {
+            McpRefusalReason reason = McpRefusalReason.of(refusal);
+            assertThat(reason.happensOn(McpTransport.STREAMABLE_HTTP)).as(refusal + " on Streamable HTTP").isTrue();
+            metrics.mcpRefused(McpTransport.STREAMABLE_HTTP, reason);
+        }
+        // a pair no code path produces is still counted, under its own bounded labels
+        metrics.mcpRefused(McpTransport.WEBSOCKET, McpRefusalReason.CONTENT_TYPE);
+        String text = scrape(metrics);
+        assertThat(text).contains("omcp_mcp_refusals_total{reason=\"protocol-version\",transport=\"streamable-http\"} 1.0")
+                .contains("omcp_mcp_refusals_total{reason=\"content-type\",transport=\"websocket\"} 1.0");
     }
 }
