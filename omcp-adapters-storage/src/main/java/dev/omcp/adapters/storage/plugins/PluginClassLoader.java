@@ -15,8 +15,8 @@ import java.util.Collections;
 import java.util.Enumeration;
 import java.util.HashMap;
 import java.util.Map;
-import java.util.jar.JarEntry;
-import java.util.jar.JarInputStream;
+import java.util.zip.ZipEntry;
+import java.util.zip.ZipInputStream;
 
 /**
  * A class loader over the verified bytes of one plugin's entry JAR, held in memory: the classes that
@@ -63,13 +63,18 @@ final class PluginClassLoader extends ClassLoader {
         this.domain = new ProtectionDomain(new CodeSource(url(""), (Certificate[]) null), null, this, null);
     }
 
-    /** Reads the JAR bytes within the limits and returns a loader over them. */
+    /**
+     * Reads the JAR bytes within the limits and returns a loader over them. The JAR is read as the
+     * plain zip it is: {@code META-INF/MANIFEST.MF} is an entry like any other, counted against the
+     * same bounds and kept as its very bytes (a {@code JarInputStream} reads the manifest whole before
+     * any bound applies, so a manifest that inflates to gigabytes took the heap).
+     */
     static PluginClassLoader of(String plugin, byte[] jar, ClassLoader parent) throws IOException {
         Map<String, byte[]> entries = new HashMap<>();
         long inflated = 0;
-        try (JarInputStream in = new JarInputStream(new ByteArrayInputStream(jar), false)) {
-            JarEntry entry;
-            while ((entry = in.getNextJarEntry()) != null) {
+        try (ZipInputStream in = new ZipInputStream(new ByteArrayInputStream(jar))) {
+            ZipEntry entry;
+            while ((entry = in.getNextEntry()) != null) {
                 if (entry.isDirectory()) {
                     continue;
                 }
@@ -88,11 +93,6 @@ final class PluginClassLoader extends ClassLoader {
                 if (entries.putIfAbsent(entry.getName(), bytes) != null) {
                     throw new IOException("the entry JAR holds '" + printable(entry.getName()) + "' twice; rebuild the JAR");
                 }
-            }
-            if (in.getManifest() != null && !entries.containsKey("META-INF/MANIFEST.MF")) {
-                java.io.ByteArrayOutputStream manifest = new java.io.ByteArrayOutputStream();
-                in.getManifest().write(manifest);
-                entries.put("META-INF/MANIFEST.MF", manifest.toByteArray());
             }
         }
         return new PluginClassLoader(plugin, Map.copyOf(entries), parent);

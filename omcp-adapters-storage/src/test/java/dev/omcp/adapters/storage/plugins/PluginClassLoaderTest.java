@@ -54,6 +54,39 @@ class PluginClassLoaderTest {
     }
 
     @Test
+    void aJarWhoseManifestInflatesPastTheLimit_isRefused_asAnyOtherEntryIs() throws IOException {
+        // the JAR manifest is an entry like any other: a reader that takes it apart read it whole, past every bound
+        byte[] bomb = zip(new String[] {"META-INF/MANIFEST.MF"}, new byte[][] {new byte[80 << 20]});
+        assertThat(bomb.length).isLessThan(1 << 20);
+        assertThatThrownBy(() -> PluginClassLoader.of("p", bomb, getClass().getClassLoader()))
+                .isInstanceOf(IOException.class)
+                .hasMessageStartingWith("the entry JAR inflates to more than 64 MiB, the limit of what a plugin keeps in memory");
+    }
+
+    @Test
+    void aJarWithTwoManifests_isRefused_asAnyOtherDuplicateIs() throws IOException {
+        byte[] jar = zip(new String[] {"META-INF/MANIFEST.MF", "META-INF/MANIFEST.MX"},
+                new byte[][] {"Manifest-Version: 1.0\r\n\r\n".getBytes(StandardCharsets.UTF_8),
+                        "Manifest-Version: 1.0\r\nX: two\r\n\r\n".getBytes(StandardCharsets.UTF_8)});
+        byte[] duplicated = replaceAll(jar, "META-INF/MANIFEST.MX", "META-INF/MANIFEST.MF");
+        assertThatThrownBy(() -> PluginClassLoader.of("p", duplicated, getClass().getClassLoader()))
+                .isInstanceOf(IOException.class)
+                .hasMessage("the entry JAR holds 'META-INF/MANIFEST.MF' twice; rebuild the JAR");
+    }
+
+    @Test
+    void theJarManifest_isServedAsTheVeryBytesOfTheJar() throws IOException {
+        byte[] manifest = "Manifest-Version: 1.0\r\nCreated-By: test\r\n\r\n".getBytes(StandardCharsets.UTF_8);
+        byte[] jar = zip(new String[] {"META-INF/MANIFEST.MF"}, new byte[][] {manifest});
+        PluginClassLoader loader = PluginClassLoader.of("p", jar, getClass().getClassLoader());
+        // findResource: the plugin's own resources (a lookup through the parent would find the test runner's manifest first)
+        try (java.io.InputStream in = loader.findResource("META-INF/MANIFEST.MF").openStream()) {
+            assertThat(in).isNotNull();
+            assertThat(in.readAllBytes()).isEqualTo(manifest);
+        }
+    }
+
+    @Test
     void aJarWithTwoEntriesOfOneName_isRefused() throws IOException {
         byte[] jar = zip(new String[] {"dev/x/Aaaa.class", "dev/x/Bbbb.class"},
                 new byte[][] {"one".getBytes(StandardCharsets.UTF_8), "two".getBytes(StandardCharsets.UTF_8)});
