@@ -6,18 +6,24 @@ import com.networknt.schema.InputFormat;
 import com.networknt.schema.Schema;
 import com.networknt.schema.SchemaRegistry;
 import com.networknt.schema.SpecificationVersion;
+import dev.omcp.sdk.text.BackendText;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
+import java.util.ArrayList;
 import java.util.List;
 
 /**
  * The manifest JSON Schema (draft 2020-12) of spec 2.2 with the required fields and signal types of
- * DECISIONS.md. Every violation is reported, each with the JSON path it concerns. The validator
- * never fetches anything: the draft 2020-12 meta-schema the {@code configSchema} is checked against
- * ships inside the validator.
+ * DECISIONS.md. Every violation (up to {@link #MAX_VIOLATIONS}) is reported, each with the JSON path
+ * it concerns. The validator never fetches anything: the draft 2020-12 meta-schema the
+ * {@code configSchema} is checked against ships inside the validator.
  */
 final class ManifestSchema {
+    /** Violations a check reports, the count of the rest after them. */
+    static final int MAX_VIOLATIONS = 20;
+    /** Characters of one violation. */
+    static final int MAX_VIOLATION_CHARS = 300;
     private static final String RESOURCE = "/dev/omcp/adapters/storage/plugins/manifest.schema.json";
     /** Guarded by {@code this}; compiled on first use (see {@link #schema()}). */
     private Schema schema;
@@ -47,17 +53,28 @@ final class ManifestSchema {
     }
 
     /**
-     * Every violation of {@code manifest}, each as {@code /json/pointer: message} (or just the
-     * message for the root object); empty when valid.
+     * The violations of {@code manifest}, each as {@code /json/pointer: message} (or just the message
+     * for the root object), on one line of at most {@link #MAX_VIOLATION_CHARS} characters; empty when
+     * valid. After {@link #MAX_VIOLATIONS} of them one more says how many were left out: a manifest of a
+     * megabyte can break the schema tens of thousands of times, each violation quoting its property's
+     * name, and every one of them was logged and shown by the connectors listing.
      */
     List<String> violations(JsonNode manifest) {
         List<Error> errors = schema().validate(manifest);
-        return errors.stream().map(ManifestSchema::describe).distinct().toList();
+        List<String> all = errors.stream().map(ManifestSchema::describe).distinct().toList();
+        if (all.size() <= MAX_VIOLATIONS) {
+            return all;
+        }
+        List<String> shown = new ArrayList<>(all.subList(0, MAX_VIOLATIONS));
+        shown.add("and " + (all.size() - MAX_VIOLATIONS) + " more violations of the manifest schema; fix the ones above and check again");
+        return shown;
     }
 
+    /** A violation quotes the manifest (a property name, a JSON pointer): one line, cut, as any text of a plugin's files. */
     private static String describe(Error error) {
         String location = error.getInstanceLocation() == null ? "" : error.getInstanceLocation().toString();
         String message = error.getMessage();
-        return location.isEmpty() || message.startsWith(location) ? message : location + ": " + message;
+        String violation = location.isEmpty() || message.startsWith(location) ? message : location + ": " + message;
+        return BackendText.quoted(violation, MAX_VIOLATION_CHARS);
     }
 }

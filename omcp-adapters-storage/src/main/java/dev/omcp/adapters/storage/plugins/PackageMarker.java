@@ -1,6 +1,9 @@
 package dev.omcp.adapters.storage.plugins;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.omcp.sdk.text.BackendText;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Optional;
 import java.util.regex.Pattern;
 
@@ -14,6 +17,11 @@ import java.util.regex.Pattern;
  */
 record PackageMarker(String name, String manifest, String main) {
     static final Pattern NAME = Pattern.compile("[a-z0-9][a-z0-9._-]{0,63}");
+    /** The longest {@code main} or {@code manifest} path, as for a bundle's entry names: a plugin's files need no longer one. */
+    static final int MAX_PATH_LENGTH = 1024;
+    /** How much of a value of {@code package.json} a refusal quotes: the file is never signed, so it may hold anything. */
+    static final int MAX_QUOTED = 200;
+    private static final Pattern UNSHOWABLE = Pattern.compile("[\\p{Cc}\\p{Cf}\\p{Cs}\\p{Zl}\\p{Zp}]");
     /**
      * A versioned directory, {@code <name>-<version>}, as a pin names it: its version may have
      * capitals ({@code tempo-1.0.0-SNAPSHOT}), which a connector name may not, and neither has a
@@ -47,11 +55,12 @@ record PackageMarker(String name, String manifest, String main) {
             return new Read.Invalid("", "package.json: observabilityMcp must be an object {kind, name, manifest}");
         }
         if (!"connector".equals(marker.path("kind").asText(""))) {
-            return new Read.NotAConnector("observabilityMcp.kind is '" + marker.path("kind").asText("") + "', not 'connector'");
+            return new Read.NotAConnector("observabilityMcp.kind is '" + quoted(marker.path("kind").asText("")) + "', not 'connector'");
         }
         String name = marker.path("name").asText("");
         if (!NAME.matcher(name).matches()) {
-            return new Read.Invalid(name, "package.json: observabilityMcp.name '" + name
+            // not the candidate's name either: the plugin is listed and logged under its directory's name
+            return new Read.Invalid("", "package.json: observabilityMcp.name '" + quoted(name)
                     + "' must be 1-64 lower-case letters, digits, '.', '_' or '-', starting with a letter or digit");
         }
         Optional<String> manifest = Optional.ofNullable(marker.get("manifest")).filter(JsonNode::isTextual).map(JsonNode::asText);
@@ -62,6 +71,33 @@ record PackageMarker(String name, String manifest, String main) {
         if (main.isEmpty() || !main.get().endsWith(".jar")) {
             return new Read.Invalid(name, "package.json: main must name the entry JAR, for example " + name + "-connector.jar");
         }
+        List<String> problems = new ArrayList<>();
+        pathProblem("observabilityMcp.manifest", manifest.get()).ifPresent(problems::add);
+        pathProblem("main", main.get()).ifPresent(problems::add);
+        if (!problems.isEmpty()) {
+            return new Read.Invalid(name, String.join("; ", problems));
+        }
         return new Read.Valid(new PackageMarker(name, manifest.get(), main.get()));
+    }
+
+    /**
+     * Why {@code path} cannot name a file of the plugin, or empty. Refused here, once and quoted, so the
+     * later checks that name the file (missing, escaping, too large) never repeat kilobytes or a line break.
+     */
+    private static Optional<String> pathProblem(String field, String path) {
+        if (path.length() > MAX_PATH_LENGTH) {
+            return Optional.of("package.json: " + field + " '" + quoted(path) + "' is longer than " + MAX_PATH_LENGTH
+                    + " characters; name a file inside the plugin directory");
+        }
+        if (UNSHOWABLE.matcher(path).find()) {
+            return Optional.of("package.json: " + field + " '" + quoted(path) + "' holds a control, format or line-separator character"
+                    + " (shown as ?); name a file inside the plugin directory by a plain name");
+        }
+        return Optional.empty();
+    }
+
+    /** A value of {@code package.json} as a refusal quotes it: one line, cut. */
+    static String quoted(String value) {
+        return BackendText.quoted(value, MAX_QUOTED);
     }
 }

@@ -19,8 +19,8 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Checks one plugin directory without loading any of its code: the package marker, the manifest
- * against the JSON Schema (every violation), the entry JAR's integrity, and the detached signature
- * of the raw manifest bytes (spec 2.1, 2.2, 5.8). Every file is read once, into memory, and the
+ * against the JSON Schema (every violation, up to a bound), the entry JAR's integrity, and the
+ * detached signature of the raw manifest bytes (spec 2.1, 2.2, 5.8). Every file is read once, into memory, and the
  * bytes that were checked are the bytes a later load defines classes from.
  *
  * <p>Every file is read with its size bound first, and the manifest is parsed only when the caller's
@@ -126,7 +126,8 @@ final class PluginDirectoryCheck {
         Optional<Path> manifestFile = PluginFiles.resolveInside(realRoot, marker.manifest());
         byte[] manifestBytes = null;
         if (manifestFile.isEmpty()) {
-            manifestProblems.add("package.json: observabilityMcp.manifest '" + marker.manifest() + "' escapes the plugin directory");
+            manifestProblems.add("package.json: observabilityMcp.manifest '" + PackageMarker.quoted(marker.manifest())
+                    + "' escapes the plugin directory");
         } else {
             try {
                 manifestBytes = PluginFiles.read(realRoot, manifestFile.get(), PluginLimits.MAX_MANIFEST_BYTES, "manifest");
@@ -140,7 +141,7 @@ final class PluginDirectoryCheck {
         String jarProblem = null;
         Optional<Path> jarFile = PluginFiles.resolveInside(realRoot, marker.main());
         if (jarFile.isEmpty()) {
-            jarProblem = "package.json: main '" + marker.main() + "' escapes the plugin directory";
+            jarProblem = "package.json: main '" + PackageMarker.quoted(marker.main()) + "' escapes the plugin directory";
         } else {
             try {
                 jar = PluginFiles.read(realRoot, jarFile.get(), PluginLimits.MAX_JAR_BYTES, "entry JAR");
