@@ -2,6 +2,7 @@ package dev.omcp.adapters.storage.plugins;
 
 import dev.omcp.adapters.storage.files.OperatorTextFile;
 import dev.omcp.ports.plugins.TrustRoot;
+import dev.omcp.sdk.text.BackendText;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.InputStreamReader;
@@ -10,7 +11,9 @@ import java.io.StringReader;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.security.PublicKey;
+import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Date;
 import java.util.List;
 import java.util.Optional;
 import org.bouncycastle.asn1.pkcs.PrivateKeyInfo;
@@ -26,7 +29,8 @@ import org.bouncycastle.pkcs.PKCS8EncryptedPrivateKeyInfo;
  * The trust root ({@code PLUGIN_TRUST_ROOT}): one or more PEM public keys (Ed25519, RSA or EC;
  * {@code PUBLIC KEY}, {@code RSA PUBLIC KEY} or a {@code CERTIFICATE}), parsed with BouncyCastle.
  * Several keys allow rotation: a signature verifies when any key accepts it. A file holding a
- * private key is refused, so a signing key never ends up on gateway machines by mistake.
+ * private key is refused, so a signing key never ends up on gateway machines by mistake. A
+ * certificate outside its validity when the file is read is not used.
  *
  * <p>Keys the revocation list ({@code OMCP_PLUGIN_REVOKED_KEYS}, {@link RevokedKeys}) names are kept
  * apart: a signature one of them makes never verifies, and is reported as made by a revoked key. A
@@ -36,15 +40,18 @@ final class TrustRootKeys {
     private final TrustRoot state;
     private final List<PublicKey> keys;
     private final List<PublicKey> revoked;
+    /** {@code ; not used, outside their validity: …} naming the certificates left out, or empty. */
+    private final String notUsed;
 
-    private TrustRootKeys(TrustRoot state, List<PublicKey> keys, List<PublicKey> revoked) {
+    private TrustRootKeys(TrustRoot state, List<PublicKey> keys, List<PublicKey> revoked, String notUsed) {
         this.state = state;
         this.keys = List.copyOf(keys);
         this.revoked = List.copyOf(revoked);
+        this.notUsed = notUsed;
     }
 
     private TrustRootKeys(TrustRoot state, List<PublicKey> keys) {
-        this(state, keys, List.of());
+        this(state, keys, List.of(), "");
     }
 
     static TrustRootKeys absent() {
@@ -78,10 +85,10 @@ final class TrustRootKeys {
         String revokedText = String.join(", ", out.stream().map(TrustRootKeys::describe).toList());
         if (trusted.isEmpty()) {
             return new TrustRootKeys(TrustRoot.invalid("every key it holds is revoked by OMCP_PLUGIN_REVOKED_KEYS (" + revokedText
-                    + "); add the current signing key's public key"), List.of(), out);
+                    + "); add the current signing key's public key"), List.of(), out, notUsed);
         }
         return new TrustRootKeys(TrustRoot.loaded(String.join(", ", trusted.stream().map(TrustRootKeys::describe).toList())
-                + "; revoked by OMCP_PLUGIN_REVOKED_KEYS: " + revokedText), trusted, out);
+                + notUsed + "; revoked by OMCP_PLUGIN_REVOKED_KEYS: " + revokedText), trusted, out, notUsed);
     }
 
     /** Reads the PEM file; never throws, an unusable file is an {@link TrustRoot.State#INVALID} state. */
@@ -99,7 +106,17 @@ final class TrustRootKeys {
 
     /** Parses PEM text. */
     static TrustRootKeys parse(String pem) {
+        return parse(pem, Instant.now());
+    }
+
+    /**
+     * Parses PEM text; a certificate outside its validity at {@code now} is left out, with the reason in
+     * the state's detail: a certificate says until when its key vouches for anything, and a trust root
+     * deployed once would otherwise trust that key for as long as the file stays.
+     */
+    static TrustRootKeys parse(String pem, Instant now) {
         List<PublicKey> keys = new ArrayList<>();
+        List<String> outdated = new ArrayList<>();
         JcaPEMKeyConverter converter = new JcaPEMKeyConverter();
         try (Reader reader = new StringReader(pem); PEMParser parser = new PEMParser(reader)) {
             Object item;
@@ -109,6 +126,10 @@ final class TrustRootKeys {
                     info = spki;
                 } else if (item instanceof X509CertificateHolder certificate) {
                     info = certificate.getSubjectPublicKeyInfo();
+                    if (!certificate.isValidOn(Date.from(now))) {
+                        outdated.add(outsideValidity(certificate, converter.getPublicKey(info), now));
+                        continue;
+                    }
                 } else if (item instanceof PEMKeyPair || item instanceof PrivateKeyInfo || item instanceof PEMEncryptedKeyPair
                         || item instanceof PKCS8EncryptedPrivateKeyInfo) {
                     return invalid("it holds a private key; give the gateway only the public key "
@@ -121,6 +142,10 @@ final class TrustRootKeys {
         } catch (IOException | RuntimeException e) {
             return invalid("it is not valid PEM (" + e.getClass().getSimpleName() + ")");
         }
+        if (keys.isEmpty() && !outdated.isEmpty()) {
+            return invalid("every certificate it holds is outside its validity (" + String.join(", ", outdated)
+                    + "); add a current certificate or the signing key's public key");
+        }
         if (keys.isEmpty()) {
             return invalid("it holds no PEM public key (-----BEGIN PUBLIC KEY-----)");
         }
@@ -130,7 +155,16 @@ final class TrustRootKeys {
             }
         }
         List<String> described = keys.stream().map(TrustRootKeys::describe).toList();
-        return new TrustRootKeys(TrustRoot.loaded(String.join(", ", described)), keys);
+        String unused = outdated.isEmpty() ? "" : "; not used, outside their validity: " + String.join(", ", outdated);
+        return new TrustRootKeys(TrustRoot.loaded(String.join(", ", described) + unused), keys, List.of(), unused);
+    }
+
+    /** {@code certificate CN=build (Ed25519 key sha256:…) expired on 2025-03-01T00:00:00Z}, or {@code is valid only from …}. */
+    private static String outsideValidity(X509CertificateHolder certificate, PublicKey key, Instant now) {
+        String which = "certificate " + BackendText.quoted(certificate.getSubject(), 200) + " (" + describe(key) + ")";
+        Instant notAfter = certificate.getNotAfter().toInstant();
+        return now.isAfter(notAfter) ? which + " expired on " + notAfter
+                : which + " is valid only from " + certificate.getNotBefore().toInstant();
     }
 
     private static TrustRootKeys invalid(String reason) {
