@@ -337,6 +337,28 @@ class ConnectorApiIT {
     }
 
     @Test
+    void anUpgradeThatDoesNotVerify_is400_andTheInstalledVersionKeepsServing_itsFilesUntouched() throws Exception {
+        startWithInstall();
+        assertThat(upload(TestPlugins.guard(tmp.resolve("guard-1.0.0"), key).bundle()).statusCode()).isEqualTo(201);
+        List<String> before = written();
+        byte[] manifestBefore = Files.readAllBytes(plugins.resolve("guard/manifest.json"));
+        // a newer version of the same plugin, signed by a key the trust root does not hold
+        PluginPackager.Packed foreign = TestPlugins.guard(tmp.resolve("guard-1.1.0"), TestPlugins.newKey(), "1.1.0",
+                GuardConnectorFactory.class.getName());
+
+        HttpResponse<String> response = upload(foreign.bundle());
+
+        assertThat(response.statusCode()).as(response.body()).isEqualTo(400);
+        assertThat(JSON.readTree(response.body()).path("code").asText()).isEqualTo("OMCP_PLUGIN_VERIFICATION_FAILED");
+        assertThat(written()).isEqualTo(before);
+        assertThat(Files.readAllBytes(plugins.resolve("guard/manifest.json"))).isEqualTo(manifestBefore);
+        assertThat(callSimpleText().path("content").get(0).path("text").asText()).isEqualTo("blocked by the guard plugin for anonymous");
+        JsonNode connector = TestPlugins.withoutBuiltins(get("/api/connectors").path("connectors")).get(0);
+        assertThat(connector.path("state").asText()).isEqualTo("loaded");
+        assertThat(connector.path("manifest").path("version").asText()).isEqualTo("1.0.0");
+    }
+
+    @Test
     void aBundleLargerThanTheJsonBodyLimit_butUnder50MiB_isAccepted() throws Exception {
         startWithInstall();
         PluginPackager.Packed guard = TestPlugins.guard(tmp.resolve("guard"), key, 3 * 1024 * 1024);
